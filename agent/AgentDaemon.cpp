@@ -1,0 +1,131 @@
+#include "AgentDaemon.h"
+
+#include "ControlProtocol.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QSysInfo>
+#include <cstdio>
+
+namespace hips {
+
+AgentDaemon::AgentDaemon(const QString& bindEndpoint, QObject* parent) : QObject(parent) {
+    Channel channel = Channel::router(m_zmq, QStringLiteral("agent"), bindEndpoint);
+    m_endpoint = QString::fromStdString(channel.socket().get(zmq::sockopt::last_endpoint));
+    m_socket = std::make_unique<SocketThread>(m_zmq, std::move(channel), [this](Envelope&& e) {
+        auto shared = std::make_shared<Envelope>(std::move(e));
+        QMetaObject::invokeMethod(this, [this, shared] { onMessage(shared->peer, shared->message); }, Qt::QueuedConnection);
+    });
+
+    connect(&m_roles, &RoleSupervisor::started, this, [this](const QString& node, qint64 pid) {
+        sendEvent(QStringLiteral("started"), node, {{QStringLiteral("pid"), pid}});
+    });
+    connect(&m_roles, &RoleSupervisor::exited, this, [this](const QString& node, const RoleExitInfo& info) {
+        sendEvent(QStringLiteral("exited"), node,
+                  {{QStringLiteral("code"), info.exitCode}, {QStringLiteral("crashed"), info.crashed},
+                   {QStringLiteral("error"), info.error}});
+        quitWhenIdle();
+    });
+    connect(&m_roles, &RoleSupervisor::metricLine, this, [this](const QString& node, const QByteArray& json) {
+        sendEvent(QStringLiteral("metric"), node, {{QStringLiteral("json"), QString::fromUtf8(json)}});
+    });
+    connect(&m_roles, &RoleSupervisor::logLine, this, [this](const QString& node, const QString& stream, const QString& line) {
+        sendEvent(QStringLiteral("log"), node, {{QStringLiteral("stream"), stream}, {QStringLiteral("line"), line}});
+    });
+
+    m_sinceController.start();
+    connect(&m_resendTimer, &QTimer::timeout, this, &AgentDaemon::resendUnacked);
+    m_resendTimer.start(control::kResendMs);
+    connect(&m_watchdog, &QTimer::timeout, this, &AgentDaemon::checkController);
+    m_watchdog.start(1000);
+}
+
+AgentDaemon::~AgentDaemon() { m_socket->stop(); }
+
+void AgentDaemon::onMessage(const QString& peer, const Message& m) {
+    if (peer != QLatin1String(control::kControllerId)) {
+        std::fprintf(stderr, "hips-agent: ignored '%s' from unknown peer '%s'\n", qPrintable(m.type), qPrintable(peer));
+        return;
+    }
+    m_sinceController.restart();
+    const QString& type = m.type;
+    if (type == QLatin1String("hello")) {
+        const bool compatible = m.integer(QStringLiteral("version")) == control::kProtocolVersion;
+        m_socket->post(peer, Message(QStringLiteral("hello_ok"),
+                                     {{QStringLiteral("version"), control::kProtocolVersion},
+                                      {QStringLiteral("agent_version"), QStringLiteral(HIPS_VERSION)},
+                                      {QStringLiteral("compatible"), compatible},
+                                      {QStringLiteral("host"), QSysInfo::machineHostName()},
+                                      {QStringLiteral("pid"), QCoreApplication::applicationPid()}}));
+        m_helloDone = compatible;
+    } else if (!m_helloDone) {
+        std::fprintf(stderr, "hips-agent: '%s' before a compatible hello, ignored\n", qPrintable(type));
+    } else if (type == QLatin1String("start")) {
+        onStart(m);
+    } else if (type == QLatin1String("stop")) {
+        m_roles.stop(m.string(QStringLiteral("node")));
+    } else if (type == QLatin1String("stop_all")) {
+        m_roles.stopAll();
+    } else if (type == QLatin1String("shutdown")) {
+        shutdown(QStringLiteral("the controller asked"));
+    } else if (type == QLatin1String("ack")) {
+        const qint64 upTo = m.integer(QStringLiteral("seq"));
+        while (!m_unacked.isEmpty() && m_unacked.firstKey() <= upTo) m_unacked.erase(m_unacked.begin());
+    }
+}
+
+void AgentDaemon::onStart(const Message& m) {
+    const QString node = m.string(QStringLiteral("node"));
+    const QString outDir = m.string(QStringLiteral("out_dir"));
+    if (!QDir().mkpath(outDir)) {
+        sendEvent(QStringLiteral("exited"), node, {{QStringLiteral("code"), -1}, {QStringLiteral("crashed"), false},
+                                                   {QStringLiteral("error"), QStringLiteral("cannot create %1").arg(outDir)}});
+        return;
+    }
+    const QString path = QDir(outDir).filePath(QStringLiteral("topology.json"));
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(m.string(QStringLiteral("topology")).toUtf8()) < 0) {
+        sendEvent(QStringLiteral("exited"), node, {{QStringLiteral("code"), -1}, {QStringLiteral("crashed"), false},
+                                                   {QStringLiteral("error"), QStringLiteral("cannot write %1").arg(path)}});
+        return;
+    }
+    file.close();
+    m_roles.start(node, path, outDir, int(m.integer(QStringLiteral("threads"), 1)));
+}
+
+void AgentDaemon::sendEvent(const QString& kind, const QString& node, QCborMap fields) {
+    fields.insert(QStringLiteral("seq"), m_nextSeq);
+    fields.insert(QStringLiteral("kind"), kind);
+    fields.insert(QStringLiteral("node"), node);
+    m_unacked.insert(m_nextSeq++, fields);
+    m_socket->post(QString::fromLatin1(control::kControllerId), Message(QStringLiteral("event"), fields));
+}
+
+void AgentDaemon::resendUnacked() {
+    // Events older than one resend period and still unacknowledged go again; the controller
+    // drops duplicates by sequence number.
+    int budget = 1000;
+    for (auto it = m_unacked.begin(); it != m_unacked.end() && budget-- > 0; ++it)
+        m_socket->post(QString::fromLatin1(control::kControllerId), Message(QStringLiteral("event"), it.value()));
+}
+
+void AgentDaemon::checkController() {
+    if (m_sinceController.elapsed() < control::kSilenceTimeoutS * 1000) return;
+    shutdown(QStringLiteral("no word from the controller for %1 s").arg(control::kSilenceTimeoutS));
+}
+
+void AgentDaemon::shutdown(const QString& reason) {
+    if (m_shuttingDown) return;
+    m_shuttingDown = true;
+    std::fprintf(stderr, "hips-agent: shutting down: %s\n", qPrintable(reason));
+    m_roles.stopAll();
+    quitWhenIdle();
+}
+
+void AgentDaemon::quitWhenIdle() {
+    if (m_shuttingDown && m_roles.runningCount() == 0)
+        QTimer::singleShot(300, qApp, [] { QCoreApplication::exit(0); });  // let the last events leave
+}
+
+}  // namespace hips

@@ -1,0 +1,47 @@
+#pragma once
+// The per-host daemon: takes commands from one controller, runs role processes through
+// RoleSupervisor, and streams their events back with sequence numbers, keeping each until
+// the controller acknowledges it. A controller silent for too long is presumed dead:
+// the agent stops every role and exits, so nothing is left running.
+#include "RoleSupervisor.h"
+#include "SocketThread.h"
+
+#include <QCborMap>
+#include <QElapsedTimer>
+#include <QMap>
+#include <QTimer>
+#include <memory>
+
+namespace hips {
+
+class AgentDaemon : public QObject {
+    Q_OBJECT
+public:
+    AgentDaemon(const QString& bindEndpoint, QObject* parent = nullptr);
+    ~AgentDaemon() override;
+
+    QString endpoint() const { return m_endpoint; }
+    void shutdown(const QString& reason);  // stop all roles, then exit the event loop
+
+private:
+    void onMessage(const QString& peer, const Message& m);
+    void onStart(const Message& m);
+    void sendEvent(const QString& kind, const QString& node, QCborMap fields);
+    void resendUnacked();
+    void checkController();
+    void quitWhenIdle();
+
+    zmq::context_t m_zmq{1};
+    QString m_endpoint;
+    std::unique_ptr<SocketThread> m_socket;
+    RoleSupervisor m_roles;
+    QMap<qint64, QCborMap> m_unacked;  // the journal: seq -> event
+    qint64 m_nextSeq = 1;
+    bool m_helloDone = false;
+    bool m_shuttingDown = false;
+    QElapsedTimer m_sinceController;
+    QTimer m_resendTimer, m_watchdog;
+    QString m_topologyPath;
+};
+
+}  // namespace hips

@@ -1,0 +1,88 @@
+#include "RoleSupervisor.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QTimer>
+#include <csignal>
+#include <sys/prctl.h>
+
+namespace hips {
+
+static constexpr int kGraceMs = 3000;
+
+RoleSupervisor::~RoleSupervisor() {
+    for (Role& r : m_roles)
+        if (r.process && r.process->state() != QProcess::NotRunning) {
+            r.process->kill();
+            r.process->waitForFinished(1000);
+        }
+}
+
+bool RoleSupervisor::start(const QString& node, const QString& topologyPath, const QString& outDir, int threads) {
+    if (m_roles.contains(node) && m_roles[node].process->state() != QProcess::NotRunning) return false;
+    auto* p = new QProcess(this);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    // One BLAS/OpenMP thread per role unless configured: several roles share the cores.
+    env.insert(QStringLiteral("OPENBLAS_NUM_THREADS"), QString::number(threads));
+    env.insert(QStringLiteral("OMP_NUM_THREADS"), QString::number(threads));
+    p->setProcessEnvironment(env);
+    p->setWorkingDirectory(outDir);
+    p->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
+    m_roles[node] = Role{p, {}, {}, {}};
+
+    connect(p, &QProcess::readyReadStandardOutput, this, [this, node] { drain(node, false); });
+    connect(p, &QProcess::readyReadStandardError, this, [this, node] { drain(node, true); });
+    connect(p, &QProcess::started, this, [this, node, p] { Q_EMIT started(node, p->processId()); });
+    connect(p, &QProcess::errorOccurred, this, [this, node, p](QProcess::ProcessError e) {
+        if (e != QProcess::FailedToStart) return;
+        Q_EMIT exited(node, RoleExitInfo{-1, false, QStringLiteral("failed to start: ") + p->errorString()});
+    });
+    connect(p, &QProcess::finished, this, [this, node, p](int code, QProcess::ExitStatus status) {
+        drain(node, false);
+        drain(node, true);
+        Q_EMIT exited(node, RoleExitInfo{code, status == QProcess::CrashExit, m_roles[node].lastError});
+        p->deleteLater();
+        m_roles[node].process = nullptr;
+    });
+    p->start(QCoreApplication::applicationFilePath(),
+             {QStringLiteral("role"), QStringLiteral("--topology"), topologyPath, QStringLiteral("--node"), node,
+              QStringLiteral("--out"), outDir});
+    return true;
+}
+
+void RoleSupervisor::drain(const QString& node, bool errStream) {
+    Role& r = m_roles[node];
+    if (!r.process) return;
+    QByteArray& buffer = errStream ? r.stderrBuffer : r.stdoutBuffer;
+    buffer += errStream ? r.process->readAllStandardError() : r.process->readAllStandardOutput();
+    qsizetype newline;
+    while ((newline = buffer.indexOf('\n')) >= 0) {
+        const QByteArray line = buffer.left(newline);
+        buffer.remove(0, newline + 1);
+        if (!errStream && line.startsWith("@metric ")) {
+            Q_EMIT metricLine(node, line.mid(8));
+            continue;
+        }
+        if (errStream && !line.trimmed().isEmpty()) r.lastError = QString::fromUtf8(line);
+        Q_EMIT logLine(node, errStream ? QStringLiteral("stderr") : QStringLiteral("stdout"), QString::fromUtf8(line));
+    }
+}
+
+void RoleSupervisor::stop(const QString& node) {
+    QProcess* p = m_roles.value(node).process;
+    if (!p) return;
+    p->terminate();
+    QTimer::singleShot(kGraceMs, p, [p] { p->kill(); });
+}
+
+void RoleSupervisor::stopAll() {
+    for (const QString& node : m_roles.keys()) stop(node);
+}
+
+int RoleSupervisor::runningCount() const {
+    int n = 0;
+    for (const Role& r : m_roles) n += r.process && r.process->state() != QProcess::NotRunning;
+    return n;
+}
+
+}  // namespace hips

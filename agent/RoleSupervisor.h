@@ -1,0 +1,46 @@
+#pragma once
+// Starts, stops and watches the role processes of this host. Each role is this same
+// executable in "role" mode. Its stdout lines are metrics ("@metric {...}") or log text;
+// stderr is log text. Roles die with the agent (PR_SET_PDEATHSIG), so none is left behind.
+#include <QHash>
+#include <QObject>
+#include <QProcess>
+
+namespace hips {
+
+struct RoleExitInfo {
+    int exitCode = 0;
+    bool crashed = false;  // killed by a signal (exitCode then holds the signal number where known)
+    QString error;         // failed to start, or the last stderr line
+};
+
+class RoleSupervisor : public QObject {
+    Q_OBJECT
+public:
+    explicit RoleSupervisor(QObject* parent = nullptr) : QObject(parent) {}
+    ~RoleSupervisor() override;
+
+    // Starts role `node` of the topology file; output lines are also kept in logDir/<node>.log.
+    bool start(const QString& node, const QString& topologyPath, const QString& outDir, int threads);
+    void stop(const QString& node);
+    void stopAll();  // SIGTERM now, SIGKILL after a grace period
+    int runningCount() const;
+
+Q_SIGNALS:
+    void started(const QString& node, qint64 pid);
+    void exited(const QString& node, const RoleExitInfo& info);
+    void metricLine(const QString& node, const QByteArray& json);
+    void logLine(const QString& node, const QString& stream, const QString& line);
+
+private:
+    struct Role {
+        QProcess* process = nullptr;
+        QByteArray stdoutBuffer, stderrBuffer;
+        QString lastError;
+    };
+    void drain(const QString& node, bool errStream);
+
+    QHash<QString, Role> m_roles;
+};
+
+}  // namespace hips

@@ -1,0 +1,60 @@
+// hips-agent: the per-host daemon, and the runner of one role process.
+//   hips-agent daemon [--bind ENDPOINT]
+//   hips-agent role --topology FILE --node ID --out DIR
+#include "AgentDaemon.h"
+#include "RoleRunner.h"
+#include "UnixSignals.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <cstdio>
+
+using namespace hips;
+
+static int runDaemon(QCoreApplication& app, const QCommandLineParser& args) {
+    try {
+        AgentDaemon daemon(args.value(QStringLiteral("bind")));
+        UnixSignals signals;
+        QObject::connect(&signals, &UnixSignals::received, &daemon, [&daemon](int s) {
+            daemon.shutdown(QStringLiteral("received %1").arg(UnixSignals::name(s)));
+        });
+        // The controller reads this line to learn the port picked for "tcp://127.0.0.1:*".
+        std::printf("HIPS-AGENT-ENDPOINT %s\n", qPrintable(daemon.endpoint()));
+        std::fflush(stdout);
+        return app.exec();
+    } catch (const zmq::error_t& e) {
+        std::fprintf(stderr, "hips-agent: cannot listen on %s: %s; choose a free port\n",
+                     qPrintable(args.value(QStringLiteral("bind"))), e.what());
+        return 2;
+    }
+}
+
+int main(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("hips-agent"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(HIPS_VERSION));
+    QCommandLineParser args;
+    args.setApplicationDescription(QStringLiteral("HiPS Studio host agent and role runner"));
+    args.addHelpOption();
+    args.addVersionOption();
+    args.addPositionalArgument(QStringLiteral("mode"), QStringLiteral("daemon | role"));
+    args.addOption({QStringLiteral("bind"), QStringLiteral("Control endpoint (daemon)."), QStringLiteral("endpoint"),
+                    QStringLiteral("tcp://127.0.0.1:*")});
+    args.addOption({QStringLiteral("topology"), QStringLiteral("Topology file (role)."), QStringLiteral("file")});
+    args.addOption({QStringLiteral("node"), QStringLiteral("Node id, e.g. party1/worker0 (role)."), QStringLiteral("id")});
+    args.addOption({QStringLiteral("out"), QStringLiteral("Output directory (role)."), QStringLiteral("dir"), QStringLiteral(".")});
+    args.process(app);
+
+    const QString mode = args.positionalArguments().value(0);
+    if (mode == QLatin1String("daemon")) return runDaemon(app, args);
+    if (mode == QLatin1String("role")) {
+        if (!args.isSet(QStringLiteral("topology")) || !args.isSet(QStringLiteral("node"))) {
+            std::fprintf(stderr, "hips-agent role: --topology and --node are required\n");
+            return 2;
+        }
+        return runRole(args.value(QStringLiteral("topology")), args.value(QStringLiteral("node")),
+                       args.value(QStringLiteral("out")));
+    }
+    std::fprintf(stderr, "hips-agent: say 'daemon' or 'role' (see --help)\n");
+    return 2;
+}

@@ -1,0 +1,162 @@
+#include "RunCommand.h"
+
+#include "RunController.h"
+#include "TopologyReader.h"
+#include "UnixSignals.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <cmath>
+#include <cstdio>
+
+namespace hips {
+
+namespace {
+
+const QString kDefaultTopology = QStringLiteral(":/topologies/default.json");
+
+struct Override {
+    const char* name;
+    const char* help;
+    const char* value;
+};
+
+// Options that override the topology's training settings for this run.
+const Override kOverrides[] = {
+    {"rounds", "Number of global rounds.", "N"},
+    {"model", "Model: mlp or cnn.", "NAME"},
+    {"dataset", "Dataset: fashion-mnist or synthetic.", "NAME"},
+    {"local-iters", "Local SGD steps per round.", "N"},
+    {"local-epochs", "Local epochs per round (instead of --local-iters).", "N"},
+    {"batch-size", "Batch size.", "N"},
+    {"lr", "Learning rate.", "X"},
+    {"eval-every", "Evaluate every N rounds.", "N"},
+    {"threads", "Intra-op threads per role process.", "N"},
+};
+
+QString applyOverrides(const QCommandLineParser& args, Topology& t) {
+    TrainingSettings& s = t.training;
+    bool ok = true;
+    auto integer = [&](const char* name, int& field) {
+        if (!args.isSet(name)) return;
+        const int v = args.value(name).toInt(&ok);
+        if (ok && v >= 0) field = v;
+        else ok = false;
+    };
+    integer("rounds", s.rounds);
+    integer("batch-size", s.batchSize);
+    integer("eval-every", s.evalEvery);
+    integer("threads", s.threads);
+    if (args.isSet("local-iters")) { integer("local-iters", s.localIters); s.localEpochs = 0; }
+    if (args.isSet("local-epochs")) { integer("local-epochs", s.localEpochs); s.localIters = 0; }
+    if (!ok) return QStringLiteral("a numeric option has a value that is not a non-negative integer");
+    if (args.isSet("lr")) {
+        s.learningRate = args.value("lr").toDouble(&ok);
+        if (!ok || s.learningRate <= 0) return QStringLiteral("--lr must be a positive number");
+    }
+    if (args.isSet("model")) s.model = args.value("model");
+    if (args.isSet("dataset")) s.dataset = args.value("dataset");
+    if (!QStringList{"mlp", "cnn"}.contains(s.model)) return QStringLiteral("--model must be mlp or cnn");
+    if (!QStringList{"fashion-mnist", "synthetic"}.contains(s.dataset))
+        return QStringLiteral("--dataset must be fashion-mnist or synthetic");
+    return {};
+}
+
+QString megabytes(quint64 bytes) { return QString::number(double(bytes) / 1e6, 'f', 1); }
+
+void printRow(const RoundRow& r) {
+    const QString acc = std::isnan(r.testAccuracy) ? QStringLiteral("-") : QString::number(r.testAccuracy, 'f', 4);
+    std::printf("%5d  %8s  %7.4f  %9.0f  %9s  %9s  %7.1fs\n", r.round, qPrintable(acc), r.trainLoss,
+                r.samplesPerSecond, qPrintable(megabytes(r.bytesInside)), qPrintable(megabytes(r.bytesAcross)), r.elapsed);
+    std::fflush(stdout);
+}
+
+void printSummary(const RunSummary& s) {
+    std::printf("\n%s after %d rounds in %.1f s: final test accuracy %.4f, best %.4f; %lld samples; "
+                "%s MB inside parties, %s MB across parties\nrun directory: %s\n",
+                s.ok ? "finished" : "FAILED", s.rounds, s.seconds, s.finalAccuracy, s.bestAccuracy,
+                static_cast<long long>(s.samples), qPrintable(megabytes(s.bytesInside)),
+                qPrintable(megabytes(s.bytesAcross)), qPrintable(s.runDir));
+    if (!s.ok) std::fprintf(stderr, "hips run: %s\n", qPrintable(s.reason));
+    std::fflush(stdout);
+}
+
+std::optional<Topology> loadTopology(const QString& path) {
+    const TopologyLoad load = TopologyReader::readFile(path);
+    if (!load.ok()) {
+        std::fprintf(stderr, "%s\n", qPrintable(load.errorText()));
+        return std::nullopt;
+    }
+    return load.topology;
+}
+
+}  // namespace
+
+int validateCommand(const QStringList& arguments) {
+    QCommandLineParser args;
+    args.addPositionalArgument("topology", "Topology file to check.");
+    args.addHelpOption();
+    args.process(arguments);
+    if (args.positionalArguments().size() != 1) {
+        std::fprintf(stderr, "usage: hips validate TOPOLOGY\n");
+        return 2;
+    }
+    const auto t = loadTopology(args.positionalArguments().first());
+    if (!t) return 2;
+    std::printf("%s: valid: %lld parties, %lld processes, %d training workers\n",
+                qPrintable(args.positionalArguments().first()), static_cast<long long>(t->parties.size()),
+                static_cast<long long>(t->nodes().size()), t->trainingWorkerCount());
+    return 0;
+}
+
+int runCommand(const QStringList& arguments) {
+    QCommandLineParser args;
+    args.setApplicationDescription("Run a topology to the end (the shipped default when none is given).");
+    args.addPositionalArgument("topology", "Topology file.", "[TOPOLOGY]");
+    args.addOption({"out", "Run directory (default runs/<time>-<name>).", "DIR"});
+    for (const Override& o : kOverrides) args.addOption({o.name, o.help, o.value});
+    args.addHelpOption();
+    args.process(arguments);
+
+    const QString path = args.positionalArguments().value(0, kDefaultTopology);
+    auto topology = loadTopology(path);
+    if (!topology) return 2;
+    if (const QString e = applyOverrides(args, *topology); !e.isEmpty()) {
+        std::fprintf(stderr, "hips run: %s\n", qPrintable(e));
+        return 2;
+    }
+    if (const TopologyIssues issues = TopologyReader::validate(*topology); !issues.isEmpty()) {
+        for (const TopologyIssue& i : issues) std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(i.toString()));
+        return 2;
+    }
+    const TrainingSettings& s = topology->training;
+    std::printf("hips run: %s — %lld processes, %d training workers, model %s on %s, %d rounds\n",
+                qPrintable(topology->name), static_cast<long long>(topology->nodes().size()),
+                topology->trainingWorkerCount(), qPrintable(s.model), qPrintable(s.dataset), s.rounds);
+    std::printf("%5s  %8s  %7s  %9s  %9s  %9s  %8s\n", "round", "test_acc", "loss", "samples/s", "inside_MB",
+                "across_MB", "elapsed");
+
+    RunController controller;
+    int signalExit = 0;
+    UnixSignals signals;
+    QObject::connect(&signals, &UnixSignals::received, &controller, [&](int sig) {
+        signalExit = 128 + sig;
+        controller.stop(QStringLiteral("interrupted by %1; stopped every process").arg(UnixSignals::name(sig)));
+    });
+    QObject::connect(&controller, &RunController::roundCompleted, &printRow);
+    int status = 1;
+    QObject::connect(&controller, &RunController::finished, [&](const RunSummary& summary) {
+        printSummary(summary);
+        status = summary.ok ? 0 : (signalExit ? signalExit : 1);
+        QCoreApplication::exit(status);
+    });
+    if (!controller.start(*topology, args.value("out").isEmpty() ? RunDirectory::defaultPath(topology->name)
+                                                               : args.value("out"))) {
+        std::fprintf(stderr, "hips run: %s\n", qPrintable(controller.error()));
+        return 2;
+    }
+    QCoreApplication::exec();
+    return status;
+}
+
+}  // namespace hips

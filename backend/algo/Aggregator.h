@@ -1,0 +1,23 @@
+#pragma once
+// An aggregation rule at a server: contributions of one round go in, one vector comes out.
+// Strategies are chosen by name (AggregatorRegistry); robust rules (median, Krum, Draco's
+// majority vote) are further subclasses that keep their inputs until result().
+#include <QString>
+#include <cstddef>
+#include <vector>
+
+namespace hips {
+
+class Aggregator {
+public:
+    virtual ~Aggregator() = default;
+    virtual QString name() const = 0;
+    // Starts a round of vectors of `length` floats.
+    virtual void begin(size_t length) = 0;
+    virtual void add(const float* values, size_t length) = 0;
+    virtual int contributions() const = 0;
+    // The aggregate of this round's contributions; valid until the next begin().
+    virtual const std::vector<float>& result() = 0;
+};
+
+}  // namespace hips

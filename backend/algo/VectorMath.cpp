@@ -1,0 +1,9 @@
+#include "VectorMath.h"
+
+namespace hips {
+
+void addInto(float* __restrict dst, const float* __restrict src, size_t n) {
+    for (size_t i = 0; i < n; ++i) dst[i] += src[i];
+}
+
+}  // namespace hips

@@ -1,0 +1,62 @@
+#include "AgentClient.h"
+
+#include "ControlProtocol.h"
+
+namespace hips {
+
+AgentClient::AgentClient(const QString& host, const QString& endpoint, QObject* parent)
+    : QObject(parent), m_host(host), m_endpoint(endpoint) {
+    Channel channel = Channel::dealer(m_zmq, QString::fromLatin1(control::kControllerId), endpoint, host);
+    m_socket = std::make_unique<SocketThread>(m_zmq, std::move(channel), [this](Envelope&& e) {
+        auto shared = std::make_shared<Message>(std::move(e.message));
+        QMetaObject::invokeMethod(this, [this, shared] { onMessage(*shared); }, Qt::QueuedConnection);
+    });
+    send(Message(QStringLiteral("hello"), {{QStringLiteral("version"), control::kProtocolVersion}}));
+    m_sinceAgent.start();
+    connect(&m_timer, &QTimer::timeout, this, &AgentClient::tick);
+    m_timer.start(control::kPingMs);
+}
+
+AgentClient::~AgentClient() { m_socket->stop(); }
+
+void AgentClient::send(Message m) { m_socket->post(std::move(m)); }
+
+void AgentClient::tick() {
+    if (m_lost) return;
+    if (m_sinceAgent.elapsed() > control::kSilenceTimeoutS * 1000) {
+        m_lost = true;
+        Q_EMIT lost(m_ready ? QStringLiteral("agent on %1 (%2) went silent for %3 s")
+                                  .arg(m_host, m_endpoint).arg(control::kSilenceTimeoutS)
+                            : QStringLiteral("agent on %1 (%2) did not answer the handshake within %3 s; "
+                                             "check that it runs and the port is reachable")
+                                  .arg(m_host, m_endpoint).arg(control::kSilenceTimeoutS));
+        return;
+    }
+    send(Message(m_ready ? QStringLiteral("ping") : QStringLiteral("hello"),
+                 {{QStringLiteral("version"), control::kProtocolVersion}}));
+}
+
+void AgentClient::onMessage(const Message& m) {
+    m_sinceAgent.restart();
+    if (m.type == QLatin1String("hello_ok")) {
+        if (m_ready) return;
+        if (!m.fields.value(QStringLiteral("compatible")).toBool()) {
+            m_lost = true;
+            Q_EMIT lost(QStringLiteral("agent on %1 speaks protocol %2, this controller %3; deploy the same version")
+                            .arg(m_host).arg(m.integer(QStringLiteral("version"))).arg(control::kProtocolVersion));
+            return;
+        }
+        m_ready = true;
+        Q_EMIT ready(m.fields);
+    } else if (m.type == QLatin1String("event")) {
+        const qint64 seq = m.integer(QStringLiteral("seq"));
+        // TCP keeps order, so the only out-of-order arrivals are resends of old events.
+        if (seq == m_lastSeq + 1) {
+            m_lastSeq = seq;
+            Q_EMIT event(m.fields);
+        }
+        send(Message(QStringLiteral("ack"), {{QStringLiteral("seq"), m_lastSeq}}));
+    }
+}
+
+}  // namespace hips

@@ -1,0 +1,64 @@
+#include "LocalAgentLauncher.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QTimer>
+#include <csignal>
+#include <sys/prctl.h>
+
+namespace hips {
+
+LocalAgentLauncher::LocalAgentLauncher(QObject* parent) : QObject(parent) {
+    m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    m_process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
+    connect(&m_process, &QProcess::readyReadStandardOutput, this, [this] {
+        m_buffer += m_process.readAllStandardOutput();
+        const qsizetype newline = m_buffer.indexOf('\n');
+        if (m_ready || newline < 0) return;
+        const QByteArray line = m_buffer.left(newline).trimmed();
+        if (!line.startsWith("HIPS-AGENT-ENDPOINT ")) {
+            Q_EMIT failed(QStringLiteral("the local agent said '%1' instead of its endpoint").arg(QString::fromUtf8(line)));
+            return;
+        }
+        m_ready = true;
+        Q_EMIT ready(QString::fromUtf8(line.mid(20)));
+    });
+    connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart)
+            Q_EMIT failed(QStringLiteral("cannot start %1: %2").arg(agentPath(), m_process.errorString()));
+    });
+    connect(&m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus) { Q_EMIT exited(code); });
+}
+
+LocalAgentLauncher::~LocalAgentLauncher() {
+    if (!running()) return;
+    m_process.terminate();
+    if (!m_process.waitForFinished(5000)) {
+        m_process.kill();
+        m_process.waitForFinished(1000);
+    }
+}
+
+QString LocalAgentLauncher::agentPath() {
+    const QString fromEnv = qEnvironmentVariable("HIPS_AGENT");
+    if (!fromEnv.isEmpty()) return fromEnv;
+    return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("hips-agent"));
+}
+
+void LocalAgentLauncher::start() {
+    const QString path = agentPath();
+    if (!QFileInfo(path).isExecutable()) {
+        Q_EMIT failed(QStringLiteral("%1 is missing or not executable; build it, or set HIPS_AGENT").arg(path));
+        return;
+    }
+    m_process.start(path, {QStringLiteral("daemon"), QStringLiteral("--bind"), QStringLiteral("tcp://127.0.0.1:*")});
+}
+
+void LocalAgentLauncher::terminate() {
+    if (!running()) return;
+    m_process.terminate();
+    QTimer::singleShot(5000, this, [this] { if (running()) m_process.kill(); });
+}
+
+}  // namespace hips

@@ -1,0 +1,31 @@
+#pragma once
+// The embedded default: when every host is this machine, the controller starts a local
+// hips-agent itself (no SSH). The agent dies with the controller (PR_SET_PDEATHSIG).
+#include <QObject>
+#include <QProcess>
+
+namespace hips {
+
+class LocalAgentLauncher : public QObject {
+    Q_OBJECT
+public:
+    explicit LocalAgentLauncher(QObject* parent = nullptr);
+    ~LocalAgentLauncher() override;
+
+    void start();
+    void terminate();  // SIGTERM; SIGKILL after a grace period
+    bool running() const { return m_process.state() != QProcess::NotRunning; }
+    static QString agentPath();  // $HIPS_AGENT, or hips-agent beside this executable
+
+Q_SIGNALS:
+    void ready(const QString& endpoint);
+    void failed(const QString& reason);
+    void exited(int code);
+
+private:
+    QProcess m_process;
+    QByteArray m_buffer;
+    bool m_ready = false;
+};
+
+}  // namespace hips

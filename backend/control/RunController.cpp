@@ -1,0 +1,220 @@
+#include "RunController.h"
+
+#include "ControlProtocol.h"
+#include "TopologyReader.h"
+#include "TopologyWriter.h"
+
+#include <QJsonDocument>
+#include <QTimer>
+#include <cmath>
+#include <csignal>
+
+namespace hips {
+
+static constexpr int kStopGraceMs = 8000;
+
+QString runStateName(RunState s) {
+    switch (s) {
+        case RunState::Idle: return QStringLiteral("idle");
+        case RunState::Deploying: return QStringLiteral("deploying");
+        case RunState::Starting: return QStringLiteral("starting");
+        case RunState::Running: return QStringLiteral("running");
+        case RunState::Stopping: return QStringLiteral("stopping");
+        case RunState::Finished: return QStringLiteral("finished");
+        case RunState::Failed: return QStringLiteral("failed");
+    }
+    return {};
+}
+
+QJsonObject RunSummary::toJson() const {
+    return {{"ok", ok}, {"reason", reason}, {"run_dir", runDir}, {"rounds", rounds},
+            {"final_test_acc", finalAccuracy}, {"best_test_acc", bestAccuracy}, {"seconds", seconds},
+            {"bytes_inside", double(bytesInside)}, {"bytes_across", double(bytesAcross)}, {"samples", double(samples)}};
+}
+
+static QString describeExit(const ProcessInfo& p) {
+    QString what = p.crashed
+        ? QStringLiteral("was killed by %1 (signal %2)").arg(strsignal(p.exitCode)).arg(p.exitCode)
+        : QStringLiteral("exited with status %1").arg(p.exitCode);
+    QString text = QStringLiteral("%1 (pid %2) %3").arg(p.node.id).arg(p.pid).arg(what);
+    if (!p.error.isEmpty()) text += QStringLiteral(": ") + p.error;
+    return text;
+}
+
+RunController::RunController(QObject* parent) : QObject(parent) {}
+RunController::~RunController() = default;
+
+void RunController::setState(RunState s) {
+    if (m_state == s) return;
+    m_state = s;
+    Q_EMIT stateChanged(s);
+}
+
+bool RunController::start(const Topology& topology, const QString& runDir) {
+    if (m_state != RunState::Idle) {
+        m_error = QStringLiteral("a run is already under way");
+        return false;
+    }
+    if (const TopologyIssues issues = TopologyReader::validate(topology); !issues.isEmpty()) {
+        m_error = issues.first().toString();
+        return false;
+    }
+    if (!topology.allHostsLocal()) {
+        m_error = QStringLiteral("this topology has remote hosts; SSH deployment is not available in this "
+                                 "version, so every host's address must be 127.0.0.1");
+        return false;
+    }
+    if (const QString e = m_dir.create(runDir, TopologyWriter::toJson(topology)); !e.isEmpty()) {
+        m_error = e;
+        return false;
+    }
+    m_topology = topology;
+    m_progress = std::make_unique<RunProgress>(topology.trainingWorkerCount(), topology.training.rounds,
+                                               topology.training.evalEvery);
+    for (const Node& n : topology.nodes()) m_processes.insert(n.id, ProcessInfo{n});
+    m_clock.start();
+    setState(RunState::Deploying);
+
+    m_launcher = std::make_unique<LocalAgentLauncher>();
+    connect(m_launcher.get(), &LocalAgentLauncher::failed, this, &RunController::fail);
+    connect(m_launcher.get(), &LocalAgentLauncher::exited, this, [this](int code) {
+        if (m_state == RunState::Stopping || m_state == RunState::Finished || m_state == RunState::Failed) {
+            emitFinished();
+            return;
+        }
+        fail(QStringLiteral("the local agent exited unexpectedly (status %1)").arg(code));
+    });
+    connect(m_launcher.get(), &LocalAgentLauncher::ready, this, [this](const QString& endpoint) {
+        m_agent = std::make_unique<AgentClient>(QStringLiteral("localhost"), endpoint);
+        connect(m_agent.get(), &AgentClient::ready, this, &RunController::onAgentReady);
+        connect(m_agent.get(), &AgentClient::event, this, &RunController::onEvent);
+        connect(m_agent.get(), &AgentClient::lost, this, [this](const QString& reason) {
+            fail(reason);
+            emitFinished();  // a silent agent cannot report its roles' exits; it stops them itself
+        });
+    });
+    m_launcher->start();
+    return true;
+}
+
+void RunController::onAgentReady() {
+    if (m_state != RunState::Deploying) return;
+    setState(RunState::Starting);
+    const QString json = QString::fromUtf8(TopologyWriter::toJson(m_topology));
+    for (const ProcessInfo& p : m_processes)  // QMap order is by id; schedulers must go first
+        if (p.node.kind == RoleKind::GlobalScheduler || p.node.kind == RoleKind::Scheduler)
+            m_agent->send(Message(QStringLiteral("start"), {{"node", p.node.id}, {"topology", json},
+                                                            {"out_dir", m_dir.path()}, {"threads", m_topology.training.threads}}));
+    for (const Node& n : m_topology.nodes())
+        if (n.kind != RoleKind::GlobalScheduler && n.kind != RoleKind::Scheduler)
+            m_agent->send(Message(QStringLiteral("start"), {{"node", n.id}, {"topology", json},
+                                                            {"out_dir", m_dir.path()}, {"threads", m_topology.training.threads}}));
+}
+
+void RunController::onEvent(const QCborMap& e) {
+    const QString kind = e.value(QStringLiteral("kind")).toString();
+    const QString node = e.value(QStringLiteral("node")).toString();
+    auto it = m_processes.find(node);
+    if (it == m_processes.end()) return;
+    if (kind == QLatin1String("metric")) {
+        onMetric(e.value(QStringLiteral("json")).toString());
+    } else if (kind == QLatin1String("log")) {
+        const QString stream = e.value(QStringLiteral("stream")).toString();
+        const QString line = e.value(QStringLiteral("line")).toString();
+        m_dir.appendLog(node, line);
+        Q_EMIT logLine(node, stream, line);
+    } else if (kind == QLatin1String("started")) {
+        it->pid = e.value(QStringLiteral("pid")).toInteger();
+        it->state = ProcessInfo::State::Running;
+        Q_EMIT processChanged(*it);
+        bool all = true;
+        for (const ProcessInfo& p : m_processes) all = all && p.state != ProcessInfo::State::Pending;
+        if (all && m_state == RunState::Starting) setState(RunState::Running);
+    } else if (kind == QLatin1String("exited")) {
+        onExited(*it, e);
+    }
+}
+
+void RunController::onExited(ProcessInfo& p, const QCborMap& e) {
+    p.exitCode = int(e.value(QStringLiteral("code")).toInteger());
+    p.crashed = e.value(QStringLiteral("crashed")).toBool();
+    p.error = e.value(QStringLiteral("error")).toString();
+    const bool clean = p.exitCode == 0 && !p.crashed;
+    if (m_state == RunState::Stopping && !clean) p.state = ProcessInfo::State::Stopped;
+    else p.state = clean ? ProcessInfo::State::Exited : ProcessInfo::State::Failed;
+    Q_EMIT processChanged(p);
+    if (p.state == ProcessInfo::State::Failed) fail(describeExit(p));
+    if (allDone()) finishWhenQuiet();
+}
+
+void RunController::onMetric(const QString& json) {
+    m_dir.appendMetric(json.toUtf8());
+    const QJsonObject record = QJsonDocument::fromJson(json.toUtf8()).object();
+    for (const RoundRow& row : m_progress->ingest(record, elapsed())) Q_EMIT roundCompleted(row);
+}
+
+bool RunController::allDone() const {
+    for (const ProcessInfo& p : m_processes)
+        if (p.state == ProcessInfo::State::Pending || p.state == ProcessInfo::State::Running) return false;
+    return true;
+}
+
+void RunController::fail(const QString& reason) {
+    if (!m_failure.isEmpty() || m_state == RunState::Finished || m_state == RunState::Failed) return;
+    m_failure = reason;
+    stopRoles();
+}
+
+void RunController::stop(const QString& reason) { fail(reason); }
+
+void RunController::stopRoles() {
+    setState(RunState::Stopping);
+    if (!m_agent) {  // nothing was started yet
+        shutdownAgent();
+        return;
+    }
+    m_agent->send(Message(QStringLiteral("stop_all")));
+    if (allDone()) finishWhenQuiet();
+    QTimer::singleShot(kStopGraceMs, this, [this] { shutdownAgent(); });
+}
+
+void RunController::finishWhenQuiet() {
+    if (m_failure.isEmpty()) setState(RunState::Stopping);
+    shutdownAgent();
+}
+
+void RunController::shutdownAgent() {
+    if (m_agent) m_agent->send(Message(QStringLiteral("shutdown")));
+    if (m_launcher && m_launcher->running()) m_launcher->terminate();  // exited → emitFinished
+    else emitFinished();
+}
+
+void RunController::emitFinished() {
+    if (m_finishedEmitted) return;
+    m_finishedEmitted = true;
+    RunSummary s;
+    s.ok = m_failure.isEmpty();
+    s.reason = m_failure;
+    s.runDir = m_dir.path();
+    s.seconds = elapsed();
+    if (m_progress) {
+        const QList<RoundRow>& rows = m_progress->rows();
+        s.rounds = rows.isEmpty() ? 0 : rows.last().round;
+        for (auto it = rows.rbegin(); it != rows.rend(); ++it)
+            if (!std::isnan(it->testAccuracy)) { s.finalAccuracy = it->testAccuracy; break; }
+        s.bestAccuracy = std::isnan(m_progress->bestAccuracy()) ? 0 : m_progress->bestAccuracy();
+        s.bytesInside = m_progress->bytesInside();
+        s.bytesAcross = m_progress->bytesAcross();
+        s.samples = m_progress->totalSamples();
+    }
+    if (s.ok && s.rounds < m_topology.training.rounds) {
+        s.ok = false;
+        s.reason = QStringLiteral("the roles ended after %1 of %2 rounds").arg(s.rounds).arg(m_topology.training.rounds);
+    }
+    if (!m_dir.path().isEmpty()) m_dir.writeSummary(s.toJson());
+    setState(s.ok ? RunState::Finished : RunState::Failed);
+    m_agent.reset();
+    Q_EMIT finished(s);
+}
+
+}  // namespace hips

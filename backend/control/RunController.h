@@ -1,0 +1,89 @@
+#pragma once
+// The run state machine, shared by the CLI and the GUI:
+// validate → deploy (start the local agent) → start roles in order (schedulers first)
+// → running → stopping → finished / failed. Any role that exits badly fails the run,
+// stops the others, and is named in the reason.
+#include "AgentClient.h"
+#include "LocalAgentLauncher.h"
+#include "RunDirectory.h"
+#include "RunProgress.h"
+#include "Topology.h"
+
+#include <QElapsedTimer>
+#include <QMap>
+#include <memory>
+
+namespace hips {
+
+enum class RunState { Idle, Deploying, Starting, Running, Stopping, Finished, Failed };
+QString runStateName(RunState s);
+
+struct ProcessInfo {
+    enum class State { Pending, Running, Exited, Failed, Stopped };
+    Node node;
+    State state = State::Pending;
+    qint64 pid = 0;
+    int exitCode = 0;
+    bool crashed = false;
+    QString error;
+};
+
+struct RunSummary {
+    bool ok = false;
+    QString reason;          // why it failed or stopped; empty on success
+    QString runDir;
+    int rounds = 0;
+    double finalAccuracy = 0, bestAccuracy = 0;
+    double seconds = 0;
+    quint64 bytesInside = 0, bytesAcross = 0;
+    qint64 samples = 0;
+    QJsonObject toJson() const;
+};
+
+class RunController : public QObject {
+    Q_OBJECT
+public:
+    explicit RunController(QObject* parent = nullptr);
+    ~RunController() override;
+
+    // Returns false (and sets error()) when the run cannot even begin.
+    bool start(const Topology& topology, const QString& runDir);
+    void stop(const QString& reason);  // user request: stop everything, report as failed with `reason`
+    RunState state() const { return m_state; }
+    QString error() const { return m_error; }
+    const QMap<QString, ProcessInfo>& processes() const { return m_processes; }
+
+Q_SIGNALS:
+    void stateChanged(RunState state);
+    void roundCompleted(const RoundRow& row);
+    void processChanged(const ProcessInfo& process);
+    void logLine(const QString& node, const QString& stream, const QString& line);
+    void finished(const RunSummary& summary);
+
+private:
+    void setState(RunState s);
+    void onAgentReady();
+    void onEvent(const QCborMap& event);
+    void onExited(ProcessInfo& p, const QCborMap& event);
+    void onMetric(const QString& json);
+    void fail(const QString& reason);
+    void stopRoles();
+    void finishWhenQuiet();
+    void shutdownAgent();
+    void emitFinished();
+    bool allDone() const;
+    double elapsed() const { return double(m_clock.nsecsElapsed()) / 1e9; }
+
+    Topology m_topology;
+    RunState m_state = RunState::Idle;
+    QString m_error, m_failure;
+    RunDirectory m_dir;
+    std::unique_ptr<LocalAgentLauncher> m_launcher;
+    std::unique_ptr<AgentClient> m_agent;
+    std::unique_ptr<RunProgress> m_progress;
+    QMap<QString, ProcessInfo> m_processes;
+    QElapsedTimer m_clock;
+    bool m_finishedEmitted = false;
+};
+
+}  // namespace hips

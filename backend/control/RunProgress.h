@@ -1,0 +1,63 @@
+#pragma once
+// Folds the metric stream of a run (train / aggregate / eval / traffic records from every
+// role) into one row per round, emitted in round order once the round is complete:
+// the global server applied it, every training worker reported it, and, on an
+// evaluation round, the master worker evaluated it.
+#include <QJsonObject>
+#include <QHash>
+#include <QList>
+#include <QMap>
+#include <limits>
+
+namespace hips {
+
+struct RoundRow {
+    int round = 0;
+    double testAccuracy = std::numeric_limits<double>::quiet_NaN();  // NaN: not an eval round
+    double testLoss = std::numeric_limits<double>::quiet_NaN();
+    double trainLoss = 0;
+    double samplesPerSecond = 0;
+    quint64 bytesInside = 0;  // cumulative bytes sent inside parties
+    quint64 bytesAcross = 0;  // cumulative bytes sent across parties
+    double elapsed = 0;       // seconds since the run started
+    double computeSeconds = 0;  // summed over workers, this round
+};
+
+class RunProgress {
+public:
+    RunProgress(int trainingWorkers, int rounds, int evalEvery)
+        : m_workers(trainingWorkers), m_rounds(rounds), m_evalEvery(evalEvery) {}
+
+    // Ingests one metric record; returns the rows it completed (possibly none).
+    QList<RoundRow> ingest(const QJsonObject& record, double elapsedSeconds);
+
+    quint64 bytesInside() const;
+    quint64 bytesAcross() const;
+    qint64 totalSamples() const { return m_totalSamples; }
+    double bestAccuracy() const { return m_best; }
+    const QList<RoundRow>& rows() const { return m_rows; }
+
+private:
+    struct Pending {
+        int trainReports = 0;
+        double lossSum = 0;
+        double computeSum = 0;
+        bool aggregated = false;
+        bool evaluated = false;
+        double accuracy = std::numeric_limits<double>::quiet_NaN();
+        double testLoss = std::numeric_limits<double>::quiet_NaN();
+    };
+    bool isEvalRound(int round) const { return round % m_evalEvery == 0 || round == m_rounds; }
+    QList<RoundRow> drain(double elapsed);
+
+    int m_workers, m_rounds, m_evalEvery;
+    QMap<int, Pending> m_pending;
+    int m_nextRound = 1;
+    qint64 m_totalSamples = 0;
+    double m_best = std::numeric_limits<double>::quiet_NaN();
+    struct Sent { quint64 inside = 0, across = 0; };
+    QHash<QString, Sent> m_sent;  // latest cumulative counters per node
+    QList<RoundRow> m_rows;
+};
+
+}  // namespace hips

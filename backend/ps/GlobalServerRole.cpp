@@ -1,0 +1,115 @@
+#include "GlobalServerRole.h"
+
+#include "PendingPulls.h"
+#include "RoleError.h"
+#include "SchedulerClient.h"
+#include "ServerCommon.h"
+#include "VectorMath.h"
+
+#include <cstdio>
+
+namespace hips {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+Node globalScheduler(const Topology& t) {
+    for (const Node& n : t.nodes())
+        if (n.kind == RoleKind::GlobalScheduler) return n;
+    throw RoleError("the topology has no global scheduler");
+}
+
+class GlobalServer {
+public:
+    explicit GlobalServer(RoleContext& ctx)
+        : m_ctx(ctx), m_endpoint(ctx.topology.endpoint(ctx.node)),
+          m_channel(Channel::router(ctx.zmq, ctx.node.id, m_endpoint)),
+          m_scheduler(ctx, globalScheduler(ctx.topology), m_endpoint) {}
+
+    int run() {
+        QSet<QString> contributors;
+        for (const PeerInfo& p : m_scheduler.join()) {
+            if (p.role == QLatin1String("server") || p.role == QLatin1String("worker")) contributors.insert(p.id);
+            if (p.role == QLatin1String("master_worker")) m_master = p.id;
+        }
+        RoundCollector collector(m_ctx.node.id, contributors, makeAggregator(m_ctx.training()));
+        const qint64 rounds = m_ctx.training().rounds;
+        QSet<QString> servedFinal;
+        auto lastProgress = Clock::now();
+        auto roundStart = Clock::now();
+        while (servedFinal.size() < contributors.size() || !m_masterHasFinal) {
+            m_scheduler.throwIfAborted();
+            auto e = m_channel.receive(200ms);
+            if (!e) {
+                if (Clock::now() - lastProgress > m_ctx.replyTimeout())
+                    throw RoleError("no push or pull for " + std::to_string(m_ctx.training().replyTimeoutS) +
+                                    " s while waiting for round " + std::to_string(m_model.version + 1));
+                continue;
+            }
+            lastProgress = Clock::now();
+            const QString& type = e->message.type;
+            if (type == QLatin1String("init")) onInit(*e);
+            else if (type == QLatin1String("pull")) m_pulls.add(e->peer, e->message.integer(QStringLiteral("version")));
+            else if (type == QLatin1String("push") && m_model.version >= 0 &&
+                     collector.add(*e, m_model.version + 1, m_model.size)) {
+                apply(collector.result(), roundStart);
+                roundStart = Clock::now();
+            }
+            if (m_model.version >= 0)
+                m_pulls.serve(m_model.version, [&](const QString& peer) {
+                    m_channel.send(peer, m_model.toMessage(QStringLiteral("model")));
+                    if (m_model.version >= rounds) servedFinal.insert(peer);
+                });
+        }
+        m_channel.lingerOnClose(5s);
+        return kRoleOk;
+    }
+
+private:
+    void onInit(Envelope& e) {
+        if (e.peer != m_master || m_model.version >= 0 || e.message.frames.size() != 1) {
+            std::fprintf(stderr, "%s: ignored an init from '%s'\n", qPrintable(m_ctx.node.id), qPrintable(e.peer));
+            return;
+        }
+        m_model = ModelVersion::fromFrame(0, std::move(e.message.frames[0]));
+        m_ctx.metrics.report(QStringLiteral("model_init"), {{QStringLiteral("parameters"), qint64(m_model.size)}});
+    }
+
+    // w ← w + ΣΔ into a fresh buffer: the old one may still be on its way to a peer.
+    void apply(const std::vector<float>& sum, Clock::time_point roundStart) {
+        const auto start = Clock::now();
+        auto next = std::make_shared<std::vector<float>>(m_model.data, m_model.data + m_model.size);
+        addInto(next->data(), sum.data(), next->size());
+        m_model = ModelVersion::fromBuffer(m_model.version + 1, next);
+        const double applySeconds = std::chrono::duration<double>(Clock::now() - start).count();
+        const qint64 v = m_model.version;
+        m_ctx.metrics.report(QStringLiteral("aggregate"),
+                             {{QStringLiteral("round"), v}, {QStringLiteral("apply_s"), applySeconds},
+                              {QStringLiteral("round_s"), std::chrono::duration<double>(Clock::now() - roundStart).count()}});
+        QCborMap traffic = trafficFields(m_channel);
+        traffic.insert(QStringLiteral("round"), v);
+        m_ctx.metrics.report(QStringLiteral("traffic"), traffic);
+        const bool final = v >= m_ctx.training().rounds;
+        if (final || v % m_ctx.training().evalEvery == 0) {
+            m_channel.send(m_master, m_model.toMessage(QStringLiteral("snapshot")));
+            m_masterHasFinal = final;
+        }
+    }
+
+    RoleContext& m_ctx;
+    QString m_endpoint;
+    Channel m_channel;
+    SchedulerClient m_scheduler;
+    QString m_master;
+    ModelVersion m_model;
+    PendingPulls m_pulls;
+    bool m_masterHasFinal = false;
+};
+
+}  // namespace
+
+int runGlobalServer(RoleContext& ctx) { return GlobalServer(ctx).run(); }
+
+}  // namespace hips

@@ -1,0 +1,83 @@
+#include "MasterWorkerRole.h"
+
+#include "Channel.h"
+#include "LocalTrainer.h"
+#include "ModelFrame.h"
+#include "RoleError.h"
+#include "SchedulerClient.h"
+#include "ServerCommon.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+namespace hips {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+Node globalScheduler(const Topology& t) {
+    for (const Node& n : t.nodes())
+        if (n.kind == RoleKind::GlobalScheduler) return n;
+    throw RoleError("the topology has no global scheduler");
+}
+
+void writeMeta(const QString& dir, qint64 version, double accuracy, const TrainingSettings& s, double beginTime) {
+    QSaveFile file(QDir(dir).filePath(QStringLiteral("net.meta")));
+    if (!file.open(QIODevice::WriteOnly)) throw RoleError("cannot write net.meta in " + dir.toStdString());
+    const QJsonObject meta{{"global_iters", version}, {"test_acc", accuracy}, {"learning_rate", s.learningRate},
+                           {"batch_size", s.batchSize}, {"begin_time", beginTime}};
+    file.write(QJsonDocument(meta).toJson(QJsonDocument::Compact));
+    if (!file.commit()) throw RoleError("cannot write net.meta in " + dir.toStdString());
+}
+
+}  // namespace
+
+int runMasterWorker(RoleContext& ctx) {
+    const double beginTime = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+    ModelEvaluator evaluator(ctx.training(), ctx.node.device);
+    SchedulerClient scheduler(ctx, globalScheduler(ctx.topology), {});
+    const PeerInfo server = SchedulerClient::find(scheduler.join(), QStringLiteral("global_server"));
+    Channel channel = Channel::dealer(ctx.zmq, ctx.node.id, server.endpoint, server.id);
+
+    auto initial = std::make_shared<std::vector<float>>(evaluator.initialWeights());
+    Message init(QStringLiteral("init"));
+    init.frames.push_back(floatFrame(initial));
+    channel.send(std::move(init));
+
+    const qint64 rounds = ctx.training().rounds;
+    auto lastSnapshot = Clock::now();
+    for (qint64 version = 0; version < rounds;) {
+        scheduler.throwIfAborted();
+        auto e = channel.receive(200ms);
+        if (!e || e->message.type != QLatin1String("snapshot") || e->message.frames.size() != 1) {
+            if (Clock::now() - lastSnapshot > ctx.replyTimeout() * ctx.training().evalEvery)
+                throw RoleError("no model snapshot from " + server.id.toStdString() + " after version " +
+                                std::to_string(version));
+            continue;
+        }
+        lastSnapshot = Clock::now();
+        version = e->message.integer(QStringLiteral("version"));
+        const FloatView weights(e->message.frames[0]);
+        if (weights.size() != evaluator.parameterCount())
+            throw RoleError("snapshot has " + std::to_string(weights.size()) + " parameters, expected " +
+                            std::to_string(evaluator.parameterCount()));
+        const EvalStats stats = evaluator.evaluate(weights.data());
+        ctx.metrics.report(QStringLiteral("eval"),
+                           {{QStringLiteral("round"), version}, {QStringLiteral("test_acc"), stats.accuracy},
+                            {QStringLiteral("test_loss"), stats.loss}, {QStringLiteral("eval_s"), stats.seconds}});
+        writeMeta(ctx.outDir, version, stats.accuracy, ctx.training(), beginTime);
+        evaluator.saveParameters(QDir(ctx.outDir).filePath(QStringLiteral("net.params")));
+    }
+    QCborMap traffic = trafficFields(channel);
+    traffic.insert(QStringLiteral("round"), rounds);
+    ctx.metrics.report(QStringLiteral("traffic"), traffic);
+    scheduler.leave();
+    return kRoleOk;
+}
+
+}  // namespace hips

@@ -1,0 +1,11 @@
+#pragma once
+// The master worker: initialises the global model, then evaluates every snapshot the global
+// server sends (every eval_every rounds and the last), reports test accuracy and loss, and
+// keeps net.meta and net.params in the run directory (HiPS's outputs).
+#include "RoleContext.h"
+
+namespace hips {
+
+int runMasterWorker(RoleContext& ctx);
+
+}  // namespace hips

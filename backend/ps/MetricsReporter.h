@@ -1,0 +1,22 @@
+#pragma once
+// Role processes report metrics as one JSON object per line on stdout, prefixed with
+// "@metric ". The agent captures stdout, forwards these lines to the controller, and
+// keeps every other line as log text.
+#include <QCborMap>
+#include <QString>
+
+namespace hips {
+
+class MetricsReporter {
+public:
+    static constexpr const char* kPrefix = "@metric ";
+
+    explicit MetricsReporter(QString node) : m_node(std::move(node)) {}
+    // Writes {"kind": kind, "node": ..., "t": unix seconds, ...fields}.
+    void report(const QString& kind, QCborMap fields) const;
+
+private:
+    QString m_node;
+};
+
+}  // namespace hips

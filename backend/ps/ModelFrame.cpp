@@ -1,0 +1,22 @@
+#include "ModelFrame.h"
+
+#include <cstring>
+
+namespace hips {
+
+zmq::message_t floatFrame(const FloatBuffer& values) {
+    return sharedFrame(values, values->data(), values->size() * sizeof(float));
+}
+
+FloatView::FloatView(const zmq::message_t& frame) : m_size(frame.size() / sizeof(float)) {
+    const auto* bytes = static_cast<const char*>(frame.data());
+    if (reinterpret_cast<uintptr_t>(bytes) % alignof(float) == 0) {
+        m_data = reinterpret_cast<const float*>(bytes);
+    } else {
+        m_copy.resize(m_size);
+        std::memcpy(m_copy.data(), bytes, m_size * sizeof(float));
+        m_data = m_copy.data();
+    }
+}
+
+}  // namespace hips

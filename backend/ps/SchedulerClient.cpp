@@ -1,0 +1,93 @@
+#include "SchedulerClient.h"
+
+#include "RoleError.h"
+
+#include <QCborArray>
+
+namespace hips {
+
+using namespace std::chrono_literals;
+
+SchedulerClient::SchedulerClient(RoleContext& ctx, const Node& schedulerNode, const QString& endpoint)
+    : m_ctx(ctx), m_scheduler(schedulerNode), m_endpoint(endpoint),
+      m_schedulerEndpoint(ctx.topology.endpoint(schedulerNode)),
+      m_channel(Channel::dealer(ctx.zmq, ctx.node.id, m_schedulerEndpoint, schedulerNode.id)) {}
+
+SchedulerClient::~SchedulerClient() { leave(); }
+
+Envelope SchedulerClient::waitFor(const QString& type) {
+    const auto deadline = std::chrono::steady_clock::now() + m_ctx.replyTimeout();
+    while (std::chrono::steady_clock::now() < deadline) {
+        auto e = m_channel.receive(200ms);
+        if (!e) continue;
+        if (e->message.type == QLatin1String("abort"))
+            throw RoleError("scheduler " + m_scheduler.id.toStdString() + " aborted the run: " +
+                            e->message.string("reason").toStdString());
+        if (e->message.type == type) return std::move(*e);
+    }
+    throw RoleError("no '" + type.toStdString() + "' from scheduler " + m_scheduler.id.toStdString() + " at " +
+                    m_schedulerEndpoint.toStdString() + " within " +
+                    std::to_string(m_ctx.training().replyTimeoutS) + " s; check that it runs and the port is reachable");
+}
+
+QList<PeerInfo> SchedulerClient::join() {
+    m_channel.send(Message(QStringLiteral("register"),
+                           {{QStringLiteral("role"), roleName(m_ctx.node.kind)}, {QStringLiteral("endpoint"), m_endpoint}}));
+    const Envelope table = waitFor(QStringLiteral("table"));
+    QList<PeerInfo> peers;
+    for (const QCborValue& v : table.message.fields.value(QStringLiteral("nodes")).toArray()) {
+        const QCborMap m = v.toMap();
+        peers.append({m.value(QStringLiteral("id")).toString(), m.value(QStringLiteral("role")).toString(),
+                      m.value(QStringLiteral("endpoint")).toString()});
+    }
+    m_heartbeat = std::thread([this] { heartbeatLoop(); });
+    return peers;
+}
+
+void SchedulerClient::barrier(const QString& name) {
+    // The heartbeat thread owns the socket while it runs; pause it for the barrier.
+    m_stop = true;
+    if (m_heartbeat.joinable()) m_heartbeat.join();
+    m_channel.send(Message(QStringLiteral("barrier"), {{QStringLiteral("name"), name}}));
+    waitFor(QStringLiteral("barrier_ok"));
+    m_stop = false;
+    m_heartbeat = std::thread([this] { heartbeatLoop(); });
+}
+
+void SchedulerClient::heartbeatLoop() {
+    auto next = std::chrono::steady_clock::now();
+    while (!m_stop) {
+        if (std::chrono::steady_clock::now() >= next) {
+            m_channel.send(Message(QStringLiteral("heartbeat")));
+            next += 1s;
+        }
+        if (auto e = m_channel.receive(100ms); e && e->message.type == QLatin1String("abort")) {
+            std::lock_guard lock(m_mutex);
+            m_abortReason = e->message.string(QStringLiteral("reason"));
+        }
+    }
+}
+
+void SchedulerClient::leave() {
+    const bool wasRunning = m_heartbeat.joinable();
+    m_stop = true;
+    if (wasRunning) {
+        m_heartbeat.join();
+        m_channel.send(Message(QStringLiteral("bye")));
+        m_channel.lingerOnClose(2s);
+    }
+}
+
+void SchedulerClient::throwIfAborted() const {
+    std::lock_guard lock(m_mutex);
+    if (!m_abortReason.isEmpty())
+        throw RoleError("scheduler " + m_scheduler.id.toStdString() + " aborted the run: " + m_abortReason.toStdString());
+}
+
+PeerInfo SchedulerClient::find(const QList<PeerInfo>& table, const QString& role) {
+    for (const PeerInfo& p : table)
+        if (p.role == role) return p;
+    throw RoleError("the node table has no " + role.toStdString());
+}
+
+}  // namespace hips

@@ -1,0 +1,130 @@
+#include "SchedulerRole.h"
+
+#include "Channel.h"
+#include "RoleError.h"
+
+#include <QCborArray>
+#include <QHash>
+#include <QSet>
+#include <cstdio>
+
+namespace hips {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+QList<Node> membersOf(const Topology& topology, const Node& scheduler) {
+    QList<Node> out;
+    for (const Node& n : topology.nodes()) {
+        const bool mine = scheduler.kind == RoleKind::GlobalScheduler
+            ? (n.kind == RoleKind::GlobalServer || n.kind == RoleKind::MasterWorker || n.kind == RoleKind::Server ||
+               (n.kind == RoleKind::Worker && n.party == scheduler.party))
+            : (n.party == scheduler.party && (n.kind == RoleKind::Server || n.kind == RoleKind::Worker));
+        if (mine) out.append(n);
+    }
+    return out;
+}
+
+namespace {
+
+class Scheduler {
+public:
+    explicit Scheduler(RoleContext& ctx)
+        : m_ctx(ctx), m_channel(Channel::router(ctx.zmq, ctx.node.id, bindEndpoint(ctx))) {
+        for (const Node& n : membersOf(ctx.topology, ctx.node)) m_expected.insert(n.id, n);
+    }
+
+    int run() {
+        const auto registerDeadline = Clock::now() + m_ctx.replyTimeout();
+        while (m_byes.size() < m_expected.size()) {
+            if (auto e = m_channel.receive(200ms)) handle(*e);
+            if (!m_tableSent && Clock::now() > registerDeadline) return abort(missingText());
+            if (m_tableSent)
+                if (const QString dead = deadNode(); !dead.isEmpty())
+                    return abort(QStringLiteral("node %1 sent no heartbeat for %2 s; it is dead or hung — see its log")
+                                     .arg(dead).arg(m_ctx.training().heartbeatTimeoutS));
+        }
+        m_ctx.metrics.report(QStringLiteral("scheduler_done"), {{QStringLiteral("nodes"), m_expected.size()}});
+        return kRoleOk;
+    }
+
+private:
+    static QString bindEndpoint(const RoleContext& ctx) { return ctx.topology.endpoint(ctx.node); }
+
+    void handle(const Envelope& e) {
+        if (!m_expected.contains(e.peer)) {
+            std::fprintf(stderr, "rejected %s from '%s': not a member of %s\n", qPrintable(e.message.type),
+                         qPrintable(e.peer), qPrintable(m_ctx.node.id));
+            return;
+        }
+        m_lastSeen[e.peer] = Clock::now();
+        const QString& type = e.message.type;
+        if (type == QLatin1String("register")) onRegister(e);
+        else if (type == QLatin1String("barrier")) onBarrier(e);
+        else if (type == QLatin1String("bye")) m_byes.insert(e.peer);
+    }
+
+    void onRegister(const Envelope& e) {
+        m_endpoints[e.peer] = e.message.string(QStringLiteral("endpoint"));
+        if (m_tableSent) { sendTable(e.peer); return; }  // a restarted node rejoins
+        if (m_endpoints.size() < m_expected.size()) return;
+        for (const QString& id : m_expected.keys()) sendTable(id);
+        m_tableSent = true;
+        m_ctx.metrics.report(QStringLiteral("rendezvous"), {{QStringLiteral("nodes"), m_expected.size()}});
+    }
+
+    void sendTable(const QString& peer) {
+        QCborArray nodes;
+        for (auto it = m_expected.begin(); it != m_expected.end(); ++it)
+            nodes.append(QCborMap{{QStringLiteral("id"), it.key()}, {QStringLiteral("role"), roleName(it->kind)},
+                                  {QStringLiteral("endpoint"), m_endpoints.value(it.key())}});
+        m_channel.send(peer, Message(QStringLiteral("table"), {{QStringLiteral("nodes"), nodes}}));
+    }
+
+    void onBarrier(const Envelope& e) {
+        const QString name = e.message.string(QStringLiteral("name"));
+        QSet<QString>& arrived = m_barriers[name];
+        arrived.insert(e.peer);
+        if (arrived.size() < m_expected.size()) return;
+        for (const QString& id : arrived) m_channel.send(id, Message(QStringLiteral("barrier_ok"), {{QStringLiteral("name"), name}}));
+        m_barriers.remove(name);
+    }
+
+    QString deadNode() const {
+        const auto limit = std::chrono::seconds(m_ctx.training().heartbeatTimeoutS);
+        for (auto it = m_lastSeen.begin(); it != m_lastSeen.end(); ++it)
+            if (!m_byes.contains(it.key()) && Clock::now() - it.value() > limit) return it.key();
+        return {};
+    }
+
+    QString missingText() const {
+        QStringList missing;
+        for (const QString& id : m_expected.keys())
+            if (!m_endpoints.contains(id)) missing << id;
+        return QStringLiteral("%1 did not register within %2 s; check that they started (see their logs)")
+            .arg(missing.join(QStringLiteral(", "))).arg(m_ctx.training().replyTimeoutS);
+    }
+
+    int abort(const QString& reason) {
+        std::fprintf(stderr, "%s: %s\n", qPrintable(m_ctx.node.id), qPrintable(reason));
+        for (const QString& id : m_lastSeen.keys())
+            if (!m_byes.contains(id)) m_channel.send(id, Message(QStringLiteral("abort"), {{QStringLiteral("reason"), reason}}));
+        m_channel.lingerOnClose(1s);
+        return kRoleFailed;
+    }
+
+    RoleContext& m_ctx;
+    Channel m_channel;
+    QHash<QString, Node> m_expected;
+    QHash<QString, QString> m_endpoints;
+    QHash<QString, Clock::time_point> m_lastSeen;
+    QHash<QString, QSet<QString>> m_barriers;
+    QSet<QString> m_byes;
+    bool m_tableSent = false;
+};
+
+}  // namespace
+
+int runScheduler(RoleContext& ctx) { return Scheduler(ctx).run(); }
+
+}  // namespace hips

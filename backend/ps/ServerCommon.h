@@ -1,0 +1,51 @@
+#pragma once
+// Pieces shared by the party server and the global server.
+#include "Aggregator.h"
+#include "Channel.h"
+#include "ModelFrame.h"
+#include "RoleContext.h"
+
+#include <QSet>
+#include <memory>
+
+namespace hips {
+
+std::unique_ptr<Aggregator> makeAggregator(const TrainingSettings& settings);
+
+// A model version held by a server; its bytes are shared by every reply that carries it.
+struct ModelVersion {
+    qint64 version = -1;  // -1: no model yet
+    std::shared_ptr<const void> owner;
+    const float* data = nullptr;
+    size_t size = 0;
+
+    static ModelVersion fromFrame(qint64 version, zmq::message_t&& frame);
+    static ModelVersion fromBuffer(qint64 version, FloatBuffer buffer);
+    Message toMessage(const QString& type) const;  // {version} + one zero-copy frame
+};
+
+// One round of pushes from a known set of contributors: rejects strangers, repeats,
+// wrong rounds and wrong sizes with a message on stderr (counted), never a crash.
+class RoundCollector {
+public:
+    RoundCollector(const QString& self, QSet<QString> contributors, std::unique_ptr<Aggregator> aggregator)
+        : m_self(self), m_contributors(std::move(contributors)), m_aggregator(std::move(aggregator)) {}
+
+    // Returns true when this push completed the round.
+    bool add(const Envelope& push, qint64 expectedRound, size_t expectedSize);
+    const std::vector<float>& result() { return m_aggregator->result(); }
+    int contributorCount() const { return int(m_contributors.size()); }
+    quint64 rejected() const { return m_rejected; }
+
+private:
+    void reject(const Envelope& push, const QString& why);
+
+    QString m_self;
+    QSet<QString> m_contributors, m_arrived;
+    std::unique_ptr<Aggregator> m_aggregator;
+    quint64 m_rejected = 0;
+};
+
+QCborMap trafficFields(const Channel& a, const Channel* b = nullptr);
+
+}  // namespace hips

@@ -1,0 +1,93 @@
+#include "WorkerRole.h"
+
+#include "Channel.h"
+#include "LocalTrainer.h"
+#include "ModelFrame.h"
+#include "RoleError.h"
+#include "SchedulerClient.h"
+#include "ServerCommon.h"
+
+namespace hips {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+class Worker {
+public:
+    explicit Worker(RoleContext& ctx) : m_ctx(ctx) {}
+
+    int run() {
+        const Topology& t = m_ctx.topology;
+        const bool central = t.party(m_ctx.node.party)->central;
+        const int workers = t.trainingWorkerCount();
+        LocalTrainer trainer(m_ctx.training(), t.trainingWorkerIndex(m_ctx.node.id), workers, m_ctx.node.device);
+
+        SchedulerClient scheduler(m_ctx, schedulerNode(central), {});
+        const PeerInfo server = SchedulerClient::find(scheduler.join(), central ? "global_server" : "server");
+        Channel channel = Channel::dealer(m_ctx.zmq, m_ctx.node.id, server.endpoint, server.id);
+        ModelVersion global = pull(channel, scheduler, 0);
+        if (global.size != trainer.parameterCount())
+            throw RoleError("the server's model has " + std::to_string(global.size) + " parameters, this worker's " +
+                            std::to_string(trainer.parameterCount()) + "; all roles must use the same model");
+
+        const float scale = 1.0f / float(workers);
+        for (qint64 round = 1; round <= m_ctx.training().rounds; ++round) {
+            trainer.setWeights(global.data);
+            const RoundStats stats = trainer.trainRound();
+            const auto commStart = Clock::now();
+            auto delta = std::make_shared<std::vector<float>>(global.size);
+            trainer.writeDelta(global.data, scale, delta->data());
+            Message push(QStringLiteral("push"), {{QStringLiteral("round"), round}});
+            push.frames.push_back(floatFrame(delta));
+            channel.send(std::move(push));
+            global = pull(channel, scheduler, round);
+            report(round, stats, std::chrono::duration<double>(Clock::now() - commStart).count(), channel);
+        }
+        scheduler.leave();
+        channel.lingerOnClose(2s);
+        return kRoleOk;
+    }
+
+private:
+    Node schedulerNode(bool central) const {
+        for (const Node& n : m_ctx.topology.nodes())
+            if ((central && n.kind == RoleKind::GlobalScheduler) ||
+                (!central && n.kind == RoleKind::Scheduler && n.party == m_ctx.node.party))
+                return n;
+        throw RoleError("no scheduler for " + m_ctx.node.id.toStdString());
+    }
+
+    ModelVersion pull(Channel& channel, const SchedulerClient& scheduler, qint64 version) {
+        channel.send(Message(QStringLiteral("pull"), {{QStringLiteral("version"), version}}));
+        const auto deadline = Clock::now() + m_ctx.replyTimeout();
+        while (Clock::now() < deadline) {
+            scheduler.throwIfAborted();
+            auto e = channel.receive(200ms);
+            if (e && e->message.type == QLatin1String("model") && e->message.frames.size() == 1 &&
+                e->message.integer(QStringLiteral("version")) >= version)
+                return ModelVersion::fromFrame(e->message.integer(QStringLiteral("version")), std::move(e->message.frames[0]));
+        }
+        throw RoleError("no model version " + std::to_string(version) + " from " + channel.self().toStdString() +
+                        "'s server within " + std::to_string(m_ctx.training().replyTimeoutS) + " s");
+    }
+
+    void report(qint64 round, const RoundStats& s, double commSeconds, const Channel& channel) {
+        m_ctx.metrics.report(QStringLiteral("train"),
+                             {{QStringLiteral("round"), round}, {QStringLiteral("loss"), s.loss},
+                              {QStringLiteral("samples"), qint64(s.samples)}, {QStringLiteral("compute_s"), s.computeSeconds},
+                              {QStringLiteral("comm_s"), commSeconds}});
+        QCborMap traffic = trafficFields(channel);
+        traffic.insert(QStringLiteral("round"), round);
+        m_ctx.metrics.report(QStringLiteral("traffic"), traffic);
+    }
+
+    RoleContext& m_ctx;
+};
+
+}  // namespace
+
+int runWorker(RoleContext& ctx) { return Worker(ctx).run(); }
+
+}  // namespace hips

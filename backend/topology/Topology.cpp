@@ -1,0 +1,107 @@
+#include "Topology.h"
+
+namespace hips {
+
+QString roleName(RoleKind kind) {
+    switch (kind) {
+        case RoleKind::GlobalScheduler: return QStringLiteral("global_scheduler");
+        case RoleKind::GlobalServer: return QStringLiteral("global_server");
+        case RoleKind::MasterWorker: return QStringLiteral("master_worker");
+        case RoleKind::Scheduler: return QStringLiteral("scheduler");
+        case RoleKind::Server: return QStringLiteral("server");
+        case RoleKind::Worker: return QStringLiteral("worker");
+    }
+    return {};
+}
+
+int Party::workerCount() const {
+    int n = 0;
+    for (const WorkerGroup& g : workers) n += g.count;
+    return n;
+}
+
+const Host* Topology::host(const QString& id) const {
+    for (const Host& h : hosts)
+        if (h.id == id) return &h;
+    return nullptr;
+}
+
+const Party* Topology::party(const QString& id) const {
+    for (const Party& p : parties)
+        if (p.id == id) return &p;
+    return nullptr;
+}
+
+const Party* Topology::centralParty() const {
+    for (const Party& p : parties)
+        if (p.central) return &p;
+    return nullptr;
+}
+
+static void addListening(QList<Node>& out, const Party& p, const QList<ListeningRole>& roles,
+                         RoleKind kind, const QString& stem) {
+    for (int i = 0; i < roles.size(); ++i) {
+        const ListeningRole& r = roles[i];
+        out.append({p.id + '/' + stem + QString::number(i), kind, p.id, r.host, r.port, i, r.device});
+    }
+}
+
+QList<Node> Topology::nodes() const {
+    QList<Node> schedulers, servers, workers;
+    for (const Party& p : parties) {
+        const bool c = p.central;
+        if (p.scheduler) {
+            const RoleKind k = c ? RoleKind::GlobalScheduler : RoleKind::Scheduler;
+            schedulers.append({p.id + '/' + roleName(k), k, p.id, p.scheduler->host,
+                               p.scheduler->port, 0, p.scheduler->device});
+        }
+        addListening(servers, p, p.servers, c ? RoleKind::GlobalServer : RoleKind::Server,
+                     c ? QStringLiteral("global_server") : QStringLiteral("server"));
+        if (p.masterWorker)
+            workers.append({p.id + QStringLiteral("/master_worker"), RoleKind::MasterWorker, p.id,
+                             p.masterWorker->host, 0, 0, p.masterWorker->device});
+        if (c && !training.trainCentralWorkers) continue;  // idle central workers are not started
+        int rank = 0;
+        for (const WorkerGroup& g : p.workers)
+            for (int i = 0; i < g.count; ++i, ++rank)
+                workers.append({p.id + QStringLiteral("/worker") + QString::number(rank),
+                                RoleKind::Worker, p.id, g.host, 0, rank, g.device});
+    }
+    return schedulers + servers + workers;
+}
+
+std::optional<Node> Topology::node(const QString& id) const {
+    for (const Node& n : nodes())
+        if (n.id == id) return n;
+    return std::nullopt;
+}
+
+int Topology::trainingWorkerCount() const {
+    int n = 0;
+    for (const Node& node : nodes()) n += node.kind == RoleKind::Worker;
+    return n;
+}
+
+int Topology::trainingWorkerIndex(const QString& nodeId) const {
+    int index = 0;
+    for (const Node& node : nodes()) {
+        if (node.kind != RoleKind::Worker) continue;
+        if (node.id == nodeId) return index;
+        ++index;
+    }
+    return -1;
+}
+
+QString Topology::endpoint(const Node& node) const {
+    const Host* h = host(node.host);
+    return QStringLiteral("tcp://%1:%2").arg(h ? h->address : QStringLiteral("127.0.0.1")).arg(node.port);
+}
+
+bool Topology::allHostsLocal() const {
+    for (const Host& h : hosts)
+        if (h.address != QLatin1String("127.0.0.1") && h.address != QLatin1String("localhost"))
+            return false;
+    return true;
+}
+
+}  // namespace hips

@@ -1,0 +1,108 @@
+#pragma once
+// The topology: hosts, parties with their roles, and training settings.
+// Plain value types; reading, validation and writing live in TopologyReader/TopologyWriter.
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <optional>
+
+namespace hips {
+
+enum class RoleKind { GlobalScheduler, GlobalServer, MasterWorker, Scheduler, Server, Worker };
+
+QString roleName(RoleKind kind);  // "global_scheduler", "server", ...
+
+struct Host {
+    QString id;
+    QString address = QStringLiteral("127.0.0.1");
+    int sshPort = 22;
+    QString user;
+    QString identityFile;
+    QString installDir = QStringLiteral("~/.hips");
+};
+
+// A role that binds a port (schedulers and servers).
+struct ListeningRole {
+    QString host;
+    int port = 0;
+    QString device = QStringLiteral("cpu");
+};
+
+// A role that only connects out (master worker, a group of workers).
+struct WorkerGroup {
+    QString host;
+    int count = 1;
+    QString device = QStringLiteral("cpu");
+};
+
+struct Party {
+    QString id;
+    bool central = false;
+    std::optional<ListeningRole> scheduler;  // the global scheduler in the central party
+    QList<ListeningRole> servers;            // global servers in the central party
+    std::optional<WorkerGroup> masterWorker; // central party only
+    QList<WorkerGroup> workers;
+
+    int workerCount() const;
+};
+
+struct TrainingSettings {
+    QString dataset = QStringLiteral("fashion-mnist");  // or "synthetic"
+    QString dataDir = QStringLiteral("/usr/share/datasets/fashion-mnist");
+    QString partition = QStringLiteral("iid");
+    QString model = QStringLiteral("cnn");              // "cnn" or "mlp"
+    QString mode = QStringLiteral("sync");
+    QString aggregation = QStringLiteral("fedavg");
+    int rounds = 20;
+    int localIters = 50;   // local SGD steps per round; used when localEpochs == 0
+    int localEpochs = 0;   // whole passes over the shard per round
+    int batchSize = 64;
+    double learningRate = 0.05;
+    double momentum = 0.9;
+    int evalEvery = 1;
+    bool trainCentralWorkers = false;
+    int seed = 1;
+    int threads = 1;        // intra-op threads per role process
+    int syntheticSamples = 4096;
+    int heartbeatTimeoutS = 15;  // a node silent this long is declared dead
+    int replyTimeoutS = 120;     // a data-plane answer slower than this fails the run
+};
+
+// One process of the run, as expanded from the topology.
+struct Node {
+    QString id;        // "party1/worker0", "central/global_server0"
+    RoleKind kind;
+    QString party;
+    QString host;
+    int port = 0;      // 0 for roles that bind nothing
+    int rank = 0;      // index among the roles of its kind in its party
+    QString device;
+};
+
+struct Topology {
+    static constexpr int kFormatVersion = 1;
+
+    QString name;
+    QList<Host> hosts;
+    QList<Party> parties;
+    TrainingSettings training;
+    QJsonObject layout;  // free-form, owned by the designer
+
+    const Host* host(const QString& id) const;
+    const Party* party(const QString& id) const;
+    const Party* centralParty() const;
+
+    // Every process of the run; schedulers first, then servers, then workers.
+    QList<Node> nodes() const;
+    std::optional<Node> node(const QString& id) const;
+
+    // Workers that train and push (party workers, plus central ones when enabled).
+    int trainingWorkerCount() const;
+    // Global training index of a worker node, 0..trainingWorkerCount()-1, or -1.
+    int trainingWorkerIndex(const QString& nodeId) const;
+
+    QString endpoint(const Node& node) const;  // tcp://address:port of a listening node
+    bool allHostsLocal() const;
+};
+
+}  // namespace hips

@@ -1,0 +1,226 @@
+#include "TopologyReader.h"
+
+#include "JsonFields.h"
+
+#include <QFile>
+#include <QHash>
+#include <QJsonDocument>
+#include <QRegularExpression>
+
+namespace hips {
+
+namespace {
+
+const QString kFormat = QStringLiteral("hips-topology");
+
+QString at(const QString& base, int index) { return QStringLiteral("%1[%2]").arg(base).arg(index); }
+
+Host readHost(const QJsonObject& o, const QString& path, TopologyIssues* issues) {
+    JsonFields f(o, path, issues);
+    f.rejectUnknown({"id", "address", "ssh_port", "user", "identity_file", "install_dir"}, QStringLiteral("host field"));
+    Host h;
+    h.id = f.string("id", {}, true);
+    h.address = f.string("address", h.address);
+    h.sshPort = f.integer("ssh_port", h.sshPort, 1, 65535);
+    h.user = f.string("user", {});
+    h.identityFile = f.string("identity_file", {});
+    h.installDir = f.string("install_dir", h.installDir);
+    return h;
+}
+
+ListeningRole readListening(const QJsonObject& o, const QString& path, const QString& partyHost,
+                            TopologyIssues* issues) {
+    JsonFields f(o, path, issues);
+    f.rejectUnknown({"host", "port", "device"}, QStringLiteral("field"));
+    ListeningRole r;
+    r.host = f.string("host", partyHost, partyHost.isEmpty());
+    r.port = f.integer("port", 0, 1024, 65535, true);
+    r.device = f.string("device", r.device);
+    return r;
+}
+
+WorkerGroup readWorkers(const QJsonObject& o, const QString& path, const QString& partyHost,
+                        TopologyIssues* issues, bool countAllowed) {
+    JsonFields f(o, path, issues);
+    f.rejectUnknown(countAllowed ? QStringList{"host", "count", "device"} : QStringList{"host", "device"},
+                    QStringLiteral("field"));
+    WorkerGroup g;
+    g.host = f.string("host", partyHost, partyHost.isEmpty());
+    g.count = countAllowed ? f.integer("count", 1, 0, 256) : 1;
+    g.device = f.string("device", g.device);
+    return g;
+}
+
+std::optional<ListeningRole> readOne(JsonFields& roles, const QString& key, const QString& partyHost,
+                                     TopologyIssues* issues) {
+    const auto o = roles.object(key);
+    if (!o) return std::nullopt;
+    return readListening(*o, roles.path(key), partyHost, issues);
+}
+
+QList<ListeningRole> readServers(JsonFields& roles, const QString& key, const QString& partyHost,
+                                 TopologyIssues* issues) {
+    QList<ListeningRole> out;
+    const auto a = roles.array(key);
+    if (!a) return out;
+    for (int i = 0; i < a->size(); ++i) {
+        const QString p = at(roles.path(key), i);
+        if (!a->at(i).isObject()) {
+            issues->append({p, QStringLiteral("must be an object with host and port")});
+            continue;
+        }
+        out.append(readListening(a->at(i).toObject(), p, partyHost, issues));
+    }
+    return out;
+}
+
+Party readParty(const QJsonObject& o, const QString& path, TopologyIssues* issues) {
+    JsonFields f(o, path, issues);
+    f.rejectUnknown({"id", "central", "host", "roles"}, QStringLiteral("party field"));
+    Party p;
+    p.id = f.string("id", {}, true);
+    p.central = f.boolean("central", false);
+    const QString partyHost = f.string("host", {});
+    const auto rolesObject = f.object("roles", true);
+    if (!rolesObject) return p;
+
+    JsonFields roles(*rolesObject, f.path("roles"), issues);
+    const QString schedulerKey = p.central ? "global_scheduler" : "scheduler";
+    const QString serversKey = p.central ? "global_servers" : "servers";
+    QStringList known{schedulerKey, serversKey, "workers"};
+    if (p.central) known << "master_worker";
+    for (const QString& key : rolesObject->keys()) {
+        if (known.contains(key)) continue;
+        const bool otherLayer = QStringList{"global_scheduler", "global_servers", "master_worker",
+                                            "scheduler", "servers"}.contains(key);
+        roles.issue(key, otherLayer
+            ? QStringLiteral("role '%1' belongs to %2; %3 uses: %4")
+                  .arg(key, p.central ? QStringLiteral("an ordinary party") : QStringLiteral("the central party"),
+                       p.central ? QStringLiteral("the central party") : QStringLiteral("this party"),
+                       known.join(QStringLiteral(", ")))
+            : QStringLiteral("unknown role '%1'; expected one of: %2").arg(key, known.join(QStringLiteral(", "))));
+    }
+
+    p.scheduler = readOne(roles, schedulerKey, partyHost, issues);
+    p.servers = readServers(roles, serversKey, partyHost, issues);
+    if (p.central) {
+        if (const auto m = roles.object("master_worker"))
+            p.masterWorker = readWorkers(*m, roles.path("master_worker"), partyHost, issues, false);
+    }
+    if (const auto a = roles.array("workers")) {
+        for (int i = 0; i < a->size(); ++i) {
+            const QString wp = at(roles.path("workers"), i);
+            if (!a->at(i).isObject()) {
+                issues->append({wp, QStringLiteral("must be an object with host and count")});
+                continue;
+            }
+            p.workers.append(readWorkers(a->at(i).toObject(), wp, partyHost, issues, true));
+        }
+    }
+    return p;
+}
+
+TrainingSettings readTraining(const QJsonObject& o, const QString& path, TopologyIssues* issues) {
+    JsonFields f(o, path, issues);
+    f.rejectUnknown({"dataset", "data_dir", "partition", "model", "mode", "aggregation", "rounds",
+                     "local_iters", "local_epochs", "batch_size", "learning_rate", "momentum",
+                     "eval_every", "train_central_workers", "seed", "threads", "synthetic_samples",
+                     "heartbeat_timeout_s", "reply_timeout_s"},
+                    QStringLiteral("training setting"));
+    TrainingSettings t;
+    t.dataset = f.choice("dataset", t.dataset, {"fashion-mnist", "synthetic"});
+    t.dataDir = f.string("data_dir", t.dataDir);
+    t.partition = f.choice("partition", t.partition, {"iid"});
+    t.model = f.choice("model", t.model, {"cnn", "mlp"});
+    t.mode = f.choice("mode", t.mode, {"sync"});
+    t.aggregation = f.choice("aggregation", t.aggregation, {"fedavg"});
+    t.rounds = f.integer("rounds", t.rounds, 1, 1000000);
+    t.localIters = f.integer("local_iters", t.localIters, 0, 1000000);
+    t.localEpochs = f.integer("local_epochs", t.localEpochs, 0, 10000);
+    t.batchSize = f.integer("batch_size", t.batchSize, 1, 65536);
+    t.learningRate = f.number("learning_rate", t.learningRate, 1e-9, 100.0);
+    t.momentum = f.number("momentum", t.momentum, 0.0, 0.999999);
+    t.evalEvery = f.integer("eval_every", t.evalEvery, 1, 1000000);
+    t.trainCentralWorkers = f.boolean("train_central_workers", t.trainCentralWorkers);
+    t.seed = f.integer("seed", t.seed, 0, 2147483647);
+    t.threads = f.integer("threads", t.threads, 1, 256);
+    t.syntheticSamples = f.integer("synthetic_samples", t.syntheticSamples, 16, 10000000);
+    t.heartbeatTimeoutS = f.integer("heartbeat_timeout_s", t.heartbeatTimeoutS, 2, 3600);
+    t.replyTimeoutS = f.integer("reply_timeout_s", t.replyTimeoutS, 2, 86400);
+    if (f.has("local_epochs") && !f.has("local_iters")) t.localIters = 0;
+    if ((t.localIters > 0) == (t.localEpochs > 0))
+        f.issue("local_iters", QStringLiteral("set exactly one of local_iters and local_epochs above 0"));
+    return t;
+}
+
+}  // namespace
+
+QString TopologyLoad::errorText() const {
+    QStringList lines;
+    for (const TopologyIssue& i : issues) lines << source + QStringLiteral(": ") + i.toString();
+    return lines.join('\n');
+}
+
+TopologyLoad TopologyReader::readFile(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        TopologyLoad load;
+        load.source = path;
+        load.issues.append({QStringLiteral("$"), QStringLiteral("cannot open the file (%1); check the path")
+                                                    .arg(file.errorString())});
+        return load;
+    }
+    return readJson(file.readAll(), path);
+}
+
+TopologyLoad TopologyReader::readJson(const QByteArray& json, const QString& source) {
+    TopologyLoad load;
+    load.source = source;
+    TopologyIssues* issues = &load.issues;
+
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        const int line = json.left(parseError.offset).count('\n') + 1;
+        issues->append({QStringLiteral("$"), QStringLiteral("not valid JSON at line %1 (offset %2): %3")
+                                                .arg(line).arg(parseError.offset).arg(parseError.errorString())});
+        return load;
+    }
+    if (!doc.isObject()) {
+        issues->append({QStringLiteral("$"), QStringLiteral("the document must be a JSON object")});
+        return load;
+    }
+
+    JsonFields root(doc.object(), QStringLiteral("$"), issues);
+    root.rejectUnknown({"format", "version", "name", "hosts", "parties", "training", "layout"},
+                       QStringLiteral("top-level field"));
+    if (root.string("format", {}, true) != kFormat && root.has("format"))
+        root.issue("format", QStringLiteral("must be \"%1\"").arg(kFormat));
+    const int version = root.integer("version", Topology::kFormatVersion, 1, 1000, true);
+    if (version > Topology::kFormatVersion)
+        root.issue("version", QStringLiteral("version %1 is newer than this program reads (%2); upgrade HiPS Studio")
+                                  .arg(version).arg(Topology::kFormatVersion));
+
+    Topology t;
+    t.name = root.string("name", QStringLiteral("unnamed"));
+    if (const auto hosts = root.array("hosts", true))
+        for (int i = 0; i < hosts->size(); ++i) {
+            const QString p = at(QStringLiteral("$.hosts"), i);
+            if (hosts->at(i).isObject()) t.hosts.append(readHost(hosts->at(i).toObject(), p, issues));
+            else issues->append({p, QStringLiteral("must be an object with id and address")});
+        }
+    if (const auto parties = root.array("parties", true))
+        for (int i = 0; i < parties->size(); ++i) {
+            const QString p = at(QStringLiteral("$.parties"), i);
+            if (parties->at(i).isObject()) t.parties.append(readParty(parties->at(i).toObject(), p, issues));
+            else issues->append({p, QStringLiteral("must be an object with id and roles")});
+        }
+    if (const auto training = root.object("training")) t.training = readTraining(*training, "$.training", issues);
+    if (const auto layout = root.object("layout")) t.layout = *layout;
+
+    if (issues->isEmpty()) *issues = validate(t);
+    if (issues->isEmpty()) load.topology = t;
+    return load;
+}
+
+}  // namespace hips

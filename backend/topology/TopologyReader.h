@@ -1,0 +1,30 @@
+#pragma once
+// Reads a topology JSON document (format "hips-topology", version 1) and validates it.
+// Every problem is reported with its JSON path; nothing is silently defaulted that the
+// file got wrong. The format is documented in README.md ("Topology files").
+#include "Topology.h"
+#include "TopologyIssue.h"
+
+#include <QByteArray>
+#include <optional>
+
+namespace hips {
+
+struct TopologyLoad {
+    std::optional<Topology> topology;  // set only when issues is empty
+    TopologyIssues issues;
+    QString source;  // file name, for messages
+
+    bool ok() const { return topology.has_value(); }
+    QString errorText() const;  // one line per issue, prefixed by the source
+};
+
+class TopologyReader {
+public:
+    static TopologyLoad readFile(const QString& path);
+    static TopologyLoad readJson(const QByteArray& json, const QString& source = QStringLiteral("<topology>"));
+    // Semantic checks on a topology built in memory (the designer uses this too).
+    static TopologyIssues validate(const Topology& topology);
+};
+
+}  // namespace hips

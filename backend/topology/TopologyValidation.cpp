@@ -1,0 +1,129 @@
+// Semantic checks of a topology: the checks that need more than one field at a time.
+#include "TopologyReader.h"
+
+#include <QHash>
+#include <QRegularExpression>
+#include <QSet>
+
+namespace hips {
+
+namespace {
+
+class Validator {
+public:
+    explicit Validator(const Topology& t) : m_t(t) {}
+
+    TopologyIssues run() {
+        checkHosts();
+        checkParties();
+        checkTraining();
+        return m_issues;
+    }
+
+private:
+    void add(const QString& path, const QString& message) { m_issues.append({path, message}); }
+
+    void checkHosts() {
+        QSet<QString> seen;
+        for (int i = 0; i < m_t.hosts.size(); ++i) {
+            const QString& id = m_t.hosts[i].id;
+            if (seen.contains(id))
+                add(QStringLiteral("$.hosts[%1].id").arg(i),
+                    QStringLiteral("duplicate host id '%1'; give every host its own id").arg(id));
+            seen.insert(id);
+        }
+        if (m_t.hosts.isEmpty()) add("$.hosts", QStringLiteral("no hosts; declare at least one"));
+    }
+
+    void checkHostRef(const QString& path, const QString& host) {
+        if (!host.isEmpty() && !m_t.host(host))
+            add(path + ".host", QStringLiteral("host '%1' is not declared in $.hosts; add it there or fix the name").arg(host));
+    }
+
+    void checkDevice(const QString& path, const QString& device) {
+        static const QRegularExpression re(QStringLiteral("^(cpu|cuda(:[0-9]+)?)$"));
+        if (!re.match(device).hasMatch())
+            add(path + ".device", QStringLiteral("'%1' is not a device; use cpu or cuda:N").arg(device));
+    }
+
+    void checkPort(const QString& path, const Party& party, const ListeningRole& role, const QString& what) {
+        checkHostRef(path, role.host);
+        checkDevice(path, role.device);
+        const Host* h = m_t.host(role.host);
+        const QString key = (h ? h->address : role.host) + ':' + QString::number(role.port);
+        if (m_ports.contains(key))
+            add(path + ".port", QStringLiteral("port %1 on host '%2' is already used by %3; choose a free port")
+                                    .arg(role.port).arg(role.host, m_ports.value(key)));
+        else
+            m_ports.insert(key, party.id + ' ' + what);
+    }
+
+    void checkParties() {
+        QSet<QString> ids;
+        int centrals = 0;
+        for (int i = 0; i < m_t.parties.size(); ++i) {
+            const Party& p = m_t.parties[i];
+            const QString path = QStringLiteral("$.parties[%1]").arg(i);
+            if (ids.contains(p.id))
+                add(path + ".id", QStringLiteral("duplicate party id '%1'; give every party its own id").arg(p.id));
+            ids.insert(p.id);
+            if (p.id.contains('/'))
+                add(path + ".id", QStringLiteral("party id '%1' must not contain '/'").arg(p.id));
+            centrals += p.central;
+            checkRoles(p, path + ".roles");
+        }
+        if (centrals == 0)
+            add("$.parties", QStringLiteral("no central party; mark the party holding the global scheduler, "
+                                            "global server and master worker with \"central\": true"));
+        if (centrals > 1)
+            add("$.parties", QStringLiteral("%1 parties are marked central; exactly one must be").arg(centrals));
+        if (m_t.parties.size() - centrals < 1)
+            add("$.parties", QStringLiteral("no ordinary party; add at least one party with a scheduler, a server and workers"));
+    }
+
+    void checkRoles(const Party& p, const QString& path) {
+        const QString sched = p.central ? "global_scheduler" : "scheduler";
+        const QString servers = p.central ? "global_servers" : "servers";
+        if (!p.scheduler)
+            add(path, QStringLiteral("party '%1' has no %2; add one").arg(p.id, sched));
+        else
+            checkPort(path + '.' + sched, p, *p.scheduler, sched);
+        if (p.servers.isEmpty())
+            add(path, QStringLiteral("party '%1' has no %2; add one").arg(p.id, servers));
+        if (p.servers.size() > 1)
+            add(path + '.' + servers, QStringLiteral("%1 servers given; this version runs one server per party "
+                                                     "(key slicing across servers is planned); keep one")
+                                          .arg(p.servers.size()));
+        for (int i = 0; i < p.servers.size(); ++i)
+            checkPort(QStringLiteral("%1.%2[%3]").arg(path, servers).arg(i), p, p.servers[i], servers);
+        if (p.central && !p.masterWorker)
+            add(path, QStringLiteral("the central party '%1' has no master_worker; add one").arg(p.id));
+        if (p.masterWorker) {
+            checkHostRef(path + ".master_worker", p.masterWorker->host);
+            checkDevice(path + ".master_worker", p.masterWorker->device);
+        }
+        for (int i = 0; i < p.workers.size(); ++i) {
+            checkHostRef(QStringLiteral("%1.workers[%2]").arg(path).arg(i), p.workers[i].host);
+            checkDevice(QStringLiteral("%1.workers[%2]").arg(path).arg(i), p.workers[i].device);
+        }
+        if (!p.central && p.workerCount() == 0)
+            add(path + ".workers", QStringLiteral("party '%1' has no workers; add a group with count >= 1").arg(p.id));
+    }
+
+    void checkTraining() {
+        const TrainingSettings& s = m_t.training;
+        if (s.evalEvery > s.rounds)
+            add("$.training.eval_every", QStringLiteral("eval_every (%1) is larger than rounds (%2); the model "
+                                                        "would never be evaluated").arg(s.evalEvery).arg(s.rounds));
+    }
+
+    const Topology& m_t;
+    TopologyIssues m_issues;
+    QHash<QString, QString> m_ports;  // "address:port" -> who uses it
+};
+
+}  // namespace
+
+TopologyIssues TopologyReader::validate(const Topology& topology) { return Validator(topology).run(); }
+
+}  // namespace hips

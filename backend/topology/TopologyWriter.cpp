@@ -1,0 +1,66 @@
+#include "TopologyWriter.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace hips {
+
+namespace {
+
+QJsonObject listening(const ListeningRole& r) {
+    return {{"host", r.host}, {"port", r.port}, {"device", r.device}};
+}
+
+QJsonObject group(const WorkerGroup& g, bool withCount) {
+    QJsonObject o{{"host", g.host}, {"device", g.device}};
+    if (withCount) o.insert("count", g.count);
+    return o;
+}
+
+QJsonObject party(const Party& p) {
+    QJsonObject roles;
+    if (p.scheduler) roles.insert(p.central ? "global_scheduler" : "scheduler", listening(*p.scheduler));
+    QJsonArray servers;
+    for (const ListeningRole& s : p.servers) servers.append(listening(s));
+    roles.insert(p.central ? "global_servers" : "servers", servers);
+    if (p.masterWorker) roles.insert("master_worker", group(*p.masterWorker, false));
+    QJsonArray workers;
+    for (const WorkerGroup& g : p.workers) workers.append(group(g, true));
+    roles.insert("workers", workers);
+    QJsonObject o{{"id", p.id}, {"roles", roles}};
+    if (p.central) o.insert("central", true);
+    return o;
+}
+
+QJsonObject training(const TrainingSettings& t) {
+    return {{"dataset", t.dataset}, {"data_dir", t.dataDir}, {"partition", t.partition},
+            {"model", t.model}, {"mode", t.mode}, {"aggregation", t.aggregation},
+            {"rounds", t.rounds}, {"local_iters", t.localIters}, {"local_epochs", t.localEpochs},
+            {"batch_size", t.batchSize}, {"learning_rate", t.learningRate}, {"momentum", t.momentum},
+            {"eval_every", t.evalEvery}, {"train_central_workers", t.trainCentralWorkers},
+            {"seed", t.seed}, {"threads", t.threads}, {"synthetic_samples", t.syntheticSamples},
+            {"heartbeat_timeout_s", t.heartbeatTimeoutS}, {"reply_timeout_s", t.replyTimeoutS}};
+}
+
+}  // namespace
+
+QJsonObject TopologyWriter::toJsonObject(const Topology& t) {
+    QJsonArray hosts;
+    for (const Host& h : t.hosts) {
+        QJsonObject o{{"id", h.id}, {"address", h.address}, {"ssh_port", h.sshPort}, {"install_dir", h.installDir}};
+        if (!h.user.isEmpty()) o.insert("user", h.user);
+        if (!h.identityFile.isEmpty()) o.insert("identity_file", h.identityFile);
+        hosts.append(o);
+    }
+    QJsonArray parties;
+    for (const Party& p : t.parties) parties.append(party(p));
+    return {{"format", "hips-topology"}, {"version", Topology::kFormatVersion}, {"name", t.name},
+            {"hosts", hosts}, {"parties", parties}, {"training", training(t.training)},
+            {"layout", t.layout}};
+}
+
+QByteArray TopologyWriter::toJson(const Topology& t) {
+    return QJsonDocument(toJsonObject(t)).toJson(QJsonDocument::Indented);
+}
+
+}  // namespace hips

@@ -1,0 +1,98 @@
+#include "Dataset.h"
+
+#include "TrainError.h"
+
+#include <QFileInfo>
+#include <zlib.h>
+
+namespace hips {
+
+namespace {
+
+std::vector<uint8_t> readGzip(const QString& path) {
+    gzFile f = gzopen(path.toLocal8Bit().constData(), "rb");
+    if (!f) throw TrainError("cannot open " + path.toStdString());
+    std::vector<uint8_t> out;
+    std::vector<uint8_t> chunk(1 << 20);
+    int n = 0;
+    while ((n = gzread(f, chunk.data(), unsigned(chunk.size()))) > 0) out.insert(out.end(), chunk.begin(), chunk.begin() + n);
+    const bool failed = n < 0;
+    gzclose(f);
+    if (failed) throw TrainError(path.toStdString() + " is not a valid gzip file");
+    return out;
+}
+
+uint32_t bigEndian(const uint8_t* p) { return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3]; }
+
+// IDX format: magic (0,0,type,dims), dims x uint32 big-endian, then the data.
+torch::Tensor readIdx(const QString& path, int expectedDims) {
+    const std::vector<uint8_t> bytes = readGzip(path);
+    const std::string name = path.toStdString();
+    if (bytes.size() < 4 || bytes[0] != 0 || bytes[1] != 0 || bytes[2] != 0x08 || bytes[3] != expectedDims)
+        throw TrainError(name + " is not an IDX file of unsigned bytes with " + std::to_string(expectedDims) + " dimensions");
+    std::vector<int64_t> shape;
+    int64_t count = 1;
+    for (int d = 0; d < expectedDims; ++d) {
+        if (bytes.size() < size_t(8 + 4 * d)) throw TrainError(name + ": truncated IDX header");
+        shape.push_back(bigEndian(&bytes[4 + 4 * d]));
+        count *= shape.back();
+    }
+    const size_t offset = 4 + 4 * size_t(expectedDims);
+    if (bytes.size() != offset + size_t(count))
+        throw TrainError(name + ": IDX header promises " + std::to_string(count) + " bytes, file holds " +
+                         std::to_string(bytes.size() - offset));
+    return torch::from_blob(const_cast<uint8_t*>(bytes.data() + offset), shape, torch::kUInt8).clone();
+}
+
+Dataset normalise(torch::Tensor images, torch::Tensor labels) {
+    // Fashion-MNIST mean and standard deviation of pixel intensity.
+    images = images.to(torch::kFloat32).div_(255.0).sub_(0.2860).div_(0.3530).unsqueeze(1);
+    return {images.contiguous(), labels.to(torch::kInt64)};
+}
+
+}  // namespace
+
+Dataset Dataset::subset(const torch::Tensor& indices) const {
+    return {images.index_select(0, indices).contiguous(), labels.index_select(0, indices).contiguous()};
+}
+
+Dataset loadFashionMnist(const QString& dir, Split split) {
+    const QString prefix = split == Split::Train ? "train" : "t10k";
+    const QString images = dir + '/' + prefix + "-images-idx3-ubyte.gz";
+    const QString labels = dir + '/' + prefix + "-labels-idx1-ubyte.gz";
+    for (const QString& f : {images, labels})
+        if (!QFileInfo::exists(f))
+            throw TrainError("Fashion-MNIST file " + f.toStdString() + " is missing; install the Debian package "
+                             "dataset-fashion-mnist (apt-get install dataset-fashion-mnist) or point "
+                             "training.data_dir at a folder holding the IDX .gz files");
+    torch::Tensor x = readIdx(images, 3), y = readIdx(labels, 1);
+    if (x.size(0) != y.size(0) || x.size(1) != 28 || x.size(2) != 28)
+        throw TrainError("Fashion-MNIST files in " + dir.toStdString() + " do not match: " +
+                         std::to_string(x.size(0)) + " images of " + std::to_string(x.size(1)) + "x" +
+                         std::to_string(x.size(2)) + ", " + std::to_string(y.size(0)) + " labels");
+    return normalise(x, y);
+}
+
+Dataset makeSyntheticDataset(int samples, int seed, Split split) {
+    torch::manual_seed(seed);
+    const torch::Tensor prototypes = torch::rand({10, 28, 28}) * 255;
+    torch::manual_seed(seed * 7919 + (split == Split::Train ? 1 : 2));
+    const int n = split == Split::Train ? samples : std::max(200, samples / 5);
+    const torch::Tensor labels = torch::randint(0, 10, {n}, torch::kInt64);
+    torch::Tensor images = prototypes.index_select(0, labels) + torch::randn({n, 28, 28}) * 96;
+    return normalise(images.clamp(0, 255), labels);
+}
+
+Dataset loadDataset(const TrainingSettings& s, Split split) {
+    if (s.dataset == QLatin1String("synthetic")) return makeSyntheticDataset(s.syntheticSamples, s.seed, split);
+    return loadFashionMnist(s.dataDir, split);
+}
+
+torch::Tensor iidShard(int64_t n, int part, int parts, int seed) {
+    torch::manual_seed(seed);
+    const torch::Tensor permutation = torch::randperm(n, torch::kInt64);
+    const int64_t begin = n * part / parts, end = n * (part + 1) / parts;
+    return permutation.slice(0, begin, end);
+}
+
+}  // namespace hips

@@ -1,0 +1,28 @@
+#pragma once
+// Image classification data: N x 1 x 28 x 28 float images in [0,1] normalised, int64 labels.
+#include "TorchPch.h"
+#include "Topology.h"
+
+namespace hips {
+
+struct Dataset {
+    torch::Tensor images;  // float32 [N,1,28,28]
+    torch::Tensor labels;  // int64 [N]
+
+    int64_t size() const { return labels.defined() ? labels.size(0) : 0; }
+    Dataset subset(const torch::Tensor& indices) const;
+};
+
+enum class Split { Train, Test };
+
+// Fashion-MNIST from IDX .gz files (Debian's dataset-fashion-mnist by default).
+Dataset loadFashionMnist(const QString& dir, Split split);
+// A learnable synthetic set: 10 fixed class prototypes plus noise (fast tests).
+Dataset makeSyntheticDataset(int samples, int seed, Split split);
+// The dataset named in the settings.
+Dataset loadDataset(const TrainingSettings& settings, Split split);
+
+// IID partition: a seeded permutation cut into `parts` nearly equal shards.
+torch::Tensor iidShard(int64_t n, int part, int parts, int seed);
+
+}  // namespace hips

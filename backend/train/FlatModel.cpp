@@ -1,0 +1,32 @@
+#include "FlatModel.h"
+
+namespace hips {
+
+FlatModel::FlatModel(const QString& name, torch::Device device, int seed) {
+    torch::manual_seed(seed);  // the same seed gives every process the same initial model
+    m_net = createNet(name);
+    m_net->to(device);
+    torch::NoGradGuard noGrad;
+    int64_t total = 0;
+    for (const torch::Tensor& p : m_net->parameters()) total += p.numel();
+    m_flat = torch::empty({total}, torch::TensorOptions().dtype(torch::kFloat32).device(device));
+    int64_t offset = 0;
+    for (torch::Tensor& p : m_net->parameters()) {
+        torch::Tensor view = m_flat.narrow(0, offset, p.numel());
+        view.copy_(p.reshape(-1));
+        p.set_(view.view(p.sizes()));
+        offset += p.numel();
+    }
+}
+
+void FlatModel::load(const float* cpuWeights) {
+    torch::NoGradGuard noGrad;
+    m_flat.copy_(torch::from_blob(const_cast<float*>(cpuWeights), {m_flat.numel()}, torch::kFloat32));
+}
+
+std::vector<float> FlatModel::weights() const {
+    const torch::Tensor cpu = m_flat.to(torch::kCPU).contiguous();
+    return std::vector<float>(cpu.data_ptr<float>(), cpu.data_ptr<float>() + cpu.numel());
+}
+
+}  // namespace hips

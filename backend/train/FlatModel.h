@@ -1,0 +1,26 @@
+#pragma once
+// A network whose parameters are views into one contiguous float tensor, so the whole
+// model moves on the wire as one frame and loads with one copy, never a per-tensor walk.
+#include "Models.h"
+
+namespace hips {
+
+class FlatModel {
+public:
+    FlatModel(const QString& name, torch::Device device, int seed);
+
+    Net& net() { return *m_net; }
+    std::shared_ptr<Net> shared() { return m_net; }
+    const torch::Tensor& flat() const { return m_flat; }
+    int64_t parameterCount() const { return m_flat.numel(); }
+    torch::Device device() const { return m_flat.device(); }
+
+    void load(const float* cpuWeights);
+    std::vector<float> weights() const;  // a CPU copy
+
+private:
+    std::shared_ptr<Net> m_net;
+    torch::Tensor m_flat;
+};
+
+}  // namespace hips

@@ -1,0 +1,98 @@
+#include "LocalTrainer.h"
+
+#include "Dataset.h"
+#include "FlatModel.h"
+#include "TrainError.h"
+
+#include <chrono>
+
+namespace hips {
+
+struct LocalTrainer::Impl {
+    Impl(const TrainingSettings& s, int index, int count, const QString& device)
+        : settings(s), model(s.model, resolveDevice(device), s.seed),
+          optimizer(model.net().parameters(), torch::optim::SGDOptions(s.learningRate).momentum(s.momentum)) {
+        const Dataset all = loadDataset(s, Split::Train);
+        shard = all.subset(iidShard(all.size(), index, count, s.seed));
+        if (shard.size() == 0)
+            throw TrainError("worker " + std::to_string(index) + " got an empty shard: " + std::to_string(count) +
+                             " workers share " + std::to_string(all.size()) + " samples");
+        shard.images = shard.images.to(model.device());
+        shard.labels = shard.labels.to(model.device());
+        generator = torch::make_generator<at::CPUGeneratorImpl>(uint64_t(s.seed) * 1000003 + uint64_t(index));
+        reshuffle();
+    }
+
+    void reshuffle() {
+        order = torch::randperm(shard.size(), generator, torch::kInt64).to(model.device());
+        cursor = 0;
+    }
+
+    int64_t stepsThisRound() const {
+        if (settings.localIters > 0) return settings.localIters;
+        const int64_t perEpoch = (shard.size() + settings.batchSize - 1) / settings.batchSize;
+        return perEpoch * settings.localEpochs;
+    }
+
+    // One SGD step on the next batch of the shuffled shard; returns the batch loss.
+    double step(int64_t* samples) {
+        if (cursor >= shard.size()) reshuffle();
+        const int64_t n = std::min<int64_t>(settings.batchSize, shard.size() - cursor);
+        const torch::Tensor idx = order.narrow(0, cursor, n);
+        cursor += n;
+        optimizer.zero_grad();
+        const torch::Tensor loss = torch::nn::functional::cross_entropy(
+            model.net().forward(shard.images.index_select(0, idx)), shard.labels.index_select(0, idx));
+        loss.backward();
+        optimizer.step();
+        *samples += n;
+        return loss.item<double>();
+    }
+
+    TrainingSettings settings;
+    FlatModel model;
+    torch::optim::SGD optimizer;
+    Dataset shard;
+    at::Generator generator;
+    torch::Tensor order;
+    int64_t cursor = 0;
+};
+
+LocalTrainer::LocalTrainer(const TrainingSettings& s, int index, int count, const QString& device)
+    : d(std::make_unique<Impl>(s, index, count, device)) {}
+LocalTrainer::~LocalTrainer() = default;
+
+size_t LocalTrainer::parameterCount() const { return size_t(d->model.parameterCount()); }
+int64_t LocalTrainer::shardSize() const { return d->shard.size(); }
+void LocalTrainer::setWeights(const float* weights) { d->model.load(weights); }
+
+RoundStats LocalTrainer::trainRound() {
+    const auto start = std::chrono::steady_clock::now();
+    d->model.net().train();
+    RoundStats stats;
+    const int64_t steps = d->stepsThisRound();
+    double lossSum = 0;
+    for (int64_t i = 0; i < steps; ++i) lossSum += d->step(&stats.samples);
+    stats.loss = steps ? lossSum / double(steps) : 0.0;
+    stats.computeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return stats;
+}
+
+void LocalTrainer::writeDelta(const float* global, float scale, float* out) const {
+    torch::NoGradGuard noGrad;
+    const int64_t n = d->model.parameterCount();
+    const torch::Tensor local = d->model.flat().to(torch::kCPU);
+    const torch::Tensor g = torch::from_blob(const_cast<float*>(global), {n}, torch::kFloat32);
+    torch::Tensor o = torch::from_blob(out, {n}, torch::kFloat32);
+    torch::sub_out(o, local, g).mul_(scale);
+}
+
+void setTorchThreads(int threads) {
+    torch::set_num_threads(threads);
+    torch::set_num_interop_threads(1);
+}
+
+QString torchVersion() { return QStringLiteral(TORCH_VERSION); }
+bool torchHasCuda() { return torch::cuda::is_available(); }
+
+}  // namespace hips

@@ -1,0 +1,65 @@
+#pragma once
+// One worker's local training, behind a torch-free interface so that the parameter-server
+// code does not include LibTorch.
+#include "Topology.h"
+
+#include <memory>
+#include <vector>
+
+namespace hips {
+
+struct RoundStats {
+    double loss = 0;          // mean training loss over the round's batches
+    int64_t samples = 0;
+    double computeSeconds = 0;
+};
+
+class LocalTrainer {
+public:
+    // workerIndex/workerCount select the IID shard of the training set.
+    LocalTrainer(const TrainingSettings& settings, int workerIndex, int workerCount, const QString& device);
+    ~LocalTrainer();
+
+    size_t parameterCount() const;
+    int64_t shardSize() const;
+    void setWeights(const float* weights);
+    RoundStats trainRound();  // local_iters steps, or local_epochs passes over the shard
+    // out = (w_local − global) · scale: the FedAvg push with scale 1/N_all.
+    void writeDelta(const float* global, float scale, float* out) const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+struct EvalStats {
+    double accuracy = 0;
+    double loss = 0;
+    int64_t samples = 0;
+    double seconds = 0;
+};
+
+// The master worker's model: initial weights, evaluation on the test set, checkpoints.
+class ModelEvaluator {
+public:
+    ModelEvaluator(const TrainingSettings& settings, const QString& device);
+    ~ModelEvaluator();
+
+    size_t parameterCount() const;
+    std::vector<float> initialWeights() const;
+    EvalStats evaluate(const float* weights);
+    void saveParameters(const QString& path) const;  // the last evaluated weights (torch::save)
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+// Intra-op threads for this process (one per role by default: several roles share the cores).
+void setTorchThreads(int threads);
+
+// LibTorch's view of the machine, for the About box and the agent's hello.
+QString torchVersion();
+bool torchHasCuda();
+
+}  // namespace hips

@@ -1,0 +1,56 @@
+#include "Dataset.h"
+#include "FlatModel.h"
+#include "LocalTrainer.h"
+
+#include <chrono>
+
+namespace hips {
+
+struct ModelEvaluator::Impl {
+    Impl(const TrainingSettings& s, const QString& device)
+        : model(s.model, resolveDevice(device), s.seed), test(loadDataset(s, Split::Test)) {
+        test.images = test.images.to(model.device());
+        test.labels = test.labels.to(model.device());
+    }
+    FlatModel model;
+    Dataset test;
+};
+
+ModelEvaluator::ModelEvaluator(const TrainingSettings& s, const QString& device)
+    : d(std::make_unique<Impl>(s, device)) {}
+ModelEvaluator::~ModelEvaluator() = default;
+
+size_t ModelEvaluator::parameterCount() const { return size_t(d->model.parameterCount()); }
+std::vector<float> ModelEvaluator::initialWeights() const { return d->model.weights(); }
+
+EvalStats ModelEvaluator::evaluate(const float* weights) {
+    const auto start = std::chrono::steady_clock::now();
+    d->model.load(weights);
+    d->model.net().eval();
+    torch::NoGradGuard noGrad;
+    constexpr int64_t kBatch = 1000;
+    int64_t correct = 0;
+    double lossSum = 0;
+    const int64_t n = d->test.size();
+    for (int64_t begin = 0; begin < n; begin += kBatch) {
+        const int64_t len = std::min(kBatch, n - begin);
+        const torch::Tensor logits = d->model.net().forward(d->test.images.narrow(0, begin, len));
+        const torch::Tensor labels = d->test.labels.narrow(0, begin, len);
+        lossSum += torch::nn::functional::cross_entropy(
+                       logits, labels, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
+                       .item<double>();
+        correct += logits.argmax(1).eq(labels).sum().item<int64_t>();
+    }
+    EvalStats stats;
+    stats.samples = n;
+    stats.accuracy = n ? double(correct) / double(n) : 0.0;
+    stats.loss = n ? lossSum / double(n) : 0.0;
+    stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return stats;
+}
+
+void ModelEvaluator::saveParameters(const QString& path) const {
+    torch::save(d->model.shared(), path.toStdString());
+}
+
+}  // namespace hips

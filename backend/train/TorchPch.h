@@ -1,0 +1,3 @@
+#pragma once
+// The one precompiled header for LibTorch: every torch-using target reuses it.
+#include <torch/torch.h>

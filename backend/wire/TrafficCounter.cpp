@@ -1,0 +1,41 @@
+#include "TrafficCounter.h"
+
+#include <QCborMap>
+
+namespace hips {
+
+QString partyOf(const QString& nodeId) { return nodeId.section('/', 0, 0); }
+
+TrafficCounter::Link& TrafficCounter::link(const QString& peer) {
+    auto it = m_links.find(peer);
+    if (it == m_links.end()) {
+        Link l;
+        l.tier = partyOf(peer) == m_party ? Tier::Inside : Tier::Across;
+        it = m_links.insert(peer, l);
+    }
+    return *it;
+}
+
+quint64 TrafficCounter::sentBytes(Tier tier) const {
+    quint64 n = 0;
+    for (const Link& l : m_links) n += l.tier == tier ? l.sent : 0;
+    return n;
+}
+
+quint64 TrafficCounter::receivedBytes(Tier tier) const {
+    quint64 n = 0;
+    for (const Link& l : m_links) n += l.tier == tier ? l.received : 0;
+    return n;
+}
+
+QCborArray TrafficCounter::toCbor() const {
+    QCborArray out;
+    for (auto it = m_links.begin(); it != m_links.end(); ++it)
+        out.append(QCborMap{{QStringLiteral("peer"), it.key()},
+                            {QStringLiteral("tier"), it->tier == Tier::Inside ? "inside" : "across"},
+                            {QStringLiteral("sent"), qint64(it->sent)},
+                            {QStringLiteral("received"), qint64(it->received)}});
+    return out;
+}
+
+}  // namespace hips

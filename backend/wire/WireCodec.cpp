@@ -1,0 +1,94 @@
+#include "WireCodec.h"
+
+#include <QCborArray>
+#include <QCborValue>
+
+namespace hips {
+
+namespace {
+const QString kVersionKey = QStringLiteral("v");
+const QString kTypeKey = QStringLiteral("type");
+const QString kSizesKey = QStringLiteral("sizes");
+}  // namespace
+
+QString wireErrorText(WireError e) {
+    switch (e) {
+        case WireError::None: return QStringLiteral("no error");
+        case WireError::Empty: return QStringLiteral("empty message");
+        case WireError::HeaderTooLarge: return QStringLiteral("header frame over the size limit");
+        case WireError::NotCbor: return QStringLiteral("header is not a CBOR map");
+        case WireError::BadVersion: return QStringLiteral("unsupported protocol version");
+        case WireError::BadType: return QStringLiteral("missing or empty message type");
+        case WireError::BadFrameTable: return QStringLiteral("frame size table missing or malformed");
+        case WireError::FrameSizeMismatch: return QStringLiteral("frame count or sizes differ from the header");
+        case WireError::TooManyFrames: return QStringLiteral("too many frames");
+        case WireError::PayloadTooLarge: return QStringLiteral("payload over the size limit");
+        case WireError::Count: break;
+    }
+    return QStringLiteral("unknown error");
+}
+
+quint64 WireStats::totalErrors() const {
+    quint64 n = 0;
+    for (const auto& c : m_errors) n += c.load(std::memory_order_relaxed);
+    return n;
+}
+
+void WireCodec::encode(Message&& m, std::vector<zmq::message_t>& out) {
+    QCborMap header = m.fields;
+    header.insert(kVersionKey, kVersion);
+    header.insert(kTypeKey, m.type);
+    QCborArray sizes;
+    for (const zmq::message_t& f : m.frames) sizes.append(qint64(f.size()));
+    header.insert(kSizesKey, sizes);
+    const QByteArray bytes = header.toCborValue().toCbor();
+    out.emplace_back(bytes.constData(), size_t(bytes.size()));
+    for (zmq::message_t& f : m.frames) out.push_back(std::move(f));
+}
+
+static Decoded fail(WireError e, WireStats* stats) {
+    if (stats) stats->count(e);
+    return {std::nullopt, e};
+}
+
+Decoded WireCodec::decode(std::vector<zmq::message_t>& parts, size_t first, const WireLimits& limits,
+                          WireStats* stats) {
+    if (parts.size() <= first) return fail(WireError::Empty, stats);
+    const zmq::message_t& head = parts[first];
+    if (head.size() > limits.maxHeaderBytes) return fail(WireError::HeaderTooLarge, stats);
+    const size_t frameCount = parts.size() - first - 1;
+    if (frameCount > limits.maxFrames) return fail(WireError::TooManyFrames, stats);
+
+    QCborParserError parseError;
+    const QCborValue value = QCborValue::fromCbor(
+        QByteArray::fromRawData(static_cast<const char*>(head.data()), qsizetype(head.size())), &parseError);
+    if (parseError.error != QCborError::NoError || !value.isMap()) return fail(WireError::NotCbor, stats);
+    QCborMap header = value.toMap();
+
+    if (header.value(kVersionKey).toInteger(-1) != kVersion) return fail(WireError::BadVersion, stats);
+    const QCborValue type = header.value(kTypeKey);
+    if (!type.isString() || type.toString().isEmpty()) return fail(WireError::BadType, stats);
+    const QCborValue sizesValue = header.value(kSizesKey);
+    if (!sizesValue.isArray()) return fail(WireError::BadFrameTable, stats);
+    const QCborArray sizes = sizesValue.toArray();
+    if (size_t(sizes.size()) != frameCount) return fail(WireError::FrameSizeMismatch, stats);
+
+    size_t total = 0;
+    for (size_t i = 0; i < frameCount; ++i) {
+        const QCborValue s = sizes.at(qsizetype(i));
+        if (!s.isInteger() || s.toInteger() < 0) return fail(WireError::BadFrameTable, stats);
+        if (size_t(s.toInteger()) != parts[first + 1 + i].size()) return fail(WireError::FrameSizeMismatch, stats);
+        total += parts[first + 1 + i].size();
+    }
+    if (total > limits.maxPayloadBytes) return fail(WireError::PayloadTooLarge, stats);
+
+    header.remove(kVersionKey);
+    header.remove(kTypeKey);
+    header.remove(kSizesKey);
+    Message m(type.toString(), header);
+    m.frames.reserve(frameCount);
+    for (size_t i = 0; i < frameCount; ++i) m.frames.push_back(std::move(parts[first + 1 + i]));
+    return {std::move(m), WireError::None};
+}
+
+}  // namespace hips

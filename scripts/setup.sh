@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs every Debian package HiPS Studio needs (idempotent), then builds in Release.
+# Usage: scripts/setup.sh [BUILD_DIR]   (default: build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${1:-build}
+
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config ccache
+  libtorch-dev libopenblas0-pthread
+  libzmq3-dev cppzmq-dev libssh-dev
+  qt6-base-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+  libqt6sql6-sqlite libgl-dev
+  dataset-fashion-mnist
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "== installing: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "${@:2}"
+cmake --build "$BUILD_DIR" --parallel "$(nproc)"
