@@ -34,7 +34,7 @@ QJsonObject RunSummary::toJson() const {
 
 static QString describeExit(const ProcessInfo& p) {
     QString what = p.crashed
-        ? QStringLiteral("was killed by %1 (signal %2)").arg(strsignal(p.exitCode)).arg(p.exitCode)
+        ? QStringLiteral("was killed by signal %1 (%2)").arg(p.exitCode).arg(QString::fromLocal8Bit(strsignal(p.exitCode)))
         : QStringLiteral("exited with status %1").arg(p.exitCode);
     QString text = QStringLiteral("%1 (pid %2) %3").arg(p.node.id).arg(p.pid).arg(what);
     if (!p.error.isEmpty()) text += QStringLiteral(": ") + p.error;
@@ -71,7 +71,7 @@ bool RunController::start(const Topology& topology, const QString& runDir) {
     m_topology = topology;
     m_progress = std::make_unique<RunProgress>(topology.trainingWorkerCount(), topology.training.rounds,
                                                topology.training.evalEvery);
-    for (const Node& n : topology.nodes()) m_processes.insert(n.id, ProcessInfo{n});
+    for (const Node& n : topology.nodes()) m_processes.insert(n.id, ProcessInfo{n, ProcessInfo::State::Pending, 0, 0, false, {}});
     m_clock.start();
     setState(RunState::Deploying);
 
@@ -184,9 +184,16 @@ void RunController::finishWhenQuiet() {
 }
 
 void RunController::shutdownAgent() {
+    if (m_shutdownSent) return;
+    m_shutdownSent = true;
+    if (!m_launcher || !m_launcher->running()) {
+        emitFinished();
+        return;
+    }
+    // The agent stops its roles and exits on "shutdown" (its exit → emitFinished); a SIGTERM
+    // follows only if it has not gone within the grace period.
     if (m_agent) m_agent->send(Message(QStringLiteral("shutdown")));
-    if (m_launcher && m_launcher->running()) m_launcher->terminate();  // exited → emitFinished
-    else emitFinished();
+    QTimer::singleShot(m_agent ? kStopGraceMs : 0, this, [this] { if (m_launcher) m_launcher->terminate(); });
 }
 
 void RunController::emitFinished() {

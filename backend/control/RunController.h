@@ -84,6 +84,7 @@ private:
     QMap<QString, ProcessInfo> m_processes;
     QElapsedTimer m_clock;
     bool m_finishedEmitted = false;
+    bool m_shutdownSent = false;
 };
 
 }  // namespace hips

@@ -21,9 +21,13 @@ QList<RoundRow> RunProgress::ingest(const QJsonObject& r, double elapsed) {
         ++p.trainReports;
         p.lossSum += r.value("loss").toDouble();
         p.computeSum += r.value("compute_s").toDouble();
+        p.samples += r.value("samples").toInteger();
         m_totalSamples += r.value("samples").toInteger();
+        markTrained(p, elapsed);
     } else if (kind == QLatin1String("aggregate") && round >= m_nextRound) {
-        m_pending[round].aggregated = true;
+        Pending& p = m_pending[round];
+        p.aggregated = true;
+        markTrained(p, elapsed);
     } else if (kind == QLatin1String("eval") && round >= m_nextRound) {
         Pending& p = m_pending[round];
         p.evaluated = true;
@@ -34,21 +38,32 @@ QList<RoundRow> RunProgress::ingest(const QJsonObject& r, double elapsed) {
     return drain(elapsed);
 }
 
-QList<RoundRow> RunProgress::drain(double elapsed) {
+// Time, throughput and traffic of a round are taken when it finished training, not when
+// its (possibly lagging) evaluation arrived.
+void RunProgress::markTrained(Pending& p, double elapsed) {
+    if (p.trained || !p.aggregated || p.trainReports < m_workers) return;
+    p.trained = true;
+    p.elapsed = elapsed;
+    p.inside = bytesInside();
+    p.across = bytesAcross();
+}
+
+QList<RoundRow> RunProgress::drain(double) {
     QList<RoundRow> done;
     while (m_pending.contains(m_nextRound)) {
         const Pending& p = m_pending[m_nextRound];
-        if (!p.aggregated || p.trainReports < m_workers || (isEvalRound(m_nextRound) && !p.evaluated)) break;
+        if (!p.trained || (isEvalRound(m_nextRound) && !p.evaluated)) break;
         RoundRow row;
         row.round = m_nextRound;
         row.testAccuracy = p.accuracy;
         row.testLoss = p.testLoss;
         row.trainLoss = p.trainReports ? p.lossSum / p.trainReports : 0;
         row.computeSeconds = p.computeSum;
-        row.elapsed = elapsed;
-        row.samplesPerSecond = elapsed > 0 ? double(m_totalSamples) / elapsed : 0;
-        row.bytesInside = bytesInside();
-        row.bytesAcross = bytesAcross();
+        m_samplesThrough += p.samples;
+        row.elapsed = p.elapsed;
+        row.samplesPerSecond = p.elapsed > 0 ? double(m_samplesThrough) / p.elapsed : 0;
+        row.bytesInside = p.inside;
+        row.bytesAcross = p.across;
         m_pending.remove(m_nextRound++);
         m_rows.append(row);
         done.append(row);

@@ -46,14 +46,20 @@ private:
         bool evaluated = false;
         double accuracy = std::numeric_limits<double>::quiet_NaN();
         double testLoss = std::numeric_limits<double>::quiet_NaN();
+        qint64 samples = 0;
+        bool trained = false;  // aggregated and every worker reported: the round's own moment
+        double elapsed = 0;
+        quint64 inside = 0, across = 0;
     };
+    void markTrained(Pending& p, double elapsed);
     bool isEvalRound(int round) const { return round % m_evalEvery == 0 || round == m_rounds; }
-    QList<RoundRow> drain(double elapsed);
+    QList<RoundRow> drain(double elapsed);  // emits complete rounds in order
 
     int m_workers, m_rounds, m_evalEvery;
     QMap<int, Pending> m_pending;
     int m_nextRound = 1;
     qint64 m_totalSamples = 0;
+    qint64 m_samplesThrough = 0;  // samples of the rounds already emitted
     double m_best = std::numeric_limits<double>::quiet_NaN();
     struct Sent { quint64 inside = 0, across = 0; };
     QHash<QString, Sent> m_sent;  // latest cumulative counters per node

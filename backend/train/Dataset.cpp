@@ -79,7 +79,7 @@ Dataset makeSyntheticDataset(int samples, int seed, Split split) {
     torch::manual_seed(seed * 7919 + (split == Split::Train ? 1 : 2));
     const int n = split == Split::Train ? samples : std::max(200, samples / 5);
     const torch::Tensor labels = torch::randint(0, 10, {n}, torch::kInt64);
-    torch::Tensor images = prototypes.index_select(0, labels) + torch::randn({n, 28, 28}) * 96;
+    torch::Tensor images = prototypes.index_select(0, labels) + torch::randn({n, 28, 28}) * 300;
     return normalise(images.clamp(0, 255), labels);
 }
 

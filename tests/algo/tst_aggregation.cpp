@@ -1,0 +1,112 @@
+// Aggregation math (FedAvg two-layer sums), the server's push checks, and the folding of
+// the metric stream into per-round rows.
+#include "AggregatorRegistry.h"
+#include "RunProgress.h"
+#include "ServerCommon.h"
+
+#include <QJsonArray>
+#include <QtTest>
+#include <cmath>
+
+using namespace hips;
+
+namespace {
+
+Envelope push(const QString& peer, qint64 round, std::vector<float> values) {
+    Message m(QStringLiteral("push"), {{QStringLiteral("round"), round}});
+    m.frames.emplace_back(values.data(), values.size() * sizeof(float));
+    return {peer, std::move(m)};
+}
+
+}  // namespace
+
+class AggregationTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void registryKnowsFedAvg() {
+        QVERIFY(AggregatorRegistry::names().contains("fedavg"));
+        QVERIFY(AggregatorRegistry::create("fedavg"));
+        QVERIFY(!AggregatorRegistry::create("nonsense"));
+    }
+
+    // Two parties of two workers: w + Σ_parties Σ_workers (w_i − w)/N equals the plain mean of w_i.
+    void twoLayerFedAvgIsTheMeanOfLocalModels() {
+        const std::vector<float> w{1.0f, -2.0f, 0.5f};
+        const std::vector<std::vector<float>> local{{2, 0, 1}, {0, -4, 0}, {1, -2, 3}, {5, 2, -1}};
+        const float n = float(local.size());
+        std::vector<std::vector<float>> partySums;
+        for (int party = 0; party < 2; ++party) {
+            auto agg = AggregatorRegistry::create("fedavg");
+            agg->begin(w.size());
+            for (int k = 0; k < 2; ++k) {
+                std::vector<float> delta(w.size());
+                for (size_t i = 0; i < w.size(); ++i) delta[i] = (local[party * 2 + k][i] - w[i]) / n;
+                agg->add(delta.data(), delta.size());
+            }
+            QCOMPARE(agg->contributions(), 2);
+            partySums.push_back(agg->result());
+        }
+        auto global = AggregatorRegistry::create("fedavg");
+        global->begin(w.size());
+        for (const auto& s : partySums) global->add(s.data(), s.size());
+        for (size_t i = 0; i < w.size(); ++i) {
+            float mean = 0;
+            for (const auto& l : local) mean += l[i] / n;
+            QVERIFY(std::abs(w[i] + global->result()[i] - mean) < 1e-6f);
+        }
+    }
+
+    void wrongLengthThrows() {
+        auto agg = AggregatorRegistry::create("fedavg");
+        agg->begin(4);
+        const float v[3] = {1, 2, 3};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, agg->add(v, 3));
+    }
+
+    void collectorRejectsBadPushes() {
+        RoundCollector c("p/server0", {"p/worker0", "p/worker1"}, AggregatorRegistry::create("fedavg"));
+        QVERIFY(!c.add(push("q/worker9", 1, {1, 1}), 1, 2));   // stranger
+        QVERIFY(!c.add(push("p/worker0", 2, {1, 1}), 1, 2));   // wrong round
+        QVERIFY(!c.add(push("p/worker0", 1, {1, 1, 1}), 1, 2));  // wrong size
+        QCOMPARE(c.rejected(), quint64(3));
+        QVERIFY(!c.add(push("p/worker0", 1, {1, 2}), 1, 2));
+        QVERIFY(!c.add(push("p/worker0", 1, {1, 2}), 1, 2));   // twice in a round
+        QCOMPARE(c.rejected(), quint64(4));
+        QVERIFY(c.add(push("p/worker1", 1, {10, 20}), 1, 2));  // completes the round
+        QCOMPARE(c.result(), (std::vector<float>{11, 22}));
+        QVERIFY(!c.add(push("p/worker1", 2, {1, 1}), 2, 2));   // the next round starts afresh
+        QVERIFY(c.add(push("p/worker0", 2, {2, 2}), 2, 2));
+        QCOMPARE(c.result(), (std::vector<float>{3, 3}));
+    }
+
+    void progressEmitsRoundsInOrderWhenComplete() {
+        RunProgress p(2, 3, 2);  // 2 workers, 3 rounds, eval every 2 (and the last)
+        auto rec = [](const char* kind, int round, QJsonObject extra = {}) {
+            extra["kind"] = kind;
+            extra["round"] = round;
+            extra["node"] = "n";
+            return extra;
+        };
+        QVERIFY(p.ingest(rec("aggregate", 1), 1.0).isEmpty());
+        QVERIFY(p.ingest(rec("train", 1, {{"loss", 1.0}, {"samples", 10}}), 1.5).isEmpty());
+        QList<RoundRow> rows = p.ingest(rec("train", 1, {{"loss", 3.0}, {"samples", 30}}), 2.0);
+        QCOMPARE(rows.size(), 1);  // round 1 is not an eval round: complete without accuracy
+        QCOMPARE(rows[0].trainLoss, 2.0);
+        QCOMPARE(rows[0].samplesPerSecond, 20.0);  // 40 samples by t = 2 s
+        QVERIFY(std::isnan(rows[0].testAccuracy));
+        p.ingest(rec("aggregate", 2), 3.0);
+        p.ingest(rec("train", 2, {{"loss", 1.0}, {"samples", 10}}), 3.0);
+        QVERIFY(p.ingest(rec("train", 2, {{"loss", 1.0}, {"samples", 10}}), 4.0).isEmpty());  // waits for eval
+        p.ingest(QJsonObject{{"kind", "traffic"}, {"node", "a"},
+                             {"links", QJsonArray{QJsonObject{{"tier", "across"}, {"sent", 500}}}}}, 4.5);
+        rows = p.ingest(rec("eval", 2, {{"test_acc", 0.75}}), 9.0);
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows[0].testAccuracy, 0.75);
+        QCOMPARE(rows[0].elapsed, 4.0);  // the time it finished training, not when eval arrived
+        QCOMPARE(p.bytesAcross(), quint64(500));
+        QCOMPARE(p.bestAccuracy(), 0.75);
+    }
+};
+
+QTEST_GUILESS_MAIN(AggregationTest)
+#include "tst_aggregation.moc"

@@ -1,0 +1,157 @@
+// End to end: `hips run` starts the agent and all role processes on loopback, trains, and
+// leaves nothing running — after a normal end, a SIGINT, and a worker killed with SIGKILL.
+// Every process the test starts carries HIPS_TEST_TAG in its environment, so the test can
+// find (and count) exactly its own processes in /proc.
+#include <QDir>
+#include <QTcpServer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QUuid>
+#include <QtTest>
+#include <csignal>
+
+namespace {
+
+const QString kHips = QStringLiteral(HIPS_BIN_DIR "/hips");
+const QString kSmall = QStringLiteral(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");
+
+// Pids whose environment holds `tag` and whose command line contains `needle`.
+QList<qint64> taggedProcesses(const QString& tag, const QByteArray& needle = {}) {
+    QList<qint64> pids;
+    const QByteArray marker = "HIPS_TEST_TAG=" + tag.toUtf8();
+    for (const QString& entry : QDir("/proc").entryList(QDir::Dirs)) {
+        bool isPid = false;
+        const qint64 pid = entry.toLongLong(&isPid);
+        if (!isPid || pid == QCoreApplication::applicationPid()) continue;
+        QFile env("/proc/" + entry + "/environ"), cmd("/proc/" + entry + "/cmdline");
+        if (!env.open(QIODevice::ReadOnly) || !env.readAll().split('\0').contains(marker)) continue;
+        if (!needle.isEmpty() && (!cmd.open(QIODevice::ReadOnly) || !cmd.readAll().replace('\0', ' ').contains(needle))) continue;
+        pids << pid;
+    }
+    return pids;
+}
+
+struct Run {
+    QString tag = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    QTemporaryDir dir;
+    QProcess process;
+    QByteArray out, err;
+
+    void start(const QStringList& args) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("HIPS_TEST_TAG", tag);
+        process.setProcessEnvironment(env);
+        process.start(kHips, args);
+    }
+    bool waitForOutput(const QByteArray& text, int ms) {
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < ms && process.state() != QProcess::NotRunning) {
+            process.waitForReadyRead(200);
+            out += process.readAllStandardOutput();
+            if (out.contains(text)) return true;
+        }
+        return false;
+    }
+    int finish(int ms) {
+        if (!process.waitForFinished(ms)) {
+            process.kill();
+            process.waitForFinished();
+            return -1;
+        }
+        out += process.readAllStandardOutput();
+        err += process.readAllStandardError();
+        return process.exitCode();
+    }
+    // Role and agent processes may take a moment to be reaped after the CLI exits.
+    QList<qint64> leftovers() {
+        QList<qint64> left;
+        for (int i = 0; i < 50; ++i) {
+            left = taggedProcesses(tag);
+            if (left.isEmpty()) break;
+            QTest::qWait(100);
+        }
+        return left;
+    }
+};
+
+}  // namespace
+
+class RunTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void runTrainsToTheEnd() {
+        Run run;
+        run.start({"run", kSmall, "--out", run.dir.path()});
+        const int code = run.finish(180000);
+        QVERIFY2(code == 0, run.err.constData());
+        for (int round = 1; round <= 6; ++round)
+            QVERIFY2(QRegularExpression(QString("\\n\\s+%1\\s+[01]\\.\\d{4}").arg(round)).match(QString(run.out)).hasMatch(),
+                     run.out.constData());
+        QVERIFY(run.out.contains("finished after 6 rounds"));
+        QFile meta(run.dir.filePath("net.meta"));
+        QVERIFY(meta.open(QIODevice::ReadOnly));
+        const QJsonObject m = QJsonDocument::fromJson(meta.readAll()).object();
+        QCOMPARE(m.value("global_iters").toInt(), 6);
+        QVERIFY2(m.value("test_acc").toDouble() > 0.5, "the synthetic task was not learned");
+        QVERIFY(QFileInfo(run.dir.filePath("net.params")).size() > 0);
+        QFile metrics(run.dir.filePath("metrics.jsonl"));
+        QVERIFY(metrics.open(QIODevice::ReadOnly));
+        const QByteArray all = metrics.readAll();
+        QCOMPARE(all.count("\"kind\":\"train\""), 6 * 4);
+        QCOMPARE(all.count("\"kind\":\"aggregate\""), 6);
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
+    void killedWorkerFailsTheRunAndNothingIsLeft() {
+        Run run;
+        run.start({"run", kSmall, "--out", run.dir.path(), "--rounds", "500"});
+        QVERIFY2(run.waitForOutput("\n    2 ", 120000), run.out.constData());
+        const QList<qint64> victim = taggedProcesses(run.tag, "--node party1/worker1");
+        QCOMPARE(victim.size(), 1);
+        ::kill(pid_t(victim.first()), SIGKILL);
+        const int code = run.finish(60000);
+        QCOMPARE(code, 1);
+        QVERIFY2(run.err.contains("party1/worker1 (pid " + QByteArray::number(victim.first()) + ") was killed by signal 9"),
+                 run.err.constData());
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
+    void sigintStopsEveryProcess() {
+        Run run;
+        run.start({"run", kSmall, "--out", run.dir.path(), "--rounds", "500"});
+        QVERIFY2(run.waitForOutput("\n    1 ", 120000), run.out.constData());
+        QVERIFY(taggedProcesses(run.tag).size() >= 12);  // hips-agent and 11 roles
+        ::kill(pid_t(run.process.processId()), SIGINT);
+        QCOMPARE(run.finish(60000), 128 + SIGINT);
+        QVERIFY2(run.err.contains("interrupted by SIGINT"), run.err.constData());
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
+    void brokenTopologyIsRefused() {
+        Run run;
+        run.start({"run", HIPS_SOURCE_DIR "/tests/data/topologies/port_clash.json"});
+        QCOMPARE(run.finish(30000), 2);
+        QVERIFY2(run.err.contains("$.parties[1].roles.scheduler.port: port 19101 on host 'local' is already used"),
+                 run.err.constData());
+        Run validate;
+        validate.start({"validate", kSmall});
+        QCOMPARE(validate.finish(30000), 0);
+        QVERIFY(validate.out.contains("valid: 3 parties, 11 processes, 4 training workers"));
+    }
+
+    void portInUseFailsWithTheRoleNamed() {
+        QTcpServer blocker;  // occupies party2's server port
+        QVERIFY(blocker.listen(QHostAddress::LocalHost, 19301));
+        Run run;
+        run.start({"run", kSmall, "--out", run.dir.path()});
+        QCOMPARE(run.finish(120000), 1);
+        QVERIFY2(run.err.contains("party2/server0") && run.err.contains("Address already in use"), run.err.constData());
+        QVERIFY(run.leftovers().isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(RunTest)
+#include "tst_run.moc"

@@ -1,0 +1,128 @@
+// Training side: the IDX loader on files made here, the missing-data message, IID shards,
+// devices, and that local training actually learns.
+#include "Dataset.h"
+#include "LocalTrainer.h"
+#include "TrainError.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <zlib.h>
+
+using namespace hips;
+
+namespace {
+
+void writeGz(const QString& path, const std::vector<uint8_t>& bytes) {
+    gzFile f = gzopen(path.toLocal8Bit().constData(), "wb");
+    gzwrite(f, bytes.data(), unsigned(bytes.size()));
+    gzclose(f);
+}
+
+std::vector<uint8_t> idxHeader(uint8_t dims, std::vector<uint32_t> shape) {
+    std::vector<uint8_t> h{0, 0, 0x08, dims};
+    for (uint32_t d : shape)
+        for (int shift : {24, 16, 8, 0}) h.push_back(uint8_t(d >> shift));
+    return h;
+}
+
+// A tiny Fashion-MNIST look-alike: `n` images whose pixels all equal their label.
+void writeFakeMnist(const QString& dir, const QString& prefix, uint32_t n) {
+    std::vector<uint8_t> images = idxHeader(3, {n, 28, 28}), labels = idxHeader(1, {n});
+    for (uint32_t i = 0; i < n; ++i) {
+        labels.push_back(uint8_t(i % 10));
+        images.insert(images.end(), 28 * 28, uint8_t(i % 10));
+    }
+    writeGz(dir + "/" + prefix + "-images-idx3-ubyte.gz", images);
+    writeGz(dir + "/" + prefix + "-labels-idx1-ubyte.gz", labels);
+}
+
+}  // namespace
+
+class TrainTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void loadsIdxGz() {
+        QTemporaryDir dir;
+        writeFakeMnist(dir.path(), "t10k", 25);
+        const Dataset d = loadFashionMnist(dir.path(), Split::Test);
+        QCOMPARE(d.size(), 25);
+        QCOMPARE(d.images.sizes(), (c10::IntArrayRef{25, 1, 28, 28}));
+        QCOMPARE(d.labels[13].item<int64_t>(), 3);
+        // pixel value 3 normalised with the Fashion-MNIST mean/std
+        QVERIFY(std::abs(d.images[13][0][5][5].item<float>() - float((3 / 255.0 - 0.2860) / 0.3530)) < 1e-5f);
+    }
+
+    void truncatedIdxIsRejected() {
+        QTemporaryDir dir;
+        writeFakeMnist(dir.path(), "t10k", 5);
+        std::vector<uint8_t> labels = idxHeader(1, {9});  // promises 9 labels, holds 2
+        labels.push_back(1);
+        labels.push_back(2);
+        writeGz(dir.path() + "/t10k-labels-idx1-ubyte.gz", labels);
+        try {
+            loadFashionMnist(dir.path(), Split::Test);
+            QFAIL("a truncated file was accepted");
+        } catch (const TrainError& e) {
+            QVERIFY2(QString(e.what()).contains("promises 9 bytes"), e.what());
+        }
+    }
+
+    void missingDataNamesThePackage() {
+        try {
+            loadFashionMnist("/nonexistent/fmnist", Split::Train);
+            QFAIL("no error for a missing data set");
+        } catch (const TrainError& e) {
+            QVERIFY2(QString(e.what()).contains("dataset-fashion-mnist"), e.what());
+        }
+    }
+
+    void iidShardsAreDisjointAndCoverAll() {
+        std::vector<int> seen(103, 0);
+        for (int part = 0; part < 4; ++part) {
+            const torch::Tensor s = iidShard(103, part, 4, 7);
+            QVERIFY(s.size(0) == 25 || s.size(0) == 26);
+            for (int64_t i = 0; i < s.size(0); ++i) ++seen[size_t(s[i].item<int64_t>())];
+        }
+        for (int c : seen) QCOMPARE(c, 1);
+    }
+
+    void cudaIsRefusedWithoutCuda() {
+        if (torchHasCuda()) QSKIP("this LibTorch build has CUDA and sees a GPU");
+        try {
+            LocalTrainer t(TrainingSettings{}, 0, 1, "cuda:0");
+            QFAIL("cuda accepted without CUDA");
+        } catch (const TrainError& e) {
+            QVERIFY2(QString(e.what()).contains("set the role's device to cpu"), e.what());
+        }
+    }
+
+    void localTrainingLearnsAndDeltaIsScaled() {
+        TrainingSettings s;
+        s.dataset = "synthetic";
+        s.model = "mlp";
+        s.syntheticSamples = 1024;
+        s.localIters = 40;
+        setTorchThreads(1);
+        LocalTrainer trainer(s, 0, 2, "cpu");
+        ModelEvaluator evaluator(s, "cpu");
+        QCOMPARE(trainer.parameterCount(), evaluator.parameterCount());
+        QCOMPARE(trainer.shardSize(), 512);
+        const std::vector<float> w0 = evaluator.initialWeights();
+        const double before = evaluator.evaluate(w0.data()).accuracy;
+        trainer.setWeights(w0.data());
+        const RoundStats stats = trainer.trainRound();
+        QCOMPARE(stats.samples, 40 * 64);
+        std::vector<float> delta(w0.size());
+        trainer.writeDelta(w0.data(), 1.0f, delta.data());
+        std::vector<float> w1(w0.size());
+        for (size_t i = 0; i < w0.size(); ++i) w1[i] = w0[i] + delta[i];
+        const double after = evaluator.evaluate(w1.data()).accuracy;
+        QVERIFY2(after > before + 0.3, qPrintable(QString("accuracy %1 -> %2").arg(before).arg(after)));
+        std::vector<float> half(w0.size());
+        trainer.writeDelta(w0.data(), 0.5f, half.data());
+        QCOMPARE(half[17], delta[17] * 0.5f);
+    }
+};
+
+QTEST_GUILESS_MAIN(TrainTest)
+#include "tst_train.moc"

@@ -1,0 +1,149 @@
+// Wire codec: round trips keep header fields and frames; every kind of malformed or
+// oversized input is rejected with its reason and counted; a Channel survives garbage.
+#include "Channel.h"
+#include "WireCodec.h"
+
+#include <QCborArray>
+#include <QtTest>
+
+using namespace hips;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::vector<zmq::message_t> encoded(Message m) {
+    std::vector<zmq::message_t> parts;
+    WireCodec::encode(std::move(m), parts);
+    return parts;
+}
+
+zmq::message_t bytes(const QByteArray& b) { return zmq::message_t(b.constData(), size_t(b.size())); }
+
+QByteArray header(QCborMap m) { return m.toCborValue().toCbor(); }
+
+}  // namespace
+
+class WireTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void roundTripKeepsFieldsAndFrames() {
+        Message m(QStringLiteral("push"), {{QStringLiteral("round"), 7}, {QStringLiteral("note"), QStringLiteral("hé")}});
+        auto payload = std::make_shared<std::vector<float>>(std::vector<float>{1.5f, -2.0f, 3.25f});
+        m.frames.push_back(sharedFrame(payload, payload->data(), payload->size() * sizeof(float)));
+        m.frames.emplace_back(0);  // an empty frame is legal
+        auto parts = encoded(std::move(m));
+        QCOMPARE(parts.size(), size_t(3));
+        WireStats stats;
+        Decoded d = WireCodec::decode(parts, 0, WireLimits{}, &stats);
+        QVERIFY(d.message.has_value());
+        QCOMPARE(d.message->type, QStringLiteral("push"));
+        QCOMPARE(d.message->integer("round"), 7);
+        QCOMPARE(d.message->string("note"), QStringLiteral("hé"));
+        QVERIFY(!d.message->fields.contains(QStringLiteral("sizes")));  // codec bookkeeping is stripped
+        QCOMPARE(d.message->frames.size(), size_t(2));
+        const auto* values = static_cast<const float*>(d.message->frames[0].data());
+        QCOMPARE(values[2], 3.25f);
+        QCOMPARE(stats.totalErrors(), quint64(0));
+    }
+
+    void sharedFrameIsZeroCopy() {
+        auto payload = std::make_shared<std::vector<float>>(1000, 1.0f);
+        std::weak_ptr<std::vector<float>> watch = payload;
+        {
+            zmq::message_t frame = sharedFrame(payload, payload->data(), payload->size() * sizeof(float));
+            QCOMPARE(frame.data(), static_cast<void*>(payload->data()));
+            payload.reset();
+            QVERIFY(!watch.expired());  // the frame keeps the buffer alive
+        }
+        QVERIFY(watch.expired());  // and releases it
+    }
+
+    void malformedInputIsRejected_data() {
+        QTest::addColumn<int>("error");
+        QTest::addColumn<QList<QByteArray>>("frames");
+        const QCborArray one{qint64(4)};
+        QTest::newRow("empty") << int(WireError::Empty) << QList<QByteArray>{};
+        QTest::newRow("not cbor") << int(WireError::NotCbor) << QList<QByteArray>{"\xff\xfe garbage"};
+        QTest::newRow("cbor but not a map") << int(WireError::NotCbor) << QList<QByteArray>{QCborValue(42).toCbor()};
+        QTest::newRow("wrong version")
+            << int(WireError::BadVersion) << QList<QByteArray>{header({{"v", 99}, {"type", "push"}, {"sizes", QCborArray{}}})};
+        QTest::newRow("no version")
+            << int(WireError::BadVersion) << QList<QByteArray>{header({{"type", "push"}, {"sizes", QCborArray{}}})};
+        QTest::newRow("no type") << int(WireError::BadType) << QList<QByteArray>{header({{"v", 1}, {"sizes", QCborArray{}}})};
+        QTest::newRow("type not a string")
+            << int(WireError::BadType) << QList<QByteArray>{header({{"v", 1}, {"type", 5}, {"sizes", QCborArray{}}})};
+        QTest::newRow("no size table") << int(WireError::BadFrameTable) << QList<QByteArray>{header({{"v", 1}, {"type", "x"}})};
+        QTest::newRow("negative size")
+            << int(WireError::BadFrameTable)
+            << QList<QByteArray>{header({{"v", 1}, {"type", "x"}, {"sizes", QCborArray{qint64(-4)}}}), "abcd"};
+        QTest::newRow("frame missing")
+            << int(WireError::FrameSizeMismatch) << QList<QByteArray>{header({{"v", 1}, {"type", "x"}, {"sizes", one}})};
+        QTest::newRow("frame shorter than declared")
+            << int(WireError::FrameSizeMismatch) << QList<QByteArray>{header({{"v", 1}, {"type", "x"}, {"sizes", one}}), "ab"};
+        QTest::newRow("extra frame")
+            << int(WireError::FrameSizeMismatch)
+            << QList<QByteArray>{header({{"v", 1}, {"type", "x"}, {"sizes", one}}), "abcd", "more"};
+        QTest::newRow("too many frames") << int(WireError::TooManyFrames) << QList<QByteArray>(80, "x");
+        QTest::newRow("header too large") << int(WireError::HeaderTooLarge) << QList<QByteArray>{QByteArray(70000, 'a')};
+    }
+
+    void malformedInputIsRejected() {
+        QFETCH(int, error);
+        QFETCH(QList<QByteArray>, frames);
+        std::vector<zmq::message_t> parts;
+        for (const QByteArray& f : frames) parts.push_back(bytes(f));
+        WireStats stats;
+        const Decoded d = WireCodec::decode(parts, 0, WireLimits{}, &stats);
+        QVERIFY(!d.message.has_value());
+        QCOMPARE(int(d.error), error);
+        QCOMPARE(stats.errors(WireError(error)), quint64(1));
+        QCOMPARE(stats.totalErrors(), quint64(1));
+    }
+
+    void oversizedPayloadIsRejected() {
+        Message m(QStringLiteral("push"));
+        m.frames.emplace_back(size_t(2048));
+        auto parts = encoded(std::move(m));
+        WireLimits limits;
+        limits.maxPayloadBytes = 1024;
+        WireStats stats;
+        QCOMPARE(WireCodec::decode(parts, 0, limits, &stats).error, WireError::PayloadTooLarge);
+        QCOMPARE(stats.errors(WireError::PayloadTooLarge), quint64(1));
+    }
+
+    void channelCountsTrafficAndSurvivesGarbage() {
+        zmq::context_t ctx;
+        Channel server = Channel::router(ctx, "partyA/server0", "tcp://127.0.0.1:*");
+        const QString endpoint = QString::fromStdString(server.socket().get(zmq::sockopt::last_endpoint));
+        Channel worker = Channel::dealer(ctx, "partyA/worker0", endpoint, "partyA/server0");
+        Channel stranger = Channel::dealer(ctx, "partyB/server0", endpoint, "partyA/server0");
+
+        zmq::socket_t raw(ctx, zmq::socket_type::dealer);  // speaks garbage
+        raw.set(zmq::sockopt::routing_id, "rogue/x");
+        raw.set(zmq::sockopt::linger, 0);
+        raw.connect(endpoint.toStdString());
+        raw.send(zmq::str_buffer("not a message"), zmq::send_flags::none);
+
+        worker.send(Message(QStringLiteral("pull"), {{QStringLiteral("version"), 3}}));
+        stranger.send(Message(QStringLiteral("pull"), {{QStringLiteral("version"), 1}}));
+        int good = 0;
+        const auto deadline = std::chrono::steady_clock::now() + 5s;
+        while ((good < 2 || server.stats().totalErrors() == 0) && std::chrono::steady_clock::now() < deadline)
+            if (auto e = server.receive(100ms)) {
+                ++good;
+                QVERIFY(e->peer == "partyA/worker0" || e->peer == "partyB/server0");
+            }
+        QCOMPARE(good, 2);
+        QCOMPARE(server.stats().errors(WireError::NotCbor), quint64(1));
+        QVERIFY(server.traffic().receivedBytes(Tier::Inside) > 0);   // same party
+        QVERIFY(server.traffic().receivedBytes(Tier::Across) > 0);   // partyB and the rogue
+        server.send("partyA/worker0", Message(QStringLiteral("model"), {{QStringLiteral("version"), 3}}));
+        auto reply = worker.receive(5000ms);
+        QVERIFY(reply.has_value());
+        QCOMPARE(reply->message.integer("version"), 3);
+        QCOMPARE(worker.traffic().sentBytes(Tier::Inside), server.traffic().links().value("partyA/worker0").received);
+    }
+};
+
+QTEST_GUILESS_MAIN(WireTest)
+#include "tst_wire.moc"
