@@ -4,7 +4,7 @@
 // majority vote) are further subclasses that keep their inputs until result().
 #include <QString>
 #include <cstddef>
-#include <vector>
+#include <memory>
 
 namespace hips {
 
@@ -14,10 +14,11 @@ public:
     virtual QString name() const = 0;
     // Starts a round of vectors of `length` floats.
     virtual void begin(size_t length) = 0;
-    virtual void add(const float* values, size_t length) = 0;
+    // `owner`, when given, keeps `values` alive: a rule may then hold them without a copy.
+    virtual void add(const float* values, size_t length, std::shared_ptr<const void> owner = nullptr) = 0;
     virtual int contributions() const = 0;
-    // The aggregate of this round's contributions; valid until the next begin().
-    virtual const std::vector<float>& result() = 0;
+    // The aggregate of this round's contributions, `length` floats; valid until the next begin().
+    virtual const float* result() const = 0;
 };
 
 }  // namespace hips

@@ -10,11 +10,14 @@ class FedAvgAggregator final : public Aggregator {
 public:
     QString name() const override { return QStringLiteral("fedavg"); }
     void begin(size_t length) override;
-    void add(const float* values, size_t length) override;
+    void add(const float* values, size_t length, std::shared_ptr<const void> owner) override;
     int contributions() const override { return m_count; }
-    const std::vector<float>& result() override { return m_sum; }
+    const float* result() const override { return m_first ? m_firstValues : m_sum.data(); }
 
 private:
+    // The first contribution is held, not copied; the second is summed with it in one pass.
+    std::shared_ptr<const void> m_first;
+    const float* m_firstValues = nullptr;
     std::vector<float> m_sum;
     int m_count = 0;
 };

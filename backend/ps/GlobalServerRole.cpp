@@ -4,7 +4,6 @@
 #include "RoleError.h"
 #include "SchedulerClient.h"
 #include "ServerCommon.h"
-#include "VectorMath.h"
 
 #include <cstdio>
 
@@ -52,10 +51,13 @@ public:
             const QString& type = e->message.type;
             if (type == QLatin1String("init")) onInit(*e);
             else if (type == QLatin1String("pull")) m_pulls.add(e->peer, e->message.integer(QStringLiteral("version")));
-            else if (type == QLatin1String("push") && m_model.version >= 0 &&
-                     collector.add(*e, m_model.version + 1, m_model.size)) {
-                apply(collector.result(), roundStart);
-                roundStart = Clock::now();
+            else if (type == QLatin1String("push")) {
+                if (e->message.fields.value(QStringLiteral("pull")).toBool())
+                    m_pulls.add(e->peer, e->message.integer(QStringLiteral("round")));
+                if (m_model.version >= 0 && collector.add(*e, m_model.version + 1, m_model.size)) {
+                    apply(collector.result(), roundStart);
+                    roundStart = Clock::now();
+                }
             }
             if (m_model.version >= 0)
                 m_pulls.serve(m_model.version, [&](const QString& peer) {
@@ -77,12 +79,10 @@ private:
         m_ctx.metrics.report(QStringLiteral("model_init"), {{QStringLiteral("parameters"), qint64(m_model.size)}});
     }
 
-    // w ← w + ΣΔ into a fresh buffer: the old one may still be on its way to a peer.
-    void apply(const std::vector<float>& sum, Clock::time_point roundStart) {
+    // w ← w + ΣΔ into a pooled buffer: the old one may still be on its way to a peer.
+    void apply(const float* sum, Clock::time_point roundStart) {
         const auto start = Clock::now();
-        auto next = std::make_shared<std::vector<float>>(m_model.data, m_model.data + m_model.size);
-        addInto(next->data(), sum.data(), next->size());
-        m_model = ModelVersion::fromBuffer(m_model.version + 1, next);
+        m_model = applyUpdate(m_model, sum, m_pool);
         const double applySeconds = std::chrono::duration<double>(Clock::now() - start).count();
         const qint64 v = m_model.version;
         m_ctx.metrics.report(QStringLiteral("aggregate"),
@@ -105,6 +105,7 @@ private:
     QString m_master;
     ModelVersion m_model;
     PendingPulls m_pulls;
+    ModelBufferPool m_pool;
     bool m_masterHasFinal = false;
 };
 

@@ -19,4 +19,14 @@ FloatView::FloatView(const zmq::message_t& frame) : m_size(frame.size() / sizeof
     }
 }
 
+SharedFloats shareFloats(zmq::message_t&& frame) {
+    struct Held {
+        zmq::message_t frame;
+        FloatView view;
+        explicit Held(zmq::message_t&& f) : frame(std::move(f)), view(frame) {}
+    };
+    auto held = std::make_shared<Held>(std::move(frame));
+    return {held, held->view.data(), held->view.size()};
+}
+
 }  // namespace hips

@@ -24,4 +24,12 @@ private:
     size_t m_size = 0;
 };
 
+// A received frame of floats, kept alive by `owner` (read in place, shared without copies).
+struct SharedFloats {
+    std::shared_ptr<const void> owner;
+    const float* data = nullptr;
+    size_t size = 0;
+};
+SharedFloats shareFloats(zmq::message_t&& frame);
+
 }  // namespace hips

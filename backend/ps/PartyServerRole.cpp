@@ -60,12 +60,15 @@ public:
                 }
             } else if (auto e = m_workers.receive(0ms)) {
                 if (e->message.type == QLatin1String("push")) {
+                    if (e->message.fields.value(QStringLiteral("pull")).toBool())
+                        m_pulls.add(e->peer, e->message.integer(QStringLiteral("round")));
                     if (m_model.version >= 0 && collector.add(*e, m_model.version + 1, m_model.size)) {
-                        Message push(QStringLiteral("push"), {{QStringLiteral("round"), m_model.version + 1}});
-                        auto sum = std::make_shared<std::vector<float>>(collector.result());
+                        Message push(QStringLiteral("push"), {{QStringLiteral("round"), m_model.version + 1},
+                                                              {QStringLiteral("pull"), true}});
+                        FloatBuffer sum = m_pool.acquire(m_model.size);
+                        std::copy(collector.result(), collector.result() + m_model.size, sum->begin());
                         push.frames.push_back(floatFrame(sum));
                         upstream.send(std::move(push));
-                        upstream.send(Message(QStringLiteral("pull"), {{QStringLiteral("version"), m_model.version + 1}}));
                     }
                 } else if (e->message.type == QLatin1String("pull")) {
                     m_pulls.add(e->peer, e->message.integer(QStringLiteral("version")));
@@ -96,6 +99,7 @@ private:
     SchedulerClient m_partyScheduler, m_globalScheduler;
     ModelVersion m_model;
     PendingPulls m_pulls;
+    ModelBufferPool m_pool;
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include "AggregatorRegistry.h"
 #include "RoleError.h"
+#include "VectorMath.h"
 
 #include <QCborArray>
 #include <cstdio>
@@ -17,9 +18,8 @@ std::unique_ptr<Aggregator> makeAggregator(const TrainingSettings& settings) {
 }
 
 ModelVersion ModelVersion::fromFrame(qint64 version, zmq::message_t&& frame) {
-    auto message = std::make_shared<zmq::message_t>(std::move(frame));
-    auto view = std::make_shared<std::pair<std::shared_ptr<zmq::message_t>, FloatView>>(message, FloatView(*message));
-    return {version, view, view->second.data(), view->second.size()};
+    SharedFloats floats = shareFloats(std::move(frame));
+    return {version, std::move(floats.owner), floats.data, floats.size};
 }
 
 ModelVersion ModelVersion::fromBuffer(qint64 version, FloatBuffer buffer) {
@@ -32,7 +32,7 @@ Message ModelVersion::toMessage(const QString& type) const {
     return m;
 }
 
-bool RoundCollector::add(const Envelope& push, qint64 expectedRound, size_t expectedSize) {
+bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSize) {
     const qint64 round = push.message.integer(QStringLiteral("round"));
     if (!m_contributors.contains(push.peer)) { reject(push, QStringLiteral("not a contributor of this server")); return false; }
     if (round != expectedRound) { reject(push, QStringLiteral("push for round %1 while round %2 is open").arg(round).arg(expectedRound)); return false; }
@@ -42,8 +42,8 @@ bool RoundCollector::add(const Envelope& push, qint64 expectedRound, size_t expe
         return false;
     }
     if (m_arrived.isEmpty()) m_aggregator->begin(expectedSize);
-    const FloatView values(push.message.frames[0]);
-    m_aggregator->add(values.data(), values.size());
+    SharedFloats values = shareFloats(std::move(push.message.frames[0]));
+    m_aggregator->add(values.data, values.size, std::move(values.owner));
     m_arrived.insert(push.peer);
     if (m_arrived.size() < m_contributors.size()) return false;
     m_arrived.clear();
@@ -53,6 +53,19 @@ bool RoundCollector::add(const Envelope& push, qint64 expectedRound, size_t expe
 void RoundCollector::reject(const Envelope& push, const QString& why) {
     ++m_rejected;
     std::fprintf(stderr, "%s: rejected a push from '%s': %s\n", qPrintable(m_self), qPrintable(push.peer), qPrintable(why));
+}
+
+FloatBuffer ModelBufferPool::acquire(size_t floats) {
+    for (const FloatBuffer& b : m_buffers)
+        if (b.use_count() == 1 && b->size() == floats) return b;
+    m_buffers.push_back(std::make_shared<std::vector<float>>(floats));
+    return m_buffers.back();
+}
+
+ModelVersion applyUpdate(const ModelVersion& w, const float* sum, ModelBufferPool& pool) {
+    FloatBuffer next = pool.acquire(w.size);
+    sumInto(next->data(), w.data, sum, w.size);
+    return ModelVersion::fromBuffer(w.version + 1, next);
 }
 
 QCborMap trafficFields(const Channel& a, const Channel* b) {

@@ -32,8 +32,10 @@ public:
         : m_self(self), m_contributors(std::move(contributors)), m_aggregator(std::move(aggregator)) {}
 
     // Returns true when this push completed the round.
-    bool add(const Envelope& push, qint64 expectedRound, size_t expectedSize);
-    const std::vector<float>& result() { return m_aggregator->result(); }
+    // Takes the payload frame out of `push` (the rule may keep it without a copy).
+    bool add(Envelope& push, qint64 expectedRound, size_t expectedSize);
+    bool add(Envelope&& push, qint64 expectedRound, size_t expectedSize) { return add(push, expectedRound, expectedSize); }
+    const float* result() const { return m_aggregator->result(); }
     int contributorCount() const { return int(m_contributors.size()); }
     quint64 rejected() const { return m_rejected; }
 
@@ -45,6 +47,20 @@ private:
     std::unique_ptr<Aggregator> m_aggregator;
     quint64 m_rejected = 0;
 };
+
+// Model buffers for successive versions. A buffer is handed out again only when nothing
+// else holds it (no reply carrying it is still in flight), so sends stay zero-copy and
+// steady-state rounds allocate nothing.
+class ModelBufferPool {
+public:
+    FloatBuffer acquire(size_t floats);
+
+private:
+    std::vector<FloatBuffer> m_buffers;
+};
+
+// w ← w + ΣΔ as a new version, in one pass into a pooled buffer.
+ModelVersion applyUpdate(const ModelVersion& w, const float* sum, ModelBufferPool& pool);
 
 QCborMap trafficFields(const Channel& a, const Channel* b = nullptr);
 

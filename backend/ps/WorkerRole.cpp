@@ -27,7 +27,8 @@ public:
         SchedulerClient scheduler(m_ctx, schedulerNode(central), {});
         const PeerInfo server = SchedulerClient::find(scheduler.join(), central ? "global_server" : "server");
         Channel channel = Channel::dealer(m_ctx.zmq, m_ctx.node.id, server.endpoint, server.id);
-        ModelVersion global = pull(channel, scheduler, 0);
+        channel.send(Message(QStringLiteral("pull"), {{QStringLiteral("version"), 0}}));
+        ModelVersion global = awaitModel(channel, scheduler, 0);
         if (global.size != trainer.parameterCount())
             throw RoleError("the server's model has " + std::to_string(global.size) + " parameters, this worker's " +
                             std::to_string(trainer.parameterCount()) + "; all roles must use the same model");
@@ -39,10 +40,11 @@ public:
             const auto commStart = Clock::now();
             auto delta = std::make_shared<std::vector<float>>(global.size);
             trainer.writeDelta(global.data, scale, delta->data());
-            Message push(QStringLiteral("push"), {{QStringLiteral("round"), round}});
+            // The push also asks for the next model: one message each way per round.
+            Message push(QStringLiteral("push"), {{QStringLiteral("round"), round}, {QStringLiteral("pull"), true}});
             push.frames.push_back(floatFrame(delta));
             channel.send(std::move(push));
-            global = pull(channel, scheduler, round);
+            global = awaitModel(channel, scheduler, round);
             report(round, stats, std::chrono::duration<double>(Clock::now() - commStart).count(), channel);
         }
         scheduler.leave();
@@ -59,8 +61,7 @@ private:
         throw RoleError("no scheduler for " + m_ctx.node.id.toStdString());
     }
 
-    ModelVersion pull(Channel& channel, const SchedulerClient& scheduler, qint64 version) {
-        channel.send(Message(QStringLiteral("pull"), {{QStringLiteral("version"), version}}));
+    ModelVersion awaitModel(Channel& channel, const SchedulerClient& scheduler, qint64 version) {
         const auto deadline = Clock::now() + m_ctx.replyTimeout();
         while (Clock::now() < deadline) {
             scheduler.throwIfAborted();

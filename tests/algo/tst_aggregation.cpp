@@ -44,7 +44,7 @@ private Q_SLOTS:
                 agg->add(delta.data(), delta.size());
             }
             QCOMPARE(agg->contributions(), 2);
-            partySums.push_back(agg->result());
+            partySums.emplace_back(agg->result(), agg->result() + w.size());
         }
         auto global = AggregatorRegistry::create("fedavg");
         global->begin(w.size());
@@ -53,6 +53,23 @@ private Q_SLOTS:
             float mean = 0;
             for (const auto& l : local) mean += l[i] / n;
             QVERIFY(std::abs(w[i] + global->result()[i] - mean) < 1e-6f);
+        }
+    }
+
+    // The first contribution may be held without a copy; the sum must still be right and must
+    // not alias a buffer the caller reuses.
+    void heldContributionsSumCorrectly() {
+        auto agg = AggregatorRegistry::create("fedavg");
+        for (int round = 0; round < 2; ++round) {
+            agg->begin(3);
+            auto a = std::make_shared<std::vector<float>>(std::vector<float>{1, 2, 3});
+            agg->add(a->data(), 3, a);
+            QCOMPARE(agg->result()[2], 3.0f);  // one contribution: the sum is the contribution
+            const float b[3] = {10, 20, 30};
+            agg->add(b, 3);
+            const float c[3] = {100, 200, 300};
+            agg->add(c, 3);
+            QCOMPARE(std::vector<float>(agg->result(), agg->result() + 3), (std::vector<float>{111, 222, 333}));
         }
     }
 
@@ -73,10 +90,10 @@ private Q_SLOTS:
         QVERIFY(!c.add(push("p/worker0", 1, {1, 2}), 1, 2));   // twice in a round
         QCOMPARE(c.rejected(), quint64(4));
         QVERIFY(c.add(push("p/worker1", 1, {10, 20}), 1, 2));  // completes the round
-        QCOMPARE(c.result(), (std::vector<float>{11, 22}));
+        QCOMPARE(std::vector<float>(c.result(), c.result() + 2), (std::vector<float>{11, 22}));
         QVERIFY(!c.add(push("p/worker1", 2, {1, 1}), 2, 2));   // the next round starts afresh
         QVERIFY(c.add(push("p/worker0", 2, {2, 2}), 2, 2));
-        QCOMPARE(c.result(), (std::vector<float>{3, 3}));
+        QCOMPARE(std::vector<float>(c.result(), c.result() + 2), (std::vector<float>{3, 3}));
     }
 
     void progressEmitsRoundsInOrderWhenComplete() {
