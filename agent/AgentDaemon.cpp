@@ -118,7 +118,8 @@ void AgentDaemon::checkController() {
 void AgentDaemon::shutdown(const QString& reason) {
     if (m_shuttingDown) return;
     m_shuttingDown = true;
-    std::fprintf(stderr, "hips-agent: shutting down: %s\n", qPrintable(reason));
+    if (reason != QLatin1String("the controller asked"))  // the normal end says nothing
+        std::fprintf(stderr, "hips-agent: shutting down: %s\n", qPrintable(reason));
     m_roles.stopAll();
     quitWhenIdle();
 }

@@ -56,7 +56,7 @@ Dataset Dataset::subset(const torch::Tensor& indices) const {
     return {images.index_select(0, indices).contiguous(), labels.index_select(0, indices).contiguous()};
 }
 
-Dataset loadFashionMnist(const QString& dir, Split split) {
+Dataset loadFashionMnist(const QString& dir, Split split, int part, int parts, int seed) {
     const QString prefix = split == Split::Train ? "train" : "t10k";
     const QString images = dir + '/' + prefix + "-images-idx3-ubyte.gz";
     const QString labels = dir + '/' + prefix + "-labels-idx1-ubyte.gz";
@@ -70,6 +70,11 @@ Dataset loadFashionMnist(const QString& dir, Split split) {
         throw TrainError("Fashion-MNIST files in " + dir.toStdString() + " do not match: " +
                          std::to_string(x.size(0)) + " images of " + std::to_string(x.size(1)) + "x" +
                          std::to_string(x.size(2)) + ", " + std::to_string(y.size(0)) + " labels");
+    if (parts > 1) {
+        const torch::Tensor shard = iidShard(x.size(0), part, parts, seed);
+        x = x.index_select(0, shard);
+        y = y.index_select(0, shard);
+    }
     return normalise(x, y);
 }
 
@@ -83,9 +88,10 @@ Dataset makeSyntheticDataset(int samples, int seed, Split split) {
     return normalise(images.clamp(0, 255), labels);
 }
 
-Dataset loadDataset(const TrainingSettings& s, Split split) {
-    if (s.dataset == QLatin1String("synthetic")) return makeSyntheticDataset(s.syntheticSamples, s.seed, split);
-    return loadFashionMnist(s.dataDir, split);
+Dataset loadDataset(const TrainingSettings& s, Split split, int part, int parts) {
+    if (s.dataset == QLatin1String("fashion-mnist")) return loadFashionMnist(s.dataDir, split, part, parts, s.seed);
+    const Dataset all = makeSyntheticDataset(s.syntheticSamples, s.seed, split);
+    return parts > 1 ? all.subset(iidShard(all.size(), part, parts, s.seed)) : all;
 }
 
 torch::Tensor iidShard(int64_t n, int part, int parts, int seed) {

@@ -16,11 +16,12 @@ struct Dataset {
 enum class Split { Train, Test };
 
 // Fashion-MNIST from IDX .gz files (Debian's dataset-fashion-mnist by default).
-Dataset loadFashionMnist(const QString& dir, Split split);
+Dataset loadFashionMnist(const QString& dir, Split split, int part = 0, int parts = 1, int seed = 1);
 // A learnable synthetic set: 10 fixed class prototypes plus noise (fast tests).
 Dataset makeSyntheticDataset(int samples, int seed, Split split);
-// The dataset named in the settings.
-Dataset loadDataset(const TrainingSettings& settings, Split split);
+// The dataset named in the settings; with `parts` > 1 only IID shard `part` of it. The shard is
+// cut from the raw bytes before conversion to float, so a worker converts only its own share.
+Dataset loadDataset(const TrainingSettings& settings, Split split, int part = 0, int parts = 1);
 
 // IID partition: a seeded permutation cut into `parts` nearly equal shards.
 torch::Tensor iidShard(int64_t n, int part, int parts, int seed);

@@ -12,11 +12,10 @@ struct LocalTrainer::Impl {
     Impl(const TrainingSettings& s, int index, int count, const QString& device)
         : settings(s), model(s.model, resolveDevice(device), s.seed),
           optimizer(model.net().parameters(), torch::optim::SGDOptions(s.learningRate).momentum(s.momentum)) {
-        const Dataset all = loadDataset(s, Split::Train);
-        shard = all.subset(iidShard(all.size(), index, count, s.seed));
+        shard = loadDataset(s, Split::Train, index, count);
         if (shard.size() == 0)
             throw TrainError("worker " + std::to_string(index) + " got an empty shard: " + std::to_string(count) +
-                             " workers share " + std::to_string(all.size()) + " samples");
+                             " workers share too few samples; lower the worker count or use more data");
         shard.images = shard.images.to(model.device());
         shard.labels = shard.labels.to(model.device());
         generator = torch::make_generator<at::CPUGeneratorImpl>(uint64_t(s.seed) * 1000003 + uint64_t(index));

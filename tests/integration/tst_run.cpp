@@ -105,6 +105,25 @@ private Q_SLOTS:
         QVERIFY(run.leftovers().isEmpty());
     }
 
+    // HiPS's ENABLE_CENTRAL_WORKER: central workers push to the global server directly, next
+    // to the party servers; the global server waits for all of them each round.
+    void centralWorkersTrainWhenEnabled() {
+        Run run;
+        run.start({"run", HIPS_SOURCE_DIR "/tests/data/topologies/central_workers.json", "--out", run.dir.path()});
+        QVERIFY2(run.finish(180000) == 0, run.err.constData());
+        QVERIFY(run.out.contains("4 training workers"));
+        QFile metrics(run.dir.filePath("metrics.jsonl"));
+        QVERIFY(metrics.open(QIODevice::ReadOnly));
+        const QByteArray all = metrics.readAll();
+        int central = 0;
+        for (const QByteArray& line : all.split('\n')) {
+            const QJsonObject r = QJsonDocument::fromJson(line).object();
+            central += r.value("kind") == "train" && r.value("node").toString().startsWith("central/worker");
+        }
+        QCOMPARE(central, 2 * 4);  // two central workers, four rounds
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
     void killedWorkerFailsTheRunAndNothingIsLeft() {
         Run run;
         run.start({"run", kSmall, "--out", run.dir.path(), "--rounds", "500"});

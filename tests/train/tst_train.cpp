@@ -52,6 +52,25 @@ private Q_SLOTS:
         QVERIFY(std::abs(d.images[13][0][5][5].item<float>() - float((3 / 255.0 - 0.2860) / 0.3530)) < 1e-5f);
     }
 
+    void shardsAreCutBeforeConversion() {
+        QTemporaryDir dir;
+        writeFakeMnist(dir.path(), "train", 40);
+        std::vector<int> perLabel(10, 0);
+        int64_t total = 0;
+        for (int part = 0; part < 3; ++part) {
+            const Dataset d = loadFashionMnist(dir.path(), Split::Train, part, 3, 5);
+            total += d.size();
+            for (int64_t i = 0; i < d.size(); ++i) {
+                const int64_t label = d.labels[i].item<int64_t>();
+                ++perLabel[size_t(label)];
+                // images stay paired with their labels (every pixel of image i equals its label)
+                QVERIFY(std::abs(d.images[i][0][0][0].item<float>() - float((label / 255.0 - 0.2860) / 0.3530)) < 1e-5f);
+            }
+        }
+        QCOMPARE(total, 40);
+        for (int c : perLabel) QCOMPARE(c, 4);
+    }
+
     void truncatedIdxIsRejected() {
         QTemporaryDir dir;
         writeFakeMnist(dir.path(), "t10k", 5);
