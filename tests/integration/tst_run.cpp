@@ -138,6 +138,21 @@ private Q_SLOTS:
         QVERIFY(run.leftovers().isEmpty());
     }
 
+    // A hung process (SIGSTOP) does not exit, so only heartbeats can reveal it: its scheduler
+    // must declare it dead, the run must fail naming it, and the stopped process must go too.
+    void hungWorkerIsDetectedByHeartbeats() {
+        Run run;
+        run.start({"run", HIPS_SOURCE_DIR "/tests/data/topologies/short_heartbeat.json", "--out", run.dir.path(),
+                   "--rounds", "5000"});
+        QVERIFY2(run.waitForOutput("\n    2 ", 120000), run.out.constData());
+        const QList<qint64> victim = taggedProcesses(run.tag, "--node party2/worker0");
+        QCOMPARE(victim.size(), 1);
+        ::kill(pid_t(victim.first()), SIGSTOP);
+        QCOMPARE(run.finish(60000), 1);
+        QVERIFY2(run.err.contains("node party2/worker0 sent no heartbeat for 3 s"), run.err.constData());
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
     void sigintStopsEveryProcess() {
         Run run;
         run.start({"run", kSmall, "--out", run.dir.path(), "--rounds", "500"});
