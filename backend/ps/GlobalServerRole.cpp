@@ -34,11 +34,9 @@ public:
             if (p.role == QLatin1String("master_worker")) m_master = p.id;
         }
         RoundCollector collector(m_ctx.node.id, contributors, makeAggregator(m_ctx.training()));
-        const qint64 rounds = m_ctx.training().rounds;
-        QSet<QString> servedFinal;
         auto lastProgress = Clock::now();
         auto roundStart = Clock::now();
-        while (servedFinal.size() < contributors.size() || !m_masterHasFinal) {
+        while (m_servedFinal.size() < contributors.size() || !m_masterHasFinal) {
             m_scheduler.throwIfAborted();
             auto e = m_channel.receive(200ms);
             if (!e) {
@@ -59,11 +57,11 @@ public:
                     roundStart = Clock::now();
                 }
             }
-            if (m_model.version >= 0)
-                m_pulls.serve(m_model.version, [&](const QString& peer) {
-                    m_channel.send(peer, m_model.toMessage(QStringLiteral("model")));
-                    if (m_model.version >= rounds) servedFinal.insert(peer);
-                });
+            if (m_model.version >= 0) {
+                const QStringList ready = m_pulls.take(m_model.version);
+                for (const QString& peer : ready) sendModel(m_channel, peer, m_model, QStringLiteral("model"));
+                noteServed(ready);
+            }
         }
         m_channel.lingerOnClose(5s);
         return kRoleOk;
@@ -79,10 +77,18 @@ private:
         m_ctx.metrics.report(QStringLiteral("model_init"), {{QStringLiteral("parameters"), qint64(m_model.size)}});
     }
 
-    // w ← w + ΣΔ into a pooled buffer: the old one may still be on its way to a peer.
+    void noteServed(const QStringList& peers) {
+        if (m_model.version < m_ctx.training().rounds) return;
+        for (const QString& p : peers) m_servedFinal.insert(p);
+    }
+
+    // w ← w + ΣΔ into a pooled buffer (the old one may still be on its way to a peer), each
+    // slice sent to the waiting pullers as soon as it is computed.
     void apply(const float* sum, Clock::time_point roundStart) {
         const auto start = Clock::now();
-        m_model = applyUpdate(m_model, sum, m_pool);
+        const QStringList ready = m_pulls.take(m_model.version + 1);
+        m_model = applyAndSend(m_channel, m_model, sum, ready, m_pool);
+        noteServed(ready);
         const double applySeconds = std::chrono::duration<double>(Clock::now() - start).count();
         const qint64 v = m_model.version;
         m_ctx.metrics.report(QStringLiteral("aggregate"),
@@ -93,7 +99,7 @@ private:
         m_ctx.metrics.report(QStringLiteral("traffic"), traffic);
         const bool final = v >= m_ctx.training().rounds;
         if (final || v % m_ctx.training().evalEvery == 0) {
-            m_channel.send(m_master, m_model.toMessage(QStringLiteral("snapshot")));
+            sendModel(m_channel, m_master, m_model, QStringLiteral("snapshot"));
             m_masterHasFinal = final;
         }
     }
@@ -106,6 +112,7 @@ private:
     ModelVersion m_model;
     PendingPulls m_pulls;
     ModelBufferPool m_pool;
+    QSet<QString> m_servedFinal;
     bool m_masterHasFinal = false;
 };
 

@@ -50,23 +50,26 @@ int runMasterWorker(RoleContext& ctx) {
     channel.send(std::move(init));
 
     const qint64 rounds = ctx.training().rounds;
+    ModelAssembler assembler;
     auto lastSnapshot = Clock::now();
     for (qint64 version = 0; version < rounds;) {
         scheduler.throwIfAborted();
         auto e = channel.receive(200ms);
-        if (!e || e->message.type != QLatin1String("snapshot") || e->message.frames.size() != 1) {
+        std::optional<ModelVersion> snapshot;
+        if (e && e->message.type == QLatin1String("snapshot"))
+            if (const auto slice = ModelSlice::fromMessage(std::move(e->message), e->peer)) snapshot = assembler.add(*slice);
+        if (!snapshot) {
             if (Clock::now() - lastSnapshot > ctx.replyTimeout() * ctx.training().evalEvery)
                 throw RoleError("no model snapshot from " + server.id.toStdString() + " after version " +
                                 std::to_string(version));
             continue;
         }
         lastSnapshot = Clock::now();
-        version = e->message.integer(QStringLiteral("version"));
-        const FloatView weights(e->message.frames[0]);
-        if (weights.size() != evaluator.parameterCount())
-            throw RoleError("snapshot has " + std::to_string(weights.size()) + " parameters, expected " +
+        version = snapshot->version;
+        if (snapshot->size != evaluator.parameterCount())
+            throw RoleError("snapshot has " + std::to_string(snapshot->size) + " parameters, expected " +
                             std::to_string(evaluator.parameterCount()));
-        const EvalStats stats = evaluator.evaluate(weights.data());
+        const EvalStats stats = evaluator.evaluate(snapshot->data);
         ctx.metrics.report(QStringLiteral("eval"),
                            {{QStringLiteral("round"), version}, {QStringLiteral("test_acc"), stats.accuracy},
                             {QStringLiteral("test_loss"), stats.loss}, {QStringLiteral("eval_s"), stats.seconds}});

@@ -35,13 +35,12 @@ public:
             if (p.role == QLatin1String("worker")) workers.insert(p.id);
         const PeerInfo global = SchedulerClient::find(m_globalScheduler.join(), QStringLiteral("global_server"));
         Channel upstream = Channel::dealer(m_ctx.zmq, m_ctx.node.id, global.endpoint, global.id);
+        m_upstream = &upstream;
         RoundCollector collector(m_ctx.node.id, workers, makeAggregator(m_ctx.training()));
         upstream.send(Message(QStringLiteral("pull"), {{QStringLiteral("version"), 0}}));
 
-        const qint64 rounds = m_ctx.training().rounds;
-        QSet<QString> servedFinal;
         auto lastProgress = Clock::now();
-        while (servedFinal.size() < workers.size()) {
+        while (m_servedFinal.size() < workers.size()) {
             m_partyScheduler.throwIfAborted();
             m_globalScheduler.throwIfAborted();
             const int ready = pollChannels({&m_workers, &upstream}, 200ms);
@@ -54,19 +53,17 @@ public:
             }
             lastProgress = Clock::now();
             if (ready == 1) {
-                if (auto e = upstream.receive(0ms); e && e->message.type == QLatin1String("model") && e->message.frames.size() == 1) {
-                    m_model = ModelVersion::fromFrame(e->message.integer(QStringLiteral("version")), std::move(e->message.frames[0]));
-                    reportTraffic(upstream);
-                }
+                if (auto e = upstream.receive(0ms); e && e->message.type == QLatin1String("model"))
+                    if (auto slice = ModelSlice::fromMessage(std::move(e->message), e->peer)) onSlice(std::move(*slice));
             } else if (auto e = m_workers.receive(0ms)) {
                 if (e->message.type == QLatin1String("push")) {
                     if (e->message.fields.value(QStringLiteral("pull")).toBool())
                         m_pulls.add(e->peer, e->message.integer(QStringLiteral("round")));
-                    if (m_model.version >= 0 && collector.add(*e, m_model.version + 1, m_model.size)) {
+                    if (m_model.version >= 0 && collector.add(*e, m_model.version + 1, m_model.total)) {
                         Message push(QStringLiteral("push"), {{QStringLiteral("round"), m_model.version + 1},
                                                               {QStringLiteral("pull"), true}});
-                        FloatBuffer sum = m_pool.acquire(m_model.size);
-                        std::copy(collector.result(), collector.result() + m_model.size, sum->begin());
+                        FloatBuffer sum = m_pool.acquire(m_model.total);
+                        std::copy(collector.result(), collector.result() + m_model.total, sum->begin());
                         push.frames.push_back(floatFrame(sum));
                         upstream.send(std::move(push));
                     }
@@ -74,11 +71,7 @@ public:
                     m_pulls.add(e->peer, e->message.integer(QStringLiteral("version")));
                 }
             }
-            if (m_model.version >= 0)
-                m_pulls.serve(m_model.version, [&](const QString& peer) {
-                    m_workers.send(peer, m_model.toMessage(QStringLiteral("model")));
-                    if (m_model.version >= rounds) servedFinal.insert(peer);
-                });
+            if (m_model.version >= 0) serveWaitingPulls();
         }
         reportTraffic(upstream);
         m_workers.lingerOnClose(5s);
@@ -87,6 +80,45 @@ public:
     }
 
 private:
+    // The model as it arrives from the global server, slice by slice. Workers whose pull it
+    // answers get each slice as soon as it is here.
+    struct IncomingModel {
+        qint64 version = -1;
+        size_t total = 0, received = 0;
+        std::vector<ModelSlice> slices;
+        QStringList forwarding;  // pullers being served this version as it arrives
+        bool complete() const { return received == total && total > 0; }
+    };
+
+    void onSlice(ModelSlice slice) {
+        if (slice.version < m_model.version) return;
+        if (slice.version > m_model.version) {
+            m_model = IncomingModel{slice.version, slice.total, 0, {}, {}};
+            reportTraffic();
+        }
+        for (const QString& peer : m_model.forwarding) m_workers.send(peer, slice.toMessage(QStringLiteral("model")));
+        m_model.received += slice.floats.size;
+        m_model.slices.push_back(std::move(slice));
+        if (m_model.complete()) noteServed(m_model.forwarding);
+    }
+
+    void serveWaitingPulls() {
+        const QStringList ready = m_pulls.take(m_model.version);
+        for (const QString& peer : ready)
+            for (const ModelSlice& s : m_model.slices) m_workers.send(peer, s.toMessage(QStringLiteral("model")));
+        if (m_model.complete()) noteServed(ready);
+        else m_model.forwarding += ready;
+    }
+
+    void noteServed(const QStringList& peers) {
+        if (m_model.version < m_ctx.training().rounds) return;
+        for (const QString& p : peers) m_servedFinal.insert(p);
+    }
+
+    void reportTraffic() {
+        if (m_upstream) reportTraffic(*m_upstream);
+    }
+
     void reportTraffic(const Channel& upstream) {
         QCborMap f = trafficFields(m_workers, &upstream);
         f.insert(QStringLiteral("round"), m_model.version);
@@ -97,9 +129,11 @@ private:
     QString m_endpoint;
     Channel m_workers;
     SchedulerClient m_partyScheduler, m_globalScheduler;
-    ModelVersion m_model;
+    IncomingModel m_model;
     PendingPulls m_pulls;
     ModelBufferPool m_pool;
+    QSet<QString> m_servedFinal;
+    const Channel* m_upstream = nullptr;
 };
 
 }  // namespace

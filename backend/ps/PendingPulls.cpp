@@ -2,13 +2,15 @@
 
 namespace hips {
 
-void PendingPulls::serve(qint64 available, const std::function<void(const QString&)>& send) {
+QStringList PendingPulls::take(qint64 available) {
+    QStringList ready;
     QList<Pull> waiting;
     for (const Pull& p : m_pending) {
-        if (p.version <= available) send(p.peer);
+        if (p.version <= available) ready.append(p.peer);
         else waiting.append(p);
     }
     m_pending.swap(waiting);
+    return ready;
 }
 
 }  // namespace hips

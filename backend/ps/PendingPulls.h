@@ -2,15 +2,15 @@
 // Pull requests waiting for a model version a server does not have yet.
 #include <QList>
 #include <QString>
-#include <functional>
+#include <QStringList>
 
 namespace hips {
 
 class PendingPulls {
 public:
     void add(const QString& peer, qint64 version) { m_pending.append({peer, version}); }
-    // Answers (and forgets) every pull for a version <= `available`.
-    void serve(qint64 available, const std::function<void(const QString& peer)>& send);
+    // Removes and returns the peers whose pull a model of version `available` answers.
+    QStringList take(qint64 available);
     bool empty() const { return m_pending.isEmpty(); }
 
 private:

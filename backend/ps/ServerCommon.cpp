@@ -26,10 +26,65 @@ ModelVersion ModelVersion::fromBuffer(qint64 version, FloatBuffer buffer) {
     return {version, buffer, buffer->data(), buffer->size()};
 }
 
-Message ModelVersion::toMessage(const QString& type) const {
-    Message m(type, {{QStringLiteral("version"), version}});
-    m.frames.push_back(sharedFrame(owner, data, size * sizeof(float)));
+Message ModelSlice::toMessage(const QString& type) const {
+    Message m(type, {{QStringLiteral("version"), version}, {QStringLiteral("offset"), qint64(offset)},
+                     {QStringLiteral("total"), qint64(total)}});
+    m.frames.push_back(sharedFrame(floats.owner, floats.data, floats.size * sizeof(float)));
     return m;
+}
+
+std::optional<ModelSlice> ModelSlice::fromMessage(Message&& m, const QString& from) {
+    const qint64 version = m.integer(QStringLiteral("version")), offset = m.integer(QStringLiteral("offset")),
+                 total = m.integer(QStringLiteral("total"));
+    if (m.frames.size() != 1 || version < 0 || offset < 0 || total <= 0 || m.frames[0].size() % sizeof(float) != 0 ||
+        size_t(offset) + m.frames[0].size() / sizeof(float) > size_t(total)) {
+        std::fprintf(stderr, "rejected a malformed model slice from '%s'\n", qPrintable(from));
+        return std::nullopt;
+    }
+    return ModelSlice{version, size_t(offset), size_t(total), shareFloats(std::move(m.frames[0]))};
+}
+
+static ModelSlice sliceOf(const ModelVersion& model, size_t offset) {
+    const size_t count = std::min(kModelSliceFloats, model.size - offset);
+    return {model.version, offset, model.size, SharedFloats{model.owner, model.data + offset, count}};
+}
+
+void sendModel(Channel& channel, const QString& peer, const ModelVersion& model, const QString& type) {
+    for (size_t offset = 0; offset < model.size; offset += kModelSliceFloats)
+        channel.send(peer, sliceOf(model, offset).toMessage(type));
+}
+
+ModelVersion applyAndSend(Channel& channel, const ModelVersion& w, const float* sum, const QStringList& pullers,
+                          ModelBufferPool& pool) {
+    FloatBuffer buffer = pool.acquire(w.size);
+    const ModelVersion next = ModelVersion::fromBuffer(w.version + 1, buffer);
+    for (size_t offset = 0; offset < w.size; offset += kModelSliceFloats) {
+        const size_t count = std::min(kModelSliceFloats, w.size - offset);
+        sumInto(buffer->data() + offset, w.data + offset, sum + offset, count);
+        for (const QString& peer : pullers) channel.send(peer, sliceOf(next, offset).toMessage(QStringLiteral("model")));
+    }
+    return next;
+}
+
+std::optional<ModelVersion> ModelAssembler::add(const ModelSlice& slice) {
+    if (slice.version < m_version) return std::nullopt;  // a stale version: ignore
+    if (slice.offset == 0 && slice.floats.size == slice.total) {  // a whole model in one slice: no copy
+        m_version = slice.version;
+        m_buffer.reset();
+        return ModelVersion{slice.version, slice.floats.owner, slice.floats.data, slice.total};
+    }
+    if (slice.version > m_version || !m_buffer || m_buffer->size() != slice.total) {
+        m_version = slice.version;
+        m_buffer = m_pool.acquire(slice.total);
+        m_received = 0;
+    }
+    std::copy(slice.floats.data, slice.floats.data + slice.floats.size, m_buffer->data() + slice.offset);
+    m_received += slice.floats.size;
+    if (m_received < slice.total) return std::nullopt;
+    m_received = 0;
+    ModelVersion whole = ModelVersion::fromBuffer(m_version, m_buffer);
+    m_buffer.reset();
+    return whole;
 }
 
 bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSize) {
@@ -60,12 +115,6 @@ FloatBuffer ModelBufferPool::acquire(size_t floats) {
         if (b.use_count() == 1 && b->size() == floats) return b;
     m_buffers.push_back(std::make_shared<std::vector<float>>(floats));
     return m_buffers.back();
-}
-
-ModelVersion applyUpdate(const ModelVersion& w, const float* sum, ModelBufferPool& pool) {
-    FloatBuffer next = pool.acquire(w.size);
-    sumInto(next->data(), w.data, sum, w.size);
-    return ModelVersion::fromBuffer(w.version + 1, next);
 }
 
 QCborMap trafficFields(const Channel& a, const Channel* b) {

@@ -6,11 +6,24 @@
 #include "RoleContext.h"
 
 #include <QSet>
+#include <QStringList>
 #include <memory>
+#include <optional>
 
 namespace hips {
 
 std::unique_ptr<Aggregator> makeAggregator(const TrainingSettings& settings);
+
+// Model buffers for successive versions. A buffer is handed out again only when nothing
+// else holds it (no reply carrying it is still in flight), so sends stay zero-copy and
+// steady-state rounds allocate nothing.
+class ModelBufferPool {
+public:
+    FloatBuffer acquire(size_t floats);
+
+private:
+    std::vector<FloatBuffer> m_buffers;
+};
 
 // A model version held by a server; its bytes are shared by every reply that carries it.
 struct ModelVersion {
@@ -21,7 +34,42 @@ struct ModelVersion {
 
     static ModelVersion fromFrame(qint64 version, zmq::message_t&& frame);
     static ModelVersion fromBuffer(qint64 version, FloatBuffer buffer);
-    Message toMessage(const QString& type) const;  // {version} + one zero-copy frame
+};
+
+// Models travel to pullers as slices of kModelSliceFloats, one message each
+// ({version, offset, total} + a zero-copy frame), so that a server sends slice i while it
+// computes slice i+1 and a party server forwards slices before the last has arrived.
+constexpr size_t kModelSliceFloats = 256 * 1024;  // 1 MiB: smaller slices cost more in messages than they win
+
+struct ModelSlice {
+    qint64 version = -1;
+    size_t offset = 0, total = 0;
+    SharedFloats floats;
+
+    Message toMessage(const QString& type) const;
+    // Validates the header against the frame; nullopt (and a line on stderr) when malformed.
+    static std::optional<ModelSlice> fromMessage(Message&& m, const QString& from);
+};
+
+// Sends every slice of `model` to `peer`.
+void sendModel(Channel& channel, const QString& peer, const ModelVersion& model, const QString& type);
+
+// w ← w + ΣΔ as the next version, computed slice by slice into a pooled buffer; each slice
+// goes to every peer in `pullers` as soon as it is computed.
+ModelVersion applyAndSend(Channel& channel, const ModelVersion& w, const float* sum, const QStringList& pullers,
+                          ModelBufferPool& pool);
+
+// Puts a model back together from its slices (workers and the master need it contiguous).
+class ModelAssembler {
+public:
+    // Returns the whole model once the last slice of a version has arrived.
+    std::optional<ModelVersion> add(const ModelSlice& slice);
+
+private:
+    ModelBufferPool m_pool;
+    FloatBuffer m_buffer;
+    qint64 m_version = -1;
+    size_t m_received = 0;
 };
 
 // One round of pushes from a known set of contributors: rejects strangers, repeats,
@@ -47,20 +95,6 @@ private:
     std::unique_ptr<Aggregator> m_aggregator;
     quint64 m_rejected = 0;
 };
-
-// Model buffers for successive versions. A buffer is handed out again only when nothing
-// else holds it (no reply carrying it is still in flight), so sends stay zero-copy and
-// steady-state rounds allocate nothing.
-class ModelBufferPool {
-public:
-    FloatBuffer acquire(size_t floats);
-
-private:
-    std::vector<FloatBuffer> m_buffers;
-};
-
-// w ← w + ΣΔ as a new version, in one pass into a pooled buffer.
-ModelVersion applyUpdate(const ModelVersion& w, const float* sum, ModelBufferPool& pool);
 
 QCborMap trafficFields(const Channel& a, const Channel* b = nullptr);
 

@@ -66,9 +66,10 @@ private:
         while (Clock::now() < deadline) {
             scheduler.throwIfAborted();
             auto e = channel.receive(200ms);
-            if (e && e->message.type == QLatin1String("model") && e->message.frames.size() == 1 &&
-                e->message.integer(QStringLiteral("version")) >= version)
-                return ModelVersion::fromFrame(e->message.integer(QStringLiteral("version")), std::move(e->message.frames[0]));
+            if (!e || e->message.type != QLatin1String("model")) continue;
+            const auto slice = ModelSlice::fromMessage(std::move(e->message), e->peer);
+            if (!slice || slice->version < version) continue;
+            if (auto whole = m_assembler.add(*slice)) return std::move(*whole);
         }
         throw RoleError("no model version " + std::to_string(version) + " from " + channel.self().toStdString() +
                         "'s server within " + std::to_string(m_ctx.training().replyTimeoutS) + " s");
@@ -85,6 +86,7 @@ private:
     }
 
     RoleContext& m_ctx;
+    ModelAssembler m_assembler;
 };
 
 }  // namespace
