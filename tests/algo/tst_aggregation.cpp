@@ -96,6 +96,38 @@ private Q_SLOTS:
         QCOMPARE(std::vector<float>(c.result(), c.result() + 2), (std::vector<float>{3, 3}));
     }
 
+    // A model larger than one slice is cut, sent, and put back together in any order; slices
+    // of an older version are ignored; a slice that does not fit its header is rejected.
+    void modelSlicesReassemble() {
+        const size_t total = 2 * kModelSliceFloats + 5;
+        auto buffer = std::make_shared<std::vector<float>>(total);
+        for (size_t i = 0; i < total; ++i) (*buffer)[i] = float(i % 977);
+        const ModelVersion model = ModelVersion::fromBuffer(7, buffer);
+        std::vector<ModelSlice> slices;
+        for (size_t offset = 0; offset < total; offset += kModelSliceFloats) {
+            const size_t n = std::min(kModelSliceFloats, total - offset);
+            Message m = ModelSlice{7, offset, total, {buffer, buffer->data() + offset, n}}.toMessage("model");
+            auto parsed = ModelSlice::fromMessage(std::move(m), "test");
+            QVERIFY(parsed.has_value());
+            slices.push_back(*parsed);
+        }
+        QCOMPARE(slices.size(), size_t(3));
+        ModelAssembler assembler;
+        QVERIFY(!assembler.add(slices[2]));
+        QVERIFY(!assembler.add(slices[0]));
+        const auto whole = assembler.add(slices[1]);
+        QVERIFY(whole.has_value());
+        QCOMPARE(whole->version, 7);
+        QCOMPARE(whole->size, total);
+        QVERIFY(std::equal(buffer->begin(), buffer->end(), whole->data));
+        QVERIFY(!assembler.add(ModelSlice{6, 0, total, slices[0].floats}));  // stale
+
+        Message tooLong = ModelSlice{8, total - 3, total, slices[0].floats}.toMessage("model");
+        QVERIFY(!ModelSlice::fromMessage(std::move(tooLong), "test"));
+        Message noFrame("model", {{"version", 1}, {"offset", 0}, {"total", 4}});
+        QVERIFY(!ModelSlice::fromMessage(std::move(noFrame), "test"));
+    }
+
     void progressEmitsRoundsInOrderWhenComplete() {
         RunProgress p(2, 3, 2);  // 2 workers, 3 rounds, eval every 2 (and the last)
         auto rec = [](const char* kind, int round, QJsonObject extra = {}) {
