@@ -1,0 +1,88 @@
+// The scheduler with real clients over loopback: rendezvous hands every member the same node
+// table, a barrier releases nobody until all have arrived, a stranger is not let in, and the
+// scheduler exits cleanly once every member has said bye.
+#include "RoleError.h"
+#include "SchedulerClient.h"
+#include "SchedulerRole.h"
+#include "TopologyReader.h"
+
+#include <QtTest>
+#include <atomic>
+#include <future>
+#include <thread>
+
+using namespace hips;
+
+namespace {
+
+Topology smallTopology() {
+    TopologyLoad load = TopologyReader::readFile(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");
+    if (!load.ok()) qFatal("%s", qPrintable(load.errorText()));
+    Topology t = *load.topology;
+    t.training.replyTimeoutS = 10;
+    return t;
+}
+
+}  // namespace
+
+class SchedulerTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void membersOfPartyAndGlobalSchedulers() {
+        const Topology t = smallTopology();
+        QStringList party1, global;
+        for (const Node& n : membersOf(t, *t.node("party1/scheduler"))) party1 << n.id;
+        for (const Node& n : membersOf(t, *t.node("central/global_scheduler"))) global << n.id;
+        QCOMPARE(party1, (QStringList{"party1/server0", "party1/worker0", "party1/worker1"}));
+        QCOMPARE(global, (QStringList{"central/global_server0", "party1/server0", "party2/server0",
+                                      "central/master_worker"}));
+    }
+
+    void rendezvousBarrierAndBye() {
+        const Topology t = smallTopology();
+        const Node scheduler = *t.node("party1/scheduler");
+        RoleContext schedulerCtx(t, scheduler, QDir::tempPath());
+        auto schedulerExit = std::async(std::launch::async, [&] { return runScheduler(schedulerCtx); });
+
+        std::atomic<int> arrivedAtBarrier{0};
+        std::atomic<int> passedBeforeAll{0};
+        auto member = [&](const QString& id) {
+            RoleContext ctx(t, *t.node(id), QDir::tempPath());
+            SchedulerClient client(ctx, scheduler, id.endsWith("server0") ? "tcp://127.0.0.1:19201" : "");
+            const QList<PeerInfo> table = client.join();
+            if (id == "party1/worker1") QTest::qWait(300);  // the last one to arrive at the barrier
+            ++arrivedAtBarrier;
+            client.barrier("after-join");
+            if (arrivedAtBarrier < 3) ++passedBeforeAll;
+            client.leave();
+            return table;
+        };
+        auto a = std::async(std::launch::async, member, QStringLiteral("party1/server0"));
+        auto b = std::async(std::launch::async, member, QStringLiteral("party1/worker0"));
+        auto c = std::async(std::launch::async, member, QStringLiteral("party1/worker1"));
+        const QList<PeerInfo> table = a.get();
+        b.get();
+        c.get();
+        QCOMPARE(table.size(), 3);
+        QCOMPARE(SchedulerClient::find(table, "server").endpoint, QStringLiteral("tcp://127.0.0.1:19201"));
+        QCOMPARE(passedBeforeAll.load(), 0);
+        QCOMPARE(schedulerExit.get(), int(kRoleOk));
+    }
+
+    void strangerIsNotLetIn() {
+        Topology t = smallTopology();
+        t.training.replyTimeoutS = 2;
+        const Node scheduler = *t.node("party2/scheduler");
+        RoleContext schedulerCtx(t, scheduler, QDir::tempPath());
+        auto schedulerExit = std::async(std::launch::async, [&] { return runScheduler(schedulerCtx); });
+        // party1's worker knocks at party2's scheduler: it gets no table, and the scheduler,
+        // whose own members never come, gives up naming them.
+        RoleContext strangerCtx(t, *t.node("party1/worker0"), QDir::tempPath());
+        SchedulerClient stranger(strangerCtx, scheduler, {});
+        QVERIFY_THROWS_EXCEPTION(RoleError, stranger.join());
+        QCOMPARE(schedulerExit.get(), int(kRoleFailed));
+    }
+};
+
+QTEST_GUILESS_MAIN(SchedulerTest)
+#include "tst_scheduler.moc"
