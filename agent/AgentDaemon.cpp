@@ -4,7 +4,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
-#include <QFile>
+#include <QSaveFile>
 #include <QSysInfo>
 #include <cstdio>
 
@@ -61,7 +61,10 @@ void AgentDaemon::onMessage(const QString& peer, const Message& m) {
         m_helloDone = compatible;
     } else if (!m_helloDone) {
         std::fprintf(stderr, "hips-agent: '%s' before a compatible hello, ignored\n", qPrintable(type));
+    } else if (type == QLatin1String("ping")) {
+        m_socket->post(peer, Message(QStringLiteral("pong")));  // keeps the controller's silence clock at zero
     } else if (type == QLatin1String("start")) {
+        if (m_shuttingDown) return;  // no new roles once stopping
         onStart(m);
     } else if (type == QLatin1String("stop")) {
         m_roles.stop(m.string(QStringLiteral("node")));
@@ -83,14 +86,15 @@ void AgentDaemon::onStart(const Message& m) {
                                                    {QStringLiteral("error"), QStringLiteral("cannot create %1").arg(outDir)}});
         return;
     }
+    // Written atomically (write + rename): roles started a moment ago may be reading it.
     const QString path = QDir(outDir).filePath(QStringLiteral("topology.json"));
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(m.string(QStringLiteral("topology")).toUtf8()) < 0) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(m.string(QStringLiteral("topology")).toUtf8()) < 0 ||
+        !file.commit()) {
         sendEvent(QStringLiteral("exited"), node, {{QStringLiteral("code"), -1}, {QStringLiteral("crashed"), false},
                                                    {QStringLiteral("error"), QStringLiteral("cannot write %1").arg(path)}});
         return;
     }
-    file.close();
     m_roles.start(node, path, outDir, int(m.integer(QStringLiteral("threads"), 1)));
 }
 

@@ -12,14 +12,17 @@ static constexpr int kGraceMs = 3000;
 
 RoleSupervisor::~RoleSupervisor() {
     for (Role& r : m_roles)
-        if (r.process && r.process->state() != QProcess::NotRunning) {
-            r.process->kill();
-            r.process->waitForFinished(1000);
+        if (r.process) {
+            r.process->disconnect(this);  // no signals into an owner that is being destroyed
+            if (r.process->state() != QProcess::NotRunning) {
+                r.process->kill();
+                r.process->waitForFinished(1000);
+            }
         }
 }
 
 bool RoleSupervisor::start(const QString& node, const QString& topologyPath, const QString& outDir, int threads) {
-    if (m_roles.contains(node) && m_roles[node].process->state() != QProcess::NotRunning) return false;
+    if (m_roles.value(node).process) return false;  // already running
     auto* p = new QProcess(this);
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     // One BLAS/OpenMP thread per role unless configured: several roles share the cores.

@@ -40,7 +40,7 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
     auto integer = [&](const char* name, int& field) {
         if (!args.isSet(name)) return;
         const int v = args.value(name).toInt(&ok);
-        if (ok && v >= 0) field = v;
+        if (ok && v >= 1) field = v;
         else ok = false;
     };
     integer("rounds", s.rounds);
@@ -49,7 +49,7 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
     integer("threads", s.threads);
     if (args.isSet("local-iters")) { integer("local-iters", s.localIters); s.localEpochs = 0; }
     if (args.isSet("local-epochs")) { integer("local-epochs", s.localEpochs); s.localIters = 0; }
-    if (!ok) return QStringLiteral("a numeric option has a value that is not a non-negative integer");
+    if (!ok) return QStringLiteral("a numeric option has a value that is not a positive integer");
     if (args.isSet("lr")) {
         s.learningRate = args.value("lr").toDouble(&ok);
         if (!ok || s.learningRate <= 0) return QStringLiteral("--lr must be a positive number");

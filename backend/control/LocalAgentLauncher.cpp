@@ -49,7 +49,9 @@ QString LocalAgentLauncher::agentPath() {
 void LocalAgentLauncher::start() {
     const QString path = agentPath();
     if (!QFileInfo(path).isExecutable()) {
-        Q_EMIT failed(QStringLiteral("%1 is missing or not executable; build it, or set HIPS_AGENT").arg(path));
+        // Queued: the caller of start() must be able to connect and enter its event loop first.
+        const QString reason = QStringLiteral("%1 is missing or not executable; build it, or set HIPS_AGENT").arg(path);
+        QMetaObject::invokeMethod(this, [this, reason] { Q_EMIT failed(reason); }, Qt::QueuedConnection);
         return;
     }
     m_process.start(path, {QStringLiteral("daemon"), QStringLiteral("--bind"), QStringLiteral("tcp://127.0.0.1:*")});

@@ -12,6 +12,7 @@
 namespace hips {
 
 static constexpr int kStopGraceMs = 8000;
+static constexpr int kAgentStartTimeoutMs = 30000;
 
 QString runStateName(RunState s) {
     switch (s) {
@@ -94,6 +95,11 @@ bool RunController::start(const Topology& topology, const QString& runDir) {
         });
     });
     m_launcher->start();
+    QTimer::singleShot(kAgentStartTimeoutMs, this, [this] {
+        if (m_state == RunState::Deploying)
+            fail(QStringLiteral("the local agent (%1) did not complete its handshake within %2 s")
+                     .arg(LocalAgentLauncher::agentPath()).arg(kAgentStartTimeoutMs / 1000));
+    });
     return true;
 }
 
@@ -220,7 +226,7 @@ void RunController::emitFinished() {
     }
     if (!m_dir.path().isEmpty()) m_dir.writeSummary(s.toJson());
     setState(s.ok ? RunState::Finished : RunState::Failed);
-    m_agent.reset();
+    if (m_agent) m_agent.release()->deleteLater();  // we may be inside one of its signals
     Q_EMIT finished(s);
 }
 

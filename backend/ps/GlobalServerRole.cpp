@@ -33,6 +33,7 @@ public:
             if (p.role == QLatin1String("server") || p.role == QLatin1String("worker")) contributors.insert(p.id);
             if (p.role == QLatin1String("master_worker")) m_master = p.id;
         }
+        m_contributors = contributors;
         RoundCollector collector(m_ctx.node.id, contributors, makeAggregator(m_ctx.training()));
         auto lastProgress = Clock::now();
         auto roundStart = Clock::now();
@@ -63,6 +64,7 @@ public:
                 noteServed(ready);
             }
         }
+        m_scheduler.leave();
         m_channel.lingerOnClose(5s);
         return kRoleOk;
     }
@@ -79,7 +81,8 @@ private:
 
     void noteServed(const QStringList& peers) {
         if (m_model.version < m_ctx.training().rounds) return;
-        for (const QString& p : peers) m_servedFinal.insert(p);
+        for (const QString& p : peers)
+            if (m_contributors.contains(p)) m_servedFinal.insert(p);
     }
 
     // w ← w + ΣΔ into a pooled buffer (the old one may still be on its way to a peer), each
@@ -112,7 +115,7 @@ private:
     ModelVersion m_model;
     PendingPulls m_pulls;
     ModelBufferPool m_pool;
-    QSet<QString> m_servedFinal;
+    QSet<QString> m_contributors, m_servedFinal;
     bool m_masterHasFinal = false;
 };
 

@@ -50,7 +50,7 @@ int runMasterWorker(RoleContext& ctx) {
     channel.send(std::move(init));
 
     const qint64 rounds = ctx.training().rounds;
-    ModelAssembler assembler;
+    ModelAssembler assembler(evaluator.parameterCount());
     auto lastSnapshot = Clock::now();
     for (qint64 version = 0; version < rounds;) {
         scheduler.throwIfAborted();

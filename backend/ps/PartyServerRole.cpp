@@ -36,6 +36,7 @@ public:
         const PeerInfo global = SchedulerClient::find(m_globalScheduler.join(), QStringLiteral("global_server"));
         Channel upstream = Channel::dealer(m_ctx.zmq, m_ctx.node.id, global.endpoint, global.id);
         m_upstream = &upstream;
+        m_workerIds = workers;
         RoundCollector collector(m_ctx.node.id, workers, makeAggregator(m_ctx.training()));
         upstream.send(Message(QStringLiteral("pull"), {{QStringLiteral("version"), 0}}));
 
@@ -74,6 +75,8 @@ public:
             if (m_model.version >= 0) serveWaitingPulls();
         }
         reportTraffic(upstream);
+        m_partyScheduler.leave();
+        m_globalScheduler.leave();
         m_workers.lingerOnClose(5s);
         upstream.lingerOnClose(5s);
         return kRoleOk;
@@ -112,7 +115,8 @@ private:
 
     void noteServed(const QStringList& peers) {
         if (m_model.version < m_ctx.training().rounds) return;
-        for (const QString& p : peers) m_servedFinal.insert(p);
+        for (const QString& p : peers)
+            if (m_workerIds.contains(p)) m_servedFinal.insert(p);
     }
 
     void reportTraffic() {
@@ -132,7 +136,7 @@ private:
     IncomingModel m_model;
     PendingPulls m_pulls;
     ModelBufferPool m_pool;
-    QSet<QString> m_servedFinal;
+    QSet<QString> m_workerIds, m_servedFinal;
     const Channel* m_upstream = nullptr;
 };
 

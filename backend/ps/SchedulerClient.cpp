@@ -1,6 +1,7 @@
 #include "SchedulerClient.h"
 
 #include "RoleError.h"
+#include "SocketThread.h"
 
 #include <QCborArray>
 
@@ -13,7 +14,12 @@ SchedulerClient::SchedulerClient(RoleContext& ctx, const Node& schedulerNode, co
       m_schedulerEndpoint(ctx.topology.endpoint(schedulerNode)),
       m_channel(Channel::dealer(ctx.zmq, ctx.node.id, m_schedulerEndpoint, schedulerNode.id)) {}
 
-SchedulerClient::~SchedulerClient() { leave(); }
+// A node that fails unwinds through here without saying bye: its scheduler must notice
+// the silence and abort the others, not count it as gone.
+SchedulerClient::~SchedulerClient() {
+    m_stop = true;
+    if (m_heartbeat.joinable()) m_heartbeat.join();
+}
 
 Envelope SchedulerClient::waitFor(const QString& type) {
     const auto deadline = std::chrono::steady_clock::now() + m_ctx.replyTimeout();
@@ -55,6 +61,7 @@ void SchedulerClient::barrier(const QString& name) {
 }
 
 void SchedulerClient::heartbeatLoop() {
+    blockTerminationSignals();
     auto next = std::chrono::steady_clock::now();
     while (!m_stop) {
         if (std::chrono::steady_clock::now() >= next) {

@@ -70,6 +70,8 @@ private:
         if (m_endpoints.size() < m_expected.size()) return;
         for (const QString& id : m_expected.keys()) sendTable(id);
         m_tableSent = true;
+        // Nodes heartbeat only once they have the table: their silence counts from now.
+        for (auto it = m_lastSeen.begin(); it != m_lastSeen.end(); ++it) it.value() = Clock::now();
         m_ctx.metrics.report(QStringLiteral("rendezvous"), {{QStringLiteral("nodes"), m_expected.size()}});
     }
 
@@ -78,7 +80,7 @@ private:
         for (auto it = m_expected.begin(); it != m_expected.end(); ++it)
             nodes.append(QCborMap{{QStringLiteral("id"), it.key()}, {QStringLiteral("role"), roleName(it->kind)},
                                   {QStringLiteral("endpoint"), m_endpoints.value(it.key())}});
-        m_channel.send(peer, Message(QStringLiteral("table"), {{QStringLiteral("nodes"), nodes}}));
+        sendTo(peer, Message(QStringLiteral("table"), {{QStringLiteral("nodes"), nodes}}));
     }
 
     void onBarrier(const Envelope& e) {
@@ -86,7 +88,7 @@ private:
         QSet<QString>& arrived = m_barriers[name];
         arrived.insert(e.peer);
         if (arrived.size() < m_expected.size()) return;
-        for (const QString& id : arrived) m_channel.send(id, Message(QStringLiteral("barrier_ok"), {{QStringLiteral("name"), name}}));
+        for (const QString& id : arrived) sendTo(id, Message(QStringLiteral("barrier_ok"), {{QStringLiteral("name"), name}}));
         m_barriers.remove(name);
     }
 
@@ -107,10 +109,19 @@ private:
 
     int abort(const QString& reason) {
         std::fprintf(stderr, "%s: %s\n", qPrintable(m_ctx.node.id), qPrintable(reason));
-        for (const QString& id : m_lastSeen.keys())
-            if (!m_byes.contains(id)) m_channel.send(id, Message(QStringLiteral("abort"), {{QStringLiteral("reason"), reason}}));
         m_channel.lingerOnClose(1s);
+        for (const QString& id : m_lastSeen.keys())
+            if (!m_byes.contains(id)) sendTo(id, Message(QStringLiteral("abort"), {{QStringLiteral("reason"), reason}}));
         return kRoleFailed;
+    }
+
+    // A peer whose connection is gone (the dead node itself) must not stop the others' messages.
+    void sendTo(const QString& peer, Message m) {
+        try {
+            m_channel.send(peer, std::move(m));
+        } catch (const zmq::error_t& e) {
+            std::fprintf(stderr, "%s: cannot reach %s: %s\n", qPrintable(m_ctx.node.id), qPrintable(peer), e.what());
+        }
     }
 
     RoleContext& m_ctx;

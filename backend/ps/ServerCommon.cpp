@@ -36,8 +36,12 @@ Message ModelSlice::toMessage(const QString& type) const {
 std::optional<ModelSlice> ModelSlice::fromMessage(Message&& m, const QString& from) {
     const qint64 version = m.integer(QStringLiteral("version")), offset = m.integer(QStringLiteral("offset")),
                  total = m.integer(QStringLiteral("total"));
+    // Only the canonical cut is accepted (offsets on slice boundaries, every slice full but the
+    // last), so distinct offsets that add up to `total` cover the model without holes.
+    const size_t count = m.frames.empty() ? 0 : m.frames[0].size() / sizeof(float);
     if (m.frames.size() != 1 || version < 0 || offset < 0 || total <= 0 || m.frames[0].size() % sizeof(float) != 0 ||
-        size_t(offset) + m.frames[0].size() / sizeof(float) > size_t(total)) {
+        size_t(offset) % kModelSliceFloats != 0 || size_t(offset) >= size_t(total) ||
+        count != std::min(kModelSliceFloats, size_t(total) - size_t(offset))) {
         std::fprintf(stderr, "rejected a malformed model slice from '%s'\n", qPrintable(from));
         return std::nullopt;
     }
@@ -68,16 +72,24 @@ ModelVersion applyAndSend(Channel& channel, const ModelVersion& w, const float* 
 
 std::optional<ModelVersion> ModelAssembler::add(const ModelSlice& slice) {
     if (slice.version < m_version) return std::nullopt;  // a stale version: ignore
+    if (slice.total != m_expectedSize) {
+        std::fprintf(stderr, "rejected a model slice of a %zu-parameter model; this model has %zu\n", slice.total,
+                     m_expectedSize);
+        return std::nullopt;
+    }
     if (slice.offset == 0 && slice.floats.size == slice.total) {  // a whole model in one slice: no copy
         m_version = slice.version;
         m_buffer.reset();
         return ModelVersion{slice.version, slice.floats.owner, slice.floats.data, slice.total};
     }
-    if (slice.version > m_version || !m_buffer || m_buffer->size() != slice.total) {
+    if (slice.version > m_version || !m_buffer) {
         m_version = slice.version;
         m_buffer = m_pool.acquire(slice.total);
         m_received = 0;
+        m_offsets.clear();
     }
+    if (m_offsets.contains(slice.offset)) return std::nullopt;  // a duplicate
+    m_offsets.insert(slice.offset);
     std::copy(slice.floats.data, slice.floats.data + slice.floats.size, m_buffer->data() + slice.offset);
     m_received += slice.floats.size;
     if (m_received < slice.total) return std::nullopt;

@@ -62,14 +62,17 @@ ModelVersion applyAndSend(Channel& channel, const ModelVersion& w, const float* 
 // Puts a model back together from its slices (workers and the master need it contiguous).
 class ModelAssembler {
 public:
+    explicit ModelAssembler(size_t expectedSize) : m_expectedSize(expectedSize) {}
     // Returns the whole model once the last slice of a version has arrived.
     std::optional<ModelVersion> add(const ModelSlice& slice);
 
 private:
     ModelBufferPool m_pool;
     FloatBuffer m_buffer;
+    size_t m_expectedSize;
     qint64 m_version = -1;
     size_t m_received = 0;
+    QSet<size_t> m_offsets;
 };
 
 // One round of pushes from a known set of contributors: rejects strangers, repeats,

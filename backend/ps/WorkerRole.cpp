@@ -27,6 +27,7 @@ public:
         SchedulerClient scheduler(m_ctx, schedulerNode(central), {});
         const PeerInfo server = SchedulerClient::find(scheduler.join(), central ? "global_server" : "server");
         Channel channel = Channel::dealer(m_ctx.zmq, m_ctx.node.id, server.endpoint, server.id);
+        m_assembler = std::make_unique<ModelAssembler>(trainer.parameterCount());
         channel.send(Message(QStringLiteral("pull"), {{QStringLiteral("version"), 0}}));
         ModelVersion global = awaitModel(channel, scheduler, 0);
         if (global.size != trainer.parameterCount())
@@ -69,7 +70,7 @@ private:
             if (!e || e->message.type != QLatin1String("model")) continue;
             const auto slice = ModelSlice::fromMessage(std::move(e->message), e->peer);
             if (!slice || slice->version < version) continue;
-            if (auto whole = m_assembler.add(*slice)) return std::move(*whole);
+            if (auto whole = m_assembler->add(*slice)) return std::move(*whole);
         }
         throw RoleError("no model version " + std::to_string(version) + " from " + channel.self().toStdString() +
                         "'s server within " + std::to_string(m_ctx.training().replyTimeoutS) + " s");
@@ -86,7 +87,7 @@ private:
     }
 
     RoleContext& m_ctx;
-    ModelAssembler m_assembler;
+    std::unique_ptr<ModelAssembler> m_assembler;
 };
 
 }  // namespace

@@ -10,7 +10,15 @@ static void common(zmq::socket_t& s) {
 
 Channel::Channel(zmq::socket_t s, bool router, QString self, QString peer)
     : m_socket(std::move(s)), m_router(router), m_self(std::move(self)), m_peer(std::move(peer)),
-      m_traffic(partyOf(m_self)) {}
+      m_traffic(partyOf(m_self)) {
+    setLimits(m_limits);
+}
+
+void Channel::setLimits(const WireLimits& l) {
+    m_limits = l;
+    // libzmq drops a peer that sends a larger frame before allocating it; the decoder checks the rest.
+    m_socket.set(zmq::sockopt::maxmsgsize, int64_t(l.maxPayloadBytes));
+}
 
 Channel Channel::router(zmq::context_t& ctx, const QString& self, const QString& endpoint) {
     zmq::socket_t s(ctx, zmq::socket_type::router);

@@ -33,7 +33,7 @@ public:
     const TrafficCounter& traffic() const { return m_traffic; }
     const WireStats& stats() const { return *m_stats; }
     const QString& self() const { return m_self; }
-    void setLimits(const WireLimits& l) { m_limits = l; }
+    void setLimits(const WireLimits& l);
     // On a graceful exit, give queued messages this long to leave before the socket closes
     // (the default linger of 0 drops them, which is right only when aborting).
     void lingerOnClose(std::chrono::milliseconds ms) { m_socket.set(zmq::sockopt::linger, int(ms.count())); }

@@ -1,7 +1,7 @@
 #pragma once
 // Control plane between a controller (DEALER, routing id "controller") and a hips-agent
 // (ROUTER). Controller → agent: hello, start {node, topology, out_dir, threads}, stop {node},
-// stop_all, shutdown, ping, ack {seq}. Agent → controller: hello_ok {version, host, pid},
+// stop_all, shutdown, ping, ack {seq}. Agent → controller: hello_ok {version, host, pid}, pong,
 // event {seq, kind, node, ...} with kind started/exited/metric/log; every event is kept
 // until acknowledged and sent again until it is.
 namespace hips::control {

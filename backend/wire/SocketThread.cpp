@@ -1,12 +1,21 @@
 #include "SocketThread.h"
 
 #include <atomic>
+#include <csignal>
+#include <pthread.h>
 
 namespace hips {
 
 static std::string uniqueInprocName() {
     static std::atomic<int> counter{0};
     return "inproc://hips-wake-" + std::to_string(counter.fetch_add(1));
+}
+
+void blockTerminationSignals() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, s);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
 }
 
 SocketThread::SocketThread(zmq::context_t& ctx, Channel channel, Handler onMessage)
@@ -57,6 +66,7 @@ void SocketThread::flushOutbox() {
 
 void SocketThread::loop() {
     using namespace std::chrono_literals;
+    blockTerminationSignals();
     while (!m_stop) {
         zmq::pollitem_t items[] = {{m_channel.socket().handle(), 0, ZMQ_POLLIN, 0},
                                    {m_wakeReceiver.handle(), 0, ZMQ_POLLIN, 0}};

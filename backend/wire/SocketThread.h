@@ -13,6 +13,10 @@
 
 namespace hips {
 
+// Called at the start of helper threads: the signals go to the main thread's handler, and a
+// ZeroMQ call interrupted by one (EINTR) would otherwise throw out of the thread.
+void blockTerminationSignals();
+
 class SocketThread {
 public:
     using Handler = std::function<void(Envelope&&)>;

@@ -112,8 +112,9 @@ private Q_SLOTS:
             slices.push_back(*parsed);
         }
         QCOMPARE(slices.size(), size_t(3));
-        ModelAssembler assembler;
+        ModelAssembler assembler(total);
         QVERIFY(!assembler.add(slices[2]));
+        QVERIFY(!assembler.add(slices[2]));  // a duplicate does not count twice
         QVERIFY(!assembler.add(slices[0]));
         const auto whole = assembler.add(slices[1]);
         QVERIFY(whole.has_value());
@@ -121,9 +122,13 @@ private Q_SLOTS:
         QCOMPARE(whole->size, total);
         QVERIFY(std::equal(buffer->begin(), buffer->end(), whole->data));
         QVERIFY(!assembler.add(ModelSlice{6, 0, total, slices[0].floats}));  // stale
+        ModelAssembler other(total + 1);
+        QVERIFY(!other.add(slices[0]));  // a model of another size
 
         Message tooLong = ModelSlice{8, total - 3, total, slices[0].floats}.toMessage("model");
         QVERIFY(!ModelSlice::fromMessage(std::move(tooLong), "test"));
+        Message offBoundary = ModelSlice{8, 5, total, {buffer, buffer->data(), 10}}.toMessage("model");
+        QVERIFY(!ModelSlice::fromMessage(std::move(offBoundary), "test"));
         Message noFrame("model", {{"version", 1}, {"offset", 0}, {"total", 4}});
         QVERIFY(!ModelSlice::fromMessage(std::move(noFrame), "test"));
     }

@@ -76,7 +76,7 @@ double hipsPushPull(int workers, size_t bytes, int rounds, bool aggregate) {
         threads.emplace_back([&, w] {
             Channel c = Channel::dealer(ctx, QStringLiteral("p%1/server0").arg(w), endpoint, "central/global_server0");
             auto delta = std::make_shared<std::vector<float>>(floats, 1e-3f);
-            ModelAssembler assembler;
+            ModelAssembler assembler(floats);
             for (qint64 r = 1; r <= rounds; ++r) {
                 Message push(QStringLiteral("push"), {{QStringLiteral("round"), r}, {QStringLiteral("pull"), true}});
                 push.frames.push_back(floatFrame(delta));

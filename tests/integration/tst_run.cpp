@@ -176,6 +176,32 @@ private Q_SLOTS:
         QVERIFY(validate.out.contains("valid: 3 parties, 11 processes, 4 training workers"));
     }
 
+    // The controller and the agent keep each other alive with ping/pong, so a round longer
+    // than the 10 s silence limit, with no metric in between, must not end the run.
+    void longQuietRoundIsNotMistakenForADeadAgent() {
+        Run run;
+        run.start({"run", kSmall, "--out", run.dir.path(), "--rounds", "1", "--local-iters", "12000"});
+        QVERIFY2(run.finish(240000) == 0, run.err.constData());
+        QFile metrics(run.dir.filePath("metrics.jsonl"));
+        QVERIFY(metrics.open(QIODevice::ReadOnly));
+        double longest = 0;
+        for (const QByteArray& line : metrics.readAll().split('\n')) {
+            const QJsonObject r = QJsonDocument::fromJson(line).object();
+            if (r.value("kind") == "train") longest = std::max(longest, r.value("compute_s").toDouble());
+        }
+        QVERIFY2(longest > 11, qPrintable(QString("the round took only %1 s; raise --local-iters").arg(longest)));
+    }
+
+    void missingAgentFailsFast() {
+        Run run;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("HIPS_AGENT", "/nonexistent/hips-agent");
+        run.process.setProcessEnvironment(env);
+        run.process.start(kHips, {"run", kSmall, "--out", run.dir.path()});
+        QCOMPARE(run.finish(30000), 1);
+        QVERIFY2(run.err.contains("/nonexistent/hips-agent is missing or not executable"), run.err.constData());
+    }
+
     void portInUseFailsWithTheRoleNamed() {
         QTcpServer blocker;  // occupies party2's server port
         QVERIFY(blocker.listen(QHostAddress::LocalHost, 19301));
