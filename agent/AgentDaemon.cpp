@@ -1,6 +1,8 @@
 #include "AgentDaemon.h"
 
 #include "ControlProtocol.h"
+#include "RoleRunner.h"
+#include "TopologyReader.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -81,9 +83,23 @@ void AgentDaemon::onMessage(const QString& peer, const Message& m) {
 void AgentDaemon::onStart(const Message& m) {
     const QString node = m.string(QStringLiteral("node"));
     const QString outDir = m.string(QStringLiteral("out_dir"));
-    if (!QDir().mkpath(outDir)) {
+    auto refuse = [&](const QString& why) {
         sendEvent(QStringLiteral("exited"), node, {{QStringLiteral("code"), -1}, {QStringLiteral("crashed"), false},
-                                                   {QStringLiteral("error"), QStringLiteral("cannot create %1").arg(outDir)}});
+                                                   {QStringLiteral("error"), why}});
+    };
+    const TopologyLoad topology = TopologyReader::readJson(m.string(QStringLiteral("topology")).toUtf8());
+    const auto nodeInfo = topology.ok() ? topology.topology->node(node) : std::nullopt;
+    if (!nodeInfo) {
+        refuse(topology.ok() ? QStringLiteral("node %1 is not in the topology it was sent with").arg(node)
+                             : QStringLiteral("the topology sent with it is invalid: ") + topology.errorText());
+        return;
+    }
+    // LibTorch is loaded only by the processes that train.
+    const QString program = isTrainingRole(nodeInfo->kind)
+        ? QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("hips-trainer"))
+        : QCoreApplication::applicationFilePath();
+    if (!QDir().mkpath(outDir)) {
+        refuse(QStringLiteral("cannot create %1").arg(outDir));
         return;
     }
     // Written atomically (write + rename): roles started a moment ago may be reading it.
@@ -91,11 +107,10 @@ void AgentDaemon::onStart(const Message& m) {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(m.string(QStringLiteral("topology")).toUtf8()) < 0 ||
         !file.commit()) {
-        sendEvent(QStringLiteral("exited"), node, {{QStringLiteral("code"), -1}, {QStringLiteral("crashed"), false},
-                                                   {QStringLiteral("error"), QStringLiteral("cannot write %1").arg(path)}});
+        refuse(QStringLiteral("cannot write %1").arg(path));
         return;
     }
-    m_roles.start(node, path, outDir, int(m.integer(QStringLiteral("threads"), 1)));
+    m_roles.start(node, program, path, outDir, int(m.integer(QStringLiteral("threads"), 1)));
 }
 
 void AgentDaemon::sendEvent(const QString& kind, const QString& node, QCborMap fields) {

@@ -21,7 +21,8 @@ RoleSupervisor::~RoleSupervisor() {
         }
 }
 
-bool RoleSupervisor::start(const QString& node, const QString& topologyPath, const QString& outDir, int threads) {
+bool RoleSupervisor::start(const QString& node, const QString& program, const QString& topologyPath,
+                           const QString& outDir, int threads) {
     if (m_roles.value(node).process) return false;  // already running
     auto* p = new QProcess(this);
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -47,7 +48,7 @@ bool RoleSupervisor::start(const QString& node, const QString& topologyPath, con
         p->deleteLater();
         m_roles[node].process = nullptr;
     });
-    p->start(QCoreApplication::applicationFilePath(),
+    p->start(program,
              {QStringLiteral("role"), QStringLiteral("--topology"), topologyPath, QStringLiteral("--node"), node,
               QStringLiteral("--out"), outDir});
     return true;

@@ -1,6 +1,6 @@
 #pragma once
-// Starts, stops and watches the role processes of this host. Each role is this same
-// executable in "role" mode. Its stdout lines are metrics ("@metric {...}") or log text;
+// Starts, stops and watches the role processes of this host: hips-agent or hips-trainer in
+// "role" mode. Its stdout lines are metrics ("@metric {...}") or log text;
 // stderr is log text. Roles die with the agent (PR_SET_PDEATHSIG), so none is left behind.
 #include <QHash>
 #include <QObject>
@@ -20,8 +20,9 @@ public:
     explicit RoleSupervisor(QObject* parent = nullptr) : QObject(parent) {}
     ~RoleSupervisor() override;
 
-    // Starts role `node` of the topology file; output lines are also kept in logDir/<node>.log.
-    bool start(const QString& node, const QString& topologyPath, const QString& outDir, int threads);
+    // Starts role `node` of the topology file with `program` (hips-agent or hips-trainer).
+    bool start(const QString& node, const QString& program, const QString& topologyPath, const QString& outDir,
+               int threads);
     void stop(const QString& node);
     void stopAll();  // SIGTERM now, SIGKILL after a grace period
     int runningCount() const;

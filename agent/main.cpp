@@ -1,6 +1,7 @@
-// hips-agent: the per-host daemon, and the runner of one role process.
+// hips-agent: the per-host daemon, and the runner of one scheduler or server process.
 //   hips-agent daemon [--bind ENDPOINT]
 //   hips-agent role --topology FILE --node ID --out DIR
+// Workers and the master worker run in hips-trainer (trainer_main.cpp), the one that loads LibTorch.
 #include "AgentDaemon.h"
 #include "RoleRunner.h"
 #include "UnixSignals.h"
@@ -53,7 +54,7 @@ int main(int argc, char** argv) {
             return 2;
         }
         return runRole(args.value(QStringLiteral("topology")), args.value(QStringLiteral("node")),
-                       args.value(QStringLiteral("out")));
+                       args.value(QStringLiteral("out")), coordinationRoles());
     }
     std::fprintf(stderr, "hips-agent: say 'daemon' or 'role' (see --help)\n");
     return 2;

@@ -1,32 +1,23 @@
 #include "RoleRunner.h"
 
 #include "GlobalServerRole.h"
-#include "LocalTrainer.h"
-#include "MasterWorkerRole.h"
 #include "PartyServerRole.h"
 #include "RoleError.h"
 #include "SchedulerRole.h"
 #include "TopologyReader.h"
-#include "TrainError.h"
-#include "WorkerRole.h"
 
 #include <cstdio>
 
 namespace hips {
 
-static int dispatch(RoleContext& ctx) {
-    switch (ctx.node.kind) {
-        case RoleKind::GlobalScheduler:
-        case RoleKind::Scheduler: return runScheduler(ctx);
-        case RoleKind::GlobalServer: return runGlobalServer(ctx);
-        case RoleKind::Server: return runPartyServer(ctx);
-        case RoleKind::MasterWorker: return runMasterWorker(ctx);
-        case RoleKind::Worker: return runWorker(ctx);
-    }
-    return kRoleUsage;
+RoleTable coordinationRoles() {
+    return {{RoleKind::GlobalScheduler, runScheduler}, {RoleKind::Scheduler, runScheduler},
+            {RoleKind::GlobalServer, runGlobalServer}, {RoleKind::Server, runPartyServer}};
 }
 
-int runRole(const QString& topologyPath, const QString& nodeId, const QString& outDir) {
+bool isTrainingRole(RoleKind kind) { return kind == RoleKind::Worker || kind == RoleKind::MasterWorker; }
+
+int runRole(const QString& topologyPath, const QString& nodeId, const QString& outDir, const RoleTable& roles) {
     const TopologyLoad load = TopologyReader::readFile(topologyPath);
     if (!load.ok()) {
         std::fprintf(stderr, "%s\n", qPrintable(load.errorText()));
@@ -37,13 +28,15 @@ int runRole(const QString& topologyPath, const QString& nodeId, const QString& o
         std::fprintf(stderr, "node '%s' is not in %s\n", qPrintable(nodeId), qPrintable(topologyPath));
         return kRoleUsage;
     }
-    setTorchThreads(load.topology->training.threads);
+    const auto role = roles.find(node->kind);
+    if (role == roles.end()) {
+        std::fprintf(stderr, "%s: this executable does not run %s roles\n", qPrintable(nodeId),
+                     qPrintable(roleName(node->kind)));
+        return kRoleUsage;
+    }
     try {
         RoleContext ctx(*load.topology, *node, outDir);
-        return dispatch(ctx);
-    } catch (const TrainError& e) {
-        std::fprintf(stderr, "%s: %s\n", qPrintable(nodeId), e.what());
-        return kRoleTrainFailed;
+        return role->second(ctx);
     } catch (const RoleError& e) {
         std::fprintf(stderr, "%s: %s\n", qPrintable(nodeId), e.what());
         return kRoleFailed;

@@ -1,10 +1,20 @@
 #pragma once
-// Runs one role process: `hips-agent role --topology FILE --node ID --out DIR`.
-#include <QString>
+// Runs one role process: `<binary> role --topology FILE --node ID --out DIR`.
+// Roles are split over two executables so that LibTorch is loaded only where it trains:
+// hips-agent runs schedulers and servers, hips-trainer runs workers and the master worker.
+#include "RoleContext.h"
+
+#include <functional>
+#include <map>
 
 namespace hips {
 
+using RoleTable = std::map<RoleKind, std::function<int(RoleContext&)>>;
+
+RoleTable coordinationRoles();  // schedulers and servers (no LibTorch)
+bool isTrainingRole(RoleKind kind);
+
 // Returns the process exit status (RoleExit); errors go to stderr with the node id.
-int runRole(const QString& topologyPath, const QString& nodeId, const QString& outDir);
+int runRole(const QString& topologyPath, const QString& nodeId, const QString& outDir, const RoleTable& roles);
 
 }  // namespace hips

@@ -1,0 +1,31 @@
+// hips-trainer: runs one worker or master-worker process (started by hips-agent).
+//   hips-trainer role --topology FILE --node ID --out DIR
+// Kept apart from hips-agent so that only the processes that train load LibTorch.
+#include "RoleRunner.h"
+#include "TrainingRoles.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <cstdio>
+
+int main(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("hips-trainer"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(HIPS_VERSION));
+    QCommandLineParser args;
+    args.setApplicationDescription(QStringLiteral("HiPS Studio worker and master-worker process"));
+    args.addHelpOption();
+    args.addVersionOption();
+    args.addPositionalArgument(QStringLiteral("mode"), QStringLiteral("role"));
+    args.addOption({QStringLiteral("topology"), QStringLiteral("Topology file."), QStringLiteral("file")});
+    args.addOption({QStringLiteral("node"), QStringLiteral("Node id, e.g. party1/worker0."), QStringLiteral("id")});
+    args.addOption({QStringLiteral("out"), QStringLiteral("Output directory."), QStringLiteral("dir"), QStringLiteral(".")});
+    args.process(app);
+    if (args.positionalArguments().value(0) != QLatin1String("role") || !args.isSet(QStringLiteral("topology")) ||
+        !args.isSet(QStringLiteral("node"))) {
+        std::fprintf(stderr, "usage: hips-trainer role --topology FILE --node ID [--out DIR]\n");
+        return 2;
+    }
+    return hips::runRole(args.value(QStringLiteral("topology")), args.value(QStringLiteral("node")),
+                         args.value(QStringLiteral("out")), hips::trainingRoles());
+}
