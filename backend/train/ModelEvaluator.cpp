@@ -27,7 +27,7 @@ EvalStats ModelEvaluator::evaluate(const float* weights) {
     const auto start = std::chrono::steady_clock::now();
     d->model.load(weights);
     d->model.net().eval();
-    torch::NoGradGuard noGrad;
+    c10::InferenceMode inference;  // no autograd bookkeeping at all, not just no gradients
     constexpr int64_t kBatch = 1000;
     int64_t correct = 0;
     double lossSum = 0;
