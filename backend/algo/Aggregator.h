@@ -17,8 +17,9 @@ public:
     // `owner`, when given, keeps `values` alive: a rule may then hold them without a copy.
     virtual void add(const float* values, size_t length, std::shared_ptr<const void> owner = nullptr) = 0;
     virtual int contributions() const = 0;
-    // The aggregate of this round's contributions, `length` floats; valid until the next begin().
-    virtual const float* result() const = 0;
+    // out[i] = base[i] + aggregate[i] for i in [begin, end) (base may be null: the aggregate
+    // alone). Computing by ranges lets a server send each slice as soon as it is written.
+    virtual void write(float* out, const float* base, size_t begin, size_t end) const = 0;
 };
 
 }  // namespace hips

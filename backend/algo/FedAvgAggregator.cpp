@@ -2,34 +2,35 @@
 
 #include "VectorMath.h"
 
-#include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace hips {
 
 void FedAvgAggregator::begin(size_t length) {
-    // The buffer is kept from round to round: a fresh 64 MB allocation costs page faults.
-    if (m_sum.size() != length) m_sum.assign(length, 0.0f);
-    m_count = 0;
-    m_first.reset();
+    m_length = length;
+    m_inputs.clear();
+    m_owners.clear();
 }
 
 void FedAvgAggregator::add(const float* values, size_t length, std::shared_ptr<const void> owner) {
-    if (length != m_sum.size())
-        throw std::invalid_argument("fedavg: contribution of " + std::to_string(length) +
-                                    " values, expected " + std::to_string(m_sum.size()));
-    if (m_count == 0 && owner) {
-        m_first = std::move(owner);
-        m_firstValues = values;
-    } else if (m_count == 0) {
-        std::copy(values, values + length, m_sum.begin());
-    } else if (m_first) {
-        sumInto(m_sum.data(), m_firstValues, values, length);
-        m_first.reset();
-    } else {
-        addInto(m_sum.data(), values, length);
+    if (length != m_length)
+        throw std::invalid_argument("fedavg: contribution of " + std::to_string(length) + " values, expected " +
+                                    std::to_string(m_length));
+    if (!owner) {  // the caller keeps no promise about `values`: hold a copy
+        auto copy = std::make_shared<std::vector<float>>(values, values + length);
+        values = copy->data();
+        owner = std::move(copy);
     }
-    ++m_count;
+    m_inputs.push_back(values);
+    m_owners.push_back(std::move(owner));
+}
+
+void FedAvgAggregator::write(float* out, const float* base, size_t begin, size_t end) const {
+    if (end > m_length || begin > end) throw std::out_of_range("fedavg: range outside the model");
+    std::vector<const float*> inputs(m_inputs.size());
+    for (size_t k = 0; k < inputs.size(); ++k) inputs[k] = m_inputs[k] + begin;
+    sumMany(out + begin, base ? base + begin : nullptr, inputs.data(), inputs.size(), end - begin);
 }
 
 }  // namespace hips

@@ -1,5 +1,7 @@
 #include "VectorMath.h"
 
+#include <algorithm>
+
 namespace hips {
 
 void addInto(float* __restrict dst, const float* __restrict src, size_t n) {
@@ -8,6 +10,19 @@ void addInto(float* __restrict dst, const float* __restrict src, size_t n) {
 
 void sumInto(float* __restrict out, const float* __restrict a, const float* __restrict b, size_t n) {
     for (size_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
+}
+
+void sumMany(float* out, const float* base, const float* const* inputs, size_t count, size_t n) {
+    constexpr size_t kChunk = 4096;  // 16 KiB: the chunk of out stays in L1 across the inputs
+    for (size_t begin = 0; begin < n; begin += kChunk) {
+        const size_t len = std::min(kChunk, n - begin);
+        float* o = out + begin;
+        if (base && count > 0) sumInto(o, base + begin, inputs[0] + begin, len);
+        else if (base) std::copy(base + begin, base + begin + len, o);
+        else if (count > 0) std::copy(inputs[0] + begin, inputs[0] + begin + len, o);
+        else std::fill(o, o + len, 0.0f);
+        for (size_t k = 1; k < count; ++k) addInto(o, inputs[k] + begin, len);
+    }
 }
 
 }  // namespace hips

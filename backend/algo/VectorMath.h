@@ -7,5 +7,8 @@ namespace hips {
 void addInto(float* dst, const float* src, size_t n);
 // out[i] = a[i] + b[i]: one pass where copy-then-add would take two.
 void sumInto(float* out, const float* a, const float* b, size_t n);
+// out[i] = base[i] + Σ_k inputs[k][i] (base may be null), in cache-sized chunks so that every
+// input is read once and out written once, whatever the number of inputs.
+void sumMany(float* out, const float* base, const float* const* inputs, size_t count, size_t n);
 
 }  // namespace hips

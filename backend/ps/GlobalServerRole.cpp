@@ -54,7 +54,7 @@ public:
                 if (e->message.fields.value(QStringLiteral("pull")).toBool())
                     m_pulls.add(e->peer, e->message.integer(QStringLiteral("round")));
                 if (m_model.version >= 0 && collector.add(*e, m_model.version + 1, m_model.size)) {
-                    apply(collector.result(), roundStart);
+                    apply(collector, roundStart);
                     roundStart = Clock::now();
                 }
             }
@@ -87,10 +87,10 @@ private:
 
     // w ← w + ΣΔ into a pooled buffer (the old one may still be on its way to a peer), each
     // slice sent to the waiting pullers as soon as it is computed.
-    void apply(const float* sum, Clock::time_point roundStart) {
+    void apply(const RoundCollector& round, Clock::time_point roundStart) {
         const auto start = Clock::now();
         const QStringList ready = m_pulls.take(m_model.version + 1);
-        m_model = applyAndSend(m_channel, m_model, sum, ready, m_pool);
+        m_model = applyAndSend(m_channel, m_model, round, ready, m_pool);
         noteServed(ready);
         const double applySeconds = std::chrono::duration<double>(Clock::now() - start).count();
         const qint64 v = m_model.version;

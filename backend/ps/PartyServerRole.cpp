@@ -64,7 +64,7 @@ public:
                         Message push(QStringLiteral("push"), {{QStringLiteral("round"), m_model.version + 1},
                                                               {QStringLiteral("pull"), true}});
                         FloatBuffer sum = m_pool.acquire(m_model.total);
-                        std::copy(collector.result(), collector.result() + m_model.total, sum->begin());
+                        collector.write(sum->data(), nullptr, 0, m_model.total);
                         push.frames.push_back(floatFrame(sum));
                         upstream.send(std::move(push));
                     }

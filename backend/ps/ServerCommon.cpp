@@ -2,7 +2,6 @@
 
 #include "AggregatorRegistry.h"
 #include "RoleError.h"
-#include "VectorMath.h"
 
 #include <QCborArray>
 #include <cstdio>
@@ -58,13 +57,13 @@ void sendModel(Channel& channel, const QString& peer, const ModelVersion& model,
         channel.send(peer, sliceOf(model, offset).toMessage(type));
 }
 
-ModelVersion applyAndSend(Channel& channel, const ModelVersion& w, const float* sum, const QStringList& pullers,
-                          ModelBufferPool& pool) {
+ModelVersion applyAndSend(Channel& channel, const ModelVersion& w, const RoundCollector& round,
+                          const QStringList& pullers, ModelBufferPool& pool) {
     FloatBuffer buffer = pool.acquire(w.size);
     const ModelVersion next = ModelVersion::fromBuffer(w.version + 1, buffer);
     for (size_t offset = 0; offset < w.size; offset += kModelSliceFloats) {
         const size_t count = std::min(kModelSliceFloats, w.size - offset);
-        sumInto(buffer->data() + offset, w.data + offset, sum + offset, count);
+        round.write(buffer->data(), w.data, offset, offset + count);
         for (const QString& peer : pullers) channel.send(peer, sliceOf(next, offset).toMessage(QStringLiteral("model")));
     }
     return next;

@@ -54,10 +54,12 @@ struct ModelSlice {
 // Sends every slice of `model` to `peer`.
 void sendModel(Channel& channel, const QString& peer, const ModelVersion& model, const QString& type);
 
+class RoundCollector;
+
 // w ← w + ΣΔ as the next version, computed slice by slice into a pooled buffer; each slice
 // goes to every peer in `pullers` as soon as it is computed.
-ModelVersion applyAndSend(Channel& channel, const ModelVersion& w, const float* sum, const QStringList& pullers,
-                          ModelBufferPool& pool);
+ModelVersion applyAndSend(Channel& channel, const ModelVersion& w, const RoundCollector& round,
+                          const QStringList& pullers, ModelBufferPool& pool);
 
 // Puts a model back together from its slices (workers and the master need it contiguous).
 class ModelAssembler {
@@ -86,7 +88,10 @@ public:
     // Takes the payload frame out of `push` (the rule may keep it without a copy).
     bool add(Envelope& push, qint64 expectedRound, size_t expectedSize);
     bool add(Envelope&& push, qint64 expectedRound, size_t expectedSize) { return add(push, expectedRound, expectedSize); }
-    const float* result() const { return m_aggregator->result(); }
+    // out = base + aggregate over [begin, end); see Aggregator::write.
+    void write(float* out, const float* base, size_t begin, size_t end) const {
+        m_aggregator->write(out, base, begin, end);
+    }
     int contributorCount() const { return int(m_contributors.size()); }
     quint64 rejected() const { return m_rejected; }
 

@@ -100,7 +100,7 @@ double hipsPushPull(int workers, size_t bytes, int rounds, bool aggregate) {
             model.version += 1;
             for (const QString& p : pulls) sendModel(server, p, model, QStringLiteral("model"));
         } else if (aggregate && collector.add(*e, model.version + 1, floats)) {
-            model = applyAndSend(server, model, collector.result(), pulls, pool);
+            model = applyAndSend(server, model, collector, pulls, pool);
         } else {
             continue;
         }
