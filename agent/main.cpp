@@ -41,21 +41,12 @@ int main(int argc, char** argv) {
     args.addPositionalArgument(QStringLiteral("mode"), QStringLiteral("daemon | role"));
     args.addOption({QStringLiteral("bind"), QStringLiteral("Control endpoint (daemon)."), QStringLiteral("endpoint"),
                     QStringLiteral("tcp://127.0.0.1:*")});
-    args.addOption({QStringLiteral("topology"), QStringLiteral("Topology file (role)."), QStringLiteral("file")});
-    args.addOption({QStringLiteral("node"), QStringLiteral("Node id, e.g. party1/worker0 (role)."), QStringLiteral("id")});
-    args.addOption({QStringLiteral("out"), QStringLiteral("Output directory (role)."), QStringLiteral("dir"), QStringLiteral(".")});
+    addRoleOptions(args);
     args.process(app);
 
     const QString mode = args.positionalArguments().value(0);
     if (mode == QLatin1String("daemon")) return runDaemon(app, args);
-    if (mode == QLatin1String("role")) {
-        if (!args.isSet(QStringLiteral("topology")) || !args.isSet(QStringLiteral("node"))) {
-            std::fprintf(stderr, "hips-agent role: --topology and --node are required\n");
-            return 2;
-        }
-        return runRole(args.value(QStringLiteral("topology")), args.value(QStringLiteral("node")),
-                       args.value(QStringLiteral("out")), coordinationRoles());
-    }
+    if (mode == QLatin1String("role")) return runRoleFromArgs(args, coordinationRoles());
     std::fprintf(stderr, "hips-agent: say 'daemon' or 'role' (see --help)\n");
     return 2;
 }

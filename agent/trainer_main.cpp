@@ -4,7 +4,6 @@
 #include "RoleRunner.h"
 #include "TrainingRoles.h"
 
-#include <QCommandLineParser>
 #include <QCoreApplication>
 #include <cstdio>
 
@@ -17,15 +16,11 @@ int main(int argc, char** argv) {
     args.addHelpOption();
     args.addVersionOption();
     args.addPositionalArgument(QStringLiteral("mode"), QStringLiteral("role"));
-    args.addOption({QStringLiteral("topology"), QStringLiteral("Topology file."), QStringLiteral("file")});
-    args.addOption({QStringLiteral("node"), QStringLiteral("Node id, e.g. party1/worker0."), QStringLiteral("id")});
-    args.addOption({QStringLiteral("out"), QStringLiteral("Output directory."), QStringLiteral("dir"), QStringLiteral(".")});
+    hips::addRoleOptions(args);
     args.process(app);
-    if (args.positionalArguments().value(0) != QLatin1String("role") || !args.isSet(QStringLiteral("topology")) ||
-        !args.isSet(QStringLiteral("node"))) {
+    if (args.positionalArguments().value(0) != QLatin1String("role")) {
         std::fprintf(stderr, "usage: hips-trainer role --topology FILE --node ID [--out DIR]\n");
         return 2;
     }
-    return hips::runRole(args.value(QStringLiteral("topology")), args.value(QStringLiteral("node")),
-                         args.value(QStringLiteral("out")), hips::trainingRoles());
+    return hips::runRoleFromArgs(args, hips::trainingRoles());
 }

@@ -7,7 +7,7 @@ BUILD_DIR=${1:-build}
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config ccache
-  libtorch-dev libopenblas0-pthread
+  libtorch-dev libopenblas0-pthread zlib1g-dev
   libzmq3-dev cppzmq-dev libssh-dev
   qt6-base-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libqt6sql6-sqlite libgl-dev

@@ -10,6 +10,21 @@
 
 namespace hips {
 
+void addRoleOptions(QCommandLineParser& args) {
+    args.addOption({QStringLiteral("topology"), QStringLiteral("Topology file (role)."), QStringLiteral("file")});
+    args.addOption({QStringLiteral("node"), QStringLiteral("Node id, e.g. party1/worker0 (role)."), QStringLiteral("id")});
+    args.addOption({QStringLiteral("out"), QStringLiteral("Output directory (role)."), QStringLiteral("dir"), QStringLiteral(".")});
+}
+
+int runRoleFromArgs(const QCommandLineParser& args, const RoleTable& roles) {
+    if (!args.isSet(QStringLiteral("topology")) || !args.isSet(QStringLiteral("node"))) {
+        std::fprintf(stderr, "role: --topology and --node are required\n");
+        return kRoleUsage;
+    }
+    return runRole(args.value(QStringLiteral("topology")), args.value(QStringLiteral("node")),
+                   args.value(QStringLiteral("out")), roles);
+}
+
 RoleTable coordinationRoles() {
     return {{RoleKind::GlobalScheduler, runScheduler}, {RoleKind::Scheduler, runScheduler},
             {RoleKind::GlobalServer, runGlobalServer}, {RoleKind::Server, runPartyServer}};

@@ -4,6 +4,7 @@
 // hips-agent runs schedulers and servers, hips-trainer runs workers and the master worker.
 #include "RoleContext.h"
 
+#include <QCommandLineParser>
 #include <functional>
 #include <map>
 
@@ -16,5 +17,10 @@ bool isTrainingRole(RoleKind kind);
 
 // Returns the process exit status (RoleExit); errors go to stderr with the node id.
 int runRole(const QString& topologyPath, const QString& nodeId, const QString& outDir, const RoleTable& roles);
+
+// The `role --topology FILE --node ID [--out DIR]` command line, shared by hips-agent and
+// hips-trainer: options to declare, and the run once parsed.
+void addRoleOptions(QCommandLineParser& args);
+int runRoleFromArgs(const QCommandLineParser& args, const RoleTable& roles);
 
 }  // namespace hips
