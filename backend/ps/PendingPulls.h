@@ -11,7 +11,6 @@ public:
     void add(const QString& peer, qint64 version) { m_pending.append({peer, version}); }
     // Removes and returns the peers whose pull a model of version `available` answers.
     QStringList take(qint64 available);
-    bool empty() const { return m_pending.isEmpty(); }
 
 private:
     struct Pull { QString peer; qint64 version; };

@@ -2,12 +2,6 @@
 
 namespace hips {
 
-size_t Message::payloadBytes() const {
-    size_t n = 0;
-    for (const zmq::message_t& f : frames) n += f.size();
-    return n;
-}
-
 zmq::message_t sharedFrame(std::shared_ptr<const void> owner, const void* data, size_t size) {
     auto* hint = new std::shared_ptr<const void>(std::move(owner));
     return zmq::message_t(const_cast<void*>(data), size,

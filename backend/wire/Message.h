@@ -21,7 +21,6 @@ struct Message {
         return fields.value(key).toInteger(fallback);
     }
     QString string(const QString& key) const { return fields.value(key).toString(); }
-    size_t payloadBytes() const;
 };
 
 // A frame that points at memory owned by `owner` (zero copy); the owner is released
