@@ -1,6 +1,7 @@
 #include "RunCommand.h"
 
 #include "RunController.h"
+#include "RunStore.h"
 #include "TopologyReader.h"
 #include "UnixSignals.h"
 
@@ -114,6 +115,8 @@ int runCommand(const QStringList& arguments) {
     args.setApplicationDescription("Run a topology to the end (the shipped default when none is given).");
     args.addPositionalArgument("topology", "Topology file.", "[TOPOLOGY]");
     args.addOption({"out", "Run directory (default runs/<time>-<name>).", "DIR"});
+    args.addOption({"history", "Run history file (default: the user's application data directory).", "PATH",
+                    RunStore::defaultPath()});
     for (const Override& o : kOverrides) args.addOption({o.name, o.help, o.value});
     args.addHelpOption();
     args.process(arguments);
@@ -136,7 +139,14 @@ int runCommand(const QStringList& arguments) {
     std::printf("%5s  %8s  %7s  %9s  %9s  %9s  %8s\n", "round", "test_acc", "loss", "samples/s", "inside_MB",
                 "across_MB", "elapsed");
 
+    QString historyError;
+    const auto store = RunStore::open(args.value("history"), &historyError);
+    if (!store) {
+        std::fprintf(stderr, "hips run: %s\n", qPrintable(historyError));
+        return 2;
+    }
     RunController controller;
+    controller.setStore(store.get());
     int signalExit = 0;
     UnixSignals signals;
     QObject::connect(&signals, &UnixSignals::received, &controller, [&](int sig) {

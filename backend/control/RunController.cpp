@@ -4,6 +4,8 @@
 #include "TopologyReader.h"
 #include "TopologyWriter.h"
 
+#include <QDateTime>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QTimer>
 #include <cmath>
@@ -74,6 +76,10 @@ bool RunController::start(const Topology& topology, const QString& runDir) {
                                                topology.training.evalEvery);
     for (const Node& n : topology.nodes()) m_processes.insert(n.id, ProcessInfo{n, ProcessInfo::State::Pending, 0, 0, false, {}});
     m_clock.start();
+    if (m_store) {
+        const QJsonObject settings = TopologyWriter::toJsonObject(topology).value("training").toObject();
+        m_runId = m_store->beginRun(topology.name, TopologyWriter::toJson(topology), settings);
+    }
     setState(RunState::Deploying);
 
     m_launcher = std::make_unique<LocalAgentLauncher>();
@@ -128,6 +134,8 @@ void RunController::onEvent(const QCborMap& e) {
         const QString stream = e.value(QStringLiteral("stream")).toString();
         const QString line = e.value(QStringLiteral("line")).toString();
         m_dir.appendLog(node, line);
+        if (m_store && stream == QLatin1String("stderr"))
+            m_store->appendEvent(m_runId, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0, "warning", node, line);
         Q_EMIT logLine(node, stream, line);
     } else if (kind == QLatin1String("started")) {
         it->pid = e.value(QStringLiteral("pid")).toInteger();
@@ -155,8 +163,31 @@ void RunController::onExited(ProcessInfo& p, const QCborMap& e) {
 
 void RunController::onMetric(const QString& json) {
     m_dir.appendMetric(json.toUtf8());
-    const QJsonObject record = QJsonDocument::fromJson(json.toUtf8()).object();
-    for (const RoundRow& row : m_progress->ingest(record, elapsed())) Q_EMIT roundCompleted(row);
+    const QJsonObject metric = QJsonDocument::fromJson(json.toUtf8()).object();
+    record(metric);
+    for (const RoundRow& row : m_progress->ingest(metric, elapsed())) Q_EMIT roundCompleted(row);
+}
+
+// Numeric fields of train/aggregate/eval records become metric rows named "<kind>.<field>";
+// traffic records become the node's cumulative bytes sent per tier.
+void RunController::record(const QJsonObject& r) {
+    if (!m_store) return;
+    const QString kind = r.value("kind").toString();
+    const QString node = r.value("node").toString();
+    const double t = r.value("t").toDouble();
+    const int round = r.value("round").toInt(-1);
+    if (kind == QLatin1String("traffic")) {
+        double inside = 0, across = 0;
+        for (const QJsonValue& v : r.value("links").toArray())
+            (v.toObject().value("tier").toString() == QLatin1String("across") ? across : inside) += v.toObject().value("sent").toDouble();
+        m_store->appendMetric(m_runId, t, node, round, "traffic.sent_inside", inside);
+        m_store->appendMetric(m_runId, t, node, round, "traffic.sent_across", across);
+        return;
+    }
+    if (kind != QLatin1String("train") && kind != QLatin1String("aggregate") && kind != QLatin1String("eval")) return;
+    for (auto it = r.begin(); it != r.end(); ++it)
+        if (it->isDouble() && it.key() != QLatin1String("t") && it.key() != QLatin1String("round"))
+            m_store->appendMetric(m_runId, t, node, round, kind + '.' + it.key(), it->toDouble());
 }
 
 bool RunController::allDone() const {
@@ -225,6 +256,12 @@ void RunController::emitFinished() {
         s.reason = QStringLiteral("the roles ended after %1 of %2 rounds").arg(s.rounds).arg(m_topology.training.rounds);
     }
     if (!m_dir.path().isEmpty()) m_dir.writeSummary(s.toJson());
+    if (m_store && m_runId > 0) {
+        const double t = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+        if (!s.ok) m_store->appendEvent(m_runId, t, "error", "controller", s.reason);
+        m_store->finishRun(m_runId, s.ok ? "finished" : "failed", s.toJson());
+        m_store->flush();
+    }
     setState(s.ok ? RunState::Finished : RunState::Failed);
     if (m_agent) m_agent.release()->deleteLater();  // we may be inside one of its signals
     Q_EMIT finished(s);

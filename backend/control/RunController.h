@@ -7,6 +7,7 @@
 #include "LocalAgentLauncher.h"
 #include "RunDirectory.h"
 #include "RunProgress.h"
+#include "RunStore.h"
 #include "Topology.h"
 
 #include <QElapsedTimer>
@@ -46,6 +47,8 @@ public:
     explicit RunController(QObject* parent = nullptr);
     ~RunController() override;
 
+    // Every metric, event and the outcome also go to `store` when one is set (before start()).
+    void setStore(RunStore* store) { m_store = store; }
     // Returns false (and sets error()) when the run cannot even begin.
     bool start(const Topology& topology, const QString& runDir);
     void stop(const QString& reason);  // user request: stop everything, report as failed with `reason`
@@ -83,6 +86,9 @@ private:
     std::unique_ptr<RunProgress> m_progress;
     QMap<QString, ProcessInfo> m_processes;
     QElapsedTimer m_clock;
+    void record(const QJsonObject& metric);
+    RunStore* m_store = nullptr;
+    qint64 m_runId = 0;
     bool m_finishedEmitted = false;
     bool m_shutdownSent = false;
 };

@@ -359,6 +359,23 @@ qint64 RunStore::metricCount(qint64 run) const {
     return q.next() ? q.value(0).toLongLong() : 0;
 }
 
+RunFacts RunStore::facts(qint64 run) const {
+    QSqlDatabase db = QSqlDatabase::database(m_connection);
+    auto scalar = [&](const QString& sql) {
+        QSqlQuery q(db);
+        q.exec(sql.arg(run));
+        return q.next() && !q.value(0).isNull() ? q.value(0).toDouble() : -1.0;
+    };
+    RunFacts f;
+    f.rounds = int(std::max(0.0, scalar("SELECT max(round) FROM metrics WHERE run_id = %1 AND name = 'aggregate.apply_s'")));
+    f.bestAccuracy = scalar("SELECT max(value) FROM metrics WHERE run_id = %1 AND name = 'eval.test_acc'");
+    f.finalAccuracy = scalar("SELECT value FROM metrics WHERE run_id = %1 AND name = 'eval.test_acc' ORDER BY round DESC LIMIT 1");
+    // Traffic counters are cumulative per node: the latest (largest) value of each, summed.
+    f.bytesAcross = std::max(0.0, scalar("SELECT sum(v) FROM (SELECT max(value) AS v FROM metrics WHERE run_id = %1"
+                                          " AND name = 'traffic.sent_across' GROUP BY source)"));
+    return f;
+}
+
 int RunStore::schemaVersion() const {
     QSqlQuery q(QSqlDatabase::database(m_connection));
     q.exec(QStringLiteral("SELECT version FROM hips_schema"));

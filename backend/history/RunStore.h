@@ -21,6 +21,14 @@ struct RunRecord {
     QJsonObject summary;
 };
 
+// Figures of a run computed from its metric rows, so that an interrupted run has them too.
+struct RunFacts {
+    int rounds = 0;             // last round the global server applied
+    double bestAccuracy = -1;   // -1: never evaluated
+    double finalAccuracy = -1;  // accuracy at the last evaluated round
+    double bytesAcross = 0;     // bytes sent across parties, all nodes
+};
+
 class RunStore {
 public:
     static constexpr int kSchemaVersion = 1;
@@ -43,6 +51,7 @@ public:
     QList<RunRecord> runs() const;
     std::optional<RunRecord> run(qint64 id) const;
     qint64 metricCount(qint64 run) const;
+    RunFacts facts(qint64 run) const;
     int schemaVersion() const;
 
 private:

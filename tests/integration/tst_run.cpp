@@ -39,11 +39,22 @@ struct Run {
     QProcess process;
     QByteArray out, err;
 
-    void start(const QStringList& args) {
+    QString history() const { return dir.filePath("history.sqlite"); }
+
+    // Every run gets its own history file: tests never touch the user's.
+    void start(QStringList args) {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("HIPS_TEST_TAG", tag);
         process.setProcessEnvironment(env);
+        if (args.value(0) == "run" && !args.contains("--history")) args << "--history" << history();
         process.start(kHips, args);
+    }
+
+    QByteArray historyList() {
+        QProcess list;
+        list.start(kHips, {"history", "list", "--history", history()});
+        list.waitForFinished(30000);
+        return list.readAllStandardOutput();
     }
     bool waitForOutput(const QByteArray& text, int ms) {
         QElapsedTimer t;
@@ -103,6 +114,45 @@ private Q_SLOTS:
         QCOMPARE(all.count("\"kind\":\"train\""), 6 * 4);
         QCOMPARE(all.count("\"kind\":\"aggregate\""), 6);
         QVERIFY(run.leftovers().isEmpty());
+
+        // The history holds the run with the figures the run printed.
+        const QRegularExpressionMatch printed =
+            QRegularExpression("final test accuracy (\\d\\.\\d{4}), best (\\d\\.\\d{4})").match(QString(run.out));
+        QVERIFY(printed.hasMatch());
+        const QByteArray list = run.historyList();
+        QVERIFY2(QRegularExpression(QString("small-synthetic .* finished\\s+%1\\s+%2\\s+6\\s")
+                                        .arg(printed.captured(2), printed.captured(1)))
+                     .match(QString(list)).hasMatch(),
+                 list.constData());
+    }
+
+    // `kill -9` of the controller: its agent and roles go too, and the next look at the
+    // history shows the run as interrupted with the rounds it had done.
+    void killedControllerLeavesAnInterruptedRun() {
+        Run run;
+        run.start({"run", kSmall, "--out", run.dir.path(), "--rounds", "500"});
+        QVERIFY2(run.waitForOutput("\n    3 ", 120000), run.out.constData());
+        ::kill(pid_t(run.process.processId()), SIGKILL);
+        run.finish(30000);
+        QVERIFY(run.leftovers().isEmpty());
+        const QByteArray list = run.historyList();
+        const QRegularExpressionMatch m =
+            QRegularExpression("small-synthetic .* interrupted .* (\\d+)\\s+[\\d.]+\\n").match(QString(list));
+        QVERIFY2(m.hasMatch(), list.constData());
+        QVERIFY2(m.captured(1).toInt() >= 3, list.constData());
+    }
+
+    void corruptHistoryIsRefusedAndKept() {
+        Run run;
+        QFile junk(run.history());
+        QVERIFY(junk.open(QIODevice::WriteOnly));
+        junk.write("this is not a database");
+        junk.close();
+        run.start({"run", kSmall, "--out", run.dir.path()});
+        QCOMPARE(run.finish(30000), 2);
+        QVERIFY2(run.err.contains("is not a SQLite file") && run.err.contains("left untouched"), run.err.constData());
+        QVERIFY(junk.open(QIODevice::ReadOnly));
+        QCOMPARE(junk.readAll(), QByteArray("this is not a database"));
     }
 
     // HiPS's ENABLE_CENTRAL_WORKER: central workers push to the global server directly, next

@@ -1,0 +1,9 @@
+#pragma once
+// `hips history list [--history PATH]`: the runs kept in the run history.
+#include <QStringList>
+
+namespace hips {
+
+int historyCommand(const QStringList& arguments);
+
+}  // namespace hips
