@@ -247,7 +247,7 @@ private Q_SLOTS:
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("HIPS_AGENT", "/nonexistent/hips-agent");
         run.process.setProcessEnvironment(env);
-        run.process.start(kHips, {"run", kSmall, "--out", run.dir.path()});
+        run.process.start(kHips, {"run", kSmall, "--out", run.dir.path(), "--history", run.history()});
         QCOMPARE(run.finish(30000), 1);
         QVERIFY2(run.err.contains("/nonexistent/hips-agent is missing or not executable"), run.err.constData());
     }
