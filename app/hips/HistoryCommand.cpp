@@ -5,6 +5,7 @@
 #include <QCommandLineParser>
 #include <QDateTime>
 #include <cstdio>
+#include <optional>
 
 namespace hips {
 
@@ -25,16 +26,53 @@ static int listRuns(const RunStore& store) {
     return 0;
 }
 
+static std::optional<RunRecord> findRun(const RunStore& store, const QString& idText) {
+    bool ok = false;
+    const qint64 id = idText.toLongLong(&ok);
+    const auto run = ok ? store.run(id) : std::nullopt;
+    if (!run) std::fprintf(stderr, "hips history: no run '%s' in this history; see `hips history list`\n", qPrintable(idText));
+    return run;
+}
+
+static int showRun(const RunStore& store, const QString& idText) {
+    const auto r = findRun(store, idText);
+    if (!r) return 2;
+    const RunFacts f = store.facts(r->id);
+    std::printf("run %lld: %s\nstatus: %s\nstarted: %s\n", static_cast<long long>(r->id), qPrintable(r->name),
+                qPrintable(r->status),
+                qPrintable(QDateTime::fromMSecsSinceEpoch(qint64(r->started * 1000)).toString("yyyy-MM-dd HH:mm:ss")));
+    if (r->ended > 0) std::printf("duration: %.1f s\n", r->ended - r->started);
+    std::printf("rounds: %d\nbest test accuracy: %s\nfinal test accuracy: %s\nbytes across parties: %.1f MB\n",
+                f.rounds, qPrintable(accuracy(f.bestAccuracy)), qPrintable(accuracy(f.finalAccuracy)), f.bytesAcross / 1e6);
+    if (const QString run_dir = r->summary.value("run_dir").toString(); !run_dir.isEmpty())
+        std::printf("run directory: %s\n", qPrintable(run_dir));
+    for (const QString& e : store.eventMessages(r->id, "error")) std::printf("error: %s\n", qPrintable(e));
+    return 0;
+}
+
+static int deleteRun(RunStore& store, const QString& idText) {
+    const auto r = findRun(store, idText);
+    if (!r) return 2;
+    store.deleteRun(r->id);
+    store.flush();
+    std::printf("deleted run %lld (%s)\n", static_cast<long long>(r->id), qPrintable(r->name));
+    return 0;
+}
+
 int historyCommand(const QStringList& arguments) {
     QCommandLineParser args;
-    args.setApplicationDescription("The run history. Sub-command: list.");
-    args.addPositionalArgument("command", "list");
+    args.setApplicationDescription("The run history. Sub-commands: list, show RUN, delete RUN.");
+    args.addPositionalArgument("command", "list | show RUN | delete RUN");
     args.addOption({"history", "History file (default: the user's application data directory).", "PATH",
                     RunStore::defaultPath()});
     args.addHelpOption();
     args.process(arguments);
-    if (args.positionalArguments().value(0) != QLatin1String("list")) {
-        std::fprintf(stderr, "usage: hips history list [--history PATH]\n");
+    const QStringList words = args.positionalArguments();
+    const QString command = words.value(0);
+    const bool valid = (command == QLatin1String("list") && words.size() == 1) ||
+                       ((command == QLatin1String("show") || command == QLatin1String("delete")) && words.size() == 2);
+    if (!valid) {
+        std::fprintf(stderr, "usage: hips history list | show RUN | delete RUN  [--history PATH]\n");
         return 2;
     }
     QString error;
@@ -43,6 +81,8 @@ int historyCommand(const QStringList& arguments) {
         std::fprintf(stderr, "hips history: %s\n", qPrintable(error));
         return 2;
     }
+    if (command == QLatin1String("show")) return showRun(*store, words[1]);
+    if (command == QLatin1String("delete")) return deleteRun(*store, words[1]);
     return listRuns(*store);
 }
 

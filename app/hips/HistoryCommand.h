@@ -1,5 +1,5 @@
 #pragma once
-// `hips history list [--history PATH]`: the runs kept in the run history.
+// `hips history list | show RUN | delete RUN [--history PATH]`: the runs kept in the run history.
 #include <QStringList>
 
 namespace hips {

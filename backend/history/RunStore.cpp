@@ -376,6 +376,17 @@ RunFacts RunStore::facts(qint64 run) const {
     return f;
 }
 
+QStringList RunStore::eventMessages(qint64 run, const QString& level) const {
+    QSqlQuery q(QSqlDatabase::database(m_connection));
+    q.prepare(QStringLiteral("SELECT source, message FROM events WHERE run_id = ? AND level = ? ORDER BY t"));
+    q.addBindValue(run);
+    q.addBindValue(level);
+    q.exec();
+    QStringList out;
+    while (q.next()) out << q.value(0).toString() + QStringLiteral(": ") + q.value(1).toString();
+    return out;
+}
+
 int RunStore::schemaVersion() const {
     QSqlQuery q(QSqlDatabase::database(m_connection));
     q.exec(QStringLiteral("SELECT version FROM hips_schema"));

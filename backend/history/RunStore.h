@@ -52,6 +52,7 @@ public:
     std::optional<RunRecord> run(qint64 id) const;
     qint64 metricCount(qint64 run) const;
     RunFacts facts(qint64 run) const;
+    QStringList eventMessages(qint64 run, const QString& level) const;  // "source: message", oldest first
     int schemaVersion() const;
 
 private:

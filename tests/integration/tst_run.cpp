@@ -50,11 +50,15 @@ struct Run {
         process.start(kHips, args);
     }
 
-    QByteArray historyList() {
-        QProcess list;
-        list.start(kHips, {"history", "list", "--history", history()});
-        list.waitForFinished(30000);
-        return list.readAllStandardOutput();
+    QByteArray historyList() { return historyCommand({"list"}).second; }
+
+    // Runs `hips history <words> --history <this run's file>`: {exit status, stdout + stderr}.
+    std::pair<int, QByteArray> historyCommand(QStringList words) {
+        QProcess p;
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(kHips, QStringList{"history"} + words + QStringList{"--history", history()});
+        p.waitForFinished(30000);
+        return {p.exitCode(), p.readAll()};
     }
     bool waitForOutput(const QByteArray& text, int ms) {
         QElapsedTimer t;
@@ -140,6 +144,15 @@ private Q_SLOTS:
             QRegularExpression("small-synthetic .* interrupted .* (\\d+)\\s+[\\d.]+\\n").match(QString(list));
         QVERIFY2(m.hasMatch(), list.constData());
         QVERIFY2(m.captured(1).toInt() >= 3, list.constData());
+
+        const auto [showStatus, shown] = run.historyCommand({"show", "1"});
+        QCOMPARE(showStatus, 0);
+        QVERIFY2(shown.contains("status: interrupted") && shown.contains("rounds: " + m.captured(1).toUtf8()),
+                 shown.constData());
+        QCOMPARE(run.historyCommand({"delete", "7"}).first, 2);  // no such run
+        QVERIFY(run.historyCommand({"delete", "7"}).second.contains("no run '7'"));
+        QCOMPARE(run.historyCommand({"delete", "1"}).first, 0);
+        QVERIFY(!run.historyList().contains("small-synthetic"));
     }
 
     void corruptHistoryIsRefusedAndKept() {
@@ -186,6 +199,9 @@ private Q_SLOTS:
         QVERIFY2(run.err.contains("party1/worker1 (pid " + QByteArray::number(victim.first()) + ") was killed by signal 9"),
                  run.err.constData());
         QVERIFY(run.leftovers().isEmpty());
+        const QByteArray shown = run.historyCommand({"show", "1"}).second;  // the history keeps the reason
+        QVERIFY2(shown.contains("status: failed") && shown.contains("error: controller: party1/worker1 (pid"),
+                 shown.constData());
     }
 
     // A hung process (SIGSTOP) does not exit, so only heartbeats can reveal it: its scheduler
