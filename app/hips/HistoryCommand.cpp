@@ -14,8 +14,7 @@ static QString accuracy(double a) { return a < 0 ? QStringLiteral("-") : QString
 static int listRuns(const RunStore& store) {
     std::printf("%4s  %-20s  %-19s  %9s  %-11s  %8s  %8s  %6s  %9s\n", "id", "name", "start", "duration", "status",
                 "best_acc", "final", "rounds", "across_MB");
-    for (const RunRecord& r : store.runs()) {
-        const RunFacts f = store.facts(r.id);
+    for (const auto& [r, f] : store.runList()) {
         const QString start = QDateTime::fromMSecsSinceEpoch(qint64(r.started * 1000)).toString("yyyy-MM-dd HH:mm:ss");
         const QString duration = r.ended > 0 ? QString::number(r.ended - r.started, 'f', 1) + 's' : QStringLiteral("-");
         std::printf("%4lld  %-20s  %-19s  %9s  %-11s  %8s  %8s  %6d  %9.1f\n", static_cast<long long>(r.id),

@@ -2,6 +2,8 @@
 
 #include "ControlProtocol.h"
 
+#include <algorithm>
+
 namespace hips {
 
 AgentClient::AgentClient(const QString& host, const QString& endpoint, QObject* parent)
@@ -53,10 +55,17 @@ void AgentClient::onMessage(const Message& m) {
         // TCP keeps order, so the only out-of-order arrivals are resends of old events.
         if (seq == m_lastSeq + 1) {
             m_lastSeq = seq;
-            Q_EMIT event(m.fields);
+            Q_EMIT event(m.fields, seq);
+            if (!m_manualAcks) m_acked = seq;
         }
-        send(Message(QStringLiteral("ack"), {{QStringLiteral("seq"), m_lastSeq}}));
+        send(Message(QStringLiteral("ack"), {{QStringLiteral("seq"), m_acked}}));
     }
+}
+
+void AgentClient::acknowledge(qint64 seq) {
+    if (seq <= m_acked) return;
+    m_acked = std::min(seq, m_lastSeq);
+    send(Message(QStringLiteral("ack"), {{QStringLiteral("seq"), m_acked}}));
 }
 
 }  // namespace hips

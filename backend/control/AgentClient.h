@@ -20,9 +20,15 @@ public:
     const QString& host() const { return m_host; }
     void send(Message m);
 
+    // By default each event is acknowledged as soon as it is emitted. With manual acks the
+    // owner acknowledges once the event is durable (stored), so that an agent keeps and
+    // resends whatever a crashed controller had not yet committed.
+    void setManualAcks(bool manual) { m_manualAcks = manual; }
+    void acknowledge(qint64 seq);
+
 Q_SIGNALS:
     void ready(const QCborMap& hello);
-    void event(const QCborMap& event);
+    void event(const QCborMap& event, qint64 seq);
     void lost(const QString& reason);
 
 private:
@@ -32,7 +38,9 @@ private:
     zmq::context_t m_zmq{1};
     QString m_host, m_endpoint;
     std::unique_ptr<SocketThread> m_socket;
-    qint64 m_lastSeq = 0;
+    qint64 m_lastSeq = 0;  // last event emitted
+    qint64 m_acked = 0;    // last event acknowledged to the agent
+    bool m_manualAcks = false;
     bool m_ready = false, m_lost = false;
     QElapsedTimer m_sinceAgent;
     QTimer m_timer;

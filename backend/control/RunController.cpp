@@ -29,6 +29,17 @@ QString runStateName(RunState s) {
     return {};
 }
 
+QString processStateName(ProcessInfo::State s) {
+    switch (s) {
+        case ProcessInfo::State::Pending: return QStringLiteral("pending");
+        case ProcessInfo::State::Running: return QStringLiteral("running");
+        case ProcessInfo::State::Exited: return QStringLiteral("exited");
+        case ProcessInfo::State::Failed: return QStringLiteral("failed");
+        case ProcessInfo::State::Stopped: return QStringLiteral("stopped");
+    }
+    return {};
+}
+
 QJsonObject RunSummary::toJson() const {
     return {{"ok", ok}, {"reason", reason}, {"run_dir", runDir}, {"rounds", rounds},
             {"final_test_acc", finalAccuracy}, {"best_test_acc", bestAccuracy}, {"seconds", seconds},
@@ -45,7 +56,9 @@ static QString describeExit(const ProcessInfo& p) {
 }
 
 RunController::RunController(QObject* parent) : QObject(parent) {}
-RunController::~RunController() = default;
+RunController::~RunController() {
+    if (m_store) m_store->setCommitListener({});
+}
 
 void RunController::setState(RunState s) {
     if (m_state == s) return;
@@ -74,11 +87,15 @@ bool RunController::start(const Topology& topology, const QString& runDir) {
     m_topology = topology;
     m_progress = std::make_unique<RunProgress>(topology.trainingWorkerCount(), topology.training.rounds,
                                                topology.training.evalEvery);
-    for (const Node& n : topology.nodes()) m_processes.insert(n.id, ProcessInfo{n, ProcessInfo::State::Pending, 0, 0, false, {}});
+    for (const Node& n : topology.nodes()) m_processes.insert(n.id, ProcessInfo{n, ProcessInfo::State::Pending, 0, 0, 0, 0, false, {}});
     m_clock.start();
     if (m_store) {
         const QJsonObject settings = TopologyWriter::toJsonObject(topology).value("training").toObject();
         m_runId = m_store->beginRun(topology.name, TopologyWriter::toJson(topology), settings);
+        for (const ProcessInfo& p : m_processes) storeProcess(p);
+        m_store->setCommitListener([this](quint64 mark) {
+            QMetaObject::invokeMethod(this, [this, mark] { acknowledgeCommitted(mark); }, Qt::QueuedConnection);
+        });
     }
     setState(RunState::Deploying);
 
@@ -123,7 +140,40 @@ void RunController::onAgentReady() {
                                                             {"out_dir", m_dir.path()}, {"threads", m_topology.training.threads}}));
 }
 
-void RunController::onEvent(const QCborMap& e) {
+void RunController::onEvent(const QCborMap& e, qint64 seq) {
+    handleEvent(e);
+    if (!m_store) return;  // the agent client acknowledged it already
+    m_pendingAcks.append(PendingAck{m_store->postedMark(), seq});
+}
+
+void RunController::acknowledgeCommitted(quint64 committedMark) {
+    qint64 upTo = 0;
+    while (!m_pendingAcks.isEmpty() && m_pendingAcks.first().storeMark <= committedMark)
+        upTo = m_pendingAcks.takeFirst().seq;
+    if (upTo > 0 && m_agent) m_agent->acknowledge(upTo);
+}
+
+void RunController::storeProcess(const ProcessInfo& p) {
+    if (!m_store || m_runId <= 0) return;
+    ProcessRecord r;
+    r.node = p.node.id;
+    r.role = roleName(p.node.kind);
+    r.party = p.node.party;
+    r.host = p.node.host;
+    r.rank = p.node.rank;
+    r.pid = p.pid;
+    r.started = p.started;
+    r.ended = p.ended;
+    r.exitCode = p.exitCode;
+    r.crashed = p.crashed;
+    r.error = p.error;
+    r.state = processStateName(p.state);
+    m_store->recordProcess(m_runId, r);
+}
+
+static double unixNow() { return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0; }
+
+void RunController::handleEvent(const QCborMap& e) {
     const QString kind = e.value(QStringLiteral("kind")).toString();
     const QString node = e.value(QStringLiteral("node")).toString();
     auto it = m_processes.find(node);
@@ -135,11 +185,13 @@ void RunController::onEvent(const QCborMap& e) {
         const QString line = e.value(QStringLiteral("line")).toString();
         m_dir.appendLog(node, line);
         if (m_store && stream == QLatin1String("stderr"))
-            m_store->appendEvent(m_runId, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0, "warning", node, line);
+            m_store->appendEvent(m_runId, unixNow(), "warning", node, line);
         Q_EMIT logLine(node, stream, line);
     } else if (kind == QLatin1String("started")) {
         it->pid = e.value(QStringLiteral("pid")).toInteger();
+        it->started = unixNow();
         it->state = ProcessInfo::State::Running;
+        storeProcess(*it);
         Q_EMIT processChanged(*it);
         bool all = true;
         for (const ProcessInfo& p : m_processes) all = all && p.state != ProcessInfo::State::Pending;
@@ -153,9 +205,11 @@ void RunController::onExited(ProcessInfo& p, const QCborMap& e) {
     p.exitCode = int(e.value(QStringLiteral("code")).toInteger());
     p.crashed = e.value(QStringLiteral("crashed")).toBool();
     p.error = e.value(QStringLiteral("error")).toString();
+    p.ended = unixNow();
     const bool clean = p.exitCode == 0 && !p.crashed;
     if (m_state == RunState::Stopping && !clean) p.state = ProcessInfo::State::Stopped;
     else p.state = clean ? ProcessInfo::State::Exited : ProcessInfo::State::Failed;
+    storeProcess(p);
     Q_EMIT processChanged(p);
     if (p.state == ProcessInfo::State::Failed) fail(describeExit(p));
     if (allDone()) finishWhenQuiet();
@@ -169,7 +223,7 @@ void RunController::onMetric(const QString& json) {
 }
 
 // Numeric fields of train/aggregate/eval records become metric rows named "<kind>.<field>";
-// traffic records become the node's cumulative bytes sent per tier.
+// traffic records become traffic rows: cumulative bytes sent per link ("node>peer") and tier.
 void RunController::record(const QJsonObject& r) {
     if (!m_store) return;
     const QString kind = r.value("kind").toString();
@@ -177,11 +231,11 @@ void RunController::record(const QJsonObject& r) {
     const double t = r.value("t").toDouble();
     const int round = r.value("round").toInt(-1);
     if (kind == QLatin1String("traffic")) {
-        double inside = 0, across = 0;
-        for (const QJsonValue& v : r.value("links").toArray())
-            (v.toObject().value("tier").toString() == QLatin1String("across") ? across : inside) += v.toObject().value("sent").toDouble();
-        m_store->appendMetric(m_runId, t, node, round, "traffic.sent_inside", inside);
-        m_store->appendMetric(m_runId, t, node, round, "traffic.sent_across", across);
+        for (const QJsonValue& v : r.value("links").toArray()) {
+            const QJsonObject link = v.toObject();
+            m_store->appendTraffic(m_runId, TrafficRecord{t, node + '>' + link.value("peer").toString(),
+                                                          link.value("tier").toString(), qint64(link.value("sent").toDouble())});
+        }
         return;
     }
     if (kind != QLatin1String("train") && kind != QLatin1String("aggregate") && kind != QLatin1String("eval")) return;
@@ -257,8 +311,7 @@ void RunController::emitFinished() {
     }
     if (!m_dir.path().isEmpty()) m_dir.writeSummary(s.toJson());
     if (m_store && m_runId > 0) {
-        const double t = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
-        if (!s.ok) m_store->appendEvent(m_runId, t, "error", "controller", s.reason);
+        if (!s.ok) m_store->appendEvent(m_runId, unixNow(), "error", "controller", s.reason);
         m_store->finishRun(m_runId, s.ok ? "finished" : "failed", s.toJson());
         m_store->flush();
     }

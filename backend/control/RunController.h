@@ -24,10 +24,13 @@ struct ProcessInfo {
     Node node;
     State state = State::Pending;
     qint64 pid = 0;
+    double started = 0, ended = 0;  // unix seconds
     int exitCode = 0;
     bool crashed = false;
     QString error;
 };
+
+QString processStateName(ProcessInfo::State s);
 
 struct RunSummary {
     bool ok = false;
@@ -48,6 +51,7 @@ public:
     ~RunController() override;
 
     // Every metric, event and the outcome also go to `store` when one is set (before start()).
+    // Agent events are then acknowledged only once the store has committed what they carried.
     void setStore(RunStore* store) { m_store = store; }
     // Returns false (and sets error()) when the run cannot even begin.
     bool start(const Topology& topology, const QString& runDir);
@@ -66,7 +70,10 @@ Q_SIGNALS:
 private:
     void setState(RunState s);
     void onAgentReady();
-    void onEvent(const QCborMap& event);
+    void onEvent(const QCborMap& event, qint64 seq);
+    void handleEvent(const QCborMap& event);
+    void acknowledgeCommitted(quint64 committedMark);
+    void storeProcess(const ProcessInfo& p);
     void onExited(ProcessInfo& p, const QCborMap& event);
     void onMetric(const QString& json);
     void fail(const QString& reason);
@@ -89,6 +96,11 @@ private:
     void record(const QJsonObject& metric);
     RunStore* m_store = nullptr;
     qint64 m_runId = 0;
+    struct PendingAck {
+        quint64 storeMark;  // the event is durable once the store has committed this far
+        qint64 seq;
+    };
+    QList<PendingAck> m_pendingAcks;
     bool m_finishedEmitted = false;
     bool m_shutdownSent = false;
 };

@@ -1,6 +1,11 @@
 // The run store: schema and migrations, writes through the writer thread, refusal of corrupt
 // and foreign files (left byte-for-byte untouched), interrupted runs, cascading deletes.
+#include "RunReport.h"
 #include "RunStore.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <atomic>
 
 #include <QCryptographicHash>
 #include <QProcess>
@@ -71,8 +76,169 @@ private Q_SLOTS:
         QString error;
         auto store = RunStore::open(path, &error);
         QVERIFY2(store, qPrintable(error));
-        QCOMPARE(store->schemaVersion(), 1);
+        QCOMPARE(store->schemaVersion(), RunStore::kSchemaVersion);
         QVERIFY(store->beginRun("after-migration", "{}", {}) > 0);
+    }
+
+    // A version-1 file kept traffic as per-node metric rows; version 2 moves them into the
+    // traffic table, so the run keeps its bytes across parties and its metrics lose them.
+    void migratesVersionOneTrafficIntoTheTrafficTable() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("v1.sqlite");
+        rawSql(path, {
+            "CREATE TABLE hips_schema (version INTEGER NOT NULL)", "INSERT INTO hips_schema VALUES (1)",
+            "CREATE TABLE runs (id INTEGER PRIMARY KEY, name TEXT NOT NULL, topology TEXT, settings TEXT,"
+            " started REAL NOT NULL, ended REAL, status TEXT NOT NULL, summary TEXT, controller_pid INTEGER)",
+            "CREATE TABLE processes (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, node TEXT, role TEXT,"
+            " party TEXT, host TEXT, rank INTEGER, pid INTEGER, started REAL, ended REAL, exit_code INTEGER,"
+            " crashed INTEGER, error TEXT)",
+            "CREATE TABLE metrics (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, t REAL, source TEXT,"
+            " round INTEGER, name TEXT, value REAL)",
+            "CREATE TABLE traffic (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, t REAL, link TEXT,"
+            " tier TEXT, bytes INTEGER)",
+            "CREATE TABLE events (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, t REAL, level TEXT,"
+            " source TEXT, message TEXT)",
+            "CREATE INDEX metrics_run ON metrics(run_id, name, round)",
+            "CREATE INDEX events_run ON events(run_id)",
+            "INSERT INTO runs VALUES (1, 'old', '{}', '{}', 100, 110, 'finished', '{}', 0)",
+            "INSERT INTO metrics VALUES (1, 101, 'party1/server0', 1, 'traffic.sent_across', 1000)",
+            "INSERT INTO metrics VALUES (1, 102, 'party1/server0', 2, 'traffic.sent_across', 3000)",
+            "INSERT INTO metrics VALUES (1, 102, 'party2/server0', 2, 'traffic.sent_across', 500)",
+            "INSERT INTO metrics VALUES (1, 102, 'party1/worker0', 2, 'traffic.sent_inside', 700)",
+            "INSERT INTO metrics VALUES (1, 102, 'central/global_server0', 2, 'aggregate.apply_s', 0.1)",
+        });
+        QString error;
+        auto store = RunStore::open(path, &error);
+        QVERIFY2(store, qPrintable(error));
+        QCOMPARE(store->schemaVersion(), 2);
+        QCOMPARE(store->metricCount(1), 1);  // only the aggregate row stays a metric
+        QCOMPARE(store->traffic(1).size(), 4);
+        QCOMPARE(store->facts(1).bytesAcross, 3500.0);
+        QCOMPARE(store->facts(1).rounds, 2);
+    }
+
+    void processesAreUpsertedPerNode() {
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        const qint64 run = store->beginRun("p", "{}", {});
+        ProcessRecord p{"party1/worker0", "worker", "party1", "h1", "pending", 0, 0, 0, 0, 0, false, {}};
+        store->recordProcess(run, p);
+        p.state = "running", p.pid = 4242, p.started = 10;
+        store->recordProcess(run, p);
+        p.state = "failed", p.ended = 12, p.exitCode = 9, p.crashed = true, p.error = "killed";
+        store->recordProcess(run, p);
+        ProcessRecord scheduler;
+        scheduler.node = "central/scheduler", scheduler.state = "pending";
+        store->recordProcess(run, scheduler);
+        store->flush();
+        const QList<ProcessRecord> rows = store->processes(run);
+        QCOMPARE(rows.size(), 2);
+        QCOMPARE(rows[1].node, QStringLiteral("party1/worker0"));
+        QCOMPARE(rows[1].state, QStringLiteral("failed"));
+        QCOMPARE(rows[1].pid, 4242);
+        QCOMPARE(rows[1].started, 10.0);
+        QCOMPARE(rows[1].exitCode, 9);
+        QVERIFY(rows[1].crashed);
+        QCOMPARE(rows[1].error, QStringLiteral("killed"));
+    }
+
+    // The commit listener fires only once the rows are visible to another connection, which is
+    // what lets the controller acknowledge agent events after they are durable.
+    void commitListenerFiresAfterTheRowsAreVisible() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("h.sqlite");
+        QString error;
+        auto store = RunStore::open(path, &error);
+        auto observer = RunStore::open(path, &error);
+        const qint64 run = store->beginRun("acks", "{}", {});
+        std::atomic<quint64> seen{0};
+        store->setCommitListener([&](quint64 mark) { seen = mark; });
+        for (int i = 0; i < 250; ++i) store->appendMetric(run, i, "w", i, "loss", i);
+        const quint64 mark = store->postedMark();
+        QTRY_VERIFY(seen.load() >= mark);
+        QCOMPARE(store->committedMark(), seen.load());
+        QCOMPARE(observer->metricCount(run), 250);
+        store->setCommitListener({});
+    }
+
+    void runListCarriesTheFactsOfEachRun() {
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        for (int r = 0; r < 3; ++r) {
+            const qint64 run = store->beginRun(QString("run%1").arg(r), "{}", {});
+            for (int round = 1; round <= 4 + r; ++round) {
+                store->appendMetric(run, round, "central/global_server0", round, "aggregate.apply_s", 0.01);
+                store->appendMetric(run, round, "central/master_worker", round, "eval.test_acc", 0.5 + 0.1 * r - 0.01 * round);
+                store->appendTraffic(run, {double(round), "party1/server0>central/global_server0", "across", 100 * round});
+                store->appendTraffic(run, {double(round), "party1/worker0>party1/server0", "inside", 1000 * round});
+            }
+        }
+        store->flush();
+        const QList<RunListEntry> list = store->runList();
+        QCOMPARE(list.size(), 3);
+        for (const RunListEntry& e : list) {
+            const RunFacts f = store->facts(e.run.id);
+            QCOMPARE(e.facts.rounds, f.rounds);
+            QCOMPARE(e.facts.bestAccuracy, f.bestAccuracy);
+            QCOMPARE(e.facts.finalAccuracy, f.finalAccuracy);
+            QCOMPARE(e.facts.bytesAcross, f.bytesAcross);
+        }
+        QCOMPARE(list[2].facts.rounds, 6);
+        QCOMPARE(list[2].facts.bestAccuracy, 0.69);
+        QCOMPARE(list[2].facts.finalAccuracy, 0.64);
+        QCOMPARE(list[2].facts.bytesAcross, 600.0);
+    }
+
+    void reportDerivesFiguresAndWritesCsvAndJson() {
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        const qint64 run = store->beginRun("report, \"quoted\"", R"({"name":"r"})", {{"rounds", 3}});
+        const double t0 = store->run(run)->started;
+        for (int round = 1; round <= 3; ++round) {
+            const double t = t0 + 2 * round;
+            for (const char* w : {"party1/worker0", "party2/worker0"}) {
+                store->appendMetric(run, t, w, round, "train.samples", 640);
+                store->appendMetric(run, t, w, round, "train.loss", 1.0 / round);
+                store->appendMetric(run, t, w, round, "train.compute_s", 1.5);
+                store->appendMetric(run, t, w, round, "train.comm_s", 0.5);
+            }
+            store->appendMetric(run, t, "central/global_server0", round, "aggregate.round_s", 2.0);
+            store->appendMetric(run, t + 0.5, "central/master_worker", round, "eval.test_acc", 0.80 + 0.03 * round);
+            store->appendTraffic(run, {t, "party1/server0>central/global_server0", "across", 1000000 * round});
+            store->appendTraffic(run, {t, "party1/worker0>party1/server0", "inside", 2000000 * round});
+        }
+        store->appendEvent(run, t0 + 1, "warning", "party1/worker0", "slow disk");
+        store->flush();
+        const auto report = RunReport::load(*store, run, 0.85, &error);
+        QVERIFY2(report, qPrintable(error));
+        QCOMPARE(report->accuracyByRound.size(), 3);
+        QCOMPARE(report->roundToTarget, 2);  // 0.86 at round 2
+        QCOMPARE(report->timeToTarget, 4.5);
+        QCOMPARE(report->throughputByRound.first().y(), 640.0);  // 1280 samples in a 2 s round
+        QCOMPARE(report->trainLossByRound.last().y(), 1.0 / 3);
+        QCOMPARE(report->computeRatio, 0.75);
+        QCOMPARE(report->bytesAcross, 3e6);
+        QCOMPARE(report->bytesInside, 6e6);
+        QCOMPARE(report->acrossMBByTime.last(), QPointF(6.0, 3.0));
+        QVERIFY(!RunReport::load(*store, run + 100, 0.85, &error));
+        QVERIFY2(error.contains("no run"), qPrintable(error));
+
+        const QList<QByteArray> csv = report->toCsv().trimmed().split('\n');
+        QCOMPARE(csv.first(), QByteArray("run_id,t,source,round,name,value"));
+        QCOMPARE(csv.size(), 1 + 3 * 10 + 3 * 2);
+        QVERIFY(csv.contains(QByteArray::number(run) + ',' + QByteArray::number(t0 + 6.5, 'f', 3) +
+                             ",central/master_worker,3,eval.test_acc,0.89"));
+
+        const QJsonObject json = QJsonDocument::fromJson(report->toJson()).object();
+        QCOMPARE(json["run"].toObject()["name"].toString(), QStringLiteral("report, \"quoted\""));
+        QCOMPARE(json["summary"].toObject()["round_to_target"].toInt(), 2);
+        QCOMPARE(json["metrics"].toArray().size(), 30);
+        QCOMPARE(json["traffic"].toArray().size(), 6);
+        QCOMPARE(json["events"].toArray()[0].toObject()["message"].toString(), QStringLiteral("slow disk"));
+        QCOMPARE(json["topology"].toObject()["name"].toString(), QStringLiteral("r"));
     }
 
     void refusesCorruptFileAndLeavesIt() {

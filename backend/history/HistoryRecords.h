@@ -1,0 +1,61 @@
+#pragma once
+// Rows of the run history as the readers hand them out. Times are unix seconds.
+#include <QJsonObject>
+#include <QString>
+
+namespace hips {
+
+struct RunRecord {
+    qint64 id = 0;
+    QString name, status;  // status: running, finished, failed, interrupted
+    double started = 0, ended = 0;  // ended 0 while running
+    QJsonObject summary;
+};
+
+// Figures of a run computed from its metric and traffic rows, so that an interrupted run has them too.
+struct RunFacts {
+    int rounds = 0;             // last round the global server applied
+    double bestAccuracy = -1;   // -1: never evaluated
+    double finalAccuracy = -1;  // accuracy at the last evaluated round
+    double bytesAcross = 0;     // bytes sent across parties, all nodes
+};
+
+struct RunListEntry {
+    RunRecord run;
+    RunFacts facts;
+};
+
+// One role process of a run. `ended` 0 while it runs (or never started: pid 0).
+struct ProcessRecord {
+    QString node, role, party, host;
+    QString state;  // pending, running, exited, failed, stopped
+    int rank = 0;
+    qint64 pid = 0;
+    double started = 0, ended = 0;
+    int exitCode = 0;
+    bool crashed = false;
+    QString error;
+};
+
+struct MetricRecord {
+    double t = 0;
+    QString source;
+    int round = -1;
+    QString name;
+    double value = 0;
+};
+
+// Cumulative bytes sent over one link (sender→peer) at time t.
+struct TrafficRecord {
+    double t = 0;
+    QString link;   // "party1/worker0>party1/server0"
+    QString tier;   // inside, across
+    qint64 bytes = 0;
+};
+
+struct EventRecord {
+    double t = 0;
+    QString level, source, message;  // level: info, warning, error
+};
+
+}  // namespace hips

@@ -1,0 +1,181 @@
+#include "RunReport.h"
+
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QMap>
+#include <algorithm>
+
+namespace hips {
+
+std::optional<RunReport> RunReport::load(const RunStore& store, qint64 id, double targetAccuracy, QString* error) {
+    const auto run = store.run(id);
+    if (!run) {
+        *error = QStringLiteral("no run %1 in this history; see `hips history list`").arg(id);
+        return std::nullopt;
+    }
+    RunReport r;
+    r.run = *run;
+    r.facts = store.facts(id);
+    r.topologyJson = store.topologyJson(id);
+    r.settings = store.settings(id);
+    r.metrics = store.metrics(id);
+    r.traffic = store.traffic(id);
+    r.events = store.events(id);
+    r.processes = store.processes(id);
+    r.targetAccuracy = targetAccuracy;
+    r.derive();
+    return r;
+}
+
+namespace {
+
+// Per-round sums of the training workers' reports.
+struct RoundTotals {
+    double samples = 0, loss = 0, compute = 0, comm = 0;
+    int reports = 0;
+    double roundSeconds = 0;  // the global server's round time
+};
+
+QList<QPointF> cumulativeByTier(const QList<TrafficRecord>& rows, const QString& tier, double t0) {
+    QHash<QString, qint64> latest;  // counters are cumulative per link
+    double total = 0;
+    QList<QPointF> out;
+    for (const TrafficRecord& r : rows) {
+        if (r.tier != tier) continue;
+        qint64& last = latest[r.link];
+        total += double(std::max<qint64>(0, r.bytes - last));
+        last = std::max(last, r.bytes);
+        out << QPointF(r.t - t0, total / 1e6);
+    }
+    return out;
+}
+
+}  // namespace
+
+void RunReport::derive() {
+    const double t0 = run.started;
+    double lastT = t0;
+    QMap<int, RoundTotals> rounds;
+    for (const MetricRecord& m : metrics) {
+        lastT = std::max(lastT, m.t);
+        if (m.name == QLatin1String("eval.test_acc")) {
+            accuracyByRound << QPointF(m.round, m.value);
+            accuracyByTime << QPointF(m.t - t0, m.value);
+            if (timeToTarget < 0 && m.value >= targetAccuracy) {
+                timeToTarget = m.t - t0;
+                roundToTarget = m.round;
+            }
+        } else if (m.name == QLatin1String("eval.test_loss")) {
+            testLossByRound << QPointF(m.round, m.value);
+        } else if (m.name == QLatin1String("train.samples")) {
+            rounds[m.round].samples += m.value;
+        } else if (m.name == QLatin1String("train.loss")) {
+            rounds[m.round].loss += m.value;
+            ++rounds[m.round].reports;
+        } else if (m.name == QLatin1String("train.compute_s")) {
+            rounds[m.round].compute += m.value;
+        } else if (m.name == QLatin1String("train.comm_s")) {
+            rounds[m.round].comm += m.value;
+        } else if (m.name == QLatin1String("aggregate.round_s")) {
+            rounds[m.round].roundSeconds = m.value;
+        }
+    }
+    std::sort(accuracyByRound.begin(), accuracyByRound.end(), [](QPointF a, QPointF b) { return a.x() < b.x(); });
+    std::sort(testLossByRound.begin(), testLossByRound.end(), [](QPointF a, QPointF b) { return a.x() < b.x(); });
+
+    double samples = 0, compute = 0, busy = 0;
+    for (auto it = rounds.begin(); it != rounds.end(); ++it) {
+        const RoundTotals& r = *it;
+        samples += r.samples;
+        compute += r.compute;
+        busy += r.compute + r.comm;
+        if (r.reports > 0) trainLossByRound << QPointF(it.key(), r.loss / r.reports);
+        if (r.roundSeconds > 0) throughputByRound << QPointF(it.key(), r.samples / r.roundSeconds);
+        if (r.compute + r.comm > 0) computeRatioByRound << QPointF(it.key(), r.compute / (r.compute + r.comm));
+    }
+    if (busy > 0) computeRatio = compute / busy;
+
+    for (const TrafficRecord& t : traffic) lastT = std::max(lastT, t.t);
+    seconds = run.ended > 0 ? run.ended - t0 : lastT - t0;
+    if (seconds > 0) samplesPerSecond = samples / seconds;
+    insideMBByTime = cumulativeByTier(traffic, QStringLiteral("inside"), t0);
+    acrossMBByTime = cumulativeByTier(traffic, QStringLiteral("across"), t0);
+    bytesInside = insideMBByTime.isEmpty() ? 0 : insideMBByTime.last().y() * 1e6;
+    bytesAcross = acrossMBByTime.isEmpty() ? 0 : acrossMBByTime.last().y() * 1e6;
+}
+
+static QByteArray csvField(const QString& s) {
+    if (!s.contains(',') && !s.contains('"') && !s.contains('\n')) return s.toUtf8();
+    return '"' + QString(s).replace('"', QStringLiteral("\"\"")).toUtf8() + '"';
+}
+
+QByteArray RunReport::toCsv() const {
+    QByteArray out = "run_id,t,source,round,name,value\n";
+    const QByteArray id = QByteArray::number(run.id);
+    auto row = [&](double t, const QString& source, int round, const QString& name, double value) {
+        out += id + ',' + QByteArray::number(t, 'f', 3) + ',' + csvField(source) + ',' +
+               (round >= 0 ? QByteArray::number(round) : QByteArray()) + ',' + csvField(name) + ',' +
+               QByteArray::number(value, 'g', 10) + '\n';
+    };
+    for (const MetricRecord& m : metrics) row(m.t, m.source, m.round, m.name, m.value);
+    for (const TrafficRecord& t : traffic) row(t.t, t.link, -1, QStringLiteral("traffic.") + t.tier, double(t.bytes));
+    return out;
+}
+
+static QJsonArray points(const QList<QPointF>& series) {
+    QJsonArray out;
+    for (const QPointF& p : series) out.append(QJsonArray{p.x(), p.y()});
+    return out;
+}
+
+QByteArray RunReport::toJson() const {
+    QJsonArray metricRows, trafficRows, eventRows, processRows;
+    for (const MetricRecord& m : metrics)
+        metricRows.append(QJsonObject{{"t", m.t}, {"source", m.source}, {"round", m.round}, {"name", m.name}, {"value", m.value}});
+    for (const TrafficRecord& t : traffic)
+        trafficRows.append(QJsonObject{{"t", t.t}, {"link", t.link}, {"tier", t.tier}, {"bytes", double(t.bytes)}});
+    for (const EventRecord& e : events)
+        eventRows.append(QJsonObject{{"t", e.t}, {"level", e.level}, {"source", e.source}, {"message", e.message}});
+    for (const ProcessRecord& p : processes)
+        processRows.append(QJsonObject{{"node", p.node}, {"role", p.role}, {"party", p.party}, {"host", p.host},
+                                       {"rank", p.rank}, {"pid", double(p.pid)}, {"started", p.started},
+                                       {"ended", p.ended}, {"exit_code", p.exitCode}, {"crashed", p.crashed},
+                                       {"error", p.error}, {"state", p.state}});
+    const QJsonObject summary{
+        {"rounds", facts.rounds}, {"best_test_acc", facts.bestAccuracy}, {"final_test_acc", facts.finalAccuracy},
+        {"seconds", seconds}, {"target_acc", targetAccuracy}, {"time_to_target_s", timeToTarget},
+        {"round_to_target", roundToTarget}, {"bytes_inside", bytesInside}, {"bytes_across", bytesAcross},
+        {"samples_per_s", samplesPerSecond}, {"compute_ratio", computeRatio}};
+    const QJsonObject root{
+        {"run", QJsonObject{{"id", double(run.id)}, {"name", run.name}, {"status", run.status},
+                            {"started", run.started}, {"ended", run.ended}, {"controller_summary", run.summary}}},
+        {"topology", QJsonDocument::fromJson(topologyJson).object()},
+        {"settings", settings},
+        {"summary", summary},
+        {"series", QJsonObject{{"test_acc_by_round", points(accuracyByRound)}, {"test_acc_by_time", points(accuracyByTime)},
+                               {"test_loss_by_round", points(testLossByRound)}, {"train_loss_by_round", points(trainLossByRound)},
+                               {"samples_per_s_by_round", points(throughputByRound)},
+                               {"compute_ratio_by_round", points(computeRatioByRound)},
+                               {"inside_mb_by_time", points(insideMBByTime)}, {"across_mb_by_time", points(acrossMBByTime)}}},
+        {"processes", processRows},
+        {"events", eventRows},
+        {"metrics", metricRows},
+        {"traffic", trafficRows}};
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+QString formatBytes(double bytes) {
+    if (bytes >= 1e9) return QString::number(bytes / 1e9, 'f', 2) + QStringLiteral(" GB");
+    if (bytes >= 1e6) return QString::number(bytes / 1e6, 'f', 1) + QStringLiteral(" MB");
+    if (bytes >= 1e3) return QString::number(bytes / 1e3, 'f', 1) + QStringLiteral(" kB");
+    return QString::number(qint64(bytes)) + QStringLiteral(" B");
+}
+
+QString formatSeconds(double seconds) {
+    if (seconds < 0) return QStringLiteral("-");
+    if (seconds < 120) return QString::number(seconds, 'f', 1) + QStringLiteral(" s");
+    return QStringLiteral("%1 min %2 s").arg(int(seconds) / 60).arg(int(seconds) % 60);
+}
+
+}  // namespace hips

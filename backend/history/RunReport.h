@@ -1,0 +1,53 @@
+#pragma once
+// Everything a run report shows, built from the run history alone, so that any past run
+// can be exported: the stored rows plus the figures and series derived from them.
+// The CSV and JSON forms are written here; the charts and the HTML/PDF forms live in ui/report.
+#include "RunStore.h"
+
+#include <QPointF>
+#include <optional>
+
+namespace hips {
+
+struct RunReport {
+    RunRecord run;
+    RunFacts facts;
+    QByteArray topologyJson;
+    QJsonObject settings;
+    QList<MetricRecord> metrics;
+    QList<TrafficRecord> traffic;
+    QList<EventRecord> events;
+    QList<ProcessRecord> processes;
+
+    // Derived figures. Times are seconds since the run started; -1 means "not available".
+    double seconds = 0;            // duration (to the last row for a run that never ended)
+    double targetAccuracy = 0.85;
+    double timeToTarget = -1;      // first evaluation at or above the target
+    int roundToTarget = -1;
+    double bytesInside = 0, bytesAcross = 0;
+    double samplesPerSecond = 0;   // all training workers together
+    double computeRatio = -1;      // compute / (compute + communication and waiting), over all workers
+
+    // Derived series (x, y).
+    QList<QPointF> accuracyByRound, accuracyByTime;
+    QList<QPointF> testLossByRound, trainLossByRound;  // train loss: mean over workers
+    QList<QPointF> throughputByRound;                  // samples/s
+    QList<QPointF> computeRatioByRound;
+    QList<QPointF> insideMBByTime, acrossMBByTime;     // cumulative megabytes sent
+
+    // Reads run `id` from the store; nullopt (and *error) when there is no such run.
+    static std::optional<RunReport> load(const RunStore& store, qint64 id, double targetAccuracy, QString* error);
+
+    QByteArray toCsv() const;   // metrics in long format, traffic rows as "traffic.<tier>" per link
+    QByteArray toJson() const;  // every row and figure
+    int metricPointCount() const { return int(metrics.size() + traffic.size()); }
+
+private:
+    void derive();
+};
+
+// "12.3 MB", "1.0 GB": what a person reads in a table.
+QString formatBytes(double bytes);
+QString formatSeconds(double seconds);  // "-" when negative
+
+}  // namespace hips

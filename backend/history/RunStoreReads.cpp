@@ -1,0 +1,164 @@
+// RunStore's readers: plain queries on the caller's connection.
+#include "RunStore.h"
+
+#include <QJsonDocument>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QVariant>
+
+namespace hips {
+
+namespace {
+
+// A run's facts, computed inside SQLite by correlated sub-queries that each walk one index
+// range, so that listing a thousand runs is one statement and no per-run round trips.
+const char* const kRunWithFactsSql =
+    "SELECT r.id, r.name, r.status, r.started, r.ended, r.summary,"
+    " (SELECT max(round) FROM metrics WHERE run_id = r.id AND name = 'aggregate.apply_s'),"
+    " (SELECT max(value) FROM metrics WHERE run_id = r.id AND name = 'eval.test_acc'),"
+    " (SELECT value FROM metrics WHERE run_id = r.id AND name = 'eval.test_acc' ORDER BY round DESC LIMIT 1),"
+    // Traffic counters are cumulative per link: the latest (largest) value of each, summed.
+    " (SELECT sum(b) FROM (SELECT max(bytes) AS b FROM traffic WHERE run_id = r.id AND tier = 'across' GROUP BY link))"
+    " FROM runs r";
+
+RunRecord recordOf(const QSqlQuery& q) {
+    RunRecord r;
+    r.id = q.value(0).toLongLong();
+    r.name = q.value(1).toString();
+    r.status = q.value(2).toString();
+    r.started = q.value(3).toDouble();
+    r.ended = q.value(4).toDouble();
+    r.summary = QJsonDocument::fromJson(q.value(5).toString().toUtf8()).object();
+    return r;
+}
+
+RunFacts factsOf(const QSqlQuery& q) {
+    auto orMinusOne = [&](int column) { return q.value(column).isNull() ? -1.0 : q.value(column).toDouble(); };
+    RunFacts f;
+    f.rounds = q.value(6).isNull() ? 0 : q.value(6).toInt();
+    f.bestAccuracy = orMinusOne(7);
+    f.finalAccuracy = orMinusOne(8);
+    f.bytesAcross = q.value(9).isNull() ? 0 : q.value(9).toDouble();
+    return f;
+}
+
+}  // namespace
+
+QSqlQuery RunStore::reader() const { return QSqlQuery(QSqlDatabase::database(m_connection)); }
+
+QList<RunRecord> RunStore::runs() const {
+    QSqlQuery q = reader();
+    q.exec(QStringLiteral("SELECT id, name, status, started, ended, summary FROM runs ORDER BY id"));
+    QList<RunRecord> out;
+    while (q.next()) out << recordOf(q);
+    return out;
+}
+
+QList<RunListEntry> RunStore::runList() const {
+    QSqlQuery q = reader();
+    q.setForwardOnly(true);
+    q.exec(QLatin1String(kRunWithFactsSql) + QStringLiteral(" ORDER BY r.id"));
+    QList<RunListEntry> out;
+    while (q.next()) out << RunListEntry{recordOf(q), factsOf(q)};
+    return out;
+}
+
+std::optional<RunRecord> RunStore::run(qint64 id) const {
+    QSqlQuery q = reader();
+    q.exec(QStringLiteral("SELECT id, name, status, started, ended, summary FROM runs WHERE id = %1").arg(id));
+    if (!q.next()) return std::nullopt;
+    return recordOf(q);
+}
+
+RunFacts RunStore::facts(qint64 run) const {
+    QSqlQuery q = reader();
+    q.exec(QLatin1String(kRunWithFactsSql) + QStringLiteral(" WHERE r.id = %1").arg(run));
+    return q.next() ? factsOf(q) : RunFacts{};
+}
+
+qint64 RunStore::metricCount(qint64 run) const {
+    QSqlQuery q = reader();
+    q.exec(QStringLiteral("SELECT count(*) FROM metrics WHERE run_id = %1").arg(run));
+    return q.next() ? q.value(0).toLongLong() : 0;
+}
+
+QStringList RunStore::eventMessages(qint64 run, const QString& level) const {
+    QStringList out;
+    for (const EventRecord& e : events(run))
+        if (e.level == level) out << e.source + QStringLiteral(": ") + e.message;
+    return out;
+}
+
+QByteArray RunStore::topologyJson(qint64 run) const {
+    QSqlQuery q = reader();
+    q.exec(QStringLiteral("SELECT topology FROM runs WHERE id = %1").arg(run));
+    return q.next() ? q.value(0).toString().toUtf8() : QByteArray();
+}
+
+QJsonObject RunStore::settings(qint64 run) const {
+    QSqlQuery q = reader();
+    q.exec(QStringLiteral("SELECT settings FROM runs WHERE id = %1").arg(run));
+    return q.next() ? QJsonDocument::fromJson(q.value(0).toString().toUtf8()).object() : QJsonObject();
+}
+
+QList<MetricRecord> RunStore::metrics(qint64 run) const {
+    QSqlQuery q = reader();
+    q.setForwardOnly(true);
+    q.exec(QStringLiteral("SELECT t, source, round, name, value FROM metrics WHERE run_id = %1 ORDER BY t").arg(run));
+    QList<MetricRecord> out;
+    while (q.next())
+        out << MetricRecord{q.value(0).toDouble(), q.value(1).toString(), q.value(2).toInt(), q.value(3).toString(),
+                            q.value(4).toDouble()};
+    return out;
+}
+
+QList<TrafficRecord> RunStore::traffic(qint64 run) const {
+    QSqlQuery q = reader();
+    q.setForwardOnly(true);
+    q.exec(QStringLiteral("SELECT t, link, tier, bytes FROM traffic WHERE run_id = %1 ORDER BY t").arg(run));
+    QList<TrafficRecord> out;
+    while (q.next()) out << TrafficRecord{q.value(0).toDouble(), q.value(1).toString(), q.value(2).toString(), q.value(3).toLongLong()};
+    return out;
+}
+
+QList<EventRecord> RunStore::events(qint64 run) const {
+    QSqlQuery q = reader();
+    q.setForwardOnly(true);
+    q.exec(QStringLiteral("SELECT t, level, source, message FROM events WHERE run_id = %1 ORDER BY t").arg(run));
+    QList<EventRecord> out;
+    while (q.next()) out << EventRecord{q.value(0).toDouble(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString()};
+    return out;
+}
+
+QList<ProcessRecord> RunStore::processes(qint64 run) const {
+    QSqlQuery q = reader();
+    q.setForwardOnly(true);
+    q.exec(QStringLiteral("SELECT node, role, party, host, rank, pid, started, ended, exit_code, crashed, error, state"
+                          " FROM processes WHERE run_id = %1 ORDER BY node").arg(run));
+    QList<ProcessRecord> out;
+    while (q.next()) {
+        ProcessRecord p;
+        p.node = q.value(0).toString();
+        p.role = q.value(1).toString();
+        p.party = q.value(2).toString();
+        p.host = q.value(3).toString();
+        p.rank = q.value(4).toInt();
+        p.pid = q.value(5).toLongLong();
+        p.started = q.value(6).toDouble();
+        p.ended = q.value(7).toDouble();
+        p.exitCode = q.value(8).toInt();
+        p.crashed = q.value(9).toBool();
+        p.error = q.value(10).toString();
+        p.state = q.value(11).toString();
+        out << p;
+    }
+    return out;
+}
+
+int RunStore::schemaVersion() const {
+    QSqlQuery q = reader();
+    q.exec(QStringLiteral("SELECT version FROM hips_schema"));
+    return q.next() ? q.value(0).toInt() : 0;
+}
+
+}  // namespace hips
