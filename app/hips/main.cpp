@@ -1,28 +1,56 @@
 // hips: the command-line face of the controller.
 //   hips run [TOPOLOGY] [--rounds N] [--model NAME] [--out DIR] ...
 //   hips validate TOPOLOGY
-//   hips history list [--history PATH]
+//   hips history list | show RUN | delete RUN [--history PATH]
+//   hips report RUN --out FILE.{html,pdf,csv,json} [--history PATH]
 #include "HistoryCommand.h"
+#include "ReportCommand.h"
 #include "RunCommand.h"
 
+#include <QApplication>
 #include <QCoreApplication>
+#include <QDir>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <memory>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static constexpr const char* kUsage =
+    "usage: hips run [TOPOLOGY] [options]      train (the shipped default topology when none is given)\n"
+    "       hips validate TOPOLOGY             check a topology file\n"
+    "       hips history list|show RUN|delete RUN\n"
+    "       hips report RUN --out FILE.{html,pdf,csv,json}\n"
+    "       hips COMMAND --help                options of a command\n";
 
 int main(int argc, char** argv) {
-    QCoreApplication app(argc, argv);
+    const bool report = argc > 1 && std::strcmp(argv[1], "report") == 0;
+    // Reports draw charts (Qt Charts needs a QApplication); with no display, draw offscreen.
+    if (report && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
+        qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (report && qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {  // else Qt warns on every start
+        const QByteArray dir = QDir::tempPath().toLocal8Bit() + "/runtime-" + QByteArray::number(getuid());
+        if (::mkdir(dir.constData(), 0700) == 0 || errno == EEXIST) qputenv("XDG_RUNTIME_DIR", dir);
+    }
+    std::unique_ptr<QCoreApplication> app =
+        report ? std::make_unique<QApplication>(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("hips"));
     QCoreApplication::setApplicationVersion(QStringLiteral(HIPS_VERSION));
-    QStringList args = app.arguments();
+    QStringList args = app->arguments();
     const QString command = args.value(1);
     args.removeAt(1 < args.size() ? 1 : 0);  // the sub-command's parser sees "hips <options>"
     if (command == QLatin1String("run")) return hips::runCommand(args);
     if (command == QLatin1String("validate")) return hips::validateCommand(args);
     if (command == QLatin1String("history")) return hips::historyCommand(args);
+    if (report) return hips::reportCommand(args);
     if (command == QLatin1String("--version")) {
         std::printf("hips %s\n", HIPS_VERSION);
         return 0;
     }
-    std::fprintf(stderr, "usage: hips run [TOPOLOGY] [options] | hips validate TOPOLOGY | hips history list"
-                         "  (hips run --help)\n");
-    return command.isEmpty() || command == QLatin1String("--help") ? 0 : 2;
+    const bool asked = command.isEmpty() || command == QLatin1String("--help");
+    if (!asked) std::fprintf(stderr, "hips: unknown command '%s'\n", qPrintable(command));
+    std::fprintf(asked ? stdout : stderr, "%s", kUsage);
+    return asked ? 0 : 2;
 }

@@ -4,6 +4,8 @@
 // find (and count) exactly its own processes in /proc.
 #include <QDir>
 #include <QTcpServer>
+#include <QImage>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -33,6 +35,13 @@ QList<qint64> taggedProcesses(const QString& tag, const QByteArray& needle = {})
     return pids;
 }
 
+QByteArray toolOutput(const QString& tool, const QStringList& args) {
+    QProcess p;
+    p.start(tool, args);
+    if (!p.waitForFinished(60000)) qWarning("%s did not finish", qPrintable(tool));
+    return p.readAllStandardOutput();
+}
+
 struct Run {
     QString tag = QUuid::createUuid().toString(QUuid::WithoutBraces);
     QTemporaryDir dir;
@@ -58,6 +67,14 @@ struct Run {
         p.setProcessChannelMode(QProcess::MergedChannels);
         p.start(kHips, QStringList{"history"} + words + QStringList{"--history", history()});
         p.waitForFinished(30000);
+        return {p.exitCode(), p.readAll()};
+    }
+    // Runs `hips report 1 --out <dir>/<name> --history <this run's file>`: {exit status, output}.
+    std::pair<int, QByteArray> report(const QString& name) {
+        QProcess p;
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(kHips, {"report", "1", "--out", dir.filePath(name), "--history", history()});
+        p.waitForFinished(60000);
         return {p.exitCode(), p.readAll()};
     }
     bool waitForOutput(const QByteArray& text, int ms) {
@@ -128,6 +145,36 @@ private Q_SLOTS:
                                         .arg(printed.captured(2), printed.captured(1)))
                      .match(QString(list)).hasMatch(),
                  list.constData());
+
+        // Reports in the four formats, from the history alone.
+        for (const QString name : {"r.html", "r.pdf", "r.csv", "r.json"}) {
+            const auto [status, output] = run.report(name);
+            QVERIFY2(status == 0, output.constData());
+            QVERIFY(QFileInfo(run.dir.filePath(name)).size() > 0);
+        }
+        const QByteArray pdfText = toolOutput("pdftotext", {run.dir.filePath("r.pdf"), "-"});
+        QVERIFY2(pdfText.contains(printed.captured(1).toUtf8()), pdfText.constData());  // final accuracy
+        for (const char* party : {"central", "party1", "party2"}) QVERIFY(pdfText.contains(party));
+        QVERIFY(pdfText.contains("finished"));
+        // The pages show the charts: some page carries the accuracy line's blue.
+        toolOutput("pdftoppm", {"-r", "40", "-png", run.dir.filePath("r.pdf"), run.dir.filePath("page")});
+        bool chartSeen = false;
+        for (const QString& page : QDir(run.dir.path()).entryList({"page*.png"})) {
+            const QImage image(run.dir.filePath(page));
+            for (int y = 0; y < image.height() && !chartSeen; y += 2)
+                for (int x = 0; x < image.width() && !chartSeen; ++x) {
+                    const QColor c = image.pixelColor(x, y);
+                    chartSeen = c.blue() > 150 && c.red() < 90 && c.green() > 90 && c.green() < 150;  // ≈ #1f77b4
+                }
+        }
+        QVERIFY2(chartSeen, "no page of the PDF shows the accuracy chart");
+        QFile json(run.dir.filePath("r.json"));
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        const QJsonObject report = QJsonDocument::fromJson(json.readAll()).object();
+        QCOMPARE(report["processes"].toArray().size(), 11);  // 3 central + 2 parties × (scheduler, server, 2 workers)
+        for (const QJsonValue& p : report["processes"].toArray())
+            QCOMPARE(p.toObject()["state"].toString(), QStringLiteral("exited"));
+        QCOMPARE(report["summary"].toObject()["final_test_acc"].toDouble(), printed.captured(1).toDouble());
     }
 
     // `kill -9` of the controller: its agent and roles go too, and the next look at the

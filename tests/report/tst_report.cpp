@@ -1,0 +1,195 @@
+// Run reports: each format's content, built from a history the test writes itself; the
+// charts (Qt Charts offscreen) and the topology diagram; LTTB decimation; bad output paths.
+#include "Lttb.h"
+#include "ReportCharts.h"
+#include "ReportWriter.h"
+#include "RunReport.h"
+#include "RunStore.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace hips;
+
+namespace {
+
+const QColor kAccuracyBlue(0x1f, 0x77, 0xb4);
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// Pixels close to `color` (anti-aliasing blends the edges of lines).
+int pixelsNear(const QImage& image, const QColor& color) {
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+            const QColor c = image.pixelColor(x, y);
+            n += std::abs(c.red() - color.red()) + std::abs(c.green() - color.green()) + std::abs(c.blue() - color.blue()) < 40;
+        }
+    return n;
+}
+
+// A finished run of the small topology: 5 rounds, two parties, one failed-and-named worker warning.
+qint64 writeRun(RunStore& store, int rounds = 5) {
+    const QByteArray topology = readAll(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");
+    const qint64 run = store.beginRun("report-test", topology, {{"rounds", rounds}, {"model", "mlp"}});
+    const double t0 = store.run(run)->started;
+    for (const char* node : {"central/global_scheduler", "central/global_server0", "central/master_worker",
+                             "party1/server0", "party1/worker0", "party2/worker0"}) {
+        ProcessRecord p;
+        p.node = node, p.role = QString(node).section('/', 1), p.party = QString(node).section('/', 0, 0);
+        p.host = "local", p.state = "exited", p.pid = 1000, p.started = t0 + 0.1, p.ended = t0 + rounds + 1;
+        store.recordProcess(run, p);
+    }
+    for (int round = 1; round <= rounds; ++round) {
+        const double t = t0 + round;
+        for (const char* w : {"party1/worker0", "party2/worker0"}) {
+            store.appendMetric(run, t, w, round, "train.samples", 320);
+            store.appendMetric(run, t, w, round, "train.loss", 2.0 / round);
+            store.appendMetric(run, t, w, round, "train.compute_s", 0.8);
+            store.appendMetric(run, t, w, round, "train.comm_s", 0.2);
+        }
+        store.appendMetric(run, t, "central/global_server0", round, "aggregate.apply_s", 0.01);
+        store.appendMetric(run, t, "central/global_server0", round, "aggregate.round_s", 1.0);
+        store.appendMetric(run, t + 0.2, "central/master_worker", round, "eval.test_acc", 0.6 + 0.05 * round);
+        store.appendMetric(run, t + 0.2, "central/master_worker", round, "eval.test_loss", 1.0 / round);
+        store.appendTraffic(run, {t, "party1/server0>central/global_server0", "across", 400000LL * round});
+        store.appendTraffic(run, {t, "party1/worker0>party1/server0", "inside", 800000LL * round});
+    }
+    store.appendEvent(run, t0 + 2, "warning", "party2/worker0", "disk <slow> & noisy");
+    store.finishRun(run, "finished", {});
+    store.flush();
+    return run;
+}
+
+}  // namespace
+
+class ReportTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    std::unique_ptr<RunStore> m_store;
+    std::optional<RunReport> m_report;
+
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QString error;
+        m_store = RunStore::open(path("h.sqlite"), &error);
+        QVERIFY2(m_store, qPrintable(error));
+        const qint64 run = writeRun(*m_store);
+        m_report = RunReport::load(*m_store, run, 0.78, &error);
+        QVERIFY2(m_report, qPrintable(error));
+    }
+
+    void htmlIsSelfContainedWithChartsAndTables() {
+        QCOMPARE(writeReport(*m_report, path("r.html")), QString());
+        const QString html = QString::fromUtf8(readAll(path("r.html")));
+        QVERIFY(html.contains("Run report: report-test"));
+        QVERIFY(html.contains("0.8500"));  // final and best accuracy (0.6 + 0.05 × 5)
+        QVERIFY(html.contains("4.2 s (round 4)"));  // time to 0.78: round 4 (0.80) was evaluated at t0 + 4.2
+        for (const char* party : {"central", "party1", "party2"}) QVERIFY(html.contains(party));
+        QVERIFY(html.contains("disk &lt;slow&gt; &amp; noisy"));  // escaped, never raw markup
+        // Topology plus six charts, all inline: a report must open on a machine without the history.
+        const QRegularExpression img("<img src=\"data:image/png;base64,([A-Za-z0-9+/=]+)\"");
+        QList<QImage> images;
+        for (auto it = img.globalMatch(html); it.hasNext();)
+            images << QImage::fromData(QByteArray::fromBase64(it.next().captured(1).toLatin1()), "PNG");
+        QCOMPARE(images.size(), 7);
+        for (const QImage& i : images) QVERIFY(!i.isNull() && i.width() > 200);
+        QVERIFY(pixelsNear(images[1], kAccuracyBlue) > 100);  // the accuracy line is drawn
+        QVERIFY(!html.contains("src=\"http"));
+        QCOMPARE(html.count("<tr><td>central</td>") + html.count("<tr><td>party1</td>") + html.count("<tr><td>party2</td>"), 6);
+    }
+
+    void pdfHoldsTheTextAndThePages() {
+        QCOMPARE(writeReport(*m_report, path("r.pdf")), QString());
+        QVERIFY(readAll(path("r.pdf")).startsWith("%PDF"));
+        if (QStandardPaths::findExecutable("pdftotext").isEmpty()) QSKIP("pdftotext (poppler-utils) is not installed");
+        QProcess p;
+        p.start("pdftotext", {path("r.pdf"), "-"});
+        QVERIFY(p.waitForFinished(30000));
+        const QByteArray text = p.readAllStandardOutput();
+        for (const char* expected : {"report-test", "0.8500", "party1", "party2", "Processes", "finished", "Warnings and errors"})
+            QVERIFY2(text.contains(expected), expected);
+    }
+
+    void csvIsLongFormatWithEveryRow() {
+        QCOMPARE(writeReport(*m_report, path("r.csv")), QString());
+        const QList<QByteArray> lines = readAll(path("r.csv")).trimmed().split('\n');
+        QCOMPARE(lines.first(), QByteArray("run_id,t,source,round,name,value"));
+        QCOMPARE(lines.size() - 1, m_report->metricPointCount());
+        QCOMPARE(lines.size() - 1, 5 * 12 + 5 * 2);
+        for (const QByteArray& line : lines) QCOMPARE(line.count(','), 5);
+        auto count = [&](const char* part) { return std::count_if(lines.begin(), lines.end(), [&](const QByteArray& l) { return l.contains(part); }); };
+        QCOMPARE(count(",eval.test_acc,0.85"), 1);
+        QCOMPARE(count(",traffic.across,"), 5);
+    }
+
+    void jsonCarriesRowsAndFigures() {
+        QCOMPARE(writeReport(*m_report, path("r.json")), QString());
+        const QJsonObject json = QJsonDocument::fromJson(readAll(path("r.json"))).object();
+        QCOMPARE(json["run"].toObject()["name"].toString(), QStringLiteral("report-test"));
+        QCOMPARE(json["processes"].toArray().size(), 6);
+        QCOMPARE(json["metrics"].toArray().size(), 60);
+        const QJsonObject summary = json["summary"].toObject();
+        QCOMPARE(summary["rounds"].toInt(), 5);
+        QCOMPARE(summary["bytes_across"].toDouble(), 2e6);
+        QCOMPARE(summary["compute_ratio"].toDouble(), 0.8);
+        QCOMPARE(json["series"].toObject()["test_acc_by_round"].toArray().size(), 5);
+        QCOMPARE(json["topology"].toObject()["parties"].toArray().size(), 3);
+    }
+
+    void badOutputPathsSayWhatToDo() {
+        QString e = writeReport(*m_report, path("r.docx"));
+        QVERIFY2(e.contains(".html") && e.contains(".pdf"), qPrintable(e));
+        e = writeReport(*m_report, path("missing/dir/r.html"));
+        QVERIFY2(e.contains("does not exist"), qPrintable(e));
+        QVERIFY(!QFile::exists(path("missing/dir/r.html")));
+    }
+
+    void aRunWithNoRowsStillReports() {
+        const qint64 empty = m_store->beginRun("empty", "not json", {});
+        m_store->flush();
+        QString error;
+        const auto report = RunReport::load(*m_store, empty, 0.85, &error);
+        QVERIFY(report);
+        QCOMPARE(writeReport(*report, path("empty.html")), QString());
+        const QString html = QString::fromUtf8(readAll(path("empty.html")));
+        QVERIFY(html.contains("not recorded in this run"));
+        QVERIFY(html.contains("could not be read"));
+    }
+
+    void chartDrawsItsLinesAndSkipsNothing() {
+        ChartSpec spec{"t", "x", "y", {{"a", {{0, 0}, {1, 1}, {2, 0.5}}, kAccuracyBlue}}};
+        const QImage image = renderLineChart(spec, QSize(300, 200), 1.0);
+        QCOMPARE(image.size(), QSize(300, 200));
+        QVERIFY(pixelsNear(image, kAccuracyBlue) > 50);
+        spec.lines[0].points.clear();
+        QVERIFY(spec.isEmpty());
+    }
+
+    void lttbKeepsEndsCountAndPeaks() {
+        QList<QPointF> points;
+        for (int i = 0; i < 100000; ++i) points << QPointF(i, i == 54321 ? 100.0 : std::sin(i / 1000.0));
+        const QList<QPointF> out = lttb(points, 1000);
+        QCOMPARE(out.size(), 1000);
+        QCOMPARE(out.first(), points.first());
+        QCOMPARE(out.last(), points.last());
+        QVERIFY(out.contains(QPointF(54321, 100.0)));  // a one-point spike survives
+        for (int i = 1; i < out.size(); ++i) QVERIFY(out[i].x() > out[i - 1].x());
+        QCOMPARE(lttb(points.mid(0, 10), 1000).size(), 10);  // short series pass through
+    }
+};
+
+QTEST_MAIN(ReportTest)
+#include "tst_report.moc"

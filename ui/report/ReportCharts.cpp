@@ -1,0 +1,124 @@
+#include "ReportCharts.h"
+
+#include "Lttb.h"
+
+#include <QChart>
+#include <QGraphicsScene>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QPainter>
+#include <QValueAxis>
+#include <algorithm>
+
+namespace hips {
+
+namespace {
+
+constexpr int kMaxPointsPerLine = 2000;  // far more than a 720-pixel-wide chart can show
+
+const QColor kAccuracy(0x1f, 0x77, 0xb4), kTestLoss(0xd6, 0x27, 0x28), kTrainLoss(0xff, 0x7f, 0x0e),
+    kInside(0x2c, 0xa0, 0x2c), kAcross(0x94, 0x67, 0xbd), kThroughput(0x17, 0xbe, 0xcf), kRatio(0x8c, 0x56, 0x4b);
+
+// A range with a little air, and never empty (one point still gets a visible axis).
+std::pair<double, double> paddedRange(double lo, double hi) {
+    if (hi <= lo) return {lo - 1, hi + 1};
+    const double pad = (hi - lo) * 0.05;
+    return {lo - pad, hi + pad};
+}
+
+QValueAxis* axis(const QString& title, double lo, double hi, bool integer) {
+    auto* a = new QValueAxis;
+    a->setTitleText(title);
+    a->setRange(lo, hi);
+    a->applyNiceNumbers();
+    a->setLabelFormat(integer || hi - lo >= 20 ? QStringLiteral("%.0f") : QStringLiteral("%.2f"));
+    QFont f = a->labelsFont();
+    f.setPointSizeF(8);
+    a->setLabelsFont(f);
+    return a;
+}
+
+}  // namespace
+
+bool ChartSpec::isEmpty() const {
+    return std::all_of(lines.begin(), lines.end(), [](const ChartLine& l) { return l.points.isEmpty(); });
+}
+
+QImage renderLineChart(const ChartSpec& spec, QSize size, qreal scale) {
+    QChart chart;
+    chart.setTitle(spec.title);
+    chart.setAnimationOptions(QChart::NoAnimation);
+    chart.setBackgroundRoundness(0);
+    chart.legend()->setAlignment(Qt::AlignBottom);
+    chart.legend()->setVisible(spec.lines.size() > 1);
+    double xLo = 1e300, xHi = -1e300, yLo = 1e300, yHi = -1e300;
+    for (const ChartLine& line : spec.lines) {
+        auto* series = new QLineSeries;
+        series->setName(line.name);
+        series->setPen(QPen(line.color, 2));
+        const QList<QPointF> points = lttb(line.points, kMaxPointsPerLine);
+        series->replace(points);
+        if (points.size() == 1) series->setPointsVisible(true);
+        for (const QPointF& p : points) {
+            xLo = std::min(xLo, p.x()), xHi = std::max(xHi, p.x());
+            yLo = std::min(yLo, p.y()), yHi = std::max(yHi, p.y());
+        }
+        chart.addSeries(series);
+    }
+    const auto [x0, x1] = paddedRange(xLo, xHi);
+    const auto [y0, y1] = paddedRange(yLo, yHi);
+    QValueAxis* xAxis = axis(spec.xTitle, spec.integerX ? std::max(0.0, x0) : x0, x1, spec.integerX);
+    QValueAxis* yAxis = axis(spec.yTitle, y0, y1, false);
+    chart.addAxis(xAxis, Qt::AlignBottom);
+    chart.addAxis(yAxis, Qt::AlignLeft);
+    for (QAbstractSeries* s : chart.series()) s->attachAxis(xAxis), s->attachAxis(yAxis);
+
+    // The chart lays itself out inside a scene; render the scene, not a widget, so no window
+    // (and no display) is needed.
+    QGraphicsScene scene;
+    scene.addItem(&chart);
+    chart.setGeometry(QRectF(QPointF(0, 0), size));
+    QImage image(size * scale, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(scale);
+    image.fill(Qt::white);
+    {
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        scene.render(&painter, QRectF(QPointF(0, 0), size), QRectF(QPointF(0, 0), size));
+    }
+    scene.removeItem(&chart);
+    return image;
+}
+
+QList<ChartSpec> reportChartSpecs(const RunReport& r) {
+    const QString xRound = QObject::tr("round"), xTime = QObject::tr("seconds since start");
+    auto byRound = [](ChartSpec spec) {
+        spec.integerX = true;
+        return spec;
+    };
+    return {
+        byRound({QObject::tr("Test accuracy by round"), xRound, QObject::tr("accuracy"),
+                 {{QObject::tr("test accuracy"), r.accuracyByRound, kAccuracy}}}),
+        {QObject::tr("Test accuracy over time"), xTime, QObject::tr("accuracy"),
+         {{QObject::tr("test accuracy"), r.accuracyByTime, kAccuracy}}},
+        byRound({QObject::tr("Loss"), xRound, QObject::tr("loss"),
+                 {{QObject::tr("training loss (mean of workers)"), r.trainLossByRound, kTrainLoss},
+                  {QObject::tr("test loss"), r.testLossByRound, kTestLoss}}}),
+        {QObject::tr("Traffic per tier (cumulative)"), xTime, QObject::tr("MB sent"),
+         {{QObject::tr("inside parties"), r.insideMBByTime, kInside},
+          {QObject::tr("across parties"), r.acrossMBByTime, kAcross}}},
+        byRound({QObject::tr("Throughput (all workers)"), xRound, QObject::tr("samples/s"),
+                 {{QObject::tr("samples per second"), r.throughputByRound, kThroughput}}}),
+        byRound({QObject::tr("Computing-time ratio: compute / (compute + communication)"), xRound, QObject::tr("ratio"),
+                 {{QObject::tr("computing-time ratio"), r.computeRatioByRound, kRatio}}}),
+    };
+}
+
+QList<RenderedChart> renderReportCharts(const RunReport& report, QSize size) {
+    QList<RenderedChart> out;
+    for (const ChartSpec& spec : reportChartSpecs(report))
+        out << RenderedChart{spec.title, spec.isEmpty() ? QImage() : renderLineChart(spec, size)};
+    return out;
+}
+
+}  // namespace hips

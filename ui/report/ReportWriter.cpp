@@ -1,0 +1,91 @@
+#include "ReportWriter.h"
+
+#include "ReportHtml.h"
+#include "TopologyDiagram.h"
+#include "TopologyReader.h"
+
+#include <QBuffer>
+#include <QFileInfo>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QTextDocument>
+#include <QUrl>
+
+namespace hips {
+
+namespace {
+
+ReportImages renderImages(const RunReport& report) {
+    ReportImages images;
+    const TopologyLoad load = TopologyReader::readJson(report.topologyJson);
+    if (load.ok()) images.topology = drawTopologyDiagram(*load.topology);
+    images.charts = renderReportCharts(report);
+    return images;
+}
+
+QByteArray png(const QImage& image) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, "PNG");
+    return bytes;
+}
+
+QByteArray htmlReport(const RunReport& report) {
+    const ReportImages images = renderImages(report);
+    const QString html = reportHtml(report, images, [](const QString&, const QImage& image) {
+        return QStringLiteral("data:image/png;base64,") + QString::fromLatin1(png(image).toBase64());
+    }, ReportStyle{720, true});
+    return html.toUtf8();
+}
+
+// QTextDocument lays the same HTML out on A4 pages; images are document resources.
+QString writePdf(const RunReport& report, const QString& path) {
+    const ReportImages images = renderImages(report);
+    QTextDocument doc;
+    QFont font(QStringLiteral("DejaVu Sans"));
+    font.setPointSizeF(9);
+    // Any letter spacing turns ligatures off, so that text copied from the PDF (and pdftotext)
+    // reads "finished", not "ﬁnished".
+    font.setLetterSpacing(QFont::AbsoluteSpacing, 0.05);  // 0.01 rounds to none
+    doc.setDefaultFont(font);
+    const QString html = reportHtml(report, images, [&doc](const QString& key, const QImage& image) {
+        doc.addResource(QTextDocument::ImageResource, QUrl(key), image);
+        return key;
+    }, ReportStyle{620, false});
+    doc.setHtml(html);
+    QPdfWriter writer(path);
+    writer.setTitle(QObject::tr("Run report: %1").arg(report.run.name));
+    writer.setCreator(QStringLiteral("HiPS Studio"));
+    writer.setPageSize(QPageSize(QPageSize::A4));
+    writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
+    doc.print(&writer);
+    if (QFileInfo(path).size() == 0) return QObject::tr("cannot write %1: the PDF came out empty").arg(path);
+    return {};
+}
+
+QString writeBytes(const QString& path, const QByteArray& bytes) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+        return QObject::tr("cannot write %1: %2").arg(path, file.errorString());
+    return {};
+}
+
+}  // namespace
+
+QStringList reportFormats() { return {"html", "pdf", "csv", "json"}; }
+
+QString writeReport(const RunReport& report, const QString& path) {
+    const QString format = QFileInfo(path).suffix().toLower();
+    if (!reportFormats().contains(format))
+        return QObject::tr("cannot tell the report format from '%1': end the file name with .%2")
+            .arg(path, reportFormats().join(QStringLiteral(", .")));
+    if (const QFileInfo dir(QFileInfo(path).absolutePath()); !dir.isDir() || !dir.isWritable())
+        return QObject::tr("cannot write %1: the folder %2 does not exist or is not writable").arg(path, dir.filePath());
+    if (format == QLatin1String("csv")) return writeBytes(path, report.toCsv());
+    if (format == QLatin1String("json")) return writeBytes(path, report.toJson());
+    if (format == QLatin1String("html")) return writeBytes(path, htmlReport(report));
+    return writePdf(report, path);
+}
+
+}  // namespace hips
