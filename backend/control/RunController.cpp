@@ -178,6 +178,7 @@ void RunController::handleEvent(const QCborMap& e) {
     const QString node = e.value(QStringLiteral("node")).toString();
     auto it = m_processes.find(node);
     if (it == m_processes.end()) return;
+    Q_EMIT processActivity(node);
     if (kind == QLatin1String("metric")) {
         onMetric(e.value(QStringLiteral("json")).toString());
     } else if (kind == QLatin1String("log")) {
@@ -234,7 +235,7 @@ void RunController::record(const QJsonObject& r) {
         for (const QJsonValue& v : r.value("links").toArray()) {
             const QJsonObject link = v.toObject();
             m_store->appendTraffic(m_runId, TrafficRecord{t, node + '>' + link.value("peer").toString(),
-                                                          link.value("tier").toString(), qint64(link.value("sent").toDouble())});
+                                                          link.value("tier").toString(), qint64(link.value("sent").toDouble()), round});
         }
         return;
     }

@@ -65,6 +65,7 @@ Q_SIGNALS:
     void roundCompleted(const RoundRow& row);
     void processChanged(const ProcessInfo& process);
     void logLine(const QString& node, const QString& stream, const QString& line);
+    void processActivity(const QString& node);  // any word from the node (its liveness, as the GUI shows it)
     void finished(const RunSummary& summary);
 
 private:

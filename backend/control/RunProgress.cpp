@@ -21,6 +21,7 @@ QList<RoundRow> RunProgress::ingest(const QJsonObject& r, double elapsed) {
         ++p.trainReports;
         p.lossSum += r.value("loss").toDouble();
         p.computeSum += r.value("compute_s").toDouble();
+        p.commSum += r.value("comm_s").toDouble();
         p.samples += r.value("samples").toInteger();
         m_totalSamples += r.value("samples").toInteger();
         markTrained(p, elapsed);
@@ -59,6 +60,7 @@ QList<RoundRow> RunProgress::drain(double) {
         row.testLoss = p.testLoss;
         row.trainLoss = p.trainReports ? p.lossSum / p.trainReports : 0;
         row.computeSeconds = p.computeSum;
+        row.commSeconds = p.commSum;
         m_samplesThrough += p.samples;
         row.elapsed = p.elapsed;
         row.samplesPerSecond = p.elapsed > 0 ? double(m_samplesThrough) / p.elapsed : 0;

@@ -21,6 +21,10 @@ struct RoundRow {
     quint64 bytesAcross = 0;  // cumulative bytes sent across parties
     double elapsed = 0;       // seconds since the run started
     double computeSeconds = 0;  // summed over workers, this round
+    double commSeconds = 0;     // summed over workers: pushing, waiting for and pulling the model
+    double computeRatio() const {  // ESync's computing-time ratio
+        return computeSeconds + commSeconds > 0 ? computeSeconds / (computeSeconds + commSeconds) : 0;
+    }
 };
 
 class RunProgress {
@@ -42,6 +46,7 @@ private:
         int trainReports = 0;
         double lossSum = 0;
         double computeSum = 0;
+        double commSum = 0;
         bool aggregated = false;
         bool evaluated = false;
         double accuracy = std::numeric_limits<double>::quiet_NaN();

@@ -51,6 +51,7 @@ struct TrafficRecord {
     QString link;   // "party1/worker0>party1/server0"
     QString tier;   // inside, across
     qint64 bytes = 0;
+    int round = -1;  // the round the sender had finished when it counted; -1 unknown
 };
 
 struct EventRecord {

@@ -51,6 +51,23 @@ QList<QPointF> cumulativeByTier(const QList<TrafficRecord>& rows, const QString&
     return out;
 }
 
+// Cumulative bytes once every sender had reported round r: per link, the largest counter of
+// rows up to that round.
+QList<QPointF> cumulativeByRound(const QList<TrafficRecord>& rows, const QString& tier) {
+    QMap<int, QList<const TrafficRecord*>> byRound;
+    for (const TrafficRecord& r : rows)
+        if (r.tier == tier && r.round >= 0) byRound[r.round] << &r;
+    QHash<QString, qint64> latest;
+    QList<QPointF> out;
+    for (auto it = byRound.begin(); it != byRound.end(); ++it) {
+        for (const TrafficRecord* r : *it) latest[r->link] = std::max(latest.value(r->link), r->bytes);
+        double total = 0;
+        for (qint64 b : latest) total += double(b);
+        out << QPointF(it.key(), total / 1e6);
+    }
+    return out;
+}
+
 }  // namespace
 
 void RunReport::derive() {
@@ -101,6 +118,8 @@ void RunReport::derive() {
     if (seconds > 0) samplesPerSecond = samples / seconds;
     insideMBByTime = cumulativeByTier(traffic, QStringLiteral("inside"), t0);
     acrossMBByTime = cumulativeByTier(traffic, QStringLiteral("across"), t0);
+    insideMBByRound = cumulativeByRound(traffic, QStringLiteral("inside"));
+    acrossMBByRound = cumulativeByRound(traffic, QStringLiteral("across"));
     bytesInside = insideMBByTime.isEmpty() ? 0 : insideMBByTime.last().y() * 1e6;
     bytesAcross = acrossMBByTime.isEmpty() ? 0 : acrossMBByTime.last().y() * 1e6;
 }
@@ -134,7 +153,7 @@ QByteArray RunReport::toJson() const {
     for (const MetricRecord& m : metrics)
         metricRows.append(QJsonObject{{"t", m.t}, {"source", m.source}, {"round", m.round}, {"name", m.name}, {"value", m.value}});
     for (const TrafficRecord& t : traffic)
-        trafficRows.append(QJsonObject{{"t", t.t}, {"link", t.link}, {"tier", t.tier}, {"bytes", double(t.bytes)}});
+        trafficRows.append(QJsonObject{{"t", t.t}, {"link", t.link}, {"tier", t.tier}, {"bytes", double(t.bytes)}, {"round", t.round}});
     for (const EventRecord& e : events)
         eventRows.append(QJsonObject{{"t", e.t}, {"level", e.level}, {"source", e.source}, {"message", e.message}});
     for (const ProcessRecord& p : processes)
@@ -157,7 +176,8 @@ QByteArray RunReport::toJson() const {
                                {"test_loss_by_round", points(testLossByRound)}, {"train_loss_by_round", points(trainLossByRound)},
                                {"samples_per_s_by_round", points(throughputByRound)},
                                {"compute_ratio_by_round", points(computeRatioByRound)},
-                               {"inside_mb_by_time", points(insideMBByTime)}, {"across_mb_by_time", points(acrossMBByTime)}}},
+                               {"inside_mb_by_time", points(insideMBByTime)}, {"across_mb_by_time", points(acrossMBByTime)},
+                               {"inside_mb_by_round", points(insideMBByRound)}, {"across_mb_by_round", points(acrossMBByRound)}}},
         {"processes", processRows},
         {"events", eventRows},
         {"metrics", metricRows},

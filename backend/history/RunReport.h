@@ -34,6 +34,7 @@ struct RunReport {
     QList<QPointF> throughputByRound;                  // samples/s
     QList<QPointF> computeRatioByRound;
     QList<QPointF> insideMBByTime, acrossMBByTime;     // cumulative megabytes sent
+    QList<QPointF> insideMBByRound, acrossMBByRound;   // the same, once every sender had finished the round
 
     // Reads run `id` from the store; nullopt (and *error) when there is no such run.
     static std::optional<RunReport> load(const RunStore& store, qint64 id, double targetAccuracy, QString* error);

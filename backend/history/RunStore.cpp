@@ -55,6 +55,7 @@ const QList<QStringList> kMigrations = {
         // Version 1 kept traffic as per-node metric rows; it moves into the traffic table,
         // one link per node, and processes get one row per node.
         "ALTER TABLE processes ADD COLUMN state TEXT",
+        "ALTER TABLE traffic ADD COLUMN round INTEGER",
         "CREATE UNIQUE INDEX processes_node ON processes(run_id, node)",
         // Covering indexes: a run's facts (see RunStoreReads.cpp) then never touch the tables,
         // which took `history list` over 1,000 runs from ~85 ms to ~25 ms.
@@ -62,7 +63,7 @@ const QList<QStringList> kMigrations = {
         "CREATE INDEX metrics_run ON metrics(run_id, name, round, value)",
         "CREATE INDEX traffic_link ON traffic(run_id, tier, link, bytes)",
         "INSERT INTO traffic SELECT run_id, t, source,"
-        " CASE name WHEN 'traffic.sent_across' THEN 'across' ELSE 'inside' END, CAST(value AS INTEGER)"
+        " CASE name WHEN 'traffic.sent_across' THEN 'across' ELSE 'inside' END, CAST(value AS INTEGER), round"
         " FROM metrics WHERE name IN ('traffic.sent_inside', 'traffic.sent_across')",
         "DELETE FROM metrics WHERE name IN ('traffic.sent_inside', 'traffic.sent_across')",
     },
@@ -386,9 +387,9 @@ void RunStore::deleteRun(qint64 run) {
 
 void RunStore::appendTraffic(qint64 run, const TrafficRecord& r) {
     m_writer->post([=](WriterSession& s) {
-        QSqlQuery& q = s.prepared(QStringLiteral("INSERT INTO traffic VALUES (?, ?, ?, ?, ?)"));
+        QSqlQuery& q = s.prepared(QStringLiteral("INSERT INTO traffic VALUES (?, ?, ?, ?, ?, ?)"));
         int i = 0;
-        for (const QVariant& v : {QVariant(run), QVariant(r.t), QVariant(r.link), QVariant(r.tier), QVariant(r.bytes)})
+        for (const QVariant& v : {QVariant(run), QVariant(r.t), QVariant(r.link), QVariant(r.tier), QVariant(r.bytes), QVariant(r.round)})
             q.bindValue(i++, v);
         q.exec();
     });

@@ -115,9 +115,11 @@ QList<MetricRecord> RunStore::metrics(qint64 run) const {
 QList<TrafficRecord> RunStore::traffic(qint64 run) const {
     QSqlQuery q = reader();
     q.setForwardOnly(true);
-    q.exec(QStringLiteral("SELECT t, link, tier, bytes FROM traffic WHERE run_id = %1 ORDER BY t").arg(run));
+    q.exec(QStringLiteral("SELECT t, link, tier, bytes, round FROM traffic WHERE run_id = %1 ORDER BY t").arg(run));
     QList<TrafficRecord> out;
-    while (q.next()) out << TrafficRecord{q.value(0).toDouble(), q.value(1).toString(), q.value(2).toString(), q.value(3).toLongLong()};
+    while (q.next())
+        out << TrafficRecord{q.value(0).toDouble(), q.value(1).toString(), q.value(2).toString(), q.value(3).toLongLong(),
+                             q.value(4).isNull() ? -1 : q.value(4).toInt()};
     return out;
 }
 

@@ -218,7 +218,10 @@ TopologyLoad TopologyReader::readJson(const QByteArray& json, const QString& sou
     if (const auto training = root.object("training")) t.training = readTraining(*training, "$.training", issues);
     if (const auto layout = root.object("layout")) t.layout = *layout;
 
-    if (issues->isEmpty()) *issues = validate(t);
+    if (issues->isEmpty()) {
+        load.draft = t;
+        *issues = validate(t);
+    }
     if (issues->isEmpty()) load.topology = t;
     return load;
 }

@@ -42,14 +42,14 @@ void writeTypicalRun(hips::RunStore& store, int index) {
             const QString node = QStringLiteral("party%1/worker%2").arg(1 + w / 2).arg(w % 2);
             for (const char* name : {"train.loss", "train.samples", "train.compute_s", "train.comm_s"})
                 store.appendMetric(run, t, node, round, name, 1.0);
-            store.appendTraffic(run, {t, node + ">server0", "inside", 1000000LL * round});
+            store.appendTraffic(run, {t, node + ">server0", "inside", 1000000LL * round, round});
         }
         store.appendMetric(run, t, "central/global_server0", round, "aggregate.apply_s", 0.01);
         store.appendMetric(run, t, "central/global_server0", round, "aggregate.round_s", 1.0);
         store.appendMetric(run, t, "central/master_worker", round, "eval.test_acc", 0.5 + round * 0.01);
         store.appendMetric(run, t, "central/master_worker", round, "eval.test_loss", 1.0 / round);
         for (int p = 1; p <= 2; ++p)
-            store.appendTraffic(run, {t, QStringLiteral("party%1/server0>central/global_server0").arg(p), "across", 2000000LL * round});
+            store.appendTraffic(run, {t, QStringLiteral("party%1/server0>central/global_server0").arg(p), "across", 2000000LL * round, round});
     }
     store.finishRun(run, "finished", {});
 }

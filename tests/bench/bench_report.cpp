@@ -3,6 +3,7 @@
 #include "ReportWriter.h"
 #include "RunReport.h"
 #include "RunStore.h"
+#include "SyntheticRun.h"
 
 #include <QApplication>
 #include <QFile>
@@ -26,21 +27,7 @@ int main(int argc, char** argv) {
         }
         QFile topology(HIPS_SOURCE_DIR "/resources/topologies/default.json");
         topology.open(QIODevice::ReadOnly);
-        run = store->beginRun("bench-report", topology.readAll(), {{"rounds", 500}});
-        const double t0 = store->run(run)->started;
-        // 500 rounds x (4 workers x 4 + 4) metrics = 10,000 points.
-        for (int round = 1; round <= 500; ++round) {
-            const double t = t0 + round * 0.5;
-            for (int w = 0; w < 4; ++w)
-                for (const char* name : {"train.loss", "train.samples", "train.compute_s", "train.comm_s"})
-                    store->appendMetric(run, t, QStringLiteral("party%1/worker%2").arg(1 + w / 2).arg(w % 2), round, name, 1.0 / round);
-            store->appendMetric(run, t, "central/global_server0", round, "aggregate.apply_s", 0.01);
-            store->appendMetric(run, t, "central/global_server0", round, "aggregate.round_s", 0.5);
-            store->appendMetric(run, t, "central/master_worker", round, "eval.test_acc", 0.9 - 0.4 / round);
-            store->appendMetric(run, t, "central/master_worker", round, "eval.test_loss", 1.0 / round);
-        }
-        store->finishRun(run, "finished", {});
-        store->flush();
+        run = hips::bench::writeSyntheticRun(*store, "bench-report", topology.readAll(), 500, 0.5);  // 10,000 points
     }
     for (const QString& format : hips::reportFormats()) {
         std::vector<double> times;

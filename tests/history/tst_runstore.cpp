@@ -171,8 +171,8 @@ private Q_SLOTS:
             for (int round = 1; round <= 4 + r; ++round) {
                 store->appendMetric(run, round, "central/global_server0", round, "aggregate.apply_s", 0.01);
                 store->appendMetric(run, round, "central/master_worker", round, "eval.test_acc", 0.5 + 0.1 * r - 0.01 * round);
-                store->appendTraffic(run, {double(round), "party1/server0>central/global_server0", "across", 100 * round});
-                store->appendTraffic(run, {double(round), "party1/worker0>party1/server0", "inside", 1000 * round});
+                store->appendTraffic(run, {double(round), "party1/server0>central/global_server0", "across", 100 * round, round});
+                store->appendTraffic(run, {double(round), "party1/worker0>party1/server0", "inside", 1000 * round, round});
             }
         }
         store->flush();
@@ -207,8 +207,8 @@ private Q_SLOTS:
             }
             store->appendMetric(run, t, "central/global_server0", round, "aggregate.round_s", 2.0);
             store->appendMetric(run, t + 0.5, "central/master_worker", round, "eval.test_acc", 0.80 + 0.03 * round);
-            store->appendTraffic(run, {t, "party1/server0>central/global_server0", "across", 1000000 * round});
-            store->appendTraffic(run, {t, "party1/worker0>party1/server0", "inside", 2000000 * round});
+            store->appendTraffic(run, {t, "party1/server0>central/global_server0", "across", 1000000 * round, round});
+            store->appendTraffic(run, {t, "party1/worker0>party1/server0", "inside", 2000000 * round, round});
         }
         store->appendEvent(run, t0 + 1, "warning", "party1/worker0", "slow disk");
         store->flush();

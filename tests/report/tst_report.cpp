@@ -62,8 +62,8 @@ qint64 writeRun(RunStore& store, int rounds = 5) {
         store.appendMetric(run, t, "central/global_server0", round, "aggregate.round_s", 1.0);
         store.appendMetric(run, t + 0.2, "central/master_worker", round, "eval.test_acc", 0.6 + 0.05 * round);
         store.appendMetric(run, t + 0.2, "central/master_worker", round, "eval.test_loss", 1.0 / round);
-        store.appendTraffic(run, {t, "party1/server0>central/global_server0", "across", 400000LL * round});
-        store.appendTraffic(run, {t, "party1/worker0>party1/server0", "inside", 800000LL * round});
+        store.appendTraffic(run, {t, "party1/server0>central/global_server0", "across", 400000LL * round, round});
+        store.appendTraffic(run, {t, "party1/worker0>party1/server0", "inside", 800000LL * round, round});
     }
     store.appendEvent(run, t0 + 2, "warning", "party2/worker0", "disk <slow> & noisy");
     store.finishRun(run, "finished", {});

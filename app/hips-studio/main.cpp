@@ -1,0 +1,70 @@
+// hips-studio: the desktop control center.
+//   hips-studio [TOPOLOGY] [--history PATH] [--language zh_CN|en]
+//   hips-studio [TOPOLOGY] --screenshot FILE.png [--tab design|run|charts|history] [--show-run ID]
+// --screenshot writes a PNG of the main window once it is laid out, and exits; with --show-run,
+// the Charts tab shows that stored run (and --tab picks which tab the picture shows).
+#include "MainWindow.h"
+#include "Versions.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QSettings>
+#include <QTimer>
+#include <cstdio>
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("hips-studio"));
+    QApplication::setOrganizationName(QStringLiteral("hips-studio"));
+    QApplication::setApplicationVersion(QStringLiteral(HIPS_VERSION));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/hips.svg")));
+
+    QCommandLineParser args;
+    args.setApplicationDescription(QStringLiteral("HiPS Studio: design, run and watch two-layer parameter-server training."));
+    args.addPositionalArgument(QStringLiteral("TOPOLOGY"), QStringLiteral("Topology file (default: the shipped default)."));
+    args.addOption({"history", "Run history file (default: the user's application data directory).", "PATH"});
+    args.addOption({"language", "Interface language: en or zh_CN (default: the last one chosen).", "LOCALE"});
+    args.addOption({"screenshot", "Write a PNG of the window and exit.", "FILE"});
+    args.addOption({"tab", "Tab to show: design, run, charts, history.", "TAB", "design"});
+    args.addOption({"show-run", "Show this stored run in the Charts tab.", "ID"});
+    args.addHelpOption();
+    args.addVersionOption();
+    args.process(app);
+
+    const QString language = args.isSet("language") ? args.value("language") : QSettings().value("language", "en").toString();
+    if (!hips::versions::installTranslation(language))
+        std::fprintf(stderr, "hips-studio: no translation for '%s'; using English\n", qPrintable(language));
+
+    hips::MainWindow window(args.value("history"));
+    if (!window.historyError().isEmpty())
+        std::fprintf(stderr, "hips-studio: the run history is unavailable: %s\n", qPrintable(window.historyError()));
+    const QStringList files = args.positionalArguments();
+    if (files.isEmpty()) window.openDefaultTopology();
+    else if (!window.openTopology(files.first()) && args.isSet("screenshot")) return 2;
+
+    const QStringList tabs = {"design", "run", "charts", "history"};
+    const int tab = int(tabs.indexOf(args.value("tab")));
+    if (tab < 0) {
+        std::fprintf(stderr, "hips-studio: --tab must be one of %s\n", qPrintable(tabs.join(", ")));
+        return 2;
+    }
+    if (args.isSet("show-run") && !window.showStoredRun(args.value("show-run").toLongLong())) {
+        std::fprintf(stderr, "hips-studio: no run '%s' in the history\n", qPrintable(args.value("show-run")));
+        return 2;
+    }
+    window.setTab(hips::MainWindow::Tab(tab));
+    if (args.isSet("screenshot")) window.resize(1500, 900);
+    window.show();
+    if (!args.isSet("screenshot")) return app.exec();
+
+    // Let the layouts, the fit-to-view and the charts settle, then take the picture.
+    const QString file = args.value("screenshot");
+    int status = 1;
+    QTimer::singleShot(600, &window, [&] {
+        status = window.grab().save(file) ? 0 : 1;
+        if (status) std::fprintf(stderr, "hips-studio: cannot write %s\n", qPrintable(file));
+        app.quit();
+    });
+    app.exec();
+    return status;
+}

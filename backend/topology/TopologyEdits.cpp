@@ -1,0 +1,322 @@
+#include "TopologyEdits.h"
+
+#include <QJsonArray>
+#include <QRegularExpression>
+#include <QSet>
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+
+namespace hips {
+
+namespace {
+
+const QStringList kKindNames = {"none", "party", "host", "scheduler", "server", "master_worker", "workers"};
+const QStringList kPaletteNames = {"party", "host", "scheduler", "server", "master_worker", "workers"};
+
+Party* findParty(Topology& t, const QString& id) {
+    for (Party& p : t.parties)
+        if (p.id == id) return &p;
+    return nullptr;
+}
+
+QSet<int> portsOnAddress(const Topology& t, const QString& address) {
+    QSet<int> used;
+    for (const Party& p : t.parties) {
+        QList<ListeningRole> roles = p.servers;
+        if (p.scheduler) roles << *p.scheduler;
+        for (const ListeningRole& r : roles) {
+            const Host* h = t.host(r.host);
+            if ((h ? h->address : r.host) == address) used.insert(r.port);
+        }
+    }
+    return used;
+}
+
+QString uniqueId(const QString& stem, const std::function<bool(const QString&)>& taken) {
+    for (int i = 1;; ++i)
+        if (const QString id = stem + QString::number(i); !taken(id)) return id;
+}
+
+}  // namespace
+
+QString ElementRef::key() const {
+    QString k = kKindNames[int(kind)] + '/' + party;
+    if (kind == Kind::HostGroup) k += '/' + host;
+    if (kind == Kind::Server || kind == Kind::Workers) k += '/' + QString::number(index);
+    return k;
+}
+
+ElementRef ElementRef::fromKey(const QString& key) {
+    const QStringList parts = key.split('/');
+    ElementRef r;
+    const int kind = int(kKindNames.indexOf(parts.value(0)));
+    if (kind <= 0 || parts.size() < 2) return r;
+    r.kind = Kind(kind);
+    r.party = parts[1];
+    if (r.kind == Kind::HostGroup) r.host = parts.value(2);
+    if (r.kind == Kind::Server || r.kind == Kind::Workers) r.index = parts.value(2).toInt();
+    return r;
+}
+
+QString paletteItemName(PaletteItem item) { return kPaletteNames[int(item)]; }
+
+std::optional<PaletteItem> paletteItemFromName(const QString& name) {
+    const int i = int(kPaletteNames.indexOf(name));
+    if (i < 0) return std::nullopt;
+    return PaletteItem(i);
+}
+
+namespace edits {
+
+QString newPartyId(const Topology& t) {
+    return uniqueId(QStringLiteral("party"), [&](const QString& id) { return t.party(id) != nullptr; });
+}
+
+QString newHostId(const Topology& t) {
+    return uniqueId(QStringLiteral("host"), [&](const QString& id) { return t.host(id) != nullptr; });
+}
+
+int freePort(const Topology& t, const QString& hostId) {
+    const Host* h = t.host(hostId);
+    const QSet<int> used = portsOnAddress(t, h ? h->address : hostId);
+    int port = 9100;
+    while (used.contains(port)) ++port;
+    return port;
+}
+
+QString defaultHost(const Topology& t, const QString& partyId) {
+    if (const Party* p = t.party(partyId)) {
+        if (p->scheduler) return p->scheduler->host;
+        if (!p->servers.isEmpty()) return p->servers.first().host;
+        if (!p->workers.isEmpty()) return p->workers.first().host;
+        if (p->masterWorker) return p->masterWorker->host;
+    }
+    return t.hosts.isEmpty() ? QString() : t.hosts.first().id;
+}
+
+Host localHost(const QString& id) {
+    Host h;
+    h.id = id;
+    return h;
+}
+
+// A new party arrives complete (scheduler, server, one worker) so that it runs as it is dropped.
+QString addParty(Topology& t, QPointF position, QString* newId) {
+    if (t.hosts.isEmpty()) t.hosts << localHost(QStringLiteral("local"));
+    Party p;
+    p.id = newPartyId(t);
+    p.central = t.centralParty() == nullptr;
+    const QString host = t.hosts.first().id;
+    p.scheduler = ListeningRole{host, freePort(t, host)};
+    t.parties << p;
+    Party& added = t.parties.last();
+    added.servers << ListeningRole{host, freePort(t, host)};
+    if (added.central) added.masterWorker = WorkerGroup{host, 1};
+    else added.workers << WorkerGroup{host, 1};
+    setPartyPosition(t, added.id, position);
+    if (newId) *newId = added.id;
+    return {};
+}
+
+QString addHost(Topology& t, const QString& partyId, QString* newId) {
+    Party* p = findParty(t, partyId);
+    if (!p) return QObject::tr("drop the host onto a party");
+    Host h;
+    h.id = newHostId(t);
+    h.address = QStringLiteral("127.0.0.1");
+    t.hosts << h;
+    findParty(t, partyId)->workers << WorkerGroup{h.id, 1};
+    if (newId) *newId = h.id;
+    return {};
+}
+
+QString addRole(Topology& t, PaletteItem role, const QString& partyId, const QString& hostId) {
+    Party* p = findParty(t, partyId);
+    if (!p) return QObject::tr("drop the role onto a party");
+    const QString host = hostId.isEmpty() ? defaultHost(t, partyId) : hostId;
+    switch (role) {
+        case PaletteItem::Scheduler:
+            if (p->scheduler) return QObject::tr("party '%1' already has a scheduler").arg(partyId);
+            p->scheduler = ListeningRole{host, freePort(t, host)};
+            return {};
+        case PaletteItem::Server: {
+            const int port = freePort(t, host);
+            findParty(t, partyId)->servers << ListeningRole{host, port};
+            return {};
+        }
+        case PaletteItem::MasterWorker:
+            if (!p->central) return QObject::tr("the master worker belongs in the central party");
+            if (p->masterWorker) return QObject::tr("the central party already has a master worker");
+            p->masterWorker = WorkerGroup{host, 1};
+            return {};
+        case PaletteItem::Workers:
+            p->workers << WorkerGroup{host, 1};
+            return {};
+        case PaletteItem::Party:
+        case PaletteItem::Host: break;
+    }
+    return QObject::tr("not a role");
+}
+
+QString moveRole(Topology& t, const ElementRef& role, const QString& toParty, const QString& toHost) {
+    Party* from = findParty(t, role.party);
+    Party* to = findParty(t, toParty);
+    if (!from || !to) return QObject::tr("no such party");
+    const QString host = toHost.isEmpty() ? defaultHost(t, toParty) : toHost;
+    switch (role.kind) {
+        case ElementRef::Kind::Workers: {
+            if (role.index >= from->workers.size()) return QObject::tr("no such worker group");
+            WorkerGroup g = from->workers.takeAt(role.index);
+            g.host = host;
+            to->workers << g;
+            return {};
+        }
+        case ElementRef::Kind::Server: {
+            if (role.index >= from->servers.size()) return QObject::tr("no such server");
+            ListeningRole s = from->servers.takeAt(role.index);
+            s.host = host;
+            to->servers << s;
+            return {};
+        }
+        case ElementRef::Kind::Scheduler:
+        case ElementRef::Kind::MasterWorker: {
+            if (from != to) return QObject::tr("a party's scheduler and the master worker stay in their party; "
+                                               "move them between hosts only");
+            if (role.kind == ElementRef::Kind::Scheduler && from->scheduler) from->scheduler->host = host;
+            if (role.kind == ElementRef::Kind::MasterWorker && from->masterWorker) from->masterWorker->host = host;
+            return {};
+        }
+        default: return QObject::tr("only roles can be moved between parties and hosts");
+    }
+}
+
+void remove(Topology& t, const QList<ElementRef>& elements) {
+    // Higher indexes first, so that removing one group does not shift the next one's index.
+    QList<ElementRef> sorted = elements;
+    std::sort(sorted.begin(), sorted.end(), [](const ElementRef& a, const ElementRef& b) { return a.index > b.index; });
+    QStringList partiesToRemove;
+    for (const ElementRef& e : sorted) {
+        Party* p = findParty(t, e.party);
+        if (!p) continue;
+        switch (e.kind) {
+            case ElementRef::Kind::Party: partiesToRemove << e.party; break;
+            case ElementRef::Kind::HostGroup:
+                p->workers.removeIf([&](const WorkerGroup& g) { return g.host == e.host; });
+                p->servers.removeIf([&](const ListeningRole& r) { return r.host == e.host; });
+                if (p->scheduler && p->scheduler->host == e.host) p->scheduler.reset();
+                if (p->masterWorker && p->masterWorker->host == e.host) p->masterWorker.reset();
+                break;
+            case ElementRef::Kind::Scheduler: p->scheduler.reset(); break;
+            case ElementRef::Kind::MasterWorker: p->masterWorker.reset(); break;
+            case ElementRef::Kind::Server:
+                if (e.index < p->servers.size()) p->servers.removeAt(e.index);
+                break;
+            case ElementRef::Kind::Workers:
+                if (e.index < p->workers.size()) p->workers.removeAt(e.index);
+                break;
+            case ElementRef::Kind::None: break;
+        }
+    }
+    t.parties.removeIf([&](const Party& p) { return partiesToRemove.contains(p.id); });
+    QJsonObject positions = t.layout.value("parties").toObject();
+    for (const QString& id : partiesToRemove) positions.remove(id);
+    if (!positions.isEmpty() || t.layout.contains("parties")) t.layout.insert("parties", positions);
+}
+
+QList<ElementRef> paste(Topology& t, const Topology& source, const QList<ElementRef>& elements, const QString& targetParty) {
+    QList<ElementRef> copies;
+    for (const ElementRef& e : elements) {
+        const Party* original = source.party(e.party);
+        if (!original) continue;
+        if (e.kind == ElementRef::Kind::Party) {
+            Party copy = *original;
+            copy.id = newPartyId(t);
+            copy.central = false;  // there is one central party
+            copy.masterWorker.reset();
+            copy.servers.clear();
+            if (copy.scheduler) copy.scheduler->port = freePort(t, copy.scheduler->host);
+            t.parties << copy;
+            for (const ListeningRole& s : original->servers) {  // one at a time: each takes the next free port
+                const int port = freePort(t, s.host);
+                t.parties.last().servers << ListeningRole{s.host, port, s.device};
+            }
+            const QPointF at = partyPosition(source, original->id);
+            if (!std::isnan(at.x())) setPartyPosition(t, copy.id, at + QPointF(40, 40));
+            copies << ElementRef{ElementRef::Kind::Party, copy.id};
+        } else if (e.kind == ElementRef::Kind::Workers && e.index < original->workers.size()) {
+            Party* into = findParty(t, targetParty);
+            if (!into) into = findParty(t, e.party);
+            if (!into) continue;
+            into->workers << original->workers[e.index];
+            copies << ElementRef{ElementRef::Kind::Workers, into->id, {}, int(into->workers.size() - 1)};
+        }
+    }
+    return copies;
+}
+
+QString renameParty(Topology& t, const QString& from, const QString& to) {
+    if (to.isEmpty() || to.contains('/')) return QObject::tr("a party id must be non-empty and without '/'");
+    if (from == to) return {};
+    if (t.party(to)) return QObject::tr("there is already a party '%1'").arg(to);
+    Party* p = findParty(t, from);
+    if (!p) return QObject::tr("no party '%1'").arg(from);
+    p->id = to;
+    QJsonObject positions = t.layout.value("parties").toObject();
+    if (positions.contains(from)) {
+        positions.insert(to, positions.take(from));
+        t.layout.insert("parties", positions);
+    }
+    return {};
+}
+
+QString renameHost(Topology& t, const QString& from, const QString& to) {
+    if (to.isEmpty()) return QObject::tr("a host id must not be empty");
+    if (from == to) return {};
+    if (t.host(to)) return QObject::tr("there is already a host '%1'").arg(to);
+    for (Host& h : t.hosts)
+        if (h.id == from) h.id = to;
+    for (Party& p : t.parties) {
+        if (p.scheduler && p.scheduler->host == from) p.scheduler->host = to;
+        for (ListeningRole& s : p.servers)
+            if (s.host == from) s.host = to;
+        if (p.masterWorker && p.masterWorker->host == from) p.masterWorker->host = to;
+        for (WorkerGroup& g : p.workers)
+            if (g.host == from) g.host = to;
+    }
+    return {};
+}
+
+QPointF partyPosition(const Topology& t, const QString& party) {
+    const QJsonArray xy = t.layout.value("parties").toObject().value(party).toArray();
+    if (xy.size() != 2) return {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN()};
+    return {xy[0].toDouble(), xy[1].toDouble()};
+}
+
+void setPartyPosition(Topology& t, const QString& party, QPointF position) {
+    if (std::isnan(position.x())) return;
+    QJsonObject positions = t.layout.value("parties").toObject();
+    positions.insert(party, QJsonArray{std::round(position.x()), std::round(position.y())});
+    t.layout.insert("parties", positions);
+}
+
+ElementRef elementForIssuePath(const Topology& t, const QString& path) {
+    static const QRegularExpression re(QStringLiteral(R"(^\$\.parties\[(\d+)\](?:\.roles\.(\w+)(?:\[(\d+)\])?)?)"));
+    const QRegularExpressionMatch m = re.match(path);
+    if (!m.hasMatch()) return {};
+    const int partyIndex = m.captured(1).toInt();
+    if (partyIndex >= t.parties.size()) return {};
+    ElementRef r{ElementRef::Kind::Party, t.parties[partyIndex].id};
+    const QString role = m.captured(2);
+    if (role == QLatin1String("scheduler") || role == QLatin1String("global_scheduler")) r.kind = ElementRef::Kind::Scheduler;
+    else if (role == QLatin1String("servers") || role == QLatin1String("global_servers")) r.kind = ElementRef::Kind::Server;
+    else if (role == QLatin1String("master_worker")) r.kind = ElementRef::Kind::MasterWorker;
+    else if (role == QLatin1String("workers")) r.kind = ElementRef::Kind::Workers;
+    if (!m.captured(3).isEmpty()) r.index = m.captured(3).toInt();
+    else if (r.kind == ElementRef::Kind::Server || r.kind == ElementRef::Kind::Workers) r.kind = ElementRef::Kind::Party;
+    return r;
+}
+
+}  // namespace edits
+}  // namespace hips

@@ -1,0 +1,113 @@
+// Live charts: appends never redraw by themselves (a burst costs one redraw), long series are
+// decimated, smoothing, log scale, x-axis choice, legend toggles and hover values.
+#include "LiveChart.h"
+#include "RunCharts.h"
+
+#include <QAbstractAxis>
+#include <QChart>
+#include <QComboBox>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QtTest>
+
+using namespace hips;
+
+namespace {
+
+QLineSeries* drawn(LiveChart& c, int index) {  // the bold (smoothed or raw) series of a line
+    return static_cast<QLineSeries*>(c.chart()->series()[index * 2 + 1]);
+}
+
+}  // namespace
+
+class ChartsTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void aBurstOfAppendsIsOneRedrawOfDecimatedPoints() {
+        LiveChart chart("t", "y");
+        chart.show();
+        const int line = chart.addLine("a", Qt::blue);
+        chart.redrawNow();
+        const int before = chart.redrawCount();
+        for (int i = 0; i < 100000; ++i) chart.append(line, i, 1.7e12 + i, i / 10.0, std::sin(i / 100.0));
+        QCOMPARE(chart.redrawCount(), before);  // appending only stores
+        QTRY_COMPARE(chart.redrawCount(), before + 1);
+        QCOMPARE(chart.pointCount(line), 100000);
+        QCOMPARE(chart.drawnPointCount(line), LiveChart::kMaxDrawnPoints);
+        QCOMPARE(drawn(chart, line)->at(0), QPointF(0, 0));
+        QCOMPARE(drawn(chart, line)->at(LiveChart::kMaxDrawnPoints - 1).x(), 99999.0);
+    }
+
+    void smoothingDrawsTheEmaOverTheFaintRawLine() {
+        LiveChart chart("t", "y");
+        const int line = chart.addLine("a", Qt::blue);
+        for (int i = 0; i < 4; ++i) chart.append(line, i + 1, 0, i, i % 2 ? 1.0 : 0.0);  // 0 1 0 1
+        chart.setSmoothing(0.5);
+        QLineSeries* raw = static_cast<QLineSeries*>(chart.chart()->series()[0]);
+        QLineSeries* smooth = drawn(chart, line);
+        QCOMPARE(raw->count(), 4);
+        QVERIFY(raw->isVisible());
+        QCOMPARE(smooth->at(1).y(), 0.5);   // 0.5·0 + 0.5·1
+        QCOMPARE(smooth->at(2).y(), 0.25);  // 0.5·0.5 + 0.5·0
+        QCOMPARE(smooth->at(3).y(), 0.625);
+        chart.setSmoothing(0);
+        QVERIFY(!raw->isVisible());
+        QCOMPARE(drawn(chart, line)->at(1).y(), 1.0);
+    }
+
+    void xAxisChoiceAndLogScale() {
+        LiveChart chart("t", "y");
+        const int line = chart.addLine("a", Qt::blue);
+        chart.append(line, 1, 1000, 0.5, 0.0);  // a zero has no place on a log axis
+        chart.append(line, 2, 2000, 1.5, 10.0);
+        chart.append(line, 3, 3000, 2.5, 100.0);
+        chart.redrawNow();
+        QCOMPARE(drawn(chart, line)->at(2).x(), 3.0);
+        chart.setXAxis(LiveChart::XAxis::Elapsed);
+        QCOMPARE(drawn(chart, line)->at(2).x(), 2.5);
+        chart.setXAxis(LiveChart::XAxis::WallTime);
+        QCOMPARE(drawn(chart, line)->at(2).x(), 3000.0);
+        chart.setLogY(true);
+        QCOMPARE(drawn(chart, line)->count(), 2);
+        QVERIFY(qobject_cast<QLogValueAxis*>(chart.chart()->axes(Qt::Vertical).first()));
+    }
+
+    void legendClickTogglesTheLineAndHoverShowsTheValue() {
+        LiveChart chart("t", "y");
+        const int a = chart.addLine("a", Qt::blue);
+        chart.addLine("b", Qt::red);
+        chart.append(a, 4, 0, 0, 0.75);
+        chart.redrawNow();
+        QLegendMarker* marker = chart.chart()->legend()->markers(drawn(chart, a)).first();
+        Q_EMIT marker->clicked();
+        QVERIFY(!chart.lineVisible(a));
+        QVERIFY(!drawn(chart, a)->isVisible());
+        Q_EMIT marker->clicked();
+        QVERIFY(chart.lineVisible(a));
+        Q_EMIT drawn(chart, a)->hovered(QPointF(4, 0.75), true);
+        QCOMPARE(chart.hoverText(), QStringLiteral("a — round 4: 0.75"));
+    }
+
+    void runChartsTakeRoundsWithTrafficAsCumulativeOrRate() {
+        RunCharts charts;
+        RoundRow r1, r2;
+        r1.round = 1, r1.elapsed = 2, r1.testAccuracy = 0.5, r1.bytesInside = 4000000, r1.bytesAcross = 2000000;
+        r1.computeSeconds = 3, r1.commSeconds = 1;
+        r2.round = 2, r2.elapsed = 4, r2.bytesInside = 8000000, r2.bytesAcross = 6000000;  // not an eval round
+        charts.addRound(r1, 1000);
+        charts.addRound(r2, 3000);
+        QCOMPARE(charts.accuracy()->pointCount(0), 1);
+        QCOMPARE(charts.computeRatio()->pointCount(0), 2);
+        charts.traffic()->redrawNow();
+        QCOMPARE(drawn(*charts.traffic(), 1)->at(1).y(), 6.0);  // MB across, cumulative
+        auto* mode = charts.findChild<QComboBox*>("traffic_mode");
+        QVERIFY(mode);
+        mode->setCurrentIndex(1);  // rate
+        charts.traffic()->redrawNow();
+        QCOMPARE(drawn(*charts.traffic(), 1)->at(1).y(), 2.0);  // (6 − 2) MB / (4 − 2) s
+    }
+};
+
+QTEST_MAIN(ChartsTest)
+#include "tst_charts.moc"

@@ -1,0 +1,231 @@
+// The topology designer: palette drops through real drag-and-drop events, drags of parties and
+// roles through real mouse events, undo/redo restoring the exact JSON, the property panel's
+// edits, and an invalid topology marking its item and disabling Start all.
+#include "Designer.h"
+#include "DesignerScene.h"
+#include "DesignerView.h"
+#include "MainWindow.h"
+#include "Palette.h"
+#include "PropertyPanel.h"
+#include "RunPanel.h"
+#include "TopologyReader.h"
+
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMimeData>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace hips;
+
+namespace {
+
+const QString kDefault = QStringLiteral(HIPS_SOURCE_DIR "/resources/topologies/default.json");
+
+// Drops `item` from the palette at a scene position, through the view's viewport as a user would.
+void dropFromPalette(Designer& d, PaletteItem item, QPointF scenePos) {
+    auto* palette = d.findChild<Palette*>();
+    QListWidgetItem* entry = nullptr;
+    for (int i = 0; i < palette->count(); ++i)
+        if (palette->item(i)->data(Qt::UserRole).toString() == paletteItemName(item)) entry = palette->item(i);
+    QVERIFY(entry);
+    QMimeData* mime = palette->model()->mimeData({palette->indexFromItem(entry)});
+    QVERIFY(mime->hasFormat(DesignerScene::kPaletteMime));
+    QWidget* viewport = d.view()->viewport();
+    const QPoint at = d.view()->mapFromScene(scenePos);
+    QDragEnterEvent enter(at, Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(viewport, &enter);
+    QDragMoveEvent move(at, Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(viewport, &move);
+    QVERIFY(move.isAccepted());
+    QDropEvent drop(QPointF(at), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(viewport, &drop);
+    delete mime;
+}
+
+QPointF centerOf(Designer& d, const ElementRef& ref) {
+    DesignerItem* item = d.scene()->item(ref);
+    return item ? item->sceneBoundingRect().center() : QPointF();
+}
+
+// A press, a few moves and a release on the viewport: a real drag.
+void drag(Designer& d, QPointF fromScene, QPointF toScene) {
+    QWidget* viewport = d.view()->viewport();
+    const QPoint from = d.view()->mapFromScene(fromScene), to = d.view()->mapFromScene(toScene);
+    QTest::mousePress(viewport, Qt::LeftButton, Qt::NoModifier, from);
+    for (int i = 1; i <= 5; ++i) {
+        QMouseEvent move(QEvent::MouseMove, from + (to - from) * i / 5, viewport->mapToGlobal(from + (to - from) * i / 5),
+                         Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(viewport, &move);
+    }
+    QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, to);
+}
+
+}  // namespace
+
+class DesignerTest : public QObject {
+    Q_OBJECT
+    std::unique_ptr<Designer> d;
+
+private Q_SLOTS:
+    void init() {
+        d = std::make_unique<Designer>();
+        d->resize(1200, 800);
+        d->show();
+        QVERIFY(QTest::qWaitForWindowExposed(d.get()));
+        QString error;
+        QVERIFY2(d->openFile(kDefault, &error), qPrintable(error));
+        d->view()->fit();
+    }
+    void cleanup() { d.reset(); }
+
+    void droppingAPaletteItemCreatesTheModelItem() {
+        const int before = d->topology().party("party1")->workers.size();
+        dropFromPalette(*d, PaletteItem::Workers, centerOf(*d, {ElementRef::Kind::HostGroup, "party1", "local"}));
+        QCOMPARE(d->topology().party("party1")->workers.size(), before + 1);
+        QVERIFY(d->scene()->item({ElementRef::Kind::Workers, "party1", {}, before}));  // drawn, too
+
+        const QRectF everything = d->scene()->itemsBoundingRect();
+        dropFromPalette(*d, PaletteItem::Party, everything.bottomRight() + QPointF(80, 80));
+        const Party* added = d->topology().party("party3");
+        QVERIFY(added);
+        QVERIFY(added->scheduler && added->servers.size() == 1 && added->workers.size() == 1);  // complete, so it runs
+        QVERIFY2(d->isValid(), qPrintable(d->issues().value(0).toString()));  // fresh ports, no clash
+        QVERIFY(d->scene()->item({ElementRef::Kind::Party, "party3"}));
+
+        dropFromPalette(*d, PaletteItem::Host, centerOf(*d, {ElementRef::Kind::Party, "party2"}));
+        QCOMPARE(d->topology().hosts.size(), 2);
+        QVERIFY(d->scene()->item({ElementRef::Kind::HostGroup, "party2", "host1"}));
+        QCOMPARE(d->undoStack()->count(), 3);
+    }
+
+    void aSecondSchedulerIsRefusedWithAReason() {
+        QSignalSpy refused(d.get(), &Designer::message);
+        dropFromPalette(*d, PaletteItem::Scheduler, centerOf(*d, {ElementRef::Kind::Party, "party1"}));
+        QCOMPARE(refused.size(), 1);
+        QVERIFY(refused.first().first().toString().contains("already has a scheduler"));
+        QCOMPARE(d->undoStack()->count(), 0);
+    }
+
+    void undoAndRedoRestoreTheExactJson() {
+        QList<QByteArray> states{d->json()};
+        auto step = [&](auto edit) {
+            edit();
+            states << d->json();
+            QVERIFY(states.last() != states[states.size() - 2]);
+        };
+        step([&] { dropFromPalette(*d, PaletteItem::Workers, centerOf(*d, {ElementRef::Kind::HostGroup, "party2", "local"})); });
+        step([&] {
+            const QPointF title = d->scene()->item({ElementRef::Kind::Party, "party1"})->sceneBoundingRect().topLeft() + QPointF(60, 10);
+            drag(*d, title, title + QPointF(120, 60));
+        });
+        step([&] {
+            d->scene()->clearSelection();
+            auto* rounds = qobject_cast<QSpinBox*>(d->properties()->field("rounds"));
+            QVERIFY(rounds);
+            rounds->setValue(7);
+        });
+        step([&] {
+            d->scene()->selectElements({{ElementRef::Kind::Party, "party2"}});
+            auto* id = qobject_cast<QLineEdit*>(d->properties()->field("party_id"));
+            QVERIFY(id);
+            id->setText("hospital");
+            Q_EMIT id->editingFinished();
+        });
+        step([&] {
+            d->scene()->selectElements({{ElementRef::Kind::Workers, "hospital", {}, 0}});
+            d->deleteSelection();
+        });
+        step([&] {
+            d->scene()->selectElements({{ElementRef::Kind::Party, "party1"}});
+            d->copySelection();
+            d->paste();
+        });
+        QVERIFY(d->topology().party("hospital"));
+        QCOMPARE(d->topology().training.rounds, 7);
+        QCOMPARE(d->undoStack()->count(), states.size() - 1);
+        for (int i = int(states.size()) - 2; i >= 0; --i) {
+            d->undoStack()->undo();
+            QCOMPARE(d->json(), states[i]);
+        }
+        for (int i = 1; i < states.size(); ++i) {
+            d->undoStack()->redo();
+            QCOMPARE(d->json(), states[i]);
+        }
+    }
+
+    void aDragIsOneUndoStepAndKeepsThePosition() {
+        const ElementRef party1{ElementRef::Kind::Party, "party1"};
+        const QPointF before = d->scene()->item(party1)->pos();
+        const QPointF grab = d->scene()->item(party1)->sceneBoundingRect().topLeft() + QPointF(60, 10);  // the title bar
+        drag(*d, grab, grab + QPointF(150, 90));
+        QCOMPARE(d->undoStack()->count(), 1);
+        const QPointF after = edits::partyPosition(d->topology(), "party1");
+        QVERIFY(std::abs(after.x() - (before.x() + 150)) < 3 && std::abs(after.y() - (before.y() + 90)) < 3);
+        QCOMPARE(d->scene()->item(party1)->pos(), after);  // the rebuilt scene keeps it
+        d->undoStack()->undo();
+        QCOMPARE(d->scene()->item(party1)->pos(), before);
+    }
+
+    void aRoleDraggedOntoAnotherPartyIsRehomed() {
+        const ElementRef workers{ElementRef::Kind::Workers, "party1", {}, 0};
+        drag(*d, centerOf(*d, workers), centerOf(*d, {ElementRef::Kind::HostGroup, "party2", "local"}));
+        QCOMPARE(d->topology().party("party1")->workers.size(), 0);
+        QCOMPARE(d->topology().party("party2")->workers.size(), 2);
+        QVERIFY(!d->isValid());  // party1 has no workers now: marked, not silently accepted
+        QVERIFY(d->scene()->item({ElementRef::Kind::Party, "party1"})->hasIssue());
+    }
+
+    void typingIntoOneFieldIsOneStep() {
+        d->scene()->clearSelection();
+        auto* lr = qobject_cast<QDoubleSpinBox*>(d->properties()->field("learning_rate"));
+        QVERIFY(lr);
+        lr->setValue(0.1);
+        lr->setValue(0.12);
+        lr->setValue(0.125);
+        QCOMPARE(d->undoStack()->count(), 1);
+        QCOMPARE(d->topology().training.learningRate, 0.125);
+        d->undoStack()->undo();
+        QCOMPARE(d->topology().training.learningRate, 0.05);
+    }
+
+    void anInvalidTopologyMarksItsItemAndDisablesStart() {
+        QTemporaryDir dir;
+        MainWindow window(dir.filePath("history.sqlite"));
+        window.show();
+        QVERIFY(window.openTopology(kDefault));
+        QPushButton* start = window.runPanel()->startButton();
+        QVERIFY(start->isEnabled());
+        Designer* designer = window.designer();
+        designer->scene()->selectElements({{ElementRef::Kind::Server, "party1", {}, 0}});
+        auto* port = qobject_cast<QSpinBox*>(designer->properties()->field("role_port"));
+        QVERIFY(port);
+        port->setValue(9101);  // the global server's port on the same host
+        QVERIFY(!designer->isValid());
+        QVERIFY(!start->isEnabled());
+        QVERIFY(start->toolTip().contains("9101"));
+        DesignerItem* server = designer->scene()->item({ElementRef::Kind::Server, "party1", {}, 0});
+        QVERIFY(server->hasIssue());
+        QVERIFY(server->toolTip().contains("already used"));
+        QVERIFY(designer->issueList()->item(0)->text().contains("$.parties[1].roles.servers[0].port"));
+        designer->undoStack()->undo();
+        QVERIFY(start->isEnabled());
+        QVERIFY(!designer->scene()->item({ElementRef::Kind::Server, "party1", {}, 0})->hasIssue());
+    }
+
+    void saveWritesWhatTheCliReads() {
+        QTemporaryDir dir;
+        dropFromPalette(*d, PaletteItem::Workers, centerOf(*d, {ElementRef::Kind::HostGroup, "party1", "local"}));
+        QString error;
+        QVERIFY2(d->saveFile(dir.filePath("t.json"), &error), qPrintable(error));
+        const TopologyLoad load = TopologyReader::readFile(dir.filePath("t.json"));
+        QVERIFY2(load.ok(), qPrintable(load.errorText()));
+        QCOMPARE(load.topology->trainingWorkerCount(), 5);
+        QVERIFY(d->undoStack()->isClean());
+    }
+};
+
+QTEST_MAIN(DesignerTest)
+#include "tst_designer.moc"

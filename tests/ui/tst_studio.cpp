@@ -1,0 +1,106 @@
+// hips-studio end to end on loopback: Start all on a small synthetic-data topology fills the
+// process table and the accuracy chart; the run lands in the history view (and shows again
+// from there with the same figures); Stop all mid-run leaves no process behind. Every process
+// carries this test's tag in its environment, and the test scans /proc for it.
+#include "Designer.h"
+#include "HistoryPanel.h"
+#include "LiveChart.h"
+#include "LogPane.h"
+#include "MainWindow.h"
+#include "ProcessTableModel.h"
+#include "RunCharts.h"
+#include "RunPanel.h"
+
+#include <QDir>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QUuid>
+#include <QtTest>
+
+using namespace hips;
+
+namespace {
+
+const QString kSmall = QStringLiteral(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");
+
+QList<qint64> taggedProcesses(const QByteArray& tag) {
+    QList<qint64> pids;
+    for (const QString& entry : QDir("/proc").entryList(QDir::Dirs)) {
+        bool isPid = false;
+        const qint64 pid = entry.toLongLong(&isPid);
+        if (!isPid || pid == QCoreApplication::applicationPid()) continue;
+        QFile env("/proc/" + entry + "/environ");
+        if (env.open(QIODevice::ReadOnly) && env.readAll().split('\0').contains("HIPS_TEST_TAG=" + tag)) pids << pid;
+    }
+    return pids;
+}
+
+}  // namespace
+
+class StudioTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    QByteArray m_tag = QUuid::createUuid().toByteArray(QUuid::WithoutBraces);
+
+private Q_SLOTS:
+    void initTestCase() {
+        qputenv("HIPS_TEST_TAG", m_tag);  // inherited by the agent and every role
+        QStandardPaths::setTestModeEnabled(true);  // QSettings of the test, not the user's
+    }
+
+    void startAllRunsAndTheHistoryKeepsIt() {
+        MainWindow window(m_dir.filePath("history.sqlite"));
+        window.show();
+        QVERIFY(window.openTopology(kSmall));
+        RunPanel* run = window.runPanel();
+        QVERIFY(run->startButton()->isEnabled());
+        QCOMPARE(run->processes()->rowCount(), 11);  // what Start all will run, before it runs
+
+        QTest::mouseClick(run->startButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(run->state() == RunState::Running, 60000);
+        QVERIFY(!run->startButton()->isEnabled());
+        QVERIFY(run->stopButton()->isEnabled());
+        for (int row = 0; row < 11; ++row)  // every process has a pid while it runs
+            QVERIFY(run->processes()->data(run->processes()->index(row, ProcessTableModel::Pid), Qt::DisplayRole).toLongLong() > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(run->state() == RunState::Finished, 180000);
+
+        LiveChart* accuracy = window.charts()->accuracy();
+        QCOMPARE(accuracy->pointCount(0), 6);  // small.json: 6 rounds, evaluated every round
+        QVERIFY(accuracy->drawnPointCount(0) > 0);
+        QCOMPARE(window.charts()->loss()->pointCount(0), 6);
+        QVERIFY(run->log()->visibleLines() > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(taggedProcesses(m_tag).isEmpty(), 10000);
+
+        // The history view lists the run, finished, and shows it again with the same curve.
+        QTableWidget* table = window.history()->table();
+        QTRY_COMPARE(table->rowCount(), 1);
+        QCOMPARE(table->item(0, 4)->text(), QStringLiteral("finished"));
+        QCOMPARE(table->item(0, 7)->text(), QStringLiteral("6"));
+        QVERIFY(window.showStoredRun(table->item(0, 0)->text().toLongLong()));
+        QCOMPARE(window.charts()->accuracy()->pointCount(0), 6);
+        QCOMPARE(table->item(0, 6)->text().toDouble() > 0.5, true);  // the synthetic task was learned
+        window.history()->selectRuns({table->item(0, 0)->text().toLongLong()});
+        QCOMPARE(window.history()->overlay()->lineCount(), 1);
+        QCOMPARE(window.history()->overlay()->pointCount(0), 6);
+    }
+
+    void stopAllLeavesNoProcess() {
+        MainWindow window(m_dir.filePath("history.sqlite"));
+        window.show();
+        QVERIFY(window.openTopology(kSmall));
+        RunPanel* run = window.runPanel();
+        QTest::mouseClick(run->startButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(run->state() == RunState::Running, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!taggedProcesses(m_tag).isEmpty(), 10000);
+        QTest::mouseClick(run->stopButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(run->state() == RunState::Failed || run->state() == RunState::Finished, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(taggedProcesses(m_tag).isEmpty(), 15000);
+        QVERIFY(run->startButton()->isEnabled());  // ready for the next run
+        window.history()->refresh();
+        QCOMPARE(window.history()->table()->rowCount(), 2);
+    }
+};
+
+QTEST_MAIN(StudioTest)
+#include "tst_studio.moc"

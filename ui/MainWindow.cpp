@@ -1,0 +1,338 @@
+#include "MainWindow.h"
+
+#include "Designer.h"
+#include "DesignerView.h"
+#include "HistoryPanel.h"
+#include "ProcessTableModel.h"
+#include "RunCharts.h"
+#include "RunPanel.h"
+#include "TopologyReader.h"
+#include "Versions.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QToolBar>
+#include <QUndoStack>
+
+namespace hips {
+
+namespace {
+constexpr int kMaxRecent = 8;
+QIcon icon(const char* name) { return QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(name))); }
+}  // namespace
+
+MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
+    : QMainWindow(parent), m_tabs(new QTabWidget), m_designer(new Designer), m_run(new RunPanel), m_charts(new RunCharts),
+      m_history(new HistoryPanel) {
+    setWindowIcon(icon("hips"));
+    m_tabs->addTab(m_designer, icon("party"), tr("Design"));
+    m_tabs->addTab(m_run, icon("start"), tr("Run"));
+    m_tabs->addTab(m_charts, icon("chart"), tr("Charts"));
+    m_tabs->addTab(m_history, icon("report"), tr("History"));
+    setCentralWidget(m_tabs);
+
+    const QString path = historyPath.isEmpty() ? RunStore::defaultPath() : historyPath;
+    m_store = RunStore::open(path, &m_historyError);
+    if (!m_store) statusBar()->showMessage(tr("Run history unavailable: %1").arg(m_historyError));
+    m_run->setStore(m_store.get());
+    m_run->setRunsDirectory(QFileInfo(path).absolutePath() + QStringLiteral("/runs"));
+    m_history->setStore(m_store.get());
+
+    connect(m_designer, &Designer::topologyChanged, this, [this] {
+        updateStartable();
+        updateTitle();
+        if (!m_run->isActive()) m_run->processes()->reset(m_designer->topology().nodes());  // what Start all will run
+    });
+    connect(m_designer, &Designer::message, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
+    connect(m_run, &RunPanel::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    connect(m_history, &HistoryPanel::message, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
+    connect(m_run, &RunPanel::startRequested, this, [this] {
+        if (m_run->start(m_designer->topology())) setTab(ChartsTab);
+    });
+    connect(m_run, &RunPanel::runStarted, m_charts, &RunCharts::clear);
+    connect(m_run, &RunPanel::roundCompleted, m_charts, &RunCharts::addRound);
+    connect(m_run, &RunPanel::stateChanged, this, &MainWindow::updateStartable);
+    connect(m_run, &RunPanel::runFinished, m_history, &HistoryPanel::refresh);
+    connect(m_history, &HistoryPanel::openRequested, this, [this](qint64 id) {
+        if (showStoredRun(id)) setTab(ChartsTab);
+    });
+    connect(m_designer->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
+
+    buildActions();
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    m_tabs->setCurrentIndex(settings.value("window/tab", DesignTab).toInt());
+    if (!settings.contains("window/geometry")) resize(1400, 860);
+    updateStartable();
+    updateTitle();
+}
+
+// The panels hold the run controller, which writes to the store: they go first.
+MainWindow::~MainWindow() { delete takeCentralWidget(); }
+
+void MainWindow::buildActions() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QToolBar* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("main_toolbar"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+
+    auto action = [this](QMenu* menu, const char* iconName, const QString& text, QKeySequence key, auto slot) {
+        QAction* a = menu->addAction(iconName ? icon(iconName) : QIcon(), text);
+        if (!key.isEmpty()) a->setShortcut(key);
+        connect(a, &QAction::triggered, this, slot);
+        return a;
+    };
+    QAction* newAction = action(file, "new", tr("&New topology"), QKeySequence::New, [this] { newTopology(); });
+    QAction* openAction = action(file, "open", tr("&Open…"), QKeySequence::Open, [this] { openDialog(); });
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    QAction* saveAction = action(file, "save", tr("&Save"), QKeySequence::Save, [this] { save(); });
+    action(file, nullptr, tr("Save &as…"), QKeySequence::SaveAs, [this] { saveAs(); });
+    file->addSeparator();
+    action(file, "report", tr("&Export report of selected run…"), QKeySequence(tr("Ctrl+E")), [this] { exportReport(); });
+    file->addSeparator();
+    action(file, nullptr, tr("&Quit"), QKeySequence::Quit, [this] { close(); });
+
+    QAction* undo = m_designer->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    undo->setIcon(icon("undo"));
+    QAction* redo = m_designer->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    redo->setIcon(icon("redo"));
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addSeparator();
+    action(edit, nullptr, tr("&Copy"), QKeySequence::Copy, [this] { m_designer->copySelection(); });
+    action(edit, nullptr, tr("&Paste"), QKeySequence::Paste, [this] { m_designer->paste(); });
+    action(edit, "delete", tr("&Delete"), QKeySequence::Delete, [this] { m_designer->deleteSelection(); });
+    action(edit, nullptr, tr("Select &all"), QKeySequence::SelectAll, [this] { m_designer->selectAll(); });
+
+    QAction* fit = action(view, "fit", tr("&Fit topology"), QKeySequence(tr("Ctrl+0")), [this] { m_designer->view()->fit(); });
+    action(view, nullptr, tr("Zoom &in"), QKeySequence::ZoomIn, [this] { m_designer->view()->zoomBy(1.2); });
+    action(view, nullptr, tr("Zoom &out"), QKeySequence::ZoomOut, [this] { m_designer->view()->zoomBy(1 / 1.2); });
+    view->addSeparator();
+    for (int t = DesignTab; t <= HistoryTab; ++t)
+        action(view, nullptr, m_tabs->tabText(t), QKeySequence(QStringLiteral("Alt+%1").arg(t + 1)), [this, t] { setTab(Tab(t)); });
+    view->addSeparator();
+    QMenu* language = view->addMenu(tr("&Language"));
+    auto* languages = new QActionGroup(this);
+    for (const auto& [code, name] : {std::pair{"en", "English"}, std::pair{"zh_CN", "简体中文"}}) {
+        QAction* a = language->addAction(QString::fromUtf8(name));
+        a->setCheckable(true);
+        a->setData(QString::fromLatin1(code));
+        languages->addAction(a);
+        connect(a, &QAction::triggered, this, [this, a] { setLanguage(a->data().toString()); });
+    }
+    connect(language, &QMenu::aboutToShow, this, [languages] {
+        const QString current = QSettings().value("language", "en").toString();
+        for (QAction* a : languages->actions()) a->setChecked(a->data().toString() == current);
+    });
+
+    QAction* start = action(run, "start", tr("&Start all"), QKeySequence(tr("F5")), [this] { m_run->startButton()->click(); });
+    QAction* stop = action(run, "stop", tr("S&top all"), QKeySequence(tr("Shift+F5")), [this] { m_run->stop(); });
+    auto syncRunActions = [this, start, stop] {
+        start->setEnabled(m_run->startButton()->isEnabled());
+        stop->setEnabled(m_run->stopButton()->isEnabled());
+    };
+    connect(m_run, &RunPanel::stateChanged, this, syncRunActions);
+    connect(m_designer, &Designer::topologyChanged, this, syncRunActions);
+    syncRunActions();
+
+    action(help, "hips", tr("&About HiPS Studio"), QKeySequence(), [this] { about(); });
+
+    for (QAction* a : {newAction, openAction, saveAction}) bar->addAction(a);
+    bar->addSeparator();
+    bar->addAction(undo);
+    bar->addAction(redo);
+    bar->addAction(fit);
+    bar->addSeparator();
+    bar->addAction(start);
+    bar->addAction(stop);
+    rebuildRecentMenu();
+}
+
+void MainWindow::setTab(Tab tab) { m_tabs->setCurrentIndex(tab); }
+
+void MainWindow::updateStartable() {
+    const TopologyIssues& issues = m_designer->issues();
+    m_run->setStartable(issues.isEmpty(), issues.isEmpty() ? QString() : issues.first().toString());
+    if (!issues.isEmpty())
+        statusBar()->showMessage(tr("%n problem(s) in the topology; the first: %1", nullptr, int(issues.size()))
+                                     .arg(issues.first().toString()));
+    else if (!m_run->isActive())
+        statusBar()->showMessage(tr("Topology valid: %1 processes, %2 training workers")
+                                     .arg(m_designer->topology().nodes().size())
+                                     .arg(m_designer->topology().trainingWorkerCount()));
+}
+
+void MainWindow::updateTitle() {
+    const QString name = m_path.isEmpty() ? tr("untitled") : QFileInfo(m_path).fileName();
+    setWindowTitle(QStringLiteral("%1%2 — HiPS Studio").arg(name, m_designer->undoStack()->isClean() ? QString() : QStringLiteral(" *")));
+}
+
+bool MainWindow::openTopology(const QString& path) {
+    QString error;
+    if (!m_designer->openFile(path, &error)) {
+        QMessageBox::warning(this, tr("Open topology"), tr("Cannot open %1:\n%2").arg(path, error));
+        return false;
+    }
+    m_path = QFileInfo(path).absoluteFilePath();
+    addRecent(m_path);
+    updateTitle();
+    return true;
+}
+
+void MainWindow::openDefaultTopology() {
+    QString error;
+    m_designer->openFile(QStringLiteral(":/topologies/default.json"), &error);
+    m_path.clear();
+    updateTitle();
+}
+
+bool MainWindow::showStoredRun(qint64 run) {
+    QString error;
+    const auto report = m_history->load(run, &error);
+    if (!report) {
+        statusBar()->showMessage(error, 8000);
+        return false;
+    }
+    const StoredRounds stored = roundsOf(*report);
+    m_charts->clear();
+    for (int i = 0; i < stored.rows.size(); ++i) m_charts->addRound(stored.rows[i], stored.wallMs[i]);
+    for (LiveChart* c : m_charts->charts()) c->redrawNow();
+    statusBar()->showMessage(tr("Showing run %1 (%2): %3 rounds").arg(run).arg(report->run.name).arg(stored.rows.size()));
+    return true;
+}
+
+void MainWindow::newTopology() {
+    if (!maybeSave()) return;
+    Topology t;
+    t.name = tr("untitled");
+    t.hosts << edits::localHost(QStringLiteral("local"));
+    edits::addParty(t, QPointF(0, 0));
+    edits::addParty(t, QPointF(0, 240));
+    m_designer->setTopology(t);
+    m_path.clear();
+    updateTitle();
+}
+
+void MainWindow::openDialog() {
+    if (!maybeSave()) return;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open topology"), QFileInfo(m_path).absolutePath(),
+                                                      tr("Topologies (*.json);;All files (*)"));
+    if (!path.isEmpty()) openTopology(path);
+}
+
+bool MainWindow::saveTo(const QString& path) {
+    QString error;
+    if (!m_designer->saveFile(path, &error)) {
+        QMessageBox::warning(this, tr("Save topology"), error);
+        return false;
+    }
+    m_path = QFileInfo(path).absoluteFilePath();
+    addRecent(m_path);
+    updateTitle();
+    statusBar()->showMessage(tr("Saved %1").arg(m_path), 4000);
+    return true;
+}
+
+bool MainWindow::save() { return m_path.isEmpty() ? saveAs() : saveTo(m_path); }
+
+bool MainWindow::saveAs() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save topology"), m_path.isEmpty() ? QStringLiteral("topology.json") : m_path,
+                                                      tr("Topologies (*.json)"));
+    return !path.isEmpty() && saveTo(path);
+}
+
+bool MainWindow::maybeSave() {
+    if (m_designer->undoStack()->isClean()) return true;
+    const auto answer = QMessageBox::question(this, tr("Unsaved changes"), tr("Save the changes to the topology first?"),
+                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save) return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value("recent").toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    settings.setValue("recent", recent.mid(0, kMaxRecent));
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    if (!m_recentMenu) return;
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value("recent").toStringList();
+    for (const QString& path : recent)
+        connect(m_recentMenu->addAction(path), &QAction::triggered, this, [this, path] {
+            if (maybeSave()) openTopology(path);
+        });
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::exportReport() {
+    setTab(HistoryTab);
+    if (m_history->selectedRuns().size() != 1) {
+        statusBar()->showMessage(tr("Select one run in the history to export its report"), 6000);
+        return;
+    }
+    const qint64 run = m_history->selectedRuns().first();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export report"), QStringLiteral("run%1.pdf").arg(run),
+                                                      tr("Reports (*.pdf *.html *.csv *.json)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (m_history->exportReport(run, path, &error)) statusBar()->showMessage(tr("Wrote %1").arg(path), 6000);
+    else QMessageBox::warning(this, tr("Export report"), error);
+}
+
+void MainWindow::about() {
+    QMessageBox::about(this, tr("About HiPS Studio"),
+                       tr("<h3>HiPS Studio %1</h3><p>Train one model across parties with a two-layer parameter "
+                          "server; only aggregates cross party boundaries.</p>"
+                          "<table><tr><td>Qt</td><td>%2</td></tr><tr><td>LibTorch</td><td>%3</td></tr>"
+                          "<tr><td>ZeroMQ</td><td>%4</td></tr><tr><td>libssh</td><td>%5</td></tr>"
+                          "<tr><td>SQLite</td><td>%6</td></tr></table>")
+                           .arg(QStringLiteral(HIPS_VERSION), versions::qt(), versions::libtorch(), versions::zeromq(),
+                                versions::libssh(), versions::sqlite()));
+}
+
+void MainWindow::setLanguage(const QString& locale) {
+    if (locale == QSettings().value("language", "en").toString()) return;
+    QSettings().setValue("language", locale);
+    QMessageBox::information(this, tr("Language"), tr("HiPS Studio will use the new language from its next start."));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!maybeSave()) return event->ignore();
+    if (m_run->isActive()) {
+        if (QMessageBox::question(this, tr("A run is under way"), tr("Stop the run and quit?")) != QMessageBox::Yes)
+            return event->ignore();
+        m_run->stop();
+    }
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    settings.setValue("window/tab", m_tabs->currentIndex());
+    event->accept();
+}
+
+}  // namespace hips

@@ -1,0 +1,71 @@
+#pragma once
+// hips-studio's window: Design (the topology designer), Run (processes and log), Charts (live)
+// and History tabs around one topology file, one run history and one run at a time.
+#include "RunStore.h"
+
+#include <QMainWindow>
+#include <memory>
+
+class QTabWidget;
+class QMenu;
+
+namespace hips {
+
+class Designer;
+class RunPanel;
+class RunCharts;
+class HistoryPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    enum Tab { DesignTab, RunTab, ChartsTab, HistoryTab };
+
+    // `historyPath` empty: the user's default history.
+    explicit MainWindow(const QString& historyPath = {}, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    bool openTopology(const QString& path);  // shows the error itself when it cannot
+    void openDefaultTopology();
+    bool showStoredRun(qint64 run);          // a past run's curves in the Charts tab
+    void setTab(Tab tab);
+    QString historyError() const { return m_historyError; }
+
+    Designer* designer() const { return m_designer; }
+    RunPanel* runPanel() const { return m_run; }
+    RunCharts* charts() const { return m_charts; }
+    HistoryPanel* history() const { return m_history; }
+    RunStore* store() const { return m_store.get(); }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildActions();
+    void retranslate();
+    void updateTitle();
+    void updateStartable();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    bool saveTo(const QString& path);
+    bool maybeSave();
+    void newTopology();
+    void openDialog();
+    bool save();
+    bool saveAs();
+    void exportReport();
+    void about();
+    void setLanguage(const QString& locale);
+
+    QString m_path;
+    QString m_historyError;
+    std::unique_ptr<RunStore> m_store;
+    QTabWidget* m_tabs;
+    Designer* m_designer;
+    RunPanel* m_run;
+    RunCharts* m_charts;
+    HistoryPanel* m_history;
+    QMenu* m_recentMenu = nullptr;
+};
+
+}  // namespace hips

@@ -1,0 +1,309 @@
+#include "LiveChart.h"
+
+#include "Lttb.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QDateTime>
+#include <QDateTimeAxis>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QValueAxis>
+#include <QVBoxLayout>
+#include <cmath>
+#include <functional>
+
+namespace hips {
+
+namespace {
+
+// Charts due for a redraw take turns: one per pass of the event loop, so that five charts
+// fed by the same message never redraw (and stall input) all at once.
+class RedrawQueue : public QObject {
+public:
+    static RedrawQueue& instance() {
+        static RedrawQueue queue;
+        return queue;
+    }
+    void enqueue(LiveChart* chart, std::function<void()> redraw) {
+        for (const auto& [c, f] : m_pending)
+            if (c == chart) return;
+        m_pending.append({chart, std::move(redraw)});
+        if (!m_timer.isActive()) m_timer.start(0);
+    }
+    void remove(LiveChart* chart) {
+        m_pending.removeIf([chart](const auto& p) { return p.first == chart; });
+    }
+
+private:
+    RedrawQueue() {
+        m_timer.setSingleShot(true);
+        connect(&m_timer, &QTimer::timeout, this, [this] {
+            if (m_pending.isEmpty()) return;
+            auto [chart, redraw] = m_pending.takeFirst();
+            redraw();
+            if (!m_pending.isEmpty()) m_timer.start(0);
+        });
+    }
+    QList<std::pair<LiveChart*, std::function<void()>>> m_pending;
+    QTimer m_timer;
+};
+
+// Keeps an axis still while the data stay inside it: a new range only when the data leave it,
+// or fill less than half of it. Each range change relayouts the whole chart.
+bool needsNewRange(double axisLo, double axisHi, double lo, double hi) {
+    if (lo < axisLo || hi > axisHi) return true;
+    return (hi - lo) < 0.5 * (axisHi - axisLo);
+}
+
+}  // namespace
+
+LiveChart::LiveChart(const QString& title, const QString& yTitle, QWidget* parent)
+    : QWidget(parent), m_chart(new QChart), m_view(new QChartView(m_chart)), m_hover(new QLabel) {
+    m_chart->setTitle(title);
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setRubberBand(QChartView::RectangleRubberBand);
+    m_view->setToolTip(tr("Drag to zoom, right-click to zoom out; click a legend entry to hide its line"));
+    m_hover->setObjectName(QStringLiteral("hover"));
+    m_hover->setMinimumHeight(m_hover->fontMetrics().height());
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_hover);
+    setProperty("yTitle", yTitle);
+    m_timer.setSingleShot(true);
+    connect(&m_timer, &QTimer::timeout, this, [this] { RedrawQueue::instance().enqueue(this, [this] { redraw(); }); });
+    m_sinceRedraw.start();
+    rebuildAxes();
+}
+
+LiveChart::~LiveChart() { RedrawQueue::instance().remove(this); }
+
+int LiveChart::addLine(const QString& name, const QColor& color) {
+    Line line;
+    line.name = name;
+    line.color = color;
+    line.raw = new QLineSeries;
+    line.smooth = new QLineSeries;
+    line.raw->setName(name);
+    line.smooth->setName(name);
+    QColor faint = color;
+    faint.setAlpha(70);
+    line.raw->setPen(QPen(faint, 1));
+    line.smooth->setPen(QPen(color, 2));
+    m_chart->addSeries(line.raw);
+    m_chart->addSeries(line.smooth);
+    for (QLineSeries* s : {line.raw, line.smooth}) {
+        s->attachAxis(m_x);
+        s->attachAxis(m_y);
+    }
+    const int index = int(m_lines.size());
+    m_lines << line;
+    for (QLegendMarker* m : m_chart->legend()->markers(line.raw)) m->setVisible(false);
+    for (QLegendMarker* m : m_chart->legend()->markers(line.smooth))
+        connect(m, &QLegendMarker::clicked, this, [this, index] { setLineVisible(index, !m_lines[index].visible); });
+    for (QLineSeries* s : {line.raw, line.smooth})
+        connect(s, &QLineSeries::hovered, this, [this, index](const QPointF& p, bool state) { onHover(index, p, state); });
+    scheduleRedraw();
+    return index;
+}
+
+void LiveChart::append(int line, double round, double wallMs, double elapsed, double value) {
+    Line& l = m_lines[line];
+    l.samples.append(Sample{round, wallMs, elapsed, value});
+    const double previous = l.smoothed.isEmpty() ? value : l.smoothed.last();
+    l.smoothed.append(m_alpha * previous + (1 - m_alpha) * value);
+    m_growing = true;
+    scheduleRedraw();
+}
+
+void LiveChart::clear() {
+    m_rangeFresh = false;
+    m_growing = false;
+    m_chart->removeAllSeries();
+    m_lines.clear();
+    m_hover->clear();
+    scheduleRedraw();
+}
+
+void LiveChart::setXAxis(XAxis axis) {
+    if (axis == m_xAxis) return;
+    m_xAxis = axis;
+    m_rangeFresh = false;
+    rebuildAxes();
+    redrawNow();
+}
+
+void LiveChart::setSmoothing(double alpha) {
+    m_alpha = std::clamp(alpha, 0.0, 0.99);
+    for (Line& l : m_lines) {
+        l.smoothed.resize(l.samples.size());
+        for (qsizetype i = 0; i < l.samples.size(); ++i)
+            l.smoothed[i] = i == 0 ? l.samples[0].value : m_alpha * l.smoothed[i - 1] + (1 - m_alpha) * l.samples[i].value;
+    }
+    redrawNow();
+}
+
+void LiveChart::setLogY(bool log) {
+    if (log == m_logY) return;
+    m_logY = log;
+    m_rangeFresh = false;
+    rebuildAxes();
+    redrawNow();
+}
+
+void LiveChart::setLineVisible(int line, bool visible) {
+    m_lines[line].visible = visible;
+    for (QLegendMarker* m : m_chart->legend()->markers(m_lines[line].smooth)) {
+        QFont f = m->font();
+        f.setStrikeOut(!visible);
+        m->setFont(f);
+    }
+    redrawNow();
+}
+
+void LiveChart::resetZoom() {
+    m_chart->zoomReset();
+    m_rangeFresh = false;
+    redrawNow();
+}
+
+qsizetype LiveChart::drawnPointCount(int line) const { return m_lines[line].smooth->count(); }
+
+QString LiveChart::hoverText() const { return m_hover->text(); }
+
+void LiveChart::scheduleRedraw() {
+    m_dirty = true;
+    if (m_timer.isActive()) return;
+    m_timer.start(int(std::max<qint64>(0, kMinRedrawMs - m_sinceRedraw.elapsed())));
+}
+
+void LiveChart::redrawNow() {
+    m_dirty = true;
+    m_timer.stop();
+    RedrawQueue::instance().remove(this);
+    m_rangeFresh = false;
+    redraw();
+}
+
+double LiveChart::xOf(const Sample& s) const {
+    switch (m_xAxis) {
+        case XAxis::Round: return s.round;
+        case XAxis::WallTime: return s.wallMs;
+        case XAxis::Elapsed: return s.elapsed;
+    }
+    return s.round;
+}
+
+void LiveChart::rebuildAxes() {
+    for (QAbstractAxis* a : m_chart->axes()) {
+        m_chart->removeAxis(a);
+        delete a;
+    }
+    if (m_xAxis == XAxis::WallTime) {
+        auto* x = new QDateTimeAxis;
+        x->setFormat(QStringLiteral("HH:mm:ss"));
+        x->setTitleText(tr("time of day"));
+        m_x = x;
+    } else {
+        auto* x = new QValueAxis;
+        x->setTitleText(m_xAxis == XAxis::Round ? tr("round") : tr("seconds since start"));
+        x->setLabelFormat(m_xAxis == XAxis::Round ? QStringLiteral("%d") : QStringLiteral("%.0f"));
+        m_x = x;
+    }
+    if (m_logY) {
+        auto* y = new QLogValueAxis;
+        y->setBase(10);
+        y->setLabelFormat(QStringLiteral("%g"));
+        m_y = y;
+    } else {
+        auto* y = new QValueAxis;
+        y->setLabelFormat(QStringLiteral("%.5g"));
+        m_y = y;
+    }
+    m_y->setTitleText(property("yTitle").toString());
+    m_chart->addAxis(m_x, Qt::AlignBottom);
+    m_chart->addAxis(m_y, Qt::AlignLeft);
+    for (QAbstractSeries* s : m_chart->series()) {
+        s->attachAxis(m_x);
+        s->attachAxis(m_y);
+    }
+}
+
+// Draws what arrived since the last redraw; the chart's own zoom, when the user zoomed, is kept.
+void LiveChart::redraw() {
+    if (!m_dirty) return;
+    m_dirty = false;
+    m_sinceRedraw.restart();
+    ++m_redraws;
+    double xLo = INFINITY, xHi = -INFINITY, yLo = INFINITY, yHi = -INFINITY;
+    for (Line& l : m_lines) {
+        QList<QPointF> raw, smooth;
+        raw.reserve(l.samples.size());
+        smooth.reserve(l.samples.size());
+        for (qsizetype i = 0; i < l.samples.size(); ++i) {
+            const double x = xOf(l.samples[i]);
+            if (m_logY && (l.samples[i].value <= 0 || l.smoothed[i] <= 0)) continue;
+            raw << QPointF(x, l.samples[i].value);
+            smooth << QPointF(x, l.smoothed[i]);
+        }
+        raw = lttb(raw, kMaxDrawnPoints);
+        smooth = lttb(smooth, kMaxDrawnPoints);
+        const bool smoothing = m_alpha > 0;
+        l.raw->replace(smoothing ? raw : QList<QPointF>());
+        l.smooth->replace(smoothing ? smooth : raw);
+        l.raw->setVisible(l.visible && smoothing);
+        l.smooth->setVisible(l.visible);
+        if (!l.visible) continue;
+        for (const QPointF& p : raw) {
+            xLo = std::min(xLo, p.x()), xHi = std::max(xHi, p.x());
+            yLo = std::min(yLo, p.y()), yHi = std::max(yHi, p.y());
+        }
+    }
+    if (m_chart->isZoomed() || !std::isfinite(xLo)) return;
+    if (xHi <= xLo) xHi = xLo + 1;
+    if (yHi <= yLo) yHi = yLo + (m_logY ? yLo : 1);
+    if (m_xAxis == XAxis::WallTime) {
+        auto* x = static_cast<QDateTimeAxis*>(m_x);
+        if (!m_rangeFresh || needsNewRange(double(x->min().toMSecsSinceEpoch()), double(x->max().toMSecsSinceEpoch()), xLo, xHi))
+            x->setRange(QDateTime::fromMSecsSinceEpoch(qint64(xLo)), QDateTime::fromMSecsSinceEpoch(qint64(xHi + (xHi - xLo) * 0.2)));
+    } else {
+        auto* x = static_cast<QValueAxis*>(m_x);
+        if (!m_rangeFresh || needsNewRange(x->min(), x->max(), xLo, xHi)) {
+            x->setRange(xLo, xHi + (m_growing ? (xHi - xLo) * 0.2 : 0));  // room to grow into while a run goes on
+            x->applyNiceNumbers();  // ticks on whole rounds and round seconds
+        }
+    }
+    if (m_logY) {
+        auto* y = static_cast<QLogValueAxis*>(m_y);
+        if (!m_rangeFresh || needsNewRange(y->min(), y->max(), yLo, yHi)) y->setRange(yLo * 0.8, yHi * 1.25);
+    } else {
+        auto* y = static_cast<QValueAxis*>(m_y);
+        if (!m_rangeFresh || needsNewRange(y->min(), y->max(), yLo, yHi)) {
+            const double pad = (yHi - yLo) * 0.05;
+            y->setRange(yLo >= 0 ? std::max(0.0, yLo - pad) : yLo - pad, yHi + pad);  // counts never dip below 0
+            y->applyNiceNumbers();
+            if (yLo >= 0 && y->min() < 0) y->setMin(0);
+        }
+    }
+    m_rangeFresh = true;
+}
+
+void LiveChart::onHover(int line, const QPointF& p, bool state) {
+    if (!state) return;
+    QString x;
+    switch (m_xAxis) {
+        case XAxis::Round: x = tr("round %1").arg(qRound(p.x())); break;
+        case XAxis::WallTime: x = QDateTime::fromMSecsSinceEpoch(qint64(p.x())).toString(QStringLiteral("HH:mm:ss")); break;
+        case XAxis::Elapsed: x = tr("%1 s").arg(p.x(), 0, 'f', 1); break;
+    }
+    m_hover->setText(QStringLiteral("%1 — %2: %3").arg(m_lines[line].name, x).arg(p.y(), 0, 'g', 5));
+}
+
+}  // namespace hips

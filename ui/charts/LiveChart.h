@@ -1,0 +1,87 @@
+#pragma once
+// A line chart for data that keeps arriving: appends are cheap (they only store the point), and
+// the chart redraws at most 25 times a second whatever the rate, each line decimated (LTTB) to a
+// few thousand drawn points so that a 100,000-point series stays responsive. Offers an x axis of
+// round, wall-clock time or time since start; EMA smoothing with the raw line shown faintly; a
+// log y axis; hover values; legend entries that toggle lines; rubber-band zoom and reset.
+#include <QColor>
+#include <QElapsedTimer>
+#include <QTimer>
+#include <QVector>
+#include <QWidget>
+
+class QChart;
+class QChartView;
+class QLabel;
+class QLineSeries;
+class QAbstractAxis;
+
+namespace hips {
+
+class LiveChart : public QWidget {
+    Q_OBJECT
+public:
+    enum class XAxis { Round, WallTime, Elapsed };
+    static constexpr int kMaxDrawnPoints = 800;
+    static constexpr int kMinRedrawMs = 40;  // at most 25 redraws a second
+
+    LiveChart(const QString& title, const QString& yTitle, QWidget* parent = nullptr);
+    ~LiveChart() override;
+
+    int addLine(const QString& name, const QColor& color);
+    // One point of `line`: its round, wall-clock time (ms since the epoch), seconds since the start, value.
+    void append(int line, double round, double wallMs, double elapsed, double value);
+    void clear();  // removes every line
+
+    void setXAxis(XAxis axis);
+    void setSmoothing(double alpha);  // 0: none; else EMA weight of the past, below 1
+    void setLogY(bool log);
+    void setLineVisible(int line, bool visible);
+    void resetZoom();
+    void redrawNow();
+
+    int lineCount() const { return int(m_lines.size()); }
+    qsizetype pointCount(int line) const { return m_lines[line].samples.size(); }
+    qsizetype drawnPointCount(int line) const;
+    bool lineVisible(int line) const { return m_lines[line].visible; }
+    int redrawCount() const { return m_redraws; }
+    QChart* chart() const { return m_chart; }
+    QString hoverText() const;
+
+private:
+    struct Sample {
+        double round, wallMs, elapsed, value;
+    };
+    struct Line {
+        QString name;
+        QColor color;
+        QVector<Sample> samples;
+        QVector<double> smoothed;  // EMA of value, kept up to date as points arrive
+        QLineSeries* raw = nullptr;
+        QLineSeries* smooth = nullptr;
+        bool visible = true;
+    };
+    void scheduleRedraw();
+    void redraw();
+    void rebuildAxes();
+    double xOf(const Sample& s) const;
+    void onHover(int line, const QPointF& point, bool state);
+
+    QChart* m_chart;
+    QChartView* m_view;
+    QLabel* m_hover;
+    QList<Line> m_lines;
+    QAbstractAxis* m_x = nullptr;
+    QAbstractAxis* m_y = nullptr;
+    XAxis m_xAxis = XAxis::Round;
+    double m_alpha = 0;
+    bool m_logY = false;
+    bool m_dirty = false;
+    bool m_rangeFresh = false;  // the axes fit the data; only data leaving them moves them
+    bool m_growing = false;     // points are arriving (a live run): leave room on the x axis
+    QTimer m_timer;
+    QElapsedTimer m_sinceRedraw;
+    int m_redraws = 0;
+};
+
+}  // namespace hips

@@ -1,0 +1,149 @@
+#include "RunCharts.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSlider>
+#include <cmath>
+
+namespace hips {
+
+namespace {
+const QColor kAccuracy(0x1f, 0x77, 0xb4), kTrainLoss(0xff, 0x7f, 0x0e), kTestLoss(0xd6, 0x27, 0x28),
+    kInside(0x2c, 0xa0, 0x2c), kAcross(0x94, 0x67, 0xbd), kThroughput(0x17, 0xbe, 0xcf), kRatio(0x8c, 0x56, 0x4b);
+}
+
+RunCharts::RunCharts(QWidget* parent)
+    : QWidget(parent), m_accuracy(new LiveChart(tr("Test accuracy"), tr("accuracy"))),
+      m_loss(new LiveChart(tr("Loss"), tr("loss"))), m_traffic(new LiveChart(tr("Traffic per tier"), tr("MB sent"))),
+      m_throughput(new LiveChart(tr("Throughput"), tr("samples/s"))),
+      m_ratio(new LiveChart(tr("Computing-time ratio: compute / (compute + communication)"), tr("ratio"))),
+      m_xAxis(new QComboBox), m_trafficMode(new QComboBox), m_smoothing(new QSlider(Qt::Horizontal)),
+      m_logLoss(new QCheckBox(tr("Log scale (loss)"))), m_facts(new QLabel) {
+    m_facts->setObjectName(QStringLiteral("facts"));
+    m_facts->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_facts->setMargin(16);
+    m_facts->setTextFormat(Qt::RichText);
+    m_xAxis->addItems({tr("Round"), tr("Wall-clock time"), tr("Time since start")});
+    m_xAxis->setObjectName(QStringLiteral("x_axis"));
+    m_trafficMode->addItems({tr("Cumulative"), tr("Rate (MB/s)")});
+    m_trafficMode->setObjectName(QStringLiteral("traffic_mode"));
+    m_smoothing->setRange(0, 95);
+    m_smoothing->setToolTip(tr("EMA smoothing; the raw line stays, faint"));
+    m_smoothing->setMaximumWidth(160);
+    auto* reset = new QPushButton(tr("Reset zoom"));
+
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("X axis:")));
+    controls->addWidget(m_xAxis);
+    controls->addSpacing(12);
+    controls->addWidget(new QLabel(tr("Smoothing:")));
+    controls->addWidget(m_smoothing);
+    controls->addSpacing(12);
+    controls->addWidget(m_logLoss);
+    controls->addSpacing(12);
+    controls->addWidget(new QLabel(tr("Traffic:")));
+    controls->addWidget(m_trafficMode);
+    controls->addStretch();
+    controls->addWidget(reset);
+
+    auto* grid = new QGridLayout;
+    grid->addWidget(m_accuracy, 0, 0);
+    grid->addWidget(m_loss, 0, 1);
+    grid->addWidget(m_traffic, 0, 2);
+    grid->addWidget(m_throughput, 1, 0);
+    grid->addWidget(m_ratio, 1, 1);
+    grid->addWidget(m_facts, 1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addLayout(grid, 1);
+
+    connect(m_xAxis, &QComboBox::currentIndexChanged, this, [this](int i) {
+        for (LiveChart* c : charts()) c->setXAxis(LiveChart::XAxis(i));
+    });
+    connect(m_smoothing, &QSlider::valueChanged, this, [this](int v) {
+        for (LiveChart* c : charts()) c->setSmoothing(v / 100.0);
+    });
+    connect(m_logLoss, &QCheckBox::toggled, m_loss, &LiveChart::setLogY);
+    connect(reset, &QPushButton::clicked, this, [this] {
+        for (LiveChart* c : charts()) c->resetZoom();
+    });
+    connect(m_trafficMode, &QComboBox::currentIndexChanged, this, &RunCharts::applyTrafficMode);
+    clear();
+}
+
+void RunCharts::clear() {
+    m_facts->setText(tr("<p style='color:#777'>No rounds yet. Start a run, or open one from the history.</p>"));
+    m_rows.clear();
+    m_wall.clear();
+    for (LiveChart* c : charts()) c->clear();
+    m_accuracy->addLine(tr("test accuracy"), kAccuracy);
+    m_loss->addLine(tr("training loss"), kTrainLoss);
+    m_loss->addLine(tr("test loss"), kTestLoss);
+    m_inside = m_traffic->addLine(tr("inside parties"), kInside);
+    m_across = m_traffic->addLine(tr("across parties"), kAcross);
+    m_throughput->addLine(tr("samples/s"), kThroughput);
+    m_ratio->addLine(tr("computing-time ratio"), kRatio);
+}
+
+static void addTraffic(LiveChart* chart, int inside, int across, const RoundRow& row, const RoundRow* previous,
+                       double wallMs, bool rate) {
+    auto mb = [](quint64 bytes) { return double(bytes) / 1e6; };
+    if (!rate) {
+        chart->append(inside, row.round, wallMs, row.elapsed, mb(row.bytesInside));
+        chart->append(across, row.round, wallMs, row.elapsed, mb(row.bytesAcross));
+        return;
+    }
+    const double dt = previous ? row.elapsed - previous->elapsed : row.elapsed;
+    if (dt <= 0) return;
+    chart->append(inside, row.round, wallMs, row.elapsed, (mb(row.bytesInside) - (previous ? mb(previous->bytesInside) : 0)) / dt);
+    chart->append(across, row.round, wallMs, row.elapsed, (mb(row.bytesAcross) - (previous ? mb(previous->bytesAcross) : 0)) / dt);
+}
+
+void RunCharts::addRound(const RoundRow& row, double wallMs) {
+    const RoundRow* previous = m_rows.isEmpty() ? nullptr : &m_rows.last();
+    if (!std::isnan(row.testAccuracy)) m_accuracy->append(0, row.round, wallMs, row.elapsed, row.testAccuracy);
+    m_loss->append(0, row.round, wallMs, row.elapsed, row.trainLoss);
+    if (!std::isnan(row.testLoss)) m_loss->append(1, row.round, wallMs, row.elapsed, row.testLoss);
+    addTraffic(m_traffic, m_inside, m_across, row, previous, wallMs, m_trafficMode->currentIndex() == 1);
+    m_throughput->append(0, row.round, wallMs, row.elapsed, row.samplesPerSecond);
+    m_ratio->append(0, row.round, wallMs, row.elapsed, row.computeRatio());
+    m_rows << row;
+    m_wall << wallMs;
+    double best = -1;
+    for (const RoundRow& r : m_rows)
+        if (!std::isnan(r.testAccuracy)) best = std::max(best, r.testAccuracy);
+    const QString accuracy = std::isnan(row.testAccuracy) ? QStringLiteral("-") : QString::number(row.testAccuracy, 'f', 4);
+    m_facts->setText(tr("<h3>Round %1</h3><table cellpadding='3'>"
+                        "<tr><td>Test accuracy</td><td><b>%2</b></td></tr>"
+                        "<tr><td>Best so far</td><td>%3</td></tr>"
+                        "<tr><td>Training loss</td><td>%4</td></tr>"
+                        "<tr><td>Inside parties</td><td>%5 MB</td></tr>"
+                        "<tr><td>Across parties</td><td>%6 MB</td></tr>"
+                        "<tr><td>Throughput</td><td>%7 samples/s</td></tr>"
+                        "<tr><td>Computing-time ratio</td><td>%8</td></tr>"
+                        "<tr><td>Elapsed</td><td>%9 s</td></tr></table>")
+                         .arg(row.round)
+                         .arg(accuracy, best < 0 ? QStringLiteral("-") : QString::number(best, 'f', 4))
+                         .arg(row.trainLoss, 0, 'f', 4)
+                         .arg(double(row.bytesInside) / 1e6, 0, 'f', 1)
+                         .arg(double(row.bytesAcross) / 1e6, 0, 'f', 1)
+                         .arg(row.samplesPerSecond, 0, 'f', 0)
+                         .arg(row.computeRatio(), 0, 'f', 3)
+                         .arg(row.elapsed, 0, 'f', 1));
+}
+
+void RunCharts::applyTrafficMode() {
+    m_traffic->clear();
+    m_inside = m_traffic->addLine(tr("inside parties"), kInside);
+    m_across = m_traffic->addLine(tr("across parties"), kAcross);
+    const bool rate = m_trafficMode->currentIndex() == 1;
+    m_traffic->setProperty("yTitle", rate ? tr("MB/s sent") : tr("MB sent"));
+    for (int i = 0; i < m_rows.size(); ++i)
+        addTraffic(m_traffic, m_inside, m_across, m_rows[i], i ? &m_rows[i - 1] : nullptr, m_wall[i], rate);
+}
+
+}  // namespace hips

@@ -1,0 +1,41 @@
+#pragma once
+// The live charts of a run: test accuracy, loss, traffic per tier (cumulative or rate),
+// throughput and computing-time ratio, with one row of controls for all of them.
+#include "LiveChart.h"
+#include "RunProgress.h"
+
+class QComboBox;
+class QSlider;
+class QCheckBox;
+
+namespace hips {
+
+class RunCharts : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunCharts(QWidget* parent = nullptr);
+
+    void clear();                                    // a new run
+    void addRound(const RoundRow& row, double wallMs);
+    LiveChart* accuracy() const { return m_accuracy; }
+    LiveChart* loss() const { return m_loss; }
+    LiveChart* traffic() const { return m_traffic; }
+    LiveChart* throughput() const { return m_throughput; }
+    LiveChart* computeRatio() const { return m_ratio; }
+    QList<LiveChart*> charts() const { return {m_accuracy, m_loss, m_traffic, m_throughput, m_ratio}; }
+
+private:
+    void applyTrafficMode();
+
+    LiveChart *m_accuracy, *m_loss, *m_traffic, *m_throughput, *m_ratio;
+    QComboBox* m_xAxis;
+    QComboBox* m_trafficMode;
+    QSlider* m_smoothing;
+    QCheckBox* m_logLoss;
+    class QLabel* m_facts;  // the latest figures, in words
+    QList<RoundRow> m_rows;  // kept to switch traffic between cumulative and rate
+    QList<double> m_wall;
+    int m_inside = 0, m_across = 0;
+};
+
+}  // namespace hips

@@ -1,0 +1,123 @@
+#include "DesignerItems.h"
+
+#include "TopologyDiagram.h"
+
+#include <QPainter>
+#include <QPainterPath>
+#include <QStyleOptionGraphicsItem>
+
+namespace hips {
+
+namespace {
+
+RoleKind roleKindOf(const ElementRef& ref, bool central) {
+    switch (ref.kind) {
+        case ElementRef::Kind::Scheduler: return central ? RoleKind::GlobalScheduler : RoleKind::Scheduler;
+        case ElementRef::Kind::Server: return central ? RoleKind::GlobalServer : RoleKind::Server;
+        case ElementRef::Kind::MasterWorker: return RoleKind::MasterWorker;
+        default: return RoleKind::Worker;
+    }
+}
+
+}  // namespace
+
+DesignerItem::DesignerItem(const ElementRef& ref, const QString& title, const QString& subtitle, QGraphicsItem* parent)
+    : QGraphicsRectItem(parent), m_ref(ref), m_title(title), m_subtitle(subtitle) {
+    setFlag(ItemIsSelectable);
+    // Parties move freely; roles can be dragged onto another party or host (the scene re-homes them).
+    setFlag(ItemIsMovable, ref.kind == ElementRef::Kind::Party || ref.isRole());
+    setToolTip(subtitle.isEmpty() ? title : title + QStringLiteral("\n") + subtitle);
+    setData(0, ref.key());
+}
+
+void DesignerItem::setIssue(const QString& message) {
+    m_issue = message;
+    setToolTip(message.isEmpty() ? m_title : m_title + QStringLiteral("\n⚠ ") + message);
+    update();
+}
+
+void DesignerItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
+    const QRectF r = rect();
+    const bool selected = option->state & QStyle::State_Selected;
+    const QColor issueRed(0xd0, 0x30, 0x30), selectBlue(0x30, 0x80, 0xe0);
+    p->setRenderHint(QPainter::Antialiasing);
+    QPen pen(hasIssue() ? issueRed : selected ? selectBlue : QColor(0x90, 0x90, 0x90), hasIssue() || selected ? 2.5 : 1);
+    if (m_ref.kind == ElementRef::Kind::Party) {
+        const bool central = m_subtitle == QLatin1String("central");
+        if (!hasIssue() && !selected) pen.setColor(central ? QColor(0x94, 0x67, 0xbd) : QColor(0x70, 0x70, 0x70));
+        p->setPen(pen);
+        p->setBrush(central ? QColor(0xf4, 0xef, 0xfa) : QColor(0xf3, 0xf5, 0xf8));
+        p->drawRoundedRect(r, 10, 10);
+        QFont f = p->font();
+        f.setBold(true);
+        p->setFont(f);
+        p->setPen(Qt::black);
+        p->drawText(r.adjusted(10, 4, -10, 0), Qt::AlignLeft | Qt::AlignTop, m_title);
+        if (central) {  // a tag, so the central party reads as such whatever its name
+            f.setBold(false);
+            f.setPointSizeF(f.pointSizeF() * 0.85);
+            p->setFont(f);
+            p->setPen(QColor(0x94, 0x67, 0xbd));
+            p->drawText(r.adjusted(10, 5, -12, 0), Qt::AlignRight | Qt::AlignTop, QObject::tr("CENTRAL PARTY"));
+        }
+    } else if (m_ref.kind == ElementRef::Kind::HostGroup) {
+        p->setPen(pen);
+        p->setBrush(Qt::white);
+        p->drawRoundedRect(r, 6, 6);
+        p->setPen(QColor(0x40, 0x40, 0x40));
+        p->drawText(r.adjusted(8, 3, -8, 0), Qt::AlignLeft | Qt::AlignTop, m_title + QStringLiteral("  ") + m_subtitle);
+    } else {
+        const bool central = parentItem() && parentItem()->parentItem() &&
+                             static_cast<DesignerItem*>(parentItem()->parentItem())->m_subtitle == QLatin1String("central");
+        const QColor c = roleColor(roleKindOf(m_ref, central));
+        p->setPen(hasIssue() || selected ? pen : Qt::NoPen);
+        p->setBrush(c.lighter(165));
+        p->drawRoundedRect(r, 5, 5);
+        p->setPen(Qt::NoPen);
+        p->setBrush(c);
+        p->drawRoundedRect(QRectF(r.left(), r.top(), 6, r.height()), 3, 3);
+        p->setPen(Qt::black);
+        p->drawText(r.adjusted(12, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft, m_title);
+        if (!m_subtitle.isEmpty()) {
+            p->setPen(QColor(0x50, 0x50, 0x50));
+            p->drawText(r.adjusted(12, 0, -6, 0), Qt::AlignVCenter | Qt::AlignRight, m_subtitle);
+        }
+    }
+    if (hasIssue()) {
+        p->setPen(Qt::NoPen);
+        p->setBrush(issueRed);
+        const QRectF badge(r.right() - 9, r.top() - 7, 16, 16);
+        p->drawEllipse(badge);
+        p->setPen(Qt::white);
+        QFont f = p->font();
+        f.setBold(true);
+        p->setFont(f);
+        p->drawText(badge, Qt::AlignCenter, QStringLiteral("!"));
+    }
+}
+
+EdgeItem::EdgeItem(const QGraphicsItem* from, const QGraphicsItem* to, Style style, qreal offset) : m_style(style) {
+    const QRectF a = from->sceneBoundingRect(), b = to->sceneBoundingRect();
+    QPainterPath path;
+    if (style == Style::InsideParty) {
+        const QPointF start(a.left(), a.center().y()), end(b.left(), b.center().y());
+        const qreal bulge = 6 + std::min<qreal>(40, std::abs(end.y() - start.y()) / 6);
+        path.moveTo(start);
+        path.cubicTo(start - QPointF(bulge, 0), end - QPointF(bulge, 0), end);
+        setPen(QPen(QColor(0x2c, 0xa0, 0x2c, 170), 1.4));
+    } else {
+        // Attach to the facing edges (top or bottom) so that lines do not cross the chips' text.
+        const bool up = a.center().y() > b.center().y();
+        const QPointF start(a.center().x() + offset, up ? a.top() : a.bottom());
+        const QPointF end(b.center().x() + offset, up ? b.bottom() : b.top());
+        path.moveTo(start);
+        path.cubicTo(QPointF(start.x(), (start.y() + end.y()) / 2), QPointF(end.x(), (start.y() + end.y()) / 2), end);
+        setPen(style == Style::Control ? QPen(QColor(0x90, 0x90, 0x90), 1, Qt::DotLine)
+                                       : QPen(QColor(0x94, 0x67, 0xbd, 210), 2));
+    }
+    setPath(path);
+    setZValue(1);  // above the party containers, which are opaque
+    setAcceptedMouseButtons(Qt::NoButton);
+}
+
+}  // namespace hips

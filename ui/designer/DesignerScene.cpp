@@ -1,0 +1,249 @@
+#include "DesignerScene.h"
+
+#include <QGraphicsSceneDragDropEvent>
+#include <QGraphicsSceneMouseEvent>
+#include <QMimeData>
+#include <cmath>
+
+namespace hips {
+
+using namespace designer;
+
+namespace {
+
+struct RoleChip {
+    ElementRef ref;
+    QString title, subtitle, host;
+};
+
+// The roles of a party in drawing order, each with the host it runs on.
+QList<RoleChip> chipsOf(const Party& p) {
+    QList<RoleChip> chips;
+    using K = ElementRef::Kind;
+    if (p.scheduler)
+        chips << RoleChip{{K::Scheduler, p.id}, p.central ? QObject::tr("global scheduler") : QObject::tr("scheduler"),
+                          QStringLiteral(":%1").arg(p.scheduler->port), p.scheduler->host};
+    for (int i = 0; i < p.servers.size(); ++i)
+        chips << RoleChip{{K::Server, p.id, {}, i}, p.central ? QObject::tr("global server %1").arg(i) : QObject::tr("server %1").arg(i),
+                          QStringLiteral(":%1").arg(p.servers[i].port), p.servers[i].host};
+    if (p.masterWorker) chips << RoleChip{{K::MasterWorker, p.id}, QObject::tr("master worker"), {}, p.masterWorker->host};
+    for (int i = 0; i < p.workers.size(); ++i)
+        chips << RoleChip{{K::Workers, p.id, {}, i}, QObject::tr("workers"),
+                          QStringLiteral("×%1%2").arg(p.workers[i].count)
+                              .arg(p.workers[i].device == QLatin1String("cpu") ? QString() : QStringLiteral(" ") + p.workers[i].device),
+                          p.workers[i].host};
+    return chips;
+}
+
+}  // namespace
+
+DesignerScene::DesignerScene(QObject* parent) : QGraphicsScene(parent) {}
+
+void DesignerScene::setTopology(const Topology& topology, const TopologyIssues& issues) {
+    const QList<ElementRef> selected = selectedElements();
+    m_topology = topology;
+    m_issues = issues;
+    build();
+    selectElements(selected);
+}
+
+DesignerItem* DesignerScene::addParty(const Party& party, QPointF position) {
+    auto* box = new DesignerItem({ElementRef::Kind::Party, party.id}, party.id,
+                                 party.central ? QStringLiteral("central") : QString());
+    m_items.insert(box->ref().key(), box);
+    // Host groups side by side, in the order of the topology's hosts.
+    const QList<RoleChip> chips = chipsOf(party);
+    qreal x = kGap * 2;
+    qreal height = 0;
+    for (const Host& host : m_topology.hosts) {
+        QList<RoleChip> mine;
+        for (const RoleChip& c : chips)
+            if (c.host == host.id) mine << c;
+        if (mine.isEmpty()) continue;
+        auto* group = new DesignerItem({ElementRef::Kind::HostGroup, party.id, host.id}, host.id, host.address, box);
+        group->setFlag(QGraphicsItem::ItemIsMovable, false);
+        m_items.insert(group->ref().key(), group);
+        const qreal h = kHeaderH - 4 + mine.size() * (kRoleH + kGap) + kGap;
+        group->setRect(0, 0, kRoleW + 2 * kGap + 10, h);
+        group->setPos(x, kHeaderH + 4);
+        for (int i = 0; i < mine.size(); ++i) {
+            auto* chip = new DesignerItem(mine[i].ref, mine[i].title, mine[i].subtitle, group);
+            chip->setRect(0, 0, kRoleW, kRoleH);
+            chip->setPos(kGap + 10, kHeaderH - 4 + i * (kRoleH + kGap));
+            m_items.insert(chip->ref().key(), chip);
+        }
+        x += group->rect().width() + kGap;
+        height = std::max(height, h);
+    }
+    // Roles on hosts the topology does not declare still show (and carry their issue).
+    QList<RoleChip> orphans;
+    for (const RoleChip& c : chips)
+        if (!m_topology.host(c.host)) orphans << c;
+    for (int i = 0; i < orphans.size(); ++i) {
+        const RoleChip& c = orphans[i];
+        auto* chip = new DesignerItem(c.ref, c.title, QObject::tr("host '%1'?").arg(c.host), box);
+        chip->setRect(0, 0, kRoleW, kRoleH);
+        chip->setPos(x, kHeaderH + 4 + i * (kRoleH + kGap));
+        m_items.insert(chip->ref().key(), chip);
+        height = std::max(height, (i + 1) * (kRoleH + kGap));
+    }
+    if (!orphans.isEmpty()) x += kRoleW + kGap;
+    box->setRect(0, 0, std::max<qreal>(x + kGap, 200), kHeaderH + 4 + std::max<qreal>(height, kRoleH) + 2 * kGap);
+    box->setPos(position);
+    addItem(box);
+    return box;
+}
+
+void DesignerScene::build() {
+    clear();
+    m_items.clear();
+    m_edges = 0;
+    // Parties never placed go in the default arrangement: central on top, the others in a row.
+    qreal rowX = 0;
+    for (const Party& p : m_topology.parties) {
+        QPointF at = edits::partyPosition(m_topology, p.id);
+        const bool placed = !std::isnan(at.x());
+        DesignerItem* box = addParty(p, placed ? at : QPointF());
+        if (placed) continue;
+        if (p.central) box->setPos(0, 0);
+        else box->setPos(rowX, 260), rowX += box->rect().width() + 40;
+    }
+    for (const TopologyIssue& issue : m_issues) {
+        ElementRef ref = edits::elementForIssuePath(m_topology, issue.path);
+        DesignerItem* target = m_items.value(ref.key());
+        if (!target && ref.kind != ElementRef::Kind::None) target = m_items.value(ElementRef{ElementRef::Kind::Party, ref.party}.key());
+        if (target) target->setIssue(issue.message);
+    }
+    addEdges();
+}
+
+void DesignerScene::addEdges() {
+    const Party* central = m_topology.centralParty();
+    auto roleItem = [&](ElementRef::Kind kind, const QString& party, int index = 0) {
+        return m_items.value(ElementRef{kind, party, {}, index}.key());
+    };
+    auto add = [&](DesignerItem* from, DesignerItem* to, EdgeItem::Style style, qreal offset = 0) {
+        if (!from || !to) return;
+        addItem(new EdgeItem(from, to, style, offset));
+        ++m_edges;
+    };
+    using K = ElementRef::Kind;
+    for (const Party& p : m_topology.parties) {
+        DesignerItem* server = roleItem(K::Server, p.id);
+        for (int i = 0; i < p.workers.size(); ++i) add(roleItem(K::Workers, p.id, i), server, EdgeItem::Style::InsideParty);
+        if (p.masterWorker) add(roleItem(K::MasterWorker, p.id), server, EdgeItem::Style::InsideParty);
+        if (!central || p.central) continue;
+        // Across parties: the party's server(s) with the global server (data), its scheduler
+        // with the global scheduler (control), container to container.
+        DesignerItem* from = m_items.value(ElementRef(K::Party, p.id).key());
+        DesignerItem* to = m_items.value(ElementRef(K::Party, central->id).key());
+        if (!p.servers.isEmpty() && !central->servers.isEmpty())
+            add(from, to, EdgeItem::Style::AcrossParties, 12);
+        if (p.scheduler && central->scheduler) add(from, to, EdgeItem::Style::Control, -12);
+    }
+}
+
+QList<ElementRef> DesignerScene::selectedElements() const {
+    QList<ElementRef> out;
+    for (QGraphicsItem* i : selectedItems())
+        if (i->type() == DesignerItem::kType) out << static_cast<DesignerItem*>(i)->ref();
+    return out;
+}
+
+void DesignerScene::selectElements(const QList<ElementRef>& refs) {
+    clearSelection();
+    for (const ElementRef& r : refs)
+        if (DesignerItem* i = m_items.value(r.key())) i->setSelected(true);
+}
+
+std::pair<QString, QString> DesignerScene::targetAt(QPointF pos, const QGraphicsItem* except) const {
+    for (QGraphicsItem* i : items(pos)) {
+        if (i->type() != DesignerItem::kType || (except && (i == except || except->isAncestorOf(i)))) continue;
+        const ElementRef& r = static_cast<DesignerItem*>(i)->ref();
+        if (r.kind == ElementRef::Kind::HostGroup) return {r.party, r.host};
+        if (r.kind == ElementRef::Kind::Party) return {r.party, QString()};
+        if (r.isRole() && i->parentItem() && i->parentItem()->type() == DesignerItem::kType) {
+            const ElementRef& group = static_cast<DesignerItem*>(i->parentItem())->ref();
+            if (group.kind == ElementRef::Kind::HostGroup) return {group.party, group.host};
+        }
+    }
+    return {};
+}
+
+void DesignerScene::dropPaletteItem(PaletteItem item, QPointF pos) {
+    Topology t = m_topology;
+    const auto [party, host] = targetAt(pos);
+    QString error;
+    QString text;
+    switch (item) {
+        case PaletteItem::Party:
+            error = edits::addParty(t, pos);
+            text = tr("Add party");
+            break;
+        case PaletteItem::Host:
+            error = edits::addHost(t, party);
+            text = tr("Add host");
+            break;
+        default:
+            error = edits::addRole(t, item, party, host);
+            text = tr("Add %1").arg(paletteItemName(item).replace('_', ' '));
+    }
+    if (!error.isEmpty()) Q_EMIT refused(error);
+    else Q_EMIT editRequested(text, t);
+}
+
+void DesignerScene::dragEnterEvent(QGraphicsSceneDragDropEvent* e) {
+    e->setAccepted(e->mimeData()->hasFormat(kPaletteMime));
+}
+
+void DesignerScene::dragMoveEvent(QGraphicsSceneDragDropEvent* e) {
+    e->setAccepted(e->mimeData()->hasFormat(kPaletteMime));
+}
+
+void DesignerScene::dropEvent(QGraphicsSceneDragDropEvent* e) {
+    const auto item = paletteItemFromName(QString::fromUtf8(e->mimeData()->data(kPaletteMime)));
+    if (!item) return;
+    e->acceptProposedAction();
+    dropPaletteItem(*item, e->scenePos());
+}
+
+void DesignerScene::mousePressEvent(QGraphicsSceneMouseEvent* e) {
+    QGraphicsScene::mousePressEvent(e);
+    m_pressPositions.clear();
+    for (QGraphicsItem* i : selectedItems()) m_pressPositions.insert(i->data(0).toString(), i->pos());
+}
+
+void DesignerScene::mouseReleaseEvent(QGraphicsSceneMouseEvent* e) {
+    QGraphicsScene::mouseReleaseEvent(e);
+    if (e->button() == Qt::LeftButton) finishDrag(e);
+}
+
+// A drag ends as one edit: parties keep their new place (one undo step for the whole drag),
+// a role dropped on another party or host is re-homed, anything else snaps back.
+void DesignerScene::finishDrag(QGraphicsSceneMouseEvent* e) {
+    Topology t = m_topology;
+    int moved = 0;
+    QString text;
+    for (QGraphicsItem* i : selectedItems()) {
+        if (i->type() != DesignerItem::kType) continue;
+        auto* item = static_cast<DesignerItem*>(i);
+        const auto press = m_pressPositions.find(item->ref().key());
+        if (press == m_pressPositions.end() || *press == item->pos()) continue;
+        if (item->ref().kind == ElementRef::Kind::Party) {
+            edits::setPartyPosition(t, item->ref().party, item->pos());
+            ++moved;
+            text = tr("Move party");
+        } else if (item->ref().isRole()) {
+            const auto [party, host] = targetAt(e->scenePos(), item);
+            if (party.isEmpty()) continue;
+            const QString error = edits::moveRole(t, item->ref(), party, host);
+            if (!error.isEmpty()) Q_EMIT refused(error);
+            else ++moved, text = tr("Move role to %1").arg(party);
+        }
+    }
+    m_pressPositions.clear();
+    if (moved > 0) Q_EMIT editRequested(text, t);
+    else if (!selectedItems().isEmpty()) build();  // snap anything dragged nowhere back
+}
+
+}  // namespace hips

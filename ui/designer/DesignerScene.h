@@ -1,0 +1,57 @@
+#pragma once
+// The topology drawn as parties (containers) holding host groups holding role chips, with the
+// edges the hierarchy implies. The scene is rebuilt from the topology after every edit; user
+// gestures (a palette drop, a party dragged, a role dragged onto another party or host) come
+// out as edit requests: the new topology, which the designer pushes on its undo stack.
+#include "DesignerItems.h"
+#include "TopologyIssue.h"
+
+#include <QGraphicsScene>
+#include <QHash>
+
+namespace hips {
+
+class DesignerScene : public QGraphicsScene {
+    Q_OBJECT
+public:
+    static constexpr const char* kPaletteMime = "application/x-hips-palette";
+
+    explicit DesignerScene(QObject* parent = nullptr);
+
+    void setTopology(const Topology& topology, const TopologyIssues& issues);
+    const Topology& topology() const { return m_topology; }
+    DesignerItem* item(const ElementRef& ref) const { return m_items.value(ref.key()); }
+    QList<ElementRef> selectedElements() const;
+    void selectElements(const QList<ElementRef>& refs);
+    int edgeCount() const { return m_edges; }
+
+    // Drops a palette item at a scene position, as a drag-and-drop would.
+    void dropPaletteItem(PaletteItem item, QPointF scenePos);
+
+Q_SIGNALS:
+    void editRequested(const QString& text, const Topology& after);
+    void refused(const QString& why);  // a gesture that cannot become an edit, and why
+
+protected:
+    void dragEnterEvent(QGraphicsSceneDragDropEvent* event) override;
+    void dragMoveEvent(QGraphicsSceneDragDropEvent* event) override;
+    void dropEvent(QGraphicsSceneDragDropEvent* event) override;
+    void mousePressEvent(QGraphicsSceneMouseEvent* event) override;
+    void mouseReleaseEvent(QGraphicsSceneMouseEvent* event) override;
+
+private:
+    void build();
+    DesignerItem* addParty(const Party& party, QPointF position);
+    void addEdges();
+    // The party and host under a scene position, ignoring `except` and its children.
+    std::pair<QString, QString> targetAt(QPointF scenePos, const QGraphicsItem* except = nullptr) const;
+    void finishDrag(QGraphicsSceneMouseEvent* event);
+
+    Topology m_topology;
+    TopologyIssues m_issues;
+    QHash<QString, DesignerItem*> m_items;  // by ElementRef::key()
+    QHash<QString, QPointF> m_pressPositions;  // moved items' positions at the press
+    int m_edges = 0;
+};
+
+}  // namespace hips

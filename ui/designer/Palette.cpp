@@ -1,0 +1,37 @@
+#include "Palette.h"
+
+#include "DesignerScene.h"
+
+#include <QMimeData>
+
+namespace hips {
+
+Palette::Palette(QWidget* parent) : QListWidget(parent) {
+    setDragEnabled(true);
+    setDragDropMode(DragOnly);
+    setIconSize(QSize(22, 22));
+    setSpacing(2);
+    const QList<std::tuple<PaletteItem, QString, QString, QString>> entries = {
+        {PaletteItem::Party, tr("Party"), "party", tr("A party: its own scheduler, server and workers")},
+        {PaletteItem::Host, tr("Host"), "host", tr("A machine; drop it onto a party")},
+        {PaletteItem::Scheduler, tr("Scheduler"), "scheduler", tr("Rendezvous, barriers and heartbeats of a party")},
+        {PaletteItem::Server, tr("Server"), "server", tr("Aggregates its party's workers (global server in the central party)")},
+        {PaletteItem::MasterWorker, tr("Master worker"), "master", tr("Initialises and evaluates the model (central party)")},
+        {PaletteItem::Workers, tr("Workers"), "workers", tr("A group of training workers on one host")},
+    };
+    for (const auto& [item, label, icon, tip] : entries) {
+        auto* w = new QListWidgetItem(QIcon(QStringLiteral(":/icons/%1.svg").arg(icon)), label, this);
+        w->setData(Qt::UserRole, paletteItemName(item));
+        w->setToolTip(tip);
+    }
+}
+
+QStringList Palette::mimeTypes() const { return {QString::fromLatin1(DesignerScene::kPaletteMime)}; }
+
+QMimeData* Palette::mimeData(const QList<QListWidgetItem*>& items) const {
+    auto* data = new QMimeData;
+    if (!items.isEmpty()) data->setData(DesignerScene::kPaletteMime, items.first()->data(Qt::UserRole).toString().toUtf8());
+    return data;
+}
+
+}  // namespace hips

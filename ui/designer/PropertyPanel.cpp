@@ -1,0 +1,294 @@
+#include "PropertyPanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace hips {
+
+namespace {
+
+// The fields of one role, wherever the topology keeps it.
+ListeningRole* listening(Topology& t, const ElementRef& e) {
+    for (Party& p : t.parties) {
+        if (p.id != e.party) continue;
+        if (e.kind == ElementRef::Kind::Scheduler && p.scheduler) return &*p.scheduler;
+        if (e.kind == ElementRef::Kind::Server && e.index < p.servers.size()) return &p.servers[e.index];
+    }
+    return nullptr;
+}
+
+WorkerGroup* group(Topology& t, const ElementRef& e) {
+    for (Party& p : t.parties) {
+        if (p.id != e.party) continue;
+        if (e.kind == ElementRef::Kind::MasterWorker && p.masterWorker) return &*p.masterWorker;
+        if (e.kind == ElementRef::Kind::Workers && e.index < p.workers.size()) return &p.workers[e.index];
+    }
+    return nullptr;
+}
+
+Host* host(Topology& t, const QString& id) {
+    for (Host& h : t.hosts)
+        if (h.id == id) return &h;
+    return nullptr;
+}
+
+}  // namespace
+
+PropertyPanel::PropertyPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_scroll = new QScrollArea;
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    layout->addWidget(m_scroll);
+}
+
+void PropertyPanel::show(const Topology& topology, const QList<ElementRef>& selection) {
+    const ElementRef element = selection.isEmpty() ? ElementRef{} : selection.first();
+    m_topology = topology;
+    // A rename changes the element's key: follow it rather than rebuilding under the user's cursor.
+    if (element == m_element && !m_bindings.isEmpty()) return refresh();
+    m_element = element;
+    rebuild();
+}
+
+QWidget* PropertyPanel::field(const QString& name) const { return m_body ? m_body->findChild<QWidget*>(name) : nullptr; }
+
+void PropertyPanel::rebuild() {
+    // A rebuild may run inside a signal of one of the old fields (an edit that changed the
+    // selection): the old form goes with deleteLater, never under its own feet.
+    m_bindings.clear();
+    if (QWidget* old = m_scroll->takeWidget()) old->deleteLater();
+    m_body = new QWidget;
+    m_form = new QFormLayout(m_body);
+    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    switch (m_element.kind) {
+        case ElementRef::Kind::None: buildTraining(); break;
+        case ElementRef::Kind::Party: buildParty(); break;
+        case ElementRef::Kind::HostGroup: buildHost(); break;
+        default: buildRole(); break;
+    }
+    m_scroll->setWidget(m_body);
+    refresh();
+}
+
+void PropertyPanel::refresh() {
+    for (const Binding& b : m_bindings) {
+        const QSignalBlocker block(b.widget);
+        const QVariant v = b.get(m_topology);
+        if (auto* e = qobject_cast<QLineEdit*>(b.widget)) {
+            if (e->text() != v.toString()) e->setText(v.toString());
+        } else if (auto* s = qobject_cast<QSpinBox*>(b.widget)) s->setValue(v.toInt());
+        else if (auto* d = qobject_cast<QDoubleSpinBox*>(b.widget)) d->setValue(v.toDouble());
+        else if (auto* c = qobject_cast<QComboBox*>(b.widget)) {
+            if (c->findText(v.toString()) < 0) c->addItem(v.toString());
+            c->setCurrentText(v.toString());
+        } else if (auto* k = qobject_cast<QCheckBox*>(b.widget)) k->setChecked(v.toBool());
+    }
+}
+
+void PropertyPanel::commit(const Binding& b, const QVariant& value, const QString& label) {
+    Topology t = m_topology;
+    if (const QString why = b.set(t, value); !why.isEmpty()) {
+        Q_EMIT refused(why);
+        refresh();
+        return;
+    }
+    if (m_element.kind == ElementRef::Kind::Party && b.widget->objectName() == QLatin1String("party_id"))
+        m_element.party = value.toString();  // the panel keeps showing the renamed party
+    if (m_element.kind == ElementRef::Kind::HostGroup && b.widget->objectName() == QLatin1String("host_id"))
+        m_element.host = value.toString();
+    Q_EMIT editRequested(tr("Set %1").arg(label), t, m_element.key() + '#' + b.widget->objectName());
+}
+
+void PropertyPanel::addText(const QString& name, const QString& label, std::function<QString(const Topology&)> get,
+                            std::function<QString(Topology&, const QString&)> set) {
+    auto* edit = new QLineEdit;
+    edit->setObjectName(name);
+    m_bindings << Binding{edit, [get](const Topology& t) { return QVariant(get(t)); },
+                          [set](Topology& t, const QVariant& v) { return set(t, v.toString()); }};
+    const Binding b = m_bindings.last();
+    connect(edit, &QLineEdit::editingFinished, this, [this, b, edit, label] {
+        if (edit->text() != b.get(m_topology).toString()) commit(b, edit->text(), label);
+    });
+    m_form->addRow(label, edit);
+}
+
+void PropertyPanel::addInt(const QString& name, const QString& label, int lo, int hi, std::function<int(const Topology&)> get,
+                           std::function<void(Topology&, int)> set) {
+    auto* spin = new QSpinBox;
+    spin->setObjectName(name);
+    spin->setRange(lo, hi);
+    spin->setKeyboardTracking(false);
+    m_bindings << Binding{spin, [get](const Topology& t) { return QVariant(get(t)); },
+                          [set](Topology& t, const QVariant& v) { set(t, v.toInt()); return QString(); }};
+    const Binding b = m_bindings.last();
+    connect(spin, &QSpinBox::valueChanged, this, [this, b, label](int v) { commit(b, v, label); });
+    m_form->addRow(label, spin);
+}
+
+void PropertyPanel::addDouble(const QString& name, const QString& label, double lo, double hi, int decimals,
+                              std::function<double(const Topology&)> get, std::function<void(Topology&, double)> set) {
+    auto* spin = new QDoubleSpinBox;
+    spin->setObjectName(name);
+    spin->setRange(lo, hi);
+    spin->setDecimals(decimals);
+    spin->setSingleStep(std::pow(10.0, -decimals + 1));
+    spin->setKeyboardTracking(false);
+    m_bindings << Binding{spin, [get](const Topology& t) { return QVariant(get(t)); },
+                          [set](Topology& t, const QVariant& v) { set(t, v.toDouble()); return QString(); }};
+    const Binding b = m_bindings.last();
+    connect(spin, &QDoubleSpinBox::valueChanged, this, [this, b, label](double v) { commit(b, v, label); });
+    m_form->addRow(label, spin);
+}
+
+void PropertyPanel::addChoice(const QString& name, const QString& label, const QStringList& choices,
+                              std::function<QString(const Topology&)> get, std::function<void(Topology&, const QString&)> set) {
+    auto* combo = new QComboBox;
+    combo->setObjectName(name);
+    combo->addItems(choices);
+    m_bindings << Binding{combo, [get](const Topology& t) { return QVariant(get(t)); },
+                          [set](Topology& t, const QVariant& v) { set(t, v.toString()); return QString(); }};
+    const Binding b = m_bindings.last();
+    connect(combo, &QComboBox::currentTextChanged, this, [this, b, label](const QString& v) { commit(b, v, label); });
+    m_form->addRow(label, combo);
+}
+
+void PropertyPanel::addBool(const QString& name, const QString& label, std::function<bool(const Topology&)> get,
+                            std::function<void(Topology&, bool)> set) {
+    auto* box = new QCheckBox;
+    box->setObjectName(name);
+    m_bindings << Binding{box, [get](const Topology& t) { return QVariant(get(t)); },
+                          [set](Topology& t, const QVariant& v) { set(t, v.toBool()); return QString(); }};
+    const Binding b = m_bindings.last();
+    connect(box, &QCheckBox::toggled, this, [this, b, label](bool v) { commit(b, v, label); });
+    m_form->addRow(label, box);
+}
+
+void PropertyPanel::addHostChoice(const QString& label, std::function<QString(const Topology&)> get,
+                                  std::function<void(Topology&, const QString&)> set) {
+    QStringList hosts;
+    for (const Host& h : m_topology.hosts) hosts << h.id;
+    addChoice(QStringLiteral("role_host"), label, hosts, get, set);
+}
+
+void PropertyPanel::buildTraining() {
+    auto* title = new QLabel(tr("<b>Topology and training</b>"));
+    m_form->addRow(title);
+    addText("name", tr("Name"), [](const Topology& t) { return t.name; },
+            [](Topology& t, const QString& v) { t.name = v; return QString(); });
+    using T = Topology;
+    addChoice("dataset", tr("Dataset"), {"fashion-mnist", "synthetic"}, [](const T& t) { return t.training.dataset; },
+              [](T& t, const QString& v) { t.training.dataset = v; });
+    addChoice("model", tr("Model"), {"cnn", "mlp"}, [](const T& t) { return t.training.model; },
+              [](T& t, const QString& v) { t.training.model = v; });
+    addInt("rounds", tr("Rounds"), 1, 100000, [](const T& t) { return t.training.rounds; },
+           [](T& t, int v) { t.training.rounds = v; });
+    addInt("local_iters", tr("Local iterations"), 0, 1000000, [](const T& t) { return t.training.localIters; },
+           [](T& t, int v) { t.training.localIters = v; });
+    addInt("local_epochs", tr("Local epochs"), 0, 1000, [](const T& t) { return t.training.localEpochs; },
+           [](T& t, int v) { t.training.localEpochs = v; });
+    addInt("batch_size", tr("Batch size"), 1, 65536, [](const T& t) { return t.training.batchSize; },
+           [](T& t, int v) { t.training.batchSize = v; });
+    addDouble("learning_rate", tr("Learning rate"), 1e-6, 10, 4, [](const T& t) { return t.training.learningRate; },
+              [](T& t, double v) { t.training.learningRate = v; });
+    addDouble("momentum", tr("Momentum"), 0, 0.999, 3, [](const T& t) { return t.training.momentum; },
+              [](T& t, double v) { t.training.momentum = v; });
+    addInt("eval_every", tr("Evaluate every (rounds)"), 1, 100000, [](const T& t) { return t.training.evalEvery; },
+           [](T& t, int v) { t.training.evalEvery = v; });
+    addBool("train_central_workers", tr("Central workers train"), [](const T& t) { return t.training.trainCentralWorkers; },
+            [](T& t, bool v) { t.training.trainCentralWorkers = v; });
+    addInt("seed", tr("Seed"), 0, 1 << 30, [](const T& t) { return t.training.seed; }, [](T& t, int v) { t.training.seed = v; });
+    addInt("threads", tr("Threads per role"), 1, 256, [](const T& t) { return t.training.threads; },
+           [](T& t, int v) { t.training.threads = v; });
+    addInt("synthetic_samples", tr("Synthetic samples"), 64, 10000000, [](const T& t) { return t.training.syntheticSamples; },
+           [](T& t, int v) { t.training.syntheticSamples = v; });
+    addInt("heartbeat_timeout_s", tr("Heartbeat timeout (s)"), 2, 3600, [](const T& t) { return t.training.heartbeatTimeoutS; },
+           [](T& t, int v) { t.training.heartbeatTimeoutS = v; });
+}
+
+void PropertyPanel::buildParty() {
+    m_form->addRow(new QLabel(tr("<b>Party</b>")));
+    const QString* id = &m_element.party;  // follows renames
+    addText("party_id", tr("Id"), [id](const Topology&) { return *id; },
+            [id](Topology& t, const QString& v) { return edits::renameParty(t, *id, v); });
+    addBool("party_central", tr("Central party"), [id](const Topology& t) { return t.party(*id) && t.party(*id)->central; },
+            [id](Topology& t, bool v) {
+                for (Party& p : t.parties)
+                    if (p.id == *id) p.central = v;
+            });
+}
+
+void PropertyPanel::buildHost() {
+    m_form->addRow(new QLabel(tr("<b>Host</b> (shared by every party on it)")));
+    const QString* id = &m_element.host;
+    addText("host_id", tr("Id"), [id](const Topology&) { return *id; },
+            [id](Topology& t, const QString& v) { return edits::renameHost(t, *id, v); });
+    auto text = [&](const char* name, const QString& label, QString Host::*member) {
+        addText(name, label, [id, member](const Topology& t) { return t.host(*id) ? t.host(*id)->*member : QString(); },
+                [id, member](Topology& t, const QString& v) {
+                    if (Host* h = host(t, *id)) h->*member = v;
+                    return QString();
+                });
+    };
+    text("host_address", tr("Address"), &Host::address);
+    addInt("host_ssh_port", tr("SSH port"), 1, 65535, [id](const Topology& t) { return t.host(*id) ? t.host(*id)->sshPort : 22; },
+           [id](Topology& t, int v) {
+               if (Host* h = host(t, *id)) h->sshPort = v;
+           });
+    text("host_user", tr("User"), &Host::user);
+    text("host_identity_file", tr("Identity file"), &Host::identityFile);
+    text("host_install_dir", tr("Install directory"), &Host::installDir);
+}
+
+void PropertyPanel::buildRole() {
+    const ElementRef e = m_element;
+    const QString what = e.kind == ElementRef::Kind::Scheduler ? tr("Scheduler")
+                         : e.kind == ElementRef::Kind::Server  ? tr("Server")
+                         : e.kind == ElementRef::Kind::MasterWorker ? tr("Master worker")
+                                                                     : tr("Worker group");
+    m_form->addRow(new QLabel(QStringLiteral("<b>%1</b> · %2").arg(what, e.party.toHtmlEscaped())));
+    const bool listens = e.kind == ElementRef::Kind::Scheduler || e.kind == ElementRef::Kind::Server;
+    auto hostOf = [e, listens](const Topology& t) {
+        Topology& m = const_cast<Topology&>(t);
+        if (listens) return listening(m, e) ? listening(m, e)->host : QString();
+        return group(m, e) ? group(m, e)->host : QString();
+    };
+    addHostChoice(tr("Host"), hostOf, [e, listens](Topology& t, const QString& v) {
+        if (listens && listening(t, e)) listening(t, e)->host = v;
+        if (!listens && group(t, e)) group(t, e)->host = v;
+    });
+    if (listens)
+        addInt("role_port", tr("Port"), 1, 65535,
+               [e](const Topology& t) { auto* r = listening(const_cast<Topology&>(t), e); return r ? r->port : 0; },
+               [e](Topology& t, int v) {
+                   if (auto* r = listening(t, e)) r->port = v;
+               });
+    if (e.kind == ElementRef::Kind::Workers)
+        addInt("role_count", tr("Workers"), 1, 1024,
+               [e](const Topology& t) { auto* g = group(const_cast<Topology&>(t), e); return g ? g->count : 1; },
+               [e](Topology& t, int v) {
+                   if (auto* g = group(t, e)) g->count = v;
+               });
+    addText("role_device", tr("Device"),
+            [e, listens](const Topology& t) {
+                Topology& m = const_cast<Topology&>(t);
+                if (listens) return listening(m, e) ? listening(m, e)->device : QString();
+                return group(m, e) ? group(m, e)->device : QString();
+            },
+            [e, listens](Topology& t, const QString& v) {
+                if (listens && listening(t, e)) listening(t, e)->device = v;
+                if (!listens && group(t, e)) group(t, e)->device = v;
+                return QString();
+            });
+}
+
+}  // namespace hips

@@ -1,0 +1,64 @@
+#pragma once
+// Edits the selected element's fields (party, host, role) or, with nothing selected, the
+// topology's name and training settings. Each change comes out as an edit request carrying the
+// new topology and a merge key, so that typing into one field is one undo step.
+#include "TopologyEdits.h"
+
+#include <QWidget>
+#include <functional>
+
+class QFormLayout;
+class QScrollArea;
+
+namespace hips {
+
+class PropertyPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit PropertyPanel(QWidget* parent = nullptr);
+
+    // Shows the fields of `selection` (its first element) for `topology`; rebuilds the form
+    // only when the selection changes, else refreshes the values in place.
+    void show(const Topology& topology, const QList<ElementRef>& selection);
+    QWidget* field(const QString& name) const;  // by object name, e.g. "rounds" (tests)
+    const ElementRef& element() const { return m_element; }
+
+Q_SIGNALS:
+    void editRequested(const QString& text, const Topology& after, const QString& mergeKey);
+    void refused(const QString& why);
+
+private:
+    struct Binding {
+        QWidget* widget;
+        std::function<QVariant(const Topology&)> get;
+        std::function<QString(Topology&, const QVariant&)> set;  // returns why not, or empty
+    };
+    void rebuild();
+    void refresh();
+    void addText(const QString& name, const QString& label, std::function<QString(const Topology&)> get,
+                 std::function<QString(Topology&, const QString&)> set);
+    void addInt(const QString& name, const QString& label, int lo, int hi, std::function<int(const Topology&)> get,
+                std::function<void(Topology&, int)> set);
+    void addDouble(const QString& name, const QString& label, double lo, double hi, int decimals,
+                   std::function<double(const Topology&)> get, std::function<void(Topology&, double)> set);
+    void addChoice(const QString& name, const QString& label, const QStringList& choices,
+                   std::function<QString(const Topology&)> get, std::function<void(Topology&, const QString&)> set);
+    void addBool(const QString& name, const QString& label, std::function<bool(const Topology&)> get,
+                 std::function<void(Topology&, bool)> set);
+    void addHostChoice(const QString& label, std::function<QString(const Topology&)> get,
+                       std::function<void(Topology&, const QString&)> set);
+    void commit(const Binding& b, const QVariant& value, const QString& label);
+    void buildTraining();
+    void buildParty();
+    void buildHost();
+    void buildRole();
+
+    Topology m_topology;
+    ElementRef m_element;
+    QScrollArea* m_scroll = nullptr;
+    QFormLayout* m_form = nullptr;
+    QWidget* m_body = nullptr;
+    QList<Binding> m_bindings;
+};
+
+}  // namespace hips

@@ -1,0 +1,235 @@
+#include "HistoryPanel.h"
+
+#include "LiveChart.h"
+#include "ReportWriter.h"
+
+#include <QDateTime>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QMap>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <cmath>
+
+namespace hips {
+
+namespace {
+
+QString accuracyText(double a) { return a < 0 ? QStringLiteral("-") : QString::number(a, 'f', 4); }
+
+// Distinct colours for overlaid runs.
+QColor runColor(int i) {
+    static const QList<QColor> colors = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
+                                         QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
+                                         QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f)};
+    return colors[i % colors.size()];
+}
+
+// A numeric cell that sorts by value, not by text.
+QTableWidgetItem* numberItem(double value, const QString& text) {
+    auto* item = new QTableWidgetItem;
+    item->setData(Qt::DisplayRole, text);
+    item->setData(Qt::UserRole, value);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+}  // namespace
+
+StoredRounds roundsOf(const RunReport& r) {
+    struct Round {
+        double t = 0, samples = 0, loss = 0, compute = 0, comm = 0;
+        bool applied = false;
+        int reports = 0;
+        double accuracy = NAN, testLoss = NAN;
+    };
+    QMap<int, Round> rounds;
+    for (const MetricRecord& m : r.metrics) {
+        if (m.round < 1) continue;
+        Round& x = rounds[m.round];
+        if (m.name.startsWith(QLatin1String("train.")) || m.name.startsWith(QLatin1String("aggregate.")))
+            x.t = std::max(x.t, m.t);  // the round's moment: when it finished training, as the live rows take it
+        if (m.name == QLatin1String("aggregate.apply_s")) x.applied = true;
+        else if (m.name == QLatin1String("train.samples")) x.samples += m.value;
+        else if (m.name == QLatin1String("train.loss")) x.loss += m.value, ++x.reports;
+        else if (m.name == QLatin1String("train.compute_s")) x.compute += m.value;
+        else if (m.name == QLatin1String("train.comm_s")) x.comm += m.value;
+        else if (m.name == QLatin1String("eval.test_acc")) x.accuracy = m.value;
+        else if (m.name == QLatin1String("eval.test_loss")) x.testLoss = m.value;
+    }
+    // Cumulative bytes per tier after a round: the last point of the by-round series up to it.
+    auto bytesAt = [](const QList<QPointF>& series, int round) {
+        auto it = std::upper_bound(series.begin(), series.end(), round, [](int r, const QPointF& p) { return r < p.x(); });
+        return it == series.begin() ? 0.0 : std::prev(it)->y() * 1e6;
+    };
+    StoredRounds out;
+    double samples = 0;
+    for (auto it = rounds.begin(); it != rounds.end(); ++it) {
+        const Round& x = *it;
+        if (!x.applied) continue;  // never applied (an interrupted run's last round)
+        RoundRow row;
+        row.round = it.key();
+        row.testAccuracy = x.accuracy;
+        row.testLoss = x.testLoss;
+        row.trainLoss = x.reports ? x.loss / x.reports : 0;
+        row.elapsed = x.t - r.run.started;
+        samples += x.samples;
+        row.samplesPerSecond = row.elapsed > 0 ? samples / row.elapsed : 0;
+        row.bytesInside = quint64(bytesAt(r.insideMBByRound, row.round));
+        row.bytesAcross = quint64(bytesAt(r.acrossMBByRound, row.round));
+        row.computeSeconds = x.compute;
+        row.commSeconds = x.comm;
+        out.rows << row;
+        out.wallMs << x.t * 1000;
+    }
+    return out;
+}
+
+HistoryPanel::HistoryPanel(QWidget* parent)
+    : QWidget(parent), m_table(new QTableWidget), m_overlay(new LiveChart(tr("Test accuracy of the selected runs"), tr("accuracy"))),
+      m_open(new QPushButton(tr("Show in charts"))), m_delete(new QPushButton(QIcon(QStringLiteral(":/icons/delete.svg")), tr("Delete"))),
+      m_export(new QPushButton(QIcon(QStringLiteral(":/icons/report.svg")), tr("Export report…"))) {
+    const QStringList headers = {tr("Id"), tr("Name"), tr("Started"), tr("Duration"), tr("Status"), tr("Best accuracy"),
+                                 tr("Final accuracy"), tr("Rounds"), tr("MB across parties")};
+    m_table->setColumnCount(int(headers.size()));
+    m_table->setHorizontalHeaderLabels(headers);
+    m_table->verticalHeader()->hide();
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_table->setSortingEnabled(true);
+    auto* refreshButton = new QPushButton(tr("Refresh"));
+    auto* bar = new QHBoxLayout;
+    for (QPushButton* b : {m_open, m_export, m_delete, refreshButton}) bar->addWidget(b);
+    bar->addStretch();
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_table);
+    split->addWidget(m_overlay);
+    split->setSizes({300, 420});
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(split, 1);
+
+    connect(refreshButton, &QPushButton::clicked, this, &HistoryPanel::refresh);
+    connect(m_table, &QTableWidget::itemSelectionChanged, this, &HistoryPanel::updateOverlay);
+    connect(m_table, &QTableWidget::itemDoubleClicked, this, [this] {
+        if (!selectedRuns().isEmpty()) Q_EMIT openRequested(selectedRuns().first());
+    });
+    connect(m_open, &QPushButton::clicked, this, [this] {
+        if (!selectedRuns().isEmpty()) Q_EMIT openRequested(selectedRuns().first());
+    });
+    connect(m_delete, &QPushButton::clicked, this, &HistoryPanel::deleteSelected);
+    connect(m_export, &QPushButton::clicked, this, &HistoryPanel::exportSelected);
+    updateOverlay();
+}
+
+void HistoryPanel::setStore(RunStore* store) {
+    m_store = store;
+    refresh();
+}
+
+void HistoryPanel::refresh() {
+    const QList<qint64> selected = selectedRuns();
+    m_table->setSortingEnabled(false);
+    m_table->setRowCount(0);
+    if (!m_store) return;
+    const QList<RunListEntry> runs = m_store->runList();
+    m_table->setRowCount(int(runs.size()));
+    for (int i = 0; i < runs.size(); ++i) {
+        const auto& [r, f] = runs[i];
+        const double duration = r.ended > 0 ? r.ended - r.started : -1;
+        m_table->setItem(i, 0, numberItem(double(r.id), QString::number(r.id)));
+        m_table->setItem(i, 1, new QTableWidgetItem(r.name));
+        m_table->setItem(i, 2, new QTableWidgetItem(QDateTime::fromMSecsSinceEpoch(qint64(r.started * 1000)).toString("yyyy-MM-dd HH:mm:ss")));
+        m_table->setItem(i, 3, numberItem(duration, formatSeconds(duration)));
+        m_table->setItem(i, 4, new QTableWidgetItem(r.status));
+        m_table->setItem(i, 5, numberItem(f.bestAccuracy, accuracyText(f.bestAccuracy)));
+        m_table->setItem(i, 6, numberItem(f.finalAccuracy, accuracyText(f.finalAccuracy)));
+        m_table->setItem(i, 7, numberItem(f.rounds, QString::number(f.rounds)));
+        m_table->setItem(i, 8, numberItem(f.bytesAcross, QString::number(f.bytesAcross / 1e6, 'f', 1)));
+    }
+    m_table->setSortingEnabled(true);
+    // Keep the selection; with none, select the newest run so that its curve shows at once.
+    selectRuns(selected.isEmpty() && !runs.isEmpty() ? QList<qint64>{runs.last().run.id} : selected);
+}
+
+QList<qint64> HistoryPanel::selectedRuns() const {
+    QList<qint64> ids;
+    for (const QModelIndex& row : m_table->selectionModel()->selectedRows())
+        ids << m_table->item(row.row(), 0)->data(Qt::UserRole).toLongLong();
+    return ids;
+}
+
+void HistoryPanel::selectRuns(const QList<qint64>& ids) {
+    m_table->clearSelection();
+    for (int i = 0; i < m_table->rowCount(); ++i)
+        if (ids.contains(m_table->item(i, 0)->data(Qt::UserRole).toLongLong()))
+            m_table->selectionModel()->select(m_table->model()->index(i, 0),
+                                              QItemSelectionModel::Select | QItemSelectionModel::Rows);
+}
+
+std::optional<RunReport> HistoryPanel::load(qint64 run, QString* error) const {
+    if (!m_store) {
+        *error = tr("no history is open");
+        return std::nullopt;
+    }
+    return RunReport::load(*m_store, run, 0.85, error);
+}
+
+void HistoryPanel::updateOverlay() {
+    const QList<qint64> ids = selectedRuns();
+    m_open->setEnabled(ids.size() == 1);
+    m_export->setEnabled(ids.size() == 1);
+    m_delete->setEnabled(!ids.isEmpty());
+    m_overlay->clear();
+    if (!m_store) return;
+    for (int i = 0; i < ids.size(); ++i) {
+        const auto run = m_store->run(ids[i]);
+        if (!run) continue;
+        const int line = m_overlay->addLine(QStringLiteral("#%1 %2").arg(ids[i]).arg(run->name), runColor(i));
+        QString error;
+        if (const auto report = RunReport::load(*m_store, ids[i], 0.85, &error))
+            for (int k = 0; k < report->accuracyByRound.size(); ++k) {
+                const QPointF byRound = report->accuracyByRound[k];
+                const double elapsed = k < report->accuracyByTime.size() ? report->accuracyByTime[k].x() : 0;
+                m_overlay->append(line, byRound.x(), (run->started + elapsed) * 1000, elapsed, byRound.y());
+            }
+    }
+}
+
+void HistoryPanel::deleteSelected() {
+    const QList<qint64> ids = selectedRuns();
+    if (ids.isEmpty() || !m_store) return;
+    if (QMessageBox::question(this, tr("Delete runs"), tr("Delete %n run(s) and all their rows from the history?", nullptr, int(ids.size()))) !=
+        QMessageBox::Yes)
+        return;
+    for (qint64 id : ids) m_store->deleteRun(id);
+    m_store->flush();
+    refresh();
+    Q_EMIT message(tr("Deleted %n run(s)", nullptr, int(ids.size())));
+}
+
+bool HistoryPanel::exportReport(qint64 run, const QString& path, QString* error) {
+    const auto report = load(run, error);
+    if (!report) return false;
+    *error = writeReport(*report, path);
+    return error->isEmpty();
+}
+
+void HistoryPanel::exportSelected() {
+    const QList<qint64> ids = selectedRuns();
+    if (ids.size() != 1) return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export report"), QStringLiteral("run%1.pdf").arg(ids.first()),
+                                                      tr("Reports (*.pdf *.html *.csv *.json)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (exportReport(ids.first(), path, &error)) Q_EMIT message(tr("Wrote %1").arg(path));
+    else QMessageBox::warning(this, tr("Export report"), error);
+}
+
+}  // namespace hips

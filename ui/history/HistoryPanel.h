@@ -1,0 +1,53 @@
+#pragma once
+// The run history: every run with its facts; select several to overlay their accuracy curves;
+// open one into the charts; delete; export a report (the code `hips report` uses).
+#include "RunProgress.h"
+#include "RunReport.h"
+
+#include <QWidget>
+
+class QTableWidget;
+class QPushButton;
+
+namespace hips {
+
+class LiveChart;
+
+// A stored run as the live charts take it: one row per round, with its wall-clock time (ms).
+struct StoredRounds {
+    QList<RoundRow> rows;
+    QList<double> wallMs;
+};
+StoredRounds roundsOf(const RunReport& report);
+
+class HistoryPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit HistoryPanel(QWidget* parent = nullptr);
+
+    void setStore(RunStore* store);
+    void refresh();
+    QList<qint64> selectedRuns() const;
+    void selectRuns(const QList<qint64>& ids);
+    bool exportReport(qint64 run, const QString& path, QString* error);
+    std::optional<RunReport> load(qint64 run, QString* error) const;
+
+    QTableWidget* table() const { return m_table; }
+    LiveChart* overlay() const { return m_overlay; }
+
+Q_SIGNALS:
+    void openRequested(qint64 run);  // show this run in the charts
+    void message(const QString& text);
+
+private:
+    void updateOverlay();
+    void deleteSelected();
+    void exportSelected();
+
+    RunStore* m_store = nullptr;
+    QTableWidget* m_table;
+    LiveChart* m_overlay;
+    QPushButton *m_open, *m_delete, *m_export;
+};
+
+}  // namespace hips

@@ -1,0 +1,136 @@
+#include "ProcessTableModel.h"
+
+#include <QBrush>
+#include <QFile>
+#include <unistd.h>
+
+namespace hips {
+
+namespace {
+
+// utime + stime of a process, in clock ticks; 0 when it is gone.
+quint64 cpuTicks(qint64 pid) {
+    QFile f(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!f.open(QIODevice::ReadOnly)) return 0;
+    const QByteArray stat = f.readAll();
+    // The command name (field 2) may hold spaces; fields are counted after its closing ')'.
+    const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+    return fields.size() > 12 ? fields[11].toULongLong() + fields[12].toULongLong() : 0;
+}
+
+qint64 rssBytes(qint64 pid) {
+    QFile f(QStringLiteral("/proc/%1/statm").arg(pid));
+    if (!f.open(QIODevice::ReadOnly)) return -1;
+    const QList<QByteArray> fields = f.readAll().split(' ');
+    return fields.size() > 1 ? fields[1].toLongLong() * sysconf(_SC_PAGESIZE) : -1;
+}
+
+QString stateText(ProcessInfo::State s) { return processStateName(s); }
+
+QColor stateColor(ProcessInfo::State s) {
+    switch (s) {
+        case ProcessInfo::State::Running: return QColor(0x2c, 0xa0, 0x2c);
+        case ProcessInfo::State::Failed: return QColor(0xd0, 0x30, 0x30);
+        case ProcessInfo::State::Stopped: return QColor(0xc0, 0x80, 0x00);
+        default: return QColor(0x70, 0x70, 0x70);
+    }
+}
+
+}  // namespace
+
+ProcessTableModel::ProcessTableModel(QObject* parent) : QAbstractTableModel(parent) {
+    connect(&m_ticker, &QTimer::timeout, this, &ProcessTableModel::sampleUsage);
+    m_ticker.start(1000);
+    m_sinceSample.start();
+}
+
+void ProcessTableModel::reset(const QList<Node>& nodes) {
+    beginResetModel();
+    m_rows.clear();
+    for (const Node& n : nodes) {
+        Row r;
+        r.info.node = n;
+        m_rows << r;
+    }
+    endResetModel();
+}
+
+int ProcessTableModel::rowOf(const QString& node) const {
+    for (int i = 0; i < m_rows.size(); ++i)
+        if (m_rows[i].info.node.id == node) return i;
+    return -1;
+}
+
+QString ProcessTableModel::nodeAt(int row) const { return row >= 0 && row < m_rows.size() ? m_rows[row].info.node.id : QString(); }
+
+void ProcessTableModel::update(const ProcessInfo& p) {
+    const int i = rowOf(p.node.id);
+    if (i < 0) return;
+    Row& r = m_rows[i];
+    if (p.state == ProcessInfo::State::Running && r.info.state != ProcessInfo::State::Running) {
+        r.sinceStart.start();
+        r.sinceActivity.start();
+    }
+    r.info = p;
+    Q_EMIT dataChanged(index(i, 0), index(i, ColumnCount - 1));
+}
+
+void ProcessTableModel::noteActivity(const QString& node) {
+    const int i = rowOf(node);
+    if (i >= 0) m_rows[i].sinceActivity.start();
+}
+
+void ProcessTableModel::sampleUsage() {
+    const double seconds = double(m_sinceSample.restart()) / 1000.0;
+    const double ticksPerSecond = double(sysconf(_SC_CLK_TCK));
+    for (Row& r : m_rows) {
+        if (r.info.state != ProcessInfo::State::Running || r.info.pid <= 0) continue;
+        const quint64 ticks = cpuTicks(r.info.pid);
+        if (r.lastCpuTicks > 0 && ticks >= r.lastCpuTicks && seconds > 0)
+            r.cpuPercent = 100.0 * double(ticks - r.lastCpuTicks) / ticksPerSecond / seconds;
+        r.lastCpuTicks = ticks;
+        r.rssBytes = rssBytes(r.info.pid);
+    }
+    if (!m_rows.isEmpty()) Q_EMIT dataChanged(index(0, Uptime), index(int(m_rows.size()) - 1, LastSeen));
+}
+
+int ProcessTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+int ProcessTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant ProcessTableModel::data(const QModelIndex& index, int role) const {
+    const Row& r = m_rows[index.row()];
+    const bool running = r.info.state == ProcessInfo::State::Running;
+    if (role == Qt::ForegroundRole && index.column() == State) return QBrush(stateColor(r.info.state));
+    if (role == Qt::ToolTipRole && !r.info.error.isEmpty()) return r.info.error;
+    if (role == Qt::TextAlignmentRole && index.column() >= Rank && index.column() != State)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole) return {};
+    switch (Column(index.column())) {
+        case Party: return r.info.node.party;
+        case Host: return r.info.node.host;
+        case Role: return r.info.node.id.section('/', 1);
+        case Rank: return r.info.node.rank;
+        case State:
+            if (r.info.state == ProcessInfo::State::Failed || r.info.state == ProcessInfo::State::Exited ||
+                r.info.state == ProcessInfo::State::Stopped)
+                return r.info.crashed ? tr("%1 (signal %2)").arg(stateText(r.info.state)).arg(r.info.exitCode)
+                                      : tr("%1 (%2)").arg(stateText(r.info.state)).arg(r.info.exitCode);
+            return stateText(r.info.state);
+        case Pid: return r.info.pid > 0 ? QVariant(r.info.pid) : QVariant(QStringLiteral("-"));
+        case Uptime: return running ? tr("%1 s").arg(r.sinceStart.elapsed() / 1000) : QStringLiteral("-");
+        case Cpu: return running && r.cpuPercent >= 0 ? QStringLiteral("%1 %").arg(r.cpuPercent, 0, 'f', 0) : QStringLiteral("-");
+        case Memory: return running && r.rssBytes >= 0 ? QStringLiteral("%1 MB").arg(double(r.rssBytes) / 1e6, 0, 'f', 0) : QStringLiteral("-");
+        case LastSeen: return running ? tr("%1 s ago").arg(r.sinceActivity.elapsed() / 1000) : QStringLiteral("-");
+        case ColumnCount: break;
+    }
+    return {};
+}
+
+QVariant ProcessTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    const QStringList names = {tr("Party"), tr("Host"), tr("Role"), tr("Rank"), tr("State"), tr("PID"),
+                               tr("Uptime"), tr("CPU"), tr("Memory"), tr("Last heard")};
+    return names.value(section);
+}
+
+}  // namespace hips

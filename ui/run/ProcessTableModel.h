@@ -1,0 +1,47 @@
+#pragma once
+// The processes of the current run: party, host, role, rank, state, pid, uptime, CPU and
+// memory, and how long since the process was last heard from. CPU and memory are read from
+// /proc for processes on this machine (every host of a local run); remote agents do not
+// report them yet, and the columns then say so.
+#include "RunController.h"
+
+#include <QAbstractTableModel>
+#include <QElapsedTimer>
+#include <QTimer>
+
+namespace hips {
+
+class ProcessTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Party, Host, Role, Rank, State, Pid, Uptime, Cpu, Memory, LastSeen, ColumnCount };
+
+    explicit ProcessTableModel(QObject* parent = nullptr);
+
+    void reset(const QList<Node>& nodes);  // a new run: every node, pending
+    void update(const ProcessInfo& process);
+    void noteActivity(const QString& node);
+    QString nodeAt(int row) const;
+    int rowOf(const QString& node) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+private:
+    struct Row {
+        ProcessInfo info;
+        QElapsedTimer sinceStart, sinceActivity;
+        double cpuPercent = -1;
+        qint64 rssBytes = -1;
+        quint64 lastCpuTicks = 0;
+    };
+    void sampleUsage();
+
+    QList<Row> m_rows;
+    QTimer m_ticker;  // usage samples and the running clocks, once a second
+    QElapsedTimer m_sinceSample;
+};
+
+}  // namespace hips

@@ -1,0 +1,141 @@
+#include "RunPanel.h"
+
+#include "LogPane.h"
+#include "ProcessTableModel.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+
+namespace hips {
+
+namespace {
+
+QString stateStyle(RunState s) {
+    switch (s) {
+        case RunState::Running: return QStringLiteral("background:#2ca02c;color:white");
+        case RunState::Finished: return QStringLiteral("background:#1f77b4;color:white");
+        case RunState::Failed: return QStringLiteral("background:#d03030;color:white");
+        case RunState::Idle: return QStringLiteral("background:#e0e0e0;color:#333");
+        default: return QStringLiteral("background:#f0b030;color:#222");
+    }
+}
+
+}  // namespace
+
+RunPanel::RunPanel(QWidget* parent)
+    : QWidget(parent), m_start(new QPushButton(QIcon(QStringLiteral(":/icons/start.svg")), tr("Start all"))),
+      m_stopButton(new QPushButton(QIcon(QStringLiteral(":/icons/stop.svg")), tr("Stop all"))), m_stateLabel(new QLabel),
+      m_processes(new ProcessTableModel(this)), m_table(new QTableView), m_log(new LogPane) {
+    m_start->setObjectName(QStringLiteral("start_all"));
+    m_stopButton->setObjectName(QStringLiteral("stop_all"));
+    m_stateLabel->setObjectName(QStringLiteral("run_state"));
+    m_stateLabel->setMinimumWidth(110);
+    m_stateLabel->setAlignment(Qt::AlignCenter);
+    m_table->setModel(m_processes);
+    m_table->verticalHeader()->hide();
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setToolTip(tr("Double-click a process to see only its log"));
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_start);
+    bar->addWidget(m_stopButton);
+    bar->addWidget(m_stateLabel);
+    bar->addStretch();
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_table);
+    split->addWidget(m_log);
+    split->setSizes({300, 300});
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(split, 1);
+
+    connect(m_start, &QPushButton::clicked, this, &RunPanel::startRequested);
+    connect(m_stopButton, &QPushButton::clicked, this, &RunPanel::stop);
+    connect(m_table, &QTableView::doubleClicked, this,
+            [this](const QModelIndex& index) { m_log->showOnly(m_processes->nodeAt(index.row())); });
+    setState(RunState::Idle);
+}
+
+RunPanel::~RunPanel() {
+    if (m_controller) m_controller->disconnect(this);
+}
+
+void RunPanel::setStartable(bool startable, const QString& reason) {
+    m_startable = startable;
+    m_notStartableReason = reason;
+    updateButtons();
+}
+
+bool RunPanel::isActive() const {
+    return m_state == RunState::Deploying || m_state == RunState::Starting || m_state == RunState::Running ||
+           m_state == RunState::Stopping;
+}
+
+bool RunPanel::start(const Topology& topology) {
+    if (isActive()) return false;
+    // The previous controller may still be inside its last signal: let the event loop delete it.
+    if (m_controller) m_controller.release()->deleteLater();
+    m_controller = std::make_unique<RunController>();
+    RunController* c = m_controller.get();
+    c->setStore(m_store);
+    connect(c, &RunController::stateChanged, this, &RunPanel::setState);
+    connect(c, &RunController::processChanged, m_processes, &ProcessTableModel::update);
+    connect(c, &RunController::processActivity, m_processes, &ProcessTableModel::noteActivity);
+    connect(c, &RunController::logLine, this, [this](const QString& node, const QString& stream, const QString& line) {
+        m_log->append(node, stream == QLatin1String("stderr") ? QStringLiteral("warning") : QStringLiteral("info"), line);
+    });
+    connect(c, &RunController::roundCompleted, this,
+            [this](const RoundRow& row) { Q_EMIT roundCompleted(row, double(QDateTime::currentMSecsSinceEpoch())); });
+    connect(c, &RunController::finished, this, [this](const RunSummary& s) {
+        if (!s.ok) m_log->append(QStringLiteral("controller"), QStringLiteral("error"), s.reason);
+        m_log->append(QStringLiteral("controller"), QStringLiteral("info"),
+                      s.ok ? tr("finished after %1 rounds in %2 s: final test accuracy %3")
+                                 .arg(s.rounds).arg(s.seconds, 0, 'f', 1).arg(s.finalAccuracy, 0, 'f', 4)
+                           : tr("failed: %1").arg(s.reason));
+        Q_EMIT runFinished(s);
+    });
+
+    m_processes->reset(topology.nodes());
+    QStringList ids;
+    for (const Node& n : topology.nodes()) ids << n.id;
+    m_log->clear(ids);
+    const QString dir = QDir(m_runsDir).filePath(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")) +
+                                                 '-' + topology.name);
+    if (!c->start(topology, dir)) {
+        m_log->append(QStringLiteral("controller"), QStringLiteral("error"), c->error());
+        Q_EMIT message(tr("Cannot start: %1").arg(c->error()));
+        setState(RunState::Failed);
+        return false;
+    }
+    Q_EMIT runStarted(topology);
+    m_log->append(QStringLiteral("controller"), QStringLiteral("info"), tr("run directory: %1").arg(dir));
+    return true;
+}
+
+void RunPanel::stop() {
+    if (m_controller && isActive()) m_controller->stop(tr("stopped from HiPS Studio"));
+}
+
+void RunPanel::setState(RunState s) {
+    m_state = s;
+    m_stateLabel->setText(runStateName(s));
+    m_stateLabel->setStyleSheet(stateStyle(s) + QStringLiteral(";padding:3px 8px;border-radius:4px;font-weight:bold"));
+    updateButtons();
+    Q_EMIT stateChanged(s);
+}
+
+void RunPanel::updateButtons() {
+    m_start->setEnabled(m_startable && !isActive());
+    m_start->setToolTip(m_startable ? tr("Deploy and start every process of the topology")
+                                    : tr("Cannot start: %1").arg(m_notStartableReason));
+    m_stopButton->setEnabled(isActive() && m_state != RunState::Stopping);
+}
+
+}  // namespace hips

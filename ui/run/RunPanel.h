@@ -1,0 +1,66 @@
+#pragma once
+// One-click run control: Start all / Stop all with the run's state, the process table and the
+// log. Each run gets a fresh RunController (the same one `hips run` uses) writing to the run
+// history; the panel only shows what the controller says.
+#include "RunController.h"
+
+#include <QWidget>
+#include <memory>
+
+class QLabel;
+class QPushButton;
+class QTableView;
+
+namespace hips {
+
+class LogPane;
+class ProcessTableModel;
+
+class RunPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunPanel(QWidget* parent = nullptr);
+    ~RunPanel() override;
+
+    void setStore(RunStore* store) { m_store = store; }
+    void setRunsDirectory(const QString& dir) { m_runsDir = dir; }
+    // Start is offered only for a topology that validates; `reason` says why not.
+    void setStartable(bool startable, const QString& reason);
+
+    bool start(const Topology& topology);  // false (and a message) when it cannot begin
+    void stop();
+    bool isActive() const;  // deploying, starting, running or stopping
+    RunState state() const { return m_state; }
+
+    QPushButton* startButton() const { return m_start; }
+    QPushButton* stopButton() const { return m_stopButton; }
+    ProcessTableModel* processes() const { return m_processes; }
+    LogPane* log() const { return m_log; }
+
+Q_SIGNALS:
+    void runStarted(const Topology& topology);
+    void roundCompleted(const RoundRow& row, double wallMs);
+    void stateChanged(RunState state);
+    void runFinished(const RunSummary& summary);
+    void message(const QString& text);
+    void startRequested();  // the Start button: the window supplies the topology
+
+private:
+    void setState(RunState s);
+    void updateButtons();
+
+    RunStore* m_store = nullptr;
+    QString m_runsDir;
+    std::unique_ptr<RunController> m_controller;
+    RunState m_state = RunState::Idle;
+    bool m_startable = false;
+    QString m_notStartableReason;
+    QPushButton* m_start;
+    QPushButton* m_stopButton;
+    QLabel* m_stateLabel;
+    ProcessTableModel* m_processes;
+    QTableView* m_table;
+    LogPane* m_log;
+};
+
+}  // namespace hips
