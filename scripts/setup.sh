@@ -11,7 +11,7 @@ PACKAGES=(
   libzmq3-dev cppzmq-dev libssh-dev
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libqt6svg6 qt6-translations-l10n
-  libqt6sql6-sqlite libsqlite3-dev libgl-dev fonts-dejavu-core
+  libqt6sql6-sqlite libsqlite3-dev libgl-dev fonts-dejavu-core fonts-wqy-microhei
   poppler-utils  # pdftotext and pdftoppm, for the report tests
   dataset-fashion-mnist
 )

@@ -1,4 +1,1596 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
+<context>
+    <name>QObject</name>
+    <message>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="125"/>
+        <source>drop the host onto a party</source>
+        <translation>请将主机拖放到参与方上</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="137"/>
+        <source>drop the role onto a party</source>
+        <translation>请将角色拖放到参与方上</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="141"/>
+        <source>party &apos;%1&apos; already has a scheduler</source>
+        <translation>参与方“%1”已有调度器</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="150"/>
+        <source>the master worker belongs in the central party</source>
+        <translation>主工作节点必须位于中心参与方</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="151"/>
+        <source>the central party already has a master worker</source>
+        <translation>中心参与方已有主工作节点</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="160"/>
+        <source>not a role</source>
+        <translation>不是角色</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="166"/>
+        <source>no such party</source>
+        <translation>参与方不存在</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="170"/>
+        <source>no such worker group</source>
+        <translation>工作节点组不存在</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="177"/>
+        <source>no such server</source>
+        <translation>服务器不存在</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="185"/>
+        <source>a party&apos;s scheduler and the master worker stay in their party; move them between hosts only</source>
+        <translation>参与方的调度器和主工作节点须留在所属参与方内，只能在主机之间移动</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="191"/>
+        <source>only roles can be moved between parties and hosts</source>
+        <translation>只有角色可以在参与方和主机之间移动</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="260"/>
+        <source>a party id must be non-empty and without &apos;/&apos;</source>
+        <translation>参与方 ID 不能为空，且不能包含“/”</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="262"/>
+        <source>there is already a party &apos;%1&apos;</source>
+        <translation>已存在参与方“%1”</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="264"/>
+        <source>no party &apos;%1&apos;</source>
+        <translation>参与方“%1”不存在</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="275"/>
+        <source>a host id must not be empty</source>
+        <translation>主机 ID 不能为空</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="277"/>
+        <source>there is already a host &apos;%1&apos;</source>
+        <translation>已存在主机“%1”</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/DesignerItems.cpp" line="61"/>
+        <source>CENTRAL PARTY</source>
+        <translation>中心参与方</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/DesignerScene.cpp" line="24"/>
+        <source>global scheduler</source>
+        <translation>全局调度器</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/DesignerScene.cpp" line="24"/>
+        <source>scheduler</source>
+        <translation>调度器</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/DesignerScene.cpp" line="27"/>
+        <source>global server %1</source>
+        <translation>全局服务器 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/DesignerScene.cpp" line="27"/>
+        <source>server %1</source>
+        <translation>服务器 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/DesignerScene.cpp" line="29"/>
+        <source>master worker</source>
+        <translation>主工作节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/DesignerScene.cpp" line="31"/>
+        <source>workers</source>
+        <translation>工作节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/DesignerScene.cpp" line="84"/>
+        <source>host &apos;%1&apos;?</source>
+        <translation>主机“%1”？</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="94"/>
+        <source>round</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="94"/>
+        <source>seconds since start</source>
+        <translation>自开始以来的秒数</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="100"/>
+        <source>Test accuracy by round</source>
+        <translation>各轮次的测试准确率</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="100"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="102"/>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="101"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="103"/>
+        <source>test accuracy</source>
+        <translation>测试准确率</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="102"/>
+        <source>Test accuracy over time</source>
+        <translation>测试准确率随时间变化</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="104"/>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="104"/>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="105"/>
+        <source>training loss (mean of workers)</source>
+        <translation>训练损失（各工作节点平均值）</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="106"/>
+        <source>test loss</source>
+        <translation>测试损失</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="107"/>
+        <source>Traffic per tier (cumulative)</source>
+        <translation>各层级流量（累计）</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="107"/>
+        <source>MB sent</source>
+        <translation>发送量（MB）</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="108"/>
+        <source>inside parties</source>
+        <translation>参与方内部</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="109"/>
+        <source>across parties</source>
+        <translation>跨参与方</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="110"/>
+        <source>Throughput (all workers)</source>
+        <translation>吞吐量（所有工作节点）</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="110"/>
+        <source>samples/s</source>
+        <translation>samples/s</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="111"/>
+        <source>samples per second</source>
+        <translation>每秒样本数</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="112"/>
+        <source>Computing-time ratio: compute / (compute + communication)</source>
+        <translation>计算时间占比：计算 / (计算 + 通信)</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="112"/>
+        <source>ratio</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="113"/>
+        <source>computing-time ratio</source>
+        <translation>计算时间占比</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="54"/>
+        <source>signal %1</source>
+        <translation>信号 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="61"/>
+        <source>&lt;p&gt;No processes were recorded for this run.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;本次运行没有记录任何进程。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="62"/>
+        <source>party</source>
+        <translation>参与方</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="62"/>
+        <source>host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="62"/>
+        <source>process</source>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="62"/>
+        <source>role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="63"/>
+        <source>rank</source>
+        <translation>序号</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="63"/>
+        <source>pid</source>
+        <translation>PID</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="63"/>
+        <source>state</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="63"/>
+        <source>started at</source>
+        <translation>启动时间</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="64"/>
+        <source>ran for</source>
+        <translation>运行时长</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="64"/>
+        <source>exit</source>
+        <translation>退出码</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="64"/>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="75"/>
+        <source>&lt;p&gt;None.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;无。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="76"/>
+        <source>at</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="76"/>
+        <source>level</source>
+        <translation>级别</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="76"/>
+        <source>source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="76"/>
+        <source>message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="78"/>
+        <source>&lt;p&gt;%1 more in the JSON export.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;另有 %1 条，见 JSON 导出。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="91"/>
+        <location filename="../ui/report/ReportWriter.cpp" line="58"/>
+        <source>Run report: %1</source>
+        <translation>运行报告：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="100"/>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="101"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="102"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="103"/>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="104"/>
+        <source>Ended</source>
+        <translation>结束时间</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="105"/>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="106"/>
+        <source>Report made</source>
+        <translation>报告生成时间</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="108"/>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="110"/>
+        <source>not reached</source>
+        <translation>未达到</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="111"/>
+        <source>%1 (round %2)</source>
+        <translation>%1（第 %2 轮）</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="112"/>
+        <source>Rounds</source>
+        <translation>轮次数</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="113"/>
+        <source>Best test accuracy</source>
+        <translation>最佳测试准确率</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="114"/>
+        <source>Final test accuracy</source>
+        <translation>最终测试准确率</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="115"/>
+        <source>Time to %1 accuracy</source>
+        <translation>达到 %1 准确率的用时</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="116"/>
+        <source>Bytes inside parties</source>
+        <translation>参与方内部字节数</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="117"/>
+        <source>Bytes across parties</source>
+        <translation>跨参与方字节数</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="118"/>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="118"/>
+        <source>%1 samples/s</source>
+        <translation>%1 samples/s</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="119"/>
+        <source>Computing-time ratio</source>
+        <translation>计算时间占比</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="122"/>
+        <source>Topology</source>
+        <translation>拓扑</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="124"/>
+        <source>&lt;p&gt;The stored topology could not be read.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;无法读取已保存的拓扑。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="126"/>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="131"/>
+        <source>Charts</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="134"/>
+        <source>&lt;p&gt;%1: not recorded in this run.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;%1：本次运行未记录。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="138"/>
+        <source>Processes</source>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="140"/>
+        <source>Warnings and errors</source>
+        <translation>警告与错误</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportWriter.cpp" line="63"/>
+        <source>cannot write %1: the PDF came out empty</source>
+        <translation>无法写入 %1：生成的 PDF 为空</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportWriter.cpp" line="70"/>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportWriter.cpp" line="81"/>
+        <source>cannot tell the report format from &apos;%1&apos;: end the file name with .%2</source>
+        <translation>无法从“%1”判断报告格式：请让文件名以 .%2 结尾</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportWriter.cpp" line="84"/>
+        <source>cannot write %1: the folder %2 does not exist or is not writable</source>
+        <translation>无法写入 %1：文件夹 %2 不存在或不可写</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/TopologyDiagram.cpp" line="53"/>
+        <source>%1 (central party)</source>
+        <translation>%1（中心参与方）</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/TopologyDiagram.cpp" line="156"/>
+        <source>aggregates up, model down</source>
+        <translation>聚合结果上行，模型下行</translation>
+    </message>
+</context>
+<context>
+    <name>hips::Designer</name>
+    <message>
+        <location filename="../ui/designer/Designer.cpp" line="46"/>
+        <source>Palette — drag onto the canvas</source>
+        <translation>组件面板 — 拖放到画布上</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Designer.cpp" line="55"/>
+        <source>Validation</source>
+        <translation>校验</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Designer.cpp" line="114"/>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Designer.cpp" line="136"/>
+        <source>No problems: ready to run</source>
+        <translation>没有问题：可以运行</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Designer.cpp" line="146"/>
+        <source>Delete %1</source>
+        <translation>删除 %1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/designer/Designer.cpp" line="146"/>
+        <source>Delete %n items</source>
+        <translation>
+            <numerusform>删除 %n 项</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/designer/Designer.cpp" line="152"/>
+        <source>Copied %n items</source>
+        <translation>
+            <numerusform>已复制 %n 项</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Designer.cpp" line="160"/>
+        <source>Nothing to paste: copy parties or worker groups</source>
+        <translation>没有可粘贴的内容：请先复制参与方或工作节点组</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Designer.cpp" line="161"/>
+        <source>Paste</source>
+        <translation>粘贴</translation>
+    </message>
+</context>
+<context>
+    <name>hips::DesignerScene</name>
+    <message>
+        <location filename="../ui/designer/DesignerScene.cpp" line="181"/>
+        <source>Add party</source>
+        <translation>添加参与方</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/DesignerScene.cpp" line="185"/>
+        <source>Add host</source>
+        <translation>添加主机</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/DesignerScene.cpp" line="189"/>
+        <source>Add %1</source>
+        <translation>添加 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/DesignerScene.cpp" line="235"/>
+        <source>Move party</source>
+        <translation>移动参与方</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/DesignerScene.cpp" line="241"/>
+        <source>Move role to %1</source>
+        <translation>将角色移动到 %1</translation>
+    </message>
+</context>
+<context>
+    <name>hips::HistoryPanel</name>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
+        <source>Test accuracy of the selected runs</source>
+        <translation>所选运行的测试准确率</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="93"/>
+        <source>Show in charts</source>
+        <translation>在图表中显示</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="93"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="94"/>
+        <source>Export report…</source>
+        <translation>导出报告…</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="95"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="95"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="95"/>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="95"/>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="95"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="95"/>
+        <source>Best accuracy</source>
+        <translation>最佳准确率</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="96"/>
+        <source>Final accuracy</source>
+        <translation>最终准确率</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="96"/>
+        <source>Rounds</source>
+        <translation>轮次数</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="96"/>
+        <source>MB across parties</source>
+        <translation>跨参与方流量（MB）</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="106"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="178"/>
+        <source>no history is open</source>
+        <translation>未打开任何历史记录</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="208"/>
+        <source>Delete runs</source>
+        <translation>删除运行</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/history/HistoryPanel.cpp" line="208"/>
+        <source>Delete %n run(s) and all their rows from the history?</source>
+        <translation>
+            <numerusform>要从历史中删除 %n 个运行及其全部数据行吗？</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/history/HistoryPanel.cpp" line="214"/>
+        <source>Deleted %n run(s)</source>
+        <translation>
+            <numerusform>已删除 %n 个运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="227"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="232"/>
+        <source>Export report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="228"/>
+        <source>Reports (*.pdf *.html *.csv *.json)</source>
+        <translation>报告 (*.pdf *.html *.csv *.json)</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="231"/>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+</context>
+<context>
+    <name>hips::LiveChart</name>
+    <message>
+        <location filename="../ui/charts/LiveChart.cpp" line="71"/>
+        <source>Drag to zoom, right-click to zoom out; click a legend entry to hide its line</source>
+        <translation>拖动以放大，右键单击以缩小；单击图例项可隐藏对应曲线</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/LiveChart.cpp" line="217"/>
+        <source>time of day</source>
+        <translation>时刻</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/LiveChart.cpp" line="221"/>
+        <source>round</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/LiveChart.cpp" line="221"/>
+        <source>seconds since start</source>
+        <translation>自开始以来的秒数</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/LiveChart.cpp" line="307"/>
+        <source>round %1</source>
+        <translation>第 %1 轮</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/LiveChart.cpp" line="309"/>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+</context>
+<context>
+    <name>hips::LogPane</name>
+    <message>
+        <location filename="../ui/run/LogPane.cpp" line="59"/>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/LogPane.cpp" line="59"/>
+        <source>Process</source>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/LogPane.cpp" line="59"/>
+        <source>Level</source>
+        <translation>级别</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/LogPane.cpp" line="59"/>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/LogPane.cpp" line="86"/>
+        <source>All levels</source>
+        <translation>所有级别</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/LogPane.cpp" line="87"/>
+        <source>Info</source>
+        <translation>信息</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/LogPane.cpp" line="88"/>
+        <source>Warnings</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/LogPane.cpp" line="89"/>
+        <source>Errors</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/LogPane.cpp" line="90"/>
+        <source>Filter text</source>
+        <translation>筛选文本</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/LogPane.cpp" line="103"/>
+        <source>Log</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/LogPane.cpp" line="127"/>
+        <source>All processes</source>
+        <translation>所有进程</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/LogPane.cpp" line="128"/>
+        <source>controller</source>
+        <translation>控制器</translation>
+    </message>
+</context>
+<context>
+    <name>hips::MainWindow</name>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="41"/>
+        <source>Design</source>
+        <translation>设计</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="42"/>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="43"/>
+        <source>Charts</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="44"/>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="49"/>
+        <source>Run history unavailable: %1</source>
+        <translation>运行历史不可用：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="92"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="93"/>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="94"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="95"/>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="96"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="97"/>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="107"/>
+        <source>&amp;New topology</source>
+        <translation>新建拓扑(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="108"/>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="109"/>
+        <source>Open &amp;recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="110"/>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="111"/>
+        <source>Save &amp;as…</source>
+        <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="113"/>
+        <source>&amp;Export report of selected run…</source>
+        <translation>导出所选运行的报告(&amp;E)…</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="113"/>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="115"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="117"/>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="120"/>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="126"/>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="127"/>
+        <source>&amp;Paste</source>
+        <translation>粘贴(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="128"/>
+        <source>&amp;Delete</source>
+        <translation>删除(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="129"/>
+        <source>Select &amp;all</source>
+        <translation>全选(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="131"/>
+        <source>&amp;Fit topology</source>
+        <translation>适应拓扑大小(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="131"/>
+        <source>Ctrl+0</source>
+        <translation>Ctrl+0</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="132"/>
+        <source>Zoom &amp;in</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="133"/>
+        <source>Zoom &amp;out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="138"/>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="152"/>
+        <source>&amp;Start all</source>
+        <translation>全部启动(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="152"/>
+        <source>F5</source>
+        <translation>F5</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="153"/>
+        <source>S&amp;top all</source>
+        <translation>全部停止(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="153"/>
+        <source>Shift+F5</source>
+        <translation>Shift+F5</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="162"/>
+        <source>&amp;About HiPS Studio</source>
+        <translation>关于 HiPS Studio(&amp;A)</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/MainWindow.cpp" line="181"/>
+        <source>%n problem(s) in the topology; the first: %1</source>
+        <translation>
+            <numerusform>拓扑中有 %n 个问题；第一个：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="184"/>
+        <source>Topology valid: %1 processes, %2 training workers</source>
+        <translation>拓扑有效：%1 个进程，%2 个训练工作节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="190"/>
+        <location filename="../ui/MainWindow.cpp" line="231"/>
+        <source>untitled</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="197"/>
+        <location filename="../ui/MainWindow.cpp" line="242"/>
+        <source>Open topology</source>
+        <translation>打开拓扑</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="197"/>
+        <source>Cannot open %1:
+%2</source>
+        <translation>无法打开 %1：
+%2</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="224"/>
+        <source>Showing run %1 (%2): %3 rounds</source>
+        <translation>正在显示运行 %1（%2）：%3 个轮次</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="243"/>
+        <source>Topologies (*.json);;All files (*)</source>
+        <translation>拓扑 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="250"/>
+        <location filename="../ui/MainWindow.cpp" line="263"/>
+        <source>Save topology</source>
+        <translation>保存拓扑</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="256"/>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="264"/>
+        <source>Topologies (*.json)</source>
+        <translation>拓扑 (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="270"/>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="270"/>
+        <source>Save the changes to the topology first?</source>
+        <translation>是否先保存对拓扑的更改？</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="299"/>
+        <source>Select one run in the history to export its report</source>
+        <translation>请在历史中选择一个运行以导出其报告</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="303"/>
+        <location filename="../ui/MainWindow.cpp" line="308"/>
+        <source>Export report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="304"/>
+        <source>Reports (*.pdf *.html *.csv *.json)</source>
+        <translation>报告 (*.pdf *.html *.csv *.json)</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="307"/>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="312"/>
+        <source>About HiPS Studio</source>
+        <translation>关于 HiPS Studio</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="313"/>
+        <source>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;Train one model across parties with a two-layer parameter server; only aggregates cross party boundaries.&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
+        <translation>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;借助双层参数服务器，由多个参与方协同训练同一个模型；只有聚合结果会跨越参与方边界。&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="325"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="325"/>
+        <source>HiPS Studio will use the new language from its next start.</source>
+        <translation>HiPS Studio 将在下次启动时使用新语言。</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="331"/>
+        <source>A run is under way</source>
+        <translation>有运行正在进行</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="331"/>
+        <source>Stop the run and quit?</source>
+        <translation>要停止运行并退出吗？</translation>
+    </message>
+</context>
+<context>
+    <name>hips::Palette</name>
+    <message>
+        <location filename="../ui/designer/Palette.cpp" line="15"/>
+        <source>Party</source>
+        <translation>参与方</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Palette.cpp" line="15"/>
+        <source>A party: its own scheduler, server and workers</source>
+        <translation>参与方：拥有自己的调度器、服务器和工作节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Palette.cpp" line="16"/>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Palette.cpp" line="16"/>
+        <source>A machine; drop it onto a party</source>
+        <translation>一台机器；请将其拖放到参与方上</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Palette.cpp" line="17"/>
+        <source>Scheduler</source>
+        <translation>调度器</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Palette.cpp" line="17"/>
+        <source>Rendezvous, barriers and heartbeats of a party</source>
+        <translation>负责参与方的汇合、屏障同步与心跳</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Palette.cpp" line="18"/>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Palette.cpp" line="18"/>
+        <source>Aggregates its party&apos;s workers (global server in the central party)</source>
+        <translation>聚合本参与方工作节点的更新（在中心参与方中为全局服务器）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Palette.cpp" line="19"/>
+        <source>Master worker</source>
+        <translation>主工作节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Palette.cpp" line="19"/>
+        <source>Initialises and evaluates the model (central party)</source>
+        <translation>初始化并评估模型（中心参与方）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Palette.cpp" line="20"/>
+        <source>Workers</source>
+        <translation>工作节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Palette.cpp" line="20"/>
+        <source>A group of training workers on one host</source>
+        <translation>同一主机上的一组训练工作节点</translation>
+    </message>
+</context>
+<context>
+    <name>hips::ProcessTableModel</name>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="116"/>
+        <source>%1 (signal %2)</source>
+        <translation>%1（信号 %2）</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="117"/>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="120"/>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="123"/>
+        <source>%1 s ago</source>
+        <translation>%1 秒前</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="131"/>
+        <source>Party</source>
+        <translation>参与方</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="131"/>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="131"/>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="131"/>
+        <source>Rank</source>
+        <translation>序号</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="131"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="131"/>
+        <source>PID</source>
+        <translation>PID</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="132"/>
+        <source>Uptime</source>
+        <translation>运行时长</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="132"/>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="132"/>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="132"/>
+        <source>Last heard</source>
+        <translation>最近通信</translation>
+    </message>
+</context>
+<context>
+    <name>hips::PropertyPanel</name>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="109"/>
+        <source>Set %1</source>
+        <translation>设置%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="184"/>
+        <source>&lt;b&gt;Topology and training&lt;/b&gt;</source>
+        <translation>&lt;b&gt;拓扑与训练&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="186"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="189"/>
+        <source>Dataset</source>
+        <translation>数据集</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="191"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="193"/>
+        <source>Rounds</source>
+        <translation>轮次数</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="195"/>
+        <source>Local iterations</source>
+        <translation>本地迭代次数</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="197"/>
+        <source>Local epochs</source>
+        <translation>本地 epoch 数</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="199"/>
+        <source>Batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="201"/>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="203"/>
+        <source>Momentum</source>
+        <translation>动量</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="205"/>
+        <source>Evaluate every (rounds)</source>
+        <translation>评估间隔（轮次）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="207"/>
+        <source>Central workers train</source>
+        <translation>中心参与方工作节点参与训练</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="209"/>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="210"/>
+        <source>Threads per role</source>
+        <translation>每个角色的线程数</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="212"/>
+        <source>Synthetic samples</source>
+        <translation>合成样本数</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="214"/>
+        <source>Heartbeat timeout (s)</source>
+        <translation>心跳超时（秒）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="219"/>
+        <source>&lt;b&gt;Party&lt;/b&gt;</source>
+        <translation>&lt;b&gt;参与方&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="221"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="233"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="223"/>
+        <source>Central party</source>
+        <translation>中心参与方</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="231"/>
+        <source>&lt;b&gt;Host&lt;/b&gt; (shared by every party on it)</source>
+        <translation>&lt;b&gt;主机&lt;/b&gt;（由其上的所有参与方共享）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="242"/>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="243"/>
+        <source>SSH port</source>
+        <translation>SSH 端口</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="247"/>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="248"/>
+        <source>Identity file</source>
+        <translation>身份文件（私钥）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="249"/>
+        <source>Install directory</source>
+        <translation>安装目录</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="254"/>
+        <source>Scheduler</source>
+        <translation>调度器</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="255"/>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="256"/>
+        <source>Master worker</source>
+        <translation>主工作节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="257"/>
+        <source>Worker group</source>
+        <translation>工作节点组</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="265"/>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="270"/>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="276"/>
+        <source>Workers</source>
+        <translation>工作节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="281"/>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+</context>
+<context>
+    <name>hips::RunCharts</name>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="20"/>
+        <source>Test accuracy</source>
+        <translation>测试准确率</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="20"/>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="21"/>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="21"/>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="21"/>
+        <source>Traffic per tier</source>
+        <translation>各层级流量</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="21"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="148"/>
+        <source>MB sent</source>
+        <translation>发送量（MB）</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="22"/>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="22"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="88"/>
+        <source>samples/s</source>
+        <translation>samples/s</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="23"/>
+        <source>Computing-time ratio: compute / (compute + communication)</source>
+        <translation>计算时间占比：计算 / (计算 + 通信)</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="23"/>
+        <source>ratio</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="25"/>
+        <source>Log scale (loss)</source>
+        <translation>对数刻度（损失）</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="30"/>
+        <source>Round</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="30"/>
+        <source>Wall-clock time</source>
+        <translation>挂钟时间</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="30"/>
+        <source>Time since start</source>
+        <translation>自开始以来的时间</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="32"/>
+        <source>Cumulative</source>
+        <translation>累计</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="32"/>
+        <source>Rate (MB/s)</source>
+        <translation>速率（MB/s）</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="35"/>
+        <source>EMA smoothing; the raw line stays, faint</source>
+        <translation>EMA 平滑；原始曲线以淡色保留</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="37"/>
+        <source>Reset zoom</source>
+        <translation>重置缩放</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="40"/>
+        <source>X axis:</source>
+        <translation>X 轴：</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="43"/>
+        <source>Smoothing:</source>
+        <translation>平滑：</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="48"/>
+        <source>Traffic:</source>
+        <translation>流量：</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="79"/>
+        <source>&lt;p style=&apos;color:#777&apos;&gt;No rounds yet. Start a run, or open one from the history.&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;color:#777&apos;&gt;尚无轮次。请启动一次运行，或从历史中打开一次运行。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="83"/>
+        <source>test accuracy</source>
+        <translation>测试准确率</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="84"/>
+        <source>training loss</source>
+        <translation>训练损失</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="85"/>
+        <source>test loss</source>
+        <translation>测试损失</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="86"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="145"/>
+        <source>inside parties</source>
+        <translation>参与方内部</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="87"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="146"/>
+        <source>across parties</source>
+        <translation>跨参与方</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="89"/>
+        <source>computing-time ratio</source>
+        <translation>计算时间占比</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="120"/>
+        <source>&lt;h3&gt;Round %1&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;Test accuracy&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Best so far&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Training loss&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Inside parties&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Across parties&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Throughput&lt;/td&gt;&lt;td&gt;%7 samples/s&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Computing-time ratio&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Elapsed&lt;/td&gt;&lt;td&gt;%9 s&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
+        <translation>&lt;h3&gt;第 %1 轮&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;测试准确率&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;目前最佳&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;训练损失&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;参与方内部&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;跨参与方&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;吞吐量&lt;/td&gt;&lt;td&gt;%7 samples/s&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;计算时间占比&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;已用时间&lt;/td&gt;&lt;td&gt;%9 秒&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="148"/>
+        <source>MB/s sent</source>
+        <translation>发送速率（MB/s）</translation>
+    </message>
+</context>
+<context>
+    <name>hips::RunPanel</name>
+    <message>
+        <location filename="../ui/run/RunPanel.cpp" line="32"/>
+        <source>Start all</source>
+        <translation>全部启动</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/RunPanel.cpp" line="33"/>
+        <source>Stop all</source>
+        <translation>全部停止</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/RunPanel.cpp" line="44"/>
+        <source>Double-click a process to see only its log</source>
+        <translation>双击某个进程可仅查看其日志</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/RunPanel.cpp" line="99"/>
+        <source>finished after %1 rounds in %2 s: final test accuracy %3</source>
+        <translation>已完成 %1 个轮次，用时 %2 秒：最终测试准确率 %3</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/RunPanel.cpp" line="101"/>
+        <source>failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/RunPanel.cpp" line="113"/>
+        <location filename="../ui/run/RunPanel.cpp" line="137"/>
+        <source>Cannot start: %1</source>
+        <translation>无法启动：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/RunPanel.cpp" line="118"/>
+        <source>run directory: %1</source>
+        <translation>运行目录：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/RunPanel.cpp" line="123"/>
+        <source>stopped from HiPS Studio</source>
+        <translation>已从 HiPS Studio 停止</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/RunPanel.cpp" line="136"/>
+        <source>Deploy and start every process of the topology</source>
+        <translation>部署并启动拓扑中的所有进程</translation>
+    </message>
+</context>
 </TS>

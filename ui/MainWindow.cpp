@@ -62,7 +62,11 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
     connect(m_run, &RunPanel::startRequested, this, [this] {
         if (m_run->start(m_designer->topology())) setTab(ChartsTab);
     });
-    connect(m_run, &RunPanel::runStarted, m_charts, &RunCharts::clear);
+    connect(m_run, &RunPanel::runStarted, m_charts, [this] {
+        m_charts->clear();
+        m_charts->setLive(true);
+    });
+    connect(m_run, &RunPanel::runFinished, m_charts, [this] { m_charts->setLive(false); });
     connect(m_run, &RunPanel::roundCompleted, m_charts, &RunCharts::addRound);
     connect(m_run, &RunPanel::stateChanged, this, &MainWindow::updateStartable);
     connect(m_run, &RunPanel::runFinished, m_history, &HistoryPanel::refresh);

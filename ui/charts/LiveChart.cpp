@@ -119,13 +119,11 @@ void LiveChart::append(int line, double round, double wallMs, double elapsed, do
     l.samples.append(Sample{round, wallMs, elapsed, value});
     const double previous = l.smoothed.isEmpty() ? value : l.smoothed.last();
     l.smoothed.append(m_alpha * previous + (1 - m_alpha) * value);
-    m_growing = true;
     scheduleRedraw();
 }
 
 void LiveChart::clear() {
     m_rangeFresh = false;
-    m_growing = false;
     m_chart->removeAllSeries();
     m_lines.clear();
     m_hover->clear();
@@ -166,6 +164,13 @@ void LiveChart::setLineVisible(int line, bool visible) {
         m->setFont(f);
     }
     redrawNow();
+}
+
+void LiveChart::setLive(bool live) {
+    if (live == m_live) return;
+    m_live = live;
+    m_rangeFresh = false;
+    scheduleRedraw();
 }
 
 void LiveChart::resetZoom() {
@@ -276,7 +281,7 @@ void LiveChart::redraw() {
     } else {
         auto* x = static_cast<QValueAxis*>(m_x);
         if (!m_rangeFresh || needsNewRange(x->min(), x->max(), xLo, xHi)) {
-            x->setRange(xLo, xHi + (m_growing ? (xHi - xLo) * 0.2 : 0));  // room to grow into while a run goes on
+            x->setRange(xLo, xHi + (m_live ? (xHi - xLo) * 0.2 : 0));  // room to grow into while a run goes on
             x->applyNiceNumbers();  // ticks on whole rounds and round seconds
         }
     }

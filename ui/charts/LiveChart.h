@@ -39,6 +39,7 @@ public:
     void setLineVisible(int line, bool visible);
     void resetZoom();
     void redrawNow();
+    void setLive(bool live);  // while live, the x axis keeps room ahead of the data
 
     int lineCount() const { return int(m_lines.size()); }
     qsizetype pointCount(int line) const { return m_lines[line].samples.size(); }
@@ -78,7 +79,7 @@ private:
     bool m_logY = false;
     bool m_dirty = false;
     bool m_rangeFresh = false;  // the axes fit the data; only data leaving them moves them
-    bool m_growing = false;     // points are arriving (a live run): leave room on the x axis
+    bool m_live = false;        // points keep arriving (a run under way): leave room on the x axis
     QTimer m_timer;
     QElapsedTimer m_sinceRedraw;
     int m_redraws = 0;

@@ -136,6 +136,10 @@ void RunCharts::addRound(const RoundRow& row, double wallMs) {
                          .arg(row.elapsed, 0, 'f', 1));
 }
 
+void RunCharts::setLive(bool live) {
+    for (LiveChart* c : charts()) c->setLive(live);
+}
+
 void RunCharts::applyTrafficMode() {
     m_traffic->clear();
     m_inside = m_traffic->addLine(tr("inside parties"), kInside);

@@ -17,6 +17,7 @@ public:
 
     void clear();                                    // a new run
     void addRound(const RoundRow& row, double wallMs);
+    void setLive(bool live);  // a run is under way
     LiveChart* accuracy() const { return m_accuracy; }
     LiveChart* loss() const { return m_loss; }
     LiveChart* traffic() const { return m_traffic; }
