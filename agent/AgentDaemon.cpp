@@ -12,7 +12,7 @@
 
 namespace hips {
 
-AgentDaemon::AgentDaemon(const QString& bindEndpoint, QObject* parent) : QObject(parent) {
+AgentDaemon::AgentDaemon(const QString& bindEndpoint, bool standby, QObject* parent) : QObject(parent), m_standby(standby) {
     Channel channel = Channel::router(m_zmq, QStringLiteral("agent"), bindEndpoint);
     m_endpoint = QString::fromStdString(channel.socket().get(zmq::sockopt::last_endpoint));
     m_socket = std::make_unique<SocketThread>(m_zmq, std::move(channel), [this](Envelope&& e) {
@@ -82,7 +82,8 @@ void AgentDaemon::onMessage(const QString& peer, const Message& m) {
 
 void AgentDaemon::onStart(const Message& m) {
     const QString node = m.string(QStringLiteral("node"));
-    const QString outDir = m.string(QStringLiteral("out_dir"));
+    QString outDir = m.string(QStringLiteral("out_dir"));
+    if (outDir.startsWith(QLatin1String("~/"))) outDir = QDir::homePath() + outDir.mid(1);  // a remote controller's "~"
     auto refuse = [&](const QString& why) {
         sendEvent(QStringLiteral("exited"), node, {{QStringLiteral("code"), -1}, {QStringLiteral("crashed"), false},
                                                    {QStringLiteral("error"), why}});
@@ -131,7 +132,14 @@ void AgentDaemon::resendUnacked() {
 
 void AgentDaemon::checkController() {
     if (m_sinceController.elapsed() < control::kSilenceTimeoutS * 1000) return;
-    shutdown(QStringLiteral("no word from the controller for %1 s").arg(control::kSilenceTimeoutS));
+    const QString why = QStringLiteral("no word from the controller for %1 s").arg(control::kSilenceTimeoutS);
+    if (!m_standby) return shutdown(why);
+    if (!m_helloDone) return;  // waiting for a controller is what standby is for
+    std::fprintf(stderr, "hips-agent: %s; stopping its roles and waiting for the next\n", qPrintable(why));
+    m_roles.stopAll();
+    m_helloDone = false;
+    m_unacked.clear();  // its events have no reader any more
+    m_nextSeq = 1;
 }
 
 void AgentDaemon::shutdown(const QString& reason) {
@@ -144,8 +152,10 @@ void AgentDaemon::shutdown(const QString& reason) {
 }
 
 void AgentDaemon::quitWhenIdle() {
-    if (m_shuttingDown && m_roles.runningCount() == 0)
-        QTimer::singleShot(300, qApp, [] { QCoreApplication::exit(0); });  // let the last events leave
+    if (!m_shuttingDown || m_roles.runningCount() > 0) return;
+    // "bye" tells a remote controller, which cannot see this process end, that it has.
+    m_socket->post(QString::fromLatin1(control::kControllerId), Message(QStringLiteral("bye")));
+    QTimer::singleShot(300, qApp, [] { QCoreApplication::exit(0); });  // let the last events leave
 }
 
 }  // namespace hips

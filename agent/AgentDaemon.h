@@ -17,7 +17,9 @@ namespace hips {
 class AgentDaemon : public QObject {
     Q_OBJECT
 public:
-    AgentDaemon(const QString& bindEndpoint, QObject* parent = nullptr);
+    // A standby agent (deployed over SSH) outlives its controllers: when one goes silent it
+    // stops that run's roles and waits for the next; only "shutdown" ends it.
+    AgentDaemon(const QString& bindEndpoint, bool standby = false, QObject* parent = nullptr);
     ~AgentDaemon() override;
 
     QString endpoint() const { return m_endpoint; }
@@ -39,6 +41,7 @@ private:
     qint64 m_nextSeq = 1;
     bool m_helloDone = false;
     bool m_shuttingDown = false;
+    bool m_standby = false;
     QElapsedTimer m_sinceController;
     QTimer m_resendTimer, m_watchdog;
     QString m_topologyPath;

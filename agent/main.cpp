@@ -14,7 +14,7 @@ using namespace hips;
 
 static int runDaemon(QCoreApplication& app, const QCommandLineParser& args) {
     try {
-        AgentDaemon daemon(args.value(QStringLiteral("bind")));
+        AgentDaemon daemon(args.value(QStringLiteral("bind")), args.isSet(QStringLiteral("standby")));
         UnixSignals signals;
         QObject::connect(&signals, &UnixSignals::received, &daemon, [&daemon](int s) {
             daemon.shutdown(QStringLiteral("received %1").arg(UnixSignals::name(s)));
@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
     args.addPositionalArgument(QStringLiteral("mode"), QStringLiteral("daemon | role"));
     args.addOption({QStringLiteral("bind"), QStringLiteral("Control endpoint (daemon)."), QStringLiteral("endpoint"),
                     QStringLiteral("tcp://127.0.0.1:*")});
+    args.addOption({QStringLiteral("standby"), QStringLiteral("Outlive controllers: wait for the next one (deployed agents).")});
     addRoleOptions(args);
     args.process(app);
 

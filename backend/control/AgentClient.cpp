@@ -50,6 +50,9 @@ void AgentClient::onMessage(const Message& m) {
         }
         m_ready = true;
         Q_EMIT ready(m.fields);
+    } else if (m.type == QLatin1String("bye")) {
+        m_lost = true;  // its silence from now on is expected
+        Q_EMIT bye();
     } else if (m.type == QLatin1String("event")) {
         const qint64 seq = m.integer(QStringLiteral("seq"));
         // TCP keeps order, so the only out-of-order arrivals are resends of old events.

@@ -30,6 +30,7 @@ Q_SIGNALS:
     void ready(const QCborMap& hello);
     void event(const QCborMap& event, qint64 seq);
     void lost(const QString& reason);
+    void bye();  // the agent is exiting (after a shutdown)
 
 private:
     void onMessage(const Message& m);

@@ -5,6 +5,7 @@
 #include "TopologyWriter.h"
 
 #include <QDateTime>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTimer>
@@ -15,6 +16,7 @@ namespace hips {
 
 static constexpr int kStopGraceMs = 8000;
 static constexpr int kAgentStartTimeoutMs = 30000;
+static constexpr int kDeployTimeoutMs = 120000;  // uploads of ~100 MB over slow links
 
 QString runStateName(RunState s) {
     switch (s) {
@@ -75,9 +77,9 @@ bool RunController::start(const Topology& topology, const QString& runDir) {
         m_error = issues.first().toString();
         return false;
     }
-    if (!topology.allHostsLocal()) {
-        m_error = QStringLiteral("this topology has remote hosts; SSH deployment is not available in this "
-                                 "version, so every host's address must be 127.0.0.1");
+    if (!remoteHosts(topology).isEmpty() && remoteHosts(topology).size() != topology.hosts.size()) {
+        m_error = QStringLiteral("this topology mixes loopback (127.0.0.1) and remote hosts; roles on other machines "
+                                 "cannot reach this one's loopback, so give its hosts an address they can reach");
         return false;
     }
     if (const QString e = m_dir.create(runDir, TopologyWriter::toJson(topology)); !e.isEmpty()) {
@@ -98,7 +100,18 @@ bool RunController::start(const Topology& topology, const QString& runDir) {
         });
     }
     setState(RunState::Deploying);
+    if (remoteHosts(topology).isEmpty()) startLocalAgent();
+    else deployAgents();
+    QTimer::singleShot(kAgentStartTimeoutMs + (remoteHosts(topology).isEmpty() ? 0 : kDeployTimeoutMs), this, [this] {
+        if (m_state == RunState::Deploying)
+            fail(QStringLiteral("the agents did not complete their handshake in time (ready: %1 of %2)")
+                     .arg(m_ready.size()).arg(m_agents.size()));
+    });
+    return true;
+}
 
+// Every host is this machine: one local agent, started as a child process, runs every role.
+void RunController::startLocalAgent() {
     m_launcher = std::make_unique<LocalAgentLauncher>();
     connect(m_launcher.get(), &LocalAgentLauncher::failed, this, &RunController::fail);
     connect(m_launcher.get(), &LocalAgentLauncher::exited, this, [this](int code) {
@@ -108,49 +121,91 @@ bool RunController::start(const Topology& topology, const QString& runDir) {
         }
         fail(QStringLiteral("the local agent exited unexpectedly (status %1)").arg(code));
     });
-    connect(m_launcher.get(), &LocalAgentLauncher::ready, this, [this](const QString& endpoint) {
-        m_agent = std::make_unique<AgentClient>(QStringLiteral("localhost"), endpoint);
-        connect(m_agent.get(), &AgentClient::ready, this, &RunController::onAgentReady);
-        connect(m_agent.get(), &AgentClient::event, this, &RunController::onEvent);
-        connect(m_agent.get(), &AgentClient::lost, this, [this](const QString& reason) {
-            fail(reason);
-            emitFinished();  // a silent agent cannot report its roles' exits; it stops them itself
-        });
-    });
+    connect(m_launcher.get(), &LocalAgentLauncher::ready, this,
+            [this](const QString& endpoint) { addAgent(QString(), QStringLiteral("localhost"), endpoint); });
     m_launcher->start();
-    QTimer::singleShot(kAgentStartTimeoutMs, this, [this] {
-        if (m_state == RunState::Deploying)
-            fail(QStringLiteral("the local agent (%1) did not complete its handshake within %2 s")
-                     .arg(LocalAgentLauncher::agentPath()).arg(kAgentStartTimeoutMs / 1000));
-    });
-    return true;
 }
 
-void RunController::onAgentReady() {
+// Remote hosts: hips-agent deployed over SSH to each, in parallel, then a handshake with each.
+void RunController::deployAgents() {
+    m_deployer = std::make_unique<Deployer>();
+    connect(m_deployer.get(), &Deployer::progress, this, [this](const QString& host, const QString& stage) {
+        Q_EMIT deployProgress(host, stage);
+        Q_EMIT logLine(QStringLiteral("controller"), QStringLiteral("stdout"), QStringLiteral("%1: %2").arg(host, stage));
+    });
+    connect(m_deployer.get(), &Deployer::finished, this, [this](const QList<HostDeployment>& results) {
+        QStringList errors;
+        for (const HostDeployment& r : results)
+            if (!r.ok) errors << r.error;
+        if (!errors.isEmpty()) return fail(errors.join(QStringLiteral("; ")));
+        for (const HostDeployment& r : results) addAgent(r.host, r.host, r.agentEndpoint);
+    });
+    DeployOptions options = m_deployOptions;
+    if (options.binDir.isEmpty()) options.binDir = QFileInfo(LocalAgentLauncher::agentPath()).absolutePath();
+    m_deployer->start(m_topology, options);
+}
+
+void RunController::addAgent(const QString& host, const QString& label, const QString& endpoint) {
+    auto agent = std::make_unique<AgentClient>(label, endpoint);
+    AgentClient* a = agent.get();
+    if (m_store) a->setManualAcks(true);
+    connect(a, &AgentClient::ready, this, [this, host] {
+        m_ready.insert(host);
+        if (m_ready.size() == qsizetype(m_agents.size())) onAgentsReady();
+    });
+    connect(a, &AgentClient::event, this, [this, a](const QCborMap& e, qint64 seq) { onEvent(a, e, seq); });
+    connect(a, &AgentClient::bye, this, [this, host] {
+        m_gone.insert(host);
+        if (!m_launcher && m_gone.size() == qsizetype(m_agents.size())) emitFinished();
+    });
+    connect(a, &AgentClient::lost, this, [this, host](const QString& reason) {
+        m_gone.insert(host);
+        fail(reason);
+        // A silent agent cannot report its roles' exits; it stops them itself.
+        if (m_launcher || m_gone.size() == qsizetype(m_agents.size())) emitFinished();
+    });
+    m_agents[host] = std::move(agent);
+}
+
+AgentClient* RunController::agentFor(const Node& node) const {
+    auto it = m_agents.find(m_launcher ? QString() : node.host);
+    return it == m_agents.end() ? nullptr : it->second.get();
+}
+
+QString RunController::outDirFor(const Node& node) const {
+    if (m_launcher) return m_dir.path();
+    const Host* h = m_topology.host(node.host);
+    return (h ? h->installDir : QStringLiteral("~/.hips")) + QStringLiteral("/runs/") + QFileInfo(m_dir.path()).fileName();
+}
+
+void RunController::onAgentsReady() {
     if (m_state != RunState::Deploying) return;
     setState(RunState::Starting);
     const QString json = QString::fromUtf8(TopologyWriter::toJson(m_topology));
-    for (const ProcessInfo& p : m_processes)  // QMap order is by id; schedulers must go first
-        if (p.node.kind == RoleKind::GlobalScheduler || p.node.kind == RoleKind::Scheduler)
-            m_agent->send(Message(QStringLiteral("start"), {{"node", p.node.id}, {"topology", json},
-                                                            {"out_dir", m_dir.path()}, {"threads", m_topology.training.threads}}));
+    auto startNode = [&](const Node& n) {
+        agentFor(n)->send(Message(QStringLiteral("start"), {{"node", n.id}, {"topology", json}, {"out_dir", outDirFor(n)},
+                                                            {"threads", m_topology.training.threads}}));
+    };
+    for (const Node& n : m_topology.nodes())  // schedulers first
+        if (n.kind == RoleKind::GlobalScheduler || n.kind == RoleKind::Scheduler) startNode(n);
     for (const Node& n : m_topology.nodes())
-        if (n.kind != RoleKind::GlobalScheduler && n.kind != RoleKind::Scheduler)
-            m_agent->send(Message(QStringLiteral("start"), {{"node", n.id}, {"topology", json},
-                                                            {"out_dir", m_dir.path()}, {"threads", m_topology.training.threads}}));
+        if (n.kind != RoleKind::GlobalScheduler && n.kind != RoleKind::Scheduler) startNode(n);
 }
 
-void RunController::onEvent(const QCborMap& e, qint64 seq) {
+void RunController::onEvent(AgentClient* agent, const QCborMap& e, qint64 seq) {
     handleEvent(e);
     if (!m_store) return;  // the agent client acknowledged it already
-    m_pendingAcks.append(PendingAck{m_store->postedMark(), seq});
+    m_pendingAcks.append(PendingAck{m_store->postedMark(), seq, agent});
 }
 
 void RunController::acknowledgeCommitted(quint64 committedMark) {
-    qint64 upTo = 0;
-    while (!m_pendingAcks.isEmpty() && m_pendingAcks.first().storeMark <= committedMark)
-        upTo = m_pendingAcks.takeFirst().seq;
-    if (upTo > 0 && m_agent) m_agent->acknowledge(upTo);
+    QHash<AgentClient*, qint64> upTo;
+    while (!m_pendingAcks.isEmpty() && m_pendingAcks.first().storeMark <= committedMark) {
+        const PendingAck a = m_pendingAcks.takeFirst();
+        upTo[a.agent] = a.seq;
+    }
+    for (const auto& [host, agent] : m_agents)
+        if (upTo.contains(agent.get())) agent->acknowledge(upTo.value(agent.get()));
 }
 
 void RunController::storeProcess(const ProcessInfo& p) {
@@ -261,11 +316,11 @@ void RunController::stop(const QString& reason) { fail(reason); }
 
 void RunController::stopRoles() {
     setState(RunState::Stopping);
-    if (!m_agent) {  // nothing was started yet
+    if (m_agents.empty()) {  // nothing was started yet
         shutdownAgent();
         return;
     }
-    m_agent->send(Message(QStringLiteral("stop_all")));
+    for (const auto& [host, agent] : m_agents) agent->send(Message(QStringLiteral("stop_all")));
     if (allDone()) finishWhenQuiet();
     QTimer::singleShot(kStopGraceMs, this, [this] { shutdownAgent(); });
 }
@@ -278,14 +333,20 @@ void RunController::finishWhenQuiet() {
 void RunController::shutdownAgent() {
     if (m_shutdownSent) return;
     m_shutdownSent = true;
+    if (m_deployer) {  // remote agents say "bye" as they go (→ emitFinished); silence ends the wait
+        if (m_agents.empty()) return emitFinished();
+        for (const auto& [host, agent] : m_agents) agent->send(Message(QStringLiteral("shutdown")));
+        QTimer::singleShot(kStopGraceMs, this, &RunController::emitFinished);
+        return;
+    }
     if (!m_launcher || !m_launcher->running()) {
         emitFinished();
         return;
     }
     // The agent stops its roles and exits on "shutdown" (its exit → emitFinished); a SIGTERM
     // follows only if it has not gone within the grace period.
-    if (m_agent) m_agent->send(Message(QStringLiteral("shutdown")));
-    QTimer::singleShot(m_agent ? kStopGraceMs : 0, this, [this] { if (m_launcher) m_launcher->terminate(); });
+    for (const auto& [host, agent] : m_agents) agent->send(Message(QStringLiteral("shutdown")));
+    QTimer::singleShot(m_agents.empty() ? 0 : kStopGraceMs, this, [this] { if (m_launcher) m_launcher->terminate(); });
 }
 
 void RunController::emitFinished() {
@@ -317,7 +378,8 @@ void RunController::emitFinished() {
         m_store->flush();
     }
     setState(s.ok ? RunState::Finished : RunState::Failed);
-    if (m_agent) m_agent.release()->deleteLater();  // we may be inside one of its signals
+    for (auto& [host, agent] : m_agents) agent.release()->deleteLater();  // we may be inside one of its signals
+    m_agents.clear();
     Q_EMIT finished(s);
 }
 

@@ -4,6 +4,7 @@
 // → running → stopping → finished / failed. Any role that exits badly fails the run,
 // stops the others, and is named in the reason.
 #include "AgentClient.h"
+#include "Deployer.h"
 #include "LocalAgentLauncher.h"
 #include "RunDirectory.h"
 #include "RunProgress.h"
@@ -12,6 +13,8 @@
 
 #include <QElapsedTimer>
 #include <QMap>
+#include <QSet>
+#include <map>
 #include <memory>
 
 namespace hips {
@@ -53,6 +56,8 @@ public:
     // Every metric, event and the outcome also go to `store` when one is set (before start()).
     // Agent events are then acknowledged only once the store has committed what they carried.
     void setStore(RunStore* store) { m_store = store; }
+    // How remote hosts are reached (known_hosts, host-key and passphrase prompts); before start().
+    void setDeployOptions(const DeployOptions& options) { m_deployOptions = options; }
     // Returns false (and sets error()) when the run cannot even begin.
     bool start(const Topology& topology, const QString& runDir);
     void stop(const QString& reason);  // user request: stop everything, report as failed with `reason`
@@ -65,13 +70,19 @@ Q_SIGNALS:
     void roundCompleted(const RoundRow& row);
     void processChanged(const ProcessInfo& process);
     void logLine(const QString& node, const QString& stream, const QString& line);
-    void processActivity(const QString& node);  // any word from the node (its liveness, as the GUI shows it)
+    void processActivity(const QString& node);
+    void deployProgress(const QString& host, const QString& stage);  // any word from the node (its liveness, as the GUI shows it)
     void finished(const RunSummary& summary);
 
 private:
     void setState(RunState s);
-    void onAgentReady();
-    void onEvent(const QCborMap& event, qint64 seq);
+    void startLocalAgent();
+    void deployAgents();
+    void addAgent(const QString& host, const QString& label, const QString& endpoint);
+    AgentClient* agentFor(const Node& node) const;
+    QString outDirFor(const Node& node) const;
+    void onAgentsReady();
+    void onEvent(AgentClient* agent, const QCborMap& event, qint64 seq);
     void handleEvent(const QCborMap& event);
     void acknowledgeCommitted(quint64 committedMark);
     void storeProcess(const ProcessInfo& p);
@@ -89,8 +100,11 @@ private:
     RunState m_state = RunState::Idle;
     QString m_error, m_failure;
     RunDirectory m_dir;
-    std::unique_ptr<LocalAgentLauncher> m_launcher;
-    std::unique_ptr<AgentClient> m_agent;
+    std::unique_ptr<LocalAgentLauncher> m_launcher;  // all hosts local: one agent, our child
+    std::unique_ptr<Deployer> m_deployer;            // remote hosts: an agent each, over SSH
+    DeployOptions m_deployOptions;
+    std::map<QString, std::unique_ptr<AgentClient>> m_agents;  // by host id ("" for the local agent)
+    QSet<QString> m_ready, m_gone;
     std::unique_ptr<RunProgress> m_progress;
     QMap<QString, ProcessInfo> m_processes;
     QElapsedTimer m_clock;
@@ -100,6 +114,7 @@ private:
     struct PendingAck {
         quint64 storeMark;  // the event is durable once the store has committed this far
         qint64 seq;
+        AgentClient* agent;
     };
     QList<PendingAck> m_pendingAcks;
     bool m_finishedEmitted = false;

@@ -19,6 +19,7 @@ struct Host {
     QString user;
     QString identityFile;
     QString installDir = QStringLiteral("~/.hips");
+    int agentPort = 7070;  // where a deployed hips-agent listens for its controller
 };
 
 // A role that binds a port (schedulers and servers).

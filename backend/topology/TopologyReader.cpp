@@ -17,7 +17,8 @@ QString at(const QString& base, int index) { return QStringLiteral("%1[%2]").arg
 
 Host readHost(const QJsonObject& o, const QString& path, TopologyIssues* issues) {
     JsonFields f(o, path, issues);
-    f.rejectUnknown({"id", "address", "ssh_port", "user", "identity_file", "install_dir"}, QStringLiteral("host field"));
+    f.rejectUnknown({"id", "address", "ssh_port", "user", "identity_file", "install_dir", "agent_port"},
+                    QStringLiteral("host field"));
     Host h;
     h.id = f.string("id", {}, true);
     h.address = f.string("address", h.address);
@@ -25,6 +26,7 @@ Host readHost(const QJsonObject& o, const QString& path, TopologyIssues* issues)
     h.user = f.string("user", {});
     h.identityFile = f.string("identity_file", {});
     h.installDir = f.string("install_dir", h.installDir);
+    h.agentPort = f.integer("agent_port", h.agentPort, 1024, 65535);
     return h;
 }
 

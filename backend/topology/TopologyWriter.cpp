@@ -47,7 +47,8 @@ QJsonObject training(const TrainingSettings& t) {
 QJsonObject TopologyWriter::toJsonObject(const Topology& t) {
     QJsonArray hosts;
     for (const Host& h : t.hosts) {
-        QJsonObject o{{"id", h.id}, {"address", h.address}, {"ssh_port", h.sshPort}, {"install_dir", h.installDir}};
+        QJsonObject o{{"id", h.id}, {"address", h.address}, {"ssh_port", h.sshPort}, {"install_dir", h.installDir},
+                      {"agent_port", h.agentPort}};
         if (!h.user.isEmpty()) o.insert("user", h.user);
         if (!h.identityFile.isEmpty()) o.insert("identity_file", h.identityFile);
         hosts.append(o);

@@ -1,0 +1,173 @@
+#include "Deployer.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QRegularExpression>
+
+namespace hips {
+
+namespace {
+
+const QStringList kBinaries = {QStringLiteral("hips-agent"), QStringLiteral("hips-trainer")};
+
+QString shellQuote(const QString& s) { return '\'' + QString(s).replace('\'', QStringLiteral("'\\''")) + '\''; }
+
+// "~/.hips" → "$HOME/.hips", expanded by the remote shell; anything else quoted as it is.
+QString remoteDir(const QString& dir) {
+    if (dir == QLatin1String("~")) return QStringLiteral("\"$HOME\"");
+    if (dir.startsWith(QLatin1String("~/"))) return QStringLiteral("\"$HOME\"/") + shellQuote(dir.mid(2));
+    return shellQuote(dir);
+}
+
+}  // namespace
+
+QList<Host> remoteHosts(const Topology& topology) {
+    QList<Host> out;
+    for (const Host& h : topology.hosts)
+        if (h.address != QLatin1String("127.0.0.1") && h.address != QLatin1String("localhost")) out << h;
+    return out;
+}
+
+QString Deployer::packageFor(const QString& library) {
+    static const QList<std::pair<QString, QString>> table = {
+        {"libQt6Core", "libqt6core6"}, {"libQt6Network", "libqt6network6"}, {"libQt6Sql", "libqt6sql6"},
+        {"libtorch", "libtorch1.13"}, {"libc10", "libtorch1.13"}, {"libzmq", "libzmq5"}, {"libssh", "libssh-4"},
+        {"libopenblas", "libopenblas0-pthread"}, {"libblas", "libopenblas0-pthread"}, {"libz.", "zlib1g"},
+        {"libsodium", "libsodium23"}, {"libgomp", "libgomp1"}, {"libprotobuf", "libprotobuf32"},
+    };
+    for (const auto& [prefix, package] : table)
+        if (library.startsWith(prefix)) return package;
+    return QStringLiteral("(apt-file search %1)").arg(library);
+}
+
+Deployer::Deployer(QObject* parent) : QObject(parent) {}
+
+Deployer::~Deployer() {
+    for (std::thread& t : m_threads) t.join();
+}
+
+void Deployer::start(const Topology& topology, const DeployOptions& options) {
+    const QList<Host> hosts = remoteHosts(topology);
+    m_pending = int(hosts.size());
+    if (hosts.isEmpty()) {
+        QMetaObject::invokeMethod(this, [this] { Q_EMIT finished(m_results); }, Qt::QueuedConnection);
+        return;
+    }
+    for (const Host& host : hosts)
+        m_threads.emplace_back([this, host, options] {
+            HostDeployment result = deployHost(host, options);
+            QMetaObject::invokeMethod(this, [this, result] {
+                m_results << result;
+                Q_EMIT hostFinished(result);
+                if (--m_pending == 0) Q_EMIT finished(m_results);
+            }, Qt::QueuedConnection);
+        });
+}
+
+HostDeployment Deployer::deployHost(const Host& host, const DeployOptions& options) {
+    QElapsedTimer clock;
+    clock.start();
+    HostDeployment r;
+    r.host = host.id;
+    auto stage = [&](const QString& what) {
+        QMetaObject::invokeMethod(this, [this, id = host.id, what] { Q_EMIT progress(id, what); }, Qt::QueuedConnection);
+    };
+    auto failed = [&](const QString& error) {
+        r.error = error;
+        r.seconds = double(clock.nsecsElapsed()) / 1e9;
+        return r;
+    };
+    const QString where = QStringLiteral("host '%1' (%2)").arg(host.id, host.address);
+
+    // The local build to upload, and its checksums.
+    QList<QByteArray> binaries, sums;
+    for (const QString& name : kBinaries) {
+        QFile f(QDir(options.binDir).filePath(name));
+        if (!f.open(QIODevice::ReadOnly))
+            return failed(QStringLiteral("%1: cannot read %2 on this machine to upload it; build it first").arg(where, f.fileName()));
+        binaries << f.readAll();
+        sums << QCryptographicHash::hash(binaries.last(), QCryptographicHash::Sha256).toHex();
+    }
+
+    stage(QStringLiteral("connecting"));
+    SshSession ssh;
+    const SshTarget target{host.id, host.address, host.sshPort, host.user, host.identityFile, options.knownHosts,
+                           options.timeoutSeconds};
+    HostKeyPrompt prompt = options.acceptNewHostKeys ? HostKeyPrompt([](const QString&, const QString&) { return true; })
+                                                     : options.hostKeyPrompt;
+    if (QString e = ssh.connect(target, prompt); !e.isEmpty()) return failed(e);
+    stage(QStringLiteral("authenticating"));
+    if (QString e = ssh.authenticate(options.secretPrompt); !e.isEmpty()) return failed(e);
+
+    stage(QStringLiteral("probing"));
+    const QString dir = remoteDir(host.installDir);
+    CommandResult probe;
+    const QString probeCommand = QStringLiteral("uname -sm && mkdir -p %1/bin %1/runs && df -Pk %1 | tail -1 && "
+                                                "(cd %1/bin && sha256sum %2 2>/dev/null || true)")
+                                     .arg(dir, kBinaries.join(' '));
+    if (QString e = ssh.run(probeCommand, &probe); !e.isEmpty()) return failed(e);
+    if (!probe.ok())
+        return failed(QStringLiteral("%1: cannot prepare %2 (%3); check install_dir and its permissions")
+                          .arg(where, host.installDir, QString::fromUtf8(probe.err).trimmed()));
+    const QStringList lines = QString::fromUtf8(probe.out).split('\n', Qt::SkipEmptyParts);
+    r.system = lines.value(0).trimmed();
+    if (!r.system.startsWith(QLatin1String("Linux")))
+        return failed(QStringLiteral("%1 runs %2; HiPS Studio's agent runs on Linux").arg(where, r.system));
+    const qint64 freeKb = lines.value(1).simplified().split(' ').value(3).toLongLong();
+    qint64 needKb = 0;
+    for (const QByteArray& b : binaries) needKb += b.size() / 1024 + 1;
+    if (freeKb > 0 && freeKb < needKb + 1024)
+        return failed(QStringLiteral("%1 has %2 MB free under %3, the agent needs %4 MB; free some space")
+                          .arg(where).arg(freeKb / 1024).arg(host.installDir).arg(needKb / 1024 + 1));
+
+    for (int i = 0; i < kBinaries.size(); ++i) {
+        const bool same = probe.out.contains(sums[i] + "  " + kBinaries[i].toUtf8());
+        if (same) continue;
+        stage(QStringLiteral("uploading %1").arg(kBinaries[i]));
+        CommandResult home;
+        QString path = host.installDir;
+        if (path.startsWith(QLatin1String("~"))) {  // SFTP paths are not expanded by a shell
+            if (QString e = ssh.run(QStringLiteral("printf %s \"$HOME\""), &home); !e.isEmpty()) return failed(e);
+            path = QString::fromUtf8(home.out) + path.mid(1);
+        }
+        if (QString e = ssh.upload(binaries[i], path + QStringLiteral("/bin/") + kBinaries[i], 0755); !e.isEmpty())
+            return failed(e);
+        r.uploaded = true;
+    }
+
+    stage(QStringLiteral("checking libraries"));
+    CommandResult ldd;
+    if (QString e = ssh.run(QStringLiteral("cd %1/bin && ldd %2").arg(dir, kBinaries.join(' ')), &ldd); !e.isEmpty())
+        return failed(e);
+    QStringList missing;
+    static const QRegularExpression notFound(QStringLiteral(R"(^\s*(\S+) => not found)"), QRegularExpression::MultilineOption);
+    for (auto it = notFound.globalMatch(QString::fromUtf8(ldd.out)); it.hasNext();) {
+        const QString lib = it.next().captured(1);
+        const QString entry = QStringLiteral("%1 (%2)").arg(lib, packageFor(lib));
+        if (!missing.contains(entry)) missing << entry;
+    }
+    if (!missing.isEmpty())
+        return failed(QStringLiteral("%1 lacks libraries the agent needs: %2; install those Debian packages there")
+                          .arg(where, missing.join(QStringLiteral(", "))));
+
+    // A previous agent on this port is replaced; the new one waits for a controller.
+    stage(QStringLiteral("starting the agent"));
+    const QString endpoint = QStringLiteral("tcp://%1:%2").arg(host.address).arg(host.agentPort);
+    const QString startCommand = QStringLiteral(
+        "cd %1 && ([ -f agent.pid ] && kill $(cat agent.pid) 2>/dev/null && sleep 0.3; rm -f agent.log; "
+        "setsid nohup bin/hips-agent daemon --standby --bind %2 > agent.log 2>&1 < /dev/null & echo $! > agent.pid) && "
+        "for i in $(seq 50); do grep -q HIPS-AGENT-ENDPOINT agent.log && exit 0; sleep 0.1; done; cat agent.log; exit 1")
+        .arg(dir, shellQuote(endpoint));
+    CommandResult started;
+    if (QString e = ssh.run(startCommand, &started, 30); !e.isEmpty()) return failed(e);
+    if (!started.ok())
+        return failed(QStringLiteral("%1: the agent did not start: %2").arg(where, QString::fromUtf8(started.out + started.err).trimmed()));
+    r.ok = true;
+    r.agentEndpoint = endpoint;
+    r.seconds = double(clock.nsecsElapsed()) / 1e9;
+    return r;
+}
+
+}  // namespace hips

@@ -1,0 +1,65 @@
+#pragma once
+// Deploys hips-agent to the hosts of a topology over SSH, all hosts in parallel: connect and
+// check the host key, authenticate, probe (OS, architecture, free disk), upload hips-agent and
+// hips-trainer unless the same build is there (SHA-256), check that their shared libraries
+// resolve (naming the missing ones and the Debian packages that provide them), and start the
+// agent detached, in standby for a controller. The version handshake over ZeroMQ is the
+// controller's (AgentClient). Progress and results come as signals on the caller's thread.
+#include "SshSession.h"
+#include "Topology.h"
+
+#include <QObject>
+#include <atomic>
+#include <thread>
+#include <vector>
+
+namespace hips {
+
+struct DeployOptions {
+    QString binDir;      // where this machine's hips-agent and hips-trainer are
+    QString knownHosts;  // empty: ~/.ssh/known_hosts
+    bool acceptNewHostKeys = false;
+    HostKeyPrompt hostKeyPrompt;  // asked when acceptNewHostKeys is false; may be empty (refuse)
+    SecretPrompt secretPrompt;    // passphrases and passwords; may be empty
+    int timeoutSeconds = 10;
+};
+
+struct HostDeployment {
+    QString host;
+    bool ok = false;
+    QString error;          // what went wrong and what to do
+    QString agentEndpoint;  // tcp://address:agent_port
+    QString system;         // "Linux x86_64"
+    bool uploaded = false;  // false when the same build was there already
+    double seconds = 0;
+};
+
+class Deployer : public QObject {
+    Q_OBJECT
+public:
+    explicit Deployer(QObject* parent = nullptr);
+    ~Deployer() override;  // waits for the host threads
+
+    // Starts deploying to every host of `topology` that is not local; returns at once.
+    void start(const Topology& topology, const DeployOptions& options);
+    const QList<HostDeployment>& results() const { return m_results; }
+
+    // Debian packages that provide the libraries hips-agent and hips-trainer link to.
+    static QString packageFor(const QString& library);
+
+Q_SIGNALS:
+    void progress(const QString& host, const QString& stage);
+    void hostFinished(const HostDeployment& result);
+    void finished(const QList<HostDeployment>& results);
+
+private:
+    HostDeployment deployHost(const Host& host, const DeployOptions& options);
+    std::vector<std::thread> m_threads;
+    QList<HostDeployment> m_results;
+    int m_pending = 0;
+};
+
+// The hosts of a topology that need SSH: those whose address is not this machine's loopback.
+QList<Host> remoteHosts(const Topology& topology);
+
+}  // namespace hips

@@ -1,0 +1,191 @@
+#include "SshSession.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <fcntl.h>
+#include <libssh/libssh.h>
+#include <libssh/sftp.h>
+
+namespace hips {
+
+struct SshSession::Impl {
+    ssh_session session = nullptr;
+    ~Impl() {
+        if (!session) return;
+        if (ssh_is_connected(session)) ssh_disconnect(session);
+        ssh_free(session);
+    }
+};
+
+SshSession::SshSession() : d(std::make_unique<Impl>()) {}
+SshSession::~SshSession() = default;
+
+QString SshSession::fail(const QString& what) const {
+    const QString detail = d->session ? QString::fromUtf8(ssh_get_error(d->session)) : QString();
+    return QStringLiteral("host '%1' (%2:%3): %4%5").arg(m_target.host, m_target.address).arg(m_target.port)
+        .arg(what, detail.isEmpty() ? QString() : QStringLiteral(" [%1]").arg(detail));
+}
+
+static QString knownHostsPath(const SshTarget& t) {
+    return t.knownHosts.isEmpty() ? QDir::homePath() + QStringLiteral("/.ssh/known_hosts") : t.knownHosts;
+}
+
+QString SshSession::connect(const SshTarget& target, const HostKeyPrompt& hostKeyPrompt) {
+    m_target = target;
+    d->session = ssh_new();
+    if (!d->session) return fail(QStringLiteral("cannot create an SSH session (out of memory?)"));
+    const QByteArray address = target.address.toUtf8(), user = target.user.toUtf8();
+    const QByteArray known = knownHostsPath(target).toUtf8();
+    const unsigned int port = unsigned(target.port);
+    const long timeout = target.timeoutSeconds;
+    ssh_options_set(d->session, SSH_OPTIONS_HOST, address.constData());
+    ssh_options_set(d->session, SSH_OPTIONS_PORT, &port);
+    ssh_options_set(d->session, SSH_OPTIONS_TIMEOUT, &timeout);
+    ssh_options_set(d->session, SSH_OPTIONS_KNOWNHOSTS, known.constData());
+    if (!user.isEmpty()) ssh_options_set(d->session, SSH_OPTIONS_USER, user.constData());
+    // Do not read ~/.ssh/config: the topology is the one place a host is described.
+    const int no = 0;
+    ssh_options_set(d->session, SSH_OPTIONS_PROCESS_CONFIG, &no);
+
+    if (ssh_connect(d->session) != SSH_OK) {
+        const QString error = QString::fromUtf8(ssh_get_error(d->session));
+        if (error.contains(QLatin1String("refused"), Qt::CaseInsensitive))
+            return fail(QStringLiteral("connection refused: no SSH server listens on port %1; start sshd there or fix "
+                                       "ssh_port in the topology").arg(target.port));
+        if (error.contains(QLatin1String("timeout"), Qt::CaseInsensitive) ||
+            error.contains(QLatin1String("timed out"), Qt::CaseInsensitive))
+            return fail(QStringLiteral("no answer within %1 s: the host is unreachable; check its address, that it "
+                                       "is up, and any firewall in between").arg(target.timeoutSeconds));
+        return fail(QStringLiteral("cannot connect; check the address and that the host is up"));
+    }
+
+    ssh_key key = nullptr;
+    if (ssh_get_server_publickey(d->session, &key) != SSH_OK) return fail(QStringLiteral("the server sent no host key"));
+    unsigned char* hash = nullptr;
+    size_t hashLength = 0;
+    ssh_get_publickey_hash(key, SSH_PUBLICKEY_HASH_SHA256, &hash, &hashLength);
+    char* printable = ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256, hash, hashLength);
+    const QString fingerprint = QString::fromLatin1(printable);
+    ssh_string_free_char(printable);
+    ssh_clean_pubkey_hash(&hash);
+    ssh_key_free(key);
+
+    switch (ssh_session_is_known_server(d->session)) {
+        case SSH_KNOWN_HOSTS_OK: return {};
+        case SSH_KNOWN_HOSTS_CHANGED:
+        case SSH_KNOWN_HOSTS_OTHER:
+            return fail(QStringLiteral("the host key changed (now %1) since it was recorded in %2. Either the host was "
+                                       "reinstalled or someone is in between; check with its administrator, then "
+                                       "remove the old line (ssh-keygen -R %3 -f %2)")
+                            .arg(fingerprint, knownHostsPath(target), target.address));
+        case SSH_KNOWN_HOSTS_NOT_FOUND:
+        case SSH_KNOWN_HOSTS_UNKNOWN:
+            if (!hostKeyPrompt || !hostKeyPrompt(target.host, fingerprint))
+                return fail(QStringLiteral("unknown host key %1; accept it (hips: --accept-new-host-keys) after "
+                                           "checking it with the host's administrator").arg(fingerprint));
+            QDir().mkpath(QFileInfo(knownHostsPath(target)).absolutePath());
+            if (ssh_session_update_known_hosts(d->session) != SSH_OK)
+                return fail(QStringLiteral("cannot record the host key in %1").arg(knownHostsPath(target)));
+            return {};
+        case SSH_KNOWN_HOSTS_ERROR: break;
+    }
+    return fail(QStringLiteral("cannot check the host key against %1").arg(knownHostsPath(target)));
+}
+
+QString SshSession::authenticate(const SecretPrompt& secretPrompt) {
+    if (ssh_userauth_none(d->session, nullptr) == SSH_AUTH_SUCCESS) return {};
+    if (!m_target.identityFile.isEmpty()) {
+        const QString path = QDir::fromNativeSeparators(m_target.identityFile).replace(QRegularExpression("^~"), QDir::homePath());
+        if (!QFileInfo(path).isReadable())
+            return fail(QStringLiteral("the identity file %1 does not exist or cannot be read; fix identity_file").arg(path));
+        ssh_key key = nullptr;
+        int rc = ssh_pki_import_privkey_file(path.toUtf8().constData(), nullptr, nullptr, nullptr, &key);
+        if (rc != SSH_OK && secretPrompt) {  // probably encrypted: ask once, keep nothing
+            QByteArray passphrase = secretPrompt(QStringLiteral("Passphrase for %1: ").arg(path)).toUtf8();
+            if (!passphrase.isEmpty()) rc = ssh_pki_import_privkey_file(path.toUtf8().constData(), passphrase.constData(), nullptr, nullptr, &key);
+            passphrase.fill('\0');
+        }
+        if (rc != SSH_OK) return fail(QStringLiteral("cannot read the private key %1 (wrong passphrase, or not a key)").arg(path));
+        rc = ssh_userauth_publickey(d->session, nullptr, key);
+        ssh_key_free(key);
+        if (rc == SSH_AUTH_SUCCESS) return {};
+        return fail(QStringLiteral("the server refused the key %1 for user '%2'; add its public key to that user's "
+                                   "~/.ssh/authorized_keys, or fix user/identity_file").arg(path, m_target.user));
+    }
+    if (ssh_userauth_agent(d->session, nullptr) == SSH_AUTH_SUCCESS) return {};
+    if (ssh_userauth_publickey_auto(d->session, nullptr, nullptr) == SSH_AUTH_SUCCESS) return {};
+    if (secretPrompt) {
+        QByteArray password = secretPrompt(QStringLiteral("Password for %1@%2: ").arg(m_target.user, m_target.address)).toUtf8();
+        const int rc = password.isEmpty() ? SSH_AUTH_DENIED : ssh_userauth_password(d->session, nullptr, password.constData());
+        password.fill('\0');
+        if (rc == SSH_AUTH_SUCCESS) return {};
+    }
+    return fail(QStringLiteral("authentication failed: no key of the ssh-agent or ~/.ssh was accepted; set identity_file "
+                               "for this host in the topology"));
+}
+
+QString SshSession::run(const QString& command, CommandResult* result, int timeoutSeconds) {
+    ssh_channel channel = ssh_channel_new(d->session);
+    if (!channel || ssh_channel_open_session(channel) != SSH_OK) {
+        if (channel) ssh_channel_free(channel);
+        return fail(QStringLiteral("cannot open a session channel"));
+    }
+    if (ssh_channel_request_exec(channel, command.toUtf8().constData()) != SSH_OK) {
+        ssh_channel_free(channel);
+        return fail(QStringLiteral("cannot run '%1'").arg(command));
+    }
+    *result = CommandResult{};
+    char buffer[16384];
+    const int timeoutMs = timeoutSeconds * 1000;
+    bool timedOut = false;
+    for (int stream : {0, 1}) {
+        while (true) {
+            const int n = ssh_channel_read_timeout(channel, buffer, sizeof buffer, stream, timeoutMs);
+            if (n == SSH_AGAIN || (n == 0 && !ssh_channel_is_eof(channel))) {
+                if (n == 0) timedOut = true;
+                break;
+            }
+            if (n <= 0) break;
+            (stream ? result->err : result->out).append(buffer, n);
+        }
+    }
+    ssh_channel_send_eof(channel);
+    result->exitStatus = timedOut ? -1 : int(ssh_channel_get_exit_status(channel));
+    ssh_channel_close(channel);
+    ssh_channel_free(channel);
+    if (timedOut) return fail(QStringLiteral("'%1' did not finish within %2 s").arg(command).arg(timeoutSeconds));
+    return {};
+}
+
+QString SshSession::upload(const QByteArray& data, const QString& remotePath, int mode) {
+    sftp_session sftp = sftp_new(d->session);
+    if (!sftp || sftp_init(sftp) != SSH_OK) {
+        if (sftp) sftp_free(sftp);
+        return fail(QStringLiteral("the SFTP subsystem is not available; enable 'Subsystem sftp' in its sshd_config"));
+    }
+    const QByteArray partial = (remotePath + QStringLiteral(".part")).toUtf8();
+    QString error;
+    sftp_file file = sftp_open(sftp, partial.constData(), O_WRONLY | O_CREAT | O_TRUNC, mode_t(mode));
+    if (!file) {
+        error = fail(QStringLiteral("cannot write %1 (free disk space and permissions?)").arg(remotePath));
+    } else {
+        qsizetype written = 0;
+        while (written < data.size()) {
+            const ssize_t n = sftp_write(file, data.constData() + written, size_t(std::min<qsizetype>(data.size() - written, 64 * 1024)));
+            if (n <= 0) break;
+            written += n;
+        }
+        sftp_close(file);
+        if (written != data.size()) error = fail(QStringLiteral("writing %1 stopped after %2 of %3 bytes (disk full?)")
+                                                     .arg(remotePath).arg(written).arg(data.size()));
+        else if (sftp_rename(sftp, partial.constData(), remotePath.toUtf8().constData()) != SSH_OK &&
+                 (sftp_unlink(sftp, remotePath.toUtf8().constData()),
+                  sftp_rename(sftp, partial.constData(), remotePath.toUtf8().constData()) != SSH_OK))
+            error = fail(QStringLiteral("cannot move the upload into place at %1").arg(remotePath));
+    }
+    sftp_free(sftp);
+    return error;
+}
+
+}  // namespace hips
