@@ -1,5 +1,6 @@
 #include "RunCommand.h"
 
+#include "DeployCommand.h"
 #include "RunController.h"
 #include "RunStore.h"
 #include "TopologyReader.h"
@@ -118,6 +119,7 @@ int runCommand(const QStringList& arguments) {
     args.addOption({"history", "Run history file (default: the user's application data directory).", "PATH",
                     RunStore::defaultPath()});
     for (const Override& o : kOverrides) args.addOption({o.name, o.help, o.value});
+    addSshOptions(args);
     args.addHelpOption();
     args.process(arguments);
 
@@ -147,6 +149,11 @@ int runCommand(const QStringList& arguments) {
     }
     RunController controller;
     controller.setStore(store.get());
+    controller.setDeployOptions(deployOptionsFrom(args));
+    QObject::connect(&controller, &RunController::deployProgress, [](const QString& host, const QString& stage) {
+        std::printf("deploy %-12s %s\n", qPrintable(host), qPrintable(stage));
+        std::fflush(stdout);
+    });
     int signalExit = 0;
     UnixSignals signals;
     QObject::connect(&signals, &UnixSignals::received, &controller, [&](int sig) {

@@ -3,6 +3,7 @@
 //   hips validate TOPOLOGY
 //   hips history list | show RUN | delete RUN [--history PATH]
 //   hips report RUN --out FILE.{html,pdf,csv,json} [--history PATH]
+#include "DeployCommand.h"
 #include "HistoryCommand.h"
 #include "ReportCommand.h"
 #include "RunCommand.h"
@@ -20,6 +21,8 @@
 static constexpr const char* kUsage =
     "usage: hips run [TOPOLOGY] [options]      train (the shipped default topology when none is given)\n"
     "       hips validate TOPOLOGY             check a topology file\n"
+    "       hips deploy TOPOLOGY               put hips-agent on every remote host (SSH)\n"
+    "       hips stop TOPOLOGY                 stop the roles and agents of those hosts\n"
     "       hips history list|show RUN|delete RUN\n"
     "       hips report RUN --out FILE.{html,pdf,csv,json}\n"
     "       hips COMMAND --help                options of a command\n";
@@ -44,6 +47,8 @@ int main(int argc, char** argv) {
     if (command == QLatin1String("run")) return hips::runCommand(args);
     if (command == QLatin1String("validate")) return hips::validateCommand(args);
     if (command == QLatin1String("history")) return hips::historyCommand(args);
+    if (command == QLatin1String("deploy")) return hips::deployCommand(args);
+    if (command == QLatin1String("stop")) return hips::stopCommand(args);
     if (report) return hips::reportCommand(args);
     if (command == QLatin1String("--version")) {
         std::printf("hips %s\n", HIPS_VERSION);

@@ -135,10 +135,11 @@ void RunController::deployAgents() {
     });
     connect(m_deployer.get(), &Deployer::finished, this, [this](const QList<HostDeployment>& results) {
         QStringList errors;
-        for (const HostDeployment& r : results)
-            if (!r.ok) errors << r.error;
-        if (!errors.isEmpty()) return fail(errors.join(QStringLiteral("; ")));
-        for (const HostDeployment& r : results) addAgent(r.host, r.host, r.agentEndpoint);
+        for (const HostDeployment& r : results) {
+            if (r.ok) addAgent(r.host, r.host, r.agentEndpoint);  // on a failure elsewhere, to be shut down
+            else errors << r.error;
+        }
+        if (!errors.isEmpty()) fail(errors.join(QStringLiteral("; ")));
     });
     DeployOptions options = m_deployOptions;
     if (options.binDir.isEmpty()) options.binDir = QFileInfo(LocalAgentLauncher::agentPath()).absolutePath();
@@ -315,8 +316,9 @@ void RunController::fail(const QString& reason) {
 void RunController::stop(const QString& reason) { fail(reason); }
 
 void RunController::stopRoles() {
+    const bool rolesAsked = m_state == RunState::Starting || m_state == RunState::Running;
     setState(RunState::Stopping);
-    if (m_agents.empty()) {  // nothing was started yet
+    if (m_agents.empty() || !rolesAsked) {  // no role was started yet: the agents can go at once
         shutdownAgent();
         return;
     }

@@ -1,0 +1,173 @@
+#include "DeployCommand.h"
+
+#include "AgentClient.h"
+#include "ControlProtocol.h"
+#include "LocalAgentLauncher.h"
+#include "TopologyReader.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QTimer>
+#include <cstdio>
+#include <termios.h>
+#include <unistd.h>
+
+namespace hips {
+
+namespace {
+
+// A line from the terminal when a person is at one; `secret` turns echo off.
+QString askTerminal(const QString& question, bool secret) {
+    if (!isatty(STDIN_FILENO)) return {};  // scripts and tests: no one to ask, so the answer is no
+    FILE* tty = std::fopen("/dev/tty", "r+");
+    if (!tty) return {};
+    std::fprintf(tty, "%s", qPrintable(question));
+    std::fflush(tty);
+    termios saved{};
+    const int fd = fileno(tty);
+    const bool hide = secret && tcgetattr(fd, &saved) == 0;
+    if (hide) {
+        termios quiet = saved;
+        quiet.c_lflag &= ~tcflag_t(ECHO);
+        tcsetattr(fd, TCSANOW, &quiet);
+    }
+    char line[1024] = {};
+    const bool got = std::fgets(line, sizeof line, tty) != nullptr;
+    if (hide) {
+        tcsetattr(fd, TCSANOW, &saved);
+        std::fprintf(tty, "\n");
+    }
+    std::fclose(tty);
+    QString answer = got ? QString::fromLocal8Bit(line).trimmed() : QString();
+    std::fill(std::begin(line), std::end(line), '\0');
+    return answer;
+}
+
+std::optional<Topology> loadRemoteTopology(const QString& path, const char* command) {
+    const TopologyLoad load = TopologyReader::readFile(path);
+    if (!load.ok()) {
+        std::fprintf(stderr, "%s", qPrintable(load.errorText()));
+        return std::nullopt;
+    }
+    if (remoteHosts(*load.topology).isEmpty()) {
+        std::fprintf(stderr, "hips %s: every host of %s is this machine (127.0.0.1); `hips run` starts and stops "
+                             "its agent itself\n", command, qPrintable(path));
+        return std::nullopt;
+    }
+    return load.topology;
+}
+
+}  // namespace
+
+void addSshOptions(QCommandLineParser& args) {
+    args.addOption({"known-hosts", "known_hosts file for host keys (default ~/.ssh/known_hosts).", "PATH"});
+    args.addOption({"accept-new-host-keys", "Trust and record host keys seen for the first time (never changed ones)."});
+    args.addOption({"ssh-timeout", "Seconds to wait for each host to answer.", "S", "10"});
+}
+
+DeployOptions deployOptionsFrom(const QCommandLineParser& args) {
+    DeployOptions o;
+    o.binDir = QFileInfo(LocalAgentLauncher::agentPath()).absolutePath();
+    o.knownHosts = args.value("known-hosts");
+    o.acceptNewHostKeys = args.isSet("accept-new-host-keys");
+    o.timeoutSeconds = std::max(1, args.value("ssh-timeout").toInt());
+    o.hostKeyPrompt = [](const QString& host, const QString& fingerprint) {
+        const QString answer = askTerminal(
+            QStringLiteral("The key of host '%1' is not known: %2\nTrust it and record it? (yes/no) ").arg(host, fingerprint), false);
+        return answer.compare(QLatin1String("yes"), Qt::CaseInsensitive) == 0;
+    };
+    o.secretPrompt = [](const QString& question) { return askTerminal(question, true); };
+    return o;
+}
+
+// Deploys and completes the version handshake with every agent, which then waits in standby.
+int deployCommand(const QStringList& arguments) {
+    QCommandLineParser args;
+    args.setApplicationDescription("Deploy hips-agent over SSH to every remote host of a topology.");
+    args.addPositionalArgument("TOPOLOGY", "Topology file.");
+    addSshOptions(args);
+    args.addHelpOption();
+    args.process(arguments);
+    if (args.positionalArguments().size() != 1) {
+        std::fprintf(stderr, "usage: hips deploy TOPOLOGY [--accept-new-host-keys] [--known-hosts PATH]\n");
+        return 2;
+    }
+    const auto topology = loadRemoteTopology(args.positionalArguments().first(), "deploy");
+    if (!topology) return 2;
+    QElapsedTimer clock;
+    clock.start();
+    Deployer deployer;
+    std::vector<std::unique_ptr<AgentClient>> agents;
+    int pending = 0, failures = 0;
+    QObject::connect(&deployer, &Deployer::progress, [](const QString& host, const QString& stage) {
+        std::printf("%-12s %s\n", qPrintable(host), qPrintable(stage));
+        std::fflush(stdout);
+    });
+    QObject::connect(&deployer, &Deployer::finished, [&](const QList<HostDeployment>& results) {
+        for (const HostDeployment& r : results) {
+            if (!r.ok) {
+                ++failures;
+                std::fprintf(stderr, "%s\n", qPrintable(r.error));
+                continue;
+            }
+            ++pending;
+            auto agent = std::make_unique<AgentClient>(r.host, r.agentEndpoint);
+            QObject::connect(agent.get(), &AgentClient::ready, [&, r](const QCborMap& hello) {
+                std::printf("%-12s ready: agent %s (pid %lld) on %s, %s, %s, %.1f s\n", qPrintable(r.host),
+                            qPrintable(hello.value(QStringLiteral("agent_version")).toString()),
+                            static_cast<long long>(hello.value(QStringLiteral("pid")).toInteger()), qPrintable(r.system),
+                            qPrintable(r.agentEndpoint), r.uploaded ? "uploaded" : "already up to date", r.seconds);
+                if (--pending == 0) QCoreApplication::exit(failures ? 1 : 0);
+            });
+            QObject::connect(agent.get(), &AgentClient::lost, [&](const QString& reason) {
+                ++failures;
+                std::fprintf(stderr, "%s\n", qPrintable(reason));
+                if (--pending == 0) QCoreApplication::exit(1);
+            });
+            agents.push_back(std::move(agent));
+        }
+        if (pending == 0) QCoreApplication::exit(failures ? 1 : 0);
+    });
+    deployer.start(*topology, deployOptionsFrom(args));
+    const int status = QCoreApplication::exec();
+    std::printf("deployed to %lld of %lld hosts in %.1f s\n", static_cast<long long>(remoteHosts(*topology).size() - failures),
+                static_cast<long long>(remoteHosts(*topology).size()), double(clock.nsecsElapsed()) / 1e9);
+    return status;
+}
+
+// Tells every agent to stop its roles and exit, and waits until each said goodbye.
+int stopCommand(const QStringList& arguments) {
+    QCommandLineParser args;
+    args.setApplicationDescription("Stop the roles and agents of a deployed topology.");
+    args.addPositionalArgument("TOPOLOGY", "Topology file.");
+    args.addHelpOption();
+    args.process(arguments);
+    if (args.positionalArguments().size() != 1) {
+        std::fprintf(stderr, "usage: hips stop TOPOLOGY\n");
+        return 2;
+    }
+    const auto topology = loadRemoteTopology(args.positionalArguments().first(), "stop");
+    if (!topology) return 2;
+    std::vector<std::unique_ptr<AgentClient>> agents;
+    int pending = 0, failures = 0;
+    for (const Host& h : remoteHosts(*topology)) {
+        ++pending;
+        auto agent = std::make_unique<AgentClient>(h.id, QStringLiteral("tcp://%1:%2").arg(h.address).arg(h.agentPort));
+        AgentClient* a = agent.get();
+        QObject::connect(a, &AgentClient::ready, [a] { a->send(Message(QStringLiteral("shutdown"))); });
+        QObject::connect(a, &AgentClient::bye, [&, id = h.id] {
+            std::printf("%-12s stopped\n", qPrintable(id));
+            if (--pending == 0) QCoreApplication::exit(failures ? 1 : 0);
+        });
+        QObject::connect(a, &AgentClient::lost, [&, id = h.id](const QString& reason) {
+            ++failures;
+            std::fprintf(stderr, "%s: %s (already stopped, or unreachable)\n", qPrintable(id), qPrintable(reason));
+            if (--pending == 0) QCoreApplication::exit(1);
+        });
+        agents.push_back(std::move(agent));
+    }
+    return QCoreApplication::exec();
+}
+
+}  // namespace hips

@@ -1,0 +1,219 @@
+// Deployment over SSH to real hosts made by the test: three network namespaces joined by a
+// bridge, an sshd in each with a generated host key, accepting one generated client key
+// (netns_hosts.sh). The topology is laid out like HiPS's README: host A the central party,
+// hosts B and C a party each with a scheduler, a server and two workers. Needs root, `ip netns`
+// and sshd; skips with the reason elsewhere.
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QUuid>
+#include <QtTest>
+#include <unistd.h>
+
+namespace {
+
+const QString kHips = QStringLiteral(HIPS_BIN_DIR "/hips");
+const QString kHarness = QStringLiteral(HIPS_SOURCE_DIR "/tests/integration/netns_hosts.sh");
+
+struct Result {
+    int status = -1;
+    QByteArray out;
+};
+
+Result run(const QString& program, const QStringList& args, int ms = 180000, const QProcessEnvironment& env = {}) {
+    QProcess p;
+    if (!env.isEmpty()) p.setProcessEnvironment(env);
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(program, args);
+    if (!p.waitForFinished(ms)) {
+        p.kill();
+        p.waitForFinished();
+        return {-1, p.readAll() + "\n[timed out]"};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAll()};
+}
+
+// Processes whose command line mentions `needle` (an install directory or an endpoint).
+int processesWith(const QByteArray& needle) {
+    int n = 0;
+    for (const QString& entry : QDir("/proc").entryList(QDir::Dirs)) {
+        bool isPid = false;
+        entry.toLongLong(&isPid);
+        QFile cmd("/proc/" + entry + "/cmdline");
+        if (isPid && cmd.open(QIODevice::ReadOnly) && cmd.readAll().replace('\0', ' ').contains(needle)) ++n;
+    }
+    return n;
+}
+
+}  // namespace
+
+class DeployTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    QString m_tag = QUuid::createUuid().toString(QUuid::Id128).left(4);
+    QStringList m_addresses;
+    bool m_up = false;
+
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+
+    // The three-host topology; `tweak` edits host B (index 1) for the failure cases.
+    QString writeTopology(const QString& name, const std::function<void(QJsonObject&)>& tweakHostB = {}) {
+        QJsonArray hosts;
+        for (int i = 0; i < 3; ++i) {
+            QJsonObject h{{"id", QString("host%1").arg(QChar('A' + i))}, {"address", m_addresses[i]}, {"user", "root"},
+                          {"identity_file", path("hosts/client_key")},
+                          {"install_dir", path(QString("%1/install_%2").arg(name).arg(i))}};
+            if (i == 1 && tweakHostB) tweakHostB(h);
+            hosts.append(h);
+        }
+        const QByteArray parties = R"([
+          { "id": "central", "central": true, "host": "hostA",
+            "roles": { "global_scheduler": { "port": 9100 }, "global_servers": [ { "port": 9101 } ], "master_worker": {} } },
+          { "id": "party1", "host": "hostB",
+            "roles": { "scheduler": { "port": 9200 }, "servers": [ { "port": 9201 } ], "workers": [ { "count": 2 } ] } },
+          { "id": "party2", "host": "hostC",
+            "roles": { "scheduler": { "port": 9300 }, "servers": [ { "port": 9301 } ], "workers": [ { "count": 2 } ] } } ])";
+        QFile small(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");  // the same training as the local test run
+        small.open(QIODevice::ReadOnly);
+        const QJsonObject local = QJsonDocument::fromJson(small.readAll()).object();
+        const QJsonObject t{{"format", "hips-topology"}, {"version", 1}, {"name", name}, {"hosts", hosts},
+                            {"parties", QJsonDocument::fromJson(parties).array()}, {"training", local["training"]}};
+        QFile f(path(name + ".json"));
+        f.open(QIODevice::WriteOnly);
+        f.write(QJsonDocument(t).toJson());
+        return f.fileName();
+    }
+
+    QStringList sshArgs(const QString& knownHosts, bool accept = true) const {
+        QStringList a{"--known-hosts", knownHosts, "--ssh-timeout", "5"};
+        if (accept) a << "--accept-new-host-keys";
+        return a;
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        if (geteuid() != 0) QSKIP("needs root to make network namespaces (CI runs as root)");
+        if (!QFile::exists("/usr/sbin/sshd")) QSKIP("needs /usr/sbin/sshd (openssh-server; scripts/setup.sh installs it)");
+        const Result up = run(kHarness, {"up", path("hosts"), m_tag, "3"}, 60000);
+        if (up.status != 0) QSKIP(qPrintable("cannot make the test hosts (ip netns): " + QString::fromUtf8(up.out)));
+        m_up = true;
+        QFile hosts(path("hosts/hosts"));
+        QVERIFY(hosts.open(QIODevice::ReadOnly));
+        m_addresses = QString::fromUtf8(hosts.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(m_addresses.size(), 3);
+    }
+
+    void cleanupTestCase() {
+        if (m_up) run(kHarness, {"down", path("hosts"), m_tag, "3"}, 60000);
+    }
+
+    void runDeploysTrainsAndKeepsCrossPartyTrafficBetweenHosts() {
+        const QString topology = writeTopology("three");
+        const Result remote = run(kHips, QStringList{"run", topology, "--history", path("h.sqlite"), "--out", path("run")} +
+                                             sshArgs(path("known_hosts")));
+        QVERIFY2(remote.status == 0, remote.out.constData());
+        QVERIFY(remote.out.contains("deploy hostB"));
+        const QRegularExpression final("final test accuracy (\\d\\.\\d{4})");
+        const double remoteAccuracy = final.match(QString(remote.out)).captured(1).toDouble();
+        // The same training on this machine's loopback reaches the same accuracy.
+        const Result local = run(kHips, {"run", HIPS_SOURCE_DIR "/tests/data/topologies/small.json", "--history",
+                                         path("local.sqlite"), "--out", path("local")});
+        QVERIFY2(local.status == 0, local.out.constData());
+        const double localAccuracy = final.match(QString(local.out)).captured(1).toDouble();
+        QVERIFY2(std::abs(remoteAccuracy - localAccuracy) < 0.05,
+                 qPrintable(QString("remote %1, local %2").arg(remoteAccuracy).arg(localAccuracy)));
+
+        // Bytes across parties flow only between hosts of different parties, inside only within one.
+        QVERIFY(run(kHips, {"report", "1", "--history", path("h.sqlite"), "--out", path("r.json")}).status == 0);
+        QFile report(path("r.json"));
+        QVERIFY(report.open(QIODevice::ReadOnly));
+        const QHash<QString, QString> hostOf{{"central", "hostA"}, {"party1", "hostB"}, {"party2", "hostC"}};
+        int across = 0;
+        for (const QJsonValue& v : QJsonDocument::fromJson(report.readAll()).object()["traffic"].toArray()) {
+            const QStringList ends = v.toObject()["link"].toString().split('>');
+            const bool sameHost = hostOf[ends[0].section('/', 0, 0)] == hostOf[ends[1].section('/', 0, 0)];
+            if (v.toObject()["tier"].toString() == "across") {
+                QVERIFY2(!sameHost, qPrintable(v.toObject()["link"].toString()));
+                across += v.toObject()["bytes"].toDouble() > 0;
+            } else {
+                QVERIFY2(sameHost, qPrintable(v.toObject()["link"].toString()));
+            }
+        }
+        QVERIFY(across > 0);
+        QTRY_COMPARE_WITH_TIMEOUT(processesWith(path("three").toUtf8()), 0, 15000);  // agents and roles gone
+    }
+
+    void deployAgainSkipsTheUploadAndStopLeavesNothing() {
+        const QString topology = writeTopology("standby");
+        Result first = run(kHips, QStringList{"deploy", topology} + sshArgs(path("known_hosts")));
+        QVERIFY2(first.status == 0, first.out.constData());
+        QCOMPARE(first.out.count("uploaded"), 3);
+        QCOMPARE(processesWith("--standby --bind tcp://"), 3);
+        const Result again = run(kHips, QStringList{"deploy", topology} + sshArgs(path("known_hosts")));
+        QVERIFY2(again.status == 0, again.out.constData());
+        QCOMPARE(again.out.count("already up to date"), 3);
+        QCOMPARE(processesWith("--standby --bind tcp://"), 3);  // replaced, not doubled
+        const Result stop = run(kHips, {"stop", topology});
+        QVERIFY2(stop.status == 0, stop.out.constData());
+        QCOMPARE(stop.out.count("stopped"), 3);
+        QTRY_COMPARE_WITH_TIMEOUT(processesWith("--standby --bind tcp://"), 0, 10000);
+    }
+
+    void anUnknownHostKeyIsRefusedUnlessAccepted() {
+        const QString topology = writeTopology("unknown");
+        const Result r = run(kHips, QStringList{"deploy", topology} + sshArgs(path("fresh_known_hosts"), false));
+        QCOMPARE(r.status, 1);
+        QVERIFY2(r.out.contains("host 'hostA'") && r.out.contains("unknown host key SHA256:") &&
+                     r.out.contains("--accept-new-host-keys"), r.out.constData());
+        QVERIFY(!QFile::exists(path("fresh_known_hosts")));  // nothing recorded without consent
+    }
+
+    void aChangedHostKeyIsRefused() {
+        // known_hosts holds another key for host B's address: a man in the middle, as far as we know.
+        QVERIFY(run("ssh-keygen", {"-q", "-t", "ed25519", "-N", "", "-f", path("impostor_key")}).status == 0);
+        QFile pub(path("impostor_key.pub"));
+        QVERIFY(pub.open(QIODevice::ReadOnly));
+        QFile known(path("changed_known_hosts"));
+        QVERIFY(known.open(QIODevice::WriteOnly));
+        known.write(m_addresses[1].toUtf8() + ' ' + pub.readAll().split(' ').mid(0, 2).join(' ') + '\n');
+        known.close();
+        const Result r = run(kHips, QStringList{"deploy", writeTopology("changed")} + sshArgs(path("changed_known_hosts")));
+        QCOMPARE(r.status, 1);
+        QVERIFY2(r.out.contains("host 'hostB'") && r.out.contains("host key changed") && r.out.contains("ssh-keygen -R"),
+                 r.out.constData());
+    }
+
+    void aWrongKeyIsRefused() {
+        QVERIFY(run("ssh-keygen", {"-q", "-t", "ed25519", "-N", "", "-f", path("wrong_key")}).status == 0);
+        const QString topology = writeTopology("wrongkey", [&](QJsonObject& h) { h["identity_file"] = path("wrong_key"); });
+        const Result r = run(kHips, QStringList{"deploy", topology} + sshArgs(path("known_hosts")));
+        QCOMPARE(r.status, 1);
+        QVERIFY2(r.out.contains("host 'hostB'") && r.out.contains("refused the key") && r.out.contains("authorized_keys"),
+                 r.out.constData());
+        QVERIFY(run(kHips, {"stop", topology}).status != 2);  // the two good hosts' agents go again
+    }
+
+    void aClosedPortIsReported() {
+        const QString topology = writeTopology("closed", [](QJsonObject& h) { h["ssh_port"] = 2222; });
+        const Result r = run(kHips, QStringList{"deploy", topology} + sshArgs(path("known_hosts")));
+        QCOMPARE(r.status, 1);
+        QVERIFY2(r.out.contains("host 'hostB'") && r.out.contains("connection refused") && r.out.contains("ssh_port"),
+                 r.out.constData());
+        run(kHips, {"stop", topology});
+    }
+
+    void aMissingAgentBinaryIsReported() {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("HIPS_AGENT", path("nowhere/hips-agent"));
+        const Result r = run(kHips, QStringList{"deploy", writeTopology("missing")} + sshArgs(path("known_hosts")), 60000, env);
+        QCOMPARE(r.status, 1);
+        QVERIFY2(r.out.contains("cannot read") && r.out.contains("build it first"), r.out.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(DeployTest)
+#include "tst_deploy.moc"
