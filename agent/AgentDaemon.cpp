@@ -12,8 +12,11 @@
 
 namespace hips {
 
-AgentDaemon::AgentDaemon(const QString& bindEndpoint, bool standby, QObject* parent) : QObject(parent), m_standby(standby) {
-    Channel channel = Channel::router(m_zmq, QStringLiteral("agent"), bindEndpoint);
+AgentDaemon::AgentDaemon(const QString& bindEndpoint, bool standby, const CurveConfig& curve,
+                         const QByteArray& controllerKey, QObject* parent)
+    : QObject(parent), m_standby(standby) {
+    if (curve.enabled()) m_guard = std::make_unique<CurveGuard>(m_zmq, QList<QByteArray>{controllerKey}, QStringLiteral("hips-agent"));
+    Channel channel = Channel::router(m_zmq, QStringLiteral("agent"), bindEndpoint, curve);
     m_endpoint = QString::fromStdString(channel.socket().get(zmq::sockopt::last_endpoint));
     m_socket = std::make_unique<SocketThread>(m_zmq, std::move(channel), [this](Envelope&& e) {
         auto shared = std::make_shared<Envelope>(std::move(e));
@@ -111,7 +114,8 @@ void AgentDaemon::onStart(const Message& m) {
         refuse(QStringLiteral("cannot write %1").arg(path));
         return;
     }
-    m_roles.start(node, program, path, outDir, int(m.integer(QStringLiteral("threads"), 1)));
+    m_roles.start(node, program, path, outDir, int(m.integer(QStringLiteral("threads"), 1)),
+                  m.string(QStringLiteral("run_keys")).toLatin1());
 }
 
 void AgentDaemon::sendEvent(const QString& kind, const QString& node, QCborMap fields) {

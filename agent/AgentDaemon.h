@@ -19,7 +19,9 @@ class AgentDaemon : public QObject {
 public:
     // A standby agent (deployed over SSH) outlives its controllers: when one goes silent it
     // stops that run's roles and waits for the next; only "shutdown" ends it.
-    AgentDaemon(const QString& bindEndpoint, bool standby = false, QObject* parent = nullptr);
+    // With `curve` enabled (a deployed agent), only `controllerKey` gets in.
+    AgentDaemon(const QString& bindEndpoint, bool standby = false, const CurveConfig& curve = {},
+                const QByteArray& controllerKey = {}, QObject* parent = nullptr);
     ~AgentDaemon() override;
 
     QString endpoint() const { return m_endpoint; }
@@ -34,6 +36,7 @@ private:
     void quitWhenIdle();
 
     zmq::context_t m_zmq{1};
+    std::unique_ptr<CurveGuard> m_guard;
     QString m_endpoint;
     std::unique_ptr<SocketThread> m_socket;
     RoleSupervisor m_roles;

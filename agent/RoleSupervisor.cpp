@@ -22,13 +22,15 @@ RoleSupervisor::~RoleSupervisor() {
 }
 
 bool RoleSupervisor::start(const QString& node, const QString& program, const QString& topologyPath,
-                           const QString& outDir, int threads) {
+                           const QString& outDir, int threads, const QByteArray& runKeys) {
     if (m_roles.value(node).process) return false;  // already running
     auto* p = new QProcess(this);
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     // One BLAS/OpenMP thread per role unless configured: several roles share the cores.
     env.insert(QStringLiteral("OPENBLAS_NUM_THREADS"), QString::number(threads));
     env.insert(QStringLiteral("OMP_NUM_THREADS"), QString::number(threads));
+    if (runKeys.isEmpty()) env.remove(QStringLiteral("HIPS_RUN_KEYS"));
+    else env.insert(QStringLiteral("HIPS_RUN_KEYS"), QString::fromLatin1(runKeys));
     p->setProcessEnvironment(env);
     p->setWorkingDirectory(outDir);
     p->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });

@@ -21,8 +21,10 @@ public:
     ~RoleSupervisor() override;
 
     // Starts role `node` of the topology file with `program` (hips-agent or hips-trainer).
+    // `runKeys` ("public secret", Z85), when set, makes the role encrypt and authenticate every
+    // connection with the run's CURVE keys (a run spanning hosts).
     bool start(const QString& node, const QString& program, const QString& topologyPath, const QString& outDir,
-               int threads);
+               int threads, const QByteArray& runKeys = {});
     void stop(const QString& node);
     void stopAll();  // SIGTERM now, SIGKILL after a grace period
     int runningCount() const;

@@ -7,14 +7,31 @@
 #include "UnixSignals.h"
 
 #include <QCommandLineParser>
+#include <QFile>
 #include <QCoreApplication>
 #include <cstdio>
 
 using namespace hips;
 
+// The keys file a deployment writes (mode 0600): the agent's key pair and the controller's public key.
+static bool readKeys(const QString& path, CurveConfig* curve, QByteArray* controllerKey) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return false;
+    const QList<QByteArray> lines = f.readAll().split('\n');
+    curve->own = CurveKeyPair::fromText(lines.value(0));
+    *controllerKey = lines.value(1).trimmed();
+    return !curve->own.isNull() && controllerKey->size() == 40;
+}
+
 static int runDaemon(QCoreApplication& app, const QCommandLineParser& args) {
+    CurveConfig curve;
+    QByteArray controllerKey;
+    if (args.isSet(QStringLiteral("keys")) && !readKeys(args.value(QStringLiteral("keys")), &curve, &controllerKey)) {
+        std::fprintf(stderr, "hips-agent: cannot read the keys in %s; deploy again\n", qPrintable(args.value(QStringLiteral("keys"))));
+        return 2;
+    }
     try {
-        AgentDaemon daemon(args.value(QStringLiteral("bind")), args.isSet(QStringLiteral("standby")));
+        AgentDaemon daemon(args.value(QStringLiteral("bind")), args.isSet(QStringLiteral("standby")), curve, controllerKey);
         UnixSignals signals;
         QObject::connect(&signals, &UnixSignals::received, &daemon, [&daemon](int s) {
             daemon.shutdown(QStringLiteral("received %1").arg(UnixSignals::name(s)));
@@ -41,6 +58,8 @@ int main(int argc, char** argv) {
     args.addPositionalArgument(QStringLiteral("mode"), QStringLiteral("daemon | role"));
     args.addOption({QStringLiteral("bind"), QStringLiteral("Control endpoint (daemon)."), QStringLiteral("endpoint"),
                     QStringLiteral("tcp://127.0.0.1:*")});
+    args.addOption({QStringLiteral("keys"), QStringLiteral("CURVE keys file written by the deployment (daemon)."),
+                    QStringLiteral("file")});
     args.addOption({QStringLiteral("standby"), QStringLiteral("Outlive controllers: wait for the next one (deployed agents).")});
     addRoleOptions(args);
     args.process(app);

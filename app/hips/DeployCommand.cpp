@@ -1,6 +1,7 @@
 #include "DeployCommand.h"
 
 #include "AgentClient.h"
+#include "DeploymentKeys.h"
 #include "ControlProtocol.h"
 #include "LocalAgentLauncher.h"
 #include "TopologyReader.h"
@@ -97,6 +98,9 @@ int deployCommand(const QStringList& arguments) {
     if (!topology) return 2;
     QElapsedTimer clock;
     clock.start();
+    DeploymentKeys keys = DeploymentKeys::generate();
+    DeployOptions options = deployOptionsFrom(args);
+    options.controllerPublicKey = keys.controller.publicKey;
     Deployer deployer;
     std::vector<std::unique_ptr<AgentClient>> agents;
     int pending = 0, failures = 0;
@@ -112,7 +116,8 @@ int deployCommand(const QStringList& arguments) {
                 continue;
             }
             ++pending;
-            auto agent = std::make_unique<AgentClient>(r.host, r.agentEndpoint);
+            keys.agents.insert(r.host, r.agentPublicKey);
+            auto agent = std::make_unique<AgentClient>(r.host, r.agentEndpoint, keys.clientFor(r.host));
             QObject::connect(agent.get(), &AgentClient::ready, [&, r](const QCborMap& hello) {
                 std::printf("%-12s ready: agent %s (pid %lld) on %s, %s, %s, %.1f s\n", qPrintable(r.host),
                             qPrintable(hello.value(QStringLiteral("agent_version")).toString()),
@@ -127,9 +132,13 @@ int deployCommand(const QStringList& arguments) {
             });
             agents.push_back(std::move(agent));
         }
+        if (const QString e = keys.save(DeploymentKeys::pathFor(*topology)); !e.isEmpty()) {
+            ++failures;
+            std::fprintf(stderr, "hips deploy: %s; `hips stop` will not reach the agents\n", qPrintable(e));
+        }
         if (pending == 0) QCoreApplication::exit(failures ? 1 : 0);
     });
-    deployer.start(*topology, deployOptionsFrom(args));
+    deployer.start(*topology, options);
     const int status = QCoreApplication::exec();
     std::printf("deployed to %lld of %lld hosts in %.1f s\n", static_cast<long long>(remoteHosts(*topology).size() - failures),
                 static_cast<long long>(remoteHosts(*topology).size()), double(clock.nsecsElapsed()) / 1e9);
@@ -149,11 +158,18 @@ int stopCommand(const QStringList& arguments) {
     }
     const auto topology = loadRemoteTopology(args.positionalArguments().first(), "stop");
     if (!topology) return 2;
+    QString error;
+    const auto keys = DeploymentKeys::load(DeploymentKeys::pathFor(*topology), &error);
+    if (!keys) {
+        std::fprintf(stderr, "hips stop: %s\n", qPrintable(error));
+        return 2;
+    }
     std::vector<std::unique_ptr<AgentClient>> agents;
     int pending = 0, failures = 0;
     for (const Host& h : remoteHosts(*topology)) {
         ++pending;
-        auto agent = std::make_unique<AgentClient>(h.id, QStringLiteral("tcp://%1:%2").arg(h.address).arg(h.agentPort));
+        auto agent = std::make_unique<AgentClient>(h.id, QStringLiteral("tcp://%1:%2").arg(h.address).arg(h.agentPort),
+                                                   keys->clientFor(h.id));
         AgentClient* a = agent.get();
         QObject::connect(a, &AgentClient::ready, [a] { a->send(Message(QStringLiteral("shutdown"))); });
         QObject::connect(a, &AgentClient::bye, [&, id = h.id] {

@@ -14,7 +14,8 @@ namespace hips {
 class AgentClient : public QObject {
     Q_OBJECT
 public:
-    AgentClient(const QString& host, const QString& endpoint, QObject* parent = nullptr);
+    // With `curve` enabled, the connection is encrypted and the agent must hold the expected key.
+    AgentClient(const QString& host, const QString& endpoint, const CurveConfig& curve = {}, QObject* parent = nullptr);
     ~AgentClient() override;
 
     const QString& host() const { return m_host; }

@@ -136,18 +136,29 @@ void RunController::deployAgents() {
     connect(m_deployer.get(), &Deployer::finished, this, [this](const QList<HostDeployment>& results) {
         QStringList errors;
         for (const HostDeployment& r : results) {
-            if (r.ok) addAgent(r.host, r.host, r.agentEndpoint);  // on a failure elsewhere, to be shut down
-            else errors << r.error;
+            if (!r.ok) {
+                errors << r.error;
+                continue;
+            }
+            m_keys.agents.insert(r.host, r.agentPublicKey);
+            addAgent(r.host, r.host, r.agentEndpoint, m_keys.clientFor(r.host));  // on a failure elsewhere, to be shut down
         }
+        if (const QString e = m_keys.save(DeploymentKeys::pathFor(m_topology)); !e.isEmpty())
+            Q_EMIT logLine(QStringLiteral("controller"), QStringLiteral("stderr"), e + QStringLiteral(" (hips stop will not reach these agents)"));
         if (!errors.isEmpty()) fail(errors.join(QStringLiteral("; ")));
     });
+    // Keys for this deployment: the controller's (each agent admits only it) and the run's
+    // (the roles admit only each other); the agents get theirs over SSH.
+    m_keys = DeploymentKeys::generate();
+    m_runKeys = CurveKeyPair::generate();
     DeployOptions options = m_deployOptions;
+    options.controllerPublicKey = m_keys.controller.publicKey;
     if (options.binDir.isEmpty()) options.binDir = QFileInfo(LocalAgentLauncher::agentPath()).absolutePath();
     m_deployer->start(m_topology, options);
 }
 
-void RunController::addAgent(const QString& host, const QString& label, const QString& endpoint) {
-    auto agent = std::make_unique<AgentClient>(label, endpoint);
+void RunController::addAgent(const QString& host, const QString& label, const QString& endpoint, const CurveConfig& curve) {
+    auto agent = std::make_unique<AgentClient>(label, endpoint, curve);
     AgentClient* a = agent.get();
     if (m_store) a->setManualAcks(true);
     connect(a, &AgentClient::ready, this, [this, host] {
@@ -184,8 +195,9 @@ void RunController::onAgentsReady() {
     setState(RunState::Starting);
     const QString json = QString::fromUtf8(TopologyWriter::toJson(m_topology));
     auto startNode = [&](const Node& n) {
-        agentFor(n)->send(Message(QStringLiteral("start"), {{"node", n.id}, {"topology", json}, {"out_dir", outDirFor(n)},
-                                                            {"threads", m_topology.training.threads}}));
+        QCborMap fields{{"node", n.id}, {"topology", json}, {"out_dir", outDirFor(n)}, {"threads", m_topology.training.threads}};
+        if (!m_runKeys.isNull()) fields.insert(QStringLiteral("run_keys"), QString::fromLatin1(m_runKeys.toText()));
+        agentFor(n)->send(Message(QStringLiteral("start"), fields));
     };
     for (const Node& n : m_topology.nodes())  // schedulers first
         if (n.kind == RoleKind::GlobalScheduler || n.kind == RoleKind::Scheduler) startNode(n);

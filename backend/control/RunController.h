@@ -5,6 +5,7 @@
 // stops the others, and is named in the reason.
 #include "AgentClient.h"
 #include "Deployer.h"
+#include "DeploymentKeys.h"
 #include "LocalAgentLauncher.h"
 #include "RunDirectory.h"
 #include "RunProgress.h"
@@ -78,7 +79,7 @@ private:
     void setState(RunState s);
     void startLocalAgent();
     void deployAgents();
-    void addAgent(const QString& host, const QString& label, const QString& endpoint);
+    void addAgent(const QString& host, const QString& label, const QString& endpoint, const CurveConfig& curve = {});
     AgentClient* agentFor(const Node& node) const;
     QString outDirFor(const Node& node) const;
     void onAgentsReady();
@@ -103,6 +104,8 @@ private:
     std::unique_ptr<LocalAgentLauncher> m_launcher;  // all hosts local: one agent, our child
     std::unique_ptr<Deployer> m_deployer;            // remote hosts: an agent each, over SSH
     DeployOptions m_deployOptions;
+    DeploymentKeys m_keys;    // remote runs: the controller's and the agents' CURVE keys
+    CurveKeyPair m_runKeys;   // remote runs: the roles' shared key pair
     std::map<QString, std::unique_ptr<AgentClient>> m_agents;  // by host id ("" for the local agent)
     QSet<QString> m_ready, m_gone;
     std::unique_ptr<RunProgress> m_progress;

@@ -1,5 +1,7 @@
 #include "Deployer.h"
 
+#include "CurveSecurity.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QElapsedTimer>
@@ -122,46 +124,60 @@ HostDeployment Deployer::deployHost(const Host& host, const DeployOptions& optio
         return failed(QStringLiteral("%1 has %2 MB free under %3, the agent needs %4 MB; free some space")
                           .arg(where).arg(freeKb / 1024).arg(host.installDir).arg(needKb / 1024 + 1));
 
+    // SFTP paths are not expanded by a shell: "~" becomes the remote $HOME here.
+    QString installPath = host.installDir;
+    if (installPath.startsWith(QLatin1String("~"))) {
+        CommandResult home;
+        if (QString e = ssh.run(QStringLiteral("printf %s \"$HOME\""), &home); !e.isEmpty()) return failed(e);
+        installPath = QString::fromUtf8(home.out) + installPath.mid(1);
+    }
     for (int i = 0; i < kBinaries.size(); ++i) {
         const bool same = probe.out.contains(sums[i] + "  " + kBinaries[i].toUtf8());
         if (same) continue;
         stage(QStringLiteral("uploading %1").arg(kBinaries[i]));
-        CommandResult home;
-        QString path = host.installDir;
-        if (path.startsWith(QLatin1String("~"))) {  // SFTP paths are not expanded by a shell
-            if (QString e = ssh.run(QStringLiteral("printf %s \"$HOME\""), &home); !e.isEmpty()) return failed(e);
-            path = QString::fromUtf8(home.out) + path.mid(1);
-        }
-        if (QString e = ssh.upload(binaries[i], path + QStringLiteral("/bin/") + kBinaries[i], 0755); !e.isEmpty())
+        if (QString e = ssh.upload(binaries[i], installPath + QStringLiteral("/bin/") + kBinaries[i], 0755); !e.isEmpty())
             return failed(e);
         r.uploaded = true;
     }
 
-    stage(QStringLiteral("checking libraries"));
-    CommandResult ldd;
-    if (QString e = ssh.run(QStringLiteral("cd %1/bin && ldd %2").arg(dir, kBinaries.join(' ')), &ldd); !e.isEmpty())
+    // Keys for this deployment, over SSH: the agent's own pair and the one controller key it admits.
+    if (options.controllerPublicKey.size() != 40)
+        return failed(QStringLiteral("%1: no controller key to give the agent (a bug: the deployment must make one)").arg(where));
+    const CurveKeyPair agentKeys = CurveKeyPair::generate();
+    if (agentKeys.isNull()) return failed(QStringLiteral("%1: cannot make CURVE keys: this libzmq lacks CURVE").arg(where));
+    if (QString e = ssh.upload(agentKeys.toText() + '\n' + options.controllerPublicKey + '\n',
+                               installPath + QStringLiteral("/agent.keys"), 0600);
+        !e.isEmpty())
         return failed(e);
-    QStringList missing;
-    static const QRegularExpression notFound(QStringLiteral(R"(^\s*(\S+) => not found)"), QRegularExpression::MultilineOption);
-    for (auto it = notFound.globalMatch(QString::fromUtf8(ldd.out)); it.hasNext();) {
-        const QString lib = it.next().captured(1);
-        const QString entry = QStringLiteral("%1 (%2)").arg(lib, packageFor(lib));
-        if (!missing.contains(entry)) missing << entry;
-    }
-    if (!missing.isEmpty())
-        return failed(QStringLiteral("%1 lacks libraries the agent needs: %2; install those Debian packages there")
-                          .arg(where, missing.join(QStringLiteral(", "))));
+    r.agentPublicKey = agentKeys.publicKey;
 
-    // A previous agent on this port is replaced; the new one waits for a controller.
-    stage(QStringLiteral("starting the agent"));
+    // One command checks the libraries, replaces any previous agent on this port and starts the
+    // new one, which waits for a controller (one round trip, not three: parallel deployments
+    // share this machine's CPU).
+    stage(QStringLiteral("checking libraries and starting the agent"));
     const QString endpoint = QStringLiteral("tcp://%1:%2").arg(host.address).arg(host.agentPort);
     const QString startCommand = QStringLiteral(
-        "cd %1 && ([ -f agent.pid ] && kill $(cat agent.pid) 2>/dev/null && sleep 0.3; rm -f agent.log; "
-        "setsid nohup bin/hips-agent daemon --standby --bind %2 > agent.log 2>&1 < /dev/null & echo $! > agent.pid) && "
-        "for i in $(seq 50); do grep -q HIPS-AGENT-ENDPOINT agent.log && exit 0; sleep 0.1; done; cat agent.log; exit 1")
+        "cd %1 && missing=$(ldd bin/hips-agent bin/hips-trainer | grep 'not found'); "
+        "if [ -n \"$missing\" ]; then echo \"$missing\"; exit 3; fi; "
+        "(if [ -f agent.pid ]; then old=$(cat agent.pid); kill $old 2>/dev/null && "
+        "for i in $(seq 200); do kill -0 $old 2>/dev/null || break; sleep 0.05; done; fi; rm -f agent.log; "
+        "setsid nohup bin/hips-agent daemon --standby --keys agent.keys --bind %2 > agent.log 2>&1 < /dev/null & "
+        "echo $! > agent.pid) && "
+        "for i in $(seq 250); do grep -q HIPS-AGENT-ENDPOINT agent.log && exit 0; sleep 0.02; done; cat agent.log; exit 1")
         .arg(dir, shellQuote(endpoint));
     CommandResult started;
     if (QString e = ssh.run(startCommand, &started, 30); !e.isEmpty()) return failed(e);
+    if (started.exitStatus == 3) {
+        QStringList missing;
+        static const QRegularExpression notFound(QStringLiteral(R"(^\s*(\S+) => not found)"), QRegularExpression::MultilineOption);
+        for (auto it = notFound.globalMatch(QString::fromUtf8(started.out)); it.hasNext();) {
+            const QString lib = it.next().captured(1);
+            const QString entry = QStringLiteral("%1 (%2)").arg(lib, packageFor(lib));
+            if (!missing.contains(entry)) missing << entry;
+        }
+        return failed(QStringLiteral("%1 lacks libraries the agent needs: %2; install those Debian packages there")
+                          .arg(where, missing.join(QStringLiteral(", "))));
+    }
     if (!started.ok())
         return failed(QStringLiteral("%1: the agent did not start: %2").arg(where, QString::fromUtf8(started.out + started.err).trimmed()));
     r.ok = true;

@@ -22,6 +22,7 @@ struct DeployOptions {
     HostKeyPrompt hostKeyPrompt;  // asked when acceptNewHostKeys is false; may be empty (refuse)
     SecretPrompt secretPrompt;    // passphrases and passwords; may be empty
     int timeoutSeconds = 10;
+    QByteArray controllerPublicKey;  // Z85; each agent admits only this key (CURVE)
 };
 
 struct HostDeployment {
@@ -31,6 +32,7 @@ struct HostDeployment {
     QString agentEndpoint;  // tcp://address:agent_port
     QString system;         // "Linux x86_64"
     bool uploaded = false;  // false when the same build was there already
+    QByteArray agentPublicKey;  // Z85: the agent's CURVE key, generated for this deployment
     double seconds = 0;
 };
 

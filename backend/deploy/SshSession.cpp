@@ -11,7 +11,9 @@ namespace hips {
 
 struct SshSession::Impl {
     ssh_session session = nullptr;
+    sftp_session sftp = nullptr;  // opened on the first upload, reused by the next ones
     ~Impl() {
+        if (sftp) sftp_free(sftp);
         if (!session) return;
         if (ssh_is_connected(session)) ssh_disconnect(session);
         ssh_free(session);
@@ -126,6 +128,7 @@ QString SshSession::authenticate(const SecretPrompt& secretPrompt) {
 }
 
 QString SshSession::run(const QString& command, CommandResult* result, int timeoutSeconds) {
+    finishUploads();
     ssh_channel channel = ssh_channel_new(d->session);
     if (!channel || ssh_channel_open_session(channel) != SSH_OK) {
         if (channel) ssh_channel_free(channel);
@@ -158,12 +161,21 @@ QString SshSession::run(const QString& command, CommandResult* result, int timeo
     return {};
 }
 
+void SshSession::finishUploads() {
+    if (d->sftp) sftp_free(d->sftp);
+    d->sftp = nullptr;
+}
+
 QString SshSession::upload(const QByteArray& data, const QString& remotePath, int mode) {
-    sftp_session sftp = sftp_new(d->session);
-    if (!sftp || sftp_init(sftp) != SSH_OK) {
-        if (sftp) sftp_free(sftp);
-        return fail(QStringLiteral("the SFTP subsystem is not available; enable 'Subsystem sftp' in its sshd_config"));
+    if (!d->sftp) {
+        d->sftp = sftp_new(d->session);
+        if (!d->sftp || sftp_init(d->sftp) != SSH_OK) {
+            if (d->sftp) sftp_free(d->sftp);
+            d->sftp = nullptr;
+            return fail(QStringLiteral("the SFTP subsystem is not available; enable 'Subsystem sftp' in its sshd_config"));
+        }
     }
+    sftp_session sftp = d->sftp;
     const QByteArray partial = (remotePath + QStringLiteral(".part")).toUtf8();
     QString error;
     sftp_file file = sftp_open(sftp, partial.constData(), O_WRONLY | O_CREAT | O_TRUNC, mode_t(mode));
@@ -184,7 +196,6 @@ QString SshSession::upload(const QByteArray& data, const QString& remotePath, in
                   sftp_rename(sftp, partial.constData(), remotePath.toUtf8().constData()) != SSH_OK))
             error = fail(QStringLiteral("cannot move the upload into place at %1").arg(remotePath));
     }
-    sftp_free(sftp);
     return error;
 }
 

@@ -46,6 +46,8 @@ public:
     QString run(const QString& command, CommandResult* result, int timeoutSeconds = 60);
     // Writes `data` to `remotePath` (through a temporary name, then renamed) with `mode`.
     QString upload(const QByteArray& data, const QString& remotePath, int mode);
+    // Closes the SFTP channel the uploads shared; run() must not wait on a channel while it is open.
+    void finishUploads();
 
     const SshTarget& target() const { return m_target; }
 

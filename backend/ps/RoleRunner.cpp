@@ -2,11 +2,13 @@
 
 #include "GlobalServerRole.h"
 #include "PartyServerRole.h"
+#include "Channel.h"
 #include "RoleError.h"
 #include "SchedulerRole.h"
 #include "TopologyReader.h"
 
 #include <cstdio>
+#include <memory>
 
 namespace hips {
 
@@ -51,6 +53,13 @@ int runRole(const QString& topologyPath, const QString& nodeId, const QString& o
     }
     try {
         RoleContext ctx(*load.topology, *node, outDir);
+        // A run spanning hosts: every socket of this role uses the run's CURVE keys, and only
+        // holders of those keys get in.
+        std::unique_ptr<CurveGuard> guard;
+        if (const CurveKeyPair run = CurveKeyPair::fromText(qgetenv("HIPS_RUN_KEYS")); !run.isNull()) {
+            Channel::setDefaultCurve(CurveConfig{run, run.publicKey});
+            guard = std::make_unique<CurveGuard>(ctx.zmq, QList<QByteArray>{run.publicKey}, nodeId);
+        }
         return role->second(ctx);
     } catch (const RoleError& e) {
         std::fprintf(stderr, "%s: %s\n", qPrintable(nodeId), e.what());

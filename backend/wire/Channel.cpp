@@ -20,17 +20,35 @@ void Channel::setLimits(const WireLimits& l) {
     m_socket.set(zmq::sockopt::maxmsgsize, int64_t(l.maxPayloadBytes));
 }
 
+static CurveConfig& defaultCurve() {
+    static CurveConfig curve;
+    return curve;
+}
+
+void Channel::setDefaultCurve(const CurveConfig& curve) { defaultCurve() = curve; }
+
 Channel Channel::router(zmq::context_t& ctx, const QString& self, const QString& endpoint) {
+    return router(ctx, self, endpoint, defaultCurve());
+}
+
+Channel Channel::dealer(zmq::context_t& ctx, const QString& self, const QString& endpoint, const QString& peer) {
+    return dealer(ctx, self, endpoint, peer, defaultCurve());
+}
+
+Channel Channel::router(zmq::context_t& ctx, const QString& self, const QString& endpoint, const CurveConfig& curve) {
     zmq::socket_t s(ctx, zmq::socket_type::router);
     common(s);
+    curve.applyAsServer(s);
     s.set(zmq::sockopt::router_mandatory, 1);  // a send to a vanished peer fails instead of vanishing
     s.bind(endpoint.toStdString());
     return Channel(std::move(s), true, self, {});
 }
 
-Channel Channel::dealer(zmq::context_t& ctx, const QString& self, const QString& endpoint, const QString& peer) {
+Channel Channel::dealer(zmq::context_t& ctx, const QString& self, const QString& endpoint, const QString& peer,
+                        const CurveConfig& curve) {
     zmq::socket_t s(ctx, zmq::socket_type::dealer);
     common(s);
+    curve.applyAsClient(s);
     s.set(zmq::sockopt::routing_id, self.toStdString());
     s.connect(endpoint.toStdString());
     return Channel(std::move(s), false, self, peer);

@@ -1,6 +1,7 @@
 #pragma once
 // A ZeroMQ socket plus the codec, limits, error counters and traffic counters.
 // Owned and used by exactly one thread (role processes poll it in their main loop).
+#include "CurveSecurity.h"
 #include "TrafficCounter.h"
 #include "WireCodec.h"
 
@@ -20,6 +21,12 @@ public:
     static Channel router(zmq::context_t& ctx, const QString& self, const QString& endpoint);
     static Channel dealer(zmq::context_t& ctx, const QString& self, const QString& endpoint,
                           const QString& peer);
+    // Channels made without a CurveConfig use this one: a role process sets the run's keys once,
+    // and every socket it opens is then encrypted and authenticated.
+    static void setDefaultCurve(const CurveConfig& curve);
+    static Channel router(zmq::context_t& ctx, const QString& self, const QString& endpoint, const CurveConfig& curve);
+    static Channel dealer(zmq::context_t& ctx, const QString& self, const QString& endpoint, const QString& peer,
+                          const CurveConfig& curve);
 
     Channel(Channel&&) = default;
     Channel& operator=(Channel&&) = default;

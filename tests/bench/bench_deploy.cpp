@@ -2,6 +2,7 @@
 // upload, library check, agent start) to one host and to three hosts in parallel, each time
 // into fresh install directories so that every run uploads. Target: three hosts <= 1.5 x one.
 // The hosts are network namespaces with an sshd each (tests/integration/netns_hosts.sh): root only.
+#include "CurveSecurity.h"
 #include "Deployer.h"
 
 #include <QCoreApplication>
@@ -38,6 +39,7 @@ double deployOnce(const QStringList& addresses, int count, const QString& dir, i
     options.binDir = QStringLiteral(HIPS_BIN_DIR);
     options.knownHosts = dir + QStringLiteral("/known_hosts");
     options.acceptNewHostKeys = true;
+    options.controllerPublicKey = hips::CurveKeyPair::generate().publicKey;
     hips::Deployer deployer;
     QEventLoop loop;
     QObject::connect(&deployer, &hips::Deployer::finished, &loop, &QEventLoop::quit);
@@ -47,7 +49,10 @@ double deployOnce(const QStringList& addresses, int count, const QString& dir, i
     loop.exec();
     const double seconds = double(clock.nsecsElapsed()) / 1e9;
     for (const hips::HostDeployment& r : deployer.results())
-        if (!r.ok) std::fprintf(stderr, "%s\n", qPrintable(r.error));
+        if (!r.ok) {  // a failed deployment is no measurement
+            std::fprintf(stderr, "bench_deploy: %s\n", qPrintable(r.error));
+            std::exit(1);
+        }
     for (const hips::Host& h : t.hosts) {  // stop the agents it started
         QFile pid(h.installDir + QStringLiteral("/agent.pid"));
         if (pid.open(QIODevice::ReadOnly)) ::kill(pid.readAll().trimmed().toInt(), SIGTERM);

@@ -3,6 +3,8 @@
 // (netns_hosts.sh). The topology is laid out like HiPS's README: host A the central party,
 // hosts B and C a party each with a scheduler, a server and two workers. Needs root, `ip netns`
 // and sshd; skips with the reason elsewhere.
+#include "Channel.h"
+
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -47,6 +49,31 @@ int processesWith(const QByteArray& needle) {
         if (isPid && cmd.open(QIODevice::ReadOnly) && cmd.readAll().replace('\0', ' ').contains(needle)) ++n;
     }
     return n;
+}
+
+// Sends a hello as a controller would, with `curve`, and says whether anything answered.
+bool answers(const QString& endpoint, const hips::CurveConfig& curve) {
+    zmq::context_t ctx(1);
+    hips::Channel c = hips::Channel::dealer(ctx, "controller", endpoint, "agent", curve);
+    c.send(hips::Message("hello", {{QStringLiteral("version"), 1}}));
+    return c.receive(std::chrono::seconds(2)).has_value();
+}
+
+QByteArray readFile(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// The environment variable `name` of the first process whose command line holds `needle`.
+QByteArray environmentOf(const QByteArray& needle, const QByteArray& name) {
+    for (const QString& entry : QDir("/proc").entryList(QDir::Dirs)) {
+        QFile cmd("/proc/" + entry + "/cmdline"), env("/proc/" + entry + "/environ");
+        if (!cmd.open(QIODevice::ReadOnly) || !cmd.readAll().replace('\0', ' ').contains(needle)) continue;
+        if (!env.open(QIODevice::ReadOnly)) continue;
+        for (const QByteArray& kv : env.readAll().split('\0'))
+            if (kv.startsWith(name + '=')) return kv.mid(name.size() + 1);
+    }
+    return {};
 }
 
 }  // namespace
@@ -152,15 +179,53 @@ private Q_SLOTS:
         Result first = run(kHips, QStringList{"deploy", topology} + sshArgs(path("known_hosts")));
         QVERIFY2(first.status == 0, first.out.constData());
         QCOMPARE(first.out.count("uploaded"), 3);
-        QCOMPARE(processesWith("--standby --bind tcp://"), 3);
+        QCOMPARE(processesWith("hips-agent daemon --standby"), 3);
         const Result again = run(kHips, QStringList{"deploy", topology} + sshArgs(path("known_hosts")));
         QVERIFY2(again.status == 0, again.out.constData());
         QCOMPARE(again.out.count("already up to date"), 3);
-        QCOMPARE(processesWith("--standby --bind tcp://"), 3);  // replaced, not doubled
+        QCOMPARE(processesWith("hips-agent daemon --standby"), 3);  // replaced, not doubled
         const Result stop = run(kHips, {"stop", topology});
         QVERIFY2(stop.status == 0, stop.out.constData());
         QCOMPARE(stop.out.count("stopped"), 3);
-        QTRY_COMPARE_WITH_TIMEOUT(processesWith("--standby --bind tcp://"), 0, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(processesWith("hips-agent daemon --standby"), 0, 10000);
+    }
+
+    // Only the deployment's controller key gets into an agent: a stranger's key and a plain
+    // client get no answer, and the agent logs the refusal.
+    void anAgentRefusesClientsWithoutTheControllerKey() {
+        const QString topology = writeTopology("guarded");
+        const Result deployed = run(kHips, QStringList{"deploy", topology} + sshArgs(path("known_hosts")));
+        QVERIFY2(deployed.status == 0, deployed.out.constData());
+        const QString agentEndpoint = QString("tcp://%1:7070").arg(m_addresses[1]);
+        const QByteArray agentKey = readFile(path("guarded/install_1/agent.keys")).split(' ').value(0);
+        QCOMPARE(agentKey.size(), 40);
+        QVERIFY(!answers(agentEndpoint, hips::CurveConfig{hips::CurveKeyPair::generate(), agentKey}));
+        QVERIFY(!answers(agentEndpoint, hips::CurveConfig{}));
+        QTRY_VERIFY(readFile(path("guarded/install_1/agent.log")).contains("refused a CURVE connection"));
+        const Result stop = run(kHips, {"stop", topology});  // the controller's key still works
+        QVERIFY2(stop.status == 0, stop.out.constData());
+    }
+
+    // The roles of a run admit only the run's key: a client with another key is refused while the
+    // run goes on and finishes, and the refusal lands in the run history as a warning.
+    void aRoleRefusesClientsWithoutTheRunKeys() {
+        const QString topology = writeTopology("roles");
+        QProcess hips;
+        hips.setProcessChannelMode(QProcess::MergedChannels);
+        hips.start(kHips, QStringList{"run", topology, "--rounds", "40", "--history", path("roles.sqlite"), "--out",
+                                      path("roles_run")} + sshArgs(path("known_hosts")));
+        QByteArray out;
+        QTRY_VERIFY_WITH_TIMEOUT((out += hips.readAll()).contains("\n    2 "), 60000);  // training under way
+        const hips::CurveKeyPair runKeys = hips::CurveKeyPair::fromText(environmentOf("party1/server0", "HIPS_RUN_KEYS"));
+        QVERIFY2(!runKeys.isNull(), "the party server runs without the run's keys");
+        const QString partyServer = QString("tcp://%1:9201").arg(m_addresses[1]);
+        QVERIFY(!answers(partyServer, hips::CurveConfig{hips::CurveKeyPair::generate(), runKeys.publicKey}));
+        QVERIFY(!answers(partyServer, hips::CurveConfig{}));
+        QVERIFY(hips.waitForFinished(120000));
+        out += hips.readAll();
+        QVERIFY2(hips.exitCode() == 0, out.constData());  // the run itself was not disturbed
+        QVERIFY(run(kHips, {"report", "1", "--history", path("roles.sqlite"), "--out", path("roles.json")}).status == 0);
+        QVERIFY(readFile(path("roles.json")).contains("refused a CURVE connection"));
     }
 
     void anUnknownHostKeyIsRefusedUnlessAccepted() {

@@ -143,6 +143,36 @@ private Q_SLOTS:
         QCOMPARE(reply->message.integer("version"), 3);
         QCOMPARE(worker.traffic().sentBytes(Tier::Inside), server.traffic().links().value("partyA/worker0").received);
     }
+
+    // CURVE: the run's key gets in; another key and a plain client do not, and the refusal of
+    // the other key is counted by the ZAP handler.
+    void curveAdmitsOnlyTheRunKey() {
+        zmq::context_t ctx(1);
+        const CurveKeyPair run = CurveKeyPair::generate();
+        QVERIFY(!run.isNull());
+        QCOMPARE(CurveKeyPair::fromText(run.toText()).secretKey, run.secretKey);
+        CurveGuard guard(ctx, {run.publicKey}, "test-server");
+        Channel server = Channel::router(ctx, "server", "tcp://127.0.0.1:*", CurveConfig{run, {}});
+        const QString endpoint = QString::fromStdString(server.socket().get(zmq::sockopt::last_endpoint));
+
+        Channel member = Channel::dealer(ctx, "member", endpoint, "server", CurveConfig{run, run.publicKey});
+        member.send(Message("hello"));
+        const auto got = server.receive(std::chrono::seconds(5));
+        QVERIFY(got.has_value());
+        QCOMPARE(got->peer, QStringLiteral("member"));
+        QCOMPARE(guard.admissions(), 1u);
+
+        const CurveKeyPair stranger = CurveKeyPair::generate();
+        Channel intruder = Channel::dealer(ctx, "intruder", endpoint, "server", CurveConfig{stranger, run.publicKey});
+        intruder.send(Message("hello"));
+        zmq::context_t other(1);  // a plain client, as a port scanner would be
+        Channel plain = Channel::dealer(other, "plain", endpoint, "server", CurveConfig{});
+        plain.send(Message("hello"));
+        QTRY_COMPARE(guard.refusals(), 1u);
+        QVERIFY(!server.receive(std::chrono::milliseconds(500)).has_value());  // neither got through
+        member.send(Message("still here"));
+        QVERIFY(server.receive(std::chrono::seconds(5)).has_value());
+    }
 };
 
 QTEST_GUILESS_MAIN(WireTest)

@@ -1,0 +1,88 @@
+#include "CurveSecurity.h"
+
+#include <cstdio>
+
+namespace hips {
+
+CurveKeyPair CurveKeyPair::generate() {
+    char pub[41] = {}, sec[41] = {};
+    if (zmq_curve_keypair(pub, sec) != 0) return {};  // libzmq built without CURVE
+    return {QByteArray(pub, 40), QByteArray(sec, 40)};
+}
+
+CurveKeyPair CurveKeyPair::fromText(const QByteArray& text) {
+    const QList<QByteArray> parts = text.trimmed().split(' ');
+    if (parts.size() != 2 || parts[0].size() != 40 || parts[1].size() != 40) return {};
+    return {parts[0], parts[1]};
+}
+
+void CurveConfig::applyAsServer(zmq::socket_t& s) const {
+    if (!enabled()) return;
+    s.set(zmq::sockopt::zap_domain, "hips");
+    s.set(zmq::sockopt::curve_server, 1);
+    s.set(zmq::sockopt::curve_secretkey, own.secretKey.toStdString());
+}
+
+void CurveConfig::applyAsClient(zmq::socket_t& s) const {
+    if (!enabled()) return;
+    s.set(zmq::sockopt::curve_serverkey, serverPublicKey.toStdString());
+    s.set(zmq::sockopt::curve_publickey, own.publicKey.toStdString());
+    s.set(zmq::sockopt::curve_secretkey, own.secretKey.toStdString());
+}
+
+CurveGuard::CurveGuard(zmq::context_t& ctx, QList<QByteArray> allowed, QString name) : m_name(std::move(name)) {
+    for (const QByteArray& z85 : allowed) {
+        QByteArray binary(32, '\0');
+        if (z85.size() == 40 && zmq_z85_decode(reinterpret_cast<uint8_t*>(binary.data()), z85.constData()))
+            m_allowed << binary;
+    }
+    std::promise<void> bound;
+    auto ready = bound.get_future();
+    m_thread = std::thread([this, &ctx, &bound] { serve(ctx, &bound); });
+    ready.wait();  // no CURVE socket may handshake before the handler listens
+}
+
+CurveGuard::~CurveGuard() {
+    m_stop = true;
+    m_thread.join();
+}
+
+// The ZAP protocol (RFC 27): a REP socket on inproc://zeromq.zap.01 in the same context.
+void CurveGuard::serve(zmq::context_t& ctx, std::promise<void>* bound) {
+    zmq::socket_t zap(ctx, zmq::socket_type::rep);
+    zap.set(zmq::sockopt::linger, 0);
+    zap.bind("inproc://zeromq.zap.01");
+    bound->set_value();
+    while (!m_stop) {
+        zmq::pollitem_t item{zap.handle(), 0, ZMQ_POLLIN, 0};
+        if (zmq::poll(&item, 1, std::chrono::milliseconds(100)) == 0) continue;
+        std::vector<zmq::message_t> frames;
+        while (true) {
+            zmq::message_t part;
+            if (!zap.recv(part, zmq::recv_flags::none)) break;
+            frames.push_back(std::move(part));
+            if (!frames.back().more()) break;
+        }
+        if (frames.size() < 6) continue;
+        const std::string requestId = frames[1].to_string(), address = frames[3].to_string();
+        const std::string mechanism = frames[5].to_string();
+        const QByteArray key = frames.size() > 6 ? QByteArray(static_cast<const char*>(frames[6].data()), int(frames[6].size())) : QByteArray();
+        const bool ok = mechanism == "CURVE" && m_allowed.contains(key);
+        if (ok) {
+            ++m_admissions;
+        } else {
+            ++m_refusals;
+            char z85[41] = {};
+            if (key.size() == 32) zmq_z85_encode(z85, reinterpret_cast<const uint8_t*>(key.constData()), 32);
+            std::fprintf(stderr, "%s: refused a %s connection from %s (key %s): not a key of this run; refusals so far: %llu\n",
+                         qPrintable(m_name), mechanism.c_str(), address.c_str(), key.size() == 32 ? z85 : "none",
+                         static_cast<unsigned long long>(m_refusals.load()));
+            std::fflush(stderr);
+        }
+        const std::vector<std::string> reply = {"1.0", requestId, ok ? "200" : "400", ok ? "OK" : "unknown key", "", ""};
+        for (size_t i = 0; i < reply.size(); ++i)
+            zap.send(zmq::buffer(reply[i]), i + 1 < reply.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
+    }
+}
+
+}  // namespace hips
