@@ -1547,48 +1547,69 @@
 <context>
     <name>hips::RunPanel</name>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="32"/>
+        <location filename="../ui/run/RunPanel.cpp" line="29"/>
+        <source>Unknown host key</source>
+        <translation>未知的主机密钥</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/RunPanel.cpp" line="30"/>
+        <source>The key of host &apos;%1&apos; is not known yet:
+%2
+
+Trust it and record it? Check the fingerprint with the host&apos;s administrator first.</source>
+        <translation>主机“%1”的密钥尚不认识：
+%2
+
+信任并记录它吗？请先与该主机的管理员核对指纹。</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/RunPanel.cpp" line="39"/>
+        <source>SSH</source>
+        <translation>SSH</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/RunPanel.cpp" line="59"/>
         <source>Start all</source>
         <translation>全部启动</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="33"/>
+        <location filename="../ui/run/RunPanel.cpp" line="60"/>
         <source>Stop all</source>
         <translation>全部停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="44"/>
+        <location filename="../ui/run/RunPanel.cpp" line="71"/>
         <source>Double-click a process to see only its log</source>
         <translation>双击某个进程可仅查看其日志</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="99"/>
+        <location filename="../ui/run/RunPanel.cpp" line="127"/>
         <source>finished after %1 rounds in %2 s: final test accuracy %3</source>
         <translation>已完成 %1 个轮次，用时 %2 秒：最终测试准确率 %3</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="101"/>
+        <location filename="../ui/run/RunPanel.cpp" line="129"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="113"/>
-        <location filename="../ui/run/RunPanel.cpp" line="137"/>
+        <location filename="../ui/run/RunPanel.cpp" line="141"/>
+        <location filename="../ui/run/RunPanel.cpp" line="165"/>
         <source>Cannot start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="118"/>
+        <location filename="../ui/run/RunPanel.cpp" line="146"/>
         <source>run directory: %1</source>
         <translation>运行目录：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="123"/>
+        <location filename="../ui/run/RunPanel.cpp" line="151"/>
         <source>stopped from HiPS Studio</source>
         <translation>已从 HiPS Studio 停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="136"/>
+        <location filename="../ui/run/RunPanel.cpp" line="164"/>
         <source>Deploy and start every process of the topology</source>
         <translation>部署并启动拓扑中的所有进程</translation>
     </message>

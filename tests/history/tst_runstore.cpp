@@ -162,6 +162,23 @@ private Q_SLOTS:
         store->setCommitListener({});
     }
 
+    // Rows posted while the writer is busy go in together: 200,000 rows take a handful of
+    // transactions, not one each (the listener hears each commit once).
+    void theWriterBatchesRowsIntoFewTransactions() {
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        const qint64 run = store->beginRun("batch", "{}", {});
+        std::atomic<int> commits{0};
+        store->setCommitListener([&](quint64) { ++commits; });
+        constexpr int kRows = 200000;
+        for (int i = 0; i < kRows; ++i) store->appendMetric(run, i, "w", i, "loss", i);
+        store->flush();
+        store->setCommitListener({});
+        QCOMPARE(store->metricCount(run), kRows);
+        QVERIFY2(commits.load() < 100, qPrintable(QString("%1 commits for %2 rows").arg(commits.load()).arg(kRows)));
+    }
+
     void runListCarriesTheFactsOfEachRun() {
         QTemporaryDir dir;
         QString error;

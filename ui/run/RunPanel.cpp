@@ -6,6 +6,9 @@
 #include <QDateTime>
 #include <QDir>
 #include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLineEdit>
+#include <QMessageBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
@@ -15,6 +18,30 @@
 namespace hips {
 
 namespace {
+
+// Host keys and passphrases are asked in dialogs. The deployment asks from its worker threads,
+// so each question hops to the GUI thread and waits for the answer there.
+DeployOptions guiDeployOptions(QWidget* parent) {
+    DeployOptions o;
+    o.hostKeyPrompt = [parent](const QString& host, const QString& fingerprint) {
+        bool trust = false;
+        QMetaObject::invokeMethod(parent, [&] {
+            trust = QMessageBox::question(parent, RunPanel::tr("Unknown host key"),
+                                          RunPanel::tr("The key of host '%1' is not known yet:\n%2\n\nTrust it and record "
+                                                       "it? Check the fingerprint with the host's administrator first.")
+                                              .arg(host, fingerprint)) == QMessageBox::Yes;
+        }, Qt::BlockingQueuedConnection);
+        return trust;
+    };
+    o.secretPrompt = [parent](const QString& question) {
+        QString answer;
+        QMetaObject::invokeMethod(parent, [&] {
+            answer = QInputDialog::getText(parent, RunPanel::tr("SSH"), question, QLineEdit::Password);
+        }, Qt::BlockingQueuedConnection);
+        return answer;
+    };
+    return o;
+}
 
 QString stateStyle(RunState s) {
     switch (s) {
@@ -85,6 +112,7 @@ bool RunPanel::start(const Topology& topology) {
     m_controller = std::make_unique<RunController>();
     RunController* c = m_controller.get();
     c->setStore(m_store);
+    c->setDeployOptions(guiDeployOptions(this));
     connect(c, &RunController::stateChanged, this, &RunPanel::setState);
     connect(c, &RunController::processChanged, m_processes, &ProcessTableModel::update);
     connect(c, &RunController::processActivity, m_processes, &ProcessTableModel::noteActivity);
