@@ -321,8 +321,24 @@ void MainWindow::about() {
 
 void MainWindow::setLanguage(const QString& locale) {
     if (locale == QSettings().value("language", "en").toString()) return;
+    if (m_run->isActive()) {
+        QMessageBox::information(this, tr("Language"), tr("Stop the run first: switching the language rebuilds the window."));
+        return;
+    }
     QSettings().setValue("language", locale);
-    QMessageBox::information(this, tr("Language"), tr("HiPS Studio will use the new language from its next start."));
+    Q_EMIT languageChangeRequested(locale);
+}
+
+MainWindow::Tab MainWindow::tab() const { return Tab(m_tabs->currentIndex()); }
+
+void MainWindow::adoptFrom(const MainWindow& other) {
+    m_designer->setTopology(other.m_designer->topology());
+    m_path = other.m_path;
+    if (!other.m_designer->undoStack()->isClean()) m_designer->undoStack()->resetClean();  // still unsaved
+    restoreGeometry(other.saveGeometry());
+    restoreState(other.saveState());
+    setTab(other.tab());
+    updateTitle();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -29,7 +29,18 @@ public:
     void openDefaultTopology();
     bool showStoredRun(qint64 run);          // a past run's curves in the Charts tab
     void setTab(Tab tab);
+    Tab tab() const;
+    // What a window built in another language takes over: the topology (as edited), its file
+    // and whether it has unsaved changes, the tab and the geometry.
+    void adoptFrom(const MainWindow& other);
     QString historyError() const { return m_historyError; }
+
+Q_SIGNALS:
+    // The user picked another language: the owner builds a new window in it (adoptFrom) and
+    // drops this one. Offered only while no run is under way.
+    void languageChangeRequested(const QString& locale);
+
+public:
 
     Designer* designer() const { return m_designer; }
     RunPanel* runPanel() const { return m_run; }

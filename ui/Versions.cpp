@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QLibraryInfo>
 #include <QTranslator>
+#include <memory>
 #include <libssh/libssh.h>
 #include <sqlite3.h>
 #include <zmq.h>
@@ -28,18 +29,25 @@ QString libssh() { return QString::fromLatin1(ssh_version(0)); }
 QString sqlite() { return QString::fromLatin1(sqlite3_libversion()); }
 
 bool installTranslation(const QString& locale) {
-    if (locale == QLatin1String("en")) return true;
-    auto* translator = new QTranslator(QCoreApplication::instance());
-    if (!translator->load(QStringLiteral(":/i18n/hips_%1.qm").arg(locale))) {
-        delete translator;
-        return false;
+    // The ones installed before go first: switching back to English must leave none.
+    static QTranslator* ours = nullptr;
+    static QTranslator* qts = nullptr;
+    for (QTranslator** t : {&ours, &qts}) {
+        if (!*t) continue;
+        QCoreApplication::removeTranslator(*t);
+        delete *t;
+        *t = nullptr;
     }
-    QCoreApplication::installTranslator(translator);
-    auto* qtTranslator = new QTranslator(QCoreApplication::instance());  // Qt's own dialogs and buttons
-    if (qtTranslator->load(QStringLiteral("qtbase_%1").arg(locale), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        QCoreApplication::installTranslator(qtTranslator);
-    else
-        delete qtTranslator;
+    if (locale == QLatin1String("en")) return true;
+    auto translator = std::make_unique<QTranslator>();
+    if (!translator->load(QStringLiteral(":/i18n/hips_%1.qm").arg(locale))) return false;
+    ours = translator.release();
+    QCoreApplication::installTranslator(ours);
+    auto qtTranslator = std::make_unique<QTranslator>();  // Qt's own dialogs and buttons
+    if (qtTranslator->load(QStringLiteral("qtbase_%1").arg(locale), QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
+        qts = qtTranslator.release();
+        QCoreApplication::installTranslator(qts);
+    }
     return true;
 }
 

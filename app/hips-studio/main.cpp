@@ -11,6 +11,8 @@
 #include <QSettings>
 #include <QTimer>
 #include <cstdio>
+#include <functional>
+#include <memory>
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -35,12 +37,12 @@ int main(int argc, char** argv) {
     if (!hips::versions::installTranslation(language))
         std::fprintf(stderr, "hips-studio: no translation for '%s'; using English\n", qPrintable(language));
 
-    hips::MainWindow window(args.value("history"));
-    if (!window.historyError().isEmpty())
-        std::fprintf(stderr, "hips-studio: the run history is unavailable: %s\n", qPrintable(window.historyError()));
+    auto window = std::make_unique<hips::MainWindow>(args.value("history"));
+    if (!window->historyError().isEmpty())
+        std::fprintf(stderr, "hips-studio: the run history is unavailable: %s\n", qPrintable(window->historyError()));
     const QStringList files = args.positionalArguments();
-    if (files.isEmpty()) window.openDefaultTopology();
-    else if (!window.openTopology(files.first()) && args.isSet("screenshot")) return 2;
+    if (files.isEmpty()) window->openDefaultTopology();
+    else if (!window->openTopology(files.first()) && args.isSet("screenshot")) return 2;
 
     const QStringList tabs = {"design", "run", "charts", "history"};
     const int tab = int(tabs.indexOf(args.value("tab")));
@@ -48,20 +50,33 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "hips-studio: --tab must be one of %s\n", qPrintable(tabs.join(", ")));
         return 2;
     }
-    if (args.isSet("show-run") && !window.showStoredRun(args.value("show-run").toLongLong())) {
+    if (args.isSet("show-run") && !window->showStoredRun(args.value("show-run").toLongLong())) {
         std::fprintf(stderr, "hips-studio: no run '%s' in the history\n", qPrintable(args.value("show-run")));
         return 2;
     }
-    window.setTab(hips::MainWindow::Tab(tab));
-    if (args.isSet("screenshot")) window.resize(1500, 900);
-    window.show();
-    if (!args.isSet("screenshot")) return app.exec();
+    window->setTab(hips::MainWindow::Tab(tab));
+    if (args.isSet("screenshot")) window->resize(1500, 900);
+    window->show();
+    if (!args.isSet("screenshot")) {
+        // A language switch builds the window anew in that language; the old one hands over.
+        std::function<void(const QString&)> switchLanguage = [&](const QString& locale) {
+            hips::versions::installTranslation(locale);
+            auto next = std::make_unique<hips::MainWindow>(args.value("history"));
+            next->adoptFrom(*window);
+            QObject::connect(next.get(), &hips::MainWindow::languageChangeRequested, &app, switchLanguage, Qt::QueuedConnection);
+            next->show();
+            window.release()->deleteLater();  // we are inside one of its signals
+            window = std::move(next);
+        };
+        QObject::connect(window.get(), &hips::MainWindow::languageChangeRequested, &app, switchLanguage, Qt::QueuedConnection);
+        return app.exec();
+    }
 
     // Let the layouts, the fit-to-view and the charts settle, then take the picture.
     const QString file = args.value("screenshot");
     int status = 1;
-    QTimer::singleShot(600, &window, [&] {
-        status = window.grab().save(file) ? 0 : 1;
+    QTimer::singleShot(600, window.get(), [&] {
+        status = window->grab().save(file) ? 0 : 1;
         if (status) std::fprintf(stderr, "hips-studio: cannot write %s\n", qPrintable(file));
         app.quit();
     });

@@ -9,12 +9,14 @@
 #include "PropertyPanel.h"
 #include "RunPanel.h"
 #include "TopologyReader.h"
+#include "Versions.h"
 
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMimeData>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -213,6 +215,26 @@ private Q_SLOTS:
         designer->undoStack()->undo();
         QVERIFY(start->isEnabled());
         QVERIFY(!designer->scene()->item({ElementRef::Kind::Server, "party1", {}, 0})->hasIssue());
+    }
+
+    // A language switch builds a new window in that language, which takes over the edited
+    // topology, its file and its unsaved state.
+    void aLanguageSwitchRebuildsTheWindowWithTheSameTopology() {
+        QTemporaryDir dir;
+        MainWindow english(dir.filePath("history.sqlite"));
+        QVERIFY(english.openTopology(kDefault));
+        dropFromPalette(*english.designer(), PaletteItem::Party, QPointF(900, 900));
+        QVERIFY(english.windowTitle().contains('*'));
+        QVERIFY(versions::installTranslation("zh_CN"));
+        MainWindow chinese(dir.filePath("history.sqlite"));
+        chinese.adoptFrom(english);
+        QCOMPARE(chinese.designer()->json(), english.designer()->json());
+        QVERIFY(chinese.windowTitle().contains('*'));
+        QCOMPARE(chinese.findChild<QTabWidget*>()->tabText(0), QString::fromUtf8("设计"));
+        QCOMPARE(chinese.runPanel()->startButton()->text(), QString::fromUtf8("全部启动"));
+        QVERIFY(versions::installTranslation("en"));
+        MainWindow back(dir.filePath("history.sqlite"));
+        QCOMPARE(back.findChild<QTabWidget*>()->tabText(0), QStringLiteral("Design"));
     }
 
     void saveWritesWhatTheCliReads() {
