@@ -19,6 +19,7 @@ public:
     ~AgentClient() override;
 
     const QString& host() const { return m_host; }
+    qint64 silentForMs() const { return m_sinceAgent.elapsed(); }  // since the agent's last word
     void send(Message m);
 
     // By default each event is acknowledged as soon as it is emitted. With manual acks the

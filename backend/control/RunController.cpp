@@ -172,11 +172,24 @@ void RunController::addAgent(const QString& host, const QString& label, const QS
     });
     connect(a, &AgentClient::lost, this, [this, host](const QString& reason) {
         m_gone.insert(host);
-        fail(reason);
+        const Host* h = m_topology.host(host);
+        fail(h && !m_launcher ? reason + QStringLiteral("; the agent may have crashed: see %1/agent.log on that host, then "
+                                                        "run again (it redeploys)").arg(h->installDir)
+                              : reason);
         // A silent agent cannot report its roles' exits; it stops them itself.
         if (m_launcher || m_gone.size() == qsizetype(m_agents.size())) emitFinished();
     });
     m_agents[host] = std::move(agent);
+}
+
+// Agents that stopped answering (and never said bye), named for the failure reason.
+QString RunController::silentAgentsPrefix() const {
+    QStringList silent;
+    for (const auto& [host, agent] : m_agents)
+        if (!m_gone.contains(host) && agent->silentForMs() > 3 * control::kPingMs)
+            silent << QStringLiteral("%1 (silent for %2 s)").arg(agent->host()).arg(agent->silentForMs() / 1000);
+    if (silent.isEmpty()) return {};
+    return QStringLiteral("the agent on %1 stopped answering (host down or agent killed?); then: ").arg(silent.join(", "));
 }
 
 AgentClient* RunController::agentFor(const Node& node) const {
@@ -381,6 +394,9 @@ void RunController::emitFinished() {
         s.bytesAcross = m_progress->bytesAcross();
         s.samples = m_progress->totalSamples();
     }
+    // A role that failed because a peer vanished is usually the echo of an agent or host that
+    // died; by now such an agent has been silent for a while, so the reason can name it.
+    if (!s.ok) s.reason = silentAgentsPrefix() + s.reason;
     if (s.ok && s.rounds < m_topology.training.rounds) {
         s.ok = false;
         s.reason = QStringLiteral("the roles ended after %1 of %2 rounds").arg(s.rounds).arg(m_topology.training.rounds);

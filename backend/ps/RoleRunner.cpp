@@ -65,7 +65,10 @@ int runRole(const QString& topologyPath, const QString& nodeId, const QString& o
         std::fprintf(stderr, "%s: %s\n", qPrintable(nodeId), e.what());
         return kRoleFailed;
     } catch (const zmq::error_t& e) {
-        std::fprintf(stderr, "%s: network error: %s (is the port already in use?)\n", qPrintable(nodeId), e.what());
+        const char* hint = e.num() == EADDRINUSE     ? "the port is already in use; choose a free one"
+                           : e.num() == EHOSTUNREACH ? "a peer vanished: the process it talked to, or its host, died"
+                                                     : "check the addresses and ports of the topology";
+        std::fprintf(stderr, "%s: network error: %s (%s)\n", qPrintable(nodeId), e.what(), hint);
         return kRoleFailed;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s: %s\n", qPrintable(nodeId), e.what());

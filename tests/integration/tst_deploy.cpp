@@ -228,6 +228,25 @@ private Q_SLOTS:
         QVERIFY(readFile(path("roles.json")).contains("refused a CURVE connection"));
     }
 
+    // An agent killed mid-run: the run fails naming what died, and nothing is left anywhere.
+    void aDeadAgentFailsTheRunAndLeavesNothing() {
+        const QString topology = writeTopology("crash");
+        QProcess hips;
+        hips.setProcessChannelMode(QProcess::MergedChannels);
+        hips.start(kHips, QStringList{"run", topology, "--rounds", "200", "--history", path("crash.sqlite"), "--out",
+                                      path("crash_run")} + sshArgs(path("known_hosts")));
+        QByteArray out;
+        QTRY_VERIFY_WITH_TIMEOUT((out += hips.readAll()).contains("\n    2 "), 60000);
+        const QByteArray pid = readFile(path("crash/install_1/agent.pid")).trimmed();
+        QVERIFY(!pid.isEmpty());
+        QVERIFY(run("kill", {"-9", QString::fromLatin1(pid)}).status == 0);
+        QVERIFY(hips.waitForFinished(60000));
+        out += hips.readAll();
+        QCOMPARE(hips.exitCode(), 1);
+        QVERIFY2(out.contains("hostB"), out.constData());  // the host whose agent died is named
+        QTRY_COMPARE_WITH_TIMEOUT(processesWith(path("crash").toUtf8()), 0, 20000);
+    }
+
     void anUnknownHostKeyIsRefusedUnlessAccepted() {
         const QString topology = writeTopology("unknown");
         const Result r = run(kHips, QStringList{"deploy", topology} + sshArgs(path("fresh_known_hosts"), false));
