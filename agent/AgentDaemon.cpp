@@ -17,6 +17,9 @@ AgentDaemon::AgentDaemon(const QString& bindEndpoint, bool standby, const CurveC
     : QObject(parent), m_standby(standby) {
     if (curve.enabled()) m_guard = std::make_unique<CurveGuard>(m_zmq, QList<QByteArray>{controllerKey}, QStringLiteral("hips-agent"));
     Channel channel = Channel::router(m_zmq, QStringLiteral("agent"), bindEndpoint, curve);
+    // Every controller connects as "controller": a new one (after the last one died, or
+    // `hips stop` while a run is attached) takes the routing id over instead of being ignored.
+    channel.socket().set(zmq::sockopt::router_handover, 1);
     m_endpoint = QString::fromStdString(channel.socket().get(zmq::sockopt::last_endpoint));
     m_socket = std::make_unique<SocketThread>(m_zmq, std::move(channel), [this](Envelope&& e) {
         auto shared = std::make_shared<Envelope>(std::move(e));
@@ -69,7 +72,12 @@ void AgentDaemon::onMessage(const QString& peer, const Message& m) {
     } else if (type == QLatin1String("ping")) {
         m_socket->post(peer, Message(QStringLiteral("pong")));  // keeps the controller's silence clock at zero
     } else if (type == QLatin1String("start")) {
-        if (m_shuttingDown) return;  // no new roles once stopping
+        if (m_shuttingDown) {  // no new roles once stopping; say so, or the controller waits for it
+            sendEvent(QStringLiteral("exited"), m.string(QStringLiteral("node")),
+                      {{QStringLiteral("code"), -1}, {QStringLiteral("crashed"), false},
+                       {QStringLiteral("error"), QStringLiteral("the agent is shutting down")}});
+            return;
+        }
         onStart(m);
     } else if (type == QLatin1String("stop")) {
         m_roles.stop(m.string(QStringLiteral("node")));

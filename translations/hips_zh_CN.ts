@@ -1063,16 +1063,16 @@
     </message>
     <message>
         <location filename="../ui/MainWindow.cpp" line="325"/>
-        <source>HiPS Studio will use the new language from its next start.</source>
-        <translation>HiPS Studio 将在下次启动时使用新语言。</translation>
+        <source>Stop the run first: switching the language rebuilds the window.</source>
+        <translation>请先停止运行：切换语言会重建窗口。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="331"/>
+        <location filename="../ui/MainWindow.cpp" line="347"/>
         <source>A run is under way</source>
         <translation>有运行正在进行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="331"/>
+        <location filename="../ui/MainWindow.cpp" line="347"/>
         <source>Stop the run and quit?</source>
         <translation>要停止运行并退出吗？</translation>
     </message>
@@ -1547,12 +1547,12 @@
 <context>
     <name>hips::RunPanel</name>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="29"/>
+        <location filename="../ui/run/RunPanel.cpp" line="50"/>
         <source>Unknown host key</source>
         <translation>未知的主机密钥</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="30"/>
+        <location filename="../ui/run/RunPanel.cpp" line="51"/>
         <source>The key of host &apos;%1&apos; is not known yet:
 %2
 
@@ -1563,53 +1563,53 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
 信任并记录它吗？请先与该主机的管理员核对指纹。</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="39"/>
+        <location filename="../ui/run/RunPanel.cpp" line="58"/>
         <source>SSH</source>
         <translation>SSH</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="59"/>
+        <location filename="../ui/run/RunPanel.cpp" line="77"/>
         <source>Start all</source>
         <translation>全部启动</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="60"/>
+        <location filename="../ui/run/RunPanel.cpp" line="78"/>
         <source>Stop all</source>
         <translation>全部停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="71"/>
+        <location filename="../ui/run/RunPanel.cpp" line="89"/>
         <source>Double-click a process to see only its log</source>
         <translation>双击某个进程可仅查看其日志</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="127"/>
+        <location filename="../ui/run/RunPanel.cpp" line="145"/>
         <source>finished after %1 rounds in %2 s: final test accuracy %3</source>
         <translation>已完成 %1 个轮次，用时 %2 秒：最终测试准确率 %3</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="129"/>
+        <location filename="../ui/run/RunPanel.cpp" line="147"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="141"/>
-        <location filename="../ui/run/RunPanel.cpp" line="165"/>
+        <location filename="../ui/run/RunPanel.cpp" line="159"/>
+        <location filename="../ui/run/RunPanel.cpp" line="183"/>
         <source>Cannot start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="146"/>
+        <location filename="../ui/run/RunPanel.cpp" line="164"/>
         <source>run directory: %1</source>
         <translation>运行目录：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="151"/>
+        <location filename="../ui/run/RunPanel.cpp" line="169"/>
         <source>stopped from HiPS Studio</source>
         <translation>已从 HiPS Studio 停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="164"/>
+        <location filename="../ui/run/RunPanel.cpp" line="182"/>
         <source>Deploy and start every process of the topology</source>
         <translation>部署并启动拓扑中的所有进程</translation>
     </message>

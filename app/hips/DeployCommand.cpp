@@ -11,6 +11,7 @@
 #include <QFileInfo>
 #include <QTimer>
 #include <cstdio>
+#include <mutex>
 #include <termios.h>
 #include <unistd.h>
 
@@ -21,6 +22,9 @@ namespace {
 // A line from the terminal when a person is at one; `secret` turns echo off.
 QString askTerminal(const QString& question, bool secret) {
     if (!isatty(STDIN_FILENO)) return {};  // scripts and tests: no one to ask, so the answer is no
+    // Hosts deploy in parallel: one question at a time, so an answer always goes to its question.
+    static std::mutex oneAtATime;
+    std::lock_guard lock(oneAtATime);
     FILE* tty = std::fopen("/dev/tty", "r+");
     if (!tty) return {};
     std::fprintf(tty, "%s", qPrintable(question));
@@ -73,12 +77,12 @@ DeployOptions deployOptionsFrom(const QCommandLineParser& args) {
     o.knownHosts = args.value("known-hosts");
     o.acceptNewHostKeys = args.isSet("accept-new-host-keys");
     o.timeoutSeconds = std::max(1, args.value("ssh-timeout").toInt());
-    o.hostKeyPrompt = [](const QString& host, const QString& fingerprint) {
+    o.hostKeyPrompt = [](const QString& host, const QString& fingerprint, const std::atomic<bool>&) {
         const QString answer = askTerminal(
             QStringLiteral("The key of host '%1' is not known: %2\nTrust it and record it? (yes/no) ").arg(host, fingerprint), false);
         return answer.compare(QLatin1String("yes"), Qt::CaseInsensitive) == 0;
     };
-    o.secretPrompt = [](const QString& question) { return askTerminal(question, true); };
+    o.secretPrompt = [](const QString& question, const std::atomic<bool>&) { return askTerminal(question, true); };
     return o;
 }
 
@@ -118,7 +122,9 @@ int deployCommand(const QStringList& arguments) {
             ++pending;
             keys.agents.insert(r.host, r.agentPublicKey);
             auto agent = std::make_unique<AgentClient>(r.host, r.agentEndpoint, keys.clientFor(r.host));
-            QObject::connect(agent.get(), &AgentClient::ready, [&, r](const QCborMap& hello) {
+            AgentClient* a = agent.get();
+            QObject::connect(a, &AgentClient::ready, [&, r, a](const QCborMap& hello) {
+                QObject::disconnect(a, &AgentClient::lost, nullptr, nullptr);  // counted once, as ready
                 std::printf("%-12s ready: agent %s (pid %lld) on %s, %s, %s, %.1f s\n", qPrintable(r.host),
                             qPrintable(hello.value(QStringLiteral("agent_version")).toString()),
                             static_cast<long long>(hello.value(QStringLiteral("pid")).toInteger()), qPrintable(r.system),
@@ -167,6 +173,12 @@ int stopCommand(const QStringList& arguments) {
     std::vector<std::unique_ptr<AgentClient>> agents;
     int pending = 0, failures = 0;
     for (const Host& h : remoteHosts(*topology)) {
+        if (keys->agents.value(h.id).size() != 40) {
+            ++failures;
+            std::fprintf(stderr, "%s: was not deployed with the keys in %s (a failed or other deployment); deploy again, "
+                                 "then stop\n", qPrintable(h.id), qPrintable(DeploymentKeys::pathFor(*topology)));
+            continue;
+        }
         ++pending;
         auto agent = std::make_unique<AgentClient>(h.id, QStringLiteral("tcp://%1:%2").arg(h.address).arg(h.agentPort),
                                                    keys->clientFor(h.id));
@@ -183,7 +195,7 @@ int stopCommand(const QStringList& arguments) {
         });
         agents.push_back(std::move(agent));
     }
-    return QCoreApplication::exec();
+    return pending == 0 ? 1 : QCoreApplication::exec();
 }
 
 }  // namespace hips

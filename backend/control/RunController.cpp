@@ -59,7 +59,7 @@ static QString describeExit(const ProcessInfo& p) {
 
 RunController::RunController(QObject* parent) : QObject(parent) {}
 RunController::~RunController() {
-    if (m_store) m_store->setCommitListener({});
+    if (m_store) m_store->clearCommitListener(m_listenerToken);  // a newer run may own it by now
 }
 
 void RunController::setState(RunState s) {
@@ -95,17 +95,24 @@ bool RunController::start(const Topology& topology, const QString& runDir) {
         const QJsonObject settings = TopologyWriter::toJsonObject(topology).value("training").toObject();
         m_runId = m_store->beginRun(topology.name, TopologyWriter::toJson(topology), settings);
         for (const ProcessInfo& p : m_processes) storeProcess(p);
-        m_store->setCommitListener([this](quint64 mark) {
+        m_listenerToken = m_store->setCommitListener([this](quint64 mark) {
             QMetaObject::invokeMethod(this, [this, mark] { acknowledgeCommitted(mark); }, Qt::QueuedConnection);
         });
     }
     setState(RunState::Deploying);
     if (remoteHosts(topology).isEmpty()) startLocalAgent();
     else deployAgents();
-    QTimer::singleShot(kAgentStartTimeoutMs + (remoteHosts(topology).isEmpty() ? 0 : kDeployTimeoutMs), this, [this] {
-        if (m_state == RunState::Deploying)
-            fail(QStringLiteral("the agents did not complete their handshake in time (ready: %1 of %2)")
-                     .arg(m_ready.size()).arg(m_agents.size()));
+    const int limitMs = kAgentStartTimeoutMs + (remoteHosts(topology).isEmpty() ? 0 : kDeployTimeoutMs);
+    QTimer::singleShot(limitMs, this, [this, limitMs] {
+        if (m_state != RunState::Deploying) return;
+        if (m_deployer && !m_deployer->isDone()) {
+            QStringList busy;
+            for (auto it = m_deployStage.begin(); it != m_deployStage.end(); ++it) busy << it.key() + " (" + it.value() + ')';
+            return fail(QStringLiteral("the deployment was still running after %1 s: %2; check those hosts' links")
+                            .arg(limitMs / 1000).arg(busy.join(", ")));
+        }
+        fail(QStringLiteral("the agents did not complete their handshake in time (ready: %1 of %2)")
+                 .arg(m_ready.size()).arg(m_agents.size()));
     });
     return true;
 }
@@ -130,9 +137,11 @@ void RunController::startLocalAgent() {
 void RunController::deployAgents() {
     m_deployer = std::make_unique<Deployer>();
     connect(m_deployer.get(), &Deployer::progress, this, [this](const QString& host, const QString& stage) {
+        m_deployStage[host] = stage;
         Q_EMIT deployProgress(host, stage);
         Q_EMIT logLine(QStringLiteral("controller"), QStringLiteral("stdout"), QStringLiteral("%1: %2").arg(host, stage));
     });
+    connect(m_deployer.get(), &Deployer::hostFinished, this, [this](const HostDeployment& r) { m_deployStage.remove(r.host); });
     connect(m_deployer.get(), &Deployer::finished, this, [this](const QList<HostDeployment>& results) {
         QStringList errors;
         for (const HostDeployment& r : results) {
@@ -145,6 +154,11 @@ void RunController::deployAgents() {
         }
         if (const QString e = m_keys.save(DeploymentKeys::pathFor(m_topology)); !e.isEmpty())
             Q_EMIT logLine(QStringLiteral("controller"), QStringLiteral("stderr"), e + QStringLiteral(" (hips stop will not reach these agents)"));
+        if (m_shutdownSent) {  // stopped while deploying: the agents just started go at once
+            m_shutdownSent = false;
+            shutdownAgent();
+            return;
+        }
         if (!errors.isEmpty()) fail(errors.join(QStringLiteral("; ")));
     });
     // Keys for this deployment: the controller's (each agent admits only it) and the run's
@@ -166,8 +180,10 @@ void RunController::addAgent(const QString& host, const QString& label, const QS
         if (m_ready.size() == qsizetype(m_agents.size())) onAgentsReady();
     });
     connect(a, &AgentClient::event, this, [this, a](const QCborMap& e, qint64 seq) { onEvent(a, e, seq); });
-    connect(a, &AgentClient::bye, this, [this, host] {
+    connect(a, &AgentClient::bye, this, [this, host, label] {
         m_gone.insert(host);
+        if (!m_shutdownSent)  // nobody asked it to go: a signal, or `hips stop` from elsewhere
+            fail(QStringLiteral("the agent on %1 exited before the run ended (stopped by a signal or by hips stop)").arg(label));
         if (!m_launcher && m_gone.size() == qsizetype(m_agents.size())) emitFinished();
     });
     connect(a, &AgentClient::lost, this, [this, host](const QString& reason) {
@@ -360,6 +376,13 @@ void RunController::finishWhenQuiet() {
 void RunController::shutdownAgent() {
     if (m_shutdownSent) return;
     m_shutdownSent = true;
+    if (m_deployer && !m_deployer->isDone()) {
+        // Hosts still deploying: their agents are shut down as soon as the deployment ends (see
+        // deployAgents); finishing now would leave them running, and the deployment's threads
+        // would be joined later on this thread.
+        QTimer::singleShot(2 * kStopGraceMs, this, &RunController::emitFinished);
+        return;
+    }
     if (m_deployer) {  // remote agents say "bye" as they go (→ emitFinished); silence ends the wait
         if (m_agents.empty()) return emitFinished();
         for (const auto& [host, agent] : m_agents) agent->send(Message(QStringLiteral("shutdown")));

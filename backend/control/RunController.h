@@ -109,6 +109,7 @@ private:
     CurveKeyPair m_runKeys;   // remote runs: the roles' shared key pair
     std::map<QString, std::unique_ptr<AgentClient>> m_agents;  // by host id ("" for the local agent)
     QSet<QString> m_ready, m_gone;
+    QMap<QString, QString> m_deployStage;  // hosts still deploying → their last stage
     std::unique_ptr<RunProgress> m_progress;
     QMap<QString, ProcessInfo> m_processes;
     QElapsedTimer m_clock;
@@ -121,6 +122,7 @@ private:
         AgentClient* agent;
     };
     QList<PendingAck> m_pendingAcks;
+    quint64 m_listenerToken = 0;
     bool m_finishedEmitted = false;
     bool m_shutdownSent = false;
 };

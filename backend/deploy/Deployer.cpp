@@ -47,6 +47,7 @@ QString Deployer::packageFor(const QString& library) {
 Deployer::Deployer(QObject* parent) : QObject(parent) {}
 
 Deployer::~Deployer() {
+    m_cancelled = true;
     for (std::thread& t : m_threads) t.join();
 }
 
@@ -75,6 +76,7 @@ HostDeployment Deployer::deployHost(const Host& host, const DeployOptions& optio
     r.host = host.id;
     auto stage = [&](const QString& what) {
         QMetaObject::invokeMethod(this, [this, id = host.id, what] { Q_EMIT progress(id, what); }, Qt::QueuedConnection);
+        return !m_cancelled;  // false: give up here
     };
     auto failed = [&](const QString& error) {
         r.error = error;
@@ -93,17 +95,18 @@ HostDeployment Deployer::deployHost(const Host& host, const DeployOptions& optio
         sums << QCryptographicHash::hash(binaries.last(), QCryptographicHash::Sha256).toHex();
     }
 
-    stage(QStringLiteral("connecting"));
+    if (!stage(QStringLiteral("connecting"))) return failed(QStringLiteral("%1: deployment cancelled").arg(where));
     SshSession ssh;
+    ssh.setCancelFlag(&m_cancelled);
     const SshTarget target{host.id, host.address, host.sshPort, host.user, host.identityFile, options.knownHosts,
                            options.timeoutSeconds};
-    HostKeyPrompt prompt = options.acceptNewHostKeys ? HostKeyPrompt([](const QString&, const QString&) { return true; })
+    HostKeyPrompt prompt = options.acceptNewHostKeys ? HostKeyPrompt([](const QString&, const QString&, const std::atomic<bool>&) { return true; })
                                                      : options.hostKeyPrompt;
     if (QString e = ssh.connect(target, prompt); !e.isEmpty()) return failed(e);
-    stage(QStringLiteral("authenticating"));
+    if (!stage(QStringLiteral("authenticating"))) return failed(QStringLiteral("%1: deployment cancelled").arg(where));
     if (QString e = ssh.authenticate(options.secretPrompt); !e.isEmpty()) return failed(e);
 
-    stage(QStringLiteral("probing"));
+    if (!stage(QStringLiteral("probing"))) return failed(QStringLiteral("%1: deployment cancelled").arg(where));
     const QString dir = remoteDir(host.installDir);
     CommandResult probe;
     const QString probeCommand = QStringLiteral("uname -sm && mkdir -p %1/bin %1/runs && df -Pk %1 | tail -1 && "
@@ -134,7 +137,8 @@ HostDeployment Deployer::deployHost(const Host& host, const DeployOptions& optio
     for (int i = 0; i < kBinaries.size(); ++i) {
         const bool same = probe.out.contains(sums[i] + "  " + kBinaries[i].toUtf8());
         if (same) continue;
-        stage(QStringLiteral("uploading %1").arg(kBinaries[i]));
+        if (!stage(QStringLiteral("uploading %1").arg(kBinaries[i])))
+            return failed(QStringLiteral("%1: deployment cancelled").arg(where));
         if (QString e = ssh.upload(binaries[i], installPath + QStringLiteral("/bin/") + kBinaries[i], 0755); !e.isEmpty())
             return failed(e);
         r.uploaded = true;
@@ -154,17 +158,18 @@ HostDeployment Deployer::deployHost(const Host& host, const DeployOptions& optio
     // One command checks the libraries, replaces any previous agent on this port and starts the
     // new one, which waits for a controller (one round trip, not three: parallel deployments
     // share this machine's CPU).
-    stage(QStringLiteral("checking libraries and starting the agent"));
+    if (!stage(QStringLiteral("checking libraries and starting the agent")))
+        return failed(QStringLiteral("%1: deployment cancelled").arg(where));
     const QString endpoint = QStringLiteral("tcp://%1:%2").arg(host.address).arg(host.agentPort);
     const QString startCommand = QStringLiteral(
         "cd %1 && missing=$(ldd bin/hips-agent bin/hips-trainer | grep 'not found'); "
         "if [ -n \"$missing\" ]; then echo \"$missing\"; exit 3; fi; "
-        "(if [ -f agent.pid ]; then old=$(cat agent.pid); kill $old 2>/dev/null && "
+        "(if [ -f agent.pid ]; then old=$(cat agent.pid); grep -q hips-agent /proc/$old/cmdline 2>/dev/null && kill $old && "
         "for i in $(seq 200); do kill -0 $old 2>/dev/null || break; sleep 0.05; done; fi; rm -f agent.log; "
         "setsid nohup bin/hips-agent daemon --standby --keys agent.keys --bind %2 > agent.log 2>&1 < /dev/null & "
         "echo $! > agent.pid) && "
         "for i in $(seq 250); do grep -q HIPS-AGENT-ENDPOINT agent.log && exit 0; sleep 0.02; done; cat agent.log; exit 1")
-        .arg(dir, shellQuote(endpoint));
+        .arg(dir, shellQuote(QStringLiteral("tcp://*:%1").arg(host.agentPort)));  // any interface: NAT, names
     CommandResult started;
     if (QString e = ssh.run(startCommand, &started, 30); !e.isEmpty()) return failed(e);
     if (started.exitStatus == 3) {

@@ -44,6 +44,7 @@ public:
 
     // Starts deploying to every host of `topology` that is not local; returns at once.
     void start(const Topology& topology, const DeployOptions& options);
+    bool isDone() const { return m_pending == 0; }
     const QList<HostDeployment>& results() const { return m_results; }
 
     // Debian packages that provide the libraries hips-agent and hips-trainer link to.
@@ -57,6 +58,9 @@ Q_SIGNALS:
 private:
     HostDeployment deployHost(const Host& host, const DeployOptions& options);
     std::vector<std::thread> m_threads;
+    // Set before the threads are joined: each gives up at its next step, and a prompt waiting
+    // for a person answers no, so that joining never waits on a dialog.
+    std::atomic<bool> m_cancelled{false};
     QList<HostDeployment> m_results;
     int m_pending = 0;
 };

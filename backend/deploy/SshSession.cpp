@@ -29,6 +29,11 @@ QString SshSession::fail(const QString& what) const {
         .arg(what, detail.isEmpty() ? QString() : QStringLiteral(" [%1]").arg(detail));
 }
 
+static const std::atomic<bool>& cancelFlag(const std::atomic<bool>* flag) {
+    static const std::atomic<bool> never{false};
+    return flag ? *flag : never;
+}
+
 static QString knownHostsPath(const SshTarget& t) {
     return t.knownHosts.isEmpty() ? QDir::homePath() + QStringLiteral("/.ssh/known_hosts") : t.knownHosts;
 }
@@ -83,7 +88,7 @@ QString SshSession::connect(const SshTarget& target, const HostKeyPrompt& hostKe
                             .arg(fingerprint, knownHostsPath(target), target.address));
         case SSH_KNOWN_HOSTS_NOT_FOUND:
         case SSH_KNOWN_HOSTS_UNKNOWN:
-            if (!hostKeyPrompt || !hostKeyPrompt(target.host, fingerprint))
+            if (!hostKeyPrompt || !hostKeyPrompt(target.host, fingerprint, cancelFlag(m_cancelled)))
                 return fail(QStringLiteral("unknown host key %1; accept it (hips: --accept-new-host-keys) after "
                                            "checking it with the host's administrator").arg(fingerprint));
             QDir().mkpath(QFileInfo(knownHostsPath(target)).absolutePath());
@@ -104,7 +109,7 @@ QString SshSession::authenticate(const SecretPrompt& secretPrompt) {
         ssh_key key = nullptr;
         int rc = ssh_pki_import_privkey_file(path.toUtf8().constData(), nullptr, nullptr, nullptr, &key);
         if (rc != SSH_OK && secretPrompt) {  // probably encrypted: ask once, keep nothing
-            QByteArray passphrase = secretPrompt(QStringLiteral("Passphrase for %1: ").arg(path)).toUtf8();
+            QByteArray passphrase = secretPrompt(QStringLiteral("Passphrase for %1: ").arg(path), cancelFlag(m_cancelled)).toUtf8();
             if (!passphrase.isEmpty()) rc = ssh_pki_import_privkey_file(path.toUtf8().constData(), passphrase.constData(), nullptr, nullptr, &key);
             passphrase.fill('\0');
         }
@@ -118,7 +123,8 @@ QString SshSession::authenticate(const SecretPrompt& secretPrompt) {
     if (ssh_userauth_agent(d->session, nullptr) == SSH_AUTH_SUCCESS) return {};
     if (ssh_userauth_publickey_auto(d->session, nullptr, nullptr) == SSH_AUTH_SUCCESS) return {};
     if (secretPrompt) {
-        QByteArray password = secretPrompt(QStringLiteral("Password for %1@%2: ").arg(m_target.user, m_target.address)).toUtf8();
+        QByteArray password =
+            secretPrompt(QStringLiteral("Password for %1@%2: ").arg(m_target.user, m_target.address), cancelFlag(m_cancelled)).toUtf8();
         const int rc = password.isEmpty() ? SSH_AUTH_DENIED : ssh_userauth_password(d->session, nullptr, password.constData());
         password.fill('\0');
         if (rc == SSH_AUTH_SUCCESS) return {};
@@ -143,7 +149,7 @@ QString SshSession::run(const QString& command, CommandResult* result, int timeo
     const int timeoutMs = timeoutSeconds * 1000;
     bool timedOut = false;
     for (int stream : {0, 1}) {
-        while (true) {
+        while (!timedOut) {
             const int n = ssh_channel_read_timeout(channel, buffer, sizeof buffer, stream, timeoutMs);
             if (n == SSH_AGAIN || (n == 0 && !ssh_channel_is_eof(channel))) {
                 if (n == 0) timedOut = true;

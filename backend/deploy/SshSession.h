@@ -5,6 +5,7 @@
 // passphrases come only through the prompt callback and are never kept.
 #include <QByteArray>
 #include <QString>
+#include <atomic>
 #include <functional>
 #include <memory>
 
@@ -22,10 +23,12 @@ struct SshTarget {
 
 // How to treat a host key the known_hosts file does not hold: the callback gets the host and
 // the key's SHA-256 fingerprint and says whether to trust (and record) it. A key that differs
-// from the recorded one is always refused.
-using HostKeyPrompt = std::function<bool(const QString& host, const QString& fingerprint)>;
+// from the recorded one is always refused. Prompts run on deployment threads; one that waits
+// for a person must give up (answer no) once `cancelled` is set.
+using HostKeyPrompt =
+    std::function<bool(const QString& host, const QString& fingerprint, const std::atomic<bool>& cancelled)>;
 // Asks for a passphrase (of the key file) or password; an empty answer gives up.
-using SecretPrompt = std::function<QString(const QString& question)>;
+using SecretPrompt = std::function<QString(const QString& question, const std::atomic<bool>& cancelled)>;
 
 struct CommandResult {
     int exitStatus = -1;
@@ -50,12 +53,14 @@ public:
     void finishUploads();
 
     const SshTarget& target() const { return m_target; }
+    void setCancelFlag(const std::atomic<bool>* cancelled) { m_cancelled = cancelled; }
 
 private:
     QString fail(const QString& what) const;
     struct Impl;
     std::unique_ptr<Impl> d;
     SshTarget m_target;
+    const std::atomic<bool>* m_cancelled = nullptr;
 };
 
 }  // namespace hips

@@ -210,9 +210,14 @@ struct RunStore::Writer {
         std::lock_guard lock(m_mutex);
         return m_committed;
     }
-    void setListener(std::function<void(quint64)> listener) {
+    quint64 setListener(std::function<void(quint64)> listener) {
         std::lock_guard lock(m_mutex);
         m_listener = std::move(listener);
+        return ++m_listenerToken;
+    }
+    void clearListener(quint64 token) {
+        std::lock_guard lock(m_mutex);
+        if (token == m_listenerToken) m_listener = {};
     }
 
 private:
@@ -263,6 +268,7 @@ private:
     std::deque<Job> m_queue;
     quint64 m_posted = 0, m_committed = 0;
     std::function<void(quint64)> m_listener;
+    quint64 m_listenerToken = 0;
     bool m_stop = false;
 };
 
@@ -410,7 +416,8 @@ void RunStore::recordProcess(qint64 run, const ProcessRecord& p) {
 void RunStore::flush() { m_writer->flush(); }
 quint64 RunStore::postedMark() const { return m_writer->posted(); }
 quint64 RunStore::committedMark() const { return m_writer->committed(); }
-void RunStore::setCommitListener(std::function<void(quint64)> listener) { m_writer->setListener(std::move(listener)); }
+quint64 RunStore::setCommitListener(std::function<void(quint64)> listener) { return m_writer->setListener(std::move(listener)); }
+void RunStore::clearCommitListener(quint64 token) { m_writer->clearListener(token); }
 
 
 }  // namespace hips

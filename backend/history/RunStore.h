@@ -39,7 +39,10 @@ public:
     // The listener runs on the writer thread after each commit, with the new committed mark.
     quint64 postedMark() const;
     quint64 committedMark() const;
-    void setCommitListener(std::function<void(quint64 committed)> listener);
+    // Returns a token; clearCommitListener(token) removes the listener only if it is still that
+    // one (a newer owner may have replaced it).
+    quint64 setCommitListener(std::function<void(quint64 committed)> listener);
+    void clearCommitListener(quint64 token);
 
     // Reads.
     QList<RunRecord> runs() const;

@@ -33,6 +33,21 @@ private:
             seen.insert(id);
         }
         if (m_t.hosts.isEmpty()) add("$.hosts", QStringLiteral("no hosts; declare at least one"));
+        // Two deployed hosts on one machine each get an agent: they need their own port and directory.
+        for (int i = 0; i < m_t.hosts.size(); ++i)
+            for (int j = 0; j < i; ++j) {
+                const Host &a = m_t.hosts[j], &b = m_t.hosts[i];
+                if (a.address != b.address || a.address == QLatin1String("127.0.0.1") || a.address == QLatin1String("localhost"))
+                    continue;
+                if (a.agentPort == b.agentPort)
+                    add(QStringLiteral("$.hosts[%1].agent_port").arg(i),
+                        QStringLiteral("hosts '%1' and '%2' share address %3 and agent_port %4; give each its own agent_port")
+                            .arg(a.id, b.id, a.address).arg(a.agentPort));
+                if (a.installDir == b.installDir)
+                    add(QStringLiteral("$.hosts[%1].install_dir").arg(i),
+                        QStringLiteral("hosts '%1' and '%2' share address %3 and install_dir %4; give each its own install_dir")
+                            .arg(a.id, b.id, a.address, a.installDir));
+            }
     }
 
     void checkHostRef(const QString& path, const QString& host) {

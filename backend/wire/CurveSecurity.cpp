@@ -1,5 +1,7 @@
 #include "CurveSecurity.h"
 
+#include "SocketThread.h"  // blockTerminationSignals
+
 #include <cstdio>
 
 namespace hips {
@@ -48,41 +50,60 @@ CurveGuard::~CurveGuard() {
 }
 
 // The ZAP protocol (RFC 27): a REP socket on inproc://zeromq.zap.01 in the same context.
+// Termination signals are the main thread's business; a ZeroMQ error ends the handler (ETERM:
+// the context is going) or is skipped (EINTR), never the process.
 void CurveGuard::serve(zmq::context_t& ctx, std::promise<void>* bound) {
-    zmq::socket_t zap(ctx, zmq::socket_type::rep);
-    zap.set(zmq::sockopt::linger, 0);
-    zap.bind("inproc://zeromq.zap.01");
-    bound->set_value();
-    while (!m_stop) {
-        zmq::pollitem_t item{zap.handle(), 0, ZMQ_POLLIN, 0};
-        if (zmq::poll(&item, 1, std::chrono::milliseconds(100)) == 0) continue;
-        std::vector<zmq::message_t> frames;
-        while (true) {
-            zmq::message_t part;
-            if (!zap.recv(part, zmq::recv_flags::none)) break;
-            frames.push_back(std::move(part));
-            if (!frames.back().more()) break;
+    blockTerminationSignals();
+    try {
+        zmq::socket_t zap(ctx, zmq::socket_type::rep);
+        zap.set(zmq::sockopt::linger, 0);
+        zap.bind("inproc://zeromq.zap.01");
+        bound->set_value();
+        bound = nullptr;
+        while (!m_stop) {
+            try {
+                zmq::pollitem_t item{zap.handle(), 0, ZMQ_POLLIN, 0};
+                if (zmq::poll(&item, 1, std::chrono::milliseconds(100)) == 0) continue;
+                std::vector<zmq::message_t> frames;
+                while (true) {
+                    zmq::message_t part;
+                    if (!zap.recv(part, zmq::recv_flags::none)) break;
+                    frames.push_back(std::move(part));
+                    if (!frames.back().more()) break;
+                }
+                answer(zap, frames);
+            } catch (const zmq::error_t& e) {
+                if (e.num() != EINTR) throw;
+            }
         }
-        if (frames.size() < 6) continue;
-        const std::string requestId = frames[1].to_string(), address = frames[3].to_string();
-        const std::string mechanism = frames[5].to_string();
-        const QByteArray key = frames.size() > 6 ? QByteArray(static_cast<const char*>(frames[6].data()), int(frames[6].size())) : QByteArray();
-        const bool ok = mechanism == "CURVE" && m_allowed.contains(key);
-        if (ok) {
-            ++m_admissions;
-        } else {
-            ++m_refusals;
-            char z85[41] = {};
-            if (key.size() == 32) zmq_z85_encode(z85, reinterpret_cast<const uint8_t*>(key.constData()), 32);
-            std::fprintf(stderr, "%s: refused a %s connection from %s (key %s): not a key of this run; refusals so far: %llu\n",
-                         qPrintable(m_name), mechanism.c_str(), address.c_str(), key.size() == 32 ? z85 : "none",
-                         static_cast<unsigned long long>(m_refusals.load()));
-            std::fflush(stderr);
-        }
-        const std::vector<std::string> reply = {"1.0", requestId, ok ? "200" : "400", ok ? "OK" : "unknown key", "", ""};
-        for (size_t i = 0; i < reply.size(); ++i)
-            zap.send(zmq::buffer(reply[i]), i + 1 < reply.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
+    } catch (const zmq::error_t& e) {
+        if (bound) bound->set_value();  // the constructor must not wait forever
+        if (e.num() != ETERM) std::fprintf(stderr, "%s: the CURVE handler stopped: %s\n", qPrintable(m_name), e.what());
     }
+}
+
+// Admits a CURVE client whose key is listed; refuses (logs, counts) anything else. A malformed
+// request still gets an answer: a REP socket must reply before it can receive again.
+void CurveGuard::answer(zmq::socket_t& zap, const std::vector<zmq::message_t>& frames) {
+    const std::string requestId = frames.size() > 1 ? frames[1].to_string() : std::string();
+    const std::string address = frames.size() > 3 ? frames[3].to_string() : std::string("?");
+    const std::string mechanism = frames.size() > 5 ? frames[5].to_string() : std::string("?");
+    const QByteArray key = frames.size() > 6 ? QByteArray(static_cast<const char*>(frames[6].data()), int(frames[6].size())) : QByteArray();
+    const bool ok = mechanism == "CURVE" && m_allowed.contains(key);
+    if (ok) {
+        ++m_admissions;
+    } else {
+        ++m_refusals;
+        char z85[41] = {};
+        if (key.size() == 32) zmq_z85_encode(z85, reinterpret_cast<const uint8_t*>(key.constData()), 32);
+        std::fprintf(stderr, "%s: refused a %s connection from %s (key %s): not a key of this run; refusals so far: %llu\n",
+                     qPrintable(m_name), mechanism.c_str(), address.c_str(), key.size() == 32 ? z85 : "none",
+                     static_cast<unsigned long long>(m_refusals.load()));
+        std::fflush(stderr);
+    }
+    const std::vector<std::string> reply = {"1.0", requestId, ok ? "200" : "400", ok ? "OK" : "unknown key", "", ""};
+    for (size_t i = 0; i < reply.size(); ++i)
+        zap.send(zmq::buffer(reply[i]), i + 1 < reply.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
 }
 
 }  // namespace hips

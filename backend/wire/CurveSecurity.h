@@ -48,6 +48,7 @@ public:
 
 private:
     void serve(zmq::context_t& ctx, std::promise<void>* bound);
+    void answer(zmq::socket_t& zap, const std::vector<zmq::message_t>& frames);
     QList<QByteArray> m_allowed;  // binary (32 bytes) public keys
     QString m_name;
     std::atomic<bool> m_stop{false};

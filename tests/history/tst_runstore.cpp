@@ -153,12 +153,19 @@ private Q_SLOTS:
         auto observer = RunStore::open(path, &error);
         const qint64 run = store->beginRun("acks", "{}", {});
         std::atomic<quint64> seen{0};
-        store->setCommitListener([&](quint64 mark) { seen = mark; });
+        const quint64 token = store->setCommitListener([&](quint64 mark) { seen = mark; });
         for (int i = 0; i < 250; ++i) store->appendMetric(run, i, "w", i, "loss", i);
         const quint64 mark = store->postedMark();
         QTRY_VERIFY(seen.load() >= mark);
         QCOMPARE(store->committedMark(), seen.load());
         QCOMPARE(observer->metricCount(run), 250);
+        // A newer listener is not removed by the old owner's token.
+        std::atomic<int> newer{0};
+        store->setCommitListener([&](quint64) { ++newer; });
+        store->clearCommitListener(token);
+        store->appendMetric(run, 1, "w", 1, "loss", 1);
+        store->flush();
+        QVERIFY(newer.load() >= 1);
         store->setCommitListener({});
     }
 
@@ -170,11 +177,11 @@ private Q_SLOTS:
         auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
         const qint64 run = store->beginRun("batch", "{}", {});
         std::atomic<int> commits{0};
-        store->setCommitListener([&](quint64) { ++commits; });
+        const quint64 token = store->setCommitListener([&](quint64) { ++commits; });
         constexpr int kRows = 200000;
         for (int i = 0; i < kRows; ++i) store->appendMetric(run, i, "w", i, "loss", i);
         store->flush();
-        store->setCommitListener({});
+        store->clearCommitListener(token);
         QCOMPARE(store->metricCount(run), kRows);
         QVERIFY2(commits.load() < 100, qPrintable(QString("%1 commits for %2 rows").arg(commits.load()).arg(kRows)));
     }

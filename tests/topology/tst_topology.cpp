@@ -89,6 +89,17 @@ QList<BrokenCase> brokenCases() {
              hosts.append(hosts[0]);
              t["hosts"] = hosts;
          }, "$.hosts[1].id", "duplicate host id 'local'"},
+        {"two deployed hosts on one machine with one agent port", [](QJsonObject& t) {
+             t["hosts"] = QJsonArray{QJsonObject{{"id", "a"}, {"address", "10.0.0.5"}, {"install_dir", "/srv/a"}},
+                                     QJsonObject{{"id", "b"}, {"address", "10.0.0.5"}, {"install_dir", "/srv/b"}}};
+             QJsonArray parties = t["parties"].toArray();
+             for (int i = 0; i < parties.size(); ++i) {
+                 QJsonObject p = parties[i].toObject();
+                 p["host"] = i == 0 ? "a" : "b";
+                 parties[i] = p;
+             }
+             t["parties"] = parties;
+         }, "$.hosts[1].agent_port", "share address 10.0.0.5 and agent_port 7070"},
         {"port clash", [](QJsonObject& t) { set(t, {"parties", "2", "roles", "scheduler", "port"}, 9200); },
          "$.parties[2].roles.scheduler.port", "port 9200 on host 'local' is already used by party1 scheduler"},
         {"undeclared host", [](QJsonObject& t) { set(t, {"parties", "1", "roles", "servers", "0", "host"}, "nowhere"); },

@@ -6,7 +6,10 @@
 #include <QDateTime>
 #include <QDir>
 #include <QHBoxLayout>
+#include <QApplication>
 #include <QInputDialog>
+#include <QPointer>
+#include <future>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QHeaderView>
@@ -19,26 +22,41 @@ namespace hips {
 
 namespace {
 
-// Host keys and passphrases are asked in dialogs. The deployment asks from its worker threads,
-// so each question hops to the GUI thread and waits for the answer there.
+// Asks the GUI thread (from a deployment thread) and waits for the answer, giving up when the
+// deployment is cancelled: the GUI thread may itself be joining that thread, so the question
+// must never be waited on blindly.
+template <typename T>
+T askOnGuiThread(QWidget* parent, const std::atomic<bool>& cancelled, T no, std::function<T(QWidget*)> ask) {
+    auto answer = std::make_shared<std::promise<T>>();
+    auto wanted = std::make_shared<std::atomic<bool>>(true);
+    std::future<T> result = answer->get_future();
+    QPointer<QWidget> guard(parent);
+    QMetaObject::invokeMethod(qApp, [answer, wanted, guard, ask, no] {
+        answer->set_value(*wanted && guard ? ask(guard) : no);
+    }, Qt::QueuedConnection);
+    while (result.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready)
+        if (cancelled) {
+            *wanted = false;
+            return no;
+        }
+    return result.get();
+}
+
+// Host keys and passphrases are asked in dialogs.
 DeployOptions guiDeployOptions(QWidget* parent) {
     DeployOptions o;
-    o.hostKeyPrompt = [parent](const QString& host, const QString& fingerprint) {
-        bool trust = false;
-        QMetaObject::invokeMethod(parent, [&] {
-            trust = QMessageBox::question(parent, RunPanel::tr("Unknown host key"),
-                                          RunPanel::tr("The key of host '%1' is not known yet:\n%2\n\nTrust it and record "
-                                                       "it? Check the fingerprint with the host's administrator first.")
-                                              .arg(host, fingerprint)) == QMessageBox::Yes;
-        }, Qt::BlockingQueuedConnection);
-        return trust;
+    o.hostKeyPrompt = [parent](const QString& host, const QString& fingerprint, const std::atomic<bool>& cancelled) {
+        return askOnGuiThread<bool>(parent, cancelled, false, [host, fingerprint](QWidget* w) {
+            return QMessageBox::question(w, RunPanel::tr("Unknown host key"),
+                                         RunPanel::tr("The key of host '%1' is not known yet:\n%2\n\nTrust it and record "
+                                                      "it? Check the fingerprint with the host's administrator first.")
+                                             .arg(host, fingerprint)) == QMessageBox::Yes;
+        });
     };
-    o.secretPrompt = [parent](const QString& question) {
-        QString answer;
-        QMetaObject::invokeMethod(parent, [&] {
-            answer = QInputDialog::getText(parent, RunPanel::tr("SSH"), question, QLineEdit::Password);
-        }, Qt::BlockingQueuedConnection);
-        return answer;
+    o.secretPrompt = [parent](const QString& question, const std::atomic<bool>& cancelled) {
+        return askOnGuiThread<QString>(parent, cancelled, QString(), [question](QWidget* w) {
+            return QInputDialog::getText(w, RunPanel::tr("SSH"), question, QLineEdit::Password);
+        });
     };
     return o;
 }
