@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QUuid>
 #include <QtTest>
+#include <csignal>
 #include <unistd.h>
 
 namespace {
@@ -136,6 +137,20 @@ private Q_SLOTS:
 
     void cleanupTestCase() {
         if (m_up) run(kHarness, {"down", path("hosts"), m_tag, "3"}, 60000);
+    }
+
+    // Whatever a failed case left (agents, roles) goes, so that one failure does not cascade
+    // into the next cases through a port still in use.
+    void cleanup() {
+        for (const QString& entry : QDir("/proc").entryList(QDir::Dirs)) {
+            bool isPid = false;
+            const qint64 pid = entry.toLongLong(&isPid);
+            if (!isPid) continue;
+            const QString cwd = QFileInfo("/proc/" + entry + "/cwd").symLinkTarget();
+            QFile cmd("/proc/" + entry + "/cmdline");
+            if (cwd.startsWith(m_dir.path()) && cmd.open(QIODevice::ReadOnly) && cmd.readAll().contains("hips-"))
+                ::kill(pid_t(pid), SIGKILL);
+        }
     }
 
     void runDeploysTrainsAndKeepsCrossPartyTrafficBetweenHosts() {
