@@ -116,6 +116,14 @@ class DeployTest : public QObject {
         return f.fileName();
     }
 
+    // `hips run` of the three-host topology `name` in the background (history NAME.sqlite).
+    void startRun(QProcess& hips, const QString& name, int rounds, QByteArray& out) {
+        out.clear();
+        hips.setProcessChannelMode(QProcess::MergedChannels);
+        hips.start(kHips, QStringList{"run", writeTopology(name), "--rounds", QString::number(rounds), "--history",
+                                      path(name + ".sqlite"), "--out", path(name + "_run")} + sshArgs(path("known_hosts")));
+    }
+
     QStringList sshArgs(const QString& knownHosts, bool accept = true) const {
         QStringList a{"--known-hosts", knownHosts, "--ssh-timeout", "5"};
         if (accept) a << "--accept-new-host-keys";
@@ -224,12 +232,9 @@ private Q_SLOTS:
     // The roles of a run admit only the run's key: a client with another key is refused while the
     // run goes on and finishes, and the refusal lands in the run history as a warning.
     void aRoleRefusesClientsWithoutTheRunKeys() {
-        const QString topology = writeTopology("roles");
         QProcess hips;
-        hips.setProcessChannelMode(QProcess::MergedChannels);
-        hips.start(kHips, QStringList{"run", topology, "--rounds", "40", "--history", path("roles.sqlite"), "--out",
-                                      path("roles_run")} + sshArgs(path("known_hosts")));
         QByteArray out;
+        startRun(hips, "roles", 40, out);
         QTRY_VERIFY_WITH_TIMEOUT((out += hips.readAll()).contains("\n    2 "), 60000);  // training under way
         const hips::CurveKeyPair runKeys = hips::CurveKeyPair::fromText(environmentOf("party1/server0", "HIPS_RUN_KEYS"));
         QVERIFY2(!runKeys.isNull(), "the party server runs without the run's keys");
@@ -245,12 +250,9 @@ private Q_SLOTS:
 
     // An agent killed mid-run: the run fails naming what died, and nothing is left anywhere.
     void aDeadAgentFailsTheRunAndLeavesNothing() {
-        const QString topology = writeTopology("crash");
         QProcess hips;
-        hips.setProcessChannelMode(QProcess::MergedChannels);
-        hips.start(kHips, QStringList{"run", topology, "--rounds", "200", "--history", path("crash.sqlite"), "--out",
-                                      path("crash_run")} + sshArgs(path("known_hosts")));
         QByteArray out;
+        startRun(hips, "crash", 200, out);
         QTRY_VERIFY_WITH_TIMEOUT((out += hips.readAll()).contains("\n    2 "), 60000);
         const QByteArray pid = readFile(path("crash/install_1/agent.pid")).trimmed();
         QVERIFY(!pid.isEmpty());
