@@ -70,6 +70,16 @@ QList<Node> Topology::nodes() const {
     return schedulers + servers + workers;
 }
 
+qint64 Topology::nodeCount() const {
+    qint64 n = 0;
+    for (const Party& p : parties) {
+        n += qint64(p.scheduler.has_value()) + p.servers.size() + qint64(p.masterWorker.has_value());
+        if (p.central && !training.trainCentralWorkers) continue;  // as in nodes()
+        for (const WorkerGroup& g : p.workers) n += qMax(0, g.count);
+    }
+    return n;
+}
+
 std::optional<Node> Topology::node(const QString& id) const {
     for (const Node& n : nodes())
         if (n.id == id) return n;
@@ -94,7 +104,9 @@ int Topology::trainingWorkerIndex(const QString& nodeId) const {
 
 QString Topology::endpoint(const Node& node) const {
     const Host* h = host(node.host);
-    return QStringLiteral("tcp://%1:%2").arg(h ? h->address : QStringLiteral("127.0.0.1")).arg(node.port);
+    const QString address = h ? h->address : QStringLiteral("127.0.0.1");
+    const bool ipv6 = address.contains(QLatin1Char(':'));  // ZeroMQ wants tcp://[::1]:port
+    return (ipv6 ? QStringLiteral("tcp://[%1]:%2") : QStringLiteral("tcp://%1:%2")).arg(address).arg(node.port);
 }
 
 bool Topology::allHostsLocal() const {

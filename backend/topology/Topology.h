@@ -95,6 +95,7 @@ struct Topology {
 
     // Every process of the run; schedulers first, then servers, then workers.
     QList<Node> nodes() const;
+    qint64 nodeCount() const;  // nodes().size(), counted without building them
     std::optional<Node> node(const QString& id) const;
 
     // Workers that train and push (party workers, plus central ones when enabled).
@@ -102,7 +103,7 @@ struct Topology {
     // Global training index of a worker node, 0..trainingWorkerCount()-1, or -1.
     int trainingWorkerIndex(const QString& nodeId) const;
 
-    QString endpoint(const Node& node) const;  // tcp://address:port of a listening node
+    QString endpoint(const Node& node) const;  // tcp://address:port ([address] for IPv6) of a listening node
     bool allHostsLocal() const;
 };
 

@@ -15,4 +15,9 @@ struct TopologyIssue {
 
 using TopologyIssues = QList<TopologyIssue>;
 
+// What the reader and the validator hand out: every path and message escaped with printableText
+// (ids and keys from a file may hold NUL, newlines or bidi controls), each cut to a readable
+// length, and at most kMaxIssues issues, the rest counted in a last one.
+TopologyIssues presentableIssues(TopologyIssues issues);
+
 }  // namespace hips

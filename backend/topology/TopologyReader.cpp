@@ -1,6 +1,9 @@
 #include "TopologyReader.h"
 
+#include "JsonDuplicateKeys.h"
 #include "JsonFields.h"
+#include "PrintableText.h"
+#include "TopologyLimits.h"
 
 #include <QFile>
 #include <QHash>
@@ -11,9 +14,31 @@ namespace hips {
 
 namespace {
 
+// bytes < 0: read from a pipe and cut at the limit, so only "larger than" is known.
+QString tooLargeMessage(qint64 bytes) {
+    const QString size = bytes < 0 ? QStringLiteral("larger than %1 bytes").arg(kMaxTopologyBytes)
+                                   : QStringLiteral("%1 bytes").arg(bytes);
+    return QStringLiteral("the document is %1; a topology may be at most %2 bytes (1 MiB). Check that this "
+                          "is a topology file; a setup that large must be split into several topologies")
+        .arg(size).arg(kMaxTopologyBytes);
+}
+
 const QString kFormat = QStringLiteral("hips-topology");
 
 QString at(const QString& base, int index) { return QStringLiteral("%1[%2]").arg(base).arg(index); }
+
+// An array too long to be valid is refused before its elements are read, so that a hostile file
+// costs no more than its parse.
+bool withinLimit(const QJsonArray& a, qsizetype max, const QString& path, const QString& what,
+                 const QString& why, TopologyIssues* issues) {
+    if (a.size() <= max) return true;
+    issues->append({path, QStringLiteral("%1 %2; at most %3 are supported (%4)")
+                              .arg(a.size()).arg(what).arg(max).arg(why)});
+    return false;
+}
+
+const QString kNodeLimitReason = QStringLiteral("a run starts at most %1 processes; split the setup into several topologies")
+                                     .arg(kMaxNodes);
 
 Host readHost(const QJsonObject& o, const QString& path, TopologyIssues* issues) {
     JsonFields f(o, path, issues);
@@ -48,7 +73,7 @@ WorkerGroup readWorkers(const QJsonObject& o, const QString& path, const QString
                     QStringLiteral("field"));
     WorkerGroup g;
     g.host = f.string("host", partyHost, partyHost.isEmpty());
-    g.count = countAllowed ? f.integer("count", 1, 0, 256) : 1;
+    g.count = countAllowed ? f.integer("count", 1, 0, kMaxWorkersPerGroup) : 1;
     g.device = f.string("device", g.device);
     return g;
 }
@@ -64,7 +89,7 @@ QList<ListeningRole> readServers(JsonFields& roles, const QString& key, const QS
                                  TopologyIssues* issues) {
     QList<ListeningRole> out;
     const auto a = roles.array(key);
-    if (!a) return out;
+    if (!a || !withinLimit(*a, kMaxRoleEntries, roles.path(key), key, kNodeLimitReason, issues)) return out;
     for (int i = 0; i < a->size(); ++i) {
         const QString p = at(roles.path(key), i);
         if (!a->at(i).isObject()) {
@@ -109,7 +134,8 @@ Party readParty(const QJsonObject& o, const QString& path, TopologyIssues* issue
         if (const auto m = roles.object("master_worker"))
             p.masterWorker = readWorkers(*m, roles.path("master_worker"), partyHost, issues, false);
     }
-    if (const auto a = roles.array("workers")) {
+    if (const auto a = roles.array("workers");
+        a && withinLimit(*a, kMaxRoleEntries, roles.path("workers"), "worker groups", kNodeLimitReason, issues)) {
         for (int i = 0; i < a->size(); ++i) {
             const QString wp = at(roles.path("workers"), i);
             if (!a->at(i).isObject()) {
@@ -155,45 +181,8 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
     return t;
 }
 
-}  // namespace
-
-QString TopologyLoad::errorText() const {
-    QStringList lines;
-    for (const TopologyIssue& i : issues) lines << source + QStringLiteral(": ") + i.toString();
-    return lines.join('\n');
-}
-
-TopologyLoad TopologyReader::readFile(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        TopologyLoad load;
-        load.source = path;
-        load.issues.append({QStringLiteral("$"), QStringLiteral("cannot open the file (%1); check the path")
-                                                    .arg(file.errorString())});
-        return load;
-    }
-    return readJson(file.readAll(), path);
-}
-
-TopologyLoad TopologyReader::readJson(const QByteArray& json, const QString& source) {
-    TopologyLoad load;
-    load.source = source;
-    TopologyIssues* issues = &load.issues;
-
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
-    if (parseError.error != QJsonParseError::NoError) {
-        const int line = json.left(parseError.offset).count('\n') + 1;
-        issues->append({QStringLiteral("$"), QStringLiteral("not valid JSON at line %1 (offset %2): %3")
-                                                .arg(line).arg(parseError.offset).arg(parseError.errorString())});
-        return load;
-    }
-    if (!doc.isObject()) {
-        issues->append({QStringLiteral("$"), QStringLiteral("the document must be a JSON object")});
-        return load;
-    }
-
-    JsonFields root(doc.object(), QStringLiteral("$"), issues);
+Topology readTopology(const QJsonObject& o, TopologyIssues* issues) {
+    JsonFields root(o, QStringLiteral("$"), issues);
     root.rejectUnknown({"format", "version", "name", "hosts", "parties", "training", "layout"},
                        QStringLiteral("top-level field"));
     if (root.string("format", {}, true) != kFormat && root.has("format"))
@@ -205,13 +194,17 @@ TopologyLoad TopologyReader::readJson(const QByteArray& json, const QString& sou
 
     Topology t;
     t.name = root.string("name", QStringLiteral("unnamed"));
-    if (const auto hosts = root.array("hosts", true))
+    if (const auto hosts = root.array("hosts", true);
+        hosts && withinLimit(*hosts, kMaxHosts, "$.hosts", "hosts", kNodeLimitReason, issues))
         for (int i = 0; i < hosts->size(); ++i) {
             const QString p = at(QStringLiteral("$.hosts"), i);
             if (hosts->at(i).isObject()) t.hosts.append(readHost(hosts->at(i).toObject(), p, issues));
             else issues->append({p, QStringLiteral("must be an object with id and address")});
         }
-    if (const auto parties = root.array("parties", true))
+    if (const auto parties = root.array("parties", true);
+        parties && withinLimit(*parties, kMaxParties, "$.parties", "parties",
+                               QStringLiteral("each party runs at least 3 processes and %1").arg(kNodeLimitReason),
+                               issues))
         for (int i = 0; i < parties->size(); ++i) {
             const QString p = at(QStringLiteral("$.parties"), i);
             if (parties->at(i).isObject()) t.parties.append(readParty(parties->at(i).toObject(), p, issues));
@@ -220,12 +213,92 @@ TopologyLoad TopologyReader::readJson(const QByteArray& json, const QString& sou
     if (const auto training = root.object("training")) t.training = readTraining(*training, "$.training", issues);
     if (const auto layout = root.object("layout")) t.layout = *layout;
 
-    if (issues->isEmpty()) {
-        load.draft = t;
-        *issues = validate(t);
+    return t;
+}
+
+}  // namespace
+
+QString TopologyLoad::errorText() const {
+    QStringList lines;
+    const QString shownSource = printableText(source, 300);
+    for (const TopologyIssue& i : issues) lines << shownSource + QStringLiteral(": ") + i.toString();
+    return lines.join('\n');
+}
+
+TopologyLoad TopologyReader::readFile(const QString& path) {
+    TopologyLoad refused;
+    refused.source = path;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        refused.issues.append({QStringLiteral("$"), QStringLiteral("cannot open the file (%1); check the path")
+                                                        .arg(file.errorString())});
+        refused.issues = presentableIssues(refused.issues);
+        return refused;
     }
-    if (issues->isEmpty()) load.topology = t;
+    if (file.size() > kMaxTopologyBytes) {  // refused unread; a pipe reports 0 and is bounded below
+        refused.issues.append({QStringLiteral("$"), tooLargeMessage(file.size())});
+        return refused;
+    }
+    QByteArray json;
+    while (json.size() <= kMaxTopologyBytes) {
+        const QByteArray chunk = file.read(kMaxTopologyBytes + 1 - json.size());
+        if (chunk.isEmpty()) break;
+        json += chunk;
+    }
+    if (json.size() > kMaxTopologyBytes) {
+        refused.issues.append({QStringLiteral("$"), tooLargeMessage(-1)});
+        return refused;
+    }
+    if (file.error() != QFileDevice::NoError) {
+        refused.issues.append({QStringLiteral("$"), QStringLiteral("cannot read the file (%1); check the path")
+                                                        .arg(file.errorString())});
+        refused.issues = presentableIssues(refused.issues);
+        return refused;
+    }
+    return readJson(json, path);
+}
+
+TopologyLoad TopologyReader::readJson(const QByteArray& json, const QString& source) {
+    TopologyLoad load;
+    load.source = source;
+    load.issues = presentableIssues(readDocument(json, &load.draft));
+    if (load.issues.isEmpty()) load.topology = load.draft;
     return load;
+}
+
+TopologyIssues TopologyReader::readDocument(const QByteArray& json, std::optional<Topology>* draft) {
+    TopologyIssues all;
+    TopologyIssues* issues = &all;
+    if (json.size() > kMaxTopologyBytes) {
+        issues->append({QStringLiteral("$"), tooLargeMessage(json.size())});
+        return all;
+    }
+    if (const qsizetype bad = firstInvalidUtf8(json); bad >= 0) {
+        issues->append({QStringLiteral("$"), QStringLiteral("not valid UTF-8 at line %1 (offset %2); save the file as UTF-8")
+                                                .arg(json.left(bad).count('\n') + 1).arg(bad)});
+        return all;
+    }
+
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        const int line = json.left(parseError.offset).count('\n') + 1;
+        issues->append({QStringLiteral("$"), QStringLiteral("not valid JSON at line %1 (offset %2): %3")
+                                                .arg(line).arg(parseError.offset).arg(parseError.errorString())});
+        return all;
+    }
+    if (!doc.isObject()) {
+        issues->append({QStringLiteral("$"), QStringLiteral("the document must be a JSON object")});
+        return all;
+    }
+    if (TopologyIssues duplicates = duplicateKeyIssues(json); !duplicates.isEmpty()) return duplicates;
+
+    const Topology t = readTopology(doc.object(), issues);
+    if (issues->isEmpty()) {
+        *draft = t;
+        *issues = checkTopology(t);
+    }
+    return all;
 }
 
 }  // namespace hips

@@ -1,6 +1,9 @@
 // Semantic checks of a topology: the checks that need more than one field at a time.
 #include "TopologyReader.h"
 
+#include "FieldRules.h"
+#include "TopologyLimits.h"
+
 #include <QHash>
 #include <QRegularExpression>
 #include <QSet>
@@ -14,6 +17,8 @@ public:
     explicit Validator(const Topology& t) : m_t(t) {}
 
     TopologyIssues run() {
+        if (!checkLimits()) return m_issues;  // nothing else is looked at in a topology that large
+        checkText("$.name", m_t.name, kMaxNameLength, QStringLiteral("the topology name"));
         checkHosts();
         checkParties();
         checkTraining();
@@ -23,9 +28,55 @@ public:
 private:
     void add(const QString& path, const QString& message) { m_issues.append({path, message}); }
 
+    void addIf(const QString& path, const QString& problem) {
+        if (!problem.isEmpty()) add(path, problem);
+    }
+
+    void checkText(const QString& path, const QString& text, qsizetype max, const QString& what) {
+        addIf(path, textProblem(text, max, what));
+    }
+
+    void checkRange(const QString& path, int value, int min, int max, const QString& what) {
+        if (value < min || value > max)
+            add(path, QStringLiteral("%1 %2 is out of range; use an integer in [%3, %4]")
+                          .arg(what, QString::number(value), QString::number(min), QString::number(max)));
+    }
+
+    // Counted, not expanded: nodes() of a hostile topology would build millions of entries.
+    bool checkLimits() {
+        const qint64 nodes = m_t.nodeCount();
+        if (nodes > kMaxNodes)
+            add("$.parties", QStringLiteral("the topology starts %1 processes; a run may start at most %2. "
+                                            "Use fewer workers, or split the setup into several topologies")
+                                 .arg(nodes).arg(kMaxNodes));
+        if (m_t.parties.size() > kMaxParties)
+            add("$.parties", QStringLiteral("%1 parties; at most %2 are supported (each runs at least 3 of the "
+                                            "at most %3 processes); split the setup into several topologies")
+                                 .arg(m_t.parties.size()).arg(kMaxParties).arg(kMaxNodes));
+        if (m_t.hosts.size() > kMaxHosts)
+            add("$.hosts", QStringLiteral("%1 hosts; at most %2 are supported; declare only the hosts that run processes")
+                               .arg(m_t.hosts.size()).arg(kMaxHosts));
+        return m_issues.isEmpty();
+    }
+
+    void checkHostFields(int i) {
+        const Host& h = m_t.hosts[i];
+        const QString path = QStringLiteral("$.hosts[%1]").arg(i);
+        const QString idIssue = idProblem(h.id, QStringLiteral("host id"));
+        addIf(path + ".id", idIssue);
+        const QString name = idIssue.isEmpty() ? QStringLiteral("host '%1'").arg(h.id) : QStringLiteral("this host");
+        addIf(path + ".address", hostAddressProblem(h.address, name + QStringLiteral(": address")));
+        checkRange(path + ".ssh_port", h.sshPort, 1, 65535, name + QStringLiteral(": ssh_port"));
+        checkRange(path + ".agent_port", h.agentPort, 1024, 65535, name + QStringLiteral(": agent_port"));
+        if (!h.user.isEmpty()) addIf(path + ".user", userNameProblem(h.user, name + QStringLiteral(": user")));
+        checkText(path + ".identity_file", h.identityFile, kMaxPathLength, name + QStringLiteral(": identity_file"));
+        checkText(path + ".install_dir", h.installDir, kMaxPathLength, name + QStringLiteral(": install_dir"));
+    }
+
     void checkHosts() {
         QSet<QString> seen;
         for (int i = 0; i < m_t.hosts.size(); ++i) {
+            checkHostFields(i);
             const QString& id = m_t.hosts[i].id;
             if (seen.contains(id))
                 add(QStringLiteral("$.hosts[%1].id").arg(i),
@@ -42,7 +93,7 @@ private:
                 if (a.agentPort == b.agentPort)
                     add(QStringLiteral("$.hosts[%1].agent_port").arg(i),
                         QStringLiteral("hosts '%1' and '%2' share address %3 and agent_port %4; give each its own agent_port")
-                            .arg(a.id, b.id, a.address).arg(a.agentPort));
+                            .arg(a.id, b.id, a.address, QString::number(a.agentPort)));
                 if (a.installDir == b.installDir)
                     add(QStringLiteral("$.hosts[%1].install_dir").arg(i),
                         QStringLiteral("hosts '%1' and '%2' share address %3 and install_dir %4; give each its own install_dir")
@@ -64,6 +115,7 @@ private:
     void checkPort(const QString& path, const Party& party, const ListeningRole& role, const QString& what) {
         checkHostRef(path, role.host);
         checkDevice(path, role.device);
+        checkRange(path + ".port", role.port, 1024, 65535, QStringLiteral("port"));
         const Host* h = m_t.host(role.host);
         const QString key = (h ? h->address : role.host) + ':' + QString::number(role.port);
         if (m_ports.contains(key))
@@ -82,8 +134,7 @@ private:
             if (ids.contains(p.id))
                 add(path + ".id", QStringLiteral("duplicate party id '%1'; give every party its own id").arg(p.id));
             ids.insert(p.id);
-            if (p.id.contains('/'))
-                add(path + ".id", QStringLiteral("party id '%1' must not contain '/'").arg(p.id));
+            addIf(path + ".id", idProblem(p.id, QStringLiteral("party id")));
             centrals += p.central;
             checkRoles(p, path + ".roles");
         }
@@ -120,6 +171,8 @@ private:
         for (int i = 0; i < p.workers.size(); ++i) {
             checkHostRef(QStringLiteral("%1.workers[%2]").arg(path).arg(i), p.workers[i].host);
             checkDevice(QStringLiteral("%1.workers[%2]").arg(path).arg(i), p.workers[i].device);
+            checkRange(QStringLiteral("%1.workers[%2].count").arg(path).arg(i), p.workers[i].count, 0,
+                       kMaxWorkersPerGroup, QStringLiteral("count"));
         }
         if (!p.central && p.workerCount() == 0)
             add(path + ".workers", QStringLiteral("party '%1' has no workers; add a group with count >= 1").arg(p.id));
@@ -127,6 +180,7 @@ private:
 
     void checkTraining() {
         const TrainingSettings& s = m_t.training;
+        checkText("$.training.data_dir", s.dataDir, kMaxPathLength, QStringLiteral("data_dir"));
         if (s.evalEvery > s.rounds)
             add("$.training.eval_every", QStringLiteral("eval_every (%1) is larger than rounds (%2); the model "
                                                         "would never be evaluated").arg(s.evalEvery).arg(s.rounds));
@@ -139,6 +193,10 @@ private:
 
 }  // namespace
 
-TopologyIssues TopologyReader::validate(const Topology& topology) { return Validator(topology).run(); }
+TopologyIssues TopologyReader::checkTopology(const Topology& topology) { return Validator(topology).run(); }
+
+TopologyIssues TopologyReader::validate(const Topology& topology) {
+    return presentableIssues(checkTopology(topology));
+}
 
 }  // namespace hips
