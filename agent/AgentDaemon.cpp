@@ -1,25 +1,33 @@
 #include "AgentDaemon.h"
 
 #include "ControlProtocol.h"
+#include "PrintableText.h"
 #include "RoleRunner.h"
 #include "TopologyReader.h"
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QSaveFile>
 #include <QSysInfo>
+#include <algorithm>
 #include <cstdio>
 
 namespace hips {
 
 AgentDaemon::AgentDaemon(const QString& bindEndpoint, bool standby, const CurveConfig& curve,
-                         const QByteArray& controllerKey, QObject* parent)
-    : QObject(parent), m_standby(standby) {
-    if (curve.enabled()) m_guard = std::make_unique<CurveGuard>(m_zmq, QList<QByteArray>{controllerKey}, QStringLiteral("hips-agent"));
+                         const QByteArray& controllerKey, const QString& runsRoot, QObject* parent)
+    : QObject(parent), m_standby(standby), m_runsRoot(runsRoot) {
+    // The controller's key is the only one admitted, and every connection made with it is named
+    // "controller": a new controller (after the last one died, or `hips stop` while a run is
+    // attached) is reached on its own connection, which the channel learns from its first message.
+    m_guard = std::make_unique<CurveGuard>(m_zmq, QList<QByteArray>{controllerKey}, QStringLiteral("hips-agent"),
+                                           QString::fromLatin1(control::kControllerId));
+    WireLimits limits;
+    limits.maxHeaderBytes = control::kMaxCommandBytes;
+    limits.maxPayloadBytes = 0;
+    Channel::setDefaultLimits(limits);
     Channel channel = Channel::router(m_zmq, QStringLiteral("agent"), bindEndpoint, curve);
-    // Every controller connects as "controller": a new one (after the last one died, or
-    // `hips stop` while a run is attached) takes the routing id over instead of being ignored.
-    channel.socket().set(zmq::sockopt::router_handover, 1);
     m_endpoint = QString::fromStdString(channel.socket().get(zmq::sockopt::last_endpoint));
     m_socket = std::make_unique<SocketThread>(m_zmq, std::move(channel), [this](Envelope&& e) {
         auto shared = std::make_shared<Envelope>(std::move(e));
@@ -49,11 +57,17 @@ AgentDaemon::AgentDaemon(const QString& bindEndpoint, bool standby, const CurveC
     m_watchdog.start(1000);
 }
 
+static QString writeAtomically(const QString& path, const QByteArray& bytes) {
+    QSaveFile file(path);
+    if (file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size() && file.commit()) return {};
+    return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+}
+
 AgentDaemon::~AgentDaemon() { m_socket->stop(); }
 
 void AgentDaemon::onMessage(const QString& peer, const Message& m) {
-    if (peer != QLatin1String(control::kControllerId)) {
-        std::fprintf(stderr, "hips-agent: ignored '%s' from unknown peer '%s'\n", qPrintable(m.type), qPrintable(peer));
+    if (peer != QLatin1String(control::kControllerId)) {  // cannot happen: only the controller's key gets in
+        std::fprintf(stderr, "hips-agent: ignored '%s' from '%s'\n", qPrintable(printableText(m.type)), qPrintable(printableText(peer)));
         return;
     }
     m_sinceController.restart();
@@ -91,14 +105,48 @@ void AgentDaemon::onMessage(const QString& peer, const Message& m) {
     }
 }
 
+// The directory a start may write to: a new or existing folder strictly inside the runs root,
+// after resolving "..", "~" and symbolic links, so no command can make a role write elsewhere.
+QString AgentDaemon::confinedOutDir(const QString& requested, QString* error) const {
+    QString path = requested;
+    if (path.startsWith(QLatin1String("~/"))) path = QDir::homePath() + path.mid(1);  // a remote controller's "~"
+    if (QDir::isRelativePath(path) || path.contains(QChar(0))) {
+        *error = QStringLiteral("the output directory '%1' is not an absolute path").arg(printableText(requested));
+        return {};
+    }
+    path = QDir::cleanPath(path);
+    if (!path.startsWith(m_runsRoot + '/')) {
+        *error = QStringLiteral("the output directory '%1' is outside this agent's runs directory %2")
+                     .arg(printableText(requested), m_runsRoot);
+        return {};
+    }
+    if (!QDir().mkpath(path)) {
+        *error = QStringLiteral("cannot create %1").arg(path);
+        return {};
+    }
+    const QString real = QFileInfo(path).canonicalFilePath();
+    if (!real.startsWith(m_runsRoot + '/')) {  // a symbolic link inside the root that leads out of it
+        *error = QStringLiteral("the output directory '%1' leads outside %2").arg(printableText(requested), m_runsRoot);
+        return {};
+    }
+    QFile::setPermissions(real, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    return real;
+}
+
 void AgentDaemon::onStart(const Message& m) {
     const QString node = m.string(QStringLiteral("node"));
-    QString outDir = m.string(QStringLiteral("out_dir"));
-    if (outDir.startsWith(QLatin1String("~/"))) outDir = QDir::homePath() + outDir.mid(1);  // a remote controller's "~"
     auto refuse = [&](const QString& why) {
         sendEvent(QStringLiteral("exited"), node, {{QStringLiteral("code"), -1}, {QStringLiteral("crashed"), false},
                                                    {QStringLiteral("error"), why}});
     };
+    QString outError;
+    const QString outDir = confinedOutDir(m.string(QStringLiteral("out_dir")), &outError);
+    if (outDir.isEmpty()) return refuse(outError);
+    const QByteArray nodeKey = m.string(QStringLiteral("node_key")).toLatin1();
+    const QByteArray peerKeys = m.string(QStringLiteral("peer_keys")).toUtf8();
+    if (CurveKeyPair::fromText(nodeKey).isNull() || PeerKeys::fromText(peerKeys).isEmpty())
+        return refuse(QStringLiteral("the start command carries no valid keys for %1; use a controller of the same version")
+                          .arg(printableText(node)));
     const TopologyLoad topology = TopologyReader::readJson(m.string(QStringLiteral("topology")).toUtf8());
     const auto nodeInfo = topology.ok() ? topology.topology->node(node) : std::nullopt;
     if (!nodeInfo) {
@@ -110,20 +158,14 @@ void AgentDaemon::onStart(const Message& m) {
     const QString program = isTrainingRole(nodeInfo->kind)
         ? QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("hips-trainer"))
         : QCoreApplication::applicationFilePath();
-    if (!QDir().mkpath(outDir)) {
-        refuse(QStringLiteral("cannot create %1").arg(outDir));
-        return;
-    }
-    // Written atomically (write + rename): roles started a moment ago may be reading it.
-    const QString path = QDir(outDir).filePath(QStringLiteral("topology.json"));
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(m.string(QStringLiteral("topology")).toUtf8()) < 0 ||
-        !file.commit()) {
-        refuse(QStringLiteral("cannot write %1").arg(path));
-        return;
-    }
-    m_roles.start(node, program, path, outDir, int(m.integer(QStringLiteral("threads"), 1)),
-                  m.string(QStringLiteral("run_keys")).toLatin1());
+    // Written atomically (write + rename): roles started a moment ago may be reading them.
+    const QString topologyPath = QDir(outDir).filePath(QStringLiteral("topology.json"));
+    const QString keysPath = QDir(outDir).filePath(QStringLiteral("peer-keys.txt"));
+    if (const QString e = writeAtomically(topologyPath, m.string(QStringLiteral("topology")).toUtf8()); !e.isEmpty())
+        return refuse(e);
+    if (const QString e = writeAtomically(keysPath, peerKeys); !e.isEmpty()) return refuse(e);
+    const qint64 threads = m.integer(QStringLiteral("threads"), 1);
+    m_roles.start(node, program, topologyPath, outDir, int(std::clamp<qint64>(threads, 1, 256)), nodeKey, keysPath);
 }
 
 void AgentDaemon::sendEvent(const QString& kind, const QString& node, QCborMap fields) {

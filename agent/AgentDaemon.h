@@ -19,9 +19,10 @@ class AgentDaemon : public QObject {
 public:
     // A standby agent (deployed over SSH) outlives its controllers: when one goes silent it
     // stops that run's roles and waits for the next; only "shutdown" ends it.
-    // With `curve` enabled (a deployed agent), only `controllerKey` gets in.
-    AgentDaemon(const QString& bindEndpoint, bool standby = false, const CurveConfig& curve = {},
-                const QByteArray& controllerKey = {}, QObject* parent = nullptr);
+    // Only the holder of `controllerKey` gets in (CURVE, with the agent's own key pair in
+    // `curve`), and roles write only below `runsRoot`.
+    AgentDaemon(const QString& bindEndpoint, bool standby, const CurveConfig& curve, const QByteArray& controllerKey,
+                const QString& runsRoot, QObject* parent = nullptr);
     ~AgentDaemon() override;
 
     QString endpoint() const { return m_endpoint; }
@@ -30,6 +31,7 @@ public:
 private:
     void onMessage(const QString& peer, const Message& m);
     void onStart(const Message& m);
+    QString confinedOutDir(const QString& requested, QString* error) const;
     void sendEvent(const QString& kind, const QString& node, QCborMap fields);
     void resendUnacked();
     void checkController();
@@ -47,7 +49,7 @@ private:
     bool m_standby = false;
     QElapsedTimer m_sinceController;
     QTimer m_resendTimer, m_watchdog;
-    QString m_topologyPath;
+    QString m_runsRoot;  // canonical
 };
 
 }  // namespace hips

@@ -9,6 +9,11 @@
 namespace hips {
 
 static constexpr int kGraceMs = 3000;
+// A role's output line longer than this is cut (and marked): every line becomes a control-plane
+// event and a history row, and a role that writes without newlines must not grow a buffer forever.
+static constexpr qsizetype kMaxLineBytes = 8 * 1024;
+// Metric lines carry a traffic table with a row per peer; they get more room.
+static constexpr qsizetype kMaxMetricBytes = 256 * 1024;
 
 RoleSupervisor::~RoleSupervisor() {
     for (Role& r : m_roles)
@@ -22,15 +27,16 @@ RoleSupervisor::~RoleSupervisor() {
 }
 
 bool RoleSupervisor::start(const QString& node, const QString& program, const QString& topologyPath,
-                           const QString& outDir, int threads, const QByteArray& runKeys) {
+                           const QString& outDir, int threads, const QByteArray& nodeKey, const QString& peerKeysPath) {
     if (m_roles.value(node).process) return false;  // already running
     auto* p = new QProcess(this);
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     // One BLAS/OpenMP thread per role unless configured: several roles share the cores.
     env.insert(QStringLiteral("OPENBLAS_NUM_THREADS"), QString::number(threads));
     env.insert(QStringLiteral("OMP_NUM_THREADS"), QString::number(threads));
-    if (runKeys.isEmpty()) env.remove(QStringLiteral("HIPS_RUN_KEYS"));
-    else env.insert(QStringLiteral("HIPS_RUN_KEYS"), QString::fromLatin1(runKeys));
+    env.insert(QStringLiteral("HIPS_NODE_KEY"), QString::fromLatin1(nodeKey));
+    env.insert(QStringLiteral("HIPS_PEER_KEYS_FILE"), peerKeysPath);
+    env.remove(QStringLiteral("HIPS_AGENT_KEYS"));  // the agent's own keys stay with the agent
     p->setProcessEnvironment(env);
     p->setWorkingDirectory(outDir);
     p->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
@@ -65,13 +71,23 @@ void RoleSupervisor::drain(const QString& node, bool errStream) {
     while ((newline = buffer.indexOf('\n')) >= 0) {
         const QByteArray line = buffer.left(newline);
         buffer.remove(0, newline + 1);
-        if (!errStream && line.startsWith("@metric ")) {
-            Q_EMIT metricLine(node, line.mid(8));
-            continue;
-        }
-        if (errStream && !line.trimmed().isEmpty()) r.lastError = QString::fromUtf8(line);
-        Q_EMIT logLine(node, errStream ? QStringLiteral("stderr") : QStringLiteral("stdout"), QString::fromUtf8(line));
+        emitLine(node, errStream, line);
     }
+    if (buffer.size() > kMaxMetricBytes) {  // no newline in sight: pass on what fits, drop the rest
+        emitLine(node, errStream, buffer.left(kMaxLineBytes));
+        buffer.clear();
+    }
+}
+
+void RoleSupervisor::emitLine(const QString& node, bool errStream, const QByteArray& line) {
+    if (!errStream && line.startsWith("@metric ") && line.size() <= kMaxMetricBytes) {
+        Q_EMIT metricLine(node, line.mid(8));
+        return;
+    }
+    QString text = QString::fromUtf8(line.left(kMaxLineBytes));
+    if (line.size() > kMaxLineBytes) text += QStringLiteral(" … [%1 bytes cut]").arg(line.size() - kMaxLineBytes);
+    if (errStream && !line.trimmed().isEmpty()) m_roles[node].lastError = text;
+    Q_EMIT logLine(node, errStream ? QStringLiteral("stderr") : QStringLiteral("stdout"), text);
 }
 
 void RoleSupervisor::stop(const QString& node) {

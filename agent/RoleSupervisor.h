@@ -21,10 +21,11 @@ public:
     ~RoleSupervisor() override;
 
     // Starts role `node` of the topology file with `program` (hips-agent or hips-trainer).
-    // `runKeys` ("public secret", Z85), when set, makes the role encrypt and authenticate every
-    // connection with the run's CURVE keys (a run spanning hosts).
+    // The role encrypts and authenticates every connection with its own CURVE key pair
+    // (`nodeKey`, "public secret" in Z85) and knows the other nodes by the public keys in the
+    // file `peerKeysPath`; it gets both through its environment, which no other user can read.
     bool start(const QString& node, const QString& program, const QString& topologyPath, const QString& outDir,
-               int threads, const QByteArray& runKeys = {});
+               int threads, const QByteArray& nodeKey, const QString& peerKeysPath);
     void stop(const QString& node);
     void stopAll();  // SIGTERM now, SIGKILL after a grace period
     int runningCount() const;
@@ -42,6 +43,7 @@ private:
         QString lastError;
     };
     void drain(const QString& node, bool errStream);
+    void emitLine(const QString& node, bool errStream, const QByteArray& line);
 
     QHash<QString, Role> m_roles;
 };

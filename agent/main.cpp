@@ -7,31 +7,61 @@
 #include "UnixSignals.h"
 
 #include <QCommandLineParser>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QCoreApplication>
 #include <cstdio>
+#include <sys/stat.h>
 
 using namespace hips;
 
-// The keys file a deployment writes (mode 0600): the agent's key pair and the controller's public key.
-static bool readKeys(const QString& path, CurveConfig* curve, QByteArray* controllerKey) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return false;
-    const QList<QByteArray> lines = f.readAll().split('\n');
+// The agent's key pair and the controller's public key, two lines: from the file a deployment
+// writes (mode 0600), or from HIPS_AGENT_KEYS, set by the controller that starts a local agent
+// (no other user can read a process's environment).
+static bool parseKeys(const QByteArray& text, CurveConfig* curve, QByteArray* controllerKey) {
+    const QList<QByteArray> lines = text.split('\n');
     curve->own = CurveKeyPair::fromText(lines.value(0));
     *controllerKey = lines.value(1).trimmed();
     return !curve->own.isNull() && controllerKey->size() == 40;
 }
 
+static bool readKeys(const QCommandLineParser& args, CurveConfig* curve, QByteArray* controllerKey) {
+    if (!args.isSet(QStringLiteral("keys"))) {
+        const QByteArray fromEnv = qgetenv("HIPS_AGENT_KEYS");
+        qunsetenv("HIPS_AGENT_KEYS");  // not for the roles it starts
+        return parseKeys(fromEnv, curve, controllerKey);
+    }
+    QFile f(args.value(QStringLiteral("keys")));
+    return f.open(QIODevice::ReadOnly) && parseKeys(f.read(4096), curve, controllerKey);
+}
+
+// Where roles may write: --runs-root, or runs/ beside the agent's bin/ folder (a deployment's
+// install directory). Created private if absent.
+static QString runsRoot(const QCommandLineParser& args) {
+    QString root = args.value(QStringLiteral("runs-root"));
+    if (root.isEmpty()) root = QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("../runs"));
+    if (!QDir().mkpath(root)) return {};
+    return QFileInfo(root).canonicalFilePath();
+}
+
 static int runDaemon(QCoreApplication& app, const QCommandLineParser& args) {
     CurveConfig curve;
     QByteArray controllerKey;
-    if (args.isSet(QStringLiteral("keys")) && !readKeys(args.value(QStringLiteral("keys")), &curve, &controllerKey)) {
-        std::fprintf(stderr, "hips-agent: cannot read the keys in %s; deploy again\n", qPrintable(args.value(QStringLiteral("keys"))));
+    if (!readKeys(args, &curve, &controllerKey)) {
+        std::fprintf(stderr, "hips-agent: no valid keys (%s); agents are started by hips run, hips-studio or hips deploy, "
+                             "which make them\n",
+                     args.isSet(QStringLiteral("keys")) ? qPrintable("in " + args.value(QStringLiteral("keys")))
+                                                        : "HIPS_AGENT_KEYS is not set");
+        return 2;
+    }
+    const QString root = runsRoot(args);
+    if (root.isEmpty()) {
+        std::fprintf(stderr, "hips-agent: cannot create the runs directory %s\n", qPrintable(args.value(QStringLiteral("runs-root"))));
         return 2;
     }
     try {
-        AgentDaemon daemon(args.value(QStringLiteral("bind")), args.isSet(QStringLiteral("standby")), curve, controllerKey);
+        AgentDaemon daemon(args.value(QStringLiteral("bind")), args.isSet(QStringLiteral("standby")), curve, controllerKey, root);
         UnixSignals signals;
         QObject::connect(&signals, &UnixSignals::received, &daemon, [&daemon](int s) {
             daemon.shutdown(QStringLiteral("received %1").arg(UnixSignals::name(s)));
@@ -48,6 +78,7 @@ static int runDaemon(QCoreApplication& app, const QCommandLineParser& args) {
 }
 
 int main(int argc, char** argv) {
+    ::umask(077);  // runs hold models trained on private data: nothing we write is for other users
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("hips-agent"));
     QCoreApplication::setApplicationVersion(QStringLiteral(HIPS_VERSION));
@@ -60,6 +91,8 @@ int main(int argc, char** argv) {
                     QStringLiteral("tcp://127.0.0.1:*")});
     args.addOption({QStringLiteral("keys"), QStringLiteral("CURVE keys file written by the deployment (daemon)."),
                     QStringLiteral("file")});
+    args.addOption({QStringLiteral("runs-root"), QStringLiteral("Roles write only below this directory (daemon)."),
+                    QStringLiteral("dir")});
     args.addOption({QStringLiteral("standby"), QStringLiteral("Outlive controllers: wait for the next one (deployed agents).")});
     addRoleOptions(args);
     args.process(app);

@@ -6,8 +6,10 @@
 
 #include <QCoreApplication>
 #include <cstdio>
+#include <sys/stat.h>
 
 int main(int argc, char** argv) {
+    ::umask(077);  // net.params and net.meta hold a model trained on private data
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("hips-trainer"));
     QCoreApplication::setApplicationVersion(QStringLiteral(HIPS_VERSION));

@@ -11,10 +11,12 @@
 #include <QSettings>
 #include <QTimer>
 #include <cstdio>
+#include <sys/stat.h>
 #include <functional>
 #include <memory>
 
 int main(int argc, char** argv) {
+    ::umask(077);  // the history, run directories and checkpoints are for this user only
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("hips-studio"));
     QApplication::setOrganizationName(QStringLiteral("hips-studio"));

@@ -4,6 +4,7 @@
 
 #include <QCommandLineParser>
 #include <QDateTime>
+#include <QFileInfo>
 #include <cstdio>
 #include <optional>
 
@@ -53,7 +54,11 @@ static int deleteRun(RunStore& store, const QString& idText) {
     const auto r = findRun(store, idText);
     if (!r) return 2;
     store.deleteRun(r->id);
-    store.flush();
+    if (!store.flush()) {
+        std::fprintf(stderr, "hips history: run %lld was not deleted: %s\n", static_cast<long long>(r->id),
+                     qPrintable(store.writeError()));
+        return 1;
+    }
     std::printf("deleted run %lld (%s)\n", static_cast<long long>(r->id), qPrintable(r->name));
     return 0;
 }
@@ -74,8 +79,15 @@ int historyCommand(const QStringList& arguments) {
         std::fprintf(stderr, "usage: hips history list | show RUN | delete RUN  [--history PATH]\n");
         return 2;
     }
+    const QString path = args.value("history");
+    if (command == QLatin1String("list") && !QFileInfo::exists(path)) {
+        std::printf("no runs yet (there is no history at %s)\n", qPrintable(path));
+        return 0;
+    }
+    // Looking never writes (a history on a read-only mount or in a 0444 file can be read); only
+    // delete opens it for writing.
     QString error;
-    const auto store = RunStore::open(args.value("history"), &error);
+    const auto store = RunStore::open(path, &error, command == QLatin1String("delete") ? RunStore::ReadWrite : RunStore::ReadOnly);
     if (!store) {
         std::fprintf(stderr, "hips history: %s\n", qPrintable(error));
         return 2;

@@ -33,7 +33,7 @@ int reportCommand(const QStringList& arguments) {
         return 2;
     }
     QString error;
-    const auto store = RunStore::open(args.value("history"), &error);
+    const auto store = RunStore::open(args.value("history"), &error, RunStore::ReadOnly);  // a report never writes
     if (!store) {
         std::fprintf(stderr, "hips report: %s\n", qPrintable(error));
         return 2;

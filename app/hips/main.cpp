@@ -12,6 +12,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -28,6 +29,11 @@ static constexpr const char* kUsage =
     "       hips COMMAND --help                options of a command\n";
 
 int main(int argc, char** argv) {
+    // The history, run directories and checkpoints hold what was trained on private data: they
+    // are for this user only, whatever the umask. A closed stdout (`hips run | head -3`) must
+    // not end a run: writes to it fail quietly instead of raising SIGPIPE.
+    ::umask(077);
+    ::signal(SIGPIPE, SIG_IGN);
     const bool report = argc > 1 && std::strcmp(argv[1], "report") == 0;
     // Reports draw charts (Qt Charts needs a QApplication); with no display, draw offscreen.
     if (report && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&

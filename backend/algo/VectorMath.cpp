@@ -12,6 +12,12 @@ void sumInto(float* __restrict out, const float* __restrict a, const float* __re
     for (size_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
 }
 
+bool allFinite(const float* __restrict values, size_t n) {
+    float acc = 0.0f;
+    for (size_t i = 0; i < n; ++i) acc += values[i] - values[i];
+    return acc == 0.0f;
+}
+
 void sumMany(float* out, const float* base, const float* const* inputs, size_t count, size_t n) {
     constexpr size_t kChunk = 4096;  // 16 KiB: the chunk of out stays in L1 across the inputs
     for (size_t begin = 0; begin < n; begin += kChunk) {

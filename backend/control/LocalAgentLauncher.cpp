@@ -28,7 +28,12 @@ LocalAgentLauncher::LocalAgentLauncher(QObject* parent) : QObject(parent) {
         if (e == QProcess::FailedToStart)
             Q_EMIT failed(QStringLiteral("cannot start %1: %2").arg(agentPath(), m_process.errorString()));
     });
-    connect(&m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus) { Q_EMIT exited(code); });
+    connect(&m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
+        // QProcess reports no signal number for a crash; the wait status is gone by now, so a
+        // killed agent is named as such, not by a meaningless exit code.
+        Q_EMIT exited(status == QProcess::CrashExit ? QStringLiteral("was killed by a signal")
+                                                    : QStringLiteral("exited with status %1").arg(code));
+    });
 }
 
 LocalAgentLauncher::~LocalAgentLauncher() {
@@ -46,7 +51,8 @@ QString LocalAgentLauncher::agentPath() {
     return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("hips-agent"));
 }
 
-void LocalAgentLauncher::start() {
+void LocalAgentLauncher::start(const CurveKeyPair& agentKeys, const QByteArray& controllerPublicKey,
+                               const QString& runsRoot) {
     const QString path = agentPath();
     if (!QFileInfo(path).isExecutable()) {
         // Queued: the caller of start() must be able to connect and enter its event loop first.
@@ -54,7 +60,11 @@ void LocalAgentLauncher::start() {
         QMetaObject::invokeMethod(this, [this, reason] { Q_EMIT failed(reason); }, Qt::QueuedConnection);
         return;
     }
-    m_process.start(path, {QStringLiteral("daemon"), QStringLiteral("--bind"), QStringLiteral("tcp://127.0.0.1:*")});
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("HIPS_AGENT_KEYS"), QString::fromLatin1(agentKeys.toText() + '\n' + controllerPublicKey));
+    m_process.setProcessEnvironment(env);
+    m_process.start(path, {QStringLiteral("daemon"), QStringLiteral("--bind"), QStringLiteral("tcp://127.0.0.1:*"),
+                           QStringLiteral("--runs-root"), runsRoot});
 }
 
 void LocalAgentLauncher::terminate() {

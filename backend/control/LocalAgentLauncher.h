@@ -1,6 +1,9 @@
 #pragma once
 // The embedded default: when every host is this machine, the controller starts a local
-// hips-agent itself (no SSH). The agent dies with the controller (PR_SET_PDEATHSIG).
+// hips-agent itself (no SSH). The agent dies with the controller (PR_SET_PDEATHSIG), gets its
+// CURVE keys through its environment and admits only this controller's key.
+#include "CurveSecurity.h"
+
 #include <QObject>
 #include <QProcess>
 
@@ -12,7 +15,8 @@ public:
     explicit LocalAgentLauncher(QObject* parent = nullptr);
     ~LocalAgentLauncher() override;
 
-    void start();
+    // Starts the agent with its key pair and the controller's public key; roles write only below `runsRoot`.
+    void start(const CurveKeyPair& agentKeys, const QByteArray& controllerPublicKey, const QString& runsRoot);
     void terminate();  // SIGTERM; SIGKILL after a grace period
     bool running() const { return m_process.state() != QProcess::NotRunning; }
     static QString agentPath();  // $HIPS_AGENT, or hips-agent beside this executable
@@ -20,7 +24,7 @@ public:
 Q_SIGNALS:
     void ready(const QString& endpoint);
     void failed(const QString& reason);
-    void exited(int code);
+    void exited(const QString& how);  // "exited with status N" or "was killed by signal N (name)"
 
 private:
     QProcess m_process;

@@ -59,7 +59,10 @@ static QString describeExit(const ProcessInfo& p) {
 
 RunController::RunController(QObject* parent) : QObject(parent) {}
 RunController::~RunController() {
-    if (m_store) m_store->clearCommitListener(m_listenerToken);  // a newer run may own it by now
+    if (m_store) {  // a newer run may own them by now
+        m_store->clearCommitListener(m_listenerToken);
+        m_store->clearErrorListener(m_errorToken);
+    }
 }
 
 void RunController::setState(RunState s) {
@@ -94,12 +97,22 @@ bool RunController::start(const Topology& topology, const QString& runDir) {
     if (m_store) {
         const QJsonObject settings = TopologyWriter::toJsonObject(topology).value("training").toObject();
         m_runId = m_store->beginRun(topology.name, TopologyWriter::toJson(topology), settings);
+        if (m_runId <= 0) {
+            m_error = m_store->writeError();
+            return false;
+        }
         for (const ProcessInfo& p : m_processes) storeProcess(p);
         m_listenerToken = m_store->setCommitListener([this](quint64 mark) {
             QMetaObject::invokeMethod(this, [this, mark] { acknowledgeCommitted(mark); }, Qt::QueuedConnection);
         });
+        // A history that cannot be written ends the run: what the agents journal is acknowledged
+        // only once stored, so nothing acknowledged is lost, but nothing more could be kept.
+        m_errorToken = m_store->setErrorListener([this](const QString& e) {
+            QMetaObject::invokeMethod(this, [this, e] { fail(e); }, Qt::QueuedConnection);
+        });
     }
     setState(RunState::Deploying);
+    makeNodeKeys();
     if (remoteHosts(topology).isEmpty()) startLocalAgent();
     else deployAgents();
     const int limitMs = kAgentStartTimeoutMs + (remoteHosts(topology).isEmpty() ? 0 : kDeployTimeoutMs);
@@ -117,20 +130,41 @@ bool RunController::start(const Topology& topology, const QString& runDir) {
     return true;
 }
 
+// Every node gets its own key pair: a role is admitted, and named, by its key alone, so no
+// node (or stranger) can pose as another. Local runs too: loopback is open to every local user.
+void RunController::makeNodeKeys() {
+    for (const Node& n : m_topology.nodes()) {
+        const CurveKeyPair pair = CurveKeyPair::generate();
+        m_nodeKeys.insert(n.id, pair);
+        m_peerKeys.insert(n.id, pair.publicKey);
+    }
+}
+
 // Every host is this machine: one local agent, started as a child process, runs every role.
+// It admits only this controller's key, and its roles write only inside the runs directory.
 void RunController::startLocalAgent() {
     m_launcher = std::make_unique<LocalAgentLauncher>();
     connect(m_launcher.get(), &LocalAgentLauncher::failed, this, &RunController::fail);
-    connect(m_launcher.get(), &LocalAgentLauncher::exited, this, [this](int code) {
-        if (m_state == RunState::Stopping || m_state == RunState::Finished || m_state == RunState::Failed) {
-            emitFinished();
-            return;
-        }
-        fail(QStringLiteral("the local agent exited unexpectedly (status %1)").arg(code));
+    connect(m_launcher.get(), &LocalAgentLauncher::exited, this, [this](const QString& how) {
+        // Its roles died with it (PR_SET_PDEATHSIG): nothing is left to stop or wait for.
+        const bool expected = m_state == RunState::Stopping || m_state == RunState::Finished || m_state == RunState::Failed;
+        if (!expected) fail(QStringLiteral("the local agent %1 during the run; its roles ended with it").arg(how));
+        for (ProcessInfo& p : m_processes)
+            if (p.state == ProcessInfo::State::Pending || p.state == ProcessInfo::State::Running) {
+                p.state = ProcessInfo::State::Stopped;
+                p.ended = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+                storeProcess(p);
+                Q_EMIT processChanged(p);
+            }
+        emitFinished();
     });
-    connect(m_launcher.get(), &LocalAgentLauncher::ready, this,
-            [this](const QString& endpoint) { addAgent(QString(), QStringLiteral("localhost"), endpoint); });
-    m_launcher->start();
+    m_keys = DeploymentKeys::generate();
+    const CurveKeyPair agentKeys = CurveKeyPair::generate();
+    m_keys.agents.insert(QString(), agentKeys.publicKey);
+    connect(m_launcher.get(), &LocalAgentLauncher::ready, this, [this](const QString& endpoint) {
+        addAgent(QString(), QStringLiteral("localhost"), endpoint, m_keys.clientFor(QString()));
+    });
+    m_launcher->start(agentKeys, m_keys.controller.publicKey, QFileInfo(m_dir.path()).absolutePath());
 }
 
 // Remote hosts: hips-agent deployed over SSH to each, in parallel, then a handshake with each.
@@ -161,10 +195,9 @@ void RunController::deployAgents() {
         }
         if (!errors.isEmpty()) fail(errors.join(QStringLiteral("; ")));
     });
-    // Keys for this deployment: the controller's (each agent admits only it) and the run's
-    // (the roles admit only each other); the agents get theirs over SSH.
+    // Keys for this deployment: the controller's (each agent admits only it); the agents get
+    // theirs over SSH, and the roles theirs (makeNodeKeys) in their start commands.
     m_keys = DeploymentKeys::generate();
-    m_runKeys = CurveKeyPair::generate();
     DeployOptions options = m_deployOptions;
     options.controllerPublicKey = m_keys.controller.publicKey;
     if (options.binDir.isEmpty()) options.binDir = QFileInfo(LocalAgentLauncher::agentPath()).absolutePath();
@@ -214,7 +247,7 @@ AgentClient* RunController::agentFor(const Node& node) const {
 }
 
 QString RunController::outDirFor(const Node& node) const {
-    if (m_launcher) return m_dir.path();
+    if (m_launcher) return QFileInfo(m_dir.path()).absoluteFilePath();
     const Host* h = m_topology.host(node.host);
     return (h ? h->installDir : QStringLiteral("~/.hips")) + QStringLiteral("/runs/") + QFileInfo(m_dir.path()).fileName();
 }
@@ -223,9 +256,12 @@ void RunController::onAgentsReady() {
     if (m_state != RunState::Deploying) return;
     setState(RunState::Starting);
     const QString json = QString::fromUtf8(TopologyWriter::toJson(m_topology));
+    const QByteArray peerKeys = m_peerKeys.toText();
     auto startNode = [&](const Node& n) {
-        QCborMap fields{{"node", n.id}, {"topology", json}, {"out_dir", outDirFor(n)}, {"threads", m_topology.training.threads}};
-        if (!m_runKeys.isNull()) fields.insert(QStringLiteral("run_keys"), QString::fromLatin1(m_runKeys.toText()));
+        const QCborMap fields{{"node", n.id}, {"topology", json}, {"out_dir", outDirFor(n)},
+                              {"threads", m_topology.training.threads},
+                              {"node_key", QString::fromLatin1(m_nodeKeys.value(n.id).toText())},
+                              {"peer_keys", QString::fromUtf8(peerKeys)}};
         agentFor(n)->send(Message(QStringLiteral("start"), fields));
     };
     for (const Node& n : m_topology.nodes())  // schedulers first
@@ -281,7 +317,7 @@ void RunController::handleEvent(const QCborMap& e) {
     } else if (kind == QLatin1String("log")) {
         const QString stream = e.value(QStringLiteral("stream")).toString();
         const QString line = e.value(QStringLiteral("line")).toString();
-        m_dir.appendLog(node, line);
+        if (const QString error = m_dir.appendLog(node, line); !error.isEmpty()) fail(error);
         if (m_store && stream == QLatin1String("stderr"))
             m_store->appendEvent(m_runId, unixNow(), "warning", node, line);
         Q_EMIT logLine(node, stream, line);
@@ -314,7 +350,7 @@ void RunController::onExited(ProcessInfo& p, const QCborMap& e) {
 }
 
 void RunController::onMetric(const QString& json) {
-    m_dir.appendMetric(json.toUtf8());
+    if (const QString error = m_dir.appendMetric(json.toUtf8()); !error.isEmpty()) fail(error);
     const QJsonObject metric = QJsonDocument::fromJson(json.toUtf8()).object();
     record(metric);
     for (const RoundRow& row : m_progress->ingest(metric, elapsed())) Q_EMIT roundCompleted(row);
@@ -409,7 +445,7 @@ void RunController::emitFinished() {
     s.seconds = elapsed();
     if (m_progress) {
         const QList<RoundRow>& rows = m_progress->rows();
-        s.rounds = rows.isEmpty() ? 0 : rows.last().round;
+        s.rounds = m_progress->aggregatedRounds();
         for (auto it = rows.rbegin(); it != rows.rend(); ++it)
             if (!std::isnan(it->testAccuracy)) { s.finalAccuracy = it->testAccuracy; break; }
         s.bestAccuracy = std::isnan(m_progress->bestAccuracy()) ? 0 : m_progress->bestAccuracy();
@@ -424,11 +460,22 @@ void RunController::emitFinished() {
         s.ok = false;
         s.reason = QStringLiteral("the roles ended after %1 of %2 rounds").arg(s.rounds).arg(m_topology.training.rounds);
     }
-    if (!m_dir.path().isEmpty()) m_dir.writeSummary(s.toJson());
     if (m_store && m_runId > 0) {
         if (!s.ok) m_store->appendEvent(m_runId, unixNow(), "error", "controller", s.reason);
         m_store->finishRun(m_runId, s.ok ? "finished" : "failed", s.toJson());
-        m_store->flush();
+        if (!m_store->flush() && s.ok) {  // the run trained, but its record is not all stored
+            s.ok = false;
+            s.reason = m_store->writeError();
+        }
+    }
+    if (!m_dir.path().isEmpty())
+        if (const QString error = m_dir.writeSummary(s.toJson()); !error.isEmpty() && s.ok) {
+            s.ok = false;
+            s.reason = error;
+        }
+    if (s.ok && !m_dir.error().isEmpty()) {
+        s.ok = false;
+        s.reason = m_dir.error();
     }
     setState(s.ok ? RunState::Finished : RunState::Failed);
     for (auto& [host, agent] : m_agents) agent.release()->deleteLater();  // we may be inside one of its signals

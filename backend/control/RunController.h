@@ -77,6 +77,7 @@ Q_SIGNALS:
 
 private:
     void setState(RunState s);
+    void makeNodeKeys();
     void startLocalAgent();
     void deployAgents();
     void addAgent(const QString& host, const QString& label, const QString& endpoint, const CurveConfig& curve = {});
@@ -105,8 +106,9 @@ private:
     std::unique_ptr<LocalAgentLauncher> m_launcher;  // all hosts local: one agent, our child
     std::unique_ptr<Deployer> m_deployer;            // remote hosts: an agent each, over SSH
     DeployOptions m_deployOptions;
-    DeploymentKeys m_keys;    // remote runs: the controller's and the agents' CURVE keys
-    CurveKeyPair m_runKeys;   // remote runs: the roles' shared key pair
+    DeploymentKeys m_keys;    // the controller's and the agents' CURVE keys (one local agent, or one per host)
+    QHash<QString, CurveKeyPair> m_nodeKeys;  // every node's own key pair, new for each run
+    PeerKeys m_peerKeys;                       // their public halves, which every role gets
     std::map<QString, std::unique_ptr<AgentClient>> m_agents;  // by host id ("" for the local agent)
     QSet<QString> m_ready, m_gone;
     QMap<QString, QString> m_deployStage;  // hosts still deploying → their last stage
@@ -122,7 +124,7 @@ private:
         AgentClient* agent;
     };
     QList<PendingAck> m_pendingAcks;
-    quint64 m_listenerToken = 0;
+    quint64 m_listenerToken = 0, m_errorToken = 0;
     bool m_finishedEmitted = false;
     bool m_shutdownSent = false;
 };

@@ -1,12 +1,70 @@
 #include "RunDirectory.h"
 
+#include "PrivateFiles.h"
+
 #include <QDateTime>
-#include <QRegularExpression>
 #include <QDir>
+#include <QFile>
 #include <QJsonDocument>
-#include <QSaveFile>
+#include <QRegularExpression>
+#include <cerrno>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace hips {
+
+// A file opened for appending whole lines. A write that fails part-way (a full disk) is cut
+// back to the last whole line, and the file is closed to later lines.
+class RunDirectory::AppendFile {
+public:
+    explicit AppendFile(QString path) : m_path(std::move(path)) {}
+    ~AppendFile() {
+        if (m_fd >= 0) ::close(m_fd);
+    }
+
+    QString open() {
+        m_fd = ::open(QFile::encodeName(m_path).constData(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, kPrivateFileMode);
+        struct stat st {};
+        if (m_fd < 0 || ::fstat(m_fd, &st) != 0) return fail(errno);
+        if ((st.st_mode & 0777) != kPrivateFileMode && ::fchmod(m_fd, kPrivateFileMode) != 0) return fail(errno);
+        m_size = st.st_size;
+        return {};
+    }
+
+    QString append(const QByteArray& line) {
+        if (!m_error.isEmpty()) return m_error;
+        for (qint64 done = 0; done < line.size();) {
+            const ssize_t n = ::write(m_fd, line.constData() + done, size_t(line.size() - done));
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) {
+                const int errnum = n < 0 ? errno : EIO;
+                if (done > 0 && ::ftruncate(m_fd, m_size) != 0)
+                    return fail(errnum, QStringLiteral(" (and its last line could not be taken back)"));
+                return fail(errnum);
+            }
+            done += n;
+        }
+        m_size += line.size();
+        return {};
+    }
+
+private:
+    QString fail(int errnum, const QString& more = {}) {
+        m_error = QStringLiteral("cannot write %1: %2%3").arg(m_path, systemErrorText(errnum), more);
+        if (m_fd >= 0) ::close(m_fd);
+        m_fd = -1;
+        return m_error;
+    }
+
+    QString m_path;
+    int m_fd = -1;
+    off_t m_size = 0;  // the end of the last whole line
+    QString m_error;
+};
+
+RunDirectory::RunDirectory() = default;
+RunDirectory::~RunDirectory() = default;
 
 QString RunDirectory::defaultPath(const QString& topologyName) {
     QString safe = topologyName;
@@ -14,43 +72,39 @@ QString RunDirectory::defaultPath(const QString& topologyName) {
     return QStringLiteral("runs/%1-%2").arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")), safe);
 }
 
+QString RunDirectory::note(const QString& error) {
+    if (m_error.isEmpty()) m_error = error;
+    return error;
+}
+
 QString RunDirectory::create(const QString& path, const QByteArray& topologyJson) {
-    QDir dir(path);
-    if (!dir.mkpath(QStringLiteral("logs")))
-        return QStringLiteral("cannot create the run directory %1; check permissions or pass --out").arg(path);
+    const QDir dir(path);
+    if (const QString e = makePrivateDirectory(dir.filePath(QStringLiteral("logs"))); !e.isEmpty())
+        return note(QStringLiteral("cannot create the run directory %1 (%2); check permissions or pass --out").arg(path, e));
     m_path = dir.absolutePath();
-    QFile topology(dir.filePath(QStringLiteral("topology.json")));
-    if (!topology.open(QIODevice::WriteOnly) || topology.write(topologyJson) < 0)
-        return QStringLiteral("cannot write %1: %2").arg(topology.fileName(), topology.errorString());
-    m_metrics.setFileName(dir.filePath(QStringLiteral("metrics.jsonl")));
-    if (!m_metrics.open(QIODevice::WriteOnly | QIODevice::Append))
-        return QStringLiteral("cannot write %1: %2").arg(m_metrics.fileName(), m_metrics.errorString());
-    return {};
+    if (const QString e = writeFileAtomically(dir.filePath(QStringLiteral("topology.json")), topologyJson); !e.isEmpty())
+        return note(e);
+    m_metrics = std::make_unique<AppendFile>(dir.filePath(QStringLiteral("metrics.jsonl")));
+    return note(m_metrics->open());
 }
 
-void RunDirectory::appendMetric(const QByteArray& jsonLine) {
-    m_metrics.write(jsonLine);
-    m_metrics.write("\n");
-    m_metrics.flush();
+QString RunDirectory::appendMetric(const QByteArray& jsonLine) {
+    if (!m_metrics) return note(QStringLiteral("no run directory to write metrics.jsonl in"));
+    return note(m_metrics->append(jsonLine + '\n'));
 }
 
-void RunDirectory::appendLog(const QString& node, const QString& line) {
+QString RunDirectory::appendLog(const QString& node, const QString& line) {
     auto& file = m_logs[node];
     if (!file) {
         QString name = node;
-        file = std::make_shared<QFile>(QDir(m_path).filePath(QStringLiteral("logs/") + name.replace('/', '_') + ".log"));
-        if (!file->open(QIODevice::WriteOnly | QIODevice::Append)) return;
+        file = std::make_shared<AppendFile>(QDir(m_path).filePath(QStringLiteral("logs/") + name.replace('/', '_') + ".log"));
+        if (const QString e = file->open(); !e.isEmpty()) return note(e);
     }
-    file->write(line.toUtf8() + '\n');
-    file->flush();
+    return note(file->append(line.toUtf8() + '\n'));
 }
 
-void RunDirectory::writeSummary(const QJsonObject& summary) {
-    QSaveFile file(QDir(m_path).filePath(QStringLiteral("summary.json")));
-    if (file.open(QIODevice::WriteOnly)) {
-        file.write(QJsonDocument(summary).toJson());
-        file.commit();
-    }
+QString RunDirectory::writeSummary(const QJsonObject& summary) {
+    return note(writeFileAtomically(QDir(m_path).filePath(QStringLiteral("summary.json")), QJsonDocument(summary).toJson()));
 }
 
 }  // namespace hips

@@ -1,29 +1,45 @@
 #pragma once
 // The files of one run: topology.json, metrics.jsonl (every metric record, as received),
 // logs/<party>_<role>.log, summary.json. The master worker writes net.meta / net.params here.
-#include <QFile>
+// The directory is private (0700, its files 0600, whatever the umask). Every write is checked:
+// whole files are replaced atomically, and a line that cannot be appended whole is taken back,
+// so a file never ends in half a line that later text would be glued to.
 #include <QHash>
 #include <QJsonObject>
+#include <QString>
 #include <memory>
 
 namespace hips {
 
 class RunDirectory {
 public:
-    // Creates the directory; returns an error text, empty on success.
+    RunDirectory();
+    ~RunDirectory();
+    RunDirectory(const RunDirectory&) = delete;
+    RunDirectory& operator=(const RunDirectory&) = delete;
+
+    // Creates the directory and topology.json; returns an error text, empty on success.
     QString create(const QString& path, const QByteArray& topologyJson);
     const QString& path() const { return m_path; }
 
-    void appendMetric(const QByteArray& jsonLine);
-    void appendLog(const QString& node, const QString& line);
-    void writeSummary(const QJsonObject& summary);
+    // Each returns an error text naming the file and the cause ("cannot write …/metrics.jsonl:
+    // no space left on device"), empty on success. After a failed append that file takes no
+    // more lines (each later call returns its first error).
+    QString appendMetric(const QByteArray& jsonLine);
+    QString appendLog(const QString& node, const QString& line);
+    QString writeSummary(const QJsonObject& summary);  // replaces summary.json atomically
+
+    QString error() const { return m_error; }  // the first write error, empty if none
 
     static QString defaultPath(const QString& topologyName);  // runs/<yyyyMMdd-HHmmss>-<name>
 
 private:
+    class AppendFile;
+    QString note(const QString& error);  // keeps the first error; returns `error`
     QString m_path;
-    QFile m_metrics;
-    QHash<QString, std::shared_ptr<QFile>> m_logs;
+    QString m_error;
+    std::unique_ptr<AppendFile> m_metrics;
+    QHash<QString, std::shared_ptr<AppendFile>> m_logs;
 };
 
 }  // namespace hips

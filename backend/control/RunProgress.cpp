@@ -1,5 +1,7 @@
 #include "RunProgress.h"
 
+#include <algorithm>
+
 #include <QJsonArray>
 #include <cmath>
 
@@ -26,6 +28,7 @@ QList<RoundRow> RunProgress::ingest(const QJsonObject& r, double elapsed) {
         m_totalSamples += r.value("samples").toInteger();
         markTrained(p, elapsed);
     } else if (kind == QLatin1String("aggregate") && round >= m_nextRound) {
+        m_aggregatedRounds = std::max(m_aggregatedRounds, round);
         Pending& p = m_pending[round];
         p.aggregated = true;
         markTrained(p, elapsed);

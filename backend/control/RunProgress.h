@@ -40,6 +40,9 @@ public:
     qint64 totalSamples() const { return m_totalSamples; }
     double bestAccuracy() const { return m_best; }
     const QList<RoundRow>& rows() const { return m_rows; }
+    // Rounds the global server applied: the run's round count, as the history counts it (a
+    // stopped run may have applied rounds whose rows never completed).
+    int aggregatedRounds() const { return m_aggregatedRounds; }
 
 private:
     struct Pending {
@@ -69,6 +72,7 @@ private:
     struct Sent { quint64 inside = 0, across = 0; };
     QHash<QString, Sent> m_sent;  // latest cumulative counters per node
     QList<RoundRow> m_rows;
+    int m_aggregatedRounds = 0;
 };
 
 }  // namespace hips

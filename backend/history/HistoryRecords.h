@@ -28,7 +28,7 @@ struct RunListEntry {
 // One role process of a run. `ended` 0 while it runs (or never started: pid 0).
 struct ProcessRecord {
     QString node, role, party, host;
-    QString state;  // pending, running, exited, failed, stopped
+    QString state;  // pending, running, exited, failed, stopped, interrupted (its controller died)
     int rank = 0;
     qint64 pid = 0;
     double started = 0, ended = 0;

@@ -1,10 +1,13 @@
 #pragma once
 // The run history: one SQLite file (Qt Sql, QSQLITE driver) in WAL mode. Writes go through
 // one writer thread with its own connection and are committed in batches; reads use the
-// caller's connection. The schema carries a version table and is migrated in transactions.
-// A file that is not SQLite, or is SQLite but not a HiPS history, is refused and never written.
+// caller's connection. The schema carries a version table and is created or migrated in one
+// exclusive transaction. A file that is not SQLite, is damaged (PRAGMA quick_check), or is SQLite
+// but not a HiPS history, is refused and never written. Every write is checked: the first failure
+// rolls its batch back, stops the committed mark and fails the store (see writeError()).
 #include "HistoryRecords.h"
 
+#include <QHash>
 #include <QList>
 #include <functional>
 #include <memory>
@@ -18,9 +21,18 @@ class RunStore {
 public:
     static constexpr int kSchemaVersion = 2;
 
-    // Opens (creating if absent) the history at `path`; on failure returns nullptr and sets *error.
-    // Runs left 'running' by a controller that is no longer alive are marked 'interrupted'.
-    static std::unique_ptr<RunStore> open(const QString& path, QString* error);
+    enum OpenMode {
+        // Creates the file (0600, its new directories 0700) if absent, migrates an older schema,
+        // and marks runs left 'running' by a controller that is no longer alive 'interrupted',
+        // with an error event giving the reason and a final state for their processes.
+        ReadWrite,
+        // Never creates, writes or migrates: for `history list|show` and `report`, also on a
+        // read-only mount or a 0444 file. Runs of dead controllers read as interrupted, as above.
+        // Write calls are refused (writeError() says so).
+        ReadOnly,
+    };
+    // Opens the history at `path`; on failure returns nullptr and sets *error.
+    static std::unique_ptr<RunStore> open(const QString& path, QString* error, OpenMode mode = ReadWrite);
     static QString defaultPath();  // under the user's application data directory
     ~RunStore();
 
@@ -32,7 +44,21 @@ public:
     void recordProcess(qint64 run, const ProcessRecord& process);  // inserts or replaces the node's row
     void finishRun(qint64 run, const QString& status, const QJsonObject& summary);
     void deleteRun(qint64 run);
-    void flush();  // returns once everything queued before it is committed
+    // Returns once everything queued before it is committed (true), or the store has failed
+    // and some of it never will be (false).
+    bool flush();
+
+    // The first write failure, naming the cause and the file, e.g. "history: database or disk is
+    // full (/home/u/history.sqlite)"; empty while every write succeeded. Once failed, the store
+    // refuses all later writes (dropped whole, never half-written) and the committed mark stays.
+    QString writeError() const;
+    // The listener runs once, on the writer thread, when writing fails, with writeError()'s
+    // text. Like the commit listener it runs under the writer's lock: it must not call back
+    // into the store (post to another thread instead). Tokens work as for the commit listener.
+    quint64 setErrorListener(std::function<void(const QString& error)> listener);
+    void clearErrorListener(quint64 token);
+    bool isReadOnly() const { return !m_writer; }
+    const QString& path() const { return m_path; }
 
     // Commit marks, for callers that must not acknowledge a write before it is durable:
     // a write is committed once committedMark() >= the postedMark() read right after it.
@@ -43,6 +69,9 @@ public:
     // one (a newer owner may have replaced it).
     quint64 setCommitListener(std::function<void(quint64 committed)> listener);
     void clearCommitListener(quint64 token);
+
+    // The reason event a run of a dead controller gets (see OpenMode).
+    static QString interruptedReason(qint64 controllerPid);
 
     // Reads.
     QList<RunRecord> runs() const;
@@ -61,10 +90,23 @@ public:
 
 private:
     struct Writer;
+    // A run left 'running' by a dead controller, as a read-only store presents it.
+    struct StaleRun {
+        qint64 pid = 0;
+        double ended = 0;    // its last metric's time, 0 if none
+        double reasonT = 0;  // the time of the reason event: after every row of the run
+    };
     RunStore() = default;
+    QString openForWriting();
+    QString openForReading();
+    QString findStaleRuns(QList<std::pair<qint64, StaleRun>>* stale) const;
+    QString markInterrupted();
+    void presentStale(RunRecord& run) const;
     QSqlQuery reader() const;  // a query on this store's read connection
+    QString m_path;
     QString m_connection;
-    std::unique_ptr<Writer> m_writer;
+    std::unique_ptr<Writer> m_writer;  // null when opened ReadOnly
+    QHash<qint64, StaleRun> m_stale;   // ReadOnly: runs that read as interrupted
 };
 
 }  // namespace hips

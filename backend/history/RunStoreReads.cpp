@@ -46,11 +46,23 @@ RunFacts factsOf(const QSqlQuery& q) {
 
 QSqlQuery RunStore::reader() const { return QSqlQuery(QSqlDatabase::database(m_connection)); }
 
+// A store opened ReadOnly cannot mark the runs of dead controllers; it shows them as a
+// ReadWrite open would have marked them.
+void RunStore::presentStale(RunRecord& run) const {
+    const auto it = m_stale.constFind(run.id);
+    if (it == m_stale.constEnd()) return;
+    run.status = QStringLiteral("interrupted");
+    run.ended = it->ended;
+}
+
 QList<RunRecord> RunStore::runs() const {
     QSqlQuery q = reader();
     q.exec(QStringLiteral("SELECT id, name, status, started, ended, summary FROM runs ORDER BY id"));
     QList<RunRecord> out;
-    while (q.next()) out << recordOf(q);
+    while (q.next()) {
+        out << recordOf(q);
+        presentStale(out.last());
+    }
     return out;
 }
 
@@ -59,7 +71,10 @@ QList<RunListEntry> RunStore::runList() const {
     q.setForwardOnly(true);
     q.exec(QLatin1String(kRunWithFactsSql) + QStringLiteral(" ORDER BY r.id"));
     QList<RunListEntry> out;
-    while (q.next()) out << RunListEntry{recordOf(q), factsOf(q)};
+    while (q.next()) {
+        out << RunListEntry{recordOf(q), factsOf(q)};
+        presentStale(out.last().run);
+    }
     return out;
 }
 
@@ -67,7 +82,9 @@ std::optional<RunRecord> RunStore::run(qint64 id) const {
     QSqlQuery q = reader();
     q.exec(QStringLiteral("SELECT id, name, status, started, ended, summary FROM runs WHERE id = %1").arg(id));
     if (!q.next()) return std::nullopt;
-    return recordOf(q);
+    RunRecord r = recordOf(q);
+    presentStale(r);
+    return r;
 }
 
 RunFacts RunStore::facts(qint64 run) const {
@@ -129,6 +146,8 @@ QList<EventRecord> RunStore::events(qint64 run) const {
     q.exec(QStringLiteral("SELECT t, level, source, message FROM events WHERE run_id = %1 ORDER BY t").arg(run));
     QList<EventRecord> out;
     while (q.next()) out << EventRecord{q.value(0).toDouble(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString()};
+    if (const auto it = m_stale.constFind(run); it != m_stale.constEnd())
+        out << EventRecord{it->reasonT, QStringLiteral("error"), QStringLiteral("controller"), interruptedReason(it->pid)};
     return out;
 }
 
@@ -152,6 +171,8 @@ QList<ProcessRecord> RunStore::processes(qint64 run) const {
         p.crashed = q.value(9).toBool();
         p.error = q.value(10).toString();
         p.state = q.value(11).toString();
+        if (m_stale.contains(run) && (p.state.isEmpty() || p.state == QLatin1String("pending") || p.state == QLatin1String("running")))
+            p.state = QStringLiteral("interrupted");
         out << p;
     }
     return out;

@@ -4,8 +4,8 @@
 #include "RoleError.h"
 #include "SchedulerClient.h"
 #include "ServerCommon.h"
+#include "VectorMath.h"
 
-#include <cstdio>
 
 namespace hips {
 
@@ -49,14 +49,16 @@ public:
             lastProgress = Clock::now();
             const QString& type = e->message.type;
             if (type == QLatin1String("init")) onInit(*e);
-            else if (type == QLatin1String("pull")) m_pulls.add(e->peer, e->message.integer(QStringLiteral("version")));
+            else if (type == QLatin1String("pull")) addPull(e->peer, e->message.integer(QStringLiteral("version")));
             else if (type == QLatin1String("push")) {
                 if (e->message.fields.value(QStringLiteral("pull")).toBool())
-                    m_pulls.add(e->peer, e->message.integer(QStringLiteral("round")));
+                    addPull(e->peer, e->message.integer(QStringLiteral("round")));
                 if (m_model.version >= 0 && collector.add(*e, m_model.version + 1, m_model.size)) {
                     apply(collector, roundStart);
                     roundStart = Clock::now();
                 }
+            } else {
+                m_log.reject(e->peer, QStringLiteral("unexpected message '%1'").arg(type));
             }
             if (m_model.version >= 0) {
                 const QStringList ready = m_pulls.take(m_model.version);
@@ -70,12 +72,26 @@ public:
     }
 
 private:
+    // The model goes only to the nodes this server serves: the party servers, the central
+    // workers and the master. Anyone else's pull is refused, not answered.
+    void addPull(const QString& peer, qint64 version) {
+        if (m_contributors.contains(peer) || peer == m_master) m_pulls.add(peer, version);
+        else m_log.reject(peer, QStringLiteral("a pull from a node this server does not serve"));
+    }
+
     void onInit(Envelope& e) {
-        if (e.peer != m_master || m_model.version >= 0 || e.message.frames.size() != 1) {
-            std::fprintf(stderr, "%s: ignored an init from '%s'\n", qPrintable(m_ctx.node.id), qPrintable(e.peer));
+        const size_t expected = modelParameterCount(m_ctx.training().model) * sizeof(float);
+        if (e.peer != m_master || m_model.version >= 0 || e.message.frames.size() != 1 ||
+            (expected > 0 && e.message.frames[0].size() != expected)) {
+            m_log.reject(e.peer, QStringLiteral("an init not from the master, a second init, or not one frame of the model"));
             return;
         }
-        m_model = ModelVersion::fromFrame(0, std::move(e.message.frames[0]));
+        ModelVersion initial = ModelVersion::fromFrame(0, std::move(e.message.frames[0]));
+        if (!allFinite(initial.data, initial.size)) {
+            m_log.reject(e.peer, QStringLiteral("an initial model with NaN or infinite values"));
+            return;
+        }
+        m_model = std::move(initial);
         m_ctx.metrics.report(QStringLiteral("model_init"), {{QStringLiteral("parameters"), qint64(m_model.size)}});
     }
 
@@ -116,6 +132,7 @@ private:
     PendingPulls m_pulls;
     ModelBufferPool m_pool;
     QSet<QString> m_contributors, m_servedFinal;
+    RejectionLog m_log{m_ctx.node.id};
     bool m_masterHasFinal = false;
 };
 

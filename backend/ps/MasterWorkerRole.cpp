@@ -3,6 +3,7 @@
 #include "Channel.h"
 #include "LocalTrainer.h"
 #include "ModelFrame.h"
+#include "PrivateFiles.h"
 #include "RoleError.h"
 #include "SchedulerClient.h"
 #include "ServerCommon.h"
@@ -11,7 +12,6 @@
 #include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 
 namespace hips {
 
@@ -27,12 +27,11 @@ Node globalScheduler(const Topology& t) {
 }
 
 void writeMeta(const QString& dir, qint64 version, double accuracy, const TrainingSettings& s, double beginTime) {
-    QSaveFile file(QDir(dir).filePath(QStringLiteral("net.meta")));
-    if (!file.open(QIODevice::WriteOnly)) throw RoleError("cannot write net.meta in " + dir.toStdString());
     const QJsonObject meta{{"global_iters", version}, {"test_acc", accuracy}, {"learning_rate", s.learningRate},
                            {"batch_size", s.batchSize}, {"begin_time", beginTime}};
-    file.write(QJsonDocument(meta).toJson(QJsonDocument::Compact));
-    if (!file.commit()) throw RoleError("cannot write net.meta in " + dir.toStdString());
+    const QByteArray bytes = QJsonDocument(meta).toJson(QJsonDocument::Compact);
+    if (const QString error = writeFileAtomically(QDir(dir).filePath(QStringLiteral("net.meta")), bytes); !error.isEmpty())
+        throw RoleError(error.toStdString());
 }
 
 }  // namespace

@@ -9,6 +9,16 @@ namespace hips {
 
 using FloatBuffer = std::shared_ptr<std::vector<float>>;
 
+// Parameters of each model of backend/train (Models.cpp), known here without LibTorch so that
+// servers can bound what they accept before any model has arrived; tst_train checks that the
+// two agree. 0 for an unknown name.
+size_t modelParameterCount(const QString& model);
+
+// Data-plane limits for a run of `model`: no payload larger than one whole model, whatever a
+// peer sends (ZeroMQ drops a connection that sends a larger frame before allocating it).
+struct WireLimits;
+WireLimits dataPlaneLimits(const QString& model);
+
 zmq::message_t floatFrame(const FloatBuffer& values);
 
 // A read-only view of a received frame of floats. Copies only if the frame is misaligned.

@@ -57,7 +57,9 @@ public:
                 if (auto e = upstream.receive(0ms); e && e->message.type == QLatin1String("model"))
                     if (auto slice = ModelSlice::fromMessage(std::move(e->message), e->peer)) onSlice(std::move(*slice));
             } else if (auto e = m_workers.receive(0ms)) {
-                if (e->message.type == QLatin1String("push")) {
+                if (!workers.contains(e->peer)) {  // the model and the round are for this party's workers only
+                    m_log.reject(e->peer, QStringLiteral("'%1' from a node that is not a worker of this party").arg(e->message.type));
+                } else if (e->message.type == QLatin1String("push")) {
                     if (e->message.fields.value(QStringLiteral("pull")).toBool())
                         m_pulls.add(e->peer, e->message.integer(QStringLiteral("round")));
                     if (m_model.version >= 0 && collector.add(*e, m_model.version + 1, m_model.total)) {
@@ -70,6 +72,8 @@ public:
                     }
                 } else if (e->message.type == QLatin1String("pull")) {
                     m_pulls.add(e->peer, e->message.integer(QStringLiteral("version")));
+                } else {
+                    m_log.reject(e->peer, QStringLiteral("unexpected message '%1'").arg(e->message.type));
                 }
             }
             if (m_model.version >= 0) serveWaitingPulls();
@@ -137,6 +141,7 @@ private:
     PendingPulls m_pulls;
     ModelBufferPool m_pool;
     QSet<QString> m_workerIds, m_servedFinal;
+    RejectionLog m_log{m_ctx.node.id};
     const Channel* m_upstream = nullptr;
 };
 

@@ -4,12 +4,14 @@ namespace hips {
 
 QStringList PendingPulls::take(qint64 available) {
     QStringList ready;
-    QList<Pull> waiting;
-    for (const Pull& p : m_pending) {
-        if (p.version <= available) ready.append(p.peer);
-        else waiting.append(p);
+    for (auto it = m_pending.begin(); it != m_pending.end();) {
+        if (it.value() <= available) {
+            ready.append(it.key());
+            it = m_pending.erase(it);
+        } else {
+            ++it;
+        }
     }
-    m_pending.swap(waiting);
     return ready;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// Pull requests waiting for a model version a server does not have yet.
-#include <QList>
+// Pull requests waiting for a model version a server does not have yet: one per peer (a newer
+// pull replaces the older), so a peer that pulls in a loop costs no memory.
+#include <QMap>
 #include <QString>
 #include <QStringList>
 
@@ -8,13 +9,12 @@ namespace hips {
 
 class PendingPulls {
 public:
-    void add(const QString& peer, qint64 version) { m_pending.append({peer, version}); }
+    void add(const QString& peer, qint64 version) { m_pending.insert(peer, version); }
     // Removes and returns the peers whose pull a model of version `available` answers.
     QStringList take(qint64 available);
 
 private:
-    struct Pull { QString peer; qint64 version; };
-    QList<Pull> m_pending;
+    QMap<QString, qint64> m_pending;  // peer → version wanted
 };
 
 }  // namespace hips

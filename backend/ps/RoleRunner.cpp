@@ -1,16 +1,26 @@
 #include "RoleRunner.h"
 
 #include "GlobalServerRole.h"
+#include "ModelFrame.h"
 #include "PartyServerRole.h"
 #include "Channel.h"
 #include "RoleError.h"
 #include "SchedulerRole.h"
 #include "TopologyReader.h"
 
+#include <QFile>
 #include <cstdio>
 #include <memory>
 
 namespace hips {
+
+namespace {
+struct RunKeys {
+    CurveKeyPair own;
+    PeerKeys peers;
+};
+constexpr qint64 kMaxPeerKeysBytes = 4 << 20;
+}  // namespace
 
 void addRoleOptions(QCommandLineParser& args) {
     args.addOption({QStringLiteral("topology"), QStringLiteral("Topology file (role)."), QStringLiteral("file")});
@@ -34,6 +44,31 @@ RoleTable coordinationRoles() {
 
 bool isTrainingRole(RoleKind kind) { return kind == RoleKind::Worker || kind == RoleKind::MasterWorker; }
 
+// The keys the agent hands a role: its own pair in HIPS_NODE_KEY, the run's public keys in the
+// file named by HIPS_PEER_KEYS_FILE. Both are taken out of the environment once read.
+static std::optional<RunKeys> readRunKeys(const Topology& topology, QString* error) {
+    const CurveKeyPair own = CurveKeyPair::fromText(qgetenv("HIPS_NODE_KEY"));
+    const QString peersPath = qEnvironmentVariable("HIPS_PEER_KEYS_FILE");
+    qunsetenv("HIPS_NODE_KEY");
+    if (own.isNull()) {
+        *error = QStringLiteral("no node key (HIPS_NODE_KEY): roles are started by hips-agent, which gets the keys from "
+                                "the controller; use hips run");
+        return std::nullopt;
+    }
+    QFile file(peersPath);
+    if (peersPath.isEmpty() || !file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("cannot read the run's keys from '%1' (HIPS_PEER_KEYS_FILE); start the run again").arg(peersPath);
+        return std::nullopt;
+    }
+    RunKeys keys{own, PeerKeys::fromText(file.read(kMaxPeerKeysBytes))};
+    for (const Node& n : topology.nodes())
+        if (keys.peers.keyOf(n.id).isEmpty()) {
+            *error = QStringLiteral("the run's keys in %1 have none for %2; start the run again").arg(peersPath, n.id);
+            return std::nullopt;
+        }
+    return keys;
+}
+
 int runRole(const QString& topologyPath, const QString& nodeId, const QString& outDir, const RoleTable& roles) {
     const TopologyLoad load = TopologyReader::readFile(topologyPath);
     if (!load.ok()) {
@@ -51,15 +86,21 @@ int runRole(const QString& topologyPath, const QString& nodeId, const QString& o
                      qPrintable(roleName(node->kind)));
         return kRoleUsage;
     }
+    QString keyError;
+    const std::optional<RunKeys> keys = readRunKeys(*load.topology, &keyError);
+    if (!keys) {
+        std::fprintf(stderr, "%s: %s\n", qPrintable(nodeId), qPrintable(keyError));
+        return kRoleUsage;
+    }
     try {
         RoleContext ctx(*load.topology, *node, outDir);
-        // A run spanning hosts: every socket of this role uses the run's CURVE keys, and only
-        // holders of those keys get in.
-        std::unique_ptr<CurveGuard> guard;
-        if (const CurveKeyPair run = CurveKeyPair::fromText(qgetenv("HIPS_RUN_KEYS")); !run.isNull()) {
-            Channel::setDefaultCurve(CurveConfig{run, run.publicKey});
-            guard = std::make_unique<CurveGuard>(ctx.zmq, QList<QByteArray>{run.publicKey}, nodeId);
-        }
+        // Every socket of this role is encrypted and authenticated with this node's own key;
+        // only the run's nodes get in, each under the name its key belongs to.
+        Channel::setRunIdentity(keys->own, keys->peers);
+        Channel::setDefaultLimits(dataPlaneLimits(ctx.training().model));
+        QHash<QByteArray, QString> members;
+        for (auto it = keys->peers.all().begin(); it != keys->peers.all().end(); ++it) members.insert(it.value(), it.key());
+        CurveGuard guard(ctx.zmq, members, nodeId);
         return role->second(ctx);
     } catch (const RoleError& e) {
         std::fprintf(stderr, "%s: %s\n", qPrintable(nodeId), e.what());

@@ -53,8 +53,7 @@ private:
 
     void handle(const Envelope& e) {
         if (!m_expected.contains(e.peer)) {
-            std::fprintf(stderr, "rejected %s from '%s': not a member of %s\n", qPrintable(e.message.type),
-                         qPrintable(e.peer), qPrintable(m_ctx.node.id));
+            m_log.reject(e.peer, QStringLiteral("'%1' from a node that is not a member here").arg(e.message.type));
             return;
         }
         m_lastSeen[e.peer] = Clock::now();
@@ -115,14 +114,9 @@ private:
         return kRoleFailed;
     }
 
-    // A peer whose connection is gone (the dead node itself) must not stop the others' messages.
-    void sendTo(const QString& peer, Message m) {
-        try {
-            m_channel.send(peer, std::move(m));
-        } catch (const zmq::error_t& e) {
-            std::fprintf(stderr, "%s: cannot reach %s: %s\n", qPrintable(m_ctx.node.id), qPrintable(peer), e.what());
-        }
-    }
+    // A peer whose connection is gone (the dead node itself) must not stop the others' messages:
+    // the channel drops and counts what it cannot deliver.
+    void sendTo(const QString& peer, Message m) { m_channel.send(peer, std::move(m)); }
 
     RoleContext& m_ctx;
     Channel m_channel;
@@ -132,6 +126,7 @@ private:
     QHash<QString, QSet<QString>> m_barriers;
     QSet<QString> m_byes;
     bool m_tableSent = false;
+    RejectionLog m_log{m_ctx.node.id};
 };
 
 }  // namespace

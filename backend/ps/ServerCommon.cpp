@@ -2,6 +2,7 @@
 
 #include "AggregatorRegistry.h"
 #include "RoleError.h"
+#include "VectorMath.h"
 
 #include <QCborArray>
 #include <cstdio>
@@ -107,8 +108,13 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
         reject(push, QStringLiteral("payload is not one frame of %1 floats").arg(expectedSize));
         return false;
     }
-    if (m_arrived.isEmpty()) m_aggregator->begin(expectedSize);
     SharedFloats values = shareFloats(std::move(push.message.frames[0]));
+    if (!allFinite(values.data, values.size)) {
+        ++m_nonFinite;
+        reject(push, QStringLiteral("the update holds NaN or infinite values; it is not aggregated"));
+        return false;
+    }
+    if (m_arrived.isEmpty()) m_aggregator->begin(expectedSize);
     m_aggregator->add(values.data, values.size, std::move(values.owner));
     m_arrived.insert(push.peer);
     if (m_arrived.size() < m_contributors.size()) return false;
@@ -118,7 +124,7 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
 
 void RoundCollector::reject(const Envelope& push, const QString& why) {
     ++m_rejected;
-    std::fprintf(stderr, "%s: rejected a push from '%s': %s\n", qPrintable(m_self), qPrintable(push.peer), qPrintable(why));
+    m_log.reject(push.peer, QStringLiteral("push: ") + why);
 }
 
 FloatBuffer ModelBufferPool::acquire(size_t floats) {

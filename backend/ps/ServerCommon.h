@@ -77,12 +77,13 @@ private:
     QSet<size_t> m_offsets;
 };
 
-// One round of pushes from a known set of contributors: rejects strangers, repeats,
-// wrong rounds and wrong sizes with a message on stderr (counted), never a crash.
+// One round of pushes from a known set of contributors: rejects strangers, repeats, wrong
+// rounds, wrong sizes and non-finite values (NaN, ±Inf) with a message on stderr (counted,
+// rate-limited, naming the sender), never a crash.
 class RoundCollector {
 public:
     RoundCollector(const QString& self, QSet<QString> contributors, std::unique_ptr<Aggregator> aggregator)
-        : m_self(self), m_contributors(std::move(contributors)), m_aggregator(std::move(aggregator)) {}
+        : m_self(self), m_contributors(std::move(contributors)), m_aggregator(std::move(aggregator)), m_log(self) {}
 
     // Returns true when this push completed the round.
     // Takes the payload frame out of `push` (the rule may keep it without a copy).
@@ -94,6 +95,7 @@ public:
     }
     int contributorCount() const { return int(m_contributors.size()); }
     quint64 rejected() const { return m_rejected; }
+    quint64 rejectedNonFinite() const { return m_nonFinite; }
 
 private:
     void reject(const Envelope& push, const QString& why);
@@ -101,7 +103,8 @@ private:
     QString m_self;
     QSet<QString> m_contributors, m_arrived;
     std::unique_ptr<Aggregator> m_aggregator;
-    quint64 m_rejected = 0;
+    RejectionLog m_log;
+    quint64 m_rejected = 0, m_nonFinite = 0;
 };
 
 QCborMap trafficFields(const Channel& a, const Channel* b = nullptr);

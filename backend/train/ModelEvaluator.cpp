@@ -2,7 +2,12 @@
 #include "FlatModel.h"
 #include "LocalTrainer.h"
 
+#include "PrivateFiles.h"
+#include "TrainError.h"
+
 #include <chrono>
+#include <sstream>
+
 
 namespace hips {
 
@@ -49,8 +54,18 @@ EvalStats ModelEvaluator::evaluate(const float* weights) {
     return stats;
 }
 
+// Serialized in memory, then written whole and renamed into place, so a full disk
+// leaves the last good checkpoint and a one-line reason, never a cut file or a backtrace.
 void ModelEvaluator::saveParameters(const QString& path) const {
-    torch::save(d->model.shared(), path.toStdString());
+    std::ostringstream bytes;
+    try {
+        torch::save(d->model.shared(), bytes);
+    } catch (const c10::Error& e) {
+        throw TrainError("cannot serialize the model for " + path.toStdString() + ": " + e.what_without_backtrace());
+    }
+    const std::string data = bytes.str();
+    if (const QString error = writeFileAtomically(path, QByteArray::fromStdString(data)); !error.isEmpty())
+        throw TrainError(error.toStdString());
 }
 
 }  // namespace hips

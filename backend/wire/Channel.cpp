@@ -2,46 +2,78 @@
 
 namespace hips {
 
+// Queues are bounded: a peer that stops reading (or floods) costs at most this many messages
+// of memory per connection; beyond it sends are dropped and counted, and ZeroMQ stops reading
+// a flooding connection until the role catches up. A round moves a handful of messages per peer.
+static constexpr int kHighWaterMark = 1000;
+
+static constexpr size_t kEnvelopeSlack = 4096;
+
 static void common(zmq::socket_t& s) {
     s.set(zmq::sockopt::linger, 0);
-    s.set(zmq::sockopt::sndhwm, 0);  // data-plane messages are few and large: never drop
-    s.set(zmq::sockopt::rcvhwm, 0);
+    s.set(zmq::sockopt::sndhwm, kHighWaterMark);
+    s.set(zmq::sockopt::rcvhwm, kHighWaterMark);
 }
 
-Channel::Channel(zmq::socket_t s, bool router, QString self, QString peer)
-    : m_socket(std::move(s)), m_router(router), m_self(std::move(self)), m_peer(std::move(peer)),
-      m_traffic(partyOf(m_self)) {
-    setLimits(m_limits);
+static WireLimits& defaultLimits() {
+    static WireLimits limits;
+    return limits;
+}
+
+void Channel::setDefaultLimits(const WireLimits& limits) { defaultLimits() = limits; }
+
+Channel::Channel(zmq::socket_t s, bool router, bool authenticated, QString self, QString peer)
+    : m_socket(std::move(s)), m_router(router), m_authenticated(authenticated), m_self(std::move(self)),
+      m_peer(std::move(peer)), m_rejections(std::make_unique<RejectionLog>(m_self)), m_traffic(partyOf(m_self)) {
+    setLimits(defaultLimits());
 }
 
 void Channel::setLimits(const WireLimits& l) {
     m_limits = l;
-    // libzmq drops a peer that sends a larger frame before allocating it; the decoder checks the rest.
-    m_socket.set(zmq::sockopt::maxmsgsize, int64_t(l.maxPayloadBytes));
+    // libzmq drops a peer that sends a larger frame before allocating it; the decoder checks the
+    // rest. Applies to connections made after this call: set it before bind or connect.
+    // The slack covers CURVE's envelope (nonce, MAC, command name), which ZeroMQ counts too.
+    m_socket.set(zmq::sockopt::maxmsgsize, int64_t(std::max(l.maxPayloadBytes, l.maxHeaderBytes) + kEnvelopeSlack));
 }
 
-static CurveConfig& defaultCurve() {
-    static CurveConfig curve;
-    return curve;
+struct RunIdentity {
+    CurveKeyPair own;
+    PeerKeys peers;
+};
+
+static RunIdentity& runIdentity() {
+    static RunIdentity identity;
+    return identity;
 }
 
-void Channel::setDefaultCurve(const CurveConfig& curve) { defaultCurve() = curve; }
+void Channel::setRunIdentity(const CurveKeyPair& own, const PeerKeys& peers) { runIdentity() = {own, peers}; }
 
 Channel Channel::router(zmq::context_t& ctx, const QString& self, const QString& endpoint) {
-    return router(ctx, self, endpoint, defaultCurve());
+    return router(ctx, self, endpoint, CurveConfig{runIdentity().own, {}});
 }
 
 Channel Channel::dealer(zmq::context_t& ctx, const QString& self, const QString& endpoint, const QString& peer) {
-    return dealer(ctx, self, endpoint, peer, defaultCurve());
+    const RunIdentity& identity = runIdentity();
+    const QByteArray serverKey = identity.peers.keyOf(peer);
+    if (!identity.own.isNull() && serverKey.isEmpty())
+        throw std::runtime_error("no key for " + peer.toStdString() + " among the run's keys; start the run again");
+    return dealer(ctx, self, endpoint, peer, CurveConfig{identity.own, serverKey});
 }
 
 Channel Channel::router(zmq::context_t& ctx, const QString& self, const QString& endpoint, const CurveConfig& curve) {
     zmq::socket_t s(ctx, zmq::socket_type::router);
     common(s);
     curve.applyAsServer(s);
-    s.set(zmq::sockopt::router_mandatory, 1);  // a send to a vanished peer fails instead of vanishing
-    s.bind(endpoint.toStdString());
-    return Channel(std::move(s), true, self, {});
+    s.set(zmq::sockopt::router_mandatory, 1);  // a send to a vanished peer fails (and is counted) instead of vanishing
+    Channel c(std::move(s), true, curve.enabled(), self, {});
+    try {
+        c.m_socket.bind(endpoint.toStdString());
+    } catch (const zmq::error_t& e) {
+        const std::string hint = e.num() == EADDRINUSE ? "; the port is in use: choose a free one in the topology, or stop what uses it"
+                                                       : "; check the host's address and port in the topology";
+        throw std::runtime_error("cannot listen on " + endpoint.toStdString() + ": " + e.what() + hint);
+    }
+    return c;
 }
 
 Channel Channel::dealer(zmq::context_t& ctx, const QString& self, const QString& endpoint, const QString& peer,
@@ -49,24 +81,60 @@ Channel Channel::dealer(zmq::context_t& ctx, const QString& self, const QString&
     zmq::socket_t s(ctx, zmq::socket_type::dealer);
     common(s);
     curve.applyAsClient(s);
-    s.set(zmq::sockopt::routing_id, self.toStdString());
-    s.connect(endpoint.toStdString());
-    return Channel(std::move(s), false, self, peer);
+    // With CURVE the server names us by our key; a routing id of our choosing would only let a
+    // second connection of ours be refused as a duplicate.
+    if (!curve.enabled()) s.set(zmq::sockopt::routing_id, self.toStdString());
+    Channel c(std::move(s), false, curve.enabled(), self, peer);
+    c.m_socket.connect(endpoint.toStdString());
+    return c;
 }
 
-void Channel::send(const QString& peer, Message&& m) {
+bool Channel::send(const QString& peer, Message&& m) {
     std::vector<zmq::message_t> parts;
     parts.reserve(m.frames.size() + 2);
     if (m_router) {
-        const QByteArray id = peer.toUtf8();
+        const QByteArray id = m_authenticated ? m_routes.value(peer) : peer.toUtf8();
+        if (id.isEmpty()) {  // never heard from: nothing to send it on
+            ++m_undeliverable;
+            m_rejections->reject(peer, QStringLiteral("not connected; a %1 for it was dropped").arg(m.type));
+            return false;
+        }
         parts.emplace_back(id.constData(), size_t(id.size()));
     }
+    const QString type = m.type;
     WireCodec::encode(std::move(m), parts);
     quint64 bytes = 0;
     for (size_t i = m_router ? 1 : 0; i < parts.size(); ++i) bytes += parts[i].size();
-    for (size_t i = 0; i < parts.size(); ++i)
-        m_socket.send(parts[i], i + 1 < parts.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
+    try {
+        for (size_t i = 0; i < parts.size(); ++i) {
+            const auto flags = i + 1 < parts.size() ? zmq::send_flags::sndmore | zmq::send_flags::dontwait
+                                                    : zmq::send_flags::dontwait;
+            // A multipart message is all or nothing: only its first part can fail to queue.
+            if (!m_socket.send(parts[i], flags)) throw zmq::error_t();
+        }
+    } catch (const zmq::error_t& e) {
+        if (e.num() != EHOSTUNREACH && e.num() != EAGAIN) throw;  // ETERM etc.: the process is ending
+        ++m_undeliverable;
+        m_rejections->reject(peer, QStringLiteral("a %1 for it was dropped: %2").arg(type,
+                                e.num() == EHOSTUNREACH ? QStringLiteral("it has disconnected")
+                                                        : QStringLiteral("its queue is full (it stopped reading)")));
+        return false;
+    }
     m_traffic.sent(peer, bytes);
+    return true;
+}
+
+// Who sent `parts`: the node its connection authenticated as, or (without CURVE) its routing id.
+std::optional<QString> Channel::senderOf(const std::vector<zmq::message_t>& parts) {
+    if (!m_router) return m_peer;
+    if (parts.size() < 2) return std::nullopt;
+    const QByteArray routingId(static_cast<const char*>(parts[0].data()), qsizetype(parts[0].size()));
+    if (!m_authenticated) return QString::fromUtf8(routingId);
+    const char* user = zmq_msg_gets(const_cast<zmq::message_t&>(parts[1]).handle(), "User-Id");
+    if (!user || !*user) return std::nullopt;  // not through our ZAP handler: never trusted
+    const QString node = QString::fromUtf8(user);
+    m_routes.insert(node, routingId);  // a reconnected node is reached on its newest connection
+    return node;
 }
 
 std::optional<Envelope> Channel::receive(std::chrono::milliseconds timeout) {
@@ -81,19 +149,22 @@ std::optional<Envelope> Channel::receive(std::chrono::milliseconds timeout) {
         if (!more) break;
     }
     const size_t first = m_router ? 1 : 0;
-    if (m_router && parts.empty()) return std::nullopt;
-    const QString peer = m_router ? QString::fromUtf8(static_cast<const char*>(parts[0].data()),
-                                                      qsizetype(parts[0].size()))
-                                  : m_peer;
-    quint64 bytes = 0;
-    for (size_t i = first; i < parts.size(); ++i) bytes += parts[i].size();
-    m_traffic.received(peer, bytes);
-    Decoded d = WireCodec::decode(parts, first, m_limits, m_stats.get());
-    if (!d.message) {
-        qWarning("hips: rejected a message from '%s': %s", qPrintable(peer), qPrintable(wireErrorText(d.error)));
+    if (parts.size() <= first) return std::nullopt;
+    const std::optional<QString> peer = senderOf(parts);
+    if (!peer) {
+        m_stats->count(WireError::Empty);
+        m_rejections->reject(QStringLiteral("?"), QStringLiteral("a message without an authenticated sender"));
         return std::nullopt;
     }
-    return Envelope{peer, std::move(*d.message)};
+    quint64 bytes = 0;
+    for (size_t i = first; i < parts.size(); ++i) bytes += parts[i].size();
+    m_traffic.received(*peer, bytes);
+    Decoded d = WireCodec::decode(parts, first, m_limits, m_stats.get());
+    if (!d.message) {
+        m_rejections->reject(*peer, wireErrorText(d.error));
+        return std::nullopt;
+    }
+    return Envelope{*peer, std::move(*d.message)};
 }
 
 int pollChannels(std::vector<Channel*> channels, std::chrono::milliseconds timeout) {

@@ -1,7 +1,14 @@
 #pragma once
 // A ZeroMQ socket plus the codec, limits, error counters and traffic counters.
 // Owned and used by exactly one thread (role processes poll it in their main loop).
+//
+// With CURVE (every run), a ROUTER names each sender after the key it authenticated with
+// (ZeroMQ's User-Id, set by the CurveGuard), never after its self-chosen routing id: dealers
+// leave their routing id to the ROUTER, which learns which connection each node is on from the
+// node's own messages, so no peer can pose as another or take its name first. Sends never
+// throw: a message to a vanished peer, or to one whose queue is full, is dropped and counted.
 #include "CurveSecurity.h"
+#include "RejectionLog.h"
 #include "TrafficCounter.h"
 #include "WireCodec.h"
 
@@ -11,7 +18,7 @@
 namespace hips {
 
 struct Envelope {
-    QString peer;  // routing id of the sender (ROUTER) or the connected peer (DEALER)
+    QString peer;  // the authenticated sender (ROUTER; its routing id without CURVE) or the connected peer (DEALER)
     Message message;
 };
 
@@ -21,9 +28,12 @@ public:
     static Channel router(zmq::context_t& ctx, const QString& self, const QString& endpoint);
     static Channel dealer(zmq::context_t& ctx, const QString& self, const QString& endpoint,
                           const QString& peer);
-    // Channels made without a CurveConfig use this one: a role process sets the run's keys once,
-    // and every socket it opens is then encrypted and authenticated.
-    static void setDefaultCurve(const CurveConfig& curve);
+    // Channels made without a CurveConfig use this identity: a role process sets its own key pair
+    // and the run's public keys once, and every socket it opens is then encrypted and
+    // authenticated (a dealer expects the key of the node it connects to).
+    static void setRunIdentity(const CurveKeyPair& own, const PeerKeys& peers);
+    // Limits every channel starts with (a role process sets those of its run's model).
+    static void setDefaultLimits(const WireLimits& limits);
     static Channel router(zmq::context_t& ctx, const QString& self, const QString& endpoint, const CurveConfig& curve);
     static Channel dealer(zmq::context_t& ctx, const QString& self, const QString& endpoint, const QString& peer,
                           const CurveConfig& curve);
@@ -31,8 +41,10 @@ public:
     Channel(Channel&&) = default;
     Channel& operator=(Channel&&) = default;
 
-    void send(const QString& peer, Message&& m);
-    void send(Message&& m) { send(m_peer, std::move(m)); }
+    // False when the message could not be queued: the peer is unknown or gone, or its queue is
+    // full. Counted in undeliverable(); the role's own timeouts deal with a peer that is gone.
+    bool send(const QString& peer, Message&& m);
+    bool send(Message&& m) { return send(m_peer, std::move(m)); }
     // Waits up to `timeout` for one message; malformed input is counted and skipped.
     std::optional<Envelope> receive(std::chrono::milliseconds timeout);
 
@@ -40,17 +52,24 @@ public:
     const TrafficCounter& traffic() const { return m_traffic; }
     const WireStats& stats() const { return *m_stats; }
     const QString& self() const { return m_self; }
+    quint64 undeliverable() const { return m_undeliverable; }
+    bool authenticated() const { return m_authenticated; }
     void setLimits(const WireLimits& l);
     // On a graceful exit, give queued messages this long to leave before the socket closes
     // (the default linger of 0 drops them, which is right only when aborting).
     void lingerOnClose(std::chrono::milliseconds ms) { m_socket.set(zmq::sockopt::linger, int(ms.count())); }
 
 private:
-    Channel(zmq::socket_t s, bool router, QString self, QString peer);
+    Channel(zmq::socket_t s, bool router, bool authenticated, QString self, QString peer);
+    std::optional<QString> senderOf(const std::vector<zmq::message_t>& parts);
 
     zmq::socket_t m_socket;
     bool m_router;
+    bool m_authenticated;
     QString m_self, m_peer;
+    QHash<QString, QByteArray> m_routes;  // authenticated node → its connection's routing id
+    quint64 m_undeliverable = 0;
+    std::unique_ptr<RejectionLog> m_rejections;
     WireLimits m_limits;
     std::unique_ptr<WireStats> m_stats = std::make_unique<WireStats>();
     TrafficCounter m_traffic;

@@ -1,9 +1,12 @@
 #pragma once
-// Control plane between a controller (DEALER, routing id "controller") and a hips-agent
-// (ROUTER). Controller → agent: hello, start {node, topology, out_dir, threads}, stop {node},
+// Control plane between a controller (DEALER) and a hips-agent (ROUTER), always over CURVE:
+// the agent admits only its controller's key, and names that connection "controller".
+// Controller → agent: hello, start {node, topology, out_dir, threads, node_key, peer_keys}, stop {node},
 // stop_all, shutdown, ping, ack {seq}. Agent → controller: hello_ok {version, host, pid}, pong,
 // event {seq, kind, node, ...} with kind started/exited/metric/log; every event is kept
 // until acknowledged and sent again until it is.
+#include <cstddef>
+
 namespace hips::control {
 
 constexpr int kProtocolVersion = 1;
@@ -11,5 +14,6 @@ constexpr const char* kControllerId = "controller";
 constexpr int kResendMs = 2000;
 constexpr int kPingMs = 1000;
 constexpr int kSilenceTimeoutS = 10;  // either side gives up on a silent peer after this
+constexpr size_t kMaxCommandBytes = 4 << 20;  // a start carries the topology (≤ 1 MiB) and the run's public keys
 
 }  // namespace hips::control

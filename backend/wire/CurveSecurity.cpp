@@ -18,6 +18,23 @@ CurveKeyPair CurveKeyPair::fromText(const QByteArray& text) {
     return {parts[0], parts[1]};
 }
 
+QByteArray PeerKeys::toText() const {
+    QByteArray text;
+    for (auto it = m_keys.begin(); it != m_keys.end(); ++it) text += it.key().toUtf8() + ' ' + it.value() + '\n';
+    return text;
+}
+
+PeerKeys PeerKeys::fromText(const QByteArray& text) {
+    PeerKeys keys;
+    for (const QByteArray& line : text.split('\n')) {
+        if (line.isEmpty()) continue;
+        const qsizetype space = line.lastIndexOf(' ');
+        if (space <= 0 || line.size() - space - 1 != 40) return {};
+        keys.insert(QString::fromUtf8(line.left(space)), line.mid(space + 1));
+    }
+    return keys;
+}
+
 void CurveConfig::applyAsServer(zmq::socket_t& s) const {
     if (!enabled()) return;
     s.set(zmq::sockopt::zap_domain, "hips");
@@ -32,12 +49,27 @@ void CurveConfig::applyAsClient(zmq::socket_t& s) const {
     s.set(zmq::sockopt::curve_secretkey, own.secretKey.toStdString());
 }
 
-CurveGuard::CurveGuard(zmq::context_t& ctx, QList<QByteArray> allowed, QString name) : m_name(std::move(name)) {
-    for (const QByteArray& z85 : allowed) {
-        QByteArray binary(32, '\0');
-        if (z85.size() == 40 && zmq_z85_decode(reinterpret_cast<uint8_t*>(binary.data()), z85.constData()))
-            m_allowed << binary;
-    }
+static QByteArray binaryKey(const QByteArray& z85) {
+    QByteArray binary(32, '\0');
+    if (z85.size() != 40 || !zmq_z85_decode(reinterpret_cast<uint8_t*>(binary.data()), z85.constData())) return {};
+    return binary;
+}
+
+CurveGuard::CurveGuard(zmq::context_t& ctx, const QHash<QByteArray, QString>& allowed, QString name)
+    : m_name(std::move(name)), m_log(m_name) {
+    for (auto it = allowed.begin(); it != allowed.end(); ++it)
+        if (const QByteArray key = binaryKey(it.key()); !key.isEmpty()) m_allowed.insert(key, it.value().toUtf8());
+    start(ctx);
+}
+
+CurveGuard::CurveGuard(zmq::context_t& ctx, const QList<QByteArray>& allowed, QString name, const QString& identity)
+    : m_name(std::move(name)), m_log(m_name) {
+    for (const QByteArray& z85 : allowed)
+        if (const QByteArray key = binaryKey(z85); !key.isEmpty()) m_allowed.insert(key, identity.toUtf8());
+    start(ctx);
+}
+
+void CurveGuard::start(zmq::context_t& ctx) {
     std::promise<void> bound;
     auto ready = bound.get_future();
     m_thread = std::thread([this, &ctx, &bound] { serve(ctx, &bound); });
@@ -82,26 +114,30 @@ void CurveGuard::serve(zmq::context_t& ctx, std::promise<void>* bound) {
     }
 }
 
-// Admits a CURVE client whose key is listed; refuses (logs, counts) anything else. A malformed
+// Admits a CURVE client whose key is listed, naming the connection after the key's owner (the
+// User-Id every message from it carries); refuses (logs, counts) anything else. A malformed
 // request still gets an answer: a REP socket must reply before it can receive again.
 void CurveGuard::answer(zmq::socket_t& zap, const std::vector<zmq::message_t>& frames) {
     const std::string requestId = frames.size() > 1 ? frames[1].to_string() : std::string();
     const std::string address = frames.size() > 3 ? frames[3].to_string() : std::string("?");
     const std::string mechanism = frames.size() > 5 ? frames[5].to_string() : std::string("?");
     const QByteArray key = frames.size() > 6 ? QByteArray(static_cast<const char*>(frames[6].data()), int(frames[6].size())) : QByteArray();
-    const bool ok = mechanism == "CURVE" && m_allowed.contains(key);
+    const auto owner = m_allowed.constFind(key);
+    const bool ok = mechanism == "CURVE" && owner != m_allowed.constEnd();
     if (ok) {
         ++m_admissions;
     } else {
         ++m_refusals;
         char z85[41] = {};
         if (key.size() == 32) zmq_z85_encode(z85, reinterpret_cast<const uint8_t*>(key.constData()), 32);
-        std::fprintf(stderr, "%s: refused a %s connection from %s (key %s): not a key of this run; refusals so far: %llu\n",
-                     qPrintable(m_name), mechanism.c_str(), address.c_str(), key.size() == 32 ? z85 : "none",
-                     static_cast<unsigned long long>(m_refusals.load()));
-        std::fflush(stderr);
+        // One line per source address and interval, with a count: a flood of handshakes must not
+        // become a flood of log lines (each one a history row).
+        m_log.reject(QString::fromStdString(address),
+                     QStringLiteral("refused a %1 connection (key %2): not a key of this run")
+                         .arg(QString::fromStdString(mechanism), key.size() == 32 ? QString::fromLatin1(z85) : QStringLiteral("none")));
     }
-    const std::vector<std::string> reply = {"1.0", requestId, ok ? "200" : "400", ok ? "OK" : "unknown key", "", ""};
+    const std::string userId = ok ? owner->toStdString() : std::string();
+    const std::vector<std::string> reply = {"1.0", requestId, ok ? "200" : "400", ok ? "OK" : "unknown key", userId, ""};
     for (size_t i = 0; i < reply.size(); ++i)
         zap.send(zmq::buffer(reply[i]), i + 1 < reply.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
 }

@@ -3,6 +3,8 @@
 // at the server, w ← w + ΣΔ into a fresh buffer, zero-copy model replies), against raw
 // ZeroMQ PUSH/PULL moving the same bytes both ways over the same loopback, in the same run.
 // Goodput = payload bytes pushed + pulled / wall time. Prints one line per configuration.
+// The `curve` columns run the same path with CURVE on, as every run has it (a key pair per node,
+// the ZAP handler naming each peer): its cost is curve_GB/s against hips_GB/s.
 #include "AggregatorRegistry.h"
 #include "Channel.h"
 #include "ServerCommon.h"
@@ -59,13 +61,22 @@ double rawPushPull(int workers, size_t bytes, int rounds) {
 
 // `aggregate` false: the same messages, codec and sockets, but the server only counts pushes
 // and answers with the unchanged model — the transport's share of the cost.
-double hipsPushPull(int workers, size_t bytes, int rounds, bool aggregate) {
+double hipsPushPull(int workers, size_t bytes, int rounds, bool aggregate, bool curve = false) {
     zmq::context_t ctx(2);
     const size_t floats = bytes / sizeof(float);
-    Channel server = Channel::router(ctx, "central/global_server0", "tcp://127.0.0.1:*");
-    const QString endpoint = QString::fromStdString(lastEndpoint(server.socket()));
+    const CurveKeyPair serverKeys = curve ? CurveKeyPair::generate() : CurveKeyPair();
+    std::vector<CurveKeyPair> workerKeys;
+    QHash<QByteArray, QString> members;
     QSet<QString> ids;
-    for (int w = 0; w < workers; ++w) ids.insert(QStringLiteral("p%1/server0").arg(w));
+    for (int w = 0; w < workers; ++w) {
+        ids.insert(QStringLiteral("p%1/server0").arg(w));
+        workerKeys.push_back(curve ? CurveKeyPair::generate() : CurveKeyPair());
+        members.insert(workerKeys.back().publicKey, QStringLiteral("p%1/server0").arg(w));
+    }
+    std::unique_ptr<CurveGuard> guard;
+    if (curve) guard = std::make_unique<CurveGuard>(ctx, members, QStringLiteral("bench"));
+    Channel server = Channel::router(ctx, "central/global_server0", "tcp://127.0.0.1:*", CurveConfig{serverKeys, {}});
+    const QString endpoint = QString::fromStdString(lastEndpoint(server.socket()));
     RoundCollector collector("central/global_server0", ids, AggregatorRegistry::create("fedavg"));
     ModelBufferPool pool;
     ModelVersion model = ModelVersion::fromBuffer(0, std::make_shared<std::vector<float>>(floats, 0.0f));
@@ -74,7 +85,8 @@ double hipsPushPull(int workers, size_t bytes, int rounds, bool aggregate) {
     std::vector<std::thread> threads;
     for (int w = 0; w < workers; ++w)
         threads.emplace_back([&, w] {
-            Channel c = Channel::dealer(ctx, QStringLiteral("p%1/server0").arg(w), endpoint, "central/global_server0");
+            Channel c = Channel::dealer(ctx, QStringLiteral("p%1/server0").arg(w), endpoint, "central/global_server0",
+                                        CurveConfig{workerKeys[size_t(w)], serverKeys.publicKey});
             auto delta = std::make_shared<std::vector<float>>(floats, 1e-3f);
             ModelAssembler assembler(floats);
             for (qint64 r = 1; r <= rounds; ++r) {
@@ -120,9 +132,9 @@ double median(std::vector<double> v) {
 }  // namespace
 
 int main() {
-    std::printf("%-8s %-8s %-7s %10s %12s %7s %14s %7s\n", "workers", "payload", "rounds", "raw_GB/s",
-                "hips_GB/s", "ratio", "transport_GB/s", "ratio");
-    double worst = 1e9, worstTransport = 1e9;
+    std::printf("%-8s %-8s %-7s %10s %12s %7s %14s %7s %10s %12s\n", "workers", "payload", "rounds", "raw_GB/s",
+                "hips_GB/s", "ratio", "transport_GB/s", "ratio", "curve_GB/s", "curve/hips");
+    double worst = 1e9, worstTransport = 1e9, worstCurve = 1e9;
     for (int workers : {1, 4})
         for (int mb : {1, 4, 16, 64}) {
             const size_t bytes = size_t(mb) << 20;
@@ -131,21 +143,25 @@ int main() {
             hipsPushPull(workers, bytes, 1, true);
             // Five interleaved repetitions; each HiPS figure is divided by the raw figure measured
             // just before it, and the medians are reported (this VM's throughput drifts a lot).
-            std::vector<double> raw, hips, transport, hipsRatio, transportRatio;
+            std::vector<double> raw, hips, transport, secured, hipsRatio, transportRatio, curveRatio;
             for (int rep = 0; rep < 5; ++rep) {
                 raw.push_back(rawPushPull(workers, bytes, rounds));
                 hips.push_back(hipsPushPull(workers, bytes, rounds, true));
                 transport.push_back(hipsPushPull(workers, bytes, rounds, false));
+                secured.push_back(hipsPushPull(workers, bytes, rounds, true, true));
                 hipsRatio.push_back(hips.back() / raw.back());
                 transportRatio.push_back(transport.back() / raw.back());
+                curveRatio.push_back(secured.back() / hips.back());
             }
             worst = std::min(worst, median(hipsRatio));
             worstTransport = std::min(worstTransport, median(transportRatio));
-            std::printf("%-8d %-5d MB %-7d %10.2f %12.2f %7.2f %14.2f %7.2f\n", workers, mb, rounds, median(raw) / 1e9,
-                        median(hips) / 1e9, median(hipsRatio), median(transport) / 1e9, median(transportRatio));
+            worstCurve = std::min(worstCurve, median(curveRatio));
+            std::printf("%-8d %-5d MB %-7d %10.2f %12.2f %7.2f %14.2f %7.2f %10.2f %12.2f\n", workers, mb, rounds,
+                        median(raw) / 1e9, median(hips) / 1e9, median(hipsRatio), median(transport) / 1e9,
+                        median(transportRatio), median(secured) / 1e9, median(curveRatio));
             std::fflush(stdout);
         }
-    std::printf("worst ratio with FedAvg at the server %.2f, transport only %.2f (target >= 0.80)\n", worst,
-                worstTransport);
+    std::printf("worst ratio with FedAvg at the server %.2f, transport only %.2f (target >= 0.80); "
+                "with CURVE %.2f of without\n", worst, worstTransport, worstCurve);
     return 0;
 }

@@ -229,18 +229,23 @@ private Q_SLOTS:
         QVERIFY2(stop.status == 0, stop.out.constData());
     }
 
-    // The roles of a run admit only the run's key: a client with another key is refused while the
-    // run goes on and finishes, and the refusal lands in the run history as a warning.
+    // The roles of a run admit only the run's nodes, each by its own key: a client with another
+    // key, or none, is refused, and a node of another party is known for who it is (not a
+    // worker of this party) and refused too, while the run goes on and finishes; the refusal
+    // lands in the run history as a warning.
     void aRoleRefusesClientsWithoutTheRunKeys() {
         QProcess hips;
         QByteArray out;
         startRun(hips, "roles", 40, out);
         QTRY_VERIFY_WITH_TIMEOUT((out += hips.readAll()).contains("\n    2 "), 60000);  // training under way
-        const hips::CurveKeyPair runKeys = hips::CurveKeyPair::fromText(environmentOf("party1/server0", "HIPS_RUN_KEYS"));
-        QVERIFY2(!runKeys.isNull(), "the party server runs without the run's keys");
+        const hips::CurveKeyPair server = hips::CurveKeyPair::fromText(environmentOf("party1/server0", "HIPS_NODE_KEY"));
+        const hips::CurveKeyPair otherParty = hips::CurveKeyPair::fromText(environmentOf("party2/worker0", "HIPS_NODE_KEY"));
+        QVERIFY2(!server.isNull() && !otherParty.isNull(), "the roles run without keys of their own");
+        QVERIFY(server.publicKey != otherParty.publicKey);
         const QString partyServer = QString("tcp://%1:9201").arg(m_addresses[1]);
-        QVERIFY(!answers(partyServer, hips::CurveConfig{hips::CurveKeyPair::generate(), runKeys.publicKey}));
+        QVERIFY(!answers(partyServer, hips::CurveConfig{hips::CurveKeyPair::generate(), server.publicKey}));
         QVERIFY(!answers(partyServer, hips::CurveConfig{}));
+        QVERIFY(!answers(partyServer, hips::CurveConfig{otherParty, server.publicKey}));
         QVERIFY(hips.waitForFinished(120000));
         out += hips.readAll();
         QVERIFY2(hips.exitCode() == 0, out.constData());  // the run itself was not disturbed

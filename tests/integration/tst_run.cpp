@@ -2,6 +2,9 @@
 // leaves nothing running — after a normal end, a SIGINT, and a worker killed with SIGKILL.
 // Every process the test starts carries HIPS_TEST_TAG in its environment, so the test can
 // find (and count) exactly its own processes in /proc.
+#include "RunHarness.h"
+#include "../history/SmallDisk.h"
+
 #include <QDir>
 #include <QTcpServer>
 #include <QImage>
@@ -14,106 +17,39 @@
 #include <QtTest>
 #include <csignal>
 
-namespace {
-
-const QString kHips = QStringLiteral(HIPS_BIN_DIR "/hips");
-const QString kSmall = QStringLiteral(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");
-
-// Pids whose environment holds `tag` and whose command line contains `needle`.
-QList<qint64> taggedProcesses(const QString& tag, const QByteArray& needle = {}) {
-    QList<qint64> pids;
-    const QByteArray marker = "HIPS_TEST_TAG=" + tag.toUtf8();
-    for (const QString& entry : QDir("/proc").entryList(QDir::Dirs)) {
-        bool isPid = false;
-        const qint64 pid = entry.toLongLong(&isPid);
-        if (!isPid || pid == QCoreApplication::applicationPid()) continue;
-        QFile env("/proc/" + entry + "/environ"), cmd("/proc/" + entry + "/cmdline");
-        if (!env.open(QIODevice::ReadOnly) || !env.readAll().split('\0').contains(marker)) continue;
-        if (!needle.isEmpty() && (!cmd.open(QIODevice::ReadOnly) || !cmd.readAll().replace('\0', ' ').contains(needle))) continue;
-        pids << pid;
-    }
-    return pids;
-}
-
-QByteArray toolOutput(const QString& tool, const QStringList& args) {
-    QProcess p;
-    p.start(tool, args);
-    if (!p.waitForFinished(60000)) qWarning("%s did not finish", qPrintable(tool));
-    return p.readAllStandardOutput();
-}
-
-struct Run {
-    QString tag = QUuid::createUuid().toString(QUuid::WithoutBraces);
-    QTemporaryDir dir;
-    QProcess process;
-    QByteArray out, err;
-
-    QString history() const { return dir.filePath("history.sqlite"); }
-
-    // Every run gets its own history file: tests never touch the user's.
-    void start(QStringList args) {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("HIPS_TEST_TAG", tag);
-        process.setProcessEnvironment(env);
-        if (args.value(0) == "run" && !args.contains("--history")) args << "--history" << history();
-        process.start(kHips, args);
-    }
-
-    QByteArray historyList() { return historyCommand({"list"}).second; }
-
-    // Runs `hips history <words> --history <this run's file>`: {exit status, stdout + stderr}.
-    std::pair<int, QByteArray> historyCommand(QStringList words) {
-        QProcess p;
-        p.setProcessChannelMode(QProcess::MergedChannels);
-        p.start(kHips, QStringList{"history"} + words + QStringList{"--history", history()});
-        p.waitForFinished(30000);
-        return {p.exitCode(), p.readAll()};
-    }
-    // Runs `hips report 1 --out <dir>/<name> --history <this run's file>`: {exit status, output}.
-    std::pair<int, QByteArray> report(const QString& name) {
-        QProcess p;
-        p.setProcessChannelMode(QProcess::MergedChannels);
-        p.start(kHips, {"report", "1", "--out", dir.filePath(name), "--history", history()});
-        p.waitForFinished(60000);
-        return {p.exitCode(), p.readAll()};
-    }
-    bool waitForOutput(const QByteArray& text, int ms) {
-        QElapsedTimer t;
-        t.start();
-        while (t.elapsed() < ms && process.state() != QProcess::NotRunning) {
-            process.waitForReadyRead(200);
-            out += process.readAllStandardOutput();
-            if (out.contains(text)) return true;
-        }
-        return false;
-    }
-    int finish(int ms) {
-        if (!process.waitForFinished(ms)) {
-            process.kill();
-            process.waitForFinished();
-            return -1;
-        }
-        out += process.readAllStandardOutput();
-        err += process.readAllStandardError();
-        return process.exitCode();
-    }
-    // Role and agent processes may take a moment to be reaped after the CLI exits.
-    QList<qint64> leftovers() {
-        QList<qint64> left;
-        for (int i = 0; i < 50; ++i) {
-            left = taggedProcesses(tag);
-            if (left.isEmpty()) break;
-            QTest::qWait(100);
-        }
-        return left;
-    }
-};
-
-}  // namespace
+using namespace hips::test;
 
 class RunTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // A history on a disk that fills during the run: the run fails naming the cause, `hips run`
+    // exits non-zero, and every round it printed is in the history (acknowledged only once stored).
+    void fullHistoryDiskFailsTheRunWithItsCause() {
+        Run run;
+        SmallDisk disk(run.dir.filePath("disk"), "size=160k,mode=0700");
+        if (!disk.mounted()) QSKIP(qPrintable(disk.why()));
+        run.start({"run", kSmall, "--out", run.dir.filePath("run"), "--rounds", "400", "--history", disk.filePath("h.sqlite")});
+        const int code = run.finish(180000);
+        QVERIFY2(code != 0, run.out.constData());
+        QVERIFY2(run.err.contains("history:") && run.err.contains("full"), run.err.constData());
+        QVERIFY2(!run.out.contains("finished after"), run.out.constData());
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
+    // A run directory on a full disk: the run fails naming the file and the cause, not a backtrace.
+    void fullRunDirectoryDiskFailsTheRunWithItsCause() {
+        Run run;
+        SmallDisk disk(run.dir.filePath("disk"), "size=96k,mode=0700");
+        if (!disk.mounted()) QSKIP(qPrintable(disk.why()));
+        run.start({"run", kSmall, "--out", disk.filePath("run"), "--rounds", "400"});
+        const int code = run.finish(180000);
+        QVERIFY2(code != 0, run.out.constData());
+        QVERIFY2(run.err.contains("No space left on device") || run.err.contains("no space left on device"),
+                 run.err.constData());
+        QVERIFY2(!run.err.contains("frame #"), run.err.constData());  // a LibTorch backtrace
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
     void runTrainsToTheEnd() {
         Run run;
         run.start({"run", kSmall, "--out", run.dir.path()});

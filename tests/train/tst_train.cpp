@@ -2,6 +2,7 @@
 // devices, and that local training actually learns.
 #include "Dataset.h"
 #include "LocalTrainer.h"
+#include "ModelFrame.h"
 #include "TrainError.h"
 
 #include <QTemporaryDir>
@@ -41,6 +42,19 @@ void writeFakeMnist(const QString& dir, const QString& prefix, uint32_t n) {
 class TrainTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Servers bound what they accept by the flat size of the run's model, which they know
+    // without LibTorch (ModelFrame.cpp): it must be what the trainer really sends.
+    void wireModelSizesMatchTheTrainer() {
+        for (const QString model : {"mlp", "cnn"}) {
+            TrainingSettings s;
+            s.dataset = "synthetic";
+            s.syntheticSamples = 64;
+            s.model = model;
+            QCOMPARE(LocalTrainer(s, 0, 1, "cpu").parameterCount(), hips::modelParameterCount(model));
+        }
+        QCOMPARE(hips::modelParameterCount("no-such-model"), size_t(0));
+    }
+
     void loadsIdxGz() {
         QTemporaryDir dir;
         writeFakeMnist(dir.path(), "t10k", 25);

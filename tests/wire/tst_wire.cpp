@@ -5,6 +5,7 @@
 
 #include <QCborArray>
 #include <QtTest>
+#include <thread>
 
 using namespace hips;
 using namespace std::chrono_literals;
@@ -144,34 +145,80 @@ private Q_SLOTS:
         QCOMPARE(worker.traffic().sentBytes(Tier::Inside), server.traffic().links().value("partyA/worker0").received);
     }
 
-    // CURVE: the run's key gets in; another key and a plain client do not, and the refusal of
-    // the other key is counted by the ZAP handler.
-    void curveAdmitsOnlyTheRunKey() {
+    // CURVE with a key pair per node: members get in and are named after their key, whatever
+    // routing id they claim; another key and a plain client do not get in; the refusal is
+    // counted; a send to a peer that never connected or has gone is dropped, never thrown.
+    void curveNamesEachPeerByItsKey() {
         zmq::context_t ctx(1);
-        const CurveKeyPair run = CurveKeyPair::generate();
-        QVERIFY(!run.isNull());
-        QCOMPARE(CurveKeyPair::fromText(run.toText()).secretKey, run.secretKey);
-        CurveGuard guard(ctx, {run.publicKey}, "test-server");
-        Channel server = Channel::router(ctx, "server", "tcp://127.0.0.1:*", CurveConfig{run, {}});
+        const CurveKeyPair serverKeys = CurveKeyPair::generate(), w0 = CurveKeyPair::generate(), w1 = CurveKeyPair::generate();
+        QVERIFY(!serverKeys.isNull());
+        QCOMPARE(CurveKeyPair::fromText(w0.toText()).secretKey, w0.secretKey);
+        PeerKeys peers;
+        peers.insert("partyA/worker0", w0.publicKey);
+        peers.insert("partyA/worker1", w1.publicKey);
+        QCOMPARE(PeerKeys::fromText(peers.toText()).keyOf("partyA/worker1"), w1.publicKey);
+        QVERIFY(PeerKeys::fromText("partyA/worker0 short\n").isEmpty());
+        QHash<QByteArray, QString> members;
+        for (auto it = peers.all().begin(); it != peers.all().end(); ++it) members.insert(it.value(), it.key());
+        CurveGuard guard(ctx, members, "test-server");
+        Channel server = Channel::router(ctx, "partyA/server0", "tcp://127.0.0.1:*", CurveConfig{serverKeys, {}});
         const QString endpoint = QString::fromStdString(server.socket().get(zmq::sockopt::last_endpoint));
 
-        Channel member = Channel::dealer(ctx, "member", endpoint, "server", CurveConfig{run, run.publicKey});
-        member.send(Message("hello"));
-        const auto got = server.receive(std::chrono::seconds(5));
+        Channel worker0 = Channel::dealer(ctx, "partyA/worker0", endpoint, "partyA/server0", CurveConfig{w0, serverKeys.publicKey});
+        worker0.send(Message("pull"));
+        auto got = server.receive(std::chrono::seconds(5));
         QVERIFY(got.has_value());
-        QCOMPARE(got->peer, QStringLiteral("member"));
-        QCOMPARE(guard.admissions(), 1u);
+        QCOMPARE(got->peer, QStringLiteral("partyA/worker0"));
+
+        // worker1's key, claiming worker0's routing id: it is worker1 all the same, and worker0
+        // keeps its own connection.
+        zmq::socket_t liar(ctx, zmq::socket_type::dealer);
+        liar.set(zmq::sockopt::linger, 0);
+        liar.set(zmq::sockopt::routing_id, "partyA/worker0");
+        CurveConfig{w1, serverKeys.publicKey}.applyAsClient(liar);
+        liar.connect(endpoint.toStdString());
+        std::vector<zmq::message_t> parts;
+        WireCodec::encode(Message("pull"), parts);
+        for (size_t i = 0; i < parts.size(); ++i) liar.send(parts[i], i + 1 < parts.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
+        got = server.receive(std::chrono::seconds(5));
+        QVERIFY(got.has_value());
+        QCOMPARE(got->peer, QStringLiteral("partyA/worker1"));
+        QVERIFY(server.send("partyA/worker0", Message("model", {{"version", 7}})));
+        const auto reply = worker0.receive(std::chrono::seconds(5));
+        QVERIFY(reply.has_value());
+        QCOMPARE(reply->message.integer("version"), 7);
+        QCOMPARE(guard.admissions(), 2u);
 
         const CurveKeyPair stranger = CurveKeyPair::generate();
-        Channel intruder = Channel::dealer(ctx, "intruder", endpoint, "server", CurveConfig{stranger, run.publicKey});
-        intruder.send(Message("hello"));
+        Channel intruder = Channel::dealer(ctx, "partyA/worker0", endpoint, "partyA/server0", CurveConfig{stranger, serverKeys.publicKey});
+        intruder.send(Message("pull"));
         zmq::context_t other(1);  // a plain client, as a port scanner would be
-        Channel plain = Channel::dealer(other, "plain", endpoint, "server", CurveConfig{});
-        plain.send(Message("hello"));
+        Channel plain = Channel::dealer(other, "partyA/worker0", endpoint, "partyA/server0", CurveConfig{});
+        plain.send(Message("pull"));
         QTRY_COMPARE(guard.refusals(), 1u);
         QVERIFY(!server.receive(std::chrono::milliseconds(500)).has_value());  // neither got through
-        member.send(Message("still here"));
-        QVERIFY(server.receive(std::chrono::seconds(5)).has_value());
+
+        QVERIFY(!server.send("partyB/worker9", Message("model")));  // never connected
+        QCOMPARE(server.undeliverable(), 1u);
+    }
+
+    // A peer that vanished (its connection closed) costs a dropped, counted send, not the role.
+    void sendToAVanishedPeerIsDropped() {
+        zmq::context_t ctx(1);
+        Channel server = Channel::router(ctx, "central/global_server0", "tcp://127.0.0.1:*");
+        const QString endpoint = QString::fromStdString(server.socket().get(zmq::sockopt::last_endpoint));
+        {
+            Channel stranger = Channel::dealer(ctx, "rogue/x", endpoint, "central/global_server0");
+            stranger.send(Message("pull"));
+            QVERIFY(server.receive(std::chrono::seconds(5)).has_value());
+        }
+        bool dropped = false;
+        for (int i = 0; i < 100 && !dropped; ++i) {  // the disconnect reaches the router asynchronously
+            dropped = !server.send("rogue/x", Message("model"));
+            if (!dropped) std::this_thread::sleep_for(20ms);
+        }
+        QVERIFY(dropped);
+        QVERIFY(server.undeliverable() >= 1);
     }
 };
 

@@ -1,0 +1,89 @@
+#include "PrivateFiles.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace hips {
+
+QString systemErrorText(int errnum) {
+    QString text = QString::fromLocal8Bit(std::strerror(errnum));
+    if (text.size() > 1 && text[0].isUpper() && text[1].isLower()) text[0] = text[0].toLower();
+    return text;
+}
+
+QString makePrivateDirectory(const QString& path, unsigned mode) {
+    const QString absolute = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+    QStringList missing;  // outermost last
+    for (QString p = absolute; !QFileInfo::exists(p); p = QFileInfo(p).path()) {
+        missing << p;
+        if (p == QFileInfo(p).path()) break;
+    }
+    for (auto it = missing.crbegin(); it != missing.crend(); ++it) {
+        const QByteArray native = QFile::encodeName(*it);
+        if (::mkdir(native.constData(), mode) == 0) {
+            if (::chmod(native.constData(), mode) != 0)  // mkdir's mode is masked by the umask
+                return QStringLiteral("cannot set the permissions of %1: %2").arg(*it, systemErrorText(errno));
+        } else if (errno != EEXIST) {  // EEXIST: made at the same moment by another process
+            return QStringLiteral("cannot create the directory %1: %2").arg(*it, systemErrorText(errno));
+        }
+    }
+    if (!QFileInfo(absolute).isDir()) return QStringLiteral("%1 exists but is not a directory").arg(absolute);
+    return {};
+}
+
+QString createPrivateFile(const QString& path, unsigned mode) {
+    const QByteArray native = QFile::encodeName(path);
+    const int fd = ::open(native.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+    if (fd < 0) {
+        if (errno == EEXIST) return {};
+        return QStringLiteral("cannot create %1: %2").arg(path, systemErrorText(errno));
+    }
+    QString error;
+    if (::fchmod(fd, mode) != 0)  // open's mode is masked by the umask
+        error = QStringLiteral("cannot set the permissions of %1: %2").arg(path, systemErrorText(errno));
+    ::close(fd);
+    return error;
+}
+
+QString writeFileAtomically(const QString& path, const QByteArray& bytes, unsigned mode) {
+    QByteArray temporary = QFile::encodeName(path) + ".tmp-XXXXXX";
+    const int fd = ::mkstemp(temporary.data());  // created 0600 whatever the umask
+    if (fd < 0) return QStringLiteral("cannot write %1: %2").arg(path, systemErrorText(errno));
+    auto fail = [&](int errnum) {
+        ::close(fd);
+        ::unlink(temporary.constData());
+        return QStringLiteral("cannot write %1: %2").arg(path, systemErrorText(errnum));
+    };
+    if (::fchmod(fd, mode) != 0) return fail(errno);
+    for (qint64 done = 0; done < bytes.size();) {
+        const ssize_t n = ::write(fd, bytes.constData() + done, size_t(bytes.size() - done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return fail(n < 0 ? errno : EIO);
+        done += n;
+    }
+    if (::fsync(fd) != 0) return fail(errno);  // a full disk may show only here (delayed allocation)
+    if (::close(fd) != 0) {
+        const int errnum = errno;
+        ::unlink(temporary.constData());
+        return QStringLiteral("cannot write %1: %2").arg(path, systemErrorText(errnum));
+    }
+    if (::rename(temporary.constData(), QFile::encodeName(path).constData()) != 0) {
+        const int errnum = errno;
+        ::unlink(temporary.constData());
+        return QStringLiteral("cannot write %1: %2").arg(path, systemErrorText(errnum));
+    }
+    // The rename is durable once the directory is synced; a failure here loses nothing written.
+    const int dir = ::open(QFile::encodeName(QFileInfo(path).absolutePath()).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir >= 0) {
+        ::fsync(dir);
+        ::close(dir);
+    }
+    return {};
+}
+
+}  // namespace hips

@@ -1,0 +1,102 @@
+// The run directory: private modes whatever the umask, whole files replaced atomically, and a
+// full disk reported by name and cause, never leaving half a line or a half-written summary.
+#include "PrivateFiles.h"
+#include "RunDirectory.h"
+#include "SmallDisk.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <sys/stat.h>
+
+using namespace hips;
+
+namespace {
+
+unsigned modeOf(const QString& path) {
+    struct stat st {};
+    if (::stat(QFile::encodeName(path).constData(), &st) != 0) return 0;
+    return st.st_mode & 07777;
+}
+
+QByteArray contents(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+}  // namespace
+
+class RunDirectoryTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void everythingIsPrivateWhateverTheUmask() {
+        QTemporaryDir dir;
+        const mode_t old = ::umask(022);
+        RunDirectory run;
+        const QString path = dir.filePath("runs/r1");
+        QString e = run.create(path, R"({"name":"t"})");
+        if (e.isEmpty()) e = run.appendMetric(R"({"round":1})");
+        if (e.isEmpty()) e = run.appendLog("party1/worker0", "hello");
+        if (e.isEmpty()) e = run.writeSummary({{"ok", true}});
+        if (e.isEmpty()) e = writeFileAtomically(dir.filePath("runs/r1/net.params"), "weights");
+        ::umask(old);
+        QVERIFY2(e.isEmpty(), qPrintable(e));
+        QCOMPARE(modeOf(dir.filePath("runs")), 0700u);
+        QCOMPARE(modeOf(path), 0700u);
+        QCOMPARE(modeOf(path + "/logs"), 0700u);
+        for (const char* file : {"topology.json", "metrics.jsonl", "logs/party1_worker0.log", "summary.json", "net.params"})
+            QVERIFY2(modeOf(path + '/' + file) == 0600u, file);
+        QCOMPARE(contents(path + "/metrics.jsonl"), QByteArray("{\"round\":1}\n"));
+        QCOMPARE(contents(path + "/logs/party1_worker0.log"), QByteArray("hello\n"));
+        QCOMPARE(QJsonDocument::fromJson(contents(path + "/summary.json")).object().value("ok").toBool(), true);
+    }
+
+    // Appending until the disk is full: the failure names the file and the cause, the file ends
+    // with the last whole line, later lines are refused; a summary that no longer fits leaves the
+    // previous one intact and no temporary file behind.
+    void fullDiskIsReportedAndLeavesWholeFiles() {
+        QTemporaryDir dir;
+        SmallDisk disk(dir.filePath("small"));
+        if (!disk.mounted()) QSKIP(qPrintable(disk.why()));
+        RunDirectory run;
+        const QString path = disk.filePath("run");
+        QString e = run.create(path, "{}");
+        QVERIFY2(e.isEmpty(), qPrintable(e));
+        QVERIFY(run.writeSummary({{"round", 1}}).isEmpty());
+        const QByteArray padding(997, 'x');  // lines of 1,011 bytes straddle the 4 KiB pages
+        int written = 0;
+        for (; written < 10000; ++written) {
+            e = run.appendMetric("{\"pad\":\"" + padding + "\"}");
+            if (!e.isEmpty()) break;
+        }
+        QVERIFY2(!e.isEmpty(), "the disk never filled");
+        QVERIFY2(e.contains(path + "/metrics.jsonl") && e.contains("no space left on device"), qPrintable(e));
+        QCOMPARE(run.error(), e);
+        const QByteArray metrics = contents(path + "/metrics.jsonl");
+        QVERIFY(metrics.endsWith('\n'));
+        QCOMPARE(metrics.count('\n'), written);
+        for (const QByteArray& line : metrics.trimmed().split('\n')) QVERIFY(!QJsonDocument::fromJson(line).isNull());
+        QCOMPARE(run.appendMetric("{}"), e);  // refused: nothing glued to the file
+        QCOMPARE(contents(path + "/metrics.jsonl").size(), metrics.size());
+
+        const QString summaryError = run.writeSummary({{"big", QString(200000, 'y')}});
+        QVERIFY2(summaryError.contains(path + "/summary.json") && summaryError.contains("no space left on device"),
+                 qPrintable(summaryError));
+        QCOMPARE(QJsonDocument::fromJson(contents(path + "/summary.json")).object().value("round").toInt(), 1);
+        QCOMPARE(QDir(path).entryList(QDir::Files), QStringList({"metrics.jsonl", "summary.json", "topology.json"}));
+    }
+
+    void unwritableDirectoryIsReported() {
+        QTemporaryDir dir;
+        QFile blocker(dir.filePath("file"));
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        RunDirectory run;
+        const QString e = run.create(dir.filePath("file/run"), "{}");
+        QVERIFY2(e.contains(dir.filePath("file")) && e.contains("not a directory"), qPrintable(e));
+    }
+};
+
+QTEST_GUILESS_MAIN(RunDirectoryTest)
+#include "tst_rundirectory.moc"

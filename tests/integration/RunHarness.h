@@ -1,0 +1,108 @@
+#pragma once
+// Runs `hips` as a user would, for the integration tests. Every process a test starts carries
+// HIPS_TEST_TAG in its environment, so a test can find (and count) exactly its own processes
+// in /proc.
+#include <QDir>
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QUuid>
+#include <QtTest>
+
+namespace hips::test {
+
+inline const QString kHips = QStringLiteral(HIPS_BIN_DIR "/hips");
+inline const QString kSmall = QStringLiteral(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");
+
+// Pids whose environment holds `tag` and whose command line contains `needle`.
+inline QList<qint64> taggedProcesses(const QString& tag, const QByteArray& needle = {}) {
+    QList<qint64> pids;
+    const QByteArray marker = "HIPS_TEST_TAG=" + tag.toUtf8();
+    for (const QString& entry : QDir("/proc").entryList(QDir::Dirs)) {
+        bool isPid = false;
+        const qint64 pid = entry.toLongLong(&isPid);
+        if (!isPid || pid == QCoreApplication::applicationPid()) continue;
+        QFile env("/proc/" + entry + "/environ"), cmd("/proc/" + entry + "/cmdline");
+        if (!env.open(QIODevice::ReadOnly) || !env.readAll().split('\0').contains(marker)) continue;
+        if (!needle.isEmpty() && (!cmd.open(QIODevice::ReadOnly) || !cmd.readAll().replace('\0', ' ').contains(needle))) continue;
+        pids << pid;
+    }
+    return pids;
+}
+
+inline QByteArray toolOutput(const QString& tool, const QStringList& args) {
+    QProcess p;
+    p.start(tool, args);
+    if (!p.waitForFinished(60000)) qWarning("%s did not finish", qPrintable(tool));
+    return p.readAllStandardOutput();
+}
+
+struct Run {
+    QString tag = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    QTemporaryDir dir;
+    QProcess process;
+    QByteArray out, err;
+
+    QString history() const { return dir.filePath("history.sqlite"); }
+
+    // Every run gets its own history file: tests never touch the user's.
+    void start(QStringList args) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("HIPS_TEST_TAG", tag);
+        process.setProcessEnvironment(env);
+        if (args.value(0) == "run" && !args.contains("--history")) args << "--history" << history();
+        process.start(kHips, args);
+    }
+
+    QByteArray historyList() { return historyCommand({"list"}).second; }
+
+    // Runs `hips history <words> --history <this run's file>`: {exit status, stdout + stderr}.
+    std::pair<int, QByteArray> historyCommand(QStringList words) {
+        QProcess p;
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(kHips, QStringList{"history"} + words + QStringList{"--history", history()});
+        p.waitForFinished(30000);
+        return {p.exitCode(), p.readAll()};
+    }
+    // Runs `hips report 1 --out <dir>/<name> --history <this run's file>`: {exit status, output}.
+    std::pair<int, QByteArray> report(const QString& name) {
+        QProcess p;
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(kHips, {"report", "1", "--out", dir.filePath(name), "--history", history()});
+        p.waitForFinished(60000);
+        return {p.exitCode(), p.readAll()};
+    }
+    bool waitForOutput(const QByteArray& text, int ms) {
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < ms && process.state() != QProcess::NotRunning) {
+            process.waitForReadyRead(200);
+            out += process.readAllStandardOutput();
+            if (out.contains(text)) return true;
+        }
+        return false;
+    }
+    int finish(int ms) {
+        if (!process.waitForFinished(ms)) {
+            process.kill();
+            process.waitForFinished();
+            return -1;
+        }
+        out += process.readAllStandardOutput();
+        err += process.readAllStandardError();
+        return process.exitCode();
+    }
+    // Role and agent processes may take a moment to be reaped after the CLI exits.
+    QList<qint64> leftovers() {
+        QList<qint64> left;
+        for (int i = 0; i < 50; ++i) {
+            left = taggedProcesses(tag);
+            if (left.isEmpty()) break;
+            QTest::qWait(100);
+        }
+        return left;
+    }
+};
+
+
+}  // namespace hips::test

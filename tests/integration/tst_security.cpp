@@ -1,0 +1,224 @@
+// Attacks on a real local run, by a local process without the run's keys, as seen when the
+// project was tried as an attacker (issue 9): posing as a worker to poison the model, pulling
+// the model, taking over the agent, flooding with handshakes and oversized frames. Each must
+// fail to do harm: the run completes with its normal accuracy, no attacker gets a byte back,
+// nothing is written where the attacker chose, the servers' memory stays bounded, and the
+// history does not fill with one row per rejected message.
+#include "RunHarness.h"
+
+#include "CurveSecurity.h"
+#include "WireCodec.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <atomic>
+#include <cmath>
+#include <sys/stat.h>
+#include <thread>
+
+using namespace hips;
+using namespace hips::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct Attackers {
+    std::atomic<bool> stop{false};
+    std::atomic<int> replies{0};    // messages that came back to an attacker: must stay 0
+    std::atomic<int> attempts{0};
+    std::vector<std::thread> threads;
+
+    ~Attackers() { join(); }
+    void join() {
+        stop = true;
+        for (std::thread& t : threads)
+            if (t.joinable()) t.join();
+    }
+};
+
+std::vector<zmq::message_t> encoded(Message m) {
+    std::vector<zmq::message_t> parts;
+    WireCodec::encode(std::move(m), parts);
+    return parts;
+}
+
+void sendAll(zmq::socket_t& s, std::vector<zmq::message_t> parts) {
+    for (size_t i = 0; i < parts.size(); ++i)
+        (void)s.send(parts[i], i + 1 < parts.size() ? zmq::send_flags::sndmore | zmq::send_flags::dontwait
+                                                    : zmq::send_flags::dontwait);
+}
+
+// Connects to `port` as `routingId` (plain, or CURVE with a key of its own and, where known,
+// the server's real public key), says what a worker says — register, pull, a push of NaN —
+// listens a moment for anything back, and disconnects; again and again until stopped.
+void impersonate(Attackers& a, int port, const QByteArray& routingId, const QByteArray& serverKey, size_t floats) {
+    zmq::context_t ctx(1);
+    while (!a.stop) {
+        zmq::socket_t s(ctx, zmq::socket_type::dealer);
+        s.set(zmq::sockopt::linger, 0);
+        s.set(zmq::sockopt::routing_id, routingId.toStdString());
+        if (!serverKey.isEmpty()) {
+            const CurveKeyPair mine = CurveKeyPair::generate();
+            s.set(zmq::sockopt::curve_serverkey, serverKey.toStdString());
+            s.set(zmq::sockopt::curve_publickey, mine.publicKey.toStdString());
+            s.set(zmq::sockopt::curve_secretkey, mine.secretKey.toStdString());
+        }
+        s.connect("tcp://127.0.0.1:" + std::to_string(port));
+        sendAll(s, encoded(Message("register", {{"role", "worker"}, {"endpoint", ""}})));
+        sendAll(s, encoded(Message("pull", {{"version", 0}})));
+        Message push("push", {{"round", 1}, {"pull", true}});
+        std::vector<float> nan(floats, std::nanf(""));
+        push.frames.emplace_back(nan.data(), nan.size() * sizeof(float));
+        sendAll(s, encoded(std::move(push)));
+        ++a.attempts;
+        zmq::pollitem_t item{s.handle(), 0, ZMQ_POLLIN, 0};
+        if (zmq::poll(&item, 1, 150ms) > 0) ++a.replies;
+    }
+}
+
+// A frame far larger than any model: the server must drop it unread, not hold it.
+void oversized(Attackers& a, int port) {
+    zmq::context_t ctx(1);
+    zmq::socket_t s(ctx, zmq::socket_type::dealer);
+    s.set(zmq::sockopt::linger, 0);
+    s.connect("tcp://127.0.0.1:" + std::to_string(port));
+    std::vector<char> big(size_t(256) << 20, 'x');
+    (void)s.send(zmq::buffer(big), zmq::send_flags::dontwait);
+    ++a.attempts;
+    while (!a.stop) std::this_thread::sleep_for(50ms);
+}
+
+// Takes the agent's place: hello as "controller", then a start that would write where the
+// attacker chose, then stop_all.
+void takeOverAgent(Attackers& a, int port, const QString& evilDir) {
+    zmq::context_t ctx(1);
+    while (!a.stop) {
+        zmq::socket_t s(ctx, zmq::socket_type::dealer);
+        s.set(zmq::sockopt::linger, 0);
+        s.set(zmq::sockopt::routing_id, "controller");
+        s.connect("tcp://127.0.0.1:" + std::to_string(port));
+        sendAll(s, encoded(Message("hello", {{"version", 1}})));
+        sendAll(s, encoded(Message("start", {{"node", "party1/worker0"}, {"out_dir", evilDir}, {"topology", "{}"}})));
+        sendAll(s, encoded(Message("stop_all")));
+        ++a.attempts;
+        zmq::pollitem_t item{s.handle(), 0, ZMQ_POLLIN, 0};
+        if (zmq::poll(&item, 1, 200ms) > 0) ++a.replies;
+    }
+}
+
+// Ports on which process `pid` listens (from its socket inodes and /proc/net/tcp).
+QList<int> listeningPorts(qint64 pid) {
+    QSet<QByteArray> inodes;
+    const QDir fds(QStringLiteral("/proc/%1/fd").arg(pid));
+    for (const QString& fd : fds.entryList(QDir::NoDotAndDotDot | QDir::System | QDir::Files | QDir::Dirs)) {
+        const QString target = QFile::symLinkTarget(fds.filePath(fd));
+        if (target.startsWith("socket:[") || target.contains("/socket:[")) inodes << target.section('[', 1).chopped(1).toLatin1();
+    }
+    QList<int> ports;
+    QFile tcp("/proc/net/tcp");
+    if (!tcp.open(QIODevice::ReadOnly)) return ports;
+    for (const QByteArray& line : tcp.readAll().split('\n')) {
+        const QList<QByteArray> f = line.simplified().split(' ');
+        if (f.size() > 9 && f[3] == "0A" && inodes.contains(f[9])) ports << f[1].split(':').value(1).toInt(nullptr, 16);
+    }
+    return ports;
+}
+
+qint64 peakMemoryKb(qint64 pid) {
+    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+    if (!status.open(QIODevice::ReadOnly)) return -1;
+    for (const QByteArray& line : status.readAll().split('\n'))
+        if (line.startsWith("VmHWM:")) return line.mid(6).trimmed().split(' ').value(0).toLongLong();
+    return -1;
+}
+
+int mode(const QString& path) {
+    struct stat st {};
+    return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? int(st.st_mode & 0777) : -1;
+}
+
+}  // namespace
+
+class SecurityTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void strangersCannotJoinSteerOrCrashARun() {
+        const mode_t oldMask = ::umask(022);  // a permissive umask: the run must still be private
+        Run run;
+        const QString outDir = run.dir.filePath("run");
+        run.start({"run", kSmall, "--out", outDir, "--rounds", "8"});
+        ::umask(oldMask);
+
+        Attackers attackers;
+        const size_t mlpFloats = 203530;
+        // Before the roles even start: the ports of the topology (small.json).
+        for (int port : {19100, 19200, 19201, 19101})
+            attackers.threads.emplace_back(impersonate, std::ref(attackers), port, QByteArray("party1/worker0"), QByteArray(), mlpFloats);
+        attackers.threads.emplace_back(oversized, std::ref(attackers), 19101);
+
+        // Once the agent is up: take it over; once the run's keys are on disk, handshake with
+        // the servers' real public keys (the worst case: a stranger who learned them).
+        QList<qint64> agents;
+        for (int i = 0; i < 300 && agents.isEmpty(); ++i, QTest::qWait(100)) agents = taggedProcesses(run.tag, "hips-agent daemon");
+        QVERIFY2(!agents.isEmpty(), "the local agent did not start");
+        QList<int> agentPorts;
+        for (int i = 0; i < 100 && agentPorts.isEmpty(); ++i, QTest::qWait(100)) agentPorts = listeningPorts(agents.first());
+        QVERIFY(!agentPorts.isEmpty());
+        const QString evilDir = run.dir.filePath("chosen-by-attacker");
+        attackers.threads.emplace_back(takeOverAgent, std::ref(attackers), agentPorts.first(), evilDir);
+
+        QFile keysFile(QDir(outDir).filePath("peer-keys.txt"));
+        for (int i = 0; i < 300 && !keysFile.exists(); ++i) QTest::qWait(100);
+        QVERIFY(keysFile.open(QIODevice::ReadOnly));
+        const PeerKeys keys = PeerKeys::fromText(keysFile.readAll());
+        QVERIFY(!keys.keyOf("central/global_server0").isEmpty());
+        attackers.threads.emplace_back(impersonate, std::ref(attackers), 19101, QByteArray("party1/server0"),
+                                       keys.keyOf("central/global_server0"), mlpFloats);
+        attackers.threads.emplace_back(impersonate, std::ref(attackers), 19201, QByteArray("party1/worker0"),
+                                       keys.keyOf("party1/server0"), mlpFloats);
+
+        QVERIFY2(run.waitForOutput("\n    4 ", 120000), run.out.constData());
+        const QList<qint64> globalServer = taggedProcesses(run.tag, "central/global_server0");
+        QCOMPARE(globalServer.size(), 1);
+        const qint64 serverPeakKb = peakMemoryKb(globalServer.first());
+
+        const int code = run.finish(180000);
+        attackers.join();
+        QVERIFY2(code == 0, run.err.constData());
+        QVERIFY2(run.out.contains("finished after 8 rounds"), run.out.constData());
+        QVERIFY(attackers.attempts > 20);
+        QCOMPARE(attackers.replies.load(), 0);  // no table, no model, no hello_ok
+        QVERIFY2(!QFileInfo::exists(evilDir), "the agent obeyed a stranger's start");
+
+        QFile meta(QDir(outDir).filePath("net.meta"));
+        QVERIFY(meta.open(QIODevice::ReadOnly));
+        const double accuracy = QJsonDocument::fromJson(meta.readAll()).object().value("test_acc").toDouble();
+        QVERIFY2(accuracy > 0.5, qPrintable(QString("accuracy %1: the model was poisoned").arg(accuracy)));
+        QVERIFY2(serverPeakKb > 0 && serverPeakKb < 200 * 1024,
+                 qPrintable(QString("the global server peaked at %1 MB").arg(serverPeakKb / 1024)));
+
+        // The refusals were seen and logged, but a few lines, not one per attempt.
+        QSqlDatabase db = QSqlDatabase::addDatabase("QSQLITE", "security");
+        db.setDatabaseName(run.history());
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY(q.exec("SELECT count(*), sum(message LIKE '%refused a CURVE connection%') FROM events WHERE level = 'warning'"));
+        QVERIFY(q.next());
+        const int warnings = q.value(0).toInt(), refusals = q.value(1).toInt();
+        QVERIFY2(refusals >= 1, "the CURVE refusals were not logged");
+        QVERIFY2(warnings < 100, qPrintable(QString("%1 warning rows for %2 attempts").arg(warnings).arg(attackers.attempts.load())));
+        q.finish();
+        db.close();
+
+        // Private whatever the umask.
+        QCOMPARE(mode(run.history()), 0600);
+        QCOMPARE(mode(outDir), 0700);
+        QCOMPARE(mode(QDir(outDir).filePath("net.params")), 0600);
+        QVERIFY(run.leftovers().isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(SecurityTest)
+#include "tst_security.moc"
