@@ -17,8 +17,11 @@ struct Message {
     Message() = default;
     explicit Message(QString t, QCborMap f = {}) : type(std::move(t)), fields(std::move(f)) {}
 
+    // `fallback` unless the field is a CBOR integer: QCborValue::toInteger would cast a huge or
+    // NaN double straight to an integer (undefined behaviour, found by fuzzing).
     qint64 integer(const QString& key, qint64 fallback = -1) const {
-        return fields.value(key).toInteger(fallback);
+        const QCborValue v = fields.value(key);
+        return v.isInteger() ? v.toInteger() : fallback;
     }
     QString string(const QString& key) const { return fields.value(key).toString(); }
 };

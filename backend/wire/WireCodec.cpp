@@ -2,6 +2,7 @@
 
 #include <QCborArray>
 #include <QCborValue>
+#include <QSet>
 
 namespace hips {
 
@@ -23,6 +24,7 @@ QString wireErrorText(WireError e) {
         case WireError::FrameSizeMismatch: return QStringLiteral("frame count or sizes differ from the header");
         case WireError::TooManyFrames: return QStringLiteral("too many frames");
         case WireError::PayloadTooLarge: return QStringLiteral("payload over the size limit");
+        case WireError::DuplicateKey: return QStringLiteral("a key appears twice in the header");
         case WireError::Count: break;
     }
     return QStringLiteral("unknown error");
@@ -64,8 +66,16 @@ Decoded WireCodec::decode(std::vector<zmq::message_t>& parts, size_t first, cons
         QByteArray::fromRawData(static_cast<const char*>(head.data()), qsizetype(head.size())), &parseError);
     if (parseError.error != QCborError::NoError || !value.isMap()) return fail(WireError::NotCbor, stats);
     QCborMap header = value.toMap();
+    // One meaning per key: with duplicates, what one reader takes (the first) and another (the
+    // last, as toJsonObject does) would differ, and a reserved key could linger in the fields.
+    QSet<QCborValue> keys;
+    for (auto it = header.cbegin(); it != header.cend(); ++it) {
+        if (keys.contains(it.key())) return fail(WireError::DuplicateKey, stats);
+        keys.insert(it.key());
+    }
 
-    if (header.value(kVersionKey).toInteger(-1) != kVersion) return fail(WireError::BadVersion, stats);
+    const QCborValue version = header.value(kVersionKey);
+    if (!version.isInteger() || version.toInteger() != kVersion) return fail(WireError::BadVersion, stats);
     const QCborValue type = header.value(kTypeKey);
     if (!type.isString() || type.toString().isEmpty()) return fail(WireError::BadType, stats);
     const QCborValue sizesValue = header.value(kSizesKey);

@@ -202,6 +202,28 @@ private Q_SLOTS:
         QCOMPARE(server.undeliverable(), 1u);
     }
 
+    // Found by fuzzing: a version given as a huge or NaN double (cast to an integer: undefined
+    // behaviour) and a header key given twice (two readers, two meanings) are both rejected.
+    void hostileHeadersAreRejected() {
+        auto decodeHeader = [](const QByteArray& cbor, WireStats* stats) {
+            std::vector<zmq::message_t> parts;
+            parts.emplace_back(cbor.constData(), size_t(cbor.size()));
+            return WireCodec::decode(parts, 0, WireLimits{}, stats).error;
+        };
+        WireStats stats;
+        QCOMPARE(decodeHeader(QByteArray::fromHex("a16176f97e00"), &stats), WireError::BadVersion);  // {"v": NaN}
+        QCOMPARE(decodeHeader(QCborValue(QCborMap{{"v", 1e300}, {"type", "push"}, {"sizes", QCborArray{}}}).toCbor(), &stats),
+                 WireError::BadVersion);
+        QByteArray twice = QByteArray::fromHex("a4") + QCborValue("v").toCbor() + QCborValue(1).toCbor() +
+                           QCborValue("type").toCbor() + QCborValue("push").toCbor() + QCborValue("sizes").toCbor() +
+                           QCborValue(QCborArray{}).toCbor() + QCborValue("type").toCbor() + QCborValue(0).toCbor();
+        QCOMPARE(decodeHeader(twice, &stats), WireError::DuplicateKey);
+        QCOMPARE(stats.totalErrors(), quint64(3));
+        Message m("slice", {{"version", 1e300}, {"offset", std::nan("")}});
+        QCOMPARE(m.integer("version"), -1);
+        QCOMPARE(m.integer("offset", 7), 7);
+    }
+
     // A peer that vanished (its connection closed) costs a dropped, counted send, not the role.
     void sendToAVanishedPeerIsDropped() {
         zmq::context_t ctx(1);
