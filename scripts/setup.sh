@@ -14,6 +14,7 @@ PACKAGES=(
   libqt6sql6-sqlite libsqlite3-dev libgl-dev fonts-dejavu-core fonts-wqy-microhei
   poppler-utils openssh-server  # report tests (pdftotext, pdftoppm); deployment tests (sshd in namespaces)
   dataset-fashion-mnist
+  clang libclang-rt-14-dev  # the sanitized tree: libFuzzer, ASan, UBSan (tests/fuzz, scripts/sanitized-build.sh)
 )
 
 missing=()
