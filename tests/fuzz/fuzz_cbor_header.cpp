@@ -34,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         size_t budget = 64 * 1024;
         const QCborArray a = sizes.toArray();
         for (qsizetype i = 0; i < a.size() && i < 80; ++i) {
-            const qint64 n = a.at(i).toInteger(0);
+            const qint64 n = a.at(i).isInteger() ? a.at(i).toInteger() : 0;
             const size_t bytes = n > 0 ? std::min(size_t(n), budget) : 0;
             budget -= bytes;
             parts.emplace_back(bytes);
