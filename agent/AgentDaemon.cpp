@@ -187,7 +187,7 @@ void AgentDaemon::resendUnacked() {
 void AgentDaemon::checkController() {
     if (m_sinceController.elapsed() < control::kSilenceTimeoutS * 1000) return;
     const QString why = QStringLiteral("no word from the controller for %1 s").arg(control::kSilenceTimeoutS);
-    if (!m_standby) return shutdown(why);
+    if (!m_standby) return shutdown(why, control::kAgentExitControllerSilent);
     if (!m_helloDone) return;  // waiting for a controller is what standby is for
     std::fprintf(stderr, "hips-agent: %s; stopping its roles and waiting for the next\n", qPrintable(why));
     m_roles.stopAll();
@@ -196,9 +196,10 @@ void AgentDaemon::checkController() {
     m_nextSeq = 1;
 }
 
-void AgentDaemon::shutdown(const QString& reason) {
+void AgentDaemon::shutdown(const QString& reason, int exitCode) {
     if (m_shuttingDown) return;
     m_shuttingDown = true;
+    m_exitCode = exitCode;
     if (reason != QLatin1String("the controller asked"))  // the normal end says nothing
         std::fprintf(stderr, "hips-agent: shutting down: %s\n", qPrintable(reason));
     m_roles.stopAll();
@@ -209,7 +210,7 @@ void AgentDaemon::quitWhenIdle() {
     if (!m_shuttingDown || m_roles.runningCount() > 0) return;
     // "bye" tells a remote controller, which cannot see this process end, that it has.
     m_socket->post(QString::fromLatin1(control::kControllerId), Message(QStringLiteral("bye")));
-    QTimer::singleShot(300, qApp, [] { QCoreApplication::exit(0); });  // let the last events leave
+    QTimer::singleShot(300, qApp, [code = m_exitCode] { QCoreApplication::exit(code); });  // let the last events leave
 }
 
 }  // namespace hips

@@ -26,7 +26,8 @@ public:
     ~AgentDaemon() override;
 
     QString endpoint() const { return m_endpoint; }
-    void shutdown(const QString& reason);  // stop all roles, then exit the event loop
+    // Stops all roles, then exits the event loop with `exitCode`.
+    void shutdown(const QString& reason, int exitCode = 0);
 
 private:
     void onMessage(const QString& peer, const Message& m);
@@ -46,6 +47,7 @@ private:
     qint64 m_nextSeq = 1;
     bool m_helloDone = false;
     bool m_shuttingDown = false;
+    int m_exitCode = 0;
     bool m_standby = false;
     QElapsedTimer m_sinceController;
     QTimer m_resendTimer, m_watchdog;

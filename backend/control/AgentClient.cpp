@@ -15,6 +15,7 @@ AgentClient::AgentClient(const QString& host, const QString& endpoint, const Cur
     });
     send(Message(QStringLiteral("hello"), {{QStringLiteral("version"), control::kProtocolVersion}}));
     m_sinceAgent.start();
+    m_sinceTick.start();
     connect(&m_timer, &QTimer::timeout, this, &AgentClient::tick);
     m_timer.start(control::kPingMs);
 }
@@ -24,7 +25,13 @@ AgentClient::~AgentClient() { m_socket->stop(); }
 void AgentClient::send(Message m) { m_socket->post(std::move(m)); }
 
 void AgentClient::tick() {
+    const qint64 gap = m_sinceTick.restart();
     if (m_lost) return;
+    if (gap > control::kSilenceTimeoutS * 1000) {  // a 1-second timer that fired this late: we were stopped
+        m_lost = true;
+        Q_EMIT stalled(gap);
+        return;
+    }
     if (m_sinceAgent.elapsed() > control::kSilenceTimeoutS * 1000) {
         m_lost = true;
         Q_EMIT lost(m_ready ? QStringLiteral("agent on %1 (%2) went silent for %3 s")

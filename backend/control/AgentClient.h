@@ -32,6 +32,9 @@ Q_SIGNALS:
     void ready(const QCborMap& hello);
     void event(const QCborMap& event, qint64 seq);
     void lost(const QString& reason);
+    // This process itself did not run for longer than the agents wait for it (SIGSTOP, suspend):
+    // the agent's silence since is the controller's doing, not the agent's.
+    void stalled(qint64 ms);
     void bye();  // the agent is exiting (after a shutdown)
 
 private:
@@ -45,7 +48,7 @@ private:
     qint64 m_acked = 0;    // last event acknowledged to the agent
     bool m_manualAcks = false;
     bool m_ready = false, m_lost = false;
-    QElapsedTimer m_sinceAgent;
+    QElapsedTimer m_sinceAgent, m_sinceTick;
     QTimer m_timer;
 };
 

@@ -31,8 +31,9 @@ LocalAgentLauncher::LocalAgentLauncher(QObject* parent) : QObject(parent) {
     connect(&m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
         // QProcess reports no signal number for a crash; the wait status is gone by now, so a
         // killed agent is named as such, not by a meaningless exit code.
-        Q_EMIT exited(status == QProcess::CrashExit ? QStringLiteral("was killed by a signal")
-                                                    : QStringLiteral("exited with status %1").arg(code));
+        const bool killed = status == QProcess::CrashExit;
+        Q_EMIT exited(killed ? QStringLiteral("was killed by a signal") : QStringLiteral("exited with status %1").arg(code),
+                      killed ? -1 : code);
     });
 }
 

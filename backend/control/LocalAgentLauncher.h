@@ -24,7 +24,8 @@ public:
 Q_SIGNALS:
     void ready(const QString& endpoint);
     void failed(const QString& reason);
-    void exited(const QString& how);  // "exited with status N" or "was killed by signal N (name)"
+    // `how`: "exited with status N" or "was killed by a signal"; `code`: the exit status (-1 when killed).
+    void exited(const QString& how, int code);
 
 private:
     QProcess m_process;

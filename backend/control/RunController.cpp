@@ -145,10 +145,11 @@ void RunController::makeNodeKeys() {
 void RunController::startLocalAgent() {
     m_launcher = std::make_unique<LocalAgentLauncher>();
     connect(m_launcher.get(), &LocalAgentLauncher::failed, this, &RunController::fail);
-    connect(m_launcher.get(), &LocalAgentLauncher::exited, this, [this](const QString& how) {
+    connect(m_launcher.get(), &LocalAgentLauncher::exited, this, [this](const QString& how, int code) {
         // Its roles died with it (PR_SET_PDEATHSIG): nothing is left to stop or wait for.
         const bool expected = m_state == RunState::Stopping || m_state == RunState::Finished || m_state == RunState::Failed;
-        if (!expected) fail(QStringLiteral("the local agent %1 during the run; its roles ended with it").arg(how));
+        if (!expected && code == control::kAgentExitControllerSilent) fail(controllerSilentReason());
+        else if (!expected) fail(QStringLiteral("the local agent %1 during the run; its roles ended with it").arg(how));
         for (ProcessInfo& p : m_processes)
             if (p.state == ProcessInfo::State::Pending || p.state == ProcessInfo::State::Running) {
                 p.state = ProcessInfo::State::Stopped;
@@ -212,6 +213,11 @@ void RunController::addAgent(const QString& host, const QString& label, const QS
         m_ready.insert(host);
         if (m_ready.size() == qsizetype(m_agents.size())) onAgentsReady();
     });
+    connect(a, &AgentClient::stalled, this, [this, host](qint64) {
+        m_gone.insert(host);
+        fail(controllerSilentReason());
+        if (m_launcher || m_gone.size() == qsizetype(m_agents.size())) emitFinished();
+    });
     connect(a, &AgentClient::event, this, [this, a](const QCborMap& e, qint64 seq) { onEvent(a, e, seq); });
     connect(a, &AgentClient::bye, this, [this, host, label] {
         m_gone.insert(host);
@@ -231,8 +237,15 @@ void RunController::addAgent(const QString& host, const QString& label, const QS
     m_agents[host] = std::move(agent);
 }
 
+QString RunController::controllerSilentReason() {
+    return QStringLiteral("this controller did not run for over %1 s (stopped with SIGSTOP or Ctrl-Z, suspended, or "
+                          "starved of CPU), so its agents presumed it dead and stopped the run")
+        .arg(control::kSilenceTimeoutS);
+}
+
 // Agents that stopped answering (and never said bye), named for the failure reason.
 QString RunController::silentAgentsPrefix() const {
+    if (m_failure == controllerSilentReason()) return {};  // their silence was ours
     QStringList silent;
     for (const auto& [host, agent] : m_agents)
         if (!m_gone.contains(host) && agent->silentForMs() > 3 * control::kPingMs)

@@ -83,6 +83,7 @@ private:
     void addAgent(const QString& host, const QString& label, const QString& endpoint, const CurveConfig& curve = {});
     AgentClient* agentFor(const Node& node) const;
     QString silentAgentsPrefix() const;
+    static QString controllerSilentReason();
     QString outDirFor(const Node& node) const;
     void onAgentsReady();
     void onEvent(AgentClient* agent, const QCborMap& event, qint64 seq);

@@ -14,6 +14,9 @@ constexpr const char* kControllerId = "controller";
 constexpr int kResendMs = 2000;
 constexpr int kPingMs = 1000;
 constexpr int kSilenceTimeoutS = 10;  // either side gives up on a silent peer after this
+// hips-agent's exit status when it ended a run because its controller fell silent: the
+// controller (stopped with SIGSTOP, suspended, starved) learns on waking that it was the cause.
+constexpr int kAgentExitControllerSilent = 3;
 constexpr size_t kMaxCommandBytes = 4 << 20;  // a start carries the topology (≤ 1 MiB) and the run's public keys
 
 }  // namespace hips::control

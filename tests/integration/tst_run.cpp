@@ -202,6 +202,23 @@ private Q_SLOTS:
         QVERIFY(run.leftovers().isEmpty());
     }
 
+    // A controller stopped (SIGSTOP, Ctrl-Z) past the agents' patience: the agent ends the run,
+    // and the controller, once continued, names itself as the cause, not the agent.
+    void stoppedControllerNamesItself() {
+        Run run;
+        run.start({"run", kSmall, "--out", run.dir.path(), "--rounds", "5000"});
+        QVERIFY2(run.waitForOutput("\n    1 ", 120000), run.out.constData());
+        ::kill(pid_t(run.process.processId()), SIGSTOP);
+        QElapsedTimer waited;
+        waited.start();
+        while (!taggedProcesses(run.tag, "hips-agent daemon").isEmpty() && waited.elapsed() < 60000) QTest::qWait(200);
+        ::kill(pid_t(run.process.processId()), SIGCONT);
+        QCOMPARE(run.finish(60000), 1);
+        QVERIFY2(run.err.contains("this controller did not run for over 10 s"), run.err.constData());
+        QVERIFY2(!run.err.contains("agent on localhost"), run.err.constData());
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
     void sigintStopsEveryProcess() {
         Run run;
         run.start({"run", kSmall, "--out", run.dir.path(), "--rounds", "500"});
