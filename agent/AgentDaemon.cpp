@@ -2,13 +2,14 @@
 
 #include "ControlProtocol.h"
 #include "PrintableText.h"
+#include "PrivateFiles.h"
+#include "StartCommand.h"
 #include "RoleRunner.h"
 #include "TopologyReader.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QSysInfo>
 #include <algorithm>
 #include <cstdio>
@@ -57,12 +58,6 @@ AgentDaemon::AgentDaemon(const QString& bindEndpoint, bool standby, const CurveC
     m_watchdog.start(1000);
 }
 
-static QString writeAtomically(const QString& path, const QByteArray& bytes) {
-    QSaveFile file(path);
-    if (file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size() && file.commit()) return {};
-    return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-}
-
 AgentDaemon::~AgentDaemon() { m_socket->stop(); }
 
 void AgentDaemon::onMessage(const QString& peer, const Message& m) {
@@ -105,55 +100,21 @@ void AgentDaemon::onMessage(const QString& peer, const Message& m) {
     }
 }
 
-// The directory a start may write to: a new or existing folder strictly inside the runs root,
-// after resolving "..", "~" and symbolic links, so no command can make a role write elsewhere.
-QString AgentDaemon::confinedOutDir(const QString& requested, QString* error) const {
-    QString path = requested;
-    if (path.startsWith(QLatin1String("~/"))) path = QDir::homePath() + path.mid(1);  // a remote controller's "~"
-    if (QDir::isRelativePath(path) || path.contains(QChar(0))) {
-        *error = QStringLiteral("the output directory '%1' is not an absolute path").arg(printableText(requested));
-        return {};
-    }
-    path = QDir::cleanPath(path);
-    if (!path.startsWith(m_runsRoot + '/')) {
-        *error = QStringLiteral("the output directory '%1' is outside this agent's runs directory %2")
-                     .arg(printableText(requested), m_runsRoot);
-        return {};
-    }
-    if (!QDir().mkpath(path)) {
-        *error = QStringLiteral("cannot create %1").arg(path);
-        return {};
-    }
-    const QString real = QFileInfo(path).canonicalFilePath();
-    if (!real.startsWith(m_runsRoot + '/')) {  // a symbolic link inside the root that leads out of it
-        *error = QStringLiteral("the output directory '%1' leads outside %2").arg(printableText(requested), m_runsRoot);
-        return {};
-    }
-    QFile::setPermissions(real, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-    return real;
-}
-
 void AgentDaemon::onStart(const Message& m) {
-    const QString node = m.string(QStringLiteral("node"));
-    auto refuse = [&](const QString& why) {
+    auto refuse = [&](const QString& node, const QString& why) {
         sendEvent(QStringLiteral("exited"), node, {{QStringLiteral("code"), -1}, {QStringLiteral("crashed"), false},
                                                    {QStringLiteral("error"), why}});
     };
-    QString outError;
-    const QString outDir = confinedOutDir(m.string(QStringLiteral("out_dir")), &outError);
-    if (outDir.isEmpty()) return refuse(outError);
-    const QByteArray nodeKey = m.string(QStringLiteral("node_key")).toLatin1();
-    const QByteArray peerKeys = m.string(QStringLiteral("peer_keys")).toUtf8();
-    if (CurveKeyPair::fromText(nodeKey).isNull() || PeerKeys::fromText(peerKeys).isEmpty())
-        return refuse(QStringLiteral("the start command carries no valid keys for %1; use a controller of the same version")
-                          .arg(printableText(node)));
-    const TopologyLoad topology = TopologyReader::readJson(m.string(QStringLiteral("topology")).toUtf8());
-    const auto nodeInfo = topology.ok() ? topology.topology->node(node) : std::nullopt;
-    if (!nodeInfo) {
-        refuse(topology.ok() ? QStringLiteral("node %1 is not in the topology it was sent with").arg(node)
-                             : QStringLiteral("the topology sent with it is invalid: ") + topology.errorText());
-        return;
-    }
+    QString error;
+    const std::optional<StartCommand> start = StartCommand::fromMessage(m, m_runsRoot, QDir::homePath(), &error);
+    if (!start) return refuse(m.string(QStringLiteral("node")), error);
+    const QString outDir = realOutDir(start->outDir, &error);
+    if (outDir.isEmpty()) return refuse(start->node, error);
+    const TopologyLoad topology = TopologyReader::readJson(start->topologyJson.toUtf8());
+    const auto nodeInfo = topology.ok() ? topology.topology->node(start->node) : std::nullopt;
+    if (!nodeInfo)
+        return refuse(start->node, topology.ok() ? QStringLiteral("node %1 is not in the topology it was sent with").arg(start->node)
+                                                 : QStringLiteral("the topology sent with it is invalid: ") + topology.errorText());
     // LibTorch is loaded only by the processes that train.
     const QString program = isTrainingRole(nodeInfo->kind)
         ? QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("hips-trainer"))
@@ -161,11 +122,25 @@ void AgentDaemon::onStart(const Message& m) {
     // Written atomically (write + rename): roles started a moment ago may be reading them.
     const QString topologyPath = QDir(outDir).filePath(QStringLiteral("topology.json"));
     const QString keysPath = QDir(outDir).filePath(QStringLiteral("peer-keys.txt"));
-    if (const QString e = writeAtomically(topologyPath, m.string(QStringLiteral("topology")).toUtf8()); !e.isEmpty())
-        return refuse(e);
-    if (const QString e = writeAtomically(keysPath, peerKeys); !e.isEmpty()) return refuse(e);
-    const qint64 threads = m.integer(QStringLiteral("threads"), 1);
-    m_roles.start(node, program, topologyPath, outDir, int(std::clamp<qint64>(threads, 1, 256)), nodeKey, keysPath);
+    if (const QString e = writeFileAtomically(topologyPath, start->topologyJson.toUtf8()); !e.isEmpty())
+        return refuse(start->node, e);
+    if (const QString e = writeFileAtomically(keysPath, start->peerKeys.toText()); !e.isEmpty()) return refuse(start->node, e);
+    m_roles.start(start->node, program, topologyPath, outDir, start->threads, start->nodeKey.toText(), keysPath);
+}
+
+// The checked output directory, created (0700) and confined once more after symbolic links are
+// resolved: a link inside the runs directory must not lead a role out of it.
+QString AgentDaemon::realOutDir(const QString& outDir, QString* error) const {
+    if (const QString e = makePrivateDirectory(outDir); !e.isEmpty()) {
+        *error = e;
+        return {};
+    }
+    const QString real = QFileInfo(outDir).canonicalFilePath();
+    if (!isInside(real, m_runsRoot)) {
+        *error = QStringLiteral("the output directory %1 leads outside %2").arg(outDir, m_runsRoot);
+        return {};
+    }
+    return real;
 }
 
 void AgentDaemon::sendEvent(const QString& kind, const QString& node, QCborMap fields) {

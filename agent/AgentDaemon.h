@@ -32,7 +32,7 @@ public:
 private:
     void onMessage(const QString& peer, const Message& m);
     void onStart(const Message& m);
-    QString confinedOutDir(const QString& requested, QString* error) const;
+    QString realOutDir(const QString& outDir, QString* error) const;
     void sendEvent(const QString& kind, const QString& node, QCborMap fields);
     void resendUnacked();
     void checkController();

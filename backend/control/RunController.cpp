@@ -1,6 +1,7 @@
 #include "RunController.h"
 
 #include "ControlProtocol.h"
+#include "StartCommand.h"
 #include "TopologyReader.h"
 #include "TopologyWriter.h"
 
@@ -269,13 +270,9 @@ void RunController::onAgentsReady() {
     if (m_state != RunState::Deploying) return;
     setState(RunState::Starting);
     const QString json = QString::fromUtf8(TopologyWriter::toJson(m_topology));
-    const QByteArray peerKeys = m_peerKeys.toText();
     auto startNode = [&](const Node& n) {
-        const QCborMap fields{{"node", n.id}, {"topology", json}, {"out_dir", outDirFor(n)},
-                              {"threads", m_topology.training.threads},
-                              {"node_key", QString::fromLatin1(m_nodeKeys.value(n.id).toText())},
-                              {"peer_keys", QString::fromUtf8(peerKeys)}};
-        agentFor(n)->send(Message(QStringLiteral("start"), fields));
+        const StartCommand start{n.id, outDirFor(n), json, m_nodeKeys.value(n.id), m_peerKeys, m_topology.training.threads};
+        agentFor(n)->send(start.toMessage());
     };
     for (const Node& n : m_topology.nodes())  // schedulers first
         if (n.kind == RoleKind::GlobalScheduler || n.kind == RoleKind::Scheduler) startNode(n);

@@ -1,7 +1,9 @@
 // Writes the seed corpora of the wire fuzz targets from real protocol messages, in each
 // target's input format (see the comment at the top of each fuzz_*.cpp):
-//   make_wire_seeds <dir>   →  <dir>/fuzz_wire/, <dir>/fuzz_cbor_header/, <dir>/fuzz_model_slice/
+//   make_wire_seeds <dir>   →  <dir>/fuzz_wire/, <dir>/fuzz_cbor_header/, <dir>/fuzz_model_slice/,
+//                              <dir>/fuzz_agent_command/
 // The seeds in tests/fuzz/corpus/ were made with it; run it again when the protocol changes.
+#include "StartCommand.h"
 #include "WireCodec.h"
 
 #include <QCborArray>
@@ -55,6 +57,33 @@ QByteArray bytes(std::initializer_list<int> values) {
 
 }  // namespace
 
+// fuzz_agent_command's format: the header frame of a control message.
+void agentSeed(const Message& m) {
+    std::vector<zmq::message_t> parts;
+    WireCodec::encode(Message(m.type, m.fields), parts);
+    write(QStringLiteral("fuzz_agent_command"), QByteArray(static_cast<const char*>(parts[0].data()), qsizetype(parts[0].size())));
+}
+
+void agentSeeds() {
+    const CurveKeyPair worker = CurveKeyPair::generate(), server = CurveKeyPair::generate();
+    PeerKeys peers;
+    peers.insert(QStringLiteral("party1/worker0"), worker.publicKey);
+    peers.insert(QStringLiteral("party1/server0"), server.publicKey);
+    QFile topology(QStringLiteral(HIPS_SOURCE_DIR "/tests/data/topologies/small.json"));
+    if (!topology.open(QIODevice::ReadOnly)) qFatal("cannot read small.json");
+    StartCommand start{QStringLiteral("party1/worker0"), QStringLiteral("/srv/hips/runs/r1"),
+                       QString::fromUtf8(topology.readAll()), worker, peers, 1};
+    agentSeed(start.toMessage());
+    start.outDir = QStringLiteral("~/runs/../runs/r2");  // "~" and ".." to resolve
+    agentSeed(start.toMessage());
+    start.outDir = QStringLiteral("/srv/hips/runs/../../etc");  // out of the runs directory
+    agentSeed(start.toMessage());
+    start.nodeKey = server;  // another node's key
+    agentSeed(start.toMessage());
+    agentSeed(Message(QStringLiteral("hello"), {{QStringLiteral("version"), 1}}));
+    agentSeed(Message(QStringLiteral("ack"), {{QStringLiteral("seq"), 42}}));
+}
+
 int main(int argc, char** argv) {
     if (argc != 2) {
         std::fprintf(stderr, "usage: %s <corpus dir>\n", argv[0]);
@@ -106,5 +135,6 @@ int main(int argc, char** argv) {
     write(slice, bytes({0, 0x14, 1, 0, 0, 0, 7, 0}));                            // a payload of the wrong size
     write(slice, bytes({2, 0x07, 3, 0, 0, 0, 0x1b, 0x00, 0xa3, 0x67, 'v', 'e', 'r', 's', 'i', 'o', 'n', 0x01, 0x66, 'o',
                         'f', 'f', 's', 'e', 't', 0x00, 0x65, 't', 'o', 't', 'a', 'l', 0x19, 0x03, 0xe8}));  // a raw CBOR header
+    agentSeeds();
     return 0;
 }

@@ -1,6 +1,7 @@
 // Wire codec: round trips keep header fields and frames; every kind of malformed or
 // oversized input is rejected with its reason and counted; a Channel survives garbage.
 #include "Channel.h"
+#include "StartCommand.h"
 #include "WireCodec.h"
 
 #include <QCborArray>
@@ -222,6 +223,45 @@ private Q_SLOTS:
         Message m("slice", {{"version", 1e300}, {"offset", std::nan("")}});
         QCOMPARE(m.integer("version"), -1);
         QCOMPARE(m.integer("offset", 7), 7);
+    }
+
+    // The agent's start command: accepted only with an output directory strictly inside the runs
+    // directory (after "~" and ".."), the node's own valid keys, and threads in range.
+    void startCommandIsConfined_data() {
+        QTest::addColumn<QString>("outDir");
+        QTest::addColumn<int>("threads");
+        QTest::addColumn<bool>("ownKey");
+        QTest::addColumn<QString>("expected");  // the accepted directory, or a word of the refusal
+        QTest::newRow("inside") << "/srv/runs/r1" << 2 << true << "/srv/runs/r1";
+        QTest::newRow("home") << "~/runs/x/../r2" << 1 << true << "/srv/runs/r2";
+        QTest::newRow("dot-dot out") << "/srv/runs/../etc" << 1 << true << "outside";
+        QTest::newRow("the root itself") << "/srv/runs" << 1 << true << "outside";
+        QTest::newRow("a sibling") << "/srv/runs-evil/x" << 1 << true << "outside";
+        QTest::newRow("relative") << "runs/r1" << 1 << true << "absolute";
+        QTest::newRow("another's key") << "/srv/runs/r1" << 1 << false << "keys";
+        QTest::newRow("threads") << "/srv/runs/r1" << 0 << true << "threads";
+    }
+    void startCommandIsConfined() {
+        QFETCH(QString, outDir);
+        QFETCH(int, threads);
+        QFETCH(bool, ownKey);
+        QFETCH(QString, expected);
+        const CurveKeyPair mine = CurveKeyPair::generate(), other = CurveKeyPair::generate();
+        PeerKeys peers;
+        peers.insert("p/w0", mine.publicKey);
+        peers.insert("p/w1", other.publicKey);
+        const StartCommand sent{"p/w0", outDir, "{}", ownKey ? mine : other, peers, threads};
+        QString error;
+        const auto got = StartCommand::fromMessage(sent.toMessage(), "/srv/runs", "/srv", &error);
+        if (expected.startsWith('/')) {
+            QVERIFY2(got.has_value(), qPrintable(error));
+            QCOMPARE(got->outDir, expected);
+            QCOMPARE(got->threads, threads);
+            QCOMPARE(got->nodeKey.secretKey, mine.secretKey);
+        } else {
+            QVERIFY(!got.has_value());
+            QVERIFY2(error.contains(expected), qPrintable(error));
+        }
     }
 
     // A peer that vanished (its connection closed) costs a dropped, counted send, not the role.
