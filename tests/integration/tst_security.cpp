@@ -3,7 +3,8 @@
 // the model, taking over the agent, flooding with handshakes and oversized frames. Each must
 // fail to do harm: the run completes with its normal accuracy, no attacker gets a byte back,
 // nothing is written where the attacker chose, the servers' memory stays bounded, and the
-// history does not fill with one row per rejected message.
+// history does not fill with one row per rejected message. Another local user (nobody) can read
+// none of the run's files and gets no answer from its sockets.
 #include "RunHarness.h"
 
 #include "CurveSecurity.h"
@@ -15,6 +16,7 @@
 #include <QSqlQuery>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <sys/stat.h>
 #include <thread>
 
@@ -139,6 +141,25 @@ int mode(const QString& path) {
     return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? int(st.st_mode & 0777) : -1;
 }
 
+// Attacker mode, run as another local user (nobody) by the test: try to read the run's private
+// files, then attack the agent and the servers for a few seconds. Prints "read FILE" for each
+// file it could open and "replies N" for what answered it.
+int attackAsAnotherUser(const QByteArray& spec) {
+    const QList<QByteArray> words = spec.split(';');
+    for (const QByteArray& file : words.mid(1)) {
+        QFile f(QString::fromLocal8Bit(file));
+        if (f.open(QIODevice::ReadOnly)) std::printf("read %s\n", file.constData());
+    }
+    Attackers a;
+    for (int port : {19100, 19101, 19200, 19201})
+        a.threads.emplace_back(impersonate, std::ref(a), port, QByteArray("party1/worker0"), QByteArray(), size_t(1024));
+    a.threads.emplace_back(takeOverAgent, std::ref(a), words.value(0).toInt(), QStringLiteral("/tmp/chosen-by-nobody"));
+    std::this_thread::sleep_for(3s);  // the attack's duration, not a timing assertion
+    a.join();
+    std::printf("attempts %d replies %d\n", a.attempts.load(), a.replies.load());
+    return 0;
+}
+
 }  // namespace
 
 class SecurityTest : public QObject {
@@ -147,6 +168,9 @@ private Q_SLOTS:
     void strangersCannotJoinSteerOrCrashARun() {
         const mode_t oldMask = ::umask(022);  // a permissive umask: the run must still be private
         Run run;
+        // The run's parent is open to every user: only the run's own modes keep others out.
+        QVERIFY(QFile::setPermissions(run.dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner |
+                                                          QFile::ReadOther | QFile::ExeOther | QFile::ReadGroup | QFile::ExeGroup));
         const QString outDir = run.dir.filePath("run");
         run.start({"run", kSmall, "--out", outDir, "--rounds", "8"});
         ::umask(oldMask);
@@ -179,10 +203,26 @@ private Q_SLOTS:
         attackers.threads.emplace_back(impersonate, std::ref(attackers), 19201, QByteArray("party1/worker0"),
                                        keys.keyOf("party1/server0"), mlpFloats);
 
+        // Another local user (nobody), while the run goes on: it reads nothing and gets no answer.
+        QProcess otherUser;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        const QStringList privateFiles = {run.history(), QDir(outDir).filePath("peer-keys.txt"),
+                                          QDir(outDir).filePath("topology.json")};
+        env.insert("HIPS_SECURITY_ATTACK", QString::number(agentPorts.first()) + ';' + privateFiles.join(';'));
+        otherUser.setProcessEnvironment(env);
+        otherUser.setProcessChannelMode(QProcess::MergedChannels);
+        otherUser.start("setpriv", {"--reuid=65534", "--regid=65534", "--clear-groups", QCoreApplication::applicationFilePath()});
+
         QVERIFY2(run.waitForOutput("\n    4 ", 120000), run.out.constData());
         const QList<qint64> globalServer = taggedProcesses(run.tag, "central/global_server0");
         QCOMPARE(globalServer.size(), 1);
         const qint64 serverPeakKb = peakMemoryKb(globalServer.first());
+
+        QVERIFY(otherUser.waitForFinished(60000));
+        const QByteArray nobodySaw = otherUser.readAll();
+        QVERIFY2(otherUser.exitCode() == 0 && nobodySaw.contains("replies 0") && !nobodySaw.contains("read "),
+                 nobodySaw.constData());
+        QVERIFY2(!nobodySaw.contains("attempts 0 "), nobodySaw.constData());
 
         const int code = run.finish(180000);
         attackers.join();
@@ -220,5 +260,10 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(SecurityTest)
+int main(int argc, char** argv) {
+    if (const QByteArray spec = qgetenv("HIPS_SECURITY_ATTACK"); !spec.isEmpty()) return attackAsAnotherUser(spec);
+    QCoreApplication app(argc, argv);
+    SecurityTest test;
+    return QTest::qExec(&test, argc, argv);
+}
 #include "tst_security.moc"
