@@ -1,0 +1,166 @@
+#include "RunStoreSchema.h"
+
+#include "RunStore.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSqlQuery>
+#include <QThread>
+#include <QVariant>
+#include <sqlite3.h>
+
+namespace hips::store {
+
+namespace {
+
+// Schema migrations: index i brings the schema from version i to i + 1, in one transaction.
+const QList<QStringList> kMigrations = {
+    {
+        "CREATE TABLE runs (id INTEGER PRIMARY KEY, name TEXT NOT NULL, topology TEXT, settings TEXT,"
+        " started REAL NOT NULL, ended REAL, status TEXT NOT NULL, summary TEXT, controller_pid INTEGER)",
+        "CREATE TABLE processes (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, node TEXT, role TEXT,"
+        " party TEXT, host TEXT, rank INTEGER, pid INTEGER, started REAL, ended REAL, exit_code INTEGER,"
+        " crashed INTEGER, error TEXT)",
+        "CREATE TABLE metrics (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, t REAL, source TEXT,"
+        " round INTEGER, name TEXT, value REAL)",
+        "CREATE TABLE traffic (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, t REAL, link TEXT,"
+        " tier TEXT, bytes INTEGER)",
+        "CREATE TABLE events (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, t REAL, level TEXT,"
+        " source TEXT, message TEXT)",
+        "CREATE INDEX metrics_run ON metrics(run_id, name, round)",
+        "CREATE INDEX events_run ON events(run_id)",
+    },
+    {
+        // Version 1 kept traffic as per-node metric rows; it moves into the traffic table,
+        // one link per node, and processes get one row per node.
+        "ALTER TABLE processes ADD COLUMN state TEXT",
+        "ALTER TABLE traffic ADD COLUMN round INTEGER",
+        "CREATE UNIQUE INDEX processes_node ON processes(run_id, node)",
+        // Covering indexes: a run's facts (see RunStoreReads.cpp) then never touch the tables,
+        // which took `history list` over 1,000 runs from ~85 ms to ~25 ms.
+        "DROP INDEX IF EXISTS metrics_run",
+        "CREATE INDEX metrics_run ON metrics(run_id, name, round, value)",
+        "CREATE INDEX traffic_link ON traffic(run_id, tier, link, bytes)",
+        "INSERT INTO traffic SELECT run_id, t, source,"
+        " CASE name WHEN 'traffic.sent_across' THEN 'across' ELSE 'inside' END, CAST(value AS INTEGER), round"
+        " FROM metrics WHERE name IN ('traffic.sent_inside', 'traffic.sent_across')",
+        "DELETE FROM metrics WHERE name IN ('traffic.sent_inside', 'traffic.sent_across')",
+    },
+};
+
+}  // namespace
+
+// The text of a failed statement: SQLite's own message ("database or disk is full") when there is one.
+QString sqlErrorText(const QSqlError& e) {
+    return e.databaseText().isEmpty() ? e.text() : e.databaseText();
+}
+
+bool exec(QSqlDatabase& db, const QString& sql, QString* error) {
+    QSqlQuery q(db);
+    if (q.exec(sql)) return true;
+    if (error) *error = sqlErrorText(q.lastError()) + QStringLiteral(" (in: ") + sql + ')';
+    return false;
+}
+
+// Refuses anything that is not an empty file, a SQLite file, or nothing at all.
+QString checkFileKind(const QString& path) {
+    QFile f(path);
+    if (!f.exists() || f.size() == 0) return {};
+    if (!f.open(QIODevice::ReadOnly)) return QStringLiteral("cannot read %1: %2").arg(path, f.errorString());
+    if (f.read(16) != QByteArray("SQLite format 3\0", 16))
+        return QStringLiteral("%1 is not a SQLite file (corrupt, or some other kind of file); it was left untouched: "
+                              "pass another --history path").arg(path);
+    return {};
+}
+
+
+// Checks the whole file (PRAGMA quick_check: every page and record, not only the header) and
+// that it is a HiPS history this build can read. `db` may be a read-only connection: nothing is
+// written. *cantOpen is set when SQLite could not open the file's companions (-shm on a
+// read-only mount).
+QString inspect(QSqlDatabase& db, const QString& path, FileFacts* facts, bool* cantOpen) {
+    QSqlQuery check(db);
+    check.setForwardOnly(true);
+    QStringList problems;
+    if (!check.exec(QStringLiteral("PRAGMA quick_check"))) {
+        if (cantOpen) *cantOpen = (check.lastError().nativeErrorCode().toInt() & 0xff) == SQLITE_CANTOPEN;
+        if (cantOpen && *cantOpen) return QStringLiteral("cannot open %1: %2").arg(path, sqlErrorText(check.lastError()));
+        problems << sqlErrorText(check.lastError());
+    }
+    while (check.next() && problems.size() < 3)
+        if (const QString line = check.value(0).toString(); line != QLatin1String("ok")) problems << line;
+    if (check.lastError().isValid() && problems.isEmpty()) problems << sqlErrorText(check.lastError());
+    if (!problems.isEmpty())
+        return QStringLiteral("%1 is damaged (SQLite's integrity check: %2); it was left untouched: restore it from a "
+                              "backup or pass another --history path").arg(path, problems.join(QStringLiteral("; ")));
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")))
+        return QStringLiteral("cannot read %1: %2").arg(path, sqlErrorText(q.lastError()));
+    while (q.next()) facts->tables << q.value(0).toString();
+    if (facts->tables.isEmpty()) return {};
+    if (!facts->tables.contains(QStringLiteral("hips_schema")))
+        return QStringLiteral("%1 is a SQLite database but not a HiPS Studio history (tables: %2); it was left "
+                              "untouched: pass another --history path").arg(path, facts->tables.join(", "));
+    if (!q.exec(QStringLiteral("SELECT version FROM hips_schema")) || !q.next())
+        return QStringLiteral("cannot read the schema version of %1: %2").arg(path, sqlErrorText(q.lastError()));
+    facts->version = q.value(0).toInt();
+    if (facts->version > RunStore::kSchemaVersion)
+        return QStringLiteral("%1 was written by a newer HiPS Studio (schema %2, this one reads %3); upgrade")
+            .arg(path).arg(facts->version).arg(RunStore::kSchemaVersion);
+    return {};
+}
+
+// Switches the file to WAL (a no-op once it is). The switch needs the file to itself and SQLite
+// does not wait for that (a reader holding its lock could deadlock with it), so a busy file is
+// tried again for up to `timeoutMs`: controllers opening a new history at once take turns.
+QString switchToWal(QSqlDatabase& db, const QString& path, int timeoutMs) {
+    QElapsedTimer waited;
+    waited.start();
+    for (int pauseMs = 1;; pauseMs = std::min(pauseMs * 2, 50)) {
+        QSqlQuery q(db);
+        if (q.exec(QStringLiteral("PRAGMA journal_mode=WAL"))) return {};
+        const int code = q.lastError().nativeErrorCode().toInt() & 0xff;
+        if ((code != SQLITE_BUSY && code != SQLITE_LOCKED) || waited.elapsed() > timeoutMs)
+            return QStringLiteral("%1: %2 (in: PRAGMA journal_mode=WAL)").arg(path, sqlErrorText(q.lastError()));
+        QThread::msleep(pauseMs);
+    }
+}
+
+// Creates the schema or migrates it to kSchemaVersion in one exclusive transaction, so that
+// controllers creating or upgrading the same history at the same moment take turns (the busy
+// timeout waits) and each finds the work done by the one before.
+QString createOrMigrate(QSqlDatabase& db, const QString& path) {
+    QString sqlError;
+    if (!exec(db, QStringLiteral("BEGIN EXCLUSIVE"), &sqlError))
+        return QStringLiteral("cannot lock %1 to set it up: %2").arg(path, sqlError);
+    auto fail = [&](const QString& why) {
+        exec(db, QStringLiteral("ROLLBACK"), nullptr);
+        return why;
+    };
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'hips_schema'")) ||
+        !q.next())
+        return fail(QStringLiteral("cannot read %1: %2").arg(path, sqlErrorText(q.lastError())));
+    if (q.value(0).toInt() == 0 &&
+        !(exec(db, QStringLiteral("CREATE TABLE hips_schema (version INTEGER NOT NULL)"), &sqlError) &&
+          exec(db, QStringLiteral("INSERT INTO hips_schema VALUES (0)"), &sqlError)))
+        return fail(QStringLiteral("%1: %2").arg(path, sqlError));
+    if (!q.exec(QStringLiteral("SELECT version FROM hips_schema")) || !q.next())
+        return fail(QStringLiteral("cannot read the schema version of %1: %2").arg(path, sqlErrorText(q.lastError())));
+    const int version = q.value(0).toInt();
+    q.finish();
+    if (version > RunStore::kSchemaVersion)
+        return fail(QStringLiteral("%1 was written by a newer HiPS Studio (schema %2, this one reads %3); upgrade")
+                        .arg(path).arg(version).arg(RunStore::kSchemaVersion));
+    for (int v = version; v < RunStore::kSchemaVersion; ++v) {
+        for (const QString& sql : kMigrations[v])
+            if (!exec(db, sql, &sqlError))
+                return fail(QStringLiteral("%1: migration to schema %2 failed: %3").arg(path).arg(v + 1).arg(sqlError));
+        if (!exec(db, QStringLiteral("UPDATE hips_schema SET version = %1").arg(v + 1), &sqlError))
+            return fail(QStringLiteral("%1: migration to schema %2 failed: %3").arg(path).arg(v + 1).arg(sqlError));
+    }
+    if (!exec(db, QStringLiteral("COMMIT"), &sqlError)) return fail(QStringLiteral("%1: %2").arg(path, sqlError));
+    return {};
+}
+
+}  // namespace hips::store
