@@ -1,0 +1,279 @@
+// The run history under stress: checked writes (a full disk, a failing statement), a file
+// damaged in its middle, three controllers creating one history at once, read-only opening (a
+// read-only mount too), private files whatever the umask, and interrupted runs with a reason.
+#include "HistoryTestSupport.h"
+#include "RunStore.h"
+#include "SmallDisk.h"
+
+#include <QTemporaryDir>
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+using namespace hips;
+using namespace hips::test;
+
+class HistoryDurabilityTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // A full disk: the store says so naming the cause and the file, the committed mark stops
+    // where the last commit succeeded, later writes are refused, and a copy of the file holds
+    // exactly the rows up to the committed mark.
+    void fullDiskFailsTheStoreAndKeepsEveryCommittedRow() {
+        QTemporaryDir dir;
+        SmallDisk disk(dir.filePath("small"));
+        if (!disk.mounted()) QSKIP(qPrintable(disk.why()));
+        const QString path = disk.filePath("h.sqlite");
+        QString error;
+        auto store = RunStore::open(path, &error);
+        QVERIFY2(store, qPrintable(error));
+        std::mutex heardMutex;
+        QStringList heard;
+        store->setErrorListener([&](const QString& e) {
+            std::lock_guard lock(heardMutex);
+            heard << e;
+        });
+        const qint64 run = store->beginRun("full", "{}", {});
+        QVERIFY(run > 0);
+        const quint64 start = store->committedMark();
+        bool failed = false;
+        for (int i = 0; i < 2000000 && !failed; i += 500) {  // 2 MB hold far fewer rows
+            for (int j = i; j < i + 500; ++j) store->appendMetric(run, j, "party1/worker0", j, "train.loss", j);
+            failed = !store->flush();
+        }
+        QVERIFY2(failed, "the disk never filled");
+        QVERIFY2(store->writeError().contains("full") && store->writeError().contains(path), qPrintable(store->writeError()));
+        {
+            std::lock_guard lock(heardMutex);
+            QCOMPARE(heard, QStringList{store->writeError()});
+        }
+        const quint64 mark = store->committedMark();
+        QVERIFY(mark > start);
+        // Later writes are dropped and never reported committed.
+        store->appendEvent(run, 1, "info", "x", "after the failure");
+        QVERIFY(!store->flush());
+        QCOMPARE(store->committedMark(), mark);
+        QVERIFY(store->postedMark() > mark);
+
+        QTemporaryDir copy;
+        for (const char* suffix : {"", "-wal"})
+            if (QFile::exists(path + suffix)) QVERIFY(QFile::copy(path + suffix, copy.filePath(QString("h.sqlite") + suffix)));
+        store.reset();
+        auto reopened = RunStore::open(copy.filePath("h.sqlite"), &error, RunStore::ReadOnly);
+        QVERIFY2(reopened, qPrintable(error));
+        const qint64 rows = qint64(mark - start);  // one mark per metric row after beginRun
+        QCOMPARE(reopened->metricCount(run), rows);
+        const QList<MetricRecord> metrics = reopened->metrics(run);
+        QCOMPARE(metrics.last().value, double(rows - 1));  // rows 0 … rows-1, in order
+    }
+
+    // A statement that fails takes its whole batch back with it: the good rows posted beside it
+    // are not half-written, and the store refuses to go on.
+    void aFailedStatementRollsBackItsBatch() {
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        const qint64 run = store->beginRun("fk", "{}", {});
+        store->appendMetric(run, 1, "w", 1, "loss", 1);
+        QVERIFY(store->flush());
+        const quint64 mark = store->committedMark();
+        QVERIFY(store->writeError().isEmpty());
+        for (int i = 0; i < 10; ++i) store->appendMetric(run, 2, "w", 2, "loss", 2);
+        store->appendMetric(run + 1000, 2, "w", 2, "loss", 2);  // no such run: the foreign key refuses it
+        const quint64 posted = store->postedMark();
+        QVERIFY(!store->flush());
+        QVERIFY2(store->writeError().contains("FOREIGN KEY") && store->writeError().contains(dir.filePath("h.sqlite")),
+                 qPrintable(store->writeError()));
+        // The good rows may have gone in an earlier batch than the bad one (the writer takes what
+        // is queued): whatever the cut, the committed mark counts exactly the rows stored, and
+        // never the failed batch.
+        QVERIFY(store->committedMark() < posted);
+        QCOMPARE(quint64(store->metricCount(run) - 1), store->committedMark() - mark);
+        QCOMPARE(store->beginRun("refused", "{}", {}), -1);
+    }
+
+    // A file damaged in its middle (its header intact) is refused by either mode and left as it was.
+    void refusesAFileDamagedInItsMiddle() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("h.sqlite");
+        QString error;
+        {
+            auto store = RunStore::open(path, &error);
+            const qint64 run = store->beginRun("big", "{}", {});
+            for (int i = 0; i < 20000; ++i) store->appendMetric(run, i, "party1/worker0", i, "train.loss", i);
+            QVERIFY(store->flush());
+        }
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        const qint64 pages = f.size() / 4096;
+        QVERIFY2(pages > 50, qPrintable(QString::number(pages)));
+        f.seek(pages / 2 * 4096);
+        f.write(QByteArray(4096, 'Z'));
+        f.close();
+        const QByteArray before = hashOf(path);
+        QVERIFY(!RunStore::open(path, &error));
+        QVERIFY2(error.contains("is damaged") && error.contains("left untouched") && error.contains(path), qPrintable(error));
+        QVERIFY(!RunStore::open(path, &error, RunStore::ReadOnly));
+        QVERIFY2(error.contains("is damaged"), qPrintable(error));
+        QCOMPARE(hashOf(path), before);
+    }
+
+    // Three controllers creating the same new history (and its directory) at the same moment
+    // all succeed: the schema is created once, in one exclusive transaction.
+    void threeControllersCreateOneHistoryAtOnce() {
+        QTemporaryDir dir;
+        for (int attempt = 0; attempt < 5; ++attempt) {
+            const QString path = dir.filePath(QString("new%1/sub/h.sqlite").arg(attempt));
+            std::atomic<int> ready{0};
+            std::mutex errorsMutex;
+            QStringList errors;
+            auto controller = [&](int i) {
+                ++ready;
+                while (ready.load() < 3) std::this_thread::yield();  // start together
+                QString error;
+                auto store = RunStore::open(path, &error);
+                if (store && store->beginRun(QString("c%1").arg(i), "{}", {}) <= 0) error = store->writeError();
+                if (!store || !error.isEmpty()) {
+                    std::lock_guard lock(errorsMutex);
+                    errors << error;
+                }
+            };
+            std::vector<std::thread> threads;
+            for (int i = 0; i < 3; ++i) threads.emplace_back(controller, i);
+            for (std::thread& t : threads) t.join();
+            QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+            QString error;
+            auto store = RunStore::open(path, &error, RunStore::ReadOnly);
+            QVERIFY2(store, qPrintable(error));
+            QCOMPARE(store->runs().size(), 3);
+            QCOMPARE(store->schemaVersion(), RunStore::kSchemaVersion);
+        }
+    }
+
+    // Read-only opening of a 0444 file never writes it, refuses writes, and shows a run of a
+    // dead controller as interrupted, as a writable open would mark it; a missing file is not created.
+    void readOnlyOpenNeverWrites() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("h.sqlite");
+        QString error;
+        qint64 run = 0;
+        {
+            auto store = RunStore::open(path, &error);
+            run = store->beginRun("crashed", "{}", {});
+            store->appendMetric(run, 105, "central/global_server0", 1, "aggregate.apply_s", 0.1);
+            ProcessRecord p;
+            p.node = "party1/worker0", p.state = "running";
+            store->recordProcess(run, p);
+            QVERIFY(store->flush());
+        }
+        rawSql(path, {QString("UPDATE runs SET controller_pid = %1 WHERE id = %2").arg(deadPid()).arg(run)});
+        QVERIFY(QFile::setPermissions(path, QFile::ReadOwner | QFile::ReadGroup | QFile::ReadOther));
+        const QByteArray before = hashOf(path);
+        {
+            auto store = RunStore::open(path, &error, RunStore::ReadOnly);
+            QVERIFY2(store, qPrintable(error));
+            QVERIFY(store->isReadOnly());
+            QCOMPARE(store->runList().value(0).run.status, QStringLiteral("interrupted"));
+            QCOMPARE(store->run(run)->ended, 105.0);
+            QCOMPARE(store->processes(run).value(0).state, QStringLiteral("interrupted"));
+            QVERIFY(store->eventMessages(run, "error").value(0).contains("ended without finishing"));
+            QVERIFY(store->writeError().contains("read-only"));
+        }
+        QCOMPARE(hashOf(path), before);
+        QCOMPARE(modeOf(path), 0444u);
+
+        const QString missing = dir.filePath("none/h.sqlite");
+        QVERIFY(!RunStore::open(missing, &error, RunStore::ReadOnly));
+        QVERIFY2(error.contains("no history") && error.contains(missing), qPrintable(error));
+        QVERIFY(!QFileInfo::exists(dir.filePath("none")));
+    }
+
+    // A history on a read-only mount (where SQLite cannot create the -shm of a WAL file) can be
+    // listed and read; opening it for writing fails with a message, not a crash.
+    void readOnlyMountCanBeListed() {
+        QTemporaryDir dir;
+        SmallDisk disk(dir.filePath("ro"));
+        if (!disk.mounted()) QSKIP(qPrintable(disk.why()));
+        const QString path = disk.filePath("h.sqlite");
+        QString error;
+        {
+            auto store = RunStore::open(path, &error);
+            const qint64 run = store->beginRun("kept", "{}", {});
+            store->appendMetric(run, 1, "central/master_worker", 1, "eval.test_acc", 0.5);
+            store->finishRun(run, "finished", {});
+            QVERIFY(store->flush());
+        }
+        QVERIFY(!QFile::exists(path + "-shm"));
+        if (!disk.makeReadOnly()) QSKIP("cannot remount the tmpfs read-only");
+        auto store = RunStore::open(path, &error, RunStore::ReadOnly);
+        QVERIFY2(store, qPrintable(error));
+        QCOMPARE(store->runList().size(), 1);
+        QCOMPARE(store->runList()[0].facts.finalAccuracy, 0.5);
+        QVERIFY(!RunStore::open(path, &error));
+        QVERIFY2(error.contains(path) && error.contains("read-only"), qPrintable(error));
+    }
+
+    // Private by default: a new history, its -wal and -shm are 0600 and the directories made for
+    // it 0700, under the usual umask 022.
+    void newHistoryIsPrivateWhateverTheUmask() {
+        QTemporaryDir dir;
+        const Umask mask(022);
+        const QString path = dir.filePath("a/b/h.sqlite");
+        QString error;
+        auto store = RunStore::open(path, &error);
+        QVERIFY2(store, qPrintable(error));
+        const qint64 run = store->beginRun("private", "{}", {});
+        store->appendMetric(run, 1, "w", 1, "loss", 1);
+        QVERIFY(store->flush());
+        QVERIFY(QFile::exists(path + "-wal") && QFile::exists(path + "-shm"));
+        QCOMPARE(modeOf(path), 0600u);
+        QCOMPARE(modeOf(path + "-wal"), 0600u);
+        QCOMPARE(modeOf(path + "-shm"), 0600u);
+        QCOMPARE(modeOf(dir.filePath("a")), 0700u);
+        QCOMPARE(modeOf(dir.filePath("a/b")), 0700u);
+    }
+
+    // A run whose controller died gets, at the next writable open, the reason as an error event
+    // after its other rows and a final state for each unfinished process; once, not at every open.
+    void interruptedRunGetsAReasonAndItsProcessesAFinalState() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("h.sqlite");
+        QString error;
+        qint64 run = 0;
+        {
+            auto store = RunStore::open(path, &error);
+            run = store->beginRun("killed", "{}", {});
+            store->appendMetric(run, 150, "central/global_server0", 3, "aggregate.apply_s", 0.1);
+            store->appendEvent(run, 160, "warning", "party1/worker0", "slow");
+            for (const char* state : {"pending", "running", "exited"}) {
+                ProcessRecord p;
+                p.node = QString("party1/%1").arg(state), p.state = state;
+                store->recordProcess(run, p);
+            }
+            QVERIFY(store->flush());
+        }
+        const qint64 pid = deadPid();
+        rawSql(path, {QString("UPDATE runs SET controller_pid = %1 WHERE id = %2").arg(pid).arg(run)});
+        for (int open = 0; open < 2; ++open) {
+            auto store = RunStore::open(path, &error);
+            QVERIFY2(store, qPrintable(error));
+            QCOMPARE(store->run(run)->status, QStringLiteral("interrupted"));
+            const QList<EventRecord> events = store->events(run);
+            QCOMPARE(events.size(), 2);
+            QCOMPARE(events.last().level, QStringLiteral("error"));
+            QCOMPARE(events.last().source, QStringLiteral("controller"));
+            QCOMPARE(events.last().message, RunStore::interruptedReason(pid));
+            QVERIFY2(events.last().message.contains(QString("pid %1").arg(pid)), qPrintable(events.last().message));
+            QCOMPARE(events.last().t, std::max(store->run(run)->started, 160.0));  // after its last row
+            QHash<QString, QString> states;
+            for (const ProcessRecord& p : store->processes(run)) states[p.node] = p.state;
+            QCOMPARE(states.value("party1/pending"), QStringLiteral("interrupted"));
+            QCOMPARE(states.value("party1/running"), QStringLiteral("interrupted"));
+            QCOMPARE(states.value("party1/exited"), QStringLiteral("exited"));
+        }
+    }
+
+};
+
+QTEST_GUILESS_MAIN(HistoryDurabilityTest)
+#include "tst_historydurability.moc"
