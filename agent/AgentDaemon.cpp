@@ -27,8 +27,7 @@ AgentDaemon::AgentDaemon(const QString& bindEndpoint, bool standby, const CurveC
     WireLimits limits;
     limits.maxHeaderBytes = control::kMaxCommandBytes;
     limits.maxPayloadBytes = 0;
-    Channel::setDefaultLimits(limits);
-    Channel channel = Channel::router(m_zmq, QStringLiteral("agent"), bindEndpoint, curve);
+    Channel channel = Channel::router(m_zmq, QStringLiteral("agent"), bindEndpoint, curve, limits);
     m_endpoint = QString::fromStdString(channel.socket().get(zmq::sockopt::last_endpoint));
     m_socket = std::make_unique<SocketThread>(m_zmq, std::move(channel), [this](Envelope&& e) {
         auto shared = std::make_shared<Envelope>(std::move(e));
@@ -106,7 +105,7 @@ void AgentDaemon::onStart(const Message& m) {
                                                    {QStringLiteral("error"), why}});
     };
     QString error;
-    const std::optional<StartCommand> start = StartCommand::fromMessage(m, m_runsRoot, QDir::homePath(), &error);
+    const std::optional<StartCommand> start = StartCommand::fromMessage(m, m_runsRoot, QDir(QDir::homePath()).canonicalPath(), &error);
     if (!start) return refuse(m.string(QStringLiteral("node")), error);
     const QString outDir = realOutDir(start->outDir, &error);
     if (outDir.isEmpty()) return refuse(start->node, error);
@@ -122,15 +121,35 @@ void AgentDaemon::onStart(const Message& m) {
     // Written atomically (write + rename): roles started a moment ago may be reading them.
     const QString topologyPath = QDir(outDir).filePath(QStringLiteral("topology.json"));
     const QString keysPath = QDir(outDir).filePath(QStringLiteral("peer-keys.txt"));
-    if (const QString e = writeFileAtomically(topologyPath, start->topologyJson.toUtf8()); !e.isEmpty())
-        return refuse(start->node, e);
-    if (const QString e = writeFileAtomically(keysPath, start->peerKeys.toText()); !e.isEmpty()) return refuse(start->node, e);
+    if (const QString e = writeOnce(topologyPath, start->topologyJson.toUtf8()); !e.isEmpty()) return refuse(start->node, e);
+    if (const QString e = writeOnce(keysPath, start->peerKeys.toText()); !e.isEmpty()) return refuse(start->node, e);
     m_roles.start(start->node, program, topologyPath, outDir, start->threads, start->nodeKey.toText(), keysPath);
 }
 
-// The checked output directory, created (0700) and confined once more after symbolic links are
-// resolved: a link inside the runs directory must not lead a role out of it.
+// Every node of a run brings the same topology and keys for the same directory: written (whole,
+// atomically) the first time, and again only if they differ.
+QString AgentDaemon::writeOnce(const QString& path, const QByteArray& bytes) {
+    if (m_written.value(path) == bytes) return {};
+    if (const QString e = writeFileAtomically(path, bytes); !e.isEmpty()) return e;
+    if (m_written.size() > 64) m_written.clear();  // a standby agent serves run after run
+    m_written.insert(path, bytes);
+    return {};
+}
+
+// The checked output directory, created (0700) and confined once more with symbolic links
+// resolved: a link inside the runs directory must not lead a role, or a new folder, out of it.
+// The deepest folder that exists already is checked before anything is created below it.
 QString AgentDaemon::realOutDir(const QString& outDir, QString* error) const {
+    auto confined = [this](const QString& path) {
+        const QString real = QFileInfo(path).canonicalFilePath();
+        return real == m_runsRoot || isInside(real, m_runsRoot);
+    };
+    QString existing = outDir;
+    while (!QFileInfo::exists(existing)) existing = QFileInfo(existing).path();
+    if (!confined(existing)) {
+        *error = QStringLiteral("the output directory %1 leads outside %2").arg(outDir, m_runsRoot);
+        return {};
+    }
     if (const QString e = makePrivateDirectory(outDir); !e.isEmpty()) {
         *error = e;
         return {};

@@ -8,6 +8,7 @@
 
 #include <QCborMap>
 #include <QElapsedTimer>
+#include <QHash>
 #include <QMap>
 #include <QTimer>
 #include <memory>
@@ -33,6 +34,7 @@ private:
     void onMessage(const QString& peer, const Message& m);
     void onStart(const Message& m);
     QString realOutDir(const QString& outDir, QString* error) const;
+    QString writeOnce(const QString& path, const QByteArray& bytes);
     void sendEvent(const QString& kind, const QString& node, QCborMap fields);
     void resendUnacked();
     void checkController();
@@ -52,6 +54,7 @@ private:
     QElapsedTimer m_sinceController;
     QTimer m_resendTimer, m_watchdog;
     QString m_runsRoot;  // canonical
+    QHash<QString, QByteArray> m_written;  // files written for the runs' starts, by path
 };
 
 }  // namespace hips

@@ -1,5 +1,7 @@
 #include "RoleSupervisor.h"
 
+#include "ControlProtocol.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QTimer>
@@ -12,8 +14,9 @@ static constexpr int kGraceMs = 3000;
 // A role's output line longer than this is cut (and marked): every line becomes a control-plane
 // event and a history row, and a role that writes without newlines must not grow a buffer forever.
 static constexpr qsizetype kMaxLineBytes = 8 * 1024;
-// Metric lines carry a traffic table with a row per peer; they get more room.
-static constexpr qsizetype kMaxMetricBytes = 256 * 1024;
+// Metric lines carry a traffic table with a row per peer; they get more room, and still leave
+// space in an event (control::kMaxEventBytes) for its other fields.
+static constexpr qsizetype kMaxMetricBytes = control::kMaxEventBytes / 2;
 
 RoleSupervisor::~RoleSupervisor() {
     for (Role& r : m_roles)
@@ -40,7 +43,8 @@ bool RoleSupervisor::start(const QString& node, const QString& program, const QS
     p->setProcessEnvironment(env);
     p->setWorkingDirectory(outDir);
     p->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
-    m_roles[node] = Role{p, {}, {}, {}};
+    m_roles[node] = Role{};
+    m_roles[node].process = p;
 
     connect(p, &QProcess::readyReadStandardOutput, this, [this, node] { drain(node, false); });
     connect(p, &QProcess::readyReadStandardError, this, [this, node] { drain(node, true); });
@@ -66,15 +70,18 @@ void RoleSupervisor::drain(const QString& node, bool errStream) {
     Role& r = m_roles[node];
     if (!r.process) return;
     QByteArray& buffer = errStream ? r.stderrBuffer : r.stdoutBuffer;
+    bool& skipping = errStream ? r.stderrSkipping : r.stdoutSkipping;
     buffer += errStream ? r.process->readAllStandardError() : r.process->readAllStandardOutput();
     qsizetype newline;
     while ((newline = buffer.indexOf('\n')) >= 0) {
         const QByteArray line = buffer.left(newline);
         buffer.remove(0, newline + 1);
-        emitLine(node, errStream, line);
+        if (skipping) skipping = false;  // the end of a line already passed on, cut
+        else emitLine(node, errStream, line);
     }
-    if (buffer.size() > kMaxMetricBytes) {  // no newline in sight: pass on what fits, drop the rest
-        emitLine(node, errStream, buffer.left(kMaxLineBytes));
+    if (buffer.size() > kMaxMetricBytes) {  // no newline in sight: pass it on cut (and marked), skip its rest
+        if (!skipping) emitLine(node, errStream, buffer);
+        skipping = true;
         buffer.clear();
     }
 }

@@ -40,6 +40,7 @@ private:
     struct Role {
         QProcess* process = nullptr;
         QByteArray stdoutBuffer, stderrBuffer;
+        bool stdoutSkipping = false, stderrSkipping = false;  // inside a line too long to keep
         QString lastError;
     };
     void drain(const QString& node, bool errStream);

@@ -1,6 +1,8 @@
 #include "VectorMath.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 
 namespace hips {
 
@@ -13,9 +15,14 @@ void sumInto(float* __restrict out, const float* __restrict a, const float* __re
 }
 
 bool allFinite(const float* __restrict values, size_t n) {
-    float acc = 0.0f;
-    for (size_t i = 0; i < n; ++i) acc += values[i] - values[i];
-    return acc == 0.0f;
+    constexpr uint32_t kExponent = 0x7f800000u;
+    uint32_t bad = 0;
+    for (size_t i = 0; i < n; ++i) {
+        uint32_t bits;
+        std::memcpy(&bits, values + i, sizeof bits);
+        bad |= uint32_t((bits & kExponent) == kExponent);
+    }
+    return bad == 0;
 }
 
 void sumMany(float* out, const float* base, const float* const* inputs, size_t count, size_t n) {

@@ -9,8 +9,8 @@ void addInto(float* dst, const float* src, size_t n);
 void sumInto(float* out, const float* a, const float* b, size_t n);
 // out[i] = base[i] + Σ_k inputs[k][i] (base may be null), in cache-sized chunks so that every
 // input is read once and out written once, whatever the number of inputs.
-// True when no value is NaN or ±Inf. x − x is 0 for every finite x and NaN otherwise, so the
-// check is one vectorized pass with no branch per value.
+// True when no value is NaN or ±Inf: a float is not finite exactly when its exponent bits are
+// all ones, an integer test whose OR over the vector is one vectorized pass, no branch per value.
 bool allFinite(const float* values, size_t n);
 void sumMany(float* out, const float* base, const float* const* inputs, size_t count, size_t n);
 

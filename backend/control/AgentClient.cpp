@@ -8,7 +8,10 @@ namespace hips {
 
 AgentClient::AgentClient(const QString& host, const QString& endpoint, const CurveConfig& curve, QObject* parent)
     : QObject(parent), m_host(host), m_endpoint(endpoint) {
-    Channel channel = Channel::dealer(m_zmq, QString::fromLatin1(control::kControllerId), endpoint, host, curve);
+    WireLimits limits;  // events carry one line each, which the agent keeps under kMaxEventBytes
+    limits.maxHeaderBytes = control::kMaxEventBytes;
+    limits.maxPayloadBytes = 0;
+    Channel channel = Channel::dealer(m_zmq, QString::fromLatin1(control::kControllerId), endpoint, host, curve, limits);
     m_socket = std::make_unique<SocketThread>(m_zmq, std::move(channel), [this](Envelope&& e) {
         auto shared = std::make_shared<Message>(std::move(e.message));
         QMetaObject::invokeMethod(this, [this, shared] { onMessage(*shared); }, Qt::QueuedConnection);

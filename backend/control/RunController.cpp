@@ -166,7 +166,8 @@ void RunController::startLocalAgent() {
     connect(m_launcher.get(), &LocalAgentLauncher::ready, this, [this](const QString& endpoint) {
         addAgent(QString(), QStringLiteral("localhost"), endpoint, m_keys.clientFor(QString()));
     });
-    m_launcher->start(agentKeys, m_keys.controller.publicKey, QFileInfo(m_dir.path()).absolutePath());
+    // Real paths (links resolved), as the agent compares them.
+    m_launcher->start(agentKeys, m_keys.controller.publicKey, QFileInfo(realRunDir()).path());
 }
 
 // Remote hosts: hips-agent deployed over SSH to each, in parallel, then a handshake with each.
@@ -260,8 +261,10 @@ AgentClient* RunController::agentFor(const Node& node) const {
     return it == m_agents.end() ? nullptr : it->second.get();
 }
 
+QString RunController::realRunDir() const { return QFileInfo(m_dir.path()).canonicalFilePath(); }
+
 QString RunController::outDirFor(const Node& node) const {
-    if (m_launcher) return QFileInfo(m_dir.path()).absoluteFilePath();
+    if (m_launcher) return realRunDir();
     const Host* h = m_topology.host(node.host);
     return (h ? h->installDir : QStringLiteral("~/.hips")) + QStringLiteral("/runs/") + QFileInfo(m_dir.path()).fileName();
 }
@@ -470,22 +473,22 @@ void RunController::emitFinished() {
         s.ok = false;
         s.reason = QStringLiteral("the roles ended after %1 of %2 rounds").arg(s.rounds).arg(m_topology.training.rounds);
     }
+    // The run directory first (its first write error, summary.json's included, fails the run),
+    // then the history, so both tell the same outcome; a history that could not store it is the
+    // last word, and summary.json is written again to say so.
+    if (!m_dir.path().isEmpty()) m_dir.writeSummary(s.toJson());
+    if (s.ok && !m_dir.error().isEmpty()) {
+        s.ok = false;
+        s.reason = m_dir.error();
+    }
     if (m_store && m_runId > 0) {
         if (!s.ok) m_store->appendEvent(m_runId, unixNow(), "error", "controller", s.reason);
         m_store->finishRun(m_runId, s.ok ? "finished" : "failed", s.toJson());
         if (!m_store->flush() && s.ok) {  // the run trained, but its record is not all stored
             s.ok = false;
             s.reason = m_store->writeError();
+            if (!m_dir.path().isEmpty()) m_dir.writeSummary(s.toJson());
         }
-    }
-    if (!m_dir.path().isEmpty())
-        if (const QString error = m_dir.writeSummary(s.toJson()); !error.isEmpty() && s.ok) {
-            s.ok = false;
-            s.reason = error;
-        }
-    if (s.ok && !m_dir.error().isEmpty()) {
-        s.ok = false;
-        s.reason = m_dir.error();
     }
     setState(s.ok ? RunState::Finished : RunState::Failed);
     for (auto& [host, agent] : m_agents) agent.release()->deleteLater();  // we may be inside one of its signals

@@ -85,6 +85,7 @@ private:
     QString silentAgentsPrefix() const;
     static QString controllerSilentReason();
     QString outDirFor(const Node& node) const;
+    QString realRunDir() const;  // the run directory with links resolved
     void onAgentsReady();
     void onEvent(AgentClient* agent, const QCborMap& event, qint64 seq);
     void handleEvent(const QCborMap& event);

@@ -1,9 +1,9 @@
 #include "DeploymentKeys.h"
 
-#include <QDir>
+#include "PrivateFiles.h"
+
 #include <QRegularExpression>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QStandardPaths>
 
 namespace hips {
@@ -18,14 +18,10 @@ QString DeploymentKeys::pathFor(const Topology& topology) {
 }
 
 QString DeploymentKeys::save(const QString& path) const {
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) return QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
-    f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    if (const QString e = makePrivateDirectory(QFileInfo(path).absolutePath()); !e.isEmpty()) return e;
     QByteArray text = "controller " + controller.toText() + '\n';
     for (auto it = agents.begin(); it != agents.end(); ++it) text += "agent " + it.key().toUtf8() + ' ' + it.value() + '\n';
-    f.write(text);
-    return f.commit() ? QString() : QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
+    return writeFileAtomically(path, text);  // 0600: it holds the controller's secret key
 }
 
 std::optional<DeploymentKeys> DeploymentKeys::load(const QString& path, QString* error) {

@@ -1,5 +1,6 @@
 #include "ModelFrame.h"
 
+#include "TopologyLimits.h"
 #include "WireCodec.h"
 
 #include <QHash>
@@ -22,6 +23,8 @@ size_t modelParameterCount(const QString& model) {
 
 WireLimits dataPlaneLimits(const QString& model) {
     WireLimits limits;
+    // A scheduler's node table lists up to kMaxNodes nodes (id, role, endpoint: well under 1 KiB each).
+    limits.maxHeaderBytes = size_t(kMaxNodes) * 1024;
     const size_t floats = modelParameterCount(model);
     if (floats > 0) limits.maxPayloadBytes = floats * sizeof(float);
     return limits;

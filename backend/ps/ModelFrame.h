@@ -15,7 +15,8 @@ using FloatBuffer = std::shared_ptr<std::vector<float>>;
 size_t modelParameterCount(const QString& model);
 
 // Data-plane limits for a run of `model`: no payload larger than one whole model, whatever a
-// peer sends (ZeroMQ drops a connection that sends a larger frame before allocating it).
+// peer sends (ZeroMQ drops a connection that sends a larger frame before allocating it), and
+// headers large enough for the node table of the largest topology.
 struct WireLimits;
 WireLimits dataPlaneLimits(const QString& model);
 

@@ -45,7 +45,7 @@ RoleTable coordinationRoles() {
 bool isTrainingRole(RoleKind kind) { return kind == RoleKind::Worker || kind == RoleKind::MasterWorker; }
 
 // The keys the agent hands a role: its own pair in HIPS_NODE_KEY, the run's public keys in the
-// file named by HIPS_PEER_KEYS_FILE. Both are taken out of the environment once read.
+// file named by HIPS_PEER_KEYS_FILE. The secret key is taken out of the environment once read.
 static std::optional<RunKeys> readRunKeys(const Topology& topology, QString* error) {
     const CurveKeyPair own = CurveKeyPair::fromText(qgetenv("HIPS_NODE_KEY"));
     const QString peersPath = qEnvironmentVariable("HIPS_PEER_KEYS_FILE");

@@ -136,12 +136,14 @@ FloatBuffer ModelBufferPool::acquire(size_t floats) {
 
 QCborMap trafficFields(const Channel& a, const Channel* b) {
     QCborArray links = a.traffic().toCbor();
-    quint64 errors = a.stats().totalErrors();
+    quint64 errors = a.stats().totalErrors(), undeliverable = a.undeliverable();
     if (b) {
         for (const QCborValue& v : b->traffic().toCbor()) links.append(v);
         errors += b->stats().totalErrors();
+        undeliverable += b->undeliverable();
     }
-    return {{QStringLiteral("links"), links}, {QStringLiteral("wire_errors"), qint64(errors)}};
+    return {{QStringLiteral("links"), links}, {QStringLiteral("wire_errors"), qint64(errors)},
+            {QStringLiteral("undeliverable"), qint64(undeliverable)}};
 }
 
 }  // namespace hips

@@ -83,7 +83,7 @@ private:
 class RoundCollector {
 public:
     RoundCollector(const QString& self, QSet<QString> contributors, std::unique_ptr<Aggregator> aggregator)
-        : m_self(self), m_contributors(std::move(contributors)), m_aggregator(std::move(aggregator)), m_log(self) {}
+        : m_contributors(std::move(contributors)), m_aggregator(std::move(aggregator)), m_log(self) {}
 
     // Returns true when this push completed the round.
     // Takes the payload frame out of `push` (the rule may keep it without a copy).
@@ -100,7 +100,6 @@ public:
 private:
     void reject(const Envelope& push, const QString& why);
 
-    QString m_self;
     QSet<QString> m_contributors, m_arrived;
     std::unique_ptr<Aggregator> m_aggregator;
     RejectionLog m_log;

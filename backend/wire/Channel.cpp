@@ -60,12 +60,14 @@ Channel Channel::dealer(zmq::context_t& ctx, const QString& self, const QString&
     return dealer(ctx, self, endpoint, peer, CurveConfig{identity.own, serverKey});
 }
 
-Channel Channel::router(zmq::context_t& ctx, const QString& self, const QString& endpoint, const CurveConfig& curve) {
+Channel Channel::router(zmq::context_t& ctx, const QString& self, const QString& endpoint, const CurveConfig& curve,
+                        const std::optional<WireLimits>& limits) {
     zmq::socket_t s(ctx, zmq::socket_type::router);
     common(s);
     curve.applyAsServer(s);
     s.set(zmq::sockopt::router_mandatory, 1);  // a send to a vanished peer fails (and is counted) instead of vanishing
     Channel c(std::move(s), true, curve.enabled(), self, {});
+    if (limits) c.setLimits(*limits);
     try {
         c.m_socket.bind(endpoint.toStdString());
     } catch (const zmq::error_t& e) {
@@ -77,7 +79,7 @@ Channel Channel::router(zmq::context_t& ctx, const QString& self, const QString&
 }
 
 Channel Channel::dealer(zmq::context_t& ctx, const QString& self, const QString& endpoint, const QString& peer,
-                        const CurveConfig& curve) {
+                        const CurveConfig& curve, const std::optional<WireLimits>& limits) {
     zmq::socket_t s(ctx, zmq::socket_type::dealer);
     common(s);
     curve.applyAsClient(s);
@@ -85,6 +87,7 @@ Channel Channel::dealer(zmq::context_t& ctx, const QString& self, const QString&
     // second connection of ours be refused as a duplicate.
     if (!curve.enabled()) s.set(zmq::sockopt::routing_id, self.toStdString());
     Channel c(std::move(s), false, curve.enabled(), self, peer);
+    if (limits) c.setLimits(*limits);
     c.m_socket.connect(endpoint.toStdString());
     return c;
 }

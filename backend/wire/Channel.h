@@ -5,8 +5,9 @@
 // With CURVE (every run), a ROUTER names each sender after the key it authenticated with
 // (ZeroMQ's User-Id, set by the CurveGuard), never after its self-chosen routing id: dealers
 // leave their routing id to the ROUTER, which learns which connection each node is on from the
-// node's own messages, so no peer can pose as another or take its name first. Sends never
-// throw: a message to a vanished peer, or to one whose queue is full, is dropped and counted.
+// node's own messages, so no peer can pose as another or take its name first. A message to a
+// vanished peer, or to one whose queue is full, is dropped and counted, never thrown; only the
+// context ending (ETERM) throws, and a bind that fails throws with the endpoint named.
 #include "CurveSecurity.h"
 #include "RejectionLog.h"
 #include "TrafficCounter.h"
@@ -34,9 +35,11 @@ public:
     static void setRunIdentity(const CurveKeyPair& own, const PeerKeys& peers);
     // Limits every channel starts with (a role process sets those of its run's model).
     static void setDefaultLimits(const WireLimits& limits);
-    static Channel router(zmq::context_t& ctx, const QString& self, const QString& endpoint, const CurveConfig& curve);
+    // `limits`, when given, replace the defaults before the socket binds or connects.
+    static Channel router(zmq::context_t& ctx, const QString& self, const QString& endpoint, const CurveConfig& curve,
+                          const std::optional<WireLimits>& limits = std::nullopt);
     static Channel dealer(zmq::context_t& ctx, const QString& self, const QString& endpoint, const QString& peer,
-                          const CurveConfig& curve);
+                          const CurveConfig& curve, const std::optional<WireLimits>& limits = std::nullopt);
 
     Channel(Channel&&) = default;
     Channel& operator=(Channel&&) = default;

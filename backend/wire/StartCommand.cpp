@@ -16,6 +16,7 @@ Message StartCommand::toMessage() const {
 }
 
 bool isInside(const QString& path, const QString& root) {
+    if (root == QLatin1String("/")) return path.size() > 1 && path.startsWith(u'/');
     return path.size() > root.size() + 1 && path.startsWith(root) && path.at(root.size()) == u'/';
 }
 

@@ -6,6 +6,7 @@
 
 #include <QJsonArray>
 #include <QtTest>
+#include <limits>
 #include <cmath>
 
 using namespace hips;
@@ -105,9 +106,15 @@ private Q_SLOTS:
         QVERIFY(!c.add(push("p/worker0", 2, {1, 1}), 1, 2));   // wrong round
         QVERIFY(!c.add(push("p/worker0", 1, {1, 1, 1}), 1, 2));  // wrong size
         QCOMPARE(c.rejected(), quint64(3));
+        // Poison: NaN and ±Inf are refused (and counted), and the sender may still push a real update.
+        QVERIFY(!c.add(push("p/worker0", 1, {1, std::numeric_limits<float>::quiet_NaN()}), 1, 2));
+        QVERIFY(!c.add(push("p/worker0", 1, {std::numeric_limits<float>::infinity(), 1}), 1, 2));
+        QVERIFY(!c.add(push("p/worker0", 1, {1, -std::numeric_limits<float>::infinity()}), 1, 2));
+        QCOMPARE(c.rejectedNonFinite(), quint64(3));
+        QCOMPARE(c.rejected(), quint64(6));
         QVERIFY(!c.add(push("p/worker0", 1, {1, 2}), 1, 2));
         QVERIFY(!c.add(push("p/worker0", 1, {1, 2}), 1, 2));   // twice in a round
-        QCOMPARE(c.rejected(), quint64(4));
+        QCOMPARE(c.rejected(), quint64(7));
         QVERIFY(c.add(push("p/worker1", 1, {10, 20}), 1, 2));  // completes the round
         QCOMPARE(sumOf(c, 2), (std::vector<float>{11, 22}));
         QVERIFY(!c.add(push("p/worker1", 2, {1, 1}), 2, 2));   // the next round starts afresh

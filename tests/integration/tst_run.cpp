@@ -22,6 +22,18 @@ using namespace hips::test;
 class RunTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // A run directory reached through a symbolic link: the agent compares real paths, so the
+    // roles start (the link is the user's, and leads nowhere outside the runs directory).
+    void runDirectoryThroughASymlink() {
+        Run run;
+        QVERIFY(QDir().mkpath(run.dir.filePath("real")));
+        QVERIFY(QFile::link(run.dir.filePath("real"), run.dir.filePath("link")));
+        run.start({"run", kSmall, "--out", run.dir.filePath("link/run"), "--rounds", "2"});
+        QVERIFY2(run.finish(120000) == 0, run.err.constData());
+        QVERIFY(QFileInfo::exists(run.dir.filePath("real/run/net.params")));
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
     // A history on a disk that fills during the run: the run fails naming the cause, `hips run`
     // exits non-zero, and every round it printed is in the history (acknowledged only once stored).
     void fullHistoryDiskFailsTheRunWithItsCause() {
