@@ -6,6 +6,8 @@ namespace hips {
 
 namespace {
 
+// A change to a net's layers must change modelParameterCount (backend/ps/ModelFrame.cpp) too:
+// servers bound what they accept by it, and tst_train checks that the two agree.
 struct MlpNet : Net {
     MlpNet() : fc1(register_module("fc1", torch::nn::Linear(784, 256))),
                fc2(register_module("fc2", torch::nn::Linear(256, 10))) {}
