@@ -1,6 +1,7 @@
 // hips-trainer: runs one worker or master-worker process (started by hips-agent).
 //   hips-trainer role --topology FILE --node ID --out DIR
 // Kept apart from hips-agent so that only the processes that train load LibTorch.
+#include "ProcessTuning.h"
 #include "RoleRunner.h"
 #include "TrainingRoles.h"
 
@@ -10,6 +11,7 @@
 
 int main(int argc, char** argv) {
     ::umask(077);  // net.params and net.meta hold a model trained on private data
+    hips::keepLargeAllocations();
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("hips-trainer"));
     QCoreApplication::setApplicationVersion(QStringLiteral(HIPS_VERSION));

@@ -33,6 +33,9 @@ QList<RoundRow> RunProgress::ingest(const QJsonObject& r, double elapsed) {
         p.aggregated = true;
         markTrained(p, elapsed);
     } else if (kind == QLatin1String("eval") && round >= m_nextRound) {
+        // Rounds the evaluator skipped (it evaluates only the newest snapshot) have no accuracy.
+        for (const QJsonValue& v : r.value("skipped").toArray())
+            if (const int skipped = v.toInt(-1); skipped >= m_nextRound && skipped < round) m_pending[skipped].evaluated = true;
         Pending& p = m_pending[round];
         p.evaluated = true;
         p.accuracy = r.value("test_acc").toDouble();

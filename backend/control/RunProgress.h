@@ -2,7 +2,8 @@
 // Folds the metric stream of a run (train / aggregate / eval / traffic records from every
 // role) into one row per round, emitted in round order once the round is complete:
 // the global server applied it, every training worker reported it, and, on an
-// evaluation round, the master worker evaluated it.
+// evaluation round, the master worker evaluated it (or said it skipped it for a newer one:
+// such a round has no accuracy).
 #include <QJsonObject>
 #include <QHash>
 #include <QList>

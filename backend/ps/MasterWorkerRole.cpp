@@ -8,6 +8,7 @@
 #include "SchedulerClient.h"
 #include "ServerCommon.h"
 
+#include <QCborArray>
 #include <QDateTime>
 #include <QDir>
 #include <QJsonDocument>
@@ -34,6 +35,14 @@ void writeMeta(const QString& dir, qint64 version, double accuracy, const Traini
         throw RoleError(error.toStdString());
 }
 
+// One snapshot, whole, if one completes within `timeout`.
+std::optional<ModelVersion> receiveSnapshot(Channel& channel, ModelAssembler& assembler, std::chrono::milliseconds timeout) {
+    auto e = channel.receive(timeout);
+    if (!e || e->message.type != QLatin1String("snapshot")) return std::nullopt;
+    const auto slice = ModelSlice::fromMessage(std::move(e->message), e->peer);
+    return slice ? assembler.add(*slice) : std::nullopt;
+}
+
 }  // namespace
 
 int runMasterWorker(RoleContext& ctx) {
@@ -53,15 +62,19 @@ int runMasterWorker(RoleContext& ctx) {
     auto lastSnapshot = Clock::now();
     for (qint64 version = 0; version < rounds;) {
         scheduler.throwIfAborted();
-        auto e = channel.receive(200ms);
-        std::optional<ModelVersion> snapshot;
-        if (e && e->message.type == QLatin1String("snapshot"))
-            if (const auto slice = ModelSlice::fromMessage(std::move(e->message), e->peer)) snapshot = assembler.add(*slice);
+        std::optional<ModelVersion> snapshot = receiveSnapshot(channel, assembler, 200ms);
         if (!snapshot) {
             if (Clock::now() - lastSnapshot > ctx.replyTimeout() * ctx.training().evalEvery)
                 throw RoleError("no model snapshot from " + server.id.toStdString() + " after version " +
                                 std::to_string(version));
             continue;
+        }
+        // Snapshots that came while the last evaluation ran: only the newest is evaluated, so
+        // the evaluator never lags behind training; the final model is always the newest.
+        QCborArray skipped;
+        while (std::optional<ModelVersion> newer = receiveSnapshot(channel, assembler, 0ms)) {
+            skipped.append(snapshot->version);
+            snapshot = std::move(newer);
         }
         lastSnapshot = Clock::now();
         version = snapshot->version;
@@ -71,7 +84,8 @@ int runMasterWorker(RoleContext& ctx) {
         const EvalStats stats = evaluator.evaluate(snapshot->data);
         ctx.metrics.report(QStringLiteral("eval"),
                            {{QStringLiteral("round"), version}, {QStringLiteral("test_acc"), stats.accuracy},
-                            {QStringLiteral("test_loss"), stats.loss}, {QStringLiteral("eval_s"), stats.seconds}});
+                            {QStringLiteral("test_loss"), stats.loss}, {QStringLiteral("eval_s"), stats.seconds},
+                            {QStringLiteral("skipped"), skipped}, {QStringLiteral("skipped_rounds"), skipped.size()}});
         writeMeta(ctx.outDir, version, stats.accuracy, ctx.training(), beginTime);
         evaluator.saveParameters(QDir(ctx.outDir).filePath(QStringLiteral("net.params")));
     }

@@ -2,6 +2,7 @@
 
 #include "Dataset.h"
 #include "FlatModel.h"
+#include "ProcessTuning.h"
 #include "TrainError.h"
 
 #include <chrono>
@@ -87,6 +88,7 @@ void LocalTrainer::writeDelta(const float* global, float scale, float* out) cons
 }
 
 void setTorchThreads(int threads) {
+    pinBlasThreads(threads);
     torch::set_num_threads(threads);
     torch::set_num_interop_threads(1);
 }

@@ -186,6 +186,26 @@ private Q_SLOTS:
         QCOMPARE(p.bytesAcross(), quint64(500));
         QCOMPARE(p.bestAccuracy(), 0.75);
     }
+
+    // An evaluator that fell behind evaluates only the newest snapshot and names the rounds it
+    // skipped: those rows complete without an accuracy, in order, when the newer one arrives.
+    void progressCompletesRoundsTheEvaluatorSkipped() {
+        RunProgress p(1, 3, 1);  // 1 worker, 3 rounds, every round evaluated
+        auto rec = [](const char* kind, int round, QJsonObject extra = {}) {
+            extra["kind"] = kind;
+            extra["round"] = round;
+            extra["node"] = "n";
+            return extra;
+        };
+        for (int round = 1; round <= 3; ++round) {
+            p.ingest(rec("aggregate", round), round);
+            QVERIFY(p.ingest(rec("train", round, {{"loss", 1.0}, {"samples", 10}}), round).isEmpty());
+        }
+        const QList<RoundRow> rows = p.ingest(rec("eval", 3, {{"test_acc", 0.9}, {"skipped", QJsonArray{1, 2}}}), 5.0);
+        QCOMPARE(rows.size(), 3);
+        QVERIFY(std::isnan(rows[0].testAccuracy) && std::isnan(rows[1].testAccuracy));
+        QCOMPARE(rows[2].testAccuracy, 0.9);
+    }
 };
 
 QTEST_GUILESS_MAIN(AggregationTest)
