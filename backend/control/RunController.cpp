@@ -369,7 +369,7 @@ void RunController::onMetric(const QString& json) {
     for (const RoundRow& row : m_progress->ingest(metric, elapsed())) Q_EMIT roundCompleted(row);
 }
 
-// Numeric fields of train/aggregate/eval records become metric rows named "<kind>.<field>";
+// Numeric fields of train/aggregate/eval/startup records become metric rows named "<kind>.<field>";
 // traffic records become traffic rows: cumulative bytes sent per link ("node>peer") and tier.
 void RunController::record(const QJsonObject& r) {
     if (!m_store) return;
@@ -385,7 +385,9 @@ void RunController::record(const QJsonObject& r) {
         }
         return;
     }
-    if (kind != QLatin1String("train") && kind != QLatin1String("aggregate") && kind != QLatin1String("eval")) return;
+    if (kind != QLatin1String("train") && kind != QLatin1String("aggregate") && kind != QLatin1String("eval") &&
+        kind != QLatin1String("startup"))
+        return;
     for (auto it = r.begin(); it != r.end(); ++it)
         if (it->isDouble() && it.key() != QLatin1String("t") && it.key() != QLatin1String("round"))
             m_store->appendMetric(m_runId, t, node, round, kind + '.' + it.key(), it->toDouble());

@@ -7,6 +7,7 @@
 #include "RoleError.h"
 #include "SchedulerClient.h"
 #include "ServerCommon.h"
+#include "StartupClock.h"
 
 #include <QCborArray>
 #include <QDateTime>
@@ -47,15 +48,20 @@ std::optional<ModelVersion> receiveSnapshot(Channel& channel, ModelAssembler& as
 
 int runMasterWorker(RoleContext& ctx) {
     const double beginTime = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+    StartupClock startup;
     ModelEvaluator evaluator(ctx.training(), ctx.node.device);
+    startup.mark(QStringLiteral("data_s"));
     SchedulerClient scheduler(ctx, globalScheduler(ctx.topology), {});
     const PeerInfo server = SchedulerClient::find(scheduler.join(), QStringLiteral("global_server"));
+    startup.mark(QStringLiteral("join_s"));
     Channel channel = Channel::dealer(ctx.zmq, ctx.node.id, server.endpoint, server.id);
 
     auto initial = std::make_shared<std::vector<float>>(evaluator.initialWeights());
     Message init(QStringLiteral("init"));
     init.frames.push_back(floatFrame(initial));
     channel.send(std::move(init));
+    startup.mark(QStringLiteral("init_s"));
+    ctx.metrics.report(QStringLiteral("startup"), startup.fields());
 
     const qint64 rounds = ctx.training().rounds;
     ModelAssembler assembler(evaluator.parameterCount());

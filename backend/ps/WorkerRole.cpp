@@ -6,6 +6,7 @@
 #include "RoleError.h"
 #include "SchedulerClient.h"
 #include "ServerCommon.h"
+#include "StartupClock.h"
 
 namespace hips {
 
@@ -22,14 +23,19 @@ public:
         const Topology& t = m_ctx.topology;
         const bool central = t.party(m_ctx.node.party)->central;
         const int workers = t.trainingWorkerCount();
+        StartupClock startup;
         LocalTrainer trainer(m_ctx.training(), t.trainingWorkerIndex(m_ctx.node.id), workers, m_ctx.node.device);
+        startup.mark(QStringLiteral("data_s"));
 
         SchedulerClient scheduler(m_ctx, schedulerNode(central), {});
         const PeerInfo server = SchedulerClient::find(scheduler.join(), central ? "global_server" : "server");
+        startup.mark(QStringLiteral("join_s"));
         Channel channel = Channel::dealer(m_ctx.zmq, m_ctx.node.id, server.endpoint, server.id);
         m_assembler = std::make_unique<ModelAssembler>(trainer.parameterCount());
         channel.send(Message(QStringLiteral("pull"), {{QStringLiteral("version"), 0}}));
         ModelVersion global = awaitModel(channel, scheduler, 0);
+        startup.mark(QStringLiteral("first_model_s"));
+        m_ctx.metrics.report(QStringLiteral("startup"), startup.fields());
         if (global.size != trainer.parameterCount())
             throw RoleError("the server's model has " + std::to_string(global.size) + " parameters, this worker's " +
                             std::to_string(trainer.parameterCount()) + "; all roles must use the same model");

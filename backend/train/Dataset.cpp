@@ -1,47 +1,44 @@
 #include "Dataset.h"
 
+#include "IdxCache.h"
 #include "TrainError.h"
 
 #include <QFileInfo>
-#include <zlib.h>
 
 namespace hips {
 
 namespace {
 
-std::vector<uint8_t> readGzip(const QString& path) {
-    gzFile f = gzopen(path.toLocal8Bit().constData(), "rb");
-    if (!f) throw TrainError("cannot open " + path.toStdString());
-    std::vector<uint8_t> out;
-    std::vector<uint8_t> chunk(1 << 20);
-    int n = 0;
-    while ((n = gzread(f, chunk.data(), unsigned(chunk.size()))) > 0) out.insert(out.end(), chunk.begin(), chunk.begin() + n);
-    const bool failed = n < 0;
-    gzclose(f);
-    if (failed) throw TrainError(path.toStdString() + " is not a valid gzip file");
-    return out;
-}
-
 uint32_t bigEndian(const uint8_t* p) { return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3]; }
 
-// IDX format: magic (0,0,type,dims), dims x uint32 big-endian, then the data.
-torch::Tensor readIdx(const QString& path, int expectedDims) {
-    const std::vector<uint8_t> bytes = readGzip(path);
+// An IDX file (magic 0,0,type,dims; dims x uint32 big-endian; the data), decoded once per host
+// and mapped read-only (IdxCache): `view` reads the mapping without a copy and is valid while
+// `file` lives.
+struct IdxTensor {
+    std::unique_ptr<MappedIdx> file;
+    torch::Tensor view;
+};
+
+IdxTensor readIdx(const QString& path, int expectedDims) {
+    IdxTensor idx{MappedIdx::open(path), {}};
+    const uint8_t* bytes = idx.file->data();
+    const size_t size = size_t(idx.file->size());
     const std::string name = path.toStdString();
-    if (bytes.size() < 4 || bytes[0] != 0 || bytes[1] != 0 || bytes[2] != 0x08 || bytes[3] != expectedDims)
+    if (size < 4 || bytes[0] != 0 || bytes[1] != 0 || bytes[2] != 0x08 || bytes[3] != expectedDims)
         throw TrainError(name + " is not an IDX file of unsigned bytes with " + std::to_string(expectedDims) + " dimensions");
     std::vector<int64_t> shape;
     int64_t count = 1;
     for (int d = 0; d < expectedDims; ++d) {
-        if (bytes.size() < size_t(8 + 4 * d)) throw TrainError(name + ": truncated IDX header");
+        if (size < size_t(8 + 4 * d)) throw TrainError(name + ": truncated IDX header");
         shape.push_back(bigEndian(&bytes[4 + 4 * d]));
         count *= shape.back();
     }
     const size_t offset = 4 + 4 * size_t(expectedDims);
-    if (bytes.size() != offset + size_t(count))
+    if (size != offset + size_t(count))
         throw TrainError(name + ": IDX header promises " + std::to_string(count) + " bytes, file holds " +
-                         std::to_string(bytes.size() - offset));
-    return torch::from_blob(const_cast<uint8_t*>(bytes.data() + offset), shape, torch::kUInt8).clone();
+                         std::to_string(size - offset));
+    idx.view = torch::from_blob(const_cast<uint8_t*>(bytes + offset), shape, torch::kUInt8);
+    return idx;
 }
 
 Dataset normalise(torch::Tensor images, torch::Tensor labels) {
@@ -65,17 +62,18 @@ Dataset loadFashionMnist(const QString& dir, Split split, int part, int parts, i
             throw TrainError("Fashion-MNIST file " + f.toStdString() + " is missing; install the Debian package "
                              "dataset-fashion-mnist (apt-get install dataset-fashion-mnist) or point "
                              "training.data_dir at a folder holding the IDX .gz files");
-    torch::Tensor x = readIdx(images, 3), y = readIdx(labels, 1);
+    const IdxTensor imageFile = readIdx(images, 3), labelFile = readIdx(labels, 1);
+    torch::Tensor x = imageFile.view, y = labelFile.view;
     if (x.size(0) != y.size(0) || x.size(1) != 28 || x.size(2) != 28)
         throw TrainError("Fashion-MNIST files in " + dir.toStdString() + " do not match: " +
                          std::to_string(x.size(0)) + " images of " + std::to_string(x.size(1)) + "x" +
                          std::to_string(x.size(2)) + ", " + std::to_string(y.size(0)) + " labels");
-    if (parts > 1) {
+    if (parts > 1) {  // only the shard's rows are read off the mapping
         const torch::Tensor shard = iidShard(x.size(0), part, parts, seed);
         x = x.index_select(0, shard);
         y = y.index_select(0, shard);
     }
-    return normalise(x, y);
+    return normalise(x, y);  // copies into new tensors: nothing refers to the mapping afterwards
 }
 
 Dataset makeSyntheticDataset(int samples, int seed, Split split) {

@@ -1,12 +1,15 @@
 // Training side: the IDX loader on files made here, the missing-data message, IID shards,
 // devices, and that local training actually learns.
 #include "Dataset.h"
+#include "IdxCache.h"
 #include "LocalTrainer.h"
 #include "ModelFrame.h"
 #include "TrainError.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <atomic>
+#include <thread>
 #include <zlib.h>
 
 using namespace hips;
@@ -42,6 +45,31 @@ void writeFakeMnist(const QString& dir, const QString& prefix, uint32_t n) {
 class TrainTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Decoded IDX files go to this test's own cache, not the user's.
+    void initTestCase() {
+        QVERIFY(m_cache.isValid());
+        qputenv("XDG_CACHE_HOME", QFile::encodeName(m_cache.path()));
+    }
+
+    // The .gz is decoded once into the private cache; trainers loading at once share that one
+    // file; a changed source gets a new entry, never the stale one.
+    void idxFilesAreDecodedOncePerHost() {
+        QTemporaryDir dir;
+        writeFakeMnist(dir.path(), "train", 40);
+        std::vector<std::thread> trainers;
+        std::atomic<int64_t> loaded{0};
+        for (int part = 0; part < 4; ++part)
+            trainers.emplace_back([&, part] { loaded += loadFashionMnist(dir.path(), Split::Train, part, 4, 5).size(); });
+        for (std::thread& t : trainers) t.join();
+        QCOMPARE(loaded.load(), int64_t(40));
+        const QDir cache(idxCacheDir());
+        QCOMPARE(cache.entryList({"train-*.idx"}).size(), 2);  // images and labels, once each
+        QCOMPARE(QFileInfo(cache.path()).permissions() & (QFile::ReadOther | QFile::ReadGroup), QFile::Permissions());
+        writeFakeMnist(dir.path(), "train", 30);
+        QCOMPARE(loadFashionMnist(dir.path(), Split::Train).size(), 30);
+        QCOMPARE(cache.entryList({"train-*.idx"}).size(), 4);
+    }
+
     // Servers bound what they accept by the flat size of the run's model, which they know
     // without LibTorch (ModelFrame.cpp): it must be what the trainer really sends.
     void wireModelSizesMatchTheTrainer() {
@@ -155,6 +183,9 @@ private Q_SLOTS:
         trainer.writeDelta(w0.data(), 0.5f, half.data());
         QCOMPARE(half[17], delta[17] * 0.5f);
     }
+
+private:
+    QTemporaryDir m_cache;
 };
 
 QTEST_GUILESS_MAIN(TrainTest)
