@@ -27,6 +27,12 @@ AgentClient::~AgentClient() { m_socket->stop(); }
 
 void AgentClient::send(Message m) { m_socket->post(std::move(m)); }
 
+void AgentClient::close() {
+    m_lost = true;
+    m_timer.stop();
+    m_socket->stop();
+}
+
 void AgentClient::tick() {
     const qint64 gap = m_sinceTick.restart();
     if (m_lost) return;

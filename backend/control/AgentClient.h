@@ -21,6 +21,9 @@ public:
     const QString& host() const { return m_host; }
     qint64 silentForMs() const { return m_sinceAgent.elapsed(); }  // since the agent's last word
     void send(Message m);
+    // Stops talking to the agent: the socket thread ends (joined) and posts nothing more to this
+    // object's thread, which may be about to quit.
+    void close();
 
     // By default each event is acknowledged as soon as it is emitted. With manual acks the
     // owner acknowledges once the event is durable (stored), so that an agent keeps and

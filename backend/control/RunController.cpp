@@ -60,6 +60,11 @@ static QString describeExit(const ProcessInfo& p) {
 
 RunController::RunController(QObject* parent) : QObject(parent) {}
 RunController::~RunController() {
+    // Members go in reverse order, the launcher after the process table: a local agent whose
+    // exit Qt had not yet reported is reaped by ~LocalAgentLauncher, and its "exited" must not
+    // reach handlers whose state is already gone (that wrote into freed memory).
+    if (m_launcher) m_launcher->disconnect(this);
+    if (m_deployer) m_deployer->disconnect(this);
     if (m_store) {  // a newer run may own them by now
         m_store->clearCommitListener(m_listenerToken);
         m_store->clearErrorListener(m_errorToken);
@@ -493,7 +498,13 @@ void RunController::emitFinished() {
         }
     }
     setState(s.ok ? RunState::Finished : RunState::Failed);
-    for (auto& [host, agent] : m_agents) agent.release()->deleteLater();  // we may be inside one of its signals
+    // Closed at once: a socket thread still receiving (an agent's resent events after this
+    // process was stopped) must not post into an application that is about to quit. Deleted
+    // later: we may be inside one of its signals.
+    for (auto& [host, agent] : m_agents) {
+        agent->close();
+        agent.release()->deleteLater();
+    }
     m_agents.clear();
     Q_EMIT finished(s);
 }

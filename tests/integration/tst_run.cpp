@@ -225,7 +225,8 @@ private Q_SLOTS:
         waited.start();
         while (!taggedProcesses(run.tag, "hips-agent daemon").isEmpty() && waited.elapsed() < 60000) QTest::qWait(200);
         ::kill(pid_t(run.process.processId()), SIGCONT);
-        QCOMPARE(run.finish(60000), 1);
+        const int code = run.finish(60000);
+        QVERIFY2(code == 1, qPrintable(QString("exit %1: %2").arg(code).arg(QString::fromUtf8(run.err))));
         QVERIFY2(run.err.contains("this controller did not run for over 10 s"), run.err.constData());
         QVERIFY2(!run.err.contains("agent on localhost"), run.err.constData());
         QVERIFY(run.leftovers().isEmpty());
