@@ -18,7 +18,8 @@ namespace hips {
 
 AgentDaemon::AgentDaemon(const QString& bindEndpoint, bool standby, const CurveConfig& curve,
                          const QByteArray& controllerKey, const QString& runsRoot, QObject* parent)
-    : QObject(parent), m_standby(standby), m_runsRoot(runsRoot) {
+    : QObject(parent), m_standby(standby), m_runsRoot(runsRoot),
+      m_trainerZygote(qEnvironmentVariable("HIPS_TRAINER_ZYGOTE") != QLatin1String("0")) {
     // The controller's key is the only one admitted, and every connection made with it is named
     // "controller": a new controller (after the last one died, or `hips stop` while a run is
     // attached) is reached on its own connection, which the channel learns from its first message.
@@ -123,7 +124,8 @@ void AgentDaemon::onStart(const Message& m) {
     const QString keysPath = QDir(outDir).filePath(QStringLiteral("peer-keys.txt"));
     if (const QString e = writeOnce(topologyPath, start->topologyJson.toUtf8()); !e.isEmpty()) return refuse(start->node, e);
     if (const QString e = writeOnce(keysPath, start->peerKeys.toText()); !e.isEmpty()) return refuse(start->node, e);
-    m_roles.start(start->node, program, topologyPath, outDir, start->threads, start->nodeKey.toText(), keysPath);
+    m_roles.start(RoleLaunch{start->node, program, topologyPath, outDir, start->threads, start->nodeKey.toText(), keysPath,
+                             isTrainingRole(nodeInfo->kind) && m_trainerZygote});
 }
 
 // Every node of a run brings the same topology and keys for the same directory: written (whole,

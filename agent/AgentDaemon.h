@@ -54,6 +54,9 @@ private:
     QElapsedTimer m_sinceController;
     QTimer m_resendTimer, m_watchdog;
     QString m_runsRoot;  // canonical
+    // Trainers are forked from one zygote that has loaded LibTorch (RoleSupervisor.h), unless
+    // HIPS_TRAINER_ZYGOTE=0 asks for a fresh process each (for comparing, or for debugging).
+    bool m_trainerZygote = true;
     QHash<QString, QByteArray> m_written;  // files written for the runs' starts, by path
 };
 

@@ -1,12 +1,19 @@
 #include "RoleSupervisor.h"
 
 #include "ControlProtocol.h"
+#include "ZygoteClient.h"
 
+#include <QCborMap>
 #include <QCoreApplication>
 #include <QDir>
+#include <QSocketNotifier>
 #include <QTimer>
+#include <cerrno>
 #include <csignal>
+#include <cstring>
+#include <fcntl.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 
 namespace hips {
 
@@ -17,9 +24,12 @@ static constexpr qsizetype kMaxLineBytes = 8 * 1024;
 // Metric lines carry a traffic table with a row per peer; they get more room, and still leave
 // space in an event (control::kMaxEventBytes) for its other fields.
 static constexpr qsizetype kMaxMetricBytes = control::kMaxEventBytes / 2;
+enum Stream { Stdout = 0, Stderr = 1 };
+
+RoleSupervisor::RoleSupervisor(QObject* parent) : QObject(parent) {}
 
 RoleSupervisor::~RoleSupervisor() {
-    for (Role& r : m_roles)
+    for (Role& r : m_roles) {
         if (r.process) {
             r.process->disconnect(this);  // no signals into an owner that is being destroyed
             if (r.process->state() != QProcess::NotRunning) {
@@ -27,81 +37,201 @@ RoleSupervisor::~RoleSupervisor() {
                 r.process->waitForFinished(1000);
             }
         }
+        closePipe(r, Stdout);
+        closePipe(r, Stderr);
+    }
+    if (m_zygote) {
+        m_zygote->disconnect(this);
+        delete m_zygote;  // closing its socket makes it kill its trainers and leave
+    }
 }
 
-bool RoleSupervisor::start(const QString& node, const QString& program, const QString& topologyPath,
-                           const QString& outDir, int threads, const QByteArray& nodeKey, const QString& peerKeysPath) {
-    if (m_roles.value(node).process) return false;  // already running
-    auto* p = new QProcess(this);
+bool RoleSupervisor::start(const RoleLaunch& launch) {
+    if (m_roles.value(launch.node).active()) return false;  // already running
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     // One BLAS/OpenMP thread per role unless configured: several roles share the cores.
-    env.insert(QStringLiteral("OPENBLAS_NUM_THREADS"), QString::number(threads));
-    env.insert(QStringLiteral("OMP_NUM_THREADS"), QString::number(threads));
-    env.insert(QStringLiteral("HIPS_NODE_KEY"), QString::fromLatin1(nodeKey));
-    env.insert(QStringLiteral("HIPS_PEER_KEYS_FILE"), peerKeysPath);
+    env.insert(QStringLiteral("OPENBLAS_NUM_THREADS"), QString::number(launch.threads));
+    env.insert(QStringLiteral("OMP_NUM_THREADS"), QString::number(launch.threads));
+    env.insert(QStringLiteral("HIPS_NODE_KEY"), QString::fromLatin1(launch.nodeKey));
+    env.insert(QStringLiteral("HIPS_PEER_KEYS_FILE"), launch.peerKeysPath);
     env.remove(QStringLiteral("HIPS_AGENT_KEYS"));  // the agent's own keys stay with the agent
-    p->setProcessEnvironment(env);
-    p->setWorkingDirectory(outDir);
-    p->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
-    m_roles[node] = Role{};
-    m_roles[node].process = p;
+    m_roles[launch.node] = Role{};
+    m_roles[launch.node].generation = m_nextGeneration++;
+    if (!launch.forkFromZygote) {
+        startProcess(launch, env);
+        return true;
+    }
+    QString error;
+    if (!startForked(launch, env, &error)) {
+        m_roles.remove(launch.node);
+        QMetaObject::invokeMethod(this, [this, node = launch.node, error] {  // as a QProcess would: later
+            Q_EMIT exited(node, RoleExitInfo{-1, false, QStringLiteral("failed to start: ") + error});
+        }, Qt::QueuedConnection);
+    }
+    return true;
+}
 
-    connect(p, &QProcess::readyReadStandardOutput, this, [this, node] { drain(node, false); });
-    connect(p, &QProcess::readyReadStandardError, this, [this, node] { drain(node, true); });
+static QStringList roleArguments(const RoleLaunch& launch) {
+    return {QStringLiteral("role"), QStringLiteral("--topology"), launch.topologyPath, QStringLiteral("--node"), launch.node,
+            QStringLiteral("--out"), launch.outDir};
+}
+
+void RoleSupervisor::startProcess(const RoleLaunch& launch, const QProcessEnvironment& env) {
+    auto* p = new QProcess(this);
+    const QString node = launch.node;
+    m_roles[node].process = p;
+    p->setProcessEnvironment(env);
+    p->setWorkingDirectory(launch.outDir);
+    p->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
+    connect(p, &QProcess::readyReadStandardOutput, this, [this, node] { drain(node, Stdout); });
+    connect(p, &QProcess::readyReadStandardError, this, [this, node] { drain(node, Stderr); });
     connect(p, &QProcess::started, this, [this, node, p] { Q_EMIT started(node, p->processId()); });
     connect(p, &QProcess::errorOccurred, this, [this, node, p](QProcess::ProcessError e) {
         if (e != QProcess::FailedToStart) return;
         Q_EMIT exited(node, RoleExitInfo{-1, false, QStringLiteral("failed to start: ") + p->errorString()});
     });
     connect(p, &QProcess::finished, this, [this, node, p](int code, QProcess::ExitStatus status) {
-        drain(node, false);
-        drain(node, true);
+        drain(node, Stdout);
+        drain(node, Stderr);
         Q_EMIT exited(node, RoleExitInfo{code, status == QProcess::CrashExit, m_roles[node].lastError});
         p->deleteLater();
         m_roles[node].process = nullptr;
     });
-    p->start(program,
-             {QStringLiteral("role"), QStringLiteral("--topology"), topologyPath, QStringLiteral("--node"), node,
-              QStringLiteral("--out"), outDir});
+    p->start(launch.program, roleArguments(launch));
+}
+
+bool RoleSupervisor::startForked(const RoleLaunch& launch, const QProcessEnvironment& env, QString* error) {
+    Role& r = m_roles[launch.node];
+    int ends[2][2];  // [stream][read, write]
+    for (int s : {Stdout, Stderr})
+        if (::pipe2(ends[s], O_CLOEXEC) != 0) {
+            *error = QStringLiteral("pipe: ") + QString::fromLocal8Bit(std::strerror(errno));
+            if (s == Stderr) ::close(ends[Stdout][0]), ::close(ends[Stdout][1]);
+            return false;
+        }
+    QCborMap childEnv;  // all of it: the child starts from an empty environment
+    for (const QString& name : env.keys()) childEnv.insert(name, env.value(name));
+    const bool asked = zygote(launch.program)->spawn(launch.node, QStringList{launch.program} + roleArguments(launch),
+                                                     childEnv, launch.outDir, ends[Stdout][1], ends[Stderr][1], error);
+    for (int s : {Stdout, Stderr}) {
+        ::close(ends[s][1]);  // the child has its copy; EOF comes when it ends
+        r.pipes[s] = ends[s][0];
+        ::fcntl(r.pipes[s], F_SETFL, O_NONBLOCK);
+        r.notifiers[s] = new QSocketNotifier(r.pipes[s], QSocketNotifier::Read, this);
+        connect(r.notifiers[s], &QSocketNotifier::activated, this, [this, node = launch.node, s] { drain(node, s); });
+    }
+    if (!asked) {
+        closePipe(r, Stdout);
+        closePipe(r, Stderr);
+        return false;
+    }
+    r.forked = true;
     return true;
 }
 
-void RoleSupervisor::drain(const QString& node, bool errStream) {
-    Role& r = m_roles[node];
-    if (!r.process) return;
-    QByteArray& buffer = errStream ? r.stderrBuffer : r.stdoutBuffer;
-    bool& skipping = errStream ? r.stderrSkipping : r.stdoutSkipping;
-    buffer += errStream ? r.process->readAllStandardError() : r.process->readAllStandardOutput();
-    qsizetype newline;
-    while ((newline = buffer.indexOf('\n')) >= 0) {
-        const QByteArray line = buffer.left(newline);
-        buffer.remove(0, newline + 1);
-        if (skipping) skipping = false;  // the end of a line already passed on, cut
-        else emitLine(node, errStream, line);
+ZygoteClient* RoleSupervisor::zygote(const QString& program) {
+    if (m_zygote) return m_zygote;
+    m_zygote = new ZygoteClient(program, this);
+    connect(m_zygote, &ZygoteClient::spawned, this, [this](const QString& node, qint64 pid) {
+        if (m_roles.value(node).forked) Q_EMIT started(node, pid);
+    });
+    connect(m_zygote, &ZygoteClient::failed, this, [this](const QString& node, const QString& error) {
+        forkedExited(node, RoleExitInfo{-1, false, QStringLiteral("failed to start: ") + error});
+    });
+    connect(m_zygote, &ZygoteClient::exited, this, [this](const QString& node, int code, int signal) {
+        forkedExited(node, RoleExitInfo{signal ? signal : code, signal != 0, m_roles.value(node).lastError});
+    });
+    connect(m_zygote, &ZygoteClient::died, this, [this](const QString& why) {
+        std::fprintf(stderr, "hips-agent: %s; its trainers went with it\n", qPrintable(why));
+        for (const QString& node : m_roles.keys())
+            if (m_roles[node].forked) forkedExited(node, RoleExitInfo{SIGKILL, true, why});  // PR_SET_PDEATHSIG
+    });
+    return m_zygote;
+}
+
+void RoleSupervisor::forkedExited(const QString& node, const RoleExitInfo& info) {
+    auto it = m_roles.find(node);
+    if (it == m_roles.end() || !it->forked) return;
+    // The child has ended: all it wrote is in the pipes (unless it left a descendant holding them).
+    drain(node, Stdout);
+    drain(node, Stderr);
+    closePipe(*it, Stdout);
+    closePipe(*it, Stderr);
+    it->forked = false;
+    RoleExitInfo final = info;
+    if (final.error.isEmpty()) final.error = it->lastError;
+    Q_EMIT exited(node, final);
+}
+
+QByteArray RoleSupervisor::readAvailable(Role& r, int stream) {
+    if (r.process) return stream == Stderr ? r.process->readAllStandardError() : r.process->readAllStandardOutput();
+    QByteArray bytes;
+    char chunk[64 * 1024];
+    while (r.pipes[stream] >= 0 && bytes.size() <= kMaxMetricBytes) {
+        const ssize_t n = ::read(r.pipes[stream], chunk, sizeof chunk);
+        if (n > 0) bytes.append(chunk, n);
+        else if (n == 0) closePipe(r, stream);         // the child is done writing
+        else if (errno != EINTR) break;                 // EAGAIN: nothing more for now
     }
-    if (buffer.size() > kMaxMetricBytes) {  // no newline in sight: pass it on cut (and marked), skip its rest
-        if (!skipping) emitLine(node, errStream, buffer);
-        skipping = true;
-        buffer.clear();
+    return bytes;
+}
+
+void RoleSupervisor::closePipe(Role& r, int stream) {
+    delete r.notifiers[stream];
+    r.notifiers[stream] = nullptr;
+    if (r.pipes[stream] >= 0) ::close(r.pipes[stream]);
+    r.pipes[stream] = -1;
+}
+
+void RoleSupervisor::drain(const QString& node, int stream) {
+    auto it = m_roles.find(node);
+    if (it == m_roles.end() || !it->active()) return;
+    QByteArray& buffer = it->buffers[stream];
+    bool& skipping = it->skipping[stream];
+    for (;;) {
+        const QByteArray more = readAvailable(*it, stream);
+        if (more.isEmpty()) break;
+        buffer += more;
+        qsizetype newline;
+        while ((newline = buffer.indexOf('\n')) >= 0) {
+            const QByteArray line = buffer.left(newline);
+            buffer.remove(0, newline + 1);
+            if (skipping) skipping = false;  // the end of a line already passed on, cut
+            else emitLine(node, stream, line);
+        }
+        if (buffer.size() > kMaxMetricBytes) {  // no newline in sight: pass it on cut (and marked), skip its rest
+            if (!skipping) emitLine(node, stream, buffer);
+            skipping = true;
+            buffer.clear();
+        }
+        if (it->process) break;  // QProcess hands over all it has at once
     }
 }
 
-void RoleSupervisor::emitLine(const QString& node, bool errStream, const QByteArray& line) {
-    if (!errStream && line.startsWith("@metric ") && line.size() <= kMaxMetricBytes) {
+void RoleSupervisor::emitLine(const QString& node, int stream, const QByteArray& line) {
+    if (stream == Stdout && line.startsWith("@metric ") && line.size() <= kMaxMetricBytes) {
         Q_EMIT metricLine(node, line.mid(8));
         return;
     }
     QString text = QString::fromUtf8(line.left(kMaxLineBytes));
     if (line.size() > kMaxLineBytes) text += QStringLiteral(" … [%1 bytes cut]").arg(line.size() - kMaxLineBytes);
-    if (errStream && !line.trimmed().isEmpty()) m_roles[node].lastError = text;
-    Q_EMIT logLine(node, errStream ? QStringLiteral("stderr") : QStringLiteral("stdout"), text);
+    if (stream == Stderr && !line.trimmed().isEmpty()) m_roles[node].lastError = text;
+    Q_EMIT logLine(node, stream == Stderr ? QStringLiteral("stderr") : QStringLiteral("stdout"), text);
 }
 
 void RoleSupervisor::stop(const QString& node) {
-    QProcess* p = m_roles.value(node).process;
-    if (!p) return;
-    p->terminate();
-    QTimer::singleShot(kGraceMs, p, [p] { p->kill(); });
+    const Role r = m_roles.value(node);
+    if (r.process) {
+        QProcess* p = r.process;
+        p->terminate();
+        QTimer::singleShot(kGraceMs, p, [p] { p->kill(); });
+    } else if (r.forked) {
+        m_zygote->signal(node, SIGTERM);
+        QTimer::singleShot(kGraceMs, this, [this, node, generation = r.generation] {
+            const Role now = m_roles.value(node);
+            if (now.forked && now.generation == generation) m_zygote->signal(node, SIGKILL);
+        });
+    }
 }
 
 void RoleSupervisor::stopAll() {
@@ -110,7 +240,7 @@ void RoleSupervisor::stopAll() {
 
 int RoleSupervisor::runningCount() const {
     int n = 0;
-    for (const Role& r : m_roles) n += r.process && r.process->state() != QProcess::NotRunning;
+    for (const Role& r : m_roles) n += r.forked || (r.process && r.process->state() != QProcess::NotRunning);
     return n;
 }
 

@@ -2,11 +2,20 @@
 // Starts, stops and watches the role processes of this host: hips-agent or hips-trainer in
 // "role" mode. Its stdout lines are metrics ("@metric {...}") or log text;
 // stderr is log text. Roles die with the agent (PR_SET_PDEATHSIG), so none is left behind.
+//
+// Trainers (workers, master) are forked by the trainer zygote (ZygoteClient) rather than
+// started afresh, so that LibTorch is loaded once per host; their output comes through pipes
+// the agent made and their exit through the zygote. Everything else is a QProcess.
+#include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
 #include <QProcess>
 
+class QSocketNotifier;
+
 namespace hips {
+
+class ZygoteClient;
 
 struct RoleExitInfo {
     int exitCode = 0;
@@ -14,18 +23,24 @@ struct RoleExitInfo {
     QString error;         // failed to start, or the last stderr line
 };
 
-class RoleSupervisor : public QObject {
-    Q_OBJECT
-public:
-    explicit RoleSupervisor(QObject* parent = nullptr) : QObject(parent) {}
-    ~RoleSupervisor() override;
-
-    // Starts role `node` of the topology file with `program` (hips-agent or hips-trainer).
+struct RoleLaunch {
+    QString node, program, topologyPath, outDir;
+    int threads = 1;
     // The role encrypts and authenticates every connection with its own CURVE key pair
     // (`nodeKey`, "public secret" in Z85) and knows the other nodes by the public keys in the
     // file `peerKeysPath`; it gets both through its environment, which no other user can read.
-    bool start(const QString& node, const QString& program, const QString& topologyPath, const QString& outDir,
-               int threads, const QByteArray& nodeKey, const QString& peerKeysPath);
+    QByteArray nodeKey;
+    QString peerKeysPath;
+    bool forkFromZygote = false;  // a trainer, forked by the zygote of `program`
+};
+
+class RoleSupervisor : public QObject {
+    Q_OBJECT
+public:
+    explicit RoleSupervisor(QObject* parent = nullptr);
+    ~RoleSupervisor() override;
+
+    bool start(const RoleLaunch& launch);  // false if that node is running already
     void stop(const QString& node);
     void stopAll();  // SIGTERM now, SIGKILL after a grace period
     int runningCount() const;
@@ -38,15 +53,28 @@ Q_SIGNALS:
 
 private:
     struct Role {
-        QProcess* process = nullptr;
-        QByteArray stdoutBuffer, stderrBuffer;
-        bool stdoutSkipping = false, stderrSkipping = false;  // inside a line too long to keep
+        QProcess* process = nullptr;  // started afresh
+        bool forked = false;          // or forked by the zygote, with its output on these pipes
+        int pipes[2] = {-1, -1};
+        QSocketNotifier* notifiers[2] = {nullptr, nullptr};
+        quint64 generation = 0;       // tells a later run of the same node from this one
+        QByteArray buffers[2];
+        bool skipping[2] = {false, false};  // inside a line too long to keep
         QString lastError;
+        bool active() const { return process || forked; }
     };
-    void drain(const QString& node, bool errStream);
-    void emitLine(const QString& node, bool errStream, const QByteArray& line);
+    void startProcess(const RoleLaunch& launch, const QProcessEnvironment& env);
+    bool startForked(const RoleLaunch& launch, const QProcessEnvironment& env, QString* error);
+    void forkedExited(const QString& node, const RoleExitInfo& info);
+    QByteArray readAvailable(Role& r, int stream);
+    void closePipe(Role& r, int stream);
+    void drain(const QString& node, int stream);
+    void emitLine(const QString& node, int stream, const QByteArray& line);
+    ZygoteClient* zygote(const QString& program);
 
     QHash<QString, Role> m_roles;
+    ZygoteClient* m_zygote = nullptr;
+    quint64 m_nextGeneration = 1;
 };
 
 }  // namespace hips

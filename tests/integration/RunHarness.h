@@ -46,9 +46,10 @@ struct Run {
     QString history() const { return dir.filePath("history.sqlite"); }
 
     // Every run gets its own history file: tests never touch the user's.
-    void start(QStringList args) {
+    void start(QStringList args, const QStringList& extraEnv = {}) {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("HIPS_TEST_TAG", tag);
+        for (const QString& e : extraEnv) env.insert(e.section('=', 0, 0), e.section('=', 1));
         process.setProcessEnvironment(env);
         if (args.value(0) == "run" && !args.contains("--history")) args << "--history" << history();
         process.start(kHips, args);

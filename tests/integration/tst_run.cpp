@@ -199,6 +199,33 @@ private Q_SLOTS:
                  shown.constData());
     }
 
+    // Trainers are forked by one zygote per agent; if it dies, so do they, and the run fails
+    // naming it rather than a trainer.
+    void killedTrainerZygoteFailsTheRunNamingIt() {
+        Run run;
+        run.start({"run", kSmall, "--out", run.dir.path(), "--rounds", "500"});
+        QVERIFY2(run.waitForOutput("\n    2 ", 120000), run.out.constData());
+        const QList<qint64> zygote = taggedProcesses(run.tag, "hips-trainer zygote");
+        QCOMPARE(zygote.size(), 1);
+        QCOMPARE(taggedProcesses(run.tag, "hips-trainer role").size(), 5);  // its children: 4 workers, the master
+        ::kill(pid_t(zygote.first()), SIGKILL);
+        QCOMPARE(run.finish(60000), 1);
+        QVERIFY2(run.err.contains("the trainer zygote (pid " + QByteArray::number(zygote.first()) + ") was killed by signal 9"),
+                 run.err.constData());
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
+    // HIPS_TRAINER_ZYGOTE=0: every trainer is a process of its own, started afresh.
+    void trainersStartAfreshWithoutTheZygote() {
+        Run run;
+        run.start({"run", kSmall, "--out", run.dir.path(), "--rounds", "2"}, {"HIPS_TRAINER_ZYGOTE=0"});
+        QVERIFY2(run.waitForOutput("\n    1 ", 120000), run.out.constData());
+        QVERIFY(taggedProcesses(run.tag, "hips-trainer zygote").isEmpty());
+        QCOMPARE(run.finish(120000), 0);
+        QVERIFY2(run.out.contains("finished after 2 rounds"), run.out.constData());
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
     // A hung process (SIGSTOP) does not exit, so only heartbeats can reveal it: its scheduler
     // must declare it dead, the run must fail naming it, and the stopped process must go too.
     void hungWorkerIsDetectedByHeartbeats() {

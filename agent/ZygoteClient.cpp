@@ -1,0 +1,125 @@
+#include "ZygoteClient.h"
+
+#include "PacketSocket.h"
+#include "TrainerZygote.h"
+
+#include <QCborMap>
+#include <QCborValue>
+#include <QSocketNotifier>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace hips {
+
+ZygoteClient::ZygoteClient(QString trainerProgram, QObject* parent) : QObject(parent), m_program(std::move(trainerProgram)) {}
+
+ZygoteClient::~ZygoteClient() {
+    if (m_socket >= 0) ::close(m_socket);  // the zygote kills its trainers and leaves
+    if (m_process) {
+        m_process->disconnect(this);
+        if (!m_process->waitForFinished(2000)) {
+            m_process->kill();
+            m_process->waitForFinished(1000);
+        }
+    }
+}
+
+bool ZygoteClient::ensureStarted(QString* error) {
+    if (m_socket >= 0) return true;
+    int pair[2];
+    if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) {
+        *error = QStringLiteral("socketpair: ") + QString::fromLocal8Bit(std::strerror(errno));
+        return false;
+    }
+    m_process = new QProcess(this);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("HIPS_AGENT_KEYS"));
+    // No thread may exist in the zygote when it forks: OpenBLAS starts its pool as it loads.
+    // Each trainer sets its own thread count.
+    env.insert(QStringLiteral("OPENBLAS_NUM_THREADS"), QStringLiteral("1"));
+    env.insert(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1"));
+    m_process->setProcessEnvironment(env);
+    m_process->setProcessChannelMode(QProcess::ForwardedErrorChannel);  // its complaints go to the agent's log
+    m_process->setStandardOutputFile(QProcess::nullDevice());
+    const int childEnd = pair[1];
+    m_process->setChildProcessModifier([childEnd] {
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (childEnd == 3) ::fcntl(3, F_SETFD, 0);  // dup2 onto itself would keep close-on-exec
+        else ::dup2(childEnd, 3);
+    });
+    connect(m_process, &QProcess::started, this, [this] { m_pid = m_process->processId(); });
+    connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart) lost();
+    });
+    connect(m_process, &QProcess::finished, this, [this] { lost(); });
+    m_socket = pair[0];
+    m_notifier = new QSocketNotifier(m_socket, QSocketNotifier::Read, this);
+    connect(m_notifier, &QSocketNotifier::activated, this, &ZygoteClient::readReplies);
+    // The blank argument is room for each trainer's own command line (zygote::CommandLineRoom).
+    m_process->start(m_program, {QStringLiteral("zygote"), QString(zygote::kCommandLineRoomBytes, QLatin1Char(' '))});
+    ::close(childEnd);
+    if (m_socket < 0) *error = QStringLiteral("%1 failed to start").arg(m_program);  // lost() said why
+    return m_socket >= 0;
+}
+
+bool ZygoteClient::spawn(const QString& node, const QStringList& args, const QCborMap& env, const QString& cwd, int stdoutFd,
+                         int stderrFd, QString* error) {
+    if (!ensureStarted(error)) return false;
+    if (sendPacket(m_socket, zygote::spawnRequest(node, args, env, cwd), {stdoutFd, stderrFd})) return true;
+    *error = QStringLiteral("cannot reach the trainer zygote: ") + QString::fromLocal8Bit(std::strerror(errno));
+    return false;
+}
+
+void ZygoteClient::signal(const QString& node, int signal) {
+    if (m_socket >= 0) sendPacket(m_socket, zygote::signalRequest(node, signal));
+}
+
+void ZygoteClient::readReplies() {
+    QByteArray bytes;
+    QList<int> fds;
+    if (!receivePacket(m_socket, &bytes, &fds)) return lost();  // it has died, or is dying
+    for (int fd : fds) ::close(fd);  // it never sends any
+    const QCborMap m = QCborValue::fromCbor(bytes).toMap();
+    const QString op = m.value(QStringLiteral("op")).toString();
+    const QString node = m.value(QStringLiteral("node")).toString();
+    if (op == QLatin1String("spawned")) Q_EMIT spawned(node, m.value(QStringLiteral("pid")).toInteger());
+    else if (op == QLatin1String("failed")) Q_EMIT failed(node, m.value(QStringLiteral("error")).toString());
+    else if (op == QLatin1String("exited"))
+        Q_EMIT exited(node, int(m.value(QStringLiteral("code")).toInteger()), int(m.value(QStringLiteral("signal")).toInteger()));
+}
+
+// The zygote is gone (its trainers die with it, PR_SET_PDEATHSIG): the next spawn starts another.
+// Its socket may close a moment before Qt reports the exit; the exit says why.
+void ZygoteClient::lost() {
+    if (m_socket < 0) return;
+    delete m_notifier;
+    m_notifier = nullptr;
+    ::close(m_socket);
+    m_socket = -1;
+    QString why = QStringLiteral("the trainer zygote is gone");
+    if (m_process) {
+        m_process->disconnect(this);
+        const QString zygote = QStringLiteral("the trainer zygote (pid %1)").arg(m_pid);
+        if (m_process->error() == QProcess::FailedToStart) {
+            why = QStringLiteral("%1 failed to start: %2").arg(m_program, m_process->errorString());
+        } else if (m_process->state() != QProcess::NotRunning && !m_process->waitForFinished(2000)) {
+            m_process->kill();
+            m_process->waitForFinished(1000);
+            why = zygote + QStringLiteral(" closed its socket and was stopped");
+        } else {
+            why = m_process->exitStatus() == QProcess::CrashExit
+                ? QStringLiteral("%1 was killed by signal %2").arg(zygote).arg(m_process->exitCode())
+                : QStringLiteral("%1 exited with status %2").arg(zygote).arg(m_process->exitCode());
+        }
+        m_process->deleteLater();
+        m_process = nullptr;
+    }
+    Q_EMIT died(why);
+}
+
+}  // namespace hips
