@@ -3,6 +3,7 @@
 //   hips-agent role --topology FILE --node ID --out DIR
 // Workers and the master worker run in hips-trainer (trainer_main.cpp), the one that loads LibTorch.
 #include "AgentDaemon.h"
+#include "ProcessMemory.h"
 #include "RoleRunner.h"
 #include "UnixSignals.h"
 
@@ -79,6 +80,7 @@ static int runDaemon(QCoreApplication& app, const QCommandLineParser& args) {
 
 int main(int argc, char** argv) {
     ::umask(077);  // runs hold models trained on private data: nothing we write is for other users
+    hips::keepLargeAllocations();  // servers receive every model slice into a fresh ZeroMQ buffer
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("hips-agent"));
     QCoreApplication::setApplicationVersion(QStringLiteral(HIPS_VERSION));

@@ -2,7 +2,7 @@
 //   hips-trainer role --topology FILE --node ID --out DIR
 //   hips-trainer zygote [ROOM]  (with the agent's socket on descriptor 3: forks trainers on demand)
 // Kept apart from hips-agent so that only the processes that train load LibTorch.
-#include "ProcessTuning.h"
+#include "ProcessMemory.h"
 #include "RoleRunner.h"
 #include "TrainerZygote.h"
 #include "TrainingRoles.h"

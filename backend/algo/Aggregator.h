@@ -20,6 +20,10 @@ public:
     // out[i] = base[i] + aggregate[i] for i in [begin, end) (base may be null: the aggregate
     // alone). Computing by ranges lets a server send each slice as soon as it is written.
     virtual void write(float* out, const float* base, size_t begin, size_t end) const = 0;
+    // True for a rule whose aggregate is the plain sum of the contributions: the server may then
+    // fold each one into the next model as it arrives (RoundCollector::foldOnArrival), and
+    // write() is needed only to recompute a range.
+    virtual bool foldsOnArrival() const { return false; }
 };
 
 }  // namespace hips

@@ -8,8 +8,9 @@ namespace hips {
 // FedAvg as in HiPS: every worker pushes Δ_i = (w_i − w) / N_all, so the aggregate at
 // both layers is the plain sum Σ Δ_i and the global update is w ← w + Σ Δ_i
 // (ALGORITHMS.md, "HiPS — two-layer parameter server", steps 1–3).
-// Contributions are held (zero-copy when they come with an owner) and summed only when
-// written, in one pass that reads each once: w + Σ Δ_i costs N+1 reads and one write.
+// Contributions are held (zero-copy when they come with an owner). Servers fold each one into
+// the next model as it arrives (foldsOnArrival); write() sums them in one pass that reads each
+// once (w + Σ Δ_i: N+1 reads and one write) where a range must be computed from the inputs.
 class FedAvgAggregator final : public Aggregator {
 public:
     QString name() const override { return QStringLiteral("fedavg"); }
@@ -17,6 +18,7 @@ public:
     void add(const float* values, size_t length, std::shared_ptr<const void> owner) override;
     int contributions() const override { return int(m_inputs.size()); }
     void write(float* out, const float* base, size_t begin, size_t end) const override;
+    bool foldsOnArrival() const override { return true; }
 
 private:
     size_t m_length = 0;

@@ -14,19 +14,37 @@ void sumInto(float* __restrict out, const float* __restrict a, const float* __re
     for (size_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
 }
 
-bool allFinite(const float* __restrict values, size_t n) {
+static inline uint32_t notFinite(float value) {
     constexpr uint32_t kExponent = 0x7f800000u;
+    uint32_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    return uint32_t((bits & kExponent) == kExponent);
+}
+
+bool allFinite(const float* __restrict values, size_t n) {
     uint32_t bad = 0;
-    for (size_t i = 0; i < n; ++i) {
-        uint32_t bits;
-        std::memcpy(&bits, values + i, sizeof bits);
-        bad |= uint32_t((bits & kExponent) == kExponent);
-    }
+    for (size_t i = 0; i < n; ++i) bad |= notFinite(values[i]);
     return bad == 0;
 }
 
+bool seedIfFinite(float* __restrict out, const float* __restrict base, const float* __restrict in, size_t n) {
+    uint32_t bad = 0;
+    if (base)
+        for (size_t i = 0; i < n; ++i) {
+            bad |= notFinite(in[i]);
+            out[i] = base[i] + in[i];
+        }
+    else
+        for (size_t i = 0; i < n; ++i) {
+            bad |= notFinite(in[i]);
+            out[i] = in[i];
+        }
+    return bad == 0;
+}
+
+static constexpr size_t kChunk = 4096;  // 16 KiB: the chunk of out stays in L1 across the inputs
+
 void sumMany(float* out, const float* base, const float* const* inputs, size_t count, size_t n) {
-    constexpr size_t kChunk = 4096;  // 16 KiB: the chunk of out stays in L1 across the inputs
     for (size_t begin = 0; begin < n; begin += kChunk) {
         const size_t len = std::min(kChunk, n - begin);
         float* o = out + begin;

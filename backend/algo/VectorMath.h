@@ -7,11 +7,14 @@ namespace hips {
 void addInto(float* dst, const float* src, size_t n);
 // out[i] = a[i] + b[i]: one pass where copy-then-add would take two.
 void sumInto(float* out, const float* a, const float* b, size_t n);
-// out[i] = base[i] + Σ_k inputs[k][i] (base may be null), in cache-sized chunks so that every
-// input is read once and out written once, whatever the number of inputs.
 // True when no value is NaN or ±Inf: a float is not finite exactly when its exponent bits are
 // all ones, an integer test whose OR over the vector is one vectorized pass, no branch per value.
 bool allFinite(const float* values, size_t n);
+// out[i] = base[i] + in[i] (out[i] = in[i] when base is null) and, in the same pass, whether
+// every in[i] is finite: false means `in` holds a NaN or ±Inf, and out is then garbage.
+bool seedIfFinite(float* out, const float* base, const float* in, size_t n);
+// out[i] = base[i] + Σ_k inputs[k][i] (base may be null), in cache-sized chunks so that every
+// input is read once and out written once, whatever the number of inputs.
 void sumMany(float* out, const float* base, const float* const* inputs, size_t count, size_t n);
 
 }  // namespace hips

@@ -35,6 +35,7 @@ public:
         }
         m_contributors = contributors;
         RoundCollector collector(m_ctx.node.id, contributors, makeAggregator(m_ctx.training()));
+        collector.foldOnArrival([this] { return RoundCollector::FoldTarget{m_pool.acquire(m_model.size), m_model.data}; });
         auto lastProgress = Clock::now();
         auto roundStart = Clock::now();
         while (m_servedFinal.size() < contributors.size() || !m_masterHasFinal) {
@@ -53,7 +54,11 @@ public:
             else if (type == QLatin1String("push")) {
                 if (e->message.fields.value(QStringLiteral("pull")).toBool())
                     addPull(e->peer, e->message.integer(QStringLiteral("round")));
-                if (m_model.version >= 0 && collector.add(*e, m_model.version + 1, m_model.size)) {
+                const bool complete = m_model.version >= 0 && collector.add(*e, m_model.version + 1, m_model.size);
+                if (const auto slice = collector.takeFinalSlice())  // out before the round is complete
+                    m_streamer.sliceFinal(m_channel, m_pulls.waiting(m_model.version + 1), m_model.version + 1,
+                                          collector.foldBuffer(), *slice);
+                if (complete) {
                     apply(collector, roundStart);
                     roundStart = Clock::now();
                 }
@@ -103,10 +108,10 @@ private:
 
     // w ← w + ΣΔ into a pooled buffer (the old one may still be on its way to a peer), each
     // slice sent to the waiting pullers as soon as it is computed.
-    void apply(const RoundCollector& round, Clock::time_point roundStart) {
+    void apply(RoundCollector& round, Clock::time_point roundStart) {
         const auto start = Clock::now();
         const QStringList ready = m_pulls.take(m_model.version + 1);
-        m_model = applyAndSend(m_channel, m_model, round, ready, m_pool);
+        m_model = applyAndSend(m_channel, m_model, round, ready, m_pool, &m_streamer);
         noteServed(ready);
         const double applySeconds = std::chrono::duration<double>(Clock::now() - start).count();
         const qint64 v = m_model.version;
@@ -131,6 +136,7 @@ private:
     ModelVersion m_model;
     PendingPulls m_pulls;
     ModelBufferPool m_pool;
+    ModelStreamer m_streamer;
     QSet<QString> m_contributors, m_servedFinal;
     RejectionLog m_log{m_ctx.node.id};
     bool m_masterHasFinal = false;

@@ -38,6 +38,7 @@ public:
         m_upstream = &upstream;
         m_workerIds = workers;
         RoundCollector collector(m_ctx.node.id, workers, makeAggregator(m_ctx.training()));
+        collector.foldOnArrival([this] { return RoundCollector::FoldTarget{m_pool.acquire(m_model.total), nullptr}; });
         upstream.send(Message(QStringLiteral("pull"), {{QStringLiteral("version"), 0}}));
 
         auto lastProgress = Clock::now();
@@ -62,13 +63,13 @@ public:
                 } else if (e->message.type == QLatin1String("push")) {
                     if (e->message.fields.value(QStringLiteral("pull")).toBool())
                         m_pulls.add(e->peer, e->message.integer(QStringLiteral("round")));
-                    if (m_model.version >= 0 && collector.add(*e, m_model.version + 1, m_model.total)) {
-                        Message push(QStringLiteral("push"), {{QStringLiteral("round"), m_model.version + 1},
-                                                              {QStringLiteral("pull"), true}});
+                    const bool complete = m_model.version >= 0 && collector.add(*e, m_model.version + 1, m_model.total);
+                    if (const auto slice = collector.takeFinalSlice())  // the party's sum goes up slice by slice
+                        sendPushSlice(upstream, m_model.version + 1, collector.foldBuffer(), *slice, true);
+                    if (complete && !collector.takeFolded()) {  // a rule that does not fold: the sum at the end
                         FloatBuffer sum = m_pool.acquire(m_model.total);
                         collector.write(sum->data(), nullptr, 0, m_model.total);
-                        push.frames.push_back(floatFrame(sum));
-                        upstream.send(std::move(push));
+                        sendPush(upstream, m_model.version + 1, sum, true);
                     }
                 } else if (e->message.type == QLatin1String("pull")) {
                     m_pulls.add(e->peer, e->message.integer(QStringLiteral("version")));

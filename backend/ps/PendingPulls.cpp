@@ -15,4 +15,11 @@ QStringList PendingPulls::take(qint64 available) {
     return ready;
 }
 
+QStringList PendingPulls::waiting(qint64 available) const {
+    QStringList peers;
+    for (auto it = m_pending.cbegin(); it != m_pending.cend(); ++it)
+        if (it.value() <= available) peers.append(it.key());
+    return peers;
+}
+
 }  // namespace hips

@@ -12,6 +12,8 @@ public:
     void add(const QString& peer, qint64 version) { m_pending.insert(peer, version); }
     // Removes and returns the peers whose pull a model of version `available` answers.
     QStringList take(qint64 available);
+    // The same peers, left waiting (a model being streamed slice by slice is not complete yet).
+    QStringList waiting(qint64 available) const;
 
 private:
     QMap<QString, qint64> m_pending;  // peer → version wanted

@@ -47,10 +47,7 @@ public:
             const auto commStart = Clock::now();
             auto delta = std::make_shared<std::vector<float>>(global.size);
             trainer.writeDelta(global.data, scale, delta->data());
-            // The push also asks for the next model: one message each way per round.
-            Message push(QStringLiteral("push"), {{QStringLiteral("round"), round}, {QStringLiteral("pull"), true}});
-            push.frames.push_back(floatFrame(delta));
-            channel.send(std::move(push));
+            sendPush(channel, round, delta, true);  // and ask for the next model in the same messages
             global = awaitModel(channel, scheduler, round);
             report(round, stats, std::chrono::duration<double>(Clock::now() - commStart).count(), channel);
         }

@@ -6,6 +6,7 @@
 
 #include <QJsonArray>
 #include <QtTest>
+#include <functional>
 #include <limits>
 #include <cmath>
 
@@ -25,10 +26,24 @@ std::vector<float> sumOf(const RoundCollector& c, size_t n) {
     return out;
 }
 
-Envelope push(const QString& peer, qint64 round, std::vector<float> values) {
-    Message m(QStringLiteral("push"), {{QStringLiteral("round"), round}});
+// A push slice as sendPush makes it: `values` at `offset` of an update of `total` floats
+// (the whole update when total is 0).
+Envelope push(const QString& peer, qint64 round, std::vector<float> values, size_t offset = 0, size_t total = 0) {
+    Message m(QStringLiteral("push"), {{QStringLiteral("round"), round}, {QStringLiteral("offset"), qint64(offset)},
+                                       {QStringLiteral("total"), qint64(total ? total : values.size())}});
     m.frames.emplace_back(values.data(), values.size() * sizeof(float));
     return {peer, std::move(m)};
+}
+
+// The slices of an update of `total` floats whose value at i is fill(i).
+std::vector<Envelope> pushSlices(const QString& peer, qint64 round, size_t total, const std::function<float(size_t)>& fill) {
+    std::vector<Envelope> slices;
+    for (size_t offset = 0; offset < total; offset += kSliceFloats) {
+        std::vector<float> values(std::min(kSliceFloats, total - offset));
+        for (size_t i = 0; i < values.size(); ++i) values[i] = fill(offset + i);
+        slices.push_back(push(peer, round, std::move(values), offset, total));
+    }
+    return slices;
 }
 
 }  // namespace
@@ -105,33 +120,153 @@ private Q_SLOTS:
         QVERIFY(!c.add(push("q/worker9", 1, {1, 1}), 1, 2));   // stranger
         QVERIFY(!c.add(push("p/worker0", 2, {1, 1}), 1, 2));   // wrong round
         QVERIFY(!c.add(push("p/worker0", 1, {1, 1, 1}), 1, 2));  // wrong size
-        QCOMPARE(c.rejected(), quint64(3));
-        // Poison: NaN and ±Inf are refused (and counted), and the sender may still push a real update.
-        QVERIFY(!c.add(push("p/worker0", 1, {1, std::numeric_limits<float>::quiet_NaN()}), 1, 2));
-        QVERIFY(!c.add(push("p/worker0", 1, {std::numeric_limits<float>::infinity(), 1}), 1, 2));
-        QVERIFY(!c.add(push("p/worker0", 1, {1, -std::numeric_limits<float>::infinity()}), 1, 2));
-        QCOMPARE(c.rejectedNonFinite(), quint64(3));
+        QVERIFY(!c.add(push("p/worker0", 1, {1, 1}, 0, 3), 1, 2));  // a slice of an update of another size
+        QVERIFY(!c.add(push("p/worker0", 1, {1}, 1, 2), 1, 2));  // not on a slice boundary
+        Envelope noFrame = push("p/worker0", 1, {1, 1});
+        noFrame.message.frames.clear();
+        QVERIFY(!c.add(noFrame, 1, 2));
         QCOMPARE(c.rejected(), quint64(6));
-        QVERIFY(!c.add(push("p/worker0", 1, {1, 2}), 1, 2));
+        // Poison: NaN is refused (and counted), and the slice counts as delivered, so the round
+        // does not wait for it; a second push of it is refused.
+        QVERIFY(!c.add(push("p/worker0", 1, {1, std::numeric_limits<float>::quiet_NaN()}), 1, 2));
+        QCOMPARE(c.rejectedNonFinite(), quint64(1));
         QVERIFY(!c.add(push("p/worker0", 1, {1, 2}), 1, 2));   // twice in a round
-        QCOMPARE(c.rejected(), quint64(7));
-        QVERIFY(c.add(push("p/worker1", 1, {10, 20}), 1, 2));  // completes the round
-        QCOMPARE(sumOf(c, 2), (std::vector<float>{11, 22}));
+        QCOMPARE(c.rejected(), quint64(8));
+        QVERIFY(c.add(push("p/worker1", 1, {10, 20}), 1, 2));  // completes the round, without worker0
+        QCOMPARE(sumOf(c, 2), (std::vector<float>{10, 20}));
         QVERIFY(!c.add(push("p/worker1", 2, {1, 1}), 2, 2));   // the next round starts afresh
-        QVERIFY(c.add(push("p/worker0", 2, {2, 2}), 2, 2));
-        QCOMPARE(sumOf(c, 2), (std::vector<float>{3, 3}));
+        QVERIFY(c.add(push("p/worker0", 2, {std::numeric_limits<float>::infinity(), 1}), 2, 2));  // refused, and the last
+        QCOMPARE(c.rejectedNonFinite(), quint64(2));
+        QCOMPARE(sumOf(c, 2), (std::vector<float>{1, 1}));
+    }
+
+    // Folded on arrival: the result is base + Σ over the contributions, each slice final (and
+    // reported once) when every contributor's push of it is in, in whatever order they come.
+    void foldedRoundIsBasePlusSumSliceBySlice() {
+        const size_t total = 2 * kSliceFloats + 5;
+        std::vector<float> base(total);
+        for (size_t i = 0; i < total; ++i) base[i] = float(i % 7);
+        RoundCollector c("central/global_server0", {"a", "b"}, AggregatorRegistry::create("fedavg"));
+        ModelBufferPool pool;
+        c.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(total), base.data()}; });
+        for (int round = 1; round <= 2; ++round) {
+            std::vector<Envelope> a = pushSlices("a", round, total, [&](size_t i) { return float(i % 5) * round; });
+            std::vector<Envelope> b = pushSlices("b", round, total, [](size_t i) { return -float(i % 3); });
+            QVERIFY(!c.add(a[2], round, total));
+            QVERIFY(!c.add(b[0], round, total));
+            QVERIFY(!c.takeFinalSlice());
+            QVERIFY(!c.add(b[2], round, total));
+            QCOMPARE(c.takeFinalSlice(), std::optional<size_t>(2));  // a's and b's slice 2 are in
+            QVERIFY(!c.takeFinalSlice());
+            QVERIFY(!c.add(a[0], round, total));
+            QCOMPARE(c.takeFinalSlice(), std::optional<size_t>(0));
+            QVERIFY(!c.add(a[1], round, total));
+            QVERIFY(c.add(b[1], round, total));
+            QCOMPARE(c.takeFinalSlice(), std::optional<size_t>(1));
+            const FloatBuffer out = c.takeFolded();
+            QVERIFY(out);
+            for (size_t i = 0; i < total; ++i)
+                QCOMPARE((*out)[i], base[i] + float(i % 5) * round - float(i % 3));
+            QVERIFY(!c.takeFolded());
+        }
+    }
+
+    // A non-finite slice is left out of its range only; a range no contribution reached keeps
+    // the base; with no base (a party's sum) it is the sum alone, and zero where none reached it.
+    void nonFiniteSliceIsLeftOutOfItsRangeOnly() {
+        const size_t total = kSliceFloats + 3;
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        for (const bool withBase : {true, false}) {
+            std::vector<float> base(total, 100.0f);
+            RoundCollector c("p/server0", {"a", "b"}, AggregatorRegistry::create("fedavg"));
+            ModelBufferPool pool;
+            c.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(total), withBase ? base.data() : nullptr}; });
+            std::vector<Envelope> a = pushSlices("a", 1, total, [&](size_t i) { return i == 7 ? nan : 1.0f; });
+            std::vector<Envelope> b = pushSlices("b", 1, total, [&](size_t i) { return i >= kSliceFloats ? nan : 2.0f; });
+            QVERIFY(!c.add(a[0], 1, total));  // slice 0 of a: refused, its range not seeded
+            QVERIFY(!c.add(b[0], 1, total));
+            QVERIFY(!c.add(a[1], 1, total));
+            QVERIFY(c.add(b[1], 1, total));  // refused, and the last of the round
+            QCOMPARE(c.rejectedNonFinite(), quint64(2));
+            const FloatBuffer out = c.takeFolded();
+            const float b0 = withBase ? 100.0f : 0.0f;
+            QCOMPARE((*out)[0], b0 + 2.0f);                  // b only
+            QCOMPARE((*out)[kSliceFloats - 1], b0 + 2.0f);
+            QCOMPARE((*out)[kSliceFloats], b0 + 1.0f);       // a only
+            QCOMPARE((*out)[total - 1], b0 + 1.0f);
+        }
+        // Every contribution to a range refused: the range is the base (zero without one).
+        RoundCollector c("p/server0", {"a"}, AggregatorRegistry::create("fedavg"));
+        std::vector<float> base(4, 5.0f);
+        ModelBufferPool pool;
+        c.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(4), base.data()}; });
+        QVERIFY(c.add(push("a", 1, {nan, 1, 1, 1}), 1, 4));
+        QCOMPARE(*c.takeFolded(), (std::vector<float>{5, 5, 5, 5}));
+    }
+
+    // A rule that does not fold gets each contributor's whole update, put together from its
+    // slices; a contributor with a refused slice is left out entirely.
+    void unfoldedRoundGetsWholeUpdates() {
+        const size_t total = kSliceFloats + 2;
+        RoundCollector c("p/server0", {"a", "b", "c"}, AggregatorRegistry::create("fedavg"));  // no fold target
+        std::vector<Envelope> a = pushSlices("a", 1, total, [](size_t i) { return float(i % 4); });
+        std::vector<Envelope> b = pushSlices("b", 1, total, [](size_t) { return 1.0f; });
+        std::vector<Envelope> cc = pushSlices("c", 1, total, [&](size_t i) {
+            return i == total - 1 ? std::numeric_limits<float>::infinity() : 1000.0f;
+        });
+        QVERIFY(!c.add(a[1], 1, total));
+        QVERIFY(!c.add(cc[0], 1, total));
+        QVERIFY(!c.add(b[0], 1, total));
+        QVERIFY(!c.add(a[0], 1, total));
+        QVERIFY(!c.add(b[1], 1, total));
+        QVERIFY(!c.takeFinalSlice());  // only folding rounds stream
+        QVERIFY(c.add(cc[1], 1, total));
+        QVERIFY(!c.takeFolded());
+        const std::vector<float> sum = sumOf(c, total);
+        for (size_t i : {size_t(0), size_t(1), kSliceFloats, total - 1}) QCOMPARE(sum[i], float(i % 4) + 1.0f);
+    }
+
+    // A slice streamed before the round is complete is not sent again; a puller that had none
+    // gets every slice at the end.
+    void streamerSendsEachSliceOnce() {
+        zmq::context_t ctx(1);
+        Channel server = Channel::router(ctx, "srv", "inproc://streamer", CurveConfig{});
+        Channel p = Channel::dealer(ctx, "p", "inproc://streamer", "srv", CurveConfig{});
+        Channel q = Channel::dealer(ctx, "q", "inproc://streamer", "srv", CurveConfig{});
+        for (Channel* c : {&p, &q}) QVERIFY(c->send(Message("pull")));
+        for (int i = 0; i < 2; ++i) QVERIFY(server.receive(std::chrono::milliseconds(5000)));  // routes learnt
+        const size_t total = 2 * kSliceFloats + 1;
+        auto out = std::make_shared<std::vector<float>>(total, 1.0f);
+        ModelStreamer streamer;
+        streamer.sliceFinal(server, {"p"}, 4, out, 1);
+        streamer.sliceFinal(server, {"p"}, 4, out, 1);  // reported twice: sent once
+        streamer.finish(server, {"p", "q"}, ModelVersion::fromBuffer(4, out));
+        auto offsets = [](Channel& c, int expected) {
+            QList<qint64> got;
+            while (got.size() < expected + 1)  // one more than expected: nothing further may come
+                if (auto e = c.receive(std::chrono::milliseconds(got.size() < expected ? 5000 : 200))) {
+                    auto slice = ModelSlice::fromMessage(std::move(e->message), e->peer);
+                    got << (slice && slice->version == 4 ? qint64(slice->offset) : -1);
+                } else {
+                    break;
+                }
+            return got;
+        };
+        const qint64 K = kSliceFloats;
+        QCOMPARE(offsets(p, 3), (QList<qint64>{K, 0, 2 * K}));
+        QCOMPARE(offsets(q, 3), (QList<qint64>{0, K, 2 * K}));
     }
 
     // A model larger than one slice is cut, sent, and put back together in any order; slices
     // of an older version are ignored; a slice that does not fit its header is rejected.
     void modelSlicesReassemble() {
-        const size_t total = 2 * kModelSliceFloats + 5;
+        const size_t total = 2 * kSliceFloats + 5;
         auto buffer = std::make_shared<std::vector<float>>(total);
         for (size_t i = 0; i < total; ++i) (*buffer)[i] = float(i % 977);
         const ModelVersion model = ModelVersion::fromBuffer(7, buffer);
         std::vector<ModelSlice> slices;
-        for (size_t offset = 0; offset < total; offset += kModelSliceFloats) {
-            const size_t n = std::min(kModelSliceFloats, total - offset);
+        for (size_t offset = 0; offset < total; offset += kSliceFloats) {
+            const size_t n = std::min(kSliceFloats, total - offset);
             Message m = ModelSlice{7, offset, total, {buffer, buffer->data() + offset, n}}.toMessage("model");
             auto parsed = ModelSlice::fromMessage(std::move(m), "test");
             QVERIFY(parsed.has_value());

@@ -1,16 +1,19 @@
 // Data-plane goodput: N workers push a payload and pull a model of the same size each round,
-// through HiPS's real path (Channel + WireCodec on ROUTER/DEALER, RoundCollector with FedAvg
-// at the server, w ← w + ΣΔ into a fresh buffer, zero-copy model replies), against raw
+// through HiPS's real path (Channel + WireCodec on ROUTER/DEALER, pushes in slices that
+// RoundCollector folds with FedAvg as they arrive into w + ΣΔ, each slice of the new model
+// streamed back zero-copy as soon as it is final), against raw
 // ZeroMQ PUSH/PULL moving the same bytes both ways over the same loopback, in the same run.
 // Goodput = payload bytes pushed + pulled / wall time. Prints one line per configuration.
 // The `curve` columns run the same path with CURVE on, as every run has it (a key pair per node,
 // the ZAP handler naming each peer): its cost is curve_GB/s against hips_GB/s.
 #include "AggregatorRegistry.h"
 #include "Channel.h"
+#include "ProcessMemory.h"
 #include "ServerCommon.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <thread>
 
@@ -80,6 +83,7 @@ double hipsPushPull(int workers, size_t bytes, int rounds, bool aggregate, bool 
     RoundCollector collector("central/global_server0", ids, AggregatorRegistry::create("fedavg"));
     ModelBufferPool pool;
     ModelVersion model = ModelVersion::fromBuffer(0, std::make_shared<std::vector<float>>(floats, 0.0f));
+    collector.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(floats), model.data}; });
 
     const auto start = Clock::now();
     std::vector<std::thread> threads;
@@ -90,9 +94,7 @@ double hipsPushPull(int workers, size_t bytes, int rounds, bool aggregate, bool 
             auto delta = std::make_shared<std::vector<float>>(floats, 1e-3f);
             ModelAssembler assembler(floats);
             for (qint64 r = 1; r <= rounds; ++r) {
-                Message push(QStringLiteral("push"), {{QStringLiteral("round"), r}, {QStringLiteral("pull"), true}});
-                push.frames.push_back(floatFrame(delta));
-                c.send(std::move(push));
+                sendPush(c, r, delta, true);
                 while (true) {
                     auto e = c.receive(1000ms);
                     if (!e || e->message.type != QLatin1String("model")) continue;
@@ -103,16 +105,22 @@ double hipsPushPull(int workers, size_t bytes, int rounds, bool aggregate, bool 
         });
     QList<QString> pulls;
     int served = 0, pushes = 0;
+    const int slicesPerPush = int(sliceCount(floats));
+    ModelStreamer streamer;
     while (served < workers * rounds) {
         auto e = server.receive(1000ms);
         if (!e) continue;
-        if (e->message.fields.value(QStringLiteral("pull")).toBool()) pulls.append(e->peer);
-        if (!aggregate && ++pushes == workers) {
+        if (e->message.fields.value(QStringLiteral("pull")).toBool() && !pulls.contains(e->peer)) pulls.append(e->peer);
+        if (!aggregate && ++pushes == workers * slicesPerPush) {
             pushes = 0;
             model.version += 1;
             for (const QString& p : pulls) sendModel(server, p, model, QStringLiteral("model"));
-        } else if (aggregate && collector.add(*e, model.version + 1, floats)) {
-            model = applyAndSend(server, model, collector, pulls, pool);
+        } else if (aggregate) {
+            const bool complete = collector.add(*e, model.version + 1, floats);
+            if (const auto slice = collector.takeFinalSlice())
+                streamer.sliceFinal(server, pulls, model.version + 1, collector.foldBuffer(), *slice);
+            if (!complete) continue;
+            model = applyAndSend(server, model, collector, pulls, pool, &streamer);
         } else {
             continue;
         }
@@ -131,12 +139,19 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
-int main() {
+// bench_dataplane [WORKERS MB]: one configuration only (for profiling); all by default.
+int main(int argc, char** argv) {
+    std::vector<int> workerCounts{1, 4}, payloads{1, 4, 16, 64};
+    keepLargeAllocations();  // as hips-agent sets it for its servers (and here for raw ZeroMQ too)
+    if (argc == 3) {
+        workerCounts = {std::max(1, std::atoi(argv[1]))};
+        payloads = {std::max(1, std::atoi(argv[2]))};
+    }
     std::printf("%-8s %-8s %-7s %10s %12s %7s %14s %7s %10s %12s\n", "workers", "payload", "rounds", "raw_GB/s",
                 "hips_GB/s", "ratio", "transport_GB/s", "ratio", "curve_GB/s", "curve/hips");
     double worst = 1e9, worstTransport = 1e9, worstCurve = 1e9;
-    for (int workers : {1, 4})
-        for (int mb : {1, 4, 16, 64}) {
+    for (int workers : workerCounts)
+        for (int mb : payloads) {
             const size_t bytes = size_t(mb) << 20;
             const int rounds = std::max(4, 512 / (mb * workers));
             rawPushPull(workers, bytes, 1);  // warm-up: connections, page faults

@@ -3,6 +3,7 @@
 // glibc's defaults, in the same run (each in its own child process: the setting is per process).
 // Goal (issue 10): under 1,000 page faults per evaluation.
 #include "LocalTrainer.h"
+#include "ProcessMemory.h"
 #include "ProcessTuning.h"
 
 #include <QCoreApplication>

@@ -17,7 +17,7 @@ using namespace hips;
 
 namespace {
 
-constexpr size_t K = kModelSliceFloats;
+constexpr size_t K = kSliceFloats;
 const size_t kModelSizes[8] = {1, 3, 1000, K - 1, K, K + 1, 2 * K + 5, 3 * K};
 
 float fillOf(qint64 version) { return float(version % 1000); }

@@ -230,8 +230,8 @@ private Q_SLOTS:
     }
 
     // The roles of a run admit only the run's nodes, each by its own key: a client with another
-    // key, or none, is refused, and a node of another party is known for who it is (not a
-    // worker of this party) and refused too, while the run goes on and finishes; the refusal
+    // key, or none, is refused, and a node of another party (its server) is known for who it is
+    // (not a worker of this party) and refused too, while the run goes on and finishes; the refusal
     // lands in the run history as a warning.
     void aRoleRefusesClientsWithoutTheRunKeys() {
         QProcess hips;
@@ -239,7 +239,8 @@ private Q_SLOTS:
         startRun(hips, "roles", 40, out);
         QTRY_VERIFY_WITH_TIMEOUT((out += hips.readAll()).contains("\n    2 "), 60000);  // training under way
         const hips::CurveKeyPair server = hips::CurveKeyPair::fromText(environmentOf("party1/server0", "HIPS_NODE_KEY"));
-        const hips::CurveKeyPair otherParty = hips::CurveKeyPair::fromText(environmentOf("party2/worker0", "HIPS_NODE_KEY"));
+        // (A server's key: trainers are forked by the zygote, and their keys never show in /proc.)
+        const hips::CurveKeyPair otherParty = hips::CurveKeyPair::fromText(environmentOf("party2/server0", "HIPS_NODE_KEY"));
         QVERIFY2(!server.isNull() && !otherParty.isNull(), "the roles run without keys of their own");
         QVERIFY(server.publicKey != otherParty.publicKey);
         const QString partyServer = QString("tcp://%1:9201").arg(m_addresses[1]);

@@ -1,0 +1,130 @@
+// libFuzzer target: push slices as a server receives them (RoundCollector::add), folded on
+// arrival or kept for the rule, and the round they complete — the path every update takes.
+//
+// Input: byte 0 picks the update's size (small, around one slice, several slices) and whether
+// the round is folded; then up to 24 records, each a push slice: who sends it (one of three
+// contributors or a stranger), its round, offset and total (near the canonical cut or anything),
+// its payload (the size the header implies or arbitrary, 0–2 frames, aligned or not, and maybe a
+// NaN or ±Inf somewhere). Every contributor's values are its own power of two, so a completed
+// round must equal, everywhere, base + the sum of the contributions the collector accepted for
+// that range (none is lost, none counted twice, no range left unwritten), and a refused push
+// must leave the counters saying so.
+#include "AggregatorRegistry.h"
+#include "FuzzSupport.h"
+#include "ServerCommon.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+using namespace hips;
+
+namespace {
+
+constexpr size_t K = kSliceFloats;
+const size_t kSizes[4] = {3, K - 1, K + 1, 2 * K + 5};
+const QString kSenders[4] = {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c"), QStringLiteral("stranger")};
+constexpr float kBase = 0.5f;
+
+float valueOf(int sender) { return float(1 << sender); }
+
+qint64 pick(fuzz::Input& in, qint64 canonical) {
+    switch (in.byte() % 4) {
+        case 0: return canonical;
+        case 1: return canonical + qint64(int8_t(in.byte()));
+        case 2: return qint64(in.byte()) * qint64(K) + qint64(int8_t(in.byte()));
+        default: return qint64(in.u64());
+    }
+}
+
+zmq::message_t payload(size_t floats, float value, bool misaligned, qint64 poisonAt, float poison) {
+    auto owner = std::make_shared<std::vector<char>>((floats + 1) * sizeof(float));
+    char* at = owner->data() + (misaligned ? 1 : 0);
+    for (size_t i = 0; i < floats; ++i) {
+        const float v = qint64(i) == poisonAt ? poison : value;
+        std::memcpy(at + i * sizeof(float), &v, sizeof v);
+    }
+    return sharedFrame(owner, at, floats * sizeof(float));
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+    fuzz::quietQt();
+    return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    fuzz::Input in(data, size);
+    const uint8_t setup = in.byte();
+    const size_t total = kSizes[setup % 4];
+    const bool fold = (setup & 4) != 0;
+    const size_t slices = sliceCount(total);
+    std::vector<float> base(total, kBase);
+    ModelBufferPool pool;
+    RoundCollector collector(QStringLiteral("fuzz/server"), {kSenders[0], kSenders[1], kSenders[2]},
+                             AggregatorRegistry::create(QStringLiteral("fedavg")));
+    if (fold) collector.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(total), base.data()}; });
+
+    qint64 round = 1;
+    std::vector<float> expected(slices, 0.0f);      // per slice: Σ of accepted contributions (folded)
+    std::vector<bool> spoiled(3, false);            // per sender: a refused slice (unfolded)
+    for (int record = 0; record < 24 && in.left() > 0; ++record) {
+        const uint8_t mode = in.byte();
+        const int sender = in.byte() % 4;
+        const qint64 slot = qint64(in.byte() % 4);
+        const qint64 offset = pick(in, slot * qint64(K));
+        const qint64 claimedTotal = pick(in, qint64(total));
+        const qint64 claimedRound = (mode & 0x40) ? round + int8_t(in.byte()) : round;
+        const qint64 poisonAt = (mode & 0x80) ? qint64(in.u32() % (K + 2)) : -1;
+        const float poison = (mode & 0x08) ? std::numeric_limits<float>::quiet_NaN()
+                                           : std::numeric_limits<float>::infinity() * ((mode & 1) ? -1.0f : 1.0f);
+
+        Message m(QStringLiteral("push"), {{QStringLiteral("round"), claimedRound}, {QStringLiteral("offset"), offset},
+                                           {QStringLiteral("total"), claimedTotal}});
+        size_t floats;
+        if ((mode & 0x10) == 0 && offset >= 0 && claimedTotal > offset && claimedTotal - offset <= qint64(4 * K))
+            floats = std::min(K, size_t(claimedTotal - offset));
+        else
+            floats = in.u16();
+        const size_t frames = (mode >> 1) & 3;
+        for (size_t i = 0; i < std::min<size_t>(frames, 2); ++i)
+            m.frames.push_back(payload(i == 0 ? floats : 1, valueOf(sender), (mode & 0x20) != 0, poisonAt, poison));
+
+        const quint64 rejectedBefore = collector.rejected(), nonFiniteBefore = collector.rejectedNonFinite();
+        Envelope e{kSenders[sender], std::move(m)};
+        const bool complete = collector.add(e, round, total);
+        const bool accepted = collector.rejected() == rejectedBefore;
+        const bool nonFinite = collector.rejectedNonFinite() > nonFiniteBefore;
+        if (accepted && sender < 3) expected[size_t(offset) / K] += valueOf(sender);
+        if (nonFinite) {
+            if (sender == 3 || poisonAt < 0 || poisonAt >= qint64(floats)) std::abort();  // only a real NaN/Inf is called one
+            spoiled[size_t(sender)] = true;
+        }
+        if (!accepted && !nonFinite && complete) std::abort();  // a refused push cannot complete a round
+        (void)collector.takeFinalSlice();
+        if (!complete) continue;
+
+        // The round: base + what was accepted, range by range (folded); or the sum of the
+        // contributors none of whose slices was refused (kept for the rule).
+        std::vector<float> result(total);
+        if (fold) {
+            const FloatBuffer out = collector.takeFolded();
+            if (!out || out->size() != total) std::abort();
+            result = *out;
+        } else {
+            collector.write(result.data(), base.data(), 0, total);
+        }
+        float unspoiled = 0;
+        for (int s = 0; s < 3; ++s)
+            if (!spoiled[size_t(s)]) unspoiled += valueOf(s);
+        for (size_t i = 0; i < total; ++i) {
+            const float want = kBase + (fold ? expected[i / K] : unspoiled);
+            if (result[i] != want) std::abort();
+        }
+        ++round;
+        std::fill(expected.begin(), expected.end(), 0.0f);
+        std::fill(spoiled.begin(), spoiled.end(), false);
+    }
+    return 0;
+}
