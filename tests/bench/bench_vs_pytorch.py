@@ -155,6 +155,11 @@ def main():
     try:
         import torch  # noqa: F401
     except ImportError:
+        # Debian's python3-torch is for Debian's interpreter; `python3` may be another (pyenv).
+        system = "/usr/bin/python3"
+        if os.path.realpath(sys.executable) != os.path.realpath(system) and os.path.exists(system) and \
+                subprocess.run([system, "-c", "import torch"], capture_output=True).returncode == 0:
+            os.execv(system, [system] + sys.argv)
         print("bench_vs_pytorch: skipped: PyTorch is not installed (apt-get install python3-torch)")
         return 0
     if not os.path.exists(os.path.join(DATA, "train-images-idx3-ubyte.gz")):
