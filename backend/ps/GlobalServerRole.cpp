@@ -3,7 +3,7 @@
 #include "PendingPulls.h"
 #include "RoleError.h"
 #include "SchedulerClient.h"
-#include "ServerCommon.h"
+#include "RoundCollector.h"
 #include "VectorMath.h"
 
 
@@ -14,18 +14,12 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-Node globalScheduler(const Topology& t) {
-    for (const Node& n : t.nodes())
-        if (n.kind == RoleKind::GlobalScheduler) return n;
-    throw RoleError("the topology has no global scheduler");
-}
-
 class GlobalServer {
 public:
     explicit GlobalServer(RoleContext& ctx)
         : m_ctx(ctx), m_endpoint(ctx.topology.endpoint(ctx.node)),
           m_channel(Channel::router(ctx.zmq, ctx.node.id, m_endpoint)),
-          m_scheduler(ctx, globalScheduler(ctx.topology), m_endpoint) {}
+          m_scheduler(ctx, ctx.scheduler(true), m_endpoint) {}
 
     int run() {
         QSet<QString> contributors;

@@ -6,7 +6,7 @@
 #include "PrivateFiles.h"
 #include "RoleError.h"
 #include "SchedulerClient.h"
-#include "ServerCommon.h"
+#include "ModelSlices.h"
 #include "StartupClock.h"
 
 #include <QCborArray>
@@ -21,12 +21,6 @@ using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-Node globalScheduler(const Topology& t) {
-    for (const Node& n : t.nodes())
-        if (n.kind == RoleKind::GlobalScheduler) return n;
-    throw RoleError("the topology has no global scheduler");
-}
 
 void writeMeta(const QString& dir, qint64 version, double accuracy, const TrainingSettings& s, double beginTime) {
     const QJsonObject meta{{"global_iters", version}, {"test_acc", accuracy}, {"learning_rate", s.learningRate},
@@ -51,7 +45,7 @@ int runMasterWorker(RoleContext& ctx) {
     StartupClock startup;
     ModelEvaluator evaluator(ctx.training(), ctx.node.device);
     startup.mark(QStringLiteral("data_s"));
-    SchedulerClient scheduler(ctx, globalScheduler(ctx.topology), {});
+    SchedulerClient scheduler(ctx, ctx.scheduler(true), {});
     const PeerInfo server = SchedulerClient::find(scheduler.join(), QStringLiteral("global_server"));
     startup.mark(QStringLiteral("join_s"));
     Channel channel = Channel::dealer(ctx.zmq, ctx.node.id, server.endpoint, server.id);

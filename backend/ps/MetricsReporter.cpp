@@ -1,5 +1,8 @@
 #include "MetricsReporter.h"
 
+#include "Channel.h"
+
+#include <QCborArray>
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -14,6 +17,18 @@ void MetricsReporter::report(const QString& kind, QCborMap fields) const {
     const QByteArray line = QJsonDocument(fields.toJsonObject()).toJson(QJsonDocument::Compact);
     std::fprintf(stdout, "%s%s\n", kPrefix, line.constData());
     std::fflush(stdout);
+}
+
+QCborMap trafficFields(const Channel& a, const Channel* b) {
+    QCborArray links = a.traffic().toCbor();
+    quint64 errors = a.stats().totalErrors(), undeliverable = a.undeliverable();
+    if (b) {
+        for (const QCborValue& v : b->traffic().toCbor()) links.append(v);
+        errors += b->stats().totalErrors();
+        undeliverable += b->undeliverable();
+    }
+    return {{QStringLiteral("links"), links}, {QStringLiteral("wire_errors"), qint64(errors)},
+            {QStringLiteral("undeliverable"), qint64(undeliverable)}};
 }
 
 }  // namespace hips

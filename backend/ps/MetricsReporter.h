@@ -19,4 +19,9 @@ private:
     QString m_node;
 };
 
+class Channel;
+// A channel's traffic (one row per peer and tier), wire errors and undeliverable sends, and
+// those of a second channel when given, as the fields of a "traffic" metric.
+QCborMap trafficFields(const Channel& a, const Channel* b = nullptr);
+
 }  // namespace hips

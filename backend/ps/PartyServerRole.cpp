@@ -3,7 +3,7 @@
 #include "RoleError.h"
 #include "SchedulerClient.h"
 #include "SchedulerRole.h"
-#include "ServerCommon.h"
+#include "RoundCollector.h"
 #include "PendingPulls.h"
 
 #include <QSet>
@@ -15,19 +15,13 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-Node schedulerOf(const Topology& t, RoleKind kind, const QString& party) {
-    for (const Node& n : t.nodes())
-        if (n.kind == kind && (kind == RoleKind::GlobalScheduler || n.party == party)) return n;
-    throw RoleError("the topology has no scheduler for party " + party.toStdString());
-}
-
 class PartyServer {
 public:
     explicit PartyServer(RoleContext& ctx)
         : m_ctx(ctx), m_endpoint(ctx.topology.endpoint(ctx.node)),
           m_workers(Channel::router(ctx.zmq, ctx.node.id, m_endpoint)),
-          m_partyScheduler(ctx, schedulerOf(ctx.topology, RoleKind::Scheduler, ctx.node.party), m_endpoint),
-          m_globalScheduler(ctx, schedulerOf(ctx.topology, RoleKind::GlobalScheduler, {}), m_endpoint) {}
+          m_partyScheduler(ctx, ctx.scheduler(false), m_endpoint),
+          m_globalScheduler(ctx, ctx.scheduler(true), m_endpoint) {}
 
     int run() {
         QSet<QString> workers;

@@ -2,6 +2,7 @@
 // What every role process knows: the topology, which node it is, where to write, and
 // the shared ZeroMQ context and metrics reporter.
 #include "MetricsReporter.h"
+#include "RoleError.h"
 #include "Topology.h"
 
 #include <chrono>
@@ -21,6 +22,14 @@ struct RoleContext {
 
     const TrainingSettings& training() const { return topology.training; }
     std::chrono::milliseconds replyTimeout() const { return std::chrono::seconds(training().replyTimeoutS); }
+    // The global scheduler (`central`), or this node's party's scheduler; a role cannot run
+    // without it (validation makes sure every topology has both).
+    Node scheduler(bool central) const {
+        const auto s = topology.scheduler(central ? RoleKind::GlobalScheduler : RoleKind::Scheduler, node.party);
+        if (!s) throw RoleError("the topology has no " + std::string(central ? "global scheduler" : "scheduler for party ") +
+                                (central ? "" : node.party.toStdString()));
+        return *s;
+    }
 };
 
 }  // namespace hips

@@ -5,7 +5,7 @@
 #include "ModelFrame.h"
 #include "RoleError.h"
 #include "SchedulerClient.h"
-#include "ServerCommon.h"
+#include "ModelSlices.h"
 #include "StartupClock.h"
 
 namespace hips {
@@ -27,7 +27,7 @@ public:
         LocalTrainer trainer(m_ctx.training(), t.trainingWorkerIndex(m_ctx.node.id), workers, m_ctx.node.device);
         startup.mark(QStringLiteral("data_s"));
 
-        SchedulerClient scheduler(m_ctx, schedulerNode(central), {});
+        SchedulerClient scheduler(m_ctx, m_ctx.scheduler(central), {});
         const PeerInfo server = SchedulerClient::find(scheduler.join(), central ? "global_server" : "server");
         startup.mark(QStringLiteral("join_s"));
         Channel channel = Channel::dealer(m_ctx.zmq, m_ctx.node.id, server.endpoint, server.id);
@@ -57,14 +57,6 @@ public:
     }
 
 private:
-    Node schedulerNode(bool central) const {
-        for (const Node& n : m_ctx.topology.nodes())
-            if ((central && n.kind == RoleKind::GlobalScheduler) ||
-                (!central && n.kind == RoleKind::Scheduler && n.party == m_ctx.node.party))
-                return n;
-        throw RoleError("no scheduler for " + m_ctx.node.id.toStdString());
-    }
-
     ModelVersion awaitModel(Channel& channel, const SchedulerClient& scheduler, qint64 version) {
         const auto deadline = Clock::now() + m_ctx.replyTimeout();
         while (Clock::now() < deadline) {

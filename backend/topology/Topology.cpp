@@ -86,6 +86,13 @@ std::optional<Node> Topology::node(const QString& id) const {
     return std::nullopt;
 }
 
+std::optional<Node> Topology::scheduler(RoleKind kind, const QString& party) const {
+    for (const Node& n : nodes())
+        if (n.kind == kind && (kind == RoleKind::GlobalScheduler || (kind == RoleKind::Scheduler && n.party == party)))
+            return n;
+    return std::nullopt;
+}
+
 int Topology::trainingWorkerCount() const {
     int n = 0;
     for (const Node& node : nodes()) n += node.kind == RoleKind::Worker;

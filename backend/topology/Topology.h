@@ -97,6 +97,9 @@ struct Topology {
     QList<Node> nodes() const;
     qint64 nodeCount() const;  // nodes().size(), counted without building them
     std::optional<Node> node(const QString& id) const;
+    // The scheduler of `party` (kind Scheduler), or the global scheduler (kind GlobalScheduler,
+    // any party); nullopt when the topology has none.
+    std::optional<Node> scheduler(RoleKind kind, const QString& party = {}) const;
 
     // Workers that train and push (party workers, plus central ones when enabled).
     int trainingWorkerCount() const;

@@ -2,7 +2,7 @@
 // the metric stream into per-round rows.
 #include "AggregatorRegistry.h"
 #include "RunProgress.h"
-#include "ServerCommon.h"
+#include "RoundCollector.h"
 
 #include <QJsonArray>
 #include <QtTest>

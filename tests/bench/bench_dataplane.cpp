@@ -9,7 +9,7 @@
 #include "AggregatorRegistry.h"
 #include "Channel.h"
 #include "ProcessMemory.h"
-#include "ServerCommon.h"
+#include "RoundCollector.h"
 
 #include <algorithm>
 #include <chrono>

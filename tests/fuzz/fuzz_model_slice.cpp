@@ -8,7 +8,7 @@
 // payloads are filled with the slice's version, so a model the assembler hands out must hold
 // that version's value everywhere: no hole, no stale bytes, no write outside the buffer (ASan).
 #include "FuzzSupport.h"
-#include "ServerCommon.h"
+#include "ModelSlices.h"
 
 #include <QCborValue>
 #include <cmath>

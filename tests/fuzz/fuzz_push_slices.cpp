@@ -11,7 +11,7 @@
 // must leave the counters saying so.
 #include "AggregatorRegistry.h"
 #include "FuzzSupport.h"
-#include "ServerCommon.h"
+#include "RoundCollector.h"
 
 #include <cmath>
 #include <cstdlib>

@@ -260,6 +260,13 @@ private Q_SLOTS:
         QCOMPARE(t.trainingWorkerIndex("party2/worker1"), 3);
         QCOMPARE(t.endpoint(*t.node("party1/server0")), QStringLiteral("tcp://127.0.0.1:9201"));
         QVERIFY(t.allHostsLocal());
+        // Each node finds its schedulers: the global one from any party, its party's own.
+        QCOMPARE(t.scheduler(RoleKind::GlobalScheduler, "party2")->kind, RoleKind::GlobalScheduler);
+        QCOMPARE(t.scheduler(RoleKind::GlobalScheduler)->party, t.centralParty()->id);
+        const auto party2 = t.scheduler(RoleKind::Scheduler, "party2");
+        QVERIFY(party2 && party2->kind == RoleKind::Scheduler && party2->party == "party2");
+        QVERIFY(!t.scheduler(RoleKind::Scheduler, "nowhere"));
+        QVERIFY(!t.scheduler(RoleKind::Worker, "party2"));  // not a scheduler kind
     }
 
     void writeThenReadIsIdentity() {

@@ -1,0 +1,104 @@
+#include "ModelSlices.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace hips {
+
+Message ModelSlice::toMessage(const QString& type) const {
+    Message m(type, {{QStringLiteral("version"), version}, {QStringLiteral("offset"), qint64(offset)},
+                     {QStringLiteral("total"), qint64(total)}});
+    m.frames.push_back(sharedFrame(floats.owner, floats.data, floats.size * sizeof(float)));
+    return m;
+}
+
+bool isCanonicalSlice(qint64 offset, qint64 total, size_t count) {
+    return offset >= 0 && total > 0 && size_t(offset) % kSliceFloats == 0 && size_t(offset) < size_t(total) &&
+           count == std::min(kSliceFloats, size_t(total) - size_t(offset));
+}
+
+void sendPushSlice(Channel& channel, qint64 round, const FloatBuffer& values, size_t index, bool pull) {
+    const size_t offset = index * kSliceFloats, count = std::min(kSliceFloats, values->size() - offset);
+    Message push(QStringLiteral("push"), {{QStringLiteral("round"), round}, {QStringLiteral("offset"), qint64(offset)},
+                                          {QStringLiteral("total"), qint64(values->size())}, {QStringLiteral("pull"), pull}});
+    push.frames.push_back(sharedFrame(values, values->data() + offset, count * sizeof(float)));
+    channel.send(std::move(push));
+}
+
+void sendPush(Channel& channel, qint64 round, const FloatBuffer& values, bool pull) {
+    for (size_t i = 0; i < sliceCount(values->size()); ++i) sendPushSlice(channel, round, values, i, pull);
+}
+
+std::optional<ModelSlice> ModelSlice::fromMessage(Message&& m, const QString& from) {
+    const qint64 version = m.integer(QStringLiteral("version")), offset = m.integer(QStringLiteral("offset")),
+                 total = m.integer(QStringLiteral("total"));
+    const size_t count = m.frames.empty() ? 0 : m.frames[0].size() / sizeof(float);
+    if (m.frames.size() != 1 || version < 0 || m.frames[0].size() % sizeof(float) != 0 ||
+        !isCanonicalSlice(offset, total, count)) {
+        std::fprintf(stderr, "rejected a malformed model slice from '%s'\n", qPrintable(from));
+        return std::nullopt;
+    }
+    return ModelSlice{version, size_t(offset), size_t(total), shareFloats(std::move(m.frames[0]))};
+}
+
+ModelSlice sliceOf(const ModelVersion& model, size_t offset) {
+    const size_t count = std::min(kSliceFloats, model.size - offset);
+    return {model.version, offset, model.size, SharedFloats{model.owner, model.data + offset, count}};
+}
+
+void sendModel(Channel& channel, const QString& peer, const ModelVersion& model, const QString& type) {
+    for (size_t offset = 0; offset < model.size; offset += kSliceFloats)
+        channel.send(peer, sliceOf(model, offset).toMessage(type));
+}
+
+std::optional<ModelVersion> ModelAssembler::add(const ModelSlice& slice) {
+    if (slice.version < m_version) return std::nullopt;  // a stale version: ignore
+    if (slice.total != m_expectedSize) {
+        std::fprintf(stderr, "rejected a model slice of a %zu-parameter model; this model has %zu\n", slice.total,
+                     m_expectedSize);
+        return std::nullopt;
+    }
+    if (slice.offset == 0 && slice.floats.size == slice.total) {  // a whole model in one slice: no copy
+        m_version = slice.version;
+        m_buffer.reset();
+        return ModelVersion{slice.version, slice.floats.owner, slice.floats.data, slice.total};
+    }
+    if (slice.version > m_version || !m_buffer) {
+        m_version = slice.version;
+        m_buffer = m_pool.acquire(slice.total);
+        m_received = 0;
+        m_offsets.clear();
+    }
+    if (m_offsets.contains(slice.offset)) return std::nullopt;  // a duplicate
+    m_offsets.insert(slice.offset);
+    std::copy(slice.floats.data, slice.floats.data + slice.floats.size, m_buffer->data() + slice.offset);
+    m_received += slice.floats.size;
+    if (m_received < slice.total) return std::nullopt;
+    m_received = 0;
+    ModelVersion whole = ModelVersion::fromBuffer(m_version, m_buffer);
+    m_buffer.reset();
+    return whole;
+}
+
+void ModelStreamer::sliceFinal(Channel& channel, const QStringList& pullers, qint64 version, const FloatBuffer& out,
+                               size_t index) {
+    const ModelVersion next = ModelVersion::fromBuffer(version, out);
+    for (const QString& peer : pullers) {
+        std::vector<bool>& sent = m_sent[peer];
+        if (sent.empty()) sent.resize(sliceCount(next.size));
+        if (sent[index]) continue;
+        sent[index] = true;
+        channel.send(peer, sliceOf(next, index * kSliceFloats).toMessage(QStringLiteral("model")));
+    }
+}
+
+void ModelStreamer::finish(Channel& channel, const QStringList& pullers, const ModelVersion& next) {
+    for (const QString& peer : pullers) {
+        const std::vector<bool> sent = m_sent.value(peer);
+        for (size_t i = 0; i < sliceCount(next.size); ++i)
+            if (i >= sent.size() || !sent[i]) channel.send(peer, sliceOf(next, i * kSliceFloats).toMessage(QStringLiteral("model")));
+    }
+    m_sent.clear();
+}
+
+}  // namespace hips

@@ -1,0 +1,130 @@
+#include "RoundCollector.h"
+
+#include "AggregatorRegistry.h"
+#include "RoleError.h"
+#include "VectorMath.h"
+
+#include <algorithm>
+
+namespace hips {
+
+std::unique_ptr<Aggregator> makeAggregator(const TrainingSettings& settings) {
+    auto a = AggregatorRegistry::create(settings.aggregation);
+    if (!a)
+        throw RoleError("unknown aggregation '" + settings.aggregation.toStdString() + "'; known: " +
+                        AggregatorRegistry::names().join(", ").toStdString());
+    return a;
+}
+
+bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSize) {
+    const Message& m = push.message;
+    const qint64 round = m.integer(QStringLiteral("round")), offset = m.integer(QStringLiteral("offset")),
+                 total = m.integer(QStringLiteral("total"));
+    if (!m_contributors.contains(push.peer)) { reject(push, QStringLiteral("not a contributor of this server")); return false; }
+    if (round != expectedRound) { reject(push, QStringLiteral("push for round %1 while round %2 is open").arg(round).arg(expectedRound)); return false; }
+    const size_t count = m.frames.size() == 1 && m.frames[0].size() % sizeof(float) == 0 ? m.frames[0].size() / sizeof(float) : 0;
+    if (total <= 0 || size_t(total) != expectedSize || !isCanonicalSlice(offset, total, count)) {
+        reject(push, QStringLiteral("payload is not a slice of a %1-float update").arg(expectedSize));
+        return false;
+    }
+    if (m_deliveries.isEmpty()) startRound(expectedSize);
+    Delivery& d = m_deliveries[push.peer];
+    if (d.slices.empty()) d.slices.resize(sliceCount(expectedSize));
+    const size_t index = size_t(offset) / kSliceFloats;
+    if (d.slices[index]) {
+        reject(push, QStringLiteral("second push of floats %1.. in round %2").arg(offset).arg(round));
+        return false;
+    }
+    d.slices[index] = true;
+    ++d.count;
+    SharedFloats values = shareFloats(std::move(push.message.frames[0]));
+    if (!accept(d, size_t(offset), std::move(values), expectedSize)) {
+        ++m_nonFinite;
+        d.spoiled = true;
+        reject(push, QStringLiteral("floats %1..%2 hold NaN or infinite values; not aggregated").arg(offset).arg(offset + qint64(count)));
+    }
+    sliceDelivered(index);
+    if (d.count < d.slices.size()) return false;
+    if (!folding() && !d.spoiled && d.assembly) m_aggregator->add(d.assembly->data(), expectedSize, d.assembly);
+    if (++m_complete < int(m_contributors.size())) return false;
+    m_deliveries.clear();
+    return true;
+}
+
+void RoundCollector::startRound(size_t expectedSize) {
+    m_length = expectedSize;
+    m_complete = 0;
+    m_aggregator->begin(expectedSize);
+    m_fold = {};  // back to the pool before asking it again
+    if (m_foldTarget && m_aggregator->foldsOnArrival()) {
+        m_fold = m_foldTarget();
+        if (!m_fold.out || m_fold.out->size() != expectedSize) m_fold = {};  // not this round, then
+    }
+    m_foldedPerSlice.assign(sliceCount(expectedSize), 0);
+    m_deliveredPerSlice.assign(sliceCount(expectedSize), 0);
+    m_finalSlice.reset();
+}
+
+// Checks a slice and, when all its values are finite, folds it into the round's result (the
+// first contribution to a range seeds it, in one pass with the check), or keeps it for the rule:
+// as it is when it is the whole update, else copied into its sender's.
+bool RoundCollector::accept(Delivery& d, size_t offset, SharedFloats&& values, size_t expectedSize) {
+    if (folding()) {
+        float* out = m_fold.out->data() + offset;
+        int& folded = m_foldedPerSlice[offset / kSliceFloats];
+        const float* base = m_fold.base ? m_fold.base + offset : nullptr;
+        if (folded == 0 && !seedIfFinite(out, base, values.data, values.size)) return false;  // the range stays unseeded
+        if (folded > 0) {
+            if (!allFinite(values.data, values.size)) return false;
+            addInto(out, values.data, values.size);  // the slice is in cache from the check
+        }
+        ++folded;
+        return true;
+    }
+    if (!allFinite(values.data, values.size)) return false;
+    if (values.size == expectedSize) {
+        m_aggregator->add(values.data, values.size, std::move(values.owner));
+    } else {
+        if (!d.assembly) d.assembly = std::make_shared<std::vector<float>>(expectedSize);
+        std::copy(values.data, values.data + values.size, d.assembly->data() + offset);
+    }
+    return true;
+}
+
+// Once every contributor's push of a slice is in (folded or refused), that slice of the result
+// is final; a range no contribution reached (every sender's slice was refused) keeps the base.
+void RoundCollector::sliceDelivered(size_t index) {
+    if (++m_deliveredPerSlice[index] < int(m_contributors.size()) || !folding()) return;
+    if (m_foldedPerSlice[index] == 0) {
+        const size_t begin = index * kSliceFloats, end = std::min(m_length, begin + kSliceFloats);
+        float* out = m_fold.out->data();
+        if (m_fold.base) std::copy(m_fold.base + begin, m_fold.base + end, out + begin);
+        else std::fill(out + begin, out + end, 0.0f);
+    }
+    m_finalSlice = index;
+}
+
+void RoundCollector::reject(const Envelope& push, const QString& why) {
+    ++m_rejected;
+    m_log.reject(push.peer, QStringLiteral("push: ") + why);
+}
+
+ModelVersion applyAndSend(Channel& channel, const ModelVersion& w, RoundCollector& round,
+                          const QStringList& pullers, ModelBufferPool& pool, ModelStreamer* streamer) {
+    if (FloatBuffer folded = round.takeFolded()) {  // computed as the pushes came in
+        const ModelVersion next = ModelVersion::fromBuffer(w.version + 1, folded);
+        ModelStreamer whole;
+        (streamer ? *streamer : whole).finish(channel, pullers, next);
+        return next;
+    }
+    FloatBuffer buffer = pool.acquire(w.size);
+    const ModelVersion next = ModelVersion::fromBuffer(w.version + 1, buffer);
+    for (size_t offset = 0; offset < w.size; offset += kSliceFloats) {
+        const size_t count = std::min(kSliceFloats, w.size - offset);
+        round.write(buffer->data(), w.data, offset, offset + count);
+        for (const QString& peer : pullers) channel.send(peer, sliceOf(next, offset).toMessage(QStringLiteral("model")));
+    }
+    return next;
+}
+
+}  // namespace hips

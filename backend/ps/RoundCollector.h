@@ -1,0 +1,94 @@
+#pragma once
+// A server's round: the contributors' push slices checked, folded or kept for the aggregation
+// rule, and the next model applied and sent.
+#include "Aggregator.h"
+#include "ModelSlices.h"
+#include "RejectionLog.h"
+#include "RoleContext.h"
+
+#include <QHash>
+#include <QSet>
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace hips {
+
+std::unique_ptr<Aggregator> makeAggregator(const TrainingSettings& settings);
+
+// One round of pushes from a known set of contributors, slice by slice (kSliceFloats):
+// rejects strangers, repeated slices, wrong rounds, slices that are not the canonical cut of the
+// expected size, and slices holding non-finite values (NaN, ±Inf), with a message on stderr
+// (counted, rate-limited, naming the sender), never a crash. A rejected non-finite slice counts
+// as delivered, so one bad value never stalls a round: under a rule that folds (a sum) only that
+// slice of that sender is left out; under any other rule the sender's whole update is.
+class RoundCollector {
+public:
+    RoundCollector(const QString& self, QSet<QString> contributors, std::unique_ptr<Aggregator> aggregator)
+        : m_contributors(std::move(contributors)), m_aggregator(std::move(aggregator)), m_log(self) {}
+
+    // Returns true when this push slice completed the round (every contributor's every slice is in).
+    // Takes the payload frame out of `push` (the rule may keep it without a copy).
+    bool add(Envelope& push, qint64 expectedRound, size_t expectedSize);
+    bool add(Envelope&& push, qint64 expectedRound, size_t expectedSize) { return add(push, expectedRound, expectedSize); }
+    // Where a round's result goes when it is folded on arrival: `out`, seeded with base + the
+    // first contribution (the first contribution alone when base is null).
+    struct FoldTarget {
+        FloatBuffer out;
+        const float* base = nullptr;
+    };
+    // Folds each accepted push slice into a buffer from `target` (asked for at a round's first
+    // push) as it arrives, when the rule allows it (Aggregator::foldsOnArrival): the arithmetic
+    // then overlaps with the reception of the next slices and of the other pushes, each slice is
+    // checked and added while it is in cache, and the round's result is ready when its last slice
+    // is in (takeFolded). Measured with bench_dataplane: this is what brings 1 MB to the wire's speed.
+    void foldOnArrival(std::function<FoldTarget()> target) { m_foldTarget = std::move(target); }
+    // The completed round's result when it was folded; null otherwise (then use write()).
+    FloatBuffer takeFolded() { return std::exchange(m_fold, FoldTarget{}).out; }
+    // When folding: the slice the last add() made final (every contributor's push of it is in),
+    // whose range of the round's result (foldBuffer()) may go out before the round is complete.
+    std::optional<size_t> takeFinalSlice() { return std::exchange(m_finalSlice, std::nullopt); }
+    const FloatBuffer& foldBuffer() const { return m_fold.out; }
+    // out = base + aggregate over [begin, end) when the round was not folded; see Aggregator::write.
+    void write(float* out, const float* base, size_t begin, size_t end) const {
+        m_aggregator->write(out, base, begin, end);
+    }
+    int contributorCount() const { return int(m_contributors.size()); }
+    quint64 rejected() const { return m_rejected; }
+    quint64 rejectedNonFinite() const { return m_nonFinite; }
+
+private:
+    // What one contributor has delivered of the open round.
+    struct Delivery {
+        std::vector<bool> slices;
+        size_t count = 0;
+        bool spoiled = false;  // a slice was refused: its whole update is out (rules that do not fold)
+        FloatBuffer assembly;  // its slices put together (rules that do not fold, several slices)
+    };
+    void reject(const Envelope& push, const QString& why);
+    void startRound(size_t expectedSize);
+    bool accept(Delivery& d, size_t offset, SharedFloats&& values, size_t expectedSize);
+    void sliceDelivered(size_t index);
+    bool folding() const { return m_fold.out != nullptr; }
+
+    std::function<FoldTarget()> m_foldTarget;
+    FoldTarget m_fold;
+    QSet<QString> m_contributors;
+    QHash<QString, Delivery> m_deliveries;  // this round's, by contributor; empty between rounds
+    std::vector<int> m_foldedPerSlice, m_deliveredPerSlice;
+    std::optional<size_t> m_finalSlice;
+    size_t m_length = 0;
+    int m_complete = 0;
+    std::unique_ptr<Aggregator> m_aggregator;
+    RejectionLog m_log;
+    quint64 m_rejected = 0, m_nonFinite = 0;
+};
+
+// w ← w + ΣΔ as the next version, sent to every peer in `pullers`. A round folded on arrival
+// is the next version already (and `streamer`, when given, has sent what was final before);
+// otherwise it is computed slice by slice into a pooled buffer and each slice goes out as soon as
+// it is computed.
+ModelVersion applyAndSend(Channel& channel, const ModelVersion& w, RoundCollector& round,
+                          const QStringList& pullers, ModelBufferPool& pool, ModelStreamer* streamer = nullptr);
+
+}  // namespace hips
