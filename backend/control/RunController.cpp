@@ -4,6 +4,7 @@
 #include "StartCommand.h"
 #include "TopologyReader.h"
 #include "TopologyWriter.h"
+#include "Vocabulary.h"
 
 #include <QDateTime>
 #include <QFileInfo>
@@ -382,7 +383,7 @@ void RunController::record(const QJsonObject& r) {
     const QString node = r.value("node").toString();
     const double t = r.value("t").toDouble();
     const int round = r.value("round").toInt(-1);
-    if (kind == QLatin1String("traffic")) {
+    if (kind == metric::kTraffic) {
         for (const QJsonValue& v : r.value("links").toArray()) {
             const QJsonObject link = v.toObject();
             m_store->appendTraffic(m_runId, TrafficRecord{t, node + '>' + link.value("peer").toString(),
@@ -390,8 +391,7 @@ void RunController::record(const QJsonObject& r) {
         }
         return;
     }
-    if (kind != QLatin1String("train") && kind != QLatin1String("aggregate") && kind != QLatin1String("eval") &&
-        kind != QLatin1String("startup"))
+    if (kind != metric::kTrain && kind != metric::kAggregate && kind != metric::kEval && kind != metric::kStartup)
         return;
     for (auto it = r.begin(); it != r.end(); ++it)
         if (it->isDouble() && it.key() != QLatin1String("t") && it.key() != QLatin1String("round"))

@@ -1,16 +1,17 @@
 #include "RunProgress.h"
 
-#include <algorithm>
+#include "Vocabulary.h"
 
 #include <QJsonArray>
+#include <algorithm>
 #include <cmath>
 
 namespace hips {
 
 QList<RoundRow> RunProgress::ingest(const QJsonObject& r, double elapsed) {
     const QString kind = r.value("kind").toString();
-    const int round = r.value("round").toInt(-1);
-    if (kind == QLatin1String("traffic")) {
+    const int round = r.value(metric::kRound).toInt(-1);
+    if (kind == metric::kTraffic) {
         Sent s;
         for (const QJsonValue& v : r.value("links").toArray()) {
             const QJsonObject link = v.toObject();
@@ -18,28 +19,28 @@ QList<RoundRow> RunProgress::ingest(const QJsonObject& r, double elapsed) {
             (link.value("tier").toString() == QLatin1String("across") ? s.across : s.inside) += bytes;
         }
         m_sent[r.value("node").toString()] = s;
-    } else if (kind == QLatin1String("train") && round >= m_nextRound) {
+    } else if (kind == metric::kTrain && round >= m_nextRound) {
         Pending& p = m_pending[round];
         ++p.trainReports;
-        p.lossSum += r.value("loss").toDouble();
-        p.computeSum += r.value("compute_s").toDouble();
-        p.commSum += r.value("comm_s").toDouble();
-        p.samples += r.value("samples").toInteger();
-        m_totalSamples += r.value("samples").toInteger();
+        p.lossSum += r.value(metric::kLoss).toDouble();
+        p.computeSum += r.value(metric::kComputeSeconds).toDouble();
+        p.commSum += r.value(metric::kCommSeconds).toDouble();
+        p.samples += r.value(metric::kSamples).toInteger();
+        m_totalSamples += r.value(metric::kSamples).toInteger();
         markTrained(p, elapsed);
-    } else if (kind == QLatin1String("aggregate") && round >= m_nextRound) {
+    } else if (kind == metric::kAggregate && round >= m_nextRound) {
         m_aggregatedRounds = std::max(m_aggregatedRounds, round);
         Pending& p = m_pending[round];
         p.aggregated = true;
         markTrained(p, elapsed);
-    } else if (kind == QLatin1String("eval") && round >= m_nextRound) {
+    } else if (kind == metric::kEval && round >= m_nextRound) {
         // Rounds the evaluator skipped (it evaluates only the newest snapshot) have no accuracy.
         for (const QJsonValue& v : r.value("skipped").toArray())
             if (const int skipped = v.toInt(-1); skipped >= m_nextRound && skipped < round) m_pending[skipped].evaluated = true;
         Pending& p = m_pending[round];
         p.evaluated = true;
-        p.accuracy = r.value("test_acc").toDouble();
-        p.testLoss = r.value("test_loss").toDouble();
+        p.accuracy = r.value(metric::kTestAccuracy).toDouble();
+        p.testLoss = r.value(metric::kTestLoss).toDouble();
         if (std::isnan(m_best) || p.accuracy > m_best) m_best = p.accuracy;
     }
     return drain(elapsed);

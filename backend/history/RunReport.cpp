@@ -1,5 +1,7 @@
 #include "RunReport.h"
 
+#include "Vocabulary.h"
+
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -76,25 +78,25 @@ void RunReport::derive() {
     QMap<int, RoundTotals> rounds;
     for (const MetricRecord& m : metrics) {
         lastT = std::max(lastT, m.t);
-        if (m.name == QLatin1String("eval.test_acc")) {
+        if (m.name == metric::kStoredTestAccuracy) {
             accuracyByRound << QPointF(m.round, m.value);
             accuracyByTime << QPointF(m.t - t0, m.value);
             if (timeToTarget < 0 && m.value >= targetAccuracy) {
                 timeToTarget = m.t - t0;
                 roundToTarget = m.round;
             }
-        } else if (m.name == QLatin1String("eval.test_loss")) {
+        } else if (m.name == metric::kStoredTestLoss) {
             testLossByRound << QPointF(m.round, m.value);
-        } else if (m.name == QLatin1String("train.samples")) {
+        } else if (m.name == metric::kStoredTrainSamples) {
             rounds[m.round].samples += m.value;
-        } else if (m.name == QLatin1String("train.loss")) {
+        } else if (m.name == metric::kStoredTrainLoss) {
             rounds[m.round].loss += m.value;
             ++rounds[m.round].reports;
-        } else if (m.name == QLatin1String("train.compute_s")) {
+        } else if (m.name == metric::kStoredComputeSeconds) {
             rounds[m.round].compute += m.value;
-        } else if (m.name == QLatin1String("train.comm_s")) {
+        } else if (m.name == metric::kStoredCommSeconds) {
             rounds[m.round].comm += m.value;
-        } else if (m.name == QLatin1String("aggregate.round_s")) {
+        } else if (m.name == metric::kStoredRoundSeconds) {
             rounds[m.round].roundSeconds = m.value;
         }
     }

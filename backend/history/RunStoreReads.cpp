@@ -1,5 +1,6 @@
 // RunStore's readers: plain queries on the caller's connection.
 #include "RunStore.h"
+#include "Vocabulary.h"
 
 #include <QJsonDocument>
 #include <QSqlDatabase>
@@ -12,14 +13,17 @@ namespace {
 
 // A run's facts, computed inside SQLite by correlated sub-queries that each walk one index
 // range, so that listing a thousand runs is one statement and no per-run round trips.
-const char* const kRunWithFactsSql =
-    "SELECT r.id, r.name, r.status, r.started, r.ended, r.summary,"
-    " (SELECT max(round) FROM metrics WHERE run_id = r.id AND name = 'aggregate.apply_s'),"
-    " (SELECT max(value) FROM metrics WHERE run_id = r.id AND name = 'eval.test_acc'),"
-    " (SELECT value FROM metrics WHERE run_id = r.id AND name = 'eval.test_acc' ORDER BY round DESC LIMIT 1),"
-    // Traffic counters are cumulative per link: the latest (largest) value of each, summed.
-    " (SELECT sum(b) FROM (SELECT max(bytes) AS b FROM traffic WHERE run_id = r.id AND tier = 'across' GROUP BY link))"
-    " FROM runs r";
+QString runWithFactsSql() {
+    return QStringLiteral(
+               "SELECT r.id, r.name, r.status, r.started, r.ended, r.summary,"
+               " (SELECT max(round) FROM metrics WHERE run_id = r.id AND name = '%1'),"
+               " (SELECT max(value) FROM metrics WHERE run_id = r.id AND name = '%2'),"
+               " (SELECT value FROM metrics WHERE run_id = r.id AND name = '%2' ORDER BY round DESC LIMIT 1),"
+               // Traffic counters are cumulative per link: the latest (largest) value of each, summed.
+               " (SELECT sum(b) FROM (SELECT max(bytes) AS b FROM traffic WHERE run_id = r.id AND tier = 'across' GROUP BY link))"
+               " FROM runs r")
+        .arg(metric::kStoredApplySeconds, metric::kStoredTestAccuracy);
+}
 
 RunRecord recordOf(const QSqlQuery& q) {
     RunRecord r;
@@ -69,7 +73,7 @@ QList<RunRecord> RunStore::runs() const {
 QList<RunListEntry> RunStore::runList() const {
     QSqlQuery q = reader();
     q.setForwardOnly(true);
-    q.exec(QLatin1String(kRunWithFactsSql) + QStringLiteral(" ORDER BY r.id"));
+    q.exec(runWithFactsSql() + QStringLiteral(" ORDER BY r.id"));
     QList<RunListEntry> out;
     while (q.next()) {
         out << RunListEntry{recordOf(q), factsOf(q)};
@@ -89,7 +93,7 @@ std::optional<RunRecord> RunStore::run(qint64 id) const {
 
 RunFacts RunStore::facts(qint64 run) const {
     QSqlQuery q = reader();
-    q.exec(QLatin1String(kRunWithFactsSql) + QStringLiteral(" WHERE r.id = %1").arg(run));
+    q.exec(runWithFactsSql() + QStringLiteral(" WHERE r.id = %1").arg(run));
     return q.next() ? factsOf(q) : RunFacts{};
 }
 

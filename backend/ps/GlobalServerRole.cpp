@@ -2,9 +2,10 @@
 
 #include "PendingPulls.h"
 #include "RoleError.h"
-#include "SchedulerClient.h"
 #include "RoundCollector.h"
+#include "SchedulerClient.h"
 #include "VectorMath.h"
+#include "Vocabulary.h"
 
 
 namespace hips {
@@ -43,9 +44,9 @@ public:
             }
             lastProgress = Clock::now();
             const QString& type = e->message.type;
-            if (type == QLatin1String("init")) onInit(*e);
-            else if (type == QLatin1String("pull")) addPull(e->peer, e->message.integer(QStringLiteral("version")));
-            else if (type == QLatin1String("push")) {
+            if (type == message::kInit) onInit(*e);
+            else if (type == message::kPull) addPull(e->peer, e->message.integer(QStringLiteral("version")));
+            else if (type == message::kPush) {
                 if (e->message.fields.value(QStringLiteral("pull")).toBool())
                     addPull(e->peer, e->message.integer(QStringLiteral("round")));
                 const bool complete = m_model.version >= 0 && collector.add(*e, m_model.version + 1, m_model.size);
@@ -61,7 +62,7 @@ public:
             }
             if (m_model.version >= 0) {
                 const QStringList ready = m_pulls.take(m_model.version);
-                for (const QString& peer : ready) sendModel(m_channel, peer, m_model, QStringLiteral("model"));
+                for (const QString& peer : ready) sendModel(m_channel, peer, m_model, message::kModel);
                 noteServed(ready);
             }
         }
@@ -91,7 +92,7 @@ private:
             return;
         }
         m_model = std::move(initial);
-        m_ctx.metrics.report(QStringLiteral("model_init"), {{QStringLiteral("parameters"), qint64(m_model.size)}});
+        m_ctx.metrics.report(metric::kModelInit, {{QStringLiteral("parameters"), qint64(m_model.size)}});
     }
 
     void noteServed(const QStringList& peers) {
@@ -109,12 +110,12 @@ private:
         noteServed(ready);
         const double applySeconds = std::chrono::duration<double>(Clock::now() - start).count();
         const qint64 v = m_model.version;
-        m_ctx.metrics.report(QStringLiteral("aggregate"),
-                             {{QStringLiteral("round"), v}, {QStringLiteral("apply_s"), applySeconds},
-                              {QStringLiteral("round_s"), std::chrono::duration<double>(Clock::now() - roundStart).count()}});
+        m_ctx.metrics.report(metric::kAggregate,
+                             {{metric::kRound, v}, {metric::kApplySeconds, applySeconds},
+                              {metric::kRoundSeconds, std::chrono::duration<double>(Clock::now() - roundStart).count()}});
         QCborMap traffic = trafficFields(m_channel);
         traffic.insert(QStringLiteral("round"), v);
-        m_ctx.metrics.report(QStringLiteral("traffic"), traffic);
+        m_ctx.metrics.report(metric::kTraffic, traffic);
         const bool final = v >= m_ctx.training().rounds;
         if (final || v % m_ctx.training().evalEvery == 0) {
             sendModel(m_channel, m_master, m_model, QStringLiteral("snapshot"));

@@ -3,11 +3,12 @@
 #include "Channel.h"
 #include "LocalTrainer.h"
 #include "ModelFrame.h"
+#include "ModelSlices.h"
 #include "PrivateFiles.h"
 #include "RoleError.h"
 #include "SchedulerClient.h"
-#include "ModelSlices.h"
 #include "StartupClock.h"
+#include "Vocabulary.h"
 
 #include <QCborArray>
 #include <QDateTime>
@@ -51,11 +52,11 @@ int runMasterWorker(RoleContext& ctx) {
     Channel channel = Channel::dealer(ctx.zmq, ctx.node.id, server.endpoint, server.id);
 
     auto initial = std::make_shared<std::vector<float>>(evaluator.initialWeights());
-    Message init(QStringLiteral("init"));
+    Message init(message::kInit);
     init.frames.push_back(floatFrame(initial));
     channel.send(std::move(init));
     startup.mark(QStringLiteral("init_s"));
-    ctx.metrics.report(QStringLiteral("startup"), startup.fields());
+    ctx.metrics.report(metric::kStartup, startup.fields());
 
     const qint64 rounds = ctx.training().rounds;
     ModelAssembler assembler(evaluator.parameterCount());
@@ -82,16 +83,16 @@ int runMasterWorker(RoleContext& ctx) {
             throw RoleError("snapshot has " + std::to_string(snapshot->size) + " parameters, expected " +
                             std::to_string(evaluator.parameterCount()));
         const EvalStats stats = evaluator.evaluate(snapshot->data);
-        ctx.metrics.report(QStringLiteral("eval"),
-                           {{QStringLiteral("round"), version}, {QStringLiteral("test_acc"), stats.accuracy},
-                            {QStringLiteral("test_loss"), stats.loss}, {QStringLiteral("eval_s"), stats.seconds},
+        ctx.metrics.report(metric::kEval,
+                           {{metric::kRound, version}, {metric::kTestAccuracy, stats.accuracy},
+                            {metric::kTestLoss, stats.loss}, {QStringLiteral("eval_s"), stats.seconds},
                             {QStringLiteral("skipped"), skipped}, {QStringLiteral("skipped_rounds"), skipped.size()}});
         writeMeta(ctx.outDir, version, stats.accuracy, ctx.training(), beginTime);
         evaluator.saveParameters(QDir(ctx.outDir).filePath(QStringLiteral("net.params")));
     }
     QCborMap traffic = trafficFields(channel);
     traffic.insert(QStringLiteral("round"), rounds);
-    ctx.metrics.report(QStringLiteral("traffic"), traffic);
+    ctx.metrics.report(metric::kTraffic, traffic);
     scheduler.leave();
     return kRoleOk;
 }

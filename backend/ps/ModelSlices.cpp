@@ -1,5 +1,7 @@
 #include "ModelSlices.h"
 
+#include "Vocabulary.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -19,7 +21,7 @@ bool isCanonicalSlice(qint64 offset, qint64 total, size_t count) {
 
 void sendPushSlice(Channel& channel, qint64 round, const FloatBuffer& values, size_t index, bool pull) {
     const size_t offset = index * kSliceFloats, count = std::min(kSliceFloats, values->size() - offset);
-    Message push(QStringLiteral("push"), {{QStringLiteral("round"), round}, {QStringLiteral("offset"), qint64(offset)},
+    Message push(message::kPush, {{QStringLiteral("round"), round}, {QStringLiteral("offset"), qint64(offset)},
                                           {QStringLiteral("total"), qint64(values->size())}, {QStringLiteral("pull"), pull}});
     push.frames.push_back(sharedFrame(values, values->data() + offset, count * sizeof(float)));
     channel.send(std::move(push));
@@ -88,7 +90,7 @@ void ModelStreamer::sliceFinal(Channel& channel, const QStringList& pullers, qin
         if (sent.empty()) sent.resize(sliceCount(next.size));
         if (sent[index]) continue;
         sent[index] = true;
-        channel.send(peer, sliceOf(next, index * kSliceFloats).toMessage(QStringLiteral("model")));
+        channel.send(peer, sliceOf(next, index * kSliceFloats).toMessage(message::kModel));
     }
 }
 
@@ -96,7 +98,7 @@ void ModelStreamer::finish(Channel& channel, const QStringList& pullers, const M
     for (const QString& peer : pullers) {
         const std::vector<bool> sent = m_sent.value(peer);
         for (size_t i = 0; i < sliceCount(next.size); ++i)
-            if (i >= sent.size() || !sent[i]) channel.send(peer, sliceOf(next, i * kSliceFloats).toMessage(QStringLiteral("model")));
+            if (i >= sent.size() || !sent[i]) channel.send(peer, sliceOf(next, i * kSliceFloats).toMessage(message::kModel));
     }
     m_sent.clear();
 }

@@ -1,10 +1,11 @@
 #include "PartyServerRole.h"
 
+#include "PendingPulls.h"
 #include "RoleError.h"
+#include "RoundCollector.h"
 #include "SchedulerClient.h"
 #include "SchedulerRole.h"
-#include "RoundCollector.h"
-#include "PendingPulls.h"
+#include "Vocabulary.h"
 
 #include <QSet>
 
@@ -33,7 +34,7 @@ public:
         m_workerIds = workers;
         RoundCollector collector(m_ctx.node.id, workers, makeAggregator(m_ctx.training()));
         collector.foldOnArrival([this] { return RoundCollector::FoldTarget{m_pool.acquire(m_model.total), nullptr}; });
-        upstream.send(Message(QStringLiteral("pull"), {{QStringLiteral("version"), 0}}));
+        upstream.send(Message(message::kPull, {{QStringLiteral("version"), 0}}));
 
         auto lastProgress = Clock::now();
         while (m_servedFinal.size() < workers.size()) {
@@ -49,12 +50,12 @@ public:
             }
             lastProgress = Clock::now();
             if (ready == 1) {
-                if (auto e = upstream.receive(0ms); e && e->message.type == QLatin1String("model"))
+                if (auto e = upstream.receive(0ms); e && e->message.type == message::kModel)
                     if (auto slice = ModelSlice::fromMessage(std::move(e->message), e->peer)) onSlice(std::move(*slice));
             } else if (auto e = m_workers.receive(0ms)) {
                 if (!workers.contains(e->peer)) {  // the model and the round are for this party's workers only
                     m_log.reject(e->peer, QStringLiteral("'%1' from a node that is not a worker of this party").arg(e->message.type));
-                } else if (e->message.type == QLatin1String("push")) {
+                } else if (e->message.type == message::kPush) {
                     if (e->message.fields.value(QStringLiteral("pull")).toBool())
                         m_pulls.add(e->peer, e->message.integer(QStringLiteral("round")));
                     const bool complete = m_model.version >= 0 && collector.add(*e, m_model.version + 1, m_model.total);
@@ -65,7 +66,7 @@ public:
                         collector.write(sum->data(), nullptr, 0, m_model.total);
                         sendPush(upstream, m_model.version + 1, sum, true);
                     }
-                } else if (e->message.type == QLatin1String("pull")) {
+                } else if (e->message.type == message::kPull) {
                     m_pulls.add(e->peer, e->message.integer(QStringLiteral("version")));
                 } else {
                     m_log.reject(e->peer, QStringLiteral("unexpected message '%1'").arg(e->message.type));
@@ -98,7 +99,7 @@ private:
             m_model = IncomingModel{slice.version, slice.total, 0, {}, {}};
             reportTraffic();
         }
-        for (const QString& peer : m_model.forwarding) m_workers.send(peer, slice.toMessage(QStringLiteral("model")));
+        for (const QString& peer : m_model.forwarding) m_workers.send(peer, slice.toMessage(message::kModel));
         m_model.received += slice.floats.size;
         m_model.slices.push_back(std::move(slice));
         if (m_model.complete()) noteServed(m_model.forwarding);
@@ -107,7 +108,7 @@ private:
     void serveWaitingPulls() {
         const QStringList ready = m_pulls.take(m_model.version);
         for (const QString& peer : ready)
-            for (const ModelSlice& s : m_model.slices) m_workers.send(peer, s.toMessage(QStringLiteral("model")));
+            for (const ModelSlice& s : m_model.slices) m_workers.send(peer, s.toMessage(message::kModel));
         if (m_model.complete()) noteServed(ready);
         else m_model.forwarding += ready;
     }
@@ -125,7 +126,7 @@ private:
     void reportTraffic(const Channel& upstream) {
         QCborMap f = trafficFields(m_workers, &upstream);
         f.insert(QStringLiteral("round"), m_model.version);
-        m_ctx.metrics.report(QStringLiteral("traffic"), f);
+        m_ctx.metrics.report(metric::kTraffic, f);
     }
 
     RoleContext& m_ctx;

@@ -3,6 +3,7 @@
 #include "AggregatorRegistry.h"
 #include "RoleError.h"
 #include "VectorMath.h"
+#include "Vocabulary.h"
 
 #include <algorithm>
 
@@ -122,7 +123,7 @@ ModelVersion applyAndSend(Channel& channel, const ModelVersion& w, RoundCollecto
     for (size_t offset = 0; offset < w.size; offset += kSliceFloats) {
         const size_t count = std::min(kSliceFloats, w.size - offset);
         round.write(buffer->data(), w.data, offset, offset + count);
-        for (const QString& peer : pullers) channel.send(peer, sliceOf(next, offset).toMessage(QStringLiteral("model")));
+        for (const QString& peer : pullers) channel.send(peer, sliceOf(next, offset).toMessage(message::kModel));
     }
     return next;
 }

@@ -2,6 +2,7 @@
 
 #include "RoleError.h"
 #include "SocketThread.h"
+#include "Vocabulary.h"
 
 #include <QCborArray>
 
@@ -26,7 +27,7 @@ Envelope SchedulerClient::waitFor(const QString& type) {
     while (std::chrono::steady_clock::now() < deadline) {
         auto e = m_channel.receive(200ms);
         if (!e) continue;
-        if (e->message.type == QLatin1String("abort"))
+        if (e->message.type == message::kAbort)
             throw RoleError("scheduler " + m_scheduler.id.toStdString() + " aborted the run: " +
                             e->message.string("reason").toStdString());
         if (e->message.type == type) return std::move(*e);
@@ -37,9 +38,9 @@ Envelope SchedulerClient::waitFor(const QString& type) {
 }
 
 QList<PeerInfo> SchedulerClient::join() {
-    m_channel.send(Message(QStringLiteral("register"),
+    m_channel.send(Message(message::kRegister,
                            {{QStringLiteral("role"), roleName(m_ctx.node.kind)}, {QStringLiteral("endpoint"), m_endpoint}}));
-    const Envelope table = waitFor(QStringLiteral("table"));
+    const Envelope table = waitFor(message::kTable);
     QList<PeerInfo> peers;
     for (const QCborValue& v : table.message.fields.value(QStringLiteral("nodes")).toArray()) {
         const QCborMap m = v.toMap();
@@ -54,8 +55,8 @@ void SchedulerClient::barrier(const QString& name) {
     // The heartbeat thread owns the socket while it runs; pause it for the barrier.
     m_stop = true;
     if (m_heartbeat.joinable()) m_heartbeat.join();
-    m_channel.send(Message(QStringLiteral("barrier"), {{QStringLiteral("name"), name}}));
-    waitFor(QStringLiteral("barrier_ok"));
+    m_channel.send(Message(message::kBarrier, {{QStringLiteral("name"), name}}));
+    waitFor(message::kBarrierOk);
     m_stop = false;
     m_heartbeat = std::thread([this] { heartbeatLoop(); });
 }
@@ -65,10 +66,10 @@ void SchedulerClient::heartbeatLoop() {
     auto next = std::chrono::steady_clock::now();
     while (!m_stop) {
         if (std::chrono::steady_clock::now() >= next) {
-            m_channel.send(Message(QStringLiteral("heartbeat")));
+            m_channel.send(Message(message::kHeartbeat));
             next += 1s;
         }
-        if (auto e = m_channel.receive(100ms); e && e->message.type == QLatin1String("abort")) {
+        if (auto e = m_channel.receive(100ms); e && e->message.type == message::kAbort) {
             std::lock_guard lock(m_mutex);
             m_abortReason = e->message.string(QStringLiteral("reason"));
         }
@@ -80,7 +81,7 @@ void SchedulerClient::leave() {
     m_stop = true;
     if (wasRunning) {
         m_heartbeat.join();
-        m_channel.send(Message(QStringLiteral("bye")));
+        m_channel.send(Message(message::kBye));
         m_channel.lingerOnClose(2s);
     }
 }

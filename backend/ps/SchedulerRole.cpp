@@ -2,6 +2,7 @@
 
 #include "Channel.h"
 #include "RoleError.h"
+#include "Vocabulary.h"
 
 #include <QCborArray>
 #include <QHash>
@@ -44,7 +45,7 @@ public:
                     return abort(QStringLiteral("node %1 sent no heartbeat for %2 s; it is dead or hung — see its log")
                                      .arg(dead).arg(m_ctx.training().heartbeatTimeoutS));
         }
-        m_ctx.metrics.report(QStringLiteral("scheduler_done"), {{QStringLiteral("nodes"), m_expected.size()}});
+        m_ctx.metrics.report(metric::kSchedulerDone, {{QStringLiteral("nodes"), m_expected.size()}});
         return kRoleOk;
     }
 
@@ -58,9 +59,9 @@ private:
         }
         m_lastSeen[e.peer] = Clock::now();
         const QString& type = e.message.type;
-        if (type == QLatin1String("register")) onRegister(e);
-        else if (type == QLatin1String("barrier")) onBarrier(e);
-        else if (type == QLatin1String("bye")) m_byes.insert(e.peer);
+        if (type == message::kRegister) onRegister(e);
+        else if (type == message::kBarrier) onBarrier(e);
+        else if (type == message::kBye) m_byes.insert(e.peer);
     }
 
     void onRegister(const Envelope& e) {
@@ -71,7 +72,7 @@ private:
         m_tableSent = true;
         // Nodes heartbeat only once they have the table: their silence counts from now.
         for (auto it = m_lastSeen.begin(); it != m_lastSeen.end(); ++it) it.value() = Clock::now();
-        m_ctx.metrics.report(QStringLiteral("rendezvous"), {{QStringLiteral("nodes"), m_expected.size()}});
+        m_ctx.metrics.report(metric::kRendezvous, {{QStringLiteral("nodes"), m_expected.size()}});
     }
 
     void sendTable(const QString& peer) {
@@ -79,7 +80,7 @@ private:
         for (auto it = m_expected.begin(); it != m_expected.end(); ++it)
             nodes.append(QCborMap{{QStringLiteral("id"), it.key()}, {QStringLiteral("role"), roleName(it->kind)},
                                   {QStringLiteral("endpoint"), m_endpoints.value(it.key())}});
-        sendTo(peer, Message(QStringLiteral("table"), {{QStringLiteral("nodes"), nodes}}));
+        sendTo(peer, Message(message::kTable, {{QStringLiteral("nodes"), nodes}}));
     }
 
     void onBarrier(const Envelope& e) {
@@ -87,7 +88,7 @@ private:
         QSet<QString>& arrived = m_barriers[name];
         arrived.insert(e.peer);
         if (arrived.size() < m_expected.size()) return;
-        for (const QString& id : arrived) sendTo(id, Message(QStringLiteral("barrier_ok"), {{QStringLiteral("name"), name}}));
+        for (const QString& id : arrived) sendTo(id, Message(message::kBarrierOk, {{QStringLiteral("name"), name}}));
         m_barriers.remove(name);
     }
 
@@ -110,7 +111,7 @@ private:
         std::fprintf(stderr, "%s: %s\n", qPrintable(m_ctx.node.id), qPrintable(reason));
         m_channel.lingerOnClose(1s);
         for (const QString& id : m_lastSeen.keys())
-            if (!m_byes.contains(id)) sendTo(id, Message(QStringLiteral("abort"), {{QStringLiteral("reason"), reason}}));
+            if (!m_byes.contains(id)) sendTo(id, Message(message::kAbort, {{QStringLiteral("reason"), reason}}));
         return kRoleFailed;
     }
 

@@ -3,10 +3,11 @@
 #include "Channel.h"
 #include "LocalTrainer.h"
 #include "ModelFrame.h"
+#include "ModelSlices.h"
 #include "RoleError.h"
 #include "SchedulerClient.h"
-#include "ModelSlices.h"
 #include "StartupClock.h"
+#include "Vocabulary.h"
 
 namespace hips {
 
@@ -32,10 +33,10 @@ public:
         startup.mark(QStringLiteral("join_s"));
         Channel channel = Channel::dealer(m_ctx.zmq, m_ctx.node.id, server.endpoint, server.id);
         m_assembler = std::make_unique<ModelAssembler>(trainer.parameterCount());
-        channel.send(Message(QStringLiteral("pull"), {{QStringLiteral("version"), 0}}));
+        channel.send(Message(message::kPull, {{QStringLiteral("version"), 0}}));
         ModelVersion global = awaitModel(channel, scheduler, 0);
         startup.mark(QStringLiteral("first_model_s"));
-        m_ctx.metrics.report(QStringLiteral("startup"), startup.fields());
+        m_ctx.metrics.report(metric::kStartup, startup.fields());
         if (global.size != trainer.parameterCount())
             throw RoleError("the server's model has " + std::to_string(global.size) + " parameters, this worker's " +
                             std::to_string(trainer.parameterCount()) + "; all roles must use the same model");
@@ -62,7 +63,7 @@ private:
         while (Clock::now() < deadline) {
             scheduler.throwIfAborted();
             auto e = channel.receive(200ms);
-            if (!e || e->message.type != QLatin1String("model")) continue;
+            if (!e || e->message.type != message::kModel) continue;
             const auto slice = ModelSlice::fromMessage(std::move(e->message), e->peer);
             if (!slice || slice->version < version) continue;
             if (auto whole = m_assembler->add(*slice)) return std::move(*whole);
@@ -72,13 +73,13 @@ private:
     }
 
     void report(qint64 round, const RoundStats& s, double commSeconds, const Channel& channel) {
-        m_ctx.metrics.report(QStringLiteral("train"),
-                             {{QStringLiteral("round"), round}, {QStringLiteral("loss"), s.loss},
-                              {QStringLiteral("samples"), qint64(s.samples)}, {QStringLiteral("compute_s"), s.computeSeconds},
-                              {QStringLiteral("comm_s"), commSeconds}});
+        m_ctx.metrics.report(metric::kTrain,
+                             {{metric::kRound, round}, {metric::kLoss, s.loss},
+                              {metric::kSamples, qint64(s.samples)}, {metric::kComputeSeconds, s.computeSeconds},
+                              {metric::kCommSeconds, commSeconds}});
         QCborMap traffic = trafficFields(channel);
         traffic.insert(QStringLiteral("round"), round);
-        m_ctx.metrics.report(QStringLiteral("traffic"), traffic);
+        m_ctx.metrics.report(metric::kTraffic, traffic);
     }
 
     RoleContext& m_ctx;

@@ -2,6 +2,7 @@
 
 #include "LiveChart.h"
 #include "ReportWriter.h"
+#include "Vocabulary.h"
 
 #include <QDateTime>
 #include <QFileDialog>
@@ -47,18 +48,19 @@ StoredRounds roundsOf(const RunReport& r) {
         double accuracy = NAN, testLoss = NAN;
     };
     QMap<int, Round> rounds;
+    const QString trained = metric::kTrain + u'.', aggregated = metric::kAggregate + u'.';
     for (const MetricRecord& m : r.metrics) {
         if (m.round < 1) continue;
         Round& x = rounds[m.round];
-        if (m.name.startsWith(QLatin1String("train.")) || m.name.startsWith(QLatin1String("aggregate.")))
+        if (m.name.startsWith(trained) || m.name.startsWith(aggregated))
             x.t = std::max(x.t, m.t);  // the round's moment: when it finished training, as the live rows take it
-        if (m.name == QLatin1String("aggregate.apply_s")) x.applied = true;
-        else if (m.name == QLatin1String("train.samples")) x.samples += m.value;
-        else if (m.name == QLatin1String("train.loss")) x.loss += m.value, ++x.reports;
-        else if (m.name == QLatin1String("train.compute_s")) x.compute += m.value;
-        else if (m.name == QLatin1String("train.comm_s")) x.comm += m.value;
-        else if (m.name == QLatin1String("eval.test_acc")) x.accuracy = m.value;
-        else if (m.name == QLatin1String("eval.test_loss")) x.testLoss = m.value;
+        if (m.name == metric::kStoredApplySeconds) x.applied = true;
+        else if (m.name == metric::kStoredTrainSamples) x.samples += m.value;
+        else if (m.name == metric::kStoredTrainLoss) x.loss += m.value, ++x.reports;
+        else if (m.name == metric::kStoredComputeSeconds) x.compute += m.value;
+        else if (m.name == metric::kStoredCommSeconds) x.comm += m.value;
+        else if (m.name == metric::kStoredTestAccuracy) x.accuracy = m.value;
+        else if (m.name == metric::kStoredTestLoss) x.testLoss = m.value;
     }
     // Cumulative bytes per tier after a round: the last point of the by-round series up to it.
     auto bytesAt = [](const QList<QPointF>& series, int round) {

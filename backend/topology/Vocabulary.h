@@ -1,0 +1,59 @@
+#pragma once
+// The one list of the names the roles, the controller, the history and the report share: the
+// kinds of metric a role reports ("@metric {"kind": ..., fields}"), their fields, the names the
+// history stores them under ("kind.field"), and the message types of the data plane and the
+// schedulers. A name is spelled here and nowhere else.
+#include <QLatin1String>
+
+namespace hips {
+
+namespace metric {
+// Kinds.
+inline constexpr QLatin1String kTrain{"train"};          // a worker's round: loss, samples, compute_s, comm_s
+inline constexpr QLatin1String kEval{"eval"};            // the master's evaluation: test_acc, test_loss, eval_s, skipped
+inline constexpr QLatin1String kAggregate{"aggregate"};  // the global server's round: apply_s, round_s
+inline constexpr QLatin1String kTraffic{"traffic"};      // bytes per link and tier: links, wire_errors, undeliverable
+inline constexpr QLatin1String kStartup{"startup"};      // a trainer's start-up phases: process_s, data_s, join_s, ...
+inline constexpr QLatin1String kModelInit{"model_init"};
+inline constexpr QLatin1String kRendezvous{"rendezvous"};
+inline constexpr QLatin1String kSchedulerDone{"scheduler_done"};
+
+// Fields.
+inline constexpr QLatin1String kRound{"round"};
+inline constexpr QLatin1String kLoss{"loss"};
+inline constexpr QLatin1String kSamples{"samples"};
+inline constexpr QLatin1String kComputeSeconds{"compute_s"};
+inline constexpr QLatin1String kCommSeconds{"comm_s"};
+inline constexpr QLatin1String kTestAccuracy{"test_acc"};
+inline constexpr QLatin1String kTestLoss{"test_loss"};
+inline constexpr QLatin1String kApplySeconds{"apply_s"};
+inline constexpr QLatin1String kRoundSeconds{"round_s"};
+
+// As the history stores them: kind + '.' + field (tst_topology checks each is so made).
+inline constexpr QLatin1String kStoredTrainLoss{"train.loss"};
+inline constexpr QLatin1String kStoredTrainSamples{"train.samples"};
+inline constexpr QLatin1String kStoredComputeSeconds{"train.compute_s"};
+inline constexpr QLatin1String kStoredCommSeconds{"train.comm_s"};
+inline constexpr QLatin1String kStoredTestAccuracy{"eval.test_acc"};
+inline constexpr QLatin1String kStoredTestLoss{"eval.test_loss"};
+inline constexpr QLatin1String kStoredApplySeconds{"aggregate.apply_s"};
+inline constexpr QLatin1String kStoredRoundSeconds{"aggregate.round_s"};
+}  // namespace metric
+
+namespace message {
+// Data plane.
+inline constexpr QLatin1String kPush{"push"};    // {round, offset, total, pull} + a slice of an update
+inline constexpr QLatin1String kPull{"pull"};    // {version}: the model of at least that version, please
+inline constexpr QLatin1String kModel{"model"};  // {version, offset, total} + a slice of a model
+inline constexpr QLatin1String kInit{"init"};    // the master's initial model, to the global server
+// Schedulers.
+inline constexpr QLatin1String kRegister{"register"};
+inline constexpr QLatin1String kTable{"table"};
+inline constexpr QLatin1String kHeartbeat{"heartbeat"};
+inline constexpr QLatin1String kBarrier{"barrier"};
+inline constexpr QLatin1String kBarrierOk{"barrier_ok"};
+inline constexpr QLatin1String kAbort{"abort"};
+inline constexpr QLatin1String kBye{"bye"};
+}  // namespace message
+
+}  // namespace hips
