@@ -158,6 +158,48 @@ private Q_SLOTS:
         }
     }
 
+    // A click (press and release on the viewport, nothing moved) selects what is under the
+    // mouse, of every kind, and the property panel shows that element's fields.
+    void aClickSelectsEveryElementKindAndShowsItsFields() {
+        struct Case {
+            ElementRef ref;
+            const char* field;
+            bool titleBar;  // a box with items inside: click its title, not its middle
+        };
+        const QList<Case> cases{{{ElementRef::Kind::Party, "party1"}, "party_id", true},
+                                {{ElementRef::Kind::HostGroup, "party1", "local"}, "host_address", true},
+                                {{ElementRef::Kind::Scheduler, "party1"}, "role_port", false},
+                                {{ElementRef::Kind::Server, "party2", {}, 0}, "role_port", false},
+                                {{ElementRef::Kind::Workers, "party2", {}, 0}, "role_count", false},
+                                {{ElementRef::Kind::MasterWorker, "central"}, "role_device", false}};
+        for (const Case& c : cases) {
+            DesignerItem* item = d->scene()->item(c.ref);
+            QVERIFY2(item, qPrintable(c.ref.key()));
+            const QPointF at = c.titleBar ? item->sceneBoundingRect().topLeft() + QPointF(12, 6) : centerOf(*d, c.ref);
+            QTest::mouseClick(d->view()->viewport(), Qt::LeftButton, Qt::NoModifier, d->view()->mapFromScene(at));
+            item = d->scene()->item(c.ref);  // (a rebuilt scene would have made new items)
+            QVERIFY2(item && item->isSelected(), qPrintable(c.ref.key()));
+            QCOMPARE(d->scene()->selectedItems().size(), 1);
+            QVERIFY2(d->properties()->field(c.field), qPrintable(c.ref.key() + ": no field " + c.field));
+        }
+        QCOMPARE(d->undoStack()->count(), 0);  // clicks edit nothing
+    }
+
+    // A host's address is edited in the property panel after a click on its box, as one step.
+    void aClickedHostIsEditable() {
+        const ElementRef host{ElementRef::Kind::HostGroup, "party1", "local"};
+        const QPointF at = d->scene()->item(host)->sceneBoundingRect().topLeft() + QPointF(12, 6);
+        QTest::mouseClick(d->view()->viewport(), Qt::LeftButton, Qt::NoModifier, d->view()->mapFromScene(at));
+        auto* address = qobject_cast<QLineEdit*>(d->properties()->field("host_address"));
+        QVERIFY(address);
+        address->setFocus();
+        address->selectAll();
+        QTest::keyClicks(address, "10.0.0.7");
+        QTest::keyClick(address, Qt::Key_Return);
+        QCOMPARE(d->topology().host("local")->address, QStringLiteral("10.0.0.7"));
+        QCOMPARE(d->undoStack()->count(), 1);
+    }
+
     void aDragIsOneUndoStepAndKeepsThePosition() {
         const ElementRef party1{ElementRef::Kind::Party, "party1"};
         const QPointF before = d->scene()->item(party1)->pos();

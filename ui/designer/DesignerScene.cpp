@@ -219,11 +219,13 @@ void DesignerScene::mouseReleaseEvent(QGraphicsSceneMouseEvent* e) {
 }
 
 // A drag ends as one edit: parties keep their new place (one undo step for the whole drag),
-// a role dropped on another party or host is re-homed, anything else snaps back.
+// a role dropped on another party or host is re-homed, anything else snaps back to where it was
+// pressed. A click (nothing moved) changes nothing, so the selection it made stays.
 void DesignerScene::finishDrag(QGraphicsSceneMouseEvent* e) {
     Topology t = m_topology;
     int moved = 0;
     QString text;
+    QList<std::pair<DesignerItem*, QPointF>> snapBack;
     for (QGraphicsItem* i : selectedItems()) {
         if (i->type() != DesignerItem::kType) continue;
         auto* item = static_cast<DesignerItem*>(i);
@@ -233,17 +235,18 @@ void DesignerScene::finishDrag(QGraphicsSceneMouseEvent* e) {
             edits::setPartyPosition(t, item->ref().party, item->pos());
             ++moved;
             text = tr("Move party");
-        } else if (item->ref().isRole()) {
-            const auto [party, host] = targetAt(e->scenePos(), item);
-            if (party.isEmpty()) continue;
-            const QString error = edits::moveRole(t, item->ref(), party, host);
-            if (!error.isEmpty()) Q_EMIT refused(error);
-            else ++moved, text = tr("Move role to %1").arg(party);
+            continue;
         }
+        const auto [party, host] = item->ref().isRole() ? targetAt(e->scenePos(), item) : std::pair<QString, QString>{};
+        const QString error = party.isEmpty() ? QString() : edits::moveRole(t, item->ref(), party, host);
+        if (!party.isEmpty() && error.isEmpty()) ++moved, text = tr("Move role to %1").arg(party);
+        else snapBack.append({item, *press});
+        if (!error.isEmpty()) Q_EMIT refused(error);
     }
     m_pressPositions.clear();
     if (moved > 0) Q_EMIT editRequested(text, t);
-    else if (!selectedItems().isEmpty()) build();  // snap anything dragged nowhere back
+    else
+        for (auto& [item, at] : snapBack) item->setPos(at);
 }
 
 }  // namespace hips
