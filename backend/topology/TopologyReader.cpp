@@ -175,9 +175,7 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
     t.syntheticSamples = f.integer("synthetic_samples", t.syntheticSamples, 16, 10000000);
     t.heartbeatTimeoutS = f.integer("heartbeat_timeout_s", t.heartbeatTimeoutS, 2, 3600);
     t.replyTimeoutS = f.integer("reply_timeout_s", t.replyTimeoutS, 2, 86400);
-    if (f.has("local_epochs") && !f.has("local_iters")) t.localIters = 0;
-    if ((t.localIters > 0) == (t.localEpochs > 0))
-        f.issue("local_iters", QStringLiteral("set exactly one of local_iters and local_epochs above 0"));
+    if (f.has("local_epochs") && !f.has("local_iters")) t.localIters = 0;  // (one of the two: TopologyValidation)
     return t;
 }
 

@@ -181,6 +181,9 @@ private:
     void checkTraining() {
         const TrainingSettings& s = m_t.training;
         checkText("$.training.data_dir", s.dataDir, kMaxPathLength, QStringLiteral("data_dir"));
+        // Checked here, not only when a file is read: the designer edits a topology in memory.
+        if ((s.localIters > 0) == (s.localEpochs > 0))
+            add("$.training.local_iters", QStringLiteral("set exactly one of local_iters and local_epochs above 0"));
         if (s.evalEvery > s.rounds)
             add("$.training.eval_every", QStringLiteral("eval_every (%1) is larger than rounds (%2); the model "
                                                         "would never be evaluated").arg(s.evalEvery).arg(s.rounds));

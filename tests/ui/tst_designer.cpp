@@ -9,6 +9,7 @@
 #include "PropertyPanel.h"
 #include "RunPanel.h"
 #include "TopologyReader.h"
+#include "TopologyWriter.h"
 #include "Versions.h"
 
 #include <QLineEdit>
@@ -198,6 +199,20 @@ private Q_SLOTS:
         QTest::keyClick(address, Qt::Key_Return);
         QCOMPARE(d->topology().host("local")->address, QStringLiteral("10.0.0.7"));
         QCOMPARE(d->undoStack()->count(), 1);
+    }
+
+    // The designer flags what `hips validate` refuses, also for settings edited in the panel
+    // (local_epochs set while local_iters is too was once "ready to run", then failed at once).
+    void theDesignerChecksWhatValidateChecks() {
+        d->scene()->clearSelection();
+        auto* epochs = qobject_cast<QSpinBox*>(d->properties()->field("local_epochs"));
+        QVERIFY(epochs);
+        epochs->setValue(1);
+        QVERIFY(!d->isValid());
+        QVERIFY2(d->issues().value(0).toString().contains("set exactly one of local_iters and local_epochs"),
+                 qPrintable(d->issues().value(0).toString()));
+        const TopologyLoad cli = TopologyReader::readJson(TopologyWriter::toJson(d->topology()));
+        QCOMPARE(cli.issues.size(), d->issues().size());  // what the CLI would say of the saved file
     }
 
     void aDragIsOneUndoStepAndKeepsThePosition() {

@@ -125,7 +125,8 @@ void Designer::apply(const QString& text, const Topology& after, const QString& 
 void Designer::display(const Topology& topology) {
     const bool wasValid = m_issues.isEmpty();
     m_topology = topology;
-    m_issues = TopologyReader::validate(topology);
+    // Exactly what `hips validate` and `hips run` check: the topology as its file would read.
+    m_issues = TopologyReader::readJson(TopologyWriter::toJson(topology)).issues;
     m_scene->setTopology(m_topology, m_issues);
     m_properties->show(m_topology, m_scene->selectedElements());
     m_issueList->clear();
