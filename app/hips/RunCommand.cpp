@@ -76,7 +76,7 @@ void printRow(const RoundRow& r) {
 void printSummary(const RunSummary& s) {
     std::printf("\n%s after %d rounds in %.1f s: final test accuracy %.4f, best %.4f; %lld samples; "
                 "%s MB inside parties, %s MB across parties\nrun directory: %s\n",
-                s.ok ? "finished" : "FAILED", s.rounds, s.seconds, s.finalAccuracy, s.bestAccuracy,
+                s.ok ? "finished" : s.stopped ? "stopped" : "FAILED", s.rounds, s.seconds, s.finalAccuracy, s.bestAccuracy,
                 static_cast<long long>(s.samples), qPrintable(megabytes(s.bytesInside)),
                 qPrintable(megabytes(s.bytesAcross)), qPrintable(s.runDir));
     if (!s.ok) std::fprintf(stderr, "hips run: %s\n", qPrintable(s.reason));

@@ -28,6 +28,7 @@ QString runStateName(RunState s) {
         case RunState::Running: return QStringLiteral("running");
         case RunState::Stopping: return QStringLiteral("stopping");
         case RunState::Finished: return QStringLiteral("finished");
+        case RunState::Stopped: return QStringLiteral("stopped");
         case RunState::Failed: return QStringLiteral("failed");
     }
     return {};
@@ -45,7 +46,7 @@ QString processStateName(ProcessInfo::State s) {
 }
 
 QJsonObject RunSummary::toJson() const {
-    return {{"ok", ok}, {"reason", reason}, {"run_dir", runDir}, {"rounds", rounds},
+    return {{"ok", ok}, {"stopped", stopped}, {"reason", reason}, {"run_dir", runDir}, {"rounds", rounds},
             {"final_test_acc", finalAccuracy}, {"best_test_acc", bestAccuracy}, {"seconds", seconds},
             {"bytes_inside", double(bytesInside)}, {"bytes_across", double(bytesAcross)}, {"samples", double(samples)}};
 }
@@ -154,7 +155,7 @@ void RunController::startLocalAgent() {
     connect(m_launcher.get(), &LocalAgentLauncher::failed, this, &RunController::fail);
     connect(m_launcher.get(), &LocalAgentLauncher::exited, this, [this](const QString& how, int code) {
         // Its roles died with it (PR_SET_PDEATHSIG): nothing is left to stop or wait for.
-        const bool expected = m_state == RunState::Stopping || m_state == RunState::Finished || m_state == RunState::Failed;
+        const bool expected = m_state == RunState::Stopping || m_state == RunState::Finished || m_state == RunState::Stopped || m_state == RunState::Failed;
         if (!expected && code == control::kAgentExitControllerSilent) fail(controllerSilentReason());
         else if (!expected) fail(QStringLiteral("the local agent %1 during the run; its roles ended with it").arg(how));
         for (ProcessInfo& p : m_processes)
@@ -405,12 +406,20 @@ bool RunController::allDone() const {
 }
 
 void RunController::fail(const QString& reason) {
-    if (!m_failure.isEmpty() || m_state == RunState::Finished || m_state == RunState::Failed) return;
+    if (!m_failure.isEmpty() || m_state == RunState::Finished || m_state == RunState::Stopped || m_state == RunState::Failed)
+        return;
     m_failure = reason;
     stopRoles();
 }
 
-void RunController::stop(const QString& reason) { fail(reason); }
+// A stop asked for by the user ends the run like a failure (every role goes), but is recorded as
+// its own outcome: what failed after it (roles ended by the stop) is its consequence, not a cause.
+void RunController::stop(const QString& reason) {
+    if (!m_failure.isEmpty() || m_state == RunState::Finished || m_state == RunState::Stopped || m_state == RunState::Failed)
+        return;
+    m_userStopped = true;
+    fail(reason);
+}
 
 void RunController::stopRoles() {
     const bool rolesAsked = m_state == RunState::Starting || m_state == RunState::Running;
@@ -460,6 +469,7 @@ void RunController::emitFinished() {
     m_finishedEmitted = true;
     RunSummary s;
     s.ok = m_failure.isEmpty();
+    s.stopped = m_userStopped;
     s.reason = m_failure;
     s.runDir = m_dir.path();
     s.seconds = elapsed();
@@ -475,7 +485,7 @@ void RunController::emitFinished() {
     }
     // A role that failed because a peer vanished is usually the echo of an agent or host that
     // died; by now such an agent has been silent for a while, so the reason can name it.
-    if (!s.ok) s.reason = silentAgentsPrefix() + s.reason;
+    if (!s.ok && !s.stopped) s.reason = silentAgentsPrefix() + s.reason;
     if (s.ok && s.rounds < m_topology.training.rounds) {
         s.ok = false;
         s.reason = QStringLiteral("the roles ended after %1 of %2 rounds").arg(s.rounds).arg(m_topology.training.rounds);
@@ -484,20 +494,20 @@ void RunController::emitFinished() {
     // then the history, so both tell the same outcome; a history that could not store it is the
     // last word, and summary.json is written again to say so.
     if (!m_dir.path().isEmpty()) m_dir.writeSummary(s.toJson());
-    if (s.ok && !m_dir.error().isEmpty()) {
-        s.ok = false;
+    if ((s.ok || s.stopped) && !m_dir.error().isEmpty()) {
+        s.ok = s.stopped = false;
         s.reason = m_dir.error();
     }
     if (m_store && m_runId > 0) {
-        if (!s.ok) m_store->appendEvent(m_runId, unixNow(), "error", "controller", s.reason);
-        m_store->finishRun(m_runId, s.ok ? "finished" : "failed", s.toJson());
-        if (!m_store->flush() && s.ok) {  // the run trained, but its record is not all stored
-            s.ok = false;
+        if (!s.ok) m_store->appendEvent(m_runId, unixNow(), s.stopped ? "info" : "error", "controller", s.reason);
+        m_store->finishRun(m_runId, s.ok ? "finished" : s.stopped ? "stopped" : "failed", s.toJson());
+        if (!m_store->flush() && (s.ok || s.stopped)) {  // the run trained, but its record is not all stored
+            s.ok = s.stopped = false;
             s.reason = m_store->writeError();
             if (!m_dir.path().isEmpty()) m_dir.writeSummary(s.toJson());
         }
     }
-    setState(s.ok ? RunState::Finished : RunState::Failed);
+    setState(s.ok ? RunState::Finished : s.stopped ? RunState::Stopped : RunState::Failed);
     // Closed at once: a socket thread still receiving (an agent's resent events after this
     // process was stopped) must not post into an application that is about to quit. Deleted
     // later: we may be inside one of its signals.

@@ -20,7 +20,7 @@
 
 namespace hips {
 
-enum class RunState { Idle, Deploying, Starting, Running, Stopping, Finished, Failed };
+enum class RunState { Idle, Deploying, Starting, Running, Stopping, Finished, Stopped, Failed };
 QString runStateName(RunState s);
 
 struct ProcessInfo {
@@ -38,6 +38,7 @@ QString processStateName(ProcessInfo::State s);
 
 struct RunSummary {
     bool ok = false;
+    bool stopped = false;    // stopped by its user (Stop all, SIGINT): not ok, and not a failure
     QString reason;          // why it failed or stopped; empty on success
     QString runDir;
     int rounds = 0;
@@ -128,6 +129,7 @@ private:
     QList<PendingAck> m_pendingAcks;
     quint64 m_listenerToken = 0, m_errorToken = 0;
     bool m_finishedEmitted = false;
+    bool m_userStopped = false;  // stop() was called: the run ends "stopped", not "failed"
     bool m_shutdownSent = false;
 };
 

@@ -7,7 +7,7 @@ namespace hips {
 
 struct RunRecord {
     qint64 id = 0;
-    QString name, status;  // status: running, finished, failed, interrupted
+    QString name, status;  // status: running, finished, stopped, failed, interrupted
     double started = 0, ended = 0;  // ended 0 while running
     QJsonObject summary;
 };

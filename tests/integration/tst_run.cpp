@@ -267,7 +267,10 @@ private Q_SLOTS:
         ::kill(pid_t(run.process.processId()), SIGINT);
         QCOMPARE(run.finish(60000), 128 + SIGINT);
         QVERIFY2(run.err.contains("interrupted by SIGINT"), run.err.constData());
+        QVERIFY2(run.out.contains("\nstopped after "), run.out.constData());
         QVERIFY(run.leftovers().isEmpty());
+        const QByteArray shown = run.historyCommand({"show", "1"}).second;  // a user's stop, not a failure
+        QVERIFY2(shown.contains("status: stopped") && !shown.contains("error:"), shown.constData());
     }
 
     void brokenTopologyIsRefused() {

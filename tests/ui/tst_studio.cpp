@@ -10,6 +10,7 @@
 #include "ProcessTableModel.h"
 #include "RunCharts.h"
 #include "RunPanel.h"
+#include "RunStore.h"
 
 #include <QDir>
 #include <QPushButton>
@@ -94,11 +95,19 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(run->state() == RunState::Running, 60000);
         QTRY_VERIFY_WITH_TIMEOUT(!taggedProcesses(m_tag).isEmpty(), 10000);
         QTest::mouseClick(run->stopButton(), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(run->state() == RunState::Failed || run->state() == RunState::Finished, 30000);
+        // A user's stop is its own outcome: "stopped", not a failure, here and in the history.
+        QTRY_VERIFY_WITH_TIMEOUT(run->state() == RunState::Stopped, 30000);
         QTRY_VERIFY_WITH_TIMEOUT(taggedProcesses(m_tag).isEmpty(), 15000);
         QVERIFY(run->startButton()->isEnabled());  // ready for the next run
         window.history()->refresh();
         QCOMPARE(window.history()->table()->rowCount(), 2);
+        QString error;
+        const auto store = RunStore::open(m_dir.filePath("history.sqlite"), &error, RunStore::ReadOnly);
+        QVERIFY2(store, qPrintable(error));
+        const QList<RunRecord> runs = store->runs();
+        QCOMPARE(runs.size(), 2);
+        QCOMPARE(runs.last().status, QStringLiteral("stopped"));
+        QVERIFY(runs.last().summary.value("stopped").toBool());
     }
 };
 

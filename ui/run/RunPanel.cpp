@@ -65,6 +65,7 @@ QString stateStyle(RunState s) {
     switch (s) {
         case RunState::Running: return QStringLiteral("background:#2ca02c;color:white");
         case RunState::Finished: return QStringLiteral("background:#1f77b4;color:white");
+        case RunState::Stopped: return QStringLiteral("background:#ff7f0e;color:white");
         case RunState::Failed: return QStringLiteral("background:#d03030;color:white");
         case RunState::Idle: return QStringLiteral("background:#e0e0e0;color:#333");
         default: return QStringLiteral("background:#f0b030;color:#222");
@@ -140,11 +141,12 @@ bool RunPanel::start(const Topology& topology) {
     connect(c, &RunController::roundCompleted, this,
             [this](const RoundRow& row) { Q_EMIT roundCompleted(row, double(QDateTime::currentMSecsSinceEpoch())); });
     connect(c, &RunController::finished, this, [this](const RunSummary& s) {
-        if (!s.ok) m_log->append(QStringLiteral("controller"), QStringLiteral("error"), s.reason);
+        if (!s.ok && !s.stopped) m_log->append(QStringLiteral("controller"), QStringLiteral("error"), s.reason);
         m_log->append(QStringLiteral("controller"), QStringLiteral("info"),
-                      s.ok ? tr("finished after %1 rounds in %2 s: final test accuracy %3")
-                                 .arg(s.rounds).arg(s.seconds, 0, 'f', 1).arg(s.finalAccuracy, 0, 'f', 4)
-                           : tr("failed: %1").arg(s.reason));
+                      s.ok        ? tr("finished after %1 rounds in %2 s: final test accuracy %3")
+                                        .arg(s.rounds).arg(s.seconds, 0, 'f', 1).arg(s.finalAccuracy, 0, 'f', 4)
+                      : s.stopped ? tr("stopped after %1 rounds in %2 s (%3)").arg(s.rounds).arg(s.seconds, 0, 'f', 1).arg(s.reason)
+                                  : tr("failed: %1").arg(s.reason));
         Q_EMIT runFinished(s);
     });
 
