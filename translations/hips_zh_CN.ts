@@ -505,36 +505,36 @@
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="136"/>
+        <location filename="../ui/designer/Designer.cpp" line="137"/>
         <source>No problems: ready to run</source>
         <translation>没有问题：可以运行</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="146"/>
+        <location filename="../ui/designer/Designer.cpp" line="147"/>
         <source>Delete %1</source>
         <translation>删除 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/designer/Designer.cpp" line="146"/>
+        <location filename="../ui/designer/Designer.cpp" line="147"/>
         <source>Delete %n items</source>
         <translation>
             <numerusform>删除 %n 项</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/designer/Designer.cpp" line="152"/>
+        <location filename="../ui/designer/Designer.cpp" line="153"/>
         <source>Copied %n items</source>
         <translation>
             <numerusform>已复制 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="160"/>
+        <location filename="../ui/designer/Designer.cpp" line="161"/>
         <source>Nothing to paste: copy parties or worker groups</source>
         <translation>没有可粘贴的内容：请先复制参与方或工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="161"/>
+        <location filename="../ui/designer/Designer.cpp" line="162"/>
         <source>Paste</source>
         <translation>粘贴</translation>
     </message>
@@ -557,12 +557,12 @@
         <translation>添加 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="235"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="237"/>
         <source>Move party</source>
         <translation>移动参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="241"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="242"/>
         <source>Move role to %1</source>
         <translation>将角色移动到 %1</translation>
     </message>
@@ -570,117 +570,117 @@
 <context>
     <name>hips::HistoryPanel</name>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="94"/>
         <source>Test accuracy of the selected runs</source>
         <translation>所选运行的测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="94"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="93"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="95"/>
         <source>Show in charts</source>
         <translation>在图表中显示</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="93"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="95"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="94"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="96"/>
         <source>Export report…</source>
         <translation>导出报告…</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="95"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="97"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="95"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="97"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="95"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="97"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="95"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="97"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="95"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="97"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="95"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="97"/>
         <source>Best accuracy</source>
         <translation>最佳准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="96"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="98"/>
         <source>Final accuracy</source>
         <translation>最终准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="96"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="98"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="96"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="98"/>
         <source>MB across parties</source>
         <translation>跨参与方流量（MB）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="106"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="108"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="178"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="180"/>
         <source>no history is open</source>
         <translation>未打开任何历史记录</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="208"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="210"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="208"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="210"/>
         <source>Delete %n run(s) and all their rows from the history?</source>
         <translation>
             <numerusform>要从历史中删除 %n 个运行及其全部数据行吗？</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="214"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="216"/>
         <source>Deleted %n run(s)</source>
         <translation>
             <numerusform>已删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="227"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="232"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="229"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="234"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="228"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="230"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="231"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="233"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
@@ -1568,48 +1568,53 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
         <translation>SSH</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="77"/>
+        <location filename="../ui/run/RunPanel.cpp" line="78"/>
         <source>Start all</source>
         <translation>全部启动</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="78"/>
+        <location filename="../ui/run/RunPanel.cpp" line="79"/>
         <source>Stop all</source>
         <translation>全部停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="89"/>
+        <location filename="../ui/run/RunPanel.cpp" line="90"/>
         <source>Double-click a process to see only its log</source>
         <translation>双击某个进程可仅查看其日志</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="145"/>
+        <location filename="../ui/run/RunPanel.cpp" line="146"/>
         <source>finished after %1 rounds in %2 s: final test accuracy %3</source>
         <translation>已完成 %1 个轮次，用时 %2 秒：最终测试准确率 %3</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="147"/>
+        <location filename="../ui/run/RunPanel.cpp" line="148"/>
+        <source>stopped after %1 rounds in %2 s (%3)</source>
+        <translation>已停止，完成 %1 个轮次，用时 %2 秒（%3）</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/RunPanel.cpp" line="149"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="159"/>
-        <location filename="../ui/run/RunPanel.cpp" line="183"/>
+        <location filename="../ui/run/RunPanel.cpp" line="161"/>
+        <location filename="../ui/run/RunPanel.cpp" line="185"/>
         <source>Cannot start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="164"/>
+        <location filename="../ui/run/RunPanel.cpp" line="166"/>
         <source>run directory: %1</source>
         <translation>运行目录：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="169"/>
+        <location filename="../ui/run/RunPanel.cpp" line="171"/>
         <source>stopped from HiPS Studio</source>
         <translation>已从 HiPS Studio 停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="182"/>
+        <location filename="../ui/run/RunPanel.cpp" line="184"/>
         <source>Deploy and start every process of the topology</source>
         <translation>部署并启动拓扑中的所有进程</translation>
     </message>
