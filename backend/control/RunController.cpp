@@ -474,6 +474,9 @@ void RunController::emitFinished() {
     s.runDir = m_dir.path();
     s.seconds = elapsed();
     if (m_progress) {
+        // Rounds that trained but whose evaluation never came (a stopped or failed run) are
+        // rows too, without accuracy: every trained round is charted and kept.
+        for (const RoundRow& row : m_progress->finish()) Q_EMIT roundCompleted(row);
         const QList<RoundRow>& rows = m_progress->rows();
         s.rounds = m_progress->aggregatedRounds();
         for (auto it = rows.rbegin(); it != rows.rend(); ++it)

@@ -43,8 +43,10 @@ QList<RoundRow> RunProgress::ingest(const QJsonObject& r, double elapsed) {
         p.testLoss = r.value(metric::kTestLoss).toDouble();
         if (std::isnan(m_best) || p.accuracy > m_best) m_best = p.accuracy;
     }
-    return drain(elapsed);
+    return drain();
 }
+
+QList<RoundRow> RunProgress::finish() { return drain(true); }
 
 // Time, throughput and traffic of a round are taken when it finished training, not when
 // its (possibly lagging) evaluation arrived.
@@ -56,11 +58,11 @@ void RunProgress::markTrained(Pending& p, double elapsed) {
     p.across = bytesAcross();
 }
 
-QList<RoundRow> RunProgress::drain(double) {
+QList<RoundRow> RunProgress::drain(bool final) {
     QList<RoundRow> done;
     while (m_pending.contains(m_nextRound)) {
         const Pending& p = m_pending[m_nextRound];
-        if (!p.trained || (isEvalRound(m_nextRound) && !p.evaluated)) break;
+        if (!p.trained || (isEvalRound(m_nextRound) && !p.evaluated && !final)) break;
         RoundRow row;
         row.round = m_nextRound;
         row.testAccuracy = p.accuracy;

@@ -35,6 +35,9 @@ public:
 
     // Ingests one metric record; returns the rows it completed (possibly none).
     QList<RoundRow> ingest(const QJsonObject& record, double elapsedSeconds);
+    // The run is over (stopped, failed, or its last evaluation will not come): the rounds that
+    // trained but wait for an evaluation are complete as they are, without accuracy.
+    QList<RoundRow> finish();
 
     quint64 bytesInside() const;
     quint64 bytesAcross() const;
@@ -62,7 +65,7 @@ private:
     };
     void markTrained(Pending& p, double elapsed);
     bool isEvalRound(int round) const { return round % m_evalEvery == 0 || round == m_rounds; }
-    QList<RoundRow> drain(double elapsed);  // emits complete rounds in order
+    QList<RoundRow> drain(bool final = false);  // emits complete rounds in order (trained ones, when final)
 
     int m_workers, m_rounds, m_evalEvery;
     QMap<int, Pending> m_pending;

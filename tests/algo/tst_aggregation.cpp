@@ -294,6 +294,34 @@ private Q_SLOTS:
         QVERIFY(!ModelSlice::fromMessage(std::move(noFrame), "test"));
     }
 
+    // At the end of a run, rounds that trained but were never evaluated become rows too (without
+    // accuracy); a round that did not finish training does not.
+    void progressFinishEmitsTrainedRoundsWithoutTheirEvaluation() {
+        RunProgress p(1, 10, 1);  // 1 worker, 10 rounds, eval every round
+        auto rec = [](const char* kind, int round, QJsonObject extra = {}) {
+            extra["kind"] = kind;
+            extra["round"] = round;
+            extra["node"] = "n";
+            return extra;
+        };
+        QCOMPARE(p.ingest(rec("train", 1, {{"loss", 1.0}, {"samples", 8}}), 1.0).size(), 0);
+        QCOMPARE(p.ingest(rec("aggregate", 1), 1.1).size(), 0);
+        QCOMPARE(p.ingest(rec("eval", 1, {{"test_acc", 0.5}}), 1.2).size(), 1);
+        for (int round : {2, 3}) {
+            QCOMPARE(p.ingest(rec("train", round, {{"loss", 0.5}, {"samples", 8}}), round).size(), 0);
+            QCOMPARE(p.ingest(rec("aggregate", round), round + 0.1).size(), 0);  // waits for its evaluation
+        }
+        QCOMPARE(p.ingest(rec("train", 4, {{"loss", 0.4}, {"samples", 8}}), 4.0).size(), 0);  // not applied
+        const QList<RoundRow> rest = p.finish();
+        QCOMPARE(rest.size(), 2);
+        QCOMPARE(rest[0].round, 2);
+        QCOMPARE(rest[1].round, 3);
+        QVERIFY(std::isnan(rest[1].testAccuracy));
+        QCOMPARE(rest[1].trainLoss, 0.5);
+        QCOMPARE(p.rows().size(), 3);
+        QVERIFY(p.finish().isEmpty());
+    }
+
     void progressEmitsRoundsInOrderWhenComplete() {
         RunProgress p(2, 3, 2);  // 2 workers, 3 rounds, eval every 2 (and the last)
         auto rec = [](const char* kind, int round, QJsonObject extra = {}) {
