@@ -39,6 +39,19 @@ private Q_SLOTS:
         QCOMPARE(drawn(chart, line)->at(LiveChart::kMaxDrawnPoints - 1).x(), 99999.0);
     }
 
+    // A lone point (a run stopped after one round) is marked, so it shows; a long series is a
+    // plain line.
+    void shortSeriesShowTheirPoints() {
+        LiveChart chart("t", "y");
+        const int one = chart.addLine("one", Qt::blue), many = chart.addLine("many", Qt::red);
+        chart.append(one, 1, 0, 0, 0.5);
+        for (int i = 0; i < 500; ++i) chart.append(many, i + 1, 0, i, 0.5);
+        chart.redrawNow();
+        QCOMPARE(drawn(chart, one)->count(), 1);
+        QVERIFY(drawn(chart, one)->pointsVisible());
+        QVERIFY(!drawn(chart, many)->pointsVisible());
+    }
+
     void smoothingDrawsTheEmaOverTheFaintRawLine() {
         LiveChart chart("t", "y");
         const int line = chart.addLine("a", Qt::blue);

@@ -265,6 +265,8 @@ void LiveChart::redraw() {
         l.smooth->replace(smoothing ? smooth : raw);
         l.raw->setVisible(l.visible && smoothing);
         l.smooth->setVisible(l.visible);
+        // A short series shows its points (a single one is otherwise invisible: a line needs two).
+        for (QLineSeries* s : {l.raw, l.smooth}) s->setPointsVisible(raw.size() <= kMarkedPoints);
         if (!l.visible) continue;
         for (const QPointF& p : raw) {
             xLo = std::min(xLo, p.x()), xHi = std::max(xHi, p.x());

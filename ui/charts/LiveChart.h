@@ -23,6 +23,7 @@ class LiveChart : public QWidget {
 public:
     enum class XAxis { Round, WallTime, Elapsed };
     static constexpr int kMaxDrawnPoints = 800;
+    static constexpr int kMarkedPoints = 40;  // up to this many drawn points, each is marked
     static constexpr int kMinRedrawMs = 40;  // at most 25 redraws a second
 
     LiveChart(const QString& title, const QString& yTitle, QWidget* parent = nullptr);
