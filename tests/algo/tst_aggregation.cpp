@@ -46,6 +46,14 @@ std::vector<Envelope> pushSlices(const QString& peer, qint64 round, size_t total
     return slices;
 }
 
+// A metric record as a role reports it (node "n").
+QJsonObject rec(const char* kind, int round, QJsonObject extra = {}) {
+    extra["kind"] = kind;
+    extra["round"] = round;
+    extra["node"] = "n";
+    return extra;
+}
+
 }  // namespace
 
 class AggregationTest : public QObject {
@@ -298,12 +306,6 @@ private Q_SLOTS:
     // accuracy); a round that did not finish training does not.
     void progressFinishEmitsTrainedRoundsWithoutTheirEvaluation() {
         RunProgress p(1, 10, 1);  // 1 worker, 10 rounds, eval every round
-        auto rec = [](const char* kind, int round, QJsonObject extra = {}) {
-            extra["kind"] = kind;
-            extra["round"] = round;
-            extra["node"] = "n";
-            return extra;
-        };
         QCOMPARE(p.ingest(rec("train", 1, {{"loss", 1.0}, {"samples", 8}}), 1.0).size(), 0);
         QCOMPARE(p.ingest(rec("aggregate", 1), 1.1).size(), 0);
         QCOMPARE(p.ingest(rec("eval", 1, {{"test_acc", 0.5}}), 1.2).size(), 1);
@@ -324,12 +326,6 @@ private Q_SLOTS:
 
     void progressEmitsRoundsInOrderWhenComplete() {
         RunProgress p(2, 3, 2);  // 2 workers, 3 rounds, eval every 2 (and the last)
-        auto rec = [](const char* kind, int round, QJsonObject extra = {}) {
-            extra["kind"] = kind;
-            extra["round"] = round;
-            extra["node"] = "n";
-            return extra;
-        };
         QVERIFY(p.ingest(rec("aggregate", 1), 1.0).isEmpty());
         QVERIFY(p.ingest(rec("train", 1, {{"loss", 1.0}, {"samples", 10}}), 1.5).isEmpty());
         QList<RoundRow> rows = p.ingest(rec("train", 1, {{"loss", 3.0}, {"samples", 30}}), 2.0);
@@ -354,12 +350,6 @@ private Q_SLOTS:
     // skipped: those rows complete without an accuracy, in order, when the newer one arrives.
     void progressCompletesRoundsTheEvaluatorSkipped() {
         RunProgress p(1, 3, 1);  // 1 worker, 3 rounds, every round evaluated
-        auto rec = [](const char* kind, int round, QJsonObject extra = {}) {
-            extra["kind"] = kind;
-            extra["round"] = round;
-            extra["node"] = "n";
-            return extra;
-        };
         for (int round = 1; round <= 3; ++round) {
             p.ingest(rec("aggregate", round), round);
             QVERIFY(p.ingest(rec("train", round, {{"loss", 1.0}, {"samples", 10}}), round).isEmpty());

@@ -39,6 +39,17 @@ private:
     size_t m_pos = 0;
 };
 
+// An offset or a length: the canonical value, one near it, a multiple of `step` near it, or any
+// 64-bit value at all (how often each: the next byte decides).
+inline qint64 nearOrAny(Input& in, qint64 canonical, qint64 step) {
+    switch (in.byte() % 4) {
+        case 0: return canonical;
+        case 1: return canonical + qint64(int8_t(in.byte()));
+        case 2: return qint64(in.byte()) * step + qint64(int8_t(in.byte()));
+        default: return qint64(in.u64());
+    }
+}
+
 // Quiet Qt's warnings: a fuzzer feeds garbage on purpose, and printing costs executions.
 inline void quietQt() {
     qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& text) {

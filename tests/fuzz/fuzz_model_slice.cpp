@@ -30,17 +30,6 @@ zmq::message_t payload(size_t bytes, float fill, bool misaligned) {
     return sharedFrame(owner, at, bytes);
 }
 
-// An offset or total: near the canonical values most of the time, anything otherwise.
-qint64 pick(fuzz::Input& in, qint64 canonical) {
-    const uint8_t how = in.byte();
-    switch (how % 4) {
-        case 0: return canonical;
-        case 1: return canonical + qint64(int8_t(in.byte()));
-        case 2: return qint64(in.byte()) * qint64(K) + qint64(int8_t(in.byte()));
-        default: return qint64(in.u64());
-    }
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
@@ -57,8 +46,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const uint8_t mode = in.byte();
         const qint64 version = (mode & 0x80) ? qint64(in.u64()) : qint64(in.byte()) - 2;
         const qint64 slot = qint64(in.byte() % 4);
-        const qint64 offset = pick(in, slot * qint64(K));
-        const qint64 total = pick(in, qint64(expected));
+        const qint64 offset = fuzz::nearOrAny(in, slot * qint64(K), qint64(K));
+        const qint64 total = fuzz::nearOrAny(in, qint64(expected), qint64(K));
 
         Message m(QStringLiteral("model"));
         switch (mode & 3) {

@@ -14,7 +14,6 @@
 #include "RoundCollector.h"
 
 #include <cmath>
-#include <cstdlib>
 #include <limits>
 
 using namespace hips;
@@ -27,15 +26,6 @@ const QString kSenders[4] = {QStringLiteral("a"), QStringLiteral("b"), QStringLi
 constexpr float kBase = 0.5f;
 
 float valueOf(int sender) { return float(1 << sender); }
-
-qint64 pick(fuzz::Input& in, qint64 canonical) {
-    switch (in.byte() % 4) {
-        case 0: return canonical;
-        case 1: return canonical + qint64(int8_t(in.byte()));
-        case 2: return qint64(in.byte()) * qint64(K) + qint64(int8_t(in.byte()));
-        default: return qint64(in.u64());
-    }
-}
 
 zmq::message_t payload(size_t floats, float value, bool misaligned, qint64 poisonAt, float poison) {
     auto owner = std::make_shared<std::vector<char>>((floats + 1) * sizeof(float));
@@ -73,8 +63,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const uint8_t mode = in.byte();
         const int sender = in.byte() % 4;
         const qint64 slot = qint64(in.byte() % 4);
-        const qint64 offset = pick(in, slot * qint64(K));
-        const qint64 claimedTotal = pick(in, qint64(total));
+        const qint64 offset = fuzz::nearOrAny(in, slot * qint64(K), qint64(K));
+        const qint64 claimedTotal = fuzz::nearOrAny(in, qint64(total), qint64(K));
         const qint64 claimedRound = (mode & 0x40) ? round + int8_t(in.byte()) : round;
         const qint64 poisonAt = (mode & 0x80) ? qint64(in.u32() % (K + 2)) : -1;
         const float poison = (mode & 0x08) ? std::numeric_limits<float>::quiet_NaN()
@@ -98,10 +88,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const bool nonFinite = collector.rejectedNonFinite() > nonFiniteBefore;
         if (accepted && sender < 3) expected[size_t(offset) / K] += valueOf(sender);
         if (nonFinite) {
-            if (sender == 3 || poisonAt < 0 || poisonAt >= qint64(floats)) std::abort();  // only a real NaN/Inf is called one
+            FUZZ_CHECK(sender < 3 && poisonAt >= 0 && poisonAt < qint64(floats));  // only a real NaN/Inf is called one
             spoiled[size_t(sender)] = true;
         }
-        if (!accepted && !nonFinite && complete) std::abort();  // a refused push cannot complete a round
+        FUZZ_CHECK(accepted || nonFinite || !complete);  // a refused push cannot complete a round
         (void)collector.takeFinalSlice();
         if (!complete) continue;
 
@@ -110,7 +100,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         std::vector<float> result(total);
         if (fold) {
             const FloatBuffer out = collector.takeFolded();
-            if (!out || out->size() != total) std::abort();
+            FUZZ_CHECK(out && out->size() == total);
             result = *out;
         } else {
             collector.write(result.data(), base.data(), 0, total);
@@ -120,7 +110,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             if (!spoiled[size_t(s)]) unspoiled += valueOf(s);
         for (size_t i = 0; i < total; ++i) {
             const float want = kBase + (fold ? expected[i / K] : unspoiled);
-            if (result[i] != want) std::abort();
+            FUZZ_CHECK(result[i] == want);
         }
         ++round;
         std::fill(expected.begin(), expected.end(), 0.0f);

@@ -5,7 +5,6 @@
 #include "TopologyLimits.h"
 #include "TopologyReader.h"
 #include "TopologyWriter.h"
-#include "Vocabulary.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -268,21 +267,6 @@ private Q_SLOTS:
         QVERIFY(party2 && party2->kind == RoleKind::Scheduler && party2->party == "party2");
         QVERIFY(!t.scheduler(RoleKind::Scheduler, "nowhere"));
         QVERIFY(!t.scheduler(RoleKind::Worker, "party2"));  // not a scheduler kind
-    }
-
-    // The history's metric names are the roles' kinds and fields, joined as the controller joins
-    // them (kind + '.' + field): a renamed field cannot leave a reader behind.
-    void storedMetricNamesAreKindDotField() {
-        const QList<std::tuple<QLatin1String, QLatin1String, QLatin1String>> names{
-            {metric::kStoredTrainLoss, metric::kTrain, metric::kLoss},
-            {metric::kStoredTrainSamples, metric::kTrain, metric::kSamples},
-            {metric::kStoredComputeSeconds, metric::kTrain, metric::kComputeSeconds},
-            {metric::kStoredCommSeconds, metric::kTrain, metric::kCommSeconds},
-            {metric::kStoredTestAccuracy, metric::kEval, metric::kTestAccuracy},
-            {metric::kStoredTestLoss, metric::kEval, metric::kTestLoss},
-            {metric::kStoredApplySeconds, metric::kAggregate, metric::kApplySeconds},
-            {metric::kStoredRoundSeconds, metric::kAggregate, metric::kRoundSeconds}};
-        for (const auto& [stored, kind, field] : names) QCOMPARE(QString(stored), QString(kind) + '.' + field);
     }
 
     void writeThenReadIsIdentity() {
