@@ -1,6 +1,8 @@
 #include "RunCommand.h"
 
+#include "AggregatorRegistry.h"
 #include "DeployCommand.h"
+#include "ModeRegistry.h"
 #include "RunController.h"
 #include "RunStore.h"
 #include "TopologyReader.h"
@@ -55,6 +57,17 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
     if (args.isSet("lr")) {
         s.learningRate = args.value("lr").toDouble(&ok);
         if (!ok || s.learningRate <= 0) return QStringLiteral("--lr must be a positive number");
+    }
+    if (args.isSet("mode")) {  // names and parameters are checked with the topology (TopologyReader::validate)
+        const StrategyInfo* m = ModeRegistry::find(args.value("mode"));
+        s.mode = m ? m->name : args.value("mode");
+    }
+    if (args.isSet("aggregation")) s.aggregation = args.value("aggregation");
+    for (const QString& setting : args.values("param")) {
+        const qsizetype eq = setting.indexOf('=');
+        const double value = eq > 0 ? setting.mid(eq + 1).toDouble(&ok) : 0;
+        if (eq <= 0 || !ok) return QStringLiteral("--param takes NAME=NUMBER, e.g. --param dc_lambda=0.04; got '%1'").arg(setting);
+        s.params.insert(setting.left(eq), value);
     }
     if (args.isSet("model")) s.model = args.value("model");
     if (args.isSet("dataset")) s.dataset = args.value("dataset");
@@ -113,12 +126,18 @@ int validateCommand(const QStringList& arguments) {
 
 int runCommand(const QStringList& arguments) {
     QCommandLineParser args;
-    args.setApplicationDescription("Run a topology to the end (the shipped default when none is given).");
+    args.setApplicationDescription(
+        QStringLiteral("Run a topology to the end (the shipped default when none is given).\n\nModes (--mode NAME, "
+                       "parameters with --param NAME=VALUE):\n%1\nAggregation rules (--aggregation NAME):\n%2")
+            .arg(strategyHelp(ModeRegistry::all()), strategyHelp(AggregatorRegistry::all())));
     args.addPositionalArgument("topology", "Topology file.", "[TOPOLOGY]");
     args.addOption({"out", "Run directory (default runs/<time>-<name>).", "DIR"});
     args.addOption({"history", "Run history file (default: the user's application data directory).", "PATH",
                     RunStore::defaultPath()});
     for (const Override& o : kOverrides) args.addOption({o.name, o.help, o.value});
+    args.addOption({"mode", "Training mode (listed above).", "NAME"});
+    args.addOption({"aggregation", "Aggregation rule at both tiers (listed above).", "NAME"});
+    args.addOption({"param", "A parameter of the mode or rule, e.g. dc_lambda=0.04 (repeatable).", "NAME=VALUE"});
     addSshOptions(args);
     args.addHelpOption();
     args.process(arguments);
@@ -135,9 +154,9 @@ int runCommand(const QStringList& arguments) {
         return 2;
     }
     const TrainingSettings& s = topology->training;
-    std::printf("hips run: %s — %lld processes, %d training workers, model %s on %s, %d rounds\n",
+    std::printf("hips run: %s — %lld processes, %d training workers, model %s on %s, mode %s, %d rounds\n",
                 qPrintable(topology->name), static_cast<long long>(topology->nodes().size()),
-                topology->trainingWorkerCount(), qPrintable(s.model), qPrintable(s.dataset), s.rounds);
+                topology->trainingWorkerCount(), qPrintable(s.model), qPrintable(s.dataset), qPrintable(s.mode), s.rounds);
     std::printf("%5s  %8s  %7s  %9s  %9s  %9s  %8s\n", "round", "test_acc", "loss", "samples/s", "inside_MB",
                 "across_MB", "elapsed");
 

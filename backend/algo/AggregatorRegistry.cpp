@@ -3,28 +3,40 @@
 #include "FedAvgAggregator.h"
 
 #include <functional>
-#include <map>
 
 namespace hips {
 
 using Factory = std::function<std::unique_ptr<Aggregator>()>;
 
-static const std::map<QString, Factory>& factories() {
-    static const std::map<QString, Factory> table{
-        {QStringLiteral("fedavg"), [] { return std::make_unique<FedAvgAggregator>(); }},
+namespace {
+struct Entry {
+    StrategyInfo info;
+    Factory make;
+};
+
+const QList<Entry>& entries() {
+    static const QList<Entry> table{
+        {{QStringLiteral("fedavg"),
+          QStringLiteral("The sum of the contributions, each already weighted by its sender (HiPS's FedAvg)."), {}, {}},
+         [] { return std::make_unique<FedAvgAggregator>(); }},
     };
     return table;
 }
+}  // namespace
 
 std::unique_ptr<Aggregator> AggregatorRegistry::create(const QString& name) {
-    const auto it = factories().find(name);
-    return it == factories().end() ? nullptr : it->second();
+    for (const Entry& e : entries())
+        if (e.info.name == name) return e.make();
+    return nullptr;
 }
 
-QStringList AggregatorRegistry::names() {
-    QStringList out;
-    for (const auto& [name, factory] : factories()) out << name;
-    return out;
+const StrategyList& AggregatorRegistry::all() {
+    static const StrategyList infos = [] {
+        StrategyList out;
+        for (const Entry& e : entries()) out << e.info;
+        return out;
+    }();
+    return infos;
 }
 
 }  // namespace hips

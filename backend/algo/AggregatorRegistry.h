@@ -1,16 +1,20 @@
 #pragma once
 #include "Aggregator.h"
+#include "StrategyInfo.h"
 
 #include <QStringList>
 #include <memory>
 
 namespace hips {
 
-// Aggregation rules by name. Adding a rule is one class plus one line in the .cpp.
+// Aggregation rules by name (`training.aggregation`). Adding a rule is one class plus one entry
+// in the .cpp: its description, parameters and factory.
 class AggregatorRegistry {
 public:
     static std::unique_ptr<Aggregator> create(const QString& name);  // nullptr when unknown
-    static QStringList names();
+    static const StrategyList& all();
+    static QStringList names() { return strategyNames(all()); }
+    static const StrategyInfo* find(const QString& name) { return findStrategy(all(), name); }
 };
 
 }  // namespace hips

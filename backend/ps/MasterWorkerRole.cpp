@@ -23,14 +23,6 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-void writeMeta(const QString& dir, qint64 version, double accuracy, const TrainingSettings& s, double beginTime) {
-    const QJsonObject meta{{"global_iters", version}, {"test_acc", accuracy}, {"learning_rate", s.learningRate},
-                           {"batch_size", s.batchSize}, {"begin_time", beginTime}};
-    const QByteArray bytes = QJsonDocument(meta).toJson(QJsonDocument::Compact);
-    if (const QString error = writeFileAtomically(QDir(dir).filePath(QStringLiteral("net.meta")), bytes); !error.isEmpty())
-        throw RoleError(error.toStdString());
-}
-
 // One snapshot, whole, if one completes within `timeout`.
 std::optional<ModelVersion> receiveSnapshot(Channel& channel, ModelAssembler& assembler, std::chrono::milliseconds timeout) {
     auto e = channel.receive(timeout);
@@ -40,6 +32,14 @@ std::optional<ModelVersion> receiveSnapshot(Channel& channel, ModelAssembler& as
 }
 
 }  // namespace
+
+void writeModelMeta(const QString& dir, qint64 version, double accuracy, const TrainingSettings& s, double beginTime) {
+    const QJsonObject meta{{"global_iters", version}, {"test_acc", accuracy}, {"learning_rate", s.learningRate},
+                           {"batch_size", s.batchSize}, {"begin_time", beginTime}};
+    const QByteArray bytes = QJsonDocument(meta).toJson(QJsonDocument::Compact);
+    if (const QString error = writeFileAtomically(QDir(dir).filePath(QStringLiteral("net.meta")), bytes); !error.isEmpty())
+        throw RoleError(error.toStdString());
+}
 
 int runMasterWorker(RoleContext& ctx) {
     const double beginTime = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
@@ -87,7 +87,7 @@ int runMasterWorker(RoleContext& ctx) {
                            {{metric::kRound, version}, {metric::kTestAccuracy, stats.accuracy},
                             {metric::kTestLoss, stats.loss}, {QStringLiteral("eval_s"), stats.seconds},
                             {QStringLiteral("skipped"), skipped}, {QStringLiteral("skipped_rounds"), skipped.size()}});
-        writeMeta(ctx.outDir, version, stats.accuracy, ctx.training(), beginTime);
+        writeModelMeta(ctx.outDir, version, stats.accuracy, ctx.training(), beginTime);
         evaluator.saveParameters(QDir(ctx.outDir).filePath(QStringLiteral("net.params")));
     }
     QCborMap traffic = trafficFields(channel);

@@ -8,4 +8,7 @@ namespace hips {
 
 int runMasterWorker(RoleContext& ctx);
 
+// net.meta in `dir` (HiPS's format), written atomically.
+void writeModelMeta(const QString& dir, qint64 version, double accuracy, const TrainingSettings& s, double beginTime);
+
 }  // namespace hips

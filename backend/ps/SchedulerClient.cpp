@@ -39,7 +39,8 @@ Envelope SchedulerClient::waitFor(const QString& type) {
 
 QList<PeerInfo> SchedulerClient::join() {
     m_channel.send(Message(message::kRegister,
-                           {{QStringLiteral("role"), roleName(m_ctx.node.kind)}, {QStringLiteral("endpoint"), m_endpoint}}));
+                           {{QStringLiteral("role"), roleName(m_ctx.node.kind)}, {QStringLiteral("endpoint"), m_endpoint},
+                            {QStringLiteral("settings"), m_ctx.training().agreementText()}}));
     const Envelope table = waitFor(message::kTable);
     QList<PeerInfo> peers;
     for (const QCborValue& v : table.message.fields.value(QStringLiteral("nodes")).toArray()) {

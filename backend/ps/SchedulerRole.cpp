@@ -1,6 +1,7 @@
 #include "SchedulerRole.h"
 
 #include "Channel.h"
+#include "PrintableText.h"
 #include "RoleError.h"
 #include "Vocabulary.h"
 
@@ -39,6 +40,7 @@ public:
         const auto registerDeadline = Clock::now() + m_ctx.replyTimeout();
         while (m_byes.size() < m_expected.size()) {
             if (auto e = m_channel.receive(200ms)) handle(*e);
+            if (m_aborted) return kRoleFailed;
             if (!m_tableSent && Clock::now() > registerDeadline) return abort(missingText());
             if (m_tableSent)
                 if (const QString dead = deadNode(); !dead.isEmpty())
@@ -66,13 +68,37 @@ private:
 
     void onRegister(const Envelope& e) {
         m_endpoints[e.peer] = e.message.string(QStringLiteral("endpoint"));
+        m_settings[e.peer] = printableText(e.message.string(QStringLiteral("settings")), 300);
         if (m_tableSent) { sendTable(e.peer); return; }  // a restarted node rejoins
         if (m_endpoints.size() < m_expected.size()) return;
+        if (const QString disagreement = settingsDisagreement(); !disagreement.isEmpty()) {
+            m_tableSent = true;  // nobody waits for a table any more: they are told why
+            abort(disagreement);
+            m_aborted = true;
+            return;
+        }
         for (const QString& id : m_expected.keys()) sendTable(id);
         m_tableSent = true;
         // Nodes heartbeat only once they have the table: their silence counts from now.
         for (auto it = m_lastSeen.begin(); it != m_lastSeen.end(); ++it) it.value() = Clock::now();
         m_ctx.metrics.report(metric::kRendezvous, {{QStringLiteral("nodes"), m_expected.size()}});
+    }
+
+    // Mode, aggregation rule, model and their parameters are agreed before the first push: a
+    // member whose settings differ from its server's (the party's server, or the global server)
+    // would push what the server cannot combine, so the run is refused with both named.
+    QString settingsDisagreement() const {
+        const RoleKind serverKind = m_ctx.node.kind == RoleKind::GlobalScheduler ? RoleKind::GlobalServer : RoleKind::Server;
+        QString server;
+        for (auto it = m_expected.begin(); it != m_expected.end(); ++it)
+            if (it->kind == serverKind && it->party == m_ctx.node.party) server = it.key();
+        if (server.isEmpty()) return {};
+        const QString agreed = m_settings.value(server);
+        for (auto it = m_settings.begin(); it != m_settings.end(); ++it)
+            if (*it != agreed)
+                return QStringLiteral("%1 runs %2, but its server %3 runs %4; start every role from the same topology")
+                    .arg(it.key(), *it, server, agreed);
+        return {};
     }
 
     void sendTable(const QString& peer) {
@@ -122,11 +148,11 @@ private:
     RoleContext& m_ctx;
     Channel m_channel;
     QHash<QString, Node> m_expected;
-    QHash<QString, QString> m_endpoints;
+    QHash<QString, QString> m_endpoints, m_settings;
     QHash<QString, Clock::time_point> m_lastSeen;
     QHash<QString, QSet<QString>> m_barriers;
     QSet<QString> m_byes;
-    bool m_tableSent = false;
+    bool m_tableSent = false, m_aborted = false;
     RejectionLog m_log{m_ctx.node.id};
 };
 

@@ -1,6 +1,8 @@
 #include "TrainingRoles.h"
 
+#include "LocalBaselineRole.h"
 #include "LocalTrainer.h"
+#include "ModeRegistry.h"
 #include "MasterWorkerRole.h"
 #include "RoleError.h"
 #include "TrainError.h"
@@ -24,8 +26,13 @@ static std::function<int(RoleContext&)> training(int (*run)(RoleContext&)) {
     };
 }
 
+// The master evaluates what the servers send, or, in mode `local`, trains alone.
+static int runMaster(RoleContext& ctx) {
+    return isMode(ctx.training().mode, mode::kLocal) ? runLocalBaseline(ctx) : runMasterWorker(ctx);
+}
+
 RoleTable trainingRoles() {
-    return {{RoleKind::Worker, training(runWorker)}, {RoleKind::MasterWorker, training(runMasterWorker)}};
+    return {{RoleKind::Worker, training(runWorker)}, {RoleKind::MasterWorker, training(runMaster)}};
 }
 
 }  // namespace hips

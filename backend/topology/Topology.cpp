@@ -1,5 +1,8 @@
 #include "Topology.h"
 
+#include "AggregatorRegistry.h"
+#include "ModeRegistry.h"
+
 namespace hips {
 
 QString roleName(RoleKind kind) {
@@ -12,6 +15,19 @@ QString roleName(RoleKind kind) {
         case RoleKind::Worker: return QStringLiteral("worker");
     }
     return {};
+}
+
+double TrainingSettings::param(const QString& name) const {
+    if (const auto it = params.find(name); it != params.end()) return *it;
+    for (const StrategyInfo* s : {ModeRegistry::find(mode), AggregatorRegistry::find(aggregation)})
+        if (const ParamSpec* p = s ? s->param(name) : nullptr) return p->defaultValue;
+    return 0;
+}
+
+QString TrainingSettings::agreementText() const {
+    QString text = QStringLiteral("mode %1, aggregation %2, model %3").arg(mode, aggregation, model);
+    for (auto it = params.begin(); it != params.end(); ++it) text += QStringLiteral(", %1 %2").arg(it.key()).arg(*it);
+    return text;
 }
 
 int Party::workerCount() const {
@@ -46,9 +62,18 @@ static void addListening(QList<Node>& out, const Party& p, const QList<Listening
     }
 }
 
+// The local baseline starts the master alone: it trains and evaluates by itself.
+static bool masterAlone(const TrainingSettings& t) { return isMode(t.mode, mode::kLocal); }
+
 QList<Node> Topology::nodes() const {
     QList<Node> schedulers, servers, workers;
     for (const Party& p : parties) {
+        if (masterAlone(training)) {
+            if (p.masterWorker)
+                workers.append({p.id + QStringLiteral("/master_worker"), RoleKind::MasterWorker, p.id,
+                                 p.masterWorker->host, 0, 0, p.masterWorker->device});
+            continue;
+        }
         const bool c = p.central;
         if (p.scheduler) {
             const RoleKind k = c ? RoleKind::GlobalScheduler : RoleKind::Scheduler;
@@ -73,6 +98,10 @@ QList<Node> Topology::nodes() const {
 qint64 Topology::nodeCount() const {
     qint64 n = 0;
     for (const Party& p : parties) {
+        if (masterAlone(training)) {
+            n += qint64(p.masterWorker.has_value());
+            continue;
+        }
         n += qint64(p.scheduler.has_value()) + p.servers.size() + qint64(p.masterWorker.has_value());
         if (p.central && !training.trainCentralWorkers) continue;  // as in nodes()
         for (const WorkerGroup& g : p.workers) n += qMax(0, g.count);
@@ -94,6 +123,7 @@ std::optional<Node> Topology::scheduler(RoleKind kind, const QString& party) con
 }
 
 int Topology::trainingWorkerCount() const {
+    if (masterAlone(training)) return 1;
     int n = 0;
     for (const Node& node : nodes()) n += node.kind == RoleKind::Worker;
     return n;

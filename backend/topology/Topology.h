@@ -3,6 +3,7 @@
 // Plain value types; reading, validation and writing live in TopologyReader/TopologyWriter.
 #include <QJsonObject>
 #include <QList>
+#include <QMap>
 #include <QString>
 #include <optional>
 
@@ -52,8 +53,11 @@ struct TrainingSettings {
     QString dataDir = QStringLiteral("/usr/share/datasets/fashion-mnist");
     QString partition = QStringLiteral("iid");
     QString model = QStringLiteral("cnn");              // "cnn" or "mlp"
-    QString mode = QStringLiteral("sync");
-    QString aggregation = QStringLiteral("fedavg");
+    QString mode = QStringLiteral("fedavg");          // a ModeRegistry name
+    QString aggregation = QStringLiteral("fedavg");   // an AggregatorRegistry name
+    // Parameters of the chosen mode and rule given in the topology (`training.dc_lambda`, …), by
+    // name; the others take their registry default (param()).
+    QMap<QString, double> params;
     int rounds = 20;
     int localIters = 50;   // local SGD steps per round; used when localEpochs == 0
     int localEpochs = 0;   // whole passes over the shard per round
@@ -67,6 +71,11 @@ struct TrainingSettings {
     int syntheticSamples = 4096;
     int heartbeatTimeoutS = 15;  // a node silent this long is declared dead
     int replyTimeoutS = 120;     // a data-plane answer slower than this fails the run
+
+    // A parameter of the chosen mode or aggregation rule: the topology's value, else the default.
+    double param(const QString& name) const;
+    // Everything a role must agree on with its server before the first push (the join handshake).
+    QString agreementText() const;
 };
 
 // One process of the run, as expanded from the topology.

@@ -1,5 +1,8 @@
 #include "TopologyReader.h"
 
+#include "AggregatorRegistry.h"
+#include "ModeRegistry.h"
+
 #include "JsonDuplicateKeys.h"
 #include "JsonFields.h"
 #include "PrintableText.h"
@@ -148,20 +151,41 @@ Party readParty(const QJsonObject& o, const QString& path, TopologyIssues* issue
     return p;
 }
 
+// Every parameter some registered mode or aggregation rule declares, once.
+QStringList strategyParamNames() {
+    QStringList names;
+    for (const StrategyList* list : {&ModeRegistry::all(), &AggregatorRegistry::all()})
+        for (const StrategyInfo& s : *list)
+            for (const ParamSpec& p : s.params)
+                if (!names.contains(p.name)) names << p.name;
+    return names;
+}
+
+// A registry name, or one of its aliases (read as the name).
+QString strategyChoice(JsonFields& f, const char* key, const QString& fallback, const StrategyList& list) {
+    const QString given = f.string(key, fallback);
+    if (const StrategyInfo* s = findStrategy(list, given)) return s->name;
+    f.issue(key, QStringLiteral("'%1' is not supported; use one of: %2").arg(given, strategyNames(list).join(QStringLiteral(", "))));
+    return fallback;
+}
+
 TrainingSettings readTraining(const QJsonObject& o, const QString& path, TopologyIssues* issues) {
     JsonFields f(o, path, issues);
-    f.rejectUnknown({"dataset", "data_dir", "partition", "model", "mode", "aggregation", "rounds",
-                     "local_iters", "local_epochs", "batch_size", "learning_rate", "momentum",
-                     "eval_every", "train_central_workers", "seed", "threads", "synthetic_samples",
-                     "heartbeat_timeout_s", "reply_timeout_s"},
+    const QStringList paramNames = strategyParamNames();
+    f.rejectUnknown(QStringList{"dataset", "data_dir", "partition", "model", "mode", "aggregation", "rounds",
+                                "local_iters", "local_epochs", "batch_size", "learning_rate", "momentum",
+                                "eval_every", "train_central_workers", "seed", "threads", "synthetic_samples",
+                                "heartbeat_timeout_s", "reply_timeout_s"} + paramNames,
                     QStringLiteral("training setting"));
     TrainingSettings t;
     t.dataset = f.choice("dataset", t.dataset, {"fashion-mnist", "synthetic"});
     t.dataDir = f.string("data_dir", t.dataDir);
     t.partition = f.choice("partition", t.partition, {"iid"});
     t.model = f.choice("model", t.model, {"cnn", "mlp"});
-    t.mode = f.choice("mode", t.mode, {"sync"});
-    t.aggregation = f.choice("aggregation", t.aggregation, {"fedavg"});
+    t.mode = strategyChoice(f, "mode", t.mode, ModeRegistry::all());
+    t.aggregation = strategyChoice(f, "aggregation", t.aggregation, AggregatorRegistry::all());
+    for (const QString& name : paramNames)  // ranges and owners: TopologyValidation
+        if (f.has(name)) t.params.insert(name, f.number(name, 0, -1e300, 1e300));
     t.rounds = f.integer("rounds", t.rounds, 1, 1000000);
     t.localIters = f.integer("local_iters", t.localIters, 0, 1000000);
     t.localEpochs = f.integer("local_epochs", t.localEpochs, 0, 10000);

@@ -1,7 +1,9 @@
 // Semantic checks of a topology: the checks that need more than one field at a time.
 #include "TopologyReader.h"
 
+#include "AggregatorRegistry.h"
 #include "FieldRules.h"
+#include "ModeRegistry.h"
 #include "TopologyLimits.h"
 
 #include <QHash>
@@ -184,9 +186,31 @@ private:
         // Checked here, not only when a file is read: the designer edits a topology in memory.
         if ((s.localIters > 0) == (s.localEpochs > 0))
             add("$.training.local_iters", QStringLiteral("set exactly one of local_iters and local_epochs above 0"));
+        checkStrategyParams(s);
         if (s.evalEvery > s.rounds)
             add("$.training.eval_every", QStringLiteral("eval_every (%1) is larger than rounds (%2); the model "
                                                         "would never be evaluated").arg(s.evalEvery).arg(s.rounds));
+    }
+
+    // Names are checked where they are read; here, what the designer and `hips run` may have set:
+    // a known mode and rule, and only their parameters, each in its declared range.
+    void checkStrategyParams(const TrainingSettings& s) {
+        const StrategyInfo* mode = ModeRegistry::find(s.mode);
+        const StrategyInfo* rule = AggregatorRegistry::find(s.aggregation);
+        if (!mode)
+            add("$.training.mode", QStringLiteral("mode '%1' is not supported; use one of: %2")
+                                       .arg(s.mode, strategyNames(ModeRegistry::all()).join(QStringLiteral(", "))));
+        if (!rule)
+            add("$.training.aggregation", QStringLiteral("aggregation '%1' is not supported; use one of: %2")
+                                              .arg(s.aggregation, AggregatorRegistry::names().join(QStringLiteral(", "))));
+        for (auto it = s.params.begin(); it != s.params.end(); ++it) {
+            const QString path = "$.training." + it.key();
+            const ParamSpec* spec = mode ? mode->param(it.key()) : nullptr;
+            if (!spec && rule) spec = rule->param(it.key());
+            if (spec) addIf(path, spec->problem(*it));
+            else add(path, QStringLiteral("%1 is not a setting of mode %2 or aggregation %3; remove it or choose "
+                                          "the mode or rule it belongs to").arg(it.key(), s.mode, s.aggregation));
+        }
     }
 
     const Topology& m_t;

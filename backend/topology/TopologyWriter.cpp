@@ -33,13 +33,15 @@ QJsonObject party(const Party& p) {
 }
 
 QJsonObject training(const TrainingSettings& t) {
-    return {{"dataset", t.dataset}, {"data_dir", t.dataDir}, {"partition", t.partition},
+    QJsonObject o{{"dataset", t.dataset}, {"data_dir", t.dataDir}, {"partition", t.partition},
             {"model", t.model}, {"mode", t.mode}, {"aggregation", t.aggregation},
             {"rounds", t.rounds}, {"local_iters", t.localIters}, {"local_epochs", t.localEpochs},
             {"batch_size", t.batchSize}, {"learning_rate", t.learningRate}, {"momentum", t.momentum},
             {"eval_every", t.evalEvery}, {"train_central_workers", t.trainCentralWorkers},
             {"seed", t.seed}, {"threads", t.threads}, {"synthetic_samples", t.syntheticSamples},
             {"heartbeat_timeout_s", t.heartbeatTimeoutS}, {"reply_timeout_s", t.replyTimeoutS}};
+    for (auto it = t.params.begin(); it != t.params.end(); ++it) o.insert(it.key(), *it);
+    return o;
 }
 
 }  // namespace

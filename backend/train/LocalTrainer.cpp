@@ -6,6 +6,7 @@
 #include "TrainError.h"
 
 #include <chrono>
+#include <cstring>
 
 namespace hips {
 
@@ -85,6 +86,12 @@ void LocalTrainer::writeDelta(const float* global, float scale, float* out) cons
     const torch::Tensor g = torch::from_blob(const_cast<float*>(global), {n}, torch::kFloat32);
     torch::Tensor o = torch::from_blob(out, {n}, torch::kFloat32);
     torch::sub_out(o, local, g).mul_(scale);
+}
+
+void LocalTrainer::writeWeights(float* out) const {
+    torch::NoGradGuard noGrad;
+    const torch::Tensor local = d->model.flat().to(torch::kCPU).contiguous();
+    std::memcpy(out, local.data_ptr<float>(), size_t(local.numel()) * sizeof(float));
 }
 
 void setTorchThreads(int threads) {

@@ -26,6 +26,7 @@ public:
     RoundStats trainRound();  // local_iters steps, or local_epochs passes over the shard
     // out = (w_local − global) · scale: the FedAvg push with scale 1/N_all.
     void writeDelta(const float* global, float scale, float* out) const;
+    void writeWeights(float* out) const;  // w_local, e.g. for the local baseline's evaluation
 
 private:
     struct Impl;

@@ -82,6 +82,38 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(RoleError, stranger.join());
         QCOMPARE(schedulerExit.get(), int(kRoleFailed));
     }
+
+    // Mode, rule, model and their parameters are agreed at the rendezvous: a worker started with
+    // another mode than its server's is refused, and so is everyone waiting with it, with both
+    // settings named, instead of pushing what the server cannot combine.
+    void roleWithAnotherModeIsRefused() {
+        const Topology t = smallTopology();
+        Topology other = t;
+        other.training.mode = QStringLiteral("local");
+        const Node scheduler = *t.node("party1/scheduler");
+        RoleContext schedulerCtx(t, scheduler, QDir::tempPath());
+        auto schedulerExit = std::async(std::launch::async, [&] { return runScheduler(schedulerCtx); });
+        auto member = [&](const Topology& topology, const QString& id) {
+            RoleContext ctx(topology, *t.node(id), QDir::tempPath());
+            SchedulerClient client(ctx, scheduler, id.endsWith("server0") ? "tcp://127.0.0.1:19201" : "");
+            try {
+                client.join();
+            } catch (const RoleError& e) {
+                return QString::fromStdString(e.what());
+            }
+            client.leave();
+            return QString();
+        };
+        auto server = std::async(std::launch::async, member, t, QStringLiteral("party1/server0"));
+        auto same = std::async(std::launch::async, member, t, QStringLiteral("party1/worker0"));
+        auto odd = std::async(std::launch::async, member, other, QStringLiteral("party1/worker1"));
+        const QString refused = odd.get();
+        QVERIFY2(refused.contains("party1/worker1 runs mode local"), qPrintable(refused));
+        QVERIFY2(refused.contains("its server party1/server0 runs mode fedavg"), qPrintable(refused));
+        QCOMPARE(server.get(), refused);  // the others are told the same, and nobody hangs
+        QCOMPARE(same.get(), refused);
+        QCOMPARE(schedulerExit.get(), int(kRoleFailed));
+    }
 };
 
 QTEST_GUILESS_MAIN(SchedulerTest)

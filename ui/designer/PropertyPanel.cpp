@@ -1,5 +1,8 @@
 #include "PropertyPanel.h"
 
+#include "AggregatorRegistry.h"
+#include "ModeRegistry.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -55,8 +58,11 @@ void PropertyPanel::show(const Topology& topology, const QList<ElementRef>& sele
     const ElementRef element = selection.isEmpty() ? ElementRef{} : selection.first();
     m_topology = topology;
     // A rename changes the element's key: follow it rather than rebuilding under the user's cursor.
-    if (element == m_element && !m_bindings.isEmpty()) return refresh();
+    // A new mode or rule brings its own parameter fields.
+    const QString strategies = topology.training.mode + '/' + topology.training.aggregation;
+    if (element == m_element && !m_bindings.isEmpty() && strategies == m_strategies) return refresh();
     m_element = element;
+    m_strategies = strategies;
     rebuild();
 }
 
@@ -190,6 +196,7 @@ void PropertyPanel::buildTraining() {
               [](T& t, const QString& v) { t.training.dataset = v; });
     addChoice("model", tr("Model"), {"cnn", "mlp"}, [](const T& t) { return t.training.model; },
               [](T& t, const QString& v) { t.training.model = v; });
+    addStrategies();
     addInt("rounds", tr("Rounds"), 1, 100000, [](const T& t) { return t.training.rounds; },
            [](T& t, int v) { t.training.rounds = v; });
     addInt("local_iters", tr("Local iterations"), 0, 1000000, [](const T& t) { return t.training.localIters; },
@@ -213,6 +220,37 @@ void PropertyPanel::buildTraining() {
            [](T& t, int v) { t.training.syntheticSamples = v; });
     addInt("heartbeat_timeout_s", tr("Heartbeat timeout (s)"), 2, 3600, [](const T& t) { return t.training.heartbeatTimeoutS; },
            [](T& t, int v) { t.training.heartbeatTimeoutS = v; });
+}
+
+// Parameters that belong to neither the chosen mode nor the chosen rule are dropped with a change.
+static void keepOwnParams(TrainingSettings& s) {
+    const StrategyInfo* mode = ModeRegistry::find(s.mode);
+    const StrategyInfo* rule = AggregatorRegistry::find(s.aggregation);
+    for (auto it = s.params.begin(); it != s.params.end();)
+        it = (mode && mode->param(it.key())) || (rule && rule->param(it.key())) ? std::next(it) : s.params.erase(it);
+}
+
+// The mode and the rule, and the parameters of each, from their registries.
+void PropertyPanel::addStrategies() {
+    using T = Topology;
+    addChoice("mode", tr("Mode"), strategyNames(ModeRegistry::all()), [](const T& t) { return t.training.mode; },
+              [](T& t, const QString& v) { t.training.mode = v; keepOwnParams(t.training); });
+    addChoice("aggregation", tr("Aggregation"), AggregatorRegistry::names(), [](const T& t) { return t.training.aggregation; },
+              [](T& t, const QString& v) { t.training.aggregation = v; keepOwnParams(t.training); });
+    for (const StrategyInfo* s : {ModeRegistry::find(m_topology.training.mode), AggregatorRegistry::find(m_topology.training.aggregation)}) {
+        if (!s) continue;
+        for (const ParamSpec& p : s->params) {
+            const QString name = p.name;
+            auto get = [name](const T& t) { return t.training.param(name); };
+            auto set = [name](T& t, double v) { t.training.params.insert(name, v); };
+            if (p.type == ParamSpec::Type::Integer)
+                addInt(name, name, int(p.min), int(p.max), [get](const T& t) { return int(get(t)); },
+                       [set](T& t, int v) { set(t, v); });
+            else
+                addDouble(name, name, p.min, p.max, 4, get, set);
+            m_form->itemAt(m_form->rowCount() - 1, QFormLayout::FieldRole)->widget()->setToolTip(p.help);
+        }
+    }
 }
 
 void PropertyPanel::buildParty() {

@@ -49,6 +49,7 @@ private:
                        std::function<void(Topology&, const QString&)> set);
     void commit(const Binding& b, const QVariant& value, const QString& label);
     void buildTraining();
+    void addStrategies();
     void buildParty();
     void buildHost();
     void buildRole();
@@ -59,6 +60,7 @@ private:
     QFormLayout* m_form = nullptr;
     QWidget* m_body = nullptr;
     QList<Binding> m_bindings;
+    QString m_strategies;  // the mode and rule whose parameter fields are shown
 };
 
 }  // namespace hips

@@ -1,0 +1,47 @@
+#include "LocalBaselineRole.h"
+
+#include "LocalTrainer.h"
+#include "MasterWorkerRole.h"
+#include "StartupClock.h"
+#include "Vocabulary.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <chrono>
+
+namespace hips {
+
+int runLocalBaseline(RoleContext& ctx) {
+    using Clock = std::chrono::steady_clock;
+    const double beginTime = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+    const TrainingSettings& s = ctx.training();
+    StartupClock startup;
+    ModelEvaluator evaluator(s, ctx.node.device);
+    LocalTrainer trainer(s, 0, 1, ctx.node.device);  // shard 0 of 1: the whole training set
+    std::vector<float> weights = evaluator.initialWeights();
+    trainer.setWeights(weights.data());
+    startup.mark(QStringLiteral("data_s"));
+    ctx.metrics.report(metric::kStartup, startup.fields());
+
+    for (qint64 round = 1; round <= s.rounds; ++round) {
+        const auto start = Clock::now();
+        const RoundStats stats = trainer.trainRound();
+        ctx.metrics.report(metric::kTrain, {{metric::kRound, round}, {metric::kLoss, stats.loss},
+                                            {metric::kSamples, qint64(stats.samples)},
+                                            {metric::kComputeSeconds, stats.computeSeconds}, {metric::kCommSeconds, 0.0}});
+        ctx.metrics.report(metric::kAggregate,
+                           {{metric::kRound, round}, {metric::kApplySeconds, 0.0},
+                            {metric::kRoundSeconds, std::chrono::duration<double>(Clock::now() - start).count()}});
+        if (round % s.evalEvery != 0 && round != s.rounds) continue;
+        trainer.writeWeights(weights.data());
+        const EvalStats e = evaluator.evaluate(weights.data());
+        ctx.metrics.report(metric::kEval, {{metric::kRound, round}, {metric::kTestAccuracy, e.accuracy},
+                                           {metric::kTestLoss, e.loss}, {QStringLiteral("eval_s"), e.seconds},
+                                           {QStringLiteral("skipped_rounds"), 0}});
+        writeModelMeta(ctx.outDir, round, e.accuracy, s, beginTime);
+        evaluator.saveParameters(QDir(ctx.outDir).filePath(QStringLiteral("net.params")));
+    }
+    return kRoleOk;
+}
+
+}  // namespace hips
