@@ -9,6 +9,23 @@ const StrategyList& ModeRegistry::all() {
                         "global model, both tiers sum the deltas, w <- w + sum of (w_i - w) / N."),
          {},
          {QStringLiteral("sync")}},
+        {mode::kAsgd,
+         QStringLiteral("HiPS's asynchronous mode: party servers forward each worker's push as it comes, the global "
+                        "server applies it at once (w <- w + delta / N) and answers with the newest model; the "
+                        "staleness of each push is a metric."),
+         {},
+         {}},
+        {mode::kDcAsgd,
+         QStringLiteral("asgd with delay compensation at the global server: g' = g + lambda * g * g * (w_now - "
+                        "w_backup(sender)), the push read as g = -delta / learning_rate (DC-ASGD)."),
+         {{QStringLiteral("dc_lambda"), ParamSpec::Type::Number, 0, 1000, 0.04,
+           QStringLiteral("lambda, the strength of the delay compensation")}},
+         {}},
+        {mode::kMixedSync,
+         QStringLiteral("GeoMX's MixedSync: synchronous inside each party (every worker every round), "
+                        "asynchronous across parties (the global server applies each party's sum as it comes)."),
+         {},
+         {}},
         {mode::kLocal,
          QStringLiteral("The standalone baseline: the master trains the same model alone on the whole training set "
                         "(same batch size, learning rate and evaluation cadence); no other role starts."),
@@ -16,6 +33,14 @@ const StrategyList& ModeRegistry::all() {
          {}},
     };
     return modes;
+}
+
+ModePolicy ModeRegistry::policy(const QString& name) {
+    constexpr TierSync rounds = TierSync::Rounds, async = TierSync::AsPushesCome;
+    if (name == QLatin1String(mode::kAsgd)) return {async, async, false};
+    if (name == QLatin1String(mode::kDcAsgd)) return {async, async, true};
+    if (name == QLatin1String(mode::kMixedSync)) return {rounds, async, false};
+    return {};
 }
 
 }  // namespace hips

@@ -8,12 +8,27 @@ namespace hips {
 namespace mode {
 inline constexpr char kFedAvg[] = "fedavg";
 inline constexpr char kLocal[] = "local";
+inline constexpr char kAsgd[] = "asgd";
+inline constexpr char kDcAsgd[] = "dcasgd";
+inline constexpr char kMixedSync[] = "mixed_sync";
 }  // namespace mode
+
+// How a server of one tier takes its contributors' pushes.
+enum class TierSync {
+    Rounds,        // waits for every contributor's push of a round, then applies or forwards their sum
+    AsPushesCome,  // applies (global) or forwards (party) each push alone as it arrives, and answers its sender
+};
+
+struct ModePolicy {
+    TierSync party = TierSync::Rounds, global = TierSync::Rounds;
+    bool delayCompensation = false;  // DC-ASGD at the global server
+};
 
 class ModeRegistry {
 public:
     static const StrategyList& all();
     static const StrategyInfo* find(const QString& nameOrAlias) { return findStrategy(all(), nameOrAlias); }
+    static ModePolicy policy(const QString& name);
 };
 
 inline bool isMode(const QString& setting, const char* name) { return setting == QLatin1String(name); }

@@ -56,4 +56,9 @@ void sumMany(float* out, const float* base, const float* const* inputs, size_t c
     }
 }
 
+void compensateDelay(float* delta, const float* now, const float* backup, size_t n, float lambda, float learningRate) {
+    const float k = lambda / learningRate;
+    for (size_t i = 0; i < n; ++i) delta[i] -= k * delta[i] * delta[i] * (now[i] - backup[i]);
+}
+
 }  // namespace hips

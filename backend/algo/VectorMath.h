@@ -17,4 +17,9 @@ bool seedIfFinite(float* out, const float* base, const float* in, size_t n);
 // input is read once and out written once, whatever the number of inputs.
 void sumMany(float* out, const float* base, const float* const* inputs, size_t count, size_t n);
 
+// DC-ASGD's delay compensation of one push, in place: g' = g + λ·g⊙g⊙(now − backup) with the
+// push read as g = −delta/η, that is delta' = delta − (λ/η)·delta⊙delta⊙(now − backup), where
+// `backup` is the model the sender computed its delta from and `now` the model it is applied to.
+void compensateDelay(float* delta, const float* now, const float* backup, size_t n, float lambda, float learningRate);
+
 }  // namespace hips

@@ -1,5 +1,7 @@
 #include "GlobalServerRole.h"
 
+#include "AsyncGlobalTier.h"
+#include "ModeRegistry.h"
 #include "PendingPulls.h"
 #include "RoleError.h"
 #include "RoundCollector.h"
@@ -29,6 +31,8 @@ public:
             if (p.role == QLatin1String("master_worker")) m_master = p.id;
         }
         m_contributors = contributors;
+        std::optional<AsyncGlobalTier> async;  // the asynchronous modes' policy, else rounds
+        if (ModeRegistry::policy(m_ctx.training().mode).global == TierSync::AsPushesCome) async.emplace(m_ctx, contributors);
         RoundCollector collector(m_ctx.node.id, contributors, makeAggregator(m_ctx.training()));
         collector.foldOnArrival([this] { return RoundCollector::FoldTarget{m_pool.acquire(m_model.size), m_model.data}; });
         auto lastProgress = Clock::now();
@@ -46,17 +50,16 @@ public:
             const QString& type = e->message.type;
             if (type == message::kInit) onInit(*e);
             else if (type == message::kPull) addPull(e->peer, e->message.integer(QStringLiteral("version")));
-            else if (type == message::kPush) {
+            else if (type == message::kPush && async) {
+                onAsyncPush(*async, *e, roundStart);
+            } else if (type == message::kPush) {
                 if (e->message.fields.value(QStringLiteral("pull")).toBool())
                     addPull(e->peer, e->message.integer(QStringLiteral("round")));
                 const bool complete = m_model.version >= 0 && collector.add(*e, m_model.version + 1, m_model.size);
                 if (const auto slice = collector.takeFinalSlice())  // out before the round is complete
                     m_streamer.sliceFinal(m_channel, m_pulls.waiting(m_model.version + 1), m_model.version + 1,
                                           collector.foldBuffer(), *slice);
-                if (complete) {
-                    apply(collector, roundStart);
-                    roundStart = Clock::now();
-                }
+                if (complete) apply(collector, roundStart);
             } else {
                 m_log.reject(e->peer, QStringLiteral("unexpected message '%1'").arg(type));
             }
@@ -103,22 +106,49 @@ private:
 
     // w ← w + ΣΔ into a pooled buffer (the old one may still be on its way to a peer), each
     // slice sent to the waiting pullers as soon as it is computed.
-    void apply(RoundCollector& round, Clock::time_point roundStart) {
+    void apply(RoundCollector& round, Clock::time_point& roundStart) {
         const auto start = Clock::now();
         const QStringList ready = m_pulls.take(m_model.version + 1);
         m_model = applyAndSend(m_channel, m_model, round, ready, m_pool, &m_streamer);
         noteServed(ready);
-        const double applySeconds = std::chrono::duration<double>(Clock::now() - start).count();
-        const qint64 v = m_model.version;
+        m_applySeconds += std::chrono::duration<double>(Clock::now() - start).count();
+        roundDone(m_model.version, roundStart);
+    }
+
+    // One push applied as it came; its sender gets the new model at once (asynchronous modes).
+    void onAsyncPush(AsyncGlobalTier& tier, Envelope& e, Clock::time_point& roundStart) {
+        if (m_model.version < 0) {
+            m_log.reject(e.peer, QStringLiteral("a push before the initial model"));
+            return;
+        }
+        const auto start = Clock::now();
+        const auto applied = tier.add(e, m_model, m_pool);
+        if (!applied) return;
+        sendModel(m_channel, applied->sender, m_model, message::kModel);
+        if (applied->senderDone) m_servedFinal.insert(applied->sender);
+        m_applySeconds += std::chrono::duration<double>(Clock::now() - start).count();
+        m_ctx.metrics.report(metric::kAsyncPush,
+                             {{QStringLiteral("from"), applied->sender}, {QStringLiteral("version"), m_model.version},
+                              {metric::kStaleness, applied->staleness}, {QStringLiteral("refused"), applied->refused},
+                              {QStringLiteral("compensated"), applied->compensated}});
+        if (applied->roundDone) roundDone(*applied->roundDone, roundStart);
+    }
+
+    // A round's metrics, and the model to the master every eval_every rounds and at the end,
+    // labelled with the round (in the asynchronous modes the version counts pushes).
+    void roundDone(qint64 round, Clock::time_point& roundStart) {
         m_ctx.metrics.report(metric::kAggregate,
-                             {{metric::kRound, v}, {metric::kApplySeconds, applySeconds},
+                             {{metric::kRound, round}, {metric::kApplySeconds, std::exchange(m_applySeconds, 0.0)},
                               {metric::kRoundSeconds, std::chrono::duration<double>(Clock::now() - roundStart).count()}});
+        roundStart = Clock::now();
         QCborMap traffic = trafficFields(m_channel);
-        traffic.insert(QStringLiteral("round"), v);
+        traffic.insert(QStringLiteral("round"), round);
         m_ctx.metrics.report(metric::kTraffic, traffic);
-        const bool final = v >= m_ctx.training().rounds;
-        if (final || v % m_ctx.training().evalEvery == 0) {
-            sendModel(m_channel, m_master, m_model, QStringLiteral("snapshot"));
+        const bool final = round >= m_ctx.training().rounds;
+        if (final || round % m_ctx.training().evalEvery == 0) {
+            ModelVersion snapshot = m_model;
+            snapshot.version = round;
+            sendModel(m_channel, m_master, snapshot, QStringLiteral("snapshot"));
             m_masterHasFinal = final;
         }
     }
@@ -135,6 +165,7 @@ private:
     QSet<QString> m_contributors, m_servedFinal;
     RejectionLog m_log{m_ctx.node.id};
     bool m_masterHasFinal = false;
+    double m_applySeconds = 0;  // this round's, so far
 };
 
 }  // namespace

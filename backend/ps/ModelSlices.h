@@ -24,10 +24,10 @@ constexpr size_t kSliceFloats = 256 * 1024;  // 1 MiB
 
 inline size_t sliceCount(size_t floats) { return (floats + kSliceFloats - 1) / kSliceFloats; }
 
-// Sends `values` as the push for `round` on a dealer channel, all slices or the one at `index`;
-// `pull` asks for the next model too.
-void sendPush(Channel& channel, qint64 round, const FloatBuffer& values, bool pull);
-void sendPushSlice(Channel& channel, qint64 round, const FloatBuffer& values, size_t index, bool pull);
+// Sends `values` as the push for `round` (the sender's count), computed from model version
+// `base`, on a dealer channel, all slices or the one at `index`; `pull` asks for the next model too.
+void sendPush(Channel& channel, qint64 round, qint64 base, const FloatBuffer& values, bool pull);
+void sendPushSlice(Channel& channel, qint64 round, qint64 base, const FloatBuffer& values, size_t index, bool pull);
 
 // The canonical cut of a vector of `total` floats into slices: offsets on slice boundaries,
 // every slice full but the last. Distinct offsets that pass cover it without holes.

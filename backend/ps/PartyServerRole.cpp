@@ -1,5 +1,7 @@
 #include "PartyServerRole.h"
 
+#include "AsyncPushes.h"
+#include "ModeRegistry.h"
 #include "PendingPulls.h"
 #include "RoleError.h"
 #include "RoundCollector.h"
@@ -7,6 +9,7 @@
 #include "SchedulerRole.h"
 #include "Vocabulary.h"
 
+#include <QQueue>
 #include <QSet>
 
 namespace hips {
@@ -25,19 +28,19 @@ public:
           m_globalScheduler(ctx, ctx.scheduler(true), m_endpoint) {}
 
     int run() {
-        QSet<QString> workers;
         for (const PeerInfo& p : m_partyScheduler.join())
-            if (p.role == QLatin1String("worker")) workers.insert(p.id);
+            if (p.role == QLatin1String("worker")) m_workerIds.insert(p.id);
         const PeerInfo global = SchedulerClient::find(m_globalScheduler.join(), QStringLiteral("global_server"));
         Channel upstream = Channel::dealer(m_ctx.zmq, m_ctx.node.id, global.endpoint, global.id);
         m_upstream = &upstream;
-        m_workerIds = workers;
-        RoundCollector collector(m_ctx.node.id, workers, makeAggregator(m_ctx.training()));
+        RoundCollector collector(m_ctx.node.id, m_workerIds, makeAggregator(m_ctx.training()));
         collector.foldOnArrival([this] { return RoundCollector::FoldTarget{m_pool.acquire(m_model.total), nullptr}; });
+        if (ModeRegistry::policy(m_ctx.training().mode).party == TierSync::AsPushesCome)
+            m_forwarding.emplace(m_ctx.node.id, m_workerIds);
         upstream.send(Message(message::kPull, {{QStringLiteral("version"), 0}}));
 
         auto lastProgress = Clock::now();
-        while (m_servedFinal.size() < workers.size()) {
+        while (m_servedFinal.size() < m_workerIds.size()) {
             m_partyScheduler.throwIfAborted();
             m_globalScheduler.throwIfAborted();
             const int ready = pollChannels({&m_workers, &upstream}, 200ms);
@@ -45,7 +48,7 @@ public:
                 if (Clock::now() - lastProgress > m_ctx.replyTimeout())
                     throw RoleError("no message from workers or the global server for " +
                                     std::to_string(m_ctx.training().replyTimeoutS) + " s in round " +
-                                    std::to_string(m_model.version + 1));
+                                    std::to_string(m_model.round + 1));
                 continue;
             }
             lastProgress = Clock::now();
@@ -53,19 +56,12 @@ public:
                 if (auto e = upstream.receive(0ms); e && e->message.type == message::kModel)
                     if (auto slice = ModelSlice::fromMessage(std::move(e->message), e->peer)) onSlice(std::move(*slice));
             } else if (auto e = m_workers.receive(0ms)) {
-                if (!workers.contains(e->peer)) {  // the model and the round are for this party's workers only
+                if (!m_workerIds.contains(e->peer)) {  // the model and the round are for this party's workers only
                     m_log.reject(e->peer, QStringLiteral("'%1' from a node that is not a worker of this party").arg(e->message.type));
+                } else if (e->message.type == message::kPush && m_forwarding) {
+                    forward(*e);
                 } else if (e->message.type == message::kPush) {
-                    if (e->message.fields.value(QStringLiteral("pull")).toBool())
-                        m_pulls.add(e->peer, e->message.integer(QStringLiteral("round")));
-                    const bool complete = m_model.version >= 0 && collector.add(*e, m_model.version + 1, m_model.total);
-                    if (const auto slice = collector.takeFinalSlice())  // the party's sum goes up slice by slice
-                        sendPushSlice(upstream, m_model.version + 1, collector.foldBuffer(), *slice, true);
-                    if (complete && !collector.takeFolded()) {  // a rule that does not fold: the sum at the end
-                        FloatBuffer sum = m_pool.acquire(m_model.total);
-                        collector.write(sum->data(), nullptr, 0, m_model.total);
-                        sendPush(upstream, m_model.version + 1, sum, true);
-                    }
+                    collect(*e, collector);
                 } else if (e->message.type == message::kPull) {
                     m_pulls.add(e->peer, e->message.integer(QStringLiteral("version")));
                 } else {
@@ -83,10 +79,75 @@ public:
     }
 
 private:
+    // A round of the party (synchronous inside it): every worker's push folded into the party's
+    // sum, which goes up slice by slice as each is final. The round is the party's own count, so
+    // the global tier may run rounds (fedavg) or take each party's sum as it comes (mixed_sync).
+    void collect(Envelope& e, RoundCollector& collector) {
+        const qint64 round = m_model.round + 1;
+        if (e.message.fields.value(QStringLiteral("pull")).toBool())
+            m_pulls.add(e.peer, e.message.integer(QStringLiteral("round")));
+        const bool complete = m_model.version >= 0 && collector.add(e, round, m_model.total);
+        if (const auto slice = collector.takeFinalSlice()) {
+            m_pushedRound = round;
+            sendPushSlice(*m_upstream, round, m_model.version, collector.foldBuffer(), *slice, true);
+        }
+        if (complete && !collector.takeFolded()) {  // a rule that does not fold: the sum at the end
+            FloatBuffer sum = m_pool.acquire(m_model.total);
+            collector.write(sum->data(), nullptr, 0, m_model.total);
+            m_pushedRound = round;
+            sendPush(*m_upstream, round, m_model.version, sum, true);
+        }
+    }
+
+    // Asynchronous inside the party (asgd, dcasgd): each worker's push goes up alone as soon as it
+    // is whole, and the global server's answer to it goes back to that worker. The global server
+    // answers a contributor's pushes in order, so the answers come in the order of m_awaiting.
+    struct Forwarding {
+        Forwarding(const QString& self, const QSet<QString>& workers) : pushes(self, workers) {}
+        AsyncPushes pushes;
+        QQueue<QString> awaiting;
+        QHash<QString, qint64> answered;
+        qint64 sent = 0, answeredAll = 0;
+        std::optional<ModelAssembler> answers;
+    };
+
+    void forward(Envelope& e) {
+        if (!m_model.complete()) {
+            m_log.reject(e.peer, QStringLiteral("a push before the initial model"));
+            return;
+        }
+        std::optional<WholePush> push = m_forwarding->pushes.add(e, m_model.total, m_newestVersion);
+        if (!push) return;
+        // A refused push (not finite) goes up as no change, so that its worker is still answered.
+        FloatBuffer values = push->values ? push->values : std::make_shared<std::vector<float>>(m_model.total, 0.0f);
+        sendPush(*m_upstream, ++m_forwarding->sent, push->base, values, true);
+        m_forwarding->awaiting.enqueue(push->sender);
+    }
+
+    void onAnswer(const ModelSlice& slice) {
+        if (!m_forwarding->answers) m_forwarding->answers.emplace(m_model.total);
+        std::optional<ModelVersion> model = m_forwarding->answers->add(slice);
+        if (!model) return;
+        if (m_forwarding->awaiting.isEmpty()) {
+            m_log.reject(QStringLiteral("the global server"), QStringLiteral("a model no worker of this party waits for"));
+            return;
+        }
+        const QString worker = m_forwarding->awaiting.dequeue();
+        m_newestVersion = std::max(m_newestVersion, model->version);
+        sendModel(m_workers, worker, *model, message::kModel);
+        if (++m_forwarding->answered[worker] >= m_ctx.training().rounds) m_servedFinal.insert(worker);
+        if (++m_forwarding->answeredAll % m_workerIds.size() == 0) {  // a round's worth of pushes
+            QCborMap f = trafficFields(m_workers, m_upstream);
+            f.insert(QStringLiteral("round"), m_forwarding->answeredAll / m_workerIds.size());
+            m_ctx.metrics.report(metric::kTraffic, f);
+        }
+    }
+
     // The model as it arrives from the global server, slice by slice. Workers whose pull it
     // answers get each slice as soon as it is here.
     struct IncomingModel {
         qint64 version = -1;
+        qint64 round = 0;  // the party round whose push this model answers (0: the initial model)
         size_t total = 0, received = 0;
         std::vector<ModelSlice> slices;
         QStringList forwarding;  // pullers being served this version as it arrives
@@ -94,9 +155,11 @@ private:
     };
 
     void onSlice(ModelSlice slice) {
+        if (m_forwarding && m_model.complete()) return onAnswer(slice);  // after the initial model: answers
         if (slice.version < m_model.version) return;
         if (slice.version > m_model.version) {
-            m_model = IncomingModel{slice.version, slice.total, 0, {}, {}};
+            m_model = IncomingModel{slice.version, m_pushedRound, slice.total, 0, {}, {}};
+            m_newestVersion = std::max(m_newestVersion, slice.version);
             reportTraffic();
         }
         for (const QString& peer : m_model.forwarding) m_workers.send(peer, slice.toMessage(message::kModel));
@@ -106,7 +169,7 @@ private:
     }
 
     void serveWaitingPulls() {
-        const QStringList ready = m_pulls.take(m_model.version);
+        const QStringList ready = m_pulls.take(m_model.round);
         for (const QString& peer : ready)
             for (const ModelSlice& s : m_model.slices) m_workers.send(peer, s.toMessage(message::kModel));
         if (m_model.complete()) noteServed(ready);
@@ -114,7 +177,7 @@ private:
     }
 
     void noteServed(const QStringList& peers) {
-        if (m_model.version < m_ctx.training().rounds) return;
+        if (m_model.round < m_ctx.training().rounds) return;
         for (const QString& p : peers)
             if (m_workerIds.contains(p)) m_servedFinal.insert(p);
     }
@@ -125,7 +188,7 @@ private:
 
     void reportTraffic(const Channel& upstream) {
         QCborMap f = trafficFields(m_workers, &upstream);
-        f.insert(QStringLiteral("round"), m_model.version);
+        f.insert(QStringLiteral("round"), m_model.round);
         m_ctx.metrics.report(metric::kTraffic, f);
     }
 
@@ -134,11 +197,13 @@ private:
     Channel m_workers;
     SchedulerClient m_partyScheduler, m_globalScheduler;
     IncomingModel m_model;
+    qint64 m_pushedRound = 0, m_newestVersion = 0;
     PendingPulls m_pulls;
     ModelBufferPool m_pool;
     QSet<QString> m_workerIds, m_servedFinal;
     RejectionLog m_log{m_ctx.node.id};
-    const Channel* m_upstream = nullptr;
+    Channel* m_upstream = nullptr;
+    std::optional<Forwarding> m_forwarding;  // set in the asynchronous modes
 };
 
 }  // namespace

@@ -48,8 +48,8 @@ public:
             const auto commStart = Clock::now();
             auto delta = std::make_shared<std::vector<float>>(global.size);
             trainer.writeDelta(global.data, scale, delta->data());
-            sendPush(channel, round, delta, true);  // and ask for the next model in the same messages
-            global = awaitModel(channel, scheduler, round);
+            sendPush(channel, round, global.version, delta, true);  // and ask for the next model in the same messages
+            global = awaitModel(channel, scheduler, global.version + 1);  // the answer to this push, or newer
             report(round, stats, std::chrono::duration<double>(Clock::now() - commStart).count(), channel);
         }
         scheduler.leave();

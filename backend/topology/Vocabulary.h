@@ -14,6 +14,7 @@ inline constexpr QLatin1String kEval{"eval"};            // the master's evaluat
 inline constexpr QLatin1String kAggregate{"aggregate"};  // the global server's round: apply_s, round_s
 inline constexpr QLatin1String kTraffic{"traffic"};      // bytes per link and tier: links, wire_errors, undeliverable
 inline constexpr QLatin1String kStartup{"startup"};      // a trainer's start-up phases: process_s, data_s, join_s, ...
+inline constexpr QLatin1String kAsyncPush{"async_push"};  // a push applied as it came: from, base, staleness
 inline constexpr QLatin1String kModelInit{"model_init"};
 inline constexpr QLatin1String kRendezvous{"rendezvous"};
 inline constexpr QLatin1String kSchedulerDone{"scheduler_done"};
@@ -28,6 +29,7 @@ inline constexpr QLatin1String kTestAccuracy{"test_acc"};
 inline constexpr QLatin1String kTestLoss{"test_loss"};
 inline constexpr QLatin1String kApplySeconds{"apply_s"};
 inline constexpr QLatin1String kRoundSeconds{"round_s"};
+inline constexpr QLatin1String kStaleness{"staleness"};  // versions applied between a push's base and itself
 
 // As the history stores them: kind + '.' + field (tst_topology checks each is so made).
 inline constexpr QLatin1String kStoredTrainLoss{"train.loss"};
@@ -42,7 +44,7 @@ inline constexpr QLatin1String kStoredRoundSeconds{"aggregate.round_s"};
 
 namespace message {
 // Data plane.
-inline constexpr QLatin1String kPush{"push"};    // {round, offset, total, pull} + a slice of an update
+inline constexpr QLatin1String kPush{"push"};    // {round, base, offset, total, pull} + a slice of an update
 inline constexpr QLatin1String kPull{"pull"};    // {version}: the model of at least that version, please
 inline constexpr QLatin1String kModel{"model"};  // {version, offset, total} + a slice of a model
 inline constexpr QLatin1String kInit{"init"};    // the master's initial model, to the global server

@@ -1,6 +1,8 @@
 // Aggregation math (FedAvg two-layer sums), the server's push checks, and the folding of
 // the metric stream into per-round rows.
 #include "AggregatorRegistry.h"
+#include "AsyncPushes.h"
+#include "VectorMath.h"
 #include "RunProgress.h"
 #include "RoundCollector.h"
 
@@ -28,9 +30,11 @@ std::vector<float> sumOf(const RoundCollector& c, size_t n) {
 
 // A push slice as sendPush makes it: `values` at `offset` of an update of `total` floats
 // (the whole update when total is 0).
-Envelope push(const QString& peer, qint64 round, std::vector<float> values, size_t offset = 0, size_t total = 0) {
+Envelope push(const QString& peer, qint64 round, std::vector<float> values, size_t offset = 0, size_t total = 0,
+              qint64 base = -1) {
     Message m(QStringLiteral("push"), {{QStringLiteral("round"), round}, {QStringLiteral("offset"), qint64(offset)},
-                                       {QStringLiteral("total"), qint64(total ? total : values.size())}});
+                                       {QStringLiteral("total"), qint64(total ? total : values.size())},
+                                       {QStringLiteral("base"), base < 0 ? round - 1 : base}});
     m.frames.emplace_back(values.data(), values.size() * sizeof(float));
     return {peer, std::move(m)};
 }
@@ -59,6 +63,68 @@ QJsonObject rec(const char* kind, int round, QJsonObject extra = {}) {
 class AggregationTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // DC-ASGD: g' = g + λ·g⊙g⊙(w_now − w_backup) with g = −Δ/η, so Δ' = Δ − (λ/η)·Δ²·(w_now − w_backup).
+    void delayCompensation_data() {
+        QTest::addColumn<float>("delta");
+        QTest::addColumn<float>("now");
+        QTest::addColumn<float>("backup");
+        QTest::addColumn<float>("lambda");
+        QTest::addColumn<float>("expected");
+        // η = 0.5 throughout.
+        QTest::newRow("no staleness: unchanged") << 0.2f << 1.0f << 1.0f << 2.0f << 0.2f;
+        QTest::newRow("lambda 0: unchanged") << 0.2f << 3.0f << 1.0f << 0.0f << 0.2f;
+        // g = −0.4, g' = −0.4 + 2·0.16·2 = 0.24, Δ' = −0.5·0.24 = −0.12
+        QTest::newRow("model moved up") << 0.2f << 3.0f << 1.0f << 2.0f << -0.12f;
+        // g = 0.4, g' = 0.4 + 2·0.16·(−2) = −0.24, Δ' = 0.12
+        QTest::newRow("negative delta, model moved down") << -0.2f << -1.0f << 1.0f << 2.0f << 0.12f;
+    }
+
+    void delayCompensation() {
+        QFETCH(float, delta);
+        QFETCH(float, now);
+        QFETCH(float, backup);
+        QFETCH(float, lambda);
+        QFETCH(float, expected);
+        std::vector<float> d(19, delta), n(19, now), b(19, backup);  // an odd length: no lane left out
+        compensateDelay(d.data(), n.data(), b.data(), d.size(), lambda, 0.5f);
+        for (float v : d) QVERIFY2(std::abs(v - expected) < 1e-6f, qPrintable(QString::number(v)));
+    }
+
+    // Pushes taken as they come: whole once the last slice is in, in any order; strangers,
+    // replays and bases the server never sent are refused; a push with a NaN comes out without
+    // values (its sender is still answered).
+    void asyncPushesAssembleAndRefuse() {
+        AsyncPushes pushes("central/global_server0", {"a", "b"});
+        const size_t total = kSliceFloats + 3;
+        std::vector<Envelope> a = pushSlices("a", 1, total, [](size_t i) { return float(i % 7); });
+        std::optional<WholePush> whole = pushes.add(a[1], total, 0);
+        QVERIFY(!whole);
+        auto stranger = push("z", 1, {1, 2, 3});
+        QVERIFY(!pushes.add(stranger, 3, 0));
+        whole = pushes.add(a[0], total, 0);
+        QVERIFY(whole && whole->values);
+        QCOMPARE(whole->sender, QStringLiteral("a"));
+        QCOMPARE(whole->base, qint64(0));
+        QCOMPARE((*whole->values)[kSliceFloats + 2], float((kSliceFloats + 2) % 7));
+        QCOMPARE(pushes.rejected(), quint64(1));
+
+        std::vector<Envelope> replay = pushSlices("a", 1, total, [](size_t) { return 1.0f; });
+        QVERIFY(!pushes.add(replay[0], total, 0));  // round 1 again
+        std::vector<Envelope> tooNew = pushSlices("b", 1, total, [](size_t) { return 1.0f; });
+        tooNew[0].message.fields[QStringLiteral("base")] = 5;
+        QVERIFY(!pushes.add(tooNew[0], total, 4));  // a base newer than the newest version
+        QCOMPARE(pushes.rejected(), quint64(3));
+
+        std::vector<Envelope> poisoned = pushSlices("b", 2, total, [](size_t i) {
+            return i == 5 ? std::numeric_limits<float>::quiet_NaN() : 1.0f;
+        });
+        QVERIFY(!pushes.add(poisoned[0], total, 4));
+        whole = pushes.add(poisoned[1], total, 4);
+        QVERIFY(whole);
+        QVERIFY(!whole->values);
+        QCOMPARE(pushes.nonFinite(), quint64(1));
+    }
+
     void registryKnowsFedAvg() {
         QVERIFY(AggregatorRegistry::names().contains("fedavg"));
         QVERIFY(AggregatorRegistry::create("fedavg"));

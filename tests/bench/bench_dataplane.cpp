@@ -94,7 +94,7 @@ double hipsPushPull(int workers, size_t bytes, int rounds, bool aggregate, bool 
             auto delta = std::make_shared<std::vector<float>>(floats, 1e-3f);
             ModelAssembler assembler(floats);
             for (qint64 r = 1; r <= rounds; ++r) {
-                sendPush(c, r, delta, true);
+                sendPush(c, r, r - 1, delta, true);
                 while (true) {
                     auto e = c.receive(1000ms);
                     if (!e || e->message.type != QLatin1String("model")) continue;

@@ -2,6 +2,7 @@
 // leaves nothing running — after a normal end, a SIGINT, and a worker killed with SIGKILL.
 // Every process the test starts carries HIPS_TEST_TAG in its environment, so the test can
 // find (and count) exactly its own processes in /proc.
+#include "ModeRegistry.h"
 #include "RunHarness.h"
 #include "../history/SmallDisk.h"
 
@@ -123,6 +124,38 @@ private Q_SLOTS:
         for (const QJsonValue& p : report["processes"].toArray())
             QCOMPARE(p.toObject()["state"].toString(), QStringLiteral("exited"));
         QCOMPARE(report["summary"].toObject()["final_test_acc"].toDouble(), printed.captured(1).toDouble());
+    }
+
+    // Every mode of the registry runs from `hips run --mode NAME` to the end, with the metrics its
+    // policy promises: a train record per worker and round, a round per aggregate, and in the
+    // asynchronous modes one applied push per worker (asgd, dcasgd) or per party (mixed_sync)
+    // and round, each with its staleness.
+    void everyModeTrainsToTheEnd_data() {
+        QTest::addColumn<QString>("mode");
+        for (const hips::StrategyInfo& m : hips::ModeRegistry::all()) QTest::newRow(qPrintable(m.name)) << m.name;
+    }
+
+    void everyModeTrainsToTheEnd() {
+        QFETCH(QString, mode);
+        Run run;
+        run.start({"run", kSmall, "--out", run.dir.path(), "--mode", mode});
+        const int code = run.finish(180000);
+        QVERIFY2(code == 0, run.err.constData());
+        QVERIFY2(run.out.contains("mode " + mode.toUtf8() + ", 6 rounds"), run.out.constData());
+        QVERIFY2(run.out.contains("finished after 6 rounds"), run.out.constData());
+        const QRegularExpressionMatch acc = QRegularExpression("final test accuracy (\\d\\.\\d{4})").match(QString(run.out));
+        QVERIFY2(acc.hasMatch() && acc.captured(1).toDouble() > 0.5, run.out.constData());
+        QFile metrics(run.dir.filePath("metrics.jsonl"));
+        QVERIFY(metrics.open(QIODevice::ReadOnly));
+        const QByteArray all = metrics.readAll();
+        const bool local = mode == "local";
+        QCOMPARE(all.count("\"kind\":\"train\""), local ? 6 : 6 * 4);
+        QCOMPARE(all.count("\"kind\":\"aggregate\""), 6);
+        const hips::ModePolicy policy = hips::ModeRegistry::policy(mode);
+        const int pushesPerRound = policy.global == hips::TierSync::Rounds ? 0 : policy.party == hips::TierSync::Rounds ? 2 : 4;
+        QCOMPARE(all.count("\"kind\":\"async_push\""), 6 * pushesPerRound);
+        QCOMPARE(all.count("\"staleness\":"), 6 * pushesPerRound);
+        QVERIFY(run.leftovers().isEmpty());
     }
 
     // `kill -9` of the controller: its agent and roles go too, and the next look at the

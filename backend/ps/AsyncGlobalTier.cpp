@@ -1,0 +1,60 @@
+#include "AsyncGlobalTier.h"
+
+#include "ModeRegistry.h"
+#include "VectorMath.h"
+
+namespace hips {
+
+AsyncGlobalTier::AsyncGlobalTier(const RoleContext& ctx, const QSet<QString>& contributors)
+    : m_settings(ctx.training()), m_pushes(ctx.node.id, contributors) {
+    const ModePolicy policy = ModeRegistry::policy(m_settings.mode);
+    m_compensation = policy.delayCompensation;
+    for (const QString& id : contributors) {
+        const auto node = ctx.topology.node(id);
+        const Party* party = node ? ctx.topology.party(node->party) : nullptr;
+        // A party server forwards each worker's push (party tier async) or one sum per round.
+        const int perRound = node && node->kind == RoleKind::Server && party && policy.party == TierSync::AsPushesCome
+                                 ? party->workerCount() : 1;
+        m_perRound += perRound;
+        m_quota.insert(id, qint64(perRound) * m_settings.rounds);
+    }
+}
+
+std::optional<AsyncGlobalTier::Applied> AsyncGlobalTier::add(Envelope& push, ModelVersion& model, ModelBufferPool& pool) {
+    std::optional<WholePush> whole = m_pushes.add(push, model.size, model.version);
+    if (!whole) return std::nullopt;
+    Applied a;
+    a.sender = whole->sender;
+    a.staleness = model.version - whole->base;
+    a.refused = !whole->values;
+    if (m_compensation && !m_recent.count(model.version)) remember(model);  // the initial model
+    if (whole->values) {
+        if (m_compensation && a.staleness > 0) a.compensated = compensate(*whole->values, model, whole->base);
+        FloatBuffer next = pool.acquire(model.size);
+        sumInto(next->data(), model.data, whole->values->data(), model.size);
+        model = ModelVersion::fromBuffer(model.version + 1, next);
+    } else {
+        model.version += 1;  // every push is answered with a newer version, so its sender never waits in vain
+    }
+    if (m_compensation) remember(model);
+    a.senderDone = ++m_pushed[a.sender] >= m_quota.value(a.sender);
+    if (++m_handled % m_perRound == 0) a.roundDone = m_handled / m_perRound;
+    return a;
+}
+
+bool AsyncGlobalTier::compensate(std::vector<float>& delta, const ModelVersion& now, qint64 base) {
+    const auto backup = m_recent.find(base);
+    if (backup == m_recent.end()) return false;  // older than any version kept: applied as it is
+    compensateDelay(delta.data(), now.data, backup->second.data, delta.size(), float(m_settings.param(QStringLiteral("dc_lambda"))),
+                    float(m_settings.learningRate));
+    return true;
+}
+
+// The versions a push may be based on. A slow worker's base can be many versions old while fast
+// ones push; one older than what is kept is applied uncompensated (the metric says so).
+void AsyncGlobalTier::remember(const ModelVersion& model) {
+    m_recent[model.version] = model;
+    while (m_recent.size() > size_t(4 * m_perRound + 8)) m_recent.erase(m_recent.begin());
+}
+
+}  // namespace hips
