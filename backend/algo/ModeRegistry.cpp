@@ -9,6 +9,12 @@ const StrategyList& ModeRegistry::all() {
                         "global model, both tiers sum the deltas, w <- w + sum of (w_i - w) / N."),
          {},
          {QStringLiteral("sync")}},
+        {mode::kSsgd,
+         QStringLiteral("Synchronous SGD: every worker pushes its gradient after every step, both tiers average, "
+                        "the global server applies SGD with momentum (its optimizer state lives there) and every "
+                        "worker pulls the new weights; a round is local_iters steps."),
+         {},
+         {}},
         {mode::kAsgd,
          QStringLiteral("HiPS's asynchronous mode: party servers forward each worker's push as it comes, the global "
                         "server applies it at once (w <- w + delta / N) and answers with the newest model; the "
@@ -40,6 +46,7 @@ ModePolicy ModeRegistry::policy(const QString& name) {
     if (name == QLatin1String(mode::kAsgd)) return {async, async, false};
     if (name == QLatin1String(mode::kDcAsgd)) return {async, async, true};
     if (name == QLatin1String(mode::kMixedSync)) return {rounds, async, false};
+    if (name == QLatin1String(mode::kSsgd)) return {rounds, rounds, false, true};
     return {};
 }
 

@@ -11,6 +11,7 @@ inline constexpr char kLocal[] = "local";
 inline constexpr char kAsgd[] = "asgd";
 inline constexpr char kDcAsgd[] = "dcasgd";
 inline constexpr char kMixedSync[] = "mixed_sync";
+inline constexpr char kSsgd[] = "ssgd";
 }  // namespace mode
 
 // How a server of one tier takes its contributors' pushes.
@@ -22,6 +23,9 @@ enum class TierSync {
 struct ModePolicy {
     TierSync party = TierSync::Rounds, global = TierSync::Rounds;
     bool delayCompensation = false;  // DC-ASGD at the global server
+    // Workers push the gradient of every step (not a round's delta); the global server owns the
+    // optimizer (SGD with momentum) and applies the average gradient (synchronous SGD).
+    bool gradientEveryStep = false;
 };
 
 class ModeRegistry {

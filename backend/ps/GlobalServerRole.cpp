@@ -4,6 +4,7 @@
 #include "ModeRegistry.h"
 #include "PendingPulls.h"
 #include "RoleError.h"
+#include "ServerOptimizer.h"
 #include "RoundCollector.h"
 #include "SchedulerClient.h"
 #include "VectorMath.h"
@@ -34,7 +35,12 @@ public:
         std::optional<AsyncGlobalTier> async;  // the asynchronous modes' policy, else rounds
         if (ModeRegistry::policy(m_ctx.training().mode).global == TierSync::AsPushesCome) async.emplace(m_ctx, contributors);
         RoundCollector collector(m_ctx.node.id, contributors, makeAggregator(m_ctx.training()));
-        collector.foldOnArrival([this] { return RoundCollector::FoldTarget{m_pool.acquire(m_model.size), m_model.data}; });
+        const ModePolicy policy = ModeRegistry::policy(m_ctx.training().mode);
+        if (policy.gradientEveryStep)  // pushes are gradients: their sum, then the optimizer's step
+            m_optimizer.emplace(float(m_ctx.training().learningRate), float(m_ctx.training().momentum));
+        collector.foldOnArrival([this] {
+            return RoundCollector::FoldTarget{m_pool.acquire(m_model.size), m_optimizer ? nullptr : m_model.data};
+        });
         auto lastProgress = Clock::now();
         auto roundStart = Clock::now();
         while (m_servedFinal.size() < contributors.size() || !m_masterHasFinal) {
@@ -56,7 +62,7 @@ public:
                 if (e->message.fields.value(QStringLiteral("pull")).toBool())
                     addPull(e->peer, e->message.integer(QStringLiteral("round")));
                 const bool complete = m_model.version >= 0 && collector.add(*e, m_model.version + 1, m_model.size);
-                if (const auto slice = collector.takeFinalSlice())  // out before the round is complete
+                if (const auto slice = collector.takeFinalSlice(); slice && !m_optimizer)  // out before the round is complete
                     m_streamer.sliceFinal(m_channel, m_pulls.waiting(m_model.version + 1), m_model.version + 1,
                                           collector.foldBuffer(), *slice);
                 if (complete) apply(collector, roundStart);
@@ -99,20 +105,35 @@ private:
     }
 
     void noteServed(const QStringList& peers) {
-        if (m_model.version < m_ctx.training().rounds) return;
+        if (m_model.version < m_ctx.training().rounds * m_ctx.training().pushesPerRound()) return;
         for (const QString& p : peers)
             if (m_contributors.contains(p)) m_servedFinal.insert(p);
     }
 
     // w ← w + ΣΔ into a pooled buffer (the old one may still be on its way to a peer), each
     // slice sent to the waiting pullers as soon as it is computed.
+    // Under synchronous SGD the round's result is the gradient sum, which the optimizer turns
+    // into the next weights.
     void apply(RoundCollector& round, Clock::time_point& roundStart) {
         const auto start = Clock::now();
         const QStringList ready = m_pulls.take(m_model.version + 1);
-        m_model = applyAndSend(m_channel, m_model, round, ready, m_pool, &m_streamer);
+        if (m_optimizer) {
+            FloatBuffer gradient = round.takeFolded();
+            if (!gradient) {  // a rule that does not fold
+                gradient = m_pool.acquire(m_model.size);
+                round.write(gradient->data(), nullptr, 0, m_model.size);
+            }
+            FloatBuffer next = m_pool.acquire(m_model.size);
+            m_optimizer->step(next->data(), m_model.data, gradient->data(), m_model.size);
+            m_model = ModelVersion::fromBuffer(m_model.version + 1, next);
+            for (const QString& peer : ready) sendModel(m_channel, peer, m_model, message::kModel);
+        } else {
+            m_model = applyAndSend(m_channel, m_model, round, ready, m_pool, &m_streamer);
+        }
         noteServed(ready);
         m_applySeconds += std::chrono::duration<double>(Clock::now() - start).count();
-        roundDone(m_model.version, roundStart);
+        const qint64 pushes = m_ctx.training().pushesPerRound();  // a round of synchronous SGD is many steps
+        if (m_model.version % pushes == 0) roundDone(m_model.version / pushes, roundStart);
     }
 
     // One push applied as it came; its sender gets the new model at once (asynchronous modes).
@@ -166,6 +187,7 @@ private:
     RejectionLog m_log{m_ctx.node.id};
     bool m_masterHasFinal = false;
     double m_applySeconds = 0;  // this round's, so far
+    std::optional<MomentumSgd> m_optimizer;  // synchronous SGD: the optimizer lives here
 };
 
 }  // namespace

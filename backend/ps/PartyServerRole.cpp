@@ -177,7 +177,7 @@ private:
     }
 
     void noteServed(const QStringList& peers) {
-        if (m_model.round < m_ctx.training().rounds) return;
+        if (m_model.round < m_ctx.training().rounds * m_ctx.training().pushesPerRound()) return;
         for (const QString& p : peers)
             if (m_workerIds.contains(p)) m_servedFinal.insert(p);
     }

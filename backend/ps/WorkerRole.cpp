@@ -3,6 +3,7 @@
 #include "Channel.h"
 #include "LocalTrainer.h"
 #include "ModelFrame.h"
+#include "ModeRegistry.h"
 #include "ModelSlices.h"
 #include "RoleError.h"
 #include "SchedulerClient.h"
@@ -41,16 +42,30 @@ public:
             throw RoleError("the server's model has " + std::to_string(global.size) + " parameters, this worker's " +
                             std::to_string(trainer.parameterCount()) + "; all roles must use the same model");
 
+        // What goes up: a round's delta (w_local − w) / N, or, where the server owns the optimizer
+        // (synchronous SGD), the gradient / N of every step, each answered by the new weights.
+        const bool gradients = ModeRegistry::policy(m_ctx.training().mode).gradientEveryStep;
+        const qint64 pushesPerRound = m_ctx.training().pushesPerRound();
         const float scale = 1.0f / float(workers);
+        qint64 pushes = 0;
         for (qint64 round = 1; round <= m_ctx.training().rounds; ++round) {
-            trainer.setWeights(global.data);
-            const RoundStats stats = trainer.trainRound();
-            const auto commStart = Clock::now();
-            auto delta = std::make_shared<std::vector<float>>(global.size);
-            trainer.writeDelta(global.data, scale, delta->data());
-            sendPush(channel, round, global.version, delta, true);  // and ask for the next model in the same messages
-            global = awaitModel(channel, scheduler, global.version + 1);  // the answer to this push, or newer
-            report(round, stats, std::chrono::duration<double>(Clock::now() - commStart).count(), channel);
+            RoundStats stats;
+            double commSeconds = 0;
+            for (qint64 k = 0; k < pushesPerRound; ++k) {
+                trainer.setWeights(global.data);
+                const RoundStats s = gradients ? trainer.gradient() : trainer.trainRound();
+                const auto commStart = Clock::now();
+                auto update = std::make_shared<std::vector<float>>(global.size);
+                if (gradients) trainer.writeGradient(scale, update->data());
+                else trainer.writeDelta(global.data, scale, update->data());
+                sendPush(channel, ++pushes, global.version, update, true);  // and ask for the next model in the same messages
+                global = awaitModel(channel, scheduler, global.version + 1);  // the answer to this push, or newer
+                commSeconds += std::chrono::duration<double>(Clock::now() - commStart).count();
+                stats.loss += s.loss / double(pushesPerRound);
+                stats.samples += s.samples;
+                stats.computeSeconds += s.computeSeconds;
+            }
+            report(round, stats, commSeconds, channel);
         }
         scheduler.leave();
         channel.lingerOnClose(2s);

@@ -24,6 +24,10 @@ double TrainingSettings::param(const QString& name) const {
     return 0;
 }
 
+qint64 TrainingSettings::pushesPerRound() const {
+    return ModeRegistry::policy(mode).gradientEveryStep ? qMax(1, localIters) : 1;
+}
+
 QString TrainingSettings::agreementText() const {
     QString text = QStringLiteral("mode %1, aggregation %2, model %3").arg(mode, aggregation, model);
     for (auto it = params.begin(); it != params.end(); ++it) text += QStringLiteral(", %1 %2").arg(it.key()).arg(*it);

@@ -74,6 +74,8 @@ struct TrainingSettings {
 
     // A parameter of the chosen mode or aggregation rule: the topology's value, else the default.
     double param(const QString& name) const;
+    // Pushes each worker makes in one round: one, or one per step where the mode pushes every step.
+    qint64 pushesPerRound() const;
     // Everything a role must agree on with its server before the first push (the join handshake).
     QString agreementText() const;
 };

@@ -187,6 +187,9 @@ private:
         if ((s.localIters > 0) == (s.localEpochs > 0))
             add("$.training.local_iters", QStringLiteral("set exactly one of local_iters and local_epochs above 0"));
         checkStrategyParams(s);
+        if (ModeRegistry::policy(s.mode).gradientEveryStep && s.localEpochs > 0)
+            add("$.training.local_epochs", QStringLiteral("mode %1 counts a round in steps: set local_iters (steps per "
+                                                          "round) instead of local_epochs").arg(s.mode));
         if (s.evalEvery > s.rounds)
             add("$.training.eval_every", QStringLiteral("eval_every (%1) is larger than rounds (%2); the model "
                                                         "would never be evaluated").arg(s.evalEvery).arg(s.rounds));

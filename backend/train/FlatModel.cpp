@@ -17,6 +17,7 @@ FlatModel::FlatModel(const QString& name, torch::Device device, int seed) {
     int64_t offset = 0;
     for (torch::Tensor& p : m_net->parameters()) {
         offset = aligned(offset);
+        m_offsets.push_back(offset);
         torch::Tensor view = m_flat.narrow(0, offset, p.numel());
         view.copy_(p.reshape(-1));
         p.set_(view.view(p.sizes()));
@@ -27,6 +28,17 @@ FlatModel::FlatModel(const QString& name, torch::Device device, int seed) {
 void FlatModel::load(const float* cpuWeights) {
     torch::NoGradGuard noGrad;
     m_flat.copy_(torch::from_blob(const_cast<float*>(cpuWeights), {m_flat.numel()}, torch::kFloat32));
+}
+
+void FlatModel::writeGradient(float scale, float* cpuOut) const {
+    torch::NoGradGuard noGrad;
+    torch::Tensor out = torch::from_blob(cpuOut, {m_flat.numel()}, torch::kFloat32);
+    out.zero_();
+    size_t i = 0;
+    for (const torch::Tensor& p : m_net->parameters()) {
+        const int64_t offset = m_offsets[i++];
+        if (p.grad().defined()) out.narrow(0, offset, p.numel()).copy_(p.grad().reshape(-1).to(torch::kCPU)).mul_(scale);
+    }
 }
 
 std::vector<float> FlatModel::weights() const {

@@ -16,11 +16,14 @@ public:
     torch::Device device() const { return m_flat.device(); }
 
     void load(const float* cpuWeights);
+    // out = scale · ∂loss/∂w in the flat layout (padding zero), from the last backward pass.
+    void writeGradient(float scale, float* cpuOut) const;
     std::vector<float> weights() const;  // a CPU copy
 
 private:
     std::shared_ptr<Net> m_net;
     torch::Tensor m_flat;
+    std::vector<int64_t> m_offsets;  // where each parameter starts in m_flat
 };
 
 }  // namespace hips

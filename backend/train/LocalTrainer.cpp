@@ -35,8 +35,9 @@ struct LocalTrainer::Impl {
         return perEpoch * settings.localEpochs;
     }
 
-    // One SGD step on the next batch of the shuffled shard; returns the batch loss.
-    double step(int64_t* samples) {
+    // One SGD step on the next batch of the shuffled shard (or, without `apply`, only its
+    // gradient); returns the batch loss.
+    double step(int64_t* samples, bool apply = true) {
         if (cursor >= shard.size()) reshuffle();
         const int64_t n = std::min<int64_t>(settings.batchSize, shard.size() - cursor);
         const torch::Tensor idx = order.narrow(0, cursor, n);
@@ -45,9 +46,18 @@ struct LocalTrainer::Impl {
         const torch::Tensor loss = torch::nn::functional::cross_entropy(
             model.net().forward(shard.images.index_select(0, idx)), shard.labels.index_select(0, idx));
         loss.backward();
-        optimizer.step();
+        if (apply) optimizer.step();
         *samples += n;
         return loss.item<double>();
+    }
+
+    RoundStats timedStep(bool apply) {
+        const auto start = std::chrono::steady_clock::now();
+        model.net().train();
+        RoundStats stats;
+        stats.loss = step(&stats.samples, apply);
+        stats.computeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return stats;
     }
 
     TrainingSettings settings;
@@ -78,6 +88,12 @@ RoundStats LocalTrainer::trainRound() {
     stats.computeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return stats;
 }
+
+int64_t LocalTrainer::stepsPerRound() const { return d->stepsThisRound(); }
+
+RoundStats LocalTrainer::step() { return d->timedStep(true); }
+RoundStats LocalTrainer::gradient() { return d->timedStep(false); }
+void LocalTrainer::writeGradient(float scale, float* out) const { d->model.writeGradient(scale, out); }
 
 void LocalTrainer::writeDelta(const float* global, float scale, float* out) const {
     torch::NoGradGuard noGrad;

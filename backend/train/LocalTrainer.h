@@ -24,6 +24,13 @@ public:
     int64_t shardSize() const;
     void setWeights(const float* weights);
     RoundStats trainRound();  // local_iters steps, or local_epochs passes over the shard
+    int64_t stepsPerRound() const;
+    // One SGD step of the local optimizer on the next batch.
+    RoundStats step();
+    // The gradient of the loss on the next batch at the current weights, without a step
+    // (writeGradient then gives it): synchronous SGD, where the server owns the optimizer.
+    RoundStats gradient();
+    void writeGradient(float scale, float* out) const;
     // out = (w_local − global) · scale: the FedAvg push with scale 1/N_all.
     void writeDelta(const float* global, float scale, float* out) const;
     void writeWeights(float* out) const;  // w_local, e.g. for the local baseline's evaluation

@@ -3,6 +3,7 @@
 #include "Dataset.h"
 #include "IdxCache.h"
 #include "LocalTrainer.h"
+#include "ServerOptimizer.h"
 #include "ModelFrame.h"
 #include "TrainError.h"
 
@@ -182,6 +183,40 @@ private Q_SLOTS:
         std::vector<float> half(w0.size());
         trainer.writeDelta(w0.data(), 0.5f, half.data());
         QCOMPARE(half[17], delta[17] * 0.5f);
+    }
+
+    // Synchronous SGD's worker half: gradient() takes the step's gradient without stepping, in
+    // the flat layout the wire carries; a server applying it with the same rule (MomentumSgd)
+    // lands where the trainer's own optimizer does, over two steps (the second uses momentum).
+    void gradientStepsMatchTheLocalOptimizer() {
+        TrainingSettings s;
+        s.dataset = "synthetic";
+        s.model = "mlp";
+        s.syntheticSamples = 512;
+        s.learningRate = 0.1;
+        s.momentum = 0.9;
+        setTorchThreads(1);
+        LocalTrainer stepping(s, 0, 1, "cpu"), pushing(s, 0, 1, "cpu");  // same seed: the same batches
+        const std::vector<float> w0 = ModelEvaluator(s, "cpu").initialWeights();
+        stepping.setWeights(w0.data());
+        std::vector<float> w = w0, g(w0.size());
+        MomentumSgd server(float(s.learningRate), float(s.momentum));
+        for (int step = 0; step < 2; ++step) {
+            QCOMPARE(stepping.step().samples, 64);
+            pushing.setWeights(w.data());
+            QCOMPARE(pushing.gradient().samples, 64);
+            pushing.writeGradient(1.0f, g.data());
+            server.step(w.data(), w.data(), g.data(), w.size());
+        }
+        std::vector<float> local(w0.size());
+        stepping.writeWeights(local.data());
+        double maxDiff = 0, moved = 0;
+        for (size_t i = 0; i < w.size(); ++i) {
+            maxDiff = std::max(maxDiff, double(std::abs(local[i] - w[i])));
+            moved = std::max(moved, double(std::abs(w[i] - w0[i])));
+        }
+        QVERIFY2(moved > 1e-3, "the steps did not move the weights");
+        QVERIFY2(maxDiff < 1e-5, qPrintable(QString("server and trainer differ by %1").arg(maxDiff)));
     }
 
 private:
