@@ -15,6 +15,13 @@ const StrategyList& ModeRegistry::all() {
                         "worker pulls the new weights; a round is local_iters steps."),
          {},
          {}},
+        {mode::kHfa,
+         QStringLiteral("GeoMX's hierarchical frequency aggregation: workers sync with their party server every k1 "
+                        "local steps (the party averages), parties sync with the global server every k2 party syncs "
+                        "(weighted by workers); a round is one global sync, k1 * k2 steps."),
+         {{QStringLiteral("k1"), ParamSpec::Type::Integer, 1, 1000000, 25, QStringLiteral("local steps between party syncs")},
+          {QStringLiteral("k2"), ParamSpec::Type::Integer, 1, 1000000, 2, QStringLiteral("party syncs between global syncs")}},
+         {}},
         {mode::kAsgd,
          QStringLiteral("HiPS's asynchronous mode: party servers forward each worker's push as it comes, the global "
                         "server applies it at once (w <- w + delta / N) and answers with the newest model; the "
@@ -46,7 +53,8 @@ ModePolicy ModeRegistry::policy(const QString& name) {
     if (name == QLatin1String(mode::kAsgd)) return {async, async, false};
     if (name == QLatin1String(mode::kDcAsgd)) return {async, async, true};
     if (name == QLatin1String(mode::kMixedSync)) return {rounds, async, false};
-    if (name == QLatin1String(mode::kSsgd)) return {rounds, rounds, false, true};
+    if (name == QLatin1String(mode::kSsgd)) return {rounds, rounds, false, true, false};
+    if (name == QLatin1String(mode::kHfa)) return {rounds, rounds, false, false, true};
     return {};
 }
 

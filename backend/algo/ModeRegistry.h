@@ -12,6 +12,7 @@ inline constexpr char kAsgd[] = "asgd";
 inline constexpr char kDcAsgd[] = "dcasgd";
 inline constexpr char kMixedSync[] = "mixed_sync";
 inline constexpr char kSsgd[] = "ssgd";
+inline constexpr char kHfa[] = "hfa";
 }  // namespace mode
 
 // How a server of one tier takes its contributors' pushes.
@@ -26,6 +27,9 @@ struct ModePolicy {
     // Workers push the gradient of every step (not a round's delta); the global server owns the
     // optimizer (SGD with momentum) and applies the average gradient (synchronous SGD).
     bool gradientEveryStep = false;
+    // GeoMX's HFA: workers push every k1 steps to their party server, which applies k2 such
+    // party syncs locally before one goes to the global server.
+    bool hierarchicalFrequency = false;
 };
 
 class ModeRegistry {

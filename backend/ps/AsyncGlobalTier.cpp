@@ -16,7 +16,7 @@ AsyncGlobalTier::AsyncGlobalTier(const RoleContext& ctx, const QSet<QString>& co
         const int perRound = node && node->kind == RoleKind::Server && party && policy.party == TierSync::AsPushesCome
                                  ? party->workerCount() : 1;
         m_perRound += perRound;
-        m_quota.insert(id, qint64(perRound) * m_settings.rounds * m_settings.pushesPerRound());
+        m_quota.insert(id, qint64(perRound) * m_settings.rounds * m_settings.workerPushesPerRound());
     }
 }
 

@@ -105,7 +105,7 @@ private:
     }
 
     void noteServed(const QStringList& peers) {
-        if (m_model.version < m_ctx.training().rounds * m_ctx.training().pushesPerRound()) return;
+        if (m_model.version < m_ctx.training().rounds * m_ctx.training().globalStepsPerRound()) return;
         for (const QString& p : peers)
             if (m_contributors.contains(p)) m_servedFinal.insert(p);
     }
@@ -132,7 +132,7 @@ private:
         }
         noteServed(ready);
         m_applySeconds += std::chrono::duration<double>(Clock::now() - start).count();
-        const qint64 pushes = m_ctx.training().pushesPerRound();  // a round of synchronous SGD is many steps
+        const qint64 pushes = m_ctx.training().globalStepsPerRound();  // a round of synchronous SGD is many steps
         if (m_model.version % pushes == 0) roundDone(m_model.version / pushes, roundStart);
     }
 

@@ -7,6 +7,7 @@
 #include "RoundCollector.h"
 #include "SchedulerClient.h"
 #include "SchedulerRole.h"
+#include "VectorMath.h"
 #include "Vocabulary.h"
 
 #include <QQueue>
@@ -35,8 +36,13 @@ public:
         m_upstream = &upstream;
         RoundCollector collector(m_ctx.node.id, m_workerIds, makeAggregator(m_ctx.training()));
         collector.foldOnArrival([this] { return RoundCollector::FoldTarget{m_pool.acquire(m_model.total), nullptr}; });
-        if (ModeRegistry::policy(m_ctx.training().mode).party == TierSync::AsPushesCome)
-            m_forwarding.emplace(m_ctx.node.id, m_workerIds);
+        const ModePolicy policy = ModeRegistry::policy(m_ctx.training().mode);
+        if (policy.party == TierSync::AsPushesCome) m_forwarding.emplace(m_ctx.node.id, m_workerIds);
+        if (policy.hierarchicalFrequency) {
+            m_hfa.emplace();
+            m_hfa->syncsPerGlobal = qint64(m_ctx.training().param(QStringLiteral("k2")));
+            m_hfa->share = float(m_workerIds.size()) / float(m_ctx.topology.trainingWorkerCount());
+        }
         upstream.send(Message(message::kPull, {{QStringLiteral("version"), 0}}));
 
         auto lastProgress = Clock::now();
@@ -87,16 +93,48 @@ private:
         if (e.message.fields.value(QStringLiteral("pull")).toBool())
             m_pulls.add(e.peer, e.message.integer(QStringLiteral("round")));
         const bool complete = m_model.version >= 0 && collector.add(e, round, m_model.total);
-        if (const auto slice = collector.takeFinalSlice()) {
+        if (const auto slice = collector.takeFinalSlice(); slice && !m_hfa) {
             m_pushedRound = round;
             sendPushSlice(*m_upstream, round, m_model.version, collector.foldBuffer(), *slice, true);
         }
-        if (complete && !collector.takeFolded()) {  // a rule that does not fold: the sum at the end
-            FloatBuffer sum = m_pool.acquire(m_model.total);
+        if (!complete) return;
+        FloatBuffer sum = collector.takeFolded();
+        if (sum && !m_hfa) return;  // it went up slice by slice
+        if (!sum) {  // a rule that does not fold: the sum at the end
+            sum = m_pool.acquire(m_model.total);
             collector.write(sum->data(), nullptr, 0, m_model.total);
-            m_pushedRound = round;
-            sendPush(*m_upstream, round, m_model.version, sum, true);
         }
+        if (m_hfa) return hfaSync(round, sum);
+        m_pushedRound = round;
+        sendPush(*m_upstream, round, m_model.version, sum, true);
+    }
+
+    // HFA: the party's model moves by its workers' average every party sync; every k2-th sync,
+    // the party's progress since the last global model goes up, weighted by the party's share of
+    // the workers, so the global sum is the workers-weighted average of the party models.
+    struct Hfa {
+        qint64 syncsPerGlobal = 1;
+        float share = 1;
+        FloatBuffer partyWeights, globalWeights;
+    };
+
+    void hfaSync(qint64 round, const FloatBuffer& sum) {
+        const size_t n = m_model.total;
+        FloatBuffer next = m_pool.acquire(n);
+        sumInto(next->data(), m_hfa->partyWeights->data(), sum->data(), n);
+        m_hfa->partyWeights = next;
+        if (round % m_hfa->syncsPerGlobal != 0) return publish(round, next);
+        FloatBuffer up = m_pool.acquire(n);
+        for (size_t i = 0; i < n; ++i) (*up)[i] = ((*next)[i] - (*m_hfa->globalWeights)[i]) * m_hfa->share;
+        m_pushedRound = round;
+        sendPush(*m_upstream, round / m_hfa->syncsPerGlobal, m_globalVersion, up, true);
+    }
+
+    // A model made here (an HFA party sync) becomes the one the party's workers pull.
+    void publish(qint64 round, const FloatBuffer& weights) {
+        const ModelVersion model = ModelVersion::fromBuffer(round, weights);
+        m_model = IncomingModel{round, round, model.size, model.size, {}, {}};
+        for (size_t offset = 0; offset < model.size; offset += kSliceFloats) m_model.slices.push_back(sliceOf(model, offset));
     }
 
     // Asynchronous inside the party (asgd, dcasgd): each worker's push goes up alone as soon as it
@@ -154,18 +192,28 @@ private:
         bool complete() const { return received == total && total > 0; }
     };
 
+    // Under HFA the workers see the party's rounds as versions, and the global model is also
+    // kept whole here, as the base of the party's syncs.
     void onSlice(ModelSlice slice) {
         if (m_forwarding && m_model.complete()) return onAnswer(slice);  // after the initial model: answers
-        if (slice.version < m_model.version) return;
-        if (slice.version > m_model.version) {
-            m_model = IncomingModel{slice.version, m_pushedRound, slice.total, 0, {}, {}};
+        if (slice.version < m_globalVersion) return;
+        if (slice.version > m_globalVersion) {
+            m_globalVersion = slice.version;
+            m_model = IncomingModel{m_hfa ? m_pushedRound : slice.version, m_pushedRound, slice.total, 0, {}, {}};
             m_newestVersion = std::max(m_newestVersion, slice.version);
+            if (m_hfa) m_hfa->globalWeights = m_pool.acquire(slice.total);
             reportTraffic();
+        }
+        if (m_hfa) {
+            std::copy(slice.floats.data, slice.floats.data + slice.floats.size, m_hfa->globalWeights->data() + slice.offset);
+            slice.version = m_model.version;
         }
         for (const QString& peer : m_model.forwarding) m_workers.send(peer, slice.toMessage(message::kModel));
         m_model.received += slice.floats.size;
         m_model.slices.push_back(std::move(slice));
-        if (m_model.complete()) noteServed(m_model.forwarding);
+        if (!m_model.complete()) return;
+        if (m_hfa) m_hfa->partyWeights = m_hfa->globalWeights;
+        noteServed(m_model.forwarding);
     }
 
     void serveWaitingPulls() {
@@ -177,7 +225,7 @@ private:
     }
 
     void noteServed(const QStringList& peers) {
-        if (m_model.round < m_ctx.training().rounds * m_ctx.training().pushesPerRound()) return;
+        if (m_model.round < m_ctx.training().rounds * m_ctx.training().workerPushesPerRound()) return;
         for (const QString& p : peers)
             if (m_workerIds.contains(p)) m_servedFinal.insert(p);
     }
@@ -197,13 +245,14 @@ private:
     Channel m_workers;
     SchedulerClient m_partyScheduler, m_globalScheduler;
     IncomingModel m_model;
-    qint64 m_pushedRound = 0, m_newestVersion = 0;
+    qint64 m_pushedRound = 0, m_newestVersion = 0, m_globalVersion = -1;
     PendingPulls m_pulls;
     ModelBufferPool m_pool;
     QSet<QString> m_workerIds, m_servedFinal;
     RejectionLog m_log{m_ctx.node.id};
     Channel* m_upstream = nullptr;
     std::optional<Forwarding> m_forwarding;  // set in the asynchronous modes
+    std::optional<Hfa> m_hfa;                // set in mode hfa
 };
 
 }  // namespace

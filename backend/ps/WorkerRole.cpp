@@ -44,16 +44,21 @@ public:
 
         // What goes up: a round's delta (w_local − w) / N, or, where the server owns the optimizer
         // (synchronous SGD), the gradient / N of every step, each answered by the new weights.
-        const bool gradients = ModeRegistry::policy(m_ctx.training().mode).gradientEveryStep;
-        const qint64 pushesPerRound = m_ctx.training().pushesPerRound();
-        const float scale = 1.0f / float(workers);
+        // Under HFA a push goes to the party every k1 steps and is the party's average.
+        const ModePolicy policy = ModeRegistry::policy(m_ctx.training().mode);
+        const bool gradients = policy.gradientEveryStep;
+        const qint64 pushesPerRound = m_ctx.training().workerPushesPerRound();
+        const qint64 hfaSteps = qint64(m_ctx.training().param(QStringLiteral("k1")));
+        const float scale = 1.0f / float(policy.hierarchicalFrequency ? t.party(m_ctx.node.party)->workerCount() : workers);
         qint64 pushes = 0;
         for (qint64 round = 1; round <= m_ctx.training().rounds; ++round) {
             RoundStats stats;
             double commSeconds = 0;
             for (qint64 k = 0; k < pushesPerRound; ++k) {
                 trainer.setWeights(global.data);
-                const RoundStats s = gradients ? trainer.gradient() : trainer.trainRound();
+                const RoundStats s = gradients                         ? trainer.gradient()
+                                     : policy.hierarchicalFrequency ? trainer.trainSteps(hfaSteps)
+                                                                    : trainer.trainRound();
                 const auto commStart = Clock::now();
                 auto update = std::make_shared<std::vector<float>>(global.size);
                 if (gradients) trainer.writeGradient(scale, update->data());

@@ -24,7 +24,13 @@ double TrainingSettings::param(const QString& name) const {
     return 0;
 }
 
-qint64 TrainingSettings::pushesPerRound() const {
+qint64 TrainingSettings::workerPushesPerRound() const {
+    const ModePolicy policy = ModeRegistry::policy(mode);
+    if (policy.hierarchicalFrequency) return qint64(param(QStringLiteral("k2")));
+    return globalStepsPerRound();
+}
+
+qint64 TrainingSettings::globalStepsPerRound() const {
     return ModeRegistry::policy(mode).gradientEveryStep ? qMax(1, localIters) : 1;
 }
 

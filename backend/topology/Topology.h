@@ -74,8 +74,11 @@ struct TrainingSettings {
 
     // A parameter of the chosen mode or aggregation rule: the topology's value, else the default.
     double param(const QString& name) const;
-    // Pushes each worker makes in one round: one, or one per step where the mode pushes every step.
-    qint64 pushesPerRound() const;
+    // Pushes each worker makes in one round: one, one per step where the mode pushes every step
+    // (ssgd), or one per party sync (hfa: k2).
+    qint64 workerPushesPerRound() const;
+    // Model versions the global server makes in one round (ssgd: one per step).
+    qint64 globalStepsPerRound() const;
     // Everything a role must agree on with its server before the first push (the join handshake).
     QString agreementText() const;
 };

@@ -187,6 +187,10 @@ private:
         if ((s.localIters > 0) == (s.localEpochs > 0))
             add("$.training.local_iters", QStringLiteral("set exactly one of local_iters and local_epochs above 0"));
         checkStrategyParams(s);
+        if (ModeRegistry::policy(s.mode).hierarchicalFrequency && s.trainCentralWorkers)
+            add("$.training.train_central_workers", QStringLiteral("mode %1 syncs workers with their party server; "
+                                                                   "central workers have none: set "
+                                                                   "train_central_workers to false").arg(s.mode));
         if (ModeRegistry::policy(s.mode).gradientEveryStep && s.localEpochs > 0)
             add("$.training.local_epochs", QStringLiteral("mode %1 counts a round in steps: set local_iters (steps per "
                                                           "round) instead of local_epochs").arg(s.mode));

@@ -77,11 +77,12 @@ size_t LocalTrainer::parameterCount() const { return size_t(d->model.parameterCo
 int64_t LocalTrainer::shardSize() const { return d->shard.size(); }
 void LocalTrainer::setWeights(const float* weights) { d->model.load(weights); }
 
-RoundStats LocalTrainer::trainRound() {
+RoundStats LocalTrainer::trainRound() { return trainSteps(d->stepsThisRound()); }
+
+RoundStats LocalTrainer::trainSteps(int64_t steps) {
     const auto start = std::chrono::steady_clock::now();
     d->model.net().train();
     RoundStats stats;
-    const int64_t steps = d->stepsThisRound();
     double lossSum = 0;
     for (int64_t i = 0; i < steps; ++i) lossSum += d->step(&stats.samples);
     stats.loss = steps ? lossSum / double(steps) : 0.0;
@@ -113,7 +114,12 @@ void LocalTrainer::writeWeights(float* out) const {
 void setTorchThreads(int threads) {
     pinBlasThreads(threads);
     torch::set_num_threads(threads);
-    torch::set_num_interop_threads(1);
+    // LibTorch refuses a second setting of the inter-op pool (it may have started): set it once.
+    static const bool interopSet = [] {
+        torch::set_num_interop_threads(1);
+        return true;
+    }();
+    (void)interopSet;
 }
 
 QString torchVersion() { return QStringLiteral(TORCH_VERSION); }

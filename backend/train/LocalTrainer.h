@@ -24,6 +24,7 @@ public:
     int64_t shardSize() const;
     void setWeights(const float* weights);
     RoundStats trainRound();  // local_iters steps, or local_epochs passes over the shard
+    RoundStats trainSteps(int64_t steps);
     int64_t stepsPerRound() const;
     // One SGD step of the local optimizer on the next batch.
     RoundStats step();

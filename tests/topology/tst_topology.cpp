@@ -142,7 +142,7 @@ QList<BrokenCase> brokenCases() {
         {"unknown model", [](QJsonObject& t) { set(t, {"training", "model"}, "resnet"); },
          "$.training.model", "'resnet' is not supported"},
         {"unknown mode, the registry's names listed", [](QJsonObject& t) { set(t, {"training", "mode"}, "gossip"); },
-         "$.training.mode", "'gossip' is not supported; use one of: fedavg, asgd, dcasgd, mixed_sync, local"},
+         "$.training.mode", "'gossip' is not supported; use one of: fedavg, ssgd, hfa, asgd, dcasgd, mixed_sync, local"},
         {"unknown aggregation", [](QJsonObject& t) { set(t, {"training", "aggregation"}, "average"); },
          "$.training.aggregation", "'average' is not supported; use one of: fedavg"},
         {"a parameter of another mode", [](QJsonObject& t) { set(t, {"training", "dc_lambda"}, 0.1); },
