@@ -22,6 +22,16 @@ const StrategyList& ModeRegistry::all() {
          {{QStringLiteral("k1"), ParamSpec::Type::Integer, 1, 1000000, 25, QStringLiteral("local steps between party syncs")},
           {QStringLiteral("k2"), ParamSpec::Type::Integer, 1, 1000000, 2, QStringLiteral("party syncs between global syncs")}},
          {}},
+        {mode::kEsync,
+         QStringLiteral("ESync: synchronous rounds on heterogeneous devices; after every local step a worker asks "
+                        "the state service whether to go on, so fast devices do as many steps as fit while the "
+                        "slowest does one; w <- w + global_lr * sum of (w_i - w) / N (learning_rate is the local rate); a "
+                        "round is local_iters synchronisations."),
+         {{QStringLiteral("epsilon"), ParamSpec::Type::Number, 0, 3600, 0.5,
+           QStringLiteral("seconds of margin: a worker stops when one more step would end later than the slowest's step, less this")},
+          {QStringLiteral("global_lr"), ParamSpec::Type::Number, 0.0001, 100, 1,
+           QStringLiteral("the global learning rate applied to the workers' average delta")}},
+         {}},
         {mode::kAsgd,
          QStringLiteral("HiPS's asynchronous mode: party servers forward each worker's push as it comes, the global "
                         "server applies it at once (w <- w + delta / N) and answers with the newest model; the "
@@ -53,8 +63,9 @@ ModePolicy ModeRegistry::policy(const QString& name) {
     if (name == QLatin1String(mode::kAsgd)) return {async, async, false};
     if (name == QLatin1String(mode::kDcAsgd)) return {async, async, true};
     if (name == QLatin1String(mode::kMixedSync)) return {rounds, async, false};
-    if (name == QLatin1String(mode::kSsgd)) return {rounds, rounds, false, true, false};
-    if (name == QLatin1String(mode::kHfa)) return {rounds, rounds, false, false, true};
+    if (name == QLatin1String(mode::kSsgd)) return {rounds, rounds, false, true, false, false, true};
+    if (name == QLatin1String(mode::kHfa)) return {rounds, rounds, false, false, true, false, false};
+    if (name == QLatin1String(mode::kEsync)) return {rounds, rounds, false, false, false, true, true};
     return {};
 }
 

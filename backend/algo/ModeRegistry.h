@@ -13,6 +13,7 @@ inline constexpr char kDcAsgd[] = "dcasgd";
 inline constexpr char kMixedSync[] = "mixed_sync";
 inline constexpr char kSsgd[] = "ssgd";
 inline constexpr char kHfa[] = "hfa";
+inline constexpr char kEsync[] = "esync";
 }  // namespace mode
 
 // How a server of one tier takes its contributors' pushes.
@@ -30,6 +31,11 @@ struct ModePolicy {
     // GeoMX's HFA: workers push every k1 steps to their party server, which applies k2 such
     // party syncs locally before one goes to the global server.
     bool hierarchicalFrequency = false;
+    // ESync: workers step until the state service says ready, then push their delta.
+    bool stateService = false;
+    // A round is local_iters synchronisations (ssgd: one step each; esync: one step of the slowest
+    // each), so that `rounds` and `local_iters` mean as much training as in fedavg.
+    bool roundOfSyncs = false;
 };
 
 class ModeRegistry {

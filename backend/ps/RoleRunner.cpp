@@ -6,6 +6,7 @@
 #include "Channel.h"
 #include "RoleError.h"
 #include "SchedulerRole.h"
+#include "StateServiceRole.h"
 #include "TopologyReader.h"
 
 #include <QFile>
@@ -39,7 +40,8 @@ int runRoleFromArgs(const QCommandLineParser& args, const RoleTable& roles) {
 
 RoleTable coordinationRoles() {
     return {{RoleKind::GlobalScheduler, runScheduler}, {RoleKind::Scheduler, runScheduler},
-            {RoleKind::GlobalServer, runGlobalServer}, {RoleKind::Server, runPartyServer}};
+            {RoleKind::GlobalServer, runGlobalServer}, {RoleKind::Server, runPartyServer},
+            {RoleKind::StateService, runStateService}};
 }
 
 bool isTrainingRole(RoleKind kind) { return kind == RoleKind::Worker || kind == RoleKind::MasterWorker; }

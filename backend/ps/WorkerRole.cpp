@@ -8,6 +8,7 @@
 #include "RoleError.h"
 #include "SchedulerClient.h"
 #include "StartupClock.h"
+#include "StateServiceRole.h"
 #include "Vocabulary.h"
 
 namespace hips {
@@ -27,6 +28,7 @@ public:
         const int workers = t.trainingWorkerCount();
         StartupClock startup;
         LocalTrainer trainer(m_ctx.training(), t.trainingWorkerIndex(m_ctx.node.id), workers, m_ctx.node.device);
+        trainer.setSlowdown(m_ctx.node.slowdown);
         startup.mark(QStringLiteral("data_s"));
 
         SchedulerClient scheduler(m_ctx, m_ctx.scheduler(central), {});
@@ -34,6 +36,11 @@ public:
         startup.mark(QStringLiteral("join_s"));
         Channel channel = Channel::dealer(m_ctx.zmq, m_ctx.node.id, server.endpoint, server.id);
         m_assembler = std::make_unique<ModelAssembler>(trainer.parameterCount());
+        const ModePolicy policy = ModeRegistry::policy(m_ctx.training().mode);
+        if (policy.stateService) {  // ESync: c is seeded by timing one forward/backward pass
+            m_esync = std::make_unique<StateServiceClient>(m_ctx);
+            m_esync->ready(0, trainer.gradient().computeSeconds);
+        }
         channel.send(Message(message::kPull, {{QStringLiteral("version"), 0}}));
         ModelVersion global = awaitModel(channel, scheduler, 0);
         startup.mark(QStringLiteral("first_model_s"));
@@ -44,21 +51,19 @@ public:
 
         // What goes up: a round's delta (w_local − w) / N, or, where the server owns the optimizer
         // (synchronous SGD), the gradient / N of every step, each answered by the new weights.
-        // Under HFA a push goes to the party every k1 steps and is the party's average.
-        const ModePolicy policy = ModeRegistry::policy(m_ctx.training().mode);
+        // Under HFA a push goes to the party every k1 steps and is the party's average; under
+        // ESync the delta is scaled by global_lr.
         const bool gradients = policy.gradientEveryStep;
         const qint64 pushesPerRound = m_ctx.training().workerPushesPerRound();
-        const qint64 hfaSteps = qint64(m_ctx.training().param(QStringLiteral("k1")));
-        const float scale = 1.0f / float(policy.hierarchicalFrequency ? t.party(m_ctx.node.party)->workerCount() : workers);
+        const float globalRate = policy.stateService ? float(m_ctx.training().param(QStringLiteral("global_lr"))) : 1.0f;
+        const float scale = globalRate / float(policy.hierarchicalFrequency ? t.party(m_ctx.node.party)->workerCount() : workers);
         qint64 pushes = 0;
         for (qint64 round = 1; round <= m_ctx.training().rounds; ++round) {
             RoundStats stats;
             double commSeconds = 0;
             for (qint64 k = 0; k < pushesPerRound; ++k) {
                 trainer.setWeights(global.data);
-                const RoundStats s = gradients                         ? trainer.gradient()
-                                     : policy.hierarchicalFrequency ? trainer.trainSteps(hfaSteps)
-                                                                    : trainer.trainRound();
+                const RoundStats s = localWork(trainer, policy, pushes + 1);
                 const auto commStart = Clock::now();
                 auto update = std::make_shared<std::vector<float>>(global.size);
                 if (gradients) trainer.writeGradient(scale, update->data());
@@ -69,15 +74,37 @@ public:
                 stats.loss += s.loss / double(pushesPerRound);
                 stats.samples += s.samples;
                 stats.computeSeconds += s.computeSeconds;
+                stats.steps += s.steps;
             }
-            report(round, stats, commSeconds, channel);
+            report(round, stats, commSeconds, channel, pushesPerRound);
         }
+        if (m_esync) m_esync->leave();
         scheduler.leave();
         channel.lingerOnClose(2s);
         return kRoleOk;
     }
 
 private:
+    // The local work before one push: a gradient (ssgd), k1 steps (hfa), steps until the state
+    // service says ready (esync), or a round's local_iters steps.
+    RoundStats localWork(LocalTrainer& trainer, const ModePolicy& policy, qint64 sync) {
+        if (policy.gradientEveryStep) return trainer.gradient();
+        if (policy.hierarchicalFrequency) return trainer.trainSteps(qint64(m_ctx.training().param(QStringLiteral("k1"))));
+        if (!m_esync) return trainer.trainRound();
+        m_esync->beginRound(sync);
+        RoundStats total;
+        RoundStats s;
+        do {
+            s = trainer.step();
+            total.loss += s.loss;
+            total.samples += s.samples;
+            total.computeSeconds += s.computeSeconds;
+            ++total.steps;
+        } while (!m_esync->ready(int(total.steps), s.computeSeconds));
+        total.loss /= double(total.steps);
+        return total;
+    }
+
     ModelVersion awaitModel(Channel& channel, const SchedulerClient& scheduler, qint64 version) {
         const auto deadline = Clock::now() + m_ctx.replyTimeout();
         while (Clock::now() < deadline) {
@@ -92,10 +119,12 @@ private:
                         "'s server within " + std::to_string(m_ctx.training().replyTimeoutS) + " s");
     }
 
-    void report(qint64 round, const RoundStats& s, double commSeconds, const Channel& channel) {
+    void report(qint64 round, const RoundStats& s, double commSeconds, const Channel& channel, qint64 pushes) {
         m_ctx.metrics.report(metric::kTrain,
                              {{metric::kRound, round}, {metric::kLoss, s.loss},
                               {metric::kSamples, qint64(s.samples)}, {metric::kComputeSeconds, s.computeSeconds},
+                              {metric::kLocalSteps, qint64(s.steps)},
+                              {metric::kStepsPerPush, double(s.steps) / double(pushes)},
                               {metric::kCommSeconds, commSeconds}});
         QCborMap traffic = trafficFields(channel);
         traffic.insert(QStringLiteral("round"), round);
@@ -104,6 +133,7 @@ private:
 
     RoleContext& m_ctx;
     std::unique_ptr<ModelAssembler> m_assembler;
+    std::unique_ptr<StateServiceClient> m_esync;  // mode esync
 };
 
 }  // namespace

@@ -13,6 +13,7 @@ QString roleName(RoleKind kind) {
         case RoleKind::Scheduler: return QStringLiteral("scheduler");
         case RoleKind::Server: return QStringLiteral("server");
         case RoleKind::Worker: return QStringLiteral("worker");
+        case RoleKind::StateService: return QStringLiteral("state_service");
     }
     return {};
 }
@@ -31,7 +32,7 @@ qint64 TrainingSettings::workerPushesPerRound() const {
 }
 
 qint64 TrainingSettings::globalStepsPerRound() const {
-    return ModeRegistry::policy(mode).gradientEveryStep ? qMax(1, localIters) : 1;
+    return ModeRegistry::policy(mode).roundOfSyncs ? qMax(1, localIters) : 1;
 }
 
 QString TrainingSettings::agreementText() const {
@@ -74,6 +75,10 @@ static void addListening(QList<Node>& out, const Party& p, const QList<Listening
 
 // The local baseline starts the master alone: it trains and evaluates by itself.
 static bool masterAlone(const TrainingSettings& t) { return isMode(t.mode, mode::kLocal); }
+// The state service answers ESync's workers, and runs only for them.
+static bool runsStateService(const Party& p, const TrainingSettings& t) {
+    return p.central && p.stateService && isMode(t.mode, mode::kEsync);
+}
 
 QList<Node> Topology::nodes() const {
     QList<Node> schedulers, servers, workers;
@@ -92,6 +97,9 @@ QList<Node> Topology::nodes() const {
         }
         addListening(servers, p, p.servers, c ? RoleKind::GlobalServer : RoleKind::Server,
                      c ? QStringLiteral("global_server") : QStringLiteral("server"));
+        if (runsStateService(p, training))
+            servers.append({p.id + QStringLiteral("/state_service"), RoleKind::StateService, p.id, p.stateService->host,
+                            p.stateService->port, 0, p.stateService->device});
         if (p.masterWorker)
             workers.append({p.id + QStringLiteral("/master_worker"), RoleKind::MasterWorker, p.id,
                              p.masterWorker->host, 0, 0, p.masterWorker->device});
@@ -100,7 +108,7 @@ QList<Node> Topology::nodes() const {
         for (const WorkerGroup& g : p.workers)
             for (int i = 0; i < g.count; ++i, ++rank)
                 workers.append({p.id + QStringLiteral("/worker") + QString::number(rank),
-                                RoleKind::Worker, p.id, g.host, 0, rank, g.device});
+                                RoleKind::Worker, p.id, g.host, 0, rank, g.device, g.slowdown});
     }
     return schedulers + servers + workers;
 }
@@ -112,7 +120,8 @@ qint64 Topology::nodeCount() const {
             n += qint64(p.masterWorker.has_value());
             continue;
         }
-        n += qint64(p.scheduler.has_value()) + p.servers.size() + qint64(p.masterWorker.has_value());
+        n += qint64(p.scheduler.has_value()) + p.servers.size() + qint64(p.masterWorker.has_value()) +
+             qint64(runsStateService(p, training));
         if (p.central && !training.trainCentralWorkers) continue;  // as in nodes()
         for (const WorkerGroup& g : p.workers) n += qMax(0, g.count);
     }

@@ -9,7 +9,7 @@
 
 namespace hips {
 
-enum class RoleKind { GlobalScheduler, GlobalServer, MasterWorker, Scheduler, Server, Worker };
+enum class RoleKind { GlobalScheduler, GlobalServer, MasterWorker, Scheduler, Server, Worker, StateService };
 
 QString roleName(RoleKind kind);  // "global_scheduler", "server", ...
 
@@ -35,6 +35,9 @@ struct WorkerGroup {
     QString host;
     int count = 1;
     QString device = QStringLiteral("cpu");
+    // Each local step stretched to this multiple of its measured compute time: heterogeneous
+    // devices (ESync's setting) emulated on one machine.
+    double slowdown = 1;
 };
 
 struct Party {
@@ -43,6 +46,7 @@ struct Party {
     std::optional<ListeningRole> scheduler;  // the global scheduler in the central party
     QList<ListeningRole> servers;            // global servers in the central party
     std::optional<WorkerGroup> masterWorker; // central party only
+    std::optional<ListeningRole> stateService;  // central party only; started in mode esync
     QList<WorkerGroup> workers;
 
     int workerCount() const;
@@ -92,6 +96,7 @@ struct Node {
     int port = 0;      // 0 for roles that bind nothing
     int rank = 0;      // index among the roles of its kind in its party
     QString device;
+    double slowdown = 1;  // workers: see WorkerGroup
 };
 
 struct Topology {

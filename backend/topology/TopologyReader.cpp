@@ -72,12 +72,13 @@ ListeningRole readListening(const QJsonObject& o, const QString& path, const QSt
 WorkerGroup readWorkers(const QJsonObject& o, const QString& path, const QString& partyHost,
                         TopologyIssues* issues, bool countAllowed) {
     JsonFields f(o, path, issues);
-    f.rejectUnknown(countAllowed ? QStringList{"host", "count", "device"} : QStringList{"host", "device"},
+    f.rejectUnknown(countAllowed ? QStringList{"host", "count", "device", "slowdown"} : QStringList{"host", "device"},
                     QStringLiteral("field"));
     WorkerGroup g;
     g.host = f.string("host", partyHost, partyHost.isEmpty());
     g.count = countAllowed ? f.integer("count", 1, 0, kMaxWorkersPerGroup) : 1;
     g.device = f.string("device", g.device);
+    if (countAllowed) g.slowdown = f.number("slowdown", g.slowdown, 1, 1000);
     return g;
 }
 
@@ -118,10 +119,10 @@ Party readParty(const QJsonObject& o, const QString& path, TopologyIssues* issue
     const QString schedulerKey = p.central ? "global_scheduler" : "scheduler";
     const QString serversKey = p.central ? "global_servers" : "servers";
     QStringList known{schedulerKey, serversKey, "workers"};
-    if (p.central) known << "master_worker";
+    if (p.central) known << "master_worker" << "state_service";
     for (const QString& key : rolesObject->keys()) {
         if (known.contains(key)) continue;
-        const bool otherLayer = QStringList{"global_scheduler", "global_servers", "master_worker",
+        const bool otherLayer = QStringList{"global_scheduler", "global_servers", "master_worker", "state_service",
                                             "scheduler", "servers"}.contains(key);
         roles.issue(key, otherLayer
             ? QStringLiteral("role '%1' belongs to %2; %3 uses: %4")
@@ -132,6 +133,7 @@ Party readParty(const QJsonObject& o, const QString& path, TopologyIssues* issue
     }
 
     p.scheduler = readOne(roles, schedulerKey, partyHost, issues);
+    if (p.central) p.stateService = readOne(roles, QStringLiteral("state_service"), partyHost, issues);
     p.servers = readServers(roles, serversKey, partyHost, issues);
     if (p.central) {
         if (const auto m = roles.object("master_worker"))

@@ -164,6 +164,10 @@ private:
                                           .arg(p.servers.size()));
         for (int i = 0; i < p.servers.size(); ++i)
             checkPort(QStringLiteral("%1.%2[%3]").arg(path, servers).arg(i), p, p.servers[i], servers);
+        if (p.stateService) checkPort(path + ".state_service", p, *p.stateService, QStringLiteral("state_service"));
+        if (p.central && !p.stateService && isMode(m_t.training.mode, mode::kEsync))
+            add(path, QStringLiteral("mode esync needs a state service in the central party '%1': add "
+                                     "\"state_service\": {\"port\": N} to its roles").arg(p.id));
         if (p.central && !p.masterWorker)
             add(path, QStringLiteral("the central party '%1' has no master_worker; add one").arg(p.id));
         if (p.masterWorker) {
@@ -191,9 +195,9 @@ private:
             add("$.training.train_central_workers", QStringLiteral("mode %1 syncs workers with their party server; "
                                                                    "central workers have none: set "
                                                                    "train_central_workers to false").arg(s.mode));
-        if (ModeRegistry::policy(s.mode).gradientEveryStep && s.localEpochs > 0)
-            add("$.training.local_epochs", QStringLiteral("mode %1 counts a round in steps: set local_iters (steps per "
-                                                          "round) instead of local_epochs").arg(s.mode));
+        if (ModeRegistry::policy(s.mode).roundOfSyncs && s.localEpochs > 0)
+            add("$.training.local_epochs", QStringLiteral("mode %1 counts a round in synchronisations: set local_iters "
+                                                          "(synchronisations per round) instead of local_epochs").arg(s.mode));
         if (s.evalEvery > s.rounds)
             add("$.training.eval_every", QStringLiteral("eval_every (%1) is larger than rounds (%2); the model "
                                                         "would never be evaluated").arg(s.evalEvery).arg(s.rounds));

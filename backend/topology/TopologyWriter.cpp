@@ -14,6 +14,7 @@ QJsonObject listening(const ListeningRole& r) {
 QJsonObject group(const WorkerGroup& g, bool withCount) {
     QJsonObject o{{"host", g.host}, {"device", g.device}};
     if (withCount) o.insert("count", g.count);
+    if (withCount && g.slowdown != 1) o.insert("slowdown", g.slowdown);
     return o;
 }
 
@@ -24,6 +25,7 @@ QJsonObject party(const Party& p) {
     for (const ListeningRole& s : p.servers) servers.append(listening(s));
     roles.insert(p.central ? "global_servers" : "servers", servers);
     if (p.masterWorker) roles.insert("master_worker", group(*p.masterWorker, false));
+    if (p.stateService) roles.insert("state_service", listening(*p.stateService));
     QJsonArray workers;
     for (const WorkerGroup& g : p.workers) workers.append(group(g, true));
     roles.insert("workers", workers);

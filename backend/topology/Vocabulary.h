@@ -29,7 +29,9 @@ inline constexpr QLatin1String kTestAccuracy{"test_acc"};
 inline constexpr QLatin1String kTestLoss{"test_loss"};
 inline constexpr QLatin1String kApplySeconds{"apply_s"};
 inline constexpr QLatin1String kRoundSeconds{"round_s"};
-inline constexpr QLatin1String kStaleness{"staleness"};  // versions applied between a push's base and itself
+inline constexpr QLatin1String kStaleness{"staleness"};
+inline constexpr QLatin1String kLocalSteps{"local_steps"};  // local steps a worker took in the round
+inline constexpr QLatin1String kStepsPerPush{"steps_per_push"};  // the same per push (ESync: per synchronisation)  // versions applied between a push's base and itself
 
 // As the history stores them: kind + '.' + field (tst_topology checks each is so made).
 inline constexpr QLatin1String kStoredTrainLoss{"train.loss"};
@@ -56,6 +58,10 @@ inline constexpr QLatin1String kBarrier{"barrier"};
 inline constexpr QLatin1String kBarrierOk{"barrier_ok"};
 inline constexpr QLatin1String kAbort{"abort"};
 inline constexpr QLatin1String kBye{"bye"};
+// ESync's state service.
+inline constexpr QLatin1String kEsyncReset{"esync_reset"};  // {round}: this worker begins round t
+inline constexpr QLatin1String kEsyncApply{"esync_apply"};  // {k, c}: k local steps of c seconds; go on?
+inline constexpr QLatin1String kEsyncReady{"esync_ready"};  // {ready}
 }  // namespace message
 
 }  // namespace hips

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <thread>
 
 namespace hips {
 
@@ -38,6 +39,7 @@ struct LocalTrainer::Impl {
     // One SGD step on the next batch of the shuffled shard (or, without `apply`, only its
     // gradient); returns the batch loss.
     double step(int64_t* samples, bool apply = true) {
+        const auto start = std::chrono::steady_clock::now();
         if (cursor >= shard.size()) reshuffle();
         const int64_t n = std::min<int64_t>(settings.batchSize, shard.size() - cursor);
         const torch::Tensor idx = order.narrow(0, cursor, n);
@@ -48,7 +50,10 @@ struct LocalTrainer::Impl {
         loss.backward();
         if (apply) optimizer.step();
         *samples += n;
-        return loss.item<double>();
+        const double value = loss.item<double>();  // waits for the step to be done
+        if (slowdown > 1)  // a slower device, emulated: the step takes `slowdown` times as long
+            std::this_thread::sleep_for((std::chrono::steady_clock::now() - start) * (slowdown - 1));
+        return value;
     }
 
     RoundStats timedStep(bool apply) {
@@ -56,11 +61,13 @@ struct LocalTrainer::Impl {
         model.net().train();
         RoundStats stats;
         stats.loss = step(&stats.samples, apply);
+        stats.steps = 1;
         stats.computeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return stats;
     }
 
     TrainingSettings settings;
+    double slowdown = 1;
     FlatModel model;
     torch::optim::SGD optimizer;
     Dataset shard;
@@ -86,11 +93,14 @@ RoundStats LocalTrainer::trainSteps(int64_t steps) {
     double lossSum = 0;
     for (int64_t i = 0; i < steps; ++i) lossSum += d->step(&stats.samples);
     stats.loss = steps ? lossSum / double(steps) : 0.0;
+    stats.steps = steps;
     stats.computeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return stats;
 }
 
 int64_t LocalTrainer::stepsPerRound() const { return d->stepsThisRound(); }
+
+void LocalTrainer::setSlowdown(double factor) { d->slowdown = factor; }
 
 RoundStats LocalTrainer::step() { return d->timedStep(true); }
 RoundStats LocalTrainer::gradient() { return d->timedStep(false); }

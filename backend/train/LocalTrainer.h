@@ -12,6 +12,7 @@ struct RoundStats {
     double loss = 0;          // mean training loss over the round's batches
     int64_t samples = 0;
     double computeSeconds = 0;
+    int64_t steps = 0;
 };
 
 class LocalTrainer {
@@ -26,6 +27,8 @@ public:
     RoundStats trainRound();  // local_iters steps, or local_epochs passes over the shard
     RoundStats trainSteps(int64_t steps);
     int64_t stepsPerRound() const;
+    // Stretches every step to `factor` times its compute time (WorkerGroup::slowdown).
+    void setSlowdown(double factor);
     // One SGD step of the local optimizer on the next batch.
     RoundStats step();
     // The gradient of the loss on the next batch at the current weights, without a step

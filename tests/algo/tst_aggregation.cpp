@@ -2,6 +2,7 @@
 // the metric stream into per-round rows.
 #include "AggregatorRegistry.h"
 #include "AsyncPushes.h"
+#include "EsyncState.h"
 #include "VectorMath.h"
 #include "RunProgress.h"
 #include "RoundCollector.h"
@@ -63,6 +64,50 @@ QJsonObject rec(const char* kind, int round, QJsonObject extra = {}) {
 class AggregationTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // ESync's state service rule, case by case (ALGORITHMS.md): three workers at 0.1, 0.2 and
+    // 2.0 s per step (worker 2 the slowest), ε = 0.5 s unless a row says otherwise.
+    void esyncRule_data() {
+        QTest::addColumn<int>("scenario");
+        QTest::addColumn<bool>("expected");
+        QTest::newRow("a worker not heard from yet may be the slowest: not ready") << 0 << false;
+        QTest::newRow("k == 0 (c seeded before the first round): not ready") << 1 << false;
+        QTest::newRow("the slowest not yet in round t: not ready") << 2 << false;
+        QTest::newRow("one more step ends well before the slowest's: go on") << 3 << false;
+        QTest::newRow("within the ε margin of the slowest's end: ready") << 4 << true;
+        QTest::newRow("the same moment with ε = 0: go on") << 5 << false;
+        QTest::newRow("the slowest itself: ready after one step") << 6 << true;
+        QTest::newRow("the slowest is ready: everyone is") << 7 << true;
+        QTest::newRow("a new round clears ready; its slowest not in it yet: not ready") << 8 << false;
+    }
+
+    void esyncRule() {
+        QFETCH(int, scenario);
+        QFETCH(bool, expected);
+        EsyncState s;
+        s.init(3, scenario == 5 ? 0.0 : 0.5);
+        const double c[3] = {0.1, 0.2, 2.0};
+        bool setupHeld = true;  // what every scenario passes through on its way
+        const bool answer = [&] {
+            if (scenario == 0) return s.apply(0, 1, c[0], 0, 0.1);
+            for (int r = 0; r < 3; ++r) setupHeld &= !s.apply(r, 0, c[r], 0, 0);  // seeding c makes nobody ready
+            if (scenario == 1) return s.apply(0, 0, c[0], 0, 5.0);
+            s.reset(0, 1, 0);
+            s.reset(1, 1, 0);
+            if (scenario == 2) return s.apply(0, 1, c[0], 0, 0.1);
+            s.reset(2, 1, 0);  // every worker in round 1 from t = 0: the slowest's step ends at 2.0
+            if (scenario == 3) return s.apply(0, 1, c[0], 0, 0.2);  // 0.1 + 0.5 < 1.8 left
+            if (scenario == 4 || scenario == 5) return s.apply(0, 5, c[0], 0, 1.5);  // 0.5 left
+            if (scenario == 6) return s.apply(2, 1, c[2], 0, 2.0);
+            setupHeld &= s.apply(2, 1, c[2], 0, 2.0);
+            if (scenario == 7) return s.apply(1, 1, c[1], 0, 0.3);
+            s.reset(0, 2, 3.0);
+            setupHeld &= s.round() == 2 && !s.record(2).ready && s.record(1).k == 0;
+            return s.apply(1, 1, c[1], 3.0, 3.3);
+        }();
+        QVERIFY(setupHeld);
+        QCOMPARE(answer, expected);
+    }
+
     // DC-ASGD: g' = g + λ·g⊙g⊙(w_now − w_backup) with g = −Δ/η, so Δ' = Δ − (λ/η)·Δ²·(w_now − w_backup).
     void delayCompensation_data() {
         QTest::addColumn<float>("delta");

@@ -15,7 +15,8 @@ QColor roleColorImpl(RoleKind kind) {
     switch (kind) {
         case RoleKind::GlobalScheduler:
         case RoleKind::Scheduler: return QColor(0x9e, 0x9e, 0x9e);
-        case RoleKind::GlobalServer: return QColor(0x94, 0x67, 0xbd);
+        case RoleKind::GlobalServer:
+        case RoleKind::StateService: return QColor(0x94, 0x67, 0xbd);
         case RoleKind::Server: return QColor(0x1f, 0x77, 0xb4);
         case RoleKind::MasterWorker: return QColor(0xd6, 0x27, 0x28);
         case RoleKind::Worker: return QColor(0x2c, 0xa0, 0x2c);

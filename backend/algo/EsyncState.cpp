@@ -1,0 +1,57 @@
+#include "EsyncState.h"
+
+#include <QCborArray>
+
+namespace hips {
+
+void EsyncState::init(int workers, double epsilon) {
+    m_records.assign(size_t(workers), Record{});
+    m_epsilon = epsilon;
+    m_round = 1;
+}
+
+bool EsyncState::apply(int r, int k, double c, double te, double now) {
+    Record& me = m_records.at(size_t(r));
+    me.k = k;
+    me.c = c;
+    me.te = te;
+    me.known = true;
+    if (k == 0) return false;
+    size_t slowest = 0;
+    for (size_t i = 0; i < m_records.size(); ++i) {
+        if (!m_records[i].known) return false;  // it may be the slowest
+        if (m_records[i].c > m_records[slowest].c) slowest = i;
+    }
+    const Record& s = m_records[slowest];
+    if (s.t < m_round) return false;
+    const double rest = s.c - (now - s.te);
+    if (size_t(r) == slowest || s.ready || me.c + m_epsilon > rest) {
+        me.ready = true;
+        return true;
+    }
+    return false;
+}
+
+void EsyncState::reset(int r, qint64 t, double te) {
+    if (t > m_round) {
+        m_round = t;
+        for (Record& rec : m_records) {
+            rec.k = 0;
+            rec.ready = false;
+        }
+    }
+    Record& me = m_records.at(size_t(r));
+    me.t = t;
+    me.te = te;
+}
+
+QCborMap EsyncState::status() const {
+    QCborArray records;
+    for (const Record& r : m_records)
+        records.append(QCborMap{{QStringLiteral("k"), r.k}, {QStringLiteral("c"), r.c}, {QStringLiteral("te"), r.te},
+                                {QStringLiteral("ready"), r.ready}, {QStringLiteral("t"), r.t}});
+    return {{QStringLiteral("num_workers"), qint64(m_records.size())}, {QStringLiteral("t"), m_round},
+            {QStringLiteral("epsilon"), m_epsilon}, {QStringLiteral("records"), records}};
+}
+
+}  // namespace hips

@@ -1,0 +1,40 @@
+#pragma once
+// ESync's state service rule (ALGORITHMS.md, "ESync"; Li et al., ESync, ICPP 2019): fast devices
+// do as many local iterations as fit while the slowest device does one, then all aggregate.
+// Kept per worker r: k (local iterations this round), c (seconds per iteration), te (when it
+// began this round), ready, t (its round).
+//   init(n, ε)         resets; the round t = 1.
+//   apply(r, k, c, te) stores k, c, te; k == 0: not ready. slowest = argmax c; if the slowest is
+//                      not yet in round t: not ready. rest = c_slowest − (now − te_slowest). If r is
+//                      the slowest, or the slowest is ready, or c_r + ε > rest: r is ready.
+//   reset(r, t, te)    a new round t clears k and ready of every worker; r's round and te are set.
+// One addition: a worker not heard from yet may be the slowest, so until every worker has
+// reported a c, nobody is ready (it matters only before the first round).
+#include <QCborMap>
+#include <vector>
+
+namespace hips {
+
+class EsyncState {
+public:
+    struct Record {
+        int k = 0;
+        double c = 0, te = 0;
+        bool ready = false, known = false;
+        qint64 t = 0;
+    };
+
+    void init(int workers, double epsilon);
+    bool apply(int r, int k, double c, double te, double now);
+    void reset(int r, qint64 t, double te);
+    QCborMap status() const;  // num_workers, t, epsilon, records
+    const Record& record(int r) const { return m_records.at(size_t(r)); }
+    qint64 round() const { return m_round; }
+
+private:
+    std::vector<Record> m_records;
+    double m_epsilon = 0.5;
+    qint64 m_round = 1;
+};
+
+}  // namespace hips

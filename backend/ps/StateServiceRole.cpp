@@ -1,0 +1,109 @@
+#include "StateServiceRole.h"
+
+#include "Channel.h"
+#include "EsyncState.h"
+#include "RejectionLog.h"
+#include "Vocabulary.h"
+
+#include <QHash>
+#include <QSet>
+#include <cmath>
+
+namespace hips {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::optional<Node> stateServiceNode(const Topology& t) {
+    for (const Node& n : t.nodes())
+        if (n.kind == RoleKind::StateService) return n;
+    return std::nullopt;
+}
+
+}  // namespace
+
+int runStateService(RoleContext& ctx) {
+    Channel channel = Channel::router(ctx.zmq, ctx.node.id, ctx.topology.endpoint(ctx.node));
+    QHash<QString, int> rank;  // the training workers, by node id
+    for (const Node& n : ctx.topology.nodes())
+        if (n.kind == RoleKind::Worker) rank.insert(n.id, rank.size());
+    EsyncState state;
+    state.init(int(rank.size()), ctx.training().param(QStringLiteral("epsilon")));
+    RejectionLog log(ctx.node.id);
+    QSet<QString> gone;
+    const auto start = Clock::now();
+    auto seconds = [start] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+    auto lastHeard = Clock::now();
+    while (gone.size() < rank.size()) {
+        auto e = channel.receive(200ms);
+        if (!e) {
+            if (Clock::now() - lastHeard > ctx.replyTimeout()) {
+                std::fprintf(stderr, "%s: no worker asked anything for %d s; is the run still alive?\n",
+                             qPrintable(ctx.node.id), ctx.training().replyTimeoutS);
+                return kRoleFailed;
+            }
+            continue;
+        }
+        lastHeard = Clock::now();
+        const auto r = rank.find(e->peer);
+        if (r == rank.end()) {
+            log.reject(e->peer, QStringLiteral("'%1' from a node that is not a training worker").arg(e->message.type));
+            continue;
+        }
+        const QString& type = e->message.type;
+        if (type == message::kEsyncReset) {
+            const qint64 round = e->message.integer(QStringLiteral("round"));
+            if (round >= 1 && round <= ctx.training().rounds * ctx.training().globalStepsPerRound())
+                state.reset(*r, round, seconds());
+            else log.reject(e->peer, QStringLiteral("round %1 is not a round of this run").arg(round));
+        } else if (type == message::kEsyncApply) {
+            const qint64 k = e->message.integer(QStringLiteral("k"));
+            const double c = e->message.fields.value(QStringLiteral("c")).toDouble(-1);
+            if (k < 0 || k > 100000000 || !std::isfinite(c) || c < 0 || c > 86400) {
+                log.reject(e->peer, QStringLiteral("k %1 or c %2 out of range").arg(k).arg(c));
+                continue;
+            }
+            const bool ready = state.apply(*r, int(k), c, state.record(*r).te, seconds());
+            channel.send(e->peer, Message(message::kEsyncReady, {{QStringLiteral("ready"), ready}}));
+        } else if (type == message::kBye) {
+            gone.insert(e->peer);
+        } else {
+            log.reject(e->peer, QStringLiteral("unexpected message '%1'").arg(type));
+        }
+    }
+    channel.lingerOnClose(1s);
+    return kRoleOk;
+}
+
+StateServiceClient::StateServiceClient(RoleContext& ctx) : m_ctx(ctx) {
+    const auto service = stateServiceNode(ctx.topology);
+    if (!service) throw RoleError("mode esync needs the central party's state service; the topology has none");
+    m_service = service->id;
+    m_channel = std::make_unique<Channel>(
+        Channel::dealer(ctx.zmq, ctx.node.id, ctx.topology.endpoint(*service), service->id));
+}
+
+StateServiceClient::~StateServiceClient() = default;
+
+void StateServiceClient::beginRound(qint64 round) {
+    m_channel->send(Message(message::kEsyncReset, {{QStringLiteral("round"), round}}));
+}
+
+bool StateServiceClient::ready(int k, double c) {
+    m_channel->send(Message(message::kEsyncApply, {{QStringLiteral("k"), k}, {QStringLiteral("c"), c}}));
+    const auto deadline = Clock::now() + m_ctx.replyTimeout();
+    while (Clock::now() < deadline)
+        if (auto e = m_channel->receive(200ms); e && e->message.type == message::kEsyncReady)
+            return e->message.fields.value(QStringLiteral("ready")).toBool();
+    throw RoleError("no answer from the state service " + m_service.toStdString() + " within " +
+                    std::to_string(m_ctx.training().replyTimeoutS) + " s; see its log");
+}
+
+void StateServiceClient::leave() {
+    m_channel->send(Message(message::kBye));
+    m_channel->lingerOnClose(2s);
+}
+
+}  // namespace hips
