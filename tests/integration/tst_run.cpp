@@ -158,6 +158,49 @@ private Q_SLOTS:
         QVERIFY(run.leftovers().isEmpty());
     }
 
+    // ESync on emulated heterogeneous devices: the worker at slowdown 8 takes one local step per
+    // synchronisation (it is the slowest), the others as many as fit in its step.
+    void esyncSlowWorkerStepsOncePerSync() {
+        QFile file(kSmall);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QJsonObject t = QJsonDocument::fromJson(file.readAll()).object();
+        QJsonArray parties = t["parties"].toArray();
+        QJsonObject party1 = parties[1].toObject(), roles = party1["roles"].toObject();
+        roles["workers"] = QJsonArray{QJsonObject{{"count", 1}}, QJsonObject{{"count", 1}, {"slowdown", 8}}};
+        party1["roles"] = roles;
+        parties[1] = party1;
+        t["parties"] = parties;
+        QJsonObject training = t["training"].toObject();
+        training["mode"] = "esync";
+        training["epsilon"] = 0.001;
+        training["rounds"] = 3;
+        t["training"] = training;
+        Run run;
+        QFile out(run.dir.filePath("esync.json"));
+        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(QJsonDocument(t).toJson()) > 0);
+        out.close();
+        run.start({"run", out.fileName(), "--out", run.dir.filePath("run")});
+        QVERIFY2(run.finish(180000) == 0, run.err.constData());
+        QFile metrics(run.dir.filePath("run/metrics.jsonl"));
+        QVERIFY(metrics.open(QIODevice::ReadOnly));
+        double fastSteps = 0;
+        int fastRows = 0, slowRows = 0;
+        for (const QByteArray& line : metrics.readAll().split('\n')) {
+            const QJsonObject r = QJsonDocument::fromJson(line).object();
+            if (r["kind"] != "train") continue;
+            if (r["node"] == "party1/worker1") {
+                QCOMPARE(r["steps_per_push"].toDouble(), 1.0);
+                ++slowRows;
+            } else {
+                fastSteps += r["steps_per_push"].toDouble();
+                ++fastRows;
+            }
+        }
+        QCOMPARE(slowRows, 3);
+        QCOMPARE(fastRows, 9);
+        QVERIFY2(fastSteps / fastRows > 1.5, qPrintable(QString("fast workers took %1 steps per sync").arg(fastSteps / fastRows)));
+    }
+
     // `kill -9` of the controller: its agent and roles go too, and the next look at the
     // history shows the run as interrupted with the rounds it had done.
     void killedControllerLeavesAnInterruptedRun() {
