@@ -9,7 +9,11 @@
 namespace hips {
 
 struct ParamSpec {
-    enum class Type { Integer, Number };
+    enum class Type {
+        Integer,
+        Number,
+        CountOrFraction,  // 0 (all), a fraction in (0, 1), or a whole count in [1, max]
+    };
     QString name;  // the training setting that holds it, e.g. "dc_lambda"
     Type type = Type::Number;
     double min = 0, max = 0, defaultValue = 0;

@@ -61,4 +61,12 @@ void compensateDelay(float* delta, const float* now, const float* backup, size_t
     for (size_t i = 0; i < n; ++i) delta[i] -= k * delta[i] * delta[i] * (now[i] - backup[i]);
 }
 
+void rescaleAround(float* out, const float* base, size_t n, float s) {
+    if (!base) {
+        for (size_t i = 0; i < n; ++i) out[i] *= s;
+        return;
+    }
+    for (size_t i = 0; i < n; ++i) out[i] = base[i] + s * (out[i] - base[i]);
+}
+
 }  // namespace hips

@@ -17,6 +17,10 @@ bool seedIfFinite(float* out, const float* base, const float* in, size_t n);
 // input is read once and out written once, whatever the number of inputs.
 void sumMany(float* out, const float* base, const float* const* inputs, size_t count, size_t n);
 
+// out = base + s·(out − base) (out = s·out when base is null): an aggregate of k of n
+// contributions standing for all n (s = n/k).
+void rescaleAround(float* out, const float* base, size_t n, float s);
+
 // DC-ASGD's delay compensation of one push, in place: g' = g + λ·g⊙g⊙(now − backup) with the
 // push read as g = −delta/η, that is delta' = delta − (λ/η)·delta⊙delta⊙(now − backup), where
 // `backup` is the model the sender computed its delta from and `now` the model it is applied to.

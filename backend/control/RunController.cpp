@@ -98,7 +98,7 @@ bool RunController::start(const Topology& topology, const QString& runDir) {
         return false;
     }
     m_topology = topology;
-    m_progress = std::make_unique<RunProgress>(topology.trainingWorkerCount(), topology.training.rounds,
+    m_progress = std::make_unique<RunProgress>(topology.trainReportsPerRound(), topology.training.rounds,
                                                topology.training.evalEvery);
     for (const Node& n : topology.nodes()) m_processes.insert(n.id, ProcessInfo{n, ProcessInfo::State::Pending, 0, 0, 0, 0, false, {}});
     m_clock.start();

@@ -34,7 +34,8 @@ public:
         m_contributors = contributors;
         std::optional<AsyncGlobalTier> async;  // the asynchronous modes' policy, else rounds
         if (ModeRegistry::policy(m_ctx.training().mode).global == TierSync::AsPushesCome) async.emplace(m_ctx, contributors);
-        RoundCollector collector(m_ctx.node.id, contributors, makeAggregator(m_ctx.training()));
+        RoundCollector collector(m_ctx.node.id, contributors, makeAggregator(m_ctx.training()),
+                                 m_ctx.training().quorumOf(int(contributors.size())));
         const ModePolicy policy = ModeRegistry::policy(m_ctx.training().mode);
         if (policy.gradientEveryStep)  // pushes are gradients: their sum, then the optimizer's step
             m_optimizer.emplace(float(m_ctx.training().learningRate), float(m_ctx.training().momentum));
@@ -65,7 +66,10 @@ public:
                 if (const auto slice = collector.takeFinalSlice(); slice && !m_optimizer)  // out before the round is complete
                     m_streamer.sliceFinal(m_channel, m_pulls.waiting(m_model.version + 1), m_model.version + 1,
                                           collector.foldBuffer(), *slice);
-                if (complete) apply(collector, roundStart);
+                if (complete) {
+                    m_latePushes = collector.late();
+                    apply(collector, roundStart);
+                }
             } else {
                 m_log.reject(e->peer, QStringLiteral("unexpected message '%1'").arg(type));
             }
@@ -160,6 +164,7 @@ private:
     void roundDone(qint64 round, Clock::time_point& roundStart) {
         m_ctx.metrics.report(metric::kAggregate,
                              {{metric::kRound, round}, {metric::kApplySeconds, std::exchange(m_applySeconds, 0.0)},
+                              {metric::kLatePushes, qint64(m_latePushes)},
                               {metric::kRoundSeconds, std::chrono::duration<double>(Clock::now() - roundStart).count()}});
         roundStart = Clock::now();
         QCborMap traffic = trafficFields(m_channel);
@@ -187,6 +192,7 @@ private:
     RejectionLog m_log{m_ctx.node.id};
     bool m_masterHasFinal = false;
     double m_applySeconds = 0;  // this round's, so far
+    quint64 m_latePushes = 0;   // so far in the run
     std::optional<MomentumSgd> m_optimizer;  // synchronous SGD: the optimizer lives here
 };
 

@@ -34,7 +34,8 @@ public:
         const PeerInfo global = SchedulerClient::find(m_globalScheduler.join(), QStringLiteral("global_server"));
         Channel upstream = Channel::dealer(m_ctx.zmq, m_ctx.node.id, global.endpoint, global.id);
         m_upstream = &upstream;
-        RoundCollector collector(m_ctx.node.id, m_workerIds, makeAggregator(m_ctx.training()));
+        RoundCollector collector(m_ctx.node.id, m_workerIds, makeAggregator(m_ctx.training()),
+                                 m_ctx.training().quorumOf(int(m_workerIds.size())));
         collector.foldOnArrival([this] { return RoundCollector::FoldTarget{m_pool.acquire(m_model.total), nullptr}; });
         const ModePolicy policy = ModeRegistry::policy(m_ctx.training().mode);
         if (policy.party == TierSync::AsPushesCome) m_forwarding.emplace(m_ctx.node.id, m_workerIds);
@@ -93,20 +94,22 @@ private:
         if (e.message.fields.value(QStringLiteral("pull")).toBool())
             m_pulls.add(e.peer, e.message.integer(QStringLiteral("round")));
         const bool complete = m_model.version >= 0 && collector.add(e, round, m_model.total);
+        m_latePushes = collector.late();
         if (const auto slice = collector.takeFinalSlice(); slice && !m_hfa) {
             m_pushedRound = round;
-            sendPushSlice(*m_upstream, round, m_model.version, collector.foldBuffer(), *slice, true);
+            m_streamedSlices = true;
+            sendPushSlice(*m_upstream, round, m_globalVersion, collector.foldBuffer(), *slice, true);
         }
         if (!complete) return;
         FloatBuffer sum = collector.takeFolded();
-        if (sum && !m_hfa) return;  // it went up slice by slice
+        if (std::exchange(m_streamedSlices, false)) return;  // it went up slice by slice
         if (!sum) {  // a rule that does not fold: the sum at the end
             sum = m_pool.acquire(m_model.total);
             collector.write(sum->data(), nullptr, 0, m_model.total);
         }
         if (m_hfa) return hfaSync(round, sum);
         m_pushedRound = round;
-        sendPush(*m_upstream, round, m_model.version, sum, true);
+        sendPush(*m_upstream, round, m_globalVersion, sum, true);
     }
 
     // HFA: the party's model moves by its workers' average every party sync; every k2-th sync,
@@ -192,22 +195,21 @@ private:
         bool complete() const { return received == total && total > 0; }
     };
 
-    // Under HFA the workers see the party's rounds as versions, and the global model is also
-    // kept whole here, as the base of the party's syncs.
+    // The party's workers see the party's rounds as versions (the global server's count other
+    // things under mixed_sync and hfa, and workers push for round = their model's version + 1);
+    // under HFA the global model is also kept whole here, as the base of the party's syncs.
     void onSlice(ModelSlice slice) {
         if (m_forwarding && m_model.complete()) return onAnswer(slice);  // after the initial model: answers
         if (slice.version < m_globalVersion) return;
         if (slice.version > m_globalVersion) {
             m_globalVersion = slice.version;
-            m_model = IncomingModel{m_hfa ? m_pushedRound : slice.version, m_pushedRound, slice.total, 0, {}, {}};
+            m_model = IncomingModel{m_pushedRound, m_pushedRound, slice.total, 0, {}, {}};
             m_newestVersion = std::max(m_newestVersion, slice.version);
             if (m_hfa) m_hfa->globalWeights = m_pool.acquire(slice.total);
             reportTraffic();
         }
-        if (m_hfa) {
-            std::copy(slice.floats.data, slice.floats.data + slice.floats.size, m_hfa->globalWeights->data() + slice.offset);
-            slice.version = m_model.version;
-        }
+        if (m_hfa) std::copy(slice.floats.data, slice.floats.data + slice.floats.size, m_hfa->globalWeights->data() + slice.offset);
+        slice.version = m_model.version;
         for (const QString& peer : m_model.forwarding) m_workers.send(peer, slice.toMessage(message::kModel));
         m_model.received += slice.floats.size;
         m_model.slices.push_back(std::move(slice));
@@ -237,6 +239,7 @@ private:
     void reportTraffic(const Channel& upstream) {
         QCborMap f = trafficFields(m_workers, &upstream);
         f.insert(QStringLiteral("round"), m_model.round);
+        f.insert(metric::kLatePushes, qint64(m_latePushes));
         m_ctx.metrics.report(metric::kTraffic, f);
     }
 
@@ -246,6 +249,8 @@ private:
     SchedulerClient m_partyScheduler, m_globalScheduler;
     IncomingModel m_model;
     qint64 m_pushedRound = 0, m_newestVersion = 0, m_globalVersion = -1;
+    quint64 m_latePushes = 0;
+    bool m_streamedSlices = false;  // this round's sum went up slice by slice (every worker counts)
     PendingPulls m_pulls;
     ModelBufferPool m_pool;
     QSet<QString> m_workerIds, m_servedFinal;

@@ -22,6 +22,10 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
     const qint64 round = m.integer(QStringLiteral("round")), offset = m.integer(QStringLiteral("offset")),
                  total = m.integer(QStringLiteral("total"));
     if (!m_contributors.contains(push.peer)) { reject(push, QStringLiteral("not a contributor of this server")); return false; }
+    if (round < expectedRound && partial()) {  // a backup worker's: its round closed without it
+        if (m.integer(QStringLiteral("offset")) == 0) ++m_late;
+        return false;
+    }
     if (round != expectedRound) { reject(push, QStringLiteral("push for round %1 while round %2 is open").arg(round).arg(expectedRound)); return false; }
     const size_t count = m.frames.size() == 1 && m.frames[0].size() % sizeof(float) == 0 ? m.frames[0].size() / sizeof(float) : 0;
     if (total <= 0 || size_t(total) != expectedSize || !isCanonicalSlice(offset, total, count)) {
@@ -47,9 +51,25 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
     sliceDelivered(index);
     if (d.count < d.slices.size()) return false;
     if (!folding() && !d.spoiled && d.assembly) m_aggregator->add(d.assembly->data(), expectedSize, d.assembly);
-    if (++m_complete < int(m_contributors.size())) return false;
-    m_deliveries.clear();
+    if (++m_complete < m_quorum) return false;
+    closeRound();
     return true;
+}
+
+// The round's result is complete: ranges no contribution reached keep the base, and the
+// aggregate of a quorum stands for every contributor.
+void RoundCollector::closeRound() {
+    m_deliveries.clear();
+    m_scale = float(m_contributors.size()) / float(m_quorum);
+    if (!folding()) return;
+    float* out = m_fold.out->data();
+    for (size_t i = 0; i < m_foldedPerSlice.size(); ++i) {
+        if (m_foldedPerSlice[i] > 0) continue;
+        const size_t begin = i * kSliceFloats, end = std::min(m_length, begin + kSliceFloats);
+        if (m_fold.base) std::copy(m_fold.base + begin, m_fold.base + end, out + begin);
+        else std::fill(out + begin, out + end, 0.0f);
+    }
+    if (m_scale != 1.0f) rescaleAround(out, m_fold.base, m_length, m_scale);
 }
 
 void RoundCollector::startRound(size_t expectedSize) {
@@ -57,7 +77,9 @@ void RoundCollector::startRound(size_t expectedSize) {
     m_complete = 0;
     m_aggregator->begin(expectedSize);
     m_fold = {};  // back to the pool before asking it again
-    if (m_foldTarget && m_aggregator->foldsOnArrival()) {
+    // A quorum closes a round on whole contributions: a slice of one that does not make it must
+    // not be in the sum, so several-slice updates are folded only when every contributor counts.
+    if (m_foldTarget && m_aggregator->foldsOnArrival() && (!partial() || sliceCount(expectedSize) == 1)) {
         m_fold = m_foldTarget();
         if (!m_fold.out || m_fold.out->size() != expectedSize) m_fold = {};  // not this round, then
     }
@@ -95,7 +117,7 @@ bool RoundCollector::accept(Delivery& d, size_t offset, SharedFloats&& values, s
 // Once every contributor's push of a slice is in (folded or refused), that slice of the result
 // is final; a range no contribution reached (every sender's slice was refused) keeps the base.
 void RoundCollector::sliceDelivered(size_t index) {
-    if (++m_deliveredPerSlice[index] < int(m_contributors.size()) || !folding()) return;
+    if (++m_deliveredPerSlice[index] < int(m_contributors.size()) || !folding() || partial()) return;
     if (m_foldedPerSlice[index] == 0) {
         const size_t begin = index * kSliceFloats, end = std::min(m_length, begin + kSliceFloats);
         float* out = m_fold.out->data();

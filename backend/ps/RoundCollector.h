@@ -5,6 +5,7 @@
 #include "ModelSlices.h"
 #include "RejectionLog.h"
 #include "RoleContext.h"
+#include "VectorMath.h"
 
 #include <QHash>
 #include <QSet>
@@ -24,8 +25,14 @@ std::unique_ptr<Aggregator> makeAggregator(const TrainingSettings& settings);
 // slice of that sender is left out; under any other rule the sender's whole update is.
 class RoundCollector {
 public:
-    RoundCollector(const QString& self, QSet<QString> contributors, std::unique_ptr<Aggregator> aggregator)
-        : m_contributors(std::move(contributors)), m_aggregator(std::move(aggregator)), m_log(self) {}
+    // `quorum`: contributions that close a round (backup workers, ps_pytorch's
+    // num_replicas_to_aggregate); 0 or more than the contributors: all of them. The first
+    // `quorum` whole contributions make the round; their aggregate is scaled by
+    // contributors / quorum (workers push Δ/N), and later pushes of a closed round are counted
+    // as late and dropped.
+    RoundCollector(const QString& self, QSet<QString> contributors, std::unique_ptr<Aggregator> aggregator, int quorum = 0)
+        : m_contributors(std::move(contributors)), m_aggregator(std::move(aggregator)), m_log(self),
+          m_quorum(quorum > 0 && quorum < m_contributors.size() ? quorum : int(m_contributors.size())) {}
 
     // Returns true when this push slice completed the round (every contributor's every slice is in).
     // Takes the payload frame out of `push` (the rule may keep it without a copy).
@@ -52,10 +59,13 @@ public:
     // out = base + aggregate over [begin, end) when the round was not folded; see Aggregator::write.
     void write(float* out, const float* base, size_t begin, size_t end) const {
         m_aggregator->write(out, base, begin, end);
+        if (m_scale != 1.0f) rescaleAround(out + begin, base ? base + begin : nullptr, end - begin, m_scale);
     }
     int contributorCount() const { return int(m_contributors.size()); }
     quint64 rejected() const { return m_rejected; }
     quint64 rejectedNonFinite() const { return m_nonFinite; }
+    quint64 late() const { return m_late; }  // pushes that came after their round had closed
+    int quorum() const { return m_quorum; }
 
 private:
     // What one contributor has delivered of the open round.
@@ -70,6 +80,8 @@ private:
     bool accept(Delivery& d, size_t offset, SharedFloats&& values, size_t expectedSize);
     void sliceDelivered(size_t index);
     bool folding() const { return m_fold.out != nullptr; }
+    bool partial() const { return m_quorum < int(m_contributors.size()); }
+    void closeRound();
 
     std::function<FoldTarget()> m_foldTarget;
     FoldTarget m_fold;
@@ -81,7 +93,9 @@ private:
     int m_complete = 0;
     std::unique_ptr<Aggregator> m_aggregator;
     RejectionLog m_log;
-    quint64 m_rejected = 0, m_nonFinite = 0;
+    quint64 m_rejected = 0, m_nonFinite = 0, m_late = 0;
+    int m_quorum;
+    float m_scale = 1.0f;  // of the last closed round: contributors / quorum
 };
 
 // w ← w + ΣΔ as the next version, sent to every peer in `pullers`. A round folded on arrival

@@ -57,26 +57,32 @@ public:
         const qint64 pushesPerRound = m_ctx.training().workerPushesPerRound();
         const float globalRate = policy.stateService ? float(m_ctx.training().param(QStringLiteral("global_lr"))) : 1.0f;
         const float scale = globalRate / float(policy.hierarchicalFrequency ? t.party(m_ctx.node.party)->workerCount() : workers);
+        // A push is for round = its base version + 1. Where the server runs rounds, the run ends for
+        // this worker with the final version, even if some of its pushes came late (a quorum closed
+        // those rounds without them); where each push is applied as it comes, after its last push.
+        const bool eachAsItComes = policy.party == TierSync::AsPushesCome;
+        const qint64 finalVersion = m_ctx.training().rounds * pushesPerRound;
         qint64 pushes = 0;
-        for (qint64 round = 1; round <= m_ctx.training().rounds; ++round) {
-            RoundStats stats;
-            double commSeconds = 0;
-            for (qint64 k = 0; k < pushesPerRound; ++k) {
-                trainer.setWeights(global.data);
-                const RoundStats s = localWork(trainer, policy, pushes + 1);
-                const auto commStart = Clock::now();
-                auto update = std::make_shared<std::vector<float>>(global.size);
-                if (gradients) trainer.writeGradient(scale, update->data());
-                else trainer.writeDelta(global.data, scale, update->data());
-                sendPush(channel, ++pushes, global.version, update, true);  // and ask for the next model in the same messages
-                global = awaitModel(channel, scheduler, global.version + 1);  // the answer to this push, or newer
-                commSeconds += std::chrono::duration<double>(Clock::now() - commStart).count();
-                stats.loss += s.loss / double(pushesPerRound);
-                stats.samples += s.samples;
-                stats.computeSeconds += s.computeSeconds;
-                stats.steps += s.steps;
-            }
-            report(round, stats, commSeconds, channel, pushesPerRound);
+        RoundStats stats;
+        double commSeconds = 0;
+        while (eachAsItComes ? pushes < finalVersion : global.version < finalVersion) {
+            trainer.setWeights(global.data);
+            const RoundStats s = localWork(trainer, policy, global.version + 1);
+            const auto commStart = Clock::now();
+            auto update = std::make_shared<std::vector<float>>(global.size);
+            if (gradients) trainer.writeGradient(scale, update->data());
+            else trainer.writeDelta(global.data, scale, update->data());
+            sendPush(channel, global.version + 1, global.version, update, true);  // and ask for the next model too
+            global = awaitModel(channel, scheduler, global.version + 1);  // the answer to this push, or newer
+            commSeconds += std::chrono::duration<double>(Clock::now() - commStart).count();
+            stats.loss += s.loss / double(pushesPerRound);
+            stats.samples += s.samples;
+            stats.computeSeconds += s.computeSeconds;
+            stats.steps += s.steps;
+            if (++pushes % pushesPerRound != 0) continue;
+            report(pushes / pushesPerRound, stats, commSeconds, channel, pushesPerRound);
+            stats = {};
+            commSeconds = 0;
         }
         if (m_esync) m_esync->leave();
         scheduler.leave();

@@ -3,6 +3,9 @@
 #include "AggregatorRegistry.h"
 #include "ModeRegistry.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace hips {
 
 QString roleName(RoleKind kind) {
@@ -33,6 +36,13 @@ qint64 TrainingSettings::workerPushesPerRound() const {
 
 qint64 TrainingSettings::globalStepsPerRound() const {
     return ModeRegistry::policy(mode).roundOfSyncs ? qMax(1, localIters) : 1;
+}
+
+int TrainingSettings::quorumOf(int contributors) const {
+    const double q = param(QStringLiteral("quorum"));
+    if (q <= 0) return contributors;
+    const int wanted = q < 1 ? int(std::ceil(q * contributors)) : int(q);
+    return std::clamp(wanted, 1, contributors);
 }
 
 QString TrainingSettings::agreementText() const {
@@ -146,6 +156,16 @@ int Topology::trainingWorkerCount() const {
     int n = 0;
     for (const Node& node : nodes()) n += node.kind == RoleKind::Worker;
     return n;
+}
+
+int Topology::trainReportsPerRound() const {
+    int reports = 0;
+    for (const Party& p : parties) {
+        int workers = 0;
+        for (const Node& n : nodes()) workers += n.kind == RoleKind::Worker && n.party == p.id;
+        if (workers > 0) reports += training.quorumOf(workers);
+    }
+    return masterAlone(training) ? 1 : reports;
 }
 
 int Topology::trainingWorkerIndex(const QString& nodeId) const {

@@ -83,6 +83,8 @@ struct TrainingSettings {
     qint64 workerPushesPerRound() const;
     // Model versions the global server makes in one round (ssgd: one per step).
     qint64 globalStepsPerRound() const;
+    // Contributions that close a round at a server with `contributors` of them (`quorum`).
+    int quorumOf(int contributors) const;
     // Everything a role must agree on with its server before the first push (the join handshake).
     QString agreementText() const;
 };
@@ -122,6 +124,9 @@ struct Topology {
 
     // Workers that train and push (party workers, plus central ones when enabled).
     int trainingWorkerCount() const;
+    // Train reports sure to come for every round: every worker's, or with a quorum, as many as
+    // close each server's rounds (a late worker skips rounds).
+    int trainReportsPerRound() const;
     // Global training index of a worker node, 0..trainingWorkerCount()-1, or -1.
     int trainingWorkerIndex(const QString& nodeId) const;
 

@@ -26,6 +26,7 @@ QSet<int> portsOnAddress(const Topology& t, const QString& address) {
     for (const Party& p : t.parties) {
         QList<ListeningRole> roles = p.servers;
         if (p.scheduler) roles << *p.scheduler;
+        if (p.stateService) roles << *p.stateService;
         for (const ListeningRole& r : roles) {
             const Host* h = t.host(r.host);
             if ((h ? h->address : r.host) == address) used.insert(r.port);
@@ -235,6 +236,7 @@ QList<ElementRef> paste(Topology& t, const Topology& source, const QList<Element
             copy.id = newPartyId(t);
             copy.central = false;  // there is one central party
             copy.masterWorker.reset();
+            copy.stateService.reset();
             copy.servers.clear();
             if (copy.scheduler) copy.scheduler->port = freePort(t, copy.scheduler->host);
             t.parties << copy;

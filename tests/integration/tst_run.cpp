@@ -20,6 +20,41 @@
 
 using namespace hips::test;
 
+namespace {
+
+// small.json with party1's worker groups and some training settings replaced (and party2
+// dropped when `onePartyOnly`), written into the run's directory.
+QString writeSmallVariant(Run& run, const QJsonArray& party1Workers, const QJsonObject& training,
+                                 bool onePartyOnly = false) {
+    QFile file(kSmall);
+    if (!file.open(QIODevice::ReadOnly)) return {};
+    QJsonObject t = QJsonDocument::fromJson(file.readAll()).object();
+    QJsonArray parties = t["parties"].toArray();
+    QJsonObject party1 = parties[1].toObject(), roles = party1["roles"].toObject();
+    roles["workers"] = party1Workers;
+    party1["roles"] = roles;
+    parties[1] = party1;
+    if (onePartyOnly) parties.removeLast();
+    t["parties"] = parties;
+    QJsonObject settings = t["training"].toObject();
+    for (auto it = training.begin(); it != training.end(); ++it) settings[it.key()] = it.value();
+    t["training"] = settings;
+    QFile out(run.dir.filePath("variant.json"));
+    if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(t).toJson()) <= 0) return {};
+    return out.fileName();
+}
+
+QList<QJsonObject> metricRecords(const QString& path) {
+    QFile f(path);
+    QList<QJsonObject> out;
+    if (f.open(QIODevice::ReadOnly))
+        for (const QByteArray& line : f.readAll().split('\n'))
+            if (!line.isEmpty()) out << QJsonDocument::fromJson(line).object();
+    return out;
+}
+
+}  // namespace
+
 class RunTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -161,32 +196,14 @@ private Q_SLOTS:
     // ESync on emulated heterogeneous devices: the worker at slowdown 8 takes one local step per
     // synchronisation (it is the slowest), the others as many as fit in its step.
     void esyncSlowWorkerStepsOncePerSync() {
-        QFile file(kSmall);
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        QJsonObject t = QJsonDocument::fromJson(file.readAll()).object();
-        QJsonArray parties = t["parties"].toArray();
-        QJsonObject party1 = parties[1].toObject(), roles = party1["roles"].toObject();
-        roles["workers"] = QJsonArray{QJsonObject{{"count", 1}}, QJsonObject{{"count", 1}, {"slowdown", 8}}};
-        party1["roles"] = roles;
-        parties[1] = party1;
-        t["parties"] = parties;
-        QJsonObject training = t["training"].toObject();
-        training["mode"] = "esync";
-        training["epsilon"] = 0.001;
-        training["rounds"] = 3;
-        t["training"] = training;
         Run run;
-        QFile out(run.dir.filePath("esync.json"));
-        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(QJsonDocument(t).toJson()) > 0);
-        out.close();
-        run.start({"run", out.fileName(), "--out", run.dir.filePath("run")});
+        const QString path = writeSmallVariant(run, {QJsonObject{{"count", 1}}, QJsonObject{{"count", 1}, {"slowdown", 8}}},
+                                               {{"mode", "esync"}, {"epsilon", 0.001}, {"rounds", 3}});
+        run.start({"run", path, "--out", run.dir.filePath("run")});
         QVERIFY2(run.finish(180000) == 0, run.err.constData());
-        QFile metrics(run.dir.filePath("run/metrics.jsonl"));
-        QVERIFY(metrics.open(QIODevice::ReadOnly));
         double fastSteps = 0;
         int fastRows = 0, slowRows = 0;
-        for (const QByteArray& line : metrics.readAll().split('\n')) {
-            const QJsonObject r = QJsonDocument::fromJson(line).object();
+        for (const QJsonObject& r : metricRecords(run.dir.filePath("run/metrics.jsonl"))) {
             if (r["kind"] != "train") continue;
             if (r["node"] == "party1/worker1") {
                 QCOMPARE(r["steps_per_push"].toDouble(), 1.0);
@@ -199,6 +216,32 @@ private Q_SLOTS:
         QCOMPARE(slowRows, 3);
         QCOMPARE(fastRows, 9);
         QVERIFY2(fastSteps / fastRows > 1.5, qPrintable(QString("fast workers took %1 steps per sync").arg(fastSteps / fastRows)));
+    }
+
+    // Backup workers: one party of four, one of them 8× slower, quorum 3. Rounds close with the
+    // three fast ones at their pace, the slow one's pushes come late and are counted, and it
+    // goes on from the newest model until the run is over.
+    void quorumRoundsGoAtTheThirdFastestsPace() {
+        Run run;
+        const QString path = writeSmallVariant(run, {QJsonObject{{"count", 3}}, QJsonObject{{"count", 1}, {"slowdown", 8}}},
+                                               {{"quorum", 3}, {"local_iters", 20}}, true);
+        run.start({"run", path, "--out", run.dir.filePath("run")});
+        QVERIFY2(run.finish(180000) == 0, run.err.constData());
+        QVERIFY2(run.out.contains("finished after 6 rounds"), run.out.constData());
+        double roundSeconds = 0, slowCompute = 0;
+        int rounds = 0, slowRounds = 0;
+        qint64 late = 0;
+        for (const QJsonObject& r : metricRecords(run.dir.filePath("run/metrics.jsonl"))) {
+            if (r["kind"] == "aggregate") roundSeconds += r["round_s"].toDouble(), ++rounds;
+            if (r["kind"] == "train" && r["node"] == "party1/worker3") slowCompute += r["compute_s"].toDouble(), ++slowRounds;
+            if (r["kind"] == "traffic" && r["node"] == "party1/server0") late = std::max(late, r["late_pushes"].toInteger());
+        }
+        QCOMPARE(rounds, 6);
+        QVERIFY2(slowRounds >= 1 && slowRounds < 6, qPrintable(QString::number(slowRounds)));
+        QVERIFY2(late >= 1, "the slow worker's late push was not counted");
+        // A round at the slow worker's pace would take at least its compute time.
+        QVERIFY2(roundSeconds / rounds < 0.5 * slowCompute / slowRounds,
+                 qPrintable(QString("rounds took %1 s, the slow worker's compute %2 s").arg(roundSeconds / rounds).arg(slowCompute / slowRounds)));
     }
 
     // `kill -9` of the controller: its agent and roles go too, and the next look at the
