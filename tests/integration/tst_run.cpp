@@ -218,6 +218,20 @@ private Q_SLOTS:
         QVERIFY2(fastSteps / fastRows > 1.5, qPrintable(QString("fast workers took %1 steps per sync").arg(fastSteps / fastRows)));
     }
 
+    // Timeouts measure a peer's silence, not the length of a round: rounds much longer than
+    // reply_timeout_s (a worker 60x slower than its peer) are no failure.
+    void roundsLongerThanTheReplyTimeoutAreNoFailure() {
+        Run run;
+        const QString path = writeSmallVariant(run, {QJsonObject{{"count", 1}}, QJsonObject{{"count", 1}, {"slowdown", 60}}},
+                                               {{"reply_timeout_s", 2}, {"rounds", 2}, {"local_iters", 40}}, true);
+        run.start({"run", path, "--out", run.dir.filePath("run")});
+        QVERIFY2(run.finish(180000) == 0, run.err.constData());
+        double longest = 0;
+        for (const QJsonObject& r : metricRecords(run.dir.filePath("run/metrics.jsonl")))
+            if (r["kind"] == "aggregate") longest = std::max(longest, r["round_s"].toDouble());
+        QVERIFY2(longest > 2, qPrintable(QString("the longest round took %1 s; the test needs one over 2 s").arg(longest)));
+    }
+
     // Backup workers: one party of four, one of them 8× slower, quorum 3. Rounds close with the
     // three fast ones at their pace, the slow one's pushes come late and are counted, and it
     // goes on from the newest model until the run is over.
