@@ -11,6 +11,8 @@
 #include "StateServiceRole.h"
 #include "Vocabulary.h"
 
+#include <QCborArray>
+
 namespace hips {
 
 using namespace std::chrono_literals;
@@ -44,7 +46,11 @@ public:
         channel.send(Message(message::kPull, {{QStringLiteral("version"), 0}}));
         ModelVersion global = awaitModel(channel, scheduler, 0);
         startup.mark(QStringLiteral("first_model_s"));
-        m_ctx.metrics.report(metric::kStartup, startup.fields());
+        QCborMap fields = startup.fields();
+        QCborArray classes;  // the shard's class histogram: what the partition gave this worker
+        for (int64_t c : trainer.classCounts()) classes.append(qint64(c));
+        fields.insert(metric::kClassCounts, classes);
+        m_ctx.metrics.report(metric::kStartup, fields);
         if (global.size != trainer.parameterCount())
             throw RoleError("the server's model has " + std::to_string(global.size) + " parameters, this worker's " +
                             std::to_string(trainer.parameterCount()) + "; all roles must use the same model");

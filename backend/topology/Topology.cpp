@@ -2,6 +2,7 @@
 
 #include "AggregatorRegistry.h"
 #include "ModeRegistry.h"
+#include "Partition.h"
 
 #include <algorithm>
 #include <cmath>
@@ -23,7 +24,7 @@ QString roleName(RoleKind kind) {
 
 double TrainingSettings::param(const QString& name) const {
     if (const auto it = params.find(name); it != params.end()) return *it;
-    for (const StrategyInfo* s : {ModeRegistry::find(mode), AggregatorRegistry::find(aggregation)})
+    for (const StrategyInfo* s : {ModeRegistry::find(mode), AggregatorRegistry::find(aggregation), PartitionRegistry::find(partition)})
         if (const ParamSpec* p = s ? s->param(name) : nullptr) return p->defaultValue;
     return 0;
 }
@@ -46,7 +47,7 @@ int TrainingSettings::quorumOf(int contributors) const {
 }
 
 QString TrainingSettings::agreementText() const {
-    QString text = QStringLiteral("mode %1, aggregation %2, model %3").arg(mode, aggregation, model);
+    QString text = QStringLiteral("mode %1, aggregation %2, model %3, partition %4").arg(mode, aggregation, model, partition);
     for (auto it = params.begin(); it != params.end(); ++it) text += QStringLiteral(", %1 %2").arg(it.key()).arg(*it);
     return text;
 }

@@ -2,6 +2,7 @@
 
 #include "AggregatorRegistry.h"
 #include "ModeRegistry.h"
+#include "Partition.h"
 
 #include "JsonDuplicateKeys.h"
 #include "JsonFields.h"
@@ -156,7 +157,7 @@ Party readParty(const QJsonObject& o, const QString& path, TopologyIssues* issue
 // Every parameter some registered mode or aggregation rule declares, once.
 QStringList strategyParamNames() {
     QStringList names;
-    for (const StrategyList* list : {&ModeRegistry::all(), &AggregatorRegistry::all()})
+    for (const StrategyList* list : {&ModeRegistry::all(), &AggregatorRegistry::all(), &PartitionRegistry::all()})
         for (const StrategyInfo& s : *list)
             for (const ParamSpec& p : s.params)
                 if (!names.contains(p.name)) names << p.name;
@@ -182,7 +183,7 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
     TrainingSettings t;
     t.dataset = f.choice("dataset", t.dataset, {"fashion-mnist", "synthetic"});
     t.dataDir = f.string("data_dir", t.dataDir);
-    t.partition = f.choice("partition", t.partition, {"iid"});
+    t.partition = strategyChoice(f, "partition", t.partition, PartitionRegistry::all());
     t.model = f.choice("model", t.model, {"cnn", "mlp"});
     t.mode = strategyChoice(f, "mode", t.mode, ModeRegistry::all());
     t.aggregation = strategyChoice(f, "aggregation", t.aggregation, AggregatorRegistry::all());

@@ -4,6 +4,7 @@
 #include "AggregatorRegistry.h"
 #include "FieldRules.h"
 #include "ModeRegistry.h"
+#include "Partition.h"
 #include "TopologyLimits.h"
 
 #include <QHash>
@@ -208,6 +209,10 @@ private:
     void checkStrategyParams(const TrainingSettings& s) {
         const StrategyInfo* mode = ModeRegistry::find(s.mode);
         const StrategyInfo* rule = AggregatorRegistry::find(s.aggregation);
+        const StrategyInfo* partition = PartitionRegistry::find(s.partition);
+        if (!partition)
+            add("$.training.partition", QStringLiteral("partition '%1' is not supported; use one of: %2")
+                                            .arg(s.partition, strategyNames(PartitionRegistry::all()).join(QStringLiteral(", "))));
         if (!mode)
             add("$.training.mode", QStringLiteral("mode '%1' is not supported; use one of: %2")
                                        .arg(s.mode, strategyNames(ModeRegistry::all()).join(QStringLiteral(", "))));
@@ -218,9 +223,11 @@ private:
             const QString path = "$.training." + it.key();
             const ParamSpec* spec = mode ? mode->param(it.key()) : nullptr;
             if (!spec && rule) spec = rule->param(it.key());
+            if (!spec && partition) spec = partition->param(it.key());
             if (spec) addIf(path, spec->problem(*it));
-            else add(path, QStringLiteral("%1 is not a setting of mode %2 or aggregation %3; remove it or choose "
-                                          "the mode or rule it belongs to").arg(it.key(), s.mode, s.aggregation));
+            else add(path, QStringLiteral("%1 is not a setting of mode %2, aggregation %3 or partition %4; remove it "
+                                          "or choose the mode, rule or partition it belongs to")
+                               .arg(it.key(), s.mode, s.aggregation, s.partition));
         }
     }
 

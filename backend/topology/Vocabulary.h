@@ -30,6 +30,7 @@ inline constexpr QLatin1String kTestLoss{"test_loss"};
 inline constexpr QLatin1String kApplySeconds{"apply_s"};
 inline constexpr QLatin1String kRoundSeconds{"round_s"};
 inline constexpr QLatin1String kStaleness{"staleness"};
+inline constexpr QLatin1String kClassCounts{"class_counts"};  // a worker's shard, per class (startup)
 inline constexpr QLatin1String kLatePushes{"late_pushes"};  // pushes that came after a quorum closed their round
 inline constexpr QLatin1String kLocalSteps{"local_steps"};  // local steps a worker took in the round
 inline constexpr QLatin1String kStepsPerPush{"steps_per_push"};  // the same per push (ESync: per synchronisation)  // versions applied between a push's base and itself

@@ -53,7 +53,7 @@ Dataset Dataset::subset(const torch::Tensor& indices) const {
     return {images.index_select(0, indices).contiguous(), labels.index_select(0, indices).contiguous()};
 }
 
-Dataset loadFashionMnist(const QString& dir, Split split, int part, int parts, int seed) {
+Dataset loadFashionMnist(const QString& dir, Split split, int part, int parts, int seed, const PartitionSpec& spec) {
     const QString prefix = split == Split::Train ? "train" : "t10k";
     const QString images = dir + '/' + prefix + "-images-idx3-ubyte.gz";
     const QString labels = dir + '/' + prefix + "-labels-idx1-ubyte.gz";
@@ -69,7 +69,7 @@ Dataset loadFashionMnist(const QString& dir, Split split, int part, int parts, i
                          std::to_string(x.size(0)) + " images of " + std::to_string(x.size(1)) + "x" +
                          std::to_string(x.size(2)) + ", " + std::to_string(y.size(0)) + " labels");
     if (parts > 1) {  // only the shard's rows are read off the mapping
-        const torch::Tensor shard = iidShard(x.size(0), part, parts, seed);
+        const torch::Tensor shard = shardRows(y, part, parts, seed, spec);
         x = x.index_select(0, shard);
         y = y.index_select(0, shard);
     }
@@ -87,9 +87,22 @@ Dataset makeSyntheticDataset(int samples, int seed, Split split) {
 }
 
 Dataset loadDataset(const TrainingSettings& s, Split split, int part, int parts) {
-    if (s.dataset == QLatin1String("fashion-mnist")) return loadFashionMnist(s.dataDir, split, part, parts, s.seed);
+    const PartitionSpec spec = partitionSpec(s);
+    if (s.dataset == QLatin1String("fashion-mnist")) return loadFashionMnist(s.dataDir, split, part, parts, s.seed, spec);
     const Dataset all = makeSyntheticDataset(s.syntheticSamples, s.seed, split);
-    return parts > 1 ? all.subset(iidShard(all.size(), part, parts, s.seed)) : all;
+    return parts > 1 ? all.subset(shardRows(all.labels, part, parts, s.seed, spec)) : all;
+}
+
+PartitionSpec partitionSpec(const TrainingSettings& s) {
+    return {s.partition, int(s.param(QStringLiteral("classes_per_worker"))), s.param(QStringLiteral("alpha"))};
+}
+
+torch::Tensor shardRows(const torch::Tensor& labels, int part, int parts, int seed, const PartitionSpec& spec) {
+    if (spec.kind == QLatin1String(partition::kIid)) return iidShard(labels.size(0), part, parts, seed);
+    const torch::Tensor asInt = labels.to(torch::kInt32).contiguous();
+    const std::vector<int> values(asInt.data_ptr<int>(), asInt.data_ptr<int>() + asInt.numel());
+    std::vector<int64_t> rows = labelShard(values, 10, part, parts, spec, uint64_t(seed));
+    return torch::tensor(rows, torch::kInt64);
 }
 
 torch::Tensor iidShard(int64_t n, int part, int parts, int seed) {

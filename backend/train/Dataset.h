@@ -1,5 +1,6 @@
 #pragma once
 // Image classification data: N x 1 x 28 x 28 float images in [0,1] normalised, int64 labels.
+#include "Partition.h"
 #include "TorchPch.h"
 #include "Topology.h"
 
@@ -16,14 +17,20 @@ struct Dataset {
 enum class Split { Train, Test };
 
 // Fashion-MNIST from IDX .gz files (Debian's dataset-fashion-mnist by default).
-Dataset loadFashionMnist(const QString& dir, Split split, int part = 0, int parts = 1, int seed = 1);
+// With `parts` > 1, only shard `part` under `spec` (Partition.h).
+Dataset loadFashionMnist(const QString& dir, Split split, int part = 0, int parts = 1, int seed = 1,
+                         const PartitionSpec& spec = {});
 // A learnable synthetic set: 10 fixed class prototypes plus noise (fast tests).
 Dataset makeSyntheticDataset(int samples, int seed, Split split);
-// The dataset named in the settings; with `parts` > 1 only IID shard `part` of it. The shard is
-// cut from the raw bytes before conversion to float, so a worker converts only its own share.
+// The dataset named in the settings; with `parts` > 1 only shard `part` of it under the settings'
+// partition. The shard is cut from the raw bytes before conversion to float, so a worker converts
+// only its own share.
 Dataset loadDataset(const TrainingSettings& settings, Split split, int part = 0, int parts = 1);
 
 // IID partition: a seeded permutation cut into `parts` nearly equal shards.
 torch::Tensor iidShard(int64_t n, int part, int parts, int seed);
+// The rows of shard `part` of a set whose labels are `labels` (int64 or uint8, N).
+torch::Tensor shardRows(const torch::Tensor& labels, int part, int parts, int seed, const PartitionSpec& spec);
+PartitionSpec partitionSpec(const TrainingSettings& settings);
 
 }  // namespace hips

@@ -18,7 +18,8 @@ struct LocalTrainer::Impl {
         shard = loadDataset(s, Split::Train, index, count);
         if (shard.size() == 0)
             throw TrainError("worker " + std::to_string(index) + " got an empty shard: " + std::to_string(count) +
-                             " workers share too few samples; lower the worker count or use more data");
+                             " workers share too few samples; lower the worker count or use more data (with partition "
+                             "dirichlet, a larger alpha)");
         shard.images = shard.images.to(model.device());
         shard.labels = shard.labels.to(model.device());
         generator = torch::make_generator<at::CPUGeneratorImpl>(uint64_t(s.seed) * 1000003 + uint64_t(index));
@@ -96,6 +97,11 @@ RoundStats LocalTrainer::trainSteps(int64_t steps) {
     stats.steps = steps;
     stats.computeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return stats;
+}
+
+std::vector<int64_t> LocalTrainer::classCounts() const {
+    const torch::Tensor counts = torch::bincount(d->shard.labels.to(torch::kCPU), {}, 10).to(torch::kInt64).contiguous();
+    return std::vector<int64_t>(counts.data_ptr<int64_t>(), counts.data_ptr<int64_t>() + counts.numel());
 }
 
 int64_t LocalTrainer::stepsPerRound() const { return d->stepsThisRound(); }

@@ -27,6 +27,7 @@ public:
     RoundStats trainRound();  // local_iters steps, or local_epochs passes over the shard
     RoundStats trainSteps(int64_t steps);
     int64_t stepsPerRound() const;
+    std::vector<int64_t> classCounts() const;  // samples of each class in this worker's shard
     // Stretches every step to `factor` times its compute time (WorkerGroup::slowdown).
     void setSlowdown(double factor);
     // One SGD step of the local optimizer on the next batch.

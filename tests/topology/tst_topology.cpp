@@ -146,7 +146,7 @@ QList<BrokenCase> brokenCases() {
         {"unknown aggregation", [](QJsonObject& t) { set(t, {"training", "aggregation"}, "average"); },
          "$.training.aggregation", "'average' is not supported; use one of: fedavg"},
         {"a parameter of another mode", [](QJsonObject& t) { set(t, {"training", "dc_lambda"}, 0.1); },
-         "$.training.dc_lambda", "dc_lambda is not a setting of mode fedavg or aggregation fedavg"},
+         "$.training.dc_lambda", "dc_lambda is not a setting of mode fedavg, aggregation fedavg or partition iid"},
         {"a parameter out of its declared range", [](QJsonObject& t) {
              set(t, {"training", "mode"}, "dcasgd");
              set(t, {"training", "dc_lambda"}, -1);

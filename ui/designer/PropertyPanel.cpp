@@ -2,8 +2,10 @@
 
 #include "AggregatorRegistry.h"
 #include "ModeRegistry.h"
+#include "Partition.h"
 
 #include <QCheckBox>
+#include <algorithm>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -59,7 +61,7 @@ void PropertyPanel::show(const Topology& topology, const QList<ElementRef>& sele
     m_topology = topology;
     // A rename changes the element's key: follow it rather than rebuilding under the user's cursor.
     // A new mode or rule brings its own parameter fields.
-    const QString strategies = topology.training.mode + '/' + topology.training.aggregation;
+    const QString strategies = topology.training.mode + '/' + topology.training.aggregation + '/' + topology.training.partition;
     if (element == m_element && !m_bindings.isEmpty() && strategies == m_strategies) return refresh();
     m_element = element;
     m_strategies = strategies;
@@ -223,11 +225,16 @@ void PropertyPanel::buildTraining() {
 }
 
 // Parameters that belong to neither the chosen mode nor the chosen rule are dropped with a change.
+static QList<const StrategyInfo*> chosenStrategies(const TrainingSettings& s) {
+    return {ModeRegistry::find(s.mode), AggregatorRegistry::find(s.aggregation), PartitionRegistry::find(s.partition)};
+}
+
 static void keepOwnParams(TrainingSettings& s) {
-    const StrategyInfo* mode = ModeRegistry::find(s.mode);
-    const StrategyInfo* rule = AggregatorRegistry::find(s.aggregation);
-    for (auto it = s.params.begin(); it != s.params.end();)
-        it = (mode && mode->param(it.key())) || (rule && rule->param(it.key())) ? std::next(it) : s.params.erase(it);
+    const QList<const StrategyInfo*> chosen = chosenStrategies(s);
+    for (auto it = s.params.begin(); it != s.params.end();) {
+        const bool own = std::any_of(chosen.begin(), chosen.end(), [&](const StrategyInfo* i) { return i && i->param(it.key()); });
+        it = own ? std::next(it) : s.params.erase(it);
+    }
 }
 
 // The mode and the rule, and the parameters of each, from their registries.
@@ -237,7 +244,9 @@ void PropertyPanel::addStrategies() {
               [](T& t, const QString& v) { t.training.mode = v; keepOwnParams(t.training); });
     addChoice("aggregation", tr("Aggregation"), AggregatorRegistry::names(), [](const T& t) { return t.training.aggregation; },
               [](T& t, const QString& v) { t.training.aggregation = v; keepOwnParams(t.training); });
-    for (const StrategyInfo* s : {ModeRegistry::find(m_topology.training.mode), AggregatorRegistry::find(m_topology.training.aggregation)}) {
+    addChoice("partition", tr("Partition"), strategyNames(PartitionRegistry::all()), [](const T& t) { return t.training.partition; },
+              [](T& t, const QString& v) { t.training.partition = v; keepOwnParams(t.training); });
+    for (const StrategyInfo* s : chosenStrategies(m_topology.training)) {
         if (!s) continue;
         for (const ParamSpec& p : s->params) {
             const QString name = p.name;

@@ -1,0 +1,120 @@
+#include "Partition.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace hips {
+
+const StrategyList& PartitionRegistry::all() {
+    static const StrategyList list{
+        {partition::kIid, QStringLiteral("a seeded permutation of the training set cut into equal shards"), {}, {}},
+        {partition::kByClass,
+         QStringLiteral("HiPS's and ESync's non-IID split: worker w holds classes w*c .. w*c+c-1 (mod 10), each "
+                        "class shared equally among the workers holding it"),
+         {{QStringLiteral("classes_per_worker"), ParamSpec::Type::Integer, 1, 10, 2, QStringLiteral("classes each worker holds")}},
+         {}},
+        {partition::kDirichlet,
+         QStringLiteral("each class divided among the workers in proportions drawn from Dir(alpha)"),
+         {{QStringLiteral("alpha"), ParamSpec::Type::Number, 0.001, 1000, 0.5,
+           QStringLiteral("concentration: small is skewed (few classes per worker), large is nearly IID")}},
+         {}},
+    };
+    return list;
+}
+
+namespace {
+
+// splitmix64: small, fast, and the same on every platform (std:: distributions are not).
+class Random {
+public:
+    explicit Random(uint64_t seed) : m_state(seed) {}
+    uint64_t next() {
+        uint64_t z = (m_state += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        return z ^ (z >> 31);
+    }
+    double uniform() { return double(next() >> 11) * 0x1.0p-53; }  // [0, 1)
+    double normal() {  // Box–Muller
+        const double u = 1.0 - uniform(), v = uniform();
+        return std::sqrt(-2.0 * std::log(u)) * std::cos(2.0 * M_PI * v);
+    }
+    // Marsaglia and Tsang (2000); for shape < 1, Gamma(a) = Gamma(a + 1) · U^(1/a).
+    double gamma(double shape) {
+        if (shape < 1) return gamma(shape + 1) * std::pow(1.0 - uniform(), 1.0 / shape);
+        const double d = shape - 1.0 / 3, c = 1.0 / std::sqrt(9 * d);
+        for (;;) {
+            double x, v;
+            do {
+                x = normal();
+                v = 1 + c * x;
+            } while (v <= 0);
+            v = v * v * v;
+            const double u = 1.0 - uniform();
+            if (std::log(u) < 0.5 * x * x + d - d * v + d * std::log(v)) return d * v;
+        }
+    }
+    template <class T>
+    void shuffle(std::vector<T>& v) {  // Fisher–Yates
+        for (size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[size_t(next() % i)]);
+    }
+
+private:
+    uint64_t m_state;
+};
+
+// Each class's rows, each list shuffled with the seed.
+std::vector<std::vector<int64_t>> rowsByClass(const std::vector<int>& labels, int classes, Random& random) {
+    std::vector<std::vector<int64_t>> rows(static_cast<size_t>(classes));
+    for (size_t i = 0; i < labels.size(); ++i)
+        if (labels[i] >= 0 && labels[i] < classes) rows[size_t(labels[i])].push_back(int64_t(i));
+    for (auto& r : rows) random.shuffle(r);
+    return rows;
+}
+
+// Cuts `rows` at the cumulative `shares` (summing to 1) and appends part `part`'s cut to `out`.
+void appendCut(const std::vector<int64_t>& rows, const std::vector<double>& shares, int part, std::vector<int64_t>& out) {
+    double before = 0;
+    for (int p = 0; p < part; ++p) before += shares[size_t(p)];
+    const auto n = double(rows.size());
+    const auto begin = size_t(std::llround(n * before)), end = size_t(std::llround(n * std::min(1.0, before + shares[size_t(part)])));
+    out.insert(out.end(), rows.begin() + long(begin), rows.begin() + long(std::max(begin, end)));
+}
+
+}  // namespace
+
+std::vector<int64_t> labelShard(const std::vector<int>& labels, int classes, int part, int parts,
+                                const PartitionSpec& spec, uint64_t seed) {
+    Random random(seed * 0x2545f4914f6cdd1dULL + 1);
+    const auto byClass = rowsByClass(labels, classes, random);
+    std::vector<int64_t> out;
+    for (int k = 0; k < classes; ++k) {
+        std::vector<double> shares(size_t(parts), 0.0);
+        if (spec.kind == QLatin1String(partition::kByClass)) {
+            // Worker w holds classes (w*c + j) mod K, j < c; a class goes equally to its holders.
+            std::vector<int> holders;
+            for (int w = 0; w < parts; ++w)
+                for (int j = 0; j < spec.classesPerWorker; ++j)
+                    if ((w * spec.classesPerWorker + j) % classes == k && (holders.empty() || holders.back() != w))
+                        holders.push_back(w);
+            for (int w : holders) shares[size_t(w)] = 1.0 / double(holders.size());
+        } else {  // dirichlet: drawn for every class, whichever part is asked for, so all agree
+            double sum = 0;
+            for (double& s : shares) sum += (s = random.gamma(spec.alpha));
+            for (double& s : shares) s = sum > 0 ? s / sum : 1.0 / parts;
+        }
+        if (shares[size_t(part)] > 0) appendCut(byClass[size_t(k)], shares, part, out);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::vector<int64_t> classHistogram(const std::vector<int>& labels, const std::vector<int64_t>& rows, int classes) {
+    std::vector<int64_t> counts(size_t(classes), 0);
+    for (int64_t r : rows)
+        if (labels[size_t(r)] >= 0 && labels[size_t(r)] < classes) ++counts[size_t(labels[size_t(r)])];
+    return counts;
+}
+
+}  // namespace hips

@@ -1,0 +1,107 @@
+// The label-aware partitions (by_class, dirichlet): disjoint shards that cover what they should,
+// the class counts each worker gets, and the same shards from the same seed on every call.
+#include "Partition.h"
+
+#include <QtTest>
+#include <set>
+
+using namespace hips;
+
+namespace {
+
+// `perClass` rows of each of 10 classes, interleaved (0, 1, ..., 9, 0, 1, ...).
+std::vector<int> labelsOf(int perClass) {
+    std::vector<int> labels;
+    for (int i = 0; i < perClass * 10; ++i) labels.push_back(i % 10);
+    return labels;
+}
+
+std::vector<std::vector<int64_t>> shards(const std::vector<int>& labels, int parts, const PartitionSpec& spec, uint64_t seed) {
+    std::vector<std::vector<int64_t>> out;
+    for (int p = 0; p < parts; ++p) out.push_back(labelShard(labels, 10, p, parts, spec, seed));
+    return out;
+}
+
+// Every row in at most one shard; returns how many rows the shards hold.
+size_t checkDisjoint(const std::vector<std::vector<int64_t>>& all) {
+    std::set<int64_t> seen;
+    size_t total = 0;
+    for (const auto& s : all)
+        for (int64_t r : s) {
+            if (!seen.insert(r).second) return size_t(-1);
+            ++total;
+        }
+    return total;
+}
+
+}  // namespace
+
+class PartitionTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void byClass_data() {
+        QTest::addColumn<int>("parts");
+        QTest::addColumn<int>("classesPerWorker");
+        QTest::addColumn<QList<QList<int>>>("classes");  // the classes each worker holds
+        QTest::addColumn<int>("rows");                   // rows all shards hold together (of 1000)
+        QTest::newRow("4 workers x 2 classes: classes 8 and 9 held by nobody")
+            << 4 << 2 << QList<QList<int>>{{0, 1}, {2, 3}, {4, 5}, {6, 7}} << 800;
+        QTest::newRow("5 workers x 2 classes: every class once")
+            << 5 << 2 << QList<QList<int>>{{0, 1}, {2, 3}, {4, 5}, {6, 7}, {8, 9}} << 1000;
+        QTest::newRow("4 workers x 3 classes: classes 0 and 1 shared by two")
+            << 4 << 3 << QList<QList<int>>{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 1, 9}} << 1000;
+        QTest::newRow("one class each") << 2 << 1 << QList<QList<int>>{{0}, {1}} << 200;
+    }
+
+    void byClass() {
+        QFETCH(int, parts);
+        QFETCH(int, classesPerWorker);
+        QFETCH(QList<QList<int>>, classes);
+        QFETCH(int, rows);
+        const std::vector<int> labels = labelsOf(100);
+        const PartitionSpec spec{partition::kByClass, classesPerWorker, 0};
+        const auto all = shards(labels, parts, spec, 7);
+        QCOMPARE(checkDisjoint(all), size_t(rows));
+        for (int p = 0; p < parts; ++p) {
+            const std::vector<int64_t> counts = classHistogram(labels, all[size_t(p)], 10);
+            QList<int> held;
+            for (int k = 0; k < 10; ++k)
+                if (counts[size_t(k)] > 0) held << k;
+            QCOMPARE(held, classes[p]);
+            for (int k : held) {  // a class shared by h workers: 100 / h rows each
+                int holders = 0;
+                for (const auto& c : classes) holders += c.contains(k);
+                QCOMPARE(counts[size_t(k)], int64_t(100 / holders));
+            }
+        }
+    }
+
+    void dirichletIsSeededDisjointAndComplete() {
+        const std::vector<int> labels = labelsOf(200);
+        const PartitionSpec spec{partition::kDirichlet, 2, 0.5};
+        const auto a = shards(labels, 4, spec, 11), again = shards(labels, 4, spec, 11), other = shards(labels, 4, spec, 12);
+        QCOMPARE(checkDisjoint(a), labels.size());
+        QVERIFY(a == again);
+        QVERIFY(a != other);
+    }
+
+    // Small alpha gives each worker few classes; large alpha nearly every class evenly.
+    void dirichletAlphaSetsTheSkew() {
+        const std::vector<int> labels = labelsOf(500);
+        auto classesHeld = [&](double alpha) {  // mean over workers of classes holding >= 5 % of its shard
+            const auto all = shards(labels, 4, PartitionSpec{partition::kDirichlet, 2, alpha}, 3);
+            double held = 0;
+            for (const auto& s : all) {
+                const std::vector<int64_t> counts = classHistogram(labels, s, 10);
+                for (int64_t c : counts) held += double(c) >= 0.05 * double(s.size());
+            }
+            return held / 4;
+        };
+        const double skewed = classesHeld(0.05), even = classesHeld(100);
+        QVERIFY2(skewed < 5, qPrintable(QString::number(skewed)));
+        QCOMPARE(even, 10.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(PartitionTest)
+#include "tst_partition.moc"
