@@ -3,6 +3,7 @@
 #include "AggregatorRegistry.h"
 #include "DeployCommand.h"
 #include "ModeRegistry.h"
+#include "Partition.h"
 #include "RunController.h"
 #include "RunStore.h"
 #include "TopologyReader.h"
@@ -63,6 +64,7 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
         s.mode = m ? m->name : args.value("mode");
     }
     if (args.isSet("aggregation")) s.aggregation = args.value("aggregation");
+    if (args.isSet("partition")) s.partition = args.value("partition");
     for (const QString& setting : args.values("param")) {
         const qsizetype eq = setting.indexOf('=');
         const double value = eq > 0 ? setting.mid(eq + 1).toDouble(&ok) : 0;
@@ -128,8 +130,10 @@ int runCommand(const QStringList& arguments) {
     QCommandLineParser args;
     args.setApplicationDescription(
         QStringLiteral("Run a topology to the end (the shipped default when none is given).\n\nModes (--mode NAME, "
-                       "parameters with --param NAME=VALUE):\n%1\nAggregation rules (--aggregation NAME):\n%2")
-            .arg(strategyHelp(ModeRegistry::all()), strategyHelp(AggregatorRegistry::all())));
+                       "parameters with --param NAME=VALUE):\n%1\nAggregation rules (--aggregation NAME):\n%2\n"
+                       "Partitions (--partition NAME):\n%3")
+            .arg(strategyHelp(ModeRegistry::all()), strategyHelp(AggregatorRegistry::all()),
+                 strategyHelp(PartitionRegistry::all())));
     args.addPositionalArgument("topology", "Topology file.", "[TOPOLOGY]");
     args.addOption({"out", "Run directory (default runs/<time>-<name>).", "DIR"});
     args.addOption({"history", "Run history file (default: the user's application data directory).", "PATH",
@@ -137,6 +141,7 @@ int runCommand(const QStringList& arguments) {
     for (const Override& o : kOverrides) args.addOption({o.name, o.help, o.value});
     args.addOption({"mode", "Training mode (listed above).", "NAME"});
     args.addOption({"aggregation", "Aggregation rule at both tiers (listed above).", "NAME"});
+    args.addOption({"partition", "How the training set is split among the workers (listed above).", "NAME"});
     args.addOption({"param", "A parameter of the mode or rule, e.g. dc_lambda=0.04 (repeatable).", "NAME=VALUE"});
     addSshOptions(args);
     args.addHelpOption();
