@@ -217,7 +217,7 @@ bool MainWindow::showStoredRun(qint64 run) {
         statusBar()->showMessage(error, 8000);
         return false;
     }
-    const StoredRounds stored = roundsOf(*report);
+    const StoredRounds& stored = report->rounds;
     m_charts->clear();
     for (int i = 0; i < stored.rows.size(); ++i) m_charts->addRound(stored.rows[i], stored.wallMs[i]);
     for (LiveChart* c : m_charts->charts()) c->redrawNow();

@@ -376,27 +376,8 @@ void RunController::onMetric(const QString& json) {
     for (const RoundRow& row : m_progress->ingest(metric, elapsed())) Q_EMIT roundCompleted(row);
 }
 
-// Numeric fields of train/aggregate/eval/startup records become metric rows named "<kind>.<field>";
-// traffic records become traffic rows: cumulative bytes sent per link ("node>peer") and tier.
 void RunController::record(const QJsonObject& r) {
-    if (!m_store) return;
-    const QString kind = r.value("kind").toString();
-    const QString node = r.value("node").toString();
-    const double t = r.value("t").toDouble();
-    const int round = r.value("round").toInt(-1);
-    if (kind == metric::kTraffic) {
-        for (const QJsonValue& v : r.value("links").toArray()) {
-            const QJsonObject link = v.toObject();
-            m_store->appendTraffic(m_runId, TrafficRecord{t, node + '>' + link.value("peer").toString(),
-                                                          link.value("tier").toString(), qint64(link.value("sent").toDouble()), round});
-        }
-        return;
-    }
-    if (kind != metric::kTrain && kind != metric::kAggregate && kind != metric::kEval && kind != metric::kStartup)
-        return;
-    for (auto it = r.begin(); it != r.end(); ++it)
-        if (it->isDouble() && it.key() != QLatin1String("t") && it.key() != QLatin1String("round"))
-            m_store->appendMetric(m_runId, t, node, round, kind + '.' + it.key(), it->toDouble());
+    if (m_store) m_store->appendRecord(m_runId, r);
 }
 
 bool RunController::allDone() const {

@@ -1,5 +1,6 @@
 #include "RunReport.h"
 
+#include "TopologyReader.h"
 #include "Vocabulary.h"
 
 #include <QHash>
@@ -32,12 +33,17 @@ std::optional<RunReport> RunReport::load(const RunStore& store, qint64 id, doubl
 
 namespace {
 
-// Per-round sums of the training workers' reports.
-struct RoundTotals {
-    double samples = 0, loss = 0, compute = 0, comm = 0;
-    int reports = 0;
-    double roundSeconds = 0;  // the global server's round time
-};
+// The rows per round, replayed through RunProgress with what the run's topology expects.
+StoredRounds roundsOf(const RunReport& r) {
+    int reports = 0, rounds = r.facts.rounds, evalEvery = 1;
+    const TopologyLoad load = TopologyReader::readJson(r.topologyJson);
+    if (load.ok()) {
+        reports = load.topology->trainReportsPerRound();
+        rounds = load.topology->training.rounds;
+        evalEvery = load.topology->training.evalEvery;
+    }
+    return replayRounds(r.run, r.metrics, r.traffic, reports, rounds, evalEvery);
+}
 
 QList<QPointF> cumulativeByTier(const QList<TrafficRecord>& rows, const QString& tier, double t0) {
     QHash<QString, qint64> latest;  // counters are cumulative per link
@@ -75,7 +81,6 @@ QList<QPointF> cumulativeByRound(const QList<TrafficRecord>& rows, const QString
 void RunReport::derive() {
     const double t0 = run.started;
     double lastT = t0;
-    QMap<int, RoundTotals> rounds;
     for (const MetricRecord& m : metrics) {
         lastT = std::max(lastT, m.t);
         if (m.name == metric::kStoredTestAccuracy) {
@@ -87,37 +92,25 @@ void RunReport::derive() {
             }
         } else if (m.name == metric::kStoredTestLoss) {
             testLossByRound << QPointF(m.round, m.value);
-        } else if (m.name == metric::kStoredTrainSamples) {
-            rounds[m.round].samples += m.value;
-        } else if (m.name == metric::kStoredTrainLoss) {
-            rounds[m.round].loss += m.value;
-            ++rounds[m.round].reports;
-        } else if (m.name == metric::kStoredComputeSeconds) {
-            rounds[m.round].compute += m.value;
-        } else if (m.name == metric::kStoredCommSeconds) {
-            rounds[m.round].comm += m.value;
-        } else if (m.name == metric::kStoredRoundSeconds) {
-            rounds[m.round].roundSeconds = m.value;
         }
     }
     std::sort(accuracyByRound.begin(), accuracyByRound.end(), [](QPointF a, QPointF b) { return a.x() < b.x(); });
     std::sort(testLossByRound.begin(), testLossByRound.end(), [](QPointF a, QPointF b) { return a.x() < b.x(); });
 
-    double samples = 0, compute = 0, busy = 0;
-    for (auto it = rounds.begin(); it != rounds.end(); ++it) {
-        const RoundTotals& r = *it;
-        samples += r.samples;
-        compute += r.compute;
-        busy += r.compute + r.comm;
-        if (r.reports > 0) trainLossByRound << QPointF(it.key(), r.loss / r.reports);
-        if (r.roundSeconds > 0) throughputByRound << QPointF(it.key(), r.samples / r.roundSeconds);
-        if (r.compute + r.comm > 0) computeRatioByRound << QPointF(it.key(), r.compute / (r.compute + r.comm));
+    rounds = roundsOf(*this);
+    double compute = 0, busy = 0;
+    for (const RoundRow& row : rounds.rows) {
+        compute += row.computeSeconds;
+        busy += row.computeSeconds + row.commSeconds;
+        trainLossByRound << QPointF(row.round, row.trainLoss);
+        throughputByRound << QPointF(row.round, row.samplesPerSecond);
+        if (row.computeSeconds + row.commSeconds > 0) computeRatioByRound << QPointF(row.round, row.computeRatio());
     }
     if (busy > 0) computeRatio = compute / busy;
+    if (!rounds.rows.isEmpty()) samplesPerSecond = rounds.rows.last().samplesPerSecond;
 
     for (const TrafficRecord& t : traffic) lastT = std::max(lastT, t.t);
     seconds = run.ended > 0 ? run.ended - t0 : lastT - t0;
-    if (seconds > 0) samplesPerSecond = samples / seconds;
     insideMBByTime = cumulativeByTier(traffic, QStringLiteral("inside"), t0);
     acrossMBByTime = cumulativeByTier(traffic, QStringLiteral("across"), t0);
     insideMBByRound = cumulativeByRound(traffic, QStringLiteral("inside"));

@@ -2,6 +2,7 @@
 // Everything a run report shows, built from the run history alone, so that any past run
 // can be exported: the stored rows plus the figures and series derived from them.
 // The CSV and JSON forms are written here; the charts and the HTML/PDF forms live in ui/report.
+#include "RoundReplay.h"
 #include "RunStore.h"
 
 #include <QPointF>
@@ -25,13 +26,16 @@ struct RunReport {
     double timeToTarget = -1;      // first evaluation at or above the target
     int roundToTarget = -1;
     double bytesInside = 0, bytesAcross = 0;
-    double samplesPerSecond = 0;   // all training workers together
+    double samplesPerSecond = 0;   // samples trained by all workers / seconds to the last round (as its row)
     double computeRatio = -1;      // compute / (compute + communication and waiting), over all workers
+
+    // One row per round, as the live panel and `hips run` show them (RunProgress).
+    StoredRounds rounds;
 
     // Derived series (x, y).
     QList<QPointF> accuracyByRound, accuracyByTime;
     QList<QPointF> testLossByRound, trainLossByRound;  // train loss: mean over workers
-    QList<QPointF> throughputByRound;                  // samples/s
+    QList<QPointF> throughputByRound;                  // samples/s: trained so far / seconds since the start
     QList<QPointF> computeRatioByRound;
     QList<QPointF> insideMBByTime, acrossMBByTime;     // cumulative megabytes sent
     QList<QPointF> insideMBByRound, acrossMBByRound;   // the same, once every sender had finished the round

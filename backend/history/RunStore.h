@@ -40,6 +40,10 @@ public:
     qint64 beginRun(const QString& name, const QByteArray& topologyJson, const QJsonObject& settings);
     void appendMetric(qint64 run, double t, const QString& source, int round, const QString& name, double value);
     void appendTraffic(qint64 run, const TrafficRecord& row);
+    // A role's metric record as it came ({"kind", "node", "t", "round", fields}): numeric fields of
+    // train/aggregate/eval/startup records become metric rows named "<kind>.<field>"; traffic
+    // records become traffic rows, the cumulative bytes sent per link ("node>peer") and tier.
+    void appendRecord(qint64 run, const QJsonObject& record);
     void appendEvent(qint64 run, double t, const QString& level, const QString& source, const QString& message);
     void recordProcess(qint64 run, const ProcessRecord& process);  // inserts or replaces the node's row
     void finishRun(qint64 run, const QString& status, const QJsonObject& summary);

@@ -2,6 +2,7 @@
 // and foreign files (left byte-for-byte untouched), interrupted runs, cascading deletes.
 // Durability (full disk, failed statements, damage, concurrency, read-only, permissions) is in
 // tst_historydurability.
+#include "RunProgress.h"
 #include "RunReport.h"
 #include "RunStore.h"
 #include "HistoryTestSupport.h"
@@ -192,6 +193,58 @@ private Q_SLOTS:
         QCOMPARE(list[2].facts.bestAccuracy, 0.69);
         QCOMPARE(list[2].facts.finalAccuracy, 0.64);
         QCOMPARE(list[2].facts.bytesAcross, 600.0);
+    }
+
+    // One builder of rows: a run's records, stored as the controller stores them and read back,
+    // give the rows (throughput, loss, bytes, accuracy, time) the live panel showed, from
+    // RunProgress both times; the report's series are those rows.
+    void storedRowsAreTheLiveRows() {
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        QVERIFY2(store, qPrintable(error));
+        const qint64 run = store->beginRun("rows", R"({"name":"rows"})", {{"rounds", 4}});
+        const double t0 = store->run(run)->started;
+        RunProgress live(2, 4, 2);
+        QList<RoundRow> liveRows;
+        auto report = [&](const QJsonObject& r) {
+            store->appendRecord(run, r);
+            liveRows += live.ingest(r, r["t"].toDouble() - t0);
+        };
+        for (int round = 1; round <= 4; ++round) {
+            const double t = t0 + 1.5 * round;
+            for (int w = 0; w < 2; ++w)
+                report({{"kind", "train"}, {"node", QString("p/worker%1").arg(w)}, {"t", t + 0.1 * w}, {"round", round},
+                        {"loss", 1.0 / (round + w)}, {"samples", 640 + 64 * w}, {"compute_s", 1.0}, {"comm_s", 0.25 * w}});
+            report({{"kind", "traffic"}, {"node", "p/server0"}, {"t", t + 0.2}, {"round", round},
+                    {"links", QJsonArray{QJsonObject{{"peer", "c/global_server0"}, {"tier", "across"}, {"sent", 1e6 * round}},
+                                         QJsonObject{{"peer", "p/worker0"}, {"tier", "inside"}, {"sent", 3e6 * round}}}}});
+            report({{"kind", "aggregate"}, {"node", "c/global_server0"}, {"t", t + 0.3}, {"round", round}, {"round_s", 1.5}});
+            if (round % 2 == 0)
+                report({{"kind", "eval"}, {"node", "c/master_worker"}, {"t", t + 0.7}, {"round", round}, {"test_acc", 0.5 + 0.1 * round}});
+        }
+        liveRows += live.finish();
+        store->flush();
+        const auto stored = RunReport::load(*store, run, 0.85, &error);
+        QVERIFY2(stored, qPrintable(error));
+        QCOMPARE(stored->rounds.rows.size(), 4);
+        QCOMPARE(liveRows.size(), 4);
+        for (int i = 0; i < 4; ++i) {
+            const RoundRow &a = liveRows[i], &b = stored->rounds.rows[i];
+            QCOMPARE(b.round, a.round);
+            QCOMPARE(b.trainLoss, a.trainLoss);
+            QCOMPARE(b.samplesPerSecond, a.samplesPerSecond);
+            QCOMPARE(b.bytesInside, a.bytesInside);
+            QCOMPARE(b.bytesAcross, a.bytesAcross);
+            QCOMPARE(b.elapsed, a.elapsed);
+            QCOMPARE(std::isnan(b.testAccuracy), std::isnan(a.testAccuracy));
+            if (!std::isnan(a.testAccuracy)) QCOMPARE(b.testAccuracy, a.testAccuracy);
+            QCOMPARE(stored->throughputByRound[i].y(), a.samplesPerSecond);
+            QCOMPARE(stored->trainLossByRound[i].y(), a.trainLoss);
+        }
+        QCOMPARE(stored->samplesPerSecond, liveRows.last().samplesPerSecond);  // the summary's figure too
+        // Samples trained so far / seconds until the round was applied (its aggregate, at +0.3 s).
+        QVERIFY(std::abs(liveRows[1].samplesPerSecond - (640 + 704) * 2 / (1.5 * 2 + 0.3)) < 1e-3);  // t is unix time: µs apart
     }
 
     void reportDerivesFiguresAndWritesCsvAndJson() {

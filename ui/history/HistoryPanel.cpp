@@ -40,56 +40,6 @@ QTableWidgetItem* numberItem(double value, const QString& text) {
 
 }  // namespace
 
-StoredRounds roundsOf(const RunReport& r) {
-    struct Round {
-        double t = 0, samples = 0, loss = 0, compute = 0, comm = 0;
-        bool applied = false;
-        int reports = 0;
-        double accuracy = NAN, testLoss = NAN;
-    };
-    QMap<int, Round> rounds;
-    const QString trained = metric::kTrain + u'.', aggregated = metric::kAggregate + u'.';
-    for (const MetricRecord& m : r.metrics) {
-        if (m.round < 1) continue;
-        Round& x = rounds[m.round];
-        if (m.name.startsWith(trained) || m.name.startsWith(aggregated))
-            x.t = std::max(x.t, m.t);  // the round's moment: when it finished training, as the live rows take it
-        if (m.name == metric::kStoredApplySeconds) x.applied = true;
-        else if (m.name == metric::kStoredTrainSamples) x.samples += m.value;
-        else if (m.name == metric::kStoredTrainLoss) x.loss += m.value, ++x.reports;
-        else if (m.name == metric::kStoredComputeSeconds) x.compute += m.value;
-        else if (m.name == metric::kStoredCommSeconds) x.comm += m.value;
-        else if (m.name == metric::kStoredTestAccuracy) x.accuracy = m.value;
-        else if (m.name == metric::kStoredTestLoss) x.testLoss = m.value;
-    }
-    // Cumulative bytes per tier after a round: the last point of the by-round series up to it.
-    auto bytesAt = [](const QList<QPointF>& series, int round) {
-        auto it = std::upper_bound(series.begin(), series.end(), round, [](int r, const QPointF& p) { return r < p.x(); });
-        return it == series.begin() ? 0.0 : std::prev(it)->y() * 1e6;
-    };
-    StoredRounds out;
-    double samples = 0;
-    for (auto it = rounds.begin(); it != rounds.end(); ++it) {
-        const Round& x = *it;
-        if (!x.applied) continue;  // never applied (an interrupted run's last round)
-        RoundRow row;
-        row.round = it.key();
-        row.testAccuracy = x.accuracy;
-        row.testLoss = x.testLoss;
-        row.trainLoss = x.reports ? x.loss / x.reports : 0;
-        row.elapsed = x.t - r.run.started;
-        samples += x.samples;
-        row.samplesPerSecond = row.elapsed > 0 ? samples / row.elapsed : 0;
-        row.bytesInside = quint64(bytesAt(r.insideMBByRound, row.round));
-        row.bytesAcross = quint64(bytesAt(r.acrossMBByRound, row.round));
-        row.computeSeconds = x.compute;
-        row.commSeconds = x.comm;
-        out.rows << row;
-        out.wallMs << x.t * 1000;
-    }
-    return out;
-}
-
 HistoryPanel::HistoryPanel(QWidget* parent)
     : QWidget(parent), m_table(new QTableWidget), m_overlay(new LiveChart(tr("Test accuracy of the selected runs"), tr("accuracy"))),
       m_open(new QPushButton(tr("Show in charts"))), m_delete(new QPushButton(QIcon(QStringLiteral(":/icons/delete.svg")), tr("Delete"))),

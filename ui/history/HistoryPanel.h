@@ -13,13 +13,6 @@ namespace hips {
 
 class LiveChart;
 
-// A stored run as the live charts take it: one row per round, with its wall-clock time (ms).
-struct StoredRounds {
-    QList<RoundRow> rows;
-    QList<double> wallMs;
-};
-StoredRounds roundsOf(const RunReport& report);
-
 class HistoryPanel : public QWidget {
     Q_OBJECT
 public:

@@ -32,6 +32,7 @@ QList<RoundRow> RunProgress::ingest(const QJsonObject& r, double elapsed) {
         m_aggregatedRounds = std::max(m_aggregatedRounds, round);
         Pending& p = m_pending[round];
         p.aggregated = true;
+        p.aggregatedAt = elapsed;
         markTrained(p, elapsed);
     } else if (kind == metric::kEval && round >= m_nextRound) {
         // Rounds the evaluator skipped (it evaluates only the newest snapshot) have no accuracy.
@@ -46,7 +47,16 @@ QList<RoundRow> RunProgress::ingest(const QJsonObject& r, double elapsed) {
     return drain();
 }
 
-QList<RoundRow> RunProgress::finish() { return drain(true); }
+QList<RoundRow> RunProgress::finish() {
+    for (Pending& p : m_pending)
+        if (p.aggregated && !p.trained) {
+            p.trained = true;
+            p.elapsed = p.aggregatedAt;
+            p.inside = bytesInside();
+            p.across = bytesAcross();
+        }
+    return drain(true);
+}
 
 // Time, throughput and traffic of a round are taken when it finished training, not when
 // its (possibly lagging) evaluation arrived.

@@ -36,7 +36,8 @@ public:
     // Ingests one metric record; returns the rows it completed (possibly none).
     QList<RoundRow> ingest(const QJsonObject& record, double elapsedSeconds);
     // The run is over (stopped, failed, or its last evaluation will not come): the rounds that
-    // trained but wait for an evaluation are complete as they are, without accuracy.
+    // trained but wait for an evaluation are complete as they are, without accuracy, and so are
+    // applied rounds some worker never reported (it was late for a quorum, or the run stopped).
     QList<RoundRow> finish();
 
     quint64 bytesInside() const;
@@ -61,6 +62,7 @@ private:
         qint64 samples = 0;
         bool trained = false;  // aggregated and every worker reported: the round's own moment
         double elapsed = 0;
+        double aggregatedAt = 0;  // when the global server applied it
         quint64 inside = 0, across = 0;
     };
     void markTrained(Pending& p, double elapsed);
