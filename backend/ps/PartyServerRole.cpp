@@ -20,6 +20,14 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
+// HFA's state at a party server (a namespace-level type: clang wants an optional's aggregate
+// complete, default member initialisers included, before the class that holds it is).
+struct Hfa {
+    qint64 syncsPerGlobal = 1;
+    float share = 1;
+    FloatBuffer partyWeights, globalWeights;
+};
+
 class PartyServer {
 public:
     explicit PartyServer(RoleContext& ctx)
@@ -109,12 +117,6 @@ private:
     // HFA: the party's model moves by its workers' average every party sync; every k2-th sync,
     // the party's progress since the last global model goes up, weighted by the party's share of
     // the workers, so the global sum is the workers-weighted average of the party models.
-    struct Hfa {
-        qint64 syncsPerGlobal = 1;
-        float share = 1;
-        FloatBuffer partyWeights, globalWeights;
-    };
-
     void hfaSync(qint64 round, const FloatBuffer& sum) {
         const size_t n = m_model.total;
         FloatBuffer next = m_pool.acquire(n);
