@@ -4,82 +4,82 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="125"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="126"/>
         <source>drop the host onto a party</source>
         <translation>请将主机拖放到参与方上</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="137"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="138"/>
         <source>drop the role onto a party</source>
         <translation>请将角色拖放到参与方上</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="141"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="142"/>
         <source>party &apos;%1&apos; already has a scheduler</source>
         <translation>参与方“%1”已有调度器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="150"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="151"/>
         <source>the master worker belongs in the central party</source>
         <translation>主工作节点必须位于中心参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="151"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="152"/>
         <source>the central party already has a master worker</source>
         <translation>中心参与方已有主工作节点</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="160"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="161"/>
         <source>not a role</source>
         <translation>不是角色</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="166"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="167"/>
         <source>no such party</source>
         <translation>参与方不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="170"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="171"/>
         <source>no such worker group</source>
         <translation>工作节点组不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="177"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="178"/>
         <source>no such server</source>
         <translation>服务器不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="185"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="186"/>
         <source>a party&apos;s scheduler and the master worker stay in their party; move them between hosts only</source>
         <translation>参与方的调度器和主工作节点须留在所属参与方内，只能在主机之间移动</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="191"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="192"/>
         <source>only roles can be moved between parties and hosts</source>
         <translation>只有角色可以在参与方和主机之间移动</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="260"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="262"/>
         <source>a party id must be non-empty and without &apos;/&apos;</source>
         <translation>参与方 ID 不能为空，且不能包含“/”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="262"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="264"/>
         <source>there is already a party &apos;%1&apos;</source>
         <translation>已存在参与方“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="264"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="266"/>
         <source>no party &apos;%1&apos;</source>
         <translation>参与方“%1”不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="275"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="277"/>
         <source>a host id must not be empty</source>
         <translation>主机 ID 不能为空</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="277"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="279"/>
         <source>there is already a host &apos;%1&apos;</source>
         <translation>已存在主机“%1”</translation>
     </message>
@@ -477,12 +477,12 @@
         <translation>无法写入 %1：文件夹 %2 不存在或不可写</translation>
     </message>
     <message>
-        <location filename="../ui/report/TopologyDiagram.cpp" line="53"/>
+        <location filename="../ui/report/TopologyDiagram.cpp" line="54"/>
         <source>%1 (central party)</source>
         <translation>%1（中心参与方）</translation>
     </message>
     <message>
-        <location filename="../ui/report/TopologyDiagram.cpp" line="156"/>
+        <location filename="../ui/report/TopologyDiagram.cpp" line="157"/>
         <source>aggregates up, model down</source>
         <translation>聚合结果上行，模型下行</translation>
     </message>
@@ -570,117 +570,117 @@
 <context>
     <name>hips::HistoryPanel</name>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="94"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="44"/>
         <source>Test accuracy of the selected runs</source>
         <translation>所选运行的测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="94"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="44"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="95"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="45"/>
         <source>Show in charts</source>
         <translation>在图表中显示</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="95"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="45"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="96"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="46"/>
         <source>Export report…</source>
         <translation>导出报告…</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="97"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="47"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="97"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="47"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="97"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="47"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="97"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="47"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="97"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="47"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="97"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="47"/>
         <source>Best accuracy</source>
         <translation>最佳准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="98"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="48"/>
         <source>Final accuracy</source>
         <translation>最终准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="98"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="48"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="98"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="48"/>
         <source>MB across parties</source>
         <translation>跨参与方流量（MB）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="108"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="58"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="180"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="130"/>
         <source>no history is open</source>
         <translation>未打开任何历史记录</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="210"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="160"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="210"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="160"/>
         <source>Delete %n run(s) and all their rows from the history?</source>
         <translation>
             <numerusform>要从历史中删除 %n 个运行及其全部数据行吗？</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="216"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="166"/>
         <source>Deleted %n run(s)</source>
         <translation>
             <numerusform>已删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="229"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="234"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="179"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="184"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="230"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="180"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="233"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="183"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
@@ -708,12 +708,12 @@
         <translation>自开始以来的秒数</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="307"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="309"/>
         <source>round %1</source>
         <translation>第 %1 轮</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="309"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="311"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
@@ -1216,173 +1216,198 @@
 <context>
     <name>hips::PropertyPanel</name>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="109"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="117"/>
         <source>Set %1</source>
         <translation>设置%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="184"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="192"/>
         <source>&lt;b&gt;Topology and training&lt;/b&gt;</source>
         <translation>&lt;b&gt;拓扑与训练&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="186"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="194"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="189"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="197"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="191"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="199"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="193"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="202"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="195"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="204"/>
         <source>Local iterations</source>
         <translation>本地迭代次数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="197"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="206"/>
         <source>Local epochs</source>
         <translation>本地 epoch 数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="199"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="208"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="201"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="210"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="203"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="212"/>
         <source>Momentum</source>
         <translation>动量</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="205"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="214"/>
         <source>Evaluate every (rounds)</source>
         <translation>评估间隔（轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="207"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="216"/>
         <source>Central workers train</source>
         <translation>中心参与方工作节点参与训练</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="209"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="218"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="210"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="219"/>
         <source>Threads per role</source>
         <translation>每个角色的线程数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="212"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="221"/>
         <source>Synthetic samples</source>
         <translation>合成样本数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="214"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="223"/>
         <source>Heartbeat timeout (s)</source>
         <translation>心跳超时（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="219"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="243"/>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="245"/>
+        <source>Aggregation</source>
+        <translation>聚合规则</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="247"/>
+        <source>Partition</source>
+        <translation>数据划分</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="266"/>
         <source>&lt;b&gt;Party&lt;/b&gt;</source>
         <translation>&lt;b&gt;参与方&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="221"/>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="233"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="268"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="280"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="223"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="270"/>
         <source>Central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="231"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="278"/>
         <source>&lt;b&gt;Host&lt;/b&gt; (shared by every party on it)</source>
         <translation>&lt;b&gt;主机&lt;/b&gt;（由其上的所有参与方共享）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="242"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="289"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="243"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="290"/>
         <source>SSH port</source>
         <translation>SSH 端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="247"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="294"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="248"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="295"/>
         <source>Identity file</source>
         <translation>身份文件（私钥）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="249"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="296"/>
         <source>Install directory</source>
         <translation>安装目录</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="254"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="301"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="255"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="302"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="256"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="303"/>
         <source>Master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="257"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="304"/>
         <source>Worker group</source>
         <translation>工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="265"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="312"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="270"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="317"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="276"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="323"/>
         <source>Workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="281"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="329"/>
+        <source>Slowdown (×)</source>
+        <translation>减速倍数 (×)</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="335"/>
+        <source>Each local step takes this multiple of its compute time: a slower device, emulated</source>
+        <translation>每个本地步骤耗时为其计算时间的这一倍数：用于模拟较慢的设备</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="337"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>

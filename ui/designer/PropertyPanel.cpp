@@ -325,6 +325,15 @@ void PropertyPanel::buildRole() {
                [e](Topology& t, int v) {
                    if (auto* g = group(t, e)) g->count = v;
                });
+    if (e.kind == ElementRef::Kind::Workers) {
+        addDouble("role_slowdown", tr("Slowdown (×)"), 1, 1000, 2,
+                  [e](const Topology& t) { auto* g = group(const_cast<Topology&>(t), e); return g ? g->slowdown : 1.0; },
+                  [e](Topology& t, double v) {
+                      if (auto* g = group(t, e)) g->slowdown = v;
+                  });
+        field(QStringLiteral("role_slowdown"))->setToolTip(
+            tr("Each local step takes this multiple of its compute time: a slower device, emulated"));
+    }
     addText("role_device", tr("Device"),
             [e, listens](const Topology& t) {
                 Topology& m = const_cast<Topology&>(t);
