@@ -3,6 +3,7 @@
 #include "AggregatorRegistry.h"
 #include "DeployCommand.h"
 #include "ModeRegistry.h"
+#include "ModelRegistry.h"
 #include "Partition.h"
 #include "RunController.h"
 #include "RunStore.h"
@@ -12,6 +13,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <cmath>
+#include <tuple>
 #include <cstdio>
 
 namespace hips {
@@ -29,8 +31,8 @@ struct Override {
 // Options that override the topology's training settings for this run.
 const Override kOverrides[] = {
     {"rounds", "Number of global rounds.", "N"},
-    {"model", "Model: mlp or cnn.", "NAME"},
-    {"dataset", "Dataset: fashion-mnist or synthetic.", "NAME"},
+    {"model", "Model (listed above).", "NAME"},
+    {"dataset", "Data set (listed above).", "NAME"},
     {"local-iters", "Local SGD steps per round.", "N"},
     {"local-epochs", "Local epochs per round (instead of --local-iters).", "N"},
     {"batch-size", "Batch size.", "N"},
@@ -73,9 +75,11 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
     }
     if (args.isSet("model")) s.model = args.value("model");
     if (args.isSet("dataset")) s.dataset = args.value("dataset");
-    if (!QStringList{"mlp", "cnn"}.contains(s.model)) return QStringLiteral("--model must be mlp or cnn");
-    if (!QStringList{"fashion-mnist", "synthetic"}.contains(s.dataset))
-        return QStringLiteral("--dataset must be fashion-mnist or synthetic");
+    for (const auto& [option, value, list] : {std::tuple{"model", s.model, &ModelRegistry::all()},
+                                              std::tuple{"dataset", s.dataset, &DatasetRegistry::all()}})
+        if (!findStrategy(*list, value))
+            return QStringLiteral("--%1 %2 is not known; use one of: %3")
+                .arg(QLatin1String(option), value, strategyNames(*list).join(QStringLiteral(", ")));
     return {};
 }
 
@@ -131,9 +135,10 @@ int runCommand(const QStringList& arguments) {
     args.setApplicationDescription(
         QStringLiteral("Run a topology to the end (the shipped default when none is given).\n\nModes (--mode NAME, "
                        "parameters with --param NAME=VALUE):\n%1\nAggregation rules (--aggregation NAME):\n%2\n"
-                       "Partitions (--partition NAME):\n%3")
+                       "Partitions (--partition NAME):\n%3\nModels (--model NAME):\n%4\nData sets (--dataset NAME):\n%5")
             .arg(strategyHelp(ModeRegistry::all()), strategyHelp(AggregatorRegistry::all()),
-                 strategyHelp(PartitionRegistry::all())));
+                 strategyHelp(PartitionRegistry::all()), strategyHelp(ModelRegistry::all()),
+                 strategyHelp(DatasetRegistry::all())));
     args.addPositionalArgument("topology", "Topology file.", "[TOPOLOGY]");
     args.addOption({"out", "Run directory (default runs/<time>-<name>).", "DIR"});
     args.addOption({"history", "Run history file (default: the user's application data directory).", "PATH",

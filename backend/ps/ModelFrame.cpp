@@ -1,5 +1,7 @@
 #include "ModelFrame.h"
 
+#include "ModelRegistry.h"
+
 #include "TopologyLimits.h"
 #include "WireCodec.h"
 
@@ -8,18 +10,7 @@
 
 namespace hips {
 
-size_t modelParameterCount(const QString& model) {
-    // The tensors of each net in registration order, laid out as FlatModel does: each starts on
-    // a 16-float boundary, and the whole is padded to one.
-    static const QHash<QString, std::vector<size_t>> tensors = {
-        {QStringLiteral("mlp"), {784 * 256, 256, 256 * 10, 10}},
-        {QStringLiteral("cnn"), {1 * 6 * 25, 6, 6 * 16 * 25, 16, 16 * 5 * 5 * 120, 120, 120 * 84, 84, 84 * 10, 10}},
-    };
-    const auto aligned = [](size_t n) { return (n + 15) / 16 * 16; };
-    size_t total = 0;
-    for (size_t n : tensors.value(model)) total = aligned(total) + n;
-    return aligned(total);
-}
+size_t modelParameterCount(const QString& model) { return ModelRegistry::parameterCount(model); }
 
 WireLimits dataPlaneLimits(const QString& model) {
     WireLimits limits;

@@ -2,6 +2,7 @@
 
 #include "AggregatorRegistry.h"
 #include "ModeRegistry.h"
+#include "ModelRegistry.h"
 #include "Partition.h"
 
 #include "JsonDuplicateKeys.h"
@@ -181,10 +182,10 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
                                 "heartbeat_timeout_s", "reply_timeout_s"} + paramNames,
                     QStringLiteral("training setting"));
     TrainingSettings t;
-    t.dataset = f.choice("dataset", t.dataset, {"fashion-mnist", "synthetic"});
+    t.dataset = strategyChoice(f, "dataset", t.dataset, DatasetRegistry::all());
     t.dataDir = f.string("data_dir", t.dataDir);
     t.partition = strategyChoice(f, "partition", t.partition, PartitionRegistry::all());
-    t.model = f.choice("model", t.model, {"cnn", "mlp"});
+    t.model = strategyChoice(f, "model", t.model, ModelRegistry::all());
     t.mode = strategyChoice(f, "mode", t.mode, ModeRegistry::all());
     t.aggregation = strategyChoice(f, "aggregation", t.aggregation, AggregatorRegistry::all());
     for (const QString& name : paramNames)  // ranges and owners: TopologyValidation

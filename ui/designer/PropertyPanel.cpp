@@ -2,6 +2,7 @@
 
 #include "AggregatorRegistry.h"
 #include "ModeRegistry.h"
+#include "ModelRegistry.h"
 #include "Partition.h"
 
 #include <QCheckBox>
@@ -194,9 +195,9 @@ void PropertyPanel::buildTraining() {
     addText("name", tr("Name"), [](const Topology& t) { return t.name; },
             [](Topology& t, const QString& v) { t.name = v; return QString(); });
     using T = Topology;
-    addChoice("dataset", tr("Dataset"), {"fashion-mnist", "synthetic"}, [](const T& t) { return t.training.dataset; },
+    addChoice("dataset", tr("Dataset"), strategyNames(DatasetRegistry::all()), [](const T& t) { return t.training.dataset; },
               [](T& t, const QString& v) { t.training.dataset = v; });
-    addChoice("model", tr("Model"), {"cnn", "mlp"}, [](const T& t) { return t.training.model; },
+    addChoice("model", tr("Model"), strategyNames(ModelRegistry::all()), [](const T& t) { return t.training.model; },
               [](T& t, const QString& v) { t.training.model = v; });
     addStrategies();
     addInt("rounds", tr("Rounds"), 1, 100000, [](const T& t) { return t.training.rounds; },
