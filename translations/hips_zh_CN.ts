@@ -49,42 +49,42 @@
         <translation>服务器不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="186"/>
-        <source>a party&apos;s scheduler and the master worker stay in their party; move them between hosts only</source>
-        <translation>参与方的调度器和主工作节点须留在所属参与方内，只能在主机之间移动</translation>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="187"/>
+        <source>a party&apos;s scheduler, the master worker and the state service stay in their party; move them between hosts only</source>
+        <translation>参与方的调度器、主工作节点和状态服务只能留在本参与方内；只能在主机之间移动</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="192"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="194"/>
         <source>only roles can be moved between parties and hosts</source>
         <translation>只有角色可以在参与方和主机之间移动</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="262"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="266"/>
         <source>a party id must be non-empty and without &apos;/&apos;</source>
         <translation>参与方 ID 不能为空，且不能包含“/”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="264"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="268"/>
         <source>there is already a party &apos;%1&apos;</source>
         <translation>已存在参与方“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="266"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="270"/>
         <source>no party &apos;%1&apos;</source>
         <translation>参与方“%1”不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="277"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="281"/>
         <source>a host id must not be empty</source>
         <translation>主机 ID 不能为空</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="279"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="283"/>
         <source>there is already a host &apos;%1&apos;</source>
         <translation>已存在主机“%1”</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerItems.cpp" line="61"/>
+        <location filename="../ui/designer/DesignerItems.cpp" line="62"/>
         <source>CENTRAL PARTY</source>
         <translation>中心参与方</translation>
     </message>
@@ -109,17 +109,22 @@
         <translation>服务器 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="29"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="30"/>
+        <source>state service</source>
+        <translation>状态服务</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/DesignerScene.cpp" line="32"/>
         <source>master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="31"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="34"/>
         <source>workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="84"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="87"/>
         <source>host &apos;%1&apos;?</source>
         <translation>主机“%1”？</translation>
     </message>
@@ -542,27 +547,27 @@
 <context>
     <name>hips::DesignerScene</name>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="181"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="184"/>
         <source>Add party</source>
         <translation>添加参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="185"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="188"/>
         <source>Add host</source>
         <translation>添加主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="189"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="192"/>
         <source>Add %1</source>
         <translation>添加 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="237"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="240"/>
         <source>Move party</source>
         <translation>移动参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="242"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="245"/>
         <source>Move role to %1</source>
         <translation>将角色移动到 %1</translation>
     </message>
@@ -1216,198 +1221,203 @@
 <context>
     <name>hips::PropertyPanel</name>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="117"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="119"/>
         <source>Set %1</source>
         <translation>设置%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="192"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="194"/>
         <source>&lt;b&gt;Topology and training&lt;/b&gt;</source>
         <translation>&lt;b&gt;拓扑与训练&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="194"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="196"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="197"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="199"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="199"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="201"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="202"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="204"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="204"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="206"/>
         <source>Local iterations</source>
         <translation>本地迭代次数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="206"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="208"/>
         <source>Local epochs</source>
         <translation>本地 epoch 数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="208"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="210"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="210"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="212"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="212"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="214"/>
         <source>Momentum</source>
         <translation>动量</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="214"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="216"/>
         <source>Evaluate every (rounds)</source>
         <translation>评估间隔（轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="216"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="218"/>
         <source>Central workers train</source>
         <translation>中心参与方工作节点参与训练</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="218"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="220"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="219"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="221"/>
         <source>Threads per role</source>
         <translation>每个角色的线程数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="221"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="223"/>
         <source>Synthetic samples</source>
         <translation>合成样本数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="223"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="225"/>
         <source>Heartbeat timeout (s)</source>
         <translation>心跳超时（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="243"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="245"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="245"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="247"/>
         <source>Aggregation</source>
         <translation>聚合规则</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="247"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="249"/>
         <source>Partition</source>
         <translation>数据划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="266"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="268"/>
         <source>&lt;b&gt;Party&lt;/b&gt;</source>
         <translation>&lt;b&gt;参与方&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="268"/>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="280"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="270"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="282"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="270"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="272"/>
         <source>Central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="278"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="280"/>
         <source>&lt;b&gt;Host&lt;/b&gt; (shared by every party on it)</source>
         <translation>&lt;b&gt;主机&lt;/b&gt;（由其上的所有参与方共享）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="289"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="291"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="290"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="292"/>
         <source>SSH port</source>
         <translation>SSH 端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="294"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="296"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="295"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="297"/>
         <source>Identity file</source>
         <translation>身份文件（私钥）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="296"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="298"/>
         <source>Install directory</source>
         <translation>安装目录</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="301"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="303"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="302"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="304"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="303"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="305"/>
         <source>Master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="304"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="306"/>
+        <source>State service</source>
+        <translation>状态服务</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="307"/>
         <source>Worker group</source>
         <translation>工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="312"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="316"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="317"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="321"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="323"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="327"/>
         <source>Workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="329"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="333"/>
         <source>Slowdown (×)</source>
         <translation>减速倍数 (×)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="335"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="339"/>
         <source>Each local step takes this multiple of its compute time: a slower device, emulated</source>
         <translation>每个本地步骤耗时为其计算时间的这一倍数：用于模拟较慢的设备</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="337"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="341"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>

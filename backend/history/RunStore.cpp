@@ -2,14 +2,12 @@
 
 #include "PrivateFiles.h"
 #include "RunStoreSchema.h"
-#include "Vocabulary.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QHash>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QSqlDatabase>
 #include <QSqlDriver>
@@ -549,25 +547,6 @@ void RunStore::deleteRun(qint64 run) {
     m_writer->post([=](WriterSession& s) {  // children go by ON DELETE CASCADE
         return s.run(QStringLiteral("DELETE FROM runs WHERE id = ?"), {QVariant(run)});
     });
-}
-
-void RunStore::appendRecord(qint64 run, const QJsonObject& r) {
-    const QString kind = r.value("kind").toString();
-    const QString node = r.value("node").toString();
-    const double t = r.value("t").toDouble();
-    const int round = r.value("round").toInt(-1);
-    if (kind == metric::kTraffic) {
-        for (const QJsonValue& v : r.value("links").toArray()) {
-            const QJsonObject link = v.toObject();
-            appendTraffic(run, TrafficRecord{t, node + '>' + link.value("peer").toString(), link.value("tier").toString(),
-                                             qint64(link.value("sent").toDouble()), round});
-        }
-        return;
-    }
-    if (kind != metric::kTrain && kind != metric::kAggregate && kind != metric::kEval && kind != metric::kStartup) return;
-    for (auto it = r.begin(); it != r.end(); ++it)
-        if (it->isDouble() && it.key() != QLatin1String("t") && it.key() != QLatin1String("round"))
-            appendMetric(run, t, node, round, kind + '.' + it.key(), it->toDouble());
 }
 
 void RunStore::appendTraffic(qint64 run, const TrafficRecord& r) {

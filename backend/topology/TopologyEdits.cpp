@@ -12,7 +12,7 @@ namespace hips {
 
 namespace {
 
-const QStringList kKindNames = {"none", "party", "host", "scheduler", "server", "master_worker", "workers"};
+const QStringList kKindNames = {"none", "party", "host", "scheduler", "server", "master_worker", "workers", "state_service"};
 const QStringList kPaletteNames = {"party", "host", "scheduler", "server", "master_worker", "workers"};
 
 Party* findParty(Topology& t, const QString& id) {
@@ -182,11 +182,13 @@ QString moveRole(Topology& t, const ElementRef& role, const QString& toParty, co
             return {};
         }
         case ElementRef::Kind::Scheduler:
-        case ElementRef::Kind::MasterWorker: {
-            if (from != to) return QObject::tr("a party's scheduler and the master worker stay in their party; "
-                                               "move them between hosts only");
+        case ElementRef::Kind::MasterWorker:
+        case ElementRef::Kind::StateService: {
+            if (from != to) return QObject::tr("a party's scheduler, the master worker and the state service stay in their "
+                                               "party; move them between hosts only");
             if (role.kind == ElementRef::Kind::Scheduler && from->scheduler) from->scheduler->host = host;
             if (role.kind == ElementRef::Kind::MasterWorker && from->masterWorker) from->masterWorker->host = host;
+            if (role.kind == ElementRef::Kind::StateService && from->stateService) from->stateService->host = host;
             return {};
         }
         default: return QObject::tr("only roles can be moved between parties and hosts");
@@ -208,8 +210,10 @@ void remove(Topology& t, const QList<ElementRef>& elements) {
                 p->servers.removeIf([&](const ListeningRole& r) { return r.host == e.host; });
                 if (p->scheduler && p->scheduler->host == e.host) p->scheduler.reset();
                 if (p->masterWorker && p->masterWorker->host == e.host) p->masterWorker.reset();
+                if (p->stateService && p->stateService->host == e.host) p->stateService.reset();
                 break;
             case ElementRef::Kind::Scheduler: p->scheduler.reset(); break;
+            case ElementRef::Kind::StateService: p->stateService.reset(); break;
             case ElementRef::Kind::MasterWorker: p->masterWorker.reset(); break;
             case ElementRef::Kind::Server:
                 if (e.index < p->servers.size()) p->servers.removeAt(e.index);
@@ -314,6 +318,7 @@ ElementRef elementForIssuePath(const Topology& t, const QString& path) {
     if (role == QLatin1String("scheduler") || role == QLatin1String("global_scheduler")) r.kind = ElementRef::Kind::Scheduler;
     else if (role == QLatin1String("servers") || role == QLatin1String("global_servers")) r.kind = ElementRef::Kind::Server;
     else if (role == QLatin1String("master_worker")) r.kind = ElementRef::Kind::MasterWorker;
+    else if (role == QLatin1String("state_service")) r.kind = ElementRef::Kind::StateService;
     else if (role == QLatin1String("workers")) r.kind = ElementRef::Kind::Workers;
     if (!m.captured(3).isEmpty()) r.index = m.captured(3).toInt();
     else if (r.kind == ElementRef::Kind::Server || r.kind == ElementRef::Kind::Workers) r.kind = ElementRef::Kind::Party;

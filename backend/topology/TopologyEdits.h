@@ -10,7 +10,7 @@ namespace hips {
 
 // One element of a topology the designer draws and the user selects.
 struct ElementRef {
-    enum class Kind { None, Party, HostGroup, Scheduler, Server, MasterWorker, Workers };
+    enum class Kind { None, Party, HostGroup, Scheduler, Server, MasterWorker, Workers, StateService };
     ElementRef() = default;
     ElementRef(Kind k, QString partyId, QString hostId = {}, int i = 0)
         : kind(k), party(std::move(partyId)), host(std::move(hostId)), index(i) {}

@@ -3,7 +3,7 @@
 #include "FieldRules.h"
 #include "PrintableText.h"
 #include "TopologyLimits.h"
-#include "ModeRegistry.h"
+#include "TopologyTestSupport.h"
 #include "TopologyReader.h"
 #include "TopologyWriter.h"
 
@@ -18,16 +18,10 @@
 #include <functional>
 
 using namespace hips;
+using namespace hips::test;
 
 namespace {
 
-QByteArray defaultText() {
-    QFile f(HIPS_SOURCE_DIR "/resources/topologies/default.json");
-    if (!f.open(QIODevice::ReadOnly)) qFatal("cannot open the default topology");
-    return f.readAll();
-}
-
-QJsonObject validTopology() { return QJsonDocument::fromJson(defaultText()).object(); }
 
 // before + one UTF-16 unit + after: NUL, lone surrogates and controls cannot be written as literals.
 QString withUnit(const char* before, char16_t unit, const char* after) {
@@ -47,28 +41,6 @@ QByteArray manyParties(int parties, int workers) {
 }
 
 // Sets o[path...] = value, creating nothing: the path must exist up to its last key.
-void set(QJsonObject& root, const QStringList& path, const QJsonValue& value);
-
-QJsonValue setIn(QJsonValue node, QStringList path, const QJsonValue& value) {
-    if (path.isEmpty()) return value;
-    const QString key = path.takeFirst();
-    bool isIndex = false;
-    const int index = key.toInt(&isIndex);
-    if (isIndex) {
-        QJsonArray a = node.toArray();
-        a[index] = setIn(a[index], path, value);
-        return a;
-    }
-    QJsonObject o = node.toObject();
-    if (value.isUndefined() && path.isEmpty()) o.remove(key);
-    else o[key] = setIn(o.value(key), path, value);
-    return o;
-}
-
-void set(QJsonObject& root, const QStringList& path, const QJsonValue& value) {
-    root = setIn(root, path, value).toObject();
-}
-
 struct BrokenCase {
     const char* name;
     std::function<void(QJsonObject&)> breakIt;
@@ -141,20 +113,6 @@ QList<BrokenCase> brokenCases() {
          "$.training.batch_size", "must be an integer"},
         {"unknown model", [](QJsonObject& t) { set(t, {"training", "model"}, "resnet"); },
          "$.training.model", "'resnet' is not supported"},
-        {"unknown mode, the registry's names listed", [](QJsonObject& t) { set(t, {"training", "mode"}, "gossip"); },
-         "$.training.mode", "'gossip' is not supported; use one of: fedavg, "},
-        {"unknown aggregation", [](QJsonObject& t) { set(t, {"training", "aggregation"}, "average"); },
-         "$.training.aggregation", "'average' is not supported; use one of: fedavg"},
-        {"a parameter of another mode", [](QJsonObject& t) { set(t, {"training", "dc_lambda"}, 0.1); },
-         "$.training.dc_lambda", "dc_lambda is not a setting of mode fedavg, aggregation fedavg or partition iid"},
-        {"a parameter out of its declared range", [](QJsonObject& t) {
-             set(t, {"training", "mode"}, "dcasgd");
-             set(t, {"training", "dc_lambda"}, -1);
-         }, "$.training.dc_lambda", "dc_lambda -1 is out of range; use a number in [0, 1000]"},
-        {"a parameter that is not a number", [](QJsonObject& t) {
-             set(t, {"training", "mode"}, "dcasgd");
-             set(t, {"training", "dc_lambda"}, "high");
-         }, "$.training.dc_lambda", "must be a finite number, found a string"},
         {"unknown training key", [](QJsonObject& t) { set(t, {"training", "lerning_rate"}, 0.1); },
          "$.training.lerning_rate", "unknown training setting"},
         {"both local iters and epochs", [](QJsonObject& t) { set(t, {"training", "local_epochs"}, 2); },
@@ -291,43 +249,6 @@ private Q_SLOTS:
         const TopologyLoad second = TopologyReader::readJson(written);
         QVERIFY2(second.ok(), qPrintable(second.errorText()));
         QCOMPARE(TopologyWriter::toJson(*second.topology), written);
-    }
-
-    // The registries are the only lists: a mode's parameters are read, written back and
-    // defaulted from its entry, and an older name still reads as the mode it became.
-    void strategySettingsComeFromTheRegistries() {
-        QJsonObject t = validTopology();
-        set(t, {"training", "mode"}, "dcasgd");
-        set(t, {"training", "dc_lambda"}, 0.5);
-        TopologyLoad load = TopologyReader::readJson(QJsonDocument(t).toJson());
-        QVERIFY2(load.ok(), qPrintable(load.errorText()));
-        QCOMPARE(load.topology->training.param("dc_lambda"), 0.5);
-        const TopologyLoad again = TopologyReader::readJson(TopologyWriter::toJson(*load.topology));
-        QVERIFY2(again.ok(), qPrintable(again.errorText()));
-        QCOMPARE(again.topology->training.params, load.topology->training.params);
-
-        set(t, {"training", "dc_lambda"}, QJsonValue(QJsonValue::Undefined));
-        load = TopologyReader::readJson(QJsonDocument(t).toJson());
-        QCOMPARE(load.topology->training.param("dc_lambda"), ModeRegistry::find("dcasgd")->param("dc_lambda")->defaultValue);
-
-        set(t, {"training", "mode"}, "sync");  // the name before the registry
-        load = TopologyReader::readJson(QJsonDocument(t).toJson());
-        QVERIFY2(load.ok(), qPrintable(load.errorText()));
-        QCOMPARE(load.topology->training.mode, QStringLiteral("fedavg"));
-
-        Topology edited = *load.topology;  // what the designer and `hips run --param` may set
-        edited.training.params.insert("dc_lambda", 1);
-        QVERIFY(TopologyReader::validate(edited).first().message.contains("not a setting of mode fedavg"));
-    }
-
-    // The local baseline starts the master alone, and it is the one training process.
-    void localModeStartsTheMasterAlone() {
-        Topology t = *TopologyReader::readJson(defaultText()).topology;
-        t.training.mode = "local";
-        QCOMPARE(t.nodes().size(), 1);
-        QCOMPARE(t.nodes().first().kind, RoleKind::MasterWorker);
-        QCOMPARE(t.nodeCount(), qint64(1));
-        QCOMPARE(t.trainingWorkerCount(), 1);
     }
 
     void centralWorkersTrainOnlyWhenEnabled() {

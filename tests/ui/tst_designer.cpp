@@ -172,7 +172,9 @@ private Q_SLOTS:
                                 {{ElementRef::Kind::Scheduler, "party1"}, "role_port", false},
                                 {{ElementRef::Kind::Server, "party2", {}, 0}, "role_port", false},
                                 {{ElementRef::Kind::Workers, "party2", {}, 0}, "role_count", false},
-                                {{ElementRef::Kind::MasterWorker, "central"}, "role_device", false}};
+                                {{ElementRef::Kind::MasterWorker, "central"}, "role_device", false},
+                                {{ElementRef::Kind::StateService, "central"}, "role_port", false},
+                                {{ElementRef::Kind::Workers, "party1", {}, 0}, "role_slowdown", false}};
         for (const Case& c : cases) {
             DesignerItem* item = d->scene()->item(c.ref);
             QVERIFY2(item, qPrintable(c.ref.key()));

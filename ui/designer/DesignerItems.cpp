@@ -15,6 +15,7 @@ RoleKind roleKindOf(const ElementRef& ref, bool central) {
         case ElementRef::Kind::Scheduler: return central ? RoleKind::GlobalScheduler : RoleKind::Scheduler;
         case ElementRef::Kind::Server: return central ? RoleKind::GlobalServer : RoleKind::Server;
         case ElementRef::Kind::MasterWorker: return RoleKind::MasterWorker;
+        case ElementRef::Kind::StateService: return RoleKind::StateService;
         default: return RoleKind::Worker;
     }
 }

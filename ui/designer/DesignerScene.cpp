@@ -26,6 +26,9 @@ QList<RoleChip> chipsOf(const Party& p) {
     for (int i = 0; i < p.servers.size(); ++i)
         chips << RoleChip{{K::Server, p.id, {}, i}, p.central ? QObject::tr("global server %1").arg(i) : QObject::tr("server %1").arg(i),
                           QStringLiteral(":%1").arg(p.servers[i].port), p.servers[i].host};
+    if (p.stateService)  // drawn whatever the mode: its port is taken either way
+        chips << RoleChip{{K::StateService, p.id}, QObject::tr("state service"),
+                          QStringLiteral(":%1").arg(p.stateService->port), p.stateService->host};
     if (p.masterWorker) chips << RoleChip{{K::MasterWorker, p.id}, QObject::tr("master worker"), {}, p.masterWorker->host};
     for (int i = 0; i < p.workers.size(); ++i)
         chips << RoleChip{{K::Workers, p.id, {}, i}, QObject::tr("workers"),

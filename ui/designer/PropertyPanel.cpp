@@ -27,6 +27,7 @@ ListeningRole* listening(Topology& t, const ElementRef& e) {
         if (p.id != e.party) continue;
         if (e.kind == ElementRef::Kind::Scheduler && p.scheduler) return &*p.scheduler;
         if (e.kind == ElementRef::Kind::Server && e.index < p.servers.size()) return &p.servers[e.index];
+        if (e.kind == ElementRef::Kind::StateService && p.stateService) return &*p.stateService;
     }
     return nullptr;
 }
@@ -302,9 +303,11 @@ void PropertyPanel::buildRole() {
     const QString what = e.kind == ElementRef::Kind::Scheduler ? tr("Scheduler")
                          : e.kind == ElementRef::Kind::Server  ? tr("Server")
                          : e.kind == ElementRef::Kind::MasterWorker ? tr("Master worker")
+                         : e.kind == ElementRef::Kind::StateService ? tr("State service")
                                                                      : tr("Worker group");
     m_form->addRow(new QLabel(QStringLiteral("<b>%1</b> · %2").arg(what, e.party.toHtmlEscaped())));
-    const bool listens = e.kind == ElementRef::Kind::Scheduler || e.kind == ElementRef::Kind::Server;
+    const bool listens = e.kind == ElementRef::Kind::Scheduler || e.kind == ElementRef::Kind::Server ||
+                         e.kind == ElementRef::Kind::StateService;
     auto hostOf = [e, listens](const Topology& t) {
         Topology& m = const_cast<Topology&>(t);
         if (listens) return listening(m, e) ? listening(m, e)->host : QString();

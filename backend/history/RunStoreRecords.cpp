@@ -1,0 +1,29 @@
+// A role's metric record, as the controller receives it, into the history's rows.
+#include "RunStore.h"
+
+#include "Vocabulary.h"
+
+#include <QJsonArray>
+
+namespace hips {
+
+void RunStore::appendRecord(qint64 run, const QJsonObject& r) {
+    const QString kind = r.value("kind").toString();
+    const QString node = r.value("node").toString();
+    const double t = r.value("t").toDouble();
+    const int round = r.value("round").toInt(-1);
+    if (kind == metric::kTraffic) {
+        for (const QJsonValue& v : r.value("links").toArray()) {
+            const QJsonObject link = v.toObject();
+            appendTraffic(run, TrafficRecord{t, node + '>' + link.value("peer").toString(), link.value("tier").toString(),
+                                             qint64(link.value("sent").toDouble()), round});
+        }
+        return;
+    }
+    if (kind != metric::kTrain && kind != metric::kAggregate && kind != metric::kEval && kind != metric::kStartup) return;
+    for (auto it = r.begin(); it != r.end(); ++it)
+        if (it->isDouble() && it.key() != QLatin1String("t") && it.key() != QLatin1String("round"))
+            appendMetric(run, t, node, round, kind + '.' + it.key(), it->toDouble());
+}
+
+}  // namespace hips

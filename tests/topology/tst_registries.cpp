@@ -1,0 +1,153 @@
+// The registries (modes, aggregation rules, partitions, models) are the only lists of names and
+// parameters: the reader takes names, ranges and defaults from them, refuses a parameter of
+// another strategy, and still reads older names; what each mode starts and waits for.
+#include "ModeRegistry.h"
+#include "TopologyReader.h"
+#include "TopologyTestSupport.h"
+#include "TopologyWriter.h"
+
+#include <QtTest>
+#include <functional>
+
+using namespace hips;
+using namespace hips::test;
+
+namespace {
+
+struct BrokenCase {
+    const char* name;
+    std::function<void(QJsonObject&)> breakIt;
+    const char* path;     // expected JSON path of the first issue
+    const char* message;  // expected fragment of its message
+};
+
+QList<BrokenCase> brokenCases() {
+    return {
+        {"unknown mode, the registry's names listed", [](QJsonObject& t) { set(t, {"training", "mode"}, "gossip"); },
+         "$.training.mode", "'gossip' is not supported; use one of: fedavg, "},
+        {"unknown aggregation", [](QJsonObject& t) { set(t, {"training", "aggregation"}, "average"); },
+         "$.training.aggregation", "'average' is not supported; use one of: fedavg"},
+        {"a parameter of another mode", [](QJsonObject& t) { set(t, {"training", "dc_lambda"}, 0.1); },
+         "$.training.dc_lambda", "dc_lambda is not a setting of mode fedavg, aggregation fedavg or partition iid"},
+        {"a parameter out of its declared range", [](QJsonObject& t) {
+             set(t, {"training", "mode"}, "dcasgd");
+             set(t, {"training", "dc_lambda"}, -1);
+         }, "$.training.dc_lambda", "dc_lambda -1 is out of range; use a number in [0, 1000]"},
+        {"a parameter that is not a number", [](QJsonObject& t) {
+             set(t, {"training", "mode"}, "dcasgd");
+             set(t, {"training", "dc_lambda"}, "high");
+         }, "$.training.dc_lambda", "must be a finite number, found a string"},
+        {"esync without a state service", [](QJsonObject& t) {
+             set(t, {"training", "mode"}, "esync");
+             set(t, {"parties", "0", "roles", "state_service"}, QJsonValue(QJsonValue::Undefined));
+         }, "$.parties[0].roles", "mode esync needs a state service in the central party"},
+        {"a quorum count that is not whole", [](QJsonObject& t) { set(t, {"training", "quorum"}, 2.5); },
+         "$.training.quorum", "0 (all), a fraction in (0, 1) or a whole count"},
+        {"hfa with central workers training", [](QJsonObject& t) {
+             set(t, {"training", "mode"}, "hfa");
+             set(t, {"training", "train_central_workers"}, true);
+         }, "$.training.train_central_workers", "central workers have none"},
+        {"ssgd counted in epochs", [](QJsonObject& t) {
+             set(t, {"training", "mode"}, "ssgd");
+             set(t, {"training", "local_iters"}, 0);
+             set(t, {"training", "local_epochs"}, 1);
+         }, "$.training.local_epochs", "counts a round in synchronisations"},
+        {"a parameter of a partition not chosen", [](QJsonObject& t) { set(t, {"training", "alpha"}, 0.3); },
+         "$.training.alpha", "not a setting of mode fedavg, aggregation fedavg or partition iid"},
+        {"unknown partition", [](QJsonObject& t) { set(t, {"training", "partition"}, "by_label"); },
+         "$.training.partition", "'by_label' is not supported; use one of: iid, by_class, dirichlet"},
+    };
+}
+
+}  // namespace
+
+class RegistriesTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void brokenSetting_data() {
+        QTest::addColumn<int>("index");
+        const QList<BrokenCase> cases = brokenCases();
+        for (int i = 0; i < cases.size(); ++i) QTest::newRow(cases[i].name) << i;
+    }
+
+    void brokenSetting() {
+        QFETCH(int, index);
+        const BrokenCase c = brokenCases()[index];
+        QJsonObject t = validTopology();
+        c.breakIt(t);
+        const TopologyLoad load = TopologyReader::readJson(QJsonDocument(t).toJson(), "broken.json");
+        QVERIFY(!load.ok());
+        bool found = false;
+        for (const TopologyIssue& i : load.issues) found |= i.path == c.path && i.message.contains(c.message);
+        QVERIFY2(found, qPrintable(QString("expected %1: ...%2... in:\n%3").arg(c.path, c.message, load.errorText())));
+    }
+
+    // Every registered mode is named in the message for an unknown one.
+    void unknownModeListsEveryMode() {
+        QJsonObject t = validTopology();
+        set(t, {"training", "mode"}, "gossip");
+        const QString text = TopologyReader::readJson(QJsonDocument(t).toJson()).errorText();
+        for (const StrategyInfo& m : ModeRegistry::all()) QVERIFY2(text.contains(m.name), qPrintable(text));
+    }
+
+    void quorumOfContributors_data() {
+        QTest::addColumn<double>("quorum");
+        QTest::addColumn<int>("contributors");
+        QTest::addColumn<int>("expected");
+        QTest::newRow("0: all") << 0.0 << 4 << 4;
+        QTest::newRow("a count") << 3.0 << 4 << 3;
+        QTest::newRow("a count above the contributors: all") << 9.0 << 4 << 4;
+        QTest::newRow("a fraction, rounded up") << 0.5 << 5 << 3;
+        QTest::newRow("a small fraction: at least one") << 0.01 << 4 << 1;
+    }
+
+    void quorumOfContributors() {
+        QFETCH(double, quorum);
+        QFETCH(int, contributors);
+        QFETCH(int, expected);
+        TrainingSettings s;
+        s.params.insert("quorum", quorum);
+        QCOMPARE(s.quorumOf(contributors), expected);
+    }
+
+    // The registries are the only lists: a mode's parameters are read, written back and
+    // defaulted from its entry, and an older name still reads as the mode it became.
+    void strategySettingsComeFromTheRegistries() {
+        QJsonObject t = validTopology();
+        set(t, {"training", "mode"}, "dcasgd");
+        set(t, {"training", "dc_lambda"}, 0.5);
+        TopologyLoad load = TopologyReader::readJson(QJsonDocument(t).toJson());
+        QVERIFY2(load.ok(), qPrintable(load.errorText()));
+        QCOMPARE(load.topology->training.param("dc_lambda"), 0.5);
+        const TopologyLoad again = TopologyReader::readJson(TopologyWriter::toJson(*load.topology));
+        QVERIFY2(again.ok(), qPrintable(again.errorText()));
+        QCOMPARE(again.topology->training.params, load.topology->training.params);
+
+        set(t, {"training", "dc_lambda"}, QJsonValue(QJsonValue::Undefined));
+        load = TopologyReader::readJson(QJsonDocument(t).toJson());
+        QCOMPARE(load.topology->training.param("dc_lambda"), ModeRegistry::find("dcasgd")->param("dc_lambda")->defaultValue);
+
+        set(t, {"training", "mode"}, "sync");  // the name before the registry
+        load = TopologyReader::readJson(QJsonDocument(t).toJson());
+        QVERIFY2(load.ok(), qPrintable(load.errorText()));
+        QCOMPARE(load.topology->training.mode, QStringLiteral("fedavg"));
+
+        Topology edited = *load.topology;  // what the designer and `hips run --param` may set
+        edited.training.params.insert("dc_lambda", 1);
+        QVERIFY(TopologyReader::validate(edited).first().message.contains("not a setting of mode fedavg"));
+    }
+
+    // The local baseline starts the master alone, and it is the one training process.
+    void localModeStartsTheMasterAlone() {
+        Topology t = *TopologyReader::readJson(defaultText()).topology;
+        t.training.mode = "local";
+        QCOMPARE(t.nodes().size(), 1);
+        QCOMPARE(t.nodes().first().kind, RoleKind::MasterWorker);
+        QCOMPARE(t.nodeCount(), qint64(1));
+        QCOMPARE(t.trainingWorkerCount(), 1);
+    }
+
+};
+
+QTEST_GUILESS_MAIN(RegistriesTest)
+#include "tst_registries.moc"
