@@ -40,7 +40,7 @@ QStringList strategyNames(const StrategyList& list) {
 QString strategyHelp(const StrategyList& list) {
     QString out;
     for (const StrategyInfo& s : list) {
-        out += QStringLiteral("  %1  %2\n").arg(s.name, -10).arg(s.summary);
+        out += QStringLiteral("  %1  %2\n").arg(s.name.leftJustified(13), s.summary);
         for (const ParamSpec& p : s.params)
             out += QStringLiteral("      %1: %2 (%3, default %4)\n").arg(p.name, p.help, p.rangeText()).arg(p.defaultValue);
     }

@@ -6,7 +6,7 @@
 namespace hips {
 
 AsyncGlobalTier::AsyncGlobalTier(const RoleContext& ctx, const QSet<QString>& contributors)
-    : m_settings(ctx.training()), m_pushes(ctx.node.id, contributors) {
+    : m_settings(ctx.training()), m_topology(ctx.topology), m_pushes(ctx.node.id, contributors) {
     const ModePolicy policy = ModeRegistry::policy(m_settings.mode);
     m_compensation = policy.delayCompensation;
     for (const QString& id : contributors) {
@@ -25,6 +25,7 @@ std::optional<AsyncGlobalTier::Applied> AsyncGlobalTier::add(Envelope& push, Mod
     if (!whole) return std::nullopt;
     Applied a;
     a.sender = whole->sender;
+    a.origin = originOf(*whole);
     a.staleness = model.version - whole->base;
     a.refused = !whole->values;
     if (m_compensation && !m_recent.count(model.version)) remember(model);  // the initial model
@@ -40,6 +41,15 @@ std::optional<AsyncGlobalTier::Applied> AsyncGlobalTier::add(Envelope& push, Mod
     a.senderDone = ++m_pushed[a.sender] >= m_quota.value(a.sender);
     if (++m_handled % m_perRound == 0) a.roundDone = m_handled / m_perRound;
     return a;
+}
+
+// A party server names the worker whose push it forwards; only one of that party's workers is
+// believed (anything else is reported as the party server's own).
+QString AsyncGlobalTier::originOf(const WholePush& push) const {
+    const auto claimed = push.origin.isEmpty() ? std::nullopt : m_topology.node(push.origin);
+    const auto sender = m_topology.node(push.sender);
+    const bool believable = claimed && sender && claimed->kind == RoleKind::Worker && claimed->party == sender->party;
+    return believable ? push.origin : push.sender;
 }
 
 bool AsyncGlobalTier::compensate(std::vector<float>& delta, const ModelVersion& now, qint64 base) {

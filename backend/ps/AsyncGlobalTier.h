@@ -18,6 +18,7 @@ public:
 
     struct Applied {
         QString sender;       // gets the new model
+        QString origin;       // the worker behind it: the sender, or the one its party server names
         qint64 staleness = 0; // versions applied between the push's base and itself
         bool refused = false; // a slice was not finite: nothing applied (the version still moves on)
         bool compensated = false;
@@ -34,7 +35,10 @@ private:
     bool compensate(std::vector<float>& delta, const ModelVersion& now, qint64 base);
     void remember(const ModelVersion& model);
 
+    QString originOf(const WholePush& push) const;
+
     const TrainingSettings& m_settings;
+    const Topology& m_topology;
     AsyncPushes m_pushes;
     QHash<QString, qint64> m_quota, m_pushed;  // pushes each contributor makes in the run, and has made
     int m_perRound = 0;

@@ -6,6 +6,8 @@
 
 namespace hips {
 
+constexpr qsizetype kMaxOrigin = 256;  // a node id; what a party server claims is only reported
+
 std::optional<WholePush> AsyncPushes::add(Envelope& push, size_t expectedSize, qint64 newestVersion) {
     const Message& m = push.message;
     const qint64 round = m.integer(QStringLiteral("round")), base = m.integer(QStringLiteral("base")),
@@ -26,7 +28,8 @@ std::optional<WholePush> AsyncPushes::add(Envelope& push, size_t expectedSize, q
     }
     Partial& p = m_open[push.peer];
     if (p.round != round) {  // a new push: what was left of an older one is dropped
-        p = Partial{round, base, std::make_shared<std::vector<float>>(expectedSize), std::vector<bool>(sliceCount(expectedSize)), 0, false};
+        p = Partial{round, base, m.string(QStringLiteral("origin")).left(kMaxOrigin),
+                    std::make_shared<std::vector<float>>(expectedSize), std::vector<bool>(sliceCount(expectedSize)), 0, false};
     }
     const size_t index = size_t(offset) / kSliceFloats;
     if (p.slices[index] || base != p.base) {
@@ -44,7 +47,7 @@ std::optional<WholePush> AsyncPushes::add(Envelope& push, size_t expectedSize, q
         std::copy(values.data(), values.data() + values.size(), p.values->data() + offset);
     }
     if (p.count < p.slices.size()) return {};
-    WholePush whole{push.peer, round, base, p.spoiled ? nullptr : std::move(p.values)};
+    WholePush whole{push.peer, round, base, p.spoiled ? nullptr : std::move(p.values), p.origin};
     m_lastRound[push.peer] = round;
     m_open.remove(push.peer);
     return whole;

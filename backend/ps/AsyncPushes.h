@@ -16,6 +16,7 @@ struct WholePush {
     qint64 round = 0;  // the sender's own count of its pushes
     qint64 base = 0;   // the model version the update was computed from
     FloatBuffer values;  // null when a slice held NaN or ±Inf: the push is refused, but answered
+    QString origin;      // the worker behind a party server's forwarded push, as the party server says
 };
 
 // Rejects strangers, a round not above the sender's last, repeated slices, slices that are not
@@ -34,6 +35,7 @@ public:
 private:
     struct Partial {
         qint64 round = 0, base = 0;
+        QString origin;
         FloatBuffer values;
         std::vector<bool> slices;
         size_t count = 0;

@@ -148,7 +148,8 @@ private:
         if (applied->senderDone) m_servedFinal.insert(applied->sender);
         m_applySeconds += std::chrono::duration<double>(Clock::now() - start).count();
         m_ctx.metrics.report(metric::kAsyncPush,
-                             {{QStringLiteral("from"), applied->sender}, {QStringLiteral("version"), m_model.version},
+                             {{QStringLiteral("from"), applied->sender}, {QStringLiteral("origin"), applied->origin},
+                              {QStringLiteral("version"), m_model.version},
                               {metric::kStaleness, applied->staleness}, {QStringLiteral("refused"), applied->refused},
                               {QStringLiteral("compensated"), applied->compensated}});
         if (applied->roundDone) roundDone(*applied->roundDone, roundStart);

@@ -26,8 +26,11 @@ inline size_t sliceCount(size_t floats) { return (floats + kSliceFloats - 1) / k
 
 // Sends `values` as the push for `round` (the sender's count), computed from model version
 // `base`, on a dealer channel, all slices or the one at `index`; `pull` asks for the next model too.
-void sendPush(Channel& channel, qint64 round, qint64 base, const FloatBuffer& values, bool pull);
-void sendPushSlice(Channel& channel, qint64 round, qint64 base, const FloatBuffer& values, size_t index, bool pull);
+// `origin`: the worker whose push a party server forwards (asynchronous modes), if any.
+void sendPush(Channel& channel, qint64 round, qint64 base, const FloatBuffer& values, bool pull,
+              const QString& origin = {});
+void sendPushSlice(Channel& channel, qint64 round, qint64 base, const FloatBuffer& values, size_t index, bool pull,
+                   const QString& origin = {});
 
 // The canonical cut of a vector of `total` floats into slices: offsets on slice boundaries,
 // every slice full but the last. Distinct offsets that pass cover it without holes.

@@ -157,7 +157,7 @@ private:
         if (!push) return;
         // A refused push (not finite) goes up as no change, so that its worker is still answered.
         FloatBuffer values = push->values ? push->values : std::make_shared<std::vector<float>>(m_model.total, 0.0f);
-        sendPush(*m_upstream, ++m_forwarding->sent, push->base, values, true);
+        sendPush(*m_upstream, ++m_forwarding->sent, push->base, values, true, push->sender);
         m_forwarding->awaiting.enqueue(push->sender);
     }
 

@@ -190,6 +190,11 @@ private Q_SLOTS:
         const int pushesPerRound = policy.global == hips::TierSync::Rounds ? 0 : policy.party == hips::TierSync::Rounds ? 2 : 4;
         QCOMPARE(all.count("\"kind\":\"async_push\""), 6 * pushesPerRound);
         QCOMPARE(all.count("\"staleness\":"), 6 * pushesPerRound);
+        // Each applied push names the worker behind it where parties forward single pushes.
+        for (const QJsonObject& r : metricRecords(run.dir.filePath("metrics.jsonl")))
+            if (r["kind"] == "async_push")
+                QVERIFY2(r["origin"].toString().contains(pushesPerRound == 4 ? "/worker" : "/server"),
+                         qPrintable(r["origin"].toString()));
         QVERIFY(run.leftovers().isEmpty());
     }
 
