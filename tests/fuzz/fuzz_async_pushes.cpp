@@ -9,6 +9,7 @@
 // from another push), come from a contributor, in a round above its last, on a base no newer than
 // the newest version; a push without values must have had a non-finite slice.
 #include "AsyncPushes.h"
+#include "FuzzPayloads.h"
 #include "FuzzSupport.h"
 
 #include <limits>
@@ -24,16 +25,6 @@ const QString kSenders[3] = {QStringLiteral("a"), QStringLiteral("b"), QStringLi
 constexpr qint64 kNewest = 10;
 
 float valueOf(int sender) { return float(1 << (sender + 1)); }
-
-zmq::message_t payload(size_t floats, float value, bool misaligned, qint64 poisonAt, float poison) {
-    auto owner = std::make_shared<std::vector<char>>((floats + 1) * sizeof(float));
-    char* at = owner->data() + (misaligned ? 1 : 0);
-    for (size_t i = 0; i < floats; ++i) {
-        const float v = qint64(i) == poisonAt ? poison : value;
-        std::memcpy(at + i * sizeof(float), &v, sizeof v);
-    }
-    return sharedFrame(owner, at, floats * sizeof(float));
-}
 
 }  // namespace
 
@@ -66,7 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             floats = in.u16();
         const size_t frames = (mode >> 1) & 3;
         for (size_t i = 0; i < std::min<size_t>(frames, 2); ++i)
-            m.frames.push_back(payload(i == 0 ? floats : 1, valueOf(sender), (mode & 0x20) != 0, poisonAt, poison));
+            m.frames.push_back(fuzz::floatPayload(i == 0 ? floats : 1, valueOf(sender), (mode & 0x20) != 0, poisonAt, poison));
 
         const quint64 nonFiniteBefore = pushes.nonFinite();
         Envelope e{kSenders[sender], std::move(m)};

@@ -10,6 +10,7 @@
 // that range (none is lost, none counted twice, no range left unwritten), and a refused push
 // must leave the counters saying so.
 #include "AggregatorRegistry.h"
+#include "FuzzPayloads.h"
 #include "FuzzSupport.h"
 #include "RoundCollector.h"
 
@@ -26,16 +27,6 @@ const QString kSenders[4] = {QStringLiteral("a"), QStringLiteral("b"), QStringLi
 constexpr float kBase = 0.5f;
 
 float valueOf(int sender) { return float(1 << sender); }
-
-zmq::message_t payload(size_t floats, float value, bool misaligned, qint64 poisonAt, float poison) {
-    auto owner = std::make_shared<std::vector<char>>((floats + 1) * sizeof(float));
-    char* at = owner->data() + (misaligned ? 1 : 0);
-    for (size_t i = 0; i < floats; ++i) {
-        const float v = qint64(i) == poisonAt ? poison : value;
-        std::memcpy(at + i * sizeof(float), &v, sizeof v);
-    }
-    return sharedFrame(owner, at, floats * sizeof(float));
-}
 
 }  // namespace
 
@@ -79,7 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             floats = in.u16();
         const size_t frames = (mode >> 1) & 3;
         for (size_t i = 0; i < std::min<size_t>(frames, 2); ++i)
-            m.frames.push_back(payload(i == 0 ? floats : 1, valueOf(sender), (mode & 0x20) != 0, poisonAt, poison));
+            m.frames.push_back(fuzz::floatPayload(i == 0 ? floats : 1, valueOf(sender), (mode & 0x20) != 0, poisonAt, poison));
 
         const quint64 rejectedBefore = collector.rejected(), nonFiniteBefore = collector.rejectedNonFinite();
         Envelope e{kSenders[sender], std::move(m)};

@@ -6,6 +6,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStringList>
+#include <functional>
+
+#include "TopologyReader.h"
 
 namespace hips::test {
 
@@ -39,5 +42,24 @@ inline void set(QJsonObject& root, const QStringList& path, const QJsonValue& va
     root = setIn(root, path, value).toObject();
 }
 
+
+// A topology file broken one way, and the issue the reader must report for it.
+struct BrokenCase {
+    const char* name;
+    std::function<void(QJsonObject&)> breakIt;
+    const char* path;     // expected JSON path of the first issue
+    const char* message;  // expected fragment of its message
+};
+
+// Reads the default topology broken by `c`; empty when the expected issue is among those
+// reported, else what was expected and what came.
+inline QString missingIssue(const BrokenCase& c, TopologyLoad* load) {
+    QJsonObject t = validTopology();
+    c.breakIt(t);
+    *load = TopologyReader::readJson(QJsonDocument(t).toJson(), "broken.json");
+    for (const TopologyIssue& issue : load->issues)
+        if (issue.path == QLatin1String(c.path) && issue.message.contains(QLatin1String(c.message))) return {};
+    return QStringLiteral("expected %1: ...%2... in:\n%3").arg(c.path, c.message, load->errorText());
+}
 
 }  // namespace hips::test
