@@ -1242,182 +1242,192 @@
     </message>
     <message>
         <location filename="../ui/designer/PropertyPanel.cpp" line="201"/>
+        <source>Data folder</source>
+        <translation>数据文件夹</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="203"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="204"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="206"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="206"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="208"/>
         <source>Local iterations</source>
         <translation>本地迭代次数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="208"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="210"/>
         <source>Local epochs</source>
         <translation>本地 epoch 数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="210"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="212"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="212"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="214"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="214"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="216"/>
         <source>Momentum</source>
         <translation>动量</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="216"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="218"/>
         <source>Evaluate every (rounds)</source>
         <translation>评估间隔（轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="218"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="220"/>
+        <source>Checkpoint every (rounds, 0: never)</source>
+        <translation>检查点间隔（轮，0：从不）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="222"/>
         <source>Central workers train</source>
         <translation>中心参与方工作节点参与训练</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="220"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="224"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="221"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="225"/>
         <source>Threads per role</source>
         <translation>每个角色的线程数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="223"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="227"/>
         <source>Synthetic samples</source>
         <translation>合成样本数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="225"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="229"/>
         <source>Heartbeat timeout (s)</source>
         <translation>心跳超时（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="245"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="249"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="247"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="251"/>
         <source>Aggregation</source>
         <translation>聚合规则</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="249"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="253"/>
         <source>Partition</source>
         <translation>数据划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="268"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="272"/>
         <source>&lt;b&gt;Party&lt;/b&gt;</source>
         <translation>&lt;b&gt;参与方&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="270"/>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="282"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="274"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="286"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="272"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="276"/>
         <source>Central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="280"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="284"/>
         <source>&lt;b&gt;Host&lt;/b&gt; (shared by every party on it)</source>
         <translation>&lt;b&gt;主机&lt;/b&gt;（由其上的所有参与方共享）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="291"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="295"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="292"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="296"/>
         <source>SSH port</source>
         <translation>SSH 端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="296"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="300"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="297"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="301"/>
         <source>Identity file</source>
         <translation>身份文件（私钥）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="298"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="302"/>
         <source>Install directory</source>
         <translation>安装目录</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="303"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="307"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="304"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="308"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="305"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="309"/>
         <source>Master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="306"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="310"/>
         <source>State service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="307"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="311"/>
         <source>Worker group</source>
         <translation>工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="316"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="320"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="321"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="325"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="327"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="331"/>
         <source>Workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="333"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="337"/>
         <source>Slowdown (×)</source>
         <translation>减速倍数 (×)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="339"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="343"/>
         <source>Each local step takes this multiple of its compute time: a slower device, emulated</source>
         <translation>每个本地步骤耗时为其计算时间的这一倍数：用于模拟较慢的设备</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="341"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="345"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>

@@ -1,6 +1,7 @@
 #include "RunCommand.h"
 
 #include "AggregatorRegistry.h"
+#include "Checkpoint.h"
 #include "DeployCommand.h"
 #include "ModeRegistry.h"
 #include "ModelRegistry.h"
@@ -12,6 +13,8 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
 #include <cmath>
 #include <tuple>
 #include <cstdio>
@@ -75,6 +78,7 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
     }
     if (args.isSet("model")) s.model = args.value("model");
     if (args.isSet("dataset")) s.dataset = args.value("dataset");
+    if (args.isSet("data-dir")) s.dataDir = args.value("data-dir");
     for (const auto& [option, value, list] : {std::tuple{"model", s.model, &ModelRegistry::all()},
                                               std::tuple{"dataset", s.dataset, &DatasetRegistry::all()}})
         if (!findStrategy(*list, value))
@@ -100,6 +104,44 @@ void printSummary(const RunSummary& s) {
                 qPrintable(megabytes(s.bytesAcross)), qPrintable(s.runDir));
     if (!s.ok) std::fprintf(stderr, "hips run: %s\n", qPrintable(s.reason));
     std::fflush(stdout);
+}
+
+// What `hips run --resume RUN` goes on with: RUN is a run directory or a history id.
+struct ResumeTarget {
+    QString runDir;
+    qint64 historyRun = 0;
+    Topology topology;  // the run's own, with resume_round set to its checkpoint's round
+};
+
+std::optional<ResumeTarget> resumeTarget(const QString& run, const RunStore& store, QString* error) {
+    ResumeTarget target;
+    bool isId = false;
+    const qint64 id = run.toLongLong(&isId);
+    if (isId && !QFileInfo(run).isDir()) {
+        target.historyRun = id;
+        target.runDir = store.runDirectory(id);
+        if (!store.run(id)) return *error = QStringLiteral("%1 has no run %2 (hips history list shows them)").arg(store.path()).arg(id), std::nullopt;
+        if (target.runDir.isEmpty())
+            return *error = QStringLiteral("run %1 has no run directory on record; pass its directory instead").arg(id), std::nullopt;
+    } else {
+        target.runDir = QFileInfo(run).canonicalFilePath();
+        const auto found = target.runDir.isEmpty() ? std::nullopt : store.runOfDirectory(target.runDir);
+        if (!found)
+            return *error = QStringLiteral("%1 is not the directory of a run in %2; pass the run's directory or its history "
+                                           "id, with --history if it was another history").arg(run, store.path()), std::nullopt;
+        target.historyRun = *found;
+    }
+    const QString status = store.run(target.historyRun)->status;
+    if (status == QLatin1String("running") || status == QLatin1String("finished"))
+        return *error = QStringLiteral("run %1 is %2: only a run that stopped, failed or was interrupted can be resumed")
+                            .arg(target.historyRun).arg(status), std::nullopt;
+    const TopologyLoad load = TopologyReader::readFile(QDir(target.runDir).filePath(QStringLiteral("topology.json")));
+    if (!load.ok()) return *error = load.errorText(), std::nullopt;
+    target.topology = *load.topology;
+    const qint64 round = checkpointRound(target.runDir, error);
+    if (round <= 0) return std::nullopt;
+    target.topology.training.resumeRound = int(round);
+    return target;
 }
 
 std::optional<Topology> loadTopology(const QString& path) {
@@ -141,9 +183,12 @@ int runCommand(const QStringList& arguments) {
                  strategyHelp(DatasetRegistry::all())));
     args.addPositionalArgument("topology", "Topology file.", "[TOPOLOGY]");
     args.addOption({"out", "Run directory (default runs/<time>-<name>).", "DIR"});
+    args.addOption({"resume", "Go on with a stopped, failed or interrupted run (its directory or history id) from its "
+                              "last checkpoint, into the same history run.", "RUN"});
     args.addOption({"history", "Run history file (default: the user's application data directory).", "PATH",
                     RunStore::defaultPath()});
     for (const Override& o : kOverrides) args.addOption({o.name, o.help, o.value});
+    args.addOption({"data-dir", "Folder of the data set's files (training.data_dir).", "DIR"});
     args.addOption({"mode", "Training mode (listed above).", "NAME"});
     args.addOption({"aggregation", "Aggregation rule at both tiers (listed above).", "NAME"});
     args.addOption({"partition", "How the training set is split among the workers (listed above).", "NAME"});
@@ -152,10 +197,31 @@ int runCommand(const QStringList& arguments) {
     args.addHelpOption();
     args.process(arguments);
 
-    const QString path = args.positionalArguments().value(0, kDefaultTopology);
-    auto topology = loadTopology(path);
+    QString historyError;
+    const auto store = RunStore::open(args.value("history"), &historyError);
+    if (!store) {
+        std::fprintf(stderr, "hips run: %s\n", qPrintable(historyError));
+        return 2;
+    }
+    std::optional<ResumeTarget> resume;
+    if (args.isSet("resume")) {
+        if (!args.positionalArguments().isEmpty() || args.isSet("out")) {
+            std::fprintf(stderr, "hips run: --resume goes on with the run's own topology and directory; give no "
+                                 "topology file or --out with it\n");
+            return 2;
+        }
+        QString error;
+        resume = resumeTarget(args.value("resume"), *store, &error);
+        if (!resume) {
+            std::fprintf(stderr, "hips run: cannot resume %s: %s\n", qPrintable(args.value("resume")), qPrintable(error));
+            return 2;
+        }
+    }
+    const QString path = resume ? QDir(resume->runDir).filePath(QStringLiteral("topology.json"))
+                                : args.positionalArguments().value(0, kDefaultTopology);
+    auto topology = resume ? std::optional<Topology>(resume->topology) : loadTopology(path);
     if (!topology) return 2;
-    if (const QString e = applyOverrides(args, *topology); !e.isEmpty()) {
+    if (const QString e = resume ? QString() : applyOverrides(args, *topology); !e.isEmpty()) {
         std::fprintf(stderr, "hips run: %s\n", qPrintable(e));
         return 2;
     }
@@ -170,12 +236,8 @@ int runCommand(const QStringList& arguments) {
     std::printf("%5s  %8s  %7s  %9s  %9s  %9s  %8s\n", "round", "test_acc", "loss", "samples/s", "inside_MB",
                 "across_MB", "elapsed");
 
-    QString historyError;
-    const auto store = RunStore::open(args.value("history"), &historyError);
-    if (!store) {
-        std::fprintf(stderr, "hips run: %s\n", qPrintable(historyError));
-        return 2;
-    }
+    if (resume) std::printf("resuming run %lld from the checkpoint of round %d\n",
+                            static_cast<long long>(resume->historyRun), s.resumeRound);
     RunController controller;
     controller.setStore(store.get());
     controller.setDeployOptions(deployOptionsFrom(args));
@@ -196,8 +258,11 @@ int runCommand(const QStringList& arguments) {
         status = summary.ok ? 0 : (signalExit ? signalExit : 1);
         QCoreApplication::exit(status);
     });
-    if (!controller.start(*topology, args.value("out").isEmpty() ? RunDirectory::defaultPath(topology->name)
-                                                               : args.value("out"))) {
+    const bool started = resume ? controller.resume(*topology, resume->runDir, resume->historyRun)
+                                : controller.start(*topology, args.value("out").isEmpty()
+                                                                  ? RunDirectory::defaultPath(topology->name)
+                                                                  : args.value("out"));
+    if (!started) {
         std::fprintf(stderr, "hips run: %s\n", qPrintable(controller.error()));
         return 2;
     }

@@ -36,6 +36,9 @@ struct ModePolicy {
     // A round is local_iters synchronisations (ssgd: one step each; esync: one step of the slowest
     // each), so that `rounds` and `local_iters` mean as much training as in fedavg.
     bool roundOfSyncs = false;
+    // Rounds at both tiers: the global server's model at a round's end is the whole state to
+    // resume from (with each worker's own), so it keeps checkpoints.
+    bool resumable() const { return party == TierSync::Rounds && global == TierSync::Rounds; }
 };
 
 class ModeRegistry {

@@ -8,19 +8,31 @@
 
 namespace hips {
 
+// A data set's images: channels x size x size.
+struct InputShape {
+    int channels = 1;
+    int size = 28;
+};
+
 class ModelRegistry {
 public:
     static const StrategyList& all();
     static const StrategyInfo* find(const QString& name) { return findStrategy(all(), name); }
-    // Floats of the model's flat parameter buffer (each tensor on a 16-float boundary, the whole
-    // padded to one, as FlatModel lays it out); 0 for an unknown name.
-    static size_t parameterCount(const QString& name);
+    // The sizes of the model's float tensors for the data set's images, parameters then buffers
+    // (BatchNorm's running statistics), as FlatModel lays them out; empty for an unknown name.
+    static std::vector<size_t> tensorSizes(const QString& model, const QString& dataset);
+    // Floats of the model's flat buffer (each tensor on a 16-float boundary, the whole padded to
+    // one, as FlatModel lays it out); 0 for an unknown name.
+    static size_t parameterCount(const QString& model, const QString& dataset);
+    // The model has buffers that training changes without gradients (BatchNorm's statistics).
+    static bool hasRunningStatistics(const QString& model);
 };
 
 class DatasetRegistry {
 public:
     static const StrategyList& all();
     static const StrategyInfo* find(const QString& name) { return findStrategy(all(), name); }
+    static InputShape inputShape(const QString& dataset);  // 1 x 28 x 28 for an unknown name
 };
 
 }  // namespace hips

@@ -13,6 +13,7 @@ public:
     // out = the next weights from `w` and the gradient `g` (out may be w).
     void step(float* out, const float* w, const float* g, size_t n);
     const std::vector<float>& velocity() const { return m_velocity; }
+    void setVelocity(std::vector<float> velocity) { m_velocity = std::move(velocity); }  // from a checkpoint
 
 private:
     float m_lr, m_momentum;

@@ -93,8 +93,12 @@ bool RunController::start(const Topology& topology, const QString& runDir) {
                                  "cannot reach this one's loopback, so give its hosts an address they can reach");
         return false;
     }
-    if (const QString e = m_dir.create(runDir, TopologyWriter::toJson(topology)); !e.isEmpty()) {
-        m_error = e;
+    const int resumeRound = topology.training.resumeRound;
+    QList<QJsonObject> kept;  // a resumed run's records up to its checkpoint
+    const QString dirError = resumeRound > 0 ? m_dir.reopen(runDir, resumeRound, &kept)
+                                             : m_dir.create(runDir, TopologyWriter::toJson(topology));
+    if (!dirError.isEmpty()) {
+        m_error = dirError;
         return false;
     }
     m_topology = topology;
@@ -102,9 +106,14 @@ bool RunController::start(const Topology& topology, const QString& runDir) {
                                                topology.training.evalEvery);
     for (const Node& n : topology.nodes()) m_processes.insert(n.id, ProcessInfo{n, ProcessInfo::State::Pending, 0, 0, 0, 0, false, {}});
     m_clock.start();
-    if (m_store) {
+    if (resumeRound > 0) carryOn(kept);
+    if (m_store && resumeRound > 0) {
+        m_store->resumeRun(m_runId, resumeRound);
+    } else if (m_store) {
         const QJsonObject settings = TopologyWriter::toJsonObject(topology).value("training").toObject();
-        m_runId = m_store->beginRun(topology.name, TopologyWriter::toJson(topology), settings);
+        m_runId = m_store->beginRun(topology.name, TopologyWriter::toJson(topology), settings, realRunDir());
+    }
+    if (m_store) {
         if (m_runId <= 0) {
             m_error = m_store->writeError();
             return false;
@@ -136,6 +145,33 @@ bool RunController::start(const Topology& topology, const QString& runDir) {
                  .arg(m_ready.size()).arg(m_agents.size()));
     });
     return true;
+}
+
+bool RunController::resume(const Topology& topology, const QString& runDir, qint64 historyRun) {
+    if (topology.training.resumeRound <= 0) {
+        m_error = QStringLiteral("no round to resume from");
+        return false;
+    }
+    m_runId = historyRun;
+    return start(topology, runDir);
+}
+
+// A resumed run's rows up to its checkpoint come from the records kept then; the new processes'
+// traffic counters start from zero, so each link's count at the checkpoint is carried on, and
+// the clock goes on from the last kept round's.
+void RunController::carryOn(const QList<QJsonObject>& kept) {
+    const double firstT = kept.isEmpty() ? 0 : kept.first().value(QStringLiteral("t")).toDouble();
+    for (const QJsonObject& r : kept) {
+        if (r.value(QStringLiteral("kind")).toString() == metric::kTraffic)
+            for (const QJsonValue& v : r.value(QStringLiteral("links")).toArray()) {
+                const QJsonObject link = v.toObject();
+                m_trafficCarry[r.value(QStringLiteral("node")).toString() + '>' + link.value(QStringLiteral("peer")).toString()] =
+                    {link.value(QStringLiteral("sent")).toDouble(), link.value(QStringLiteral("received")).toDouble()};
+            }
+        for (const RoundRow& row : m_progress->ingest(r, r.value(QStringLiteral("t")).toDouble() - firstT)) Q_EMIT roundCompleted(row);
+    }
+    for (const RoundRow& row : m_progress->finish()) Q_EMIT roundCompleted(row);
+    m_elapsedCarry = m_progress->rows().isEmpty() ? 0 : m_progress->rows().last().elapsed;
 }
 
 // Every node gets its own key pair: a role is admitted, and named, by its key alone, so no
@@ -370,8 +406,22 @@ void RunController::onExited(ProcessInfo& p, const QCborMap& e) {
 }
 
 void RunController::onMetric(const QString& json) {
-    if (const QString error = m_dir.appendMetric(json.toUtf8()); !error.isEmpty()) fail(error);
-    const QJsonObject metric = QJsonDocument::fromJson(json.toUtf8()).object();
+    QJsonObject metric = QJsonDocument::fromJson(json.toUtf8()).object();
+    QByteArray line = json.toUtf8();
+    if (!m_trafficCarry.isEmpty() && metric.value(QStringLiteral("kind")).toString() == metric::kTraffic) {
+        QJsonArray links;
+        for (const QJsonValue& v : metric.value(QStringLiteral("links")).toArray()) {
+            QJsonObject link = v.toObject();
+            const auto carry = m_trafficCarry.value(metric.value(QStringLiteral("node")).toString() + '>' +
+                                                    link.value(QStringLiteral("peer")).toString());
+            link.insert(QStringLiteral("sent"), link.value(QStringLiteral("sent")).toDouble() + carry.first);
+            link.insert(QStringLiteral("received"), link.value(QStringLiteral("received")).toDouble() + carry.second);
+            links.append(link);
+        }
+        metric.insert(QStringLiteral("links"), links);
+        line = QJsonDocument(metric).toJson(QJsonDocument::Compact);
+    }
+    if (const QString error = m_dir.appendMetric(line); !error.isEmpty()) fail(error);
     record(metric);
     for (const RoundRow& row : m_progress->ingest(metric, elapsed())) Q_EMIT roundCompleted(row);
 }

@@ -62,6 +62,9 @@ public:
     void setDeployOptions(const DeployOptions& options) { m_deployOptions = options; }
     // Returns false (and sets error()) when the run cannot even begin.
     bool start(const Topology& topology, const QString& runDir);
+    // Goes on with history run `historyRun` in `runDir` from the checkpoint of the topology's
+    // training.resume_round (hips run --resume).
+    bool resume(const Topology& topology, const QString& runDir, qint64 historyRun);
     void stop(const QString& reason);  // user request: stop everything, report as failed with `reason`
     RunState state() const { return m_state; }
     QString error() const { return m_error; }
@@ -100,7 +103,10 @@ private:
     void shutdownAgent();
     void emitFinished();
     bool allDone() const;
-    double elapsed() const { return double(m_clock.nsecsElapsed()) / 1e9; }
+    double elapsed() const { return m_elapsedCarry + double(m_clock.nsecsElapsed()) / 1e9; }
+    void carryOn(const QList<QJsonObject>& kept);
+    QHash<QString, std::pair<double, double>> m_trafficCarry;  // "node>peer" → bytes sent, received before a resume
+    double m_elapsedCarry = 0;
 
     Topology m_topology;
     RunState m_state = RunState::Idle;

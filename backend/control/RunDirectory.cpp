@@ -88,6 +88,27 @@ QString RunDirectory::create(const QString& path, const QByteArray& topologyJson
     return note(m_metrics->open());
 }
 
+QString RunDirectory::reopen(const QString& path, int round, QList<QJsonObject>* kept) {
+    const QDir dir(path);
+    m_path = dir.absolutePath();
+    const QString metricsPath = dir.filePath(QStringLiteral("metrics.jsonl"));
+    QFile old(metricsPath);
+    if (old.exists() && !old.open(QIODevice::ReadOnly))
+        return note(QStringLiteral("cannot read %1: %2").arg(metricsPath, old.errorString()));
+    QByteArray keep;
+    while (old.isOpen() && !old.atEnd()) {
+        const QByteArray line = old.readLine().trimmed();
+        const QJsonObject record = QJsonDocument::fromJson(line).object();
+        if (record.isEmpty() || record.value(QStringLiteral("round")).toInt(-1) > round) continue;
+        keep += line + '\n';
+        kept->append(record);
+    }
+    if (const QString e = writeFileAtomically(metricsPath, keep); !e.isEmpty()) return note(e);
+    if (const QString e = makePrivateDirectory(dir.filePath(QStringLiteral("logs"))); !e.isEmpty()) return note(e);
+    m_metrics = std::make_unique<AppendFile>(metricsPath);
+    return note(m_metrics->open());
+}
+
 QString RunDirectory::appendMetric(const QByteArray& jsonLine) {
     if (!m_metrics) return note(QStringLiteral("no run directory to write metrics.jsonl in"));
     return note(m_metrics->append(jsonLine + '\n'));

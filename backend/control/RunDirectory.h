@@ -6,6 +6,7 @@
 // so a file never ends in half a line that later text would be glued to.
 #include <QHash>
 #include <QJsonObject>
+#include <QList>
 #include <QString>
 #include <memory>
 
@@ -20,6 +21,10 @@ public:
 
     // Creates the directory and topology.json; returns an error text, empty on success.
     QString create(const QString& path, const QByteArray& topologyJson);
+    // Opens an existing run directory to go on from the checkpoint of `round` (hips run --resume):
+    // metrics.jsonl keeps only the records of rounds up to it (and those of no round), which are
+    // returned in *kept; topology.json stays as it was.
+    QString reopen(const QString& path, int round, QList<QJsonObject>* kept);
     const QString& path() const { return m_path; }
 
     // Each returns an error text naming the file and the cause ("cannot write …/metrics.jsonl:

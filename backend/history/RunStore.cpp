@@ -44,8 +44,6 @@ constexpr int kBusyTimeoutMs = 30000;
 
 double now() { return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0; }
 
-bool pidAlive(qint64 pid) { return pid > 0 && (::kill(pid_t(pid), 0) == 0 || errno == EPERM); }
-
 QString writeFailure(const QString& cause, const QString& path) {
     return QStringLiteral("history: %1 (%2)").arg(cause, path);
 }
@@ -422,68 +420,6 @@ QString RunStore::openForReading() {
     return {};
 }
 
-// Runs left 'running' whose controller is no longer alive.
-QString RunStore::findStaleRuns(QList<std::pair<qint64, StaleRun>>* stale) const {
-    QSqlQuery q = reader();
-    q.setForwardOnly(true);
-    if (!q.exec(QStringLiteral(
-            "SELECT id, controller_pid, (SELECT max(t) FROM metrics WHERE run_id = runs.id),"
-            " max(started, coalesce((SELECT max(t) FROM metrics WHERE run_id = runs.id), 0),"
-            "     coalesce((SELECT max(t) FROM events WHERE run_id = runs.id), 0))"
-            " FROM runs WHERE status = 'running'")))
-        return QStringLiteral("cannot read %1: %2").arg(m_path, sqlErrorText(q.lastError()));
-    while (q.next())
-        if (!pidAlive(q.value(1).toLongLong()))
-            *stale << std::pair{q.value(0).toLongLong(), StaleRun{q.value(1).toLongLong(), q.value(2).toDouble(), q.value(3).toDouble()}};
-    return {};
-}
-
-// A run still 'running' whose controller is gone was interrupted: what it committed stays; it
-// gets the reason as an error event, and its unfinished processes the final state 'interrupted'.
-QString RunStore::markInterrupted() {
-    QList<std::pair<qint64, StaleRun>> stale;
-    if (const QString e = findStaleRuns(&stale); !e.isEmpty() || stale.isEmpty()) return e;
-    QSqlDatabase db = QSqlDatabase::database(m_connection);
-    QString sqlError;
-    auto fail = [&] {
-        exec(db, QStringLiteral("ROLLBACK"), nullptr);
-        return QStringLiteral("cannot mark the interrupted runs of %1: %2").arg(m_path, sqlError);
-    };
-    if (!exec(db, QStringLiteral("BEGIN IMMEDIATE"), &sqlError)) return fail();
-    stale.clear();  // again inside the transaction: another controller may have marked them meanwhile
-    if (const QString e = findStaleRuns(&stale); !e.isEmpty()) {
-        sqlError = e;
-        return fail();
-    }
-    for (const auto& [id, run] : stale) {
-        QSqlQuery q(db);
-        q.prepare(QStringLiteral("UPDATE runs SET status = 'interrupted', ended = (SELECT max(t) FROM metrics WHERE run_id = ?)"
-                                 " WHERE id = ?"));
-        q.addBindValue(id);
-        q.addBindValue(id);
-        bool ok = q.exec();
-        if (ok) {
-            q.prepare(QStringLiteral("INSERT INTO events VALUES (?, ?, 'error', 'controller', ?)"));
-            q.addBindValue(id);
-            q.addBindValue(run.reasonT);
-            q.addBindValue(interruptedReason(run.pid));
-            ok = q.exec();
-        }
-        if (ok) {
-            q.prepare(QStringLiteral("UPDATE processes SET state = 'interrupted'"
-                                     " WHERE run_id = ? AND (state IS NULL OR state IN ('pending', 'running'))"));
-            q.addBindValue(id);
-            ok = q.exec();
-        }
-        if (!ok) {
-            sqlError = sqlErrorText(q.lastError());
-            return fail();
-        }
-    }
-    if (!exec(db, QStringLiteral("COMMIT"), &sqlError)) return fail();
-    return {};
-}
-
 RunStore::~RunStore() {
     m_writer.reset();
     if (m_connection.isEmpty()) return;
@@ -498,20 +434,21 @@ RunStore::~RunStore() {
         return fallback;                                                             \
     }
 
-qint64 RunStore::beginRun(const QString& name, const QByteArray& topologyJson, const QJsonObject& settings) {
+qint64 RunStore::beginRun(const QString& name, const QByteArray& topologyJson, const QJsonObject& settings,
+                          const QString& runDir) {
     HIPS_WRITER_OR(-1)
     auto id = std::make_shared<qint64>(-1);
     const QString settingsText = QString::fromUtf8(QJsonDocument(settings).toJson(QJsonDocument::Compact));
     const qint64 pid = QCoreApplication::applicationPid();
     m_writer->post([=](WriterSession& s) {
         QSqlQuery q(s.db);
-        if (!q.prepare(QStringLiteral("INSERT INTO runs (name, topology, settings, started, status, controller_pid)"
-                                      " VALUES (?, ?, ?, ?, 'running', ?)"))) {
+        if (!q.prepare(QStringLiteral("INSERT INTO runs (name, topology, settings, started, status, controller_pid, run_dir)"
+                                      " VALUES (?, ?, ?, ?, 'running', ?, ?)"))) {
             s.error = sqlErrorText(q.lastError());
             return false;
         }
         for (const QVariant& v : {QVariant(name), QVariant(QString::fromUtf8(topologyJson)), QVariant(settingsText),
-                                  QVariant(now()), QVariant(pid)})
+                                  QVariant(now()), QVariant(pid), QVariant(runDir)})
             q.addBindValue(v);
         if (!s.exec(q)) return false;
         *id = q.lastInsertId().toLongLong();
@@ -539,6 +476,20 @@ void RunStore::finishRun(qint64 run, const QString& status, const QJsonObject& s
     m_writer->post([=](WriterSession& s) {
         return s.run(QStringLiteral("UPDATE runs SET status = ?, ended = ?, summary = ? WHERE id = ?"),
                      {QVariant(status), QVariant(now()), QVariant(text), QVariant(run)});
+    });
+}
+
+void RunStore::resumeRun(qint64 run, int round) {
+    HIPS_WRITER_OR()
+    const qint64 pid = QCoreApplication::applicationPid();
+    m_writer->post([=](WriterSession& s) {
+        return s.run(QStringLiteral("DELETE FROM metrics WHERE run_id = ? AND round > ?"), {QVariant(run), QVariant(round)}) &&
+               s.run(QStringLiteral("DELETE FROM traffic WHERE run_id = ? AND round > ?"), {QVariant(run), QVariant(round)}) &&
+               s.run(QStringLiteral("UPDATE runs SET status = 'running', ended = NULL, summary = NULL, controller_pid = ?"
+                                    " WHERE id = ?"), {QVariant(pid), QVariant(run)}) &&
+               s.run(QStringLiteral("INSERT INTO events VALUES (?, ?, 'info', 'controller', ?)"),
+                     {QVariant(run), QVariant(now()),
+                      QVariant(QStringLiteral("resumed from the checkpoint of round %1").arg(round))});
     });
 }
 

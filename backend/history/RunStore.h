@@ -19,7 +19,7 @@ namespace hips {
 
 class RunStore {
 public:
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
 
     enum OpenMode {
         // Creates the file (0600, its new directories 0700) if absent, migrates an older schema,
@@ -37,7 +37,11 @@ public:
     ~RunStore();
 
     // Writes (queued to the writer thread, committed in batches).
-    qint64 beginRun(const QString& name, const QByteArray& topologyJson, const QJsonObject& settings);
+    qint64 beginRun(const QString& name, const QByteArray& topologyJson, const QJsonObject& settings,
+                    const QString& runDir = {});
+    // The run goes on from the checkpoint of `round` (hips run --resume): what was recorded after
+    // that round goes, the run is 'running' again under this controller, and an event says so.
+    void resumeRun(qint64 run, int round);
     void appendMetric(qint64 run, double t, const QString& source, int round, const QString& name, double value);
     void appendTraffic(qint64 run, const TrafficRecord& row);
     // A role's metric record as it came ({"kind", "node", "t", "round", fields}): numeric fields of
@@ -85,6 +89,8 @@ public:
     RunFacts facts(qint64 run) const;
     QStringList eventMessages(qint64 run, const QString& level) const;  // "source: message", oldest first
     QByteArray topologyJson(qint64 run) const;
+    QString runDirectory(qint64 run) const;  // empty for runs recorded before it was kept
+    std::optional<qint64> runOfDirectory(const QString& runDir) const;  // the newest run kept there
     QJsonObject settings(qint64 run) const;
     QList<MetricRecord> metrics(qint64 run) const;  // in time order
     QList<TrafficRecord> traffic(qint64 run) const;  // in time order

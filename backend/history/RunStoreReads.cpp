@@ -116,6 +116,20 @@ QByteArray RunStore::topologyJson(qint64 run) const {
     return q.next() ? q.value(0).toString().toUtf8() : QByteArray();
 }
 
+QString RunStore::runDirectory(qint64 run) const {
+    QSqlQuery q = reader();
+    q.exec(QStringLiteral("SELECT run_dir FROM runs WHERE id = %1").arg(run));
+    return q.next() ? q.value(0).toString() : QString();
+}
+
+std::optional<qint64> RunStore::runOfDirectory(const QString& runDir) const {
+    QSqlQuery q = reader();
+    q.prepare(QStringLiteral("SELECT id FROM runs WHERE run_dir = ? ORDER BY id DESC LIMIT 1"));
+    q.addBindValue(runDir);
+    if (!q.exec() || !q.next()) return std::nullopt;
+    return q.value(0).toLongLong();
+}
+
 QJsonObject RunStore::settings(qint64 run) const {
     QSqlQuery q = reader();
     q.exec(QStringLiteral("SELECT settings FROM runs WHERE id = %1").arg(run));

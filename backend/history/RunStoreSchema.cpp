@@ -46,6 +46,10 @@ const QList<QStringList> kMigrations = {
         " FROM metrics WHERE name IN ('traffic.sent_inside', 'traffic.sent_across')",
         "DELETE FROM metrics WHERE name IN ('traffic.sent_inside', 'traffic.sent_across')",
     },
+    {
+        // Where each run's directory is, so that `hips run --resume ID` finds its checkpoint.
+        "ALTER TABLE runs ADD COLUMN run_dir TEXT",
+    },
 };
 
 }  // namespace

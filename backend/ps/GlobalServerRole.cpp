@@ -1,6 +1,7 @@
 #include "GlobalServerRole.h"
 
 #include "AsyncGlobalTier.h"
+#include "Checkpoint.h"
 #include "ModeRegistry.h"
 #include "PendingPulls.h"
 #include "RoleError.h"
@@ -39,6 +40,7 @@ public:
         const ModePolicy policy = ModeRegistry::policy(m_ctx.training().mode);
         if (policy.gradientEveryStep)  // pushes are gradients: their sum, then the optimizer's step
             m_optimizer.emplace(float(m_ctx.training().learningRate), float(m_ctx.training().momentum));
+        if (m_ctx.training().resumeRound > 0) resume();
         collector.foldOnArrival([this] {
             return RoundCollector::FoldTarget{m_pool.acquire(m_model.size), m_optimizer ? nullptr : m_model.data};
         });
@@ -88,7 +90,7 @@ private:
     }
 
     void onInit(Envelope& e) {
-        const size_t expected = modelParameterCount(m_ctx.training().model) * sizeof(float);
+        const size_t expected = modelParameterCount(m_ctx.training()) * sizeof(float);
         if (e.peer != m_master || m_model.version >= 0 || e.message.frames.size() != 1 ||
             (expected > 0 && e.message.frames[0].size() != expected)) {
             m_log.reject(e.peer, QStringLiteral("an init not from the master, a second init, or not one frame of the model"));
@@ -101,6 +103,34 @@ private:
         }
         m_model = std::move(initial);
         m_ctx.metrics.report(metric::kModelInit, {{QStringLiteral("parameters"), qint64(m_model.size)}});
+    }
+
+    // The model (and the optimizer's state) of the checkpoint the run resumes from, in place of
+    // the master's initial model.
+    void resume() {
+        QString error;
+        std::optional<Checkpoint> c =
+            readCheckpoint(m_ctx.outDir, m_ctx.training(), modelParameterCount(m_ctx.training()), &error);
+        if (!c) throw RoleError("cannot resume: " + error.toStdString());
+        if (c->round != m_ctx.training().resumeRound)
+            throw RoleError("cannot resume from round " + std::to_string(m_ctx.training().resumeRound) +
+                            ": the checkpoint in " + m_ctx.outDir.toStdString() + " is of round " + std::to_string(c->round));
+        if (m_optimizer && !c->optimizer.empty()) m_optimizer->setVelocity(std::move(c->optimizer));
+        auto weights = std::make_shared<std::vector<float>>(std::move(c->model));
+        m_model = ModelVersion::fromBuffer(c->version, weights);
+        m_ctx.metrics.report(metric::kModelInit, {{QStringLiteral("parameters"), qint64(m_model.size)},
+                                                   {QStringLiteral("resumed_round"), c->round}});
+    }
+
+    // Every checkpoint_every rounds. A checkpoint that cannot be written is a warning: the run
+    // goes on, and the previous checkpoint stays the one to resume from.
+    void keepCheckpoint(qint64 round) {
+        const int every = m_ctx.training().checkpointEvery;
+        if (every <= 0 || round % every != 0 || !ModeRegistry::policy(m_ctx.training().mode).resumable()) return;
+        Checkpoint c{round, m_model.version, std::vector<float>(m_model.data, m_model.data + m_model.size),
+                     m_optimizer ? m_optimizer->velocity() : std::vector<float>{}};
+        if (const QString e = writeCheckpoint(m_ctx.outDir, c, m_ctx.training()); !e.isEmpty())
+            std::fprintf(stderr, "checkpoint of round %lld not kept: %s\n", static_cast<long long>(round), qPrintable(e));
     }
 
     void noteServed(const QStringList& peers) {
@@ -163,6 +193,7 @@ private:
                               {metric::kLatePushes, qint64(m_latePushes)},
                               {metric::kRoundSeconds, std::chrono::duration<double>(Clock::now() - roundStart).count()}});
         roundStart = Clock::now();
+        keepCheckpoint(round);
         QCborMap traffic = trafficFields(m_channel);
         traffic.insert(QStringLiteral("round"), round);
         m_ctx.metrics.report(metric::kTraffic, traffic);

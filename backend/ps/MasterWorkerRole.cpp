@@ -51,10 +51,14 @@ int runMasterWorker(RoleContext& ctx) {
     startup.mark(QStringLiteral("join_s"));
     Channel channel = Channel::dealer(ctx.zmq, ctx.node.id, server.endpoint, server.id);
 
-    auto initial = std::make_shared<std::vector<float>>(evaluator.initialWeights());
-    Message init(message::kInit);
-    init.frames.push_back(floatFrame(initial));
-    channel.send(std::move(init));
+    if (ctx.training().resumeRound == 0) {
+        auto initial = std::make_shared<std::vector<float>>(evaluator.initialWeights());
+        Message init(message::kInit);
+        init.frames.push_back(floatFrame(initial));
+        channel.send(std::move(init));
+    } else {  // the global server starts from its checkpoint; a pull makes this node known to it
+        channel.send(Message(message::kPull, {{QStringLiteral("version"), 0}}));
+    }
     startup.mark(QStringLiteral("init_s"));
     ctx.metrics.report(metric::kStartup, startup.fields());
 

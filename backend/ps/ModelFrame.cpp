@@ -10,13 +10,13 @@
 
 namespace hips {
 
-size_t modelParameterCount(const QString& model) { return ModelRegistry::parameterCount(model); }
+size_t modelParameterCount(const TrainingSettings& s) { return ModelRegistry::parameterCount(s.model, s.dataset); }
 
-WireLimits dataPlaneLimits(const QString& model) {
+WireLimits dataPlaneLimits(const TrainingSettings& s) {
     WireLimits limits;
     // A scheduler's node table lists up to kMaxNodes nodes (id, role, endpoint: well under 1 KiB each).
     limits.maxHeaderBytes = size_t(kMaxNodes) * 1024;
-    const size_t floats = modelParameterCount(model);
+    const size_t floats = modelParameterCount(s);
     if (floats > 0) limits.maxPayloadBytes = floats * sizeof(float);
     return limits;
 }

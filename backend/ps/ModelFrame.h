@@ -1,6 +1,7 @@
 #pragma once
 // Float vectors as wire frames: sent without a copy, read in place when aligned.
 #include "Message.h"
+#include "Topology.h"
 
 #include <memory>
 #include <vector>
@@ -12,13 +13,13 @@ using FloatBuffer = std::shared_ptr<std::vector<float>>;
 // Parameters of each model of backend/train (Models.cpp), known here without LibTorch so that
 // servers can bound what they accept before any model has arrived; tst_train checks that the
 // two agree. 0 for an unknown name.
-size_t modelParameterCount(const QString& model);
+size_t modelParameterCount(const TrainingSettings& settings);
 
 // Data-plane limits for a run of `model`: no payload larger than one whole model, whatever a
 // peer sends (ZeroMQ drops a connection that sends a larger frame before allocating it), and
 // headers large enough for the node table of the largest topology.
 struct WireLimits;
-WireLimits dataPlaneLimits(const QString& model);
+WireLimits dataPlaneLimits(const TrainingSettings& settings);
 
 zmq::message_t floatFrame(const FloatBuffer& values);
 

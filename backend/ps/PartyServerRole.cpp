@@ -52,6 +52,8 @@ public:
             m_hfa->syncsPerGlobal = qint64(m_ctx.training().param(QStringLiteral("k2")));
             m_hfa->share = float(m_workerIds.size()) / float(m_ctx.topology.trainingWorkerCount());
         }
+        // A resumed run goes on from the checkpoint's round: the party's rounds count on from it.
+        m_pushedRound = m_ctx.training().resumeRound * m_ctx.training().workerPushesPerRound();
         upstream.send(Message(message::kPull, {{QStringLiteral("version"), 0}}));
 
         while (m_servedFinal.size() < m_workerIds.size()) {

@@ -17,6 +17,15 @@ std::unique_ptr<Aggregator> makeAggregator(const TrainingSettings& settings) {
     return a;
 }
 
+RoundCollector::RoundCollector(const QString& self, QSet<QString> contributors, std::unique_ptr<Aggregator> aggregator,
+                               int quorum)
+    : m_contributors(std::move(contributors)), m_aggregator(std::move(aggregator)), m_log(self),
+      m_quorum(quorum > 0 && quorum < m_contributors.size() ? quorum : int(m_contributors.size())) {
+    QStringList ordered(m_contributors.begin(), m_contributors.end());
+    ordered.sort();
+    for (int i = 0; i < ordered.size(); ++i) m_rank.insert(ordered[i], i);
+}
+
 bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSize) {
     const Message& m = push.message;
     const qint64 round = m.integer(QStringLiteral("round")), offset = m.integer(QStringLiteral("offset")),
@@ -43,7 +52,9 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
     d.slices[index] = true;
     ++d.count;
     SharedFloats values = shareFloats(std::move(push.message.frames[0]));
-    if (!accept(d, size_t(offset), std::move(values), expectedSize)) {
+    const bool accepted = folding() && !partial() ? foldInOrder(index, m_rank.value(push.peer), std::move(values))
+                                                  : accept(d, size_t(offset), std::move(values), expectedSize);
+    if (!accepted) {
         ++m_nonFinite;
         d.spoiled = true;
         reject(push, QStringLiteral("floats %1..%2 hold NaN or infinite values; not aggregated").arg(offset).arg(offset + qint64(count)));
@@ -84,26 +95,52 @@ void RoundCollector::startRound(size_t expectedSize) {
         if (!m_fold.out || m_fold.out->size() != expectedSize) m_fold = {};  // not this round, then
     }
     m_foldedPerSlice.assign(sliceCount(expectedSize), 0);
+    m_nextRank.assign(sliceCount(expectedSize), 0);
+    m_held.assign(sliceCount(expectedSize), {});
     m_deliveredPerSlice.assign(sliceCount(expectedSize), 0);
     m_finalSlice.reset();
+}
+
+// Folds slice `index` of contributor `rank` when every contributor before it has been folded (then
+// any held ones that follow), else checks and holds it. Returns false when it is not finite.
+bool RoundCollector::foldInOrder(size_t index, int rank, SharedFloats&& values) {
+    std::vector<Held>& held = m_held[index];
+    if (rank != m_nextRank[index]) {
+        const bool finite = allFinite(values.data, values.size);
+        held.push_back(Held{rank, finite ? std::move(values) : SharedFloats{}});
+        return finite;
+    }
+    const bool finite = fold(index, values);
+    for (++m_nextRank[index];;) {
+        const auto next = std::find_if(held.begin(), held.end(), [&](const Held& h) { return h.rank == m_nextRank[index]; });
+        if (next == held.end()) break;
+        if (next->values.data) fold(index, next->values);
+        held.erase(next);
+        ++m_nextRank[index];
+    }
+    return finite;
+}
+
+// Folds one slice into the round's result: the first to reach a range seeds it (base + slice),
+// checked in the same pass; the others are checked, then added while they are in cache.
+bool RoundCollector::fold(size_t index, const SharedFloats& values) {
+    const size_t offset = index * kSliceFloats;
+    float* out = m_fold.out->data() + offset;
+    int& folded = m_foldedPerSlice[index];
+    if (folded == 0 && !seedIfFinite(out, m_fold.base ? m_fold.base + offset : nullptr, values.data, values.size)) return false;
+    if (folded > 0) {
+        if (!allFinite(values.data, values.size)) return false;
+        addInto(out, values.data, values.size);
+    }
+    ++folded;
+    return true;
 }
 
 // Checks a slice and, when all its values are finite, folds it into the round's result (the
 // first contribution to a range seeds it, in one pass with the check), or keeps it for the rule:
 // as it is when it is the whole update, else copied into its sender's.
 bool RoundCollector::accept(Delivery& d, size_t offset, SharedFloats&& values, size_t expectedSize) {
-    if (folding()) {
-        float* out = m_fold.out->data() + offset;
-        int& folded = m_foldedPerSlice[offset / kSliceFloats];
-        const float* base = m_fold.base ? m_fold.base + offset : nullptr;
-        if (folded == 0 && !seedIfFinite(out, base, values.data, values.size)) return false;  // the range stays unseeded
-        if (folded > 0) {
-            if (!allFinite(values.data, values.size)) return false;
-            addInto(out, values.data, values.size);  // the slice is in cache from the check
-        }
-        ++folded;
-        return true;
-    }
+    if (folding()) return fold(offset / kSliceFloats, values);  // a quorum's round: in arrival order
     if (!allFinite(values.data, values.size)) return false;
     if (values.size == expectedSize) {
         m_aggregator->add(values.data, values.size, std::move(values.owner));

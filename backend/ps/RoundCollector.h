@@ -30,9 +30,7 @@ public:
     // `quorum` whole contributions make the round; their aggregate is scaled by
     // contributors / quorum (workers push Δ/N), and later pushes of a closed round are counted
     // as late and dropped.
-    RoundCollector(const QString& self, QSet<QString> contributors, std::unique_ptr<Aggregator> aggregator, int quorum = 0)
-        : m_contributors(std::move(contributors)), m_aggregator(std::move(aggregator)), m_log(self),
-          m_quorum(quorum > 0 && quorum < m_contributors.size() ? quorum : int(m_contributors.size())) {}
+    RoundCollector(const QString& self, QSet<QString> contributors, std::unique_ptr<Aggregator> aggregator, int quorum = 0);
 
     // Returns true when this push slice completed the round (every contributor's every slice is in).
     // Takes the payload frame out of `push` (the rule may keep it without a copy).
@@ -45,7 +43,10 @@ public:
         const float* base = nullptr;
     };
     // Folds each accepted push slice into a buffer from `target` (asked for at a round's first
-    // push) as it arrives, when the rule allows it (Aggregator::foldsOnArrival): the arithmetic
+    // push) as it arrives, when the rule allows it (Aggregator::foldsOnArrival). Slices are folded
+    // in the contributors' order (by id), a slice that comes early held until those before it
+    // are in: float addition is not associative, and a sum in arrival order would make two runs
+    // with the same seed differ (and a resumed run differ from the uninterrupted one). The arithmetic
     // then overlaps with the reception of the next slices and of the other pushes, each slice is
     // checked and added while it is in cache, and the round's result is ready when its last slice
     // is in (takeFolded). Measured with bench_dataplane: this is what brings 1 MB to the wire's speed.
@@ -75,7 +76,14 @@ private:
         bool spoiled = false;  // a slice was refused: its whole update is out (rules that do not fold)
         FloatBuffer assembly;  // its slices put together (rules that do not fold, several slices)
     };
+    // A slice that came before those of the contributors ahead of it in the fold order.
+    struct Held {
+        int rank;
+        SharedFloats values;  // empty: refused (not finite), nothing to fold
+    };
     void reject(const Envelope& push, const QString& why);
+    bool foldInOrder(size_t index, int rank, SharedFloats&& values);
+    bool fold(size_t index, const SharedFloats& values);
     void startRound(size_t expectedSize);
     bool accept(Delivery& d, size_t offset, SharedFloats&& values, size_t expectedSize);
     void sliceDelivered(size_t index);
@@ -88,6 +96,9 @@ private:
     QSet<QString> m_contributors;
     QHash<QString, Delivery> m_deliveries;  // this round's, by contributor; empty between rounds
     std::vector<int> m_foldedPerSlice, m_deliveredPerSlice;
+    QHash<QString, int> m_rank;          // each contributor's place in the fold order
+    std::vector<int> m_nextRank;         // per slice: whose slice is folded next
+    std::vector<std::vector<Held>> m_held;  // per slice: early ones
     std::optional<size_t> m_finalSlice;
     size_t m_length = 0;
     int m_complete = 0;

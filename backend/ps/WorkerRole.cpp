@@ -1,10 +1,12 @@
 #include "WorkerRole.h"
 
 #include "Channel.h"
+#include "Checkpoint.h"
 #include "LocalTrainer.h"
 #include "ModelFrame.h"
 #include "ModeRegistry.h"
 #include "ModelSlices.h"
+#include "PrivateFiles.h"
 #include "RoleError.h"
 #include "SchedulerClient.h"
 #include "StartupClock.h"
@@ -12,6 +14,7 @@
 #include "Vocabulary.h"
 
 #include <QCborArray>
+#include <QFile>
 
 namespace hips {
 
@@ -68,7 +71,9 @@ public:
         // those rounds without them); where each push is applied as it comes, after its last push.
         const bool eachAsItComes = policy.party == TierSync::AsPushesCome;
         const qint64 finalVersion = m_ctx.training().rounds * pushesPerRound;
-        qint64 pushes = 0;
+        const qint64 resumeRound = m_ctx.training().resumeRound;
+        qint64 pushes = resumeRound * pushesPerRound;
+        if (resumeRound > 0) restoreState(trainer, resumeRound);
         RoundStats stats;
         double commSeconds = 0;
         while (eachAsItComes ? pushes < finalVersion : global.version < finalVersion) {
@@ -78,6 +83,7 @@ public:
             auto update = std::make_shared<std::vector<float>>(global.size);
             if (gradients) trainer.writeGradient(scale, update->data());
             else trainer.writeDelta(global.data, scale, update->data());
+            if ((pushes + 1) % pushesPerRound == 0) keepState(trainer, (pushes + 1) / pushesPerRound);
             sendPush(channel, global.version + 1, global.version, update, true);  // and ask for the next model too
             global = awaitModel(channel, scheduler, global.version + 1);  // the answer to this push, or newer
             commSeconds += std::chrono::duration<double>(Clock::now() - commStart).count();
@@ -115,6 +121,31 @@ private:
         } while (!m_esync->ready(int(total.steps), s.computeSeconds));
         total.loss /= double(total.steps);
         return total;
+    }
+
+    // This worker's state at the end of a checkpoint round, kept before the push that completes
+    // the round: by the time the global server keeps its checkpoint of the round, every worker's
+    // state of it is on disk. One that cannot be written is a warning, as a checkpoint is.
+    void keepState(const LocalTrainer& trainer, qint64 round) {
+        const int every = m_ctx.training().checkpointEvery;
+        if (every <= 0 || round % every != 0 || !ModeRegistry::policy(m_ctx.training().mode).resumable()) return;
+        const QString path = workerStatePath(m_ctx.outDir, m_ctx.node.id, round);
+        QString error = makePrivateDirectory(checkpointDirectory(m_ctx.outDir));
+        if (error.isEmpty()) error = writeFileAtomically(path, trainer.saveState());
+        if (!error.isEmpty()) return (void)std::fprintf(stderr, "state of round %lld not kept: %s\n", static_cast<long long>(round), qPrintable(error));
+        removeOlderWorkerStates(m_ctx.outDir, m_ctx.node.id, round - every);
+    }
+
+    // A resumed run: the state this worker kept at the checkpoint's round. Without it (the worker
+    // had not reached that round, or the file is gone) it goes on with fresh momentum and order.
+    void restoreState(LocalTrainer& trainer, qint64 round) {
+        QFile f(workerStatePath(m_ctx.outDir, m_ctx.node.id, round));
+        if (!f.open(QIODevice::ReadOnly)) {
+            std::fprintf(stderr, "no state of round %lld (%s): this worker resumes with fresh momentum and data order\n",
+                         static_cast<long long>(round), qPrintable(f.errorString()));
+            return;
+        }
+        trainer.loadState(f.readAll());
     }
 
     // No deadline of its own: the answer waits for the other workers' compute, which may be 8x

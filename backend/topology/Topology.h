@@ -75,6 +75,9 @@ struct TrainingSettings {
     int syntheticSamples = 4096;
     int heartbeatTimeoutS = 15;  // a node silent this long is declared dead
     int replyTimeoutS = 120;     // a data-plane answer slower than this fails the run
+    int checkpointEvery = 5;     // the global server keeps a checkpoint every N rounds (0: never)
+    // Set by `hips run --resume` only: the roles start from the checkpoint of this round (0: afresh).
+    int resumeRound = 0;
 
     // A parameter of the chosen mode or aggregation rule: the topology's value, else the default.
     double param(const QString& name) const;

@@ -4,6 +4,7 @@
 #include "AggregatorRegistry.h"
 #include "FieldRules.h"
 #include "ModeRegistry.h"
+#include "ModelRegistry.h"
 #include "Partition.h"
 #include "TopologyLimits.h"
 
@@ -199,9 +200,19 @@ private:
         if (ModeRegistry::policy(s.mode).roundOfSyncs && s.localEpochs > 0)
             add("$.training.local_epochs", QStringLiteral("mode %1 counts a round in synchronisations: set local_iters "
                                                           "(synchronisations per round) instead of local_epochs").arg(s.mode));
+        if (ModeRegistry::policy(s.mode).gradientEveryStep && ModelRegistry::hasRunningStatistics(s.model))
+            add("$.training.model", QStringLiteral("mode %1 pushes gradients, and model %2's BatchNorm statistics have "
+                                                   "none: they would never leave their initial values; choose a mode "
+                                                   "that pushes models (fedavg, esync, …) or another model").arg(s.mode, s.model));
         if (s.evalEvery > s.rounds)
             add("$.training.eval_every", QStringLiteral("eval_every (%1) is larger than rounds (%2); the model "
                                                         "would never be evaluated").arg(s.evalEvery).arg(s.rounds));
+        if (s.resumeRound >= s.rounds)
+            add("$.training.resume_round", QStringLiteral("resume_round (%1) must be below rounds (%2): a run resumes "
+                                                          "from a checkpoint before its end").arg(s.resumeRound).arg(s.rounds));
+        if (s.resumeRound > 0 && !ModeRegistry::policy(s.mode).resumable())
+            add("$.training.resume_round", QStringLiteral("mode %1 applies pushes as they come and keeps no checkpoints; "
+                                                          "only the modes with rounds at the global server resume").arg(s.mode));
     }
 
     // Names are checked where they are read; here, what the designer and `hips run` may have set:

@@ -41,7 +41,9 @@ QJsonObject training(const TrainingSettings& t) {
             {"batch_size", t.batchSize}, {"learning_rate", t.learningRate}, {"momentum", t.momentum},
             {"eval_every", t.evalEvery}, {"train_central_workers", t.trainCentralWorkers},
             {"seed", t.seed}, {"threads", t.threads}, {"synthetic_samples", t.syntheticSamples},
-            {"heartbeat_timeout_s", t.heartbeatTimeoutS}, {"reply_timeout_s", t.replyTimeoutS}};
+            {"heartbeat_timeout_s", t.heartbeatTimeoutS}, {"reply_timeout_s", t.replyTimeoutS},
+            {"checkpoint_every", t.checkpointEvery}};
+    if (t.resumeRound > 0) o.insert("resume_round", t.resumeRound);
     for (auto it = t.params.begin(); it != t.params.end(); ++it) o.insert(it.key(), *it);
     return o;
 }

@@ -3,6 +3,7 @@
 #include "IdxCache.h"
 #include "TrainError.h"
 
+#include <QFile>
 #include <QFileInfo>
 
 namespace hips {
@@ -76,6 +77,40 @@ Dataset loadFashionMnist(const QString& dir, Split split, int part, int parts, i
     return normalise(x, y);  // copies into new tensors: nothing refers to the mapping afterwards
 }
 
+// CIFAR-10's binary version: records of one label byte and 3 x 32 x 32 image bytes (red, green,
+// blue planes), 10,000 to a file.
+Dataset loadCifar10(const QString& dir, Split split, int part, int parts, int seed, const PartitionSpec& spec) {
+    constexpr int64_t kRecord = 1 + 3 * 32 * 32;
+    QStringList names;
+    if (split == Split::Train)
+        for (int i = 1; i <= 5; ++i) names << QStringLiteral("data_batch_%1.bin").arg(i);
+    else
+        names << QStringLiteral("test_batch.bin");
+    std::vector<torch::Tensor> records;
+    for (const QString& name : names) {
+        QFile f(dir + '/' + name);
+        if (!f.open(QIODevice::ReadOnly))
+            throw TrainError("CIFAR-10 file " + f.fileName().toStdString() + " cannot be read (" + f.errorString().toStdString() +
+                             "); download the binary version (cifar-10-binary.tar.gz) from "
+                             "https://www.cs.toronto.edu/~kriz/cifar.html, unpack it, and point training.data_dir at "
+                             "its cifar-10-batches-bin folder (data_batch_1.bin … data_batch_5.bin, test_batch.bin)");
+        const QByteArray bytes = f.readAll();
+        if (bytes.isEmpty() || bytes.size() % kRecord != 0)
+            throw TrainError(f.fileName().toStdString() + " is not a CIFAR-10 binary batch: " + std::to_string(bytes.size()) +
+                             " bytes is not a whole number of " + std::to_string(kRecord) + "-byte records");
+        records.push_back(torch::from_blob(const_cast<char*>(bytes.constData()), {bytes.size() / kRecord, kRecord}, torch::kUInt8).clone());
+    }
+    torch::Tensor all = torch::cat(records);
+    torch::Tensor labels = all.select(1, 0);
+    if (labels.max().item<int>() > 9)
+        throw TrainError("the CIFAR-10 files in " + dir.toStdString() + " hold a label above 9: they are not CIFAR-10");
+    if (parts > 1) all = all.index_select(0, shardRows(labels, part, parts, seed, spec));
+    const torch::Tensor mean = torch::tensor({0.4914f, 0.4822f, 0.4465f}).view({1, 3, 1, 1});
+    const torch::Tensor stdDev = torch::tensor({0.2470f, 0.2435f, 0.2616f}).view({1, 3, 1, 1});
+    torch::Tensor images = all.narrow(1, 1, kRecord - 1).view({-1, 3, 32, 32}).to(torch::kFloat32).div_(255.0);
+    return {images.sub_(mean).div_(stdDev).contiguous(), all.select(1, 0).to(torch::kInt64).contiguous()};
+}
+
 Dataset makeSyntheticDataset(int samples, int seed, Split split) {
     torch::manual_seed(seed);
     const torch::Tensor prototypes = torch::rand({10, 28, 28}) * 255;
@@ -89,6 +124,7 @@ Dataset makeSyntheticDataset(int samples, int seed, Split split) {
 Dataset loadDataset(const TrainingSettings& s, Split split, int part, int parts) {
     const PartitionSpec spec = partitionSpec(s);
     if (s.dataset == QLatin1String("fashion-mnist")) return loadFashionMnist(s.dataDir, split, part, parts, s.seed, spec);
+    if (s.dataset == QLatin1String("cifar10")) return loadCifar10(s.dataDir, split, part, parts, s.seed, spec);
     const Dataset all = makeSyntheticDataset(s.syntheticSamples, s.seed, split);
     return parts > 1 ? all.subset(shardRows(all.labels, part, parts, s.seed, spec)) : all;
 }

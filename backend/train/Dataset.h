@@ -1,5 +1,5 @@
 #pragma once
-// Image classification data: N x 1 x 28 x 28 float images in [0,1] normalised, int64 labels.
+// Image classification data: N x C x H x W float images, normalised per channel, int64 labels.
 #include "Partition.h"
 #include "TorchPch.h"
 #include "Topology.h"
@@ -7,7 +7,7 @@
 namespace hips {
 
 struct Dataset {
-    torch::Tensor images;  // float32 [N,1,28,28]
+    torch::Tensor images;  // float32 [N,C,H,W]: 1 x 28 x 28 (Fashion-MNIST), 3 x 32 x 32 (CIFAR-10)
     torch::Tensor labels;  // int64 [N]
 
     int64_t size() const { return labels.defined() ? labels.size(0) : 0; }
@@ -20,6 +20,8 @@ enum class Split { Train, Test };
 // With `parts` > 1, only shard `part` under `spec` (Partition.h).
 Dataset loadFashionMnist(const QString& dir, Split split, int part = 0, int parts = 1, int seed = 1,
                          const PartitionSpec& spec = {});
+// CIFAR-10's binary batches (data_batch_1..5.bin, test_batch.bin) from `dir`, sharded as above.
+Dataset loadCifar10(const QString& dir, Split split, int part = 0, int parts = 1, int seed = 1, const PartitionSpec& spec = {});
 // A learnable synthetic set: 10 fixed class prototypes plus noise (fast tests).
 Dataset makeSyntheticDataset(int samples, int seed, Split split);
 // The dataset named in the settings; with `parts` > 1 only shard `part` of it under the settings'

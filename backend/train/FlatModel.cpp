@@ -2,20 +2,26 @@
 
 namespace hips {
 
-FlatModel::FlatModel(const QString& name, torch::Device device, int seed) {
+FlatModel::FlatModel(const QString& name, InputShape in, torch::Device device, int seed) {
     torch::manual_seed(seed);  // the same seed gives every process the same initial model
-    m_net = createNet(name);
+    m_net = createNet(name, in);
     m_net->to(device);
     torch::NoGradGuard noGrad;
-    // Each parameter starts on a 64-byte boundary, as a separately allocated tensor would:
+    // The parameters, then the float buffers (BatchNorm's running statistics: averaged with the
+    // weights, as ESync does); BatchNorm's int64 batch counter stays out, unused with a momentum.
+    std::vector<torch::Tensor> tensors = m_net->parameters();
+    m_parameterTensors = tensors.size();
+    for (const torch::Tensor& b : m_net->buffers())
+        if (b.scalar_type() == torch::kFloat32) tensors.push_back(b);
+    // Each tensor starts on a 64-byte boundary, as a separately allocated tensor would:
     // convolution kernels run measurably slower on unaligned weights. Padding stays zero.
     constexpr int64_t kAlign = 16;
     auto aligned = [](int64_t n) { return (n + kAlign - 1) / kAlign * kAlign; };
     int64_t total = 0;
-    for (const torch::Tensor& p : m_net->parameters()) total = aligned(total) + p.numel();
+    for (const torch::Tensor& p : tensors) total = aligned(total) + p.numel();
     m_flat = torch::zeros({aligned(total)}, torch::TensorOptions().dtype(torch::kFloat32).device(device));
     int64_t offset = 0;
-    for (torch::Tensor& p : m_net->parameters()) {
+    for (torch::Tensor& p : tensors) {
         offset = aligned(offset);
         m_offsets.push_back(offset);
         torch::Tensor view = m_flat.narrow(0, offset, p.numel());

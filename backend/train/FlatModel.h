@@ -7,7 +7,7 @@ namespace hips {
 
 class FlatModel {
 public:
-    FlatModel(const QString& name, torch::Device device, int seed);
+    FlatModel(const QString& name, InputShape in, torch::Device device, int seed);
 
     Net& net() { return *m_net; }
     std::shared_ptr<Net> shared() { return m_net; }
@@ -23,7 +23,8 @@ public:
 private:
     std::shared_ptr<Net> m_net;
     torch::Tensor m_flat;
-    std::vector<int64_t> m_offsets;  // where each parameter starts in m_flat
+    std::vector<int64_t> m_offsets;  // where each tensor starts in m_flat: the parameters', then the buffers'
+    size_t m_parameterTensors = 0;
 };
 
 }  // namespace hips

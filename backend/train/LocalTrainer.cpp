@@ -7,13 +7,14 @@
 
 #include <chrono>
 #include <cstring>
+#include <sstream>
 #include <thread>
 
 namespace hips {
 
 struct LocalTrainer::Impl {
     Impl(const TrainingSettings& s, int index, int count, const QString& device)
-        : settings(s), model(s.model, resolveDevice(device), s.seed),
+        : settings(s), model(s.model, DatasetRegistry::inputShape(s.dataset), resolveDevice(device), s.seed),
           optimizer(model.net().parameters(), torch::optim::SGDOptions(s.learningRate).momentum(s.momentum)) {
         shard = loadDataset(s, Split::Train, index, count);
         if (shard.size() == 0)
@@ -125,6 +126,48 @@ void LocalTrainer::writeWeights(float* out) const {
     torch::NoGradGuard noGrad;
     const torch::Tensor local = d->model.flat().to(torch::kCPU).contiguous();
     std::memcpy(out, local.data_ptr<float>(), size_t(local.numel()) * sizeof(float));
+}
+
+QByteArray LocalTrainer::saveState() const {
+    torch::serialize::OutputArchive archive;
+    torch::serialize::OutputArchive optimizer;
+    d->optimizer.save(optimizer);
+    archive.write("optimizer", optimizer);
+    archive.write("order", d->order.to(torch::kCPU));
+    archive.write("cursor", torch::tensor(d->cursor, torch::kInt64));
+    archive.write("shuffle", d->generator.get_state());
+    archive.write("torch_rng", at::detail::getDefaultCPUGenerator().get_state());
+    std::ostringstream out;
+    archive.save_to(out);
+    const std::string bytes = out.str();
+    return QByteArray(bytes.data(), qsizetype(bytes.size()));
+}
+
+void LocalTrainer::loadState(const QByteArray& bytes) {
+    try {
+        std::istringstream in(bytes.toStdString());
+        torch::serialize::InputArchive archive;
+        archive.load_from(in);
+        torch::serialize::InputArchive optimizer;
+        archive.read("optimizer", optimizer);
+        torch::Tensor order, cursor, shuffle, rng;
+        archive.read("order", order);
+        archive.read("cursor", cursor);
+        archive.read("shuffle", shuffle);
+        archive.read("torch_rng", rng);
+        if (order.dim() != 1 || order.size(0) != d->shard.size() || cursor.numel() != 1 ||
+            cursor.item<int64_t>() < 0 || cursor.item<int64_t>() > d->shard.size())
+            throw TrainError("the saved state is of another shard (" + std::to_string(order.numel()) +
+                             " samples, this worker has " + std::to_string(d->shard.size()) + ")");
+        d->optimizer.load(optimizer);
+        d->order = order.to(torch::kInt64).to(d->model.device());
+        d->cursor = cursor.item<int64_t>();
+        d->generator.set_state(shuffle);
+        at::Generator global = at::detail::getDefaultCPUGenerator();  // a handle on the process's generator
+        global.set_state(rng);
+    } catch (const c10::Error& e) {
+        throw TrainError(std::string("the saved worker state cannot be read: ") + e.what_without_backtrace());
+    }
 }
 
 void setTorchThreads(int threads) {

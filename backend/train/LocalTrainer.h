@@ -39,6 +39,11 @@ public:
     // out = (w_local − global) · scale: the FedAvg push with scale 1/N_all.
     void writeDelta(const float* global, float scale, float* out) const;
     void writeWeights(float* out) const;  // w_local, e.g. for the local baseline's evaluation
+    // What a worker carries from round to round besides the model: the optimizer's momentum, the
+    // shard's shuffled order and position, the random generators. Restoring it makes a resumed
+    // run compute exactly what the uninterrupted one would have.
+    QByteArray saveState() const;
+    void loadState(const QByteArray& bytes);  // throws TrainError naming what does not fit
 
 private:
     struct Impl;

@@ -13,7 +13,7 @@ namespace hips {
 
 struct ModelEvaluator::Impl {
     Impl(const TrainingSettings& s, const QString& device)
-        : model(s.model, resolveDevice(device), s.seed), test(loadDataset(s, Split::Test)) {
+        : model(s.model, DatasetRegistry::inputShape(s.dataset), resolveDevice(device), s.seed), test(loadDataset(s, Split::Test)) {
         test.images = test.images.to(model.device());
         test.labels = test.labels.to(model.device());
     }

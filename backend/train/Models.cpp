@@ -2,15 +2,18 @@
 
 #include "TrainError.h"
 
+#include "ModelRegistry.h"
+
 namespace hips {
 
 namespace {
 
-// A change to a net's layers must change modelParameterCount (backend/ps/ModelFrame.cpp) too:
-// servers bound what they accept by it, and tst_train checks that the two agree.
+// A change to a net's layers must change ModelRegistry's tensor sizes (backend/algo) too: servers
+// bound what they accept by them, and tst_train checks that the two agree.
 struct MlpNet : Net {
-    MlpNet() : fc1(register_module("fc1", torch::nn::Linear(784, 256))),
-               fc2(register_module("fc2", torch::nn::Linear(256, 10))) {}
+    explicit MlpNet(InputShape in)
+        : fc1(register_module("fc1", torch::nn::Linear(in.channels * in.size * in.size, 256))),
+          fc2(register_module("fc2", torch::nn::Linear(256, 10))) {}
     torch::Tensor forward(torch::Tensor x) override {
         return fc2->forward(torch::relu(fc1->forward(x.flatten(1))));
     }
@@ -18,11 +21,13 @@ struct MlpNet : Net {
 };
 
 struct CnnNet : Net {
-    CnnNet() : conv1(register_module("conv1", torch::nn::Conv2d(torch::nn::Conv2dOptions(1, 6, 5).padding(2)))),
-               conv2(register_module("conv2", torch::nn::Conv2d(6, 16, 5))),
-               fc1(register_module("fc1", torch::nn::Linear(16 * 5 * 5, 120))),
-               fc2(register_module("fc2", torch::nn::Linear(120, 84))),
-               fc3(register_module("fc3", torch::nn::Linear(84, 10))) {}
+    // 28x28 images are padded to LeNet-5's 32x32.
+    explicit CnnNet(InputShape in)
+        : conv1(register_module("conv1", torch::nn::Conv2d(torch::nn::Conv2dOptions(in.channels, 6, 5).padding(in.size == 28 ? 2 : 0)))),
+          conv2(register_module("conv2", torch::nn::Conv2d(6, 16, 5))),
+          fc1(register_module("fc1", torch::nn::Linear(16 * 5 * 5, 120))),
+          fc2(register_module("fc2", torch::nn::Linear(120, 84))),
+          fc3(register_module("fc3", torch::nn::Linear(84, 10))) {}
     torch::Tensor forward(torch::Tensor x) override {
         x = torch::max_pool2d(torch::relu(conv1->forward(x)), 2);  // 6 x 14 x 14
         x = torch::max_pool2d(torch::relu(conv2->forward(x)), 2);  // 16 x 5 x 5
@@ -33,12 +38,89 @@ struct CnnNet : Net {
     torch::nn::Linear fc1, fc2, fc3;
 };
 
+torch::nn::Conv2d conv3x3(int64_t in, int64_t out, int64_t stride = 1, bool bias = true) {
+    return torch::nn::Conv2d(torch::nn::Conv2dOptions(in, out, 3).stride(stride).padding(1).bias(bias));
+}
+
+struct AlexNet : Net {
+    explicit AlexNet(InputShape in) : side(in.size / 8) {
+        const int64_t widths[] = {in.channels, 64, 192, 384, 256, 256};
+        for (int i = 0; i < 5; ++i) convs.push_back(register_module("conv" + std::to_string(i + 1), conv3x3(widths[i], widths[i + 1])));
+        fc1 = register_module("fc1", torch::nn::Linear(256 * side * side, 1024));
+        fc2 = register_module("fc2", torch::nn::Linear(1024, 1024));
+        fc3 = register_module("fc3", torch::nn::Linear(1024, 10));
+    }
+    torch::Tensor forward(torch::Tensor x) override {
+        for (size_t i = 0; i < convs.size(); ++i) {
+            x = torch::relu(convs[i]->forward(x));
+            if (i == 0 || i == 1 || i == 4) x = torch::max_pool2d(x, 2);
+        }
+        x = torch::dropout(x.flatten(1), 0.5, is_training());
+        x = torch::dropout(torch::relu(fc1->forward(x)), 0.5, is_training());
+        return fc3->forward(torch::relu(fc2->forward(x)));
+    }
+    int64_t side;
+    std::vector<torch::nn::Conv2d> convs;
+    torch::nn::Linear fc1{nullptr}, fc2{nullptr}, fc3{nullptr};
+};
+
+struct BasicBlock : torch::nn::Module {
+    BasicBlock(int64_t in, int64_t out, int64_t stride)
+        : conv1(register_module("conv1", conv3x3(in, out, stride, false))),
+          bn1(register_module("bn1", torch::nn::BatchNorm2d(out))),
+          conv2(register_module("conv2", conv3x3(out, out, 1, false))),
+          bn2(register_module("bn2", torch::nn::BatchNorm2d(out))) {
+        if (stride != 1 || in != out) {
+            projection = register_module("projection", torch::nn::Conv2d(torch::nn::Conv2dOptions(in, out, 1).stride(stride).bias(false)));
+            projectionBn = register_module("projection_bn", torch::nn::BatchNorm2d(out));
+        }
+    }
+    torch::Tensor forward(const torch::Tensor& x) {
+        torch::Tensor y = bn2->forward(conv2->forward(torch::relu(bn1->forward(conv1->forward(x)))));
+        return torch::relu(y + (projection ? projectionBn->forward(projection->forward(x)) : x));
+    }
+    torch::nn::Conv2d conv1;
+    torch::nn::BatchNorm2d bn1;
+    torch::nn::Conv2d conv2;
+    torch::nn::BatchNorm2d bn2;
+    torch::nn::Conv2d projection{nullptr};
+    torch::nn::BatchNorm2d projectionBn{nullptr};
+};
+
+struct ResNet18 : Net {
+    explicit ResNet18(InputShape in)
+        : stem(register_module("stem", conv3x3(in.channels, 64, 1, false))),
+          stemBn(register_module("stem_bn", torch::nn::BatchNorm2d(64))) {
+        int64_t channels = 64;
+        for (int64_t width : {64, 128, 256, 512})
+            for (int block = 0; block < 2; ++block) {
+                const int64_t stride = block == 0 && width != 64 ? 2 : 1;
+                blocks.push_back(register_module("block" + std::to_string(blocks.size()),
+                                                 std::make_shared<BasicBlock>(channels, width, stride)));
+                channels = width;
+            }
+        fc = register_module("fc", torch::nn::Linear(512, 10));
+    }
+    torch::Tensor forward(torch::Tensor x) override {
+        x = torch::relu(stemBn->forward(stem->forward(x)));
+        for (const auto& b : blocks) x = b->forward(x);
+        return fc->forward(torch::adaptive_avg_pool2d(x, {1, 1}).flatten(1));
+    }
+    torch::nn::Conv2d stem;
+    torch::nn::BatchNorm2d stemBn;
+    std::vector<std::shared_ptr<BasicBlock>> blocks;
+    torch::nn::Linear fc{nullptr};
+};
+
 }  // namespace
 
-std::shared_ptr<Net> createNet(const QString& name) {
-    if (name == QLatin1String("mlp")) return std::make_shared<MlpNet>();
-    if (name == QLatin1String("cnn")) return std::make_shared<CnnNet>();
-    throw TrainError("unknown model '" + name.toStdString() + "'; use mlp or cnn");
+std::shared_ptr<Net> createNet(const QString& name, InputShape in) {
+    if (name == QLatin1String("mlp")) return std::make_shared<MlpNet>(in);
+    if (name == QLatin1String("cnn")) return std::make_shared<CnnNet>(in);
+    if (name == QLatin1String("alexnet")) return std::make_shared<AlexNet>(in);
+    if (name == QLatin1String("resnet18")) return std::make_shared<ResNet18>(in);
+    throw TrainError("unknown model '" + name.toStdString() + "'; use one of: " +
+                     strategyNames(ModelRegistry::all()).join(", ").toStdString());
 }
 
 torch::Device resolveDevice(const QString& device) {

@@ -9,6 +9,8 @@
 
 #include <QJsonArray>
 #include <QtTest>
+#include <algorithm>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <cmath>
@@ -288,6 +290,39 @@ private Q_SLOTS:
                 QCOMPARE((*out)[i], base[i] + float(i % 5) * round - float(i % 3));
             QVERIFY(!c.takeFolded());
         }
+    }
+
+    // Float addition is not associative: the fold follows the contributors' order (by id), not
+    // the arrival order, so every arrival order gives the same bits (a resumed run is the
+    // uninterrupted one). Values are chosen so that orders differ: 1e8 + 1 − 1e8 is 0 or 1.
+    void foldOrderIsTheContributorsWhateverTheArrival() {
+        const QStringList ids{"w0", "w1", "w2", "w3"};
+        const std::vector<float> values{1e8f, 1.0f, -1e8f, 1.0f};
+        const std::vector<float> base{0.5f};
+        const float expected = ((((base[0] + values[0]) + values[1]) + values[2]) + values[3]);
+        std::vector<int> arrival{0, 1, 2, 3};
+        int orders = 0;
+        do {
+            RoundCollector c("p/server0", {ids.begin(), ids.end()}, AggregatorRegistry::create("fedavg"));
+            ModelBufferPool pool;
+            c.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(1), base.data()}; });
+            for (int k = 0; k < 4; ++k)
+                QCOMPARE(c.add(push(ids[arrival[k]], 1, {values[size_t(arrival[k])]}), 1, 1), k == 3);
+            const FloatBuffer out = c.takeFolded();
+            QVERIFY(out);
+            QCOMPARE(std::memcmp(&(*out)[0], &expected, sizeof(float)), 0);
+            ++orders;
+        } while (std::next_permutation(arrival.begin(), arrival.end()));
+        QCOMPARE(orders, 24);
+        // A held slice that is refused (NaN) is skipped in its turn; the others still fold in order.
+        RoundCollector c("p/server0", {"a", "b", "c"}, AggregatorRegistry::create("fedavg"));
+        ModelBufferPool pool;
+        c.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(1), nullptr}; });
+        QVERIFY(!c.add(push("c", 1, {1.0f}), 1, 1));
+        QVERIFY(!c.add(push("b", 1, {std::numeric_limits<float>::quiet_NaN()}), 1, 1));
+        QCOMPARE(c.rejectedNonFinite(), quint64(1));
+        QVERIFY(c.add(push("a", 1, {2.0f}), 1, 1));
+        QCOMPARE((*c.takeFolded())[0], 3.0f);
     }
 
     // A non-finite slice is left out of its range only; a range no contribution reached keeps

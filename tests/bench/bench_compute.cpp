@@ -15,7 +15,7 @@ using Clock = std::chrono::steady_clock;
 
 static double plainLoop(const TrainingSettings& s, const Dataset& data, int steps) {
     torch::manual_seed(s.seed);
-    auto net = createNet(s.model);
+    auto net = createNet(s.model, DatasetRegistry::inputShape(s.dataset));
     torch::optim::SGD opt(net->parameters(), torch::optim::SGDOptions(s.learningRate).momentum(s.momentum));
     const auto start = Clock::now();
     for (int i = 0; i < steps; ++i) {

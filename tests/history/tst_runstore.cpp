@@ -90,7 +90,7 @@ private Q_SLOTS:
         QString error;
         auto store = RunStore::open(path, &error);
         QVERIFY2(store, qPrintable(error));
-        QCOMPARE(store->schemaVersion(), 2);
+        QCOMPARE(store->schemaVersion(), RunStore::kSchemaVersion);
         QCOMPARE(store->metricCount(1), 1);  // only the aggregate row stays a metric
         QCOMPARE(store->traffic(1).size(), 4);
         QCOMPARE(store->facts(1).bytesAcross, 3500.0);
@@ -198,6 +198,34 @@ private Q_SLOTS:
     // One builder of rows: a run's records, stored as the controller stores them and read back,
     // give the rows (throughput, loss, bytes, accuracy, time) the live panel showed, from
     // RunProgress both times; the report's series are those rows.
+    // hips run --resume: a run is found by its directory (and its directory by its id); resuming
+    // from round 2 drops what was recorded after it and makes the run 'running' again.
+    void resumedRunKeepsItsRowsUpToTheCheckpoint() {
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        QVERIFY2(store, qPrintable(error));
+        const qint64 other = store->beginRun("other", "{}", {}, "/runs/other");
+        const qint64 run = store->beginRun("cut", "{}", {}, "/runs/cut");
+        for (int round = 1; round <= 4; ++round) {
+            store->appendMetric(run, round, "c/global_server0", round, "aggregate.round_s", 1.0);
+            store->appendTraffic(run, TrafficRecord{double(round), "p/server0>c/global_server0", "across", 100 * round, round});
+        }
+        store->finishRun(run, "failed", {});
+        store->resumeRun(run, 2);
+        QVERIFY(store->flush());
+        QCOMPARE(store->runOfDirectory("/runs/cut"), std::optional<qint64>(run));
+        QCOMPARE(store->runOfDirectory("/runs/other"), std::optional<qint64>(other));
+        QVERIFY(!store->runOfDirectory("/runs/none"));
+        QCOMPARE(store->runDirectory(run), QString("/runs/cut"));
+        QCOMPARE(store->run(run)->status, QString("running"));
+        QCOMPARE(store->run(run)->ended, 0.0);
+        QCOMPARE(store->metrics(run).size(), 2);
+        QCOMPARE(store->traffic(run).size(), 2);
+        QCOMPARE(store->traffic(run).last().bytes, qint64(200));
+        QVERIFY(store->eventMessages(run, "info").join('\n').contains("resumed from the checkpoint of round 2"));
+    }
+
     void storedRowsAreTheLiveRows() {
         QTemporaryDir dir;
         QString error;

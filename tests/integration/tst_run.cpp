@@ -288,6 +288,63 @@ private Q_SLOTS:
         QVERIFY(!run.historyList().contains("small-synthetic"));
     }
 
+    // A run whose controller is killed with SIGKILL goes on with `hips run --resume` from its last
+    // checkpoint, into the same history run, and ends bit for bit as the uninterrupted run: the
+    // same model bytes and the same accuracy. Three workers in a party make the fold order matter.
+    void resumedRunEndsAsTheUninterruptedOne() {
+        const QJsonArray workers{QJsonObject{{"count", 3}}};
+        const QJsonObject training{{"rounds", 10}, {"checkpoint_every", 2}};
+        Run whole;
+        const QString wholeTopology = writeSmallVariant(whole, workers, training);
+        whole.start({"run", wholeTopology, "--out", whole.dir.filePath("run")});
+        QVERIFY2(whole.finish(180000) == 0, whole.err.constData());
+
+        Run cut;
+        const QString cutTopology = writeSmallVariant(cut, workers, training);
+        const QString runDir = cut.dir.filePath("run");
+        cut.start({"run", cutTopology, "--out", runDir});
+        QVERIFY2(cut.waitForOutput("\n    5 ", 120000), cut.out.constData());
+        ::kill(pid_t(cut.process.processId()), SIGKILL);
+        cut.finish(30000);
+        QVERIFY(cut.leftovers().isEmpty());
+        QFile meta(runDir + "/checkpoint/checkpoint.json");
+        QVERIFY(meta.open(QIODevice::ReadOnly));
+        const int round = QJsonDocument::fromJson(meta.readAll()).object().value("round").toInt();
+        QVERIFY2(round >= 4 && round < 10 && round % 2 == 0, QByteArray::number(round).constData());
+
+        cut.out.clear();
+        cut.start({"run", "--resume", runDir});
+        QVERIFY2(cut.finish(180000) == 0, cut.err.constData());
+        QVERIFY2(cut.out.contains(QString("resuming run 1 from the checkpoint of round %1").arg(round).toUtf8()), cut.out.constData());
+        QVERIFY2(cut.out.contains("finished after 10 rounds"), cut.out.constData());
+        auto finalAccuracy = [](const QByteArray& out) {
+            return QRegularExpression("final test accuracy (\\d\\.\\d{4})").match(QString(out)).captured(1);
+        };
+        QCOMPARE(finalAccuracy(cut.out), finalAccuracy(whole.out));
+        for (const char* file : {"net.params", "net.meta"}) {
+            QFile a(whole.dir.filePath(QString("run/") + file)), b(runDir + '/' + file);
+            QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+            QByteArray left = a.readAll(), right = b.readAll();
+            if (QByteArray(file) == "net.meta") {  // begin_time differs; the rest must not
+                left = QJsonDocument::fromJson(left).object().value("test_acc").toVariant().toByteArray();
+                right = QJsonDocument::fromJson(right).object().value("test_acc").toVariant().toByteArray();
+            }
+            QVERIFY2(left == right, file);
+        }
+        // One history run, finished, with every round once; a finished run is not resumed again.
+        const QByteArray list = cut.historyList();
+        QCOMPARE(list.count("small-synthetic"), 1);
+        QVERIFY2(QRegularExpression("small-synthetic .* finished .* 10\\s").match(QString(list)).hasMatch(), list.constData());
+        QFile metrics(runDir + "/metrics.jsonl");
+        QVERIFY(metrics.open(QIODevice::ReadOnly));
+        const QByteArray all = metrics.readAll();
+        QCOMPARE(all.count("\"kind\":\"aggregate\""), 10);
+        cut.out.clear();
+        cut.start({"run", "--resume", "1"});
+        QCOMPARE(cut.finish(30000), 2);
+        QVERIFY2(cut.err.contains("run 1 is finished"), cut.err.constData());
+    }
+
     void corruptHistoryIsRefusedAndKept() {
         Run run;
         QFile junk(run.history());

@@ -49,6 +49,20 @@ QList<BrokenCase> brokenCases() {
          "$.training.alpha", "not a setting of mode fedavg, aggregation fedavg or partition iid"},
         {"unknown partition", [](QJsonObject& t) { set(t, {"training", "partition"}, "by_label"); },
          "$.training.partition", "'by_label' is not supported; use one of: iid, by_class, dirichlet"},
+        {"gradients for a model with BatchNorm", [](QJsonObject& t) {
+             set(t, {"training", "mode"}, "ssgd");
+             set(t, {"training", "model"}, "resnet18");
+         }, "$.training.model", "BatchNorm statistics have none"},
+        {"unknown model", [](QJsonObject& t) { set(t, {"training", "model"}, "vgg"); },
+         "$.training.model", "use one of: cnn, mlp, alexnet, resnet18"},
+        {"resume past the end", [](QJsonObject& t) { set(t, {"training", "resume_round"}, 20); },
+         "$.training.resume_round", "must be below rounds (20)"},
+        {"resume an asynchronous mode", [](QJsonObject& t) {
+             set(t, {"training", "mode"}, "asgd");
+             set(t, {"training", "resume_round"}, 5);
+         }, "$.training.resume_round", "only the modes with rounds at the global server resume"},
+        {"negative checkpoint period", [](QJsonObject& t) { set(t, {"training", "checkpoint_every"}, -1); },
+         "$.training.checkpoint_every", ""},
     };
 }
 

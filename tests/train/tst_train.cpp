@@ -2,13 +2,16 @@
 // devices, and that local training actually learns.
 #include "Dataset.h"
 #include "IdxCache.h"
+#include "FlatModel.h"
 #include "LocalTrainer.h"
+#include "ModelRegistry.h"
 #include "ServerOptimizer.h"
 #include "ModelFrame.h"
 #include "TrainError.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cstring>
 #include <atomic>
 #include <thread>
 #include <zlib.h>
@@ -39,6 +42,19 @@ void writeFakeMnist(const QString& dir, const QString& prefix, uint32_t n) {
     }
     writeGz(dir + "/" + prefix + "-images-idx3-ubyte.gz", images);
     writeGz(dir + "/" + prefix + "-labels-idx1-ubyte.gz", labels);
+}
+
+// A tiny CIFAR-10 look-alike in the binary format: record i has label i % 10, red plane 10·label,
+// green 20, blue 30.
+QString writeFakeCifar(const QString& dir, const QString& name, int records) {
+    QByteArray bytes;
+    for (int i = 0; i < records; ++i) {
+        bytes += char(i % 10);
+        for (char plane : {char(10 * (i % 10)), char(20), char(30)}) bytes += QByteArray(32 * 32, plane);
+    }
+    QFile f(dir + '/' + name);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size()) return {};
+    return f.fileName();
 }
 
 }  // namespace
@@ -79,9 +95,80 @@ private Q_SLOTS:
             s.dataset = "synthetic";
             s.syntheticSamples = 64;
             s.model = model;
-            QCOMPARE(LocalTrainer(s, 0, 1, "cpu").parameterCount(), hips::modelParameterCount(model));
+            QCOMPARE(LocalTrainer(s, 0, 1, "cpu").parameterCount(), hips::modelParameterCount(s));
         }
-        QCOMPARE(hips::modelParameterCount("no-such-model"), size_t(0));
+        TrainingSettings unknown;
+        unknown.model = "no-such-model";
+        QCOMPARE(hips::modelParameterCount(unknown), size_t(0));
+    }
+
+    // Every registered model, for both image shapes: the registry's tensor sizes (what servers
+    // bound pushes by) are the net's parameters then its float buffers, the flat model holds them
+    // all, and a batch gives 10 logits. ResNet-18's BatchNorm statistics are in the flat model,
+    // so loading weights sets them too.
+    void everyModelMatchesTheRegistryForEveryShape() {
+        for (const QString dataset : {"fashion-mnist", "cifar10"})
+            for (const StrategyInfo& m : ModelRegistry::all()) {
+                const InputShape in = DatasetRegistry::inputShape(dataset);
+                FlatModel model(m.name, in, torch::kCPU, 1);
+                std::vector<size_t> sizes;
+                for (const torch::Tensor& p : model.net().parameters()) sizes.push_back(size_t(p.numel()));
+                for (const torch::Tensor& b : model.net().buffers())
+                    if (b.scalar_type() == torch::kFloat32) sizes.push_back(size_t(b.numel()));
+                QCOMPARE(sizes, ModelRegistry::tensorSizes(m.name, dataset));
+                QCOMPARE(size_t(model.parameterCount()), ModelRegistry::parameterCount(m.name, dataset));
+                model.net().eval();
+                const torch::Tensor logits = model.net().forward(torch::randn({2, in.channels, in.size, in.size}));
+                QCOMPARE(logits.sizes().vec(), (std::vector<int64_t>{2, 10}));
+            }
+        FlatModel resnet("resnet18", DatasetRegistry::inputShape("cifar10"), torch::kCPU, 1);
+        std::vector<float> weights = resnet.weights();
+        std::fill(weights.begin(), weights.end(), 0.5f);
+        resnet.load(weights.data());
+        for (const torch::Tensor& b : resnet.net().buffers())
+            if (b.scalar_type() == torch::kFloat32) QCOMPARE(b.flatten()[0].item<float>(), 0.5f);
+        QCOMPARE(ModelRegistry::parameterCount("resnet18", "cifar10") > 11000000, true);
+    }
+
+    // CIFAR-10's binary batches: labels and channel planes where they belong, normalised per
+    // channel, shards cut by the partition; a missing or cut file named with what to do.
+    void loadsCifar10Batches() {
+        QTemporaryDir dir;
+        for (int i = 1; i <= 5; ++i) QVERIFY(!writeFakeCifar(dir.path(), QString("data_batch_%1.bin").arg(i), 20).isEmpty());
+        QVERIFY(!writeFakeCifar(dir.path(), "test_batch.bin", 10).isEmpty());
+        const Dataset train = loadCifar10(dir.path(), Split::Train);
+        QCOMPARE(train.images.sizes().vec(), (std::vector<int64_t>{100, 3, 32, 32}));
+        QCOMPARE(train.labels[13].item<int64_t>(), 3);
+        QCOMPARE(train.images[13][0][5][7].item<float>(), (30.0f / 255.0f - 0.4914f) / 0.2470f);  // red: 10·label
+        QCOMPARE(train.images[13][2][0][0].item<float>(), (30.0f / 255.0f - 0.4465f) / 0.2616f);  // blue: 30
+        QCOMPARE(loadCifar10(dir.path(), Split::Test).size(), 10);
+        PartitionSpec byClass{"by_class", 2, 0};
+        const Dataset shard = loadCifar10(dir.path(), Split::Train, 1, 5, 1, byClass);
+        QCOMPARE(shard.size(), 20);
+        QCOMPARE(std::get<0>(at::_unique(shard.labels)).numel(), 2);
+
+        TrainingSettings s;
+        s.dataset = "cifar10";
+        s.dataDir = dir.path();
+        s.model = "cnn";
+        s.localIters = 2;
+        LocalTrainer trainer(s, 0, 2, "cpu");
+        QCOMPARE(trainer.shardSize(), 50);
+        QCOMPARE(trainer.trainRound().samples, 100);  // a batch of 64 is cut to the shard's 50, twice
+
+        QFile::resize(dir.filePath("data_batch_3.bin"), 3073 * 4 + 100);
+        try {
+            loadCifar10(dir.path(), Split::Train);
+            QFAIL("no error for a cut file");
+        } catch (const TrainError& e) {
+            QVERIFY2(QString(e.what()).contains("data_batch_3.bin is not a CIFAR-10 binary batch"), e.what());
+        }
+        try {
+            loadCifar10(dir.filePath("nothing"), Split::Test);
+            QFAIL("no error for a missing data set");
+        } catch (const TrainError& e) {
+            QVERIFY2(QString(e.what()).contains("cifar-10-batches-bin") && QString(e.what()).contains("data_dir"), e.what());
+        }
     }
 
     void loadsIdxGz() {
@@ -217,6 +304,39 @@ private Q_SLOTS:
         }
         QVERIFY2(moved > 1e-3, "the steps did not move the weights");
         QVERIFY2(maxDiff < 1e-5, qPrintable(QString("server and trainer differ by %1").arg(maxDiff)));
+    }
+
+    // A worker's state (momentum, data order and position, generators) saved after some steps and
+    // loaded into a fresh trainer makes the next steps bit-identical to the ones the first trainer
+    // takes: what a resumed run relies on. Without it the fresh trainer's steps differ.
+    void savedStateContinuesBitForBit() {
+        TrainingSettings s;
+        s.dataset = "synthetic";
+        s.model = "mlp";
+        s.syntheticSamples = 512;
+        setTorchThreads(1);
+        LocalTrainer first(s, 0, 1, "cpu");
+        first.trainSteps(11);  // past an epoch's end (8 batches): a reshuffle happened
+        std::vector<float> w(first.parameterCount()), expected(w.size()), resumed(w.size()), fresh(w.size());
+        first.writeWeights(w.data());
+        const QByteArray state = first.saveState();
+        first.trainSteps(6);
+        first.writeWeights(expected.data());
+
+        LocalTrainer second(s, 0, 1, "cpu"), third(s, 0, 1, "cpu");
+        second.loadState(state);
+        for (LocalTrainer* t : {&second, &third}) {
+            t->setWeights(w.data());
+            t->trainSteps(6);
+        }
+        second.writeWeights(resumed.data());
+        third.writeWeights(fresh.data());
+        QVERIFY(std::memcmp(resumed.data(), expected.data(), w.size() * sizeof(float)) == 0);
+        QVERIFY(std::memcmp(fresh.data(), expected.data(), w.size() * sizeof(float)) != 0);
+
+        LocalTrainer otherShard(s, 0, 2, "cpu");
+        QVERIFY_THROWS_EXCEPTION(TrainError, otherShard.loadState(state));
+        QVERIFY_THROWS_EXCEPTION(TrainError, otherShard.loadState("not an archive"));
     }
 
 private:

@@ -198,6 +198,8 @@ void PropertyPanel::buildTraining() {
     using T = Topology;
     addChoice("dataset", tr("Dataset"), strategyNames(DatasetRegistry::all()), [](const T& t) { return t.training.dataset; },
               [](T& t, const QString& v) { t.training.dataset = v; });
+    addText("data_dir", tr("Data folder"), [](const T& t) { return t.training.dataDir; },
+            [](T& t, const QString& v) { t.training.dataDir = v; return QString(); });
     addChoice("model", tr("Model"), strategyNames(ModelRegistry::all()), [](const T& t) { return t.training.model; },
               [](T& t, const QString& v) { t.training.model = v; });
     addStrategies();
@@ -215,6 +217,8 @@ void PropertyPanel::buildTraining() {
               [](T& t, double v) { t.training.momentum = v; });
     addInt("eval_every", tr("Evaluate every (rounds)"), 1, 100000, [](const T& t) { return t.training.evalEvery; },
            [](T& t, int v) { t.training.evalEvery = v; });
+    addInt("checkpoint_every", tr("Checkpoint every (rounds, 0: never)"), 0, 1000000,
+           [](const T& t) { return t.training.checkpointEvery; }, [](T& t, int v) { t.training.checkpointEvery = v; });
     addBool("train_central_workers", tr("Central workers train"), [](const T& t) { return t.training.trainCentralWorkers; },
             [](T& t, bool v) { t.training.trainCentralWorkers = v; });
     addInt("seed", tr("Seed"), 0, 1 << 30, [](const T& t) { return t.training.seed; }, [](T& t, int v) { t.training.seed = v; });

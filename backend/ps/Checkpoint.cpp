@@ -1,0 +1,141 @@
+#include "Checkpoint.h"
+
+#include "PrivateFiles.h"
+
+#include <QCryptographicHash>
+#include <cstring>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+
+namespace hips {
+
+namespace {
+
+const QString kMeta = QStringLiteral("checkpoint.json");
+
+QByteArray bytesOf(const std::vector<float>& v) {
+    return QByteArray(reinterpret_cast<const char*>(v.data()), qsizetype(v.size() * sizeof(float)));
+}
+
+QString sha256(const QByteArray& bytes) {
+    return QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+}
+
+QString fileName(const char* kind, qint64 round) { return QStringLiteral("%1-%2.f32").arg(QLatin1String(kind)).arg(round); }
+
+// Reads one float file the meta names, checked against its size and checksum.
+std::optional<std::vector<float>> readFloats(const QDir& dir, const QJsonObject& entry, size_t expectFloats, QString* error) {
+    const QString name = entry.value("file").toString();
+    const qint64 floats = qint64(entry.value("floats").toDouble(-1));
+    if (name.contains('/') || name.isEmpty() || floats < 0 || (expectFloats && size_t(floats) != expectFloats)) {
+        *error = QStringLiteral("%1 names a file '%2' of %3 floats, expected %4").arg(dir.filePath(kMeta), name).arg(floats).arg(expectFloats);
+        return std::nullopt;
+    }
+    QFile f(dir.filePath(name));
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("cannot read %1: %2").arg(f.fileName(), f.errorString());
+        return std::nullopt;
+    }
+    const QByteArray bytes = f.read(floats * qint64(sizeof(float)) + 1);
+    if (bytes.size() != floats * qint64(sizeof(float)) || sha256(bytes) != entry.value("sha256").toString()) {
+        *error = QStringLiteral("%1 is not the file %2 describes (size or checksum differs); the checkpoint is damaged")
+                     .arg(f.fileName(), kMeta);
+        return std::nullopt;
+    }
+    std::vector<float> out(static_cast<size_t>(floats));
+    std::memcpy(out.data(), bytes.constData(), size_t(bytes.size()));
+    return out;
+}
+
+QJsonObject readMeta(const QString& runDir, QString* error) {
+    QFile f(QDir(checkpointDirectory(runDir)).filePath(kMeta));
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1 has no checkpoint (%2: %3); checkpoints are kept every training.checkpoint_every "
+                                "rounds by the global server").arg(runDir, f.fileName(), f.errorString());
+        return {};
+    }
+    QJsonParseError parse;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.read(1 << 20), &parse);
+    if (!doc.isObject() || doc.object().value("format").toString() != QLatin1String("hips-checkpoint")) {
+        *error = QStringLiteral("%1 is not a HiPS checkpoint description").arg(f.fileName());
+        return {};
+    }
+    return doc.object();
+}
+
+}  // namespace
+
+QString checkpointDirectory(const QString& runDir) { return QDir(runDir).filePath(QStringLiteral("checkpoint")); }
+
+QString writeCheckpoint(const QString& runDir, const Checkpoint& c, const TrainingSettings& s) {
+    const QString dirPath = checkpointDirectory(runDir);
+    if (const QString e = makePrivateDirectory(dirPath); !e.isEmpty()) return e;
+    const QDir dir(dirPath);
+    QJsonObject meta{{"format", "hips-checkpoint"}, {"round", c.round}, {"version", c.version},
+                     {"model_name", s.model}, {"mode", s.mode}, {"seed", s.seed}};
+    for (const auto& [kind, values] : {std::pair{"model", &c.model}, std::pair{"optimizer", &c.optimizer}}) {
+        const QByteArray bytes = bytesOf(*values);
+        const QString name = fileName(kind, c.round);
+        if (const QString e = writeFileAtomically(dir.filePath(name), bytes); !e.isEmpty()) return e;
+        meta.insert(QLatin1String(kind), QJsonObject{{"file", name}, {"floats", qint64(values->size())}, {"sha256", sha256(bytes)}});
+    }
+    if (const QString e = writeFileAtomically(dir.filePath(kMeta), QJsonDocument(meta).toJson()); !e.isEmpty()) return e;
+    static const QRegularExpression floatFile(QStringLiteral("^(model|optimizer)-(\\d+)\\.f32$"));
+    for (const QString& name : dir.entryList(QDir::Files)) {
+        const auto m = floatFile.match(name);
+        if (m.hasMatch() && m.captured(2).toLongLong() != c.round) QFile::remove(dir.filePath(name));
+    }
+    return {};
+}
+
+std::optional<Checkpoint> readCheckpoint(const QString& runDir, const TrainingSettings& s, size_t modelFloats, QString* error) {
+    const QJsonObject meta = readMeta(runDir, error);
+    if (meta.isEmpty()) return std::nullopt;
+    if (meta.value("model_name").toString() != s.model || meta.value("seed").toInt() != s.seed) {
+        *error = QStringLiteral("the checkpoint in %1 is of model %2 with seed %3, this run trains %4 with seed %5")
+                     .arg(runDir, meta.value("model_name").toString()).arg(meta.value("seed").toInt()).arg(s.model).arg(s.seed);
+        return std::nullopt;
+    }
+    const QDir dir(checkpointDirectory(runDir));
+    Checkpoint c;
+    c.round = qint64(meta.value("round").toDouble());
+    c.version = qint64(meta.value("version").toDouble());
+    auto model = readFloats(dir, meta.value("model").toObject(), modelFloats, error);
+    if (!model) return std::nullopt;
+    auto optimizer = readFloats(dir, meta.value("optimizer").toObject(), 0, error);
+    if (!optimizer) return std::nullopt;
+    if (!optimizer->empty() && optimizer->size() != model->size()) {
+        *error = QStringLiteral("the checkpoint in %1 has an optimizer state of another size than its model").arg(runDir);
+        return std::nullopt;
+    }
+    c.model = std::move(*model);
+    c.optimizer = std::move(*optimizer);
+    return c;
+}
+
+qint64 checkpointRound(const QString& runDir, QString* error) {
+    const QJsonObject meta = readMeta(runDir, error);
+    return meta.isEmpty() ? 0 : qint64(meta.value("round").toDouble());
+}
+
+QString workerStatePath(const QString& runDir, const QString& nodeId, qint64 round) {
+    QString name = nodeId;
+    name.replace('/', '-');
+    return QDir(checkpointDirectory(runDir)).filePath(QStringLiteral("%1-%2.state").arg(name).arg(round));
+}
+
+void removeOlderWorkerStates(const QString& runDir, const QString& nodeId, qint64 keepFrom) {
+    QString prefix = nodeId;
+    prefix.replace('/', '-');
+    const QDir dir(checkpointDirectory(runDir));
+    const QRegularExpression own(QStringLiteral("^%1-(\\d+)\\.state$").arg(QRegularExpression::escape(prefix)));
+    for (const QString& name : dir.entryList(QDir::Files)) {
+        const auto m = own.match(name);
+        if (m.hasMatch() && m.captured(1).toLongLong() < keepFrom) QFile::remove(dir.filePath(name));
+    }
+}
+
+}  // namespace hips

@@ -1,0 +1,40 @@
+#pragma once
+// The global server's checkpoints, and where each worker keeps its own state beside them.
+//
+// <run dir>/checkpoint/ holds model-<round>.f32 and optimizer-<round>.f32 (raw little-endian
+// floats) and checkpoint.json, which names the round they belong to with their sizes and SHA-256.
+// The floats are written first, each to a temporary file renamed into place, and the JSON last:
+// a checkpoint exists once its JSON names it, so a crash mid-write leaves the previous one.
+#include "Topology.h"
+
+#include <optional>
+#include <vector>
+
+namespace hips {
+
+struct Checkpoint {
+    qint64 round = 0;              // rounds done
+    qint64 version = 0;            // the global server's model version after them
+    std::vector<float> model;
+    std::vector<float> optimizer;  // the server optimizer's state (ssgd: its velocity); may be empty
+};
+
+QString checkpointDirectory(const QString& runDir);
+
+// Returns an error text naming the file and the cause, empty on success. Older checkpoints'
+// files go once the new one is in place.
+QString writeCheckpoint(const QString& runDir, const Checkpoint& checkpoint, const TrainingSettings& settings);
+
+// The newest checkpoint, checked against `settings` (model size, seed) and its checksums.
+std::optional<Checkpoint> readCheckpoint(const QString& runDir, const TrainingSettings& settings,
+                                         size_t modelFloats, QString* error);
+
+// The round of the newest checkpoint in `runDir`, or 0 with *error set when there is none.
+qint64 checkpointRound(const QString& runDir, QString* error);
+
+// Where a worker keeps its state (momentum, data order) for `round`, beside the checkpoint.
+QString workerStatePath(const QString& runDir, const QString& nodeId, qint64 round);
+// Removes the node's state files of rounds before `keepFrom`.
+void removeOlderWorkerStates(const QString& runDir, const QString& nodeId, qint64 keepFrom);
+
+}  // namespace hips
