@@ -1,12 +1,12 @@
 #include "AggregatorRegistry.h"
 
-#include "FedAvgAggregator.h"
+#include "FedAvgRule.h"
 
 #include <functional>
 
 namespace hips {
 
-using Factory = std::function<std::unique_ptr<Aggregator>()>;
+using Factory = std::function<std::unique_ptr<AggregationRule>()>;
 
 namespace {
 struct Entry {
@@ -18,13 +18,13 @@ const QList<Entry>& entries() {
     static const QList<Entry> table{
         {{QStringLiteral("fedavg"),
           QStringLiteral("The sum of the contributions, each already weighted by its sender (HiPS's FedAvg)."), {}, {}},
-         [] { return std::make_unique<FedAvgAggregator>(); }},
+         [] { return std::make_unique<FedAvgRule>(); }},
     };
     return table;
 }
 }  // namespace
 
-std::unique_ptr<Aggregator> AggregatorRegistry::create(const QString& name) {
+std::unique_ptr<AggregationRule> AggregatorRegistry::create(const QString& name) {
     for (const Entry& e : entries())
         if (e.info.name == name) return e.make();
     return nullptr;

@@ -1,5 +1,5 @@
 #pragma once
-#include "Aggregator.h"
+#include "AggregationRule.h"
 #include "StrategyInfo.h"
 
 #include <QStringList>
@@ -11,7 +11,7 @@ namespace hips {
 // in the .cpp: its description, parameters and factory.
 class AggregatorRegistry {
 public:
-    static std::unique_ptr<Aggregator> create(const QString& name);  // nullptr when unknown
+    static std::unique_ptr<AggregationRule> create(const QString& name);  // nullptr when unknown
     static const StrategyList& all();
     static QStringList names() { return strategyNames(all()); }
     static const StrategyInfo* find(const QString& name) { return findStrategy(all(), name); }

@@ -35,7 +35,7 @@ public:
         m_contributors = contributors;
         std::optional<AsyncGlobalTier> async;  // the asynchronous modes' policy, else rounds
         if (ModeRegistry::policy(m_ctx.training().mode).global == TierSync::AsPushesCome) async.emplace(m_ctx, contributors);
-        RoundCollector collector(m_ctx.node.id, contributors, makeAggregator(m_ctx.training()),
+        RoundCollector collector(m_ctx.node.id, contributors, makeAggregationRule(m_ctx.training()),
                                  m_ctx.training().quorumOf(int(contributors.size())));
         const ModePolicy policy = ModeRegistry::policy(m_ctx.training().mode);
         if (policy.gradientEveryStep)  // pushes are gradients: their sum, then the optimizer's step

@@ -20,18 +20,20 @@ bool isCanonicalSlice(qint64 offset, qint64 total, size_t count) {
 }
 
 void sendPushSlice(Channel& channel, qint64 round, qint64 base, const FloatBuffer& values, size_t index, bool pull,
-                   const QString& origin) {
+                   const QString& origin, double weight) {
     const size_t offset = index * kSliceFloats, count = std::min(kSliceFloats, values->size() - offset);
     Message push(message::kPush, {{QStringLiteral("round"), round}, {QStringLiteral("base"), base},
                                   {QStringLiteral("offset"), qint64(offset)}, {QStringLiteral("total"), qint64(values->size())},
                                   {QStringLiteral("pull"), pull}});
     if (!origin.isEmpty()) push.fields.insert(QStringLiteral("origin"), origin);
+    if (weight > 0) push.fields.insert(QStringLiteral("weight"), weight);
     push.frames.push_back(sharedFrame(values, values->data() + offset, count * sizeof(float)));
     channel.send(std::move(push));
 }
 
-void sendPush(Channel& channel, qint64 round, qint64 base, const FloatBuffer& values, bool pull, const QString& origin) {
-    for (size_t i = 0; i < sliceCount(values->size()); ++i) sendPushSlice(channel, round, base, values, i, pull, origin);
+void sendPush(Channel& channel, qint64 round, qint64 base, const FloatBuffer& values, bool pull, const QString& origin,
+              double weight) {
+    for (size_t i = 0; i < sliceCount(values->size()); ++i) sendPushSlice(channel, round, base, values, i, pull, origin, weight);
 }
 
 std::optional<ModelSlice> ModelSlice::fromMessage(Message&& m, const QString& from) {

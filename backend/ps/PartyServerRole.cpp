@@ -42,7 +42,7 @@ public:
         const PeerInfo global = SchedulerClient::find(m_globalScheduler.join(), QStringLiteral("global_server"));
         Channel upstream = Channel::dealer(m_ctx.zmq, m_ctx.node.id, global.endpoint, global.id);
         m_upstream = &upstream;
-        RoundCollector collector(m_ctx.node.id, m_workerIds, makeAggregator(m_ctx.training()),
+        RoundCollector collector(m_ctx.node.id, m_workerIds, makeAggregationRule(m_ctx.training()),
                                  m_ctx.training().quorumOf(int(m_workerIds.size())));
         collector.foldOnArrival([this] { return RoundCollector::FoldTarget{m_pool.acquire(m_model.total), nullptr}; });
         const ModePolicy policy = ModeRegistry::policy(m_ctx.training().mode);
@@ -102,7 +102,7 @@ private:
         if (const auto slice = collector.takeFinalSlice(); slice && !m_hfa) {
             m_pushedRound = round;
             m_streamedSlices = true;
-            sendPushSlice(*m_upstream, round, m_globalVersion, collector.foldBuffer(), *slice, true);
+            sendPushSlice(*m_upstream, round, m_globalVersion, collector.foldBuffer(), *slice, true, {}, collector.openWeight());
         }
         if (!complete) return;
         FloatBuffer sum = collector.takeFolded();
@@ -113,7 +113,7 @@ private:
         }
         if (m_hfa) return hfaSync(round, sum);
         m_pushedRound = round;
-        sendPush(*m_upstream, round, m_globalVersion, sum, true);
+        sendPush(*m_upstream, round, m_globalVersion, sum, true, {}, collector.roundWeight());
     }
 
     // HFA: the party's model moves by its workers' average every party sync; every k2-th sync,

@@ -9,7 +9,7 @@
 
 namespace hips {
 
-std::unique_ptr<Aggregator> makeAggregator(const TrainingSettings& settings) {
+std::unique_ptr<AggregationRule> makeAggregationRule(const TrainingSettings& settings) {
     auto a = AggregatorRegistry::create(settings.aggregation);
     if (!a)
         throw RoleError("unknown aggregation '" + settings.aggregation.toStdString() + "'; known: " +
@@ -17,9 +17,9 @@ std::unique_ptr<Aggregator> makeAggregator(const TrainingSettings& settings) {
     return a;
 }
 
-RoundCollector::RoundCollector(const QString& self, QSet<QString> contributors, std::unique_ptr<Aggregator> aggregator,
+RoundCollector::RoundCollector(const QString& self, QSet<QString> contributors, std::unique_ptr<AggregationRule> rule,
                                int quorum)
-    : m_contributors(std::move(contributors)), m_aggregator(std::move(aggregator)), m_log(self),
+    : m_contributors(std::move(contributors)), m_rule(std::move(rule)), m_log(self),
       m_quorum(quorum > 0 && quorum < m_contributors.size() ? quorum : int(m_contributors.size())) {
     QStringList ordered(m_contributors.begin(), m_contributors.end());
     ordered.sort();
@@ -41,9 +41,19 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
         reject(push, QStringLiteral("payload is not a slice of a %1-float update").arg(expectedSize));
         return false;
     }
+    // The samples behind the push (absent: 1); a weight that is no positive finite number is refused.
+    const QCborValue weightField = m.fields.value(QStringLiteral("weight"));
+    const double weight = weightField.isUndefined() ? 1.0 : weightField.toDouble(-1);
+    if (!(weight > 0 && weight <= 1e15)) {
+        reject(push, QStringLiteral("weight is not a positive number of samples"));
+        return false;
+    }
     if (m_deliveries.isEmpty()) startRound(expectedSize);
     Delivery& d = m_deliveries[push.peer];
-    if (d.slices.empty()) d.slices.resize(sliceCount(expectedSize));
+    if (d.slices.empty()) {
+        d.slices.resize(sliceCount(expectedSize));
+        d.weight = weight;
+    }
     const size_t index = size_t(offset) / kSliceFloats;
     if (d.slices[index]) {
         reject(push, QStringLiteral("second push of floats %1.. in round %2").arg(offset).arg(round));
@@ -53,7 +63,7 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
     ++d.count;
     SharedFloats values = shareFloats(std::move(push.message.frames[0]));
     const bool accepted = folding() && !partial() ? foldInOrder(index, m_rank.value(push.peer), std::move(values))
-                                                  : accept(d, size_t(offset), std::move(values), expectedSize);
+                                                  : accept(push.peer, d, size_t(offset), std::move(values), expectedSize);
     if (!accepted) {
         ++m_nonFinite;
         d.spoiled = true;
@@ -61,7 +71,9 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
     }
     sliceDelivered(index);
     if (d.count < d.slices.size()) return false;
-    if (!folding() && !d.spoiled && d.assembly) m_aggregator->add(d.assembly->data(), expectedSize, d.assembly);
+    if (!folding() && !d.spoiled && d.assembly)
+        m_rule->add(Contribution{push.peer, d.weight, d.assembly->data(), expectedSize, d.assembly});
+    m_weight += d.weight;
     if (++m_complete < m_quorum) return false;
     closeRound();
     return true;
@@ -69,8 +81,17 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
 
 // The round's result is complete: ranges no contribution reached keep the base, and the
 // aggregate of a quorum stands for every contributor.
+double RoundCollector::openWeight() const {
+    if (m_deliveries.isEmpty()) return m_roundWeight;  // the round just closed
+    double total = 0;
+    for (const Delivery& d : m_deliveries) total += d.weight;
+    return total;
+}
+
 void RoundCollector::closeRound() {
     m_deliveries.clear();
+    m_roundWeight = std::exchange(m_weight, 0.0);
+    if (!folding()) m_rule->finish();
     m_scale = float(m_contributors.size()) / float(m_quorum);
     if (!folding()) return;
     float* out = m_fold.out->data();
@@ -86,11 +107,12 @@ void RoundCollector::closeRound() {
 void RoundCollector::startRound(size_t expectedSize) {
     m_length = expectedSize;
     m_complete = 0;
-    m_aggregator->begin(expectedSize);
+    m_rule->begin(expectedSize);
+    m_weight = 0;
     m_fold = {};  // back to the pool before asking it again
     // A quorum closes a round on whole contributions: a slice of one that does not make it must
     // not be in the sum, so several-slice updates are folded only when every contributor counts.
-    if (m_foldTarget && m_aggregator->foldsOnArrival() && (!partial() || sliceCount(expectedSize) == 1)) {
+    if (m_foldTarget && m_rule->foldsOnArrival() && (!partial() || sliceCount(expectedSize) == 1)) {
         m_fold = m_foldTarget();
         if (!m_fold.out || m_fold.out->size() != expectedSize) m_fold = {};  // not this round, then
     }
@@ -139,11 +161,11 @@ bool RoundCollector::fold(size_t index, const SharedFloats& values) {
 // Checks a slice and, when all its values are finite, folds it into the round's result (the
 // first contribution to a range seeds it, in one pass with the check), or keeps it for the rule:
 // as it is when it is the whole update, else copied into its sender's.
-bool RoundCollector::accept(Delivery& d, size_t offset, SharedFloats&& values, size_t expectedSize) {
+bool RoundCollector::accept(const QString& from, Delivery& d, size_t offset, SharedFloats&& values, size_t expectedSize) {
     if (folding()) return fold(offset / kSliceFloats, values);  // a quorum's round: in arrival order
     if (!allFinite(values.data, values.size)) return false;
     if (values.size == expectedSize) {
-        m_aggregator->add(values.data, values.size, std::move(values.owner));
+        m_rule->add(Contribution{from, d.weight, values.data, values.size, std::move(values.owner)});
     } else {
         if (!d.assembly) d.assembly = std::make_shared<std::vector<float>>(expectedSize);
         std::copy(values.data, values.data + values.size, d.assembly->data() + offset);

@@ -1,7 +1,7 @@
 #pragma once
 // A server's round: the contributors' push slices checked, folded or kept for the aggregation
 // rule, and the next model applied and sent.
-#include "Aggregator.h"
+#include "AggregationRule.h"
 #include "ModelSlices.h"
 #include "RejectionLog.h"
 #include "RoleContext.h"
@@ -15,7 +15,7 @@
 
 namespace hips {
 
-std::unique_ptr<Aggregator> makeAggregator(const TrainingSettings& settings);
+std::unique_ptr<AggregationRule> makeAggregationRule(const TrainingSettings& settings);
 
 // One round of pushes from a known set of contributors, slice by slice (kSliceFloats):
 // rejects strangers, repeated slices, wrong rounds, slices that are not the canonical cut of the
@@ -30,7 +30,7 @@ public:
     // `quorum` whole contributions make the round; their aggregate is scaled by
     // contributors / quorum (workers push Δ/N), and later pushes of a closed round are counted
     // as late and dropped.
-    RoundCollector(const QString& self, QSet<QString> contributors, std::unique_ptr<Aggregator> aggregator, int quorum = 0);
+    RoundCollector(const QString& self, QSet<QString> contributors, std::unique_ptr<AggregationRule> rule, int quorum = 0);
 
     // Returns true when this push slice completed the round (every contributor's every slice is in).
     // Takes the payload frame out of `push` (the rule may keep it without a copy).
@@ -43,7 +43,7 @@ public:
         const float* base = nullptr;
     };
     // Folds each accepted push slice into a buffer from `target` (asked for at a round's first
-    // push) as it arrives, when the rule allows it (Aggregator::foldsOnArrival). Slices are folded
+    // push) as it arrives, when the rule allows it (AggregationRule::foldsOnArrival). Slices are folded
     // in the contributors' order (by id), a slice that comes early held until those before it
     // are in: float addition is not associative, and a sum in arrival order would make two runs
     // with the same seed differ (and a resumed run differ from the uninterrupted one). The arithmetic
@@ -57,15 +57,21 @@ public:
     // whose range of the round's result (foldBuffer()) may go out before the round is complete.
     std::optional<size_t> takeFinalSlice() { return std::exchange(m_finalSlice, std::nullopt); }
     const FloatBuffer& foldBuffer() const { return m_fold.out; }
-    // out = base + aggregate over [begin, end) when the round was not folded; see Aggregator::write.
+    // out = base + aggregate over [begin, end) when the round was not folded; see AggregationRule::write.
     void write(float* out, const float* base, size_t begin, size_t end) const {
-        m_aggregator->write(out, base, begin, end);
+        m_rule->write(out, base, begin, end);
         if (m_scale != 1.0f) rescaleAround(out + begin, base ? base + begin : nullptr, end - begin, m_scale);
     }
     int contributorCount() const { return int(m_contributors.size()); }
     quint64 rejected() const { return m_rejected; }
     quint64 rejectedNonFinite() const { return m_nonFinite; }
     quint64 late() const { return m_late; }  // pushes that came after their round had closed
+    // The weights (training samples) of the last closed round's contributions, summed: what a
+    // party server's own push carries upstream.
+    double roundWeight() const { return m_roundWeight; }
+    // The weights of the open round's contributors so far (all of them once a slice is final).
+    double openWeight() const;
+    const AggregationRule& rule() const { return *m_rule; }
     int quorum() const { return m_quorum; }
 
 private:
@@ -75,6 +81,7 @@ private:
         size_t count = 0;
         bool spoiled = false;  // a slice was refused: its whole update is out (rules that do not fold)
         FloatBuffer assembly;  // its slices put together (rules that do not fold, several slices)
+        double weight = 1;     // the samples behind it, from its push
     };
     // A slice that came before those of the contributors ahead of it in the fold order.
     struct Held {
@@ -85,7 +92,7 @@ private:
     bool foldInOrder(size_t index, int rank, SharedFloats&& values);
     bool fold(size_t index, const SharedFloats& values);
     void startRound(size_t expectedSize);
-    bool accept(Delivery& d, size_t offset, SharedFloats&& values, size_t expectedSize);
+    bool accept(const QString& from, Delivery& d, size_t offset, SharedFloats&& values, size_t expectedSize);
     void sliceDelivered(size_t index);
     bool folding() const { return m_fold.out != nullptr; }
     bool partial() const { return m_quorum < int(m_contributors.size()); }
@@ -102,7 +109,8 @@ private:
     std::optional<size_t> m_finalSlice;
     size_t m_length = 0;
     int m_complete = 0;
-    std::unique_ptr<Aggregator> m_aggregator;
+    std::unique_ptr<AggregationRule> m_rule;
+    double m_weight = 0, m_roundWeight = 0;  // the open round's weights so far; the last closed round's
     RejectionLog m_log;
     quint64 m_rejected = 0, m_nonFinite = 0, m_late = 0;
     int m_quorum;

@@ -84,7 +84,7 @@ public:
             if (gradients) trainer.writeGradient(scale, update->data());
             else trainer.writeDelta(global.data, scale, update->data());
             if ((pushes + 1) % pushesPerRound == 0) keepState(trainer, (pushes + 1) / pushesPerRound);
-            sendPush(channel, global.version + 1, global.version, update, true);  // and ask for the next model too
+            sendPush(channel, global.version + 1, global.version, update, true, {}, double(std::max<int64_t>(s.samples, 1)));  // and ask for the next model too
             global = awaitModel(channel, scheduler, global.version + 1);  // the answer to this push, or newer
             commSeconds += std::chrono::duration<double>(Clock::now() - commStart).count();
             stats.loss += s.loss / double(pushesPerRound);

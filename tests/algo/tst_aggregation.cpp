@@ -3,6 +3,7 @@
 #include "AggregatorRegistry.h"
 #include "AsyncPushes.h"
 #include "EsyncState.h"
+#include "FedAvgRule.h"
 #include "VectorMath.h"
 #include "RunProgress.h"
 #include "RoundCollector.h"
@@ -19,7 +20,7 @@ using namespace hips;
 
 namespace {
 
-std::vector<float> sumOf(const Aggregator& a, size_t n) {
+std::vector<float> sumOf(const AggregationRule& a, size_t n) {
     std::vector<float> out(n);
     a.write(out.data(), nullptr, 0, n);
     return out;
@@ -190,14 +191,14 @@ private Q_SLOTS:
             for (int k = 0; k < 2; ++k) {
                 std::vector<float> delta(w.size());
                 for (size_t i = 0; i < w.size(); ++i) delta[i] = (local[party * 2 + k][i] - w[i]) / n;
-                agg->add(delta.data(), delta.size());
+                agg->add({QString("p%1/worker%2").arg(party).arg(k), 64, delta.data(), delta.size(), nullptr});
             }
             QCOMPARE(agg->contributions(), 2);
             partySums.push_back(sumOf(*agg, w.size()));
         }
         auto global = AggregatorRegistry::create("fedavg");
         global->begin(w.size());
-        for (const auto& s : partySums) global->add(s.data(), s.size());
+        for (const auto& s : partySums) global->add({"p/server0", 128, s.data(), s.size(), nullptr});
         std::vector<float> next(w.size());
         global->write(next.data(), w.data(), 0, w.size());  // w + ΣΔ, as the global server applies it
         for (size_t i = 0; i < w.size(); ++i) {
@@ -214,13 +215,13 @@ private Q_SLOTS:
         for (int round = 0; round < 2; ++round) {
             agg->begin(3);
             auto a = std::make_shared<std::vector<float>>(std::vector<float>{1, 2, 3});
-            agg->add(a->data(), 3, a);
+            agg->add({"a", 1, a->data(), 3, a});
             QCOMPARE(sumOf(*agg, 3)[2], 3.0f);  // one contribution: the sum is the contribution
             float b[3] = {10, 20, 30};
-            agg->add(b, 3);
+            agg->add({"b", 1, b, 3, nullptr});
             b[0] = b[1] = b[2] = -99;  // reused by the caller after add: must not matter
             const float c[3] = {100, 200, 300};
-            agg->add(c, 3);
+            agg->add({"c", 1, c, 3, nullptr});
             QCOMPARE(sumOf(*agg, 3), (std::vector<float>{111, 222, 333}));
             std::vector<float> part(3, -1.0f);
             const float base[3] = {1000, 2000, 3000};
@@ -233,7 +234,45 @@ private Q_SLOTS:
         auto agg = AggregatorRegistry::create("fedavg");
         agg->begin(4);
         const float v[3] = {1, 2, 3};
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, agg->add(v, 3));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, agg->add({"a", 1, v, 3, nullptr}));
+    }
+
+    // A rule sees each contribution with its sender and the weight its push carried (absent: 1),
+    // and finish() once per round, before anything is written; a weight that is no positive
+    // number refuses the push.
+    void ruleSeesSendersWeightsAndFinish() {
+        struct Recording final : AggregationRule {
+            QString name() const override { return "recording"; }
+            void begin(size_t length) override { inner.begin(length); seen.clear(); }
+            void add(Contribution c) override {
+                seen.append(c.from + '=' + QString::number(c.weight));
+                inner.add(std::move(c));
+            }
+            int contributions() const override { return inner.contributions(); }
+            void finish() override { ++finished; }
+            void write(float* out, const float* base, size_t b, size_t e) const override { inner.write(out, base, b, e); }
+            FedAvgRule inner;
+            QStringList seen;
+            int finished = 0;
+        };
+        auto owned = std::make_unique<Recording>();
+        Recording* rule = owned.get();
+        RoundCollector c("p/server0", {"p/w0", "p/w1", "p/w2"}, std::move(owned));
+        auto weighted = [](const QString& peer, std::vector<float> v, const QCborValue& weight) {
+            Envelope e = push(peer, 1, std::move(v));
+            if (!weight.isUndefined()) e.message.fields.insert(QStringLiteral("weight"), weight);
+            return e;
+        };
+        QVERIFY(!c.add(weighted("p/w0", {1, 2}, 640), 1, 2));
+        QVERIFY(!c.add(weighted("p/w1", {3, 4}, -5), 1, 2));  // refused
+        QVERIFY(!c.add(weighted("p/w1", {3, 4}, QCborValue()), 1, 2));
+        QCOMPARE(c.rejected(), quint64(1));
+        QCOMPARE(rule->finished, 0);
+        QVERIFY(c.add(weighted("p/w2", {5, 6}, 64.5), 1, 2));
+        QCOMPARE(rule->finished, 1);
+        QCOMPARE(rule->seen, (QStringList{"p/w0=640", "p/w1=1", "p/w2=64.5"}));
+        QCOMPARE(c.roundWeight(), 705.5);
+        QCOMPARE(sumOf(c, 2), (std::vector<float>{9, 12}));
     }
 
     void collectorRejectsBadPushes() {

@@ -1,5 +1,5 @@
 #pragma once
-#include "Aggregator.h"
+#include "AggregationRule.h"
 
 #include <vector>
 
@@ -11,11 +11,11 @@ namespace hips {
 // Contributions are held (zero-copy when they come with an owner). Servers fold each one into
 // the next model as it arrives (foldsOnArrival); write() sums them in one pass that reads each
 // once (w + Σ Δ_i: N+1 reads and one write) where a range must be computed from the inputs.
-class FedAvgAggregator final : public Aggregator {
+class FedAvgRule final : public AggregationRule {
 public:
     QString name() const override { return QStringLiteral("fedavg"); }
     void begin(size_t length) override;
-    void add(const float* values, size_t length, std::shared_ptr<const void> owner) override;
+    void add(Contribution c) override;
     int contributions() const override { return int(m_inputs.size()); }
     void write(float* out, const float* base, size_t begin, size_t end) const override;
     bool foldsOnArrival() const override { return true; }

@@ -1,0 +1,45 @@
+#pragma once
+// An aggregation rule at a server (ENGINE.md's AggregationRule): the contributions of one round
+// go in, each with its sender and weight, and one vector comes out. Rules are chosen by name
+// (AggregatorRegistry: `training.aggregation`); robust rules (median, Krum, Draco's majority
+// vote) keep their inputs and do their whole-vector work in finish().
+#include <QCborMap>
+#include <QString>
+#include <cstddef>
+#include <memory>
+
+namespace hips {
+
+// One contribution as a rule sees it.
+struct Contribution {
+    QString from;       // the sender's node id (a worker, or a party server)
+    double weight = 1;  // the training samples behind it (a party server's: its workers' sum)
+    const float* values = nullptr;
+    size_t length = 0;
+    std::shared_ptr<const void> owner;  // when set, keeps `values` alive: the rule may hold them without a copy
+};
+
+class AggregationRule {
+public:
+    virtual ~AggregationRule() = default;
+    virtual QString name() const = 0;
+    // Starts a round of vectors of `length` floats.
+    virtual void begin(size_t length) = 0;
+    virtual void add(Contribution contribution) = 0;
+    virtual int contributions() const = 0;
+    // Once every contribution of the round is in: whole-vector work (Krum's scores, Weiszfeld's
+    // iterations, decoding). Before the first write().
+    virtual void finish() {}
+    // out[i] = base[i] + aggregate[i] for i in [begin, end) (base may be null: the aggregate
+    // alone). Computing by ranges lets a server send each slice as soon as it is written.
+    virtual void write(float* out, const float* base, size_t begin, size_t end) const = 0;
+    // True for a rule whose aggregate is the plain sum of the contributions: the server may then
+    // fold each one into the next model as it arrives (RoundCollector::foldOnArrival), and the
+    // tier below may send its sum instead of its contributions.
+    virtual bool foldsOnArrival() const { return false; }
+    bool needsIndividuals() const { return !foldsOnArrival(); }
+    // The round's choices (senders selected or rejected), for the metrics; empty for FedAvg.
+    virtual QCborMap report() const { return {}; }
+};
+
+}  // namespace hips
