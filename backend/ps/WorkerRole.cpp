@@ -10,8 +10,8 @@
 #include "RoleError.h"
 #include "SchedulerClient.h"
 #include "StartupClock.h"
-#include "StateServiceRole.h"
 #include "Vocabulary.h"
+#include "WorkerStrategy.h"
 
 #include <QCborArray>
 #include <QFile>
@@ -42,10 +42,8 @@ public:
         Channel channel = Channel::dealer(m_ctx.zmq, m_ctx.node.id, server.endpoint, server.id);
         m_assembler = std::make_unique<ModelAssembler>(trainer.parameterCount());
         const ModePolicy policy = ModeRegistry::policy(m_ctx.training().mode);
-        if (policy.stateService) {  // ESync: c is seeded by timing one forward/backward pass
-            m_esync = std::make_unique<StateServiceClient>(m_ctx);
-            m_esync->ready(0, trainer.gradient().computeSeconds);
-        }
+        const std::unique_ptr<WorkerStrategy> strategy = makeWorkerStrategy(m_ctx);
+        strategy->start(trainer);
         channel.send(Message(message::kPull, {{QStringLiteral("version"), 0}}));
         ModelVersion global = awaitModel(channel, scheduler, 0);
         startup.mark(QStringLiteral("first_model_s"));
@@ -58,17 +56,11 @@ public:
             throw RoleError("the server's model has " + std::to_string(global.size) + " parameters, this worker's " +
                             std::to_string(trainer.parameterCount()) + "; all roles must use the same model");
 
-        // What goes up: a round's delta (w_local − w) / N, or, where the server owns the optimizer
-        // (synchronous SGD), the gradient / N of every step, each answered by the new weights.
-        // Under HFA a push goes to the party every k1 steps and is the party's average; under
-        // ESync the delta is scaled by global_lr.
-        const bool gradients = policy.gradientEveryStep;
+        // Each push is answered by the next model (or a newer one). A push is for round = its base
+        // version + 1. Where the server runs rounds, the run ends for this worker with the final
+        // version, even if some of its pushes came late (a quorum closed those rounds without
+        // them); where each push is applied as it comes, after its last push.
         const qint64 pushesPerRound = m_ctx.training().workerPushesPerRound();
-        const float globalRate = policy.stateService ? float(m_ctx.training().param(QStringLiteral("global_lr"))) : 1.0f;
-        const float scale = globalRate / float(policy.hierarchicalFrequency ? t.party(m_ctx.node.party)->workerCount() : workers);
-        // A push is for round = its base version + 1. Where the server runs rounds, the run ends for
-        // this worker with the final version, even if some of its pushes came late (a quorum closed
-        // those rounds without them); where each push is applied as it comes, after its last push.
         const bool eachAsItComes = policy.party == TierSync::AsPushesCome;
         const qint64 finalVersion = m_ctx.training().rounds * pushesPerRound;
         const qint64 resumeRound = m_ctx.training().resumeRound;
@@ -78,13 +70,13 @@ public:
         double commSeconds = 0;
         while (eachAsItComes ? pushes < finalVersion : global.version < finalVersion) {
             trainer.setWeights(global.data);
-            const RoundStats s = localWork(trainer, policy, global.version + 1);
+            const RoundStats s = strategy->work(trainer, global.version + 1);
             const auto commStart = Clock::now();
             auto update = std::make_shared<std::vector<float>>(global.size);
-            if (gradients) trainer.writeGradient(scale, update->data());
-            else trainer.writeDelta(global.data, scale, update->data());
+            strategy->update(trainer, global, update->data());
             if ((pushes + 1) % pushesPerRound == 0) keepState(trainer, (pushes + 1) / pushesPerRound);
-            sendPush(channel, global.version + 1, global.version, update, true, {}, double(std::max<int64_t>(s.samples, 1)));  // and ask for the next model too
+            const double weight = double(std::max<int64_t>(s.samples, 1));  // the samples behind it
+            sendPush(channel, global.version + 1, global.version, update, true, {}, weight);  // and ask for the next model
             global = awaitModel(channel, scheduler, global.version + 1);  // the answer to this push, or newer
             commSeconds += std::chrono::duration<double>(Clock::now() - commStart).count();
             stats.loss += s.loss / double(pushesPerRound);
@@ -96,33 +88,13 @@ public:
             stats = {};
             commSeconds = 0;
         }
-        if (m_esync) m_esync->leave();
+        strategy->finish();
         scheduler.leave();
         channel.lingerOnClose(2s);
         return kRoleOk;
     }
 
 private:
-    // The local work before one push: a gradient (ssgd), k1 steps (hfa), steps until the state
-    // service says ready (esync), or a round's local_iters steps.
-    RoundStats localWork(LocalTrainer& trainer, const ModePolicy& policy, qint64 sync) {
-        if (policy.gradientEveryStep) return trainer.gradient();
-        if (policy.hierarchicalFrequency) return trainer.trainSteps(qint64(m_ctx.training().param(QStringLiteral("k1"))));
-        if (!m_esync) return trainer.trainRound();
-        m_esync->beginRound(sync);
-        RoundStats total;
-        RoundStats s;
-        do {
-            s = trainer.step();
-            total.loss += s.loss;
-            total.samples += s.samples;
-            total.computeSeconds += s.computeSeconds;
-            ++total.steps;
-        } while (!m_esync->ready(int(total.steps), s.computeSeconds));
-        total.loss /= double(total.steps);
-        return total;
-    }
-
     // This worker's state at the end of a checkpoint round, kept before the push that completes
     // the round: by the time the global server keeps its checkpoint of the round, every worker's
     // state of it is on disk. One that cannot be written is a warning, as a checkpoint is.
@@ -176,7 +148,6 @@ private:
 
     RoleContext& m_ctx;
     std::unique_ptr<ModelAssembler> m_assembler;
-    std::unique_ptr<StateServiceClient> m_esync;  // mode esync
 };
 
 }  // namespace

@@ -1,0 +1,81 @@
+// The worker strategies of the modes (ALGORITHMS.md has the formulas).
+#include "WorkerStrategy.h"
+
+#include "ModeRegistry.h"
+#include "StateServiceRole.h"
+
+namespace hips {
+
+namespace {
+
+// fedavg, asgd, dcasgd, mixed_sync: local_iters steps (or local_epochs passes), then the delta
+// (w_local − w)·scale. hfa: k1 steps, the delta scaled for the party's own average.
+class ModelDelta : public WorkerStrategy {
+public:
+    ModelDelta(float scale, qint64 steps) : m_scale(scale), m_steps(steps) {}
+    RoundStats work(LocalTrainer& trainer, qint64) override {
+        return m_steps > 0 ? trainer.trainSteps(m_steps) : trainer.trainRound();
+    }
+    void update(const LocalTrainer& trainer, const ModelVersion& base, float* out) const override {
+        trainer.writeDelta(base.data, m_scale, out);
+    }
+
+protected:
+    float m_scale;
+    qint64 m_steps;  // 0: a round's worth (local_iters or local_epochs)
+};
+
+// ssgd: the gradient of one batch at w, scaled by 1/N; the global server owns the optimizer.
+class Gradient final : public WorkerStrategy {
+public:
+    explicit Gradient(float scale) : m_scale(scale) {}
+    RoundStats work(LocalTrainer& trainer, qint64) override { return trainer.gradient(); }
+    void update(const LocalTrainer& trainer, const ModelVersion&, float* out) const override {
+        trainer.writeGradient(m_scale, out);
+    }
+
+private:
+    float m_scale;
+};
+
+// esync: steps until the state service says ready (fast devices do several while the slowest
+// does one), then the delta scaled by global_lr / N.
+class Esync final : public ModelDelta {
+public:
+    Esync(RoleContext& ctx, float scale) : ModelDelta(scale, 0), m_service(ctx) {}
+    void start(LocalTrainer& trainer) override { m_service.ready(0, trainer.gradient().computeSeconds); }
+    RoundStats work(LocalTrainer& trainer, qint64 sync) override {
+        m_service.beginRound(sync);
+        RoundStats total, s;
+        do {
+            s = trainer.step();
+            total.loss += s.loss;
+            total.samples += s.samples;
+            total.computeSeconds += s.computeSeconds;
+            ++total.steps;
+        } while (!m_service.ready(int(total.steps), s.computeSeconds));
+        total.loss /= double(total.steps);
+        return total;
+    }
+    void finish() override { m_service.leave(); }
+
+private:
+    StateServiceClient m_service;
+};
+
+}  // namespace
+
+std::unique_ptr<WorkerStrategy> makeWorkerStrategy(RoleContext& ctx) {
+    const TrainingSettings& s = ctx.training();
+    const ModePolicy policy = ModeRegistry::policy(s.mode);
+    const float workers = float(ctx.topology.trainingWorkerCount());
+    if (policy.gradientEveryStep) return std::make_unique<Gradient>(1.0f / workers);
+    if (policy.stateService) return std::make_unique<Esync>(ctx, float(s.param(QStringLiteral("global_lr"))) / workers);
+    if (policy.hierarchicalFrequency) {  // the party's average: its own workers count
+        const float partyWorkers = float(ctx.topology.party(ctx.node.party)->workerCount());
+        return std::make_unique<ModelDelta>(1.0f / partyWorkers, qint64(s.param(QStringLiteral("k1"))));
+    }
+    return std::make_unique<ModelDelta>(1.0f / workers, 0);
+}
+
+}  // namespace hips
