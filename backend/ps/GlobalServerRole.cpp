@@ -1,12 +1,9 @@
 #include "GlobalServerRole.h"
 
-#include "AsyncGlobalTier.h"
 #include "Checkpoint.h"
+#include "GlobalPolicies.h"
 #include "ModeRegistry.h"
-#include "PendingPulls.h"
 #include "RoleError.h"
-#include "ServerOptimizer.h"
-#include "RoundCollector.h"
 #include "SchedulerClient.h"
 #include "VectorMath.h"
 #include "Vocabulary.h"
@@ -27,49 +24,27 @@ public:
           m_scheduler(ctx, ctx.scheduler(true), m_endpoint) {}
 
     int run() {
-        QSet<QString> contributors;
         for (const PeerInfo& p : m_scheduler.join()) {
-            if (p.role == QLatin1String("server") || p.role == QLatin1String("worker")) contributors.insert(p.id);
+            if (p.role == QLatin1String("server") || p.role == QLatin1String("worker")) m_tier.contributors.insert(p.id);
             if (p.role == QLatin1String("master_worker")) m_master = p.id;
         }
-        m_contributors = contributors;
-        std::optional<AsyncGlobalTier> async;  // the asynchronous modes' policy, else rounds
-        if (ModeRegistry::policy(m_ctx.training().mode).global == TierSync::AsPushesCome) async.emplace(m_ctx, contributors);
-        RoundCollector collector(m_ctx.node.id, contributors, makeAggregationRule(m_ctx.training()),
-                                 m_ctx.training().quorumOf(int(contributors.size())));
-        const ModePolicy policy = ModeRegistry::policy(m_ctx.training().mode);
-        if (policy.gradientEveryStep)  // pushes are gradients: their sum, then the optimizer's step
-            m_optimizer.emplace(float(m_ctx.training().learningRate), float(m_ctx.training().momentum));
+        m_tier.addPull = [this](const QString& peer, qint64 version) { addPull(peer, version); };
+        m_tier.served = [this](const QStringList& peers) { noteServed(peers); };
+        m_tier.done = [this](const QString& peer) { m_servedFinal.insert(peer); };
+        m_tier.roundDone = [this](qint64 round) { roundDone(round); };
+        m_policy = makeGlobalPolicy(m_tier);
         if (m_ctx.training().resumeRound > 0) resume();
-        collector.foldOnArrival([this] {
-            return RoundCollector::FoldTarget{m_pool.acquire(m_model.size), m_optimizer ? nullptr : m_model.data};
-        });
-        auto roundStart = Clock::now();
-        while (m_servedFinal.size() < contributors.size() || !m_masterHasFinal) {
+        m_roundStart = Clock::now();
+        while (m_servedFinal.size() < m_tier.contributors.size() || !m_masterHasFinal) {
             m_scheduler.throwIfAborted();
-            // No deadline for pushes: a round lasts as long as its slowest contributor computes;
-            // a contributor that dies or hangs is found by the heartbeats (throwIfAborted).
+            m_policy->onTick(Clock::now());
             auto e = m_channel.receive(200ms);
             if (!e) continue;
             const QString& type = e->message.type;
             if (type == message::kInit) onInit(*e);
             else if (type == message::kPull) addPull(e->peer, e->message.integer(QStringLiteral("version")));
-            else if (type == message::kPush && async) {
-                onAsyncPush(*async, *e, roundStart);
-            } else if (type == message::kPush) {
-                if (e->message.fields.value(QStringLiteral("pull")).toBool())
-                    addPull(e->peer, e->message.integer(QStringLiteral("round")));
-                const bool complete = m_model.version >= 0 && collector.add(*e, m_model.version + 1, m_model.size);
-                if (const auto slice = collector.takeFinalSlice(); slice && !m_optimizer)  // out before the round is complete
-                    m_streamer.sliceFinal(m_channel, m_pulls.waiting(m_model.version + 1), m_model.version + 1,
-                                          collector.foldBuffer(), *slice);
-                if (complete) {
-                    m_latePushes = collector.late();
-                    apply(collector, roundStart);
-                }
-            } else {
-                m_log.reject(e->peer, QStringLiteral("unexpected message '%1'").arg(type));
-            }
+            else if (type == message::kPush) m_policy->onPush(*e);
+            else m_log.reject(e->peer, QStringLiteral("unexpected message '%1'").arg(type));
             if (m_model.version >= 0) {
                 const QStringList ready = m_pulls.take(m_model.version);
                 for (const QString& peer : ready) sendModel(m_channel, peer, m_model, message::kModel);
@@ -85,7 +60,7 @@ private:
     // The model goes only to the nodes this server serves: the party servers, the central
     // workers and the master. Anyone else's pull is refused, not answered.
     void addPull(const QString& peer, qint64 version) {
-        if (m_contributors.contains(peer) || peer == m_master) m_pulls.add(peer, version);
+        if (m_tier.contributors.contains(peer) || peer == m_master) m_pulls.add(peer, version);
         else m_log.reject(peer, QStringLiteral("a pull from a node this server does not serve"));
     }
 
@@ -109,15 +84,13 @@ private:
     // the master's initial model.
     void resume() {
         QString error;
-        std::optional<Checkpoint> c =
-            readCheckpoint(m_ctx.outDir, m_ctx.training(), modelParameterCount(m_ctx.training()), &error);
+        std::optional<Checkpoint> c = readCheckpoint(m_ctx.outDir, m_ctx.training(), modelParameterCount(m_ctx.training()), &error);
         if (!c) throw RoleError("cannot resume: " + error.toStdString());
         if (c->round != m_ctx.training().resumeRound)
             throw RoleError("cannot resume from round " + std::to_string(m_ctx.training().resumeRound) +
                             ": the checkpoint in " + m_ctx.outDir.toStdString() + " is of round " + std::to_string(c->round));
-        if (m_optimizer && !c->optimizer.empty()) m_optimizer->setVelocity(std::move(c->optimizer));
-        auto weights = std::make_shared<std::vector<float>>(std::move(c->model));
-        m_model = ModelVersion::fromBuffer(c->version, weights);
+        m_policy->restoreOptimizerState(std::move(c->optimizer));
+        m_model = ModelVersion::fromBuffer(c->version, std::make_shared<std::vector<float>>(std::move(c->model)));
         m_ctx.metrics.report(metric::kModelInit, {{QStringLiteral("parameters"), qint64(m_model.size)},
                                                    {QStringLiteral("resumed_round"), c->round}});
     }
@@ -127,8 +100,8 @@ private:
     void keepCheckpoint(qint64 round) {
         const int every = m_ctx.training().checkpointEvery;
         if (every <= 0 || round % every != 0 || !ModeRegistry::policy(m_ctx.training().mode).resumable()) return;
-        Checkpoint c{round, m_model.version, std::vector<float>(m_model.data, m_model.data + m_model.size),
-                     m_optimizer ? m_optimizer->velocity() : std::vector<float>{}};
+        const Checkpoint c{round, m_model.version, std::vector<float>(m_model.data, m_model.data + m_model.size),
+                           m_policy->optimizerState()};
         if (const QString e = writeCheckpoint(m_ctx.outDir, c, m_ctx.training()); !e.isEmpty())
             std::fprintf(stderr, "checkpoint of round %lld not kept: %s\n", static_cast<long long>(round), qPrintable(e));
     }
@@ -136,63 +109,17 @@ private:
     void noteServed(const QStringList& peers) {
         if (m_model.version < m_ctx.training().rounds * m_ctx.training().globalStepsPerRound()) return;
         for (const QString& p : peers)
-            if (m_contributors.contains(p)) m_servedFinal.insert(p);
+            if (m_tier.contributors.contains(p)) m_servedFinal.insert(p);
     }
 
-    // w ← w + ΣΔ into a pooled buffer (the old one may still be on its way to a peer), each
-    // slice sent to the waiting pullers as soon as it is computed.
-    // Under synchronous SGD the round's result is the gradient sum, which the optimizer turns
-    // into the next weights.
-    void apply(RoundCollector& round, Clock::time_point& roundStart) {
-        const auto start = Clock::now();
-        const QStringList ready = m_pulls.take(m_model.version + 1);
-        if (m_optimizer) {
-            FloatBuffer gradient = round.takeFolded();
-            if (!gradient) {  // a rule that does not fold
-                gradient = m_pool.acquire(m_model.size);
-                round.write(gradient->data(), nullptr, 0, m_model.size);
-            }
-            FloatBuffer next = m_pool.acquire(m_model.size);
-            m_optimizer->step(next->data(), m_model.data, gradient->data(), m_model.size);
-            m_model = ModelVersion::fromBuffer(m_model.version + 1, next);
-            for (const QString& peer : ready) sendModel(m_channel, peer, m_model, message::kModel);
-        } else {
-            m_model = applyAndSend(m_channel, m_model, round, ready, m_pool, &m_streamer);
-        }
-        noteServed(ready);
-        m_applySeconds += std::chrono::duration<double>(Clock::now() - start).count();
-        const qint64 pushes = m_ctx.training().globalStepsPerRound();  // a round of synchronous SGD is many steps
-        if (m_model.version % pushes == 0) roundDone(m_model.version / pushes, roundStart);
-    }
-
-    // One push applied as it came; its sender gets the new model at once (asynchronous modes).
-    void onAsyncPush(AsyncGlobalTier& tier, Envelope& e, Clock::time_point& roundStart) {
-        if (m_model.version < 0) {
-            m_log.reject(e.peer, QStringLiteral("a push before the initial model"));
-            return;
-        }
-        const auto start = Clock::now();
-        const auto applied = tier.add(e, m_model, m_pool);
-        if (!applied) return;
-        sendModel(m_channel, applied->sender, m_model, message::kModel);
-        if (applied->senderDone) m_servedFinal.insert(applied->sender);
-        m_applySeconds += std::chrono::duration<double>(Clock::now() - start).count();
-        m_ctx.metrics.report(metric::kAsyncPush,
-                             {{QStringLiteral("from"), applied->sender}, {QStringLiteral("origin"), applied->origin},
-                              {QStringLiteral("version"), m_model.version},
-                              {metric::kStaleness, applied->staleness}, {QStringLiteral("refused"), applied->refused},
-                              {QStringLiteral("compensated"), applied->compensated}});
-        if (applied->roundDone) roundDone(*applied->roundDone, roundStart);
-    }
-
-    // A round's metrics, and the model to the master every eval_every rounds and at the end,
-    // labelled with the round (in the asynchronous modes the version counts pushes).
-    void roundDone(qint64 round, Clock::time_point& roundStart) {
+    // A round's metrics and checkpoint, and the model to the master every eval_every rounds and at
+    // the end, labelled with the round (in the asynchronous modes the version counts pushes).
+    void roundDone(qint64 round) {
         m_ctx.metrics.report(metric::kAggregate,
-                             {{metric::kRound, round}, {metric::kApplySeconds, std::exchange(m_applySeconds, 0.0)},
-                              {metric::kLatePushes, qint64(m_latePushes)},
-                              {metric::kRoundSeconds, std::chrono::duration<double>(Clock::now() - roundStart).count()}});
-        roundStart = Clock::now();
+                             {{metric::kRound, round}, {metric::kApplySeconds, std::exchange(m_tier.applySeconds, 0.0)},
+                              {metric::kLatePushes, qint64(m_tier.latePushes)},
+                              {metric::kRoundSeconds, std::chrono::duration<double>(Clock::now() - m_roundStart).count()}});
+        m_roundStart = Clock::now();
         keepCheckpoint(round);
         QCborMap traffic = trafficFields(m_channel);
         traffic.insert(QStringLiteral("round"), round);
@@ -215,12 +142,12 @@ private:
     PendingPulls m_pulls;
     ModelBufferPool m_pool;
     ModelStreamer m_streamer;
-    QSet<QString> m_contributors, m_servedFinal;
+    GlobalTier m_tier{m_ctx, m_channel, m_model, m_pool, m_pulls, m_streamer, {}, {}, {}, {}, {}};
+    std::unique_ptr<GlobalPolicy> m_policy;
+    QSet<QString> m_servedFinal;
     RejectionLog m_log{m_ctx.node.id};
     bool m_masterHasFinal = false;
-    double m_applySeconds = 0;  // this round's, so far
-    quint64 m_latePushes = 0;   // so far in the run
-    std::optional<MomentumSgd> m_optimizer;  // synchronous SGD: the optimizer lives here
+    Clock::time_point m_roundStart;
 };
 
 }  // namespace

@@ -1,0 +1,122 @@
+#include "GlobalPolicies.h"
+
+#include "AsyncGlobalTier.h"
+#include "ModeRegistry.h"
+#include "RoundCollector.h"
+#include "ServerOptimizer.h"
+#include "Vocabulary.h"
+
+#include <optional>
+
+namespace hips {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Rounds: every contributor's push of round v + 1 (or the first `quorum` of them) folded as it
+// arrives, each final slice sent to the waiting pullers at once, then the next version.
+class Rounds final : public GlobalPolicy {
+public:
+    explicit Rounds(GlobalTier& tier)
+        : m_tier(tier),
+          m_collector(tier.ctx.node.id, tier.contributors, makeAggregationRule(tier.ctx.training()),
+                      tier.ctx.training().quorumOf(int(tier.contributors.size()))) {
+        const TrainingSettings& s = tier.ctx.training();
+        if (ModeRegistry::policy(s.mode).gradientEveryStep)  // pushes are gradients: their sum, then the optimizer's step
+            m_optimizer.emplace(float(s.learningRate), float(s.momentum));
+        m_collector.foldOnArrival([this] {
+            return RoundCollector::FoldTarget{m_tier.pool.acquire(m_tier.model.size), m_optimizer ? nullptr : m_tier.model.data};
+        });
+    }
+
+    void onPush(Envelope& e) override {
+        ModelVersion& model = m_tier.model;
+        if (e.message.fields.value(QStringLiteral("pull")).toBool())
+            m_tier.addPull(e.peer, e.message.integer(QStringLiteral("round")));
+        const bool complete = model.version >= 0 && m_collector.add(e, model.version + 1, model.size);
+        if (const auto slice = m_collector.takeFinalSlice(); slice && !m_optimizer)  // out before the round is complete
+            m_tier.streamer.sliceFinal(m_tier.channel, m_tier.pulls.waiting(model.version + 1), model.version + 1,
+                                       m_collector.foldBuffer(), *slice);
+        if (!complete) return;
+        m_tier.latePushes = m_collector.late();
+        apply();
+    }
+
+    std::vector<float> optimizerState() const override { return m_optimizer ? m_optimizer->velocity() : std::vector<float>{}; }
+    void restoreOptimizerState(std::vector<float> state) override {
+        if (m_optimizer && !state.empty()) m_optimizer->setVelocity(std::move(state));
+    }
+
+private:
+    // w ← w + ΣΔ into a pooled buffer (the old one may still be on its way to a peer), each slice
+    // sent to the waiting pullers as soon as it is computed. Under synchronous SGD the round's
+    // result is the gradient sum, which the optimizer turns into the next weights.
+    void apply() {
+        const auto start = Clock::now();
+        ModelVersion& model = m_tier.model;
+        const QStringList ready = m_tier.pulls.take(model.version + 1);
+        if (m_optimizer) {
+            FloatBuffer gradient = m_collector.takeFolded();
+            if (!gradient) {  // a rule that does not fold
+                gradient = m_tier.pool.acquire(model.size);
+                m_collector.write(gradient->data(), nullptr, 0, model.size);
+            }
+            FloatBuffer next = m_tier.pool.acquire(model.size);
+            m_optimizer->step(next->data(), model.data, gradient->data(), model.size);
+            model = ModelVersion::fromBuffer(model.version + 1, next);
+            for (const QString& peer : ready) sendModel(m_tier.channel, peer, model, message::kModel);
+        } else {
+            model = applyAndSend(m_tier.channel, model, m_collector, ready, m_tier.pool, &m_tier.streamer);
+        }
+        m_tier.served(ready);
+        m_tier.applySeconds += std::chrono::duration<double>(Clock::now() - start).count();
+        const qint64 steps = m_tier.ctx.training().globalStepsPerRound();  // a round of synchronous SGD is many steps
+        if (model.version % steps == 0) m_tier.roundDone(model.version / steps);
+    }
+
+    GlobalTier& m_tier;
+    RoundCollector m_collector;
+    std::optional<MomentumSgd> m_optimizer;  // synchronous SGD: the optimizer lives here
+};
+
+// Pushes as they come: each applied alone as soon as it is whole, its sender answered at once.
+class AsPushesCome final : public GlobalPolicy {
+public:
+    explicit AsPushesCome(GlobalTier& tier) : m_tier(tier), m_async(tier.ctx, tier.contributors) {}
+
+    void onPush(Envelope& e) override {
+        ModelVersion& model = m_tier.model;
+        if (model.version < 0) {
+            m_log.reject(e.peer, QStringLiteral("a push before the initial model"));
+            return;
+        }
+        const auto start = Clock::now();
+        const auto applied = m_async.add(e, model, m_tier.pool);
+        if (!applied) return;
+        sendModel(m_tier.channel, applied->sender, model, message::kModel);
+        if (applied->senderDone) m_tier.done(applied->sender);
+        m_tier.applySeconds += std::chrono::duration<double>(Clock::now() - start).count();
+        m_tier.ctx.metrics.report(metric::kAsyncPush,
+                                  {{QStringLiteral("from"), applied->sender}, {QStringLiteral("origin"), applied->origin},
+                                   {QStringLiteral("version"), model.version},
+                                   {metric::kStaleness, applied->staleness}, {QStringLiteral("refused"), applied->refused},
+                                   {QStringLiteral("compensated"), applied->compensated}});
+        if (applied->roundDone) m_tier.roundDone(*applied->roundDone);
+    }
+
+private:
+    GlobalTier& m_tier;
+    AsyncGlobalTier m_async;
+    RejectionLog m_log{m_tier.ctx.node.id};
+};
+
+}  // namespace
+
+std::unique_ptr<GlobalPolicy> makeGlobalPolicy(GlobalTier& tier) {
+    if (ModeRegistry::policy(tier.ctx.training().mode).global == TierSync::AsPushesCome)
+        return std::make_unique<AsPushesCome>(tier);
+    return std::make_unique<Rounds>(tier);
+}
+
+}  // namespace hips

@@ -1,0 +1,43 @@
+#pragma once
+// The global server's policies (ServerPolicy): rounds (fedavg, ssgd, hfa, esync: the contributions
+// of a round folded, then w ← w + ΣΔ, or the optimizer's step on the gradient sum) and pushes as
+// they come (asgd, dcasgd, mixed_sync: AsyncGlobalTier).
+#include "ModelBuffers.h"
+#include "ModelSlices.h"
+#include "PendingPulls.h"
+#include "RoleContext.h"
+#include "ServerPolicy.h"
+
+#include <QSet>
+#include <functional>
+#include <memory>
+
+namespace hips {
+
+// What the global server's policies act on: its model, buffers and channel, owned by the role.
+struct GlobalTier {
+    RoleContext& ctx;
+    Channel& channel;
+    ModelVersion& model;
+    ModelBufferPool& pool;
+    PendingPulls& pulls;
+    ModelStreamer& streamer;
+    QSet<QString> contributors;
+    std::function<void(const QString& peer, qint64 version)> addPull;
+    std::function<void(const QStringList& peers)> served;  // they got the model now held
+    std::function<void(const QString& peer)> done;         // a contributor got its last answer
+    std::function<void(qint64 round)> roundDone;           // metrics, checkpoint, snapshot
+    double applySeconds = 0;  // this round's, so far
+    quint64 latePushes = 0;   // so far in the run
+};
+
+class GlobalPolicy : public ServerPolicy {
+public:
+    // The server optimizer's state, for checkpoints (empty where the server has none).
+    virtual std::vector<float> optimizerState() const { return {}; }
+    virtual void restoreOptimizerState(std::vector<float>) {}
+};
+
+std::unique_ptr<GlobalPolicy> makeGlobalPolicy(GlobalTier& tier);
+
+}  // namespace hips
