@@ -1,0 +1,158 @@
+#include "PartyPolicies.h"
+
+#include "AsyncPushes.h"
+#include "ModeRegistry.h"
+#include "RoundCollector.h"
+#include "VectorMath.h"
+#include "Vocabulary.h"
+
+#include <QQueue>
+
+namespace hips {
+
+namespace {
+
+// A round of the party (synchronous inside it): every worker's push folded into the party's sum,
+// which goes up slice by slice as each is final, weighted by the samples behind it. The round is
+// the party's own count, so the global tier may run rounds (fedavg) or take each party's sum as it
+// comes (mixed_sync).
+class Rounds : public PartyPolicy {
+public:
+    explicit Rounds(PartyTier& tier)
+        : m_tier(tier), m_collector(tier.ctx.node.id, tier.workerIds, makeAggregationRule(tier.ctx.training()),
+                                    tier.ctx.training().quorumOf(int(tier.workerIds.size()))) {
+        m_collector.foldOnArrival([this] { return RoundCollector::FoldTarget{m_tier.pool.acquire(m_tier.model.total), nullptr}; });
+    }
+
+    void onPush(Envelope& e) override {
+        const qint64 round = m_tier.model.round + 1;
+        if (e.message.fields.value(QStringLiteral("pull")).toBool())
+            m_tier.pulls.add(e.peer, e.message.integer(QStringLiteral("round")));
+        const bool complete = m_tier.model.version >= 0 && m_collector.add(e, round, m_tier.model.total);
+        m_tier.latePushes = m_collector.late();
+        if (const auto slice = m_collector.takeFinalSlice(); slice && streams()) {
+            m_tier.pushedRound = round;
+            m_streamedSlices = true;
+            sendPushSlice(*m_tier.upstream, round, m_tier.globalVersion, m_collector.foldBuffer(), *slice, true, {},
+                          m_collector.openWeight());
+        }
+        if (!complete) return;
+        FloatBuffer sum = m_collector.takeFolded();
+        if (std::exchange(m_streamedSlices, false)) return;  // it went up slice by slice
+        if (!sum) {  // a rule that does not fold: the sum at the end
+            sum = m_tier.pool.acquire(m_tier.model.total);
+            m_collector.write(sum->data(), nullptr, 0, m_tier.model.total);
+        }
+        roundComplete(round, sum);
+    }
+
+protected:
+    virtual bool streams() const { return true; }
+    virtual void roundComplete(qint64 round, const FloatBuffer& sum) {
+        m_tier.pushedRound = round;
+        sendPush(*m_tier.upstream, round, m_tier.globalVersion, sum, true, {}, m_collector.roundWeight());
+    }
+
+    PartyTier& m_tier;
+    RoundCollector m_collector;
+    bool m_streamedSlices = false;  // this round's sum went up slice by slice (every worker counts)
+};
+
+// HFA: the party's model moves by its workers' average every party sync; every k2-th sync, the
+// party's progress since the last global model goes up, weighted by the party's share of the
+// workers, so the global sum is the workers-weighted average of the party models.
+class Hfa final : public Rounds {
+public:
+    explicit Hfa(PartyTier& tier)
+        : Rounds(tier), m_syncsPerGlobal(qint64(tier.ctx.training().param(QStringLiteral("k2")))),
+          m_share(float(tier.workerIds.size()) / float(tier.ctx.topology.trainingWorkerCount())) {}
+
+    // The global model, kept whole as the base of the party's syncs.
+    void onGlobalModel() override {
+        m_globalWeights = m_tier.pool.acquire(m_tier.model.total);
+        for (const ModelSlice& s : m_tier.model.slices)
+            std::copy(s.floats.data, s.floats.data + s.floats.size, m_globalWeights->data() + s.offset);
+        m_partyWeights = m_globalWeights;
+    }
+
+private:
+    bool streams() const override { return false; }
+    void roundComplete(qint64 round, const FloatBuffer& sum) override {
+        const size_t n = m_tier.model.total;
+        FloatBuffer next = m_tier.pool.acquire(n);
+        sumInto(next->data(), m_partyWeights->data(), sum->data(), n);
+        m_partyWeights = next;
+        if (round % m_syncsPerGlobal != 0) return m_tier.publish(round, next);
+        FloatBuffer up = m_tier.pool.acquire(n);
+        for (size_t i = 0; i < n; ++i) (*up)[i] = ((*next)[i] - (*m_globalWeights)[i]) * m_share;
+        m_tier.pushedRound = round;
+        sendPush(*m_tier.upstream, round / m_syncsPerGlobal, m_tier.globalVersion, up, true);
+    }
+
+    qint64 m_syncsPerGlobal;
+    float m_share;
+    FloatBuffer m_partyWeights, m_globalWeights;
+};
+
+// Asynchronous inside the party (asgd, dcasgd): each worker's push goes up alone as soon as it is
+// whole, and the global server's answer to it goes back to that worker. The global server answers
+// a contributor's pushes in order, so the answers come in the order of m_awaiting.
+class Forwarding final : public PartyPolicy {
+public:
+    explicit Forwarding(PartyTier& tier) : m_tier(tier), m_pushes(tier.ctx.node.id, tier.workerIds) {}
+
+    void onPush(Envelope& e) override {
+        if (!m_tier.model.complete()) {
+            m_log.reject(e.peer, QStringLiteral("a push before the initial model"));
+            return;
+        }
+        std::optional<WholePush> push = m_pushes.add(e, m_tier.model.total, m_tier.newestVersion);
+        if (!push) return;
+        // A refused push (not finite) goes up as no change, so that its worker is still answered.
+        FloatBuffer values = push->values ? push->values : std::make_shared<std::vector<float>>(m_tier.model.total, 0.0f);
+        sendPush(*m_tier.upstream, ++m_sent, push->base, values, true, push->sender);
+        m_awaiting.enqueue(push->sender);
+    }
+
+    // After the initial model, what comes from the global server are answers to forwarded pushes.
+    bool onUpstreamSlice(const ModelSlice& slice) override {
+        if (!m_tier.model.complete()) return false;
+        if (!m_answers) m_answers.emplace(m_tier.model.total);
+        std::optional<ModelVersion> model = m_answers->add(slice);
+        if (!model) return true;
+        if (m_awaiting.isEmpty()) {
+            m_log.reject(QStringLiteral("the global server"), QStringLiteral("a model no worker of this party waits for"));
+            return true;
+        }
+        const QString worker = m_awaiting.dequeue();
+        m_tier.newestVersion = std::max(m_tier.newestVersion, model->version);
+        sendModel(m_tier.workers, worker, *model, message::kModel);
+        if (++m_answered[worker] >= m_tier.ctx.training().rounds) m_tier.done(worker);
+        if (++m_answeredAll % m_tier.workerIds.size() == 0) {  // a round's worth of pushes
+            QCborMap f = trafficFields(m_tier.workers, m_tier.upstream);
+            f.insert(QStringLiteral("round"), m_answeredAll / m_tier.workerIds.size());
+            m_tier.ctx.metrics.report(metric::kTraffic, f);
+        }
+        return true;
+    }
+
+private:
+    PartyTier& m_tier;
+    AsyncPushes m_pushes;
+    QQueue<QString> m_awaiting;
+    QHash<QString, qint64> m_answered;
+    qint64 m_sent = 0, m_answeredAll = 0;
+    std::optional<ModelAssembler> m_answers;
+    RejectionLog m_log{m_tier.ctx.node.id};
+};
+
+}  // namespace
+
+std::unique_ptr<PartyPolicy> makePartyPolicy(PartyTier& tier) {
+    const ModePolicy policy = ModeRegistry::policy(tier.ctx.training().mode);
+    if (policy.party == TierSync::AsPushesCome) return std::make_unique<Forwarding>(tier);
+    if (policy.hierarchicalFrequency) return std::make_unique<Hfa>(tier);
+    return std::make_unique<Rounds>(tier);
+}
+
+}  // namespace hips
