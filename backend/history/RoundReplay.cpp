@@ -51,8 +51,15 @@ QList<Replayed> trafficRecords(const QList<TrafficRecord>& traffic) {
             out.append({r.t, QJsonObject{{"kind", QString(metric::kTraffic)}, {"node", sender}, {metric::kRound, r.round},
                                          {"links", QJsonArray{}}}});
         }
+        // A node may report twice in the same millisecond (a party server's last model and its
+        // end): counters are cumulative, so a link seen again keeps its larger count, never both.
         QJsonArray links = out[*it].record["links"].toArray();
-        links.append(QJsonObject{{"sent", double(r.bytes)}, {"tier", r.tier}});
+        const QString peer = r.link.section('>', 1);
+        const QJsonObject link{{"peer", peer}, {"sent", double(r.bytes)}, {"tier", r.tier}};
+        qsizetype same = 0;
+        while (same < links.size() && links[same].toObject().value("peer").toString() != peer) ++same;
+        if (same == links.size()) links.append(link);
+        else if (links[same].toObject().value("sent").toDouble() < double(r.bytes)) links[same] = link;
         out[*it].record["links"] = links;
     }
     return out;

@@ -247,6 +247,10 @@ private Q_SLOTS:
             report({{"kind", "traffic"}, {"node", "p/server0"}, {"t", t + 0.2}, {"round", round},
                     {"links", QJsonArray{QJsonObject{{"peer", "c/global_server0"}, {"tier", "across"}, {"sent", 1e6 * round}},
                                          QJsonObject{{"peer", "p/worker0"}, {"tier", "inside"}, {"sent", 3e6 * round}}}}});
+            if (round == 4)  // a second report in the same millisecond (a party server's last model, then its end)
+                report({{"kind", "traffic"}, {"node", "p/server0"}, {"t", t + 0.2}, {"round", round},
+                        {"links", QJsonArray{QJsonObject{{"peer", "c/global_server0"}, {"tier", "across"}, {"sent", 4.5e6}},
+                                             QJsonObject{{"peer", "p/worker0"}, {"tier", "inside"}, {"sent", 12.5e6}}}}});
             report({{"kind", "aggregate"}, {"node", "c/global_server0"}, {"t", t + 0.3}, {"round", round}, {"round_s", 1.5}});
             if (round % 2 == 0)
                 report({{"kind", "eval"}, {"node", "c/master_worker"}, {"t", t + 0.7}, {"round", round}, {"test_acc", 0.5 + 0.1 * round}});

@@ -9,6 +9,8 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QSlider>
+#include <QValueAxis>
 #include <QtTest>
 
 using namespace hips;
@@ -18,6 +20,19 @@ namespace {
 QLineSeries* drawn(LiveChart& c, int index) {  // the bold (smoothed or raw) series of a line
     return static_cast<QLineSeries*>(c.chart()->series()[index * 2 + 1]);
 }
+
+// The tick labels of a value axis as the chart draws them: tickCount ticks spread evenly over
+// its range, in its label format.
+QStringList tickLabels(const QValueAxis* axis) {
+    if (axis->tickType() != QValueAxis::TicksFixed || axis->tickCount() < 2) return {"(no fixed ticks)"};
+    QStringList labels;
+    for (int k = 0; k < axis->tickCount(); ++k)
+        labels << QString::asprintf(axis->labelFormat().toLatin1().constData(),
+                                    axis->min() + k * (axis->max() - axis->min()) / (axis->tickCount() - 1));
+    return labels;
+}
+
+QValueAxis* valueAxis(LiveChart& c, Qt::Orientation o) { return qobject_cast<QValueAxis*>(c.chart()->axes(o).first()); }
 
 }  // namespace
 
@@ -102,11 +117,65 @@ private Q_SLOTS:
         QCOMPARE(chart.hoverText(), QStringLiteral("a — round 4: 0.75"));
     }
 
+    // Two or three rounds once read "1 1 2" and "2 2 2 3"; a zoom gave "0.83409": every label is
+    // distinct, rounds are whole, and labels carry only the digits their step needs.
+    void tickLabelsAreDistinctAndNice() {
+        for (int rounds : {1, 2, 3, 7, 40}) {
+            LiveChart chart("t", "y");
+            const int line = chart.addLine("a", Qt::blue);
+            for (int r = 1; r <= rounds; ++r) chart.append(line, r, 0, r, 0.80 + 0.01 * r);
+            chart.redrawNow();
+            for (QValueAxis* axis : {valueAxis(chart, Qt::Horizontal), valueAxis(chart, Qt::Vertical)}) {
+                const QStringList labels = tickLabels(axis);
+                QVERIFY2(labels.size() >= 2 && labels.size() <= 12, qPrintable(labels.join(' ')));
+                QCOMPARE(QSet<QString>(labels.begin(), labels.end()).size(), labels.size());
+            }
+            for (const QString& label : tickLabels(valueAxis(chart, Qt::Horizontal))) QVERIFY2(!label.contains('.'), qPrintable(label));
+        }
+        LiveChart chart("t", "y");
+        const int line = chart.addLine("a", Qt::blue);
+        for (int r = 1; r <= 20; ++r) chart.append(line, r, 0, r, 0.8 + 0.004 * r);
+        chart.redrawNow();
+        valueAxis(chart, Qt::Vertical)->setRange(0.83409, 0.83731);  // as a rubber-band zoom sets it
+        const QStringList zoomed = tickLabels(valueAxis(chart, Qt::Vertical));
+        QVERIFY2(zoomed.size() >= 2, qPrintable(zoomed.join(' ')));
+        QCOMPARE(QSet<QString>(zoomed.begin(), zoomed.end()).size(), zoomed.size());
+        for (const QString& label : zoomed) QVERIFY2(label.size() <= 6, qPrintable(zoomed.join(' ')));  // 0.8345, not 0.83409
+    }
+
+    // A log axis spans whole decades, so at least two are labelled however narrow the data.
+    void logAxisShowsTwoDecades() {
+        LiveChart chart("t", "y");
+        const int line = chart.addLine("a", Qt::blue);
+        for (int r = 1; r <= 5; ++r) chart.append(line, r, 0, r, 0.3 + 0.05 * r);
+        chart.setLogY(true);
+        auto* y = qobject_cast<QLogValueAxis*>(chart.chart()->axes(Qt::Vertical).first());
+        QVERIFY(y);
+        QCOMPARE(y->min(), 0.1);
+        QCOMPARE(y->max(), 1.0);
+    }
+
+    // A new run starts from fresh axes, not the last run's range or zoom.
+    void clearForgetsTheLastRunsAxes() {
+        LiveChart chart("t", "y");
+        int line = chart.addLine("a", Qt::blue);
+        for (int r = 1; r <= 200; ++r) chart.append(line, r, 0, r, 1000.0 * r);
+        chart.redrawNow();
+        QVERIFY(valueAxis(chart, Qt::Horizontal)->max() >= 200);
+        chart.clear();
+        line = chart.addLine("a", Qt::blue);
+        chart.append(line, 1, 0, 1, 0.5);
+        chart.append(line, 2, 0, 2, 0.6);
+        chart.redrawNow();
+        QVERIFY2(valueAxis(chart, Qt::Horizontal)->max() <= 5, qPrintable(QString::number(valueAxis(chart, Qt::Horizontal)->max())));
+        QVERIFY(valueAxis(chart, Qt::Vertical)->max() <= 1);
+    }
+
     void runChartsTakeRoundsWithTrafficAsCumulativeOrRate() {
         RunCharts charts;
         RoundRow r1, r2;
         r1.round = 1, r1.elapsed = 2, r1.testAccuracy = 0.5, r1.bytesInside = 4000000, r1.bytesAcross = 2000000;
-        r1.computeSeconds = 3, r1.commSeconds = 1;
+        r1.computeSeconds = 3, r1.commSeconds = 1, r1.trainLoss = 1.0;
         r2.round = 2, r2.elapsed = 4, r2.bytesInside = 8000000, r2.bytesAcross = 6000000;  // not an eval round
         charts.addRound(r1, 1000);
         charts.addRound(r2, 3000);
@@ -119,6 +188,16 @@ private Q_SLOTS:
         mode->setCurrentIndex(1);  // rate
         charts.traffic()->redrawNow();
         QCOMPARE(drawn(*charts.traffic(), 1)->at(1).y(), 2.0);  // (6 − 2) MB / (4 − 2) s
+        QCOMPARE(charts.traffic()->chart()->axes(Qt::Vertical).first()->titleText(), QString("MB/s sent"));
+
+        // Smoothing applies to rates, never to a cumulative count; back to cumulative, the title too.
+        charts.findChild<QSlider*>()->setValue(50);
+        QVERIFY(drawn(*charts.traffic(), 1)->at(1).y() != 2.0);
+        QCOMPARE(drawn(*charts.loss(), 0)->at(1).y(), 0.5);  // the loss is smoothed: 0.5·1 + 0.5·0
+        mode->setCurrentIndex(0);
+        charts.traffic()->redrawNow();
+        QCOMPARE(drawn(*charts.traffic(), 1)->at(1).y(), 6.0);
+        QCOMPARE(charts.traffic()->chart()->axes(Qt::Vertical).first()->titleText(), QString("MB sent"));
     }
 };
 

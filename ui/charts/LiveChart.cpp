@@ -58,6 +58,44 @@ bool needsNewRange(double axisLo, double axisHi, double lo, double hi) {
     return (hi - lo) < 0.5 * (axisHi - axisLo);
 }
 
+// A tick step of 1, 2 or 5 × 10^k giving about five ticks over `span` (whole numbers when
+// `integers`: rounds), and the decimals its labels need, so that no two labels read the same and
+// none carries digits the step does not (0.83409 after a zoom).
+struct NiceStep {
+    double step;
+    int decimals;
+};
+
+NiceStep niceStep(double span, bool integers) {
+    const double raw = span > 0 ? span / 5 : 1;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = 10 * magnitude;
+    for (double m : {1.0, 2.0, 5.0})
+        if (m * magnitude >= raw) {
+            step = m * magnitude;
+            break;
+        }
+    if (integers) step = std::max(1.0, std::round(step));
+    return {step, std::max(0, -int(std::floor(std::log10(step) + 1e-9)))};
+}
+
+// The axis's range widened to multiples of the nice step, with a tick on each: called on every
+// range change (a zoom too). Fixed ticks, not Qt's dynamic ones: those lay out the new range with
+// the old interval first, and after a reset from a deep zoom that is thousands of labels.
+void applyNiceTicks(QValueAxis* axis, bool integers) {
+    const double lo = axis->min(), hi = axis->max();
+    const NiceStep nice = niceStep(hi - lo, integers);
+    const double alignedLo = std::floor(lo / nice.step + 1e-9) * nice.step;
+    const double alignedHi = std::max(alignedLo + nice.step, std::ceil(hi / nice.step - 1e-9) * nice.step);
+    if (std::abs(alignedLo - lo) > nice.step * 1e-6 || std::abs(alignedHi - hi) > nice.step * 1e-6) {
+        axis->setRange(alignedLo, alignedHi);  // the signal comes back here, aligned (a wider span only grows the step)
+        return;
+    }
+    axis->setTickType(QValueAxis::TicksFixed);
+    axis->setTickCount(int(std::lround((alignedHi - alignedLo) / nice.step)) + 1);
+    axis->setLabelFormat(QStringLiteral("%.%1f").arg(nice.decimals));
+}
+
 }  // namespace
 
 LiveChart::LiveChart(const QString& title, const QString& yTitle, QWidget* parent)
@@ -65,6 +103,7 @@ LiveChart::LiveChart(const QString& title, const QString& yTitle, QWidget* paren
     m_chart->setTitle(title);
     m_chart->setAnimationOptions(QChart::NoAnimation);
     m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->legend()->setShowToolTips(true);  // a name elided in a narrow chart shows whole on hover
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setRubberBand(QChartView::RectangleRubberBand);
@@ -124,10 +163,17 @@ void LiveChart::append(int line, double round, double wallMs, double elapsed, do
 
 void LiveChart::clear() {
     m_rangeFresh = false;
+    m_chart->zoomReset();
     m_chart->removeAllSeries();
     m_lines.clear();
     m_hover->clear();
+    rebuildAxes();  // a new run starts from fresh axes, not the last run's range
     scheduleRedraw();
+}
+
+void LiveChart::setYTitle(const QString& title) {
+    setProperty("yTitle", title);
+    m_y->setTitleText(title);
 }
 
 void LiveChart::setXAxis(XAxis axis) {
@@ -219,17 +265,19 @@ void LiveChart::rebuildAxes() {
     } else {
         auto* x = new QValueAxis;
         x->setTitleText(m_xAxis == XAxis::Round ? tr("round") : tr("seconds since start"));
-        x->setLabelFormat(m_xAxis == XAxis::Round ? QStringLiteral("%d") : QStringLiteral("%.0f"));
+        const bool rounds = m_xAxis == XAxis::Round;
+        connect(x, &QValueAxis::rangeChanged, x, [x, rounds] { applyNiceTicks(x, rounds); });
         m_x = x;
     }
     if (m_logY) {
         auto* y = new QLogValueAxis;
         y->setBase(10);
         y->setLabelFormat(QStringLiteral("%g"));
+        y->setMinorTickCount(8);  // 2, 3, … 9 between the decades
         m_y = y;
     } else {
         auto* y = new QValueAxis;
-        y->setLabelFormat(QStringLiteral("%.5g"));
+        connect(y, &QValueAxis::rangeChanged, y, [y] { applyNiceTicks(y, false); });
         m_y = y;
     }
     m_y->setTitleText(property("yTitle").toString());
@@ -283,20 +331,19 @@ void LiveChart::redraw() {
     } else {
         auto* x = static_cast<QValueAxis*>(m_x);
         if (!m_rangeFresh || needsNewRange(x->min(), x->max(), xLo, xHi)) {
-            x->setRange(xLo, xHi + (m_live ? (xHi - xLo) * 0.2 : 0));  // room to grow into while a run goes on
-            x->applyNiceNumbers();  // ticks on whole rounds and round seconds
+            x->setRange(xLo, xHi + (m_live ? (xHi - xLo) * 0.2 : 0));  // room to grow into while a run goes on; ends on ticks
         }
     }
     if (m_logY) {
+        // Whole decades, so that at least two of them are labelled however narrow the data.
         auto* y = static_cast<QLogValueAxis*>(m_y);
-        if (!m_rangeFresh || needsNewRange(y->min(), y->max(), yLo, yHi)) y->setRange(yLo * 0.8, yHi * 1.25);
+        const double lo = std::pow(10.0, std::floor(std::log10(yLo))), hi = std::pow(10.0, std::ceil(std::log10(yHi * 1.0001)));
+        if (!m_rangeFresh || needsNewRange(y->min(), y->max(), yLo, yHi)) y->setRange(lo, std::max(hi, lo * 10));
     } else {
         auto* y = static_cast<QValueAxis*>(m_y);
         if (!m_rangeFresh || needsNewRange(y->min(), y->max(), yLo, yHi)) {
             const double pad = (yHi - yLo) * 0.05;
-            y->setRange(yLo >= 0 ? std::max(0.0, yLo - pad) : yLo - pad, yHi + pad);  // counts never dip below 0
-            y->applyNiceNumbers();
-            if (yLo >= 0 && y->min() < 0) y->setMin(0);
+            y->setRange(yLo >= 0 ? std::max(0.0, yLo - pad) : yLo - pad, yHi + pad);  // counts never dip below 0; ends on ticks
         }
     }
     m_rangeFresh = true;

@@ -32,7 +32,8 @@ public:
     int addLine(const QString& name, const QColor& color);
     // One point of `line`: its round, wall-clock time (ms since the epoch), seconds since the start, value.
     void append(int line, double round, double wallMs, double elapsed, double value);
-    void clear();  // removes every line
+    void clear();  // removes every line, and the axes' range and zoom with them
+    void setYTitle(const QString& title);
 
     void setXAxis(XAxis axis);
     void setSmoothing(double alpha);  // 0: none; else EMA weight of the past, below 1

@@ -64,15 +64,20 @@ RunCharts::RunCharts(QWidget* parent)
     connect(m_xAxis, &QComboBox::currentIndexChanged, this, [this](int i) {
         for (LiveChart* c : charts()) c->setXAxis(LiveChart::XAxis(i));
     });
-    connect(m_smoothing, &QSlider::valueChanged, this, [this](int v) {
-        for (LiveChart* c : charts()) c->setSmoothing(v / 100.0);
-    });
+    connect(m_smoothing, &QSlider::valueChanged, this, &RunCharts::applySmoothing);
     connect(m_logLoss, &QCheckBox::toggled, m_loss, &LiveChart::setLogY);
     connect(reset, &QPushButton::clicked, this, [this] {
         for (LiveChart* c : charts()) c->resetZoom();
     });
     connect(m_trafficMode, &QComboBox::currentIndexChanged, this, &RunCharts::applyTrafficMode);
     clear();
+}
+
+// Smoothing for every chart but cumulative traffic: a running total is smooth already, and an
+// average of it lags behind the bytes really sent.
+void RunCharts::applySmoothing() {
+    const double alpha = m_smoothing->value() / 100.0;
+    for (LiveChart* c : charts()) c->setSmoothing(c == m_traffic && m_trafficMode->currentIndex() == 0 ? 0.0 : alpha);
 }
 
 void RunCharts::clear() {
@@ -138,6 +143,9 @@ void RunCharts::addRound(const RoundRow& row, double wallMs) {
 
 void RunCharts::setLive(bool live) {
     for (LiveChart* c : charts()) c->setLive(live);
+    if (live && m_rows.isEmpty())
+        m_facts->setText(tr("<p style='color:#777'>The run is under way: its first round shows here as soon as it "
+                            "has trained.</p>"));
 }
 
 void RunCharts::applyTrafficMode() {
@@ -145,9 +153,10 @@ void RunCharts::applyTrafficMode() {
     m_inside = m_traffic->addLine(tr("inside parties"), kInside);
     m_across = m_traffic->addLine(tr("across parties"), kAcross);
     const bool rate = m_trafficMode->currentIndex() == 1;
-    m_traffic->setProperty("yTitle", rate ? tr("MB/s sent") : tr("MB sent"));
+    m_traffic->setYTitle(rate ? tr("MB/s sent") : tr("MB sent"));
     for (int i = 0; i < m_rows.size(); ++i)
         addTraffic(m_traffic, m_inside, m_across, m_rows[i], i ? &m_rows[i - 1] : nullptr, m_wall[i], rate);
+    applySmoothing();
 }
 
 }  // namespace hips

@@ -27,6 +27,7 @@ public:
 
 private:
     void applyTrafficMode();
+    void applySmoothing();
 
     LiveChart *m_accuracy, *m_loss, *m_traffic, *m_throughput, *m_ratio;
     QComboBox* m_xAxis;
