@@ -493,6 +493,60 @@
     </message>
 </context>
 <context>
+    <name>hips::DeploymentTable</name>
+    <message>
+        <location filename="../ui/run/DeploymentTable.cpp" line="9"/>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/DeploymentTable.cpp" line="9"/>
+        <source>Stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/DeploymentTable.cpp" line="9"/>
+        <source>Time</source>
+        <translation>用时</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/DeploymentTable.cpp" line="9"/>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/DeploymentTable.cpp" line="15"/>
+        <source>Each host&apos;s deployment: the agent is copied over SSH and started, then it completes a CURVE handshake with this controller</source>
+        <translation>每台主机的部署：通过 SSH 复制并启动代理，然后它与本控制器完成 CURVE 握手</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/DeploymentTable.cpp" line="25"/>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/DeploymentTable.cpp" line="43"/>
+        <location filename="../ui/run/DeploymentTable.cpp" line="49"/>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/DeploymentTable.cpp" line="48"/>
+        <source>deployed</source>
+        <translation>已部署</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/DeploymentTable.cpp" line="48"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/DeploymentTable.cpp" line="50"/>
+        <source>agent ready</source>
+        <translation>代理就绪</translation>
+    </message>
+</context>
+<context>
     <name>hips::Designer</name>
     <message>
         <location filename="../ui/designer/Designer.cpp" line="46"/>
@@ -693,32 +747,32 @@
 <context>
     <name>hips::LiveChart</name>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="71"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="110"/>
         <source>Drag to zoom, right-click to zoom out; click a legend entry to hide its line</source>
         <translation>拖动以放大，右键单击以缩小；单击图例项可隐藏对应曲线</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="217"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="263"/>
         <source>time of day</source>
         <translation>时刻</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="221"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="267"/>
         <source>round</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="221"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="267"/>
         <source>seconds since start</source>
         <translation>自开始以来的秒数</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="309"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="356"/>
         <source>round %1</source>
         <translation>第 %1 轮</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="311"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="358"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
@@ -1148,72 +1202,82 @@
 <context>
     <name>hips::ProcessTableModel</name>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="116"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="106"/>
+        <source>host %1 could not be deployed: %2</source>
+        <translation>主机 %1 无法部署：%2</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="127"/>
+        <source>not deployed</source>
+        <translation>未部署</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="130"/>
         <source>%1 (signal %2)</source>
         <translation>%1（信号 %2）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="117"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="131"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="120"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="134"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="123"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="137"/>
         <source>%1 s ago</source>
         <translation>%1 秒前</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="131"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="145"/>
         <source>Party</source>
         <translation>参与方</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="131"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="145"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="131"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="145"/>
         <source>Role</source>
         <translation>角色</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="131"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="145"/>
         <source>Rank</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="131"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="145"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="131"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="145"/>
         <source>PID</source>
         <translation>PID</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="132"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="146"/>
         <source>Uptime</source>
         <translation>运行时长</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="132"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="146"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="132"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="146"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="132"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="146"/>
         <source>Last heard</source>
         <translation>最近通信</translation>
     </message>
@@ -1461,7 +1525,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="21"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="148"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="156"/>
         <source>MB sent</source>
         <translation>发送量（MB）</translation>
     </message>
@@ -1472,7 +1536,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="22"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="88"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="93"/>
         <source>samples/s</source>
         <translation>samples/s</translation>
     </message>
@@ -1542,49 +1606,54 @@
         <translation>流量：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="79"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="84"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;No rounds yet. Start a run, or open one from the history.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;尚无轮次。请启动一次运行，或从历史中打开一次运行。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="83"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="88"/>
         <source>test accuracy</source>
         <translation>测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="84"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="89"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="85"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="90"/>
         <source>test loss</source>
         <translation>测试损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="86"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="145"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="91"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="153"/>
         <source>inside parties</source>
         <translation>参与方内部</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="87"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="146"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="92"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="154"/>
         <source>across parties</source>
         <translation>跨参与方</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="89"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="94"/>
         <source>computing-time ratio</source>
         <translation>计算时间占比</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="120"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="125"/>
         <source>&lt;h3&gt;Round %1&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;Test accuracy&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Best so far&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Training loss&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Inside parties&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Across parties&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Throughput&lt;/td&gt;&lt;td&gt;%7 samples/s&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Computing-time ratio&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Elapsed&lt;/td&gt;&lt;td&gt;%9 s&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h3&gt;第 %1 轮&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;测试准确率&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;目前最佳&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;训练损失&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;参与方内部&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;跨参与方&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;吞吐量&lt;/td&gt;&lt;td&gt;%7 samples/s&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;计算时间占比&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;已用时间&lt;/td&gt;&lt;td&gt;%9 秒&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="148"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="147"/>
+        <source>&lt;p style=&apos;color:#777&apos;&gt;The run is under way: its first round shows here as soon as it has trained.&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;color:#777&apos;&gt;运行进行中：第一轮训练完成后即在此显示。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="156"/>
         <source>MB/s sent</source>
         <translation>发送速率（MB/s）</translation>
     </message>
@@ -1592,12 +1661,12 @@
 <context>
     <name>hips::RunPanel</name>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="50"/>
+        <location filename="../ui/run/RunPanel.cpp" line="51"/>
         <source>Unknown host key</source>
         <translation>未知的主机密钥</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="51"/>
+        <location filename="../ui/run/RunPanel.cpp" line="52"/>
         <source>The key of host &apos;%1&apos; is not known yet:
 %2
 
@@ -1608,58 +1677,58 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
 信任并记录它吗？请先与该主机的管理员核对指纹。</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="58"/>
+        <location filename="../ui/run/RunPanel.cpp" line="59"/>
         <source>SSH</source>
         <translation>SSH</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="78"/>
+        <location filename="../ui/run/RunPanel.cpp" line="79"/>
         <source>Start all</source>
         <translation>全部启动</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="79"/>
+        <location filename="../ui/run/RunPanel.cpp" line="80"/>
         <source>Stop all</source>
         <translation>全部停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="90"/>
+        <location filename="../ui/run/RunPanel.cpp" line="92"/>
         <source>Double-click a process to see only its log</source>
         <translation>双击某个进程可仅查看其日志</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="146"/>
+        <location filename="../ui/run/RunPanel.cpp" line="150"/>
         <source>finished after %1 rounds in %2 s: final test accuracy %3</source>
         <translation>已完成 %1 个轮次，用时 %2 秒：最终测试准确率 %3</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="148"/>
+        <location filename="../ui/run/RunPanel.cpp" line="152"/>
         <source>stopped after %1 rounds in %2 s (%3)</source>
         <translation>已停止，完成 %1 个轮次，用时 %2 秒（%3）</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="149"/>
+        <location filename="../ui/run/RunPanel.cpp" line="153"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="161"/>
-        <location filename="../ui/run/RunPanel.cpp" line="185"/>
+        <location filename="../ui/run/RunPanel.cpp" line="175"/>
+        <location filename="../ui/run/RunPanel.cpp" line="199"/>
         <source>Cannot start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="166"/>
+        <location filename="../ui/run/RunPanel.cpp" line="180"/>
         <source>run directory: %1</source>
         <translation>运行目录：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="171"/>
+        <location filename="../ui/run/RunPanel.cpp" line="185"/>
         <source>stopped from HiPS Studio</source>
         <translation>已从 HiPS Studio 停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="184"/>
+        <location filename="../ui/run/RunPanel.cpp" line="198"/>
         <source>Deploy and start every process of the topology</source>
         <translation>部署并启动拓扑中的所有进程</translation>
     </message>

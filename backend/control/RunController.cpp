@@ -221,7 +221,10 @@ void RunController::deployAgents() {
         Q_EMIT deployProgress(host, stage);
         Q_EMIT logLine(QStringLiteral("controller"), QStringLiteral("stdout"), QStringLiteral("%1: %2").arg(host, stage));
     });
-    connect(m_deployer.get(), &Deployer::hostFinished, this, [this](const HostDeployment& r) { m_deployStage.remove(r.host); });
+    connect(m_deployer.get(), &Deployer::hostFinished, this, [this](const HostDeployment& r) {
+        m_deployStage.remove(r.host);
+        Q_EMIT hostDeployed(r.host, r.ok, r.error, r.seconds);
+    });
     connect(m_deployer.get(), &Deployer::finished, this, [this](const QList<HostDeployment>& results) {
         QStringList errors;
         for (const HostDeployment& r : results) {

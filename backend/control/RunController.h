@@ -76,7 +76,9 @@ Q_SIGNALS:
     void processChanged(const ProcessInfo& process);
     void logLine(const QString& node, const QString& stream, const QString& line);
     void processActivity(const QString& node);
-    void deployProgress(const QString& host, const QString& stage);  // any word from the node (its liveness, as the GUI shows it)
+    void deployProgress(const QString& host, const QString& stage);
+    // A host's deployment ended: its agent is up (ok), or `error` says what went wrong there.
+    void hostDeployed(const QString& host, bool ok, const QString& error, double seconds);  // any word from the node (its liveness, as the GUI shows it)
     void finished(const RunSummary& summary);
 
 private:

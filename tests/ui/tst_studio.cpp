@@ -13,6 +13,12 @@
 #include "RunStore.h"
 
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkInterface>
+#include <QTcpServer>
+#include "DeploymentTable.h"
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -84,6 +90,51 @@ private Q_SLOTS:
         window.history()->selectRuns({table->item(0, 0)->text().toLongLong()});
         QCOMPARE(window.history()->overlay()->lineCount(), 1);
         QCOMPARE(window.history()->overlay()->pointCount(0), 6);
+    }
+
+    // A remote host that refuses SSH: while deploying, the Run tab shows a row per host with its
+    // stage; the failure stays there with its cause, and the process table marks that host's
+    // processes failed, saying why. (This machine's own non-loopback address and a closed port
+    // make the refusal immediate.)
+    void failedDeploymentNamesTheHostInTheTables() {
+        QHostAddress address;
+        for (const QHostAddress& a : QNetworkInterface::allAddresses())
+            if (a.protocol() == QAbstractSocket::IPv4Protocol && !a.isLoopback()) address = a;
+        if (address.isNull()) QSKIP("no non-loopback IPv4 address to deploy to");
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::Any));
+        const int closedPort = probe.serverPort();
+        probe.close();
+        QFile small(kSmall);
+        QVERIFY(small.open(QIODevice::ReadOnly));
+        QJsonObject t = QJsonDocument::fromJson(small.readAll()).object();
+        t["hosts"] = QJsonArray{QJsonObject{{"id", "far"}, {"address", address.toString()}, {"ssh_port", closedPort}}};
+        QJsonArray parties = t["parties"].toArray();
+        for (int i = 0; i < parties.size(); ++i) {
+            QJsonObject party = parties[i].toObject();
+            party["host"] = "far";
+            parties[i] = party;
+        }
+        t["parties"] = parties;
+        QFile remote(m_dir.filePath("remote.json"));
+        QVERIFY(remote.open(QIODevice::WriteOnly) && remote.write(QJsonDocument(t).toJson()) > 0);
+        remote.close();
+
+        MainWindow window(m_dir.filePath("history-remote.sqlite"));
+        window.show();
+        QVERIFY(window.openTopology(remote.fileName()));
+        RunPanel* run = window.runPanel();
+        QTest::mouseClick(run->startButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(run->state() == RunState::Failed, 60000);
+        QVERIFY(run->deployment()->isVisibleTo(run));  // shown for a remote run (the Run tab itself may be behind another)
+        QCOMPARE(run->deployment()->rowCount(), 1);
+        QVERIFY(run->deployment()->failed("far"));
+        QCOMPARE(run->deployment()->stage("far"), QString("failed"));
+        QVERIFY2(run->deployment()->result("far").contains(address.toString()), qPrintable(run->deployment()->result("far")));
+        const int row = run->processes()->rowOf("central/global_server0");
+        const QString why = run->processes()->data(run->processes()->index(row, ProcessTableModel::State), Qt::ToolTipRole).toString();
+        QVERIFY2(why.contains("far") && why.contains("could not be deployed"), qPrintable(why));
+        QVERIFY(run->processes()->data(run->processes()->index(row, ProcessTableModel::Host), Qt::ForegroundRole).isValid());
     }
 
     void stopAllLeavesNoProcess() {

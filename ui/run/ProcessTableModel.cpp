@@ -97,10 +97,23 @@ void ProcessTableModel::sampleUsage() {
 int ProcessTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
 int ProcessTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
+void ProcessTableModel::markHostFailed(const QString& host, const QString& error) {
+    for (int row = 0; row < m_rows.size(); ++row) {
+        ProcessInfo& p = m_rows[row].info;
+        if (p.node.host != host || p.state != ProcessInfo::State::Pending) continue;
+        m_rows[row].hostFailed = true;
+        p.state = ProcessInfo::State::Failed;
+        p.error = tr("host %1 could not be deployed: %2").arg(host, error);
+        Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    }
+}
+
 QVariant ProcessTableModel::data(const QModelIndex& index, int role) const {
     const Row& r = m_rows[index.row()];
     const bool running = r.info.state == ProcessInfo::State::Running;
     if (role == Qt::ForegroundRole && index.column() == State) return QBrush(stateColor(r.info.state));
+    if (role == Qt::ForegroundRole && index.column() == Host && r.hostFailed)
+        return QBrush(stateColor(ProcessInfo::State::Failed));  // the host that failed, marked
     if (role == Qt::ToolTipRole && !r.info.error.isEmpty()) return r.info.error;
     if (role == Qt::TextAlignmentRole && index.column() >= Rank && index.column() != State)
         return int(Qt::AlignRight | Qt::AlignVCenter);
@@ -111,6 +124,7 @@ QVariant ProcessTableModel::data(const QModelIndex& index, int role) const {
         case Role: return r.info.node.id.section('/', 1);
         case Rank: return r.info.node.rank;
         case State:
+            if (r.hostFailed) return tr("not deployed");
             if (r.info.state == ProcessInfo::State::Failed || r.info.state == ProcessInfo::State::Exited ||
                 r.info.state == ProcessInfo::State::Stopped)
                 return r.info.crashed ? tr("%1 (signal %2)").arg(stateText(r.info.state)).arg(r.info.exitCode)

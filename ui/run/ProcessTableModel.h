@@ -21,6 +21,8 @@ public:
     void reset(const QList<Node>& nodes);  // a new run: every node, pending
     void update(const ProcessInfo& process);
     void noteActivity(const QString& node);
+    // The host could not be deployed: its processes never start; each says why, in red.
+    void markHostFailed(const QString& host, const QString& error);
     QString nodeAt(int row) const;
     int rowOf(const QString& node) const;
 
@@ -36,6 +38,7 @@ private:
         double cpuPercent = -1;
         qint64 rssBytes = -1;
         quint64 lastCpuTicks = 0;
+        bool hostFailed = false;  // its host could not be deployed
     };
     void sampleUsage();
 

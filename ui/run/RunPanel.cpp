@@ -1,5 +1,6 @@
 #include "RunPanel.h"
 
+#include "DeploymentTable.h"
 #include "LogPane.h"
 #include "ProcessTableModel.h"
 
@@ -77,7 +78,8 @@ QString stateStyle(RunState s) {
 RunPanel::RunPanel(QWidget* parent)
     : QWidget(parent), m_start(new QPushButton(QIcon(QStringLiteral(":/icons/start.svg")), tr("Start all"))),
       m_stopButton(new QPushButton(QIcon(QStringLiteral(":/icons/stop.svg")), tr("Stop all"))), m_stateLabel(new QLabel),
-      m_processes(new ProcessTableModel(this)), m_table(new QTableView), m_log(new LogPane) {
+      m_processes(new ProcessTableModel(this)), m_table(new QTableView), m_deployment(new DeploymentTable),
+      m_log(new LogPane) {
     m_start->setObjectName(QStringLiteral("start_all"));
     m_stopButton->setObjectName(QStringLiteral("stop_all"));
     m_stateLabel->setObjectName(QStringLiteral("run_state"));
@@ -95,9 +97,11 @@ RunPanel::RunPanel(QWidget* parent)
     bar->addWidget(m_stateLabel);
     bar->addStretch();
     auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_deployment);  // remote runs only
     split->addWidget(m_table);
     split->addWidget(m_log);
-    split->setSizes({300, 300});
+    split->setSizes({120, 300, 300});
+    m_deployment->hide();
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(split, 1);
@@ -150,7 +154,17 @@ bool RunPanel::start(const Topology& topology) {
         Q_EMIT runFinished(s);
     });
 
+    connect(c, &RunController::deployProgress, m_deployment, &DeploymentTable::onProgress);
+    connect(c, &RunController::hostDeployed, this, [this](const QString& host, bool ok, const QString& error, double seconds) {
+        m_deployment->onFinished(host, ok, error, seconds);
+        if (!ok) m_processes->markHostFailed(host, error);
+    });
+
     m_processes->reset(topology.nodes());
+    QStringList remote;
+    for (const Host& h : remoteHosts(topology)) remote << h.id;
+    m_deployment->reset(remote);
+    m_deployment->setVisible(!remote.isEmpty());
     QStringList ids;
     for (const Node& n : topology.nodes()) ids << n.id;
     m_log->clear(ids);

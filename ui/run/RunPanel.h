@@ -13,6 +13,7 @@ class QTableView;
 
 namespace hips {
 
+class DeploymentTable;
 class LogPane;
 class ProcessTableModel;
 
@@ -36,6 +37,7 @@ public:
     QPushButton* stopButton() const { return m_stopButton; }
     ProcessTableModel* processes() const { return m_processes; }
     LogPane* log() const { return m_log; }
+    DeploymentTable* deployment() const { return m_deployment; }
 
 Q_SIGNALS:
     void runStarted(const Topology& topology);
@@ -60,6 +62,7 @@ private:
     QLabel* m_stateLabel;
     ProcessTableModel* m_processes;
     QTableView* m_table;
+    DeploymentTable* m_deployment;
     LogPane* m_log;
 };
 
