@@ -6,6 +6,7 @@
 #include "ProcessTableModel.h"
 #include "RunCharts.h"
 #include "RunPanel.h"
+#include "RunStatus.h"
 #include "TopologyReader.h"
 #include "Versions.h"
 
@@ -36,7 +37,7 @@ QIcon icon(const char* name) { return QIcon(QStringLiteral(":/icons/%1.svg").arg
 
 MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
     : QMainWindow(parent), m_tabs(new QTabWidget), m_designer(new Designer), m_run(new RunPanel), m_charts(new RunCharts),
-      m_history(new HistoryPanel) {
+      m_history(new HistoryPanel), m_runStatus(new RunStatus) {
     setWindowIcon(icon("hips"));
     m_tabs->addTab(m_designer, icon("party"), tr("Design"));
     m_tabs->addTab(m_run, icon("start"), tr("Run"));
@@ -68,6 +69,10 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
     });
     connect(m_run, &RunPanel::runFinished, m_charts, [this] { m_charts->setLive(false); });
     connect(m_run, &RunPanel::roundCompleted, m_charts, &RunCharts::addRound);
+    statusBar()->addPermanentWidget(m_runStatus);
+    connect(m_run, &RunPanel::runStarted, m_runStatus, [this](const Topology& t) { m_runStatus->start(t.training.rounds); });
+    connect(m_run, &RunPanel::stateChanged, m_runStatus, &RunStatus::setState);
+    connect(m_run, &RunPanel::roundCompleted, m_runStatus, [this](const RoundRow& row) { m_runStatus->onRound(row); });
     connect(m_run, &RunPanel::stateChanged, this, &MainWindow::updateStartable);
     connect(m_run, &RunPanel::runFinished, m_history, &HistoryPanel::refresh);
     connect(m_history, &HistoryPanel::openRequested, this, [this](qint64 id) {

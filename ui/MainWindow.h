@@ -15,6 +15,7 @@ class Designer;
 class RunPanel;
 class RunCharts;
 class HistoryPanel;
+class RunStatus;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -45,6 +46,7 @@ public:
     Designer* designer() const { return m_designer; }
     RunPanel* runPanel() const { return m_run; }
     RunCharts* charts() const { return m_charts; }
+    RunStatus* runStatus() const { return m_runStatus; }
     HistoryPanel* history() const { return m_history; }
     RunStore* store() const { return m_store.get(); }
 
@@ -76,6 +78,7 @@ private:
     RunPanel* m_run;
     RunCharts* m_charts;
     HistoryPanel* m_history;
+    RunStatus* m_runStatus;  // the run's figures in the status strip, on every tab
     QMenu* m_recentMenu = nullptr;
 };
 

@@ -8,6 +8,7 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLineEdit>
 #include <QMap>
 #include <QMessageBox>
 #include <QPushButton>
@@ -43,9 +44,9 @@ QTableWidgetItem* numberItem(double value, const QString& text) {
 HistoryPanel::HistoryPanel(QWidget* parent)
     : QWidget(parent), m_table(new QTableWidget), m_overlay(new LiveChart(tr("Test accuracy of the selected runs"), tr("accuracy"))),
       m_open(new QPushButton(tr("Show in charts"))), m_delete(new QPushButton(QIcon(QStringLiteral(":/icons/delete.svg")), tr("Delete"))),
-      m_export(new QPushButton(QIcon(QStringLiteral(":/icons/report.svg")), tr("Export report…"))) {
+      m_export(new QPushButton(QIcon(QStringLiteral(":/icons/report.svg")), tr("Export report…"))), m_filter(new QLineEdit) {
     const QStringList headers = {tr("Id"), tr("Name"), tr("Started"), tr("Duration"), tr("Status"), tr("Best accuracy"),
-                                 tr("Final accuracy"), tr("Rounds"), tr("MB across parties")};
+                                 tr("Final accuracy"), tr("Rounds"), tr("MB across parties"), tr("Reason")};
     m_table->setColumnCount(int(headers.size()));
     m_table->setHorizontalHeaderLabels(headers);
     m_table->verticalHeader()->hide();
@@ -56,9 +57,13 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     m_table->setSortingEnabled(true);
     auto* refreshButton = new QPushButton(tr("Refresh"));
+    m_filter->setObjectName(QStringLiteral("history_filter"));
+    m_filter->setPlaceholderText(tr("Filter by id, name, status or reason"));
+    m_filter->setClearButtonEnabled(true);
     auto* bar = new QHBoxLayout;
     for (QPushButton* b : {m_open, m_export, m_delete, refreshButton}) bar->addWidget(b);
-    bar->addStretch();
+    bar->addSpacing(12);
+    bar->addWidget(m_filter, 1);
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(m_table);
     split->addWidget(m_overlay);
@@ -68,6 +73,7 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     layout->addWidget(split, 1);
 
     connect(refreshButton, &QPushButton::clicked, this, &HistoryPanel::refresh);
+    connect(m_filter, &QLineEdit::textChanged, this, &HistoryPanel::applyFilter);
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &HistoryPanel::updateOverlay);
     connect(m_table, &QTableWidget::itemDoubleClicked, this, [this] {
         if (!selectedRuns().isEmpty()) Q_EMIT openRequested(selectedRuns().first());
@@ -104,10 +110,34 @@ void HistoryPanel::refresh() {
         m_table->setItem(i, 6, numberItem(f.finalAccuracy, accuracyText(f.finalAccuracy)));
         m_table->setItem(i, 7, numberItem(f.rounds, QString::number(f.rounds)));
         m_table->setItem(i, 8, numberItem(f.bytesAcross, QString::number(f.bytesAcross / 1e6, 'f', 1)));
+        auto* reason = new QTableWidgetItem(reasonOf(r));
+        reason->setToolTip(reason->text());
+        m_table->setItem(i, 9, reason);
     }
     m_table->setSortingEnabled(true);
+    m_table->sortItems(0, Qt::DescendingOrder);  // newest first
+    applyFilter();
     // Keep the selection; with none, select the newest run so that its curve shows at once.
     selectRuns(selected.isEmpty() && !runs.isEmpty() ? QList<qint64>{runs.last().run.id} : selected);
+}
+
+// Why a run did not finish: its summary's reason; a run whose controller died has none.
+QString HistoryPanel::reasonOf(const RunRecord& r) {
+    const QString reason = r.summary.value(QStringLiteral("reason")).toString();
+    if (!reason.isEmpty()) return reason;
+    if (r.status == QLatin1String("interrupted")) return tr("its controller ended before the run did (killed, or the machine stopped)");
+    return {};
+}
+
+// Rows whose id, name, status or reason do not contain the filter text are hidden.
+void HistoryPanel::applyFilter() {
+    const QString text = m_filter->text().trimmed();
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        bool match = text.isEmpty();
+        for (int column : {0, 1, 4, 9})
+            match = match || m_table->item(row, column)->text().contains(text, Qt::CaseInsensitive);
+        m_table->setRowHidden(row, !match);
+    }
 }
 
 QList<qint64> HistoryPanel::selectedRuns() const {

@@ -1,11 +1,13 @@
 #pragma once
-// The run history: every run with its facts; select several to overlay their accuracy curves;
-// open one into the charts; delete; export a report (the code `hips report` uses).
+// The run history: every run with its facts and, when it did not finish, why; newest first, with
+// a filter; select several to overlay their accuracy curves; open one into the charts; delete;
+// export a report (the code `hips report` uses).
 #include "RunProgress.h"
 #include "RunReport.h"
 
 #include <QWidget>
 
+class QLineEdit;
 class QTableWidget;
 class QPushButton;
 
@@ -27,6 +29,7 @@ public:
 
     QTableWidget* table() const { return m_table; }
     LiveChart* overlay() const { return m_overlay; }
+    QLineEdit* filter() const { return m_filter; }
 
 Q_SIGNALS:
     void openRequested(qint64 run);  // show this run in the charts
@@ -34,6 +37,8 @@ Q_SIGNALS:
 
 private:
     void updateOverlay();
+    void applyFilter();
+    static QString reasonOf(const RunRecord& run);
     void deleteSelected();
     void exportSelected();
 
@@ -41,6 +46,7 @@ private:
     QTableWidget* m_table;
     LiveChart* m_overlay;
     QPushButton *m_open, *m_delete, *m_export;
+    QLineEdit* m_filter;
 };
 
 }  // namespace hips

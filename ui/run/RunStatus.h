@@ -1,0 +1,31 @@
+#pragma once
+// The status strip's run figures, on every tab: the run's state, round x of N, the time since it
+// started and an estimate of the time left (the rounds to go at the pace so far).
+#include "RunController.h"
+
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QTimer>
+
+namespace hips {
+
+class RunStatus : public QLabel {
+    Q_OBJECT
+public:
+    explicit RunStatus(QWidget* parent = nullptr);
+
+    void start(int rounds);  // a run of `rounds` rounds begins
+    void setState(RunState state);
+    void onRound(const RoundRow& row);
+
+private:
+    void refresh();
+
+    RunState m_state = RunState::Idle;
+    int m_rounds = 0, m_round = 0;
+    double m_roundElapsed = 0;  // when the last round finished training, since the start
+    QElapsedTimer m_clock;
+    QTimer m_ticker;
+};
+
+}  // namespace hips
