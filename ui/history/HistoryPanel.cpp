@@ -54,7 +54,7 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(9, QHeaderView::Stretch);  // the reason takes what is left, elided (whole in its tooltip)
     m_table->setSortingEnabled(true);
     auto* refreshButton = new QPushButton(tr("Refresh"));
     m_filter->setObjectName(QStringLiteral("history_filter"));
