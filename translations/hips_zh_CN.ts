@@ -762,32 +762,32 @@
 <context>
     <name>hips::LiveChart</name>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="110"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="112"/>
         <source>Drag to zoom, right-click to zoom out; click a legend entry to hide its line</source>
         <translation>拖动以放大，右键单击以缩小；单击图例项可隐藏对应曲线</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="263"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="267"/>
         <source>time of day</source>
         <translation>时刻</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="267"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="271"/>
         <source>round</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="267"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="271"/>
         <source>seconds since start</source>
         <translation>自开始以来的秒数</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="356"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="366"/>
         <source>round %1</source>
         <translation>第 %1 轮</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="358"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="368"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>

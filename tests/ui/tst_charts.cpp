@@ -5,6 +5,8 @@
 
 #include <QAbstractAxis>
 #include <QChart>
+#include <QChartView>
+#include <QGraphicsScene>
 #include <QComboBox>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -115,6 +117,30 @@ private Q_SLOTS:
         QVERIFY(chart.lineVisible(a));
         Q_EMIT drawn(chart, a)->hovered(QPointF(4, 0.75), true);
         QCOMPARE(chart.hoverText(), QStringLiteral("a — round 4: 0.75"));
+    }
+
+    // The real mouse over the plot: every visible line's value at the nearest x, in the line
+    // under the chart (and a tooltip at the cursor).
+    void mouseOverThePlotShowsEveryLinesValue() {
+        LiveChart chart("t", "y");
+        chart.resize(600, 400);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        const int a = chart.addLine("train", Qt::blue), b = chart.addLine("test", Qt::red);
+        for (int r = 1; r <= 5; ++r) {
+            chart.append(a, r, 0, r, 0.1 * r);
+            chart.append(b, r, 0, r, 1.0 + r);
+        }
+        chart.redrawNow();
+        QChartView* view = qobject_cast<QChartView*>(chart.chart()->scene()->views().first());
+        const QPointF at = chart.chart()->mapToPosition(QPointF(3.2, 0.5));
+        const QPoint pos = view->mapFromScene(chart.chart()->mapToScene(at));
+        QTest::mouseMove(view->viewport(), pos);
+        QTRY_VERIFY2(chart.hoverText().startsWith("round 3"), qPrintable(chart.hoverText()));
+        QVERIFY2(chart.hoverText().contains("train: 0.3") && chart.hoverText().contains("test: 4"), qPrintable(chart.hoverText()));
+        chart.setLineVisible(b, false);
+        QTest::mouseMove(view->viewport(), pos + QPoint(1, 0));
+        QTRY_VERIFY2(!chart.hoverText().contains("test:"), qPrintable(chart.hoverText()));
     }
 
     // Two or three rounds once read "1 1 2" and "2 2 2 3"; a zoom gave "0.83409": every label is

@@ -7,6 +7,8 @@
 #include <QDateTime>
 #include <QDateTimeAxis>
 #include <QLabel>
+#include <QMouseEvent>
+#include <QToolTip>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -116,6 +118,8 @@ LiveChart::LiveChart(const QString& title, const QString& yTitle, QWidget* paren
     layout->addWidget(m_view, 1);
     layout->addWidget(m_hover);
     setProperty("yTitle", yTitle);
+    m_view->viewport()->setMouseTracking(true);
+    m_view->viewport()->installEventFilter(this);  // the values of every line at the cursor's x
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, [this] { RedrawQueue::instance().enqueue(this, [this] { redraw(); }); });
     m_sinceRedraw.start();
@@ -349,15 +353,50 @@ void LiveChart::redraw() {
     m_rangeFresh = true;
 }
 
+bool LiveChart::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_view->viewport() && event->type() == QEvent::MouseMove) {
+        const QPoint pos = static_cast<QMouseEvent*>(event)->position().toPoint();
+        showValuesAt(pos, m_view->viewport()->mapToGlobal(pos));
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+QString LiveChart::xLabel(double x) const {
+    switch (m_xAxis) {
+        case XAxis::Round: return tr("round %1").arg(qRound(x));
+        case XAxis::WallTime: return QDateTime::fromMSecsSinceEpoch(qint64(x)).toString(QStringLiteral("HH:mm:ss"));
+        case XAxis::Elapsed: return tr("%1 s").arg(x, 0, 'f', 1);
+    }
+    return {};
+}
+
+// Inside the plot: the sample nearest the cursor's x of each visible line, in a tooltip at the
+// cursor and in the line under the chart, as TensorBoard shows them.
+void LiveChart::showValuesAt(const QPoint& viewportPos, const QPoint& globalPos) {
+    const QPointF scenePos = m_view->mapToScene(viewportPos);
+    if (!m_chart->plotArea().contains(m_chart->mapFromScene(scenePos))) return;
+    const double x = m_chart->mapToValue(m_chart->mapFromScene(scenePos)).x();
+    QStringList values;
+    double shownX = x;
+    double best = INFINITY;
+    for (const Line& l : m_lines) {
+        if (!l.visible || l.samples.isEmpty()) continue;
+        const auto nearest = std::min_element(l.samples.begin(), l.samples.end(), [&](const Sample& a, const Sample& b) {
+            return std::abs(xOf(a) - x) < std::abs(xOf(b) - x);
+        });
+        const qsizetype i = nearest - l.samples.begin();
+        if (std::abs(xOf(*nearest) - x) < best) best = std::abs(xOf(*nearest) - x), shownX = xOf(*nearest);
+        values << QStringLiteral("%1: %2").arg(l.name).arg(m_alpha > 0 ? l.smoothed[i] : l.samples[i].value, 0, 'g', 5);
+    }
+    if (values.isEmpty()) return;
+    const QString text = xLabel(shownX) + QStringLiteral(" — ") + values.join(QStringLiteral(", "));
+    m_hover->setText(text);
+    QToolTip::showText(globalPos, xLabel(shownX) + '\n' + values.join('\n'), m_view);
+}
+
 void LiveChart::onHover(int line, const QPointF& p, bool state) {
     if (!state) return;
-    QString x;
-    switch (m_xAxis) {
-        case XAxis::Round: x = tr("round %1").arg(qRound(p.x())); break;
-        case XAxis::WallTime: x = QDateTime::fromMSecsSinceEpoch(qint64(p.x())).toString(QStringLiteral("HH:mm:ss")); break;
-        case XAxis::Elapsed: x = tr("%1 s").arg(p.x(), 0, 'f', 1); break;
-    }
-    m_hover->setText(QStringLiteral("%1 — %2: %3").arg(m_lines[line].name, x).arg(p.y(), 0, 'g', 5));
+    m_hover->setText(QStringLiteral("%1 — %2: %3").arg(m_lines[line].name, xLabel(p.x())).arg(p.y(), 0, 'g', 5));
 }
 
 }  // namespace hips

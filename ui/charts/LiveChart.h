@@ -3,7 +3,8 @@
 // the chart redraws at most 25 times a second whatever the rate, each line decimated (LTTB) to a
 // few thousand drawn points so that a 100,000-point series stays responsive. Offers an x axis of
 // round, wall-clock time or time since start; EMA smoothing with the raw line shown faintly; a
-// log y axis; hover values; legend entries that toggle lines; rubber-band zoom and reset.
+// log y axis; every line's value at the cursor (a tooltip, and the line under the chart); legend
+// entries that toggle lines; rubber-band zoom and reset.
 #include <QColor>
 #include <QElapsedTimer>
 #include <QTimer>
@@ -69,6 +70,9 @@ private:
     void rebuildAxes();
     double xOf(const Sample& s) const;
     void onHover(int line, const QPointF& point, bool state);
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void showValuesAt(const QPoint& viewportPos, const QPoint& globalPos);
+    QString xLabel(double x) const;
 
     QChart* m_chart;
     QChartView* m_view;
