@@ -358,6 +358,11 @@ bool LiveChart::eventFilter(QObject* watched, QEvent* event) {
         const QPoint pos = static_cast<QMouseEvent*>(event)->position().toPoint();
         showValuesAt(pos, m_view->viewport()->mapToGlobal(pos));
     }
+    // Resting on the plot, the values stay in the tooltip, with the view's usage hint below them.
+    if (watched == m_view->viewport() && event->type() == QEvent::ToolTip) {
+        const auto* help = static_cast<QHelpEvent*>(event);
+        if (showValuesAt(help->pos(), help->globalPos())) return true;
+    }
     return QWidget::eventFilter(watched, event);
 }
 
@@ -372,9 +377,9 @@ QString LiveChart::xLabel(double x) const {
 
 // Inside the plot: the sample nearest the cursor's x of each visible line, in a tooltip at the
 // cursor and in the line under the chart, as TensorBoard shows them.
-void LiveChart::showValuesAt(const QPoint& viewportPos, const QPoint& globalPos) {
+bool LiveChart::showValuesAt(const QPoint& viewportPos, const QPoint& globalPos) {
     const QPointF scenePos = m_view->mapToScene(viewportPos);
-    if (!m_chart->plotArea().contains(m_chart->mapFromScene(scenePos))) return;
+    if (!m_chart->plotArea().contains(m_chart->mapFromScene(scenePos))) return false;
     const double x = m_chart->mapToValue(m_chart->mapFromScene(scenePos)).x();
     QStringList values;
     double shownX = x;
@@ -388,10 +393,10 @@ void LiveChart::showValuesAt(const QPoint& viewportPos, const QPoint& globalPos)
         if (std::abs(xOf(*nearest) - x) < best) best = std::abs(xOf(*nearest) - x), shownX = xOf(*nearest);
         values << QStringLiteral("%1: %2").arg(l.name).arg(m_alpha > 0 ? l.smoothed[i] : l.samples[i].value, 0, 'g', 5);
     }
-    if (values.isEmpty()) return;
-    const QString text = xLabel(shownX) + QStringLiteral(" — ") + values.join(QStringLiteral(", "));
-    m_hover->setText(text);
-    QToolTip::showText(globalPos, xLabel(shownX) + '\n' + values.join('\n'), m_view);
+    if (values.isEmpty()) return false;
+    m_hover->setText(xLabel(shownX) + QStringLiteral(" — ") + values.join(QStringLiteral(", ")));
+    QToolTip::showText(globalPos, xLabel(shownX) + '\n' + values.join('\n') + QStringLiteral("\n\n") + m_view->toolTip(), m_view);
+    return true;
 }
 
 void LiveChart::onHover(int line, const QPointF& p, bool state) {

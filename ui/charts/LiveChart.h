@@ -71,7 +71,7 @@ private:
     double xOf(const Sample& s) const;
     void onHover(int line, const QPointF& point, bool state);
     bool eventFilter(QObject* watched, QEvent* event) override;
-    void showValuesAt(const QPoint& viewportPos, const QPoint& globalPos);
+    bool showValuesAt(const QPoint& viewportPos, const QPoint& globalPos);  // false outside the plot
     QString xLabel(double x) const;
 
     QChart* m_chart;
