@@ -78,6 +78,7 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
     connect(m_history, &HistoryPanel::openRequested, this, [this](qint64 id) {
         if (showStoredRun(id)) setTab(ChartsTab);
     });
+    connect(m_history, &HistoryPanel::topologyRequested, this, &MainWindow::openStoredTopology);
     connect(m_designer->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
 
     buildActions();
@@ -213,6 +214,24 @@ void MainWindow::openDefaultTopology() {
     m_designer->openFile(QStringLiteral(":/topologies/default.json"), &error);
     m_path.clear();
     updateTitle();
+}
+
+// A past run's topology and settings as it ran, as a new document (no file yet): Start all runs
+// it again.
+bool MainWindow::openStoredTopology(qint64 run) {
+    if (!m_store) return false;
+    const TopologyLoad load = TopologyReader::readJson(m_store->topologyJson(run), tr("run %1").arg(run));
+    const std::optional<Topology>& topology = load.topology ? load.topology : load.draft;
+    if (!topology) {
+        QMessageBox::warning(this, tr("Open topology"), tr("Run %1's topology cannot be read:\n%2").arg(run).arg(load.errorText()));
+        return false;
+    }
+    m_designer->setTopology(*topology);
+    m_path.clear();
+    updateTitle();
+    setTab(DesignTab);
+    statusBar()->showMessage(tr("Opened the topology of run %1; Start all runs it again").arg(run), 8000);
+    return true;
 }
 
 bool MainWindow::showStoredRun(qint64 run) {

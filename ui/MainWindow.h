@@ -28,7 +28,8 @@ public:
 
     bool openTopology(const QString& path);  // shows the error itself when it cannot
     void openDefaultTopology();
-    bool showStoredRun(qint64 run);          // a past run's curves in the Charts tab
+    bool showStoredRun(qint64 run);
+    bool openStoredTopology(qint64 run);          // a past run's curves in the Charts tab
     void setTab(Tab tab);
     Tab tab() const;
     // What a window built in another language takes over: the topology (as edited), its file

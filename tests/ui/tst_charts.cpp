@@ -12,6 +12,8 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QSlider>
+#include <QTemporaryDir>
+#include <QToolButton>
 #include <QValueAxis>
 #include <QtTest>
 
@@ -141,6 +143,29 @@ private Q_SLOTS:
         chart.setLineVisible(b, false);
         QTest::mouseMove(view->viewport(), pos + QPoint(1, 0));
         QTRY_VERIFY2(!chart.hoverText().contains("test:"), qPrintable(chart.hoverText()));
+    }
+
+    // A chart saves as a PNG of what it draws and as CSV of every point (names quoted); a file
+    // that cannot be written is an error naming it.
+    void exportsPngAndCsv() {
+        QTemporaryDir dir;
+        LiveChart chart("Test accuracy", "accuracy");
+        chart.resize(500, 300);
+        const int a = chart.addLine("say \"hi\"", Qt::blue);
+        chart.append(a, 1, 1000, 0.5, 0.25);
+        chart.append(a, 2, 2000, 1.5, 0.75);
+        chart.redrawNow();
+        QCOMPARE(chart.savePng(dir.filePath("c.png")), QString());
+        const QImage picture(dir.filePath("c.png"));
+        QCOMPARE(picture.size(), chart.chart()->scene()->views().first()->size());
+        QCOMPARE(chart.saveCsv(dir.filePath("c.csv")), QString());
+        QFile csv(dir.filePath("c.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QCOMPARE(csv.readAll(), QByteArray("line,round,wall_ms,elapsed_s,value\n\"say \"\"hi\"\"\",1,1000,0.5,0.25\n"
+                                           "\"say \"\"hi\"\"\",2,2000,1.5,0.75\n"));
+        QVERIFY(chart.saveCsv(dir.filePath("missing/c.csv")).contains("missing/c.csv"));
+        QVERIFY(chart.savePng(dir.filePath("missing/c.png")).contains("missing/c.png"));
+        QVERIFY(chart.findChild<QToolButton*>("export_chart"));
     }
 
     // Two or three rounds once read "1 1 2" and "2 2 2 3"; a zoom gave "0.83409": every label is

@@ -1,10 +1,13 @@
 // The History tab and the status strip: runs newest first with why they did not finish, a filter
 // typed as a user types it, and the run's round, time and estimate on every tab.
+#include "Designer.h"
 #include "HistoryPanel.h"
+#include "MainWindow.h"
 #include "RunStatus.h"
 #include "RunStore.h"
 
 #include <QLineEdit>
+#include <QPushButton>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -45,6 +48,31 @@ private Q_SLOTS:
         QVERIFY(!table->isRowHidden(0) && table->isRowHidden(1) && table->isRowHidden(2));
         panel.filter()->clear();
         for (int row = 0; row < 3; ++row) QVERIFY(!table->isRowHidden(row));
+    }
+
+    // "Open topology" on a past run puts its topology and settings, as it ran, in the designer.
+    void aPastRunsTopologyOpensInTheDesigner() {
+        QTemporaryDir dir;
+        {
+            QString error;
+            auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+            QVERIFY2(store, qPrintable(error));
+            QFile small(QStringLiteral(HIPS_SOURCE_DIR "/tests/data/topologies/small.json"));
+            QVERIFY(small.open(QIODevice::ReadOnly));
+            const qint64 run = store->beginRun("small-synthetic", small.readAll(), {});
+            store->finishRun(run, "finished", {});
+            QVERIFY(store->flush());
+        }
+        MainWindow window(dir.filePath("h.sqlite"));
+        window.show();
+        window.history()->refresh();
+        window.history()->selectRuns({1});
+        auto* reopen = window.history()->findChild<QPushButton*>("reopen_topology");
+        QVERIFY(reopen && reopen->isEnabled());
+        QTest::mouseClick(reopen, Qt::LeftButton);
+        QCOMPARE(window.designer()->topology().name, QString("small-synthetic"));
+        QCOMPARE(window.designer()->topology().training.rounds, 6);
+        QCOMPARE(window.designer()->topology().training.dataset, QString("synthetic"));
     }
 
     void statusStripCountsRoundsAndEstimatesTheRest() {

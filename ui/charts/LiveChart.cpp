@@ -6,7 +6,14 @@
 #include <QChartView>
 #include <QDateTime>
 #include <QDateTimeAxis>
+#include <QFileDialog>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QToolButton>
 #include <QMouseEvent>
 #include <QToolTip>
 #include <QLegendMarker>
@@ -112,11 +119,24 @@ LiveChart::LiveChart(const QString& title, const QString& yTitle, QWidget* paren
     m_view->setToolTip(tr("Drag to zoom, right-click to zoom out; click a legend entry to hide its line"));
     m_hover->setObjectName(QStringLiteral("hover"));
     m_hover->setMinimumHeight(m_hover->fontMetrics().height());
+    auto* exportButton = new QToolButton;
+    exportButton->setObjectName(QStringLiteral("export_chart"));
+    exportButton->setText(tr("Export"));
+    exportButton->setToolTip(tr("Save this chart as a PNG picture, or its points as CSV"));
+    exportButton->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(exportButton);
+    menu->addAction(tr("Save as PNG…"), this, [this] { exportWithDialog(QStringLiteral("png")); });
+    menu->addAction(tr("Save points as CSV…"), this, [this] { exportWithDialog(QStringLiteral("csv")); });
+    exportButton->setMenu(menu);
+    auto* bottom = new QHBoxLayout;
+    bottom->setContentsMargins(0, 0, 0, 0);
+    bottom->addWidget(m_hover, 1);
+    bottom->addWidget(exportButton);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(m_view, 1);
-    layout->addWidget(m_hover);
+    layout->addLayout(bottom);
     setProperty("yTitle", yTitle);
     m_view->viewport()->setMouseTracking(true);
     m_view->viewport()->installEventFilter(this);  // the values of every line at the cursor's x
@@ -351,6 +371,39 @@ void LiveChart::redraw() {
         }
     }
     m_rangeFresh = true;
+}
+
+QString LiveChart::savePng(const QString& path) const {
+    const QPixmap picture = m_view->grab();
+    if (picture.isNull() || !picture.save(path, "PNG"))
+        return tr("cannot write %1 (is the folder writable?)").arg(path);
+    return {};
+}
+
+// Every point of every line, long format: line, round, unix time (ms), seconds since start, value.
+QString LiveChart::saveCsv(const QString& path) const {
+    QByteArray text = "line,round,wall_ms,elapsed_s,value\n";
+    for (const Line& l : m_lines) {
+        QString name = l.name;
+        name.replace('"', QStringLiteral("\"\""));
+        for (const Sample& p : l.samples)
+            text += QStringLiteral("\"%1\",%2,%3,%4,%5\n").arg(name).arg(p.round).arg(p.wallMs, 0, 'f', 0)
+                        .arg(p.elapsed, 0, 'g', 10).arg(p.value, 0, 'g', 10).toUtf8();
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size() || !file.commit())
+        return tr("cannot write %1: %2").arg(path, file.errorString());
+    return {};
+}
+
+void LiveChart::exportWithDialog(const QString& format) {
+    QString base = m_chart->title().section(':', 0, 0).toLower();
+    base.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), base + '.' + format,
+                                                      format == QLatin1String("png") ? tr("PNG pictures (*.png)") : tr("CSV files (*.csv)"));
+    if (path.isEmpty()) return;
+    const QString error = format == QLatin1String("png") ? savePng(path) : saveCsv(path);
+    if (!error.isEmpty()) QMessageBox::warning(this, tr("Export chart"), error);
 }
 
 bool LiveChart::eventFilter(QObject* watched, QEvent* event) {

@@ -4,7 +4,7 @@
 // few thousand drawn points so that a 100,000-point series stays responsive. Offers an x axis of
 // round, wall-clock time or time since start; EMA smoothing with the raw line shown faintly; a
 // log y axis; every line's value at the cursor (a tooltip, and the line under the chart); legend
-// entries that toggle lines; rubber-band zoom and reset.
+// entries that toggle lines; rubber-band zoom and reset; export as PNG or CSV.
 #include <QColor>
 #include <QElapsedTimer>
 #include <QTimer>
@@ -51,6 +51,9 @@ public:
     int redrawCount() const { return m_redraws; }
     QChart* chart() const { return m_chart; }
     QString hoverText() const;
+    // Each returns an error text naming the file, empty on success.
+    QString savePng(const QString& path) const;  // the chart as drawn
+    QString saveCsv(const QString& path) const;  // every point of every line
 
 private:
     struct Sample {
@@ -73,6 +76,7 @@ private:
     bool eventFilter(QObject* watched, QEvent* event) override;
     bool showValuesAt(const QPoint& viewportPos, const QPoint& globalPos);  // false outside the plot
     QString xLabel(double x) const;
+    void exportWithDialog(const QString& format);
 
     QChart* m_chart;
     QChartView* m_view;

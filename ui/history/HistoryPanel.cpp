@@ -44,7 +44,8 @@ QTableWidgetItem* numberItem(double value, const QString& text) {
 HistoryPanel::HistoryPanel(QWidget* parent)
     : QWidget(parent), m_table(new QTableWidget), m_overlay(new LiveChart(tr("Test accuracy of the selected runs"), tr("accuracy"))),
       m_open(new QPushButton(tr("Show in charts"))), m_delete(new QPushButton(QIcon(QStringLiteral(":/icons/delete.svg")), tr("Delete"))),
-      m_export(new QPushButton(QIcon(QStringLiteral(":/icons/report.svg")), tr("Export report…"))), m_filter(new QLineEdit) {
+      m_export(new QPushButton(QIcon(QStringLiteral(":/icons/report.svg")), tr("Export report…"))),
+      m_reopen(new QPushButton(QIcon(QStringLiteral(":/icons/open.svg")), tr("Open topology"))), m_filter(new QLineEdit) {
     const QStringList headers = {tr("Id"), tr("Name"), tr("Started"), tr("Duration"), tr("Status"), tr("Best accuracy"),
                                  tr("Final accuracy"), tr("Rounds"), tr("MB across parties"), tr("Reason")};
     m_table->setColumnCount(int(headers.size()));
@@ -61,7 +62,9 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     m_filter->setPlaceholderText(tr("Filter by id, name, status or reason"));
     m_filter->setClearButtonEnabled(true);
     auto* bar = new QHBoxLayout;
-    for (QPushButton* b : {m_open, m_export, m_delete, refreshButton}) bar->addWidget(b);
+    m_reopen->setObjectName(QStringLiteral("reopen_topology"));
+    m_reopen->setToolTip(tr("Open the selected run's topology and settings in the designer, to run it again"));
+    for (QPushButton* b : {m_open, m_reopen, m_export, m_delete, refreshButton}) bar->addWidget(b);
     bar->addSpacing(12);
     bar->addWidget(m_filter, 1);
     auto* split = new QSplitter(Qt::Vertical);
@@ -82,6 +85,9 @@ HistoryPanel::HistoryPanel(QWidget* parent)
         if (!selectedRuns().isEmpty()) Q_EMIT openRequested(selectedRuns().first());
     });
     connect(m_delete, &QPushButton::clicked, this, &HistoryPanel::deleteSelected);
+    connect(m_reopen, &QPushButton::clicked, this, [this] {
+        if (selectedRuns().size() == 1) Q_EMIT topologyRequested(selectedRuns().first());
+    });
     connect(m_export, &QPushButton::clicked, this, &HistoryPanel::exportSelected);
     updateOverlay();
 }
@@ -167,6 +173,7 @@ void HistoryPanel::updateOverlay() {
     const QList<qint64> ids = selectedRuns();
     m_open->setEnabled(ids.size() == 1);
     m_export->setEnabled(ids.size() == 1);
+    m_reopen->setEnabled(ids.size() == 1);
     m_delete->setEnabled(!ids.isEmpty());
     m_overlay->clear();
     if (!m_store) return;

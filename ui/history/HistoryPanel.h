@@ -33,6 +33,7 @@ public:
 
 Q_SIGNALS:
     void openRequested(qint64 run);  // show this run in the charts
+    void topologyRequested(qint64 run);  // open this run's topology in the designer
     void message(const QString& text);
 
 private:
@@ -45,7 +46,7 @@ private:
     RunStore* m_store = nullptr;
     QTableWidget* m_table;
     LiveChart* m_overlay;
-    QPushButton *m_open, *m_delete, *m_export;
+    QPushButton *m_open, *m_delete, *m_export, *m_reopen;
     QLineEdit* m_filter;
 };
 
