@@ -343,121 +343,131 @@
     </message>
     <message>
         <location filename="../ui/report/ReportHtml.cpp" line="102"/>
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="103"/>
+        <source>Notes</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="104"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="103"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="105"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="104"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="106"/>
         <source>Ended</source>
         <translation>结束时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="105"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="107"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="106"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="108"/>
         <source>Report made</source>
         <translation>报告生成时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="108"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="110"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="110"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="112"/>
         <source>not reached</source>
         <translation>未达到</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="111"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="113"/>
         <source>%1 (round %2)</source>
         <translation>%1（第 %2 轮）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="112"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="114"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="113"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="115"/>
         <source>Best test accuracy</source>
         <translation>最佳测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="114"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="116"/>
         <source>Final test accuracy</source>
         <translation>最终测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="115"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="117"/>
         <source>Time to %1 accuracy</source>
         <translation>达到 %1 准确率的用时</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="116"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="118"/>
         <source>Bytes inside parties</source>
         <translation>参与方内部字节数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="117"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="119"/>
         <source>Bytes across parties</source>
         <translation>跨参与方字节数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="118"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="120"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="118"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="120"/>
         <source>%1 samples/s</source>
         <translation>%1 samples/s</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="119"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="121"/>
         <source>Computing-time ratio</source>
         <translation>计算时间占比</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="122"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="124"/>
         <source>Topology</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="124"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="126"/>
         <source>&lt;p&gt;The stored topology could not be read.&lt;/p&gt;</source>
         <translation>&lt;p&gt;无法读取已保存的拓扑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="126"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="128"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="131"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="133"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="134"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="136"/>
         <source>&lt;p&gt;%1: not recorded in this run.&lt;/p&gt;</source>
         <translation>&lt;p&gt;%1：本次运行未记录。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="138"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="140"/>
         <source>Processes</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="140"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="142"/>
         <source>Warnings and errors</source>
         <translation>警告与错误</translation>
     </message>
@@ -629,142 +639,152 @@
 <context>
     <name>hips::HistoryPanel</name>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="45"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="47"/>
         <source>Test accuracy of the selected runs</source>
         <translation>所选运行的测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="45"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="47"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="46"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="48"/>
         <source>Show in charts</source>
         <translation>在图表中显示</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="46"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="48"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="47"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="49"/>
         <source>Export report…</source>
         <translation>导出报告…</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="48"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="50"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="49"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="51"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="49"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="51"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="49"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="51"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="49"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="51"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="49"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="51"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="49"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="51"/>
         <source>Best accuracy</source>
         <translation>最佳准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="50"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="52"/>
         <source>Final accuracy</source>
         <translation>最终准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="50"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="52"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="50"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="52"/>
         <source>MB across parties</source>
         <translation>跨参与方流量（MB）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="50"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="52"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="60"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="52"/>
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="53"/>
+        <source>Notes</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="64"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="62"/>
-        <source>Filter by id, name, status or reason</source>
-        <translation>按编号、名称、状态或原因筛选</translation>
+        <location filename="../ui/history/HistoryPanel.cpp" line="66"/>
+        <source>Filter by id, name, status, reason, tags or notes</source>
+        <translation>按编号、名称、状态、原因、标签或备注筛选</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="66"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="70"/>
         <source>Open the selected run&apos;s topology and settings in the designer, to run it again</source>
         <translation>在设计器中打开所选运行的拓扑和设置，以便再次运行</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="134"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="146"/>
         <source>its controller ended before the run did (killed, or the machine stopped)</source>
         <translation>其控制器在运行结束前退出（被终止，或机器停止）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="166"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="187"/>
         <source>no history is open</source>
         <translation>未打开任何历史记录</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="197"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="218"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="197"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="218"/>
         <source>Delete %n run(s) and all their rows from the history?</source>
         <translation>
             <numerusform>要从历史中删除 %n 个运行及其全部数据行吗？</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="203"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="224"/>
         <source>Deleted %n run(s)</source>
         <translation>
             <numerusform>已删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="216"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="221"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="237"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="242"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="217"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="238"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="220"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="241"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>

@@ -42,6 +42,8 @@ static int showRun(const RunStore& store, const QString& idText) {
                 qPrintable(r->status),
                 qPrintable(QDateTime::fromMSecsSinceEpoch(qint64(r->started * 1000)).toString("yyyy-MM-dd HH:mm:ss")));
     if (r->ended > 0) std::printf("duration: %.1f s\n", r->ended - r->started);
+    if (!r->tags.isEmpty()) std::printf("tags: %s\n", qPrintable(r->tags));
+    if (!r->notes.isEmpty()) std::printf("notes: %s\n", qPrintable(r->notes));
     std::printf("rounds: %d\nbest test accuracy: %s\nfinal test accuracy: %s\nbytes across parties: %.1f MB\n",
                 f.rounds, qPrintable(accuracy(f.bestAccuracy)), qPrintable(accuracy(f.finalAccuracy)), f.bytesAcross / 1e6);
     if (const QString run_dir = r->summary.value("run_dir").toString(); !run_dir.isEmpty())

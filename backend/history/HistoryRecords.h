@@ -10,6 +10,7 @@ struct RunRecord {
     QString name, status;  // status: running, finished, stopped, failed, interrupted
     double started = 0, ended = 0;  // ended 0 while running
     QJsonObject summary;
+    QString tags, notes;  // the user's, edited in History (tags: comma-separated)
 };
 
 // Figures of a run computed from its metric and traffic rows, so that an interrupted run has them too.

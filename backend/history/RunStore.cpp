@@ -493,6 +493,14 @@ void RunStore::resumeRun(qint64 run, int round) {
     });
 }
 
+void RunStore::setRunLabels(qint64 run, const QString& name, const QString& tags, const QString& notes) {
+    HIPS_WRITER_OR()
+    m_writer->post([=](WriterSession& s) {
+        return s.run(QStringLiteral("UPDATE runs SET name = ?, tags = ?, notes = ? WHERE id = ?"),
+                     {QVariant(name), QVariant(tags), QVariant(notes), QVariant(run)});
+    });
+}
+
 void RunStore::deleteRun(qint64 run) {
     HIPS_WRITER_OR()
     m_writer->post([=](WriterSession& s) {  // children go by ON DELETE CASCADE

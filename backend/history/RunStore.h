@@ -19,7 +19,7 @@ namespace hips {
 
 class RunStore {
 public:
-    static constexpr int kSchemaVersion = 3;
+    static constexpr int kSchemaVersion = 4;
 
     enum OpenMode {
         // Creates the file (0600, its new directories 0700) if absent, migrates an older schema,
@@ -52,6 +52,7 @@ public:
     void recordProcess(qint64 run, const ProcessRecord& process);  // inserts or replaces the node's row
     void finishRun(qint64 run, const QString& status, const QJsonObject& summary);
     void deleteRun(qint64 run);
+    void setRunLabels(qint64 run, const QString& name, const QString& tags, const QString& notes);
     // Returns once everything queued before it is committed (true), or the store has failed
     // and some of it never will be (false).
     bool flush();

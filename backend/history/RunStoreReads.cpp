@@ -15,7 +15,7 @@ namespace {
 // range, so that listing a thousand runs is one statement and no per-run round trips.
 QString runWithFactsSql() {
     return QStringLiteral(
-               "SELECT r.id, r.name, r.status, r.started, r.ended, r.summary,"
+               "SELECT r.id, r.name, r.status, r.started, r.ended, r.summary, r.tags, r.notes,"
                " (SELECT max(round) FROM metrics WHERE run_id = r.id AND name = '%1'),"
                " (SELECT max(value) FROM metrics WHERE run_id = r.id AND name = '%2'),"
                " (SELECT value FROM metrics WHERE run_id = r.id AND name = '%2' ORDER BY round DESC LIMIT 1),"
@@ -33,16 +33,18 @@ RunRecord recordOf(const QSqlQuery& q) {
     r.started = q.value(3).toDouble();
     r.ended = q.value(4).toDouble();
     r.summary = QJsonDocument::fromJson(q.value(5).toString().toUtf8()).object();
+    r.tags = q.value(6).toString();
+    r.notes = q.value(7).toString();
     return r;
 }
 
 RunFacts factsOf(const QSqlQuery& q) {
     auto orMinusOne = [&](int column) { return q.value(column).isNull() ? -1.0 : q.value(column).toDouble(); };
     RunFacts f;
-    f.rounds = q.value(6).isNull() ? 0 : q.value(6).toInt();
-    f.bestAccuracy = orMinusOne(7);
-    f.finalAccuracy = orMinusOne(8);
-    f.bytesAcross = q.value(9).isNull() ? 0 : q.value(9).toDouble();
+    f.rounds = q.value(8).isNull() ? 0 : q.value(8).toInt();
+    f.bestAccuracy = orMinusOne(9);
+    f.finalAccuracy = orMinusOne(10);
+    f.bytesAcross = q.value(11).isNull() ? 0 : q.value(11).toDouble();
     return f;
 }
 
@@ -61,7 +63,7 @@ void RunStore::presentStale(RunRecord& run) const {
 
 QList<RunRecord> RunStore::runs() const {
     QSqlQuery q = reader();
-    q.exec(QStringLiteral("SELECT id, name, status, started, ended, summary FROM runs ORDER BY id"));
+    q.exec(QStringLiteral("SELECT id, name, status, started, ended, summary, tags, notes FROM runs ORDER BY id"));
     QList<RunRecord> out;
     while (q.next()) {
         out << recordOf(q);
@@ -84,7 +86,7 @@ QList<RunListEntry> RunStore::runList() const {
 
 std::optional<RunRecord> RunStore::run(qint64 id) const {
     QSqlQuery q = reader();
-    q.exec(QStringLiteral("SELECT id, name, status, started, ended, summary FROM runs WHERE id = %1").arg(id));
+    q.exec(QStringLiteral("SELECT id, name, status, started, ended, summary, tags, notes FROM runs WHERE id = %1").arg(id));
     if (!q.next()) return std::nullopt;
     RunRecord r = recordOf(q);
     presentStale(r);

@@ -50,6 +50,11 @@ const QList<QStringList> kMigrations = {
         // Where each run's directory is, so that `hips run --resume ID` finds its checkpoint.
         "ALTER TABLE runs ADD COLUMN run_dir TEXT",
     },
+    {
+        // The user's own words about a run: tags (comma-separated) and notes, edited in History.
+        "ALTER TABLE runs ADD COLUMN tags TEXT",
+        "ALTER TABLE runs ADD COLUMN notes TEXT",
+    },
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "RunStatus.h"
 #include "RunStore.h"
 
+#include <QApplication>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QTableWidget>
@@ -48,6 +49,54 @@ private Q_SLOTS:
         QVERIFY(!table->isRowHidden(0) && table->isRowHidden(1) && table->isRowHidden(2));
         panel.filter()->clear();
         for (int row = 0; row < 3; ++row) QVERIFY(!table->isRowHidden(row));
+    }
+
+    // Names, tags and notes are edited in place (double-click, type, Enter), kept in the history
+    // and found by the filter; other cells open the run instead of editing.
+    void namesTagsAndNotesAreEditedInPlace() {
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        QVERIFY2(store, qPrintable(error));
+        const qint64 run = store->beginRun("default", "{}", {});
+        store->finishRun(run, "finished", {});
+        QVERIFY(store->flush());
+        HistoryPanel panel;
+        panel.setStore(store.get());
+        panel.resize(1800, 500);  // every column in view
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QTableWidget* table = panel.table();
+        QCOMPARE(table->horizontalHeaderItem(10)->text(), QString("Tags"));
+        QCOMPARE(table->horizontalHeaderItem(11)->text(), QString("Notes"));
+        auto type = [&](const QString& text) {
+            auto* editor = table->viewport()->findChild<QLineEdit*>();  // the cell's editor
+            QVERIFY(editor && editor->isVisible());
+            editor->selectAll();
+            QTest::keyClicks(editor, text);
+            QTest::keyClick(editor, Qt::Key_Return);
+            QCoreApplication::processEvents();  // the delegate commits and closes the editor on the next pass
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+        };
+        const QRect nameCell = table->visualItemRect(table->item(0, 1));
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, nameCell.center());  // a real double-click: press,
+        QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, nameCell.center());  // release, double-click
+        type("baseline");
+        for (const auto& [column, text] : {std::pair{10, QString("cnn, iid")}, std::pair{11, QString("lr 0.05 looks best")}}) {
+            table->setCurrentCell(0, column);
+            QTest::keyClick(table, Qt::Key_F2);  // the keyboard's way in
+            type(text);
+        }
+        const auto stored = store->run(run);
+        QCOMPARE(stored->name, QString("baseline"));
+        QCOMPARE(stored->tags, QString("cnn, iid"));
+        QCOMPARE(stored->notes, QString("lr 0.05 looks best"));
+        QTest::keyClicks(panel.filter(), "looks");
+        QVERIFY(!table->isRowHidden(0));
+        panel.filter()->clear();
+        QTest::keyClicks(panel.filter(), "nothing like it");
+        QVERIFY(table->isRowHidden(0));
+        QVERIFY(!(table->item(0, 4)->flags() & Qt::ItemIsEditable));  // the status is the run's, not the user's
     }
 
     // "Open topology" on a past run puts its topology and settings, as it ran, in the designer.

@@ -20,6 +20,8 @@ namespace hips {
 
 namespace {
 
+const QList<int> kLabelColumns = {1, 10, 11};  // name, tags, notes: the user's, editable
+
 QString accuracyText(double a) { return a < 0 ? QStringLiteral("-") : QString::number(a, 'f', 4); }
 
 // Distinct colours for overlaid runs.
@@ -47,19 +49,21 @@ HistoryPanel::HistoryPanel(QWidget* parent)
       m_export(new QPushButton(QIcon(QStringLiteral(":/icons/report.svg")), tr("Export report…"))),
       m_reopen(new QPushButton(QIcon(QStringLiteral(":/icons/open.svg")), tr("Open topology"))), m_filter(new QLineEdit) {
     const QStringList headers = {tr("Id"), tr("Name"), tr("Started"), tr("Duration"), tr("Status"), tr("Best accuracy"),
-                                 tr("Final accuracy"), tr("Rounds"), tr("MB across parties"), tr("Reason")};
+                                 tr("Final accuracy"), tr("Rounds"), tr("MB across parties"), tr("Reason"), tr("Tags"),
+                                 tr("Notes")};
     m_table->setColumnCount(int(headers.size()));
     m_table->setHorizontalHeaderLabels(headers);
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    // The name, tags and notes are the user's: double-click (or F2) edits them in place.
+    m_table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(9, QHeaderView::Stretch);  // the reason takes what is left, elided (whole in its tooltip)
     m_table->setSortingEnabled(true);
     auto* refreshButton = new QPushButton(tr("Refresh"));
     m_filter->setObjectName(QStringLiteral("history_filter"));
-    m_filter->setPlaceholderText(tr("Filter by id, name, status or reason"));
+    m_filter->setPlaceholderText(tr("Filter by id, name, status, reason, tags or notes"));
     m_filter->setClearButtonEnabled(true);
     auto* bar = new QHBoxLayout;
     m_reopen->setObjectName(QStringLiteral("reopen_topology"));
@@ -78,9 +82,10 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     connect(refreshButton, &QPushButton::clicked, this, &HistoryPanel::refresh);
     connect(m_filter, &QLineEdit::textChanged, this, &HistoryPanel::applyFilter);
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &HistoryPanel::updateOverlay);
-    connect(m_table, &QTableWidget::itemDoubleClicked, this, [this] {
-        if (!selectedRuns().isEmpty()) Q_EMIT openRequested(selectedRuns().first());
+    connect(m_table, &QTableWidget::itemDoubleClicked, this, [this](QTableWidgetItem* item) {
+        if (!(item->flags() & Qt::ItemIsEditable) && !selectedRuns().isEmpty()) Q_EMIT openRequested(selectedRuns().first());
     });
+    connect(m_table, &QTableWidget::itemChanged, this, &HistoryPanel::labelEdited);
     connect(m_open, &QPushButton::clicked, this, [this] {
         if (!selectedRuns().isEmpty()) Q_EMIT openRequested(selectedRuns().first());
     });
@@ -102,6 +107,7 @@ void HistoryPanel::refresh() {
     m_table->setSortingEnabled(false);
     m_table->setRowCount(0);
     if (!m_store) return;
+    m_filling = true;  // filling the table is no edit
     const QList<RunListEntry> runs = m_store->runList();
     m_table->setRowCount(int(runs.size()));
     for (int i = 0; i < runs.size(); ++i) {
@@ -119,9 +125,15 @@ void HistoryPanel::refresh() {
         auto* reason = new QTableWidgetItem(reasonOf(r));
         reason->setToolTip(reason->text());
         m_table->setItem(i, 9, reason);
+        m_table->setItem(i, 10, new QTableWidgetItem(r.tags));
+        m_table->setItem(i, 11, new QTableWidgetItem(r.notes));
+        for (int column = 0; column < m_table->columnCount(); ++column)
+            if (!kLabelColumns.contains(column))
+                m_table->item(i, column)->setFlags(m_table->item(i, column)->flags() & ~Qt::ItemIsEditable);
     }
     m_table->setSortingEnabled(true);
     m_table->sortItems(0, Qt::DescendingOrder);  // newest first
+    m_filling = false;
     applyFilter();
     // Keep the selection; with none, select the newest run so that its curve shows at once.
     selectRuns(selected.isEmpty() && !runs.isEmpty() ? QList<qint64>{runs.last().run.id} : selected);
@@ -135,12 +147,21 @@ QString HistoryPanel::reasonOf(const RunRecord& r) {
     return {};
 }
 
-// Rows whose id, name, status or reason do not contain the filter text are hidden.
+// A name, tags or notes cell the user edited: stored at once.
+void HistoryPanel::labelEdited(QTableWidgetItem* item) {
+    if (m_filling || !m_store || !kLabelColumns.contains(item->column())) return;
+    const int row = item->row();
+    const qint64 run = m_table->item(row, 0)->data(Qt::UserRole).toLongLong();
+    m_store->setRunLabels(run, m_table->item(row, 1)->text(), m_table->item(row, 10)->text(), m_table->item(row, 11)->text());
+    if (!m_store->flush()) Q_EMIT message(m_store->writeError());
+}
+
+// Rows whose id, name, status, reason, tags or notes do not contain the filter text are hidden.
 void HistoryPanel::applyFilter() {
     const QString text = m_filter->text().trimmed();
     for (int row = 0; row < m_table->rowCount(); ++row) {
         bool match = text.isEmpty();
-        for (int column : {0, 1, 4, 9})
+        for (int column : {0, 1, 4, 9, 10, 11})
             match = match || m_table->item(row, column)->text().contains(text, Qt::CaseInsensitive);
         m_table->setRowHidden(row, !match);
     }

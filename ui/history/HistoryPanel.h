@@ -9,6 +9,7 @@
 
 class QLineEdit;
 class QTableWidget;
+class QTableWidgetItem;
 class QPushButton;
 
 namespace hips {
@@ -39,6 +40,7 @@ Q_SIGNALS:
 private:
     void updateOverlay();
     void applyFilter();
+    void labelEdited(QTableWidgetItem* item);
     static QString reasonOf(const RunRecord& run);
     void deleteSelected();
     void exportSelected();
@@ -48,6 +50,7 @@ private:
     LiveChart* m_overlay;
     QPushButton *m_open, *m_delete, *m_export, *m_reopen;
     QLineEdit* m_filter;
+    bool m_filling = false;
 };
 
 }  // namespace hips

@@ -99,6 +99,8 @@ QString reportHtml(const RunReport& r, const ReportImages& images,
     html += QStringLiteral("<h1>%1</h1>").arg(esc(title));
     html += factTable({{QObject::tr("Run"), QString::number(r.run.id)},
                        {QObject::tr("Name"), r.run.name},
+                       {QObject::tr("Tags"), r.run.tags},
+                       {QObject::tr("Notes"), r.run.notes},
                        {QObject::tr("Status"), r.run.status},
                        {QObject::tr("Started"), when(r.run.started)},
                        {QObject::tr("Ended"), when(r.run.ended)},
