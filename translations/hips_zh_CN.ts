@@ -639,152 +639,193 @@
 <context>
     <name>hips::HistoryPanel</name>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="47"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="51"/>
         <source>Test accuracy of the selected runs</source>
         <translation>所选运行的测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="47"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="51"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="48"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="52"/>
         <source>Show in charts</source>
         <translation>在图表中显示</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="48"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="52"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="49"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="53"/>
         <source>Export report…</source>
         <translation>导出报告…</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="50"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="54"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="51"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="56"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="51"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="56"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="51"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="56"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="51"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="56"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="51"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="56"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="51"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="56"/>
         <source>Best accuracy</source>
         <translation>最佳准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="52"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="57"/>
         <source>Final accuracy</source>
         <translation>最终准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="52"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="57"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="52"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="57"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="80"/>
         <source>MB across parties</source>
         <translation>跨参与方流量（MB）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="52"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="57"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="52"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="57"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="53"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="58"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="64"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="66"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="71"/>
         <source>Filter by id, name, status, reason, tags or notes</source>
         <translation>按编号、名称、状态、原因、标签或备注筛选</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="70"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="75"/>
         <source>Open the selected run&apos;s topology and settings in the designer, to run it again</source>
         <translation>在设计器中打开所选运行的拓扑和设置，以便再次运行</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="146"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="80"/>
+        <source>Test accuracy</source>
+        <translation>测试准确率</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="80"/>
+        <source>Training loss</source>
+        <translation>训练损失</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="80"/>
+        <source>Samples/s</source>
+        <translation>样本/秒</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="81"/>
+        <source>What the chart compares for the selected runs</source>
+        <translation>图表为所选运行比较的指标</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="82"/>
+        <source>Compare:</source>
+        <translation>比较：</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="87"/>
+        <source>The settings that differ between the selected runs</source>
+        <translation>所选运行之间不同的设置</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="165"/>
         <source>its controller ended before the run did (killed, or the machine stopped)</source>
         <translation>其控制器在运行结束前退出（被终止，或机器停止）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="187"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="206"/>
         <source>no history is open</source>
         <translation>未打开任何历史记录</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="218"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="219"/>
+        <source>%1 of the selected runs</source>
+        <translation>所选运行的%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="245"/>
+        <source>Setting</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="271"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="218"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="271"/>
         <source>Delete %n run(s) and all their rows from the history?</source>
         <translation>
             <numerusform>要从历史中删除 %n 个运行及其全部数据行吗？</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="224"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="277"/>
         <source>Deleted %n run(s)</source>
         <translation>
             <numerusform>已删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="237"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="242"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="290"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="295"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="238"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="291"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="241"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="294"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>

@@ -2,11 +2,14 @@
 // typed as a user types it, and the run's round, time and estimate on every tab.
 #include "Designer.h"
 #include "HistoryPanel.h"
+#include "LiveChart.h"
 #include "MainWindow.h"
 #include "RunStatus.h"
 #include "RunStore.h"
 
 #include <QApplication>
+#include <QChart>
+#include <QComboBox>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QTableWidget>
@@ -97,6 +100,32 @@ private Q_SLOTS:
         QTest::keyClicks(panel.filter(), "nothing like it");
         QVERIFY(table->isRowHidden(0));
         QVERIFY(!(table->item(0, 4)->flags() & Qt::ItemIsEditable));  // the status is the run's, not the user's
+    }
+
+    // Comparing runs: the chart shows the chosen metric, and a table lists the settings that differ.
+    void compareShowsTheChosenMetricAndTheSettingsThatDiffer() {
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        QVERIFY2(store, qPrintable(error));
+        const qint64 a = store->beginRun("a", "{}", {{"rounds", 3}, {"learning_rate", 0.05}, {"mode", "fedavg"}});
+        const qint64 b = store->beginRun("b", "{}", {{"rounds", 3}, {"learning_rate", 0.1}, {"mode", "esync"}});
+        for (qint64 run : {a, b}) store->finishRun(run, "finished", {});
+        QVERIFY(store->flush());
+        HistoryPanel panel;
+        panel.setStore(store.get());
+        panel.selectRuns({a, b});
+        QTableWidget* diff = panel.settingsDiff();
+        QCOMPARE(diff->rowCount(), 2);  // rounds is the same: not listed
+        QCOMPARE(diff->item(0, 0)->text(), QString("learning_rate"));
+        QCOMPARE(diff->horizontalHeaderItem(1)->text(), QString("#%1").arg(b));  // newest first, as in the list
+        QCOMPARE(diff->item(0, 1)->text() + ' ' + diff->item(0, 2)->text(), QString("0.1 0.05"));
+        QCOMPARE(diff->item(1, 0)->text(), QString("mode"));
+        panel.compareMetric()->setCurrentIndex(1);
+        QCOMPARE(panel.overlay()->chart()->title(), QString("Training loss of the selected runs"));
+        QCOMPARE(panel.overlay()->lineCount(), 2);
+        panel.selectRuns({a});  // one run: all its settings
+        QCOMPARE(diff->rowCount(), 3);
     }
 
     // "Open topology" on a past run puts its topology and settings, as it ran, in the designer.

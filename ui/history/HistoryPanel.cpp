@@ -7,7 +7,11 @@
 #include <QDateTime>
 #include <QFileDialog>
 #include <QHBoxLayout>
+#include <QChart>
+#include <QComboBox>
 #include <QHeaderView>
+#include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMap>
 #include <QMessageBox>
@@ -47,7 +51,8 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     : QWidget(parent), m_table(new QTableWidget), m_overlay(new LiveChart(tr("Test accuracy of the selected runs"), tr("accuracy"))),
       m_open(new QPushButton(tr("Show in charts"))), m_delete(new QPushButton(QIcon(QStringLiteral(":/icons/delete.svg")), tr("Delete"))),
       m_export(new QPushButton(QIcon(QStringLiteral(":/icons/report.svg")), tr("Export report…"))),
-      m_reopen(new QPushButton(QIcon(QStringLiteral(":/icons/open.svg")), tr("Open topology"))), m_filter(new QLineEdit) {
+      m_reopen(new QPushButton(QIcon(QStringLiteral(":/icons/open.svg")), tr("Open topology"))), m_filter(new QLineEdit),
+      m_metric(new QComboBox), m_diff(new QTableWidget) {
     const QStringList headers = {tr("Id"), tr("Name"), tr("Started"), tr("Duration"), tr("Status"), tr("Best accuracy"),
                                  tr("Final accuracy"), tr("Rounds"), tr("MB across parties"), tr("Reason"), tr("Tags"),
                                  tr("Notes")};
@@ -71,9 +76,22 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     for (QPushButton* b : {m_open, m_reopen, m_export, m_delete, refreshButton}) bar->addWidget(b);
     bar->addSpacing(12);
     bar->addWidget(m_filter, 1);
+    m_metric->setObjectName(QStringLiteral("compare_metric"));
+    m_metric->addItems({tr("Test accuracy"), tr("Training loss"), tr("MB across parties"), tr("Samples/s")});
+    m_metric->setToolTip(tr("What the chart compares for the selected runs"));
+    bar->addWidget(new QLabel(tr("Compare:")));
+    bar->addWidget(m_metric);
+    m_diff->setObjectName(QStringLiteral("settings_diff"));
+    m_diff->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_diff->verticalHeader()->hide();
+    m_diff->setToolTip(tr("The settings that differ between the selected runs"));
+    auto* compare = new QSplitter(Qt::Horizontal);
+    compare->addWidget(m_overlay);
+    compare->addWidget(m_diff);
+    compare->setSizes({700, 300});
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(m_table);
-    split->addWidget(m_overlay);
+    split->addWidget(compare);
     split->setSizes({300, 420});
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
@@ -81,6 +99,7 @@ HistoryPanel::HistoryPanel(QWidget* parent)
 
     connect(refreshButton, &QPushButton::clicked, this, &HistoryPanel::refresh);
     connect(m_filter, &QLineEdit::textChanged, this, &HistoryPanel::applyFilter);
+    connect(m_metric, &QComboBox::currentIndexChanged, this, &HistoryPanel::updateOverlay);
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &HistoryPanel::updateOverlay);
     connect(m_table, &QTableWidget::itemDoubleClicked, this, [this](QTableWidgetItem* item) {
         if (!(item->flags() & Qt::ItemIsEditable) && !selectedRuns().isEmpty()) Q_EMIT openRequested(selectedRuns().first());
@@ -197,19 +216,53 @@ void HistoryPanel::updateOverlay() {
     m_reopen->setEnabled(ids.size() == 1);
     m_delete->setEnabled(!ids.isEmpty());
     m_overlay->clear();
+    m_overlay->chart()->setTitle(tr("%1 of the selected runs").arg(m_metric->currentText()));
+    m_overlay->setYTitle(m_metric->currentText().toLower());
     if (!m_store) return;
     for (int i = 0; i < ids.size(); ++i) {
         const auto run = m_store->run(ids[i]);
         if (!run) continue;
         const int line = m_overlay->addLine(QStringLiteral("#%1 %2").arg(ids[i]).arg(run->name), runColor(i));
         QString error;
-        if (const auto report = RunReport::load(*m_store, ids[i], 0.85, &error))
-            for (int k = 0; k < report->accuracyByRound.size(); ++k) {
-                const QPointF byRound = report->accuracyByRound[k];
-                const double elapsed = k < report->accuracyByTime.size() ? report->accuracyByTime[k].x() : 0;
-                m_overlay->append(line, byRound.x(), (run->started + elapsed) * 1000, elapsed, byRound.y());
-            }
+        const auto report = RunReport::load(*m_store, ids[i], 0.85, &error);
+        if (!report) continue;
+        for (const RoundRow& row : report->rounds.rows) {
+            const double value = m_metric->currentIndex() == 0 ? row.testAccuracy
+                                 : m_metric->currentIndex() == 1 ? row.trainLoss
+                                 : m_metric->currentIndex() == 2 ? double(row.bytesAcross) / 1e6
+                                                                 : row.samplesPerSecond;
+            if (!std::isnan(value)) m_overlay->append(line, row.round, (run->started + row.elapsed) * 1000, row.elapsed, value);
+        }
     }
+    showSettingsDiff(ids);
+}
+
+// The training settings that differ between the selected runs (all of them for a single run).
+void HistoryPanel::showSettingsDiff(const QList<qint64>& ids) {
+    m_diff->clear();
+    m_diff->setRowCount(0);
+    m_diff->setColumnCount(int(ids.size()) + 1);
+    QStringList headers{tr("Setting")};
+    QList<QJsonObject> settings;
+    QStringList keys;
+    for (qint64 id : ids) {
+        headers << QStringLiteral("#%1").arg(id);
+        settings << (m_store ? m_store->settings(id) : QJsonObject());
+        for (const QString& k : settings.last().keys())
+            if (!keys.contains(k)) keys << k;
+    }
+    m_diff->setHorizontalHeaderLabels(headers);
+    keys.sort();
+    for (const QString& key : keys) {
+        QStringList values;
+        for (const QJsonObject& s : settings) values << QJsonValue(s.value(key)).toVariant().toString();
+        if (ids.size() > 1 && values.count(values.first()) == values.size()) continue;  // the same everywhere
+        const int row = m_diff->rowCount();
+        m_diff->insertRow(row);
+        m_diff->setItem(row, 0, new QTableWidgetItem(key));
+        for (int c = 0; c < values.size(); ++c) m_diff->setItem(row, c + 1, new QTableWidgetItem(values[c]));
+    }
+    m_diff->resizeColumnsToContents();
 }
 
 void HistoryPanel::deleteSelected() {

@@ -1,12 +1,14 @@
 #pragma once
 // The run history: every run with its facts and, when it did not finish, why; newest first, with
-// a filter; select several to overlay their accuracy curves; open one into the charts; delete;
+// a filter; select several to compare a metric's curves and the settings that differ; open one
+// into the charts; delete;
 // export a report (the code `hips report` uses).
 #include "RunProgress.h"
 #include "RunReport.h"
 
 #include <QWidget>
 
+class QComboBox;
 class QLineEdit;
 class QTableWidget;
 class QTableWidgetItem;
@@ -31,6 +33,8 @@ public:
     QTableWidget* table() const { return m_table; }
     LiveChart* overlay() const { return m_overlay; }
     QLineEdit* filter() const { return m_filter; }
+    QComboBox* compareMetric() const { return m_metric; }
+    QTableWidget* settingsDiff() const { return m_diff; }
 
 Q_SIGNALS:
     void openRequested(qint64 run);  // show this run in the charts
@@ -41,6 +45,7 @@ private:
     void updateOverlay();
     void applyFilter();
     void labelEdited(QTableWidgetItem* item);
+    void showSettingsDiff(const QList<qint64>& ids);
     static QString reasonOf(const RunRecord& run);
     void deleteSelected();
     void exportSelected();
@@ -50,6 +55,8 @@ private:
     LiveChart* m_overlay;
     QPushButton *m_open, *m_delete, *m_export, *m_reopen;
     QLineEdit* m_filter;
+    QComboBox* m_metric;  // what the overlay compares
+    QTableWidget* m_diff;  // the settings that differ between the selected runs
     bool m_filling = false;
 };
 
