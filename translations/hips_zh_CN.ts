@@ -1000,288 +1000,288 @@
         <translation>运行历史不可用：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="98"/>
+        <location filename="../ui/MainWindow.cpp" line="99"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="99"/>
+        <location filename="../ui/MainWindow.cpp" line="100"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="100"/>
+        <location filename="../ui/MainWindow.cpp" line="101"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="101"/>
+        <location filename="../ui/MainWindow.cpp" line="102"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="102"/>
+        <location filename="../ui/MainWindow.cpp" line="103"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="103"/>
+        <location filename="../ui/MainWindow.cpp" line="104"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="113"/>
+        <location filename="../ui/MainWindow.cpp" line="114"/>
         <source>&amp;New topology</source>
         <translation>新建拓扑(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="114"/>
+        <location filename="../ui/MainWindow.cpp" line="115"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="115"/>
+        <location filename="../ui/MainWindow.cpp" line="116"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="116"/>
+        <location filename="../ui/MainWindow.cpp" line="117"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="117"/>
+        <location filename="../ui/MainWindow.cpp" line="118"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="119"/>
+        <location filename="../ui/MainWindow.cpp" line="120"/>
         <source>&amp;Export report of selected run…</source>
         <translation>导出所选运行的报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="119"/>
+        <location filename="../ui/MainWindow.cpp" line="120"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="121"/>
+        <location filename="../ui/MainWindow.cpp" line="122"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="123"/>
+        <location filename="../ui/MainWindow.cpp" line="124"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="126"/>
+        <location filename="../ui/MainWindow.cpp" line="127"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="132"/>
+        <location filename="../ui/MainWindow.cpp" line="133"/>
         <source>&amp;Copy</source>
         <translation>复制(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="133"/>
+        <location filename="../ui/MainWindow.cpp" line="134"/>
         <source>&amp;Paste</source>
         <translation>粘贴(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="134"/>
+        <location filename="../ui/MainWindow.cpp" line="135"/>
         <source>&amp;Delete</source>
         <translation>删除(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="135"/>
+        <location filename="../ui/MainWindow.cpp" line="136"/>
         <source>Select &amp;all</source>
         <translation>全选(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="137"/>
+        <location filename="../ui/MainWindow.cpp" line="138"/>
         <source>&amp;Fit topology</source>
         <translation>适应拓扑大小(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="137"/>
+        <location filename="../ui/MainWindow.cpp" line="138"/>
         <source>Ctrl+0</source>
         <translation>Ctrl+0</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="138"/>
+        <location filename="../ui/MainWindow.cpp" line="139"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="139"/>
+        <location filename="../ui/MainWindow.cpp" line="140"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="144"/>
+        <location filename="../ui/MainWindow.cpp" line="145"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="158"/>
+        <location filename="../ui/MainWindow.cpp" line="159"/>
         <source>&amp;Start all</source>
         <translation>全部启动(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="158"/>
+        <location filename="../ui/MainWindow.cpp" line="159"/>
         <source>F5</source>
         <translation>F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="159"/>
+        <location filename="../ui/MainWindow.cpp" line="160"/>
         <source>S&amp;top all</source>
         <translation>全部停止(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="159"/>
+        <location filename="../ui/MainWindow.cpp" line="160"/>
         <source>Shift+F5</source>
         <translation>Shift+F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="168"/>
+        <location filename="../ui/MainWindow.cpp" line="169"/>
         <source>&amp;About HiPS Studio</source>
         <translation>关于 HiPS Studio(&amp;A)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="187"/>
+        <location filename="../ui/MainWindow.cpp" line="188"/>
         <source>%n problem(s) in the topology; the first: %1</source>
         <translation>
             <numerusform>拓扑中有 %n 个问题；第一个：%1</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="190"/>
+        <location filename="../ui/MainWindow.cpp" line="191"/>
         <source>Topology valid: %1 processes, %2 training workers</source>
         <translation>拓扑有效：%1 个进程，%2 个训练工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="196"/>
-        <location filename="../ui/MainWindow.cpp" line="255"/>
+        <location filename="../ui/MainWindow.cpp" line="197"/>
+        <location filename="../ui/MainWindow.cpp" line="260"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="203"/>
-        <location filename="../ui/MainWindow.cpp" line="226"/>
-        <location filename="../ui/MainWindow.cpp" line="266"/>
+        <location filename="../ui/MainWindow.cpp" line="204"/>
+        <location filename="../ui/MainWindow.cpp" line="227"/>
+        <location filename="../ui/MainWindow.cpp" line="271"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="203"/>
+        <location filename="../ui/MainWindow.cpp" line="204"/>
         <source>Cannot open %1:
 %2</source>
         <translation>无法打开 %1：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="223"/>
+        <location filename="../ui/MainWindow.cpp" line="224"/>
         <source>run %1</source>
         <translation>运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="226"/>
+        <location filename="../ui/MainWindow.cpp" line="227"/>
         <source>Run %1&apos;s topology cannot be read:
 %2</source>
         <translation>无法读取运行 %1 的拓扑：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="233"/>
+        <location filename="../ui/MainWindow.cpp" line="234"/>
         <source>Opened the topology of run %1; Start all runs it again</source>
         <translation>已打开运行 %1 的拓扑；“全部启动”将再次运行它</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="248"/>
+        <location filename="../ui/MainWindow.cpp" line="253"/>
         <source>Showing run %1 (%2): %3 rounds</source>
         <translation>正在显示运行 %1（%2）：%3 个轮次</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="267"/>
+        <location filename="../ui/MainWindow.cpp" line="272"/>
         <source>Topologies (*.json);;All files (*)</source>
         <translation>拓扑 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="274"/>
-        <location filename="../ui/MainWindow.cpp" line="287"/>
+        <location filename="../ui/MainWindow.cpp" line="279"/>
+        <location filename="../ui/MainWindow.cpp" line="292"/>
         <source>Save topology</source>
         <translation>保存拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="280"/>
+        <location filename="../ui/MainWindow.cpp" line="285"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="288"/>
+        <location filename="../ui/MainWindow.cpp" line="293"/>
         <source>Topologies (*.json)</source>
         <translation>拓扑 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="294"/>
+        <location filename="../ui/MainWindow.cpp" line="299"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="294"/>
+        <location filename="../ui/MainWindow.cpp" line="299"/>
         <source>Save the changes to the topology first?</source>
         <translation>是否先保存对拓扑的更改？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="323"/>
+        <location filename="../ui/MainWindow.cpp" line="328"/>
         <source>Select one run in the history to export its report</source>
         <translation>请在历史中选择一个运行以导出其报告</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="327"/>
         <location filename="../ui/MainWindow.cpp" line="332"/>
+        <location filename="../ui/MainWindow.cpp" line="337"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="328"/>
+        <location filename="../ui/MainWindow.cpp" line="333"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="331"/>
+        <location filename="../ui/MainWindow.cpp" line="336"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="336"/>
+        <location filename="../ui/MainWindow.cpp" line="341"/>
         <source>About HiPS Studio</source>
         <translation>关于 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="337"/>
+        <location filename="../ui/MainWindow.cpp" line="342"/>
         <source>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;Train one model across parties with a two-layer parameter server; only aggregates cross party boundaries.&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;借助双层参数服务器，由多个参与方协同训练同一个模型；只有聚合结果会跨越参与方边界。&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="349"/>
+        <location filename="../ui/MainWindow.cpp" line="354"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="349"/>
+        <location filename="../ui/MainWindow.cpp" line="354"/>
         <source>Stop the run first: switching the language rebuilds the window.</source>
         <translation>请先停止运行：切换语言会重建窗口。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="371"/>
+        <location filename="../ui/MainWindow.cpp" line="376"/>
         <source>A run is under way</source>
         <translation>有运行正在进行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="371"/>
+        <location filename="../ui/MainWindow.cpp" line="376"/>
         <source>Stop the run and quit?</source>
         <translation>要停止运行并退出吗？</translation>
     </message>
@@ -1675,7 +1675,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="21"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="156"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="187"/>
         <source>MB sent</source>
         <translation>发送量（MB）</translation>
     </message>
@@ -1686,7 +1686,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="22"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="93"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="97"/>
         <source>samples/s</source>
         <translation>samples/s</translation>
     </message>
@@ -1701,109 +1701,129 @@
         <translation>占比</translation>
     </message>
     <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="24"/>
+        <source>Local steps per worker and round</source>
+        <translation>每个工作者每轮的本地步数</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="24"/>
+        <source>steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
         <location filename="../ui/charts/RunCharts.cpp" line="25"/>
+        <source>Staleness of each push (asynchronous modes)</source>
+        <translation>每次推送的陈旧度（异步模式）</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="25"/>
+        <source>versions behind</source>
+        <translation>落后的版本数</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="27"/>
         <source>Log scale (loss)</source>
         <translation>对数刻度（损失）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="30"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="32"/>
         <source>Round</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="30"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="32"/>
         <source>Wall-clock time</source>
         <translation>挂钟时间</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="30"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="32"/>
         <source>Time since start</source>
         <translation>自开始以来的时间</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="32"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="34"/>
         <source>Cumulative</source>
         <translation>累计</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="32"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="34"/>
         <source>Rate (MB/s)</source>
         <translation>速率（MB/s）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="35"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="37"/>
         <source>EMA smoothing; the raw line stays, faint</source>
         <translation>EMA 平滑；原始曲线以淡色保留</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="37"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="39"/>
         <source>Reset zoom</source>
         <translation>重置缩放</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="40"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="42"/>
         <source>X axis:</source>
         <translation>X 轴：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="43"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="45"/>
         <source>Smoothing:</source>
         <translation>平滑：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="48"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="50"/>
         <source>Traffic:</source>
         <translation>流量：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="84"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="88"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;No rounds yet. Start a run, or open one from the history.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;尚无轮次。请启动一次运行，或从历史中打开一次运行。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="88"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="92"/>
         <source>test accuracy</source>
         <translation>测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="89"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="93"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="90"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="94"/>
         <source>test loss</source>
         <translation>测试损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="91"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="153"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="95"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="184"/>
         <source>inside parties</source>
         <translation>参与方内部</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="92"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="154"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="96"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="185"/>
         <source>across parties</source>
         <translation>跨参与方</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="94"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="98"/>
         <source>computing-time ratio</source>
         <translation>计算时间占比</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="125"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="156"/>
         <source>&lt;h3&gt;Round %1&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;Test accuracy&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Best so far&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Training loss&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Inside parties&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Across parties&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Throughput&lt;/td&gt;&lt;td&gt;%7 samples/s&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Computing-time ratio&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Elapsed&lt;/td&gt;&lt;td&gt;%9 s&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h3&gt;第 %1 轮&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;测试准确率&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;目前最佳&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;训练损失&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;参与方内部&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;跨参与方&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;吞吐量&lt;/td&gt;&lt;td&gt;%7 samples/s&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;计算时间占比&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;已用时间&lt;/td&gt;&lt;td&gt;%9 秒&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="147"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="178"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;The run is under way: its first round shows here as soon as it has trained.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;运行进行中：第一轮训练完成后即在此显示。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="156"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="187"/>
         <source>MB/s sent</source>
         <translation>发送速率（MB/s）</translation>
     </message>
@@ -1847,38 +1867,38 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
         <translation>双击某个进程可仅查看其日志</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="150"/>
+        <location filename="../ui/run/RunPanel.cpp" line="153"/>
         <source>finished after %1 rounds in %2 s: final test accuracy %3</source>
         <translation>已完成 %1 个轮次，用时 %2 秒：最终测试准确率 %3</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="152"/>
+        <location filename="../ui/run/RunPanel.cpp" line="155"/>
         <source>stopped after %1 rounds in %2 s (%3)</source>
         <translation>已停止，完成 %1 个轮次，用时 %2 秒（%3）</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="153"/>
+        <location filename="../ui/run/RunPanel.cpp" line="156"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="175"/>
-        <location filename="../ui/run/RunPanel.cpp" line="199"/>
+        <location filename="../ui/run/RunPanel.cpp" line="178"/>
+        <location filename="../ui/run/RunPanel.cpp" line="202"/>
         <source>Cannot start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="180"/>
+        <location filename="../ui/run/RunPanel.cpp" line="183"/>
         <source>run directory: %1</source>
         <translation>运行目录：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="185"/>
+        <location filename="../ui/run/RunPanel.cpp" line="188"/>
         <source>stopped from HiPS Studio</source>
         <translation>已从 HiPS Studio 停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="198"/>
+        <location filename="../ui/run/RunPanel.cpp" line="201"/>
         <source>Deploy and start every process of the topology</source>
         <translation>部署并启动拓扑中的所有进程</translation>
     </message>

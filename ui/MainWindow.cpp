@@ -69,6 +69,7 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
     });
     connect(m_run, &RunPanel::runFinished, m_charts, [this] { m_charts->setLive(false); });
     connect(m_run, &RunPanel::roundCompleted, m_charts, &RunCharts::addRound);
+    connect(m_run, &RunPanel::metricRecord, m_charts, &RunCharts::addRecord);
     statusBar()->addPermanentWidget(m_runStatus);
     connect(m_run, &RunPanel::runStarted, m_runStatus, [this](const Topology& t) { m_runStatus->start(t.training.rounds); });
     connect(m_run, &RunPanel::stateChanged, m_runStatus, &RunStatus::setState);
@@ -244,6 +245,10 @@ bool MainWindow::showStoredRun(qint64 run) {
     const StoredRounds& stored = report->rounds;
     m_charts->clear();
     for (int i = 0; i < stored.rows.size(); ++i) m_charts->addRound(stored.rows[i], stored.wallMs[i]);
+    for (const MetricRecord& m : m_store->metrics(run))  // each worker's local steps (staleness is not kept)
+        if (m.name == QLatin1String("train.local_steps"))
+            m_charts->addRecord(QJsonObject{{"kind", "train"}, {"node", m.source}, {"round", m.round}, {"local_steps", m.value}},
+                                m.t * 1000, m.t - report->run.started);
     for (LiveChart* c : m_charts->charts()) c->redrawNow();
     statusBar()->showMessage(tr("Showing run %1 (%2): %3 rounds").arg(run).arg(report->run.name).arg(stored.rows.size()));
     return true;

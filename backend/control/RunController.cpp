@@ -426,6 +426,7 @@ void RunController::onMetric(const QString& json) {
     }
     if (const QString error = m_dir.appendMetric(line); !error.isEmpty()) fail(error);
     record(metric);
+    Q_EMIT metricRecord(metric, elapsed());
     for (const RoundRow& row : m_progress->ingest(metric, elapsed())) Q_EMIT roundCompleted(row);
 }
 

@@ -73,6 +73,7 @@ public:
 Q_SIGNALS:
     void stateChanged(RunState state);
     void roundCompleted(const RoundRow& row);
+    void metricRecord(const QJsonObject& record, double elapsed);  // every role's record, as stored
     void processChanged(const ProcessInfo& process);
     void logLine(const QString& node, const QString& stream, const QString& line);
     void processActivity(const QString& node);

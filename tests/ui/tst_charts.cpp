@@ -222,6 +222,28 @@ private Q_SLOTS:
         QVERIFY(valueAxis(chart, Qt::Vertical)->max() <= 1);
     }
 
+    // Per-worker charts from the roles' records: ESync's local steps (a line per worker) and the
+    // staleness of each push in the asynchronous modes (x: the worker's own push count).
+    void workerChartsTakeStepsAndStaleness() {
+        RunCharts charts;
+        for (int round = 1; round <= 3; ++round) {
+            charts.addRecord({{"kind", "train"}, {"node", "p1/worker0"}, {"round", round}, {"local_steps", 12}}, 0, round);
+            charts.addRecord({{"kind", "train"}, {"node", "p1/worker1"}, {"round", round}, {"local_steps", 1}}, 0, round);
+        }
+        charts.addRecord({{"kind", "aggregate"}, {"node", "c/global_server0"}, {"round", 1}}, 0, 1);  // not per worker
+        QCOMPARE(charts.localSteps()->lineCount(), 2);
+        QCOMPARE(charts.localSteps()->pointCount(0), 3);
+        charts.localSteps()->redrawNow();
+        QCOMPARE(drawn(*charts.localSteps(), 1)->at(2), QPointF(3, 1));
+        for (int staleness : {0, 2, 1})
+            charts.addRecord({{"kind", "async_push"}, {"node", "c/global_server0"}, {"origin", "p2/worker1"}, {"staleness", staleness}}, 0, 1);
+        QCOMPARE(charts.staleness()->lineCount(), 1);
+        charts.staleness()->redrawNow();
+        QCOMPARE(drawn(*charts.staleness(), 0)->at(1), QPointF(2, 2));
+        charts.clear();  // a new run
+        QCOMPARE(charts.localSteps()->lineCount(), 0);
+    }
+
     void runChartsTakeRoundsWithTrafficAsCumulativeOrRate() {
         RunCharts charts;
         RoundRow r1, r2;

@@ -21,6 +21,8 @@ RunCharts::RunCharts(QWidget* parent)
       m_loss(new LiveChart(tr("Loss"), tr("loss"))), m_traffic(new LiveChart(tr("Traffic per tier"), tr("MB sent"))),
       m_throughput(new LiveChart(tr("Throughput"), tr("samples/s"))),
       m_ratio(new LiveChart(tr("Computing-time ratio: compute / (compute + communication)"), tr("ratio"))),
+      m_steps(new LiveChart(tr("Local steps per worker and round"), tr("steps"))),
+      m_staleness(new LiveChart(tr("Staleness of each push (asynchronous modes)"), tr("versions behind"))),
       m_xAxis(new QComboBox), m_trafficMode(new QComboBox), m_smoothing(new QSlider(Qt::Horizontal)),
       m_logLoss(new QCheckBox(tr("Log scale (loss)"))), m_facts(new QLabel) {
     m_facts->setObjectName(QStringLiteral("facts"));
@@ -57,6 +59,8 @@ RunCharts::RunCharts(QWidget* parent)
     grid->addWidget(m_throughput, 1, 0);
     grid->addWidget(m_ratio, 1, 1);
     grid->addWidget(m_facts, 1, 2);
+    grid->addWidget(m_steps, 2, 0);
+    grid->addWidget(m_staleness, 2, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addLayout(grid, 1);
@@ -92,6 +96,33 @@ void RunCharts::clear() {
     m_across = m_traffic->addLine(tr("across parties"), kAcross);
     m_throughput->addLine(tr("samples/s"), kThroughput);
     m_ratio->addLine(tr("computing-time ratio"), kRatio);
+    m_stepLines.clear();
+    m_stalenessLines.clear();
+    m_pushes.clear();
+}
+
+int RunCharts::lineOf(LiveChart* chart, QHash<QString, int>& lines, const QString& node) {
+    static const QList<QColor> palette = {kAccuracy, kTrainLoss, kInside, kTestLoss, kAcross, kRatio, QColor(0xe3, 0x77, 0xc2),
+                                          QColor(0x7f, 0x7f, 0x7f), QColor(0xbc, 0xbd, 0x22), kThroughput};
+    auto it = lines.find(node);
+    if (it == lines.end()) {  // "party1/worker0" as "party1/0": legends are narrow
+        QString name = node;
+        name.replace(QStringLiteral("/worker"), QStringLiteral("/"));
+        it = lines.insert(node, chart->addLine(name, palette[lines.size() % palette.size()]));
+    }
+    return *it;
+}
+
+void RunCharts::addRecord(const QJsonObject& r, double wallMs, double elapsed) {
+    const QString kind = r.value(QStringLiteral("kind")).toString(), node = r.value(QStringLiteral("node")).toString();
+    if (kind == QLatin1String("train") && r.contains(QStringLiteral("local_steps")))
+        m_steps->append(lineOf(m_steps, m_stepLines, node), r.value(QStringLiteral("round")).toDouble(), wallMs, elapsed,
+                        r.value(QStringLiteral("local_steps")).toDouble());
+    if (kind == QLatin1String("async_push")) {  // x: the worker's own push count, its round
+        const QString origin = r.value(QStringLiteral("origin")).toString(QStringLiteral("?"));
+        m_staleness->append(lineOf(m_staleness, m_stalenessLines, origin), ++m_pushes[origin], wallMs, elapsed,
+                            r.value(QStringLiteral("staleness")).toDouble());
+    }
 }
 
 static void addTraffic(LiveChart* chart, int inside, int across, const RoundRow& row, const RoundRow* previous,

@@ -2,6 +2,9 @@
 // The live charts of a run: test accuracy, loss, traffic per tier (cumulative or rate),
 // throughput and computing-time ratio, with one row of controls for all of them.
 #include "LiveChart.h"
+
+#include <QHash>
+#include <QJsonObject>
 #include "RunProgress.h"
 
 class QComboBox;
@@ -17,19 +20,28 @@ public:
 
     void clear();                                    // a new run
     void addRound(const RoundRow& row, double wallMs);
+    // A role's metric record as it came: a worker's local steps in a round (ESync: as many as fit
+    // in the slowest device's one), the staleness of a push applied as it came.
+    void addRecord(const QJsonObject& record, double wallMs, double elapsed);
     void setLive(bool live);  // a run is under way
     LiveChart* accuracy() const { return m_accuracy; }
     LiveChart* loss() const { return m_loss; }
     LiveChart* traffic() const { return m_traffic; }
     LiveChart* throughput() const { return m_throughput; }
     LiveChart* computeRatio() const { return m_ratio; }
-    QList<LiveChart*> charts() const { return {m_accuracy, m_loss, m_traffic, m_throughput, m_ratio}; }
+    LiveChart* localSteps() const { return m_steps; }
+    LiveChart* staleness() const { return m_staleness; }
+    QList<LiveChart*> charts() const { return {m_accuracy, m_loss, m_traffic, m_throughput, m_ratio, m_steps, m_staleness}; }
 
 private:
     void applyTrafficMode();
     void applySmoothing();
 
-    LiveChart *m_accuracy, *m_loss, *m_traffic, *m_throughput, *m_ratio;
+    int lineOf(LiveChart* chart, QHash<QString, int>& lines, const QString& node);
+
+    LiveChart *m_accuracy, *m_loss, *m_traffic, *m_throughput, *m_ratio, *m_steps, *m_staleness;
+    QHash<QString, int> m_stepLines, m_stalenessLines;  // a line per worker
+    QHash<QString, int> m_pushes;                       // pushes applied so far, per worker
     QComboBox* m_xAxis;
     QComboBox* m_trafficMode;
     QSlider* m_smoothing;

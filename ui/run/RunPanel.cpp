@@ -144,6 +144,9 @@ bool RunPanel::start(const Topology& topology) {
     });
     connect(c, &RunController::roundCompleted, this,
             [this](const RoundRow& row) { Q_EMIT roundCompleted(row, double(QDateTime::currentMSecsSinceEpoch())); });
+    connect(c, &RunController::metricRecord, this, [this](const QJsonObject& r, double elapsed) {
+        Q_EMIT metricRecord(r, double(QDateTime::currentMSecsSinceEpoch()), elapsed);
+    });
     connect(c, &RunController::finished, this, [this](const RunSummary& s) {
         if (!s.ok && !s.stopped) m_log->append(QStringLiteral("controller"), QStringLiteral("error"), s.reason);
         m_log->append(QStringLiteral("controller"), QStringLiteral("info"),

@@ -42,6 +42,7 @@ public:
 Q_SIGNALS:
     void runStarted(const Topology& topology);
     void roundCompleted(const RoundRow& row, double wallMs);
+    void metricRecord(const QJsonObject& record, double wallMs, double elapsed);
     void stateChanged(RunState state);
     void runFinished(const RunSummary& summary);
     void message(const QString& text);
