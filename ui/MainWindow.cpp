@@ -185,7 +185,8 @@ void MainWindow::updateStartable() {
     const TopologyIssues& issues = m_designer->issues();
     m_run->setStartable(issues.isEmpty(), issues.isEmpty() ? QString() : issues.first().toString());
     if (!issues.isEmpty())
-        statusBar()->showMessage(tr("%n problem(s) in the topology; the first: %1", nullptr, int(issues.size()))
+        statusBar()->showMessage((issues.size() == 1 ? tr("1 problem in the topology: %1")
+                                                     : tr("%1 problems in the topology; the first: %2").arg(issues.size()))
                                      .arg(issues.first().toString()));
     else if (!m_run->isActive())
         statusBar()->showMessage(tr("Topology valid: %1 processes, %2 training workers")
@@ -194,7 +195,11 @@ void MainWindow::updateStartable() {
 }
 
 void MainWindow::updateTitle() {
-    const QString name = m_path.isEmpty() ? tr("untitled") : QFileInfo(m_path).fileName();
+    // A topology not saved to a file yet goes by its own name (the shipped default is "default").
+    const QString topologyName = m_designer->topology().name;
+    const QString name = !m_path.isEmpty()           ? QFileInfo(m_path).fileName()
+                         : !topologyName.isEmpty() ? topologyName
+                                                   : tr("untitled");
     setWindowTitle(QStringLiteral("%1%2 — HiPS Studio").arg(name, m_designer->undoStack()->isClean() ? QString() : QStringLiteral(" *")));
 }
 

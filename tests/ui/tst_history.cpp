@@ -6,12 +6,14 @@
 #include "MainWindow.h"
 #include "RunStatus.h"
 #include "RunStore.h"
+#include "TopologyReader.h"
 
 #include <QApplication>
 #include <QChart>
 #include <QComboBox>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -151,6 +153,22 @@ private Q_SLOTS:
         QCOMPARE(window.designer()->topology().name, QString("small-synthetic"));
         QCOMPARE(window.designer()->topology().training.rounds, 6);
         QCOMPARE(window.designer()->topology().training.dataset, QString("synthetic"));
+    }
+
+    // The window's title names a topology with no file yet by its own name, unmodified right
+    // after opening; one problem is "1 problem", not "1 problem(s)".
+    void titleAndProblemCountReadRight() {
+        QTemporaryDir dir;
+        MainWindow window(dir.filePath("h.sqlite"));
+        const TopologyLoad load = TopologyReader::readFile(QStringLiteral(HIPS_SOURCE_DIR "/tests/data/topologies/small.json"));
+        QVERIFY(load.ok());
+        window.designer()->setTopology(*load.topology);  // as File → New or a stored run's topology does
+        QCOMPARE(window.windowTitle(), QString("small-synthetic — HiPS Studio"));
+        Topology t = window.designer()->topology();
+        t.training.localEpochs = 1;  // with local_iters 50: exactly one of them may be set
+        window.designer()->setTopology(t);
+        QVERIFY2(window.statusBar()->currentMessage().startsWith("1 problem in the topology: "),
+                 qPrintable(window.statusBar()->currentMessage()));
     }
 
     void statusStripCountsRoundsAndEstimatesTheRest() {

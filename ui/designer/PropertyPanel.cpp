@@ -205,9 +205,9 @@ void PropertyPanel::buildTraining() {
     addStrategies();
     addInt("rounds", tr("Rounds"), 1, 100000, [](const T& t) { return t.training.rounds; },
            [](T& t, int v) { t.training.rounds = v; });
-    addInt("local_iters", tr("Local iterations"), 0, 1000000, [](const T& t) { return t.training.localIters; },
+    addInt("local_iters", tr("Local iterations (0: use epochs)"), 0, 1000000, [](const T& t) { return t.training.localIters; },
            [](T& t, int v) { t.training.localIters = v; });
-    addInt("local_epochs", tr("Local epochs"), 0, 1000, [](const T& t) { return t.training.localEpochs; },
+    addInt("local_epochs", tr("Local epochs (0: use iterations)"), 0, 1000, [](const T& t) { return t.training.localEpochs; },
            [](T& t, int v) { t.training.localEpochs = v; });
     addInt("batch_size", tr("Batch size"), 1, 65536, [](const T& t) { return t.training.batchSize; },
            [](T& t, int v) { t.training.batchSize = v; });

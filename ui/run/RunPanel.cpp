@@ -190,10 +190,24 @@ void RunPanel::stop() {
 
 void RunPanel::setState(RunState s) {
     m_state = s;
-    m_stateLabel->setText(runStateName(s));
+    m_stateLabel->setText(stateText(s));
     m_stateLabel->setStyleSheet(stateStyle(s) + QStringLiteral(";padding:3px 8px;border-radius:4px;font-weight:bold"));
     updateButtons();
     Q_EMIT stateChanged(s);
+}
+
+QString RunPanel::stateText(RunState s) {
+    switch (s) {
+        case RunState::Idle: return tr("idle");
+        case RunState::Deploying: return tr("deploying");
+        case RunState::Starting: return tr("starting");
+        case RunState::Running: return tr("running");
+        case RunState::Stopping: return tr("stopping");
+        case RunState::Finished: return tr("finished");
+        case RunState::Stopped: return tr("stopped");
+        case RunState::Failed: return tr("failed");
+    }
+    return {};
 }
 
 void RunPanel::updateButtons() {

@@ -32,6 +32,7 @@ public:
     void stop();
     bool isActive() const;  // deploying, starting, running or stopping
     RunState state() const { return m_state; }
+    static QString stateText(RunState s);  // runStateName, in the interface's language
 
     QPushButton* startButton() const { return m_start; }
     QPushButton* stopButton() const { return m_stopButton; }

@@ -1,5 +1,7 @@
 #include "RunStatus.h"
 
+#include "RunPanel.h"
+
 namespace hips {
 
 RunStatus::RunStatus(QWidget* parent) : QLabel(parent) {
@@ -38,7 +40,7 @@ void RunStatus::refresh() {
         return;
     }
     const double elapsed = double(m_clock.elapsed()) / 1000.0;
-    QString text = tr("%1 · round %2 of %3 · %4 s").arg(runStateName(m_state)).arg(m_round).arg(m_rounds).arg(elapsed, 0, 'f', 0);
+    QString text = tr("%1 · round %2 of %3 · %4 s").arg(RunPanel::stateText(m_state)).arg(m_round).arg(m_rounds).arg(elapsed, 0, 'f', 0);
     if (m_state == RunState::Running && m_round > 0 && m_round < m_rounds) {
         const double left = (m_rounds - m_round) * m_roundElapsed / m_round;
         text += tr(" · about %1 s left").arg(left, 0, 'f', 0);
