@@ -63,8 +63,9 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
     connect(m_run, &RunPanel::startRequested, this, [this] {
         if (m_run->start(m_designer->topology())) setTab(ChartsTab);
     });
-    connect(m_run, &RunPanel::runStarted, m_charts, [this] {
+    connect(m_run, &RunPanel::runStarted, m_charts, [this](const Topology& t) {
         m_charts->clear();
+        addLocalReference(t.training);
         m_charts->setLive(true);
     });
     connect(m_run, &RunPanel::runFinished, m_charts, [this] { m_charts->setLive(false); });
@@ -222,6 +223,24 @@ void MainWindow::openDefaultTopology() {
     updateTitle();
 }
 
+// The newest finished `local` run of the history with the same model and data set, as the
+// accuracy chart's dashed reference line.
+void MainWindow::addLocalReference(const TrainingSettings& s, qint64 exceptRun) {
+    if (!m_store || s.mode == QLatin1String("local")) return;
+    const QList<RunRecord> runs = m_store->runs();
+    for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
+        if (it->id == exceptRun || it->status != QLatin1String("finished")) continue;
+        const QJsonObject settings = m_store->settings(it->id);
+        if (settings.value("mode").toString() != QLatin1String("local") || settings.value("model").toString() != s.model ||
+            settings.value("dataset").toString() != s.dataset)
+            continue;
+        QString error;
+        if (const auto report = RunReport::load(*m_store, it->id, 0.85, &error))
+            m_charts->setLocalReference(tr("local baseline (run %1)").arg(it->id), report->accuracyByRound);
+        return;
+    }
+}
+
 // A past run's topology and settings as it ran, as a new document (no file yet): Start all runs
 // it again.
 bool MainWindow::openStoredTopology(qint64 run) {
@@ -249,6 +268,8 @@ bool MainWindow::showStoredRun(qint64 run) {
     }
     const StoredRounds& stored = report->rounds;
     m_charts->clear();
+    const TopologyLoad load = TopologyReader::readJson(m_store->topologyJson(run));
+    if (load.topology && load.topology->training.mode != QLatin1String("local")) addLocalReference(load.topology->training, run);
     for (int i = 0; i < stored.rows.size(); ++i) m_charts->addRound(stored.rows[i], stored.wallMs[i]);
     for (const MetricRecord& m : m_store->metrics(run))  // each worker's local steps (staleness is not kept)
         if (m.name == QLatin1String("train.local_steps"))

@@ -16,6 +16,7 @@ class RunPanel;
 class RunCharts;
 class HistoryPanel;
 class RunStatus;
+struct TrainingSettings;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -29,7 +30,8 @@ public:
     bool openTopology(const QString& path);  // shows the error itself when it cannot
     void openDefaultTopology();
     bool showStoredRun(qint64 run);
-    bool openStoredTopology(qint64 run);          // a past run's curves in the Charts tab
+    bool openStoredTopology(qint64 run);
+    void addLocalReference(const TrainingSettings& settings, qint64 exceptRun = 0);          // a past run's curves in the Charts tab
     void setTab(Tab tab);
     Tab tab() const;
     // What a window built in another language takes over: the topology (as edited), its file

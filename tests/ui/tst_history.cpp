@@ -11,6 +11,8 @@
 #include <QApplication>
 #include <QChart>
 #include <QComboBox>
+#include <QLineSeries>
+#include "RunCharts.h"
 #include <QLineEdit>
 #include <QPushButton>
 #include <QStatusBar>
@@ -169,6 +171,33 @@ private Q_SLOTS:
         window.designer()->setTopology(t);
         QVERIFY2(window.statusBar()->currentMessage().startsWith("1 problem in the topology: "),
                  qPrintable(window.statusBar()->currentMessage()));
+    }
+
+    // A run shown in the charts gets the newest finished `local` run with its model and data set
+    // as a dashed reference line on the accuracy chart; a local run itself gets none.
+    void localBaselineIsTheReferenceLine() {
+        QTemporaryDir dir;
+        QByteArray small;
+        {
+            QFile f(QStringLiteral(HIPS_SOURCE_DIR "/tests/data/topologies/small.json"));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            small = f.readAll();
+            QString error;
+            auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+            QVERIFY2(store, qPrintable(error));
+            const qint64 other = store->beginRun("cnn-local", "{}", {{"mode", "local"}, {"model", "cnn"}, {"dataset", "synthetic"}});
+            const qint64 local = store->beginRun("mlp-local", "{}", {{"mode", "local"}, {"model", "mlp"}, {"dataset", "synthetic"}});
+            const qint64 fed = store->beginRun("small-synthetic", small, {{"mode", "fedavg"}, {"model", "mlp"}, {"dataset", "synthetic"}});
+            for (qint64 run : {other, local, fed}) store->finishRun(run, "finished", {});
+            QVERIFY(store->flush());
+        }
+        MainWindow window(dir.filePath("h.sqlite"));
+        QVERIFY(window.showStoredRun(3));
+        LiveChart* accuracy = window.charts()->accuracy();
+        QCOMPARE(accuracy->lineCount(), 2);
+        auto* reference = qobject_cast<QLineSeries*>(accuracy->chart()->series()[3]);
+        QCOMPARE(reference->name(), QString("local baseline (run 2)"));  // mlp on synthetic, not the cnn one
+        QCOMPARE(reference->pen().style(), Qt::DashLine);
     }
 
     void statusStripCountsRoundsAndEstimatesTheRest() {

@@ -148,7 +148,7 @@ LiveChart::LiveChart(const QString& title, const QString& yTitle, QWidget* paren
 
 LiveChart::~LiveChart() { RedrawQueue::instance().remove(this); }
 
-int LiveChart::addLine(const QString& name, const QColor& color) {
+int LiveChart::addLine(const QString& name, const QColor& color, Qt::PenStyle style) {
     Line line;
     line.name = name;
     line.color = color;
@@ -159,7 +159,7 @@ int LiveChart::addLine(const QString& name, const QColor& color) {
     QColor faint = color;
     faint.setAlpha(70);
     line.raw->setPen(QPen(faint, 1));
-    line.smooth->setPen(QPen(color, 2));
+    line.smooth->setPen(QPen(color, 2, style));
     m_chart->addSeries(line.raw);
     m_chart->addSeries(line.smooth);
     for (QLineSeries* s : {line.raw, line.smooth}) {

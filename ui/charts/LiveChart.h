@@ -30,7 +30,7 @@ public:
     LiveChart(const QString& title, const QString& yTitle, QWidget* parent = nullptr);
     ~LiveChart() override;
 
-    int addLine(const QString& name, const QColor& color);
+    int addLine(const QString& name, const QColor& color, Qt::PenStyle style = Qt::SolidLine);
     // One point of `line`: its round, wall-clock time (ms since the epoch), seconds since the start, value.
     void append(int line, double round, double wallMs, double elapsed, double value);
     void clear();  // removes every line, and the axes' range and zoom with them

@@ -172,6 +172,11 @@ void RunCharts::addRound(const RoundRow& row, double wallMs) {
                          .arg(row.elapsed, 0, 'f', 1));
 }
 
+void RunCharts::setLocalReference(const QString& name, const QList<QPointF>& accuracyByRound) {
+    const int line = m_accuracy->addLine(name, QColor(0x7f, 0x7f, 0x7f), Qt::DashLine);
+    for (const QPointF& p : accuracyByRound) m_accuracy->append(line, p.x(), 0, 0, p.y());
+}
+
 void RunCharts::setLive(bool live) {
     for (LiveChart* c : charts()) c->setLive(live);
     if (live && m_rows.isEmpty())

@@ -24,6 +24,9 @@ public:
     // in the slowest device's one), the staleness of a push applied as it came.
     void addRecord(const QJsonObject& record, double wallMs, double elapsed);
     void setLive(bool live);  // a run is under way
+    // The standalone baseline's accuracy (a `local` run of the history) as a dashed reference line,
+    // so that every run shows what no distribution gives.
+    void setLocalReference(const QString& name, const QList<QPointF>& accuracyByRound);
     LiveChart* accuracy() const { return m_accuracy; }
     LiveChart* loss() const { return m_loss; }
     LiveChart* traffic() const { return m_traffic; }
