@@ -12,6 +12,9 @@
 
 #include <QAction>
 #include <QActionGroup>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QHeaderView>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -23,10 +26,14 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
 #include <QUndoStack>
+#include <functional>
 
 namespace hips {
 
@@ -108,7 +115,11 @@ void MainWindow::buildActions() {
 
     auto action = [this](QMenu* menu, const char* iconName, const QString& text, QKeySequence key, auto slot) {
         QAction* a = menu->addAction(iconName ? icon(iconName) : QIcon(), text);
-        if (!key.isEmpty()) a->setShortcut(key);
+        if (!key.isEmpty()) {  // the shortcut in the tooltip too (toolbar buttons show it)
+            a->setShortcut(key);
+            a->setToolTip(QStringLiteral("%1 (%2)").arg(QString(text).remove('&').remove(QStringLiteral("…")),
+                                                          key.toString(QKeySequence::NativeText)));
+        }
         connect(a, &QAction::triggered, this, slot);
         return a;
     };
@@ -167,6 +178,9 @@ void MainWindow::buildActions() {
     connect(m_designer, &Designer::topologyChanged, this, syncRunActions);
     syncRunActions();
 
+    action(help, nullptr, tr("&User guide"), QKeySequence::HelpContents, [this] { showGuide(); });
+    action(help, nullptr, tr("&Keyboard shortcuts"), QKeySequence(), [this] { showShortcuts(); });
+    help->addSeparator();
     action(help, "hips", tr("&About HiPS Studio"), QKeySequence(), [this] { about(); });
 
     for (QAction* a : {newAction, openAction, saveAction}) bar->addAction(a);
@@ -361,6 +375,66 @@ void MainWindow::exportReport() {
     QString error;
     if (m_history->exportReport(run, path, &error)) statusBar()->showMessage(tr("Wrote %1").arg(path), 6000);
     else QMessageBox::warning(this, tr("Export report"), error);
+}
+
+// The README, the guide every section of this window is described in, inside the app.
+void MainWindow::showGuide() {
+    QFile readme(QStringLiteral(":/guide/README.md"));
+    auto* browser = new QTextBrowser;
+    browser->setObjectName(QStringLiteral("guide"));
+    browser->setOpenExternalLinks(true);
+    if (readme.open(QIODevice::ReadOnly)) browser->setMarkdown(QString::fromUtf8(readme.readAll()));
+    else browser->setPlainText(tr("The guide is not in this build; see README.md beside the sources."));
+    showTextDialog(tr("HiPS Studio — user guide"), browser, QSize(900, 700));
+}
+
+// Every menu action's shortcut, read from the menus themselves (so the list is never out of
+// date), and the canvas's mouse gestures.
+QList<std::pair<QString, QString>> MainWindow::shortcutList() const {
+    QList<std::pair<QString, QString>> rows;
+    std::function<void(const QList<QAction*>&)> walk = [&](const QList<QAction*>& actions) {
+        for (QAction* a : actions) {
+            if (a->menu()) walk(a->menu()->actions());
+            else if (!a->shortcut().isEmpty())
+                rows.append({QString(a->text()).remove('&'), a->shortcut().toString(QKeySequence::NativeText)});
+        }
+    };
+    walk(menuBar()->actions());
+    rows.append({tr("Zoom the canvas"), tr("Ctrl+wheel")});
+    rows.append({tr("Pan the canvas"), tr("Middle button, or Space+drag")});
+    rows.append({tr("Zoom a chart / zoom out"), tr("Drag / right-click")});
+    rows.append({tr("Edit a run's name, tags or notes"), tr("Double-click or F2 in History")});
+    return rows;
+}
+
+void MainWindow::showShortcuts() {
+    auto* table = new QTableWidget(0, 2);
+    table->setObjectName(QStringLiteral("shortcuts"));
+    table->setHorizontalHeaderLabels({tr("Action"), tr("Shortcut")});
+    table->verticalHeader()->hide();
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    for (const auto& [what, keys] : shortcutList()) {
+        const int row = table->rowCount();
+        table->insertRow(row);
+        table->setItem(row, 0, new QTableWidgetItem(what));
+        table->setItem(row, 1, new QTableWidgetItem(keys));
+    }
+    table->resizeColumnsToContents();
+    table->horizontalHeader()->setStretchLastSection(true);
+    showTextDialog(tr("Keyboard shortcuts"), table, QSize(520, 560));
+}
+
+void MainWindow::showTextDialog(const QString& title, QWidget* content, QSize size) {
+    auto* dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(title);
+    auto* layout = new QVBoxLayout(dialog);
+    layout->addWidget(content);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
+    layout->addWidget(buttons);
+    dialog->resize(size);
+    dialog->show();
 }
 
 void MainWindow::about() {

@@ -31,7 +31,10 @@ public:
     void openDefaultTopology();
     bool showStoredRun(qint64 run);
     bool openStoredTopology(qint64 run);
-    void addLocalReference(const TrainingSettings& settings, qint64 exceptRun = 0);          // a past run's curves in the Charts tab
+    void addLocalReference(const TrainingSettings& settings, qint64 exceptRun = 0);
+    QList<std::pair<QString, QString>> shortcutList() const;  // (action, keys), read from the menus
+    void showGuide();
+    void showShortcuts();          // a past run's curves in the Charts tab
     void setTab(Tab tab);
     Tab tab() const;
     // What a window built in another language takes over: the topology (as edited), its file
@@ -57,6 +60,7 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    void showTextDialog(const QString& title, QWidget* content, QSize size);
     void buildActions();
     void retranslate();
     void updateTitle();

@@ -8,7 +8,9 @@
 #include "RunStore.h"
 #include "TopologyReader.h"
 
+#include <QAction>
 #include <QApplication>
+#include <QTextBrowser>
 #include <QChart>
 #include <QComboBox>
 #include <QLineSeries>
@@ -198,6 +200,25 @@ private Q_SLOTS:
         auto* reference = qobject_cast<QLineSeries*>(accuracy->chart()->series()[3]);
         QCOMPARE(reference->name(), QString("local baseline (run 2)"));  // mlp on synthetic, not the cnn one
         QCOMPARE(reference->pen().style(), Qt::DashLine);
+    }
+
+    // Help inside the app: the shortcut list is read from the menus (Start all is F5 there and in
+    // its tooltip), and the user guide is the README.
+    void helpListsShortcutsAndShowsTheGuide() {
+        QTemporaryDir dir;
+        MainWindow window(dir.filePath("h.sqlite"));
+        const auto rows = window.shortcutList();
+        QVERIFY(std::find(rows.begin(), rows.end(), std::pair<QString, QString>{"Start all", "F5"}) != rows.end());
+        QVERIFY(std::find(rows.begin(), rows.end(), std::pair<QString, QString>{"Stop all", "Shift+F5"}) != rows.end());
+        QAction* start = nullptr;
+        for (QAction* a : window.findChildren<QAction*>())
+            if (QString(a->text()).remove('&') == QLatin1String("Start all")) start = a;
+        QVERIFY(start);
+        QCOMPARE(start->toolTip(), QString("Start all (F5)"));
+        window.showGuide();
+        auto* guide = window.findChild<QTextBrowser*>("guide");
+        QVERIFY(guide);
+        QVERIFY2(guide->toPlainText().contains("Quick start"), qPrintable(guide->toPlainText().left(200)));
     }
 
     void statusStripCountsRoundsAndEstimatesTheRest() {
