@@ -4,13 +4,21 @@
 #include <cstdint>
 #include <cstring>
 
+// The hot loops get an AVX2 copy beside the baseline x86-64 one, chosen once at load time by
+// the CPU (GCC's ifunc): twice the lanes where the servers fold pushes still in cache.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define HIPS_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define HIPS_VECTOR_CLONES
+#endif
+
 namespace hips {
 
-void addInto(float* __restrict dst, const float* __restrict src, size_t n) {
+HIPS_VECTOR_CLONES void addInto(float* __restrict dst, const float* __restrict src, size_t n) {
     for (size_t i = 0; i < n; ++i) dst[i] += src[i];
 }
 
-void sumInto(float* __restrict out, const float* __restrict a, const float* __restrict b, size_t n) {
+HIPS_VECTOR_CLONES void sumInto(float* __restrict out, const float* __restrict a, const float* __restrict b, size_t n) {
     for (size_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
 }
 
@@ -21,13 +29,13 @@ static inline uint32_t notFinite(float value) {
     return uint32_t((bits & kExponent) == kExponent);
 }
 
-bool allFinite(const float* __restrict values, size_t n) {
+HIPS_VECTOR_CLONES bool allFinite(const float* __restrict values, size_t n) {
     uint32_t bad = 0;
     for (size_t i = 0; i < n; ++i) bad |= notFinite(values[i]);
     return bad == 0;
 }
 
-bool seedIfFinite(float* __restrict out, const float* __restrict base, const float* __restrict in, size_t n) {
+HIPS_VECTOR_CLONES bool seedIfFinite(float* __restrict out, const float* __restrict base, const float* __restrict in, size_t n) {
     uint32_t bad = 0;
     if (base)
         for (size_t i = 0; i < n; ++i) {
@@ -61,7 +69,7 @@ void compensateDelay(float* delta, const float* now, const float* backup, size_t
     for (size_t i = 0; i < n; ++i) delta[i] -= k * delta[i] * delta[i] * (now[i] - backup[i]);
 }
 
-void rescaleAround(float* out, const float* base, size_t n, float s) {
+HIPS_VECTOR_CLONES void rescaleAround(float* out, const float* base, size_t n, float s) {
     if (!base) {
         for (size_t i = 0; i < n; ++i) out[i] *= s;
         return;

@@ -132,11 +132,11 @@ bool RoundCollector::foldInOrder(size_t index, int rank, SharedFloats&& values) 
         held.push_back(Held{rank, finite ? std::move(values) : SharedFloats{}});
         return finite;
     }
-    const bool finite = fold(index, values);
+    const bool finite = fold(index, values, false);
     for (++m_nextRank[index];;) {
         const auto next = std::find_if(held.begin(), held.end(), [&](const Held& h) { return h.rank == m_nextRank[index]; });
         if (next == held.end()) break;
-        if (next->values.data) fold(index, next->values);
+        if (next->values.data) fold(index, next->values, true);
         held.erase(next);
         ++m_nextRank[index];
     }
@@ -144,14 +144,14 @@ bool RoundCollector::foldInOrder(size_t index, int rank, SharedFloats&& values) 
 }
 
 // Folds one slice into the round's result: the first to reach a range seeds it (base + slice),
-// checked in the same pass; the others are checked, then added while they are in cache.
-bool RoundCollector::fold(size_t index, const SharedFloats& values) {
+// checked in the same pass; the others are checked (unless they were when held), then added.
+bool RoundCollector::fold(size_t index, const SharedFloats& values, bool checked) {
     const size_t offset = index * kSliceFloats;
     float* out = m_fold.out->data() + offset;
     int& folded = m_foldedPerSlice[index];
     if (folded == 0 && !seedIfFinite(out, m_fold.base ? m_fold.base + offset : nullptr, values.data, values.size)) return false;
     if (folded > 0) {
-        if (!allFinite(values.data, values.size)) return false;
+        if (!checked && !allFinite(values.data, values.size)) return false;
         addInto(out, values.data, values.size);
     }
     ++folded;
@@ -162,7 +162,7 @@ bool RoundCollector::fold(size_t index, const SharedFloats& values) {
 // first contribution to a range seeds it, in one pass with the check), or keeps it for the rule:
 // as it is when it is the whole update, else copied into its sender's.
 bool RoundCollector::accept(const QString& from, Delivery& d, size_t offset, SharedFloats&& values, size_t expectedSize) {
-    if (folding()) return fold(offset / kSliceFloats, values);  // a quorum's round: in arrival order
+    if (folding()) return fold(offset / kSliceFloats, values, false);  // a quorum's round: in arrival order
     if (!allFinite(values.data, values.size)) return false;
     if (values.size == expectedSize) {
         m_rule->add(Contribution{from, d.weight, values.data, values.size, std::move(values.owner)});

@@ -90,7 +90,7 @@ private:
     };
     void reject(const Envelope& push, const QString& why);
     bool foldInOrder(size_t index, int rank, SharedFloats&& values);
-    bool fold(size_t index, const SharedFloats& values);
+    bool fold(size_t index, const SharedFloats& values, bool checked);
     void startRound(size_t expectedSize);
     bool accept(const QString& from, Delivery& d, size_t offset, SharedFloats&& values, size_t expectedSize);
     void sliceDelivered(size_t index);
