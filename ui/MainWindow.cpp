@@ -142,12 +142,13 @@ void MainWindow::buildActions() {
     edit->addAction(undo);
     edit->addAction(redo);
     edit->addSeparator();
-    action(edit, nullptr, tr("&Copy"), QKeySequence::Copy, [this] { m_designer->copySelection(); });
-    action(edit, nullptr, tr("&Paste"), QKeySequence::Paste, [this] { m_designer->paste(); });
-    action(edit, "delete", tr("&Delete"), QKeySequence::Delete, [this] { m_designer->deleteSelection(); });
-    action(edit, nullptr, tr("Select &all"), QKeySequence::SelectAll, [this] { m_designer->selectAll(); });
+    QAction* copy = action(edit, nullptr, tr("&Copy"), QKeySequence::Copy, [this] { m_designer->copySelection(); });
+    QAction* paste = action(edit, nullptr, tr("&Paste"), QKeySequence::Paste, [this] { m_designer->paste(); });
+    QAction* remove = action(edit, "delete", tr("&Delete"), QKeySequence::Delete, [this] { m_designer->deleteSelection(); });
+    QAction* all = action(edit, nullptr, tr("Select &all"), QKeySequence::SelectAll, [this] { m_designer->selectAll(); });
 
     QAction* fit = action(view, "fit", tr("&Fit topology"), QKeySequence(tr("Ctrl+0")), [this] { m_designer->view()->fit(); });
+    m_designer->setCanvasActions({copy, paste, remove, all, fit});
     action(view, nullptr, tr("Zoom &in"), QKeySequence::ZoomIn, [this] { m_designer->view()->zoomBy(1.2); });
     action(view, nullptr, tr("Zoom &out"), QKeySequence::ZoomOut, [this] { m_designer->view()->zoomBy(1 / 1.2); });
     view->addSeparator();

@@ -14,6 +14,7 @@
 
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QMimeData>
 #include <QPushButton>
 #include <QSpinBox>
@@ -200,6 +201,47 @@ private Q_SLOTS:
         QTest::keyClicks(address, "10.0.0.7");
         QTest::keyClick(address, Qt::Key_Return);
         QCOMPARE(d->topology().host("local")->address, QStringLiteral("10.0.0.7"));
+        QCOMPARE(d->undoStack()->count(), 1);
+    }
+
+    // A double click on a chip selects it and puts the keyboard in its first field: typing edits it.
+    void aDoubleClickEditsTheElement() {
+        const ElementRef workers{ElementRef::Kind::Workers, "party2", {}, 0};
+        QTest::mouseDClick(d->view()->viewport(), Qt::LeftButton, Qt::NoModifier, d->view()->mapFromScene(centerOf(*d, workers)));
+        QVERIFY(d->scene()->item(workers)->isSelected());
+        QWidget* focused = QApplication::focusWidget();
+        QVERIFY(focused);
+        QCOMPARE(focused->objectName(), QStringLiteral("role_count"));  // the group's first text field
+        QVERIFY(d->properties()->isAncestorOf(focused));
+    }
+
+    // A right click on an unselected host box selects it and offers its entries, "Add here"
+    // with every palette item (adding where the click was), and the window's edit actions.
+    void theContextMenuActsWhereTheClickWas() {
+        QAction copy(QStringLiteral("Copy"));
+        d->setCanvasActions({&copy});
+        const ElementRef host{ElementRef::Kind::HostGroup, "party2", "local"};
+        const QPointF at = d->scene()->item(host)->sceneBoundingRect().topLeft() + QPointF(12, 6);
+        const QPoint viewportAt = d->view()->mapFromScene(at);
+        QContextMenuEvent right(QContextMenuEvent::Mouse, viewportAt, d->view()->viewport()->mapToGlobal(viewportAt));
+        QApplication::sendEvent(d->view()->viewport(), &right);
+        QVERIFY(d->scene()->item(host)->isSelected());
+        QMenu* menu = nullptr;
+        QTRY_VERIFY((menu = qobject_cast<QMenu*>(QApplication::activePopupWidget())));
+        QStringList entries;
+        for (QAction* a : menu->actions()) entries << a->text();
+        QVERIFY2(entries.contains(QStringLiteral("&Edit properties")) && entries.contains(QStringLiteral("Copy")),
+                 qPrintable(entries.join('|')));
+        QAction* addHere = menu->actions().at(entries.indexOf(QStringLiteral("&Add here")));
+        QAction* addWorkers = nullptr;
+        for (QAction* a : addHere->menu()->actions())
+            if (a->text() == QStringLiteral("Workers")) addWorkers = a;
+        QVERIFY(addWorkers);
+        const int before = d->topology().party("party2")->workers.size();
+        addWorkers->trigger();
+        menu->close();
+        QCOMPARE(d->topology().party("party2")->workers.size(), before + 1);
+        QCOMPARE(d->topology().party("party2")->workers.last().host, QStringLiteral("local"));
         QCOMPARE(d->undoStack()->count(), 1);
     }
 

@@ -9,6 +9,7 @@
 
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
 #include <QSaveFile>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -78,6 +79,12 @@ Designer::Designer(QWidget* parent)
             });
     connect(m_scene, &QGraphicsScene::selectionChanged, this,
             [this] { m_properties->show(m_topology, m_scene->selectedElements()); });
+    connect(m_scene, &DesignerScene::editWanted, this, [this] { m_properties->focusFirstField(); });
+    connect(m_scene, &DesignerScene::contextMenuWanted, this, [this](QPoint screenPos, QPointF scenePos) {
+        QMenu* menu = contextMenu(scenePos);
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->popup(screenPos);
+    });
     connect(m_issueList, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
         const ElementRef ref = edits::elementForIssuePath(m_topology, item->data(Qt::UserRole).toString());
         m_scene->selectElements({ref});
@@ -161,6 +168,22 @@ void Designer::paste() {
     if (copies.isEmpty()) return Q_EMIT message(tr("Nothing to paste: copy parties or worker groups"));
     apply(tr("Paste"), t);
     m_scene->selectElements(copies);
+}
+
+QMenu* Designer::contextMenu(QPointF scenePos) {
+    auto* menu = new QMenu(m_view);
+    if (!m_scene->selectedElements().isEmpty()) {
+        QAction* edit = menu->addAction(tr("&Edit properties"), this, [this] { m_properties->focusFirstField(); });
+        menu->setDefaultAction(edit);  // what a double click does
+        menu->addSeparator();
+    }
+    QMenu* add = menu->addMenu(tr("&Add here"));
+    for (const PaletteEntry& e : Palette::entries())
+        add->addAction(QIcon(QStringLiteral(":/icons/%1.svg").arg(e.icon)), e.label, this,
+                       [this, item = e.item, scenePos] { m_scene->dropPaletteItem(item, scenePos); });
+    menu->addSeparator();
+    menu->addActions(m_canvasActions);
+    return menu;
 }
 
 void Designer::selectAll() {

@@ -9,7 +9,9 @@
 #include <QUndoStack>
 #include <QWidget>
 
+class QAction;
 class QListWidget;
+class QMenu;
 
 namespace hips {
 
@@ -39,6 +41,10 @@ public:
     void copySelection();
     void paste();
     void selectAll();
+    // The window's edit and view actions (copy, paste, delete, …), offered on the canvas's context
+    // menu after the element's own entries, with their shortcuts.
+    void setCanvasActions(QList<QAction*> actions) { m_canvasActions = std::move(actions); }
+    QMenu* contextMenu(QPointF scenePos);  // what a right click at scenePos shows (the caller owns it)
 
     QUndoStack* undoStack() { return &m_undo; }
     DesignerScene* scene() const { return m_scene; }
@@ -65,6 +71,7 @@ private:
     QListWidget* m_issueList;
     Topology m_clipboardSource;
     QList<ElementRef> m_clipboard;
+    QList<QAction*> m_canvasActions;
 };
 
 }  // namespace hips

@@ -1,5 +1,6 @@
 #include "DesignerScene.h"
 
+#include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneDragDropEvent>
 #include <QGraphicsSceneMouseEvent>
 #include <QMimeData>
@@ -219,6 +220,28 @@ void DesignerScene::mousePressEvent(QGraphicsSceneMouseEvent* e) {
 void DesignerScene::mouseReleaseEvent(QGraphicsSceneMouseEvent* e) {
     QGraphicsScene::mouseReleaseEvent(e);
     if (e->button() == Qt::LeftButton) finishDrag(e);
+}
+
+DesignerItem* DesignerScene::elementAt(QPointF pos) const {
+    for (QGraphicsItem* i : items(pos))  // topmost first: a chip before its host box and party
+        if (i->type() == DesignerItem::kType) return static_cast<DesignerItem*>(i);
+    return nullptr;
+}
+
+void DesignerScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* e) {
+    DesignerItem* item = e->button() == Qt::LeftButton ? elementAt(e->scenePos()) : nullptr;
+    if (!item) return QGraphicsScene::mouseDoubleClickEvent(e);
+    selectElements({item->ref()});
+    Q_EMIT editWanted(item->ref());
+}
+
+// As in every editor: a right click on an unselected element selects it alone first, so the
+// menu acts on what is under the cursor; on a selected one it keeps the selection.
+void DesignerScene::contextMenuEvent(QGraphicsSceneContextMenuEvent* e) {
+    DesignerItem* item = elementAt(e->scenePos());
+    if (!item) clearSelection();
+    else if (!item->isSelected()) selectElements({item->ref()});
+    Q_EMIT contextMenuWanted(e->screenPos(), e->scenePos());
 }
 
 // A drag ends as one edit: parties keep their new place (one undo step for the whole drag),

@@ -31,6 +31,9 @@ public:
 Q_SIGNALS:
     void editRequested(const QString& text, const Topology& after);
     void refused(const QString& why);  // a gesture that cannot become an edit, and why
+    // A right click at `scenePos` (the element under it, if any, is now selected).
+    void contextMenuWanted(QPoint screenPos, QPointF scenePos);
+    void editWanted(const ElementRef& element);  // a double click on an element
 
 protected:
     void dragEnterEvent(QGraphicsSceneDragDropEvent* event) override;
@@ -38,6 +41,8 @@ protected:
     void dropEvent(QGraphicsSceneDragDropEvent* event) override;
     void mousePressEvent(QGraphicsSceneMouseEvent* event) override;
     void mouseReleaseEvent(QGraphicsSceneMouseEvent* event) override;
+    void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
+    void contextMenuEvent(QGraphicsSceneContextMenuEvent* event) override;
 
 private:
     void build();
@@ -46,6 +51,7 @@ private:
     // The party and host under a scene position, ignoring `except` and its children.
     std::pair<QString, QString> targetAt(QPointF scenePos, const QGraphicsItem* except = nullptr) const;
     void finishDrag(QGraphicsSceneMouseEvent* event);
+    DesignerItem* elementAt(QPointF scenePos) const;  // the innermost one
 
     Topology m_topology;
     TopologyIssues m_issues;

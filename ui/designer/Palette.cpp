@@ -6,23 +6,26 @@
 
 namespace hips {
 
+QList<PaletteEntry> Palette::entries() {
+    return {
+        {PaletteItem::Party, tr("Party"), QStringLiteral("party"), tr("A party: its own scheduler, server and workers")},
+        {PaletteItem::Host, tr("Host"), QStringLiteral("host"), tr("A machine; drop it onto a party")},
+        {PaletteItem::Scheduler, tr("Scheduler"), QStringLiteral("scheduler"), tr("Rendezvous, barriers and heartbeats of a party")},
+        {PaletteItem::Server, tr("Server"), QStringLiteral("server"), tr("Aggregates its party's workers (global server in the central party)")},
+        {PaletteItem::MasterWorker, tr("Master worker"), QStringLiteral("master"), tr("Initialises and evaluates the model (central party)")},
+        {PaletteItem::Workers, tr("Workers"), QStringLiteral("workers"), tr("A group of training workers on one host")},
+    };
+}
+
 Palette::Palette(QWidget* parent) : QListWidget(parent) {
     setDragEnabled(true);
     setDragDropMode(DragOnly);
     setIconSize(QSize(22, 22));
     setSpacing(2);
-    const QList<std::tuple<PaletteItem, QString, QString, QString>> entries = {
-        {PaletteItem::Party, tr("Party"), "party", tr("A party: its own scheduler, server and workers")},
-        {PaletteItem::Host, tr("Host"), "host", tr("A machine; drop it onto a party")},
-        {PaletteItem::Scheduler, tr("Scheduler"), "scheduler", tr("Rendezvous, barriers and heartbeats of a party")},
-        {PaletteItem::Server, tr("Server"), "server", tr("Aggregates its party's workers (global server in the central party)")},
-        {PaletteItem::MasterWorker, tr("Master worker"), "master", tr("Initialises and evaluates the model (central party)")},
-        {PaletteItem::Workers, tr("Workers"), "workers", tr("A group of training workers on one host")},
-    };
-    for (const auto& [item, label, icon, tip] : entries) {
-        auto* w = new QListWidgetItem(QIcon(QStringLiteral(":/icons/%1.svg").arg(icon)), label, this);
-        w->setData(Qt::UserRole, paletteItemName(item));
-        w->setToolTip(tip);
+    for (const PaletteEntry& e : entries()) {
+        auto* w = new QListWidgetItem(QIcon(QStringLiteral(":/icons/%1.svg").arg(e.icon)), e.label, this);
+        w->setData(Qt::UserRole, paletteItemName(e.item));
+        w->setToolTip(e.tip);
     }
 }
 

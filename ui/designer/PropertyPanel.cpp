@@ -70,6 +70,25 @@ void PropertyPanel::show(const Topology& topology, const QList<ElementRef>& sele
     rebuild();
 }
 
+// The first field one types into (a name, a count), else the first one at all (a choice).
+void PropertyPanel::focusFirstField() {
+    if (!m_body) return;
+    QWidget* first = nullptr;
+    for (QWidget* w : m_body->findChildren<QWidget*>()) {
+        if (!w->isEnabled() || !(w->focusPolicy() & Qt::TabFocus) || w->objectName().isEmpty()) continue;
+        auto* line = qobject_cast<QLineEdit*>(w);
+        auto* spin = qobject_cast<QAbstractSpinBox*>(w);
+        if (!line && !spin) {
+            if (!first) first = w;
+            continue;
+        }
+        w->setFocus(Qt::OtherFocusReason);
+        line ? line->selectAll() : spin->selectAll();
+        return;
+    }
+    if (first) first->setFocus(Qt::OtherFocusReason);
+}
+
 QWidget* PropertyPanel::field(const QString& name) const { return m_body ? m_body->findChild<QWidget*>(name) : nullptr; }
 
 void PropertyPanel::rebuild() {

@@ -20,6 +20,7 @@ public:
     // Shows the fields of `selection` (its first element) for `topology`; rebuilds the form
     // only when the selection changes, else refreshes the values in place.
     void show(const Topology& topology, const QList<ElementRef>& selection);
+    void focusFirstField();  // keyboard focus to the shown element's first field, its text selected
     QWidget* field(const QString& name) const;  // by object name, e.g. "rounds" (tests)
     const ElementRef& element() const { return m_element; }
 
