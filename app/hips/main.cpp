@@ -5,10 +5,13 @@
 //   hips report RUN --out FILE.{html,pdf,csv,json} [--history PATH]
 #include "DeployCommand.h"
 #include "HistoryCommand.h"
-#include "ReportCommand.h"
 #include "RunCommand.h"
+#ifdef HIPS_WITH_REPORTS
+#include "ReportCommand.h"
 
 #include <QApplication>
+#endif
+
 #include <QCoreApplication>
 #include <QDir>
 #include <cerrno>
@@ -43,8 +46,12 @@ int main(int argc, char** argv) {
         const QByteArray dir = QDir::tempPath().toLocal8Bit() + "/runtime-" + QByteArray::number(getuid());
         if (::mkdir(dir.constData(), 0700) == 0 || errno == EEXIST) qputenv("XDG_RUNTIME_DIR", dir);
     }
+#ifdef HIPS_WITH_REPORTS
     std::unique_ptr<QCoreApplication> app =
         report ? std::make_unique<QApplication>(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
+#else
+    auto app = std::make_unique<QCoreApplication>(argc, argv);
+#endif
     QCoreApplication::setApplicationName(QStringLiteral("hips"));
     QCoreApplication::setApplicationVersion(QStringLiteral(HIPS_VERSION));
     QStringList args = app->arguments();
@@ -55,7 +62,15 @@ int main(int argc, char** argv) {
     if (command == QLatin1String("history")) return hips::historyCommand(args);
     if (command == QLatin1String("deploy")) return hips::deployCommand(args);
     if (command == QLatin1String("stop")) return hips::stopCommand(args);
+#ifdef HIPS_WITH_REPORTS
     if (report) return hips::reportCommand(args);
+#else
+    if (report) {
+        std::fprintf(stderr, "hips report: this hips was built without reports (HIPS_BUILD_UI=OFF); export the "
+                             "report with a full build's hips, or see the run with `hips history show RUN`\n");
+        return 2;
+    }
+#endif
     if (command == QLatin1String("--version")) {
         std::printf("hips %s\n", HIPS_VERSION);
         return 0;
