@@ -38,6 +38,10 @@ public:
     // tier below may send its sum instead of its contributions.
     virtual bool foldsOnArrival() const { return false; }
     bool needsIndividuals() const { return !foldsOnArrival(); }
+    // The fewest contributions a round needs with the rule's parameters (Krum: 2f + 3), and the
+    // bound in words ("n > 2f + 2 with byzantine_f 1"); validation refuses a tier with fewer.
+    virtual int minimumContributions() const { return 1; }
+    virtual QString minimumReason() const { return {}; }
     // The round's choices (senders selected or rejected), for the metrics; empty for FedAvg.
     virtual QCborMap report() const { return {}; }
 };

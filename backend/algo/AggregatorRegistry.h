@@ -1,5 +1,6 @@
 #pragma once
 #include "AggregationRule.h"
+#include "RobustRules.h"
 #include "StrategyInfo.h"
 
 #include <QStringList>
@@ -11,7 +12,8 @@ namespace hips {
 // in the .cpp: its description, parameters and factory.
 class AggregatorRegistry {
 public:
-    static std::unique_ptr<AggregationRule> create(const QString& name);  // nullptr when unknown
+    // nullptr when unknown. `param` gives the rule's parameters (default: the registry's defaults).
+    static std::unique_ptr<AggregationRule> create(const QString& name, const ParamLookup& param = {});
     static const StrategyList& all();
     static QStringList names() { return strategyNames(all()); }
     static const StrategyInfo* find(const QString& name) { return findStrategy(all(), name); }

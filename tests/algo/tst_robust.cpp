@@ -1,0 +1,204 @@
+// The Byzantine-robust rules on small inputs computed by hand: which contributions Krum, Multi-Krum
+// and Bulyan select, the medians and trimmed means per coordinate, the Weiszfeld fixed point, and
+// the refusal of too few contributions with the rule's name and bound.
+#include "AggregatorRegistry.h"
+#include "RobustRules.h"
+
+#include <QCborArray>
+#include <QtTest>
+#include <cmath>
+#include <random>
+
+using namespace hips;
+
+namespace {
+
+using Points = QList<std::vector<float>>;
+
+// Runs `rule` over `points` (senders "w0", "w1", …, weights `weights` or 1) and returns its
+// result (base null: the aggregate alone).
+std::vector<float> aggregate(AggregationRule& rule, const Points& points, const std::vector<double>& weights = {}) {
+    const size_t length = points.first().size();
+    rule.begin(length);
+    for (int k = 0; k < points.size(); ++k)
+        rule.add(Contribution{QStringLiteral("w%1").arg(k), weights.empty() ? 1.0 : weights[size_t(k)],
+                              points[k].data(), length, nullptr});
+    rule.finish();
+    std::vector<float> out(length);
+    rule.write(out.data(), nullptr, 0, length);
+    return out;
+}
+
+// Each 1-D value as a 2-float point (v, 0): the second coordinate checks the per-coordinate work.
+Points line(const std::vector<float>& values) {
+    Points out;
+    for (float v : values) out << std::vector<float>{v, 0.0f};
+    return out;
+}
+
+QStringList names(const QCborMap& report, const char* key) {
+    QStringList out;
+    for (const QCborValue& v : report.value(QLatin1String(key)).toArray()) out << v.toString();
+    return out;
+}
+
+std::unique_ptr<AggregationRule> make(const QString& name, QMap<QString, double> params = {}) {
+    const StrategyInfo* info = AggregatorRegistry::find(name);
+    return AggregatorRegistry::create(name, [info, params](const QString& p) {
+        return params.contains(p) ? params.value(p) : info->param(p)->defaultValue;
+    });
+}
+
+}  // namespace
+
+Q_DECLARE_METATYPE(std::vector<float>)
+
+class RobustRulesTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // Every rule stands for the sum: n × its centre. The results, by hand:
+    //   median of {1,2,3,100} = 2.5, × 4 = 10; of {10,20,30,−100}: 15, × 4 = 60
+    //   trimmed mean (β 0.2, one cut at each end) of {1,2,3,4,100} = 3, × 5 = 15
+    void coordinateRules_data() {
+        QTest::addColumn<QString>("rule");
+        QTest::addColumn<double>("beta");
+        QTest::addColumn<Points>("points");
+        QTest::addColumn<std::vector<float>>("expected");
+        QTest::newRow("median, even n") << "median" << 0.0
+                                        << Points{{1, 10}, {2, 20}, {3, 30}, {100, -100}} << std::vector<float>{10, 60};
+        QTest::newRow("median, odd n") << "median" << 0.0 << Points{{1, 5}, {2, 5}, {100, 5}} << std::vector<float>{6, 15};
+        QTest::newRow("trimmed mean") << "trimmed_mean" << 0.2 << line({1, 2, 3, 4, 100}) << std::vector<float>{15, 0};
+        QTest::newRow("trimmed mean, β cuts none") << "trimmed_mean" << 0.1 << line({1, 2, 3, 4}) << std::vector<float>{10, 0};
+        QTest::newRow("mean is the sum") << "mean" << 0.0 << line({1, 2, 3, 100}) << std::vector<float>{106, 0};
+    }
+    void coordinateRules() {
+        QFETCH(QString, rule);
+        QFETCH(double, beta);
+        QFETCH(Points, points);
+        QFETCH(std::vector<float>, expected);
+        auto r = make(rule, {{QStringLiteral("trim_beta"), beta}});
+        QVERIFY(r);
+        QCOMPARE(aggregate(*r, points), expected);
+    }
+
+    // The mean weighs by samples: w0 (3 samples) at 1, w1 (1 sample) at 5: 2 × (3·1 + 5)/4 = 4.
+    void meanWeighsBySamples() {
+        auto r = make(QStringLiteral("mean"));
+        QCOMPARE(aggregate(*r, line({1, 5}), {3, 1}), (std::vector<float>{4, 0}));
+    }
+
+    // Krum, f = 1, points 0 1 2 3 100: each scores its n − f − 2 = 2 nearest squared distances:
+    // 0 → 1+4 = 5, 1 → 1+1 = 2, 2 → 1+1 = 2, 3 → 1+4 = 5, 100 → 9409+9604. The tie goes to the
+    // first: 1 is chosen, and stands for all five (× 5).
+    void krumPicksTheClosest() {
+        auto r = make(QStringLiteral("krum"), {{QStringLiteral("byzantine_f"), 1}});
+        QCOMPARE(aggregate(*r, line({0, 1, 2, 3, 100})), (std::vector<float>{5, 0}));
+        QCOMPARE(names(r->report(), "selected"), QStringList{"w1"});
+        QCOMPARE(names(r->report(), "rejected"), (QStringList{"w0", "w2", "w3", "w4"}));
+    }
+
+    // Multi-Krum, f = 1, m = n − f = 4: the four best (1, 2, 0, 3), mean 1.5, × 5 = 7.5.
+    void multiKrumAveragesTheBest() {
+        auto r = make(QStringLiteral("multi_krum"), {{QStringLiteral("byzantine_f"), 1}});
+        QCOMPARE(aggregate(*r, line({0, 1, 2, 3, 100})), (std::vector<float>{7.5f, 0}));
+        QCOMPARE(names(r->report(), "rejected"), QStringList{"w4"});
+        auto two = make(QStringLiteral("multi_krum"), {{QStringLiteral("byzantine_f"), 1}, {QStringLiteral("multi_krum_m"), 2}});
+        QCOMPARE(aggregate(*two, line({0, 1, 2, 3, 100})), (std::vector<float>{7.5f, 0}));  // 1 and 2: 1.5 × 5
+        QCOMPARE(names(two->report(), "selected"), (QStringList{"w1", "w2"}));
+    }
+
+    // Bulyan, f = 1, n = 7, points 0 1 2 3 4 5 1000: Krum one at a time picks 2, 3, 1, 4, 0
+    // (θ = n − 2f = 5); per coordinate the β = θ − 2f = 3 values nearest the median 2 are 1 2 3:
+    // mean 2, × 7 = 14.
+    void bulyanSelectsThenTrimsAroundTheMedian() {
+        auto r = make(QStringLiteral("bulyan"), {{QStringLiteral("byzantine_f"), 1}});
+        QCOMPARE(aggregate(*r, line({0, 1, 2, 3, 4, 5, 1000})), (std::vector<float>{14, 0}));
+        QCOMPARE(names(r->report(), "selected"), (QStringList{"w0", "w1", "w2", "w3", "w4"}));
+        QCOMPARE(names(r->report(), "rejected"), (QStringList{"w5", "w6"}));
+    }
+
+    // At the geometric median z the weighted unit vectors towards the points cancel:
+    // Σ w_i (x_i − z)/‖x_i − z‖ = 0. On a line it is the (weighted) median.
+    void geometricMedianIsWeiszfeldsFixedPoint() {
+        std::mt19937 rng(7);
+        std::normal_distribution<float> normal;
+        Points points;
+        std::vector<double> weights;
+        for (int k = 0; k < 9; ++k) {
+            points << std::vector<float>{normal(rng), normal(rng), normal(rng)};
+            weights.push_back(1 + k % 3);
+        }
+        points[0] = {50, -40, 30};  // an outlier barely moves it
+        auto r = make(QStringLiteral("geometric_median"), {{QStringLiteral("gm_tolerance"), 1e-9}, {QStringLiteral("gm_max_iters"), 5000}});
+        const std::vector<float> sum = aggregate(*r, points, weights);
+        double z[3], gradient[3] = {0, 0, 0};
+        for (int i = 0; i < 3; ++i) z[i] = sum[size_t(i)] / 9.0;
+        for (int k = 0; k < 9; ++k) {
+            double d = 0;
+            for (int i = 0; i < 3; ++i) d += (points[k][size_t(i)] - z[i]) * (points[k][size_t(i)] - z[i]);
+            for (int i = 0; i < 3; ++i) gradient[i] += weights[size_t(k)] * (points[k][size_t(i)] - z[i]) / std::sqrt(d);
+        }
+        QVERIFY2(std::hypot(gradient[0], gradient[1], gradient[2]) < 1e-3,
+                 qPrintable(QStringLiteral("gradient %1 %2 %3").arg(gradient[0]).arg(gradient[1]).arg(gradient[2])));
+        QVERIFY(r->report().value(QStringLiteral("iterations")).toInteger() > 1);
+
+        auto onLine = make(QStringLiteral("geometric_median"), {{QStringLiteral("gm_tolerance"), 1e-10}, {QStringLiteral("gm_max_iters"), 10000}});
+        const std::vector<float> median = aggregate(*onLine, line({0, 1, 2, 3, 100}));
+        QVERIFY2(std::abs(median[0] / 5 - 2) < 1e-2, qPrintable(QString::number(median[0] / 5)));
+    }
+
+    // Honest, equal contributions: every rule gives the sum, as FedAvg would.
+    void everyRuleGivesTheSumOfEqualContributions() {
+        for (const QString& name : AggregatorRegistry::names()) {
+            auto r = make(name, {{QStringLiteral("byzantine_f"), 1}});
+            const Points same(7, std::vector<float>{0.5f, -2.0f, 3.0f});
+            const std::vector<float> out = aggregate(*r, same);
+            for (size_t i = 0; i < out.size(); ++i)
+                QVERIFY2(std::abs(out[i] - 7 * same[0][i]) < 1e-4f, qPrintable(name));
+        }
+    }
+
+    // Too few contributions for the parameters: refused with the rule's name and bound.
+    void tooFewContributionsAreRefusedWithTheBound_data() {
+        QTest::addColumn<QString>("rule");
+        QTest::addColumn<int>("n");
+        QTest::addColumn<QString>("bound");
+        QTest::newRow("krum") << "krum" << 4 << "n > 2f + 2";
+        QTest::newRow("multi_krum") << "multi_krum" << 4 << "n > 2f + 2";
+        QTest::newRow("bulyan") << "bulyan" << 6 << "n ≥ 4f + 3";
+    }
+    void tooFewContributionsAreRefusedWithTheBound() {
+        QFETCH(QString, rule);
+        QFETCH(int, n);
+        QFETCH(QString, bound);
+        auto r = make(rule, {{QStringLiteral("byzantine_f"), 1}});
+        QCOMPARE(r->minimumContributions(), n + 1);
+        try {
+            aggregate(*r, Points(n, std::vector<float>{1}));
+            QFAIL("accepted");
+        } catch (const std::invalid_argument& e) {
+            const QString what = QString::fromUtf8(e.what());
+            QVERIFY2(what.startsWith(rule) && what.contains(bound) && what.contains("byzantine_f 1"), e.what());
+        }
+    }
+
+    // The pairwise distances over blocks equal the direct sums (several blocks, an odd tail).
+    void pairwiseDistancesMatchTheDirectSum() {
+        std::mt19937 rng(3);
+        std::uniform_real_distribution<float> u(-1, 1);
+        const size_t length = 4096 * 2 + 37;
+        std::vector<std::vector<float>> v(4, std::vector<float>(length));
+        for (auto& x : v)
+            for (float& f : x) f = u(rng);
+        const std::vector<double> d = pairwiseSquaredDistances({v[0].data(), v[1].data(), v[2].data(), v[3].data()}, length);
+        for (size_t a = 0; a < 4; ++a)
+            for (size_t b = 0; b < 4; ++b) {
+                double direct = 0;
+                for (size_t i = 0; i < length; ++i) direct += double(v[a][i] - v[b][i]) * double(v[a][i] - v[b][i]);
+                QVERIFY(std::abs(d[a * 4 + b] - direct) <= 1e-4 * std::max(1.0, direct));
+            }
+    }
+};
+
+QTEST_GUILESS_MAIN(RobustRulesTest)
+#include "tst_robust.moc"
