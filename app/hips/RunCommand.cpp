@@ -69,6 +69,7 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
         s.mode = m ? m->name : args.value("mode");
     }
     if (args.isSet("aggregation")) s.aggregation = args.value("aggregation");
+    if (args.isSet("party-aggregation")) s.partyAggregation = args.value("party-aggregation");
     if (args.isSet("partition")) s.partition = args.value("partition");
     for (const QString& setting : args.values("param")) {
         const qsizetype eq = setting.indexOf('=');
@@ -190,9 +191,11 @@ int runCommand(const QStringList& arguments) {
     for (const Override& o : kOverrides) args.addOption({o.name, o.help, o.value});
     args.addOption({"data-dir", "Folder of the data set's files (training.data_dir).", "DIR"});
     args.addOption({"mode", "Training mode (listed above).", "NAME"});
-    args.addOption({"aggregation", "Aggregation rule at both tiers (listed above).", "NAME"});
+    args.addOption({"aggregation", "Aggregation rule at the global server (listed above).", "NAME"});
+    args.addOption({"party-aggregation", "Aggregation rule at the party servers (listed above; its parameters as "
+                                         "party_<name>, e.g. --param party_byzantine_f=1).", "NAME"});
     args.addOption({"partition", "How the training set is split among the workers (listed above).", "NAME"});
-    args.addOption({"param", "A parameter of the mode or rule, e.g. dc_lambda=0.04 (repeatable).", "NAME=VALUE"});
+    args.addOption({"param", "A parameter of the mode or a rule, e.g. dc_lambda=0.04 (repeatable).", "NAME=VALUE"});
     addSshOptions(args);
     args.addHelpOption();
     args.process(arguments);

@@ -205,7 +205,7 @@ void KrumRule::compute() {
 }
 
 QString BulyanRule::minimumReason() const {
-    return QStringLiteral("n ≥ 4f + 3 with byzantine_f %1").arg(m_f);
+    return QStringLiteral("n >= 4f + 3 with byzantine_f %1").arg(m_f);
 }
 
 void BulyanRule::compute() {

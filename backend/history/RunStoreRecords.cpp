@@ -20,7 +20,9 @@ void RunStore::appendRecord(qint64 run, const QJsonObject& r) {
         }
         return;
     }
-    if (kind != metric::kTrain && kind != metric::kAggregate && kind != metric::kEval && kind != metric::kStartup) return;
+    if (kind != metric::kTrain && kind != metric::kAggregate && kind != metric::kEval && kind != metric::kStartup &&
+        kind != metric::kRobust)
+        return;
     for (auto it = r.begin(); it != r.end(); ++it)
         if (it->isDouble() && it.key() != QLatin1String("t") && it.key() != QLatin1String("round"))
             appendMetric(run, t, node, round, kind + '.' + it.key(), it->toDouble());

@@ -20,7 +20,7 @@ class Rounds final : public GlobalPolicy {
 public:
     explicit Rounds(GlobalTier& tier)
         : m_tier(tier),
-          m_collector(tier.ctx.node.id, tier.contributors, makeAggregationRule(tier.ctx.training()),
+          m_collector(tier.ctx.node.id, tier.contributors, makeAggregationRule(tier.ctx.training(), RuleTier::Global),
                       tier.ctx.training().quorumOf(int(tier.contributors.size()))) {
         const TrainingSettings& s = tier.ctx.training();
         if (ModeRegistry::policy(s.mode).gradientEveryStep)  // pushes are gradients: their sum, then the optimizer's step
@@ -40,6 +40,7 @@ public:
                                        m_collector.foldBuffer(), *slice);
         if (!complete) return;
         m_tier.latePushes = m_collector.late();
+        if (const QCborMap r = m_collector.ruleRecord(model.version + 1); !r.isEmpty()) m_tier.ctx.metrics.report(metric::kRobust, r);
         apply();
     }
 

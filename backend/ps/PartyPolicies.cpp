@@ -19,7 +19,7 @@ namespace {
 class Rounds : public PartyPolicy {
 public:
     explicit Rounds(PartyTier& tier)
-        : m_tier(tier), m_collector(tier.ctx.node.id, tier.workerIds, makeAggregationRule(tier.ctx.training()),
+        : m_tier(tier), m_collector(tier.ctx.node.id, tier.workerIds, makeAggregationRule(tier.ctx.training(), RuleTier::Party),
                                     tier.ctx.training().quorumOf(int(tier.workerIds.size()))) {
         m_collector.foldOnArrival([this] { return RoundCollector::FoldTarget{m_tier.pool.acquire(m_tier.model.total), nullptr}; });
     }
@@ -37,6 +37,7 @@ public:
                           m_collector.openWeight());
         }
         if (!complete) return;
+        if (const QCborMap r = m_collector.ruleRecord(round); !r.isEmpty()) m_tier.ctx.metrics.report(metric::kRobust, r);
         FloatBuffer sum = m_collector.takeFolded();
         if (std::exchange(m_streamedSlices, false)) return;  // it went up slice by slice
         if (!sum) {  // a rule that does not fold: the sum at the end

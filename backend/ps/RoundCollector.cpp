@@ -5,14 +5,18 @@
 #include "VectorMath.h"
 #include "Vocabulary.h"
 
+#include <QCborArray>
 #include <algorithm>
 
 namespace hips {
 
-std::unique_ptr<AggregationRule> makeAggregationRule(const TrainingSettings& settings) {
-    auto a = AggregatorRegistry::create(settings.aggregation);
+std::unique_ptr<AggregationRule> makeAggregationRule(const TrainingSettings& settings, RuleTier tier) {
+    const QString& name = tier == RuleTier::Party ? settings.partyAggregation : settings.aggregation;
+    auto a = AggregatorRegistry::create(name, [&settings, tier](const QString& p) {
+        return tier == RuleTier::Party ? settings.partyParam(p) : settings.param(p);
+    });
     if (!a)
-        throw RoleError("unknown aggregation '" + settings.aggregation.toStdString() + "'; known: " +
+        throw RoleError("unknown aggregation '" + name.toStdString() + "'; known: " +
                         AggregatorRegistry::names().join(", ").toStdString());
     return a;
 }
@@ -77,6 +81,24 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
     if (++m_complete < m_quorum) return false;
     closeRound();
     return true;
+}
+
+QCborMap RoundCollector::ruleRecord(qint64 round) const {
+    const QCborMap report = m_rule->report();
+    if (report.isEmpty()) return {};
+    QCborMap r;
+    r.insert(QString(metric::kRound), round);
+    r.insert(QStringLiteral("rule"), m_rule->name());
+    const QCborArray selected = report.value(QStringLiteral("selected")).toArray();
+    const QCborArray rejected = report.value(QStringLiteral("rejected")).toArray();
+    if (!selected.isEmpty() || !rejected.isEmpty()) {
+        r.insert(QString(metric::kSelected), selected.size());
+        r.insert(QString(metric::kRejected), rejected.size());
+        r.insert(QStringLiteral("selected_ids"), selected);
+        r.insert(QStringLiteral("rejected_ids"), rejected);
+    }
+    if (report.contains(QStringLiteral("iterations"))) r.insert(QStringLiteral("iterations"), report.value(QStringLiteral("iterations")));
+    return r;
 }
 
 // The round's result is complete: ranges no contribution reached keep the base, and the

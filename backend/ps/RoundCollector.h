@@ -15,7 +15,9 @@
 
 namespace hips {
 
-std::unique_ptr<AggregationRule> makeAggregationRule(const TrainingSettings& settings);
+// The rule of a tier: `aggregation` at the global server, `party_aggregation` at party servers.
+enum class RuleTier { Global, Party };
+std::unique_ptr<AggregationRule> makeAggregationRule(const TrainingSettings& settings, RuleTier tier);
 
 // One round of pushes from a known set of contributors, slice by slice (kSliceFloats):
 // rejects strangers, repeated slices, wrong rounds, slices that are not the canonical cut of the
@@ -57,6 +59,9 @@ public:
     // whose range of the round's result (foldBuffer()) may go out before the round is complete.
     std::optional<size_t> takeFinalSlice() { return std::exchange(m_finalSlice, std::nullopt); }
     const FloatBuffer& foldBuffer() const { return m_fold.out; }
+    // The last closed round's choices, as the metric record `robust` (rule, selected and rejected
+    // counts, and the senders of each); empty for a rule that chooses nothing (FedAvg).
+    QCborMap ruleRecord(qint64 round) const;
     // out = base + aggregate over [begin, end) when the round was not folded; see AggregationRule::write.
     void write(float* out, const float* base, size_t begin, size_t end) const {
         m_rule->write(out, base, begin, end);

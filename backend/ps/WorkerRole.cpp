@@ -1,6 +1,7 @@
 #include "WorkerRole.h"
 
 #include "Channel.h"
+#include "Adversary.h"
 #include "Checkpoint.h"
 #include "LocalTrainer.h"
 #include "ModelFrame.h"
@@ -68,12 +69,19 @@ public:
         if (resumeRound > 0) restoreState(trainer, resumeRound);
         RoundStats stats;
         double commSeconds = 0;
+        bool attacked = false;
         while (eachAsItComes ? pushes < finalVersion : global.version < finalVersion) {
             trainer.setWeights(global.data);
+            const AdversarySpec* attack = attackOf(pushes / pushesPerRound + 1);
+            trainer.setLabelFlip(attack && attack->kind == QLatin1String("label_flip"));
             const RoundStats s = strategy->work(trainer, global.version + 1);
             const auto commStart = Clock::now();
             auto update = std::make_shared<std::vector<float>>(global.size);
             strategy->update(trainer, global, update->data());
+            if (attack) {
+                corruptUpdate(*attack, update->data(), update->size(), noiseSeed(pushes));
+                attacked = true;
+            }
             if ((pushes + 1) % pushesPerRound == 0) keepState(trainer, (pushes + 1) / pushesPerRound);
             const double weight = double(std::max<int64_t>(s.samples, 1));  // the samples behind it
             sendPush(channel, global.version + 1, global.version, update, true, {}, weight);  // and ask for the next model
@@ -84,7 +92,7 @@ public:
             stats.computeSeconds += s.computeSeconds;
             stats.steps += s.steps;
             if (++pushes % pushesPerRound != 0) continue;
-            report(pushes / pushesPerRound, stats, commSeconds, channel, pushesPerRound);
+            report(pushes / pushesPerRound, stats, commSeconds, channel, pushesPerRound, std::exchange(attacked, false));
             stats = {};
             commSeconds = 0;
         }
@@ -134,9 +142,25 @@ private:
         }
     }
 
-    void report(qint64 round, const RoundStats& s, double commSeconds, const Channel& channel, qint64 pushes) {
+    // The attack this worker makes in `round`, if any: its group's or party's always, else the
+    // run's when the round's draw picks it (Draco's s of n).
+    const AdversarySpec* attackOf(qint64 round) const {
+        if (!m_ctx.node.adversary.kind.isEmpty()) return &m_ctx.node.adversary;
+        const auto& runWide = m_ctx.training().adversary;
+        if (runWide && drawnToAttack(m_ctx.topology.trainingWorkerIndex(m_ctx.node.id), m_ctx.topology.trainingWorkerCount(),
+                                     runWide->count, m_ctx.training().seed, round))
+            return &*runWide;
+        return nullptr;
+    }
+
+    uint64_t noiseSeed(qint64 push) const {
+        return (uint64_t(m_ctx.training().seed) << 32) ^ (uint64_t(m_ctx.topology.trainingWorkerIndex(m_ctx.node.id)) << 20) ^
+               uint64_t(push);
+    }
+
+    void report(qint64 round, const RoundStats& s, double commSeconds, const Channel& channel, qint64 pushes, bool attacked) {
         m_ctx.metrics.report(metric::kTrain,
-                             {{metric::kRound, round}, {metric::kLoss, s.loss},
+                             {{metric::kRound, round}, {metric::kLoss, s.loss}, {metric::kAttacked, attacked ? 1 : 0},
                               {metric::kSamples, qint64(s.samples)}, {metric::kComputeSeconds, s.computeSeconds},
                               {metric::kLocalSteps, qint64(s.steps)},
                               {metric::kStepsPerPush, double(s.steps) / double(pushes)},

@@ -28,6 +28,7 @@ public:
     void rejectUnknown(const QStringList& known, const QString& what);
 
     void issue(const QString& key, const QString& message) const;
+    TopologyIssues* issues() const { return m_issues; }
 
 private:
     QJsonObject m_object;

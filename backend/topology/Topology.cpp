@@ -22,10 +22,25 @@ QString roleName(RoleKind kind) {
     return {};
 }
 
+QList<std::pair<QString, const ParamSpec*>> TrainingSettings::declaredParams() const {
+    QList<std::pair<QString, const ParamSpec*>> out;
+    auto add = [&out](const StrategyInfo* s, const QString& prefix) {
+        if (!s) return;
+        for (const ParamSpec& p : s->params)
+            if (std::none_of(out.begin(), out.end(), [&](const auto& d) { return d.first == prefix + p.name; }))
+                out.append({prefix + p.name, &p});
+    };
+    add(ModeRegistry::find(mode), {});
+    add(AggregatorRegistry::find(aggregation), {});
+    add(PartitionRegistry::find(partition), {});
+    add(AggregatorRegistry::find(partyAggregation), QStringLiteral("party_"));
+    return out;
+}
+
 double TrainingSettings::param(const QString& name) const {
     if (const auto it = params.find(name); it != params.end()) return *it;
-    for (const StrategyInfo* s : {ModeRegistry::find(mode), AggregatorRegistry::find(aggregation), PartitionRegistry::find(partition)})
-        if (const ParamSpec* p = s ? s->param(name) : nullptr) return p->defaultValue;
+    for (const auto& [setting, spec] : declaredParams())
+        if (setting == name) return spec->defaultValue;
     return 0;
 }
 
@@ -47,7 +62,8 @@ int TrainingSettings::quorumOf(int contributors) const {
 }
 
 QString TrainingSettings::agreementText() const {
-    QString text = QStringLiteral("mode %1, aggregation %2, model %3, partition %4").arg(mode, aggregation, model, partition);
+    QString text = QStringLiteral("mode %1, aggregation %2, party aggregation %3, model %4, partition %5")
+                       .arg(mode, aggregation, partyAggregation, model, partition);
     for (auto it = params.begin(); it != params.end(); ++it) text += QStringLiteral(", %1 %2").arg(it.key()).arg(*it);
     return text;
 }
@@ -118,8 +134,11 @@ QList<Node> Topology::nodes() const {
         int rank = 0;
         for (const WorkerGroup& g : p.workers)
             for (int i = 0; i < g.count; ++i, ++rank)
-                workers.append({p.id + QStringLiteral("/worker") + QString::number(rank),
-                                RoleKind::Worker, p.id, g.host, 0, rank, g.device, g.slowdown});
+            {
+                Node worker{p.id + QStringLiteral("/worker") + QString::number(rank), RoleKind::Worker, p.id, g.host, 0, rank, g.device, g.slowdown};
+                if (g.adversary || p.adversary) worker.adversary = g.adversary ? *g.adversary : *p.adversary;
+                workers.append(worker);
+            }
     }
     return schedulers + servers + workers;
 }

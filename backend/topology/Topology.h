@@ -1,6 +1,9 @@
 #pragma once
 // The topology: hosts, parties with their roles, and training settings.
 // Plain value types; reading, validation and writing live in TopologyReader/TopologyWriter.
+#include "Adversary.h"
+#include "StrategyInfo.h"
+
 #include <QJsonObject>
 #include <QList>
 #include <QMap>
@@ -38,6 +41,7 @@ struct WorkerGroup {
     // Each local step stretched to this multiple of its measured compute time: heterogeneous
     // devices (ESync's setting) emulated on one machine.
     double slowdown = 1;
+    std::optional<AdversarySpec> adversary = std::nullopt;  // every worker of the group attacks, every round
 };
 
 struct Party {
@@ -48,6 +52,7 @@ struct Party {
     std::optional<WorkerGroup> masterWorker; // central party only
     std::optional<ListeningRole> stateService;  // central party only; started in mode esync
     QList<WorkerGroup> workers;
+    std::optional<AdversarySpec> adversary;  // every worker of the party (a group's own comes first)
 
     int workerCount() const;
 };
@@ -58,7 +63,8 @@ struct TrainingSettings {
     QString partition = QStringLiteral("iid");
     QString model = QStringLiteral("cnn");              // "cnn" or "mlp"
     QString mode = QStringLiteral("fedavg");          // a ModeRegistry name
-    QString aggregation = QStringLiteral("fedavg");   // an AggregatorRegistry name
+    QString aggregation = QStringLiteral("fedavg");   // an AggregatorRegistry name, at the global server
+    QString partyAggregation = QStringLiteral("fedavg");  // the same, at the party servers
     // Parameters of the chosen mode and rule given in the topology (`training.dc_lambda`, …), by
     // name; the others take their registry default (param()).
     QMap<QString, double> params;
@@ -76,11 +82,18 @@ struct TrainingSettings {
     int heartbeatTimeoutS = 15;  // a node silent this long is declared dead
     int replyTimeoutS = 120;     // a data-plane answer slower than this fails the run
     int checkpointEvery = 5;     // the global server keeps a checkpoint every N rounds (0: never)
+    // Each round a seeded random adversary.count of the training workers attack (Draco's setting).
+    std::optional<AdversarySpec> adversary;
     // Set by `hips run --resume` only: the roles start from the checkpoint of this round (0: afresh).
     int resumeRound = 0;
 
-    // A parameter of the chosen mode or aggregation rule: the topology's value, else the default.
+    // A parameter of the chosen mode, global rule or partition: the topology's value, else the default.
     double param(const QString& name) const;
+    // A parameter of the party servers' rule: `party_<name>` in the topology, else its default.
+    double partyParam(const QString& name) const { return param(QStringLiteral("party_") + name); }
+    // Every parameter the chosen strategies take, by the setting that holds it: the mode's, the
+    // global rule's and the partition's under their own names, the party rule's as party_<name>.
+    QList<std::pair<QString, const ParamSpec*>> declaredParams() const;
     // Pushes each worker makes in one round: one, one per step where the mode pushes every step
     // (ssgd), or one per party sync (hfa: k2).
     qint64 workerPushesPerRound() const;
@@ -102,6 +115,7 @@ struct Node {
     int rank = 0;      // index among the roles of its kind in its party
     QString device;
     double slowdown = 1;  // workers: see WorkerGroup
+    AdversarySpec adversary = {};  // workers: their group's, else their party's (kind empty: honest)
 };
 
 struct Topology {

@@ -71,16 +71,39 @@ ListeningRole readListening(const QJsonObject& o, const QString& path, const QSt
     return r;
 }
 
+// {"kind": "reverse", "strength": 100} (and, run-wide, "count": s): kinds and ranges from the
+// AdversaryRegistry; the count's upper bound is checked with the topology (TopologyValidation).
+std::optional<AdversarySpec> readAdversary(JsonFields& parent, const char* key, bool runWide) {
+    const auto o = parent.object(key);
+    if (!o) return std::nullopt;
+    JsonFields f(*o, parent.path(key), parent.issues());
+    f.rejectUnknown(runWide ? QStringList{"kind", "strength", "count"} : QStringList{"kind", "strength"},
+                    QStringLiteral("adversary field"));
+    AdversarySpec a;
+    a.kind = f.string("kind", {}, true);
+    const StrategyInfo* info = AdversaryRegistry::find(a.kind);
+    if (!info) {
+        f.issue("kind", QStringLiteral("'%1' is not an attack; use one of: %2").arg(a.kind, strategyNames(AdversaryRegistry::all()).join(", ")));
+        return std::nullopt;
+    }
+    const ParamSpec* strength = info->param(QStringLiteral("strength"));
+    if (strength) a.strength = f.number("strength", strength->defaultValue, strength->min, strength->max);
+    else if (f.has("strength")) f.issue("strength", QStringLiteral("%1 takes no strength").arg(a.kind));
+    if (runWide) a.count = f.integer("count", 1, 1, 1000000, true);
+    return a;
+}
+
 WorkerGroup readWorkers(const QJsonObject& o, const QString& path, const QString& partyHost,
                         TopologyIssues* issues, bool countAllowed) {
     JsonFields f(o, path, issues);
-    f.rejectUnknown(countAllowed ? QStringList{"host", "count", "device", "slowdown"} : QStringList{"host", "device"},
+    f.rejectUnknown(countAllowed ? QStringList{"host", "count", "device", "slowdown", "adversary"} : QStringList{"host", "device"},
                     QStringLiteral("field"));
     WorkerGroup g;
     g.host = f.string("host", partyHost, partyHost.isEmpty());
     g.count = countAllowed ? f.integer("count", 1, 0, kMaxWorkersPerGroup) : 1;
     g.device = f.string("device", g.device);
     if (countAllowed) g.slowdown = f.number("slowdown", g.slowdown, 1, 1000);
+    if (countAllowed) g.adversary = readAdversary(f, "adversary", false);
     return g;
 }
 
@@ -109,10 +132,11 @@ QList<ListeningRole> readServers(JsonFields& roles, const QString& key, const QS
 
 Party readParty(const QJsonObject& o, const QString& path, TopologyIssues* issues) {
     JsonFields f(o, path, issues);
-    f.rejectUnknown({"id", "central", "host", "roles"}, QStringLiteral("party field"));
+    f.rejectUnknown({"id", "central", "host", "roles", "adversary"}, QStringLiteral("party field"));
     Party p;
     p.id = f.string("id", {}, true);
     p.central = f.boolean("central", false);
+    p.adversary = readAdversary(f, "adversary", false);
     const QString partyHost = f.string("host", {});
     const auto rolesObject = f.object("roles", true);
     if (!rolesObject) return p;
@@ -155,13 +179,17 @@ Party readParty(const QJsonObject& o, const QString& path, TopologyIssues* issue
     return p;
 }
 
-// Every parameter some registered mode or aggregation rule declares, once.
+// Every parameter some registered mode, rule or partition declares, once; a rule's also as
+// party_<name> (the party servers' rule).
 QStringList strategyParamNames() {
     QStringList names;
     for (const StrategyList* list : {&ModeRegistry::all(), &AggregatorRegistry::all(), &PartitionRegistry::all()})
         for (const StrategyInfo& s : *list)
-            for (const ParamSpec& p : s.params)
+            for (const ParamSpec& p : s.params) {
                 if (!names.contains(p.name)) names << p.name;
+                const QString party = QStringLiteral("party_") + p.name;
+                if (list == &AggregatorRegistry::all() && !names.contains(party)) names << party;
+            }
     return names;
 }
 
@@ -176,10 +204,10 @@ QString strategyChoice(JsonFields& f, const char* key, const QString& fallback, 
 TrainingSettings readTraining(const QJsonObject& o, const QString& path, TopologyIssues* issues) {
     JsonFields f(o, path, issues);
     const QStringList paramNames = strategyParamNames();
-    f.rejectUnknown(QStringList{"dataset", "data_dir", "partition", "model", "mode", "aggregation", "rounds",
+    f.rejectUnknown(QStringList{"dataset", "data_dir", "partition", "model", "mode", "aggregation", "party_aggregation", "rounds",
                                 "local_iters", "local_epochs", "batch_size", "learning_rate", "momentum",
                                 "eval_every", "train_central_workers", "seed", "threads", "synthetic_samples",
-                                "heartbeat_timeout_s", "reply_timeout_s", "checkpoint_every", "resume_round"} + paramNames,
+                                "heartbeat_timeout_s", "reply_timeout_s", "checkpoint_every", "resume_round", "adversary"} + paramNames,
                     QStringLiteral("training setting"));
     TrainingSettings t;
     t.dataset = strategyChoice(f, "dataset", t.dataset, DatasetRegistry::all());
@@ -188,6 +216,7 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
     t.model = strategyChoice(f, "model", t.model, ModelRegistry::all());
     t.mode = strategyChoice(f, "mode", t.mode, ModeRegistry::all());
     t.aggregation = strategyChoice(f, "aggregation", t.aggregation, AggregatorRegistry::all());
+    t.partyAggregation = strategyChoice(f, "party_aggregation", t.partyAggregation, AggregatorRegistry::all());
     for (const QString& name : paramNames)  // ranges and owners: TopologyValidation
         if (f.has(name)) t.params.insert(name, f.number(name, 0, -1e300, 1e300));
     t.rounds = f.integer("rounds", t.rounds, 1, 1000000);
@@ -205,6 +234,7 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
     t.replyTimeoutS = f.integer("reply_timeout_s", t.replyTimeoutS, 2, 86400);
     t.checkpointEvery = f.integer("checkpoint_every", t.checkpointEvery, 0, 1000000);
     t.resumeRound = f.integer("resume_round", t.resumeRound, 0, 1000000);
+    t.adversary = readAdversary(f, "adversary", true);
     if (f.has("local_epochs") && !f.has("local_iters")) t.localIters = 0;  // (one of the two: TopologyValidation)
     return t;
 }

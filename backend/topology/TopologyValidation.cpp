@@ -193,6 +193,9 @@ private:
         if ((s.localIters > 0) == (s.localEpochs > 0))
             add("$.training.local_iters", QStringLiteral("set exactly one of local_iters and local_epochs above 0"));
         checkStrategyParams(s);
+        if (s.adversary && s.adversary->count > m_t.trainingWorkerCount())
+            add("$.training.adversary.count", QStringLiteral("%1 attackers a round, but the run has %2 training workers")
+                                                  .arg(s.adversary->count).arg(m_t.trainingWorkerCount()));
         if (ModeRegistry::policy(s.mode).hierarchicalFrequency && s.trainCentralWorkers)
             add("$.training.train_central_workers", QStringLiteral("mode %1 syncs workers with their party server; "
                                                                    "central workers have none: set "
@@ -230,16 +233,56 @@ private:
         if (!rule)
             add("$.training.aggregation", QStringLiteral("aggregation '%1' is not supported; use one of: %2")
                                               .arg(s.aggregation, AggregatorRegistry::names().join(QStringLiteral(", "))));
+        if (!AggregatorRegistry::find(s.partyAggregation))
+            add("$.training.party_aggregation", QStringLiteral("aggregation '%1' is not supported; use one of: %2")
+                                                    .arg(s.partyAggregation, AggregatorRegistry::names().join(QStringLiteral(", "))));
+        const auto declared = s.declaredParams();
         for (auto it = s.params.begin(); it != s.params.end(); ++it) {
             const QString path = "$.training." + it.key();
-            const ParamSpec* spec = mode ? mode->param(it.key()) : nullptr;
-            if (!spec && rule) spec = rule->param(it.key());
-            if (!spec && partition) spec = partition->param(it.key());
-            if (spec) addIf(path, spec->problem(*it));
-            else add(path, QStringLiteral("%1 is not a setting of mode %2, aggregation %3 or partition %4; remove it "
-                                          "or choose the mode, rule or partition it belongs to")
-                               .arg(it.key(), s.mode, s.aggregation, s.partition));
+            const auto spec = std::find_if(declared.begin(), declared.end(), [&](const auto& d) { return d.first == it.key(); });
+            if (spec != declared.end()) addIf(path, spec->second->problem(*it));
+            else add(path, QStringLiteral("%1 is not a setting of mode %2, aggregation %3, party_aggregation %4 or "
+                                          "partition %5; remove it or choose the strategy it belongs to")
+                               .arg(it.key(), s.mode, s.aggregation, s.partyAggregation, s.partition));
         }
+        if (mode && rule) checkRuleMinimums(s);
+        // A tier that applies each push as it comes has no round of contributions to choose from.
+        const ModePolicy policy = ModeRegistry::policy(s.mode);
+        if (mode && policy.global == TierSync::AsPushesCome && s.aggregation != QLatin1String("fedavg"))
+            add("$.training.aggregation", QStringLiteral("mode %1 applies each push at the global server as it comes; "
+                                                         "aggregation %2 needs a round's contributions: use fedavg, or "
+                                                         "a mode with rounds (fedavg, ssgd, esync, hfa)").arg(s.mode, s.aggregation));
+        if (mode && policy.party == TierSync::AsPushesCome && s.partyAggregation != QLatin1String("fedavg"))
+            add("$.training.party_aggregation", QStringLiteral("mode %1 forwards each push from the party servers as it "
+                                                               "comes; party_aggregation %2 needs a round's contributions: "
+                                                               "use fedavg, or a mode with rounds").arg(s.mode, s.partyAggregation));
+    }
+
+    // A robust rule needs enough contributions for its parameters (Krum: n > 2f + 2): at the party
+    // servers, each party's workers; at the global server, the parties that push to it.
+    void checkRuleMinimums(const TrainingSettings& s) {
+        const auto partyRule = AggregatorRegistry::create(s.partyAggregation, [&s](const QString& n) { return s.partyParam(n); });
+        const auto globalRule = AggregatorRegistry::create(s.aggregation, [&s](const QString& n) { return s.param(n); });
+        if (!partyRule || !globalRule) return;
+        int pushingToGlobal = 0;
+        for (const Party& p : m_t.parties) {
+            if (p.central) {
+                if (s.trainCentralWorkers) pushingToGlobal += p.workerCount();
+                continue;
+            }
+            if (p.workerCount() > 0) ++pushingToGlobal;
+            if (p.workerCount() > 0 && p.workerCount() < partyRule->minimumContributions())
+                add("$.training.party_aggregation",
+                    QStringLiteral("%1 needs at least %2 contributions (%3), and party '%4' has %5 workers; add workers "
+                                   "or lower party_byzantine_f")
+                        .arg(s.partyAggregation).arg(partyRule->minimumContributions())
+                        .arg(partyRule->minimumReason()).arg(p.id).arg(p.workerCount()));
+        }
+        if (pushingToGlobal > 0 && pushingToGlobal < globalRule->minimumContributions())
+            add("$.training.aggregation",
+                QStringLiteral("%1 needs at least %2 contributions (%3), and %4 parties push to the global server; add "
+                               "parties or lower byzantine_f")
+                    .arg(s.aggregation).arg(globalRule->minimumContributions()).arg(globalRule->minimumReason()).arg(pushingToGlobal));
     }
 
     const Topology& m_t;

@@ -11,10 +11,19 @@ QJsonObject listening(const ListeningRole& r) {
     return {{"host", r.host}, {"port", r.port}, {"device", r.device}};
 }
 
+QJsonObject adversary(const AdversarySpec& a) {
+    QJsonObject o{{"kind", a.kind}};
+    if (AdversaryRegistry::find(a.kind) && AdversaryRegistry::find(a.kind)->param(QStringLiteral("strength")))
+        o.insert("strength", a.strength);
+    if (a.count > 0) o.insert("count", a.count);
+    return o;
+}
+
 QJsonObject group(const WorkerGroup& g, bool withCount) {
     QJsonObject o{{"host", g.host}, {"device", g.device}};
     if (withCount) o.insert("count", g.count);
     if (withCount && g.slowdown != 1) o.insert("slowdown", g.slowdown);
+    if (withCount && g.adversary) o.insert("adversary", adversary(*g.adversary));
     return o;
 }
 
@@ -31,12 +40,14 @@ QJsonObject party(const Party& p) {
     roles.insert("workers", workers);
     QJsonObject o{{"id", p.id}, {"roles", roles}};
     if (p.central) o.insert("central", true);
+    if (p.adversary) o.insert("adversary", adversary(*p.adversary));
     return o;
 }
 
 QJsonObject training(const TrainingSettings& t) {
     QJsonObject o{{"dataset", t.dataset}, {"data_dir", t.dataDir}, {"partition", t.partition},
             {"model", t.model}, {"mode", t.mode}, {"aggregation", t.aggregation},
+            {"party_aggregation", t.partyAggregation},
             {"rounds", t.rounds}, {"local_iters", t.localIters}, {"local_epochs", t.localEpochs},
             {"batch_size", t.batchSize}, {"learning_rate", t.learningRate}, {"momentum", t.momentum},
             {"eval_every", t.evalEvery}, {"train_central_workers", t.trainCentralWorkers},
@@ -44,6 +55,7 @@ QJsonObject training(const TrainingSettings& t) {
             {"heartbeat_timeout_s", t.heartbeatTimeoutS}, {"reply_timeout_s", t.replyTimeoutS},
             {"checkpoint_every", t.checkpointEvery}};
     if (t.resumeRound > 0) o.insert("resume_round", t.resumeRound);
+    if (t.adversary) o.insert("adversary", adversary(*t.adversary));
     for (auto it = t.params.begin(); it != t.params.end(); ++it) o.insert(it.key(), *it);
     return o;
 }

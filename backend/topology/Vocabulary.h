@@ -18,6 +18,7 @@ inline constexpr QLatin1String kAsyncPush{"async_push"};  // a push applied as i
 inline constexpr QLatin1String kModelInit{"model_init"};
 inline constexpr QLatin1String kRendezvous{"rendezvous"};
 inline constexpr QLatin1String kSchedulerDone{"scheduler_done"};
+inline constexpr QLatin1String kRobust{"robust"};  // a robust rule's round at a server: rule, selected, rejected (+ the senders)
 
 // Fields.
 inline constexpr QLatin1String kRound{"round"};
@@ -32,6 +33,9 @@ inline constexpr QLatin1String kRoundSeconds{"round_s"};
 inline constexpr QLatin1String kStaleness{"staleness"};
 inline constexpr QLatin1String kClassCounts{"class_counts"};  // a worker's shard, per class (startup)
 inline constexpr QLatin1String kLatePushes{"late_pushes"};  // pushes that came after a quorum closed their round
+inline constexpr QLatin1String kAttacked{"attacked"};  // 1 when the worker sent an adversary's update in the round
+inline constexpr QLatin1String kSelected{"selected"};  // robust: contributions the rule kept (count)
+inline constexpr QLatin1String kRejected{"rejected"};  // robust: contributions the rule left out (count)
 inline constexpr QLatin1String kLocalSteps{"local_steps"};  // local steps a worker took in the round
 inline constexpr QLatin1String kStepsPerPush{"steps_per_push"};  // the same per push (ESync: per synchronisation)  // versions applied between a push's base and itself
 

@@ -47,8 +47,10 @@ struct LocalTrainer::Impl {
         const torch::Tensor idx = order.narrow(0, cursor, n);
         cursor += n;
         optimizer.zero_grad();
-        const torch::Tensor loss = torch::nn::functional::cross_entropy(
-            model.net().forward(shard.images.index_select(0, idx)), shard.labels.index_select(0, idx));
+        torch::Tensor labels = shard.labels.index_select(0, idx);
+        if (flipLabels) labels = (kClasses - 1) - labels;  // a label-flipping adversary: c read as C − 1 − c
+        const torch::Tensor loss =
+            torch::nn::functional::cross_entropy(model.net().forward(shard.images.index_select(0, idx)), labels);
         loss.backward();
         if (apply) optimizer.step();
         *samples += n;
@@ -68,8 +70,10 @@ struct LocalTrainer::Impl {
         return stats;
     }
 
+    static constexpr int64_t kClasses = 10;  // both data sets' (Fashion-MNIST, CIFAR-10)
     TrainingSettings settings;
     double slowdown = 1;
+    bool flipLabels = false;
     FlatModel model;
     torch::optim::SGD optimizer;
     Dataset shard;
@@ -108,6 +112,7 @@ std::vector<int64_t> LocalTrainer::classCounts() const {
 int64_t LocalTrainer::stepsPerRound() const { return d->stepsThisRound(); }
 
 void LocalTrainer::setSlowdown(double factor) { d->slowdown = factor; }
+void LocalTrainer::setLabelFlip(bool on) { d->flipLabels = on; }
 
 RoundStats LocalTrainer::step() { return d->timedStep(true); }
 RoundStats LocalTrainer::gradient() { return d->timedStep(false); }

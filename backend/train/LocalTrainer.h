@@ -30,6 +30,8 @@ public:
     std::vector<int64_t> classCounts() const;  // samples of each class in this worker's shard
     // Stretches every step to `factor` times its compute time (WorkerGroup::slowdown).
     void setSlowdown(double factor);
+    // Trains on flipped labels (class c read as C − 1 − c) while on: a label-flipping adversary.
+    void setLabelFlip(bool on);
     // One SGD step of the local optimizer on the next batch.
     RoundStats step();
     // The gradient of the loss on the next batch at the current weights, without a step

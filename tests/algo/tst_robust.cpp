@@ -165,7 +165,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("bound");
         QTest::newRow("krum") << "krum" << 4 << "n > 2f + 2";
         QTest::newRow("multi_krum") << "multi_krum" << 4 << "n > 2f + 2";
-        QTest::newRow("bulyan") << "bulyan" << 6 << "n ≥ 4f + 3";
+        QTest::newRow("bulyan") << "bulyan" << 6 << "n >= 4f + 3";
     }
     void tooFewContributionsAreRefusedWithTheBound() {
         QFETCH(QString, rule);

@@ -20,8 +20,24 @@ QList<BrokenCase> brokenCases() {
          "$.training.mode", "'gossip' is not supported; use one of: fedavg, "},
         {"unknown aggregation", [](QJsonObject& t) { set(t, {"training", "aggregation"}, "average"); },
          "$.training.aggregation", "'average' is not supported; use one of: fedavg"},
+        {"unknown party aggregation", [](QJsonObject& t) { set(t, {"training", "party_aggregation"}, "vote"); },
+         "$.training.party_aggregation", "'vote' is not supported; use one of: fedavg"},
+        {"krum at parties too small for its f", [](QJsonObject& t) {
+             set(t, {"training", "party_aggregation"}, "krum");
+             set(t, {"training", "party_byzantine_f"}, 1);
+         },
+         "$.training.party_aggregation", "krum needs at least 5 contributions (n > 2f + 2 with byzantine_f 1), and party 'party1' has 2 workers"},
+        {"bulyan across too few parties", [](QJsonObject& t) { set(t, {"training", "aggregation"}, "bulyan"); },
+         "$.training.aggregation", "bulyan needs at least 7 contributions (n >= 4f + 3 with byzantine_f 1), and 2 parties push"},
+        {"a robust rule where pushes are applied as they come", [](QJsonObject& t) {
+             set(t, {"training", "mode"}, "asgd");
+             set(t, {"training", "aggregation"}, "median");
+         },
+         "$.training.aggregation", "mode asgd applies each push at the global server as it comes; aggregation median needs a round's contributions"},
+        {"a global rule's parameter given for the parties' fedavg", [](QJsonObject& t) { set(t, {"training", "party_trim_beta"}, 0.2); },
+         "$.training.party_trim_beta", "party_trim_beta is not a setting of mode fedavg"},
         {"a parameter of another mode", [](QJsonObject& t) { set(t, {"training", "dc_lambda"}, 0.1); },
-         "$.training.dc_lambda", "dc_lambda is not a setting of mode fedavg, aggregation fedavg or partition iid"},
+         "$.training.dc_lambda", "dc_lambda is not a setting of mode fedavg, aggregation fedavg, party_aggregation fedavg or partition iid"},
         {"a parameter out of its declared range", [](QJsonObject& t) {
              set(t, {"training", "mode"}, "dcasgd");
              set(t, {"training", "dc_lambda"}, -1);
@@ -46,7 +62,7 @@ QList<BrokenCase> brokenCases() {
              set(t, {"training", "local_epochs"}, 1);
          }, "$.training.local_epochs", "counts a round in synchronisations"},
         {"a parameter of a partition not chosen", [](QJsonObject& t) { set(t, {"training", "alpha"}, 0.3); },
-         "$.training.alpha", "not a setting of mode fedavg, aggregation fedavg or partition iid"},
+         "$.training.alpha", "not a setting of mode fedavg, aggregation fedavg, party_aggregation fedavg or partition iid"},
         {"unknown partition", [](QJsonObject& t) { set(t, {"training", "partition"}, "by_label"); },
          "$.training.partition", "'by_label' is not supported; use one of: iid, by_class, dirichlet"},
         {"gradients for a model with BatchNorm", [](QJsonObject& t) {

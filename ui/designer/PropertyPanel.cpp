@@ -63,7 +63,8 @@ void PropertyPanel::show(const Topology& topology, const QList<ElementRef>& sele
     m_topology = topology;
     // A rename changes the element's key: follow it rather than rebuilding under the user's cursor.
     // A new mode or rule brings its own parameter fields.
-    const QString strategies = topology.training.mode + '/' + topology.training.aggregation + '/' + topology.training.partition;
+    const QString strategies = topology.training.mode + '/' + topology.training.aggregation + '/' +
+                               topology.training.partyAggregation + '/' + topology.training.partition;
     if (element == m_element && !m_bindings.isEmpty() && strategies == m_strategies) return refresh();
     m_element = element;
     m_strategies = strategies;
@@ -249,15 +250,11 @@ void PropertyPanel::buildTraining() {
            [](T& t, int v) { t.training.heartbeatTimeoutS = v; });
 }
 
-// Parameters that belong to neither the chosen mode nor the chosen rule are dropped with a change.
-static QList<const StrategyInfo*> chosenStrategies(const TrainingSettings& s) {
-    return {ModeRegistry::find(s.mode), AggregatorRegistry::find(s.aggregation), PartitionRegistry::find(s.partition)};
-}
-
+// Parameters that belong to none of the chosen strategies are dropped with a change.
 static void keepOwnParams(TrainingSettings& s) {
-    const QList<const StrategyInfo*> chosen = chosenStrategies(s);
+    const auto declared = s.declaredParams();
     for (auto it = s.params.begin(); it != s.params.end();) {
-        const bool own = std::any_of(chosen.begin(), chosen.end(), [&](const StrategyInfo* i) { return i && i->param(it.key()); });
+        const bool own = std::any_of(declared.begin(), declared.end(), [&](const auto& d) { return d.first == it.key(); });
         it = own ? std::next(it) : s.params.erase(it);
     }
 }
@@ -267,23 +264,23 @@ void PropertyPanel::addStrategies() {
     using T = Topology;
     addChoice("mode", tr("Mode"), strategyNames(ModeRegistry::all()), [](const T& t) { return t.training.mode; },
               [](T& t, const QString& v) { t.training.mode = v; keepOwnParams(t.training); });
-    addChoice("aggregation", tr("Aggregation"), AggregatorRegistry::names(), [](const T& t) { return t.training.aggregation; },
+    addChoice("aggregation", tr("Aggregation (global)"), AggregatorRegistry::names(), [](const T& t) { return t.training.aggregation; },
               [](T& t, const QString& v) { t.training.aggregation = v; keepOwnParams(t.training); });
+    addChoice("party_aggregation", tr("Aggregation (parties)"), AggregatorRegistry::names(),
+              [](const T& t) { return t.training.partyAggregation; },
+              [](T& t, const QString& v) { t.training.partyAggregation = v; keepOwnParams(t.training); });
     addChoice("partition", tr("Partition"), strategyNames(PartitionRegistry::all()), [](const T& t) { return t.training.partition; },
               [](T& t, const QString& v) { t.training.partition = v; keepOwnParams(t.training); });
-    for (const StrategyInfo* s : chosenStrategies(m_topology.training)) {
-        if (!s) continue;
-        for (const ParamSpec& p : s->params) {
-            const QString name = p.name;
-            auto get = [name](const T& t) { return t.training.param(name); };
-            auto set = [name](T& t, double v) { t.training.params.insert(name, v); };
-            if (p.type == ParamSpec::Type::Integer)
-                addInt(name, name, int(p.min), int(p.max), [get](const T& t) { return int(get(t)); },
-                       [set](T& t, int v) { set(t, v); });
-            else
-                addDouble(name, name, p.min, p.max, 4, get, set);
-            m_form->itemAt(m_form->rowCount() - 1, QFormLayout::FieldRole)->widget()->setToolTip(p.help);
-        }
+    for (const auto& [setting, spec] : m_topology.training.declaredParams()) {
+        const QString name = setting;
+        const ParamSpec& p = *spec;
+        auto get = [name](const T& t) { return t.training.param(name); };
+        auto set = [name](T& t, double v) { t.training.params.insert(name, v); };
+        if (p.type == ParamSpec::Type::Integer)
+            addInt(name, name, int(p.min), int(p.max), [get](const T& t) { return int(get(t)); }, [set](T& t, int v) { set(t, v); });
+        else
+            addDouble(name, name, p.min, p.max, 4, get, set);
+        m_form->itemAt(m_form->rowCount() - 1, QFormLayout::FieldRole)->widget()->setToolTip(p.help);
     }
 }
 
