@@ -83,6 +83,20 @@ void HeldContributionsRule::finish() {
                                         .arg(name()).arg(std::max(1, minimumContributions()))
                                         .arg(minimumReason().isEmpty() ? QStringLiteral("one") : minimumReason()).arg(n)
                                         .toStdString());
+    // In the senders' order, whatever the arrival: the same contributions give the same bits.
+    std::vector<size_t> order(m_inputs.size());
+    std::iota(order.begin(), order.end(), size_t(0));
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return m_from[qsizetype(a)] < m_from[qsizetype(b)]; });
+    auto permute = [&order](auto& v) {
+        auto copy = v;
+        for (size_t k = 0; k < order.size(); ++k) v[k] = copy[order[k]];
+    };
+    permute(m_inputs);
+    permute(m_weights);
+    permute(m_owners);
+    QStringList from;
+    for (size_t k : order) from << m_from[qsizetype(k)];
+    m_from = from;
     m_result.assign(m_length, 0.0f);
     compute();
 }

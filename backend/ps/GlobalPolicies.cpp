@@ -16,12 +16,28 @@ using Clock = std::chrono::steady_clock;
 
 // Rounds: every contributor's push of round v + 1 (or the first `quorum` of them) folded as it
 // arrives, each final slice sent to the waiting pullers at once, then the next version.
+// The contributions of the global tier's rounds: the peers that push (party servers, central
+// workers), or, where party servers relay their workers' pushes, those workers themselves.
+QSet<QString> roundContributors(const GlobalTier& tier, QHash<QString, QString>* relayOf) {
+    if (!partiesRelayWorkers(tier.ctx.training())) return tier.contributors;
+    QSet<QString> out;
+    for (const Node& n : tier.ctx.topology.nodes()) {
+        if (n.kind != RoleKind::Worker) continue;
+        const QString relay = n.party + QStringLiteral("/server0");
+        if (tier.contributors.contains(relay)) relayOf->insert(n.id, relay);
+        else if (!tier.contributors.contains(n.id)) continue;  // a party without a server here: not in this run
+        out.insert(n.id);
+    }
+    return out;
+}
+
 class Rounds final : public GlobalPolicy {
 public:
     explicit Rounds(GlobalTier& tier)
-        : m_tier(tier),
-          m_collector(tier.ctx.node.id, tier.contributors, makeAggregationRule(tier.ctx.training(), RuleTier::Global),
-                      tier.ctx.training().quorumOf(int(tier.contributors.size()))) {
+        : m_tier(tier), m_contributors(roundContributors(tier, &m_relayOf)),
+          m_collector(tier.ctx.node.id, m_contributors, makeAggregationRule(tier.ctx.training(), RuleTier::Global),
+                      tier.ctx.training().quorumOf(int(m_contributors.size()))) {
+        m_collector.setRelays(m_relayOf);
         const TrainingSettings& s = tier.ctx.training();
         if (ModeRegistry::policy(s.mode).gradientEveryStep)  // pushes are gradients: their sum, then the optimizer's step
             m_optimizer.emplace(float(s.learningRate), float(s.momentum));
@@ -77,6 +93,8 @@ private:
     }
 
     GlobalTier& m_tier;
+    QHash<QString, QString> m_relayOf;  // relayed worker → its party server
+    QSet<QString> m_contributors;
     RoundCollector m_collector;
     std::optional<MomentumSgd> m_optimizer;  // synchronous SGD: the optimizer lives here
 };

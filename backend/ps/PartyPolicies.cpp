@@ -95,6 +95,41 @@ private:
     FloatBuffer m_partyWeights, m_globalWeights;
 };
 
+// Rounds where the global rule needs every worker's own update (a robust rule above a party that
+// would otherwise send a sum): each push slice goes up as it came, naming its worker, and the global
+// model that answers the round comes back to the workers as in Rounds.
+class Relay final : public PartyPolicy {
+public:
+    explicit Relay(PartyTier& tier) : m_tier(tier) {}
+
+    void onPush(Envelope& e) override {
+        const qint64 round = m_tier.model.round + 1;
+        Message& m = e.message;
+        if (m.fields.value(QStringLiteral("pull")).toBool()) m_tier.pulls.add(e.peer, m.integer(QStringLiteral("round")));
+        if (m_tier.model.version < 0 || m.integer(QStringLiteral("round")) != round) {
+            m_log.reject(e.peer, QStringLiteral("push for round %1 while round %2 is open").arg(m.integer(QStringLiteral("round"))).arg(round));
+            return;
+        }
+        if (m.frames.size() != 1) {
+            m_log.reject(e.peer, QStringLiteral("push without exactly one payload frame"));
+            return;
+        }
+        // Only what the global server reads goes up, and the party's word on who sent it.
+        Message up(message::kPush, {{QStringLiteral("round"), round}, {QStringLiteral("base"), m_tier.globalVersion},
+                                    {QStringLiteral("offset"), m.integer(QStringLiteral("offset"))},
+                                    {QStringLiteral("total"), m.integer(QStringLiteral("total"))},
+                                    {QStringLiteral("pull"), true}, {QStringLiteral("origin"), e.peer}});
+        if (const QCborValue w = m.fields.value(QStringLiteral("weight")); !w.isUndefined()) up.fields.insert(QStringLiteral("weight"), w);
+        up.frames = std::move(m.frames);
+        m_tier.pushedRound = round;
+        m_tier.upstream->send(std::move(up));
+    }
+
+private:
+    PartyTier& m_tier;
+    RejectionLog m_log{m_tier.ctx.node.id};
+};
+
 // Asynchronous inside the party (asgd, dcasgd): each worker's push goes up alone as soon as it is
 // whole, and the global server's answer to it goes back to that worker. The global server answers
 // a contributor's pushes in order, so the answers come in the order of m_awaiting.
@@ -153,6 +188,7 @@ std::unique_ptr<PartyPolicy> makePartyPolicy(PartyTier& tier) {
     const ModePolicy policy = ModeRegistry::policy(tier.ctx.training().mode);
     if (policy.party == TierSync::AsPushesCome) return std::make_unique<Forwarding>(tier);
     if (policy.hierarchicalFrequency) return std::make_unique<Hfa>(tier);
+    if (partiesRelayWorkers(tier.ctx.training())) return std::make_unique<Relay>(tier);
     return std::make_unique<Rounds>(tier);
 }
 

@@ -1,6 +1,8 @@
 #include "RoundCollector.h"
 
 #include "AggregatorRegistry.h"
+#include "ModeRegistry.h"
+#include "PrintableText.h"
 #include "RoleError.h"
 #include "VectorMath.h"
 #include "Vocabulary.h"
@@ -21,6 +23,13 @@ std::unique_ptr<AggregationRule> makeAggregationRule(const TrainingSettings& set
     return a;
 }
 
+bool partiesRelayWorkers(const TrainingSettings& s) {
+    const ModePolicy policy = ModeRegistry::policy(s.mode);
+    const auto global = makeAggregationRule(s, RuleTier::Global), party = makeAggregationRule(s, RuleTier::Party);
+    return policy.party == TierSync::Rounds && policy.global == TierSync::Rounds && !policy.hierarchicalFrequency &&
+           global->needsIndividuals() && party->foldsOnArrival();
+}
+
 RoundCollector::RoundCollector(const QString& self, QSet<QString> contributors, std::unique_ptr<AggregationRule> rule,
                                int quorum)
     : m_contributors(std::move(contributors)), m_rule(std::move(rule)), m_log(self),
@@ -34,7 +43,15 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
     const Message& m = push.message;
     const qint64 round = m.integer(QStringLiteral("round")), offset = m.integer(QStringLiteral("offset")),
                  total = m.integer(QStringLiteral("total"));
-    if (!m_contributors.contains(push.peer)) { reject(push, QStringLiteral("not a contributor of this server")); return false; }
+    QString from = push.peer;
+    if (const QString origin = m.fields.value(QStringLiteral("origin")).toString(); !origin.isEmpty()) {
+        if (m_relayOf.value(origin) != push.peer) {
+            reject(push, QStringLiteral("relays a push of '%1', which is not one of its own workers").arg(printableText(origin, 80)));
+            return false;
+        }
+        from = origin;
+    }
+    if (!m_contributors.contains(from)) { reject(push, QStringLiteral("not a contributor of this server")); return false; }
     if (round < expectedRound && partial()) {  // a backup worker's: its round closed without it
         if (m.integer(QStringLiteral("offset")) == 0) ++m_late;
         return false;
@@ -53,7 +70,7 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
         return false;
     }
     if (m_deliveries.isEmpty()) startRound(expectedSize);
-    Delivery& d = m_deliveries[push.peer];
+    Delivery& d = m_deliveries[from];
     if (d.slices.empty()) {
         d.slices.resize(sliceCount(expectedSize));
         d.weight = weight;
@@ -66,8 +83,8 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
     d.slices[index] = true;
     ++d.count;
     SharedFloats values = shareFloats(std::move(push.message.frames[0]));
-    const bool accepted = folding() && !partial() ? foldInOrder(index, m_rank.value(push.peer), std::move(values))
-                                                  : accept(push.peer, d, size_t(offset), std::move(values), expectedSize);
+    const bool accepted = folding() && !partial() ? foldInOrder(index, m_rank.value(from), std::move(values))
+                                                  : accept(from, d, size_t(offset), std::move(values), expectedSize);
     if (!accepted) {
         ++m_nonFinite;
         d.spoiled = true;
@@ -76,7 +93,7 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
     sliceDelivered(index);
     if (d.count < d.slices.size()) return false;
     if (!folding() && !d.spoiled && d.assembly)
-        m_rule->add(Contribution{push.peer, d.weight, d.assembly->data(), expectedSize, d.assembly});
+        m_rule->add(Contribution{from, d.weight, d.assembly->data(), expectedSize, d.assembly});
     m_weight += d.weight;
     if (++m_complete < m_quorum) return false;
     closeRound();

@@ -17,6 +17,9 @@ namespace hips {
 
 // The rule of a tier: `aggregation` at the global server, `party_aggregation` at party servers.
 enum class RuleTier { Global, Party };
+// Whether party servers forward each worker's push to the global server (a global rule that needs
+// individual contributions above party servers that would otherwise send a sum).
+bool partiesRelayWorkers(const TrainingSettings& settings);
 std::unique_ptr<AggregationRule> makeAggregationRule(const TrainingSettings& settings, RuleTier tier);
 
 // One round of pushes from a known set of contributors, slice by slice (kSliceFloats):
@@ -34,6 +37,10 @@ public:
     // as late and dropped.
     RoundCollector(const QString& self, QSet<QString> contributors, std::unique_ptr<AggregationRule> rule, int quorum = 0);
 
+    // Contributions that come through a relay: a party server forwards its workers' pushes, each
+    // naming its `origin`, when the global rule needs individual contributions. `relayOf` maps each
+    // such contributor to the only peer that may carry its pushes.
+    void setRelays(QHash<QString, QString> relayOf) { m_relayOf = std::move(relayOf); }
     // Returns true when this push slice completed the round (every contributor's every slice is in).
     // Takes the payload frame out of `push` (the rule may keep it without a copy).
     bool add(Envelope& push, qint64 expectedRound, size_t expectedSize);
@@ -106,6 +113,7 @@ private:
     std::function<FoldTarget()> m_foldTarget;
     FoldTarget m_fold;
     QSet<QString> m_contributors;
+    QHash<QString, QString> m_relayOf;  // relayed contributor → its relay
     QHash<QString, Delivery> m_deliveries;  // this round's, by contributor; empty between rounds
     std::vector<int> m_foldedPerSlice, m_deliveredPerSlice;
     QHash<QString, int> m_rank;          // each contributor's place in the fold order

@@ -278,11 +278,17 @@ private:
                         .arg(s.partyAggregation).arg(partyRule->minimumContributions())
                         .arg(partyRule->minimumReason()).arg(p.id).arg(p.workerCount()));
         }
+        // A rule that needs each worker's update above parties that would send a sum gets every
+        // worker's, relayed by the party servers (partiesRelayWorkers).
+        const ModePolicy policy = ModeRegistry::policy(s.mode);
+        const bool relayed = globalRule->needsIndividuals() && partyRule->foldsOnArrival() && !policy.hierarchicalFrequency;
+        if (relayed) pushingToGlobal = m_t.trainingWorkerCount();
         if (pushingToGlobal > 0 && pushingToGlobal < globalRule->minimumContributions())
             add("$.training.aggregation",
-                QStringLiteral("%1 needs at least %2 contributions (%3), and %4 parties push to the global server; add "
-                               "parties or lower byzantine_f")
-                    .arg(s.aggregation).arg(globalRule->minimumContributions()).arg(globalRule->minimumReason()).arg(pushingToGlobal));
+                QStringLiteral("%1 needs at least %2 contributions (%3), and %4 %5 push to the global server; add "
+                               "them or lower byzantine_f")
+                    .arg(s.aggregation).arg(globalRule->minimumContributions()).arg(globalRule->minimumReason())
+                    .arg(pushingToGlobal).arg(relayed ? QStringLiteral("workers") : QStringLiteral("parties")));
     }
 
     const Topology& m_t;

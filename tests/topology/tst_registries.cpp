@@ -28,7 +28,7 @@ QList<BrokenCase> brokenCases() {
          },
          "$.training.party_aggregation", "krum needs at least 5 contributions (n > 2f + 2 with byzantine_f 1), and party 'party1' has 2 workers"},
         {"bulyan across too few parties", [](QJsonObject& t) { set(t, {"training", "aggregation"}, "bulyan"); },
-         "$.training.aggregation", "bulyan needs at least 7 contributions (n >= 4f + 3 with byzantine_f 1), and 2 parties push"},
+         "$.training.aggregation", "bulyan needs at least 7 contributions (n >= 4f + 3 with byzantine_f 1), and 4 workers push to the global server"},
         {"a robust rule where pushes are applied as they come", [](QJsonObject& t) {
              set(t, {"training", "mode"}, "asgd");
              set(t, {"training", "aggregation"}, "median");
