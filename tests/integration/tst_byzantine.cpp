@@ -1,0 +1,121 @@
+// Training under attack, with the real processes on loopback: 2 parties × 4 workers, one worker of
+// each party sending −100 × its update (Draco's reverse attack). The mean collapses; every robust
+// rule ends within 0.03 of the same run without attackers. A whole adversarial party is outvoted
+// by robust rules at both tiers. Uses the MLP and 8 short rounds so that each run takes seconds.
+#include "RunHarness.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+using namespace hips::test;
+
+namespace {
+
+const QString kDefault = QStringLiteral(HIPS_SOURCE_DIR "/resources/topologies/default.json");
+
+QJsonObject defaultTopology() {
+    QFile f(kDefault);
+    if (!f.open(QIODevice::ReadOnly)) qFatal("cannot read %s", qPrintable(kDefault));
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+// The default topology with `parties` ordinary parties of `workers` each; the last `attackers`
+// workers of every party attack (reverse, 100), or, with `adversarialParty`, the whole last party.
+QJsonObject attackTopology(int parties, int workers, int attackers, bool adversarialParty, const QJsonObject& training) {
+    QJsonObject t = defaultTopology();
+    QJsonArray list = t.value("parties").toArray();
+    const QJsonObject central = list.at(0).toObject(), model = list.at(1).toObject();
+    QJsonArray out{central};
+    for (int p = 1; p <= parties; ++p) {
+        QJsonObject party = model;
+        party.insert("id", QStringLiteral("party%1").arg(p));
+        QJsonObject roles = party.value("roles").toObject();
+        roles.insert("scheduler", QJsonObject{{"port", 9200 + 100 * p}});
+        roles.insert("servers", QJsonArray{QJsonObject{{"port", 9201 + 100 * p}}});
+        QJsonArray groups{QJsonObject{{"count", workers - attackers}}};
+        if (attackers > 0)
+            groups.append(QJsonObject{{"count", attackers}, {"adversary", QJsonObject{{"kind", "reverse"}, {"strength", 100}}}});
+        roles.insert("workers", groups);
+        party.insert("roles", roles);
+        if (adversarialParty && p == parties) party.insert("adversary", QJsonObject{{"kind", "reverse"}, {"strength", 100}});
+        out.append(party);
+    }
+    t.insert("parties", out);
+    QJsonObject s = t.value("training").toObject();
+    s.insert("model", "mlp");
+    s.insert("rounds", 8);
+    s.insert("local_iters", 20);
+    for (auto it = training.begin(); it != training.end(); ++it) s.insert(it.key(), it.value());
+    t.insert("training", s);
+    return t;
+}
+
+// Runs the topology to its end; returns its final test accuracy (−1 on failure, with the output).
+double finalAccuracy(const QJsonObject& topology, const QString& name) {
+    Run run;
+    const QString file = run.dir.filePath(name + ".json"), out = run.dir.filePath(name);
+    QFile f(file);
+    if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(topology).toJson()) <= 0) return -1;
+    f.close();
+    run.start({"run", file, "--out", out});
+    if (!run.process.waitForFinished(240000) || run.process.exitCode() != 0) {
+        qWarning("%s: %s", qPrintable(name), run.process.readAll().constData());
+        return -1;
+    }
+    QFile summary(out + "/summary.json");
+    if (!summary.open(QIODevice::ReadOnly)) return -1;
+    const double accuracy = QJsonDocument::fromJson(summary.readAll()).object().value("final_test_acc").toDouble(-1);
+    qInfo("%-20s final test accuracy %.4f", qPrintable(name), accuracy);  // the README's table
+    return accuracy;
+}
+
+}  // namespace
+
+class ByzantineTest : public QObject {
+    Q_OBJECT
+    double m_clean = -1;
+
+private Q_SLOTS:
+    void initTestCase() {
+        m_clean = finalAccuracy(attackTopology(2, 4, 0, false, {}), "clean");
+        QVERIFY2(m_clean > 0.75, qPrintable(QString::number(m_clean)));
+    }
+
+    void theMeanCollapses() {
+        const double acc = finalAccuracy(attackTopology(2, 4, 1, false, {{"aggregation", "mean"}}), "mean");
+        QVERIFY2(acc >= 0 && acc <= 0.3, qPrintable(QString::number(acc)));
+    }
+
+    // Robust at the global server (party servers relay each worker's push), or inside each party.
+    void robustRulesEndNearTheCleanRun_data() {
+        QTest::addColumn<QJsonObject>("training");
+        QTest::newRow("median") << QJsonObject{{"aggregation", "median"}};
+        QTest::newRow("trimmed_mean") << QJsonObject{{"aggregation", "trimmed_mean"}, {"trim_beta", 0.25}};
+        QTest::newRow("krum") << QJsonObject{{"aggregation", "krum"}, {"byzantine_f", 2}};
+        QTest::newRow("multi_krum") << QJsonObject{{"aggregation", "multi_krum"}, {"byzantine_f", 2}};
+        QTest::newRow("bulyan") << QJsonObject{{"aggregation", "bulyan"}, {"byzantine_f", 1}};
+        QTest::newRow("geometric_median") << QJsonObject{{"aggregation", "geometric_median"}};
+        QTest::newRow("median in each party") << QJsonObject{{"party_aggregation", "median"}};
+    }
+    void robustRulesEndNearTheCleanRun() {
+        QFETCH(QJsonObject, training);
+        const double acc = finalAccuracy(attackTopology(2, 4, 1, false, training), QTest::currentDataTag());
+        QVERIFY2(acc >= m_clean - 0.03, qPrintable(QStringLiteral("%1 against %2 clean").arg(acc).arg(m_clean)));
+    }
+
+    // Three parties, the third all adversaries: the median inside it is the attack, and the
+    // median across the three parties outvotes it.
+    void anAdversarialPartyIsOutvoted() {
+        const QJsonObject rules{{"aggregation", "median"}, {"party_aggregation", "median"}};
+        const double clean = finalAccuracy(attackTopology(3, 3, 0, false, rules), "three_clean");
+        const double attacked = finalAccuracy(attackTopology(3, 3, 0, true, rules), "three_attacked");
+        const double undefended = finalAccuracy(attackTopology(3, 3, 0, true, {}), "three_fedavg");
+        QVERIFY2(clean > 0.7 && attacked >= clean - 0.03,
+                 qPrintable(QStringLiteral("%1 attacked against %2 clean").arg(attacked).arg(clean)));
+        QVERIFY2(undefended <= 0.3, qPrintable(QString::number(undefended)));
+    }
+};
+
+QTEST_GUILESS_MAIN(ByzantineTest)
+#include "tst_byzantine.moc"
