@@ -55,6 +55,16 @@ const QList<Entry>& entries() {
              return std::make_unique<GeometricMedianRule>(p(QStringLiteral("gm_tolerance")), int(p(QStringLiteral("gm_max_iters"))),
                                                           std::max(p(QStringLiteral("gm_nu")), 1e-30));
          }},
+        {{QStringLiteral("draco_repetition"),
+          QStringLiteral("Draco's repetition code at party servers: groups of draco_r workers train on the same data; "
+                         "each group's exact majority wins (tolerates (r − 1)/2 liars per group)."),
+          {{QStringLiteral("draco_r"), T::Integer, 1, 99, 3, QStringLiteral("workers per group (2s + 1)")}}, {}},
+         [](const ParamLookup& p) { return std::make_unique<DracoRepetitionRule>(int(p(QStringLiteral("draco_r")))); }},
+        {{QStringLiteral("draco_cyclic"),
+          QStringLiteral("Draco's cyclic code at party servers: each worker trains on 2s + 1 partitions and sends a coded "
+                         "sum; the exact sum is decoded despite draco_s liars."),
+          {{QStringLiteral("draco_s"), T::Integer, 1, 100, 1, QStringLiteral("liars tolerated")}}, {}},
+         [](const ParamLookup& p) { return std::make_unique<DracoCyclicRule>(int(p(QStringLiteral("draco_s")))); }},
     };
     return table;
 }

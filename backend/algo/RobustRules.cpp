@@ -1,8 +1,11 @@
 #include "RobustRules.h"
 
+#include "DracoCodes.h"
+
 #include <QCborArray>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -49,6 +52,19 @@ QCborArray toArray(const QStringList& names) {
 
 // --- the held contributions ------------------------------------------------------------------
 
+bool naturalLess(const QString& a, const QString& b) {
+    auto split = [](const QString& s) {
+        qsizetype digits = s.size();
+        while (digits > 0 && s[digits - 1].isDigit()) --digits;
+        return std::pair<QString, qulonglong>{s.left(digits), s.mid(digits).toULongLong()};
+    };
+    const auto [pa, na] = split(a);
+    const auto [pb, nb] = split(b);
+    if (pa != pb) return pa < pb;
+    if (na != nb) return na < nb;
+    return a < b;
+}
+
 void HeldContributionsRule::begin(size_t length) {
     m_length = length;
     m_inputs.clear();
@@ -86,7 +102,7 @@ void HeldContributionsRule::finish() {
     // In the senders' order, whatever the arrival: the same contributions give the same bits.
     std::vector<size_t> order(m_inputs.size());
     std::iota(order.begin(), order.end(), size_t(0));
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return m_from[qsizetype(a)] < m_from[qsizetype(b)]; });
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return naturalLess(m_from[qsizetype(a)], m_from[qsizetype(b)]); });
     auto permute = [&order](auto& v) {
         auto copy = v;
         for (size_t k = 0; k < order.size(); ++k) v[k] = copy[order[k]];
@@ -249,6 +265,43 @@ void BulyanRule::compute() {
         for (int k = 0; k < beta; ++k) sum += byDistance[size_t(k)].second;
         m_result[i] = float(n * sum / beta);
     });
+}
+
+// --- Draco ----------------------------------------------------------------------------------
+
+void DracoRepetitionRule::compute() {
+    m_undecided = 0;
+    const size_t n = m_inputs.size();
+    for (size_t begin = 0; begin < n; begin += size_t(m_r)) {
+        const size_t end = std::min(n, begin + size_t(m_r));
+        const std::vector<const float*> group(m_inputs.begin() + std::ptrdiff_t(begin), m_inputs.begin() + std::ptrdiff_t(end));
+        const int winner = exactMajority(group, m_length);
+        if (winner < 0) {
+            ++m_undecided;
+            for (size_t k = begin; k < end; ++k) m_rejected << m_from[qsizetype(k)];
+            continue;
+        }
+        const float members = float(end - begin);
+        const float* w = group[size_t(winner)];
+        for (size_t i = 0; i < m_length; ++i) m_result[i] += members * w[i];
+        for (size_t k = begin; k < end; ++k)
+            (std::memcmp(m_inputs[k], w, m_length * sizeof(float)) == 0 ? m_selected : m_rejected) << m_from[qsizetype(k)];
+    }
+}
+
+QCborMap DracoRepetitionRule::report() const {
+    QCborMap r = HeldContributionsRule::report();
+    if (m_undecided > 0) r.insert(QStringLiteral("undecided_groups"), m_undecided);
+    return r;
+}
+
+void DracoCyclicRule::compute() {
+    const DracoCyclicCode code(int(m_inputs.size()), m_s);
+    std::vector<int> suspects;
+    QString error;
+    if (!code.decode(m_inputs, m_length, m_result.data(), &suspects, &error)) throw std::runtime_error(error.toStdString());
+    for (int k = 0; k < int(m_inputs.size()); ++k)
+        (std::find(suspects.begin(), suspects.end(), k) != suspects.end() ? m_rejected : m_selected) << m_from[k];
 }
 
 // --- geometric median ------------------------------------------------------------------------

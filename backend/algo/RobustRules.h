@@ -121,6 +121,40 @@ private:
     int m_iterations = 0;
 };
 
+// Draco's repetition code (DracoCodes.h): contributions in groups of r, in the senders' order; each
+// group's exact majority wins and stands for its r members. A group without one adds nothing and
+// is reported.
+class DracoRepetitionRule final : public HeldContributionsRule {
+public:
+    explicit DracoRepetitionRule(int r) : m_r(r) {}
+    QString name() const override { return QStringLiteral("draco_repetition"); }
+    int minimumContributions() const override { return m_r; }
+    QString minimumReason() const override { return QStringLiteral("one group of draco_r %1").arg(m_r); }
+
+private:
+    void compute() override;
+    QCborMap report() const override;
+    int m_r;
+    int m_undecided = 0;
+};
+
+// Draco's cyclic code (DracoCyclicCode): the n contributions, in the senders' order, are the code's
+// rows; the exact adversary-free sum is decoded, and the rows found in error are rejected.
+class DracoCyclicRule final : public HeldContributionsRule {
+public:
+    explicit DracoCyclicRule(int s) : m_s(s) {}
+    QString name() const override { return QStringLiteral("draco_cyclic"); }
+    int minimumContributions() const override { return 2 * m_s + 1; }
+    QString minimumReason() const override { return QStringLiteral("n >= 2s + 1 with draco_s %1; 2s + 2 if n is even").arg(m_s); }
+
+private:
+    void compute() override;
+    int m_s;
+};
+
+// Node ids in their natural order: "party1/worker2" before "party1/worker10".
+bool naturalLess(const QString& a, const QString& b);
+
 // Squared Euclidean distances between every pair of the n vectors of `length` floats, row-major
 // n × n, computed in cache-sized blocks of coordinates (each vector read once).
 std::vector<double> pairwiseSquaredDistances(const std::vector<const float*>& vectors, size_t length);

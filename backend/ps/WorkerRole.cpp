@@ -3,6 +3,7 @@
 #include "Channel.h"
 #include "Adversary.h"
 #include "Checkpoint.h"
+#include "DataPlan.h"
 #include "LocalTrainer.h"
 #include "ModelFrame.h"
 #include "ModeRegistry.h"
@@ -31,10 +32,14 @@ public:
     int run() {
         const Topology& t = m_ctx.topology;
         const bool central = t.party(m_ctx.node.party)->central;
-        const int workers = t.trainingWorkerCount();
         StartupClock startup;
-        LocalTrainer trainer(m_ctx.training(), t.trainingWorkerIndex(m_ctx.node.id), workers, m_ctx.node.device);
-        trainer.setSlowdown(m_ctx.node.slowdown);
+        const DataPlan plan = dataPlanOf(t, m_ctx.node);
+        for (const auto& [shard, coefficient] : plan.parts) {
+            m_trainers.push_back(std::make_unique<LocalTrainer>(m_ctx.training(), shard, plan.partitions, m_ctx.node.device));
+            m_trainers.back()->setSlowdown(m_ctx.node.slowdown);
+            m_coefficients.push_back(float(coefficient));
+        }
+        LocalTrainer& trainer = *m_trainers.front();
         startup.mark(QStringLiteral("data_s"));
 
         SchedulerClient scheduler(m_ctx, m_ctx.scheduler(central), {});
@@ -71,13 +76,11 @@ public:
         double commSeconds = 0;
         bool attacked = false;
         while (eachAsItComes ? pushes < finalVersion : global.version < finalVersion) {
-            trainer.setWeights(global.data);
             const AdversarySpec* attack = attackOf(pushes / pushesPerRound + 1);
-            trainer.setLabelFlip(attack && attack->kind == QLatin1String("label_flip"));
-            const RoundStats s = strategy->work(trainer, global.version + 1);
+            const RoundStats s = work(*strategy, global, attack && attack->kind == QLatin1String("label_flip"));
             const auto commStart = Clock::now();
             auto update = std::make_shared<std::vector<float>>(global.size);
-            strategy->update(trainer, global, update->data());
+            writeUpdate(*strategy, global, update->data());
             if (attack) {
                 corruptUpdate(*attack, update->data(), update->size(), noiseSeed(pushes));
                 attacked = true;
@@ -103,6 +106,33 @@ public:
     }
 
 private:
+    // A round of local work on every part of the data plan, from the global model.
+    RoundStats work(WorkerStrategy& strategy, const ModelVersion& global, bool flipLabels) {
+        RoundStats total;
+        for (auto& trainer : m_trainers) {
+            trainer->setWeights(global.data);
+            trainer->setLabelFlip(flipLabels);
+            const RoundStats s = strategy.work(*trainer, global.version + 1);
+            total.loss += s.loss / double(m_trainers.size());
+            total.samples += s.samples;
+            total.steps += s.steps;
+            total.computeSeconds += s.computeSeconds;
+        }
+        return total;
+    }
+
+    // The push: the update of the one part, or the code's combination of every part's (Draco's).
+    void writeUpdate(const WorkerStrategy& strategy, const ModelVersion& global, float* out) {
+        if (m_trainers.size() == 1 && m_coefficients.front() == 1.0f) return strategy.update(*m_trainers.front(), global, out);
+        std::fill(out, out + global.size, 0.0f);
+        std::vector<float> part(global.size);
+        for (size_t k = 0; k < m_trainers.size(); ++k) {
+            strategy.update(*m_trainers[k], global, part.data());
+            const float c = m_coefficients[k];
+            for (size_t i = 0; i < global.size; ++i) out[i] += c * part[i];
+        }
+    }
+
     // This worker's state at the end of a checkpoint round, kept before the push that completes
     // the round: by the time the global server keeps its checkpoint of the round, every worker's
     // state of it is on disk. One that cannot be written is a warning, as a checkpoint is.
@@ -161,6 +191,7 @@ private:
     void report(qint64 round, const RoundStats& s, double commSeconds, const Channel& channel, qint64 pushes, bool attacked) {
         m_ctx.metrics.report(metric::kTrain,
                              {{metric::kRound, round}, {metric::kLoss, s.loss}, {metric::kAttacked, attacked ? 1 : 0},
+                              {metric::kRedundancy, qint64(m_trainers.size())},
                               {metric::kSamples, qint64(s.samples)}, {metric::kComputeSeconds, s.computeSeconds},
                               {metric::kLocalSteps, qint64(s.steps)},
                               {metric::kStepsPerPush, double(s.steps) / double(pushes)},
@@ -171,6 +202,8 @@ private:
     }
 
     RoleContext& m_ctx;
+    std::vector<std::unique_ptr<LocalTrainer>> m_trainers;  // one per part of the data plan
+    std::vector<float> m_coefficients;
     std::unique_ptr<ModelAssembler> m_assembler;
 };
 

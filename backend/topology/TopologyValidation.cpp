@@ -246,6 +246,7 @@ private:
                                .arg(it.key(), s.mode, s.aggregation, s.partyAggregation, s.partition));
         }
         if (mode && rule) checkRuleMinimums(s);
+        checkDraco(s);
         // A tier that applies each push as it comes has no round of contributions to choose from.
         const ModePolicy policy = ModeRegistry::policy(s.mode);
         if (mode && policy.global == TierSync::AsPushesCome && s.aggregation != QLatin1String("fedavg"))
@@ -256,6 +257,28 @@ private:
             add("$.training.party_aggregation", QStringLiteral("mode %1 forwards each push from the party servers as it "
                                                                "comes; party_aggregation %2 needs a round's contributions: "
                                                                "use fedavg, or a mode with rounds").arg(s.mode, s.partyAggregation));
+    }
+
+    // Draco's codes: the party's workers are the coded group, training in FedAvg rounds on data the
+    // code assigns; a repetition group is whole.
+    void checkDraco(const TrainingSettings& s) {
+        if (s.aggregation.startsWith(QLatin1String("draco_")))
+            add("$.training.aggregation", QStringLiteral("%1 codes the workers of one party: set it as party_aggregation "
+                                                         "(a single party reproduces Draco's flat setting)").arg(s.aggregation));
+        if (!s.partyAggregation.startsWith(QLatin1String("draco_"))) return;
+        if (s.mode != QLatin1String("fedavg"))
+            add("$.training.party_aggregation", QStringLiteral("%1 needs mode fedavg (workers whose rounds are the same "
+                                                               "local work on the same data); mode is %2").arg(s.partyAggregation, s.mode));
+        if (s.trainCentralWorkers)
+            add("$.training.train_central_workers", QStringLiteral("%1 codes the workers of the parties; central workers "
+                                                                   "push to the global server uncoded: set train_central_workers "
+                                                                   "to false").arg(s.partyAggregation));
+        if (s.partyAggregation != QLatin1String("draco_repetition")) return;
+        const int r = int(s.partyParam(QStringLiteral("draco_r")));
+        for (const Party& p : m_t.parties)
+            if (!p.central && p.workerCount() % r != 0)
+                add("$.training.party_draco_r", QStringLiteral("party '%1' has %2 workers, not a whole number of groups of "
+                                                               "draco_r %3").arg(p.id).arg(p.workerCount()).arg(r));
     }
 
     // A robust rule needs enough contributions for its parameters (Krum: n > 2f + 2): at the party

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -25,6 +26,26 @@ struct LocalTrainer::Impl {
         shard.labels = shard.labels.to(model.device());
         generator = torch::make_generator<at::CPUGeneratorImpl>(uint64_t(s.seed) * 1000003 + uint64_t(index));
         reshuffle();
+        // LibTorch's dropout draws from the process's generator: this trainer keeps its own state
+        // of it, seeded by its shard, so that two trainers of one shard (Draco's codes; several in
+        // one process) draw the same masks whatever else the process trained.
+        at::Generator global = at::detail::getDefaultCPUGenerator();
+        std::lock_guard<std::mutex> lock(global.mutex());
+        dropoutState = torch::make_generator<at::CPUGeneratorImpl>(uint64_t(s.seed) * 7777 + uint64_t(index)).get_state();
+    }
+
+    // Runs `work` with the process's generator in this trainer's state, and keeps the state after.
+    template <typename Work>
+    auto withOwnGenerator(Work work) {
+        at::Generator global = at::detail::getDefaultCPUGenerator();
+        {
+            std::lock_guard<std::mutex> lock(global.mutex());
+            global.set_state(dropoutState);
+        }
+        auto result = work();
+        std::lock_guard<std::mutex> lock(global.mutex());
+        dropoutState = global.get_state();
+        return result;
     }
 
     void reshuffle() {
@@ -78,6 +99,7 @@ struct LocalTrainer::Impl {
     torch::optim::SGD optimizer;
     Dataset shard;
     at::Generator generator;
+    torch::Tensor dropoutState;  // the process generator's state for this trainer (withOwnGenerator)
     torch::Tensor order;
     int64_t cursor = 0;
 };
@@ -93,15 +115,17 @@ void LocalTrainer::setWeights(const float* weights) { d->model.load(weights); }
 RoundStats LocalTrainer::trainRound() { return trainSteps(d->stepsThisRound()); }
 
 RoundStats LocalTrainer::trainSteps(int64_t steps) {
-    const auto start = std::chrono::steady_clock::now();
-    d->model.net().train();
-    RoundStats stats;
-    double lossSum = 0;
-    for (int64_t i = 0; i < steps; ++i) lossSum += d->step(&stats.samples);
-    stats.loss = steps ? lossSum / double(steps) : 0.0;
-    stats.steps = steps;
-    stats.computeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return stats;
+    return d->withOwnGenerator([&] {
+        const auto start = std::chrono::steady_clock::now();
+        d->model.net().train();
+        RoundStats stats;
+        double lossSum = 0;
+        for (int64_t i = 0; i < steps; ++i) lossSum += d->step(&stats.samples);
+        stats.loss = steps ? lossSum / double(steps) : 0.0;
+        stats.steps = steps;
+        stats.computeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return stats;
+    });
 }
 
 std::vector<int64_t> LocalTrainer::classCounts() const {
@@ -114,8 +138,12 @@ int64_t LocalTrainer::stepsPerRound() const { return d->stepsThisRound(); }
 void LocalTrainer::setSlowdown(double factor) { d->slowdown = factor; }
 void LocalTrainer::setLabelFlip(bool on) { d->flipLabels = on; }
 
-RoundStats LocalTrainer::step() { return d->timedStep(true); }
-RoundStats LocalTrainer::gradient() { return d->timedStep(false); }
+RoundStats LocalTrainer::step() {
+    return d->withOwnGenerator([this] { return d->timedStep(true); });
+}
+RoundStats LocalTrainer::gradient() {
+    return d->withOwnGenerator([this] { return d->timedStep(false); });
+}
 void LocalTrainer::writeGradient(float scale, float* out) const { d->model.writeGradient(scale, out); }
 
 void LocalTrainer::writeDelta(const float* global, float scale, float* out) const {
@@ -141,7 +169,7 @@ QByteArray LocalTrainer::saveState() const {
     archive.write("order", d->order.to(torch::kCPU));
     archive.write("cursor", torch::tensor(d->cursor, torch::kInt64));
     archive.write("shuffle", d->generator.get_state());
-    archive.write("torch_rng", at::detail::getDefaultCPUGenerator().get_state());
+    archive.write("torch_rng", d->dropoutState);
     std::ostringstream out;
     archive.save_to(out);
     const std::string bytes = out.str();
@@ -168,8 +196,7 @@ void LocalTrainer::loadState(const QByteArray& bytes) {
         d->order = order.to(torch::kInt64).to(d->model.device());
         d->cursor = cursor.item<int64_t>();
         d->generator.set_state(shuffle);
-        at::Generator global = at::detail::getDefaultCPUGenerator();  // a handle on the process's generator
-        global.set_state(rng);
+        d->dropoutState = rng;
     } catch (const c10::Error& e) {
         throw TrainError(std::string("the saved worker state cannot be read: ") + e.what_without_backtrace());
     }

@@ -2,11 +2,13 @@
 // and Bulyan select, the medians and trimmed means per coordinate, the Weiszfeld fixed point, and
 // the refusal of too few contributions with the rule's name and bound.
 #include "AggregatorRegistry.h"
+#include "DracoCodes.h"
 #include "RobustRules.h"
 
 #include <QCborArray>
 #include <QtTest>
 #include <cmath>
+#include <numeric>
 #include <random>
 
 using namespace hips;
@@ -150,6 +152,7 @@ private Q_SLOTS:
     // Honest, equal contributions: every rule gives the sum, as FedAvg would.
     void everyRuleGivesTheSumOfEqualContributions() {
         for (const QString& name : AggregatorRegistry::names()) {
+            if (name == QLatin1String("draco_cyclic")) continue;  // its contributions are coded (below)
             auto r = make(name, {{QStringLiteral("byzantine_f"), 1}});
             const Points same(7, std::vector<float>{0.5f, -2.0f, 3.0f});
             const std::vector<float> out = aggregate(*r, same);
@@ -180,6 +183,86 @@ private Q_SLOTS:
             const QString what = QString::fromUtf8(e.what());
             QVERIFY2(what.startsWith(rule) && what.contains(bound) && what.contains("byzantine_f 1"), e.what());
         }
+    }
+
+    // Repetition: each group's exact majority stands for its r members, whatever its minority sends.
+    void repetitionTakesEachGroupsMajority() {
+        auto r = make(QStringLiteral("draco_repetition"), {{QStringLiteral("draco_r"), 3}});
+        const Points pushes{{1, 2}, {1, 2}, {-100, -200}, {5, 5}, {7, 7}, {5, 5}};  // w2 and w4 lie
+        QCOMPARE(aggregate(*r, pushes), (std::vector<float>{3 * 1 + 3 * 5, 3 * 2 + 3 * 5}));
+        QCOMPARE(names(r->report(), "rejected"), (QStringList{"w2", "w4"}));
+        const Points split{{1}, {2}, {3}};  // no majority: the group adds nothing, and says so
+        auto undecided = make(QStringLiteral("draco_repetition"), {{QStringLiteral("draco_r"), 3}});
+        QCOMPARE(aggregate(*undecided, split), std::vector<float>{0});
+        QCOMPARE(undecided->report().value(QStringLiteral("undecided_groups")).toInteger(), 1);
+        QCOMPARE(exactMajority({pushes[0].data(), pushes[1].data(), pushes[2].data()}, 2), 0);
+    }
+
+    // Groups follow the workers' order, not the ids' spelling: worker10 comes after worker9.
+    void sendersAreInTheirNaturalOrder() {
+        QVERIFY(naturalLess("party1/worker9", "party1/worker10"));
+        QVERIFY(!naturalLess("party1/worker10", "party1/worker9"));
+        QVERIFY(naturalLess("party1/worker10", "party2/worker0"));
+    }
+
+    // Cyclic: with s rows of random positions replaced (reverse ×100 or noise), the decoded sum is
+    // the adversary-free one within 1e-4 (relative), and the liars are named.
+    void cyclicDecodesTheAdversaryFreeSum_data() {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("s");
+        QTest::newRow("(7, 2)") << 7 << 2;
+        QTest::newRow("(15, 3)") << 15 << 3;
+        QTest::newRow("(8, 2), even n") << 8 << 2;
+        QTest::newRow("(45, 10)") << 45 << 10;
+    }
+    void cyclicDecodesTheAdversaryFreeSum() {
+        QFETCH(int, n);
+        QFETCH(int, s);
+        const DracoCyclicCode code(n, s);
+        const size_t length = 1000;
+        std::mt19937 rng(uint32_t(n * 100 + s));
+        std::normal_distribution<float> normal(0, 1);
+        for (int trial = 0; trial < 10; ++trial) {
+            std::vector<std::vector<float>> g{size_t(n), std::vector<float>(length)};  // each partition's update
+            std::vector<double> truth(length, 0.0);
+            for (auto& v : g)
+                for (size_t t = 0; t < length; ++t) v[t] = normal(rng);
+            for (const auto& v : g)
+                for (size_t t = 0; t < length; ++t) truth[t] += v[t];
+            std::vector<std::vector<float>> pushes{size_t(n), std::vector<float>(length, 0.0f)};
+            for (int i = 0; i < n; ++i)  // what worker i sends: Σ_t c_t g_{i+t}, in float as a worker computes it
+                for (int k = 0; k < code.window(); ++k)
+                    for (size_t t = 0; t < length; ++t)
+                        pushes[size_t(i)][t] += float(code.coefficient(k)) * g[size_t(code.partition(i, k))][t];
+            std::vector<int> liars(static_cast<size_t>(n));
+            std::iota(liars.begin(), liars.end(), 0);
+            std::shuffle(liars.begin(), liars.end(), rng);
+            liars.resize(size_t(trial % (s + 1)));  // 0 … s of them
+            std::sort(liars.begin(), liars.end());
+            for (int i : liars)
+                for (size_t t = 0; t < length; ++t)
+                    pushes[size_t(i)][t] = trial % 2 ? -100 * pushes[size_t(i)][t] : 50 * normal(rng);
+            std::vector<const float*> rows;
+            for (const auto& p : pushes) rows.push_back(p.data());
+            std::vector<float> sum(length);
+            std::vector<int> suspects;
+            QString error;
+            QVERIFY2(code.decode(rows, length, sum.data(), &suspects, &error), qPrintable(error));
+            QCOMPARE(suspects, liars);
+            double diff = 0, norm = 0;
+            for (size_t t = 0; t < length; ++t) {
+                diff += (sum[t] - truth[t]) * (sum[t] - truth[t]);
+                norm += truth[t] * truth[t];
+            }
+            QVERIFY2(std::sqrt(diff / norm) <= 1e-4, qPrintable(QStringLiteral("relative error %1").arg(std::sqrt(diff / norm))));
+        }
+    }
+
+    void cyclicCodeRefusesTooFewWorkers() {
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, DracoCyclicCode(4, 2));  // even n needs 2s + 2
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, DracoCyclicCode(5, 3));  // odd n needs 2s + 1
+        QCOMPARE(DracoCyclicCode(5, 2).window(), 5);  // 2s + 1 partitions per worker
+        QCOMPARE(DracoCyclicCode(6, 2).window(), 6);  // 2s + 2 where n is even
     }
 
     // The pairwise distances over blocks equal the direct sums (several blocks, an odd tail).

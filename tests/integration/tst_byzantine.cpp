@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <cmath>
 
 using namespace hips::test;
 
@@ -51,10 +52,11 @@ QJsonObject attackTopology(int parties, int workers, int attackers, bool adversa
     return t;
 }
 
-// Runs the topology to its end; returns its final test accuracy (−1 on failure, with the output).
-double finalAccuracy(const QJsonObject& topology, const QString& name) {
+// Runs the topology to its end (into `keep`/name when given); returns its final test accuracy
+// (−1 on failure, with the output).
+double finalAccuracy(const QJsonObject& topology, const QString& name, const QTemporaryDir* keep = nullptr) {
     Run run;
-    const QString file = run.dir.filePath(name + ".json"), out = run.dir.filePath(name);
+    const QString file = run.dir.filePath(name + ".json"), out = (keep ? keep->path() : run.dir.path()) + '/' + name;
     QFile f(file);
     if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(topology).toJson()) <= 0) return -1;
     f.close();
@@ -68,6 +70,45 @@ double finalAccuracy(const QJsonObject& topology, const QString& name) {
     const double accuracy = QJsonDocument::fromJson(summary.readAll()).object().value("final_test_acc").toDouble(-1);
     qInfo("%-20s final test accuracy %.4f", qPrintable(name), accuracy);  // the README's table
     return accuracy;
+}
+
+// One party of `workers` (Draco's flat setting) coding with `rule`; with `attackers`, each round a
+// seeded random `attackers` of them send −100 × their push.
+QJsonObject dracoTopology(int workers, const QJsonObject& rule, int attackers) {
+    QJsonObject t = attackTopology(1, workers, 0, false, rule);
+    if (attackers > 0) {
+        QJsonObject s = t.value("training").toObject();
+        s.insert("adversary", QJsonObject{{"kind", "reverse"}, {"strength", 100}, {"count", attackers}});
+        t.insert("training", s);
+    }
+    return t;
+}
+
+QByteArray fileBytes(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// Each round's test accuracy, in order, from a run directory's metrics.
+QList<double> accuracies(const QString& dir) {
+    QList<double> out;
+    for (const QByteArray& line : fileBytes(dir + "/metrics.jsonl").split('\n')) {
+        const QJsonObject r = QJsonDocument::fromJson(line).object();
+        if (r.value("kind").toString() == "eval") out << r.value("test_acc").toDouble();
+    }
+    return out;
+}
+
+// Senders a robust rule rejected, over the run: "round:node".
+QStringList rejections(const QString& dir) {
+    QStringList out;
+    for (const QByteArray& line : fileBytes(dir + "/metrics.jsonl").split('\n')) {
+        const QJsonObject r = QJsonDocument::fromJson(line).object();
+        if (r.value("kind").toString() == "robust")
+            for (const QJsonValue& v : r.value("rejected_ids").toArray()) out << QStringLiteral("%1:%2").arg(r.value("round").toInt()).arg(v.toString());
+        if (r.value("kind").toString() == "train" && r.value("attacked").toInt() == 1) out << QStringLiteral("attack %1:%2").arg(r.value("round").toInt()).arg(r.value("node").toString());
+    }
+    return out;
 }
 
 }  // namespace
@@ -102,6 +143,36 @@ private Q_SLOTS:
         QFETCH(QJsonObject, training);
         const double acc = finalAccuracy(attackTopology(2, 4, 1, false, training), QTest::currentDataTag());
         QVERIFY2(acc >= m_clean - 0.03, qPrintable(QStringLiteral("%1 against %2 clean").arg(acc).arg(m_clean)));
+    }
+
+    // Repetition, r = 3, two groups, one random liar a round: every round's accuracy and the final
+    // weights are bit for bit those of the run without liars.
+    void dracoRepetitionIsExact() {
+        QTemporaryDir keep;
+        const QJsonObject rule{{"party_aggregation", "draco_repetition"}, {"party_draco_r", 3}};
+        QVERIFY(finalAccuracy(dracoTopology(6, rule, 0), "repetition_clean", &keep) > 0.7);
+        QVERIFY(finalAccuracy(dracoTopology(6, rule, 1), "repetition_attacked", &keep) > 0.7);
+        const QString clean = keep.filePath("repetition_clean"), attacked = keep.filePath("repetition_attacked");
+        QCOMPARE(accuracies(attacked), accuracies(clean));
+        QCOMPARE(accuracies(clean).size(), 8);
+        QVERIFY(!fileBytes(clean + "/net.params").isEmpty());
+        QVERIFY(fileBytes(attacked + "/net.params") == fileBytes(clean + "/net.params"));
+        const QStringList log = rejections(attacked);  // every attack was seen and outvoted
+        QCOMPARE(log.filter("attack ").size(), 8);
+        for (const QString& a : log.filter("attack ")) QVERIFY2(log.contains(a.mid(7)), qPrintable(a));
+    }
+
+    // Cyclic, s = 1, five workers each training on three parts: the liar of each round is found,
+    // and the run ends where the clean one does.
+    void dracoCyclicRecoversTheCleanRun() {
+        QTemporaryDir keep;
+        const QJsonObject rule{{"party_aggregation", "draco_cyclic"}, {"party_draco_s", 1}};
+        const double clean = finalAccuracy(dracoTopology(5, rule, 0), "cyclic_clean", &keep);
+        const double attacked = finalAccuracy(dracoTopology(5, rule, 1), "cyclic_attacked", &keep);
+        QVERIFY2(clean > 0.7 && std::abs(attacked - clean) <= 0.002, qPrintable(QStringLiteral("%1 against %2").arg(attacked).arg(clean)));
+        const QStringList log = rejections(keep.filePath("cyclic_attacked"));
+        QCOMPARE(log.filter("attack ").size(), 8);
+        for (const QString& a : log.filter("attack ")) QVERIFY2(log.contains(a.mid(7)), qPrintable(a));
     }
 
     // Three parties, the third all adversaries: the median inside it is the attack, and the

@@ -36,6 +36,17 @@ QList<BrokenCase> brokenCases() {
          "$.training.aggregation", "mode asgd applies each push at the global server as it comes; aggregation median needs a round's contributions"},
         {"a global rule's parameter given for the parties' fedavg", [](QJsonObject& t) { set(t, {"training", "party_trim_beta"}, 0.2); },
          "$.training.party_trim_beta", "party_trim_beta is not a setting of mode fedavg"},
+        {"a Draco code at the global server", [](QJsonObject& t) { set(t, {"training", "aggregation"}, "draco_repetition"); },
+         "$.training.aggregation", "draco_repetition codes the workers of one party: set it as party_aggregation"},
+        {"repetition groups that do not divide a party", [](QJsonObject& t) {
+             set(t, {"training", "party_aggregation"}, "draco_repetition");  // r 3, parties of 2
+         },
+         "$.training.party_draco_r", "party 'party1' has 2 workers, not a whole number of groups of draco_r 3"},
+        {"a Draco code outside fedavg", [](QJsonObject& t) {
+             set(t, {"training", "party_aggregation"}, "draco_cyclic");
+             set(t, {"training", "mode"}, "esync");
+         },
+         "$.training.party_aggregation", "draco_cyclic needs mode fedavg"},
         {"a parameter of another mode", [](QJsonObject& t) { set(t, {"training", "dc_lambda"}, 0.1); },
          "$.training.dc_lambda", "dc_lambda is not a setting of mode fedavg, aggregation fedavg, party_aggregation fedavg or partition iid"},
         {"a parameter out of its declared range", [](QJsonObject& t) {

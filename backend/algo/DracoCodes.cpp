@@ -1,0 +1,211 @@
+#include "DracoCodes.h"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+namespace hips {
+
+using Complex = std::complex<double>;
+
+int exactMajority(const std::vector<const float*>& members, size_t length) {
+    const size_t bytes = length * sizeof(float);
+    int candidate = -1, votes = 0;  // Boyer–Moore: a majority, if there is one, survives the pairing off
+    for (size_t k = 0; k < members.size(); ++k) {
+        if (votes == 0) candidate = int(k), votes = 1;
+        else votes += std::memcmp(members[k], members[size_t(candidate)], bytes) == 0 ? 1 : -1;
+    }
+    if (candidate < 0) return -1;
+    size_t count = 0;
+    for (const float* m : members) count += std::memcmp(m, members[size_t(candidate)], bytes) == 0;
+    return 2 * count > members.size() ? candidate : -1;
+}
+
+namespace {
+
+Complex rootOfUnity(int n, long long power) {
+    const double angle = 2.0 * M_PI * double(((power % n) + n) % n) / double(n);
+    return {std::cos(angle), std::sin(angle)};
+}
+
+// Solves A x = b (ν × ν, row-major) by Gaussian elimination with partial pivoting; false when a
+// pivot is below `tiny` (the system is singular at this scale).
+bool solve(std::vector<Complex> a, std::vector<Complex> b, int n, double tiny, std::vector<Complex>* x) {
+    for (int col = 0; col < n; ++col) {
+        int pivot = col;
+        for (int r = col + 1; r < n; ++r)
+            if (std::abs(a[size_t(r * n + col)]) > std::abs(a[size_t(pivot * n + col)])) pivot = r;
+        if (std::abs(a[size_t(pivot * n + col)]) <= tiny) return false;
+        for (int c = 0; c < n; ++c) std::swap(a[size_t(col * n + c)], a[size_t(pivot * n + c)]);
+        std::swap(b[size_t(col)], b[size_t(pivot)]);
+        for (int r = col + 1; r < n; ++r) {
+            const Complex f = a[size_t(r * n + col)] / a[size_t(col * n + col)];
+            for (int c = col; c < n; ++c) a[size_t(r * n + c)] -= f * a[size_t(col * n + c)];
+            b[size_t(r)] -= f * b[size_t(col)];
+        }
+    }
+    x->assign(size_t(n), 0.0);
+    for (int r = n - 1; r >= 0; --r) {
+        Complex v = b[size_t(r)];
+        for (int c = r + 1; c < n; ++c) v -= a[size_t(r * n + c)] * (*x)[size_t(c)];
+        (*x)[size_t(r)] = v / a[size_t(r * n + r)];
+    }
+    return true;
+}
+
+}  // namespace
+
+DracoCyclicCode::DracoCyclicCode(int workers, int adversaries) : m_n(workers), m_s(adversaries) {
+    const int frequencies = m_n % 2 == 1 ? 2 * m_s : 2 * m_s + 1;  // L: symmetric about n/2, never 0
+    if (m_s < 1 || m_n < frequencies + 1 || m_n > 1000)
+        throw std::invalid_argument("draco_cyclic with s = " + std::to_string(m_s) + " needs at least " +
+                                    std::to_string(m_n % 2 == 1 ? 2 * m_s + 1 : 2 * m_s + 2) +
+                                    " workers in the party (it has " + std::to_string(m_n) + ")");
+    m_first = (m_n - frequencies + 1) / 2;
+    std::vector<Complex> g{1.0};  // Π (x − ω^k): the conjugate pairs make it real
+    for (int k = m_first; k < m_first + frequencies; ++k) {
+        const Complex root = rootOfUnity(m_n, k);
+        std::vector<Complex> next(g.size() + 1, 0.0);
+        for (size_t t = 0; t < g.size(); ++t) {
+            next[t + 1] += g[t];
+            next[t] -= root * g[t];
+        }
+        g = std::move(next);
+    }
+    for (const Complex& c : g) m_g.push_back(c.real());
+}
+
+// The rows in error, from one random projection of every row: its syndromes at K, Peterson's
+// error locator of the largest order whose Hankel system is regular, and the roots of the locator
+// among ω^0 … ω^{n−1}.
+std::vector<int> DracoCyclicCode::locateErrors(const std::vector<const float*>& rows, size_t length) const {
+    std::mt19937_64 rng(0x5eed);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    std::vector<double> projection(length);
+    for (double& p : projection) p = u(rng);
+    std::vector<double> z(size_t(m_n), 0.0);
+    for (int i = 0; i < m_n; ++i)
+        for (size_t t = 0; t < length; ++t) z[size_t(i)] += double(rows[size_t(i)][t]) * projection[t];
+    const int frequencies = int(m_g.size()) - 1;
+    std::vector<Complex> syndrome(size_t(frequencies), 0.0);
+    for (int j = 0; j < frequencies; ++j)
+        for (int i = 0; i < m_n; ++i) syndrome[size_t(j)] += z[size_t(i)] * rootOfUnity(m_n, -(long long)i * (m_first + j));
+    double scale = 0, largest = 0;
+    for (double v : z) scale += v * v;
+    scale = std::sqrt(scale);
+    for (const Complex& s : syndrome) largest = std::max(largest, std::abs(s));
+    if (largest <= 1e-5 * scale) return {};  // a codeword: no row in error
+    // The fewest rows in error that explain the syndromes (the nearest codeword): for each order ν
+    // from 1, Peterson's locator, its ν roots, and the error values on them by least squares; the
+    // first whose values reproduce every syndrome wins.
+    const double tolerance = 1e-5 * scale;
+    for (int order = 1; order <= m_s; ++order) {
+        std::vector<Complex> a(static_cast<size_t>(order * order)), b(static_cast<size_t>(order));
+        for (int j = 0; j < order; ++j) {
+            for (int l = 1; l <= order; ++l) a[size_t(j * order + l - 1)] = syndrome[size_t(j + order - l)];
+            b[size_t(j)] = -syndrome[size_t(j + order)];
+        }
+        std::vector<Complex> lambda;
+        if (!solve(a, b, order, 1e-12 * largest, &lambda)) continue;
+        std::vector<std::pair<double, int>> values;  // |Λ(ω^i)|: zero at the rows in error
+        for (int i = 0; i < m_n; ++i) {
+            Complex v = 1.0;
+            for (int l = 1; l <= order; ++l) v += lambda[size_t(l - 1)] * rootOfUnity(m_n, (long long)i * l);
+            values.push_back({std::abs(v), i});
+        }
+        std::sort(values.begin(), values.end());
+        std::vector<int> rows;
+        for (int e = 0; e < order; ++e) rows.push_back(values[size_t(e)].second);
+        if (explains(syndrome, rows, tolerance)) {
+            std::sort(rows.begin(), rows.end());
+            return rows;
+        }
+    }
+    return std::vector<int>(size_t(m_s + 1), -1);  // inconsistent: more than s errors
+}
+
+// Whether errors on `rows` alone give the syndromes: S_j = Σ_p E_p ω^{−p(b+j)} solved for E by
+// least squares (normal equations, ν × ν), and the residual within `tolerance`.
+bool DracoCyclicCode::explains(const std::vector<Complex>& syndrome, const std::vector<int>& rows, double tolerance) const {
+    const int nu = int(rows.size()), count = int(syndrome.size());
+    auto v = [&](int j, int p) { return rootOfUnity(m_n, -(long long)rows[size_t(p)] * (m_first + j)); };
+    std::vector<Complex> normal(static_cast<size_t>(nu * nu), 0.0), rhs(static_cast<size_t>(nu), 0.0);
+    for (int p = 0; p < nu; ++p) {
+        for (int q = 0; q < nu; ++q)
+            for (int j = 0; j < count; ++j) normal[size_t(p * nu + q)] += std::conj(v(j, p)) * v(j, q);
+        for (int j = 0; j < count; ++j) rhs[size_t(p)] += std::conj(v(j, p)) * syndrome[size_t(j)];
+    }
+    std::vector<Complex> values;
+    if (!solve(normal, rhs, nu, 1e-9, &values)) return false;
+    double residual = 0;
+    for (int j = 0; j < count; ++j) {
+        Complex r = syndrome[size_t(j)];
+        for (int p = 0; p < nu; ++p) r -= v(j, p) * values[size_t(p)];
+        residual += std::norm(r);
+    }
+    return std::sqrt(residual) <= tolerance;
+}
+
+// The decoding weights c: Σ_j g_j = Σ_i c_i · push_i. The pushes' sum is g(1) Σ_j g_j plus the
+// errors' sum (the spectrum at 0 of B·G is g(1) times G's); the errors on `rows` follow linearly
+// from the syndromes, E = (VᴴV)⁻¹ Vᴴ W·push, so c_i = (1 − Re Σ_p M_pi) / g(1) with M = (VᴴV)⁻¹ Vᴴ W.
+// A row in error gets weight 0; without errors every weight is 1/g(1).
+bool DracoCyclicCode::sumWeights(const std::vector<int>& rows, std::vector<double>* weights) const {
+    const double gAtOne = std::accumulate(m_g.begin(), m_g.end(), 0.0);
+    weights->assign(size_t(m_n), 1.0 / gAtOne);
+    const int nu = int(rows.size()), count = int(m_g.size()) - 1;
+    if (nu == 0) return true;
+    auto v = [&](int j, int p) { return rootOfUnity(m_n, -(long long)rows[size_t(p)] * (m_first + j)); };
+    std::vector<Complex> normal(static_cast<size_t>(nu * nu), 0.0);
+    for (int p = 0; p < nu; ++p)
+        for (int q = 0; q < nu; ++q)
+            for (int j = 0; j < count; ++j) normal[size_t(p * nu + q)] += std::conj(v(j, p)) * v(j, q);
+    // Σ_p M_pi = uᵀ Vᴴ W_i with u = (VᴴV)⁻¹ 1 (VᴴV is Hermitian, so uᵀ = 1ᵀ (VᴴV)⁻¹).
+    std::vector<Complex> u;
+    if (!solve(normal, std::vector<Complex>(size_t(nu), 1.0), nu, 1e-12, &u)) return false;
+    for (int i = 0; i < m_n; ++i) {
+        Complex share = 0.0;
+        for (int j = 0; j < count; ++j) {
+            Complex vu = 0.0;  // (V u)_j conjugated: Σ_p conj(V_jp) u_p
+            for (int p = 0; p < nu; ++p) vu += std::conj(v(j, p)) * u[size_t(p)];
+            share += vu * rootOfUnity(m_n, -(long long)i * (m_first + j));
+        }
+        (*weights)[size_t(i)] = (1.0 - share.real()) / gAtOne;
+    }
+    return true;
+}
+
+bool DracoCyclicCode::decode(const std::vector<const float*>& rows, size_t length, float* sum, std::vector<int>* suspects,
+                             QString* error) const {
+    if (int(rows.size()) != m_n) {
+        *error = QStringLiteral("draco_cyclic: %1 pushes for a code of %2 workers").arg(rows.size()).arg(m_n);
+        return false;
+    }
+    *suspects = locateErrors(rows, length);
+    if (std::find(suspects->begin(), suspects->end(), -1) != suspects->end()) {
+        suspects->clear();
+        *error = QStringLiteral("draco_cyclic: the pushes are no codeword with at most %1 rows in error").arg(m_s);
+        return false;
+    }
+    std::vector<double> a;
+    if (!sumWeights(*suspects, &a)) {
+        *error = QStringLiteral("draco_cyclic: the rows in error cannot be told apart");
+        return false;
+    }
+    std::vector<std::pair<const float*, double>> terms;
+    for (int i = 0; i < m_n; ++i)
+        if (std::find(suspects->begin(), suspects->end(), i) == suspects->end()) terms.push_back({rows[size_t(i)], a[size_t(i)]});
+    for (size_t t = 0; t < length; ++t) {
+        double v = 0;
+        for (const auto& [row, weight] : terms) v += weight * double(row[t]);
+        sum[t] = float(v);
+    }
+    return true;
+}
+
+}  // namespace hips
