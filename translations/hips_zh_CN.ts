@@ -1528,213 +1528,228 @@
 <context>
     <name>hips::PropertyPanel</name>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="138"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="141"/>
         <source>Set %1</source>
         <translation>设置%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="213"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="216"/>
         <source>&lt;b&gt;Topology and training&lt;/b&gt;</source>
         <translation>&lt;b&gt;拓扑与训练&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="215"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="218"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="218"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="221"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="220"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="223"/>
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="222"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="225"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="225"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="228"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="227"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="230"/>
         <source>Local iterations (0: use epochs)</source>
         <translation>本地迭代次数（0：按轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="229"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="232"/>
         <source>Local epochs (0: use iterations)</source>
         <translation>本地轮次（0：按迭代次数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="231"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="234"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="233"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="236"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="235"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="238"/>
         <source>Momentum</source>
         <translation>动量</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="237"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="240"/>
         <source>Evaluate every (rounds)</source>
         <translation>评估间隔（轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="239"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="242"/>
         <source>Checkpoint every (rounds, 0: never)</source>
         <translation>检查点间隔（轮，0：从不）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="241"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="244"/>
         <source>Central workers train</source>
         <translation>中心参与方工作节点参与训练</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="243"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="246"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="244"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="247"/>
         <source>Threads per role</source>
         <translation>每个角色的线程数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="246"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="249"/>
         <source>Synthetic samples</source>
         <translation>合成样本数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="248"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="251"/>
         <source>Heartbeat timeout (s)</source>
         <translation>心跳超时（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="268"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="267"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="270"/>
-        <source>Aggregation</source>
-        <translation>聚合规则</translation>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="269"/>
+        <source>Aggregation (global)</source>
+        <translation>聚合规则（全局）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="272"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="271"/>
+        <source>Aggregation (parties)</source>
+        <translation>聚合规则（参与方）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="274"/>
+        <source>Server optimizer</source>
+        <translation>服务器优化器</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="277"/>
+        <source>FedProx μ (0: off)</source>
+        <translation>FedProx μ（0：关闭）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="279"/>
         <source>Partition</source>
         <translation>数据划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="291"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="295"/>
         <source>&lt;b&gt;Party&lt;/b&gt;</source>
         <translation>&lt;b&gt;参与方&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="293"/>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="305"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="297"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="309"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="295"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="299"/>
         <source>Central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="303"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="307"/>
         <source>&lt;b&gt;Host&lt;/b&gt; (shared by every party on it)</source>
         <translation>&lt;b&gt;主机&lt;/b&gt;（由其上的所有参与方共享）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="314"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="318"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="315"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="319"/>
         <source>SSH port</source>
         <translation>SSH 端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="319"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="323"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="320"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="324"/>
         <source>Identity file</source>
         <translation>身份文件（私钥）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="321"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="325"/>
         <source>Install directory</source>
         <translation>安装目录</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="326"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="330"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="327"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="331"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="328"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="332"/>
         <source>Master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="329"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="333"/>
         <source>State service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="330"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="334"/>
         <source>Worker group</source>
         <translation>工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="339"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="343"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="344"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="348"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="350"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="354"/>
         <source>Workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="356"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="360"/>
         <source>Slowdown (×)</source>
         <translation>减速倍数 (×)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="362"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="366"/>
         <source>Each local step takes this multiple of its compute time: a slower device, emulated</source>
         <translation>每个本地步骤耗时为其计算时间的这一倍数：用于模拟较慢的设备</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="364"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="368"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>

@@ -1,6 +1,7 @@
 #include "RunCommand.h"
 
 #include "AggregatorRegistry.h"
+#include "FedOptimizer.h"
 #include "Checkpoint.h"
 #include "DeployCommand.h"
 #include "ModeRegistry.h"
@@ -70,6 +71,11 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
     }
     if (args.isSet("aggregation")) s.aggregation = args.value("aggregation");
     if (args.isSet("party-aggregation")) s.partyAggregation = args.value("party-aggregation");
+    if (args.isSet("server-optimizer")) s.serverOptimizer = args.value("server-optimizer");
+    if (args.isSet("proximal-mu")) {
+        s.proximalMu = args.value("proximal-mu").toDouble(&ok);
+        if (!ok || s.proximalMu < 0) return QStringLiteral("--proximal-mu must be a number >= 0");
+    }
     if (args.isSet("partition")) s.partition = args.value("partition");
     for (const QString& setting : args.values("param")) {
         const qsizetype eq = setting.indexOf('=');
@@ -177,11 +183,14 @@ int runCommand(const QStringList& arguments) {
     QCommandLineParser args;
     args.setApplicationDescription(
         QStringLiteral("Run a topology to the end (the shipped default when none is given).\n\nModes (--mode NAME, "
-                       "parameters with --param NAME=VALUE):\n%1\nAggregation rules (--aggregation NAME):\n%2\n"
-                       "Partitions (--partition NAME):\n%3\nModels (--model NAME):\n%4\nData sets (--dataset NAME):\n%5")
+                       "parameters with --param NAME=VALUE):\n%1\nAggregation rules (--aggregation NAME, "
+                       "--party-aggregation NAME):\n%2\nServer optimizers (--server-optimizer NAME):\n%3\n"
+                       "Partitions (--partition NAME):\n%4\nModels (--model NAME):\n%5\nData sets (--dataset NAME):\n%6\n"
+                       "Attacks (a worker group's, a party's or training's \"adversary\" in the topology):\n%7")
             .arg(strategyHelp(ModeRegistry::all()), strategyHelp(AggregatorRegistry::all()),
-                 strategyHelp(PartitionRegistry::all()), strategyHelp(ModelRegistry::all()),
-                 strategyHelp(DatasetRegistry::all())));
+                 strategyHelp(ServerOptimizerRegistry::all()), strategyHelp(PartitionRegistry::all()),
+                 strategyHelp(ModelRegistry::all()), strategyHelp(DatasetRegistry::all()),
+                 strategyHelp(AdversaryRegistry::all())));
     args.addPositionalArgument("topology", "Topology file.", "[TOPOLOGY]");
     args.addOption({"out", "Run directory (default runs/<time>-<name>).", "DIR"});
     args.addOption({"resume", "Go on with a stopped, failed or interrupted run (its directory or history id) from its "
@@ -194,6 +203,9 @@ int runCommand(const QStringList& arguments) {
     args.addOption({"aggregation", "Aggregation rule at the global server (listed above).", "NAME"});
     args.addOption({"party-aggregation", "Aggregation rule at the party servers (listed above; its parameters as "
                                          "party_<name>, e.g. --param party_byzantine_f=1).", "NAME"});
+    args.addOption({"server-optimizer", "The global server's optimizer of the round's aggregate: sgd (FedAvg), "
+                                        "momentum, adam, yogi or adagrad (server_lr, server_beta1, … with --param).", "NAME"});
+    args.addOption({"proximal-mu", "FedProx's proximal term μ at the workers (0: off).", "MU"});
     args.addOption({"partition", "How the training set is split among the workers (listed above).", "NAME"});
     args.addOption({"param", "A parameter of the mode or a rule, e.g. dc_lambda=0.04 (repeatable).", "NAME=VALUE"});
     addSshOptions(args);

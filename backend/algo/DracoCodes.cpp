@@ -15,6 +15,10 @@ using Complex = std::complex<double>;
 
 int exactMajority(const std::vector<const float*>& members, size_t length) {
     const size_t bytes = length * sizeof(float);
+    // Most groups are unanimous or nearly: the first member's count settles it in one pass.
+    size_t sameAsFirst = 0;
+    for (const float* m : members) sameAsFirst += m == members.front() || std::memcmp(m, members.front(), bytes) == 0;
+    if (!members.empty() && 2 * sameAsFirst > members.size()) return 0;
     int candidate = -1, votes = 0;  // Boyer–Moore: a majority, if there is one, survives the pairing off
     for (size_t k = 0; k < members.size(); ++k) {
         if (votes == 0) candidate = int(k), votes = 1;
@@ -84,13 +88,20 @@ DracoCyclicCode::DracoCyclicCode(int workers, int adversaries) : m_n(workers), m
 // error locator of the largest order whose Hankel system is regular, and the roots of the locator
 // among ω^0 … ω^{n−1}.
 std::vector<int> DracoCyclicCode::locateErrors(const std::vector<const float*>& rows, size_t length) const {
-    std::mt19937_64 rng(0x5eed);
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
-    std::vector<double> projection(length);
-    for (double& p : projection) p = u(rng);
+    std::mt19937 rng(0x5eed);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::vector<float> projection(length);
+    for (float& p : projection) p = u(rng);
     std::vector<double> z(size_t(m_n), 0.0);
+    constexpr size_t kBlock = 4096;  // float sums within a block (they vectorize), blocks added in double
     for (int i = 0; i < m_n; ++i)
-        for (size_t t = 0; t < length; ++t) z[size_t(i)] += double(rows[size_t(i)][t]) * projection[t];
+        for (size_t begin = 0; begin < length; begin += kBlock) {
+            const float* row = rows[size_t(i)] + begin;
+            const float* p = projection.data() + begin;
+            float partial = 0;
+            for (size_t t = 0, end = std::min(kBlock, length - begin); t < end; ++t) partial += row[t] * p[t];
+            z[size_t(i)] += partial;
+        }
     const int frequencies = int(m_g.size()) - 1;
     std::vector<Complex> syndrome(size_t(frequencies), 0.0);
     for (int j = 0; j < frequencies; ++j)
@@ -197,13 +208,19 @@ bool DracoCyclicCode::decode(const std::vector<const float*>& rows, size_t lengt
         *error = QStringLiteral("draco_cyclic: the rows in error cannot be told apart");
         return false;
     }
-    std::vector<std::pair<const float*, double>> terms;
-    for (int i = 0; i < m_n; ++i)
-        if (std::find(suspects->begin(), suspects->end(), i) == suspects->end()) terms.push_back({rows[size_t(i)], a[size_t(i)]});
-    for (size_t t = 0; t < length; ++t) {
-        double v = 0;
-        for (const auto& [row, weight] : terms) v += weight * double(row[t]);
-        sum[t] = float(v);
+    // Row by row into a double accumulator (streams each row once, vectorizes), by blocks in cache.
+    constexpr size_t kBlock = 8192;
+    std::vector<double> acc(kBlock);
+    for (size_t begin = 0; begin < length; begin += kBlock) {
+        const size_t len = std::min(kBlock, length - begin);
+        std::fill(acc.begin(), acc.begin() + std::ptrdiff_t(len), 0.0);
+        for (int i = 0; i < m_n; ++i) {
+            if (std::find(suspects->begin(), suspects->end(), i) != suspects->end()) continue;
+            const double w = a[size_t(i)];
+            const float* row = rows[size_t(i)] + begin;
+            for (size_t t = 0; t < len; ++t) acc[t] += w * double(row[t]);
+        }
+        for (size_t t = 0; t < len; ++t) sum[begin + t] = float(acc[t]);
     }
     return true;
 }

@@ -1,6 +1,7 @@
 #include "GlobalPolicies.h"
 
 #include "AsyncGlobalTier.h"
+#include "FedOptimizer.h"
 #include "ModeRegistry.h"
 #include "RoundCollector.h"
 #include "ServerOptimizer.h"
@@ -41,8 +42,12 @@ public:
         const TrainingSettings& s = tier.ctx.training();
         if (ModeRegistry::policy(s.mode).gradientEveryStep)  // pushes are gradients: their sum, then the optimizer's step
             m_optimizer.emplace(float(s.learningRate), float(s.momentum));
+        else if (s.serverOptimizer != QLatin1String("sgd") || s.param(QStringLiteral("server_lr")) != 1.0)
+            m_fedOptimizer.emplace(FedOptimizer::kindOf(s.serverOptimizer), float(s.param(QStringLiteral("server_lr"))),
+                                   float(s.param(QStringLiteral("server_beta1"))), float(s.param(QStringLiteral("server_beta2"))),
+                                   float(s.param(QStringLiteral("server_tau"))));
         m_collector.foldOnArrival([this] {
-            return RoundCollector::FoldTarget{m_tier.pool.acquire(m_tier.model.size), m_optimizer ? nullptr : m_tier.model.data};
+            return RoundCollector::FoldTarget{m_tier.pool.acquire(m_tier.model.size), stepsItself() ? nullptr : m_tier.model.data};
         });
     }
 
@@ -51,7 +56,7 @@ public:
         if (e.message.fields.value(QStringLiteral("pull")).toBool())
             m_tier.addPull(e.peer, e.message.integer(QStringLiteral("round")));
         const bool complete = model.version >= 0 && m_collector.add(e, model.version + 1, model.size);
-        if (const auto slice = m_collector.takeFinalSlice(); slice && !m_optimizer)  // out before the round is complete
+        if (const auto slice = m_collector.takeFinalSlice(); slice && !stepsItself())  // out before the round is complete
             m_tier.streamer.sliceFinal(m_tier.channel, m_tier.pulls.waiting(model.version + 1), model.version + 1,
                                        m_collector.foldBuffer(), *slice);
         if (!complete) return;
@@ -60,9 +65,13 @@ public:
         apply();
     }
 
-    std::vector<float> optimizerState() const override { return m_optimizer ? m_optimizer->velocity() : std::vector<float>{}; }
+    std::vector<float> optimizerState() const override {
+        if (m_fedOptimizer) return m_fedOptimizer->state();
+        return m_optimizer ? m_optimizer->velocity() : std::vector<float>{};
+    }
     void restoreOptimizerState(std::vector<float> state) override {
-        if (m_optimizer && !state.empty()) m_optimizer->setVelocity(std::move(state));
+        if (m_fedOptimizer) m_fedOptimizer->setState(std::move(state));
+        else if (m_optimizer && !state.empty()) m_optimizer->setVelocity(std::move(state));
     }
 
 private:
@@ -73,14 +82,15 @@ private:
         const auto start = Clock::now();
         ModelVersion& model = m_tier.model;
         const QStringList ready = m_tier.pulls.take(model.version + 1);
-        if (m_optimizer) {
-            FloatBuffer gradient = m_collector.takeFolded();
-            if (!gradient) {  // a rule that does not fold
-                gradient = m_tier.pool.acquire(model.size);
-                m_collector.write(gradient->data(), nullptr, 0, model.size);
+        if (stepsItself()) {
+            FloatBuffer aggregate = m_collector.takeFolded();
+            if (!aggregate) {  // a rule that does not fold
+                aggregate = m_tier.pool.acquire(model.size);
+                m_collector.write(aggregate->data(), nullptr, 0, model.size);
             }
             FloatBuffer next = m_tier.pool.acquire(model.size);
-            m_optimizer->step(next->data(), model.data, gradient->data(), model.size);
+            if (m_optimizer) m_optimizer->step(next->data(), model.data, aggregate->data(), model.size);
+            else m_fedOptimizer->step(next->data(), model.data, aggregate->data(), model.size);
             model = ModelVersion::fromBuffer(model.version + 1, next);
             for (const QString& peer : ready) sendModel(m_tier.channel, peer, model, message::kModel);
         } else {
@@ -96,7 +106,11 @@ private:
     QHash<QString, QString> m_relayOf;  // relayed worker → its party server
     QSet<QString> m_contributors;
     RoundCollector m_collector;
+    // The round's aggregate is a step for an optimizer here, not the next model's difference.
+    bool stepsItself() const { return m_optimizer || m_fedOptimizer; }
+
     std::optional<MomentumSgd> m_optimizer;  // synchronous SGD: the optimizer lives here
+    std::optional<FedOptimizer> m_fedOptimizer;  // a server optimizer of FedOpt (FedAvgM, FedAdam, …)
 };
 
 // Pushes as they come: each applied alone as soon as it is whole, its sender answered at once.

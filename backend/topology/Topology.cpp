@@ -1,6 +1,7 @@
 #include "Topology.h"
 
 #include "AggregatorRegistry.h"
+#include "FedOptimizer.h"
 #include "ModeRegistry.h"
 #include "Partition.h"
 
@@ -34,6 +35,7 @@ QList<std::pair<QString, const ParamSpec*>> TrainingSettings::declaredParams() c
     add(AggregatorRegistry::find(aggregation), {});
     add(PartitionRegistry::find(partition), {});
     add(AggregatorRegistry::find(partyAggregation), QStringLiteral("party_"));
+    add(ServerOptimizerRegistry::find(serverOptimizer), {});
     return out;
 }
 
@@ -62,8 +64,9 @@ int TrainingSettings::quorumOf(int contributors) const {
 }
 
 QString TrainingSettings::agreementText() const {
-    QString text = QStringLiteral("mode %1, aggregation %2, party aggregation %3, model %4, partition %5")
-                       .arg(mode, aggregation, partyAggregation, model, partition);
+    QString text = QStringLiteral("mode %1, aggregation %2, party aggregation %3, server optimizer %4, model %5, partition %6")
+                       .arg(mode, aggregation, partyAggregation, serverOptimizer, model, partition);
+    if (proximalMu > 0) text += QStringLiteral(", proximal_mu %1").arg(proximalMu);
     for (auto it = params.begin(); it != params.end(); ++it) text += QStringLiteral(", %1 %2").arg(it.key()).arg(*it);
     return text;
 }

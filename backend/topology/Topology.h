@@ -65,6 +65,8 @@ struct TrainingSettings {
     QString mode = QStringLiteral("fedavg");          // a ModeRegistry name
     QString aggregation = QStringLiteral("fedavg");   // an AggregatorRegistry name, at the global server
     QString partyAggregation = QStringLiteral("fedavg");  // the same, at the party servers
+    QString serverOptimizer = QStringLiteral("sgd");  // a ServerOptimizerRegistry name, at the global server
+    double proximalMu = 0;  // FedProx: workers add (μ/2)·‖w − w_global‖² to their loss
     // Parameters of the chosen mode and rule given in the topology (`training.dc_lambda`, …), by
     // name; the others take their registry default (param()).
     QMap<QString, double> params;

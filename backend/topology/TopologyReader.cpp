@@ -1,6 +1,7 @@
 #include "TopologyReader.h"
 
 #include "AggregatorRegistry.h"
+#include "FedOptimizer.h"
 #include "ModeRegistry.h"
 #include "ModelRegistry.h"
 #include "Partition.h"
@@ -183,7 +184,8 @@ Party readParty(const QJsonObject& o, const QString& path, TopologyIssues* issue
 // party_<name> (the party servers' rule).
 QStringList strategyParamNames() {
     QStringList names;
-    for (const StrategyList* list : {&ModeRegistry::all(), &AggregatorRegistry::all(), &PartitionRegistry::all()})
+    for (const StrategyList* list : {&ModeRegistry::all(), &AggregatorRegistry::all(), &PartitionRegistry::all(),
+                                     &ServerOptimizerRegistry::all()})
         for (const StrategyInfo& s : *list)
             for (const ParamSpec& p : s.params) {
                 if (!names.contains(p.name)) names << p.name;
@@ -204,7 +206,7 @@ QString strategyChoice(JsonFields& f, const char* key, const QString& fallback, 
 TrainingSettings readTraining(const QJsonObject& o, const QString& path, TopologyIssues* issues) {
     JsonFields f(o, path, issues);
     const QStringList paramNames = strategyParamNames();
-    f.rejectUnknown(QStringList{"dataset", "data_dir", "partition", "model", "mode", "aggregation", "party_aggregation", "rounds",
+    f.rejectUnknown(QStringList{"dataset", "data_dir", "partition", "model", "mode", "aggregation", "party_aggregation", "server_optimizer", "proximal_mu", "rounds",
                                 "local_iters", "local_epochs", "batch_size", "learning_rate", "momentum",
                                 "eval_every", "train_central_workers", "seed", "threads", "synthetic_samples",
                                 "heartbeat_timeout_s", "reply_timeout_s", "checkpoint_every", "resume_round", "adversary"} + paramNames,
@@ -217,6 +219,8 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
     t.mode = strategyChoice(f, "mode", t.mode, ModeRegistry::all());
     t.aggregation = strategyChoice(f, "aggregation", t.aggregation, AggregatorRegistry::all());
     t.partyAggregation = strategyChoice(f, "party_aggregation", t.partyAggregation, AggregatorRegistry::all());
+    t.serverOptimizer = strategyChoice(f, "server_optimizer", t.serverOptimizer, ServerOptimizerRegistry::all());
+    t.proximalMu = f.number("proximal_mu", t.proximalMu, 0, 100);
     for (const QString& name : paramNames)  // ranges and owners: TopologyValidation
         if (f.has(name)) t.params.insert(name, f.number(name, 0, -1e300, 1e300));
     t.rounds = f.integer("rounds", t.rounds, 1, 1000000);

@@ -2,6 +2,7 @@
 #include "TopologyReader.h"
 
 #include "AggregatorRegistry.h"
+#include "FedOptimizer.h"
 #include "FieldRules.h"
 #include "ModeRegistry.h"
 #include "ModelRegistry.h"
@@ -247,6 +248,7 @@ private:
         }
         if (mode && rule) checkRuleMinimums(s);
         checkDraco(s);
+        checkServerOptimizer(s);
         // A tier that applies each push as it comes has no round of contributions to choose from.
         const ModePolicy policy = ModeRegistry::policy(s.mode);
         if (mode && policy.global == TierSync::AsPushesCome && s.aggregation != QLatin1String("fedavg"))
@@ -257,6 +259,27 @@ private:
             add("$.training.party_aggregation", QStringLiteral("mode %1 forwards each push from the party servers as it "
                                                                "comes; party_aggregation %2 needs a round's contributions: "
                                                                "use fedavg, or a mode with rounds").arg(s.mode, s.partyAggregation));
+    }
+
+    // A server optimizer turns a round's sum of model deltas into a step: it needs rounds at the
+    // global server and deltas (ssgd's gradients have the server's own SGD with momentum).
+    void checkServerOptimizer(const TrainingSettings& s) {
+        const StrategyInfo* optimizer = ServerOptimizerRegistry::find(s.serverOptimizer);
+        if (!optimizer) {
+            add("$.training.server_optimizer", QStringLiteral("'%1' is not supported; use one of: %2")
+                                                   .arg(s.serverOptimizer, strategyNames(ServerOptimizerRegistry::all()).join(", ")));
+            return;
+        }
+        const bool plain = s.serverOptimizer == QLatin1String("sgd") && s.param(QStringLiteral("server_lr")) == 1.0;
+        const ModePolicy policy = ModeRegistry::policy(s.mode);
+        if (!plain && (policy.global != TierSync::Rounds || policy.gradientEveryStep))
+            add("$.training.server_optimizer", QStringLiteral("mode %1 has no round of model deltas at the global server "
+                                                              "for server optimizer %2 to step with: use fedavg, esync "
+                                                              "or hfa, or server_optimizer sgd with server_lr 1").arg(s.mode, s.serverOptimizer));
+        if (s.proximalMu > 0 && policy.gradientEveryStep)
+            add("$.training.proximal_mu", QStringLiteral("mode %1 takes one step from the global model each push; "
+                                                         "FedProx's proximal term needs local steps: set proximal_mu "
+                                                         "to 0").arg(s.mode));
     }
 
     // Draco's codes: the party's workers are the coded group, training in FedAvg rounds on data the

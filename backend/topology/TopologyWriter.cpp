@@ -47,7 +47,7 @@ QJsonObject party(const Party& p) {
 QJsonObject training(const TrainingSettings& t) {
     QJsonObject o{{"dataset", t.dataset}, {"data_dir", t.dataDir}, {"partition", t.partition},
             {"model", t.model}, {"mode", t.mode}, {"aggregation", t.aggregation},
-            {"party_aggregation", t.partyAggregation},
+            {"party_aggregation", t.partyAggregation}, {"server_optimizer", t.serverOptimizer},
             {"rounds", t.rounds}, {"local_iters", t.localIters}, {"local_epochs", t.localEpochs},
             {"batch_size", t.batchSize}, {"learning_rate", t.learningRate}, {"momentum", t.momentum},
             {"eval_every", t.evalEvery}, {"train_central_workers", t.trainCentralWorkers},
@@ -55,6 +55,7 @@ QJsonObject training(const TrainingSettings& t) {
             {"heartbeat_timeout_s", t.heartbeatTimeoutS}, {"reply_timeout_s", t.replyTimeoutS},
             {"checkpoint_every", t.checkpointEvery}};
     if (t.resumeRound > 0) o.insert("resume_round", t.resumeRound);
+    if (t.proximalMu > 0) o.insert("proximal_mu", t.proximalMu);
     if (t.adversary) o.insert("adversary", adversary(*t.adversary));
     for (auto it = t.params.begin(); it != t.params.end(); ++it) o.insert(it.key(), *it);
     return o;

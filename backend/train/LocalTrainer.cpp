@@ -73,12 +73,22 @@ struct LocalTrainer::Impl {
         const torch::Tensor loss =
             torch::nn::functional::cross_entropy(model.net().forward(shard.images.index_select(0, idx)), labels);
         loss.backward();
+        if (settings.proximalMu > 0) addProximalGradient();
         if (apply) optimizer.step();
         *samples += n;
         const double value = loss.item<double>();  // waits for the step to be done
         if (slowdown > 1)  // a slower device, emulated: the step takes `slowdown` times as long
             std::this_thread::sleep_for((std::chrono::steady_clock::now() - start) * (slowdown - 1));
         return value;
+    }
+
+    // FedProx: the gradient of (μ/2)·‖w − w_global‖², μ·(w − w_global), on every parameter.
+    void addProximalGradient() {
+        torch::NoGradGuard noGrad;
+        const auto parameters = model.net().parameters();
+        for (size_t k = 0; k < parameters.size() && k < globalParameters.size(); ++k)
+            if (parameters[k].grad().defined())
+                parameters[k].mutable_grad().add_(parameters[k].detach() - globalParameters[k], settings.proximalMu);
     }
 
     RoundStats timedStep(bool apply) {
@@ -99,7 +109,8 @@ struct LocalTrainer::Impl {
     torch::optim::SGD optimizer;
     Dataset shard;
     at::Generator generator;
-    torch::Tensor dropoutState;  // the process generator's state for this trainer (withOwnGenerator)
+    torch::Tensor dropoutState;
+    std::vector<torch::Tensor> globalParameters;  // FedProx: the round's starting point  // the process generator's state for this trainer (withOwnGenerator)
     torch::Tensor order;
     int64_t cursor = 0;
 };
@@ -110,7 +121,13 @@ LocalTrainer::~LocalTrainer() = default;
 
 size_t LocalTrainer::parameterCount() const { return size_t(d->model.parameterCount()); }
 int64_t LocalTrainer::shardSize() const { return d->shard.size(); }
-void LocalTrainer::setWeights(const float* weights) { d->model.load(weights); }
+void LocalTrainer::setWeights(const float* weights) {
+    d->model.load(weights);
+    if (d->settings.proximalMu <= 0) return;
+    torch::NoGradGuard noGrad;
+    d->globalParameters.clear();
+    for (const torch::Tensor& p : d->model.net().parameters()) d->globalParameters.push_back(p.detach().clone());
+}
 
 RoundStats LocalTrainer::trainRound() { return trainSteps(d->stepsThisRound()); }
 

@@ -3,6 +3,7 @@
 // the refusal of too few contributions with the rule's name and bound.
 #include "AggregatorRegistry.h"
 #include "DracoCodes.h"
+#include "FedOptimizer.h"
 #include "RobustRules.h"
 
 #include <QCborArray>
@@ -263,6 +264,47 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, DracoCyclicCode(5, 3));  // odd n needs 2s + 1
         QCOMPARE(DracoCyclicCode(5, 2).window(), 5);  // 2s + 1 partitions per worker
         QCOMPARE(DracoCyclicCode(6, 2).window(), 6);  // 2s + 2 where n is even
+    }
+
+    // Server optimizers by hand, from w = 0 with Δ = (1, −2), η 0.01, β1 0.9, β2 0.99, τ 0.001:
+    // adam: m = 0.1Δ, v = 0.01Δ², step η·m/(√v + τ) = (0.01·0.1/0.101, −0.01·0.2/0.201);
+    // adagrad: v = Δ², step η·Δ/(|Δ| + τ); momentum: m = Δ then 0.9Δ + Δ′; sgd: η·Δ.
+    void serverOptimizersStepAsThePaperSays() {
+        const float w[2] = {0, 0}, delta[2] = {1, -2};
+        float out[2];
+        auto close = [](float a, double b) { return std::abs(a - b) < 1e-6; };
+        FedOptimizer adam(FedOptimizer::Kind::Adam, 0.01f, 0.9f, 0.99f, 0.001f);
+        adam.step(out, w, delta, 2);
+        QVERIFY(close(out[0], 0.01 * 0.1 / 0.101) && close(out[1], -0.01 * 0.2 / 0.201));
+        FedOptimizer yogi(FedOptimizer::Kind::Yogi, 0.01f, 0.9f, 0.99f, 0.001f);
+        yogi.step(out, w, delta, 2);  // from v = 0, Yogi's first v is Adam's
+        QVERIFY(close(out[0], 0.01 * 0.1 / 0.101));
+        const float small[2] = {0.05f, 0.05f};
+        float adamNext[2], yogiNext[2];
+        adam.step(adamNext, w, small, 2);  // v shrinks by β2 for Adam, by (1 − β2)·Δ² for Yogi
+        yogi.step(yogiNext, w, small, 2);
+        QVERIFY(close(adamNext[0], 0.01 * (0.09 + 0.005) / (std::sqrt(0.99 * 0.01 + 0.01 * 0.0025) + 0.001)));
+        QVERIFY(close(yogiNext[0], 0.01 * (0.09 + 0.005) / (std::sqrt(0.01 - 0.01 * 0.0025) + 0.001)));
+        FedOptimizer adagrad(FedOptimizer::Kind::Adagrad, 0.01f, 0, 0, 0.001f);
+        adagrad.step(out, w, delta, 2);
+        QVERIFY(close(out[0], 0.01 / 1.001) && close(out[1], -0.02 / 2.001));
+        FedOptimizer momentum(FedOptimizer::Kind::Momentum, 0.5f, 0.9f, 0, 0);
+        momentum.step(out, w, delta, 2);
+        QVERIFY(close(out[0], 0.5) && close(out[1], -1.0));
+        momentum.step(out, w, delta, 2);
+        QVERIFY(close(out[0], 0.5 * 1.9));
+        FedOptimizer sgd(FedOptimizer::Kind::Sgd, 1.0f, 0, 0, 0);
+        sgd.step(out, w, delta, 2);
+        QVERIFY(close(out[0], 1) && close(out[1], -2));
+        // The state a checkpoint keeps gives the same next step.
+        FedOptimizer restored(FedOptimizer::Kind::Adam, 0.01f, 0.9f, 0.99f, 0.001f);
+        restored.setState(adam.state());
+        float a[2], b[2];
+        adam.step(a, w, delta, 2);
+        restored.step(b, w, delta, 2);
+        QCOMPARE(a[0], b[0]);
+        QCOMPARE(a[1], b[1]);
+        QCOMPARE(adam.state().size(), size_t(4));
     }
 
     // The pairwise distances over blocks equal the direct sums (several blocks, an odd tail).

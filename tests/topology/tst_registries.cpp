@@ -47,6 +47,16 @@ QList<BrokenCase> brokenCases() {
              set(t, {"training", "mode"}, "esync");
          },
          "$.training.party_aggregation", "draco_cyclic needs mode fedavg"},
+        {"a server optimizer where gradients are pushed", [](QJsonObject& t) {
+             set(t, {"training", "server_optimizer"}, "adam");
+             set(t, {"training", "mode"}, "ssgd");
+             set(t, {"training", "model"}, "mlp");
+         },
+         "$.training.server_optimizer", "mode ssgd has no round of model deltas at the global server for server optimizer adam"},
+        {"unknown server optimizer", [](QJsonObject& t) { set(t, {"training", "server_optimizer"}, "lamb"); },
+         "$.training.server_optimizer", "'lamb' is not supported; use one of: sgd, momentum, adam, yogi, adagrad"},
+        {"an optimizer's parameter for another optimizer", [](QJsonObject& t) { set(t, {"training", "server_beta2"}, 0.9); },
+         "$.training.server_beta2", "server_beta2 is not a setting of mode fedavg"},
         {"a parameter of another mode", [](QJsonObject& t) { set(t, {"training", "dc_lambda"}, 0.1); },
          "$.training.dc_lambda", "dc_lambda is not a setting of mode fedavg, aggregation fedavg, party_aggregation fedavg or partition iid"},
         {"a parameter out of its declared range", [](QJsonObject& t) {

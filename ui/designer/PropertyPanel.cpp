@@ -1,6 +1,7 @@
 #include "PropertyPanel.h"
 
 #include "AggregatorRegistry.h"
+#include "FedOptimizer.h"
 #include "ModeRegistry.h"
 #include "ModelRegistry.h"
 #include "Partition.h"
@@ -64,7 +65,8 @@ void PropertyPanel::show(const Topology& topology, const QList<ElementRef>& sele
     // A rename changes the element's key: follow it rather than rebuilding under the user's cursor.
     // A new mode or rule brings its own parameter fields.
     const QString strategies = topology.training.mode + '/' + topology.training.aggregation + '/' +
-                               topology.training.partyAggregation + '/' + topology.training.partition;
+                               topology.training.partyAggregation + '/' + topology.training.serverOptimizer + '/' +
+                               topology.training.partition;
     if (element == m_element && !m_bindings.isEmpty() && strategies == m_strategies) return refresh();
     m_element = element;
     m_strategies = strategies;
@@ -269,6 +271,11 @@ void PropertyPanel::addStrategies() {
     addChoice("party_aggregation", tr("Aggregation (parties)"), AggregatorRegistry::names(),
               [](const T& t) { return t.training.partyAggregation; },
               [](T& t, const QString& v) { t.training.partyAggregation = v; keepOwnParams(t.training); });
+    addChoice("server_optimizer", tr("Server optimizer"), strategyNames(ServerOptimizerRegistry::all()),
+              [](const T& t) { return t.training.serverOptimizer; },
+              [](T& t, const QString& v) { t.training.serverOptimizer = v; keepOwnParams(t.training); });
+    addDouble("proximal_mu", tr("FedProx μ (0: off)"), 0, 100, 4, [](const T& t) { return t.training.proximalMu; },
+              [](T& t, double v) { t.training.proximalMu = v; });
     addChoice("partition", tr("Partition"), strategyNames(PartitionRegistry::all()), [](const T& t) { return t.training.partition; },
               [](T& t, const QString& v) { t.training.partition = v; keepOwnParams(t.training); });
     for (const auto& [setting, spec] : m_topology.training.declaredParams()) {
