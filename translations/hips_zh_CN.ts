@@ -119,12 +119,17 @@
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="35"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="37"/>
         <source>workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="88"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="37"/>
+        <source>workers · %1</source>
+        <translation>工作节点 · %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/DesignerScene.cpp" line="91"/>
         <source>host &apos;%1&apos;?</source>
         <translation>主机“%1”？</translation>
     </message>
@@ -621,27 +626,27 @@
 <context>
     <name>hips::DesignerScene</name>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="185"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="188"/>
         <source>Add party</source>
         <translation>添加参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="189"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="192"/>
         <source>Add host</source>
         <translation>添加主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="193"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="196"/>
         <source>Add %1</source>
         <translation>添加 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="263"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="266"/>
         <source>Move party</source>
         <translation>移动参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="268"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="271"/>
         <source>Move role to %1</source>
         <translation>将角色移动到 %1</translation>
     </message>
@@ -1528,228 +1533,243 @@
 <context>
     <name>hips::PropertyPanel</name>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="141"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="144"/>
         <source>Set %1</source>
         <translation>设置%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="216"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="219"/>
         <source>&lt;b&gt;Topology and training&lt;/b&gt;</source>
         <translation>&lt;b&gt;拓扑与训练&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="218"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="221"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="221"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="224"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="223"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="226"/>
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="225"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="228"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="228"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="231"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="230"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="233"/>
         <source>Local iterations (0: use epochs)</source>
         <translation>本地迭代次数（0：按轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="232"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="235"/>
         <source>Local epochs (0: use iterations)</source>
         <translation>本地轮次（0：按迭代次数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="234"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="237"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="236"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="239"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="238"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="241"/>
         <source>Momentum</source>
         <translation>动量</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="240"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="243"/>
         <source>Evaluate every (rounds)</source>
         <translation>评估间隔（轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="242"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="245"/>
         <source>Checkpoint every (rounds, 0: never)</source>
         <translation>检查点间隔（轮，0：从不）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="244"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="247"/>
         <source>Central workers train</source>
         <translation>中心参与方工作节点参与训练</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="246"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="249"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="247"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="250"/>
         <source>Threads per role</source>
         <translation>每个角色的线程数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="249"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="252"/>
         <source>Synthetic samples</source>
         <translation>合成样本数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="251"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="254"/>
         <source>Heartbeat timeout (s)</source>
         <translation>心跳超时（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="267"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="270"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="269"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="272"/>
         <source>Aggregation (global)</source>
         <translation>聚合规则（全局）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="271"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="274"/>
         <source>Aggregation (parties)</source>
         <translation>聚合规则（参与方）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="274"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="277"/>
         <source>Server optimizer</source>
         <translation>服务器优化器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="277"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="280"/>
         <source>FedProx μ (0: off)</source>
         <translation>FedProx μ（0：关闭）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="279"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="282"/>
         <source>Partition</source>
         <translation>数据划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="295"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="298"/>
         <source>&lt;b&gt;Party&lt;/b&gt;</source>
         <translation>&lt;b&gt;参与方&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="297"/>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="309"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="300"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="312"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="299"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="302"/>
         <source>Central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="307"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="310"/>
         <source>&lt;b&gt;Host&lt;/b&gt; (shared by every party on it)</source>
         <translation>&lt;b&gt;主机&lt;/b&gt;（由其上的所有参与方共享）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="318"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="321"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="319"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="322"/>
         <source>SSH port</source>
         <translation>SSH 端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="323"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="326"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="324"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="327"/>
         <source>Identity file</source>
         <translation>身份文件（私钥）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="325"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="328"/>
         <source>Install directory</source>
         <translation>安装目录</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="330"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="333"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="331"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="334"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="332"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="335"/>
         <source>Master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="333"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="336"/>
         <source>State service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="334"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="337"/>
         <source>Worker group</source>
         <translation>工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="343"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="346"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="348"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="351"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="354"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="357"/>
         <source>Workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="360"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="363"/>
         <source>Slowdown (×)</source>
         <translation>减速倍数 (×)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="366"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="369"/>
         <source>Each local step takes this multiple of its compute time: a slower device, emulated</source>
         <translation>每个本地步骤耗时为其计算时间的这一倍数：用于模拟较慢的设备</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="368"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="371"/>
+        <source>none (honest)</source>
+        <translation>无（诚实）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="372"/>
+        <source>Adversary</source>
+        <translation>攻击者</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="385"/>
+        <source>Attack strength</source>
+        <translation>攻击强度</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="394"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>

@@ -12,6 +12,8 @@
 #include "TopologyWriter.h"
 #include "Versions.h"
 
+#include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
@@ -243,6 +245,25 @@ private Q_SLOTS:
         QCOMPARE(d->topology().party("party2")->workers.size(), before + 1);
         QCOMPARE(d->topology().party("party2")->workers.last().host, QStringLiteral("local"));
         QCOMPARE(d->undoStack()->count(), 1);
+    }
+
+    // A worker group's adversary is chosen in its panel: the strength field then appears, and the
+    // saved topology says what the CLI reads.
+    void aWorkerGroupCanBeMadeAdversarial() {
+        const ElementRef workers{ElementRef::Kind::Workers, "party1", {}, 0};
+        QTest::mouseClick(d->view()->viewport(), Qt::LeftButton, Qt::NoModifier, d->view()->mapFromScene(centerOf(*d, workers)));
+        auto* kind = qobject_cast<QComboBox*>(d->properties()->field("role_adversary"));
+        QVERIFY(kind);
+        QVERIFY(!d->properties()->field("role_adversary_strength"));
+        kind->setFocus();
+        QTest::keyClick(kind, Qt::Key_Down);  // none → reverse, as the keyboard would
+        QCOMPARE(d->topology().party("party1")->workers[0].adversary->kind, QStringLiteral("reverse"));
+        auto* strength = qobject_cast<QDoubleSpinBox*>(d->properties()->field("role_adversary_strength"));
+        QVERIFY(strength);
+        QCOMPARE(strength->value(), 100.0);
+        const TopologyLoad cli = TopologyReader::readJson(TopologyWriter::toJson(d->topology()));
+        QVERIFY(cli.topology);
+        QCOMPARE(cli.topology->party("party1")->workers[0].adversary->strength, 100.0);
     }
 
     // The designer flags what `hips validate` refuses, also for settings edited in the panel

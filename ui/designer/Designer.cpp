@@ -64,7 +64,7 @@ Designer::Designer(QWidget* parent)
     split->addWidget(m_view);
     split->addWidget(right);
     split->setStretchFactor(1, 1);
-    split->setSizes({170, 700, 300});
+    split->setSizes({170, 660, 360});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);

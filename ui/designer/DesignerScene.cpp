@@ -31,11 +31,14 @@ QList<RoleChip> chipsOf(const Party& p) {
         chips << RoleChip{{K::StateService, p.id}, QObject::tr("state service"),
                           QStringLiteral(":%1").arg(p.stateService->port), p.stateService->host};
     if (p.masterWorker) chips << RoleChip{{K::MasterWorker, p.id}, QObject::tr("master worker"), {}, p.masterWorker->host};
-    for (int i = 0; i < p.workers.size(); ++i)
-        chips << RoleChip{{K::Workers, p.id, {}, i}, QObject::tr("workers"),
-                          QStringLiteral("×%1%2").arg(p.workers[i].count)
-                              .arg(p.workers[i].device == QLatin1String("cpu") ? QString() : QStringLiteral(" ") + p.workers[i].device),
-                          p.workers[i].host};
+    for (int i = 0; i < p.workers.size(); ++i) {
+        const WorkerGroup& g = p.workers[i];
+        const std::optional<AdversarySpec>& attack = g.adversary ? g.adversary : p.adversary;  // shown on the chip
+        chips << RoleChip{{K::Workers, p.id, {}, i}, attack ? QObject::tr("workers · %1").arg(attack->kind) : QObject::tr("workers"),
+                          QStringLiteral("×%1%2").arg(g.count)
+                              .arg(g.device == QLatin1String("cpu") ? QString() : QStringLiteral(" ") + g.device),
+                          g.host};
+    }
     return chips;
 }
 

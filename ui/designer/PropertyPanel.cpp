@@ -64,9 +64,10 @@ void PropertyPanel::show(const Topology& topology, const QList<ElementRef>& sele
     m_topology = topology;
     // A rename changes the element's key: follow it rather than rebuilding under the user's cursor.
     // A new mode or rule brings its own parameter fields.
-    const QString strategies = topology.training.mode + '/' + topology.training.aggregation + '/' +
-                               topology.training.partyAggregation + '/' + topology.training.serverOptimizer + '/' +
-                               topology.training.partition;
+    QString strategies = topology.training.mode + '/' + topology.training.aggregation + '/' +
+                         topology.training.partyAggregation + '/' + topology.training.serverOptimizer + '/' +
+                         topology.training.partition;
+    if (auto* g = group(m_topology, element); g && g->adversary) strategies += '/' + g->adversary->kind;  // its strength field
     if (element == m_element && !m_bindings.isEmpty() && strategies == m_strategies) return refresh();
     m_element = element;
     m_strategies = strategies;
@@ -102,6 +103,8 @@ void PropertyPanel::rebuild() {
     m_body = new QWidget;
     m_form = new QFormLayout(m_body);
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    // A long label goes above its field rather than pushing the field out of the panel.
+    m_form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     switch (m_element.kind) {
         case ElementRef::Kind::None: buildTraining(); break;
         case ElementRef::Kind::Party: buildParty(); break;
@@ -364,6 +367,29 @@ void PropertyPanel::buildRole() {
                   });
         field(QStringLiteral("role_slowdown"))->setToolTip(
             tr("Each local step takes this multiple of its compute time: a slower device, emulated"));
+        // A simulated Byzantine group (AdversaryRegistry): none, or a kind and its strength.
+        const QString none = tr("none (honest)");
+        addChoice("role_adversary", tr("Adversary"), QStringList{none} + strategyNames(AdversaryRegistry::all()),
+                  [e, none](const Topology& t) {
+                      auto* g = group(const_cast<Topology&>(t), e);
+                      return g && g->adversary ? g->adversary->kind : none;
+                  },
+                  [e, none](Topology& t, const QString& v) {
+                      auto* g = group(t, e);
+                      if (!g) return;
+                      if (v == none) g->adversary.reset();
+                      else g->adversary = AdversarySpec{v, AdversaryRegistry::defaultStrength(v), 0};
+                  });
+        if (auto* g = group(m_topology, e); g && g->adversary && AdversaryRegistry::find(g->adversary->kind) &&
+                                             AdversaryRegistry::find(g->adversary->kind)->param(QStringLiteral("strength")))
+            addDouble("role_adversary_strength", tr("Attack strength"), -1e6, 1e6, 2,
+                      [e](const Topology& t) {
+                          auto* g = group(const_cast<Topology&>(t), e);
+                          return g && g->adversary ? g->adversary->strength : 0.0;
+                      },
+                      [e](Topology& t, double v) {
+                          if (auto* g = group(t, e); g && g->adversary) g->adversary->strength = v;
+                      });
     }
     addText("role_device", tr("Device"),
             [e, listens](const Topology& t) {
