@@ -135,6 +135,7 @@
     </message>
     <message>
         <location filename="../ui/report/ReportCharts.cpp" line="94"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="91"/>
         <source>round</source>
         <translation>轮次</translation>
     </message>
@@ -236,243 +237,258 @@
         <translation>计算时间占比</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="54"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="56"/>
         <source>signal %1</source>
         <translation>信号 %1</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="61"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="63"/>
         <source>&lt;p&gt;No processes were recorded for this run.&lt;/p&gt;</source>
         <translation>&lt;p&gt;本次运行没有记录任何进程。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="62"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="64"/>
         <source>party</source>
         <translation>参与方</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="62"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="64"/>
         <source>host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="62"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="64"/>
         <source>process</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="62"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="64"/>
         <source>role</source>
         <translation>角色</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="63"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="65"/>
         <source>rank</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="63"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="65"/>
         <source>pid</source>
         <translation>PID</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="63"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="65"/>
         <source>state</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="63"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="65"/>
         <source>started at</source>
         <translation>启动时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="64"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="66"/>
         <source>ran for</source>
         <translation>运行时长</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="64"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="66"/>
         <source>exit</source>
         <translation>退出码</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="64"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="66"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="75"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="90"/>
+        <source>Attacks and robust aggregation</source>
+        <translation>攻击与鲁棒聚合</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="91"/>
+        <source>attackers</source>
+        <translation>攻击者</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="91"/>
+        <source>rejected by the rules</source>
+        <translation>被规则拒绝</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="101"/>
         <source>&lt;p&gt;None.&lt;/p&gt;</source>
         <translation>&lt;p&gt;无。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="76"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="102"/>
         <source>at</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="76"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="102"/>
         <source>level</source>
         <translation>级别</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="76"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="102"/>
         <source>source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="76"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="102"/>
         <source>message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="78"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="104"/>
         <source>&lt;p&gt;%1 more in the JSON export.&lt;/p&gt;</source>
         <translation>&lt;p&gt;另有 %1 条，见 JSON 导出。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="91"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="117"/>
         <location filename="../ui/report/ReportWriter.cpp" line="58"/>
         <source>Run report: %1</source>
         <translation>运行报告：%1</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="100"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="126"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="101"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="127"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="102"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="128"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="103"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="129"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="104"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="130"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="105"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="131"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="106"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="132"/>
         <source>Ended</source>
         <translation>结束时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="107"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="133"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="108"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="134"/>
         <source>Report made</source>
         <translation>报告生成时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="110"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="136"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="112"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="138"/>
         <source>not reached</source>
         <translation>未达到</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="113"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="139"/>
         <source>%1 (round %2)</source>
         <translation>%1（第 %2 轮）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="114"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="140"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="115"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="141"/>
         <source>Best test accuracy</source>
         <translation>最佳测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="116"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="142"/>
         <source>Final test accuracy</source>
         <translation>最终测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="117"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="143"/>
         <source>Time to %1 accuracy</source>
         <translation>达到 %1 准确率的用时</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="118"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="144"/>
         <source>Bytes inside parties</source>
         <translation>参与方内部字节数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="119"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="145"/>
         <source>Bytes across parties</source>
         <translation>跨参与方字节数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="120"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="146"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="120"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="146"/>
         <source>%1 samples/s</source>
         <translation>%1 samples/s</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="121"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="147"/>
         <source>Computing-time ratio</source>
         <translation>计算时间占比</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="124"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="150"/>
         <source>Topology</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="126"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="152"/>
         <source>&lt;p&gt;The stored topology could not be read.&lt;/p&gt;</source>
         <translation>&lt;p&gt;无法读取已保存的拓扑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="128"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="154"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="133"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="159"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="136"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="162"/>
         <source>&lt;p&gt;%1: not recorded in this run.&lt;/p&gt;</source>
         <translation>&lt;p&gt;%1：本次运行未记录。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="140"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="167"/>
         <source>Processes</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="142"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="169"/>
         <source>Warnings and errors</source>
         <translation>警告与错误</translation>
     </message>
@@ -990,396 +1006,396 @@
 <context>
     <name>hips::MainWindow</name>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="49"/>
+        <location filename="../ui/MainWindow.cpp" line="50"/>
         <source>Design</source>
         <translation>设计</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="50"/>
+        <location filename="../ui/MainWindow.cpp" line="51"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="51"/>
+        <location filename="../ui/MainWindow.cpp" line="52"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="52"/>
+        <location filename="../ui/MainWindow.cpp" line="53"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="57"/>
+        <location filename="../ui/MainWindow.cpp" line="58"/>
         <source>Run history unavailable: %1</source>
         <translation>运行历史不可用：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="107"/>
+        <location filename="../ui/MainWindow.cpp" line="108"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="108"/>
+        <location filename="../ui/MainWindow.cpp" line="109"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="109"/>
+        <location filename="../ui/MainWindow.cpp" line="110"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="110"/>
+        <location filename="../ui/MainWindow.cpp" line="111"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="111"/>
+        <location filename="../ui/MainWindow.cpp" line="112"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="112"/>
+        <location filename="../ui/MainWindow.cpp" line="113"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="126"/>
+        <location filename="../ui/MainWindow.cpp" line="127"/>
         <source>&amp;New topology</source>
         <translation>新建拓扑(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="127"/>
+        <location filename="../ui/MainWindow.cpp" line="128"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="128"/>
+        <location filename="../ui/MainWindow.cpp" line="129"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="129"/>
+        <location filename="../ui/MainWindow.cpp" line="130"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="130"/>
+        <location filename="../ui/MainWindow.cpp" line="131"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="132"/>
+        <location filename="../ui/MainWindow.cpp" line="133"/>
         <source>&amp;Export report of selected run…</source>
         <translation>导出所选运行的报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="132"/>
+        <location filename="../ui/MainWindow.cpp" line="133"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="134"/>
+        <location filename="../ui/MainWindow.cpp" line="135"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="136"/>
+        <location filename="../ui/MainWindow.cpp" line="137"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="139"/>
+        <location filename="../ui/MainWindow.cpp" line="140"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="145"/>
+        <location filename="../ui/MainWindow.cpp" line="146"/>
         <source>&amp;Copy</source>
         <translation>复制(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="146"/>
+        <location filename="../ui/MainWindow.cpp" line="147"/>
         <source>&amp;Paste</source>
         <translation>粘贴(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="147"/>
+        <location filename="../ui/MainWindow.cpp" line="148"/>
         <source>&amp;Delete</source>
         <translation>删除(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="148"/>
+        <location filename="../ui/MainWindow.cpp" line="149"/>
         <source>Select &amp;all</source>
         <translation>全选(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="150"/>
+        <location filename="../ui/MainWindow.cpp" line="151"/>
         <source>&amp;Fit topology</source>
         <translation>适应拓扑大小(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="150"/>
+        <location filename="../ui/MainWindow.cpp" line="151"/>
         <source>Ctrl+0</source>
         <translation>Ctrl+0</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="152"/>
+        <location filename="../ui/MainWindow.cpp" line="153"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="153"/>
+        <location filename="../ui/MainWindow.cpp" line="154"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="158"/>
+        <location filename="../ui/MainWindow.cpp" line="159"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="172"/>
+        <location filename="../ui/MainWindow.cpp" line="173"/>
         <source>&amp;Start all</source>
         <translation>全部启动(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="172"/>
+        <location filename="../ui/MainWindow.cpp" line="173"/>
         <source>F5</source>
         <translation>F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="173"/>
+        <location filename="../ui/MainWindow.cpp" line="174"/>
         <source>S&amp;top all</source>
         <translation>全部停止(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="173"/>
+        <location filename="../ui/MainWindow.cpp" line="174"/>
         <source>Shift+F5</source>
         <translation>Shift+F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="182"/>
+        <location filename="../ui/MainWindow.cpp" line="183"/>
         <source>&amp;User guide</source>
         <translation>用户指南(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="183"/>
+        <location filename="../ui/MainWindow.cpp" line="184"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="185"/>
+        <location filename="../ui/MainWindow.cpp" line="186"/>
         <source>&amp;About HiPS Studio</source>
         <translation>关于 HiPS Studio(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="204"/>
+        <location filename="../ui/MainWindow.cpp" line="205"/>
         <source>1 problem in the topology: %1</source>
         <translation>拓扑中有 1 个问题：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="205"/>
+        <location filename="../ui/MainWindow.cpp" line="206"/>
         <source>%1 problems in the topology; the first: %2</source>
         <translation>拓扑中有 %1 个问题；第一个：%2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="208"/>
+        <location filename="../ui/MainWindow.cpp" line="209"/>
         <source>Topology valid: %1 processes, %2 training workers</source>
         <translation>拓扑有效：%1 个进程，%2 个训练工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="218"/>
-        <location filename="../ui/MainWindow.cpp" line="301"/>
+        <location filename="../ui/MainWindow.cpp" line="219"/>
+        <location filename="../ui/MainWindow.cpp" line="308"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="225"/>
-        <location filename="../ui/MainWindow.cpp" line="266"/>
-        <location filename="../ui/MainWindow.cpp" line="312"/>
+        <location filename="../ui/MainWindow.cpp" line="226"/>
+        <location filename="../ui/MainWindow.cpp" line="267"/>
+        <location filename="../ui/MainWindow.cpp" line="319"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="225"/>
+        <location filename="../ui/MainWindow.cpp" line="226"/>
         <source>Cannot open %1:
 %2</source>
         <translation>无法打开 %1：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="254"/>
+        <location filename="../ui/MainWindow.cpp" line="255"/>
         <source>local baseline (run %1)</source>
         <translation>本地基线（运行 %1）</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="263"/>
+        <location filename="../ui/MainWindow.cpp" line="264"/>
         <source>run %1</source>
         <translation>运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="266"/>
+        <location filename="../ui/MainWindow.cpp" line="267"/>
         <source>Run %1&apos;s topology cannot be read:
 %2</source>
         <translation>无法读取运行 %1 的拓扑：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="273"/>
+        <location filename="../ui/MainWindow.cpp" line="274"/>
         <source>Opened the topology of run %1; Start all runs it again</source>
         <translation>已打开运行 %1 的拓扑；“全部启动”将再次运行它</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="294"/>
+        <location filename="../ui/MainWindow.cpp" line="301"/>
         <source>Showing run %1 (%2): %3 rounds</source>
         <translation>正在显示运行 %1（%2）：%3 个轮次</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="313"/>
+        <location filename="../ui/MainWindow.cpp" line="320"/>
         <source>Topologies (*.json);;All files (*)</source>
         <translation>拓扑 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="320"/>
-        <location filename="../ui/MainWindow.cpp" line="333"/>
+        <location filename="../ui/MainWindow.cpp" line="327"/>
+        <location filename="../ui/MainWindow.cpp" line="340"/>
         <source>Save topology</source>
         <translation>保存拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="326"/>
+        <location filename="../ui/MainWindow.cpp" line="333"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="334"/>
+        <location filename="../ui/MainWindow.cpp" line="341"/>
         <source>Topologies (*.json)</source>
         <translation>拓扑 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="340"/>
+        <location filename="../ui/MainWindow.cpp" line="347"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="340"/>
+        <location filename="../ui/MainWindow.cpp" line="347"/>
         <source>Save the changes to the topology first?</source>
         <translation>是否先保存对拓扑的更改？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="369"/>
+        <location filename="../ui/MainWindow.cpp" line="376"/>
         <source>Select one run in the history to export its report</source>
         <translation>请在历史中选择一个运行以导出其报告</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="373"/>
-        <location filename="../ui/MainWindow.cpp" line="378"/>
+        <location filename="../ui/MainWindow.cpp" line="380"/>
+        <location filename="../ui/MainWindow.cpp" line="385"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="374"/>
+        <location filename="../ui/MainWindow.cpp" line="381"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="377"/>
+        <location filename="../ui/MainWindow.cpp" line="384"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="388"/>
+        <location filename="../ui/MainWindow.cpp" line="395"/>
         <source>The guide is not in this build; see README.md beside the sources.</source>
         <translation>此版本未包含指南；请参阅源代码旁的 README.md。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="389"/>
+        <location filename="../ui/MainWindow.cpp" line="396"/>
         <source>HiPS Studio — user guide</source>
         <translation>HiPS Studio — 用户指南</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="404"/>
+        <location filename="../ui/MainWindow.cpp" line="411"/>
         <source>Zoom the canvas</source>
         <translation>缩放画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="404"/>
+        <location filename="../ui/MainWindow.cpp" line="411"/>
         <source>Ctrl+wheel</source>
         <translation>Ctrl+滚轮</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="405"/>
+        <location filename="../ui/MainWindow.cpp" line="412"/>
         <source>Pan the canvas</source>
         <translation>平移画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="405"/>
+        <location filename="../ui/MainWindow.cpp" line="412"/>
         <source>Middle button, or Space+drag</source>
         <translation>中键，或 空格+拖动</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="406"/>
+        <location filename="../ui/MainWindow.cpp" line="413"/>
         <source>Zoom a chart / zoom out</source>
         <translation>缩放图表 / 缩小</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="406"/>
+        <location filename="../ui/MainWindow.cpp" line="413"/>
         <source>Drag / right-click</source>
         <translation>拖动 / 右键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="407"/>
+        <location filename="../ui/MainWindow.cpp" line="414"/>
         <source>Edit a run&apos;s name, tags or notes</source>
         <translation>编辑运行的名称、标签或备注</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="407"/>
+        <location filename="../ui/MainWindow.cpp" line="414"/>
         <source>Double-click or F2 in History</source>
         <translation>在历史中双击或按 F2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="414"/>
+        <location filename="../ui/MainWindow.cpp" line="421"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="414"/>
+        <location filename="../ui/MainWindow.cpp" line="421"/>
         <source>Shortcut</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="425"/>
+        <location filename="../ui/MainWindow.cpp" line="432"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="442"/>
+        <location filename="../ui/MainWindow.cpp" line="449"/>
         <source>About HiPS Studio</source>
         <translation>关于 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="443"/>
+        <location filename="../ui/MainWindow.cpp" line="450"/>
         <source>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;Train one model across parties with a two-layer parameter server; only aggregates cross party boundaries.&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;借助双层参数服务器，由多个参与方协同训练同一个模型；只有聚合结果会跨越参与方边界。&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="455"/>
+        <location filename="../ui/MainWindow.cpp" line="462"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="455"/>
+        <location filename="../ui/MainWindow.cpp" line="462"/>
         <source>Stop the run first: switching the language rebuilds the window.</source>
         <translation>请先停止运行：切换语言会重建窗口。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="477"/>
+        <location filename="../ui/MainWindow.cpp" line="484"/>
         <source>A run is under way</source>
         <translation>有运行正在进行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="477"/>
+        <location filename="../ui/MainWindow.cpp" line="484"/>
         <source>Stop the run and quit?</source>
         <translation>要停止运行并退出吗？</translation>
     </message>
@@ -1803,7 +1819,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="21"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="192"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="202"/>
         <source>MB sent</source>
         <translation>发送量（MB）</translation>
     </message>
@@ -1814,7 +1830,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="22"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="97"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="105"/>
         <source>samples/s</source>
         <translation>samples/s</translation>
     </message>
@@ -1849,109 +1865,109 @@
         <translation>落后的版本数</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="27"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="28"/>
         <source>Log scale (loss)</source>
         <translation>对数刻度（损失）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="32"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="33"/>
         <source>Round</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="32"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="33"/>
         <source>Wall-clock time</source>
         <translation>挂钟时间</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="32"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="33"/>
         <source>Time since start</source>
         <translation>自开始以来的时间</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="34"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="35"/>
         <source>Cumulative</source>
         <translation>累计</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="34"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="35"/>
         <source>Rate (MB/s)</source>
         <translation>速率（MB/s）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="37"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="38"/>
         <source>EMA smoothing; the raw line stays, faint</source>
         <translation>EMA 平滑；原始曲线以淡色保留</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="39"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="40"/>
         <source>Reset zoom</source>
         <translation>重置缩放</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="42"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="43"/>
         <source>X axis:</source>
         <translation>X 轴：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="45"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="46"/>
         <source>Smoothing:</source>
         <translation>平滑：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="50"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="51"/>
         <source>Traffic:</source>
         <translation>流量：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="88"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="96"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;No rounds yet. Start a run, or open one from the history.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;尚无轮次。请启动一次运行，或从历史中打开一次运行。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="92"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="100"/>
         <source>test accuracy</source>
         <translation>测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="93"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="101"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="94"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="102"/>
         <source>test loss</source>
         <translation>测试损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="95"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="189"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="103"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="199"/>
         <source>inside parties</source>
         <translation>参与方内部</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="96"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="190"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="104"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="200"/>
         <source>across parties</source>
         <translation>跨参与方</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="98"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="106"/>
         <source>computing-time ratio</source>
         <translation>计算时间占比</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="156"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="166"/>
         <source>&lt;h3&gt;Round %1&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;Test accuracy&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Best so far&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Training loss&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Inside parties&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Across parties&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Throughput&lt;/td&gt;&lt;td&gt;%7 samples/s&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Computing-time ratio&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Elapsed&lt;/td&gt;&lt;td&gt;%9 s&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h3&gt;第 %1 轮&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;测试准确率&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;目前最佳&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;训练损失&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;参与方内部&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;跨参与方&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;吞吐量&lt;/td&gt;&lt;td&gt;%7 samples/s&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;计算时间占比&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;已用时间&lt;/td&gt;&lt;td&gt;%9 秒&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="183"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="193"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;The run is under way: its first round shows here as soon as it has trained.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;运行进行中：第一轮训练完成后即在此显示。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="192"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="202"/>
         <source>MB/s sent</source>
         <translation>发送速率（MB/s）</translation>
     </message>
@@ -2082,6 +2098,39 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
         <location filename="../ui/run/RunStatus.cpp" line="46"/>
         <source> · about %1 s left</source>
         <translation> · 约剩 %1 秒</translation>
+    </message>
+</context>
+<context>
+    <name>hips::WorkerTimeline</name>
+    <message>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="13"/>
+        <source>computing</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="14"/>
+        <source>communicating</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="14"/>
+        <source>waiting</source>
+        <translation>等待</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="26"/>
+        <source>seconds</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="47"/>
+        <source>Time per worker in a round: no round yet</source>
+        <translation>每个工作节点一轮的时间：尚无轮次</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="79"/>
+        <source>Time per worker in round %1</source>
+        <translation>第 %1 轮每个工作节点的时间</translation>
     </message>
 </context>
 </TS>

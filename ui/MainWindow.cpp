@@ -21,6 +21,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QMap>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
@@ -286,10 +287,16 @@ bool MainWindow::showStoredRun(qint64 run) {
     const TopologyLoad load = TopologyReader::readJson(m_store->topologyJson(run));
     if (load.topology && load.topology->training.mode != QLatin1String("local")) addLocalReference(load.topology->training, run);
     for (int i = 0; i < stored.rows.size(); ++i) m_charts->addRound(stored.rows[i], stored.wallMs[i]);
-    for (const MetricRecord& m : m_store->metrics(run))  // each worker's local steps (staleness is not kept)
-        if (m.name == QLatin1String("train.local_steps"))
-            m_charts->addRecord(QJsonObject{{"kind", "train"}, {"node", m.source}, {"round", m.round}, {"local_steps", m.value}},
-                                m.t * 1000, m.t - report->run.started);
+    // Each worker's round as its `train` record (local steps, the time split; staleness is not kept).
+    QMap<std::pair<int, QString>, std::pair<QJsonObject, double>> records;  // (round, node) → fields, t
+    for (const MetricRecord& m : m_store->metrics(run)) {
+        if (!m.name.startsWith(QLatin1String("train."))) continue;
+        auto& [record, t] = records[{m.round, m.source}];
+        if (record.isEmpty()) record = QJsonObject{{"kind", "train"}, {"node", m.source}, {"round", m.round}};
+        record.insert(m.name.mid(6), m.value);
+        t = m.t;
+    }
+    for (const auto& [record, t] : records) m_charts->addRecord(record, t * 1000, t - report->run.started);
     for (LiveChart* c : m_charts->charts()) c->redrawNow();
     statusBar()->showMessage(tr("Showing run %1 (%2): %3 rounds").arg(run).arg(report->run.name).arg(stored.rows.size()));
     return true;

@@ -73,7 +73,7 @@ public:
         qint64 pushes = resumeRound * pushesPerRound;
         if (resumeRound > 0) restoreState(trainer, resumeRound);
         RoundStats stats;
-        double commSeconds = 0;
+        double commSeconds = 0, waitSeconds = 0;
         bool attacked = false;
         while (eachAsItComes ? pushes < finalVersion : global.version < finalVersion) {
             const AdversarySpec* attack = attackOf(pushes / pushesPerRound + 1);
@@ -88,16 +88,18 @@ public:
             if ((pushes + 1) % pushesPerRound == 0) keepState(trainer, (pushes + 1) / pushesPerRound);
             const double weight = double(std::max<int64_t>(s.samples, 1));  // the samples behind it
             sendPush(channel, global.version + 1, global.version, update, true, {}, weight);  // and ask for the next model
+            const auto sent = Clock::now();
             global = awaitModel(channel, scheduler, global.version + 1);  // the answer to this push, or newer
             commSeconds += std::chrono::duration<double>(Clock::now() - commStart).count();
+            waitSeconds += std::chrono::duration<double>(m_firstSliceAt - sent).count();
             stats.loss += s.loss / double(pushesPerRound);
             stats.samples += s.samples;
             stats.computeSeconds += s.computeSeconds;
             stats.steps += s.steps;
             if (++pushes % pushesPerRound != 0) continue;
-            report(pushes / pushesPerRound, stats, commSeconds, channel, pushesPerRound, std::exchange(attacked, false));
+            report(pushes / pushesPerRound, stats, {commSeconds, waitSeconds}, channel, pushesPerRound, std::exchange(attacked, false));
             stats = {};
-            commSeconds = 0;
+            commSeconds = waitSeconds = 0;
         }
         strategy->finish();
         scheduler.leave();
@@ -161,13 +163,16 @@ private:
     // No deadline of its own: the answer waits for the other workers' compute, which may be 8x
     // slower than this one's. A peer that dies or hangs stops heartbeating, and the scheduler's
     // abort (within heartbeat_timeout_s, naming it) ends the wait.
+    // m_firstSliceAt: when the answer's first slice came (the end of the wait for the others).
     ModelVersion awaitModel(Channel& channel, const SchedulerClient& scheduler, qint64 version) {
+        bool first = true;
         for (;;) {
             scheduler.throwIfAborted();
             auto e = channel.receive(200ms);
             if (!e || e->message.type != message::kModel) continue;
             const auto slice = ModelSlice::fromMessage(std::move(e->message), e->peer);
             if (!slice || slice->version < version) continue;
+            if (std::exchange(first, false)) m_firstSliceAt = Clock::now();
             if (auto whole = m_assembler->add(*slice)) return std::move(*whole);
         }
     }
@@ -188,14 +193,17 @@ private:
                uint64_t(push);
     }
 
-    void report(qint64 round, const RoundStats& s, double commSeconds, const Channel& channel, qint64 pushes, bool attacked) {
+    // commAndWait: seconds from the end of the local work to the next model, and the part of them
+    // spent waiting for the answer's first slice (the other workers' compute, the servers' work).
+    void report(qint64 round, const RoundStats& s, std::pair<double, double> commAndWait, const Channel& channel,
+                qint64 pushes, bool attacked) {
         m_ctx.metrics.report(metric::kTrain,
                              {{metric::kRound, round}, {metric::kLoss, s.loss}, {metric::kAttacked, attacked ? 1 : 0},
                               {metric::kRedundancy, qint64(m_trainers.size())},
                               {metric::kSamples, qint64(s.samples)}, {metric::kComputeSeconds, s.computeSeconds},
                               {metric::kLocalSteps, qint64(s.steps)},
                               {metric::kStepsPerPush, double(s.steps) / double(pushes)},
-                              {metric::kCommSeconds, commSeconds}});
+                              {metric::kCommSeconds, commAndWait.first}, {metric::kWaitSeconds, commAndWait.second}});
         QCborMap traffic = trafficFields(channel);
         traffic.insert(QStringLiteral("round"), round);
         m_ctx.metrics.report(metric::kTraffic, traffic);
@@ -205,6 +213,7 @@ private:
     std::vector<std::unique_ptr<LocalTrainer>> m_trainers;  // one per part of the data plan
     std::vector<float> m_coefficients;
     std::unique_ptr<ModelAssembler> m_assembler;
+    Clock::time_point m_firstSliceAt;
 };
 
 }  // namespace

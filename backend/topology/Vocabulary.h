@@ -26,6 +26,7 @@ inline constexpr QLatin1String kLoss{"loss"};
 inline constexpr QLatin1String kSamples{"samples"};
 inline constexpr QLatin1String kComputeSeconds{"compute_s"};
 inline constexpr QLatin1String kCommSeconds{"comm_s"};
+inline constexpr QLatin1String kWaitSeconds{"wait_s"};  // the part of comm_s spent waiting for the answer's first slice
 inline constexpr QLatin1String kTestAccuracy{"test_acc"};
 inline constexpr QLatin1String kTestLoss{"test_loss"};
 inline constexpr QLatin1String kApplySeconds{"apply_s"};

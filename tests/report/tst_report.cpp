@@ -111,6 +111,26 @@ private Q_SLOTS:
         QCOMPARE(html.count("<tr><td>central</td>") + html.count("<tr><td>party1</td>") + html.count("<tr><td>party2</td>"), 6);
     }
 
+    // A run under attack: the report marks the rounds, the attackers and what the rules rejected;
+    // a run without either has no such section.
+    void attacksAndRejectionsAreMarkedByRound() {
+        QString error;
+        QVERIFY(!QString::fromUtf8(readAll(path("r.html"))).contains("Attacks and robust aggregation"));
+        const qint64 run = writeRun(*m_store, 3);
+        const double t = m_store->run(run)->started;
+        m_store->appendMetric(run, t + 2, "party2/worker0", 2, "train.attacked", 1);
+        m_store->appendMetric(run, t + 2, "party1/worker0", 2, "train.attacked", 0);
+        m_store->appendMetric(run, t + 2, "party2/server0", 2, "robust.rejected", 1);
+        m_store->flush();
+        const auto report = RunReport::load(*m_store, run, 0.78, &error);
+        QVERIFY2(report, qPrintable(error));
+        QCOMPARE(writeReport(*report, path("attacked.html")), QString());
+        const QString html = QString::fromUtf8(readAll(path("attacked.html")));
+        QVERIFY(html.contains("Attacks and robust aggregation"));
+        QVERIFY2(html.contains("<tr><td>2</td><td>party2/worker0</td><td>party2/server0: 1</td></tr>"), qPrintable(html.right(3000)));
+        QVERIFY(!html.contains("party1/worker0</td><td>party2"));  // an honest round is no attack
+    }
+
     void pdfHoldsTheTextAndThePages() {
         QCOMPARE(writeReport(*m_report, path("r.pdf")), QString());
         QVERIFY(readAll(path("r.pdf")).startsWith("%PDF"));

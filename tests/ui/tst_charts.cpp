@@ -244,6 +244,29 @@ private Q_SLOTS:
         QCOMPARE(charts.localSteps()->lineCount(), 0);
     }
 
+    // The timeline shows the newest round every worker has reported: compute, communication
+    // (comm_s − wait_s) and waiting, one stacked bar per worker.
+    void timelineSplitsEachWorkersRound() {
+        RunCharts charts;
+        WorkerTimeline* t = charts.timeline();
+        QCOMPARE(t->shownRound(), 0);
+        auto train = [](const char* node, int round, double compute, double comm, double wait) {
+            return QJsonObject{{"kind", "train"}, {"node", node}, {"round", round}, {"compute_s", compute}, {"comm_s", comm}, {"wait_s", wait}};
+        };
+        charts.addRecord(train("p1/worker0", 1, 0.5, 0.4, 0.3), 0, 1);
+        charts.addRecord(train("p1/worker1", 1, 0.8, 0.1, 0.05), 0, 1);
+        QCOMPARE(t->shownRound(), 1);
+        QCOMPARE(t->shownSeconds("p1/worker0"), (QList<double>{0.5, 0.4 - 0.3, 0.3}));
+        charts.addRecord(train("p1/worker0", 2, 0.5, 0.4, 0.3), 0, 2);
+        QCOMPARE(t->shownRound(), 1);  // round 2 is not complete yet
+        charts.addRecord(train("p1/worker1", 2, 0.9, 0.2, 0.5), 0, 2);  // a wait longer than comm_s is clamped
+        QCOMPARE(t->shownRound(), 2);
+        QCOMPARE(t->shownSeconds("p1/worker1"), (QList<double>{0.9, 0.0, 0.2}));
+        QCOMPARE(t->chart()->title(), QStringLiteral("Time per worker in round 2"));
+        charts.clear();
+        QCOMPARE(t->shownRound(), 0);
+    }
+
     void runChartsTakeRoundsWithTrafficAsCumulativeOrRate() {
         RunCharts charts;
         RoundRow r1, r2;

@@ -23,6 +23,7 @@ RunCharts::RunCharts(QWidget* parent)
       m_ratio(new LiveChart(tr("Computing-time ratio: compute / (compute + communication)"), tr("ratio"))),
       m_steps(new LiveChart(tr("Local steps per worker and round"), tr("steps"))),
       m_staleness(new LiveChart(tr("Staleness of each push (asynchronous modes)"), tr("versions behind"))),
+      m_timeline(new WorkerTimeline),
       m_xAxis(new QComboBox), m_trafficMode(new QComboBox), m_smoothing(new QSlider(Qt::Horizontal)),
       m_logLoss(new QCheckBox(tr("Log scale (loss)"))), m_facts(new QLabel) {
     m_facts->setObjectName(QStringLiteral("facts"));
@@ -61,6 +62,13 @@ RunCharts::RunCharts(QWidget* parent)
     grid->addWidget(m_facts, 1, 2);
     grid->addWidget(m_steps, 2, 0);
     grid->addWidget(m_staleness, 2, 1);
+    grid->addWidget(m_timeline, 2, 2);
+    for (int i = 0; i < 3; ++i) {  // every chart the same size, whatever its legend or labels ask for
+        grid->setRowStretch(i, 1);
+        grid->setColumnStretch(i, 1);
+    }
+    // A line per worker: the names go in a column beside the plot, where eight of them fit.
+    for (LiveChart* perWorker : {m_steps, m_staleness}) perWorker->chart()->legend()->setAlignment(Qt::AlignRight);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addLayout(grid, 1);
@@ -99,6 +107,7 @@ void RunCharts::clear() {
     m_stepLines.clear();
     m_stalenessLines.clear();
     m_pushes.clear();
+    m_timeline->clear();
 }
 
 int RunCharts::lineOf(LiveChart* chart, QHash<QString, int>& lines, const QString& node) {
@@ -115,6 +124,7 @@ int RunCharts::lineOf(LiveChart* chart, QHash<QString, int>& lines, const QStrin
 
 void RunCharts::addRecord(const QJsonObject& r, double wallMs, double elapsed) {
     const QString kind = r.value(QStringLiteral("kind")).toString(), node = r.value(QStringLiteral("node")).toString();
+    m_timeline->addRecord(r);
     if (kind == QLatin1String("train") && r.contains(QStringLiteral("local_steps")))
         m_steps->append(lineOf(m_steps, m_stepLines, node), r.value(QStringLiteral("round")).toDouble(), wallMs, elapsed,
                         r.value(QStringLiteral("local_steps")).toDouble());

@@ -2,6 +2,7 @@
 // The live charts of a run: test accuracy, loss, traffic per tier (cumulative or rate),
 // throughput and computing-time ratio, with one row of controls for all of them.
 #include "LiveChart.h"
+#include "WorkerTimeline.h"
 
 #include <QHash>
 #include <QJsonObject>
@@ -34,6 +35,7 @@ public:
     LiveChart* computeRatio() const { return m_ratio; }
     LiveChart* localSteps() const { return m_steps; }
     LiveChart* staleness() const { return m_staleness; }
+    WorkerTimeline* timeline() const { return m_timeline; }
     QList<LiveChart*> charts() const { return {m_accuracy, m_loss, m_traffic, m_throughput, m_ratio, m_steps, m_staleness}; }
 
 private:
@@ -43,6 +45,7 @@ private:
     int lineOf(LiveChart* chart, QHash<QString, int>& lines, const QString& node);
 
     LiveChart *m_accuracy, *m_loss, *m_traffic, *m_throughput, *m_ratio, *m_steps, *m_staleness;
+    WorkerTimeline* m_timeline;
     QHash<QString, int> m_stepLines, m_stalenessLines;  // a line per worker
     QHash<QString, int> m_pushes;                       // pushes applied so far, per worker
     QComboBox* m_xAxis;

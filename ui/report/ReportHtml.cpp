@@ -3,6 +3,8 @@
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QJsonValue>
+#include <QMap>
+#include <algorithm>
 
 namespace hips {
 
@@ -63,6 +65,30 @@ QString processesSection(const RunReport& r) {
                       QObject::tr("rank"), QObject::tr("pid"), QObject::tr("state"), QObject::tr("started at"),
                       QObject::tr("ran for"), QObject::tr("exit"), QObject::tr("error")},
                      rows);
+}
+
+// Rounds with simulated attacks or robust rules at work: who attacked (train.attacked) and how many
+// contributions each server's rule rejected (robust.rejected). Empty when the run had neither.
+QString byzantineSection(const RunReport& r) {
+    QMap<int, QStringList> attackers, rejections;
+    for (const MetricRecord& m : r.metrics) {
+        if (m.name == QLatin1String("train.attacked") && m.value > 0) attackers[m.round] << m.source.section('/', 0, 1);
+        if (m.name == QLatin1String("robust.rejected"))
+            rejections[m.round] << QStringLiteral("%1: %2").arg(m.source).arg(m.value);
+    }
+    if (attackers.isEmpty() && rejections.isEmpty()) return {};
+    QList<int> rounds = attackers.keys() + rejections.keys();
+    std::sort(rounds.begin(), rounds.end());
+    rounds.erase(std::unique(rounds.begin(), rounds.end()), rounds.end());
+    QList<QStringList> rows;
+    for (int round : rounds) {
+        QStringList who = attackers.value(round);
+        who.sort();
+        rows << QStringList{QString::number(round), who.isEmpty() ? QStringLiteral("-") : who.join(QStringLiteral(", ")),
+                            rejections.value(round).join(QStringLiteral("; "))};
+    }
+    return QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Attacks and robust aggregation")) +
+           gridTable({QObject::tr("round"), QObject::tr("attackers"), QObject::tr("rejected by the rules")}, rows);
 }
 
 QString eventsSection(const RunReport& r) {
@@ -137,6 +163,7 @@ QString reportHtml(const RunReport& r, const ReportImages& images,
         else html += QStringLiteral("<p>%1</p>").arg(img(QStringLiteral("chart%1").arg(i), c.image));
     }
 
+    html += byzantineSection(r);
     html += QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Processes"));
     html += processesSection(r);
     html += QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Warnings and errors"));

@@ -1,0 +1,87 @@
+#include "WorkerTimeline.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QHorizontalStackedBarSeries>
+#include <QLegend>
+#include <QValueAxis>
+#include <algorithm>
+
+namespace hips {
+
+WorkerTimeline::WorkerTimeline(QWidget* parent)
+    : QChartView(parent), m_series(new QHorizontalStackedBarSeries), m_compute(new QBarSet(tr("computing"))),
+      m_communication(new QBarSet(tr("communicating"))), m_waiting(new QBarSet(tr("waiting"))),
+      m_names(new QBarCategoryAxis), m_seconds(new QValueAxis) {
+    m_compute->setColor(QColor(0x1f, 0x77, 0xb4));
+    m_communication->setColor(QColor(0xff, 0x7f, 0x0e));
+    m_waiting->setColor(QColor(0xc7, 0xc7, 0xc7));
+    for (QBarSet* s : {m_compute, m_communication, m_waiting}) m_series->append(s);
+    auto* chart = new QChart;
+    chart->addSeries(m_series);
+    chart->addAxis(m_names, Qt::AlignLeft);
+    chart->addAxis(m_seconds, Qt::AlignBottom);
+    m_series->attachAxis(m_names);
+    m_series->attachAxis(m_seconds);
+    m_seconds->setTitleText(tr("seconds"));
+    QFont small = m_names->labelsFont();  // a bar per worker: small names fit beside eight or more
+    small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.75));
+    m_names->setLabelsFont(small);
+    m_names->setTruncateLabels(false);
+    m_seconds->setLabelFormat(QStringLiteral("%.2g"));
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    setChart(chart);
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumHeight(120);
+    clear();
+}
+
+void WorkerTimeline::clear() {
+    m_rounds.clear();
+    m_workers.clear();
+    m_shown = 0;
+    for (QBarSet* s : {m_compute, m_communication, m_waiting}) s->remove(0, s->count());
+    m_names->clear();
+    m_seconds->setRange(0, 1);
+    chart()->setTitle(tr("Time per worker in a round: no round yet"));
+}
+
+void WorkerTimeline::addRecord(const QJsonObject& r) {
+    if (r.value(QStringLiteral("kind")).toString() != QLatin1String("train")) return;
+    const QString worker = r.value(QStringLiteral("node")).toString();
+    const int round = r.value(QStringLiteral("round")).toInt();
+    if (worker.isEmpty() || round <= 0) return;
+    const double comm = r.value(QStringLiteral("comm_s")).toDouble(), wait = std::clamp(r.value(QStringLiteral("wait_s")).toDouble(), 0.0, comm);
+    m_rounds[round][worker] = Split{r.value(QStringLiteral("compute_s")).toDouble(), comm - wait, wait};
+    m_workers.insert(worker, 0);
+    if (m_rounds[round].size() == m_workers.size() && round >= m_shown) show(round);
+    while (m_rounds.size() > 3) m_rounds.erase(m_rounds.begin());  // only the newest rounds can still complete
+}
+
+void WorkerTimeline::show(int round) {
+    m_shown = round;
+    const QMap<QString, Split>& splits = m_rounds[round];
+    for (QBarSet* s : {m_compute, m_communication, m_waiting}) s->remove(0, s->count());
+    QStringList names;
+    double longest = 0;
+    for (auto it = m_workers.cbegin(); it != m_workers.cend(); ++it) {
+        const Split s = splits.value(it.key());
+        names << QString(it.key()).replace(QStringLiteral("/worker"), QStringLiteral("/"));
+        *m_compute << s.compute;
+        *m_communication << s.communication;
+        *m_waiting << s.waiting;
+        longest = std::max(longest, s.compute + s.communication + s.waiting);
+    }
+    m_names->clear();
+    m_names->append(names);
+    m_seconds->setRange(0, longest > 0 ? longest * 1.05 : 1);
+    chart()->setTitle(tr("Time per worker in round %1").arg(round));
+}
+
+QList<double> WorkerTimeline::shownSeconds(const QString& worker) const {
+    const Split s = m_rounds.value(m_shown).value(worker);
+    return {s.compute, s.communication, s.waiting};
+}
+
+}  // namespace hips

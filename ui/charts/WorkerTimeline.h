@@ -1,0 +1,42 @@
+#pragma once
+// ESync's figure: where each worker's time went in a round, as one horizontal bar per worker:
+// computing, communicating (writing and sending its push, receiving the model) and waiting (for
+// the others and the servers: from its push to the first slice of the answer). Shows the newest
+// round every worker has reported (`train` records: compute_s, comm_s, wait_s).
+#include <QChartView>
+#include <QJsonObject>
+#include <QMap>
+
+class QBarSet;
+class QHorizontalStackedBarSeries;
+class QBarCategoryAxis;
+class QValueAxis;
+
+namespace hips {
+
+class WorkerTimeline : public QChartView {
+    Q_OBJECT
+public:
+    explicit WorkerTimeline(QWidget* parent = nullptr);
+    void clear();
+    void addRecord(const QJsonObject& record);
+    int shownRound() const { return m_shown; }  // 0: none yet
+    // Seconds shown for `worker` ("party1/worker0") in the shown round: compute, communication, waiting.
+    QList<double> shownSeconds(const QString& worker) const;
+
+private:
+    struct Split {
+        double compute = 0, communication = 0, waiting = 0;
+    };
+    void show(int round);
+
+    QMap<int, QMap<QString, Split>> m_rounds;  // round → worker → split
+    QMap<QString, int> m_workers;              // every worker seen (the bars' order)
+    int m_shown = 0;
+    QHorizontalStackedBarSeries* m_series;
+    QBarSet *m_compute, *m_communication, *m_waiting;
+    QBarCategoryAxis* m_names;
+    QValueAxis* m_seconds;
+};
+
+}  // namespace hips
