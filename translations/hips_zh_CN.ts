@@ -806,57 +806,82 @@
         <translation>所选运行之间不同的设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="165"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="167"/>
         <source>its controller ended before the run did (killed, or the machine stopped)</source>
         <translation>其控制器在运行结束前退出（被终止，或机器停止）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="206"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="182"/>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="183"/>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="184"/>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="185"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="186"/>
+        <source>interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="219"/>
         <source>no history is open</source>
         <translation>未打开任何历史记录</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="219"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="232"/>
         <source>%1 of the selected runs</source>
         <translation>所选运行的%1</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="245"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="258"/>
         <source>Setting</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="271"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="284"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="271"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="284"/>
         <source>Delete %n run(s) and all their rows from the history?</source>
         <translation>
             <numerusform>要从历史中删除 %n 个运行及其全部数据行吗？</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="277"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="290"/>
         <source>Deleted %n run(s)</source>
         <translation>
             <numerusform>已删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="290"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="295"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="303"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="308"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="291"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="304"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="294"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="307"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
@@ -1466,82 +1491,107 @@
 <context>
     <name>hips::ProcessTableModel</name>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="106"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="31"/>
+        <source>pending</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="32"/>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="33"/>
+        <source>exited</source>
+        <translation>已退出</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="34"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="35"/>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="116"/>
         <source>host %1 could not be deployed: %2</source>
         <translation>主机 %1 无法部署：%2</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="127"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="137"/>
         <source>not deployed</source>
         <translation>未部署</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="130"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="140"/>
         <source>%1 (signal %2)</source>
         <translation>%1（信号 %2）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="131"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="141"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="134"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="144"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="137"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="147"/>
         <source>%1 s ago</source>
         <translation>%1 秒前</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="145"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="155"/>
         <source>Party</source>
         <translation>参与方</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="145"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="155"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="145"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="155"/>
         <source>Role</source>
         <translation>角色</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="145"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="155"/>
         <source>Rank</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="145"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="155"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="145"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="155"/>
         <source>PID</source>
         <translation>PID</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="146"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="156"/>
         <source>Uptime</source>
         <translation>运行时长</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="146"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="156"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="146"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="156"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="146"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="156"/>
         <source>Last heard</source>
         <translation>最近通信</translation>
     </message>

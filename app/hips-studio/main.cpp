@@ -3,6 +3,7 @@
 //   hips-studio [TOPOLOGY] --screenshot FILE.png [--tab design|run|charts|history] [--show-run ID]
 // --screenshot writes a PNG of the main window once it is laid out, and exits; with --show-run,
 // the Charts tab shows that stored run (and --tab picks which tab the picture shows).
+#include "HistoryPanel.h"
 #include "MainWindow.h"
 #include "Versions.h"
 
@@ -31,6 +32,8 @@ int main(int argc, char** argv) {
     args.addOption({"screenshot", "Write a PNG of the window and exit.", "FILE"});
     args.addOption({"tab", "Tab to show: design, run, charts, history.", "TAB", "design"});
     args.addOption({"show-run", "Show this stored run in the Charts tab.", "ID"});
+    args.addOption({"select-runs", "Select these stored runs in the History tab (comma-separated ids; two or "
+                                   "more: the compare view).", "IDS"});
     args.addHelpOption();
     args.addVersionOption();
     args.process(app);
@@ -55,6 +58,11 @@ int main(int argc, char** argv) {
     if (args.isSet("show-run") && !window->showStoredRun(args.value("show-run").toLongLong())) {
         std::fprintf(stderr, "hips-studio: no run '%s' in the history\n", qPrintable(args.value("show-run")));
         return 2;
+    }
+    if (args.isSet("select-runs")) {
+        QList<qint64> ids;
+        for (const QString& id : args.value("select-runs").split(',', Qt::SkipEmptyParts)) ids << id.trimmed().toLongLong();
+        window->history()->selectRuns(ids);
     }
     window->setTab(hips::MainWindow::Tab(tab));
     if (args.isSet("screenshot")) window->resize(1500, 900);

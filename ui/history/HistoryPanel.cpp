@@ -136,7 +136,9 @@ void HistoryPanel::refresh() {
         m_table->setItem(i, 1, new QTableWidgetItem(r.name));
         m_table->setItem(i, 2, new QTableWidgetItem(QDateTime::fromMSecsSinceEpoch(qint64(r.started * 1000)).toString("yyyy-MM-dd HH:mm:ss")));
         m_table->setItem(i, 3, numberItem(duration, formatSeconds(duration)));
-        m_table->setItem(i, 4, new QTableWidgetItem(r.status));
+        auto* status = new QTableWidgetItem(statusText(r.status));
+        status->setData(Qt::UserRole, r.status);  // the stored name, which the filter matches too
+        m_table->setItem(i, 4, status);
         m_table->setItem(i, 5, numberItem(f.bestAccuracy, accuracyText(f.bestAccuracy)));
         m_table->setItem(i, 6, numberItem(f.finalAccuracy, accuracyText(f.finalAccuracy)));
         m_table->setItem(i, 7, numberItem(f.rounds, QString::number(f.rounds)));
@@ -175,13 +177,24 @@ void HistoryPanel::labelEdited(QTableWidgetItem* item) {
     if (!m_store->flush()) Q_EMIT message(m_store->writeError());
 }
 
+// A stored status in the interface's language (the history and `hips history` keep the English).
+QString HistoryPanel::statusText(const QString& status) {
+    if (status == QLatin1String("running")) return tr("running");
+    if (status == QLatin1String("finished")) return tr("finished");
+    if (status == QLatin1String("stopped")) return tr("stopped");
+    if (status == QLatin1String("failed")) return tr("failed");
+    if (status == QLatin1String("interrupted")) return tr("interrupted");
+    return status;
+}
+
 // Rows whose id, name, status, reason, tags or notes do not contain the filter text are hidden.
 void HistoryPanel::applyFilter() {
     const QString text = m_filter->text().trimmed();
     for (int row = 0; row < m_table->rowCount(); ++row) {
         bool match = text.isEmpty();
         for (int column : {0, 1, 4, 9, 10, 11})
-            match = match || m_table->item(row, column)->text().contains(text, Qt::CaseInsensitive);
+            match = match || m_table->item(row, column)->text().contains(text, Qt::CaseInsensitive) ||
+                    (column == 4 && m_table->item(row, column)->data(Qt::UserRole).toString().contains(text, Qt::CaseInsensitive));
         m_table->setRowHidden(row, !match);
     }
 }

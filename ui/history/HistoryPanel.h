@@ -42,6 +42,7 @@ Q_SIGNALS:
     void message(const QString& text);
 
 private:
+    static QString statusText(const QString& status);
     void updateOverlay();
     void applyFilter();
     void labelEdited(QTableWidgetItem* item);

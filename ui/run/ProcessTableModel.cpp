@@ -25,7 +25,17 @@ qint64 rssBytes(qint64 pid) {
     return fields.size() > 1 ? fields[1].toLongLong() * sysconf(_SC_PAGESIZE) : -1;
 }
 
-QString stateText(ProcessInfo::State s) { return processStateName(s); }
+// The state in the interface's language (the history and the CLI keep the English names).
+QString stateText(ProcessInfo::State s) {
+    switch (s) {
+        case ProcessInfo::State::Pending: return ProcessTableModel::tr("pending");
+        case ProcessInfo::State::Running: return ProcessTableModel::tr("running");
+        case ProcessInfo::State::Exited: return ProcessTableModel::tr("exited");
+        case ProcessInfo::State::Failed: return ProcessTableModel::tr("failed");
+        case ProcessInfo::State::Stopped: return ProcessTableModel::tr("stopped");
+    }
+    return processStateName(s);
+}
 
 QColor stateColor(ProcessInfo::State s) {
     switch (s) {
