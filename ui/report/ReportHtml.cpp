@@ -111,8 +111,10 @@ QString reportHtml(const RunReport& r, const ReportImages& images,
                    const std::function<QString(const QString&, const QImage&)>& imageSource, ReportStyle style) {
     const int imageWidth = style.imageWidth;
     auto img = [&](const QString& key, const QImage& image) {
-        const int width = std::min(imageWidth, int(image.width() / image.devicePixelRatio()));
-        return QStringLiteral("<img src=\"%1\" width=\"%2\">").arg(imageSource(key, image)).arg(width);
+        const int widest = key == QLatin1String("topology") ? style.topologyWidth : imageWidth;
+        const int width = std::min(widest, int(image.width() / image.devicePixelRatio()));
+        const int height = image.width() > 0 ? width * image.height() / image.width() : 0;  // both: QTextDocument keeps them
+        return QStringLiteral("<img src=\"%1\" width=\"%2\" height=\"%3\">").arg(imageSource(key, image)).arg(width).arg(height);
     };
     const QString title = QObject::tr("Run report: %1").arg(r.run.name);
     QString html = QStringLiteral(

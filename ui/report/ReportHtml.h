@@ -15,6 +15,7 @@ struct ReportImages {
 struct ReportStyle {
     int imageWidth = 720;     // logical pixels
     bool forBrowser = true;   // false: QTextDocument sets the body font itself
+    int topologyWidth = 720;  // the diagram (on a PDF page: small enough to stay on the first page)
 };
 
 // `imageSource(key, image)` returns the src attribute for an image (a data: URI, or the name

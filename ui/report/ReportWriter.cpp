@@ -35,7 +35,7 @@ QByteArray htmlReport(const RunReport& report) {
     const ReportImages images = renderImages(report);
     const QString html = reportHtml(report, images, [](const QString&, const QImage& image) {
         return QStringLiteral("data:image/png;base64,") + QString::fromLatin1(png(image).toBase64());
-    }, ReportStyle{720, true});
+    }, ReportStyle{720, true, 720});
     return html.toUtf8();
 }
 
@@ -52,8 +52,11 @@ QString writePdf(const RunReport& report, const QString& path) {
     const QString html = reportHtml(report, images, [&doc](const QString& key, const QImage& image) {
         doc.addResource(QTextDocument::ImageResource, QUrl(key), image);
         return key;
-    }, ReportStyle{620, false});
+    }, ReportStyle{620, false, 340});
     doc.setHtml(html);
+    // Pages of the A4 text area's proportions (180 × 267 mm): print() then breaks pages where
+    // they fall on paper, and the diagram fits under the summary on the first page.
+    doc.setPageSize(QSizeF(620, 620.0 * 267 / 180));
     QPdfWriter writer(path);
     writer.setTitle(QObject::tr("Run report: %1").arg(report.run.name));
     writer.setCreator(QStringLiteral("HiPS Studio"));
