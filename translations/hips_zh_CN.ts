@@ -347,168 +347,168 @@
         <translation>&lt;p&gt;另有 %1 条，见 JSON 导出。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="117"/>
-        <location filename="../ui/report/ReportWriter.cpp" line="58"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="119"/>
+        <location filename="../ui/report/ReportWriter.cpp" line="61"/>
         <source>Run report: %1</source>
         <translation>运行报告：%1</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="126"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="128"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="127"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="129"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="128"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="130"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="129"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="131"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="130"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="132"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="131"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="133"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="132"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="134"/>
         <source>Ended</source>
         <translation>结束时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="133"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="135"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="134"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="136"/>
         <source>Report made</source>
         <translation>报告生成时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="136"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="138"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="138"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="140"/>
         <source>not reached</source>
         <translation>未达到</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="139"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="141"/>
         <source>%1 (round %2)</source>
         <translation>%1（第 %2 轮）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="140"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="142"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="141"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="143"/>
         <source>Best test accuracy</source>
         <translation>最佳测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="142"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="144"/>
         <source>Final test accuracy</source>
         <translation>最终测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="143"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="145"/>
         <source>Time to %1 accuracy</source>
         <translation>达到 %1 准确率的用时</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="144"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="146"/>
         <source>Bytes inside parties</source>
         <translation>参与方内部字节数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="145"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="147"/>
         <source>Bytes across parties</source>
         <translation>跨参与方字节数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="146"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="148"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="146"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="148"/>
         <source>%1 samples/s</source>
         <translation>%1 samples/s</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="147"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="149"/>
         <source>Computing-time ratio</source>
         <translation>计算时间占比</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="150"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="152"/>
         <source>Topology</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="152"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="154"/>
         <source>&lt;p&gt;The stored topology could not be read.&lt;/p&gt;</source>
         <translation>&lt;p&gt;无法读取已保存的拓扑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="154"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="156"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="159"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="161"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="162"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="164"/>
         <source>&lt;p&gt;%1: not recorded in this run.&lt;/p&gt;</source>
         <translation>&lt;p&gt;%1：本次运行未记录。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="167"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="169"/>
         <source>Processes</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="169"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="171"/>
         <source>Warnings and errors</source>
         <translation>警告与错误</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportWriter.cpp" line="63"/>
+        <location filename="../ui/report/ReportWriter.cpp" line="66"/>
         <source>cannot write %1: the PDF came out empty</source>
         <translation>无法写入 %1：生成的 PDF 为空</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportWriter.cpp" line="70"/>
+        <location filename="../ui/report/ReportWriter.cpp" line="73"/>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportWriter.cpp" line="81"/>
+        <location filename="../ui/report/ReportWriter.cpp" line="84"/>
         <source>cannot tell the report format from &apos;%1&apos;: end the file name with .%2</source>
         <translation>无法从“%1”判断报告格式：请让文件名以 .%2 结尾</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportWriter.cpp" line="84"/>
+        <location filename="../ui/report/ReportWriter.cpp" line="87"/>
         <source>cannot write %1: the folder %2 does not exist or is not writable</source>
         <translation>无法写入 %1：文件夹 %2 不存在或不可写</translation>
     </message>
@@ -580,61 +580,61 @@
 <context>
     <name>hips::Designer</name>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="47"/>
+        <location filename="../ui/designer/Designer.cpp" line="49"/>
         <source>Palette — drag onto the canvas</source>
         <translation>组件面板 — 拖放到画布上</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="56"/>
+        <location filename="../ui/designer/Designer.cpp" line="58"/>
         <source>Validation</source>
         <translation>校验</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="121"/>
+        <location filename="../ui/designer/Designer.cpp" line="127"/>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="144"/>
+        <location filename="../ui/designer/Designer.cpp" line="150"/>
         <source>No problems: ready to run</source>
         <translation>没有问题：可以运行</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="154"/>
+        <location filename="../ui/designer/Designer.cpp" line="160"/>
         <source>Delete %1</source>
         <translation>删除 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/designer/Designer.cpp" line="154"/>
+        <location filename="../ui/designer/Designer.cpp" line="160"/>
         <source>Delete %n items</source>
         <translation>
             <numerusform>删除 %n 项</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/designer/Designer.cpp" line="160"/>
+        <location filename="../ui/designer/Designer.cpp" line="166"/>
         <source>Copied %n items</source>
         <translation>
             <numerusform>已复制 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="168"/>
+        <location filename="../ui/designer/Designer.cpp" line="174"/>
         <source>Nothing to paste: copy parties or worker groups</source>
         <translation>没有可粘贴的内容：请先复制参与方或工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="169"/>
+        <location filename="../ui/designer/Designer.cpp" line="175"/>
         <source>Paste</source>
         <translation>粘贴</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="176"/>
+        <location filename="../ui/designer/Designer.cpp" line="182"/>
         <source>&amp;Edit properties</source>
         <translation>编辑属性(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="180"/>
+        <location filename="../ui/designer/Designer.cpp" line="186"/>
         <source>&amp;Add here</source>
         <translation>在此添加(&amp;A)</translation>
     </message>
@@ -889,78 +889,78 @@
 <context>
     <name>hips::LiveChart</name>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="119"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="122"/>
         <source>Drag to zoom, right-click to zoom out; click a legend entry to hide its line</source>
         <translation>拖动以放大，右键单击以缩小；单击图例项可隐藏对应曲线</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="124"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="127"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="125"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="128"/>
         <source>Save this chart as a PNG picture, or its points as CSV</source>
         <translation>将此图表保存为 PNG 图片，或将其数据点保存为 CSV</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="128"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="131"/>
         <source>Save as PNG…</source>
         <translation>保存为 PNG…</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="129"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="132"/>
         <source>Save points as CSV…</source>
         <translation>将数据点保存为 CSV…</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="287"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="290"/>
         <source>time of day</source>
         <translation>时刻</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="291"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="294"/>
         <source>round</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="291"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="294"/>
         <source>seconds since start</source>
         <translation>自开始以来的秒数</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="379"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="382"/>
         <source>cannot write %1 (is the folder writable?)</source>
         <translation>无法写入 %1（文件夹可写吗？）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="395"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="398"/>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="402"/>
-        <location filename="../ui/charts/LiveChart.cpp" line="406"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="405"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="409"/>
         <source>Export chart</source>
         <translation>导出图表</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="403"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="406"/>
         <source>PNG pictures (*.png)</source>
         <translation>PNG 图片 (*.png)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="403"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="406"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="424"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="427"/>
         <source>round %1</source>
         <translation>第 %1 轮</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="426"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="429"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
@@ -1056,371 +1056,371 @@
         <translation>运行历史不可用：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="108"/>
+        <location filename="../ui/MainWindow.cpp" line="111"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="109"/>
+        <location filename="../ui/MainWindow.cpp" line="112"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="110"/>
+        <location filename="../ui/MainWindow.cpp" line="113"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="111"/>
+        <location filename="../ui/MainWindow.cpp" line="114"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="112"/>
+        <location filename="../ui/MainWindow.cpp" line="115"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="113"/>
+        <location filename="../ui/MainWindow.cpp" line="116"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="127"/>
+        <location filename="../ui/MainWindow.cpp" line="130"/>
         <source>&amp;New topology</source>
         <translation>新建拓扑(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="128"/>
+        <location filename="../ui/MainWindow.cpp" line="131"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="129"/>
+        <location filename="../ui/MainWindow.cpp" line="132"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="130"/>
+        <location filename="../ui/MainWindow.cpp" line="133"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="131"/>
+        <location filename="../ui/MainWindow.cpp" line="134"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="133"/>
+        <location filename="../ui/MainWindow.cpp" line="136"/>
         <source>&amp;Export report of selected run…</source>
         <translation>导出所选运行的报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="133"/>
+        <location filename="../ui/MainWindow.cpp" line="136"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="135"/>
+        <location filename="../ui/MainWindow.cpp" line="138"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="137"/>
+        <location filename="../ui/MainWindow.cpp" line="140"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="140"/>
+        <location filename="../ui/MainWindow.cpp" line="143"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="146"/>
+        <location filename="../ui/MainWindow.cpp" line="149"/>
         <source>&amp;Copy</source>
         <translation>复制(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="147"/>
+        <location filename="../ui/MainWindow.cpp" line="150"/>
         <source>&amp;Paste</source>
         <translation>粘贴(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="148"/>
+        <location filename="../ui/MainWindow.cpp" line="151"/>
         <source>&amp;Delete</source>
         <translation>删除(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="149"/>
+        <location filename="../ui/MainWindow.cpp" line="152"/>
         <source>Select &amp;all</source>
         <translation>全选(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="151"/>
+        <location filename="../ui/MainWindow.cpp" line="154"/>
         <source>&amp;Fit topology</source>
         <translation>适应拓扑大小(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="151"/>
+        <location filename="../ui/MainWindow.cpp" line="154"/>
         <source>Ctrl+0</source>
         <translation>Ctrl+0</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="153"/>
+        <location filename="../ui/MainWindow.cpp" line="156"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="154"/>
+        <location filename="../ui/MainWindow.cpp" line="157"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="159"/>
+        <location filename="../ui/MainWindow.cpp" line="162"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="173"/>
+        <location filename="../ui/MainWindow.cpp" line="176"/>
         <source>&amp;Start all</source>
         <translation>全部启动(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="173"/>
+        <location filename="../ui/MainWindow.cpp" line="176"/>
         <source>F5</source>
         <translation>F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="174"/>
+        <location filename="../ui/MainWindow.cpp" line="177"/>
         <source>S&amp;top all</source>
         <translation>全部停止(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="174"/>
+        <location filename="../ui/MainWindow.cpp" line="177"/>
         <source>Shift+F5</source>
         <translation>Shift+F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="183"/>
+        <location filename="../ui/MainWindow.cpp" line="186"/>
         <source>&amp;User guide</source>
         <translation>用户指南(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="184"/>
+        <location filename="../ui/MainWindow.cpp" line="187"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="186"/>
+        <location filename="../ui/MainWindow.cpp" line="189"/>
         <source>&amp;About HiPS Studio</source>
         <translation>关于 HiPS Studio(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="205"/>
+        <location filename="../ui/MainWindow.cpp" line="208"/>
         <source>1 problem in the topology: %1</source>
         <translation>拓扑中有 1 个问题：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="206"/>
+        <location filename="../ui/MainWindow.cpp" line="209"/>
         <source>%1 problems in the topology; the first: %2</source>
         <translation>拓扑中有 %1 个问题；第一个：%2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="209"/>
+        <location filename="../ui/MainWindow.cpp" line="212"/>
         <source>Topology valid: %1 processes, %2 training workers</source>
         <translation>拓扑有效：%1 个进程，%2 个训练工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="219"/>
-        <location filename="../ui/MainWindow.cpp" line="308"/>
+        <location filename="../ui/MainWindow.cpp" line="222"/>
+        <location filename="../ui/MainWindow.cpp" line="312"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="226"/>
-        <location filename="../ui/MainWindow.cpp" line="267"/>
-        <location filename="../ui/MainWindow.cpp" line="319"/>
+        <location filename="../ui/MainWindow.cpp" line="229"/>
+        <location filename="../ui/MainWindow.cpp" line="270"/>
+        <location filename="../ui/MainWindow.cpp" line="323"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="226"/>
+        <location filename="../ui/MainWindow.cpp" line="229"/>
         <source>Cannot open %1:
 %2</source>
         <translation>无法打开 %1：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="255"/>
+        <location filename="../ui/MainWindow.cpp" line="258"/>
         <source>local baseline (run %1)</source>
         <translation>本地基线（运行 %1）</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="264"/>
+        <location filename="../ui/MainWindow.cpp" line="267"/>
         <source>run %1</source>
         <translation>运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="267"/>
+        <location filename="../ui/MainWindow.cpp" line="270"/>
         <source>Run %1&apos;s topology cannot be read:
 %2</source>
         <translation>无法读取运行 %1 的拓扑：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="274"/>
+        <location filename="../ui/MainWindow.cpp" line="277"/>
         <source>Opened the topology of run %1; Start all runs it again</source>
         <translation>已打开运行 %1 的拓扑；“全部启动”将再次运行它</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="301"/>
+        <location filename="../ui/MainWindow.cpp" line="304"/>
         <source>Showing run %1 (%2): %3 rounds</source>
         <translation>正在显示运行 %1（%2）：%3 个轮次</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="320"/>
+        <location filename="../ui/MainWindow.cpp" line="324"/>
         <source>Topologies (*.json);;All files (*)</source>
         <translation>拓扑 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="327"/>
-        <location filename="../ui/MainWindow.cpp" line="340"/>
+        <location filename="../ui/MainWindow.cpp" line="331"/>
+        <location filename="../ui/MainWindow.cpp" line="344"/>
         <source>Save topology</source>
         <translation>保存拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="333"/>
+        <location filename="../ui/MainWindow.cpp" line="337"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="341"/>
+        <location filename="../ui/MainWindow.cpp" line="345"/>
         <source>Topologies (*.json)</source>
         <translation>拓扑 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="347"/>
+        <location filename="../ui/MainWindow.cpp" line="351"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="347"/>
+        <location filename="../ui/MainWindow.cpp" line="351"/>
         <source>Save the changes to the topology first?</source>
         <translation>是否先保存对拓扑的更改？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="376"/>
+        <location filename="../ui/MainWindow.cpp" line="380"/>
         <source>Select one run in the history to export its report</source>
         <translation>请在历史中选择一个运行以导出其报告</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="380"/>
-        <location filename="../ui/MainWindow.cpp" line="385"/>
+        <location filename="../ui/MainWindow.cpp" line="384"/>
+        <location filename="../ui/MainWindow.cpp" line="389"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="381"/>
+        <location filename="../ui/MainWindow.cpp" line="385"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="384"/>
+        <location filename="../ui/MainWindow.cpp" line="388"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="395"/>
+        <location filename="../ui/MainWindow.cpp" line="399"/>
         <source>The guide is not in this build; see README.md beside the sources.</source>
         <translation>此版本未包含指南；请参阅源代码旁的 README.md。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="396"/>
+        <location filename="../ui/MainWindow.cpp" line="400"/>
         <source>HiPS Studio — user guide</source>
         <translation>HiPS Studio — 用户指南</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="411"/>
+        <location filename="../ui/MainWindow.cpp" line="415"/>
         <source>Zoom the canvas</source>
         <translation>缩放画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="411"/>
+        <location filename="../ui/MainWindow.cpp" line="415"/>
         <source>Ctrl+wheel</source>
         <translation>Ctrl+滚轮</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="412"/>
+        <location filename="../ui/MainWindow.cpp" line="416"/>
         <source>Pan the canvas</source>
         <translation>平移画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="412"/>
+        <location filename="../ui/MainWindow.cpp" line="416"/>
         <source>Middle button, or Space+drag</source>
         <translation>中键，或 空格+拖动</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="413"/>
+        <location filename="../ui/MainWindow.cpp" line="417"/>
         <source>Zoom a chart / zoom out</source>
         <translation>缩放图表 / 缩小</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="413"/>
+        <location filename="../ui/MainWindow.cpp" line="417"/>
         <source>Drag / right-click</source>
         <translation>拖动 / 右键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="414"/>
+        <location filename="../ui/MainWindow.cpp" line="418"/>
         <source>Edit a run&apos;s name, tags or notes</source>
         <translation>编辑运行的名称、标签或备注</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="414"/>
+        <location filename="../ui/MainWindow.cpp" line="418"/>
         <source>Double-click or F2 in History</source>
         <translation>在历史中双击或按 F2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="421"/>
+        <location filename="../ui/MainWindow.cpp" line="425"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="421"/>
+        <location filename="../ui/MainWindow.cpp" line="425"/>
         <source>Shortcut</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="432"/>
+        <location filename="../ui/MainWindow.cpp" line="436"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="449"/>
+        <location filename="../ui/MainWindow.cpp" line="453"/>
         <source>About HiPS Studio</source>
         <translation>关于 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="450"/>
+        <location filename="../ui/MainWindow.cpp" line="454"/>
         <source>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;Train one model across parties with a two-layer parameter server; only aggregates cross party boundaries.&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;借助双层参数服务器，由多个参与方协同训练同一个模型；只有聚合结果会跨越参与方边界。&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="462"/>
+        <location filename="../ui/MainWindow.cpp" line="466"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="462"/>
+        <location filename="../ui/MainWindow.cpp" line="466"/>
         <source>Stop the run first: switching the language rebuilds the window.</source>
         <translation>请先停止运行：切换语言会重建窗口。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="484"/>
+        <location filename="../ui/MainWindow.cpp" line="489"/>
         <source>A run is under way</source>
         <translation>有运行正在进行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="484"/>
+        <location filename="../ui/MainWindow.cpp" line="489"/>
         <source>Stop the run and quit?</source>
         <translation>要停止运行并退出吗？</translation>
     </message>
@@ -2153,32 +2153,32 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
 <context>
     <name>hips::WorkerTimeline</name>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="13"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="15"/>
         <source>computing</source>
         <translation>计算</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="14"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="16"/>
         <source>communicating</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="14"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="16"/>
         <source>waiting</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="26"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="29"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="47"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="50"/>
         <source>Time per worker in a round: no round yet</source>
         <translation>每个工作节点一轮的时间：尚无轮次</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="79"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="82"/>
         <source>Time per worker in round %1</source>
         <translation>第 %1 轮每个工作节点的时间</translation>
     </message>

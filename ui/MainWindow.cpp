@@ -68,15 +68,18 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
     connect(m_designer, &Designer::message, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
     connect(m_run, &RunPanel::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     connect(m_history, &HistoryPanel::message, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
-    connect(m_run, &RunPanel::startRequested, this, [this] {
-        if (m_run->start(m_designer->topology())) setTab(ChartsTab);
+    connect(m_run, &RunPanel::startRequested, this, [this] {  // from the Run tab, stay with its processes
+        if (m_run->start(m_designer->topology()) && tab() != RunTab) setTab(ChartsTab);
     });
     connect(m_run, &RunPanel::runStarted, m_charts, [this](const Topology& t) {
         m_charts->clear();
         addLocalReference(t.training);
         m_charts->setLive(true);
     });
-    connect(m_run, &RunPanel::runFinished, m_charts, [this] { m_charts->setLive(false); });
+    connect(m_run, &RunPanel::runFinished, m_charts, [this](const RunSummary& s) {
+        m_charts->setLive(false);
+        if (m_store) m_chartedRun = m_store->runOfDirectory(s.runDir).value_or(0);  // kept across a language switch
+    });
     connect(m_run, &RunPanel::roundCompleted, m_charts, &RunCharts::addRound);
     connect(m_run, &RunPanel::metricRecord, m_charts, &RunCharts::addRecord);
     statusBar()->addPermanentWidget(m_runStatus);
@@ -299,6 +302,7 @@ bool MainWindow::showStoredRun(qint64 run) {
     for (const auto& [record, t] : records) m_charts->addRecord(record, t * 1000, t - report->run.started);
     for (LiveChart* c : m_charts->charts()) c->redrawNow();
     statusBar()->showMessage(tr("Showing run %1 (%2): %3 rounds").arg(run).arg(report->run.name).arg(stored.rows.size()));
+    m_chartedRun = run;
     return true;
 }
 
@@ -474,6 +478,7 @@ void MainWindow::adoptFrom(const MainWindow& other) {
     if (!other.m_designer->undoStack()->isClean()) m_designer->undoStack()->resetClean();  // still unsaved
     restoreGeometry(other.saveGeometry());
     restoreState(other.saveState());
+    if (other.m_chartedRun > 0) showStoredRun(other.m_chartedRun);  // the charts as they were
     setTab(other.tab());
     updateTitle();
 }

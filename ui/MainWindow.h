@@ -85,6 +85,7 @@ private:
     RunPanel* m_run;
     RunCharts* m_charts;
     HistoryPanel* m_history;
+    qint64 m_chartedRun = 0;  // the stored run the charts show (0: none, or a live one not yet stored)
     RunStatus* m_runStatus;  // the run's figures in the status strip, on every tab
     QMenu* m_recentMenu = nullptr;
 };

@@ -15,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QValueAxis>
+#include <QApplication>
 #include <QtTest>
 
 using namespace hips;
@@ -265,6 +266,21 @@ private Q_SLOTS:
         QCOMPARE(t->chart()->title(), QStringLiteral("Time per worker in round 2"));
         charts.clear();
         QCOMPARE(t->shownRound(), 0);
+    }
+
+    // A dark desktop gets dark charts (the lines keep their colours).
+    void aDarkPaletteGivesDarkCharts() {
+        const QPalette light = QApplication::palette();
+        QPalette dark = light;
+        dark.setColor(QPalette::Window, QColor(0x20, 0x20, 0x24));
+        dark.setColor(QPalette::Base, QColor(0x18, 0x18, 0x1c));
+        QApplication::setPalette(dark);
+        LiveChart darkChart(QStringLiteral("t"), QStringLiteral("y"));
+        QApplication::setPalette(light);
+        LiveChart lightChart(QStringLiteral("t"), QStringLiteral("y"));
+        QCOMPARE(darkChart.chart()->theme(), QChart::ChartThemeDark);
+        QCOMPARE(lightChart.chart()->theme(), QChart::ChartThemeLight);
+        QVERIFY(darkChart.chart()->backgroundBrush().color().lightness() < 128);
     }
 
     void runChartsTakeRoundsWithTrafficAsCumulativeOrRate() {

@@ -7,7 +7,9 @@
 #include "MainWindow.h"
 #include "Palette.h"
 #include "PropertyPanel.h"
+#include "RunCharts.h"
 #include "RunPanel.h"
+#include "RunStore.h"
 #include "TopologyReader.h"
 #include "TopologyWriter.h"
 #include "Versions.h"
@@ -17,6 +19,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
+#include <QToolTip>
 #include <QMimeData>
 #include <QPushButton>
 #include <QSpinBox>
@@ -113,6 +116,8 @@ private Q_SLOTS:
         QCOMPARE(refused.size(), 1);
         QVERIFY(refused.first().first().toString().contains("already has a scheduler"));
         QCOMPARE(d->undoStack()->count(), 0);
+        QTRY_VERIFY(QToolTip::isVisible());  // said at the pointer, not only in the status bar
+        QVERIFY(QToolTip::text().contains("already has a scheduler"));
     }
 
     void undoAndRedoRestoreTheExactJson() {
@@ -347,9 +352,29 @@ private Q_SLOTS:
         QVERIFY(english.openTopology(kDefault));
         dropFromPalette(*english.designer(), PaletteItem::Party, QPointF(900, 900));
         QVERIFY(english.windowTitle().contains('*'));
+        RunStore& store = *english.store();  // a stored run on the charts: the switch keeps it there
+        QFile small(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");
+        QVERIFY(small.open(QIODevice::ReadOnly));
+        const qint64 run = store.beginRun("charted", small.readAll(), {{"rounds", 2}});
+        for (int round = 1; round <= 2; ++round) {
+            const double t = store.run(run)->started + round;
+            for (const char* w : {"party1/worker0", "party2/worker0"}) {
+                store.appendMetric(run, t, w, round, "train.loss", 1.0 / round);
+                store.appendMetric(run, t, w, round, "train.samples", 64);
+                store.appendMetric(run, t, w, round, "train.compute_s", 0.5);
+                store.appendMetric(run, t, w, round, "train.comm_s", 0.1);
+            }
+            store.appendMetric(run, t, "central/global_server0", round, "aggregate.round_s", 1.0);
+            store.appendMetric(run, t + 0.1, "central/master_worker", round, "eval.test_acc", 0.5 + 0.1 * round);
+        }
+        store.finishRun(run, "finished", {});
+        store.flush();
+        QVERIFY(english.showStoredRun(run));
+        QCOMPARE(english.charts()->accuracy()->pointCount(0), 2);
         QVERIFY(versions::installTranslation("zh_CN"));
         MainWindow chinese(dir.filePath("history.sqlite"));
         chinese.adoptFrom(english);
+        QCOMPARE(chinese.charts()->accuracy()->pointCount(0), 2);
         QCOMPARE(chinese.designer()->json(), english.designer()->json());
         QVERIFY(chinese.windowTitle().contains('*'));
         QCOMPARE(chinese.findChild<QTabWidget*>()->tabText(0), QString::fromUtf8("设计"));

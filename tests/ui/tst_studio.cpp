@@ -64,7 +64,9 @@ private Q_SLOTS:
         QVERIFY(run->startButton()->isEnabled());
         QCOMPARE(run->processes()->rowCount(), 11);  // what Start all will run, before it runs
 
+        window.setTab(MainWindow::RunTab);
         QTest::mouseClick(run->startButton(), Qt::LeftButton);
+        QCOMPARE(window.tab(), MainWindow::RunTab);  // started from the Run tab: its processes stay in sight
         QTRY_VERIFY_WITH_TIMEOUT(run->state() == RunState::Running, 60000);
         QVERIFY(!run->startButton()->isEnabled());
         QVERIFY(run->stopButton()->isEnabled());

@@ -1,5 +1,7 @@
 #include "LiveChart.h"
 
+#include "Theme.h"
+
 #include "Lttb.h"
 
 #include <QChart>
@@ -109,6 +111,7 @@ void applyNiceTicks(QValueAxis* axis, bool integers) {
 
 LiveChart::LiveChart(const QString& title, const QString& yTitle, QWidget* parent)
     : QWidget(parent), m_chart(new QChart), m_view(new QChartView(m_chart)), m_hover(new QLabel) {
+    if (isDarkPalette(palette())) m_chart->setTheme(QChart::ChartThemeDark);  // before any line: it resets colours
     m_chart->setTitle(title);
     m_chart->setAnimationOptions(QChart::NoAnimation);
     m_chart->legend()->setAlignment(Qt::AlignBottom);

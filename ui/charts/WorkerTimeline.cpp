@@ -1,5 +1,7 @@
 #include "WorkerTimeline.h"
 
+#include "Theme.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QHorizontalStackedBarSeries>
@@ -18,6 +20,7 @@ WorkerTimeline::WorkerTimeline(QWidget* parent)
     m_waiting->setColor(QColor(0xc7, 0xc7, 0xc7));
     for (QBarSet* s : {m_compute, m_communication, m_waiting}) m_series->append(s);
     auto* chart = new QChart;
+    if (isDarkPalette(palette())) chart->setTheme(QChart::ChartThemeDark);
     chart->addSeries(m_series);
     chart->addAxis(m_names, Qt::AlignLeft);
     chart->addAxis(m_seconds, Qt::AlignBottom);

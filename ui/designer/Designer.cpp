@@ -9,7 +9,9 @@
 
 #include <QLabel>
 #include <QListWidget>
+#include <QCursor>
 #include <QMenu>
+#include <QToolTip>
 #include <QSaveFile>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -70,7 +72,11 @@ Designer::Designer(QWidget* parent)
     layout->addWidget(split);
 
     connect(m_scene, &DesignerScene::editRequested, this, [this](const QString& text, const Topology& after) { apply(text, after); });
-    connect(m_scene, &DesignerScene::refused, this, &Designer::message);
+    // A refused gesture says why where the user looks (at the pointer), and in the status bar.
+    connect(m_scene, &DesignerScene::refused, this, [this](const QString& why) {
+        QToolTip::showText(QCursor::pos(), why, m_view);
+        Q_EMIT message(why);
+    });
     connect(m_properties, &PropertyPanel::refused, this, &Designer::message);
     connect(m_properties, &PropertyPanel::editRequested, this,
             [this](const QString& text, const Topology& after, const QString& key) {

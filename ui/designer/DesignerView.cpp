@@ -1,5 +1,7 @@
 #include "DesignerView.h"
 
+#include "Theme.h"
+
 #include <QKeyEvent>
 #include <QScrollBar>
 #include <QWheelEvent>
@@ -11,7 +13,8 @@ DesignerView::DesignerView(QGraphicsScene* scene, QWidget* parent) : QGraphicsVi
     setDragMode(RubberBandDrag);
     setAcceptDrops(true);
     setTransformationAnchor(AnchorUnderMouse);
-    setBackgroundBrush(QColor(0xfc, 0xfc, 0xfd));
+    // The boxes stay light (their role colours read on them); the canvas around them follows a dark palette.
+    setBackgroundBrush(isDarkPalette(palette()) ? palette().color(QPalette::Base) : QColor(0xfc, 0xfc, 0xfd));
 }
 
 void DesignerView::resizeEvent(QResizeEvent* event) {
