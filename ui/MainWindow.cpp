@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include "StudioSettings.h"
+
 #include "Designer.h"
 #include "DesignerView.h"
 #include "HistoryPanel.h"
@@ -25,7 +27,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSettings>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTextBrowser>
@@ -39,7 +40,6 @@
 namespace hips {
 
 namespace {
-constexpr int kMaxRecent = 8;
 QIcon icon(const char* name) { return QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(name))); }
 }  // namespace
 
@@ -95,11 +95,11 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
     connect(m_designer->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
 
     buildActions();
-    QSettings settings;
-    restoreGeometry(settings.value("window/geometry").toByteArray());
-    restoreState(settings.value("window/state").toByteArray());
-    m_tabs->setCurrentIndex(settings.value("window/tab", DesignTab).toInt());
-    if (!settings.contains("window/geometry")) resize(1400, 860);
+    const StudioSettings::Window saved = StudioSettings::window();
+    restoreGeometry(saved.geometry);
+    restoreState(saved.state);
+    m_tabs->setCurrentIndex(saved.tab);
+    if (saved.geometry.isEmpty()) resize(1400, 860);
     updateStartable();
     updateTitle();
 }
@@ -169,7 +169,7 @@ void MainWindow::buildActions() {
         connect(a, &QAction::triggered, this, [this, a] { setLanguage(a->data().toString()); });
     }
     connect(language, &QMenu::aboutToShow, this, [languages] {
-        const QString current = QSettings().value("language", "en").toString();
+        const QString current = StudioSettings::language();
         for (QAction* a : languages->actions()) a->setChecked(a->data().toString() == current);
     });
 
@@ -217,7 +217,8 @@ void MainWindow::updateStartable() {
 void MainWindow::updateTitle() {
     // A topology not saved to a file yet goes by its own name (the shipped default is "default").
     const QString topologyName = m_designer->topology().name;
-    const QString name = !m_path.isEmpty()           ? QFileInfo(m_path).fileName()
+    const QString& path = m_designer->document()->path();
+    const QString name = !path.isEmpty()             ? QFileInfo(path).fileName()
                          : !topologyName.isEmpty() ? topologyName
                                                    : tr("untitled");
     setWindowTitle(QStringLiteral("%1%2 — HiPS Studio").arg(name, m_designer->undoStack()->isClean() ? QString() : QStringLiteral(" *")));
@@ -225,20 +226,18 @@ void MainWindow::updateTitle() {
 
 bool MainWindow::openTopology(const QString& path) {
     QString error;
-    if (!m_designer->openFile(path, &error)) {
+    if (!m_designer->openFile(QFileInfo(path).absoluteFilePath(), &error)) {
         QMessageBox::warning(this, tr("Open topology"), tr("Cannot open %1:\n%2").arg(path, error));
         return false;
     }
-    m_path = QFileInfo(path).absoluteFilePath();
-    addRecent(m_path);
+    addRecent(m_designer->document()->path());
     updateTitle();
     return true;
 }
 
 void MainWindow::openDefaultTopology() {
-    QString error;
-    m_designer->openFile(QStringLiteral(":/topologies/default.json"), &error);
-    m_path.clear();
+    const TopologyLoad load = TopologyReader::readFile(QStringLiteral(":/topologies/default.json"));
+    if (load.draft) m_designer->setTopology(*load.draft);  // a document of no file: Save asks where
     updateTitle();
 }
 
@@ -271,7 +270,6 @@ bool MainWindow::openStoredTopology(qint64 run) {
         return false;
     }
     m_designer->setTopology(*topology);
-    m_path.clear();
     updateTitle();
     setTab(DesignTab);
     statusBar()->showMessage(tr("Opened the topology of run %1; Start all runs it again").arg(run), 8000);
@@ -314,34 +312,35 @@ void MainWindow::newTopology() {
     edits::addParty(t, QPointF(0, 0));
     edits::addParty(t, QPointF(0, 240));
     m_designer->setTopology(t);
-    m_path.clear();
     updateTitle();
 }
 
 void MainWindow::openDialog() {
     if (!maybeSave()) return;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open topology"), QFileInfo(m_path).absolutePath(),
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open topology"), QFileInfo(m_designer->document()->path()).absolutePath(),
                                                       tr("Topologies (*.json);;All files (*)"));
     if (!path.isEmpty()) openTopology(path);
 }
 
 bool MainWindow::saveTo(const QString& path) {
     QString error;
-    if (!m_designer->saveFile(path, &error)) {
+    if (!m_designer->saveFile(QFileInfo(path).absoluteFilePath(), &error)) {
         QMessageBox::warning(this, tr("Save topology"), error);
         return false;
     }
-    m_path = QFileInfo(path).absoluteFilePath();
-    addRecent(m_path);
+    addRecent(m_designer->document()->path());
     updateTitle();
-    statusBar()->showMessage(tr("Saved %1").arg(m_path), 4000);
+    statusBar()->showMessage(tr("Saved %1").arg(m_designer->document()->path()), 4000);
     return true;
 }
 
-bool MainWindow::save() { return m_path.isEmpty() ? saveAs() : saveTo(m_path); }
+bool MainWindow::save() {
+    const QString path = m_designer->document()->path();
+    return path.isEmpty() ? saveAs() : saveTo(path);
+}
 
 bool MainWindow::saveAs() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save topology"), m_path.isEmpty() ? QStringLiteral("topology.json") : m_path,
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save topology"), m_designer->document()->path().isEmpty() ? QStringLiteral("topology.json") : m_designer->document()->path(),
                                                       tr("Topologies (*.json)"));
     return !path.isEmpty() && saveTo(path);
 }
@@ -355,18 +354,14 @@ bool MainWindow::maybeSave() {
 }
 
 void MainWindow::addRecent(const QString& path) {
-    QSettings settings;
-    QStringList recent = settings.value("recent").toStringList();
-    recent.removeAll(path);
-    recent.prepend(path);
-    settings.setValue("recent", recent.mid(0, kMaxRecent));
+    StudioSettings::addRecentFile(path);
     rebuildRecentMenu();
 }
 
 void MainWindow::rebuildRecentMenu() {
     if (!m_recentMenu) return;
     m_recentMenu->clear();
-    const QStringList recent = QSettings().value("recent").toStringList();
+    const QStringList recent = StudioSettings::recentFiles();
     for (const QString& path : recent)
         connect(m_recentMenu->addAction(path), &QAction::triggered, this, [this, path] {
             if (maybeSave()) openTopology(path);
@@ -461,20 +456,19 @@ void MainWindow::about() {
 }
 
 void MainWindow::setLanguage(const QString& locale) {
-    if (locale == QSettings().value("language", "en").toString()) return;
+    if (locale == StudioSettings::language()) return;
     if (m_run->isActive()) {
         QMessageBox::information(this, tr("Language"), tr("Stop the run first: switching the language rebuilds the window."));
         return;
     }
-    QSettings().setValue("language", locale);
+    StudioSettings::setLanguage(locale);
     Q_EMIT languageChangeRequested(locale);
 }
 
 MainWindow::Tab MainWindow::tab() const { return Tab(m_tabs->currentIndex()); }
 
 void MainWindow::adoptFrom(const MainWindow& other) {
-    m_designer->setTopology(other.m_designer->topology());
-    m_path = other.m_path;
+    m_designer->setTopology(other.m_designer->topology(), other.m_designer->document()->path());
     if (!other.m_designer->undoStack()->isClean()) m_designer->undoStack()->resetClean();  // still unsaved
     restoreGeometry(other.saveGeometry());
     restoreState(other.saveState());
@@ -490,10 +484,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
             return event->ignore();
         m_run->stop();
     }
-    QSettings settings;
-    settings.setValue("window/geometry", saveGeometry());
-    settings.setValue("window/state", saveState());
-    settings.setValue("window/tab", m_tabs->currentIndex());
+    StudioSettings::setWindow({saveGeometry(), saveState(), m_tabs->currentIndex()});
     event->accept();
 }
 

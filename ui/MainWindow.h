@@ -77,7 +77,6 @@ private:
     void about();
     void setLanguage(const QString& locale);
 
-    QString m_path;
     QString m_historyError;
     std::unique_ptr<RunStore> m_store;
     QTabWidget* m_tabs;

@@ -5,11 +5,11 @@
 // the Charts tab shows that stored run (and --tab picks which tab the picture shows).
 #include "HistoryPanel.h"
 #include "MainWindow.h"
+#include "StudioSettings.h"
 #include "Versions.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QSettings>
 #include <QTimer>
 #include <cstdio>
 #include <sys/stat.h>
@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
     args.addVersionOption();
     args.process(app);
 
-    const QString language = args.isSet("language") ? args.value("language") : QSettings().value("language", "en").toString();
+    const QString language = args.isSet("language") ? args.value("language") : hips::StudioSettings::language();
     if (!hips::versions::installTranslation(language))
         std::fprintf(stderr, "hips-studio: no translation for '%s'; using English\n", qPrintable(language));
 

@@ -4,6 +4,7 @@
 #include "Designer.h"
 #include "DesignerScene.h"
 #include "DesignerView.h"
+#include "TopologyDocument.h"
 #include "MainWindow.h"
 #include "Palette.h"
 #include "PropertyPanel.h"
@@ -209,6 +210,34 @@ private Q_SLOTS:
         QTest::keyClick(address, Qt::Key_Return);
         QCOMPARE(d->topology().host("local")->address, QStringLiteral("10.0.0.7"));
         QCOMPARE(d->undoStack()->count(), 1);
+    }
+
+    // An edit redraws only the parties it changed: party1's items are the same objects after
+    // party2 gained workers (and after the undo), and the edit's event names party2 alone.
+    void anEditRedrawsOnlyThePartiesItChanged() {
+        QSignalSpy changes(d->document(), &TopologyDocument::changed);
+        DesignerItem* party1 = d->scene()->item({ElementRef::Kind::Party, "party1"});
+        DesignerItem* party1Workers = d->scene()->item({ElementRef::Kind::Workers, "party1", {}, 0});
+        DesignerItem* party2 = d->scene()->item({ElementRef::Kind::Party, "party2"});
+        const int edges = d->scene()->edgeCount();
+        dropFromPalette(*d, PaletteItem::Workers, centerOf(*d, {ElementRef::Kind::HostGroup, "party2", "local"}));
+        QCOMPARE(changes.size(), 1);
+        const auto change = changes.first().first().value<TopologyChange>();
+        QCOMPARE(change.parties, QSet<QString>{"party2"});
+        QVERIFY(!change.hosts && !change.training && !change.everything);
+        QCOMPARE(d->scene()->item({ElementRef::Kind::Party, "party1"}), party1);
+        QCOMPARE(d->scene()->item({ElementRef::Kind::Workers, "party1", {}, 0}), party1Workers);
+        QVERIFY(d->scene()->item({ElementRef::Kind::Party, "party2"}) != party2);  // drawn anew
+        QVERIFY(d->scene()->item({ElementRef::Kind::Workers, "party2", {}, 1}));
+        QCOMPARE(d->scene()->edgeCount(), edges + 1);  // the new group's line to its server
+        d->undoStack()->undo();
+        QCOMPARE(d->scene()->item({ElementRef::Kind::Party, "party1"}), party1);
+        QVERIFY(!d->scene()->item({ElementRef::Kind::Workers, "party2", {}, 1}));
+        QCOMPARE(d->scene()->edgeCount(), edges);
+        int boxes = 0;  // no box left behind by the redraws
+        for (QGraphicsItem* i : d->scene()->items())
+            boxes += i->type() == DesignerItem::kType && static_cast<DesignerItem*>(i)->ref().kind == ElementRef::Kind::Party;
+        QCOMPARE(boxes, 3);
     }
 
     // A double click on a chip selects it and puts the keyboard in its first field: typing edits it.

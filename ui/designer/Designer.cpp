@@ -4,41 +4,16 @@
 #include "DesignerView.h"
 #include "Palette.h"
 #include "PropertyPanel.h"
-#include "TopologyReader.h"
-#include "TopologyWriter.h"
 
 #include <QLabel>
 #include <QListWidget>
 #include <QCursor>
 #include <QMenu>
 #include <QToolTip>
-#include <QSaveFile>
 #include <QSplitter>
 #include <QVBoxLayout>
 
 namespace hips {
-
-// One edit: the topology before and after. Snapshots make undo exact by construction.
-class TopologyEditCommand : public QUndoCommand {
-public:
-    TopologyEditCommand(Designer* designer, const QString& text, Topology before, Topology after, QString mergeKey)
-        : QUndoCommand(text), m_designer(designer), m_before(std::move(before)), m_after(std::move(after)),
-          m_mergeKey(std::move(mergeKey)) {}
-    void redo() override { m_designer->display(m_after); }
-    void undo() override { m_designer->display(m_before); }
-    int id() const override { return m_mergeKey.isEmpty() ? -1 : 1; }
-    bool mergeWith(const QUndoCommand* other) override {
-        auto* o = static_cast<const TopologyEditCommand*>(other);
-        if (o->m_mergeKey != m_mergeKey) return false;
-        m_after = o->m_after;
-        return true;
-    }
-
-private:
-    Designer* m_designer;
-    Topology m_before, m_after;
-    QString m_mergeKey;
-};
 
 Designer::Designer(QWidget* parent)
     : QWidget(parent), m_scene(new DesignerScene(this)), m_view(new DesignerView(m_scene)), m_palette(new Palette),
@@ -84,7 +59,7 @@ Designer::Designer(QWidget* parent)
                 m_scene->selectElements({m_properties->element()});
             });
     connect(m_scene, &QGraphicsScene::selectionChanged, this,
-            [this] { m_properties->show(m_topology, m_scene->selectedElements()); });
+            [this] { m_properties->show(topology(), m_scene->selectedElements()); });
     connect(m_scene, &DesignerScene::editWanted, this, [this] { m_properties->focusFirstField(); });
     connect(m_scene, &DesignerScene::contextMenuWanted, this, [this](QPoint screenPos, QPointF scenePos) {
         QMenu* menu = contextMenu(scenePos);
@@ -92,87 +67,61 @@ Designer::Designer(QWidget* parent)
         menu->popup(screenPos);
     });
     connect(m_issueList, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
-        const ElementRef ref = edits::elementForIssuePath(m_topology, item->data(Qt::UserRole).toString());
+        const ElementRef ref = edits::elementForIssuePath(topology(), item->data(Qt::UserRole).toString());
         m_scene->selectElements({ref});
     });
+    connect(&m_document, &TopologyDocument::changed, this, &Designer::display);
+    connect(&m_document, &TopologyDocument::validityChanged, this, &Designer::validityChanged);
     setTopology(Topology{});
 }
 
 // The scene's items go after the panels; their last selection changes must not reach them.
 Designer::~Designer() { m_scene->disconnect(this); }
 
-void Designer::setTopology(const Topology& topology) {
-    m_undo.clear();
-    display(topology);
+void Designer::setTopology(const Topology& topology, const QString& path) {
+    m_document.reset(topology, path);
     m_view->setAutoFit(true);
     m_view->fit();
 }
 
 bool Designer::openFile(const QString& path, QString* error) {
-    const TopologyLoad load = TopologyReader::readFile(path);
-    if (!load.draft) {  // not even well-formed: nothing to draw
-        *error = load.errorText();
-        return false;
-    }
-    setTopology(*load.draft);
+    if (!m_document.open(path, error)) return false;
+    m_view->setAutoFit(true);
+    m_view->fit();
     return true;
 }
 
-QByteArray Designer::json() const { return TopologyWriter::toJson(m_topology); }
+bool Designer::saveFile(const QString& path, QString* error) { return m_document.save(path, error); }
 
-bool Designer::saveFile(const QString& path, QString* error) {
-    QSaveFile f(path);
-    const QByteArray bytes = json();
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
-        *error = tr("cannot write %1: %2").arg(path, f.errorString());
-        return false;
-    }
-    m_undo.setClean();
-    return true;
-}
-
-void Designer::apply(const QString& text, const Topology& after, const QString& mergeKey) {
-    m_undo.push(new TopologyEditCommand(this, text, m_topology, after, mergeKey));
-}
-
-void Designer::display(const Topology& topology) {
-    const bool wasValid = m_issues.isEmpty();
-    m_topology = topology;
-    // Exactly what `hips validate` and `hips run` check: the topology as its file would read.
-    m_issues = TopologyReader::readJson(TopologyWriter::toJson(topology)).issues;
-    m_scene->setTopology(m_topology, m_issues);
-    m_properties->show(m_topology, m_scene->selectedElements());
+void Designer::display(const TopologyChange& change) {
+    m_scene->update(topology(), issues(), change);
+    m_properties->show(topology(), m_scene->selectedElements());
     m_issueList->clear();
-    for (const TopologyIssue& issue : m_issues) {
+    for (const TopologyIssue& issue : issues()) {
         auto* item = new QListWidgetItem(QIcon(QStringLiteral(":/icons/warning.svg")), issue.toString(), m_issueList);
         item->setData(Qt::UserRole, issue.path);
     }
-    if (m_issues.isEmpty()) m_issueList->addItem(new QListWidgetItem(QIcon(QStringLiteral(":/icons/ok.svg")), tr("No problems: ready to run")));
+    if (issues().isEmpty()) m_issueList->addItem(new QListWidgetItem(QIcon(QStringLiteral(":/icons/ok.svg")), tr("No problems: ready to run")));
     Q_EMIT topologyChanged();
-    if (wasValid != m_issues.isEmpty()) Q_EMIT validityChanged(m_issues.isEmpty());
 }
 
 void Designer::deleteSelection() {
     const QList<ElementRef> selected = m_scene->selectedElements();
     if (selected.isEmpty()) return;
-    Topology t = m_topology;
+    Topology t = topology();
     edits::remove(t, selected);
     apply(selected.size() == 1 ? tr("Delete %1").arg(selected.first().key()) : tr("Delete %n items", nullptr, int(selected.size())), t);
 }
 
 void Designer::copySelection() {
-    m_clipboard = m_scene->selectedElements();
-    m_clipboardSource = m_topology;
-    Q_EMIT message(tr("Copied %n items", nullptr, int(m_clipboard.size())));
+    Q_EMIT message(tr("Copied %n items", nullptr, m_document.copy(m_scene->selectedElements())));
 }
 
 void Designer::paste() {
-    if (m_clipboard.isEmpty()) return;
-    Topology t = m_topology;
+    if (!m_document.hasClipboard()) return;
     const QList<ElementRef> selected = m_scene->selectedElements();
-    const QList<ElementRef> copies = edits::paste(t, m_clipboardSource, m_clipboard, selected.isEmpty() ? QString() : selected.first().party);
+    const QList<ElementRef> copies = m_document.paste(selected.isEmpty() ? QString() : selected.first().party);
     if (copies.isEmpty()) return Q_EMIT message(tr("Nothing to paste: copy parties or worker groups"));
-    apply(tr("Paste"), t);
     m_scene->selectElements(copies);
 }
 

@@ -1,12 +1,11 @@
 #pragma once
 // The topology designer: palette, canvas, property panel and the validation list around one
-// topology, with undo/redo of every edit. Edits are snapshots of the whole topology (a few
-// kilobytes), so undo restores exactly what was there; a drag is one step, and typing into one
-// field merges into one step.
-#include "TopologyEdits.h"
-#include "TopologyIssue.h"
+// TopologyDocument (the topology, its issues, undo, file and clipboard). Edits are snapshots of the
+// whole topology (a few kilobytes), so undo restores exactly what was there; a drag is one step,
+// and typing into one field merges into one step. Each change reaches the canvas as an event
+// naming what changed, and the canvas redraws only the parties concerned.
+#include "TopologyDocument.h"
 
-#include <QUndoStack>
 #include <QWidget>
 
 class QAction;
@@ -26,16 +25,18 @@ public:
     explicit Designer(QWidget* parent = nullptr);
     ~Designer() override;
 
-    bool openFile(const QString& path, QString* error);
+    TopologyDocument* document() { return &m_document; }
+    bool openFile(const QString& path, QString* error);  // the file becomes the document's path
     bool saveFile(const QString& path, QString* error);
-    void setTopology(const Topology& topology);  // a new document: clears the undo history
-    const Topology& topology() const { return m_topology; }
-    const TopologyIssues& issues() const { return m_issues; }
-    bool isValid() const { return m_issues.isEmpty(); }
-    QByteArray json() const;
+    // A new document (saved as `path`, if any): clears the undo history.
+    void setTopology(const Topology& topology, const QString& path = {});
+    const Topology& topology() const { return m_document.topology(); }
+    const TopologyIssues& issues() const { return m_document.issues(); }
+    bool isValid() const { return m_document.isValid(); }
+    QByteArray json() const { return m_document.json(); }
 
     // Applies an edit as one undo step; with a merge key, consecutive edits with the same key merge.
-    void apply(const QString& text, const Topology& after, const QString& mergeKey = {});
+    void apply(const QString& text, const Topology& after, const QString& mergeKey = {}) { m_document.apply(text, after, mergeKey); }
 
     void deleteSelection();
     void copySelection();
@@ -46,7 +47,7 @@ public:
     void setCanvasActions(QList<QAction*> actions) { m_canvasActions = std::move(actions); }
     QMenu* contextMenu(QPointF scenePos);  // what a right click at scenePos shows (the caller owns it)
 
-    QUndoStack* undoStack() { return &m_undo; }
+    QUndoStack* undoStack() { return m_document.undoStack(); }
     DesignerScene* scene() const { return m_scene; }
     DesignerView* view() const { return m_view; }
     PropertyPanel* properties() const { return m_properties; }
@@ -58,19 +59,14 @@ Q_SIGNALS:
     void message(const QString& text);
 
 private:
-    friend class TopologyEditCommand;
-    void display(const Topology& topology);  // what undo/redo call
+    void display(const TopologyChange& change);  // the document changed
 
-    Topology m_topology;
-    TopologyIssues m_issues;
-    QUndoStack m_undo;
+    TopologyDocument m_document;
     DesignerScene* m_scene;
     DesignerView* m_view;
     Palette* m_palette;
     PropertyPanel* m_properties;
     QListWidget* m_issueList;
-    Topology m_clipboardSource;
-    QList<ElementRef> m_clipboard;
     QList<QAction*> m_canvasActions;
 };
 

@@ -47,11 +47,55 @@ QList<RoleChip> chipsOf(const Party& p) {
 DesignerScene::DesignerScene(QObject* parent) : QGraphicsScene(parent) {}
 
 void DesignerScene::setTopology(const Topology& topology, const TopologyIssues& issues) {
+    TopologyChange everything;
+    everything.everything = true;
+    update(topology, issues, everything);
+}
+
+void DesignerScene::update(const Topology& topology, const TopologyIssues& issues, const TopologyChange& change) {
     const QList<ElementRef> selected = selectedElements();
     m_topology = topology;
     m_issues = issues;
-    build();
+    // Parties without a place of their own are laid out in a row: a new one, one that changed
+    // width, or one that lost its place (an undone first drag) moves the others, so all are redrawn.
+    auto unplaced = [&](const QString& id) { return std::isnan(edits::partyPosition(m_topology, id).x()); };
+    bool redrawAll = change.everything || change.hosts;
+    for (const QString& id : change.parties)
+        redrawAll = redrawAll || (m_topology.party(id) && unplaced(id) && !m_items.contains(ElementRef(ElementRef::Kind::Party, id).key()));
+    if (change.layout)
+        for (const Party& p : m_topology.parties) redrawAll = redrawAll || unplaced(p.id);
+    if (redrawAll) return build(), selectElements(selected);
+    QHash<QString, qreal> widths;  // of the unplaced parties about to be redrawn
+    for (const QString& id : change.parties)
+        if (DesignerItem* box = m_items.value(ElementRef(ElementRef::Kind::Party, id).key()); box && unplaced(id)) widths.insert(id, box->rect().width());
+    for (const QString& id : change.parties) replaceParty(id);
+    for (auto it = widths.begin(); it != widths.end(); ++it)
+        if (DesignerItem* box = m_items.value(ElementRef(ElementRef::Kind::Party, it.key()).key()); !box || box->rect().width() != *it)
+            return build(), selectElements(selected);
+    if (change.layout)  // a dragged party is where it was dropped; an undone drag moves it back
+        for (const Party& p : m_topology.parties)
+            if (DesignerItem* box = m_items.value(ElementRef(ElementRef::Kind::Party, p.id).key())) box->setPos(edits::partyPosition(m_topology, p.id));
+    addEdges();
+    markIssues();
     selectElements(selected);
+}
+
+// The party's box and everything in it, drawn anew from the topology where it was (or at its
+// layout position), or gone when the party is.
+void DesignerScene::replaceParty(const QString& id) {
+    DesignerItem* old = m_items.value(ElementRef(ElementRef::Kind::Party, id).key());
+    const QPointF at = old ? old->pos() : edits::partyPosition(m_topology, id);
+    removeParty(id);
+    if (const Party* p = m_topology.party(id)) addParty(*p, std::isnan(at.x()) ? QPointF() : at);
+}
+
+void DesignerScene::removeParty(const QString& id) {
+    DesignerItem* box = m_items.value(ElementRef(ElementRef::Kind::Party, id).key());
+    for (auto it = m_items.begin(); it != m_items.end();)
+        it = (*it)->ref().party == id ? m_items.erase(it) : std::next(it);
+    if (!box) return;
+    removeItem(box);
+    delete box;  // and its host groups and chips
 }
 
 DesignerItem* DesignerScene::addParty(const Party& party, QPointF position) {
@@ -104,6 +148,7 @@ DesignerItem* DesignerScene::addParty(const Party& party, QPointF position) {
 void DesignerScene::build() {
     clear();
     m_items.clear();
+    m_edgeItems.clear();
     m_edges = 0;
     // Parties never placed go in the default arrangement: central on top, the others in a row.
     qreal rowX = 0;
@@ -115,23 +160,35 @@ void DesignerScene::build() {
         if (p.central) box->setPos(0, 0);
         else box->setPos(rowX, 260), rowX += box->rect().width() + 40;
     }
+    markIssues();
+    addEdges();
+}
+
+void DesignerScene::markIssues() {
+    for (DesignerItem* item : std::as_const(m_items)) item->setIssue({});
     for (const TopologyIssue& issue : m_issues) {
         ElementRef ref = edits::elementForIssuePath(m_topology, issue.path);
         DesignerItem* target = m_items.value(ref.key());
         if (!target && ref.kind != ElementRef::Kind::None) target = m_items.value(ElementRef{ElementRef::Kind::Party, ref.party}.key());
         if (target) target->setIssue(issue.message);
     }
-    addEdges();
 }
 
 void DesignerScene::addEdges() {
+    for (QGraphicsItem* edge : std::as_const(m_edgeItems)) {  // the hierarchy's lines, derived anew
+        removeItem(edge);
+        delete edge;
+    }
+    m_edgeItems.clear();
+    m_edges = 0;
     const Party* central = m_topology.centralParty();
     auto roleItem = [&](ElementRef::Kind kind, const QString& party, int index = 0) {
         return m_items.value(ElementRef{kind, party, {}, index}.key());
     };
     auto add = [&](DesignerItem* from, DesignerItem* to, EdgeItem::Style style, qreal offset = 0) {
         if (!from || !to) return;
-        addItem(new EdgeItem(from, to, style, offset));
+        m_edgeItems << new EdgeItem(from, to, style, offset);
+        addItem(m_edgeItems.last());
         ++m_edges;
     };
     using K = ElementRef::Kind;

@@ -1,10 +1,11 @@
 #pragma once
 // The topology drawn as parties (containers) holding host groups holding role chips, with the
-// edges the hierarchy implies. The scene is rebuilt from the topology after every edit; user
-// gestures (a palette drop, a party dragged, a role dragged onto another party or host) come
-// out as edit requests: the new topology, which the designer pushes on its undo stack.
+// edges the hierarchy implies. After an edit only the parties it changed are drawn anew (a new
+// document or a host change redraws everything); user gestures (a palette drop, a party dragged,
+// a role dragged onto another party or host) come out as edit requests: the new topology, which
+// the designer's document pushes on its undo stack.
 #include "DesignerItems.h"
-#include "TopologyIssue.h"
+#include "TopologyDocument.h"
 
 #include <QGraphicsScene>
 #include <QHash>
@@ -18,7 +19,9 @@ public:
 
     explicit DesignerScene(QObject* parent = nullptr);
 
-    void setTopology(const Topology& topology, const TopologyIssues& issues);
+    void setTopology(const Topology& topology, const TopologyIssues& issues);  // everything anew
+    // The document changed as `change` says: the parties it names are drawn anew, the rest stay.
+    void update(const Topology& topology, const TopologyIssues& issues, const TopologyChange& change);
     const Topology& topology() const { return m_topology; }
     DesignerItem* item(const ElementRef& ref) const { return m_items.value(ref.key()); }
     QList<ElementRef> selectedElements() const;
@@ -46,8 +49,11 @@ protected:
 
 private:
     void build();
+    void replaceParty(const QString& id);
+    void removeParty(const QString& id);
     DesignerItem* addParty(const Party& party, QPointF position);
     void addEdges();
+    void markIssues();
     // The party and host under a scene position, ignoring `except` and its children.
     std::pair<QString, QString> targetAt(QPointF scenePos, const QGraphicsItem* except = nullptr) const;
     void finishDrag(QGraphicsSceneMouseEvent* event);
@@ -58,6 +64,7 @@ private:
     QHash<QString, DesignerItem*> m_items;  // by ElementRef::key()
     QHash<QString, QPointF> m_pressPositions;  // moved items' positions at the press
     int m_edges = 0;
+    QList<QGraphicsItem*> m_edgeItems;
 };
 
 }  // namespace hips

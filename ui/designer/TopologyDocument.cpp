@@ -1,0 +1,120 @@
+#include "TopologyDocument.h"
+
+#include "TopologyReader.h"
+#include "TopologyWriter.h"
+
+#include <QJsonArray>
+#include <QSaveFile>
+
+namespace hips {
+
+namespace {
+
+// Each party as the file has it, by id.
+QHash<QString, QJsonObject> partiesOf(const QJsonObject& topology) {
+    QHash<QString, QJsonObject> out;
+    for (const QJsonValue& p : topology.value("parties").toArray()) out.insert(p.toObject().value("id").toString(), p.toObject());
+    return out;
+}
+
+}  // namespace
+
+TopologyChange TopologyChange::between(const Topology& before, const Topology& after) {
+    const QJsonObject a = TopologyWriter::toJsonObject(before), b = TopologyWriter::toJsonObject(after);
+    TopologyChange change;
+    change.hosts = a.value("hosts") != b.value("hosts");
+    change.training = a.value("training") != b.value("training");
+    change.layout = a.value("layout") != b.value("layout");
+    change.name = a.value("name") != b.value("name");
+    const QHash<QString, QJsonObject> pa = partiesOf(a), pb = partiesOf(b);
+    for (auto it = pa.begin(); it != pa.end(); ++it)
+        if (pb.value(it.key()) != *it) change.parties.insert(it.key());
+    for (auto it = pb.begin(); it != pb.end(); ++it)
+        if (!pa.contains(it.key())) change.parties.insert(it.key());
+    return change;
+}
+
+// One edit: the topology before and after. Snapshots make undo exact by construction.
+class TopologyEditCommand : public QUndoCommand {
+public:
+    TopologyEditCommand(TopologyDocument* document, const QString& text, Topology before, Topology after, QString mergeKey)
+        : QUndoCommand(text), m_document(document), m_before(std::move(before)), m_after(std::move(after)),
+          m_mergeKey(std::move(mergeKey)) {}
+    void redo() override { m_document->show(m_after, TopologyChange::between(m_document->topology(), m_after)); }
+    void undo() override { m_document->show(m_before, TopologyChange::between(m_document->topology(), m_before)); }
+    int id() const override { return m_mergeKey.isEmpty() ? -1 : 1; }
+    bool mergeWith(const QUndoCommand* other) override {
+        auto* o = static_cast<const TopologyEditCommand*>(other);
+        if (o->m_mergeKey != m_mergeKey) return false;
+        m_after = o->m_after;
+        return true;
+    }
+
+private:
+    TopologyDocument* m_document;
+    Topology m_before, m_after;
+    QString m_mergeKey;
+};
+
+TopologyDocument::TopologyDocument(QObject* parent) : QObject(parent) { qRegisterMetaType<TopologyChange>(); }
+
+QByteArray TopologyDocument::json() const { return TopologyWriter::toJson(m_topology); }
+
+void TopologyDocument::reset(const Topology& topology, const QString& path) {
+    m_undo.clear();
+    m_path = path;
+    TopologyChange everything;
+    everything.everything = true;
+    show(topology, everything);
+}
+
+bool TopologyDocument::open(const QString& path, QString* error) {
+    const TopologyLoad load = TopologyReader::readFile(path);
+    if (!load.draft) {  // not even well-formed: nothing to draw
+        *error = load.errorText();
+        return false;
+    }
+    reset(*load.draft, path);
+    return true;
+}
+
+bool TopologyDocument::save(const QString& path, QString* error) {
+    QSaveFile f(path);
+    const QByteArray bytes = json();
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
+        *error = tr("cannot write %1: %2").arg(path, f.errorString());
+        return false;
+    }
+    m_path = path;
+    m_undo.setClean();
+    return true;
+}
+
+void TopologyDocument::apply(const QString& text, const Topology& after, const QString& mergeKey) {
+    m_undo.push(new TopologyEditCommand(this, text, m_topology, after, mergeKey));
+}
+
+void TopologyDocument::show(const Topology& topology, TopologyChange change) {
+    const bool wasValid = m_issues.isEmpty();
+    m_topology = topology;
+    // Exactly what `hips validate` and `hips run` check: the topology as its file would read.
+    m_issues = TopologyReader::readJson(TopologyWriter::toJson(topology)).issues;
+    Q_EMIT changed(change);
+    if (wasValid != m_issues.isEmpty()) Q_EMIT validityChanged(m_issues.isEmpty());
+}
+
+int TopologyDocument::copy(const QList<ElementRef>& elements) {
+    m_clipboard = elements;
+    m_clipboardSource = m_topology;
+    return int(m_clipboard.size());
+}
+
+QList<ElementRef> TopologyDocument::paste(const QString& party) {
+    if (m_clipboard.isEmpty()) return {};
+    Topology t = m_topology;
+    const QList<ElementRef> copies = edits::paste(t, m_clipboardSource, m_clipboard, party);
+    if (!copies.isEmpty()) apply(tr("Paste"), t);
+    return copies;
+}
+
+}  // namespace hips
