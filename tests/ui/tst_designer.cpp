@@ -1,6 +1,7 @@
 // The topology designer: palette drops through real drag-and-drop events, drags of parties and
 // roles through real mouse events, undo/redo restoring the exact JSON, the property panel's
 // edits, and an invalid topology marking its item and disabling Start all.
+#include "BrokenTopologies.h"
 #include "Designer.h"
 #include "DesignerScene.h"
 #include "DesignerView.h"
@@ -298,6 +299,25 @@ private Q_SLOTS:
         const TopologyLoad cli = TopologyReader::readJson(TopologyWriter::toJson(d->topology()));
         QVERIFY(cli.topology);
         QCOMPARE(cli.topology->party("party1")->workers[0].adversary->strength, 100.0);
+    }
+
+    // Every broken topology of the reader's and the registries' tables that the designer can open
+    // (a well-formed document) is flagged by it, with the issue `hips validate` reports, at its path.
+    void theDesignerFlagsEveryBrokenTopologyOfTheTables() {
+        int opened = 0;
+        for (const test::BrokenCase& c : test::topologyBrokenCases() + test::registryBrokenCases()) {
+            TopologyLoad cli;
+            QVERIFY2(test::missingIssue(c, &cli).isEmpty(), c.name);  // what `hips validate` says
+            if (!cli.draft) continue;  // not even well-formed: the designer refuses to open it, as the CLI does
+            d->setTopology(*cli.draft);
+            ++opened;
+            QVERIFY2(!d->isValid(), c.name);
+            const bool found = std::any_of(d->issues().begin(), d->issues().end(), [&](const TopologyIssue& i) {
+                return i.path == QLatin1String(c.path) && i.message.contains(QLatin1String(c.message));
+            });
+            QVERIFY2(found, qPrintable(QStringLiteral("%1: the designer did not report %2 %3").arg(c.name, c.path, c.message)));
+        }
+        QVERIFY(opened > 50);
     }
 
     // The designer flags what `hips validate` refuses, also for settings edited in the panel
