@@ -31,6 +31,7 @@ struct ListeningRole {
     QString host;
     int port = 0;
     QString device = QStringLiteral("cpu");
+    int uid = -1;  // the designer's handle on a server (edits::assignUids); not in the file
 };
 
 // A role that only connects out (master worker, a group of workers).
@@ -42,6 +43,7 @@ struct WorkerGroup {
     // devices (ESync's setting) emulated on one machine.
     double slowdown = 1;
     std::optional<AdversarySpec> adversary = std::nullopt;  // every worker of the group attacks, every round
+    int uid = -1;  // the designer's handle on the group (edits::assignUids); not in the file
 };
 
 struct Party {

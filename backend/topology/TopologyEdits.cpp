@@ -161,6 +161,41 @@ QString addRole(Topology& t, PaletteItem role, const QString& partyId, const QSt
     return QObject::tr("not a role");
 }
 
+namespace {
+template <typename List>
+void assignIn(List& list) {
+    int next = 0;
+    for (const auto& e : list) next = std::max(next, e.uid + 1);
+    for (auto& e : list)
+        if (e.uid < 0) e.uid = next++;
+}
+
+template <typename List>
+int positionIn(const List& list, int uid) {
+    bool any = false;
+    for (int i = 0; i < list.size(); ++i) {
+        if (list[i].uid == uid) return i;
+        any = any || list[i].uid >= 0;
+    }
+    return !any && uid >= 0 && uid < list.size() ? uid : -1;  // a topology without uids: a position
+}
+}  // namespace
+
+void assignUids(Topology& t) {
+    for (Party& p : t.parties) {
+        assignIn(p.servers);
+        assignIn(p.workers);
+    }
+}
+
+int positionOf(const Topology& t, const ElementRef& e) {
+    const Party* p = t.party(e.party);
+    if (!p) return -1;
+    if (e.kind == ElementRef::Kind::Server) return positionIn(p->servers, e.index);
+    if (e.kind == ElementRef::Kind::Workers) return positionIn(p->workers, e.index);
+    return -1;
+}
+
 QString moveRole(Topology& t, const ElementRef& role, const QString& toParty, const QString& toHost) {
     Party* from = findParty(t, role.party);
     Party* to = findParty(t, toParty);
@@ -168,16 +203,20 @@ QString moveRole(Topology& t, const ElementRef& role, const QString& toParty, co
     const QString host = toHost.isEmpty() ? defaultHost(t, toParty) : toHost;
     switch (role.kind) {
         case ElementRef::Kind::Workers: {
-            if (role.index >= from->workers.size()) return QObject::tr("no such worker group");
-            WorkerGroup g = from->workers.takeAt(role.index);
+            const int at = positionOf(t, role);
+            if (at < 0) return QObject::tr("no such worker group");
+            WorkerGroup g = from->workers.takeAt(at);
             g.host = host;
+            if (from != to) g.uid = -1;  // its old one may be taken there
             to->workers << g;
             return {};
         }
         case ElementRef::Kind::Server: {
-            if (role.index >= from->servers.size()) return QObject::tr("no such server");
-            ListeningRole s = from->servers.takeAt(role.index);
+            const int at = positionOf(t, role);
+            if (at < 0) return QObject::tr("no such server");
+            ListeningRole s = from->servers.takeAt(at);
             s.host = host;
+            if (from != to) s.uid = -1;
             to->servers << s;
             return {};
         }
@@ -196,11 +235,13 @@ QString moveRole(Topology& t, const ElementRef& role, const QString& toParty, co
 }
 
 void remove(Topology& t, const QList<ElementRef>& elements) {
-    // Higher indexes first, so that removing one group does not shift the next one's index.
-    QList<ElementRef> sorted = elements;
-    std::sort(sorted.begin(), sorted.end(), [](const ElementRef& a, const ElementRef& b) { return a.index > b.index; });
+    // Positions first, found before anything goes; then the higher positions first, so that
+    // removing one group does not shift the next one's.
+    QList<std::pair<ElementRef, int>> sorted;
+    for (const ElementRef& e : elements) sorted.append({e, positionOf(t, e)});
+    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     QStringList partiesToRemove;
-    for (const ElementRef& e : sorted) {
+    for (const auto& [e, at] : sorted) {
         Party* p = findParty(t, e.party);
         if (!p) continue;
         switch (e.kind) {
@@ -216,10 +257,10 @@ void remove(Topology& t, const QList<ElementRef>& elements) {
             case ElementRef::Kind::StateService: p->stateService.reset(); break;
             case ElementRef::Kind::MasterWorker: p->masterWorker.reset(); break;
             case ElementRef::Kind::Server:
-                if (e.index < p->servers.size()) p->servers.removeAt(e.index);
+                if (at >= 0) p->servers.removeAt(at);
                 break;
             case ElementRef::Kind::Workers:
-                if (e.index < p->workers.size()) p->workers.removeAt(e.index);
+                if (at >= 0) p->workers.removeAt(at);
                 break;
             case ElementRef::Kind::None: break;
         }
@@ -251,12 +292,15 @@ QList<ElementRef> paste(Topology& t, const Topology& source, const QList<Element
             const QPointF at = partyPosition(source, original->id);
             if (!std::isnan(at.x())) setPartyPosition(t, copy.id, at + QPointF(40, 40));
             copies << ElementRef{ElementRef::Kind::Party, copy.id};
-        } else if (e.kind == ElementRef::Kind::Workers && e.index < original->workers.size()) {
+        } else if (const int at = positionOf(source, e); e.kind == ElementRef::Kind::Workers && at >= 0) {
             Party* into = findParty(t, targetParty);
             if (!into) into = findParty(t, e.party);
             if (!into) continue;
-            into->workers << original->workers[e.index];
-            copies << ElementRef{ElementRef::Kind::Workers, into->id, {}, int(into->workers.size() - 1)};
+            WorkerGroup copy = original->workers[at];
+            copy.uid = -1;
+            into->workers << copy;
+            assignUids(t);
+            copies << ElementRef{ElementRef::Kind::Workers, into->id, {}, into->workers.last().uid};
         }
     }
     return copies;
@@ -320,8 +364,15 @@ ElementRef elementForIssuePath(const Topology& t, const QString& path) {
     else if (role == QLatin1String("master_worker")) r.kind = ElementRef::Kind::MasterWorker;
     else if (role == QLatin1String("state_service")) r.kind = ElementRef::Kind::StateService;
     else if (role == QLatin1String("workers")) r.kind = ElementRef::Kind::Workers;
-    if (!m.captured(3).isEmpty()) r.index = m.captured(3).toInt();
-    else if (r.kind == ElementRef::Kind::Server || r.kind == ElementRef::Kind::Workers) r.kind = ElementRef::Kind::Party;
+    if (!m.captured(3).isEmpty()) {  // a position in the file: the element's uid where it has one
+        const int at = m.captured(3).toInt();
+        const Party& p = t.parties[partyIndex];
+        r.index = at;
+        if (r.kind == ElementRef::Kind::Server && at < p.servers.size() && p.servers[at].uid >= 0) r.index = p.servers[at].uid;
+        if (r.kind == ElementRef::Kind::Workers && at < p.workers.size() && p.workers[at].uid >= 0) r.index = p.workers[at].uid;
+    } else if (r.kind == ElementRef::Kind::Server || r.kind == ElementRef::Kind::Workers) {
+        r.kind = ElementRef::Kind::Party;
+    }
     return r;
 }
 

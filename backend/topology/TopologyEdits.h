@@ -18,7 +18,9 @@ struct ElementRef {
     Kind kind = Kind::None;
     QString party;
     QString host;   // HostGroup: the host of the group
-    int index = 0;  // Server, Workers: position in the party's list
+    // Server, Workers: the element's uid (assignUids), which stays its own when a sibling goes;
+    // its position in the party's list where the topology has no uids.
+    int index = 0;
 
     QString key() const;  // stable text form, e.g. "party1/workers/0"
     static ElementRef fromKey(const QString& key);
@@ -45,6 +47,12 @@ Host localHost(const QString& id);  // a host on 127.0.0.1 with the defaults
 QString addParty(Topology& t, QPointF position, QString* newId = nullptr);
 QString addHost(Topology& t, const QString& party, QString* newId = nullptr);  // a new host holding one worker of `party`
 QString addRole(Topology& t, PaletteItem role, const QString& party, const QString& host);
+// Gives each server and worker group without a uid one unique in its party, in list order after
+// the highest in use: the same topology always gets the same uids.
+void assignUids(Topology& t);
+// The position in its party's list of the server or worker group `e` names, or -1.
+int positionOf(const Topology& t, const ElementRef& e);
+
 QString moveRole(Topology& t, const ElementRef& role, const QString& toParty, const QString& toHost);
 void remove(Topology& t, const QList<ElementRef>& elements);
 // Pastes copies of `elements` of `source` (a snapshot taken at copy time) into `t`: parties get

@@ -217,28 +217,53 @@ private Q_SLOTS:
     // party2 gained workers (and after the undo), and the edit's event names party2 alone.
     void anEditRedrawsOnlyThePartiesItChanged() {
         QSignalSpy changes(d->document(), &TopologyDocument::changed);
-        DesignerItem* party1 = d->scene()->item({ElementRef::Kind::Party, "party1"});
-        DesignerItem* party1Workers = d->scene()->item({ElementRef::Kind::Workers, "party1", {}, 0});
-        DesignerItem* party2 = d->scene()->item({ElementRef::Kind::Party, "party2"});
+        // Items are marked: a redrawn item is a new one, without the mark (an address may be reused).
+        auto mark = [&](const ElementRef& ref) { d->scene()->item(ref)->setData(7, QStringLiteral("before the edit")); };
+        auto marked = [&](const ElementRef& ref) { return d->scene()->item(ref) && d->scene()->item(ref)->data(7).isValid(); };
+        const ElementRef party1{ElementRef::Kind::Party, "party1"}, party1Workers{ElementRef::Kind::Workers, "party1", {}, 0},
+            party2{ElementRef::Kind::Party, "party2"};
+        for (const ElementRef& r : {party1, party1Workers, party2}) mark(r);
         const int edges = d->scene()->edgeCount();
         dropFromPalette(*d, PaletteItem::Workers, centerOf(*d, {ElementRef::Kind::HostGroup, "party2", "local"}));
         QCOMPARE(changes.size(), 1);
         const auto change = changes.first().first().value<TopologyChange>();
         QCOMPARE(change.parties, QSet<QString>{"party2"});
         QVERIFY(!change.hosts && !change.training && !change.everything);
-        QCOMPARE(d->scene()->item({ElementRef::Kind::Party, "party1"}), party1);
-        QCOMPARE(d->scene()->item({ElementRef::Kind::Workers, "party1", {}, 0}), party1Workers);
-        QVERIFY(d->scene()->item({ElementRef::Kind::Party, "party2"}) != party2);  // drawn anew
+        QVERIFY(marked(party1) && marked(party1Workers));  // untouched
+        QVERIFY(!marked(party2));                          // drawn anew
         QVERIFY(d->scene()->item({ElementRef::Kind::Workers, "party2", {}, 1}));
         QCOMPARE(d->scene()->edgeCount(), edges + 1);  // the new group's line to its server
         d->undoStack()->undo();
-        QCOMPARE(d->scene()->item({ElementRef::Kind::Party, "party1"}), party1);
+        QVERIFY(marked(party1));
         QVERIFY(!d->scene()->item({ElementRef::Kind::Workers, "party2", {}, 1}));
         QCOMPARE(d->scene()->edgeCount(), edges);
         int boxes = 0;  // no box left behind by the redraws
         for (QGraphicsItem* i : d->scene()->items())
             boxes += i->type() == DesignerItem::kType && static_cast<DesignerItem*>(i)->ref().kind == ElementRef::Kind::Party;
         QCOMPARE(boxes, 3);
+    }
+
+    // A selected worker group stays selected, with its own fields, when a sibling before it is
+    // deleted (and when that is undone): references name the group, not its place in the list.
+    void aReferenceSurvivesItsSiblingsRemoval() {
+        dropFromPalette(*d, PaletteItem::Workers, centerOf(*d, {ElementRef::Kind::HostGroup, "party1", "local"}));
+        const ElementRef second{ElementRef::Kind::Workers, "party1", {}, 1};
+        QVERIFY(d->scene()->item(second));
+        Topology t = d->topology();
+        t.parties[1].workers[1].count = 7;  // the second group is told apart by its count
+        d->apply("count", t);
+        QTest::mouseClick(d->view()->viewport(), Qt::LeftButton, Qt::NoModifier, d->view()->mapFromScene(centerOf(*d, second)));
+        QVERIFY(d->scene()->item(second)->isSelected());
+        t = d->topology();
+        edits::remove(t, {{ElementRef::Kind::Workers, "party1", {}, 0}});  // the first group goes
+        d->apply("remove the first", t);
+        QCOMPARE(d->topology().party("party1")->workers.size(), 1);
+        QCOMPARE(d->topology().party("party1")->workers[0].count, 7);
+        QVERIFY(d->scene()->item(second) && d->scene()->item(second)->isSelected());  // still the group of 7
+        QCOMPARE(qobject_cast<QSpinBox*>(d->properties()->field("role_count"))->value(), 7);
+        d->undoStack()->undo();
+        QVERIFY(d->scene()->item(second)->isSelected());
+        QCOMPARE(qobject_cast<QSpinBox*>(d->properties()->field("role_count"))->value(), 7);
     }
 
     // A double click on a chip selects it and puts the keyboard in its first field: typing edits it.

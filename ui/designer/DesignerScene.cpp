@@ -25,7 +25,7 @@ QList<RoleChip> chipsOf(const Party& p) {
         chips << RoleChip{{K::Scheduler, p.id}, p.central ? QObject::tr("global scheduler") : QObject::tr("scheduler"),
                           QStringLiteral(":%1").arg(p.scheduler->port), p.scheduler->host};
     for (int i = 0; i < p.servers.size(); ++i)
-        chips << RoleChip{{K::Server, p.id, {}, i}, p.central ? QObject::tr("global server %1").arg(i) : QObject::tr("server %1").arg(i),
+        chips << RoleChip{{K::Server, p.id, {}, p.servers[i].uid >= 0 ? p.servers[i].uid : i}, p.central ? QObject::tr("global server %1").arg(i) : QObject::tr("server %1").arg(i),
                           QStringLiteral(":%1").arg(p.servers[i].port), p.servers[i].host};
     if (p.stateService)  // drawn whatever the mode: its port is taken either way
         chips << RoleChip{{K::StateService, p.id}, QObject::tr("state service"),
@@ -34,7 +34,7 @@ QList<RoleChip> chipsOf(const Party& p) {
     for (int i = 0; i < p.workers.size(); ++i) {
         const WorkerGroup& g = p.workers[i];
         const std::optional<AdversarySpec>& attack = g.adversary ? g.adversary : p.adversary;  // shown on the chip
-        chips << RoleChip{{K::Workers, p.id, {}, i}, attack ? QObject::tr("workers · %1").arg(attack->kind) : QObject::tr("workers"),
+        chips << RoleChip{{K::Workers, p.id, {}, g.uid >= 0 ? g.uid : i}, attack ? QObject::tr("workers · %1").arg(attack->kind) : QObject::tr("workers"),
                           QStringLiteral("×%1%2").arg(g.count)
                               .arg(g.device == QLatin1String("cpu") ? QString() : QStringLiteral(" ") + g.device),
                           g.host};

@@ -27,7 +27,7 @@ ListeningRole* listening(Topology& t, const ElementRef& e) {
     for (Party& p : t.parties) {
         if (p.id != e.party) continue;
         if (e.kind == ElementRef::Kind::Scheduler && p.scheduler) return &*p.scheduler;
-        if (e.kind == ElementRef::Kind::Server && e.index < p.servers.size()) return &p.servers[e.index];
+        if (e.kind == ElementRef::Kind::Server && edits::positionOf(t, e) >= 0) return &p.servers[edits::positionOf(t, e)];
         if (e.kind == ElementRef::Kind::StateService && p.stateService) return &*p.stateService;
     }
     return nullptr;
@@ -37,7 +37,7 @@ WorkerGroup* group(Topology& t, const ElementRef& e) {
     for (Party& p : t.parties) {
         if (p.id != e.party) continue;
         if (e.kind == ElementRef::Kind::MasterWorker && p.masterWorker) return &*p.masterWorker;
-        if (e.kind == ElementRef::Kind::Workers && e.index < p.workers.size()) return &p.workers[e.index];
+        if (e.kind == ElementRef::Kind::Workers && edits::positionOf(t, e) >= 0) return &p.workers[edits::positionOf(t, e)];
     }
     return nullptr;
 }

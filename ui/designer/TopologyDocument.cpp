@@ -97,6 +97,7 @@ void TopologyDocument::apply(const QString& text, const Topology& after, const Q
 void TopologyDocument::show(const Topology& topology, TopologyChange change) {
     const bool wasValid = m_issues.isEmpty();
     m_topology = topology;
+    edits::assignUids(m_topology);  // new groups and servers get theirs; the others keep them
     // Exactly what `hips validate` and `hips run` check: the topology as its file would read.
     m_issues = TopologyReader::readJson(TopologyWriter::toJson(topology)).issues;
     Q_EMIT changed(change);
