@@ -299,6 +299,7 @@ bool MainWindow::showStoredRun(qint64 run) {
     }
     for (const auto& [record, t] : records) m_charts->addRecord(record, t * 1000, t - report->run.started);
     for (LiveChart* c : m_charts->charts()) c->redrawNow();
+    m_charts->timeline()->redrawNow();
     statusBar()->showMessage(tr("Showing run %1 (%2): %3 rounds").arg(run).arg(report->run.name).arg(stored.rows.size()));
     m_chartedRun = run;
     return true;

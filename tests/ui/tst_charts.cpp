@@ -256,11 +256,14 @@ private Q_SLOTS:
         };
         charts.addRecord(train("p1/worker0", 1, 0.5, 0.4, 0.3), 0, 1);
         charts.addRecord(train("p1/worker1", 1, 0.8, 0.1, 0.05), 0, 1);
-        QCOMPARE(t->shownRound(), 1);
+        QCOMPARE(t->shownRound(), 0);  // drawn at the next event-loop turn, once
+        QTRY_COMPARE(t->shownRound(), 1);
         QCOMPARE(t->shownSeconds("p1/worker0"), (QList<double>{0.5, 0.4 - 0.3, 0.3}));
         charts.addRecord(train("p1/worker0", 2, 0.5, 0.4, 0.3), 0, 2);
+        t->redrawNow();
         QCOMPARE(t->shownRound(), 1);  // round 2 is not complete yet
         charts.addRecord(train("p1/worker1", 2, 0.9, 0.2, 0.5), 0, 2);  // a wait longer than comm_s is clamped
+        t->redrawNow();
         QCOMPARE(t->shownRound(), 2);
         QCOMPARE(t->shownSeconds("p1/worker1"), (QList<double>{0.9, 0.0, 0.2}));
         QCOMPARE(t->chart()->title(), QStringLiteral("Time per worker in round 2"));

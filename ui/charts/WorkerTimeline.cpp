@@ -6,6 +6,7 @@
 #include <QBarSet>
 #include <QHorizontalStackedBarSeries>
 #include <QLegend>
+#include <QTimer>
 #include <QValueAxis>
 #include <algorithm>
 
@@ -43,7 +44,7 @@ WorkerTimeline::WorkerTimeline(QWidget* parent)
 void WorkerTimeline::clear() {
     m_rounds.clear();
     m_workers.clear();
-    m_shown = 0;
+    m_shown = m_complete = 0;
     for (QBarSet* s : {m_compute, m_communication, m_waiting}) s->remove(0, s->count());
     m_names->clear();
     m_seconds->setRange(0, 1);
@@ -58,8 +59,14 @@ void WorkerTimeline::addRecord(const QJsonObject& r) {
     const double comm = r.value(QStringLiteral("comm_s")).toDouble(), wait = std::clamp(r.value(QStringLiteral("wait_s")).toDouble(), 0.0, comm);
     m_rounds[round][worker] = Split{r.value(QStringLiteral("compute_s")).toDouble(), comm - wait, wait};
     m_workers.insert(worker, 0);
-    if (m_rounds[round].size() == m_workers.size() && round >= m_shown) show(round);
-    while (m_rounds.size() > 3) m_rounds.erase(m_rounds.begin());  // only the newest rounds can still complete
+    if (m_rounds[round].size() == m_workers.size() && round >= m_complete) m_complete = round;
+    while (m_rounds.size() > 3 && m_rounds.firstKey() != m_complete) m_rounds.erase(m_rounds.begin());  // the newest can still complete
+    if (m_complete > m_shown && !std::exchange(m_redrawQueued, true)) QTimer::singleShot(0, this, &WorkerTimeline::redrawNow);
+}
+
+void WorkerTimeline::redrawNow() {
+    m_redrawQueued = false;
+    if (m_complete > m_shown) show(m_complete);
 }
 
 void WorkerTimeline::show(int round) {

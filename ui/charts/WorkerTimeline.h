@@ -19,7 +19,10 @@ class WorkerTimeline : public QChartView {
 public:
     explicit WorkerTimeline(QWidget* parent = nullptr);
     void clear();
+    // Takes a worker's round; the chart shows the newest complete round at the next event-loop
+    // turn (a stored run of thousands of rounds redraws once), or at redrawNow().
     void addRecord(const QJsonObject& record);
+    void redrawNow();
     int shownRound() const { return m_shown; }  // 0: none yet
     // Seconds shown for `worker` ("party1/worker0") in the shown round: compute, communication, waiting.
     QList<double> shownSeconds(const QString& worker) const;
@@ -33,6 +36,8 @@ private:
     QMap<int, QMap<QString, Split>> m_rounds;  // round → worker → split
     QMap<QString, int> m_workers;              // every worker seen (the bars' order)
     int m_shown = 0;
+    int m_complete = 0;  // the newest round every worker has reported
+    bool m_redrawQueued = false;
     QHorizontalStackedBarSeries* m_series;
     QBarSet *m_compute, *m_communication, *m_waiting;
     QBarCategoryAxis* m_names;
