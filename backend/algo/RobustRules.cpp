@@ -295,13 +295,25 @@ QCborMap DracoRepetitionRule::report() const {
     return r;
 }
 
+// More than s liars leave no codeword to decode: the round adds nothing (as a repetition group
+// without a majority does) and says so; colluding liars cannot end the run.
 void DracoCyclicRule::compute() {
     const DracoCyclicCode code(int(m_inputs.size()), m_s);
     std::vector<int> suspects;
-    QString error;
-    if (!code.decode(m_inputs, m_length, m_result.data(), &suspects, &error)) throw std::runtime_error(error.toStdString());
+    m_undecodable.clear();
+    if (!code.decode(m_inputs, m_length, m_result.data(), &suspects, &m_undecodable)) {
+        std::fill(m_result.begin(), m_result.end(), 0.0f);
+        m_rejected = m_from;
+        return;
+    }
     for (int k = 0; k < int(m_inputs.size()); ++k)
         (std::find(suspects.begin(), suspects.end(), k) != suspects.end() ? m_rejected : m_selected) << m_from[k];
+}
+
+QCborMap DracoCyclicRule::report() const {
+    QCborMap r = HeldContributionsRule::report();
+    if (!m_undecodable.isEmpty()) r.insert(QStringLiteral("undecodable"), m_undecodable);
+    return r;
 }
 
 // --- geometric median ------------------------------------------------------------------------

@@ -149,7 +149,9 @@ public:
 
 private:
     void compute() override;
+    QCborMap report() const override;
     int m_s;
+    QString m_undecodable;  // why the last round could not be decoded, if it could not
 };
 
 // Node ids in their natural order: "party1/worker2" before "party1/worker10".

@@ -101,20 +101,18 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
 }
 
 QCborMap RoundCollector::ruleRecord(qint64 round) const {
-    const QCborMap report = m_rule->report();
-    if (report.isEmpty()) return {};
-    QCborMap r;
+    QCborMap r = m_rule->report();  // the rule's own fields (iterations, undecided groups, …) as they are
+    if (r.isEmpty()) return {};
     r.insert(QString(metric::kRound), round);
     r.insert(QStringLiteral("rule"), m_rule->name());
-    const QCborArray selected = report.value(QStringLiteral("selected")).toArray();
-    const QCborArray rejected = report.value(QStringLiteral("rejected")).toArray();
+    const QCborArray selected = r.take(QStringLiteral("selected")).toArray();
+    const QCborArray rejected = r.take(QStringLiteral("rejected")).toArray();
     if (!selected.isEmpty() || !rejected.isEmpty()) {
         r.insert(QString(metric::kSelected), selected.size());
         r.insert(QString(metric::kRejected), rejected.size());
         r.insert(QStringLiteral("selected_ids"), selected);
         r.insert(QStringLiteral("rejected_ids"), rejected);
     }
-    if (report.contains(QStringLiteral("iterations"))) r.insert(QStringLiteral("iterations"), report.value(QStringLiteral("iterations")));
     return r;
 }
 

@@ -259,6 +259,19 @@ private Q_SLOTS:
         }
     }
 
+    // More liars than the code tolerates: the round adds nothing and says why; no exception.
+    void cyclicRuleSurvivesTooManyLiars() {
+        auto r = make(QStringLiteral("draco_cyclic"), {{QStringLiteral("draco_s"), 1}});
+        Points pushes;
+        std::mt19937 rng(5);
+        std::normal_distribution<float> normal(0, 1);
+        for (int i = 0; i < 5; ++i) pushes << std::vector<float>{normal(rng), normal(rng), normal(rng), normal(rng)};  // no codeword
+        const std::vector<float> out = aggregate(*r, pushes);
+        QCOMPARE(out, std::vector<float>(4, 0.0f));
+        QVERIFY(r->report().value(QStringLiteral("undecodable")).toString().contains("no codeword"));
+        QCOMPARE(names(r->report(), "rejected").size(), 5);
+    }
+
     void cyclicCodeRefusesTooFewWorkers() {
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, DracoCyclicCode(4, 2));  // even n needs 2s + 2
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, DracoCyclicCode(5, 3));  // odd n needs 2s + 1
