@@ -34,52 +34,52 @@
         <translation>不是角色</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="167"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="202"/>
         <source>no such party</source>
         <translation>参与方不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="171"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="207"/>
         <source>no such worker group</source>
         <translation>工作节点组不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="178"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="216"/>
         <source>no such server</source>
         <translation>服务器不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="187"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="226"/>
         <source>a party&apos;s scheduler, the master worker and the state service stay in their party; move them between hosts only</source>
         <translation>参与方的调度器、主工作节点和状态服务只能留在本参与方内；只能在主机之间移动</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="194"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="233"/>
         <source>only roles can be moved between parties and hosts</source>
         <translation>只有角色可以在参与方和主机之间移动</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="266"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="310"/>
         <source>a party id must be non-empty and without &apos;/&apos;</source>
         <translation>参与方 ID 不能为空，且不能包含“/”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="268"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="312"/>
         <source>there is already a party &apos;%1&apos;</source>
         <translation>已存在参与方“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="270"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="314"/>
         <source>no party &apos;%1&apos;</source>
         <translation>参与方“%1”不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="281"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="325"/>
         <source>a host id must not be empty</source>
         <translation>主机 ID 不能为空</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="283"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="327"/>
         <source>there is already a host &apos;%1&apos;</source>
         <translation>已存在主机“%1”</translation>
     </message>
@@ -521,6 +521,595 @@
         <location filename="../ui/report/TopologyDiagram.cpp" line="157"/>
         <source>aggregates up, model down</source>
         <translation>聚合结果上行，模型下行</translation>
+    </message>
+</context>
+<context>
+    <name>TopologyCheck</name>
+    <message>
+        <location filename="../backend/topology/FieldRules.cpp" line="45"/>
+        <source>a lone surrogate, not a character</source>
+        <translation>孤立的代理项，不是字符</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/FieldRules.cpp" line="47"/>
+        <source>a control character</source>
+        <translation>控制字符</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/FieldRules.cpp" line="49"/>
+        <source>a bidi control, which reorders how text is shown</source>
+        <translation>双向控制字符，会改变文本的显示顺序</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/FieldRules.cpp" line="53"/>
+        <source>&apos;/&apos;, which separates party and role in node ids</source>
+        <translation>“/”，它在节点 ID 中分隔参与方与角色</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/FieldRules.cpp" line="55"/>
+        <source>an invisible format character</source>
+        <translation>不可见的格式字符</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/FieldRules.cpp" line="57"/>
+        <source>not a printable character</source>
+        <translation>不可打印字符</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/FieldRules.cpp" line="59"/>
+        <source>not allowed here</source>
+        <translation>此处不允许</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/FieldRules.cpp" line="81"/>
+        <source>%1 %2 contains %3 at character %4; %5</source>
+        <translation>%1 %2 在第 %4 个字符处包含%3；%5</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/FieldRules.cpp" line="86"/>
+        <source>%1 %2 is %3 characters long; use at most %4</source>
+        <translation>%1 %2 长 %3 个字符；最多 %4 个</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/FieldRules.cpp" line="120"/>
+        <source>%1 %2 has an empty label (two dots, or a dot at either end); write the host name without them</source>
+        <translation>%1 %2 含空标签（两个连续的点，或首尾有点）；请去掉它们</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/FieldRules.cpp" line="124"/>
+        <source>%1 %2 has a label of %3 characters; a DNS label has at most %4</source>
+        <translation>%1 %2 含 %3 个字符的标签；DNS 标签最多 %4 个字符</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/FieldRules.cpp" line="128"/>
+        <source>%1 %2 has a label that starts or ends with &apos;-&apos;; a host name cannot</source>
+        <translation>%1 %2 含以“-”开头或结尾的标签；主机名不允许这样</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/FieldRules.cpp" line="134"/>
+        <source>%1 %2 is neither an IPv4 address (four numbers 0-255, no leading zeros) nor a host name (its last label is a number)</source>
+        <translation>%1 %2 既不是 IPv4 地址（四个 0-255 的数，无前导零），也不是主机名（其最后一个标签是数字）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/FieldRules.cpp" line="144"/>
+        <source>%1 is empty; give it a name of letters, digits, &apos;_&apos;, &apos;-&apos; or &apos;.&apos;</source>
+        <translation>%1 为空；请用字母、数字、“_”、“-”或“.”命名</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/FieldRules.cpp" line="150"/>
+        <source>%1 %2 starts with %3; start it with a letter, a digit or &apos;_&apos;</source>
+        <translation>%1 %2 以%3开头；请以字母、数字或“_”开头</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/FieldRules.cpp" line="153"/>
+        <source>use only letters, digits, &apos;_&apos;, &apos;-&apos; and &apos;.&apos;</source>
+        <translation>只使用字母、数字、“_”、“-”和“.”</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/FieldRules.cpp" line="161"/>
+        <source>%1 is empty; give an IPv4 or IPv6 address or a host name</source>
+        <translation>%1 为空；请给出 IPv4 或 IPv6 地址或主机名</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/FieldRules.cpp" line="169"/>
+        <source>give an IPv4 or IPv6 address or a host name (letters A-Z, digits, &apos;-&apos; and &apos;.&apos;; international names in their xn-- form)</source>
+        <translation>请给出 IPv4 或 IPv6 地址或主机名（字母 A-Z、数字、“-”和“.”；国际化域名使用 xn-- 形式）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/FieldRules.cpp" line="175"/>
+        <source>%1 %2 is not a valid IPv6 address; write it without brackets or port</source>
+        <translation>%1 %2 不是有效的 IPv6 地址；请去掉方括号和端口</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/FieldRules.cpp" line="185"/>
+        <location filename="../backend/topology/FieldRules.cpp" line="194"/>
+        <source>remove it</source>
+        <translation>请删除它</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/FieldRules.cpp" line="196"/>
+        <source>%1 %2 starts with &apos;-&apos;; a user name cannot</source>
+        <translation>%1 %2 以“-”开头；用户名不允许这样</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/JsonFields.cpp" line="11"/>
+        <source>a boolean</source>
+        <translation>布尔值</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/JsonFields.cpp" line="12"/>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/JsonFields.cpp" line="13"/>
+        <source>a string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/JsonFields.cpp" line="14"/>
+        <source>an array</source>
+        <translation>数组</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/JsonFields.cpp" line="15"/>
+        <source>an object</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/JsonFields.cpp" line="27"/>
+        <source>missing; add a string value</source>
+        <translation>缺失；请添加字符串值</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/JsonFields.cpp" line="31"/>
+        <source>must be a non-empty string, found %1</source>
+        <translation>必须是非空字符串，实际为%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/JsonFields.cpp" line="40"/>
+        <source>missing; add an integer in [%1, %2]</source>
+        <translation>缺失；请添加 [%1, %2] 内的整数</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/JsonFields.cpp" line="45"/>
+        <source>must be an integer, found %1</source>
+        <translation>必须是整数，实际为%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/JsonFields.cpp" line="49"/>
+        <source>%1 is out of range; use an integer in [%2, %3]</source>
+        <translation>%1 超出范围；请使用 [%2, %3] 内的整数</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/JsonFields.cpp" line="59"/>
+        <source>must be a finite number, found %1</source>
+        <translation>必须是有限数字，实际为%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/JsonFields.cpp" line="64"/>
+        <source>%1 is out of range; use a number in [%2, %3]</source>
+        <translation>%1 超出范围；请使用 [%2, %3] 内的数字</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/JsonFields.cpp" line="74"/>
+        <source>must be true or false, found %1</source>
+        <translation>必须为 true 或 false，实际为%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/JsonFields.cpp" line="83"/>
+        <source>missing; add an object</source>
+        <translation>缺失；请添加对象</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/JsonFields.cpp" line="87"/>
+        <source>must be an object, found %1</source>
+        <translation>必须是对象，实际为%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/JsonFields.cpp" line="96"/>
+        <source>missing; add an array</source>
+        <translation>缺失；请添加数组</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/JsonFields.cpp" line="100"/>
+        <source>must be an array, found %1</source>
+        <translation>必须是数组，实际为%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/JsonFields.cpp" line="109"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="203"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="270"/>
+        <source>&apos;%1&apos; is not supported; use one of: %2</source>
+        <translation>不支持“%1”；请使用以下之一：%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/JsonFields.cpp" line="118"/>
+        <source>unknown %1 &apos;%2&apos;; expected one of: %3</source>
+        <translation>未知的%1“%2”；应为以下之一：%3</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="26"/>
+        <source>larger than %1 bytes</source>
+        <translation>大于 %1 字节</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="27"/>
+        <source>%1 bytes</source>
+        <translation>%1 字节</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="28"/>
+        <source>the document is %1; a topology may be at most %2 bytes (1 MiB). Check that this is a topology file; a setup that large must be split into several topologies</source>
+        <translation>文档大小为 %1；拓扑最多 %2 字节（1 MiB）。请确认这是拓扑文件；如此大的配置须拆分为多个拓扑</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="42"/>
+        <source>%1 %2; at most %3 are supported (%4)</source>
+        <translation>%1 个%2；最多支持 %3 个（%4）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="47"/>
+        <source>a run starts at most %1 processes; split the setup into several topologies</source>
+        <translation>一次运行最多启动 %1 个进程；请将配置拆分为多个拓扑</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="53"/>
+        <source>host field</source>
+        <translation>主机字段</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="83"/>
+        <source>adversary field</source>
+        <translation>攻击者字段</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="88"/>
+        <source>&apos;%1&apos; is not an attack; use one of: %2</source>
+        <translation>“%1”不是攻击方式；请使用以下之一：%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="93"/>
+        <source>%1 takes no strength</source>
+        <translation>%1 不需要强度</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="127"/>
+        <source>must be an object with host and port</source>
+        <translation>必须是包含 host 和 port 的对象</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="137"/>
+        <source>party field</source>
+        <translation>参与方字段</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="156"/>
+        <source>role &apos;%1&apos; belongs to %2; %3 uses: %4</source>
+        <translation>角色“%1”属于%2；%3使用：%4</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="157"/>
+        <source>an ordinary party</source>
+        <translation>普通参与方</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="157"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="158"/>
+        <source>the central party</source>
+        <translation>中心参与方</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="158"/>
+        <source>this party</source>
+        <translation>该参与方</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="160"/>
+        <source>unknown role &apos;%1&apos;; expected one of: %2</source>
+        <translation>未知角色“%1”；应为以下之一：%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="175"/>
+        <source>must be an object with host and count</source>
+        <translation>必须是包含 host 和 count 的对象</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="214"/>
+        <source>training setting</source>
+        <translation>训练设置</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="250"/>
+        <source>top-level field</source>
+        <translation>顶层字段</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="252"/>
+        <source>must be &quot;%1&quot;</source>
+        <translation>必须为 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="255"/>
+        <source>version %1 is newer than this program reads (%2); upgrade HiPS Studio</source>
+        <translation>版本 %1 比本程序能读取的（%2）更新；请升级 HiPS Studio</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="265"/>
+        <source>must be an object with id and address</source>
+        <translation>必须是包含 id 和 address 的对象</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="269"/>
+        <source>each party runs at least 3 processes and %1</source>
+        <translation>每个参与方至少运行 3 个进程，且%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="274"/>
+        <source>must be an object with id and roles</source>
+        <translation>必须是包含 id 和 roles 的对象</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="296"/>
+        <source>cannot open the file (%1); check the path</source>
+        <translation>无法打开文件（%1）；请检查路径</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="316"/>
+        <source>cannot read the file (%1); check the path</source>
+        <translation>无法读取文件（%1）；请检查路径</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="340"/>
+        <source>not valid UTF-8 at line %1 (offset %2); save the file as UTF-8</source>
+        <translation>第 %1 行（偏移 %2）不是有效的 UTF-8；请将文件保存为 UTF-8</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="349"/>
+        <source>not valid JSON at line %1 (offset %2): %3</source>
+        <translation>第 %1 行（偏移 %2）不是有效的 JSON：%3</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="354"/>
+        <source>the document must be a JSON object</source>
+        <translation>文档必须是 JSON 对象</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="27"/>
+        <source>the topology name</source>
+        <translation>拓扑名称</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="47"/>
+        <source>%1 %2 is out of range; use an integer in [%3, %4]</source>
+        <translation>%1 %2 超出范围；请使用 [%3, %4] 内的整数</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="55"/>
+        <source>the topology starts %1 processes; a run may start at most %2. Use fewer workers, or split the setup into several topologies</source>
+        <translation>该拓扑会启动 %1 个进程；一次运行最多启动 %2 个。请减少工作节点，或将配置拆分为多个拓扑</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="59"/>
+        <source>%1 parties; at most %2 are supported (each runs at least 3 of the at most %3 processes); split the setup into several topologies</source>
+        <translation>%1 个参与方；最多支持 %2 个（每个至少运行最多 %3 个进程中的 3 个）；请将配置拆分为多个拓扑</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="63"/>
+        <source>%1 hosts; at most %2 are supported; declare only the hosts that run processes</source>
+        <translation>%1 台主机；最多支持 %2 台；只声明运行进程的主机</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="71"/>
+        <source>host id</source>
+        <translation>主机 ID</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="73"/>
+        <source>host &apos;%1&apos;</source>
+        <translation>主机“%1”</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="73"/>
+        <source>this host</source>
+        <translation>该主机</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="89"/>
+        <source>duplicate host id &apos;%1&apos;; give every host its own id</source>
+        <translation>主机 ID“%1”重复；请为每台主机指定唯一 ID</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="92"/>
+        <source>no hosts; declare at least one</source>
+        <translation>没有主机；请至少声明一台</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="101"/>
+        <source>hosts &apos;%1&apos; and &apos;%2&apos; share address %3 and agent_port %4; give each its own agent_port</source>
+        <translation>主机“%1”和“%2”共用地址 %3 和 agent_port %4；请为每台主机指定各自的 agent_port</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="105"/>
+        <source>hosts &apos;%1&apos; and &apos;%2&apos; share address %3 and install_dir %4; give each its own install_dir</source>
+        <translation>主机“%1”和“%2”共用地址 %3 和 install_dir %4；请为每台主机指定各自的 install_dir</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="112"/>
+        <source>host &apos;%1&apos; is not declared in $.hosts; add it there or fix the name</source>
+        <translation>主机“%1”未在 $.hosts 中声明；请在那里添加它或修正名称</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="118"/>
+        <source>&apos;%1&apos; is not a device; use cpu or cuda:N</source>
+        <translation>“%1”不是设备；请使用 cpu 或 cuda:N</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="128"/>
+        <source>port %1 on host &apos;%2&apos; is already used by %3; choose a free port</source>
+        <translation>主机“%2”上的端口 %1 已被 %3 使用；请选择空闲端口</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="141"/>
+        <source>duplicate party id &apos;%1&apos;; give every party its own id</source>
+        <translation>参与方 ID“%1”重复；请为每个参与方指定唯一 ID</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="143"/>
+        <source>party id</source>
+        <translation>参与方 ID</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="148"/>
+        <source>no central party; mark the party holding the global scheduler, global server and master worker with &quot;central&quot;: true</source>
+        <translation>没有中心参与方；请用 &quot;central&quot;: true 标记包含全局调度器、全局服务器和主工作节点的参与方</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="151"/>
+        <source>%1 parties are marked central; exactly one must be</source>
+        <translation>%1 个参与方被标记为中心；必须恰好一个</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="153"/>
+        <source>no ordinary party; add at least one party with a scheduler, a server and workers</source>
+        <translation>没有普通参与方；请至少添加一个含调度器、服务器和工作节点的参与方</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="160"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="164"/>
+        <source>party &apos;%1&apos; has no %2; add one</source>
+        <translation>参与方“%1”没有 %2；请添加一个</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="166"/>
+        <source>%1 servers given; this version runs one server per party (key slicing across servers is planned); keep one</source>
+        <translation>给出了 %1 个服务器；此版本每个参与方运行一个服务器（跨服务器的键切分在计划中）；请保留一个</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="173"/>
+        <source>mode esync needs a state service in the central party &apos;%1&apos;: add &quot;state_service&quot;: {&quot;port&quot;: N} to its roles</source>
+        <translation>esync 模式需要中心参与方“%1”中的状态服务：请在其角色中添加 &quot;state_service&quot;: {&quot;port&quot;: N}</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="176"/>
+        <source>the central party &apos;%1&apos; has no master_worker; add one</source>
+        <translation>中心参与方“%1”没有 master_worker；请添加一个</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="188"/>
+        <source>party &apos;%1&apos; has no workers; add a group with count &gt;= 1</source>
+        <translation>参与方“%1”没有工作节点；请添加一个 count &gt;= 1 的组</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="196"/>
+        <source>set exactly one of local_iters and local_epochs above 0</source>
+        <translation>local_iters 和 local_epochs 中须恰好一个大于 0</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="199"/>
+        <source>%1 attackers a round, but the run has %2 training workers</source>
+        <translation>每轮 %1 个攻击者，但本次运行只有 %2 个训练工作节点</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="202"/>
+        <source>mode %1 syncs workers with their party server; central workers have none: set train_central_workers to false</source>
+        <translation>%1 模式让工作节点与所在参与方的服务器同步；中心工作节点没有这样的服务器：请将 train_central_workers 设为 false</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="206"/>
+        <source>mode %1 counts a round in synchronisations: set local_iters (synchronisations per round) instead of local_epochs</source>
+        <translation>%1 模式按同步次数计轮：请设置 local_iters（每轮同步次数）而不是 local_epochs</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="209"/>
+        <source>mode %1 pushes gradients, and model %2&apos;s BatchNorm statistics have none: they would never leave their initial values; choose a mode that pushes models (fedavg, esync, …) or another model</source>
+        <translation>%1 模式推送梯度，而模型 %2 的 BatchNorm 统计量没有梯度：它们将永远停留在初始值；请选择推送模型的模式（fedavg、esync 等）或其他模型</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="213"/>
+        <source>eval_every (%1) is larger than rounds (%2); the model would never be evaluated</source>
+        <translation>eval_every（%1）大于 rounds（%2）；模型将永远不会被评估</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="216"/>
+        <source>resume_round (%1) must be below rounds (%2): a run resumes from a checkpoint before its end</source>
+        <translation>resume_round（%1）必须小于 rounds（%2）：运行只能从结束前的检查点恢复</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="219"/>
+        <source>mode %1 applies pushes as they come and keeps no checkpoints; only the modes with rounds at the global server resume</source>
+        <translation>%1 模式随到随用推送，不保存检查点；只有全局服务器按轮聚合的模式才能恢复</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="230"/>
+        <source>partition &apos;%1&apos; is not supported; use one of: %2</source>
+        <translation>不支持划分方式“%1”；请使用以下之一：%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="233"/>
+        <source>mode &apos;%1&apos; is not supported; use one of: %2</source>
+        <translation>不支持模式“%1”；请使用以下之一：%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="236"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="239"/>
+        <source>aggregation &apos;%1&apos; is not supported; use one of: %2</source>
+        <translation>不支持聚合规则“%1”；请使用以下之一：%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="246"/>
+        <source>%1 is not a setting of mode %2, aggregation %3, party_aggregation %4 or partition %5; remove it or choose the strategy it belongs to</source>
+        <translation>%1 不是模式 %2、聚合规则 %3、参与方聚合规则 %4 或划分方式 %5 的设置；请删除它，或选择它所属的策略</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="256"/>
+        <source>mode %1 applies each push at the global server as it comes; aggregation %2 needs a round&apos;s contributions: use fedavg, or a mode with rounds (fedavg, ssgd, esync, hfa)</source>
+        <translation>%1 模式在全局服务器上随到随用每个推送；聚合规则 %2 需要一轮的全部贡献：请使用 fedavg，或按轮的模式（fedavg、ssgd、esync、hfa）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="260"/>
+        <source>mode %1 forwards each push from the party servers as it comes; party_aggregation %2 needs a round&apos;s contributions: use fedavg, or a mode with rounds</source>
+        <translation>%1 模式由参与方服务器随到随转发每个推送；参与方聚合规则 %2 需要一轮的全部贡献：请使用 fedavg，或按轮的模式</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="277"/>
+        <source>mode %1 has no round of model deltas at the global server for server optimizer %2 to step with: use fedavg, esync or hfa, or server_optimizer sgd with server_lr 1</source>
+        <translation>%1 模式在全局服务器上没有按轮的模型增量供服务器优化器 %2 使用：请使用 fedavg、esync 或 hfa，或使用 server_lr 为 1 的 server_optimizer sgd</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="281"/>
+        <source>mode %1 takes one step from the global model each push; FedProx&apos;s proximal term needs local steps: set proximal_mu to 0</source>
+        <translation>%1 模式每次推送只从全局模型走一步；FedProx 的近端项需要本地多步：请将 proximal_mu 设为 0</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="290"/>
+        <source>%1 codes the workers of one party: set it as party_aggregation (a single party reproduces Draco&apos;s flat setting)</source>
+        <translation>%1 对单个参与方的工作节点编码：请将其设为 party_aggregation（单个参与方即重现 Draco 的扁平设置）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="294"/>
+        <source>%1 needs mode fedavg (workers whose rounds are the same local work on the same data); mode is %2</source>
+        <translation>%1 需要 fedavg 模式（各轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="297"/>
+        <source>%1 codes the workers of the parties; central workers push to the global server uncoded: set train_central_workers to false</source>
+        <translation>%1 对各参与方的工作节点编码；中心工作节点未经编码直接推送到全局服务器：请将 train_central_workers 设为 false</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="304"/>
+        <source>party &apos;%1&apos; has %2 workers, not a whole number of groups of draco_r %3</source>
+        <translation>参与方“%1”有 %2 个工作节点，不能整分为每组 draco_r %3 个</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="323"/>
+        <source>%1 needs at least %2 contributions (%3), and party &apos;%4&apos; has %5 workers; add workers or lower party_byzantine_f</source>
+        <translation>%1 至少需要 %2 个贡献（%3），而参与方“%4”只有 %5 个工作节点；请增加工作节点或降低 party_byzantine_f</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="335"/>
+        <source>%1 needs at least %2 contributions (%3), and %4 %5 push to the global server; add them or lower byzantine_f</source>
+        <translation>%1 至少需要 %2 个贡献（%3），而只有 %4 个%5推送到全局服务器；请增加它们或降低 byzantine_f</translation>
     </message>
 </context>
 <context>
@@ -1222,14 +1811,14 @@
     </message>
     <message>
         <location filename="../ui/MainWindow.cpp" line="223"/>
-        <location filename="../ui/MainWindow.cpp" line="310"/>
+        <location filename="../ui/MainWindow.cpp" line="311"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
         <location filename="../ui/MainWindow.cpp" line="230"/>
         <location filename="../ui/MainWindow.cpp" line="269"/>
-        <location filename="../ui/MainWindow.cpp" line="320"/>
+        <location filename="../ui/MainWindow.cpp" line="321"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
@@ -1263,154 +1852,154 @@
         <translation>已打开运行 %1 的拓扑；“全部启动”将再次运行它</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="302"/>
+        <location filename="../ui/MainWindow.cpp" line="303"/>
         <source>Showing run %1 (%2): %3 rounds</source>
         <translation>正在显示运行 %1（%2）：%3 个轮次</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="321"/>
+        <location filename="../ui/MainWindow.cpp" line="322"/>
         <source>Topologies (*.json);;All files (*)</source>
         <translation>拓扑 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="328"/>
-        <location filename="../ui/MainWindow.cpp" line="343"/>
+        <location filename="../ui/MainWindow.cpp" line="329"/>
+        <location filename="../ui/MainWindow.cpp" line="344"/>
         <source>Save topology</source>
         <translation>保存拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="333"/>
+        <location filename="../ui/MainWindow.cpp" line="334"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="344"/>
+        <location filename="../ui/MainWindow.cpp" line="345"/>
         <source>Topologies (*.json)</source>
         <translation>拓扑 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="350"/>
+        <location filename="../ui/MainWindow.cpp" line="351"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="350"/>
+        <location filename="../ui/MainWindow.cpp" line="351"/>
         <source>Save the changes to the topology first?</source>
         <translation>是否先保存对拓扑的更改？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="375"/>
+        <location filename="../ui/MainWindow.cpp" line="376"/>
         <source>Select one run in the history to export its report</source>
         <translation>请在历史中选择一个运行以导出其报告</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="379"/>
-        <location filename="../ui/MainWindow.cpp" line="384"/>
+        <location filename="../ui/MainWindow.cpp" line="380"/>
+        <location filename="../ui/MainWindow.cpp" line="385"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="380"/>
+        <location filename="../ui/MainWindow.cpp" line="381"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="383"/>
+        <location filename="../ui/MainWindow.cpp" line="384"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="394"/>
+        <location filename="../ui/MainWindow.cpp" line="395"/>
         <source>The guide is not in this build; see README.md beside the sources.</source>
         <translation>此版本未包含指南；请参阅源代码旁的 README.md。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="395"/>
+        <location filename="../ui/MainWindow.cpp" line="396"/>
         <source>HiPS Studio — user guide</source>
         <translation>HiPS Studio — 用户指南</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="410"/>
+        <location filename="../ui/MainWindow.cpp" line="411"/>
         <source>Zoom the canvas</source>
         <translation>缩放画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="410"/>
+        <location filename="../ui/MainWindow.cpp" line="411"/>
         <source>Ctrl+wheel</source>
         <translation>Ctrl+滚轮</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="411"/>
+        <location filename="../ui/MainWindow.cpp" line="412"/>
         <source>Pan the canvas</source>
         <translation>平移画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="411"/>
+        <location filename="../ui/MainWindow.cpp" line="412"/>
         <source>Middle button, or Space+drag</source>
         <translation>中键，或 空格+拖动</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="412"/>
+        <location filename="../ui/MainWindow.cpp" line="413"/>
         <source>Zoom a chart / zoom out</source>
         <translation>缩放图表 / 缩小</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="412"/>
+        <location filename="../ui/MainWindow.cpp" line="413"/>
         <source>Drag / right-click</source>
         <translation>拖动 / 右键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="413"/>
+        <location filename="../ui/MainWindow.cpp" line="414"/>
         <source>Edit a run&apos;s name, tags or notes</source>
         <translation>编辑运行的名称、标签或备注</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="413"/>
+        <location filename="../ui/MainWindow.cpp" line="414"/>
         <source>Double-click or F2 in History</source>
         <translation>在历史中双击或按 F2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="420"/>
+        <location filename="../ui/MainWindow.cpp" line="421"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="420"/>
+        <location filename="../ui/MainWindow.cpp" line="421"/>
         <source>Shortcut</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="431"/>
+        <location filename="../ui/MainWindow.cpp" line="432"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="448"/>
+        <location filename="../ui/MainWindow.cpp" line="449"/>
         <source>About HiPS Studio</source>
         <translation>关于 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="449"/>
+        <location filename="../ui/MainWindow.cpp" line="450"/>
         <source>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;Train one model across parties with a two-layer parameter server; only aggregates cross party boundaries.&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;借助双层参数服务器，由多个参与方协同训练同一个模型；只有聚合结果会跨越参与方边界。&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="461"/>
+        <location filename="../ui/MainWindow.cpp" line="462"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="461"/>
+        <location filename="../ui/MainWindow.cpp" line="462"/>
         <source>Stop the run first: switching the language rebuilds the window.</source>
         <translation>请先停止运行：切换语言会重建窗口。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="483"/>
+        <location filename="../ui/MainWindow.cpp" line="484"/>
         <source>A run is under way</source>
         <translation>有运行正在进行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="483"/>
+        <location filename="../ui/MainWindow.cpp" line="484"/>
         <source>Stop the run and quit?</source>
         <translation>要停止运行并退出吗？</translation>
     </message>
@@ -2148,7 +2737,7 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/designer/TopologyDocument.cpp" line="116"/>
+        <location filename="../ui/designer/TopologyDocument.cpp" line="117"/>
         <source>Paste</source>
         <translation>粘贴</translation>
     </message>
@@ -2156,32 +2745,32 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
 <context>
     <name>hips::WorkerTimeline</name>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="15"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="16"/>
         <source>computing</source>
         <translation>计算</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="16"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="17"/>
         <source>communicating</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="16"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="17"/>
         <source>waiting</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="29"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="30"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="50"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="51"/>
         <source>Time per worker in a round: no round yet</source>
         <translation>每个工作节点一轮的时间：尚无轮次</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="82"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="89"/>
         <source>Time per worker in round %1</source>
         <translation>第 %1 轮每个工作节点的时间</translation>
     </message>

@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 
+#include <QCoreApplication>
 #include <QChar>
 #include <QList>
 
@@ -41,21 +42,21 @@ bool isBidiControl(char32_t c) {
 QString describe(char32_t c, bool inId) {
     QString kind;
     if (c >= 0xD800 && c <= 0xDFFF)
-        kind = QStringLiteral("a lone surrogate, not a character");
+        kind = QCoreApplication::translate("TopologyCheck", "a lone surrogate, not a character");
     else if (c < 0x20 || (c >= 0x7F && c <= 0x9F))
-        kind = QStringLiteral("a control character");
+        kind = QCoreApplication::translate("TopologyCheck", "a control character");
     else if (isBidiControl(c))
-        kind = QStringLiteral("a bidi control, which reorders how text is shown");
+        kind = QCoreApplication::translate("TopologyCheck", "a bidi control, which reorders how text is shown");
     else if (QChar::isSpace(c))
         kind = QStringLiteral("whitespace");
     else if (c == U'/' && inId)
-        kind = QStringLiteral("'/', which separates party and role in node ids");
+        kind = QCoreApplication::translate("TopologyCheck", "'/', which separates party and role in node ids");
     else if (QChar::category(c) == QChar::Other_Format)
-        kind = QStringLiteral("an invisible format character");
+        kind = QCoreApplication::translate("TopologyCheck", "an invisible format character");
     else if (isUnprintable(c))
-        kind = QStringLiteral("not a printable character");
+        kind = QCoreApplication::translate("TopologyCheck", "not a printable character");
     else
-        kind = QStringLiteral("not allowed here");
+        kind = QCoreApplication::translate("TopologyCheck", "not allowed here");
     // One code point as a string; a lone surrogate stays itself (fromUcs4 would replace it).
     const QString ch = c <= 0xFFFF ? QString(QChar(static_cast<char16_t>(c)))
                                    : QStringView(QChar::fromUcs4(c)).toString();
@@ -77,12 +78,12 @@ QString quoted(QStringView text) {
 QString badCharacter(const QString& what, QStringView text, const CodePoint& c, const QString& fix,
                      bool inId = false) {
     // One arg() call: the quoted text may itself hold "%1", which a chained arg() would replace.
-    return QStringLiteral("%1 %2 contains %3 at character %4; %5")
+    return QCoreApplication::translate("TopologyCheck", "%1 %2 contains %3 at character %4; %5")
         .arg(what, quoted(text), describe(c.value, inId), QString::number(c.position), fix);
 }
 
 QString tooLong(const QString& what, QStringView text, qsizetype length, qsizetype max) {
-    return QStringLiteral("%1 %2 is %3 characters long; use at most %4")
+    return QCoreApplication::translate("TopologyCheck", "%1 %2 is %3 characters long; use at most %4")
         .arg(what, quoted(text), QString::number(length), QString::number(max));
 }
 
@@ -116,24 +117,21 @@ QString hostNameProblem(QStringView a, const QString& what) {
     const auto labels = a.split(QLatin1Char('.'));
     for (QStringView l : labels) {
         if (l.isEmpty())
-            return QStringLiteral(
-                       "%1 %2 has an empty label (two dots, or a dot at either end); "
+            return QCoreApplication::translate("TopologyCheck", "%1 %2 has an empty label (two dots, or a dot at either end); "
                        "write the host name without them")
                 .arg(what, quoted(a));
         if (l.size() > kMaxHostLabelLength)
-            return QStringLiteral("%1 %2 has a label of %3 characters; a DNS label has at most %4")
+            return QCoreApplication::translate("TopologyCheck", "%1 %2 has a label of %3 characters; a DNS label has at most %4")
                 .arg(what, quoted(a), QString::number(l.size()),
                      QString::number(kMaxHostLabelLength));
         if (l.startsWith(QLatin1Char('-')) || l.endsWith(QLatin1Char('-')))
-            return QStringLiteral(
-                       "%1 %2 has a label that starts or ends with '-'; a host name cannot")
+            return QCoreApplication::translate("TopologyCheck", "%1 %2 has a label that starts or ends with '-'; a host name cannot")
                 .arg(what, quoted(a));
     }
     bool numeric = true;
     for (QChar c : labels.last()) numeric = numeric && isAsciiDigit(c);
     if (numeric)
-        return QStringLiteral(
-                   "%1 %2 is neither an IPv4 address (four numbers 0-255, no leading zeros) "
+        return QCoreApplication::translate("TopologyCheck", "%1 %2 is neither an IPv4 address (four numbers 0-255, no leading zeros) "
                    "nor a host name (its last label is a number)")
             .arg(what, quoted(a));
     return {};
@@ -143,16 +141,16 @@ QString hostNameProblem(QStringView a, const QString& what) {
 
 QString idProblem(QStringView id, const QString& what) {
     if (id.isEmpty())
-        return QStringLiteral("%1 is empty; give it a name of letters, digits, '_', '-' or '.'")
+        return QCoreApplication::translate("TopologyCheck", "%1 is empty; give it a name of letters, digits, '_', '-' or '.'")
             .arg(what);
     const QList<CodePoint> cps = codePoints(id);
     for (const CodePoint& c : cps) {
         if (isIdCharacter(c.value, c.position == 1)) continue;
         if (c.position == 1 && (c.value == U'-' || c.value == U'.' || QChar::isMark(c.value)))
-            return QStringLiteral("%1 %2 starts with %3; start it with a letter, a digit or '_'")
+            return QCoreApplication::translate("TopologyCheck", "%1 %2 starts with %3; start it with a letter, a digit or '_'")
                 .arg(what, quoted(id), quoted(id.left(c.value > 0xFFFF ? 2 : 1)));
         return badCharacter(what, id, c,
-                            QStringLiteral("use only letters, digits, '_', '-' and '.'"), true);
+                            QCoreApplication::translate("TopologyCheck", "use only letters, digits, '_', '-' and '.'"), true);
     }
     if (cps.size() > kMaxIdLength) return tooLong(what, id, cps.size(), kMaxIdLength);
     return {};
@@ -160,7 +158,7 @@ QString idProblem(QStringView id, const QString& what) {
 
 QString hostAddressProblem(QStringView a, const QString& what) {
     if (a.isEmpty())
-        return QStringLiteral("%1 is empty; give an IPv4 or IPv6 address or a host name").arg(what);
+        return QCoreApplication::translate("TopologyCheck", "%1 is empty; give an IPv4 or IPv6 address or a host name").arg(what);
     const QList<CodePoint> cps = codePoints(a);
     if (cps.size() > kMaxHostNameLength) return tooLong(what, a, cps.size(), kMaxHostNameLength);
     for (const CodePoint& c : cps) {
@@ -168,14 +166,13 @@ QString hostAddressProblem(QStringView a, const QString& what) {
                                             c.value == U'-' || c.value == U':'));
         if (!ok)
             return badCharacter(what, a, c,
-                                QStringLiteral("give an IPv4 or IPv6 address or a host name "
+                                QCoreApplication::translate("TopologyCheck", "give an IPv4 or IPv6 address or a host name "
                                                "(letters A-Z, digits, '-' and '.'; "
                                                "international names in their xn-- form)"));
     }
     if (a.contains(QLatin1Char(':'))) {
         if (isIpv6(a)) return {};
-        return QStringLiteral(
-                   "%1 %2 is not a valid IPv6 address; write it without brackets or port")
+        return QCoreApplication::translate("TopologyCheck", "%1 %2 is not a valid IPv6 address; write it without brackets or port")
             .arg(what, quoted(a));
     }
     if (isIpv4(a)) return {};
@@ -185,7 +182,7 @@ QString hostAddressProblem(QStringView a, const QString& what) {
 QString textProblem(QStringView text, qsizetype maxLength, const QString& what) {
     const QList<CodePoint> cps = codePoints(text);
     for (const CodePoint& c : cps)
-        if (isUnprintable(c.value)) return badCharacter(what, text, c, QStringLiteral("remove it"));
+        if (isUnprintable(c.value)) return badCharacter(what, text, c, QCoreApplication::translate("TopologyCheck", "remove it"));
     if (cps.size() > maxLength) return tooLong(what, text, cps.size(), maxLength);
     return {};
 }
@@ -194,9 +191,9 @@ QString userNameProblem(QStringView user, const QString& what) {
     if (QString p = textProblem(user, kMaxNameLength, what); !p.isEmpty()) return p;
     for (const CodePoint& c : codePoints(user))
         if (QChar::isSpace(c.value))
-            return badCharacter(what, user, c, QStringLiteral("remove it"));
+            return badCharacter(what, user, c, QCoreApplication::translate("TopologyCheck", "remove it"));
     if (user.startsWith(QLatin1Char('-')))
-        return QStringLiteral("%1 %2 starts with '-'; a user name cannot").arg(what, quoted(user));
+        return QCoreApplication::translate("TopologyCheck", "%1 %2 starts with '-'; a user name cannot").arg(what, quoted(user));
     return {};
 }
 

@@ -1,5 +1,6 @@
 #include "JsonFields.h"
 
+#include <QCoreApplication>
 #include <cmath>
 
 namespace hips {
@@ -7,11 +8,11 @@ namespace hips {
 static QString typeName(const QJsonValue& v) {
     switch (v.type()) {
         case QJsonValue::Null: return QStringLiteral("null");
-        case QJsonValue::Bool: return QStringLiteral("a boolean");
-        case QJsonValue::Double: return QStringLiteral("a number");
-        case QJsonValue::String: return QStringLiteral("a string");
-        case QJsonValue::Array: return QStringLiteral("an array");
-        case QJsonValue::Object: return QStringLiteral("an object");
+        case QJsonValue::Bool: return QCoreApplication::translate("TopologyCheck", "a boolean");
+        case QJsonValue::Double: return QCoreApplication::translate("TopologyCheck", "a number");
+        case QJsonValue::String: return QCoreApplication::translate("TopologyCheck", "a string");
+        case QJsonValue::Array: return QCoreApplication::translate("TopologyCheck", "an array");
+        case QJsonValue::Object: return QCoreApplication::translate("TopologyCheck", "an object");
         default: return QStringLiteral("undefined");
     }
 }
@@ -23,11 +24,11 @@ void JsonFields::issue(const QString& key, const QString& message) const {
 QString JsonFields::string(const QString& key, const QString& fallback, bool required) {
     const QJsonValue v = value(key);
     if (v.isUndefined()) {
-        if (required) issue(key, QStringLiteral("missing; add a string value"));
+        if (required) issue(key, QCoreApplication::translate("TopologyCheck", "missing; add a string value"));
         return fallback;
     }
     if (!v.isString() || v.toString().trimmed().isEmpty()) {
-        issue(key, QStringLiteral("must be a non-empty string, found %1").arg(typeName(v)));
+        issue(key, QCoreApplication::translate("TopologyCheck", "must be a non-empty string, found %1").arg(typeName(v)));
         return fallback;
     }
     return v.toString();
@@ -36,16 +37,16 @@ QString JsonFields::string(const QString& key, const QString& fallback, bool req
 int JsonFields::integer(const QString& key, int fallback, int min, int max, bool required) {
     const QJsonValue v = value(key);
     if (v.isUndefined()) {
-        if (required) issue(key, QStringLiteral("missing; add an integer in [%1, %2]").arg(min).arg(max));
+        if (required) issue(key, QCoreApplication::translate("TopologyCheck", "missing; add an integer in [%1, %2]").arg(min).arg(max));
         return fallback;
     }
     const double d = v.toDouble(std::nan(""));
     if (!v.isDouble() || d != std::floor(d)) {
-        issue(key, QStringLiteral("must be an integer, found %1").arg(v.isDouble() ? QString::number(d) : typeName(v)));
+        issue(key, QCoreApplication::translate("TopologyCheck", "must be an integer, found %1").arg(v.isDouble() ? QString::number(d) : typeName(v)));
         return fallback;
     }
     if (d < min || d > max) {
-        issue(key, QStringLiteral("%1 is out of range; use an integer in [%2, %3]").arg(d).arg(min).arg(max));
+        issue(key, QCoreApplication::translate("TopologyCheck", "%1 is out of range; use an integer in [%2, %3]").arg(d).arg(min).arg(max));
         return fallback;
     }
     return static_cast<int>(d);
@@ -55,12 +56,12 @@ double JsonFields::number(const QString& key, double fallback, double min, doubl
     const QJsonValue v = value(key);
     if (v.isUndefined()) return fallback;
     if (!v.isDouble() || !std::isfinite(v.toDouble())) {
-        issue(key, QStringLiteral("must be a finite number, found %1").arg(typeName(v)));
+        issue(key, QCoreApplication::translate("TopologyCheck", "must be a finite number, found %1").arg(typeName(v)));
         return fallback;
     }
     const double d = v.toDouble();
     if (d < min || d > max) {
-        issue(key, QStringLiteral("%1 is out of range; use a number in [%2, %3]").arg(d).arg(min).arg(max));
+        issue(key, QCoreApplication::translate("TopologyCheck", "%1 is out of range; use a number in [%2, %3]").arg(d).arg(min).arg(max));
         return fallback;
     }
     return d;
@@ -70,7 +71,7 @@ bool JsonFields::boolean(const QString& key, bool fallback) {
     const QJsonValue v = value(key);
     if (v.isUndefined()) return fallback;
     if (!v.isBool()) {
-        issue(key, QStringLiteral("must be true or false, found %1").arg(typeName(v)));
+        issue(key, QCoreApplication::translate("TopologyCheck", "must be true or false, found %1").arg(typeName(v)));
         return fallback;
     }
     return v.toBool();
@@ -79,11 +80,11 @@ bool JsonFields::boolean(const QString& key, bool fallback) {
 std::optional<QJsonObject> JsonFields::object(const QString& key, bool required) {
     const QJsonValue v = value(key);
     if (v.isUndefined()) {
-        if (required) issue(key, QStringLiteral("missing; add an object"));
+        if (required) issue(key, QCoreApplication::translate("TopologyCheck", "missing; add an object"));
         return std::nullopt;
     }
     if (!v.isObject()) {
-        issue(key, QStringLiteral("must be an object, found %1").arg(typeName(v)));
+        issue(key, QCoreApplication::translate("TopologyCheck", "must be an object, found %1").arg(typeName(v)));
         return std::nullopt;
     }
     return v.toObject();
@@ -92,11 +93,11 @@ std::optional<QJsonObject> JsonFields::object(const QString& key, bool required)
 std::optional<QJsonArray> JsonFields::array(const QString& key, bool required) {
     const QJsonValue v = value(key);
     if (v.isUndefined()) {
-        if (required) issue(key, QStringLiteral("missing; add an array"));
+        if (required) issue(key, QCoreApplication::translate("TopologyCheck", "missing; add an array"));
         return std::nullopt;
     }
     if (!v.isArray()) {
-        issue(key, QStringLiteral("must be an array, found %1").arg(typeName(v)));
+        issue(key, QCoreApplication::translate("TopologyCheck", "must be an array, found %1").arg(typeName(v)));
         return std::nullopt;
     }
     return v.toArray();
@@ -105,7 +106,7 @@ std::optional<QJsonArray> JsonFields::array(const QString& key, bool required) {
 QString JsonFields::choice(const QString& key, const QString& fallback, const QStringList& allowed) {
     const QString s = string(key, fallback);
     if (!allowed.contains(s)) {
-        issue(key, QStringLiteral("'%1' is not supported; use one of: %2").arg(s, allowed.join(QStringLiteral(", "))));
+        issue(key, QCoreApplication::translate("TopologyCheck", "'%1' is not supported; use one of: %2").arg(s, allowed.join(QStringLiteral(", "))));
         return fallback;
     }
     return s;
@@ -114,7 +115,7 @@ QString JsonFields::choice(const QString& key, const QString& fallback, const QS
 void JsonFields::rejectUnknown(const QStringList& known, const QString& what) {
     for (const QString& key : m_object.keys())
         if (!known.contains(key))
-            issue(key, QStringLiteral("unknown %1 '%2'; expected one of: %3")
+            issue(key, QCoreApplication::translate("TopologyCheck", "unknown %1 '%2'; expected one of: %3")
                            .arg(what, key, known.join(QStringLiteral(", "))));
 }
 

@@ -289,6 +289,8 @@ QList<ElementRef> paste(Topology& t, const Topology& source, const QList<Element
                 const int port = freePort(t, s.host);
                 t.parties.last().servers << ListeningRole{s.host, port, s.device};
             }
+            if (t.parties.last().workers.isEmpty())  // a copy of the central party: an ordinary party needs workers
+                t.parties.last().workers << WorkerGroup{copy.scheduler ? copy.scheduler->host : defaultHost(t, copy.id), 1};
             const QPointF at = partyPosition(source, original->id);
             if (!std::isnan(at.x())) setPartyPosition(t, copy.id, at + QPointF(40, 40));
             copies << ElementRef{ElementRef::Kind::Party, copy.id};

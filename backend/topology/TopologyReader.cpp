@@ -11,6 +11,7 @@
 #include "PrintableText.h"
 #include "TopologyLimits.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QHash>
 #include <QJsonDocument>
@@ -22,9 +23,9 @@ namespace {
 
 // bytes < 0: read from a pipe and cut at the limit, so only "larger than" is known.
 QString tooLargeMessage(qint64 bytes) {
-    const QString size = bytes < 0 ? QStringLiteral("larger than %1 bytes").arg(kMaxTopologyBytes)
-                                   : QStringLiteral("%1 bytes").arg(bytes);
-    return QStringLiteral("the document is %1; a topology may be at most %2 bytes (1 MiB). Check that this "
+    const QString size = bytes < 0 ? QCoreApplication::translate("TopologyCheck", "larger than %1 bytes").arg(kMaxTopologyBytes)
+                                   : QCoreApplication::translate("TopologyCheck", "%1 bytes").arg(bytes);
+    return QCoreApplication::translate("TopologyCheck", "the document is %1; a topology may be at most %2 bytes (1 MiB). Check that this "
                           "is a topology file; a setup that large must be split into several topologies")
         .arg(size).arg(kMaxTopologyBytes);
 }
@@ -38,18 +39,18 @@ QString at(const QString& base, int index) { return QStringLiteral("%1[%2]").arg
 bool withinLimit(const QJsonArray& a, qsizetype max, const QString& path, const QString& what,
                  const QString& why, TopologyIssues* issues) {
     if (a.size() <= max) return true;
-    issues->append({path, QStringLiteral("%1 %2; at most %3 are supported (%4)")
+    issues->append({path, QCoreApplication::translate("TopologyCheck", "%1 %2; at most %3 are supported (%4)")
                               .arg(a.size()).arg(what).arg(max).arg(why)});
     return false;
 }
 
-const QString kNodeLimitReason = QStringLiteral("a run starts at most %1 processes; split the setup into several topologies")
+const QString kNodeLimitReason = QCoreApplication::translate("TopologyCheck", "a run starts at most %1 processes; split the setup into several topologies")
                                      .arg(kMaxNodes);
 
 Host readHost(const QJsonObject& o, const QString& path, TopologyIssues* issues) {
     JsonFields f(o, path, issues);
     f.rejectUnknown({"id", "address", "ssh_port", "user", "identity_file", "install_dir", "agent_port"},
-                    QStringLiteral("host field"));
+                    QCoreApplication::translate("TopologyCheck", "host field"));
     Host h;
     h.id = f.string("id", {}, true);
     h.address = f.string("address", h.address);
@@ -79,17 +80,17 @@ std::optional<AdversarySpec> readAdversary(JsonFields& parent, const char* key, 
     if (!o) return std::nullopt;
     JsonFields f(*o, parent.path(key), parent.issues());
     f.rejectUnknown(runWide ? QStringList{"kind", "strength", "count"} : QStringList{"kind", "strength"},
-                    QStringLiteral("adversary field"));
+                    QCoreApplication::translate("TopologyCheck", "adversary field"));
     AdversarySpec a;
     a.kind = f.string("kind", {}, true);
     const StrategyInfo* info = AdversaryRegistry::find(a.kind);
     if (!info) {
-        f.issue("kind", QStringLiteral("'%1' is not an attack; use one of: %2").arg(a.kind, strategyNames(AdversaryRegistry::all()).join(", ")));
+        f.issue("kind", QCoreApplication::translate("TopologyCheck", "'%1' is not an attack; use one of: %2").arg(a.kind, strategyNames(AdversaryRegistry::all()).join(", ")));
         return std::nullopt;
     }
     const ParamSpec* strength = info->param(QStringLiteral("strength"));
     if (strength) a.strength = f.number("strength", strength->defaultValue, strength->min, strength->max);
-    else if (f.has("strength")) f.issue("strength", QStringLiteral("%1 takes no strength").arg(a.kind));
+    else if (f.has("strength")) f.issue("strength", QCoreApplication::translate("TopologyCheck", "%1 takes no strength").arg(a.kind));
     if (runWide) a.count = f.integer("count", 1, 1, 1000000, true);
     return a;
 }
@@ -123,7 +124,7 @@ QList<ListeningRole> readServers(JsonFields& roles, const QString& key, const QS
     for (int i = 0; i < a->size(); ++i) {
         const QString p = at(roles.path(key), i);
         if (!a->at(i).isObject()) {
-            issues->append({p, QStringLiteral("must be an object with host and port")});
+            issues->append({p, QCoreApplication::translate("TopologyCheck", "must be an object with host and port")});
             continue;
         }
         out.append(readListening(a->at(i).toObject(), p, partyHost, issues));
@@ -133,7 +134,7 @@ QList<ListeningRole> readServers(JsonFields& roles, const QString& key, const QS
 
 Party readParty(const QJsonObject& o, const QString& path, TopologyIssues* issues) {
     JsonFields f(o, path, issues);
-    f.rejectUnknown({"id", "central", "host", "roles", "adversary"}, QStringLiteral("party field"));
+    f.rejectUnknown({"id", "central", "host", "roles", "adversary"}, QCoreApplication::translate("TopologyCheck", "party field"));
     Party p;
     p.id = f.string("id", {}, true);
     p.central = f.boolean("central", false);
@@ -152,11 +153,11 @@ Party readParty(const QJsonObject& o, const QString& path, TopologyIssues* issue
         const bool otherLayer = QStringList{"global_scheduler", "global_servers", "master_worker", "state_service",
                                             "scheduler", "servers"}.contains(key);
         roles.issue(key, otherLayer
-            ? QStringLiteral("role '%1' belongs to %2; %3 uses: %4")
-                  .arg(key, p.central ? QStringLiteral("an ordinary party") : QStringLiteral("the central party"),
-                       p.central ? QStringLiteral("the central party") : QStringLiteral("this party"),
+            ? QCoreApplication::translate("TopologyCheck", "role '%1' belongs to %2; %3 uses: %4")
+                  .arg(key, p.central ? QCoreApplication::translate("TopologyCheck", "an ordinary party") : QCoreApplication::translate("TopologyCheck", "the central party"),
+                       p.central ? QCoreApplication::translate("TopologyCheck", "the central party") : QCoreApplication::translate("TopologyCheck", "this party"),
                        known.join(QStringLiteral(", ")))
-            : QStringLiteral("unknown role '%1'; expected one of: %2").arg(key, known.join(QStringLiteral(", "))));
+            : QCoreApplication::translate("TopologyCheck", "unknown role '%1'; expected one of: %2").arg(key, known.join(QStringLiteral(", "))));
     }
 
     p.scheduler = readOne(roles, schedulerKey, partyHost, issues);
@@ -171,7 +172,7 @@ Party readParty(const QJsonObject& o, const QString& path, TopologyIssues* issue
         for (int i = 0; i < a->size(); ++i) {
             const QString wp = at(roles.path("workers"), i);
             if (!a->at(i).isObject()) {
-                issues->append({wp, QStringLiteral("must be an object with host and count")});
+                issues->append({wp, QCoreApplication::translate("TopologyCheck", "must be an object with host and count")});
                 continue;
             }
             p.workers.append(readWorkers(a->at(i).toObject(), wp, partyHost, issues, true));
@@ -199,7 +200,7 @@ QStringList strategyParamNames() {
 QString strategyChoice(JsonFields& f, const char* key, const QString& fallback, const StrategyList& list) {
     const QString given = f.string(key, fallback);
     if (const StrategyInfo* s = findStrategy(list, given)) return s->name;
-    f.issue(key, QStringLiteral("'%1' is not supported; use one of: %2").arg(given, strategyNames(list).join(QStringLiteral(", "))));
+    f.issue(key, QCoreApplication::translate("TopologyCheck", "'%1' is not supported; use one of: %2").arg(given, strategyNames(list).join(QStringLiteral(", "))));
     return fallback;
 }
 
@@ -210,7 +211,7 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
                                 "local_iters", "local_epochs", "batch_size", "learning_rate", "momentum",
                                 "eval_every", "train_central_workers", "seed", "threads", "synthetic_samples",
                                 "heartbeat_timeout_s", "reply_timeout_s", "checkpoint_every", "resume_round", "adversary"} + paramNames,
-                    QStringLiteral("training setting"));
+                    QCoreApplication::translate("TopologyCheck", "training setting"));
     TrainingSettings t;
     t.dataset = strategyChoice(f, "dataset", t.dataset, DatasetRegistry::all());
     t.dataDir = f.string("data_dir", t.dataDir);
@@ -246,12 +247,12 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
 Topology readTopology(const QJsonObject& o, TopologyIssues* issues) {
     JsonFields root(o, QStringLiteral("$"), issues);
     root.rejectUnknown({"format", "version", "name", "hosts", "parties", "training", "layout"},
-                       QStringLiteral("top-level field"));
+                       QCoreApplication::translate("TopologyCheck", "top-level field"));
     if (root.string("format", {}, true) != kFormat && root.has("format"))
-        root.issue("format", QStringLiteral("must be \"%1\"").arg(kFormat));
+        root.issue("format", QCoreApplication::translate("TopologyCheck", "must be \"%1\"").arg(kFormat));
     const int version = root.integer("version", Topology::kFormatVersion, 1, 1000, true);
     if (version > Topology::kFormatVersion)
-        root.issue("version", QStringLiteral("version %1 is newer than this program reads (%2); upgrade HiPS Studio")
+        root.issue("version", QCoreApplication::translate("TopologyCheck", "version %1 is newer than this program reads (%2); upgrade HiPS Studio")
                                   .arg(version).arg(Topology::kFormatVersion));
 
     Topology t;
@@ -261,16 +262,16 @@ Topology readTopology(const QJsonObject& o, TopologyIssues* issues) {
         for (int i = 0; i < hosts->size(); ++i) {
             const QString p = at(QStringLiteral("$.hosts"), i);
             if (hosts->at(i).isObject()) t.hosts.append(readHost(hosts->at(i).toObject(), p, issues));
-            else issues->append({p, QStringLiteral("must be an object with id and address")});
+            else issues->append({p, QCoreApplication::translate("TopologyCheck", "must be an object with id and address")});
         }
     if (const auto parties = root.array("parties", true);
         parties && withinLimit(*parties, kMaxParties, "$.parties", "parties",
-                               QStringLiteral("each party runs at least 3 processes and %1").arg(kNodeLimitReason),
+                               QCoreApplication::translate("TopologyCheck", "each party runs at least 3 processes and %1").arg(kNodeLimitReason),
                                issues))
         for (int i = 0; i < parties->size(); ++i) {
             const QString p = at(QStringLiteral("$.parties"), i);
             if (parties->at(i).isObject()) t.parties.append(readParty(parties->at(i).toObject(), p, issues));
-            else issues->append({p, QStringLiteral("must be an object with id and roles")});
+            else issues->append({p, QCoreApplication::translate("TopologyCheck", "must be an object with id and roles")});
         }
     if (const auto training = root.object("training")) t.training = readTraining(*training, "$.training", issues);
     if (const auto layout = root.object("layout")) t.layout = *layout;
@@ -292,7 +293,7 @@ TopologyLoad TopologyReader::readFile(const QString& path) {
     refused.source = path;
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        refused.issues.append({QStringLiteral("$"), QStringLiteral("cannot open the file (%1); check the path")
+        refused.issues.append({QStringLiteral("$"), QCoreApplication::translate("TopologyCheck", "cannot open the file (%1); check the path")
                                                         .arg(file.errorString())});
         refused.issues = presentableIssues(refused.issues);
         return refused;
@@ -312,7 +313,7 @@ TopologyLoad TopologyReader::readFile(const QString& path) {
         return refused;
     }
     if (file.error() != QFileDevice::NoError) {
-        refused.issues.append({QStringLiteral("$"), QStringLiteral("cannot read the file (%1); check the path")
+        refused.issues.append({QStringLiteral("$"), QCoreApplication::translate("TopologyCheck", "cannot read the file (%1); check the path")
                                                         .arg(file.errorString())});
         refused.issues = presentableIssues(refused.issues);
         return refused;
@@ -336,7 +337,7 @@ TopologyIssues TopologyReader::readDocument(const QByteArray& json, std::optiona
         return all;
     }
     if (const qsizetype bad = firstInvalidUtf8(json); bad >= 0) {
-        issues->append({QStringLiteral("$"), QStringLiteral("not valid UTF-8 at line %1 (offset %2); save the file as UTF-8")
+        issues->append({QStringLiteral("$"), QCoreApplication::translate("TopologyCheck", "not valid UTF-8 at line %1 (offset %2); save the file as UTF-8")
                                                 .arg(json.left(bad).count('\n') + 1).arg(bad)});
         return all;
     }
@@ -345,12 +346,12 @@ TopologyIssues TopologyReader::readDocument(const QByteArray& json, std::optiona
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
         const int line = json.left(parseError.offset).count('\n') + 1;
-        issues->append({QStringLiteral("$"), QStringLiteral("not valid JSON at line %1 (offset %2): %3")
+        issues->append({QStringLiteral("$"), QCoreApplication::translate("TopologyCheck", "not valid JSON at line %1 (offset %2): %3")
                                                 .arg(line).arg(parseError.offset).arg(parseError.errorString())});
         return all;
     }
     if (!doc.isObject()) {
-        issues->append({QStringLiteral("$"), QStringLiteral("the document must be a JSON object")});
+        issues->append({QStringLiteral("$"), QCoreApplication::translate("TopologyCheck", "the document must be a JSON object")});
         return all;
     }
     if (TopologyIssues duplicates = duplicateKeyIssues(json); !duplicates.isEmpty()) return duplicates;

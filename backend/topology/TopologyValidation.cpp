@@ -9,6 +9,7 @@
 #include "Partition.h"
 #include "TopologyLimits.h"
 
+#include <QCoreApplication>
 #include <QHash>
 #include <QRegularExpression>
 #include <QSet>
@@ -23,7 +24,7 @@ public:
 
     TopologyIssues run() {
         if (!checkLimits()) return m_issues;  // nothing else is looked at in a topology that large
-        checkText("$.name", m_t.name, kMaxNameLength, QStringLiteral("the topology name"));
+        checkText("$.name", m_t.name, kMaxNameLength, QCoreApplication::translate("TopologyCheck", "the topology name"));
         checkHosts();
         checkParties();
         checkTraining();
@@ -43,7 +44,7 @@ private:
 
     void checkRange(const QString& path, int value, int min, int max, const QString& what) {
         if (value < min || value > max)
-            add(path, QStringLiteral("%1 %2 is out of range; use an integer in [%3, %4]")
+            add(path, QCoreApplication::translate("TopologyCheck", "%1 %2 is out of range; use an integer in [%3, %4]")
                           .arg(what, QString::number(value), QString::number(min), QString::number(max)));
     }
 
@@ -51,15 +52,15 @@ private:
     bool checkLimits() {
         const qint64 nodes = m_t.nodeCount();
         if (nodes > kMaxNodes)
-            add("$.parties", QStringLiteral("the topology starts %1 processes; a run may start at most %2. "
+            add("$.parties", QCoreApplication::translate("TopologyCheck", "the topology starts %1 processes; a run may start at most %2. "
                                             "Use fewer workers, or split the setup into several topologies")
                                  .arg(nodes).arg(kMaxNodes));
         if (m_t.parties.size() > kMaxParties)
-            add("$.parties", QStringLiteral("%1 parties; at most %2 are supported (each runs at least 3 of the "
+            add("$.parties", QCoreApplication::translate("TopologyCheck", "%1 parties; at most %2 are supported (each runs at least 3 of the "
                                             "at most %3 processes); split the setup into several topologies")
                                  .arg(m_t.parties.size()).arg(kMaxParties).arg(kMaxNodes));
         if (m_t.hosts.size() > kMaxHosts)
-            add("$.hosts", QStringLiteral("%1 hosts; at most %2 are supported; declare only the hosts that run processes")
+            add("$.hosts", QCoreApplication::translate("TopologyCheck", "%1 hosts; at most %2 are supported; declare only the hosts that run processes")
                                .arg(m_t.hosts.size()).arg(kMaxHosts));
         return m_issues.isEmpty();
     }
@@ -67,9 +68,9 @@ private:
     void checkHostFields(int i) {
         const Host& h = m_t.hosts[i];
         const QString path = QStringLiteral("$.hosts[%1]").arg(i);
-        const QString idIssue = idProblem(h.id, QStringLiteral("host id"));
+        const QString idIssue = idProblem(h.id, QCoreApplication::translate("TopologyCheck", "host id"));
         addIf(path + ".id", idIssue);
-        const QString name = idIssue.isEmpty() ? QStringLiteral("host '%1'").arg(h.id) : QStringLiteral("this host");
+        const QString name = idIssue.isEmpty() ? QCoreApplication::translate("TopologyCheck", "host '%1'").arg(h.id) : QCoreApplication::translate("TopologyCheck", "this host");
         addIf(path + ".address", hostAddressProblem(h.address, name + QStringLiteral(": address")));
         checkRange(path + ".ssh_port", h.sshPort, 1, 65535, name + QStringLiteral(": ssh_port"));
         checkRange(path + ".agent_port", h.agentPort, 1024, 65535, name + QStringLiteral(": agent_port"));
@@ -85,10 +86,10 @@ private:
             const QString& id = m_t.hosts[i].id;
             if (seen.contains(id))
                 add(QStringLiteral("$.hosts[%1].id").arg(i),
-                    QStringLiteral("duplicate host id '%1'; give every host its own id").arg(id));
+                    QCoreApplication::translate("TopologyCheck", "duplicate host id '%1'; give every host its own id").arg(id));
             seen.insert(id);
         }
-        if (m_t.hosts.isEmpty()) add("$.hosts", QStringLiteral("no hosts; declare at least one"));
+        if (m_t.hosts.isEmpty()) add("$.hosts", QCoreApplication::translate("TopologyCheck", "no hosts; declare at least one"));
         // Two deployed hosts on one machine each get an agent: they need their own port and directory.
         for (int i = 0; i < m_t.hosts.size(); ++i)
             for (int j = 0; j < i; ++j) {
@@ -97,24 +98,24 @@ private:
                     continue;
                 if (a.agentPort == b.agentPort)
                     add(QStringLiteral("$.hosts[%1].agent_port").arg(i),
-                        QStringLiteral("hosts '%1' and '%2' share address %3 and agent_port %4; give each its own agent_port")
+                        QCoreApplication::translate("TopologyCheck", "hosts '%1' and '%2' share address %3 and agent_port %4; give each its own agent_port")
                             .arg(a.id, b.id, a.address, QString::number(a.agentPort)));
                 if (a.installDir == b.installDir)
                     add(QStringLiteral("$.hosts[%1].install_dir").arg(i),
-                        QStringLiteral("hosts '%1' and '%2' share address %3 and install_dir %4; give each its own install_dir")
+                        QCoreApplication::translate("TopologyCheck", "hosts '%1' and '%2' share address %3 and install_dir %4; give each its own install_dir")
                             .arg(a.id, b.id, a.address, a.installDir));
             }
     }
 
     void checkHostRef(const QString& path, const QString& host) {
         if (!host.isEmpty() && !m_t.host(host))
-            add(path + ".host", QStringLiteral("host '%1' is not declared in $.hosts; add it there or fix the name").arg(host));
+            add(path + ".host", QCoreApplication::translate("TopologyCheck", "host '%1' is not declared in $.hosts; add it there or fix the name").arg(host));
     }
 
     void checkDevice(const QString& path, const QString& device) {
         static const QRegularExpression re(QStringLiteral("^(cpu|cuda(:[0-9]+)?)$"));
         if (!re.match(device).hasMatch())
-            add(path + ".device", QStringLiteral("'%1' is not a device; use cpu or cuda:N").arg(device));
+            add(path + ".device", QCoreApplication::translate("TopologyCheck", "'%1' is not a device; use cpu or cuda:N").arg(device));
     }
 
     void checkPort(const QString& path, const Party& party, const ListeningRole& role, const QString& what) {
@@ -124,7 +125,7 @@ private:
         const Host* h = m_t.host(role.host);
         const QString key = (h ? h->address : role.host) + ':' + QString::number(role.port);
         if (m_ports.contains(key))
-            add(path + ".port", QStringLiteral("port %1 on host '%2' is already used by %3; choose a free port")
+            add(path + ".port", QCoreApplication::translate("TopologyCheck", "port %1 on host '%2' is already used by %3; choose a free port")
                                     .arg(role.port).arg(role.host, m_ports.value(key)));
         else
             m_ports.insert(key, party.id + ' ' + what);
@@ -137,42 +138,42 @@ private:
             const Party& p = m_t.parties[i];
             const QString path = QStringLiteral("$.parties[%1]").arg(i);
             if (ids.contains(p.id))
-                add(path + ".id", QStringLiteral("duplicate party id '%1'; give every party its own id").arg(p.id));
+                add(path + ".id", QCoreApplication::translate("TopologyCheck", "duplicate party id '%1'; give every party its own id").arg(p.id));
             ids.insert(p.id);
-            addIf(path + ".id", idProblem(p.id, QStringLiteral("party id")));
+            addIf(path + ".id", idProblem(p.id, QCoreApplication::translate("TopologyCheck", "party id")));
             centrals += p.central;
             checkRoles(p, path + ".roles");
         }
         if (centrals == 0)
-            add("$.parties", QStringLiteral("no central party; mark the party holding the global scheduler, "
+            add("$.parties", QCoreApplication::translate("TopologyCheck", "no central party; mark the party holding the global scheduler, "
                                             "global server and master worker with \"central\": true"));
         if (centrals > 1)
-            add("$.parties", QStringLiteral("%1 parties are marked central; exactly one must be").arg(centrals));
+            add("$.parties", QCoreApplication::translate("TopologyCheck", "%1 parties are marked central; exactly one must be").arg(centrals));
         if (m_t.parties.size() - centrals < 1)
-            add("$.parties", QStringLiteral("no ordinary party; add at least one party with a scheduler, a server and workers"));
+            add("$.parties", QCoreApplication::translate("TopologyCheck", "no ordinary party; add at least one party with a scheduler, a server and workers"));
     }
 
     void checkRoles(const Party& p, const QString& path) {
         const QString sched = p.central ? "global_scheduler" : "scheduler";
         const QString servers = p.central ? "global_servers" : "servers";
         if (!p.scheduler)
-            add(path, QStringLiteral("party '%1' has no %2; add one").arg(p.id, sched));
+            add(path, QCoreApplication::translate("TopologyCheck", "party '%1' has no %2; add one").arg(p.id, sched));
         else
             checkPort(path + '.' + sched, p, *p.scheduler, sched);
         if (p.servers.isEmpty())
-            add(path, QStringLiteral("party '%1' has no %2; add one").arg(p.id, servers));
+            add(path, QCoreApplication::translate("TopologyCheck", "party '%1' has no %2; add one").arg(p.id, servers));
         if (p.servers.size() > 1)
-            add(path + '.' + servers, QStringLiteral("%1 servers given; this version runs one server per party "
+            add(path + '.' + servers, QCoreApplication::translate("TopologyCheck", "%1 servers given; this version runs one server per party "
                                                      "(key slicing across servers is planned); keep one")
                                           .arg(p.servers.size()));
         for (int i = 0; i < p.servers.size(); ++i)
             checkPort(QStringLiteral("%1.%2[%3]").arg(path, servers).arg(i), p, p.servers[i], servers);
         if (p.stateService) checkPort(path + ".state_service", p, *p.stateService, QStringLiteral("state_service"));
         if (p.central && !p.stateService && isMode(m_t.training.mode, mode::kEsync))
-            add(path, QStringLiteral("mode esync needs a state service in the central party '%1': add "
+            add(path, QCoreApplication::translate("TopologyCheck", "mode esync needs a state service in the central party '%1': add "
                                      "\"state_service\": {\"port\": N} to its roles").arg(p.id));
         if (p.central && !p.masterWorker)
-            add(path, QStringLiteral("the central party '%1' has no master_worker; add one").arg(p.id));
+            add(path, QCoreApplication::translate("TopologyCheck", "the central party '%1' has no master_worker; add one").arg(p.id));
         if (p.masterWorker) {
             checkHostRef(path + ".master_worker", p.masterWorker->host);
             checkDevice(path + ".master_worker", p.masterWorker->device);
@@ -184,7 +185,7 @@ private:
                        kMaxWorkersPerGroup, QStringLiteral("count"));
         }
         if (!p.central && p.workerCount() == 0)
-            add(path + ".workers", QStringLiteral("party '%1' has no workers; add a group with count >= 1").arg(p.id));
+            add(path + ".workers", QCoreApplication::translate("TopologyCheck", "party '%1' has no workers; add a group with count >= 1").arg(p.id));
     }
 
     void checkTraining() {
@@ -192,30 +193,30 @@ private:
         checkText("$.training.data_dir", s.dataDir, kMaxPathLength, QStringLiteral("data_dir"));
         // Checked here, not only when a file is read: the designer edits a topology in memory.
         if ((s.localIters > 0) == (s.localEpochs > 0))
-            add("$.training.local_iters", QStringLiteral("set exactly one of local_iters and local_epochs above 0"));
+            add("$.training.local_iters", QCoreApplication::translate("TopologyCheck", "set exactly one of local_iters and local_epochs above 0"));
         checkStrategyParams(s);
         if (s.adversary && s.adversary->count > m_t.trainingWorkerCount())
-            add("$.training.adversary.count", QStringLiteral("%1 attackers a round, but the run has %2 training workers")
+            add("$.training.adversary.count", QCoreApplication::translate("TopologyCheck", "%1 attackers a round, but the run has %2 training workers")
                                                   .arg(s.adversary->count).arg(m_t.trainingWorkerCount()));
         if (ModeRegistry::policy(s.mode).hierarchicalFrequency && s.trainCentralWorkers)
-            add("$.training.train_central_workers", QStringLiteral("mode %1 syncs workers with their party server; "
+            add("$.training.train_central_workers", QCoreApplication::translate("TopologyCheck", "mode %1 syncs workers with their party server; "
                                                                    "central workers have none: set "
                                                                    "train_central_workers to false").arg(s.mode));
         if (ModeRegistry::policy(s.mode).roundOfSyncs && s.localEpochs > 0)
-            add("$.training.local_epochs", QStringLiteral("mode %1 counts a round in synchronisations: set local_iters "
+            add("$.training.local_epochs", QCoreApplication::translate("TopologyCheck", "mode %1 counts a round in synchronisations: set local_iters "
                                                           "(synchronisations per round) instead of local_epochs").arg(s.mode));
         if (ModeRegistry::policy(s.mode).gradientEveryStep && ModelRegistry::hasRunningStatistics(s.model))
-            add("$.training.model", QStringLiteral("mode %1 pushes gradients, and model %2's BatchNorm statistics have "
+            add("$.training.model", QCoreApplication::translate("TopologyCheck", "mode %1 pushes gradients, and model %2's BatchNorm statistics have "
                                                    "none: they would never leave their initial values; choose a mode "
                                                    "that pushes models (fedavg, esync, …) or another model").arg(s.mode, s.model));
         if (s.evalEvery > s.rounds)
-            add("$.training.eval_every", QStringLiteral("eval_every (%1) is larger than rounds (%2); the model "
+            add("$.training.eval_every", QCoreApplication::translate("TopologyCheck", "eval_every (%1) is larger than rounds (%2); the model "
                                                         "would never be evaluated").arg(s.evalEvery).arg(s.rounds));
         if (s.resumeRound >= s.rounds)
-            add("$.training.resume_round", QStringLiteral("resume_round (%1) must be below rounds (%2): a run resumes "
+            add("$.training.resume_round", QCoreApplication::translate("TopologyCheck", "resume_round (%1) must be below rounds (%2): a run resumes "
                                                           "from a checkpoint before its end").arg(s.resumeRound).arg(s.rounds));
         if (s.resumeRound > 0 && !ModeRegistry::policy(s.mode).resumable())
-            add("$.training.resume_round", QStringLiteral("mode %1 applies pushes as they come and keeps no checkpoints; "
+            add("$.training.resume_round", QCoreApplication::translate("TopologyCheck", "mode %1 applies pushes as they come and keeps no checkpoints; "
                                                           "only the modes with rounds at the global server resume").arg(s.mode));
     }
 
@@ -226,23 +227,23 @@ private:
         const StrategyInfo* rule = AggregatorRegistry::find(s.aggregation);
         const StrategyInfo* partition = PartitionRegistry::find(s.partition);
         if (!partition)
-            add("$.training.partition", QStringLiteral("partition '%1' is not supported; use one of: %2")
+            add("$.training.partition", QCoreApplication::translate("TopologyCheck", "partition '%1' is not supported; use one of: %2")
                                             .arg(s.partition, strategyNames(PartitionRegistry::all()).join(QStringLiteral(", "))));
         if (!mode)
-            add("$.training.mode", QStringLiteral("mode '%1' is not supported; use one of: %2")
+            add("$.training.mode", QCoreApplication::translate("TopologyCheck", "mode '%1' is not supported; use one of: %2")
                                        .arg(s.mode, strategyNames(ModeRegistry::all()).join(QStringLiteral(", "))));
         if (!rule)
-            add("$.training.aggregation", QStringLiteral("aggregation '%1' is not supported; use one of: %2")
+            add("$.training.aggregation", QCoreApplication::translate("TopologyCheck", "aggregation '%1' is not supported; use one of: %2")
                                               .arg(s.aggregation, AggregatorRegistry::names().join(QStringLiteral(", "))));
         if (!AggregatorRegistry::find(s.partyAggregation))
-            add("$.training.party_aggregation", QStringLiteral("aggregation '%1' is not supported; use one of: %2")
+            add("$.training.party_aggregation", QCoreApplication::translate("TopologyCheck", "aggregation '%1' is not supported; use one of: %2")
                                                     .arg(s.partyAggregation, AggregatorRegistry::names().join(QStringLiteral(", "))));
         const auto declared = s.declaredParams();
         for (auto it = s.params.begin(); it != s.params.end(); ++it) {
             const QString path = "$.training." + it.key();
             const auto spec = std::find_if(declared.begin(), declared.end(), [&](const auto& d) { return d.first == it.key(); });
             if (spec != declared.end()) addIf(path, spec->second->problem(*it));
-            else add(path, QStringLiteral("%1 is not a setting of mode %2, aggregation %3, party_aggregation %4 or "
+            else add(path, QCoreApplication::translate("TopologyCheck", "%1 is not a setting of mode %2, aggregation %3, party_aggregation %4 or "
                                           "partition %5; remove it or choose the strategy it belongs to")
                                .arg(it.key(), s.mode, s.aggregation, s.partyAggregation, s.partition));
         }
@@ -252,11 +253,11 @@ private:
         // A tier that applies each push as it comes has no round of contributions to choose from.
         const ModePolicy policy = ModeRegistry::policy(s.mode);
         if (mode && policy.global == TierSync::AsPushesCome && s.aggregation != QLatin1String("fedavg"))
-            add("$.training.aggregation", QStringLiteral("mode %1 applies each push at the global server as it comes; "
+            add("$.training.aggregation", QCoreApplication::translate("TopologyCheck", "mode %1 applies each push at the global server as it comes; "
                                                          "aggregation %2 needs a round's contributions: use fedavg, or "
                                                          "a mode with rounds (fedavg, ssgd, esync, hfa)").arg(s.mode, s.aggregation));
         if (mode && policy.party == TierSync::AsPushesCome && s.partyAggregation != QLatin1String("fedavg"))
-            add("$.training.party_aggregation", QStringLiteral("mode %1 forwards each push from the party servers as it "
+            add("$.training.party_aggregation", QCoreApplication::translate("TopologyCheck", "mode %1 forwards each push from the party servers as it "
                                                                "comes; party_aggregation %2 needs a round's contributions: "
                                                                "use fedavg, or a mode with rounds").arg(s.mode, s.partyAggregation));
     }
@@ -266,18 +267,18 @@ private:
     void checkServerOptimizer(const TrainingSettings& s) {
         const StrategyInfo* optimizer = ServerOptimizerRegistry::find(s.serverOptimizer);
         if (!optimizer) {
-            add("$.training.server_optimizer", QStringLiteral("'%1' is not supported; use one of: %2")
+            add("$.training.server_optimizer", QCoreApplication::translate("TopologyCheck", "'%1' is not supported; use one of: %2")
                                                    .arg(s.serverOptimizer, strategyNames(ServerOptimizerRegistry::all()).join(", ")));
             return;
         }
         const bool plain = s.serverOptimizer == QLatin1String("sgd") && s.param(QStringLiteral("server_lr")) == 1.0;
         const ModePolicy policy = ModeRegistry::policy(s.mode);
         if (!plain && (policy.global != TierSync::Rounds || policy.gradientEveryStep))
-            add("$.training.server_optimizer", QStringLiteral("mode %1 has no round of model deltas at the global server "
+            add("$.training.server_optimizer", QCoreApplication::translate("TopologyCheck", "mode %1 has no round of model deltas at the global server "
                                                               "for server optimizer %2 to step with: use fedavg, esync "
                                                               "or hfa, or server_optimizer sgd with server_lr 1").arg(s.mode, s.serverOptimizer));
         if (s.proximalMu > 0 && policy.gradientEveryStep)
-            add("$.training.proximal_mu", QStringLiteral("mode %1 takes one step from the global model each push; "
+            add("$.training.proximal_mu", QCoreApplication::translate("TopologyCheck", "mode %1 takes one step from the global model each push; "
                                                          "FedProx's proximal term needs local steps: set proximal_mu "
                                                          "to 0").arg(s.mode));
     }
@@ -286,21 +287,21 @@ private:
     // code assigns; a repetition group is whole.
     void checkDraco(const TrainingSettings& s) {
         if (s.aggregation.startsWith(QLatin1String("draco_")))
-            add("$.training.aggregation", QStringLiteral("%1 codes the workers of one party: set it as party_aggregation "
+            add("$.training.aggregation", QCoreApplication::translate("TopologyCheck", "%1 codes the workers of one party: set it as party_aggregation "
                                                          "(a single party reproduces Draco's flat setting)").arg(s.aggregation));
         if (!s.partyAggregation.startsWith(QLatin1String("draco_"))) return;
         if (s.mode != QLatin1String("fedavg"))
-            add("$.training.party_aggregation", QStringLiteral("%1 needs mode fedavg (workers whose rounds are the same "
+            add("$.training.party_aggregation", QCoreApplication::translate("TopologyCheck", "%1 needs mode fedavg (workers whose rounds are the same "
                                                                "local work on the same data); mode is %2").arg(s.partyAggregation, s.mode));
         if (s.trainCentralWorkers)
-            add("$.training.train_central_workers", QStringLiteral("%1 codes the workers of the parties; central workers "
+            add("$.training.train_central_workers", QCoreApplication::translate("TopologyCheck", "%1 codes the workers of the parties; central workers "
                                                                    "push to the global server uncoded: set train_central_workers "
                                                                    "to false").arg(s.partyAggregation));
         if (s.partyAggregation != QLatin1String("draco_repetition")) return;
         const int r = int(s.partyParam(QStringLiteral("draco_r")));
         for (const Party& p : m_t.parties)
             if (!p.central && p.workerCount() % r != 0)
-                add("$.training.party_draco_r", QStringLiteral("party '%1' has %2 workers, not a whole number of groups of "
+                add("$.training.party_draco_r", QCoreApplication::translate("TopologyCheck", "party '%1' has %2 workers, not a whole number of groups of "
                                                                "draco_r %3").arg(p.id).arg(p.workerCount()).arg(r));
     }
 
@@ -319,7 +320,7 @@ private:
             if (p.workerCount() > 0) ++pushingToGlobal;
             if (p.workerCount() > 0 && p.workerCount() < partyRule->minimumContributions())
                 add("$.training.party_aggregation",
-                    QStringLiteral("%1 needs at least %2 contributions (%3), and party '%4' has %5 workers; add workers "
+                    QCoreApplication::translate("TopologyCheck", "%1 needs at least %2 contributions (%3), and party '%4' has %5 workers; add workers "
                                    "or lower party_byzantine_f")
                         .arg(s.partyAggregation).arg(partyRule->minimumContributions())
                         .arg(partyRule->minimumReason()).arg(p.id).arg(p.workerCount()));
@@ -331,7 +332,7 @@ private:
         if (relayed) pushingToGlobal = m_t.trainingWorkerCount();
         if (pushingToGlobal > 0 && pushingToGlobal < globalRule->minimumContributions())
             add("$.training.aggregation",
-                QStringLiteral("%1 needs at least %2 contributions (%3), and %4 %5 push to the global server; add "
+                QCoreApplication::translate("TopologyCheck", "%1 needs at least %2 contributions (%3), and %4 %5 push to the global server; add "
                                "them or lower byzantine_f")
                     .arg(s.aggregation).arg(globalRule->minimumContributions()).arg(globalRule->minimumReason())
                     .arg(pushingToGlobal).arg(relayed ? QStringLiteral("workers") : QStringLiteral("parties")));

@@ -213,6 +213,34 @@ private Q_SLOTS:
         QCOMPARE(d->undoStack()->count(), 1);
     }
 
+    // Dropped and pasted parties land where they overlap no other box; a pasted central party is
+    // an ordinary one that can run (it gets workers), so the topology stays valid.
+    void droppedAndPastedPartiesOverlapNothing() {
+        auto overlaps = [&] {
+            QList<QRectF> boxes;
+            for (QGraphicsItem* i : d->scene()->items())
+                if (i->type() == DesignerItem::kType && static_cast<DesignerItem*>(i)->ref().kind == ElementRef::Kind::Party)
+                    boxes << i->sceneBoundingRect();
+            for (int a = 0; a < boxes.size(); ++a)
+                for (int b = a + 1; b < boxes.size(); ++b)
+                    if (boxes[a].intersects(boxes[b])) return true;
+            return false;
+        };
+        QVERIFY(!overlaps());
+        dropFromPalette(*d, PaletteItem::Party, centerOf(*d, {ElementRef::Kind::Party, "party1"}));  // right on party1
+        QCOMPARE(d->topology().parties.size(), 4);
+        QVERIFY(!overlaps());
+        for (const char* party : {"party2", "central"}) {
+            d->scene()->selectElements({{ElementRef::Kind::Party, party}});
+            d->copySelection();
+            d->paste();
+            QVERIFY2(!overlaps(), party);
+        }
+        QCOMPARE(d->topology().parties.size(), 6);
+        QVERIFY2(d->isValid(), qPrintable(d->issues().value(0).toString()));
+        QCOMPARE(d->undoStack()->count(), 3);  // each paste is one step, placement included
+    }
+
     // An edit redraws only the parties it changed: party1's items are the same objects after
     // party2 gained workers (and after the undo), and the edit's event names party2 alone.
     void anEditRedrawsOnlyThePartiesItChanged() {
@@ -452,6 +480,16 @@ private Q_SLOTS:
         QCOMPARE(chinese.designer()->json(), english.designer()->json());
         QVERIFY(chinese.windowTitle().contains('*'));
         QCOMPARE(chinese.findChild<QTabWidget*>()->tabText(0), QString::fromUtf8("设计"));
+        // The topology checks speak the interface's language too (the CLI, with no translator, English).
+        QTemporaryDir broken;
+        QFile clash(broken.filePath("clash.json"));
+        QVERIFY(clash.open(QIODevice::WriteOnly));
+        clash.write(QByteArray(english.designer()->json()).replace("\"port\": 9300", "\"port\": 9200"));
+        clash.close();
+        QVERIFY(chinese.openTopology(clash.fileName()));
+        QVERIFY(!chinese.designer()->isValid());
+        const QString issue = chinese.designer()->issues().value(0).message;
+        QVERIFY2(issue.contains(QString::fromUtf8("已被")) && issue.contains(QString::fromUtf8("请选择空闲端口")), qPrintable(issue));
         QCOMPARE(chinese.runPanel()->startButton()->text(), QString::fromUtf8("全部启动"));
         QVERIFY(versions::installTranslation("en"));
         MainWindow back(dir.filePath("history.sqlite"));

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QCursor>
+#include <cmath>
 #include <QMenu>
 #include <QToolTip>
 #include <QSplitter>
@@ -120,8 +121,18 @@ void Designer::copySelection() {
 void Designer::paste() {
     if (!m_document.hasClipboard()) return;
     const QList<ElementRef> selected = m_scene->selectedElements();
-    const QList<ElementRef> copies = m_document.paste(selected.isEmpty() ? QString() : selected.first().party);
-    if (copies.isEmpty()) return Q_EMIT message(tr("Nothing to paste: copy parties or worker groups"));
+    Topology t = topology();
+    const auto pasted = m_document.pasteInto(t, selected.isEmpty() ? QString() : selected.first().party);
+    if (pasted.isEmpty()) return Q_EMIT message(tr("Nothing to paste: copy parties or worker groups"));
+    QList<ElementRef> copies;
+    for (const auto& [copy, original] : pasted) {
+        copies << copy;
+        if (copy.kind != ElementRef::Kind::Party) continue;  // a pasted party goes where it overlaps none
+        const QPointF wanted = edits::partyPosition(t, copy.party);
+        edits::setPartyPosition(t, copy.party, m_scene->freeSpotNear(std::isnan(wanted.x()) ? QPointF(0, 0) : wanted,
+                                                                     m_scene->partySize(original.party)));
+    }
+    apply(tr("Paste"), t);
     m_scene->selectElements(copies);
 }
 

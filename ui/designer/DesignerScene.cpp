@@ -241,7 +241,7 @@ void DesignerScene::dropPaletteItem(PaletteItem item, QPointF pos) {
     QString text;
     switch (item) {
         case PaletteItem::Party:
-            error = edits::addParty(t, pos);
+            error = edits::addParty(t, freeSpotNear(pos, partySize({})));
             text = tr("Add party");
             break;
         case PaletteItem::Host:
@@ -254,6 +254,32 @@ void DesignerScene::dropPaletteItem(PaletteItem item, QPointF pos) {
     }
     if (!error.isEmpty()) Q_EMIT refused(error);
     else Q_EMIT editRequested(text, t);
+}
+
+QSizeF DesignerScene::partySize(const QString& party) const {
+    if (const DesignerItem* box = m_items.value(ElementRef(ElementRef::Kind::Party, party).key())) return box->rect().size();
+    return {220, 2 * kHeaderH + 3 * (kRoleH + kGap) + 2 * kGap};  // a new party: three chips
+}
+
+QPointF DesignerScene::freeSpotNear(QPointF wanted, QSizeF size) const {
+    constexpr qreal kMargin = 30;
+    QList<QRectF> taken;
+    for (const Party& p : m_topology.parties)
+        if (const DesignerItem* box = m_items.value(ElementRef(ElementRef::Kind::Party, p.id).key()))
+            taken << box->sceneBoundingRect().adjusted(-kMargin, -kMargin, kMargin, kMargin);
+    auto freeAt = [&](QPointF at) {
+        const QRectF r(at, size);
+        return std::none_of(taken.begin(), taken.end(), [&](const QRectF& t) { return t.intersects(r); });
+    };
+    // Rings of growing distance, to the right and below first (where a user reads on).
+    constexpr qreal kStep = 40;
+    for (int ring = 0; ring < 60; ++ring)
+        for (int dy = 0; dy <= ring; ++dy) {
+            const QPointF right = wanted + QPointF(ring * kStep, dy * kStep), below = wanted + QPointF(dy * kStep, ring * kStep);
+            if (freeAt(right)) return right;
+            if (freeAt(below)) return below;
+        }
+    return wanted;
 }
 
 void DesignerScene::dragEnterEvent(QGraphicsSceneDragDropEvent* e) {

@@ -30,6 +30,10 @@ public:
 
     // Drops a palette item at a scene position, as a drag-and-drop would.
     void dropPaletteItem(PaletteItem item, QPointF scenePos);
+    // The nearest place at or right of / below `wanted` where a box of `size` overlaps no party
+    // (with a margin): where a dropped or pasted party goes.
+    QPointF freeSpotNear(QPointF wanted, QSizeF size) const;
+    QSizeF partySize(const QString& party) const;  // its box's, or a new party's
 
 Q_SIGNALS:
     void editRequested(const QString& text, const Topology& after);

@@ -110,12 +110,11 @@ int TopologyDocument::copy(const QList<ElementRef>& elements) {
     return int(m_clipboard.size());
 }
 
-QList<ElementRef> TopologyDocument::paste(const QString& party) {
-    if (m_clipboard.isEmpty()) return {};
-    Topology t = m_topology;
-    const QList<ElementRef> copies = edits::paste(t, m_clipboardSource, m_clipboard, party);
-    if (!copies.isEmpty()) apply(tr("Paste"), t);
-    return copies;
+QList<std::pair<ElementRef, ElementRef>> TopologyDocument::pasteInto(Topology& t, const QString& party) const {
+    QList<std::pair<ElementRef, ElementRef>> out;
+    for (const ElementRef& original : m_clipboard)  // one at a time: each copy is made after the last
+        for (const ElementRef& copy : edits::paste(t, m_clipboardSource, {original}, party)) out.append({copy, original});
+    return out;
 }
 
 }  // namespace hips

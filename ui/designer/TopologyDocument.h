@@ -49,10 +49,10 @@ public:
     void apply(const QString& text, const Topology& after, const QString& mergeKey = {});
     QUndoStack* undoStack() { return &m_undo; }
 
-    // The clipboard: elements of this topology as they are now; paste() copies them into the
-    // current topology (into `party` for worker groups) as one edit and returns the copies.
+    // The clipboard: elements of this topology as they are now; pasteInto() copies them into `t`
+    // (into `party` for worker groups) and returns the copies, each with the element it copies.
     int copy(const QList<ElementRef>& elements);
-    QList<ElementRef> paste(const QString& party);
+    QList<std::pair<ElementRef, ElementRef>> pasteInto(Topology& t, const QString& party) const;
     bool hasClipboard() const { return !m_clipboard.isEmpty(); }
 
 Q_SIGNALS:
