@@ -241,7 +241,9 @@ void remove(Topology& t, const QList<ElementRef>& elements) {
     for (const ElementRef& e : elements) sorted.append({e, positionOf(t, e)});
     std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     QStringList partiesToRemove;
-    for (const auto& [e, at] : sorted) {
+    for (const auto& entry : sorted) {
+        const ElementRef& e = entry.first;  // (not a structured binding: the lambdas below capture it)
+        const int at = entry.second;
         Party* p = findParty(t, e.party);
         if (!p) continue;
         switch (e.kind) {
