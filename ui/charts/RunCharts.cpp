@@ -6,6 +6,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSlider>
 #include <cmath>
 
@@ -30,6 +31,8 @@ RunCharts::RunCharts(QWidget* parent)
     m_facts->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_facts->setMargin(16);
     m_facts->setTextFormat(Qt::RichText);
+    // The facts must not make their row taller than the others: a short window squashed the top row.
+    m_facts->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
     m_xAxis->addItems({tr("Round"), tr("Wall-clock time"), tr("Time since start")});
     m_xAxis->setObjectName(QStringLiteral("x_axis"));
     m_trafficMode->addItems({tr("Cumulative"), tr("Rate (MB/s)")});
@@ -69,9 +72,18 @@ RunCharts::RunCharts(QWidget* parent)
     }
     // A line per worker: the names go in a column beside the plot, where eight of them fit.
     for (LiveChart* perWorker : {m_steps, m_staleness}) perWorker->chart()->legend()->setAlignment(Qt::AlignRight);
+    // Below a legible size the grid scrolls instead of squashing every chart to a strip.
+    auto* gridHolder = new QWidget;
+    gridHolder->setLayout(grid);
+    for (QWidget* w : std::initializer_list<QWidget*>{m_accuracy, m_loss, m_traffic, m_throughput, m_ratio, m_steps, m_staleness, m_timeline})
+        w->setMinimumHeight(220);
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(gridHolder);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
-    layout->addLayout(grid, 1);
+    layout->addWidget(scroll, 1);
 
     connect(m_xAxis, &QComboBox::currentIndexChanged, this, [this](int i) {
         for (LiveChart* c : charts()) c->setXAxis(LiveChart::XAxis(i));
