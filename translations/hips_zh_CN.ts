@@ -59,27 +59,27 @@
         <translation>只有角色可以在参与方和主机之间移动</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="310"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="314"/>
         <source>a party id must be non-empty and without &apos;/&apos;</source>
         <translation>参与方 ID 不能为空，且不能包含“/”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="312"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="316"/>
         <source>there is already a party &apos;%1&apos;</source>
         <translation>已存在参与方“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="314"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="318"/>
         <source>no party &apos;%1&apos;</source>
         <translation>参与方“%1”不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="325"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="329"/>
         <source>a host id must not be empty</source>
         <translation>主机 ID 不能为空</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="327"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="331"/>
         <source>there is already a host &apos;%1&apos;</source>
         <translation>已存在主机“%1”</translation>
     </message>
@@ -719,7 +719,7 @@
     <message>
         <location filename="../backend/topology/JsonFields.cpp" line="109"/>
         <location filename="../backend/topology/TopologyReader.cpp" line="203"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="270"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="276"/>
         <source>&apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持“%1”；请使用以下之一：%2</translation>
     </message>
@@ -820,57 +820,57 @@
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="250"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="251"/>
         <source>top-level field</source>
         <translation>顶层字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="252"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="253"/>
         <source>must be &quot;%1&quot;</source>
         <translation>必须为 &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="255"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="256"/>
         <source>version %1 is newer than this program reads (%2); upgrade HiPS Studio</source>
         <translation>版本 %1 比本程序能读取的（%2）更新；请升级 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="265"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="266"/>
         <source>must be an object with id and address</source>
         <translation>必须是包含 id 和 address 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="269"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="270"/>
         <source>each party runs at least 3 processes and %1</source>
         <translation>每个参与方至少运行 3 个进程，且%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="274"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="275"/>
         <source>must be an object with id and roles</source>
         <translation>必须是包含 id 和 roles 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="296"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="297"/>
         <source>cannot open the file (%1); check the path</source>
         <translation>无法打开文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="316"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="317"/>
         <source>cannot read the file (%1); check the path</source>
         <translation>无法读取文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="340"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="341"/>
         <source>not valid UTF-8 at line %1 (offset %2); save the file as UTF-8</source>
         <translation>第 %1 行（偏移 %2）不是有效的 UTF-8；请将文件保存为 UTF-8</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="349"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="350"/>
         <source>not valid JSON at line %1 (offset %2): %3</source>
         <translation>第 %1 行（偏移 %2）不是有效的 JSON：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="354"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="355"/>
         <source>the document must be a JSON object</source>
         <translation>文档必须是 JSON 对象</translation>
     </message>
@@ -1062,52 +1062,62 @@
         <translation>%1 不是模式 %2、聚合规则 %3、参与方聚合规则 %4 或划分方式 %5 的设置；请删除它，或选择它所属的策略</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="256"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="254"/>
+        <source>a flat run has no party servers; mode %1 needs them: use fedavg or ssgd, or hierarchy two_layer</source>
+        <translation>扁平运行没有参与方服务器；%1 模式需要它们：请使用 fedavg 或 ssgd，或将 hierarchy 设为 two_layer</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="257"/>
+        <source>a flat run has no party servers to run party_aggregation %1: set it to fedavg</source>
+        <translation>扁平运行没有参与方服务器来执行参与方聚合规则 %1：请将其设为 fedavg</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="262"/>
         <source>mode %1 applies each push at the global server as it comes; aggregation %2 needs a round&apos;s contributions: use fedavg, or a mode with rounds (fedavg, ssgd, esync, hfa)</source>
         <translation>%1 模式在全局服务器上随到随用每个推送；聚合规则 %2 需要一轮的全部贡献：请使用 fedavg，或按轮的模式（fedavg、ssgd、esync、hfa）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="260"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="266"/>
         <source>mode %1 forwards each push from the party servers as it comes; party_aggregation %2 needs a round&apos;s contributions: use fedavg, or a mode with rounds</source>
         <translation>%1 模式由参与方服务器随到随转发每个推送；参与方聚合规则 %2 需要一轮的全部贡献：请使用 fedavg，或按轮的模式</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="277"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="283"/>
         <source>mode %1 has no round of model deltas at the global server for server optimizer %2 to step with: use fedavg, esync or hfa, or server_optimizer sgd with server_lr 1</source>
         <translation>%1 模式在全局服务器上没有按轮的模型增量供服务器优化器 %2 使用：请使用 fedavg、esync 或 hfa，或使用 server_lr 为 1 的 server_optimizer sgd</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="281"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="287"/>
         <source>mode %1 takes one step from the global model each push; FedProx&apos;s proximal term needs local steps: set proximal_mu to 0</source>
         <translation>%1 模式每次推送只从全局模型走一步；FedProx 的近端项需要本地多步：请将 proximal_mu 设为 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="290"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="296"/>
         <source>%1 codes the workers of one party: set it as party_aggregation (a single party reproduces Draco&apos;s flat setting)</source>
         <translation>%1 对单个参与方的工作节点编码：请将其设为 party_aggregation（单个参与方即重现 Draco 的扁平设置）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="294"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="300"/>
         <source>%1 needs mode fedavg (workers whose rounds are the same local work on the same data); mode is %2</source>
         <translation>%1 需要 fedavg 模式（各轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="297"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="303"/>
         <source>%1 codes the workers of the parties; central workers push to the global server uncoded: set train_central_workers to false</source>
         <translation>%1 对各参与方的工作节点编码；中心工作节点未经编码直接推送到全局服务器：请将 train_central_workers 设为 false</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="304"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="310"/>
         <source>party &apos;%1&apos; has %2 workers, not a whole number of groups of draco_r %3</source>
         <translation>参与方“%1”有 %2 个工作节点，不能整分为每组 draco_r %3 个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="323"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="329"/>
         <source>%1 needs at least %2 contributions (%3), and party &apos;%4&apos; has %5 workers; add workers or lower party_byzantine_f</source>
         <translation>%1 至少需要 %2 个贡献（%3），而参与方“%4”只有 %5 个工作节点；请增加工作节点或降低 party_byzantine_f</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="335"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="341"/>
         <source>%1 needs at least %2 contributions (%3), and %4 %5 push to the global server; add them or lower byzantine_f</source>
         <translation>%1 至少需要 %2 个贡献（%3），而只有 %4 个%5推送到全局服务器；请增加它们或降低 byzantine_f</translation>
     </message>
@@ -1169,51 +1179,56 @@
 <context>
     <name>hips::Designer</name>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="24"/>
+        <location filename="../ui/designer/Designer.cpp" line="25"/>
         <source>Palette — drag onto the canvas</source>
         <translation>组件面板 — 拖放到画布上</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="33"/>
+        <location filename="../ui/designer/Designer.cpp" line="34"/>
         <source>Validation</source>
         <translation>校验</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="104"/>
+        <location filename="../ui/designer/Designer.cpp" line="105"/>
         <source>No problems: ready to run</source>
         <translation>没有问题：可以运行</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="113"/>
+        <location filename="../ui/designer/Designer.cpp" line="114"/>
         <source>Delete %1</source>
         <translation>删除 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/designer/Designer.cpp" line="113"/>
+        <location filename="../ui/designer/Designer.cpp" line="114"/>
         <source>Delete %n items</source>
         <translation>
             <numerusform>删除 %n 项</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/designer/Designer.cpp" line="117"/>
+        <location filename="../ui/designer/Designer.cpp" line="118"/>
         <source>Copied %n items</source>
         <translation>
             <numerusform>已复制 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="124"/>
+        <location filename="../ui/designer/Designer.cpp" line="126"/>
         <source>Nothing to paste: copy parties or worker groups</source>
         <translation>没有可粘贴的内容：请先复制参与方或工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="131"/>
+        <location filename="../ui/designer/Designer.cpp" line="135"/>
+        <source>Paste</source>
+        <translation>粘贴</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Designer.cpp" line="142"/>
         <source>&amp;Edit properties</source>
         <translation>编辑属性(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="135"/>
+        <location filename="../ui/designer/Designer.cpp" line="146"/>
         <source>&amp;Add here</source>
         <translation>在此添加(&amp;A)</translation>
     </message>
@@ -1236,12 +1251,12 @@
         <translation>添加 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="323"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="349"/>
         <source>Move party</source>
         <translation>移动参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="328"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="354"/>
         <source>Move role to %1</source>
         <translation>将角色移动到 %1</translation>
     </message>
@@ -2289,132 +2304,137 @@
     </message>
     <message>
         <location filename="../ui/designer/PropertyPanel.cpp" line="277"/>
+        <source>Hierarchy</source>
+        <translation>层级</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="279"/>
         <source>Server optimizer</source>
         <translation>服务器优化器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="280"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="282"/>
         <source>FedProx μ (0: off)</source>
         <translation>FedProx μ（0：关闭）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="282"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="284"/>
         <source>Partition</source>
         <translation>数据划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="298"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="300"/>
         <source>&lt;b&gt;Party&lt;/b&gt;</source>
         <translation>&lt;b&gt;参与方&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="300"/>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="312"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="302"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="314"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="302"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="304"/>
         <source>Central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="310"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="312"/>
         <source>&lt;b&gt;Host&lt;/b&gt; (shared by every party on it)</source>
         <translation>&lt;b&gt;主机&lt;/b&gt;（由其上的所有参与方共享）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="321"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="323"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="322"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="324"/>
         <source>SSH port</source>
         <translation>SSH 端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="326"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="328"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="327"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="329"/>
         <source>Identity file</source>
         <translation>身份文件（私钥）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="328"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="330"/>
         <source>Install directory</source>
         <translation>安装目录</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="333"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="335"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="334"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="336"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="335"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="337"/>
         <source>Master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="336"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="338"/>
         <source>State service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="337"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="339"/>
         <source>Worker group</source>
         <translation>工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="346"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="348"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="351"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="353"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="357"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="359"/>
         <source>Workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="363"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="365"/>
         <source>Slowdown (×)</source>
         <translation>减速倍数 (×)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="369"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="371"/>
         <source>Each local step takes this multiple of its compute time: a slower device, emulated</source>
         <translation>每个本地步骤耗时为其计算时间的这一倍数：用于模拟较慢的设备</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="371"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="373"/>
         <source>none (honest)</source>
         <translation>无（诚实）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="372"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="374"/>
         <source>Adversary</source>
         <translation>攻击者</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="385"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="387"/>
         <source>Attack strength</source>
         <translation>攻击强度</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="394"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="396"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
@@ -2422,181 +2442,181 @@
 <context>
     <name>hips::RunCharts</name>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="20"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="21"/>
         <source>Test accuracy</source>
         <translation>测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="20"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="21"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="21"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="22"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="21"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="22"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="21"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="22"/>
         <source>Traffic per tier</source>
         <translation>各层级流量</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="21"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="202"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="22"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="214"/>
         <source>MB sent</source>
         <translation>发送量（MB）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="22"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="23"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="22"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="105"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="23"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="117"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="23"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="24"/>
         <source>Computing-time ratio: compute / (compute + communication)</source>
         <translation>计算时间占比：计算 / (计算 + 通信)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="23"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="24"/>
         <source>ratio</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="24"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="25"/>
         <source>Local steps per worker and round</source>
         <translation>每个工作者每轮的本地步数</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="24"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="25"/>
         <source>steps</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="25"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="26"/>
         <source>Staleness of each push (asynchronous modes)</source>
         <translation>每次推送的陈旧度（异步模式）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="25"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="26"/>
         <source>versions behind</source>
         <translation>落后的版本数</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="28"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="29"/>
         <source>Log scale (loss)</source>
         <translation>对数刻度（损失）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="33"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="36"/>
         <source>Round</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="33"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="36"/>
         <source>Wall-clock time</source>
         <translation>挂钟时间</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="33"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="36"/>
         <source>Time since start</source>
         <translation>自开始以来的时间</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="35"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="38"/>
         <source>Cumulative</source>
         <translation>累计</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="35"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="38"/>
         <source>Rate (MB/s)</source>
         <translation>速率（MB/s）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="38"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="41"/>
         <source>EMA smoothing; the raw line stays, faint</source>
         <translation>EMA 平滑；原始曲线以淡色保留</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="40"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="43"/>
         <source>Reset zoom</source>
         <translation>重置缩放</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="43"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="46"/>
         <source>X axis:</source>
         <translation>X 轴：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="46"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="49"/>
         <source>Smoothing:</source>
         <translation>平滑：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="51"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="54"/>
         <source>Traffic:</source>
         <translation>流量：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="96"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="108"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;No rounds yet. Start a run, or open one from the history.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;尚无轮次。请启动一次运行，或从历史中打开一次运行。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="100"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="112"/>
         <source>test accuracy</source>
         <translation>测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="101"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="113"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="102"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="114"/>
         <source>test loss</source>
         <translation>测试损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="103"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="199"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="115"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="211"/>
         <source>inside parties</source>
         <translation>参与方内部</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="104"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="200"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="116"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="212"/>
         <source>across parties</source>
         <translation>跨参与方</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="106"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="118"/>
         <source>computing-time ratio</source>
         <translation>计算时间占比</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="166"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="178"/>
         <source>&lt;h3&gt;Round %1&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;Test accuracy&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Best so far&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Training loss&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Inside parties&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Across parties&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Throughput&lt;/td&gt;&lt;td&gt;%7 samples/s&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Computing-time ratio&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Elapsed&lt;/td&gt;&lt;td&gt;%9 s&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h3&gt;第 %1 轮&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;测试准确率&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;目前最佳&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;训练损失&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;参与方内部&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;跨参与方&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;吞吐量&lt;/td&gt;&lt;td&gt;%7 样本/秒&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;计算时间占比&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;已用时间&lt;/td&gt;&lt;td&gt;%9 秒&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="193"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="205"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;The run is under way: its first round shows here as soon as it has trained.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;运行进行中：第一轮训练完成后即在此显示。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="202"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="214"/>
         <source>MB/s sent</source>
         <translation>发送速率（MB/s）</translation>
     </message>
@@ -2735,11 +2755,6 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
         <location filename="../ui/designer/TopologyDocument.cpp" line="85"/>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
-    </message>
-    <message>
-        <location filename="../ui/designer/TopologyDocument.cpp" line="117"/>
-        <source>Paste</source>
-        <translation>粘贴</translation>
     </message>
 </context>
 <context>

@@ -72,6 +72,7 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
     if (args.isSet("aggregation")) s.aggregation = args.value("aggregation");
     if (args.isSet("party-aggregation")) s.partyAggregation = args.value("party-aggregation");
     if (args.isSet("server-optimizer")) s.serverOptimizer = args.value("server-optimizer");
+    if (args.isSet("flat")) s.hierarchy = QStringLiteral("flat");
     if (args.isSet("proximal-mu")) {
         s.proximalMu = args.value("proximal-mu").toDouble(&ok);
         if (!ok || s.proximalMu < 0) return QStringLiteral("--proximal-mu must be a number >= 0");
@@ -205,6 +206,8 @@ int runCommand(const QStringList& arguments) {
                                          "party_<name>, e.g. --param party_byzantine_f=1).", "NAME"});
     args.addOption({"server-optimizer", "The global server's optimizer of the round's aggregate: sgd (FedAvg), "
                                         "momentum, adam, yogi or adagrad (server_lr, server_beta1, … with --param).", "NAME"});
+    args.addOption({"flat", "A single-layer parameter server (training.hierarchy flat): every worker pushes straight "
+                            "to the global server; the baseline of the two-layer saving."});
     args.addOption({"proximal-mu", "FedProx's proximal term μ at the workers (0: off).", "MU"});
     args.addOption({"partition", "How the training set is split among the workers (listed above).", "NAME"});
     args.addOption({"param", "A parameter of the mode or a rule, e.g. dc_lambda=0.04 (repeatable).", "NAME=VALUE"});

@@ -24,6 +24,7 @@ std::unique_ptr<AggregationRule> makeAggregationRule(const TrainingSettings& set
 }
 
 bool partiesRelayWorkers(const TrainingSettings& s) {
+    if (s.flat()) return false;  // no party servers: the workers push to the global server themselves
     const ModePolicy policy = ModeRegistry::policy(s.mode);
     const auto global = makeAggregationRule(s, RuleTier::Global), party = makeAggregationRule(s, RuleTier::Party);
     return policy.party == TierSync::Rounds && policy.global == TierSync::Rounds && !policy.hierarchicalFrequency &&

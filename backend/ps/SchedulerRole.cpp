@@ -20,7 +20,7 @@ QList<Node> membersOf(const Topology& topology, const Node& scheduler) {
     for (const Node& n : topology.nodes()) {
         const bool mine = scheduler.kind == RoleKind::GlobalScheduler
             ? (n.kind == RoleKind::GlobalServer || n.kind == RoleKind::MasterWorker || n.kind == RoleKind::Server ||
-               (n.kind == RoleKind::Worker && n.party == scheduler.party))
+               (n.kind == RoleKind::Worker && (n.party == scheduler.party || topology.training.flat())))
             : (n.party == scheduler.party && (n.kind == RoleKind::Server || n.kind == RoleKind::Worker));
         if (mine) out.append(n);
     }

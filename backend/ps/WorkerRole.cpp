@@ -42,8 +42,9 @@ public:
         LocalTrainer& trainer = *m_trainers.front();
         startup.mark(QStringLiteral("data_s"));
 
-        SchedulerClient scheduler(m_ctx, m_ctx.scheduler(central), {});
-        const PeerInfo server = SchedulerClient::find(scheduler.join(), central ? "global_server" : "server");
+        const bool direct = central || m_ctx.training().flat();  // straight to the global server
+        SchedulerClient scheduler(m_ctx, m_ctx.scheduler(direct), {});
+        const PeerInfo server = SchedulerClient::find(scheduler.join(), direct ? "global_server" : "server");
         startup.mark(QStringLiteral("join_s"));
         Channel channel = Channel::dealer(m_ctx.zmq, m_ctx.node.id, server.endpoint, server.id);
         m_assembler = std::make_unique<ModelAssembler>(trainer.parameterCount());

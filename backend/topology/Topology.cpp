@@ -120,12 +120,13 @@ QList<Node> Topology::nodes() const {
             continue;
         }
         const bool c = p.central;
-        if (p.scheduler) {
+        const bool partyTier = c || !training.flat();  // a flat run starts no party schedulers and servers
+        if (p.scheduler && partyTier) {
             const RoleKind k = c ? RoleKind::GlobalScheduler : RoleKind::Scheduler;
             schedulers.append({p.id + '/' + roleName(k), k, p.id, p.scheduler->host,
                                p.scheduler->port, 0, p.scheduler->device});
         }
-        addListening(servers, p, p.servers, c ? RoleKind::GlobalServer : RoleKind::Server,
+        if (partyTier) addListening(servers, p, p.servers, c ? RoleKind::GlobalServer : RoleKind::Server,
                      c ? QStringLiteral("global_server") : QStringLiteral("server"));
         if (runsStateService(p, training))
             servers.append({p.id + QStringLiteral("/state_service"), RoleKind::StateService, p.id, p.stateService->host,

@@ -67,6 +67,11 @@ struct TrainingSettings {
     QString mode = QStringLiteral("fedavg");          // a ModeRegistry name
     QString aggregation = QStringLiteral("fedavg");   // an AggregatorRegistry name, at the global server
     QString partyAggregation = QStringLiteral("fedavg");  // the same, at the party servers
+    // "two_layer" (HiPS), or "flat": a single-layer parameter server, every worker pushing straight
+    // to the global server (party schedulers and servers are not started), the baseline HiPS's
+    // two-layer saving is measured against.
+    QString hierarchy = QStringLiteral("two_layer");
+    bool flat() const { return hierarchy == QLatin1String("flat"); }
     QString serverOptimizer = QStringLiteral("sgd");  // a ServerOptimizerRegistry name, at the global server
     double proximalMu = 0;  // FedProx: workers add (μ/2)·‖w − w_global‖² to their loss
     // Parameters of the chosen mode and rule given in the topology (`training.dc_lambda`, …), by

@@ -207,7 +207,7 @@ QString strategyChoice(JsonFields& f, const char* key, const QString& fallback, 
 TrainingSettings readTraining(const QJsonObject& o, const QString& path, TopologyIssues* issues) {
     JsonFields f(o, path, issues);
     const QStringList paramNames = strategyParamNames();
-    f.rejectUnknown(QStringList{"dataset", "data_dir", "partition", "model", "mode", "aggregation", "party_aggregation", "server_optimizer", "proximal_mu", "rounds",
+    f.rejectUnknown(QStringList{"dataset", "data_dir", "partition", "model", "mode", "aggregation", "party_aggregation", "server_optimizer", "proximal_mu", "hierarchy", "rounds",
                                 "local_iters", "local_epochs", "batch_size", "learning_rate", "momentum",
                                 "eval_every", "train_central_workers", "seed", "threads", "synthetic_samples",
                                 "heartbeat_timeout_s", "reply_timeout_s", "checkpoint_every", "resume_round", "adversary"} + paramNames,
@@ -222,6 +222,7 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
     t.partyAggregation = strategyChoice(f, "party_aggregation", t.partyAggregation, AggregatorRegistry::all());
     t.serverOptimizer = strategyChoice(f, "server_optimizer", t.serverOptimizer, ServerOptimizerRegistry::all());
     t.proximalMu = f.number("proximal_mu", t.proximalMu, 0, 100);
+    t.hierarchy = f.choice("hierarchy", t.hierarchy, {QStringLiteral("two_layer"), QStringLiteral("flat")});
     for (const QString& name : paramNames)  // ranges and owners: TopologyValidation
         if (f.has(name)) t.params.insert(name, f.number(name, 0, -1e300, 1e300));
     t.rounds = f.integer("rounds", t.rounds, 1, 1000000);

@@ -250,6 +250,12 @@ private:
         if (mode && rule) checkRuleMinimums(s);
         checkDraco(s);
         checkServerOptimizer(s);
+        if (s.flat() && s.mode != QLatin1String("fedavg") && s.mode != QLatin1String("ssgd"))
+            add("$.training.hierarchy", QCoreApplication::translate("TopologyCheck", "a flat run has no party servers; mode %1 "
+                                                                    "needs them: use fedavg or ssgd, or hierarchy two_layer").arg(s.mode));
+        if (s.flat() && s.partyAggregation != QLatin1String("fedavg"))
+            add("$.training.party_aggregation", QCoreApplication::translate("TopologyCheck", "a flat run has no party servers "
+                                                                            "to run party_aggregation %1: set it to fedavg").arg(s.partyAggregation));
         // A tier that applies each push as it comes has no round of contributions to choose from.
         const ModePolicy policy = ModeRegistry::policy(s.mode);
         if (mode && policy.global == TierSync::AsPushesCome && s.aggregation != QLatin1String("fedavg"))

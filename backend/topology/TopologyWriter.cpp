@@ -56,6 +56,7 @@ QJsonObject training(const TrainingSettings& t) {
             {"checkpoint_every", t.checkpointEvery}};
     if (t.resumeRound > 0) o.insert("resume_round", t.resumeRound);
     if (t.proximalMu > 0) o.insert("proximal_mu", t.proximalMu);
+    if (t.flat()) o.insert("hierarchy", t.hierarchy);
     if (t.adversary) o.insert("adversary", adversary(*t.adversary));
     for (auto it = t.params.begin(); it != t.params.end(); ++it) o.insert(it.key(), *it);
     return o;

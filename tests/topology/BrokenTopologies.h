@@ -206,6 +206,13 @@ inline QList<BrokenCase> registryBrokenCases() {
          "$.training.aggregation", "mode asgd applies each push at the global server as it comes; aggregation median needs a round's contributions"},
         {"a global rule's parameter given for the parties' fedavg", [](QJsonObject& t) { set(t, {"training", "party_trim_beta"}, 0.2); },
          "$.training.party_trim_beta", "party_trim_beta is not a setting of mode fedavg"},
+        {"a flat run in a mode that needs party servers", [](QJsonObject& t) {
+             set(t, {"training", "hierarchy"}, "flat");
+             set(t, {"training", "mode"}, "hfa");
+         },
+         "$.training.hierarchy", "a flat run has no party servers; mode hfa needs them"},
+        {"an unknown hierarchy", [](QJsonObject& t) { set(t, {"training", "hierarchy"}, "three_layer"); },
+         "$.training.hierarchy", ""},
         {"a Draco code at the global server", [](QJsonObject& t) { set(t, {"training", "aggregation"}, "draco_repetition"); },
          "$.training.aggregation", "draco_repetition codes the workers of one party: set it as party_aggregation"},
         {"repetition groups that do not divide a party", [](QJsonObject& t) {

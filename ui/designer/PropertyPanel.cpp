@@ -274,6 +274,8 @@ void PropertyPanel::addStrategies() {
     addChoice("party_aggregation", tr("Aggregation (parties)"), AggregatorRegistry::names(),
               [](const T& t) { return t.training.partyAggregation; },
               [](T& t, const QString& v) { t.training.partyAggregation = v; keepOwnParams(t.training); });
+    addChoice("hierarchy", tr("Hierarchy"), {QStringLiteral("two_layer"), QStringLiteral("flat")},
+              [](const T& t) { return t.training.hierarchy; }, [](T& t, const QString& v) { t.training.hierarchy = v; });
     addChoice("server_optimizer", tr("Server optimizer"), strategyNames(ServerOptimizerRegistry::all()),
               [](const T& t) { return t.training.serverOptimizer; },
               [](T& t, const QString& v) { t.training.serverOptimizer = v; keepOwnParams(t.training); });
