@@ -1,6 +1,7 @@
 #include "RobustRules.h"
 
 #include "DracoCodes.h"
+#include "VectorMath.h"
 
 #include <QCborArray>
 #include <algorithm>
@@ -134,12 +135,10 @@ QCborMap HeldContributionsRule::report() const {
 }
 
 void HeldContributionsRule::meanOf(const std::vector<int>& indices) {
-    const float scale = float(m_inputs.size()) / float(indices.size());
-    for (int k : indices) {
-        const float* x = m_inputs[size_t(k)];
-        for (size_t i = 0; i < m_length; ++i) m_result[i] += x[i];
-    }
-    for (float& v : m_result) v *= scale;
+    std::vector<const float*> chosen;
+    for (int k : indices) chosen.push_back(m_inputs[size_t(k)]);
+    sumMany(m_result.data(), nullptr, chosen.data(), chosen.size(), m_length);  // each input read once, in cache blocks
+    rescaleAround(m_result.data(), nullptr, m_length, float(m_inputs.size()) / float(indices.size()));
 }
 
 // --- mean, median, trimmed mean --------------------------------------------------------------
