@@ -10,6 +10,9 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QSysInfo>
 #include <algorithm>
 #include <cstdio>
@@ -69,12 +72,18 @@ void AgentDaemon::onMessage(const QString& peer, const Message& m) {
     const QString& type = m.type;
     if (type == QLatin1String("hello")) {
         const bool compatible = m.integer(QStringLiteral("version")) == control::kProtocolVersion;
-        m_socket->post(peer, Message(QStringLiteral("hello_ok"),
-                                     {{QStringLiteral("version"), control::kProtocolVersion},
-                                      {QStringLiteral("agent_version"), QStringLiteral(HIPS_VERSION)},
-                                      {QStringLiteral("compatible"), compatible},
-                                      {QStringLiteral("host"), QSysInfo::machineHostName()},
-                                      {QStringLiteral("pid"), QCoreApplication::applicationPid()}}));
+        if (compatible && m.fields.value(QStringLiteral("probe_devices")).toBool() && !m_devices) {
+            probeDevices();  // the controller says hello every second: the answer comes with the first after it
+            m_socket->post(peer, Message(QStringLiteral("probing")));  // keeps its silence clock at zero meanwhile
+            return;
+        }
+        Message ok(QStringLiteral("hello_ok"), {{QStringLiteral("version"), control::kProtocolVersion},
+                                                {QStringLiteral("agent_version"), QStringLiteral(HIPS_VERSION)},
+                                                {QStringLiteral("compatible"), compatible},
+                                                {QStringLiteral("host"), QSysInfo::machineHostName()},
+                                                {QStringLiteral("pid"), QCoreApplication::applicationPid()}});
+        if (m_devices) ok.fields.insert(QStringLiteral("devices"), *m_devices);
+        m_socket->post(peer, std::move(ok));
         m_helloDone = compatible;
     } else if (!m_helloDone) {
         std::fprintf(stderr, "hips-agent: '%s' before a compatible hello, ignored\n", qPrintable(type));
@@ -98,6 +107,36 @@ void AgentDaemon::onMessage(const QString& peer, const Message& m) {
         const qint64 upTo = m.integer(QStringLiteral("seq"));
         while (!m_unacked.isEmpty() && m_unacked.firstKey() <= upTo) m_unacked.erase(m_unacked.begin());
     }
+}
+
+void AgentDaemon::probeDevices() {
+    if (m_probing) return;
+    m_probing = true;
+    auto* probe = new QProcess(this);
+    auto done = [this, probe](const QString& error) {
+        if (!m_probing) return;
+        m_probing = false;
+        const QByteArray line = probe->readAllStandardOutput().trimmed().split('\n').value(0);
+        const QJsonObject json = QJsonDocument::fromJson(line).object();
+        m_devices = error.isEmpty() && json.contains(QStringLiteral("torch"))
+            ? QCborMap::fromJsonObject(json)
+            : QCborMap{{QStringLiteral("error"), error.isEmpty() ? QStringLiteral("hips-trainer probe printed no answer") : error}};
+        probe->deleteLater();
+    };
+    connect(probe, &QProcess::finished, this, [probe, done](int code, QProcess::ExitStatus status) {
+        done(status == QProcess::NormalExit && code == 0
+                 ? QString()
+                 : QStringLiteral("hips-trainer probe failed: %1").arg(QString::fromUtf8(probe->readAllStandardError()).trimmed().left(300)));
+    });
+    connect(probe, &QProcess::errorOccurred, this, [probe, done](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart) done(QStringLiteral("cannot start %1: %2").arg(probe->program(), probe->errorString()));
+    });
+    // CUDA's first start on a machine can take seconds; beyond a minute something is wrong.
+    QTimer::singleShot(60000, probe, [probe, done] {
+        probe->kill();
+        done(QStringLiteral("hips-trainer probe did not answer within 60 s"));
+    });
+    probe->start(QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("hips-trainer")), {QStringLiteral("probe")});
 }
 
 void AgentDaemon::onStart(const Message& m) {

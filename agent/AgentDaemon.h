@@ -12,6 +12,7 @@
 #include <QMap>
 #include <QTimer>
 #include <memory>
+#include <optional>
 
 namespace hips {
 
@@ -39,6 +40,7 @@ private:
     void resendUnacked();
     void checkController();
     void quitWhenIdle();
+    void probeDevices();
 
     zmq::context_t m_zmq{1};
     std::unique_ptr<CurveGuard> m_guard;
@@ -58,6 +60,10 @@ private:
     // HIPS_TRAINER_ZYGOTE=0 asks for a fresh process each (for comparing, or for debugging).
     bool m_trainerZygote = true;
     QHash<QString, QByteArray> m_written;  // files written for the runs' starts, by path
+    // What this host's trainers can train on (`hips-trainer probe`), asked for once, by the first
+    // controller whose topology puts a GPU here; the handshake waits for it.
+    std::optional<QCborMap> m_devices;
+    bool m_probing = false;  // files written for the runs' starts, by path
 };
 
 }  // namespace hips

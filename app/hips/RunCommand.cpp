@@ -11,6 +11,7 @@
 #include "RunStore.h"
 #include "TopologyReader.h"
 #include "UnixSignals.h"
+#include "Vocabulary.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -45,6 +46,24 @@ const Override kOverrides[] = {
     {"threads", "Intra-op threads per role process.", "N"},
 };
 
+// --device DEV: every worker group and the master worker; --device PARTY=DEV: one party's.
+QString applyDevices(const QStringList& settings, Topology& t) {
+    for (const QString& setting : settings) {
+        const qsizetype eq = setting.indexOf('=');
+        const QString party = eq > 0 ? setting.left(eq) : QString();
+        const QString device = setting.mid(eq + 1);
+        bool found = party.isEmpty();
+        for (Party& p : t.parties) {
+            if (!party.isEmpty() && p.id != party) continue;
+            found = true;
+            for (WorkerGroup& g : p.workers) g.device = device;
+            if (p.masterWorker) p.masterWorker->device = device;
+        }
+        if (!found) return QStringLiteral("--device %1: the topology has no party '%2'").arg(setting, party);
+    }
+    return {};  // the devices' spelling is checked with the topology (TopologyReader::validate)
+}
+
 QString applyOverrides(const QCommandLineParser& args, Topology& t) {
     TrainingSettings& s = t.training;
     bool ok = true;
@@ -78,6 +97,7 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
         if (!ok || s.proximalMu < 0) return QStringLiteral("--proximal-mu must be a number >= 0");
     }
     if (args.isSet("partition")) s.partition = args.value("partition");
+    if (const QString e = applyDevices(args.values("device"), t); !e.isEmpty()) return e;
     for (const QString& setting : args.values("param")) {
         const qsizetype eq = setting.indexOf('=');
         const double value = eq > 0 ? setting.mid(eq + 1).toDouble(&ok) : 0;
@@ -210,6 +230,8 @@ int runCommand(const QStringList& arguments) {
                             "to the global server; the baseline of the two-layer saving."});
     args.addOption({"proximal-mu", "FedProx's proximal term μ at the workers (0: off).", "MU"});
     args.addOption({"partition", "How the training set is split among the workers (listed above).", "NAME"});
+    args.addOption({"device", "Where the workers and the master worker train: cpu or cuda:N; PARTY=DEVICE for one "
+                              "party's (repeatable).", "DEVICE"});
     args.addOption({"param", "A parameter of the mode or a rule, e.g. dc_lambda=0.04 (repeatable).", "NAME=VALUE"});
     addSshOptions(args);
     args.addHelpOption();
@@ -248,6 +270,7 @@ int runCommand(const QStringList& arguments) {
         return 2;
     }
     const TrainingSettings& s = topology->training;
+    std::printf("hips %s with %s\n", HIPS_VERSION, HIPS_TORCH_FLAVOR);
     std::printf("hips run: %s — %lld processes, %d training workers, model %s on %s, mode %s, %d rounds\n",
                 qPrintable(topology->name), static_cast<long long>(topology->nodes().size()),
                 topology->trainingWorkerCount(), qPrintable(s.model), qPrintable(s.dataset), qPrintable(s.mode), s.rounds);
@@ -270,6 +293,13 @@ int runCommand(const QStringList& arguments) {
         controller.stop(QStringLiteral("interrupted by %1; stopped every process").arg(UnixSignals::name(sig)));
     });
     QObject::connect(&controller, &RunController::roundCompleted, &printRow);
+    QObject::connect(&controller, &RunController::metricRecord, [](const QJsonObject& r) {
+        if (r.value(QStringLiteral("kind")).toString() != metric::kDevice ||
+            r.value(QStringLiteral("device")).toString() == QLatin1String("cpu"))
+            return;  // the CPU is the default: only GPUs get a line
+        std::printf("%s %s\n", qPrintable(r.value(QStringLiteral("node")).toString()), qPrintable(describeDeviceRecord(r)));
+        std::fflush(stdout);
+    });
     int status = 1;
     QObject::connect(&controller, &RunController::finished, [&](const RunSummary& summary) {
         printSummary(summary);

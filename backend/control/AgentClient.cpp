@@ -6,8 +6,9 @@
 
 namespace hips {
 
-AgentClient::AgentClient(const QString& host, const QString& endpoint, const CurveConfig& curve, QObject* parent)
-    : QObject(parent), m_host(host), m_endpoint(endpoint) {
+AgentClient::AgentClient(const QString& host, const QString& endpoint, const CurveConfig& curve, bool probeDevices,
+                         QObject* parent)
+    : QObject(parent), m_host(host), m_probeDevices(probeDevices), m_endpoint(endpoint) {
     WireLimits limits;  // events carry one line each, which the agent keeps under kMaxEventBytes
     limits.maxHeaderBytes = control::kMaxEventBytes;
     limits.maxPayloadBytes = 0;
@@ -16,11 +17,16 @@ AgentClient::AgentClient(const QString& host, const QString& endpoint, const Cur
         auto shared = std::make_shared<Message>(std::move(e.message));
         QMetaObject::invokeMethod(this, [this, shared] { onMessage(*shared); }, Qt::QueuedConnection);
     });
-    send(Message(QStringLiteral("hello"), {{QStringLiteral("version"), control::kProtocolVersion}}));
+    send(hello());
     m_sinceAgent.start();
     m_sinceTick.start();
     connect(&m_timer, &QTimer::timeout, this, &AgentClient::tick);
     m_timer.start(control::kPingMs);
+}
+
+Message AgentClient::hello() const {
+    return Message(QStringLiteral("hello"), {{QStringLiteral("version"), control::kProtocolVersion},
+                                             {QStringLiteral("probe_devices"), m_probeDevices}});
 }
 
 AgentClient::~AgentClient() { m_socket->stop(); }
@@ -50,8 +56,7 @@ void AgentClient::tick() {
                                   .arg(m_host, m_endpoint).arg(control::kSilenceTimeoutS));
         return;
     }
-    send(Message(m_ready ? QStringLiteral("ping") : QStringLiteral("hello"),
-                 {{QStringLiteral("version"), control::kProtocolVersion}}));
+    send(m_ready ? Message(QStringLiteral("ping"), {{QStringLiteral("version"), control::kProtocolVersion}}) : hello());
 }
 
 void AgentClient::onMessage(const Message& m) {

@@ -15,7 +15,10 @@ class AgentClient : public QObject {
     Q_OBJECT
 public:
     // With `curve` enabled, the connection is encrypted and the agent must hold the expected key.
-    AgentClient(const QString& host, const QString& endpoint, const CurveConfig& curve = {}, QObject* parent = nullptr);
+    // With `probeDevices`, the agent answers the handshake only once it knows the host's GPUs
+    // (its hello_ok's "devices": DeviceCheck.h).
+    AgentClient(const QString& host, const QString& endpoint, const CurveConfig& curve = {}, bool probeDevices = false,
+                QObject* parent = nullptr);
     ~AgentClient() override;
 
     const QString& host() const { return m_host; }
@@ -41,11 +44,14 @@ Q_SIGNALS:
     void bye();  // the agent is exiting (after a shutdown)
 
 private:
+    Message hello() const;
     void onMessage(const Message& m);
     void tick();
 
     zmq::context_t m_zmq{1};
-    QString m_host, m_endpoint;
+    QString m_host;
+    bool m_probeDevices = false;
+    QString m_endpoint;
     std::unique_ptr<SocketThread> m_socket;
     qint64 m_lastSeq = 0;  // last event emitted
     qint64 m_acked = 0;    // last event acknowledged to the agent

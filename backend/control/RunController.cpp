@@ -1,6 +1,7 @@
 #include "RunController.h"
 
 #include "ControlProtocol.h"
+#include "DeviceCheck.h"
 #include "StartCommand.h"
 #include "TopologyReader.h"
 #include "TopologyWriter.h"
@@ -254,10 +255,12 @@ void RunController::deployAgents() {
 }
 
 void RunController::addAgent(const QString& host, const QString& label, const QString& endpoint, const CurveConfig& curve) {
-    auto agent = std::make_unique<AgentClient>(label, endpoint, curve);
+    auto agent = std::make_unique<AgentClient>(label, endpoint, curve, asksForGpu(m_topology, host));
     AgentClient* a = agent.get();
     if (m_store) a->setManualAcks(true);
-    connect(a, &AgentClient::ready, this, [this, host] {
+    connect(a, &AgentClient::ready, this, [this, host, label](const QCborMap& hello) {
+        const QString problems = deviceProblems(m_topology, host, label, hello.value(QStringLiteral("devices")).toMap());
+        if (!problems.isEmpty()) return fail(problems);
         m_ready.insert(host);
         if (m_ready.size() == qsizetype(m_agents.size())) onAgentsReady();
     });

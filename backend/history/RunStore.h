@@ -8,6 +8,7 @@
 #include "HistoryRecords.h"
 
 #include <QHash>
+#include <QJsonObject>
 #include <QList>
 #include <functional>
 #include <memory>
@@ -16,6 +17,9 @@
 class QSqlQuery;
 
 namespace hips {
+
+// A trainer's "device" record as one line: "trains on cuda:0 (NVIDIA H100 80GB HBM3) with LibTorch 2.11.0 (CUDA 13.0)".
+QString describeDeviceRecord(const QJsonObject& record);
 
 class RunStore {
 public:

@@ -7,6 +7,14 @@
 
 namespace hips {
 
+// "trains on cuda:0 (NVIDIA H100 80GB HBM3) with LibTorch 2.11.0 (CUDA 13.0)".
+QString describeDeviceRecord(const QJsonObject& r) {
+    const QString gpu = r.value(QStringLiteral("gpu")).toString();
+    return QStringLiteral("trains on %1%2 with %3")
+        .arg(r.value(QStringLiteral("device")).toString(), gpu.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(gpu),
+             r.value(QStringLiteral("torch")).toString());
+}
+
 void RunStore::appendRecord(qint64 run, const QJsonObject& r) {
     const QString kind = r.value("kind").toString();
     const QString node = r.value("node").toString();
@@ -18,6 +26,10 @@ void RunStore::appendRecord(qint64 run, const QJsonObject& r) {
             appendTraffic(run, TrafficRecord{t, node + '>' + link.value("peer").toString(), link.value("tier").toString(),
                                              qint64(link.value("sent").toDouble()), round});
         }
+        return;
+    }
+    if (kind == metric::kDevice) {  // which LibTorch and GPU each trainer saw: one line of the run's events
+        appendEvent(run, t, QStringLiteral("info"), node, describeDeviceRecord(r));
         return;
     }
     if (kind != metric::kTrain && kind != metric::kAggregate && kind != metric::kEval && kind != metric::kStartup &&

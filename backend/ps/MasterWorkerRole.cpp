@@ -1,6 +1,7 @@
 #include "MasterWorkerRole.h"
 
 #include "Channel.h"
+#include "DeviceProbe.h"
 #include "LocalTrainer.h"
 #include "ModelFrame.h"
 #include "ModelSlices.h"
@@ -45,6 +46,7 @@ int runMasterWorker(RoleContext& ctx) {
     const double beginTime = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
     StartupClock startup;
     ModelEvaluator evaluator(ctx.training(), ctx.node.device);
+    ctx.metrics.report(metric::kDevice, describeDevice(ctx.node.device));
     startup.mark(QStringLiteral("data_s"));
     SchedulerClient scheduler(ctx, ctx.scheduler(true), {});
     const PeerInfo server = SchedulerClient::find(scheduler.join(), QStringLiteral("global_server"));

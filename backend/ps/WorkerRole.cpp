@@ -4,6 +4,7 @@
 #include "Adversary.h"
 #include "Checkpoint.h"
 #include "DataPlan.h"
+#include "DeviceProbe.h"
 #include "LocalTrainer.h"
 #include "ModelFrame.h"
 #include "ModeRegistry.h"
@@ -40,6 +41,7 @@ public:
             m_coefficients.push_back(float(coefficient));
         }
         LocalTrainer& trainer = *m_trainers.front();
+        m_ctx.metrics.report(metric::kDevice, describeDevice(m_ctx.node.device));
         startup.mark(QStringLiteral("data_s"));
 
         const bool direct = central || m_ctx.training().flat();  // straight to the global server

@@ -18,6 +18,7 @@ inline constexpr QLatin1String kAsyncPush{"async_push"};  // a push applied as i
 inline constexpr QLatin1String kModelInit{"model_init"};
 inline constexpr QLatin1String kRendezvous{"rendezvous"};
 inline constexpr QLatin1String kSchedulerDone{"scheduler_done"};
+inline constexpr QLatin1String kDevice{"device"};  // what a trainer trains on: torch (LibTorch and CPU or CUDA), device, gpu
 inline constexpr QLatin1String kRobust{"robust"};  // a robust rule's round at a server: rule, selected, rejected (+ the senders)
 
 // Fields.

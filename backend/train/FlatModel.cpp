@@ -20,6 +20,8 @@ FlatModel::FlatModel(const QString& name, InputShape in, torch::Device device, i
     int64_t total = 0;
     for (const torch::Tensor& p : tensors) total = aligned(total) + p.numel();
     m_flat = torch::zeros({aligned(total)}, torch::TensorOptions().dtype(torch::kFloat32).device(device));
+    if (device.is_cuda())
+        m_host = torch::empty({m_flat.numel()}, torch::TensorOptions().dtype(torch::kFloat32).pinned_memory(true));
     int64_t offset = 0;
     for (torch::Tensor& p : tensors) {
         offset = aligned(offset);
@@ -33,18 +35,38 @@ FlatModel::FlatModel(const QString& name, InputShape in, torch::Device device, i
 
 void FlatModel::load(const float* cpuWeights) {
     torch::NoGradGuard noGrad;
-    m_flat.copy_(torch::from_blob(const_cast<float*>(cpuWeights), {m_flat.numel()}, torch::kFloat32));
+    const torch::Tensor source = torch::from_blob(const_cast<float*>(cpuWeights), {m_flat.numel()}, torch::kFloat32);
+    if (!m_host.defined()) {
+        m_flat.copy_(source);
+        return;
+    }
+    // Through the pinned mirror: the host-to-GPU copy then runs asynchronously, ordered before
+    // the next step's kernels on the same stream. The last copy out of the mirror has finished
+    // (hostFlat waits for it), so overwriting it here is safe.
+    torch::cuda::synchronize(m_flat.device().index());
+    m_host.copy_(source);
+    m_flat.copy_(m_host, /*non_blocking=*/true);
+}
+
+const torch::Tensor& FlatModel::hostFlat() {
+    if (!m_host.defined()) return m_flat;
+    m_host.copy_(m_flat, /*non_blocking=*/true);
+    torch::cuda::synchronize(m_flat.device().index());
+    return m_host;
 }
 
 void FlatModel::writeGradient(float scale, float* cpuOut) const {
     torch::NoGradGuard noGrad;
     torch::Tensor out = torch::from_blob(cpuOut, {m_flat.numel()}, torch::kFloat32);
-    out.zero_();
+    // On a GPU, gathered in the flat layout where the gradients are, then moved in one copy.
+    torch::Tensor flat = m_host.defined() ? torch::zeros_like(m_flat) : out.zero_();
     size_t i = 0;
     for (const torch::Tensor& p : m_net->parameters()) {
         const int64_t offset = m_offsets[i++];
-        if (p.grad().defined()) out.narrow(0, offset, p.numel()).copy_(p.grad().reshape(-1).to(torch::kCPU)).mul_(scale);
+        if (p.grad().defined()) flat.narrow(0, offset, p.numel()).copy_(p.grad().reshape(-1));
     }
+    if (m_host.defined()) out.copy_(flat);
+    out.mul_(scale);
 }
 
 std::vector<float> FlatModel::weights() const {

@@ -166,7 +166,7 @@ void LocalTrainer::writeGradient(float scale, float* out) const { d->model.write
 void LocalTrainer::writeDelta(const float* global, float scale, float* out) const {
     torch::NoGradGuard noGrad;
     const int64_t n = d->model.parameterCount();
-    const torch::Tensor local = d->model.flat().to(torch::kCPU);
+    const torch::Tensor& local = d->model.hostFlat();
     const torch::Tensor g = torch::from_blob(const_cast<float*>(global), {n}, torch::kFloat32);
     torch::Tensor o = torch::from_blob(out, {n}, torch::kFloat32);
     torch::sub_out(o, local, g).mul_(scale);
@@ -174,7 +174,7 @@ void LocalTrainer::writeDelta(const float* global, float scale, float* out) cons
 
 void LocalTrainer::writeWeights(float* out) const {
     torch::NoGradGuard noGrad;
-    const torch::Tensor local = d->model.flat().to(torch::kCPU).contiguous();
+    const torch::Tensor& local = d->model.hostFlat();
     std::memcpy(out, local.data_ptr<float>(), size_t(local.numel()) * sizeof(float));
 }
 
