@@ -79,7 +79,7 @@ echo "== building against $TORCH_DIR"
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHIPS_BUILD_UI=OFF \
   -DHIPS_TORCH_DIR="$TORCH_DIR" -DCMAKE_PREFIX_PATH="$ROOT/usr;$LIBDIR/cmake;$ROOT/usr/share/cmake" \
   -DCUDAToolkit_ROOT="${CUDA_HOME:-/usr/local/cuda}" -DCMAKE_CUDA_ARCHITECTURES=native
-cmake --build "$BUILD_DIR" --parallel "$(nproc)"
+cmake --build "$BUILD_DIR" --parallel "$(nproc)" -- -k 0  # every error at once
 
 echo "== unit tests"
 (cd "$BUILD_DIR" && ctest -L unit --output-on-failure --timeout 300)
