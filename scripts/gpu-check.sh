@@ -65,7 +65,7 @@ done
 # A development link whose library was left out points at the machine's copy instead.
 find "$LIBDIR" -maxdepth 1 -xtype l -name '*.so' | while read -r link; do
   target=$(ldconfig -p | awk -v n="$(basename "$link").*" '$1 ~ n {print $NF; exit}')
-  [ -n "$target" ] && ln -sf "$target" "$link"
+  if [ -n "$target" ]; then ln -sf "$target" "$link"; else echo "gpu-check: $link has no library to point at"; fi
 done
 sed -i "s|^prefix=/usr|prefix=$ROOT/usr|" "$LIBDIR"/pkgconfig/*.pc "$ROOT"/usr/share/pkgconfig/*.pc 2>/dev/null || true
 command -v pkg-config >/dev/null || export PATH=$ROOT/usr/bin:$PATH
