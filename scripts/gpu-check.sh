@@ -67,6 +67,15 @@ find "$LIBDIR" -maxdepth 1 -xtype l -name '*.so' | while read -r link; do
   target=$(ldconfig -p | awk -v n="$(basename "$link").*" '$1 ~ n {print $NF; exit}')
   if [ -n "$target" ]; then ln -sf "$target" "$link"; else echo "gpu-check: $link has no library to point at"; fi
 done
+# Qt's CMake files name every Qt tool; those the headless build never runs (qmake, Android's) are
+# not carried, and stand in as stubs that say so.
+grep -ho '_IMPORT_PREFIX}/[^"]*' "$LIBDIR"/cmake/Qt6*Tools/*Targets-*.cmake | sed "s|_IMPORT_PREFIX}|$ROOT/usr|" |
+  while read -r tool; do
+    [ -e "$tool" ] && continue
+    mkdir -p "$(dirname "$tool")"
+    printf '#!/bin/sh\necho "%s: not carried by scripts/gpu-check.sh" >&2\nexit 1\n' "$(basename "$tool")" >"$tool"
+    chmod +x "$tool"
+  done
 sed -i "s|^prefix=/usr|prefix=$ROOT/usr|" "$LIBDIR"/pkgconfig/*.pc "$ROOT"/usr/share/pkgconfig/*.pc 2>/dev/null || true
 command -v pkg-config >/dev/null || export PATH=$ROOT/usr/bin:$PATH
 export PKG_CONFIG_PATH=$LIBDIR/pkgconfig:$ROOT/usr/share/pkgconfig
