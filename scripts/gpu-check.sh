@@ -87,7 +87,7 @@ TORCH_DIR=${HIPS_TORCH_DIR:-$(python3 -c 'import torch; print(torch.utils.cmake_
 echo "== building against $TORCH_DIR"
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHIPS_BUILD_UI=OFF \
   -DHIPS_TORCH_DIR="$TORCH_DIR" -DCMAKE_PREFIX_PATH="$ROOT/usr;$LIBDIR/cmake;$ROOT/usr/share/cmake" \
-  -DCUDAToolkit_ROOT="${CUDA_HOME:-/usr/local/cuda}" -DCMAKE_CUDA_ARCHITECTURES=native
+  -Dlibssh_DIR="$LIBDIR/cmake/libssh" -DCUDAToolkit_ROOT="${CUDA_HOME:-/usr/local/cuda}"
 cmake --build "$BUILD_DIR" --parallel "$(nproc)" -- -k 0  # every error at once
 
 echo "== unit tests"
