@@ -56,8 +56,8 @@ list_deb() { if command -v dpkg-deb >/dev/null; then dpkg-deb -c "$1"; else ar p
 unpack_deb() { if command -v dpkg-deb >/dev/null; then dpkg-deb -x "$1" "$2"; else ar p "$1" data.tar.xz | tar -xJ -C "$2"; fi; }
 system_libs=$(ldconfig -p | awk '{print $1}')
 for deb in "$DEBS"/*.deb; do
-  sonames=$(list_deb "$deb" | grep -oE 'lib[^/ ]+\.so\.[0-9]+( |$)' | tr -d ' ' | sort -u || true)
-  if [ -n "$sonames" ] && ! grep -vxFf <(echo "$system_libs") <<<"$sonames" | grep -q .; then
+  sonames=$(list_deb "$deb" | awk '{print $6}' | grep -oE 'lib[^/]+\.so\.[0-9]+$' | sort -u || true)
+  if [[ $deb != *-dev_* ]] && [ -n "$sonames" ] && ! grep -vxFf <(echo "$system_libs") <<<"$sonames" | grep -q .; then
     continue  # every library it holds is on this machine already
   fi
   unpack_deb "$deb" "$ROOT"
