@@ -14,15 +14,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# What the headless build needs beyond a compiler, CMake, Ninja and LibTorch. Runtime libraries the
-# machine already has (by soname) are left out when unpacking, so the machine's own stay in use.
+# What the headless build needs beyond a compiler, CMake, Ninja and LibTorch: what it builds against,
+# always unpacked, and the system libraries below those, left out where the machine has them (by
+# soname) so that its own stay in use.
 PACKAGES=(
   qt6-base-dev qt6-base-dev-tools libqt6core6 libqt6sql6 libqt6sql6-sqlite
-  libicu72 libdouble-conversion3 libb2-1 libpcre2-16-0 libglib2.0-0 libzstd1 libsqlite3-0
-  libzmq3-dev libzmq5 cppzmq-dev libsodium23 libpgm-5.3-0 libnorm1 libbsd0 libmd0
-  libssh-dev libssh-4 libssl3 libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libkeyutils1
-  zlib1g-dev pkgconf pkgconf-bin libpkgconf3
+  libzmq3-dev libzmq5 cppzmq-dev libssh-dev libssh-4 zlib1g-dev pkgconf pkgconf-bin libpkgconf3
   dataset-fashion-mnist
+)
+SYSTEM_PACKAGES=(
+  libicu72 libdouble-conversion3 libb2-1 libpcre2-16-0 libglib2.0-0 libzstd1 libsqlite3-0
+  libsodium23 libpgm-5.3-0 libnorm1 libbsd0 libmd0
+  libssl3 libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libkeyutils1
 )
 
 esync=0
@@ -30,7 +33,7 @@ case "${1:-}" in
   --download)
     dir=${2:-.gpu-debs}
     mkdir -p "$dir"
-    (cd "$dir" && apt-get download "${PACKAGES[@]}")
+    (cd "$dir" && apt-get download "${PACKAGES[@]}" "${SYSTEM_PACKAGES[@]}")
     du -sh "$dir"
     exit 0 ;;
   --esync) esync=1; shift ;;
@@ -57,7 +60,8 @@ unpack_deb() { if command -v dpkg-deb >/dev/null; then dpkg-deb -x "$1" "$2"; el
 system_libs=$(ldconfig -p | awk '{print $1}')
 for deb in "$DEBS"/*.deb; do
   sonames=$(list_deb "$deb" | awk '{print $6}' | grep -oE 'lib[^/]+\.so\.[0-9]+$' | sort -u || true)
-  if [[ $deb != *-dev_* ]] && [ -n "$sonames" ] && ! grep -vxFf <(echo "$system_libs") <<<"$sonames" | grep -q .; then
+  package=$(basename "$deb"); package=${package%%_*}
+  if [[ " ${SYSTEM_PACKAGES[*]} " == *" $package "* ]] && [ -n "$sonames" ] && ! grep -vxFf <(echo "$system_libs") <<<"$sonames" | grep -q .; then
     continue  # every library it holds is on this machine already
   fi
   unpack_deb "$deb" "$ROOT"
