@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 # always unpacked, and the system libraries below those, left out where the machine has them (by
 # soname) so that its own stay in use.
 PACKAGES=(
-  qt6-base-dev qt6-base-dev-tools libqt6core6 libqt6sql6 libqt6sql6-sqlite
+  qt6-base-dev qt6-base-dev-tools libqt6core6 libqt6sql6 libqt6sql6-sqlite libqt6test6
   libzmq3-dev libzmq5 cppzmq-dev libssh-dev libssh-4 zlib1g-dev pkgconf pkgconf-bin libpkgconf3
   dataset-fashion-mnist
 )
