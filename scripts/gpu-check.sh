@@ -18,12 +18,12 @@ cd "$(dirname "$0")/.."
 # always unpacked, and the system libraries below those, left out where the machine has them (by
 # soname) so that its own stay in use.
 PACKAGES=(
-  qt6-base-dev qt6-base-dev-tools libqt6core6 libqt6sql6 libqt6sql6-sqlite libqt6test6
+  qt6-base-dev qt6-base-dev-tools libqt6core6 libqt6sql6 libqt6sql6-sqlite libqt6test6 libsqlite3-dev libsqlite3-0
   libzmq3-dev libzmq5 cppzmq-dev libssh-dev libssh-4 zlib1g-dev pkgconf pkgconf-bin libpkgconf3
   dataset-fashion-mnist
 )
 SYSTEM_PACKAGES=(
-  libicu72 libdouble-conversion3 libb2-1 libpcre2-16-0 libglib2.0-0 libzstd1 libsqlite3-0
+  libicu72 libdouble-conversion3 libb2-1 libpcre2-16-0 libglib2.0-0 libzstd1
   libsodium23 libpgm-5.3-0 libnorm1 libbsd0 libmd0
   libssl3 libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libkeyutils1
 )
