@@ -19,6 +19,7 @@ cd "$(dirname "$0")/.."
 # soname) so that its own stay in use.
 PACKAGES=(
   qt6-base-dev qt6-base-dev-tools libqt6core6 libqt6sql6 libqt6sql6-sqlite libqt6test6 libsqlite3-dev libsqlite3-0
+  qmake6  # only for its mkspecs/linux-g++, which Qt's CMake files name
   libzmq3-dev libzmq5 cppzmq-dev libssh-dev libssh-4 zlib1g-dev pkgconf pkgconf-bin libpkgconf3
   dataset-fashion-mnist
 )
@@ -76,6 +77,7 @@ done
 grep -ho '_IMPORT_PREFIX}/[^"]*' "$LIBDIR"/cmake/Qt6*Tools/*Targets-*.cmake | sed "s|_IMPORT_PREFIX}|$ROOT/usr|" |
   while read -r tool; do
     [ -e "$tool" ] && continue
+    rm -f "$tool"  # a link to a program not carried (qmake6 links to qmake6-bin's)
     mkdir -p "$(dirname "$tool")"
     printf '#!/bin/sh\necho "%s: not carried by scripts/gpu-check.sh" >&2\nexit 1\n' "$(basename "$tool")" >"$tool"
     chmod +x "$tool"
