@@ -113,7 +113,7 @@ run() {
                             if (!t8 && $2 != "-" && $2 >= 0.8) t8 = e }
     /final test accuracy/ { match($0, /final test accuracy [0-9.]+/); acc = substr($0, RSTART + 20, RLENGTH - 20) }
     END { printf "%-8s final accuracy %s, %.3f s per round, 0.8 after %s s\n", label, acc,
-                 n > 1 ? (last - first) / (n - 1) : last, t8 ? t8 : "never" }' "$log" >>"$BUILD_DIR/gpu-check-summary.txt"
+                 (n > 1 ? (last - first) / (n - 1) : last), (t8 ? t8 : "never") }' "$log" >>"$BUILD_DIR/gpu-check-summary.txt"
 }
 rm -f "$BUILD_DIR/gpu-check-summary.txt"
 echo "== default topology, every worker on the CPU"
