@@ -7,8 +7,9 @@
 #   scripts/gpu-check.sh [DEBS]              on the GPU machine: unpacks DEBS under $DEPS_ROOT,
 #                                            builds against HIPS_TORCH_DIR (default: python3's torch),
 #                                            runs the unit tests, then the CPU and the GPU run
-#   scripts/gpu-check.sh --esync [DEBS]      also the mixed run (2 workers on cuda:0, 2 on the CPU)
-#                                            in esync against ssgd, with the time to 0.8 of each
+#   scripts/gpu-check.sh --full [DEBS]       also the mixed runs (2 workers on cuda:0, 2 on the CPU)
+#                                            in esync against ssgd, with the time to 0.8 of each, and
+#                                            bench_gpu_rules (robust rules on the GPU against the CPU)
 #
 # Environment: BUILD_DIR (build-gpu), DEPS_ROOT (/tmp/hips-deps), HIPS_TORCH_DIR, ROUNDS (20).
 set -euo pipefail
@@ -29,7 +30,7 @@ SYSTEM_PACKAGES=(
   libssl3 libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libkeyutils1
 )
 
-esync=0
+full=0
 case "${1:-}" in
   --download)
     dir=${2:-.gpu-debs}
@@ -37,7 +38,7 @@ case "${1:-}" in
     (cd "$dir" && apt-get download "${PACKAGES[@]}" "${SYSTEM_PACKAGES[@]}")
     du -sh "$dir"
     exit 0 ;;
-  --esync) esync=1; shift ;;
+  --full) full=1; shift ;;
 esac
 DEBS=$(realpath "${1:-.gpu-debs}")
 BUILD_DIR=${BUILD_DIR:-build-gpu}
@@ -120,11 +121,22 @@ echo "== default topology, every worker on the CPU"
 run cpu
 echo "== default topology, every worker and the master on cuda:0"
 run cuda --device cuda:0
-if [ "$esync" = 1 ]; then
-  for mode in ssgd esync; do
-    echo "== mixed: party1's workers on cuda:0, party2's on the CPU, mode $mode"
-    run "mixed-$mode" --mode "$mode" --device party1=cuda:0
-  done
+echo "== refused: a GPU this host does not have"
+gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+if "$hips" run --history "$history" --data-dir "$data" --rounds 1 --out "$BUILD_DIR/runs/refused" --device "cuda:$gpus" \
+     >"$BUILD_DIR/gpu-check-refused.log" 2>&1; then
+  echo "gpu-check: a run on cuda:$gpus (this host has $gpus GPU(s)) was not refused" >&2; exit 1
+fi
+grep "cuda:$gpus" "$BUILD_DIR/gpu-check-refused.log"
+if [ "$full" = 1 ]; then
+  # ESync's setting: fast (GPU) and slow (CPU) workers. Its margin (epsilon, 0.5 s by default, for
+  # steps of seconds) is set below this model's step of milliseconds, so fast workers keep stepping.
+  echo "== mixed: party1's workers on cuda:0, party2's on the CPU, mode ssgd"
+  run mixed-ssgd --mode ssgd --device party1=cuda:0
+  echo "== mixed: party1's workers on cuda:0, party2's on the CPU, mode esync"
+  run mixed-esync --mode esync --device party1=cuda:0 --param epsilon=0.002
+  echo "== robust rules on the GPU"
+  "$BUILD_DIR/bin/bench_gpu_rules" | tee "$BUILD_DIR/gpu-check-rules.log"
 fi
 echo "== summary"
 cat "$BUILD_DIR/gpu-check-summary.txt"
