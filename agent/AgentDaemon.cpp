@@ -154,8 +154,8 @@ void AgentDaemon::onStart(const Message& m) {
     if (!nodeInfo)
         return refuse(start->node, topology.ok() ? QStringLiteral("node %1 is not in the topology it was sent with").arg(start->node)
                                                  : QStringLiteral("the topology sent with it is invalid: ") + topology.errorText());
-    // LibTorch is loaded only by the processes that train.
-    const QString program = isTrainingRole(nodeInfo->kind)
+    // LibTorch is loaded only by the processes that train, and by servers on a GPU.
+    const QString program = runsInTrainer(*nodeInfo)
         ? QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("hips-trainer"))
         : QCoreApplication::applicationFilePath();
     // Written atomically (write + rename): roles started a moment ago may be reading them.

@@ -135,6 +135,8 @@ if [ "$full" = 1 ]; then
   run mixed-ssgd --mode ssgd --device party1=cuda:0
   echo "== mixed: party1's workers on cuda:0, party2's on the CPU, mode esync"
   run mixed-esync --mode esync --device party1=cuda:0 --param epsilon=0.002
+  echo "== the geometric median at a global server on cuda:0 (its rule's work on the GPU)"
+  run gm-gpu-server --aggregation geometric_median --server-device cuda:0
   echo "== robust rules on the GPU"
   "$BUILD_DIR/bin/bench_gpu_rules" | tee "$BUILD_DIR/gpu-check-rules.log"
 fi

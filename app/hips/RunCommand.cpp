@@ -47,7 +47,7 @@ const Override kOverrides[] = {
 };
 
 // --device DEV: every worker group and the master worker; --device PARTY=DEV: one party's.
-QString applyDevices(const QStringList& settings, Topology& t) {
+QString applyDevices(const QStringList& settings, const QStringList& servers, Topology& t) {
     for (const QString& setting : settings) {
         const qsizetype eq = setting.indexOf('=');
         const QString party = eq > 0 ? setting.left(eq) : QString();
@@ -61,6 +61,9 @@ QString applyDevices(const QStringList& settings, Topology& t) {
         }
         if (!found) return QStringLiteral("--device %1: the topology has no party '%2'").arg(setting, party);
     }
+    for (const QString& device : servers)  // --server-device: every server's (robust rules on a GPU)
+        for (Party& p : t.parties)
+            for (ListeningRole& s : p.servers) s.device = device;
     return {};  // the devices' spelling is checked with the topology (TopologyReader::validate)
 }
 
@@ -97,7 +100,7 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
         if (!ok || s.proximalMu < 0) return QStringLiteral("--proximal-mu must be a number >= 0");
     }
     if (args.isSet("partition")) s.partition = args.value("partition");
-    if (const QString e = applyDevices(args.values("device"), t); !e.isEmpty()) return e;
+    if (const QString e = applyDevices(args.values("device"), args.values("server-device"), t); !e.isEmpty()) return e;
     for (const QString& setting : args.values("param")) {
         const qsizetype eq = setting.indexOf('=');
         const double value = eq > 0 ? setting.mid(eq + 1).toDouble(&ok) : 0;
@@ -232,6 +235,8 @@ int runCommand(const QStringList& arguments) {
     args.addOption({"partition", "How the training set is split among the workers (listed above).", "NAME"});
     args.addOption({"device", "Where the workers and the master worker train: cpu or cuda:N; PARTY=DEVICE for one "
                               "party's (repeatable).", "DEVICE"});
+    args.addOption({"server-device", "Where every server's robust rule works (krum, multi_krum, bulyan, "
+                                     "geometric_median): cpu or cuda:N.", "DEVICE"});
     args.addOption({"param", "A parameter of the mode or a rule, e.g. dc_lambda=0.04 (repeatable).", "NAME=VALUE"});
     addSshOptions(args);
     args.addHelpOption();

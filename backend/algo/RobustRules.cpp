@@ -1,6 +1,7 @@
 #include "RobustRules.h"
 
 #include "DracoCodes.h"
+#include "VectorBackend.h"
 #include "VectorMath.h"
 
 #include <QCborArray>
@@ -224,7 +225,7 @@ void KrumRule::compute() {
     const int n = int(m_inputs.size());
     std::vector<int> all(static_cast<size_t>(n));
     std::iota(all.begin(), all.end(), 0);
-    const std::vector<double> d = pairwiseSquaredDistances(m_inputs, m_length);
+    const std::vector<double> d = vectorBackend().pairwiseSquaredDistances(m_inputs, m_length);
     const std::vector<double> scores = krumScores(d, n, all, n - m_f - 2);
     const int m = m_multi ? (m_m > 0 ? std::min(m_m, n) : n - m_f) : 1;
     const std::vector<int> chosen = bestScored(all, scores, m);
@@ -239,7 +240,7 @@ QString BulyanRule::minimumReason() const {
 
 void BulyanRule::compute() {
     const int n = int(m_inputs.size()), theta = n - 2 * m_f, beta = theta - 2 * m_f;
-    const std::vector<double> d = pairwiseSquaredDistances(m_inputs, m_length);
+    const std::vector<double> d = vectorBackend().pairwiseSquaredDistances(m_inputs, m_length);
     std::vector<int> remaining(static_cast<size_t>(n)), chosen;
     std::iota(remaining.begin(), remaining.end(), 0);
     while (int(chosen.size()) < theta) {  // Krum over what is left, one pick at a time
@@ -318,39 +319,8 @@ QCborMap DracoCyclicRule::report() const {
 // --- geometric median ------------------------------------------------------------------------
 
 void GeometricMedianRule::compute() {
-    const size_t n = m_inputs.size();
-    std::vector<double> z(m_length, 0.0), next(m_length);
-    double total = std::accumulate(m_weights.begin(), m_weights.end(), 0.0);
-    for (size_t k = 0; k < n; ++k)
-        for (size_t i = 0; i < m_length; ++i) z[i] += m_weights[k] / total * m_inputs[k][i];
-    std::vector<double> beta(n);
-    m_iterations = 0;
-    while (m_iterations < m_maxIterations) {
-        ++m_iterations;
-        double betaSum = 0;
-        for (size_t k = 0; k < n; ++k) {
-            double dist = 0;
-            for (size_t i = 0; i < m_length; ++i) {
-                const double diff = m_inputs[k][i] - z[i];
-                dist += diff * diff;
-            }
-            beta[k] = m_weights[k] / std::max(m_nu, std::sqrt(dist));
-            betaSum += beta[k];
-        }
-        std::fill(next.begin(), next.end(), 0.0);
-        for (size_t k = 0; k < n; ++k) {
-            const double share = beta[k] / betaSum;
-            for (size_t i = 0; i < m_length; ++i) next[i] += share * m_inputs[k][i];
-        }
-        double step = 0, norm = 0;
-        for (size_t i = 0; i < m_length; ++i) {
-            step += (next[i] - z[i]) * (next[i] - z[i]);
-            norm += next[i] * next[i];
-        }
-        z.swap(next);
-        if (std::sqrt(step) <= m_tolerance * std::max(std::sqrt(norm), 1e-30)) break;
-    }
-    for (size_t i = 0; i < m_length; ++i) m_result[i] = float(double(n) * z[i]);
+    m_iterations = vectorBackend().geometricMedian(m_inputs, m_weights, m_length,
+                                                   WeiszfeldOptions{m_tolerance, m_maxIterations, m_nu}, m_result.data());
 }
 
 QCborMap GeometricMedianRule::report() const {

@@ -6,7 +6,11 @@ namespace hips {
 
 namespace {
 
-bool trains(const Node& n) { return n.kind == RoleKind::Worker || n.kind == RoleKind::MasterWorker; }
+// The roles a device applies to: those that train, and servers (their robust rules).
+bool usesDevice(const Node& n) {
+    return n.kind == RoleKind::Worker || n.kind == RoleKind::MasterWorker || n.kind == RoleKind::GlobalServer ||
+           n.kind == RoleKind::Server;
+}
 bool onHost(const Node& n, const QString& host) { return host.isEmpty() || n.host == host; }
 int cudaIndex(const QString& device) { return device.contains(':') ? device.section(':', 1).toInt() : 0; }
 
@@ -14,7 +18,7 @@ int cudaIndex(const QString& device) { return device.contains(':') ? device.sect
 
 bool asksForGpu(const Topology& t, const QString& host) {
     for (const Node& n : t.nodes())
-        if (trains(n) && onHost(n, host) && n.device.startsWith(QLatin1String("cuda"))) return true;
+        if (usesDevice(n) && onHost(n, host) && n.device.startsWith(QLatin1String("cuda"))) return true;
     return false;
 }
 
@@ -22,7 +26,7 @@ QString deviceProblems(const Topology& t, const QString& host, const QString& ho
     QStringList asking;
     QList<int> indices;
     for (const Node& n : t.nodes())
-        if (trains(n) && onHost(n, host) && n.device.startsWith(QLatin1String("cuda"))) {
+        if (usesDevice(n) && onHost(n, host) && n.device.startsWith(QLatin1String("cuda"))) {
             asking << QStringLiteral("%1 (%2)").arg(n.id, n.device);
             indices << cudaIndex(n.device);
         }

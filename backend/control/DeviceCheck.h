@@ -8,7 +8,7 @@
 
 namespace hips {
 
-// Whether a training node on `host` asks for a GPU ("" is every host: the local agent's case).
+// Whether a node on `host` (a worker, the master worker or a server) asks for a GPU ("" is every host: the local agent's case).
 bool asksForGpu(const Topology& t, const QString& host);
 
 // One message naming each node on `host` whose device the probe `devices` ({"torch", "cuda",

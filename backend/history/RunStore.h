@@ -18,7 +18,7 @@ class QSqlQuery;
 
 namespace hips {
 
-// A trainer's "device" record as one line: "trains on cuda:0 (NVIDIA H100 80GB HBM3) with LibTorch 2.11.0 (CUDA 13.0)".
+// A trainer's "device" record as one line: "runs on cuda:0 (NVIDIA H100 80GB HBM3) with LibTorch 2.11.0 (CUDA 13.0)".
 QString describeDeviceRecord(const QJsonObject& record);
 
 class RunStore {

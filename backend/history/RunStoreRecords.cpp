@@ -10,7 +10,7 @@ namespace hips {
 // "trains on cuda:0 (NVIDIA H100 80GB HBM3) with LibTorch 2.11.0 (CUDA 13.0)".
 QString describeDeviceRecord(const QJsonObject& r) {
     const QString gpu = r.value(QStringLiteral("gpu")).toString();
-    return QStringLiteral("trains on %1%2 with %3")
+    return QStringLiteral("runs on %1%2 with %3")
         .arg(r.value(QStringLiteral("device")).toString(), gpu.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(gpu),
              r.value(QStringLiteral("torch")).toString());
 }
@@ -29,7 +29,7 @@ void RunStore::appendRecord(qint64 run, const QJsonObject& r) {
         return;
     }
     if (kind == metric::kDevice) {  // which LibTorch and GPU each trainer saw: one line of the run's events
-        appendEvent(run, t, QStringLiteral("info"), node, describeDeviceRecord(r));
+        appendEvent(run, t, QStringLiteral("device"), node, describeDeviceRecord(r));
         return;
     }
     if (kind != metric::kTrain && kind != metric::kAggregate && kind != metric::kEval && kind != metric::kStartup &&

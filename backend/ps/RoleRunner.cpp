@@ -46,6 +46,11 @@ RoleTable coordinationRoles() {
 
 bool isTrainingRole(RoleKind kind) { return kind == RoleKind::Worker || kind == RoleKind::MasterWorker; }
 
+bool runsInTrainer(const Node& node) {
+    const bool server = node.kind == RoleKind::GlobalServer || node.kind == RoleKind::Server;
+    return isTrainingRole(node.kind) || (server && node.device.startsWith(QLatin1String("cuda")));
+}
+
 // The keys the agent hands a role: its own pair in HIPS_NODE_KEY, the run's public keys in the
 // file named by HIPS_PEER_KEYS_FILE. The secret key is taken out of the environment once read.
 static std::optional<RunKeys> readRunKeys(const Topology& topology, QString* error) {

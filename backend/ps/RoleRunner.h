@@ -14,6 +14,9 @@ using RoleTable = std::map<RoleKind, std::function<int(RoleContext&)>>;
 
 RoleTable coordinationRoles();  // schedulers and servers (no LibTorch)
 bool isTrainingRole(RoleKind kind);
+// Whether hips-trainer runs the node: the training roles, and servers on a GPU (their robust
+// rules run there through LibTorch: VectorBackend.h).
+bool runsInTrainer(const Node& node);
 
 // Returns the process exit status (RoleExit); errors go to stderr with the node id.
 int runRole(const QString& topologyPath, const QString& nodeId, const QString& outDir, const RoleTable& roles);

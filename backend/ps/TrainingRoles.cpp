@@ -1,11 +1,14 @@
 #include "TrainingRoles.h"
 
+#include "DeviceProbe.h"
+#include "GpuVectorBackend.h"
 #include "LocalBaselineRole.h"
 #include "LocalTrainer.h"
 #include "ModeRegistry.h"
 #include "MasterWorkerRole.h"
 #include "RoleError.h"
 #include "TrainError.h"
+#include "Vocabulary.h"
 #include "WorkerRole.h"
 
 #include <cstdio>
@@ -31,8 +34,26 @@ static int runMaster(RoleContext& ctx) {
     return isMode(ctx.training().mode, mode::kLocal) ? runLocalBaseline(ctx) : runMasterWorker(ctx);
 }
 
+// A server on a GPU: its robust rules' whole-vector work moves there (VectorBackend.h).
+static std::function<int(RoleContext&)> onDevice(std::function<int(RoleContext&)> run) {
+    return [run](RoleContext& ctx) {
+        try {
+            if (ctx.node.device.startsWith(QLatin1String("cuda"))) setVectorBackend(makeGpuVectorBackend(ctx.node.device));
+        } catch (const TrainError& e) {
+            std::fprintf(stderr, "%s: %s\n", qPrintable(ctx.node.id), e.what());
+            return int(kRoleTrainFailed);
+        }
+        ctx.metrics.report(metric::kDevice, describeDevice(ctx.node.device));
+        return run(ctx);
+    };
+}
+
 RoleTable trainingRoles() {
-    return {{RoleKind::Worker, training(runWorker)}, {RoleKind::MasterWorker, training(runMaster)}};
+    const RoleTable servers = coordinationRoles();
+    return {{RoleKind::Worker, training(runWorker)},
+            {RoleKind::MasterWorker, training(runMaster)},
+            {RoleKind::GlobalServer, onDevice(servers.at(RoleKind::GlobalServer))},
+            {RoleKind::Server, onDevice(servers.at(RoleKind::Server))}};
 }
 
 }  // namespace hips

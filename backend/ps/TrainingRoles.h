@@ -1,5 +1,6 @@
 #pragma once
-// The roles that train (workers, master worker): the only ones that load LibTorch.
+// The roles hips-trainer runs, the only ones that load LibTorch: workers, the master worker, and
+// servers whose device is a GPU (runsInTrainer).
 #include "RoleRunner.h"
 
 namespace hips {

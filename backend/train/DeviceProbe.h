@@ -15,7 +15,7 @@ QStringList driverGpuNames();
 // `hips-trainer probe`: {"torch": flavor, "cuda": LibTorch can use CUDA, "gpus": [names]}.
 QCborMap probeDevices();
 
-// A trainer's "device" metric: {"torch": flavor, "device": "cuda:0", "gpu": name (CUDA only)}.
+// A trainer's (or a GPU server's) "device" metric: {"torch": flavor, "device": "cuda:0", "gpu": name (CUDA only)}.
 QCborMap describeDevice(const QString& device);
 
 }  // namespace hips
