@@ -97,8 +97,8 @@ cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHIPS_BUILD_UI=O
   -Dlibssh_DIR="$LIBDIR/cmake/libssh" -DCUDAToolkit_ROOT="${CUDA_HOME:-/usr/local/cuda}"
 cmake --build "$BUILD_DIR" --parallel "$(nproc)" -- -k 0  # every error at once
 
-echo "== unit tests"
-(cd "$BUILD_DIR" && ctest -L unit --output-on-failure --timeout 300)
+echo "== unit tests, and the devices' integration test"
+(cd "$BUILD_DIR" && ctest -L unit --output-on-failure --timeout 300 && ctest -R tst_devices --output-on-failure --timeout 300)
 
 data=$ROOT/usr/share/datasets/fashion-mnist
 hips=$BUILD_DIR/bin/hips
