@@ -2,6 +2,7 @@
 
 #include "AggregatorRegistry.h"
 #include "FedOptimizer.h"
+#include "GradientCodec.h"
 #include "Checkpoint.h"
 #include "DeployCommand.h"
 #include "ModeRegistry.h"
@@ -94,6 +95,8 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
     if (args.isSet("aggregation")) s.aggregation = args.value("aggregation");
     if (args.isSet("party-aggregation")) s.partyAggregation = args.value("party-aggregation");
     if (args.isSet("server-optimizer")) s.serverOptimizer = args.value("server-optimizer");
+    if (args.isSet("compression")) s.compression = args.value("compression");
+    if (args.isSet("party-compression")) s.partyCompression = args.value("party-compression");
     if (args.isSet("flat")) s.hierarchy = QStringLiteral("flat");
     if (args.isSet("proximal-mu")) {
         s.proximalMu = args.value("proximal-mu").toDouble(&ok);
@@ -209,12 +212,12 @@ int runCommand(const QStringList& arguments) {
         QStringLiteral("Run a topology to the end (the shipped default when none is given).\n\nModes (--mode NAME, "
                        "parameters with --param NAME=VALUE):\n%1\nAggregation rules (--aggregation NAME, "
                        "--party-aggregation NAME):\n%2\nServer optimizers (--server-optimizer NAME):\n%3\n"
-                       "Partitions (--partition NAME):\n%4\nModels (--model NAME):\n%5\nData sets (--dataset NAME):\n%6\n"
+                       "Codecs (--compression NAME, --party-compression NAME):\n%8\nPartitions (--partition NAME):\n%4\nModels (--model NAME):\n%5\nData sets (--dataset NAME):\n%6\n"
                        "Attacks (a worker group's, a party's or training's \"adversary\" in the topology):\n%7")
             .arg(strategyHelp(ModeRegistry::all()), strategyHelp(AggregatorRegistry::all()),
                  strategyHelp(ServerOptimizerRegistry::all()), strategyHelp(PartitionRegistry::all()),
                  strategyHelp(ModelRegistry::all()), strategyHelp(DatasetRegistry::all()),
-                 strategyHelp(AdversaryRegistry::all())));
+                 strategyHelp(AdversaryRegistry::all()), strategyHelp(CodecRegistry::all())));
     args.addPositionalArgument("topology", "Topology file.", "[TOPOLOGY]");
     args.addOption({"out", "Run directory (default runs/<time>-<name>).", "DIR"});
     args.addOption({"resume", "Go on with a stopped, failed or interrupted run (its directory or history id) from its "
@@ -229,6 +232,9 @@ int runCommand(const QStringList& arguments) {
                                          "party_<name>, e.g. --param party_byzantine_f=1).", "NAME"});
     args.addOption({"server-optimizer", "The global server's optimizer of the round's aggregate: sgd (FedAvg), "
                                         "momentum, adam, yogi or adagrad (server_lr, server_beta1, … with --param).", "NAME"});
+    args.addOption({"compression", "How floats travel across parties: none, fp16, 2bit or topk (listed above; "
+                                   "codec_threshold, codec_ratio, codec_error_feedback with --param).", "CODEC"});
+    args.addOption({"party-compression", "The same inside parties (its parameters as party_<name>).", "CODEC"});
     args.addOption({"flat", "A single-layer parameter server (training.hierarchy flat): every worker pushes straight "
                             "to the global server; the baseline of the two-layer saving."});
     args.addOption({"proximal-mu", "FedProx's proximal term μ at the workers (0: off).", "MU"});

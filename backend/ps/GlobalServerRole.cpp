@@ -1,5 +1,6 @@
 #include "GlobalServerRole.h"
 
+#include "LinkCodecs.h"
 #include "Checkpoint.h"
 #include "GlobalPolicies.h"
 #include "ModeRegistry.h"
@@ -21,7 +22,9 @@ public:
     explicit GlobalServer(RoleContext& ctx)
         : m_ctx(ctx), m_endpoint(ctx.topology.endpoint(ctx.node)),
           m_channel(Channel::router(ctx.zmq, ctx.node.id, m_endpoint)),
-          m_scheduler(ctx, ctx.scheduler(true), m_endpoint) {}
+          m_scheduler(ctx, ctx.scheduler(true), m_endpoint) {
+        m_channel.setPayloadTransform(makeLinkCodecs(ctx));
+    }
 
     int run() {
         for (const PeerInfo& p : m_scheduler.join()) {

@@ -1,5 +1,6 @@
 #include "MasterWorkerRole.h"
 
+#include "LinkCodecs.h"
 #include "Channel.h"
 #include "DeviceProbe.h"
 #include "LocalTrainer.h"
@@ -52,6 +53,7 @@ int runMasterWorker(RoleContext& ctx) {
     const PeerInfo server = SchedulerClient::find(scheduler.join(), QStringLiteral("global_server"));
     startup.mark(QStringLiteral("join_s"));
     Channel channel = Channel::dealer(ctx.zmq, ctx.node.id, server.endpoint, server.id);
+    channel.setPayloadTransform(makeLinkCodecs(ctx));
 
     if (ctx.training().resumeRound == 0) {
         auto initial = std::make_shared<std::vector<float>>(evaluator.initialWeights());

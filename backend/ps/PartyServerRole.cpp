@@ -1,5 +1,6 @@
 #include "PartyServerRole.h"
 
+#include "LinkCodecs.h"
 #include "ModeRegistry.h"
 #include "PartyPolicies.h"
 #include "RoleError.h"
@@ -28,6 +29,9 @@ public:
             if (p.role == QLatin1String("worker")) m_tier.workerIds.insert(p.id);
         const PeerInfo global = SchedulerClient::find(m_globalScheduler.join(), QStringLiteral("global_server"));
         Channel upstream = Channel::dealer(m_ctx.zmq, m_ctx.node.id, global.endpoint, global.id);
+        const auto codecs = makeLinkCodecs(m_ctx);  // keyed by peer: one for both channels
+        upstream.setPayloadTransform(codecs);
+        m_workers.setPayloadTransform(codecs);
         m_tier.upstream = &upstream;
         m_tier.done = [this](const QString& worker) { m_servedFinal.insert(worker); };
         m_tier.publish = [this](qint64 round, const FloatBuffer& weights) { publish(round, weights); };

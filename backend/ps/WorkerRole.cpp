@@ -1,5 +1,6 @@
 #include "WorkerRole.h"
 
+#include "LinkCodecs.h"
 #include "Channel.h"
 #include "Adversary.h"
 #include "Checkpoint.h"
@@ -49,6 +50,7 @@ public:
         const PeerInfo server = SchedulerClient::find(scheduler.join(), direct ? "global_server" : "server");
         startup.mark(QStringLiteral("join_s"));
         Channel channel = Channel::dealer(m_ctx.zmq, m_ctx.node.id, server.endpoint, server.id);
+        channel.setPayloadTransform(makeLinkCodecs(m_ctx));
         m_assembler = std::make_unique<ModelAssembler>(trainer.parameterCount());
         const ModePolicy policy = ModeRegistry::policy(m_ctx.training().mode);
         const std::unique_ptr<WorkerStrategy> strategy = makeWorkerStrategy(m_ctx);

@@ -2,6 +2,7 @@
 
 #include "AggregatorRegistry.h"
 #include "FedOptimizer.h"
+#include "GradientCodec.h"
 #include "ModeRegistry.h"
 #include "Partition.h"
 
@@ -36,6 +37,8 @@ QList<std::pair<QString, const ParamSpec*>> TrainingSettings::declaredParams() c
     add(PartitionRegistry::find(partition), {});
     add(AggregatorRegistry::find(partyAggregation), QStringLiteral("party_"));
     add(ServerOptimizerRegistry::find(serverOptimizer), {});
+    add(CodecRegistry::find(compression), {});
+    add(CodecRegistry::find(partyCompression), QStringLiteral("party_"));
     return out;
 }
 
@@ -66,6 +69,8 @@ int TrainingSettings::quorumOf(int contributors) const {
 QString TrainingSettings::agreementText() const {
     QString text = QStringLiteral("mode %1, aggregation %2, party aggregation %3, server optimizer %4, model %5, partition %6")
                        .arg(mode, aggregation, partyAggregation, serverOptimizer, model, partition);
+    if (compression != QLatin1String("none")) text += QStringLiteral(", compression %1").arg(compression);
+    if (partyCompression != QLatin1String("none")) text += QStringLiteral(", party compression %1").arg(partyCompression);
     if (proximalMu > 0) text += QStringLiteral(", proximal_mu %1").arg(proximalMu);
     for (auto it = params.begin(); it != params.end(); ++it) text += QStringLiteral(", %1 %2").arg(it.key()).arg(*it);
     return text;

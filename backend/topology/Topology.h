@@ -73,6 +73,9 @@ struct TrainingSettings {
     QString hierarchy = QStringLiteral("two_layer");
     bool flat() const { return hierarchy == QLatin1String("flat"); }
     QString serverOptimizer = QStringLiteral("sgd");  // a ServerOptimizerRegistry name, at the global server
+    // How floats travel (CodecRegistry): on links across parties, and inside a party.
+    QString compression = QStringLiteral("none");
+    QString partyCompression = QStringLiteral("none");
     double proximalMu = 0;  // FedProx: workers add (μ/2)·‖w − w_global‖² to their loss
     // Parameters of the chosen mode and rule given in the topology (`training.dc_lambda`, …), by
     // name; the others take their registry default (param()).

@@ -48,6 +48,7 @@ QJsonObject training(const TrainingSettings& t) {
     QJsonObject o{{"dataset", t.dataset}, {"data_dir", t.dataDir}, {"partition", t.partition},
             {"model", t.model}, {"mode", t.mode}, {"aggregation", t.aggregation},
             {"party_aggregation", t.partyAggregation}, {"server_optimizer", t.serverOptimizer},
+            {"compression", t.compression}, {"party_compression", t.partyCompression},
             {"rounds", t.rounds}, {"local_iters", t.localIters}, {"local_epochs", t.localEpochs},
             {"batch_size", t.batchSize}, {"learning_rate", t.learningRate}, {"momentum", t.momentum},
             {"eval_every", t.evalEvery}, {"train_central_workers", t.trainCentralWorkers},

@@ -104,6 +104,7 @@ bool Channel::send(const QString& peer, Message&& m) {
         }
         parts.emplace_back(id.constData(), size_t(id.size()));
     }
+    if (m_transform) m_transform->outgoing(peer, m);
     const QString type = m.type;
     WireCodec::encode(std::move(m), parts);
     quint64 bytes = 0;
@@ -167,6 +168,12 @@ std::optional<Envelope> Channel::receive(std::chrono::milliseconds timeout) {
         m_rejections->reject(*peer, wireErrorText(d.error));
         return std::nullopt;
     }
+    if (m_transform)
+        if (const QString error = m_transform->incoming(*peer, *d.message); !error.isEmpty()) {
+            m_stats->count(WireError::BadPayload);
+            m_rejections->reject(*peer, error);
+            return std::nullopt;
+        }
     return Envelope{*peer, std::move(*d.message)};
 }
 

@@ -18,6 +18,16 @@
 
 namespace hips {
 
+// What a link does to payloads on the way (LinkCodecs, backend/ps: the tier's GradientCodec with
+// its error feedback): applied to each message as it is sent, undone as each is received.
+class PayloadTransform {
+public:
+    virtual ~PayloadTransform() = default;
+    virtual void outgoing(const QString& peer, Message& m) = 0;
+    // Empty, or why the message is refused: then it is counted (WireError::BadPayload) and dropped.
+    virtual QString incoming(const QString& peer, Message& m) = 0;
+};
+
 struct Envelope {
     QString peer;  // the authenticated sender (ROUTER; its routing id without CURVE) or the connected peer (DEALER)
     Message message;
@@ -58,6 +68,7 @@ public:
     quint64 undeliverable() const { return m_undeliverable; }
     bool authenticated() const { return m_authenticated; }
     void setLimits(const WireLimits& l);
+    void setPayloadTransform(std::shared_ptr<PayloadTransform> t) { m_transform = std::move(t); }
     // On a graceful exit, give queued messages this long to leave before the socket closes
     // (the default linger of 0 drops them, which is right only when aborting).
     void lingerOnClose(std::chrono::milliseconds ms) { m_socket.set(zmq::sockopt::linger, int(ms.count())); }
@@ -76,6 +87,7 @@ private:
     WireLimits m_limits;
     std::unique_ptr<WireStats> m_stats = std::make_unique<WireStats>();
     TrafficCounter m_traffic;
+    std::shared_ptr<PayloadTransform> m_transform;
 };
 
 // Messages from several channels, whichever is ready first.

@@ -25,6 +25,7 @@ QString wireErrorText(WireError e) {
         case WireError::TooManyFrames: return QStringLiteral("too many frames");
         case WireError::PayloadTooLarge: return QStringLiteral("payload over the size limit");
         case WireError::DuplicateKey: return QStringLiteral("a key appears twice in the header");
+        case WireError::BadPayload: return QStringLiteral("a payload its link's codec refuses");
         case WireError::Count: break;
     }
     return QStringLiteral("unknown error");

@@ -11,7 +11,7 @@
 namespace hips {
 
 enum class WireError { None, Empty, HeaderTooLarge, NotCbor, BadVersion, BadType, BadFrameTable,
-                       FrameSizeMismatch, TooManyFrames, PayloadTooLarge, DuplicateKey, Count };
+                       FrameSizeMismatch, TooManyFrames, PayloadTooLarge, DuplicateKey, BadPayload, Count };
 
 QString wireErrorText(WireError e);
 

@@ -2,6 +2,7 @@
 
 #include "AggregatorRegistry.h"
 #include "FedOptimizer.h"
+#include "GradientCodec.h"
 #include "ModeRegistry.h"
 #include "ModelRegistry.h"
 #include "Partition.h"
@@ -66,6 +67,7 @@ void PropertyPanel::show(const Topology& topology, const QList<ElementRef>& sele
     // A new mode or rule brings its own parameter fields.
     QString strategies = topology.training.mode + '/' + topology.training.aggregation + '/' +
                          topology.training.partyAggregation + '/' + topology.training.serverOptimizer + '/' +
+                         topology.training.compression + '/' + topology.training.partyCompression + '/' +
                          topology.training.partition;
     if (auto* g = group(m_topology, element); g && g->adversary) strategies += '/' + g->adversary->kind;  // its strength field
     if (element == m_element && !m_bindings.isEmpty() && strategies == m_strategies) return refresh();
@@ -279,6 +281,12 @@ void PropertyPanel::addStrategies() {
     addChoice("server_optimizer", tr("Server optimizer"), strategyNames(ServerOptimizerRegistry::all()),
               [](const T& t) { return t.training.serverOptimizer; },
               [](T& t, const QString& v) { t.training.serverOptimizer = v; keepOwnParams(t.training); });
+    addChoice("compression", tr("Compression (across parties)"), strategyNames(CodecRegistry::all()),
+              [](const T& t) { return t.training.compression; },
+              [](T& t, const QString& v) { t.training.compression = v; keepOwnParams(t.training); });
+    addChoice("party_compression", tr("Compression (inside parties)"), strategyNames(CodecRegistry::all()),
+              [](const T& t) { return t.training.partyCompression; },
+              [](T& t, const QString& v) { t.training.partyCompression = v; keepOwnParams(t.training); });
     addDouble("proximal_mu", tr("FedProx μ (0: off)"), 0, 100, 4, [](const T& t) { return t.training.proximalMu; },
               [](T& t, double v) { t.training.proximalMu = v; });
     addChoice("partition", tr("Partition"), strategyNames(PartitionRegistry::all()), [](const T& t) { return t.training.partition; },

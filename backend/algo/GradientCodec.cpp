@@ -1,0 +1,258 @@
+#include "GradientCodec.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <vector>
+
+namespace hips {
+
+const StrategyList& CodecRegistry::all() {
+    using T = ParamSpec::Type;
+    static const ParamSpec errorFeedback{QStringLiteral("codec_error_feedback"), T::Integer, 0, 1, 1,
+                                         QStringLiteral("1: carry what a message could not say into the next one (error feedback); 0: drop it")};
+    static const StrategyList codecs{
+        {QStringLiteral("none"), QStringLiteral("32-bit floats as they are"), {}, {}},
+        {QStringLiteral("fp16"), QStringLiteral("half-precision floats: half the bytes (GeoMX's FP16 transfer)"), {}, {}},
+        {QStringLiteral("2bit"),
+         QStringLiteral("HiPS's 2-bit quantization: each value sent as +t, −t or 0, 16 per 32-bit word (1/16 of the bytes)"),
+         {{QStringLiteral("codec_threshold"), T::Number, 0, 10, 0,
+           QStringLiteral("t, the step each value is sent as; 0: twice each message's mean magnitude (sent in its header)")},
+          errorFeedback},
+         {}},
+        {QStringLiteral("topk"),
+         QStringLiteral("GeoMX's bilateral sparse compression: the largest `codec_ratio` of the entries by magnitude, "
+                        "indices delta-encoded"),
+         {{QStringLiteral("codec_ratio"), T::Number, 1e-6, 1, 0.01, QStringLiteral("the share of the entries sent")}, errorFeedback},
+         {}},
+    };
+    return codecs;
+}
+
+// --- half precision ---------------------------------------------------------------------------
+
+quint16 floatToHalf(float value) {
+    quint32 bits;
+    std::memcpy(&bits, &value, 4);
+    const quint32 sign = (bits >> 16) & 0x8000u;
+    const quint32 exponent = (bits >> 23) & 0xffu;
+    quint32 mantissa = bits & 0x7fffffu;
+    if (exponent == 0xff) return quint16(sign | 0x7c00u | (mantissa ? 0x200u : 0));  // Inf, NaN
+    int e = int(exponent) - 127 + 15;
+    if (e >= 0x1f) return quint16(sign | 0x7c00u);  // too large: Inf
+    if (e <= 0) {  // subnormal or zero
+        if (e < -10) return quint16(sign);
+        mantissa |= 0x800000u;
+        const int shift = 14 - e;
+        quint32 half = mantissa >> shift;
+        const quint32 rest = mantissa & ((1u << shift) - 1), halfway = 1u << (shift - 1);
+        if (rest > halfway || (rest == halfway && (half & 1u))) ++half;
+        return quint16(sign | half);
+    }
+    quint32 half = (quint32(e) << 10) | (mantissa >> 13);
+    const quint32 rest = mantissa & 0x1fffu;
+    if (rest > 0x1000u || (rest == 0x1000u && (half & 1u))) ++half;  // may carry into the exponent: right
+    return quint16(sign | half);
+}
+
+float halfToFloat(quint16 half) {
+    const quint32 sign = quint32(half & 0x8000u) << 16;
+    const quint32 exponent = (half >> 10) & 0x1fu;
+    quint32 mantissa = half & 0x3ffu;
+    quint32 bits;
+    if (exponent == 0) {
+        if (mantissa == 0) {
+            bits = sign;
+        } else {  // subnormal: normalise
+            int e = -1;
+            do {
+                ++e;
+                mantissa <<= 1;
+            } while (!(mantissa & 0x400u));
+            bits = sign | (quint32(127 - 15 - e) << 23) | ((mantissa & 0x3ffu) << 13);
+        }
+    } else if (exponent == 0x1f) {
+        bits = sign | 0x7f800000u | (mantissa << 13);
+    } else {
+        bits = sign | ((exponent + 127 - 15) << 23) | (mantissa << 13);
+    }
+    float out;
+    std::memcpy(&out, &bits, 4);
+    return out;
+}
+
+namespace {
+
+class Fp16Codec final : public GradientCodec {
+public:
+    QString spec() const override { return QStringLiteral("fp16"); }
+    QByteArray encode(const float* v, size_t n, float* decoded) const override {
+        QByteArray frame(qsizetype(n * 2), Qt::Uninitialized);
+        auto* out = reinterpret_cast<quint16*>(frame.data());
+        for (size_t i = 0; i < n; ++i) {
+            out[i] = floatToHalf(v[i]);
+            decoded[i] = halfToFloat(out[i]);
+        }
+        return frame;
+    }
+    QString decode(const char* frame, size_t bytes, size_t n, float* out) const override {
+        if (bytes != n * 2) return QStringLiteral("an fp16 frame of %1 bytes for %2 values (%3 expected)").arg(bytes).arg(n).arg(n * 2);
+        for (size_t i = 0; i < n; ++i) {
+            quint16 h;
+            std::memcpy(&h, frame + 2 * i, 2);
+            out[i] = halfToFloat(h);
+            if (!std::isfinite(out[i])) return QStringLiteral("an fp16 frame holding a value that is not finite");
+        }
+        return {};
+    }
+    size_t maxEncodedBytes(size_t n) const override { return n * 2; }
+};
+
+// [float t][ceil(n/16) words], two bits per value: 11 = +t, 10 = −t, 00 = 0 (01 is malformed).
+class TwoBitCodec final : public GradientCodec {
+public:
+    TwoBitCodec(float t, bool feedback) : m_t(t), m_feedback(feedback) {}
+    QString spec() const override {
+        return QStringLiteral("2bit t=%1 ef=%2").arg(m_t > 0 ? QString::number(double(m_t)) : QStringLiteral("auto")).arg(m_feedback ? 1 : 0);
+    }
+    bool errorFeedback() const override { return m_feedback; }
+    QByteArray encode(const float* v, size_t n, float* decoded) const override {
+        QByteArray frame(qsizetype(4 + words(n) * 4), '\0');
+        float t = m_t;
+        if (t <= 0) {  // auto: twice the mean magnitude (1, 1.5, 2, 2.5 and 4 times measured: 2 trained best)
+            double sum = 0;
+            for (size_t i = 0; i < n; ++i) sum += std::abs(v[i]);
+            t = n ? float(2 * sum / double(n)) : 0.0f;
+            if (!(t > 0) || !std::isfinite(t)) t = std::numeric_limits<float>::min();
+        }
+        std::memcpy(frame.data(), &t, 4);
+        auto* w = reinterpret_cast<quint32*>(frame.data() + 4);
+        for (size_t i = 0; i < n; ++i) {
+            quint32 code = 0;
+            decoded[i] = 0;
+            if (v[i] >= t) code = 3, decoded[i] = t;
+            else if (v[i] <= -t) code = 2, decoded[i] = -t;
+            w[i / 16] |= code << (2 * (i % 16));
+        }
+        return frame;
+    }
+    QString decode(const char* frame, size_t bytes, size_t n, float* out) const override {
+        if (bytes != 4 + words(n) * 4)
+            return QStringLiteral("a 2bit frame of %1 bytes for %2 values (%3 expected)").arg(bytes).arg(n).arg(4 + words(n) * 4);
+        float t;
+        std::memcpy(&t, frame, 4);
+        if (m_t > 0 ? t != m_t : !(t > 0 && std::isfinite(t)))
+            return QStringLiteral("a 2bit frame with threshold %1; this link's is %2")
+                .arg(double(t))
+                .arg(m_t > 0 ? QString::number(double(m_t)) : QStringLiteral("a positive one of each message's choosing"));
+        for (size_t i = 0; i < n; ++i) {
+            quint32 word;
+            std::memcpy(&word, frame + 4 + 4 * (i / 16), 4);
+            const quint32 code = (word >> (2 * (i % 16))) & 3u;
+            if (code == 1) return QStringLiteral("a 2bit frame with the unused code 01 at value %1").arg(i);
+            out[i] = code == 3 ? t : code == 2 ? -t : 0.0f;
+        }
+        return {};
+    }
+    size_t maxEncodedBytes(size_t n) const override { return 4 + words(n) * 4; }
+
+private:
+    static size_t words(size_t n) { return (n + 15) / 16; }
+    float m_t;
+    bool m_feedback;
+};
+
+void putVarint(QByteArray& out, quint32 v) {
+    while (v >= 0x80) {
+        out.append(char(v | 0x80));
+        v >>= 7;
+    }
+    out.append(char(v));
+}
+
+// [u32 k][k varint gaps: the first index, then each index − the previous − 1][k floats].
+class TopKCodec final : public GradientCodec {
+public:
+    TopKCodec(double ratio, bool feedback) : m_ratio(ratio), m_feedback(feedback) {}
+    QString spec() const override { return QStringLiteral("topk ratio=%1 ef=%2").arg(m_ratio).arg(m_feedback ? 1 : 0); }
+    bool errorFeedback() const override { return m_feedback; }
+    size_t keep(size_t n) const { return std::min(n, std::max<size_t>(1, size_t(std::ceil(m_ratio * double(n))))); }
+    QByteArray encode(const float* v, size_t n, float* decoded) const override {
+        const size_t k = keep(n);
+        std::vector<quint32> index(n);
+        std::iota(index.begin(), index.end(), 0u);
+        std::nth_element(index.begin(), index.begin() + qsizetype(k) - 1, index.end(),
+                         [v](quint32 a, quint32 b) { return std::abs(v[a]) > std::abs(v[b]); });
+        index.resize(k);
+        std::sort(index.begin(), index.end());
+        QByteArray frame;
+        frame.reserve(qsizetype(4 + k * 9));
+        const quint32 count = quint32(k);
+        frame.append(reinterpret_cast<const char*>(&count), 4);
+        quint32 previous = 0;
+        for (size_t j = 0; j < k; ++j) {
+            putVarint(frame, j == 0 ? index[0] : index[j] - previous - 1);
+            previous = index[j];
+        }
+        std::fill(decoded, decoded + n, 0.0f);
+        for (quint32 i : index) {
+            frame.append(reinterpret_cast<const char*>(v + i), 4);
+            decoded[i] = v[i];
+        }
+        return frame;
+    }
+    QString decode(const char* frame, size_t bytes, size_t n, float* out) const override {
+        if (bytes < 4) return QStringLiteral("a topk frame of %1 bytes, shorter than its count").arg(bytes);
+        quint32 k;
+        std::memcpy(&k, frame, 4);
+        if (k == 0 || k > n) return QStringLiteral("a topk frame of %1 entries for %2 values").arg(k).arg(n);
+        if (bytes < 4 + size_t(k) * 5) return QStringLiteral("a topk frame of %1 bytes cannot hold %2 entries").arg(bytes).arg(k);
+        std::vector<quint32> index(k);
+        size_t at = 4;
+        quint64 next = 0;
+        for (quint32 j = 0; j < k; ++j) {
+            quint64 gap = 0;
+            for (int shift = 0;; shift += 7) {
+                if (at >= bytes || shift > 28) return QStringLiteral("a topk frame with a cut or overlong index");
+                const quint8 byte = quint8(frame[at++]);
+                gap |= quint64(byte & 0x7f) << shift;
+                if (!(byte & 0x80)) break;
+            }
+            next += gap;
+            if (next >= n) return QStringLiteral("a topk frame with index %1 beyond %2 values").arg(next).arg(n);
+            index[j] = quint32(next);
+            ++next;
+        }
+        if (bytes != at + size_t(k) * 4)
+            return QStringLiteral("a topk frame of %1 bytes; its %2 entries take %3").arg(bytes).arg(k).arg(at + size_t(k) * 4);
+        std::fill(out, out + n, 0.0f);
+        for (quint32 j = 0; j < k; ++j) {
+            float value;
+            std::memcpy(&value, frame + at + 4 * size_t(j), 4);
+            if (!std::isfinite(value)) return QStringLiteral("a topk frame holding a value that is not finite");
+            out[index[j]] = value;
+        }
+        return {};
+    }
+    size_t maxEncodedBytes(size_t n) const override { return 4 + keep(n) * 9; }
+
+private:
+    double m_ratio;
+    bool m_feedback;
+};
+
+}  // namespace
+
+std::unique_ptr<GradientCodec> GradientCodec::create(const QString& name, const std::function<double(const QString&)>& param) {
+    if (name == QLatin1String("none")) return nullptr;
+    if (name == QLatin1String("fp16")) return std::make_unique<Fp16Codec>();
+    const bool feedback = param(QStringLiteral("codec_error_feedback")) != 0;
+    if (name == QLatin1String("2bit")) return std::make_unique<TwoBitCodec>(float(param(QStringLiteral("codec_threshold"))), feedback);
+    if (name == QLatin1String("topk")) return std::make_unique<TopKCodec>(param(QStringLiteral("codec_ratio")), feedback);
+    throw std::invalid_argument("unknown codec '" + name.toStdString() + "'; use none, fp16, 2bit or topk");
+}
+
+}  // namespace hips

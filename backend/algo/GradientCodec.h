@@ -1,0 +1,47 @@
+#pragma once
+// How floats travel on a link (ENGINE.md's GradientCodec; ALGORITHMS.md): `none`, `fp16`, `2bit`
+// (HiPS: ±t or 0 per value, 16 values per 32-bit word) and `topk` (GeoMX's BSC: the largest
+// `ratio` of the entries by magnitude, their indices delta-encoded as varints). A codec is
+// stateless: the error feedback (the residual a lossy codec leaves, carried to the next message)
+// is kept by the link that uses it (LinkCodecs, backend/ps). Every decoder checks the frame
+// against the size it expects and refuses anything malformed with a reason, never reading past it.
+#include "StrategyInfo.h"
+
+#include <QByteArray>
+#include <QString>
+#include <functional>
+#include <memory>
+
+namespace hips {
+
+class CodecRegistry {
+public:
+    static const StrategyList& all();  // none, fp16, 2bit, topk with their parameters
+    static const StrategyInfo* find(const QString& name) { return findStrategy(all(), name); }
+};
+
+class GradientCodec {
+public:
+    virtual ~GradientCodec() = default;
+    // What both ends must agree on, as it travels in each message's header: "2bit t=0.001".
+    virtual QString spec() const = 0;
+    virtual bool lossy() const { return true; }
+    virtual bool errorFeedback() const { return false; }
+    // Encodes n floats; `decoded` (n floats) receives what the other end will decode.
+    virtual QByteArray encode(const float* values, size_t n, float* decoded) const = 0;
+    // Decodes a frame meant to hold n floats into `out`; an empty string, or what is wrong.
+    virtual QString decode(const char* frame, size_t bytes, size_t n, float* out) const = 0;
+    // The size of an encoded frame of n floats at most, so that limits can bound what is accepted.
+    virtual size_t maxEncodedBytes(size_t n) const = 0;
+
+    // nullptr for `none` (links without a codec send floats as they are, zero-copy).
+    // `param` looks the codec's parameters up (the tier's settings). Throws std::invalid_argument
+    // for an unknown name.
+    static std::unique_ptr<GradientCodec> create(const QString& name, const std::function<double(const QString&)>& param);
+};
+
+// IEEE half precision, round to nearest even (what the fp16 codec sends).
+quint16 floatToHalf(float value);
+float halfToFloat(quint16 half);
+
+}  // namespace hips

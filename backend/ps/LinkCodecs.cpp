@@ -1,0 +1,132 @@
+#include "LinkCodecs.h"
+
+#include "ModelFrame.h"
+#include "ModelSlices.h"
+#include "Vocabulary.h"
+
+#include <cstring>
+
+namespace hips {
+
+namespace {
+
+const QString kCodec = QStringLiteral("codec");
+const QString kDense = QStringLiteral("dense");
+
+bool carriesFloats(const Message& m) { return m.type == message::kPush || m.type == message::kModel; }
+
+zmq::message_t frameOf(const void* data, size_t bytes) { return zmq::message_t(data, bytes); }
+
+}  // namespace
+
+LinkCodecs::LinkCodecs(std::function<const GradientCodec*(const QString&)> codecOf, size_t modelSize)
+    : m_codecOf(std::move(codecOf)), m_modelSize(modelSize) {}
+
+LinkCodecs::Link& LinkCodecs::linkTo(QHash<QString, Link>& links, const QString& peer, size_t total) {
+    Link& link = links[peer];
+    if (link.floats.size() != total) {  // a first message, or a model of another size: start over
+        link.floats.assign(total, 0.0f);
+        link.sliceKnown.assign(sliceCount(total), false);
+    }
+    return link;
+}
+
+void LinkCodecs::outgoing(const QString& peer, Message& m) {
+    const GradientCodec* codec = carriesFloats(m) && m.frames.size() == 1 ? m_codecOf(peer) : nullptr;
+    if (!codec) return;
+    const size_t offset = size_t(m.integer(QStringLiteral("offset"), 0)), total = size_t(m.integer(QStringLiteral("total"), 0));
+    const size_t n = m.frames[0].size() / sizeof(float);
+    const auto* values = static_cast<const float*>(m.frames[0].data());
+    std::vector<float> input(values, values + n), decoded(n);
+    if (m.type == message::kPush) {
+        Link* link = codec->errorFeedback() ? &linkTo(m_pushesOut, peer, total) : nullptr;
+        if (link)
+            for (size_t i = 0; i < n; ++i) input[i] += link->floats[offset + i];
+        const QByteArray frame = codec->encode(input.data(), n, decoded.data());
+        if (link)
+            for (size_t i = 0; i < n; ++i) link->floats[offset + i] = input[i] - decoded[i];
+        m.frames[0] = frameOf(frame.constData(), size_t(frame.size()));
+    } else {
+        Link& link = linkTo(m_modelsOut, peer, total);
+        float* replica = link.floats.data() + offset;
+        if (!link.sliceKnown[offset / kSliceFloats]) {  // the peer holds nothing of it yet: whole
+            link.sliceKnown[offset / kSliceFloats] = true;
+            std::memcpy(replica, values, n * sizeof(float));
+            m.fields.insert(kDense, true);
+        } else {
+            for (size_t i = 0; i < n; ++i) input[i] -= replica[i];
+            const QByteArray frame = codec->encode(input.data(), n, decoded.data());
+            for (size_t i = 0; i < n; ++i) replica[i] += decoded[i];
+            m.frames[0] = frameOf(frame.constData(), size_t(frame.size()));
+        }
+    }
+    m.fields.insert(kCodec, codec->spec());
+}
+
+QString LinkCodecs::incoming(const QString& peer, Message& m) {
+    if (!carriesFloats(m)) return {};
+    const GradientCodec* codec = m_codecOf(peer);
+    const QString spec = m.fields.value(kCodec).toString();
+    if (!codec) {
+        if (spec.isEmpty()) return {};
+        return QStringLiteral("a %1 encoded with '%2' on a link that sends plain floats; both ends must run the same "
+                              "compression settings").arg(m.type, spec);
+    }
+    if (spec != codec->spec())
+        return QStringLiteral("a %1 encoded with '%2'; this link's codec is '%3' (both ends must run the same compression "
+                              "settings)").arg(m.type, spec.isEmpty() ? QStringLiteral("none") : spec, codec->spec());
+    const qint64 offset = m.integer(QStringLiteral("offset")), total = m.integer(QStringLiteral("total"));
+    if (m.frames.size() != 1 || total <= 0 || size_t(total) > m_modelSize || offset < 0 || offset >= total ||
+        size_t(offset) % kSliceFloats != 0)
+        return QStringLiteral("a compressed %1 whose offset %2 and total %3 do not fit a model of %4 values")
+            .arg(m.type).arg(offset).arg(total).arg(m_modelSize);
+    const size_t n = std::min(kSliceFloats, size_t(total - offset));
+    const bool dense = m.fields.value(kDense).toBool();
+    std::vector<float> out(n);
+    if (dense) {
+        if (m.type != message::kModel || m.frames[0].size() != n * sizeof(float))
+            return QStringLiteral("a dense %1 of %2 bytes for %3 values").arg(m.type).arg(m.frames[0].size()).arg(n);
+        std::memcpy(out.data(), m.frames[0].data(), n * sizeof(float));
+    } else if (const QString error = codec->decode(static_cast<const char*>(m.frames[0].data()), m.frames[0].size(), n, out.data());
+               !error.isEmpty()) {
+        return error;
+    }
+    if (m.type == message::kModel) {
+        Link& link = linkTo(m_modelsIn, peer, size_t(total));
+        float* replica = link.floats.data() + offset;
+        const size_t slice = size_t(offset) / kSliceFloats;
+        if (dense) {
+            link.sliceKnown[slice] = true;
+            std::memcpy(replica, out.data(), n * sizeof(float));
+        } else {
+            if (!link.sliceKnown[slice]) return QStringLiteral("a change to a model slice this end never had whole");
+            for (size_t i = 0; i < n; ++i) replica[i] += out[i];
+            std::memcpy(out.data(), replica, n * sizeof(float));
+        }
+        // This end's view of the model: the peer's, plus what this end has pushed to it but could
+        // not yet say (its residual). Workers then go on from their own progress instead of
+        // learning the unsent part again each round, which error feedback would count twice.
+        if (const auto sent = m_pushesOut.constFind(peer); sent != m_pushesOut.cend() && sent->floats.size() == size_t(total))
+            for (size_t i = 0; i < n; ++i) out[i] += sent->floats[size_t(offset) + i];
+    }
+    m.frames[0] = frameOf(out.data(), n * sizeof(float));
+    m.fields.remove(kCodec);
+    m.fields.remove(kDense);
+    return {};
+}
+
+std::shared_ptr<LinkCodecs> makeLinkCodecs(const RoleContext& ctx) {
+    const TrainingSettings& s = ctx.training();
+    auto across = std::shared_ptr<GradientCodec>(GradientCodec::create(s.compression, [&s](const QString& n) { return s.param(n); }));
+    auto inside = std::shared_ptr<GradientCodec>(
+        GradientCodec::create(s.partyCompression, [&s](const QString& n) { return s.partyParam(n); }));
+    if (!across && !inside) return nullptr;
+    const QString party = ctx.node.party;
+    return std::make_shared<LinkCodecs>(
+        [across, inside, party](const QString& peer) {
+            return peer.section('/', 0, 0) == party ? inside.get() : across.get();
+        },
+        modelParameterCount(s));
+}
+
+}  // namespace hips

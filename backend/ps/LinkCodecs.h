@@ -1,0 +1,42 @@
+#pragma once
+// The tiers' codecs on a role's links (GradientCodec at both ends of each link): `compression` on
+// links across parties, `party_compression` inside one. Pushes are encoded with the residual the
+// codec left in this link's last push of that slice added (error feedback). Models are sent as
+// the change from what the peer holds, a replica of it kept here per peer, so what a lossy codec
+// could not say in one round goes out in the next; the first model a peer gets goes whole (dense).
+// The codec's spec travels in each header and must equal this end's: a mismatch is refused and
+// counted, with both named, like every malformed frame.
+#include "Channel.h"
+#include "GradientCodec.h"
+#include "RoleContext.h"
+
+#include <QHash>
+#include <vector>
+
+namespace hips {
+
+class LinkCodecs final : public PayloadTransform {
+public:
+    // `codecOf(peer)`: the codec of the link to that peer (nullptr: none). `modelSize`: the
+    // largest `total` accepted (a peer cannot make this end hold more than one model per link).
+    LinkCodecs(std::function<const GradientCodec*(const QString& peer)> codecOf, size_t modelSize);
+
+    void outgoing(const QString& peer, Message& m) override;
+    QString incoming(const QString& peer, Message& m) override;
+
+private:
+    struct Link {
+        std::vector<float> floats;    // pushes: the residual; models: the replica of what the peer holds
+        std::vector<bool> sliceKnown;  // models: slices the peer has had whole
+    };
+    Link& linkTo(QHash<QString, Link>& links, const QString& peer, size_t total);
+
+    std::function<const GradientCodec*(const QString&)> m_codecOf;
+    size_t m_modelSize;
+    QHash<QString, Link> m_pushesOut, m_modelsOut, m_modelsIn;
+};
+
+// The codecs of `ctx`'s links, or nullptr when both tiers send floats as they are.
+std::shared_ptr<LinkCodecs> makeLinkCodecs(const RoleContext& ctx);
+
+}  // namespace hips

@@ -1,0 +1,217 @@
+// The codecs (GradientCodec) and a link's use of them (LinkCodecs): round trips, the error
+// feedback property, the sizes that make the traffic checks, and every malformed frame refused.
+#include "GradientCodec.h"
+#include "LinkCodecs.h"
+#include "ModelSlices.h"
+#include "Vocabulary.h"
+
+#include <QtTest>
+#include <cmath>
+#include <random>
+
+using namespace hips;
+
+namespace {
+
+std::unique_ptr<GradientCodec> codec(const QString& name, double threshold = 0.01, double ratio = 0.01, double feedback = 1) {
+    return GradientCodec::create(name, [&](const QString& p) {
+        if (p == QLatin1String("codec_threshold")) return threshold;
+        if (p == QLatin1String("codec_ratio")) return ratio;
+        return feedback;
+    });
+}
+
+std::vector<float> gaussian(size_t n, int seed, float sigma = 0.01f) {
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> d(0, sigma);
+    std::vector<float> v(n);
+    for (float& x : v) x = d(rng);
+    return v;
+}
+
+QString decodeError(const GradientCodec& c, const QByteArray& frame, size_t n) {
+    std::vector<float> out(n);
+    return c.decode(frame.constData(), size_t(frame.size()), n, out.data());
+}
+
+// A message as sendPushSlice / ModelSlice make it: one slice of `values` at offset 0.
+Message floatsMessage(const QString& type, const std::vector<float>& values, qint64 version = 1) {
+    Message m(type, {{QStringLiteral("offset"), 0}, {QStringLiteral("total"), qint64(values.size())},
+                     {QStringLiteral("version"), version}, {QStringLiteral("round"), version}});
+    m.frames.emplace_back(values.data(), values.size() * sizeof(float));
+    return m;
+}
+
+std::vector<float> floatsOf(const Message& m) {
+    const auto* f = static_cast<const float*>(m.frames[0].data());
+    return std::vector<float>(f, f + m.frames[0].size() / sizeof(float));
+}
+
+}  // namespace
+
+class TestCodecs : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void registryNamesEveryCodec() {
+        QCOMPARE(strategyNames(CodecRegistry::all()), QStringList({"none", "fp16", "2bit", "topk"}));
+        QVERIFY(codec("none") == nullptr);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, codec("zip"));
+    }
+
+    void halfPrecisionRoundsToNearestEven() {
+        QCOMPARE(halfToFloat(floatToHalf(1.0f)), 1.0f);
+        QCOMPARE(halfToFloat(floatToHalf(-2.5f)), -2.5f);
+        QCOMPARE(halfToFloat(floatToHalf(65504.0f)), 65504.0f);         // the largest half
+        QVERIFY(std::isinf(halfToFloat(floatToHalf(1e6f))));            // beyond it
+        QCOMPARE(halfToFloat(floatToHalf(1.0f + 1.0f / 4096)), 1.0f);   // a tie goes to even
+        QCOMPARE(halfToFloat(floatToHalf(5.96e-8f)), 5.9604645e-8f);    // the smallest subnormal
+        for (float x : gaussian(1000, 1, 1.0f))
+            QVERIFY(std::abs(halfToFloat(floatToHalf(x)) - x) <= std::abs(x) / 1024);
+    }
+
+    void roundTripsGiveWhatTheEncoderSaid() {
+        const std::vector<float> v = gaussian(1000, 2);
+        for (const QString& name : {QStringLiteral("fp16"), QStringLiteral("2bit"), QStringLiteral("topk")}) {
+            const auto c = codec(name);
+            std::vector<float> said(v.size()), got(v.size());
+            const QByteArray frame = c->encode(v.data(), v.size(), said.data());
+            QVERIFY2(size_t(frame.size()) <= c->maxEncodedBytes(v.size()), qPrintable(name));
+            QCOMPARE(c->decode(frame.constData(), size_t(frame.size()), v.size(), got.data()), QString());
+            QCOMPARE(got, said);
+        }
+    }
+
+    void sizesAreWhatTheTrafficChecksNeed() {
+        const size_t n = 262144;  // one slice
+        const std::vector<float> v = gaussian(n, 3);
+        std::vector<float> said(n);
+        QCOMPARE(size_t(codec("fp16")->encode(v.data(), n, said.data()).size()), n * 2);
+        QVERIFY(size_t(codec("2bit")->encode(v.data(), n, said.data()).size()) * 15 <= n * 4);
+        const QByteArray sparse = codec("topk", 0, 0.01)->encode(v.data(), n, said.data());
+        QVERIFY2(size_t(sparse.size()) * 25 <= n * 4, qPrintable(QString::number(sparse.size())));
+        QCOMPARE(std::count_if(said.begin(), said.end(), [](float x) { return x != 0; }), qsizetype(2622));
+    }
+
+    void topkKeepsTheLargest() {
+        std::vector<float> v(100, 0.001f);
+        v[7] = -5;
+        v[93] = 3;
+        std::vector<float> said(100);
+        codec("topk", 0, 0.02)->encode(v.data(), v.size(), said.data());
+        for (size_t i = 0; i < v.size(); ++i) QCOMPARE(said[i], i == 7 || i == 93 ? v[i] : 0.0f);
+    }
+
+    void twoBitSendsPlusMinusTOrNothing() {
+        const std::vector<float> v{0.5f, -0.5f, 0.004f, -0.02f, 0.01f};
+        std::vector<float> said(v.size());
+        codec("2bit", 0.01)->encode(v.data(), v.size(), said.data());
+        QCOMPARE(said, std::vector<float>({0.01f, -0.01f, 0.0f, -0.01f, 0.01f}));
+    }
+
+    // With error feedback the sum of what arrives tracks the sum of what was meant to be sent:
+    // the gap is the residual, bounded, not growing with the number of messages.
+    void errorFeedbackTracksTheSum() {
+        for (const QString& name : {QStringLiteral("2bit"), QStringLiteral("topk")}) {
+            LinkCodecs link([c = std::shared_ptr<GradientCodec>(codec(name, 0.002, 0.05))](const QString&) { return c.get(); }, 1000);
+            LinkCodecs receiver([c = std::shared_ptr<GradientCodec>(codec(name, 0.002, 0.05))](const QString&) { return c.get(); }, 1000);
+            std::vector<double> meant(1000, 0), arrived(1000, 0);
+            double gap = 0;
+            for (int step = 0; step < 400; ++step) {
+                const std::vector<float> g = gaussian(1000, 100 + step, 0.001f);
+                Message m = floatsMessage(message::kPush, g);
+                link.outgoing("party1/server0", m);
+                QCOMPARE(receiver.incoming("central/global_server0", m), QString());
+                const std::vector<float> got = floatsOf(m);
+                for (size_t i = 0; i < g.size(); ++i) meant[i] += g[i], arrived[i] += got[i];
+                if (step == 399)
+                    for (size_t i = 0; i < g.size(); ++i) gap = std::max(gap, std::abs(meant[i] - arrived[i]));
+            }
+            // The residual left is at most what one message could not carry (a few thresholds).
+            QVERIFY2(gap < 0.02, qPrintable(QStringLiteral("%1: %2").arg(name).arg(gap)));
+        }
+    }
+
+    // Models travel as changes from the peer's replica: after the first (dense) one, the
+    // receiver's model follows the sender's within what one lossy message leaves out.
+    void modelsFollowThroughReplicas() {
+        auto c = std::shared_ptr<GradientCodec>(codec("topk", 0, 0.1));
+        LinkCodecs sender([c](const QString&) { return c.get(); }, 500);
+        LinkCodecs receiver([c](const QString&) { return c.get(); }, 500);
+        std::vector<float> model = gaussian(500, 7, 1.0f);
+        for (int version = 1; version <= 60; ++version) {
+            if (version > 1)
+                for (float& x : model) x += 0.001f;
+            Message m = floatsMessage(message::kModel, model, version);
+            sender.outgoing("party1/server0", m);
+            QCOMPARE(m.fields.value("dense").toBool(), version == 1);
+            QCOMPARE(receiver.incoming("central/global_server0", m), QString());
+            const std::vector<float> got = floatsOf(m);
+            if (version == 1) QCOMPARE(got, model);
+            double gap = 0;
+            for (size_t i = 0; i < model.size(); ++i) gap = std::max(gap, double(std::abs(got[i] - model[i])));
+            QVERIFY2(gap < 0.011, qPrintable(QStringLiteral("version %1: %2").arg(version).arg(gap)));
+        }
+    }
+
+    void malformedFramesAreRefused() {
+        const auto fp16 = codec("fp16"), twoBit = codec("2bit", 0.01), topk = codec("topk", 0, 0.5);
+        QVERIFY(decodeError(*fp16, QByteArray(7, '\0'), 4).contains("7 bytes"));
+        QVERIFY(decodeError(*fp16, QByteArray::fromHex("007c"), 1).contains("not finite"));  // +Inf
+        QVERIFY(decodeError(*twoBit, QByteArray(4, '\0'), 20).contains("bytes"));
+        QByteArray wrongT(8, '\0');
+        const float t = 0.5f;
+        std::memcpy(wrongT.data(), &t, 4);
+        QVERIFY(decodeError(*twoBit, wrongT, 3).contains("threshold"));
+        QByteArray unused(8, '\0');
+        const float ours = 0.01f;
+        std::memcpy(unused.data(), &ours, 4);
+        unused[4] = 0x01;  // code 01
+        QVERIFY(decodeError(*twoBit, unused, 3).contains("01"));
+        QVERIFY(decodeError(*topk, QByteArray(2, '\0'), 4).contains("shorter"));
+        QVERIFY(decodeError(*topk, QByteArray::fromHex("09000000"), 4).contains("entries"));        // k > n
+        QVERIFY(decodeError(*topk, QByteArray::fromHex("00000000"), 4).contains("entries"));        // k = 0
+        QVERIFY(decodeError(*topk, QByteArray::fromHex("01000000" "0a" "0000803f"), 4).contains("beyond"));   // index 10 of 4
+        QVERIFY(decodeError(*topk, QByteArray::fromHex("01000000" "8080808080"), 4).contains("cut or overlong"));
+        QVERIFY(decodeError(*topk, QByteArray::fromHex("02000000" "01" "ffffffff0f" "0000803f"), 4).contains("beyond"));  // a gap past the end
+        QVERIFY(decodeError(*topk, QByteArray::fromHex("01000000" "01" "0000803f" "00"), 4).contains("take"));  // a byte too many
+        QVERIFY(decodeError(*topk, QByteArray::fromHex("01000000" "01" "0000c07f"), 4).contains("not finite"));  // NaN
+        QCOMPARE(decodeError(*topk, QByteArray::fromHex("01000000" "01" "0000803f"), 4), QString());
+    }
+
+    void aLinkRefusesWhatItsPeerShouldNotSend() {
+        auto c = std::shared_ptr<GradientCodec>(codec("2bit", 0.01));
+        auto other = std::shared_ptr<GradientCodec>(codec("2bit", 0.02));
+        LinkCodecs ours([c](const QString&) { return c.get(); }, 100);
+        LinkCodecs theirs([other](const QString&) { return other.get(); }, 100);
+        LinkCodecs plain([](const QString&) { return nullptr; }, 100);
+        const std::vector<float> v = gaussian(100, 9);
+
+        Message mismatched = floatsMessage(message::kPush, v);
+        theirs.outgoing("p/server0", mismatched);
+        QVERIFY(ours.incoming("central/global_server0", mismatched).contains("this link's codec is '2bit t=0.01 ef=1'"));
+
+        Message unexpected = floatsMessage(message::kPush, v);
+        ours.outgoing("p/server0", unexpected);
+        QVERIFY(plain.incoming("central/global_server0", unexpected).contains("plain floats"));
+
+        Message uncompressed = floatsMessage(message::kPush, v);  // a peer that compresses nothing
+        QVERIFY(ours.incoming("central/global_server0", uncompressed).contains("'none'"));
+
+        Message tooLarge = floatsMessage(message::kPush, gaussian(200, 1));
+        ours.outgoing("p/server0", tooLarge);
+        QVERIFY(ours.incoming("central/global_server0", tooLarge).contains("do not fit a model of 100"));
+
+        Message change = floatsMessage(message::kModel, v);
+        ours.outgoing("p/server0", change);  // dense: the first
+        Message second = floatsMessage(message::kModel, v, 2);
+        ours.outgoing("p/server0", second);
+        LinkCodecs fresh([c](const QString&) { return c.get(); }, 100);
+        QVERIFY(fresh.incoming("central/global_server0", second).contains("never had whole"));
+
+        Message other_type(QStringLiteral("pull"), {{QStringLiteral("version"), 3}});
+        QCOMPARE(ours.incoming("x", other_type), QString());  // only pushes and models carry floats
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCodecs)
+#include "tst_codecs.moc"
