@@ -98,6 +98,15 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
     if (args.isSet("compression")) s.compression = args.value("compression");
     if (args.isSet("party-compression")) s.partyCompression = args.value("party-compression");
     if (args.isSet("flat")) s.hierarchy = QStringLiteral("flat");
+    if (args.isSet("wan")) {  // every party but the central one
+        const QStringList parts = args.value("wan").split(',');
+        bool okRate = false, okDelay = true;
+        const WanLink wan{parts.value(0).toDouble(&okRate), parts.size() > 1 ? parts[1].toDouble(&okDelay) : 0.0};
+        if (!okRate || !okDelay || parts.size() > 2 || wan.bandwidthMbps <= 0 || wan.latencyMs < 0)
+            return QStringLiteral("--wan takes MBPS[,MS], e.g. --wan 5,50 (5 Mbit/s, 50 ms); got '%1'").arg(args.value("wan"));
+        for (Party& p : t.parties)
+            if (!p.central) p.wan = wan;
+    }
     if (args.isSet("proximal-mu")) {
         s.proximalMu = args.value("proximal-mu").toDouble(&ok);
         if (!ok || s.proximalMu < 0) return QStringLiteral("--proximal-mu must be a number >= 0");
@@ -237,6 +246,8 @@ int runCommand(const QStringList& arguments) {
     args.addOption({"party-compression", "The same inside parties (its parameters as party_<name>).", "CODEC"});
     args.addOption({"flat", "A single-layer parameter server (training.hierarchy flat): every worker pushes straight "
                             "to the global server; the baseline of the two-layer saving."});
+    args.addOption({"wan", "Every party's link to the central party, emulated: bandwidth in Mbit/s and one-way "
+                           "latency in ms (a party's \"wan\" in the topology).", "MBPS[,MS]"});
     args.addOption({"proximal-mu", "FedProx's proximal term μ at the workers (0: off).", "MU"});
     args.addOption({"partition", "How the training set is split among the workers (listed above).", "NAME"});
     args.addOption({"device", "Where the workers and the master worker train: cpu or cuda:N; PARTY=DEVICE for one "

@@ -1,6 +1,7 @@
 #include "GlobalServerRole.h"
 
 #include "LinkCodecs.h"
+#include "WanLinks.h"
 #include "Checkpoint.h"
 #include "GlobalPolicies.h"
 #include "ModeRegistry.h"
@@ -24,6 +25,7 @@ public:
           m_channel(Channel::router(ctx.zmq, ctx.node.id, m_endpoint)),
           m_scheduler(ctx, ctx.scheduler(true), m_endpoint) {
         m_channel.setPayloadTransform(makeLinkCodecs(ctx));
+        m_channel.setLinkShaper(makeWanShaper(ctx));
     }
 
     int run() {

@@ -1,6 +1,7 @@
 #include "PartyServerRole.h"
 
 #include "LinkCodecs.h"
+#include "WanLinks.h"
 #include "ModeRegistry.h"
 #include "PartyPolicies.h"
 #include "RoleError.h"
@@ -31,6 +32,7 @@ public:
         Channel upstream = Channel::dealer(m_ctx.zmq, m_ctx.node.id, global.endpoint, global.id);
         const auto codecs = makeLinkCodecs(m_ctx);  // keyed by peer: one for both channels
         upstream.setPayloadTransform(codecs);
+        upstream.setLinkShaper(makeWanShaper(m_ctx));
         m_workers.setPayloadTransform(codecs);
         m_tier.upstream = &upstream;
         m_tier.done = [this](const QString& worker) { m_servedFinal.insert(worker); };

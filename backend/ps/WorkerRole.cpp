@@ -1,6 +1,7 @@
 #include "WorkerRole.h"
 
 #include "LinkCodecs.h"
+#include "WanLinks.h"
 #include "Channel.h"
 #include "Adversary.h"
 #include "Checkpoint.h"
@@ -51,6 +52,7 @@ public:
         startup.mark(QStringLiteral("join_s"));
         Channel channel = Channel::dealer(m_ctx.zmq, m_ctx.node.id, server.endpoint, server.id);
         channel.setPayloadTransform(makeLinkCodecs(m_ctx));
+        channel.setLinkShaper(makeWanShaper(m_ctx));
         m_assembler = std::make_unique<ModelAssembler>(trainer.parameterCount());
         const ModePolicy policy = ModeRegistry::policy(m_ctx.training().mode);
         const std::unique_ptr<WorkerStrategy> strategy = makeWorkerStrategy(m_ctx);

@@ -46,8 +46,16 @@ struct WorkerGroup {
     int uid = -1;  // the designer's handle on the group (edits::assignUids); not in the file
 };
 
+// A party's link to the others, emulated on the sending side of each message that crosses it
+// (LinkShaper, backend/wire): its bandwidth shared by the party's nodes that cross, and a delay.
+struct WanLink {
+    double bandwidthMbps = 0;  // megabits per second
+    double latencyMs = 0;      // one way
+};
+
 struct Party {
     QString id;
+    std::optional<WanLink> wan;
     bool central = false;
     std::optional<ListeningRole> scheduler;  // the global scheduler in the central party
     QList<ListeningRole> servers;            // global servers in the central party

@@ -133,12 +133,31 @@ QList<ListeningRole> readServers(JsonFields& roles, const QString& key, const QS
     return out;
 }
 
+std::optional<WanLink> readWan(JsonFields& parent, bool central) {
+    const auto o = parent.object("wan");
+    if (!o) return std::nullopt;
+    if (central) {
+        parent.issue("wan", QCoreApplication::translate("TopologyCheck", "the central party has no WAN of its own: each other "
+                                                                         "party's wan shapes its link to the central party"));
+        return std::nullopt;
+    }
+    JsonFields f(*o, parent.path("wan"), parent.issues());
+    f.rejectUnknown({"bandwidth_mbps", "latency_ms"}, QCoreApplication::translate("TopologyCheck", "wan field"));
+    WanLink w;
+    w.bandwidthMbps = f.number("bandwidth_mbps", 0, 0.001, 100000);
+    if (!f.has("bandwidth_mbps"))
+        f.issue("bandwidth_mbps", QCoreApplication::translate("TopologyCheck", "a wan needs its bandwidth_mbps (megabits per second)"));
+    w.latencyMs = f.number("latency_ms", 0, 0, 10000);
+    return w;
+}
+
 Party readParty(const QJsonObject& o, const QString& path, TopologyIssues* issues) {
     JsonFields f(o, path, issues);
-    f.rejectUnknown({"id", "central", "host", "roles", "adversary"}, QCoreApplication::translate("TopologyCheck", "party field"));
+    f.rejectUnknown({"id", "central", "host", "roles", "adversary", "wan"}, QCoreApplication::translate("TopologyCheck", "party field"));
     Party p;
     p.id = f.string("id", {}, true);
     p.central = f.boolean("central", false);
+    p.wan = readWan(f, p.central);
     p.adversary = readAdversary(f, "adversary", false);
     const QString partyHost = f.string("host", {});
     const auto rolesObject = f.object("roles", true);

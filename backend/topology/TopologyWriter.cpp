@@ -41,6 +41,7 @@ QJsonObject party(const Party& p) {
     QJsonObject o{{"id", p.id}, {"roles", roles}};
     if (p.central) o.insert("central", true);
     if (p.adversary) o.insert("adversary", adversary(*p.adversary));
+    if (p.wan) o.insert("wan", QJsonObject{{"bandwidth_mbps", p.wan->bandwidthMbps}, {"latency_ms", p.wan->latencyMs}});
     return o;
 }
 

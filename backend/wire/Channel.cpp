@@ -1,5 +1,7 @@
 #include "Channel.h"
 
+#include <thread>
+
 namespace hips {
 
 // Queues are bounded: a peer that stops reading (or floods) costs at most this many messages
@@ -109,6 +111,15 @@ bool Channel::send(const QString& peer, Message&& m) {
     WireCodec::encode(std::move(m), parts);
     quint64 bytes = 0;
     for (size_t i = m_router ? 1 : 0; i < parts.size(); ++i) bytes += parts[i].size();
+    if (m_shaper)
+        if (const std::optional<LinkShape> shape = m_shaper->shapeOf(peer)) {
+            m_shaper->enqueue(*shape, LinkShaper::Pending{{}, peer, type, std::move(parts), bytes});
+            return true;
+        }
+    return transmit(peer, type, parts, bytes);
+}
+
+bool Channel::transmit(const QString& peer, const QString& type, std::vector<zmq::message_t>& parts, quint64 bytes) {
     try {
         for (size_t i = 0; i < parts.size(); ++i) {
             const auto flags = i + 1 < parts.size() ? zmq::send_flags::sndmore | zmq::send_flags::dontwait
@@ -141,7 +152,40 @@ std::optional<QString> Channel::senderOf(const std::vector<zmq::message_t>& part
     return node;
 }
 
+std::optional<std::chrono::milliseconds> Channel::releaseShaped() {
+    if (!m_shaper) return std::nullopt;
+    m_shaper->releaseDue([this](LinkShaper::Pending& p) { transmit(p.peer, p.type, p.parts, p.bytes); });
+    const auto next = m_shaper->nextDue();
+    if (!next) return std::nullopt;
+    return std::max(std::chrono::milliseconds(0),
+                    std::chrono::ceil<std::chrono::milliseconds>(*next - LinkShaper::Clock::now()));
+}
+
+void Channel::lingerOnClose(std::chrono::milliseconds ms) {
+    const auto deadline = LinkShaper::Clock::now() + ms;
+    while (const auto wait = releaseShaped()) {
+        if (LinkShaper::Clock::now() + *wait > deadline) break;
+        std::this_thread::sleep_for(*wait);
+    }
+    m_socket.set(zmq::sockopt::linger, int(ms.count()));
+}
+
+// With held messages, the wait is cut into pieces that end when the next one is due.
 std::optional<Envelope> Channel::receive(std::chrono::milliseconds timeout) {
+    if (!m_shaper) return receiveNow(timeout);
+    const auto deadline = LinkShaper::Clock::now() + timeout;
+    while (true) {
+        const auto wait = releaseShaped();
+        const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - LinkShaper::Clock::now());
+        if (auto e = receiveNow(std::max(std::chrono::milliseconds(0), wait ? std::min(*wait, left) : left))) return e;
+        if (LinkShaper::Clock::now() >= deadline) {
+            releaseShaped();
+            return std::nullopt;
+        }
+    }
+}
+
+std::optional<Envelope> Channel::receiveNow(std::chrono::milliseconds timeout) {
     zmq::pollitem_t item{m_socket.handle(), 0, ZMQ_POLLIN, 0};
     if (zmq::poll(&item, 1, timeout) == 0) return std::nullopt;
     std::vector<zmq::message_t> parts;
@@ -178,6 +222,8 @@ std::optional<Envelope> Channel::receive(std::chrono::milliseconds timeout) {
 }
 
 int pollChannels(std::vector<Channel*> channels, std::chrono::milliseconds timeout) {
+    for (Channel* c : channels)  // held messages (emulated WAN) leave when due: wake up for them
+        if (const auto wait = c->releaseShaped()) timeout = std::min(timeout, *wait);
     std::vector<zmq::pollitem_t> items;
     for (Channel* c : channels) items.push_back({c->socket().handle(), 0, ZMQ_POLLIN, 0});
     zmq::poll(items.data(), items.size(), timeout);

@@ -9,6 +9,7 @@
 // vanished peer, or to one whose queue is full, is dropped and counted, never thrown; only the
 // context ending (ETERM) throws, and a bind that fails throws with the endpoint named.
 #include "CurveSecurity.h"
+#include "LinkShaper.h"
 #include "RejectionLog.h"
 #include "TrafficCounter.h"
 #include "WireCodec.h"
@@ -69,13 +70,20 @@ public:
     bool authenticated() const { return m_authenticated; }
     void setLimits(const WireLimits& l);
     void setPayloadTransform(std::shared_ptr<PayloadTransform> t) { m_transform = std::move(t); }
+    // Emulated WAN links (LinkShaper.h): messages to their peers are held until due.
+    void setLinkShaper(std::shared_ptr<LinkShaper> s) { m_shaper = std::move(s); }
+    // Sends the held messages that are due; how long until the next one is (nullopt: none held).
+    std::optional<std::chrono::milliseconds> releaseShaped();
     // On a graceful exit, give queued messages this long to leave before the socket closes
     // (the default linger of 0 drops them, which is right only when aborting).
-    void lingerOnClose(std::chrono::milliseconds ms) { m_socket.set(zmq::sockopt::linger, int(ms.count())); }
+    // Held messages (emulated WAN) are sent first, waiting for them up to the same time.
+    void lingerOnClose(std::chrono::milliseconds ms);
 
 private:
     Channel(zmq::socket_t s, bool router, bool authenticated, QString self, QString peer);
     std::optional<QString> senderOf(const std::vector<zmq::message_t>& parts);
+    bool transmit(const QString& peer, const QString& type, std::vector<zmq::message_t>& parts, quint64 bytes);
+    std::optional<Envelope> receiveNow(std::chrono::milliseconds timeout);
 
     zmq::socket_t m_socket;
     bool m_router;
@@ -88,6 +96,7 @@ private:
     std::unique_ptr<WireStats> m_stats = std::make_unique<WireStats>();
     TrafficCounter m_traffic;
     std::shared_ptr<PayloadTransform> m_transform;
+    std::shared_ptr<LinkShaper> m_shaper;
 };
 
 // Messages from several channels, whichever is ready first.

@@ -1,0 +1,54 @@
+#pragma once
+// An emulated WAN link on the sending side (a party's `wan`: bandwidth and latency): messages to
+// the link's peers leave in order, each once the link has carried those before it at its rate and
+// then its latency has passed, as on a first-in first-out link of that rate and delay. Channel
+// holds them meanwhile and sends each when it is due (Channel::releaseShaped, called by receive
+// and pollChannels), so the role's own loop is unchanged.
+#include <QHash>
+#include <QString>
+
+#include <chrono>
+#include <deque>
+#include <map>
+#include <functional>
+#include <optional>
+#include <vector>
+#include <zmq.hpp>
+
+namespace hips {
+
+struct LinkShape {
+    QString link;           // peers on one link share its rate (e.g. every node of a party)
+    double bytesPerSecond;  // > 0
+    std::chrono::microseconds latency;
+};
+
+class LinkShaper {
+public:
+    using Clock = std::chrono::steady_clock;
+    struct Pending {
+        Clock::time_point due;
+        QString peer, type;
+        std::vector<zmq::message_t> parts;
+        quint64 bytes = 0;
+    };
+
+    explicit LinkShaper(std::function<std::optional<LinkShape>(const QString& peer)> shapeOf) : m_shapeOf(std::move(shapeOf)) {}
+    std::optional<LinkShape> shapeOf(const QString& peer) const { return m_shapeOf(peer); }
+
+    void enqueue(const LinkShape& shape, Pending message);
+    // Hands every message due by now to `send`, in each link's order.
+    void releaseDue(const std::function<void(Pending&)>& send);
+    std::optional<Clock::time_point> nextDue() const;
+    bool empty() const;
+
+private:
+    struct Link {
+        Clock::time_point freeAt;
+        std::deque<Pending> queue;
+    };
+    std::function<std::optional<LinkShape>(const QString&)> m_shapeOf;
+    std::map<QString, Link> m_links;  // move-only messages: not a QHash, which copies on detach
+};
+
+}  // namespace hips

@@ -1,0 +1,126 @@
+// Emulated WAN links: the shaper's arithmetic (a FIFO link of a rate and a delay), which links a
+// party's `wan` shapes for each role, and the setting as the topology reads and writes it.
+#include "LinkShaper.h"
+#include "TopologyReader.h"
+#include "TopologyWriter.h"
+#include "WanLinks.h"
+
+#include <QtTest>
+#include <thread>
+
+using namespace hips;
+using namespace std::chrono;
+
+namespace {
+
+LinkShaper::Pending message(const QString& peer, quint64 bytes) { return {{}, peer, QStringLiteral("push"), {}, bytes}; }
+
+Topology defaultWith(const QString& wanJson, bool flat = false) {
+    QFile file(HIPS_SOURCE_DIR "/resources/topologies/default.json");
+    file.open(QIODevice::ReadOnly);
+    QByteArray json = file.readAll();
+    json.replace("\"id\": \"party1\",", "\"id\": \"party1\", " + wanJson.toUtf8());
+    if (flat) json.replace("\"eval_every\": 1", "\"eval_every\": 1, \"hierarchy\": \"flat\"");
+    const TopologyLoad load = TopologyReader::readJson(json);
+    if (!load.ok()) qFatal("%s", qPrintable(load.errorText()));
+    return *load.topology;
+}
+
+std::optional<LinkShape> shapeFor(const Topology& t, const QString& node, const QString& peer) {
+    RoleContext ctx(t, *t.node(node), {});
+    const auto shaper = makeWanShaper(ctx);
+    return shaper ? shaper->shapeOf(peer) : std::nullopt;
+}
+
+}  // namespace
+
+class TestWan : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // 1 MB/s and 50 ms: 100 kB take 0.1 s on the link, then 50 ms; the next 200 kB wait for it.
+    void aLinkCarriesMessagesInOrderAtItsRate() {
+        LinkShaper shaper([](const QString&) { return std::nullopt; });
+        const LinkShape link{QStringLiteral("wan:p"), 1e6, milliseconds(50)};
+        const auto before = LinkShaper::Clock::now();
+        shaper.enqueue(link, message("a", 100000));
+        shaper.enqueue(link, message("b", 200000));
+        const auto after = LinkShaper::Clock::now();
+        std::vector<QString> sent;
+        std::vector<LinkShaper::Clock::time_point> dues;
+        QVERIFY(shaper.nextDue() >= before + milliseconds(150));
+        QVERIFY(shaper.nextDue() <= after + milliseconds(150));
+        shaper.releaseDue([&](LinkShaper::Pending& p) { sent.push_back(p.peer); });
+        QVERIFY(sent.empty());  // not due yet (150 ms from now)
+        // Another link is independent; a later message on the first queues behind the others.
+        shaper.enqueue({QStringLiteral("wan:q"), 1e6, milliseconds(0)}, message("c", 1000));
+        QVERIFY(shaper.nextDue() <= after + milliseconds(1) + microseconds(1000));
+        QVERIFY(!shaper.empty());
+    }
+
+    void dueTimesAddUp() {
+        LinkShaper shaper([](const QString&) { return std::nullopt; });
+        const LinkShape link{QStringLiteral("wan:p"), 1e6, milliseconds(50)};
+        const auto start = LinkShaper::Clock::now();
+        for (int i = 0; i < 3; ++i) shaper.enqueue(link, message(QString::number(i), 100000));
+        const auto end = LinkShaper::Clock::now();
+        std::vector<QString> order;
+        std::vector<LinkShaper::Clock::time_point> dues;
+        while (!shaper.empty()) {  // each released once due, none lost
+            std::this_thread::sleep_until(*shaper.nextDue());
+            shaper.releaseDue([&](LinkShaper::Pending& p) { order.push_back(p.peer), dues.push_back(p.due); });
+        }
+        QCOMPARE(order, std::vector<QString>({"0", "1", "2"}));
+        // Each takes 0.1 s of the link after the one before it; the first is due 0.1 s + 50 ms on.
+        QCOMPARE(dues[1] - dues[0], LinkShaper::Clock::duration(milliseconds(100)));
+        QCOMPARE(dues[2] - dues[1], LinkShaper::Clock::duration(milliseconds(100)));
+        QVERIFY(dues[0] >= start + milliseconds(150) && dues[0] <= end + milliseconds(150));
+    }
+
+    void aPartyWanShapesOnlyItsCrossingLinks() {
+        const Topology t = defaultWith(R"("wan": { "bandwidth_mbps": 8, "latency_ms": 20 },)");
+        const auto up = shapeFor(t, "party1/server0", "central/global_server0");
+        QVERIFY(up);
+        QCOMPARE(up->bytesPerSecond, 1e6);  // 8 Mbit/s, one server crossing
+        QCOMPARE(up->latency, microseconds(20000));
+        const auto down = shapeFor(t, "central/global_server0", "party1/server0");
+        QVERIFY(down);
+        QCOMPARE(down->link, QStringLiteral("wan:party1"));
+        QVERIFY(!shapeFor(t, "central/global_server0", "party2/server0"));  // party2 has no wan
+        QVERIFY(!shapeFor(t, "central/global_server0", "central/master_worker"));
+        QVERIFY(!shapeFor(t, "party1/server0", "party1/worker0"));  // inside the party
+        QVERIFY(!shapeFor(t, "party2/server0", "central/global_server0"));
+    }
+
+    void inAFlatRunThePartysWorkersShareIt() {
+        const Topology t = defaultWith(R"("wan": { "bandwidth_mbps": 8 },)", true);
+        const auto up = shapeFor(t, "party1/worker0", "central/global_server0");
+        QVERIFY(up);
+        QCOMPARE(up->bytesPerSecond, 0.5e6);  // two workers cross: half each
+        QCOMPARE(up->latency, microseconds(0));
+    }
+
+    void theSettingIsCheckedAndKept() {
+        const Topology t = defaultWith(R"("wan": { "bandwidth_mbps": 5, "latency_ms": 50 },)");
+        const TopologyLoad again = TopologyReader::readJson(TopologyWriter::toJson(t));
+        QVERIFY(again.ok());
+        QCOMPARE(again.topology->party("party1")->wan->bandwidthMbps, 5.0);
+        QCOMPARE(again.topology->party("party1")->wan->latencyMs, 50.0);
+        QVERIFY(!again.topology->party("party2")->wan);
+        for (const auto& [wan, complaint] : {std::pair{R"("wan": { "latency_ms": 5 },)", "bandwidth_mbps"},
+                                             std::pair{R"("wan": { "bandwidth_mbps": 0 },)", "bandwidth_mbps"},
+                                             std::pair{R"("wan": { "bandwidth_mbps": 5, "jitter": 1 },)", "jitter"}}) {
+            QFile file(HIPS_SOURCE_DIR "/resources/topologies/default.json");
+            file.open(QIODevice::ReadOnly);
+            QByteArray json = file.readAll().replace("\"id\": \"party1\",", QByteArray("\"id\": \"party1\", ") + wan);
+            const TopologyLoad load = TopologyReader::readJson(json);
+            QVERIFY2(!load.ok() && load.errorText().contains(complaint), qPrintable(load.errorText()));
+        }
+        QFile file(HIPS_SOURCE_DIR "/resources/topologies/default.json");
+        file.open(QIODevice::ReadOnly);
+        const QByteArray central = file.readAll().replace("\"central\": true,", "\"central\": true, \"wan\": { \"bandwidth_mbps\": 5 },");
+        QVERIFY(TopologyReader::readJson(central).errorText().contains("central party has no WAN"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWan)
+#include "tst_wan.moc"
