@@ -718,7 +718,7 @@
     </message>
     <message>
         <location filename="../backend/topology/JsonFields.cpp" line="109"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="204"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="223"/>
         <location filename="../backend/topology/TopologyValidation.cpp" line="276"/>
         <source>&apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持“%1”；请使用以下之一：%2</translation>
@@ -779,98 +779,113 @@
         <translation>必须是包含 host 和 port 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="138"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="140"/>
+        <source>the central party has no WAN of its own: each other party&apos;s wan shapes its link to the central party</source>
+        <translation>中心参与方没有自己的广域网链路：其他每个参与方的 wan 设置决定它到中心参与方的链路</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="145"/>
+        <source>wan field</source>
+        <translation>wan 字段</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="149"/>
+        <source>a wan needs its bandwidth_mbps (megabits per second)</source>
+        <translation>wan 需要 bandwidth_mbps（每秒兆比特）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="156"/>
         <source>party field</source>
         <translation>参与方字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="157"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="176"/>
         <source>role &apos;%1&apos; belongs to %2; %3 uses: %4</source>
         <translation>角色“%1”属于%2；%3使用：%4</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="158"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="177"/>
         <source>an ordinary party</source>
         <translation>普通参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="158"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="159"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="177"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="178"/>
         <source>the central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="159"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="178"/>
         <source>this party</source>
         <translation>该参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="161"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="180"/>
         <source>unknown role &apos;%1&apos;; expected one of: %2</source>
         <translation>未知角色“%1”；应为以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="176"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="195"/>
         <source>must be an object with host and count</source>
         <translation>必须是包含 host 和 count 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="215"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="234"/>
         <source>training setting</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="254"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="273"/>
         <source>top-level field</source>
         <translation>顶层字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="256"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="275"/>
         <source>must be &quot;%1&quot;</source>
         <translation>必须为 &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="259"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="278"/>
         <source>version %1 is newer than this program reads (%2); upgrade HiPS Studio</source>
         <translation>版本 %1 比本程序能读取的（%2）更新；请升级 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="269"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="288"/>
         <source>must be an object with id and address</source>
         <translation>必须是包含 id 和 address 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="273"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="292"/>
         <source>each party runs at least 3 processes and %1</source>
         <translation>每个参与方至少运行 3 个进程，且%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="278"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="297"/>
         <source>must be an object with id and roles</source>
         <translation>必须是包含 id 和 roles 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="300"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="319"/>
         <source>cannot open the file (%1); check the path</source>
         <translation>无法打开文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="320"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="339"/>
         <source>cannot read the file (%1); check the path</source>
         <translation>无法读取文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="344"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="363"/>
         <source>not valid UTF-8 at line %1 (offset %2); save the file as UTF-8</source>
         <translation>第 %1 行（偏移 %2）不是有效的 UTF-8；请将文件保存为 UTF-8</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="353"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="372"/>
         <source>not valid JSON at line %1 (offset %2): %3</source>
         <translation>第 %1 行（偏移 %2）不是有效的 JSON：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="358"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="377"/>
         <source>the document must be a JSON object</source>
         <translation>文档必须是 JSON 对象</translation>
     </message>
@@ -2333,118 +2348,128 @@
         <translation>数据划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="308"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="310"/>
         <source>&lt;b&gt;Party&lt;/b&gt;</source>
         <translation>&lt;b&gt;参与方&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="310"/>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="322"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="312"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="344"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="312"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="314"/>
         <source>Central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="320"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="326"/>
+        <source>WAN bandwidth (Mbit/s, 0: none)</source>
+        <translation>广域网带宽（Mbit/s，0：不模拟）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="334"/>
+        <source>WAN latency (ms)</source>
+        <translation>广域网延迟（毫秒）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="342"/>
         <source>&lt;b&gt;Host&lt;/b&gt; (shared by every party on it)</source>
         <translation>&lt;b&gt;主机&lt;/b&gt;（由其上的所有参与方共享）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="331"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="353"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="332"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="354"/>
         <source>SSH port</source>
         <translation>SSH 端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="336"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="358"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="337"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="359"/>
         <source>Identity file</source>
         <translation>身份文件（私钥）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="338"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="360"/>
         <source>Install directory</source>
         <translation>安装目录</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="343"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="365"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="344"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="366"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="345"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="367"/>
         <source>Master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="346"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="368"/>
         <source>State service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="347"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="369"/>
         <source>Worker group</source>
         <translation>工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="356"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="378"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="361"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="383"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="367"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="389"/>
         <source>Workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="373"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="395"/>
         <source>Slowdown (×)</source>
         <translation>减速倍数 (×)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="379"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="401"/>
         <source>Each local step takes this multiple of its compute time: a slower device, emulated</source>
         <translation>每个本地步骤耗时为其计算时间的这一倍数：用于模拟较慢的设备</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="381"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="403"/>
         <source>none (honest)</source>
         <translation>无（诚实）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="382"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="404"/>
         <source>Adversary</source>
         <translation>攻击者</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="395"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="417"/>
         <source>Attack strength</source>
         <translation>攻击强度</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="404"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="426"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>

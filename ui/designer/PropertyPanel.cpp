@@ -304,6 +304,8 @@ void PropertyPanel::addStrategies() {
     }
 }
 
+static bool isCentralParty(const Topology& t, const QString& id) { return t.party(id) && t.party(id)->central; }
+
 void PropertyPanel::buildParty() {
     m_form->addRow(new QLabel(tr("<b>Party</b>")));
     const QString* id = &m_element.party;  // follows renames
@@ -314,6 +316,26 @@ void PropertyPanel::buildParty() {
                 for (Party& p : t.parties)
                     if (p.id == *id) p.central = v;
             });
+    if (isCentralParty(m_topology, *id)) return;  // the others' links are what a wan emulates
+    // The emulated link to the central party (README, "Slow links"): 0 Mbit/s is no emulation.
+    auto party = [id](Topology& t) -> Party* {
+        for (Party& p : t.parties)
+            if (p.id == *id) return &p;
+        return nullptr;
+    };
+    addDouble("party_wan_bandwidth", tr("WAN bandwidth (Mbit/s, 0: none)"), 0, 100000, 3,
+              [id](const Topology& t) { return t.party(*id) && t.party(*id)->wan ? t.party(*id)->wan->bandwidthMbps : 0.0; },
+              [party](Topology& t, double v) {
+                  if (Party* p = party(t)) {
+                      if (v <= 0) p->wan.reset();
+                      else p->wan = WanLink{v, p->wan ? p->wan->latencyMs : 0.0};
+                  }
+              });
+    addDouble("party_wan_latency", tr("WAN latency (ms)"), 0, 10000, 1,
+              [id](const Topology& t) { return t.party(*id) && t.party(*id)->wan ? t.party(*id)->wan->latencyMs : 0.0; },
+              [party](Topology& t, double v) {
+                  if (Party* p = party(t); p && p->wan) p->wan->latencyMs = v;
+              });
 }
 
 void PropertyPanel::buildHost() {
