@@ -84,7 +84,7 @@
         <translation>已存在主机“%1”</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerItems.cpp" line="62"/>
+        <location filename="../ui/designer/DesignerItems.cpp" line="64"/>
         <source>CENTRAL PARTY</source>
         <translation>中心参与方</translation>
     </message>
@@ -1251,27 +1251,32 @@
 <context>
     <name>hips::DesignerScene</name>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="245"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="206"/>
+        <source>%1 Mbit/s · %2 ms</source>
+        <translation>%1 Mbit/s · %2 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/DesignerScene.cpp" line="248"/>
         <source>Add party</source>
         <translation>添加参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="249"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="252"/>
         <source>Add host</source>
         <translation>添加主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="253"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="256"/>
         <source>Add %1</source>
         <translation>添加 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="349"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="352"/>
         <source>Move party</source>
         <translation>移动参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="354"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="357"/>
         <source>Move role to %1</source>
         <translation>将角色移动到 %1</translation>
     </message>

@@ -4,6 +4,8 @@
 
 #include <QPainter>
 #include <QPainterPath>
+#include <QGraphicsRectItem>
+#include <QGraphicsSimpleTextItem>
 #include <QStyleOptionGraphicsItem>
 
 namespace hips {
@@ -97,7 +99,8 @@ void DesignerItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QW
     }
 }
 
-EdgeItem::EdgeItem(const QGraphicsItem* from, const QGraphicsItem* to, Style style, qreal offset) : m_style(style) {
+EdgeItem::EdgeItem(const QGraphicsItem* from, const QGraphicsItem* to, Style style, qreal offset, const QString& label)
+    : m_style(style) {
     const QRectF a = from->sceneBoundingRect(), b = to->sceneBoundingRect();
     QPainterPath path;
     if (style == Style::InsideParty) {
@@ -117,6 +120,19 @@ EdgeItem::EdgeItem(const QGraphicsItem* from, const QGraphicsItem* to, Style sty
                                        : QPen(QColor(0x94, 0x67, 0xbd, 210), 2));
     }
     setPath(path);
+    if (!label.isEmpty()) {  // on a light chip near the party, where the parties' lines are apart
+        auto* chip = new QGraphicsRectItem(this);
+        auto* text = new QGraphicsSimpleTextItem(label, chip);
+        QFont font = text->font();
+        font.setPointSizeF(font.pointSizeF() * 0.8);
+        text->setFont(font);
+        text->setBrush(pen().color().darker(130));
+        const QRectF box = text->boundingRect().adjusted(-3, -1, 3, 1);
+        chip->setRect(box);
+        chip->setBrush(QColor(255, 255, 255, 235));
+        chip->setPen(QPen(pen().color().lighter(130), 0.8));
+        chip->setPos(path.pointAtPercent(0.2) + QPointF(6, -box.height() / 2));
+    }
     setZValue(1);  // above the party containers, which are opaque
     setAcceptedMouseButtons(Qt::NoButton);
 }

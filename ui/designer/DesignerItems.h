@@ -31,7 +31,8 @@ public:
     enum class Style { InsideParty, AcrossParties, Control };
     // Edges across parties join the party containers' facing edges (shifted by `offset` so that
     // a party's data and control links run side by side), never crossing a role's chip.
-    EdgeItem(const QGraphicsItem* from, const QGraphicsItem* to, Style style, qreal offset = 0);
+    // `label`, when given, is written at the line's middle (a party's link: its codec and wan).
+    EdgeItem(const QGraphicsItem* from, const QGraphicsItem* to, Style style, qreal offset = 0, const QString& label = {});
     Style style() const { return m_style; }
 
 private:

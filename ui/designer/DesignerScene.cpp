@@ -185,9 +185,9 @@ void DesignerScene::addEdges() {
     auto roleItem = [&](ElementRef::Kind kind, const QString& party, int index = 0) {
         return m_items.value(ElementRef{kind, party, {}, index}.key());
     };
-    auto add = [&](DesignerItem* from, DesignerItem* to, EdgeItem::Style style, qreal offset = 0) {
+    auto add = [&](DesignerItem* from, DesignerItem* to, EdgeItem::Style style, qreal offset = 0, const QString& label = {}) {
         if (!from || !to) return;
-        m_edgeItems << new EdgeItem(from, to, style, offset);
+        m_edgeItems << new EdgeItem(from, to, style, offset, label);
         addItem(m_edgeItems.last());
         ++m_edges;
     };
@@ -201,8 +201,11 @@ void DesignerScene::addEdges() {
         // with the global scheduler (control), container to container.
         DesignerItem* from = m_items.value(ElementRef(K::Party, p.id).key());
         DesignerItem* to = m_items.value(ElementRef(K::Party, central->id).key());
+        QStringList link;  // what the data link carries and how fast: its codec, its emulated wan
+        if (m_topology.training.compression != QLatin1String("none")) link << m_topology.training.compression;
+        if (p.wan) link << tr("%1 Mbit/s · %2 ms").arg(p.wan->bandwidthMbps).arg(p.wan->latencyMs);
         if (!p.servers.isEmpty() && !central->servers.isEmpty())
-            add(from, to, EdgeItem::Style::AcrossParties, 12);
+            add(from, to, EdgeItem::Style::AcrossParties, 12, link.join(QStringLiteral(" · ")));
         if (p.scheduler && central->scheduler) add(from, to, EdgeItem::Style::Control, -12);
     }
 }
