@@ -83,6 +83,7 @@ void AgentDaemon::onMessage(const QString& peer, const Message& m) {
                                                 {QStringLiteral("host"), QSysInfo::machineHostName()},
                                                 {QStringLiteral("pid"), QCoreApplication::applicationPid()}});
         if (m_devices) ok.fields.insert(QStringLiteral("devices"), *m_devices);
+        if (m_devices && m_devices->contains(QStringLiteral("error"))) m_devices.reset();  // said once, probed again next time
         m_socket->post(peer, std::move(ok));
         m_helloDone = compatible;
     } else if (!m_helloDone) {

@@ -26,7 +26,8 @@ const StrategyList& CodecRegistry::all() {
         {QStringLiteral("topk"),
          QStringLiteral("GeoMX's bilateral sparse compression: the largest `codec_ratio` of the entries by magnitude, "
                         "indices delta-encoded"),
-         {{QStringLiteral("codec_ratio"), T::Number, 1e-6, 1, 0.01, QStringLiteral("the share of the entries sent")}, errorFeedback},
+         {{QStringLiteral("codec_ratio"), T::Number, 1e-6, 0.4, 0.01,
+           QStringLiteral("the share of the entries sent (above 0.4, fp16 is smaller)")}, errorFeedback},
          {}},
     };
     return codecs;
@@ -92,8 +93,9 @@ public:
     QByteArray encode(const float* v, size_t n, float* decoded) const override {
         QByteArray frame(qsizetype(n * 2), Qt::Uninitialized);
         auto* out = reinterpret_cast<quint16*>(frame.data());
-        for (size_t i = 0; i < n; ++i) {
-            out[i] = floatToHalf(v[i]);
+        for (size_t i = 0; i < n; ++i) {  // saturated, never Inf: what does not fit is the residual's
+            const float x = std::isfinite(v[i]) ? std::clamp(v[i], -65504.0f, 65504.0f) : 0.0f;
+            out[i] = floatToHalf(x);
             decoded[i] = halfToFloat(out[i]);
         }
         return frame;
@@ -124,7 +126,8 @@ public:
         float t = m_t;
         if (t <= 0) {  // auto: twice the mean magnitude (1, 1.5, 2, 2.5 and 4 times measured: 2 trained best)
             double sum = 0;
-            for (size_t i = 0; i < n; ++i) sum += std::abs(v[i]);
+            for (size_t i = 0; i < n; ++i)
+                if (std::isfinite(v[i])) sum += std::abs(v[i]);
             t = n ? float(2 * sum / double(n)) : 0.0f;
             if (!(t > 0) || !std::isfinite(t)) t = std::numeric_limits<float>::min();
         }
@@ -133,8 +136,9 @@ public:
         for (size_t i = 0; i < n; ++i) {
             quint32 code = 0;
             decoded[i] = 0;
-            if (v[i] >= t) code = 3, decoded[i] = t;
-            else if (v[i] <= -t) code = 2, decoded[i] = -t;
+            const float x = std::isfinite(v[i]) ? v[i] : 0.0f;  // never ±t for a value that is not a number
+            if (x >= t) code = 3, decoded[i] = t;
+            else if (x <= -t) code = 2, decoded[i] = -t;
             w[i / 16] |= code << (2 * (i % 16));
         }
         return frame;
@@ -173,6 +177,8 @@ void putVarint(QByteArray& out, quint32 v) {
     out.append(char(v));
 }
 
+float magnitude(float x) { return std::isnan(x) ? -1.0f : std::abs(x); }  // NaN last: a strict weak order
+
 // [u32 k][k varint gaps: the first index, then each index − the previous − 1][k floats].
 class TopKCodec final : public GradientCodec {
 public:
@@ -185,7 +191,7 @@ public:
         std::vector<quint32> index(n);
         std::iota(index.begin(), index.end(), 0u);
         std::nth_element(index.begin(), index.begin() + qsizetype(k) - 1, index.end(),
-                         [v](quint32 a, quint32 b) { return std::abs(v[a]) > std::abs(v[b]); });
+                         [v](quint32 a, quint32 b) { return magnitude(v[a]) > magnitude(v[b]); });
         index.resize(k);
         std::sort(index.begin(), index.end());
         QByteArray frame;
@@ -199,8 +205,9 @@ public:
         }
         std::fill(decoded, decoded + n, 0.0f);
         for (quint32 i : index) {
-            frame.append(reinterpret_cast<const char*>(v + i), 4);
-            decoded[i] = v[i];
+            const float x = std::isfinite(v[i]) ? v[i] : 0.0f;
+            frame.append(reinterpret_cast<const char*>(&x), 4);
+            decoded[i] = x;
         }
         return frame;
     }

@@ -4,6 +4,7 @@
 #include "ModelSlices.h"
 #include "Vocabulary.h"
 
+#include <cmath>
 #include <cstring>
 
 namespace hips {
@@ -34,24 +35,33 @@ LinkCodecs::Link& LinkCodecs::linkTo(QHash<QString, Link>& links, const QString&
 void LinkCodecs::outgoing(const QString& peer, Message& m) {
     const GradientCodec* codec = carriesFloats(m) && m.frames.size() == 1 ? m_codecOf(peer) : nullptr;
     if (!codec) return;
-    const size_t offset = size_t(m.integer(QStringLiteral("offset"), 0)), total = size_t(m.integer(QStringLiteral("total"), 0));
+    const qint64 offset = m.integer(QStringLiteral("offset")), total = m.integer(QStringLiteral("total"));
     const size_t n = m.frames[0].size() / sizeof(float);
+    // What a relay forwards comes from a worker: only a slice of this model is encoded (anything
+    // else goes as it is, and the other end refuses it).
+    if (total <= 0 || size_t(total) > m_modelSize || offset < 0 || !isCanonicalSlice(offset, total, n)) return;
     const auto* values = static_cast<const float*>(m.frames[0].data());
     std::vector<float> input(values, values + n), decoded(n);
+    for (float& x : input)
+        if (!std::isfinite(x)) x = 0;  // never into a residual or a replica: it would stay there
     if (m.type == message::kPush) {
-        Link* link = codec->errorFeedback() ? &linkTo(m_pushesOut, peer, total) : nullptr;
+        // Each origin's pushes keep their own residual: a relay's workers never lend each other theirs.
+        const QString origin = m.fields.value(QStringLiteral("origin")).toString();
+        Link* link = codec->errorFeedback() ? &linkTo(m_pushesOut, origin.isEmpty() ? peer : peer + '\n' + origin, size_t(total))
+                                            : nullptr;
         if (link)
-            for (size_t i = 0; i < n; ++i) input[i] += link->floats[offset + i];
+            for (size_t i = 0; i < n; ++i) input[i] += link->floats[size_t(offset) + i];
         const QByteArray frame = codec->encode(input.data(), n, decoded.data());
         if (link)
-            for (size_t i = 0; i < n; ++i) link->floats[offset + i] = input[i] - decoded[i];
+            for (size_t i = 0; i < n; ++i) link->floats[size_t(offset) + i] = input[i] - decoded[i];
         m.frames[0] = frameOf(frame.constData(), size_t(frame.size()));
     } else {
-        Link& link = linkTo(m_modelsOut, peer, total);
+        Link& link = linkTo(m_modelsOut, peer, size_t(total));
         float* replica = link.floats.data() + offset;
-        if (!link.sliceKnown[offset / kSliceFloats]) {  // the peer holds nothing of it yet: whole
-            link.sliceKnown[offset / kSliceFloats] = true;
-            std::memcpy(replica, values, n * sizeof(float));
+        if (!link.sliceKnown[size_t(offset) / kSliceFloats]) {  // the peer holds nothing of it yet: whole
+            link.sliceKnown[size_t(offset) / kSliceFloats] = true;
+            std::memcpy(replica, input.data(), n * sizeof(float));
+            m.frames[0] = frameOf(input.data(), n * sizeof(float));
             m.fields.insert(kDense, true);
         } else {
             for (size_t i = 0; i < n; ++i) input[i] -= replica[i];
@@ -63,7 +73,14 @@ void LinkCodecs::outgoing(const QString& peer, Message& m) {
     m.fields.insert(kCodec, codec->spec());
 }
 
+void LinkCodecs::undelivered(const QString& peer, const Message& m) {
+    // A lost model change leaves the peer's replica behind ours: everything goes whole again.
+    if (m.type == message::kModel) m_modelsOut.remove(peer);
+}
+
 QString LinkCodecs::incoming(const QString& peer, Message& m) {
+    // A pull of version 0 comes from a peer that holds no model (it started, or started again).
+    if (m.type == message::kPull && m.integer(QStringLiteral("version")) == 0) m_modelsOut.remove(peer);
     if (!carriesFloats(m)) return {};
     const GradientCodec* codec = m_codecOf(peer);
     const QString spec = m.fields.value(kCodec).toString();

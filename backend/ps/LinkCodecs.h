@@ -22,6 +22,7 @@ public:
     LinkCodecs(std::function<const GradientCodec*(const QString& peer)> codecOf, size_t modelSize);
 
     void outgoing(const QString& peer, Message& m) override;
+    void undelivered(const QString& peer, const Message& m) override;
     QString incoming(const QString& peer, Message& m) override;
 
 private:

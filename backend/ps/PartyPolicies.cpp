@@ -110,8 +110,11 @@ public:
             m_log.reject(e.peer, QStringLiteral("push for round %1 while round %2 is open").arg(m.integer(QStringLiteral("round"))).arg(round));
             return;
         }
-        if (m.frames.size() != 1) {
-            m_log.reject(e.peer, QStringLiteral("push without exactly one payload frame"));
+        if (m.frames.size() != 1 || m.frames[0].size() % sizeof(float) != 0 ||
+            m.integer(QStringLiteral("total")) != qint64(m_tier.model.total) ||
+            !isCanonicalSlice(m.integer(QStringLiteral("offset")), m.integer(QStringLiteral("total")),
+                              m.frames[0].size() / sizeof(float))) {
+            m_log.reject(e.peer, QStringLiteral("a push that is not one slice of this model"));
             return;
         }
         // Only what the global server reads goes up, and the party's word on who sent it.

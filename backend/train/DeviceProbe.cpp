@@ -8,7 +8,8 @@ namespace hips {
 QStringList driverGpuNames() {
     // The driver API's C entry points are stable across CUDA versions, so the probe needs no
     // CUDA headers and works with a CPU-only LibTorch too (then it names GPUs it cannot use).
-    void* cuda = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    // Kept loaded (RTLD_NODELETE): unloading an initialised driver under LibTorch's feet is no good.
+    void* cuda = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (!cuda) return {};
     using Init = int (*)(unsigned);
     using Count = int (*)(int*);

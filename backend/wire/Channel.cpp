@@ -113,8 +113,12 @@ bool Channel::send(const QString& peer, Message&& m) {
     for (size_t i = m_router ? 1 : 0; i < parts.size(); ++i) bytes += parts[i].size();
     if (m_shaper)
         if (const std::optional<LinkShape> shape = m_shaper->shapeOf(peer)) {
-            m_shaper->enqueue(*shape, LinkShaper::Pending{{}, peer, type, std::move(parts), bytes});
-            return true;
+            if (m_shaper->enqueue(*shape, LinkShaper::Pending{{}, peer, type, std::move(parts), bytes})) return true;
+            ++m_undeliverable;  // its link holds as many as a socket's queue would: the same bound
+            if (m_transform) m_transform->undelivered(peer, Message(type));
+            m_rejections->reject(peer, QStringLiteral("a %1 for it was dropped: its emulated link holds %2 messages already")
+                                           .arg(type).arg(LinkShaper::kMaxHeld));
+            return false;
         }
     return transmit(peer, type, parts, bytes);
 }
@@ -130,6 +134,7 @@ bool Channel::transmit(const QString& peer, const QString& type, std::vector<zmq
     } catch (const zmq::error_t& e) {
         if (e.num() != EHOSTUNREACH && e.num() != EAGAIN) throw;  // ETERM etc.: the process is ending
         ++m_undeliverable;
+        if (m_transform) m_transform->undelivered(peer, Message(type));
         m_rejections->reject(peer, QStringLiteral("a %1 for it was dropped: %2").arg(type,
                                 e.num() == EHOSTUNREACH ? QStringLiteral("it has disconnected")
                                                         : QStringLiteral("its queue is full (it stopped reading)")));

@@ -25,6 +25,9 @@ class PayloadTransform {
 public:
     virtual ~PayloadTransform() = default;
     virtual void outgoing(const QString& peer, Message& m) = 0;
+    // A message outgoing() made could not be sent (its type and header as they were): a link
+    // that keeps state about what its peer has must forget it.
+    virtual void undelivered(const QString& peer, const Message& m) { Q_UNUSED(peer) Q_UNUSED(m) }
     // Empty, or why the message is refused: then it is counted (WireError::BadPayload) and dropped.
     virtual QString incoming(const QString& peer, Message& m) = 0;
 };

@@ -2,14 +2,16 @@
 
 namespace hips {
 
-void LinkShaper::enqueue(const LinkShape& shape, Pending message) {
+bool LinkShaper::enqueue(const LinkShape& shape, Pending message) {
     Link& link = m_links[shape.link];
+    if (link.queue.size() >= kMaxHeld) return false;
     const Clock::time_point now = Clock::now();
     const auto transfer = std::chrono::duration_cast<Clock::duration>(
         std::chrono::duration<double>(double(message.bytes) / shape.bytesPerSecond));
     link.freeAt = std::max(link.freeAt, now) + transfer;
     message.due = link.freeAt + shape.latency;
     link.queue.push_back(std::move(message));
+    return true;
 }
 
 void LinkShaper::releaseDue(const std::function<void(Pending&)>& send) {

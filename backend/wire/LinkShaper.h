@@ -36,7 +36,10 @@ public:
     explicit LinkShaper(std::function<std::optional<LinkShape>(const QString& peer)> shapeOf) : m_shapeOf(std::move(shapeOf)) {}
     std::optional<LinkShape> shapeOf(const QString& peer) const { return m_shapeOf(peer); }
 
-    void enqueue(const LinkShape& shape, Pending message);
+    // The most messages one link holds, like a socket's queue (Channel's high-water mark).
+    static constexpr size_t kMaxHeld = 1000;
+    // False (and nothing held) when the link holds kMaxHeld already.
+    bool enqueue(const LinkShape& shape, Pending message);
     // Hands every message due by now to `send`, in each link's order.
     void releaseDue(const std::function<void(Pending&)>& send);
     std::optional<Clock::time_point> nextDue() const;

@@ -7,6 +7,7 @@
 
 #include <QtTest>
 #include <cmath>
+#include <limits>
 #include <random>
 
 using namespace hips;
@@ -178,6 +179,68 @@ private Q_SLOTS:
         QCOMPARE(decodeError(*topk, QByteArray::fromHex("01000000" "01" "0000803f"), 4), QString());
     }
 
+    // What a relay forwards from a worker is a stranger's: a slice beyond its total is not encoded
+    // (nor written anywhere), and its residual is never lent to another worker's push.
+    void aRelaysPushesStayTheirOwn() {
+        auto c = std::shared_ptr<GradientCodec>(codec("topk", 0, 0.1));
+        LinkCodecs relay([c](const QString&) { return c.get(); }, 1000);
+        Message hostile = floatsMessage(message::kPush, gaussian(1000, 3));
+        hostile.fields.insert(QStringLiteral("total"), 1000);
+        hostile.fields.insert(QStringLiteral("offset"), 999);
+        relay.outgoing("central/global_server0", hostile);
+        QVERIFY(!hostile.fields.contains(QStringLiteral("codec")));  // left as it is: the server refuses it
+
+        Message loud = floatsMessage(message::kPush, std::vector<float>(1000, 50.0f));
+        loud.fields.insert(QStringLiteral("origin"), QStringLiteral("p/worker0"));
+        relay.outgoing("central/global_server0", loud);  // leaves a large residual for worker0
+        Message quiet = floatsMessage(message::kPush, std::vector<float>(1000, 0.0f));
+        quiet.fields.insert(QStringLiteral("origin"), QStringLiteral("p/worker1"));
+        relay.outgoing("central/global_server0", quiet);
+        LinkCodecs server([c](const QString&) { return c.get(); }, 1000);
+        QCOMPARE(server.incoming("p/server0", quiet), QString());
+        for (float x : floatsOf(quiet)) QCOMPARE(x, 0.0f);  // nothing of worker0's came with it
+    }
+
+    void valuesThatAreNotNumbersNeverStay() {
+        auto c = std::shared_ptr<GradientCodec>(codec("2bit", 0));
+        LinkCodecs link([c](const QString&) { return c.get(); }, 100);
+        LinkCodecs server([c](const QString&) { return c.get(); }, 100);
+        std::vector<float> v = gaussian(100, 4);
+        v[3] = std::nanf("");
+        v[7] = std::numeric_limits<float>::infinity();
+        for (int i = 0; i < 3; ++i) {
+            Message m = floatsMessage(message::kPush, v);
+            link.outgoing("central/global_server0", m);
+            QCOMPARE(server.incoming("p/server0", m), QString());
+            for (float x : floatsOf(m)) QVERIFY(std::isfinite(x));
+        }
+        std::vector<float> said(1);
+        const float huge = 1e6f;
+        codec("fp16")->encode(&huge, 1, said.data());
+        QCOMPARE(said[0], 65504.0f);  // saturated: the rest is the residual's, never an Inf
+    }
+
+    // A model change that could not be sent, or a peer that starts again (its pull of version 0),
+    // makes the next model go whole.
+    void aLostChangeOrARestartSendsTheModelWhole() {
+        auto c = std::shared_ptr<GradientCodec>(codec("topk", 0, 0.1));
+        LinkCodecs sender([c](const QString&) { return c.get(); }, 100);
+        const std::vector<float> model = gaussian(100, 5, 1.0f);
+        auto send = [&](qint64 version) {
+            Message m = floatsMessage(message::kModel, model, version);
+            sender.outgoing("p/server0", m);
+            return m.fields.value(QStringLiteral("dense")).toBool();
+        };
+        QVERIFY(send(1));
+        QVERIFY(!send(2));
+        sender.undelivered("p/server0", Message(message::kModel));
+        QVERIFY(send(3));
+        QVERIFY(!send(4));
+        Message pull(message::kPull, {{QStringLiteral("version"), 0}});
+        QCOMPARE(sender.incoming("p/server0", pull), QString());
+        QVERIFY(send(5));
+    }
+
     void aLinkRefusesWhatItsPeerShouldNotSend() {
         auto c = std::shared_ptr<GradientCodec>(codec("2bit", 0.01));
         auto other = std::shared_ptr<GradientCodec>(codec("2bit", 0.02));
@@ -198,7 +261,8 @@ private Q_SLOTS:
         QVERIFY(ours.incoming("central/global_server0", uncompressed).contains("'none'"));
 
         Message tooLarge = floatsMessage(message::kPush, gaussian(200, 1));
-        ours.outgoing("p/server0", tooLarge);
+        LinkCodecs larger([c](const QString&) { return c.get(); }, 1000);  // a peer that claims a larger model
+        larger.outgoing("p/server0", tooLarge);
         QVERIFY(ours.incoming("central/global_server0", tooLarge).contains("do not fit a model of 100"));
 
         Message change = floatsMessage(message::kModel, v);

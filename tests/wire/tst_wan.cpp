@@ -76,6 +76,14 @@ private Q_SLOTS:
         QVERIFY(dues[0] >= start + milliseconds(150) && dues[0] <= end + milliseconds(150));
     }
 
+    void aLinkHoldsNoMoreThanASocketQueue() {
+        LinkShaper shaper([](const QString&) { return std::nullopt; });
+        const LinkShape slow{QStringLiteral("wan:p"), 1, milliseconds(0)};  // 1 byte/s: nothing leaves
+        for (size_t i = 0; i < LinkShaper::kMaxHeld; ++i) QVERIFY(shaper.enqueue(slow, message("a", 1)));
+        QVERIFY(!shaper.enqueue(slow, message("a", 1)));
+        QVERIFY(shaper.enqueue({QStringLiteral("wan:q"), 1, milliseconds(0)}, message("b", 1)));  // another link
+    }
+
     void aPartyWanShapesOnlyItsCrossingLinks() {
         const Topology t = defaultWith(R"("wan": { "bandwidth_mbps": 8, "latency_ms": 20 },)");
         const auto up = shapeFor(t, "party1/server0", "central/global_server0");
