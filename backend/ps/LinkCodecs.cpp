@@ -2,6 +2,7 @@
 
 #include "ModelFrame.h"
 #include "ModelSlices.h"
+#include "TrafficCounter.h"
 #include "Vocabulary.h"
 
 #include <cmath>
@@ -141,7 +142,7 @@ std::shared_ptr<LinkCodecs> makeLinkCodecs(const RoleContext& ctx) {
     const QString party = ctx.node.party;
     return std::make_shared<LinkCodecs>(
         [across, inside, party](const QString& peer) {
-            return peer.section('/', 0, 0) == party ? inside.get() : across.get();
+            return partyOf(peer) == party ? inside.get() : across.get();
         },
         modelParameterCount(s));
 }

@@ -1,5 +1,7 @@
 #include "WanLinks.h"
 
+#include "TrafficCounter.h"
+
 #include <algorithm>
 
 namespace hips {
@@ -23,7 +25,7 @@ std::shared_ptr<LinkShaper> makeWanShaper(const RoleContext& ctx) {
         return qsizetype(1);
     }());
     return std::make_shared<LinkShaper>([=, &t](const QString& peer) -> std::optional<LinkShape> {
-        const QString party = peer.section('/', 0, 0);
+        const QString party = partyOf(peer);
         if (party == own) return std::nullopt;
         if (mine && !mine->central && mine->wan) return shape(QStringLiteral("wan:") + own, *mine->wan, crossing(*mine));
         const Party* theirs = t.party(party);
