@@ -89,12 +89,14 @@ QByteArray fileBytes(const QString& path) {
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-// Each round's test accuracy, in order, from a run directory's metrics.
-QList<double> accuracies(const QString& dir) {
-    QList<double> out;
+// The test accuracy of each evaluated round, from a run directory's metrics. The master evaluates
+// the newest model and skips the rounds it could not keep up with (never the last), so which
+// rounds are evaluated depends on timing; the accuracy of a round does not.
+QMap<qint64, double> accuracies(const QString& dir) {
+    QMap<qint64, double> out;
     for (const QByteArray& line : fileBytes(dir + "/metrics.jsonl").split('\n')) {
         const QJsonObject r = QJsonDocument::fromJson(line).object();
-        if (r.value("kind").toString() == "eval") out << r.value("test_acc").toDouble();
+        if (r.value("kind").toString() == "eval") out.insert(r.value("round").toInteger(), r.value("test_acc").toDouble());
     }
     return out;
 }
@@ -153,8 +155,15 @@ private Q_SLOTS:
         QVERIFY(finalAccuracy(dracoTopology(6, rule, 0), "repetition_clean", &keep) > 0.7);
         QVERIFY(finalAccuracy(dracoTopology(6, rule, 1), "repetition_attacked", &keep) > 0.7);
         const QString clean = keep.filePath("repetition_clean"), attacked = keep.filePath("repetition_attacked");
-        QCOMPARE(accuracies(attacked), accuracies(clean));
-        QCOMPARE(accuracies(clean).size(), 8);
+        const QMap<qint64, double> cleanAcc = accuracies(clean), attackedAcc = accuracies(attacked);
+        QVERIFY(cleanAcc.contains(8) && attackedAcc.contains(8));  // the last round is always evaluated
+        int shared = 0;
+        for (auto it = cleanAcc.begin(); it != cleanAcc.end(); ++it)
+            if (attackedAcc.contains(it.key())) {
+                QCOMPARE(attackedAcc.value(it.key()), it.value());  // bit for bit, round by round
+                ++shared;
+            }
+        QVERIFY2(shared >= 2, qPrintable(QStringLiteral("only %1 rounds evaluated in both runs").arg(shared)));
         QVERIFY(!fileBytes(clean + "/net.params").isEmpty());
         QVERIFY(fileBytes(attacked + "/net.params") == fileBytes(clean + "/net.params"));
         const QStringList log = rejections(attacked);  // every attack was seen and outvoted
