@@ -4,82 +4,97 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="126"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="128"/>
         <source>drop the host onto a party</source>
         <translation>请将主机拖放到参与方上</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="138"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="140"/>
         <source>drop the role onto a party</source>
         <translation>请将角色拖放到参与方上</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="142"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="144"/>
         <source>party &apos;%1&apos; already has a scheduler</source>
         <translation>参与方“%1”已有调度器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="151"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="153"/>
         <source>the master worker belongs in the central party</source>
         <translation>主工作节点必须位于中心参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="152"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="154"/>
         <source>the central party already has a master worker</source>
         <translation>中心参与方已有主工作节点</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="161"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="163"/>
         <source>not a role</source>
         <translation>不是角色</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="202"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="168"/>
+        <source>%1 servers per party: give 1 to %2</source>
+        <translation>每个参与方 %1 个服务器：请给出 1 到 %2</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="170"/>
+        <source>party &apos;%1&apos; has no server to add more beside; add one</source>
+        <translation>参与方“%1”没有服务器，无法在其旁添加更多；请先添加一个</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="180"/>
+        <source>no free port above %1 on host &apos;%2&apos;</source>
+        <translation>主机“%2”上 %1 以上没有空闲端口</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="225"/>
         <source>no such party</source>
         <translation>参与方不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="207"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="230"/>
         <source>no such worker group</source>
         <translation>工作节点组不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="216"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="239"/>
         <source>no such server</source>
         <translation>服务器不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="226"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="249"/>
         <source>a party&apos;s scheduler, the master worker and the state service stay in their party; move them between hosts only</source>
         <translation>参与方的调度器、主工作节点和状态服务只能留在本参与方内；只能在主机之间移动</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="233"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="256"/>
         <source>only roles can be moved between parties and hosts</source>
         <translation>只有角色可以在参与方和主机之间移动</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="314"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="337"/>
         <source>a party id must be non-empty and without &apos;/&apos;</source>
         <translation>参与方 ID 不能为空，且不能包含“/”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="316"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="339"/>
         <source>there is already a party &apos;%1&apos;</source>
         <translation>已存在参与方“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="318"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="341"/>
         <source>no party &apos;%1&apos;</source>
         <translation>参与方“%1”不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="329"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="352"/>
         <source>a host id must not be empty</source>
         <translation>主机 ID 不能为空</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="331"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="354"/>
         <source>there is already a host &apos;%1&apos;</source>
         <translation>已存在主机“%1”</translation>
     </message>
@@ -719,7 +734,7 @@
     <message>
         <location filename="../backend/topology/JsonFields.cpp" line="109"/>
         <location filename="../backend/topology/TopologyReader.cpp" line="223"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="276"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="320"/>
         <source>&apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持“%1”；请使用以下之一：%2</translation>
     </message>
@@ -835,57 +850,57 @@
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="273"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="274"/>
         <source>top-level field</source>
         <translation>顶层字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="275"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="276"/>
         <source>must be &quot;%1&quot;</source>
         <translation>必须为 &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="278"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="279"/>
         <source>version %1 is newer than this program reads (%2); upgrade HiPS Studio</source>
         <translation>版本 %1 比本程序能读取的（%2）更新；请升级 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="288"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="289"/>
         <source>must be an object with id and address</source>
         <translation>必须是包含 id 和 address 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="292"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="293"/>
         <source>each party runs at least 3 processes and %1</source>
         <translation>每个参与方至少运行 3 个进程，且%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="297"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="298"/>
         <source>must be an object with id and roles</source>
         <translation>必须是包含 id 和 roles 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="319"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="320"/>
         <source>cannot open the file (%1); check the path</source>
         <translation>无法打开文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="339"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="340"/>
         <source>cannot read the file (%1); check the path</source>
         <translation>无法读取文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="363"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="364"/>
         <source>not valid UTF-8 at line %1 (offset %2); save the file as UTF-8</source>
         <translation>第 %1 行（偏移 %2）不是有效的 UTF-8；请将文件保存为 UTF-8</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="372"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="373"/>
         <source>not valid JSON at line %1 (offset %2): %3</source>
         <translation>第 %1 行（偏移 %2）不是有效的 JSON：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="377"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="378"/>
         <source>the document must be a JSON object</source>
         <translation>文档必须是 JSON 对象</translation>
     </message>
@@ -895,110 +910,114 @@
         <translation>拓扑名称</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="47"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="48"/>
         <source>%1 %2 is out of range; use an integer in [%3, %4]</source>
         <translation>%1 %2 超出范围；请使用 [%3, %4] 内的整数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="55"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="56"/>
         <source>the topology starts %1 processes; a run may start at most %2. Use fewer workers, or split the setup into several topologies</source>
         <translation>该拓扑会启动 %1 个进程；一次运行最多启动 %2 个。请减少工作节点，或将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="59"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="60"/>
         <source>%1 parties; at most %2 are supported (each runs at least 3 of the at most %3 processes); split the setup into several topologies</source>
         <translation>%1 个参与方；最多支持 %2 个（每个至少运行最多 %3 个进程中的 3 个）；请将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="63"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="64"/>
         <source>%1 hosts; at most %2 are supported; declare only the hosts that run processes</source>
         <translation>%1 台主机；最多支持 %2 台；只声明运行进程的主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="71"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="72"/>
         <source>host id</source>
         <translation>主机 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="73"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="74"/>
         <source>host &apos;%1&apos;</source>
         <translation>主机“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="73"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="74"/>
         <source>this host</source>
         <translation>该主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="89"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="90"/>
         <source>duplicate host id &apos;%1&apos;; give every host its own id</source>
         <translation>主机 ID“%1”重复；请为每台主机指定唯一 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="92"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="93"/>
         <source>no hosts; declare at least one</source>
         <translation>没有主机；请至少声明一台</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="101"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="102"/>
         <source>hosts &apos;%1&apos; and &apos;%2&apos; share address %3 and agent_port %4; give each its own agent_port</source>
         <translation>主机“%1”和“%2”共用地址 %3 和 agent_port %4；请为每台主机指定各自的 agent_port</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="105"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="106"/>
         <source>hosts &apos;%1&apos; and &apos;%2&apos; share address %3 and install_dir %4; give each its own install_dir</source>
         <translation>主机“%1”和“%2”共用地址 %3 和 install_dir %4；请为每台主机指定各自的 install_dir</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="112"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="113"/>
         <source>host &apos;%1&apos; is not declared in $.hosts; add it there or fix the name</source>
         <translation>主机“%1”未在 $.hosts 中声明；请在那里添加它或修正名称</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="118"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="119"/>
         <source>&apos;%1&apos; is not a device; use cpu or cuda:N</source>
         <translation>“%1”不是设备；请使用 cpu 或 cuda:N</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="128"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="129"/>
         <source>port %1 on host &apos;%2&apos; is already used by %3; choose a free port</source>
         <translation>主机“%2”上的端口 %1 已被 %3 使用；请选择空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="141"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="142"/>
         <source>duplicate party id &apos;%1&apos;; give every party its own id</source>
         <translation>参与方 ID“%1”重复；请为每个参与方指定唯一 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="143"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="144"/>
         <source>party id</source>
         <translation>参与方 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="148"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="149"/>
         <source>no central party; mark the party holding the global scheduler, global server and master worker with &quot;central&quot;: true</source>
         <translation>没有中心参与方；请用 &quot;central&quot;: true 标记包含全局调度器、全局服务器和主工作节点的参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="151"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="152"/>
         <source>%1 parties are marked central; exactly one must be</source>
         <translation>%1 个参与方被标记为中心；必须恰好一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="153"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="154"/>
         <source>no ordinary party; add at least one party with a scheduler, a server and workers</source>
         <translation>没有普通参与方；请至少添加一个含调度器、服务器和工作节点的参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="160"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="164"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="161"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="165"/>
         <source>party &apos;%1&apos; has no %2; add one</source>
         <translation>参与方“%1”没有 %2；请添加一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="166"/>
         <source>%1 servers given; this version runs one server per party (key slicing across servers is planned); keep one</source>
-        <translation>给出了 %1 个服务器；此版本每个参与方运行一个服务器（跨服务器的键切分在计划中）；请保留一个</translation>
+        <translation type="vanished">给出了 %1 个服务器；此版本每个参与方运行一个服务器（跨服务器的键切分在计划中）；请保留一个</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="167"/>
+        <source>%1 %2 given; a party runs at most %3</source>
+        <translation>给出了 %1 个 %2；一个参与方最多运行 %3 个</translation>
     </message>
     <message>
         <location filename="../backend/topology/TopologyValidation.cpp" line="173"/>
@@ -1056,83 +1075,108 @@
         <translation>%1 模式随到随用推送，不保存检查点；只有全局服务器按轮聚合的模式才能恢复</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="230"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="238"/>
+        <source>party &apos;%1&apos; has %2 servers and the central party %3 global servers; each party server relays its slice of the model to the global server of the same rank: give every party as many servers as there are global servers</source>
+        <translation>参与方“%1”有 %2 个服务器，而中心参与方有 %3 个全局服务器；每个参与方服务器把它的模型分片转发给同序号的全局服务器：请让每个参与方的服务器数与全局服务器数相同</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="246"/>
+        <source>mode %1 applies each push as it comes, and every server would count its own versions, so a model put together from several servers would mix them: run %1 with one server per party</source>
+        <translation>模式 %1 在每次推送到达时立即应用，每个服务器各自计数版本，由多个服务器拼成的模型会混合不同版本：请在每个参与方只用一个服务器运行 %1</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="254"/>
+        <source>%1 compares whole updates, and each of the %2 global servers holds only a slice of them: use one global server, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
+        <translation>%1 比较完整的更新，而 %2 个全局服务器各自只持有其中一个分片：请使用一个全局服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="258"/>
+        <source>%1 compares whole updates, and each party server holds only a slice of them: use one server per party, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
+        <translation>%1 比较完整的更新，而每个参与方服务器只持有其中一个分片：请每个参与方使用一个服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="262"/>
+        <source>a quorum lets each server close its round with different contributions, so the slices of one model would come from different workers: remove quorum, or use one server per party</source>
+        <translation>法定数让每个服务器以不同的贡献结束其轮次，一个模型的各分片会来自不同的工作节点：请去掉 quorum，或每个参与方使用一个服务器</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="274"/>
         <source>partition &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持划分方式“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="233"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="277"/>
         <source>mode &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持模式“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="236"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="239"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="280"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="283"/>
         <source>aggregation &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持聚合规则“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="246"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="290"/>
         <source>%1 is not a setting of mode %2, aggregation %3, party_aggregation %4 or partition %5; remove it or choose the strategy it belongs to</source>
         <translation>%1 不是模式 %2、聚合规则 %3、参与方聚合规则 %4 或划分方式 %5 的设置；请删除它，或选择它所属的策略</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="254"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="298"/>
         <source>a flat run has no party servers; mode %1 needs them: use fedavg or ssgd, or hierarchy two_layer</source>
         <translation>扁平运行没有参与方服务器；%1 模式需要它们：请使用 fedavg 或 ssgd，或将 hierarchy 设为 two_layer</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="257"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="301"/>
         <source>a flat run has no party servers to run party_aggregation %1: set it to fedavg</source>
         <translation>扁平运行没有参与方服务器来执行参与方聚合规则 %1：请将其设为 fedavg</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="262"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="306"/>
         <source>mode %1 applies each push at the global server as it comes; aggregation %2 needs a round&apos;s contributions: use fedavg, or a mode with rounds (fedavg, ssgd, esync, hfa)</source>
         <translation>%1 模式在全局服务器上随到随用每个推送；聚合规则 %2 需要一轮的全部贡献：请使用 fedavg，或按轮的模式（fedavg、ssgd、esync、hfa）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="266"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="310"/>
         <source>mode %1 forwards each push from the party servers as it comes; party_aggregation %2 needs a round&apos;s contributions: use fedavg, or a mode with rounds</source>
         <translation>%1 模式由参与方服务器随到随转发每个推送；参与方聚合规则 %2 需要一轮的全部贡献：请使用 fedavg，或按轮的模式</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="283"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="327"/>
         <source>mode %1 has no round of model deltas at the global server for server optimizer %2 to step with: use fedavg, esync or hfa, or server_optimizer sgd with server_lr 1</source>
         <translation>%1 模式在全局服务器上没有按轮的模型增量供服务器优化器 %2 使用：请使用 fedavg、esync 或 hfa，或使用 server_lr 为 1 的 server_optimizer sgd</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="287"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="331"/>
         <source>mode %1 takes one step from the global model each push; FedProx&apos;s proximal term needs local steps: set proximal_mu to 0</source>
         <translation>%1 模式每次推送只从全局模型走一步；FedProx 的近端项需要本地多步：请将 proximal_mu 设为 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="296"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="340"/>
         <source>%1 codes the workers of one party: set it as party_aggregation (a single party reproduces Draco&apos;s flat setting)</source>
         <translation>%1 对单个参与方的工作节点编码：请将其设为 party_aggregation（单个参与方即重现 Draco 的扁平设置）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="300"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="344"/>
         <source>%1 needs mode fedavg (workers whose rounds are the same local work on the same data); mode is %2</source>
         <translation>%1 需要 fedavg 模式（各轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="303"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="347"/>
         <source>%1 codes the workers of the parties; central workers push to the global server uncoded: set train_central_workers to false</source>
         <translation>%1 对各参与方的工作节点编码；中心工作节点未经编码直接推送到全局服务器：请将 train_central_workers 设为 false</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="310"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="354"/>
         <source>party &apos;%1&apos; has %2 workers, not a whole number of groups of draco_r %3</source>
         <translation>参与方“%1”有 %2 个工作节点，不能整分为每组 draco_r %3 个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="329"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="373"/>
         <source>%1 needs at least %2 contributions (%3), and party &apos;%4&apos; has %5 workers; add workers or lower party_byzantine_f</source>
         <translation>%1 至少需要 %2 个贡献（%3），而参与方“%4”只有 %5 个工作节点；请增加工作节点或降低 party_byzantine_f</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="341"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="385"/>
         <source>%1 needs at least %2 contributions (%3), and %4 %5 push to the global server; add them or lower byzantine_f</source>
         <translation>%1 至少需要 %2 个贡献（%3），而只有 %4 个%5推送到全局服务器；请增加它们或降低 byzantine_f</translation>
     </message>
@@ -1251,32 +1295,32 @@
 <context>
     <name>hips::DesignerScene</name>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="206"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="212"/>
         <source>%1 Mbit/s · %2 ms</source>
         <translation>%1 Mbit/s · %2 毫秒</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="248"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="254"/>
         <source>Add party</source>
         <translation>添加参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="252"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="258"/>
         <source>Add host</source>
         <translation>添加主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="256"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="262"/>
         <source>Add %1</source>
         <translation>添加 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="352"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="358"/>
         <source>Move party</source>
         <translation>移动参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="357"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="363"/>
         <source>Move role to %1</source>
         <translation>将角色移动到 %1</translation>
     </message>
@@ -2213,268 +2257,278 @@
 <context>
     <name>hips::PropertyPanel</name>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="146"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="148"/>
         <source>Set %1</source>
         <translation>设置%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="221"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="231"/>
         <source>&lt;b&gt;Topology and training&lt;/b&gt;</source>
         <translation>&lt;b&gt;拓扑与训练&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="223"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="233"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="226"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="236"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="228"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="238"/>
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="230"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="240"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="233"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="243"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="235"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="245"/>
         <source>Local iterations (0: use epochs)</source>
         <translation>本地迭代次数（0：按轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="237"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="247"/>
         <source>Local epochs (0: use iterations)</source>
         <translation>本地轮次（0：按迭代次数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="239"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="249"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="241"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="251"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="243"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="253"/>
         <source>Momentum</source>
         <translation>动量</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="245"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="255"/>
         <source>Evaluate every (rounds)</source>
         <translation>评估间隔（轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="247"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="257"/>
         <source>Checkpoint every (rounds, 0: never)</source>
         <translation>检查点间隔（轮，0：从不）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="249"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="259"/>
         <source>Central workers train</source>
         <translation>中心参与方工作节点参与训练</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="251"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="261"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="252"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="262"/>
         <source>Threads per role</source>
         <translation>每个角色的线程数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="254"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="264"/>
         <source>Synthetic samples</source>
         <translation>合成样本数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="256"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="266"/>
         <source>Heartbeat timeout (s)</source>
         <translation>心跳超时（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="272"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="282"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="274"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="284"/>
         <source>Aggregation (global)</source>
         <translation>聚合规则（全局）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="276"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="286"/>
         <source>Aggregation (parties)</source>
         <translation>聚合规则（参与方）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="279"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="289"/>
         <source>Hierarchy</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="281"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="291"/>
+        <source>Servers per party (key slicing)</source>
+        <translation>每个参与方的服务器数（键切分）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="294"/>
+        <source>Slice tensors from (floats)</source>
+        <translation>切分张量的下限（浮点数个数）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="296"/>
         <source>Server optimizer</source>
         <translation>服务器优化器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="284"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="299"/>
         <source>Compression (across parties)</source>
         <translation>压缩（跨参与方）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="287"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="302"/>
         <source>Compression (inside parties)</source>
         <translation>压缩（参与方内部）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="290"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="305"/>
         <source>FedProx μ (0: off)</source>
         <translation>FedProx μ（0：关闭）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="292"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="307"/>
         <source>Partition</source>
         <translation>数据划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="310"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="325"/>
         <source>&lt;b&gt;Party&lt;/b&gt;</source>
         <translation>&lt;b&gt;参与方&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="312"/>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="344"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="327"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="359"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="314"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="329"/>
         <source>Central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="326"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="341"/>
         <source>WAN bandwidth (Mbit/s, 0: none)</source>
         <translation>广域网带宽（Mbit/s，0：不模拟）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="334"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="349"/>
         <source>WAN latency (ms)</source>
         <translation>广域网延迟（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="342"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="357"/>
         <source>&lt;b&gt;Host&lt;/b&gt; (shared by every party on it)</source>
         <translation>&lt;b&gt;主机&lt;/b&gt;（由其上的所有参与方共享）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="353"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="368"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="354"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="369"/>
         <source>SSH port</source>
         <translation>SSH 端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="358"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="373"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="359"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="374"/>
         <source>Identity file</source>
         <translation>身份文件（私钥）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="360"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="375"/>
         <source>Install directory</source>
         <translation>安装目录</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="365"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="380"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="366"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="381"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="367"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="382"/>
         <source>Master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="368"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="383"/>
         <source>State service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="369"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="384"/>
         <source>Worker group</source>
         <translation>工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="378"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="393"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="383"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="398"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="389"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="404"/>
         <source>Workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="395"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="410"/>
         <source>Slowdown (×)</source>
         <translation>减速倍数 (×)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="401"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="416"/>
         <source>Each local step takes this multiple of its compute time: a slower device, emulated</source>
         <translation>每个本地步骤耗时为其计算时间的这一倍数：用于模拟较慢的设备</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="403"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="418"/>
         <source>none (honest)</source>
         <translation>无（诚实）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="404"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="419"/>
         <source>Adversary</source>
         <translation>攻击者</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="417"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="432"/>
         <source>Attack strength</source>
         <translation>攻击强度</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="426"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="441"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>

@@ -10,6 +10,7 @@
 #include "Partition.h"
 #include "RunController.h"
 #include "RunStore.h"
+#include "TopologyEdits.h"
 #include "TopologyReader.h"
 #include "UnixSignals.h"
 #include "Vocabulary.h"
@@ -98,6 +99,15 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
     if (args.isSet("compression")) s.compression = args.value("compression");
     if (args.isSet("party-compression")) s.partyCompression = args.value("party-compression");
     if (args.isSet("flat")) s.hierarchy = QStringLiteral("flat");
+    if (args.isSet("servers")) {
+        const int count = args.value("servers").toInt(&ok);
+        if (!ok) return QStringLiteral("--servers takes a count of servers per party, e.g. --servers 2; got '%1'").arg(args.value("servers"));
+        if (const QString e = edits::setServerCount(t, count); !e.isEmpty()) return QStringLiteral("--servers: ") + e;
+    }
+    if (args.isSet("slice-bound")) {
+        s.sliceBound = args.value("slice-bound").toInt(&ok);
+        if (!ok || s.sliceBound < 1) return QStringLiteral("--slice-bound must be a positive number of floats");
+    }
     if (args.isSet("wan")) {  // every party but the central one
         const QStringList parts = args.value("wan").split(',');
         bool okRate = false, okDelay = true;
@@ -246,6 +256,10 @@ int runCommand(const QStringList& arguments) {
     args.addOption({"party-compression", "The same inside parties (its parameters as party_<name>).", "CODEC"});
     args.addOption({"flat", "A single-layer parameter server (training.hierarchy flat): every worker pushes straight "
                             "to the global server; the baseline of the two-layer saving."});
+    args.addOption({"servers", "Key slicing: this many global servers and servers in every party, each holding a "
+                               "slice of the model (a tensor below --slice-bound floats whole, by a hash of its key).", "N"});
+    args.addOption({"slice-bound", "Tensors of fewer floats go whole to one server (training.slice_bound, default 1024).",
+                    "FLOATS"});
     args.addOption({"wan", "Every party's link to the central party, emulated: bandwidth in Mbit/s and one-way "
                            "latency in ms (a party's \"wan\" in the topology).", "MBPS[,MS]"});
     args.addOption({"proximal-mu", "FedProx's proximal term μ at the workers (0: off).", "MU"});

@@ -40,6 +40,9 @@ public:
     bool needsIndividuals() const { return !foldsOnArrival(); }
     // The fewest contributions a round needs with the rule's parameters (Krum: 2f + 3), and the
     // bound in words ("n > 2f + 2 with byzantine_f 1"); validation refuses a tier with fewer.
+    // The rule weighs whole updates against each other (by distances between them), so a server
+    // that holds only a slice of the model (key slicing) would decide on a part of the evidence.
+    virtual bool comparesWholeUpdates() const { return false; }
     virtual int minimumContributions() const { return 1; }
     virtual QString minimumReason() const { return {}; }
     // The round's choices (senders selected or rejected), for the metrics; empty for FedAvg.

@@ -83,6 +83,7 @@ public:
 private:
     void compute() override;
     int minimumContributions() const override { return 2 * m_f + 3; }
+    bool comparesWholeUpdates() const override { return true; }
     QString minimumReason() const override;
     int m_f, m_m;
     bool m_multi;
@@ -98,6 +99,7 @@ public:
 private:
     void compute() override;
     int minimumContributions() const override { return 4 * m_f + 3; }
+    bool comparesWholeUpdates() const override { return true; }
     QString minimumReason() const override;
     int m_f;
 };
@@ -110,6 +112,7 @@ public:
     GeometricMedianRule(double tolerance, int maxIterations, double nu)
         : m_tolerance(tolerance), m_maxIterations(maxIterations), m_nu(nu) {}
     QString name() const override { return QStringLiteral("geometric_median"); }
+    bool comparesWholeUpdates() const override { return true; }
     int iterations() const { return m_iterations; }
 
 private:

@@ -24,7 +24,13 @@ QString sha256(const QByteArray& bytes) {
     return QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
 }
 
-QString fileName(const char* kind, qint64 round) { return QStringLiteral("%1-%2.f32").arg(QLatin1String(kind)).arg(round); }
+// Key slicing: the global server of rank k > 0 keeps its shard's checkpoint beside rank 0's, in
+// files marked ".shardk" (rank 0's names are those of a run with one global server).
+QString shardMark(int shard) { return shard == 0 ? QString() : QStringLiteral(".shard%1").arg(shard); }
+QString fileName(const char* kind, qint64 round, int shard) {
+    return QStringLiteral("%1-%2%3.f32").arg(QLatin1String(kind)).arg(round).arg(shardMark(shard));
+}
+QString metaName(int shard) { return QStringLiteral("checkpoint%1.json").arg(shardMark(shard)); }
 
 // Reads one float file the meta names, checked against its size and checksum.
 std::optional<std::vector<float>> readFloats(const QDir& dir, const QJsonObject& entry, size_t expectFloats, QString* error) {
@@ -50,8 +56,8 @@ std::optional<std::vector<float>> readFloats(const QDir& dir, const QJsonObject&
     return out;
 }
 
-QJsonObject readMeta(const QString& runDir, QString* error) {
-    QFile f(QDir(checkpointDirectory(runDir)).filePath(kMeta));
+QJsonObject readMeta(const QString& runDir, QString* error, int shard = 0) {
+    QFile f(QDir(checkpointDirectory(runDir)).filePath(metaName(shard)));
     if (!f.open(QIODevice::ReadOnly)) {
         *error = QStringLiteral("%1 has no checkpoint (%2: %3); checkpoints are kept every training.checkpoint_every "
                                 "rounds by the global server").arg(runDir, f.fileName(), f.errorString());
@@ -70,7 +76,7 @@ QJsonObject readMeta(const QString& runDir, QString* error) {
 
 QString checkpointDirectory(const QString& runDir) { return QDir(runDir).filePath(QStringLiteral("checkpoint")); }
 
-QString writeCheckpoint(const QString& runDir, const Checkpoint& c, const TrainingSettings& s) {
+QString writeCheckpoint(const QString& runDir, const Checkpoint& c, const TrainingSettings& s, int shard) {
     const QString dirPath = checkpointDirectory(runDir);
     if (const QString e = makePrivateDirectory(dirPath); !e.isEmpty()) return e;
     const QDir dir(dirPath);
@@ -78,12 +84,12 @@ QString writeCheckpoint(const QString& runDir, const Checkpoint& c, const Traini
                      {"model_name", s.model}, {"mode", s.mode}, {"seed", s.seed}};
     for (const auto& [kind, values] : {std::pair{"model", &c.model}, std::pair{"optimizer", &c.optimizer}}) {
         const QByteArray bytes = bytesOf(*values);
-        const QString name = fileName(kind, c.round);
+        const QString name = fileName(kind, c.round, shard);
         if (const QString e = writeFileAtomically(dir.filePath(name), bytes); !e.isEmpty()) return e;
         meta.insert(QLatin1String(kind), QJsonObject{{"file", name}, {"floats", qint64(values->size())}, {"sha256", sha256(bytes)}});
     }
-    if (const QString e = writeFileAtomically(dir.filePath(kMeta), QJsonDocument(meta).toJson()); !e.isEmpty()) return e;
-    static const QRegularExpression floatFile(QStringLiteral("^(model|optimizer)-(\\d+)\\.f32$"));
+    if (const QString e = writeFileAtomically(dir.filePath(metaName(shard)), QJsonDocument(meta).toJson()); !e.isEmpty()) return e;
+    const QRegularExpression floatFile(QStringLiteral("^(model|optimizer)-(\\d+)%1\\.f32$").arg(QRegularExpression::escape(shardMark(shard))));
     for (const QString& name : dir.entryList(QDir::Files)) {
         const auto m = floatFile.match(name);
         if (m.hasMatch() && m.captured(2).toLongLong() != c.round) QFile::remove(dir.filePath(name));
@@ -91,8 +97,9 @@ QString writeCheckpoint(const QString& runDir, const Checkpoint& c, const Traini
     return {};
 }
 
-std::optional<Checkpoint> readCheckpoint(const QString& runDir, const TrainingSettings& s, size_t modelFloats, QString* error) {
-    const QJsonObject meta = readMeta(runDir, error);
+std::optional<Checkpoint> readCheckpoint(const QString& runDir, const TrainingSettings& s, size_t modelFloats, QString* error,
+                                         int shard) {
+    const QJsonObject meta = readMeta(runDir, error, shard);
     if (meta.isEmpty()) return std::nullopt;
     if (meta.value("model_name").toString() != s.model || meta.value("seed").toInt() != s.seed) {
         *error = QStringLiteral("the checkpoint in %1 is of model %2 with seed %3, this run trains %4 with seed %5")

@@ -2,7 +2,8 @@
 // The global server's checkpoints, and where each worker keeps its own state beside them.
 //
 // <run dir>/checkpoint/ holds model-<round>.f32 and optimizer-<round>.f32 (raw little-endian
-// floats) and checkpoint.json, which names the round they belong to with their sizes and SHA-256.
+// floats) and checkpoint.json, which names the round they belong to with their sizes and SHA-256
+// (with several global servers, each keeps its shard's: rank k > 0 in files marked ".shardk").
 // The floats are written first, each to a temporary file renamed into place, and the JSON last:
 // a checkpoint exists once its JSON names it, so a crash mid-write leaves the previous one.
 #include "Topology.h"
@@ -23,11 +24,12 @@ QString checkpointDirectory(const QString& runDir);
 
 // Returns an error text naming the file and the cause, empty on success. Older checkpoints'
 // files go once the new one is in place.
-QString writeCheckpoint(const QString& runDir, const Checkpoint& checkpoint, const TrainingSettings& settings);
+// `shard`: the rank of the global server whose slice of the model it is (key slicing).
+QString writeCheckpoint(const QString& runDir, const Checkpoint& checkpoint, const TrainingSettings& settings, int shard = 0);
 
 // The newest checkpoint, checked against `settings` (model size, seed) and its checksums.
 std::optional<Checkpoint> readCheckpoint(const QString& runDir, const TrainingSettings& settings,
-                                         size_t modelFloats, QString* error);
+                                         size_t modelFloats, QString* error, int shard = 0);
 
 // The round of the newest checkpoint in `runDir`, or 0 with *error set when there is none.
 qint64 checkpointRound(const QString& runDir, QString* error);

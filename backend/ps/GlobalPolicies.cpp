@@ -24,7 +24,7 @@ QSet<QString> roundContributors(const GlobalTier& tier, QHash<QString, QString>*
     QSet<QString> out;
     for (const Node& n : tier.ctx.topology.nodes()) {
         if (n.kind != RoleKind::Worker) continue;
-        const QString relay = n.party + QStringLiteral("/server0");
+        const QString relay = n.party + QStringLiteral("/server%1").arg(tier.ctx.node.rank);  // of this shard
         if (tier.contributors.contains(relay)) relayOf->insert(n.id, relay);
         else if (!tier.contributors.contains(n.id)) continue;  // a party without a server here: not in this run
         out.insert(n.id);

@@ -7,6 +7,7 @@
 #include "ModeRegistry.h"
 #include "RoleError.h"
 #include "SchedulerClient.h"
+#include "ShardedLinks.h"
 #include "VectorMath.h"
 #include "Vocabulary.h"
 
@@ -30,7 +31,10 @@ public:
 
     int run() {
         for (const PeerInfo& p : m_scheduler.join()) {
-            if (p.role == QLatin1String("server") || p.role == QLatin1String("worker")) m_tier.contributors.insert(p.id);
+            // Key slicing: the party servers of this server's rank relay to it (their shard is its).
+            const bool relaysHere = p.role == QLatin1String("server") && m_ctx.topology.node(p.id) &&
+                                    m_ctx.topology.node(p.id)->rank == m_ctx.node.rank;
+            if (relaysHere || p.role == QLatin1String("worker")) m_tier.contributors.insert(p.id);
             if (p.role == QLatin1String("master_worker")) m_master = p.id;
         }
         m_tier.addPull = [this](const QString& peer, qint64 version) { addPull(peer, version); };
@@ -70,7 +74,7 @@ private:
     }
 
     void onInit(Envelope& e) {
-        const size_t expected = modelParameterCount(m_ctx.training()) * sizeof(float);
+        const size_t expected = m_shardSize * sizeof(float);
         if (e.peer != m_master || m_model.version >= 0 || e.message.frames.size() != 1 ||
             (expected > 0 && e.message.frames[0].size() != expected)) {
             m_log.reject(e.peer, QStringLiteral("an init not from the master, a second init, or not one frame of the model"));
@@ -89,7 +93,7 @@ private:
     // the master's initial model.
     void resume() {
         QString error;
-        std::optional<Checkpoint> c = readCheckpoint(m_ctx.outDir, m_ctx.training(), modelParameterCount(m_ctx.training()), &error);
+        std::optional<Checkpoint> c = readCheckpoint(m_ctx.outDir, m_ctx.training(), m_shardSize, &error, m_ctx.node.rank);
         if (!c) throw RoleError("cannot resume: " + error.toStdString());
         if (c->round != m_ctx.training().resumeRound)
             throw RoleError("cannot resume from round " + std::to_string(m_ctx.training().resumeRound) +
@@ -107,7 +111,7 @@ private:
         if (every <= 0 || round % every != 0 || !ModeRegistry::policy(m_ctx.training().mode).resumable()) return;
         const Checkpoint c{round, m_model.version, std::vector<float>(m_model.data, m_model.data + m_model.size),
                            m_policy->optimizerState()};
-        if (const QString e = writeCheckpoint(m_ctx.outDir, c, m_ctx.training()); !e.isEmpty())
+        if (const QString e = writeCheckpoint(m_ctx.outDir, c, m_ctx.training(), m_ctx.node.rank); !e.isEmpty())
             std::fprintf(stderr, "checkpoint of round %lld not kept: %s\n", static_cast<long long>(round), qPrintable(e));
     }
 
@@ -139,6 +143,9 @@ private:
     }
 
     RoleContext& m_ctx;
+    // Floats of the model this server holds: all of it, or its shard when several global servers
+    // cut the model's keys between them.
+    size_t m_shardSize = shardMapOf(m_ctx.training(), int(m_ctx.topology.centralParty()->servers.size())).shardSize(m_ctx.node.rank);
     QString m_endpoint;
     Channel m_channel;
     SchedulerClient m_scheduler;

@@ -1,11 +1,11 @@
 #include "MasterWorkerRole.h"
 
-#include "LinkCodecs.h"
 #include "Channel.h"
 #include "DeviceProbe.h"
 #include "LocalTrainer.h"
 #include "ModelFrame.h"
 #include "ModelSlices.h"
+#include "ShardedLinks.h"
 #include "PrivateFiles.h"
 #include "RoleError.h"
 #include "SchedulerClient.h"
@@ -25,12 +25,9 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-// One snapshot, whole, if one completes within `timeout`.
-std::optional<ModelVersion> receiveSnapshot(Channel& channel, ModelAssembler& assembler, std::chrono::milliseconds timeout) {
-    auto e = channel.receive(timeout);
-    if (!e || e->message.type != QLatin1String("snapshot")) return std::nullopt;
-    const auto slice = ModelSlice::fromMessage(std::move(e->message), e->peer);
-    return slice ? assembler.add(*slice) : std::nullopt;
+// One snapshot, whole (every global server's shard of one round), if one completes within `timeout`.
+std::optional<ModelVersion> receiveSnapshot(ShardedLinks& links, std::chrono::milliseconds timeout) {
+    return links.receive(QStringLiteral("snapshot"), 0, timeout);
 }
 
 }  // namespace
@@ -50,32 +47,27 @@ int runMasterWorker(RoleContext& ctx) {
     ctx.metrics.report(metric::kDevice, describeDevice(ctx.node.device));
     startup.mark(QStringLiteral("data_s"));
     SchedulerClient scheduler(ctx, ctx.scheduler(true), {});
-    const PeerInfo server = SchedulerClient::find(scheduler.join(), QStringLiteral("global_server"));
+    const QList<PeerInfo> servers = serversByRank(scheduler.join(), QStringLiteral("global_server"), ctx.topology);
     startup.mark(QStringLiteral("join_s"));
-    Channel channel = Channel::dealer(ctx.zmq, ctx.node.id, server.endpoint, server.id);
-    channel.setPayloadTransform(makeLinkCodecs(ctx));
+    ShardedLinks links(ctx, servers, evaluator.parameterCount());
 
     if (ctx.training().resumeRound == 0) {
-        auto initial = std::make_shared<std::vector<float>>(evaluator.initialWeights());
-        Message init(message::kInit);
-        init.frames.push_back(floatFrame(initial));
-        channel.send(std::move(init));
-    } else {  // the global server starts from its checkpoint; a pull makes this node known to it
-        channel.send(Message(message::kPull, {{QStringLiteral("version"), 0}}));
+        links.init(std::make_shared<std::vector<float>>(evaluator.initialWeights()));
+    } else {  // the global servers start from their checkpoints; a pull makes this node known to them
+        links.pull(0);
     }
     startup.mark(QStringLiteral("init_s"));
     ctx.metrics.report(metric::kStartup, startup.fields());
 
     const qint64 rounds = ctx.training().rounds;
-    ModelAssembler assembler(evaluator.parameterCount());
     for (qint64 version = 0; version < rounds;) {  // as long as rounds take: liveness is the heartbeats'
         scheduler.throwIfAborted();
-        std::optional<ModelVersion> snapshot = receiveSnapshot(channel, assembler, 200ms);
+        std::optional<ModelVersion> snapshot = receiveSnapshot(links, 200ms);
         if (!snapshot) continue;
         // Snapshots that came while the last evaluation ran: only the newest is evaluated, so
         // the evaluator never lags behind training; the final model is always the newest.
         QCborArray skipped;
-        while (std::optional<ModelVersion> newer = receiveSnapshot(channel, assembler, 0ms)) {
+        while (std::optional<ModelVersion> newer = receiveSnapshot(links, 0ms)) {
             skipped.append(snapshot->version);
             snapshot = std::move(newer);
         }
@@ -91,7 +83,7 @@ int runMasterWorker(RoleContext& ctx) {
         writeModelMeta(ctx.outDir, version, stats.accuracy, ctx.training(), beginTime);
         evaluator.saveParameters(QDir(ctx.outDir).filePath(QStringLiteral("net.params")));
     }
-    QCborMap traffic = trafficFields(channel);
+    QCborMap traffic = links.trafficFields();
     traffic.insert(QStringLiteral("round"), rounds);
     ctx.metrics.report(metric::kTraffic, traffic);
     scheduler.leave();

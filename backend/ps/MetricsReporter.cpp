@@ -20,12 +20,16 @@ void MetricsReporter::report(const QString& kind, QCborMap fields) const {
 }
 
 QCborMap trafficFields(const Channel& a, const Channel* b) {
-    QCborArray links = a.traffic().toCbor();
-    quint64 errors = a.stats().totalErrors(), undeliverable = a.undeliverable();
-    if (b) {
-        for (const QCborValue& v : b->traffic().toCbor()) links.append(v);
-        errors += b->stats().totalErrors();
-        undeliverable += b->undeliverable();
+    return trafficFields(b ? std::vector<const Channel*>{&a, b} : std::vector<const Channel*>{&a});
+}
+
+QCborMap trafficFields(const std::vector<const Channel*>& channels) {
+    QCborArray links;
+    quint64 errors = 0, undeliverable = 0;
+    for (const Channel* c : channels) {
+        for (const QCborValue& v : c->traffic().toCbor()) links.append(v);
+        errors += c->stats().totalErrors();
+        undeliverable += c->undeliverable();
     }
     return {{QStringLiteral("links"), links}, {QStringLiteral("wire_errors"), qint64(errors)},
             {QStringLiteral("undeliverable"), qint64(undeliverable)}};

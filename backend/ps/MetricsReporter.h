@@ -4,6 +4,7 @@
 // keeps every other line as log text.
 #include <QCborMap>
 #include <QString>
+#include <vector>
 
 namespace hips {
 
@@ -23,5 +24,6 @@ class Channel;
 // A channel's traffic (one row per peer and tier), wire errors and undeliverable sends, and
 // those of a second channel when given, as the fields of a "traffic" metric.
 QCborMap trafficFields(const Channel& a, const Channel* b = nullptr);
+QCborMap trafficFields(const std::vector<const Channel*>& channels);
 
 }  // namespace hips

@@ -6,6 +6,7 @@
 #include "PartyPolicies.h"
 #include "RoleError.h"
 #include "SchedulerClient.h"
+#include "ShardedLinks.h"
 #include "Vocabulary.h"
 
 #include <QSet>
@@ -28,7 +29,13 @@ public:
     int run() {
         for (const PeerInfo& p : m_partyScheduler.join())
             if (p.role == QLatin1String("worker")) m_tier.workerIds.insert(p.id);
-        const PeerInfo global = SchedulerClient::find(m_globalScheduler.join(), QStringLiteral("global_server"));
+        // Key slicing: this server's shard is the global server's of the same rank (validation
+        // makes every party run as many servers as there are global servers).
+        const QList<PeerInfo> globals = serversByRank(m_globalScheduler.join(), QStringLiteral("global_server"), m_ctx.topology);
+        if (m_ctx.node.rank >= globals.size())
+            throw RoleError("this party server has rank " + std::to_string(m_ctx.node.rank) + " and the run " +
+                            std::to_string(globals.size()) + " global servers; every party needs as many servers as there are global servers");
+        const PeerInfo& global = globals[m_ctx.node.rank];
         Channel upstream = Channel::dealer(m_ctx.zmq, m_ctx.node.id, global.endpoint, global.id);
         const auto codecs = makeLinkCodecs(m_ctx);  // keyed by peer: one for both channels
         upstream.setPayloadTransform(codecs);

@@ -1,7 +1,5 @@
 #include "WorkerRole.h"
 
-#include "LinkCodecs.h"
-#include "WanLinks.h"
 #include "Channel.h"
 #include "Adversary.h"
 #include "Checkpoint.h"
@@ -11,6 +9,7 @@
 #include "ModelFrame.h"
 #include "ModeRegistry.h"
 #include "ModelSlices.h"
+#include "ShardedLinks.h"
 #include "PrivateFiles.h"
 #include "RoleError.h"
 #include "SchedulerClient.h"
@@ -48,17 +47,14 @@ public:
 
         const bool direct = central || m_ctx.training().flat();  // straight to the global server
         SchedulerClient scheduler(m_ctx, m_ctx.scheduler(direct), {});
-        const PeerInfo server = SchedulerClient::find(scheduler.join(), direct ? "global_server" : "server");
+        const QList<PeerInfo> servers = serversByRank(scheduler.join(), direct ? "global_server" : "server", t);
         startup.mark(QStringLiteral("join_s"));
-        Channel channel = Channel::dealer(m_ctx.zmq, m_ctx.node.id, server.endpoint, server.id);
-        channel.setPayloadTransform(makeLinkCodecs(m_ctx));
-        channel.setLinkShaper(makeWanShaper(m_ctx));
-        m_assembler = std::make_unique<ModelAssembler>(trainer.parameterCount());
+        ShardedLinks links(m_ctx, servers, trainer.parameterCount());
         const ModePolicy policy = ModeRegistry::policy(m_ctx.training().mode);
         const std::unique_ptr<WorkerStrategy> strategy = makeWorkerStrategy(m_ctx);
         strategy->start(trainer);
-        channel.send(Message(message::kPull, {{QStringLiteral("version"), 0}}));
-        ModelVersion global = awaitModel(channel, scheduler, 0);
+        links.pull(0);
+        ModelVersion global = awaitModel(links, scheduler, 0);
         startup.mark(QStringLiteral("first_model_s"));
         QCborMap fields = startup.fields();
         QCborArray classes;  // the shard's class histogram: what the partition gave this worker
@@ -94,9 +90,9 @@ public:
             }
             if ((pushes + 1) % pushesPerRound == 0) keepState(trainer, (pushes + 1) / pushesPerRound);
             const double weight = double(std::max<int64_t>(s.samples, 1));  // the samples behind it
-            sendPush(channel, global.version + 1, global.version, update, true, {}, weight);  // and ask for the next model
+            links.push(global.version + 1, global.version, update, weight);  // and ask for the next model
             const auto sent = Clock::now();
-            global = awaitModel(channel, scheduler, global.version + 1);  // the answer to this push, or newer
+            global = awaitModel(links, scheduler, global.version + 1);  // the answer to this push, or newer
             commSeconds += std::chrono::duration<double>(Clock::now() - commStart).count();
             waitSeconds += std::chrono::duration<double>(m_firstSliceAt - sent).count();
             stats.loss += s.loss / double(pushesPerRound);
@@ -104,13 +100,13 @@ public:
             stats.computeSeconds += s.computeSeconds;
             stats.steps += s.steps;
             if (++pushes % pushesPerRound != 0) continue;
-            report(pushes / pushesPerRound, stats, {commSeconds, waitSeconds}, channel, pushesPerRound, std::exchange(attacked, false));
+            report(pushes / pushesPerRound, stats, {commSeconds, waitSeconds}, links, pushesPerRound, std::exchange(attacked, false));
             stats = {};
             commSeconds = waitSeconds = 0;
         }
         strategy->finish();
         scheduler.leave();
-        channel.lingerOnClose(2s);
+        links.lingerOnClose(2s);
         return kRoleOk;
     }
 
@@ -171,16 +167,14 @@ private:
     // slower than this one's. A peer that dies or hangs stops heartbeating, and the scheduler's
     // abort (within heartbeat_timeout_s, naming it) ends the wait.
     // m_firstSliceAt: when the answer's first slice came (the end of the wait for the others).
-    ModelVersion awaitModel(Channel& channel, const SchedulerClient& scheduler, qint64 version) {
+    ModelVersion awaitModel(ShardedLinks& links, const SchedulerClient& scheduler, qint64 version) {
         bool first = true;
         for (;;) {
             scheduler.throwIfAborted();
-            auto e = channel.receive(200ms);
-            if (!e || e->message.type != message::kModel) continue;
-            const auto slice = ModelSlice::fromMessage(std::move(e->message), e->peer);
-            if (!slice || slice->version < version) continue;
-            if (std::exchange(first, false)) m_firstSliceAt = Clock::now();
-            if (auto whole = m_assembler->add(*slice)) return std::move(*whole);
+            bool slice = false;
+            auto whole = links.receive(message::kModel, version, 200ms, &slice);
+            if (slice && std::exchange(first, false)) m_firstSliceAt = Clock::now();
+            if (whole) return std::move(*whole);
         }
     }
 
@@ -202,7 +196,7 @@ private:
 
     // commAndWait: seconds from the end of the local work to the next model, and the part of them
     // spent waiting for the answer's first slice (the other workers' compute, the servers' work).
-    void report(qint64 round, const RoundStats& s, std::pair<double, double> commAndWait, const Channel& channel,
+    void report(qint64 round, const RoundStats& s, std::pair<double, double> commAndWait, const ShardedLinks& links,
                 qint64 pushes, bool attacked) {
         m_ctx.metrics.report(metric::kTrain,
                              {{metric::kRound, round}, {metric::kLoss, s.loss}, {metric::kAttacked, attacked ? 1 : 0},
@@ -211,7 +205,7 @@ private:
                               {metric::kLocalSteps, qint64(s.steps)},
                               {metric::kStepsPerPush, double(s.steps) / double(pushes)},
                               {metric::kCommSeconds, commAndWait.first}, {metric::kWaitSeconds, commAndWait.second}});
-        QCborMap traffic = trafficFields(channel);
+        QCborMap traffic = links.trafficFields();
         traffic.insert(QStringLiteral("round"), round);
         m_ctx.metrics.report(metric::kTraffic, traffic);
     }
@@ -219,7 +213,6 @@ private:
     RoleContext& m_ctx;
     std::vector<std::unique_ptr<LocalTrainer>> m_trainers;  // one per part of the data plan
     std::vector<float> m_coefficients;
-    std::unique_ptr<ModelAssembler> m_assembler;
     Clock::time_point m_firstSliceAt;
 };
 

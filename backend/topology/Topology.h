@@ -102,6 +102,9 @@ struct TrainingSettings {
     int heartbeatTimeoutS = 15;  // a node silent this long is declared dead
     int replyTimeoutS = 120;     // a data-plane answer slower than this fails the run
     int checkpointEvery = 5;     // the global server keeps a checkpoint every N rounds (0: never)
+    // Key slicing over several servers: a tensor of fewer floats goes whole to one server (by a
+    // hash of its key), a larger one is cut into one slice per server (ShardMap).
+    int sliceBound = 1024;
     // Each round a seeded random adversary.count of the training workers attack (Draco's setting).
     std::optional<AdversarySpec> adversary;
     // Set by `hips run --resume` only: the roles start from the checkpoint of this round (0: afresh).

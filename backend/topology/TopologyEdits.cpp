@@ -1,5 +1,7 @@
 #include "TopologyEdits.h"
 
+#include "TopologyLimits.h"
+
 #include <QJsonArray>
 #include <QRegularExpression>
 #include <QSet>
@@ -159,6 +161,27 @@ QString addRole(Topology& t, PaletteItem role, const QString& partyId, const QSt
         case PaletteItem::Host: break;
     }
     return QObject::tr("not a role");
+}
+
+QString setServerCount(Topology& t, int count) {
+    if (count < 1 || count > kMaxServersPerParty)
+        return QObject::tr("%1 servers per party: give 1 to %2").arg(count).arg(kMaxServersPerParty);
+    for (Party& p : t.parties) {
+        if (p.servers.isEmpty()) return QObject::tr("party '%1' has no server to add more beside; add one").arg(p.id);
+        const QString host = p.servers.first().host;
+        const Host* h = t.host(host);
+        while (p.servers.size() > count) p.servers.removeLast();
+        while (p.servers.size() < count) {
+            int port = p.scheduler ? p.scheduler->port : 0;
+            for (const ListeningRole& r : p.servers) port = std::max(port, r.port);
+            const QSet<int> used = portsOnAddress(t, h ? h->address : host);
+            do ++port;
+            while (used.contains(port));
+            if (port > 65535) return QObject::tr("no free port above %1 on host '%2'").arg(p.servers.last().port).arg(host);
+            p.servers << ListeningRole{host, port};
+        }
+    }
+    return {};
 }
 
 namespace {

@@ -47,6 +47,9 @@ Host localHost(const QString& id);  // a host on 127.0.0.1 with the defaults
 QString addParty(Topology& t, QPointF position, QString* newId = nullptr);
 QString addHost(Topology& t, const QString& party, QString* newId = nullptr);  // a new host holding one worker of `party`
 QString addRole(Topology& t, PaletteItem role, const QString& party, const QString& host);
+// Key slicing: `count` global servers and `count` servers in every party (a new one on the host
+// of the party's first, at the lowest free port above the party's own), or the extras removed.
+QString setServerCount(Topology& t, int count);
 // Gives each server and worker group without a uid one unique in its party, in list order after
 // the highest in use: the same topology always gets the same uids.
 void assignUids(Topology& t);

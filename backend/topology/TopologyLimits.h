@@ -19,6 +19,8 @@ inline constexpr qsizetype kMaxParties = kMaxNodes / 3;
 // Entries in one party's workers or servers array, and workers in one group ("count").
 inline constexpr qsizetype kMaxRoleEntries = kMaxNodes;
 inline constexpr int kMaxWorkersPerGroup = 256;
+// Servers in one party (key slicing): each holds a slice of every large tensor.
+inline constexpr qsizetype kMaxServersPerParty = 64;
 
 // Party and host ids: they become parts of node ids, directory and log names.
 inline constexpr qsizetype kMaxIdLength = 64;

@@ -28,6 +28,7 @@ public:
         checkHosts();
         checkParties();
         checkTraining();
+        checkKeySlicing();
         return m_issues;
     }
 
@@ -162,10 +163,9 @@ private:
             checkPort(path + '.' + sched, p, *p.scheduler, sched);
         if (p.servers.isEmpty())
             add(path, QCoreApplication::translate("TopologyCheck", "party '%1' has no %2; add one").arg(p.id, servers));
-        if (p.servers.size() > 1)
-            add(path + '.' + servers, QCoreApplication::translate("TopologyCheck", "%1 servers given; this version runs one server per party "
-                                                     "(key slicing across servers is planned); keep one")
-                                          .arg(p.servers.size()));
+        if (p.servers.size() > kMaxServersPerParty)
+            add(path + '.' + servers, QCoreApplication::translate("TopologyCheck", "%1 %2 given; a party runs at most %3")
+                                          .arg(p.servers.size()).arg(servers).arg(kMaxServersPerParty));
         for (int i = 0; i < p.servers.size(); ++i)
             checkPort(QStringLiteral("%1.%2[%3]").arg(path, servers).arg(i), p, p.servers[i], servers);
         if (p.stateService) checkPort(path + ".state_service", p, *p.stateService, QStringLiteral("state_service"));
@@ -218,6 +218,50 @@ private:
         if (s.resumeRound > 0 && !ModeRegistry::policy(s.mode).resumable())
             add("$.training.resume_round", QCoreApplication::translate("TopologyCheck", "mode %1 applies pushes as they come and keeps no checkpoints; "
                                                           "only the modes with rounds at the global server resume").arg(s.mode));
+    }
+
+    // Several servers per tier cut the model's keys between them (ShardMap): each party server
+    // relays its shard to the global server of the same rank, and each server aggregates its
+    // shard on its own. What would then differ from one server is refused, naming the way out.
+    void checkKeySlicing() {
+        const Party* central = m_t.centralParty();
+        if (!central) return;
+        const qsizetype globals = central->servers.size();
+        bool sliced = globals > 1;
+        if (!m_t.training.flat())
+            for (int i = 0; i < m_t.parties.size(); ++i) {
+                const Party& p = m_t.parties[i];
+                if (p.central || p.servers.isEmpty()) continue;
+                sliced = sliced || p.servers.size() > 1;
+                if (p.servers.size() != globals)
+                    add(QStringLiteral("$.parties[%1].roles.servers").arg(i),
+                        QCoreApplication::translate("TopologyCheck", "party '%1' has %2 servers and the central party %3 global servers; "
+                                                    "each party server relays its slice of the model to the global server "
+                                                    "of the same rank: give every party as many servers as there are global servers")
+                            .arg(p.id).arg(p.servers.size()).arg(globals));
+            }
+        if (!sliced) return;
+        const TrainingSettings& s = m_t.training;
+        if (!ModeRegistry::policy(s.mode).resumable())
+            add("$.training.mode", QCoreApplication::translate("TopologyCheck", "mode %1 applies each push as it comes, and every server would count "
+                                                  "its own versions, so a model put together from several servers "
+                                                  "would mix them: run %1 with one server per party").arg(s.mode));
+        const auto wholeUpdates = [](const QString& rule) {
+            const auto r = AggregatorRegistry::create(rule);
+            return r && r->comparesWholeUpdates();
+        };
+        if (wholeUpdates(s.aggregation) && globals > 1)
+            add("$.training.aggregation", QCoreApplication::translate("TopologyCheck", "%1 compares whole updates, and each of the %2 global servers "
+                                                         "holds only a slice of them: use one global server, or a "
+                                                         "coordinate-wise rule (fedavg, mean, median, trimmed_mean)").arg(s.aggregation).arg(globals));
+        if (wholeUpdates(s.partyAggregation) && !s.flat())
+            add("$.training.party_aggregation", QCoreApplication::translate("TopologyCheck", "%1 compares whole updates, and each party server "
+                                                               "holds only a slice of them: use one server per party, or a "
+                                                               "coordinate-wise rule (fedavg, mean, median, trimmed_mean)").arg(s.partyAggregation));
+        if (s.param(QStringLiteral("quorum")) > 0)
+            add("$.training.quorum", QCoreApplication::translate("TopologyCheck", "a quorum lets each server close its round with different "
+                                                  "contributions, so the slices of one model would come from different "
+                                                  "workers: remove quorum, or use one server per party"));
     }
 
     // Names are checked where they are read; here, what the designer and `hips run` may have set:

@@ -139,10 +139,22 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
-// bench_dataplane [WORKERS MB]: one configuration only (for profiling); all by default.
+// bench_dataplane [WORKERS MB [raw|hips|transport]]: one configuration only, or one path of it
+// alone for a profiler (it prints that path's goodput); every configuration by default.
 int main(int argc, char** argv) {
     std::vector<int> workerCounts{1, 4}, payloads{1, 4, 16, 64};
     keepLargeAllocations();  // as hips-agent sets it for its servers (and here for raw ZeroMQ too)
+    if (argc == 4) {
+        const int workers = std::max(1, std::atoi(argv[1]));
+        const size_t bytes = size_t(std::max(1, std::atoi(argv[2]))) << 20;
+        const int rounds = 20 * std::max(4, 512 / (std::atoi(argv[2]) * workers));
+        const std::string path = argv[3];
+        const double goodput = path == "raw" ? rawPushPull(workers, bytes, rounds)
+                               : path == "transport" ? hipsPushPull(workers, bytes, rounds, false)
+                                                     : hipsPushPull(workers, bytes, rounds, true);
+        std::printf("%s %d x %zu MB, %d rounds: %.2f GB/s\n", path.c_str(), workers, bytes >> 20, rounds, goodput / 1e9);
+        return 0;
+    }
     if (argc == 3) {
         workerCounts = {std::max(1, std::atoi(argv[1]))};
         payloads = {std::max(1, std::atoi(argv[2]))};

@@ -1,9 +1,11 @@
 // The flat baseline (training.hierarchy flat, `hips run --flat`) against the two-layer run, with
 // the real processes on loopback: the same workers, model and data, the same accuracy, no party
 // servers started, and the traffic across parties as HiPS's hierarchy saves it (2 workers per
-// party: twice as many bytes cross in the flat run).
+// party: twice as many bytes cross in the flat run). Key slicing (`--servers 2`): the same model,
+// bit for bit, from two global servers and two servers per party, each carrying half the bytes.
 #include "RunHarness.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <cmath>
@@ -16,8 +18,24 @@ const QString kDefault = QStringLiteral(HIPS_SOURCE_DIR "/resources/topologies/d
 
 struct Outcome {
     double accuracy = -1, across = 0, inside = 0;
-    QByteArray out;
+    QByteArray out, params;
+    QHash<QString, double> serverBytes;  // each server's bytes sent and received, from its last traffic record
 };
+
+QHash<QString, double> serverBytes(const QString& metricsPath) {
+    QHash<QString, double> bytes;
+    QFile file(metricsPath);
+    if (!file.open(QIODevice::ReadOnly)) return bytes;
+    for (const QByteArray& line : file.readAll().split('\n')) {
+        const QJsonObject r = QJsonDocument::fromJson(line).object();
+        if (r.value("kind").toString() != "traffic" || !r.value("node").toString().contains("server")) continue;
+        double sum = 0;
+        for (const QJsonValue& v : r.value("links").toArray())
+            sum += v.toObject().value("sent").toDouble() + v.toObject().value("received").toDouble();
+        bytes.insert(r.value("node").toString(), sum);
+    }
+    return bytes;
+}
 
 Outcome runDefault(const QStringList& extra) {
     Run run;
@@ -35,6 +53,9 @@ Outcome runDefault(const QStringList& extra) {
     o.accuracy = s.value("final_test_acc").toDouble(-1);
     o.across = s.value("bytes_across").toDouble();
     o.inside = s.value("bytes_inside").toDouble();
+    QFile params(dir + "/net.params");
+    if (params.open(QIODevice::ReadOnly)) o.params = params.readAll();
+    o.serverBytes = serverBytes(dir + "/metrics.jsonl");
     return o;
 }
 
@@ -54,7 +75,32 @@ private Q_SLOTS:
         qInfo("across parties: two-layer %.1f MB, flat %.1f MB (%.2fx)", two.across / 1e6, flat.across / 1e6, saving);
         QVERIFY2(saving > 1.8 && saving < 2.2, qPrintable(QString::number(saving)));
         QVERIFY(two.inside > 2 * flat.inside);  // inside parties: the workers' pushes to their servers
+        m_oneServer = two;
     }
+
+    // Each coordinate is summed from the same contributions in the same order on whichever server
+    // holds it, so the model is the same to the bit; each server moves half of its tier's bytes.
+    void keySlicingGivesTheSameModel() {
+        if (m_oneServer.accuracy < 0) m_oneServer = runDefault({});
+        const Outcome sliced = runDefault({"--servers", "2"});
+        QVERIFY2(sliced.accuracy > 0.7, sliced.out.constData());
+        QVERIFY2(sliced.out.contains("14 processes"), sliced.out.constData());  // 2 global servers, 2 per party
+        QCOMPARE(sliced.accuracy, m_oneServer.accuracy);
+        QVERIFY(!sliced.params.isEmpty());
+        QVERIFY(sliced.params == m_oneServer.params);
+        // the same floats in all, cut in two: only the extra messages' headers more
+        QVERIFY2(std::abs(sliced.across / m_oneServer.across - 1) < 0.01, qPrintable(QString::number(sliced.across)));
+        for (const char* pair : {"central/global_server", "party1/server", "party2/server"}) {
+            const double a = sliced.serverBytes.value(QString(pair) + "0"), b = sliced.serverBytes.value(QString(pair) + "1");
+            const double whole = m_oneServer.serverBytes.value(QString(pair) + "0");
+            qInfo("%s0 %.0f bytes, %s1 %.0f, one server %.0f", pair, a, pair, b, whole);
+            QVERIFY(a > 0 && b > 0 && whole > 0);
+            for (const double half : {a, b}) QVERIFY2(std::abs(half / (whole / 2) - 1) <= 0.1, pair);
+        }
+    }
+
+private:
+    Outcome m_oneServer;
 };
 
 QTEST_GUILESS_MAIN(HierarchyTest)

@@ -5,12 +5,24 @@
 #include "TopologyTestSupport.h"
 
 #include <QJsonArray>
+#include <tuple>
 
 namespace hips::test {
 
 // before + one UTF-16 unit + after: NUL, lone surrogates and controls cannot be written as literals.
 inline QString withUnit(const char* before, char16_t unit, const char* after) {
     return QString::fromUtf8(before) + QChar(unit) + QString::fromUtf8(after);
+}
+
+// Key slicing: `servers` global servers and `servers` in every party of the default topology,
+// on ports after each party's own.
+inline void sliceOverServers(QJsonObject& t, int servers) {
+    for (const auto& [party, role, first] : {std::tuple{"0", "global_servers", 9110}, std::tuple{"1", "servers", 9210},
+                                             std::tuple{"2", "servers", 9310}}) {
+        QJsonArray list;
+        for (int i = 0; i < servers; ++i) list.append(QJsonObject{{"port", first + i}});
+        set(t, {"parties", party, "roles", role}, list);
+    }
 }
 
 // The topology reader's table: structure, names, ports, hosts, text and limits.
@@ -211,6 +223,33 @@ inline QList<BrokenCase> registryBrokenCases() {
              set(t, {"training", "mode"}, "hfa");
          },
          "$.training.hierarchy", "a flat run has no party servers; mode hfa needs them"},
+        {"parties with fewer servers than there are global servers", [](QJsonObject& t) {
+             sliceOverServers(t, 2);
+             set(t, {"parties", "2", "roles", "servers"}, QJsonArray{QJsonObject{{"port", 9301}}});
+         },
+         "$.parties[2].roles.servers", "party 'party2' has 1 servers and the central party 2 global servers"},
+        {"more servers in a party than the limit", [](QJsonObject& t) { sliceOverServers(t, 65); },
+         "$.parties[1].roles.servers", "65 servers given; a party runs at most 64"},
+        {"a rule that compares whole updates over sliced global servers", [](QJsonObject& t) {
+             sliceOverServers(t, 2);
+             set(t, {"training", "aggregation"}, "geometric_median");
+         },
+         "$.training.aggregation", "geometric_median compares whole updates, and each of the 2 global servers holds only a slice"},
+        {"a rule that compares whole updates over sliced party servers", [](QJsonObject& t) {
+             sliceOverServers(t, 2);
+             set(t, {"training", "party_aggregation"}, "geometric_median");
+         },
+         "$.training.party_aggregation", "geometric_median compares whole updates, and each party server holds only a slice"},
+        {"an asynchronous mode over sliced servers", [](QJsonObject& t) {
+             sliceOverServers(t, 2);
+             set(t, {"training", "mode"}, "asgd");
+         },
+         "$.training.mode", "mode asgd applies each push as it comes, and every server would count its own versions"},
+        {"a quorum over sliced servers", [](QJsonObject& t) {
+             sliceOverServers(t, 2);
+             set(t, {"training", "quorum"}, 3);
+         },
+         "$.training.quorum", "a quorum lets each server close its round with different contributions"},
         {"an unknown hierarchy", [](QJsonObject& t) { set(t, {"training", "hierarchy"}, "three_layer"); },
          "$.training.hierarchy", ""},
         {"a Draco code at the global server", [](QJsonObject& t) { set(t, {"training", "aggregation"}, "draco_repetition"); },

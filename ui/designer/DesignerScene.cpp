@@ -151,15 +151,18 @@ void DesignerScene::build() {
     m_edgeItems.clear();
     m_edges = 0;
     // Parties never placed go in the default arrangement: central on top, the others in a row.
-    qreal rowX = 0;
+    // The row goes below the central party however tall its roles make it (key slicing adds servers).
+    qreal rowX = 0, rowY = 260;
+    QList<DesignerItem*> row;
     for (const Party& p : m_topology.parties) {
         QPointF at = edits::partyPosition(m_topology, p.id);
         const bool placed = !std::isnan(at.x());
         DesignerItem* box = addParty(p, placed ? at : QPointF());
         if (placed) continue;
-        if (p.central) box->setPos(0, 0);
-        else box->setPos(rowX, 260), rowX += box->rect().width() + 40;
+        if (p.central) box->setPos(0, 0), rowY = std::max(rowY, box->rect().height() + 40);
+        else row << box;
     }
+    for (DesignerItem* box : row) box->setPos(rowX, rowY), rowX += box->rect().width() + 40;
     markIssues();
     addEdges();
 }
@@ -193,9 +196,12 @@ void DesignerScene::addEdges() {
     };
     using K = ElementRef::Kind;
     for (const Party& p : m_topology.parties) {
-        DesignerItem* server = roleItem(K::Server, p.id);
-        for (int i = 0; i < p.workers.size(); ++i) add(roleItem(K::Workers, p.id, i), server, EdgeItem::Style::InsideParty);
-        if (p.masterWorker) add(roleItem(K::MasterWorker, p.id), server, EdgeItem::Style::InsideParty);
+        for (int s = 0; s < p.servers.size(); ++s) {  // key slicing: every worker pushes a slice to each server
+            DesignerItem* server = roleItem(K::Server, p.id, p.servers[s].uid >= 0 ? p.servers[s].uid : s);
+            for (int i = 0; i < p.workers.size(); ++i)
+                add(roleItem(K::Workers, p.id, p.workers[i].uid >= 0 ? p.workers[i].uid : i), server, EdgeItem::Style::InsideParty);
+            if (p.masterWorker) add(roleItem(K::MasterWorker, p.id), server, EdgeItem::Style::InsideParty);
+        }
         if (!central || p.central) continue;
         // Across parties: the party's server(s) with the global server (data), its scheduler
         // with the global scheduler (control), container to container.

@@ -6,6 +6,8 @@
 #include "ModeRegistry.h"
 #include "ModelRegistry.h"
 #include "Partition.h"
+#include "TopologyEdits.h"
+#include "TopologyLimits.h"
 
 #include <QCheckBox>
 #include <algorithm>
@@ -161,12 +163,20 @@ void PropertyPanel::addText(const QString& name, const QString& label, std::func
 
 void PropertyPanel::addInt(const QString& name, const QString& label, int lo, int hi, std::function<int(const Topology&)> get,
                            std::function<void(Topology&, int)> set) {
+    addCheckedInt(name, label, lo, hi, std::move(get), [set](Topology& t, int v) {
+        set(t, v);
+        return QString();
+    });
+}
+
+void PropertyPanel::addCheckedInt(const QString& name, const QString& label, int lo, int hi,
+                                  std::function<int(const Topology&)> get, std::function<QString(Topology&, int)> set) {
     auto* spin = new QSpinBox;
     spin->setObjectName(name);
     spin->setRange(lo, hi);
     spin->setKeyboardTracking(false);
     m_bindings << Binding{spin, [get](const Topology& t) { return QVariant(get(t)); },
-                          [set](Topology& t, const QVariant& v) { set(t, v.toInt()); return QString(); }};
+                          [set](Topology& t, const QVariant& v) { return set(t, v.toInt()); }};
     const Binding b = m_bindings.last();
     connect(spin, &QSpinBox::valueChanged, this, [this, b, label](int v) { commit(b, v, label); });
     m_form->addRow(label, spin);
@@ -278,6 +288,11 @@ void PropertyPanel::addStrategies() {
               [](T& t, const QString& v) { t.training.partyAggregation = v; keepOwnParams(t.training); });
     addChoice("hierarchy", tr("Hierarchy"), {QStringLiteral("two_layer"), QStringLiteral("flat")},
               [](const T& t) { return t.training.hierarchy; }, [](T& t, const QString& v) { t.training.hierarchy = v; });
+    addCheckedInt("servers", tr("Servers per party (key slicing)"), 1, int(kMaxServersPerParty),
+                  [](const T& t) { return t.centralParty() ? int(t.centralParty()->servers.size()) : 1; },
+                  [](T& t, int v) { return edits::setServerCount(t, v); });
+    addInt("slice_bound", tr("Slice tensors from (floats)"), 1, 1000000000, [](const T& t) { return t.training.sliceBound; },
+           [](T& t, int v) { t.training.sliceBound = v; });
     addChoice("server_optimizer", tr("Server optimizer"), strategyNames(ServerOptimizerRegistry::all()),
               [](const T& t) { return t.training.serverOptimizer; },
               [](T& t, const QString& v) { t.training.serverOptimizer = v; keepOwnParams(t.training); });

@@ -40,6 +40,9 @@ private:
                  std::function<QString(Topology&, const QString&)> set);
     void addInt(const QString& name, const QString& label, int lo, int hi, std::function<int(const Topology&)> get,
                 std::function<void(Topology&, int)> set);
+    // An edit that may be refused: `set` returns why, or nothing.
+    void addCheckedInt(const QString& name, const QString& label, int lo, int hi, std::function<int(const Topology&)> get,
+                       std::function<QString(Topology&, int)> set);
     void addDouble(const QString& name, const QString& label, double lo, double hi, int decimals,
                    std::function<double(const Topology&)> get, std::function<void(Topology&, double)> set);
     void addChoice(const QString& name, const QString& label, const QStringList& choices,

@@ -1,0 +1,118 @@
+#include "ShardedLinks.h"
+
+#include "LinkCodecs.h"
+#include "MetricsReporter.h"
+#include "ModelFrame.h"
+#include "RoleError.h"
+#include "Vocabulary.h"
+#include "WanLinks.h"
+
+#include <algorithm>
+
+namespace hips {
+
+namespace {
+constexpr size_t kMaxPendingVersions = 64;  // versions held for a slower server's shard of them
+}
+
+QList<PeerInfo> serversByRank(const QList<PeerInfo>& table, const QString& role, const Topology& topology) {
+    QList<std::pair<int, PeerInfo>> ranked;
+    for (const PeerInfo& p : table)
+        if (p.role == role) ranked.append({topology.node(p.id) ? topology.node(p.id)->rank : 0, p});
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    QList<PeerInfo> out;
+    for (const auto& [rank, peer] : ranked) out.append(peer);
+    if (out.isEmpty()) throw RoleError("the node table has no " + role.toStdString());
+    return out;
+}
+
+ShardMap shardMapOf(const TrainingSettings& settings, int servers) {
+    return ShardMap(KeyLayout::ofModel(settings.model, settings.dataset), servers, size_t(settings.sliceBound));
+}
+
+ShardedLinks::ShardedLinks(RoleContext& ctx, const QList<PeerInfo>& servers, size_t modelSize)
+    : m_map(shardMapOf(ctx.training(), int(servers.size()))) {
+    if (m_map.total() != modelSize)
+        throw RoleError("the model's key layout covers " + std::to_string(m_map.total()) + " parameters, the model has " +
+                        std::to_string(modelSize) + "; all roles must use the same model");
+    const auto codecs = makeLinkCodecs(ctx);  // keyed by peer: one for every link
+    const auto shaper = makeWanShaper(ctx);   // one emulated WAN link, shared by all of them
+    for (int s = 0; s < int(servers.size()); ++s) {
+        const PeerInfo& server = servers[s];
+        m_channels.push_back(std::make_unique<Channel>(Channel::dealer(ctx.zmq, ctx.node.id, server.endpoint, server.id)));
+        m_channels.back()->setPayloadTransform(codecs);
+        m_channels.back()->setLinkShaper(shaper);
+        m_assemblers.push_back(std::make_unique<ModelAssembler>(m_map.shardSize(s)));
+    }
+}
+
+void ShardedLinks::pull(qint64 version) {
+    for (auto& c : m_channels) c->send(Message(message::kPull, {{QStringLiteral("version"), version}}));
+}
+
+void ShardedLinks::push(qint64 round, qint64 base, const FloatBuffer& update, double weight) {
+    if (count() == 1) return sendPush(channel(0), round, base, update, true, {}, weight);
+    for (int s = 0; s < count(); ++s) {
+        auto shard = std::make_shared<std::vector<float>>(m_map.shardSize(s));
+        m_map.gather(update->data(), s, shard->data());
+        sendPush(channel(s), round, base, shard, true, {}, weight);
+    }
+}
+
+void ShardedLinks::init(const FloatBuffer& weights) {
+    for (int s = 0; s < count(); ++s) {
+        auto shard = weights;
+        if (count() > 1) {
+            shard = std::make_shared<std::vector<float>>(m_map.shardSize(s));
+            m_map.gather(weights->data(), s, shard->data());
+        }
+        Message init(message::kInit);
+        init.frames.push_back(floatFrame(shard));
+        channel(s).send(std::move(init));
+    }
+}
+
+std::optional<ModelVersion> ShardedLinks::receive(const QString& type, qint64 minVersion, std::chrono::milliseconds timeout,
+                                                  bool* firstSlice) {
+    std::vector<Channel*> channels;
+    for (auto& c : m_channels) channels.push_back(c.get());
+    const int ready = count() == 1 ? 0 : pollChannels(channels, timeout);
+    if (ready < 0) return std::nullopt;
+    auto e = channel(ready).receive(count() == 1 ? timeout : std::chrono::milliseconds(0));
+    if (!e || e->message.type != type) return std::nullopt;
+    const auto slice = ModelSlice::fromMessage(std::move(e->message), e->peer);
+    if (!slice || slice->version < minVersion) return std::nullopt;
+    if (firstSlice) *firstSlice = true;
+    auto shard = m_assemblers[size_t(ready)]->add(*slice);
+    return shard ? addShard(ready, std::move(*shard), minVersion) : std::nullopt;
+}
+
+// One server's shard of a version is in: the whole model once every server's is. Versions below
+// a completed one are dropped (a newer model supersedes them).
+std::optional<ModelVersion> ShardedLinks::addShard(int server, ModelVersion shard, qint64 minVersion) {
+    if (count() == 1) return shard;
+    for (auto it = m_pending.begin(); it != m_pending.end() && it->first < minVersion;) it = m_pending.erase(it);
+    if (m_pending.size() >= kMaxPendingVersions && !m_pending.count(shard.version))
+        m_pending.erase(m_pending.begin());  // a server far behind the others: its oldest versions go
+    std::vector<ModelVersion>& shards = m_pending[shard.version];
+    shards.resize(size_t(count()));
+    shards[size_t(server)] = std::move(shard);
+    if (std::any_of(shards.begin(), shards.end(), [](const ModelVersion& m) { return m.version < 0; })) return std::nullopt;
+    const qint64 version = shards.front().version;
+    FloatBuffer whole = m_pool.acquire(m_map.total());
+    for (int s = 0; s < count(); ++s) m_map.scatter(shards[size_t(s)].data, s, whole->data());
+    m_pending.erase(m_pending.begin(), m_pending.upper_bound(version));
+    return ModelVersion::fromBuffer(version, whole);
+}
+
+QCborMap ShardedLinks::trafficFields() const {
+    std::vector<const Channel*> channels;
+    for (const auto& c : m_channels) channels.push_back(c.get());
+    return hips::trafficFields(channels);
+}
+
+void ShardedLinks::lingerOnClose(std::chrono::milliseconds linger) {
+    for (auto& c : m_channels) c->lingerOnClose(linger);
+}
+
+}  // namespace hips
