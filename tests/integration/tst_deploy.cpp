@@ -124,6 +124,34 @@ class DeployTest : public QObject {
                                       path(name + ".sqlite"), "--out", path(name + "_run")} + sshArgs(path("known_hosts")));
     }
 
+    // Host i's link to the bridge shaped both ways by the kernel's token bucket (tc tbf): the
+    // bridge's end of the veth pair for what goes to the host, the host's end for what leaves it.
+    // An empty rate removes the shaping. Says why it cannot, or nothing.
+    QString shapeHostLink(int i, const QString& rate) const {
+        const QString ns = QStringLiteral("hn%1%2").arg(m_tag).arg(i);
+        const QStringList ends[2] = {{"tc", "qdisc", rate.isEmpty() ? "del" : "replace", "dev", QStringLiteral("hv%1%2").arg(m_tag).arg(i), "root"},
+                                     {"ip", "netns", "exec", ns, "tc", "qdisc", rate.isEmpty() ? "del" : "replace", "dev",
+                                      QStringLiteral("hp%1%2").arg(m_tag).arg(i), "root"}};
+        for (QStringList command : ends) {
+            if (!rate.isEmpty()) command << "tbf" << "rate" << rate << "burst" << "32kb" << "latency" << "2s";
+            const Result r = run(command.takeFirst(), command, 10000);
+            if (r.status != 0 && !rate.isEmpty()) return QString::fromUtf8(r.out);
+        }
+        return {};
+    }
+
+    // Seconds per round from `hips run`'s table: from its first row's elapsed time to its last's.
+    static double secondsPerRound(const QByteArray& out) {
+        static const QRegularExpression row(QStringLiteral("^\\s*(\\d+)\\s.*\\s([\\d.]+)s$"), QRegularExpression::MultilineOption);
+        QList<std::pair<int, double>> rows;
+        for (auto it = row.globalMatch(QString::fromUtf8(out)); it.hasNext();) {
+            const auto m = it.next();
+            rows.append({m.captured(1).toInt(), m.captured(2).toDouble()});
+        }
+        if (rows.size() < 2 || rows.last().first == rows.first().first) return -1;
+        return (rows.last().second - rows.first().second) / (rows.last().first - rows.first().first);
+    }
+
     QStringList sshArgs(const QString& knownHosts, bool accept = true) const {
         QStringList a{"--known-hosts", knownHosts, "--ssh-timeout", "5"};
         if (accept) a << "--accept-new-host-keys";
@@ -150,6 +178,7 @@ private Q_SLOTS:
     // Whatever a failed case left (agents, roles) goes, so that one failure does not cascade
     // into the next cases through a port still in use.
     void cleanup() {
+        for (int i = 1; i < 3; ++i) shapeHostLink(i, {});
         for (const QString& entry : QDir("/proc").entryList(QDir::Dirs)) {
             bool isPid = false;
             const qint64 pid = entry.toLongLong(&isPid);
@@ -195,6 +224,38 @@ private Q_SLOTS:
         }
         QVERIFY(across > 0);
         QTRY_COMPARE_WITH_TIMEOUT(processesWith(path("three").toUtf8()), 0, 15000);  // agents and roles gone
+    }
+
+    // The emulated WAN (a party's `wan`: LinkShaper, on the sending side) against the kernel's: the
+    // same run with hosts B and C's links shaped by tc's token bucket at the same rate takes a time
+    // per round within 25 % of the emulated one. (This kernel has no netem, so delay is not
+    // compared: both runs add none.) The emulated run goes first and deploys; the shaped one finds
+    // the agents installed, so nothing is uploaded through the slow links.
+    void anEmulatedWanMatchesTheKernelsShaping_data() {
+        QTest::addColumn<int>("mbps");
+        QTest::newRow("5 Mbit/s") << 5;
+        QTest::newRow("20 Mbit/s") << 20;
+    }
+
+    void anEmulatedWanMatchesTheKernelsShaping() {
+        QFETCH(int, mbps);
+        const QStringList training{"--model", "mlp", "--rounds", "5", "--eval-every", "5"};
+        const QString name = QStringLiteral("wan%1").arg(mbps);
+        const Result emulated = run(kHips, QStringList{"run", writeTopology("wan"), "--wan", QString::number(mbps), "--history",
+                                                       path(name + "e.sqlite"), "--out", path(name + "e_run")} + training +
+                                               sshArgs(path("known_hosts")));
+        QVERIFY2(emulated.status == 0, emulated.out.constData());
+        for (int i = 1; i < 3; ++i)
+            if (const QString why = shapeHostLink(i, QStringLiteral("%1mbit").arg(mbps)); !why.isEmpty()) QSKIP(qPrintable("tc tbf: " + why));
+        const Result kernel = run(kHips, QStringList{"run", writeTopology("wan"), "--history", path(name + "k.sqlite"), "--out",
+                                                     path(name + "k_run")} + training + sshArgs(path("known_hosts")));
+        for (int i = 1; i < 3; ++i) shapeHostLink(i, {});
+        QVERIFY2(kernel.status == 0, kernel.out.constData());
+        const double emulatedRound = secondsPerRound(emulated.out), kernelRound = secondsPerRound(kernel.out);
+        qInfo("seconds per round at %d Mbit/s: emulated %.2f, kernel (tc tbf) %.2f, ratio %.2f", mbps, emulatedRound, kernelRound,
+              emulatedRound / kernelRound);
+        QVERIFY2(emulatedRound > 0 && kernelRound > 0, emulated.out.constData());
+        QVERIFY2(std::abs(emulatedRound / kernelRound - 1) <= 0.25, kernel.out.constData());
     }
 
     void deployAgainSkipsTheUploadAndStopLeavesNothing() {
