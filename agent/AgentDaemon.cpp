@@ -41,12 +41,7 @@ AgentDaemon::AgentDaemon(const QString& bindEndpoint, bool standby, const CurveC
     connect(&m_roles, &RoleSupervisor::started, this, [this](const QString& node, qint64 pid) {
         sendEvent(QStringLiteral("started"), node, {{QStringLiteral("pid"), pid}});
     });
-    connect(&m_roles, &RoleSupervisor::exited, this, [this](const QString& node, const RoleExitInfo& info) {
-        sendEvent(QStringLiteral("exited"), node,
-                  {{QStringLiteral("code"), info.exitCode}, {QStringLiteral("crashed"), info.crashed},
-                   {QStringLiteral("error"), info.error}});
-        quitWhenIdle();
-    });
+    connect(&m_roles, &RoleSupervisor::exited, this, &AgentDaemon::onRoleExited);
     connect(&m_roles, &RoleSupervisor::metricLine, this, [this](const QString& node, const QByteArray& json) {
         sendEvent(QStringLiteral("metric"), node, {{QStringLiteral("json"), QString::fromUtf8(json)}});
     });
@@ -101,6 +96,7 @@ void AgentDaemon::onMessage(const QString& peer, const Message& m) {
     } else if (type == QLatin1String("stop")) {
         m_roles.stop(m.string(QStringLiteral("node")));
     } else if (type == QLatin1String("stop_all")) {
+        cancelRestarts();
         m_roles.stopAll();
     } else if (type == QLatin1String("shutdown")) {
         shutdown(QStringLiteral("the controller asked"));
@@ -164,8 +160,39 @@ void AgentDaemon::onStart(const Message& m) {
     const QString keysPath = QDir(outDir).filePath(QStringLiteral("peer-keys.txt"));
     if (const QString e = writeOnce(topologyPath, start->topologyJson.toUtf8()); !e.isEmpty()) return refuse(start->node, e);
     if (const QString e = writeOnce(keysPath, start->peerKeys.toText()); !e.isEmpty()) return refuse(start->node, e);
-    m_roles.start(RoleLaunch{start->node, program, topologyPath, outDir, start->threads, start->nodeKey.toText(), keysPath,
-                             isTrainingRole(nodeInfo->kind) && m_trainerZygote});
+    const RoleLaunch launch{start->node, program, topologyPath, outDir, start->threads, start->nodeKey.toText(), keysPath,
+                            isTrainingRole(nodeInfo->kind) && m_trainerZygote};
+    const TrainingSettings& training = topology.topology->training;
+    m_restarts.remember(launch, training.continuesThroughFailures() && nodeInfo->kind == RoleKind::Worker
+                                    ? int(training.param(QStringLiteral("max_restarts"))) : 0);
+    m_roles.start(launch);
+}
+
+// A role ended. Under fault_policy continue a crashed worker is started again after a backoff,
+// and the controller is told so with the exit; otherwise its exit is final.
+void AgentDaemon::onRoleExited(const QString& node, const RoleExitInfo& info) {
+    QCborMap fields{{QStringLiteral("code"), info.exitCode}, {QStringLiteral("crashed"), info.crashed},
+                    {QStringLiteral("error"), info.error}};
+    int attempt = 0, maxRestarts = 0;
+    const std::optional<int> delay = m_shuttingDown ? std::nullopt : m_restarts.planRestart(node, info, &attempt, &maxRestarts);
+    if (delay) {
+        fields.insert(QStringLiteral("restarting"), true);
+        fields.insert(QStringLiteral("attempt"), attempt);
+        fields.insert(QStringLiteral("max_restarts"), maxRestarts);
+        fields.insert(QStringLiteral("delay_ms"), *delay);
+        QTimer::singleShot(*delay, this, [this, node] {
+            if (const std::optional<RoleLaunch> launch = m_restarts.takeDue(node)) m_roles.start(*launch);
+        });
+    }
+    sendEvent(QStringLiteral("exited"), node, fields);
+    quitWhenIdle();
+}
+
+// No restart once the run stops: each role whose restart was pending ends for good, and says so.
+void AgentDaemon::cancelRestarts() {
+    for (const QString& node : m_restarts.cancelAll())
+        sendEvent(QStringLiteral("exited"), node, {{QStringLiteral("code"), -1}, {QStringLiteral("crashed"), false},
+                                                   {QStringLiteral("error"), QStringLiteral("its restart was cancelled: the run is stopping")}});
 }
 
 // Every node of a run brings the same topology and keys for the same directory: written (whole,
@@ -226,6 +253,7 @@ void AgentDaemon::checkController() {
     if (!m_standby) return shutdown(why, control::kAgentExitControllerSilent);
     if (!m_helloDone) return;  // waiting for a controller is what standby is for
     std::fprintf(stderr, "hips-agent: %s; stopping its roles and waiting for the next\n", qPrintable(why));
+    cancelRestarts();
     m_roles.stopAll();
     m_helloDone = false;
     m_unacked.clear();  // its events have no reader any more
@@ -238,6 +266,7 @@ void AgentDaemon::shutdown(const QString& reason, int exitCode) {
     m_exitCode = exitCode;
     if (reason != QLatin1String("the controller asked"))  // the normal end says nothing
         std::fprintf(stderr, "hips-agent: shutting down: %s\n", qPrintable(reason));
+    cancelRestarts();
     m_roles.stopAll();
     quitWhenIdle();
 }

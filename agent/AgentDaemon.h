@@ -3,6 +3,7 @@
 // RoleSupervisor, and streams their events back with sequence numbers, keeping each until
 // the controller acknowledges it. A controller silent for too long is presumed dead:
 // the agent stops every role and exits, so nothing is left running.
+#include "RoleRestarts.h"
 #include "RoleSupervisor.h"
 #include "SocketThread.h"
 
@@ -34,6 +35,8 @@ public:
 private:
     void onMessage(const QString& peer, const Message& m);
     void onStart(const Message& m);
+    void onRoleExited(const QString& node, const RoleExitInfo& info);
+    void cancelRestarts();
     QString realOutDir(const QString& outDir, QString* error) const;
     QString writeOnce(const QString& path, const QByteArray& bytes);
     void sendEvent(const QString& kind, const QString& node, QCborMap fields);
@@ -47,6 +50,7 @@ private:
     QString m_endpoint;
     std::unique_ptr<SocketThread> m_socket;
     RoleSupervisor m_roles;
+    RoleRestarts m_restarts;
     QMap<qint64, QCborMap> m_unacked;  // the journal: seq -> event
     qint64 m_nextSeq = 1;
     bool m_helloDone = false;

@@ -733,8 +733,9 @@
     </message>
     <message>
         <location filename="../backend/topology/JsonFields.cpp" line="109"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="223"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="320"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="224"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="322"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="351"/>
         <source>&apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持“%1”；请使用以下之一：%2</translation>
     </message>
@@ -744,269 +745,269 @@
         <translation>未知的%1“%2”；应为以下之一：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="27"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="28"/>
         <source>larger than %1 bytes</source>
         <translation>大于 %1 字节</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="28"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="29"/>
         <source>%1 bytes</source>
         <translation>%1 字节</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="29"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="30"/>
         <source>the document is %1; a topology may be at most %2 bytes (1 MiB). Check that this is a topology file; a setup that large must be split into several topologies</source>
         <translation>文档大小为 %1；拓扑最多 %2 字节（1 MiB）。请确认这是拓扑文件；如此大的配置须拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="43"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="44"/>
         <source>%1 %2; at most %3 are supported (%4)</source>
         <translation>%1 个%2；最多支持 %3 个（%4）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="48"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="49"/>
         <source>a run starts at most %1 processes; split the setup into several topologies</source>
         <translation>一次运行最多启动 %1 个进程；请将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="54"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="55"/>
         <source>host field</source>
         <translation>主机字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="84"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="85"/>
         <source>adversary field</source>
         <translation>攻击者字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="89"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="90"/>
         <source>&apos;%1&apos; is not an attack; use one of: %2</source>
         <translation>“%1”不是攻击方式；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="94"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="95"/>
         <source>%1 takes no strength</source>
         <translation>%1 不需要强度</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="128"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="129"/>
         <source>must be an object with host and port</source>
         <translation>必须是包含 host 和 port 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="140"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="141"/>
         <source>the central party has no WAN of its own: each other party&apos;s wan shapes its link to the central party</source>
         <translation>中心参与方没有自己的广域网链路：其他每个参与方的 wan 设置决定它到中心参与方的链路</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="145"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="146"/>
         <source>wan field</source>
         <translation>wan 字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="149"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="150"/>
         <source>a wan needs its bandwidth_mbps (megabits per second)</source>
         <translation>wan 需要 bandwidth_mbps（每秒兆比特）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="156"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="157"/>
         <source>party field</source>
         <translation>参与方字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="176"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="177"/>
         <source>role &apos;%1&apos; belongs to %2; %3 uses: %4</source>
         <translation>角色“%1”属于%2；%3使用：%4</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="177"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="178"/>
         <source>an ordinary party</source>
         <translation>普通参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="177"/>
         <location filename="../backend/topology/TopologyReader.cpp" line="178"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="179"/>
         <source>the central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="178"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="179"/>
         <source>this party</source>
         <translation>该参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="180"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="181"/>
         <source>unknown role &apos;%1&apos;; expected one of: %2</source>
         <translation>未知角色“%1”；应为以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="195"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="196"/>
         <source>must be an object with host and count</source>
         <translation>必须是包含 host 和 count 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="234"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="235"/>
         <source>training setting</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="274"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="276"/>
         <source>top-level field</source>
         <translation>顶层字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="276"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="278"/>
         <source>must be &quot;%1&quot;</source>
         <translation>必须为 &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="279"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="281"/>
         <source>version %1 is newer than this program reads (%2); upgrade HiPS Studio</source>
         <translation>版本 %1 比本程序能读取的（%2）更新；请升级 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="289"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="291"/>
         <source>must be an object with id and address</source>
         <translation>必须是包含 id 和 address 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="293"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="295"/>
         <source>each party runs at least 3 processes and %1</source>
         <translation>每个参与方至少运行 3 个进程，且%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="298"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="300"/>
         <source>must be an object with id and roles</source>
         <translation>必须是包含 id 和 roles 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="320"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="322"/>
         <source>cannot open the file (%1); check the path</source>
         <translation>无法打开文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="340"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="342"/>
         <source>cannot read the file (%1); check the path</source>
         <translation>无法读取文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="364"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="366"/>
         <source>not valid UTF-8 at line %1 (offset %2); save the file as UTF-8</source>
         <translation>第 %1 行（偏移 %2）不是有效的 UTF-8；请将文件保存为 UTF-8</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="373"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="375"/>
         <source>not valid JSON at line %1 (offset %2): %3</source>
         <translation>第 %1 行（偏移 %2）不是有效的 JSON：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="378"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="380"/>
         <source>the document must be a JSON object</source>
         <translation>文档必须是 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="27"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="28"/>
         <source>the topology name</source>
         <translation>拓扑名称</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="48"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="49"/>
         <source>%1 %2 is out of range; use an integer in [%3, %4]</source>
         <translation>%1 %2 超出范围；请使用 [%3, %4] 内的整数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="56"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="57"/>
         <source>the topology starts %1 processes; a run may start at most %2. Use fewer workers, or split the setup into several topologies</source>
         <translation>该拓扑会启动 %1 个进程；一次运行最多启动 %2 个。请减少工作节点，或将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="60"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="61"/>
         <source>%1 parties; at most %2 are supported (each runs at least 3 of the at most %3 processes); split the setup into several topologies</source>
         <translation>%1 个参与方；最多支持 %2 个（每个至少运行最多 %3 个进程中的 3 个）；请将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="64"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="65"/>
         <source>%1 hosts; at most %2 are supported; declare only the hosts that run processes</source>
         <translation>%1 台主机；最多支持 %2 台；只声明运行进程的主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="72"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="73"/>
         <source>host id</source>
         <translation>主机 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="74"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="75"/>
         <source>host &apos;%1&apos;</source>
         <translation>主机“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="74"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="75"/>
         <source>this host</source>
         <translation>该主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="90"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="91"/>
         <source>duplicate host id &apos;%1&apos;; give every host its own id</source>
         <translation>主机 ID“%1”重复；请为每台主机指定唯一 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="93"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="94"/>
         <source>no hosts; declare at least one</source>
         <translation>没有主机；请至少声明一台</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="102"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="103"/>
         <source>hosts &apos;%1&apos; and &apos;%2&apos; share address %3 and agent_port %4; give each its own agent_port</source>
         <translation>主机“%1”和“%2”共用地址 %3 和 agent_port %4；请为每台主机指定各自的 agent_port</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="106"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="107"/>
         <source>hosts &apos;%1&apos; and &apos;%2&apos; share address %3 and install_dir %4; give each its own install_dir</source>
         <translation>主机“%1”和“%2”共用地址 %3 和 install_dir %4；请为每台主机指定各自的 install_dir</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="113"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="114"/>
         <source>host &apos;%1&apos; is not declared in $.hosts; add it there or fix the name</source>
         <translation>主机“%1”未在 $.hosts 中声明；请在那里添加它或修正名称</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="119"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="120"/>
         <source>&apos;%1&apos; is not a device; use cpu or cuda:N</source>
         <translation>“%1”不是设备；请使用 cpu 或 cuda:N</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="129"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="130"/>
         <source>port %1 on host &apos;%2&apos; is already used by %3; choose a free port</source>
         <translation>主机“%2”上的端口 %1 已被 %3 使用；请选择空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="142"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="143"/>
         <source>duplicate party id &apos;%1&apos;; give every party its own id</source>
         <translation>参与方 ID“%1”重复；请为每个参与方指定唯一 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="144"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="145"/>
         <source>party id</source>
         <translation>参与方 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="149"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="150"/>
         <source>no central party; mark the party holding the global scheduler, global server and master worker with &quot;central&quot;: true</source>
         <translation>没有中心参与方；请用 &quot;central&quot;: true 标记包含全局调度器、全局服务器和主工作节点的参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="152"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="153"/>
         <source>%1 parties are marked central; exactly one must be</source>
         <translation>%1 个参与方被标记为中心；必须恰好一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="154"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="155"/>
         <source>no ordinary party; add at least one party with a scheduler, a server and workers</source>
         <translation>没有普通参与方；请至少添加一个含调度器、服务器和工作节点的参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="161"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="165"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="162"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="166"/>
         <source>party &apos;%1&apos; has no %2; add one</source>
         <translation>参与方“%1”没有 %2；请添加一个</translation>
     </message>
@@ -1015,168 +1016,193 @@
         <translation type="vanished">给出了 %1 个服务器；此版本每个参与方运行一个服务器（跨服务器的键切分在计划中）；请保留一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="167"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="168"/>
         <source>%1 %2 given; a party runs at most %3</source>
         <translation>给出了 %1 个 %2；一个参与方最多运行 %3 个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="173"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="174"/>
         <source>mode esync needs a state service in the central party &apos;%1&apos;: add &quot;state_service&quot;: {&quot;port&quot;: N} to its roles</source>
         <translation>esync 模式需要中心参与方“%1”中的状态服务：请在其角色中添加 &quot;state_service&quot;: {&quot;port&quot;: N}</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="176"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="177"/>
         <source>the central party &apos;%1&apos; has no master_worker; add one</source>
         <translation>中心参与方“%1”没有 master_worker；请添加一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="188"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="189"/>
         <source>party &apos;%1&apos; has no workers; add a group with count &gt;= 1</source>
         <translation>参与方“%1”没有工作节点；请添加一个 count &gt;= 1 的组</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="196"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="197"/>
         <source>set exactly one of local_iters and local_epochs above 0</source>
         <translation>local_iters 和 local_epochs 中须恰好一个大于 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="199"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="200"/>
         <source>%1 attackers a round, but the run has %2 training workers</source>
         <translation>每轮 %1 个攻击者，但本次运行只有 %2 个训练工作节点</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="202"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="203"/>
         <source>mode %1 syncs workers with their party server; central workers have none: set train_central_workers to false</source>
         <translation>%1 模式让工作节点与所在参与方的服务器同步；中心工作节点没有这样的服务器：请将 train_central_workers 设为 false</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="206"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="207"/>
         <source>mode %1 counts a round in synchronisations: set local_iters (synchronisations per round) instead of local_epochs</source>
         <translation>%1 模式按同步次数计轮：请设置 local_iters（每轮同步次数）而不是 local_epochs</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="209"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="210"/>
         <source>mode %1 pushes gradients, and model %2&apos;s BatchNorm statistics have none: they would never leave their initial values; choose a mode that pushes models (fedavg, esync, …) or another model</source>
         <translation>%1 模式推送梯度，而模型 %2 的 BatchNorm 统计量没有梯度：它们将永远停留在初始值；请选择推送模型的模式（fedavg、esync 等）或其他模型</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="213"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="214"/>
         <source>eval_every (%1) is larger than rounds (%2); the model would never be evaluated</source>
         <translation>eval_every（%1）大于 rounds（%2）；模型将永远不会被评估</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="216"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="217"/>
         <source>resume_round (%1) must be below rounds (%2): a run resumes from a checkpoint before its end</source>
         <translation>resume_round（%1）必须小于 rounds（%2）：运行只能从结束前的检查点恢复</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="219"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="220"/>
         <source>mode %1 applies pushes as they come and keeps no checkpoints; only the modes with rounds at the global server resume</source>
         <translation>%1 模式随到随用推送，不保存检查点；只有全局服务器按轮聚合的模式才能恢复</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="238"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="239"/>
         <source>party &apos;%1&apos; has %2 servers and the central party %3 global servers; each party server relays its slice of the model to the global server of the same rank: give every party as many servers as there are global servers</source>
         <translation>参与方“%1”有 %2 个服务器，而中心参与方有 %3 个全局服务器；每个参与方服务器把它的模型分片转发给同序号的全局服务器：请让每个参与方的服务器数与全局服务器数相同</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="246"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="247"/>
         <source>mode %1 applies each push as it comes, and every server would count its own versions, so a model put together from several servers would mix them: run %1 with one server per party</source>
         <translation>模式 %1 在每次推送到达时立即应用，每个服务器各自计数版本，由多个服务器拼成的模型会混合不同版本：请在每个参与方只用一个服务器运行 %1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="254"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="255"/>
         <source>%1 compares whole updates, and each of the %2 global servers holds only a slice of them: use one global server, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
         <translation>%1 比较完整的更新，而 %2 个全局服务器各自只持有其中一个分片：请使用一个全局服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="258"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="259"/>
         <source>%1 compares whole updates, and each party server holds only a slice of them: use one server per party, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
         <translation>%1 比较完整的更新，而每个参与方服务器只持有其中一个分片：请每个参与方使用一个服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="262"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="263"/>
         <source>a quorum lets each server close its round with different contributions, so the slices of one model would come from different workers: remove quorum, or use one server per party</source>
         <translation>法定数让每个服务器以不同的贡献结束其轮次，一个模型的各分片会来自不同的工作节点：请去掉 quorum，或每个参与方使用一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="274"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="275"/>
         <source>partition &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持划分方式“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="277"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="278"/>
         <source>mode &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持模式“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="280"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="283"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="281"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="284"/>
         <source>aggregation &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持聚合规则“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="290"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="291"/>
         <source>%1 is not a setting of mode %2, aggregation %3, party_aggregation %4 or partition %5; remove it or choose the strategy it belongs to</source>
         <translation>%1 不是模式 %2、聚合规则 %3、参与方聚合规则 %4 或划分方式 %5 的设置；请删除它，或选择它所属的策略</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="298"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="300"/>
         <source>a flat run has no party servers; mode %1 needs them: use fedavg or ssgd, or hierarchy two_layer</source>
         <translation>扁平运行没有参与方服务器；%1 模式需要它们：请使用 fedavg 或 ssgd，或将 hierarchy 设为 two_layer</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="301"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="303"/>
         <source>a flat run has no party servers to run party_aggregation %1: set it to fedavg</source>
         <translation>扁平运行没有参与方服务器来执行参与方聚合规则 %1：请将其设为 fedavg</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="306"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="308"/>
         <source>mode %1 applies each push at the global server as it comes; aggregation %2 needs a round&apos;s contributions: use fedavg, or a mode with rounds (fedavg, ssgd, esync, hfa)</source>
         <translation>%1 模式在全局服务器上随到随用每个推送；聚合规则 %2 需要一轮的全部贡献：请使用 fedavg，或按轮的模式（fedavg、ssgd、esync、hfa）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="310"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="312"/>
         <source>mode %1 forwards each push from the party servers as it comes; party_aggregation %2 needs a round&apos;s contributions: use fedavg, or a mode with rounds</source>
         <translation>%1 模式由参与方服务器随到随转发每个推送；参与方聚合规则 %2 需要一轮的全部贡献：请使用 fedavg，或按轮的模式</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="327"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="329"/>
+        <source>mode %1 cannot go on without one of its processes (%2): use fault_policy fail, or fedavg, ssgd or hfa</source>
+        <translation>模式 %1 缺少任何一个进程都无法继续（%2）：请使用 fault_policy fail，或 fedavg、ssgd、hfa</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="332"/>
+        <source>every round waits for every device&apos;s step</source>
+        <translation>每一轮都要等待每个设备的一步</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="333"/>
+        <source>it has no rounds to close without it</source>
+        <translation>它没有可以在缺少该进程时结束的轮次</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="336"/>
+        <source>aggregation %1 takes every worker&apos;s own update through its party server, and the global server cannot tell which are down: use fault_policy fail, or a party rule that keeps updates apart</source>
+        <translation>聚合规则 %1 经参与方服务器接收每个工作节点各自的更新，全局服务器无法得知哪些节点已下线：请使用 fault_policy fail，或使用分开保留更新的参与方规则</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="342"/>
+        <source>%1 decodes from every worker of a group and cannot go on without one: use fault_policy fail</source>
+        <translation>%1 需要组内每个工作节点才能解码，缺少一个就无法继续：请使用 fault_policy fail</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="358"/>
         <source>mode %1 has no round of model deltas at the global server for server optimizer %2 to step with: use fedavg, esync or hfa, or server_optimizer sgd with server_lr 1</source>
         <translation>%1 模式在全局服务器上没有按轮的模型增量供服务器优化器 %2 使用：请使用 fedavg、esync 或 hfa，或使用 server_lr 为 1 的 server_optimizer sgd</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="331"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="362"/>
         <source>mode %1 takes one step from the global model each push; FedProx&apos;s proximal term needs local steps: set proximal_mu to 0</source>
         <translation>%1 模式每次推送只从全局模型走一步；FedProx 的近端项需要本地多步：请将 proximal_mu 设为 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="340"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="371"/>
         <source>%1 codes the workers of one party: set it as party_aggregation (a single party reproduces Draco&apos;s flat setting)</source>
         <translation>%1 对单个参与方的工作节点编码：请将其设为 party_aggregation（单个参与方即重现 Draco 的扁平设置）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="344"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="375"/>
         <source>%1 needs mode fedavg (workers whose rounds are the same local work on the same data); mode is %2</source>
         <translation>%1 需要 fedavg 模式（各轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="347"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="378"/>
         <source>%1 codes the workers of the parties; central workers push to the global server uncoded: set train_central_workers to false</source>
         <translation>%1 对各参与方的工作节点编码；中心工作节点未经编码直接推送到全局服务器：请将 train_central_workers 设为 false</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="354"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="385"/>
         <source>party &apos;%1&apos; has %2 workers, not a whole number of groups of draco_r %3</source>
         <translation>参与方“%1”有 %2 个工作节点，不能整分为每组 draco_r %3 个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="373"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="404"/>
         <source>%1 needs at least %2 contributions (%3), and party &apos;%4&apos; has %5 workers; add workers or lower party_byzantine_f</source>
         <translation>%1 至少需要 %2 个贡献（%3），而参与方“%4”只有 %5 个工作节点；请增加工作节点或降低 party_byzantine_f</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="385"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="416"/>
         <source>%1 needs at least %2 contributions (%3), and %4 %5 push to the global server; add them or lower byzantine_f</source>
         <translation>%1 至少需要 %2 个贡献（%3），而只有 %4 个%5推送到全局服务器；请增加它们或降低 byzantine_f</translation>
     </message>
@@ -2174,82 +2200,87 @@
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="116"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="36"/>
+        <source>restarting</source>
+        <translation>正在重启</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="118"/>
         <source>host %1 could not be deployed: %2</source>
         <translation>主机 %1 无法部署：%2</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="137"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="139"/>
         <source>not deployed</source>
         <translation>未部署</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="140"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="142"/>
         <source>%1 (signal %2)</source>
         <translation>%1（信号 %2）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="141"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="143"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="144"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="146"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="147"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="149"/>
         <source>%1 s ago</source>
         <translation>%1 秒前</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="155"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="157"/>
         <source>Party</source>
         <translation>参与方</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="155"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="157"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="155"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="157"/>
         <source>Role</source>
         <translation>角色</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="155"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="157"/>
         <source>Rank</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="155"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="157"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="155"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="157"/>
         <source>PID</source>
         <translation>PID</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="156"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="158"/>
         <source>Uptime</source>
         <translation>运行时长</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="156"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="158"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="156"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="158"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="156"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="158"/>
         <source>Last heard</source>
         <translation>最近通信</translation>
     </message>
@@ -2257,278 +2288,283 @@
 <context>
     <name>hips::PropertyPanel</name>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="148"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="149"/>
         <source>Set %1</source>
         <translation>设置%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="231"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="232"/>
         <source>&lt;b&gt;Topology and training&lt;/b&gt;</source>
         <translation>&lt;b&gt;拓扑与训练&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="233"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="234"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="236"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="237"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="238"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="239"/>
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="240"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="241"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="243"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="244"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="245"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="246"/>
         <source>Local iterations (0: use epochs)</source>
         <translation>本地迭代次数（0：按轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="247"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="248"/>
         <source>Local epochs (0: use iterations)</source>
         <translation>本地轮次（0：按迭代次数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="249"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="250"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="251"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="252"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="253"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="254"/>
         <source>Momentum</source>
         <translation>动量</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="255"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="256"/>
         <source>Evaluate every (rounds)</source>
         <translation>评估间隔（轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="257"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="258"/>
         <source>Checkpoint every (rounds, 0: never)</source>
         <translation>检查点间隔（轮，0：从不）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="259"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="260"/>
         <source>Central workers train</source>
         <translation>中心参与方工作节点参与训练</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="261"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="262"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="262"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="263"/>
         <source>Threads per role</source>
         <translation>每个角色的线程数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="264"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="265"/>
         <source>Synthetic samples</source>
         <translation>合成样本数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="266"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="267"/>
         <source>Heartbeat timeout (s)</source>
         <translation>心跳超时（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="282"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="283"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="284"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="285"/>
         <source>Aggregation (global)</source>
         <translation>聚合规则（全局）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="286"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="287"/>
         <source>Aggregation (parties)</source>
         <translation>聚合规则（参与方）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="289"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="290"/>
         <source>Hierarchy</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="291"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="292"/>
         <source>Servers per party (key slicing)</source>
         <translation>每个参与方的服务器数（键切分）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="294"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="295"/>
         <source>Slice tensors from (floats)</source>
         <translation>切分张量的下限（浮点数个数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="296"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="297"/>
         <source>Server optimizer</source>
         <translation>服务器优化器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="299"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="300"/>
         <source>Compression (across parties)</source>
         <translation>压缩（跨参与方）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="302"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="303"/>
         <source>Compression (inside parties)</source>
         <translation>压缩（参与方内部）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="305"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="306"/>
         <source>FedProx μ (0: off)</source>
         <translation>FedProx μ（0：关闭）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="307"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="308"/>
+        <source>When a process dies</source>
+        <translation>进程终止时</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="311"/>
         <source>Partition</source>
         <translation>数据划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="325"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="329"/>
         <source>&lt;b&gt;Party&lt;/b&gt;</source>
         <translation>&lt;b&gt;参与方&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="327"/>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="359"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="331"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="363"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="329"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="333"/>
         <source>Central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="341"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="345"/>
         <source>WAN bandwidth (Mbit/s, 0: none)</source>
         <translation>广域网带宽（Mbit/s，0：不模拟）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="349"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="353"/>
         <source>WAN latency (ms)</source>
         <translation>广域网延迟（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="357"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="361"/>
         <source>&lt;b&gt;Host&lt;/b&gt; (shared by every party on it)</source>
         <translation>&lt;b&gt;主机&lt;/b&gt;（由其上的所有参与方共享）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="368"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="372"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="369"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="373"/>
         <source>SSH port</source>
         <translation>SSH 端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="373"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="377"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="374"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="378"/>
         <source>Identity file</source>
         <translation>身份文件（私钥）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="375"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="379"/>
         <source>Install directory</source>
         <translation>安装目录</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="380"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="384"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="381"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="385"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="382"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="386"/>
         <source>Master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="383"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="387"/>
         <source>State service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="384"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="388"/>
         <source>Worker group</source>
         <translation>工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="393"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="397"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="398"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="402"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="404"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="408"/>
         <source>Workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="410"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="414"/>
         <source>Slowdown (×)</source>
         <translation>减速倍数 (×)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="416"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="420"/>
         <source>Each local step takes this multiple of its compute time: a slower device, emulated</source>
         <translation>每个本地步骤耗时为其计算时间的这一倍数：用于模拟较慢的设备</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="418"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="422"/>
         <source>none (honest)</source>
         <translation>无（诚实）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="419"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="423"/>
         <source>Adversary</source>
         <translation>攻击者</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="432"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="436"/>
         <source>Attack strength</source>
         <translation>攻击强度</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="441"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="445"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>

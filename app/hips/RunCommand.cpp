@@ -1,6 +1,7 @@
 #include "RunCommand.h"
 
 #include "AggregatorRegistry.h"
+#include "FaultPolicy.h"
 #include "FedOptimizer.h"
 #include "GradientCodec.h"
 #include "Checkpoint.h"
@@ -98,6 +99,7 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
     if (args.isSet("server-optimizer")) s.serverOptimizer = args.value("server-optimizer");
     if (args.isSet("compression")) s.compression = args.value("compression");
     if (args.isSet("party-compression")) s.partyCompression = args.value("party-compression");
+    if (args.isSet("fault-policy")) s.faultPolicy = args.value("fault-policy");
     if (args.isSet("flat")) s.hierarchy = QStringLiteral("flat");
     if (args.isSet("servers")) {
         const int count = args.value("servers").toInt(&ok);
@@ -232,11 +234,13 @@ int runCommand(const QStringList& arguments) {
                        "parameters with --param NAME=VALUE):\n%1\nAggregation rules (--aggregation NAME, "
                        "--party-aggregation NAME):\n%2\nServer optimizers (--server-optimizer NAME):\n%3\n"
                        "Codecs (--compression NAME, --party-compression NAME):\n%8\nPartitions (--partition NAME):\n%4\nModels (--model NAME):\n%5\nData sets (--dataset NAME):\n%6\n"
-                       "Attacks (a worker group's, a party's or training's \"adversary\" in the topology):\n%7")
+                       "Attacks (a worker group's, a party's or training's \"adversary\" in the topology):\n%7\n"
+                       "Fault policies (--fault-policy NAME):\n%9")
             .arg(strategyHelp(ModeRegistry::all()), strategyHelp(AggregatorRegistry::all()),
                  strategyHelp(ServerOptimizerRegistry::all()), strategyHelp(PartitionRegistry::all()),
                  strategyHelp(ModelRegistry::all()), strategyHelp(DatasetRegistry::all()),
-                 strategyHelp(AdversaryRegistry::all()), strategyHelp(CodecRegistry::all())));
+                 strategyHelp(AdversaryRegistry::all()), strategyHelp(CodecRegistry::all()),
+                 strategyHelp(FaultPolicyRegistry::all())));
     args.addPositionalArgument("topology", "Topology file.", "[TOPOLOGY]");
     args.addOption({"out", "Run directory (default runs/<time>-<name>).", "DIR"});
     args.addOption({"resume", "Go on with a stopped, failed or interrupted run (its directory or history id) from its "
@@ -254,6 +258,9 @@ int runCommand(const QStringList& arguments) {
     args.addOption({"compression", "How floats travel across parties: none, fp16, 2bit or topk (listed above; "
                                    "codec_threshold, codec_ratio, codec_error_feedback with --param).", "CODEC"});
     args.addOption({"party-compression", "The same inside parties (its parameters as party_<name>).", "CODEC"});
+    args.addOption({"fault-policy", "What a death or a silent process does: fail (the run stops, naming it) or continue "
+                                    "(rounds go on without it, crashed workers are restarted; min_workers, min_parties, "
+                                    "round_timeout_s, max_restarts with --param).", "POLICY"});
     args.addOption({"flat", "A single-layer parameter server (training.hierarchy flat): every worker pushes straight "
                             "to the global server; the baseline of the two-layer saving."});
     args.addOption({"servers", "Key slicing: this many global servers and servers in every party, each holding a "
@@ -329,6 +336,10 @@ int runCommand(const QStringList& arguments) {
         controller.stop(QStringLiteral("interrupted by %1; stopped every process").arg(UnixSignals::name(sig)));
     });
     QObject::connect(&controller, &RunController::roundCompleted, &printRow);
+    QObject::connect(&controller, &RunController::notice, [](const QString&, const QString& text) {
+        std::printf("! %s\n", qPrintable(text));
+        std::fflush(stdout);
+    });
     QObject::connect(&controller, &RunController::metricRecord, [](const QJsonObject& r) {
         if (r.value(QStringLiteral("kind")).toString() != metric::kDevice ||
             r.value(QStringLiteral("device")).toString() == QLatin1String("cpu"))

@@ -42,6 +42,7 @@ QString processStateName(ProcessInfo::State s) {
         case ProcessInfo::State::Exited: return QStringLiteral("exited");
         case ProcessInfo::State::Failed: return QStringLiteral("failed");
         case ProcessInfo::State::Stopped: return QStringLiteral("stopped");
+        case ProcessInfo::State::Restarting: return QStringLiteral("restarting");
     }
     return {};
 }
@@ -105,7 +106,7 @@ bool RunController::start(const Topology& topology, const QString& runDir) {
     m_topology = topology;
     m_progress = std::make_unique<RunProgress>(topology.trainReportsPerRound(), topology.training.rounds,
                                                topology.training.evalEvery);
-    for (const Node& n : topology.nodes()) m_processes.insert(n.id, ProcessInfo{n, ProcessInfo::State::Pending, 0, 0, 0, 0, false, {}});
+    for (const Node& n : topology.nodes()) m_processes.insert(n.id, ProcessInfo{n, ProcessInfo::State::Pending, 0, 0, 0, 0, false, {}, 0});
     m_clock.start();
     if (resumeRound > 0) carryOn(kept);
     if (m_store && resumeRound > 0) {
@@ -196,7 +197,8 @@ void RunController::startLocalAgent() {
         if (!expected && code == control::kAgentExitControllerSilent) fail(controllerSilentReason());
         else if (!expected) fail(QStringLiteral("the local agent %1 during the run; its roles ended with it").arg(how));
         for (ProcessInfo& p : m_processes)
-            if (p.state == ProcessInfo::State::Pending || p.state == ProcessInfo::State::Running) {
+            if (p.state == ProcessInfo::State::Pending || p.state == ProcessInfo::State::Running ||
+                p.state == ProcessInfo::State::Restarting) {
                 p.state = ProcessInfo::State::Stopped;
                 p.ended = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
                 storeProcess(p);
@@ -403,12 +405,31 @@ void RunController::onExited(ProcessInfo& p, const QCborMap& e) {
     p.error = e.value(QStringLiteral("error")).toString();
     p.ended = unixNow();
     const bool clean = p.exitCode == 0 && !p.crashed;
-    if (m_state == RunState::Stopping && !clean) p.state = ProcessInfo::State::Stopped;
+    const bool restarting = !clean && e.value(QStringLiteral("restarting")).toBool() && m_state != RunState::Stopping;
+    if (restarting) p.state = ProcessInfo::State::Restarting;
+    else if (m_state == RunState::Stopping && !clean) p.state = ProcessInfo::State::Stopped;
     else p.state = clean ? ProcessInfo::State::Exited : ProcessInfo::State::Failed;
     storeProcess(p);
     Q_EMIT processChanged(p);
-    if (p.state == ProcessInfo::State::Failed) fail(describeExit(p));
+    if (restarting) {
+        ++p.restarts;
+        recordNotice(p.node.id, QStringLiteral("%1; restart %2 of %3 in %4 s")
+                                    .arg(describeExit(p)).arg(e.value(QStringLiteral("attempt")).toInteger())
+                                    .arg(e.value(QStringLiteral("max_restarts")).toInteger())
+                                    .arg(double(e.value(QStringLiteral("delay_ms")).toInteger()) / 1000.0));
+    } else if (p.state == ProcessInfo::State::Failed) {
+        // Under fault_policy continue a worker's death is the schedulers' to judge (min_workers).
+        if (m_topology.training.continuesThroughFailures() && p.node.kind == RoleKind::Worker)
+            recordNotice(p.node.id, describeExit(p) + QStringLiteral("; the run goes on without it (fault_policy continue)"));
+        else
+            fail(describeExit(p));
+    }
     if (allDone()) finishWhenQuiet();
+}
+
+void RunController::recordNotice(const QString& source, const QString& text) {
+    if (m_store) m_store->appendEvent(m_runId, unixNow(), QStringLiteral("fault"), source, text);
+    Q_EMIT notice(source, text);
 }
 
 void RunController::onMetric(const QString& json) {
@@ -429,6 +450,11 @@ void RunController::onMetric(const QString& json) {
     }
     if (const QString error = m_dir.appendMetric(line); !error.isEmpty()) fail(error);
     record(metric);
+    if (metric.value(QStringLiteral("kind")).toString() == metric::kMembership)
+        recordNotice(metric.value(QStringLiteral("member")).toString(),
+                     QStringLiteral("%1 declared %2: %3").arg(metric.value(QStringLiteral("member")).toString(),
+                                                            metric.value(QStringLiteral("state")).toString(),
+                                                            metric.value(QStringLiteral("reason")).toString()));
     Q_EMIT metricRecord(metric, elapsed());
     for (const RoundRow& row : m_progress->ingest(metric, elapsed())) Q_EMIT roundCompleted(row);
 }
@@ -439,7 +465,9 @@ void RunController::record(const QJsonObject& r) {
 
 bool RunController::allDone() const {
     for (const ProcessInfo& p : m_processes)
-        if (p.state == ProcessInfo::State::Pending || p.state == ProcessInfo::State::Running) return false;
+        if (p.state == ProcessInfo::State::Pending || p.state == ProcessInfo::State::Running ||
+            p.state == ProcessInfo::State::Restarting)
+            return false;
     return true;
 }
 

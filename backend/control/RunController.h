@@ -24,7 +24,8 @@ enum class RunState { Idle, Deploying, Starting, Running, Stopping, Finished, St
 QString runStateName(RunState s);
 
 struct ProcessInfo {
-    enum class State { Pending, Running, Exited, Failed, Stopped };
+    // Restarting: it died, and its agent starts it again after a backoff (fault_policy continue).
+    enum class State { Pending, Running, Exited, Failed, Stopped, Restarting };
     Node node;
     State state = State::Pending;
     qint64 pid = 0;
@@ -32,6 +33,7 @@ struct ProcessInfo {
     int exitCode = 0;
     bool crashed = false;
     QString error;
+    int restarts = 0;  // times its agent started it again
 };
 
 QString processStateName(ProcessInfo::State s);
@@ -80,10 +82,14 @@ Q_SIGNALS:
     void deployProgress(const QString& host, const QString& stage);
     // A host's deployment ended: its agent is up (ok), or `error` says what went wrong there.
     void hostDeployed(const QString& host, bool ok, const QString& error, double seconds);  // any word from the node (its liveness, as the GUI shows it)
+    // A death, a restart or a node declared down or back (fault_policy continue), as recorded
+    // in the history's events.
+    void notice(const QString& source, const QString& text);
     void finished(const RunSummary& summary);
 
 private:
     void setState(RunState s);
+    void recordNotice(const QString& source, const QString& text);
     void makeNodeKeys();
     void startLocalAgent();
     void deployAgents();

@@ -34,6 +34,15 @@ QList<RoundRow> RunProgress::ingest(const QJsonObject& r, double elapsed) {
         p.aggregated = true;
         p.aggregatedAt = elapsed;
         markTrained(p, elapsed);
+        // Every worker's report of a round comes before the next round can close; one still
+        // missing belongs to a worker that died or was left out (fault_policy continue).
+        for (auto it = m_pending.begin(); it != m_pending.end() && it.key() < round; ++it)
+            if (it->aggregated && !it->trained) {
+                it->trained = true;
+                it->elapsed = it->aggregatedAt;
+                it->inside = bytesInside();
+                it->across = bytesAcross();
+            }
     } else if (kind == metric::kEval && round >= m_nextRound) {
         // Rounds the evaluator skipped (it evaluates only the newest snapshot) have no accuracy.
         for (const QJsonValue& v : r.value("skipped").toArray())

@@ -49,22 +49,48 @@ public:
         m_collector.foldOnArrival([this] {
             return RoundCollector::FoldTarget{m_tier.pool.acquire(m_tier.model.size), stepsItself() ? nullptr : m_tier.model.data};
         });
+        if (s.continuesThroughFailures()) {
+            m_collector.tolerateLatePushes();
+            m_timeout = std::chrono::milliseconds(qint64(s.param(QStringLiteral("round_timeout_s")) * 1000));
+            m_minContributors = std::min(int(m_contributors.size()), int(s.param(QStringLiteral("min_parties"))));
+        }
     }
 
     void onPush(Envelope& e) override {
         ModelVersion& model = m_tier.model;
         if (e.message.fields.value(QStringLiteral("pull")).toBool())
             m_tier.addPull(e.peer, e.message.integer(QStringLiteral("round")));
+        const bool wasOpen = m_collector.roundOpen();
         const bool complete = model.version >= 0 && m_collector.add(e, model.version + 1, model.size);
-        if (const auto slice = m_collector.takeFinalSlice(); slice && !stepsItself())  // out before the round is complete
-            m_tier.streamer.sliceFinal(m_tier.channel, m_tier.pulls.waiting(model.version + 1), model.version + 1,
-                                       m_collector.foldBuffer(), *slice);
+        if (!wasOpen && m_collector.roundOpen()) m_roundOpenedAt = Clock::now();
+        progress(complete);
+    }
+
+    // fault_policy continue: a party server (or a central worker) down is out of the rounds until
+    // it is back; the scheduler stops the run when fewer than min_parties are left.
+    void onMembership(const QString& node, bool up) override {
+        if (m_contributors.contains(node) && m_tier.model.version >= 0) progress(m_collector.setAbsent(node, !up));
+    }
+
+    void onTick(Clock::time_point now) override {
+        if (m_timeout.count() <= 0 || !m_collector.roundOpen() || now - m_roundOpenedAt < m_timeout) return;
+        if (m_collector.closeWithWhatCame(m_minContributors)) progress(true);
+    }
+
+private:
+    void progress(bool complete) {
+        ModelVersion& model = m_tier.model;
+        while (const auto slice = m_collector.takeFinalSlice())
+            if (!stepsItself())  // out before the round is complete
+                m_tier.streamer.sliceFinal(m_tier.channel, m_tier.pulls.waiting(model.version + 1), model.version + 1,
+                                           m_collector.foldBuffer(), *slice);
         if (!complete) return;
         m_tier.latePushes = m_collector.late();
         if (const QCborMap r = m_collector.ruleRecord(model.version + 1); !r.isEmpty()) m_tier.ctx.metrics.report(metric::kRobust, r);
         apply();
     }
 
+public:
     std::vector<float> optimizerState() const override {
         if (m_fedOptimizer) return m_fedOptimizer->state();
         return m_optimizer ? m_optimizer->velocity() : std::vector<float>{};
@@ -103,6 +129,9 @@ private:
     }
 
     GlobalTier& m_tier;
+    Clock::time_point m_roundOpenedAt;
+    std::chrono::milliseconds m_timeout{0};
+    int m_minContributors = 1;
     QHash<QString, QString> m_relayOf;  // relayed worker → its party server
     QSet<QString> m_contributors;
     RoundCollector m_collector;

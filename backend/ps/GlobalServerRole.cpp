@@ -44,8 +44,13 @@ public:
         m_policy = makeGlobalPolicy(m_tier);
         if (m_ctx.training().resumeRound > 0) resume();
         m_roundStart = Clock::now();
-        while (m_servedFinal.size() < m_tier.contributors.size() || !m_masterHasFinal) {
+        while (!everyContributorServed() || !m_masterHasFinal) {
             m_scheduler.throwIfAborted();
+            for (const MembershipChange& c : m_scheduler.takeMembershipChanges()) {
+                if (c.up) m_down.remove(c.node);
+                else m_down.insert(c.node);
+                m_policy->onMembership(c.node, c.up);
+            }
             m_policy->onTick(Clock::now());
             auto e = m_channel.receive(200ms);
             if (!e) continue;
@@ -115,6 +120,13 @@ private:
             std::fprintf(stderr, "checkpoint of round %lld not kept: %s\n", static_cast<long long>(round), qPrintable(e));
     }
 
+    // Every contributor has had the final model, but those down (fault_policy continue).
+    bool everyContributorServed() const {
+        qsizetype waiting = 0;
+        for (const QString& c : m_tier.contributors) waiting += !m_servedFinal.contains(c) && !m_down.contains(c);
+        return waiting == 0;
+    }
+
     void noteServed(const QStringList& peers) {
         if (m_model.version < m_ctx.training().rounds * m_ctx.training().globalStepsPerRound()) return;
         for (const QString& p : peers)
@@ -156,7 +168,7 @@ private:
     ModelStreamer m_streamer;
     GlobalTier m_tier{m_ctx, m_channel, m_model, m_pool, m_pulls, m_streamer, {}, {}, {}, {}, {}};
     std::unique_ptr<GlobalPolicy> m_policy;
-    QSet<QString> m_servedFinal;
+    QSet<QString> m_servedFinal, m_down;
     RejectionLog m_log{m_ctx.node.id};
     bool m_masterHasFinal = false;
     Clock::time_point m_roundStart;

@@ -22,15 +22,42 @@ public:
         : m_tier(tier), m_collector(tier.ctx.node.id, tier.workerIds, makeAggregationRule(tier.ctx.training(), RuleTier::Party),
                                     tier.ctx.training().quorumOf(int(tier.workerIds.size()))) {
         m_collector.foldOnArrival([this] { return RoundCollector::FoldTarget{m_tier.pool.acquire(m_tier.model.total), nullptr}; });
+        const TrainingSettings& s = tier.ctx.training();
+        if (s.continuesThroughFailures()) {
+            m_collector.tolerateLatePushes();
+            m_timeout = std::chrono::milliseconds(qint64(s.param(QStringLiteral("round_timeout_s")) * 1000));
+            m_minWorkers = requiredContributors(s.param(QStringLiteral("min_workers")), int(tier.workerIds.size()));
+        }
     }
 
     void onPush(Envelope& e) override {
         const qint64 round = m_tier.model.round + 1;
         if (e.message.fields.value(QStringLiteral("pull")).toBool())
             m_tier.pulls.add(e.peer, e.message.integer(QStringLiteral("round")));
+        const bool wasOpen = m_collector.roundOpen();
         const bool complete = m_tier.model.version >= 0 && m_collector.add(e, round, m_tier.model.total);
+        if (!wasOpen && m_collector.roundOpen()) m_roundOpenedAt = std::chrono::steady_clock::now();
+        progress(round, complete);
+    }
+
+    // fault_policy continue: a worker down is left out of the rounds until it is back.
+    void onMembership(const QString& node, bool up) override {
+        if (m_tier.workerIds.contains(node) && m_tier.model.version >= 0)
+            progress(m_tier.model.round + 1, m_collector.setAbsent(node, !up));
+    }
+
+    // round_timeout_s: a round open that long closes with the workers that pushed, if enough did.
+    void onTick(std::chrono::steady_clock::time_point now) override {
+        if (m_timeout.count() <= 0 || !m_collector.roundOpen() || now - m_roundOpenedAt < m_timeout) return;
+        if (m_collector.closeWithWhatCame(m_minWorkers)) progress(m_tier.model.round + 1, true);
+    }
+
+protected:
+    // What the last change made final goes up; a complete round is finished.
+    void progress(qint64 round, bool complete) {
         m_tier.latePushes = m_collector.late();
-        if (const auto slice = m_collector.takeFinalSlice(); slice && streams()) {
+        while (const auto slice = m_collector.takeFinalSlice()) {
+            if (!streams()) continue;
             m_tier.pushedRound = round;
             m_streamedSlices = true;
             sendPushSlice(*m_tier.upstream, round, m_tier.globalVersion, m_collector.foldBuffer(), *slice, true, {},
@@ -47,7 +74,6 @@ public:
         roundComplete(round, sum);
     }
 
-protected:
     virtual bool streams() const { return true; }
     virtual void roundComplete(qint64 round, const FloatBuffer& sum) {
         m_tier.pushedRound = round;
@@ -57,6 +83,9 @@ protected:
     PartyTier& m_tier;
     RoundCollector m_collector;
     bool m_streamedSlices = false;  // this round's sum went up slice by slice (every worker counts)
+    std::chrono::steady_clock::time_point m_roundOpenedAt;
+    std::chrono::milliseconds m_timeout{0};
+    int m_minWorkers = 1;
 };
 
 // HFA: the party's model moves by its workers' average every party sync; every k2-th sync, the

@@ -49,9 +49,14 @@ public:
         m_policy = makePartyPolicy(m_tier);
         upstream.send(Message(message::kPull, {{QStringLiteral("version"), 0}}));
 
-        while (m_servedFinal.size() < m_tier.workerIds.size()) {
+        while (!everyWorkerServed()) {
             m_partyScheduler.throwIfAborted();
             m_globalScheduler.throwIfAborted();
+            for (const MembershipChange& c : m_partyScheduler.takeMembershipChanges()) {
+                if (c.up) m_down.remove(c.node);
+                else m_down.insert(c.node);
+                m_policy->onMembership(c.node, c.up);
+            }
             m_policy->onTick(Clock::now());
             const int ready = pollChannels({&m_workers, &upstream}, 200ms);
             if (ready < 0) continue;
@@ -116,6 +121,14 @@ private:
         else m_model.forwarding += ready;
     }
 
+    // Every worker has had the final model, but those down (fault_policy continue): they may
+    // still come back for it until then.
+    bool everyWorkerServed() const {
+        qsizetype waiting = 0;
+        for (const QString& w : m_tier.workerIds) waiting += !m_servedFinal.contains(w) && !m_down.contains(w);
+        return waiting == 0;
+    }
+
     void noteServed(const QStringList& peers) {
         if (m_model.round < m_ctx.training().rounds * m_ctx.training().workerPushesPerRound()) return;
         for (const QString& p : peers)
@@ -139,7 +152,7 @@ private:
     ModelBufferPool m_pool;
     PartyTier m_tier{m_ctx, m_workers, nullptr, m_model, m_pulls, m_pool, {}, 0, -1, 0, 0, {}, {}};
     std::unique_ptr<PartyPolicy> m_policy;
-    QSet<QString> m_servedFinal;
+    QSet<QString> m_servedFinal, m_down;
     RejectionLog m_log{m_ctx.node.id};
 };
 

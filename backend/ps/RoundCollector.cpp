@@ -9,6 +9,7 @@
 
 #include <QCborArray>
 #include <algorithm>
+#include <cmath>
 
 namespace hips {
 
@@ -31,10 +32,17 @@ bool partiesRelayWorkers(const TrainingSettings& s) {
            global->needsIndividuals() && party->foldsOnArrival();
 }
 
+int requiredContributors(double setting, int n) {
+    if (setting <= 0) return n;
+    if (setting < 1) return std::max(1, int(std::ceil(setting * n)));
+    return std::clamp(int(setting), 1, std::max(n, 1));
+}
+
 RoundCollector::RoundCollector(const QString& self, QSet<QString> contributors, std::unique_ptr<AggregationRule> rule,
                                int quorum)
     : m_contributors(std::move(contributors)), m_rule(std::move(rule)), m_log(self),
       m_quorum(quorum > 0 && quorum < m_contributors.size() ? quorum : int(m_contributors.size())) {
+    m_partialRound = m_quorum < int(m_contributors.size());
     QStringList ordered(m_contributors.begin(), m_contributors.end());
     ordered.sort();
     for (int i = 0; i < ordered.size(); ++i) m_rank.insert(ordered[i], i);
@@ -53,7 +61,7 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
         from = origin;
     }
     if (!m_contributors.contains(from)) { reject(push, QStringLiteral("not a contributor of this server")); return false; }
-    if (round < expectedRound && partial()) {  // a backup worker's: its round closed without it
+    if (round < expectedRound && lateTolerated()) {  // a backup worker's, or a late one's: its round closed without it
         if (m.integer(QStringLiteral("offset")) == 0) ++m_late;
         return false;
     }
@@ -96,7 +104,61 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
     if (!folding() && !d.spoiled && d.assembly)
         m_rule->add(Contribution{from, d.weight, d.assembly->data(), expectedSize, d.assembly});
     m_weight += d.weight;
-    if (++m_complete < m_quorum) return false;
+    if (++m_complete < needed()) return false;
+    closeRound();
+    return true;
+}
+
+std::optional<size_t> RoundCollector::takeFinalSlice() {
+    if (m_finalSlices.empty()) return std::nullopt;
+    const size_t first = m_finalSlices.front();
+    m_finalSlices.erase(m_finalSlices.begin());
+    return first;
+}
+
+bool RoundCollector::completed(const QString& contributor) const {
+    const auto it = m_deliveries.find(contributor);
+    return it != m_deliveries.end() && !it->slices.empty() && it->count == it->slices.size();
+}
+
+int RoundCollector::needed() const {
+    int missing = 0;
+    for (const QString& a : m_absent) missing += !completed(a);
+    return std::min(m_quorum, int(m_contributors.size()) - missing);
+}
+
+// A contributor's slices not yet in count as delivered with nothing, as a refused slice does: the
+// fold order and the final slices go on without it. Its whole update is out of this round.
+void RoundCollector::leaveOut(const QString& contributor) {
+    Delivery& d = m_deliveries[contributor];
+    if (d.slices.empty()) d.slices.resize(sliceCount(m_length));
+    d.spoiled = true;
+    for (size_t i = 0; i < d.slices.size(); ++i) {
+        if (d.slices[i]) continue;
+        d.slices[i] = true;
+        if (folding() && !partial()) foldInOrder(i, m_rank.value(contributor), SharedFloats{});
+        sliceDelivered(i);
+    }
+}
+
+bool RoundCollector::setAbsent(const QString& contributor, bool absent) {
+    if (!m_contributors.contains(contributor)) return false;
+    if (!absent || m_absent.contains(contributor)) {
+        if (!absent) m_absent.remove(contributor);
+        return false;
+    }
+    m_absent.insert(contributor);
+    if (!roundOpen() || completed(contributor)) return false;  // the next round begins without it
+    leaveOut(contributor);
+    if (m_complete == 0 || m_complete < needed()) return false;
+    closeRound();
+    return true;
+}
+
+bool RoundCollector::closeWithWhatCame(int atLeast) {
+    if (!roundOpen() || m_complete < std::max(atLeast, 1)) return false;
+    for (const QString& c : m_contributors)
+        if (!completed(c)) leaveOut(c);
     closeRound();
     return true;
 }
@@ -130,7 +192,7 @@ void RoundCollector::closeRound() {
     m_deliveries.clear();
     m_roundWeight = std::exchange(m_weight, 0.0);
     if (!folding()) m_rule->finish();
-    m_scale = float(m_contributors.size()) / float(m_quorum);
+    m_scale = float(m_contributors.size()) / float(std::max(m_complete, 1));
     if (!folding()) return;
     float* out = m_fold.out->data();
     for (size_t i = 0; i < m_foldedPerSlice.size(); ++i) {
@@ -148,6 +210,7 @@ void RoundCollector::startRound(size_t expectedSize) {
     m_rule->begin(expectedSize);
     m_weight = 0;
     m_fold = {};  // back to the pool before asking it again
+    m_partialRound = m_quorum < int(m_contributors.size()) || !m_absent.isEmpty();
     // A quorum closes a round on whole contributions: a slice of one that does not make it must
     // not be in the sum, so several-slice updates are folded only when every contributor counts.
     if (m_foldTarget && m_rule->foldsOnArrival() && (!partial() || sliceCount(expectedSize) == 1)) {
@@ -158,7 +221,7 @@ void RoundCollector::startRound(size_t expectedSize) {
     m_nextRank.assign(sliceCount(expectedSize), 0);
     m_held.assign(sliceCount(expectedSize), {});
     m_deliveredPerSlice.assign(sliceCount(expectedSize), 0);
-    m_finalSlice.reset();
+    m_finalSlices.clear();
 }
 
 // Folds slice `index` of contributor `rank` when every contributor before it has been folded (then
@@ -170,7 +233,7 @@ bool RoundCollector::foldInOrder(size_t index, int rank, SharedFloats&& values) 
         held.push_back(Held{rank, finite ? std::move(values) : SharedFloats{}});
         return finite;
     }
-    const bool finite = fold(index, values, false);
+    const bool finite = values.data ? fold(index, values, false) : true;  // (nothing: left out)
     for (++m_nextRank[index];;) {
         const auto next = std::find_if(held.begin(), held.end(), [&](const Held& h) { return h.rank == m_nextRank[index]; });
         if (next == held.end()) break;
@@ -221,7 +284,7 @@ void RoundCollector::sliceDelivered(size_t index) {
         if (m_fold.base) std::copy(m_fold.base + begin, m_fold.base + end, out + begin);
         else std::fill(out + begin, out + end, 0.0f);
     }
-    m_finalSlice = index;
+    m_finalSlices.push_back(index);
 }
 
 void RoundCollector::reject(const Envelope& push, const QString& why) {

@@ -20,6 +20,8 @@ enum class RuleTier { Global, Party };
 // Whether party servers forward each worker's push to the global server (a global rule that needs
 // individual contributions above party servers that would otherwise send a sum).
 bool partiesRelayWorkers(const TrainingSettings& settings);
+// A count or fraction (fault_policy's min_workers) of `n` contributors, at least 1; 0: all of them.
+int requiredContributors(double setting, int n);
 std::unique_ptr<AggregationRule> makeAggregationRule(const TrainingSettings& settings, RuleTier tier);
 
 // One round of pushes from a known set of contributors, slice by slice (kSliceFloats):
@@ -62,9 +64,24 @@ public:
     void foldOnArrival(std::function<FoldTarget()> target) { m_foldTarget = std::move(target); }
     // The completed round's result when it was folded; null otherwise (then use write()).
     FloatBuffer takeFolded() { return std::exchange(m_fold, FoldTarget{}).out; }
-    // When folding: the slice the last add() made final (every contributor's push of it is in),
-    // whose range of the round's result (foldBuffer()) may go out before the round is complete.
-    std::optional<size_t> takeFinalSlice() { return std::exchange(m_finalSlice, std::nullopt); }
+    // When folding: a slice that add() (or a contributor left out) made final (every
+    // contributor's push of it is in), whose range of the round's result (foldBuffer()) may go out
+    // before the round is complete; call until it returns nothing.
+    std::optional<size_t> takeFinalSlice();
+
+    // fault_policy continue. A contributor declared down is left out of the rounds until it is
+    // back: the open round closes without it once every contributor that is up has delivered,
+    // and the aggregate stands for every contributor (scaled by contributors / contributions, as a
+    // quorum's). Returns true when this closed the open round.
+    bool setAbsent(const QString& contributor, bool absent);
+    // round_timeout_s: closes the open round with the whole contributions it has, if it has at
+    // least `atLeast` (1 or more); those that did not deliver are left out of it. True when closed.
+    bool closeWithWhatCame(int atLeast);
+    // Pushes of a round that closed without them are counted as late and dropped (their senders
+    // get the newest model), not refused: under a quorum, and under fault_policy continue.
+    void tolerateLatePushes() { m_tolerateLate = true; }
+    bool roundOpen() const { return !m_deliveries.isEmpty(); }
+    int contributions() const { return m_complete; }
     const FloatBuffer& foldBuffer() const { return m_fold.out; }
     // The last closed round's choices, as the metric record `robust` (rule, selected and rejected
     // counts, and the senders of each); empty for a rule that chooses nothing (FedAvg).
@@ -107,7 +124,13 @@ private:
     bool accept(const QString& from, Delivery& d, size_t offset, SharedFloats&& values, size_t expectedSize);
     void sliceDelivered(size_t index);
     bool folding() const { return m_fold.out != nullptr; }
-    bool partial() const { return m_quorum < int(m_contributors.size()); }
+    // The open round folds in arrival order or not at all: a quorum, or a contributor absent when
+    // it began (the fold order would wait for it). Decided when a round begins.
+    bool partial() const { return m_partialRound; }
+    bool lateTolerated() const { return m_tolerateLate || m_quorum < int(m_contributors.size()); }
+    bool completed(const QString& contributor) const;
+    int needed() const;  // whole contributions that close the open round
+    void leaveOut(const QString& contributor);
     void closeRound();
 
     std::function<FoldTarget()> m_foldTarget;
@@ -119,7 +142,9 @@ private:
     QHash<QString, int> m_rank;          // each contributor's place in the fold order
     std::vector<int> m_nextRank;         // per slice: whose slice is folded next
     std::vector<std::vector<Held>> m_held;  // per slice: early ones
-    std::optional<size_t> m_finalSlice;
+    std::vector<size_t> m_finalSlices;  // made final, not yet taken
+    QSet<QString> m_absent;
+    bool m_tolerateLate = false, m_partialRound = false;
     size_t m_length = 0;
     int m_complete = 0;
     std::unique_ptr<AggregationRule> m_rule;

@@ -70,10 +70,13 @@ void SchedulerClient::heartbeatLoop() {
             m_channel.send(Message(message::kHeartbeat));
             next += 1s;
         }
-        if (auto e = m_channel.receive(100ms); e && e->message.type == message::kAbort) {
-            std::lock_guard lock(m_mutex);
-            m_abortReason = e->message.string(QStringLiteral("reason"));
-        }
+        auto e = m_channel.receive(100ms);
+        if (!e) continue;
+        std::lock_guard lock(m_mutex);
+        if (e->message.type == message::kAbort) m_abortReason = e->message.string(QStringLiteral("reason"));
+        else if (e->message.type == message::kMemberDown || e->message.type == message::kMemberUp)
+            m_membership.append({e->message.string(QStringLiteral("node")), e->message.type == message::kMemberUp,
+                                 e->message.string(QStringLiteral("reason"))});
     }
 }
 
@@ -91,6 +94,11 @@ void SchedulerClient::throwIfAborted() const {
     std::lock_guard lock(m_mutex);
     if (!m_abortReason.isEmpty())
         throw RoleError("scheduler " + m_scheduler.id.toStdString() + " aborted the run: " + m_abortReason.toStdString());
+}
+
+QList<MembershipChange> SchedulerClient::takeMembershipChanges() {
+    std::lock_guard lock(m_mutex);
+    return std::exchange(m_membership, {});
 }
 
 PeerInfo SchedulerClient::find(const QList<PeerInfo>& table, const QString& role) {

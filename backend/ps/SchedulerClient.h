@@ -11,6 +11,13 @@
 
 namespace hips {
 
+// fault_policy continue: a member the scheduler declared down, or back up.
+struct MembershipChange {
+    QString node;
+    bool up = false;
+    QString reason;
+};
+
 struct PeerInfo {
     QString id;
     QString role;
@@ -27,6 +34,8 @@ public:
     void barrier(const QString& name);
     void leave();
     void throwIfAborted() const;
+    // The members declared down or back up since the last call, in order.
+    QList<MembershipChange> takeMembershipChanges();
 
     // The first peer of `role` in the table; throws RoleError when there is none.
     static PeerInfo find(const QList<PeerInfo>& table, const QString& role);
@@ -43,6 +52,7 @@ private:
     std::atomic<bool> m_stop{false};
     mutable std::mutex m_mutex;
     QString m_abortReason;
+    QList<MembershipChange> m_membership;
 };
 
 }  // namespace hips

@@ -3,6 +3,7 @@
 #include "Channel.h"
 #include "PrintableText.h"
 #include "RoleError.h"
+#include "RoundCollector.h"
 #include "Vocabulary.h"
 
 #include <QCborArray>
@@ -38,14 +39,17 @@ public:
 
     int run() {
         const auto registerDeadline = Clock::now() + m_ctx.replyTimeout();
-        while (m_byes.size() < m_expected.size()) {
+        while (m_byes.size() + m_down.size() < m_expected.size()) {  // (the down ones may come back until then)
             if (auto e = m_channel.receive(200ms)) handle(*e);
             if (m_aborted) return kRoleFailed;
             if (!m_tableSent && Clock::now() > registerDeadline) return abort(missingText());
-            if (m_tableSent)
-                if (const QString dead = deadNode(); !dead.isEmpty())
-                    return abort(QStringLiteral("node %1 sent no heartbeat for %2 s; it is dead or hung — see its log")
-                                     .arg(dead).arg(m_ctx.training().heartbeatTimeoutS));
+            if (!m_tableSent) continue;
+            for (const QString& dead : deadNodes()) {
+                const QString evidence = QStringLiteral("node %1 sent no heartbeat for %2 s; it is dead or hung — see its log")
+                                             .arg(dead).arg(m_ctx.training().heartbeatTimeoutS);
+                if (!m_ctx.training().continuesThroughFailures()) return abort(evidence);
+                if (const QString shortage = markDown(dead, evidence); !shortage.isEmpty()) return abort(shortage);
+            }
         }
         m_ctx.metrics.report(metric::kSchedulerDone, {{QStringLiteral("nodes"), m_expected.size()}});
         return kRoleOk;
@@ -61,6 +65,7 @@ private:
         }
         m_lastSeen[e.peer] = Clock::now();
         const QString& type = e.message.type;
+        if (m_down.contains(e.peer) && type != message::kRegister) markUp(e.peer, QStringLiteral("heartbeats again"));
         if (type == message::kRegister) onRegister(e);
         else if (type == message::kBarrier) onBarrier(e);
         else if (type == message::kBye) m_byes.insert(e.peer);
@@ -69,7 +74,11 @@ private:
     void onRegister(const Envelope& e) {
         m_endpoints[e.peer] = e.message.string(QStringLiteral("endpoint"));
         m_settings[e.peer] = printableText(e.message.string(QStringLiteral("settings")), 300);
-        if (m_tableSent) { sendTable(e.peer); return; }  // a restarted node rejoins
+        if (m_tableSent) {  // a restarted node rejoins, and its server learns it is back
+            markUp(e.peer, m_down.contains(e.peer) ? QStringLiteral("restarted") : QStringLiteral("restarted before it was found silent"));
+            sendTable(e.peer);
+            return;
+        }
         if (m_endpoints.size() < m_expected.size()) return;
         if (const QString disagreement = settingsDisagreement(); !disagreement.isEmpty()) {
             m_tableSent = true;  // nobody waits for a table any more: they are told why
@@ -118,12 +127,64 @@ private:
         m_barriers.remove(name);
     }
 
-    QString deadNode() const {
+    QStringList deadNodes() const {
         const auto limit = std::chrono::seconds(m_ctx.training().heartbeatTimeoutS);
+        QStringList dead;
         for (auto it = m_lastSeen.begin(); it != m_lastSeen.end(); ++it)
-            if (!m_byes.contains(it.key()) && Clock::now() - it.value() > limit) return it.key();
+            if (!m_byes.contains(it.key()) && !m_down.contains(it.key()) && Clock::now() - it.value() > limit) dead << it.key();
+        return dead;
+    }
+
+    // fault_policy continue: the members (its server among them) go on without the node. Returns
+    // why the run cannot go on when too few are left (min_workers, min_parties), else nothing.
+    QString markDown(const QString& node, const QString& evidence) {
+        m_down.insert(node);
+        std::fprintf(stderr, "%s: %s; the run goes on without it (fault_policy continue)\n", qPrintable(m_ctx.node.id), qPrintable(evidence));
+        m_ctx.metrics.report(metric::kMembership, {{QStringLiteral("member"), node}, {QStringLiteral("state"), QStringLiteral("down")},
+                                                   {QStringLiteral("reason"), evidence}});
+        tellMembers(Message(message::kMemberDown, {{QStringLiteral("node"), node}, {QStringLiteral("reason"), evidence}}), node);
+        return shortage();
+    }
+
+    void markUp(const QString& node, const QString& how) {
+        m_down.remove(node);
+        m_ctx.metrics.report(metric::kMembership, {{QStringLiteral("member"), node}, {QStringLiteral("state"), QStringLiteral("up")},
+                                                   {QStringLiteral("reason"), how}});
+        tellMembers(Message(message::kMemberUp, {{QStringLiteral("node"), node}}), node);
+    }
+
+    void tellMembers(const Message& m, const QString& about) {
+        for (const QString& id : m_lastSeen.keys())
+            if (id != about && !m_byes.contains(id) && !m_down.contains(id)) sendTo(id, Message(m.type, m.fields));
+    }
+
+    // Too few left: fewer of a party's workers up than min_workers, or (the global scheduler)
+    // fewer parties with every server up than min_parties.
+    QString shortage() const {
+        const TrainingSettings& s = m_ctx.training();
+        QHash<QString, std::pair<int, int>> workers, servers;  // party → (up, all)
+        for (auto it = m_expected.begin(); it != m_expected.end(); ++it) {
+            if (it->kind != RoleKind::Worker && it->kind != RoleKind::Server) continue;
+            auto& [up, all] = (it->kind == RoleKind::Worker ? workers : servers)[it->party];
+            ++all;
+            up += !m_down.contains(it.key());
+        }
+        for (auto it = workers.begin(); it != workers.end(); ++it) {
+            const int need = requiredContributors(s.param(QStringLiteral("min_workers")), it->second);
+            if (it->first < need)
+                return QStringLiteral("party %1 has %2 of its %3 workers up, and min_workers is %4: the run cannot go on")
+                    .arg(it.key()).arg(it->first).arg(it->second).arg(need);
+        }
+        if (servers.isEmpty()) return {};
+        int partiesUp = 0;
+        for (const auto& [up, all] : servers) partiesUp += up == all;
+        const int need = std::min(int(s.param(QStringLiteral("min_parties"))), int(servers.size()));
+        if (partiesUp < need)
+            return QStringLiteral("%1 of %2 parties have their servers up, and min_parties is %3: the run cannot go on")
+                .arg(partiesUp).arg(servers.size()).arg(need);
         return {};
     }
+
 
     QString missingText() const {
         QStringList missing;
@@ -151,7 +212,7 @@ private:
     QHash<QString, QString> m_endpoints, m_settings;
     QHash<QString, Clock::time_point> m_lastSeen;
     QHash<QString, QSet<QString>> m_barriers;
-    QSet<QString> m_byes;
+    QSet<QString> m_byes, m_down;
     bool m_tableSent = false, m_aborted = false;
     RejectionLog m_log{m_ctx.node.id};
 };

@@ -73,7 +73,8 @@ public:
         const bool eachAsItComes = policy.party == TierSync::AsPushesCome;
         const qint64 finalVersion = m_ctx.training().rounds * pushesPerRound;
         const qint64 resumeRound = m_ctx.training().resumeRound;
-        qint64 pushes = resumeRound * pushesPerRound;
+        // A worker restarted mid-run (fault_policy continue) goes on from the round of the model it got.
+        qint64 pushes = std::max(resumeRound * pushesPerRound, eachAsItComes ? 0 : global.version);
         if (resumeRound > 0) restoreState(trainer, resumeRound);
         RoundStats stats;
         double commSeconds = 0, waitSeconds = 0;
@@ -93,6 +94,12 @@ public:
             links.push(global.version + 1, global.version, update, weight);  // and ask for the next model
             const auto sent = Clock::now();
             global = awaitModel(links, scheduler, global.version + 1);  // the answer to this push, or newer
+            if (!eachAsItComes && global.version > pushes + 1) {  // this push came late: its round closed without it
+                pushes = global.version;
+                stats = {};
+                commSeconds = waitSeconds = 0;
+                continue;
+            }
             commSeconds += std::chrono::duration<double>(Clock::now() - commStart).count();
             waitSeconds += std::chrono::duration<double>(m_firstSliceAt - sent).count();
             stats.loss += s.loss / double(pushesPerRound);

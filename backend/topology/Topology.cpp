@@ -1,6 +1,7 @@
 #include "Topology.h"
 
 #include "AggregatorRegistry.h"
+#include "FaultPolicy.h"
 #include "FedOptimizer.h"
 #include "GradientCodec.h"
 #include "ModeRegistry.h"
@@ -37,10 +38,13 @@ QList<std::pair<QString, const ParamSpec*>> TrainingSettings::declaredParams() c
     add(PartitionRegistry::find(partition), {});
     add(AggregatorRegistry::find(partyAggregation), QStringLiteral("party_"));
     add(ServerOptimizerRegistry::find(serverOptimizer), {});
+    add(FaultPolicyRegistry::find(faultPolicy), {});
     add(CodecRegistry::find(compression), {});
     add(CodecRegistry::find(partyCompression), QStringLiteral("party_"));
     return out;
 }
+
+bool TrainingSettings::continuesThroughFailures() const { return faultPolicy == QLatin1String(fault::kContinue); }
 
 double TrainingSettings::param(const QString& name) const {
     if (const auto it = params.find(name); it != params.end()) return *it;

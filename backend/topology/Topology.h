@@ -80,6 +80,7 @@ struct TrainingSettings {
     // two-layer saving is measured against.
     QString hierarchy = QStringLiteral("two_layer");
     bool flat() const { return hierarchy == QLatin1String("flat"); }
+    QString faultPolicy = QStringLiteral("fail");  // a FaultPolicyRegistry name
     QString serverOptimizer = QStringLiteral("sgd");  // a ServerOptimizerRegistry name, at the global server
     // How floats travel (CodecRegistry): on links across parties, and inside a party.
     QString compression = QStringLiteral("none");
@@ -105,6 +106,7 @@ struct TrainingSettings {
     // Key slicing over several servers: a tensor of fewer floats goes whole to one server (by a
     // hash of its key), a larger one is cut into one slice per server (ShardMap).
     int sliceBound = 1024;
+    bool continuesThroughFailures() const;  // fault_policy continue
     // Each round a seeded random adversary.count of the training workers attack (Draco's setting).
     std::optional<AdversarySpec> adversary;
     // Set by `hips run --resume` only: the roles start from the checkpoint of this round (0: afresh).

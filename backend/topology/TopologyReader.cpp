@@ -1,6 +1,7 @@
 #include "TopologyReader.h"
 
 #include "AggregatorRegistry.h"
+#include "FaultPolicy.h"
 #include "FedOptimizer.h"
 #include "GradientCodec.h"
 #include "ModeRegistry.h"
@@ -206,7 +207,7 @@ Party readParty(const QJsonObject& o, const QString& path, TopologyIssues* issue
 QStringList strategyParamNames() {
     QStringList names;
     for (const StrategyList* list : {&ModeRegistry::all(), &AggregatorRegistry::all(), &PartitionRegistry::all(),
-                                     &ServerOptimizerRegistry::all(), &CodecRegistry::all()})
+                                     &ServerOptimizerRegistry::all(), &CodecRegistry::all(), &FaultPolicyRegistry::all()})
         for (const StrategyInfo& s : *list)
             for (const ParamSpec& p : s.params) {
                 if (!names.contains(p.name)) names << p.name;
@@ -227,7 +228,7 @@ QString strategyChoice(JsonFields& f, const char* key, const QString& fallback, 
 TrainingSettings readTraining(const QJsonObject& o, const QString& path, TopologyIssues* issues) {
     JsonFields f(o, path, issues);
     const QStringList paramNames = strategyParamNames();
-    f.rejectUnknown(QStringList{"dataset", "data_dir", "partition", "model", "mode", "aggregation", "party_aggregation", "server_optimizer", "compression", "party_compression", "proximal_mu", "hierarchy", "rounds",
+    f.rejectUnknown(QStringList{"dataset", "data_dir", "partition", "model", "mode", "aggregation", "party_aggregation", "server_optimizer", "fault_policy", "compression", "party_compression", "proximal_mu", "hierarchy", "rounds",
                                 "local_iters", "local_epochs", "batch_size", "learning_rate", "momentum",
                                 "eval_every", "train_central_workers", "seed", "threads", "synthetic_samples",
                                 "heartbeat_timeout_s", "reply_timeout_s", "checkpoint_every", "slice_bound", "resume_round", "adversary"} + paramNames,
@@ -241,6 +242,7 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
     t.aggregation = strategyChoice(f, "aggregation", t.aggregation, AggregatorRegistry::all());
     t.partyAggregation = strategyChoice(f, "party_aggregation", t.partyAggregation, AggregatorRegistry::all());
     t.serverOptimizer = strategyChoice(f, "server_optimizer", t.serverOptimizer, ServerOptimizerRegistry::all());
+    t.faultPolicy = strategyChoice(f, "fault_policy", t.faultPolicy, FaultPolicyRegistry::all());
     t.compression = strategyChoice(f, "compression", t.compression, CodecRegistry::all());
     t.partyCompression = strategyChoice(f, "party_compression", t.partyCompression, CodecRegistry::all());
     t.proximalMu = f.number("proximal_mu", t.proximalMu, 0, 100);

@@ -2,6 +2,7 @@
 #include "TopologyReader.h"
 
 #include "AggregatorRegistry.h"
+#include "FaultPolicy.h"
 #include "FedOptimizer.h"
 #include "FieldRules.h"
 #include "ModeRegistry.h"
@@ -294,6 +295,7 @@ private:
         if (mode && rule) checkRuleMinimums(s);
         checkDraco(s);
         checkServerOptimizer(s);
+        checkFaultPolicy(s);
         if (s.flat() && s.mode != QLatin1String("fedavg") && s.mode != QLatin1String("ssgd"))
             add("$.training.hierarchy", QCoreApplication::translate("TopologyCheck", "a flat run has no party servers; mode %1 "
                                                                     "needs them: use fedavg or ssgd, or hierarchy two_layer").arg(s.mode));
@@ -310,6 +312,35 @@ private:
             add("$.training.party_aggregation", QCoreApplication::translate("TopologyCheck", "mode %1 forwards each push from the party servers as it "
                                                                "comes; party_aggregation %2 needs a round's contributions: "
                                                                "use fedavg, or a mode with rounds").arg(s.mode, s.partyAggregation));
+    }
+
+    // Going on without a process needs rounds that can close without it: ESync waits for every
+    // device's step, Draco's codes decode from every member of a group, and the asynchronous
+    // modes have no rounds to close.
+    void checkFaultPolicy(const TrainingSettings& s) {
+        if (!FaultPolicyRegistry::find(s.faultPolicy)) {
+            add("$.training.fault_policy", QCoreApplication::translate("TopologyCheck", "'%1' is not supported; use one of: %2")
+                                               .arg(s.faultPolicy, strategyNames(FaultPolicyRegistry::all()).join(", ")));
+            return;
+        }
+        if (!s.continuesThroughFailures()) return;
+        const ModePolicy policy = ModeRegistry::policy(s.mode);
+        if (policy.stateService || !policy.resumable())
+            add("$.training.fault_policy", QCoreApplication::translate("TopologyCheck", "mode %1 cannot go on without one of its processes "
+                                                             "(%2): use fault_policy fail, or fedavg, ssgd or hfa")
+                                               .arg(s.mode, policy.stateService
+                                                                ? QCoreApplication::translate("TopologyCheck", "every round waits for every device's step")
+                                                                : QCoreApplication::translate("TopologyCheck", "it has no rounds to close without it")));
+        const auto global = AggregatorRegistry::create(s.aggregation), party = AggregatorRegistry::create(s.partyAggregation);
+        if (global && party && global->needsIndividuals() && party->foldsOnArrival() && !s.flat())
+            add("$.training.fault_policy", QCoreApplication::translate("TopologyCheck", "aggregation %1 takes every worker's own update "
+                                                             "through its party server, and the global server cannot tell "
+                                                             "which are down: use fault_policy fail, or a party rule that "
+                                                             "keeps updates apart").arg(s.aggregation));
+        for (const QString& rule : {s.aggregation, s.partyAggregation})
+            if (rule.startsWith(QLatin1String("draco_")))
+                add("$.training.fault_policy", QCoreApplication::translate("TopologyCheck", "%1 decodes from every worker of a group and cannot "
+                                                                 "go on without one: use fault_policy fail").arg(rule));
     }
 
     // A server optimizer turns a round's sum of model deltas into a step: it needs rounds at the

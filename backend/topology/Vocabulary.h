@@ -19,6 +19,7 @@ inline constexpr QLatin1String kModelInit{"model_init"};
 inline constexpr QLatin1String kRendezvous{"rendezvous"};
 inline constexpr QLatin1String kSchedulerDone{"scheduler_done"};
 inline constexpr QLatin1String kDevice{"device"};  // what a trainer trains on: torch (LibTorch and CPU or CUDA), device, gpu
+inline constexpr QLatin1String kMembership{"membership"};  // a scheduler's: member, state (down, up), reason
 inline constexpr QLatin1String kRobust{"robust"};  // a robust rule's round at a server: rule, selected, rejected (+ the senders)
 
 // Fields.
@@ -67,6 +68,8 @@ inline constexpr QLatin1String kBarrier{"barrier"};
 inline constexpr QLatin1String kBarrierOk{"barrier_ok"};
 inline constexpr QLatin1String kAbort{"abort"};
 inline constexpr QLatin1String kBye{"bye"};
+inline constexpr QLatin1String kMemberDown{"member_down"};  // {node, reason}: to the members (fault_policy continue)
+inline constexpr QLatin1String kMemberUp{"member_up"};      // {node}: it is back (heartbeats again, or restarted)
 // ESync's state service.
 inline constexpr QLatin1String kEsyncReset{"esync_reset"};  // {round}: this worker begins round t
 inline constexpr QLatin1String kEsyncApply{"esync_apply"};  // {k, c}: k local steps of c seconds; go on?

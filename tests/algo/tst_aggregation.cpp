@@ -364,6 +364,62 @@ private Q_SLOTS:
         QCOMPARE((*c.takeFolded())[0], 3.0f);
     }
 
+    // fault_policy continue: a contributor declared down mid-round is left out of the fold order
+    // (the others fold in theirs), the round closes once everyone up has pushed, and the
+    // aggregate stands for all (scaled by contributors / contributions, as a quorum's). The next
+    // round begins without it, until it is back.
+    void absentContributorIsLeftOut() {
+        const std::vector<float> base{10.0f, 20.0f};
+        RoundCollector c("p/server0", {"a", "b", "c"}, AggregatorRegistry::create("fedavg"));
+        ModelBufferPool pool;
+        c.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(2), base.data()}; });
+        c.tolerateLatePushes();
+        QVERIFY(!c.add(push("c", 1, {4.0f, 8.0f}), 1, 2));  // held: a and b fold before it
+        QVERIFY(!c.add(push("b", 1, {2.0f, 2.0f}), 1, 2));
+        QVERIFY(!c.setAbsent("x", true));                      // a stranger: nothing
+        QVERIFY(c.setAbsent("a", true));                       // everyone up is in: the round closes
+        QVERIFY(c.takeFinalSlice());
+        FloatBuffer out = c.takeFolded();
+        QVERIFY(out);
+        QCOMPARE((*out)[0], 10.0f + 1.5f * (2.0f + 4.0f));  // base + (3 / 2) · (b + c)
+        QCOMPARE((*out)[1], 20.0f + 1.5f * (2.0f + 8.0f));
+        // Round 2 without a: b and c close it; a's late push of round 1 is counted as late.
+        QVERIFY(!c.add(push("a", 1, {1.0f, 1.0f}), 2, 2));
+        QCOMPARE(c.late(), quint64(1));
+        QVERIFY(!c.add(push("b", 2, {1.0f, 1.0f}), 2, 2));
+        QVERIFY(c.add(push("c", 2, {3.0f, 3.0f}), 2, 2));
+        // Back for round 3: all three are needed again.
+        QVERIFY(!c.setAbsent("a", false));
+        QVERIFY(!c.add(push("b", 3, {1.0f, 1.0f}), 3, 2));
+        QVERIFY(!c.add(push("c", 3, {1.0f, 1.0f}), 3, 2));
+        QVERIFY(c.add(push("a", 3, {1.0f, 1.0f}), 3, 2));
+        // Down after its push: its contribution stays in, and the round still waits for the others.
+        QVERIFY(!c.add(push("a", 4, {1.0f, 1.0f}), 4, 2));
+        QVERIFY(!c.setAbsent("a", true));
+        QVERIFY(!c.add(push("b", 4, {1.0f, 1.0f}), 4, 2));
+        QVERIFY(c.add(push("c", 4, {1.0f, 1.0f}), 4, 2));
+    }
+
+    // round_timeout_s: a round closes with the whole contributions it has, if enough; the others'
+    // pushes of it are late.
+    void closeWithWhatCameNeedsEnough() {
+        RoundCollector c("p/server0", {"a", "b", "c"}, AggregatorRegistry::create("fedavg"));
+        ModelBufferPool pool;
+        c.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(1), nullptr}; });
+        c.tolerateLatePushes();
+        QVERIFY(!c.closeWithWhatCame(1));  // no round open
+        QVERIFY(!c.add(push("b", 1, {3.0f}), 1, 1));
+        QVERIFY(!c.closeWithWhatCame(2));  // one contribution, two needed
+        QVERIFY(c.closeWithWhatCame(1));
+        QCOMPARE((*c.takeFolded())[0], 9.0f);  // (3 / 1) · 3: it stands for all three
+        QVERIFY(!c.add(push("a", 1, {1.0f}), 2, 1));
+        QCOMPARE(c.late(), quint64(1));
+        QCOMPARE(requiredContributors(0, 4), 4);
+        QCOMPARE(requiredContributors(0.5, 3), 2);
+        QCOMPARE(requiredContributors(3, 2), 2);
+        QCOMPARE(requiredContributors(1, 5), 1);
+    }
+
     // A non-finite slice is left out of its range only; a range no contribution reached keeps
     // the base; with no base (a party's sum) it is the sum alone, and zero where none reached it.
     void nonFiniteSliceIsLeftOutOfItsRangeOnly() {
@@ -529,6 +585,20 @@ private Q_SLOTS:
         QCOMPARE(rows[0].elapsed, 4.0);  // the time it finished training, not when eval arrived
         QCOMPARE(p.bytesAcross(), quint64(500));
         QCOMPARE(p.bestAccuracy(), 0.75);
+    }
+
+    // A worker that died never reports its round: the round is trained once the next one is
+    // aggregated (every report of a round precedes the next round's close).
+    void progressDoesNotWaitForAWorkerThatDied() {
+        RunProgress p(2, 3, 1);  // 2 workers, 3 rounds, every round evaluated
+        p.ingest(rec("aggregate", 1), 1.0);
+        p.ingest(rec("train", 1, {{"loss", 1.0}, {"samples", 10}}), 1.0);  // the other worker is gone
+        QVERIFY(p.ingest(rec("eval", 1, {{"test_acc", 0.5}}), 1.2).isEmpty());
+        const QList<RoundRow> rows = p.ingest(rec("aggregate", 2), 2.0);
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows[0].round, 1);
+        QCOMPARE(rows[0].testAccuracy, 0.5);
+        QCOMPARE(rows[0].trainLoss, 1.0);
     }
 
     // An evaluator that fell behind evaluates only the newest snapshot and names the rounds it

@@ -114,6 +114,55 @@ private Q_SLOTS:
         QCOMPARE(same.get(), refused);
         QCOMPARE(schedulerExit.get(), int(kRoleFailed));
     }
+
+    // fault_policy continue: a member that goes silent (gone without a bye) is declared down to
+    // the others instead of ending the run; when it registers again it is declared back up. With
+    // min_workers above what is left, the scheduler stops the run naming the shortage.
+    void silentMemberIsDeclaredDownThenUp() {
+        for (const double minWorkers : {1.0, 0.0}) {
+            Topology t = smallTopology();
+            t.training.faultPolicy = QStringLiteral("continue");
+            t.training.heartbeatTimeoutS = 2;
+            t.training.params.insert(QStringLiteral("min_workers"), minWorkers);
+            const Node scheduler = *t.node("party1/scheduler");
+            RoleContext schedulerCtx(t, scheduler, QDir::tempPath());
+            auto schedulerExit = std::async(std::launch::async, [&] { return runScheduler(schedulerCtx); });
+            RoleContext serverCtx(t, *t.node("party1/server0"), QDir::tempPath()), w0Ctx(t, *t.node("party1/worker0"), QDir::tempPath());
+            SchedulerClient server(serverCtx, scheduler, "tcp://127.0.0.1:19201"), w0(w0Ctx, scheduler, {});
+            auto lost = std::async(std::launch::async, [&] {
+                RoleContext ctx(t, *t.node("party1/worker1"), QDir::tempPath());
+                SchedulerClient w1(ctx, scheduler, {});
+                w1.join();
+            });  // joins, then its client goes without a bye: silent from now on
+            auto serverJoin = std::async(std::launch::async, [&] { return server.join(); });
+            w0.join();
+            serverJoin.get();
+            lost.get();
+            if (minWorkers == 0) {  // every worker needed: the run stops, naming why
+                QCOMPARE(schedulerExit.get(), int(kRoleFailed));
+                QTRY_VERIFY_WITH_TIMEOUT(
+                    [&] { try { server.throwIfAborted(); return false; } catch (const RoleError& e) {
+                        return QString(e.what()).contains("party party1 has 1 of its 2 workers up, and min_workers is 2"); } }(),
+                    10000);
+                continue;
+            }
+            QList<MembershipChange> changes;
+            QTRY_VERIFY_WITH_TIMEOUT(!(changes += server.takeMembershipChanges()).isEmpty(), 10000);
+            QCOMPARE(changes.first().node, QStringLiteral("party1/worker1"));
+            QVERIFY(!changes.first().up);
+            QVERIFY2(changes.first().reason.contains("sent no heartbeat for 2 s"), qPrintable(changes.first().reason));
+            server.throwIfAborted();  // not an abort
+            RoleContext againCtx(t, *t.node("party1/worker1"), QDir::tempPath());
+            SchedulerClient again(againCtx, scheduler, {});  // restarted: it registers again
+            QCOMPARE(again.join().size(), 3);
+            changes.clear();
+            QTRY_VERIFY_WITH_TIMEOUT(!(changes += server.takeMembershipChanges()).isEmpty(), 10000);
+            QVERIFY(changes.first().up);
+            QCOMPARE(changes.first().reason, QString());  // (the reason travels to the controller only)
+            for (SchedulerClient* c : {&server, &w0, &again}) c->leave();
+            QCOMPARE(schedulerExit.get(), int(kRoleOk));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(SchedulerTest)

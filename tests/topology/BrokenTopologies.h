@@ -250,6 +250,26 @@ inline QList<BrokenCase> registryBrokenCases() {
              set(t, {"training", "quorum"}, 3);
          },
          "$.training.quorum", "a quorum lets each server close its round with different contributions"},
+        {"an unknown fault policy", [](QJsonObject& t) { set(t, {"training", "fault_policy"}, "retry"); },
+         "$.training.fault_policy", "'retry' is not supported; use one of: fail, continue"},
+        {"going on without a process in esync", [](QJsonObject& t) {
+             set(t, {"training", "fault_policy"}, "continue");
+             set(t, {"training", "mode"}, "esync");
+         },
+         "$.training.fault_policy", "mode esync cannot go on without one of its processes (every round waits for every device's step)"},
+        {"going on without a process in an asynchronous mode", [](QJsonObject& t) {
+             set(t, {"training", "fault_policy"}, "continue");
+             set(t, {"training", "mode"}, "asgd");
+         },
+         "$.training.fault_policy", "mode asgd cannot go on without one of its processes (it has no rounds to close without it)"},
+        {"going on without a member of a Draco group", [](QJsonObject& t) {
+             set(t, {"training", "fault_policy"}, "continue");
+             set(t, {"training", "party_aggregation"}, "draco_repetition");
+             set(t, {"training", "party_draco_r"}, 1);
+         },
+         "$.training.fault_policy", "draco_repetition decodes from every worker of a group and cannot go on without one"},
+        {"a fault policy's parameter under fail", [](QJsonObject& t) { set(t, {"training", "min_workers"}, 1); },
+         "$.training.min_workers", "min_workers is not a setting"},
         {"an unknown hierarchy", [](QJsonObject& t) { set(t, {"training", "hierarchy"}, "three_layer"); },
          "$.training.hierarchy", ""},
         {"a Draco code at the global server", [](QJsonObject& t) { set(t, {"training", "aggregation"}, "draco_repetition"); },

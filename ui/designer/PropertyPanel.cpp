@@ -1,6 +1,7 @@
 #include "PropertyPanel.h"
 
 #include "AggregatorRegistry.h"
+#include "FaultPolicy.h"
 #include "FedOptimizer.h"
 #include "GradientCodec.h"
 #include "ModeRegistry.h"
@@ -304,6 +305,9 @@ void PropertyPanel::addStrategies() {
               [](T& t, const QString& v) { t.training.partyCompression = v; keepOwnParams(t.training); });
     addDouble("proximal_mu", tr("FedProx μ (0: off)"), 0, 100, 4, [](const T& t) { return t.training.proximalMu; },
               [](T& t, double v) { t.training.proximalMu = v; });
+    addChoice("fault_policy", tr("When a process dies"), strategyNames(FaultPolicyRegistry::all()),
+              [](const T& t) { return t.training.faultPolicy; },
+              [](T& t, const QString& v) { t.training.faultPolicy = v; keepOwnParams(t.training); });
     addChoice("partition", tr("Partition"), strategyNames(PartitionRegistry::all()), [](const T& t) { return t.training.partition; },
               [](T& t, const QString& v) { t.training.partition = v; keepOwnParams(t.training); });
     for (const auto& [setting, spec] : m_topology.training.declaredParams()) {

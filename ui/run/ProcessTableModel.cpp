@@ -33,6 +33,7 @@ QString stateText(ProcessInfo::State s) {
         case ProcessInfo::State::Exited: return ProcessTableModel::tr("exited");
         case ProcessInfo::State::Failed: return ProcessTableModel::tr("failed");
         case ProcessInfo::State::Stopped: return ProcessTableModel::tr("stopped");
+        case ProcessInfo::State::Restarting: return ProcessTableModel::tr("restarting");
     }
     return processStateName(s);
 }
@@ -42,6 +43,7 @@ QColor stateColor(ProcessInfo::State s) {
         case ProcessInfo::State::Running: return QColor(0x2c, 0xa0, 0x2c);
         case ProcessInfo::State::Failed: return QColor(0xd0, 0x30, 0x30);
         case ProcessInfo::State::Stopped: return QColor(0xc0, 0x80, 0x00);
+        case ProcessInfo::State::Restarting: return QColor(0xe0, 0x90, 0x10);
         default: return QColor(0x70, 0x70, 0x70);
     }
 }

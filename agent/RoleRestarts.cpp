@@ -1,0 +1,35 @@
+#include "RoleRestarts.h"
+
+#include "FaultPolicy.h"
+
+namespace hips {
+
+void RoleRestarts::remember(const RoleLaunch& launch, int maxRestarts) {
+    m_entries.insert(launch.node, Entry{launch, maxRestarts, 0, false});
+}
+
+std::optional<int> RoleRestarts::planRestart(const QString& node, const RoleExitInfo& info, int* attempt, int* maxRestarts) {
+    const auto it = m_entries.find(node);
+    if (it == m_entries.end() || (info.exitCode == 0 && !info.crashed) || it->attempts >= it->maxRestarts) return std::nullopt;
+    it->pending = true;
+    *attempt = ++it->attempts;
+    *maxRestarts = it->maxRestarts;
+    return restartDelayMs(it->attempts);
+}
+
+std::optional<RoleLaunch> RoleRestarts::takeDue(const QString& node) {
+    const auto it = m_entries.find(node);
+    if (it == m_entries.end() || !it->pending) return std::nullopt;
+    it->pending = false;
+    return it->launch;
+}
+
+QStringList RoleRestarts::cancelAll() {
+    QStringList cancelled;
+    for (auto it = m_entries.begin(); it != m_entries.end(); ++it)
+        if (std::exchange(it->pending, false)) cancelled << it.key();
+    for (Entry& e : m_entries) e.maxRestarts = 0;  // and none after this
+    return cancelled;
+}
+
+}  // namespace hips

@@ -1,0 +1,35 @@
+#pragma once
+// fault_policy continue: a worker that crashes is started again by its agent, up to max_restarts
+// times, after 1 s, 2 s, 4 s, ... (restartDelayMs), from the launch of its last start. Only
+// workers: a restarted worker rejoins its party and goes on from the newest model; the other
+// roles do not yet recover their state, so their death still ends the run.
+#include "RoleSupervisor.h"
+
+#include <QHash>
+#include <QStringList>
+#include <optional>
+
+namespace hips {
+
+class RoleRestarts {
+public:
+    // A start from the controller: `maxRestarts` 0 for a role that is never restarted.
+    void remember(const RoleLaunch& launch, int maxRestarts);
+    // A role exited: the delay before its next start (then pending), or nothing when it is not
+    // started again (it ended cleanly, it may not be restarted, or its restarts are spent).
+    std::optional<int> planRestart(const QString& node, const RoleExitInfo& info, int* attempt, int* maxRestarts);
+    // The launch to start now, if its restart is still pending (not cancelled meanwhile).
+    std::optional<RoleLaunch> takeDue(const QString& node);
+    // The run is stopping: no restart happens; returns the nodes whose restart was pending.
+    QStringList cancelAll();
+
+private:
+    struct Entry {
+        RoleLaunch launch;
+        int maxRestarts = 0, attempts = 0;
+        bool pending = false;
+    };
+    QHash<QString, Entry> m_entries;
+};
+
+}  // namespace hips
