@@ -405,9 +405,10 @@ void RunController::onExited(ProcessInfo& p, const QCborMap& e) {
     p.error = e.value(QStringLiteral("error")).toString();
     p.ended = unixNow();
     const bool clean = p.exitCode == 0 && !p.crashed;
-    const bool restarting = !clean && e.value(QStringLiteral("restarting")).toBool() && m_state != RunState::Stopping;
+    const bool restarting = !clean && e.value(QStringLiteral("restarting")).toBool() && m_state != RunState::Stopping &&
+                            !m_endingStragglers;
     if (restarting) p.state = ProcessInfo::State::Restarting;
-    else if (m_state == RunState::Stopping && !clean) p.state = ProcessInfo::State::Stopped;
+    else if ((m_state == RunState::Stopping || m_endingStragglers) && !clean) p.state = ProcessInfo::State::Stopped;
     else p.state = clean ? ProcessInfo::State::Exited : ProcessInfo::State::Failed;
     storeProcess(p);
     Q_EMIT processChanged(p);
@@ -425,6 +426,30 @@ void RunController::onExited(ProcessInfo& p, const QCborMap& e) {
             fail(describeExit(p));
     }
     if (allDone()) finishWhenQuiet();
+    else if (m_topology.training.continuesThroughFailures() && roundsDone()) endStragglersSoon();
+}
+
+// fault_policy continue: the global servers and the master have finished cleanly, so the run's
+// rounds are done. A role still there (a worker declared down and never back, or waiting for a
+// restart; a party server that came back after the last round) has nothing to rejoin: after a
+// grace for those just finishing, the agents stop it and cancel its restart.
+bool RunController::roundsDone() const {
+    for (const ProcessInfo& p : m_processes)
+        if ((p.node.kind == RoleKind::GlobalServer || p.node.kind == RoleKind::MasterWorker) && p.state != ProcessInfo::State::Exited)
+            return false;
+    return true;
+}
+
+void RunController::endStragglersSoon() {
+    constexpr int kStragglerGraceMs = 5000;  // the roles that got the final model exit within it
+    QTimer::singleShot(kStragglerGraceMs, this, [this] {
+        if (allDone() || m_endingStragglers || m_state != RunState::Running) return;
+        m_endingStragglers = true;
+        for (const ProcessInfo& p : m_processes)
+            if (p.state != ProcessInfo::State::Exited && p.state != ProcessInfo::State::Failed)
+                recordNotice(p.node.id, QStringLiteral("%1 is stopped: the run finished its rounds without it").arg(p.node.id));
+        for (const auto& [host, agent] : m_agents) agent->send(Message(QStringLiteral("stop_all")));
+    });
 }
 
 void RunController::recordNotice(const QString& source, const QString& text) {
@@ -450,7 +475,10 @@ void RunController::onMetric(const QString& json) {
     }
     if (const QString error = m_dir.appendMetric(line); !error.isEmpty()) fail(error);
     record(metric);
-    if (metric.value(QStringLiteral("kind")).toString() == metric::kMembership)
+    // (A party server is a member of two schedulers: its change is told once.)
+    if (metric.value(QStringLiteral("kind")).toString() == metric::kMembership &&
+        std::exchange(m_membership[metric.value(QStringLiteral("member")).toString()], metric.value(QStringLiteral("state")).toString()) !=
+            metric.value(QStringLiteral("state")).toString())
         recordNotice(metric.value(QStringLiteral("member")).toString(),
                      QStringLiteral("%1 declared %2: %3").arg(metric.value(QStringLiteral("member")).toString(),
                                                             metric.value(QStringLiteral("state")).toString(),

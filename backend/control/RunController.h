@@ -90,6 +90,8 @@ Q_SIGNALS:
 private:
     void setState(RunState s);
     void recordNotice(const QString& source, const QString& text);
+    bool roundsDone() const;
+    void endStragglersSoon();
     void makeNodeKeys();
     void startLocalAgent();
     void deployAgents();
@@ -145,6 +147,8 @@ private:
     quint64 m_listenerToken = 0, m_errorToken = 0;
     bool m_finishedEmitted = false;
     bool m_userStopped = false;  // stop() was called: the run ends "stopped", not "failed"
+    QHash<QString, QString> m_membership;  // each member's last state as the schedulers declared it
+    bool m_endingStragglers = false;  // fault_policy continue: the rounds are done, workers left are stopped
     bool m_shutdownSent = false;
 };
 

@@ -123,9 +123,26 @@ std::optional<Checkpoint> readCheckpoint(const QString& runDir, const TrainingSe
     return c;
 }
 
+// With several global servers (key slicing) each keeps its shard's checkpoint: a run resumes
+// only from a round they all have.
 qint64 checkpointRound(const QString& runDir, QString* error) {
     const QJsonObject meta = readMeta(runDir, error);
-    return meta.isEmpty() ? 0 : qint64(meta.value("round").toDouble());
+    if (meta.isEmpty()) return 0;
+    const qint64 round = qint64(meta.value("round").toDouble());
+    static const QRegularExpression shardMeta(QStringLiteral("^checkpoint\\.shard(\\d+)\\.json$"));
+    for (const QString& name : QDir(checkpointDirectory(runDir)).entryList(QDir::Files)) {
+        const auto m = shardMeta.match(name);
+        if (!m.hasMatch()) continue;
+        const QJsonObject other = readMeta(runDir, error, m.captured(1).toInt());
+        if (other.isEmpty()) return 0;
+        if (const qint64 r = qint64(other.value("round").toDouble()); r != round) {
+            *error = QStringLiteral("the global servers' checkpoints in %1 are of rounds %2 and %3 (the run stopped between "
+                                    "their writes): there is no round to resume all of them from; start the run afresh")
+                         .arg(checkpointDirectory(runDir)).arg(round).arg(r);
+            return 0;
+        }
+    }
+    return round;
 }
 
 QString workerStatePath(const QString& runDir, const QString& nodeId, qint64 round) {

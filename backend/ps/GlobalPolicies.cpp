@@ -52,7 +52,9 @@ public:
         if (s.continuesThroughFailures()) {
             m_collector.tolerateLatePushes();
             m_timeout = std::chrono::milliseconds(qint64(s.param(QStringLiteral("round_timeout_s")) * 1000));
-            m_minContributors = std::min(int(m_contributors.size()), int(s.param(QStringLiteral("min_parties"))));
+            // Party servers, or in a flat run the workers themselves.
+            m_minContributors = s.flat() ? requiredContributors(s.param(QStringLiteral("min_workers")), int(m_contributors.size()))
+                                         : std::min(int(m_contributors.size()), int(s.param(QStringLiteral("min_parties"))));
         }
     }
 

@@ -44,6 +44,7 @@ public:
         m_policy = makeGlobalPolicy(m_tier);
         if (m_ctx.training().resumeRound > 0) resume();
         m_roundStart = Clock::now();
+        m_scheduler.watchMembership();
         while (!everyContributorServed() || !m_masterHasFinal) {
             m_scheduler.throwIfAborted();
             for (const MembershipChange& c : m_scheduler.takeMembershipChanges()) {

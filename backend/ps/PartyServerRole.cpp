@@ -49,6 +49,7 @@ public:
         m_policy = makePartyPolicy(m_tier);
         upstream.send(Message(message::kPull, {{QStringLiteral("version"), 0}}));
 
+        m_partyScheduler.watchMembership();
         while (!everyWorkerServed()) {
             m_partyScheduler.throwIfAborted();
             m_globalScheduler.throwIfAborted();
@@ -100,6 +101,11 @@ private:
         if (slice.version < m_tier.globalVersion) return;
         if (slice.version > m_tier.globalVersion) {
             m_tier.globalVersion = slice.version;
+            // Left behind (fault_policy continue: this server was down while the other parties went
+            // on): the party's rounds go on from the global model's, and its workers with them.
+            const TrainingSettings& s = m_ctx.training();
+            if (s.continuesThroughFailures())
+                m_tier.pushedRound = std::max(m_tier.pushedRound, slice.version * s.workerPushesPerRound() / s.globalStepsPerRound());
             m_model = PartyModel{m_tier.pushedRound, m_tier.pushedRound, slice.total, 0, {}, {}};
             m_tier.newestVersion = std::max(m_tier.newestVersion, slice.version);
             reportTraffic();

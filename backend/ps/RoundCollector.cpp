@@ -78,7 +78,8 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
         reject(push, QStringLiteral("weight is not a positive number of samples"));
         return false;
     }
-    if (m_deliveries.isEmpty()) startRound(expectedSize);
+    if (roundOpen() && expectedRound != m_openRound) m_deliveries.clear();  // overtaken: the model moved on without it
+    if (m_deliveries.isEmpty()) startRound(expectedSize, expectedRound);
     Delivery& d = m_deliveries[from];
     if (d.slices.empty()) {
         d.slices.resize(sliceCount(expectedSize));
@@ -121,21 +122,25 @@ bool RoundCollector::completed(const QString& contributor) const {
     return it != m_deliveries.end() && !it->slices.empty() && it->count == it->slices.size();
 }
 
+// Those left out of the open round (down, or past its deadline) are not waited for, even when
+// they come back before it closes: their slices of it were counted as delivered with nothing.
 int RoundCollector::needed() const {
-    int missing = 0;
-    for (const QString& a : m_absent) missing += !completed(a);
+    int missing = int(m_leftOut.size());
+    for (const QString& a : m_absent) missing += !completed(a) && !m_leftOut.contains(a);
     return std::min(m_quorum, int(m_contributors.size()) - missing);
 }
 
 // A contributor's slices not yet in count as delivered with nothing, as a refused slice does: the
 // fold order and the final slices go on without it. Its whole update is out of this round.
 void RoundCollector::leaveOut(const QString& contributor) {
+    m_leftOut.insert(contributor);
     Delivery& d = m_deliveries[contributor];
     if (d.slices.empty()) d.slices.resize(sliceCount(m_length));
     d.spoiled = true;
     for (size_t i = 0; i < d.slices.size(); ++i) {
         if (d.slices[i]) continue;
         d.slices[i] = true;
+        ++m_leftOutPerSlice[i];
         if (folding() && !partial()) foldInOrder(i, m_rank.value(contributor), SharedFloats{});
         sliceDelivered(i);
     }
@@ -194,6 +199,7 @@ void RoundCollector::closeRound() {
     if (!folding()) m_rule->finish();
     m_scale = float(m_contributors.size()) / float(std::max(m_complete, 1));
     if (!folding()) return;
+    if (!partial()) m_scale = 1.0f;  // folded in order: each slice was scaled when it became final
     float* out = m_fold.out->data();
     for (size_t i = 0; i < m_foldedPerSlice.size(); ++i) {
         if (m_foldedPerSlice[i] > 0) continue;
@@ -204,7 +210,8 @@ void RoundCollector::closeRound() {
     if (m_scale != 1.0f) rescaleAround(out, m_fold.base, m_length, m_scale);
 }
 
-void RoundCollector::startRound(size_t expectedSize) {
+void RoundCollector::startRound(size_t expectedSize, qint64 round) {
+    m_openRound = round;
     m_length = expectedSize;
     m_complete = 0;
     m_rule->begin(expectedSize);
@@ -222,6 +229,8 @@ void RoundCollector::startRound(size_t expectedSize) {
     m_held.assign(sliceCount(expectedSize), {});
     m_deliveredPerSlice.assign(sliceCount(expectedSize), 0);
     m_finalSlices.clear();
+    m_leftOut.clear();
+    m_leftOutPerSlice.assign(sliceCount(expectedSize), 0);
 }
 
 // Folds slice `index` of contributor `rank` when every contributor before it has been folded (then
@@ -278,11 +287,14 @@ bool RoundCollector::accept(const QString& from, Delivery& d, size_t offset, Sha
 // is final; a range no contribution reached (every sender's slice was refused) keeps the base.
 void RoundCollector::sliceDelivered(size_t index) {
     if (++m_deliveredPerSlice[index] < int(m_contributors.size()) || !folding() || partial()) return;
+    const size_t begin = index * kSliceFloats, end = std::min(m_length, begin + kSliceFloats);
+    float* out = m_fold.out->data();
+    const int n = int(m_contributors.size()), present = n - m_leftOutPerSlice[index];
     if (m_foldedPerSlice[index] == 0) {
-        const size_t begin = index * kSliceFloats, end = std::min(m_length, begin + kSliceFloats);
-        float* out = m_fold.out->data();
         if (m_fold.base) std::copy(m_fold.base + begin, m_fold.base + end, out + begin);
         else std::fill(out + begin, out + end, 0.0f);
+    } else if (present < n) {  // those left out: the slice's sum stands for all (before it goes out)
+        rescaleAround(out + begin, m_fold.base ? m_fold.base + begin : nullptr, end - begin, float(n) / float(present));
     }
     m_finalSlices.push_back(index);
 }

@@ -120,7 +120,7 @@ private:
     void reject(const Envelope& push, const QString& why);
     bool foldInOrder(size_t index, int rank, SharedFloats&& values);
     bool fold(size_t index, const SharedFloats& values, bool checked);
-    void startRound(size_t expectedSize);
+    void startRound(size_t expectedSize, qint64 round);
     bool accept(const QString& from, Delivery& d, size_t offset, SharedFloats&& values, size_t expectedSize);
     void sliceDelivered(size_t index);
     bool folding() const { return m_fold.out != nullptr; }
@@ -143,9 +143,12 @@ private:
     std::vector<int> m_nextRank;         // per slice: whose slice is folded next
     std::vector<std::vector<Held>> m_held;  // per slice: early ones
     std::vector<size_t> m_finalSlices;  // made final, not yet taken
-    QSet<QString> m_absent;
+    QSet<QString> m_absent;                   // declared down, until back
+    QSet<QString> m_leftOut;                  // of the open round: not waited for any more
+    std::vector<int> m_leftOutPerSlice;       // of the open round: slices counted without a contribution
     bool m_tolerateLate = false, m_partialRound = false;
     size_t m_length = 0;
+    qint64 m_openRound = -1;
     int m_complete = 0;
     std::unique_ptr<AggregationRule> m_rule;
     double m_weight = 0, m_roundWeight = 0;  // the open round's weights so far; the last closed round's

@@ -74,7 +74,7 @@ void SchedulerClient::heartbeatLoop() {
         if (!e) continue;
         std::lock_guard lock(m_mutex);
         if (e->message.type == message::kAbort) m_abortReason = e->message.string(QStringLiteral("reason"));
-        else if (e->message.type == message::kMemberDown || e->message.type == message::kMemberUp)
+        else if (m_watching && (e->message.type == message::kMemberDown || e->message.type == message::kMemberUp))
             m_membership.append({e->message.string(QStringLiteral("node")), e->message.type == message::kMemberUp,
                                  e->message.string(QStringLiteral("reason"))});
     }

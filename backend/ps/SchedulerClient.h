@@ -34,7 +34,9 @@ public:
     void barrier(const QString& name);
     void leave();
     void throwIfAborted() const;
-    // The members declared down or back up since the last call, in order.
+    // The members declared down or back up since the last call, in order; kept only once asked
+    // for with watchMembership() (servers), so that nobody else accumulates them.
+    void watchMembership() { m_watching = true; }
     QList<MembershipChange> takeMembershipChanges();
 
     // The first peer of `role` in the table; throws RoleError when there is none.
@@ -53,6 +55,7 @@ private:
     mutable std::mutex m_mutex;
     QString m_abortReason;
     QList<MembershipChange> m_membership;
+    std::atomic<bool> m_watching{false};
 };
 
 }  // namespace hips

@@ -39,7 +39,9 @@ public:
 
     int run() {
         const auto registerDeadline = Clock::now() + m_ctx.replyTimeout();
-        while (m_byes.size() + m_down.size() < m_expected.size()) {  // (the down ones may come back until then)
+        // (The down ones may come back until then. Under fault_policy continue the tier is done
+        // when its servers are: a member that recovers later has no round to come back to.)
+        while (m_byes.size() + m_down.size() < m_expected.size() && !(m_ctx.training().continuesThroughFailures() && serversGone())) {
             if (auto e = m_channel.receive(200ms)) handle(*e);
             if (m_aborted) return kRoleFailed;
             if (!m_tableSent && Clock::now() > registerDeadline) return abort(missingText());
@@ -158,13 +160,27 @@ private:
             if (id != about && !m_byes.contains(id) && !m_down.contains(id)) sendTo(id, Message(m.type, m.fields));
     }
 
+    bool serversGone() const {
+        bool any = false;
+        for (auto it = m_expected.begin(); it != m_expected.end(); ++it)
+            if (it->kind == RoleKind::Server || it->kind == RoleKind::GlobalServer) {
+                if (!m_byes.contains(it.key())) return false;
+                any = true;
+            }
+        return any && m_tableSent;
+    }
+
     // Too few left: fewer of a party's workers up than min_workers, or (the global scheduler)
-    // fewer parties with every server up than min_parties.
+    // fewer parties with every server up than min_parties, or a global server or the master
+    // down (nothing goes on without them).
     QString shortage() const {
         const TrainingSettings& s = m_ctx.training();
         QHash<QString, std::pair<int, int>> workers, servers;  // party → (up, all)
+        const bool global = m_ctx.node.kind == RoleKind::GlobalScheduler;
         for (auto it = m_expected.begin(); it != m_expected.end(); ++it) {
-            if (it->kind != RoleKind::Worker && it->kind != RoleKind::Server) continue;
+            if ((it->kind == RoleKind::GlobalServer || it->kind == RoleKind::MasterWorker) && m_down.contains(it.key()))
+                return QStringLiteral("%1 is down, and the run cannot go on without it").arg(it.key());
+            if (it->kind != RoleKind::Worker && !(it->kind == RoleKind::Server && global)) continue;
             auto& [up, all] = (it->kind == RoleKind::Worker ? workers : servers)[it->party];
             ++all;
             up += !m_down.contains(it.key());

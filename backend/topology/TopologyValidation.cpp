@@ -8,6 +8,7 @@
 #include "ModeRegistry.h"
 #include "ModelRegistry.h"
 #include "Partition.h"
+#include "ShardMap.h"
 #include "TopologyLimits.h"
 
 #include <QCoreApplication>
@@ -259,6 +260,19 @@ private:
             add("$.training.party_aggregation", QCoreApplication::translate("TopologyCheck", "%1 compares whole updates, and each party server "
                                                                "holds only a slice of them: use one server per party, or a "
                                                                "coordinate-wise rule (fedavg, mean, median, trimmed_mean)").arg(s.partyAggregation));
+        if (s.continuesThroughFailures())
+            add("$.training.fault_policy", QCoreApplication::translate("TopologyCheck", "under fault_policy continue each server would close "
+                                                             "its round with the workers it heard from, so the slices of one "
+                                                             "model could come from different workers: use fault_policy "
+                                                             "fail, or one server per party"));
+        const ShardMap map(KeyLayout::ofModel(s.model, s.dataset), int(globals), size_t(std::max(s.sliceBound, 1)));
+        for (int i = 0; i < map.servers() && map.total() > 0; ++i)
+            if (map.shardSize(i) == 0) {
+                add("$.training.slice_bound", QCoreApplication::translate("TopologyCheck", "with slice_bound %1, server %2 of %3 would hold none "
+                                                                 "of model %4's keys: lower slice_bound, or run fewer servers")
+                                                  .arg(s.sliceBound).arg(i).arg(map.servers()).arg(s.model));
+                break;
+            }
         if (s.param(QStringLiteral("quorum")) > 0)
             add("$.training.quorum", QCoreApplication::translate("TopologyCheck", "a quorum lets each server close its round with different "
                                                   "contributions, so the slices of one model would come from different "

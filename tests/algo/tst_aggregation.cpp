@@ -400,6 +400,33 @@ private Q_SLOTS:
         QVERIFY(c.add(push("c", 4, {1.0f, 1.0f}), 4, 2));
     }
 
+    // Down and back within one round: that round does not wait for it (its missing slices were
+    // counted without it), the next one does. With several slices each is scaled, before it goes
+    // out, by the contributors whose slice of it is in.
+    void leftOutContributorIsNotWaitedForAndEachSliceStandsForAll() {
+        const size_t total = kSliceFloats + 2;
+        RoundCollector c("p/server0", {"a", "b"}, AggregatorRegistry::create("fedavg"));
+        ModelBufferPool pool;
+        c.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(total), nullptr}; });
+        c.tolerateLatePushes();
+        std::vector<Envelope> a = pushSlices("a", 1, total, [](size_t) { return 1.0f; });
+        std::vector<Envelope> b = pushSlices("b", 1, total, [](size_t) { return 3.0f; });
+        QVERIFY(!c.add(a[0], 1, total));
+        QVERIFY(!c.add(b[0], 1, total));
+        QCOMPARE(c.takeFinalSlice(), std::optional<size_t>(0));
+        QVERIFY(!c.setAbsent("a", true));   // its slice 1 counted without it; b's slice 1 still to come
+        QVERIFY(!c.setAbsent("a", false));  // back before the round closed
+        QVERIFY(!c.add(a[1], 1, total));    // refused: that slice of the round was counted without it
+        QVERIFY(c.add(b[1], 1, total));     // b was the one still awaited
+        QCOMPARE(c.takeFinalSlice(), std::optional<size_t>(1));
+        const FloatBuffer out = c.takeFolded();
+        QCOMPARE((*out)[0], 4.0f);             // both pushes of slice 0
+        QCOMPARE((*out)[kSliceFloats], 6.0f);  // b's alone, standing for two
+        std::vector<Envelope> b2 = pushSlices("b", 2, total, [](size_t) { return 1.0f; });
+        QVERIFY(!c.add(b2[0], 2, total));
+        QVERIFY(!c.add(b2[1], 2, total));   // round 2 waits for a again
+    }
+
     // round_timeout_s: a round closes with the whole contributions it has, if enough; the others'
     // pushes of it are late.
     void closeWithWhatCameNeedsEnough() {

@@ -3,7 +3,8 @@
 // SIGKILL is restarted by its agent and the run completes every round near the undisturbed
 // accuracy, with the death and the restart in the history; under fail the same kill ends the run,
 // naming the process and the signal; a worker stopped (SIGSTOP) past the timeout is left out while
-// the rounds go on, and after SIGCONT it rejoins and contributes again.
+// the rounds go on, and after SIGCONT it rejoins and contributes again; one that never comes back
+// does not hold the run open; a round timeout leaves a far slower worker behind.
 #include "RunHarness.h"
 
 #include <QJsonArray>
@@ -149,6 +150,45 @@ private Q_SLOTS:
               qPrintable([&] { QStringList s; for (int r : trained) s << QString::number(r); return s.join(' '); }()));
         QVERIFY(roundsWhileDown >= 2);  // the rounds went on without it
         QVERIFY2(trained.size() < 20 && trained.last() == 20, "it sat rounds out, then contributed again to the end");
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
+    // A party server silent past the timeout: the global tier goes on with the other party
+    // (min_parties 1); when it is back its party catches up with the global model's round and its
+    // workers train again to the last round.
+    void aSilentPartyServerIsLeftOutThenItsPartyRejoins() {
+        Run run;
+        run.start({"run", writeTopology(m_dir, "continue"), "--out", run.dir.filePath("run")});
+        QVERIFY2(signalAtRound(run, 4, "party2/server0", SIGSTOP), run.out.constData());
+        QVERIFY2(waitForRowsAfter(run, "party2/server0 declared down", 2, 60000), run.out.constData());
+        const QList<qint64> pids = taggedProcesses(run.tag, "--node party2/server0");
+        QVERIFY(!pids.isEmpty());
+        ::kill(pid_t(pids.first()), SIGCONT);
+        QVERIFY2(run.finish(300000) == 0, run.out + run.err);
+        QCOMPARE(run.out.count("party2/server0 declared down"), 1);  // told once, though two schedulers saw it
+        QVERIFY2(run.out.contains("party2/server0 declared up: heartbeats again"), run.out.constData());
+        QCOMPARE(printedRounds(run.out).size(), 20);
+        const QList<int> trained = trainedRounds(run.dir.filePath("run/metrics.jsonl"), "party2/worker0");
+        QVERIFY2(trained.size() < 20 && trained.last() == 20, "the party sat rounds out, then trained to the end");
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
+    // A worker that never comes back (stopped for good) does not hold the run open: its party
+    // goes on without it, and once every other role has finished, it is stopped.
+    void aWorkerThatNeverComesBackDoesNotHoldTheRunOpen() {
+        const QString topology = writeTopology(m_dir, "continue", [](QJsonObject& t) {
+            QJsonObject training = t["training"].toObject();
+            training["rounds"] = 8;
+            t["training"] = training;
+        });
+        Run run;
+        run.start({"run", topology, "--out", run.dir.filePath("run")});
+        QVERIFY2(signalAtRound(run, 2, "party1/worker0", SIGSTOP), run.out.constData());
+        QVERIFY2(run.finish(180000) == 0, run.out + run.err);
+        QCOMPARE(printedRounds(run.out).size(), 8);
+        QVERIFY2(run.out.contains("party1/worker0 declared down") &&
+                     run.out.contains("party1/worker0 is stopped: the run finished its rounds without it"),
+                 run.out.constData());
         QVERIFY(run.leftovers().isEmpty());
     }
 

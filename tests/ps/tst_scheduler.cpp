@@ -137,6 +137,7 @@ private Q_SLOTS:
             auto serverJoin = std::async(std::launch::async, [&] { return server.join(); });
             w0.join();
             serverJoin.get();
+            server.watchMembership();  // as a server does (nobody else keeps the changes)
             lost.get();
             if (minWorkers == 0) {  // every worker needed: the run stops, naming why
                 QCOMPARE(schedulerExit.get(), int(kRoleFailed));

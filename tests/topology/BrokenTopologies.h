@@ -250,6 +250,17 @@ inline QList<BrokenCase> registryBrokenCases() {
              set(t, {"training", "quorum"}, 3);
          },
          "$.training.quorum", "a quorum lets each server close its round with different contributions"},
+        {"going on without a process over sliced servers", [](QJsonObject& t) {
+             sliceOverServers(t, 2);
+             set(t, {"training", "fault_policy"}, "continue");
+         },
+         "$.training.fault_policy", "under fault_policy continue each server would close its round with the workers it heard from"},
+        {"a slice bound that leaves a server without keys", [](QJsonObject& t) {
+             sliceOverServers(t, 5);
+             set(t, {"training", "slice_bound"}, 1000000);
+             set(t, {"training", "model"}, "mlp");  // four tensors, all below the bound, over five servers
+         },
+         "$.training.slice_bound", "with slice_bound 1000000, server"},
         {"an unknown fault policy", [](QJsonObject& t) { set(t, {"training", "fault_policy"}, "retry"); },
          "$.training.fault_policy", "'retry' is not supported; use one of: fail, continue"},
         {"going on without a process in esync", [](QJsonObject& t) {
