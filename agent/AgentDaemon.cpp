@@ -163,7 +163,7 @@ void AgentDaemon::onStart(const Message& m) {
     const RoleLaunch launch{start->node, program, topologyPath, outDir, start->threads, start->nodeKey.toText(), keysPath,
                             isTrainingRole(nodeInfo->kind) && m_trainerZygote};
     const TrainingSettings& training = topology.topology->training;
-    m_restarts.remember(launch, training.continuesThroughFailures() && nodeInfo->kind == RoleKind::Worker
+    m_restarts.remember(launch, training.continuesThroughFailures() && restartable(nodeInfo->kind)
                                     ? int(training.param(QStringLiteral("max_restarts"))) : 0);
     m_roles.start(launch);
 }

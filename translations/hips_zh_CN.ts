@@ -2235,62 +2235,67 @@
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="146"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="144"/>
+        <source>%1 (restarts: %2)</source>
+        <translation>%1（已重启 %2 次）</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="147"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="149"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="150"/>
         <source>%1 s ago</source>
         <translation>%1 秒前</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="157"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="158"/>
         <source>Party</source>
         <translation>参与方</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="157"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="158"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="157"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="158"/>
         <source>Role</source>
         <translation>角色</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="157"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="158"/>
         <source>Rank</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="157"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="158"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="157"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="158"/>
         <source>PID</source>
         <translation>PID</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="158"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="159"/>
         <source>Uptime</source>
         <translation>运行时长</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="158"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="159"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="158"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="159"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="158"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="159"/>
         <source>Last heard</source>
         <translation>最近通信</translation>
     </message>
@@ -2800,78 +2805,78 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
         <translation>双击某个进程可仅查看其日志</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="153"/>
+        <location filename="../ui/run/RunPanel.cpp" line="156"/>
         <source>finished after %1 rounds in %2 s: final test accuracy %3</source>
         <translation>已完成 %1 个轮次，用时 %2 秒：最终测试准确率 %3</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="155"/>
+        <location filename="../ui/run/RunPanel.cpp" line="158"/>
         <source>stopped after %1 rounds in %2 s (%3)</source>
         <translation>已停止，完成 %1 个轮次，用时 %2 秒（%3）</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="156"/>
+        <location filename="../ui/run/RunPanel.cpp" line="159"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="178"/>
-        <location filename="../ui/run/RunPanel.cpp" line="216"/>
+        <location filename="../ui/run/RunPanel.cpp" line="181"/>
+        <location filename="../ui/run/RunPanel.cpp" line="219"/>
         <source>Cannot start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="183"/>
+        <location filename="../ui/run/RunPanel.cpp" line="186"/>
         <source>run directory: %1</source>
         <translation>运行目录：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="188"/>
+        <location filename="../ui/run/RunPanel.cpp" line="191"/>
         <source>stopped from HiPS Studio</source>
         <translation>已从 HiPS Studio 停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="201"/>
+        <location filename="../ui/run/RunPanel.cpp" line="204"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="202"/>
+        <location filename="../ui/run/RunPanel.cpp" line="205"/>
         <source>deploying</source>
         <translation>部署中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="203"/>
+        <location filename="../ui/run/RunPanel.cpp" line="206"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="204"/>
+        <location filename="../ui/run/RunPanel.cpp" line="207"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="205"/>
+        <location filename="../ui/run/RunPanel.cpp" line="208"/>
         <source>stopping</source>
         <translation>停止中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="206"/>
+        <location filename="../ui/run/RunPanel.cpp" line="209"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="207"/>
+        <location filename="../ui/run/RunPanel.cpp" line="210"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="208"/>
+        <location filename="../ui/run/RunPanel.cpp" line="211"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="215"/>
+        <location filename="../ui/run/RunPanel.cpp" line="218"/>
         <source>Deploy and start every process of the topology</source>
         <translation>部署并启动拓扑中的所有进程</translation>
     </message>

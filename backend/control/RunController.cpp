@@ -1,5 +1,7 @@
 #include "RunController.h"
 
+#include "RunRecorder.h"
+
 #include "ControlProtocol.h"
 #include "DeviceCheck.h"
 #include "StartCommand.h"
@@ -62,17 +64,17 @@ static QString describeExit(const ProcessInfo& p) {
     return text;
 }
 
-RunController::RunController(QObject* parent) : QObject(parent) {}
+RunController::RunController(QObject* parent) : QObject(parent), m_recorder(std::make_unique<RunRecorder>()) {
+    connect(m_recorder.get(), &RunRecorder::failed, this, &RunController::fail);
+}
+
+void RunController::setStore(RunStore* store) { m_recorder->setStore(store); }
 RunController::~RunController() {
     // Members go in reverse order, the launcher after the process table: a local agent whose
     // exit Qt had not yet reported is reaped by ~LocalAgentLauncher, and its "exited" must not
     // reach handlers whose state is already gone (that wrote into freed memory).
     if (m_launcher) m_launcher->disconnect(this);
     if (m_deployer) m_deployer->disconnect(this);
-    if (m_store) {  // a newer run may own them by now
-        m_store->clearCommitListener(m_listenerToken);
-        m_store->clearErrorListener(m_errorToken);
-    }
 }
 
 void RunController::setState(RunState s) {
@@ -109,27 +111,11 @@ bool RunController::start(const Topology& topology, const QString& runDir) {
     for (const Node& n : topology.nodes()) m_processes.insert(n.id, ProcessInfo{n, ProcessInfo::State::Pending, 0, 0, 0, 0, false, {}, 0});
     m_clock.start();
     if (resumeRound > 0) carryOn(kept);
-    if (m_store && resumeRound > 0) {
-        m_store->resumeRun(m_runId, resumeRound);
-    } else if (m_store) {
-        const QJsonObject settings = TopologyWriter::toJsonObject(topology).value("training").toObject();
-        m_runId = m_store->beginRun(topology.name, TopologyWriter::toJson(topology), settings, realRunDir());
+    if (!m_recorder->begin(topology, realRunDir(), m_resumedRun, resumeRound)) {
+        m_error = m_recorder->error();
+        return false;
     }
-    if (m_store) {
-        if (m_runId <= 0) {
-            m_error = m_store->writeError();
-            return false;
-        }
-        for (const ProcessInfo& p : m_processes) storeProcess(p);
-        m_listenerToken = m_store->setCommitListener([this](quint64 mark) {
-            QMetaObject::invokeMethod(this, [this, mark] { acknowledgeCommitted(mark); }, Qt::QueuedConnection);
-        });
-        // A history that cannot be written ends the run: what the agents journal is acknowledged
-        // only once stored, so nothing acknowledged is lost, but nothing more could be kept.
-        m_errorToken = m_store->setErrorListener([this](const QString& e) {
-            QMetaObject::invokeMethod(this, [this, e] { fail(e); }, Qt::QueuedConnection);
-        });
-    }
+    for (const ProcessInfo& p : m_processes) m_recorder->process(p);
     setState(RunState::Deploying);
     makeNodeKeys();
     if (remoteHosts(topology).isEmpty()) startLocalAgent();
@@ -154,7 +140,7 @@ bool RunController::resume(const Topology& topology, const QString& runDir, qint
         m_error = QStringLiteral("no round to resume from");
         return false;
     }
-    m_runId = historyRun;
+    m_resumedRun = historyRun;
     return start(topology, runDir);
 }
 
@@ -201,7 +187,7 @@ void RunController::startLocalAgent() {
                 p.state == ProcessInfo::State::Restarting) {
                 p.state = ProcessInfo::State::Stopped;
                 p.ended = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
-                storeProcess(p);
+                m_recorder->process(p);
                 Q_EMIT processChanged(p);
             }
         emitFinished();
@@ -259,7 +245,7 @@ void RunController::deployAgents() {
 void RunController::addAgent(const QString& host, const QString& label, const QString& endpoint, const CurveConfig& curve) {
     auto agent = std::make_unique<AgentClient>(label, endpoint, curve, asksForGpu(m_topology, host));
     AgentClient* a = agent.get();
-    if (m_store) a->setManualAcks(true);
+    if (m_recorder->active()) a->setManualAcks(true);
     connect(a, &AgentClient::ready, this, [this, host, label](const QCborMap& hello) {
         const QString problems = deviceProblems(m_topology, host, label, hello.value(QStringLiteral("devices")).toMap());
         if (!problems.isEmpty()) return fail(problems);
@@ -336,36 +322,7 @@ void RunController::onAgentsReady() {
 
 void RunController::onEvent(AgentClient* agent, const QCborMap& e, qint64 seq) {
     handleEvent(e);
-    if (!m_store) return;  // the agent client acknowledged it already
-    m_pendingAcks.append(PendingAck{m_store->postedMark(), seq, agent});
-}
-
-void RunController::acknowledgeCommitted(quint64 committedMark) {
-    QHash<AgentClient*, qint64> upTo;
-    while (!m_pendingAcks.isEmpty() && m_pendingAcks.first().storeMark <= committedMark) {
-        const PendingAck a = m_pendingAcks.takeFirst();
-        upTo[a.agent] = a.seq;
-    }
-    for (const auto& [host, agent] : m_agents)
-        if (upTo.contains(agent.get())) agent->acknowledge(upTo.value(agent.get()));
-}
-
-void RunController::storeProcess(const ProcessInfo& p) {
-    if (!m_store || m_runId <= 0) return;
-    ProcessRecord r;
-    r.node = p.node.id;
-    r.role = roleName(p.node.kind);
-    r.party = p.node.party;
-    r.host = p.node.host;
-    r.rank = p.node.rank;
-    r.pid = p.pid;
-    r.started = p.started;
-    r.ended = p.ended;
-    r.exitCode = p.exitCode;
-    r.crashed = p.crashed;
-    r.error = p.error;
-    r.state = processStateName(p.state);
-    m_store->recordProcess(m_runId, r);
+    m_recorder->noteEvent(agent, seq);  // (without a history the agent client acknowledged it already)
 }
 
 static double unixNow() { return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0; }
@@ -382,14 +339,13 @@ void RunController::handleEvent(const QCborMap& e) {
         const QString stream = e.value(QStringLiteral("stream")).toString();
         const QString line = e.value(QStringLiteral("line")).toString();
         if (const QString error = m_dir.appendLog(node, line); !error.isEmpty()) fail(error);
-        if (m_store && stream == QLatin1String("stderr"))
-            m_store->appendEvent(m_runId, unixNow(), "warning", node, line);
+        if (stream == QLatin1String("stderr")) m_recorder->event(QStringLiteral("warning"), node, line);
         Q_EMIT logLine(node, stream, line);
     } else if (kind == QLatin1String("started")) {
         it->pid = e.value(QStringLiteral("pid")).toInteger();
         it->started = unixNow();
         it->state = ProcessInfo::State::Running;
-        storeProcess(*it);
+        m_recorder->process(*it);
         Q_EMIT processChanged(*it);
         bool all = true;
         for (const ProcessInfo& p : m_processes) all = all && p.state != ProcessInfo::State::Pending;
@@ -407,13 +363,18 @@ void RunController::onExited(ProcessInfo& p, const QCborMap& e) {
     const bool clean = p.exitCode == 0 && !p.crashed;
     const bool restarting = !clean && e.value(QStringLiteral("restarting")).toBool() && m_state != RunState::Stopping &&
                             !m_endingStragglers;
-    if (restarting) p.state = ProcessInfo::State::Restarting;
+    if (restarting) p.state = ProcessInfo::State::Restarting, ++p.restarts;
     else if ((m_state == RunState::Stopping || m_endingStragglers) && !clean) p.state = ProcessInfo::State::Stopped;
     else p.state = clean ? ProcessInfo::State::Exited : ProcessInfo::State::Failed;
-    storeProcess(p);
+    m_recorder->process(p);
     Q_EMIT processChanged(p);
     if (restarting) {
-        ++p.restarts;
+        // Its next process counts its traffic from zero: what this one had counted is carried on.
+        for (const QJsonValue& v : m_lastTraffic.value(p.node.id).value(QStringLiteral("links")).toArray()) {
+            const QJsonObject link = v.toObject();
+            m_trafficCarry[p.node.id + '>' + link.value(QStringLiteral("peer")).toString()] = {
+                link.value(QStringLiteral("sent")).toDouble(), link.value(QStringLiteral("received")).toDouble()};
+        }
         recordNotice(p.node.id, QStringLiteral("%1; restart %2 of %3 in %4 s")
                                     .arg(describeExit(p)).arg(e.value(QStringLiteral("attempt")).toInteger())
                                     .arg(e.value(QStringLiteral("max_restarts")).toInteger())
@@ -453,7 +414,7 @@ void RunController::endStragglersSoon() {
 }
 
 void RunController::recordNotice(const QString& source, const QString& text) {
-    if (m_store) m_store->appendEvent(m_runId, unixNow(), QStringLiteral("fault"), source, text);
+    m_recorder->event(QStringLiteral("fault"), source, text);
     Q_EMIT notice(source, text);
 }
 
@@ -474,7 +435,9 @@ void RunController::onMetric(const QString& json) {
         line = QJsonDocument(metric).toJson(QJsonDocument::Compact);
     }
     if (const QString error = m_dir.appendMetric(line); !error.isEmpty()) fail(error);
-    record(metric);
+    m_recorder->metric(metric);
+    if (metric.value(QStringLiteral("kind")).toString() == metric::kTraffic)
+        m_lastTraffic[metric.value(QStringLiteral("node")).toString()] = metric;
     // (A party server is a member of two schedulers: its change is told once.)
     if (metric.value(QStringLiteral("kind")).toString() == metric::kMembership &&
         std::exchange(m_membership[metric.value(QStringLiteral("member")).toString()], metric.value(QStringLiteral("state")).toString()) !=
@@ -485,10 +448,6 @@ void RunController::onMetric(const QString& json) {
                                                             metric.value(QStringLiteral("reason")).toString()));
     Q_EMIT metricRecord(metric, elapsed());
     for (const RoundRow& row : m_progress->ingest(metric, elapsed())) Q_EMIT roundCompleted(row);
-}
-
-void RunController::record(const QJsonObject& r) {
-    if (m_store) m_store->appendRecord(m_runId, r);
 }
 
 bool RunController::allDone() const {
@@ -595,15 +554,12 @@ void RunController::emitFinished() {
         s.ok = s.stopped = false;
         s.reason = m_dir.error();
     }
-    if (m_store && m_runId > 0) {
-        if (!s.ok) m_store->appendEvent(m_runId, unixNow(), s.stopped ? "info" : "error", "controller", s.reason);
-        m_store->finishRun(m_runId, s.ok ? "finished" : s.stopped ? "stopped" : "failed", s.toJson());
-        if (!m_store->flush() && (s.ok || s.stopped)) {  // the run trained, but its record is not all stored
-            s.ok = s.stopped = false;
-            s.reason = m_store->writeError();
-            if (!m_dir.path().isEmpty()) m_dir.writeSummary(s.toJson());
-        }
+    if (!m_recorder->finish(s) && (s.ok || s.stopped)) {  // the run trained, but its record is not all stored
+        s.ok = s.stopped = false;
+        s.reason = m_recorder->error();
+        if (!m_dir.path().isEmpty()) m_dir.writeSummary(s.toJson());
     }
+    m_recorder->forgetAgents();
     setState(s.ok ? RunState::Finished : s.stopped ? RunState::Stopped : RunState::Failed);
     // Closed at once: a socket thread still receiving (an agent's resent events after this
     // process was stopped) must not post into an application that is about to quit. Deleted

@@ -51,6 +51,8 @@ struct RunSummary {
     QJsonObject toJson() const;
 };
 
+class RunRecorder;
+
 class RunController : public QObject {
     Q_OBJECT
 public:
@@ -59,7 +61,7 @@ public:
 
     // Every metric, event and the outcome also go to `store` when one is set (before start()).
     // Agent events are then acknowledged only once the store has committed what they carried.
-    void setStore(RunStore* store) { m_store = store; }
+    void setStore(RunStore* store);
     // How remote hosts are reached (known_hosts, host-key and passphrase prompts); before start().
     void setDeployOptions(const DeployOptions& options) { m_deployOptions = options; }
     // Returns false (and sets error()) when the run cannot even begin.
@@ -104,8 +106,6 @@ private:
     void onAgentsReady();
     void onEvent(AgentClient* agent, const QCborMap& event, qint64 seq);
     void handleEvent(const QCborMap& event);
-    void acknowledgeCommitted(quint64 committedMark);
-    void storeProcess(const ProcessInfo& p);
     void onExited(ProcessInfo& p, const QCborMap& event);
     void onMetric(const QString& json);
     void fail(const QString& reason);
@@ -135,18 +135,11 @@ private:
     std::unique_ptr<RunProgress> m_progress;
     QMap<QString, ProcessInfo> m_processes;
     QElapsedTimer m_clock;
-    void record(const QJsonObject& metric);
-    RunStore* m_store = nullptr;
-    qint64 m_runId = 0;
-    struct PendingAck {
-        quint64 storeMark;  // the event is durable once the store has committed this far
-        qint64 seq;
-        AgentClient* agent;
-    };
-    QList<PendingAck> m_pendingAcks;
-    quint64 m_listenerToken = 0, m_errorToken = 0;
+    std::unique_ptr<RunRecorder> m_recorder;  // the history: rows, events, acknowledgements
+    qint64 m_resumedRun = 0;                      // the history run a resumed run goes on in
     bool m_finishedEmitted = false;
     bool m_userStopped = false;  // stop() was called: the run ends "stopped", not "failed"
+    QHash<QString, QJsonObject> m_lastTraffic;  // each node's last traffic record (with any carry)
     QHash<QString, QString> m_membership;  // each member's last state as the schedulers declared it
     bool m_endingStragglers = false;  // fault_policy continue: the rounds are done, workers left are stopped
     bool m_shutdownSent = false;

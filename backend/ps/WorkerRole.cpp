@@ -53,6 +53,8 @@ public:
         const ModePolicy policy = ModeRegistry::policy(m_ctx.training().mode);
         const std::unique_ptr<WorkerStrategy> strategy = makeWorkerStrategy(m_ctx);
         strategy->start(trainer);
+        if (m_ctx.training().continuesThroughFailures()) scheduler.watchMembership();  // its server may come back
+        m_servers = servers;
         links.pull(0);
         ModelVersion global = awaitModel(links, scheduler, 0);
         startup.mark(QStringLiteral("first_model_s"));
@@ -92,24 +94,27 @@ public:
             if ((pushes + 1) % pushesPerRound == 0) keepState(trainer, (pushes + 1) / pushesPerRound);
             const double weight = double(std::max<int64_t>(s.samples, 1));  // the samples behind it
             links.push(global.version + 1, global.version, update, weight);  // and ask for the next model
+            m_lastPush = LastPush{global.version + 1, global.version, update, weight};
             const auto sent = Clock::now();
             global = awaitModel(links, scheduler, global.version + 1);  // the answer to this push, or newer
-            if (!eachAsItComes && global.version > pushes + 1) {  // this push came late: its round closed without it
-                pushes = global.version;
-                stats = {};
-                commSeconds = waitSeconds = 0;
-                continue;
-            }
             commSeconds += std::chrono::duration<double>(Clock::now() - commStart).count();
             waitSeconds += std::chrono::duration<double>(m_firstSliceAt - sent).count();
             stats.loss += s.loss / double(pushesPerRound);
             stats.samples += s.samples;
             stats.computeSeconds += s.computeSeconds;
             stats.steps += s.steps;
-            if (++pushes % pushesPerRound != 0) continue;
-            report(pushes / pushesPerRound, stats, {commSeconds, waitSeconds}, links, pushesPerRound, std::exchange(attacked, false));
-            stats = {};
-            commSeconds = waitSeconds = 0;
+            if (++pushes % pushesPerRound == 0) {  // its work is reported under the round it pushed for
+                report(pushes / pushesPerRound, stats, {commSeconds, waitSeconds}, links, pushesPerRound, std::exchange(attacked, false));
+                stats = {};
+                commSeconds = waitSeconds = 0;
+            }
+            // A push that came late (its round closed without it: a quorum, a round timeout, a
+            // worker left out): it goes on from the newest model's round.
+            if (!eachAsItComes && global.version > pushes) {
+                pushes = global.version;
+                stats = {};
+                commSeconds = waitSeconds = 0;
+            }
         }
         strategy->finish();
         scheduler.leave();
@@ -174,15 +179,26 @@ private:
     // slower than this one's. A peer that dies or hangs stops heartbeating, and the scheduler's
     // abort (within heartbeat_timeout_s, naming it) ends the wait.
     // m_firstSliceAt: when the answer's first slice came (the end of the wait for the others).
-    ModelVersion awaitModel(ShardedLinks& links, const SchedulerClient& scheduler, qint64 version) {
+    ModelVersion awaitModel(ShardedLinks& links, SchedulerClient& scheduler, qint64 version) {
         bool first = true;
         for (;;) {
             scheduler.throwIfAborted();
+            for (const MembershipChange& c : scheduler.takeMembershipChanges())
+                if (c.up && std::any_of(m_servers.begin(), m_servers.end(), [&](const PeerInfo& p) { return p.id == c.node; }))
+                    resend(links);
             bool slice = false;
             auto whole = links.receive(message::kModel, version, 200ms, &slice);
             if (slice && std::exchange(first, false)) m_firstSliceAt = Clock::now();
             if (whole) return std::move(*whole);
         }
+    }
+
+    // fault_policy continue: its server came back (restarted), having lost what it held. The push
+    // it waits for the answer to goes again (or the first pull); a round that closed meanwhile
+    // makes it late, and the answer is the newest model either way.
+    void resend(ShardedLinks& links) {
+        if (m_lastPush.update) links.push(m_lastPush.round, m_lastPush.base, m_lastPush.update, m_lastPush.weight);
+        else links.pull(0);
     }
 
     // The attack this worker makes in `round`, if any: its group's or party's always, else the
@@ -221,6 +237,12 @@ private:
     std::vector<std::unique_ptr<LocalTrainer>> m_trainers;  // one per part of the data plan
     std::vector<float> m_coefficients;
     Clock::time_point m_firstSliceAt;
+    QList<PeerInfo> m_servers;
+    struct LastPush {
+        qint64 round = 0, base = 0;
+        FloatBuffer update;
+        double weight = 0;
+    } m_lastPush;
 };
 
 }  // namespace

@@ -1,10 +1,11 @@
 // Training through failures (issue 15), with the real processes on loopback: the default topology
 // (ports moved, heartbeat_timeout_s 3) under fault_policy continue and fail. A worker killed with
 // SIGKILL is restarted by its agent and the run completes every round near the undisturbed
-// accuracy, with the death and the restart in the history; under fail the same kill ends the run,
-// naming the process and the signal; a worker stopped (SIGSTOP) past the timeout is left out while
-// the rounds go on, and after SIGCONT it rejoins and contributes again; one that never comes back
-// does not hold the run open; a round timeout leaves a far slower worker behind.
+// accuracy, with the death and the restart in the history, and so is a party server; under fail
+// the same kill ends the run, naming the process and the signal; a worker stopped (SIGSTOP) past
+// the timeout is left out while the rounds go on, and after SIGCONT it rejoins and contributes
+// again, as a silent party server's party does; one that never comes back does not hold the run
+// open; a round timeout leaves a far slower worker behind.
 #include "RunHarness.h"
 
 #include <QJsonArray>
@@ -118,6 +119,32 @@ private Q_SLOTS:
                      show.contains("restart 1 of 3"),
                  show.constData());
         QVERIFY2(show.contains("rounds: 20"), show.constData());
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
+    // A party server killed mid-run is restarted by its agent: it pulls the global model, takes up
+    // the global round, and its workers send it their open round's push again.
+    void aKilledPartyServerIsRestartedAndItsPartyGoesOn() {
+        Run run;
+        run.start({"run", writeTopology(m_dir, "continue"), "--out", run.dir.filePath("run")});
+        QVERIFY2(signalAtRound(run, 5, "party1/server0", SIGKILL), run.out.constData());
+        QVERIFY2(run.finish(300000) == 0, run.out + run.err);
+        QVERIFY2(run.out.contains("party1/server0 (pid") && run.out.contains("restart 1 of 3 in 1 s"), run.out.constData());
+        const QList<int> rounds = printedRounds(run.out);
+        QCOMPARE(rounds.size(), 20);
+        const double accuracy = finalAccuracy(run.out);
+        qInfo("final accuracy with party1's server killed at round 5: %.4f", accuracy);
+        QVERIFY(std::abs(accuracy - 0.8781) <= 0.02);  // the undisturbed run's (aKilledWorker... measures it again)
+        const QList<int> trained = trainedRounds(run.dir.filePath("run/metrics.jsonl"), "party1/worker0");
+        QVERIFY(!trained.isEmpty() && trained.last() == 20);
+        // Traffic counts go on across the restart: the table's bytes never go down.
+        double inside = 0;
+        for (const QString& line : QString::fromUtf8(run.out).split('\n')) {
+            const QStringList f = line.simplified().split(' ');
+            if (f.size() != 7 || f[0].toInt() <= 0) continue;
+            QVERIFY2(f[4].toDouble() >= inside, qPrintable(line));
+            inside = f[4].toDouble();
+        }
         QVERIFY(run.leftovers().isEmpty());
     }
 

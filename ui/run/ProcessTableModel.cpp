@@ -141,6 +141,7 @@ QVariant ProcessTableModel::data(const QModelIndex& index, int role) const {
                 r.info.state == ProcessInfo::State::Stopped)
                 return r.info.crashed ? tr("%1 (signal %2)").arg(stateText(r.info.state)).arg(r.info.exitCode)
                                       : tr("%1 (%2)").arg(stateText(r.info.state)).arg(r.info.exitCode);
+            if (r.info.restarts > 0) return tr("%1 (restarts: %2)").arg(stateText(r.info.state)).arg(r.info.restarts);
             return stateText(r.info.state);
         case Pid: return r.info.pid > 0 ? QVariant(r.info.pid) : QVariant(QStringLiteral("-"));
         case Uptime: return running ? tr("%1 s").arg(r.sinceStart.elapsed() / 1000) : QStringLiteral("-");

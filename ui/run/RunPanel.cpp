@@ -142,6 +142,9 @@ bool RunPanel::start(const Topology& topology) {
     connect(c, &RunController::logLine, this, [this](const QString& node, const QString& stream, const QString& line) {
         m_log->append(node, stream == QLatin1String("stderr") ? QStringLiteral("warning") : QStringLiteral("info"), line);
     });
+    connect(c, &RunController::notice, this, [this](const QString& source, const QString& text) {
+        m_log->append(source, QStringLiteral("warning"), text);  // a death, a restart, a node down or back
+    });
     connect(c, &RunController::roundCompleted, this,
             [this](const RoundRow& row) { Q_EMIT roundCompleted(row, double(QDateTime::currentMSecsSinceEpoch())); });
     connect(c, &RunController::metricRecord, this, [this](const QJsonObject& r, double elapsed) {

@@ -1,0 +1,94 @@
+#include "RunRecorder.h"
+
+#include "AgentClient.h"
+#include "RunStore.h"
+#include "TopologyWriter.h"
+
+#include <QDateTime>
+#include <QHash>
+
+namespace hips {
+
+namespace {
+double unixNow() { return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0; }
+}  // namespace
+
+RunRecorder::~RunRecorder() {
+    if (!m_store) return;  // a newer run may own the listeners by now
+    m_store->clearCommitListener(m_listenerToken);
+    m_store->clearErrorListener(m_errorToken);
+}
+
+bool RunRecorder::begin(const Topology& topology, const QString& runDir, qint64 run, int resumeRound) {
+    if (!m_store) return true;
+    if (resumeRound > 0) {
+        m_runId = run;
+        m_store->resumeRun(m_runId, resumeRound);
+    } else {
+        const QJsonObject settings = TopologyWriter::toJsonObject(topology).value("training").toObject();
+        m_runId = m_store->beginRun(topology.name, TopologyWriter::toJson(topology), settings, runDir);
+    }
+    if (m_runId <= 0) {
+        m_error = m_store->writeError();
+        return false;
+    }
+    m_listenerToken = m_store->setCommitListener([this](quint64 mark) {
+        QMetaObject::invokeMethod(this, [this, mark] { acknowledgeCommitted(mark); }, Qt::QueuedConnection);
+    });
+    // A history that cannot be written ends the run: what the agents journal is acknowledged
+    // only once stored, so nothing acknowledged is lost, but nothing more could be kept.
+    m_errorToken = m_store->setErrorListener([this](const QString& e) {
+        QMetaObject::invokeMethod(this, [this, e] { Q_EMIT failed(e); }, Qt::QueuedConnection);
+    });
+    return true;
+}
+
+void RunRecorder::process(const ProcessInfo& p) {
+    if (!m_store || m_runId <= 0) return;
+    ProcessRecord r;
+    r.node = p.node.id;
+    r.role = roleName(p.node.kind);
+    r.party = p.node.party;
+    r.host = p.node.host;
+    r.rank = p.node.rank;
+    r.pid = p.pid;
+    r.started = p.started;
+    r.ended = p.ended;
+    r.exitCode = p.exitCode;
+    r.crashed = p.crashed;
+    r.error = p.error;
+    r.state = processStateName(p.state);
+    m_store->recordProcess(m_runId, r);
+}
+
+void RunRecorder::metric(const QJsonObject& record) {
+    if (m_store && m_runId > 0) m_store->appendRecord(m_runId, record);
+}
+
+void RunRecorder::event(const QString& level, const QString& source, const QString& text) {
+    if (m_store && m_runId > 0) m_store->appendEvent(m_runId, unixNow(), level, source, text);
+}
+
+void RunRecorder::noteEvent(AgentClient* agent, qint64 seq) {
+    if (m_store) m_pendingAcks.append(PendingAck{m_store->postedMark(), seq, agent});
+}
+
+void RunRecorder::acknowledgeCommitted(quint64 committedMark) {
+    QHash<AgentClient*, qint64> upTo;
+    while (!m_pendingAcks.isEmpty() && m_pendingAcks.first().storeMark <= committedMark) {
+        const PendingAck a = m_pendingAcks.takeFirst();
+        upTo[a.agent] = a.seq;
+    }
+    for (auto it = upTo.begin(); it != upTo.end(); ++it) it.key()->acknowledge(it.value());
+}
+
+bool RunRecorder::finish(const RunSummary& s) {
+    if (!m_store || m_runId <= 0) return true;
+    if (!s.ok) event(s.stopped ? QStringLiteral("info") : QStringLiteral("error"), QStringLiteral("controller"), s.reason);
+    m_store->finishRun(m_runId, s.ok ? "finished" : s.stopped ? "stopped" : "failed", s.toJson());
+    if (m_store->flush()) return true;
+    m_error = m_store->writeError();
+    return false;
+}
+
+}  // namespace hips

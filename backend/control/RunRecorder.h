@@ -1,0 +1,60 @@
+#pragma once
+// What a run leaves in the run history (RunStore): its row, each process's row, every metric
+// record and event, and its outcome. And the acknowledgements that make the history lossless: an
+// event an agent journals is acknowledged to it only once the history has committed it, so an
+// event is never both unacknowledged-and-dropped nor stored twice. Without a store (tests, a
+// dry run) it records nothing and the agent clients acknowledge on their own.
+#include "RunController.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+
+namespace hips {
+
+class AgentClient;
+class RunStore;
+
+class RunRecorder : public QObject {
+    Q_OBJECT
+public:
+    explicit RunRecorder(QObject* parent = nullptr) : QObject(parent) {}
+    ~RunRecorder() override;
+
+    void setStore(RunStore* store) { m_store = store; }
+    bool active() const { return m_store != nullptr; }
+    // A new run's row, or (resumeRound > 0) the row `run` goes on in. False with error() when the
+    // history cannot be written.
+    bool begin(const Topology& topology, const QString& runDir, qint64 run, int resumeRound);
+    qint64 runId() const { return m_runId; }
+    QString error() const { return m_error; }
+
+    void process(const ProcessInfo& p);
+    void metric(const QJsonObject& record);
+    void event(const QString& level, const QString& source, const QString& text);
+    // An event from `agent` (its sequence number `seq`), acknowledged to it once committed.
+    void noteEvent(AgentClient* agent, qint64 seq);
+    // The run's outcome. False (with error()) when the history could not keep all of the run.
+    bool finish(const RunSummary& summary);
+    // The agents are going: nothing more is acknowledged to them.
+    void forgetAgents() { m_pendingAcks.clear(); }
+
+Q_SIGNALS:
+    void failed(const QString& error);  // the history cannot be written any more
+
+private:
+    void acknowledgeCommitted(quint64 committedMark);
+
+    RunStore* m_store = nullptr;
+    qint64 m_runId = 0;
+    QString m_error;
+    struct PendingAck {
+        quint64 storeMark;  // the event is durable once the store has committed this far
+        qint64 seq;
+        AgentClient* agent;
+    };
+    QList<PendingAck> m_pendingAcks;
+    quint64 m_listenerToken = 0, m_errorToken = 0;
+};
+
+}  // namespace hips
