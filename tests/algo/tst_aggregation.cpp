@@ -7,6 +7,7 @@
 #include "VectorMath.h"
 #include "RunProgress.h"
 #include "RoundCollector.h"
+#include "PushSlices.h"
 
 #include <QJsonArray>
 #include <QtTest>
@@ -17,6 +18,7 @@
 #include <cmath>
 
 using namespace hips;
+using namespace hips::test;
 
 namespace {
 
@@ -30,28 +32,6 @@ std::vector<float> sumOf(const RoundCollector& c, size_t n) {
     std::vector<float> out(n);
     c.write(out.data(), nullptr, 0, n);
     return out;
-}
-
-// A push slice as sendPush makes it: `values` at `offset` of an update of `total` floats
-// (the whole update when total is 0).
-Envelope push(const QString& peer, qint64 round, std::vector<float> values, size_t offset = 0, size_t total = 0,
-              qint64 base = -1) {
-    Message m(QStringLiteral("push"), {{QStringLiteral("round"), round}, {QStringLiteral("offset"), qint64(offset)},
-                                       {QStringLiteral("total"), qint64(total ? total : values.size())},
-                                       {QStringLiteral("base"), base < 0 ? round - 1 : base}});
-    m.frames.emplace_back(values.data(), values.size() * sizeof(float));
-    return {peer, std::move(m)};
-}
-
-// The slices of an update of `total` floats whose value at i is fill(i).
-std::vector<Envelope> pushSlices(const QString& peer, qint64 round, size_t total, const std::function<float(size_t)>& fill) {
-    std::vector<Envelope> slices;
-    for (size_t offset = 0; offset < total; offset += kSliceFloats) {
-        std::vector<float> values(std::min(kSliceFloats, total - offset));
-        for (size_t i = 0; i < values.size(); ++i) values[i] = fill(offset + i);
-        slices.push_back(push(peer, round, std::move(values), offset, total));
-    }
-    return slices;
 }
 
 // A metric record as a role reports it (node "n").
@@ -362,89 +342,6 @@ private Q_SLOTS:
         QCOMPARE(c.rejectedNonFinite(), quint64(1));
         QVERIFY(c.add(push("a", 1, {2.0f}), 1, 1));
         QCOMPARE((*c.takeFolded())[0], 3.0f);
-    }
-
-    // fault_policy continue: a contributor declared down mid-round is left out of the fold order
-    // (the others fold in theirs), the round closes once everyone up has pushed, and the
-    // aggregate stands for all (scaled by contributors / contributions, as a quorum's). The next
-    // round begins without it, until it is back.
-    void absentContributorIsLeftOut() {
-        const std::vector<float> base{10.0f, 20.0f};
-        RoundCollector c("p/server0", {"a", "b", "c"}, AggregatorRegistry::create("fedavg"));
-        ModelBufferPool pool;
-        c.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(2), base.data()}; });
-        c.tolerateLatePushes();
-        QVERIFY(!c.add(push("c", 1, {4.0f, 8.0f}), 1, 2));  // held: a and b fold before it
-        QVERIFY(!c.add(push("b", 1, {2.0f, 2.0f}), 1, 2));
-        QVERIFY(!c.setAbsent("x", true));                      // a stranger: nothing
-        QVERIFY(c.setAbsent("a", true));                       // everyone up is in: the round closes
-        QVERIFY(c.takeFinalSlice());
-        FloatBuffer out = c.takeFolded();
-        QVERIFY(out);
-        QCOMPARE((*out)[0], 10.0f + 1.5f * (2.0f + 4.0f));  // base + (3 / 2) · (b + c)
-        QCOMPARE((*out)[1], 20.0f + 1.5f * (2.0f + 8.0f));
-        // Round 2 without a: b and c close it; a's late push of round 1 is counted as late.
-        QVERIFY(!c.add(push("a", 1, {1.0f, 1.0f}), 2, 2));
-        QCOMPARE(c.late(), quint64(1));
-        QVERIFY(!c.add(push("b", 2, {1.0f, 1.0f}), 2, 2));
-        QVERIFY(c.add(push("c", 2, {3.0f, 3.0f}), 2, 2));
-        // Back for round 3: all three are needed again.
-        QVERIFY(!c.setAbsent("a", false));
-        QVERIFY(!c.add(push("b", 3, {1.0f, 1.0f}), 3, 2));
-        QVERIFY(!c.add(push("c", 3, {1.0f, 1.0f}), 3, 2));
-        QVERIFY(c.add(push("a", 3, {1.0f, 1.0f}), 3, 2));
-        // Down after its push: its contribution stays in, and the round still waits for the others.
-        QVERIFY(!c.add(push("a", 4, {1.0f, 1.0f}), 4, 2));
-        QVERIFY(!c.setAbsent("a", true));
-        QVERIFY(!c.add(push("b", 4, {1.0f, 1.0f}), 4, 2));
-        QVERIFY(c.add(push("c", 4, {1.0f, 1.0f}), 4, 2));
-    }
-
-    // Down and back within one round: that round does not wait for it (its missing slices were
-    // counted without it), the next one does. With several slices each is scaled, before it goes
-    // out, by the contributors whose slice of it is in.
-    void leftOutContributorIsNotWaitedForAndEachSliceStandsForAll() {
-        const size_t total = kSliceFloats + 2;
-        RoundCollector c("p/server0", {"a", "b"}, AggregatorRegistry::create("fedavg"));
-        ModelBufferPool pool;
-        c.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(total), nullptr}; });
-        c.tolerateLatePushes();
-        std::vector<Envelope> a = pushSlices("a", 1, total, [](size_t) { return 1.0f; });
-        std::vector<Envelope> b = pushSlices("b", 1, total, [](size_t) { return 3.0f; });
-        QVERIFY(!c.add(a[0], 1, total));
-        QVERIFY(!c.add(b[0], 1, total));
-        QCOMPARE(c.takeFinalSlice(), std::optional<size_t>(0));
-        QVERIFY(!c.setAbsent("a", true));   // its slice 1 counted without it; b's slice 1 still to come
-        QVERIFY(!c.setAbsent("a", false));  // back before the round closed
-        QVERIFY(!c.add(a[1], 1, total));    // refused: that slice of the round was counted without it
-        QVERIFY(c.add(b[1], 1, total));     // b was the one still awaited
-        QCOMPARE(c.takeFinalSlice(), std::optional<size_t>(1));
-        const FloatBuffer out = c.takeFolded();
-        QCOMPARE((*out)[0], 4.0f);             // both pushes of slice 0
-        QCOMPARE((*out)[kSliceFloats], 6.0f);  // b's alone, standing for two
-        std::vector<Envelope> b2 = pushSlices("b", 2, total, [](size_t) { return 1.0f; });
-        QVERIFY(!c.add(b2[0], 2, total));
-        QVERIFY(!c.add(b2[1], 2, total));   // round 2 waits for a again
-    }
-
-    // round_timeout_s: a round closes with the whole contributions it has, if enough; the others'
-    // pushes of it are late.
-    void closeWithWhatCameNeedsEnough() {
-        RoundCollector c("p/server0", {"a", "b", "c"}, AggregatorRegistry::create("fedavg"));
-        ModelBufferPool pool;
-        c.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(1), nullptr}; });
-        c.tolerateLatePushes();
-        QVERIFY(!c.closeWithWhatCame(1));  // no round open
-        QVERIFY(!c.add(push("b", 1, {3.0f}), 1, 1));
-        QVERIFY(!c.closeWithWhatCame(2));  // one contribution, two needed
-        QVERIFY(c.closeWithWhatCame(1));
-        QCOMPARE((*c.takeFolded())[0], 9.0f);  // (3 / 1) · 3: it stands for all three
-        QVERIFY(!c.add(push("a", 1, {1.0f}), 2, 1));
-        QCOMPARE(c.late(), quint64(1));
-        QCOMPARE(requiredContributors(0, 4), 4);
-        QCOMPARE(requiredContributors(0.5, 3), 2);
-        QCOMPARE(requiredContributors(3, 2), 2);
-        QCOMPARE(requiredContributors(1, 5), 1);
     }
 
     // A non-finite slice is left out of its range only; a range no contribution reached keeps
