@@ -15,6 +15,7 @@
 #include <QProcess>
 #include <QSysInfo>
 #include <algorithm>
+#include <utility>
 #include <cstdio>
 
 namespace hips {
@@ -64,6 +65,11 @@ void AgentDaemon::onMessage(const QString& peer, const Message& m) {
         return;
     }
     m_sinceController.restart();
+    if (std::exchange(m_orphaned, false)) {
+        std::fprintf(stderr, "hips-agent: a controller is back; it gets the %lld events it missed\n",
+                     static_cast<long long>(m_journal.pending().size()));
+        QTimer::singleShot(0, this, &AgentDaemon::resendUnacked);  // after its hello is answered
+    }
     const QString& type = m.type;
     if (type == QLatin1String("hello")) {
         const bool compatible = m.integer(QStringLiteral("version")) == control::kProtocolVersion;
@@ -101,8 +107,7 @@ void AgentDaemon::onMessage(const QString& peer, const Message& m) {
     } else if (type == QLatin1String("shutdown")) {
         shutdown(QStringLiteral("the controller asked"));
     } else if (type == QLatin1String("ack")) {
-        const qint64 upTo = m.integer(QStringLiteral("seq"));
-        while (!m_unacked.isEmpty() && m_unacked.firstKey() <= upTo) m_unacked.erase(m_unacked.begin());
+        m_journal.acknowledge(m.integer(QStringLiteral("seq")));
     }
 }
 
@@ -163,6 +168,7 @@ void AgentDaemon::onStart(const Message& m) {
     const RoleLaunch launch{start->node, program, topologyPath, outDir, start->threads, start->nodeKey.toText(), keysPath,
                             isTrainingRole(nodeInfo->kind) && m_trainerZygote};
     const TrainingSettings& training = topology.topology->training;
+    m_orphanTimeoutS = training.orphanTimeoutS;
     m_restarts.remember(launch, training.continuesThroughFailures() && restartable(nodeInfo->kind)
                                     ? int(training.param(QStringLiteral("max_restarts"))) : 0);
     m_roles.start(launch);
@@ -232,32 +238,52 @@ QString AgentDaemon::realOutDir(const QString& outDir, QString* error) const {
 }
 
 void AgentDaemon::sendEvent(const QString& kind, const QString& node, QCborMap fields) {
-    fields.insert(QStringLiteral("seq"), m_nextSeq);
     fields.insert(QStringLiteral("kind"), kind);
     fields.insert(QStringLiteral("node"), node);
-    m_unacked.insert(m_nextSeq++, fields);
-    m_socket->post(QString::fromLatin1(control::kControllerId), Message(QStringLiteral("event"), fields));
+    const QCborMap& kept = m_journal.append(std::move(fields));
+    if (controllerListens()) m_socket->post(QString::fromLatin1(control::kControllerId), Message(QStringLiteral("event"), kept));
+}
+
+// The controller pings every second: after three missed pings it is presumed not to listen (dead,
+// stopped, cut off), and events wait in the journal instead of piling up in a dead connection.
+bool AgentDaemon::controllerListens() const {
+    return !m_orphaned && m_sinceController.elapsed() < 3 * control::kPingMs;
 }
 
 void AgentDaemon::resendUnacked() {
     // Events older than one resend period and still unacknowledged go again; the controller
     // drops duplicates by sequence number.
-    int budget = 1000;
-    for (auto it = m_unacked.begin(); it != m_unacked.end() && budget-- > 0; ++it)
+    // While no controller listens, nothing is sent: the journal waits for the next one.
+    if (!controllerListens()) return;
+    int budget = 5000;  // ~1 MB a period: a returning controller's backlog goes in seconds
+    for (auto it = m_journal.pending().begin(); it != m_journal.pending().end() && budget-- > 0; ++it)
         m_socket->post(QString::fromLatin1(control::kControllerId), Message(QStringLiteral("event"), it.value()));
 }
 
 void AgentDaemon::checkController() {
-    if (m_sinceController.elapsed() < control::kSilenceTimeoutS * 1000) return;
-    const QString why = QStringLiteral("no word from the controller for %1 s").arg(control::kSilenceTimeoutS);
+    const qint64 silentMs = m_sinceController.elapsed();
+    if (silentMs < control::kSilenceTimeoutS * 1000 || m_shuttingDown) return;
+    QString why = QStringLiteral("no word from the controller for %1 s").arg(control::kSilenceTimeoutS);
+    // A run under way goes on without its controller for orphan_timeout_s, and one that ended
+    // meanwhile keeps its events that long: a controller may attach again and take them.
+    const bool underWay = m_roles.runningCount() + m_restarts.pendingCount() > 0;
+    if (m_helloDone && m_orphanTimeoutS > 0 && (underWay || !m_journal.pending().isEmpty())) {
+        if (!m_orphaned) {
+            m_orphaned = true;
+            std::fprintf(stderr, "hips-agent: %s; its run goes on for up to %d s (orphan_timeout_s) for a controller "
+                                 "to attach (hips attach)\n", qPrintable(why), m_orphanTimeoutS);
+        }
+        if (silentMs < qint64(m_orphanTimeoutS) * 1000) return;
+        why = QStringLiteral("no controller for %1 s (orphan_timeout_s)").arg(m_orphanTimeoutS);
+    }
     if (!m_standby) return shutdown(why, control::kAgentExitControllerSilent);
     if (!m_helloDone) return;  // waiting for a controller is what standby is for
     std::fprintf(stderr, "hips-agent: %s; stopping its roles and waiting for the next\n", qPrintable(why));
     cancelRestarts();
     m_roles.stopAll();
     m_helloDone = false;
-    m_unacked.clear();  // its events have no reader any more
-    m_nextSeq = 1;
+    m_orphaned = false;
+    m_journal.clear();  // its events have no reader any more
 }
 
 void AgentDaemon::shutdown(const QString& reason, int exitCode) {

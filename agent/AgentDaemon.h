@@ -1,8 +1,11 @@
 #pragma once
 // The per-host daemon: takes commands from one controller, runs role processes through
 // RoleSupervisor, and streams their events back with sequence numbers, keeping each until
-// the controller acknowledges it. A controller silent for too long is presumed dead:
-// the agent stops every role and exits, so nothing is left running.
+// the controller acknowledges it (EventJournal). A controller silent for too long is presumed
+// gone: its run goes on for the topology's orphan_timeout_s, so that a controller can attach
+// again (hips attach) and get every event it missed; after that (or at once, with 0) the agent
+// stops every role and exits, so nothing is left running.
+#include "EventJournal.h"
 #include "RoleRestarts.h"
 #include "RoleSupervisor.h"
 #include "SocketThread.h"
@@ -41,6 +44,7 @@ private:
     QString writeOnce(const QString& path, const QByteArray& bytes);
     void sendEvent(const QString& kind, const QString& node, QCborMap fields);
     void resendUnacked();
+    bool controllerListens() const;
     void checkController();
     void quitWhenIdle();
     void probeDevices();
@@ -51,8 +55,9 @@ private:
     std::unique_ptr<SocketThread> m_socket;
     RoleSupervisor m_roles;
     RoleRestarts m_restarts;
-    QMap<qint64, QCborMap> m_unacked;  // the journal: seq -> event
-    qint64 m_nextSeq = 1;
+    EventJournal m_journal;
+    int m_orphanTimeoutS = 0;  // the run's orphan_timeout_s, from its start commands
+    bool m_orphaned = false;   // its controller is silent, and the run goes on without it
     bool m_helloDone = false;
     bool m_shuttingDown = false;
     int m_exitCode = 0;

@@ -32,4 +32,10 @@ QStringList RoleRestarts::cancelAll() {
     return cancelled;
 }
 
+int RoleRestarts::pendingCount() const {
+    int n = 0;
+    for (const Entry& e : m_entries) n += e.pending ? 1 : 0;
+    return n;
+}
+
 }  // namespace hips

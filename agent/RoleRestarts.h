@@ -27,6 +27,7 @@ public:
     std::optional<RoleLaunch> takeDue(const QString& node);
     // The run is stopping: no restart happens; returns the nodes whose restart was pending.
     QStringList cancelAll();
+    int pendingCount() const;  // restarts waiting for their backoff
 
 private:
     struct Entry {

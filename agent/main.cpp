@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QCoreApplication>
+#include <csignal>
 #include <cstdio>
 #include <sys/stat.h>
 
@@ -56,6 +57,9 @@ static int runDaemon(QCoreApplication& app, const QCommandLineParser& args) {
                                                         : "HIPS_AGENT_KEYS is not set");
         return 2;
     }
+    // A controller that died leaves its end of our stdout and stderr closed: a line written there
+    // must fail, not kill the agent that keeps its run going (orphan_timeout_s).
+    std::signal(SIGPIPE, SIG_IGN);
     const QString root = runsRoot(args);
     if (root.isEmpty()) {
         std::fprintf(stderr, "hips-agent: cannot create the runs directory %s\n", qPrintable(args.value(QStringLiteral("runs-root"))));

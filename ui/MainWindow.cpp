@@ -92,6 +92,7 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
         if (showStoredRun(id)) setTab(ChartsTab);
     });
     connect(m_history, &HistoryPanel::topologyRequested, this, &MainWindow::openStoredTopology);
+    connect(m_history, &HistoryPanel::attachRequested, this, &MainWindow::reattachRun);
     connect(m_designer->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
 
     buildActions();
@@ -274,6 +275,17 @@ bool MainWindow::openStoredTopology(qint64 run) {
     setTab(DesignTab);
     statusBar()->showMessage(tr("Opened the topology of run %1; Start all runs it again").arg(run), 8000);
     return true;
+}
+
+bool MainWindow::reattachRun(qint64 run) {
+    if (!m_store) return false;
+    const TopologyLoad load = TopologyReader::readJson(m_store->topologyJson(run), tr("run %1").arg(run));
+    if (!load.topology) {
+        QMessageBox::warning(this, tr("Reattach"), tr("Run %1's topology cannot be read:\n%2").arg(run).arg(load.errorText()));
+        return false;
+    }
+    setTab(RunTab);
+    return m_run->attach(run, *load.topology);
 }
 
 bool MainWindow::showStoredRun(qint64 run) {

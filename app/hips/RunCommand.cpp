@@ -21,6 +21,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <cmath>
+#include <functional>
 #include <tuple>
 #include <cstdio>
 
@@ -123,6 +124,11 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
         s.proximalMu = args.value("proximal-mu").toDouble(&ok);
         if (!ok || s.proximalMu < 0) return QStringLiteral("--proximal-mu must be a number >= 0");
     }
+    if (args.isSet("orphan-timeout")) {
+        s.orphanTimeoutS = args.value("orphan-timeout").toInt(&ok);
+        if (!ok || s.orphanTimeoutS < 0 || s.orphanTimeoutS > 604800)
+            return QStringLiteral("--orphan-timeout takes seconds from 0 to 604800; got '%1'").arg(args.value("orphan-timeout"));
+    }
     if (args.isSet("partition")) s.partition = args.value("partition");
     if (const QString e = applyDevices(args.values("device"), args.values("server-device"), t); !e.isEmpty()) return e;
     for (const QString& setting : args.values("param")) {
@@ -151,13 +157,18 @@ void printRow(const RoundRow& r) {
     std::fflush(stdout);
 }
 
-void printSummary(const RunSummary& s) {
+void printHeader() {
+    std::printf("%5s  %8s  %7s  %9s  %9s  %9s  %8s\n", "round", "test_acc", "loss", "samples/s", "inside_MB",
+                "across_MB", "elapsed");
+}
+
+void printSummary(const RunSummary& s, const char* command) {
     std::printf("\n%s after %d rounds in %.1f s: final test accuracy %.4f, best %.4f; %lld samples; "
                 "%s MB inside parties, %s MB across parties\nrun directory: %s\n",
                 s.ok ? "finished" : s.stopped ? "stopped" : "FAILED", s.rounds, s.seconds, s.finalAccuracy, s.bestAccuracy,
                 static_cast<long long>(s.samples), qPrintable(megabytes(s.bytesInside)),
                 qPrintable(megabytes(s.bytesAcross)), qPrintable(s.runDir));
-    if (!s.ok) std::fprintf(stderr, "hips run: %s\n", qPrintable(s.reason));
+    if (!s.ok) std::fprintf(stderr, "%s: %s\n", command, qPrintable(s.reason));
     std::fflush(stdout);
 }
 
@@ -168,24 +179,30 @@ struct ResumeTarget {
     Topology topology;  // the run's own, with resume_round set to its checkpoint's round
 };
 
-std::optional<ResumeTarget> resumeTarget(const QString& run, const RunStore& store, QString* error) {
-    ResumeTarget target;
+// RUN as the user gives it: a history id, or a run's directory.
+std::optional<qint64> historyRunOf(const QString& run, const RunStore& store, QString* error) {
     bool isId = false;
     const qint64 id = run.toLongLong(&isId);
     if (isId && !QFileInfo(run).isDir()) {
-        target.historyRun = id;
-        target.runDir = store.runDirectory(id);
         if (!store.run(id)) return *error = QStringLiteral("%1 has no run %2 (hips history list shows them)").arg(store.path()).arg(id), std::nullopt;
-        if (target.runDir.isEmpty())
-            return *error = QStringLiteral("run %1 has no run directory on record; pass its directory instead").arg(id), std::nullopt;
-    } else {
-        target.runDir = QFileInfo(run).canonicalFilePath();
-        const auto found = target.runDir.isEmpty() ? std::nullopt : store.runOfDirectory(target.runDir);
-        if (!found)
-            return *error = QStringLiteral("%1 is not the directory of a run in %2; pass the run's directory or its history "
-                                           "id, with --history if it was another history").arg(run, store.path()), std::nullopt;
-        target.historyRun = *found;
+        return id;
     }
+    const QString runDir = QFileInfo(run).canonicalFilePath();
+    const auto found = runDir.isEmpty() ? std::nullopt : store.runOfDirectory(runDir);
+    if (!found)
+        return *error = QStringLiteral("%1 is not the directory of a run in %2; pass the run's directory or its history "
+                                       "id, with --history if it was another history").arg(run, store.path()), std::nullopt;
+    return found;
+}
+
+std::optional<ResumeTarget> resumeTarget(const QString& run, const RunStore& store, QString* error) {
+    ResumeTarget target;
+    const std::optional<qint64> id = historyRunOf(run, store, error);
+    if (!id) return std::nullopt;
+    target.historyRun = *id;
+    target.runDir = store.runDirectory(*id);
+    if (target.runDir.isEmpty())
+        return *error = QStringLiteral("run %1 has no run directory on record; pass its directory instead").arg(*id), std::nullopt;
     const QString status = store.run(target.historyRun)->status;
     if (status == QLatin1String("running") || status == QLatin1String("finished"))
         return *error = QStringLiteral("run %1 is %2: only a run that stopped, failed or was interrupted can be resumed")
@@ -209,6 +226,8 @@ std::optional<Topology> loadTopology(const QString& path) {
 }
 
 }  // namespace
+
+int followRun(RunController& controller, const char* command, const std::function<bool()>& begin);
 
 int validateCommand(const QStringList& arguments) {
     QCommandLineParser args;
@@ -261,6 +280,9 @@ int runCommand(const QStringList& arguments) {
     args.addOption({"fault-policy", "What a death or a silent process does: fail (the run stops, naming it) or continue "
                                     "(rounds go on without it, crashed workers are restarted; min_workers, min_parties, "
                                     "round_timeout_s, max_restarts with --param).", "POLICY"});
+    args.addOption({"orphan-timeout", "How long the run goes on if this controller dies or loses its link, for hips "
+                                      "attach to take it up (training.orphan_timeout_s, default 600; 0: it stops "
+                                      "with the controller).", "S"});
     args.addOption({"flat", "A single-layer parameter server (training.hierarchy flat): every worker pushes straight "
                             "to the global server; the baseline of the two-layer saving."});
     args.addOption({"servers", "Key slicing: this many global servers and servers in every party, each holding a "
@@ -317,14 +339,57 @@ int runCommand(const QStringList& arguments) {
     std::printf("hips run: %s — %lld processes, %d training workers, model %s on %s, mode %s, %d rounds\n",
                 qPrintable(topology->name), static_cast<long long>(topology->nodes().size()),
                 topology->trainingWorkerCount(), qPrintable(s.model), qPrintable(s.dataset), qPrintable(s.mode), s.rounds);
-    std::printf("%5s  %8s  %7s  %9s  %9s  %9s  %8s\n", "round", "test_acc", "loss", "samples/s", "inside_MB",
-                "across_MB", "elapsed");
+    printHeader();
 
     if (resume) std::printf("resuming run %lld from the checkpoint of round %d\n",
                             static_cast<long long>(resume->historyRun), s.resumeRound);
     RunController controller;
     controller.setStore(store.get());
     controller.setDeployOptions(deployOptionsFrom(args));
+    return followRun(controller, "hips run", [&] {
+        return resume ? controller.resume(*topology, resume->runDir, resume->historyRun)
+                      : controller.start(*topology, args.value("out").isEmpty() ? RunDirectory::defaultPath(topology->name)
+                                                                                 : args.value("out"));
+    });
+}
+
+// `hips attach RUN`: takes up a run whose controller died or lost its link, printing its rounds
+// so far and then the rest, as `hips run` would have.
+int attachCommand(const QStringList& arguments) {
+    QCommandLineParser args;
+    args.setApplicationDescription(QStringLiteral(
+        "Take up a run still under way on its agents after its controller died or lost its link: reconnect, store "
+        "every event the history misses, and follow it to the end as hips run would."));
+    args.addPositionalArgument("run", "The run: its history id or its directory.", "RUN");
+    args.addOption({"history", "Run history file (default: the user's application data directory).", "PATH",
+                    RunStore::defaultPath()});
+    args.addHelpOption();
+    args.process(arguments);
+    if (args.positionalArguments().size() != 1) {
+        std::fprintf(stderr, "usage: hips attach RUN (a history id, see hips history list, or a run directory)\n");
+        return 2;
+    }
+    QString error;
+    const auto store = RunStore::open(args.value("history"), &error);
+    if (!store) {
+        std::fprintf(stderr, "hips attach: %s\n", qPrintable(error));
+        return 2;
+    }
+    const std::optional<qint64> run = historyRunOf(args.positionalArguments().first(), *store, &error);
+    if (!run) {
+        std::fprintf(stderr, "hips attach: %s\n", qPrintable(error));
+        return 2;
+    }
+    std::printf("hips %s with %s\nhips attach: run %lld\n", HIPS_VERSION, HIPS_TORCH_FLAVOR, static_cast<long long>(*run));
+    printHeader();
+    RunController controller;
+    controller.setStore(store.get());
+    return followRun(controller, "hips attach", [&] { return controller.attach(*run); });
+}
+
+// Prints a run's rounds, notices and outcome as they come, and returns its exit status (a
+// signal stops the run: 128 + its number).
+int followRun(RunController& controller, const char* command, const std::function<bool()>& begin) {
     QObject::connect(&controller, &RunController::deployProgress, [](const QString& host, const QString& stage) {
         std::printf("deploy %-12s %s\n", qPrintable(host), qPrintable(stage));
         std::fflush(stdout);
@@ -349,16 +414,12 @@ int runCommand(const QStringList& arguments) {
     });
     int status = 1;
     QObject::connect(&controller, &RunController::finished, [&](const RunSummary& summary) {
-        printSummary(summary);
+        printSummary(summary, command);
         status = summary.ok ? 0 : (signalExit ? signalExit : 1);
         QCoreApplication::exit(status);
     });
-    const bool started = resume ? controller.resume(*topology, resume->runDir, resume->historyRun)
-                                : controller.start(*topology, args.value("out").isEmpty()
-                                                                  ? RunDirectory::defaultPath(topology->name)
-                                                                  : args.value("out"));
-    if (!started) {
-        std::fprintf(stderr, "hips run: %s\n", qPrintable(controller.error()));
+    if (!begin()) {
+        std::fprintf(stderr, "%s: %s\n", command, qPrintable(controller.error()));
         return 2;
     }
     QCoreApplication::exec();

@@ -24,6 +24,7 @@
 
 static constexpr const char* kUsage =
     "usage: hips run [TOPOLOGY] [options]      train (the shipped default topology when none is given)\n"
+    "       hips attach RUN                    take up a run whose controller died or lost its link\n"
     "       hips validate TOPOLOGY             check a topology file\n"
     "       hips deploy TOPOLOGY               put hips-agent on every remote host (SSH)\n"
     "       hips stop TOPOLOGY                 stop the roles and agents of those hosts\n"
@@ -58,6 +59,7 @@ int main(int argc, char** argv) {
     const QString command = args.value(1);
     args.removeAt(1 < args.size() ? 1 : 0);  // the sub-command's parser sees "hips <options>"
     if (command == QLatin1String("run")) return hips::runCommand(args);
+    if (command == QLatin1String("attach")) return hips::attachCommand(args);
     if (command == QLatin1String("validate")) return hips::validateCommand(args);
     if (command == QLatin1String("history")) return hips::historyCommand(args);
     if (command == QLatin1String("deploy")) return hips::deployCommand(args);

@@ -3,6 +3,7 @@
 #include "ControlProtocol.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace hips {
 
@@ -42,7 +43,10 @@ void AgentClient::close() {
 void AgentClient::tick() {
     const qint64 gap = m_sinceTick.restart();
     if (m_lost) return;
-    if (gap > control::kSilenceTimeoutS * 1000) {  // a 1-second timer that fired this late: we were stopped
+    if (gap > control::kSilenceTimeoutS * 1000 && gap < m_stallToleranceMs) {
+        m_sinceAgent.restart();  // we could not have heard it meanwhile
+        Q_EMIT resumedAfterStall(gap);
+    } else if (gap > control::kSilenceTimeoutS * 1000) {  // a 1-second timer that fired this late: we were stopped
         m_lost = true;
         Q_EMIT stalled(gap);
         return;
@@ -56,6 +60,7 @@ void AgentClient::tick() {
                                   .arg(m_host, m_endpoint).arg(control::kSilenceTimeoutS));
         return;
     }
+    if (std::exchange(m_ackDue, false)) send(Message(QStringLiteral("ack"), {{QStringLiteral("seq"), m_acked}}));
     send(m_ready ? Message(QStringLiteral("ping"), {{QStringLiteral("version"), control::kProtocolVersion}}) : hello());
 }
 
@@ -82,8 +87,13 @@ void AgentClient::onMessage(const Message& m) {
             Q_EMIT event(m.fields, seq);
             if (!m_manualAcks) m_acked = seq;
         }
-        send(Message(QStringLiteral("ack"), {{QStringLiteral("seq"), m_acked}}));
+        m_ackDue = true;  // sent with the next tick: one ack stands for every event before it
     }
+}
+
+void AgentClient::resumeAfter(qint64 seq) {
+    m_lastSeq = std::max(m_lastSeq, seq);
+    acknowledge(seq);
 }
 
 void AgentClient::acknowledge(qint64 seq) {

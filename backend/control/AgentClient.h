@@ -33,6 +33,12 @@ public:
     // resends whatever a crashed controller had not yet committed.
     void setManualAcks(bool manual) { m_manualAcks = manual; }
     void acknowledge(qint64 seq);
+    // A controller that attaches to a run under way (hips attach) already holds the agent's events
+    // up to `seq`: they are acknowledged, and dropped if they come again.
+    void resumeAfter(qint64 seq);
+    // A stall of this process shorter than `ms` is no loss: the agent keeps the run going that
+    // long without us (orphan_timeout_s) and sends the events we missed once we are back.
+    void setStallTolerance(qint64 ms) { m_stallToleranceMs = ms; }
 
 Q_SIGNALS:
     void ready(const QCborMap& hello);
@@ -41,6 +47,7 @@ Q_SIGNALS:
     // This process itself did not run for longer than the agents wait for it (SIGSTOP, suspend):
     // the agent's silence since is the controller's doing, not the agent's.
     void stalled(qint64 ms);
+    void resumedAfterStall(qint64 ms);  // ... but for less than the stall tolerance
     void bye();  // the agent is exiting (after a shutdown)
 
 private:
@@ -56,6 +63,8 @@ private:
     qint64 m_lastSeq = 0;  // last event emitted
     qint64 m_acked = 0;    // last event acknowledged to the agent
     bool m_manualAcks = false;
+    bool m_ackDue = false;  // events came since the last ack
+    qint64 m_stallToleranceMs = 0;
     bool m_ready = false, m_lost = false;
     QElapsedTimer m_sinceAgent, m_sinceTick;
     QTimer m_timer;

@@ -6,12 +6,12 @@
 #include <QTimer>
 #include <csignal>
 #include <sys/prctl.h>
+#include <unistd.h>
 
 namespace hips {
 
 LocalAgentLauncher::LocalAgentLauncher(QObject* parent) : QObject(parent) {
     m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    m_process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
     connect(&m_process, &QProcess::readyReadStandardOutput, this, [this] {
         m_buffer += m_process.readAllStandardOutput();
         const qsizetype newline = m_buffer.indexOf('\n');
@@ -53,7 +53,9 @@ QString LocalAgentLauncher::agentPath() {
 }
 
 void LocalAgentLauncher::start(const CurveKeyPair& agentKeys, const QByteArray& controllerPublicKey,
-                               const QString& runsRoot) {
+                               const QString& runsRoot, bool outlivesController) {
+    if (outlivesController) m_process.setChildProcessModifier([] { ::setsid(); });
+    else m_process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
     const QString path = agentPath();
     if (!QFileInfo(path).isExecutable()) {
         // Queued: the caller of start() must be able to connect and enter its event loop first.

@@ -68,7 +68,10 @@ RunController::RunController(QObject* parent) : QObject(parent), m_recorder(std:
     connect(m_recorder.get(), &RunRecorder::failed, this, &RunController::fail);
 }
 
-void RunController::setStore(RunStore* store) { m_recorder->setStore(store); }
+void RunController::setStore(RunStore* store) {
+    m_store = store;
+    m_recorder->setStore(store);
+}
 RunController::~RunController() {
     // Members go in reverse order, the launcher after the process table: a local agent whose
     // exit Qt had not yet reported is reaped by ~LocalAgentLauncher, and its "exited" must not
@@ -175,6 +178,7 @@ void RunController::makeNodeKeys() {
 // Every host is this machine: one local agent, started as a child process, runs every role.
 // It admits only this controller's key, and its roles write only inside the runs directory.
 void RunController::startLocalAgent() {
+    m_localAgent = true;
     m_launcher = std::make_unique<LocalAgentLauncher>();
     connect(m_launcher.get(), &LocalAgentLauncher::failed, this, &RunController::fail);
     connect(m_launcher.get(), &LocalAgentLauncher::exited, this, [this](const QString& how, int code) {
@@ -196,10 +200,11 @@ void RunController::startLocalAgent() {
     const CurveKeyPair agentKeys = CurveKeyPair::generate();
     m_keys.agents.insert(QString(), agentKeys.publicKey);
     connect(m_launcher.get(), &LocalAgentLauncher::ready, this, [this](const QString& endpoint) {
-        addAgent(QString(), QStringLiteral("localhost"), endpoint, m_keys.clientFor(QString()));
+        addAgent(QString(), QStringLiteral("localhost"), endpoint, m_keys.clientFor(QString()), asksForGpu(m_topology, QString()));
     });
     // Real paths (links resolved), as the agent compares them.
-    m_launcher->start(agentKeys, m_keys.controller.publicKey, QFileInfo(realRunDir()).path());
+    m_launcher->start(agentKeys, m_keys.controller.publicKey, QFileInfo(realRunDir()).path(),
+                      /*outlivesController=*/m_topology.training.orphanTimeoutS > 0);
 }
 
 // Remote hosts: hips-agent deployed over SSH to each, in parallel, then a handshake with each.
@@ -222,7 +227,7 @@ void RunController::deployAgents() {
                 continue;
             }
             m_keys.agents.insert(r.host, r.agentPublicKey);
-            addAgent(r.host, r.host, r.agentEndpoint, m_keys.clientFor(r.host));  // on a failure elsewhere, to be shut down
+            addAgent(r.host, r.host, r.agentEndpoint, m_keys.clientFor(r.host), asksForGpu(m_topology, r.host));  // on a failure elsewhere, to be shut down
         }
         if (const QString e = m_keys.save(DeploymentKeys::pathFor(m_topology)); !e.isEmpty())
             Q_EMIT logLine(QStringLiteral("controller"), QStringLiteral("stderr"), e + QStringLiteral(" (hips stop will not reach these agents)"));
@@ -242,10 +247,18 @@ void RunController::deployAgents() {
     m_deployer->start(m_topology, options);
 }
 
-void RunController::addAgent(const QString& host, const QString& label, const QString& endpoint, const CurveConfig& curve) {
-    auto agent = std::make_unique<AgentClient>(label, endpoint, curve, asksForGpu(m_topology, host));
+void RunController::addAgent(const QString& host, const QString& label, const QString& endpoint, const CurveConfig& curve,
+                             bool probeDevices) {
+    auto agent = std::make_unique<AgentClient>(label, endpoint, curve, probeDevices);
     AgentClient* a = agent.get();
     if (m_recorder->active()) a->setManualAcks(true);
+    a->setStallTolerance(qint64(m_topology.training.orphanTimeoutS) * 1000);
+    m_roster.agents << AgentRoster::Agent{host, label, endpoint, curve.serverPublicKey};
+    connect(a, &AgentClient::resumedAfterStall, this, [this, label](qint64 ms) {
+        recordNotice(QStringLiteral("controller"), QStringLiteral("this controller did not run for %1 s; the agent on %2 kept "
+                                                                  "the run going and sends what it missed")
+                                                       .arg(double(ms) / 1000.0, 0, 'f', 1).arg(label));
+    });
     connect(a, &AgentClient::ready, this, [this, host, label](const QCborMap& hello) {
         const QString problems = deviceProblems(m_topology, host, label, hello.value(QStringLiteral("devices")).toMap());
         if (!problems.isEmpty()) return fail(problems);
@@ -255,23 +268,28 @@ void RunController::addAgent(const QString& host, const QString& label, const QS
     connect(a, &AgentClient::stalled, this, [this, host](qint64) {
         m_gone.insert(host);
         fail(controllerSilentReason());
-        if (m_launcher || m_gone.size() == qsizetype(m_agents.size())) emitFinished();
+        if (m_localAgent || m_gone.size() == qsizetype(m_agents.size())) emitFinished();
     });
     connect(a, &AgentClient::event, this, [this, a](const QCborMap& e, qint64 seq) { onEvent(a, e, seq); });
     connect(a, &AgentClient::bye, this, [this, host, label] {
         m_gone.insert(host);
         if (!m_shutdownSent)  // nobody asked it to go: a signal, or `hips stop` from elsewhere
             fail(QStringLiteral("the agent on %1 exited before the run ended (stopped by a signal or by hips stop)").arg(label));
-        if (!m_launcher && m_gone.size() == qsizetype(m_agents.size())) emitFinished();
+        if (!m_launcher && m_gone.size() == qsizetype(m_agents.size())) emitFinished();  // (our child's exit ends ours)
     });
     connect(a, &AgentClient::lost, this, [this, host](const QString& reason) {
         m_gone.insert(host);
+        if (m_attached && !m_ready.contains(host))
+            return fail(reason + QStringLiteral("; the run's agent is gone: it stops a run left without a controller for "
+                                                "orphan_timeout_s (%1 s), or it was killed, or its host is down")
+                                     .arg(m_topology.training.orphanTimeoutS)),
+                   emitFinished();
         const Host* h = m_topology.host(host);
-        fail(h && !m_launcher ? reason + QStringLiteral("; the agent may have crashed: see %1/agent.log on that host, then "
+        fail(h && !m_localAgent ? reason + QStringLiteral("; the agent may have crashed: see %1/agent.log on that host, then "
                                                         "run again (it redeploys)").arg(h->installDir)
                               : reason);
         // A silent agent cannot report its roles' exits; it stops them itself.
-        if (m_launcher || m_gone.size() == qsizetype(m_agents.size())) emitFinished();
+        if (m_localAgent || m_gone.size() == qsizetype(m_agents.size())) emitFinished();
     });
     m_agents[host] = std::move(agent);
 }
@@ -294,20 +312,21 @@ QString RunController::silentAgentsPrefix() const {
 }
 
 AgentClient* RunController::agentFor(const Node& node) const {
-    auto it = m_agents.find(m_launcher ? QString() : node.host);
+    auto it = m_agents.find(m_localAgent ? QString() : node.host);
     return it == m_agents.end() ? nullptr : it->second.get();
 }
 
 QString RunController::realRunDir() const { return QFileInfo(m_dir.path()).canonicalFilePath(); }
 
 QString RunController::outDirFor(const Node& node) const {
-    if (m_launcher) return realRunDir();
+    if (m_localAgent) return realRunDir();
     const Host* h = m_topology.host(node.host);
     return (h ? h->installDir : QStringLiteral("~/.hips")) + QStringLiteral("/runs/") + QFileInfo(m_dir.path()).fileName();
 }
 
 void RunController::onAgentsReady() {
     if (m_state != RunState::Deploying) return;
+    saveRoster();
     setState(RunState::Starting);
     const QString json = QString::fromUtf8(TopologyWriter::toJson(m_topology));
     auto startNode = [&](const Node& n) {
@@ -322,7 +341,7 @@ void RunController::onAgentsReady() {
 
 void RunController::onEvent(AgentClient* agent, const QCborMap& e, qint64 seq) {
     handleEvent(e);
-    m_recorder->noteEvent(agent, seq);  // (without a history the agent client acknowledged it already)
+    m_recorder->noteEvent(agent, seq, m_dir.metricsBytes());  // (without a history the agent client acknowledged it already)
 }
 
 static double unixNow() { return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0; }
@@ -446,8 +465,12 @@ void RunController::onMetric(const QString& json) {
                      QStringLiteral("%1 declared %2: %3").arg(metric.value(QStringLiteral("member")).toString(),
                                                             metric.value(QStringLiteral("state")).toString(),
                                                             metric.value(QStringLiteral("reason")).toString()));
-    Q_EMIT metricRecord(metric, elapsed());
-    for (const RoundRow& row : m_progress->ingest(metric, elapsed())) Q_EMIT roundCompleted(row);
+    // Attached, records come late (those the agent kept while no controller was there): their
+    // own times place them.
+    const double at = m_attached ? metric.value(QStringLiteral("t")).toDouble() - m_runStarted : elapsed();
+    m_lastRecordAt = std::max(m_lastRecordAt, at);
+    Q_EMIT metricRecord(metric, at);
+    for (const RoundRow& row : m_progress->ingest(metric, at)) Q_EMIT roundCompleted(row);
 }
 
 bool RunController::allDone() const {
@@ -501,7 +524,7 @@ void RunController::shutdownAgent() {
         QTimer::singleShot(2 * kStopGraceMs, this, &RunController::emitFinished);
         return;
     }
-    if (m_deployer) {  // remote agents say "bye" as they go (→ emitFinished); silence ends the wait
+    if (m_deployer || m_attached) {  // agents not our child say "bye" as they go (→ emitFinished); silence ends the wait
         if (m_agents.empty()) return emitFinished();
         for (const auto& [host, agent] : m_agents) agent->send(Message(QStringLiteral("shutdown")));
         QTimer::singleShot(kStopGraceMs, this, &RunController::emitFinished);
@@ -525,7 +548,7 @@ void RunController::emitFinished() {
     s.stopped = m_userStopped;
     s.reason = m_failure;
     s.runDir = m_dir.path();
-    s.seconds = elapsed();
+    s.seconds = m_attached ? m_lastRecordAt : elapsed();
     if (m_progress) {
         // Rounds that trained but whose evaluation never came (a stopped or failed run) are
         // rows too, without accuracy: every trained round is charted and kept.

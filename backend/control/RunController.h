@@ -4,6 +4,7 @@
 // → running → stopping → finished / failed. Any role that exits badly fails the run,
 // stops the others, and is named in the reason.
 #include "AgentClient.h"
+#include "AgentRoster.h"
 #include "Deployer.h"
 #include "DeploymentKeys.h"
 #include "LocalAgentLauncher.h"
@@ -69,6 +70,10 @@ public:
     // Goes on with history run `historyRun` in `runDir` from the checkpoint of the topology's
     // training.resume_round (hips run --resume).
     bool resume(const Topology& topology, const QString& runDir, qint64 historyRun);
+    // Takes up history run `historyRun`, still under way on its agents after its controller died
+    // or lost its link (hips attach): reconnects to them (its directory's agents.json), gets every
+    // event the history does not hold yet, and goes on as if it had never left. Needs the store.
+    bool attach(qint64 historyRun);
     void stop(const QString& reason);  // user request: stop everything, report as failed with `reason`
     RunState state() const { return m_state; }
     QString error() const { return m_error; }
@@ -97,7 +102,11 @@ private:
     void makeNodeKeys();
     void startLocalAgent();
     void deployAgents();
-    void addAgent(const QString& host, const QString& label, const QString& endpoint, const CurveConfig& curve = {});
+    void addAgent(const QString& host, const QString& label, const QString& endpoint, const CurveConfig& curve = {},
+                  bool probeDevices = false);
+    void saveRoster();
+    void takeUpProcesses(const QList<ProcessRecord>& stored);
+    void takeUpRecords(const QList<QJsonObject>& kept, double runStarted);
     AgentClient* agentFor(const Node& node) const;
     QString silentAgentsPrefix() const;
     static QString controllerSilentReason();
@@ -123,7 +132,13 @@ private:
     RunState m_state = RunState::Idle;
     QString m_error, m_failure;
     RunDirectory m_dir;
+    RunStore* m_store = nullptr;
     std::unique_ptr<LocalAgentLauncher> m_launcher;  // all hosts local: one agent, our child
+    bool m_localAgent = false;  // one agent on this machine runs every role (ours, or one we attached to)
+    bool m_attached = false;    // we took the run up from a controller that went away: no agent is our child
+    double m_runStarted = 0;    // attached: the run's start (unix s), which its records' times count from
+    double m_lastRecordAt = 0;  // attached: the newest record's time into the run
+    AgentRoster m_roster;       // how the agents are reached, for hips attach
     std::unique_ptr<Deployer> m_deployer;            // remote hosts: an agent each, over SSH
     DeployOptions m_deployOptions;
     DeploymentKeys m_keys;    // the controller's and the agents' CURVE keys (one local agent, or one per host)

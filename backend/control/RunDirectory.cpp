@@ -49,6 +49,8 @@ public:
         return {};
     }
 
+    qint64 size() const { return qint64(m_size); }
+
 private:
     QString fail(int errnum, const QString& more = {}) {
         m_error = QStringLiteral("cannot write %1: %2%3").arg(m_path, systemErrorText(errnum), more);
@@ -108,6 +110,24 @@ QString RunDirectory::reopen(const QString& path, int round, QList<QJsonObject>*
     m_metrics = std::make_unique<AppendFile>(metricsPath);
     return note(m_metrics->open());
 }
+
+QString RunDirectory::reattach(const QString& path, qint64 metricsBytes, QList<QJsonObject>* kept) {
+    const QDir dir(path);
+    m_path = dir.absolutePath();
+    const QString metricsPath = dir.filePath(QStringLiteral("metrics.jsonl"));
+    QFile old(metricsPath);
+    if (!old.open(QIODevice::ReadOnly)) return note(QStringLiteral("cannot read %1: %2").arg(metricsPath, old.errorString()));
+    const QByteArray stored = old.read(metricsBytes);  // what the history holds; later lines come again
+    old.close();
+    for (const QByteArray& line : stored.split('\n'))
+        if (const QJsonObject record = QJsonDocument::fromJson(line).object(); !record.isEmpty()) kept->append(record);
+    if (old.size() != stored.size())
+        if (const QString e = writeFileAtomically(metricsPath, stored); !e.isEmpty()) return note(e);
+    m_metrics = std::make_unique<AppendFile>(metricsPath);
+    return note(m_metrics->open());
+}
+
+qint64 RunDirectory::metricsBytes() const { return m_metrics ? m_metrics->size() : 0; }
 
 QString RunDirectory::appendMetric(const QByteArray& jsonLine) {
     if (!m_metrics) return note(QStringLiteral("no run directory to write metrics.jsonl in"));

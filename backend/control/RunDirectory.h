@@ -25,7 +25,12 @@ public:
     // metrics.jsonl keeps only the records of rounds up to it (and those of no round), which are
     // returned in *kept; topology.json stays as it was.
     QString reopen(const QString& path, int round, QList<QJsonObject>* kept);
+    // Opens the directory of a run under way whose controller died (hips attach): metrics.jsonl
+    // is cut back to its first `metricsBytes`, what the history holds (the agents send the rest
+    // again), whose records are returned in *kept.
+    QString reattach(const QString& path, qint64 metricsBytes, QList<QJsonObject>* kept);
     const QString& path() const { return m_path; }
+    qint64 metricsBytes() const;  // metrics.jsonl's length: its whole lines
 
     // Each returns an error text naming the file and the cause ("cannot write …/metrics.jsonl:
     // no space left on device"), empty on success. After a failed append that file takes no

@@ -32,6 +32,19 @@ bool RunRecorder::begin(const Topology& topology, const QString& runDir, qint64 
         m_error = m_store->writeError();
         return false;
     }
+    listen();
+    return true;
+}
+
+bool RunRecorder::reattach(qint64 run, const QString& note) {
+    if (!m_store) return true;
+    m_runId = run;
+    m_store->reattachRun(run, note);
+    listen();
+    return true;
+}
+
+void RunRecorder::listen() {
     m_listenerToken = m_store->setCommitListener([this](quint64 mark) {
         QMetaObject::invokeMethod(this, [this, mark] { acknowledgeCommitted(mark); }, Qt::QueuedConnection);
     });
@@ -40,7 +53,6 @@ bool RunRecorder::begin(const Topology& topology, const QString& runDir, qint64 
     m_errorToken = m_store->setErrorListener([this](const QString& e) {
         QMetaObject::invokeMethod(this, [this, e] { Q_EMIT failed(e); }, Qt::QueuedConnection);
     });
-    return true;
 }
 
 void RunRecorder::process(const ProcessInfo& p) {
@@ -69,8 +81,10 @@ void RunRecorder::event(const QString& level, const QString& source, const QStri
     if (m_store && m_runId > 0) m_store->appendEvent(m_runId, unixNow(), level, source, text);
 }
 
-void RunRecorder::noteEvent(AgentClient* agent, qint64 seq) {
-    if (m_store) m_pendingAcks.append(PendingAck{m_store->postedMark(), seq, agent});
+void RunRecorder::noteEvent(AgentClient* agent, qint64 seq, qint64 metricsBytes) {
+    if (!m_store || m_runId <= 0) return;
+    m_store->markAgentEvent(m_runId, agent->host(), seq, metricsBytes);  // in the same commit as the event's rows
+    m_pendingAcks.append(PendingAck{m_store->postedMark(), seq, agent});
 }
 
 void RunRecorder::acknowledgeCommitted(quint64 committedMark) {

@@ -26,14 +26,17 @@ public:
     // A new run's row, or (resumeRound > 0) the row `run` goes on in. False with error() when the
     // history cannot be written.
     bool begin(const Topology& topology, const QString& runDir, qint64 run, int resumeRound);
+    // The run `run` goes on under this controller, which attached to its agents (hips attach).
+    bool reattach(qint64 run, const QString& note);
     qint64 runId() const { return m_runId; }
     QString error() const { return m_error; }
 
     void process(const ProcessInfo& p);
     void metric(const QJsonObject& record);
     void event(const QString& level, const QString& source, const QString& text);
-    // An event from `agent` (its sequence number `seq`), acknowledged to it once committed.
-    void noteEvent(AgentClient* agent, qint64 seq);
+    // An event from `agent` (its sequence number `seq`), acknowledged to it once committed; the
+    // history keeps the agent's mark with it, and metrics.jsonl's length then (hips attach).
+    void noteEvent(AgentClient* agent, qint64 seq, qint64 metricsBytes);
     // The run's outcome. False (with error()) when the history could not keep all of the run.
     bool finish(const RunSummary& summary);
     // The agents are going: nothing more is acknowledged to them.
@@ -43,6 +46,7 @@ Q_SIGNALS:
     void failed(const QString& error);  // the history cannot be written any more
 
 private:
+    void listen();  // acknowledgements once committed, and the history's failure
     void acknowledgeCommitted(quint64 committedMark);
 
     RunStore* m_store = nullptr;

@@ -331,7 +331,8 @@ QString RunStore::defaultPath() {
 
 QString RunStore::interruptedReason(qint64 controllerPid) {
     return QStringLiteral("the controller (pid %1) ended without finishing the run (killed, crashed or the machine "
-                          "stopped)").arg(controllerPid);
+                          "stopped); while its agents keep it going (orphan_timeout_s), hips attach takes it up")
+        .arg(controllerPid);
 }
 
 std::unique_ptr<RunStore> RunStore::open(const QString& path, QString* error, OpenMode mode) {
@@ -490,6 +491,25 @@ void RunStore::resumeRun(qint64 run, int round) {
                s.run(QStringLiteral("INSERT INTO events VALUES (?, ?, 'info', 'controller', ?)"),
                      {QVariant(run), QVariant(now()),
                       QVariant(QStringLiteral("resumed from the checkpoint of round %1").arg(round))});
+    });
+}
+
+void RunStore::reattachRun(qint64 run, const QString& note) {
+    HIPS_WRITER_OR()
+    const qint64 pid = QCoreApplication::applicationPid();
+    m_writer->post([=](WriterSession& s) {
+        return s.run(QStringLiteral("UPDATE runs SET status = 'running', ended = NULL, summary = NULL, controller_pid = ?"
+                                    " WHERE id = ?"), {QVariant(pid), QVariant(run)}) &&
+               s.run(QStringLiteral("INSERT INTO events VALUES (?, ?, 'info', 'controller', ?)"),
+                     {QVariant(run), QVariant(now()), QVariant(note)});
+    });
+}
+
+void RunStore::markAgentEvent(qint64 run, const QString& agent, qint64 seq, qint64 metricsBytes) {
+    HIPS_WRITER_OR()
+    m_writer->post([=](WriterSession& s) {
+        return s.run(QStringLiteral("INSERT OR REPLACE INTO agent_marks VALUES (?, ?, ?, ?)"),
+                     {QVariant(run), QVariant(agent), QVariant(seq), QVariant(metricsBytes)});
     });
 }
 

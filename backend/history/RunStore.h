@@ -23,7 +23,7 @@ QString describeDeviceRecord(const QJsonObject& record);
 
 class RunStore {
 public:
-    static constexpr int kSchemaVersion = 4;
+    static constexpr int kSchemaVersion = 5;
 
     enum OpenMode {
         // Creates the file (0600, its new directories 0700) if absent, migrates an older schema,
@@ -46,6 +46,11 @@ public:
     // The run goes on from the checkpoint of `round` (hips run --resume): what was recorded after
     // that round goes, the run is 'running' again under this controller, and an event says so.
     void resumeRun(qint64 run, int round);
+    // A controller took up the run again (hips attach): it is running again, under this process.
+    void reattachRun(qint64 run, const QString& note);
+    // The history holds `agent`'s events up to `seq`, and metrics.jsonl was `metricsBytes` long
+    // then; committed with the rows of that event.
+    void markAgentEvent(qint64 run, const QString& agent, qint64 seq, qint64 metricsBytes);
     void appendMetric(qint64 run, double t, const QString& source, int round, const QString& name, double value);
     void appendTraffic(qint64 run, const TrafficRecord& row);
     // A role's metric record as it came ({"kind", "node", "t", "round", fields}): numeric fields of
@@ -101,6 +106,12 @@ public:
     QList<TrafficRecord> traffic(qint64 run) const;  // in time order
     QList<EventRecord> events(qint64 run) const;     // in time order
     QList<ProcessRecord> processes(qint64 run) const;  // by node id
+    struct AgentMark {
+        qint64 seq = 0, metricsBytes = 0;
+    };
+    QHash<QString, AgentMark> agentMarks(qint64 run) const;  // by agent (host id)
+    // The pid of the controller following `run`, if it is running and that process is alive.
+    std::optional<qint64> liveController(qint64 run) const;
     int schemaVersion() const;
 
 private:

@@ -124,6 +124,17 @@ QString RunStore::runDirectory(qint64 run) const {
     return q.next() ? q.value(0).toString() : QString();
 }
 
+QHash<QString, RunStore::AgentMark> RunStore::agentMarks(qint64 run) const {
+    QHash<QString, AgentMark> marks;
+    QSqlQuery q = reader();
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT agent, seq, metrics_bytes FROM agent_marks WHERE run_id = ?"));
+    q.addBindValue(run);
+    if (q.exec())
+        while (q.next()) marks.insert(q.value(0).toString(), AgentMark{q.value(1).toLongLong(), q.value(2).toLongLong()});
+    return marks;
+}
+
 std::optional<qint64> RunStore::runOfDirectory(const QString& runDir) const {
     QSqlQuery q = reader();
     q.prepare(QStringLiteral("SELECT id FROM runs WHERE run_dir = ? ORDER BY id DESC LIMIT 1"));

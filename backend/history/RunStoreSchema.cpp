@@ -55,6 +55,13 @@ const QList<QStringList> kMigrations = {
         "ALTER TABLE runs ADD COLUMN tags TEXT",
         "ALTER TABLE runs ADD COLUMN notes TEXT",
     },
+    {
+        // Each agent's last event the history holds (its sequence number), and how long the run
+        // directory's metrics.jsonl was then: a controller that attaches to a run whose controller
+        // died takes up exactly where the history ends (hips attach), neither losing nor doubling.
+        "CREATE TABLE agent_marks (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, agent TEXT NOT NULL,"
+        " seq INTEGER NOT NULL, metrics_bytes INTEGER NOT NULL, PRIMARY KEY (run_id, agent))",
+    },
 };
 
 }  // namespace

@@ -46,6 +46,14 @@ QString RunStore::findStaleRuns(QList<std::pair<qint64, StaleRun>>* stale) const
     return {};
 }
 
+std::optional<qint64> RunStore::liveController(qint64 run) const {
+    QSqlQuery q = reader();
+    q.prepare(QStringLiteral("SELECT controller_pid FROM runs WHERE id = ? AND status = 'running'"));
+    q.addBindValue(run);
+    if (!q.exec() || !q.next() || !pidAlive(q.value(0).toLongLong())) return std::nullopt;
+    return q.value(0).toLongLong();
+}
+
 // A run still 'running' whose controller is gone was interrupted: what it committed stays; it
 // gets the reason as an error event, and its unfinished processes the final state 'interrupted'.
 QString RunStore::markInterrupted() {

@@ -103,6 +103,9 @@ struct TrainingSettings {
     int heartbeatTimeoutS = 15;  // a node silent this long is declared dead
     int replyTimeoutS = 120;     // a data-plane answer slower than this fails the run
     int checkpointEvery = 5;     // the global server keeps a checkpoint every N rounds (0: never)
+    // A run whose controller died or lost its link goes on this long for one to attach again
+    // (hips attach); 0: its agents stop it as soon as they find the controller silent.
+    int orphanTimeoutS = 600;
     // Key slicing over several servers: a tensor of fewer floats goes whole to one server (by a
     // hash of its key), a larger one is cut into one slice per server (ShardMap).
     int sliceBound = 1024;

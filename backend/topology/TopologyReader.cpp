@@ -231,7 +231,7 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
     f.rejectUnknown(QStringList{"dataset", "data_dir", "partition", "model", "mode", "aggregation", "party_aggregation", "server_optimizer", "fault_policy", "compression", "party_compression", "proximal_mu", "hierarchy", "rounds",
                                 "local_iters", "local_epochs", "batch_size", "learning_rate", "momentum",
                                 "eval_every", "train_central_workers", "seed", "threads", "synthetic_samples",
-                                "heartbeat_timeout_s", "reply_timeout_s", "checkpoint_every", "slice_bound", "resume_round", "adversary"} + paramNames,
+                                "heartbeat_timeout_s", "reply_timeout_s", "orphan_timeout_s", "checkpoint_every", "slice_bound", "resume_round", "adversary"} + paramNames,
                     QCoreApplication::translate("TopologyCheck", "training setting"));
     TrainingSettings t;
     t.dataset = strategyChoice(f, "dataset", t.dataset, DatasetRegistry::all());
@@ -263,6 +263,7 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
     t.heartbeatTimeoutS = f.integer("heartbeat_timeout_s", t.heartbeatTimeoutS, 2, 3600);
     t.replyTimeoutS = f.integer("reply_timeout_s", t.replyTimeoutS, 2, 86400);
     t.checkpointEvery = f.integer("checkpoint_every", t.checkpointEvery, 0, 1000000);
+    t.orphanTimeoutS = f.integer("orphan_timeout_s", t.orphanTimeoutS, 0, 604800);
     t.sliceBound = f.integer("slice_bound", t.sliceBound, 1, 1000000000);
     t.resumeRound = f.integer("resume_round", t.resumeRound, 0, 1000000);
     t.adversary = readAdversary(f, "adversary", true);

@@ -263,11 +263,12 @@ private Q_SLOTS:
                  qPrintable(QString("rounds took %1 s, the slow worker's compute %2 s").arg(roundSeconds / rounds).arg(slowCompute / slowRounds)));
     }
 
-    // `kill -9` of the controller: its agent and roles go too, and the next look at the
-    // history shows the run as interrupted with the rounds it had done.
+    // `kill -9` of the controller with orphan_timeout_s 0: its agent and roles go too, and the next
+    // look at the history shows the run as interrupted with the rounds it had done (with the
+    // default, the run goes on for hips attach: tst_attach).
     void killedControllerLeavesAnInterruptedRun() {
         Run run;
-        run.start({"run", kSmall, "--out", run.dir.path(), "--rounds", "500"});
+        run.start({"run", kSmall, "--out", run.dir.path(), "--rounds", "500", "--orphan-timeout", "0"});
         QVERIFY2(run.waitForOutput("\n    3 ", 120000), run.out.constData());
         ::kill(pid_t(run.process.processId()), SIGKILL);
         run.finish(30000);
@@ -302,7 +303,7 @@ private Q_SLOTS:
         Run cut;
         const QString cutTopology = writeSmallVariant(cut, workers, training);
         const QString runDir = cut.dir.filePath("run");
-        cut.start({"run", cutTopology, "--out", runDir});
+        cut.start({"run", cutTopology, "--out", runDir, "--orphan-timeout", "0"});
         QVERIFY2(cut.waitForOutput("\n    5 ", 120000), cut.out.constData());
         ::kill(pid_t(cut.process.processId()), SIGKILL);
         cut.finish(30000);
@@ -436,11 +437,11 @@ private Q_SLOTS:
         QVERIFY(run.leftovers().isEmpty());
     }
 
-    // A controller stopped (SIGSTOP, Ctrl-Z) past the agents' patience: the agent ends the run,
+    // A controller stopped (SIGSTOP, Ctrl-Z) past the agents' patience (orphan_timeout_s 0): the agent ends the run,
     // and the controller, once continued, names itself as the cause, not the agent.
     void stoppedControllerNamesItself() {
         Run run;
-        run.start({"run", kSmall, "--out", run.dir.path(), "--rounds", "5000"});
+        run.start({"run", kSmall, "--out", run.dir.path(), "--rounds", "5000", "--orphan-timeout", "0"});
         QVERIFY2(run.waitForOutput("\n    1 ", 120000), run.out.constData());
         ::kill(pid_t(run.process.processId()), SIGSTOP);
         QElapsedTimer waited;

@@ -266,6 +266,8 @@ void PropertyPanel::buildTraining() {
            [](T& t, int v) { t.training.syntheticSamples = v; });
     addInt("heartbeat_timeout_s", tr("Heartbeat timeout (s)"), 2, 3600, [](const T& t) { return t.training.heartbeatTimeoutS; },
            [](T& t, int v) { t.training.heartbeatTimeoutS = v; });
+    addInt("orphan_timeout_s", tr("Run goes on without its controller (s)"), 0, 604800,
+           [](const T& t) { return t.training.orphanTimeoutS; }, [](T& t, int v) { t.training.orphanTimeoutS = v; });
 }
 
 // Parameters that belong to none of the chosen strategies are dropped with a change.

@@ -51,7 +51,8 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     : QWidget(parent), m_table(new QTableWidget), m_overlay(new LiveChart(tr("Test accuracy of the selected runs"), tr("accuracy"))),
       m_open(new QPushButton(tr("Show in charts"))), m_delete(new QPushButton(QIcon(QStringLiteral(":/icons/delete.svg")), tr("Delete"))),
       m_export(new QPushButton(QIcon(QStringLiteral(":/icons/report.svg")), tr("Export report…"))),
-      m_reopen(new QPushButton(QIcon(QStringLiteral(":/icons/open.svg")), tr("Open topology"))), m_filter(new QLineEdit),
+      m_reopen(new QPushButton(QIcon(QStringLiteral(":/icons/open.svg")), tr("Open topology"))),
+      m_attach(new QPushButton(tr("Reattach"))), m_filter(new QLineEdit),
       m_metric(new QComboBox), m_diff(new QTableWidget) {
     const QStringList headers = {tr("Id"), tr("Name"), tr("Started"), tr("Duration"), tr("Status"), tr("Best accuracy"),
                                  tr("Final accuracy"), tr("Rounds"), tr("MB across parties"), tr("Reason"), tr("Tags"),
@@ -73,7 +74,10 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     auto* bar = new QHBoxLayout;
     m_reopen->setObjectName(QStringLiteral("reopen_topology"));
     m_reopen->setToolTip(tr("Open the selected run's topology and settings in the designer, to run it again"));
-    for (QPushButton* b : {m_open, m_reopen, m_export, m_delete, refreshButton}) bar->addWidget(b);
+    m_attach->setObjectName(QStringLiteral("reattach_run"));
+    m_attach->setToolTip(tr("Take up the selected run, still going on its agents after its controller went away "
+                            "(as hips attach does)"));
+    for (QPushButton* b : {m_open, m_reopen, m_attach, m_export, m_delete, refreshButton}) bar->addWidget(b);
     bar->addSpacing(12);
     bar->addWidget(m_filter, 1);
     m_metric->setObjectName(QStringLiteral("compare_metric"));
@@ -111,6 +115,9 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     connect(m_delete, &QPushButton::clicked, this, &HistoryPanel::deleteSelected);
     connect(m_reopen, &QPushButton::clicked, this, [this] {
         if (selectedRuns().size() == 1) Q_EMIT topologyRequested(selectedRuns().first());
+    });
+    connect(m_attach, &QPushButton::clicked, this, [this] {
+        if (selectedRuns().size() == 1) Q_EMIT attachRequested(selectedRuns().first());
     });
     connect(m_export, &QPushButton::clicked, this, &HistoryPanel::exportSelected);
     updateOverlay();
@@ -227,6 +234,10 @@ void HistoryPanel::updateOverlay() {
     m_open->setEnabled(ids.size() == 1);
     m_export->setEnabled(ids.size() == 1);
     m_reopen->setEnabled(ids.size() == 1);
+    // Only a run whose controller went away can be taken up (its agents may have stopped it since).
+    const auto single = ids.size() == 1 && m_store ? m_store->run(ids.first()) : std::nullopt;
+    m_attach->setEnabled(single && (single->status == QLatin1String("interrupted") ||
+                                    (single->status == QLatin1String("running") && !m_store->liveController(single->id))));
     m_delete->setEnabled(!ids.isEmpty());
     m_overlay->clear();
     m_overlay->chart()->setTitle(tr("%1 of the selected runs").arg(m_metric->currentText()));

@@ -39,6 +39,7 @@ public:
 Q_SIGNALS:
     void openRequested(qint64 run);  // show this run in the charts
     void topologyRequested(qint64 run);  // open this run's topology in the designer
+    void attachRequested(qint64 run);    // take this run up from its agents (its controller went away)
     void message(const QString& text);
 
 private:
@@ -54,7 +55,7 @@ private:
     RunStore* m_store = nullptr;
     QTableWidget* m_table;
     LiveChart* m_overlay;
-    QPushButton *m_open, *m_delete, *m_export, *m_reopen;
+    QPushButton *m_open, *m_delete, *m_export, *m_reopen, *m_attach;
     QLineEdit* m_filter;
     QComboBox* m_metric;  // what the overlay compares
     QTableWidget* m_diff;  // the settings that differ between the selected runs

@@ -128,8 +128,7 @@ bool RunPanel::isActive() const {
            m_state == RunState::Stopping;
 }
 
-bool RunPanel::start(const Topology& topology) {
-    if (isActive()) return false;
+RunController* RunPanel::newController(const Topology& topology) {
     // The previous controller may still be inside its last signal: let the event loop delete it.
     if (m_controller) m_controller.release()->deleteLater();
     m_controller = std::make_unique<RunController>();
@@ -174,6 +173,12 @@ bool RunPanel::start(const Topology& topology) {
     QStringList ids;
     for (const Node& n : topology.nodes()) ids << n.id;
     m_log->clear(ids);
+    return c;
+}
+
+bool RunPanel::start(const Topology& topology) {
+    if (isActive()) return false;
+    RunController* c = newController(topology);
     const QString dir = QDir(m_runsDir).filePath(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")) +
                                                  '-' + topology.name);
     if (!c->start(topology, dir)) {
@@ -184,6 +189,23 @@ bool RunPanel::start(const Topology& topology) {
     }
     Q_EMIT runStarted(topology);
     m_log->append(QStringLiteral("controller"), QStringLiteral("info"), tr("run directory: %1").arg(dir));
+    return true;
+}
+
+bool RunPanel::attach(qint64 run, const Topology& topology) {
+    if (isActive()) {
+        Q_EMIT message(tr("A run is under way: stop it before taking up another"));
+        return false;
+    }
+    RunController* c = newController(topology);
+    Q_EMIT runStarted(topology);  // first: the rounds it had done come as it attaches
+    if (!c->attach(run)) {
+        m_log->append(QStringLiteral("controller"), QStringLiteral("error"), c->error());
+        Q_EMIT message(tr("Cannot reattach: %1").arg(c->error()));
+        setState(RunState::Failed);
+        return false;
+    }
+    m_log->append(QStringLiteral("controller"), QStringLiteral("info"), tr("took up run %1 from its agents").arg(run));
     return true;
 }
 

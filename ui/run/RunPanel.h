@@ -29,6 +29,9 @@ public:
     void setStartable(bool startable, const QString& reason);
 
     bool start(const Topology& topology);  // false (and a message) when it cannot begin
+    // Takes up history run `run` (its topology: `topology`), still going on its agents after its
+    // controller went away, as hips attach does.
+    bool attach(qint64 run, const Topology& topology);
     void stop();
     bool isActive() const;  // deploying, starting, running or stopping
     RunState state() const { return m_state; }
@@ -50,6 +53,7 @@ Q_SIGNALS:
     void startRequested();  // the Start button: the window supplies the topology
 
 private:
+    RunController* newController(const Topology& topology);  // connected to the panel, its tables reset
     void setState(RunState s);
     void updateButtons();
 

@@ -1,0 +1,121 @@
+// Taking up a run whose controller went away (hips attach), and what makes it possible: the
+// roster of the run's agents, written once they are all up.
+#include "RunController.h"
+
+#include "RunRecorder.h"
+#include "TopologyReader.h"
+#include "Vocabulary.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QJsonArray>
+#include <algorithm>
+
+namespace hips {
+
+namespace {
+
+double unixNow() { return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0; }
+
+ProcessInfo::State stateNamed(const QString& name, qint64 pid) {
+    for (ProcessInfo::State s : {ProcessInfo::State::Pending, ProcessInfo::State::Running, ProcessInfo::State::Exited,
+                                 ProcessInfo::State::Failed, ProcessInfo::State::Stopped, ProcessInfo::State::Restarting})
+        if (processStateName(s) == name) return s;
+    // "interrupted": what a look at the history while no controller was there made of a process
+    // still under way; the events the agent kept say what became of it.
+    return pid > 0 ? ProcessInfo::State::Running : ProcessInfo::State::Pending;
+}
+
+}  // namespace
+
+// Without agents.json a run cannot be taken up again: failing to write it is said, not fatal.
+void RunController::saveRoster() {
+    m_roster.controller = m_keys.controller;
+    if (const QString e = m_roster.save(realRunDir()); !e.isEmpty())
+        Q_EMIT logLine(QStringLiteral("controller"), QStringLiteral("stderr"),
+                       e + QStringLiteral(" (hips attach will not reach this run's agents)"));
+}
+
+bool RunController::attach(qint64 historyRun) {
+    auto refuse = [this](const QString& why) { return m_error = why, false; };
+    if (m_state != RunState::Idle) return refuse(QStringLiteral("a run is already under way"));
+    if (!m_store) return refuse(QStringLiteral("attaching needs the run history"));
+    const std::optional<RunRecord> run = m_store->run(historyRun);
+    if (!run) return refuse(QStringLiteral("%1 has no run %2 (hips history list shows them)").arg(m_store->path()).arg(historyRun));
+    if (run->status != QLatin1String("running") && run->status != QLatin1String("interrupted"))
+        return refuse(QStringLiteral("run %1 is %2: only a run whose controller went away can be attached to")
+                          .arg(historyRun).arg(run->status));
+    if (const std::optional<qint64> pid = m_store->liveController(historyRun))
+        return refuse(QStringLiteral("run %1 is followed by its controller (pid %2), which is alive: stop that one first, "
+                                     "or let it finish").arg(historyRun).arg(*pid));
+    const QString runDir = m_store->runDirectory(historyRun);
+    if (runDir.isEmpty()) return refuse(QStringLiteral("run %1 has no run directory on record").arg(historyRun));
+    const TopologyLoad load = TopologyReader::readFile(QDir(runDir).filePath(QStringLiteral("topology.json")));
+    if (!load.ok()) return refuse(load.errorText());
+    QString error;
+    const std::optional<AgentRoster> roster = AgentRoster::load(runDir, &error);
+    if (!roster) return refuse(error);
+    const QHash<QString, RunStore::AgentMark> marks = m_store->agentMarks(historyRun);
+    qint64 storedBytes = 0;  // metrics.jsonl as far as the history holds it
+    for (const RunStore::AgentMark& m : marks) storedBytes = std::max(storedBytes, m.metricsBytes);
+    QList<QJsonObject> kept;
+    if (const QString e = m_dir.reattach(runDir, storedBytes, &kept); !e.isEmpty()) return refuse(e);
+
+    m_topology = *load.topology;
+    m_attached = true;
+    m_localAgent = roster->local();
+    m_keys.controller = roster->controller;
+    m_progress = std::make_unique<RunProgress>(m_topology.trainReportsPerRound(), m_topology.training.rounds,
+                                               m_topology.training.evalEvery);
+    takeUpProcesses(m_store->processes(historyRun));
+    m_clock.start();
+    m_elapsedCarry = unixNow() - run->started;
+    m_runStarted = run->started;
+    takeUpRecords(kept, run->started);
+    m_recorder->reattach(historyRun, QStringLiteral("a controller (pid %1) attached to the run and takes it up from event %2")
+                                         .arg(QCoreApplication::applicationPid())
+                                         .arg(marks.isEmpty() ? 0 : marks.begin()->seq));
+    for (const ProcessInfo& p : m_processes) {
+        m_recorder->process(p);  // "interrupted" no more
+        Q_EMIT processChanged(p);
+    }
+    setState(RunState::Running);
+    for (const AgentRoster::Agent& a : roster->agents) {
+        addAgent(a.host, a.label, a.endpoint, CurveConfig{roster->controller, a.publicKey});
+        m_agents[a.host]->resumeAfter(marks.value(a.label).seq);
+    }
+    return true;
+}
+
+// Every node of the topology, as the history last had it.
+void RunController::takeUpProcesses(const QList<ProcessRecord>& stored) {
+    for (const Node& n : m_topology.nodes()) m_processes.insert(n.id, ProcessInfo{n, ProcessInfo::State::Pending, 0, 0, 0, 0, false, {}, 0});
+    for (const ProcessRecord& r : stored) {
+        auto it = m_processes.find(r.node);
+        if (it == m_processes.end()) continue;
+        it->pid = r.pid;
+        it->started = r.started;
+        it->ended = r.ended;
+        it->exitCode = r.exitCode;
+        it->crashed = r.crashed;
+        it->error = r.error;
+        it->state = stateNamed(r.state, r.pid);
+    }
+}
+
+// The records the history holds: the rounds so far (printed and charted again), and what the
+// controller keeps of them (each node's last traffic, each member's state).
+void RunController::takeUpRecords(const QList<QJsonObject>& kept, double runStarted) {
+    for (const QJsonObject& r : kept) {
+        const QString kind = r.value(QStringLiteral("kind")).toString();
+        if (kind == metric::kTraffic) m_lastTraffic[r.value(QStringLiteral("node")).toString()] = r;
+        if (kind == metric::kMembership)
+            m_membership[r.value(QStringLiteral("member")).toString()] = r.value(QStringLiteral("state")).toString();
+        m_lastRecordAt = std::max(m_lastRecordAt, r.value(QStringLiteral("t")).toDouble() - runStarted);
+        for (const RoundRow& row : m_progress->ingest(r, r.value(QStringLiteral("t")).toDouble() - runStarted))
+            Q_EMIT roundCompleted(row);
+    }
+}
+
+}  // namespace hips

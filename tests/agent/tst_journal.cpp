@@ -1,0 +1,87 @@
+// The agent's event journal: numbered without gaps, kept until acknowledged, and bounded by
+// turning the oldest log lines and superseded traffic records into markers — never a process's
+// start or exit, nor any other metric record.
+#include "EventJournal.h"
+
+#include <QtTest>
+
+using hips::EventJournal;
+
+namespace {
+
+QCborMap logLine(int i) { return {{QStringLiteral("kind"), QStringLiteral("log")}, {QStringLiteral("node"), QStringLiteral("w0")}, {QStringLiteral("line"), QString::number(i)}}; }
+QCborMap metric(const QString& kind, const QString& node, int round) {
+    return {{QStringLiteral("kind"), QStringLiteral("metric")}, {QStringLiteral("node"), node},
+            {QStringLiteral("json"), QStringLiteral("{\"kind\":\"%1\",\"node\":\"%2\",\"round\":%3}").arg(kind, node).arg(round)}};
+}
+QCborMap exited() { return {{QStringLiteral("kind"), QStringLiteral("exited")}, {QStringLiteral("node"), QStringLiteral("w0")}}; }
+
+int count(const EventJournal& j, const QString& kind) {
+    int n = 0;
+    for (const QCborMap& e : j.pending()) n += e.value(QStringLiteral("kind")).toString() == kind;
+    return n;
+}
+
+}  // namespace
+
+class JournalTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void numbersAndAcknowledges() {
+        EventJournal j;
+        QCOMPARE(j.append(logLine(1)).value(QStringLiteral("seq")).toInteger(), 1);
+        QCOMPARE(j.append(exited()).value(QStringLiteral("seq")).toInteger(), 2);
+        QCOMPARE(j.append(logLine(3)).value(QStringLiteral("seq")).toInteger(), 3);
+        j.acknowledge(2);
+        QCOMPARE(j.pending().keys(), QList<qint64>{3});
+        j.acknowledge(7);
+        QVERIFY(j.pending().isEmpty());
+        QCOMPARE(j.append(logLine(4)).value(QStringLiteral("seq")).toInteger(), 4);  // numbering goes on
+        j.clear();
+        QCOMPARE(j.append(logLine(5)).value(QStringLiteral("seq")).toInteger(), 1);  // a new controller, anew
+    }
+
+    void boundGivesWayOldestLogsAndSupersededTrafficFirst() {
+        EventJournal j(100);
+        j.append(exited());
+        for (int r = 0; r < 30; ++r) {
+            j.append(metric(QStringLiteral("traffic"), QStringLiteral("w0"), r));
+            j.append(metric(QStringLiteral("train"), QStringLiteral("w0"), r));
+            j.append(logLine(r));
+        }
+        QCOMPARE(j.pending().size(), 91);  // nothing given way below the bound
+        QCOMPARE(j.skipped(), 0);
+        for (int r = 30; r < 40; ++r) j.append(logLine(r));
+        QVERIFY(j.skipped() > 0);
+        QCOMPARE(j.pending().size(), 101);  // the numbering has no gap: markers stand in
+        QCOMPARE(j.pending().firstKey(), 1);
+        QCOMPARE(j.pending().lastKey(), 101);
+        QCOMPARE(count(j, QStringLiteral("exited")), 1);
+        int train = 0, traffic = 0;
+        for (const QCborMap& e : j.pending()) {
+            const QString json = e.value(QStringLiteral("json")).toString();
+            train += json.contains(QLatin1String("\"train\""));
+            traffic += json.contains(QLatin1String("\"traffic\""));
+        }
+        QCOMPARE(train, 30);  // every train record kept
+        QVERIFY(traffic >= 1 && traffic < 30);
+        // The newest traffic record of the node is the one kept last.
+        bool newestKept = false;
+        for (const QCborMap& e : j.pending())
+            newestKept = newestKept || e.value(QStringLiteral("json")).toString().contains(QLatin1String("\"traffic\",\"node\":\"w0\",\"round\":29"));
+        QVERIFY(newestKept);
+        // Markers name their node and nothing else.
+        const QCborMap first = j.pending().value(2);
+        QCOMPARE(first.value(QStringLiteral("kind")).toString(), QStringLiteral("skipped"));
+    }
+
+    void withNothingToGiveWayItGrows() {
+        EventJournal j(10);
+        for (int r = 0; r < 50; ++r) j.append(metric(QStringLiteral("eval"), QStringLiteral("m"), r));
+        QCOMPARE(j.pending().size(), 50);
+        QCOMPARE(j.skipped(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(JournalTest)
+#include "tst_journal.moc"
