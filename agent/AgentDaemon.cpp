@@ -82,11 +82,14 @@ void AgentDaemon::onMessage(const QString& peer, const Message& m) {
                                                 {QStringLiteral("agent_version"), QStringLiteral(HIPS_VERSION)},
                                                 {QStringLiteral("compatible"), compatible},
                                                 {QStringLiteral("host"), QSysInfo::machineHostName()},
-                                                {QStringLiteral("pid"), QCoreApplication::applicationPid()}});
+                                                {QStringLiteral("pid"), QCoreApplication::applicationPid()},
+                                                // What a controller that attaches checks against the history's mark:
+                                                // a numbering that started again holds none of its run.
+                                                {QStringLiteral("next_seq"), m_journal.nextSeq()}});
         if (m_devices) ok.fields.insert(QStringLiteral("devices"), *m_devices);
         if (m_devices && m_devices->contains(QStringLiteral("error"))) m_devices.reset();  // said once, probed again next time
         m_socket->post(peer, std::move(ok));
-        m_helloDone = compatible;
+        if (compatible) m_helloDone = true;  // (an incompatible one does not end the run this agent holds)
     } else if (!m_helloDone) {
         std::fprintf(stderr, "hips-agent: '%s' before a compatible hello, ignored\n", qPrintable(type));
     } else if (type == QLatin1String("ping")) {

@@ -31,7 +31,13 @@ QString trafficNode(const QCborMap& e) {
 const QCborMap& EventJournal::append(QCborMap event) {
     const qint64 seq = m_nextSeq++;
     event.insert(QStringLiteral("seq"), seq);
-    if (const QString node = trafficNode(event); !node.isEmpty()) m_lastTraffic.insert(node, seq);
+    // A node's traffic record supersedes its previous one of the same process (a restarted process
+    // counts from zero: its predecessor's last record stands).
+    if (const QString node = trafficNode(event); !node.isEmpty()) {
+        if (const auto previous = m_lastTraffic.find(node); previous != m_lastTraffic.end()) m_superseded.insert(*previous);
+        m_lastTraffic.insert(node, seq);
+    }
+    if (event.value(kKind).toString() == QLatin1String("exited")) m_lastTraffic.remove(event.value(QStringLiteral("node")).toString());
     ++m_full;
     auto it = m_events.insert(seq, std::move(event));
     if (m_full > m_limit) {
@@ -44,6 +50,7 @@ const QCborMap& EventJournal::append(QCborMap event) {
 void EventJournal::acknowledge(qint64 upTo) {
     while (!m_events.isEmpty() && m_events.firstKey() <= upTo) {
         if (!isMarker(m_events.first())) --m_full;
+        m_superseded.remove(m_events.firstKey());
         m_events.erase(m_events.begin());
     }
     if (m_full <= m_maxKept) m_limit = m_maxKept;
@@ -56,9 +63,8 @@ void EventJournal::makeRoom() {
     for (auto it = m_events.begin(); it != m_events.end() && m_full > target; ++it) {
         if (isMarker(*it)) continue;
         const QString kind = it->value(kKind).toString();
-        const QString node = trafficNode(*it);
-        const bool superseded = !node.isEmpty() && m_lastTraffic.value(node) > it.key();
-        if (kind != QLatin1String("log") && !superseded) continue;
+        if (kind != QLatin1String("log") && !m_superseded.contains(it.key())) continue;
+        m_superseded.remove(it.key());
         *it = QCborMap{{QStringLiteral("seq"), it.key()}, {kKind, kSkipped}, {QStringLiteral("node"), it->value(QStringLiteral("node"))}};
         --m_full;
         ++m_skipped;
@@ -68,6 +74,7 @@ void EventJournal::makeRoom() {
 void EventJournal::clear() {
     m_events.clear();
     m_lastTraffic.clear();
+    m_superseded.clear();
     m_full = 0;
     m_limit = m_maxKept;
     m_nextSeq = 1;

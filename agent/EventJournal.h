@@ -1,6 +1,6 @@
 #pragma once
 // The agent's events, numbered, kept until the controller acknowledges them: what a controller
-// that died or lost its link gets again when one attaches (hips attach). Bounded: beyond
+// that died or was stopped gets again when one attaches (hips attach). Bounded: beyond
 // kMaxKept events the oldest log lines and the traffic records a later one of the same node
 // supersedes (their counters are cumulative) give way to small "skipped" markers, so that the
 // numbering has no gap; a process's start or exit and every other metric record are never
@@ -8,6 +8,7 @@
 #include <QCborMap>
 #include <QHash>
 #include <QMap>
+#include <QSet>
 
 namespace hips {
 
@@ -20,7 +21,8 @@ public:
     const QCborMap& append(QCborMap event);
     void acknowledge(qint64 upTo);  // the controller has stored every event up to `upTo`
     const QMap<qint64, QCborMap>& pending() const { return m_events; }
-    qint64 skipped() const { return m_skipped; }  // events that gave way to markers so far
+    qint64 skipped() const { return m_skipped; }
+    qint64 nextSeq() const { return m_nextSeq; }  // events that gave way to markers so far
     void clear();  // a standby agent's next controller starts a fresh numbering
 
 private:
@@ -31,7 +33,8 @@ private:
     int m_full = 0;  // kept events that are not markers
     qint64 m_skipped = 0;
     QMap<qint64, QCborMap> m_events;
-    QHash<QString, qint64> m_lastTraffic;  // node → seq of its newest traffic record
+    QHash<QString, qint64> m_lastTraffic;  // node → seq of its process's newest traffic record
+    QSet<qint64> m_superseded;             // traffic records a newer one of the same process carries
 };
 
 }  // namespace hips

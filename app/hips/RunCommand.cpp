@@ -9,6 +9,7 @@
 #include "ModeRegistry.h"
 #include "ModelRegistry.h"
 #include "Partition.h"
+#include "AgentRoster.h"
 #include "RunController.h"
 #include "RunStore.h"
 #include "TopologyEdits.h"
@@ -18,6 +19,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <cmath>
@@ -210,6 +212,13 @@ std::optional<ResumeTarget> resumeTarget(const QString& run, const RunStore& sto
     const TopologyLoad load = TopologyReader::readFile(QDir(target.runDir).filePath(QStringLiteral("topology.json")));
     if (!load.ok()) return *error = load.errorText(), std::nullopt;
     target.topology = *load.topology;
+    // Its controller died, but its agents may still run it (orphan_timeout_s): a second set of roles
+    // in the same directory and ports would collide with them.
+    const double mayRunUntil = store.run(target.historyRun)->ended + target.topology.training.orphanTimeoutS;
+    if (QFile::exists(AgentRoster::pathIn(target.runDir)) && double(QDateTime::currentMSecsSinceEpoch()) / 1000.0 < mayRunUntil)
+        return *error = QStringLiteral("run %1 may still be going on its agents, which keep it for orphan_timeout_s (%2 s) "
+                                       "after its controller went away: hips attach %1 takes it up")
+                            .arg(target.historyRun).arg(target.topology.training.orphanTimeoutS), std::nullopt;
     const qint64 round = checkpointRound(target.runDir, error);
     if (round <= 0) return std::nullopt;
     target.topology.training.resumeRound = int(round);
@@ -280,7 +289,7 @@ int runCommand(const QStringList& arguments) {
     args.addOption({"fault-policy", "What a death or a silent process does: fail (the run stops, naming it) or continue "
                                     "(rounds go on without it, crashed workers are restarted; min_workers, min_parties, "
                                     "round_timeout_s, max_restarts with --param).", "POLICY"});
-    args.addOption({"orphan-timeout", "How long the run goes on if this controller dies or loses its link, for hips "
+    args.addOption({"orphan-timeout", "How long the run goes on if this controller dies or stops, for hips "
                                       "attach to take it up (training.orphan_timeout_s, default 600; 0: it stops "
                                       "with the controller).", "S"});
     args.addOption({"flat", "A single-layer parameter server (training.hierarchy flat): every worker pushes straight "
@@ -353,12 +362,12 @@ int runCommand(const QStringList& arguments) {
     });
 }
 
-// `hips attach RUN`: takes up a run whose controller died or lost its link, printing its rounds
+// `hips attach RUN`: takes up a run whose controller died or was stopped, printing its rounds
 // so far and then the rest, as `hips run` would have.
 int attachCommand(const QStringList& arguments) {
     QCommandLineParser args;
     args.setApplicationDescription(QStringLiteral(
-        "Take up a run still under way on its agents after its controller died or lost its link: reconnect, store "
+        "Take up a run still under way on its agents after its controller died or was stopped: reconnect, store "
         "every event the history misses, and follow it to the end as hips run would."));
     args.addPositionalArgument("run", "The run: its history id or its directory.", "RUN");
     args.addOption({"history", "Run history file (default: the user's application data directory).", "PATH",

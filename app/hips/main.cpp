@@ -24,7 +24,7 @@
 
 static constexpr const char* kUsage =
     "usage: hips run [TOPOLOGY] [options]      train (the shipped default topology when none is given)\n"
-    "       hips attach RUN                    take up a run whose controller died or lost its link\n"
+    "       hips attach RUN                    take up a run whose controller died or was stopped\n"
     "       hips validate TOPOLOGY             check a topology file\n"
     "       hips deploy TOPOLOGY               put hips-agent on every remote host (SSH)\n"
     "       hips stop TOPOLOGY                 stop the roles and agents of those hosts\n"

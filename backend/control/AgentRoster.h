@@ -1,7 +1,7 @@
 #pragma once
 // How a run's agents are reached, kept in its directory (agents.json, mode 0600: it holds the
 // controller's secret key) once they are up, so that `hips attach` can reconnect to them after
-// the controller that started the run died or lost its link: each agent's endpoint and public
+// the controller that started the run died or was stopped: each agent's endpoint and public
 // key, and the controller key pair every agent admits.
 #include "CurveSecurity.h"
 

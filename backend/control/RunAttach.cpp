@@ -82,7 +82,15 @@ bool RunController::attach(qint64 historyRun) {
     }
     setState(RunState::Running);
     for (const AgentRoster::Agent& a : roster->agents) {
-        addAgent(a.host, a.label, a.endpoint, CurveConfig{roster->controller, a.publicKey});
+        m_attachMarks.insert(a.label, marks.value(a.label).seq);
+        try {
+            addAgent(a.host, a.label, a.endpoint, CurveConfig{roster->controller, a.publicKey});
+        } catch (const std::exception& e) {  // an endpoint or key ZeroMQ refuses
+            fail(QStringLiteral("cannot reach the agent on %1 at %2 (%3): %4 is damaged")
+                     .arg(a.label, a.endpoint, QString::fromLocal8Bit(e.what()), AgentRoster::pathIn(runDir)));
+            QMetaObject::invokeMethod(this, &RunController::emitFinished, Qt::QueuedConnection);
+            return true;  // (it has begun: the history says how it ended)
+        }
         m_agents[a.host]->resumeAfter(marks.value(a.label).seq);
     }
     return true;

@@ -10,6 +10,7 @@
 #include "Vocabulary.h"
 
 #include <QDateTime>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -154,11 +155,7 @@ void RunController::carryOn(const QList<QJsonObject>& kept) {
     const double firstT = kept.isEmpty() ? 0 : kept.first().value(QStringLiteral("t")).toDouble();
     for (const QJsonObject& r : kept) {
         if (r.value(QStringLiteral("kind")).toString() == metric::kTraffic)
-            for (const QJsonValue& v : r.value(QStringLiteral("links")).toArray()) {
-                const QJsonObject link = v.toObject();
-                m_trafficCarry[r.value(QStringLiteral("node")).toString() + '>' + link.value(QStringLiteral("peer")).toString()] =
-                    {link.value(QStringLiteral("sent")).toDouble(), link.value(QStringLiteral("received")).toDouble()};
-            }
+            carryTraffic(r);
         for (const RoundRow& row : m_progress->ingest(r, r.value(QStringLiteral("t")).toDouble() - firstT)) Q_EMIT roundCompleted(row);
     }
     for (const RoundRow& row : m_progress->finish()) Q_EMIT roundCompleted(row);
@@ -252,7 +249,8 @@ void RunController::addAgent(const QString& host, const QString& label, const QS
     auto agent = std::make_unique<AgentClient>(label, endpoint, curve, probeDevices);
     AgentClient* a = agent.get();
     if (m_recorder->active()) a->setManualAcks(true);
-    a->setStallTolerance(qint64(m_topology.training.orphanTimeoutS) * 1000);
+    // (Less the agents' own patience: they count the orphan time from our last ping.)
+    a->setStallTolerance(qint64(m_topology.training.orphanTimeoutS - control::kSilenceTimeoutS) * 1000);
     m_roster.agents << AgentRoster::Agent{host, label, endpoint, curve.serverPublicKey};
     connect(a, &AgentClient::resumedAfterStall, this, [this, label](qint64 ms) {
         recordNotice(QStringLiteral("controller"), QStringLiteral("this controller did not run for %1 s; the agent on %2 kept "
@@ -260,10 +258,19 @@ void RunController::addAgent(const QString& host, const QString& label, const QS
                                                        .arg(double(ms) / 1000.0, 0, 'f', 1).arg(label));
     });
     connect(a, &AgentClient::ready, this, [this, host, label](const QCborMap& hello) {
+        // Attached: an agent whose numbering is behind the history's mark started again (its run
+        // ended without a controller, or it is another agent on that endpoint): it holds none of it.
+        if (m_attached && hello.value(QStringLiteral("next_seq")).toInteger() - 1 < m_attachMarks.value(label))
+            return fail(QStringLiteral("the agent on %1 no longer holds this run (it stops a run left without a controller "
+                                       "for orphan_timeout_s, %2 s, and waits for the next)")
+                            .arg(label).arg(m_topology.training.orphanTimeoutS)),
+                   emitFinished();
         const QString problems = deviceProblems(m_topology, host, label, hello.value(QStringLiteral("devices")).toMap());
         if (!problems.isEmpty()) return fail(problems);
         m_ready.insert(host);
-        if (m_ready.size() == qsizetype(m_agents.size())) onAgentsReady();
+        if (m_ready.size() < qsizetype(m_agents.size())) return;
+        onAgentsReady();
+        if (m_attached && allDone()) finishWhenQuiet();  // it had ended, and the history holds all of it
     });
     connect(a, &AgentClient::stalled, this, [this, host](qint64) {
         m_gone.insert(host);
@@ -340,6 +347,7 @@ void RunController::onAgentsReady() {
 }
 
 void RunController::onEvent(AgentClient* agent, const QCborMap& e, qint64 seq) {
+    m_recorder->beginEvent();
     handleEvent(e);
     m_recorder->noteEvent(agent, seq, m_dir.metricsBytes());  // (without a history the agent client acknowledged it already)
 }
@@ -389,11 +397,7 @@ void RunController::onExited(ProcessInfo& p, const QCborMap& e) {
     Q_EMIT processChanged(p);
     if (restarting) {
         // Its next process counts its traffic from zero: what this one had counted is carried on.
-        for (const QJsonValue& v : m_lastTraffic.value(p.node.id).value(QStringLiteral("links")).toArray()) {
-            const QJsonObject link = v.toObject();
-            m_trafficCarry[p.node.id + '>' + link.value(QStringLiteral("peer")).toString()] = {
-                link.value(QStringLiteral("sent")).toDouble(), link.value(QStringLiteral("received")).toDouble()};
-        }
+        carryTraffic(m_lastTraffic.value(p.node.id));
         recordNotice(p.node.id, QStringLiteral("%1; restart %2 of %3 in %4 s")
                                     .arg(describeExit(p)).arg(e.value(QStringLiteral("attempt")).toInteger())
                                     .arg(e.value(QStringLiteral("max_restarts")).toInteger())
@@ -437,20 +441,42 @@ void RunController::recordNotice(const QString& source, const QString& text) {
     Q_EMIT notice(source, text);
 }
 
+// A node's traffic record as its process counted it: what its earlier processes (before a restart
+// or a resume) counted is kept, to be added on.
+void RunController::carryTraffic(const QJsonObject& record) {
+    QHash<QString, QJsonObject>& carry = m_trafficCarry[record.value(QStringLiteral("node")).toString()];
+    for (const QJsonValue& v : record.value(QStringLiteral("links")).toArray())
+        carry.insert(v.toObject().value(QStringLiteral("peer")).toString(), v.toObject());
+}
+
+// The links of a new process's record with its predecessors' counts added; a link it has not used
+// yet (a restarted party server before its workers push again) keeps what they had counted, so
+// no total ever goes down.
+QJsonArray RunController::withCarry(const QJsonArray& links, const QHash<QString, QJsonObject>& carry) {
+    QJsonArray out;
+    QSet<QString> seen;
+    for (const QJsonValue& v : links) {
+        QJsonObject link = v.toObject();
+        const QString peer = link.value(QStringLiteral("peer")).toString();
+        seen.insert(peer);
+        const QJsonObject before = carry.value(peer);
+        link.insert(QStringLiteral("sent"), link.value(QStringLiteral("sent")).toDouble() + before.value(QStringLiteral("sent")).toDouble());
+        link.insert(QStringLiteral("received"),
+                    link.value(QStringLiteral("received")).toDouble() + before.value(QStringLiteral("received")).toDouble());
+        out.append(link);
+    }
+    for (auto it = carry.begin(); it != carry.end(); ++it)
+        if (!seen.contains(it.key())) out.append(*it);
+    return out;
+}
+
 void RunController::onMetric(const QString& json) {
     QJsonObject metric = QJsonDocument::fromJson(json.toUtf8()).object();
     QByteArray line = json.toUtf8();
-    if (!m_trafficCarry.isEmpty() && metric.value(QStringLiteral("kind")).toString() == metric::kTraffic) {
-        QJsonArray links;
-        for (const QJsonValue& v : metric.value(QStringLiteral("links")).toArray()) {
-            QJsonObject link = v.toObject();
-            const auto carry = m_trafficCarry.value(metric.value(QStringLiteral("node")).toString() + '>' +
-                                                    link.value(QStringLiteral("peer")).toString());
-            link.insert(QStringLiteral("sent"), link.value(QStringLiteral("sent")).toDouble() + carry.first);
-            link.insert(QStringLiteral("received"), link.value(QStringLiteral("received")).toDouble() + carry.second);
-            links.append(link);
-        }
-        metric.insert(QStringLiteral("links"), links);
+    if (metric.value(QStringLiteral("kind")).toString() == metric::kTraffic &&
+        m_trafficCarry.contains(metric.value(QStringLiteral("node")).toString())) {
+        metric.insert(QStringLiteral("links"), withCarry(metric.value(QStringLiteral("links")).toArray(),
+                                                         m_trafficCarry.value(metric.value(QStringLiteral("node")).toString())));
         line = QJsonDocument(metric).toJson(QJsonDocument::Compact);
     }
     if (const QString error = m_dir.appendMetric(line); !error.isEmpty()) fail(error);
@@ -583,6 +609,8 @@ void RunController::emitFinished() {
         if (!m_dir.path().isEmpty()) m_dir.writeSummary(s.toJson());
     }
     m_recorder->forgetAgents();
+    // The run is over: its controller key (which standby agents admit) is not left lying around.
+    if (!m_dir.path().isEmpty()) QFile::remove(AgentRoster::pathIn(m_dir.path()));
     setState(s.ok ? RunState::Finished : s.stopped ? RunState::Stopped : RunState::Failed);
     // Closed at once: a socket thread still receiving (an agent's resent events after this
     // process was stopped) must not post into an application that is about to quit. Deleted

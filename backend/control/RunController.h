@@ -15,6 +15,7 @@
 
 #include <QElapsedTimer>
 #include <QMap>
+#include <QJsonArray>
 #include <QSet>
 #include <map>
 #include <memory>
@@ -71,7 +72,7 @@ public:
     // training.resume_round (hips run --resume).
     bool resume(const Topology& topology, const QString& runDir, qint64 historyRun);
     // Takes up history run `historyRun`, still under way on its agents after its controller died
-    // or lost its link (hips attach): reconnects to them (its directory's agents.json), gets every
+    // or was stopped (hips attach): reconnects to them (its directory's agents.json), gets every
     // event the history does not hold yet, and goes on as if it had never left. Needs the store.
     bool attach(qint64 historyRun);
     void stop(const QString& reason);  // user request: stop everything, report as failed with `reason`
@@ -125,7 +126,10 @@ private:
     bool allDone() const;
     double elapsed() const { return m_elapsedCarry + double(m_clock.nsecsElapsed()) / 1e9; }
     void carryOn(const QList<QJsonObject>& kept);
-    QHash<QString, std::pair<double, double>> m_trafficCarry;  // "node>peer" → bytes sent, received before a resume
+    void carryTraffic(const QJsonObject& record);
+    static QJsonArray withCarry(const QJsonArray& links, const QHash<QString, QJsonObject>& carry);
+    // node → peer → its link as counted before a resume or a restart (peer, tier, sent, received)
+    QHash<QString, QHash<QString, QJsonObject>> m_trafficCarry;
     double m_elapsedCarry = 0;
 
     Topology m_topology;
@@ -138,6 +142,7 @@ private:
     bool m_attached = false;    // we took the run up from a controller that went away: no agent is our child
     double m_runStarted = 0;    // attached: the run's start (unix s), which its records' times count from
     double m_lastRecordAt = 0;  // attached: the newest record's time into the run
+    QHash<QString, qint64> m_attachMarks;  // attached: each agent's last event the history holds
     AgentRoster m_roster;       // how the agents are reached, for hips attach
     std::unique_ptr<Deployer> m_deployer;            // remote hosts: an agent each, over SSH
     DeployOptions m_deployOptions;

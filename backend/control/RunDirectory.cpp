@@ -117,8 +117,10 @@ QString RunDirectory::reattach(const QString& path, qint64 metricsBytes, QList<Q
     const QString metricsPath = dir.filePath(QStringLiteral("metrics.jsonl"));
     QFile old(metricsPath);
     if (!old.open(QIODevice::ReadOnly)) return note(QStringLiteral("cannot read %1: %2").arg(metricsPath, old.errorString()));
-    const QByteArray stored = old.read(metricsBytes);  // what the history holds; later lines come again
+    QByteArray stored = old.read(metricsBytes);  // what the history holds; later lines come again
     old.close();
+    // (Shorter than the history says, after a power cut: it ends at its last whole line.)
+    if (!stored.isEmpty() && !stored.endsWith('\n')) stored.truncate(stored.lastIndexOf('\n') + 1);
     for (const QByteArray& line : stored.split('\n'))
         if (const QJsonObject record = QJsonDocument::fromJson(line).object(); !record.isEmpty()) kept->append(record);
     if (old.size() != stored.size())

@@ -81,10 +81,15 @@ void RunRecorder::event(const QString& level, const QString& source, const QStri
     if (m_store && m_runId > 0) m_store->appendEvent(m_runId, unixNow(), level, source, text);
 }
 
+void RunRecorder::beginEvent() {
+    if (m_store && m_runId > 0) m_store->beginGroup();
+}
+
 void RunRecorder::noteEvent(AgentClient* agent, qint64 seq, qint64 metricsBytes) {
     if (!m_store || m_runId <= 0) return;
     m_store->markAgentEvent(m_runId, agent->host(), seq, metricsBytes);  // in the same commit as the event's rows
-    m_pendingAcks.append(PendingAck{m_store->postedMark(), seq, agent});
+    m_store->endGroup();
+    if (!m_agentsGone) m_pendingAcks.append(PendingAck{m_store->postedMark(), seq, agent});
 }
 
 void RunRecorder::acknowledgeCommitted(quint64 committedMark) {

@@ -37,10 +37,15 @@ public:
     // An event from `agent` (its sequence number `seq`), acknowledged to it once committed; the
     // history keeps the agent's mark with it, and metrics.jsonl's length then (hips attach).
     void noteEvent(AgentClient* agent, qint64 seq, qint64 metricsBytes);
+    // Before an agent event's rows: they and its mark (noteEvent) are committed together.
+    void beginEvent();
     // The run's outcome. False (with error()) when the history could not keep all of the run.
     bool finish(const RunSummary& summary);
     // The agents are going: nothing more is acknowledged to them.
-    void forgetAgents() { m_pendingAcks.clear(); }
+    void forgetAgents() {
+        m_pendingAcks.clear();
+        m_agentsGone = true;
+    }
 
 Q_SIGNALS:
     void failed(const QString& error);  // the history cannot be written any more
@@ -58,6 +63,7 @@ private:
         AgentClient* agent;
     };
     QList<PendingAck> m_pendingAcks;
+    bool m_agentsGone = false;  // forgetAgents(): their clients are being deleted
     quint64 m_listenerToken = 0, m_errorToken = 0;
 };
 

@@ -198,7 +198,18 @@ struct RunStore::Writer {
         m_wake.notify_one();
     }
 
+    // While held, the writer takes nothing from the queue: what is posted meanwhile (one agent
+    // event's rows and its mark) goes into one commit.
+    void hold(bool held) {
+        {
+            std::lock_guard lock(m_mutex);
+            m_held = held;
+        }
+        m_wake.notify_one();
+    }
+
     bool flush() {
+        hold(false);  // (a flush inside an event's rows must not wait for itself)
         std::unique_lock lock(m_mutex);
         const quint64 target = m_posted;
         m_done.wait(lock, [&] { return m_committed >= target || m_failed; });
@@ -279,7 +290,7 @@ private:
                 std::deque<Job> batch;
                 {
                     std::unique_lock lock(m_mutex);
-                    m_wake.wait(lock, [&] { return m_stop || !m_queue.empty(); });
+                    m_wake.wait(lock, [&] { return m_stop || (!m_queue.empty() && !m_held); });
                     if (m_queue.empty() && m_stop) break;
                     batch.swap(m_queue);
                     if (m_failed) continue;  // dropped: nothing after a failure is written
@@ -315,6 +326,7 @@ private:
     std::condition_variable m_wake, m_done;
     std::deque<Job> m_queue;
     quint64 m_posted = 0, m_committed = 0;
+    bool m_held = false;
     std::function<void(quint64)> m_listener;
     quint64 m_listenerToken = 0;
     std::function<void(const QString&)> m_errorListener;
@@ -485,6 +497,8 @@ void RunStore::resumeRun(qint64 run, int round) {
     const qint64 pid = QCoreApplication::applicationPid();
     m_writer->post([=](WriterSession& s) {
         return s.run(QStringLiteral("DELETE FROM metrics WHERE run_id = ? AND round > ?"), {QVariant(run), QVariant(round)}) &&
+               // New agents number their events afresh: the old ones' marks mean nothing to them.
+               s.run(QStringLiteral("DELETE FROM agent_marks WHERE run_id = ?"), {QVariant(run)}) &&
                s.run(QStringLiteral("DELETE FROM traffic WHERE run_id = ? AND round > ?"), {QVariant(run), QVariant(round)}) &&
                s.run(QStringLiteral("UPDATE runs SET status = 'running', ended = NULL, summary = NULL, controller_pid = ?"
                                     " WHERE id = ?"), {QVariant(pid), QVariant(run)}) &&
@@ -544,6 +558,14 @@ void RunStore::recordProcess(qint64 run, const ProcessRecord& p) {
                       QVariant(p.rank), QVariant(p.pid), QVariant(p.started), QVariant(p.ended), QVariant(p.exitCode),
                       QVariant(int(p.crashed)), QVariant(p.error), QVariant(p.state)});
     });
+}
+
+void RunStore::beginGroup() {
+    if (m_writer) m_writer->hold(true);
+}
+
+void RunStore::endGroup() {
+    if (m_writer) m_writer->hold(false);
 }
 
 bool RunStore::flush() {

@@ -63,8 +63,12 @@ public:
     void deleteRun(qint64 run);
     void setRunLabels(qint64 run, const QString& name, const QString& tags, const QString& notes);
     // Returns once everything queued before it is committed (true), or the store has failed
-    // and some of it never will be (false).
+    // and some of it never will be (false). It ends a group.
     bool flush();
+    // What is written between the two goes into one commit (the rows of one agent event and its
+    // mark: a controller that dies leaves all of them stored, or none).
+    void beginGroup();
+    void endGroup();
 
     // The first write failure, naming the cause and the file, e.g. "history: database or disk is
     // full (/home/u/history.sqlite)"; empty while every write succeeded. Once failed, the store

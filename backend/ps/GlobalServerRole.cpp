@@ -45,6 +45,7 @@ public:
         if (m_ctx.training().resumeRound > 0) resume();
         m_roundStart = Clock::now();
         m_scheduler.watchMembership();
+        m_scheduler.watchWorkThread();
         while (!everyContributorServed() || !m_masterHasFinal) {
             m_scheduler.throwIfAborted();
             for (const MembershipChange& c : m_scheduler.takeMembershipChanges()) {

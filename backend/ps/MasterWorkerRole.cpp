@@ -49,6 +49,8 @@ int runMasterWorker(RoleContext& ctx) {
     SchedulerClient scheduler(ctx, ctx.scheduler(true), {});
     const QList<PeerInfo> servers = serversByRank(scheduler.join(), QStringLiteral("global_server"), ctx.topology);
     startup.mark(QStringLiteral("join_s"));
+    evaluator.setProgress([&scheduler] { scheduler.working(); });  // each batch vouches for the heartbeats
+    scheduler.watchWorkThread();
     ShardedLinks links(ctx, servers, evaluator.parameterCount());
 
     if (ctx.training().resumeRound == 0) {

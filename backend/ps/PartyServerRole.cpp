@@ -50,6 +50,8 @@ public:
         upstream.send(Message(message::kPull, {{QStringLiteral("version"), 0}}));
 
         m_partyScheduler.watchMembership();
+        m_partyScheduler.watchWorkThread();
+        m_globalScheduler.watchWorkThread();
         while (!everyWorkerServed()) {
             m_partyScheduler.throwIfAborted();
             m_globalScheduler.throwIfAborted();

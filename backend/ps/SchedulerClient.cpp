@@ -5,6 +5,8 @@
 #include "Vocabulary.h"
 
 #include <QCborArray>
+#include <cstdio>
+#include <thread>
 
 namespace hips {
 
@@ -48,32 +50,66 @@ QList<PeerInfo> SchedulerClient::join() {
         peers.append({m.value(QStringLiteral("id")).toString(), m.value(QStringLiteral("role")).toString(),
                       m.value(QStringLiteral("endpoint")).toString()});
     }
+    working();
     m_heartbeat = std::thread([this] { heartbeatLoop(); });
     return peers;
 }
 
+namespace {
+std::int64_t steadyNs() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+void SchedulerClient::working() const { m_lastWorkNs = steadyNs(); }
+
+// The heartbeat thread owns the socket: it sends the barrier and hears its release, and goes on
+// beating meanwhile, however long the others take to arrive (up to reply_timeout_s).
 void SchedulerClient::barrier(const QString& name) {
-    // The heartbeat thread owns the socket while it runs; pause it for the barrier.
-    m_stop = true;
-    if (m_heartbeat.joinable()) m_heartbeat.join();
-    m_channel.send(Message(message::kBarrier, {{QStringLiteral("name"), name}}));
-    waitFor(message::kBarrierOk);
-    m_stop = false;
-    m_heartbeat = std::thread([this] { heartbeatLoop(); });
+    {
+        std::lock_guard lock(m_mutex);
+        m_barrierName = name;
+        m_barrierOk = false;
+    }
+    const auto deadline = std::chrono::steady_clock::now() + m_ctx.replyTimeout();
+    while (std::chrono::steady_clock::now() < deadline) {
+        throwIfAborted();
+        {
+            std::lock_guard lock(m_mutex);
+            if (m_barrierOk) return;
+        }
+        std::this_thread::sleep_for(50ms);
+    }
+    throw RoleError("barrier '" + name.toStdString() + "' of scheduler " + m_scheduler.id.toStdString() + " not released within " +
+                    std::to_string(m_ctx.training().replyTimeoutS) + " s; some node did not reach it (see the logs)");
 }
 
 void SchedulerClient::heartbeatLoop() {
     blockTerminationSignals();
+    const std::int64_t hungNs = std::int64_t(m_ctx.training().heartbeatTimeoutS) * 1000000000;
     auto next = std::chrono::steady_clock::now();
+    bool saidHung = false;
     while (!m_stop) {
         if (std::chrono::steady_clock::now() >= next) {
-            m_channel.send(Message(message::kHeartbeat));
+            // A work thread that has not moved for heartbeat_timeout_s is hung: no heartbeat
+            // vouches for it, and the scheduler finds the node silent.
+            const bool hung = m_watchWork && steadyNs() - m_lastWorkNs > hungNs;
+            if (hung && !std::exchange(saidHung, true))
+                std::fprintf(stderr, "%s: its work thread has not moved for %d s; heartbeats stop until it does\n",
+                             qPrintable(m_ctx.node.id), m_ctx.training().heartbeatTimeoutS);
+            if (!hung) saidHung = false, m_channel.send(Message(message::kHeartbeat));
             next += 1s;
+        }
+        {
+            std::lock_guard lock(m_mutex);
+            if (!m_barrierName.isEmpty() && !m_barrierOk)
+                m_channel.send(Message(message::kBarrier, {{QStringLiteral("name"), std::exchange(m_barrierName, {})}}));
         }
         auto e = m_channel.receive(100ms);
         if (!e) continue;
         std::lock_guard lock(m_mutex);
-        if (e->message.type == message::kAbort) m_abortReason = e->message.string(QStringLiteral("reason"));
+        if (e->message.type == message::kBarrierOk) m_barrierOk = true;
+        else if (e->message.type == message::kAbort) m_abortReason = e->message.string(QStringLiteral("reason"));
         else if (m_watching && (e->message.type == message::kMemberDown || e->message.type == message::kMemberUp))
             m_membership.append({e->message.string(QStringLiteral("node")), e->message.type == message::kMemberUp,
                                  e->message.string(QStringLiteral("reason"))});
@@ -91,6 +127,7 @@ void SchedulerClient::leave() {
 }
 
 void SchedulerClient::throwIfAborted() const {
+    working();
     std::lock_guard lock(m_mutex);
     if (!m_abortReason.isEmpty())
         throw RoleError("scheduler " + m_scheduler.id.toStdString() + " aborted the run: " + m_abortReason.toStdString());

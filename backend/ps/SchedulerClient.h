@@ -2,12 +2,18 @@
 // A node's link to its scheduler: register, wait for the node table (the start barrier),
 // then heartbeat from a background thread until leave(). An "abort" from the scheduler
 // (a peer died) is kept and raised on the node's main thread by throwIfAborted().
+// With watchWorkThread() (every role does) the heartbeats vouch for the thread that does the
+// node's work, not only for the process: that thread calls working() (throwIfAborted() does too)
+// as it goes, and when it has not for heartbeat_timeout_s (hung, deadlocked) the heartbeats stop,
+// so that the scheduler declares the node dead or down like any silent one.
 #include "Channel.h"
 #include "RoleContext.h"
 
 #include <atomic>
 #include <mutex>
 #include <thread>
+
+#include <cstdint>
 
 namespace hips {
 
@@ -31,9 +37,14 @@ public:
     ~SchedulerClient();
 
     QList<PeerInfo> join();  // blocks until the table arrives; throws RoleError on timeout
-    void barrier(const QString& name);
+    void barrier(const QString& name);  // heartbeats go on while it waits
     void leave();
-    void throwIfAborted() const;
+    void throwIfAborted() const;  // (and working())
+    void working() const;         // the work thread is moving
+    void watchWorkThread() {
+        working();
+        m_watchWork = true;
+    }
     // The members declared down or back up since the last call, in order; kept only once asked
     // for with watchMembership() (servers), so that nobody else accumulates them.
     void watchMembership() { m_watching = true; }
@@ -56,6 +67,10 @@ private:
     QString m_abortReason;
     QList<MembershipChange> m_membership;
     std::atomic<bool> m_watching{false};
+    mutable std::atomic<std::int64_t> m_lastWorkNs{0};
+    std::atomic<bool> m_watchWork{false};  // steady clock, when the work thread last moved
+    QString m_barrierName;      // a barrier asked for and not yet released (under m_mutex)
+    bool m_barrierOk = false;
 };
 
 }  // namespace hips

@@ -49,6 +49,8 @@ public:
         SchedulerClient scheduler(m_ctx, m_ctx.scheduler(direct), {});
         const QList<PeerInfo> servers = serversByRank(scheduler.join(), direct ? "global_server" : "server", t);
         startup.mark(QStringLiteral("join_s"));
+        for (const auto& each : m_trainers) each->setProgress([&scheduler] { scheduler.working(); });  // each step vouches for the heartbeats
+        scheduler.watchWorkThread();
         ShardedLinks links(m_ctx, servers, trainer.parameterCount());
         const ModePolicy policy = ModeRegistry::policy(m_ctx.training().mode);
         const std::unique_ptr<WorkerStrategy> strategy = makeWorkerStrategy(m_ctx);

@@ -137,7 +137,10 @@ RoundStats LocalTrainer::trainSteps(int64_t steps) {
         d->model.net().train();
         RoundStats stats;
         double lossSum = 0;
-        for (int64_t i = 0; i < steps; ++i) lossSum += d->step(&stats.samples);
+        for (int64_t i = 0; i < steps; ++i) {
+            lossSum += d->step(&stats.samples);
+            if (m_progress) m_progress();
+        }
         stats.loss = steps ? lossSum / double(steps) : 0.0;
         stats.steps = steps;
         stats.computeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

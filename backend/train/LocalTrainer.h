@@ -3,6 +3,7 @@
 // code does not include LibTorch.
 #include "Topology.h"
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -24,6 +25,8 @@ public:
     size_t parameterCount() const;
     int64_t shardSize() const;
     void setWeights(const float* weights);
+    // Called after each step of trainRound/trainSteps: the work thread is moving (heartbeats).
+    void setProgress(std::function<void()> onStep) { m_progress = std::move(onStep); }
     RoundStats trainRound();  // local_iters steps, or local_epochs passes over the shard
     RoundStats trainSteps(int64_t steps);
     int64_t stepsPerRound() const;
@@ -50,6 +53,7 @@ public:
 private:
     struct Impl;
     std::unique_ptr<Impl> d;
+    std::function<void()> m_progress;
 };
 
 struct EvalStats {
@@ -68,11 +72,13 @@ public:
     size_t parameterCount() const;
     std::vector<float> initialWeights() const;
     EvalStats evaluate(const float* weights);
+    void setProgress(std::function<void()> onBatch) { m_progress = std::move(onBatch); }  // after each batch evaluated
     void saveParameters(const QString& path) const;  // the last evaluated weights (torch::save)
 
 private:
     struct Impl;
     std::unique_ptr<Impl> d;
+    std::function<void()> m_progress;
 };
 
 // Intra-op threads for this process (one per role by default: several roles share the cores).

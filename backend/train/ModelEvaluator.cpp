@@ -45,6 +45,7 @@ EvalStats ModelEvaluator::evaluate(const float* weights) {
                        logits, labels, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
                        .item<double>();
         correct += logits.argmax(1).eq(labels).sum().item<int64_t>();
+        if (m_progress) m_progress();
     }
     EvalStats stats;
     stats.samples = n;

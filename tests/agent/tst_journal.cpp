@@ -75,6 +75,19 @@ private Q_SLOTS:
         QCOMPARE(first.value(QStringLiteral("kind")).toString(), QStringLiteral("skipped"));
     }
 
+    // A restarted process counts its traffic from zero: the last record before its exit stands.
+    void aRecordBeforeAnExitIsNotSuperseded() {
+        EventJournal j(4);
+        j.append(metric(QStringLiteral("traffic"), QStringLiteral("w0"), 1));  // seq 1: superseded by 2
+        j.append(metric(QStringLiteral("traffic"), QStringLiteral("w0"), 2));  // seq 2: the process's last
+        j.append(exited());                                                     // seq 3
+        j.append(metric(QStringLiteral("traffic"), QStringLiteral("w0"), 3));  // seq 4: the next process's
+        j.append(metric(QStringLiteral("eval"), QStringLiteral("m"), 3));      // seq 5: over the bound
+        QCOMPARE(j.skipped(), 1);
+        QCOMPARE(j.pending().value(1).value(QStringLiteral("kind")).toString(), QStringLiteral("skipped"));
+        QCOMPARE(j.pending().value(2).value(QStringLiteral("kind")).toString(), QStringLiteral("metric"));
+    }
+
     void withNothingToGiveWayItGrows() {
         EventJournal j(10);
         for (int r = 0; r < 50; ++r) j.append(metric(QStringLiteral("eval"), QStringLiteral("m"), r));

@@ -88,14 +88,23 @@ bool waitForRowsAfter(Run& run, const QByteArray& marker, int rows, int ms) {
 class FaultsTest : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
+    double m_undisturbed = -1;
+
+    // The final accuracy of the default topology under continue with nothing killed (run once).
+    double undisturbed() {
+        if (m_undisturbed < 0) {
+            Run calm;
+            calm.start({"run", writeTopology(m_dir, "continue"), "--out", calm.dir.filePath("run")});
+            if (calm.finish(300000) == 0) m_undisturbed = finalAccuracy(calm.out);
+        }
+        return m_undisturbed;
+    }
 
 private Q_SLOTS:
     void aKilledWorkerIsRestartedAndTheRunCompletes() {
         const QString topology = writeTopology(m_dir, "continue");
-        Run calm;
-        calm.start({"run", topology, "--out", calm.dir.filePath("run")});
-        QVERIFY2(calm.finish(300000) == 0, calm.out + calm.err);
-        const double undisturbed = finalAccuracy(calm.out);
+        const double undisturbed = this->undisturbed();
+        QVERIFY(undisturbed > 0);
 
         Run run;
         run.start({"run", topology, "--out", run.dir.filePath("run")});
@@ -134,7 +143,7 @@ private Q_SLOTS:
         QCOMPARE(rounds.size(), 20);
         const double accuracy = finalAccuracy(run.out);
         qInfo("final accuracy with party1's server killed at round 5: %.4f", accuracy);
-        QVERIFY(std::abs(accuracy - 0.8781) <= 0.02);  // the undisturbed run's (aKilledWorker... measures it again)
+        QVERIFY(std::abs(accuracy - undisturbed()) <= 0.02);
         const QList<int> trained = trainedRounds(run.dir.filePath("run/metrics.jsonl"), "party1/worker0");
         QVERIFY(!trained.isEmpty() && trained.last() == 20);
         // Traffic counts go on across the restart: the table's bytes never go down.

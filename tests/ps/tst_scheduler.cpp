@@ -69,6 +69,64 @@ private Q_SLOTS:
         QCOMPARE(schedulerExit.get(), int(kRoleOk));
     }
 
+    // A barrier waited at longer than heartbeat_timeout_s is no silence: heartbeats go on, and
+    // the waiting thread vouches for itself.
+    void aLongBarrierKeepsHeartbeatsGoing() {
+        Topology t = smallTopology();
+        t.training.heartbeatTimeoutS = 2;
+        const Node scheduler = *t.node("party1/scheduler");
+        RoleContext schedulerCtx(t, scheduler, QDir::tempPath());
+        auto schedulerExit = std::async(std::launch::async, [&] { return runScheduler(schedulerCtx); });
+        auto member = [&](const QString& id) {
+            RoleContext ctx(t, *t.node(id), QDir::tempPath());
+            SchedulerClient client(ctx, scheduler, id.endsWith("server0") ? "tcp://127.0.0.1:19201" : "");
+            client.join();
+            client.watchWorkThread();
+            if (id == "party1/worker1") {  // late by twice the timeout, its work thread moving
+                for (int i = 0; i < 40; ++i) client.working(), QTest::qWait(100);
+            }
+            client.barrier("late");
+            client.leave();
+        };
+        auto a = std::async(std::launch::async, member, QStringLiteral("party1/server0"));
+        auto b = std::async(std::launch::async, member, QStringLiteral("party1/worker0"));
+        auto c = std::async(std::launch::async, member, QStringLiteral("party1/worker1"));
+        a.get(), b.get(), c.get();  // no abort thrown: nobody was found silent
+        QCOMPARE(schedulerExit.get(), int(kRoleOk));
+    }
+
+    // Heartbeats vouch for the work thread: a node whose work thread stops moving is found like a
+    // dead one (named), while one whose thread moves is kept however long it works.
+    void aHungWorkThreadIsFoundBySilence() {
+        Topology t = smallTopology();
+        t.training.heartbeatTimeoutS = 2;
+        const Node scheduler = *t.node("party1/scheduler");
+        RoleContext schedulerCtx(t, scheduler, QDir::tempPath());
+        auto schedulerExit = std::async(std::launch::async, [&] { return runScheduler(schedulerCtx); });
+        RoleContext serverCtx(t, *t.node("party1/server0"), QDir::tempPath()), w0Ctx(t, *t.node("party1/worker0"), QDir::tempPath()),
+            w1Ctx(t, *t.node("party1/worker1"), QDir::tempPath());
+        SchedulerClient server(serverCtx, scheduler, "tcp://127.0.0.1:19201"), w0(w0Ctx, scheduler, {}), w1(w1Ctx, scheduler, {});
+        auto serverJoin = std::async(std::launch::async, [&] { return server.join(); });
+        auto w0Join = std::async(std::launch::async, [&] { return w0.join(); });
+        w1.join();
+        serverJoin.get();
+        w0Join.get();
+        w0.watchWorkThread();
+        w1.watchWorkThread();  // and never moves again: hung
+        QString reason;
+        for (int i = 0; i < 150 && reason.isEmpty(); ++i) {
+            w0.working();
+            try {
+                server.throwIfAborted();
+            } catch (const RoleError& e) {
+                reason = QString::fromUtf8(e.what());
+            }
+            QTest::qWait(100);
+        }
+        QVERIFY2(reason.contains("node party1/worker1 sent no heartbeat for 2 s"), qPrintable(reason));
+        QCOMPARE(schedulerExit.get(), int(kRoleFailed));
+    }
+
     void strangerIsNotLetIn() {
         Topology t = smallTopology();
         t.training.replyTimeoutS = 2;
