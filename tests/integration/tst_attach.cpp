@@ -86,7 +86,7 @@ private Q_SLOTS:
         QVERIFY2(a.out.contains(QStringLiteral("finished after %1 rounds").arg(rounds).toUtf8()), a.out.constData());
         QCOMPARE(printedRounds(a.out), oneToN(rounds));  // the rounds before it attached too, each once
         QCOMPARE(aggregatesIn(run.dir.filePath("run/metrics.jsonl")), rounds);
-        const QString once = roundsOnceInHistory(run.history(), "eval.test_acc", rounds);
+        const QString once = roundsOnceInHistory(run.history(), "aggregate.round_s", rounds);
         QVERIFY2(once.isEmpty(), qPrintable(once));
         const auto [status, shown] = run.historyCommand({"show", "1"});
         QVERIFY2(shown.contains("status: finished") && shown.contains(QStringLiteral("rounds: %1").arg(rounds).toUtf8()),
