@@ -1,5 +1,5 @@
-// Taking up a run whose controller went away (hips attach), and what makes it possible: the
-// roster of the run's agents, written once they are all up.
+// Taking up a run whose controller went away (hips attach): its agents are found through the
+// roster (agents.json) their fleet wrote once they were all up.
 #include "RunController.h"
 
 #include "RunRecorder.h"
@@ -29,14 +29,6 @@ ProcessInfo::State stateNamed(const QString& name, qint64 pid) {
 
 }  // namespace
 
-// Without agents.json a run cannot be taken up again: failing to write it is said, not fatal.
-void RunController::saveRoster() {
-    m_roster.controller = m_keys.controller;
-    if (const QString e = m_roster.save(realRunDir()); !e.isEmpty())
-        Q_EMIT logLine(QStringLiteral("controller"), QStringLiteral("stderr"),
-                       e + QStringLiteral(" (hips attach will not reach this run's agents)"));
-}
-
 bool RunController::attach(qint64 historyRun) {
     auto refuse = [this](const QString& why) { return m_error = why, false; };
     if (m_state != RunState::Idle) return refuse(QStringLiteral("a run is already under way"));
@@ -64,8 +56,6 @@ bool RunController::attach(qint64 historyRun) {
 
     m_topology = *load.topology;
     m_attached = true;
-    m_localAgent = roster->local();
-    m_keys.controller = roster->controller;
     m_progress = std::make_unique<RunProgress>(m_topology.trainReportsPerRound(), m_topology.training.rounds,
                                                m_topology.training.evalEvery);
     takeUpProcesses(m_store->processes(historyRun));
@@ -81,18 +71,9 @@ bool RunController::attach(qint64 historyRun) {
         Q_EMIT processChanged(p);
     }
     setState(RunState::Running);
-    for (const AgentRoster::Agent& a : roster->agents) {
-        m_attachMarks.insert(a.label, marks.value(a.label).seq);
-        try {
-            addAgent(a.host, a.label, a.endpoint, CurveConfig{roster->controller, a.publicKey});
-        } catch (const std::exception& e) {  // an endpoint or key ZeroMQ refuses
-            fail(QStringLiteral("cannot reach the agent on %1 at %2 (%3): %4 is damaged")
-                     .arg(a.label, a.endpoint, QString::fromLocal8Bit(e.what()), AgentRoster::pathIn(runDir)));
-            QMetaObject::invokeMethod(this, &RunController::emitFinished, Qt::QueuedConnection);
-            return true;  // (it has begun: the history says how it ended)
-        }
-        m_agents[a.host]->resumeAfter(marks.value(a.label).seq);
-    }
+    QHash<QString, qint64> seqs;  // each agent's last event the history holds
+    for (auto it = marks.begin(); it != marks.end(); ++it) seqs.insert(it.key(), it->seq);
+    useFleet(std::make_unique<AttachedFleet>(m_topology, realRunDir(), *roster, seqs));
     return true;
 }
 

@@ -3,7 +3,6 @@
 #include "RunRecorder.h"
 
 #include "ControlProtocol.h"
-#include "DeviceCheck.h"
 #include "StartCommand.h"
 #include "TopologyReader.h"
 #include "TopologyWriter.h"
@@ -20,9 +19,7 @@
 
 namespace hips {
 
-static constexpr int kStopGraceMs = 8000;
-static constexpr int kAgentStartTimeoutMs = 30000;
-static constexpr int kDeployTimeoutMs = 120000;  // uploads of ~100 MB over slow links
+static constexpr int kStopGraceMs = AgentFleet::kStopGraceMs;
 
 QString runStateName(RunState s) {
     switch (s) {
@@ -74,11 +71,10 @@ void RunController::setStore(RunStore* store) {
     m_recorder->setStore(store);
 }
 RunController::~RunController() {
-    // Members go in reverse order, the launcher after the process table: a local agent whose
-    // exit Qt had not yet reported is reaped by ~LocalAgentLauncher, and its "exited" must not
-    // reach handlers whose state is already gone (that wrote into freed memory).
-    if (m_launcher) m_launcher->disconnect(this);
-    if (m_deployer) m_deployer->disconnect(this);
+    // The fleet goes first (its local agent may still report an exit, which must not reach
+    // handlers whose state is already gone).
+    if (m_fleet) m_fleet->disconnect(this);
+    m_fleet.reset();
 }
 
 void RunController::setState(RunState s) {
@@ -122,20 +118,8 @@ bool RunController::start(const Topology& topology, const QString& runDir) {
     for (const ProcessInfo& p : m_processes) m_recorder->process(p);
     setState(RunState::Deploying);
     makeNodeKeys();
-    if (remoteHosts(topology).isEmpty()) startLocalAgent();
-    else deployAgents();
-    const int limitMs = kAgentStartTimeoutMs + (remoteHosts(topology).isEmpty() ? 0 : kDeployTimeoutMs);
-    QTimer::singleShot(limitMs, this, [this, limitMs] {
-        if (m_state != RunState::Deploying) return;
-        if (m_deployer && !m_deployer->isDone()) {
-            QStringList busy;
-            for (auto it = m_deployStage.begin(); it != m_deployStage.end(); ++it) busy << it.key() + " (" + it.value() + ')';
-            return fail(QStringLiteral("the deployment was still running after %1 s: %2; check those hosts' links")
-                            .arg(limitMs / 1000).arg(busy.join(", ")));
-        }
-        fail(QStringLiteral("the agents did not complete their handshake in time (ready: %1 of %2)")
-                 .arg(m_ready.size()).arg(m_agents.size()));
-    });
+    if (remoteHosts(topology).isEmpty()) useFleet(std::make_unique<LocalFleet>(topology, realRunDir(), m_recorder->active()));
+    else useFleet(std::make_unique<RemoteFleet>(topology, realRunDir(), m_recorder->active(), m_deployOptions));
     return true;
 }
 
@@ -172,173 +156,48 @@ void RunController::makeNodeKeys() {
     }
 }
 
-// Every host is this machine: one local agent, started as a child process, runs every role.
-// It admits only this controller's key, and its roles write only inside the runs directory.
-void RunController::startLocalAgent() {
-    m_localAgent = true;
-    m_launcher = std::make_unique<LocalAgentLauncher>();
-    connect(m_launcher.get(), &LocalAgentLauncher::failed, this, &RunController::fail);
-    connect(m_launcher.get(), &LocalAgentLauncher::exited, this, [this](const QString& how, int code) {
-        // Its roles died with it (PR_SET_PDEATHSIG): nothing is left to stop or wait for.
-        const bool expected = m_state == RunState::Stopping || m_state == RunState::Finished || m_state == RunState::Stopped || m_state == RunState::Failed;
-        if (!expected && code == control::kAgentExitControllerSilent) fail(controllerSilentReason());
-        else if (!expected) fail(QStringLiteral("the local agent %1 during the run; its roles ended with it").arg(how));
-        for (ProcessInfo& p : m_processes)
-            if (p.state == ProcessInfo::State::Pending || p.state == ProcessInfo::State::Running ||
-                p.state == ProcessInfo::State::Restarting) {
-                p.state = ProcessInfo::State::Stopped;
-                p.ended = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
-                m_recorder->process(p);
-                Q_EMIT processChanged(p);
-            }
+// The agents, whichever kind: what they say drives the run.
+void RunController::useFleet(std::unique_ptr<AgentFleet> fleet) {
+    m_fleet = std::move(fleet);
+    AgentFleet* f = m_fleet.get();
+    connect(f, &AgentFleet::failed, this, &RunController::fail);
+    connect(f, &AgentFleet::gone, this, [this](bool rolesEnded) {
+        if (rolesEnded) endUnfinishedProcesses();
         emitFinished();
     });
-    m_keys = DeploymentKeys::generate();
-    const CurveKeyPair agentKeys = CurveKeyPair::generate();
-    m_keys.agents.insert(QString(), agentKeys.publicKey);
-    connect(m_launcher.get(), &LocalAgentLauncher::ready, this, [this](const QString& endpoint) {
-        addAgent(QString(), QStringLiteral("localhost"), endpoint, m_keys.clientFor(QString()), asksForGpu(m_topology, QString()));
+    connect(f, &AgentFleet::ready, this, [this] {
+        if (!m_attached) return onAgentsReady();
+        if (allDone()) finishWhenQuiet();  // it had ended, and the history holds all of it
     });
-    // Real paths (links resolved), as the agent compares them.
-    m_launcher->start(agentKeys, m_keys.controller.publicKey, QFileInfo(realRunDir()).path(),
-                      /*outlivesController=*/m_topology.training.orphanTimeoutS > 0);
+    connect(f, &AgentFleet::event, this, &RunController::onEvent);
+    connect(f, &AgentFleet::notice, this, &RunController::recordNotice);
+    connect(f, &AgentFleet::logLine, this, &RunController::logLine);
+    connect(f, &AgentFleet::deployProgress, this, &RunController::deployProgress);
+    connect(f, &AgentFleet::hostDeployed, this, &RunController::hostDeployed);
+    f->start();
 }
 
-// Remote hosts: hips-agent deployed over SSH to each, in parallel, then a handshake with each.
-void RunController::deployAgents() {
-    m_deployer = std::make_unique<Deployer>();
-    connect(m_deployer.get(), &Deployer::progress, this, [this](const QString& host, const QString& stage) {
-        m_deployStage[host] = stage;
-        Q_EMIT deployProgress(host, stage);
-        Q_EMIT logLine(QStringLiteral("controller"), QStringLiteral("stdout"), QStringLiteral("%1: %2").arg(host, stage));
-    });
-    connect(m_deployer.get(), &Deployer::hostFinished, this, [this](const HostDeployment& r) {
-        m_deployStage.remove(r.host);
-        Q_EMIT hostDeployed(r.host, r.ok, r.error, r.seconds);
-    });
-    connect(m_deployer.get(), &Deployer::finished, this, [this](const QList<HostDeployment>& results) {
-        QStringList errors;
-        for (const HostDeployment& r : results) {
-            if (!r.ok) {
-                errors << r.error;
-                continue;
-            }
-            m_keys.agents.insert(r.host, r.agentPublicKey);
-            addAgent(r.host, r.host, r.agentEndpoint, m_keys.clientFor(r.host), asksForGpu(m_topology, r.host));  // on a failure elsewhere, to be shut down
+// The agent took its roles with it: whatever had not ended is stopped.
+void RunController::endUnfinishedProcesses() {
+    for (ProcessInfo& p : m_processes)
+        if (p.state == ProcessInfo::State::Pending || p.state == ProcessInfo::State::Running ||
+            p.state == ProcessInfo::State::Restarting) {
+            p.state = ProcessInfo::State::Stopped;
+            p.ended = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+            m_recorder->process(p);
+            Q_EMIT processChanged(p);
         }
-        if (const QString e = m_keys.save(DeploymentKeys::pathFor(m_topology)); !e.isEmpty())
-            Q_EMIT logLine(QStringLiteral("controller"), QStringLiteral("stderr"), e + QStringLiteral(" (hips stop will not reach these agents)"));
-        if (m_shutdownSent) {  // stopped while deploying: the agents just started go at once
-            m_shutdownSent = false;
-            shutdownAgent();
-            return;
-        }
-        if (!errors.isEmpty()) fail(errors.join(QStringLiteral("; ")));
-    });
-    // Keys for this deployment: the controller's (each agent admits only it); the agents get
-    // theirs over SSH, and the roles theirs (makeNodeKeys) in their start commands.
-    m_keys = DeploymentKeys::generate();
-    DeployOptions options = m_deployOptions;
-    options.controllerPublicKey = m_keys.controller.publicKey;
-    if (options.binDir.isEmpty()) options.binDir = QFileInfo(LocalAgentLauncher::agentPath()).absolutePath();
-    m_deployer->start(m_topology, options);
-}
-
-void RunController::addAgent(const QString& host, const QString& label, const QString& endpoint, const CurveConfig& curve,
-                             bool probeDevices) {
-    auto agent = std::make_unique<AgentClient>(label, endpoint, curve, probeDevices);
-    AgentClient* a = agent.get();
-    if (m_recorder->active()) a->setManualAcks(true);
-    // (Less the agents' own patience: they count the orphan time from our last ping.)
-    a->setStallTolerance(qint64(m_topology.training.orphanTimeoutS - control::kSilenceTimeoutS) * 1000);
-    m_roster.agents << AgentRoster::Agent{host, label, endpoint, curve.serverPublicKey};
-    connect(a, &AgentClient::resumedAfterStall, this, [this, label](qint64 ms) {
-        recordNotice(QStringLiteral("controller"), QStringLiteral("this controller did not run for %1 s; the agent on %2 kept "
-                                                                  "the run going and sends what it missed")
-                                                       .arg(double(ms) / 1000.0, 0, 'f', 1).arg(label));
-    });
-    connect(a, &AgentClient::ready, this, [this, host, label](const QCborMap& hello) {
-        // Attached: an agent whose numbering is behind the history's mark started again (its run
-        // ended without a controller, or it is another agent on that endpoint): it holds none of it.
-        if (m_attached && hello.value(QStringLiteral("next_seq")).toInteger() - 1 < m_attachMarks.value(label))
-            return fail(QStringLiteral("the agent on %1 no longer holds this run (it stops a run left without a controller "
-                                       "for orphan_timeout_s, %2 s, and waits for the next)")
-                            .arg(label).arg(m_topology.training.orphanTimeoutS)),
-                   emitFinished();
-        const QString problems = deviceProblems(m_topology, host, label, hello.value(QStringLiteral("devices")).toMap());
-        if (!problems.isEmpty()) return fail(problems);
-        m_ready.insert(host);
-        if (m_ready.size() < qsizetype(m_agents.size())) return;
-        onAgentsReady();
-        if (m_attached && allDone()) finishWhenQuiet();  // it had ended, and the history holds all of it
-    });
-    connect(a, &AgentClient::stalled, this, [this, host](qint64) {
-        m_gone.insert(host);
-        fail(controllerSilentReason());
-        if (m_localAgent || m_gone.size() == qsizetype(m_agents.size())) emitFinished();
-    });
-    connect(a, &AgentClient::event, this, [this, a](const QCborMap& e, qint64 seq) { onEvent(a, e, seq); });
-    connect(a, &AgentClient::bye, this, [this, host, label] {
-        m_gone.insert(host);
-        if (!m_shutdownSent)  // nobody asked it to go: a signal, or `hips stop` from elsewhere
-            fail(QStringLiteral("the agent on %1 exited before the run ended (stopped by a signal or by hips stop)").arg(label));
-        if (!m_launcher && m_gone.size() == qsizetype(m_agents.size())) emitFinished();  // (our child's exit ends ours)
-    });
-    connect(a, &AgentClient::lost, this, [this, host](const QString& reason) {
-        m_gone.insert(host);
-        if (m_attached && !m_ready.contains(host))
-            return fail(reason + QStringLiteral("; the run's agent is gone: it stops a run left without a controller for "
-                                                "orphan_timeout_s (%1 s), or it was killed, or its host is down")
-                                     .arg(m_topology.training.orphanTimeoutS)),
-                   emitFinished();
-        const Host* h = m_topology.host(host);
-        fail(h && !m_localAgent ? reason + QStringLiteral("; the agent may have crashed: see %1/agent.log on that host, then "
-                                                        "run again (it redeploys)").arg(h->installDir)
-                              : reason);
-        // A silent agent cannot report its roles' exits; it stops them itself.
-        if (m_localAgent || m_gone.size() == qsizetype(m_agents.size())) emitFinished();
-    });
-    m_agents[host] = std::move(agent);
-}
-
-QString RunController::controllerSilentReason() {
-    return QStringLiteral("this controller did not run for over %1 s (stopped with SIGSTOP or Ctrl-Z, suspended, or "
-                          "starved of CPU), so its agents presumed it dead and stopped the run")
-        .arg(control::kSilenceTimeoutS);
-}
-
-// Agents that stopped answering (and never said bye), named for the failure reason.
-QString RunController::silentAgentsPrefix() const {
-    if (m_failure == controllerSilentReason()) return {};  // their silence was ours
-    QStringList silent;
-    for (const auto& [host, agent] : m_agents)
-        if (!m_gone.contains(host) && agent->silentForMs() > 3 * control::kPingMs)
-            silent << QStringLiteral("%1 (silent for %2 s)").arg(agent->host()).arg(agent->silentForMs() / 1000);
-    if (silent.isEmpty()) return {};
-    return QStringLiteral("the agent on %1 stopped answering (host down or agent killed?); then: ").arg(silent.join(", "));
-}
-
-AgentClient* RunController::agentFor(const Node& node) const {
-    auto it = m_agents.find(m_localAgent ? QString() : node.host);
-    return it == m_agents.end() ? nullptr : it->second.get();
 }
 
 QString RunController::realRunDir() const { return QFileInfo(m_dir.path()).canonicalFilePath(); }
 
-QString RunController::outDirFor(const Node& node) const {
-    if (m_localAgent) return realRunDir();
-    const Host* h = m_topology.host(node.host);
-    return (h ? h->installDir : QStringLiteral("~/.hips")) + QStringLiteral("/runs/") + QFileInfo(m_dir.path()).fileName();
-}
-
 void RunController::onAgentsReady() {
     if (m_state != RunState::Deploying) return;
-    saveRoster();
     setState(RunState::Starting);
     const QString json = QString::fromUtf8(TopologyWriter::toJson(m_topology));
     auto startNode = [&](const Node& n) {
-        const StartCommand start{n.id, outDirFor(n), json, m_nodeKeys.value(n.id), m_peerKeys, m_topology.training.threads};
-        agentFor(n)->send(start.toMessage());
+        const StartCommand start{n.id, m_fleet->outDirFor(n), json, m_nodeKeys.value(n.id), m_peerKeys, m_topology.training.threads};
+        m_fleet->send(n, start.toMessage());
     };
     for (const Node& n : m_topology.nodes())  // schedulers first
         if (n.kind == RoleKind::GlobalScheduler || n.kind == RoleKind::Scheduler) startNode(n);
@@ -432,7 +291,7 @@ void RunController::endStragglersSoon() {
         for (const ProcessInfo& p : m_processes)
             if (p.state != ProcessInfo::State::Exited && p.state != ProcessInfo::State::Failed)
                 recordNotice(p.node.id, QStringLiteral("%1 is stopped: the run finished its rounds without it").arg(p.node.id));
-        for (const auto& [host, agent] : m_agents) agent->send(Message(QStringLiteral("stop_all")));
+        m_fleet->broadcast(QStringLiteral("stop_all"));
     });
 }
 
@@ -526,44 +385,23 @@ void RunController::stop(const QString& reason) {
 void RunController::stopRoles() {
     const bool rolesAsked = m_state == RunState::Starting || m_state == RunState::Running;
     setState(RunState::Stopping);
-    if (m_agents.empty() || !rolesAsked) {  // no role was started yet: the agents can go at once
-        shutdownAgent();
+    if (!m_fleet || m_fleet->empty() || !rolesAsked) {  // no role was started yet: the agents can go at once
+        shutdownFleet();
         return;
     }
-    for (const auto& [host, agent] : m_agents) agent->send(Message(QStringLiteral("stop_all")));
+    m_fleet->broadcast(QStringLiteral("stop_all"));
     if (allDone()) finishWhenQuiet();
-    QTimer::singleShot(kStopGraceMs, this, [this] { shutdownAgent(); });
+    QTimer::singleShot(kStopGraceMs, this, &RunController::shutdownFleet);
 }
 
 void RunController::finishWhenQuiet() {
     if (m_failure.isEmpty()) setState(RunState::Stopping);
-    shutdownAgent();
+    shutdownFleet();
 }
 
-void RunController::shutdownAgent() {
-    if (m_shutdownSent) return;
-    m_shutdownSent = true;
-    if (m_deployer && !m_deployer->isDone()) {
-        // Hosts still deploying: their agents are shut down as soon as the deployment ends (see
-        // deployAgents); finishing now would leave them running, and the deployment's threads
-        // would be joined later on this thread.
-        QTimer::singleShot(2 * kStopGraceMs, this, &RunController::emitFinished);
-        return;
-    }
-    if (m_deployer || m_attached) {  // agents not our child say "bye" as they go (→ emitFinished); silence ends the wait
-        if (m_agents.empty()) return emitFinished();
-        for (const auto& [host, agent] : m_agents) agent->send(Message(QStringLiteral("shutdown")));
-        QTimer::singleShot(kStopGraceMs, this, &RunController::emitFinished);
-        return;
-    }
-    if (!m_launcher || !m_launcher->running()) {
-        emitFinished();
-        return;
-    }
-    // The agent stops its roles and exits on "shutdown" (its exit → emitFinished); a SIGTERM
-    // follows only if it has not gone within the grace period.
-    for (const auto& [host, agent] : m_agents) agent->send(Message(QStringLiteral("shutdown")));
-    QTimer::singleShot(m_agents.empty() ? 0 : kStopGraceMs, this, [this] { if (m_launcher) m_launcher->terminate(); });
+void RunController::shutdownFleet() {
+    if (m_fleet) m_fleet->shutdown();  // (→ gone → emitFinished)
+    else emitFinished();
 }
 
 void RunController::emitFinished() {
@@ -590,7 +428,8 @@ void RunController::emitFinished() {
     }
     // A role that failed because a peer vanished is usually the echo of an agent or host that
     // died; by now such an agent has been silent for a while, so the reason can name it.
-    if (!s.ok && !s.stopped) s.reason = silentAgentsPrefix() + s.reason;
+    if (!s.ok && !s.stopped && m_fleet && m_failure != AgentFleet::controllerSilentReason())  // (their silence was ours)
+        s.reason = m_fleet->silentAgentsPrefix() + s.reason;
     if (s.ok && s.rounds < m_topology.training.rounds) {
         s.ok = false;
         s.reason = QStringLiteral("the roles ended after %1 of %2 rounds").arg(s.rounds).arg(m_topology.training.rounds);
@@ -612,14 +451,7 @@ void RunController::emitFinished() {
     // The run is over: its controller key (which standby agents admit) is not left lying around.
     if (!m_dir.path().isEmpty()) QFile::remove(AgentRoster::pathIn(m_dir.path()));
     setState(s.ok ? RunState::Finished : s.stopped ? RunState::Stopped : RunState::Failed);
-    // Closed at once: a socket thread still receiving (an agent's resent events after this
-    // process was stopped) must not post into an application that is about to quit. Deleted
-    // later: we may be inside one of its signals.
-    for (auto& [host, agent] : m_agents) {
-        agent->close();
-        agent.release()->deleteLater();
-    }
-    m_agents.clear();
+    if (m_fleet) m_fleet->close();
     Q_EMIT finished(s);
 }
 

@@ -1,13 +1,18 @@
 #pragma once
-// The run state machine, shared by the CLI and the GUI:
-// validate → deploy (start the local agent) → start roles in order (schedulers first)
-// → running → stopping → finished / failed. Any role that exits badly fails the run,
-// stops the others, and is named in the reason.
-#include "AgentClient.h"
-#include "AgentRoster.h"
-#include "Deployer.h"
-#include "DeploymentKeys.h"
-#include "LocalAgentLauncher.h"
+// The run state machine, shared by the CLI and the GUI. Its agents are an AgentFleet (local,
+// remote, or attached); its history is written by a RunRecorder.
+//
+//   Idle ─start/resume─▶ Deploying ─fleet ready─▶ Starting ─every role started─▶ Running
+//   Idle ─attach─────────────────────────────────────────────────────────────────▶ Running
+//
+//   Running ─every role ended─▶ finishWhenQuiet ─▶ Stopping ─▶ fleet shutdown ─▶ gone
+//   any ─fail(reason) / stop(reason)─▶ Stopping: stop_all, then fleet shutdown after a grace
+//   gone (or the grace ran out) ─▶ emitFinished: summary.json, the history's outcome, then
+//        Finished (every round done), Stopped (by its user) or Failed (with the first reason)
+//
+// A role that exits badly fails the run (under fault_policy continue a worker's death does
+// not, and a role its agent restarts is Restarting meanwhile), and is named in the reason.
+#include "AgentFleet.h"
 #include "RunDirectory.h"
 #include "RunProgress.h"
 #include "RunStore.h"
@@ -101,17 +106,10 @@ private:
     bool roundsDone() const;
     void endStragglersSoon();
     void makeNodeKeys();
-    void startLocalAgent();
-    void deployAgents();
-    void addAgent(const QString& host, const QString& label, const QString& endpoint, const CurveConfig& curve = {},
-                  bool probeDevices = false);
-    void saveRoster();
+    void useFleet(std::unique_ptr<AgentFleet> fleet);
+    void endUnfinishedProcesses();
     void takeUpProcesses(const QList<ProcessRecord>& stored);
     void takeUpRecords(const QList<QJsonObject>& kept, double runStarted);
-    AgentClient* agentFor(const Node& node) const;
-    QString silentAgentsPrefix() const;
-    static QString controllerSilentReason();
-    QString outDirFor(const Node& node) const;
     QString realRunDir() const;  // the run directory with links resolved
     void onAgentsReady();
     void onEvent(AgentClient* agent, const QCborMap& event, qint64 seq);
@@ -121,7 +119,7 @@ private:
     void fail(const QString& reason);
     void stopRoles();
     void finishWhenQuiet();
-    void shutdownAgent();
+    void shutdownFleet();
     void emitFinished();
     bool allDone() const;
     double elapsed() const { return m_elapsedCarry + double(m_clock.nsecsElapsed()) / 1e9; }
@@ -137,21 +135,12 @@ private:
     QString m_error, m_failure;
     RunDirectory m_dir;
     RunStore* m_store = nullptr;
-    std::unique_ptr<LocalAgentLauncher> m_launcher;  // all hosts local: one agent, our child
-    bool m_localAgent = false;  // one agent on this machine runs every role (ours, or one we attached to)
-    bool m_attached = false;    // we took the run up from a controller that went away: no agent is our child
+    bool m_attached = false;    // we took the run up from a controller that went away
     double m_runStarted = 0;    // attached: the run's start (unix s), which its records' times count from
     double m_lastRecordAt = 0;  // attached: the newest record's time into the run
-    QHash<QString, qint64> m_attachMarks;  // attached: each agent's last event the history holds
-    AgentRoster m_roster;       // how the agents are reached, for hips attach
-    std::unique_ptr<Deployer> m_deployer;            // remote hosts: an agent each, over SSH
     DeployOptions m_deployOptions;
-    DeploymentKeys m_keys;    // the controller's and the agents' CURVE keys (one local agent, or one per host)
     QHash<QString, CurveKeyPair> m_nodeKeys;  // every node's own key pair, new for each run
     PeerKeys m_peerKeys;                       // their public halves, which every role gets
-    std::map<QString, std::unique_ptr<AgentClient>> m_agents;  // by host id ("" for the local agent)
-    QSet<QString> m_ready, m_gone;
-    QMap<QString, QString> m_deployStage;  // hosts still deploying → their last stage
     std::unique_ptr<RunProgress> m_progress;
     QMap<QString, ProcessInfo> m_processes;
     QElapsedTimer m_clock;
@@ -162,7 +151,7 @@ private:
     QHash<QString, QJsonObject> m_lastTraffic;  // each node's last traffic record (with any carry)
     QHash<QString, QString> m_membership;  // each member's last state as the schedulers declared it
     bool m_endingStragglers = false;  // fault_policy continue: the rounds are done, workers left are stopped
-    bool m_shutdownSent = false;
+    std::unique_ptr<AgentFleet> m_fleet;  // last: it goes first
 };
 
 }  // namespace hips

@@ -1,0 +1,140 @@
+#pragma once
+// The agents a run's roles run on, as the run state machine (RunController) sees them: brought
+// up, told to start and stop roles, heard from, and shut down. Three ways to have them:
+//
+//   LocalFleet     every host is this machine: one hips-agent, our child (LocalAgentLauncher)
+//   RemoteFleet    hips-agent deployed over SSH to each host (Deployer), then a handshake each
+//   AttachedFleet  the agents of a run whose controller went away, reached through its
+//                  directory's agents.json (hips attach)
+//
+// Whatever the kind, the controller gets `ready` once every agent has answered, each event once,
+// `failed` for whatever went wrong with an agent, and `gone` when none is left to hear from.
+#include "AgentClient.h"
+#include "AgentRoster.h"
+#include "Deployer.h"
+#include "DeploymentKeys.h"
+#include "LocalAgentLauncher.h"
+#include "Topology.h"
+
+#include <QHash>
+#include <QMap>
+#include <QSet>
+#include <map>
+#include <memory>
+
+namespace hips {
+
+class AgentFleet : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kStopGraceMs = 8000;  // what a role or an agent gets to go before it is made to
+
+    // `runDir`: the run directory with links resolved (as agents compare paths). With
+    // `manualAcks`, events are acknowledged only once the history holds them (RunRecorder).
+    AgentFleet(const Topology& topology, const QString& runDir, bool manualAcks);
+    ~AgentFleet() override;
+
+    virtual void start() = 0;
+    // Asks every agent to stop its roles and exit; `gone` follows (after a grace period at most).
+    virtual void shutdown() = 0;
+    bool shuttingDown() const { return m_shutdownSent; }
+
+    bool empty() const { return m_agents.empty(); }
+    void send(const Node& node, Message message);  // to the agent that runs `node`
+    void broadcast(const QString& kind);  // a message with no fields to every agent
+    // Where `node`'s files go on its host.
+    QString outDirFor(const Node& node) const;
+    // Agents that stopped answering (and never said bye), to lead a failure's reason.
+    QString silentAgentsPrefix() const;
+    // This process did not run long enough for its agents to presume it dead.
+    static QString controllerSilentReason();
+    // Stops talking to every agent (the run is over); safe inside one of their signals.
+    void close();
+
+Q_SIGNALS:
+    void ready();  // every agent answered its handshake and passed its checks
+    void event(AgentClient* agent, const QCborMap& event, qint64 seq);
+    void failed(const QString& reason);
+    // No agent is left to hear from: the run is over. `rolesEnded`: they took their roles with them.
+    void gone(bool rolesEnded);
+    void notice(const QString& source, const QString& text);
+    void logLine(const QString& node, const QString& stream, const QString& line);
+    void deployProgress(const QString& host, const QString& stage);
+    void hostDeployed(const QString& host, bool ok, const QString& error, double seconds);
+
+protected:
+    // `resumeAfter` >= 0: the history holds this agent's events up to it (attached).
+    void addAgent(const QString& host, const QString& label, const QString& endpoint, const CurveConfig& curve,
+                  bool probeDevices, qint64 resumeAfter = -1);
+    // Every agent said bye or was lost: remote agents are gone then; our child only when it exits.
+    virtual bool endsWithLastAgent() const { return true; }
+    void sendShutdown();
+    void sayGoodbye();  // shutdown to agents that are not our child; `gone` when they are
+    void failUnlessReadyIn(int ms);  // the agents' handshakes (and deployment) must end in time
+    virtual QString busyHosts() const { return {}; }
+
+    Topology m_topology;
+    QString m_runDir;
+    bool m_manualAcks = false;
+    bool m_local = false;  // one agent on this machine runs every role
+    bool m_savesRoster = true;
+    DeploymentKeys m_keys;  // the controller's and the agents' CURVE keys
+    AgentRoster m_roster;   // how the agents are reached, for hips attach
+    std::map<QString, std::unique_ptr<AgentClient>> m_agents;  // by host id ("" for the local agent)
+    QSet<QString> m_ready, m_gone;
+    bool m_shutdownSent = false;
+
+private:
+    void onReady(const QString& host, const QString& label, qint64 resumeAfter, const QCborMap& hello);
+    void onLost(const QString& host, const QString& reason, bool attached);
+    void saveRoster();
+    bool m_allReady = false;
+};
+
+class LocalFleet : public AgentFleet {
+    Q_OBJECT
+public:
+    using AgentFleet::AgentFleet;
+    ~LocalFleet() override;
+    void start() override;
+    void shutdown() override;
+
+protected:
+    bool endsWithLastAgent() const override { return false; }
+
+private:
+    std::unique_ptr<LocalAgentLauncher> m_launcher;
+};
+
+class RemoteFleet : public AgentFleet {
+    Q_OBJECT
+public:
+    RemoteFleet(const Topology& topology, const QString& runDir, bool manualAcks, const DeployOptions& options);
+    ~RemoteFleet() override;
+    void start() override;
+    void shutdown() override;
+
+protected:
+    QString busyHosts() const override;
+
+private:
+    void onDeployed(const QList<HostDeployment>& results);
+    DeployOptions m_options;
+    std::unique_ptr<Deployer> m_deployer;
+    QMap<QString, QString> m_deployStage;  // hosts still deploying → their last stage
+};
+
+class AttachedFleet : public AgentFleet {
+    Q_OBJECT
+public:
+    // `marks`: each agent (by label) → its last event the history holds.
+    AttachedFleet(const Topology& topology, const QString& runDir, const AgentRoster& roster,
+                  const QHash<QString, qint64>& marks);
+    void start() override;
+    void shutdown() override;
+
+private:
+    QHash<QString, qint64> m_marks;
+};
+
+}  // namespace hips
