@@ -1,10 +1,11 @@
 #pragma once
-// fault_policy continue: a worker or party server that crashes is started again by its agent, up
-// to max_restarts times, after 1 s, 2 s, 4 s, ... (restartDelayMs), from the launch of its last
-// start. A restarted worker rejoins its party and goes on from the newest model; a restarted
-// party server pulls the global model, takes up the global round, and its workers send it their
-// open round's push again. The other roles do not yet recover their state: their death still
-// ends the run.
+// fault_policy continue: a worker, party server or scheduler that crashes is started again by its
+// agent, up to max_restarts times, after 1 s, 2 s, 4 s, ... (restartDelayMs), from the launch of
+// its last start. A restarted worker rejoins its party and goes on from the newest model; a
+// restarted party server pulls the global model, takes up the global round, and its workers send
+// it their open round's push again; a restarted scheduler has its members register again; a
+// restarted master gets the newest round's model to evaluate. The global servers do not yet
+// recover their state: their death still ends the run.
 #include "RoleSupervisor.h"
 #include "Topology.h"
 
@@ -14,7 +15,10 @@
 
 namespace hips {
 
-inline bool restartable(RoleKind kind) { return kind == RoleKind::Worker || kind == RoleKind::Server; }
+inline bool restartable(RoleKind kind) {
+    return kind == RoleKind::Worker || kind == RoleKind::Server || kind == RoleKind::Scheduler || kind == RoleKind::GlobalScheduler ||
+           kind == RoleKind::MasterWorker;
+}
 
 class RoleRestarts {
 public:

@@ -44,8 +44,10 @@ QList<RoundRow> RunProgress::ingest(const QJsonObject& r, double elapsed) {
                 it->across = bytesAcross();
             }
     } else if (kind == metric::kEval && round >= m_nextRound) {
-        // Rounds the evaluator skipped (it evaluates only the newest snapshot) have no accuracy.
-        for (const QJsonValue& v : r.value("skipped").toArray())
+        // The evaluator only goes forward (it evaluates the newest snapshot; a restarted one starts
+        // from the newest round): the rounds before this one that it has not evaluated it never will.
+        for (auto it = m_pending.begin(); it != m_pending.end() && it.key() < round; ++it) it->evaluated = true;
+        for (const QJsonValue& v : r.value("skipped").toArray())  // (and those it says it skipped, seen or not)
             if (const int skipped = v.toInt(-1); skipped >= m_nextRound && skipped < round) m_pending[skipped].evaluated = true;
         Pending& p = m_pending[round];
         p.evaluated = true;

@@ -1,16 +1,17 @@
 #include "GlobalServerRole.h"
 
-#include "LinkCodecs.h"
-#include "WanLinks.h"
 #include "Checkpoint.h"
 #include "GlobalPolicies.h"
+#include "LinkCodecs.h"
 #include "ModeRegistry.h"
 #include "RoleError.h"
 #include "SchedulerClient.h"
 #include "ShardedLinks.h"
 #include "VectorMath.h"
 #include "Vocabulary.h"
+#include "WanLinks.h"
 
+#include <cstdio>
 
 namespace hips {
 
@@ -81,10 +82,11 @@ private:
     }
 
     void onInit(Envelope& e) {
+        if (e.peer == m_master && m_model.version >= 0) return masterRestarted();
         const size_t expected = m_shardSize * sizeof(float);
-        if (e.peer != m_master || m_model.version >= 0 || e.message.frames.size() != 1 ||
+        if (e.peer != m_master || e.message.frames.size() != 1 ||
             (expected > 0 && e.message.frames[0].size() != expected)) {
-            m_log.reject(e.peer, QStringLiteral("an init not from the master, a second init, or not one frame of the model"));
+            m_log.reject(e.peer, QStringLiteral("an init not from the master, or not one frame of the model"));
             return;
         }
         ModelVersion initial = ModelVersion::fromFrame(0, std::move(e.message.frames[0]));
@@ -94,6 +96,17 @@ private:
         }
         m_model = std::move(initial);
         m_ctx.metrics.report(metric::kModelInit, {{QStringLiteral("parameters"), qint64(m_model.size)}});
+    }
+
+    // A second init from the master: it was restarted (fault_policy continue), and the model goes
+    // on. It gets the newest round's model to evaluate: the snapshots it missed are gone.
+    void masterRestarted() {
+        std::fprintf(stderr, "%s: the master is back (restarted); it evaluates from round %lld on\n", qPrintable(m_ctx.node.id),
+                     static_cast<long long>(m_lastRound));
+        if (m_lastRound <= 0) return;  // the first round's snapshot is still to come
+        ModelVersion snapshot = m_model;
+        snapshot.version = m_lastRound;
+        sendModel(m_channel, m_master, snapshot, QStringLiteral("snapshot"));
     }
 
     // The model (and the optimizer's state) of the checkpoint the run resumes from, in place of
@@ -143,6 +156,7 @@ private:
                               {metric::kLatePushes, qint64(m_tier.latePushes)},
                               {metric::kRoundSeconds, std::chrono::duration<double>(Clock::now() - m_roundStart).count()}});
         m_roundStart = Clock::now();
+        m_lastRound = round;
         keepCheckpoint(round);
         QCborMap traffic = trafficFields(m_channel);
         traffic.insert(QStringLiteral("round"), round);
@@ -173,6 +187,7 @@ private:
     QSet<QString> m_servedFinal, m_down;
     RejectionLog m_log{m_ctx.node.id};
     bool m_masterHasFinal = false;
+    qint64 m_lastRound = 0;  // the last round done
     Clock::time_point m_roundStart;
 };
 

@@ -39,10 +39,14 @@ Envelope SchedulerClient::waitFor(const QString& type) {
                     std::to_string(m_ctx.training().replyTimeoutS) + " s; check that it runs and the port is reachable");
 }
 
+Message SchedulerClient::registration(bool rejoin) const {
+    return Message(message::kRegister,
+                   {{QStringLiteral("role"), roleName(m_ctx.node.kind)}, {QStringLiteral("endpoint"), m_endpoint},
+                    {QStringLiteral("settings"), m_ctx.training().agreementText()}, {QStringLiteral("rejoin"), rejoin}});
+}
+
 QList<PeerInfo> SchedulerClient::join() {
-    m_channel.send(Message(message::kRegister,
-                           {{QStringLiteral("role"), roleName(m_ctx.node.kind)}, {QStringLiteral("endpoint"), m_endpoint},
-                            {QStringLiteral("settings"), m_ctx.training().agreementText()}}));
+    m_channel.send(registration(false));
     const Envelope table = waitFor(message::kTable);
     QList<PeerInfo> peers;
     for (const QCborValue& v : table.message.fields.value(QStringLiteral("nodes")).toArray()) {
@@ -109,6 +113,7 @@ void SchedulerClient::heartbeatLoop() {
         if (!e) continue;
         std::lock_guard lock(m_mutex);
         if (e->message.type == message::kBarrierOk) m_barrierOk = true;
+        else if (e->message.type == message::kRejoin) m_channel.send(registration(true));  // the scheduler was restarted
         else if (e->message.type == message::kAbort) m_abortReason = e->message.string(QStringLiteral("reason"));
         else if (m_watching && (e->message.type == message::kMemberDown || e->message.type == message::kMemberUp))
             m_membership.append({e->message.string(QStringLiteral("node")), e->message.type == message::kMemberUp,

@@ -1,6 +1,7 @@
 #pragma once
 // A node's link to its scheduler: register, wait for the node table (the start barrier),
-// then heartbeat from a background thread until leave(). An "abort" from the scheduler
+// then heartbeat from a background thread until leave(); a restarted scheduler asks for the
+// registration again ("rejoin"), which the heartbeat thread sends. An "abort" from the scheduler
 // (a peer died) is kept and raised on the node's main thread by throwIfAborted().
 // With watchWorkThread() (every role does) the heartbeats vouch for the thread that does the
 // node's work, not only for the process: that thread calls working() (throwIfAborted() does too)
@@ -55,6 +56,7 @@ public:
 
 private:
     Envelope waitFor(const QString& type);
+    Message registration(bool rejoin) const;
     void heartbeatLoop();
 
     RoleContext& m_ctx;

@@ -67,15 +67,34 @@ private:
         }
         m_lastSeen[e.peer] = Clock::now();
         const QString& type = e.message.type;
+        if (type == message::kHeartbeat && !m_endpoints.contains(e.peer)) return askToRejoin(e.peer);
         if (m_down.contains(e.peer) && type != message::kRegister) markUp(e.peer, QStringLiteral("heartbeats again"));
         if (type == message::kRegister) onRegister(e);
         else if (type == message::kBarrier) onBarrier(e);
         else if (type == message::kBye) m_byes.insert(e.peer);
     }
 
+    // Members heartbeat only once they have a table, so a heartbeat from one that never registered
+    // here means this scheduler was restarted (fault_policy continue): it takes up the run, and
+    // each member registers again.
+    void askToRejoin(const QString& peer) {
+        if (!std::exchange(m_tableSent, true)) {
+            std::fprintf(stderr, "%s: restarted during the run; its members register again\n", qPrintable(m_ctx.node.id));
+            for (const QString& id : m_expected.keys()) m_lastSeen[id] = Clock::now();  // silences count from now
+            for (const QString& id : m_endpoints.keys()) sendTable(id);  // restarted meanwhile: waiting for a table
+        }
+        sendTo(peer, Message(message::kRejoin));
+    }
+
     void onRegister(const Envelope& e) {
         m_endpoints[e.peer] = e.message.string(QStringLiteral("endpoint"));
         m_settings[e.peer] = printableText(e.message.string(QStringLiteral("settings")), 300);
+        if (m_tableSent && e.message.fields.value(QStringLiteral("rejoin")).toBool()) {
+            // Alive all along: its server may have been told otherwise by our predecessor.
+            if (m_down.contains(e.peer)) markUp(e.peer, QStringLiteral("heartbeats again"));
+            else tellMembers(Message(message::kMemberUp, {{QStringLiteral("node"), e.peer}}), e.peer);
+            return;
+        }
         if (m_tableSent) {  // a restarted node rejoins, and its server learns it is back
             markUp(e.peer, m_down.contains(e.peer) ? QStringLiteral("restarted") : QStringLiteral("restarted before it was found silent"));
             sendTable(e.peer);
@@ -171,14 +190,14 @@ private:
     }
 
     // Too few left: fewer of a party's workers up than min_workers, or (the global scheduler)
-    // fewer parties with every server up than min_parties, or a global server or the master
-    // down (nothing goes on without them).
+    // fewer parties with every server up than min_parties, or a global server down (nothing goes
+    // on without it). The rounds go on while the master is down: only its evaluations wait.
     QString shortage() const {
         const TrainingSettings& s = m_ctx.training();
         QHash<QString, std::pair<int, int>> workers, servers;  // party → (up, all)
         const bool global = m_ctx.node.kind == RoleKind::GlobalScheduler;
         for (auto it = m_expected.begin(); it != m_expected.end(); ++it) {
-            if ((it->kind == RoleKind::GlobalServer || it->kind == RoleKind::MasterWorker) && m_down.contains(it.key()))
+            if (it->kind == RoleKind::GlobalServer && m_down.contains(it.key()))
                 return QStringLiteral("%1 is down, and the run cannot go on without it").arg(it.key());
             if (it->kind != RoleKind::Worker && !(it->kind == RoleKind::Server && global)) continue;
             auto& [up, all] = (it->kind == RoleKind::Worker ? workers : servers)[it->party];

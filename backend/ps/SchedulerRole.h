@@ -1,8 +1,10 @@
 #pragma once
 // A scheduler (global or party): rendezvous, node table, barriers, heartbeats, dead-node
 // detection. It knows from the topology which nodes must register; when all have, it
-// sends each the table. A node silent for heartbeat_timeout_s aborts the run. It exits
-// when every node has said bye.
+// sends each the table. A node silent for heartbeat_timeout_s aborts the run (fault_policy
+// continue: it is declared down to the others). It exits when every node has said bye. One
+// restarted during the run (its agent restarts it under continue) knows it from a heartbeat by a
+// member that never registered with it: it takes the run up and has every member register again.
 #include "RoleContext.h"
 
 namespace hips {

@@ -70,6 +70,9 @@ inline constexpr QLatin1String kAbort{"abort"};
 inline constexpr QLatin1String kBye{"bye"};
 inline constexpr QLatin1String kMemberDown{"member_down"};  // {node, reason}: to the members (fault_policy continue)
 inline constexpr QLatin1String kMemberUp{"member_up"};      // {node}: it is back (heartbeats again, or restarted)
+// From a restarted scheduler to a member that heartbeats but has not registered with it: register
+// again (the member's "register" then carries "rejoin": true).
+inline constexpr QLatin1String kRejoin{"rejoin"};
 // ESync's state service.
 inline constexpr QLatin1String kEsyncReset{"esync_reset"};  // {round}: this worker begins round t
 inline constexpr QLatin1String kEsyncApply{"esync_apply"};  // {k, c}: k local steps of c seconds; go on?

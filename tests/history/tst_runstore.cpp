@@ -10,6 +10,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <atomic>
+#include <cmath>
 #include <mutex>
 #include <sys/stat.h>
 #include <thread>
@@ -224,6 +225,24 @@ private Q_SLOTS:
         QCOMPARE(store->traffic(run).size(), 2);
         QCOMPARE(store->traffic(run).last().bytes, qint64(200));
         QVERIFY(store->eventMessages(run, "info").join('\n').contains("resumed from the checkpoint of round 2"));
+    }
+
+    // A restarted evaluator (the master) starts from the newest round without naming the rounds
+    // it missed: an evaluation of round 3 releases round 2, which will never have an accuracy.
+    void anEvaluationOfANewerRoundReleasesTheRoundsBefore() {
+        RunProgress progress(1, 4, 1);
+        QList<RoundRow> rows;
+        for (int round = 1; round <= 3; ++round) {
+            rows += progress.ingest({{"kind", "train"}, {"node", "p/worker0"}, {"round", round}, {"loss", 1.0}, {"samples", 64}}, round);
+            rows += progress.ingest({{"kind", "aggregate"}, {"node", "c/global_server0"}, {"round", round}}, round + 0.5);
+            if (round == 1) rows += progress.ingest({{"kind", "eval"}, {"node", "c/master"}, {"round", 1}, {"test_acc", 0.5}}, 1.6);
+        }
+        QCOMPARE(rows.size(), 1);  // round 2 waits for its evaluation ...
+        rows += progress.ingest({{"kind", "eval"}, {"node", "c/master"}, {"round", 3}, {"test_acc", 0.7}}, 3.6);
+        QCOMPARE(rows.size(), 3);  // ... until a newer round's comes
+        QCOMPARE(rows[1].round, 2);
+        QVERIFY(std::isnan(rows[1].testAccuracy));
+        QCOMPARE(rows[2].testAccuracy, 0.7);
     }
 
     void storedRowsAreTheLiveRows() {

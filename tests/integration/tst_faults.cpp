@@ -1,7 +1,8 @@
 // Training through failures (issue 15), with the real processes on loopback: the default topology
 // (ports moved, heartbeat_timeout_s 3) under fault_policy continue and fail. A worker killed with
 // SIGKILL is restarted by its agent and the run completes every round near the undisturbed
-// accuracy, with the death and the restart in the history, and so is a party server; under fail
+// accuracy, with the death and the restart in the history, and so are a party server, the
+// schedulers (which then still keep the membership) and the master; under fail
 // the same kill ends the run, naming the process and the signal; a worker stopped (SIGSTOP) past
 // the timeout is left out while the rounds go on, and after SIGCONT it rejoins and contributes
 // again, as a silent party server's party does; one that never comes back does not hold the run
@@ -61,6 +62,19 @@ QList<int> trainedRounds(const QString& metricsPath, const QString& node) {
         if (r["kind"].toString() == "train" && r["node"].toString() == node) rounds << r["round"].toInt();
     }
     return rounds;
+}
+
+// The states `scheduler` declared `member` in, in order.
+QStringList membershipStates(const QString& metricsPath, const QString& scheduler, const QString& member) {
+    QStringList states;
+    QFile f(metricsPath);
+    if (!f.open(QIODevice::ReadOnly)) return states;
+    for (const QByteArray& line : f.readAll().split('\n')) {
+        const QJsonObject r = QJsonDocument::fromJson(line).object();
+        if (r["kind"].toString() == "membership" && r["node"].toString() == scheduler && r["member"].toString() == member)
+            states << r["state"].toString();
+    }
+    return states;
 }
 
 // Signals the first process of `node` in `run` once its table shows round `round`.
@@ -154,6 +168,52 @@ private Q_SLOTS:
             QVERIFY2(f[4].toDouble() >= inside, qPrintable(line));
             inside = f[4].toDouble();
         }
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
+    // A scheduler killed mid-run is restarted by its agent and takes the run up from its members'
+    // heartbeats (they register again); it still keeps the membership: a worker killed after it
+    // is found restarted. The party scheduler and the global scheduler alike.
+    void aKilledSchedulerIsRestartedAndKeepsTheMembership_data() {
+        QTest::addColumn<QByteArray>("scheduler");
+        QTest::addColumn<QByteArray>("member");  // killed after the scheduler's restart
+        QTest::newRow("party") << QByteArray("party1/scheduler") << QByteArray("party1/worker1");
+        QTest::newRow("global") << QByteArray("central/global_scheduler") << QByteArray("party2/server0");
+    }
+    void aKilledSchedulerIsRestartedAndKeepsTheMembership() {
+        QFETCH(QByteArray, scheduler);
+        QFETCH(QByteArray, member);
+        Run run;
+        run.start({"run", writeTopology(m_dir, "continue"), "--out", run.dir.filePath("run")});
+        QVERIFY2(signalAtRound(run, 4, scheduler, SIGKILL), run.out.constData());
+        QVERIFY2(signalAtRound(run, 8, member, SIGKILL), run.out.constData());
+        QVERIFY2(run.finish(300000) == 0, run.out + run.err);
+        QVERIFY2(run.out.contains(scheduler + " (pid") && run.out.contains("restart 1 of 3 in 1 s"), run.out.constData());
+        // The restarted scheduler saw the member's restart (its record; the CLI tells a change once).
+        QVERIFY2(membershipStates(run.dir.filePath("run/metrics.jsonl"), scheduler, member).contains("up"), run.out.constData());
+        const QList<int> rounds = printedRounds(run.out);
+        QCOMPARE(rounds.size(), 20);
+        for (int i = 0; i < rounds.size(); ++i) QCOMPARE(rounds[i], i + 1);
+        const double accuracy = finalAccuracy(run.out);
+        qInfo("final accuracy with %s killed at round 4: %.4f", scheduler.constData(), accuracy);
+        QVERIFY(std::abs(accuracy - undisturbed()) <= 0.02);
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
+    // The master killed mid-run: the rounds go on without it, and when its agent has restarted it,
+    // it gets the newest round's model and evaluates to the end.
+    void aKilledMasterIsRestartedAndEvaluatesToTheEnd() {
+        Run run;
+        run.start({"run", writeTopology(m_dir, "continue"), "--out", run.dir.filePath("run")});
+        QVERIFY2(signalAtRound(run, 5, "central/master_worker", SIGKILL), run.out.constData());
+        QVERIFY2(run.finish(300000) == 0, run.out + run.err);
+        QVERIFY2(run.out.contains("central/master_worker (pid") && run.out.contains("restart 1 of 3 in 1 s"), run.out.constData());
+        const QList<int> rounds = printedRounds(run.out);
+        QCOMPARE(rounds.size(), 20);
+        for (int i = 0; i < rounds.size(); ++i) QCOMPARE(rounds[i], i + 1);
+        const double accuracy = finalAccuracy(run.out);
+        qInfo("final accuracy with the master killed at round 5: %.4f", accuracy);
+        QVERIFY(std::abs(accuracy - undisturbed()) <= 0.02);
         QVERIFY(run.leftovers().isEmpty());
     }
 
