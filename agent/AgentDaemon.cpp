@@ -172,7 +172,7 @@ void AgentDaemon::onStart(const Message& m) {
                             isTrainingRole(nodeInfo->kind) && m_trainerZygote};
     const TrainingSettings& training = topology.topology->training;
     m_orphanTimeoutS = training.orphanTimeoutS;
-    m_restarts.remember(launch, training.continuesThroughFailures() && restartable(nodeInfo->kind)
+    m_restarts.remember(launch, training.continuesThroughFailures() && restartable(nodeInfo->kind, training)
                                     ? int(training.param(QStringLiteral("max_restarts"))) : 0);
     m_roles.start(launch);
 }

@@ -1,8 +1,22 @@
 #include "RoleRestarts.h"
 
 #include "FaultPolicy.h"
+#include "GlobalPolicies.h"
 
 namespace hips {
+
+bool restartable(RoleKind kind, const TrainingSettings& training) {
+    switch (kind) {
+        case RoleKind::Worker:
+        case RoleKind::Server:
+        case RoleKind::Scheduler:
+        case RoleKind::GlobalScheduler:
+        case RoleKind::MasterWorker: return true;
+        case RoleKind::GlobalServer: return recoversGlobalServer(training);
+        case RoleKind::StateService: return false;
+    }
+    return false;
+}
 
 void RoleRestarts::remember(const RoleLaunch& launch, int maxRestarts) {
     m_entries.insert(launch.node, Entry{launch, maxRestarts, 0, false});

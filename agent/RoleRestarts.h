@@ -4,8 +4,8 @@
 // its last start. A restarted worker rejoins its party and goes on from the newest model; a
 // restarted party server pulls the global model, takes up the global round, and its workers send
 // it their open round's push again; a restarted scheduler has its members register again; a
-// restarted master gets the newest round's model to evaluate. The global servers do not yet
-// recover their state: their death still ends the run.
+// restarted master gets the newest round's model to evaluate; a restarted global server goes on
+// from the model it last sent anyone, and its parties send their open round's push again.
 #include "RoleSupervisor.h"
 #include "Topology.h"
 
@@ -15,10 +15,8 @@
 
 namespace hips {
 
-inline bool restartable(RoleKind kind) {
-    return kind == RoleKind::Worker || kind == RoleKind::Server || kind == RoleKind::Scheduler || kind == RoleKind::GlobalScheduler ||
-           kind == RoleKind::MasterWorker;
-}
+// (The global servers where they recover their model: recoversGlobalServer.)
+bool restartable(RoleKind kind, const TrainingSettings& training);
 
 class RoleRestarts {
 public:

@@ -140,6 +140,7 @@ void RunController::carryOn(const QList<QJsonObject>& kept) {
     for (const QJsonObject& r : kept) {
         if (r.value(QStringLiteral("kind")).toString() == metric::kTraffic)
             carryTraffic(r);
+        if (r.value(QStringLiteral("kind")).toString() == metric::kEval) noteEvaluated(r);
         for (const RoundRow& row : m_progress->ingest(r, r.value(QStringLiteral("t")).toDouble() - firstT)) Q_EMIT roundCompleted(row);
     }
     for (const RoundRow& row : m_progress->finish()) Q_EMIT roundCompleted(row);
@@ -332,6 +333,9 @@ QJsonArray RunController::withCarry(const QJsonArray& links, const QHash<QString
 void RunController::onMetric(const QString& json) {
     QJsonObject metric = QJsonDocument::fromJson(json.toUtf8()).object();
     QByteArray line = json.toUtf8();
+    // A round is evaluated once: a restarted master may be given the model its predecessor had
+    // evaluated just before it died (the same model, the same figures), which is not kept twice.
+    if (metric.value(QStringLiteral("kind")).toString() == metric::kEval && !noteEvaluated(metric)) return;
     if (metric.value(QStringLiteral("kind")).toString() == metric::kTraffic &&
         m_trafficCarry.contains(metric.value(QStringLiteral("node")).toString())) {
         metric.insert(QStringLiteral("links"), withCarry(metric.value(QStringLiteral("links")).toArray(),
@@ -356,6 +360,13 @@ void RunController::onMetric(const QString& json) {
     m_lastRecordAt = std::max(m_lastRecordAt, at);
     Q_EMIT metricRecord(metric, at);
     for (const RoundRow& row : m_progress->ingest(metric, at)) Q_EMIT roundCompleted(row);
+}
+
+bool RunController::noteEvaluated(const QJsonObject& eval) {
+    const int round = eval.value(metric::kRound).toInt(-1);
+    if (m_evaluatedRounds.contains(round)) return false;
+    m_evaluatedRounds.insert(round);
+    return true;
 }
 
 bool RunController::allDone() const {

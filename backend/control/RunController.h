@@ -116,6 +116,7 @@ private:
     void handleEvent(const QCborMap& event);
     void onExited(ProcessInfo& p, const QCborMap& event);
     void onMetric(const QString& json);
+    bool noteEvaluated(const QJsonObject& eval);  // false: that round's evaluation is in already
     void fail(const QString& reason);
     void stopRoles();
     void finishWhenQuiet();
@@ -149,6 +150,7 @@ private:
     bool m_finishedEmitted = false;
     bool m_userStopped = false;  // stop() was called: the run ends "stopped", not "failed"
     QHash<QString, QJsonObject> m_lastTraffic;  // each node's last traffic record (with any carry)
+    QSet<int> m_evaluatedRounds;
     QHash<QString, QString> m_membership;  // each member's last state as the schedulers declared it
     bool m_endingStragglers = false;  // fault_policy continue: the rounds are done, workers left are stopped
     std::unique_ptr<AgentFleet> m_fleet;  // last: it goes first

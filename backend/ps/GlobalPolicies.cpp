@@ -83,7 +83,7 @@ private:
     void progress(bool complete) {
         ModelVersion& model = m_tier.model;
         while (const auto slice = m_collector.takeFinalSlice())
-            if (!stepsItself())  // out before the round is complete
+            if (!stepsItself() && !m_tier.beforePublish)  // out before the round is complete
                 m_tier.streamer.sliceFinal(m_tier.channel, m_tier.pulls.waiting(model.version + 1), model.version + 1,
                                            m_collector.foldBuffer(), *slice);
         if (!complete) return;
@@ -120,6 +120,11 @@ private:
             if (m_optimizer) m_optimizer->step(next->data(), model.data, aggregate->data(), model.size);
             else m_fedOptimizer->step(next->data(), model.data, aggregate->data(), model.size);
             model = ModelVersion::fromBuffer(model.version + 1, next);
+            if (m_tier.beforePublish) m_tier.beforePublish();
+            for (const QString& peer : ready) sendModel(m_tier.channel, peer, model, message::kModel);
+        } else if (m_tier.beforePublish) {
+            model = applyAndSend(m_tier.channel, model, m_collector, {}, m_tier.pool);
+            m_tier.beforePublish();
             for (const QString& peer : ready) sendModel(m_tier.channel, peer, model, message::kModel);
         } else {
             model = applyAndSend(m_tier.channel, model, m_collector, ready, m_tier.pool, &m_tier.streamer);
@@ -176,6 +181,12 @@ private:
 };
 
 }  // namespace
+
+bool recoversGlobalServer(const TrainingSettings& settings) {
+    const ModePolicy policy = ModeRegistry::policy(settings.mode);
+    return settings.continuesThroughFailures() && policy.resumable() && !policy.hierarchicalFrequency &&
+           !partiesRelayWorkers(settings);
+}
 
 std::unique_ptr<GlobalPolicy> makeGlobalPolicy(GlobalTier& tier) {
     if (ModeRegistry::policy(tier.ctx.training().mode).global == TierSync::AsPushesCome)

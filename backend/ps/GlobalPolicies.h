@@ -27,6 +27,9 @@ struct GlobalTier {
     std::function<void(const QStringList& peers)> served;  // they got the model now held
     std::function<void(const QString& peer)> done;         // a contributor got its last answer
     std::function<void(qint64 round)> roundDone;           // metrics, checkpoint, snapshot
+    // Set where the server can be restarted (recoversGlobalServer): the next model is kept on
+    // disk before anyone is sent any of it, so a restarted server is never behind its parties.
+    std::function<void()> beforePublish;
     double applySeconds = 0;  // this round's, so far
     quint64 latePushes = 0;   // so far in the run
 };
@@ -39,5 +42,10 @@ public:
 };
 
 std::unique_ptr<GlobalPolicy> makeGlobalPolicy(GlobalTier& tier);
+
+// fault_policy continue in a mode whose tiers run rounds, the parties sending sums (fedavg, ssgd,
+// esync; not hfa, the asynchronous modes, or a robust rule that relays every worker): a global
+// server that dies is restarted, from the model of the last round it sent anyone.
+bool recoversGlobalServer(const TrainingSettings& settings);
 
 }  // namespace hips

@@ -4,6 +4,7 @@
 #include "GlobalPolicies.h"
 #include "LinkCodecs.h"
 #include "ModeRegistry.h"
+#include "PrivateFiles.h"
 #include "RoleError.h"
 #include "SchedulerClient.h"
 #include "ShardedLinks.h"
@@ -11,6 +12,8 @@
 #include "Vocabulary.h"
 #include "WanLinks.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <cstdio>
 
 namespace hips {
@@ -43,7 +46,8 @@ public:
         m_tier.done = [this](const QString& peer) { m_servedFinal.insert(peer); };
         m_tier.roundDone = [this](qint64 round) { roundDone(round); };
         m_policy = makeGlobalPolicy(m_tier);
-        if (m_ctx.training().resumeRound > 0) resume();
+        if (recoversGlobalServer(m_ctx.training())) m_tier.beforePublish = [this] { keepRecoveryPoint(); };
+        if (!recover() && m_ctx.training().resumeRound > 0) resume();
         m_roundStart = Clock::now();
         m_scheduler.watchMembership();
         m_scheduler.watchWorkThread();
@@ -96,12 +100,54 @@ private:
         }
         m_model = std::move(initial);
         m_ctx.metrics.report(metric::kModelInit, {{QStringLiteral("parameters"), qint64(m_model.size)}});
+        if (m_tier.beforePublish) m_tier.beforePublish();
     }
 
-    // A second init from the master: it was restarted (fault_policy continue), and the model goes
-    // on. It gets the newest round's model to evaluate: the snapshots it missed are gone.
+    // fault_policy continue: each model is kept before anyone gets any of it (GlobalTier::
+    // beforePublish), in the run directory's recovery/, apart from the checkpoints that
+    // hips run --resume takes (those come with every worker's state, every checkpoint_every rounds).
+    // (One per launch: a resumed run's first start finds none of an earlier launch's.)
+    QString recoveryDirectory() const { return QDir(m_ctx.outDir).filePath(QStringLiteral("recovery/") + m_ctx.launch); }
+
+    void keepRecoveryPoint() {
+        if (!std::exchange(m_keptRecoveryPoint, true)) {  // an earlier launch's go
+            QDir all(QDir(m_ctx.outDir).filePath(QStringLiteral("recovery")));
+            for (const QString& launch : all.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+                if (launch != m_ctx.launch) QDir(all.filePath(launch)).removeRecursively();
+        }
+        const qint64 steps = m_ctx.training().globalStepsPerRound();
+        const Checkpoint c{m_model.version / steps, m_model.version, std::vector<float>(m_model.data, m_model.data + m_model.size),
+                           m_policy->optimizerState()};
+        QString e = makePrivateDirectory(QDir(m_ctx.outDir).filePath(QStringLiteral("recovery")));
+        if (e.isEmpty()) e = makePrivateDirectory(recoveryDirectory());
+        if (e.isEmpty()) e = writeCheckpoint(recoveryDirectory(), c, m_ctx.training(), m_ctx.node.rank);
+        // Without it a restart would go back further than the parties: that is no longer a restart.
+        if (!e.isEmpty()) throw RoleError("cannot keep the model a restart would recover: " + e.toStdString());
+    }
+
+    // A global server restarted by its agent (fault_policy continue) finds the model it last kept
+    // and goes on from there; the party servers send their open round's push again when the global
+    // scheduler tells them it is back. Returns false when there is nothing to recover (a first start).
+    bool recover() {
+        if (!m_tier.beforePublish || !QFileInfo::exists(checkpointDirectory(recoveryDirectory()))) return false;
+        QString error;
+        std::optional<Checkpoint> c = readCheckpoint(recoveryDirectory(), m_ctx.training(), m_shardSize, &error, m_ctx.node.rank);
+        if (!c) throw RoleError("restarted, but cannot recover the model: " + error.toStdString());
+        m_policy->restoreOptimizerState(std::move(c->optimizer));
+        m_model = ModelVersion::fromBuffer(c->version, std::make_shared<std::vector<float>>(std::move(c->model)));
+        m_lastRound = c->round;
+        std::fprintf(stderr, "%s: restarted; it goes on from the model of round %lld\n", qPrintable(m_ctx.node.id),
+                     static_cast<long long>(c->round));
+        m_ctx.metrics.report(metric::kModelInit, {{QStringLiteral("parameters"), qint64(m_model.size)},
+                                                   {QStringLiteral("recovered_round"), c->round}});
+        return true;
+    }
+
+    // A second init from the master: it was restarted (fault_policy continue), or this server was
+    // and the master says it is there. The model goes on, and the master gets the newest round's
+    // to evaluate: the snapshots it missed are gone.
     void masterRestarted() {
-        std::fprintf(stderr, "%s: the master is back (restarted); it evaluates from round %lld on\n", qPrintable(m_ctx.node.id),
+        std::fprintf(stderr, "%s: the master is in touch again; it evaluates from round %lld on\n", qPrintable(m_ctx.node.id),
                      static_cast<long long>(m_lastRound));
         if (m_lastRound <= 0) return;  // the first round's snapshot is still to come
         ModelVersion snapshot = m_model;
@@ -188,6 +234,7 @@ private:
     RejectionLog m_log{m_ctx.node.id};
     bool m_masterHasFinal = false;
     qint64 m_lastRound = 0;  // the last round done
+    bool m_keptRecoveryPoint = false;
     Clock::time_point m_roundStart;
 };
 

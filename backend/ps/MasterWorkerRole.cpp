@@ -2,6 +2,7 @@
 
 #include "Channel.h"
 #include "DeviceProbe.h"
+#include "GlobalPolicies.h"
 #include "LocalTrainer.h"
 #include "ModelFrame.h"
 #include "ModelSlices.h"
@@ -53,17 +54,25 @@ int runMasterWorker(RoleContext& ctx) {
     scheduler.watchWorkThread();
     ShardedLinks links(ctx, servers, evaluator.parameterCount());
 
+    const FloatBuffer initial = std::make_shared<std::vector<float>>(evaluator.initialWeights());
     if (ctx.training().resumeRound == 0) {
-        links.init(std::make_shared<std::vector<float>>(evaluator.initialWeights()));
+        links.init(initial);
     } else {  // the global servers start from their checkpoints; a pull makes this node known to them
         links.pull(0);
     }
+    // A restarted global server reaches this node only once it has heard from it again: the init
+    // tells it (it keeps its own model, and sends the newest round's to evaluate).
+    if (recoversGlobalServer(ctx.training())) scheduler.watchMembership();
     startup.mark(QStringLiteral("init_s"));
     ctx.metrics.report(metric::kStartup, startup.fields());
 
     const qint64 rounds = ctx.training().rounds;
+    qint64 evaluated = -1;
     for (qint64 version = 0; version < rounds;) {  // as long as rounds take: liveness is the heartbeats'
         scheduler.throwIfAborted();
+        for (const MembershipChange& c : scheduler.takeMembershipChanges())
+            if (c.up && c.restarted && ctx.topology.node(c.node) && ctx.topology.node(c.node)->kind == RoleKind::GlobalServer)
+                links.init(initial);
         std::optional<ModelVersion> snapshot = receiveSnapshot(links, 200ms);
         if (!snapshot) continue;
         // Snapshots that came while the last evaluation ran: only the newest is evaluated, so
@@ -73,7 +82,9 @@ int runMasterWorker(RoleContext& ctx) {
             skipped.append(snapshot->version);
             snapshot = std::move(newer);
         }
-        version = snapshot->version;
+        // (A restarted global server sends the newest round's model, which may be one done here.)
+        if (snapshot->version <= evaluated) continue;
+        version = evaluated = snapshot->version;
         if (snapshot->size != evaluator.parameterCount())
             throw RoleError("snapshot has " + std::to_string(snapshot->size) + " parameters, expected " +
                             std::to_string(evaluator.parameterCount()));

@@ -66,13 +66,26 @@ protected:
         if (!complete) return;
         if (const QCborMap r = m_collector.ruleRecord(round); !r.isEmpty()) m_tier.ctx.metrics.report(metric::kRobust, r);
         FloatBuffer sum = m_collector.takeFolded();
-        if (std::exchange(m_streamedSlices, false)) return;  // it went up slice by slice
+        const bool streamed = std::exchange(m_streamedSlices, false);  // it went up slice by slice
         if (!sum) {  // a rule that does not fold: the sum at the end
             sum = m_tier.pool.acquire(m_tier.model.total);
             m_collector.write(sum->data(), nullptr, 0, m_tier.model.total);
         }
-        roundComplete(round, sum);
+        m_lastUp = LastPush{round, m_tier.globalVersion, sum, m_collector.roundWeight()};
+        if (!streamed) roundComplete(round, sum);
     }
+
+public:
+    // Its last push went to a global server that died before answering it: the restarted one
+    // gets it again (with the pull for its answer). One it already had is refused there as a
+    // second push, and its answer comes all the same.
+    void onUpstreamBack() override {
+        if (m_tier.globalVersion < 0) return (void)m_tier.upstream->send(Message(message::kPull, {{QStringLiteral("version"), 0}}));
+        if (m_lastUp.values && m_lastUp.round > m_tier.model.round)
+            sendPush(*m_tier.upstream, m_lastUp.round, m_lastUp.base, m_lastUp.values, true, {}, m_lastUp.weight);
+    }
+
+protected:
 
     virtual bool streams() const { return true; }
     virtual void roundComplete(qint64 round, const FloatBuffer& sum) {
@@ -82,6 +95,11 @@ protected:
 
     PartyTier& m_tier;
     RoundCollector m_collector;
+    struct LastPush {
+        qint64 round = 0, base = 0;
+        FloatBuffer values;  // (held: the pool does not hand it out again meanwhile)
+        double weight = 0;
+    } m_lastUp;  // the party's last round's sum as it went up
     bool m_streamedSlices = false;  // this round's sum went up slice by slice (every worker counts)
     std::chrono::steady_clock::time_point m_roundOpenedAt;
     std::chrono::milliseconds m_timeout{0};

@@ -49,6 +49,9 @@ public:
     virtual bool onUpstreamSlice(const ModelSlice&) { return false; }
     // A new global model is here, whole.
     virtual void onGlobalModel() {}
+    // The global server was restarted (recoversGlobalServer): what it may not have had of this
+    // party's open round goes up again.
+    virtual void onUpstreamBack() {}
 };
 
 std::unique_ptr<PartyPolicy> makePartyPolicy(PartyTier& tier);

@@ -1,13 +1,14 @@
 #include "PartyServerRole.h"
 
+#include "GlobalPolicies.h"
 #include "LinkCodecs.h"
-#include "WanLinks.h"
 #include "ModeRegistry.h"
 #include "PartyPolicies.h"
 #include "RoleError.h"
 #include "SchedulerClient.h"
 #include "ShardedLinks.h"
 #include "Vocabulary.h"
+#include "WanLinks.h"
 
 #include <QSet>
 
@@ -50,6 +51,7 @@ public:
         upstream.send(Message(message::kPull, {{QStringLiteral("version"), 0}}));
 
         m_partyScheduler.watchMembership();
+        if (recoversGlobalServer(m_ctx.training())) m_globalScheduler.watchMembership();
         m_partyScheduler.watchWorkThread();
         m_globalScheduler.watchWorkThread();
         while (!everyWorkerServed()) {
@@ -60,6 +62,8 @@ public:
                 else m_down.insert(c.node);
                 m_policy->onMembership(c.node, c.up);
             }
+            for (const MembershipChange& c : m_globalScheduler.takeMembershipChanges())
+                if (c.up && c.restarted && c.node == global.id) m_policy->onUpstreamBack();
             m_policy->onTick(Clock::now());
             const int ready = pollChannels({&m_workers, &upstream}, 200ms);
             if (ready < 0) continue;
@@ -101,6 +105,8 @@ private:
     void onSlice(ModelSlice slice) {
         if (m_policy->onUpstreamSlice(slice)) return;
         if (slice.version < m_tier.globalVersion) return;
+        // A second answer to the same push (sent again to a restarted global server that had it).
+        if (slice.version == m_tier.globalVersion && m_model.complete()) return;
         if (slice.version > m_tier.globalVersion) {
             m_tier.globalVersion = slice.version;
             // Left behind (fault_policy continue: this server was down while the other parties went

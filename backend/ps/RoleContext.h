@@ -16,6 +16,9 @@ struct RoleContext {
     QString outDir;
     zmq::context_t zmq{1};
     MetricsReporter metrics{node.id};
+    // This launch of the run (from the node's key, new for each hips run and --resume, the same
+    // when the agent restarts the role): what a restarted role kept for itself is found under it.
+    QString launch;
 
     RoleContext(Topology t, Node n, QString out)
         : topology(std::move(t)), node(std::move(n)), outDir(std::move(out)), metrics(node.id) {}

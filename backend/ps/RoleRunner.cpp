@@ -9,6 +9,7 @@
 #include "StateServiceRole.h"
 #include "TopologyReader.h"
 
+#include <QCryptographicHash>
 #include <QFile>
 #include <cstdio>
 #include <memory>
@@ -101,6 +102,7 @@ int runRole(const QString& topologyPath, const QString& nodeId, const QString& o
     }
     try {
         RoleContext ctx(*load.topology, *node, outDir);
+        ctx.launch = QString::fromLatin1(QCryptographicHash::hash(keys->own.publicKey, QCryptographicHash::Sha256).toHex().left(16));
         // Every socket of this role is encrypted and authenticated with this node's own key;
         // only the run's nodes get in, each under the name its key belongs to.
         Channel::setRunIdentity(keys->own, keys->peers);

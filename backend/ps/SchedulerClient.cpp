@@ -117,7 +117,8 @@ void SchedulerClient::heartbeatLoop() {
         else if (e->message.type == message::kAbort) m_abortReason = e->message.string(QStringLiteral("reason"));
         else if (m_watching && (e->message.type == message::kMemberDown || e->message.type == message::kMemberUp))
             m_membership.append({e->message.string(QStringLiteral("node")), e->message.type == message::kMemberUp,
-                                 e->message.string(QStringLiteral("reason"))});
+                                 e->message.string(QStringLiteral("reason")),
+                                 e->message.fields.value(QStringLiteral("restarted")).toBool()});
     }
 }
 

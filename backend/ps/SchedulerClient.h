@@ -23,6 +23,7 @@ struct MembershipChange {
     QString node;
     bool up = false;
     QString reason;
+    bool restarted = false;  // up as a new process: what it held is gone
 };
 
 struct PeerInfo {

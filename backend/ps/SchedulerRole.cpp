@@ -1,6 +1,7 @@
 #include "SchedulerRole.h"
 
 #include "Channel.h"
+#include "GlobalPolicies.h"
 #include "PrintableText.h"
 #include "RoleError.h"
 #include "RoundCollector.h"
@@ -66,6 +67,7 @@ private:
             return;
         }
         m_lastSeen[e.peer] = Clock::now();
+        m_heard.insert(e.peer);
         const QString& type = e.message.type;
         if (type == message::kHeartbeat && !m_endpoints.contains(e.peer)) return askToRejoin(e.peer);
         if (m_down.contains(e.peer) && type != message::kRegister) markUp(e.peer, QStringLiteral("heartbeats again"));
@@ -86,17 +88,25 @@ private:
         sendTo(peer, Message(message::kRejoin));
     }
 
+    static Message rejoined(const QString& node) {
+        return Message(message::kMemberUp, {{QStringLiteral("node"), node}, {QStringLiteral("reason"), QStringLiteral("rejoined")}});
+    }
+
     void onRegister(const Envelope& e) {
         m_endpoints[e.peer] = e.message.string(QStringLiteral("endpoint"));
         m_settings[e.peer] = printableText(e.message.string(QStringLiteral("settings")), 300);
         if (m_tableSent && e.message.fields.value(QStringLiteral("rejoin")).toBool()) {
             // Alive all along: its server may have been told otherwise by our predecessor.
             if (m_down.contains(e.peer)) markUp(e.peer, QStringLiteral("heartbeats again"));
-            else tellMembers(Message(message::kMemberUp, {{QStringLiteral("node"), e.peer}}), e.peer);
+            else tellMembers(rejoined(e.peer), e.peer);
+            // ... and it learns of those that rejoined before it was heard from.
+            for (auto it = m_endpoints.cbegin(); it != m_endpoints.cend(); ++it)
+                if (it.key() != e.peer && !m_down.contains(it.key())) sendTo(e.peer, rejoined(it.key()));
             return;
         }
         if (m_tableSent) {  // a restarted node rejoins, and its server learns it is back
-            markUp(e.peer, m_down.contains(e.peer) ? QStringLiteral("restarted") : QStringLiteral("restarted before it was found silent"));
+            markUp(e.peer, m_down.contains(e.peer) ? QStringLiteral("restarted") : QStringLiteral("restarted before it was found silent"),
+                   /*restarted=*/true);
             sendTable(e.peer);
             return;
         }
@@ -167,15 +177,19 @@ private:
         return shortage();
     }
 
-    void markUp(const QString& node, const QString& how) {
+    // `restarted`: a new process (its state is gone: a server's peers send it what it had again).
+    void markUp(const QString& node, const QString& how, bool restarted = false) {
         m_down.remove(node);
         m_ctx.metrics.report(metric::kMembership, {{QStringLiteral("member"), node}, {QStringLiteral("state"), QStringLiteral("up")},
                                                    {QStringLiteral("reason"), how}});
-        tellMembers(Message(message::kMemberUp, {{QStringLiteral("node"), node}}), node);
+        tellMembers(Message(message::kMemberUp, {{QStringLiteral("node"), node}, {QStringLiteral("reason"), how},
+                                                 {QStringLiteral("restarted"), restarted}}),
+                    node);
     }
 
+    // (Only those heard from since this scheduler started: it cannot reach the others yet.)
     void tellMembers(const Message& m, const QString& about) {
-        for (const QString& id : m_lastSeen.keys())
+        for (const QString& id : m_heard)
             if (id != about && !m_byes.contains(id) && !m_down.contains(id)) sendTo(id, Message(m.type, m.fields));
     }
 
@@ -190,14 +204,15 @@ private:
     }
 
     // Too few left: fewer of a party's workers up than min_workers, or (the global scheduler)
-    // fewer parties with every server up than min_parties, or a global server down (nothing goes
-    // on without it). The rounds go on while the master is down: only its evaluations wait.
+    // fewer parties with every server up than min_parties, or a global server down that is not
+    // restarted (nothing goes on without it). The rounds go on while the master is down: only its
+    // evaluations wait.
     QString shortage() const {
         const TrainingSettings& s = m_ctx.training();
         QHash<QString, std::pair<int, int>> workers, servers;  // party → (up, all)
         const bool global = m_ctx.node.kind == RoleKind::GlobalScheduler;
         for (auto it = m_expected.begin(); it != m_expected.end(); ++it) {
-            if (it->kind == RoleKind::GlobalServer && m_down.contains(it.key()))
+            if (it->kind == RoleKind::GlobalServer && m_down.contains(it.key()) && !recoversGlobalServer(s))
                 return QStringLiteral("%1 is down, and the run cannot go on without it").arg(it.key());
             if (it->kind != RoleKind::Worker && !(it->kind == RoleKind::Server && global)) continue;
             auto& [up, all] = (it->kind == RoleKind::Worker ? workers : servers)[it->party];
@@ -247,7 +262,7 @@ private:
     QHash<QString, QString> m_endpoints, m_settings;
     QHash<QString, Clock::time_point> m_lastSeen;
     QHash<QString, QSet<QString>> m_barriers;
-    QSet<QString> m_byes, m_down;
+    QSet<QString> m_byes, m_down, m_heard;
     bool m_tableSent = false, m_aborted = false;
     RejectionLog m_log{m_ctx.node.id};
 };

@@ -69,7 +69,7 @@ inline constexpr QLatin1String kBarrierOk{"barrier_ok"};
 inline constexpr QLatin1String kAbort{"abort"};
 inline constexpr QLatin1String kBye{"bye"};
 inline constexpr QLatin1String kMemberDown{"member_down"};  // {node, reason}: to the members (fault_policy continue)
-inline constexpr QLatin1String kMemberUp{"member_up"};      // {node}: it is back (heartbeats again, or restarted)
+inline constexpr QLatin1String kMemberUp{"member_up"};      // {node, reason, restarted}: it is back (heartbeats again, restarted, rejoined)
 // From a restarted scheduler to a member that heartbeats but has not registered with it: register
 // again (the member's "register" then carries "rejoin": true).
 inline constexpr QLatin1String kRejoin{"rejoin"};

@@ -2,12 +2,12 @@
 // (ports moved, heartbeat_timeout_s 3) under fault_policy continue and fail. A worker killed with
 // SIGKILL is restarted by its agent and the run completes every round near the undisturbed
 // accuracy, with the death and the restart in the history, and so are a party server, the
-// schedulers (which then still keep the membership) and the master; under fail
-// the same kill ends the run, naming the process and the signal; a worker stopped (SIGSTOP) past
-// the timeout is left out while the rounds go on, and after SIGCONT it rejoins and contributes
-// again, as a silent party server's party does; one that never comes back does not hold the run
-// open; a round timeout leaves a far slower worker behind.
-#include "RunHarness.h"
+// schedulers (which then still keep the membership), the master and the global server (from the
+// model it last sent); under fail the same kill ends the run, naming the process and the signal; a
+// worker stopped (SIGSTOP) past the timeout is left out while the rounds go on, and after SIGCONT
+// it rejoins and contributes again, as a silent party server's party does; one that never comes
+// back does not hold the run open; a round timeout leaves a far slower worker behind.
+#include "FaultRuns.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -19,38 +19,6 @@
 using namespace hips::test;
 
 namespace {
-
-// The default topology on ports 39xxx, with `policy` and a 3 s heartbeat timeout; `tweak` edits it.
-QString writeTopology(const QTemporaryDir& dir, const QString& policy, const std::function<void(QJsonObject&)>& tweak = {}) {
-    QFile in(HIPS_SOURCE_DIR "/resources/topologies/default.json");
-    in.open(QIODevice::ReadOnly);
-    QByteArray text = in.readAll();
-    text.replace("\"port\": 9", "\"port\": 39");
-    QJsonObject t = QJsonDocument::fromJson(text).object();
-    QJsonObject training = t["training"].toObject();
-    training["fault_policy"] = policy;
-    training["heartbeat_timeout_s"] = 3;
-    t["training"] = training;
-    if (tweak) tweak(t);
-    const QString path = dir.filePath(policy + (tweak ? "-tweaked" : "") + ".json");
-    QFile out(path);
-    out.open(QIODevice::WriteOnly);
-    out.write(QJsonDocument(t).toJson());
-    return path;
-}
-
-double finalAccuracy(const QByteArray& out) {
-    const auto m = QRegularExpression("final test accuracy (\\d\\.\\d{4})").match(QString::fromUtf8(out));
-    return m.hasMatch() ? m.captured(1).toDouble() : -1;
-}
-
-// The rounds of the CLI's table, in the order printed.
-QList<int> printedRounds(const QByteArray& out) {
-    QList<int> rounds;
-    static const QRegularExpression row("^\\s*(\\d+)\\s+\\S+\\s+\\d", QRegularExpression::MultilineOption);
-    for (auto it = row.globalMatch(QString::fromUtf8(out)); it.hasNext();) rounds << it.next().captured(1).toInt();
-    return rounds;
-}
 
 // The rounds `node` reported training in (its train records).
 QList<int> trainedRounds(const QString& metricsPath, const QString& node) {
@@ -77,13 +45,6 @@ QStringList membershipStates(const QString& metricsPath, const QString& schedule
     return states;
 }
 
-// Signals the first process of `node` in `run` once its table shows round `round`.
-bool signalAtRound(Run& run, int round, const QByteArray& node, int signal) {
-    if (!run.waitForOutput(QByteArray("\n") + QByteArray::number(round).rightJustified(5, ' ') + "  ", 120000)) return false;
-    const QList<qint64> pids = taggedProcesses(run.tag, "--node " + node);
-    return !pids.isEmpty() && ::kill(pid_t(pids.first()), signal) == 0;
-}
-
 // Waits until the table shows `rows` rounds after the line holding `marker`.
 bool waitForRowsAfter(Run& run, const QByteArray& marker, int rows, int ms) {
     QElapsedTimer t;
@@ -108,7 +69,7 @@ class FaultsTest : public QObject {
     double undisturbed() {
         if (m_undisturbed < 0) {
             Run calm;
-            calm.start({"run", writeTopology(m_dir, "continue"), "--out", calm.dir.filePath("run")});
+            calm.start({"run", writeTopology(m_dir, "39", "continue"), "--out", calm.dir.filePath("run")});
             if (calm.finish(300000) == 0) m_undisturbed = finalAccuracy(calm.out);
         }
         return m_undisturbed;
@@ -116,7 +77,7 @@ class FaultsTest : public QObject {
 
 private Q_SLOTS:
     void aKilledWorkerIsRestartedAndTheRunCompletes() {
-        const QString topology = writeTopology(m_dir, "continue");
+        const QString topology = writeTopology(m_dir, "39", "continue");
         const double undisturbed = this->undisturbed();
         QVERIFY(undisturbed > 0);
 
@@ -149,7 +110,7 @@ private Q_SLOTS:
     // the global round, and its workers send it their open round's push again.
     void aKilledPartyServerIsRestartedAndItsPartyGoesOn() {
         Run run;
-        run.start({"run", writeTopology(m_dir, "continue"), "--out", run.dir.filePath("run")});
+        run.start({"run", writeTopology(m_dir, "39", "continue"), "--out", run.dir.filePath("run")});
         QVERIFY2(signalAtRound(run, 5, "party1/server0", SIGKILL), run.out.constData());
         QVERIFY2(run.finish(300000) == 0, run.out + run.err);
         QVERIFY2(run.out.contains("party1/server0 (pid") && run.out.contains("restart 1 of 3 in 1 s"), run.out.constData());
@@ -184,7 +145,7 @@ private Q_SLOTS:
         QFETCH(QByteArray, scheduler);
         QFETCH(QByteArray, member);
         Run run;
-        run.start({"run", writeTopology(m_dir, "continue"), "--out", run.dir.filePath("run")});
+        run.start({"run", writeTopology(m_dir, "39", "continue"), "--out", run.dir.filePath("run")});
         QVERIFY2(signalAtRound(run, 4, scheduler, SIGKILL), run.out.constData());
         QVERIFY2(signalAtRound(run, 8, member, SIGKILL), run.out.constData());
         QVERIFY2(run.finish(300000) == 0, run.out + run.err);
@@ -204,7 +165,7 @@ private Q_SLOTS:
     // it gets the newest round's model and evaluates to the end.
     void aKilledMasterIsRestartedAndEvaluatesToTheEnd() {
         Run run;
-        run.start({"run", writeTopology(m_dir, "continue"), "--out", run.dir.filePath("run")});
+        run.start({"run", writeTopology(m_dir, "39", "continue"), "--out", run.dir.filePath("run")});
         QVERIFY2(signalAtRound(run, 5, "central/master_worker", SIGKILL), run.out.constData());
         QVERIFY2(run.finish(300000) == 0, run.out + run.err);
         QVERIFY2(run.out.contains("central/master_worker (pid") && run.out.contains("restart 1 of 3 in 1 s"), run.out.constData());
@@ -217,9 +178,31 @@ private Q_SLOTS:
         QVERIFY(run.leftovers().isEmpty());
     }
 
+    // The global server killed mid-run: restarted by its agent, it goes on from the model it last
+    // sent anyone (kept before it sent it), its parties send their open round's push again, and the
+    // master tells it where it is; the run ends as if nothing had happened.
+    void aKilledGlobalServerGoesOnFromItsLastModel() {
+        Run run;
+        run.start({"run", writeTopology(m_dir, "39", "continue"), "--out", run.dir.filePath("run")});
+        QVERIFY2(signalAtRound(run, 5, "central/global_server0", SIGKILL), run.out.constData());
+        QVERIFY2(run.finish(300000) == 0, run.out + run.err);
+        QVERIFY2(run.out.contains("central/global_server0 (pid") && run.out.contains("restart 1 of 3 in 1 s"), run.out.constData());
+        QFile log(run.dir.filePath("run/logs/central_global_server0.log"));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        const QByteArray said = log.readAll();
+        QVERIFY2(said.contains("restarted; it goes on from the model of round"), said.constData());
+        const QList<int> rounds = printedRounds(run.out);
+        QCOMPARE(rounds.size(), 20);
+        for (int i = 0; i < rounds.size(); ++i) QCOMPARE(rounds[i], i + 1);
+        const double accuracy = finalAccuracy(run.out);
+        qInfo("final accuracy with the global server killed at round 5: %.4f (undisturbed %.4f)", accuracy, undisturbed());
+        QVERIFY(std::abs(accuracy - undisturbed()) <= 0.01);
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
     void aKilledWorkerEndsTheRunUnderFail() {
         Run run;
-        run.start({"run", writeTopology(m_dir, "fail"), "--out", run.dir.filePath("run")});
+        run.start({"run", writeTopology(m_dir, "39", "fail"), "--out", run.dir.filePath("run")});
         QVERIFY2(signalAtRound(run, 3, "party1/worker0", SIGKILL), run.out.constData());
         QCOMPARE(run.finish(60000), 1);
         const QByteArray all = run.out + run.err;
@@ -231,7 +214,7 @@ private Q_SLOTS:
 
     void aStoppedWorkerIsLeftOutThenRejoins() {
         Run run;
-        run.start({"run", writeTopology(m_dir, "continue"), "--out", run.dir.filePath("run")});
+        run.start({"run", writeTopology(m_dir, "39", "continue"), "--out", run.dir.filePath("run")});
         QVERIFY2(signalAtRound(run, 4, "party2/worker0", SIGSTOP), run.out.constData());
         QVERIFY2(waitForRowsAfter(run, "party2/worker0 declared down", 2, 60000), run.out.constData());
         const qsizetype down = run.out.indexOf("party2/worker0 declared down");
@@ -254,7 +237,7 @@ private Q_SLOTS:
     // workers train again to the last round.
     void aSilentPartyServerIsLeftOutThenItsPartyRejoins() {
         Run run;
-        run.start({"run", writeTopology(m_dir, "continue"), "--out", run.dir.filePath("run")});
+        run.start({"run", writeTopology(m_dir, "39", "continue"), "--out", run.dir.filePath("run")});
         QVERIFY2(signalAtRound(run, 4, "party2/server0", SIGSTOP), run.out.constData());
         QVERIFY2(waitForRowsAfter(run, "party2/server0 declared down", 2, 60000), run.out.constData());
         const QList<qint64> pids = taggedProcesses(run.tag, "--node party2/server0");
@@ -272,7 +255,7 @@ private Q_SLOTS:
     // A worker that never comes back (stopped for good) does not hold the run open: its party
     // goes on without it, and once every other role has finished, it is stopped.
     void aWorkerThatNeverComesBackDoesNotHoldTheRunOpen() {
-        const QString topology = writeTopology(m_dir, "continue", [](QJsonObject& t) {
+        const QString topology = writeTopology(m_dir, "39", "continue", [](QJsonObject& t) {
             QJsonObject training = t["training"].toObject();
             training["rounds"] = 8;
             t["training"] = training;
@@ -291,7 +274,7 @@ private Q_SLOTS:
     // round_timeout_s: a worker 20 times slower than the others never makes a round's deadline;
     // the rounds close without it, its pushes come late and are dropped, and the run finishes.
     void aRoundTimeoutLeavesASlowWorkerBehind() {
-        const QString topology = writeTopology(m_dir, "continue", [](QJsonObject& t) {
+        const QString topology = writeTopology(m_dir, "39", "continue", [](QJsonObject& t) {
             QJsonArray parties = t["parties"].toArray();
             QJsonObject party2 = parties[2].toObject(), roles = party2["roles"].toObject();
             roles["workers"] = QJsonArray{QJsonObject{{"count", 1}}, QJsonObject{{"count", 1}, {"slowdown", 20}}};

@@ -1,6 +1,7 @@
 // The scheduler with real clients over loopback: rendezvous hands every member the same node
-// table, a barrier releases nobody until all have arrived, a stranger is not let in, and the
-// scheduler exits cleanly once every member has said bye.
+// table, a barrier releases nobody until all have arrived, a stranger is not let in, the
+// scheduler exits cleanly once every member has said bye, and one restarted mid-run has every
+// member register again.
 #include "RoleError.h"
 #include "SchedulerClient.h"
 #include "SchedulerRole.h"
@@ -217,10 +218,61 @@ private Q_SLOTS:
             changes.clear();
             QTRY_VERIFY_WITH_TIMEOUT(!(changes += server.takeMembershipChanges()).isEmpty(), 10000);
             QVERIFY(changes.first().up);
-            QCOMPARE(changes.first().reason, QString());  // (the reason travels to the controller only)
+            QCOMPARE(changes.first().reason, QStringLiteral("restarted"));
+            QVERIFY(changes.first().restarted);  // a new process: its server sends it what it had again
             for (SchedulerClient* c : {&server, &w0, &again}) c->leave();
             QCOMPARE(schedulerExit.get(), int(kRoleOk));
         }
+    }
+
+    // fault_policy continue: a scheduler that dies mid-run (its socket gone) and is started again
+    // learns it was restarted from a member's heartbeat: every member registers again, nobody is
+    // declared down or aborted, and the new one ends cleanly when they all say bye.
+    void aRestartedSchedulerHasItsMembersRegisterAgain() {
+        Topology t = smallTopology();
+        t.training.faultPolicy = QStringLiteral("continue");
+        t.training.heartbeatTimeoutS = 3;
+        const Node scheduler = *t.node("party1/scheduler");
+        auto first = std::make_unique<RoleContext>(t, scheduler, QDir::tempPath());
+        auto firstExit = std::async(std::launch::async, [&] { return runScheduler(*first); });
+        std::vector<std::unique_ptr<RoleContext>> contexts;
+        std::vector<std::unique_ptr<SchedulerClient>> members;
+        const QStringList ids{"party1/server0", "party1/worker0", "party1/worker1"};
+        for (const QString& id : ids) {
+            contexts.push_back(std::make_unique<RoleContext>(t, *t.node(id), QDir::tempPath()));
+            members.push_back(std::make_unique<SchedulerClient>(*contexts.back(), scheduler,
+                                                                id.endsWith("server0") ? "tcp://127.0.0.1:19201" : ""));
+        }
+        std::vector<std::future<QList<PeerInfo>>> joins;
+        for (auto& m : members) joins.push_back(std::async(std::launch::async, [&m] { return m->join(); }));
+        for (auto& j : joins) QCOMPARE(j.get().size(), 3);
+        members.front()->watchMembership();
+
+        first->zmq.shutdown();  // its death: the socket goes, the members' heartbeats find nobody
+        QVERIFY_THROWS_EXCEPTION(zmq::error_t, firstExit.get());
+        first.reset();  // (its port is free once its context is gone)
+        QTest::qWait(1500);
+        RoleContext second(t, scheduler, QDir::tempPath());
+        auto secondExit = std::async(std::launch::async, [&] { return runScheduler(second); });
+        const auto byeAll = qScopeGuard([&] { for (auto& m : members) m->leave(); });  // (a failed check ends it too)
+        // The workers register again: the server is told each is up (rejoined, not restarted).
+        const QSet<QString> workers{"party1/worker0", "party1/worker1"};
+        QSet<QString> rejoined;
+        bool onlyRejoins = true;
+        auto allRejoined = [&] {
+            for (const MembershipChange& c : members.front()->takeMembershipChanges()) {
+                onlyRejoins = onlyRejoins && c.up && !c.restarted;
+                rejoined.insert(c.node);
+            }
+            return rejoined == workers;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(allRejoined(), 10000);
+        QVERIFY(onlyRejoins);
+        QTest::qWait(4000);  // past heartbeat_timeout_s: nobody is found silent
+        for (auto& m : members) m->throwIfAborted();
+        QVERIFY(members.front()->takeMembershipChanges().isEmpty());
+        for (auto& m : members) m->leave();
+        QCOMPARE(secondExit.get(), int(kRoleOk));
     }
 };
 
