@@ -97,7 +97,7 @@ void AgentClient::resumeAfter(qint64 seq) {
 }
 
 void AgentClient::acknowledge(qint64 seq) {
-    if (seq <= m_acked) return;
+    if (seq <= m_acked || m_lost) return;
     m_acked = std::min(seq, m_lastSeq);
     send(Message(QStringLiteral("ack"), {{QStringLiteral("seq"), m_acked}}));
 }

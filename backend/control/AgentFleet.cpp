@@ -20,8 +20,12 @@ void AgentFleet::addAgent(const QString& host, const QString& label, const QStri
     a->setManualAcks(m_manualAcks);
     // (Less the agents' own patience: they count the orphan time from our last ping.)
     a->setStallTolerance(qint64(m_topology.training.orphanTimeoutS - control::kSilenceTimeoutS) * 1000);
-    if (resumeAfter >= 0) a->resumeAfter(resumeAfter);
-    else m_roster.agents << AgentRoster::Agent{host, label, endpoint, curve.serverPublicKey};
+    if (resumeAfter >= 0) {
+        a->resumeAfter(resumeAfter);
+    } else {  // (an agent started again replaces its predecessor)
+        m_roster.agents.removeIf([&](const AgentRoster::Agent& known) { return known.host == host; });
+        m_roster.agents << AgentRoster::Agent{host, label, endpoint, curve.serverPublicKey};
+    }
     connect(a, &AgentClient::resumedAfterStall, this, [this, label](qint64 ms) {
         Q_EMIT notice(QStringLiteral("controller"), QStringLiteral("this controller did not run for %1 s; the agent on %2 kept "
                                                                    "the run going and sends what it missed")
@@ -63,8 +67,18 @@ void AgentFleet::onReady(const QString& host, const QString& label, qint64 resum
     m_ready.insert(host);
     if (m_ready.size() < qsizetype(m_agents.size())) return;
     if (m_savesRoster) saveRoster();
-    m_allReady = true;
+    if (std::exchange(m_allReady, true)) return Q_EMIT agentBack(host);  // one started again
     Q_EMIT ready();
+}
+
+void AgentFleet::retireAgent(const QString& host) {
+    auto it = m_agents.find(host);
+    if (it == m_agents.end()) return;
+    it->second->close();  // (what it had delivered still comes: its events are real)
+    m_retired.push_back(std::move(it->second));
+    m_agents.erase(it);
+    m_ready.remove(host);
+    m_gone.remove(host);
 }
 
 void AgentFleet::onLost(const QString& host, const QString& reason, bool attached) {
@@ -151,6 +165,8 @@ void AgentFleet::close() {
         agent.release()->deleteLater();
     }
     m_agents.clear();
+    for (auto& agent : m_retired) agent.release()->deleteLater();
+    m_retired.clear();
 }
 
 // ---- AttachedFleet ----------------------------------------------------------------------------

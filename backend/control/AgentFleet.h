@@ -19,6 +19,7 @@
 #include <QHash>
 #include <QMap>
 #include <QSet>
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -50,6 +51,9 @@ public:
     static QString controllerSilentReason();
     // Stops talking to every agent (the run is over); safe inside one of their signals.
     void close();
+    // Whether an agent that dies now is started again with its roles (fault_policy continue,
+    // while the run is under way); asked when one dies. Only our own child agent can be.
+    void setAgentRestarts(std::function<bool()> allowed) { m_mayRestartAgent = std::move(allowed); }
 
 Q_SIGNALS:
     void ready();  // every agent answered its handshake and passed its checks
@@ -61,6 +65,10 @@ Q_SIGNALS:
     void logLine(const QString& node, const QString& stream, const QString& line);
     void deployProgress(const QString& host, const QString& stage);
     void hostDeployed(const QString& host, bool ok, const QString& error, double seconds);
+    // The agent on `host` died (`how`) and took its roles with it; it is started again after
+    // `delayMs` (restart `attempt` of `maxRestarts`), then agentBack: its roles are to start again.
+    void agentRestarting(const QString& host, const QString& how, int attempt, int maxRestarts, int delayMs);
+    void agentBack(const QString& host);
 
 protected:
     // `resumeAfter` >= 0: the history holds this agent's events up to it (attached).
@@ -71,6 +79,9 @@ protected:
     void sendShutdown();
     void sayGoodbye();  // shutdown to agents that are not our child; `gone` when they are
     void failUnlessReadyIn(int ms);  // the agents' handshakes (and deployment) must end in time
+    // An agent that died: no longer talked to, but kept until the fleet goes (the history may
+    // still acknowledge through it what it had sent).
+    void retireAgent(const QString& host);
     virtual QString busyHosts() const { return {}; }
 
     Topology m_topology;
@@ -81,8 +92,10 @@ protected:
     DeploymentKeys m_keys;  // the controller's and the agents' CURVE keys
     AgentRoster m_roster;   // how the agents are reached, for hips attach
     std::map<QString, std::unique_ptr<AgentClient>> m_agents;  // by host id ("" for the local agent)
+    std::vector<std::unique_ptr<AgentClient>> m_retired;       // agents that died during the run
     QSet<QString> m_ready, m_gone;
     bool m_shutdownSent = false;
+    std::function<bool()> m_mayRestartAgent;
 
 private:
     void onReady(const QString& host, const QString& label, qint64 resumeAfter, const QCborMap& hello);
@@ -103,7 +116,11 @@ protected:
     bool endsWithLastAgent() const override { return false; }
 
 private:
+    void launchAgent();
+    void onAgentExited(const QString& how, int code);
+    bool restartAgent(const QString& how);
     std::unique_ptr<LocalAgentLauncher> m_launcher;
+    int m_agentRestarts = 0;
 };
 
 class RemoteFleet : public AgentFleet {

@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <QTimer>
 #include <csignal>
+#include <cstring>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -29,11 +30,12 @@ LocalAgentLauncher::LocalAgentLauncher(QObject* parent) : QObject(parent) {
             Q_EMIT failed(QStringLiteral("cannot start %1: %2").arg(agentPath(), m_process.errorString()));
     });
     connect(&m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
-        // QProcess reports no signal number for a crash; the wait status is gone by now, so a
-        // killed agent is named as such, not by a meaningless exit code.
-        const bool killed = status == QProcess::CrashExit;
-        Q_EMIT exited(killed ? QStringLiteral("was killed by a signal") : QStringLiteral("exited with status %1").arg(code),
-                      killed ? -1 : code);
+        // (After a crash, Qt's exit code is the signal's number.)
+        if (status == QProcess::CrashExit)
+            return Q_EMIT exited(code > 0 ? QStringLiteral("was killed by signal %1 (%2)").arg(code).arg(QString::fromLocal8Bit(strsignal(code)))
+                                          : QStringLiteral("was killed by a signal"),
+                                 -1);
+        Q_EMIT exited(QStringLiteral("exited with status %1").arg(code), code);
     });
 }
 

@@ -99,7 +99,7 @@ void RunController::takeUpRecords(const QList<QJsonObject>& kept, double runStar
     for (const QJsonObject& r : kept) {
         const QString kind = r.value(QStringLiteral("kind")).toString();
         if (kind == metric::kTraffic) m_lastTraffic[r.value(QStringLiteral("node")).toString()] = r;
-        if (kind == metric::kEval) noteEvaluated(r);
+        firstOfItsRound(r);
         if (kind == metric::kMembership)
             m_membership[r.value(QStringLiteral("member")).toString()] = r.value(QStringLiteral("state")).toString();
         m_lastRecordAt = std::max(m_lastRecordAt, r.value(QStringLiteral("t")).toDouble() - runStarted);

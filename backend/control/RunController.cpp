@@ -53,6 +53,8 @@ QJsonObject RunSummary::toJson() const {
             {"bytes_inside", double(bytesInside)}, {"bytes_across", double(bytesAcross)}, {"samples", double(samples)}};
 }
 
+static double unixNow() { return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0; }
+
 static QString describeExit(const ProcessInfo& p) {
     QString what = p.crashed
         ? QStringLiteral("was killed by signal %1 (%2)").arg(p.exitCode).arg(QString::fromLocal8Bit(strsignal(p.exitCode)))
@@ -140,7 +142,7 @@ void RunController::carryOn(const QList<QJsonObject>& kept) {
     for (const QJsonObject& r : kept) {
         if (r.value(QStringLiteral("kind")).toString() == metric::kTraffic)
             carryTraffic(r);
-        if (r.value(QStringLiteral("kind")).toString() == metric::kEval) noteEvaluated(r);
+        firstOfItsRound(r);
         for (const RoundRow& row : m_progress->ingest(r, r.value(QStringLiteral("t")).toDouble() - firstT)) Q_EMIT roundCompleted(row);
     }
     for (const RoundRow& row : m_progress->finish()) Q_EMIT roundCompleted(row);
@@ -175,6 +177,12 @@ void RunController::useFleet(std::unique_ptr<AgentFleet> fleet) {
     connect(f, &AgentFleet::logLine, this, &RunController::logLine);
     connect(f, &AgentFleet::deployProgress, this, &RunController::deployProgress);
     connect(f, &AgentFleet::hostDeployed, this, &RunController::hostDeployed);
+    connect(f, &AgentFleet::agentRestarting, this, &RunController::onAgentRestarting);
+    connect(f, &AgentFleet::agentBack, this, &RunController::startRolesAgain);
+    f->setAgentRestarts([this] {
+        return m_topology.training.continuesThroughFailures() && !m_endingStragglers &&
+               (m_state == RunState::Starting || m_state == RunState::Running);
+    });
     f->start();
 }
 
@@ -195,8 +203,13 @@ QString RunController::realRunDir() const { return QFileInfo(m_dir.path()).canon
 void RunController::onAgentsReady() {
     if (m_state != RunState::Deploying) return;
     setState(RunState::Starting);
+    startRoles([](const ProcessInfo&) { return true; });
+}
+
+void RunController::startRoles(const std::function<bool(const ProcessInfo&)>& which) {
     const QString json = QString::fromUtf8(TopologyWriter::toJson(m_topology));
     auto startNode = [&](const Node& n) {
+        if (!which(m_processes.value(n.id))) return;
         const StartCommand start{n.id, m_fleet->outDirFor(n), json, m_nodeKeys.value(n.id), m_peerKeys, m_topology.training.threads};
         m_fleet->send(n, start.toMessage());
     };
@@ -206,13 +219,41 @@ void RunController::onAgentsReady() {
         if (n.kind != RoleKind::GlobalScheduler && n.kind != RoleKind::Scheduler) startNode(n);
 }
 
+// fault_policy continue: the agent died and took its roles with it; it is started again, and then
+// they are (startRolesAgain), each as a restart of its own (the same keys, so the same identity).
+void RunController::onAgentRestarting(const QString& host, const QString& how, int attempt, int maxRestarts, int delayMs) {
+    const QString agent = host.isEmpty() ? QStringLiteral("the local agent") : QStringLiteral("the agent on ") + host;
+    recordNotice(QStringLiteral("agent"), QStringLiteral("%1 %2 and took its roles with it; restart %3 of %4 in %5 s")
+                                              .arg(agent, how).arg(attempt).arg(maxRestarts).arg(double(delayMs) / 1000.0));
+    for (ProcessInfo& p : m_processes) {
+        if ((!host.isEmpty() && p.node.host != host) || p.state == ProcessInfo::State::Exited || p.state == ProcessInfo::State::Failed ||
+            p.state == ProcessInfo::State::Stopped)
+            continue;
+        const bool wasUp = p.state == ProcessInfo::State::Running;
+        p.state = ProcessInfo::State::Restarting;
+        p.ended = unixNow();
+        p.error = QStringLiteral("ended with its agent, which ") + how;
+        ++p.restarts;
+        m_recorder->process(p);
+        Q_EMIT processChanged(p);
+        if (!wasUp) continue;
+        carryTraffic(m_lastTraffic.value(p.node.id));  // (its next process counts from zero)
+        recordNotice(p.node.id, QStringLiteral("%1 (pid %2) %3; it starts again with the agent").arg(p.node.id).arg(p.pid).arg(p.error));
+    }
+}
+
+void RunController::startRolesAgain(const QString& host) {
+    if (m_state != RunState::Starting && m_state != RunState::Running) return;  // (a stop's shutdown follows)
+    startRoles([&](const ProcessInfo& p) {
+        return p.state == ProcessInfo::State::Restarting && (host.isEmpty() || p.node.host == host);
+    });
+}
+
 void RunController::onEvent(AgentClient* agent, const QCborMap& e, qint64 seq) {
     m_recorder->beginEvent();
     handleEvent(e);
     m_recorder->noteEvent(agent, seq, m_dir.metricsBytes());  // (without a history the agent client acknowledged it already)
 }
-
-static double unixNow() { return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0; }
 
 void RunController::handleEvent(const QCborMap& e) {
     const QString kind = e.value(QStringLiteral("kind")).toString();
@@ -333,9 +374,7 @@ QJsonArray RunController::withCarry(const QJsonArray& links, const QHash<QString
 void RunController::onMetric(const QString& json) {
     QJsonObject metric = QJsonDocument::fromJson(json.toUtf8()).object();
     QByteArray line = json.toUtf8();
-    // A round is evaluated once: a restarted master may be given the model its predecessor had
-    // evaluated just before it died (the same model, the same figures), which is not kept twice.
-    if (metric.value(QStringLiteral("kind")).toString() == metric::kEval && !noteEvaluated(metric)) return;
+    if (!firstOfItsRound(metric)) return;
     if (metric.value(QStringLiteral("kind")).toString() == metric::kTraffic &&
         m_trafficCarry.contains(metric.value(QStringLiteral("node")).toString())) {
         metric.insert(QStringLiteral("links"), withCarry(metric.value(QStringLiteral("links")).toArray(),
@@ -362,10 +401,17 @@ void RunController::onMetric(const QString& json) {
     for (const RoundRow& row : m_progress->ingest(metric, at)) Q_EMIT roundCompleted(row);
 }
 
-bool RunController::noteEvaluated(const QJsonObject& eval) {
-    const int round = eval.value(metric::kRound).toInt(-1);
-    if (m_evaluatedRounds.contains(round)) return false;
-    m_evaluatedRounds.insert(round);
+// A round is evaluated once: a restarted master may be given the model its predecessor had
+// evaluated just before it died (the same model, the same figures), which is not kept twice. A
+// global server's round is aggregated once: a restarted one reports the round it recovered
+// again, in case that record died with its predecessor.
+bool RunController::firstOfItsRound(const QJsonObject& record) {
+    const QString kind = record.value(QStringLiteral("kind")).toString();
+    if (kind != metric::kEval && kind != metric::kAggregate) return true;
+    const QString key = kind == metric::kEval ? kind : kind + QLatin1Char(' ') + record.value(QStringLiteral("node")).toString();
+    const int round = record.value(metric::kRound).toInt(-1);
+    if (m_roundsSeen[key].contains(round)) return false;
+    m_roundsSeen[key].insert(round);
     return true;
 }
 

@@ -22,6 +22,7 @@
 #include <QMap>
 #include <QJsonArray>
 #include <QSet>
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -112,11 +113,14 @@ private:
     void takeUpRecords(const QList<QJsonObject>& kept, double runStarted);
     QString realRunDir() const;  // the run directory with links resolved
     void onAgentsReady();
+    void startRoles(const std::function<bool(const ProcessInfo&)>& which);  // schedulers first
+    void onAgentRestarting(const QString& host, const QString& how, int attempt, int maxRestarts, int delayMs);
+    void startRolesAgain(const QString& host);
     void onEvent(AgentClient* agent, const QCborMap& event, qint64 seq);
     void handleEvent(const QCborMap& event);
     void onExited(ProcessInfo& p, const QCborMap& event);
     void onMetric(const QString& json);
-    bool noteEvaluated(const QJsonObject& eval);  // false: that round's evaluation is in already
+    bool firstOfItsRound(const QJsonObject& record);  // false: an evaluation or aggregate of a round in already
     void fail(const QString& reason);
     void stopRoles();
     void finishWhenQuiet();
@@ -150,7 +154,7 @@ private:
     bool m_finishedEmitted = false;
     bool m_userStopped = false;  // stop() was called: the run ends "stopped", not "failed"
     QHash<QString, QJsonObject> m_lastTraffic;  // each node's last traffic record (with any carry)
-    QSet<int> m_evaluatedRounds;
+    QHash<QString, QSet<int>> m_roundsSeen;  // "eval", "aggregate <node>" → rounds recorded
     QHash<QString, QString> m_membership;  // each member's last state as the schedulers declared it
     bool m_endingStragglers = false;  // fault_policy continue: the rounds are done, workers left are stopped
     std::unique_ptr<AgentFleet> m_fleet;  // last: it goes first

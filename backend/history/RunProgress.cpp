@@ -34,6 +34,10 @@ QList<RoundRow> RunProgress::ingest(const QJsonObject& r, double elapsed) {
         p.aggregated = true;
         p.aggregatedAt = elapsed;
         markTrained(p, elapsed);
+        // Rounds close in order, so the rounds before this one are done, even one whose own
+        // aggregate record never came (its agent died with it unsent: fault_policy continue).
+        for (int before = m_nextRound; before < round; ++before)
+            if (Pending& q = m_pending[before]; !q.aggregated) q.aggregated = true, q.aggregatedAt = elapsed;
         // Every worker's report of a round comes before the next round can close; one still
         // missing belongs to a worker that died or was left out (fault_policy continue).
         for (auto it = m_pending.begin(); it != m_pending.end() && it.key() < round; ++it)

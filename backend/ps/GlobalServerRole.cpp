@@ -13,6 +13,7 @@
 #include "WanLinks.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <cstdio>
 
@@ -48,6 +49,7 @@ public:
         m_policy = makeGlobalPolicy(m_tier);
         if (recoversGlobalServer(m_ctx.training())) m_tier.beforePublish = [this] { keepRecoveryPoint(); };
         if (!recover() && m_ctx.training().resumeRound > 0) resume();
+        if (m_tier.beforePublish && QFileInfo::exists(finishedMark())) return finishedBefore();
         m_roundStart = Clock::now();
         m_scheduler.watchMembership();
         m_scheduler.watchWorkThread();
@@ -65,6 +67,8 @@ public:
             if (type == message::kInit) onInit(*e);
             else if (type == message::kPull) addPull(e->peer, e->message.integer(QStringLiteral("version")));
             else if (type == message::kPush) m_policy->onPush(*e);
+            else if (type == message::kEvaluated && e->peer == m_master)
+                m_masterHasFinal = e->message.integer(QStringLiteral("round")) >= m_ctx.training().rounds;
             else m_log.reject(e->peer, QStringLiteral("unexpected message '%1'").arg(type));
             if (m_model.version >= 0) {
                 const QStringList ready = m_pulls.take(m_model.version);
@@ -72,8 +76,16 @@ public:
                 noteServed(ready);
             }
         }
+        // A restart from here on (killed while its last answers go out) has nothing left to do.
+        if (m_tier.beforePublish) QFile(finishedMark()).open(QIODevice::WriteOnly);
         m_scheduler.leave();
         m_channel.lingerOnClose(5s);
+        return kRoleOk;
+    }
+
+    int finishedBefore() {
+        std::fprintf(stderr, "%s: restarted after it had served every round; nothing is left to do\n", qPrintable(m_ctx.node.id));
+        m_scheduler.leave();
         return kRoleOk;
     }
 
@@ -106,12 +118,15 @@ private:
     // fault_policy continue: each model is kept before anyone gets any of it (GlobalTier::
     // beforePublish), in the run directory's recovery/, apart from the checkpoints that
     // hips run --resume takes (those come with every worker's state, every checkpoint_every rounds).
-    // (One per launch: a resumed run's first start finds none of an earlier launch's.)
-    QString recoveryDirectory() const { return QDir(m_ctx.outDir).filePath(QStringLiteral("recovery/") + m_ctx.launch); }
+    // (One per global server, and per launch in it: a resumed run's first start finds none of an
+    // earlier launch's.)
+    QString nodeRecoveryDirectory() const { return QDir(m_ctx.outDir).filePath(QStringLiteral("recovery/") + m_ctx.node.id); }
+    QString recoveryDirectory() const { return QDir(nodeRecoveryDirectory()).filePath(m_ctx.launch); }
+    QString finishedMark() const { return QDir(recoveryDirectory()).filePath(QStringLiteral("finished")); }
 
     void keepRecoveryPoint() {
         if (!std::exchange(m_keptRecoveryPoint, true)) {  // an earlier launch's go
-            QDir all(QDir(m_ctx.outDir).filePath(QStringLiteral("recovery")));
+            QDir all(nodeRecoveryDirectory());
             for (const QString& launch : all.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
                 if (launch != m_ctx.launch) QDir(all.filePath(launch)).removeRecursively();
         }
@@ -119,6 +134,7 @@ private:
         const Checkpoint c{m_model.version / steps, m_model.version, std::vector<float>(m_model.data, m_model.data + m_model.size),
                            m_policy->optimizerState()};
         QString e = makePrivateDirectory(QDir(m_ctx.outDir).filePath(QStringLiteral("recovery")));
+        if (e.isEmpty()) e = makePrivateDirectory(nodeRecoveryDirectory());
         if (e.isEmpty()) e = makePrivateDirectory(recoveryDirectory());
         if (e.isEmpty()) e = writeCheckpoint(recoveryDirectory(), c, m_ctx.training(), m_ctx.node.rank);
         // Without it a restart would go back further than the parties: that is no longer a restart.
@@ -130,6 +146,7 @@ private:
     // scheduler tells them it is back. Returns false when there is nothing to recover (a first start).
     bool recover() {
         if (!m_tier.beforePublish || !QFileInfo::exists(checkpointDirectory(recoveryDirectory()))) return false;
+        if (QFileInfo::exists(finishedMark())) return true;  // (run() leaves at once)
         QString error;
         std::optional<Checkpoint> c = readCheckpoint(recoveryDirectory(), m_ctx.training(), m_shardSize, &error, m_ctx.node.rank);
         if (!c) throw RoleError("restarted, but cannot recover the model: " + error.toStdString());
@@ -140,6 +157,11 @@ private:
                      static_cast<long long>(c->round));
         m_ctx.metrics.report(metric::kModelInit, {{QStringLiteral("parameters"), qint64(m_model.size)},
                                                    {QStringLiteral("recovered_round"), c->round}});
+        // That round's record may have died with its predecessor, unsent (the controller keeps one).
+        if (c->round > 0)
+            m_ctx.metrics.report(metric::kAggregate, {{metric::kRound, c->round}, {metric::kApplySeconds, 0.0},
+                                                      {metric::kLatePushes, qint64(0)}, {metric::kRoundSeconds, 0.0},
+                                                      {QStringLiteral("recovered"), true}});
         return true;
     }
 
@@ -212,7 +234,6 @@ private:
             ModelVersion snapshot = m_model;
             snapshot.version = round;
             sendModel(m_channel, m_master, snapshot, QStringLiteral("snapshot"));
-            m_masterHasFinal = final;
         }
     }
 
@@ -232,7 +253,7 @@ private:
     std::unique_ptr<GlobalPolicy> m_policy;
     QSet<QString> m_servedFinal, m_down;
     RejectionLog m_log{m_ctx.node.id};
-    bool m_masterHasFinal = false;
+    bool m_masterHasFinal = false;  // the master evaluated the final round's model (kEvaluated)
     qint64 m_lastRound = 0;  // the last round done
     bool m_keptRecoveryPoint = false;
     Clock::time_point m_roundStart;

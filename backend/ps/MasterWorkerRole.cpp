@@ -55,11 +55,10 @@ int runMasterWorker(RoleContext& ctx) {
     ShardedLinks links(ctx, servers, evaluator.parameterCount());
 
     const FloatBuffer initial = std::make_shared<std::vector<float>>(evaluator.initialWeights());
-    if (ctx.training().resumeRound == 0) {
-        links.init(initial);
-    } else {  // the global servers start from their checkpoints; a pull makes this node known to them
-        links.pull(0);
-    }
+    // (A global server that already has a model, restarted or resumed, keeps it: the init then
+    // only makes this node known to it, as a pull would.)
+    if (ctx.training().resumeRound == 0 || recoversGlobalServer(ctx.training())) links.init(initial);
+    else links.pull(0);  // the global servers start from their checkpoints
     // A restarted global server reaches this node only once it has heard from it again: the init
     // tells it (it keeps its own model, and sends the newest round's to evaluate).
     if (recoversGlobalServer(ctx.training())) scheduler.watchMembership();
@@ -95,6 +94,7 @@ int runMasterWorker(RoleContext& ctx) {
                             {QStringLiteral("skipped"), skipped}, {QStringLiteral("skipped_rounds"), skipped.size()}});
         writeModelMeta(ctx.outDir, version, stats.accuracy, ctx.training(), beginTime);
         evaluator.saveParameters(QDir(ctx.outDir).filePath(QStringLiteral("net.params")));
+        if (version >= rounds) links.sendToAll(Message(message::kEvaluated, {{QStringLiteral("round"), version}}));
     }
     QCborMap traffic = links.trafficFields();
     traffic.insert(QStringLiteral("round"), rounds);

@@ -31,6 +31,9 @@ public:
     }
 
     void onPush(Envelope& e) override {
+        // A restarted server (fault_policy continue) hears its workers' open round again before
+        // it has the global model (the global server may be down too): the pushes wait for it.
+        if (m_tier.model.version < 0 && m_early.size() < kMaxEarlyPushes) return m_early.push_back(std::move(e));
         const qint64 round = m_tier.model.round + 1;
         if (e.message.fields.value(QStringLiteral("pull")).toBool())
             m_tier.pulls.add(e.peer, e.message.integer(QStringLiteral("round")));
@@ -38,6 +41,10 @@ public:
         const bool complete = m_tier.model.version >= 0 && m_collector.add(e, round, m_tier.model.total);
         if (!wasOpen && m_collector.roundOpen()) m_roundOpenedAt = std::chrono::steady_clock::now();
         progress(round, complete);
+    }
+
+    void onGlobalModel() override {
+        for (Envelope& e : std::exchange(m_early, {})) onPush(e);
     }
 
     // fault_policy continue: a worker down is left out of the rounds until it is back.
@@ -104,6 +111,8 @@ protected:
     std::chrono::steady_clock::time_point m_roundOpenedAt;
     std::chrono::milliseconds m_timeout{0};
     int m_minWorkers = 1;
+    static constexpr size_t kMaxEarlyPushes = 4096;  // slices: a round's of every worker, with room
+    std::vector<Envelope> m_early;                   // pushes before the first global model
 };
 
 // HFA: the party's model moves by its workers' average every party sync; every k2-th sync, the
@@ -121,6 +130,7 @@ public:
         for (const ModelSlice& s : m_tier.model.slices)
             std::copy(s.floats.data, s.floats.data + s.floats.size, m_globalWeights->data() + s.offset);
         m_partyWeights = m_globalWeights;
+        Rounds::onGlobalModel();
     }
 
 private:

@@ -79,17 +79,28 @@ private:
     // Members heartbeat only once they have a table, so a heartbeat from one that never registered
     // here means this scheduler was restarted (fault_policy continue): it takes up the run, and
     // each member registers again.
+    // (Silences count only for members heard from since: one that said bye to our predecessor
+    // never speaks again, and one that died meanwhile is restarted and registers.)
     void askToRejoin(const QString& peer) {
         if (!std::exchange(m_tableSent, true)) {
             std::fprintf(stderr, "%s: restarted during the run; its members register again\n", qPrintable(m_ctx.node.id));
-            for (const QString& id : m_expected.keys()) m_lastSeen[id] = Clock::now();  // silences count from now
-            for (const QString& id : m_endpoints.keys()) sendTable(id);  // restarted meanwhile: waiting for a table
+            // Those that registered first were restarted meanwhile: they wait for a table, and
+            // their peers must learn that they lost what they held.
+            for (const QString& id : m_endpoints.keys()) {
+                m_restarted.insert(id);
+                sendTable(id);
+                markUp(id, QStringLiteral("restarted"), /*restarted=*/true);
+            }
         }
         sendTo(peer, Message(message::kRejoin));
     }
 
-    static Message rejoined(const QString& node) {
-        return Message(message::kMemberUp, {{QStringLiteral("node"), node}, {QStringLiteral("reason"), QStringLiteral("rejoined")}});
+    // What a member that rejoins is told of another: restarted (a new process), or rejoined.
+    Message upMessage(const QString& node) const {
+        const bool restarted = m_restarted.contains(node);
+        return Message(message::kMemberUp, {{QStringLiteral("node"), node},
+                                            {QStringLiteral("reason"), restarted ? QStringLiteral("restarted") : QStringLiteral("rejoined")},
+                                            {QStringLiteral("restarted"), restarted}});
     }
 
     void onRegister(const Envelope& e) {
@@ -98,16 +109,19 @@ private:
         if (m_tableSent && e.message.fields.value(QStringLiteral("rejoin")).toBool()) {
             // Alive all along: its server may have been told otherwise by our predecessor.
             if (m_down.contains(e.peer)) markUp(e.peer, QStringLiteral("heartbeats again"));
-            else tellMembers(rejoined(e.peer), e.peer);
-            // ... and it learns of those that rejoined before it was heard from.
+            else tellMembers(upMessage(e.peer), e.peer);
+            // ... and it learns of those that came back before it was heard from, and who is down.
             for (auto it = m_endpoints.cbegin(); it != m_endpoints.cend(); ++it)
-                if (it.key() != e.peer && !m_down.contains(it.key())) sendTo(e.peer, rejoined(it.key()));
+                if (it.key() != e.peer && !m_down.contains(it.key())) sendTo(e.peer, upMessage(it.key()));
+            tellWhoIsDown(e.peer);
             return;
         }
         if (m_tableSent) {  // a restarted node rejoins, and its server learns it is back
+            m_restarted.insert(e.peer);
             markUp(e.peer, m_down.contains(e.peer) ? QStringLiteral("restarted") : QStringLiteral("restarted before it was found silent"),
                    /*restarted=*/true);
             sendTable(e.peer);
+            tellWhoIsDown(e.peer);
             return;
         }
         if (m_endpoints.size() < m_expected.size()) return;
@@ -141,12 +155,19 @@ private:
         return {};
     }
 
+    // (A restarted scheduler has not heard from every member yet: the others are where the
+    // topology puts them, as they bind there.)
     void sendTable(const QString& peer) {
         QCborArray nodes;
         for (auto it = m_expected.begin(); it != m_expected.end(); ++it)
             nodes.append(QCborMap{{QStringLiteral("id"), it.key()}, {QStringLiteral("role"), roleName(it->kind)},
-                                  {QStringLiteral("endpoint"), m_endpoints.value(it.key())}});
+                                  {QStringLiteral("endpoint"), m_endpoints.value(it.key(), m_ctx.topology.endpoint(*it))}});
         sendTo(peer, Message(message::kTable, {{QStringLiteral("nodes"), nodes}}));
+    }
+
+    void tellWhoIsDown(const QString& peer) {
+        for (const QString& down : m_down)
+            sendTo(peer, Message(message::kMemberDown, {{QStringLiteral("node"), down}, {QStringLiteral("reason"), m_downEvidence.value(down)}}));
     }
 
     void onBarrier(const Envelope& e) {
@@ -170,6 +191,7 @@ private:
     // why the run cannot go on when too few are left (min_workers, min_parties), else nothing.
     QString markDown(const QString& node, const QString& evidence) {
         m_down.insert(node);
+        m_downEvidence.insert(node, evidence);
         std::fprintf(stderr, "%s: %s; the run goes on without it (fault_policy continue)\n", qPrintable(m_ctx.node.id), qPrintable(evidence));
         m_ctx.metrics.report(metric::kMembership, {{QStringLiteral("member"), node}, {QStringLiteral("state"), QStringLiteral("down")},
                                                    {QStringLiteral("reason"), evidence}});
@@ -259,10 +281,11 @@ private:
     RoleContext& m_ctx;
     Channel m_channel;
     QHash<QString, Node> m_expected;
-    QHash<QString, QString> m_endpoints, m_settings;
+    QHash<QString, QString> m_endpoints, m_settings, m_downEvidence;
     QHash<QString, Clock::time_point> m_lastSeen;
     QHash<QString, QSet<QString>> m_barriers;
     QSet<QString> m_byes, m_down, m_heard;
+    QSet<QString> m_restarted;  // members that registered anew during the run (new processes)
     bool m_tableSent = false, m_aborted = false;
     RejectionLog m_log{m_ctx.node.id};
 };

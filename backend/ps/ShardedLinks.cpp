@@ -46,8 +46,10 @@ ShardedLinks::ShardedLinks(RoleContext& ctx, const QList<PeerInfo>& servers, siz
     }
 }
 
-void ShardedLinks::pull(qint64 version) {
-    for (auto& c : m_channels) c->send(Message(message::kPull, {{QStringLiteral("version"), version}}));
+void ShardedLinks::pull(qint64 version) { sendToAll(Message(message::kPull, {{QStringLiteral("version"), version}})); }
+
+void ShardedLinks::sendToAll(const Message& message) {
+    for (auto& c : m_channels) c->send(Message(message.type, message.fields));  // (header only)
 }
 
 void ShardedLinks::push(qint64 round, qint64 base, const FloatBuffer& update, double weight) {

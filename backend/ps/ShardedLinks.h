@@ -34,6 +34,7 @@ public:
 
     // A pull of `version` or newer to every server.
     void pull(qint64 version);
+    void sendToAll(const Message& message);
     // The whole-model update as each server's push (ModelSlices' sendPush).
     void push(qint64 round, qint64 base, const FloatBuffer& update, double weight);
     // The whole-model initial weights as each server's init.

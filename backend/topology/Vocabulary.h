@@ -60,6 +60,9 @@ inline constexpr QLatin1String kPush{"push"};    // {round, base, offset, total,
 inline constexpr QLatin1String kPull{"pull"};    // {version}: the model of at least that version, please
 inline constexpr QLatin1String kModel{"model"};  // {version, offset, total} + a slice of a model
 inline constexpr QLatin1String kInit{"init"};    // the master's initial model, to the global server
+// {round}: the master evaluated the final round's model; the global servers wait for it (a master
+// restarted while evaluating it gets it again).
+inline constexpr QLatin1String kEvaluated{"evaluated"};
 // Schedulers.
 inline constexpr QLatin1String kRegister{"register"};
 inline constexpr QLatin1String kTable{"table"};

@@ -245,6 +245,26 @@ private Q_SLOTS:
         QCOMPARE(rows[2].testAccuracy, 0.7);
     }
 
+    // A round whose records all died with their agent (fault_policy continue restarts it): the
+    // next round's aggregate closes it (rounds close in order), as a row without figures, and the
+    // rows after it are not held back.
+    void aRoundWithoutRecordsIsClosedByTheNextAggregate() {
+        RunProgress progress(1, 4, 1);
+        QList<RoundRow> rows;
+        for (int round : {1, 3}) {
+            rows += progress.ingest({{"kind", "train"}, {"node", "p/worker0"}, {"round", round}, {"loss", 1.0}, {"samples", 64}}, round);
+            rows += progress.ingest({{"kind", "aggregate"}, {"node", "c/global_server0"}, {"round", round}}, round + 0.5);
+            rows += progress.ingest({{"kind", "eval"}, {"node", "c/master"}, {"round", round}, {"test_acc", 0.1 * round}}, round + 0.6);
+        }
+        QCOMPARE(rows.size(), 3);
+        QCOMPARE(rows[1].round, 2);
+        QVERIFY(std::isnan(rows[1].testAccuracy));
+        QCOMPARE(rows[1].trainLoss, 0.0);
+        QCOMPARE(rows[2].round, 3);
+        QCOMPARE(rows[2].testAccuracy, 0.3);
+        QCOMPARE(progress.aggregatedRounds(), 3);
+    }
+
     void storedRowsAreTheLiveRows() {
         QTemporaryDir dir;
         QString error;

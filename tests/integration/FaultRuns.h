@@ -44,11 +44,33 @@ inline QList<int> printedRounds(const QByteArray& out) {
     return rounds;
 }
 
-// Signals the first process of `node` in `run` once its table shows round `round`.
-inline bool signalAtRound(Run& run, int round, const QByteArray& node, int signal) {
-    if (!run.waitForOutput(QByteArray("\n") + QByteArray::number(round).rightJustified(5, ' ') + "  ", 120000)) return false;
-    const QList<qint64> pids = taggedProcesses(run.tag, "--node " + node);
-    return !pids.isEmpty() && ::kill(pid_t(pids.first()), signal) == 0;
+// Whether `pid` runs under a live agent: a role that is dying with its agent (already reparented)
+// is no victim of its own.
+inline bool underLiveAgent(qint64 pid) {
+    for (int depth = 0; depth < 4 && pid > 1; ++depth) {
+        QFile cmd(QStringLiteral("/proc/%1/cmdline").arg(pid)), stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!cmd.open(QIODevice::ReadOnly) || !stat.open(QIODevice::ReadOnly)) return false;
+        if (cmd.readAll().replace('\0', ' ').contains("hips-agent daemon")) return true;
+        const QByteArray fields = stat.readAll();
+        pid = fields.mid(fields.lastIndexOf(')') + 2).split(' ').value(1).toLongLong();  // (after the name: state, ppid)
+    }
+    return false;
+}
+
+// Signals the first process of `node` in `run` once its table shows round `round`; node "agent"
+// is the local agent. A role whose agent died just before is looked for again in its new one.
+// Returns the pid signalled, 0 if none was.
+inline qint64 signalAtRound(Run& run, int round, const QByteArray& node, int signal) {
+    if (!run.waitForOutput(QByteArray("\n") + QByteArray::number(round).rightJustified(5, ' ') + "  ", 120000)) {
+        qWarning("round %d was not printed within 120 s", round);
+        return 0;
+    }
+    const QByteArray needle = node == "agent" ? QByteArray("hips-agent daemon") : "--node " + node;
+    for (int tries = 0; tries < 300; ++tries, QTest::qWait(100))
+        for (qint64 pid : taggedProcesses(run.tag, needle))
+            if (underLiveAgent(pid)) return ::kill(pid_t(pid), signal) == 0 ? pid : 0;
+    qWarning("no process of %s under a live agent within 30 s", node.constData());
+    return 0;
 }
 
 }  // namespace hips::test
