@@ -77,7 +77,10 @@ public:
             }
         }
         // A restart from here on (killed while its last answers go out) has nothing left to do.
-        if (m_tier.beforePublish) QFile(finishedMark()).open(QIODevice::WriteOnly);
+        // (Without it, such a restart waits for rounds that never come: said, as the run is done.)
+        if (QFile mark(finishedMark()); m_tier.beforePublish && !mark.open(QIODevice::WriteOnly))
+            std::fprintf(stderr, "%s: cannot write %s (%s)\n", qPrintable(m_ctx.node.id), qPrintable(finishedMark()),
+                         qPrintable(mark.errorString()));
         m_scheduler.leave();
         m_channel.lingerOnClose(5s);
         return kRoleOk;

@@ -3,6 +3,7 @@
 #include "AsyncPushes.h"
 #include "ModeRegistry.h"
 #include "RoundCollector.h"
+#include "ShardedLinks.h"
 #include "VectorMath.h"
 #include "Vocabulary.h"
 
@@ -33,7 +34,7 @@ public:
     void onPush(Envelope& e) override {
         // A restarted server (fault_policy continue) hears its workers' open round again before
         // it has the global model (the global server may be down too): the pushes wait for it.
-        if (m_tier.model.version < 0 && m_early.size() < kMaxEarlyPushes) return m_early.push_back(std::move(e));
+        if (m_tier.model.version < 0) return keepUntilTheModel(e);
         const qint64 round = m_tier.model.round + 1;
         if (e.message.fields.value(QStringLiteral("pull")).toBool())
             m_tier.pulls.add(e.peer, e.message.integer(QStringLiteral("round")));
@@ -44,7 +45,23 @@ public:
     }
 
     void onGlobalModel() override {
+        m_earlyBytes = 0;
         for (Envelope& e : std::exchange(m_early, {})) onPush(e);
+    }
+
+    // At most one round of every worker's pushes (this server's shard of the model each): a worker
+    // that sends more before the model is here has it refused, not kept.
+    void keepUntilTheModel(Envelope& e) {
+        const size_t shardBytes = sizeof(float) * shardMapOf(m_tier.ctx.training(), int(m_tier.ctx.topology.centralParty()->servers.size()))
+                                                      .shardSize(m_tier.ctx.node.rank);
+        size_t bytes = 0;
+        for (const zmq::message_t& f : e.message.frames) bytes += f.size();
+        if (m_earlyBytes + bytes > shardBytes * size_t(m_tier.workerIds.size())) {
+            m_log.reject(e.peer, QStringLiteral("more pushes than a round's before the global model is here"));
+            return;
+        }
+        m_earlyBytes += bytes;
+        m_early.push_back(std::move(e));
     }
 
     // fault_policy continue: a worker down is left out of the rounds until it is back.
@@ -111,8 +128,9 @@ protected:
     std::chrono::steady_clock::time_point m_roundOpenedAt;
     std::chrono::milliseconds m_timeout{0};
     int m_minWorkers = 1;
-    static constexpr size_t kMaxEarlyPushes = 4096;  // slices: a round's of every worker, with room
-    std::vector<Envelope> m_early;                   // pushes before the first global model
+    std::vector<Envelope> m_early;  // pushes before the first global model
+    size_t m_earlyBytes = 0;
+    RejectionLog m_log{m_tier.ctx.node.id};
 };
 
 // HFA: the party's model moves by its workers' average every party sync; every k2-th sync, the
