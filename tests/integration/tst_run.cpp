@@ -485,7 +485,7 @@ private Q_SLOTS:
     // than the 10 s silence limit, with no metric in between, must not end the run.
     void longQuietRoundIsNotMistakenForADeadAgent() {
         Run run;
-        run.start({"run", kSmall, "--out", run.dir.path(), "--rounds", "1", "--local-iters", "12000"});
+        run.start({"run", kSmall, "--out", run.dir.path(), "--rounds", "1", "--local-iters", "16000"});
         QVERIFY2(run.finish(240000) == 0, run.err.constData());
         QFile metrics(run.dir.filePath("metrics.jsonl"));
         QVERIFY(metrics.open(QIODevice::ReadOnly));
