@@ -24,9 +24,14 @@ SchedulerClient::~SchedulerClient() {
     if (m_heartbeat.joinable()) m_heartbeat.join();
 }
 
-Envelope SchedulerClient::waitFor(const QString& type) {
+Envelope SchedulerClient::waitFor(const QString& type, const std::function<void()>& everyTwoSeconds) {
     const auto deadline = std::chrono::steady_clock::now() + m_ctx.replyTimeout();
+    auto nextPoke = std::chrono::steady_clock::now() + 2s;
     while (std::chrono::steady_clock::now() < deadline) {
+        if (everyTwoSeconds && std::chrono::steady_clock::now() >= nextPoke) {
+            everyTwoSeconds();
+            nextPoke += 2s;
+        }
         auto e = m_channel.receive(200ms);
         if (!e) continue;
         if (e->message.type == message::kAbort)
@@ -39,15 +44,19 @@ Envelope SchedulerClient::waitFor(const QString& type) {
                     std::to_string(m_ctx.training().replyTimeoutS) + " s; check that it runs and the port is reachable");
 }
 
-Message SchedulerClient::registration(bool rejoin) const {
+Message SchedulerClient::registration(bool rejoin, bool again) const {
     return Message(message::kRegister,
                    {{QStringLiteral("role"), roleName(m_ctx.node.kind)}, {QStringLiteral("endpoint"), m_endpoint},
-                    {QStringLiteral("settings"), m_ctx.training().agreementText()}, {QStringLiteral("rejoin"), rejoin}});
+                    {QStringLiteral("settings"), m_ctx.training().agreementText()}, {QStringLiteral("rejoin"), rejoin},
+                    {QStringLiteral("again"), again}});
 }
 
+// The registration is said again until the table comes: a scheduler that dies before sending
+// the table (fault_policy continue) takes it along, and its successor hears of this node only
+// so, as nodes heartbeat only once they have a table.
 QList<PeerInfo> SchedulerClient::join() {
     m_channel.send(registration(false));
-    const Envelope table = waitFor(message::kTable);
+    const Envelope table = waitFor(message::kTable, [this] { m_channel.send(registration(false, /*again=*/true)); });
     QList<PeerInfo> peers;
     for (const QCborValue& v : table.message.fields.value(QStringLiteral("nodes")).toArray()) {
         const QCborMap m = v.toMap();

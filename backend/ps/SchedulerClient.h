@@ -11,6 +11,7 @@
 #include "RoleContext.h"
 
 #include <atomic>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -56,8 +57,8 @@ public:
     static PeerInfo find(const QList<PeerInfo>& table, const QString& role);
 
 private:
-    Envelope waitFor(const QString& type);
-    Message registration(bool rejoin) const;
+    Envelope waitFor(const QString& type, const std::function<void()>& everyTwoSeconds = {});
+    Message registration(bool rejoin, bool again = false) const;
     void heartbeatLoop();
 
     RoleContext& m_ctx;

@@ -104,6 +104,10 @@ private:
     }
 
     void onRegister(const Envelope& e) {
+        // A registration said again while its node waits for the table: known here, it changes
+        // nothing (the table crossed it, or all have not registered yet); unknown, it is news to
+        // a restarted scheduler, whose predecessor took the first one along.
+        if (e.message.fields.value(QStringLiteral("again")).toBool() && m_endpoints.contains(e.peer)) return;
         m_endpoints[e.peer] = e.message.string(QStringLiteral("endpoint"));
         m_settings[e.peer] = printableText(e.message.string(QStringLiteral("settings")), 300);
         if (m_tableSent && e.message.fields.value(QStringLiteral("rejoin")).toBool()) {

@@ -225,6 +225,44 @@ private Q_SLOTS:
         }
     }
 
+    // fault_policy continue: a scheduler that dies after some members registered and before the
+    // table takes their registrations along; they say them again until a table comes, so that its
+    // successor hears of every member and the rendezvous completes.
+    void aSchedulerThatDiesBeforeTheTableLeavesNobodyWaiting() {
+        Topology t = smallTopology();
+        t.training.faultPolicy = QStringLiteral("continue");
+        const Node scheduler = *t.node("party1/scheduler");
+        auto first = std::make_unique<RoleContext>(t, scheduler, QDir::tempPath());
+        auto firstExit = std::async(std::launch::async, [&] { return runScheduler(*first); });
+        std::vector<std::unique_ptr<RoleContext>> contexts;
+        std::vector<std::unique_ptr<SchedulerClient>> members;
+        std::vector<std::future<QList<PeerInfo>>> joins;
+        for (const QString id : {"party1/server0", "party1/worker0", "party1/worker1"}) {
+            contexts.push_back(std::make_unique<RoleContext>(t, *t.node(id), QDir::tempPath()));
+            members.push_back(std::make_unique<SchedulerClient>(*contexts.back(), scheduler,
+                                                                id.endsWith("server0") ? "tcp://127.0.0.1:19201" : ""));
+        }
+        const auto byeAll = qScopeGuard([&] { for (auto& m : members) m->leave(); });
+        for (int i = 0; i < 2; ++i) joins.push_back(std::async(std::launch::async, [&m = members[i]] { return m->join(); }));
+        QTest::qWait(500);  // both registered with the first, which waits for the third
+
+        first->zmq.shutdown();
+        QVERIFY_THROWS_EXCEPTION(zmq::error_t, firstExit.get());
+        first.reset();
+        RoleContext second(t, scheduler, QDir::tempPath());
+        auto secondExit = std::async(std::launch::async, [&] { return runScheduler(second); });
+        joins.push_back(std::async(std::launch::async, [&m = members[2]] { return m->join(); }));
+        for (auto& j : joins) {
+            try {
+                QCOMPARE(j.get().size(), 3);
+            } catch (const RoleError& e) {  // (the registrations said once: no table within 10 s)
+                QFAIL(e.what());
+            }
+        }
+        for (auto& m : members) m->leave();
+        QCOMPARE(secondExit.get(), int(kRoleOk));
+    }
+
     // fault_policy continue: a scheduler that dies mid-run (its socket gone) and is started again
     // learns it was restarted from a member's heartbeat: every member registers again, nobody is
     // declared down or aborted, and the new one ends cleanly when they all say bye.
