@@ -90,12 +90,18 @@ void AgentFleet::onLost(const QString& host, const QString& reason, bool attache
         Q_EMIT gone(false);
         return;
     }
+    if (!m_shutdownSent && restartLostAgent(host, reason)) return;
     const Host* h = m_topology.host(host);
     Q_EMIT failed(h && !m_local ? reason + QStringLiteral("; the agent may have crashed: see %1/agent.log on that host, then "
                                                           "run again (it redeploys)").arg(h->installDir)
                                 : reason);
     // A silent agent cannot report its roles' exits; it stops them itself.
     if (m_local || m_gone.size() == qsizetype(m_agents.size())) Q_EMIT gone(false);
+}
+
+bool AgentFleet::mayRestartAgentAfter(int done) const {
+    return !m_shutdownSent && m_mayRestartAgent && m_mayRestartAgent() &&
+           done < int(m_topology.training.param(QStringLiteral("max_restarts")));
 }
 
 // Without agents.json a run cannot be taken up again: failing to write it is said, not fatal.

@@ -3,7 +3,8 @@
 // up, told to start and stop roles, heard from, and shut down. Three ways to have them:
 //
 //   LocalFleet     every host is this machine: one hips-agent, our child (LocalAgentLauncher)
-//   RemoteFleet    hips-agent deployed over SSH to each host (Deployer), then a handshake each
+//   RemoteFleet    hips-agent deployed over SSH to each host (Deployer), then a handshake each;
+//                  one that goes silent is deployed again (fault_policy continue)
 //   AttachedFleet  the agents of a run whose controller went away, reached through its
 //                  directory's agents.json (hips attach)
 //
@@ -52,7 +53,8 @@ public:
     // Stops talking to every agent (the run is over); safe inside one of their signals.
     void close();
     // Whether an agent that dies now is started again with its roles (fault_policy continue,
-    // while the run is under way); asked when one dies. Only our own child agent can be.
+    // while the run is under way); asked when one dies: our own child agent is launched again,
+    // one deployed over SSH deployed again. An attached run's agents are not.
     void setAgentRestarts(std::function<bool()> allowed) { m_mayRestartAgent = std::move(allowed); }
 
 Q_SIGNALS:
@@ -83,6 +85,12 @@ protected:
     // still acknowledge through it what it had sent).
     void retireAgent(const QString& host);
     virtual QString busyHosts() const { return {}; }
+    // The agent on `host` stopped answering (`reason`): whether it is being started again.
+    virtual bool restartLostAgent(const QString& host, const QString& reason) {
+        Q_UNUSED(host) Q_UNUSED(reason) return false;
+    }
+    // fault_policy continue, while the run is under way, and restarts left after `done` of them.
+    bool mayRestartAgentAfter(int done) const;
 
     Topology m_topology;
     QString m_runDir;
@@ -133,12 +141,20 @@ public:
 
 protected:
     QString busyHosts() const override;
+    bool restartLostAgent(const QString& host, const QString& reason) override;
 
 private:
+    void watch(Deployer* deployer);
     void onDeployed(const QList<HostDeployment>& results);
+    void redeploy(const QString& host);
+    void onRedeployed(const QString& host, const HostDeployment& result);
+    void saveKeys();
+    bool deploying() const;
     DeployOptions m_options;
     std::unique_ptr<Deployer> m_deployer;
+    std::vector<std::unique_ptr<Deployer>> m_redeployers;  // one per agent started again
     QMap<QString, QString> m_deployStage;  // hosts still deploying → their last stage
+    QHash<QString, int> m_agentRestarts;   // by host
 };
 
 class AttachedFleet : public AgentFleet {

@@ -58,8 +58,8 @@ void LocalFleet::onAgentExited(const QString& how, int code) {
 // then its roles, each as if it alone had been restarted: they rejoin, and the global server goes
 // on from its last recovery point.
 bool LocalFleet::restartAgent(const QString& how) {
+    if (!mayRestartAgentAfter(m_agentRestarts)) return false;
     const int maxRestarts = int(m_topology.training.param(QStringLiteral("max_restarts")));
-    if (!m_mayRestartAgent || !m_mayRestartAgent() || m_agentRestarts >= maxRestarts) return false;
     const int attempt = ++m_agentRestarts;
     const int delayMs = restartDelayMs(attempt);
     retireAgent(QString());

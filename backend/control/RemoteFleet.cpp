@@ -2,8 +2,10 @@
 #include "AgentFleet.h"
 
 #include "DeviceCheck.h"
+#include "FaultPolicy.h"
 
 #include <QFileInfo>
+#include <algorithm>
 #include <QTimer>
 
 namespace hips {
@@ -16,27 +18,31 @@ RemoteFleet::RemoteFleet(const Topology& topology, const QString& runDir, bool m
 
 RemoteFleet::~RemoteFleet() {
     if (m_deployer) m_deployer->disconnect(this);
+    for (const auto& d : m_redeployers) d->disconnect(this);
 }
 
-void RemoteFleet::start() {
-    m_deployer = std::make_unique<Deployer>();
-    connect(m_deployer.get(), &Deployer::progress, this, [this](const QString& host, const QString& stage) {
+void RemoteFleet::watch(Deployer* deployer) {
+    connect(deployer, &Deployer::progress, this, [this](const QString& host, const QString& stage) {
         m_deployStage[host] = stage;
         Q_EMIT deployProgress(host, stage);
         Q_EMIT logLine(QStringLiteral("controller"), QStringLiteral("stdout"), QStringLiteral("%1: %2").arg(host, stage));
     });
-    connect(m_deployer.get(), &Deployer::hostFinished, this, [this](const HostDeployment& r) {
+    connect(deployer, &Deployer::hostFinished, this, [this](const HostDeployment& r) {
         m_deployStage.remove(r.host);
         Q_EMIT hostDeployed(r.host, r.ok, r.error, r.seconds);
     });
+}
+
+void RemoteFleet::start() {
+    m_deployer = std::make_unique<Deployer>();
+    watch(m_deployer.get());
     connect(m_deployer.get(), &Deployer::finished, this, &RemoteFleet::onDeployed);
     // Keys for this deployment: the controller's (each agent admits only it); the agents get
     // theirs over SSH, and the roles theirs in their start commands.
     m_keys = DeploymentKeys::generate();
-    DeployOptions options = m_options;
-    options.controllerPublicKey = m_keys.controller.publicKey;
-    if (options.binDir.isEmpty()) options.binDir = QFileInfo(LocalAgentLauncher::agentPath()).absolutePath();
-    m_deployer->start(m_topology, options);
+    m_options.controllerPublicKey = m_keys.controller.publicKey;
+    if (m_options.binDir.isEmpty()) m_options.binDir = QFileInfo(LocalAgentLauncher::agentPath()).absolutePath();
+    m_deployer->start(m_topology, m_options);
     failUnlessReadyIn(kAgentStartTimeoutMs + kDeployTimeoutMs);
 }
 
@@ -50,8 +56,7 @@ void RemoteFleet::onDeployed(const QList<HostDeployment>& results) {
         m_keys.agents.insert(r.host, r.agentPublicKey);
         addAgent(r.host, r.host, r.agentEndpoint, m_keys.clientFor(r.host), asksForGpu(m_topology, r.host));  // on a failure elsewhere, to be shut down
     }
-    if (const QString e = m_keys.save(DeploymentKeys::pathFor(m_topology)); !e.isEmpty())
-        Q_EMIT logLine(QStringLiteral("controller"), QStringLiteral("stderr"), e + QStringLiteral(" (hips stop will not reach these agents)"));
+    saveKeys();
     if (m_shutdownSent) {  // stopped while deploying: the agents just started go at once
         m_shutdownSent = false;
         shutdown();
@@ -60,9 +65,71 @@ void RemoteFleet::onDeployed(const QList<HostDeployment>& results) {
     if (!errors.isEmpty()) Q_EMIT failed(errors.join(QStringLiteral("; ")));
 }
 
+void RemoteFleet::saveKeys() {
+    if (const QString e = m_keys.save(DeploymentKeys::pathFor(m_topology)); !e.isEmpty())
+        Q_EMIT logLine(QStringLiteral("controller"), QStringLiteral("stderr"), e + QStringLiteral(" (hips stop will not reach these agents)"));
+}
+
+// fault_policy continue: an agent that went silent (killed, or its host or link down) is deployed
+// again after a backoff, which replaces it if it still runs (with its roles); then its roles start
+// again, each as if it alone had been restarted.
+bool RemoteFleet::restartLostAgent(const QString& host, const QString& reason) {
+    if (!m_topology.host(host) || !mayRestartAgentAfter(m_agentRestarts.value(host))) return false;
+    const int attempt = ++m_agentRestarts[host];
+    const int delayMs = restartDelayMs(attempt);
+    retireAgent(host);
+    Q_EMIT agentRestarting(host, QStringLiteral("stopped answering (%1)").arg(reason), attempt,
+                           int(m_topology.training.param(QStringLiteral("max_restarts"))), delayMs);
+    QTimer::singleShot(delayMs, this, [this, host] {
+        if (!m_shutdownSent) redeploy(host);
+    });
+    return true;
+}
+
+void RemoteFleet::redeploy(const QString& host) {
+    m_redeployers.push_back(std::make_unique<Deployer>());
+    Deployer* deployer = m_redeployers.back().get();
+    watch(deployer);
+    connect(deployer, &Deployer::finished, this, [this, host](const QList<HostDeployment>& results) {
+        onRedeployed(host, results.value(0));
+    });
+    deployer->start(m_topology, m_options, host);
+}
+
+// A host that cannot be reached yet is tried again while restarts are left.
+void RemoteFleet::onRedeployed(const QString& host, const HostDeployment& r) {
+    if (!r.ok && m_shutdownSent) return;  // (the run is being stopped: nothing to start)
+    if (!r.ok) {
+        const int done = m_agentRestarts.value(host);
+        if (!mayRestartAgentAfter(done))
+            return Q_EMIT failed(QStringLiteral("the agent on %1 could not be started again: %2").arg(host, r.error));
+        const int delayMs = restartDelayMs(++m_agentRestarts[host]);
+        Q_EMIT notice(QStringLiteral("controller"), QStringLiteral("the agent on %1 could not be started again (%2); trying again in %3 s")
+                                                        .arg(host, r.error).arg(double(delayMs) / 1000.0));
+        QTimer::singleShot(delayMs, this, [this, host] {
+            if (!m_shutdownSent) redeploy(host);
+        });
+        return;
+    }
+    m_keys.agents.insert(host, r.agentPublicKey);
+    saveKeys();
+    // (Each agent's events are numbered from 1, and the history keeps a mark per label.)
+    addAgent(host, QStringLiteral("%1 (agent %2)").arg(host).arg(m_agentRestarts.value(host) + 1), r.agentEndpoint,
+             m_keys.clientFor(host), asksForGpu(m_topology, host));
+    if (m_shutdownSent) {  // stopped meanwhile: it goes at once, with the others
+        m_shutdownSent = false;
+        shutdown();
+    }
+}
+
+bool RemoteFleet::deploying() const {
+    if (m_deployer && !m_deployer->isDone()) return true;
+    return std::any_of(m_redeployers.begin(), m_redeployers.end(), [](const auto& d) { return !d->isDone(); });
+}
+
 void RemoteFleet::shutdown() {
     if (std::exchange(m_shutdownSent, true)) return;
-    if (m_deployer && !m_deployer->isDone()) {
+    if (deploying()) {
         // Hosts still deploying: their agents are shut down as soon as the deployment ends (see
         // onDeployed); finishing now would leave them running, and the deployment's threads
         // would be joined later on this thread.
@@ -73,7 +140,7 @@ void RemoteFleet::shutdown() {
 }
 
 QString RemoteFleet::busyHosts() const {
-    if (!m_deployer || m_deployer->isDone()) return {};
+    if (!deploying()) return {};
     QStringList busy;
     for (auto it = m_deployStage.begin(); it != m_deployStage.end(); ++it) busy << it.key() + " (" + it.value() + ')';
     return busy.join(", ");

@@ -222,6 +222,7 @@ void RunController::startRoles(const std::function<bool(const ProcessInfo&)>& wh
 // fault_policy continue: the agent died and took its roles with it; it is started again, and then
 // they are (startRolesAgain), each as a restart of its own (the same keys, so the same identity).
 void RunController::onAgentRestarting(const QString& host, const QString& how, int attempt, int maxRestarts, int delayMs) {
+    m_agentsRestarting.insert(host);
     const QString agent = host.isEmpty() ? QStringLiteral("the local agent") : QStringLiteral("the agent on ") + host;
     recordNotice(QStringLiteral("agent"), QStringLiteral("%1 %2 and took its roles with it; restart %3 of %4 in %5 s")
                                               .arg(agent, how).arg(attempt).arg(maxRestarts).arg(double(delayMs) / 1000.0));
@@ -243,7 +244,9 @@ void RunController::onAgentRestarting(const QString& host, const QString& how, i
 }
 
 void RunController::startRolesAgain(const QString& host) {
-    if (m_state != RunState::Starting && m_state != RunState::Running) return;  // (a stop's shutdown follows)
+    m_agentsRestarting.remove(host);
+    // (A stop's shutdown follows; once the rounds are done, its roles were stopped while it was away.)
+    if ((m_state != RunState::Starting && m_state != RunState::Running) || m_endingStragglers) return;
     startRoles([&](const ProcessInfo& p) {
         return p.state == ProcessInfo::State::Restarting && (host.isEmpty() || p.node.host == host);
     });
@@ -330,10 +333,19 @@ void RunController::endStragglersSoon() {
     QTimer::singleShot(kStragglerGraceMs, this, [this] {
         if (allDone() || m_endingStragglers || m_state != RunState::Running) return;
         m_endingStragglers = true;
-        for (const ProcessInfo& p : m_processes)
-            if (p.state != ProcessInfo::State::Exited && p.state != ProcessInfo::State::Failed)
-                recordNotice(p.node.id, QStringLiteral("%1 is stopped: the run finished its rounds without it").arg(p.node.id));
+        for (ProcessInfo& p : m_processes) {
+            if (p.state == ProcessInfo::State::Exited || p.state == ProcessInfo::State::Failed) continue;
+            recordNotice(p.node.id, QStringLiteral("%1 is stopped: the run finished its rounds without it").arg(p.node.id));
+            // Waiting for its agent to be started again: no agent will say it stopped.
+            const bool agentAway = m_agentsRestarting.contains(QString()) || m_agentsRestarting.contains(p.node.host);
+            if (p.state == ProcessInfo::State::Restarting && agentAway) {
+                p.state = ProcessInfo::State::Stopped;
+                m_recorder->process(p);
+                Q_EMIT processChanged(p);
+            }
+        }
         m_fleet->broadcast(QStringLiteral("stop_all"));
+        if (allDone()) finishWhenQuiet();
     });
 }
 

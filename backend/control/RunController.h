@@ -156,6 +156,7 @@ private:
     QHash<QString, QJsonObject> m_lastTraffic;  // each node's last traffic record (with any carry)
     QHash<QString, QSet<int>> m_roundsSeen;  // "eval", "aggregate <node>" → rounds recorded
     QHash<QString, QString> m_membership;  // each member's last state as the schedulers declared it
+    QSet<QString> m_agentsRestarting;  // hosts ("" for the local agent) whose agent is being started again
     bool m_endingStragglers = false;  // fault_policy continue: the rounds are done, workers left are stopped
     std::unique_ptr<AgentFleet> m_fleet;  // last: it goes first
 };

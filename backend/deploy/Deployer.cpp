@@ -51,8 +51,9 @@ Deployer::~Deployer() {
     for (std::thread& t : m_threads) t.join();
 }
 
-void Deployer::start(const Topology& topology, const DeployOptions& options) {
-    const QList<Host> hosts = remoteHosts(topology);
+void Deployer::start(const Topology& topology, const DeployOptions& options, const QString& onlyHost) {
+    QList<Host> hosts = remoteHosts(topology);
+    if (!onlyHost.isEmpty()) hosts.removeIf([&](const Host& h) { return h.id != onlyHost; });
     m_pending = int(hosts.size());
     if (hosts.isEmpty()) {
         QMetaObject::invokeMethod(this, [this] { Q_EMIT finished(m_results); }, Qt::QueuedConnection);

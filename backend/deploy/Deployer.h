@@ -43,7 +43,8 @@ public:
     ~Deployer() override;  // waits for the host threads
 
     // Starts deploying to every host of `topology` that is not local; returns at once.
-    void start(const Topology& topology, const DeployOptions& options);
+    // Every remote host of `topology`, or only `onlyHost` (an agent started again).
+    void start(const Topology& topology, const DeployOptions& options, const QString& onlyHost = {});
     bool isDone() const { return m_pending == 0; }
     const QList<HostDeployment>& results() const { return m_results; }
 

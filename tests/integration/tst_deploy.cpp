@@ -79,6 +79,10 @@ QByteArray environmentOf(const QByteArray& needle, const QByteArray& name) {
 
 }  // namespace
 
+// Rounds enough (about 0.07 s each here, with 100 local steps) for party2 to go on alone while
+// party1's agent is found silent (10 s) and deployed again, and for party1 to take part after.
+constexpr int kRoundsOutlastingARedeploy = 400;
+
 class DeployTest : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
@@ -89,7 +93,8 @@ class DeployTest : public QObject {
     QString path(const QString& name) const { return m_dir.filePath(name); }
 
     // The three-host topology; `tweak` edits host B (index 1) for the failure cases.
-    QString writeTopology(const QString& name, const std::function<void(QJsonObject&)>& tweakHostB = {}) {
+    QString writeTopology(const QString& name, const std::function<void(QJsonObject&)>& tweakHostB = {},
+                          const QJsonObject& trainingExtra = {}) {
         QJsonArray hosts;
         for (int i = 0; i < 3; ++i) {
             QJsonObject h{{"id", QString("host%1").arg(QChar('A' + i))}, {"address", m_addresses[i]}, {"user", "root"},
@@ -108,8 +113,10 @@ class DeployTest : public QObject {
         QFile small(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");  // the same training as the local test run
         small.open(QIODevice::ReadOnly);
         const QJsonObject local = QJsonDocument::fromJson(small.readAll()).object();
+        QJsonObject training = local["training"].toObject();
+        for (auto it = trainingExtra.begin(); it != trainingExtra.end(); ++it) training.insert(it.key(), it.value());
         const QJsonObject t{{"format", "hips-topology"}, {"version", 1}, {"name", name}, {"hosts", hosts},
-                            {"parties", QJsonDocument::fromJson(parties).array()}, {"training", local["training"]}};
+                            {"parties", QJsonDocument::fromJson(parties).array()}, {"training", training}};
         QFile f(path(name + ".json"));
         f.open(QIODevice::WriteOnly);
         f.write(QJsonDocument(t).toJson());
@@ -117,10 +124,10 @@ class DeployTest : public QObject {
     }
 
     // `hips run` of the three-host topology `name` in the background (history NAME.sqlite).
-    void startRun(QProcess& hips, const QString& name, int rounds, QByteArray& out) {
+    void startRun(QProcess& hips, const QString& name, int rounds, QByteArray& out, const QJsonObject& trainingExtra = {}) {
         out.clear();
         hips.setProcessChannelMode(QProcess::MergedChannels);
-        hips.start(kHips, QStringList{"run", writeTopology(name), "--rounds", QString::number(rounds), "--history",
+        hips.start(kHips, QStringList{"run", writeTopology(name, {}, trainingExtra), "--rounds", QString::number(rounds), "--history",
                                       path(name + ".sqlite"), "--out", path(name + "_run")} + sshArgs(path("known_hosts")));
     }
 
@@ -329,6 +336,28 @@ private Q_SLOTS:
         QCOMPARE(hips.exitCode(), 1);
         QVERIFY2(out.contains("hostB"), out.constData());  // the host whose agent died is named
         QTRY_COMPARE_WITH_TIMEOUT(processesWith(path("crash").toUtf8()), 0, 20000);
+    }
+
+    // fault_policy continue: the agent killed mid-run goes silent, is deployed again (a new agent,
+    // known by its new key) and starts every role it had; party1 rejoins and the run completes.
+    void aDeadAgentUnderContinueIsDeployedAgainWithItsRoles() {
+        QProcess hips;
+        QByteArray out;
+        startRun(hips, "again", kRoundsOutlastingARedeploy, out,
+                 {{"fault_policy", "continue"}, {"heartbeat_timeout_s", 3}, {"local_iters", 100}});
+        QTRY_VERIFY_WITH_TIMEOUT((out += hips.readAll()).contains("\n    2 "), 60000);
+        const QByteArray pid = readFile(path("again/install_1/agent.pid")).trimmed();
+        QVERIFY(!pid.isEmpty());
+        QVERIFY(run("kill", {"-9", QString::fromLatin1(pid)}).status == 0);
+        const bool finished = hips.waitForFinished(240000);
+        out += hips.readAll();
+        QVERIFY2(finished && hips.exitCode() == 0, out.right(6000).constData());
+        QVERIFY2(out.contains("the agent on hostB stopped answering"), out.constData());
+        QVERIFY2(out.contains("restart 1 of 3"), out.constData());
+        QVERIFY2(out.contains("party1/server0 declared up: restarted"), out.constData());  // back in the global rounds
+        const QByteArray newPid = readFile(path("again/install_1/agent.pid")).trimmed();
+        QVERIFY(!newPid.isEmpty() && newPid != pid);  // deployed again
+        QTRY_COMPARE_WITH_TIMEOUT(processesWith(path("again").toUtf8()), 0, 20000);
     }
 
     void anUnknownHostKeyIsRefusedUnlessAccepted() {
