@@ -57,12 +57,35 @@ inline bool underLiveAgent(qint64 pid) {
     return false;
 }
 
-// Signals the first process of `node` in `run` once its table shows round `round`; node "agent"
-// is the local agent. A role whose agent died just before is looked for again in its new one.
-// Returns the pid signalled, 0 if none was.
-inline qint64 signalAtRound(Run& run, int round, const QByteArray& node, int signal) {
-    if (!run.waitForOutput(QByteArray("\n") + QByteArray::number(round).rightJustified(5, ' ') + "  ", 120000)) {
-        qWarning("round %d was not printed within 120 s", round);
+// Whether the global server's aggregate of `round` reached `runDir`/metrics.jsonl within `ms`
+// (the table's row of a round waits for its evaluation, which lags by the rounds the master was
+// away: near the end of a run, until the run is over).
+inline bool waitForAggregate(Run& run, const QString& runDir, int round, int ms) {
+    const QByteArray roundField = "\"round\":" + QByteArray::number(round) + ',';
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < ms && run.process.state() != QProcess::NotRunning) {
+        QFile metrics(runDir + "/metrics.jsonl");
+        if (metrics.open(QIODevice::ReadOnly))
+            for (const QByteArray& line : metrics.readAll().split('\n'))
+                if (line.contains("\"kind\":\"aggregate\"") && line.contains("\"node\":\"central/global_server0\"") &&
+                    line.contains(roundField))
+                    return true;
+        run.process.waitForReadyRead(100);
+        run.out += run.process.readAllStandardOutput();
+    }
+    return false;
+}
+
+// Signals the first process of `node` in `run` once its table shows round `round` (or, given the
+// run's directory, once that round is aggregated); node "agent" is the local agent. A role whose
+// agent died just before is looked for again in its new one. Returns the pid signalled, 0 if none was.
+inline qint64 signalAtRound(Run& run, int round, const QByteArray& node, int signal, const QString& runDir = {}) {
+    const bool reached = runDir.isEmpty()
+                             ? run.waitForOutput(QByteArray("\n") + QByteArray::number(round).rightJustified(5, ' ') + "  ", 120000)
+                             : waitForAggregate(run, runDir, round, 120000);
+    if (!reached) {
+        qWarning("round %d was not %s within 120 s", round, runDir.isEmpty() ? "printed" : "aggregated");
         return 0;
     }
     const QByteArray needle = node == "agent" ? QByteArray("hips-agent daemon") : "--node " + node;

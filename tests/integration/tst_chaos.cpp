@@ -72,7 +72,7 @@ private Q_SLOTS:
         }
         run.start({"run", topology, "--out", run.dir.filePath("run")});
         for (const auto& [round, node] : plan) {
-            const qint64 pid = signalAtRound(run, round, node, SIGKILL);
+            const qint64 pid = signalAtRound(run, round, node, SIGKILL, run.dir.filePath("run"));
             QVERIFY2(pid, run.out.right(1500).constData());
             // Told before the next kill (an agent killed first would take the news with it).
             const QByteArray told = node == "agent" ? QByteArray("! the local agent was killed")
