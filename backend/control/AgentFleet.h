@@ -146,6 +146,7 @@ protected:
 private:
     void watch(Deployer* deployer);
     void onDeployed(const QList<HostDeployment>& results);
+    void redeployAfter(const QString& host, int delayMs);
     void redeploy(const QString& host);
     void onRedeployed(const QString& host, const HostDeployment& result);
     void saveKeys();

@@ -5,8 +5,8 @@
 #include "FaultPolicy.h"
 
 #include <QFileInfo>
-#include <algorithm>
 #include <QTimer>
+#include <algorithm>
 
 namespace hips {
 
@@ -80,10 +80,14 @@ bool RemoteFleet::restartLostAgent(const QString& host, const QString& reason) {
     retireAgent(host);
     Q_EMIT agentRestarting(host, QStringLiteral("stopped answering (%1)").arg(reason), attempt,
                            int(m_topology.training.param(QStringLiteral("max_restarts"))), delayMs);
+    redeployAfter(host, delayMs);
+    return true;
+}
+
+void RemoteFleet::redeployAfter(const QString& host, int delayMs) {
     QTimer::singleShot(delayMs, this, [this, host] {
         if (!m_shutdownSent) redeploy(host);
     });
-    return true;
 }
 
 void RemoteFleet::redeploy(const QString& host) {
@@ -106,10 +110,7 @@ void RemoteFleet::onRedeployed(const QString& host, const HostDeployment& r) {
         const int delayMs = restartDelayMs(++m_agentRestarts[host]);
         Q_EMIT notice(QStringLiteral("controller"), QStringLiteral("the agent on %1 could not be started again (%2); trying again in %3 s")
                                                         .arg(host, r.error).arg(double(delayMs) / 1000.0));
-        QTimer::singleShot(delayMs, this, [this, host] {
-            if (!m_shutdownSent) redeploy(host);
-        });
-        return;
+        return redeployAfter(host, delayMs);
     }
     m_keys.agents.insert(host, r.agentPublicKey);
     saveKeys();
