@@ -56,6 +56,11 @@ public:
     // while the run is under way); asked when one dies: our own child agent is launched again,
     // one deployed over SSH deployed again. An attached run's agents are not.
     void setAgentRestarts(std::function<bool()> allowed) { m_mayRestartAgent = std::move(allowed); }
+    // A lost host none of whose roles is left on it (they moved to standby hosts): no longer
+    // tried again, nor waited for.
+    virtual void giveUpHost(const QString& host) { Q_UNUSED(host) }
+    // Whether an agent on `host` answers now.
+    bool hasAgent(const QString& host) const { return m_agents.count(host) > 0; }
 
 Q_SIGNALS:
     void ready();  // every agent answered its handshake and passed its checks
@@ -71,6 +76,10 @@ Q_SIGNALS:
     // `delayMs` (restart `attempt` of `maxRestarts`), then agentBack: its roles are to start again.
     void agentRestarting(const QString& host, const QString& how, int attempt, int maxRestarts, int delayMs);
     void agentBack(const QString& host);
+    // The agent on `host` could not be deployed again (`error`): the host is lost for now. Its
+    // roles may move to a standby host meanwhile; it is tried again while restarts are left,
+    // unless it was given up (giveUpHost).
+    void hostLost(const QString& host, const QString& error);
 
 protected:
     // `resumeAfter` >= 0: the history holds this agent's events up to it (attached).
@@ -139,6 +148,8 @@ public:
     void start() override;
     void shutdown() override;
 
+    void giveUpHost(const QString& host) override;
+
 protected:
     QString busyHosts() const override;
     bool restartLostAgent(const QString& host, const QString& reason) override;
@@ -156,6 +167,7 @@ private:
     std::vector<std::unique_ptr<Deployer>> m_redeployers;  // one per agent started again
     QMap<QString, QString> m_deployStage;  // hosts still deploying → their last stage
     QHash<QString, int> m_agentRestarts;   // by host
+    QSet<QString> m_givenUp;               // lost hosts with nothing left to run
 };
 
 class AttachedFleet : public AgentFleet {

@@ -86,7 +86,7 @@ bool RemoteFleet::restartLostAgent(const QString& host, const QString& reason) {
 
 void RemoteFleet::redeployAfter(const QString& host, int delayMs) {
     QTimer::singleShot(delayMs, this, [this, host] {
-        if (!m_shutdownSent) redeploy(host);
+        if (!m_shutdownSent && !m_givenUp.contains(host)) redeploy(host);
     });
 }
 
@@ -104,6 +104,8 @@ void RemoteFleet::redeploy(const QString& host) {
 void RemoteFleet::onRedeployed(const QString& host, const HostDeployment& r) {
     if (!r.ok && m_shutdownSent) return;  // (the run is being stopped: nothing to start)
     if (!r.ok) {
+        Q_EMIT hostLost(host, r.error);  // (its roles may move to a standby host, and the host be given up)
+        if (m_givenUp.contains(host)) return;
         const int done = m_agentRestarts.value(host);
         if (!mayRestartAgentAfter(done))
             return Q_EMIT failed(QStringLiteral("the agent on %1 could not be started again: %2").arg(host, r.error));
@@ -121,6 +123,13 @@ void RemoteFleet::onRedeployed(const QString& host, const HostDeployment& r) {
         m_shutdownSent = false;
         shutdown();
     }
+}
+
+void RemoteFleet::giveUpHost(const QString& host) {
+    if (m_givenUp.contains(host)) return;
+    m_givenUp.insert(host);
+    Q_EMIT notice(QStringLiteral("controller"),
+                  QStringLiteral("%1 is not tried again: none of the run's roles is left on it").arg(host));
 }
 
 bool RemoteFleet::deploying() const {

@@ -179,6 +179,7 @@ void RunController::useFleet(std::unique_ptr<AgentFleet> fleet) {
     connect(f, &AgentFleet::hostDeployed, this, &RunController::hostDeployed);
     connect(f, &AgentFleet::agentRestarting, this, &RunController::onAgentRestarting);
     connect(f, &AgentFleet::agentBack, this, &RunController::startRolesAgain);
+    connect(f, &AgentFleet::hostLost, this, &RunController::moveOffLostHost);
     f->setAgentRestarts([this] {
         return m_topology.training.continuesThroughFailures() && !m_endingStragglers &&
                (m_state == RunState::Starting || m_state == RunState::Running);
@@ -250,6 +251,39 @@ void RunController::startRolesAgain(const QString& host) {
     startRoles([&](const ProcessInfo& p) {
         return p.state == ProcessInfo::State::Restarting && (host.isEmpty() || p.node.host == host);
     });
+}
+
+// A host that cannot be reached (its agent went silent, and deploying it again failed): a global
+// server there with a standby host starts on it, from the global scheduler's copy of its recovery
+// point, and the two hosts swap roles (should the standby be lost in turn, the server goes back).
+// A host with nothing left to run is no longer tried again.
+void RunController::moveOffLostHost(const QString& host, const QString& error) {
+    if ((m_state != RunState::Starting && m_state != RunState::Running) || m_endingStragglers) return;
+    for (ProcessInfo& p : m_processes) {
+        if (p.node.host != host || p.state != ProcessInfo::State::Restarting || p.node.standbyHost.isEmpty() ||
+            !m_fleet->hasAgent(p.node.standbyHost))
+            continue;
+        ListeningRole& server = m_topology.parties[centralPartyIndex()].servers[p.node.rank];
+        std::swap(server.host, server.standbyHost);
+        p.node = *m_topology.node(p.node.id);
+        recordNotice(p.node.id, QStringLiteral("%1 lost its host %2 (%3); it starts on its standby host %4 from the global "
+                                               "scheduler's copy of its recovery point")
+                                    .arg(p.node.id, host, error, p.node.host));
+        m_recorder->process(p);
+        Q_EMIT processChanged(p);
+        const QString moved = p.node.id;
+        startRoles([&](const ProcessInfo& q) { return q.node.id == moved; });
+    }
+    const bool rolesLeft = std::any_of(m_processes.begin(), m_processes.end(), [&](const ProcessInfo& p) {
+        return p.node.host == host && (p.state == ProcessInfo::State::Restarting || p.state == ProcessInfo::State::Pending);
+    });
+    if (!rolesLeft) m_fleet->giveUpHost(host);
+}
+
+int RunController::centralPartyIndex() const {
+    for (int i = 0; i < m_topology.parties.size(); ++i)
+        if (m_topology.parties[i].central) return i;
+    return -1;
 }
 
 void RunController::onEvent(AgentClient* agent, const QCborMap& e, qint64 seq) {

@@ -116,6 +116,8 @@ private:
     void startRoles(const std::function<bool(const ProcessInfo&)>& which);  // schedulers first
     void onAgentRestarting(const QString& host, const QString& how, int attempt, int maxRestarts, int delayMs);
     void startRolesAgain(const QString& host);
+    void moveOffLostHost(const QString& host, const QString& error);
+    int centralPartyIndex() const;
     void onEvent(AgentClient* agent, const QCborMap& event, qint64 seq);
     void handleEvent(const QCborMap& event);
     void onExited(ProcessInfo& p, const QCborMap& event);

@@ -5,6 +5,7 @@
 #include "LinkCodecs.h"
 #include "ModeRegistry.h"
 #include "PrivateFiles.h"
+#include "RecoveryCopy.h"
 #include "RoleError.h"
 #include "SchedulerClient.h"
 #include "ShardedLinks.h"
@@ -47,6 +48,10 @@ public:
         m_tier.done = [this](const QString& peer) { m_servedFinal.insert(peer); };
         m_tier.roundDone = [this](qint64 round) { roundDone(round); };
         m_policy = makeGlobalPolicy(m_tier);
+        if (!m_ctx.node.standbyHost.isEmpty() && !recoversGlobalServer(m_ctx.training()))
+            throw RoleError("a standby host takes over from a recovery point, and this run's global server keeps none (mode " +
+                            m_ctx.training().mode.toStdString() + ", aggregation " + m_ctx.training().aggregation.toStdString() +
+                            "); remove standby_host, or run fedavg or ssgd with a rule that folds pushes as they come");
         if (recoversGlobalServer(m_ctx.training())) m_tier.beforePublish = [this] { keepRecoveryPoint(); };
         if (!recover() && m_ctx.training().resumeRound > 0) resume();
         if (m_tier.beforePublish && QFileInfo::exists(finishedMark())) return finishedBefore();
@@ -142,27 +147,49 @@ private:
         if (e.isEmpty()) e = writeCheckpoint(recoveryDirectory(), c, m_ctx.training(), m_ctx.node.rank);
         // Without it a restart would go back further than the parties: that is no longer a restart.
         if (!e.isEmpty()) throw RoleError("cannot keep the model a restart would recover: " + e.toStdString());
+        if (!m_ctx.node.standbyHost.isEmpty() && !m_scheduler.keepCopy(recoveryPointMessage(c), c.version))
+            std::fprintf(stderr, "%s: the global scheduler did not confirm its copy of version %lld within %d s; a start on the "
+                                 "standby host %s would go back to an older one\n",
+                         qPrintable(m_ctx.node.id), static_cast<long long>(c.version), m_ctx.training().heartbeatTimeoutS,
+                         qPrintable(m_ctx.node.standbyHost));
     }
 
     // A global server restarted by its agent (fault_policy continue) finds the model it last kept
     // and goes on from there; the party servers send their open round's push again when the global
     // scheduler tells them it is back. Returns false when there is nothing to recover (a first start).
+    // One started on its standby host (its own host was lost) has none on disk: it goes on from
+    // the copy the global scheduler handed over with the table.
     bool recover() {
-        if (!m_tier.beforePublish || !QFileInfo::exists(checkpointDirectory(recoveryDirectory()))) return false;
+        if (!m_tier.beforePublish) return false;
+        if (!QFileInfo::exists(checkpointDirectory(recoveryDirectory()))) return recoverFromCopy();
         if (QFileInfo::exists(finishedMark())) return true;  // (run() leaves at once)
         QString error;
         std::optional<Checkpoint> c = readCheckpoint(recoveryDirectory(), m_ctx.training(), m_shardSize, &error, m_ctx.node.rank);
         if (!c) throw RoleError("restarted, but cannot recover the model: " + error.toStdString());
-        m_policy->restoreOptimizerState(std::move(c->optimizer));
-        m_model = ModelVersion::fromBuffer(c->version, std::make_shared<std::vector<float>>(std::move(c->model)));
-        m_lastRound = c->round;
+        return goOnFrom(std::move(*c));
+    }
+
+    bool recoverFromCopy() {
+        QString error;
+        std::optional<Checkpoint> c = m_scheduler.recoveryPoint(m_shardSize, &error);
+        if (!error.isEmpty()) throw RoleError("the global scheduler's copy of the model to recover is unusable: " + error.toStdString());
+        if (!c) return false;  // a first start
+        std::fprintf(stderr, "%s: started on %s from the global scheduler's copy of its recovery point\n", qPrintable(m_ctx.node.id),
+                     qPrintable(m_ctx.node.host));
+        return goOnFrom(std::move(*c));
+    }
+
+    bool goOnFrom(Checkpoint&& c) {
+        m_policy->restoreOptimizerState(std::move(c.optimizer));
+        m_model = ModelVersion::fromBuffer(c.version, std::make_shared<std::vector<float>>(std::move(c.model)));
+        m_lastRound = c.round;
         std::fprintf(stderr, "%s: restarted; it goes on from the model of round %lld\n", qPrintable(m_ctx.node.id),
-                     static_cast<long long>(c->round));
+                     static_cast<long long>(c.round));
         m_ctx.metrics.report(metric::kModelInit, {{QStringLiteral("parameters"), qint64(m_model.size)},
-                                                   {QStringLiteral("recovered_round"), c->round}});
+                                                   {QStringLiteral("recovered_round"), c.round}});
         // That round's record may have died with its predecessor, unsent (the controller keeps one).
-        if (c->round > 0)
-            m_ctx.metrics.report(metric::kAggregate, {{metric::kRound, c->round}, {metric::kApplySeconds, 0.0},
+        if (c.round > 0)
+            m_ctx.metrics.report(metric::kAggregate, {{metric::kRound, c.round}, {metric::kApplySeconds, 0.0},
                                                       {metric::kLatePushes, qint64(0)}, {metric::kRoundSeconds, 0.0},
                                                       {QStringLiteral("recovered"), true}});
         return true;

@@ -70,8 +70,10 @@ int runMasterWorker(RoleContext& ctx) {
     for (qint64 version = 0; version < rounds;) {  // as long as rounds take: liveness is the heartbeats'
         scheduler.throwIfAborted();
         for (const MembershipChange& c : scheduler.takeMembershipChanges())
-            if (c.up && c.restarted && ctx.topology.node(c.node) && ctx.topology.node(c.node)->kind == RoleKind::GlobalServer)
+            if (c.up && c.restarted && ctx.topology.node(c.node) && ctx.topology.node(c.node)->kind == RoleKind::GlobalServer) {
+                links.follow(c.node, c.endpoint);  // (on its standby host, when it lost its own)
                 links.init(initial);
+            }
         std::optional<ModelVersion> snapshot = receiveSnapshot(links, 200ms);
         if (!snapshot) continue;
         // Snapshots that came while the last evaluation ran: only the newest is evaluated, so

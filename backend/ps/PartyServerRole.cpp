@@ -11,6 +11,7 @@
 #include "WanLinks.h"
 
 #include <QSet>
+#include <cstdio>
 
 namespace hips {
 
@@ -36,11 +37,16 @@ public:
         if (m_ctx.node.rank >= globals.size())
             throw RoleError("this party server has rank " + std::to_string(m_ctx.node.rank) + " and the run " +
                             std::to_string(globals.size()) + " global servers; every party needs as many servers as there are global servers");
-        const PeerInfo& global = globals[m_ctx.node.rank];
-        Channel upstream = Channel::dealer(m_ctx.zmq, m_ctx.node.id, global.endpoint, global.id);
+        PeerInfo global = globals[m_ctx.node.rank];
         const auto codecs = makeLinkCodecs(m_ctx);  // keyed by peer: one for both channels
-        upstream.setPayloadTransform(codecs);
-        upstream.setLinkShaper(makeWanShaper(m_ctx));
+        const auto shaper = makeWanShaper(m_ctx);
+        const auto dial = [&] {
+            Channel c = Channel::dealer(m_ctx.zmq, m_ctx.node.id, global.endpoint, global.id);
+            c.setPayloadTransform(codecs);
+            c.setLinkShaper(shaper);
+            return c;
+        };
+        Channel upstream = dial();
         m_workers.setPayloadTransform(codecs);
         m_tier.upstream = &upstream;
         m_tier.done = [this](const QString& worker) { m_servedFinal.insert(worker); };
@@ -62,8 +68,19 @@ public:
                 else m_down.insert(c.node);
                 m_policy->onMembership(c.node, c.up);
             }
-            for (const MembershipChange& c : m_globalScheduler.takeMembershipChanges())
-                if (c.up && c.restarted && c.node == global.id) m_policy->onUpstreamBack();
+            for (const MembershipChange& c : m_globalScheduler.takeMembershipChanges()) {
+                if (!c.up || !c.restarted || c.node != global.id) continue;
+                if (!c.endpoint.isEmpty() && c.endpoint != global.endpoint) {  // it lost its host: on its standby now
+                    std::fprintf(stderr, "%s: %s is at %s now (was %s)\n", qPrintable(m_ctx.node.id), qPrintable(global.id),
+                                 qPrintable(c.endpoint), qPrintable(global.endpoint));
+                    global.endpoint = c.endpoint;
+                    Channel moved = dial();
+                    moved.carryTrafficOf(upstream);
+                    upstream.lingerOnClose(0ms);
+                    upstream = std::move(moved);
+                }
+                m_policy->onUpstreamBack();
+            }
             m_policy->onTick(Clock::now());
             const int ready = pollChannels({&m_workers, &upstream}, 200ms);
             if (ready < 0) continue;

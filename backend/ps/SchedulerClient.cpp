@@ -56,16 +56,37 @@ Message SchedulerClient::registration(bool rejoin, bool again) const {
 // so, as nodes heartbeat only once they have a table.
 QList<PeerInfo> SchedulerClient::join() {
     m_channel.send(registration(false));
-    const Envelope table = waitFor(message::kTable, [this] { m_channel.send(registration(false, /*again=*/true)); });
+    Envelope table = waitFor(message::kTable, [this] { m_channel.send(registration(false, /*again=*/true)); });
     QList<PeerInfo> peers;
     for (const QCborValue& v : table.message.fields.value(QStringLiteral("nodes")).toArray()) {
         const QCborMap m = v.toMap();
         peers.append({m.value(QStringLiteral("id")).toString(), m.value(QStringLiteral("role")).toString(),
                       m.value(QStringLiteral("endpoint")).toString()});
     }
+    m_table = std::move(table.message);
     working();
     m_heartbeat = std::thread([this] { heartbeatLoop(); });
     return peers;
+}
+
+bool SchedulerClient::keepCopy(Message point, qint64 version) {
+    {
+        std::lock_guard lock(m_mutex);
+        m_copy = std::move(point);
+    }
+    m_keepsCopies = true;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(m_ctx.training().heartbeatTimeoutS);
+    while (std::chrono::steady_clock::now() < deadline) {
+        working();  // (waiting for the scheduler is this thread's work)
+        {
+            std::lock_guard lock(m_mutex);
+            if (m_copyKept >= version) return true;
+        }
+        std::this_thread::sleep_for(1ms);
+    }
+    std::lock_guard lock(m_mutex);
+    m_copy.reset();
+    return false;
 }
 
 namespace {
@@ -117,17 +138,24 @@ void SchedulerClient::heartbeatLoop() {
             std::lock_guard lock(m_mutex);
             if (!m_barrierName.isEmpty() && !m_barrierOk)
                 m_channel.send(Message(message::kBarrier, {{QStringLiteral("name"), std::exchange(m_barrierName, {})}}));
+            if (m_copy) {
+                m_channel.send(std::move(*m_copy));
+                m_copy.reset();
+            }
         }
-        auto e = m_channel.receive(100ms);
+        // (A global server waits for its copy's receipt each round: that wait stays short.)
+        auto e = m_channel.receive(m_keepsCopies ? 2ms : 100ms);
         if (!e) continue;
         std::lock_guard lock(m_mutex);
         if (e->message.type == message::kBarrierOk) m_barrierOk = true;
         else if (e->message.type == message::kRejoin) m_channel.send(registration(true));  // the scheduler was restarted
         else if (e->message.type == message::kAbort) m_abortReason = e->message.string(QStringLiteral("reason"));
+        else if (e->message.type == message::kRecoveryKept) m_copyKept = std::max(m_copyKept, e->message.integer(QStringLiteral("version")));
         else if (m_watching && (e->message.type == message::kMemberDown || e->message.type == message::kMemberUp))
             m_membership.append({e->message.string(QStringLiteral("node")), e->message.type == message::kMemberUp,
                                  e->message.string(QStringLiteral("reason")),
-                                 e->message.fields.value(QStringLiteral("restarted")).toBool()});
+                                 e->message.fields.value(QStringLiteral("restarted")).toBool(),
+                                 e->message.string(QStringLiteral("endpoint"))});
     }
 }
 

@@ -8,6 +8,7 @@
 // as it goes, and when it has not for heartbeat_timeout_s (hung, deadlocked) the heartbeats stop,
 // so that the scheduler declares the node dead or down like any silent one.
 #include "Channel.h"
+#include "RecoveryCopy.h"
 #include "RoleContext.h"
 
 #include <atomic>
@@ -25,6 +26,7 @@ struct MembershipChange {
     bool up = false;
     QString reason;
     bool restarted = false;  // up as a new process: what it held is gone
+    QString endpoint;        // where it listens now (a global server moved to its standby host)
 };
 
 struct PeerInfo {
@@ -53,6 +55,16 @@ public:
     void watchMembership() { m_watching = true; }
     QList<MembershipChange> takeMembershipChanges();
 
+    // A global server with a standby host: sends its recovery point to the scheduler and waits
+    // until the scheduler has kept it (RecoveryCopy.h). False when it did not say so within
+    // heartbeat_timeout_s (it is down or was restarted): the copy then lags behind.
+    bool keepCopy(Message point, qint64 version);
+    // The recovery point the table came with (the scheduler's copy), checked; nullopt when there
+    // was none, with *error set when it was malformed.
+    std::optional<Checkpoint> recoveryPoint(size_t modelFloats, QString* error) const {
+        return recoveryPointIn(m_table, modelFloats, error);
+    }
+
     // The first peer of `role` in the table; throws RoleError when there is none.
     static PeerInfo find(const QList<PeerInfo>& table, const QString& role);
 
@@ -75,6 +87,10 @@ private:
     std::atomic<bool> m_watchWork{false};  // steady clock, when the work thread last moved
     QString m_barrierName;      // a barrier asked for and not yet released (under m_mutex)
     bool m_barrierOk = false;
+    std::optional<Message> m_copy;  // a recovery point for the heartbeat thread to send (under m_mutex)
+    qint64 m_copyKept = -1;         // the newest version the scheduler said it kept (under m_mutex)
+    std::atomic<bool> m_keepsCopies{false};  // (then the heartbeat thread listens more often)
+    Message m_table;
 };
 
 }  // namespace hips

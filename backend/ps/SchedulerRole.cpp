@@ -3,8 +3,10 @@
 #include "Channel.h"
 #include "GlobalPolicies.h"
 #include "PrintableText.h"
+#include "RecoveryCopy.h"
 #include "RoleError.h"
 #include "RoundCollector.h"
+#include "ShardedLinks.h"
 #include "Vocabulary.h"
 
 #include <QCborArray>
@@ -74,6 +76,22 @@ private:
         if (type == message::kRegister) onRegister(e);
         else if (type == message::kBarrier) onBarrier(e);
         else if (type == message::kBye) m_byes.insert(e.peer);
+        else if (type == message::kRecoveryPoint) onRecoveryPoint(e);
+    }
+
+    // A global server with a standby host keeps its recovery point here too (RecoveryCopy.h).
+    void onRecoveryPoint(const Envelope& e) {
+        const Node& server = m_expected[e.peer];
+        if (server.kind != RoleKind::GlobalServer || server.standbyHost.isEmpty()) {
+            m_log.reject(e.peer, QStringLiteral("a recovery point from a node that is not a global server with a standby host"));
+            return;
+        }
+        const size_t floats = shardMapOf(m_ctx.training(), int(m_ctx.topology.centralParty()->servers.size())).shardSize(server.rank);
+        if (const QString wrong = m_recovery.keep(e.peer, e.message, floats); !wrong.isEmpty()) {
+            m_log.reject(e.peer, wrong);
+            return;
+        }
+        sendTo(e.peer, Message(message::kRecoveryKept, {{QStringLiteral("version"), m_recovery.version(e.peer)}}));
     }
 
     // Members heartbeat only once they have a table, so a heartbeat from one that never registered
@@ -100,7 +118,8 @@ private:
         const bool restarted = m_restarted.contains(node);
         return Message(message::kMemberUp, {{QStringLiteral("node"), node},
                                             {QStringLiteral("reason"), restarted ? QStringLiteral("restarted") : QStringLiteral("rejoined")},
-                                            {QStringLiteral("restarted"), restarted}});
+                                            {QStringLiteral("restarted"), restarted},
+                                            {QStringLiteral("endpoint"), m_endpoints.value(node)}});
     }
 
     void onRegister(const Envelope& e) {
@@ -166,7 +185,9 @@ private:
         for (auto it = m_expected.begin(); it != m_expected.end(); ++it)
             nodes.append(QCborMap{{QStringLiteral("id"), it.key()}, {QStringLiteral("role"), roleName(it->kind)},
                                   {QStringLiteral("endpoint"), m_endpoints.value(it.key(), m_ctx.topology.endpoint(*it))}});
-        sendTo(peer, Message(message::kTable, {{QStringLiteral("nodes"), nodes}}));
+        Message table(message::kTable, {{QStringLiteral("nodes"), nodes}});
+        m_recovery.attachTo(peer, table);
+        sendTo(peer, std::move(table));
     }
 
     void tellWhoIsDown(const QString& peer) {
@@ -208,8 +229,10 @@ private:
         m_down.remove(node);
         m_ctx.metrics.report(metric::kMembership, {{QStringLiteral("member"), node}, {QStringLiteral("state"), QStringLiteral("up")},
                                                    {QStringLiteral("reason"), how}});
+        // (With its endpoint: a global server that lost its host is back on its standby host.)
         tellMembers(Message(message::kMemberUp, {{QStringLiteral("node"), node}, {QStringLiteral("reason"), how},
-                                                 {QStringLiteral("restarted"), restarted}}),
+                                                 {QStringLiteral("restarted"), restarted},
+                                                 {QStringLiteral("endpoint"), m_endpoints.value(node)}}),
                     node);
     }
 
@@ -290,6 +313,7 @@ private:
     QHash<QString, QSet<QString>> m_barriers;
     QSet<QString> m_byes, m_down, m_heard;
     QSet<QString> m_restarted;  // members that registered anew during the run (new processes)
+    RecoveryCopies m_recovery;  // global servers' recovery points (those with a standby host)
     bool m_tableSent = false, m_aborted = false;
     RejectionLog m_log{m_ctx.node.id};
 };

@@ -8,6 +8,7 @@
 #include "WanLinks.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace hips {
 
@@ -30,19 +31,38 @@ ShardMap shardMapOf(const TrainingSettings& settings, int servers) {
     return ShardMap(KeyLayout::ofModel(settings.model, settings.dataset), servers, size_t(settings.sliceBound));
 }
 
+// The codecs are keyed by peer (one for every link), and the emulated WAN link is one, shared.
 ShardedLinks::ShardedLinks(RoleContext& ctx, const QList<PeerInfo>& servers, size_t modelSize)
-    : m_map(shardMapOf(ctx.training(), int(servers.size()))) {
+    : m_map(shardMapOf(ctx.training(), int(servers.size()))), m_ctx(ctx), m_servers(servers),
+      m_codecs(makeLinkCodecs(ctx)), m_shaper(makeWanShaper(ctx)) {
     if (m_map.total() != modelSize)
         throw RoleError("the model's key layout covers " + std::to_string(m_map.total()) + " parameters, the model has " +
                         std::to_string(modelSize) + "; all roles must use the same model");
-    const auto codecs = makeLinkCodecs(ctx);  // keyed by peer: one for every link
-    const auto shaper = makeWanShaper(ctx);   // one emulated WAN link, shared by all of them
     for (int s = 0; s < int(servers.size()); ++s) {
-        const PeerInfo& server = servers[s];
-        m_channels.push_back(std::make_unique<Channel>(Channel::dealer(ctx.zmq, ctx.node.id, server.endpoint, server.id)));
-        m_channels.back()->setPayloadTransform(codecs);
-        m_channels.back()->setLinkShaper(shaper);
+        m_channels.push_back(std::make_unique<Channel>(dial(servers[s])));
         m_assemblers.push_back(std::make_unique<ModelAssembler>(m_map.shardSize(s)));
+    }
+}
+
+Channel ShardedLinks::dial(const PeerInfo& server) const {
+    Channel c = Channel::dealer(m_ctx.zmq, m_ctx.node.id, server.endpoint, server.id);
+    c.setPayloadTransform(m_codecs);
+    c.setLinkShaper(m_shaper);
+    return c;
+}
+
+void ShardedLinks::follow(const QString& server, const QString& endpoint) {
+    for (int s = 0; s < count(); ++s) {
+        PeerInfo& peer = m_servers[s];
+        if (peer.id != server || endpoint.isEmpty() || peer.endpoint == endpoint) continue;
+        std::fprintf(stderr, "%s: %s is at %s now (was %s)\n", qPrintable(m_ctx.node.id), qPrintable(server), qPrintable(endpoint),
+                     qPrintable(peer.endpoint));
+        peer.endpoint = endpoint;
+        auto moved = std::make_unique<Channel>(dial(peer));
+        moved->carryTrafficOf(*m_channels[size_t(s)]);
+        m_channels[size_t(s)]->lingerOnClose(std::chrono::milliseconds(0));
+        m_channels[size_t(s)] = std::move(moved);
+        m_assemblers[size_t(s)] = std::make_unique<ModelAssembler>(m_map.shardSize(s));  // (a half-received model is gone)
     }
 }
 

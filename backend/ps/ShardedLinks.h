@@ -5,6 +5,7 @@
 // flight together; the answer is put back together once every server's shard of one version is in.
 // With one server nothing is cut or copied: the update and the model travel as they are.
 #include "Channel.h"
+#include "LinkShaper.h"
 #include "ModelBuffers.h"
 #include "ModelSlices.h"
 #include "RoleContext.h"
@@ -44,14 +45,22 @@ public:
     // when the first slice of any version arrives (the end of the wait for the other workers).
     std::optional<ModelVersion> receive(const QString& type, qint64 minVersion, std::chrono::milliseconds timeout,
                                         bool* firstSlice = nullptr);
+    // Server `server` listens at `endpoint` now (a global server that lost its host started on its
+    // standby host): its link is dialled again there. Nothing changes when it is where it was.
+    void follow(const QString& server, const QString& endpoint);
     // Every link's traffic, as one metric record's fields.
     QCborMap trafficFields() const;
     void lingerOnClose(std::chrono::milliseconds linger);
 
 private:
+    Channel dial(const PeerInfo& server) const;
     std::optional<ModelVersion> addShard(int server, ModelVersion shard, qint64 minVersion);
 
     ShardMap m_map;
+    RoleContext& m_ctx;
+    QList<PeerInfo> m_servers;
+    std::shared_ptr<PayloadTransform> m_codecs;
+    std::shared_ptr<LinkShaper> m_shaper;
     std::vector<std::unique_ptr<Channel>> m_channels;
     std::vector<std::unique_ptr<ModelAssembler>> m_assemblers;
     std::map<qint64, std::vector<ModelVersion>> m_pending;  // shards of versions not yet whole

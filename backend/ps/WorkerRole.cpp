@@ -186,8 +186,10 @@ private:
         for (;;) {
             scheduler.throwIfAborted();
             for (const MembershipChange& c : scheduler.takeMembershipChanges())
-                if (c.up && std::any_of(m_servers.begin(), m_servers.end(), [&](const PeerInfo& p) { return p.id == c.node; }))
+                if (c.up && std::any_of(m_servers.begin(), m_servers.end(), [&](const PeerInfo& p) { return p.id == c.node; })) {
+                    links.follow(c.node, c.endpoint);  // (a global server on its standby host: flat runs, central workers)
                     resend(links);
+                }
             bool slice = false;
             auto whole = links.receive(message::kModel, version, 200ms, &slice);
             if (slice && std::exchange(first, false)) m_firstSliceAt = Clock::now();

@@ -108,7 +108,9 @@ static void addListening(QList<Node>& out, const Party& p, const QList<Listening
                          RoleKind kind, const QString& stem) {
     for (int i = 0; i < roles.size(); ++i) {
         const ListeningRole& r = roles[i];
-        out.append({p.id + '/' + stem + QString::number(i), kind, p.id, r.host, r.port, i, r.device});
+        Node n{p.id + '/' + stem + QString::number(i), kind, p.id, r.host, r.port, i, r.device};
+        n.standbyHost = r.standbyHost;
+        out.append(n);
     }
 }
 

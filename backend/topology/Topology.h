@@ -31,6 +31,9 @@ struct ListeningRole {
     QString host;
     int port = 0;
     QString device = QStringLiteral("cpu");
+    // Global servers only: where the server starts again when its host is lost (fault_policy
+    // continue), from the copy of its recovery point that the global scheduler keeps.
+    QString standbyHost = {};
     int uid = -1;  // the designer's handle on a server (edits::assignUids); not in the file
 };
 
@@ -144,6 +147,7 @@ struct Node {
     QString device;
     double slowdown = 1;  // workers: see WorkerGroup
     AdversarySpec adversary = {};  // workers: their group's, else their party's (kind empty: honest)
+    QString standbyHost = {};  // global servers: see ListeningRole
 };
 
 struct Topology {

@@ -64,14 +64,17 @@ Host readHost(const QJsonObject& o, const QString& path, TopologyIssues* issues)
     return h;
 }
 
+// `standby`: the role may name a standby host (global servers).
 ListeningRole readListening(const QJsonObject& o, const QString& path, const QString& partyHost,
-                            TopologyIssues* issues) {
+                            TopologyIssues* issues, bool standby = false) {
     JsonFields f(o, path, issues);
-    f.rejectUnknown({"host", "port", "device"}, QStringLiteral("field"));
+    f.rejectUnknown(standby ? QStringList{"host", "port", "device", "standby_host"} : QStringList{"host", "port", "device"},
+                    QStringLiteral("field"));
     ListeningRole r;
     r.host = f.string("host", partyHost, partyHost.isEmpty());
     r.port = f.integer("port", 0, 1024, 65535, true);
     r.device = f.string("device", r.device);
+    if (standby) r.standbyHost = f.string("standby_host", {});
     return r;
 }
 
@@ -129,7 +132,7 @@ QList<ListeningRole> readServers(JsonFields& roles, const QString& key, const QS
             issues->append({p, QCoreApplication::translate("TopologyCheck", "must be an object with host and port")});
             continue;
         }
-        out.append(readListening(a->at(i).toObject(), p, partyHost, issues));
+        out.append(readListening(a->at(i).toObject(), p, partyHost, issues, key == QLatin1String("global_servers")));
     }
     return out;
 }

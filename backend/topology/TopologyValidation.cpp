@@ -115,6 +115,33 @@ private:
             add(path + ".host", QCoreApplication::translate("TopologyCheck", "host '%1' is not declared in $.hosts; add it there or fix the name").arg(host));
     }
 
+    // A global server's standby host: where it starts again, from the copy of its recovery point
+    // the global scheduler keeps, when its own host is lost. Its port must be free there too.
+    void checkStandby(const QString& path, const Party& party, const ListeningRole& server) {
+        const QString field = path + QStringLiteral(".standby_host");
+        if (!m_t.host(server.standbyHost))
+            return add(field, QCoreApplication::translate("TopologyCheck", "host '%1' is not declared in $.hosts; add it there or fix the name")
+                                  .arg(server.standbyHost));
+        if (server.standbyHost == server.host)
+            add(field, QCoreApplication::translate("TopologyCheck", "the standby host is the server's own host '%1'; name another host")
+                           .arg(server.host));
+        // (The server and its standby swap roles when it moves, so neither may be the scheduler's.)
+        for (const QString& host : {server.host, server.standbyHost})
+            if (party.scheduler && party.scheduler->host == host)
+                add(field, QCoreApplication::translate("TopologyCheck", "the global scheduler keeps the copy of the model a standby starts from, "
+                                                       "and it runs on '%1', which a lost host would take with it: put the global "
+                                                       "scheduler on a host that is neither the global server's nor its standby's").arg(host));
+        if (!m_t.training.continuesThroughFailures())
+            add(field, QCoreApplication::translate("TopologyCheck", "a standby host takes over only under fault_policy continue; "
+                                                   "set it, or remove standby_host"));
+        const QString key = m_t.host(server.standbyHost)->address + ':' + QString::number(server.port);
+        if (m_ports.contains(key))
+            add(field, QCoreApplication::translate("TopologyCheck", "port %1 on the standby host '%2' is already used by %3; choose a free port")
+                           .arg(server.port).arg(server.standbyHost, m_ports.value(key)));
+        else
+            m_ports.insert(key, party.id + QStringLiteral(" global_servers (standby)"));
+    }
+
     void checkDevice(const QString& path, const QString& device) {
         static const QRegularExpression re(QStringLiteral("^(cpu|cuda(:[0-9]+)?)$"));
         if (!re.match(device).hasMatch())
@@ -168,8 +195,10 @@ private:
         if (p.servers.size() > kMaxServersPerParty)
             add(path + '.' + servers, QCoreApplication::translate("TopologyCheck", "%1 %2 given; a party runs at most %3")
                                           .arg(p.servers.size()).arg(servers).arg(kMaxServersPerParty));
-        for (int i = 0; i < p.servers.size(); ++i)
+        for (int i = 0; i < p.servers.size(); ++i) {
             checkPort(QStringLiteral("%1.%2[%3]").arg(path, servers).arg(i), p, p.servers[i], servers);
+            if (!p.servers[i].standbyHost.isEmpty()) checkStandby(QStringLiteral("%1.%2[%3]").arg(path, servers).arg(i), p, p.servers[i]);
+        }
         if (p.stateService) checkPort(path + ".state_service", p, *p.stateService, QStringLiteral("state_service"));
         if (p.central && !p.stateService && isMode(m_t.training.mode, mode::kEsync))
             add(path, QCoreApplication::translate("TopologyCheck", "mode esync needs a state service in the central party '%1': add "

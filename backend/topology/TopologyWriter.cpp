@@ -8,7 +8,9 @@ namespace hips {
 namespace {
 
 QJsonObject listening(const ListeningRole& r) {
-    return {{"host", r.host}, {"port", r.port}, {"device", r.device}};
+    QJsonObject o{{"host", r.host}, {"port", r.port}, {"device", r.device}};
+    if (!r.standbyHost.isEmpty()) o.insert("standby_host", r.standbyHost);
+    return o;
 }
 
 QJsonObject adversary(const AdversarySpec& a) {

@@ -72,7 +72,12 @@ inline constexpr QLatin1String kBarrierOk{"barrier_ok"};
 inline constexpr QLatin1String kAbort{"abort"};
 inline constexpr QLatin1String kBye{"bye"};
 inline constexpr QLatin1String kMemberDown{"member_down"};  // {node, reason}: to the members (fault_policy continue)
-inline constexpr QLatin1String kMemberUp{"member_up"};      // {node, reason, restarted}: it is back (heartbeats again, restarted, rejoined)
+inline constexpr QLatin1String kMemberUp{"member_up"};      // {node, reason, restarted, endpoint}: it is back (heartbeats again, restarted, rejoined)
+// A global server with a standby host sends each recovery point to the global scheduler
+// ({round, version} + the model and the optimizer's state), which keeps the newest, says so
+// ({version}), and hands it over with the table to the server's next process, wherever it runs.
+inline constexpr QLatin1String kRecoveryPoint{"recovery_point"};
+inline constexpr QLatin1String kRecoveryKept{"recovery_kept"};
 // From a restarted scheduler to a member that heartbeats but has not registered with it: register
 // again (the member's "register" then carries "rejoin": true).
 inline constexpr QLatin1String kRejoin{"rejoin"};

@@ -67,6 +67,8 @@ public:
 
     zmq::socket_t& socket() { return m_socket; }
     const TrafficCounter& traffic() const { return m_traffic; }
+    // This channel replaces `old` (its peer moved): its bytes go on counting from old's.
+    void carryTrafficOf(const Channel& old) { m_traffic.add(old.m_traffic); }
     const WireStats& stats() const { return *m_stats; }
     const QString& self() const { return m_self; }
     quint64 undeliverable() const { return m_undeliverable; }

@@ -23,6 +23,13 @@ public:
 
     void sent(const QString& peer, quint64 bytes) { link(peer).sent += bytes; }
     void received(const QString& peer, quint64 bytes) { link(peer).received += bytes; }
+    // Counts `other`'s bytes as this one's (a link dialled again goes on counting from there).
+    void add(const TrafficCounter& other) {
+        for (auto it = other.m_links.begin(); it != other.m_links.end(); ++it) {
+            link(it.key()).sent += it->sent;
+            link(it.key()).received += it->received;
+        }
+    }
 
     quint64 sentBytes(Tier tier) const;
     quint64 receivedBytes(Tier tier) const;

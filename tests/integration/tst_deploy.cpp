@@ -52,6 +52,30 @@ int processesWith(const QByteArray& needle) {
     return n;
 }
 
+// Kills (SIGKILL) every process in network namespace `ns` but its SSH server (a host whose power
+// went); returns how many.
+int killHostProcesses(const QString& ns) {
+    QProcess pids;
+    pids.start("ip", {"netns", "pids", ns});
+    pids.waitForFinished();
+    int n = 0;
+    for (const QByteArray& line : pids.readAll().split('\n')) {
+        bool isPid = false;
+        const qint64 pid = line.trimmed().toLongLong(&isPid);
+        QFile comm("/proc/" + QString::number(pid) + "/comm");
+        if (isPid && comm.open(QIODevice::ReadOnly) && comm.readAll().trimmed() != "sshd") n += ::kill(pid_t(pid), SIGKILL) == 0;
+    }
+    return n;
+}
+
+// The last round in the table `hips run` prints.
+int lastPrintedRound(const QByteArray& out) {
+    int last = 0;
+    static const QRegularExpression row("^\\s+(\\d+)\\s+\\d\\.\\d{4}", QRegularExpression::MultilineOption);
+    for (auto it = row.globalMatch(QString::fromUtf8(out)); it.hasNext();) last = it.next().captured(1).toInt();
+    return last;
+}
+
 // Sends a hello as a controller would, with `curve`, and says whether anything answered.
 bool answers(const QString& endpoint, const hips::CurveConfig& curve) {
     zmq::context_t ctx(1);
@@ -94,7 +118,7 @@ class DeployTest : public QObject {
 
     // The three-host topology; `tweak` edits host B (index 1) for the failure cases.
     QString writeTopology(const QString& name, const std::function<void(QJsonObject&)>& tweakHostB = {},
-                          const QJsonObject& trainingExtra = {}) {
+                          const QJsonObject& trainingExtra = {}, const QByteArray& partiesJson = {}) {
         QJsonArray hosts;
         for (int i = 0; i < 3; ++i) {
             QJsonObject h{{"id", QString("host%1").arg(QChar('A' + i))}, {"address", m_addresses[i]}, {"user", "root"},
@@ -116,7 +140,8 @@ class DeployTest : public QObject {
         QJsonObject training = local["training"].toObject();
         for (auto it = trainingExtra.begin(); it != trainingExtra.end(); ++it) training.insert(it.key(), it.value());
         const QJsonObject t{{"format", "hips-topology"}, {"version", 1}, {"name", name}, {"hosts", hosts},
-                            {"parties", QJsonDocument::fromJson(parties).array()}, {"training", training}};
+                            {"parties", QJsonDocument::fromJson(partiesJson.isEmpty() ? parties : partiesJson).array()},
+                            {"training", training}};
         QFile f(path(name + ".json"));
         f.open(QIODevice::WriteOnly);
         f.write(QJsonDocument(t).toJson());
@@ -124,10 +149,11 @@ class DeployTest : public QObject {
     }
 
     // `hips run` of the three-host topology `name` in the background (history NAME.sqlite).
-    void startRun(QProcess& hips, const QString& name, int rounds, QByteArray& out, const QJsonObject& trainingExtra = {}) {
+    void startRun(QProcess& hips, const QString& name, int rounds, QByteArray& out, const QJsonObject& trainingExtra = {},
+                  const QByteArray& partiesJson = {}) {
         out.clear();
         hips.setProcessChannelMode(QProcess::MergedChannels);
-        hips.start(kHips, QStringList{"run", writeTopology(name, {}, trainingExtra), "--rounds", QString::number(rounds), "--history",
+        hips.start(kHips, QStringList{"run", writeTopology(name, {}, trainingExtra, partiesJson), "--rounds", QString::number(rounds), "--history",
                                       path(name + ".sqlite"), "--out", path(name + "_run")} + sshArgs(path("known_hosts")));
     }
 
@@ -358,6 +384,44 @@ private Q_SLOTS:
         const QByteArray newPid = readFile(path("again/install_1/agent.pid")).trimmed();
         QVERIFY(!newPid.isEmpty() && newPid != pid);  // deployed again
         QTRY_COMPARE_WITH_TIMEOUT(processesWith(path("again").toUtf8()), 0, 20000);
+    }
+
+    // Host B, which runs only the global server, is lost (cut off from the bridge and everything
+    // on it killed): the server starts on its standby host C from the global scheduler's copy of
+    // its recovery point, the party servers and the master follow it there, and B is given up.
+    void aGlobalServerWhoseHostIsLostStartsOnItsStandbyHost() {
+        const QByteArray parties = R"([
+          { "id": "central", "central": true, "host": "hostA",
+            "roles": { "global_scheduler": { "port": 9100 }, "master_worker": {},
+                       "global_servers": [ { "port": 9101, "host": "hostB", "standby_host": "hostC" } ] } },
+          { "id": "party1", "host": "hostA",
+            "roles": { "scheduler": { "port": 9200 }, "servers": [ { "port": 9201 } ], "workers": [ { "count": 2 } ] } },
+          { "id": "party2", "host": "hostC",
+            "roles": { "scheduler": { "port": 9300 }, "servers": [ { "port": 9301 } ], "workers": [ { "count": 2 } ] } } ])";
+        QProcess hips;
+        QByteArray out;
+        startRun(hips, "standby", kRoundsOutlastingARedeploy, out,
+                 {{"fault_policy", "continue"}, {"heartbeat_timeout_s", 3}, {"local_iters", 100}}, parties);
+        QTRY_VERIFY_WITH_TIMEOUT((out += hips.readAll()).contains("\n    2 "), 60000);
+        const QString ns = QStringLiteral("hn%1%2").arg(m_tag).arg(1), link = QStringLiteral("hp%1%2").arg(m_tag).arg(1);
+        QVERIFY(run("ip", {"netns", "exec", ns, "ip", "link", "set", link, "down"}).status == 0);
+        QVERIFY2(killHostProcesses(ns) >= 2, out.constData());  // the agent and the global server, at least
+        const int roundsBeforeLoss = lastPrintedRound(out);
+        const bool finished = hips.waitForFinished(240000);  // (within QtTest's 300 s per test function)
+        out += hips.readAll();
+        run("ip", {"netns", "exec", ns, "ip", "link", "set", link, "up"});
+        QVERIFY2(finished && hips.exitCode() == 0, out.right(8000).constData());
+        QVERIFY2(out.contains("central/global_server0 lost its host hostB"), out.constData());
+        QVERIFY2(out.contains("it starts on its standby host hostC"), out.constData());
+        QVERIFY2(out.contains("hostB is not tried again"), out.constData());
+        QVERIFY2(out.contains("central/global_server0 declared up"), out.constData());
+        // It went on from the copy, of a round at least as late as any the run had printed.
+        const QByteArray log = readFile(path("standby_run/logs/central_global_server0.log"));
+        QVERIFY2(log.contains("from the global scheduler's copy of its recovery point"), log.constData());
+        const auto recovered = QRegularExpression("goes on from the model of round (\\d+)").match(QString::fromUtf8(log));
+        QVERIFY2(recovered.hasMatch() && recovered.captured(1).toInt() >= roundsBeforeLoss, log.constData());
+        QTRY_COMPARE_WITH_TIMEOUT(processesWith(path("standby/install_0").toUtf8()), 0, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(processesWith(path("standby/install_2").toUtf8()), 0, 20000);
     }
 
     void anUnknownHostKeyIsRefusedUnlessAccepted() {

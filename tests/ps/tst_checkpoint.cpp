@@ -1,11 +1,14 @@
 // The global server's checkpoints: written whole (floats first, the description last), read back
 // bit for bit, and refused, naming the cause, when damaged or of another model.
 #include "Checkpoint.h"
+#include "RecoveryCopy.h"
+#include "Vocabulary.h"
 
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <limits>
 
 using namespace hips;
 
@@ -62,6 +65,58 @@ private Q_SLOTS:
         meta.close();
         QVERIFY(!readCheckpoint(dir.path(), s, 2, &error));
         QVERIFY2(error.contains("names a file"), qPrintable(error));
+    }
+
+    // The global scheduler's copy of a recovery point (a standby host starts from it): kept when
+    // well formed and not older, handed over with a table bit for bit, refused with the cause.
+    void aRecoveryCopyIsKeptWholeAndHandedOver() {
+        RecoveryCopies copies;
+        const Checkpoint point{3, 7, {1.5f, -2.0f, 0.25f}, {0.5f, 0.5f, -1.0f, 2.0f, 0.0f, 3.0f}};
+        QCOMPARE(copies.keep("central/global_server0", recoveryPointMessage(point), 3), QString());
+        QCOMPARE(copies.version("central/global_server0"), qint64(7));
+        QCOMPARE(copies.version("central/global_server1"), qint64(-1));
+        Message table(message::kTable);
+        copies.attachTo("central/global_server0", table);
+        QString error;
+        const auto back = recoveryPointIn(table, 3, &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(back->round, qint64(3));
+        QCOMPARE(back->version, qint64(7));
+        QCOMPARE(back->model, point.model);
+        QCOMPARE(back->optimizer, point.optimizer);
+        Message plain(message::kTable);
+        copies.attachTo("central/global_server1", plain);  // none kept for it: the table goes as it is
+        QVERIFY(!recoveryPointIn(plain, 3, &error) && plain.frames.empty());
+    }
+
+    void aMalformedRecoveryCopyIsRefused_data() {
+        QTest::addColumn<int>("modelFloats");
+        QTest::addColumn<qint64>("version");
+        QTest::addColumn<int>("optimizerFloats");
+        QTest::addColumn<float>("value");
+        QTest::addColumn<QString>("cause");
+        QTest::newRow("model of another size") << 4 << qint64(8) << 0 << 1.0f << "bytes of model, expected 12";
+        QTest::newRow("optimizer of an odd size") << 3 << qint64(8) << 4 << 1.0f << "bytes of optimizer state";
+        QTest::newRow("not a number") << 3 << qint64(8) << 3 << std::numeric_limits<float>::quiet_NaN() << "NaN or infinite";
+        QTest::newRow("older than the one kept") << 3 << qint64(6) << 0 << 1.0f << "version 6 after one of version 7";
+        QTest::newRow("negative version") << 3 << qint64(-2) << 0 << 1.0f << "without a round and a version";
+    }
+
+    void aMalformedRecoveryCopyIsRefused() {
+        QFETCH(int, modelFloats);
+        QFETCH(qint64, version);
+        QFETCH(int, optimizerFloats);
+        QFETCH(float, value);
+        QFETCH(QString, cause);
+        RecoveryCopies copies;
+        QCOMPARE(copies.keep("g", recoveryPointMessage(Checkpoint{3, 7, {1, 2, 3}, {}}), 3), QString());
+        const Checkpoint bad{3, version, std::vector<float>(size_t(modelFloats), 1.0f), std::vector<float>(size_t(optimizerFloats), value)};
+        const QString refused = copies.keep("g", recoveryPointMessage(bad), 3);
+        QVERIFY2(refused.contains(cause), qPrintable(refused));
+        QCOMPARE(copies.version("g"), qint64(7));  // the one kept stays
+        Message extra = recoveryPointMessage(Checkpoint{3, 9, {1, 2, 3}, {}});
+        extra.frames.emplace_back(4);
+        QVERIFY(copies.keep("g", extra, 3).contains("3 frames, not 2"));
     }
 
     void workerStatesAreKeptPerNodeAndRound() {

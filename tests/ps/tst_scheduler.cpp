@@ -5,6 +5,7 @@
 #include "RoleError.h"
 #include "SchedulerClient.h"
 #include "SchedulerRole.h"
+#include "ShardedLinks.h"
 #include "TopologyReader.h"
 
 #include <QtTest>
@@ -261,6 +262,54 @@ private Q_SLOTS:
         }
         for (auto& m : members) m->leave();
         QCOMPARE(secondExit.get(), int(kRoleOk));
+    }
+
+    // fault_policy continue, a global server with a standby host: the global scheduler keeps its
+    // recovery point and confirms it; the server's next process (elsewhere: another endpoint) gets
+    // it with the table, and the party servers are told where it listens now.
+    void aGlobalServersRecoveryPointGoesToItsNextProcess() {
+        Topology t = smallTopology();
+        t.training.faultPolicy = QStringLiteral("continue");
+        t.parties[0].servers[0].standbyHost = QStringLiteral("elsewhere");
+        const Node scheduler = *t.node("central/global_scheduler");
+        RoleContext schedulerCtx(t, scheduler, QDir::tempPath());
+        auto schedulerExit = std::async(std::launch::async, [&] { return runScheduler(schedulerCtx); });
+        const QStringList ids{"central/global_server0", "party1/server0", "party2/server0", "central/master_worker"};
+        std::vector<std::unique_ptr<RoleContext>> contexts;
+        std::vector<std::unique_ptr<SchedulerClient>> members;
+        for (const QString& id : ids) {
+            contexts.push_back(std::make_unique<RoleContext>(t, *t.node(id), QDir::tempPath()));
+            members.push_back(std::make_unique<SchedulerClient>(*contexts.back(), scheduler,
+                                                                id.contains("server") ? "tcp://127.0.0.1:1" + QString::number(ids.indexOf(id)) : ""));
+        }
+        std::vector<std::future<QList<PeerInfo>>> joins;
+        for (auto& m : members) joins.push_back(std::async(std::launch::async, [&m] { return m->join(); }));
+        for (auto& j : joins) QCOMPARE(j.get().size(), 4);
+        QString error;
+        QVERIFY(!members[0]->recoveryPoint(1, &error) && error.isEmpty());  // a first start has none
+        members[1]->watchMembership();
+        const size_t floats = shardMapOf(t.training, 1).shardSize(0);
+        std::vector<float> model(floats);
+        for (size_t i = 0; i < floats; ++i) model[i] = float(i % 97) * 0.01f;
+        QVERIFY(members[0]->keepCopy(recoveryPointMessage(Checkpoint{2, 2, model, {}}), 2));
+
+        members[0].reset();  // its host is lost
+        RoleContext movedCtx(t, *t.node(ids[0]), QDir::tempPath());
+        SchedulerClient moved(movedCtx, scheduler, "tcp://127.0.0.1:19999");
+        QCOMPARE(moved.join().size(), 4);
+        const auto recovered = moved.recoveryPoint(floats, &error);
+        QVERIFY2(recovered, qPrintable(error));
+        QCOMPARE(recovered->round, qint64(2));
+        QVERIFY(recovered->model == model);
+        QList<MembershipChange> changes;
+        QTRY_VERIFY_WITH_TIMEOUT(!(changes += members[1]->takeMembershipChanges()).isEmpty(), 5000);
+        QCOMPARE(changes.front().node, ids[0]);
+        QVERIFY(changes.front().up && changes.front().restarted);
+        QCOMPARE(changes.front().endpoint, QStringLiteral("tcp://127.0.0.1:19999"));
+        moved.leave();
+        for (auto& m : members)
+            if (m) m->leave();
+        QCOMPARE(schedulerExit.get(), int(kRoleOk));
     }
 
     // fault_policy continue: a scheduler that dies mid-run (its socket gone) and is started again

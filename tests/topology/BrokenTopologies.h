@@ -25,6 +25,16 @@ inline void sliceOverServers(QJsonObject& t, int servers) {
     }
 }
 
+// Hosts b and c beside "local", the global server on `server` with standby host `standby`
+// (fault_policy continue).
+inline void standbyServer(QJsonObject& t, const char* server, const char* standby) {
+    t["hosts"] = QJsonArray{QJsonObject{{"id", "local"}, {"address", "127.0.0.1"}},
+                            QJsonObject{{"id", "b"}, {"address", "10.0.0.2"}}, QJsonObject{{"id", "c"}, {"address", "10.0.0.3"}}};
+    set(t, {"parties", "0", "roles", "global_servers", "0", "host"}, server);
+    set(t, {"parties", "0", "roles", "global_servers", "0", "standby_host"}, standby);
+    set(t, {"training", "fault_policy"}, "continue");
+}
+
 // The topology reader's table: structure, names, ports, hosts, text and limits.
 inline QList<BrokenCase> topologyBrokenCases() {
     const QJsonValue remove = QJsonValue(QJsonValue::Undefined);
@@ -347,6 +357,29 @@ inline QList<BrokenCase> registryBrokenCases() {
          }, "$.training.resume_round", "only the modes with rounds at the global server resume"},
         {"negative checkpoint period", [](QJsonObject& t) { set(t, {"training", "checkpoint_every"}, -1); },
          "$.training.checkpoint_every", ""},
+        {"an undeclared standby host", [](QJsonObject& t) { standbyServer(t, "b", "nowhere"); },
+         "$.parties[0].roles.global_servers[0].standby_host", "host 'nowhere' is not declared in $.hosts"},
+        {"a standby host for a party server", [](QJsonObject& t) {
+             set(t, {"parties", "1", "roles", "servers", "0", "standby_host"}, "local");
+         },
+         "$.parties[1].roles.servers[0].standby_host", "unknown field 'standby_host'"},
+        {"a standby host that is the server's own", [](QJsonObject& t) { standbyServer(t, "b", "b"); },
+         "$.parties[0].roles.global_servers[0].standby_host", "the standby host is the server's own host 'b'"},
+        {"a standby for a server beside the global scheduler", [](QJsonObject& t) { standbyServer(t, "local", "b"); },
+         "$.parties[0].roles.global_servers[0].standby_host", "the global scheduler keeps the copy of the model a standby starts from, and it runs on 'local'"},
+        {"a standby host that runs the global scheduler", [](QJsonObject& t) { standbyServer(t, "b", "local"); },
+         "$.parties[0].roles.global_servers[0].standby_host", "the global scheduler keeps the copy of the model a standby starts from, and it runs on 'local'"},
+        {"a standby host without fault_policy continue", [](QJsonObject& t) {
+             standbyServer(t, "b", "c");
+             set(t, {"training", "fault_policy"}, "fail");
+         },
+         "$.parties[0].roles.global_servers[0].standby_host", "a standby host takes over only under fault_policy continue"},
+        {"a standby host whose port is taken", [](QJsonObject& t) {
+             standbyServer(t, "b", "c");
+             set(t, {"parties", "2", "host"}, "c");
+             set(t, {"parties", "2", "roles", "scheduler", "port"}, 9101);
+         },
+         "$.parties[2].roles.scheduler.port", "port 9101 on host 'c' is already used by central global_servers (standby)"},
     };
 }
 

@@ -71,6 +71,20 @@ private Q_SLOTS:
         QCOMPARE(TopologyWriter::toJson(*second.topology), written);
     }
 
+    // A global server's standby host is read, written back, and carried by its node.
+    void aStandbyHostRoundTrips() {
+        QJsonObject json = validTopology();
+        standbyServer(json, "b", "c");
+        const TopologyLoad load = TopologyReader::readJson(QJsonDocument(json).toJson());
+        QVERIFY2(load.ok(), qPrintable(load.errorText()));
+        QCOMPARE(load.topology->node("central/global_server0")->standbyHost, QStringLiteral("c"));
+        QCOMPARE(load.topology->node("central/global_server0")->host, QStringLiteral("b"));
+        QVERIFY(load.topology->node("party1/server0")->standbyHost.isEmpty());
+        const TopologyLoad again = TopologyReader::readJson(TopologyWriter::toJson(*load.topology));
+        QVERIFY2(again.ok(), qPrintable(again.errorText()));
+        QCOMPARE(again.topology->parties[0].servers[0].standbyHost, QStringLiteral("c"));
+    }
+
     void centralWorkersTrainOnlyWhenEnabled() {
         QJsonObject t = validTopology();
         set(t, {"parties", "0", "roles", "workers"}, QJsonArray{QJsonObject{{"count", 2}}});
