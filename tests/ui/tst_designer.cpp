@@ -354,6 +354,45 @@ private Q_SLOTS:
         QCOMPARE(cli.topology->party("party1")->workers[0].adversary->strength, 100.0);
     }
 
+    // A global server's standby host is chosen in its panel (party servers have none), and the
+    // saved topology says what the CLI reads.
+    void aGlobalServerCanBeGivenAStandbyHost() {
+        Topology t = d->topology();
+        t.hosts.clear();
+        for (const char* id : {"a", "b", "c"}) {
+            Host h;
+            h.id = id;
+            h.address = QStringLiteral("10.0.0.%1").arg(t.hosts.size() + 1);
+            t.hosts << h;
+        }
+        for (Party& p : t.parties) {
+            if (p.scheduler) p.scheduler->host = "a";
+            for (ListeningRole& r : p.servers) r.host = "a";
+            if (p.masterWorker) p.masterWorker->host = "a";
+            if (p.stateService) p.stateService->host = "a";
+            for (WorkerGroup& g : p.workers) g.host = "a";
+        }
+        t.parties[0].servers[0].host = "b";
+        t.training.faultPolicy = "continue";
+        d->setTopology(t);
+        QVERIFY2(d->isValid(), qPrintable(d->issues().isEmpty() ? QString() : d->issues().first().toString()));
+        QTest::mouseClick(d->view()->viewport(), Qt::LeftButton, Qt::NoModifier,
+                          d->view()->mapFromScene(centerOf(*d, {ElementRef::Kind::Server, "central", {}, 0})));
+        auto* standby = qobject_cast<QComboBox*>(d->properties()->field("role_standby_host"));
+        QVERIFY(standby);
+        QCOMPARE(standby->currentText(), QStringLiteral("none"));
+        standby->setFocus();
+        for (int i = 0; i < 3; ++i) QTest::keyClick(standby, Qt::Key_Down);  // none → a → b → c, as the keyboard would
+        QCOMPARE(d->topology().parties[0].servers[0].standbyHost, QStringLiteral("c"));
+        QVERIFY(d->isValid());
+        const TopologyLoad cli = TopologyReader::readJson(TopologyWriter::toJson(d->topology()));
+        QVERIFY2(cli.ok(), qPrintable(cli.errorText()));
+        QCOMPARE(cli.topology->node("central/global_server0")->standbyHost, QStringLiteral("c"));
+        QTest::mouseClick(d->view()->viewport(), Qt::LeftButton, Qt::NoModifier,
+                          d->view()->mapFromScene(centerOf(*d, {ElementRef::Kind::Server, "party1", {}, 0})));
+        QVERIFY(d->properties()->field("role_port") && !d->properties()->field("role_standby_host"));
+    }
+
     // Every broken topology of the reader's and the registries' tables that the designer can open
     // (a well-formed document) is flagged by it, with the issue `hips validate` reports, at its path.
     void theDesignerFlagsEveryBrokenTopologyOfTheTables() {

@@ -228,6 +228,24 @@ void PropertyPanel::addHostChoice(const QString& label, std::function<QString(co
     addChoice(QStringLiteral("role_host"), label, hosts, get, set);
 }
 
+// A global server's standby host: where it starts again when its own host is lost.
+void PropertyPanel::addStandbyHostChoice(const ElementRef& e) {
+    const QString none = tr("none");
+    QStringList hosts{none};
+    for (const Host& h : m_topology.hosts) hosts << h.id;
+    addChoice(QStringLiteral("role_standby_host"), tr("Standby host"), hosts,
+              [e, none](const Topology& t) {
+                  auto* r = listening(const_cast<Topology&>(t), e);
+                  return r && !r->standbyHost.isEmpty() ? r->standbyHost : none;
+              },
+              [e, none](Topology& t, const QString& v) {
+                  if (auto* r = listening(t, e)) r->standbyHost = v == none ? QString() : v;
+              });
+    field(QStringLiteral("role_standby_host"))->setToolTip(
+        tr("Where this global server starts again, from the global scheduler's copy of its model, when its host is lost "
+           "(fault_policy continue)"));
+}
+
 void PropertyPanel::buildTraining() {
     auto* title = new QLabel(tr("<b>Topology and training</b>"));
     m_form->addRow(title);
@@ -406,6 +424,8 @@ void PropertyPanel::buildRole() {
                [e](Topology& t, int v) {
                    if (auto* r = listening(t, e)) r->port = v;
                });
+    if (e.kind == ElementRef::Kind::Server && m_topology.party(e.party) && m_topology.party(e.party)->central)
+        addStandbyHostChoice(e);
     if (e.kind == ElementRef::Kind::Workers)
         addInt("role_count", tr("Workers"), 1, 1024,
                [e](const Topology& t) { auto* g = group(const_cast<Topology&>(t), e); return g ? g->count : 1; },

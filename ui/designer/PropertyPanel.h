@@ -49,6 +49,7 @@ private:
                    std::function<QString(const Topology&)> get, std::function<void(Topology&, const QString&)> set);
     void addBool(const QString& name, const QString& label, std::function<bool(const Topology&)> get,
                  std::function<void(Topology&, bool)> set);
+    void addStandbyHostChoice(const ElementRef& e);
     void addHostChoice(const QString& label, std::function<QString(const Topology&)> get,
                        std::function<void(Topology&, const QString&)> set);
     void commit(const Binding& b, const QVariant& value, const QString& label);
