@@ -104,6 +104,11 @@ bool AgentFleet::mayRestartAgentAfter(int done) const {
            done < int(m_topology.training.param(QStringLiteral("max_restarts")));
 }
 
+void AgentFleet::forgetAgent(const QString& host) {
+    m_roster.agents.removeIf([&](const AgentRoster::Agent& known) { return known.host == host; });
+    if (m_savesRoster) saveRoster();
+}
+
 // Without agents.json a run cannot be taken up again: failing to write it is said, not fatal.
 void AgentFleet::saveRoster() {
     m_roster.controller = m_keys.controller;

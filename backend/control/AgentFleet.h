@@ -95,6 +95,9 @@ protected:
     void retireAgent(const QString& host);
     virtual QString busyHosts() const { return {}; }
     // The agent on `host` stopped answering (`reason`): whether it is being started again.
+    // The agent on `host` is not part of the run any more (its host was given up): hips attach
+    // does not look for it.
+    void forgetAgent(const QString& host);
     virtual bool restartLostAgent(const QString& host, const QString& reason) {
         Q_UNUSED(host) Q_UNUSED(reason) return false;
     }

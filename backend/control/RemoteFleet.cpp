@@ -128,6 +128,7 @@ void RemoteFleet::onRedeployed(const QString& host, const HostDeployment& r) {
 void RemoteFleet::giveUpHost(const QString& host) {
     if (m_givenUp.contains(host)) return;
     m_givenUp.insert(host);
+    forgetAgent(host);
     Q_EMIT notice(QStringLiteral("controller"),
                   QStringLiteral("%1 is not tried again: none of the run's roles is left on it").arg(host));
 }

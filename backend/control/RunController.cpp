@@ -271,6 +271,8 @@ void RunController::moveOffLostHost(const QString& host, const QString& error) {
                                     .arg(p.node.id, host, error, p.node.host));
         m_recorder->process(p);
         Q_EMIT processChanged(p);
+        if (const QString e = m_dir.writeTopology(TopologyWriter::toJson(m_topology)); !e.isEmpty())
+            recordNotice(QStringLiteral("controller"), e + QStringLiteral(" (hips attach would look for it on ") + host + ')');
         const QString moved = p.node.id;
         startRoles([&](const ProcessInfo& q) { return q.node.id == moved; });
     }

@@ -146,6 +146,10 @@ QString RunDirectory::appendLog(const QString& node, const QString& line) {
     return note(file->append(line.toUtf8() + '\n'));
 }
 
+QString RunDirectory::writeTopology(const QByteArray& topologyJson) {
+    return note(writeFileAtomically(QDir(m_path).filePath(QStringLiteral("topology.json")), topologyJson));
+}
+
 QString RunDirectory::writeSummary(const QJsonObject& summary) {
     return note(writeFileAtomically(QDir(m_path).filePath(QStringLiteral("summary.json")), QJsonDocument(summary).toJson()));
 }

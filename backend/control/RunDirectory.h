@@ -38,6 +38,9 @@ public:
     QString appendMetric(const QByteArray& jsonLine);
     QString appendLog(const QString& node, const QString& line);
     QString writeSummary(const QJsonObject& summary);  // replaces summary.json atomically
+    // Replaces topology.json atomically: where the roles run now (one moved to a standby host),
+    // as hips attach reads it.
+    QString writeTopology(const QByteArray& topologyJson);
 
     QString error() const { return m_error; }  // the first write error, empty if none
 

@@ -29,7 +29,7 @@ struct GlobalTier {
     std::function<void(qint64 round)> roundDone;           // metrics, checkpoint, snapshot
     // Set where the server can be restarted (recoversGlobalServer): the next model is kept on
     // disk before anyone is sent any of it, so a restarted server is never behind its parties.
-    std::function<void()> beforePublish;
+    std::function<void()> beforePublish = {};
     double applySeconds = 0;  // this round's, so far
     quint64 latePushes = 0;   // so far in the run
 };

@@ -407,6 +407,16 @@ private Q_SLOTS:
         QVERIFY(run("ip", {"netns", "exec", ns, "ip", "link", "set", link, "down"}).status == 0);
         QVERIFY2(killHostProcesses(ns) >= 2, out.constData());  // the agent and the global server, at least
         const int roundsBeforeLoss = lastPrintedRound(out);
+        QTRY_VERIFY_WITH_TIMEOUT((out += hips.readAll()).contains("hostB is not tried again"), 90000);
+        // What hips attach would read (while the run goes on) says where the server runs now, and no
+        // longer names host B's agent.
+        const QJsonObject server = QJsonDocument::fromJson(readFile(path("standby_run/topology.json")))
+                                       .object()["parties"].toArray()[0].toObject()["roles"].toObject()["global_servers"]
+                                       .toArray()[0].toObject();
+        QCOMPARE(server["host"].toString(), QStringLiteral("hostC"));
+        QCOMPARE(server["standby_host"].toString(), QStringLiteral("hostB"));
+        const QByteArray roster = readFile(path("standby_run/agents.json"));
+        QVERIFY2(roster.contains("hostA") && roster.contains("hostC") && !roster.contains("hostB"), roster.constData());
         const bool finished = hips.waitForFinished(240000);  // (within QtTest's 300 s per test function)
         out += hips.readAll();
         run("ip", {"netns", "exec", ns, "ip", "link", "set", link, "up"});
