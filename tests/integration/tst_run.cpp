@@ -224,11 +224,12 @@ private Q_SLOTS:
     }
 
     // Timeouts measure a peer's silence, not the length of a round: rounds much longer than
-    // reply_timeout_s (a worker 60x slower than its peer) are no failure.
+    // reply_timeout_s (a worker 60x slower than its peer) are no failure. 100 local steps make a
+    // round of ~5 s on a fast machine (40 made 1.97 s in CI: too close to the 2 s the test needs).
     void roundsLongerThanTheReplyTimeoutAreNoFailure() {
         Run run;
         const QString path = writeSmallVariant(run, {QJsonObject{{"count", 1}}, QJsonObject{{"count", 1}, {"slowdown", 60}}},
-                                               {{"reply_timeout_s", 2}, {"rounds", 2}, {"local_iters", 40}}, true);
+                                               {{"reply_timeout_s", 2}, {"rounds", 2}, {"local_iters", 100}}, true);
         run.start({"run", path, "--out", run.dir.filePath("run")});
         QVERIFY2(run.finish(180000) == 0, run.err.constData());
         double longest = 0;
