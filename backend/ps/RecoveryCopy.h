@@ -6,7 +6,8 @@
 // another host) and waits for its "recovery_kept" before anyone gets that model; the scheduler
 // keeps the newest and hands it over with the node table to the server's next process, which
 // goes on from it when it finds none of its own on disk. A scheduler that is itself restarted
-// has none: the server's own copy on its host is then the only one.
+// starts with none and asks its members to register again: the server then sends it the newest
+// copy again (SchedulerClient).
 #include "Checkpoint.h"
 #include "Message.h"
 

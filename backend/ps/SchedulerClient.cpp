@@ -69,9 +69,18 @@ QList<PeerInfo> SchedulerClient::join() {
     return peers;
 }
 
+namespace {
+Message copyOf(const Message& m) {
+    Message copy(m.type, m.fields);
+    for (const zmq::message_t& f : m.frames) copy.frames.emplace_back(f.data(), f.size());
+    return copy;
+}
+}  // namespace
+
 bool SchedulerClient::keepCopy(Message point, qint64 version) {
     {
         std::lock_guard lock(m_mutex);
+        m_newestCopy = copyOf(point);
         m_copy = std::move(point);
     }
     m_keepsCopies = true;
@@ -148,7 +157,11 @@ void SchedulerClient::heartbeatLoop() {
         if (!e) continue;
         std::lock_guard lock(m_mutex);
         if (e->message.type == message::kBarrierOk) m_barrierOk = true;
-        else if (e->message.type == message::kRejoin) m_channel.send(registration(true));  // the scheduler was restarted
+        else if (e->message.type == message::kRejoin) {  // the scheduler was restarted: it holds no copy
+            m_channel.send(registration(true));
+            m_copyKept = -1;
+            if (m_newestCopy) m_copy = copyOf(*m_newestCopy);
+        }
         else if (e->message.type == message::kAbort) m_abortReason = e->message.string(QStringLiteral("reason"));
         else if (e->message.type == message::kRecoveryKept) m_copyKept = std::max(m_copyKept, e->message.integer(QStringLiteral("version")));
         else if (m_watching && (e->message.type == message::kMemberDown || e->message.type == message::kMemberUp))

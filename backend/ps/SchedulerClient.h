@@ -57,8 +57,14 @@ public:
 
     // A global server with a standby host: sends its recovery point to the scheduler and waits
     // until the scheduler has kept it (RecoveryCopy.h). False when it did not say so within
-    // heartbeat_timeout_s (it is down or was restarted): the copy then lags behind.
+    // heartbeat_timeout_s (it is down or was restarted): the copy then lags behind until the
+    // scheduler asks this node to register again, when it gets the newest one.
     bool keepCopy(Message point, qint64 version);
+    // The newest version the scheduler (this one: -1 after it was restarted) said it kept.
+    qint64 copyKept() const {
+        std::lock_guard lock(m_mutex);
+        return m_copyKept;
+    }
     // The recovery point the table came with (the scheduler's copy), checked; nullopt when there
     // was none, with *error set when it was malformed.
     std::optional<Checkpoint> recoveryPoint(size_t modelFloats, QString* error) const {
@@ -88,6 +94,7 @@ private:
     QString m_barrierName;      // a barrier asked for and not yet released (under m_mutex)
     bool m_barrierOk = false;
     std::optional<Message> m_copy;  // a recovery point for the heartbeat thread to send (under m_mutex)
+    std::optional<Message> m_newestCopy;  // the last one given to keepCopy: a restarted scheduler gets it (under m_mutex)
     qint64 m_copyKept = -1;         // the newest version the scheduler said it kept (under m_mutex)
     std::atomic<bool> m_keepsCopies{false};  // (then the heartbeat thread listens more often)
     Message m_table;

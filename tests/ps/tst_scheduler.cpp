@@ -1,7 +1,7 @@
 // The scheduler with real clients over loopback: rendezvous hands every member the same node
 // table, a barrier releases nobody until all have arrived, a stranger is not let in, the
 // scheduler exits cleanly once every member has said bye, and one restarted mid-run has every
-// member register again.
+// member register again (and a global server send it its recovery point again).
 #include "RoleError.h"
 #include "SchedulerClient.h"
 #include "SchedulerRole.h"
@@ -23,6 +23,34 @@ Topology smallTopology() {
     Topology t = *load.topology;
     t.training.replyTimeoutS = 10;
     return t;
+}
+
+// fault_policy continue, the global server with a standby host, silences found after 2 s.
+Topology standbyTopology() {
+    Topology t = smallTopology();
+    t.training.faultPolicy = QStringLiteral("continue");
+    t.training.heartbeatTimeoutS = 2;
+    t.parties[0].servers[0].standbyHost = QStringLiteral("elsewhere");
+    return t;
+}
+
+// The global scheduler's members in smallTopology(): the global server first.
+const QStringList kGlobalMembers{"central/global_server0", "party1/server0", "party2/server0", "central/master_worker"};
+
+// Starts a client for each of kGlobalMembers (the servers with an endpoint) and has them join at
+// once; returns the size of the node table each got.
+QList<qsizetype> joinGlobalMembers(const Topology& t, const Node& scheduler, std::vector<std::unique_ptr<RoleContext>>& contexts,
+                                   std::vector<std::unique_ptr<SchedulerClient>>& members) {
+    for (const QString& id : kGlobalMembers) {
+        contexts.push_back(std::make_unique<RoleContext>(t, *t.node(id), QDir::tempPath()));
+        const QString endpoint = id.contains("server") ? "tcp://127.0.0.1:1" + QString::number(kGlobalMembers.indexOf(id)) : "";
+        members.push_back(std::make_unique<SchedulerClient>(*contexts.back(), scheduler, endpoint));
+    }
+    std::vector<std::future<QList<PeerInfo>>> joins;
+    for (auto& m : members) joins.push_back(std::async(std::launch::async, [&m] { return m->join(); }));
+    QList<qsizetype> sizes;
+    for (auto& j : joins) sizes.append(j.get().size());
+    return sizes;
 }
 
 }  // namespace
@@ -268,24 +296,14 @@ private Q_SLOTS:
     // recovery point and confirms it; the server's next process (elsewhere: another endpoint) gets
     // it with the table, and the party servers are told where it listens now.
     void aGlobalServersRecoveryPointGoesToItsNextProcess() {
-        Topology t = smallTopology();
-        t.training.faultPolicy = QStringLiteral("continue");
-        t.training.heartbeatTimeoutS = 2;
-        t.parties[0].servers[0].standbyHost = QStringLiteral("elsewhere");
+        const Topology t = standbyTopology();
         const Node scheduler = *t.node("central/global_scheduler");
         RoleContext schedulerCtx(t, scheduler, QDir::tempPath());
         auto schedulerExit = std::async(std::launch::async, [&] { return runScheduler(schedulerCtx); });
-        const QStringList ids{"central/global_server0", "party1/server0", "party2/server0", "central/master_worker"};
+        const QStringList& ids = kGlobalMembers;
         std::vector<std::unique_ptr<RoleContext>> contexts;
         std::vector<std::unique_ptr<SchedulerClient>> members;
-        for (const QString& id : ids) {
-            contexts.push_back(std::make_unique<RoleContext>(t, *t.node(id), QDir::tempPath()));
-            members.push_back(std::make_unique<SchedulerClient>(*contexts.back(), scheduler,
-                                                                id.contains("server") ? "tcp://127.0.0.1:1" + QString::number(ids.indexOf(id)) : ""));
-        }
-        std::vector<std::future<QList<PeerInfo>>> joins;
-        for (auto& m : members) joins.push_back(std::async(std::launch::async, [&m] { return m->join(); }));
-        for (auto& j : joins) QCOMPARE(j.get().size(), 4);
+        QCOMPARE(joinGlobalMembers(t, scheduler, contexts, members), QList<qsizetype>(4, 4));
         QString error;
         QVERIFY(!members[0]->recoveryPoint(1, &error) && error.isEmpty());  // a first start has none
         members[1]->watchMembership();
@@ -321,6 +339,60 @@ private Q_SLOTS:
         for (auto& m : members)
             if (m) m->leave();
         QCOMPARE(schedulerExit.get(), int(kRoleOk));
+    }
+
+    // A global scheduler restarted after it kept the server's recovery point starts with none: the
+    // server, asked to register again, sends it the newest one, which the server's next process
+    // (its host lost) then gets with the table.
+    void aRestartedSchedulerGetsTheNewestRecoveryPointAgain() {
+        const Topology t = standbyTopology();
+        const Node scheduler = *t.node("central/global_scheduler");
+        auto first = std::make_unique<RoleContext>(t, scheduler, QDir::tempPath());
+        auto firstExit = std::async(std::launch::async, [&] { return runScheduler(*first); });
+        const QStringList& ids = kGlobalMembers;
+        std::vector<std::unique_ptr<RoleContext>> contexts;
+        std::vector<std::unique_ptr<SchedulerClient>> members;
+        QCOMPARE(joinGlobalMembers(t, scheduler, contexts, members), QList<qsizetype>(4, 4));
+        members[1]->watchMembership();
+        const size_t floats = shardMapOf(t.training, 1).shardSize(0);
+        std::vector<float> model(floats);
+        for (size_t i = 0; i < floats; ++i) model[i] = float(i % 89) * 0.02f;
+        QVERIFY(members[0]->keepCopy(recoveryPointMessage(Checkpoint{3, 3, model, {}}), 3));
+
+        first->zmq.shutdown();  // the scheduler dies, and the copy it kept with it
+        QVERIFY_THROWS_EXCEPTION(zmq::error_t, firstExit.get());
+        first.reset();
+        QTest::qWait(1500);
+        RoleContext second(t, scheduler, QDir::tempPath());
+        auto secondExit = std::async(std::launch::async, [&] { return runScheduler(second); });
+        const auto byeAll = qScopeGuard([&] {
+            for (auto& m : members)
+                if (m) m->leave();
+        });
+        QList<MembershipChange> changes;
+        const auto heard = [&](bool up) {
+            changes += members[1]->takeMembershipChanges();
+            return std::any_of(changes.begin(), changes.end(), [&](const MembershipChange& c) { return c.node == ids[0] && c.up == up; });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(heard(true), 10000);  // the server registered with the new scheduler,
+        QTRY_COMPARE_WITH_TIMEOUT(members[0]->copyKept(), qint64(3), 10000);  // which says it keeps the copy
+
+        // Then its host is lost; its next process gets the copy the new scheduler was sent.
+        members[0].reset();
+        contexts[0].reset();
+        QTRY_VERIFY_WITH_TIMEOUT(heard(false), 10000);
+        RoleContext movedCtx(t, *t.node(ids[0]), QDir::tempPath());
+        SchedulerClient moved(movedCtx, scheduler, "tcp://127.0.0.1:19998");
+        QCOMPARE(moved.join().size(), 4);
+        QString error;
+        const auto recovered = moved.recoveryPoint(floats, &error);
+        QVERIFY2(recovered, qPrintable(error.isEmpty() ? QStringLiteral("the table came without a recovery point") : error));
+        QCOMPARE(recovered->version, qint64(3));
+        QVERIFY(recovered->model == model);
+        moved.leave();
+        for (auto& m : members)
+            if (m) m->leave();
+        QCOMPARE(secondExit.get(), int(kRoleOk));
     }
 
     // fault_policy continue: a scheduler that dies mid-run (its socket gone) and is started again
