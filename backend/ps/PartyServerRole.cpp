@@ -71,13 +71,8 @@ public:
             for (const MembershipChange& c : m_globalScheduler.takeMembershipChanges()) {
                 if (!c.up || !c.restarted || c.node != global.id) continue;
                 if (!c.endpoint.isEmpty() && c.endpoint != global.endpoint) {  // it lost its host: on its standby now
-                    std::fprintf(stderr, "%s: %s is at %s now (was %s)\n", qPrintable(m_ctx.node.id), qPrintable(global.id),
-                                 qPrintable(c.endpoint), qPrintable(global.endpoint));
-                    global.endpoint = c.endpoint;
-                    Channel moved = dial();
-                    moved.carryTrafficOf(upstream);
-                    upstream.lingerOnClose(0ms);
-                    upstream = std::move(moved);
+                    const QString was = std::exchange(global.endpoint, c.endpoint);
+                    switchToMovedServer(m_ctx.node.id, global.id, was, global.endpoint, upstream, dial());
                 }
                 m_policy->onUpstreamBack();
             }

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 namespace hips {
 
@@ -51,17 +52,20 @@ Channel ShardedLinks::dial(const PeerInfo& server) const {
     return c;
 }
 
+void switchToMovedServer(const QString& self, const QString& server, const QString& was, const QString& endpoint,
+                         Channel& channel, Channel fresh) {
+    std::fprintf(stderr, "%s: %s is at %s now (was %s)\n", qPrintable(self), qPrintable(server), qPrintable(endpoint), qPrintable(was));
+    fresh.carryTrafficOf(channel);
+    channel.lingerOnClose(std::chrono::milliseconds(0));
+    channel = std::move(fresh);
+}
+
 void ShardedLinks::follow(const QString& server, const QString& endpoint) {
     for (int s = 0; s < count(); ++s) {
         PeerInfo& peer = m_servers[s];
         if (peer.id != server || endpoint.isEmpty() || peer.endpoint == endpoint) continue;
-        std::fprintf(stderr, "%s: %s is at %s now (was %s)\n", qPrintable(m_ctx.node.id), qPrintable(server), qPrintable(endpoint),
-                     qPrintable(peer.endpoint));
-        peer.endpoint = endpoint;
-        auto moved = std::make_unique<Channel>(dial(peer));
-        moved->carryTrafficOf(*m_channels[size_t(s)]);
-        m_channels[size_t(s)]->lingerOnClose(std::chrono::milliseconds(0));
-        m_channels[size_t(s)] = std::move(moved);
+        const QString was = std::exchange(peer.endpoint, endpoint);
+        switchToMovedServer(m_ctx.node.id, server, was, endpoint, *m_channels[size_t(s)], dial(peer));
         m_assemblers[size_t(s)] = std::make_unique<ModelAssembler>(m_map.shardSize(s));  // (a half-received model is gone)
     }
 }
