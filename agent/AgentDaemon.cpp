@@ -169,7 +169,7 @@ void AgentDaemon::onStart(const Message& m) {
     if (const QString e = writeOnce(topologyPath, start->topologyJson.toUtf8()); !e.isEmpty()) return refuse(start->node, e);
     if (const QString e = writeOnce(keysPath, start->peerKeys.toText()); !e.isEmpty()) return refuse(start->node, e);
     const RoleLaunch launch{start->node, program, topologyPath, outDir, start->threads, start->nodeKey.toText(), keysPath,
-                            isTrainingRole(nodeInfo->kind) && m_trainerZygote};
+                            isTrainingRole(nodeInfo->kind) && m_trainerZygote, start->placement};
     const TrainingSettings& training = topology.topology->training;
     m_orphanTimeoutS = training.orphanTimeoutS;
     m_restarts.remember(launch, training.continuesThroughFailures() && restartable(nodeInfo->kind, training)

@@ -2,6 +2,7 @@
 
 #include "FaultPolicy.h"
 #include "GlobalPolicies.h"
+#include "RoleError.h"
 
 namespace hips {
 
@@ -24,7 +25,10 @@ void RoleRestarts::remember(const RoleLaunch& launch, int maxRestarts) {
 
 std::optional<int> RoleRestarts::planRestart(const QString& node, const RoleExitInfo& info, int* attempt, int* maxRestarts) {
     const auto it = m_entries.find(node);
-    if (it == m_entries.end() || (info.exitCode == 0 && !info.crashed) || it->attempts >= it->maxRestarts) return std::nullopt;
+    // (A superseded process: another process of its node runs elsewhere, placed later.)
+    if (it == m_entries.end() || (info.exitCode == 0 && !info.crashed) || (info.exitCode == kRoleSuperseded && !info.crashed) ||
+        it->attempts >= it->maxRestarts)
+        return std::nullopt;
     it->pending = true;
     *attempt = ++it->attempts;
     *maxRestarts = it->maxRestarts;

@@ -54,6 +54,7 @@ bool RoleSupervisor::start(const RoleLaunch& launch) {
     env.insert(QStringLiteral("OMP_NUM_THREADS"), QString::number(launch.threads));
     env.insert(QStringLiteral("HIPS_NODE_KEY"), QString::fromLatin1(launch.nodeKey));
     env.insert(QStringLiteral("HIPS_PEER_KEYS_FILE"), launch.peerKeysPath);
+    env.insert(QStringLiteral("HIPS_PLACEMENT"), QString::number(launch.placement));
     env.remove(QStringLiteral("HIPS_AGENT_KEYS"));  // the agent's own keys stay with the agent
     m_roles[launch.node] = Role{};
     m_roles[launch.node].generation = m_nextGeneration++;

@@ -32,6 +32,7 @@ struct RoleLaunch {
     QByteArray nodeKey;
     QString peerKeysPath;
     bool forkFromZygote = false;  // a trainer, forked by the zygote of `program`
+    qint64 placement = 0;          // StartCommand::placement, handed over as HIPS_PLACEMENT
 };
 
 class RoleSupervisor : public QObject {

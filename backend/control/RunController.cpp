@@ -209,9 +209,11 @@ void RunController::onAgentsReady() {
 
 void RunController::startRoles(const std::function<bool(const ProcessInfo&)>& which) {
     const QString json = QString::fromUtf8(TopologyWriter::toJson(m_topology));
+    const qint64 placement = QDateTime::currentMSecsSinceEpoch();  // (a node moved later is placed later)
     auto startNode = [&](const Node& n) {
         if (!which(m_processes.value(n.id))) return;
-        const StartCommand start{n.id, m_fleet->outDirFor(n), json, m_nodeKeys.value(n.id), m_peerKeys, m_topology.training.threads};
+        const StartCommand start{n.id, m_fleet->outDirFor(n), json, m_nodeKeys.value(n.id), m_peerKeys,
+                                 m_topology.training.threads, placement};
         m_fleet->send(n, start.toMessage());
     };
     for (const Node& n : m_topology.nodes())  // schedulers first

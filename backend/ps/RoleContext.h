@@ -19,6 +19,9 @@ struct RoleContext {
     // This launch of the run (from the node's key, new for each hips run and --resume, the same
     // when the agent restarts the role): what a restarted role kept for itself is found under it.
     QString launch;
+    // When the controller placed this node where it runs (its clock, ms; 0 when unknown): of two
+    // processes of one node, the scheduler keeps the later placed (SchedulerIncarnations.h).
+    qint64 placement = 0;
 
     RoleContext(Topology t, Node n, QString out)
         : topology(std::move(t)), node(std::move(n)), outDir(std::move(out)), metrics(node.id) {}

@@ -10,6 +10,13 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-enum RoleExit { kRoleOk = 0, kRoleUsage = 2, kRoleFailed = 3, kRoleTrainFailed = 4 };
+// Another process of this node took its place (its host was cut off and the node was started
+// elsewhere, which the scheduler knows): this one stops and is not restarted (kRoleSuperseded).
+class RoleSuperseded : public RoleError {
+public:
+    using RoleError::RoleError;
+};
+
+enum RoleExit { kRoleOk = 0, kRoleUsage = 2, kRoleFailed = 3, kRoleTrainFailed = 4, kRoleSuperseded = 5 };
 
 }  // namespace hips

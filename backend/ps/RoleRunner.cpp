@@ -103,6 +103,7 @@ int runRole(const QString& topologyPath, const QString& nodeId, const QString& o
     try {
         RoleContext ctx(*load.topology, *node, outDir);
         ctx.launch = QString::fromLatin1(QCryptographicHash::hash(keys->own.publicKey, QCryptographicHash::Sha256).toHex().left(16));
+        ctx.placement = std::max(0LL, qEnvironmentVariable("HIPS_PLACEMENT").toLongLong());
         // Every socket of this role is encrypted and authenticated with this node's own key;
         // only the run's nodes get in, each under the name its key belongs to.
         Channel::setRunIdentity(keys->own, keys->peers);
@@ -111,6 +112,9 @@ int runRole(const QString& topologyPath, const QString& nodeId, const QString& o
         for (auto it = keys->peers.all().begin(); it != keys->peers.all().end(); ++it) members.insert(it.value(), it.key());
         CurveGuard guard(ctx.zmq, members, nodeId);
         return role->second(ctx);
+    } catch (const RoleSuperseded& e) {
+        std::fprintf(stderr, "%s: %s\n", qPrintable(nodeId), e.what());
+        return kRoleSuperseded;
     } catch (const RoleError& e) {
         std::fprintf(stderr, "%s: %s\n", qPrintable(nodeId), e.what());
         return kRoleFailed;

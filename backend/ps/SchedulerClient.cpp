@@ -5,6 +5,7 @@
 #include "Vocabulary.h"
 
 #include <QCborArray>
+#include <QRandomGenerator>
 #include <cstdio>
 #include <thread>
 
@@ -15,7 +16,18 @@ using namespace std::chrono_literals;
 SchedulerClient::SchedulerClient(RoleContext& ctx, const Node& schedulerNode, const QString& endpoint)
     : m_ctx(ctx), m_scheduler(schedulerNode), m_endpoint(endpoint),
       m_schedulerEndpoint(ctx.topology.endpoint(schedulerNode)),
-      m_channel(Channel::dealer(ctx.zmq, ctx.node.id, m_schedulerEndpoint, schedulerNode.id)) {}
+      m_channel(Channel::dealer(ctx.zmq, ctx.node.id, m_schedulerEndpoint, schedulerNode.id)),
+      m_incarnation(qint64(QRandomGenerator::system()->generate64() >> 1)) {}
+
+void SchedulerClient::send(Message m) {
+    m.fields.insert(QStringLiteral("incarnation"), m_incarnation);
+    m_channel.send(std::move(m));
+}
+
+void SchedulerClient::throwSuperseded(const QString& reason) const {
+    throw RoleSuperseded("scheduler " + m_scheduler.id.toStdString() + " listens to another process of this node: " +
+                         reason.toStdString() + "; this one stops");
+}
 
 // A node that fails unwinds through here without saying bye: its scheduler must notice
 // the silence and abort the others, not count it as gone.
@@ -37,6 +49,7 @@ Envelope SchedulerClient::waitFor(const QString& type, const std::function<void(
         if (e->message.type == message::kAbort)
             throw RoleError("scheduler " + m_scheduler.id.toStdString() + " aborted the run: " +
                             e->message.string("reason").toStdString());
+        if (e->message.type == message::kSuperseded) throwSuperseded(e->message.string(QStringLiteral("reason")));
         if (e->message.type == type) return std::move(*e);
     }
     throw RoleError("no '" + type.toStdString() + "' from scheduler " + m_scheduler.id.toStdString() + " at " +
@@ -48,15 +61,15 @@ Message SchedulerClient::registration(bool rejoin, bool again) const {
     return Message(message::kRegister,
                    {{QStringLiteral("role"), roleName(m_ctx.node.kind)}, {QStringLiteral("endpoint"), m_endpoint},
                     {QStringLiteral("settings"), m_ctx.training().agreementText()}, {QStringLiteral("rejoin"), rejoin},
-                    {QStringLiteral("again"), again}});
+                    {QStringLiteral("again"), again}, {QStringLiteral("placement"), m_ctx.placement}});
 }
 
 // The registration is said again until the table comes: a scheduler that dies before sending
 // the table (fault_policy continue) takes it along, and its successor hears of this node only
 // so, as nodes heartbeat only once they have a table.
 QList<PeerInfo> SchedulerClient::join() {
-    m_channel.send(registration(false));
-    Envelope table = waitFor(message::kTable, [this] { m_channel.send(registration(false, /*again=*/true)); });
+    send(registration(false));
+    Envelope table = waitFor(message::kTable, [this] { send(registration(false, /*again=*/true)); });
     QList<PeerInfo> peers;
     for (const QCborValue& v : table.message.fields.value(QStringLiteral("nodes")).toArray()) {
         const QCborMap m = v.toMap();
@@ -140,15 +153,15 @@ void SchedulerClient::heartbeatLoop() {
             if (hung && !std::exchange(saidHung, true))
                 std::fprintf(stderr, "%s: its work thread has not moved for %d s; heartbeats stop until it does\n",
                              qPrintable(m_ctx.node.id), m_ctx.training().heartbeatTimeoutS);
-            if (!hung) saidHung = false, m_channel.send(Message(message::kHeartbeat));
+            if (!hung) saidHung = false, send(Message(message::kHeartbeat));
             next += 1s;
         }
         {
             std::lock_guard lock(m_mutex);
             if (!m_barrierName.isEmpty() && !m_barrierOk)
-                m_channel.send(Message(message::kBarrier, {{QStringLiteral("name"), std::exchange(m_barrierName, {})}}));
+                send(Message(message::kBarrier, {{QStringLiteral("name"), std::exchange(m_barrierName, {})}}));
             if (m_copy) {
-                m_channel.send(std::move(*m_copy));
+                send(std::move(*m_copy));
                 m_copy.reset();
             }
         }
@@ -158,11 +171,12 @@ void SchedulerClient::heartbeatLoop() {
         std::lock_guard lock(m_mutex);
         if (e->message.type == message::kBarrierOk) m_barrierOk = true;
         else if (e->message.type == message::kRejoin) {  // the scheduler was restarted: it holds no copy
-            m_channel.send(registration(true));
+            send(registration(true));
             m_copyKept = -1;
             if (m_newestCopy) m_copy = copyOf(*m_newestCopy);
         }
         else if (e->message.type == message::kAbort) m_abortReason = e->message.string(QStringLiteral("reason"));
+        else if (e->message.type == message::kSuperseded) m_supersededReason = e->message.string(QStringLiteral("reason"));
         else if (e->message.type == message::kRecoveryKept) m_copyKept = std::max(m_copyKept, e->message.integer(QStringLiteral("version")));
         else if (m_watching && (e->message.type == message::kMemberDown || e->message.type == message::kMemberUp))
             m_membership.append({e->message.string(QStringLiteral("node")), e->message.type == message::kMemberUp,
@@ -177,7 +191,7 @@ void SchedulerClient::leave() {
     m_stop = true;
     if (wasRunning) {
         m_heartbeat.join();
-        m_channel.send(Message(message::kBye));
+        send(Message(message::kBye));
         m_channel.lingerOnClose(2s);
     }
 }
@@ -185,6 +199,7 @@ void SchedulerClient::leave() {
 void SchedulerClient::throwIfAborted() const {
     working();
     std::lock_guard lock(m_mutex);
+    if (!m_supersededReason.isEmpty()) throwSuperseded(m_supersededReason);
     if (!m_abortReason.isEmpty())
         throw RoleError("scheduler " + m_scheduler.id.toStdString() + " aborted the run: " + m_abortReason.toStdString());
 }

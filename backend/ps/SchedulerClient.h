@@ -7,6 +7,9 @@
 // node's work, not only for the process: that thread calls working() (throwIfAborted() does too)
 // as it goes, and when it has not for heartbeat_timeout_s (hung, deadlocked) the heartbeats stop,
 // so that the scheduler declares the node dead or down like any silent one.
+// Every message says which process of the node sent it (a random incarnation; the registration
+// also when the controller placed it): a process the scheduler finds replaced by another of the
+// same node is told "superseded", and throwIfAborted() then raises RoleSuperseded.
 #include "Channel.h"
 #include "RecoveryCopy.h"
 #include "RoleContext.h"
@@ -77,6 +80,8 @@ public:
 private:
     Envelope waitFor(const QString& type, const std::function<void()>& everyTwoSeconds = {});
     Message registration(bool rejoin, bool again = false) const;
+    void send(Message m);  // to the scheduler, saying which process this is
+    [[noreturn]] void throwSuperseded(const QString& reason) const;
     void heartbeatLoop();
 
     RoleContext& m_ctx;
@@ -87,6 +92,8 @@ private:
     std::atomic<bool> m_stop{false};
     mutable std::mutex m_mutex;
     QString m_abortReason;
+    QString m_supersededReason;  // (under m_mutex)
+    const qint64 m_incarnation;
     QList<MembershipChange> m_membership;
     std::atomic<bool> m_watching{false};
     mutable std::atomic<std::int64_t> m_lastWorkNs{0};

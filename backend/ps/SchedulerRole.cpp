@@ -6,6 +6,7 @@
 #include "RecoveryCopy.h"
 #include "RoleError.h"
 #include "RoundCollector.h"
+#include "SchedulerIncarnations.h"
 #include "ShardedLinks.h"
 #include "Vocabulary.h"
 
@@ -68,15 +69,31 @@ private:
             m_log.reject(e.peer, QStringLiteral("'%1' from a node that is not a member here").arg(e.message.type));
             return;
         }
+        const QString& type = e.message.type;
+        const SchedulerIncarnations::Verdict verdict = type == message::kRegister
+            ? m_incarnations.registration(e.peer, e.message.integer(QStringLiteral("incarnation")), e.message.integer(QStringLiteral("placement"), 0))
+            : m_incarnations.message(e.peer, e.message.integer(QStringLiteral("incarnation")));
+        if (verdict == SchedulerIncarnations::Verdict::Superseded) return supersede(e);
+        m_incarnations.heardOn(e.peer, e.route);
         m_lastSeen[e.peer] = Clock::now();
         m_heard.insert(e.peer);
-        const QString& type = e.message.type;
         if (type == message::kHeartbeat && !m_endpoints.contains(e.peer)) return askToRejoin(e.peer);
         if (m_down.contains(e.peer) && type != message::kRegister) markUp(e.peer, QStringLiteral("heartbeats again"));
-        if (type == message::kRegister) onRegister(e);
+        if (type == message::kRegister) onRegister(e, verdict == SchedulerIncarnations::Verdict::Replaces);
         else if (type == message::kBarrier) onBarrier(e);
         else if (type == message::kBye) m_byes.insert(e.peer);
         else if (type == message::kRecoveryPoint) onRecoveryPoint(e);
+    }
+
+    // A process of a node that another replaced (SchedulerIncarnations.h) is told to stop, on its
+    // own connection; the node's messages then go to the one listened to again. Nothing it says
+    // counts: a stale heartbeat would keep a dead node looking alive.
+    void supersede(const Envelope& e) {
+        m_log.reject(e.peer, QStringLiteral("a %1 from a process of it that another replaced; it is told to stop").arg(e.message.type));
+        const QString reason = QStringLiteral("another process of %1, placed later, registered from %2")
+                                   .arg(e.peer, m_endpoints.value(e.peer, QStringLiteral("another host")));
+        sendTo(e.peer, Message(message::kSuperseded, {{QStringLiteral("reason"), reason}}));
+        m_channel.routeTo(e.peer, m_incarnations.route(e.peer));
     }
 
     // A global server with a standby host keeps its recovery point here too (RecoveryCopy.h).
@@ -122,11 +139,12 @@ private:
                                             {QStringLiteral("endpoint"), m_endpoints.value(node)}});
     }
 
-    void onRegister(const Envelope& e) {
+    // `newProcess`: the first registration of this process here.
+    void onRegister(const Envelope& e, bool newProcess) {
         // A registration said again while its node waits for the table: known here, it changes
         // nothing (the table crossed it, or all have not registered yet); unknown, it is news to
         // a restarted scheduler, whose predecessor took the first one along.
-        if (e.message.fields.value(QStringLiteral("again")).toBool() && m_endpoints.contains(e.peer)) return;
+        if (e.message.fields.value(QStringLiteral("again")).toBool() && !newProcess && m_endpoints.contains(e.peer)) return;
         m_endpoints[e.peer] = e.message.string(QStringLiteral("endpoint"));
         m_settings[e.peer] = printableText(e.message.string(QStringLiteral("settings")), 300);
         if (m_tableSent && e.message.fields.value(QStringLiteral("rejoin")).toBool()) {
@@ -314,6 +332,7 @@ private:
     QSet<QString> m_byes, m_down, m_heard;
     QSet<QString> m_restarted;  // members that registered anew during the run (new processes)
     RecoveryCopies m_recovery;  // global servers' recovery points (those with a standby host)
+    SchedulerIncarnations m_incarnations;  // which process of each member is listened to
     bool m_tableSent = false, m_aborted = false;
     RejectionLog m_log{m_ctx.node.id};
 };

@@ -81,6 +81,9 @@ inline constexpr QLatin1String kRecoveryKept{"recovery_kept"};
 // From a restarted scheduler to a member that heartbeats but has not registered with it: register
 // again (the member's "register" then carries "rejoin": true).
 inline constexpr QLatin1String kRejoin{"rejoin"};
+// From a scheduler to a process of a node that another process of it replaced, placed later
+// ({reason}): it stops for good (SchedulerIncarnations.h).
+inline constexpr QLatin1String kSuperseded{"superseded"};
 // ESync's state service.
 inline constexpr QLatin1String kEsyncReset{"esync_reset"};  // {round}: this worker begins round t
 inline constexpr QLatin1String kEsyncApply{"esync_apply"};  // {k, c}: k local steps of c seconds; go on?

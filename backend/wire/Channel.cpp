@@ -223,7 +223,9 @@ std::optional<Envelope> Channel::receiveNow(std::chrono::milliseconds timeout) {
             m_rejections->reject(*peer, error);
             return std::nullopt;
         }
-    return Envelope{*peer, std::move(*d.message)};
+    QByteArray route;
+    if (m_router) route = QByteArray(static_cast<const char*>(parts[0].data()), qsizetype(parts[0].size()));
+    return Envelope{*peer, std::move(*d.message), std::move(route)};
 }
 
 int pollChannels(std::vector<Channel*> channels, std::chrono::milliseconds timeout) {

@@ -35,6 +35,7 @@ public:
 struct Envelope {
     QString peer;  // the authenticated sender (ROUTER; its routing id without CURVE) or the connected peer (DEALER)
     Message message;
+    QByteArray route;  // ROUTER: the connection it came on (its routing id)
 };
 
 class Channel {
@@ -62,6 +63,12 @@ public:
     // full. Counted in undeliverable(); the role's own timeouts deal with a peer that is gone.
     bool send(const QString& peer, Message&& m);
     bool send(Message&& m) { return send(m_peer, std::move(m)); }
+    // A ROUTER with CURVE sends to a node on the connection it last spoke on; this makes it
+    // `route` (an Envelope's) until the node speaks again. Two processes of one node may be
+    // connected at once: a scheduler answers the one it listens to (SchedulerIncarnations.h).
+    void routeTo(const QString& node, const QByteArray& route) {
+        if (m_authenticated && !route.isEmpty()) m_routes.insert(node, route);
+    }
     // Waits up to `timeout` for one message; malformed input is counted and skipped.
     std::optional<Envelope> receive(std::chrono::milliseconds timeout);
 

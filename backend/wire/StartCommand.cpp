@@ -11,6 +11,7 @@ Message StartCommand::toMessage() const {
                                              {QStringLiteral("out_dir"), outDir},
                                              {QStringLiteral("topology"), topologyJson},
                                              {QStringLiteral("threads"), threads},
+                                             {QStringLiteral("placement"), placement},
                                              {QStringLiteral("node_key"), QString::fromLatin1(nodeKey.toText())},
                                              {QStringLiteral("peer_keys"), QString::fromUtf8(peerKeys.toText())}});
 }
@@ -59,6 +60,10 @@ std::optional<StartCommand> StartCommand::fromMessage(const Message& m, const QS
     if (!threads.isInteger() || threads.toInteger() < 1 || threads.toInteger() > kMaxThreads)
         return refuse(QStringLiteral("threads must be an integer from 1 to %1").arg(kMaxThreads));
     c.threads = int(threads.toInteger());
+    const QCborValue placement = m.fields.value(QStringLiteral("placement"));  // (none from an older controller)
+    if (!placement.isUndefined() && (!placement.isInteger() || placement.toInteger() < 0))
+        return refuse(QStringLiteral("placement must be a non-negative integer"));
+    c.placement = placement.isInteger() ? placement.toInteger() : 0;
     c.topologyJson = *topology;
     return c;
 }

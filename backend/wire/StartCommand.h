@@ -18,6 +18,9 @@ struct StartCommand {
     CurveKeyPair nodeKey;   // the node's own key pair
     PeerKeys peerKeys;      // the public key of every node of the run
     int threads = 1;
+    // When the controller placed the node (its clock, ms since the epoch; 0: unknown). The role
+    // gets it as HIPS_PLACEMENT: of two processes of one node, the scheduler keeps the later placed.
+    qint64 placement = 0;
 
     static constexpr int kMaxThreads = 256;
     static constexpr qsizetype kMaxNodeIdChars = 200;

@@ -42,10 +42,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(!start->outDir.split(u'/').contains(QStringLiteral("..")));
     FUZZ_CHECK(!start->nodeKey.isNull() && start->peerKeys.keyOf(start->node) == start->nodeKey.publicKey);
     FUZZ_CHECK(start->threads >= 1 && start->threads <= StartCommand::kMaxThreads);
+    FUZZ_CHECK(start->placement >= 0);
 
     QString again;
     const std::optional<StartCommand> copy = StartCommand::fromMessage(start->toMessage(), kRoot, kHome, &again);
     FUZZ_CHECK(copy.has_value());
-    FUZZ_CHECK(copy->node == start->node && copy->outDir == start->outDir && copy->threads == start->threads);
+    FUZZ_CHECK(copy->node == start->node && copy->outDir == start->outDir && copy->threads == start->threads &&
+               copy->placement == start->placement);
     return 0;
 }

@@ -1,10 +1,13 @@
 // The scheduler with real clients over loopback: rendezvous hands every member the same node
 // table, a barrier releases nobody until all have arrived, a stranger is not let in, the
 // scheduler exits cleanly once every member has said bye, and one restarted mid-run has every
-// member register again (and a global server send it its recovery point again).
+// member register again (and a global server send it its recovery point again); of two processes
+// of one node, the one placed later is listened to, and the other told to stop.
 #include "RoleError.h"
 #include "SchedulerClient.h"
+#include "SchedulerIncarnations.h"
 #include "SchedulerRole.h"
+#include "Vocabulary.h"
 #include "ShardedLinks.h"
 #include "TopologyReader.h"
 
@@ -393,6 +396,96 @@ private Q_SLOTS:
         for (auto& m : members)
             if (m) m->leave();
         QCOMPARE(secondExit.get(), int(kRoleOk));
+    }
+
+    // Which process of a node is listened to: a registration replaces the current one unless it
+    // was placed earlier (the agent restarting it where it was places it the same); any other
+    // message must come from the current one.
+    void theProcessPlacedLatestIsListenedTo() {
+        using V = SchedulerIncarnations::Verdict;
+        SchedulerIncarnations table;
+        QCOMPARE(table.message("n", 1), V::Current);  // unknown: a restarted scheduler asks it to register
+        QCOMPARE(table.registration("n", 1, 100), V::Replaces);
+        QCOMPARE(table.registration("n", 1, 100), V::Current);
+        QCOMPARE(table.registration("n", 2, 100), V::Replaces);
+        QCOMPARE(table.message("n", 1), V::Superseded);
+        QCOMPARE(table.message("n", 2), V::Current);
+        QCOMPARE(table.registration("n", 3, 99), V::Superseded);
+        QCOMPARE(table.message("n", 2), V::Current);
+        QCOMPARE(table.message("m", 5), V::Current);
+    }
+
+    // Two processes of one node are connected at once, both under its key (its host was cut off,
+    // it was started on another, the cut healed). The one placed earlier is told it was
+    // superseded, on its own connection, and what the scheduler says to the node still reaches
+    // the one it listens to, though the other spoke last.
+    void aProcessOfANodeThatAnotherReplacedIsToldToStop() {
+        const Topology t = smallTopology();
+        const Node scheduler = *t.node("party1/scheduler");
+        const CurveKeyPair schedulerKeys = CurveKeyPair::generate();
+        PeerKeys peers;
+        QHash<QByteArray, QString> members;
+        QHash<QString, CurveKeyPair> keys;
+        for (const QString id : {"party1/server0", "party1/worker0", "party1/worker1"}) {
+            keys.insert(id, CurveKeyPair::generate());
+            members.insert(keys[id].publicKey, id);
+            peers.insert(id, keys[id].publicKey);
+        }
+        peers.insert(scheduler.id, schedulerKeys.publicKey);
+        Channel::setRunIdentity(schedulerKeys, peers);  // the scheduler's, as in its own process
+        const auto plain = qScopeGuard([] { Channel::setRunIdentity(CurveKeyPair(), PeerKeys()); });
+        RoleContext schedulerCtx(t, scheduler, QDir::tempPath());
+        CurveGuard guard(schedulerCtx.zmq, members, scheduler.id);
+        auto schedulerExit = std::async(std::launch::async, [&] { return runScheduler(schedulerCtx); });
+
+        zmq::context_t zmq;
+        const auto process = [&](const QString& id) {
+            return std::make_unique<Channel>(Channel::dealer(zmq, id, t.endpoint(scheduler), scheduler.id,
+                                                             CurveConfig{keys[id], schedulerKeys.publicKey}));
+        };
+        const auto say = [](Channel& c, const QString& type, qint64 incarnation, QCborMap fields = {}) {
+            fields.insert(QStringLiteral("incarnation"), incarnation);
+            c.send(Message(type, fields));
+        };
+        const auto registration = [&](const QString& id, qint64 placement) {
+            return QCborMap{{QStringLiteral("role"), roleName(t.node(id)->kind)},
+                            {QStringLiteral("endpoint"), id.contains("server") ? QStringLiteral("tcp://127.0.0.1:19201") : QString()},
+                            {QStringLiteral("settings"), t.training.agreementText()}, {QStringLiteral("placement"), placement}};
+        };
+        const auto next = [](Channel& c, const QString& type) -> std::optional<Message> {
+            for (int i = 0; i < 50; ++i)
+                if (auto e = c.receive(std::chrono::milliseconds(100)); e && e->message.type == type) return std::move(e->message);
+            return std::nullopt;
+        };
+        auto server = process("party1/server0"), w0 = process("party1/worker0"), w1 = process("party1/worker1");
+        say(*server, message::kRegister, 1, registration("party1/server0", 100));
+        say(*w0, message::kRegister, 2, registration("party1/worker0", 100));
+        say(*w1, message::kRegister, 3, registration("party1/worker1", 100));
+        QVERIFY(next(*server, message::kTable) && next(*w0, message::kTable) && next(*w1, message::kTable));
+
+        // The stale process heartbeats between the others' barriers: it is told to stop, and the
+        // barrier's release still reaches the process listened to.
+        auto stale = process("party1/server0");
+        say(*server, message::kBarrier, 1, {{QStringLiteral("name"), QStringLiteral("b")}});
+        say(*w0, message::kBarrier, 2, {{QStringLiteral("name"), QStringLiteral("b")}});
+        say(*stale, message::kHeartbeat, 9);
+        const std::optional<Message> told = next(*stale, message::kSuperseded);
+        QVERIFY(told);
+        QVERIFY2(told->string("reason").contains("placed later, registered from tcp://127.0.0.1:19201"), qPrintable(told->string("reason")));
+        say(*w1, message::kBarrier, 3, {{QStringLiteral("name"), QStringLiteral("b")}});
+        QVERIFY(next(*server, message::kBarrierOk));
+        QVERIFY(next(*w0, message::kBarrierOk) && next(*w1, message::kBarrierOk));
+        say(*stale, message::kRegister, 9, registration("party1/server0", 50));  // placed earlier: refused
+        QVERIFY(next(*stale, message::kSuperseded));
+
+        // A process placed later replaces the current one, which is then told to stop.
+        auto moved = process("party1/server0");
+        say(*moved, message::kRegister, 10, registration("party1/server0", 200));
+        QVERIFY(next(*moved, message::kTable));
+        say(*server, message::kHeartbeat, 1);
+        QVERIFY(next(*server, message::kSuperseded));
+        say(*moved, message::kBye, 10), say(*w0, message::kBye, 2), say(*w1, message::kBye, 3);
+        QCOMPARE(schedulerExit.get(), int(kRoleOk));
     }
 
     // fault_policy continue: a scheduler that dies mid-run (its socket gone) and is started again

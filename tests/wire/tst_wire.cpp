@@ -264,6 +264,27 @@ private Q_SLOTS:
         }
     }
 
+    // The controller's placement reaches the agent; none (an older controller) is 0, and one that
+    // is not a non-negative integer is refused.
+    void startCommandCarriesItsPlacement() {
+        const CurveKeyPair mine = CurveKeyPair::generate();
+        PeerKeys peers;
+        peers.insert("p/w0", mine.publicKey);
+        const StartCommand sent{"p/w0", "/srv/runs/r1", "{}", mine, peers, 1, 1795500000123};
+        QString error;
+        const auto parse = [&](const Message& m) { return StartCommand::fromMessage(m, "/srv/runs", "/srv", &error); };
+        QCOMPARE(parse(sent.toMessage())->placement, qint64(1795500000123));
+        Message without = sent.toMessage();
+        without.fields.remove(QStringLiteral("placement"));
+        QCOMPARE(parse(without)->placement, qint64(0));
+        for (const QCborValue& bad : {QCborValue(-1), QCborValue(QStringLiteral("soon")), QCborValue(2.5)}) {
+            Message m = sent.toMessage();
+            m.fields.insert(QStringLiteral("placement"), bad);
+            QVERIFY(!parse(m));
+            QVERIFY2(error.contains("placement must be a non-negative integer"), qPrintable(error));
+        }
+    }
+
     // A peer that vanished (its connection closed) costs a dropped, counted send, not the role.
     void sendToAVanishedPeerIsDropped() {
         zmq::context_t ctx(1);
