@@ -29,8 +29,11 @@ public:
     // knows nobody yet, and asks them to register again.
     Verdict message(const QString& node, qint64 incarnation) const;
 
-    // The connection the current process spoke on last (ROUTER routing id), to send on.
-    void heardOn(const QString& node, const QByteArray& route) { m_current[node].route = route; }
+    // The connection the current process spoke on last (ROUTER routing id), to send on. (Of a
+    // registered node only: a message from an unknown one does not make its sender current.)
+    void heardOn(const QString& node, const QByteArray& route) {
+        if (const auto it = m_current.find(node); it != m_current.end()) it->route = route;
+    }
     QByteArray route(const QString& node) const { return m_current.value(node).route; }
 
 private:

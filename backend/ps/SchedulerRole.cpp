@@ -70,9 +70,10 @@ private:
             return;
         }
         const QString& type = e.message.type;
-        const SchedulerIncarnations::Verdict verdict = type == message::kRegister
-            ? m_incarnations.registration(e.peer, e.message.integer(QStringLiteral("incarnation")), e.message.integer(QStringLiteral("placement"), 0))
-            : m_incarnations.message(e.peer, e.message.integer(QStringLiteral("incarnation")));
+        const qint64 incarnation = e.message.integer(QStringLiteral("incarnation"));
+        const SchedulerIncarnations::Verdict verdict =
+            type == message::kRegister ? m_incarnations.registration(e.peer, incarnation, e.message.integer(QStringLiteral("placement"), 0))
+                                       : m_incarnations.message(e.peer, incarnation);
         if (verdict == SchedulerIncarnations::Verdict::Superseded) return supersede(e);
         m_incarnations.heardOn(e.peer, e.route);
         m_lastSeen[e.peer] = Clock::now();

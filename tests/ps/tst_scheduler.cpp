@@ -405,6 +405,9 @@ private Q_SLOTS:
         using V = SchedulerIncarnations::Verdict;
         SchedulerIncarnations table;
         QCOMPARE(table.message("n", 1), V::Current);  // unknown: a restarted scheduler asks it to register
+        table.heardOn("n", "route");
+        QCOMPARE(table.message("n", 2), V::Current);  // still unknown: hearing it made nobody current
+        QVERIFY(table.route("n").isEmpty());
         QCOMPARE(table.registration("n", 1, 100), V::Replaces);
         QCOMPARE(table.registration("n", 1, 100), V::Current);
         QCOMPARE(table.registration("n", 2, 100), V::Replaces);
