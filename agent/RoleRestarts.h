@@ -23,7 +23,8 @@ public:
     // A start from the controller: `maxRestarts` 0 for a role that is never restarted.
     void remember(const RoleLaunch& launch, int maxRestarts);
     // A role exited: the delay before its next start (then pending), or nothing when it is not
-    // started again (it ended cleanly, it may not be restarted, or its restarts are spent).
+    // started again (it ended cleanly, it was superseded by a process of its node placed later
+    // elsewhere, it may not be restarted, or its restarts are spent).
     std::optional<int> planRestart(const QString& node, const RoleExitInfo& info, int* attempt, int* maxRestarts);
     // The launch to start now, if its restart is still pending (not cancelled meanwhile).
     std::optional<RoleLaunch> takeDue(const QString& node);
