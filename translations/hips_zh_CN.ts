@@ -1149,8 +1149,8 @@
     </message>
     <message>
         <location filename="../backend/topology/TopologyValidation.cpp" line="334"/>
-        <source>%1 is not a setting of mode %2, aggregation %3, party_aggregation %4 or partition %5; remove it or choose the strategy it belongs to</source>
-        <translation>%1 不是模式 %2、聚合规则 %3、参与方聚合规则 %4 或划分方式 %5 的设置；请删除它，或选择它所属的策略</translation>
+        <source>%1 is not a setting of mode %2, aggregation %3, party_aggregation %4, partition %5, server_optimizer %6, compression %7 or party_compression %8; remove it or choose the strategy it belongs to</source>
+        <translation>%1 不是模式 %2、聚合规则 %3、参与方聚合规则 %4、划分方式 %5、服务器优化器 %6、压缩方式 %7 或参与方内压缩方式 %8 的设置；请删除它，或选择它所属的策略</translation>
     </message>
     <message>
         <location filename="../backend/topology/TopologyValidation.cpp" line="343"/>

@@ -27,7 +27,11 @@ const StrategyList& CodecRegistry::all() {
          QStringLiteral("GeoMX's bilateral sparse compression: the largest `codec_ratio` of the entries by magnitude, "
                         "indices delta-encoded"),
          {{QStringLiteral("codec_ratio"), T::Number, 1e-6, 0.4, 0.01,
-           QStringLiteral("the share of the entries sent (above 0.4, fp16 is smaller)")}, errorFeedback},
+           QStringLiteral("the share of the entries sent (above 0.4, fp16 is smaller)")},
+          errorFeedback,
+          {QStringLiteral("codec_momentum"), T::Number, 0, 0.99, 0.3,
+           QStringLiteral("GeoMX's momentum correction of pushes: u <- m*u + update, the residual gathers u, and an "
+                          "entry sent starts its u again (0: plain error feedback)")}},
          {}},
     };
     return codecs;
@@ -90,7 +94,7 @@ namespace {
 class Fp16Codec final : public GradientCodec {
 public:
     QString spec() const override { return QStringLiteral("fp16"); }
-    QByteArray encode(const float* v, size_t n, float* decoded) const override {
+    QByteArray encode(const float* v, size_t n, float* decoded, size_t) const override {
         QByteArray frame(qsizetype(n * 2), Qt::Uninitialized);
         auto* out = reinterpret_cast<quint16*>(frame.data());
         for (size_t i = 0; i < n; ++i) {  // saturated, never Inf: what does not fit is the residual's
@@ -121,7 +125,7 @@ public:
         return QStringLiteral("2bit t=%1 ef=%2").arg(m_t > 0 ? QString::number(double(m_t)) : QStringLiteral("auto")).arg(m_feedback ? 1 : 0);
     }
     bool errorFeedback() const override { return m_feedback; }
-    QByteArray encode(const float* v, size_t n, float* decoded) const override {
+    QByteArray encode(const float* v, size_t n, float* decoded, size_t) const override {
         QByteArray frame(qsizetype(4 + words(n) * 4), '\0');
         float t = m_t;
         if (t <= 0) {  // auto: twice the mean magnitude (1, 1.5, 2, 2.5 and 4 times measured: 2 trained best)
@@ -182,12 +186,20 @@ float magnitude(float x) { return std::isnan(x) ? -1.0f : std::abs(x); }  // NaN
 // [u32 k][k varint gaps: the first index, then each index − the previous − 1][k floats].
 class TopKCodec final : public GradientCodec {
 public:
-    TopKCodec(double ratio, bool feedback) : m_ratio(ratio), m_feedback(feedback) {}
-    QString spec() const override { return QStringLiteral("topk ratio=%1 ef=%2").arg(m_ratio).arg(m_feedback ? 1 : 0); }
+    TopKCodec(double ratio, bool feedback, double momentum) : m_ratio(ratio), m_feedback(feedback), m_momentum(momentum) {}
+    QString spec() const override {
+        return QStringLiteral("topk ratio=%1 ef=%2 m=%3").arg(m_ratio).arg(m_feedback ? 1 : 0).arg(m_feedback ? m_momentum : 0.0);
+    }
     bool errorFeedback() const override { return m_feedback; }
-    size_t keep(size_t n) const { return std::min(n, std::max<size_t>(1, size_t(std::ceil(m_ratio * double(n))))); }
-    QByteArray encode(const float* v, size_t n, float* decoded) const override {
-        const size_t k = keep(n);
+    float momentum() const override { return m_feedback ? float(m_momentum) : 0.0f; }
+    // An aggregate of c sparse messages has up to c times their entries: it keeps that many
+    // (GeoMX's pull), at most the share beyond which fp16 would be smaller.
+    size_t keep(size_t n, size_t contributions = 1) const {
+        const double share = std::min(0.4, m_ratio * double(std::max<size_t>(1, contributions)));
+        return std::min(n, std::max<size_t>(1, size_t(std::ceil(share * double(n)))));
+    }
+    QByteArray encode(const float* v, size_t n, float* decoded, size_t contributions) const override {
+        const size_t k = keep(n, contributions);
         std::vector<quint32> index(n);
         std::iota(index.begin(), index.end(), 0u);
         std::nth_element(index.begin(), index.begin() + qsizetype(k) - 1, index.end(),
@@ -249,6 +261,7 @@ public:
 private:
     double m_ratio;
     bool m_feedback;
+    double m_momentum;
 };
 
 }  // namespace
@@ -258,7 +271,8 @@ std::unique_ptr<GradientCodec> GradientCodec::create(const QString& name, const 
     if (name == QLatin1String("fp16")) return std::make_unique<Fp16Codec>();
     const bool feedback = param(QStringLiteral("codec_error_feedback")) != 0;
     if (name == QLatin1String("2bit")) return std::make_unique<TwoBitCodec>(float(param(QStringLiteral("codec_threshold"))), feedback);
-    if (name == QLatin1String("topk")) return std::make_unique<TopKCodec>(param(QStringLiteral("codec_ratio")), feedback);
+    if (name == QLatin1String("topk"))
+        return std::make_unique<TopKCodec>(param(QStringLiteral("codec_ratio")), feedback, param(QStringLiteral("codec_momentum")));
     throw std::invalid_argument("unknown codec '" + name.toStdString() + "'; use none, fp16, 2bit or topk");
 }
 

@@ -27,8 +27,13 @@ public:
     virtual QString spec() const = 0;
     virtual bool lossy() const { return true; }
     virtual bool errorFeedback() const { return false; }
-    // Encodes n floats; `decoded` (n floats) receives what the other end will decode.
-    virtual QByteArray encode(const float* values, size_t n, float* decoded) const = 0;
+    // Pushes' momentum correction (GeoMX's BSC, after DGC): 0 for plain error feedback.
+    virtual float momentum() const { return 0.0f; }
+    // Encodes n floats; `decoded` (n floats) receives what the other end will decode. `contributions`:
+    // how many senders' messages the values sum (an aggregate's change; topk keeps that many times
+    // its share, so the sum of sparse pushes goes back whole, as in GeoMX's pull).
+    // (Called through this class, where the default is.)
+    virtual QByteArray encode(const float* values, size_t n, float* decoded, size_t contributions = 1) const = 0;
     // Decodes a frame meant to hold n floats into `out`; an empty string, or what is wrong.
     virtual QString decode(const char* frame, size_t bytes, size_t n, float* out) const = 0;
     // The size of an encoded frame of n floats at most, so that limits can bound what is accepted.

@@ -30,8 +30,8 @@ public:
     explicit GlobalServer(RoleContext& ctx)
         : m_ctx(ctx), m_endpoint(ctx.topology.endpoint(ctx.node)),
           m_channel(Channel::router(ctx.zmq, ctx.node.id, m_endpoint)),
-          m_scheduler(ctx, ctx.scheduler(true), m_endpoint) {
-        m_channel.setPayloadTransform(makeLinkCodecs(ctx));
+          m_scheduler(ctx, ctx.scheduler(true), m_endpoint), m_codecs(makeLinkCodecs(ctx)) {
+        m_channel.setPayloadTransform(m_codecs);
         m_channel.setLinkShaper(makeWanShaper(ctx));
     }
 
@@ -43,6 +43,7 @@ public:
             if (relaysHere || p.role == QLatin1String("worker")) m_tier.contributors.insert(p.id);
             if (p.role == QLatin1String("master_worker")) m_master = p.id;
         }
+        if (m_codecs) m_codecs->setAggregateOf(size_t(m_tier.contributors.size()));
         m_tier.addPull = [this](const QString& peer, qint64 version) { addPull(peer, version); };
         m_tier.served = [this](const QStringList& peers) { noteServed(peers); };
         m_tier.done = [this](const QString& peer) { m_servedFinal.insert(peer); };
@@ -274,6 +275,7 @@ private:
     QString m_endpoint;
     Channel m_channel;
     SchedulerClient m_scheduler;
+    std::shared_ptr<LinkCodecs> m_codecs;  // nullptr when neither tier compresses
     QString m_master;
     ModelVersion m_model;
     PendingPulls m_pulls;

@@ -28,9 +28,36 @@ LinkCodecs::Link& LinkCodecs::linkTo(QHash<QString, Link>& links, const QString&
     Link& link = links[peer];
     if (link.floats.size() != total) {  // a first message, or a model of another size: start over
         link.floats.assign(total, 0.0f);
+        link.momentum.clear();
         link.sliceKnown.assign(sliceCount(total), false);
     }
     return link;
+}
+
+void LinkCodecs::addResidual(Link& link, float momentum, size_t offset, std::vector<float>& input) {
+    float* residual = link.floats.data() + offset;
+    if (momentum <= 0) {
+        for (size_t i = 0; i < input.size(); ++i) input[i] += residual[i];
+        return;
+    }
+    // Momentum correction: the residual gathers u = m*u + update rather than the update, so an
+    // entry that keeps its direction rises to the top sooner, as the workers' momentum would have
+    // moved it had nothing been held back.
+    if (link.momentum.size() != link.floats.size()) link.momentum.assign(link.floats.size(), 0.0f);
+    float* u = link.momentum.data() + offset;
+    for (size_t i = 0; i < input.size(); ++i) {
+        u[i] = momentum * u[i] + input[i];
+        input[i] = u[i] + residual[i];
+    }
+}
+
+void LinkCodecs::keepResidual(Link& link, size_t offset, const std::vector<float>& input, const std::vector<float>& decoded) {
+    float* residual = link.floats.data() + offset;
+    float* u = link.momentum.empty() ? nullptr : link.momentum.data() + offset;
+    for (size_t i = 0; i < input.size(); ++i) {
+        residual[i] = input[i] - decoded[i];
+        if (u && decoded[i] != 0) u[i] = 0;  // sent: its momentum starts again (DGC's factor masking)
+    }
 }
 
 void LinkCodecs::outgoing(const QString& peer, Message& m) {
@@ -50,11 +77,9 @@ void LinkCodecs::outgoing(const QString& peer, Message& m) {
         const QString origin = m.fields.value(QStringLiteral("origin")).toString();
         Link* link = codec->errorFeedback() ? &linkTo(m_pushesOut, origin.isEmpty() ? peer : peer + '\n' + origin, size_t(total))
                                             : nullptr;
-        if (link)
-            for (size_t i = 0; i < n; ++i) input[i] += link->floats[size_t(offset) + i];
+        if (link) addResidual(*link, codec->momentum(), size_t(offset), input);
         const QByteArray frame = codec->encode(input.data(), n, decoded.data());
-        if (link)
-            for (size_t i = 0; i < n; ++i) link->floats[size_t(offset) + i] = input[i] - decoded[i];
+        if (link) keepResidual(*link, size_t(offset), input, decoded);
         m.frames[0] = frameOf(frame.constData(), size_t(frame.size()));
     } else {
         Link& link = linkTo(m_modelsOut, peer, size_t(total));
@@ -66,7 +91,7 @@ void LinkCodecs::outgoing(const QString& peer, Message& m) {
             m.fields.insert(kDense, true);
         } else {
             for (size_t i = 0; i < n; ++i) input[i] -= replica[i];
-            const QByteArray frame = codec->encode(input.data(), n, decoded.data());
+            const QByteArray frame = codec->encode(input.data(), n, decoded.data(), m_aggregateOf);
             for (size_t i = 0; i < n; ++i) replica[i] += decoded[i];
             m.frames[0] = frameOf(frame.constData(), size_t(frame.size()));
         }

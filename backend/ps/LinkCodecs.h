@@ -1,7 +1,8 @@
 #pragma once
 // The tiers' codecs on a role's links (GradientCodec at both ends of each link): `compression` on
 // links across parties, `party_compression` inside one. Pushes are encoded with the residual the
-// codec left in this link's last push of that slice added (error feedback). Models are sent as
+// codec left in this link's last push of that slice added (error feedback; with the codec's
+// momentum correction, GeoMX's BSC, the residual gathers the pushes' momentum). Models are sent as
 // the change from what the peer holds, a replica of it kept here per peer, so what a lossy codec
 // could not say in one round goes out in the next; the first model a peer gets goes whole (dense).
 // The codec's spec travels in each header and must equal this end's: a mismatch is refused and
@@ -11,6 +12,7 @@
 #include "RoleContext.h"
 
 #include <QHash>
+#include <algorithm>
 #include <vector>
 
 namespace hips {
@@ -21,6 +23,10 @@ public:
     // largest `total` accepted (a peer cannot make this end hold more than one model per link).
     LinkCodecs(std::function<const GradientCodec*(const QString& peer)> codecOf, size_t modelSize);
 
+    // How many senders' pushes this end's models sum (its tier's contributors): a model change
+    // may then carry that many times a sparse codec's share (GeoMX's pull).
+    void setAggregateOf(size_t contributions) { m_aggregateOf = std::max<size_t>(1, contributions); }
+
     void outgoing(const QString& peer, Message& m) override;
     void undelivered(const QString& peer, const Message& m) override;
     QString incoming(const QString& peer, Message& m) override;
@@ -28,12 +34,16 @@ public:
 private:
     struct Link {
         std::vector<float> floats;    // pushes: the residual; models: the replica of what the peer holds
+        std::vector<float> momentum;   // pushes under momentum correction: u
         std::vector<bool> sliceKnown;  // models: slices the peer has had whole
     };
     Link& linkTo(QHash<QString, Link>& links, const QString& peer, size_t total);
+    static void addResidual(Link& link, float momentum, size_t offset, std::vector<float>& input);
+    static void keepResidual(Link& link, size_t offset, const std::vector<float>& input, const std::vector<float>& decoded);
 
     std::function<const GradientCodec*(const QString&)> m_codecOf;
     size_t m_modelSize;
+    size_t m_aggregateOf = 1;
     QHash<QString, Link> m_pushesOut, m_modelsOut, m_modelsIn;
 };
 

@@ -39,6 +39,7 @@ public:
                             std::to_string(globals.size()) + " global servers; every party needs as many servers as there are global servers");
         PeerInfo global = globals[m_ctx.node.rank];
         const auto codecs = makeLinkCodecs(m_ctx);  // keyed by peer: one for both channels
+        if (codecs) codecs->setAggregateOf(size_t(m_tier.workerIds.size()));  // it sends models to its workers only
         const auto shaper = makeWanShaper(m_ctx);
         const auto dial = [&] {
             Channel c = Channel::dealer(m_ctx.zmq, m_ctx.node.id, global.endpoint, global.id);

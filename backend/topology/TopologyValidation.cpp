@@ -331,9 +331,11 @@ private:
             const QString path = "$.training." + it.key();
             const auto spec = std::find_if(declared.begin(), declared.end(), [&](const auto& d) { return d.first == it.key(); });
             if (spec != declared.end()) addIf(path, spec->second->problem(*it));
-            else add(path, QCoreApplication::translate("TopologyCheck", "%1 is not a setting of mode %2, aggregation %3, party_aggregation %4 or "
-                                          "partition %5; remove it or choose the strategy it belongs to")
-                               .arg(it.key(), s.mode, s.aggregation, s.partyAggregation, s.partition));
+            else add(path, QCoreApplication::translate("TopologyCheck", "%1 is not a setting of mode %2, aggregation %3, party_aggregation %4, "
+                                          "partition %5, server_optimizer %6, compression %7 or party_compression %8; "
+                                          "remove it or choose the strategy it belongs to")
+                               .arg(it.key(), s.mode, s.aggregation, s.partyAggregation, s.partition, s.serverOptimizer,
+                                    s.compression, s.partyCompression));
         }
         if (mode && rule) checkRuleMinimums(s);
         checkDraco(s);

@@ -14,12 +14,18 @@ using namespace hips;
 
 namespace {
 
-std::unique_ptr<GradientCodec> codec(const QString& name, double threshold = 0.01, double ratio = 0.01, double feedback = 1) {
+std::unique_ptr<GradientCodec> codec(const QString& name, double threshold = 0.01, double ratio = 0.01, double feedback = 1,
+                                     double momentum = 0) {
     return GradientCodec::create(name, [&](const QString& p) {
         if (p == QLatin1String("codec_threshold")) return threshold;
         if (p == QLatin1String("codec_ratio")) return ratio;
+        if (p == QLatin1String("codec_momentum")) return momentum;
         return feedback;
     });
+}
+
+std::function<const GradientCodec*(const QString&)> every(std::shared_ptr<GradientCodec> c) {
+    return [c](const QString&) { return c.get(); };
 }
 
 std::vector<float> gaussian(size_t n, int seed, float sigma = 0.01f) {
@@ -151,6 +157,51 @@ private Q_SLOTS:
             double gap = 0;
             for (size_t i = 0; i < model.size(); ++i) gap = std::max(gap, double(std::abs(got[i] - model[i])));
             QVERIFY2(gap < 0.011, qPrintable(QStringLiteral("version %1: %2").arg(version).arg(gap)));
+        }
+    }
+
+    // GeoMX's momentum correction, by hand: ratio 1/4 of 4 values sends one entry a push.
+    // u <- 0.5u + update, the residual gathers u; a sent entry's u starts again.
+    void momentumCorrectionGathersThePushesMomentum() {
+        auto c = std::shared_ptr<GradientCodec>(codec("topk", 0, 0.25, 1, 0.5));
+        QCOMPARE(c->spec(), QStringLiteral("topk ratio=0.25 ef=1 m=0.5"));
+        LinkCodecs sender(every(c), 4), receiver(every(c), 4);
+        const auto push = [&](const std::vector<float>& update) {
+            Message m = floatsMessage(message::kPush, update);
+            sender.outgoing("party1/server0", m);
+            [&] { QCOMPARE(receiver.incoming("central/global_server0", m), QString()); }();
+            return floatsOf(m);
+        };
+        // u = (4, 1, 0, 0): the 4 goes, the 1 stays.
+        QCOMPARE(push({4, 1, 0, 0}), std::vector<float>({4, 0, 0, 0}));
+        // u = (0.5·0 + 0, 0.5·1 + 1, 0, 0) = (0, 1.5, 0, 0); residual 1 + 1.5: plain feedback would say 2.
+        QCOMPARE(push({0, 1, 0, 0}), std::vector<float>({0, 2.5f, 0, 0}));
+        // Both sent entries start again: nothing left to say but the new 0.25.
+        QCOMPARE(push({0, 0, 0.25f, 0}), std::vector<float>({0, 0, 0.25f, 0}));
+        // Without error feedback there is no residual to gather the momentum in.
+        QCOMPARE(codec("topk", 0, 0.25, 0, 0.5)->momentum(), 0.0f);
+    }
+
+    // The change of an aggregate of c sparse pushes has up to c times their entries: with the
+    // aggregate's size set it goes back whole (GeoMX's pull), without it only a push's share.
+    void anAggregatesChangeGoesBackWhole() {
+        auto c = std::shared_ptr<GradientCodec>(codec("topk", 0, 0.25));
+        for (const size_t contributions : {size_t(1), size_t(2)}) {
+            LinkCodecs sender(every(c), 8), receiver(every(c), 8);
+            sender.setAggregateOf(contributions);
+            std::vector<float> model(8, 1.0f);
+            Message first = floatsMessage(message::kModel, model, 1);
+            sender.outgoing("party1/server0", first);
+            QCOMPARE(receiver.incoming("central/global_server0", first), QString());
+            // Two parties' pushes of 2 entries each, summed: 4 entries changed.
+            model[0] += 0.5f, model[3] -= 0.25f, model[5] += 0.125f, model[6] += 1.0f;
+            Message change = floatsMessage(message::kModel, model, 2);
+            sender.outgoing("party1/server0", change);
+            QCOMPARE(receiver.incoming("central/global_server0", change), QString());
+            const std::vector<float> got = floatsOf(change);
+            const auto unchanged = std::count(got.begin(), got.end(), 1.0f);
+            QCOMPARE(unchanged, contributions == 2 ? 4 : 6);
+            if (contributions == 2) QCOMPARE(got, model);
         }
     }
 

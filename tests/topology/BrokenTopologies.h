@@ -315,7 +315,13 @@ inline QList<BrokenCase> registryBrokenCases() {
         {"an optimizer's parameter for another optimizer", [](QJsonObject& t) { set(t, {"training", "server_beta2"}, 0.9); },
          "$.training.server_beta2", "server_beta2 is not a setting of mode fedavg"},
         {"a parameter of another mode", [](QJsonObject& t) { set(t, {"training", "dc_lambda"}, 0.1); },
-         "$.training.dc_lambda", "dc_lambda is not a setting of mode fedavg, aggregation fedavg, party_aggregation fedavg or partition iid"},
+         "$.training.dc_lambda", "dc_lambda is not a setting of mode fedavg, aggregation fedavg, party_aggregation fedavg, partition iid, "
+         "server_optimizer sgd, compression none or party_compression none"},
+        {"a codec's parameter for another codec", [](QJsonObject& t) {
+             set(t, {"training", "compression"}, "2bit");
+             set(t, {"training", "codec_momentum"}, 0.5);
+         },
+         "$.training.codec_momentum", "compression 2bit or party_compression none; remove it"},
         {"a parameter out of its declared range", [](QJsonObject& t) {
              set(t, {"training", "mode"}, "dcasgd");
              set(t, {"training", "dc_lambda"}, -1);
@@ -340,7 +346,7 @@ inline QList<BrokenCase> registryBrokenCases() {
              set(t, {"training", "local_epochs"}, 1);
          }, "$.training.local_epochs", "counts a round in synchronisations"},
         {"a parameter of a partition not chosen", [](QJsonObject& t) { set(t, {"training", "alpha"}, 0.3); },
-         "$.training.alpha", "not a setting of mode fedavg, aggregation fedavg, party_aggregation fedavg or partition iid"},
+         "$.training.alpha", "not a setting of mode fedavg, aggregation fedavg, party_aggregation fedavg, partition iid,"},
         {"unknown partition", [](QJsonObject& t) { set(t, {"training", "partition"}, "by_label"); },
          "$.training.partition", "'by_label' is not supported; use one of: iid, by_class, dirichlet"},
         {"gradients for a model with BatchNorm", [](QJsonObject& t) {
