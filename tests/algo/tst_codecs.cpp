@@ -15,11 +15,12 @@ using namespace hips;
 namespace {
 
 std::unique_ptr<GradientCodec> codec(const QString& name, double threshold = 0.01, double ratio = 0.01, double feedback = 1,
-                                     double momentum = 0) {
+                                     double momentum = 0, double bucket = 1024) {
     return GradientCodec::create(name, [&](const QString& p) {
         if (p == QLatin1String("codec_threshold")) return threshold;
         if (p == QLatin1String("codec_ratio")) return ratio;
         if (p == QLatin1String("codec_momentum")) return momentum;
+        if (p == QLatin1String("codec_bucket")) return bucket;
         return feedback;
     });
 }
@@ -113,6 +114,34 @@ private Q_SLOTS:
         std::vector<float> said(v.size());
         codec("2bit", 0.01)->encode(v.data(), v.size(), said.data());
         QCOMPARE(said, std::vector<float>({0.01f, -0.01f, 0.0f, -0.01f, 0.01f}));
+    }
+
+    // An automatic t per bucket of values: a bucket of small values is not sent as zeros beside
+    // one of large values. Here buckets of 16: t = 2 × each bucket's mean magnitude.
+    void twoBitChoosesATPerBucket() {
+        std::vector<float> v(40, 0.0f);
+        for (size_t i = 0; i < 16; ++i) v[i] = i % 2 ? -1.0f : 1.0f;      // mean 1: t = 2, nothing reaches it...
+        v[0] = 8.0f;                                                       // ...but this (mean 23/16: t = 2.875)
+        for (size_t i = 16; i < 32; ++i) v[i] = i == 20 ? 0.04f : 0.001f;  // t = 2 × 0.055 / 16
+        for (size_t i = 32; i < 40; ++i) v[i] = -0.5f;                     // a last bucket of 8: t = 1, none reach it
+        const auto c = codec("2bit", 0, 0.01, 1, 0, 16);
+        QCOMPARE(c->spec(), QStringLiteral("2bit t=auto ef=1 bucket=16"));
+        std::vector<float> said(v.size()), got(v.size());
+        const QByteArray frame = c->encode(v.data(), v.size(), said.data());
+        QCOMPARE(size_t(frame.size()), 3 * 4 + 3 * 4u);  // three t's, three words
+        QCOMPARE(said[0], 2.875f);
+        QCOMPARE(said[20], 2 * (0.04f + 15 * 0.001f) / 16);
+        QCOMPARE(std::count(said.begin(), said.end(), 0.0f), 38);
+        QCOMPARE(c->decode(frame.constData(), size_t(frame.size()), v.size(), got.data()), QString());
+        QCOMPARE(got, said);
+        // Every bucket's t is checked: a second one of 0 is refused.
+        QByteArray zeroT = frame;
+        std::memset(zeroT.data() + 4, 0, 4);
+        QVERIFY(decodeError(*c, zeroT, v.size()).contains("threshold 0"));
+        // One t for the message (HiPS's) when the bucket holds it all: the small bucket goes as zeros.
+        std::vector<float> whole(v.size());
+        codec("2bit", 0, 0.01, 1, 0, 1 << 20)->encode(v.data(), v.size(), whole.data());
+        QCOMPARE(whole[20], 0.0f);
     }
 
     // With error feedback the sum of what arrives tracks the sum of what was meant to be sent:

@@ -1,5 +1,5 @@
 // libFuzzer target: every codec's decoder (GradientCodec::decode) and a link's (LinkCodecs) on
-// frames a stranger makes. Input: byte 0 picks the codec and whether the frame arrives as a push
+// frames a stranger makes. Input: byte 0 picks the codec (bits 0-1) and whether the frame arrives as a push
 // or a model through a link; bytes 1-2 the number of values expected (1 to 4096); the rest is the
 // frame. A decoder may refuse, never read past the frame (ASan), and what it accepts is finite.
 #include "FuzzSupport.h"
@@ -19,14 +19,17 @@ const GradientCodec& codecOf(int which) {
     static const auto topk = GradientCodec::create(QStringLiteral("topk"), [](const QString& p) {
         return p == QLatin1String("codec_ratio") ? 0.05 : 1.0;
     });
-    return which == 0 ? *fp16 : which == 1 ? *twoBit : *topk;
+    static const auto twoBitAuto = GradientCodec::create(QStringLiteral("2bit"), [](const QString& p) {  // a t per 16 values
+        return p == QLatin1String("codec_threshold") ? 0.0 : p == QLatin1String("codec_bucket") ? 16.0 : 1.0;
+    });
+    return which == 0 ? *fp16 : which == 1 ? *twoBit : which == 2 ? *topk : *twoBitAuto;
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size < 3) return 0;
-    const GradientCodec& codec = codecOf(data[0] % 3);
+    const GradientCodec& codec = codecOf(data[0] & 3);
     const size_t n = 1 + ((size_t(data[1]) << 8 | data[2]) % 4096);
     const char* frame = reinterpret_cast<const char*>(data + 3);
     const size_t bytes = size - 3;
