@@ -168,10 +168,11 @@ int main(int argc, char** argv) {
             const int rounds = std::max(4, 512 / (mb * workers));
             rawPushPull(workers, bytes, 1);  // warm-up: connections, page faults
             hipsPushPull(workers, bytes, 1, true);
-            // Five interleaved repetitions; each HiPS figure is divided by the raw figure measured
-            // just before it, and the medians are reported (this VM's throughput drifts a lot).
+            // Nine interleaved repetitions; each HiPS figure is divided by the raw figure measured
+            // just before it, and the medians are reported (this VM's throughput drifts a lot: with
+            // five, one slow spell in two pairs moved a 1 MB median from ~0.95 to under 0.8).
             std::vector<double> raw, hips, transport, secured, hipsRatio, transportRatio, curveRatio;
-            for (int rep = 0; rep < 5; ++rep) {
+            for (int rep = 0; rep < 9; ++rep) {
                 raw.push_back(rawPushPull(workers, bytes, rounds));
                 hips.push_back(hipsPushPull(workers, bytes, rounds, true));
                 transport.push_back(hipsPushPull(workers, bytes, rounds, false));
