@@ -25,6 +25,7 @@ std::unique_ptr<GradientCodec> codec(const QString& name, double threshold = 0.0
     });
 }
 
+// The codec of every link: a LinkCodecs whose peers all use c.
 std::function<const GradientCodec*(const QString&)> every(std::shared_ptr<GradientCodec> c) {
     return [c](const QString&) { return c.get(); };
 }
@@ -148,8 +149,8 @@ private Q_SLOTS:
     // the gap is the residual, bounded, not growing with the number of messages.
     void errorFeedbackTracksTheSum() {
         for (const QString& name : {QStringLiteral("2bit"), QStringLiteral("topk")}) {
-            LinkCodecs link([c = std::shared_ptr<GradientCodec>(codec(name, 0.002, 0.05))](const QString&) { return c.get(); }, 1000);
-            LinkCodecs receiver([c = std::shared_ptr<GradientCodec>(codec(name, 0.002, 0.05))](const QString&) { return c.get(); }, 1000);
+            LinkCodecs link(every(codec(name, 0.002, 0.05)), 1000);
+            LinkCodecs receiver(every(codec(name, 0.002, 0.05)), 1000);
             std::vector<double> meant(1000, 0), arrived(1000, 0);
             double gap = 0;
             for (int step = 0; step < 400; ++step) {
@@ -171,8 +172,8 @@ private Q_SLOTS:
     // receiver's model follows the sender's within what one lossy message leaves out.
     void modelsFollowThroughReplicas() {
         auto c = std::shared_ptr<GradientCodec>(codec("topk", 0, 0.1));
-        LinkCodecs sender([c](const QString&) { return c.get(); }, 500);
-        LinkCodecs receiver([c](const QString&) { return c.get(); }, 500);
+        LinkCodecs sender(every(c), 500);
+        LinkCodecs receiver(every(c), 500);
         std::vector<float> model = gaussian(500, 7, 1.0f);
         for (int version = 1; version <= 60; ++version) {
             if (version > 1)
@@ -263,7 +264,7 @@ private Q_SLOTS:
     // (nor written anywhere), and its residual is never lent to another worker's push.
     void aRelaysPushesStayTheirOwn() {
         auto c = std::shared_ptr<GradientCodec>(codec("topk", 0, 0.1));
-        LinkCodecs relay([c](const QString&) { return c.get(); }, 1000);
+        LinkCodecs relay(every(c), 1000);
         Message hostile = floatsMessage(message::kPush, gaussian(1000, 3));
         hostile.fields.insert(QStringLiteral("total"), 1000);
         hostile.fields.insert(QStringLiteral("offset"), 999);
@@ -276,15 +277,15 @@ private Q_SLOTS:
         Message quiet = floatsMessage(message::kPush, std::vector<float>(1000, 0.0f));
         quiet.fields.insert(QStringLiteral("origin"), QStringLiteral("p/worker1"));
         relay.outgoing("central/global_server0", quiet);
-        LinkCodecs server([c](const QString&) { return c.get(); }, 1000);
+        LinkCodecs server(every(c), 1000);
         QCOMPARE(server.incoming("p/server0", quiet), QString());
         for (float x : floatsOf(quiet)) QCOMPARE(x, 0.0f);  // nothing of worker0's came with it
     }
 
     void valuesThatAreNotNumbersNeverStay() {
         auto c = std::shared_ptr<GradientCodec>(codec("2bit", 0));
-        LinkCodecs link([c](const QString&) { return c.get(); }, 100);
-        LinkCodecs server([c](const QString&) { return c.get(); }, 100);
+        LinkCodecs link(every(c), 100);
+        LinkCodecs server(every(c), 100);
         std::vector<float> v = gaussian(100, 4);
         v[3] = std::nanf("");
         v[7] = std::numeric_limits<float>::infinity();
@@ -304,7 +305,7 @@ private Q_SLOTS:
     // makes the next model go whole.
     void aLostChangeOrARestartSendsTheModelWhole() {
         auto c = std::shared_ptr<GradientCodec>(codec("topk", 0, 0.1));
-        LinkCodecs sender([c](const QString&) { return c.get(); }, 100);
+        LinkCodecs sender(every(c), 100);
         const std::vector<float> model = gaussian(100, 5, 1.0f);
         auto send = [&](qint64 version) {
             Message m = floatsMessage(message::kModel, model, version);
@@ -324,7 +325,7 @@ private Q_SLOTS:
     void aLinkRefusesWhatItsPeerShouldNotSend() {
         auto c = std::shared_ptr<GradientCodec>(codec("2bit", 0.01));
         auto other = std::shared_ptr<GradientCodec>(codec("2bit", 0.02));
-        LinkCodecs ours([c](const QString&) { return c.get(); }, 100);
+        LinkCodecs ours(every(c), 100);
         LinkCodecs theirs([other](const QString&) { return other.get(); }, 100);
         LinkCodecs plain([](const QString&) { return nullptr; }, 100);
         const std::vector<float> v = gaussian(100, 9);
@@ -341,7 +342,7 @@ private Q_SLOTS:
         QVERIFY(ours.incoming("central/global_server0", uncompressed).contains("'none'"));
 
         Message tooLarge = floatsMessage(message::kPush, gaussian(200, 1));
-        LinkCodecs larger([c](const QString&) { return c.get(); }, 1000);  // a peer that claims a larger model
+        LinkCodecs larger(every(c), 1000);  // a peer that claims a larger model
         larger.outgoing("p/server0", tooLarge);
         QVERIFY(ours.incoming("central/global_server0", tooLarge).contains("do not fit a model of 100"));
 
@@ -349,7 +350,7 @@ private Q_SLOTS:
         ours.outgoing("p/server0", change);  // dense: the first
         Message second = floatsMessage(message::kModel, v, 2);
         ours.outgoing("p/server0", second);
-        LinkCodecs fresh([c](const QString&) { return c.get(); }, 100);
+        LinkCodecs fresh(every(c), 100);
         QVERIFY(fresh.incoming("central/global_server0", second).contains("never had whole"));
 
         Message other_type(QStringLiteral("pull"), {{QStringLiteral("version"), 3}});
