@@ -1,6 +1,7 @@
 #include "LinkCodecs.h"
 
 #include "ModelFrame.h"
+#include "ModeRegistry.h"
 #include "ModelSlices.h"
 #include "TrafficCounter.h"
 #include "Vocabulary.h"
@@ -149,7 +150,8 @@ QString LinkCodecs::incoming(const QString& peer, Message& m) {
         // This end's view of the model: the peer's, plus what this end has pushed to it but could
         // not yet say (its residual). Workers then go on from their own progress instead of
         // learning the unsent part again each round, which error feedback would count twice.
-        if (const auto sent = m_pushesOut.constFind(peer); sent != m_pushesOut.cend() && sent->floats.size() == size_t(total))
+        if (const auto sent = m_pushesOut.constFind(peer);
+            m_pushesAreModelChanges && sent != m_pushesOut.cend() && sent->floats.size() == size_t(total))
             for (size_t i = 0; i < n; ++i) out[i] += sent->floats[size_t(offset) + i];
     }
     m.frames[0] = frameOf(out.data(), n * sizeof(float));
@@ -165,11 +167,13 @@ std::shared_ptr<LinkCodecs> makeLinkCodecs(const RoleContext& ctx) {
         GradientCodec::create(s.partyCompression, [&s](const QString& n) { return s.partyParam(n); }));
     if (!across && !inside) return nullptr;
     const QString party = ctx.node.party;
-    return std::make_shared<LinkCodecs>(
+    auto codecs = std::make_shared<LinkCodecs>(
         [across, inside, party](const QString& peer) {
             return partyOf(peer) == party ? inside.get() : across.get();
         },
         modelParameterCount(s));
+    codecs->setPushesAreModelChanges(!ModeRegistry::policy(s.mode).gradientEveryStep);
+    return codecs;
 }
 
 }  // namespace hips

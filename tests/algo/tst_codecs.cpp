@@ -235,6 +235,23 @@ private Q_SLOTS:
         }
     }
 
+    // A worker's view of the model adds what its pushes could not yet say, when pushes are model
+    // deltas; ssgd's are gradients, never to be added to weights: the model as the server sent it.
+    void onlyADeltasResidualJoinsTheModel() {
+        auto c = std::shared_ptr<GradientCodec>(codec("topk", 0, 0.25));
+        for (const bool deltas : {true, false}) {
+            LinkCodecs worker(every(c), 4), server(every(c), 4);
+            worker.setPushesAreModelChanges(deltas);
+            Message push = floatsMessage(message::kPush, {4, 1, 0, 0});  // the 4 goes, the 1 stays
+            worker.outgoing("p/server0", push);
+            const std::vector<float> model{10, 20, 30, 40};
+            Message m = floatsMessage(message::kModel, model);
+            server.outgoing("p/worker0", m);
+            QCOMPARE(worker.incoming("p/server0", m), QString());
+            QCOMPARE(floatsOf(m), deltas ? std::vector<float>({10, 21, 30, 40}) : model);
+        }
+    }
+
     void malformedFramesAreRefused() {
         const auto fp16 = codec("fp16"), twoBit = codec("2bit", 0.01), topk = codec("topk", 0, 0.5);
         QVERIFY(decodeError(*fp16, QByteArray(7, '\0'), 4).contains("7 bytes"));
