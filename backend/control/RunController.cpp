@@ -14,6 +14,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTimer>
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 
@@ -66,6 +67,20 @@ static QString describeExit(const ProcessInfo& p) {
 
 RunController::RunController(QObject* parent) : QObject(parent), m_recorder(std::make_unique<RunRecorder>()) {
     connect(m_recorder.get(), &RunRecorder::failed, this, &RunController::fail);
+    connect(this, &RunController::roundCompleted, this, &RunController::noticeDivergence);
+}
+
+// The first round whose training loss is not a number gets a notice (history and screen): the
+// run goes on to its end, but nothing it learns from then on means anything.
+void RunController::noticeDivergence(const RoundRow& row) {
+    if (!std::isnan(row.trainLoss) || !m_progress) return;
+    const QList<RoundRow>& rows = m_progress->rows();
+    if (std::count_if(rows.begin(), rows.end(), [](const RoundRow& r) { return std::isnan(r.trainLoss); }) != 1) return;
+    const QString text = QStringLiteral("the workers' training loss is not a number from round %1 on: the model diverged; "
+                                        "lower the learning rate (training.learning_rate, hips run --lr) or the server's "
+                                        "(server_lr)").arg(row.round);
+    m_recorder->event(QStringLiteral("warning"), QStringLiteral("controller"), text);
+    Q_EMIT notice(QStringLiteral("controller"), text);
 }
 
 void RunController::setStore(RunStore* store) {

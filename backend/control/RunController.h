@@ -104,6 +104,7 @@ Q_SIGNALS:
 private:
     void setState(RunState s);
     void recordNotice(const QString& source, const QString& text);
+    void noticeDivergence(const RoundRow& row);
     bool roundsDone() const;
     void endStragglersSoon();
     void makeNodeKeys();

@@ -22,7 +22,7 @@ QList<RoundRow> RunProgress::ingest(const QJsonObject& r, double elapsed) {
     } else if (kind == metric::kTrain && round >= m_nextRound) {
         Pending& p = m_pending[round];
         ++p.trainReports;
-        p.lossSum += r.value(metric::kLoss).toDouble();
+        p.lossSum += r.value(metric::kLoss).toDouble(qQNaN());  // null: a NaN (a diverged worker), never a 0
         p.computeSum += r.value(metric::kComputeSeconds).toDouble();
         p.commSum += r.value(metric::kCommSeconds).toDouble();
         p.samples += r.value(metric::kSamples).toInteger();

@@ -16,7 +16,7 @@ struct RoundRow {
     int round = 0;
     double testAccuracy = std::numeric_limits<double>::quiet_NaN();  // NaN: not an eval round
     double testLoss = std::numeric_limits<double>::quiet_NaN();
-    double trainLoss = 0;
+    double trainLoss = 0;  // mean over the workers; NaN when one reported a loss that is not a number
     double samplesPerSecond = 0;
     quint64 bytesInside = 0;  // cumulative bytes sent inside parties
     quint64 bytesAcross = 0;  // cumulative bytes sent across parties

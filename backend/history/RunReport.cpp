@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QMap>
 #include <algorithm>
+#include <cmath>
 
 namespace hips {
 
@@ -102,7 +103,7 @@ void RunReport::derive() {
     for (const RoundRow& row : rounds.rows) {
         compute += row.computeSeconds;
         busy += row.computeSeconds + row.commSeconds;
-        trainLossByRound << QPointF(row.round, row.trainLoss);
+        if (std::isfinite(row.trainLoss)) trainLossByRound << QPointF(row.round, row.trainLoss);
         throughputByRound << QPointF(row.round, row.samplesPerSecond);
         if (row.computeSeconds + row.commSeconds > 0) computeRatioByRound << QPointF(row.round, row.computeRatio());
     }

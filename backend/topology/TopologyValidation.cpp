@@ -1,5 +1,6 @@
 // Semantic checks of a topology: the checks that need more than one field at a time.
 #include "TopologyReader.h"
+#include "TopologyWriter.h"
 
 #include "AggregatorRegistry.h"
 #include "FaultPolicy.h"
@@ -474,7 +475,15 @@ private:
 TopologyIssues TopologyReader::checkTopology(const Topology& topology) { return Validator(topology).run(); }
 
 TopologyIssues TopologyReader::validate(const Topology& topology) {
-    return presentableIssues(checkTopology(topology));
+    TopologyIssues issues = checkTopology(topology);
+    // A topology made or changed in memory (the designer, hips run's options) is held to the
+    // fields' ranges too, as every agent will read it: its JSON, read back. (`hips run --lr 200`
+    // passed here and was refused by the first role to start.)
+    if (issues.isEmpty()) {
+        std::optional<Topology> draft;
+        issues = readDocument(TopologyWriter::toJson(topology), &draft);
+    }
+    return presentableIssues(issues);
 }
 
 }  // namespace hips

@@ -489,6 +489,17 @@ private Q_SLOTS:
         QVERIFY(p.finish().isEmpty());
     }
 
+    // A worker whose loss is not a number (a diverged run: JSON writes it as null) makes the
+    // round's loss NaN, shown as nan and left out of the charts, never a perfect 0.
+    void progressShowsADivergedLossAsNotANumber() {
+        RunProgress p(2, 3, 2);  // 2 workers, 3 rounds, eval every 2: round 1 is complete once trained
+        QVERIFY(p.ingest(rec("aggregate", 1), 1.0).isEmpty());
+        QVERIFY(p.ingest(rec("train", 1, {{"loss", 1.0}, {"samples", 10}}), 1.5).isEmpty());
+        const QList<RoundRow> rows = p.ingest(rec("train", 1, {{"loss", QJsonValue::Null}, {"samples", 10}}), 2.0);
+        QCOMPARE(rows.size(), 1);
+        QVERIFY2(std::isnan(rows[0].trainLoss), qPrintable(QString::number(rows[0].trainLoss)));
+    }
+
     void progressEmitsRoundsInOrderWhenComplete() {
         RunProgress p(2, 3, 2);  // 2 workers, 3 rounds, eval every 2 (and the last)
         QVERIFY(p.ingest(rec("aggregate", 1), 1.0).isEmpty());

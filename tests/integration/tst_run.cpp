@@ -70,6 +70,19 @@ private Q_SLOTS:
         QVERIFY(run.leftovers().isEmpty());
     }
 
+    // A learning rate that makes the model diverge: the loss column says nan (it said 0.0000, a
+    // perfect loss) and a notice names the round and what to change.
+    void aDivergedRunSaysSo() {
+        Run run;
+        run.start({"run", HIPS_SOURCE_DIR "/resources/topologies/default.json", "--out", run.dir.filePath("run"), "--rounds",
+                   "2", "--model", "mlp", "--lr", "80"});
+        QVERIFY2(run.finish(120000) == 0, run.err.constData());
+        QVERIFY2(run.out.contains("training loss is not a number from round 1 on") && run.out.contains("lower the learning rate"),
+                 run.out.constData());
+        QVERIFY2(run.out.contains("nan "), run.out.constData());
+        QVERIFY2(!run.out.contains("0.0000 "), run.out.constData());
+    }
+
     // A history on a disk that fills during the run: the run fails naming the cause, `hips run`
     // exits non-zero, and every round it printed is in the history (acknowledged only once stored).
     void fullHistoryDiskFailsTheRunWithItsCause() {
@@ -476,6 +489,13 @@ private Q_SLOTS:
         QCOMPARE(run.finish(30000), 2);
         QVERIFY2(run.err.contains("$.parties[1].roles.scheduler.port: port 19101 on host 'local' is already used"),
                  run.err.constData());
+        // An option beyond a field's range is refused before anything starts, as the file would be.
+        Run tooFast;
+        tooFast.start({"run", kSmall, "--lr", "200"});
+        QCOMPARE(tooFast.finish(30000), 2);
+        QVERIFY2(tooFast.err.contains("$.training.learning_rate: 200 is out of range; use a number in [1e-09, 100]") &&
+                     !tooFast.out.contains("round "),
+                 tooFast.err.constData());
         Run validate;
         validate.start({"validate", kSmall});
         QCOMPARE(validate.finish(30000), 0);

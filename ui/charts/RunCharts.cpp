@@ -164,7 +164,7 @@ static void addTraffic(LiveChart* chart, int inside, int across, const RoundRow&
 void RunCharts::addRound(const RoundRow& row, double wallMs) {
     const RoundRow* previous = m_rows.isEmpty() ? nullptr : &m_rows.last();
     if (!std::isnan(row.testAccuracy)) m_accuracy->append(0, row.round, wallMs, row.elapsed, row.testAccuracy);
-    m_loss->append(0, row.round, wallMs, row.elapsed, row.trainLoss);
+    if (std::isfinite(row.trainLoss)) m_loss->append(0, row.round, wallMs, row.elapsed, row.trainLoss);
     if (!std::isnan(row.testLoss)) m_loss->append(1, row.round, wallMs, row.elapsed, row.testLoss);
     addTraffic(m_traffic, m_inside, m_across, row, previous, wallMs, m_trafficMode->currentIndex() == 1);
     m_throughput->append(0, row.round, wallMs, row.elapsed, row.samplesPerSecond);
