@@ -76,11 +76,12 @@ QString applyDevices(const QStringList& settings, const QStringList& servers, To
 QString applyOverrides(const QCommandLineParser& args, Topology& t) {
     TrainingSettings& s = t.training;
     bool ok = true;
+    QString notPositive;  // the first integer option whose value is not a positive integer
     auto integer = [&](const char* name, int& field) {
-        if (!args.isSet(name)) return;
+        if (!args.isSet(name) || !notPositive.isEmpty()) return;
         const int v = args.value(name).toInt(&ok);
         if (ok && v >= 1) field = v;
-        else ok = false;
+        else notPositive = QStringLiteral("--%1 takes a positive integer; got '%2'").arg(QLatin1String(name), args.value(name));
     };
     integer("rounds", s.rounds);
     integer("batch-size", s.batchSize);
@@ -88,7 +89,7 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
     integer("threads", s.threads);
     if (args.isSet("local-iters")) { integer("local-iters", s.localIters); s.localEpochs = 0; }
     if (args.isSet("local-epochs")) { integer("local-epochs", s.localEpochs); s.localIters = 0; }
-    if (!ok) return QStringLiteral("a numeric option has a value that is not a positive integer");
+    if (!notPositive.isEmpty()) return notPositive;
     if (args.isSet("lr")) {
         s.learningRate = args.value("lr").toDouble(&ok);
         if (!ok || s.learningRate <= 0) return QStringLiteral("--lr must be a positive number");

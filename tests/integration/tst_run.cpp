@@ -496,6 +496,10 @@ private Q_SLOTS:
         QVERIFY2(tooFast.err.contains("$.training.learning_rate: 200 is out of range; use a number in [1e-09, 100]") &&
                      !tooFast.out.contains("round "),
                  tooFast.err.constData());
+        Run noRounds;  // an option's own error names the option
+        noRounds.start({"run", kSmall, "--rounds", "0"});
+        QCOMPARE(noRounds.finish(30000), 2);
+        QVERIFY2(noRounds.err.contains("--rounds takes a positive integer; got '0'"), noRounds.err.constData());
         Run validate;
         validate.start({"validate", kSmall});
         QCOMPARE(validate.finish(30000), 0);

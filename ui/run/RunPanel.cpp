@@ -142,7 +142,7 @@ RunController* RunPanel::newController(const Topology& topology) {
         m_log->append(node, stream == QLatin1String("stderr") ? QStringLiteral("warning") : QStringLiteral("info"), line);
     });
     connect(c, &RunController::notice, this, [this](const QString& source, const QString& text) {
-        m_log->append(source, QStringLiteral("warning"), text);  // a death, a restart, a node down or back
+        m_log->append(source, QStringLiteral("warning"), text);  // a death, a restart, a node down or back, a loss gone NaN
     });
     connect(c, &RunController::roundCompleted, this,
             [this](const RoundRow& row) { Q_EMIT roundCompleted(row, double(QDateTime::currentMSecsSinceEpoch())); });
