@@ -6,6 +6,7 @@
 #include "GradientCodec.h"
 #include "ModeRegistry.h"
 #include "ModelRegistry.h"
+#include "NumberSpinBox.h"
 #include "Partition.h"
 #include "TopologyEdits.h"
 #include "TopologyLimits.h"
@@ -13,11 +14,13 @@
 #include <QCheckBox>
 #include <algorithm>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -162,6 +165,24 @@ void PropertyPanel::addText(const QString& name, const QString& label, std::func
     m_form->addRow(label, edit);
 }
 
+// A wheel over a field the user has not clicked into scrolls the panel instead of changing the
+// field: scrolling down the training settings with the wheel changed the global aggregation to
+// bulyan on the way (Qt's combo and spin boxes take the wheel whenever it is over them).
+void PropertyPanel::scrollUnlessFocused(QWidget* field) {
+    field->setFocusPolicy(Qt::StrongFocus);  // a wheel does not give it focus either
+    field->installEventFilter(this);
+}
+
+bool PropertyPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::Wheel) {
+        if (auto* field = qobject_cast<QWidget*>(watched); field && !field->hasFocus()) {
+            QCoreApplication::sendEvent(m_scroll->verticalScrollBar(), event);
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
 void PropertyPanel::addInt(const QString& name, const QString& label, int lo, int hi, std::function<int(const Topology&)> get,
                            std::function<void(Topology&, int)> set) {
     addCheckedInt(name, label, lo, hi, std::move(get), [set](Topology& t, int v) {
@@ -176,6 +197,7 @@ void PropertyPanel::addCheckedInt(const QString& name, const QString& label, int
     spin->setObjectName(name);
     spin->setRange(lo, hi);
     spin->setKeyboardTracking(false);
+    scrollUnlessFocused(spin);
     m_bindings << Binding{spin, [get](const Topology& t) { return QVariant(get(t)); },
                           [set](Topology& t, const QVariant& v) { return set(t, v.toInt()); }};
     const Binding b = m_bindings.last();
@@ -185,12 +207,12 @@ void PropertyPanel::addCheckedInt(const QString& name, const QString& label, int
 
 void PropertyPanel::addDouble(const QString& name, const QString& label, double lo, double hi, int decimals,
                               std::function<double(const Topology&)> get, std::function<void(Topology&, double)> set) {
-    auto* spin = new QDoubleSpinBox;
+    auto* spin = new NumberSpinBox;
     spin->setObjectName(name);
     spin->setRange(lo, hi);
-    spin->setDecimals(decimals);
-    spin->setSingleStep(std::pow(10.0, -decimals + 1));
+    spin->setSingleStep(std::pow(10.0, -decimals + 1));  // the arrows' step; the value keeps its precision
     spin->setKeyboardTracking(false);
+    scrollUnlessFocused(spin);
     m_bindings << Binding{spin, [get](const Topology& t) { return QVariant(get(t)); },
                           [set](Topology& t, const QVariant& v) { set(t, v.toDouble()); return QString(); }};
     const Binding b = m_bindings.last();
@@ -203,6 +225,7 @@ void PropertyPanel::addChoice(const QString& name, const QString& label, const Q
     auto* combo = new QComboBox;
     combo->setObjectName(name);
     combo->addItems(choices);
+    scrollUnlessFocused(combo);
     m_bindings << Binding{combo, [get](const Topology& t) { return QVariant(get(t)); },
                           [set](Topology& t, const QVariant& v) { set(t, v.toString()); return QString(); }};
     const Binding b = m_bindings.last();
@@ -259,28 +282,28 @@ void PropertyPanel::buildTraining() {
     addChoice("model", tr("Model"), strategyNames(ModelRegistry::all()), [](const T& t) { return t.training.model; },
               [](T& t, const QString& v) { t.training.model = v; });
     addStrategies();
-    addInt("rounds", tr("Rounds"), 1, 100000, [](const T& t) { return t.training.rounds; },
+    addInt("rounds", tr("Rounds"), 1, 1000000, [](const T& t) { return t.training.rounds; },
            [](T& t, int v) { t.training.rounds = v; });
     addInt("local_iters", tr("Local iterations (0: use epochs)"), 0, 1000000, [](const T& t) { return t.training.localIters; },
            [](T& t, int v) { t.training.localIters = v; });
-    addInt("local_epochs", tr("Local epochs (0: use iterations)"), 0, 1000, [](const T& t) { return t.training.localEpochs; },
+    addInt("local_epochs", tr("Local epochs (0: use iterations)"), 0, 10000, [](const T& t) { return t.training.localEpochs; },
            [](T& t, int v) { t.training.localEpochs = v; });
     addInt("batch_size", tr("Batch size"), 1, 65536, [](const T& t) { return t.training.batchSize; },
            [](T& t, int v) { t.training.batchSize = v; });
-    addDouble("learning_rate", tr("Learning rate"), 1e-6, 10, 4, [](const T& t) { return t.training.learningRate; },
+    addDouble("learning_rate", tr("Learning rate"), 1e-9, 100, 4, [](const T& t) { return t.training.learningRate; },
               [](T& t, double v) { t.training.learningRate = v; });
-    addDouble("momentum", tr("Momentum"), 0, 0.999, 3, [](const T& t) { return t.training.momentum; },
+    addDouble("momentum", tr("Momentum"), 0, 0.999999, 3, [](const T& t) { return t.training.momentum; },
               [](T& t, double v) { t.training.momentum = v; });
-    addInt("eval_every", tr("Evaluate every (rounds)"), 1, 100000, [](const T& t) { return t.training.evalEvery; },
+    addInt("eval_every", tr("Evaluate every (rounds)"), 1, 1000000, [](const T& t) { return t.training.evalEvery; },
            [](T& t, int v) { t.training.evalEvery = v; });
     addInt("checkpoint_every", tr("Checkpoint every (rounds, 0: never)"), 0, 1000000,
            [](const T& t) { return t.training.checkpointEvery; }, [](T& t, int v) { t.training.checkpointEvery = v; });
     addBool("train_central_workers", tr("Central workers train"), [](const T& t) { return t.training.trainCentralWorkers; },
             [](T& t, bool v) { t.training.trainCentralWorkers = v; });
-    addInt("seed", tr("Seed"), 0, 1 << 30, [](const T& t) { return t.training.seed; }, [](T& t, int v) { t.training.seed = v; });
+    addInt("seed", tr("Seed"), 0, 2147483647, [](const T& t) { return t.training.seed; }, [](T& t, int v) { t.training.seed = v; });
     addInt("threads", tr("Threads per role"), 1, 256, [](const T& t) { return t.training.threads; },
            [](T& t, int v) { t.training.threads = v; });
-    addInt("synthetic_samples", tr("Synthetic samples"), 64, 10000000, [](const T& t) { return t.training.syntheticSamples; },
+    addInt("synthetic_samples", tr("Synthetic samples"), 16, 10000000, [](const T& t) { return t.training.syntheticSamples; },
            [](T& t, int v) { t.training.syntheticSamples = v; });
     addInt("heartbeat_timeout_s", tr("Heartbeat timeout (s)"), 2, 3600, [](const T& t) { return t.training.heartbeatTimeoutS; },
            [](T& t, int v) { t.training.heartbeatTimeoutS = v; });
@@ -419,7 +442,7 @@ void PropertyPanel::buildRole() {
         if (!listens && group(t, e)) group(t, e)->host = v;
     });
     if (listens)
-        addInt("role_port", tr("Port"), 1, 65535,
+        addInt("role_port", tr("Port"), 1024, 65535,
                [e](const Topology& t) { auto* r = listening(const_cast<Topology&>(t), e); return r ? r->port : 0; },
                [e](Topology& t, int v) {
                    if (auto* r = listening(t, e)) r->port = v;
@@ -427,7 +450,7 @@ void PropertyPanel::buildRole() {
     if (e.kind == ElementRef::Kind::Server && m_topology.party(e.party) && m_topology.party(e.party)->central)
         addStandbyHostChoice(e);
     if (e.kind == ElementRef::Kind::Workers)
-        addInt("role_count", tr("Workers"), 1, 1024,
+        addInt("role_count", tr("Workers"), 1, kMaxWorkersPerGroup,
                [e](const Topology& t) { auto* g = group(const_cast<Topology&>(t), e); return g ? g->count : 1; },
                [e](Topology& t, int v) {
                    if (auto* g = group(t, e)) g->count = v;

@@ -24,6 +24,9 @@ public:
     QWidget* field(const QString& name) const;  // by object name, e.g. "rounds" (tests)
     const ElementRef& element() const { return m_element; }
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 Q_SIGNALS:
     void editRequested(const QString& text, const Topology& after, const QString& mergeKey);
     void refused(const QString& why);
@@ -53,6 +56,7 @@ private:
     void addHostChoice(const QString& label, std::function<QString(const Topology&)> get,
                        std::function<void(Topology&, const QString&)> set);
     void commit(const Binding& b, const QVariant& value, const QString& label);
+    void scrollUnlessFocused(QWidget* field);
     void buildTraining();
     void addStrategies();
     void buildParty();
