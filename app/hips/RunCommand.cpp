@@ -92,7 +92,7 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
     if (!notPositive.isEmpty()) return notPositive;
     if (args.isSet("lr")) {
         s.learningRate = args.value("lr").toDouble(&ok);
-        if (!ok || s.learningRate <= 0) return QStringLiteral("--lr must be a positive number");
+        if (!ok || !(s.learningRate > 0) || !std::isfinite(s.learningRate)) return QStringLiteral("--lr must be a positive number");
     }
     if (args.isSet("mode")) {  // names and parameters are checked with the topology (TopologyReader::validate)
         const StrategyInfo* m = ModeRegistry::find(args.value("mode"));
@@ -118,14 +118,15 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
         const QStringList parts = args.value("wan").split(',');
         bool okRate = false, okDelay = true;
         const WanLink wan{parts.value(0).toDouble(&okRate), parts.size() > 1 ? parts[1].toDouble(&okDelay) : 0.0};
-        if (!okRate || !okDelay || parts.size() > 2 || wan.bandwidthMbps <= 0 || wan.latencyMs < 0)
+        if (!okRate || !okDelay || parts.size() > 2 || !(wan.bandwidthMbps > 0) || !(wan.latencyMs >= 0) ||
+            !std::isfinite(wan.bandwidthMbps) || !std::isfinite(wan.latencyMs))
             return QStringLiteral("--wan takes MBPS[,MS], e.g. --wan 5,50 (5 Mbit/s, 50 ms); got '%1'").arg(args.value("wan"));
         for (Party& p : t.parties)
             if (!p.central) p.wan = wan;
     }
     if (args.isSet("proximal-mu")) {
         s.proximalMu = args.value("proximal-mu").toDouble(&ok);
-        if (!ok || s.proximalMu < 0) return QStringLiteral("--proximal-mu must be a number >= 0");
+        if (!ok || !(s.proximalMu >= 0) || !std::isfinite(s.proximalMu)) return QStringLiteral("--proximal-mu must be a number >= 0");
     }
     if (args.isSet("orphan-timeout")) {
         s.orphanTimeoutS = args.value("orphan-timeout").toInt(&ok);
@@ -137,7 +138,8 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
     for (const QString& setting : args.values("param")) {
         const qsizetype eq = setting.indexOf('=');
         const double value = eq > 0 ? setting.mid(eq + 1).toDouble(&ok) : 0;
-        if (eq <= 0 || !ok) return QStringLiteral("--param takes NAME=NUMBER, e.g. --param dc_lambda=0.04; got '%1'").arg(setting);
+        if (eq <= 0 || !ok || !std::isfinite(value))
+            return QStringLiteral("--param takes NAME=NUMBER, e.g. --param dc_lambda=0.04; got '%1'").arg(setting);
         s.params.insert(setting.left(eq), value);
     }
     if (args.isSet("model")) s.model = args.value("model");

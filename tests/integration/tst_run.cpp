@@ -500,6 +500,10 @@ private Q_SLOTS:
         noRounds.start({"run", kSmall, "--rounds", "0"});
         QCOMPARE(noRounds.finish(30000), 2);
         QVERIFY2(noRounds.err.contains("--rounds takes a positive integer; got '0'"), noRounds.err.constData());
+        Run notANumber;  // it ran, with the proximal term silently off
+        notANumber.start({"run", kSmall, "--proximal-mu", "nan"});
+        QCOMPARE(notANumber.finish(30000), 2);
+        QVERIFY2(notANumber.err.contains("--proximal-mu must be a number >= 0"), notANumber.err.constData());
         Run validate;
         validate.start({"validate", kSmall});
         QCOMPARE(validate.finish(30000), 0);
