@@ -60,6 +60,30 @@ private Q_SLOTS:
         for (int row = 0; row < 3; ++row) QVERIFY(!table->isRowHidden(row));
     }
 
+    // Numbers sort as numbers: with runs 9 and 10, newest first is 10 then 9 (as text, 9 came
+    // first, and run 99 before run 164); a click on a numeric header sorts by its value.
+    void numericColumnsSortByValue() {
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        QVERIFY2(store, qPrintable(error));
+        for (int i = 1; i <= 10; ++i) {
+            const qint64 run = store->beginRun(QStringLiteral("run%1").arg(i), "{}", {});
+            store->appendMetric(run, i, "central/master_worker", 1, "eval.test_acc", i == 2 ? 0.9 : 0.1 * (i % 2));
+            store->finishRun(run, "finished", QJsonObject{{"ok", true}});
+        }
+        QVERIFY(store->flush());
+        HistoryPanel panel;
+        panel.setStore(store.get());
+        panel.show();
+        QTableWidget* table = panel.table();
+        QCOMPARE(table->item(0, 0)->text(), QString("10"));
+        QCOMPARE(table->item(1, 0)->text(), QString("9"));
+        QCOMPARE(table->item(9, 0)->text(), QString("1"));
+        table->sortItems(5, Qt::DescendingOrder);  // best accuracy
+        QCOMPARE(table->item(0, 1)->text(), QString("run2"));
+    }
+
     // Names, tags and notes are edited in place (double-click, type, Enter), kept in the history
     // and found by the filter; other cells open the run instead of editing.
     void namesTagsAndNotesAreEditedInPlace() {

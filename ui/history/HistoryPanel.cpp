@@ -36,9 +36,17 @@ QColor runColor(int i) {
     return colors[i % colors.size()];
 }
 
-// A numeric cell that sorts by value, not by text.
+// A numeric cell that sorts by value, not by text (QTableWidgetItem compares the text: run 99
+// came before run 164, newest first).
+class NumberItem final : public QTableWidgetItem {
+public:
+    bool operator<(const QTableWidgetItem& other) const override {
+        return data(Qt::UserRole).toDouble() < other.data(Qt::UserRole).toDouble();
+    }
+};
+
 QTableWidgetItem* numberItem(double value, const QString& text) {
-    auto* item = new QTableWidgetItem;
+    auto* item = new NumberItem;
     item->setData(Qt::DisplayRole, text);
     item->setData(Qt::UserRole, value);
     item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
