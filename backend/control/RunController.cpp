@@ -543,7 +543,8 @@ void RunController::emitFinished() {
         s.rounds = m_progress->aggregatedRounds();
         for (auto it = rows.rbegin(); it != rows.rend(); ++it)
             if (!std::isnan(it->testAccuracy)) { s.finalAccuracy = it->testAccuracy; break; }
-        s.bestAccuracy = std::isnan(m_progress->bestAccuracy()) ? 0 : m_progress->bestAccuracy();
+        s.evaluated = !std::isnan(m_progress->bestAccuracy());
+        s.bestAccuracy = s.evaluated ? m_progress->bestAccuracy() : 0;
         s.bytesInside = m_progress->bytesInside();
         s.bytesAcross = m_progress->bytesAcross();
         s.samples = m_progress->totalSamples();

@@ -53,6 +53,7 @@ struct RunSummary {
     QString runDir;
     int rounds = 0;
     double finalAccuracy = 0, bestAccuracy = 0;
+    bool evaluated = false;  // some round's test accuracy came: else both are 0 only for want of one
     double seconds = 0;
     quint64 bytesInside = 0, bytesAcross = 0;
     qint64 samples = 0;
