@@ -24,8 +24,6 @@
 #include <QToolTip>
 #include <QMimeData>
 #include <QPushButton>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -448,78 +446,6 @@ private Q_SLOTS:
         QCOMPARE(d->topology().party("party2")->workers.size(), 2);
         QVERIFY(!d->isValid());  // party1 has no workers now: marked, not silently accepted
         QVERIFY(d->scene()->item({ElementRef::Kind::Party, "party1"})->hasIssue());
-    }
-
-    void typingIntoOneFieldIsOneStep() {
-        d->scene()->clearSelection();
-        auto* lr = qobject_cast<QDoubleSpinBox*>(d->properties()->field("learning_rate"));
-        QVERIFY(lr);
-        lr->setValue(0.1);
-        lr->setValue(0.12);
-        lr->setValue(0.125);
-        QCOMPARE(d->undoStack()->count(), 1);
-        QCOMPARE(d->topology().training.learningRate, 0.125);
-        d->undoStack()->undo();
-        QCOMPARE(d->topology().training.learningRate, 0.05);
-    }
-
-    // The wheel over a field nobody clicked into scrolls the panel: scrolling down the training
-    // settings changed the global aggregation to bulyan on the way. Once clicked, it edits.
-    void theWheelScrollsPastFieldsItDoesNotEdit() {
-        d->scene()->clearSelection();
-        auto* aggregation = qobject_cast<QComboBox*>(d->properties()->field("aggregation"));
-        QVERIFY(aggregation);
-        auto* scroll = d->properties()->findChild<QScrollArea*>();
-        QVERIFY(scroll);
-        const int scrolledBefore = scroll->verticalScrollBar()->value();
-        const auto wheelDown = [&] {
-            const QPointF at = QPointF(aggregation->rect().center());
-            QWheelEvent wheel(at, aggregation->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
-                              Qt::NoScrollPhase, false);
-            QApplication::sendEvent(aggregation, &wheel);
-        };
-        wheelDown();
-        QCOMPARE(aggregation->currentText(), QStringLiteral("fedavg"));
-        QCOMPARE(d->undoStack()->count(), 0);
-        QVERIFY(scroll->verticalScrollBar()->value() > scrolledBefore);
-        aggregation->setFocus();
-        QTRY_VERIFY(aggregation->hasFocus());
-        wheelDown();
-        QVERIFY(aggregation->currentText() != QStringLiteral("fedavg"));
-        QCOMPARE(d->undoStack()->count(), 1);
-    }
-
-    // Every value a file may hold shows as it is and stays as it is: a learning rate of 1e-5 showed
-    // (and became, at the next arrow) 0.0000, and 500,000 rounds showed 100,000. Typed in the
-    // notation a user would type, it is taken exactly.
-    void fieldsShowWhatTheFileHolds() {
-        QTemporaryDir dir;
-        QFile file(dir.filePath("fine.json"));
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        QFile original(kDefault);
-        QVERIFY(original.open(QIODevice::ReadOnly));
-        file.write(original.readAll()
-                       .replace("\"learning_rate\": 0.05", "\"learning_rate\": 1e-05")
-                       .replace("\"rounds\": 20", "\"rounds\": 500000")
-                       .replace("\"momentum\": 0.9", "\"momentum\": 0.9999"));
-        file.close();
-        QString error;
-        QVERIFY2(d->openFile(file.fileName(), &error), qPrintable(error));
-        d->scene()->clearSelection();
-        QCOMPARE(d->topology().training.learningRate, 1e-5);
-        auto* lr = qobject_cast<QDoubleSpinBox*>(d->properties()->field("learning_rate"));
-        QVERIFY(lr);
-        QCOMPARE(lr->value(), 1e-5);
-        QCOMPARE(lr->text(), QStringLiteral("1e-05"));
-        QCOMPARE(qobject_cast<QDoubleSpinBox*>(d->properties()->field("momentum"))->value(), 0.9999);
-        QCOMPARE(qobject_cast<QSpinBox*>(d->properties()->field("rounds"))->value(), 500000);
-        lr->setFocus();
-        lr->selectAll();
-        QTest::keyClicks(lr, "2.5e-7");
-        QTest::keyClick(lr, Qt::Key_Return);
-        QCOMPARE(d->topology().training.learningRate, 2.5e-7);
-        QTest::keyClicks(lr, "x");  // refused at the keystroke
-        QCOMPARE(lr->text(), QStringLiteral("2.5e-07"));
     }
 
     void anInvalidTopologyMarksItsItemAndDisablesStart() {
