@@ -3,6 +3,7 @@
 // edits, and an invalid topology marking its item and disabling Start all.
 #include "BrokenTopologies.h"
 #include "Designer.h"
+#include "DesignerFixture.h"
 #include "DesignerScene.h"
 #include "DesignerView.h"
 #include "TopologyDocument.h"
@@ -82,13 +83,8 @@ class DesignerTest : public QObject {
 
 private Q_SLOTS:
     void init() {
-        d = std::make_unique<Designer>();
-        d->resize(1200, 800);
-        d->show();
-        QVERIFY(QTest::qWaitForWindowExposed(d.get()));
-        QString error;
-        QVERIFY2(d->openFile(kDefault, &error), qPrintable(error));
-        d->view()->fit();
+        test::openShownDesigner(d);
+        if (!QTest::currentTestFailed()) d->view()->fit();
     }
     void cleanup() { d.reset(); }
 

@@ -1,6 +1,7 @@
 // The designer's property panel as a user edits it: typing into one field is one undo step, the
 // wheel scrolls past fields nobody clicked into, and every value a file may hold shows as it is.
 #include "Designer.h"
+#include "DesignerFixture.h"
 #include "DesignerScene.h"
 #include "PropertyPanel.h"
 
@@ -14,25 +15,14 @@
 
 using namespace hips;
 
-namespace {
-
-const QString kDefault = QStringLiteral(HIPS_SOURCE_DIR "/resources/topologies/default.json");
-
-}  // namespace
+using test::kDefaultTopology;
 
 class PropertiesTest : public QObject {
     Q_OBJECT
     std::unique_ptr<Designer> d;
 
 private Q_SLOTS:
-    void init() {
-        d = std::make_unique<Designer>();
-        d->resize(1200, 800);
-        d->show();
-        QVERIFY(QTest::qWaitForWindowExposed(d.get()));
-        QString error;
-        QVERIFY2(d->openFile(kDefault, &error), qPrintable(error));
-    }
+    void init() { test::openShownDesigner(d); }
     void cleanup() { d.reset(); }
 
     void typingIntoOneFieldIsOneStep() {
@@ -81,7 +71,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QFile file(dir.filePath("fine.json"));
         QVERIFY(file.open(QIODevice::WriteOnly));
-        QFile original(kDefault);
+        QFile original(kDefaultTopology);
         QVERIFY(original.open(QIODevice::ReadOnly));
         file.write(original.readAll()
                        .replace("\"learning_rate\": 0.05", "\"learning_rate\": 1e-05")
