@@ -34,6 +34,15 @@ static std::optional<RunRecord> findRun(const RunStore& store, const QString& id
     return run;
 }
 
+// A run under attack warns every round: the first few say what happened, the report has them all.
+static void printWarnings(const QStringList& warnings, qint64 run) {
+    constexpr int kShown = 10;
+    for (const QString& w : warnings.mid(0, kShown)) std::printf("warning: %s\n", qPrintable(w));
+    if (warnings.size() > kShown)
+        std::printf("… and %lld more warnings (hips report %lld --out FILE.json lists every one)\n",
+                    static_cast<long long>(warnings.size() - kShown), static_cast<long long>(run));
+}
+
 static int showRun(const RunStore& store, const QString& idText) {
     const auto r = findRun(store, idText);
     if (!r) return 2;
@@ -51,6 +60,7 @@ static int showRun(const RunStore& store, const QString& idText) {
     for (const QString& e : store.eventMessages(r->id, "device")) std::printf("device: %s\n", qPrintable(e));
     for (const QString& e : store.eventMessages(r->id, "fault")) std::printf("fault: %s\n", qPrintable(e));
     for (const QString& e : store.eventMessages(r->id, "error")) std::printf("error: %s\n", qPrintable(e));
+    printWarnings(store.eventMessages(r->id, "warning"), r->id);
     return 0;
 }
 

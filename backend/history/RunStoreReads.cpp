@@ -108,7 +108,8 @@ qint64 RunStore::metricCount(qint64 run) const {
 QStringList RunStore::eventMessages(qint64 run, const QString& level) const {
     QStringList out;
     for (const EventRecord& e : events(run))
-        if (e.level == level) out << e.source + QStringLiteral(": ") + e.message;
+        if (e.level == level)  // the servers' own warnings already begin with their name
+            out << (e.message.startsWith(e.source + QLatin1Char(':')) ? e.message : e.source + QStringLiteral(": ") + e.message);
     return out;
 }
 

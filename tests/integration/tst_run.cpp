@@ -81,6 +81,11 @@ private Q_SLOTS:
                  run.out.constData());
         QVERIFY2(run.out.contains("nan "), run.out.constData());
         QVERIFY2(!run.out.contains("0.0000 "), run.out.constData());
+        // The history keeps the notice and the servers' refusals of the NaN pushes, each named once.
+        const QByteArray shown = run.historyCommand({"show", "1"}).second;
+        QVERIFY2(shown.contains("warning: controller: the workers' training loss is not a number"), shown.constData());
+        QVERIFY2(shown.contains("warning: party1/server0: rejected input from"), shown.constData());
+        QVERIFY2(!shown.contains("party1/server0: party1/server0"), shown.constData());
     }
 
     // A history on a disk that fills during the run: the run fails naming the cause, `hips run`
