@@ -2,6 +2,7 @@
 // charts (Qt Charts offscreen) and the topology diagram; LTTB decimation; bad output paths.
 #include "Lttb.h"
 #include "ReportCharts.h"
+#include "ReportHtml.h"
 #include "ReportWriter.h"
 #include "RunReport.h"
 #include "RunStore.h"
@@ -14,6 +15,8 @@
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QValueAxis>
+#include <memory>
 #include <QtTest>
 
 using namespace hips;
@@ -139,8 +142,18 @@ private Q_SLOTS:
         p.start("pdftotext", {path("r.pdf"), "-"});
         QVERIFY(p.waitForFinished(30000));
         const QByteArray text = p.readAllStandardOutput();
-        for (const char* expected : {"report-test", "0.8500", "party1", "party2", "Processes", "finished", "Warnings and errors"})
+        for (const char* expected : {"report-test", "0.8500", "party1", "party2", "Processes", "finished", "Warnings and errors",
+                                     "global_scheduler", "exited"})  // whole words: eleven columns broke "exite d" on A4
             QVERIFY2(text.contains(expected), expected);
+    }
+
+    void processesHaveAnErrorColumnOnlyWhenOneFailed() {
+        RunReport report = *m_report;
+        const auto html = [&] { return reportHtml(report, {}, [](const QString&, const QImage&) { return QString(); }, {}); };
+        QVERIFY(!html().contains("<th align=\"left\">error</th>"));
+        report.processes[4].error = "killed by signal 9";
+        QVERIFY(html().contains("<th align=\"left\">error</th>"));
+        QVERIFY(html().contains("<td>killed by signal 9</td>"));
     }
 
     void csvIsLongFormatWithEveryRow() {
@@ -196,6 +209,19 @@ private Q_SLOTS:
         QVERIFY(pixelsNear(image, kAccuracyBlue) > 50);
         spec.lines[0].points.clear();
         QVERIFY(spec.isEmpty());
+    }
+
+    // A resumed run's traffic began at 0.3 s with 0 MB; its axes read -5 s and -10 MB.
+    void axesStayAtOrAboveZeroForDataThatDoes() {
+        for (const auto& [lo, hi] : {std::pair{0.0, 27.2}, {0.3, 11.4}, {0.48, 0.87}, {0.0, 0.0}, {5.0, 5.0}}) {
+            std::unique_ptr<QValueAxis> axis(reportAxis("y", lo, hi, false));
+            QVERIFY2(axis->min() >= 0 && axis->min() <= lo && axis->max() > hi, qPrintable(QString("%1..%2").arg(lo).arg(hi)));
+        }
+        std::unique_ptr<QValueAxis> signedAxis(reportAxis("y", -3, 4, false));
+        QVERIFY(signedAxis->min() < -3 && signedAxis->max() > 4);
+        // Labels with the decimals their ticks need: seconds 0, 5, 10, 15; accuracies 0.40 .. 0.90 by 0.1.
+        QCOMPARE(std::unique_ptr<QValueAxis>(reportAxis("s", 0.3, 11.4, false))->labelFormat(), QString("%.0f"));
+        QCOMPARE(std::unique_ptr<QValueAxis>(reportAxis("acc", 0.48, 0.87, false))->labelFormat(), QString("%.1f"));
     }
 
     void lttbKeepsEndsCountAndPeaks() {

@@ -9,6 +9,7 @@
 #include <QPainter>
 #include <QValueAxis>
 #include <algorithm>
+#include <cmath>
 
 namespace hips {
 
@@ -19,26 +20,29 @@ constexpr int kMaxPointsPerLine = 2000;  // far more than a 720-pixel-wide chart
 const QColor kAccuracy(0x1f, 0x77, 0xb4), kTestLoss(0xd6, 0x27, 0x28), kTrainLoss(0xff, 0x7f, 0x0e),
     kInside(0x2c, 0xa0, 0x2c), kAcross(0x94, 0x67, 0xbd), kThroughput(0x17, 0xbe, 0xcf), kRatio(0x8c, 0x56, 0x4b);
 
-// A range with a little air, and never empty (one point still gets a visible axis).
-std::pair<double, double> paddedRange(double lo, double hi) {
-    if (hi <= lo) return {lo - 1, hi + 1};
-    const double pad = (hi - lo) * 0.05;
-    return {lo - pad, hi + pad};
+// As many decimals as the ticks need: "5", "0.1", "0.05", not "5.00 s".
+int decimalsOfStep(double step) {
+    for (int decimals = 0; decimals < 4; ++decimals, step *= 10)
+        if (std::abs(step - std::round(step)) < 1e-6 * std::max(1.0, step)) return decimals;
+    return 4;
 }
 
-QValueAxis* axis(const QString& title, double lo, double hi, bool integer) {
+}  // namespace
+
+// A range with a little air, never empty (one point still gets a visible axis), and never below
+// zero for data that is not (seconds, bytes, accuracies): no "-5 s" or "-10 MB" tick.
+QValueAxis* reportAxis(const QString& title, double lo, double hi, bool integer) {
+    const double pad = hi > lo ? (hi - lo) * 0.05 : 1.0;
     auto* a = new QValueAxis;
     a->setTitleText(title);
-    a->setRange(lo, hi);
+    a->setRange(lo >= 0 ? std::max(0.0, lo - pad) : lo - pad, hi + pad);
     a->applyNiceNumbers();
-    a->setLabelFormat(integer || hi - lo >= 20 ? QStringLiteral("%.0f") : QStringLiteral("%.2f"));
+    a->setLabelFormat(QStringLiteral("%.%1f").arg(integer ? 0 : decimalsOfStep((a->max() - a->min()) / (a->tickCount() - 1))));
     QFont f = a->labelsFont();
     f.setPointSizeF(8);
     a->setLabelsFont(f);
     return a;
 }
-
-}  // namespace
 
 bool ChartSpec::isEmpty() const {
     return std::all_of(lines.begin(), lines.end(), [](const ChartLine& l) { return l.points.isEmpty(); });
@@ -65,10 +69,8 @@ QImage renderLineChart(const ChartSpec& spec, QSize size, qreal scale) {
         }
         chart.addSeries(series);
     }
-    const auto [x0, x1] = paddedRange(xLo, xHi);
-    const auto [y0, y1] = paddedRange(yLo, yHi);
-    QValueAxis* xAxis = axis(spec.xTitle, spec.integerX ? std::max(0.0, x0) : x0, x1, spec.integerX);
-    QValueAxis* yAxis = axis(spec.yTitle, y0, y1, false);
+    QValueAxis* xAxis = reportAxis(spec.xTitle, xLo, xHi, spec.integerX);
+    QValueAxis* yAxis = reportAxis(spec.yTitle, yLo, yHi, false);
     chart.addAxis(xAxis, Qt::AlignBottom);
     chart.addAxis(yAxis, Qt::AlignLeft);
     for (QAbstractSeries* s : chart.series()) s->attachAxis(xAxis), s->attachAxis(yAxis);

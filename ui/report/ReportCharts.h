@@ -7,6 +7,8 @@
 #include <QColor>
 #include <QImage>
 
+class QValueAxis;
+
 namespace hips {
 
 struct ChartLine {
@@ -26,6 +28,9 @@ struct RenderedChart {
     QString title;
     QImage image;  // empty when the run recorded nothing for this chart
 };
+
+// An axis over data from lo to hi: padded, on round numbers, and not below 0 when lo is not.
+QValueAxis* reportAxis(const QString& title, double lo, double hi, bool integer);
 
 // Draws one line chart into an image of `size` logical pixels at `scale` device pixels each.
 // Series longer than a few thousand points are decimated (LTTB) first.

@@ -48,23 +48,26 @@ QString settingValue(const QJsonValue& v) {
     return QString::fromUtf8(QJsonDocument::fromVariant(v.toVariant()).toJson(QJsonDocument::Compact));
 }
 
+// One row per process. The role and rank are in the process's name (worker0, global_server0),
+// and the error column appears only when a process has one: eleven columns broke words on A4.
 QString processesSection(const RunReport& r) {
+    const bool anyError = std::any_of(r.processes.begin(), r.processes.end(), [](const ProcessRecord& p) { return !p.error.isEmpty(); });
     QList<QStringList> rows;
     for (const ProcessRecord& p : r.processes) {
         const QString runtime = p.started > 0 && p.ended > 0 ? formatSeconds(p.ended - p.started) : QStringLiteral("-");
         const QString exit = p.ended <= 0 ? QStringLiteral("-")
                              : p.crashed  ? QObject::tr("signal %1").arg(p.exitCode)
                                           : QString::number(p.exitCode);
-        rows << QStringList{p.party, p.host, p.node.section('/', 1), p.role, QString::number(p.rank),
-                            p.pid ? QString::number(p.pid) : QStringLiteral("-"), p.state,
-                            p.started > 0 ? formatSeconds(p.started - r.run.started) : QStringLiteral("-"), runtime,
-                            exit, p.error};
+        rows << QStringList{p.party, p.host, p.node.section('/', 1), p.pid ? QString::number(p.pid) : QStringLiteral("-"),
+                            p.state, p.started > 0 ? formatSeconds(p.started - r.run.started) : QStringLiteral("-"),
+                            runtime, exit};
+        if (anyError) rows.last() << p.error;
     }
     if (rows.isEmpty()) return QObject::tr("<p>No processes were recorded for this run.</p>");
-    return gridTable({QObject::tr("party"), QObject::tr("host"), QObject::tr("process"), QObject::tr("role"),
-                      QObject::tr("rank"), QObject::tr("pid"), QObject::tr("state"), QObject::tr("started at"),
-                      QObject::tr("ran for"), QObject::tr("exit"), QObject::tr("error")},
-                     rows);
+    QStringList header{QObject::tr("party"), QObject::tr("host"), QObject::tr("process"), QObject::tr("pid"),
+                       QObject::tr("state"), QObject::tr("started at"), QObject::tr("ran for"), QObject::tr("exit")};
+    if (anyError) header << QObject::tr("error");
+    return gridTable(header, rows);
 }
 
 // Rounds with simulated attacks or robust rules at work: who attacked (train.attacked) and how many
