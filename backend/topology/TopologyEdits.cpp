@@ -333,6 +333,35 @@ QList<ElementRef> paste(Topology& t, const Topology& source, const QList<Element
     return copies;
 }
 
+// One party is central: making another one central hands it the central roles (the master worker,
+// the state service) and makes the old one an ordinary party that still trains (a worker group on
+// its host when it had none), so the topology stays runnable after one click.
+QString setCentral(Topology& t, const QString& partyId, bool central) {
+    Party* target = findParty(t, partyId);
+    if (!target) return QObject::tr("no party '%1'").arg(partyId);
+    if (!central || target->central) {
+        target->central = central;
+        return {};
+    }
+    for (Party& old : t.parties) {
+        if (!old.central || old.id == partyId) continue;
+        old.central = false;
+        const QString oldHost = defaultHost(t, old.id);
+        if (old.masterWorker && !target->masterWorker) target->masterWorker = WorkerGroup{defaultHost(t, partyId), 1};
+        old.masterWorker.reset();
+        if (old.stateService && !target->stateService) {
+            const QString host = defaultHost(t, partyId);
+            target->stateService = ListeningRole{host, freePort(t, host)};
+        }
+        old.stateService.reset();
+        for (ListeningRole& server : old.servers) server.standbyHost.clear();  // only global servers have one
+        if (old.workers.isEmpty()) old.workers << WorkerGroup{oldHost, 1};
+    }
+    target->central = true;
+    if (!target->masterWorker) target->masterWorker = WorkerGroup{defaultHost(t, partyId), 1};
+    return {};
+}
+
 QString renameParty(Topology& t, const QString& from, const QString& to) {
     if (to.isEmpty() || to.contains('/')) return QObject::tr("a party id must be non-empty and without '/'");
     if (from == to) return {};

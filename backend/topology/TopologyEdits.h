@@ -63,6 +63,9 @@ void remove(Topology& t, const QList<ElementRef>& elements);
 // exists, else to their own party. Returns the new elements.
 QList<ElementRef> paste(Topology& t, const Topology& source, const QList<ElementRef>& elements,
                         const QString& targetParty = {});
+// Makes `party` the central party (the one that was central becomes an ordinary party: see the
+// definition), or an ordinary one.
+QString setCentral(Topology& t, const QString& party, bool central);
 QString renameParty(Topology& t, const QString& from, const QString& to);
 QString renameHost(Topology& t, const QString& from, const QString& to);
 

@@ -5,6 +5,7 @@
 #include "DesignerScene.h"
 #include "PropertyPanel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QScrollArea>
@@ -24,6 +25,27 @@ class PropertiesTest : public QObject {
 private Q_SLOTS:
     void init() { test::openShownDesigner(d); }
     void cleanup() { d.reset(); }
+
+    // Ticking "Central party" on another party made two central parties and a topology that would
+    // not run; it moves the centre: the master worker and state service follow, the old central
+    // party trains like the others, and one undo puts everything back.
+    void makingAnotherPartyCentralMovesTheCentre() {
+        d->scene()->selectElements({{ElementRef::Kind::Party, "party2"}});
+        auto* central = qobject_cast<QCheckBox*>(d->properties()->field("party_central"));
+        QVERIFY(central);
+        QVERIFY(!central->isChecked());
+        central->click();
+        const Topology& t = d->topology();
+        QVERIFY(t.party("party2")->central && !t.party("central")->central);
+        QVERIFY(t.party("party2")->masterWorker && t.party("party2")->stateService);
+        QVERIFY(!t.party("central")->masterWorker && !t.party("central")->stateService);
+        QCOMPARE(t.party("central")->workerCount(), 1);
+        QVERIFY2(d->isValid(), qPrintable(d->issues().value(0).toString()));
+        QCOMPARE(d->undoStack()->count(), 1);
+        d->undoStack()->undo();
+        QVERIFY(d->topology().party("central")->central && d->topology().party("central")->masterWorker);
+        QVERIFY(!d->topology().party("party2")->central);
+    }
 
     void typingIntoOneFieldIsOneStep() {
         d->scene()->clearSelection();

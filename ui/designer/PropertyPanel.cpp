@@ -374,10 +374,7 @@ void PropertyPanel::buildParty() {
     addText("party_id", tr("Id"), [id](const Topology&) { return *id; },
             [id](Topology& t, const QString& v) { return edits::renameParty(t, *id, v); });
     addBool("party_central", tr("Central party"), [id](const Topology& t) { return t.party(*id) && t.party(*id)->central; },
-            [id](Topology& t, bool v) {
-                for (Party& p : t.parties)
-                    if (p.id == *id) p.central = v;
-            });
+            [id](Topology& t, bool v) { edits::setCentral(t, *id, v); });
     if (isCentralParty(m_topology, *id)) return;  // the others' links are what a wan emulates
     // The emulated link to the central party (README, "Slow links"): 0 Mbit/s is no emulation.
     auto party = [id](Topology& t) -> Party* {
