@@ -8,6 +8,7 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QScopedValueRollback>
 #include <QDir>
 #include <QJsonArray>
 #include <algorithm>
@@ -96,6 +97,7 @@ void RunController::takeUpProcesses(const QList<ProcessRecord>& stored) {
 // The records the history holds: the rounds so far (printed and charted again), and what the
 // controller keeps of them (each node's last traffic, each member's state).
 void RunController::takeUpRecords(const QList<QJsonObject>& kept, double runStarted) {
+    const QScopedValueRollback replaying(m_replaying, true);
     for (const QJsonObject& r : kept) {
         const QString kind = r.value(QStringLiteral("kind")).toString();
         if (kind == metric::kTraffic) m_lastTraffic[r.value(QStringLiteral("node")).toString()] = r;

@@ -9,6 +9,7 @@
 #include "Vocabulary.h"
 
 #include <QDateTime>
+#include <QScopedValueRollback>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -79,7 +80,7 @@ void RunController::noticeDivergence(const RoundRow& row) {
     const QString text = QStringLiteral("the workers' training loss is not a number from round %1 on: the model diverged; "
                                         "lower the learning rate (training.learning_rate, hips run --lr) or the server's "
                                         "(server_lr)").arg(row.round);
-    m_recorder->event(QStringLiteral("warning"), QStringLiteral("controller"), text);
+    if (!m_replaying) m_recorder->event(QStringLiteral("warning"), QStringLiteral("controller"), text);  // else it is there
     Q_EMIT notice(QStringLiteral("controller"), text);
 }
 
@@ -154,6 +155,7 @@ bool RunController::resume(const Topology& topology, const QString& runDir, qint
 // the clock goes on from the last kept round's.
 void RunController::carryOn(const QList<QJsonObject>& kept) {
     const double firstT = kept.isEmpty() ? 0 : kept.first().value(QStringLiteral("t")).toDouble();
+    const QScopedValueRollback replaying(m_replaying, true);
     for (const QJsonObject& r : kept) {
         if (r.value(QStringLiteral("kind")).toString() == metric::kTraffic)
             carryTraffic(r);

@@ -145,6 +145,7 @@ private:
     RunDirectory m_dir;
     RunStore* m_store = nullptr;
     bool m_attached = false;    // we took the run up from a controller that went away
+    bool m_replaying = false;   // rounds the history already holds, shown again (attach, resume)
     double m_runStarted = 0;    // attached: the run's start (unix s), which its records' times count from
     double m_lastRecordAt = 0;  // attached: the newest record's time into the run
     DeployOptions m_deployOptions;

@@ -88,6 +88,24 @@ private Q_SLOTS:
         QVERIFY2(!shown.contains("party1/server0: party1/server0"), shown.constData());
     }
 
+    // A diverged run stopped and resumed: its rounds shown again say so again on screen, and the
+    // history keeps the one notice it had (the replayed rounds recorded it a second time).
+    void aResumedDivergedRunKeepsOneNotice() {
+        Run run;
+        const QString runDir = run.dir.filePath("run");
+        run.start({"run", HIPS_SOURCE_DIR "/resources/topologies/default.json", "--out", runDir, "--rounds", "12", "--lr", "80"});
+        QVERIFY2(run.waitForOutput("\n    6 ", 120000), run.out.constData());
+        ::kill(pid_t(run.process.processId()), SIGINT);
+        run.finish(60000);
+        QVERIFY2(run.out.contains("stopped after"), run.out.constData());
+        run.out.clear();
+        run.start({"run", "--resume", runDir});
+        QVERIFY2(run.finish(120000) == 0, run.err.constData());
+        QVERIFY2(run.out.contains("training loss is not a number from round 1 on"), run.out.constData());
+        const QByteArray shown = run.historyCommand({"show", "1"}).second;
+        QCOMPARE(shown.count("training loss is not a number"), 1);
+    }
+
     // A history on a disk that fills during the run: the run fails naming the cause, `hips run`
     // exits non-zero, and every round it printed is in the history (acknowledged only once stored).
     void fullHistoryDiskFailsTheRunWithItsCause() {
