@@ -210,9 +210,8 @@ void MainWindow::updateStartable() {
                                                      : tr("%1 problems in the topology; the first: %2").arg(issues.size()))
                                      .arg(issues.first().toString()));
     else if (!m_run->isActive())
-        statusBar()->showMessage(tr("Topology valid: %1 processes, %2 training workers")
-                                     .arg(m_designer->topology().nodes().size())
-                                     .arg(m_designer->topology().trainingWorkerCount()));
+        statusBar()->showMessage(tr("Topology valid: %1, %2").arg(tr("%n process(es)", nullptr, int(m_designer->topology().nodes().size())),
+                                                                  tr("%n training worker(s)", nullptr, m_designer->topology().trainingWorkerCount())));
 }
 
 void MainWindow::updateTitle() {

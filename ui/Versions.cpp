@@ -29,7 +29,7 @@ QString libssh() { return QString::fromLatin1(ssh_version(0)); }
 QString sqlite() { return QString::fromLatin1(sqlite3_libversion()); }
 
 bool installTranslation(const QString& locale) {
-    // The ones installed before go first: switching back to English must leave none.
+    // The ones installed before go first: switching back to English must leave only its plurals.
     static QTranslator* ours = nullptr;
     static QTranslator* qts = nullptr;
     for (QTranslator** t : {&ours, &qts}) {
@@ -38,11 +38,11 @@ bool installTranslation(const QString& locale) {
         delete *t;
         *t = nullptr;
     }
-    if (locale == QLatin1String("en")) return true;
-    auto translator = std::make_unique<QTranslator>();
+    auto translator = std::make_unique<QTranslator>();  // English: its plural forms only
     if (!translator->load(QStringLiteral(":/i18n/hips_%1.qm").arg(locale))) return false;
     ours = translator.release();
     QCoreApplication::installTranslator(ours);
+    if (locale == QLatin1String("en")) return true;
     auto qtTranslator = std::make_unique<QTranslator>();  // Qt's own dialogs and buttons
     if (qtTranslator->load(QStringLiteral("qtbase_%1").arg(locale), QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
         qts = qtTranslator.release();

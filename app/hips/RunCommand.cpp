@@ -31,6 +31,18 @@ namespace hips {
 
 namespace {
 
+// "1 process", "11 processes".
+QString counted(qint64 n, const char* one, const char* many) {
+    return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));
+}
+
+// "3 parties, 11 processes, 4 training workers" (each as many as the topology has).
+QString sizeOf(const Topology& t) {
+    return counted(t.parties.size(), "party", "parties") + QStringLiteral(", ") +
+           counted(t.nodes().size(), "process", "processes") + QStringLiteral(", ") +
+           counted(t.trainingWorkerCount(), "training worker", "training workers");
+}
+
 const QString kDefaultTopology = QStringLiteral(":/topologies/default.json");
 
 struct Override {
@@ -255,9 +267,7 @@ int validateCommand(const QStringList& arguments) {
     }
     const auto t = loadTopology(args.positionalArguments().first());
     if (!t) return 2;
-    std::printf("%s: valid: %lld parties, %lld processes, %d training workers\n",
-                qPrintable(args.positionalArguments().first()), static_cast<long long>(t->parties.size()),
-                static_cast<long long>(t->nodes().size()), t->trainingWorkerCount());
+    std::printf("%s: valid: %s\n", qPrintable(args.positionalArguments().first()), qPrintable(sizeOf(*t)));
     return 0;
 }
 
@@ -351,9 +361,9 @@ int runCommand(const QStringList& arguments) {
     }
     const TrainingSettings& s = topology->training;
     std::printf("hips %s with %s\n", HIPS_VERSION, HIPS_TORCH_FLAVOR);
-    std::printf("hips run: %s — %lld processes, %d training workers, model %s on %s, mode %s, %d rounds\n",
-                qPrintable(topology->name), static_cast<long long>(topology->nodes().size()),
-                topology->trainingWorkerCount(), qPrintable(s.model), qPrintable(s.dataset), qPrintable(s.mode), s.rounds);
+    std::printf("hips run: %s — %s, model %s on %s, mode %s, %s\n", qPrintable(topology->name),
+                qPrintable(sizeOf(*topology)), qPrintable(s.model), qPrintable(s.dataset), qPrintable(s.mode),
+                qPrintable(counted(s.rounds, "round", "rounds")));
     printHeader();
 
     if (resume) std::printf("resuming run %lld from the checkpoint of round %d\n",

@@ -220,6 +220,7 @@ private Q_SLOTS:
         QVERIFY(metrics.open(QIODevice::ReadOnly));
         const QByteArray all = metrics.readAll();
         const bool local = mode == "local";
+        if (local) QVERIFY2(run.out.contains("— 3 parties, 1 process, 1 training worker, model"), run.out.constData());
         QCOMPARE(all.count("\"kind\":\"train\""), local ? 6 : 6 * 4);
         QCOMPARE(all.count("\"kind\":\"aggregate\""), 6);
         const hips::ModePolicy policy = hips::ModeRegistry::policy(mode);

@@ -516,6 +516,10 @@ private Q_SLOTS:
         QVERIFY(versions::installTranslation("en"));
         MainWindow back(dir.filePath("history.sqlite"));
         QCOMPARE(back.findChild<QTabWidget*>()->tabText(0), QStringLiteral("Design"));
+        // English says "1 run" and "2 runs", not "1 run(s)".
+        QCOMPARE(QCoreApplication::translate("hips::HistoryPanel", "Deleted %n run(s)", nullptr, 1), QStringLiteral("Deleted 1 run"));
+        QCOMPARE(QCoreApplication::translate("hips::HistoryPanel", "Deleted %n run(s)", nullptr, 2), QStringLiteral("Deleted 2 runs"));
+        QCOMPARE(QCoreApplication::translate("hips::MainWindow", "%n process(es)", nullptr, 1), QStringLiteral("1 process"));
     }
 
     void saveWritesWhatTheCliReads() {

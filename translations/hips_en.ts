@@ -1,0 +1,57 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<!-- English plural forms only (the sources are English): "1 run", "2 runs" where the source says
+     "%n run(s)". Add an entry here for every new tr() with %n. -->
+<TS version="2.1" language="en">
+<context>
+    <name>hips::Designer</name>
+    <message numerus="yes">
+        <source>Delete %n items</source>
+        <translation>
+            <numerusform>Delete %n item</numerusform>
+            <numerusform>Delete %n items</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Copied %n items</source>
+        <translation>
+            <numerusform>Copied %n item</numerusform>
+            <numerusform>Copied %n items</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>hips::HistoryPanel</name>
+    <message numerus="yes">
+        <source>Delete %n run(s) and all their rows from the history?</source>
+        <translation>
+            <numerusform>Delete %n run and all its rows from the history?</numerusform>
+            <numerusform>Delete %n runs and all their rows from the history?</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted %n run(s)</source>
+        <translation>
+            <numerusform>Deleted %n run</numerusform>
+            <numerusform>Deleted %n runs</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>hips::MainWindow</name>
+    <message numerus="yes">
+        <source>%n process(es)</source>
+        <translation>
+            <numerusform>%n process</numerusform>
+            <numerusform>%n processes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n training worker(s)</source>
+        <translation>
+            <numerusform>%n training worker</numerusform>
+            <numerusform>%n training workers</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
