@@ -222,6 +222,9 @@ private Q_SLOTS:
         // Labels with the decimals their ticks need: seconds 0, 5, 10, 15; accuracies 0.40 .. 0.90 by 0.1.
         QCOMPARE(std::unique_ptr<QValueAxis>(reportAxis("s", 0.3, 11.4, false))->labelFormat(), QString("%.0f"));
         QCOMPARE(std::unique_ptr<QValueAxis>(reportAxis("acc", 0.48, 0.87, false))->labelFormat(), QString("%.1f"));
+        // Rounds end at the last one: 20 rounds drew an axis to 30.
+        std::unique_ptr<QValueAxis> rounds(reportAxis("round", 1, 20, true));
+        QVERIFY2(rounds->min() == 0 && rounds->max() == 20, qPrintable(QString("%1..%2").arg(rounds->min()).arg(rounds->max())));
     }
 
     void lttbKeepsEndsCountAndPeaks() {

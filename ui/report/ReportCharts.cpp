@@ -29,10 +29,10 @@ int decimalsOfStep(double step) {
 
 }  // namespace
 
-// A range with a little air, never empty (one point still gets a visible axis), and never below
+// A range with a little air (none for rounds), never empty (one point still gets a visible axis), and never below
 // zero for data that is not (seconds, bytes, accuracies): no "-5 s" or "-10 MB" tick.
 QValueAxis* reportAxis(const QString& title, double lo, double hi, bool integer) {
-    const double pad = hi > lo ? (hi - lo) * 0.05 : 1.0;
+    const double pad = hi <= lo ? 1.0 : integer ? 0.0 : (hi - lo) * 0.05;  // rounds end on the last (20, not 30)
     auto* a = new QValueAxis;
     a->setTitleText(title);
     a->setRange(lo >= 0 ? std::max(0.0, lo - pad) : lo - pad, hi + pad);
