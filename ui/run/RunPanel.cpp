@@ -89,6 +89,8 @@ RunPanel::RunPanel(QWidget* parent)
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->horizontalHeader()->setStretchLastSection(true);
+    for (int c : {ProcessTableModel::Party, ProcessTableModel::Host, ProcessTableModel::Role, ProcessTableModel::State})
+        m_table->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);  // "global_scheduler", "exited (0)" whole
     m_table->setToolTip(tr("Double-click a process to see only its log"));
 
     auto* bar = new QHBoxLayout;
