@@ -38,6 +38,23 @@
     </message>
 </context>
 <context>
+    <name>hips::RunPanel</name>
+    <message numerus="yes">
+        <source>finished after %n round(s) in %1 s: final test accuracy %2</source>
+        <translation>
+            <numerusform>finished after %n round in %1 s: final test accuracy %2</numerusform>
+            <numerusform>finished after %n rounds in %1 s: final test accuracy %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>stopped after %n round(s) in %1 s (%2)</source>
+        <translation>
+            <numerusform>stopped after %n round in %1 s (%2)</numerusform>
+            <numerusform>stopped after %n rounds in %1 s (%2)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>hips::MainWindow</name>
     <message numerus="yes">
         <source>%n process(es)</source>

@@ -2875,98 +2875,110 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
         <translation>全部停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="92"/>
+        <location filename="../ui/run/RunPanel.cpp" line="94"/>
         <source>Double-click a process to see only its log</source>
         <translation>双击某个进程可仅查看其日志</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="155"/>
         <source>finished after %1 rounds in %2 s: final test accuracy %3</source>
-        <translation>已完成 %1 个轮次，用时 %2 秒：最终测试准确率 %3</translation>
+        <translation type="vanished">已完成 %1 个轮次，用时 %2 秒：最终测试准确率 %3</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="157"/>
         <source>stopped after %1 rounds in %2 s (%3)</source>
-        <translation>已停止，完成 %1 个轮次，用时 %2 秒（%3）</translation>
+        <translation type="vanished">已停止，完成 %1 个轮次，用时 %2 秒（%3）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/run/RunPanel.cpp" line="157"/>
+        <source>finished after %n round(s) in %1 s: final test accuracy %2</source>
+        <translation>
+            <numerusform>已完成 %n 个轮次，用时 %1 秒：最终测试准确率 %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/run/RunPanel.cpp" line="159"/>
+        <source>stopped after %n round(s) in %1 s (%2)</source>
+        <translation>
+            <numerusform>已停止，完成 %n 个轮次，用时 %1 秒（%2）</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="158"/>
+        <location filename="../ui/run/RunPanel.cpp" line="160"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="186"/>
-        <location filename="../ui/run/RunPanel.cpp" line="241"/>
+        <location filename="../ui/run/RunPanel.cpp" line="188"/>
+        <location filename="../ui/run/RunPanel.cpp" line="243"/>
         <source>Cannot start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="191"/>
+        <location filename="../ui/run/RunPanel.cpp" line="193"/>
         <source>run directory: %1</source>
         <translation>运行目录：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="197"/>
+        <location filename="../ui/run/RunPanel.cpp" line="199"/>
         <source>A run is under way: stop it before taking up another</source>
         <translation>已有运行正在进行：请先停止它再接管另一个</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="204"/>
+        <location filename="../ui/run/RunPanel.cpp" line="206"/>
         <source>Cannot reattach: %1</source>
         <translation>无法重新接管：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="208"/>
+        <location filename="../ui/run/RunPanel.cpp" line="210"/>
         <source>took up run %1 from its agents</source>
         <translation>已从代理接管运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="213"/>
+        <location filename="../ui/run/RunPanel.cpp" line="215"/>
         <source>stopped from HiPS Studio</source>
         <translation>已从 HiPS Studio 停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="226"/>
+        <location filename="../ui/run/RunPanel.cpp" line="228"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="227"/>
+        <location filename="../ui/run/RunPanel.cpp" line="229"/>
         <source>deploying</source>
         <translation>部署中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="228"/>
+        <location filename="../ui/run/RunPanel.cpp" line="230"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="229"/>
+        <location filename="../ui/run/RunPanel.cpp" line="231"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="230"/>
+        <location filename="../ui/run/RunPanel.cpp" line="232"/>
         <source>stopping</source>
         <translation>停止中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="231"/>
+        <location filename="../ui/run/RunPanel.cpp" line="233"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="232"/>
+        <location filename="../ui/run/RunPanel.cpp" line="234"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="233"/>
+        <location filename="../ui/run/RunPanel.cpp" line="235"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="240"/>
+        <location filename="../ui/run/RunPanel.cpp" line="242"/>
         <source>Deploy and start every process of the topology</source>
         <translation>部署并启动拓扑中的所有进程</translation>
     </message>

@@ -183,9 +183,10 @@ void printSummary(const RunSummary& s, const char* command) {
     const QString accuracy = s.evaluated ? QStringLiteral("final test accuracy %1, best %2")
                                                .arg(s.finalAccuracy, 0, 'f', 4).arg(s.bestAccuracy, 0, 'f', 4)
                                          : QStringLiteral("no test accuracy yet");
-    std::printf("\n%s after %d rounds in %.1f s: %s; %lld samples; "
+    std::printf("\n%s after %s in %.1f s: %s; %lld samples; "
                 "%s MB inside parties, %s MB across parties\nrun directory: %s\n",
-                s.ok ? "finished" : s.stopped ? "stopped" : "FAILED", s.rounds, s.seconds, qPrintable(accuracy),
+                s.ok ? "finished" : s.stopped ? "stopped" : "FAILED", qPrintable(counted(s.rounds, "round", "rounds")),
+                s.seconds, qPrintable(accuracy),
                 static_cast<long long>(s.samples), qPrintable(megabytes(s.bytesInside)),
                 qPrintable(megabytes(s.bytesAcross)), qPrintable(s.runDir));
     if (!s.ok) std::fprintf(stderr, "%s: %s\n", command, qPrintable(s.reason));

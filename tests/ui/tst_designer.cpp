@@ -520,6 +520,8 @@ private Q_SLOTS:
         QCOMPARE(QCoreApplication::translate("hips::HistoryPanel", "Deleted %n run(s)", nullptr, 1), QStringLiteral("Deleted 1 run"));
         QCOMPARE(QCoreApplication::translate("hips::HistoryPanel", "Deleted %n run(s)", nullptr, 2), QStringLiteral("Deleted 2 runs"));
         QCOMPARE(QCoreApplication::translate("hips::MainWindow", "%n process(es)", nullptr, 1), QStringLiteral("1 process"));
+        QCOMPARE(QCoreApplication::translate("hips::RunPanel", "stopped after %n round(s) in %1 s (%2)", nullptr, 1),
+                 QStringLiteral("stopped after 1 round in %1 s (%2)"));
     }
 
     void saveWritesWhatTheCliReads() {
