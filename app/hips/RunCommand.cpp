@@ -8,6 +8,7 @@
 #include "DeployCommand.h"
 #include "ModeRegistry.h"
 #include "ModelRegistry.h"
+#include "TopologyAdvice.h"
 #include "Partition.h"
 #include "AgentRoster.h"
 #include "RunController.h"
@@ -34,6 +35,11 @@ namespace {
 // "1 process", "11 processes".
 QString counted(qint64 n, const char* one, const char* many) {
     return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));
+}
+
+// Settings that run but train poorly, each with what to use instead.
+void printAdvice(const Topology& t) {
+    for (const TopologyIssue& note : topologyAdvice(t)) std::printf("note: %s\n", qPrintable(note.toString()));
 }
 
 // "3 parties, 11 processes, 4 training workers" (each as many as the topology has).
@@ -269,6 +275,7 @@ int validateCommand(const QStringList& arguments) {
     const auto t = loadTopology(args.positionalArguments().first());
     if (!t) return 2;
     std::printf("%s: valid: %s\n", qPrintable(args.positionalArguments().first()), qPrintable(sizeOf(*t)));
+    printAdvice(*t);
     return 0;
 }
 
@@ -365,6 +372,7 @@ int runCommand(const QStringList& arguments) {
     std::printf("hips run: %s — %s, model %s on %s, mode %s, %s\n", qPrintable(topology->name),
                 qPrintable(sizeOf(*topology)), qPrintable(s.model), qPrintable(s.dataset), qPrintable(s.mode),
                 qPrintable(counted(s.rounds, "round", "rounds")));
+    printAdvice(*topology);
     printHeader();
 
     if (resume) std::printf("resuming run %lld from the checkpoint of round %d\n",

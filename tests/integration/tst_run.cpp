@@ -532,6 +532,12 @@ private Q_SLOTS:
         validate.start({"validate", kSmall});
         QCOMPARE(validate.finish(30000), 0);
         QVERIFY(validate.out.contains("valid: 3 parties, 11 processes, 4 training workers"));
+        QVERIFY2(!validate.out.contains("note:"), validate.out.constData());
+        Run advised;  // runs, but is measured to train poorly: said with what to use, not refused
+        advised.start({"validate", writeSmallVariant(advised, {QJsonObject{{"count", 2}}}, {{"mode", "ssgd"}, {"compression", "2bit"}})});
+        QCOMPARE(advised.finish(30000), 0);
+        QVERIFY2(advised.out.contains("note: $.training.compression: 2bit under mode ssgd loses most of the accuracy"),
+                 advised.out.constData());
     }
 
     // The controller and the agent keep each other alive with ping/pong, so a round longer

@@ -2,6 +2,7 @@
 // same document, and each kind of broken file gets its own path and message.
 #include "FieldRules.h"
 #include "PrintableText.h"
+#include "TopologyAdvice.h"
 #include "TopologyLimits.h"
 #include "BrokenTopologies.h"
 #include "TopologyTestSupport.h"
@@ -42,6 +43,37 @@ QByteArray manyParties(int parties, int workers) {
 class TopologyTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Settings measured to train poorly get a note naming the field and what to use instead; the
+    // rest get none (the default run, a codec where it holds accuracy).
+    void poorSettingsGetANoteAndTheRestNone() {
+        const TopologyLoad load = TopologyReader::readFile(HIPS_SOURCE_DIR "/resources/topologies/default.json");
+        QVERIFY(load.ok());
+        const auto notesFor = [&](const std::function<void(TrainingSettings&)>& change) {
+            Topology t = *load.topology;
+            change(t.training);
+            QStringList out;
+            for (const TopologyIssue& note : topologyAdvice(t)) out << note.toString();
+            return out;
+        };
+        QVERIFY(notesFor([](TrainingSettings&) {}).isEmpty());
+        QVERIFY(notesFor([](TrainingSettings& s) { s.compression = "2bit"; }).isEmpty());  // fedavg holds it
+        QVERIFY(notesFor([](TrainingSettings& s) { s.mode = "ssgd", s.compression = "topk"; }).isEmpty());
+        QVERIFY(notesFor([](TrainingSettings& s) { s.serverOptimizer = "adam", s.compression = "topk"; }).isEmpty());
+        const QStringList ssgd = notesFor([](TrainingSettings& s) { s.mode = "ssgd", s.partyCompression = "2bit"; });
+        QCOMPARE(ssgd.size(), 1);
+        QVERIFY2(ssgd[0].startsWith("$.training.party_compression: 2bit under mode ssgd") && ssgd[0].contains("fp16"),
+                 qPrintable(ssgd[0]));
+        const QStringList momentum = notesFor([](TrainingSettings& s) { s.serverOptimizer = "momentum", s.compression = "topk"; });
+        QCOMPARE(momentum.size(), 1);
+        QVERIFY2(momentum[0].startsWith("$.training.compression: server momentum"), qPrintable(momentum[0]));
+        const QStringList adam = notesFor([](TrainingSettings& s) { s.serverOptimizer = "yogi", s.partyCompression = "2bit"; });
+        QCOMPARE(adam.size(), 1);
+        QVERIFY2(adam[0].startsWith("$.training.party_compression: an adaptive server optimizer with 2bit"), qPrintable(adam[0]));
+        const QStringList local = notesFor([](TrainingSettings& s) { s.mode = "local", s.compression = "fp16"; });
+        QCOMPARE(local.size(), 1);
+        QVERIFY2(local[0].contains("the codec has no effect"), qPrintable(local[0]));
+    }
+
     void defaultTopologyLoads() {
         const TopologyLoad load = TopologyReader::readFile(HIPS_SOURCE_DIR "/resources/topologies/default.json");
         QVERIFY2(load.ok(), qPrintable(load.errorText()));

@@ -7,6 +7,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QListWidget>
 #include <QDoubleSpinBox>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -45,6 +46,23 @@ private Q_SLOTS:
         d->undoStack()->undo();
         QVERIFY(d->topology().party("central")->central && d->topology().party("central")->masterWorker);
         QVERIFY(!d->topology().party("party2")->central);
+    }
+
+    // A setting that runs but trains poorly gets a note under the validation; Start stays possible.
+    void aPoorSettingIsNotedNotRefused() {
+        d->scene()->clearSelection();
+        auto* mode = qobject_cast<QComboBox*>(d->properties()->field("mode"));
+        auto* codec = qobject_cast<QComboBox*>(d->properties()->field("compression"));
+        QVERIFY(mode && codec);
+        mode->setCurrentText("ssgd");
+        codec = qobject_cast<QComboBox*>(d->properties()->field("compression"));  // the panel is rebuilt on each edit
+        QVERIFY(codec);
+        codec->setCurrentText("2bit");
+        QCOMPARE(d->topology().training.compression, QStringLiteral("2bit"));
+        QVERIFY(d->isValid());
+        const QList<QListWidgetItem*> notes = d->issueList()->findItems("2bit under mode ssgd", Qt::MatchContains);
+        QCOMPARE(notes.size(), 1);
+        QVERIFY(d->issueList()->findItems("No problems: ready to run", Qt::MatchExactly).size() == 1);
     }
 
     void typingIntoOneFieldIsOneStep() {

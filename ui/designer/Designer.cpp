@@ -4,6 +4,7 @@
 #include "DesignerView.h"
 #include "Palette.h"
 #include "PropertyPanel.h"
+#include "TopologyAdvice.h"
 
 #include <QLabel>
 #include <QListWidget>
@@ -103,6 +104,10 @@ void Designer::display(const TopologyChange& change) {
         item->setData(Qt::UserRole, issue.path);
     }
     if (issues().isEmpty()) m_issueList->addItem(new QListWidgetItem(QIcon(QStringLiteral(":/icons/ok.svg")), tr("No problems: ready to run")));
+    for (const TopologyIssue& note : topologyAdvice(topology())) {  // runs, but trains poorly: said, not refused
+        auto* item = new QListWidgetItem(QIcon(QStringLiteral(":/icons/info.svg")), note.toString(), m_issueList);
+        item->setData(Qt::UserRole, note.path);
+    }
     Q_EMIT topologyChanged();
 }
 
