@@ -733,8 +733,8 @@
     <message>
         <location filename="../backend/topology/JsonFields.cpp" line="109"/>
         <location filename="../backend/topology/TopologyReader.cpp" line="227"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="368"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="397"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="365"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="394"/>
         <source>&apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持“%1”；请使用以下之一：%2</translation>
     </message>
@@ -1081,158 +1081,157 @@
         <translation>%1 模式推送梯度，而模型 %2 的 BatchNorm 统计量没有梯度：它们将永远停留在初始值；请选择推送模型的模式（fedavg、esync 等）或其他模型</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="245"/>
         <source>eval_every (%1) is larger than rounds (%2); the model would never be evaluated</source>
-        <translation>eval_every（%1）大于 rounds（%2）；模型将永远不会被评估</translation>
+        <translation type="vanished">eval_every（%1）大于 rounds（%2）；模型将永远不会被评估</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="248"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="245"/>
         <source>resume_round (%1) must be below rounds (%2): a run resumes from a checkpoint before its end</source>
         <translation>resume_round（%1）必须小于 rounds（%2）：运行只能从结束前的检查点恢复</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="251"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="248"/>
         <source>mode %1 applies pushes as they come and keeps no checkpoints; only the modes with rounds at the global server resume</source>
         <translation>%1 模式随到随用推送，不保存检查点；只有全局服务器按轮聚合的模式才能恢复</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="270"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="267"/>
         <source>party &apos;%1&apos; has %2 servers and the central party %3 global servers; each party server relays its slice of the model to the global server of the same rank: give every party as many servers as there are global servers</source>
         <translation>参与方“%1”有 %2 个服务器，而中心参与方有 %3 个全局服务器；每个参与方服务器把它的模型分片转发给同序号的全局服务器：请让每个参与方的服务器数与全局服务器数相同</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="278"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="275"/>
         <source>mode %1 applies each push as it comes, and every server would count its own versions, so a model put together from several servers would mix them: run %1 with one server per party</source>
         <translation>模式 %1 在每次推送到达时立即应用，每个服务器各自计数版本，由多个服务器拼成的模型会混合不同版本：请在每个参与方只用一个服务器运行 %1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="286"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="283"/>
         <source>%1 compares whole updates, and each of the %2 global servers holds only a slice of them: use one global server, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
         <translation>%1 比较完整的更新，而 %2 个全局服务器各自只持有其中一个分片：请使用一个全局服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="290"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="287"/>
         <source>%1 compares whole updates, and each party server holds only a slice of them: use one server per party, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
         <translation>%1 比较完整的更新，而每个参与方服务器只持有其中一个分片：请每个参与方使用一个服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="294"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="291"/>
         <source>under fault_policy continue each server would close its round with the workers it heard from, so the slices of one model could come from different workers: use fault_policy fail, or one server per party</source>
         <translation>在 fault_policy continue 下，每个服务器会以它收到的工作节点结束其轮次，一个模型的各分片可能来自不同的工作节点：请使用 fault_policy fail，或每个参与方一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="301"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="298"/>
         <source>with slice_bound %1, server %2 of %3 would hold none of model %4&apos;s keys: lower slice_bound, or run fewer servers</source>
         <translation>slice_bound 为 %1 时，%3 个服务器中的第 %2 个将不持有模型 %4 的任何键：请降低 slice_bound，或减少服务器数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="307"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="304"/>
         <source>a quorum lets each server close its round with different contributions, so the slices of one model would come from different workers: remove quorum, or use one server per party</source>
         <translation>法定数让每个服务器以不同的贡献结束其轮次，一个模型的各分片会来自不同的工作节点：请去掉 quorum，或每个参与方使用一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="319"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="316"/>
         <source>partition &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持划分方式“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="322"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="319"/>
         <source>mode &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持模式“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="322"/>
         <location filename="../backend/topology/TopologyValidation.cpp" line="325"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="328"/>
         <source>aggregation &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持聚合规则“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="335"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="332"/>
         <source>%1 is not a setting of mode %2, aggregation %3, party_aggregation %4, partition %5, server_optimizer %6, compression %7 or party_compression %8; remove it or choose the strategy it belongs to</source>
         <translation>%1 不是模式 %2、聚合规则 %3、参与方聚合规则 %4、划分方式 %5、服务器优化器 %6、压缩方式 %7 或参与方内压缩方式 %8 的设置；请删除它，或选择它所属的策略</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="346"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="343"/>
         <source>a flat run has no party servers; mode %1 needs them: use fedavg or ssgd, or hierarchy two_layer</source>
         <translation>扁平运行没有参与方服务器；%1 模式需要它们：请使用 fedavg 或 ssgd，或将 hierarchy 设为 two_layer</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="349"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="346"/>
         <source>a flat run has no party servers to run party_aggregation %1: set it to fedavg</source>
         <translation>扁平运行没有参与方服务器来执行参与方聚合规则 %1：请将其设为 fedavg</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="354"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="351"/>
         <source>mode %1 applies each push at the global server as it comes; aggregation %2 needs a round&apos;s contributions: use fedavg, or a mode with rounds (fedavg, ssgd, esync, hfa)</source>
         <translation>%1 模式在全局服务器上随到随用每个推送；聚合规则 %2 需要一轮的全部贡献：请使用 fedavg，或按轮的模式（fedavg、ssgd、esync、hfa）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="358"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="355"/>
         <source>mode %1 forwards each push from the party servers as it comes; party_aggregation %2 needs a round&apos;s contributions: use fedavg, or a mode with rounds</source>
         <translation>%1 模式由参与方服务器随到随转发每个推送；参与方聚合规则 %2 需要一轮的全部贡献：请使用 fedavg，或按轮的模式</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="375"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="372"/>
         <source>mode %1 cannot go on without one of its processes (%2): use fault_policy fail, or fedavg, ssgd or hfa</source>
         <translation>模式 %1 缺少任何一个进程都无法继续（%2）：请使用 fault_policy fail，或 fedavg、ssgd、hfa</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="378"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="375"/>
         <source>every round waits for every device&apos;s step</source>
         <translation>每一轮都要等待每个设备的一步</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="379"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="376"/>
         <source>it has no rounds to close without it</source>
         <translation>它没有可以在缺少该进程时结束的轮次</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="382"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="379"/>
         <source>aggregation %1 takes every worker&apos;s own update through its party server, and the global server cannot tell which are down: use fault_policy fail, or a party rule that keeps updates apart</source>
         <translation>聚合规则 %1 经参与方服务器接收每个工作节点各自的更新，全局服务器无法得知哪些节点已下线：请使用 fault_policy fail，或使用分开保留更新的参与方规则</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="388"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="385"/>
         <source>%1 decodes from every worker of a group and cannot go on without one: use fault_policy fail</source>
         <translation>%1 需要组内每个工作节点才能解码，缺少一个就无法继续：请使用 fault_policy fail</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="404"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="401"/>
         <source>mode %1 has no round of model deltas at the global server for server optimizer %2 to step with: use fedavg, esync or hfa, or server_optimizer sgd with server_lr 1</source>
         <translation>%1 模式在全局服务器上没有按轮的模型增量供服务器优化器 %2 使用：请使用 fedavg、esync 或 hfa，或使用 server_lr 为 1 的 server_optimizer sgd</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="408"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="405"/>
         <source>mode %1 takes one step from the global model each push; FedProx&apos;s proximal term needs local steps: set proximal_mu to 0</source>
         <translation>%1 模式每次推送只从全局模型走一步；FedProx 的近端项需要本地多步：请将 proximal_mu 设为 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="417"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="414"/>
         <source>%1 codes the workers of one party: set it as party_aggregation (a single party reproduces Draco&apos;s flat setting)</source>
         <translation>%1 对单个参与方的工作节点编码：请将其设为 party_aggregation（单个参与方即重现 Draco 的扁平设置）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="421"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="418"/>
         <source>%1 needs mode fedavg (workers whose rounds are the same local work on the same data); mode is %2</source>
         <translation>%1 需要 fedavg 模式（各轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="424"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="421"/>
         <source>%1 codes the workers of the parties; central workers push to the global server uncoded: set train_central_workers to false</source>
         <translation>%1 对各参与方的工作节点编码；中心工作节点未经编码直接推送到全局服务器：请将 train_central_workers 设为 false</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="431"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="428"/>
         <source>party &apos;%1&apos; has %2 workers, not a whole number of groups of draco_r %3</source>
         <translation>参与方“%1”有 %2 个工作节点，不能整分为每组 draco_r %3 个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="450"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="447"/>
         <source>%1 needs at least %2 contributions (%3), and party &apos;%4&apos; has %5 workers; add workers or lower party_byzantine_f</source>
         <translation>%1 至少需要 %2 个贡献（%3），而参与方“%4”只有 %5 个工作节点；请增加工作节点或降低 party_byzantine_f</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="462"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="459"/>
         <source>%1 needs at least %2 contributions (%3), and %4 %5 push to the global server; add them or lower byzantine_f</source>
         <translation>%1 至少需要 %2 个贡献（%3），而只有 %4 个%5推送到全局服务器；请增加它们或降低 byzantine_f</translation>
     </message>

@@ -241,9 +241,6 @@ private:
             add("$.training.model", QCoreApplication::translate("TopologyCheck", "mode %1 pushes gradients, and model %2's BatchNorm statistics have "
                                                    "none: they would never leave their initial values; choose a mode "
                                                    "that pushes models (fedavg, esync, …) or another model").arg(s.mode, s.model));
-        if (s.evalEvery > s.rounds)
-            add("$.training.eval_every", QCoreApplication::translate("TopologyCheck", "eval_every (%1) is larger than rounds (%2); the model "
-                                                        "would never be evaluated").arg(s.evalEvery).arg(s.rounds));
         if (s.resumeRound >= s.rounds)
             add("$.training.resume_round", QCoreApplication::translate("TopologyCheck", "resume_round (%1) must be below rounds (%2): a run resumes "
                                                           "from a checkpoint before its end").arg(s.resumeRound).arg(s.rounds));

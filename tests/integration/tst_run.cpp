@@ -88,6 +88,17 @@ private Q_SLOTS:
         QVERIFY2(!shown.contains("party1/server0: party1/server0"), shown.constData());
     }
 
+    // The last round is always evaluated, so eval_every beyond rounds means "at the end only" (it
+    // was refused as "never evaluated").
+    void evalEveryBeyondRoundsEvaluatesTheEnd() {
+        Run run;
+        run.start({"run", kSmall, "--out", run.dir.filePath("run"), "--rounds", "2", "--eval-every", "100"});
+        QVERIFY2(run.finish(120000) == 0, run.err.constData());
+        QVERIFY2(QRegularExpression("\\n    1 +- ").match(QString(run.out)).hasMatch(), run.out.constData());
+        QVERIFY2(QRegularExpression("\\n    2 +0\\.\\d{4} ").match(QString(run.out)).hasMatch(), run.out.constData());
+        QVERIFY2(run.out.contains("final test accuracy 0."), run.out.constData());
+    }
+
     // A diverged run stopped and resumed: its rounds shown again say so again on screen, and the
     // history keeps the one notice it had (the replayed rounds recorded it a second time).
     void aResumedDivergedRunKeepsOneNotice() {
