@@ -111,8 +111,6 @@ inline QList<BrokenCase> topologyBrokenCases() {
         {"future version", [](QJsonObject& t) { t["version"] = 9; }, "$.version", "newer than this program reads"},
         {"missing hosts", [](QJsonObject& t) { t.remove("hosts"); }, "$.hosts", "missing"},
         {"parties not an array", [](QJsonObject& t) { t["parties"] = "three"; }, "$.parties", "must be an array"},
-        {"eval after the end", [](QJsonObject& t) { set(t, {"training", "eval_every"}, 50); },
-         "$.training.eval_every", "larger than rounds"},
         // Ids: printable, bounded, no '/', never shown raw.
         {"bidi control in a party id", [](QJsonObject& t) { set(t, {"parties", "1", "id"}, withUnit("par", 0x202E, "ty")); },
          "$.parties[1].id", "party id 'par\\u202ety' contains \\u202e (a bidi control"},
