@@ -2707,7 +2707,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="22"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="214"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="225"/>
         <source>MB sent</source>
         <translation>发送量（MB）</translation>
     </message>
@@ -2829,13 +2829,13 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="115"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="211"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="222"/>
         <source>inside parties</source>
         <translation>参与方内部</translation>
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="116"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="212"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="223"/>
         <source>across parties</source>
         <translation>跨参与方</translation>
     </message>
@@ -2855,7 +2855,17 @@
         <translation>&lt;p style=&apos;color:#777&apos;&gt;运行进行中：第一轮训练完成后即在此显示。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="214"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="212"/>
+        <source>&lt;p style=&apos;color:#b00&apos;&gt;The run failed before its first round: %1&lt;/p&gt;&lt;p style=&apos;color:#777&apos;&gt;The Run tab&apos;s log has every process&apos;s messages.&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;color:#b00&apos;&gt;运行在第一轮之前失败：%1&lt;/p&gt;&lt;p style=&apos;color:#777&apos;&gt;“运行”页的日志中有每个进程的消息。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="215"/>
+        <source>&lt;p style=&apos;color:#777&apos;&gt;The run was stopped before its first round.&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;color:#777&apos;&gt;运行在第一轮之前被停止。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="225"/>
         <source>MB/s sent</source>
         <translation>发送速率（MB/s）</translation>
     </message>

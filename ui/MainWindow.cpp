@@ -77,7 +77,7 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
         m_charts->setLive(true);
     });
     connect(m_run, &RunPanel::runFinished, m_charts, [this](const RunSummary& s) {
-        m_charts->setLive(false);
+        m_charts->setEnded(!s.ok && !s.stopped, s.reason);
         if (m_store) m_chartedRun = m_store->runOfDirectory(s.runDir).value_or(0);  // kept across a language switch
     });
     connect(m_run, &RunPanel::roundCompleted, m_charts, &RunCharts::addRound);

@@ -314,6 +314,27 @@ private Q_SLOTS:
         QCOMPARE(drawn(*charts.traffic(), 1)->at(1).y(), 6.0);
         QCOMPARE(charts.traffic()->chart()->axes(Qt::Vertical).first()->titleText(), QString("MB sent"));
     }
+
+    // A run that failed in its first second kept "The run is under way" on the Charts tab, where
+    // Start all had taken the user: it says that it failed, and why.
+    void aRunThatEndsBeforeItsFirstRoundSaysSo() {
+        RunCharts charts;
+        charts.setLive(true);
+        QVERIFY(charts.factsText().contains("under way"));
+        charts.setEnded(true, "party1/worker0: Fashion-MNIST file /x <y> is missing");
+        QVERIFY2(charts.factsText().contains("failed before its first round: party1/worker0: Fashion-MNIST file /x &lt;y&gt; is missing"),
+                 qPrintable(charts.factsText()));
+        charts.setLive(true);
+        charts.setEnded(false, {});
+        QVERIFY(charts.factsText().contains("stopped before its first round"));
+        RoundRow r1;
+        r1.round = 1, r1.testAccuracy = 0.5;
+        charts.setLive(true);
+        charts.addRound(r1, 1000);
+        const QString facts = charts.factsText();
+        charts.setEnded(true, "later");  // a round shows: its figures stay
+        QCOMPARE(charts.factsText(), facts);
+    }
 };
 
 QTEST_MAIN(ChartsTest)

@@ -31,6 +31,7 @@ RunCharts::RunCharts(QWidget* parent)
     m_facts->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_facts->setMargin(16);
     m_facts->setTextFormat(Qt::RichText);
+    m_facts->setWordWrap(true);  // a failure's reason is one long line
     // The facts must not make their row taller than the others: a short window squashed the top row.
     m_facts->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
     m_xAxis->addItems({tr("Round"), tr("Wall-clock time"), tr("Time since start")});
@@ -205,6 +206,17 @@ void RunCharts::setLive(bool live) {
         m_facts->setText(tr("<p style='color:#777'>The run is under way: its first round shows here as soon as it "
                             "has trained.</p>"));
 }
+
+void RunCharts::setEnded(bool failed, const QString& reason) {
+    setLive(false);
+    if (!m_rows.isEmpty()) return;
+    m_facts->setText(failed ? tr("<p style='color:#b00'>The run failed before its first round: %1</p>"
+                                 "<p style='color:#777'>The Run tab's log has every process's messages.</p>")
+                                  .arg(reason.toHtmlEscaped())
+                            : tr("<p style='color:#777'>The run was stopped before its first round.</p>"));
+}
+
+QString RunCharts::factsText() const { return m_facts->text(); }
 
 void RunCharts::applyTrafficMode() {
     m_traffic->clear();

@@ -25,6 +25,10 @@ public:
     // in the slowest device's one), the staleness of a push applied as it came.
     void addRecord(const QJsonObject& record, double wallMs, double elapsed);
     void setLive(bool live);  // a run is under way
+    // The run ended: one that ended before its first round says so here (and why, when it failed),
+    // instead of "under way".
+    void setEnded(bool failed, const QString& reason);
+    QString factsText() const;
     // The standalone baseline's accuracy (a `local` run of the history) as a dashed reference line,
     // so that every run shows what no distribution gives.
     void setLocalReference(const QString& name, const QList<QPointF>& accuracyByRound);
