@@ -24,7 +24,7 @@ TopologyIssues topologyAdvice(const Topology& t) {
         if (s.compression != QLatin1String("none") || s.partyCompression != QLatin1String("none"))
             note(tierField(s, s.compression != QLatin1String("none") ? s.compression : s.partyCompression),
                  QT_TRANSLATE_NOOP("TopologyCheck", "mode local trains the master worker alone and sends nothing: the codec has no effect"));
-        return notes;
+        return presentableIssues(notes);
     }
     // Each step's change of the model is too small for one 2-bit message, and the server's momentum
     // amplifies the lag (measured with the mlp on the default topology, 20 rounds).

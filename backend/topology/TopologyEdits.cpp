@@ -347,7 +347,10 @@ QString setCentral(Topology& t, const QString& partyId, bool central) {
         if (!old.central || old.id == partyId) continue;
         old.central = false;
         const QString oldHost = defaultHost(t, old.id);
-        if (old.masterWorker && !target->masterWorker) target->masterWorker = WorkerGroup{defaultHost(t, partyId), 1};
+        if (old.masterWorker && !target->masterWorker) {  // as it was (its device, its slowdown), on the new party's host
+            target->masterWorker = *old.masterWorker;
+            target->masterWorker->host = defaultHost(t, partyId);
+        }
         old.masterWorker.reset();
         if (old.stateService && !target->stateService) {
             const QString host = defaultHost(t, partyId);

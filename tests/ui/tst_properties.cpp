@@ -31,6 +31,10 @@ private Q_SLOTS:
     // not run; it moves the centre: the master worker and state service follow, the old central
     // party trains like the others, and one undo puts everything back.
     void makingAnotherPartyCentralMovesTheCentre() {
+        Topology withDevice = d->topology();
+        withDevice.parties[0].masterWorker->device = "cuda:1";  // it moves as it is
+        d->setTopology(withDevice);
+        d->undoStack()->clear();
         d->scene()->selectElements({{ElementRef::Kind::Party, "party2"}});
         auto* central = qobject_cast<QCheckBox*>(d->properties()->field("party_central"));
         QVERIFY(central);
@@ -40,6 +44,7 @@ private Q_SLOTS:
         QVERIFY(t.party("party2")->central && !t.party("central")->central);
         QVERIFY(t.party("party2")->masterWorker && t.party("party2")->stateService);
         QVERIFY(!t.party("central")->masterWorker && !t.party("central")->stateService);
+        QCOMPARE(t.party("party2")->masterWorker->device, QStringLiteral("cuda:1"));
         QCOMPARE(t.party("central")->workerCount(), 1);
         QVERIFY2(d->isValid(), qPrintable(d->issues().value(0).toString()));
         QCOMPARE(d->undoStack()->count(), 1);
