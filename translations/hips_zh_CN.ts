@@ -74,28 +74,28 @@
         <translation>只有角色可以在参与方和主机之间移动</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="366"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="369"/>
         <source>a party id must be non-empty and without &apos;/&apos;</source>
         <translation>参与方 ID 不能为空，且不能包含“/”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="368"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="371"/>
         <source>there is already a party &apos;%1&apos;</source>
         <translation>已存在参与方“%1”</translation>
     </message>
     <message>
         <location filename="../backend/topology/TopologyEdits.cpp" line="341"/>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="370"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="373"/>
         <source>no party &apos;%1&apos;</source>
         <translation>参与方“%1”不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="381"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="384"/>
         <source>a host id must not be empty</source>
         <translation>主机 ID 不能为空</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="383"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="386"/>
         <source>there is already a host &apos;%1&apos;</source>
         <translation>已存在主机“%1”</translation>
     </message>
@@ -1594,37 +1594,47 @@
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="303"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="299"/>
+        <source>every setting</source>
+        <translation>所有设置</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="300"/>
+        <source>the same</source>
+        <translation>相同</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="308"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="303"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="308"/>
         <source>Delete %n run(s) and all their rows from the history?</source>
         <translation>
             <numerusform>要从历史中删除 %n 个运行及其全部数据行吗？</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="309"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="314"/>
         <source>Deleted %n run(s)</source>
         <translation>
             <numerusform>已删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="322"/>
         <location filename="../ui/history/HistoryPanel.cpp" line="327"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="332"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="323"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="328"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="326"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="331"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
@@ -2707,7 +2717,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="22"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="225"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="226"/>
         <source>MB sent</source>
         <translation>发送量（MB）</translation>
     </message>
@@ -2718,7 +2728,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="23"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="117"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="118"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
@@ -2758,114 +2768,114 @@
         <translation>对数刻度（损失）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="36"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="37"/>
         <source>Round</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="36"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="37"/>
         <source>Wall-clock time</source>
         <translation>挂钟时间</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="36"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="37"/>
         <source>Time since start</source>
         <translation>自开始以来的时间</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="38"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="39"/>
         <source>Cumulative</source>
         <translation>累计</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="38"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="39"/>
         <source>Rate (MB/s)</source>
         <translation>速率（MB/s）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="41"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="42"/>
         <source>EMA smoothing; the raw line stays, faint</source>
         <translation>EMA 平滑；原始曲线以淡色保留</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="43"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="44"/>
         <source>Reset zoom</source>
         <translation>重置缩放</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="46"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="47"/>
         <source>X axis:</source>
         <translation>X 轴：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="49"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="50"/>
         <source>Smoothing:</source>
         <translation>平滑：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="54"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="55"/>
         <source>Traffic:</source>
         <translation>流量：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="108"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="109"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;No rounds yet. Start a run, or open one from the history.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;尚无轮次。请启动一次运行，或从历史中打开一次运行。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="112"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="113"/>
         <source>test accuracy</source>
         <translation>测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="113"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="114"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="114"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="115"/>
         <source>test loss</source>
         <translation>测试损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="115"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="222"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="116"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="223"/>
         <source>inside parties</source>
         <translation>参与方内部</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="116"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="223"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="117"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="224"/>
         <source>across parties</source>
         <translation>跨参与方</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="118"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="119"/>
         <source>computing-time ratio</source>
         <translation>计算时间占比</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="178"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="179"/>
         <source>&lt;h3&gt;Round %1&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;Test accuracy&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Best so far&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Training loss&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Inside parties&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Across parties&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Throughput&lt;/td&gt;&lt;td&gt;%7 samples/s&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Computing-time ratio&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Elapsed&lt;/td&gt;&lt;td&gt;%9 s&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h3&gt;第 %1 轮&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;测试准确率&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;目前最佳&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;训练损失&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;参与方内部&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;跨参与方&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;吞吐量&lt;/td&gt;&lt;td&gt;%7 样本/秒&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;计算时间占比&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;已用时间&lt;/td&gt;&lt;td&gt;%9 秒&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="205"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="206"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;The run is under way: its first round shows here as soon as it has trained.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;运行进行中：第一轮训练完成后即在此显示。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="212"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="213"/>
         <source>&lt;p style=&apos;color:#b00&apos;&gt;The run failed before its first round: %1&lt;/p&gt;&lt;p style=&apos;color:#777&apos;&gt;The Run tab&apos;s log has every process&apos;s messages.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#b00&apos;&gt;运行在第一轮之前失败：%1&lt;/p&gt;&lt;p style=&apos;color:#777&apos;&gt;“运行”页的日志中有每个进程的消息。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="215"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="216"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;The run was stopped before its first round.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;运行在第一轮之前被停止。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="225"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="226"/>
         <source>MB/s sent</source>
         <translation>发送速率（MB/s）</translation>
     </message>

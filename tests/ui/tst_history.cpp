@@ -140,7 +140,8 @@ private Q_SLOTS:
         QVERIFY2(store, qPrintable(error));
         const qint64 a = store->beginRun("a", "{}", {{"rounds", 3}, {"learning_rate", 0.05}, {"mode", "fedavg"}});
         const qint64 b = store->beginRun("b", "{}", {{"rounds", 3}, {"learning_rate", 0.1}, {"mode", "esync"}});
-        for (qint64 run : {a, b}) store->finishRun(run, "finished", {});
+        const qint64 twin = store->beginRun("a again", "{}", {{"rounds", 3}, {"learning_rate", 0.05}, {"mode", "fedavg"}});
+        for (qint64 run : {a, b, twin}) store->finishRun(run, "finished", {});
         QVERIFY(store->flush());
         HistoryPanel panel;
         panel.setStore(store.get());
@@ -156,6 +157,9 @@ private Q_SLOTS:
         QCOMPARE(panel.overlay()->lineCount(), 2);
         panel.selectRuns({a});  // one run: all its settings
         QCOMPARE(diff->rowCount(), 3);
+        panel.selectRuns({a, twin});  // nothing differs: said, not an empty table
+        QCOMPARE(diff->rowCount(), 1);
+        QCOMPARE(diff->item(0, 0)->text() + ": " + diff->item(0, 1)->text(), QString("every setting: the same"));
     }
 
     // "Open topology" on a past run puts its topology and settings, as it ran, in the designer.

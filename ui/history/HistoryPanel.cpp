@@ -294,6 +294,11 @@ void HistoryPanel::showSettingsDiff(const QList<qint64>& ids) {
         m_diff->setItem(row, 0, new QTableWidgetItem(key));
         for (int c = 0; c < values.size(); ++c) m_diff->setItem(row, c + 1, new QTableWidgetItem(values[c]));
     }
+    if (ids.size() > 1 && m_diff->rowCount() == 0) {  // an empty table read as "nothing to compare"
+        m_diff->insertRow(0);
+        m_diff->setItem(0, 0, new QTableWidgetItem(tr("every setting")));
+        for (int c = 1; c <= int(ids.size()); ++c) m_diff->setItem(0, c, new QTableWidgetItem(tr("the same")));
+    }
     m_diff->resizeColumnsToContents();
 }
 
