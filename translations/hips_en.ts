@@ -57,6 +57,13 @@
 <context>
     <name>hips::MainWindow</name>
     <message numerus="yes">
+        <source>Showing run %1 (%2): %n round(s)</source>
+        <translation>
+            <numerusform>Showing run %1 (%2): %n round</numerusform>
+            <numerusform>Showing run %1 (%2): %n rounds</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>%n process(es)</source>
         <translation>
             <numerusform>%n process</numerusform>

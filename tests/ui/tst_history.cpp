@@ -162,6 +162,25 @@ private Q_SLOTS:
         QCOMPARE(diff->item(0, 0)->text() + ": " + diff->item(0, 1)->text(), QString("every setting: the same"));
     }
 
+    // A past run that failed before its first round, shown in the charts: the reason, not "No rounds
+    // yet. Start a run, or open one from the history".
+    void aPastRunThatFailedAtOnceShowsWhy() {
+        QTemporaryDir dir;
+        qint64 run = 0;
+        {
+            QString error;
+            auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+            QVERIFY2(store, qPrintable(error));
+            run = store->beginRun("broken", "{}", {});
+            store->finishRun(run, "failed", {{"reason", "party1/worker0: Fashion-MNIST file /x is missing"}});
+            QVERIFY(store->flush());
+        }
+        MainWindow window(dir.filePath("h.sqlite"));
+        QVERIFY(window.showStoredRun(run));
+        QVERIFY2(window.charts()->factsText().contains("failed before its first round: party1/worker0: Fashion-MNIST file /x is missing"),
+                 qPrintable(window.charts()->factsText()));
+    }
+
     // "Open topology" on a past run puts its topology and settings, as it ran, in the designer.
     void aPastRunsTopologyOpensInTheDesigner() {
         QTemporaryDir dir;
