@@ -1998,7 +1998,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="316"/>
+        <location filename="../ui/MainWindow.cpp" line="319"/>
         <source>Showing run %1 (%2): %n round(s)</source>
         <translation>
             <numerusform>正在显示运行 %1（%2）：%n 个轮次</numerusform>
@@ -2010,14 +2010,14 @@
     </message>
     <message>
         <location filename="../ui/MainWindow.cpp" line="223"/>
-        <location filename="../ui/MainWindow.cpp" line="324"/>
+        <location filename="../ui/MainWindow.cpp" line="327"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
         <location filename="../ui/MainWindow.cpp" line="230"/>
         <location filename="../ui/MainWindow.cpp" line="269"/>
-        <location filename="../ui/MainWindow.cpp" line="334"/>
+        <location filename="../ui/MainWindow.cpp" line="337"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
@@ -2062,149 +2062,149 @@
         <translation type="vanished">正在显示运行 %1（%2）：%3 个轮次</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="335"/>
+        <location filename="../ui/MainWindow.cpp" line="338"/>
         <source>Topologies (*.json);;All files (*)</source>
         <translation>拓扑 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="342"/>
-        <location filename="../ui/MainWindow.cpp" line="357"/>
+        <location filename="../ui/MainWindow.cpp" line="345"/>
+        <location filename="../ui/MainWindow.cpp" line="360"/>
         <source>Save topology</source>
         <translation>保存拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="347"/>
+        <location filename="../ui/MainWindow.cpp" line="350"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="358"/>
+        <location filename="../ui/MainWindow.cpp" line="361"/>
         <source>Topologies (*.json)</source>
         <translation>拓扑 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="364"/>
+        <location filename="../ui/MainWindow.cpp" line="367"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="364"/>
+        <location filename="../ui/MainWindow.cpp" line="367"/>
         <source>Save the changes to the topology first?</source>
         <translation>是否先保存对拓扑的更改？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="389"/>
+        <location filename="../ui/MainWindow.cpp" line="392"/>
         <source>Select one run in the history to export its report</source>
         <translation>请在历史中选择一个运行以导出其报告</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="393"/>
-        <location filename="../ui/MainWindow.cpp" line="398"/>
+        <location filename="../ui/MainWindow.cpp" line="396"/>
+        <location filename="../ui/MainWindow.cpp" line="401"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="394"/>
+        <location filename="../ui/MainWindow.cpp" line="397"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="397"/>
+        <location filename="../ui/MainWindow.cpp" line="400"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="408"/>
+        <location filename="../ui/MainWindow.cpp" line="411"/>
         <source>The guide is not in this build; see README.md beside the sources.</source>
         <translation>此版本未包含指南；请参阅源代码旁的 README.md。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="409"/>
+        <location filename="../ui/MainWindow.cpp" line="412"/>
         <source>HiPS Studio — user guide</source>
         <translation>HiPS Studio — 用户指南</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="424"/>
+        <location filename="../ui/MainWindow.cpp" line="427"/>
         <source>Zoom the canvas</source>
         <translation>缩放画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="424"/>
+        <location filename="../ui/MainWindow.cpp" line="427"/>
         <source>Ctrl+wheel</source>
         <translation>Ctrl+滚轮</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="425"/>
+        <location filename="../ui/MainWindow.cpp" line="428"/>
         <source>Pan the canvas</source>
         <translation>平移画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="425"/>
+        <location filename="../ui/MainWindow.cpp" line="428"/>
         <source>Middle button, or Space+drag</source>
         <translation>中键，或 空格+拖动</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="426"/>
+        <location filename="../ui/MainWindow.cpp" line="429"/>
         <source>Zoom a chart / zoom out</source>
         <translation>缩放图表 / 缩小</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="426"/>
+        <location filename="../ui/MainWindow.cpp" line="429"/>
         <source>Drag / right-click</source>
         <translation>拖动 / 右键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="427"/>
+        <location filename="../ui/MainWindow.cpp" line="430"/>
         <source>Edit a run&apos;s name, tags or notes</source>
         <translation>编辑运行的名称、标签或备注</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="427"/>
+        <location filename="../ui/MainWindow.cpp" line="430"/>
         <source>Double-click or F2 in History</source>
         <translation>在历史中双击或按 F2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="434"/>
+        <location filename="../ui/MainWindow.cpp" line="437"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="434"/>
+        <location filename="../ui/MainWindow.cpp" line="437"/>
         <source>Shortcut</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="445"/>
+        <location filename="../ui/MainWindow.cpp" line="448"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="462"/>
+        <location filename="../ui/MainWindow.cpp" line="465"/>
         <source>About HiPS Studio</source>
         <translation>关于 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="463"/>
+        <location filename="../ui/MainWindow.cpp" line="466"/>
         <source>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;Train one model across parties with a two-layer parameter server; only aggregates cross party boundaries.&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;借助双层参数服务器，由多个参与方协同训练同一个模型；只有聚合结果会跨越参与方边界。&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="475"/>
+        <location filename="../ui/MainWindow.cpp" line="478"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="475"/>
+        <location filename="../ui/MainWindow.cpp" line="478"/>
         <source>Stop the run first: switching the language rebuilds the window.</source>
         <translation>请先停止运行：切换语言会重建窗口。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="497"/>
+        <location filename="../ui/MainWindow.cpp" line="500"/>
         <source>A run is under way</source>
         <translation>有运行正在进行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="497"/>
+        <location filename="../ui/MainWindow.cpp" line="500"/>
         <source>Stop the run and quit?</source>
         <translation>要停止运行并退出吗？</translation>
     </message>
@@ -2723,7 +2723,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="22"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="226"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="227"/>
         <source>MB sent</source>
         <translation>发送量（MB）</translation>
     </message>
@@ -2845,13 +2845,13 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="116"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="223"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="224"/>
         <source>inside parties</source>
         <translation>参与方内部</translation>
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="117"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="224"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="225"/>
         <source>across parties</source>
         <translation>跨参与方</translation>
     </message>
@@ -2872,16 +2872,30 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="213"/>
-        <source>&lt;p style=&apos;color:#b00&apos;&gt;The run failed before its first round: %1&lt;/p&gt;&lt;p style=&apos;color:#777&apos;&gt;The Run tab&apos;s log has every process&apos;s messages.&lt;/p&gt;</source>
-        <translation>&lt;p style=&apos;color:#b00&apos;&gt;运行在第一轮之前失败：%1&lt;/p&gt;&lt;p style=&apos;color:#777&apos;&gt;“运行”页的日志中有每个进程的消息。&lt;/p&gt;</translation>
+        <source>The Run tab&apos;s log has every process&apos;s messages.</source>
+        <translation>“运行”页的日志中有每个进程的消息。</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="216"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="214"/>
+        <source>Each process&apos;s log is in %1.</source>
+        <translation>每个进程的日志在 %1 中。</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="215"/>
+        <source>&lt;p style=&apos;color:#b00&apos;&gt;The run failed before its first round: %1&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;color:#b00&apos;&gt;运行在第一轮之前失败：%1&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p style=&apos;color:#b00&apos;&gt;The run failed before its first round: %1&lt;/p&gt;&lt;p style=&apos;color:#777&apos;&gt;The Run tab&apos;s log has every process&apos;s messages.&lt;/p&gt;</source>
+        <translation type="vanished">&lt;p style=&apos;color:#b00&apos;&gt;运行在第一轮之前失败：%1&lt;/p&gt;&lt;p style=&apos;color:#777&apos;&gt;“运行”页的日志中有每个进程的消息。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="217"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;The run was stopped before its first round.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;运行在第一轮之前被停止。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="226"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="227"/>
         <source>MB/s sent</source>
         <translation>发送速率（MB/s）</translation>
     </message>

@@ -311,8 +311,11 @@ bool MainWindow::showStoredRun(qint64 run) {
     for (const auto& [record, t] : records) m_charts->addRecord(record, t * 1000, t - report->run.started);
     for (LiveChart* c : m_charts->charts()) c->redrawNow();
     m_charts->timeline()->redrawNow();
-    if (stored.rows.isEmpty() && report->run.status != QLatin1String("running"))  // not "no rounds yet: start a run"
-        m_charts->setEnded(report->run.status == QLatin1String("failed"), report->run.summary.value(QStringLiteral("reason")).toString());
+    if (stored.rows.isEmpty() && report->run.status != QLatin1String("running")) {  // not "no rounds yet: start a run"
+        const QString dir = m_store->runDirectory(run);
+        m_charts->setEnded(report->run.status == QLatin1String("failed"), report->run.summary.value(QStringLiteral("reason")).toString(),
+                           dir.isEmpty() ? report->run.summary.value(QStringLiteral("run_dir")).toString() : dir);
+    }
     statusBar()->showMessage(tr("Showing run %1 (%2): %n round(s)", nullptr, int(stored.rows.size())).arg(run).arg(report->run.name));
     m_chartedRun = run;
     return true;

@@ -172,13 +172,14 @@ private Q_SLOTS:
             auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
             QVERIFY2(store, qPrintable(error));
             run = store->beginRun("broken", "{}", {});
-            store->finishRun(run, "failed", {{"reason", "party1/worker0: Fashion-MNIST file /x is missing"}});
+            store->finishRun(run, "failed", {{"reason", "party1/worker0: Fashion-MNIST file /x is missing"}, {"run_dir", "/tmp/r7"}});
             QVERIFY(store->flush());
         }
         MainWindow window(dir.filePath("h.sqlite"));
         QVERIFY(window.showStoredRun(run));
         QVERIFY2(window.charts()->factsText().contains("failed before its first round: party1/worker0: Fashion-MNIST file /x is missing"),
                  qPrintable(window.charts()->factsText()));
+        QVERIFY2(window.charts()->factsText().contains("Each process's log is in /tmp/r7."), qPrintable(window.charts()->factsText()));
     }
 
     // "Open topology" on a past run puts its topology and settings, as it ran, in the designer.

@@ -26,8 +26,9 @@ public:
     void addRecord(const QJsonObject& record, double wallMs, double elapsed);
     void setLive(bool live);  // a run is under way
     // The run ended: one that ended before its first round says so here (and why, when it failed),
-    // instead of "under way".
-    void setEnded(bool failed, const QString& reason);
+    // instead of "under way". `runDir`: a stored run's directory, where its processes' logs are
+    // (empty: the run just ended, and the Run tab shows them).
+    void setEnded(bool failed, const QString& reason, const QString& runDir = {});
     QString factsText() const;
     // The standalone baseline's accuracy (a `local` run of the history) as a dashed reference line,
     // so that every run shows what no distribution gives.
