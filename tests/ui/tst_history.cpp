@@ -179,7 +179,7 @@ private Q_SLOTS:
         QVERIFY(window.showStoredRun(run));
         QVERIFY2(window.charts()->factsText().contains("failed before its first round: party1/worker0: Fashion-MNIST file /x is missing"),
                  qPrintable(window.charts()->factsText()));
-        QVERIFY2(window.charts()->factsText().contains("Each process's log is in /tmp/r7."), qPrintable(window.charts()->factsText()));
+        QVERIFY2(window.charts()->factsText().contains("Each process's log is in /tmp/r7/logs."), qPrintable(window.charts()->factsText()));
     }
 
     // "Open topology" on a past run puts its topology and settings, as it ran, in the designer.

@@ -211,7 +211,7 @@ void RunCharts::setEnded(bool failed, const QString& reason, const QString& runD
     setLive(false);
     if (!m_rows.isEmpty()) return;
     const QString logs = runDir.isEmpty() ? tr("The Run tab's log has every process's messages.")
-                                          : tr("Each process's log is in %1.").arg(runDir.toHtmlEscaped());
+                                          : tr("Each process's log is in %1.").arg((runDir + QStringLiteral("/logs")).toHtmlEscaped());
     m_facts->setText(failed ? tr("<p style='color:#b00'>The run failed before its first round: %1</p>").arg(reason.toHtmlEscaped()) +
                                   QStringLiteral("<p style='color:#777'>%1</p>").arg(logs)
                             : tr("<p style='color:#777'>The run was stopped before its first round.</p>"));
