@@ -95,9 +95,13 @@ private Q_SLOTS:
         QVERIFY(d->scene()->item({ElementRef::Kind::Workers, "party1", {}, before}));  // drawn, too
 
         const QRectF everything = d->scene()->itemsBoundingRect();
-        dropFromPalette(*d, PaletteItem::Party, everything.bottomRight() + QPointF(80, 80));
+        const QPointF dropAt = everything.bottomRight() + QPointF(80, 80);
+        dropFromPalette(*d, PaletteItem::Party, dropAt);
         const Party* added = d->topology().party("party3");
         QVERIFY(added);
+        const QRectF box = d->scene()->item({ElementRef::Kind::Party, "party3"})->sceneBoundingRect();
+        QVERIFY2(box.contains(dropAt) && dropAt.y() - box.top() < 40 && std::abs(dropAt.x() - box.center().x()) < 10,  // its title
+                 qPrintable(QString("%1,%2 in %3,%4 %5x%6").arg(dropAt.x()).arg(dropAt.y()).arg(box.x()).arg(box.y()).arg(box.width()).arg(box.height())));
         QVERIFY(added->scheduler && added->servers.size() == 1 && added->workers.size() == 1);  // complete, so it runs
         QVERIFY2(d->isValid(), qPrintable(d->issues().value(0).toString()));  // fresh ports, no clash
         QVERIFY(d->scene()->item({ElementRef::Kind::Party, "party3"}));

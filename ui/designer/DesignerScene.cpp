@@ -250,7 +250,8 @@ void DesignerScene::dropPaletteItem(PaletteItem item, QPointF pos) {
     QString text;
     switch (item) {
         case PaletteItem::Party:
-            error = edits::addParty(t, freeSpotNear(pos, partySize({})));
+            // Its title under the pointer, where the user let go (its corner there put it below and right).
+            error = edits::addParty(t, freeSpotNear(pos - QPointF(partySize({}).width() / 2, kHeaderH / 2), partySize({})));
             text = tr("Add party");
             break;
         case PaletteItem::Host:
