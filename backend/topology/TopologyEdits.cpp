@@ -343,25 +343,23 @@ QString setCentral(Topology& t, const QString& partyId, bool central) {
         target->central = central;
         return {};
     }
+    const QString host = defaultHost(t, partyId);  // where the central roles go
     for (Party& old : t.parties) {
         if (!old.central || old.id == partyId) continue;
         old.central = false;
-        const QString oldHost = defaultHost(t, old.id);
+        const QString oldHost = defaultHost(t, old.id);  // before its master worker goes
         if (old.masterWorker && !target->masterWorker) {  // as it was (its device, its slowdown), on the new party's host
             target->masterWorker = *old.masterWorker;
-            target->masterWorker->host = defaultHost(t, partyId);
+            target->masterWorker->host = host;
         }
         old.masterWorker.reset();
-        if (old.stateService && !target->stateService) {
-            const QString host = defaultHost(t, partyId);
-            target->stateService = ListeningRole{host, freePort(t, host)};
-        }
+        if (old.stateService && !target->stateService) target->stateService = ListeningRole{host, freePort(t, host)};
         old.stateService.reset();
         for (ListeningRole& server : old.servers) server.standbyHost.clear();  // only global servers have one
         if (old.workers.isEmpty()) old.workers << WorkerGroup{oldHost, 1};
     }
     target->central = true;
-    if (!target->masterWorker) target->masterWorker = WorkerGroup{defaultHost(t, partyId), 1};
+    if (!target->masterWorker) target->masterWorker = WorkerGroup{host, 1};
     return {};
 }
 
