@@ -35,9 +35,11 @@ static constexpr const char* kUsage =
 int main(int argc, char** argv) {
     // The history, run directories and checkpoints hold what was trained on private data: they
     // are for this user only, whatever the umask. A closed stdout (`hips run | head -3`) must
-    // not end a run: writes to it fail quietly instead of raising SIGPIPE.
+    // not end a run: writes to it fail quietly instead of raising SIGPIPE. Line-buffered stdout
+    // keeps its lines and stderr's in the order they happened in a log (`hips run > log 2>&1`).
     ::umask(077);
     ::signal(SIGPIPE, SIG_IGN);
+    std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
     const bool report = argc > 1 && std::strcmp(argv[1], "report") == 0;
     // Reports draw charts (Qt Charts needs a QApplication); with no display, draw offscreen.
     if (report && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&

@@ -577,13 +577,18 @@ private Q_SLOTS:
         QVERIFY2(run.err.contains("/nonexistent/hips-agent is missing or not executable"), run.err.constData());
     }
 
+    // Also read as a log (`hips run > log 2>&1`): the error comes after the lines printed before it.
     void portInUseFailsWithTheRoleNamed() {
         QTcpServer blocker;  // occupies party2's server port
         QVERIFY(blocker.listen(QHostAddress::LocalHost, 19301));
         Run run;
+        run.process.setProcessChannelMode(QProcess::MergedChannels);
         run.start({"run", kSmall, "--out", run.dir.path()});
         QCOMPARE(run.finish(120000), 1);
-        QVERIFY2(run.err.contains("party2/server0") && run.err.contains("Address already in use"), run.err.constData());
+        const QByteArray& log = run.out;
+        const qsizetype error = log.indexOf("party2/server0: cannot listen");
+        QVERIFY2(error >= 0 && log.contains("Address already in use"), log.constData());
+        QVERIFY2(log.indexOf("hips run: small") < error && log.indexOf("round  test_acc") < error, log.constData());
         QVERIFY(run.leftovers().isEmpty());
     }
 };
