@@ -27,6 +27,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScreen>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTextBrowser>
@@ -100,7 +101,8 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
     restoreGeometry(saved.geometry);
     restoreState(saved.state);
     m_tabs->setCurrentIndex(saved.tab);
-    if (saved.geometry.isEmpty()) resize(1400, 860);
+    if (saved.geometry.isEmpty())  // first start: roomy, but within the screen (a 1366×768 laptop too)
+        resize(QSize(1400, 860).boundedTo(screen()->availableSize() * 0.94));
     updateStartable();
     updateTitle();
 }

@@ -2,6 +2,7 @@
 // process table and the accuracy chart; the run lands in the history view (and shows again
 // from there with the same figures); Stop all mid-run leaves no process behind. Every process
 // carries this test's tag in its environment, and the test scans /proc for it.
+#include "DeploymentTable.h"
 #include "Designer.h"
 #include "HistoryPanel.h"
 #include "LiveChart.h"
@@ -18,8 +19,9 @@
 #include <QJsonObject>
 #include <QNetworkInterface>
 #include <QTcpServer>
-#include "DeploymentTable.h"
 #include <QPushButton>
+#include <QScreen>
+#include <QSettings>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QUuid>
@@ -54,6 +56,17 @@ private Q_SLOTS:
     void initTestCase() {
         qputenv("HIPS_TEST_TAG", m_tag);  // inherited by the agent and every role
         QStandardPaths::setTestModeEnabled(true);  // QSettings of the test, not the user's
+    }
+
+    // The first start (no saved geometry) on a screen smaller than the roomy default: the window
+    // fits it (offscreen, the screen is 800×600), so nothing of it is out of reach.
+    void theFirstWindowFitsTheScreen() {
+        QSettings().remove("window");
+        MainWindow window(m_dir.filePath("history.sqlite"));
+        const QSize screen = window.screen()->availableSize();
+        QVERIFY2(window.width() <= screen.width() && window.height() <= screen.height(),
+                 qPrintable(QString("%1×%2 on a %3×%4 screen").arg(window.width()).arg(window.height())
+                                .arg(screen.width()).arg(screen.height())));
     }
 
     void startAllRunsAndTheHistoryKeepsIt() {
