@@ -144,11 +144,12 @@ QString addRole(Topology& t, PaletteItem role, const QString& partyId, const QSt
             if (p->scheduler) return QObject::tr("party '%1' already has a scheduler").arg(partyId);
             p->scheduler = ListeningRole{host, freePort(t, host)};
             return {};
-        case PaletteItem::Server: {
-            const int port = freePort(t, host);
-            findParty(t, partyId)->servers << ListeningRole{host, port};
-            return {};
-        }
+        case PaletteItem::Server:
+            if (p->servers.isEmpty()) {
+                p->servers << ListeningRole{host, freePort(t, host)};
+                return {};
+            }
+            return addServerSlice(t, partyId, host);
         case PaletteItem::MasterWorker:
             if (!p->central) return QObject::tr("the master worker belongs in the central party");
             if (p->masterWorker) return QObject::tr("the central party already has a master worker");
@@ -163,24 +164,44 @@ QString addRole(Topology& t, PaletteItem role, const QString& partyId, const QSt
     return QObject::tr("not a role");
 }
 
+// The lowest port above the party's own that is free on `hostId`'s address (0: none left).
+static int portAboveParty(const Topology& t, const Party& p, const QString& hostId) {
+    int port = p.scheduler ? p.scheduler->port : 0;
+    for (const ListeningRole& r : p.servers) port = std::max(port, r.port);
+    const Host* h = t.host(hostId);
+    const QSet<int> used = portsOnAddress(t, h ? h->address : hostId);
+    do ++port;
+    while (used.contains(port));
+    return port <= 65535 ? port : 0;
+}
+
 QString setServerCount(Topology& t, int count) {
     if (count < 1 || count > kMaxServersPerParty)
         return QObject::tr("%1 servers per party: give 1 to %2").arg(count).arg(kMaxServersPerParty);
     for (Party& p : t.parties) {
         if (p.servers.isEmpty()) return QObject::tr("party '%1' has no server to add more beside; add one").arg(p.id);
         const QString host = p.servers.first().host;
-        const Host* h = t.host(host);
         while (p.servers.size() > count) p.servers.removeLast();
         while (p.servers.size() < count) {
-            int port = p.scheduler ? p.scheduler->port : 0;
-            for (const ListeningRole& r : p.servers) port = std::max(port, r.port);
-            const QSet<int> used = portsOnAddress(t, h ? h->address : host);
-            do ++port;
-            while (used.contains(port));
-            if (port > 65535) return QObject::tr("no free port above %1 on host '%2'").arg(p.servers.last().port).arg(host);
+            const int port = portAboveParty(t, p, host);
+            if (port == 0) return QObject::tr("no free port above %1 on host '%2'").arg(p.servers.last().port).arg(host);
             p.servers << ListeningRole{host, port};
         }
     }
+    return {};
+}
+
+// A party's servers hold one key slice each, and every party must have as many as the central
+// party has global servers: one more server dropped into a party is one more slice everywhere.
+QString addServerSlice(Topology& t, const QString& partyId, const QString& host) {
+    const int count = int(findParty(t, partyId)->servers.size()) + 1;
+    if (QString error = setServerCount(t, count); !error.isEmpty()) return error;
+    Party* p = findParty(t, partyId);
+    if (p->servers.last().host == host) return {};
+    p->servers.removeLast();  // the new one goes where it was dropped
+    const int port = portAboveParty(t, *p, host);
+    if (port == 0) return QObject::tr("no free port on host '%1'").arg(host);
+    p->servers << ListeningRole{host, port};
     return {};
 }
 

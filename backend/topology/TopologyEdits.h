@@ -50,6 +50,9 @@ QString addRole(Topology& t, PaletteItem role, const QString& party, const QStri
 // Key slicing: `count` global servers and `count` servers in every party (a new one on the host
 // of the party's first, at the lowest free port above the party's own), or the extras removed.
 QString setServerCount(Topology& t, int count);
+// One more server in `party` (on `host`), and so one more key slice: every party and the global
+// servers get one too, as setServerCount(n + 1) does.
+QString addServerSlice(Topology& t, const QString& party, const QString& host);
 // Gives each server and worker group without a uid one unique in its party, in list order after
 // the highest in use: the same topology always gets the same uids.
 void assignUids(Topology& t);

@@ -112,6 +112,21 @@ private Q_SLOTS:
         QCOMPARE(d->undoStack()->count(), 3);
     }
 
+    // A party's servers are key slices and every party needs as many as there are global servers:
+    // a server dropped onto a host of party2 is one more slice everywhere (one undo step), so the
+    // topology stays runnable, and the dropped one is on that host.
+    void aDroppedServerAddsAKeySliceToEveryParty() {
+        dropFromPalette(*d, PaletteItem::Host, centerOf(*d, {ElementRef::Kind::Party, "party2"}));
+        dropFromPalette(*d, PaletteItem::Server, centerOf(*d, {ElementRef::Kind::HostGroup, "party2", "host1"}));
+        for (const Party& p : d->topology().parties) QCOMPARE(p.servers.size(), 2);
+        QCOMPARE(d->topology().party("party2")->servers.last().host, QString("host1"));
+        QCOMPARE(d->topology().party("party1")->servers.last().host, d->topology().party("party1")->servers.first().host);
+        QVERIFY2(d->isValid(), qPrintable(d->issues().value(0).toString()));
+        QVERIFY(d->scene()->item({ElementRef::Kind::Server, "party1", {}, 1}));
+        d->undoStack()->undo();
+        for (const Party& p : d->topology().parties) QCOMPARE(p.servers.size(), 1);
+    }
+
     void aSecondSchedulerIsRefusedWithAReason() {
         QSignalSpy refused(d.get(), &Designer::message);
         dropFromPalette(*d, PaletteItem::Scheduler, centerOf(*d, {ElementRef::Kind::Party, "party1"}));
