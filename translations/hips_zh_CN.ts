@@ -19,83 +19,88 @@
         <translation>参与方“%1”已有调度器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="153"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="154"/>
         <source>the master worker belongs in the central party</source>
         <translation>主工作节点必须位于中心参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="154"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="155"/>
         <source>the central party already has a master worker</source>
         <translation>中心参与方已有主工作节点</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="163"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="164"/>
         <source>not a role</source>
         <translation>不是角色</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="168"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="180"/>
         <source>%1 servers per party: give 1 to %2</source>
         <translation>每个参与方 %1 个服务器：请给出 1 到 %2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="170"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="182"/>
         <source>party &apos;%1&apos; has no server to add more beside; add one</source>
         <translation>参与方“%1”没有服务器，无法在其旁添加更多；请先添加一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="180"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="187"/>
         <source>no free port above %1 on host &apos;%2&apos;</source>
         <translation>主机“%2”上 %1 以上没有空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="225"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="203"/>
+        <source>no free port on host &apos;%1&apos;</source>
+        <translation>主机“%1”上没有空闲端口</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="246"/>
         <source>no such party</source>
         <translation>参与方不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="230"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="251"/>
         <source>no such worker group</source>
         <translation>工作节点组不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="239"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="260"/>
         <source>no such server</source>
         <translation>服务器不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="249"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="270"/>
         <source>a party&apos;s scheduler, the master worker and the state service stay in their party; move them between hosts only</source>
         <translation>参与方的调度器、主工作节点和状态服务只能留在本参与方内；只能在主机之间移动</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="256"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="277"/>
         <source>only roles can be moved between parties and hosts</source>
         <translation>只有角色可以在参与方和主机之间移动</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="369"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="388"/>
         <source>a party id must be non-empty and without &apos;/&apos;</source>
         <translation>参与方 ID 不能为空，且不能包含“/”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="371"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="390"/>
         <source>there is already a party &apos;%1&apos;</source>
         <translation>已存在参与方“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="341"/>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="373"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="362"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="392"/>
         <source>no party &apos;%1&apos;</source>
         <translation>参与方“%1”不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="384"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="403"/>
         <source>a host id must not be empty</source>
         <translation>主机 ID 不能为空</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="386"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="405"/>
         <source>there is already a host &apos;%1&apos;</source>
         <translation>已存在主机“%1”</translation>
     </message>
@@ -1375,27 +1380,27 @@
         <translation>%1 Mbit/s · %2 毫秒</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="254"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="255"/>
         <source>Add party</source>
         <translation>添加参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="258"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="259"/>
         <source>Add host</source>
         <translation>添加主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="262"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="263"/>
         <source>Add %1</source>
         <translation>添加 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="358"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="359"/>
         <source>Move party</source>
         <translation>移动参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="363"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="364"/>
         <source>Move role to %1</source>
         <translation>将角色移动到 %1</translation>
     </message>
@@ -1784,221 +1789,221 @@
 <context>
     <name>hips::MainWindow</name>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="50"/>
+        <location filename="../ui/MainWindow.cpp" line="51"/>
         <source>Design</source>
         <translation>设计</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="51"/>
+        <location filename="../ui/MainWindow.cpp" line="52"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="52"/>
+        <location filename="../ui/MainWindow.cpp" line="53"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="53"/>
+        <location filename="../ui/MainWindow.cpp" line="54"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="58"/>
+        <location filename="../ui/MainWindow.cpp" line="59"/>
         <source>Run history unavailable: %1</source>
         <translation>运行历史不可用：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="112"/>
+        <location filename="../ui/MainWindow.cpp" line="114"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="113"/>
+        <location filename="../ui/MainWindow.cpp" line="115"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="114"/>
+        <location filename="../ui/MainWindow.cpp" line="116"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="115"/>
+        <location filename="../ui/MainWindow.cpp" line="117"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="116"/>
+        <location filename="../ui/MainWindow.cpp" line="118"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="117"/>
+        <location filename="../ui/MainWindow.cpp" line="119"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="131"/>
+        <location filename="../ui/MainWindow.cpp" line="133"/>
         <source>&amp;New topology</source>
         <translation>新建拓扑(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="132"/>
+        <location filename="../ui/MainWindow.cpp" line="134"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="133"/>
+        <location filename="../ui/MainWindow.cpp" line="135"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="134"/>
+        <location filename="../ui/MainWindow.cpp" line="136"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="135"/>
+        <location filename="../ui/MainWindow.cpp" line="137"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="137"/>
+        <location filename="../ui/MainWindow.cpp" line="139"/>
         <source>&amp;Export report of selected run…</source>
         <translation>导出所选运行的报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="137"/>
+        <location filename="../ui/MainWindow.cpp" line="139"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="139"/>
+        <location filename="../ui/MainWindow.cpp" line="141"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="141"/>
+        <location filename="../ui/MainWindow.cpp" line="143"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="144"/>
+        <location filename="../ui/MainWindow.cpp" line="146"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="150"/>
+        <location filename="../ui/MainWindow.cpp" line="152"/>
         <source>&amp;Copy</source>
         <translation>复制(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="151"/>
+        <location filename="../ui/MainWindow.cpp" line="153"/>
         <source>&amp;Paste</source>
         <translation>粘贴(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="152"/>
+        <location filename="../ui/MainWindow.cpp" line="154"/>
         <source>&amp;Delete</source>
         <translation>删除(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="153"/>
+        <location filename="../ui/MainWindow.cpp" line="155"/>
         <source>Select &amp;all</source>
         <translation>全选(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="155"/>
+        <location filename="../ui/MainWindow.cpp" line="157"/>
         <source>&amp;Fit topology</source>
         <translation>适应拓扑大小(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="155"/>
+        <location filename="../ui/MainWindow.cpp" line="157"/>
         <source>Ctrl+0</source>
         <translation>Ctrl+0</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="157"/>
+        <location filename="../ui/MainWindow.cpp" line="159"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="158"/>
+        <location filename="../ui/MainWindow.cpp" line="160"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="163"/>
+        <location filename="../ui/MainWindow.cpp" line="165"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="177"/>
+        <location filename="../ui/MainWindow.cpp" line="179"/>
         <source>&amp;Start all</source>
         <translation>全部启动(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="177"/>
+        <location filename="../ui/MainWindow.cpp" line="179"/>
         <source>F5</source>
         <translation>F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="178"/>
+        <location filename="../ui/MainWindow.cpp" line="180"/>
         <source>S&amp;top all</source>
         <translation>全部停止(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="178"/>
+        <location filename="../ui/MainWindow.cpp" line="180"/>
         <source>Shift+F5</source>
         <translation>Shift+F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="187"/>
+        <location filename="../ui/MainWindow.cpp" line="189"/>
         <source>&amp;User guide</source>
         <translation>用户指南(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="188"/>
+        <location filename="../ui/MainWindow.cpp" line="190"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="190"/>
+        <location filename="../ui/MainWindow.cpp" line="192"/>
         <source>&amp;About HiPS Studio</source>
         <translation>关于 HiPS Studio(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="209"/>
+        <location filename="../ui/MainWindow.cpp" line="211"/>
         <source>1 problem in the topology: %1</source>
         <translation>拓扑中有 1 个问题：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="210"/>
+        <location filename="../ui/MainWindow.cpp" line="212"/>
         <source>%1 problems in the topology; the first: %2</source>
         <translation>拓扑中有 %1 个问题；第一个：%2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="213"/>
+        <location filename="../ui/MainWindow.cpp" line="215"/>
         <source>Topology valid: %1, %2</source>
         <translation>拓扑有效：%1，%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="213"/>
+        <location filename="../ui/MainWindow.cpp" line="215"/>
         <source>%n process(es)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="214"/>
+        <location filename="../ui/MainWindow.cpp" line="216"/>
         <source>%n training worker(s)</source>
         <translation>
             <numerusform>%n 个训练工作节点</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="319"/>
+        <location filename="../ui/MainWindow.cpp" line="321"/>
         <source>Showing run %1 (%2): %n round(s)</source>
         <translation>
             <numerusform>正在显示运行 %1（%2）：%n 个轮次</numerusform>
@@ -2009,51 +2014,51 @@
         <translation type="vanished">拓扑有效：%1 个进程，%2 个训练工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="223"/>
-        <location filename="../ui/MainWindow.cpp" line="327"/>
+        <location filename="../ui/MainWindow.cpp" line="225"/>
+        <location filename="../ui/MainWindow.cpp" line="329"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="230"/>
-        <location filename="../ui/MainWindow.cpp" line="269"/>
-        <location filename="../ui/MainWindow.cpp" line="337"/>
+        <location filename="../ui/MainWindow.cpp" line="232"/>
+        <location filename="../ui/MainWindow.cpp" line="271"/>
+        <location filename="../ui/MainWindow.cpp" line="339"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="230"/>
+        <location filename="../ui/MainWindow.cpp" line="232"/>
         <source>Cannot open %1:
 %2</source>
         <translation>无法打开 %1：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="257"/>
+        <location filename="../ui/MainWindow.cpp" line="259"/>
         <source>local baseline (run %1)</source>
         <translation>本地基线（运行 %1）</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="266"/>
-        <location filename="../ui/MainWindow.cpp" line="281"/>
+        <location filename="../ui/MainWindow.cpp" line="268"/>
+        <location filename="../ui/MainWindow.cpp" line="283"/>
         <source>run %1</source>
         <translation>运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="269"/>
-        <location filename="../ui/MainWindow.cpp" line="283"/>
+        <location filename="../ui/MainWindow.cpp" line="271"/>
+        <location filename="../ui/MainWindow.cpp" line="285"/>
         <source>Run %1&apos;s topology cannot be read:
 %2</source>
         <translation>无法读取运行 %1 的拓扑：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="275"/>
+        <location filename="../ui/MainWindow.cpp" line="277"/>
         <source>Opened the topology of run %1; Start all runs it again</source>
         <translation>已打开运行 %1 的拓扑；“全部启动”将再次运行它</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="283"/>
+        <location filename="../ui/MainWindow.cpp" line="285"/>
         <source>Reattach</source>
         <translation>重新接管</translation>
     </message>
@@ -2062,149 +2067,149 @@
         <translation type="vanished">正在显示运行 %1（%2）：%3 个轮次</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="338"/>
+        <location filename="../ui/MainWindow.cpp" line="340"/>
         <source>Topologies (*.json);;All files (*)</source>
         <translation>拓扑 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="345"/>
-        <location filename="../ui/MainWindow.cpp" line="360"/>
+        <location filename="../ui/MainWindow.cpp" line="347"/>
+        <location filename="../ui/MainWindow.cpp" line="362"/>
         <source>Save topology</source>
         <translation>保存拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="350"/>
+        <location filename="../ui/MainWindow.cpp" line="352"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="361"/>
+        <location filename="../ui/MainWindow.cpp" line="363"/>
         <source>Topologies (*.json)</source>
         <translation>拓扑 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="367"/>
+        <location filename="../ui/MainWindow.cpp" line="369"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="367"/>
+        <location filename="../ui/MainWindow.cpp" line="369"/>
         <source>Save the changes to the topology first?</source>
         <translation>是否先保存对拓扑的更改？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="392"/>
+        <location filename="../ui/MainWindow.cpp" line="394"/>
         <source>Select one run in the history to export its report</source>
         <translation>请在历史中选择一个运行以导出其报告</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="396"/>
-        <location filename="../ui/MainWindow.cpp" line="401"/>
+        <location filename="../ui/MainWindow.cpp" line="398"/>
+        <location filename="../ui/MainWindow.cpp" line="403"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="397"/>
+        <location filename="../ui/MainWindow.cpp" line="399"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="400"/>
+        <location filename="../ui/MainWindow.cpp" line="402"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="411"/>
+        <location filename="../ui/MainWindow.cpp" line="413"/>
         <source>The guide is not in this build; see README.md beside the sources.</source>
         <translation>此版本未包含指南；请参阅源代码旁的 README.md。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="412"/>
+        <location filename="../ui/MainWindow.cpp" line="414"/>
         <source>HiPS Studio — user guide</source>
         <translation>HiPS Studio — 用户指南</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="427"/>
+        <location filename="../ui/MainWindow.cpp" line="429"/>
         <source>Zoom the canvas</source>
         <translation>缩放画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="427"/>
+        <location filename="../ui/MainWindow.cpp" line="429"/>
         <source>Ctrl+wheel</source>
         <translation>Ctrl+滚轮</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="428"/>
+        <location filename="../ui/MainWindow.cpp" line="430"/>
         <source>Pan the canvas</source>
         <translation>平移画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="428"/>
+        <location filename="../ui/MainWindow.cpp" line="430"/>
         <source>Middle button, or Space+drag</source>
         <translation>中键，或 空格+拖动</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="429"/>
+        <location filename="../ui/MainWindow.cpp" line="431"/>
         <source>Zoom a chart / zoom out</source>
         <translation>缩放图表 / 缩小</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="429"/>
+        <location filename="../ui/MainWindow.cpp" line="431"/>
         <source>Drag / right-click</source>
         <translation>拖动 / 右键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="430"/>
+        <location filename="../ui/MainWindow.cpp" line="432"/>
         <source>Edit a run&apos;s name, tags or notes</source>
         <translation>编辑运行的名称、标签或备注</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="430"/>
+        <location filename="../ui/MainWindow.cpp" line="432"/>
         <source>Double-click or F2 in History</source>
         <translation>在历史中双击或按 F2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="437"/>
+        <location filename="../ui/MainWindow.cpp" line="439"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="437"/>
+        <location filename="../ui/MainWindow.cpp" line="439"/>
         <source>Shortcut</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="448"/>
+        <location filename="../ui/MainWindow.cpp" line="450"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="465"/>
+        <location filename="../ui/MainWindow.cpp" line="467"/>
         <source>About HiPS Studio</source>
         <translation>关于 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="466"/>
+        <location filename="../ui/MainWindow.cpp" line="468"/>
         <source>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;Train one model across parties with a two-layer parameter server; only aggregates cross party boundaries.&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;借助双层参数服务器，由多个参与方协同训练同一个模型；只有聚合结果会跨越参与方边界。&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="478"/>
+        <location filename="../ui/MainWindow.cpp" line="480"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="478"/>
+        <location filename="../ui/MainWindow.cpp" line="480"/>
         <source>Stop the run first: switching the language rebuilds the window.</source>
         <translation>请先停止运行：切换语言会重建窗口。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="500"/>
+        <location filename="../ui/MainWindow.cpp" line="502"/>
         <source>A run is under way</source>
         <translation>有运行正在进行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="500"/>
+        <location filename="../ui/MainWindow.cpp" line="502"/>
         <source>Stop the run and quit?</source>
         <translation>要停止运行并退出吗？</translation>
     </message>
