@@ -79,28 +79,28 @@
         <translation>只有角色可以在参与方和主机之间移动</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="388"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="412"/>
         <source>a party id must be non-empty and without &apos;/&apos;</source>
         <translation>参与方 ID 不能为空，且不能包含“/”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="390"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="414"/>
         <source>there is already a party &apos;%1&apos;</source>
         <translation>已存在参与方“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="362"/>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="392"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="386"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="416"/>
         <source>no party &apos;%1&apos;</source>
         <translation>参与方“%1”不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="403"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="427"/>
         <source>a host id must not be empty</source>
         <translation>主机 ID 不能为空</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="405"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="429"/>
         <source>there is already a host &apos;%1&apos;</source>
         <translation>已存在主机“%1”</translation>
     </message>
@@ -1344,30 +1344,65 @@
             <numerusform>删除 %n 项</numerusform>
         </translation>
     </message>
+    <message>
+        <location filename="../ui/designer/Designer.cpp" line="127"/>
+        <source>party %1</source>
+        <translation>参与方 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Designer.cpp" line="128"/>
+        <source>host %1 of %2</source>
+        <translation>%2 的主机 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Designer.cpp" line="129"/>
+        <source>the scheduler of %1</source>
+        <translation>%1 的调度器</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Designer.cpp" line="130"/>
+        <source>server %1 of %2</source>
+        <translation>%2 的服务器 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Designer.cpp" line="131"/>
+        <source>the master worker</source>
+        <translation>主工作节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Designer.cpp" line="132"/>
+        <source>workers %1 of %2</source>
+        <translation>%2 的工作节点组 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Designer.cpp" line="133"/>
+        <source>the state service</source>
+        <translation>状态服务</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../ui/designer/Designer.cpp" line="123"/>
+        <location filename="../ui/designer/Designer.cpp" line="140"/>
         <source>Copied %n items</source>
         <translation>
             <numerusform>已复制 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="131"/>
+        <location filename="../ui/designer/Designer.cpp" line="148"/>
         <source>Nothing to paste: copy parties or worker groups</source>
         <translation>没有可粘贴的内容：请先复制参与方或工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="140"/>
+        <location filename="../ui/designer/Designer.cpp" line="157"/>
         <source>Paste</source>
         <translation>粘贴</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="147"/>
+        <location filename="../ui/designer/Designer.cpp" line="164"/>
         <source>&amp;Edit properties</source>
         <translation>编辑属性(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="151"/>
+        <location filename="../ui/designer/Designer.cpp" line="168"/>
         <source>&amp;Add here</source>
         <translation>在此添加(&amp;A)</translation>
     </message>
@@ -1391,16 +1426,35 @@
     </message>
     <message>
         <location filename="../ui/designer/DesignerScene.cpp" line="263"/>
-        <source>Add %1</source>
-        <translation>添加 %1</translation>
+        <source>Add scheduler</source>
+        <translation>添加调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="359"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="264"/>
+        <source>Add server</source>
+        <translation>添加服务器</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/DesignerScene.cpp" line="265"/>
+        <source>Add workers</source>
+        <translation>添加工作节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/DesignerScene.cpp" line="266"/>
+        <source>Add master worker</source>
+        <translation>添加主工作节点</translation>
+    </message>
+    <message>
+        <source>Add %1</source>
+        <translation type="vanished">添加 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/DesignerScene.cpp" line="362"/>
         <source>Move party</source>
         <translation>移动参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="364"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="367"/>
         <source>Move role to %1</source>
         <translation>将角色移动到 %1</translation>
     </message>

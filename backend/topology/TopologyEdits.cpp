@@ -278,11 +278,35 @@ QString moveRole(Topology& t, const ElementRef& role, const QString& toParty, co
     }
 }
 
+// Every party has as many servers as the global servers, one key slice each: a server removed
+// from one is that slice removed from every party (when they all have the same number, more than one).
+static QList<std::pair<ElementRef, int>> withWholeSlices(const Topology& t, const QList<std::pair<ElementRef, int>>& positions) {
+    QList<std::pair<ElementRef, int>> out;
+    auto add = [&](const ElementRef& e, int at) {
+        const bool known = std::any_of(out.begin(), out.end(), [&](const auto& o) {
+            return o.first.kind == e.kind && o.first.party == e.party && o.second == at && at >= 0;
+        });
+        if (!known) out.append({e, at});
+    };
+    const qsizetype slices = t.parties.isEmpty() ? 0 : t.parties.first().servers.size();
+    const bool sliced = slices > 1 && std::all_of(t.parties.begin(), t.parties.end(),
+                                                   [&](const Party& p) { return p.servers.size() == slices; });
+    for (const auto& [e, at] : positions) {
+        if (e.kind != ElementRef::Kind::Server || !sliced || at < 0) {
+            add(e, at);
+            continue;
+        }
+        for (const Party& p : t.parties) add(ElementRef{ElementRef::Kind::Server, p.id, {}, p.servers[at].uid}, at);
+    }
+    return out;
+}
+
 void remove(Topology& t, const QList<ElementRef>& elements) {
     // Positions first, found before anything goes; then the higher positions first, so that
     // removing one group does not shift the next one's.
     QList<std::pair<ElementRef, int>> sorted;
     for (const ElementRef& e : elements) sorted.append({e, positionOf(t, e)});
+    sorted = withWholeSlices(t, sorted);
     std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     QStringList partiesToRemove;
     for (const auto& entry : sorted) {

@@ -120,9 +120,20 @@ private Q_SLOTS:
         dropFromPalette(*d, PaletteItem::Server, centerOf(*d, {ElementRef::Kind::HostGroup, "party2", "host1"}));
         for (const Party& p : d->topology().parties) QCOMPARE(p.servers.size(), 2);
         QCOMPARE(d->topology().party("party2")->servers.last().host, QString("host1"));
+        QCOMPARE(d->undoStack()->undoText(), QString("Add server"));
         QCOMPARE(d->topology().party("party1")->servers.last().host, d->topology().party("party1")->servers.first().host);
         QVERIFY2(d->isValid(), qPrintable(d->issues().value(0).toString()));
         QVERIFY(d->scene()->item({ElementRef::Kind::Server, "party1", {}, 1}));
+
+        // Deleting one of them takes that slice away everywhere, again one step.
+        d->scene()->selectElements({{ElementRef::Kind::Server, "party1", {}, 1}});
+        d->deleteSelection();
+        QCOMPARE(d->undoStack()->undoText(), QString("Delete server 1 of party1"));  // in words, not a key
+        for (const Party& p : d->topology().parties) QCOMPARE(p.servers.size(), 1);
+        QCOMPARE(d->topology().party("party2")->servers.first().host, QString("local"));
+        QVERIFY2(d->isValid(), qPrintable(d->issues().value(0).toString()));
+        d->undoStack()->undo();
+        QCOMPARE(d->topology().party("party2")->servers.last().host, QString("host1"));
         d->undoStack()->undo();
         for (const Party& p : d->topology().parties) QCOMPARE(p.servers.size(), 1);
     }

@@ -116,7 +116,24 @@ void Designer::deleteSelection() {
     if (selected.isEmpty()) return;
     Topology t = topology();
     edits::remove(t, selected);
-    apply(selected.size() == 1 ? tr("Delete %1").arg(selected.first().key()) : tr("Delete %n items", nullptr, int(selected.size())), t);
+    apply(selected.size() == 1 ? tr("Delete %1").arg(describe(selected.first())) : tr("Delete %n items", nullptr, int(selected.size())), t);
+}
+
+// What the user calls an element, for the undo history: "server 1 of party2".
+QString Designer::describe(const ElementRef& e) const {
+    using K = ElementRef::Kind;
+    const int position = edits::positionOf(topology(), e);
+    switch (e.kind) {
+        case K::Party: return tr("party %1").arg(e.party);
+        case K::HostGroup: return tr("host %1 of %2").arg(e.host, e.party);
+        case K::Scheduler: return tr("the scheduler of %1").arg(e.party);
+        case K::Server: return tr("server %1 of %2").arg(position).arg(e.party);
+        case K::MasterWorker: return tr("the master worker");
+        case K::Workers: return tr("workers %1 of %2").arg(position).arg(e.party);
+        case K::StateService: return tr("the state service");
+        case K::None: break;
+    }
+    return e.key();
 }
 
 void Designer::copySelection() {

@@ -60,6 +60,7 @@ Q_SIGNALS:
 
 private:
     void display(const TopologyChange& change);  // the document changed
+    QString describe(const ElementRef& e) const;
 
     TopologyDocument m_document;
     DesignerScene* m_scene;

@@ -260,7 +260,10 @@ void DesignerScene::dropPaletteItem(PaletteItem item, QPointF pos) {
             break;
         default:
             error = edits::addRole(t, item, party, host);
-            text = tr("Add %1").arg(paletteItemName(item).replace('_', ' '));
+            text = item == PaletteItem::Scheduler  ? tr("Add scheduler")
+                   : item == PaletteItem::Server   ? tr("Add server")
+                   : item == PaletteItem::Workers  ? tr("Add workers")
+                                                   : tr("Add master worker");
     }
     if (!error.isEmpty()) Q_EMIT refused(error);
     else Q_EMIT editRequested(text, t);
