@@ -6,7 +6,9 @@
 #include "MainWindow.h"
 #include "RunStatus.h"
 #include "RunStore.h"
+#include "TopologyEdits.h"
 #include "TopologyReader.h"
+#include "TopologyWriter.h"
 
 #include <QAction>
 #include <QApplication>
@@ -160,6 +162,34 @@ private Q_SLOTS:
         panel.selectRuns({a, twin});  // nothing differs: said, not an empty table
         QCOMPARE(diff->rowCount(), 1);
         QCOMPARE(diff->item(0, 0)->text() + ": " + diff->item(0, 1)->text(), QString("every setting: the same"));
+    }
+
+    // Two runs with the same settings on different topologies: the compare table says how the
+    // topologies differ (here key slicing: 2 servers per party, so 3 more processes), shape first.
+    void compareShowsHowTheTopologiesDiffer() {
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        QVERIFY2(store, qPrintable(error));
+        TopologyLoad small = TopologyReader::readFile(QStringLiteral(HIPS_SOURCE_DIR "/tests/data/topologies/small.json"));
+        QVERIFY(small.ok());
+        Topology sliced = *small.topology;
+        QVERIFY(edits::setServerCount(sliced, 2).isEmpty());
+        const qint64 one = store->beginRun("one", TopologyWriter::toJson(*small.topology), {{"rounds", 3}});
+        const qint64 two = store->beginRun("two", TopologyWriter::toJson(sliced), {{"rounds", 3}});
+        QVERIFY(store->flush());
+        HistoryPanel panel;
+        panel.setStore(store.get());
+        panel.selectRuns({one, two});
+        QTableWidget* diff = panel.settingsDiff();
+        QStringList rows;
+        for (int r = 0; r < diff->rowCount(); ++r)
+            rows << diff->item(r, 0)->text() + ' ' + diff->item(r, 1)->text() + ' ' + diff->item(r, 2)->text();
+        const qint64 processes = small.topology->nodeCount();
+        QCOMPARE(rows, QStringList({QString("processes %1 %2").arg(processes + 3).arg(processes), "servers_per_party 2 1"}));
+        panel.selectRuns({one});  // one run: its shape, then its settings
+        QCOMPARE(diff->item(0, 0)->text(), QString("parties"));
+        QCOMPARE(diff->item(diff->rowCount() - 1, 0)->text(), QString("rounds"));
     }
 
     // A past run that failed before its first round, shown in the charts: the reason, not "No rounds

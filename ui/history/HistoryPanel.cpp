@@ -2,6 +2,8 @@
 
 #include "LiveChart.h"
 #include "ReportWriter.h"
+#include "TopologyReader.h"
+#include "TopologyShape.h"
 #include "Vocabulary.h"
 
 #include <QDateTime>
@@ -269,22 +271,31 @@ void HistoryPanel::updateOverlay() {
     showSettingsDiff(ids);
 }
 
-// The training settings that differ between the selected runs (all of them for a single run).
+// The topology's shape (parties, hosts, …, from the run's stored topology) and training settings
+// that differ between the selected runs (all of them for a single run), the shape first.
 void HistoryPanel::showSettingsDiff(const QList<qint64>& ids) {
     m_diff->clear();
     m_diff->setRowCount(0);
     m_diff->setColumnCount(int(ids.size()) + 1);
     QStringList headers{tr("Setting")};
     QList<QJsonObject> settings;
-    QStringList keys;
+    QStringList keys, shapeKeys;
     for (qint64 id : ids) {
         headers << QStringLiteral("#%1").arg(id);
         settings << (m_store ? m_store->settings(id) : QJsonObject());
         for (const QString& k : settings.last().keys())
             if (!keys.contains(k)) keys << k;
+        const TopologyLoad stored = m_store ? TopologyReader::readJson(m_store->topologyJson(id)) : TopologyLoad{};
+        const std::optional<Topology>& topology = stored.topology ? stored.topology : stored.draft;
+        if (!topology) continue;
+        for (const auto& [key, value] : topologyShape(*topology)) {
+            settings.last().insert(key, value);
+            if (!shapeKeys.contains(key)) shapeKeys << key;
+        }
     }
     m_diff->setHorizontalHeaderLabels(headers);
     keys.sort();
+    keys = shapeKeys + keys;
     for (const QString& key : keys) {
         QStringList values;
         for (const QJsonObject& s : settings) values << QJsonValue(s.value(key)).toVariant().toString();
