@@ -1,10 +1,15 @@
 #include "HistoryCommand.h"
 
 #include "RunStore.h"
+#include "TopologyReader.h"
+#include "TopologyShape.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <cstdio>
 #include <optional>
 
@@ -43,6 +48,33 @@ static void printWarnings(const QStringList& warnings, qint64 run) {
                     static_cast<long long>(warnings.size() - kShown), static_cast<long long>(run));
 }
 
+// A setting's value as typed: a string bare, anything else as compact JSON.
+static QString jsonText(const QJsonValue& v) {
+    if (v.isString()) return v.toString();
+    return QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact)).mid(1).chopped(1);  // "[v]" → v
+}
+
+// The run's topology in numbers and its training settings as key=value, wrapped for a terminal.
+static void printSetup(const RunStore& store, qint64 run) {
+    const TopologyLoad stored = TopologyReader::readJson(store.topologyJson(run));
+    if (const std::optional<Topology>& t = stored.topology ? stored.topology : stored.draft) {
+        QStringList shape;
+        for (const auto& [key, value] : topologyShape(*t)) shape << QStringLiteral("%1 %2").arg(key).arg(value);
+        std::printf("topology: %s\n", qPrintable(shape.join(QStringLiteral(", "))));
+    }
+    const QJsonObject settings = store.settings(run);
+    QString line = QStringLiteral("settings:");
+    for (auto it = settings.begin(); it != settings.end(); ++it) {
+        const QString item = QStringLiteral(" %1=%2").arg(it.key(), jsonText(*it));
+        if (line.size() + item.size() > 100) {
+            std::printf("%s\n", qPrintable(line));
+            line = QStringLiteral("         ");
+        }
+        line += item;
+    }
+    if (!settings.isEmpty()) std::printf("%s\n", qPrintable(line));
+}
+
 static int showRun(const RunStore& store, const QString& idText) {
     const auto r = findRun(store, idText);
     if (!r) return 2;
@@ -51,6 +83,7 @@ static int showRun(const RunStore& store, const QString& idText) {
                 qPrintable(r->status),
                 qPrintable(QDateTime::fromMSecsSinceEpoch(qint64(r->started * 1000)).toString("yyyy-MM-dd HH:mm:ss")));
     if (r->ended > 0) std::printf("duration: %.1f s\n", r->ended - r->started);
+    printSetup(store, r->id);
     if (!r->tags.isEmpty()) std::printf("tags: %s\n", qPrintable(r->tags));
     if (!r->notes.isEmpty()) std::printf("notes: %s\n", qPrintable(r->notes));
     std::printf("rounds: %d\nbest test accuracy: %s\nfinal test accuracy: %s\nbytes across parties: %.1f MB\n",

@@ -86,6 +86,10 @@ private Q_SLOTS:
         QVERIFY2(shown.contains("warning: controller: the workers' training loss is not a number"), shown.constData());
         QVERIFY2(shown.contains("warning: party1/server0: rejected input from"), shown.constData());
         QVERIFY2(!shown.contains("party1/server0: party1/server0"), shown.constData());
+        // … and what ran: the topology in numbers and the settings, --lr as given.
+        QVERIFY2(shown.contains("topology: parties 3, hosts 1, processes 11, training_workers 4, servers_per_party 1\n"),
+                 shown.constData());
+        QVERIFY2(shown.contains(" learning_rate=80 ") && shown.contains(" model=mlp "), shown.constData());
     }
 
     // The last round is always evaluated, so eval_every beyond rounds means "at the end only" (it
