@@ -2,6 +2,7 @@
 
 #include "TopologyDiagram.h"
 
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QPainterPath>
 #include <QGraphicsRectItem>
@@ -52,23 +53,29 @@ void DesignerItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QW
         p->setBrush(central ? QColor(0xf4, 0xef, 0xfa) : QColor(0xf3, 0xf5, 0xf8));
         p->drawRoundedRect(r, 10, 10);
         QFont f = p->font();
+        QFont tagFont = f;
+        tagFont.setPointSizeF(f.pointSizeF() * 0.85);
+        const QString tag = central ? QObject::tr("CENTRAL PARTY") : QString();  // so it reads as such whatever its name
+        const qreal tagWidth = central ? QFontMetricsF(tagFont).horizontalAdvance(tag) + 12 : 0;
         f.setBold(true);
         p->setFont(f);
         p->setPen(Qt::black);
-        p->drawText(r.adjusted(10, 4, -10, 0), Qt::AlignLeft | Qt::AlignTop, m_title);
-        if (central) {  // a tag, so the central party reads as such whatever its name
-            f.setBold(false);
-            f.setPointSizeF(f.pointSizeF() * 0.85);
-            p->setFont(f);
+        // A name longer than the box ends in "…" (the tooltip has it whole), clear of the tag.
+        const QRectF titleBox = r.adjusted(10, 4, -10 - tagWidth, 0);
+        p->drawText(titleBox, Qt::AlignLeft | Qt::AlignTop, QFontMetricsF(f).elidedText(m_title, Qt::ElideRight, titleBox.width()));
+        if (central) {
+            p->setFont(tagFont);
             p->setPen(QColor(0x94, 0x67, 0xbd));
-            p->drawText(r.adjusted(10, 5, -12, 0), Qt::AlignRight | Qt::AlignTop, QObject::tr("CENTRAL PARTY"));
+            p->drawText(r.adjusted(10, 5, -12, 0), Qt::AlignRight | Qt::AlignTop, tag);
         }
     } else if (m_ref.kind == ElementRef::Kind::HostGroup) {
         p->setPen(pen);
         p->setBrush(Qt::white);
         p->drawRoundedRect(r, 6, 6);
         p->setPen(QColor(0x40, 0x40, 0x40));
-        p->drawText(r.adjusted(8, 3, -8, 0), Qt::AlignLeft | Qt::AlignTop, m_title + QStringLiteral("  ") + m_subtitle);
+        const QRectF titleBox = r.adjusted(8, 3, -8, 0);
+        p->drawText(titleBox, Qt::AlignLeft | Qt::AlignTop,
+                    p->fontMetrics().elidedText(m_title + QStringLiteral("  ") + m_subtitle, Qt::ElideRight, int(titleBox.width())));
     } else {
         const bool central = parentItem() && parentItem()->parentItem() &&
                              static_cast<DesignerItem*>(parentItem()->parentItem())->m_subtitle == QLatin1String("central");
@@ -79,11 +86,15 @@ void DesignerItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QW
         p->setPen(Qt::NoPen);
         p->setBrush(c);
         p->drawRoundedRect(QRectF(r.left(), r.top(), 6, r.height()), 3, 3);
+        // The subtitle (port, count or what is wrong) right-aligned, the title elided clear of it.
+        const QRectF text = r.adjusted(12, 0, -6, 0);
+        const QFontMetricsF metrics(p->font());
+        const qreal subtitleWidth = m_subtitle.isEmpty() ? 0 : metrics.horizontalAdvance(m_subtitle) + 8;
         p->setPen(Qt::black);
-        p->drawText(r.adjusted(12, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft, m_title);
+        p->drawText(text, Qt::AlignVCenter | Qt::AlignLeft, metrics.elidedText(m_title, Qt::ElideRight, text.width() - subtitleWidth));
         if (!m_subtitle.isEmpty()) {
             p->setPen(QColor(0x50, 0x50, 0x50));
-            p->drawText(r.adjusted(12, 0, -6, 0), Qt::AlignVCenter | Qt::AlignRight, m_subtitle);
+            p->drawText(text, Qt::AlignVCenter | Qt::AlignRight, m_subtitle);
         }
     }
     if (hasIssue()) {
