@@ -82,7 +82,6 @@ private Q_SLOTS:
     void init() {
         int pair[2];
         QVERIFY(::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) == 0);
-        ::setenv("ZYGOTE_TEST_INHERITED", "from the zygote", 1);
         m_zygote = ::fork();
         if (m_zygote == 0) {
             ::close(pair[0]);
@@ -195,6 +194,9 @@ private Q_SLOTS:
 
 int main(int argc, char** argv) {
     g_room = {argv[0], size_t(argv[argc - 1] + std::strlen(argv[argc - 1]) + 1 - argv[0])};
+    // Set before QtTest's watchdog thread starts: setenv while it reads the environment
+    // (getenv("QTEST_FUNCTION_TIMEOUT")) crashed it, one run in twenty.
+    ::setenv("ZYGOTE_TEST_INHERITED", "from the zygote", 1);
     QCoreApplication app(argc, argv);
     ZygoteTest test;
     return QTest::qExec(&test, argc, argv);
