@@ -6,8 +6,13 @@
 #include "ReportWriter.h"
 #include "RunReport.h"
 #include "RunStore.h"
+#include "TopologyDiagram.h"
+#include "TopologyEdits.h"
+#include "TopologyReader.h"
 
 #include <QFile>
+#include <QFontMetrics>
+#include <QGuiApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -225,6 +230,24 @@ private Q_SLOTS:
         // Rounds end at the last one: 20 rounds drew an axis to 30.
         std::unique_ptr<QValueAxis> rounds(reportAxis("round", 1, 20, true));
         QVERIFY2(rounds->min() == 0 && rounds->max() == 20, qPrintable(QString("%1..%2").arg(rounds->min()).arg(rounds->max())));
+    }
+
+    // The diagram's boxes are as wide as their titles, which are bold: a long party name was cut
+    // off ("…-denmark-resear") when the box was measured in the regular font.
+    void aLongPartyNameFitsItsBoxInTheDiagram() {
+        TopologyLoad small = TopologyReader::readFile(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");
+        QVERIFY(small.ok());
+        Topology t = *small.topology;
+        const QString name = "university-hospital-of-southern-denmark-research-unit";
+        QVERIFY(edits::renameParty(t, "central", name).isEmpty());
+        t.parties = {*t.centralParty()};  // alone: the picture is as wide as its box and margins
+        const QImage diagram = drawTopologyDiagram(t, 1.0);
+        QFont bold = QGuiApplication::font();
+        bold.setPointSizeF(9);
+        bold.setBold(true);
+        constexpr int kBoxPadding = 2 * 10, kMargins = 2 * 14;
+        const int title = QFontMetrics(bold).horizontalAdvance(name + " (central party)");
+        QVERIFY2(diagram.width() >= title + kBoxPadding + kMargins, qPrintable(QString("%1 px for a %2 px title").arg(diagram.width()).arg(title)));
     }
 
     void lttbKeepsEndsCountAndPeaks() {

@@ -45,7 +45,12 @@ QString chipText(const Node& n) {
     return text;
 }
 
-QList<PartyBox> measure(const Topology& t, const QFontMetrics& fm) {
+// Boxes sized to their text: chips and host lines in `font`, party titles in its bold (wider).
+QList<PartyBox> measure(const Topology& t, const QFont& font) {
+    const QFontMetrics fm(font);
+    QFont boldFont = font;
+    boldFont.setBold(true);
+    const QFontMetrics bold(boldFont);
     QList<PartyBox> parties;
     const QList<Node> nodes = t.nodes();
     for (const Party& party : t.parties) {
@@ -65,7 +70,7 @@ QList<PartyBox> measure(const Topology& t, const QFontMetrics& fm) {
         }
         int w = kPad, h = 0;
         for (const HostBox& hb : box.hosts) w += hb.size.width() + kPad, h = std::max(h, hb.size.height());
-        box.size = QSize(std::max(w, fm.horizontalAdvance(box.title) + 2 * kPad), kHeaderH + 4 + h + kPad);
+        box.size = QSize(std::max(w, bold.horizontalAdvance(box.title) + 2 * kPad), kHeaderH + 4 + h + kPad);
         parties << box;
     }
     return parties;
@@ -114,7 +119,7 @@ QImage drawTopologyDiagram(const Topology& topology, qreal scale) {
     QFont font = QGuiApplication::font();
     font.setPointSizeF(9);
     const QFontMetrics fm(font);
-    QList<PartyBox> parties = measure(topology, fm);
+    QList<PartyBox> parties = measure(topology, font);
 
     // Central party on top, centred over the row of the others.
     int rowW = 0, rowH = 0, centralW = 0, centralH = 0;
