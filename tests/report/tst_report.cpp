@@ -230,6 +230,13 @@ private Q_SLOTS:
         // Rounds end at the last one: 20 rounds drew an axis to 30.
         std::unique_ptr<QValueAxis> rounds(reportAxis("round", 1, 20, true));
         QVERIFY2(rounds->min() == 0 && rounds->max() == 20, qPrintable(QString("%1..%2").arg(rounds->min()).arg(rounds->max())));
+        // A tick on every round of a short run, and only there: two rounds were labelled 1 1 1 2 2 2.
+        for (int last : {2, 3, 4}) {
+            std::unique_ptr<QValueAxis> few(reportAxis("round", 1, last, true));
+            const double step = (few->max() - few->min()) / (few->tickCount() - 1);
+            QVERIFY2(step == 1 && few->min() == std::floor(few->min()) && few->max() >= last,
+                     qPrintable(QString("%1..%2 by %3").arg(few->min()).arg(few->max()).arg(step)));
+        }
     }
 
     // The diagram's boxes are as wide as their titles, which are bold: a long party name was cut

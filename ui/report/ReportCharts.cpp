@@ -37,6 +37,10 @@ QValueAxis* reportAxis(const QString& title, double lo, double hi, bool integer)
     a->setTitleText(title);
     a->setRange(lo >= 0 ? std::max(0.0, lo - pad) : lo - pad, hi + pad);
     a->applyNiceNumbers();
+    if (integer && (a->max() - a->min()) / (a->tickCount() - 1) < 1) {  // whole rounds only: not "1 1 1 2 2 2"
+        a->setRange(std::floor(a->min()), std::ceil(a->max()));
+        a->setTickCount(int(std::lround(a->max() - a->min())) + 1);
+    }
     a->setLabelFormat(QStringLiteral("%.%1f").arg(integer ? 0 : decimalsOfStep((a->max() - a->min()) / (a->tickCount() - 1))));
     QFont f = a->labelsFont();
     f.setPointSizeF(8);
