@@ -10,6 +10,8 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QSettings>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <cstdio>
 #include <sys/stat.h>
@@ -41,6 +43,10 @@ int main(int argc, char** argv) {
     const QString language = args.isSet("language") ? args.value("language") : hips::StudioSettings::language();
     if (!hips::versions::installTranslation(language))
         std::fprintf(stderr, "hips-studio: no translation for '%s'; using English\n", qPrintable(language));
+
+    // A picture for the docs leaves the user's settings (window, tab, recent files) as they were.
+    QTemporaryDir scratchSettings;
+    if (args.isSet("screenshot")) QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, scratchSettings.path());
 
     auto window = std::make_unique<hips::MainWindow>(args.value("history"));
     if (!window->historyError().isEmpty())

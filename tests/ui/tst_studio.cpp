@@ -19,6 +19,7 @@
 #include <QJsonObject>
 #include <QNetworkInterface>
 #include <QTcpServer>
+#include <QProcess>
 #include <QPushButton>
 #include <QScreen>
 #include <QSettings>
@@ -67,6 +68,25 @@ private Q_SLOTS:
         QVERIFY2(window.width() <= screen.width() && window.height() <= screen.height(),
                  qPrintable(QString("%1×%2 on a %3×%4 screen").arg(window.width()).arg(window.height())
                                 .arg(screen.width()).arg(screen.height())));
+    }
+
+    // `hips-studio --screenshot` (the docs' pictures) writes its PNG and leaves the user's
+    // settings alone: it had saved its 1500×900 window and its file as a recent one.
+    void aScreenshotLeavesTheUsersSettingsAlone() {
+        QTemporaryDir config;
+        QProcess studio;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("XDG_CONFIG_HOME", config.path());
+        env.insert("QT_QPA_PLATFORM", "offscreen");
+        studio.setProcessEnvironment(env);
+        const QString picture = m_dir.filePath("design.png");
+        studio.start(HIPS_BIN_DIR "/hips-studio", {HIPS_SOURCE_DIR "/tests/data/topologies/small.json", "--history",
+                                                   m_dir.filePath("pictured.sqlite"), "--screenshot", picture});
+        QVERIFY(studio.waitForFinished(60000));
+        QCOMPARE(studio.exitCode(), 0);
+        QVERIFY(QImage(picture).width() >= 1500);
+        QVERIFY2(QDir(config.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot).isEmpty(),
+                 qPrintable(QDir(config.path()).entryList().join(' ')));
     }
 
     void startAllRunsAndTheHistoryKeepsIt() {
