@@ -105,7 +105,7 @@
         <translation>已存在主机“%1”</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerItems.cpp" line="64"/>
+        <location filename="../ui/designer/DesignerItems.cpp" line="58"/>
         <source>CENTRAL PARTY</source>
         <translation>中心参与方</translation>
     </message>
@@ -155,105 +155,105 @@
         <translation>主机“%1”？</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="96"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="100"/>
         <location filename="../ui/report/ReportHtml.cpp" line="94"/>
         <source>round</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="96"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="100"/>
         <source>seconds since start</source>
         <translation>自开始以来的秒数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="102"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="106"/>
         <source>Test accuracy by round</source>
         <translation>各轮次的测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="102"/>
-        <location filename="../ui/report/ReportCharts.cpp" line="104"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="106"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="108"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="103"/>
-        <location filename="../ui/report/ReportCharts.cpp" line="105"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="107"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="109"/>
         <source>test accuracy</source>
         <translation>测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="104"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="108"/>
         <source>Test accuracy over time</source>
         <translation>测试准确率随时间变化</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="106"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="110"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="106"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="110"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="107"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="111"/>
         <source>training loss (mean of workers)</source>
         <translation>训练损失（各工作节点平均值）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="108"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="112"/>
         <source>test loss</source>
         <translation>测试损失</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="109"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="113"/>
         <source>Traffic per tier (cumulative)</source>
         <translation>各层级流量（累计）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="109"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="113"/>
         <source>MB sent</source>
         <translation>发送量（MB）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="110"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="114"/>
         <source>inside parties</source>
         <translation>参与方内部</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="111"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="115"/>
         <source>across parties</source>
         <translation>跨参与方</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="112"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="116"/>
         <source>Throughput (all workers)</source>
         <translation>吞吐量（所有工作节点）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="112"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="116"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="113"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="117"/>
         <source>samples per second</source>
         <translation>每秒样本数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="114"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="118"/>
         <source>Computing-time ratio: compute / (compute + communication)</source>
         <translation>计算时间占比：计算 / (计算 + 通信)</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="114"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="118"/>
         <source>ratio</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="115"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="119"/>
         <source>computing-time ratio</source>
         <translation>计算时间占比</translation>
     </message>
@@ -532,12 +532,12 @@
         <translation>无法写入 %1：文件夹 %2 不存在或不可写</translation>
     </message>
     <message>
-        <location filename="../ui/report/TopologyDiagram.cpp" line="54"/>
+        <location filename="../ui/report/TopologyDiagram.cpp" line="59"/>
         <source>%1 (central party)</source>
         <translation>%1（中心参与方）</translation>
     </message>
     <message>
-        <location filename="../ui/report/TopologyDiagram.cpp" line="157"/>
+        <location filename="../ui/report/TopologyDiagram.cpp" line="162"/>
         <source>aggregates up, model down</source>
         <translation>聚合结果上行，模型下行</translation>
     </message>
@@ -1462,238 +1462,238 @@
 <context>
     <name>hips::HistoryPanel</name>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="59"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="61"/>
         <source>Test accuracy of the selected runs</source>
         <translation>所选运行的测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="59"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="61"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="60"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="62"/>
         <source>Show in charts</source>
         <translation>在图表中显示</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="60"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="62"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="61"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="63"/>
         <source>Export report…</source>
         <translation>导出报告…</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="62"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="64"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="63"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="65"/>
         <source>Reattach</source>
         <translation>重新接管</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="65"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="67"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="65"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="67"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="65"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="67"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="65"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="67"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="65"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="67"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="65"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="67"/>
         <source>Best accuracy</source>
         <translation>最佳准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="66"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="68"/>
         <source>Final accuracy</source>
         <translation>最终准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="66"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="68"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="66"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="68"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="94"/>
         <source>MB across parties</source>
         <translation>跨参与方流量（MB）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="66"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="68"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="66"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="68"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="67"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="78"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="80"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="80"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="82"/>
         <source>Filter by id, name, status, reason, tags or notes</source>
         <translation>按编号、名称、状态、原因、标签或备注筛选</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="84"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="86"/>
         <source>Open the selected run&apos;s topology and settings in the designer, to run it again</source>
         <translation>在设计器中打开所选运行的拓扑和设置，以便再次运行</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="86"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="88"/>
         <source>Take up the selected run, still going on its agents after its controller went away (as hips attach does)</source>
         <translation>接管所选运行：其控制器已离开，但代理仍在继续运行它（与 hips attach 相同）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="94"/>
         <source>Test accuracy</source>
         <translation>测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="94"/>
         <source>Training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="94"/>
         <source>Samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="93"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="95"/>
         <source>What the chart compares for the selected runs</source>
         <translation>图表为所选运行比较的指标</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="94"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="96"/>
         <source>Compare:</source>
         <translation>比较：</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="99"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="101"/>
         <source>The settings that differ between the selected runs</source>
         <translation>所选运行之间不同的设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="182"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="184"/>
         <source>its controller ended before the run did (killed, or the machine stopped)</source>
         <translation>其控制器在运行结束前退出（被终止，或机器停止）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="197"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="199"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="198"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="200"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="199"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="201"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="200"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="202"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="201"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="203"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="234"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="236"/>
         <source>no history is open</source>
         <translation>未打开任何历史记录</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="251"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="253"/>
         <source>%1 of the selected runs</source>
         <translation>所选运行的%1</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="277"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="280"/>
         <source>Setting</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="299"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="310"/>
         <source>every setting</source>
         <translation>所有设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="300"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="311"/>
         <source>the same</source>
         <translation>相同</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="308"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="319"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="308"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="319"/>
         <source>Delete %n run(s) and all their rows from the history?</source>
         <translation>
             <numerusform>要从历史中删除 %n 个运行及其全部数据行吗？</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="314"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="325"/>
         <source>Deleted %n run(s)</source>
         <translation>
             <numerusform>已删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="327"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="332"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="338"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="343"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="328"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="339"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="331"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="342"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
@@ -1868,196 +1868,201 @@
         <translation>运行历史不可用：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="114"/>
+        <location filename="../ui/MainWindow.cpp" line="115"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="115"/>
+        <location filename="../ui/MainWindow.cpp" line="116"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="116"/>
+        <location filename="../ui/MainWindow.cpp" line="117"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="117"/>
+        <location filename="../ui/MainWindow.cpp" line="118"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="118"/>
+        <location filename="../ui/MainWindow.cpp" line="119"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="119"/>
+        <location filename="../ui/MainWindow.cpp" line="120"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="133"/>
+        <location filename="../ui/MainWindow.cpp" line="134"/>
         <source>&amp;New topology</source>
         <translation>新建拓扑(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="134"/>
+        <location filename="../ui/MainWindow.cpp" line="135"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="135"/>
+        <location filename="../ui/MainWindow.cpp" line="136"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="136"/>
+        <location filename="../ui/MainWindow.cpp" line="137"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="137"/>
+        <location filename="../ui/MainWindow.cpp" line="138"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="139"/>
+        <location filename="../ui/MainWindow.cpp" line="140"/>
         <source>&amp;Export report of selected run…</source>
         <translation>导出所选运行的报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="139"/>
+        <location filename="../ui/MainWindow.cpp" line="140"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="141"/>
+        <location filename="../ui/MainWindow.cpp" line="142"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="143"/>
+        <location filename="../ui/MainWindow.cpp" line="144"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="146"/>
+        <location filename="../ui/MainWindow.cpp" line="147"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="152"/>
+        <location filename="../ui/MainWindow.cpp" line="153"/>
         <source>&amp;Copy</source>
         <translation>复制(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="153"/>
+        <location filename="../ui/MainWindow.cpp" line="154"/>
         <source>&amp;Paste</source>
         <translation>粘贴(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="154"/>
+        <location filename="../ui/MainWindow.cpp" line="155"/>
         <source>&amp;Delete</source>
         <translation>删除(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="155"/>
+        <location filename="../ui/MainWindow.cpp" line="156"/>
         <source>Select &amp;all</source>
         <translation>全选(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="157"/>
+        <location filename="../ui/MainWindow.cpp" line="158"/>
         <source>&amp;Fit topology</source>
         <translation>适应拓扑大小(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="157"/>
+        <location filename="../ui/MainWindow.cpp" line="158"/>
         <source>Ctrl+0</source>
         <translation>Ctrl+0</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="159"/>
+        <location filename="../ui/MainWindow.cpp" line="160"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="160"/>
+        <location filename="../ui/MainWindow.cpp" line="161"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="165"/>
+        <location filename="../ui/MainWindow.cpp" line="166"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="179"/>
+        <location filename="../ui/MainWindow.cpp" line="180"/>
         <source>&amp;Start all</source>
         <translation>全部启动(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="179"/>
+        <location filename="../ui/MainWindow.cpp" line="180"/>
         <source>F5</source>
         <translation>F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="180"/>
+        <location filename="../ui/MainWindow.cpp" line="181"/>
         <source>S&amp;top all</source>
         <translation>全部停止(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="180"/>
+        <location filename="../ui/MainWindow.cpp" line="181"/>
         <source>Shift+F5</source>
         <translation>Shift+F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="189"/>
+        <location filename="../ui/MainWindow.cpp" line="190"/>
         <source>&amp;User guide</source>
         <translation>用户指南(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="190"/>
+        <location filename="../ui/MainWindow.cpp" line="191"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="192"/>
+        <location filename="../ui/MainWindow.cpp" line="193"/>
         <source>&amp;About HiPS Studio</source>
         <translation>关于 HiPS Studio(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="211"/>
+        <location filename="../ui/MainWindow.cpp" line="212"/>
         <source>1 problem in the topology: %1</source>
         <translation>拓扑中有 1 个问题：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="212"/>
+        <location filename="../ui/MainWindow.cpp" line="213"/>
         <source>%1 problems in the topology; the first: %2</source>
         <translation>拓扑中有 %1 个问题；第一个：%2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="215"/>
+        <location filename="../ui/MainWindow.cpp" line="216"/>
         <source>Topology valid: %1, %2</source>
         <translation>拓扑有效：%1，%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="215"/>
+        <location filename="../ui/MainWindow.cpp" line="216"/>
         <source>%n process(es)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="216"/>
+        <location filename="../ui/MainWindow.cpp" line="217"/>
         <source>%n training worker(s)</source>
         <translation>
             <numerusform>%n 个训练工作节点</numerusform>
         </translation>
     </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="218"/>
+        <source>; the run under way goes on with the topology it started with</source>
+        <translation>；进行中的运行仍使用其启动时的拓扑</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="321"/>
+        <location filename="../ui/MainWindow.cpp" line="323"/>
         <source>Showing run %1 (%2): %n round(s)</source>
         <translation>
             <numerusform>正在显示运行 %1（%2）：%n 个轮次</numerusform>
@@ -2068,51 +2073,51 @@
         <translation type="vanished">拓扑有效：%1 个进程，%2 个训练工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="225"/>
-        <location filename="../ui/MainWindow.cpp" line="329"/>
+        <location filename="../ui/MainWindow.cpp" line="227"/>
+        <location filename="../ui/MainWindow.cpp" line="331"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="232"/>
-        <location filename="../ui/MainWindow.cpp" line="271"/>
-        <location filename="../ui/MainWindow.cpp" line="339"/>
+        <location filename="../ui/MainWindow.cpp" line="234"/>
+        <location filename="../ui/MainWindow.cpp" line="273"/>
+        <location filename="../ui/MainWindow.cpp" line="341"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="232"/>
+        <location filename="../ui/MainWindow.cpp" line="234"/>
         <source>Cannot open %1:
 %2</source>
         <translation>无法打开 %1：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="259"/>
+        <location filename="../ui/MainWindow.cpp" line="261"/>
         <source>local baseline (run %1)</source>
         <translation>本地基线（运行 %1）</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="268"/>
-        <location filename="../ui/MainWindow.cpp" line="283"/>
+        <location filename="../ui/MainWindow.cpp" line="270"/>
+        <location filename="../ui/MainWindow.cpp" line="285"/>
         <source>run %1</source>
         <translation>运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="271"/>
-        <location filename="../ui/MainWindow.cpp" line="285"/>
+        <location filename="../ui/MainWindow.cpp" line="273"/>
+        <location filename="../ui/MainWindow.cpp" line="287"/>
         <source>Run %1&apos;s topology cannot be read:
 %2</source>
         <translation>无法读取运行 %1 的拓扑：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="277"/>
+        <location filename="../ui/MainWindow.cpp" line="279"/>
         <source>Opened the topology of run %1; Start all runs it again</source>
         <translation>已打开运行 %1 的拓扑；“全部启动”将再次运行它</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="285"/>
+        <location filename="../ui/MainWindow.cpp" line="287"/>
         <source>Reattach</source>
         <translation>重新接管</translation>
     </message>
@@ -2121,149 +2126,149 @@
         <translation type="vanished">正在显示运行 %1（%2）：%3 个轮次</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="340"/>
+        <location filename="../ui/MainWindow.cpp" line="342"/>
         <source>Topologies (*.json);;All files (*)</source>
         <translation>拓扑 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="347"/>
-        <location filename="../ui/MainWindow.cpp" line="362"/>
+        <location filename="../ui/MainWindow.cpp" line="349"/>
+        <location filename="../ui/MainWindow.cpp" line="364"/>
         <source>Save topology</source>
         <translation>保存拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="352"/>
+        <location filename="../ui/MainWindow.cpp" line="354"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="363"/>
+        <location filename="../ui/MainWindow.cpp" line="365"/>
         <source>Topologies (*.json)</source>
         <translation>拓扑 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="369"/>
+        <location filename="../ui/MainWindow.cpp" line="371"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="369"/>
+        <location filename="../ui/MainWindow.cpp" line="371"/>
         <source>Save the changes to the topology first?</source>
         <translation>是否先保存对拓扑的更改？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="394"/>
+        <location filename="../ui/MainWindow.cpp" line="396"/>
         <source>Select one run in the history to export its report</source>
         <translation>请在历史中选择一个运行以导出其报告</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="398"/>
-        <location filename="../ui/MainWindow.cpp" line="403"/>
+        <location filename="../ui/MainWindow.cpp" line="400"/>
+        <location filename="../ui/MainWindow.cpp" line="405"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="399"/>
+        <location filename="../ui/MainWindow.cpp" line="401"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="402"/>
+        <location filename="../ui/MainWindow.cpp" line="404"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="413"/>
+        <location filename="../ui/MainWindow.cpp" line="415"/>
         <source>The guide is not in this build; see README.md beside the sources.</source>
         <translation>此版本未包含指南；请参阅源代码旁的 README.md。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="414"/>
+        <location filename="../ui/MainWindow.cpp" line="416"/>
         <source>HiPS Studio — user guide</source>
         <translation>HiPS Studio — 用户指南</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="429"/>
+        <location filename="../ui/MainWindow.cpp" line="431"/>
         <source>Zoom the canvas</source>
         <translation>缩放画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="429"/>
+        <location filename="../ui/MainWindow.cpp" line="431"/>
         <source>Ctrl+wheel</source>
         <translation>Ctrl+滚轮</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="430"/>
+        <location filename="../ui/MainWindow.cpp" line="432"/>
         <source>Pan the canvas</source>
         <translation>平移画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="430"/>
+        <location filename="../ui/MainWindow.cpp" line="432"/>
         <source>Middle button, or Space+drag</source>
         <translation>中键，或 空格+拖动</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="431"/>
+        <location filename="../ui/MainWindow.cpp" line="433"/>
         <source>Zoom a chart / zoom out</source>
         <translation>缩放图表 / 缩小</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="431"/>
+        <location filename="../ui/MainWindow.cpp" line="433"/>
         <source>Drag / right-click</source>
         <translation>拖动 / 右键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="432"/>
+        <location filename="../ui/MainWindow.cpp" line="434"/>
         <source>Edit a run&apos;s name, tags or notes</source>
         <translation>编辑运行的名称、标签或备注</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="432"/>
+        <location filename="../ui/MainWindow.cpp" line="434"/>
         <source>Double-click or F2 in History</source>
         <translation>在历史中双击或按 F2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="439"/>
+        <location filename="../ui/MainWindow.cpp" line="441"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="439"/>
+        <location filename="../ui/MainWindow.cpp" line="441"/>
         <source>Shortcut</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="450"/>
+        <location filename="../ui/MainWindow.cpp" line="452"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="467"/>
+        <location filename="../ui/MainWindow.cpp" line="469"/>
         <source>About HiPS Studio</source>
         <translation>关于 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="468"/>
+        <location filename="../ui/MainWindow.cpp" line="470"/>
         <source>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;Train one model across parties with a two-layer parameter server; only aggregates cross party boundaries.&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;借助双层参数服务器，由多个参与方协同训练同一个模型；只有聚合结果会跨越参与方边界。&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="480"/>
+        <location filename="../ui/MainWindow.cpp" line="482"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="480"/>
+        <location filename="../ui/MainWindow.cpp" line="482"/>
         <source>Stop the run first: switching the language rebuilds the window.</source>
         <translation>请先停止运行：切换语言会重建窗口。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="502"/>
+        <location filename="../ui/MainWindow.cpp" line="504"/>
         <source>A run is under way</source>
         <translation>有运行正在进行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="502"/>
+        <location filename="../ui/MainWindow.cpp" line="504"/>
         <source>Stop the run and quit?</source>
         <translation>要停止运行并退出吗？</translation>
     </message>

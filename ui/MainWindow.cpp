@@ -89,6 +89,7 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
     connect(m_run, &RunPanel::roundCompleted, m_runStatus, [this](const RoundRow& row) { m_runStatus->onRound(row); });
     connect(m_run, &RunPanel::stateChanged, this, &MainWindow::updateStartable);
     connect(m_run, &RunPanel::runFinished, m_history, &HistoryPanel::refresh);
+    connect(m_run, &RunPanel::runFinished, this, &MainWindow::updateStartable);  // no "run under way" left behind
     connect(m_history, &HistoryPanel::openRequested, this, [this](qint64 id) {
         if (showStoredRun(id)) setTab(ChartsTab);
     });
@@ -211,9 +212,10 @@ void MainWindow::updateStartable() {
         statusBar()->showMessage((issues.size() == 1 ? tr("1 problem in the topology: %1")
                                                      : tr("%1 problems in the topology; the first: %2").arg(issues.size()))
                                      .arg(issues.first().toString()));
-    else if (!m_run->isActive())
+    else
         statusBar()->showMessage(tr("Topology valid: %1, %2").arg(tr("%n process(es)", nullptr, int(m_designer->topology().nodes().size())),
-                                                                  tr("%n training worker(s)", nullptr, m_designer->topology().trainingWorkerCount())));
+                                                                  tr("%n training worker(s)", nullptr, m_designer->topology().trainingWorkerCount())) +
+                                 (m_run->isActive() ? tr("; the run under way goes on with the topology it started with") : QString()));
 }
 
 void MainWindow::updateTitle() {

@@ -4,6 +4,7 @@
 // carries this test's tag in its environment, and the test scans /proc for it.
 #include "DeploymentTable.h"
 #include "Designer.h"
+#include "DesignerScene.h"
 #include "HistoryPanel.h"
 #include "LiveChart.h"
 #include "LogPane.h"
@@ -22,6 +23,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QScreen>
+#include <QStatusBar>
 #include <QSettings>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -105,7 +107,18 @@ private Q_SLOTS:
         QVERIFY(run->stopButton()->isEnabled());
         for (int row = 0; row < 11; ++row)  // every process has a pid while it runs
             QVERIFY(run->processes()->data(run->processes()->index(row, ProcessTableModel::Pid), Qt::DisplayRole).toLongLong() > 0);
+        // An edit while it runs: the status bar counts the edited topology (it kept the old count),
+        // says the run goes on with its own, and the run does.
+        window.designer()->scene()->selectElements({{ElementRef::Kind::Party, "party2"}});
+        window.designer()->deleteSelection();
+        const QString status = window.statusBar()->currentMessage();
+        QVERIFY2(status.startsWith(QString("Topology valid: %1 process").arg(window.designer()->topology().nodes().size())) &&
+                     status.contains("the run under way goes on with the topology it started with"),
+                 qPrintable(status));
+        QCOMPARE(run->processes()->rowCount(), 11);
+        window.designer()->undoStack()->undo();
         QTRY_VERIFY_WITH_TIMEOUT(run->state() == RunState::Finished, 180000);
+        QVERIFY2(!window.statusBar()->currentMessage().contains("under way"), qPrintable(window.statusBar()->currentMessage()));
 
         LiveChart* accuracy = window.charts()->accuracy();
         QCOMPARE(accuracy->pointCount(0), 6);  // small.json: 6 rounds, evaluated every round
