@@ -105,6 +105,18 @@ Host localHost(const QString& id) {
     return h;
 }
 
+static int portAboveParty(const Topology& t, const Party& p, const QString& hostId);
+
+// The first hundred from 9100 up with no port in use on that address: each party gets a block of
+// its own, as the shipped topology has them (central 9100…, party1 9200…, party2 9300…).
+static int freeHundred(const Topology& t, const QString& hostId) {
+    const Host* h = t.host(hostId);
+    const QSet<int> used = portsOnAddress(t, h ? h->address : hostId);
+    for (int block = 9100; block + 99 <= 65535; block += 100)
+        if (std::none_of(used.begin(), used.end(), [block](int port) { return port >= block && port < block + 100; })) return block;
+    return freePort(t, hostId);  // every hundred has a port in use: the lowest free one
+}
+
 // A new party arrives complete (scheduler, server, one worker) so that it runs as it is dropped.
 QString addParty(Topology& t, QPointF position, QString* newId) {
     if (t.hosts.isEmpty()) t.hosts << localHost(QStringLiteral("local"));
@@ -112,10 +124,11 @@ QString addParty(Topology& t, QPointF position, QString* newId) {
     p.id = newPartyId(t);
     p.central = t.centralParty() == nullptr;
     const QString host = t.hosts.first().id;
-    p.scheduler = ListeningRole{host, freePort(t, host)};
+    p.scheduler = ListeningRole{host, freeHundred(t, host)};
     t.parties << p;
     Party& added = t.parties.last();
-    added.servers << ListeningRole{host, freePort(t, host)};
+    const int serverPort = portAboveParty(t, added, host);
+    added.servers << ListeningRole{host, serverPort ? serverPort : freePort(t, host)};
     if (added.central) added.masterWorker = WorkerGroup{host, 1};
     else added.workers << WorkerGroup{host, 1};
     setPartyPosition(t, added.id, position);
@@ -168,6 +181,7 @@ QString addRole(Topology& t, PaletteItem role, const QString& partyId, const QSt
 static int portAboveParty(const Topology& t, const Party& p, const QString& hostId) {
     int port = p.scheduler ? p.scheduler->port : 0;
     for (const ListeningRole& r : p.servers) port = std::max(port, r.port);
+    if (port == 0) port = freeHundred(t, hostId) - 1;  // a party with no port yet: a hundred of its own
     const Host* h = t.host(hostId);
     const QSet<int> used = portsOnAddress(t, h ? h->address : hostId);
     do ++port;
@@ -353,11 +367,11 @@ QList<ElementRef> paste(Topology& t, const Topology& source, const QList<Element
             copy.masterWorker.reset();
             copy.stateService.reset();
             copy.servers.clear();
-            if (copy.scheduler) copy.scheduler->port = freePort(t, copy.scheduler->host);
+            if (copy.scheduler) copy.scheduler->port = freeHundred(t, copy.scheduler->host);
             t.parties << copy;
             for (const ListeningRole& s : original->servers) {  // one at a time: each takes the next free port
-                const int port = freePort(t, s.host);
-                t.parties.last().servers << ListeningRole{s.host, port, s.device};
+                const int port = portAboveParty(t, t.parties.last(), s.host);
+                t.parties.last().servers << ListeningRole{s.host, port ? port : freePort(t, s.host), s.device};
             }
             if (t.parties.last().workers.isEmpty())  // a copy of the central party: an ordinary party needs workers
                 t.parties.last().workers << WorkerGroup{copy.scheduler ? copy.scheduler->host : defaultHost(t, copy.id), 1};

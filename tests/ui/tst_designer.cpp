@@ -265,6 +265,11 @@ private Q_SLOTS:
         QCOMPARE(d->topology().parties.size(), 6);
         QVERIFY2(d->isValid(), qPrintable(d->issues().value(0).toString()));
         QCOMPARE(d->undoStack()->count(), 3);  // each paste is one step, placement included
+        // Each new party has a hundred of ports to itself, as the shipped ones (9100…, 9200…, 9300…):
+        // the dropped one took 9103 and 9104, beside the central party's.
+        QStringList ports;
+        for (const Party& p : d->topology().parties.mid(3)) ports << QString("%1 %2").arg(p.scheduler->port).arg(p.servers.first().port);
+        QCOMPARE(ports, QStringList({"9400 9401", "9500 9501", "9600 9601"}));
     }
 
     // An edit redraws only the parties it changed: party1's items are the same objects after
