@@ -152,14 +152,16 @@ QString addRole(Topology& t, PaletteItem role, const QString& partyId, const QSt
     Party* p = findParty(t, partyId);
     if (!p) return QObject::tr("drop the role onto a party");
     const QString host = hostId.isEmpty() ? defaultHost(t, partyId) : hostId;
+    const int nearby = portAboveParty(t, *p, host);  // beside the party's own ports
+    const int port = nearby ? nearby : freePort(t, host);
     switch (role) {
         case PaletteItem::Scheduler:
             if (p->scheduler) return QObject::tr("party '%1' already has a scheduler").arg(partyId);
-            p->scheduler = ListeningRole{host, freePort(t, host)};
+            p->scheduler = ListeningRole{host, port};
             return {};
         case PaletteItem::Server:
             if (p->servers.isEmpty()) {
-                p->servers << ListeningRole{host, freePort(t, host)};
+                p->servers << ListeningRole{host, port};
                 return {};
             }
             return addServerSlice(t, partyId, host);

@@ -138,6 +138,17 @@ private Q_SLOTS:
         for (const Party& p : d->topology().parties) QCOMPARE(p.servers.size(), 1);
     }
 
+    // A scheduler dropped back onto party1 listens beside party1's ports (9202), not on the first
+    // free port from 9100 up, among the central party's.
+    void aDroppedRoleTakesAPortBesideItsParty() {
+        d->scene()->selectElements({{ElementRef::Kind::Scheduler, "party1"}});
+        d->deleteSelection();
+        dropFromPalette(*d, PaletteItem::Scheduler, centerOf(*d, {ElementRef::Kind::HostGroup, "party1", "local"}));
+        QVERIFY(d->topology().party("party1")->scheduler);
+        QCOMPARE(d->topology().party("party1")->scheduler->port, 9202);
+        QVERIFY2(d->isValid(), qPrintable(d->issues().value(0).toString()));
+    }
+
     void aSecondSchedulerIsRefusedWithAReason() {
         QSignalSpy refused(d.get(), &Designer::message);
         dropFromPalette(*d, PaletteItem::Scheduler, centerOf(*d, {ElementRef::Kind::Party, "party1"}));
