@@ -62,6 +62,7 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
     m_history->setStore(m_store.get());
 
     connect(m_designer, &Designer::topologyChanged, this, [this] {
+        m_editedDuringRun = m_editedDuringRun || m_run->isActive();
         updateStartable();
         updateTitle();
         if (!m_run->isActive()) m_run->processes()->reset(m_designer->topology().nodes());  // what Start all will run
@@ -87,9 +88,11 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
     connect(m_run, &RunPanel::runStarted, m_runStatus, [this](const Topology& t) { m_runStatus->start(t.training.rounds); });
     connect(m_run, &RunPanel::stateChanged, m_runStatus, &RunStatus::setState);
     connect(m_run, &RunPanel::roundCompleted, m_runStatus, [this](const RoundRow& row) { m_runStatus->onRound(row); });
-    connect(m_run, &RunPanel::stateChanged, this, &MainWindow::updateStartable);
+    connect(m_run, &RunPanel::stateChanged, this, [this] {
+        m_editedDuringRun = m_editedDuringRun && m_run->isActive();
+        updateStartable();
+    });
     connect(m_run, &RunPanel::runFinished, m_history, &HistoryPanel::refresh);
-    connect(m_run, &RunPanel::runFinished, this, &MainWindow::updateStartable);  // no "run under way" left behind
     connect(m_history, &HistoryPanel::openRequested, this, [this](qint64 id) {
         if (showStoredRun(id)) setTab(ChartsTab);
     });
@@ -215,7 +218,7 @@ void MainWindow::updateStartable() {
     else
         statusBar()->showMessage(tr("Topology valid: %1, %2").arg(tr("%n process(es)", nullptr, int(m_designer->topology().nodes().size())),
                                                                   tr("%n training worker(s)", nullptr, m_designer->topology().trainingWorkerCount())) +
-                                 (m_run->isActive() ? tr("; the run under way goes on with the topology it started with") : QString()));
+                                 (m_editedDuringRun ? tr("; the run under way goes on with the topology it started with") : QString()));
 }
 
 void MainWindow::updateTitle() {

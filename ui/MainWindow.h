@@ -79,6 +79,7 @@ private:
     void setLanguage(const QString& locale);
 
     QString m_historyError;
+    bool m_editedDuringRun = false;  // the designer's topology is no longer the running one
     std::unique_ptr<RunStore> m_store;
     QTabWidget* m_tabs;
     Designer* m_designer;

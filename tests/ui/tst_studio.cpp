@@ -108,7 +108,8 @@ private Q_SLOTS:
         for (int row = 0; row < 11; ++row)  // every process has a pid while it runs
             QVERIFY(run->processes()->data(run->processes()->index(row, ProcessTableModel::Pid), Qt::DisplayRole).toLongLong() > 0);
         // An edit while it runs: the status bar counts the edited topology (it kept the old count),
-        // says the run goes on with its own, and the run does.
+        // says the run goes on with its own, and the run does. (Without an edit it says nothing of it.)
+        QVERIFY2(!window.statusBar()->currentMessage().contains("under way"), qPrintable(window.statusBar()->currentMessage()));
         window.designer()->scene()->selectElements({{ElementRef::Kind::Party, "party2"}});
         window.designer()->deleteSelection();
         const QString status = window.statusBar()->currentMessage();
