@@ -271,13 +271,13 @@ QString moveRole(Topology& t, const ElementRef& role, const QString& toParty, co
             to->workers << g;
             return {};
         }
-        case ElementRef::Kind::Server: {
+        case ElementRef::Kind::Server: {  // one key slice each, as many in every party: moved between hosts only
             const int at = positionOf(t, role);
             if (at < 0) return QObject::tr("no such server");
-            ListeningRole s = from->servers.takeAt(at);
-            s.host = host;
-            if (from != to) s.uid = -1;
-            to->servers << s;
+            if (from != to)
+                return QObject::tr("every party has as many servers as there are global servers, one key slice each: move a "
+                                   "server between the hosts of its party, and set how many with Servers per party");
+            from->servers[at].host = host;  // in place: its rank is its slice
             return {};
         }
         case ElementRef::Kind::Scheduler:

@@ -490,6 +490,27 @@ private Q_SLOTS:
         QVERIFY(d->scene()->item({ElementRef::Kind::Party, "party1"})->hasIssue());
     }
 
+    // A party's servers are its key slices: one dragged onto another party is refused, saying why;
+    // onto another host of its party it moves there and keeps its rank.
+    void aServerMovesBetweenTheHostsOfItsPartyOnly() {
+        QSignalSpy refused(d.get(), &Designer::message);
+        const ElementRef server{ElementRef::Kind::Server, "party1", {}, 0};
+        drag(*d, centerOf(*d, server), centerOf(*d, {ElementRef::Kind::HostGroup, "party2", "local"}));
+        QCOMPARE(d->topology().party("party1")->servers.size(), 1);
+        QCOMPARE(d->topology().party("party2")->servers.size(), 1);
+        QCOMPARE(refused.size(), 1);
+        QVERIFY2(refused.first().first().toString().contains("Servers per party"), qPrintable(refused.first().first().toString()));
+
+        Topology sliced = d->topology();
+        QVERIFY(edits::setServerCount(sliced, 2).isEmpty());
+        d->apply("Servers per party", sliced);
+        dropFromPalette(*d, PaletteItem::Host, centerOf(*d, {ElementRef::Kind::Party, "party1"}));
+        drag(*d, centerOf(*d, server), centerOf(*d, {ElementRef::Kind::HostGroup, "party1", "host1"}));
+        QCOMPARE(d->topology().party("party1")->servers.first().host, QString("host1"));
+        QCOMPARE(d->topology().party("party1")->servers.last().host, QString("local"));
+        QVERIFY2(d->isValid(), qPrintable(d->issues().value(0).toString()));
+    }
+
     void anInvalidTopologyMarksItsItemAndDisablesStart() {
         QTemporaryDir dir;
         MainWindow window(dir.filePath("history.sqlite"));
