@@ -1246,22 +1246,27 @@
         <translation>%1 至少需要 %2 个贡献（%3），而只有 %4 个%5推送到全局服务器；请增加它们或降低 byzantine_f</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyAdvice.cpp" line="26"/>
+        <location filename="../backend/topology/TopologyAdvice.cpp" line="38"/>
+        <source>%1 is missing on this machine, so the run would fail at its start: install the Debian package dataset-fashion-mnist (apt-get install dataset-fashion-mnist) or point data_dir at a folder holding the IDX .gz files</source>
+        <translation>本机缺少 %1，运行会在启动时失败：请安装 Debian 软件包 dataset-fashion-mnist（apt-get install dataset-fashion-mnist），或将 data_dir 指向存放 IDX .gz 文件的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyAdvice.cpp" line="46"/>
         <source>mode local trains the master worker alone and sends nothing: the codec has no effect</source>
         <translation>local 模式下只有主工作节点单独训练，不发送任何数据：压缩编码不起作用</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyAdvice.cpp" line="33"/>
+        <location filename="../backend/topology/TopologyAdvice.cpp" line="53"/>
         <source>2bit under mode ssgd loses most of the accuracy (0.33–0.39 against 0.87 without a codec on the default topology with the mlp): a step&apos;s change is too small for a 2-bit message; fp16 keeps it (0.87), topk nearly (0.82)</source>
         <translation>ssgd 模式下使用 2bit 会损失大部分准确率（在默认拓扑上用 mlp 为 0.33–0.39，不压缩为 0.87）：每一步的模型变化太小，2 位消息无法表达；fp16 可保持准确率（0.87），topk 接近（0.82）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyAdvice.cpp" line="39"/>
+        <location filename="../backend/topology/TopologyAdvice.cpp" line="59"/>
         <source>server momentum (FedAvgM) with a lossy codec trails (0.73 with topk, 0.64 with 2bit, against 0.84 without one, on the default topology with the mlp): use fp16, or server_optimizer sgd or adam (FedAdam with topk: 0.84)</source>
         <translation>服务器动量（FedAvgM）配合有损编码会落后（在默认拓扑上用 mlp：topk 为 0.73，2bit 为 0.64，不压缩为 0.84）：请使用 fp16，或将 server_optimizer 设为 sgd 或 adam（FedAdam 配合 topk：0.84）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyAdvice.cpp" line="47"/>
+        <location filename="../backend/topology/TopologyAdvice.cpp" line="67"/>
         <source>an adaptive server optimizer with 2bit trails (adam: 0.77 against 0.86 without a codec, on the default topology with the mlp): use topk (adam: 0.84) or fp16</source>
         <translation>自适应服务器优化器配合 2bit 会落后（在默认拓扑上用 mlp：adam 为 0.77，不压缩为 0.86）：请使用 topk（adam：0.84）或 fp16</translation>
     </message>
@@ -1333,81 +1338,86 @@
         <translation>校验</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="106"/>
+        <location filename="../ui/designer/Designer.cpp" line="110"/>
         <source>No problems: ready to run</source>
         <translation>没有问题：可以运行</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="119"/>
+        <location filename="../ui/designer/Designer.cpp" line="110"/>
+        <source>No problems in the topology; see the note below</source>
+        <translation>拓扑没有问题；请看下面的提示</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/Designer.cpp" line="123"/>
         <source>Delete %1</source>
         <translation>删除 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/designer/Designer.cpp" line="119"/>
+        <location filename="../ui/designer/Designer.cpp" line="123"/>
         <source>Delete %n items</source>
         <translation>
             <numerusform>删除 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="127"/>
+        <location filename="../ui/designer/Designer.cpp" line="131"/>
         <source>party %1</source>
         <translation>参与方 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="128"/>
+        <location filename="../ui/designer/Designer.cpp" line="132"/>
         <source>host %1 of %2</source>
         <translation>%2 的主机 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="129"/>
+        <location filename="../ui/designer/Designer.cpp" line="133"/>
         <source>the scheduler of %1</source>
         <translation>%1 的调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="130"/>
+        <location filename="../ui/designer/Designer.cpp" line="134"/>
         <source>server %1 of %2</source>
         <translation>%2 的服务器 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="131"/>
+        <location filename="../ui/designer/Designer.cpp" line="135"/>
         <source>the master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="132"/>
+        <location filename="../ui/designer/Designer.cpp" line="136"/>
         <source>workers %1 of %2</source>
         <translation>%2 的工作节点组 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="133"/>
+        <location filename="../ui/designer/Designer.cpp" line="137"/>
         <source>the state service</source>
         <translation>状态服务</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/designer/Designer.cpp" line="140"/>
+        <location filename="../ui/designer/Designer.cpp" line="144"/>
         <source>Copied %n items</source>
         <translation>
             <numerusform>已复制 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="148"/>
+        <location filename="../ui/designer/Designer.cpp" line="152"/>
         <source>Nothing to paste: copy parties or worker groups</source>
         <translation>没有可粘贴的内容：请先复制参与方或工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="157"/>
+        <location filename="../ui/designer/Designer.cpp" line="161"/>
         <source>Paste</source>
         <translation>粘贴</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="164"/>
+        <location filename="../ui/designer/Designer.cpp" line="168"/>
         <source>&amp;Edit properties</source>
         <translation>编辑属性(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="168"/>
+        <location filename="../ui/designer/Designer.cpp" line="172"/>
         <source>&amp;Add here</source>
         <translation>在此添加(&amp;A)</translation>
     </message>

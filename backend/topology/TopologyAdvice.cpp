@@ -1,6 +1,8 @@
 #include "TopologyAdvice.h"
 
 #include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
 
 namespace hips {
 
@@ -12,6 +14,17 @@ QString tierField(const TrainingSettings& s, const QString& codec) {
     return s.compression == codec ? QStringLiteral("$.training.compression") : QStringLiteral("$.training.party_compression");
 }
 
+// The first Fashion-MNIST file the trainers will not find, when every role runs here (a remote
+// host's folder is its own) and the folder is absolute; else empty.
+QString missingDataFile(const Topology& t) {
+    const QString& dir = t.training.dataDir;
+    if (t.training.dataset != QLatin1String("fashion-mnist") || !t.allHostsLocal() || !QDir::isAbsolutePath(dir)) return {};
+    for (const char* file : {"train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz", "t10k-images-idx3-ubyte.gz",
+                             "t10k-labels-idx1-ubyte.gz"})
+        if (const QString path = QDir(dir).filePath(QLatin1String(file)); !QFileInfo::exists(path)) return path;
+    return {};
+}
+
 }  // namespace
 
 TopologyIssues topologyAdvice(const Topology& t) {
@@ -20,6 +33,13 @@ TopologyIssues topologyAdvice(const Topology& t) {
     const auto note = [&](const QString& path, const char* text) {
         notes.append({path, QCoreApplication::translate("TopologyCheck", text)});
     };
+    if (const QString missing = missingDataFile(t); !missing.isEmpty())
+        notes.append({QStringLiteral("$.training.data_dir"),
+                      QCoreApplication::translate("TopologyCheck",
+                                                  "%1 is missing on this machine, so the run would fail at its start: install the "
+                                                  "Debian package dataset-fashion-mnist (apt-get install dataset-fashion-mnist) or "
+                                                  "point data_dir at a folder holding the IDX .gz files")
+                          .arg(missing)});
     if (s.mode == QLatin1String("local")) {
         if (s.compression != QLatin1String("none") || s.partyCompression != QLatin1String("none"))
             note(tierField(s, s.compression != QLatin1String("none") ? s.compression : s.partyCompression),

@@ -1,6 +1,7 @@
 #pragma once
-// Settings that run but are measured to train poorly (README, "Codecs in every mode"): a note
-// before the run with what to use instead, never a refusal. The CLI prints them as "note:" lines
+// Settings that run but are measured to train poorly (README, "Codecs in every mode"), and a data
+// folder this machine lacks when every role runs here: a note before the run with what to do
+// instead, never a refusal (the file is valid; this machine is what lacks the data). The CLI prints them as "note:" lines
 // and the designer lists them under its validation, with Start all still enabled.
 #include "Topology.h"
 #include "TopologyIssue.h"

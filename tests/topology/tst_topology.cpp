@@ -48,8 +48,15 @@ private Q_SLOTS:
     void poorSettingsGetANoteAndTheRestNone() {
         const TopologyLoad load = TopologyReader::readFile(HIPS_SOURCE_DIR "/resources/topologies/default.json");
         QVERIFY(load.ok());
+        QTemporaryDir data;  // the four files the trainers open (only their presence is checked)
+        for (const char* f : {"train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz", "t10k-images-idx3-ubyte.gz",
+                              "t10k-labels-idx1-ubyte.gz"}) {
+            QFile file(data.filePath(f));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+        }
         const auto notesFor = [&](const std::function<void(TrainingSettings&)>& change) {
             Topology t = *load.topology;
+            t.training.dataDir = data.path();
             change(t.training);
             QStringList out;
             for (const TopologyIssue& note : topologyAdvice(t)) out << note.toString();
@@ -72,6 +79,19 @@ private Q_SLOTS:
         const QStringList local = notesFor([](TrainingSettings& s) { s.mode = "local", s.compression = "fp16"; });
         QCOMPARE(local.size(), 1);
         QVERIFY2(local[0].contains("the codec has no effect"), qPrintable(local[0]));
+
+        // A data folder this machine lacks, with every role here: the first missing file, named.
+        QVERIFY(QFile::remove(data.filePath("t10k-labels-idx1-ubyte.gz")));
+        const QStringList data1 = notesFor([](TrainingSettings&) {});
+        QCOMPARE(data1.size(), 1);
+        QVERIFY2(data1[0].startsWith("$.training.data_dir: " + data.filePath("t10k-labels-idx1-ubyte.gz") + " is missing on this machine"),
+                 qPrintable(data1[0]));
+        QVERIFY(notesFor([](TrainingSettings& s) { s.dataset = "synthetic"; }).isEmpty());
+        QVERIFY(notesFor([](TrainingSettings& s) { s.dataDir = "data/fashion"; }).isEmpty());  // relative: the hosts' own
+        Topology remote = *load.topology;
+        remote.training.dataDir = "/nonexistent";
+        remote.hosts.first().address = "10.0.0.7";  // a remote host reads its own folder
+        QVERIFY(topologyAdvice(remote).isEmpty());
     }
 
     void defaultTopologyLoads() {

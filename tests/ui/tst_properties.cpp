@@ -7,6 +7,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QDoubleSpinBox>
 #include <QScrollArea>
@@ -68,6 +69,17 @@ private Q_SLOTS:
         const QList<QListWidgetItem*> notes = d->issueList()->findItems("2bit under mode ssgd", Qt::MatchContains);
         QCOMPARE(notes.size(), 1);
         QVERIFY(d->issueList()->findItems("No problems: ready to run", Qt::MatchExactly).size() == 1);
+
+        // This machine lacks the data folder: said, and no longer "ready to run"; Start stays possible.
+        auto* folder = qobject_cast<QLineEdit*>(d->properties()->field("data_dir"));
+        QVERIFY(folder);
+        folder->setText("/nonexistent/fashion-mnist");
+        QVERIFY(QMetaObject::invokeMethod(folder, "editingFinished"));
+        QCOMPARE(d->topology().training.dataDir, QStringLiteral("/nonexistent/fashion-mnist"));
+        QVERIFY(d->isValid());
+        QCOMPARE(d->issueList()->findItems("/nonexistent/fashion-mnist/train-images-idx3-ubyte.gz is missing on this machine",
+                                           Qt::MatchContains).size(), 1);
+        QCOMPARE(d->issueList()->findItems("No problems in the topology; see the note below", Qt::MatchExactly).size(), 1);
     }
 
     void typingIntoOneFieldIsOneStep() {

@@ -103,8 +103,12 @@ void Designer::display(const TopologyChange& change) {
         auto* item = new QListWidgetItem(QIcon(QStringLiteral(":/icons/warning.svg")), issue.toString(), m_issueList);
         item->setData(Qt::UserRole, issue.path);
     }
-    if (issues().isEmpty()) m_issueList->addItem(new QListWidgetItem(QIcon(QStringLiteral(":/icons/ok.svg")), tr("No problems: ready to run")));
-    for (const TopologyIssue& note : topologyAdvice(topology())) {  // runs, but trains poorly: said, not refused
+    const TopologyIssues notes = topologyAdvice(topology());
+    const bool dataMissing = std::any_of(notes.begin(), notes.end(), [](const TopologyIssue& n) { return n.path == QLatin1String("$.training.data_dir"); });
+    if (issues().isEmpty())  // not "ready to run" when this machine lacks the data
+        m_issueList->addItem(new QListWidgetItem(QIcon(QStringLiteral(":/icons/ok.svg")),
+                                                 dataMissing ? tr("No problems in the topology; see the note below") : tr("No problems: ready to run")));
+    for (const TopologyIssue& note : notes) {  // runs, but trains poorly or lacks its data here: said, not refused
         auto* item = new QListWidgetItem(QIcon(QStringLiteral(":/icons/info.svg")), note.toString(), m_issueList);
         item->setData(Qt::UserRole, note.path);
     }
