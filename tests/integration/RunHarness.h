@@ -4,6 +4,9 @@
 // in /proc.
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QUuid>
@@ -28,6 +31,16 @@ inline QList<qint64> taggedProcesses(const QString& tag, const QByteArray& needl
         pids << pid;
     }
     return pids;
+}
+
+// The records of a run's metrics file (one JSON object a line).
+inline QList<QJsonObject> metricRecords(const QString& path) {
+    QFile f(path);
+    QList<QJsonObject> out;
+    if (f.open(QIODevice::ReadOnly))
+        for (const QByteArray& line : f.readAll().split('\n'))
+            if (!line.isEmpty()) out << QJsonDocument::fromJson(line).object();
+    return out;
 }
 
 inline QByteArray toolOutput(const QString& tool, const QStringList& args) {
@@ -104,6 +117,5 @@ struct Run {
         return left;
     }
 };
-
 
 }  // namespace hips::test

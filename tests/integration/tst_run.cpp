@@ -44,15 +44,6 @@ QString writeSmallVariant(Run& run, const QJsonArray& party1Workers, const QJson
     return out.fileName();
 }
 
-QList<QJsonObject> metricRecords(const QString& path) {
-    QFile f(path);
-    QList<QJsonObject> out;
-    if (f.open(QIODevice::ReadOnly))
-        for (const QByteArray& line : f.readAll().split('\n'))
-            if (!line.isEmpty()) out << QJsonDocument::fromJson(line).object();
-    return out;
-}
-
 }  // namespace
 
 class RunTest : public QObject {

@@ -31,49 +31,11 @@
 #include <QtTest>
 
 using namespace hips;
+using namespace hips::test;
 
 namespace {
 
 const QString kDefault = QStringLiteral(HIPS_SOURCE_DIR "/resources/topologies/default.json");
-
-// Drops `item` from the palette at a scene position, through the view's viewport as a user would.
-void dropFromPalette(Designer& d, PaletteItem item, QPointF scenePos) {
-    auto* palette = d.findChild<Palette*>();
-    QListWidgetItem* entry = nullptr;
-    for (int i = 0; i < palette->count(); ++i)
-        if (palette->item(i)->data(Qt::UserRole).toString() == paletteItemName(item)) entry = palette->item(i);
-    QVERIFY(entry);
-    QMimeData* mime = palette->model()->mimeData({palette->indexFromItem(entry)});
-    QVERIFY(mime->hasFormat(DesignerScene::kPaletteMime));
-    QWidget* viewport = d.view()->viewport();
-    const QPoint at = d.view()->mapFromScene(scenePos);
-    QDragEnterEvent enter(at, Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
-    QApplication::sendEvent(viewport, &enter);
-    QDragMoveEvent move(at, Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
-    QApplication::sendEvent(viewport, &move);
-    QVERIFY(move.isAccepted());
-    QDropEvent drop(QPointF(at), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
-    QApplication::sendEvent(viewport, &drop);
-    delete mime;
-}
-
-QPointF centerOf(Designer& d, const ElementRef& ref) {
-    DesignerItem* item = d.scene()->item(ref);
-    return item ? item->sceneBoundingRect().center() : QPointF();
-}
-
-// A press, a few moves and a release on the viewport: a real drag.
-void drag(Designer& d, QPointF fromScene, QPointF toScene) {
-    QWidget* viewport = d.view()->viewport();
-    const QPoint from = d.view()->mapFromScene(fromScene), to = d.view()->mapFromScene(toScene);
-    QTest::mousePress(viewport, Qt::LeftButton, Qt::NoModifier, from);
-    for (int i = 1; i <= 5; ++i) {
-        QMouseEvent move(QEvent::MouseMove, from + (to - from) * i / 5, viewport->mapToGlobal(from + (to - from) * i / 5),
-                         Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
-        QApplication::sendEvent(viewport, &move);
-    }
-    QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, to);
-}
 
 }  // namespace
 
@@ -110,43 +72,6 @@ private Q_SLOTS:
         QCOMPARE(d->topology().hosts.size(), 2);
         QVERIFY(d->scene()->item({ElementRef::Kind::HostGroup, "party2", "host1"}));
         QCOMPARE(d->undoStack()->count(), 3);
-    }
-
-    // A party's servers are key slices and every party needs as many as there are global servers:
-    // a server dropped onto a host of party2 is one more slice everywhere (one undo step), so the
-    // topology stays runnable, and the dropped one is on that host.
-    void aDroppedServerAddsAKeySliceToEveryParty() {
-        dropFromPalette(*d, PaletteItem::Host, centerOf(*d, {ElementRef::Kind::Party, "party2"}));
-        dropFromPalette(*d, PaletteItem::Server, centerOf(*d, {ElementRef::Kind::HostGroup, "party2", "host1"}));
-        for (const Party& p : d->topology().parties) QCOMPARE(p.servers.size(), 2);
-        QCOMPARE(d->topology().party("party2")->servers.last().host, QString("host1"));
-        QCOMPARE(d->undoStack()->undoText(), QString("Add server"));
-        QCOMPARE(d->topology().party("party1")->servers.last().host, d->topology().party("party1")->servers.first().host);
-        QVERIFY2(d->isValid(), qPrintable(d->issues().value(0).toString()));
-        QVERIFY(d->scene()->item({ElementRef::Kind::Server, "party1", {}, 1}));
-
-        // Deleting one of them takes that slice away everywhere, again one step.
-        d->scene()->selectElements({{ElementRef::Kind::Server, "party1", {}, 1}});
-        d->deleteSelection();
-        QCOMPARE(d->undoStack()->undoText(), QString("Delete server 1 of party1"));  // in words, not a key
-        for (const Party& p : d->topology().parties) QCOMPARE(p.servers.size(), 1);
-        QCOMPARE(d->topology().party("party2")->servers.first().host, QString("local"));
-        QVERIFY2(d->isValid(), qPrintable(d->issues().value(0).toString()));
-        d->undoStack()->undo();
-        QCOMPARE(d->topology().party("party2")->servers.last().host, QString("host1"));
-        d->undoStack()->undo();
-        for (const Party& p : d->topology().parties) QCOMPARE(p.servers.size(), 1);
-    }
-
-    // A scheduler dropped back onto party1 listens beside party1's ports (9202), not on the first
-    // free port from 9100 up, among the central party's.
-    void aDroppedRoleTakesAPortBesideItsParty() {
-        d->scene()->selectElements({{ElementRef::Kind::Scheduler, "party1"}});
-        d->deleteSelection();
-        dropFromPalette(*d, PaletteItem::Scheduler, centerOf(*d, {ElementRef::Kind::HostGroup, "party1", "local"}));
-        QVERIFY(d->topology().party("party1")->scheduler);
-        QCOMPARE(d->topology().party("party1")->scheduler->port, 9202);
-        QVERIFY2(d->isValid(), qPrintable(d->issues().value(0).toString()));
     }
 
     void aSecondSchedulerIsRefusedWithAReason() {
@@ -488,27 +413,6 @@ private Q_SLOTS:
         QCOMPARE(d->topology().party("party2")->workers.size(), 2);
         QVERIFY(!d->isValid());  // party1 has no workers now: marked, not silently accepted
         QVERIFY(d->scene()->item({ElementRef::Kind::Party, "party1"})->hasIssue());
-    }
-
-    // A party's servers are its key slices: one dragged onto another party is refused, saying why;
-    // onto another host of its party it moves there and keeps its rank.
-    void aServerMovesBetweenTheHostsOfItsPartyOnly() {
-        QSignalSpy refused(d.get(), &Designer::message);
-        const ElementRef server{ElementRef::Kind::Server, "party1", {}, 0};
-        drag(*d, centerOf(*d, server), centerOf(*d, {ElementRef::Kind::HostGroup, "party2", "local"}));
-        QCOMPARE(d->topology().party("party1")->servers.size(), 1);
-        QCOMPARE(d->topology().party("party2")->servers.size(), 1);
-        QCOMPARE(refused.size(), 1);
-        QVERIFY2(refused.first().first().toString().contains("Servers per party"), qPrintable(refused.first().first().toString()));
-
-        Topology sliced = d->topology();
-        QVERIFY(edits::setServerCount(sliced, 2).isEmpty());
-        d->apply("Servers per party", sliced);
-        dropFromPalette(*d, PaletteItem::Host, centerOf(*d, {ElementRef::Kind::Party, "party1"}));
-        drag(*d, centerOf(*d, server), centerOf(*d, {ElementRef::Kind::HostGroup, "party1", "host1"}));
-        QCOMPARE(d->topology().party("party1")->servers.first().host, QString("host1"));
-        QCOMPARE(d->topology().party("party1")->servers.last().host, QString("local"));
-        QVERIFY2(d->isValid(), qPrintable(d->issues().value(0).toString()));
     }
 
     void anInvalidTopologyMarksItsItemAndDisablesStart() {
