@@ -1,5 +1,6 @@
 #include "HistoryCommand.h"
 
+#include "PrintableText.h"
 #include "RunStore.h"
 #include "TopologyReader.h"
 #include "TopologyShape.h"
@@ -17,16 +18,28 @@ namespace hips {
 
 static QString accuracy(double a) { return a < 0 ? QStringLiteral("-") : QString::number(a, 'f', 4); }
 
-static int listRuns(const RunStore& store) {
-    std::printf("%4s  %-20s  %-19s  %9s  %-11s  %8s  %8s  %6s  %9s\n", "id", "name", "start", "duration", "status",
-                "best_acc", "final", "rounds", "across_MB");
-    for (const auto& [r, f] : store.runList()) {
+// Text a user typed into a history (a name, tags, notes), safe to print on a terminal.
+static QString shown(const QString& text, qsizetype maxChars = -1) { return printableText(text, maxChars); }
+
+// The runs whose id, name, status, reason, tags or notes contain `filter` (any case), as the
+// History tab filters them; every run when it is empty.
+static int listRuns(const RunStore& store, const QString& filter) {
+    QList<RunListEntry> runs = store.runList();
+    runs.removeIf([&](const RunListEntry& e) { return !runMatches(e.run, filter); });
+    if (runs.isEmpty() && !filter.isEmpty()) {
+        std::printf("no run matches '%s' (the id, name, status, reason, tags and notes are searched)\n",
+                    qPrintable(shown(filter)));
+        return 0;
+    }
+    std::printf("%4s  %-20s  %-19s  %9s  %-11s  %8s  %8s  %6s  %9s  %s\n", "id", "name", "start", "duration", "status",
+                "best_acc", "final", "rounds", "across_MB", "tags");
+    for (const auto& [r, f] : runs) {
         const QString start = QDateTime::fromMSecsSinceEpoch(qint64(r.started * 1000)).toString("yyyy-MM-dd HH:mm:ss");
         const QString duration = r.ended > 0 ? QString::number(r.ended - r.started, 'f', 1) + 's' : QStringLiteral("-");
-        std::printf("%4lld  %-20s  %-19s  %9s  %-11s  %8s  %8s  %6d  %9.1f\n", static_cast<long long>(r.id),
-                    qPrintable(r.name.left(20)), qPrintable(start), qPrintable(duration), qPrintable(r.status),
+        std::printf("%4lld  %-20s  %-19s  %9s  %-11s  %8s  %8s  %6d  %9.1f  %s\n", static_cast<long long>(r.id),
+                    qPrintable(shown(r.name).left(20)), qPrintable(start), qPrintable(duration), qPrintable(r.status),
                     qPrintable(accuracy(f.bestAccuracy)), qPrintable(accuracy(f.finalAccuracy)), f.rounds,
-                    f.bytesAcross / 1e6);
+                    f.bytesAcross / 1e6, qPrintable(shown(r.tags, 40)));
     }
     return 0;
 }
@@ -79,13 +92,13 @@ static int showRun(const RunStore& store, const QString& idText) {
     const auto r = findRun(store, idText);
     if (!r) return 2;
     const RunFacts f = store.facts(r->id);
-    std::printf("run %lld: %s\nstatus: %s\nstarted: %s\n", static_cast<long long>(r->id), qPrintable(r->name),
+    std::printf("run %lld: %s\nstatus: %s\nstarted: %s\n", static_cast<long long>(r->id), qPrintable(shown(r->name)),
                 qPrintable(r->status),
                 qPrintable(QDateTime::fromMSecsSinceEpoch(qint64(r->started * 1000)).toString("yyyy-MM-dd HH:mm:ss")));
     if (r->ended > 0) std::printf("duration: %.1f s\n", r->ended - r->started);
     printSetup(store, r->id);
-    if (!r->tags.isEmpty()) std::printf("tags: %s\n", qPrintable(r->tags));
-    if (!r->notes.isEmpty()) std::printf("notes: %s\n", qPrintable(r->notes));
+    if (!r->tags.isEmpty()) std::printf("tags: %s\n", qPrintable(shown(r->tags)));
+    if (!r->notes.isEmpty()) std::printf("notes: %s\n", qPrintable(shown(r->notes)));
     std::printf("rounds: %d\nbest test accuracy: %s\nfinal test accuracy: %s\nbytes across parties: %.1f MB\n",
                 f.rounds, qPrintable(accuracy(f.bestAccuracy)), qPrintable(accuracy(f.finalAccuracy)), f.bytesAcross / 1e6);
     if (const QString run_dir = r->summary.value("run_dir").toString(); !run_dir.isEmpty())
@@ -106,24 +119,65 @@ static int deleteRun(RunStore& store, const QString& idText) {
                      qPrintable(store.writeError()));
         return 1;
     }
-    std::printf("deleted run %lld (%s)\n", static_cast<long long>(r->id), qPrintable(r->name));
+    std::printf("deleted run %lld (%s)\n", static_cast<long long>(r->id), qPrintable(shown(r->name)));
     return 0;
 }
 
+// `rename RUN NAME`, `tag RUN TAG...` (stored comma-separated; "" clears them), `note RUN TEXT`:
+// the labels the History tab edits in place.
+static int relabelRun(RunStore& store, const QString& command, const QString& idText, const QStringList& words) {
+    const auto r = findRun(store, idText);
+    if (!r) return 2;
+    QString name = r->name, tags = r->tags, notes = r->notes;
+    if (command == QLatin1String("rename")) {
+        name = words.join(' ').simplified();
+        if (name.isEmpty()) {
+            std::fprintf(stderr, "hips history: a run's name cannot be empty; give one, e.g. `hips history rename %lld baseline`\n",
+                         static_cast<long long>(r->id));
+            return 2;
+        }
+    } else if (command == QLatin1String("tag")) {
+        QStringList each;
+        for (const QString& w : words)
+            for (const QString& t : w.split(',', Qt::SkipEmptyParts))
+                if (const QString tag = t.simplified(); !tag.isEmpty() && !each.contains(tag)) each << tag;
+        tags = each.join(QStringLiteral(", "));
+    } else {
+        notes = words.join(' ').trimmed();
+    }
+    store.setRunLabels(r->id, name, tags, notes);
+    if (!store.flush()) {
+        std::fprintf(stderr, "hips history: run %lld was not changed: %s\n", static_cast<long long>(r->id),
+                     qPrintable(store.writeError()));
+        return 1;
+    }
+    std::printf("run %lld: name '%s', tags '%s', notes '%s'\n", static_cast<long long>(r->id), qPrintable(shown(name)),
+                qPrintable(shown(tags)), qPrintable(shown(notes, 60)));
+    return 0;
+}
+
+static const char kUsage[] =
+    "usage: hips history list [TEXT] | show RUN | delete RUN | rename RUN NAME | tag RUN TAG... | note RUN TEXT"
+    "  [--history PATH]\n";
+
 int historyCommand(const QStringList& arguments) {
     QCommandLineParser args;
-    args.setApplicationDescription("The run history. Sub-commands: list, show RUN, delete RUN.");
-    args.addPositionalArgument("command", "list | show RUN | delete RUN");
+    args.setApplicationDescription(
+        "The run history. Sub-commands: list [TEXT] (the runs whose id, name, status, reason, tags or notes contain "
+        "TEXT), show RUN, delete RUN, rename RUN NAME, tag RUN TAG... (\"\" clears the tags), note RUN TEXT.");
+    args.addPositionalArgument("command", "list [TEXT] | show RUN | delete RUN | rename RUN NAME | tag RUN TAG... | note RUN TEXT");
     args.addOption({"history", "History file (default: the user's application data directory).", "PATH",
                     RunStore::defaultPath()});
     args.addHelpOption();
     args.process(arguments);
     const QStringList words = args.positionalArguments();
     const QString command = words.value(0);
-    const bool valid = (command == QLatin1String("list") && words.size() == 1) ||
-                       ((command == QLatin1String("show") || command == QLatin1String("delete")) && words.size() == 2);
+    const bool relabels = QStringList{"rename", "tag", "note"}.contains(command);
+    const bool valid = (command == QLatin1String("list") && words.size() <= 2) ||
+                       ((command == QLatin1String("show") || command == QLatin1String("delete")) && words.size() == 2) ||
+                       (relabels && words.size() >= 3);
     if (!valid) {
-        std::fprintf(stderr, "usage: hips history list | show RUN | delete RUN  [--history PATH]\n");
+        std::fprintf(stderr, "%s", kUsage);
         return 2;
     }
     const QString path = args.value("history");
@@ -132,16 +186,18 @@ int historyCommand(const QStringList& arguments) {
         return 0;
     }
     // Looking never writes (a history on a read-only mount or in a 0444 file can be read); only
-    // delete opens it for writing.
+    // delete and the labels open it for writing.
+    const bool writes = command == QLatin1String("delete") || relabels;
     QString error;
-    const auto store = RunStore::open(path, &error, command == QLatin1String("delete") ? RunStore::ReadWrite : RunStore::ReadOnly);
+    const auto store = RunStore::open(path, &error, writes ? RunStore::ReadWrite : RunStore::ReadOnly);
     if (!store) {
         std::fprintf(stderr, "hips history: %s\n", qPrintable(error));
         return 2;
     }
     if (command == QLatin1String("show")) return showRun(*store, words[1]);
     if (command == QLatin1String("delete")) return deleteRun(*store, words[1]);
-    return listRuns(*store);
+    if (relabels) return relabelRun(*store, command, words[1], words.mid(2));
+    return listRuns(*store, words.value(1).trimmed());
 }
 
 }  // namespace hips

@@ -1,7 +1,7 @@
 // hips: the command-line face of the controller.
 //   hips run [TOPOLOGY] [--rounds N] [--model NAME] [--out DIR] ...
 //   hips validate TOPOLOGY
-//   hips history list | show RUN | delete RUN [--history PATH]
+//   hips history list [TEXT] | show RUN | delete RUN | rename RUN NAME | tag RUN TAG... | note RUN TEXT
 //   hips report RUN --out FILE.{html,pdf,csv,json} [--history PATH]
 #include "DeployCommand.h"
 #include "HistoryCommand.h"
@@ -28,7 +28,9 @@ static constexpr const char* kUsage =
     "       hips validate TOPOLOGY             check a topology file\n"
     "       hips deploy TOPOLOGY               put hips-agent on every remote host (SSH)\n"
     "       hips stop TOPOLOGY                 stop the roles and agents of those hosts\n"
-    "       hips history list|show RUN|delete RUN\n"
+    "       hips history list [TEXT]           the runs (those whose id, name, status, reason, tags or notes hold TEXT)\n"
+    "       hips history show|delete RUN       one run's details; or remove it\n"
+    "       hips history rename|tag|note RUN   label a run (a name; tags, \"\" clears them; a note)\n"
     "       hips report RUN --out FILE.{html,pdf,csv,json}\n"
     "       hips COMMAND --help                options of a command\n";
 

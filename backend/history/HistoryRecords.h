@@ -13,6 +13,16 @@ struct RunRecord {
     QString tags, notes;  // the user's, edited in History (tags: comma-separated)
 };
 
+// True when the run's id, name, status, reason, tags or notes contain `text` (any case), or
+// `text` is empty: the History tab's filter and `hips history list TEXT`.
+inline bool runMatches(const RunRecord& r, const QString& text) {
+    if (text.isEmpty()) return true;
+    const QString reason = r.summary.value(QStringLiteral("reason")).toString();
+    for (const QString& field : {QString::number(r.id), r.name, r.status, reason, r.tags, r.notes})
+        if (field.contains(text, Qt::CaseInsensitive)) return true;
+    return false;
+}
+
 // Figures of a run computed from its metric and traffic rows, so that an interrupted run has them too.
 struct RunFacts {
     int rounds = 0;             // last round the global server applied
