@@ -395,17 +395,8 @@ void MainWindow::rebuildRecentMenu() {
 
 void MainWindow::exportReport() {
     setTab(HistoryTab);
-    if (m_history->selectedRuns().size() != 1) {
-        statusBar()->showMessage(tr("Select one run in the history to export its report"), 6000);
-        return;
-    }
-    const qint64 run = m_history->selectedRuns().first();
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export report"), QStringLiteral("run%1.pdf").arg(run),
-                                                      tr("Reports (*.pdf *.html *.csv *.json)"));
-    if (path.isEmpty()) return;
-    QString error;
-    if (m_history->exportReport(run, path, &error)) statusBar()->showMessage(tr("Wrote %1").arg(path), 6000);
-    else QMessageBox::warning(this, tr("Export report"), error);
+    if (m_history->selectedRuns().size() != 1) statusBar()->showMessage(tr("Select one run in the history to export its report"), 6000);
+    else m_history->exportSelected();
 }
 
 // The README, the guide every section of this window is described in, inside the app.

@@ -1,12 +1,15 @@
 #include "StudioSettings.h"
 
+#include <QDir>
 #include <QSettings>
+#include <QStandardPaths>
 
 namespace hips {
 
 namespace key {
 constexpr const char* kLanguage = "language";
 constexpr const char* kRecent = "recent";
+constexpr const char* kExportFolder = "export/folder";
 constexpr const char* kGeometry = "window/geometry";
 constexpr const char* kState = "window/state";
 constexpr const char* kTab = "window/tab";
@@ -23,6 +26,15 @@ void StudioSettings::addRecentFile(const QString& path) {
     recent.prepend(path);
     QSettings().setValue(key::kRecent, recent.mid(0, kMaxRecent));
 }
+
+QString StudioSettings::exportFolder() {
+    const QString folder = QSettings().value(key::kExportFolder).toString();
+    if (!folder.isEmpty() && QDir(folder).exists()) return folder;
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return QDir(documents).exists() ? documents : QDir::homePath();
+}
+
+void StudioSettings::setExportFolder(const QString& folder) { QSettings().setValue(key::kExportFolder, folder); }
 
 StudioSettings::Window StudioSettings::window() {
     QSettings s;

@@ -17,6 +17,10 @@ public:
     static QStringList recentFiles();  // newest first
     static void addRecentFile(const QString& path);
 
+    // Where the last export (a report, a chart) was saved; the documents folder before any.
+    static QString exportFolder();
+    static void setExportFolder(const QString& folder);
+
     struct Window {
         QByteArray geometry, state;  // empty: never saved
         int tab = 0;

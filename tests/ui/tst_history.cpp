@@ -12,6 +12,11 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QFileDialog>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTimer>
 #include <QTextBrowser>
 #include <QChart>
 #include <QComboBox>
@@ -297,6 +302,59 @@ private Q_SLOTS:
         auto* guide = window.findChild<QTextBrowser*>("guide");
         QVERIFY(guide);
         QVERIFY2(guide->toPlainText().contains("Quick start"), qPrintable(guide->toPlainText().left(200)));
+    }
+
+    // Export report: the dialog opens in the documents folder (not the studio's working
+    // directory), proposes "run<N>-<name>.pdf", gives a bare name ".pdf", writes the report
+    // there, and the next export opens in that folder.
+    void exportAsksWhereAndRemembersTheFolder() {
+        QStandardPaths::setTestModeEnabled(true);  // QSettings of the test, not the user's
+        QSettings().remove("export");
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        QVERIFY2(store, qPrintable(error));
+        const qint64 run = store->beginRun(QString::fromUtf8("fedavg 2×4"), "{}", {});
+        store->finishRun(run, "finished", QJsonObject{{"ok", true}});
+        QVERIFY(store->flush());
+        HistoryPanel panel;
+        panel.setStore(store.get());
+        panel.show();
+        panel.selectRuns({run});
+        QPushButton* button = nullptr;
+        for (QPushButton* b : panel.findChildren<QPushButton*>())
+            if (b->text() == QString::fromUtf8("Export report…")) button = b;
+        QVERIFY(button && button->isEnabled());
+
+        // Answers the dialog as a user would, typing `typed` (empty: cancel); returns what it
+        // offered. A message box after it (an export that failed) is closed and its text kept.
+        QString warning;
+        auto exportAs = [&](const QString& typed) {
+            QStringList offered;
+            QTimer poll;
+            connect(&poll, &QTimer::timeout, [&] {
+                if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                    warning = box->text();
+                    return box->reject();
+                }
+                auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+                if (!dialog || !offered.isEmpty()) return;
+                offered = {dialog->directory().absolutePath(), QFileInfo(dialog->selectedFiles().value(0)).fileName()};
+                auto* name = dialog->findChild<QLineEdit*>("fileNameEdit");
+                if (typed.isEmpty() || !name) return dialog->reject();
+                name->setText(typed);
+                QTest::keyClick(name, Qt::Key_Return);
+            });
+            poll.start(20);
+            QTest::mouseClick(button, Qt::LeftButton);
+            return offered;
+        };
+        const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+        const QStringList first = exportAs(dir.filePath("weekly"));
+        QCOMPARE(first.value(0), QDir(documents).exists() ? documents : QDir::homePath());
+        QCOMPARE(first.value(1), QString("run1-fedavg-2-4.pdf"));
+        QVERIFY2(QFile(dir.filePath("weekly.pdf")).size() > 1000, qPrintable("no weekly.pdf; " + warning));
+        QCOMPARE(exportAs({}).value(0), dir.path());  // the folder of the last export
     }
 
     void statusStripCountsRoundsAndEstimatesTheRest() {

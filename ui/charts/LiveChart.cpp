@@ -1,5 +1,6 @@
 #include "LiveChart.h"
 
+#include "ExportDialog.h"
 #include "Theme.h"
 
 #include "Lttb.h"
@@ -8,7 +9,6 @@
 #include <QChartView>
 #include <QDateTime>
 #include <QDateTimeAxis>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
@@ -402,8 +402,8 @@ QString LiveChart::saveCsv(const QString& path) const {
 void LiveChart::exportWithDialog(const QString& format) {
     QString base = m_chart->title().section(':', 0, 0).toLower();
     base.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), base + '.' + format,
-                                                      format == QLatin1String("png") ? tr("PNG pictures (*.png)") : tr("CSV files (*.csv)"));
+    const QString path = askExportPath(this, tr("Export chart"), base + '.' + format,
+                                       format == QLatin1String("png") ? tr("PNG pictures (*.png)") : tr("CSV files (*.csv)"), format);
     if (path.isEmpty()) return;
     const QString error = format == QLatin1String("png") ? savePng(path) : saveCsv(path);
     if (!error.isEmpty()) QMessageBox::warning(this, tr("Export chart"), error);

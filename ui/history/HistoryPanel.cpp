@@ -1,5 +1,7 @@
 #include "HistoryPanel.h"
 
+#include "ExportDialog.h"
+
 #include "LiveChart.h"
 #include "ReportWriter.h"
 #include "TopologyReader.h"
@@ -7,7 +9,6 @@
 #include "Vocabulary.h"
 
 #include <QDateTime>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QChart>
 #include <QComboBox>
@@ -334,9 +335,10 @@ bool HistoryPanel::exportReport(qint64 run, const QString& path, QString* error)
 
 void HistoryPanel::exportSelected() {
     const QList<qint64> ids = selectedRuns();
-    if (ids.size() != 1) return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export report"), QStringLiteral("run%1.pdf").arg(ids.first()),
-                                                      tr("Reports (*.pdf *.html *.csv *.json)"));
+    if (ids.size() != 1 || !m_store) return;
+    const auto run = m_store->run(ids.first());
+    const QString path = askExportPath(this, tr("Export report"), reportFileName(ids.first(), run ? run->name : QString()),
+                                       tr("Reports (*.pdf *.html *.csv *.json)"), QStringLiteral("pdf"));
     if (path.isEmpty()) return;
     QString error;
     if (exportReport(ids.first(), path, &error)) Q_EMIT message(tr("Wrote %1").arg(path));

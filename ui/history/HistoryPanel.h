@@ -28,6 +28,8 @@ public:
     QList<qint64> selectedRuns() const;
     void selectRuns(const QList<qint64>& ids);
     bool exportReport(qint64 run, const QString& path, QString* error);
+    // Asks where to save the selected run's report (one run must be selected) and writes it.
+    void exportSelected();
     std::optional<RunReport> load(qint64 run, QString* error) const;
 
     QTableWidget* table() const { return m_table; }
@@ -50,7 +52,6 @@ private:
     void showSettingsDiff(const QList<qint64>& ids);
     static QString reasonOf(const RunRecord& run);
     void deleteSelected();
-    void exportSelected();
 
     RunStore* m_store = nullptr;
     QTableWidget* m_table;
