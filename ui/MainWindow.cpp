@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include "ExportDialog.h"
+
 #include "StudioSettings.h"
 
 #include "Designer.h"
@@ -138,7 +140,7 @@ void MainWindow::buildActions() {
     QAction* openAction = action(file, "open", tr("&Open…"), QKeySequence::Open, [this] { openDialog(); });
     m_recentMenu = file->addMenu(tr("Open &recent"));
     QAction* saveAction = action(file, "save", tr("&Save"), QKeySequence::Save, [this] { save(); });
-    action(file, nullptr, tr("Save &as…"), QKeySequence::SaveAs, [this] { saveAs(); });
+    action(file, nullptr, tr("Save &as…"), QKeySequence(tr("Ctrl+Shift+S")), [this] { saveAs(); });
     file->addSeparator();
     action(file, "report", tr("&Export report of selected run…"), QKeySequence(tr("Ctrl+E")), [this] { exportReport(); });
     file->addSeparator();
@@ -341,7 +343,7 @@ void MainWindow::newTopology() {
 
 void MainWindow::openDialog() {
     if (!maybeSave()) return;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open topology"), QFileInfo(m_designer->document()->path()).absolutePath(),
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open topology"), topologyFolder(m_designer->document()->path()),
                                                       tr("Topologies (*.json);;All files (*)"));
     if (!path.isEmpty()) openTopology(path);
 }
@@ -364,8 +366,12 @@ bool MainWindow::save() {
 }
 
 bool MainWindow::saveAs() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save topology"), m_designer->document()->path().isEmpty() ? QStringLiteral("topology.json") : m_designer->document()->path(),
-                                                      tr("Topologies (*.json)"));
+    // Proposed: the file it came from, else the topology's name in the folder last used.
+    const QString current = m_designer->document()->path();
+    const QString stem = fileStem(m_designer->document()->topology().name);
+    const QString name = !current.isEmpty() ? QFileInfo(current).fileName() : (stem.isEmpty() ? QStringLiteral("topology") : stem) + ".json";
+    const QString path = askSavePath(this, tr("Save topology"), topologyFolder(current), name, tr("Topologies (*.json)"),
+                                     QStringLiteral("json"));
     return !path.isEmpty() && saveTo(path);
 }
 

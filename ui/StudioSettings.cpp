@@ -29,7 +29,10 @@ void StudioSettings::addRecentFile(const QString& path) {
 
 QString StudioSettings::exportFolder() {
     const QString folder = QSettings().value(key::kExportFolder).toString();
-    if (!folder.isEmpty() && QDir(folder).exists()) return folder;
+    return !folder.isEmpty() && QDir(folder).exists() ? folder : documentsFolder();
+}
+
+QString StudioSettings::documentsFolder() {
     const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
     return QDir(documents).exists() ? documents : QDir::homePath();
 }

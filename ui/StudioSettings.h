@@ -19,6 +19,7 @@ public:
 
     // Where the last export (a report, a chart) was saved; the documents folder before any.
     static QString exportFolder();
+    static QString documentsFolder();  // the user's documents folder, else the home folder
     static void setExportFolder(const QString& folder);
 
     struct Window {

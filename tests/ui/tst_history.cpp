@@ -5,6 +5,7 @@
 #include "LiveChart.h"
 #include "MainWindow.h"
 #include "RunStatus.h"
+#include "SaveDialogDriver.h"
 #include "RunStore.h"
 #include "TopologyEdits.h"
 #include "TopologyReader.h"
@@ -12,11 +13,8 @@
 
 #include <QAction>
 #include <QApplication>
-#include <QFileDialog>
-#include <QMessageBox>
 #include <QSettings>
 #include <QStandardPaths>
-#include <QTimer>
 #include <QTextBrowser>
 #include <QChart>
 #include <QComboBox>
@@ -326,35 +324,15 @@ private Q_SLOTS:
             if (b->text() == QString::fromUtf8("Export report…")) button = b;
         QVERIFY(button && button->isEnabled());
 
-        // Answers the dialog as a user would, typing `typed` (empty: cancel); returns what it
-        // offered. A message box after it (an export that failed) is closed and its text kept.
-        QString warning;
         auto exportAs = [&](const QString& typed) {
-            QStringList offered;
-            QTimer poll;
-            connect(&poll, &QTimer::timeout, [&] {
-                if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
-                    warning = box->text();
-                    return box->reject();
-                }
-                auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
-                if (!dialog || !offered.isEmpty()) return;
-                offered = {dialog->directory().absolutePath(), QFileInfo(dialog->selectedFiles().value(0)).fileName()};
-                auto* name = dialog->findChild<QLineEdit*>("fileNameEdit");
-                if (typed.isEmpty() || !name) return dialog->reject();
-                name->setText(typed);
-                QTest::keyClick(name, Qt::Key_Return);
-            });
-            poll.start(20);
-            QTest::mouseClick(button, Qt::LeftButton);
-            return offered;
+            return test::answerSaveDialog([&] { QTest::mouseClick(button, Qt::LeftButton); }, typed);
         };
         const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-        const QStringList first = exportAs(dir.filePath("weekly"));
-        QCOMPARE(first.value(0), QDir(documents).exists() ? documents : QDir::homePath());
-        QCOMPARE(first.value(1), QString("run1-fedavg-2-4.pdf"));
-        QVERIFY2(QFile(dir.filePath("weekly.pdf")).size() > 1000, qPrintable("no weekly.pdf; " + warning));
-        QCOMPARE(exportAs({}).value(0), dir.path());  // the folder of the last export
+        const test::SaveDialogAnswer first = exportAs(dir.filePath("weekly"));
+        QCOMPARE(first.folder, QDir(documents).exists() ? documents : QDir::homePath());
+        QCOMPARE(first.proposed, QString("run1-fedavg-2-4.pdf"));
+        QVERIFY2(QFile(dir.filePath("weekly.pdf")).size() > 1000, qPrintable("no weekly.pdf; " + first.warning));
+        QCOMPARE(exportAs({}).folder, dir.path());  // the folder of the last export
     }
 
     void statusStripCountsRoundsAndEstimatesTheRest() {

@@ -13,6 +13,7 @@
 #include "RunCharts.h"
 #include "RunPanel.h"
 #include "RunStore.h"
+#include "SaveDialogDriver.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -89,6 +90,32 @@ private Q_SLOTS:
         QVERIFY(QImage(picture).width() >= 1500);
         QVERIFY2(QDir(config.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot).isEmpty(),
                  qPrintable(QDir(config.path()).entryList().join(' ')));
+    }
+
+    // Save as proposes the file the topology came from, in its folder; a name typed without an
+    // extension is saved as .json; a new topology is proposed under its own name in the folder
+    // last saved to (not the studio's working directory).
+    void saveAsProposesANameAndAddsJson() {
+        QSettings().remove("recent");
+        MainWindow window(m_dir.filePath("history.sqlite"));
+        QVERIFY(window.openTopology(kSmall));
+        auto trigger = [&](const QString& text) {
+            for (QAction* a : window.findChildren<QAction*>())
+                if (a->text() == text) return a->trigger();
+            QFAIL(qPrintable("no action " + text));
+        };
+        QTemporaryDir dir;
+        const test::SaveDialogAnswer first = test::answerSaveDialog([&] { trigger(QString::fromUtf8("Save &as…")); },
+                                                                    dir.filePath("lab"));
+        QCOMPARE(first.folder, QFileInfo(kSmall).absolutePath());
+        QCOMPARE(first.proposed, QString("small.json"));
+        QVERIFY2(QFile::exists(dir.filePath("lab.json")), qPrintable(first.warning));
+        QCOMPARE(window.designer()->document()->path(), dir.filePath("lab.json"));
+
+        trigger(QString::fromUtf8("&New topology"));
+        const test::SaveDialogAnswer second = test::answerSaveDialog([&] { trigger(QString::fromUtf8("Save &as…")); }, {});
+        QCOMPARE(second.folder, dir.path());
+        QCOMPARE(second.proposed, QString("untitled.json"));
     }
 
     void startAllRunsAndTheHistoryKeepsIt() {
