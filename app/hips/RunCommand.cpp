@@ -363,8 +363,10 @@ int runCommand(const QStringList& arguments) {
         std::fprintf(stderr, "hips run: %s\n", qPrintable(e));
         return 2;
     }
+    // The file was valid as read (loadTopology), so what is wrong now came with the options.
     if (const TopologyIssues issues = TopologyReader::validate(*topology); !issues.isEmpty()) {
-        for (const TopologyIssue& i : issues) std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(i.toString()));
+        const QString origin = resume ? path : QStringLiteral("hips run: with the options given");
+        for (const TopologyIssue& i : issues) std::fprintf(stderr, "%s: %s\n", qPrintable(origin), qPrintable(i.toString()));
         return 2;
     }
     const TrainingSettings& s = topology->training;

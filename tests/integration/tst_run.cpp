@@ -523,7 +523,8 @@ private Q_SLOTS:
         Run tooFast;
         tooFast.start({"run", kSmall, "--lr", "200"});
         QCOMPARE(tooFast.finish(30000), 2);
-        QVERIFY2(tooFast.err.contains("$.training.learning_rate: 200 is out of range; use a number in [1e-09, 100]") &&
+        QVERIFY2(tooFast.err.contains("hips run: with the options given: $.training.learning_rate: 200 is out of range; "
+                                      "use a number in [1e-09, 100]") &&
                      !tooFast.out.contains("round "),
                  tooFast.err.constData());
         Run noRounds;  // an option's own error names the option
