@@ -905,12 +905,17 @@
         <translation>第 %1 行（偏移 %2）不是有效的 UTF-8；请将文件保存为 UTF-8</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="379"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="376"/>
+        <source>the file is empty; a topology is a JSON object (resources/topologies/default.json is one, or draw one in hips-studio)</source>
+        <translation>文件是空的；拓扑是一个 JSON 对象（resources/topologies/default.json 就是一个，也可以在 hips-studio 中绘制）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="384"/>
         <source>not valid JSON at line %1 (offset %2): %3</source>
         <translation>第 %1 行（偏移 %2）不是有效的 JSON：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="384"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="389"/>
         <source>the document must be a JSON object</source>
         <translation>文档必须是 JSON 对象</translation>
     </message>

@@ -372,6 +372,11 @@ TopologyIssues TopologyReader::readDocument(const QByteArray& json, std::optiona
         return all;
     }
 
+    if (json.trimmed().isEmpty()) {  // QJsonDocument would call it an "illegal value"
+        issues->append({QStringLiteral("$"), QCoreApplication::translate("TopologyCheck", "the file is empty; a topology is a JSON "
+                                                "object (resources/topologies/default.json is one, or draw one in hips-studio)")});
+        return all;
+    }
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError) {

@@ -339,6 +339,16 @@ private Q_SLOTS:
         QVERIFY2(load.errorText().contains(expected), qPrintable(load.errorText()));
     }
 
+    // An empty file (or only blanks) says so, instead of QJsonDocument's "illegal value".
+    void emptyFileSaysItIsEmpty() {
+        for (const QByteArray& blank : {QByteArray(), QByteArray(" \n\t\n")}) {
+            const TopologyLoad load = TopologyReader::readJson(blank, "new.json");
+            QVERIFY(!load.ok());
+            QVERIFY2(load.errorText().startsWith("new.json: $: the file is empty; a topology is a JSON object"),
+                     qPrintable(load.errorText()));
+        }
+    }
+
     void fileSizeIsLimited() {
         QByteArray json = defaultText();
         json.append(QByteArray(kMaxTopologyBytes - json.size(), ' '));
