@@ -17,9 +17,30 @@
 #include <sys/stat.h>
 #include <functional>
 #include <memory>
+#include <string>
+
+// Without a display Qt aborts with a message about platform plugins. Help, the version and a
+// screenshot need none (they run offscreen); a window does, and then the user is told what to use.
+static bool haveDisplayFor(int argc, char** argv) {
+    for (const char* name : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
+        if (!qEnvironmentVariableIsEmpty(name)) return true;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "-h" || a == "--help" || a == "--help-all" || a == "-v" || a == "--version" ||
+            a.rfind("--screenshot", 0) == 0) {
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+            return true;
+        }
+    }
+    std::fprintf(stderr, "hips-studio: there is no display to open a window on (DISPLAY and WAYLAND_DISPLAY are not "
+                         "set). Start it on a desktop or over `ssh -X`; on this machine the `hips` command does the "
+                         "same work: hips run, hips history, hips report (hips --help).\n");
+    return false;
+}
 
 int main(int argc, char** argv) {
     ::umask(077);  // the history, run directories and checkpoints are for this user only
+    if (!haveDisplayFor(argc, argv)) return 2;
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("hips-studio"));
     QApplication::setOrganizationName(QStringLiteral("hips-studio"));

@@ -118,6 +118,27 @@ private Q_SLOTS:
         QCOMPARE(second.proposed, QString("untitled.json"));
     }
 
+    // On a machine without a display, the studio says so and names the CLI (Qt aborted with a
+    // message about platform plugins); --help and --version need no display.
+    void withoutADisplayItSaysWhatToUse() {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"}) env.remove(name);
+        auto studio = [&](const QStringList& args) {
+            QProcess p;
+            p.setProcessEnvironment(env);
+            p.start(HIPS_BIN_DIR "/hips-studio", args);
+            p.waitForFinished(30000);
+            return std::pair{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+                             QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError())};
+        };
+        const auto [status, out] = studio({});
+        QCOMPARE(status, 2);
+        QVERIFY2(out.contains("there is no display to open a window on") && out.contains("hips run"), qPrintable(out));
+        const auto [helpStatus, help] = studio({"--help"});
+        QCOMPARE(helpStatus, 0);
+        QVERIFY2(help.contains("--history"), qPrintable(help));
+    }
+
     void startAllRunsAndTheHistoryKeepsIt() {
         MainWindow window(m_dir.filePath("history.sqlite"));
         window.show();
