@@ -36,10 +36,11 @@ static int listRuns(const RunStore& store, const QString& filter) {
     for (const auto& [r, f] : runs) {
         const QString start = QDateTime::fromMSecsSinceEpoch(qint64(r.started * 1000)).toString("yyyy-MM-dd HH:mm:ss");
         const QString duration = r.ended > 0 ? QString::number(r.ended - r.started, 'f', 1) + 's' : QStringLiteral("-");
-        std::printf("%4lld  %-20s  %-19s  %9s  %-11s  %8s  %8s  %6d  %9.1f  %s\n", static_cast<long long>(r.id),
+        const QString tags = r.tags.isEmpty() ? QString() : QStringLiteral("  ") + shown(r.tags, 40);  // no trailing blanks
+        std::printf("%4lld  %-20s  %-19s  %9s  %-11s  %8s  %8s  %6d  %9.1f%s\n", static_cast<long long>(r.id),
                     qPrintable(shown(r.name).left(20)), qPrintable(start), qPrintable(duration), qPrintable(r.status),
                     qPrintable(accuracy(f.bestAccuracy)), qPrintable(accuracy(f.finalAccuracy)), f.rounds,
-                    f.bytesAcross / 1e6, qPrintable(shown(r.tags, 40)));
+                    f.bytesAcross / 1e6, qPrintable(tags));
     }
     return 0;
 }
