@@ -89,6 +89,7 @@ void AgentDaemon::onMessage(const QString& peer, const Message& m) {
         if (m_devices) ok.fields.insert(QStringLiteral("devices"), *m_devices);
         if (m_devices && m_devices->contains(QStringLiteral("error"))) m_devices.reset();  // said once, probed again next time
         m_socket->post(peer, std::move(ok));
+        m_seen = 0;  // a controller saying hello has seen nothing of this agent's yet
         if (compatible) m_helloDone = true;  // (an incompatible one does not end the run this agent holds)
     } else if (!m_helloDone) {
         std::fprintf(stderr, "hips-agent: '%s' before a compatible hello, ignored\n", qPrintable(type));
@@ -111,6 +112,8 @@ void AgentDaemon::onMessage(const QString& peer, const Message& m) {
         shutdown(QStringLiteral("the controller asked"));
     } else if (type == QLatin1String("ack")) {
         m_journal.acknowledge(m.integer(QStringLiteral("seq")));
+        // Received, though not yet stored (its history may be busy): those need no resending.
+        m_seen = std::max(m_seen, m.integer(QStringLiteral("seen")));
     }
 }
 
@@ -258,8 +261,9 @@ void AgentDaemon::resendUnacked() {
     // drops duplicates by sequence number.
     // While no controller listens, nothing is sent: the journal waits for the next one.
     if (!controllerListens()) return;
+    // Those it says it received wait only for their storing: sent again, they would flood it.
     int budget = 5000;  // ~1 MB a period: a returning controller's backlog goes in seconds
-    for (auto it = m_journal.pending().begin(); it != m_journal.pending().end() && budget-- > 0; ++it)
+    for (auto it = m_journal.pending().upperBound(m_seen); it != m_journal.pending().end() && budget-- > 0; ++it)
         m_socket->post(QString::fromLatin1(control::kControllerId), Message(QStringLiteral("event"), it.value()));
 }
 

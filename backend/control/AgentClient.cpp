@@ -60,7 +60,7 @@ void AgentClient::tick() {
                                   .arg(m_host, m_endpoint).arg(control::kSilenceTimeoutS));
         return;
     }
-    if (std::exchange(m_ackDue, false)) send(Message(QStringLiteral("ack"), {{QStringLiteral("seq"), m_acked}}));
+    if (std::exchange(m_ackDue, false)) sendAck();
     send(m_ready ? Message(QStringLiteral("ping"), {{QStringLiteral("version"), control::kProtocolVersion}}) : hello());
 }
 
@@ -99,7 +99,13 @@ void AgentClient::resumeAfter(qint64 seq) {
 void AgentClient::acknowledge(qint64 seq) {
     if (seq <= m_acked || m_lost) return;
     m_acked = std::min(seq, m_lastSeq);
-    send(Message(QStringLiteral("ack"), {{QStringLiteral("seq"), m_acked}}));
+    sendAck();
+}
+
+// `seq`: stored up to it (the agent may forget those); `seen`: received up to it, in order (the
+// agent need not send those again while the history catches up).
+void AgentClient::sendAck() {
+    send(Message(QStringLiteral("ack"), {{QStringLiteral("seq"), m_acked}, {QStringLiteral("seen"), m_lastSeq}}));
 }
 
 }  // namespace hips

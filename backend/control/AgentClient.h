@@ -51,6 +51,7 @@ Q_SIGNALS:
     void bye();  // the agent is exiting (after a shutdown)
 
 private:
+    void sendAck();
     Message hello() const;
     void onMessage(const Message& m);
     void tick();

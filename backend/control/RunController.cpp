@@ -68,6 +68,7 @@ static QString describeExit(const ProcessInfo& p) {
 
 RunController::RunController(QObject* parent) : QObject(parent), m_recorder(std::make_unique<RunRecorder>()) {
     connect(m_recorder.get(), &RunRecorder::failed, this, &RunController::fail);
+    connect(m_recorder.get(), &RunRecorder::stalled, this, [this](const QString& text) { Q_EMIT notice("history", text); });
     connect(this, &RunController::roundCompleted, this, &RunController::noticeDivergence);
 }
 

@@ -17,6 +17,7 @@ RunRecorder::~RunRecorder() {
     if (!m_store) return;  // a newer run may own the listeners by now
     m_store->clearCommitListener(m_listenerToken);
     m_store->clearErrorListener(m_errorToken);
+    m_store->clearStallListener(m_stallToken);
 }
 
 bool RunRecorder::begin(const Topology& topology, const QString& runDir, qint64 run, int resumeRound) {
@@ -53,6 +54,16 @@ void RunRecorder::listen() {
     m_errorToken = m_store->setErrorListener([this](const QString& e) {
         QMetaObject::invokeMethod(this, [this, e] { Q_EMIT failed(e); }, Qt::QueuedConnection);
     });
+    m_stallToken = m_store->setStallListener([this](const QString& text) {
+        QMetaObject::invokeMethod(this, [this, text] { tellStall(text); }, Qt::QueuedConnection);
+    });
+}
+
+// Each change of the history's lock state once, whichever of the listener and finish() sees it first.
+void RunRecorder::tellStall(const QString& text) {
+    if (text.isEmpty() || text == m_toldStall) return;
+    m_toldStall = text;
+    Q_EMIT stalled(text);
 }
 
 void RunRecorder::process(const ProcessInfo& p) {
@@ -105,7 +116,9 @@ bool RunRecorder::finish(const RunSummary& s) {
     if (!m_store || m_runId <= 0) return true;
     if (!s.ok) event(s.stopped ? QStringLiteral("info") : QStringLiteral("error"), QStringLiteral("controller"), s.reason);
     m_store->finishRun(m_runId, s.ok ? "finished" : s.stopped ? "stopped" : "failed", s.toJson());
-    if (m_store->flush()) return true;
+    // The last rows are waited for here, with the event loop blocked: a history another program
+    // holds locked is said at once, not when the wait is over.
+    if (m_store->flush([this] { tellStall(m_store->lockedNotice()); })) return true;
     m_error = m_store->writeError();
     return false;
 }

@@ -49,10 +49,12 @@ public:
 
 Q_SIGNALS:
     void failed(const QString& error);  // the history cannot be written any more
+    void stalled(const QString& text);  // another program holds the history locked, or no longer does
 
 private:
     void listen();  // acknowledgements once committed, and the history's failure
     void acknowledgeCommitted(quint64 committedMark);
+    void tellStall(const QString& text);
 
     RunStore* m_store = nullptr;
     qint64 m_runId = 0;
@@ -64,7 +66,8 @@ private:
     };
     QList<PendingAck> m_pendingAcks;
     bool m_agentsGone = false;  // forgetAgents(): their clients are being deleted
-    quint64 m_listenerToken = 0, m_errorToken = 0;
+    quint64 m_listenerToken = 0, m_errorToken = 0, m_stallToken = 0;
+    QString m_toldStall;  // the last word on the history's lock state
 };
 
 }  // namespace hips

@@ -1,5 +1,6 @@
 #include "RunStore.h"
 
+#include "HistoryWriter.h"
 #include "PrivateFiles.h"
 #include "RunStoreSchema.h"
 
@@ -10,21 +11,13 @@
 #include <QHash>
 #include <QJsonDocument>
 #include <QSqlDatabase>
-#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStandardPaths>
 #include <QUrl>
 #include <QVariant>
 #include <algorithm>
-#include <atomic>
-#include <condition_variable>
 #include <csignal>
-#include <deque>
-#include <future>
-#include <mutex>
-#include <sqlite3.h>
-#include <thread>
 #include <unistd.h>
 
 namespace hips {
@@ -33,308 +26,9 @@ using namespace store;
 
 namespace {
 
-std::atomic<int> g_connections{0};
-
-QString uniqueConnection(const char* role) {
-    return QStringLiteral("hips-history-%1-%2").arg(QLatin1String(role)).arg(g_connections.fetch_add(1));
-}
-
-// Several controllers may share one history: a connection waits this long for its turn to write.
-constexpr int kBusyTimeoutMs = 30000;
-
 double now() { return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0; }
 
-QString writeFailure(const QString& cause, const QString& path) {
-    return QStringLiteral("history: %1 (%2)").arg(cause, path);
-}
-
 }  // namespace
-
-// A writer connection and its prepared statements, which must all go before the connection.
-// A job that fails leaves the cause in `error` and returns false.
-struct WriterSession {
-    QSqlDatabase db;
-    QHash<QString, QSqlQuery> statements;
-    sqlite3* native = nullptr;
-    sqlite3_stmt* insertMetric = nullptr;  // the hot path; see insertMetrics()
-    QString error;
-
-    // A cached prepared statement, or nullptr (and `error` set) if it cannot be prepared.
-    QSqlQuery* prepared(const QString& sql) {
-        auto it = statements.find(sql);
-        if (it == statements.end()) {
-            QSqlQuery q(db);
-            if (!q.prepare(sql)) {
-                error = sqlErrorText(q.lastError());
-                return nullptr;
-            }
-            it = statements.insert(sql, q);
-        }
-        return &*it;
-    }
-    bool exec(QSqlQuery& q) {
-        if (q.exec()) return true;
-        error = sqlErrorText(q.lastError());
-        return false;
-    }
-    bool exec(const QString& sql) {
-        QSqlQuery q(db);
-        if (q.exec(sql)) return true;
-        error = sqlErrorText(q.lastError());
-        return false;
-    }
-    // Binds `values` in order to the cached statement `sql` and runs it.
-    bool run(const QString& sql, std::initializer_list<QVariant> values) {
-        QSqlQuery* q = prepared(sql);
-        if (!q) return false;
-        int i = 0;
-        for (const QVariant& v : values) q->bindValue(i++, v);
-        return exec(*q);
-    }
-
-    // Metric rows go in through SQLite's own statement API on the same connection Qt Sql opened:
-    // QSqlQuery's per-value QVariant binding, not SQLite, capped ingest at ~180,000 rows/s.
-    void prepareHotPath() {
-        const QVariant handle = db.driver()->handle();
-        if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0) return;
-        native = *static_cast<sqlite3* const*>(handle.constData());
-        if (native && sqlite3_prepare_v2(native, "INSERT INTO metrics VALUES (?,?,?,?,?,?)", -1, &insertMetric, nullptr) != SQLITE_OK)
-            insertMetric = nullptr;  // the portable path then reports the cause
-    }
-    void finish() {
-        sqlite3_finalize(insertMetric);
-        insertMetric = nullptr;
-        statements.clear();
-    }
-};
-
-struct MetricRow {
-    qint64 run;
-    double t;
-    QString source;
-    int round;
-    QString name;
-    double value;
-};
-
-// Consecutive metric rows travel as one job (one lock and one wake-up per batch, not per row).
-constexpr int kRowsPerJob = 500;
-
-bool insertMetrics(WriterSession& s, const std::vector<MetricRow>& rows) {
-    sqlite3_stmt* q = s.insertMetric;
-    if (!q) {  // no native handle: the portable, slower path
-        for (const MetricRow& r : rows)
-            if (!s.run(QStringLiteral("INSERT INTO metrics VALUES (?,?,?,?,?,?)"),
-                       {QVariant(r.run), QVariant(r.t), QVariant(r.source), QVariant(r.round), QVariant(r.name), QVariant(r.value)}))
-                return false;
-        return true;
-    }
-    for (const MetricRow& r : rows) {
-        int rc = sqlite3_bind_int64(q, 1, r.run);
-        if (rc == SQLITE_OK) rc = sqlite3_bind_double(q, 2, r.t);
-        if (rc == SQLITE_OK) rc = sqlite3_bind_text16(q, 3, r.source.utf16(), int(r.source.size() * 2), SQLITE_STATIC);
-        if (rc == SQLITE_OK) rc = sqlite3_bind_int(q, 4, r.round);
-        if (rc == SQLITE_OK) rc = sqlite3_bind_text16(q, 5, r.name.utf16(), int(r.name.size() * 2), SQLITE_STATIC);
-        if (rc == SQLITE_OK) rc = sqlite3_bind_double(q, 6, r.value);
-        if (rc == SQLITE_OK) rc = sqlite3_step(q);
-        if (rc != SQLITE_DONE) {
-            s.error = QString::fromUtf8(sqlite3_errmsg(s.native));
-            sqlite3_reset(q);
-            return false;
-        }
-        sqlite3_reset(q);
-    }
-    return true;
-}
-
-// The one writer: its own connection on its own thread, queued jobs committed in batches.
-// The first failure (a statement, BEGIN or COMMIT) rolls its batch back and fails the writer:
-// the committed mark stays where it was and every later job is dropped unrun.
-struct RunStore::Writer {
-    struct Job {
-        std::function<bool(WriterSession&)> run;  // empty for a batch of metric rows
-        std::vector<MetricRow> metrics;
-        size_t units() const { return run ? 1 : metrics.size(); }
-    };
-
-    explicit Writer(const QString& path) : m_path(path) {}
-    ~Writer() {
-        if (!m_thread.joinable()) return;
-        {
-            std::lock_guard lock(m_mutex);
-            m_stop = true;
-        }
-        m_wake.notify_all();
-        m_thread.join();
-    }
-
-    // Starts the thread and waits until its connection is open; returns an error text.
-    QString start() {
-        auto opened = std::make_shared<std::promise<QString>>();
-        std::future<QString> result = opened->get_future();
-        m_thread = std::thread([this, opened] { loop(*opened); });
-        return result.get();
-    }
-
-    void post(std::function<bool(WriterSession&)> run) {
-        {
-            std::lock_guard lock(m_mutex);
-            ++m_posted;  // counted even when dropped, so that its mark is never reported committed
-            if (m_failed) return;
-            m_queue.push_back(Job{std::move(run), {}});
-        }
-        m_wake.notify_one();
-    }
-
-    void postMetric(MetricRow row) {
-        {
-            std::lock_guard lock(m_mutex);
-            ++m_posted;
-            if (m_failed) return;
-            if (m_queue.empty() || m_queue.back().run || m_queue.back().metrics.size() >= size_t(kRowsPerJob))
-                m_queue.push_back(Job{{}, {}});
-            m_queue.back().metrics.push_back(std::move(row));
-        }
-        m_wake.notify_one();
-    }
-
-    // While held, the writer takes nothing from the queue: what is posted meanwhile (one agent
-    // event's rows and its mark) goes into one commit.
-    void hold(bool held) {
-        {
-            std::lock_guard lock(m_mutex);
-            m_held = held;
-        }
-        m_wake.notify_one();
-    }
-
-    bool flush() {
-        hold(false);  // (a flush inside an event's rows must not wait for itself)
-        std::unique_lock lock(m_mutex);
-        const quint64 target = m_posted;
-        m_done.wait(lock, [&] { return m_committed >= target || m_failed; });
-        return m_committed >= target;
-    }
-
-    quint64 posted() {
-        std::lock_guard lock(m_mutex);
-        return m_posted;
-    }
-    quint64 committed() {
-        std::lock_guard lock(m_mutex);
-        return m_committed;
-    }
-    QString error() {
-        std::lock_guard lock(m_mutex);
-        return m_error;
-    }
-    quint64 setListener(std::function<void(quint64)> listener) {
-        std::lock_guard lock(m_mutex);
-        m_listener = std::move(listener);
-        return ++m_listenerToken;
-    }
-    void clearListener(quint64 token) {
-        std::lock_guard lock(m_mutex);
-        if (token == m_listenerToken) m_listener = {};
-    }
-    quint64 setErrorListener(std::function<void(const QString&)> listener) {
-        std::lock_guard lock(m_mutex);
-        m_errorListener = std::move(listener);
-        return ++m_errorListenerToken;
-    }
-    void clearErrorListener(quint64 token) {
-        std::lock_guard lock(m_mutex);
-        if (token == m_errorListenerToken) m_errorListener = {};
-    }
-
-private:
-    // Opens the writer's connection; returns an error text.
-    QString openSession(WriterSession& session) {
-        QSqlDatabase& db = session.db;
-        db.setDatabaseName(m_path);
-        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(kBusyTimeoutMs));
-        if (!db.open()) return writeFailure(sqlErrorText(db.lastError()), m_path);
-        QString sqlError;
-        if (!exec(db, QStringLiteral("PRAGMA foreign_keys=ON"), &sqlError) ||
-            // FULL: a commit is on disk before the commit listener hears of it, so an agent event
-            // acknowledged after it survives a power cut too (NORMAL would only survive a crash).
-            // It costs one fsync per batch: ingest speed is unchanged, the bench's 1,000 small
-            // runs take ~2.2 s instead of ~1.8 s.
-            !exec(db, QStringLiteral("PRAGMA synchronous=FULL"), &sqlError))
-            return writeFailure(sqlError, m_path);
-        session.prepareHotPath();
-        return {};
-    }
-
-    // Runs one batch in one transaction; false (and session.error) if any of it failed.
-    static bool commitBatch(WriterSession& s, std::deque<Job>& batch) {
-        if (!s.exec(QStringLiteral("BEGIN IMMEDIATE"))) return false;
-        for (Job& job : batch)
-            if (!(job.run ? job.run(s) : insertMetrics(s, job.metrics))) return false;
-        return s.exec(QStringLiteral("COMMIT"));
-    }
-
-    void loop(std::promise<QString>& opened) {
-        const QString name = uniqueConnection("writer");
-        {
-            WriterSession session;
-            session.db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-            const QString openError = openSession(session);
-            if (!openError.isEmpty()) {
-                std::lock_guard lock(m_mutex);
-                m_failed = true;
-                m_error = openError;
-            }
-            opened.set_value(openError);
-            while (true) {
-                std::deque<Job> batch;
-                {
-                    std::unique_lock lock(m_mutex);
-                    m_wake.wait(lock, [&] { return m_stop || (!m_queue.empty() && !m_held); });
-                    if (m_queue.empty() && m_stop) break;
-                    batch.swap(m_queue);
-                    if (m_failed) continue;  // dropped: nothing after a failure is written
-                }
-                quint64 units = 0;
-                for (const Job& job : batch) units += job.units();
-                const bool ok = commitBatch(session, batch);
-                if (!ok) exec(session.db, QStringLiteral("ROLLBACK"), nullptr);  // SQLite may have rolled back already
-                {
-                    // The listeners run under the lock so that clearing one (setListener({}))
-                    // waits for a call in progress: its owner may be about to go away.
-                    std::lock_guard lock(m_mutex);
-                    if (ok) {
-                        m_committed += units;
-                        if (m_listener) m_listener(m_committed);
-                    } else {
-                        m_failed = true;
-                        m_error = writeFailure(session.error, m_path);
-                        m_queue.clear();
-                        if (m_errorListener) m_errorListener(m_error);
-                    }
-                }
-                m_done.notify_all();
-            }
-            session.finish();
-        }
-        QSqlDatabase::removeDatabase(name);
-    }
-
-    QString m_path;
-    std::thread m_thread;
-    std::mutex m_mutex;
-    std::condition_variable m_wake, m_done;
-    std::deque<Job> m_queue;
-    quint64 m_posted = 0, m_committed = 0;
-    bool m_held = false;
-    std::function<void(quint64)> m_listener;
-    quint64 m_listenerToken = 0;
-    std::function<void(const QString&)> m_errorListener;
-    quint64 m_errorListenerToken = 0;
-    bool m_failed = false;
-    QString m_error;
-    bool m_stop = false;
-};
 
 QString RunStore::defaultPath() {
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/hips-studio");
@@ -395,7 +89,7 @@ QString RunStore::openForWriting() {
     if (const QString e = createOrMigrate(db, path); !e.isEmpty()) return e;
     if (const QString e = markInterrupted(); !e.isEmpty()) return e;
 
-    m_writer = std::make_unique<Writer>(path);
+    m_writer = std::make_unique<HistoryWriter>(path);
     return m_writer->start();
 }
 
@@ -568,10 +262,11 @@ void RunStore::endGroup() {
     if (m_writer) m_writer->hold(false);
 }
 
-bool RunStore::flush() {
+bool RunStore::flush(const std::function<void()>& eachSecond) {
     HIPS_WRITER_OR(false)
-    return m_writer->flush();
+    return m_writer->flush(eachSecond);
 }
+QString RunStore::lockedNotice() const { return m_writer ? m_writer->lockedNotice() : QString(); }
 quint64 RunStore::postedMark() const { return m_writer ? m_writer->posted() : 0; }
 quint64 RunStore::committedMark() const { return m_writer ? m_writer->committed() : 0; }
 quint64 RunStore::setCommitListener(std::function<void(quint64)> listener) {
@@ -590,6 +285,14 @@ quint64 RunStore::setErrorListener(std::function<void(const QString&)> listener)
 }
 void RunStore::clearErrorListener(quint64 token) {
     if (m_writer) m_writer->clearErrorListener(token);
+}
+
+quint64 RunStore::setStallListener(std::function<void(const QString&)> listener) {
+    return m_writer ? m_writer->setStallListener(std::move(listener)) : 0;
+}
+
+void RunStore::clearStallListener(quint64 token) {
+    if (m_writer) m_writer->clearStallListener(token);
 }
 
 }  // namespace hips

@@ -18,6 +18,10 @@ class QSqlQuery;
 
 namespace hips {
 
+namespace store {
+class HistoryWriter;
+}
+
 // A trainer's "device" record as one line: "runs on cuda:0 (NVIDIA H100 80GB HBM3) with LibTorch 2.11.0 (CUDA 13.0)".
 QString describeDeviceRecord(const QJsonObject& record);
 
@@ -64,7 +68,10 @@ public:
     void setRunLabels(qint64 run, const QString& name, const QString& tags, const QString& notes);
     // Returns once everything queued before it is committed (true), or the store has failed
     // and some of it never will be (false). It ends a group.
-    bool flush();
+    // While it waits, `eachSecond` is called every second (on this thread).
+    bool flush(const std::function<void()>& eachSecond = {});
+    // While another program holds the file locked, what the stall listener was told; else empty.
+    QString lockedNotice() const;
     // What is written between the two goes into one commit (the rows of one agent event and its
     // mark: a controller that dies leaves all of them stored, or none).
     void beginGroup();
@@ -79,6 +86,10 @@ public:
     // into the store (post to another thread instead). Tokens work as for the commit listener.
     quint64 setErrorListener(std::function<void(const QString& error)> listener);
     void clearErrorListener(quint64 token);
+    // A history another program keeps locked is waited for (store::kMaxLockedWait) before writing
+    // fails: the listener hears, as for errors, when the wait begins and when writing goes on.
+    quint64 setStallListener(std::function<void(const QString& text)> listener);
+    void clearStallListener(quint64 token);
     bool isReadOnly() const { return !m_writer; }
     const QString& path() const { return m_path; }
 
@@ -119,7 +130,6 @@ public:
     int schemaVersion() const;
 
 private:
-    struct Writer;
     // A run left 'running' by a dead controller, as a read-only store presents it.
     struct StaleRun {
         qint64 pid = 0;
@@ -135,7 +145,7 @@ private:
     QSqlQuery reader() const;  // a query on this store's read connection
     QString m_path;
     QString m_connection;
-    std::unique_ptr<Writer> m_writer;  // null when opened ReadOnly
+    std::unique_ptr<store::HistoryWriter> m_writer;  // null when opened ReadOnly
     QHash<qint64, StaleRun> m_stale;   // ReadOnly: runs that read as interrupted
 };
 

@@ -101,7 +101,7 @@ bool Channel::send(const QString& peer, Message&& m) {
         const QByteArray id = m_authenticated ? m_routes.value(peer) : peer.toUtf8();
         if (id.isEmpty()) {  // never heard from: nothing to send it on
             ++m_undeliverable;
-            m_rejections->reject(peer, QStringLiteral("not connected; a %1 for it was dropped").arg(m.type));
+            m_rejections->undelivered(peer, QStringLiteral("not connected; dropped one '%1' message").arg(m.type));
             return false;
         }
         parts.emplace_back(id.constData(), size_t(id.size()));
@@ -116,7 +116,7 @@ bool Channel::send(const QString& peer, Message&& m) {
             if (m_shaper->enqueue(*shape, LinkShaper::Pending{{}, peer, type, std::move(parts), bytes})) return true;
             ++m_undeliverable;  // its link holds as many as a socket's queue would: the same bound
             if (m_transform) m_transform->undelivered(peer, Message(type));
-            m_rejections->reject(peer, QStringLiteral("a %1 for it was dropped: its emulated link holds %2 messages already")
+            m_rejections->undelivered(peer, QStringLiteral("dropped one '%1' message: its emulated link holds %2 messages already")
                                            .arg(type).arg(LinkShaper::kMaxHeld));
             return false;
         }
@@ -135,7 +135,7 @@ bool Channel::transmit(const QString& peer, const QString& type, std::vector<zmq
         if (e.num() != EHOSTUNREACH && e.num() != EAGAIN) throw;  // ETERM etc.: the process is ending
         ++m_undeliverable;
         if (m_transform) m_transform->undelivered(peer, Message(type));
-        m_rejections->reject(peer, QStringLiteral("a %1 for it was dropped: %2").arg(type,
+        m_rejections->undelivered(peer, QStringLiteral("dropped one '%1' message: %2").arg(type,
                                 e.num() == EHOSTUNREACH ? QStringLiteral("it has disconnected")
                                                         : QStringLiteral("its queue is full (it stopped reading)")));
         return false;

@@ -10,6 +10,15 @@ static constexpr int kMaxTrackedPeers = 4096;  // beyond this the table restarts
 
 bool RejectionLog::reject(const QString& peer, const QString& why) {
     ++m_total;
+    return log(peer, QStringLiteral("rejected input from"), why);
+}
+
+bool RejectionLog::undelivered(const QString& peer, const QString& why) {
+    return log(QStringLiteral("to ") + peer, QStringLiteral("could not deliver"), why);
+}
+
+// One line per peer (and kind) and interval at most; the lines held back are counted on the next.
+bool RejectionLog::log(const QString& peer, const QString& what, const QString& why) {
     const auto now = std::chrono::steady_clock::now();
     if (m_peers.size() >= kMaxTrackedPeers && !m_peers.contains(peer)) m_peers.clear();
     auto it = m_peers.find(peer);
@@ -19,10 +28,11 @@ bool RejectionLog::reject(const QString& peer, const QString& why) {
         ++it->suppressed;
         return false;
     }
-    const QString more = it->suppressed ? QStringLiteral(" (and %1 more rejected from it since the last line)").arg(it->suppressed)
-                                        : QString();
-    std::fprintf(stderr, "%s: rejected input from '%s': %s%s\n", qPrintable(printableText(m_owner, 100)),
-                 qPrintable(printableText(peer, 100)), qPrintable(printableText(why, 400)), qPrintable(more));
+    const QString more = it->suppressed ? QStringLiteral(" (and %1 more since the last line)").arg(it->suppressed) : QString();
+    const QString shownPeer = peer.startsWith(QLatin1String("to ")) ? QStringLiteral("to '%1'").arg(printableText(peer.mid(3), 100))
+                                                                    : QStringLiteral("'%1'").arg(printableText(peer, 100));
+    std::fprintf(stderr, "%s: %s %s: %s%s\n", qPrintable(printableText(m_owner, 100)), qPrintable(what), qPrintable(shownPeer),
+                 qPrintable(printableText(why, 400)), qPrintable(more));
     std::fflush(stderr);
     it->lastLine = now;
     it->suppressed = 0;

@@ -17,9 +17,12 @@ public:
     // Counts one rejection from `peer`; writes a line to stderr unless one for this peer went
     // out less than an interval ago. Returns true when it wrote.
     bool reject(const QString& peer, const QString& why);
+    // The same for a message this node could not deliver to `peer` (counted apart from rejections).
+    bool undelivered(const QString& peer, const QString& why);
     quint64 total() const { return m_total; }
 
 private:
+    bool log(const QString& peer, const QString& what, const QString& why);
     struct PeerState {
         std::chrono::steady_clock::time_point lastLine;
         quint64 suppressed = 0;

@@ -16,7 +16,7 @@ inline Envelope push(const QString& peer, qint64 round, std::vector<float> value
                                        {QStringLiteral("total"), qint64(total ? total : values.size())},
                                        {QStringLiteral("base"), base < 0 ? round - 1 : base}});
     m.frames.emplace_back(values.data(), values.size() * sizeof(float));
-    return {peer, std::move(m)};
+    return {peer, std::move(m), {}};
 }
 
 // The slices of an update of `total` floats whose value at i is fill(i).
