@@ -1633,87 +1633,92 @@
         <translation>其控制器在运行结束前退出（被终止，或机器停止）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="200"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="204"/>
+        <source>The history is busy (another program is writing to it); the change is stored as soon as it is free</source>
+        <translation>历史记录正忙（另一个程序正在写入）；一旦空闲，更改即会保存</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="211"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="201"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="212"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="202"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="213"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="203"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="214"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="204"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="215"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="237"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="248"/>
         <source>no history is open</source>
         <translation>未打开任何历史记录</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="254"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="265"/>
         <source>%1 of the selected runs</source>
         <translation>所选运行的%1</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="281"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="292"/>
         <source>Setting</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="311"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="322"/>
         <source>every setting</source>
         <translation>所有设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="312"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="323"/>
         <source>the same</source>
         <translation>相同</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="320"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="331"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="320"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="331"/>
         <source>Delete %n run(s) and all their rows from the history?</source>
         <translation>
             <numerusform>要从历史中删除 %n 个运行及其全部数据行吗？</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="326"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="337"/>
         <source>Deleted %n run(s)</source>
         <translation>
             <numerusform>已删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="340"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="345"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="351"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="356"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="341"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="352"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="344"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="355"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>

@@ -13,6 +13,7 @@
 #include <QJsonObject>
 #include <cstdio>
 #include <optional>
+#include <utility>
 
 namespace hips {
 
@@ -111,11 +112,21 @@ static int showRun(const RunStore& store, const QString& idText) {
     return 0;
 }
 
+// Waits for the commit, saying once if another program holds the history locked meanwhile.
+static bool waitForCommit(RunStore& store) {
+    bool told = false;
+    return store.flush([&] {
+        if (const QString notice = store.lockedNotice(); !notice.isEmpty() && !std::exchange(told, true))
+            std::fprintf(stderr, "hips %s\n", qPrintable(notice));
+        return true;
+    });
+}
+
 static int deleteRun(RunStore& store, const QString& idText) {
     const auto r = findRun(store, idText);
     if (!r) return 2;
     store.deleteRun(r->id);
-    if (!store.flush()) {
+    if (!waitForCommit(store)) {
         std::fprintf(stderr, "hips history: run %lld was not deleted: %s\n", static_cast<long long>(r->id),
                      qPrintable(store.writeError()));
         return 1;
@@ -147,7 +158,7 @@ static int relabelRun(RunStore& store, const QString& command, const QString& id
         notes = words.join(' ').trimmed();
     }
     store.setRunLabels(r->id, name, tags, notes);
-    if (!store.flush()) {
+    if (!waitForCommit(store)) {
         std::fprintf(stderr, "hips history: run %lld was not changed: %s\n", static_cast<long long>(r->id),
                      qPrintable(store.writeError()));
         return 1;

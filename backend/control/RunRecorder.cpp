@@ -118,7 +118,11 @@ bool RunRecorder::finish(const RunSummary& s) {
     m_store->finishRun(m_runId, s.ok ? "finished" : s.stopped ? "stopped" : "failed", s.toJson());
     // The last rows are waited for here, with the event loop blocked: a history another program
     // holds locked is said at once, not when the wait is over.
-    if (m_store->flush([this] { tellStall(m_store->lockedNotice()); })) return true;
+    if (m_store->flush([this] {
+            tellStall(m_store->lockedNotice());
+            return true;
+        }))
+        return true;
     m_error = m_store->writeError();
     return false;
 }

@@ -153,15 +153,16 @@ void HistoryWriter::hold(bool held) {
     m_wake.notify_one();
 }
 
-bool HistoryWriter::flush(const std::function<void()>& eachSecond) {
+bool HistoryWriter::flush(const std::function<bool()>& eachSecond) {
     hold(false);  // (a flush inside an event's rows must not wait for itself)
     std::unique_lock lock(m_mutex);
     const quint64 target = m_posted;
     while (!m_done.wait_for(lock, std::chrono::seconds(1), [&] { return m_committed >= target || m_failed; }))
         if (eachSecond) {
             lock.unlock();
-            eachSecond();
+            const bool goOn = eachSecond();
             lock.lock();
+            if (!goOn) break;
         }
     return m_committed >= target;
 }

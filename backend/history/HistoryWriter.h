@@ -80,8 +80,9 @@ public:
     // event's rows and its mark) goes into one commit.
     void hold(bool held);
     // Waits until everything posted so far is committed (true) or writing has failed (false),
-    // calling `eachSecond` (without the writer's lock) every second it waits.
-    bool flush(const std::function<void()>& eachSecond = {});
+    // asking `eachSecond` (without the writer's lock) every second it waits whether to go on
+    // waiting: when it says no, returns false with the writes still queued.
+    bool flush(const std::function<bool()>& eachSecond = {});
     // While another program holds the file locked, what the stall listener was told; else empty.
     QString lockedNotice();
 

@@ -262,9 +262,12 @@ void RunStore::endGroup() {
     if (m_writer) m_writer->hold(false);
 }
 
-bool RunStore::flush(const std::function<void()>& eachSecond) {
+bool RunStore::flush(const std::function<bool()>& eachSecond) {
     HIPS_WRITER_OR(false)
     return m_writer->flush(eachSecond);
+}
+bool RunStore::flushWithin(int seconds) {
+    return flush([left = seconds]() mutable { return --left > 0; });
 }
 QString RunStore::lockedNotice() const { return m_writer ? m_writer->lockedNotice() : QString(); }
 quint64 RunStore::postedMark() const { return m_writer ? m_writer->posted() : 0; }

@@ -68,8 +68,12 @@ public:
     void setRunLabels(qint64 run, const QString& name, const QString& tags, const QString& notes);
     // Returns once everything queued before it is committed (true), or the store has failed
     // and some of it never will be (false). It ends a group.
-    // While it waits, `eachSecond` is called every second (on this thread).
-    bool flush(const std::function<void()>& eachSecond = {});
+    // While it waits, `eachSecond` is asked every second (on this thread) whether to go on
+    // waiting; when it says no, flush returns false and the writes stay queued.
+    bool flush(const std::function<bool()>& eachSecond = {});
+    // flush() for a person waiting on a click: at most `seconds`, then false with the writes
+    // still queued (writeError() empty: the file is busy, they are stored once it is free).
+    bool flushWithin(int seconds);
     // While another program holds the file locked, what the stall listener was told; else empty.
     QString lockedNotice() const;
     // What is written between the two goes into one commit (the rows of one agent event and its

@@ -7,6 +7,7 @@
 
 #include <QSqlDatabase>
 #include <QSqlQuery>
+#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <mutex>
 
@@ -46,6 +47,12 @@ private Q_SLOTS:
             QVERIFY(QSqlQuery(other).exec("INSERT INTO events VALUES (1, 0, 'info', 'browser', 'an edit not yet written')"));
             const quint64 before = store->committedMark();
             for (int i = 0; i < 100; ++i) store->appendEvent(run, i, "info", "controller", QString("row %1").arg(i));
+            // A click waits a few seconds, not the lock's lifetime: the rows stay queued, with no error.
+            QElapsedTimer waited;
+            waited.start();
+            QVERIFY(!store->flushWithin(2));
+            QVERIFY2(waited.elapsed() < 10000, qPrintable(QString::number(waited.elapsed())));
+            QVERIFY(store->writeError().isEmpty());
             QTRY_VERIFY_WITH_TIMEOUT(!heard().first.isEmpty(), 45000);
             QVERIFY2(heard().first.first().contains("has been locked by another program") &&
                          heard().first.first().contains(path) && store->lockedNotice() == heard().first.first(),

@@ -192,7 +192,18 @@ void HistoryPanel::labelEdited(QTableWidgetItem* item) {
     const int row = item->row();
     const qint64 run = m_table->item(row, 0)->data(Qt::UserRole).toLongLong();
     m_store->setRunLabels(run, m_table->item(row, 1)->text(), m_table->item(row, 10)->text(), m_table->item(row, 11)->text());
-    if (!m_store->flush()) Q_EMIT message(m_store->writeError());
+    waitForWrites();
+}
+
+// An edit waits a few seconds for its commit, not a click's lifetime: a history another program
+// holds locked keeps it queued, and the user is told it goes in once the file is free.
+bool HistoryPanel::waitForWrites() {
+    if (m_store->flushWithin(5)) return true;
+    const QString error = m_store->writeError();
+    Q_EMIT message(!error.isEmpty() ? error
+                                    : tr("The history is busy (another program is writing to it); the change is stored as "
+                                         "soon as it is free"));
+    return false;
 }
 
 // A stored status in the interface's language (the history and `hips history` keep the English).
@@ -321,7 +332,7 @@ void HistoryPanel::deleteSelected() {
         QMessageBox::Yes)
         return;
     for (qint64 id : ids) m_store->deleteRun(id);
-    m_store->flush();
+    if (!waitForWrites()) return;
     refresh();
     Q_EMIT message(tr("Deleted %n run(s)", nullptr, int(ids.size())));
 }

@@ -52,6 +52,7 @@ private:
     void showSettingsDiff(const QList<qint64>& ids);
     static QString reasonOf(const RunRecord& run);
     void deleteSelected();
+    bool waitForWrites();
 
     RunStore* m_store = nullptr;
     QTableWidget* m_table;
