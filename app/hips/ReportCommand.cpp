@@ -23,8 +23,13 @@ int reportCommand(const QStringList& arguments) {
     bool idOk = false, targetOk = false;
     const qint64 id = words.value(0).toLongLong(&idOk);
     const double target = args.value("target").toDouble(&targetOk);
-    if (words.size() != 1 || !idOk || !args.isSet("out")) {
+    if (words.size() != 1 || !args.isSet("out")) {
         std::fprintf(stderr, "usage: hips report RUN --out FILE.{html,pdf,csv,json} [--history PATH] [--target ACC]\n");
+        return 2;
+    }
+    if (!idOk || id <= 0) {
+        std::fprintf(stderr, "hips report: RUN is a run's id, a number (see `hips history list`); got '%s'\n",
+                     qPrintable(words.first()));
         return 2;
     }
     if (!targetOk || target <= 0 || target > 1) {

@@ -88,6 +88,17 @@ private Q_SLOTS:
         QVERIFY(history({"show", "1"}).second.contains("run 1: cnn-baseline\n"));
     }
 
+    // `hips report` with a run id that is not one says what RUN is (it printed only the usage).
+    void reportNamesABadRunId() {
+        QProcess p;
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(kHips, {"report", "latest", "--out", m_dir.filePath("r.pdf"), "--history", m_path});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 2);
+        const QString out = QString::fromUtf8(p.readAll());
+        QVERIFY2(out.contains("RUN is a run's id, a number") && out.contains("got 'latest'"), qPrintable(out));
+    }
+
     // A label with terminal controls in it is stored as typed but printed escaped.
     void labelsPrintEscaped() {
         QCOMPARE(history({"note", "1", "red\x1b[31m text"}).first, 0);
