@@ -306,9 +306,9 @@ void HistoryWriter::settle(Outcome outcome, std::deque<Job>& batch, quint64 unit
     } else {
         m_failed = true;
         m_error = writeFailure(outcome == Outcome::Locked
-                                   ? QStringLiteral("locked by another program for %1 minutes; what the run recorded since is "
-                                                    "in its run directory (metrics.jsonl), not in the history")
-                                         .arg(duration_cast<minutes>(now - m_lockedSince).count())
+                                   ? QStringLiteral("locked by another program (waited %1 s in all); what waited is not stored "
+                                                    "(a run keeps its rows in its run directory's metrics.jsonl)")
+                                         .arg(wasLocked ? duration_cast<seconds>(now - m_lockedSince).count() : kBusyTimeoutMs / 1000)
                                    : cause,
                                m_path);
         m_queue.clear();
