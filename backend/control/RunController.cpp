@@ -67,7 +67,9 @@ static QString describeExit(const ProcessInfo& p) {
 }
 
 RunController::RunController(QObject* parent) : QObject(parent), m_recorder(std::make_unique<RunRecorder>()) {
-    connect(m_recorder.get(), &RunRecorder::failed, this, &RunController::fail);
+    connect(m_recorder.get(), &RunRecorder::failed, this, [this](const QString& e) {
+        if (!m_concluding) fail(e);  // (after that, the run's end says it)
+    });
     connect(m_recorder.get(), &RunRecorder::stalled, this, [this](const QString& text) { Q_EMIT notice("history", text); });
     connect(this, &RunController::roundCompleted, this, &RunController::noticeDivergence);
 }
@@ -530,8 +532,8 @@ void RunController::shutdownFleet() {
 }
 
 void RunController::emitFinished() {
-    if (m_finishedEmitted) return;
-    m_finishedEmitted = true;
+    if (m_concluding) return;
+    m_concluding = true;
     RunSummary s;
     s.ok = m_failure.isEmpty();
     s.stopped = m_userStopped;
@@ -568,12 +570,16 @@ void RunController::emitFinished() {
         s.ok = s.stopped = false;
         s.reason = m_dir.error();
     }
-    if (!m_recorder->finish(s) && (s.ok || s.stopped)) {  // the run trained, but its record is not all stored
+    m_recorder->forgetAgents();
+    m_recorder->finish(s, [this, s](bool stored) { concludeRun(s, stored); });
+}
+
+void RunController::concludeRun(RunSummary s, bool stored) {
+    if (!stored && (s.ok || s.stopped)) {  // the run trained, but its record is not all stored
         s.ok = s.stopped = false;
         s.reason = m_recorder->error();
         if (!m_dir.path().isEmpty()) m_dir.writeSummary(s.toJson());
     }
-    m_recorder->forgetAgents();
     // The run is over: its controller key (which standby agents admit) is not left lying around.
     if (!m_dir.path().isEmpty()) QFile::remove(AgentRoster::pathIn(m_dir.path()));
     setState(s.ok ? RunState::Finished : s.stopped ? RunState::Stopped : RunState::Failed);

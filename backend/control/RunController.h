@@ -130,6 +130,7 @@ private:
     void finishWhenQuiet();
     void shutdownFleet();
     void emitFinished();
+    void concludeRun(RunSummary s, bool stored);  // once the history holds the run's end (or cannot)
     bool allDone() const;
     double elapsed() const { return m_elapsedCarry + double(m_clock.nsecsElapsed()) / 1e9; }
     void carryOn(const QList<QJsonObject>& kept);
@@ -156,7 +157,7 @@ private:
     QElapsedTimer m_clock;
     std::unique_ptr<RunRecorder> m_recorder;  // the history: rows, events, acknowledgements
     qint64 m_resumedRun = 0;                      // the history run a resumed run goes on in
-    bool m_finishedEmitted = false;
+    bool m_concluding = false;  // emitFinished() ran: the outcome is settled, the history may still be storing it
     bool m_userStopped = false;  // stop() was called: the run ends "stopped", not "failed"
     QHash<QString, QJsonObject> m_lastTraffic;  // each node's last traffic record (with any carry)
     QHash<QString, QSet<int>> m_roundsSeen;  // "eval", "aggregate <node>" → rounds recorded

@@ -6,6 +6,7 @@
 
 #include <QDateTime>
 #include <QHash>
+#include <QTimer>
 
 namespace hips {
 
@@ -112,19 +113,23 @@ void RunRecorder::acknowledgeCommitted(quint64 committedMark) {
     for (auto it = upTo.begin(); it != upTo.end(); ++it) it.key()->acknowledge(it.value());
 }
 
-bool RunRecorder::finish(const RunSummary& s) {
-    if (!m_store || m_runId <= 0) return true;
+void RunRecorder::finish(const RunSummary& s, std::function<void(bool)> stored) {
+    if (!m_store || m_runId <= 0) return stored(true);
     if (!s.ok) event(s.stopped ? QStringLiteral("info") : QStringLiteral("error"), QStringLiteral("controller"), s.reason);
     m_store->finishRun(m_runId, s.ok ? "finished" : s.stopped ? "stopped" : "failed", s.toJson());
-    // The last rows are waited for here, with the event loop blocked: a history another program
-    // holds locked is said at once, not when the wait is over.
-    if (m_store->flush([this] {
-            tellStall(m_store->lockedNotice());
-            return true;
-        }))
-        return true;
-    m_error = m_store->writeError();
-    return false;
+    const quint64 target = m_store->postedMark();
+    if (m_store->flushWithin(1)) return stored(true);  // the common case: committed in milliseconds
+    auto* poll = new QTimer(this);
+    connect(poll, &QTimer::timeout, this, [this, poll, target, stored] {
+        tellStall(m_store->lockedNotice());
+        const bool done = m_store->committedMark() >= target;
+        if (!done && m_store->writeError().isEmpty()) return;
+        poll->stop();
+        poll->deleteLater();
+        if (!done) m_error = m_store->writeError();
+        stored(done);
+    });
+    poll->start(100);
 }
 
 }  // namespace hips

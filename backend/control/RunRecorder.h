@@ -9,6 +9,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
+#include <functional>
 
 namespace hips {
 
@@ -39,8 +40,10 @@ public:
     void noteEvent(AgentClient* agent, qint64 seq, qint64 metricsBytes);
     // Before an agent event's rows: they and its mark (noteEvent) are committed together.
     void beginEvent();
-    // The run's outcome. False (with error()) when the history could not keep all of the run.
-    bool finish(const RunSummary& summary);
+    // The run's outcome; `stored` is called once the history holds all of the run (true), or
+    // cannot (false, with error()). At once in the common case; a history another program holds
+    // locked is waited for from the event loop, so a window stays live and says why it waits.
+    void finish(const RunSummary& summary, std::function<void(bool stored)> stored);
     // The agents are going: nothing more is acknowledged to them.
     void forgetAgents() {
         m_pendingAcks.clear();

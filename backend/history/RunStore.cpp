@@ -147,6 +147,7 @@ qint64 RunStore::beginRun(const QString& name, const QByteArray& topologyJson, c
     auto id = std::make_shared<qint64>(-1);
     const QString settingsText = QString::fromUtf8(QJsonDocument(settings).toJson(QJsonDocument::Compact));
     const qint64 pid = QCoreApplication::applicationPid();
+    const double at = now();  // (times are taken when said, not when written: a locked file delays the write)
     m_writer->post([=](WriterSession& s) {
         QSqlQuery q(s.db);
         if (!q.prepare(QStringLiteral("INSERT INTO runs (name, topology, settings, started, status, controller_pid, run_dir)"
@@ -155,7 +156,7 @@ qint64 RunStore::beginRun(const QString& name, const QByteArray& topologyJson, c
             return false;
         }
         for (const QVariant& v : {QVariant(name), QVariant(QString::fromUtf8(topologyJson)), QVariant(settingsText),
-                                  QVariant(now()), QVariant(pid), QVariant(runDir)})
+                                  QVariant(at), QVariant(pid), QVariant(runDir)})
             q.addBindValue(v);
         if (!s.exec(q)) return false;
         *id = q.lastInsertId().toLongLong();
@@ -180,15 +181,17 @@ void RunStore::appendEvent(qint64 run, double t, const QString& level, const QSt
 void RunStore::finishRun(qint64 run, const QString& status, const QJsonObject& summary) {
     HIPS_WRITER_OR()
     const QString text = QString::fromUtf8(QJsonDocument(summary).toJson(QJsonDocument::Compact));
+    const double ended = now();
     m_writer->post([=](WriterSession& s) {
         return s.run(QStringLiteral("UPDATE runs SET status = ?, ended = ?, summary = ? WHERE id = ?"),
-                     {QVariant(status), QVariant(now()), QVariant(text), QVariant(run)});
+                     {QVariant(status), QVariant(ended), QVariant(text), QVariant(run)});
     });
 }
 
 void RunStore::resumeRun(qint64 run, int round) {
     HIPS_WRITER_OR()
     const qint64 pid = QCoreApplication::applicationPid();
+    const double at = now();
     m_writer->post([=](WriterSession& s) {
         return s.run(QStringLiteral("DELETE FROM metrics WHERE run_id = ? AND round > ?"), {QVariant(run), QVariant(round)}) &&
                // New agents number their events afresh: the old ones' marks mean nothing to them.
@@ -197,7 +200,7 @@ void RunStore::resumeRun(qint64 run, int round) {
                s.run(QStringLiteral("UPDATE runs SET status = 'running', ended = NULL, summary = NULL, controller_pid = ?"
                                     " WHERE id = ?"), {QVariant(pid), QVariant(run)}) &&
                s.run(QStringLiteral("INSERT INTO events VALUES (?, ?, 'info', 'controller', ?)"),
-                     {QVariant(run), QVariant(now()),
+                     {QVariant(run), QVariant(at),
                       QVariant(QStringLiteral("resumed from the checkpoint of round %1").arg(round))});
     });
 }
@@ -205,11 +208,12 @@ void RunStore::resumeRun(qint64 run, int round) {
 void RunStore::reattachRun(qint64 run, const QString& note) {
     HIPS_WRITER_OR()
     const qint64 pid = QCoreApplication::applicationPid();
+    const double at = now();
     m_writer->post([=](WriterSession& s) {
         return s.run(QStringLiteral("UPDATE runs SET status = 'running', ended = NULL, summary = NULL, controller_pid = ?"
                                     " WHERE id = ?"), {QVariant(pid), QVariant(run)}) &&
                s.run(QStringLiteral("INSERT INTO events VALUES (?, ?, 'info', 'controller', ?)"),
-                     {QVariant(run), QVariant(now()), QVariant(note)});
+                     {QVariant(run), QVariant(at), QVariant(note)});
     });
 }
 

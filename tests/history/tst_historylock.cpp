@@ -1,15 +1,20 @@
 // A history another program holds locked (an open transaction in a database browser or a
 // `sqlite3` shell): the writer waits instead of failing once SQLite's busy timeout (30 s) is
 // over, says so, acknowledges nothing meanwhile, and stores everything once the lock is gone.
-// Takes about 35 s: the busy timeout is real.
+// Takes about 35 s: the busy timeout is real. And a run that ends while the history is locked
+// waits for it from the event loop (a studio window stays live), then is stored as it ended.
 #include "HistoryTestSupport.h"
+#include "RunRecorder.h"
 #include "RunStore.h"
 
 #include <QSqlDatabase>
 #include <QSqlQuery>
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <mutex>
+#include <optional>
 
 using namespace hips;
 
@@ -71,6 +76,50 @@ private Q_SLOTS:
         int stored = 0;
         for (const EventRecord& e : store->events(run)) stored += e.message.startsWith("row ");
         QCOMPARE(stored, 100);
+    }
+
+    void aRunEndingWhileLockedWaitsWithoutBlockingTheEventLoop() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("h.sqlite");
+        QString error;
+        auto store = RunStore::open(path, &error);
+        QVERIFY2(store, qPrintable(error));
+        RunRecorder recorder;
+        recorder.setStore(store.get());
+        Topology topology;
+        topology.name = "ends locked";
+        QVERIFY2(recorder.begin(topology, dir.path(), 0, 0), qPrintable(recorder.error()));
+        QVERIFY(store->flush());
+        std::optional<bool> stored;
+        double releasedAt = 0;
+        {
+            QSqlDatabase other = QSqlDatabase::addDatabase("QSQLITE", "other");
+            other.setDatabaseName(path);
+            QVERIFY(other.open());
+            QVERIFY(QSqlQuery(other).exec("BEGIN EXCLUSIVE"));
+            RunSummary summary;
+            summary.ok = true;
+            summary.rounds = 3;
+            QElapsedTimer waited;
+            waited.start();
+            recorder.finish(summary, [&](bool ok) { stored = ok; });
+            // finish() came back while the lock holds (it blocked for one second at most) and
+            // the event loop goes on: timers fire, the store's end is still to come.
+            QVERIFY2(waited.elapsed() < 5000, qPrintable(QString::number(waited.elapsed())));
+            QVERIFY(!stored);
+            bool ticked = false;
+            QTimer::singleShot(200, [&] { ticked = true; });
+            QTRY_VERIFY(ticked);
+            QVERIFY(!stored);
+            releasedAt = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+            QVERIFY(QSqlQuery(other).exec("ROLLBACK"));
+            other.close();
+        }
+        QSqlDatabase::removeDatabase("other");
+        QTRY_VERIFY_WITH_TIMEOUT(stored.has_value(), 40000);
+        QVERIFY2(*stored, qPrintable(recorder.error()));
+        QCOMPARE(store->run(recorder.runId())->status, QString("finished"));
+        QVERIFY(store->run(recorder.runId())->ended < releasedAt);  // when it ended, not when the file was free
     }
 };
 
