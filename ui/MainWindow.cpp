@@ -317,7 +317,7 @@ bool MainWindow::showStoredRun(qint64 run) {
         record.insert(m.name.mid(6), m.value);
         t = m.t;
     }
-    for (const auto& [record, t] : records) m_charts->addRecord(record, t * 1000, t - report->run.started);
+    for (const auto& [record, t] : records) m_charts->addRecord(record, t * 1000, report->clock.elapsed(t));
     for (LiveChart* c : m_charts->charts()) c->redrawNow();
     m_charts->timeline()->redrawNow();
     if (stored.rows.isEmpty() && report->run.status != QLatin1String("running")) {  // not "no rounds yet: start a run"

@@ -61,9 +61,9 @@ bool RunController::attach(qint64 historyRun) {
                                                m_topology.training.evalEvery);
     takeUpProcesses(m_store->processes(historyRun));
     m_clock.start();
-    m_elapsedCarry = unixNow() - run->started;
-    m_runStarted = run->started;
-    takeUpRecords(kept, run->started);
+    m_runClock = RunClock(*run, m_store->metrics(historyRun), m_store->traffic(historyRun), m_store->events(historyRun));
+    m_elapsedCarry = m_runClock.elapsed(unixNow());
+    takeUpRecords(kept);
     m_recorder->reattach(historyRun, QStringLiteral("a controller (pid %1) attached to the run and takes it up from event %2")
                                          .arg(QCoreApplication::applicationPid())
                                          .arg(marks.isEmpty() ? 0 : marks.begin()->seq));
@@ -96,7 +96,7 @@ void RunController::takeUpProcesses(const QList<ProcessRecord>& stored) {
 
 // The records the history holds: the rounds so far (printed and charted again), and what the
 // controller keeps of them (each node's last traffic, each member's state).
-void RunController::takeUpRecords(const QList<QJsonObject>& kept, double runStarted) {
+void RunController::takeUpRecords(const QList<QJsonObject>& kept) {
     const QScopedValueRollback replaying(m_replaying, true);
     for (const QJsonObject& r : kept) {
         const QString kind = r.value(QStringLiteral("kind")).toString();
@@ -104,8 +104,9 @@ void RunController::takeUpRecords(const QList<QJsonObject>& kept, double runStar
         firstOfItsRound(r);
         if (kind == metric::kMembership)
             m_membership[r.value(QStringLiteral("member")).toString()] = r.value(QStringLiteral("state")).toString();
-        m_lastRecordAt = std::max(m_lastRecordAt, r.value(QStringLiteral("t")).toDouble() - runStarted);
-        for (const RoundRow& row : m_progress->ingest(r, r.value(QStringLiteral("t")).toDouble() - runStarted))
+        const double at = m_runClock.elapsed(r.value(QStringLiteral("t")).toDouble());
+        m_lastRecordAt = std::max(m_lastRecordAt, at);
+        for (const RoundRow& row : m_progress->ingest(r, at))
             Q_EMIT roundCompleted(row);
     }
 }

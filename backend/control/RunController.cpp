@@ -155,18 +155,22 @@ bool RunController::resume(const Topology& topology, const QString& runDir, qint
 
 // A resumed run's rows up to its checkpoint come from the records kept then; the new processes'
 // traffic counters start from zero, so each link's count at the checkpoint is carried on, and
-// the clock goes on from the last kept round's.
+// the clock goes on from the last kept record's time on the run's own clock (as the history's
+// reports read it: from its start, earlier pauses left out).
 void RunController::carryOn(const QList<QJsonObject>& kept) {
-    const double firstT = kept.isEmpty() ? 0 : kept.first().value(QStringLiteral("t")).toDouble();
+    RunClock clock(kept.isEmpty() ? 0 : kept.first().value(QStringLiteral("t")).toDouble());  // (no history)
+    if (const auto run = m_store && m_resumedRun > 0 ? m_store->run(m_resumedRun) : std::nullopt)
+        clock = RunClock(*run, m_store->metrics(m_resumedRun), m_store->traffic(m_resumedRun), m_store->events(m_resumedRun));
     const QScopedValueRollback replaying(m_replaying, true);
     for (const QJsonObject& r : kept) {
         if (r.value(QStringLiteral("kind")).toString() == metric::kTraffic)
             carryTraffic(r);
         firstOfItsRound(r);
-        for (const RoundRow& row : m_progress->ingest(r, r.value(QStringLiteral("t")).toDouble() - firstT)) Q_EMIT roundCompleted(row);
+        const double at = clock.elapsed(r.value(QStringLiteral("t")).toDouble());
+        m_elapsedCarry = std::max(m_elapsedCarry, at);
+        for (const RoundRow& row : m_progress->ingest(r, at)) Q_EMIT roundCompleted(row);
     }
     for (const RoundRow& row : m_progress->finish()) Q_EMIT roundCompleted(row);
-    m_elapsedCarry = m_progress->rows().isEmpty() ? 0 : m_progress->rows().last().elapsed;
 }
 
 // Every node gets its own key pair: a role is admitted, and named, by its key alone, so no
@@ -465,7 +469,7 @@ void RunController::onMetric(const QString& json) {
                                                             metric.value(QStringLiteral("reason")).toString()));
     // Attached, records come late (those the agent kept while no controller was there): their
     // own times place them.
-    const double at = m_attached ? metric.value(QStringLiteral("t")).toDouble() - m_runStarted : elapsed();
+    const double at = m_attached ? m_runClock.elapsed(metric.value(QStringLiteral("t")).toDouble()) : elapsed();
     m_lastRecordAt = std::max(m_lastRecordAt, at);
     Q_EMIT metricRecord(metric, at);
     for (const RoundRow& row : m_progress->ingest(metric, at)) Q_EMIT roundCompleted(row);

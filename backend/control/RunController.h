@@ -14,6 +14,7 @@
 // not, and a role its agent restarts is Restarting meanwhile), and is named in the reason.
 #include "AgentFleet.h"
 #include "RunDirectory.h"
+#include "RunClock.h"
 #include "RunProgress.h"
 #include "RunStore.h"
 #include "Topology.h"
@@ -112,7 +113,7 @@ private:
     void useFleet(std::unique_ptr<AgentFleet> fleet);
     void endUnfinishedProcesses();
     void takeUpProcesses(const QList<ProcessRecord>& stored);
-    void takeUpRecords(const QList<QJsonObject>& kept, double runStarted);
+    void takeUpRecords(const QList<QJsonObject>& kept);
     QString realRunDir() const;  // the run directory with links resolved
     void onAgentsReady();
     void startRoles(const std::function<bool(const ProcessInfo&)>& which);  // schedulers first
@@ -147,7 +148,7 @@ private:
     RunStore* m_store = nullptr;
     bool m_attached = false;    // we took the run up from a controller that went away
     bool m_replaying = false;   // rounds the history already holds, shown again (attach, resume)
-    double m_runStarted = 0;    // attached: the run's start (unix s), which its records' times count from
+    RunClock m_runClock;  // attached: the run's own clock, which its records' times are read on
     double m_lastRecordAt = 0;  // attached: the newest record's time into the run
     DeployOptions m_deployOptions;
     QHash<QString, CurveKeyPair> m_nodeKeys;  // every node's own key pair, new for each run

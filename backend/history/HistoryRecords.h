@@ -13,6 +13,14 @@ struct RunRecord {
     QString tags, notes;  // the user's, edited in History (tags: comma-separated)
 };
 
+// How long the run ran, in seconds: its controller's figure (the pause before a resume left
+// out), else from its start to its end; -1 while it runs.
+inline double runDuration(const RunRecord& r) {
+    if (r.ended <= 0) return -1;
+    const double seconds = r.summary.value(QStringLiteral("seconds")).toDouble();
+    return seconds > 0 ? seconds : r.ended - r.started;
+}
+
 // True when the run's id, name, status, reason, tags or notes contain `text` (any case), or
 // `text` is empty: the History tab's filter and `hips history list TEXT`.
 inline bool runMatches(const RunRecord& r, const QString& text) {

@@ -67,7 +67,7 @@ QList<Replayed> trafficRecords(const QList<TrafficRecord>& traffic) {
 
 }  // namespace
 
-StoredRounds replayRounds(const RunRecord& run, const QList<MetricRecord>& metrics, const QList<TrafficRecord>& traffic,
+StoredRounds replayRounds(const RunClock& clock, const QList<MetricRecord>& metrics, const QList<TrafficRecord>& traffic,
                           int trainReportsPerRound, int rounds, int evalEvery) {
     if (trainReportsPerRound <= 0) {  // no topology to ask: every node that reported a round of training
         QSet<QString> trainers;
@@ -82,10 +82,10 @@ StoredRounds replayRounds(const RunRecord& run, const QList<MetricRecord>& metri
     auto keep = [&](const QList<RoundRow>& rows) {
         for (const RoundRow& row : rows) {
             out.rows << row;
-            out.wallMs << (run.started + row.elapsed) * 1000;
+            out.wallMs << clock.unixTime(row.elapsed) * 1000;
         }
     };
-    for (const Replayed& r : all) keep(progress.ingest(r.record, r.t - run.started));
+    for (const Replayed& r : all) keep(progress.ingest(r.record, clock.elapsed(r.t)));
     keep(progress.finish());
     return out;
 }

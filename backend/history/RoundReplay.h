@@ -4,6 +4,7 @@
 // and the live panel show the same rows with the same definitions (throughput = samples trained
 // so far / seconds since the start).
 #include "HistoryRecords.h"
+#include "RunClock.h"
 #include "RunProgress.h"
 
 namespace hips {
@@ -14,8 +15,8 @@ struct StoredRounds {
 };
 
 // `trainReportsPerRound`: what RunProgress waits for (the run's topology says; 0: every node
-// that ever reported a round).
-StoredRounds replayRounds(const RunRecord& run, const QList<MetricRecord>& metrics, const QList<TrafficRecord>& traffic,
+// that ever reported a round). Rows' times are on the run's own clock (pauses left out).
+StoredRounds replayRounds(const RunClock& clock, const QList<MetricRecord>& metrics, const QList<TrafficRecord>& traffic,
                           int trainReportsPerRound, int rounds, int evalEvery);
 
 }  // namespace hips

@@ -43,10 +43,10 @@ StoredRounds roundsOf(const RunReport& r) {
         rounds = load.topology->training.rounds;
         evalEvery = load.topology->training.evalEvery;
     }
-    return replayRounds(r.run, r.metrics, r.traffic, reports, rounds, evalEvery);
+    return replayRounds(r.clock, r.metrics, r.traffic, reports, rounds, evalEvery);
 }
 
-QList<QPointF> cumulativeByTier(const QList<TrafficRecord>& rows, const QString& tier, double t0) {
+QList<QPointF> cumulativeByTier(const QList<TrafficRecord>& rows, const QString& tier, const RunClock& clock) {
     QHash<QString, qint64> latest;  // counters are cumulative per link
     double total = 0;
     QList<QPointF> out;
@@ -55,7 +55,7 @@ QList<QPointF> cumulativeByTier(const QList<TrafficRecord>& rows, const QString&
         qint64& last = latest[r.link];
         total += double(std::max<qint64>(0, r.bytes - last));
         last = std::max(last, r.bytes);
-        out << QPointF(r.t - t0, total / 1e6);
+        out << QPointF(clock.elapsed(r.t), total / 1e6);
     }
     return out;
 }
@@ -80,15 +80,15 @@ QList<QPointF> cumulativeByRound(const QList<TrafficRecord>& rows, const QString
 }  // namespace
 
 void RunReport::derive() {
-    const double t0 = run.started;
-    double lastT = t0;
+    clock = RunClock(run, metrics, traffic, events);
+    double lastT = run.started;
     for (const MetricRecord& m : metrics) {
         lastT = std::max(lastT, m.t);
         if (m.name == metric::kStoredTestAccuracy) {
             accuracyByRound << QPointF(m.round, m.value);
-            accuracyByTime << QPointF(m.t - t0, m.value);
+            accuracyByTime << QPointF(clock.elapsed(m.t), m.value);
             if (timeToTarget < 0 && m.value >= targetAccuracy) {
-                timeToTarget = m.t - t0;
+                timeToTarget = clock.elapsed(m.t);
                 roundToTarget = m.round;
             }
         } else if (m.name == metric::kStoredTestLoss) {
@@ -111,9 +111,9 @@ void RunReport::derive() {
     if (!rounds.rows.isEmpty()) samplesPerSecond = rounds.rows.last().samplesPerSecond;
 
     for (const TrafficRecord& t : traffic) lastT = std::max(lastT, t.t);
-    seconds = run.ended > 0 ? run.ended - t0 : lastT - t0;
-    insideMBByTime = cumulativeByTier(traffic, QStringLiteral("inside"), t0);
-    acrossMBByTime = cumulativeByTier(traffic, QStringLiteral("across"), t0);
+    seconds = clock.elapsed(run.ended > 0 ? run.ended : lastT);
+    insideMBByTime = cumulativeByTier(traffic, QStringLiteral("inside"), clock);
+    acrossMBByTime = cumulativeByTier(traffic, QStringLiteral("across"), clock);
     insideMBByRound = cumulativeByRound(traffic, QStringLiteral("inside"));
     acrossMBByRound = cumulativeByRound(traffic, QStringLiteral("across"));
     bytesInside = insideMBByTime.isEmpty() ? 0 : insideMBByTime.last().y() * 1e6;

@@ -20,7 +20,9 @@ struct RunReport {
     QList<EventRecord> events;
     QList<ProcessRecord> processes;
 
-    // Derived figures. Times are seconds since the run started; -1 means "not available".
+    // Derived figures. Times are seconds of running since the run started (its own clock: the
+    // pause before a resume left out); -1 means "not available".
+    RunClock clock;
     double seconds = 0;            // duration (to the last row for a run that never ended)
     double targetAccuracy = 0.85;
     double timeToTarget = -1;      // first evaluation at or above the target

@@ -1,5 +1,7 @@
 #include "RunStore.h"
 
+#include "RunClock.h"
+
 #include "HistoryWriter.h"
 #include "PrivateFiles.h"
 #include "RunStoreSchema.h"
@@ -201,7 +203,7 @@ void RunStore::resumeRun(qint64 run, int round) {
                                     " WHERE id = ?"), {QVariant(pid), QVariant(run)}) &&
                s.run(QStringLiteral("INSERT INTO events VALUES (?, ?, 'info', 'controller', ?)"),
                      {QVariant(run), QVariant(at),
-                      QVariant(QStringLiteral("resumed from the checkpoint of round %1").arg(round))});
+                      QVariant(kResumedEventPrefix + QString::number(round))});
     });
 }
 

@@ -4,6 +4,7 @@
 // tst_historydurability.
 #include "RunProgress.h"
 #include "RunReport.h"
+#include "RunClock.h"
 #include "RunStore.h"
 #include "HistoryTestSupport.h"
 
@@ -366,6 +367,43 @@ private Q_SLOTS:
         QCOMPARE(json["traffic"].toArray().size(), 6);
         QCOMPARE(json["events"].toArray()[0].toObject()["message"].toString(), QStringLiteral("slow disk"));
         QCOMPARE(json["topology"].toObject()["name"].toString(), QStringLiteral("r"));
+    }
+
+    // A run stopped after round 2 and resumed from it 100 s later: charts, throughput, time to
+    // accuracy and duration count the time it ran, not the pause (the live panel's clock does too).
+    void aResumedRunsTimesLeaveOutThePause() {
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        QVERIFY2(store, qPrintable(error));
+        const qint64 run = store->beginRun("paused", R"({"name":"paused"})", {{"rounds", 4}});
+        const double t0 = store->run(run)->started;
+        auto round = [&](int r, double t) {
+            store->appendMetric(run, t, "p/worker0", r, "train.samples", 1000);
+            store->appendMetric(run, t, "c/global_server0", r, "aggregate.round_s", 1.0);
+            store->appendMetric(run, t + 0.5, "c/master_worker", r, "eval.test_acc", 0.80 + 0.02 * r);
+            store->appendTraffic(run, {t, "p/server0>c/global_server0", "across", 1000000 * r, r});
+        };
+        round(1, t0 + 1);
+        round(2, t0 + 2);  // its last row at +2.5: then it stood still
+        store->appendEvent(run, t0 + 102.5, "info", "controller", kResumedEventPrefix + "2");
+        round(3, t0 + 103.5);
+        round(4, t0 + 104.5);
+        store->appendMetric(run, t0 + 105, "c/master_worker", -1, "eval.dummy", 0);
+        QVERIFY(store->flush());
+        const auto report = RunReport::load(*store, run, 0.85, &error);
+        QVERIFY2(report, qPrintable(error));
+        QVERIFY(report->clock.paused());
+        QCOMPARE(report->rounds.rows.size(), 4);
+        QCOMPARE(report->rounds.rows[3].elapsed, 4.5);  // 2.5 s before the pause, 2 s after
+        QCOMPARE(report->rounds.rows[3].samplesPerSecond, 4000 / 4.5);
+        QCOMPARE(report->rounds.wallMs[3], (t0 + 104.5) * 1000);  // the wall clock stays the wall clock
+        QCOMPARE(report->accuracyByTime[2], QPointF(4.0, 0.86));  // round 3 evaluated at +104
+        QCOMPARE(report->timeToTarget, 4.0);
+        QCOMPARE(report->acrossMBByTime.last(), QPointF(4.5, 4.0));
+        QCOMPARE(report->seconds, 5.0);  // to its last row (it never ended)
+        QCOMPARE(report->clock.unixTime(4.5), t0 + 104.5);
+        QCOMPARE(report->clock.elapsed(t0 + 1), 1.0);  // before the pause, time since the start
     }
 
     void refusesCorruptFileAndLeavesIt() {

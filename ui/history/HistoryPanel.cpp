@@ -149,7 +149,7 @@ void HistoryPanel::refresh() {
     m_table->setRowCount(int(runs.size()));
     for (int i = 0; i < runs.size(); ++i) {
         const auto& [r, f] = runs[i];
-        const double duration = r.ended > 0 ? r.ended - r.started : -1;
+        const double duration = runDuration(r);
         m_table->setItem(i, 0, numberItem(double(r.id), QString::number(r.id)));
         m_table->setItem(i, 1, new QTableWidgetItem(r.name));
         m_table->setItem(i, 2, new QTableWidgetItem(QDateTime::fromMSecsSinceEpoch(qint64(r.started * 1000)).toString("yyyy-MM-dd HH:mm:ss")));
@@ -272,12 +272,13 @@ void HistoryPanel::updateOverlay() {
         QString error;
         const auto report = RunReport::load(*m_store, ids[i], 0.85, &error);
         if (!report) continue;
-        for (const RoundRow& row : report->rounds.rows) {
+        for (qsizetype r = 0; r < report->rounds.rows.size(); ++r) {
+            const RoundRow& row = report->rounds.rows[r];
             const double value = m_metric->currentIndex() == 0 ? row.testAccuracy
                                  : m_metric->currentIndex() == 1 ? row.trainLoss
                                  : m_metric->currentIndex() == 2 ? double(row.bytesAcross) / 1e6
                                                                  : row.samplesPerSecond;
-            if (!std::isnan(value)) m_overlay->append(line, row.round, (run->started + row.elapsed) * 1000, row.elapsed, value);
+            if (!std::isnan(value)) m_overlay->append(line, row.round, report->rounds.wallMs[r], row.elapsed, value);
         }
     }
     showSettingsDiff(ids);
