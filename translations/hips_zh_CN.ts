@@ -417,102 +417,107 @@
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="139"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="138"/>
+        <source>%1 (and %2 paused before a resume)</source>
+        <translation>%1（另有 %2 暂停于恢复之前）</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="141"/>
         <source>Report made</source>
         <translation>报告生成时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="141"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="143"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="143"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="145"/>
         <source>not reached</source>
         <translation>未达到</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="144"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="146"/>
         <source>%1 (round %2)</source>
         <translation>%1（第 %2 轮）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="145"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="147"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="146"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="148"/>
         <source>Best test accuracy</source>
         <translation>最佳测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="147"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="149"/>
         <source>Final test accuracy</source>
         <translation>最终测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="148"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="150"/>
         <source>Time to %1 accuracy</source>
         <translation>达到 %1 准确率的用时</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="149"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="151"/>
         <source>Bytes inside parties</source>
         <translation>参与方内部字节数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="150"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="152"/>
         <source>Bytes across parties</source>
         <translation>跨参与方字节数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="151"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="153"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="151"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="153"/>
         <source>%1 samples/s</source>
         <translation>%1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="152"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="154"/>
         <source>Computing-time ratio</source>
         <translation>计算时间占比</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="155"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="157"/>
         <source>Topology</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="157"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="159"/>
         <source>&lt;p&gt;The stored topology could not be read.&lt;/p&gt;</source>
         <translation>&lt;p&gt;无法读取已保存的拓扑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="159"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="161"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="164"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="166"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="167"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="169"/>
         <source>&lt;p&gt;%1: not recorded in this run.&lt;/p&gt;</source>
         <translation>&lt;p&gt;%1：本次运行未记录。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="172"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="174"/>
         <source>Processes</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="174"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="176"/>
         <source>Warnings and errors</source>
         <translation>警告与错误</translation>
     </message>
@@ -1673,52 +1678,52 @@
         <translation>所选运行的%1</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="292"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="293"/>
         <source>Setting</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="322"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="323"/>
         <source>every setting</source>
         <translation>所有设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="323"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="324"/>
         <source>the same</source>
         <translation>相同</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="331"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="332"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="331"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="332"/>
         <source>Delete %n run(s) and all their rows from the history?</source>
         <translation>
             <numerusform>要从历史中删除 %n 个运行及其全部数据行吗？</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="337"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="338"/>
         <source>Deleted %n run(s)</source>
         <translation>
             <numerusform>已删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="351"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="356"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="352"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="357"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="352"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="353"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="355"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="356"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>

@@ -111,7 +111,9 @@ void RunReport::derive() {
     if (!rounds.rows.isEmpty()) samplesPerSecond = rounds.rows.last().samplesPerSecond;
 
     for (const TrafficRecord& t : traffic) lastT = std::max(lastT, t.t);
-    seconds = clock.elapsed(run.ended > 0 ? run.ended : lastT);
+    const double end = run.ended > 0 ? run.ended : lastT;
+    seconds = clock.elapsed(end);
+    pausedSeconds = std::max(0.0, end - run.started - seconds);
     insideMBByTime = cumulativeByTier(traffic, QStringLiteral("inside"), clock);
     acrossMBByTime = cumulativeByTier(traffic, QStringLiteral("across"), clock);
     insideMBByRound = cumulativeByRound(traffic, QStringLiteral("inside"));
@@ -159,7 +161,7 @@ QByteArray RunReport::toJson() const {
                                        {"error", p.error}, {"state", p.state}});
     const QJsonObject summary{
         {"rounds", facts.rounds}, {"best_test_acc", facts.bestAccuracy}, {"final_test_acc", facts.finalAccuracy},
-        {"seconds", seconds}, {"target_acc", targetAccuracy}, {"time_to_target_s", timeToTarget},
+        {"seconds", seconds}, {"paused_s", pausedSeconds}, {"target_acc", targetAccuracy}, {"time_to_target_s", timeToTarget},
         {"round_to_target", roundToTarget}, {"bytes_inside", bytesInside}, {"bytes_across", bytesAcross},
         {"samples_per_s", samplesPerSecond}, {"compute_ratio", computeRatio}};
     const QJsonObject root{

@@ -24,6 +24,7 @@ struct RunReport {
     // pause before a resume left out); -1 means "not available".
     RunClock clock;
     double seconds = 0;            // duration (to the last row for a run that never ended)
+    double pausedSeconds = 0;      // stopped between a stop and a resume (hips run --resume), left out
     double targetAccuracy = 0.85;
     double timeToTarget = -1;      // first evaluation at or above the target
     int roundToTarget = -1;

@@ -402,6 +402,7 @@ private Q_SLOTS:
         QCOMPARE(report->timeToTarget, 4.0);
         QCOMPARE(report->acrossMBByTime.last(), QPointF(4.5, 4.0));
         QCOMPARE(report->seconds, 5.0);  // to its last row (it never ended)
+        QCOMPARE(report->pausedSeconds, 100.0);
         QCOMPARE(report->clock.unixTime(4.5), t0 + 104.5);
         QCOMPARE(report->clock.elapsed(t0 + 1), 1.0);  // before the pause, time since the start
     }

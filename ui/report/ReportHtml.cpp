@@ -135,7 +135,9 @@ QString reportHtml(const RunReport& r, const ReportImages& images,
                        {QObject::tr("Status"), r.run.status},
                        {QObject::tr("Started"), when(r.run.started)},
                        {QObject::tr("Ended"), when(r.run.ended)},
-                       {QObject::tr("Duration"), formatSeconds(r.seconds)},
+                       {QObject::tr("Duration"), r.clock.paused() ? QObject::tr("%1 (and %2 paused before a resume)")
+                                                                          .arg(formatSeconds(r.seconds), formatSeconds(r.pausedSeconds))
+                                                                    : formatSeconds(r.seconds)},
                        {QObject::tr("Report made"), when(double(QDateTime::currentMSecsSinceEpoch()) / 1000)}});
 
     html += QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Summary"));
