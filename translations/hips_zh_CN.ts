@@ -1522,208 +1522,218 @@
         <translation>重新接管</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="68"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="66"/>
+        <source>Resume</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="68"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="68"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="68"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="68"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="68"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
         <source>Best accuracy</source>
         <translation>最佳准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="70"/>
         <source>Final accuracy</source>
         <translation>最终准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="70"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="95"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="70"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="99"/>
         <source>MB across parties</source>
         <translation>跨参与方流量（MB）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="70"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="70"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="70"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="71"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="81"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="82"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="83"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="84"/>
         <source>Filter by id, name, status, reason, tags or notes</source>
         <translation>按编号、名称、状态、原因、标签或备注筛选</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="87"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="88"/>
         <source>Open the selected run&apos;s topology and settings in the designer, to run it again</source>
         <translation>在设计器中打开所选运行的拓扑和设置，以便再次运行</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="89"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="90"/>
         <source>Take up the selected run, still going on its agents after its controller went away (as hips attach does)</source>
         <translation>接管所选运行：其控制器已离开，但代理仍在继续运行它（与 hips attach 相同）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="95"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="93"/>
+        <source>Go on with the selected run, which stopped, failed or was interrupted, from its last checkpoint (as hips run --resume does)</source>
+        <translation>从最近的检查点继续所选的已停止、失败或中断的运行（与 hips run --resume 相同）</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="99"/>
         <source>Test accuracy</source>
         <translation>测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="95"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="99"/>
         <source>Training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="95"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="99"/>
         <source>Samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="96"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="100"/>
         <source>What the chart compares for the selected runs</source>
         <translation>图表为所选运行比较的指标</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="97"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="101"/>
         <source>Compare:</source>
         <translation>比较：</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="102"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="106"/>
         <source>The settings that differ between the selected runs</source>
         <translation>所选运行之间不同的设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="185"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="192"/>
         <source>its controller ended before the run did (killed, or the machine stopped)</source>
         <translation>其控制器在运行结束前退出（被终止，或机器停止）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="204"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="211"/>
         <source>The history is busy (another program is writing to it); the change is stored as soon as it is free</source>
         <translation>历史记录正忙（另一个程序正在写入）；一旦空闲，更改即会保存</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="211"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="218"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="212"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="219"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="213"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="220"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="214"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="221"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="215"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="222"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="248"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="255"/>
         <source>no history is open</source>
         <translation>未打开任何历史记录</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="265"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="274"/>
         <source>%1 of the selected runs</source>
         <translation>所选运行的%1</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="293"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="302"/>
         <source>Setting</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="323"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="332"/>
         <source>every setting</source>
         <translation>所有设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="324"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="333"/>
         <source>the same</source>
         <translation>相同</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="332"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="341"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="332"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="341"/>
         <source>Delete %n run(s) and all their rows from the history?</source>
         <translation>
             <numerusform>要从历史中删除 %n 个运行及其全部数据行吗？</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="338"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="347"/>
         <source>Deleted %n run(s)</source>
         <translation>
             <numerusform>已删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="352"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="357"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="361"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="366"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="353"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="362"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="356"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="365"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
@@ -1873,231 +1883,241 @@
 <context>
     <name>hips::MainWindow</name>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="53"/>
+        <location filename="../ui/MainWindow.cpp" line="54"/>
         <source>Design</source>
         <translation>设计</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="54"/>
+        <location filename="../ui/MainWindow.cpp" line="55"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="55"/>
+        <location filename="../ui/MainWindow.cpp" line="56"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="56"/>
+        <location filename="../ui/MainWindow.cpp" line="57"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="61"/>
+        <location filename="../ui/MainWindow.cpp" line="62"/>
         <source>Run history unavailable: %1</source>
         <translation>运行历史不可用：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="120"/>
+        <location filename="../ui/MainWindow.cpp" line="122"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="121"/>
+        <location filename="../ui/MainWindow.cpp" line="123"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="122"/>
+        <location filename="../ui/MainWindow.cpp" line="124"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="123"/>
+        <location filename="../ui/MainWindow.cpp" line="125"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="124"/>
+        <location filename="../ui/MainWindow.cpp" line="126"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="125"/>
+        <location filename="../ui/MainWindow.cpp" line="127"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="139"/>
+        <location filename="../ui/MainWindow.cpp" line="141"/>
         <source>&amp;New topology</source>
         <translation>新建拓扑(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="140"/>
+        <location filename="../ui/MainWindow.cpp" line="142"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="141"/>
+        <location filename="../ui/MainWindow.cpp" line="143"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="142"/>
+        <location filename="../ui/MainWindow.cpp" line="144"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="143"/>
+        <location filename="../ui/MainWindow.cpp" line="145"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="143"/>
+        <location filename="../ui/MainWindow.cpp" line="145"/>
         <source>Ctrl+Shift+S</source>
         <translation>Ctrl+Shift+S</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="145"/>
+        <location filename="../ui/MainWindow.cpp" line="147"/>
         <source>&amp;Export report of selected run…</source>
         <translation>导出所选运行的报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="145"/>
+        <location filename="../ui/MainWindow.cpp" line="147"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="147"/>
+        <location filename="../ui/MainWindow.cpp" line="149"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="149"/>
+        <location filename="../ui/MainWindow.cpp" line="151"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="152"/>
+        <location filename="../ui/MainWindow.cpp" line="154"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="158"/>
+        <location filename="../ui/MainWindow.cpp" line="160"/>
         <source>&amp;Copy</source>
         <translation>复制(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="159"/>
+        <location filename="../ui/MainWindow.cpp" line="161"/>
         <source>&amp;Paste</source>
         <translation>粘贴(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="160"/>
+        <location filename="../ui/MainWindow.cpp" line="162"/>
         <source>&amp;Delete</source>
         <translation>删除(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="161"/>
+        <location filename="../ui/MainWindow.cpp" line="163"/>
         <source>Select &amp;all</source>
         <translation>全选(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="163"/>
+        <location filename="../ui/MainWindow.cpp" line="165"/>
         <source>&amp;Fit topology</source>
         <translation>适应拓扑大小(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="163"/>
+        <location filename="../ui/MainWindow.cpp" line="165"/>
         <source>Ctrl+0</source>
         <translation>Ctrl+0</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="165"/>
+        <location filename="../ui/MainWindow.cpp" line="167"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="166"/>
+        <location filename="../ui/MainWindow.cpp" line="168"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="171"/>
+        <location filename="../ui/MainWindow.cpp" line="173"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="185"/>
+        <location filename="../ui/MainWindow.cpp" line="187"/>
         <source>&amp;Start all</source>
         <translation>全部启动(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="185"/>
+        <location filename="../ui/MainWindow.cpp" line="187"/>
         <source>F5</source>
         <translation>F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="186"/>
+        <location filename="../ui/MainWindow.cpp" line="188"/>
         <source>S&amp;top all</source>
         <translation>全部停止(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="186"/>
+        <location filename="../ui/MainWindow.cpp" line="188"/>
         <source>Shift+F5</source>
         <translation>Shift+F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="195"/>
+        <location filename="../ui/MainWindow.cpp" line="197"/>
         <source>&amp;User guide</source>
         <translation>用户指南(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="196"/>
+        <location filename="../ui/MainWindow.cpp" line="198"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="198"/>
+        <location filename="../ui/MainWindow.cpp" line="200"/>
         <source>&amp;About HiPS Studio</source>
         <translation>关于 HiPS Studio(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="217"/>
+        <location filename="../ui/MainWindow.cpp" line="219"/>
         <source>1 problem in the topology: %1</source>
         <translation>拓扑中有 1 个问题：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="218"/>
+        <location filename="../ui/MainWindow.cpp" line="220"/>
         <source>%1 problems in the topology; the first: %2</source>
         <translation>拓扑中有 %1 个问题；第一个：%2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="221"/>
+        <location filename="../ui/MainWindow.cpp" line="223"/>
         <source>Topology valid: %1, %2</source>
         <translation>拓扑有效：%1，%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="221"/>
+        <location filename="../ui/MainWindow.cpp" line="223"/>
         <source>%n process(es)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="222"/>
+        <location filename="../ui/MainWindow.cpp" line="224"/>
         <source>%n training worker(s)</source>
         <translation>
             <numerusform>%n 个训练工作节点</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="223"/>
+        <location filename="../ui/MainWindow.cpp" line="225"/>
         <source>; the run under way goes on with the topology it started with</source>
         <translation>；进行中的运行仍使用其启动时的拓扑</translation>
     </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="295"/>
+        <source>Resume</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="295"/>
+        <source>Run %1 cannot be resumed: %2</source>
+        <translation>无法恢复运行 %1：%2</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="328"/>
+        <location filename="../ui/MainWindow.cpp" line="342"/>
         <source>Showing run %1 (%2): %n round(s)</source>
         <translation>
             <numerusform>正在显示运行 %1（%2）：%n 个轮次</numerusform>
@@ -2108,51 +2128,51 @@
         <translation type="vanished">拓扑有效：%1 个进程，%2 个训练工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="232"/>
-        <location filename="../ui/MainWindow.cpp" line="336"/>
+        <location filename="../ui/MainWindow.cpp" line="234"/>
+        <location filename="../ui/MainWindow.cpp" line="350"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="239"/>
-        <location filename="../ui/MainWindow.cpp" line="278"/>
-        <location filename="../ui/MainWindow.cpp" line="346"/>
+        <location filename="../ui/MainWindow.cpp" line="241"/>
+        <location filename="../ui/MainWindow.cpp" line="280"/>
+        <location filename="../ui/MainWindow.cpp" line="360"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="239"/>
+        <location filename="../ui/MainWindow.cpp" line="241"/>
         <source>Cannot open %1:
 %2</source>
         <translation>无法打开 %1：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="266"/>
+        <location filename="../ui/MainWindow.cpp" line="268"/>
         <source>local baseline (run %1)</source>
         <translation>本地基线（运行 %1）</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="275"/>
-        <location filename="../ui/MainWindow.cpp" line="290"/>
+        <location filename="../ui/MainWindow.cpp" line="277"/>
+        <location filename="../ui/MainWindow.cpp" line="304"/>
         <source>run %1</source>
         <translation>运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="278"/>
-        <location filename="../ui/MainWindow.cpp" line="292"/>
+        <location filename="../ui/MainWindow.cpp" line="280"/>
+        <location filename="../ui/MainWindow.cpp" line="306"/>
         <source>Run %1&apos;s topology cannot be read:
 %2</source>
         <translation>无法读取运行 %1 的拓扑：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="284"/>
+        <location filename="../ui/MainWindow.cpp" line="286"/>
         <source>Opened the topology of run %1; Start all runs it again</source>
         <translation>已打开运行 %1 的拓扑；“全部启动”将再次运行它</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="292"/>
+        <location filename="../ui/MainWindow.cpp" line="306"/>
         <source>Reattach</source>
         <translation>重新接管</translation>
     </message>
@@ -2161,38 +2181,38 @@
         <translation type="vanished">正在显示运行 %1（%2）：%3 个轮次</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="347"/>
+        <location filename="../ui/MainWindow.cpp" line="361"/>
         <source>Topologies (*.json);;All files (*)</source>
         <translation>拓扑 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="354"/>
-        <location filename="../ui/MainWindow.cpp" line="373"/>
+        <location filename="../ui/MainWindow.cpp" line="368"/>
+        <location filename="../ui/MainWindow.cpp" line="387"/>
         <source>Save topology</source>
         <translation>保存拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="359"/>
+        <location filename="../ui/MainWindow.cpp" line="373"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="373"/>
+        <location filename="../ui/MainWindow.cpp" line="387"/>
         <source>Topologies (*.json)</source>
         <translation>拓扑 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="380"/>
+        <location filename="../ui/MainWindow.cpp" line="394"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="380"/>
+        <location filename="../ui/MainWindow.cpp" line="394"/>
         <source>Save the changes to the topology first?</source>
         <translation>是否先保存对拓扑的更改？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="404"/>
+        <location filename="../ui/MainWindow.cpp" line="418"/>
         <source>Select one run in the history to export its report</source>
         <translation>请在历史中选择一个运行以导出其报告</translation>
     </message>
@@ -2209,97 +2229,97 @@
         <translation type="vanished">已写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="415"/>
+        <location filename="../ui/MainWindow.cpp" line="429"/>
         <source>The guide is not in this build; see README.md beside the sources.</source>
         <translation>此版本未包含指南；请参阅源代码旁的 README.md。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="416"/>
+        <location filename="../ui/MainWindow.cpp" line="430"/>
         <source>HiPS Studio — user guide</source>
         <translation>HiPS Studio — 用户指南</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="431"/>
+        <location filename="../ui/MainWindow.cpp" line="445"/>
         <source>Zoom the canvas</source>
         <translation>缩放画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="431"/>
+        <location filename="../ui/MainWindow.cpp" line="445"/>
         <source>Ctrl+wheel</source>
         <translation>Ctrl+滚轮</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="432"/>
+        <location filename="../ui/MainWindow.cpp" line="446"/>
         <source>Pan the canvas</source>
         <translation>平移画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="432"/>
+        <location filename="../ui/MainWindow.cpp" line="446"/>
         <source>Middle button, or Space+drag</source>
         <translation>中键，或 空格+拖动</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="433"/>
+        <location filename="../ui/MainWindow.cpp" line="447"/>
         <source>Zoom a chart / zoom out</source>
         <translation>缩放图表 / 缩小</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="433"/>
+        <location filename="../ui/MainWindow.cpp" line="447"/>
         <source>Drag / right-click</source>
         <translation>拖动 / 右键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="434"/>
+        <location filename="../ui/MainWindow.cpp" line="448"/>
         <source>Edit a run&apos;s name, tags or notes</source>
         <translation>编辑运行的名称、标签或备注</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="434"/>
+        <location filename="../ui/MainWindow.cpp" line="448"/>
         <source>Double-click or F2 in History</source>
         <translation>在历史中双击或按 F2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="441"/>
+        <location filename="../ui/MainWindow.cpp" line="455"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="441"/>
+        <location filename="../ui/MainWindow.cpp" line="455"/>
         <source>Shortcut</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="452"/>
+        <location filename="../ui/MainWindow.cpp" line="466"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="469"/>
+        <location filename="../ui/MainWindow.cpp" line="483"/>
         <source>About HiPS Studio</source>
         <translation>关于 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="470"/>
+        <location filename="../ui/MainWindow.cpp" line="484"/>
         <source>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;Train one model across parties with a two-layer parameter server; only aggregates cross party boundaries.&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;借助双层参数服务器，由多个参与方协同训练同一个模型；只有聚合结果会跨越参与方边界。&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="482"/>
+        <location filename="../ui/MainWindow.cpp" line="496"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="482"/>
+        <location filename="../ui/MainWindow.cpp" line="496"/>
         <source>Stop the run first: switching the language rebuilds the window.</source>
         <translation>请先停止运行：切换语言会重建窗口。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="504"/>
+        <location filename="../ui/MainWindow.cpp" line="518"/>
         <source>A run is under way</source>
         <translation>有运行正在进行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="504"/>
+        <location filename="../ui/MainWindow.cpp" line="518"/>
         <source>Stop the run and quit?</source>
         <translation>要停止运行并退出吗？</translation>
     </message>
@@ -2998,12 +3018,12 @@
 <context>
     <name>hips::RunPanel</name>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="51"/>
+        <location filename="../ui/run/RunPanel.cpp" line="52"/>
         <source>Unknown host key</source>
         <translation>未知的主机密钥</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="52"/>
+        <location filename="../ui/run/RunPanel.cpp" line="53"/>
         <source>The key of host &apos;%1&apos; is not known yet:
 %2
 
@@ -3014,22 +3034,22 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
 信任并记录它吗？请先与该主机的管理员核对指纹。</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="59"/>
+        <location filename="../ui/run/RunPanel.cpp" line="60"/>
         <source>SSH</source>
         <translation>SSH</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="79"/>
+        <location filename="../ui/run/RunPanel.cpp" line="80"/>
         <source>Start all</source>
         <translation>全部启动</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="80"/>
+        <location filename="../ui/run/RunPanel.cpp" line="81"/>
         <source>Stop all</source>
         <translation>全部停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="94"/>
+        <location filename="../ui/run/RunPanel.cpp" line="95"/>
         <source>Double-click a process to see only its log</source>
         <translation>双击某个进程可仅查看其日志</translation>
     </message>
@@ -3042,97 +3062,112 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
         <translation type="vanished">已停止，完成 %1 个轮次，用时 %2 秒（%3）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/run/RunPanel.cpp" line="157"/>
+        <location filename="../ui/run/RunPanel.cpp" line="158"/>
         <source>finished after %n round(s) in %1 s: final test accuracy %2</source>
         <translation>
             <numerusform>已完成 %n 个轮次，用时 %1 秒：最终测试准确率 %2</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/run/RunPanel.cpp" line="159"/>
+        <location filename="../ui/run/RunPanel.cpp" line="160"/>
         <source>stopped after %n round(s) in %1 s (%2)</source>
         <translation>
             <numerusform>已停止，完成 %n 个轮次，用时 %1 秒（%2）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="160"/>
+        <location filename="../ui/run/RunPanel.cpp" line="161"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="188"/>
-        <location filename="../ui/run/RunPanel.cpp" line="243"/>
+        <location filename="../ui/run/RunPanel.cpp" line="189"/>
+        <location filename="../ui/run/RunPanel.cpp" line="263"/>
         <source>Cannot start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="193"/>
+        <location filename="../ui/run/RunPanel.cpp" line="194"/>
         <source>run directory: %1</source>
         <translation>运行目录：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="199"/>
+        <location filename="../ui/run/RunPanel.cpp" line="200"/>
         <source>A run is under way: stop it before taking up another</source>
         <translation>已有运行正在进行：请先停止它再接管另一个</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="206"/>
+        <location filename="../ui/run/RunPanel.cpp" line="207"/>
         <source>Cannot reattach: %1</source>
         <translation>无法重新接管：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="210"/>
+        <location filename="../ui/run/RunPanel.cpp" line="211"/>
         <source>took up run %1 from its agents</source>
         <translation>已从代理接管运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="215"/>
+        <location filename="../ui/run/RunPanel.cpp" line="217"/>
+        <source>A run is under way: stop it before resuming another</source>
+        <translation>有运行正在进行：请先停止它，再恢复其他运行</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/RunPanel.cpp" line="224"/>
+        <source>Cannot resume: %1</source>
+        <translation>无法恢复：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/RunPanel.cpp" line="229"/>
+        <source>resuming run %1 from the checkpoint of round %2 (run directory: %3)</source>
+        <translation>从第 %2 轮的检查点恢复运行 %1（运行目录：%3）</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/RunPanel.cpp" line="235"/>
         <source>stopped from HiPS Studio</source>
         <translation>已从 HiPS Studio 停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="228"/>
+        <location filename="../ui/run/RunPanel.cpp" line="248"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="229"/>
+        <location filename="../ui/run/RunPanel.cpp" line="249"/>
         <source>deploying</source>
         <translation>部署中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="230"/>
+        <location filename="../ui/run/RunPanel.cpp" line="250"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="231"/>
+        <location filename="../ui/run/RunPanel.cpp" line="251"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="232"/>
+        <location filename="../ui/run/RunPanel.cpp" line="252"/>
         <source>stopping</source>
         <translation>停止中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="233"/>
+        <location filename="../ui/run/RunPanel.cpp" line="253"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="234"/>
+        <location filename="../ui/run/RunPanel.cpp" line="254"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="235"/>
+        <location filename="../ui/run/RunPanel.cpp" line="255"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="242"/>
+        <location filename="../ui/run/RunPanel.cpp" line="262"/>
         <source>Deploy and start every process of the topology</source>
         <translation>部署并启动拓扑中的所有进程</translation>
     </message>
@@ -3140,12 +3175,12 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
 <context>
     <name>hips::RunStatus</name>
     <message>
-        <location filename="../ui/run/RunStatus.cpp" line="43"/>
+        <location filename="../ui/run/RunStatus.cpp" line="47"/>
         <source>%1 · round %2 of %3 · %4 s</source>
         <translation>%1 · 第 %2 / %3 轮 · %4 秒</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunStatus.cpp" line="46"/>
+        <location filename="../ui/run/RunStatus.cpp" line="50"/>
         <source> · about %1 s left</source>
         <translation> · 约剩 %1 秒</translation>
     </message>

@@ -8,6 +8,7 @@
 #include "DesignerView.h"
 #include "HistoryPanel.h"
 #include "ProcessTableModel.h"
+#include "ResumeTarget.h"
 #include "RunCharts.h"
 #include "RunPanel.h"
 #include "RunStatus.h"
@@ -100,6 +101,7 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
     });
     connect(m_history, &HistoryPanel::topologyRequested, this, &MainWindow::openStoredTopology);
     connect(m_history, &HistoryPanel::attachRequested, this, &MainWindow::reattachRun);
+    connect(m_history, &HistoryPanel::resumeRequested, this, &MainWindow::resumeRun);
     connect(m_designer->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
 
     buildActions();
@@ -283,6 +285,18 @@ bool MainWindow::openStoredTopology(qint64 run) {
     setTab(DesignTab);
     statusBar()->showMessage(tr("Opened the topology of run %1; Start all runs it again").arg(run), 8000);
     return true;
+}
+
+bool MainWindow::resumeRun(qint64 run) {
+    if (!m_store) return false;
+    QString error;
+    const std::optional<ResumeTarget> target = resumeTarget(*m_store, run, &error);
+    if (!target) {
+        QMessageBox::warning(this, tr("Resume"), tr("Run %1 cannot be resumed: %2").arg(run).arg(error));
+        return false;
+    }
+    setTab(RunTab);
+    return m_run->resume(*target);
 }
 
 bool MainWindow::reattachRun(qint64 run) {

@@ -32,6 +32,7 @@ public:
     bool showStoredRun(qint64 run);
     bool openStoredTopology(qint64 run);
     bool reattachRun(qint64 run);  // History's Reattach: the run, taken up from its agents, on the Run tab
+    bool resumeRun(qint64 run);    // History's Resume: the run, going on from its checkpoint, on the Run tab
     void addLocalReference(const TrainingSettings& settings, qint64 exceptRun = 0);
     QList<std::pair<QString, QString>> shortcutList() const;  // (action, keys), read from the menus
     void showGuide();

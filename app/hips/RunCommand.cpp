@@ -4,13 +4,12 @@
 #include "FaultPolicy.h"
 #include "FedOptimizer.h"
 #include "GradientCodec.h"
-#include "Checkpoint.h"
 #include "DeployCommand.h"
 #include "ModeRegistry.h"
 #include "ModelRegistry.h"
 #include "TopologyAdvice.h"
 #include "Partition.h"
-#include "AgentRoster.h"
+#include "ResumeTarget.h"
 #include "RunController.h"
 #include "RunStore.h"
 #include "TopologyEdits.h"
@@ -199,13 +198,6 @@ void printSummary(const RunSummary& s, const char* command) {
     std::fflush(stdout);
 }
 
-// What `hips run --resume RUN` goes on with: RUN is a run directory or a history id.
-struct ResumeTarget {
-    QString runDir;
-    qint64 historyRun = 0;
-    Topology topology;  // the run's own, with resume_round set to its checkpoint's round
-};
-
 // RUN as the user gives it: a history id, or a run's directory.
 std::optional<qint64> historyRunOf(const QString& run, const RunStore& store, QString* error) {
     bool isId = false;
@@ -222,32 +214,11 @@ std::optional<qint64> historyRunOf(const QString& run, const RunStore& store, QS
     return found;
 }
 
+// What `hips run --resume RUN` goes on with: RUN is a run directory or a history id.
 std::optional<ResumeTarget> resumeTarget(const QString& run, const RunStore& store, QString* error) {
-    ResumeTarget target;
     const std::optional<qint64> id = historyRunOf(run, store, error);
     if (!id) return std::nullopt;
-    target.historyRun = *id;
-    target.runDir = store.runDirectory(*id);
-    if (target.runDir.isEmpty())
-        return *error = QStringLiteral("run %1 has no run directory on record; pass its directory instead").arg(*id), std::nullopt;
-    const QString status = store.run(target.historyRun)->status;
-    if (status == QLatin1String("running") || status == QLatin1String("finished"))
-        return *error = QStringLiteral("run %1 is %2: only a run that stopped, failed or was interrupted can be resumed")
-                            .arg(target.historyRun).arg(status), std::nullopt;
-    const TopologyLoad load = TopologyReader::readFile(QDir(target.runDir).filePath(QStringLiteral("topology.json")));
-    if (!load.ok()) return *error = load.errorText(), std::nullopt;
-    target.topology = *load.topology;
-    // Its controller died, but its agents may still run it (orphan_timeout_s): a second set of roles
-    // in the same directory and ports would collide with them.
-    const double mayRunUntil = store.run(target.historyRun)->ended + target.topology.training.orphanTimeoutS;
-    if (QFile::exists(AgentRoster::pathIn(target.runDir)) && double(QDateTime::currentMSecsSinceEpoch()) / 1000.0 < mayRunUntil)
-        return *error = QStringLiteral("run %1 may still be going on its agents, which keep it for orphan_timeout_s (%2 s) "
-                                       "after its controller went away: hips attach %1 takes it up")
-                            .arg(target.historyRun).arg(target.topology.training.orphanTimeoutS), std::nullopt;
-    const qint64 round = checkpointRound(target.runDir, error);
-    if (round <= 0) return std::nullopt;
-    target.topology.training.resumeRound = int(round);
-    return target;
+    return resumeTarget(store, *id, error);
 }
 
 std::optional<Topology> loadTopology(const QString& path) {

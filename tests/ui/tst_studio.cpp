@@ -234,6 +234,62 @@ private Q_SLOTS:
         QVERIFY(run->processes()->data(run->processes()->index(row, ProcessTableModel::Host), Qt::ForegroundRole).isValid());
     }
 
+    // A run stopped mid-way goes on from the History tab: Resume (clicked) takes it up from its
+    // last checkpoint on the Run tab, into the same history run, which ends finished with every
+    // round charted once; Resume is then offered no more for it.
+    void aStoppedRunResumesFromTheHistoryTab() {
+        QFile small(kSmall);
+        QVERIFY(small.open(QIODevice::ReadOnly));
+        QJsonObject t = QJsonDocument::fromJson(small.readAll()).object();
+        QJsonObject training = t["training"].toObject();
+        training["rounds"] = 100;
+        training["checkpoint_every"] = 1;
+        t["training"] = training;
+        QFile resumable(m_dir.filePath("resumable.json"));
+        QVERIFY(resumable.open(QIODevice::WriteOnly) && resumable.write(QJsonDocument(t).toJson()) > 0);
+        resumable.close();
+
+        const QString history = m_dir.filePath("history-resume.sqlite");
+        MainWindow window(history);
+        window.show();
+        QVERIFY(window.openTopology(resumable.fileName()));
+        RunPanel* run = window.runPanel();
+        QTest::mouseClick(run->startButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(window.charts()->accuracy()->pointCount(0) >= 3, 60000);
+        QTest::mouseClick(run->stopButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(run->state() == RunState::Stopped, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(taggedProcesses(m_tag).isEmpty(), 15000);
+
+        window.setTab(MainWindow::HistoryTab);
+        window.history()->refresh();
+        QTableWidget* table = window.history()->table();
+        QCOMPARE(table->rowCount(), 1);
+        const qint64 id = table->item(0, 0)->text().toLongLong();
+        QCOMPARE(table->item(0, 4)->text(), QStringLiteral("stopped"));
+        window.history()->selectRuns({id});
+        auto* resume = window.history()->findChild<QPushButton*>("resume_run");
+        QVERIFY(resume && resume->isEnabled());
+        QTest::mouseClick(resume, Qt::LeftButton);
+        QCOMPARE(window.tab(), MainWindow::RunTab);
+        QTRY_VERIFY_WITH_TIMEOUT(run->state() == RunState::Finished, 180000);
+        QTRY_VERIFY_WITH_TIMEOUT(taggedProcesses(m_tag).isEmpty(), 15000);
+        QCOMPARE(window.charts()->throughput()->pointCount(0), 100);  // a row per round: those before the checkpoint once, then the rest
+
+        QString error;
+        {
+            const auto store = RunStore::open(history, &error, RunStore::ReadOnly);
+            QVERIFY2(store, qPrintable(error));
+            const QList<RunRecord> runs = store->runs();
+            QCOMPARE(runs.size(), 1);
+            QCOMPARE(runs.first().status, QStringLiteral("finished"));
+            QCOMPARE(store->facts(id).rounds, 100);
+            QVERIFY(store->eventMessages(id, "info").join('\n').contains("resumed from the checkpoint of round"));
+        }
+        window.history()->refresh();
+        window.history()->selectRuns({id});
+        QVERIFY(!resume->isEnabled());  // a finished run has nothing to go on with
+    }
+
     void stopAllLeavesNoProcess() {
         MainWindow window(m_dir.filePath("history.sqlite"));
         window.show();

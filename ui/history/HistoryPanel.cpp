@@ -63,7 +63,8 @@ HistoryPanel::HistoryPanel(QWidget* parent)
       m_open(new QPushButton(tr("Show in charts"))), m_delete(new QPushButton(QIcon(QStringLiteral(":/icons/delete.svg")), tr("Delete"))),
       m_export(new QPushButton(QIcon(QStringLiteral(":/icons/report.svg")), tr("Export report…"))),
       m_reopen(new QPushButton(QIcon(QStringLiteral(":/icons/open.svg")), tr("Open topology"))),
-      m_attach(new QPushButton(tr("Reattach"))), m_filter(new QLineEdit),
+      m_attach(new QPushButton(tr("Reattach"))), m_resume(new QPushButton(QIcon(QStringLiteral(":/icons/start.svg")), tr("Resume"))),
+      m_filter(new QLineEdit),
       m_metric(new QComboBox), m_diff(new QTableWidget) {
     const QStringList headers = {tr("Id"), tr("Name"), tr("Started"), tr("Duration"), tr("Status"), tr("Best accuracy"),
                                  tr("Final accuracy"), tr("Rounds"), tr("MB across parties"), tr("Reason"), tr("Tags"),
@@ -88,7 +89,10 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     m_attach->setObjectName(QStringLiteral("reattach_run"));
     m_attach->setToolTip(tr("Take up the selected run, still going on its agents after its controller went away "
                             "(as hips attach does)"));
-    for (QPushButton* b : {m_open, m_reopen, m_attach, m_export, m_delete, refreshButton}) bar->addWidget(b);
+    m_resume->setObjectName(QStringLiteral("resume_run"));
+    m_resume->setToolTip(tr("Go on with the selected run, which stopped, failed or was interrupted, from its last "
+                            "checkpoint (as hips run --resume does)"));
+    for (QPushButton* b : {m_open, m_reopen, m_resume, m_attach, m_export, m_delete, refreshButton}) bar->addWidget(b);
     bar->addSpacing(12);
     bar->addWidget(m_filter, 1);
     m_metric->setObjectName(QStringLiteral("compare_metric"));
@@ -129,6 +133,9 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     });
     connect(m_attach, &QPushButton::clicked, this, [this] {
         if (selectedRuns().size() == 1) Q_EMIT attachRequested(selectedRuns().first());
+    });
+    connect(m_resume, &QPushButton::clicked, this, [this] {
+        if (selectedRuns().size() == 1) Q_EMIT resumeRequested(selectedRuns().first());
     });
     connect(m_export, &QPushButton::clicked, this, &HistoryPanel::exportSelected);
     updateOverlay();
@@ -260,6 +267,8 @@ void HistoryPanel::updateOverlay() {
     const auto single = ids.size() == 1 && m_store ? m_store->run(ids.first()) : std::nullopt;
     m_attach->setEnabled(single && (single->status == QLatin1String("interrupted") ||
                                     (single->status == QLatin1String("running") && !m_store->liveController(single->id))));
+    m_resume->setEnabled(single && (single->status == QLatin1String("stopped") || single->status == QLatin1String("failed") ||
+                                    single->status == QLatin1String("interrupted")));
     m_delete->setEnabled(!ids.isEmpty());
     m_overlay->clear();
     m_overlay->chart()->setTitle(tr("%1 of the selected runs").arg(m_metric->currentText()));

@@ -42,6 +42,7 @@ Q_SIGNALS:
     void openRequested(qint64 run);  // show this run in the charts
     void topologyRequested(qint64 run);  // open this run's topology in the designer
     void attachRequested(qint64 run);    // take this run up from its agents (its controller went away)
+    void resumeRequested(qint64 run);    // go on with this run from its checkpoint
     void message(const QString& text);
 
 private:
@@ -57,7 +58,7 @@ private:
     RunStore* m_store = nullptr;
     QTableWidget* m_table;
     LiveChart* m_overlay;
-    QPushButton *m_open, *m_delete, *m_export, *m_reopen, *m_attach;
+    QPushButton *m_open, *m_delete, *m_export, *m_reopen, *m_attach, *m_resume;
     QLineEdit* m_filter;
     QComboBox* m_metric;  // what the overlay compares
     QTableWidget* m_diff;  // the settings that differ between the selected runs

@@ -3,6 +3,7 @@
 #include "DeploymentTable.h"
 #include "LogPane.h"
 #include "ProcessTableModel.h"
+#include "ResumeTarget.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -208,6 +209,25 @@ bool RunPanel::attach(qint64 run, const Topology& topology) {
         return false;
     }
     m_log->append(QStringLiteral("controller"), QStringLiteral("info"), tr("took up run %1 from its agents").arg(run));
+    return true;
+}
+
+bool RunPanel::resume(const ResumeTarget& target) {
+    if (isActive()) {
+        Q_EMIT message(tr("A run is under way: stop it before resuming another"));
+        return false;
+    }
+    RunController* c = newController(target.topology);
+    Q_EMIT runStarted(target.topology);  // first: the rounds it had done come as it resumes
+    if (!c->resume(target.topology, target.runDir, target.historyRun)) {
+        m_log->append(QStringLiteral("controller"), QStringLiteral("error"), c->error());
+        Q_EMIT message(tr("Cannot resume: %1").arg(c->error()));
+        setState(RunState::Failed);
+        return false;
+    }
+    m_log->append(QStringLiteral("controller"), QStringLiteral("info"),
+                  tr("resuming run %1 from the checkpoint of round %2 (run directory: %3)")
+                      .arg(target.historyRun).arg(target.topology.training.resumeRound).arg(target.runDir));
     return true;
 }
 

@@ -13,6 +13,8 @@ class QTableView;
 
 namespace hips {
 
+struct ResumeTarget;
+
 class DeploymentTable;
 class LogPane;
 class ProcessTableModel;
@@ -32,6 +34,8 @@ public:
     // Takes up history run `run` (its topology: `topology`), still going on its agents after its
     // controller went away, as hips attach does.
     bool attach(qint64 run, const Topology& topology);
+    // Goes on with a stopped, failed or interrupted run from its checkpoint, as hips run --resume.
+    bool resume(const ResumeTarget& target);
     void stop();
     bool isActive() const;  // deploying, starting, running or stopping
     RunState state() const { return m_state; }

@@ -2,6 +2,8 @@
 
 #include "RunPanel.h"
 
+#include <algorithm>
+
 namespace hips {
 
 RunStatus::RunStatus(QWidget* parent) : QLabel(parent) {
@@ -15,6 +17,7 @@ void RunStatus::start(int rounds) {
     m_rounds = rounds;
     m_round = 0;
     m_roundElapsed = 0;
+    m_carried = 0;
     m_clock.start();
     m_ticker.start();
     refresh();
@@ -31,6 +34,7 @@ void RunStatus::setState(RunState state) {
 void RunStatus::onRound(const RoundRow& row) {
     m_round = std::max(m_round, row.round);
     m_roundElapsed = row.elapsed;
+    m_carried = std::max(m_carried, row.elapsed - double(m_clock.elapsed()) / 1000.0);
     refresh();
 }
 
@@ -39,7 +43,7 @@ void RunStatus::refresh() {
         setText({});
         return;
     }
-    const double elapsed = double(m_clock.elapsed()) / 1000.0;
+    const double elapsed = m_carried + double(m_clock.elapsed()) / 1000.0;
     QString text = tr("%1 · round %2 of %3 · %4 s").arg(RunPanel::stateText(m_state)).arg(m_round).arg(m_rounds).arg(elapsed, 0, 'f', 0);
     if (m_state == RunState::Running && m_round > 0 && m_round < m_rounds) {
         const double left = (m_rounds - m_round) * m_roundElapsed / m_round;
