@@ -447,9 +447,16 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(oldServers(), 0, 90000);
         qInfo("the old process stopped %.1f s after the cut healed, at round %d", healed.elapsed() / 1000.0,
               lastPrintedRound(out += hips.readAll()));
-        const bool finished = hips.waitForFinished(120000);  // (within QtTest's 300 s per test function)
+        // The run goes on without it. Its rounds are enough to outlast the slowest heal, not to be
+        // waited for (on a slow machine the rest took over 2 minutes, past QtTest's 300 s per test
+        // function): twenty rounds on, the user stops it (SIGINT), which ends it cleanly.
+        const int healedAt = lastPrintedRound(out);
+        QTRY_VERIFY_WITH_TIMEOUT(lastPrintedRound(out += hips.readAll()) >= healedAt + 20, 60000);
+        ::kill(pid_t(hips.processId()), SIGINT);
+        const bool finished = hips.waitForFinished(60000);
         out += hips.readAll();
-        QVERIFY2(finished && hips.exitCode() == 0, out.right(8000).constData());
+        const bool stopped = hips.exitCode() == 128 + SIGINT && out.contains("\nstopped after");
+        QVERIFY2(finished && (hips.exitCode() == 0 || stopped), out.right(8000).constData());
         QCOMPARE(oldServers(), 0);  // its agent did not start it again
         qInfo("round %d was aggregated %.1f s after round %d", roundsBeforeLoss + 1,
               elapsedAtRound(out, roundsBeforeLoss + 1) - elapsedAtRound(out, roundsBeforeLoss), roundsBeforeLoss);
