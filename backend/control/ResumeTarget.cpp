@@ -30,7 +30,8 @@ std::optional<ResumeTarget> resumeTarget(const RunStore& store, qint64 run, QStr
     const double mayRunUntil = record->ended + target.topology.training.orphanTimeoutS;
     if (QFile::exists(AgentRoster::pathIn(target.runDir)) && double(QDateTime::currentMSecsSinceEpoch()) / 1000.0 < mayRunUntil)
         return *error = QStringLiteral("run %1 may still be going on its agents, which keep it for orphan_timeout_s (%2 s) "
-                                       "after its controller went away: hips attach %1 takes it up")
+                                       "after its controller went away: hips attach %1 (or Reattach in the studio's "
+                                       "History tab) takes it up")
                             .arg(run).arg(target.topology.training.orphanTimeoutS), std::nullopt;
     const qint64 round = checkpointRound(target.runDir, error);
     if (round <= 0) return std::nullopt;
