@@ -4,6 +4,7 @@
 #include "BrokenTopologies.h"
 #include "Designer.h"
 #include "DesignerFixture.h"
+#include "DesignerItems.h"
 #include "DesignerScene.h"
 #include "DesignerView.h"
 #include "TopologyDocument.h"
@@ -175,6 +176,32 @@ private Q_SLOTS:
         QCOMPARE(d->undoStack()->count(), 1);
     }
 
+    // A party's fields filled in from the keyboard, as a form is: type, Tab to the next field,
+    // type. Each edit redrew the party, which rebuilt the form under the field Tab had moved to,
+    // so the second value went nowhere; a rename also lost the selection.
+    void tabbingThroughAPartysFieldsKeepsEveryValue() {
+        const QPointF at = d->scene()->item({ElementRef::Kind::Party, "party1"})->sceneBoundingRect().topLeft() + QPointF(12, 6);
+        QTest::mouseClick(d->view()->viewport(), Qt::LeftButton, Qt::NoModifier, d->view()->mapFromScene(at));
+        auto* id = qobject_cast<QLineEdit*>(d->properties()->field("party_id"));
+        QVERIFY(id);
+        id->setFocus();
+        id->selectAll();
+        QTest::keyClicks(id, "hospital");
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);  // to "Central party"
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);  // to the WAN bandwidth
+        QTest::keyClicks(QApplication::focusWidget(), "7");
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);  // to the WAN latency
+        QTest::keyClicks(QApplication::focusWidget(), "60");
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+        const Party* renamed = d->topology().party("hospital");
+        QVERIFY(renamed && renamed->wan);
+        QCOMPARE(renamed->wan->bandwidthMbps, 7.0);
+        QCOMPARE(renamed->wan->latencyMs, 60.0);
+        QCOMPARE(d->undoStack()->count(), 3);
+        QCOMPARE(d->scene()->selectedElements(), QList<ElementRef>({{ElementRef::Kind::Party, "hospital"}}));
+        QCOMPARE(d->properties()->element().party, QStringLiteral("hospital"));
+    }
+
     // Dropped and pasted parties land where they overlap no other box; a pasted central party is
     // an ordinary one that can run (it gets workers), so the topology stays valid.
     void droppedAndPastedPartiesOverlapNothing() {
@@ -206,6 +233,37 @@ private Q_SLOTS:
         QStringList ports;
         for (const Party& p : d->topology().parties.mid(3)) ports << QString("%1 %2").arg(p.scheduler->port).arg(p.servers.first().port);
         QCOMPARE(ports, QStringList({"9400 9401", "9500 9501", "9600 9601"}));
+    }
+
+    // A party dropped beside the central party (not below it) is joined side to side: its lines
+    // across parties keep out of both parties' boxes (they used to run from the central party's
+    // bottom up through the new party's title and chips).
+    void linesAcrossPartiesKeepOutOfThePartiesTheyJoin() {
+        const QRectF central = d->scene()->item({ElementRef::Kind::Party, "central"})->sceneBoundingRect();
+        dropFromPalette(*d, PaletteItem::Party, QPointF(d->scene()->itemsBoundingRect().right() + 110, central.top() + 40));
+        const QRectF party3 = d->scene()->item({ElementRef::Kind::Party, "party3"})->sceneBoundingRect();
+        QVERIFY(party3.top() < central.bottom() && central.top() < party3.bottom());  // side by side
+        Topology labelled = d->topology();
+        labelled.training.compression = QStringLiteral("fp16");  // every data line gets a label chip
+        for (Party& p : labelled.parties)
+            if (p.id == QLatin1String("party3")) p.wan = WanLink{5, 50};  // a long one
+        d->apply(QStringLiteral("compress"), labelled);
+        int checked = 0;
+        for (QGraphicsItem* i : d->scene()->items()) {
+            auto* edge = dynamic_cast<EdgeItem*>(i);
+            if (!edge || edge->style() == EdgeItem::Style::InsideParty) continue;
+            if (!party3.adjusted(-1, -1, 1, 1).contains(edge->path().pointAtPercent(0))) continue;  // another party's
+            for (int step = 1; step < 50; ++step) {
+                const QPointF at = edge->path().pointAtPercent(step / 50.0);
+                for (const QRectF& box : {central, party3})
+                    QVERIFY2(!box.adjusted(1, 1, -1, -1).contains(at),
+                             qPrintable(QString("a line passes %1,%2").arg(at.x()).arg(at.y())));
+            }
+            for (QGraphicsItem* chip : edge->childItems())
+                QVERIFY(!chip->sceneBoundingRect().intersects(central) && !chip->sceneBoundingRect().intersects(party3));
+            ++checked;
+        }
+        QCOMPARE(checked, 2);  // party3's data and control lines
     }
 
     // An edit redraws only the parties it changed: party1's items are the same objects after

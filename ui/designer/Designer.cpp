@@ -11,6 +11,7 @@
 #include <QCursor>
 #include <cmath>
 #include <QMenu>
+#include <QScopedValueRollback>
 #include <QToolTip>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -57,11 +58,13 @@ Designer::Designer(QWidget* parent)
     connect(m_properties, &PropertyPanel::refused, this, &Designer::message);
     connect(m_properties, &PropertyPanel::editRequested, this,
             [this](const QString& text, const Topology& after, const QString& key) {
+                m_selectAfterEdit = m_properties->element();
                 apply(text, after, key);
-                m_scene->selectElements({m_properties->element()});
+                m_selectAfterEdit.reset();
             });
-    connect(m_scene, &QGraphicsScene::selectionChanged, this,
-            [this] { m_properties->show(topology(), m_scene->selectedElements()); });
+    connect(m_scene, &QGraphicsScene::selectionChanged, this, [this] {
+        if (!m_redrawing) m_properties->show(topology(), m_scene->selectedElements());
+    });
     connect(m_scene, &DesignerScene::editWanted, this, [this] { m_properties->focusFirstField(); });
     connect(m_scene, &DesignerScene::contextMenuWanted, this, [this](QPoint screenPos, QPointF scenePos) {
         QMenu* menu = contextMenu(scenePos);
@@ -96,7 +99,11 @@ bool Designer::openFile(const QString& path, QString* error) {
 bool Designer::saveFile(const QString& path, QString* error) { return m_document.save(path, error); }
 
 void Designer::display(const TopologyChange& change) {
-    m_scene->update(topology(), issues(), change);
+    {
+        const QScopedValueRollback redrawing(m_redrawing, true);
+        m_scene->update(topology(), issues(), change);
+        if (m_selectAfterEdit) m_scene->selectElements({*m_selectAfterEdit});
+    }
     m_properties->show(topology(), m_scene->selectedElements());
     m_issueList->clear();
     for (const TopologyIssue& issue : issues()) {

@@ -7,6 +7,7 @@
 #include "TopologyDocument.h"
 
 #include <QWidget>
+#include <optional>
 
 class QAction;
 class QListWidget;
@@ -69,6 +70,11 @@ private:
     PropertyPanel* m_properties;
     QListWidget* m_issueList;
     QList<QAction*> m_canvasActions;
+    // While the scene redraws, its passing selections (items removed, then chosen again) do not
+    // reach the property panel: rebuilding the form under the user took the focus away from the
+    // field Tab had just moved to, and what they typed next went nowhere.
+    bool m_redrawing = false;
+    std::optional<ElementRef> m_selectAfterEdit;  // the panel's element, renamed or not, after its edit
 };
 
 }  // namespace hips

@@ -23,6 +23,15 @@ RoleKind roleKindOf(const ElementRef& ref, bool central) {
     }
 }
 
+// Where a line from box `from` to box `to` leaves `from`: the middle of the side facing `to`.
+QPointF facingSide(const QRectF& from, const QRectF& to, qreal offset) {
+    return {to.center().x() > from.center().x() ? from.right() : from.left(), from.center().y() + offset};
+}
+
+QPointF facingTopOrBottom(const QRectF& from, const QRectF& to, qreal offset) {
+    return {from.center().x() + offset, to.center().y() > from.center().y() ? from.bottom() : from.top()};
+}
+
 }  // namespace
 
 DesignerItem::DesignerItem(const ElementRef& ref, const QString& title, const QString& subtitle, QGraphicsItem* parent)
@@ -114,6 +123,7 @@ EdgeItem::EdgeItem(const QGraphicsItem* from, const QGraphicsItem* to, Style sty
     : m_style(style) {
     const QRectF a = from->sceneBoundingRect(), b = to->sceneBoundingRect();
     QPainterPath path;
+    const bool sideBySide = a.top() < b.bottom() && b.top() < a.bottom();
     if (style == Style::InsideParty) {
         const QPointF start(a.left(), a.center().y()), end(b.left(), b.center().y());
         const qreal bulge = 6 + std::min<qreal>(40, std::abs(end.y() - start.y()) / 6);
@@ -121,12 +131,16 @@ EdgeItem::EdgeItem(const QGraphicsItem* from, const QGraphicsItem* to, Style sty
         path.cubicTo(start - QPointF(bulge, 0), end - QPointF(bulge, 0), end);
         setPen(QPen(QColor(0x2c, 0xa0, 0x2c, 170), 1.4));
     } else {
-        // Attach to the facing edges (top or bottom) so that lines do not cross the chips' text.
-        const bool up = a.center().y() > b.center().y();
-        const QPointF start(a.center().x() + offset, up ? a.top() : a.bottom());
-        const QPointF end(b.center().x() + offset, up ? b.bottom() : b.top());
-        path.moveTo(start);
-        path.cubicTo(QPointF(start.x(), (start.y() + end.y()) / 2), QPointF(end.x(), (start.y() + end.y()) / 2), end);
+        // Attach to the facing edges so that lines do not cross the chips' text: top and bottom
+        // when one box is above the other, the sides when they stand side by side.
+        path.moveTo(sideBySide ? facingSide(a, b, offset) : facingTopOrBottom(a, b, offset));
+        const QPointF start = path.currentPosition();
+        const QPointF end = sideBySide ? facingSide(b, a, offset) : facingTopOrBottom(b, a, offset);
+        const QPointF middle = (start + end) / 2;
+        if (sideBySide)
+            path.cubicTo(QPointF(middle.x(), start.y()), QPointF(middle.x(), end.y()), end);
+        else
+            path.cubicTo(QPointF(start.x(), middle.y()), QPointF(end.x(), middle.y()), end);
         setPen(style == Style::Control ? QPen(QColor(0x90, 0x90, 0x90), 1, Qt::DotLine)
                                        : QPen(QColor(0x94, 0x67, 0xbd, 210), 2));
     }
@@ -142,7 +156,9 @@ EdgeItem::EdgeItem(const QGraphicsItem* from, const QGraphicsItem* to, Style sty
         chip->setRect(box);
         chip->setBrush(QColor(255, 255, 255, 235));
         chip->setPen(QPen(pen().color().lighter(130), 0.8));
-        chip->setPos(path.pointAtPercent(0.2) + QPointF(6, -box.height() / 2));
+        // Beside a line that leaves the party upwards or downwards; on one that leaves it
+        // sideways, centred on it further along, clear of the party's box.
+        chip->setPos(sideBySide ? path.pointAtPercent(0.3) - box.center() : path.pointAtPercent(0.2) + QPointF(6, -box.height() / 2));
     }
     setZValue(1);  // above the party containers, which are opaque
     setAcceptedMouseButtons(Qt::NoButton);

@@ -14,7 +14,7 @@
 #include <QCheckBox>
 #include <algorithm>
 #include <QComboBox>
-#include <QCoreApplication>
+#include <QApplication>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -77,9 +77,19 @@ void PropertyPanel::show(const Topology& topology, const QList<ElementRef>& sele
                          topology.training.partition;
     if (auto* g = group(m_topology, element); g && g->adversary) strategies += '/' + g->adversary->kind;  // its strength field
     if (element == m_element && !m_bindings.isEmpty() && strategies == m_strategies) return refresh();
+    // The same element with new parameter fields: the field being edited keeps the focus.
+    const QString focused = element == m_element ? focusedField() : QString();
     m_element = element;
     m_strategies = strategies;
     rebuild();
+    if (QWidget* again = focused.isEmpty() ? nullptr : field(focused)) again->setFocus(Qt::OtherFocusReason);
+}
+
+QString PropertyPanel::focusedField() const {
+    const QWidget* focus = QApplication::focusWidget();
+    for (const Binding& b : m_bindings)
+        if (focus && (b.widget == focus || b.widget->isAncestorOf(focus))) return b.widget->objectName();
+    return {};
 }
 
 // The first field one types into (a name, a count), else the first one at all (a choice).

@@ -39,6 +39,7 @@ private:
     };
     void rebuild();
     void refresh();
+    QString focusedField() const;  // the object name of the field with the keyboard focus, if any
     void addText(const QString& name, const QString& label, std::function<QString(const Topology&)> get,
                  std::function<QString(Topology&, const QString&)> set);
     void addInt(const QString& name, const QString& label, int lo, int hi, std::function<int(const Topology&)> get,
