@@ -266,6 +266,21 @@ private Q_SLOTS:
         QCOMPARE(checked, 2);  // party3's data and control lines
     }
 
+    // More servers per party make the central party taller (a global server each): the parties
+    // in the row below move down instead of being drawn over it.
+    void aTallerCentralPartyMovesTheRowBelowIt() {
+        auto* servers = qobject_cast<QSpinBox*>(d->properties()->field("servers"));
+        QVERIFY(servers);
+        servers->setFocus();
+        servers->selectAll();
+        QTest::keyClicks(servers, "4");
+        QTest::keyClick(servers, Qt::Key_Return);
+        QCOMPARE(d->topology().centralParty()->servers.size(), 4);
+        const QRectF central = d->scene()->item({ElementRef::Kind::Party, "central"})->sceneBoundingRect();
+        for (const char* party : {"party1", "party2"})
+            QVERIFY2(!d->scene()->item({ElementRef::Kind::Party, party})->sceneBoundingRect().intersects(central), party);
+    }
+
     // An edit redraws only the parties it changed: party1's items are the same objects after
     // party2 gained workers (and after the undo), and the edit's event names party2 alone.
     void anEditRedrawsOnlyThePartiesItChanged() {

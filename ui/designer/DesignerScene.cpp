@@ -57,7 +57,7 @@ void DesignerScene::update(const Topology& topology, const TopologyIssues& issue
     m_topology = topology;
     m_issues = issues;
     // Parties without a place of their own are laid out in a row: a new one, one that changed
-    // width, or one that lost its place (an undone first drag) moves the others, so all are redrawn.
+    // size, or one that lost its place (an undone first drag) moves the others, so all are redrawn.
     auto unplaced = [&](const QString& id) { return std::isnan(edits::partyPosition(m_topology, id).x()); };
     bool redrawAll = change.everything || change.hosts;
     for (const QString& id : change.parties)
@@ -65,12 +65,18 @@ void DesignerScene::update(const Topology& topology, const TopologyIssues& issue
     if (change.layout)
         for (const Party& p : m_topology.parties) redrawAll = redrawAll || unplaced(p.id);
     if (redrawAll) return build(), selectElements(selected);
-    QHash<QString, qreal> widths;  // of the unplaced parties about to be redrawn
+    // An unplaced party that changed size may move the others: a wider one those after it in
+    // the row, a taller central one the whole row (more global servers drew it over the row).
+    auto extent = [&](const QString& id, const DesignerItem* box) {
+        const Party* p = m_topology.party(id);
+        return p && p->central ? box->rect().height() : box->rect().width();
+    };
+    QHash<QString, qreal> extents;  // of the unplaced parties about to be redrawn
     for (const QString& id : change.parties)
-        if (DesignerItem* box = m_items.value(ElementRef(ElementRef::Kind::Party, id).key()); box && unplaced(id)) widths.insert(id, box->rect().width());
+        if (DesignerItem* box = m_items.value(ElementRef(ElementRef::Kind::Party, id).key()); box && unplaced(id)) extents.insert(id, extent(id, box));
     for (const QString& id : change.parties) replaceParty(id);
-    for (auto it = widths.begin(); it != widths.end(); ++it)
-        if (DesignerItem* box = m_items.value(ElementRef(ElementRef::Kind::Party, it.key()).key()); !box || box->rect().width() != *it)
+    for (auto it = extents.begin(); it != extents.end(); ++it)
+        if (DesignerItem* box = m_items.value(ElementRef(ElementRef::Kind::Party, it.key()).key()); !box || extent(it.key(), box) != *it)
             return build(), selectElements(selected);
     if (change.layout)  // a dragged party is where it was dropped; an undone drag moves it back
         for (const Party& p : m_topology.parties)
