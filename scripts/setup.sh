@@ -12,7 +12,7 @@ PACKAGES=(
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libqt6svg6 qt6-translations-l10n
   libqt6sql6-sqlite libsqlite3-dev libgl-dev fonts-dejavu-core fonts-wqy-microhei
-  poppler-utils openssh-server  # report tests (pdftotext, pdftoppm); deployment tests (sshd in namespaces)
+  poppler-utils openssh-server  # report tests (pdftotext, pdftoppm, pdfimages); deployment tests (sshd in namespaces)
   dataset-fashion-mnist
   clang libclang-rt-14-dev  # the sanitized tree: libFuzzer, ASan, UBSan (tests/fuzz, scripts/sanitized-build.sh)
 )

@@ -9,6 +9,7 @@
 #include "TopologyDiagram.h"
 #include "TopologyEdits.h"
 #include "TopologyReader.h"
+#include "TopologyWriter.h"
 
 #include <QFile>
 #include <QFontMetrics>
@@ -150,6 +151,25 @@ private Q_SLOTS:
         for (const char* expected : {"report-test", "0.8500", "party1", "party2", "Processes", "finished", "Warnings and errors",
                                      "global_scheduler", "exited"})  // whole words: eleven columns broke "exite d" on A4
             QVERIFY2(text.contains(expected), expected);
+    }
+
+    // A tall diagram (key slicing: four servers in every party) stays under the summary on the
+    // first page: it used to move to the second, leaving its heading alone on half a page.
+    void aTallTopologyStaysOnTheFirstPage() {
+        if (QStandardPaths::findExecutable("pdfimages").isEmpty()) QSKIP("pdfimages (poppler-utils) is not installed");
+        TopologyLoad small = TopologyReader::readJson(m_report->topologyJson);
+        QVERIFY(small.ok());
+        Topology t = *small.topology;
+        QVERIFY(edits::setServerCount(t, 4).isEmpty());
+        RunReport report = *m_report;
+        report.topologyJson = TopologyWriter::toJson(t);
+        QCOMPARE(writeReport(report, path("tall.pdf")), QString());
+        QProcess p;
+        p.start("pdfimages", {"-list", "-f", "1", "-l", "1", path("tall.pdf")});
+        QVERIFY(p.waitForFinished(30000));
+        const QList<QByteArray> lines = p.readAllStandardOutput().trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);  // two header lines, then the diagram
+        QVERIFY(lines[2].simplified().startsWith("1 0 image"));
     }
 
     void processesHaveAnErrorColumnOnlyWhenOneFailed() {

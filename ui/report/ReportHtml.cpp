@@ -114,9 +114,13 @@ QString reportHtml(const RunReport& r, const ReportImages& images,
                    const std::function<QString(const QString&, const QImage&)>& imageSource, ReportStyle style) {
     const int imageWidth = style.imageWidth;
     auto img = [&](const QString& key, const QImage& image) {
-        const int widest = key == QLatin1String("topology") ? style.topologyWidth : imageWidth;
-        const int width = std::min(widest, int(image.width() / image.devicePixelRatio()));
-        const int height = image.width() > 0 ? width * image.height() / image.width() : 0;  // both: QTextDocument keeps them
+        const bool topology = key == QLatin1String("topology");
+        int width = std::min(topology ? style.topologyWidth : imageWidth, int(image.width() / image.devicePixelRatio()));
+        int height = image.width() > 0 ? width * image.height() / image.width() : 0;  // both: QTextDocument keeps them
+        if (topology && style.topologyHeight > 0 && height > style.topologyHeight) {
+            width = width * style.topologyHeight / height;
+            height = style.topologyHeight;
+        }
         return QStringLiteral("<img src=\"%1\" width=\"%2\" height=\"%3\">").arg(imageSource(key, image)).arg(width).arg(height);
     };
     const QString title = QObject::tr("Run report: %1").arg(r.run.name);

@@ -16,6 +16,7 @@ struct ReportStyle {
     int imageWidth = 720;     // logical pixels
     bool forBrowser = true;   // false: QTextDocument sets the body font itself
     int topologyWidth = 720;  // the diagram (on a PDF page: small enough to stay on the first page)
+    int topologyHeight = 0;   // and no taller than this (0: any height), so that a tall one stays too
 };
 
 // `imageSource(key, image)` returns the src attribute for an image (a data: URI, or the name
