@@ -67,6 +67,7 @@ const Override kOverrides[] = {
     {"lr", "Learning rate.", "X"},
     {"eval-every", "Evaluate every N rounds.", "N"},
     {"threads", "Intra-op threads per role process.", "N"},
+    {"seed", "Seed of the initial weights, the data's split and shuffles, and the attackers (training.seed).", "N"},
 };
 
 // --device DEV: every worker group and the master worker; --device PARTY=DEV: one party's.
@@ -98,7 +99,7 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
         if (!args.isSet(name) || !notPositive.isEmpty()) return;
         const int v = args.value(name).toInt(&ok);
         if (ok && v >= 1) field = v;
-        else notPositive = QStringLiteral("--%1 takes a positive integer; got '%2'").arg(QLatin1String(name), args.value(name));
+        else notPositive = QStringLiteral("--%1 takes a positive integer (up to 2147483647); got '%2'").arg(QLatin1String(name), args.value(name));
     };
     integer("rounds", s.rounds);
     integer("batch-size", s.batchSize);
@@ -107,6 +108,10 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
     if (args.isSet("local-iters")) { integer("local-iters", s.localIters); s.localEpochs = 0; }
     if (args.isSet("local-epochs")) { integer("local-epochs", s.localEpochs); s.localIters = 0; }
     if (!notPositive.isEmpty()) return notPositive;
+    if (args.isSet("seed")) {
+        s.seed = args.value("seed").toInt(&ok);
+        if (!ok || s.seed < 0) return QStringLiteral("--seed takes a whole number from 0 to 2147483647; got '%1'").arg(args.value("seed"));
+    }
     if (args.isSet("lr")) {
         s.learningRate = args.value("lr").toDouble(&ok);
         if (!ok || !(s.learningRate > 0) || !std::isfinite(s.learningRate)) return QStringLiteral("--lr must be a positive number");

@@ -66,7 +66,7 @@ private Q_SLOTS:
     void aDivergedRunSaysSo() {
         Run run;
         run.start({"run", HIPS_SOURCE_DIR "/resources/topologies/default.json", "--out", run.dir.filePath("run"), "--rounds",
-                   "2", "--model", "mlp", "--lr", "80"});
+                   "2", "--model", "mlp", "--lr", "80", "--seed", "7"});
         QVERIFY2(run.finish(120000) == 0, run.err.constData());
         QVERIFY2(run.out.contains("training loss is not a number from round 1 on") && run.out.contains("lower the learning rate"),
                  run.out.constData());
@@ -77,10 +77,10 @@ private Q_SLOTS:
         QVERIFY2(shown.contains("warning: controller: the workers' training loss is not a number"), shown.constData());
         QVERIFY2(shown.contains("warning: party1/server0: rejected input from"), shown.constData());
         QVERIFY2(!shown.contains("party1/server0: party1/server0"), shown.constData());
-        // … and what ran: the topology in numbers and the settings, --lr as given.
+        // … and what ran: the topology in numbers and the settings, --lr and --seed as given.
         QVERIFY2(shown.contains("topology: parties 3, hosts 1, processes 11, training_workers 4, servers_per_party 1\n"),
                  shown.constData());
-        QVERIFY2(shown.contains(" learning_rate=80 ") && shown.contains(" model=mlp "), shown.constData());
+        QVERIFY2(shown.contains(" learning_rate=80 ") && shown.contains(" model=mlp ") && shown.contains(" seed=7 "), shown.constData());
     }
 
     // The last round is always evaluated, so eval_every beyond rounds means "at the end only" (it
@@ -530,7 +530,11 @@ private Q_SLOTS:
         Run noRounds;  // an option's own error names the option
         noRounds.start({"run", kSmall, "--rounds", "0"});
         QCOMPARE(noRounds.finish(30000), 2);
-        QVERIFY2(noRounds.err.contains("--rounds takes a positive integer; got '0'"), noRounds.err.constData());
+        QVERIFY2(noRounds.err.contains("--rounds takes a positive integer (up to 2147483647); got '0'"), noRounds.err.constData());
+        Run badSeed;
+        badSeed.start({"run", kSmall, "--seed", "-1"});
+        QCOMPARE(badSeed.finish(30000), 2);
+        QVERIFY2(badSeed.err.contains("--seed takes a whole number from 0 to 2147483647; got '-1'"), badSeed.err.constData());
         Run notANumber;  // it ran, with the proximal term silently off
         notANumber.start({"run", kSmall, "--proximal-mu", "nan"});
         QCOMPARE(notANumber.finish(30000), 2);
