@@ -25,6 +25,7 @@
 #include <QMenu>
 #include <QToolTip>
 #include <QMimeData>
+#include <QPainter>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -510,6 +511,29 @@ private Q_SLOTS:
         designer->undoStack()->undo();
         QVERIFY(start->isEnabled());
         QVERIFY(!designer->scene()->item({ElementRef::Kind::Server, "party1", {}, 0})->hasIssue());
+    }
+
+    // The red "!" on a flagged party's corner is drawn whole, the half outside the party's box
+    // too: the item painted it itself, outside its own bounds, and the view cut that half off.
+    void anIssueBadgeIsDrawnWholeOnItsCorner() {
+        Topology t = d->topology();
+        edits::remove(t, {{ElementRef::Kind::Server, "central", {}, 0}});
+        d->apply(QStringLiteral("delete"), t);
+        DesignerItem* central = d->scene()->item({ElementRef::Kind::Party, "central"});
+        QVERIFY(central && central->hasIssue());
+        // A view repaints only the parts of the scene that changed, drawing the items whose
+        // bounds meet them, as render() does for the strip just above the party's corner.
+        const QRectF box = central->sceneBoundingRect();
+        QImage strip(96, 24, QImage::Format_RGB32);
+        strip.fill(Qt::white);
+        QPainter painter(&strip);
+        d->scene()->render(&painter, QRectF(strip.rect()), QRectF(box.right() - 12, box.top() - 6, 24, 6));
+        painter.end();
+        int red = 0;
+        for (int y = 0; y < strip.height(); ++y)
+            for (int x = 0; x < strip.width(); ++x)
+                red += qAbs(strip.pixelColor(x, y).red() - 0xd0) < 30 && strip.pixelColor(x, y).green() < 90;
+        QVERIFY2(red > 50, qPrintable(QString::number(red)));
     }
 
     // A language switch builds a new window in that language, which takes over the edited

@@ -46,7 +46,29 @@ DesignerItem::DesignerItem(const ElementRef& ref, const QString& title, const QS
 void DesignerItem::setIssue(const QString& message) {
     m_issue = message;
     setToolTip(message.isEmpty() ? m_title : m_title + QStringLiteral("\n⚠ ") + message);
+    delete m_badge;
+    m_badge = message.isEmpty() ? nullptr : issueBadge(this);
     update();
+}
+
+// The red "!" on an item's top right corner, half outside it: a child item of its own, since an
+// item paints only inside its bounding rectangle (drawn by the item itself, the badge was cut
+// in half where it stuck out).
+QGraphicsItem* DesignerItem::issueBadge(DesignerItem* on) {
+    auto* badge = new QGraphicsEllipseItem(0, 0, 16, 16, on);
+    badge->setPos(on->rect().right() - 9, on->rect().top() - 7);
+    badge->setPen(Qt::NoPen);
+    badge->setBrush(QColor(0xd0, 0x30, 0x30));
+    badge->setZValue(10);  // above the item's own children (a party's hosts)
+    badge->setToolTip(on->toolTip());
+    badge->setAcceptedMouseButtons(Qt::NoButton);  // a click there is the item's
+    auto* mark = new QGraphicsSimpleTextItem(QStringLiteral("!"), badge);
+    QFont bold = mark->font();
+    bold.setBold(true);
+    mark->setFont(bold);
+    mark->setBrush(Qt::white);
+    mark->setPos(QPointF(8, 8) - mark->boundingRect().center());
+    return badge;
 }
 
 void DesignerItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
@@ -105,17 +127,6 @@ void DesignerItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QW
             p->setPen(QColor(0x50, 0x50, 0x50));
             p->drawText(text, Qt::AlignVCenter | Qt::AlignRight, m_subtitle);
         }
-    }
-    if (hasIssue()) {
-        p->setPen(Qt::NoPen);
-        p->setBrush(issueRed);
-        const QRectF badge(r.right() - 9, r.top() - 7, 16, 16);
-        p->drawEllipse(badge);
-        p->setPen(Qt::white);
-        QFont f = p->font();
-        f.setBold(true);
-        p->setFont(f);
-        p->drawText(badge, Qt::AlignCenter, QStringLiteral("!"));
     }
 }
 

@@ -20,8 +20,11 @@ public:
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 private:
+    static QGraphicsItem* issueBadge(DesignerItem* on);
+
     ElementRef m_ref;
     QString m_title, m_subtitle, m_issue;
+    QGraphicsItem* m_badge = nullptr;  // a child: deleted with the item
 };
 
 // A line between two roles, derived from the hierarchy: worker → its party's server (a curve
