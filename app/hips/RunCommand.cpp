@@ -175,6 +175,18 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
     return {};
 }
 
+// The options given that change the topology's settings (applyOverrides reads them).
+QStringList overridesGiven(const QCommandLineParser& args) {
+    QStringList given;
+    for (const Override& o : kOverrides)
+        if (args.isSet(o.name)) given << QStringLiteral("--") + QLatin1String(o.name);
+    for (const char* name : {"mode", "aggregation", "party-aggregation", "server-optimizer", "compression", "party-compression",
+                             "fault-policy", "flat", "servers", "slice-bound", "wan", "proximal-mu", "orphan-timeout",
+                             "partition", "device", "server-device", "param", "data-dir"})
+        if (args.isSet(name)) given << QStringLiteral("--") + QLatin1String(name);
+    return given;
+}
+
 QString megabytes(quint64 bytes) { return QString::number(double(bytes) / 1e6, 'f', 1); }
 
 void printRow(const RoundRow& r) {
@@ -322,6 +334,13 @@ int runCommand(const QStringList& arguments) {
         if (!args.positionalArguments().isEmpty() || args.isSet("out")) {
             std::fprintf(stderr, "hips run: --resume goes on with the run's own topology and directory; give no "
                                  "topology file or --out with it\n");
+            return 2;
+        }
+        // They were silently ignored: the run goes on as it began, from its own topology.json.
+        if (const QStringList given = overridesGiven(args); !given.isEmpty()) {
+            std::fprintf(stderr, "hips run: --resume goes on with the run's own settings, which %s would change; "
+                                 "leave %s out, or start a new run with them\n",
+                         qPrintable(given.join(QStringLiteral(", "))), given.size() == 1 ? "it" : "them");
             return 2;
         }
         QString error;

@@ -105,6 +105,11 @@ private Q_SLOTS:
         run.finish(60000);
         QVERIFY2(run.out.contains("stopped after"), run.out.constData());
         run.out.clear();
+        // A lower learning rate cannot come with the resume: it was silently ignored.
+        run.start({"run", "--resume", runDir, "--lr", "0.05"});
+        QCOMPARE(run.finish(30000), 2);
+        QVERIFY2(run.err.contains("--resume goes on with the run's own settings, which --lr would change"), run.err.constData());
+        run.err.clear();
         run.start({"run", "--resume", runDir});
         QVERIFY2(run.finish(120000) == 0, run.err.constData());
         QVERIFY2(run.out.contains("training loss is not a number from round 1 on"), run.out.constData());
