@@ -280,6 +280,7 @@ bool MainWindow::openStoredTopology(qint64 run) {
         QMessageBox::warning(this, tr("Open topology"), tr("Run %1's topology cannot be read:\n%2").arg(run).arg(load.errorText()));
         return false;
     }
+    if (!maybeSave()) return false;  // the designer's unsaved edits first, as File ▸ Open asks
     m_designer->setTopology(*topology);
     updateTitle();
     setTab(DesignTab);

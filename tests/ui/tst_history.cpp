@@ -25,6 +25,9 @@
 #include <QStatusBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QMessageBox>
+#include <QTimer>
+#include <QAbstractButton>
 #include <QtTest>
 
 using namespace hips;
@@ -234,6 +237,24 @@ private Q_SLOTS:
         window.history()->selectRuns({1});
         auto* reopen = window.history()->findChild<QPushButton*>("reopen_topology");
         QVERIFY(reopen && reopen->isEnabled());
+        // Unsaved edits in the designer are not dropped without a word: the question comes first,
+        // and Cancel keeps them (the past run's topology replaced them, undo history and all).
+        Topology edited = window.designer()->topology();
+        edited.training.rounds = 77;
+        window.designer()->apply(QStringLiteral("edit"), edited);
+        QString asked;
+        QTimer::singleShot(0, &window, [&] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            if (!box) return;
+            asked = box->text();
+            box->button(QMessageBox::Cancel)->click();
+        });
+        QTest::mouseClick(reopen, Qt::LeftButton);
+        QCOMPARE(asked, QString("Save the changes to the topology first?"));
+        QCOMPARE(window.designer()->topology().training.rounds, 77);
+        QTimer::singleShot(0, &window, [&] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) box->button(QMessageBox::Discard)->click();
+        });
         QTest::mouseClick(reopen, Qt::LeftButton);
         QCOMPARE(window.designer()->topology().name, QString("small-synthetic"));
         QCOMPARE(window.designer()->topology().training.rounds, 6);
