@@ -91,15 +91,23 @@ QString applyDevices(const QStringList& settings, const QStringList& servers, To
     return {};  // the devices' spelling is checked with the topology (TopologyReader::validate)
 }
 
+// Option `name`, when given, into `field`: empty, or why it is not a positive integer.
+QString readPositive(const QCommandLineParser& args, const char* name, int& field) {
+    if (!args.isSet(name)) return {};
+    bool ok = false;
+    const int v = args.value(name).toInt(&ok);
+    if (!ok || v < 1)
+        return QStringLiteral("--%1 takes a positive integer (up to 2147483647); got '%2'").arg(QLatin1String(name), args.value(name));
+    field = v;
+    return {};
+}
+
 QString applyOverrides(const QCommandLineParser& args, Topology& t) {
     TrainingSettings& s = t.training;
     bool ok = true;
     QString notPositive;  // the first integer option whose value is not a positive integer
     auto integer = [&](const char* name, int& field) {
-        if (!args.isSet(name) || !notPositive.isEmpty()) return;
-        const int v = args.value(name).toInt(&ok);
-        if (ok && v >= 1) field = v;
-        else notPositive = QStringLiteral("--%1 takes a positive integer (up to 2147483647); got '%2'").arg(QLatin1String(name), args.value(name));
+        if (notPositive.isEmpty()) notPositive = readPositive(args, name, field);
     };
     integer("rounds", s.rounds);
     integer("batch-size", s.batchSize);
@@ -232,10 +240,10 @@ std::optional<qint64> historyRunOf(const QString& run, const RunStore& store, QS
 }
 
 // What `hips run --resume RUN` goes on with: RUN is a run directory or a history id.
-std::optional<ResumeTarget> resumeTarget(const QString& run, const RunStore& store, QString* error) {
+std::optional<ResumeTarget> resumeTarget(const QString& run, const RunStore& store, int rounds, QString* error) {
     const std::optional<qint64> id = historyRunOf(run, store, error);
     if (!id) return std::nullopt;
-    return resumeTarget(store, *id, error);
+    return resumeTarget(store, *id, error, rounds);
 }
 
 std::optional<Topology> loadTopology(const QString& path) {
@@ -284,7 +292,8 @@ int runCommand(const QStringList& arguments) {
     args.addPositionalArgument("topology", "Topology file.", "[TOPOLOGY]");
     args.addOption({"out", "Run directory (default runs/<time>-<name>).", "DIR"});
     args.addOption({"resume", "Go on with a stopped, failed or interrupted run (its directory or history id) from its "
-                              "last checkpoint, into the same history run.", "RUN"});
+                              "last checkpoint, into the same history run; with --rounds, to that many rounds (a "
+                              "finished run too).", "RUN"});
     args.addOption({"history", "Run history file (default: the user's application data directory).", "PATH",
                     RunStore::defaultPath()});
     for (const Override& o : kOverrides) args.addOption({o.name, o.help, o.value});
@@ -336,15 +345,23 @@ int runCommand(const QStringList& arguments) {
                                  "topology file or --out with it\n");
             return 2;
         }
-        // They were silently ignored: the run goes on as it began, from its own topology.json.
-        if (const QStringList given = overridesGiven(args); !given.isEmpty()) {
+        // They were silently ignored: the run goes on as it began, from its own topology.json,
+        // but for its number of rounds (more, to go on with a finished run).
+        QStringList given = overridesGiven(args);
+        given.removeAll(QStringLiteral("--rounds"));
+        if (!given.isEmpty()) {
             std::fprintf(stderr, "hips run: --resume goes on with the run's own settings, which %s would change; "
                                  "leave %s out, or start a new run with them\n",
                          qPrintable(given.join(QStringLiteral(", "))), given.size() == 1 ? "it" : "them");
             return 2;
         }
+        int rounds = 0;  // as it was
+        if (const QString e = readPositive(args, "rounds", rounds); !e.isEmpty()) {
+            std::fprintf(stderr, "hips run: %s\n", qPrintable(e));
+            return 2;
+        }
         QString error;
-        resume = resumeTarget(args.value("resume"), *store, &error);
+        resume = resumeTarget(args.value("resume"), *store, rounds, &error);
         if (!resume) {
             std::fprintf(stderr, "hips run: cannot resume %s: %s\n", qPrintable(args.value("resume")), qPrintable(error));
             return 2;

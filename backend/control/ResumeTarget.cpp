@@ -11,7 +11,7 @@
 
 namespace hips {
 
-std::optional<ResumeTarget> resumeTarget(const RunStore& store, qint64 run, QString* error) {
+std::optional<ResumeTarget> resumeTarget(const RunStore& store, qint64 run, QString* error, int rounds) {
     const std::optional<RunRecord> record = store.run(run);
     if (!record) return *error = QStringLiteral("%1 has no run %2 (hips history list shows them)").arg(store.path()).arg(run), std::nullopt;
     ResumeTarget target;
@@ -19,12 +19,16 @@ std::optional<ResumeTarget> resumeTarget(const RunStore& store, qint64 run, QStr
     target.runDir = store.runDirectory(run);
     if (target.runDir.isEmpty())
         return *error = QStringLiteral("run %1 has no run directory on record; pass its directory instead").arg(run), std::nullopt;
-    if (record->status == QLatin1String("running") || record->status == QLatin1String("finished"))
-        return *error = QStringLiteral("run %1 is %2: only a run that stopped, failed or was interrupted can be resumed")
-                            .arg(run).arg(record->status), std::nullopt;
+    if (record->status == QLatin1String("running"))
+        return *error = QStringLiteral("run %1 is running: only a run that stopped, failed or was interrupted can be "
+                                       "resumed (or one that finished, with more rounds)").arg(run), std::nullopt;
     const TopologyLoad load = TopologyReader::readFile(QDir(target.runDir).filePath(QStringLiteral("topology.json")));
     if (!load.ok()) return *error = load.errorText(), std::nullopt;
     target.topology = *load.topology;
+    const int ran = target.topology.training.rounds;
+    if (record->status == QLatin1String("finished") && rounds <= ran)
+        return *error = QStringLiteral("run %1 finished its %2 rounds: it goes on only with more, e.g. hips run --resume %1 "
+                                       "--rounds %3").arg(run).arg(ran).arg(ran * 2), std::nullopt;
     // Its controller died, but its agents may still run it (orphan_timeout_s): a second set of roles
     // in the same directory and ports would collide with them.
     const double mayRunUntil = record->ended + target.topology.training.orphanTimeoutS;
@@ -35,7 +39,11 @@ std::optional<ResumeTarget> resumeTarget(const RunStore& store, qint64 run, QStr
                             .arg(run).arg(target.topology.training.orphanTimeoutS), std::nullopt;
     const qint64 round = checkpointRound(target.runDir, error);
     if (round <= 0) return std::nullopt;
+    if (rounds > 0 && rounds <= round)
+        return *error = QStringLiteral("run %1 goes on from the checkpoint of round %2: give it more rounds than that")
+                            .arg(run).arg(round), std::nullopt;
     target.topology.training.resumeRound = int(round);
+    if (rounds > 0) target.topology.training.rounds = rounds;
     return target;
 }
 

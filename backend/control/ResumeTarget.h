@@ -16,9 +16,10 @@ struct ResumeTarget {
     Topology topology;  // the run's own, with resume_round set to its checkpoint's round
 };
 
-// Run `run` of `store`, if it can go on: it stopped, failed or was interrupted, its directory
-// and topology are there, its agents no longer keep it, and it has a checkpoint. Else nullopt,
-// with *error saying why and what to do.
-std::optional<ResumeTarget> resumeTarget(const RunStore& store, qint64 run, QString* error);
+// Run `run` of `store`, if it can go on: it stopped, failed or was interrupted (or finished,
+// given more `rounds`), its directory and topology are there, its agents no longer keep it, and
+// it has a checkpoint. `rounds` > 0 makes that the run's number of rounds from now on. Else
+// nullopt, with *error saying why and what to do.
+std::optional<ResumeTarget> resumeTarget(const RunStore& store, qint64 run, QString* error, int rounds = 0);
 
 }  // namespace hips

@@ -120,7 +120,9 @@ bool RunController::start(const Topology& topology, const QString& runDir) {
     }
     const int resumeRound = topology.training.resumeRound;
     QList<QJsonObject> kept;  // a resumed run's records up to its checkpoint
-    const QString dirError = resumeRound > 0 ? m_dir.reopen(runDir, resumeRound, &kept)
+    Topology own = topology;  // what the run directory keeps: a resume may have given it more rounds
+    own.training.resumeRound = 0;
+    const QString dirError = resumeRound > 0 ? m_dir.reopen(runDir, resumeRound, TopologyWriter::toJson(own), &kept)
                                              : m_dir.create(runDir, TopologyWriter::toJson(topology));
     if (!dirError.isEmpty()) {
         m_error = dirError;

@@ -90,9 +90,10 @@ QString RunDirectory::create(const QString& path, const QByteArray& topologyJson
     return note(m_metrics->open());
 }
 
-QString RunDirectory::reopen(const QString& path, int round, QList<QJsonObject>* kept) {
+QString RunDirectory::reopen(const QString& path, int round, const QByteArray& topologyJson, QList<QJsonObject>* kept) {
     const QDir dir(path);
     m_path = dir.absolutePath();
+    if (const QString e = writeTopology(topologyJson); !e.isEmpty()) return e;
     const QString metricsPath = dir.filePath(QStringLiteral("metrics.jsonl"));
     QFile old(metricsPath);
     if (old.exists() && !old.open(QIODevice::ReadOnly))

@@ -23,8 +23,8 @@ public:
     QString create(const QString& path, const QByteArray& topologyJson);
     // Opens an existing run directory to go on from the checkpoint of `round` (hips run --resume):
     // metrics.jsonl keeps only the records of rounds up to it (and those of no round), which are
-    // returned in *kept; topology.json stays as it was.
-    QString reopen(const QString& path, int round, QList<QJsonObject>* kept);
+    // returned in *kept; topology.json becomes `topologyJson`, the topology it goes on with.
+    QString reopen(const QString& path, int round, const QByteArray& topologyJson, QList<QJsonObject>* kept);
     // Opens the directory of a run under way whose controller died (hips attach): metrics.jsonl
     // is cut back to its first `metricsBytes`, what the history holds (the agents send the rest
     // again), whose records are returned in *kept.

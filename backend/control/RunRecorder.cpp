@@ -23,12 +23,14 @@ RunRecorder::~RunRecorder() {
 
 bool RunRecorder::begin(const Topology& topology, const QString& runDir, qint64 run, int resumeRound) {
     if (!m_store) return true;
+    Topology own = topology;  // the run's own: a resume is how it goes on, not what it is
+    own.training.resumeRound = 0;
+    const QJsonObject settings = TopologyWriter::toJsonObject(own).value("training").toObject();
     if (resumeRound > 0) {
         m_runId = run;
-        m_store->resumeRun(m_runId, resumeRound);
+        m_store->resumeRun(m_runId, resumeRound, TopologyWriter::toJson(own), settings);
     } else {
-        const QJsonObject settings = TopologyWriter::toJsonObject(topology).value("training").toObject();
-        m_runId = m_store->beginRun(topology.name, TopologyWriter::toJson(topology), settings, runDir);
+        m_runId = m_store->beginRun(topology.name, TopologyWriter::toJson(own), settings, runDir);
     }
     if (m_runId <= 0) {
         m_error = m_store->writeError();

@@ -190,17 +190,19 @@ void RunStore::finishRun(qint64 run, const QString& status, const QJsonObject& s
     });
 }
 
-void RunStore::resumeRun(qint64 run, int round) {
+void RunStore::resumeRun(qint64 run, int round, const QByteArray& topologyJson, const QJsonObject& settings) {
     HIPS_WRITER_OR()
     const qint64 pid = QCoreApplication::applicationPid();
     const double at = now();
+    const QString settingsText = QString::fromUtf8(QJsonDocument(settings).toJson(QJsonDocument::Compact));
     m_writer->post([=](WriterSession& s) {
         return s.run(QStringLiteral("DELETE FROM metrics WHERE run_id = ? AND round > ?"), {QVariant(run), QVariant(round)}) &&
                // New agents number their events afresh: the old ones' marks mean nothing to them.
                s.run(QStringLiteral("DELETE FROM agent_marks WHERE run_id = ?"), {QVariant(run)}) &&
                s.run(QStringLiteral("DELETE FROM traffic WHERE run_id = ? AND round > ?"), {QVariant(run), QVariant(round)}) &&
-               s.run(QStringLiteral("UPDATE runs SET status = 'running', ended = NULL, summary = NULL, controller_pid = ?"
-                                    " WHERE id = ?"), {QVariant(pid), QVariant(run)}) &&
+               s.run(QStringLiteral("UPDATE runs SET status = 'running', ended = NULL, summary = NULL, controller_pid = ?,"
+                                    " topology = ?, settings = ? WHERE id = ?"),
+                     {QVariant(pid), QVariant(QString::fromUtf8(topologyJson)), QVariant(settingsText), QVariant(run)}) &&
                s.run(QStringLiteral("INSERT INTO events VALUES (?, ?, 'info', 'controller', ?)"),
                      {QVariant(run), QVariant(at),
                       QVariant(kResumedEventPrefix + QString::number(round))});

@@ -49,7 +49,8 @@ public:
                     const QString& runDir = {});
     // The run goes on from the checkpoint of `round` (hips run --resume): what was recorded after
     // that round goes, the run is 'running' again under this controller, and an event says so.
-    void resumeRun(qint64 run, int round);
+    // Its topology and settings are those it goes on with (a resume may give it more rounds).
+    void resumeRun(qint64 run, int round, const QByteArray& topologyJson, const QJsonObject& settings);
     // A controller took up the run again (hips attach): it is running again, under this process.
     void reattachRun(qint64 run, const QString& note);
     // The history holds `agent`'s events up to `seq`, and metrics.jsonl was `metricsBytes` long

@@ -208,13 +208,13 @@ private Q_SLOTS:
         auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
         QVERIFY2(store, qPrintable(error));
         const qint64 other = store->beginRun("other", "{}", {}, "/runs/other");
-        const qint64 run = store->beginRun("cut", "{}", {}, "/runs/cut");
+        const qint64 run = store->beginRun("cut", "{\"rounds\": 4}", {{"rounds", 4}}, "/runs/cut");
         for (int round = 1; round <= 4; ++round) {
             store->appendMetric(run, round, "c/global_server0", round, "aggregate.round_s", 1.0);
             store->appendTraffic(run, TrafficRecord{double(round), "p/server0>c/global_server0", "across", 100 * round, round});
         }
         store->finishRun(run, "failed", {});
-        store->resumeRun(run, 2);
+        store->resumeRun(run, 2, "{\"rounds\": 9}", {{"rounds", 9}});  // going on to more rounds
         QVERIFY(store->flush());
         QCOMPARE(store->runOfDirectory("/runs/cut"), std::optional<qint64>(run));
         QCOMPARE(store->runOfDirectory("/runs/other"), std::optional<qint64>(other));
@@ -226,6 +226,8 @@ private Q_SLOTS:
         QCOMPARE(store->traffic(run).size(), 2);
         QCOMPARE(store->traffic(run).last().bytes, qint64(200));
         QVERIFY(store->eventMessages(run, "info").join('\n').contains("resumed from the checkpoint of round 2"));
+        QCOMPARE(store->settings(run).value("rounds").toInt(), 9);
+        QCOMPARE(store->topologyJson(run), QByteArray("{\"rounds\": 9}"));
     }
 
     // A restarted evaluator (the master) starts from the newest round without naming the rounds

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -117,5 +118,27 @@ struct Run {
         return left;
     }
 };
+
+// small.json with party1's worker groups and some training settings replaced (and party2
+// dropped when `onePartyOnly`), written into the run's directory.
+inline QString writeSmallVariant(Run& run, const QJsonArray& party1Workers, const QJsonObject& training,
+                                 bool onePartyOnly = false) {
+    QFile file(kSmall);
+    if (!file.open(QIODevice::ReadOnly)) return {};
+    QJsonObject t = QJsonDocument::fromJson(file.readAll()).object();
+    QJsonArray parties = t["parties"].toArray();
+    QJsonObject party1 = parties[1].toObject(), roles = party1["roles"].toObject();
+    roles["workers"] = party1Workers;
+    party1["roles"] = roles;
+    parties[1] = party1;
+    if (onePartyOnly) parties.removeLast();
+    t["parties"] = parties;
+    QJsonObject settings = t["training"].toObject();
+    for (auto it = training.begin(); it != training.end(); ++it) settings[it.key()] = it.value();
+    t["training"] = settings;
+    QFile out(run.dir.filePath("variant.json"));
+    if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(t).toJson()) <= 0) return {};
+    return out.fileName();
+}
 
 }  // namespace hips::test

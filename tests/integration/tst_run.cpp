@@ -20,32 +20,6 @@
 
 using namespace hips::test;
 
-namespace {
-
-// small.json with party1's worker groups and some training settings replaced (and party2
-// dropped when `onePartyOnly`), written into the run's directory.
-QString writeSmallVariant(Run& run, const QJsonArray& party1Workers, const QJsonObject& training,
-                                 bool onePartyOnly = false) {
-    QFile file(kSmall);
-    if (!file.open(QIODevice::ReadOnly)) return {};
-    QJsonObject t = QJsonDocument::fromJson(file.readAll()).object();
-    QJsonArray parties = t["parties"].toArray();
-    QJsonObject party1 = parties[1].toObject(), roles = party1["roles"].toObject();
-    roles["workers"] = party1Workers;
-    party1["roles"] = roles;
-    parties[1] = party1;
-    if (onePartyOnly) parties.removeLast();
-    t["parties"] = parties;
-    QJsonObject settings = t["training"].toObject();
-    for (auto it = training.begin(); it != training.end(); ++it) settings[it.key()] = it.value();
-    t["training"] = settings;
-    QFile out(run.dir.filePath("variant.json"));
-    if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(t).toJson()) <= 0) return {};
-    return out.fileName();
-}
-
-}  // namespace
-
 class RunTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -92,29 +66,6 @@ private Q_SLOTS:
         QVERIFY2(QRegularExpression("\\n    1 +- ").match(QString(run.out)).hasMatch(), run.out.constData());
         QVERIFY2(QRegularExpression("\\n    2 +0\\.\\d{4} ").match(QString(run.out)).hasMatch(), run.out.constData());
         QVERIFY2(run.out.contains("final test accuracy 0."), run.out.constData());
-    }
-
-    // A diverged run stopped and resumed: its rounds shown again say so again on screen, and the
-    // history keeps the one notice it had (the replayed rounds recorded it a second time).
-    void aResumedDivergedRunKeepsOneNotice() {
-        Run run;
-        const QString runDir = run.dir.filePath("run");
-        run.start({"run", HIPS_SOURCE_DIR "/resources/topologies/default.json", "--out", runDir, "--rounds", "12", "--lr", "80"});
-        QVERIFY2(run.waitForOutput("\n    6 ", 120000), run.out.constData());
-        ::kill(pid_t(run.process.processId()), SIGINT);
-        run.finish(60000);
-        QVERIFY2(run.out.contains("stopped after"), run.out.constData());
-        run.out.clear();
-        // A lower learning rate cannot come with the resume: it was silently ignored.
-        run.start({"run", "--resume", runDir, "--lr", "0.05"});
-        QCOMPARE(run.finish(30000), 2);
-        QVERIFY2(run.err.contains("--resume goes on with the run's own settings, which --lr would change"), run.err.constData());
-        run.err.clear();
-        run.start({"run", "--resume", runDir});
-        QVERIFY2(run.finish(120000) == 0, run.err.constData());
-        QVERIFY2(run.out.contains("training loss is not a number from round 1 on"), run.out.constData());
-        const QByteArray shown = run.historyCommand({"show", "1"}).second;
-        QCOMPARE(shown.count("training loss is not a number"), 1);
     }
 
     // A history on a disk that fills during the run: the run fails naming the cause, `hips run`
@@ -310,89 +261,6 @@ private Q_SLOTS:
         // A round at the slow worker's pace would take at least its compute time.
         QVERIFY2(roundSeconds / rounds < 0.5 * slowCompute / slowRounds,
                  qPrintable(QString("rounds took %1 s, the slow worker's compute %2 s").arg(roundSeconds / rounds).arg(slowCompute / slowRounds)));
-    }
-
-    // `kill -9` of the controller with orphan_timeout_s 0: its agent and roles go too, and the next
-    // look at the history shows the run as interrupted with the rounds it had done (with the
-    // default, the run goes on for hips attach: tst_attach).
-    void killedControllerLeavesAnInterruptedRun() {
-        Run run;
-        run.start({"run", kSmall, "--out", run.dir.path(), "--rounds", "500", "--orphan-timeout", "0"});
-        QVERIFY2(run.waitForOutput("\n    3 ", 120000), run.out.constData());
-        ::kill(pid_t(run.process.processId()), SIGKILL);
-        run.finish(30000);
-        QVERIFY(run.leftovers().isEmpty());
-        const QByteArray list = run.historyList();
-        const QRegularExpressionMatch m =
-            QRegularExpression("small-synthetic .* interrupted .* (\\d+)\\s+[\\d.]+\\n").match(QString(list));
-        QVERIFY2(m.hasMatch(), list.constData());
-        QVERIFY2(m.captured(1).toInt() >= 3, list.constData());
-
-        const auto [showStatus, shown] = run.historyCommand({"show", "1"});
-        QCOMPARE(showStatus, 0);
-        QVERIFY2(shown.contains("status: interrupted") && shown.contains("rounds: " + m.captured(1).toUtf8()),
-                 shown.constData());
-        QCOMPARE(run.historyCommand({"delete", "7"}).first, 2);  // no such run
-        QVERIFY(run.historyCommand({"delete", "7"}).second.contains("no run '7'"));
-        QCOMPARE(run.historyCommand({"delete", "1"}).first, 0);
-        QVERIFY(!run.historyList().contains("small-synthetic"));
-    }
-
-    // A run whose controller is killed with SIGKILL goes on with `hips run --resume` from its last
-    // checkpoint, into the same history run, and ends bit for bit as the uninterrupted run: the
-    // same model bytes and the same accuracy. Three workers in a party make the fold order matter.
-    void resumedRunEndsAsTheUninterruptedOne() {
-        const QJsonArray workers{QJsonObject{{"count", 3}}};
-        const QJsonObject training{{"rounds", 10}, {"checkpoint_every", 2}};
-        Run whole;
-        const QString wholeTopology = writeSmallVariant(whole, workers, training);
-        whole.start({"run", wholeTopology, "--out", whole.dir.filePath("run")});
-        QVERIFY2(whole.finish(180000) == 0, whole.err.constData());
-
-        Run cut;
-        const QString cutTopology = writeSmallVariant(cut, workers, training);
-        const QString runDir = cut.dir.filePath("run");
-        cut.start({"run", cutTopology, "--out", runDir, "--orphan-timeout", "0"});
-        QVERIFY2(cut.waitForOutput("\n    5 ", 120000), cut.out.constData());
-        ::kill(pid_t(cut.process.processId()), SIGKILL);
-        cut.finish(30000);
-        QVERIFY(cut.leftovers().isEmpty());
-        QFile meta(runDir + "/checkpoint/checkpoint.json");
-        QVERIFY(meta.open(QIODevice::ReadOnly));
-        const int round = QJsonDocument::fromJson(meta.readAll()).object().value("round").toInt();
-        QVERIFY2(round >= 4 && round < 10 && round % 2 == 0, QByteArray::number(round).constData());
-
-        cut.out.clear();
-        cut.start({"run", "--resume", runDir});
-        QVERIFY2(cut.finish(180000) == 0, cut.err.constData());
-        QVERIFY2(cut.out.contains(QString("resuming run 1 from the checkpoint of round %1").arg(round).toUtf8()), cut.out.constData());
-        QVERIFY2(cut.out.contains("finished after 10 rounds"), cut.out.constData());
-        auto finalAccuracy = [](const QByteArray& out) {
-            return QRegularExpression("final test accuracy (\\d\\.\\d{4})").match(QString(out)).captured(1);
-        };
-        QCOMPARE(finalAccuracy(cut.out), finalAccuracy(whole.out));
-        for (const char* file : {"net.params", "net.meta"}) {
-            QFile a(whole.dir.filePath(QString("run/") + file)), b(runDir + '/' + file);
-            QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
-            QByteArray left = a.readAll(), right = b.readAll();
-            if (QByteArray(file) == "net.meta") {  // begin_time differs; the rest must not
-                left = QJsonDocument::fromJson(left).object().value("test_acc").toVariant().toByteArray();
-                right = QJsonDocument::fromJson(right).object().value("test_acc").toVariant().toByteArray();
-            }
-            QVERIFY2(left == right, file);
-        }
-        // One history run, finished, with every round once; a finished run is not resumed again.
-        const QByteArray list = cut.historyList();
-        QCOMPARE(list.count("small-synthetic"), 1);
-        QVERIFY2(QRegularExpression("small-synthetic .* finished .* 10\\s").match(QString(list)).hasMatch(), list.constData());
-        QFile metrics(runDir + "/metrics.jsonl");
-        QVERIFY(metrics.open(QIODevice::ReadOnly));
-        const QByteArray all = metrics.readAll();
-        QCOMPARE(all.count("\"kind\":\"aggregate\""), 10);
-        cut.out.clear();
-        cut.start({"run", "--resume", "1"});
-        QCOMPARE(cut.finish(30000), 2);
-        QVERIFY2(cut.err.contains("run 1 is finished"), cut.err.constData());
     }
 
     void corruptHistoryIsRefusedAndKept() {

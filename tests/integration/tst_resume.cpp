@@ -1,0 +1,138 @@
+// End to end: a run stopped, killed or finished goes on with `hips run --resume`, from its last
+// checkpoint, into the same directory and history run (with more rounds, a finished one too).
+#include "RunHarness.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QtTest>
+#include <csignal>
+
+using namespace hips::test;
+
+class ResumeTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // A diverged run stopped and resumed: its rounds shown again say so again on screen, and the
+    // history keeps the one notice it had (the replayed rounds recorded it a second time).
+    void aResumedDivergedRunKeepsOneNotice() {
+        Run run;
+        const QString runDir = run.dir.filePath("run");
+        run.start({"run", HIPS_SOURCE_DIR "/resources/topologies/default.json", "--out", runDir, "--rounds", "12", "--lr", "80"});
+        QVERIFY2(run.waitForOutput("\n    6 ", 120000), run.out.constData());
+        ::kill(pid_t(run.process.processId()), SIGINT);
+        run.finish(60000);
+        QVERIFY2(run.out.contains("stopped after"), run.out.constData());
+        run.out.clear();
+        // A lower learning rate cannot come with the resume: it was silently ignored.
+        run.start({"run", "--resume", runDir, "--lr", "0.05"});
+        QCOMPARE(run.finish(30000), 2);
+        QVERIFY2(run.err.contains("--resume goes on with the run's own settings, which --lr would change"), run.err.constData());
+        run.err.clear();
+        run.start({"run", "--resume", runDir});
+        QVERIFY2(run.finish(120000) == 0, run.err.constData());
+        QVERIFY2(run.out.contains("training loss is not a number from round 1 on"), run.out.constData());
+        const QByteArray shown = run.historyCommand({"show", "1"}).second;
+        QCOMPARE(shown.count("training loss is not a number"), 1);
+    }
+
+    // `kill -9` of the controller with orphan_timeout_s 0: its agent and roles go too, and the next
+    // look at the history shows the run as interrupted with the rounds it had done (with the
+    // default, the run goes on for hips attach: tst_attach).
+    void killedControllerLeavesAnInterruptedRun() {
+        Run run;
+        run.start({"run", kSmall, "--out", run.dir.path(), "--rounds", "500", "--orphan-timeout", "0"});
+        QVERIFY2(run.waitForOutput("\n    3 ", 120000), run.out.constData());
+        ::kill(pid_t(run.process.processId()), SIGKILL);
+        run.finish(30000);
+        QVERIFY(run.leftovers().isEmpty());
+        const QByteArray list = run.historyList();
+        const QRegularExpressionMatch m =
+            QRegularExpression("small-synthetic .* interrupted .* (\\d+)\\s+[\\d.]+\\n").match(QString(list));
+        QVERIFY2(m.hasMatch(), list.constData());
+        QVERIFY2(m.captured(1).toInt() >= 3, list.constData());
+
+        const auto [showStatus, shown] = run.historyCommand({"show", "1"});
+        QCOMPARE(showStatus, 0);
+        QVERIFY2(shown.contains("status: interrupted") && shown.contains("rounds: " + m.captured(1).toUtf8()),
+                 shown.constData());
+        QCOMPARE(run.historyCommand({"delete", "7"}).first, 2);  // no such run
+        QVERIFY(run.historyCommand({"delete", "7"}).second.contains("no run '7'"));
+        QCOMPARE(run.historyCommand({"delete", "1"}).first, 0);
+        QVERIFY(!run.historyList().contains("small-synthetic"));
+    }
+
+    // A run whose controller is killed with SIGKILL goes on with `hips run --resume` from its last
+    // checkpoint, into the same history run, and ends bit for bit as the uninterrupted run: the
+    // same model bytes and the same accuracy. Three workers in a party make the fold order matter.
+    void resumedRunEndsAsTheUninterruptedOne() {
+        const QJsonArray workers{QJsonObject{{"count", 3}}};
+        const QJsonObject training{{"rounds", 10}, {"checkpoint_every", 2}};
+        Run whole;
+        const QString wholeTopology = writeSmallVariant(whole, workers, training);
+        whole.start({"run", wholeTopology, "--out", whole.dir.filePath("run")});
+        QVERIFY2(whole.finish(180000) == 0, whole.err.constData());
+
+        Run cut;
+        const QString cutTopology = writeSmallVariant(cut, workers, training);
+        const QString runDir = cut.dir.filePath("run");
+        cut.start({"run", cutTopology, "--out", runDir, "--orphan-timeout", "0"});
+        QVERIFY2(cut.waitForOutput("\n    5 ", 120000), cut.out.constData());
+        ::kill(pid_t(cut.process.processId()), SIGKILL);
+        cut.finish(30000);
+        QVERIFY(cut.leftovers().isEmpty());
+        QFile meta(runDir + "/checkpoint/checkpoint.json");
+        QVERIFY(meta.open(QIODevice::ReadOnly));
+        const int round = QJsonDocument::fromJson(meta.readAll()).object().value("round").toInt();
+        QVERIFY2(round >= 4 && round < 10 && round % 2 == 0, QByteArray::number(round).constData());
+
+        cut.out.clear();
+        cut.start({"run", "--resume", runDir});
+        QVERIFY2(cut.finish(180000) == 0, cut.err.constData());
+        QVERIFY2(cut.out.contains(QString("resuming run 1 from the checkpoint of round %1").arg(round).toUtf8()), cut.out.constData());
+        QVERIFY2(cut.out.contains("finished after 10 rounds"), cut.out.constData());
+        auto finalAccuracy = [](const QByteArray& out) {
+            return QRegularExpression("final test accuracy (\\d\\.\\d{4})").match(QString(out)).captured(1);
+        };
+        QCOMPARE(finalAccuracy(cut.out), finalAccuracy(whole.out));
+        for (const char* file : {"net.params", "net.meta"}) {
+            QFile a(whole.dir.filePath(QString("run/") + file)), b(runDir + '/' + file);
+            QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+            QByteArray left = a.readAll(), right = b.readAll();
+            if (QByteArray(file) == "net.meta") {  // begin_time differs; the rest must not
+                left = QJsonDocument::fromJson(left).object().value("test_acc").toVariant().toByteArray();
+                right = QJsonDocument::fromJson(right).object().value("test_acc").toVariant().toByteArray();
+            }
+            QVERIFY2(left == right, file);
+        }
+        // One history run, finished, with every round once; a finished run goes on only with more rounds.
+        const QByteArray list = cut.historyList();
+        QCOMPARE(list.count("small-synthetic"), 1);
+        QVERIFY2(QRegularExpression("small-synthetic .* finished .* 10\\s").match(QString(list)).hasMatch(), list.constData());
+        QFile metrics(runDir + "/metrics.jsonl");
+        QVERIFY(metrics.open(QIODevice::ReadOnly));
+        const QByteArray all = metrics.readAll();
+        QCOMPARE(all.count("\"kind\":\"aggregate\""), 10);
+        cut.out.clear();
+        cut.start({"run", "--resume", "1"});
+        QCOMPARE(cut.finish(30000), 2);
+        QVERIFY2(cut.err.contains("run 1 finished its 10 rounds: it goes on only with more, e.g. hips run --resume 1 --rounds 20"),
+                 cut.err.constData());
+        cut.err.clear();
+        cut.start({"run", "--resume", "1", "--rounds", "12"});
+        QVERIFY2(cut.finish(180000) == 0, cut.err.constData());
+        QVERIFY2(cut.out.contains("resuming run 1 from the checkpoint of round 10"), cut.out.constData());
+        QVERIFY2(cut.out.contains("finished after 12 rounds"), cut.out.constData());
+        QVERIFY2(QRegularExpression("small-synthetic .* finished .* 12\\s").match(QString(cut.historyList())).hasMatch(),
+                 cut.historyList().constData());
+        QVERIFY2(cut.historyCommand({"show", "1"}).second.contains(" rounds=12 "), cut.historyCommand({"show", "1"}).second.constData());
+        QFile goneOn(runDir + "/metrics.jsonl");  // a new file: the resume rewrote it
+        QVERIFY(goneOn.open(QIODevice::ReadOnly));
+        QCOMPARE(goneOn.readAll().count("\"kind\":\"aggregate\""), 12);
+    }
+};
+
+QTEST_GUILESS_MAIN(ResumeTest)
+#include "tst_resume.moc"
