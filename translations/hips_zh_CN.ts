@@ -110,7 +110,7 @@
         <translation>已存在主机“%1”</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerItems.cpp" line="58"/>
+        <location filename="../ui/designer/DesignerItems.cpp" line="89"/>
         <source>CENTRAL PARTY</source>
         <translation>中心参与方</translation>
     </message>
@@ -155,7 +155,7 @@
         <translation>工作节点 · %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="135"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="141"/>
         <source>host &apos;%1&apos;?</source>
         <translation>主机“%1”？</translation>
     </message>
@@ -371,153 +371,153 @@
         <translation>&lt;p&gt;另有 %1 条，见 JSON 导出。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="122"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="126"/>
         <location filename="../ui/report/ReportWriter.cpp" line="61"/>
         <source>Run report: %1</source>
         <translation>运行报告：%1</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="131"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="135"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="132"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="136"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="133"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="137"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="134"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="138"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="135"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="139"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="136"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="140"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="137"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="141"/>
         <source>Ended</source>
         <translation>结束时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="138"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="142"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="138"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="142"/>
         <source>%1 (and %2 paused before a resume)</source>
         <translation>%1（另有 %2 暂停于恢复之前）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="141"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="145"/>
         <source>Report made</source>
         <translation>报告生成时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="143"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="147"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="145"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="149"/>
         <source>not reached</source>
         <translation>未达到</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="146"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="150"/>
         <source>%1 (round %2)</source>
         <translation>%1（第 %2 轮）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="147"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="151"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="148"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="152"/>
         <source>Best test accuracy</source>
         <translation>最佳测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="149"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="153"/>
         <source>Final test accuracy</source>
         <translation>最终测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="150"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="154"/>
         <source>Time to %1 accuracy</source>
         <translation>达到 %1 准确率的用时</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="151"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="155"/>
         <source>Bytes inside parties</source>
         <translation>参与方内部字节数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="152"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="156"/>
         <source>Bytes across parties</source>
         <translation>跨参与方字节数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="153"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="157"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="153"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="157"/>
         <source>%1 samples/s</source>
         <translation>%1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="154"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="158"/>
         <source>Computing-time ratio</source>
         <translation>计算时间占比</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="157"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="161"/>
         <source>Topology</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="159"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="163"/>
         <source>&lt;p&gt;The stored topology could not be read.&lt;/p&gt;</source>
         <translation>&lt;p&gt;无法读取已保存的拓扑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="161"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="165"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="166"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="170"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="169"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="173"/>
         <source>&lt;p&gt;%1: not recorded in this run.&lt;/p&gt;</source>
         <translation>&lt;p&gt;%1：本次运行未记录。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="174"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="178"/>
         <source>Processes</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="176"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="180"/>
         <source>Warnings and errors</source>
         <translation>警告与错误</translation>
     </message>
@@ -1338,96 +1338,96 @@
 <context>
     <name>hips::Designer</name>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="26"/>
+        <location filename="../ui/designer/Designer.cpp" line="27"/>
         <source>Palette — drag onto the canvas</source>
         <translation>组件面板 — 拖放到画布上</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="35"/>
+        <location filename="../ui/designer/Designer.cpp" line="36"/>
         <source>Validation</source>
         <translation>校验</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="110"/>
+        <location filename="../ui/designer/Designer.cpp" line="117"/>
         <source>No problems: ready to run</source>
         <translation>没有问题：可以运行</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="110"/>
+        <location filename="../ui/designer/Designer.cpp" line="117"/>
         <source>No problems in the topology; see the note below</source>
         <translation>拓扑没有问题；请看下面的提示</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="123"/>
+        <location filename="../ui/designer/Designer.cpp" line="130"/>
         <source>Delete %1</source>
         <translation>删除 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/designer/Designer.cpp" line="123"/>
+        <location filename="../ui/designer/Designer.cpp" line="130"/>
         <source>Delete %n items</source>
         <translation>
             <numerusform>删除 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="131"/>
+        <location filename="../ui/designer/Designer.cpp" line="138"/>
         <source>party %1</source>
         <translation>参与方 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="132"/>
+        <location filename="../ui/designer/Designer.cpp" line="139"/>
         <source>host %1 of %2</source>
         <translation>%2 的主机 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="133"/>
+        <location filename="../ui/designer/Designer.cpp" line="140"/>
         <source>the scheduler of %1</source>
         <translation>%1 的调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="134"/>
+        <location filename="../ui/designer/Designer.cpp" line="141"/>
         <source>server %1 of %2</source>
         <translation>%2 的服务器 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="135"/>
+        <location filename="../ui/designer/Designer.cpp" line="142"/>
         <source>the master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="136"/>
+        <location filename="../ui/designer/Designer.cpp" line="143"/>
         <source>workers %1 of %2</source>
         <translation>%2 的工作节点组 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="137"/>
+        <location filename="../ui/designer/Designer.cpp" line="144"/>
         <source>the state service</source>
         <translation>状态服务</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/designer/Designer.cpp" line="144"/>
+        <location filename="../ui/designer/Designer.cpp" line="151"/>
         <source>Copied %n items</source>
         <translation>
             <numerusform>已复制 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="152"/>
+        <location filename="../ui/designer/Designer.cpp" line="159"/>
         <source>Nothing to paste: copy parties or worker groups</source>
         <translation>没有可粘贴的内容：请先复制参与方或工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="161"/>
+        <location filename="../ui/designer/Designer.cpp" line="168"/>
         <source>Paste</source>
         <translation>粘贴</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="168"/>
+        <location filename="../ui/designer/Designer.cpp" line="175"/>
         <source>&amp;Edit properties</source>
         <translation>编辑属性(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="172"/>
+        <location filename="../ui/designer/Designer.cpp" line="179"/>
         <source>&amp;Add here</source>
         <translation>在此添加(&amp;A)</translation>
     </message>
@@ -1435,37 +1435,37 @@
 <context>
     <name>hips::DesignerScene</name>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="212"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="218"/>
         <source>%1 Mbit/s · %2 ms</source>
         <translation>%1 Mbit/s · %2 毫秒</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="255"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="261"/>
         <source>Add party</source>
         <translation>添加参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="259"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="265"/>
         <source>Add host</source>
         <translation>添加主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="263"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="269"/>
         <source>Add scheduler</source>
         <translation>添加调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="264"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="270"/>
         <source>Add server</source>
         <translation>添加服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="265"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="271"/>
         <source>Add workers</source>
         <translation>添加工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="266"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="272"/>
         <source>Add master worker</source>
         <translation>添加主工作节点</translation>
     </message>
@@ -1474,12 +1474,12 @@
         <translation type="vanished">添加 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="362"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="368"/>
         <source>Move party</source>
         <translation>移动参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="367"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="373"/>
         <source>Move role to %1</source>
         <translation>将角色移动到 %1</translation>
     </message>
@@ -1609,8 +1609,12 @@
     </message>
     <message>
         <location filename="../ui/history/HistoryPanel.cpp" line="93"/>
+        <source>Go on with the selected run, which stopped, failed or was interrupted, from its last checkpoint (as hips run --resume does); a finished run, with more rounds</source>
+        <translation>从最近的检查点继续所选的已停止、失败或中断的运行（与 hips run --resume 相同）；已完成的运行可增加轮次后继续</translation>
+    </message>
+    <message>
         <source>Go on with the selected run, which stopped, failed or was interrupted, from its last checkpoint (as hips run --resume does)</source>
-        <translation>从最近的检查点继续所选的已停止、失败或中断的运行（与 hips run --resume 相同）</translation>
+        <translation type="vanished">从最近的检查点继续所选的已停止、失败或中断的运行（与 hips run --resume 相同）</translation>
     </message>
     <message>
         <location filename="../ui/history/HistoryPanel.cpp" line="99"/>
@@ -1883,241 +1887,247 @@
 <context>
     <name>hips::MainWindow</name>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="54"/>
+        <location filename="../ui/MainWindow.cpp" line="55"/>
         <source>Design</source>
         <translation>设计</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="55"/>
+        <location filename="../ui/MainWindow.cpp" line="56"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="56"/>
+        <location filename="../ui/MainWindow.cpp" line="57"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="57"/>
+        <location filename="../ui/MainWindow.cpp" line="58"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="62"/>
+        <location filename="../ui/MainWindow.cpp" line="63"/>
         <source>Run history unavailable: %1</source>
         <translation>运行历史不可用：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="122"/>
+        <location filename="../ui/MainWindow.cpp" line="123"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="123"/>
+        <location filename="../ui/MainWindow.cpp" line="124"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="124"/>
+        <location filename="../ui/MainWindow.cpp" line="125"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="125"/>
+        <location filename="../ui/MainWindow.cpp" line="126"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="126"/>
+        <location filename="../ui/MainWindow.cpp" line="127"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="127"/>
+        <location filename="../ui/MainWindow.cpp" line="128"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="141"/>
+        <location filename="../ui/MainWindow.cpp" line="142"/>
         <source>&amp;New topology</source>
         <translation>新建拓扑(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="142"/>
+        <location filename="../ui/MainWindow.cpp" line="143"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="143"/>
+        <location filename="../ui/MainWindow.cpp" line="144"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="144"/>
+        <location filename="../ui/MainWindow.cpp" line="145"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="145"/>
+        <location filename="../ui/MainWindow.cpp" line="146"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="145"/>
+        <location filename="../ui/MainWindow.cpp" line="146"/>
         <source>Ctrl+Shift+S</source>
         <translation>Ctrl+Shift+S</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="147"/>
+        <location filename="../ui/MainWindow.cpp" line="148"/>
         <source>&amp;Export report of selected run…</source>
         <translation>导出所选运行的报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="147"/>
+        <location filename="../ui/MainWindow.cpp" line="148"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="149"/>
+        <location filename="../ui/MainWindow.cpp" line="150"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="151"/>
+        <location filename="../ui/MainWindow.cpp" line="152"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="154"/>
+        <location filename="../ui/MainWindow.cpp" line="155"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="160"/>
+        <location filename="../ui/MainWindow.cpp" line="161"/>
         <source>&amp;Copy</source>
         <translation>复制(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="161"/>
+        <location filename="../ui/MainWindow.cpp" line="162"/>
         <source>&amp;Paste</source>
         <translation>粘贴(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="162"/>
+        <location filename="../ui/MainWindow.cpp" line="163"/>
         <source>&amp;Delete</source>
         <translation>删除(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="163"/>
+        <location filename="../ui/MainWindow.cpp" line="164"/>
         <source>Select &amp;all</source>
         <translation>全选(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="165"/>
+        <location filename="../ui/MainWindow.cpp" line="166"/>
         <source>&amp;Fit topology</source>
         <translation>适应拓扑大小(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="165"/>
+        <location filename="../ui/MainWindow.cpp" line="166"/>
         <source>Ctrl+0</source>
         <translation>Ctrl+0</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="167"/>
+        <location filename="../ui/MainWindow.cpp" line="168"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="168"/>
+        <location filename="../ui/MainWindow.cpp" line="169"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="173"/>
+        <location filename="../ui/MainWindow.cpp" line="174"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="187"/>
+        <location filename="../ui/MainWindow.cpp" line="188"/>
         <source>&amp;Start all</source>
         <translation>全部启动(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="187"/>
+        <location filename="../ui/MainWindow.cpp" line="188"/>
         <source>F5</source>
         <translation>F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="188"/>
+        <location filename="../ui/MainWindow.cpp" line="189"/>
         <source>S&amp;top all</source>
         <translation>全部停止(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="188"/>
+        <location filename="../ui/MainWindow.cpp" line="189"/>
         <source>Shift+F5</source>
         <translation>Shift+F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="197"/>
+        <location filename="../ui/MainWindow.cpp" line="198"/>
         <source>&amp;User guide</source>
         <translation>用户指南(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="198"/>
+        <location filename="../ui/MainWindow.cpp" line="199"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="200"/>
+        <location filename="../ui/MainWindow.cpp" line="201"/>
         <source>&amp;About HiPS Studio</source>
         <translation>关于 HiPS Studio(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="219"/>
+        <location filename="../ui/MainWindow.cpp" line="220"/>
         <source>1 problem in the topology: %1</source>
         <translation>拓扑中有 1 个问题：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="220"/>
+        <location filename="../ui/MainWindow.cpp" line="221"/>
         <source>%1 problems in the topology; the first: %2</source>
         <translation>拓扑中有 %1 个问题；第一个：%2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="223"/>
+        <location filename="../ui/MainWindow.cpp" line="224"/>
         <source>Topology valid: %1, %2</source>
         <translation>拓扑有效：%1，%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="223"/>
+        <location filename="../ui/MainWindow.cpp" line="224"/>
         <source>%n process(es)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="224"/>
+        <location filename="../ui/MainWindow.cpp" line="225"/>
         <source>%n training worker(s)</source>
         <translation>
             <numerusform>%n 个训练工作节点</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="225"/>
+        <location filename="../ui/MainWindow.cpp" line="226"/>
         <source>; the run under way goes on with the topology it started with</source>
         <translation>；进行中的运行仍使用其启动时的拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="295"/>
+        <location filename="../ui/MainWindow.cpp" line="298"/>
+        <location filename="../ui/MainWindow.cpp" line="305"/>
         <source>Resume</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="295"/>
+        <location filename="../ui/MainWindow.cpp" line="298"/>
+        <source>Run %1 finished its %2 rounds. Go on to how many rounds?</source>
+        <translation>运行 %1 已完成其 %2 个轮次。继续到多少个轮次？</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="305"/>
         <source>Run %1 cannot be resumed: %2</source>
         <translation>无法恢复运行 %1：%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="342"/>
+        <location filename="../ui/MainWindow.cpp" line="352"/>
         <source>Showing run %1 (%2): %n round(s)</source>
         <translation>
             <numerusform>正在显示运行 %1（%2）：%n 个轮次</numerusform>
@@ -2128,51 +2138,51 @@
         <translation type="vanished">拓扑有效：%1 个进程，%2 个训练工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="234"/>
-        <location filename="../ui/MainWindow.cpp" line="350"/>
+        <location filename="../ui/MainWindow.cpp" line="235"/>
+        <location filename="../ui/MainWindow.cpp" line="360"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="241"/>
-        <location filename="../ui/MainWindow.cpp" line="280"/>
-        <location filename="../ui/MainWindow.cpp" line="360"/>
+        <location filename="../ui/MainWindow.cpp" line="242"/>
+        <location filename="../ui/MainWindow.cpp" line="281"/>
+        <location filename="../ui/MainWindow.cpp" line="370"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="241"/>
+        <location filename="../ui/MainWindow.cpp" line="242"/>
         <source>Cannot open %1:
 %2</source>
         <translation>无法打开 %1：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="268"/>
+        <location filename="../ui/MainWindow.cpp" line="269"/>
         <source>local baseline (run %1)</source>
         <translation>本地基线（运行 %1）</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="277"/>
-        <location filename="../ui/MainWindow.cpp" line="304"/>
+        <location filename="../ui/MainWindow.cpp" line="278"/>
+        <location filename="../ui/MainWindow.cpp" line="314"/>
         <source>run %1</source>
         <translation>运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="280"/>
-        <location filename="../ui/MainWindow.cpp" line="306"/>
+        <location filename="../ui/MainWindow.cpp" line="281"/>
+        <location filename="../ui/MainWindow.cpp" line="316"/>
         <source>Run %1&apos;s topology cannot be read:
 %2</source>
         <translation>无法读取运行 %1 的拓扑：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="286"/>
+        <location filename="../ui/MainWindow.cpp" line="288"/>
         <source>Opened the topology of run %1; Start all runs it again</source>
         <translation>已打开运行 %1 的拓扑；“全部启动”将再次运行它</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="306"/>
+        <location filename="../ui/MainWindow.cpp" line="316"/>
         <source>Reattach</source>
         <translation>重新接管</translation>
     </message>
@@ -2181,38 +2191,38 @@
         <translation type="vanished">正在显示运行 %1（%2）：%3 个轮次</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="361"/>
+        <location filename="../ui/MainWindow.cpp" line="371"/>
         <source>Topologies (*.json);;All files (*)</source>
         <translation>拓扑 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="368"/>
-        <location filename="../ui/MainWindow.cpp" line="387"/>
+        <location filename="../ui/MainWindow.cpp" line="378"/>
+        <location filename="../ui/MainWindow.cpp" line="397"/>
         <source>Save topology</source>
         <translation>保存拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="373"/>
+        <location filename="../ui/MainWindow.cpp" line="383"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="387"/>
+        <location filename="../ui/MainWindow.cpp" line="397"/>
         <source>Topologies (*.json)</source>
         <translation>拓扑 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="394"/>
+        <location filename="../ui/MainWindow.cpp" line="404"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="394"/>
+        <location filename="../ui/MainWindow.cpp" line="404"/>
         <source>Save the changes to the topology first?</source>
         <translation>是否先保存对拓扑的更改？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="418"/>
+        <location filename="../ui/MainWindow.cpp" line="428"/>
         <source>Select one run in the history to export its report</source>
         <translation>请在历史中选择一个运行以导出其报告</translation>
     </message>
@@ -2229,97 +2239,97 @@
         <translation type="vanished">已写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="429"/>
+        <location filename="../ui/MainWindow.cpp" line="439"/>
         <source>The guide is not in this build; see README.md beside the sources.</source>
         <translation>此版本未包含指南；请参阅源代码旁的 README.md。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="430"/>
+        <location filename="../ui/MainWindow.cpp" line="440"/>
         <source>HiPS Studio — user guide</source>
         <translation>HiPS Studio — 用户指南</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="445"/>
+        <location filename="../ui/MainWindow.cpp" line="455"/>
         <source>Zoom the canvas</source>
         <translation>缩放画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="445"/>
+        <location filename="../ui/MainWindow.cpp" line="455"/>
         <source>Ctrl+wheel</source>
         <translation>Ctrl+滚轮</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="446"/>
+        <location filename="../ui/MainWindow.cpp" line="456"/>
         <source>Pan the canvas</source>
         <translation>平移画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="446"/>
+        <location filename="../ui/MainWindow.cpp" line="456"/>
         <source>Middle button, or Space+drag</source>
         <translation>中键，或 空格+拖动</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="447"/>
+        <location filename="../ui/MainWindow.cpp" line="457"/>
         <source>Zoom a chart / zoom out</source>
         <translation>缩放图表 / 缩小</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="447"/>
+        <location filename="../ui/MainWindow.cpp" line="457"/>
         <source>Drag / right-click</source>
         <translation>拖动 / 右键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="448"/>
+        <location filename="../ui/MainWindow.cpp" line="458"/>
         <source>Edit a run&apos;s name, tags or notes</source>
         <translation>编辑运行的名称、标签或备注</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="448"/>
+        <location filename="../ui/MainWindow.cpp" line="458"/>
         <source>Double-click or F2 in History</source>
         <translation>在历史中双击或按 F2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="455"/>
+        <location filename="../ui/MainWindow.cpp" line="465"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="455"/>
+        <location filename="../ui/MainWindow.cpp" line="465"/>
         <source>Shortcut</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="466"/>
+        <location filename="../ui/MainWindow.cpp" line="476"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="483"/>
+        <location filename="../ui/MainWindow.cpp" line="493"/>
         <source>About HiPS Studio</source>
         <translation>关于 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="484"/>
+        <location filename="../ui/MainWindow.cpp" line="494"/>
         <source>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;Train one model across parties with a two-layer parameter server; only aggregates cross party boundaries.&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;借助双层参数服务器，由多个参与方协同训练同一个模型；只有聚合结果会跨越参与方边界。&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="496"/>
+        <location filename="../ui/MainWindow.cpp" line="506"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="496"/>
+        <location filename="../ui/MainWindow.cpp" line="506"/>
         <source>Stop the run first: switching the language rebuilds the window.</source>
         <translation>请先停止运行：切换语言会重建窗口。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="518"/>
+        <location filename="../ui/MainWindow.cpp" line="528"/>
         <source>A run is under way</source>
         <translation>有运行正在进行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="518"/>
+        <location filename="../ui/MainWindow.cpp" line="528"/>
         <source>Stop the run and quit?</source>
         <translation>要停止运行并退出吗？</translation>
     </message>
@@ -2508,303 +2518,303 @@
 <context>
     <name>hips::PropertyPanel</name>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="152"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="162"/>
         <source>Set %1</source>
         <translation>设置%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="256"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="266"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="259"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="269"/>
         <source>Standby host</source>
         <translation>备用主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="268"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="278"/>
         <source>Where this global server starts again, from the global scheduler&apos;s copy of its model, when its host is lost (fault_policy continue)</source>
         <translation>当该全局服务器的主机丢失时，它从全局调度器保存的模型副本在此重新启动（fault_policy continue）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="273"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="283"/>
         <source>&lt;b&gt;Topology and training&lt;/b&gt;</source>
         <translation>&lt;b&gt;拓扑与训练&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="275"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="285"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="278"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="288"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="280"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="290"/>
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="282"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="292"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="285"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="295"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="287"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="297"/>
         <source>Local iterations (0: use epochs)</source>
         <translation>本地迭代次数（0：按轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="289"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="299"/>
         <source>Local epochs (0: use iterations)</source>
         <translation>本地轮次（0：按迭代次数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="291"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="301"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="293"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="303"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="295"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="305"/>
         <source>Momentum</source>
         <translation>动量</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="297"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="307"/>
         <source>Evaluate every (rounds)</source>
         <translation>评估间隔（轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="299"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="309"/>
         <source>Checkpoint every (rounds, 0: never)</source>
         <translation>检查点间隔（轮，0：从不）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="301"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="311"/>
         <source>Central workers train</source>
         <translation>中心参与方工作节点参与训练</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="303"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="313"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="304"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="314"/>
         <source>Threads per role</source>
         <translation>每个角色的线程数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="306"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="316"/>
         <source>Synthetic samples</source>
         <translation>合成样本数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="308"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="318"/>
         <source>Heartbeat timeout (s)</source>
         <translation>心跳超时（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="310"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="320"/>
         <source>Run goes on without its controller (s)</source>
         <translation>无控制器时运行继续（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="326"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="336"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="328"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="338"/>
         <source>Aggregation (global)</source>
         <translation>聚合规则（全局）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="330"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="340"/>
         <source>Aggregation (parties)</source>
         <translation>聚合规则（参与方）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="333"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="343"/>
         <source>Hierarchy</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="335"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="345"/>
         <source>Servers per party (key slicing)</source>
         <translation>每个参与方的服务器数（键切分）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="338"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="348"/>
         <source>Slice tensors from (floats)</source>
         <translation>切分张量的下限（浮点数个数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="340"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="350"/>
         <source>Server optimizer</source>
         <translation>服务器优化器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="343"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="353"/>
         <source>Compression (across parties)</source>
         <translation>压缩（跨参与方）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="346"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="356"/>
         <source>Compression (inside parties)</source>
         <translation>压缩（参与方内部）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="349"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="359"/>
         <source>FedProx μ (0: off)</source>
         <translation>FedProx μ（0：关闭）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="351"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="361"/>
         <source>When a process dies</source>
         <translation>进程终止时</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="354"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="364"/>
         <source>Partition</source>
         <translation>数据划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="372"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="382"/>
         <source>&lt;b&gt;Party&lt;/b&gt;</source>
         <translation>&lt;b&gt;参与方&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="374"/>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="403"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="384"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="413"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="376"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="386"/>
         <source>Central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="385"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="395"/>
         <source>WAN bandwidth (Mbit/s, 0: none)</source>
         <translation>广域网带宽（Mbit/s，0：不模拟）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="393"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="403"/>
         <source>WAN latency (ms)</source>
         <translation>广域网延迟（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="401"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="411"/>
         <source>&lt;b&gt;Host&lt;/b&gt; (shared by every party on it)</source>
         <translation>&lt;b&gt;主机&lt;/b&gt;（由其上的所有参与方共享）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="412"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="422"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="413"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="423"/>
         <source>SSH port</source>
         <translation>SSH 端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="417"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="427"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="418"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="428"/>
         <source>Identity file</source>
         <translation>身份文件（私钥）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="419"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="429"/>
         <source>Install directory</source>
         <translation>安装目录</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="424"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="434"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="425"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="435"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="426"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="436"/>
         <source>Master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="427"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="437"/>
         <source>State service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="428"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="438"/>
         <source>Worker group</source>
         <translation>工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="437"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="447"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="442"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="452"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="450"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="460"/>
         <source>Workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="456"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="466"/>
         <source>Slowdown (×)</source>
         <translation>减速倍数 (×)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="462"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="472"/>
         <source>Each local step takes this multiple of its compute time: a slower device, emulated</source>
         <translation>每个本地步骤耗时为其计算时间的这一倍数：用于模拟较慢的设备</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="464"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="474"/>
         <source>none (honest)</source>
         <translation>无（诚实）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="465"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="475"/>
         <source>Adversary</source>
         <translation>攻击者</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="478"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="488"/>
         <source>Attack strength</source>
         <translation>攻击强度</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="487"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="497"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>

@@ -20,6 +20,7 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -290,8 +291,16 @@ bool MainWindow::openStoredTopology(qint64 run) {
 
 bool MainWindow::resumeRun(qint64 run) {
     if (!m_store) return false;
+    int rounds = 0;  // as it was; a finished run goes on only with more
+    if (const auto record = m_store->run(run); record && record->status == QLatin1String("finished")) {
+        const int ran = m_store->settings(run).value(QStringLiteral("rounds")).toInt();
+        bool ok = false;
+        rounds = QInputDialog::getInt(this, tr("Resume"), tr("Run %1 finished its %2 rounds. Go on to how many rounds?").arg(run).arg(ran),
+                                      2 * ran, ran + 1, 1000000 /* the topology's bound */, 1, &ok);
+        if (!ok) return false;
+    }
     QString error;
-    const std::optional<ResumeTarget> target = resumeTarget(*m_store, run, &error);
+    const std::optional<ResumeTarget> target = resumeTarget(*m_store, run, &error, rounds);
     if (!target) {
         QMessageBox::warning(this, tr("Resume"), tr("Run %1 cannot be resumed: %2").arg(run).arg(error));
         return false;

@@ -29,6 +29,8 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QUuid>
+#include <QInputDialog>
+#include <QTimer>
 #include <QtTest>
 
 using namespace hips;
@@ -285,9 +287,29 @@ private Q_SLOTS:
             QCOMPARE(store->facts(id).rounds, 100);
             QVERIFY(store->eventMessages(id, "info").join('\n').contains("resumed from the checkpoint of round"));
         }
+        // A finished run goes on with more rounds: Resume asks how many (offering twice as many).
+        window.setTab(MainWindow::HistoryTab);
         window.history()->refresh();
         window.history()->selectRuns({id});
-        QVERIFY(!resume->isEnabled());  // a finished run has nothing to go on with
+        QVERIFY(resume->isEnabled());
+        QString offered;
+        QTimer::singleShot(0, &window, [&] {
+            auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+            if (!dialog) return;
+            offered = dialog->labelText() + ' ' + QString::number(dialog->intValue());
+            dialog->setIntValue(103);
+            dialog->accept();
+        });
+        QTest::mouseClick(resume, Qt::LeftButton);
+        QCOMPARE(offered, QStringLiteral("Run %1 finished its 100 rounds. Go on to how many rounds? 200").arg(id));
+        QCOMPARE(window.tab(), MainWindow::RunTab);
+        QTRY_VERIFY_WITH_TIMEOUT(run->state() == RunState::Finished, 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(taggedProcesses(m_tag).isEmpty(), 15000);
+        QCOMPARE(window.charts()->throughput()->pointCount(0), 103);
+        const auto store = RunStore::open(history, &error, RunStore::ReadOnly);
+        QVERIFY2(store, qPrintable(error));
+        QCOMPARE(store->facts(id).rounds, 103);
+        QCOMPARE(store->runs().size(), 1);
     }
 
     void stopAllLeavesNoProcess() {

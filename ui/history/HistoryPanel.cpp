@@ -91,7 +91,7 @@ HistoryPanel::HistoryPanel(QWidget* parent)
                             "(as hips attach does)"));
     m_resume->setObjectName(QStringLiteral("resume_run"));
     m_resume->setToolTip(tr("Go on with the selected run, which stopped, failed or was interrupted, from its last "
-                            "checkpoint (as hips run --resume does)"));
+                            "checkpoint (as hips run --resume does); a finished run, with more rounds"));
     for (QPushButton* b : {m_open, m_reopen, m_resume, m_attach, m_export, m_delete, refreshButton}) bar->addWidget(b);
     bar->addSpacing(12);
     bar->addWidget(m_filter, 1);
@@ -268,7 +268,7 @@ void HistoryPanel::updateOverlay() {
     m_attach->setEnabled(single && (single->status == QLatin1String("interrupted") ||
                                     (single->status == QLatin1String("running") && !m_store->liveController(single->id))));
     m_resume->setEnabled(single && (single->status == QLatin1String("stopped") || single->status == QLatin1String("failed") ||
-                                    single->status == QLatin1String("interrupted")));
+                                    single->status == QLatin1String("interrupted") || single->status == QLatin1String("finished")));
     m_delete->setEnabled(!ids.isEmpty());
     m_overlay->clear();
     m_overlay->chart()->setTitle(tr("%1 of the selected runs").arg(m_metric->currentText()));
