@@ -4,7 +4,6 @@
 #include "BrokenTopologies.h"
 #include "Designer.h"
 #include "DesignerFixture.h"
-#include "DesignerItems.h"
 #include "DesignerScene.h"
 #include "DesignerView.h"
 #include "TopologyDocument.h"
@@ -25,7 +24,6 @@
 #include <QMenu>
 #include <QToolTip>
 #include <QMimeData>
-#include <QPainter>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -201,85 +199,6 @@ private Q_SLOTS:
         QCOMPARE(d->undoStack()->count(), 3);
         QCOMPARE(d->scene()->selectedElements(), QList<ElementRef>({{ElementRef::Kind::Party, "hospital"}}));
         QCOMPARE(d->properties()->element().party, QStringLiteral("hospital"));
-    }
-
-    // Dropped and pasted parties land where they overlap no other box; a pasted central party is
-    // an ordinary one that can run (it gets workers), so the topology stays valid.
-    void droppedAndPastedPartiesOverlapNothing() {
-        auto overlaps = [&] {
-            QList<QRectF> boxes;
-            for (QGraphicsItem* i : d->scene()->items())
-                if (i->type() == DesignerItem::kType && static_cast<DesignerItem*>(i)->ref().kind == ElementRef::Kind::Party)
-                    boxes << i->sceneBoundingRect();
-            for (int a = 0; a < boxes.size(); ++a)
-                for (int b = a + 1; b < boxes.size(); ++b)
-                    if (boxes[a].intersects(boxes[b])) return true;
-            return false;
-        };
-        QVERIFY(!overlaps());
-        dropFromPalette(*d, PaletteItem::Party, centerOf(*d, {ElementRef::Kind::Party, "party1"}));  // right on party1
-        QCOMPARE(d->topology().parties.size(), 4);
-        QVERIFY(!overlaps());
-        for (const char* party : {"party2", "central"}) {
-            d->scene()->selectElements({{ElementRef::Kind::Party, party}});
-            d->copySelection();
-            d->paste();
-            QVERIFY2(!overlaps(), party);
-        }
-        QCOMPARE(d->topology().parties.size(), 6);
-        QVERIFY2(d->isValid(), qPrintable(d->issues().value(0).toString()));
-        QCOMPARE(d->undoStack()->count(), 3);  // each paste is one step, placement included
-        // Each new party has a hundred of ports to itself, as the shipped ones (9100…, 9200…, 9300…):
-        // the dropped one took 9103 and 9104, beside the central party's.
-        QStringList ports;
-        for (const Party& p : d->topology().parties.mid(3)) ports << QString("%1 %2").arg(p.scheduler->port).arg(p.servers.first().port);
-        QCOMPARE(ports, QStringList({"9400 9401", "9500 9501", "9600 9601"}));
-    }
-
-    // A party dropped beside the central party (not below it) is joined side to side: its lines
-    // across parties keep out of both parties' boxes (they used to run from the central party's
-    // bottom up through the new party's title and chips).
-    void linesAcrossPartiesKeepOutOfThePartiesTheyJoin() {
-        const QRectF central = d->scene()->item({ElementRef::Kind::Party, "central"})->sceneBoundingRect();
-        dropFromPalette(*d, PaletteItem::Party, QPointF(d->scene()->itemsBoundingRect().right() + 110, central.top() + 40));
-        const QRectF party3 = d->scene()->item({ElementRef::Kind::Party, "party3"})->sceneBoundingRect();
-        QVERIFY(party3.top() < central.bottom() && central.top() < party3.bottom());  // side by side
-        Topology labelled = d->topology();
-        labelled.training.compression = QStringLiteral("fp16");  // every data line gets a label chip
-        for (Party& p : labelled.parties)
-            if (p.id == QLatin1String("party3")) p.wan = WanLink{5, 50};  // a long one
-        d->apply(QStringLiteral("compress"), labelled);
-        int checked = 0;
-        for (QGraphicsItem* i : d->scene()->items()) {
-            auto* edge = dynamic_cast<EdgeItem*>(i);
-            if (!edge || edge->style() == EdgeItem::Style::InsideParty) continue;
-            if (!party3.adjusted(-1, -1, 1, 1).contains(edge->path().pointAtPercent(0))) continue;  // another party's
-            for (int step = 1; step < 50; ++step) {
-                const QPointF at = edge->path().pointAtPercent(step / 50.0);
-                for (const QRectF& box : {central, party3})
-                    QVERIFY2(!box.adjusted(1, 1, -1, -1).contains(at),
-                             qPrintable(QString("a line passes %1,%2").arg(at.x()).arg(at.y())));
-            }
-            for (QGraphicsItem* chip : edge->childItems())
-                QVERIFY(!chip->sceneBoundingRect().intersects(central) && !chip->sceneBoundingRect().intersects(party3));
-            ++checked;
-        }
-        QCOMPARE(checked, 2);  // party3's data and control lines
-    }
-
-    // More servers per party make the central party taller (a global server each): the parties
-    // in the row below move down instead of being drawn over it.
-    void aTallerCentralPartyMovesTheRowBelowIt() {
-        auto* servers = qobject_cast<QSpinBox*>(d->properties()->field("servers"));
-        QVERIFY(servers);
-        servers->setFocus();
-        servers->selectAll();
-        QTest::keyClicks(servers, "4");
-        QTest::keyClick(servers, Qt::Key_Return);
-        QCOMPARE(d->topology().centralParty()->servers.size(), 4);
-        const QRectF central = d->scene()->item({ElementRef::Kind::Party, "central"})->sceneBoundingRect();
-        for (const char* party : {"party1", "party2"})
-            QVERIFY2(!d->scene()->item({ElementRef::Kind::Party, party})->sceneBoundingRect().intersects(central), party);
     }
 
     // An edit redraws only the parties it changed: party1's items are the same objects after
@@ -511,29 +430,6 @@ private Q_SLOTS:
         designer->undoStack()->undo();
         QVERIFY(start->isEnabled());
         QVERIFY(!designer->scene()->item({ElementRef::Kind::Server, "party1", {}, 0})->hasIssue());
-    }
-
-    // The red "!" on a flagged party's corner is drawn whole, the half outside the party's box
-    // too: the item painted it itself, outside its own bounds, and the view cut that half off.
-    void anIssueBadgeIsDrawnWholeOnItsCorner() {
-        Topology t = d->topology();
-        edits::remove(t, {{ElementRef::Kind::Server, "central", {}, 0}});
-        d->apply(QStringLiteral("delete"), t);
-        DesignerItem* central = d->scene()->item({ElementRef::Kind::Party, "central"});
-        QVERIFY(central && central->hasIssue());
-        // A view repaints only the parts of the scene that changed, drawing the items whose
-        // bounds meet them, as render() does for the strip just above the party's corner.
-        const QRectF box = central->sceneBoundingRect();
-        QImage strip(96, 24, QImage::Format_RGB32);
-        strip.fill(Qt::white);
-        QPainter painter(&strip);
-        d->scene()->render(&painter, QRectF(strip.rect()), QRectF(box.right() - 12, box.top() - 6, 24, 6));
-        painter.end();
-        int red = 0;
-        for (int y = 0; y < strip.height(); ++y)
-            for (int x = 0; x < strip.width(); ++x)
-                red += qAbs(strip.pixelColor(x, y).red() - 0xd0) < 30 && strip.pixelColor(x, y).green() < 90;
-        QVERIFY2(red > 50, qPrintable(QString::number(red)));
     }
 
     // A language switch builds a new window in that language, which takes over the edited
