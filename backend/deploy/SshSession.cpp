@@ -1,11 +1,8 @@
 #include "SshSession.h"
 
-#include <QDeadlineTimer>
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
-#include <algorithm>
-#include <chrono>
 #include <fcntl.h>
 #include <libssh/libssh.h>
 #include <libssh/sftp.h>
@@ -149,20 +146,17 @@ QString SshSession::run(const QString& command, CommandResult* result, int timeo
     }
     *result = CommandResult{};
     char buffer[16384];
-    // Timed out only once the deadline has passed: a read can come back empty before it with the
-    // channel still open (seen once in CI, 0.8 s into a 60 s wait: "did not finish within 60 s").
-    const QDeadlineTimer deadline(std::chrono::seconds{timeoutSeconds});
+    const int timeoutMs = timeoutSeconds * 1000;
     bool timedOut = false;
     for (int stream : {0, 1}) {
         while (!timedOut) {
-            const int waitMs = int(std::clamp<qint64>(deadline.remainingTime(), 1, qint64(timeoutSeconds) * 1000));
-            const int n = ssh_channel_read_timeout(channel, buffer, sizeof buffer, stream, waitMs);
-            if (n > 0) {
-                (stream ? result->err : result->out).append(buffer, n);
-                continue;
+            const int n = ssh_channel_read_timeout(channel, buffer, sizeof buffer, stream, timeoutMs);
+            if (n == SSH_AGAIN || (n == 0 && !ssh_channel_is_eof(channel))) {
+                if (n == 0) timedOut = true;
+                break;
             }
-            if ((n < 0 && n != SSH_AGAIN) || ssh_channel_is_eof(channel) || ssh_channel_is_closed(channel)) break;
-            timedOut = deadline.hasExpired();
+            if (n <= 0) break;
+            (stream ? result->err : result->out).append(buffer, n);
         }
     }
     ssh_channel_send_eof(channel);
