@@ -1,5 +1,6 @@
 #include "DeployCommand.h"
 
+#include "CommandLine.h"
 #include "AgentClient.h"
 #include "DeploymentKeys.h"
 #include "ControlProtocol.h"
@@ -93,7 +94,7 @@ int deployCommand(const QStringList& arguments) {
     args.addPositionalArgument("TOPOLOGY", "Topology file.");
     addSshOptions(args);
     args.addHelpOption();
-    args.process(arguments);
+    processCommand(args, arguments, QStringLiteral("hips deploy"));
     if (args.positionalArguments().size() != 1) {
         std::fprintf(stderr, "usage: hips deploy TOPOLOGY [--accept-new-host-keys] [--known-hosts PATH]\n");
         return 2;
@@ -157,7 +158,7 @@ int stopCommand(const QStringList& arguments) {
     args.setApplicationDescription("Stop the roles and agents of a deployed topology.");
     args.addPositionalArgument("TOPOLOGY", "Topology file.");
     args.addHelpOption();
-    args.process(arguments);
+    processCommand(args, arguments, QStringLiteral("hips stop"));
     if (args.positionalArguments().size() != 1) {
         std::fprintf(stderr, "usage: hips stop TOPOLOGY\n");
         return 2;

@@ -1,5 +1,6 @@
 #include "HistoryCommand.h"
 
+#include "CommandLine.h"
 #include "PrintableText.h"
 #include "RunStore.h"
 #include "TopologyReader.h"
@@ -177,11 +178,11 @@ int historyCommand(const QStringList& arguments) {
     args.setApplicationDescription(
         "The run history. Sub-commands: list [TEXT] (the runs whose id, name, status, reason, tags or notes contain "
         "TEXT), show RUN, delete RUN, rename RUN NAME, tag RUN TAG... (\"\" clears the tags), note RUN TEXT.");
-    args.addPositionalArgument("command", "list [TEXT] | show RUN | delete RUN | rename RUN NAME | tag RUN TAG... | note RUN TEXT");
+    args.addPositionalArgument("command", "list [TEXT] | show RUN | delete RUN | rename RUN NAME | tag RUN TAG... | note RUN TEXT", "COMMAND [ARGUMENTS]");
     args.addOption({"history", "History file (default: the user's application data directory).", "PATH",
                     RunStore::defaultPath()});
     args.addHelpOption();
-    args.process(arguments);
+    processCommand(args, arguments, QStringLiteral("hips history"));
     const QStringList words = args.positionalArguments();
     const QString command = words.value(0);
     const bool relabels = QStringList{"rename", "tag", "note"}.contains(command);

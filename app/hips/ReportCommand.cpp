@@ -1,5 +1,6 @@
 #include "ReportCommand.h"
 
+#include "CommandLine.h"
 #include "ReportWriter.h"
 #include "RunStore.h"
 
@@ -18,7 +19,7 @@ int reportCommand(const QStringList& arguments) {
                     RunStore::defaultPath()});
     args.addOption({"target", "Accuracy whose time-to-reach the summary shows.", "ACC", "0.85"});
     args.addHelpOption();
-    args.process(arguments);
+    processCommand(args, arguments, QStringLiteral("hips report"));
     const QStringList words = args.positionalArguments();
     bool idOk = false, targetOk = false;
     const qint64 id = words.value(0).toLongLong(&idOk);

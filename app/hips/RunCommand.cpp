@@ -1,5 +1,6 @@
 #include "RunCommand.h"
 
+#include "CommandLine.h"
 #include "AggregatorRegistry.h"
 #include "FaultPolicy.h"
 #include "FedOptimizer.h"
@@ -261,9 +262,9 @@ int followRun(RunController& controller, const char* command, const std::functio
 
 int validateCommand(const QStringList& arguments) {
     QCommandLineParser args;
-    args.addPositionalArgument("topology", "Topology file to check.");
+    args.addPositionalArgument("topology", "Topology file to check.", "TOPOLOGY");
     args.addHelpOption();
-    args.process(arguments);
+    processCommand(args, arguments, QStringLiteral("hips validate"));
     if (args.positionalArguments().size() != 1) {
         std::fprintf(stderr, "usage: hips validate TOPOLOGY\n");
         return 2;
@@ -330,7 +331,7 @@ int runCommand(const QStringList& arguments) {
     args.addOption({"param", "A parameter of the mode or a rule, e.g. dc_lambda=0.04 (repeatable).", "NAME=VALUE"});
     addSshOptions(args);
     args.addHelpOption();
-    args.process(arguments);
+    processCommand(args, arguments, QStringLiteral("hips run"));
 
     QString historyError;
     const auto store = RunStore::open(args.value("history"), &historyError);
@@ -412,7 +413,7 @@ int attachCommand(const QStringList& arguments) {
     args.addOption({"history", "Run history file (default: the user's application data directory).", "PATH",
                     RunStore::defaultPath()});
     args.addHelpOption();
-    args.process(arguments);
+    processCommand(args, arguments, QStringLiteral("hips attach"));
     if (args.positionalArguments().size() != 1) {
         std::fprintf(stderr, "usage: hips attach RUN (a history id, see hips history list, or a run directory)\n");
         return 2;

@@ -1,22 +1,24 @@
 #include "StrategyInfo.h"
 
+#include "NumberText.h"
+
 #include <cmath>
 
 namespace hips {
 
 QString ParamSpec::rangeText() const {
     if (type == Type::CountOrFraction)
-        return QStringLiteral("0 (all), a fraction in (0, 1) or a whole count in [1, %1]").arg(max);
+        return QStringLiteral("0 (all), a fraction in (0, 1) or a whole count in [1, %1]").arg(numberText(max));
     return QStringLiteral("%1 in [%2, %3]")
         .arg(type == Type::Integer ? QStringLiteral("an integer") : QStringLiteral("a number"))
-        .arg(min).arg(max);
+        .arg(numberText(min), numberText(max));
 }
 
 QString ParamSpec::problem(double value) const {
     const bool whole = std::floor(value) == value;
     const bool wholeEnough = type == Type::Number || whole || (type == Type::CountOrFraction && value > 0 && value < 1);
     if (std::isfinite(value) && wholeEnough && value >= min && value <= max) return {};
-    return QStringLiteral("%1 %2 is out of range; use %3").arg(name).arg(value).arg(rangeText());
+    return QStringLiteral("%1 %2 is out of range; use %3").arg(name, numberText(value), rangeText());
 }
 
 const ParamSpec* StrategyInfo::param(const QString& wanted) const {

@@ -1,5 +1,7 @@
 #include "JsonFields.h"
 
+#include "NumberText.h"
+
 #include <QCoreApplication>
 #include <cmath>
 
@@ -42,11 +44,11 @@ int JsonFields::integer(const QString& key, int fallback, int min, int max, bool
     }
     const double d = v.toDouble(std::nan(""));
     if (!v.isDouble() || d != std::floor(d)) {
-        issue(key, QCoreApplication::translate("TopologyCheck", "must be an integer, found %1").arg(v.isDouble() ? QString::number(d) : typeName(v)));
+        issue(key, QCoreApplication::translate("TopologyCheck", "must be an integer, found %1").arg(v.isDouble() ? numberText(d) : typeName(v)));
         return fallback;
     }
     if (d < min || d > max) {
-        issue(key, QCoreApplication::translate("TopologyCheck", "%1 is out of range; use an integer in [%2, %3]").arg(d).arg(min).arg(max));
+        issue(key, QCoreApplication::translate("TopologyCheck", "%1 is out of range; use an integer in [%2, %3]").arg(numberText(d), QString::number(min), QString::number(max)));
         return fallback;
     }
     return static_cast<int>(d);
@@ -61,7 +63,7 @@ double JsonFields::number(const QString& key, double fallback, double min, doubl
     }
     const double d = v.toDouble();
     if (d < min || d > max) {
-        issue(key, QCoreApplication::translate("TopologyCheck", "%1 is out of range; use a number in [%2, %3]").arg(d).arg(min).arg(max));
+        issue(key, QCoreApplication::translate("TopologyCheck", "%1 is out of range; use a number in [%2, %3]").arg(numberText(d), numberText(min), numberText(max)));
         return fallback;
     }
     return d;

@@ -412,6 +412,14 @@ private Q_SLOTS:
         notANumber.start({"run", kSmall, "--proximal-mu", "nan"});
         QCOMPARE(notANumber.finish(30000), 2);
         QVERIFY2(notANumber.err.contains("--proximal-mu must be a number >= 0"), notANumber.err.constData());
+        Run misspelt;  // which command refused it, and where its options are
+        misspelt.start({"run", kSmall, "--round", "3"});
+        QCOMPARE(misspelt.finish(30000), 2);
+        QVERIFY2(misspelt.err.contains("hips run: Unknown option 'round'; see hips run --help"), misspelt.err.constData());
+        Run help;  // the usage line names the command, not the executable's path alone
+        help.start({"report", "--help"});
+        QCOMPARE(help.finish(30000), 0);
+        QVERIFY2(help.out.startsWith("Usage: hips report [options] RUN\n"), help.out.constData());
         Run validate;
         validate.start({"validate", kSmall});
         QCOMPARE(validate.finish(30000), 0);

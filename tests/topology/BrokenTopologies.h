@@ -324,6 +324,16 @@ inline QList<BrokenCase> registryBrokenCases() {
              set(t, {"training", "mode"}, "dcasgd");
              set(t, {"training", "dc_lambda"}, -1);
          }, "$.training.dc_lambda", "dc_lambda -1 is out of range; use a number in [0, 1000]"},
+        {"a large parameter out of range, every digit shown", [](QJsonObject& t) {
+             set(t, {"training", "mode"}, "hfa");
+             set(t, {"training", "k1"}, 1234567);
+         }, "$.training.k1", "k1 1234567 is out of range; use an integer in [1, 1000000]"},
+        {"a codec's bound shown whole", [](QJsonObject& t) {
+             set(t, {"training", "compression"}, "2bit");
+             set(t, {"training", "codec_bucket"}, 2000000);
+         }, "$.training.codec_bucket", "codec_bucket 2000000 is out of range; use an integer in [16, 1048576]"},
+        {"a large round count, every digit shown", [](QJsonObject& t) { set(t, {"training", "rounds"}, 12345678); },
+         "$.training.rounds", "12345678 is out of range; use an integer in [1, 1000000]"},
         {"a parameter that is not a number", [](QJsonObject& t) {
              set(t, {"training", "mode"}, "dcasgd");
              set(t, {"training", "dc_lambda"}, "high");
