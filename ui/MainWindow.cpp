@@ -236,10 +236,11 @@ void MainWindow::updateTitle() {
     setWindowTitle(QStringLiteral("%1%2 — HiPS Studio").arg(name, m_designer->undoStack()->isClean() ? QString() : QStringLiteral(" *")));
 }
 
-bool MainWindow::openTopology(const QString& path) {
-    QString error;
-    if (!m_designer->openFile(QFileInfo(path).absoluteFilePath(), &error)) {
-        QMessageBox::warning(this, tr("Open topology"), tr("Cannot open %1:\n%2").arg(path, error));
+bool MainWindow::openTopology(const QString& path, QString* error) {
+    QString why;
+    if (!m_designer->openFile(QFileInfo(path).absoluteFilePath(), &why)) {
+        if (error) *error = why;
+        else QMessageBox::warning(this, tr("Open topology"), tr("Cannot open %1:\n%2").arg(path, why));
         return false;
     }
     addRecent(m_designer->document()->path());

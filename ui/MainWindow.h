@@ -27,7 +27,9 @@ public:
     explicit MainWindow(const QString& historyPath = {}, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    bool openTopology(const QString& path);  // shows the error itself when it cannot
+    // Shows the error itself when it cannot, or hands it to `error` (a window being drawn for a
+    // screenshot has no one to close a message box).
+    bool openTopology(const QString& path, QString* error = nullptr);
     void openDefaultTopology();
     bool showStoredRun(qint64 run);
     bool openStoredTopology(qint64 run);

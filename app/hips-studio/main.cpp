@@ -74,7 +74,11 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "hips-studio: the run history is unavailable: %s\n", qPrintable(window->historyError()));
     const QStringList files = args.positionalArguments();
     if (files.isEmpty()) window->openDefaultTopology();
-    else if (!window->openTopology(files.first()) && args.isSet("screenshot")) return 2;
+    else if (!args.isSet("screenshot")) window->openTopology(files.first());
+    else if (QString error; !window->openTopology(files.first(), &error)) {
+        std::fprintf(stderr, "hips-studio: %s\n", qPrintable(error));  // it names the file
+        return 2;
+    }
 
     const QStringList tabs = {"design", "run", "charts", "history"};
     const int tab = int(tabs.indexOf(args.value("tab")));

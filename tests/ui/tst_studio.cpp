@@ -139,6 +139,11 @@ private Q_SLOTS:
         const auto [helpStatus, help] = studio({"--help"});
         QCOMPARE(helpStatus, 0);
         QVERIFY2(help.contains("--history"), qPrintable(help));
+        // A picture of a topology that cannot be opened says why and ends (it waited for ever
+        // on a message box no one could see).
+        const auto [missingStatus, missing] = studio({"/nonexistent/t.json", "--screenshot", m_dir.filePath("x.png")});
+        QCOMPARE(missingStatus, 2);
+        QVERIFY2(missing.contains("hips-studio: /nonexistent/t.json: $: cannot open the file"), qPrintable(missing));
     }
 
     void startAllRunsAndTheHistoryKeepsIt() {
