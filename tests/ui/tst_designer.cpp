@@ -201,6 +201,35 @@ private Q_SLOTS:
         QCOMPARE(d->properties()->element().party, QStringLiteral("hospital"));
     }
 
+    // Undo selects again what was selected before the edit, and redo what was selected before
+    // the undo: an undone deletion shows the party back with its fields (nothing was selected).
+    void undoAndRedoSelectWhatWasSelected() {
+        const ElementRef party1{ElementRef::Kind::Party, "party1"}, hospital{ElementRef::Kind::Party, "hospital"};
+        const QPointF at = d->scene()->item(party1)->sceneBoundingRect().topLeft() + QPointF(12, 6);
+        QTest::mouseClick(d->view()->viewport(), Qt::LeftButton, Qt::NoModifier, d->view()->mapFromScene(at));
+        d->deleteSelection();
+        QVERIFY(!d->topology().party("party1"));
+        d->undoStack()->undo();
+        QCOMPARE(d->scene()->selectedElements(), QList<ElementRef>({party1}));
+        QCOMPARE(d->properties()->element(), party1);
+        d->undoStack()->redo();  // nothing was selected when it was undone
+        QVERIFY(!d->topology().party("party1") && d->scene()->selectedElements().isEmpty());
+        d->undoStack()->undo();
+        auto* id = qobject_cast<QLineEdit*>(d->properties()->field("party_id"));
+        QVERIFY(id);
+        id->setFocus();
+        id->selectAll();
+        QTest::keyClicks(id, "hospital");
+        QTest::keyClick(id, Qt::Key_Return);
+        QCOMPARE(d->scene()->selectedElements(), QList<ElementRef>({hospital}));
+        d->undoStack()->undo();  // the party under its old name
+        QCOMPARE(d->scene()->selectedElements(), QList<ElementRef>({party1}));
+        QCOMPARE(d->properties()->element(), party1);
+        d->undoStack()->redo();
+        QCOMPARE(d->scene()->selectedElements(), QList<ElementRef>({hospital}));
+        QCOMPARE(d->properties()->element(), hospital);
+    }
+
     // An edit redraws only the parties it changed: party1's items are the same objects after
     // party2 gained workers (and after the undo), and the edit's event names party2 alone.
     void anEditRedrawsOnlyThePartiesItChanged() {

@@ -75,6 +75,7 @@ Designer::Designer(QWidget* parent)
         const ElementRef ref = edits::elementForIssuePath(topology(), item->data(Qt::UserRole).toString());
         m_scene->selectElements({ref});
     });
+    m_document.setSelectionSource([this] { return m_scene->selectedElements(); });
     connect(&m_document, &TopologyDocument::changed, this, &Designer::display);
     connect(&m_document, &TopologyDocument::validityChanged, this, &Designer::validityChanged);
     setTopology(Topology{});
@@ -102,7 +103,8 @@ void Designer::display(const TopologyChange& change) {
     {
         const QScopedValueRollback redrawing(m_redrawing, true);
         m_scene->update(topology(), issues(), change);
-        if (m_selectAfterEdit) m_scene->selectElements({*m_selectAfterEdit});
+        if (change.selection) m_scene->selectElements(*change.selection);
+        else if (m_selectAfterEdit) m_scene->selectElements({*m_selectAfterEdit});
     }
     m_properties->show(topology(), m_scene->selectedElements());
     m_issueList->clear();

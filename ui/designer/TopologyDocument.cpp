@@ -39,9 +39,19 @@ class TopologyEditCommand : public QUndoCommand {
 public:
     TopologyEditCommand(TopologyDocument* document, const QString& text, Topology before, Topology after, QString mergeKey)
         : QUndoCommand(text), m_document(document), m_before(std::move(before)), m_after(std::move(after)),
-          m_mergeKey(std::move(mergeKey)) {}
-    void redo() override { m_document->show(m_after, TopologyChange::between(m_document->topology(), m_after)); }
-    void undo() override { m_document->show(m_before, TopologyChange::between(m_document->topology(), m_before)); }
+          m_mergeKey(std::move(mergeKey)), m_selectedBefore(document->selection()) {}
+    void redo() override {
+        TopologyChange change = TopologyChange::between(m_document->topology(), m_after);
+        if (m_undone) change.selection = m_selectedAfter;  // the first redo is the edit itself: its view selects
+        m_document->show(m_after, change);
+    }
+    void undo() override {
+        m_selectedAfter = m_document->selection();
+        m_undone = true;
+        TopologyChange change = TopologyChange::between(m_document->topology(), m_before);
+        change.selection = m_selectedBefore;
+        m_document->show(m_before, change);
+    }
     int id() const override { return m_mergeKey.isEmpty() ? -1 : 1; }
     bool mergeWith(const QUndoCommand* other) override {
         auto* o = static_cast<const TopologyEditCommand*>(other);
@@ -54,6 +64,8 @@ private:
     TopologyDocument* m_document;
     Topology m_before, m_after;
     QString m_mergeKey;
+    QList<ElementRef> m_selectedBefore, m_selectedAfter;
+    bool m_undone = false;
 };
 
 TopologyDocument::TopologyDocument(QObject* parent) : QObject(parent) { qRegisterMetaType<TopologyChange>(); }

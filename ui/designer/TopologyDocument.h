@@ -9,6 +9,8 @@
 #include <QObject>
 #include <QSet>
 #include <QUndoStack>
+#include <functional>
+#include <optional>
 
 namespace hips {
 
@@ -18,6 +20,8 @@ struct TopologyChange {
     QSet<QString> parties;
     bool hosts = false, training = false, layout = false, name = false;
     bool everything = false;  // a new document (opened, new, undo to another file's state)
+    // Undo and redo: what to select again (what was selected before the edit, or before the undo).
+    std::optional<QList<ElementRef>> selection;
 
     static TopologyChange between(const Topology& before, const Topology& after);
     bool onlyLayout() const { return layout && parties.isEmpty() && !hosts && !training && !name && !everything; }
@@ -48,6 +52,10 @@ public:
     // Applies an edit as one undo step; with a merge key, consecutive edits with the same key merge.
     void apply(const QString& text, const Topology& after, const QString& mergeKey = {});
     QUndoStack* undoStack() { return &m_undo; }
+    // The elements selected where the document is shown: each edit keeps them, so that undo
+    // selects again what was selected before the edit, and redo what was selected before the undo.
+    void setSelectionSource(std::function<QList<ElementRef>()> source) { m_selection = std::move(source); }
+    QList<ElementRef> selection() const { return m_selection ? m_selection() : QList<ElementRef>(); }
 
     // The clipboard: elements of this topology as they are now; pasteInto() copies them into `t`
     // (into `party` for worker groups) and returns the copies, each with the element it copies.
@@ -67,6 +75,7 @@ private:
     TopologyIssues m_issues;
     QUndoStack m_undo;
     QString m_path;
+    std::function<QList<ElementRef>()> m_selection;
     Topology m_clipboardSource;
     QList<ElementRef> m_clipboard;
 };
