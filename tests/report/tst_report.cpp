@@ -172,6 +172,44 @@ private Q_SLOTS:
         QVERIFY(lines[2].simplified().startsWith("1 0 image"));
     }
 
+    // No section heading is left at the foot of a page with its section on the next ("Settings"
+    // above one of its rows): whatever the diagram's height and the number of settings.
+    void noHeadingIsLeftAtTheFootOfAPage() {
+        if (QStandardPaths::findExecutable("pdftotext").isEmpty()) QSKIP("pdftotext (poppler-utils) is not installed");
+        const QRegularExpression page("<page width=\"[0-9.]+\" height=\"([0-9.]+)\">"),
+            heading("<word xMin=\"[0-9.]+\" yMin=\"[0-9.]+\" xMax=\"[0-9.]+\" yMax=\"([0-9.]+)\">"
+                    "(Summary|Topology|Settings|Charts|Processes|Warnings)</word>");
+        const TopologyLoad shipped = TopologyReader::readFile(HIPS_SOURCE_DIR "/resources/topologies/default.json");
+        QVERIFY(shipped.ok());
+        int headings = 0;
+        for (int servers = 1; servers <= 4; ++servers)
+            for (int extraSettings = 0; extraSettings <= 14; extraSettings += 2) {
+                Topology t = *shipped.topology;
+                QVERIFY(edits::setServerCount(t, servers).isEmpty());
+                RunReport report = *m_report;
+                report.topologyJson = TopologyWriter::toJson(t);
+                for (int k = 0; k < extraSettings; ++k) report.settings.insert(QStringLiteral("zz_extra_%1").arg(k), k);
+                const QString pdf = path(QStringLiteral("feet-%1-%2.pdf").arg(servers).arg(extraSettings));
+                QCOMPARE(writeReport(report, pdf), QString());
+                QProcess p;
+                p.start("pdftotext", {"-bbox", pdf, "-"});
+                QVERIFY(p.waitForFinished(30000));
+                const QString text = QString::fromUtf8(p.readAllStandardOutput());
+                const QStringList pages = text.split("</page>");
+                for (int n = 0; n < pages.size(); ++n) {
+                    const auto size = page.match(pages[n]);
+                    if (!size.hasMatch()) continue;
+                    const double foot = size.captured(1).toDouble() - 42.5 - 30;  // 15 mm margin, then about 3 lines
+                    for (auto it = heading.globalMatch(pages[n]); it.hasNext(); ++headings) {
+                        const auto h = it.next();
+                        QVERIFY2(h.captured(1).toDouble() < foot, qPrintable(QStringLiteral("%1 servers, %2 more settings: '%3' "
+                            "at the foot of page %4 (y %5)").arg(servers).arg(extraSettings).arg(h.captured(2)).arg(n + 1).arg(h.captured(1))));
+                    }
+                }
+            }
+        QVERIFY(headings >= 32 * 6);
+    }
+
     void processesHaveAnErrorColumnOnlyWhenOneFailed() {
         RunReport report = *m_report;
         const auto html = [&] { return reportHtml(report, {}, [](const QString&, const QImage&) { return QString(); }, {}); };

@@ -7,8 +7,13 @@
 #include <QBuffer>
 #include <QFileInfo>
 #include <QPdfWriter>
+#include <QAbstractTextDocumentLayout>
+#include <QFontMetricsF>
 #include <QSaveFile>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTextDocument>
+#include <cmath>
 #include <QUrl>
 
 namespace hips {
@@ -39,6 +44,21 @@ QByteArray htmlReport(const RunReport& report) {
     return html.toUtf8();
 }
 
+// A section heading at the foot of a page, its section on the next ("Settings" above one of its
+// rows), starts the next page instead. Laid out in order: each break moves what follows.
+void keepHeadingsWithTheirSections(QTextDocument& doc) {
+    const qreal page = doc.pageSize().height();
+    const qreal keep = 4 * QFontMetricsF(doc.defaultFont()).lineSpacing();  // the heading and a few lines
+    for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+        if (block.blockFormat().headingLevel() == 0) continue;
+        const QRectF at = doc.documentLayout()->blockBoundingRect(block);
+        if (page - std::fmod(at.top(), page) >= at.height() + keep) continue;
+        QTextBlockFormat breakBefore;
+        breakBefore.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+        QTextCursor(block).mergeBlockFormat(breakBefore);
+    }
+}
+
 // QTextDocument lays the same HTML out on A4 pages; images are document resources.
 QString writePdf(const RunReport& report, const QString& path) {
     const ReportImages images = renderImages(report);
@@ -57,6 +77,7 @@ QString writePdf(const RunReport& report, const QString& path) {
     // Pages of the A4 text area's proportions (180 × 267 mm): print() then breaks pages where
     // they fall on paper, and the diagram fits under the summary on the first page.
     doc.setPageSize(QSizeF(620, 620.0 * 267 / 180));
+    keepHeadingsWithTheirSections(doc);
     QPdfWriter writer(path);
     writer.setTitle(QObject::tr("Run report: %1").arg(report.run.name));
     writer.setCreator(QStringLiteral("HiPS Studio"));
