@@ -8,14 +8,16 @@ namespace hips {
 
 namespace {
 
-// utime + stime of a process, in clock ticks; 0 when it is gone.
-quint64 cpuTicks(qint64 pid) {
+// utime + stime of a process, in clock ticks (0 for a process that has used less than one,
+// as a quiet scheduler has); nothing when it is gone.
+std::optional<quint64> cpuTicks(qint64 pid) {
     QFile f(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!f.open(QIODevice::ReadOnly)) return 0;
+    if (!f.open(QIODevice::ReadOnly)) return std::nullopt;
     const QByteArray stat = f.readAll();
     // The command name (field 2) may hold spaces; fields are counted after its closing ')'.
     const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
-    return fields.size() > 12 ? fields[11].toULongLong() + fields[12].toULongLong() : 0;
+    if (fields.size() <= 12) return std::nullopt;
+    return fields[11].toULongLong() + fields[12].toULongLong();
 }
 
 qint64 rssBytes(qint64 pid) {
@@ -97,9 +99,9 @@ void ProcessTableModel::sampleUsage() {
     const double ticksPerSecond = double(sysconf(_SC_CLK_TCK));
     for (Row& r : m_rows) {
         if (r.info.state != ProcessInfo::State::Running || r.info.pid <= 0) continue;
-        const quint64 ticks = cpuTicks(r.info.pid);
-        if (r.lastCpuTicks > 0 && ticks >= r.lastCpuTicks && seconds > 0)
-            r.cpuPercent = 100.0 * double(ticks - r.lastCpuTicks) / ticksPerSecond / seconds;
+        const std::optional<quint64> ticks = cpuTicks(r.info.pid);
+        if (ticks && r.lastCpuTicks && *ticks >= *r.lastCpuTicks && seconds > 0)
+            r.cpuPercent = 100.0 * double(*ticks - *r.lastCpuTicks) / ticksPerSecond / seconds;
         r.lastCpuTicks = ticks;
         r.rssBytes = rssBytes(r.info.pid);
     }

@@ -8,6 +8,7 @@
 #include <QAbstractTableModel>
 #include <QElapsedTimer>
 #include <QTimer>
+#include <optional>
 
 namespace hips {
 
@@ -37,7 +38,7 @@ private:
         QElapsedTimer sinceStart, sinceActivity;
         double cpuPercent = -1;
         qint64 rssBytes = -1;
-        quint64 lastCpuTicks = 0;
+        std::optional<quint64> lastCpuTicks;  // at the last sample
         bool hostFailed = false;  // its host could not be deployed
     };
     void sampleUsage();
