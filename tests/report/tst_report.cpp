@@ -4,6 +4,7 @@
 #include "ReportCharts.h"
 #include "ReportHtml.h"
 #include "ReportWriter.h"
+#include "RunClock.h"
 #include "RunReport.h"
 #include "RunStore.h"
 #include "TopologyDiagram.h"
@@ -251,6 +252,30 @@ private Q_SLOTS:
         e = writeReport(*m_report, path("missing/dir/r.html"));
         QVERIFY2(e.contains("does not exist"), qPrintable(e));
         QVERIFY(!QFile::exists(path("missing/dir/r.html")));
+    }
+
+    // A run stopped after round 2 and resumed 100 s later: its warnings and processes are placed
+    // on the time it ran, as its charts are, not 100 s later.
+    void aResumedRunsEventsLeaveOutThePause() {
+        const qint64 run = m_store->beginRun("resumed", readAll(HIPS_SOURCE_DIR "/tests/data/topologies/small.json"), {{"rounds", 4}});
+        const double t0 = m_store->run(run)->started;
+        for (int r = 1; r <= 2; ++r) m_store->appendMetric(run, t0 + r + 0.5, "central/master_worker", r, "eval.test_acc", 0.8);
+        m_store->appendEvent(run, t0 + 102.5, "info", "controller", kResumedEventPrefix + "2");
+        ProcessRecord p;
+        p.node = "party1/worker0", p.role = "worker0", p.party = "party1", p.host = "local", p.state = "exited", p.pid = 1001;
+        p.started = t0 + 102.9, p.ended = t0 + 104;
+        m_store->recordProcess(run, p);
+        m_store->appendEvent(run, t0 + 103, "warning", "party1/worker0", "slow disk");
+        m_store->appendMetric(run, t0 + 104, "central/master_worker", 3, "eval.test_acc", 0.8);
+        m_store->finishRun(run, "finished", {});
+        QVERIFY(m_store->flush());
+        QString error;
+        const auto report = RunReport::load(*m_store, run, 0.85, &error);
+        QVERIFY2(report && report->clock.paused(), qPrintable(error));
+        QCOMPARE(writeReport(*report, path("resumed.html")), QString());
+        const QString html = QString::fromUtf8(readAll(path("resumed.html")));
+        QVERIFY2(html.contains("<tr><td>3.0 s</td><td>warning</td><td>party1/worker0</td>"), qPrintable(html.right(2000)));
+        QVERIFY2(html.contains("<td>exited</td><td>2.9 s</td><td>1.1 s</td>"), qPrintable(html.mid(html.indexOf("party1/worker0") - 300, 600)));
     }
 
     void aRunWithNoRowsStillReports() {

@@ -59,7 +59,7 @@ QString processesSection(const RunReport& r) {
                              : p.crashed  ? QObject::tr("signal %1").arg(p.exitCode)
                                           : QString::number(p.exitCode);
         rows << QStringList{p.party, p.host, p.node.section('/', 1), p.pid ? QString::number(p.pid) : QStringLiteral("-"),
-                            p.state, p.started > 0 ? formatSeconds(p.started - r.run.started) : QStringLiteral("-"),
+                            p.state, p.started > 0 ? formatSeconds(r.clock.elapsed(p.started)) : QStringLiteral("-"),
                             runtime, exit};
         if (anyError) rows.last() << p.error;
     }
@@ -99,7 +99,7 @@ QString eventsSection(const RunReport& r) {
     int total = 0;
     for (const EventRecord& e : r.events) {
         if (e.level != QLatin1String("warning") && e.level != QLatin1String("error")) continue;
-        if (++total <= kMaxEventRows) rows << QStringList{formatSeconds(e.t - r.run.started), e.level, e.source, e.message};
+        if (++total <= kMaxEventRows) rows << QStringList{formatSeconds(r.clock.elapsed(e.t)), e.level, e.source, e.message};
     }
     if (rows.isEmpty()) return QObject::tr("<p>None.</p>");
     QString html = gridTable({QObject::tr("at"), QObject::tr("level"), QObject::tr("source"), QObject::tr("message")}, rows);
