@@ -173,6 +173,18 @@ static const char kUsage[] =
     "usage: hips history list [TEXT] | show RUN | delete RUN | rename RUN NAME | tag RUN TAG... | note RUN TEXT"
     "  [--history PATH]\n";
 
+// What is wrong with a history command line that is not one of the usage's forms.
+static QString misuse(const QString& command) {
+    if (command.isEmpty()) return QStringLiteral("which sub-command?");
+    if (command == QLatin1String("list")) return QStringLiteral("list takes at most one TEXT (quote several words: hips history list \"two words\")");
+    if (command == QLatin1String("show") || command == QLatin1String("delete"))
+        return QStringLiteral("%1 takes one RUN, its id from hips history list").arg(command);
+    if (command == QLatin1String("rename")) return QStringLiteral("rename takes a RUN and its new NAME");
+    if (command == QLatin1String("tag")) return QStringLiteral("tag takes a RUN and its TAGs (\"\" clears them)");
+    if (command == QLatin1String("note")) return QStringLiteral("note takes a RUN and the TEXT of its note");
+    return QStringLiteral("'%1' is not a sub-command").arg(command);
+}
+
 int historyCommand(const QStringList& arguments) {
     QCommandLineParser args;
     args.setApplicationDescription(
@@ -190,6 +202,7 @@ int historyCommand(const QStringList& arguments) {
                        ((command == QLatin1String("show") || command == QLatin1String("delete")) && words.size() == 2) ||
                        (relabels && words.size() >= 3);
     if (!valid) {
+        std::fprintf(stderr, "hips history: %s\n", qPrintable(misuse(command)));
         std::fprintf(stderr, "%s", kUsage);
         return 2;
     }

@@ -84,7 +84,10 @@ private Q_SLOTS:
         QVERIFY2(out.contains("no run '7'"), qPrintable(out));
         std::tie(status, out) = history({"note", "1"});
         QCOMPARE(status, 2);
-        QVERIFY2(out.contains("usage: hips history"), qPrintable(out));
+        QVERIFY2(out.contains("hips history: note takes a RUN and the TEXT of its note\nusage: hips history"), qPrintable(out));
+        std::tie(status, out) = history({"shwo", "1"});  // a misspelt sub-command is named
+        QCOMPARE(status, 2);
+        QVERIFY2(out.contains("hips history: 'shwo' is not a sub-command"), qPrintable(out));
         QVERIFY(history({"show", "1"}).second.contains("run 1: cnn-baseline\n"));
     }
 
