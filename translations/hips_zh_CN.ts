@@ -372,7 +372,7 @@
     </message>
     <message>
         <location filename="../ui/report/ReportHtml.cpp" line="126"/>
-        <location filename="../ui/report/ReportWriter.cpp" line="61"/>
+        <location filename="../ui/report/ReportWriter.cpp" line="82"/>
         <source>Run report: %1</source>
         <translation>运行报告：%1</translation>
     </message>
@@ -522,22 +522,22 @@
         <translation>警告与错误</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportWriter.cpp" line="66"/>
+        <location filename="../ui/report/ReportWriter.cpp" line="87"/>
         <source>cannot write %1: the PDF came out empty</source>
         <translation>无法写入 %1：生成的 PDF 为空</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportWriter.cpp" line="73"/>
+        <location filename="../ui/report/ReportWriter.cpp" line="94"/>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportWriter.cpp" line="84"/>
+        <location filename="../ui/report/ReportWriter.cpp" line="105"/>
         <source>cannot tell the report format from &apos;%1&apos;: end the file name with .%2</source>
         <translation>无法从“%1”判断报告格式：请让文件名以 .%2 结尾</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportWriter.cpp" line="87"/>
+        <location filename="../ui/report/ReportWriter.cpp" line="108"/>
         <source>cannot write %1: the folder %2 does not exist or is not writable</source>
         <translation>无法写入 %1：文件夹 %2 不存在或不可写</translation>
     </message>
@@ -661,92 +661,92 @@
         <translation>%1 %2 以“-”开头；用户名不允许这样</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="11"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="13"/>
         <source>a boolean</source>
         <translation>布尔值</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="12"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="14"/>
         <source>a number</source>
         <translation>数字</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="13"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="15"/>
         <source>a string</source>
         <translation>字符串</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="14"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="16"/>
         <source>an array</source>
         <translation>数组</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="15"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="17"/>
         <source>an object</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="27"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="29"/>
         <source>missing; add a string value</source>
         <translation>缺失；请添加字符串值</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="31"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="33"/>
         <source>must be a non-empty string, found %1</source>
         <translation>必须是非空字符串，实际为%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="40"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="42"/>
         <source>missing; add an integer in [%1, %2]</source>
         <translation>缺失；请添加 [%1, %2] 内的整数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="45"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="47"/>
         <source>must be an integer, found %1</source>
         <translation>必须是整数，实际为%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="49"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="51"/>
         <source>%1 is out of range; use an integer in [%2, %3]</source>
         <translation>%1 超出范围；请使用 [%2, %3] 内的整数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="59"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="61"/>
         <source>must be a finite number, found %1</source>
         <translation>必须是有限数字，实际为%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="64"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="66"/>
         <source>%1 is out of range; use a number in [%2, %3]</source>
         <translation>%1 超出范围；请使用 [%2, %3] 内的数字</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="74"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="76"/>
         <source>must be true or false, found %1</source>
         <translation>必须为 true 或 false，实际为%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="83"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="85"/>
         <source>missing; add an object</source>
         <translation>缺失；请添加对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="87"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="89"/>
         <source>must be an object, found %1</source>
         <translation>必须是对象，实际为%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="96"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="98"/>
         <source>missing; add an array</source>
         <translation>缺失；请添加数组</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="100"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="102"/>
         <source>must be an array, found %1</source>
         <translation>必须是数组，实际为%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="109"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="111"/>
         <location filename="../backend/topology/TopologyReader.cpp" line="227"/>
         <location filename="../backend/topology/TopologyValidation.cpp" line="365"/>
         <location filename="../backend/topology/TopologyValidation.cpp" line="394"/>
@@ -754,7 +754,7 @@
         <translation>不支持“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="118"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="120"/>
         <source>unknown %1 &apos;%2&apos;; expected one of: %3</source>
         <translation>未知的%1“%2”；应为以下之一：%3</translation>
     </message>
@@ -1348,86 +1348,86 @@
         <translation>校验</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="117"/>
+        <location filename="../ui/designer/Designer.cpp" line="119"/>
         <source>No problems: ready to run</source>
         <translation>没有问题：可以运行</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="117"/>
+        <location filename="../ui/designer/Designer.cpp" line="119"/>
         <source>No problems in the topology; see the note below</source>
         <translation>拓扑没有问题；请看下面的提示</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="130"/>
+        <location filename="../ui/designer/Designer.cpp" line="132"/>
         <source>Delete %1</source>
         <translation>删除 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/designer/Designer.cpp" line="130"/>
+        <location filename="../ui/designer/Designer.cpp" line="132"/>
         <source>Delete %n items</source>
         <translation>
             <numerusform>删除 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="138"/>
+        <location filename="../ui/designer/Designer.cpp" line="140"/>
         <source>party %1</source>
         <translation>参与方 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="139"/>
+        <location filename="../ui/designer/Designer.cpp" line="141"/>
         <source>host %1 of %2</source>
         <translation>%2 的主机 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="140"/>
+        <location filename="../ui/designer/Designer.cpp" line="142"/>
         <source>the scheduler of %1</source>
         <translation>%1 的调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="141"/>
+        <location filename="../ui/designer/Designer.cpp" line="143"/>
         <source>server %1 of %2</source>
         <translation>%2 的服务器 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="142"/>
+        <location filename="../ui/designer/Designer.cpp" line="144"/>
         <source>the master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="143"/>
+        <location filename="../ui/designer/Designer.cpp" line="145"/>
         <source>workers %1 of %2</source>
         <translation>%2 的工作节点组 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="144"/>
+        <location filename="../ui/designer/Designer.cpp" line="146"/>
         <source>the state service</source>
         <translation>状态服务</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/designer/Designer.cpp" line="151"/>
+        <location filename="../ui/designer/Designer.cpp" line="153"/>
         <source>Copied %n items</source>
         <translation>
             <numerusform>已复制 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="159"/>
+        <location filename="../ui/designer/Designer.cpp" line="161"/>
         <source>Nothing to paste: copy parties or worker groups</source>
         <translation>没有可粘贴的内容：请先复制参与方或工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="168"/>
+        <location filename="../ui/designer/Designer.cpp" line="170"/>
         <source>Paste</source>
         <translation>粘贴</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="175"/>
+        <location filename="../ui/designer/Designer.cpp" line="177"/>
         <source>&amp;Edit properties</source>
         <translation>编辑属性(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="179"/>
+        <location filename="../ui/designer/Designer.cpp" line="181"/>
         <source>&amp;Add here</source>
         <translation>在此添加(&amp;A)</translation>
     </message>
@@ -2111,23 +2111,23 @@
         <translation>；进行中的运行仍使用其启动时的拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="298"/>
-        <location filename="../ui/MainWindow.cpp" line="305"/>
+        <location filename="../ui/MainWindow.cpp" line="299"/>
+        <location filename="../ui/MainWindow.cpp" line="306"/>
         <source>Resume</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="298"/>
+        <location filename="../ui/MainWindow.cpp" line="299"/>
         <source>Run %1 finished its %2 rounds. Go on to how many rounds?</source>
         <translation>运行 %1 已完成其 %2 个轮次。继续到多少个轮次？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="305"/>
+        <location filename="../ui/MainWindow.cpp" line="306"/>
         <source>Run %1 cannot be resumed: %2</source>
         <translation>无法恢复运行 %1：%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="352"/>
+        <location filename="../ui/MainWindow.cpp" line="353"/>
         <source>Showing run %1 (%2): %n round(s)</source>
         <translation>
             <numerusform>正在显示运行 %1（%2）：%n 个轮次</numerusform>
@@ -2139,50 +2139,50 @@
     </message>
     <message>
         <location filename="../ui/MainWindow.cpp" line="235"/>
-        <location filename="../ui/MainWindow.cpp" line="360"/>
+        <location filename="../ui/MainWindow.cpp" line="361"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="242"/>
-        <location filename="../ui/MainWindow.cpp" line="281"/>
-        <location filename="../ui/MainWindow.cpp" line="370"/>
+        <location filename="../ui/MainWindow.cpp" line="243"/>
+        <location filename="../ui/MainWindow.cpp" line="282"/>
+        <location filename="../ui/MainWindow.cpp" line="371"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="242"/>
+        <location filename="../ui/MainWindow.cpp" line="243"/>
         <source>Cannot open %1:
 %2</source>
         <translation>无法打开 %1：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="269"/>
+        <location filename="../ui/MainWindow.cpp" line="270"/>
         <source>local baseline (run %1)</source>
         <translation>本地基线（运行 %1）</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="278"/>
-        <location filename="../ui/MainWindow.cpp" line="314"/>
+        <location filename="../ui/MainWindow.cpp" line="279"/>
+        <location filename="../ui/MainWindow.cpp" line="315"/>
         <source>run %1</source>
         <translation>运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="281"/>
-        <location filename="../ui/MainWindow.cpp" line="316"/>
+        <location filename="../ui/MainWindow.cpp" line="282"/>
+        <location filename="../ui/MainWindow.cpp" line="317"/>
         <source>Run %1&apos;s topology cannot be read:
 %2</source>
         <translation>无法读取运行 %1 的拓扑：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="288"/>
+        <location filename="../ui/MainWindow.cpp" line="289"/>
         <source>Opened the topology of run %1; Start all runs it again</source>
         <translation>已打开运行 %1 的拓扑；“全部启动”将再次运行它</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="316"/>
+        <location filename="../ui/MainWindow.cpp" line="317"/>
         <source>Reattach</source>
         <translation>重新接管</translation>
     </message>
@@ -2191,38 +2191,38 @@
         <translation type="vanished">正在显示运行 %1（%2）：%3 个轮次</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="371"/>
+        <location filename="../ui/MainWindow.cpp" line="372"/>
         <source>Topologies (*.json);;All files (*)</source>
         <translation>拓扑 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="378"/>
-        <location filename="../ui/MainWindow.cpp" line="397"/>
+        <location filename="../ui/MainWindow.cpp" line="379"/>
+        <location filename="../ui/MainWindow.cpp" line="398"/>
         <source>Save topology</source>
         <translation>保存拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="383"/>
+        <location filename="../ui/MainWindow.cpp" line="384"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="397"/>
+        <location filename="../ui/MainWindow.cpp" line="398"/>
         <source>Topologies (*.json)</source>
         <translation>拓扑 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="404"/>
+        <location filename="../ui/MainWindow.cpp" line="405"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="404"/>
+        <location filename="../ui/MainWindow.cpp" line="405"/>
         <source>Save the changes to the topology first?</source>
         <translation>是否先保存对拓扑的更改？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="428"/>
+        <location filename="../ui/MainWindow.cpp" line="429"/>
         <source>Select one run in the history to export its report</source>
         <translation>请在历史中选择一个运行以导出其报告</translation>
     </message>
@@ -2239,97 +2239,97 @@
         <translation type="vanished">已写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="439"/>
+        <location filename="../ui/MainWindow.cpp" line="440"/>
         <source>The guide is not in this build; see README.md beside the sources.</source>
         <translation>此版本未包含指南；请参阅源代码旁的 README.md。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="440"/>
+        <location filename="../ui/MainWindow.cpp" line="441"/>
         <source>HiPS Studio — user guide</source>
         <translation>HiPS Studio — 用户指南</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="455"/>
+        <location filename="../ui/MainWindow.cpp" line="456"/>
         <source>Zoom the canvas</source>
         <translation>缩放画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="455"/>
+        <location filename="../ui/MainWindow.cpp" line="456"/>
         <source>Ctrl+wheel</source>
         <translation>Ctrl+滚轮</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="456"/>
+        <location filename="../ui/MainWindow.cpp" line="457"/>
         <source>Pan the canvas</source>
         <translation>平移画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="456"/>
+        <location filename="../ui/MainWindow.cpp" line="457"/>
         <source>Middle button, or Space+drag</source>
         <translation>中键，或 空格+拖动</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="457"/>
+        <location filename="../ui/MainWindow.cpp" line="458"/>
         <source>Zoom a chart / zoom out</source>
         <translation>缩放图表 / 缩小</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="457"/>
+        <location filename="../ui/MainWindow.cpp" line="458"/>
         <source>Drag / right-click</source>
         <translation>拖动 / 右键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="458"/>
+        <location filename="../ui/MainWindow.cpp" line="459"/>
         <source>Edit a run&apos;s name, tags or notes</source>
         <translation>编辑运行的名称、标签或备注</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="458"/>
+        <location filename="../ui/MainWindow.cpp" line="459"/>
         <source>Double-click or F2 in History</source>
         <translation>在历史中双击或按 F2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="465"/>
+        <location filename="../ui/MainWindow.cpp" line="466"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="465"/>
+        <location filename="../ui/MainWindow.cpp" line="466"/>
         <source>Shortcut</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="476"/>
+        <location filename="../ui/MainWindow.cpp" line="477"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="493"/>
+        <location filename="../ui/MainWindow.cpp" line="494"/>
         <source>About HiPS Studio</source>
         <translation>关于 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="494"/>
+        <location filename="../ui/MainWindow.cpp" line="495"/>
         <source>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;Train one model across parties with a two-layer parameter server; only aggregates cross party boundaries.&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;借助双层参数服务器，由多个参与方协同训练同一个模型；只有聚合结果会跨越参与方边界。&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="506"/>
+        <location filename="../ui/MainWindow.cpp" line="507"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="506"/>
+        <location filename="../ui/MainWindow.cpp" line="507"/>
         <source>Stop the run first: switching the language rebuilds the window.</source>
         <translation>请先停止运行：切换语言会重建窗口。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="528"/>
+        <location filename="../ui/MainWindow.cpp" line="529"/>
         <source>A run is under way</source>
         <translation>有运行正在进行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="528"/>
+        <location filename="../ui/MainWindow.cpp" line="529"/>
         <source>Stop the run and quit?</source>
         <translation>要停止运行并退出吗？</translation>
     </message>
@@ -2400,117 +2400,117 @@
 <context>
     <name>hips::ProcessTableModel</name>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="31"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="33"/>
         <source>pending</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="32"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="34"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="33"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="35"/>
         <source>exited</source>
         <translation>已退出</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="34"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="36"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="35"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="37"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="36"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="38"/>
         <source>restarting</source>
         <translation>正在重启</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="118"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="120"/>
         <source>host %1 could not be deployed: %2</source>
         <translation>主机 %1 无法部署：%2</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="139"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="141"/>
         <source>not deployed</source>
         <translation>未部署</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="142"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="144"/>
         <source>%1 (signal %2)</source>
         <translation>%1（信号 %2）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="143"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="145"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="144"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="146"/>
         <source>%1 (restarts: %2)</source>
         <translation>%1（已重启 %2 次）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="147"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="149"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="150"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="152"/>
         <source>%1 s ago</source>
         <translation>%1 秒前</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="158"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="160"/>
         <source>Party</source>
         <translation>参与方</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="158"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="160"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="158"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="160"/>
         <source>Role</source>
         <translation>角色</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="158"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="160"/>
         <source>Rank</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="158"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="160"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="158"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="160"/>
         <source>PID</source>
         <translation>PID</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="159"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="161"/>
         <source>Uptime</source>
         <translation>运行时长</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="159"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="161"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="159"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="161"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="159"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="161"/>
         <source>Last heard</source>
         <translation>最近通信</translation>
     </message>
@@ -3198,7 +3198,7 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
 <context>
     <name>hips::TopologyDocument</name>
     <message>
-        <location filename="../ui/designer/TopologyDocument.cpp" line="85"/>
+        <location filename="../ui/designer/TopologyDocument.cpp" line="97"/>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
