@@ -2430,87 +2430,97 @@
         <translation>正在重启</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="120"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="127"/>
         <source>host %1 could not be deployed: %2</source>
         <translation>主机 %1 无法部署：%2</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="141"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="140"/>
+        <source>This role reports only when something changes (a scheduler: its rendezvous, a member going down or coming back). Its agent reports at once if it exits.</source>
+        <translation>此角色只在有变化时报告（调度器：会合、成员下线或恢复）。它一旦退出，其代理会立即报告。</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="151"/>
         <source>not deployed</source>
         <translation>未部署</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="144"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="154"/>
         <source>%1 (signal %2)</source>
         <translation>%1（信号 %2）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="145"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="155"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="146"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="156"/>
         <source>%1 (restarts: %2)</source>
         <translation>%1（已重启 %2 次）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="149"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="159"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="152"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="164"/>
         <source>%1 s ago</source>
         <translation>%1 秒前</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="160"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="164"/>
+        <source>only on changes</source>
+        <translation>仅在变化时</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="172"/>
         <source>Party</source>
         <translation>参与方</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="160"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="172"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="160"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="172"/>
         <source>Role</source>
         <translation>角色</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="160"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="172"/>
         <source>Rank</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="160"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="172"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="160"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="172"/>
         <source>PID</source>
         <translation>PID</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="161"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="173"/>
         <source>Uptime</source>
         <translation>运行时长</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="161"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="173"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="161"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="173"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="161"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="173"/>
         <source>Last heard</source>
         <translation>最近通信</translation>
     </message>

@@ -20,6 +20,7 @@ private Q_SLOTS:
         ProcessInfo p;
         p.node.id = QStringLiteral("central/global_scheduler");
         p.node.party = QStringLiteral("central");
+        p.node.kind = RoleKind::GlobalScheduler;
         model.reset({p.node});
         auto shown = [&](ProcessTableModel::Column c) { return model.data(model.index(0, c), Qt::DisplayRole).toString(); };
         QCOMPARE(shown(ProcessTableModel::Cpu), QStringLiteral("-"));  // pending: nothing to read yet
@@ -30,6 +31,26 @@ private Q_SLOTS:
         QVERIFY2(shown(ProcessTableModel::Memory).endsWith(" MB"), qPrintable(shown(ProcessTableModel::Memory)));
         idle.kill();
         idle.waitForFinished();
+    }
+
+    // A scheduler reports nothing between its rendezvous and a change of membership: its "last
+    // heard" says so instead of counting up as a hung worker's would.
+    void aQuietRoleIsNotShownAsSilent() {
+        ProcessTableModel model;
+        ProcessInfo scheduler, worker;
+        scheduler.node.id = QStringLiteral("party1/scheduler"), scheduler.node.kind = RoleKind::Scheduler;
+        worker.node.id = QStringLiteral("party1/worker0"), worker.node.kind = RoleKind::Worker;
+        model.reset({scheduler.node, worker.node});
+        for (ProcessInfo* p : {&scheduler, &worker}) {
+            p->state = ProcessInfo::State::Running;
+            p->pid = QCoreApplication::applicationPid();
+            model.update(*p);
+        }
+        auto cell = [&](int row, int role) { return model.data(model.index(row, ProcessTableModel::LastSeen), role).toString(); };
+        QCOMPARE(cell(0, Qt::DisplayRole), QStringLiteral("only on changes"));
+        QVERIFY2(cell(0, Qt::ToolTipRole).contains("rendezvous"), qPrintable(cell(0, Qt::ToolTipRole)));
+        QCOMPARE(cell(1, Qt::DisplayRole), QStringLiteral("0 s ago"));
+        QVERIFY(cell(1, Qt::ToolTipRole).isEmpty());
     }
 };
 

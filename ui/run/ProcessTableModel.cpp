@@ -40,6 +40,13 @@ QString stateText(ProcessInfo::State s) {
     return processStateName(s);
 }
 
+// Roles that report nothing once they are under way: schedulers speak only at the rendezvous
+// and when a member goes down or comes back, the state service only answers its workers. A
+// "last heard" counting up for them would look like a hang.
+bool quietByDesign(RoleKind kind) {
+    return kind == RoleKind::GlobalScheduler || kind == RoleKind::Scheduler || kind == RoleKind::StateService;
+}
+
 QColor stateColor(ProcessInfo::State s) {
     switch (s) {
         case ProcessInfo::State::Running: return QColor(0x2c, 0xa0, 0x2c);
@@ -129,6 +136,9 @@ QVariant ProcessTableModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ForegroundRole && index.column() == Host && r.hostFailed)
         return QBrush(stateColor(ProcessInfo::State::Failed));  // the host that failed, marked
     if (role == Qt::ToolTipRole && !r.info.error.isEmpty()) return r.info.error;
+    if (role == Qt::ToolTipRole && index.column() == LastSeen && running && quietByDesign(r.info.node.kind))
+        return tr("This role reports only when something changes (a scheduler: its rendezvous, a member going down "
+                  "or coming back). Its agent reports at once if it exits.");
     if (role == Qt::TextAlignmentRole && index.column() >= Rank && index.column() != State)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole) return {};
@@ -149,7 +159,9 @@ QVariant ProcessTableModel::data(const QModelIndex& index, int role) const {
         case Uptime: return running ? tr("%1 s").arg(r.sinceStart.elapsed() / 1000) : QStringLiteral("-");
         case Cpu: return running && r.cpuPercent >= 0 ? QStringLiteral("%1 %").arg(r.cpuPercent, 0, 'f', 0) : QStringLiteral("-");
         case Memory: return running && r.rssBytes >= 0 ? QStringLiteral("%1 MB").arg(double(r.rssBytes) / 1e6, 0, 'f', 0) : QStringLiteral("-");
-        case LastSeen: return running ? tr("%1 s ago").arg(r.sinceActivity.elapsed() / 1000) : QStringLiteral("-");
+        case LastSeen:
+            if (!running) return QStringLiteral("-");
+            return quietByDesign(r.info.node.kind) ? tr("only on changes") : tr("%1 s ago").arg(r.sinceActivity.elapsed() / 1000);
         case ColumnCount: break;
     }
     return {};
