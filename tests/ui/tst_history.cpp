@@ -68,6 +68,31 @@ private Q_SLOTS:
         for (int row = 0; row < 3; ++row) QVERIFY(!table->isRowHidden(row));
     }
 
+    // A run that just finished is selected (its curve shows) when the newest run was: the user had
+    // looked at the last one. A run the user chose among older ones stays chosen.
+    void theRunJustFinishedIsSelectedInsteadOfTheLastOne() {
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        QVERIFY2(store, qPrintable(error));
+        auto finished = [&](const char* name) {
+            const qint64 id = store->beginRun(name, "{}", {});
+            store->finishRun(id, "finished", QJsonObject{{"ok", true}});
+            return store->flush() ? id : -1;
+        };
+        const qint64 first = finished("first"), second = finished("second");
+        HistoryPanel panel;
+        panel.setStore(store.get());
+        QCOMPARE(panel.selectedRuns(), QList<qint64>{second});
+        const qint64 third = finished("third");
+        panel.refresh();  // as the end of a run does
+        QCOMPARE(panel.selectedRuns(), QList<qint64>{third});
+        panel.selectRuns({first});
+        finished("fourth");
+        panel.refresh();
+        QCOMPARE(panel.selectedRuns(), QList<qint64>{first});
+    }
+
     // Numbers sort as numbers: with runs 9 and 10, newest first is 10 then 9 (as text, 9 came
     // first, and run 99 before run 164); a click on a numeric header sorts by its value.
     void numericColumnsSortByValue() {

@@ -148,6 +148,9 @@ void HistoryPanel::setStore(RunStore* store) {
 
 void HistoryPanel::refresh() {
     const QList<qint64> selected = selectedRuns();
+    qint64 newestShown = 0;
+    for (int row = 0; row < m_table->rowCount(); ++row)
+        newestShown = std::max(newestShown, m_table->item(row, 0)->data(Qt::UserRole).toLongLong());
     m_table->setSortingEnabled(false);
     m_table->setRowCount(0);
     if (!m_store) return;
@@ -181,8 +184,10 @@ void HistoryPanel::refresh() {
     m_table->sortItems(0, Qt::DescendingOrder);  // newest first
     m_filling = false;
     applyFilter();
-    // Keep the selection; with none, select the newest run so that its curve shows at once.
-    selectRuns(selected.isEmpty() && !runs.isEmpty() ? QList<qint64>{runs.last().run.id} : selected);
+    // Keep the selection; with none, or with only the newest run when a newer one came (the run
+    // just finished), select the newest run so that its curve shows at once.
+    const bool followNewest = selected.isEmpty() || (selected == QList<qint64>{newestShown});
+    selectRuns(followNewest && !runs.isEmpty() ? QList<qint64>{runs.last().run.id} : selected);
 }
 
 // Why a run did not finish: its summary's reason; a run whose controller died has none.
