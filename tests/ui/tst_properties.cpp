@@ -55,6 +55,17 @@ private Q_SLOTS:
     }
 
     // A setting that runs but trains poorly gets a note under the validation; Start stays possible.
+    // The data folder's path is read whole, on a row of its own: beside the long labels its field
+    // was a tenth of the panel, showing "ts/fashion-mnist".
+    void theDataFolderShowsItsWholePath() {
+        d->scene()->clearSelection();
+        auto* dir = qobject_cast<QLineEdit*>(d->properties()->field("data_dir"));
+        QVERIFY(dir);
+        QCOMPARE(dir->text(), QStringLiteral("/usr/share/datasets/fashion-mnist"));
+        QTRY_VERIFY2(dir->width() > dir->fontMetrics().horizontalAdvance(dir->text()),
+                     qPrintable(QStringLiteral("%1 px for a path of %2 px").arg(dir->width()).arg(dir->fontMetrics().horizontalAdvance(dir->text()))));
+    }
+
     void aPoorSettingIsNotedNotRefused() {
         d->scene()->clearSelection();
         auto* mode = qobject_cast<QComboBox*>(d->properties()->field("mode"));

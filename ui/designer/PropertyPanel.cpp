@@ -289,6 +289,8 @@ void PropertyPanel::buildTraining() {
               [](T& t, const QString& v) { t.training.dataset = v; });
     addText("data_dir", tr("Data folder"), [](const T& t) { return t.training.dataDir; },
             [](T& t, const QString& v) { t.training.dataDir = v; return QString(); });
+    // A path on a row of its own, the panel's width: beside the labels it showed "ts/fashion-mnist".
+    m_bindings.last().widget->setMinimumWidth(m_bindings.last().widget->fontMetrics().averageCharWidth() * 34);
     addChoice("model", tr("Model"), strategyNames(ModelRegistry::all()), [](const T& t) { return t.training.model; },
               [](T& t, const QString& v) { t.training.model = v; });
     addStrategies();
