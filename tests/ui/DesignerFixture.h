@@ -7,6 +7,8 @@
 #include "Palette.h"
 
 #include <QMimeData>
+#include <QLineEdit>
+#include <QAbstractSpinBox>
 #include <QtTest>
 #include <memory>
 
@@ -47,6 +49,25 @@ inline void dropFromPalette(Designer& d, PaletteItem item, QPointF scenePos) {
 inline QPointF centerOf(Designer& d, const ElementRef& ref) {
     DesignerItem* item = d.scene()->item(ref);
     return item ? item->sceneBoundingRect().center() : QPointF();
+}
+
+// Near an element's top-left corner: on a party's or host's title, clear of what it holds.
+inline QPointF titleOf(Designer& d, const ElementRef& ref) {
+    DesignerItem* item = d.scene()->item(ref);
+    return item ? item->sceneBoundingRect().topLeft() + QPointF(12, 6) : QPointF();
+}
+
+inline void click(Designer& d, QPointF scenePos) {
+    QTest::mouseClick(d.view()->viewport(), Qt::LeftButton, Qt::NoModifier, d.view()->mapFromScene(scenePos));
+}
+
+// Replaces a field's text by typing, as a user does, and presses Return.
+inline void typeInto(QWidget* field, const QString& text) {
+    field->setFocus();
+    if (auto* line = qobject_cast<QLineEdit*>(field)) line->selectAll();
+    if (auto* spin = qobject_cast<QAbstractSpinBox*>(field)) spin->selectAll();
+    QTest::keyClicks(field, text);
+    QTest::keyClick(field, Qt::Key_Return);
 }
 
 // A press, a few moves and a release on the viewport: a real drag.

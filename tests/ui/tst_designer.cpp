@@ -150,7 +150,7 @@ private Q_SLOTS:
         for (const Case& c : cases) {
             DesignerItem* item = d->scene()->item(c.ref);
             QVERIFY2(item, qPrintable(c.ref.key()));
-            const QPointF at = c.titleBar ? item->sceneBoundingRect().topLeft() + QPointF(12, 6) : centerOf(*d, c.ref);
+            const QPointF at = c.titleBar ? titleOf(*d, c.ref) : centerOf(*d, c.ref);
             QTest::mouseClick(d->view()->viewport(), Qt::LeftButton, Qt::NoModifier, d->view()->mapFromScene(at));
             item = d->scene()->item(c.ref);  // (a rebuilt scene would have made new items)
             QVERIFY2(item && item->isSelected(), qPrintable(c.ref.key()));
@@ -163,14 +163,10 @@ private Q_SLOTS:
     // A host's address is edited in the property panel after a click on its box, as one step.
     void aClickedHostIsEditable() {
         const ElementRef host{ElementRef::Kind::HostGroup, "party1", "local"};
-        const QPointF at = d->scene()->item(host)->sceneBoundingRect().topLeft() + QPointF(12, 6);
-        QTest::mouseClick(d->view()->viewport(), Qt::LeftButton, Qt::NoModifier, d->view()->mapFromScene(at));
+        click(*d, titleOf(*d, host));
         auto* address = qobject_cast<QLineEdit*>(d->properties()->field("host_address"));
         QVERIFY(address);
-        address->setFocus();
-        address->selectAll();
-        QTest::keyClicks(address, "10.0.0.7");
-        QTest::keyClick(address, Qt::Key_Return);
+        typeInto(address, "10.0.0.7");
         QCOMPARE(d->topology().host("local")->address, QStringLiteral("10.0.0.7"));
         QCOMPARE(d->undoStack()->count(), 1);
     }
@@ -179,8 +175,7 @@ private Q_SLOTS:
     // type. Each edit redrew the party, which rebuilt the form under the field Tab had moved to,
     // so the second value went nowhere; a rename also lost the selection.
     void tabbingThroughAPartysFieldsKeepsEveryValue() {
-        const QPointF at = d->scene()->item({ElementRef::Kind::Party, "party1"})->sceneBoundingRect().topLeft() + QPointF(12, 6);
-        QTest::mouseClick(d->view()->viewport(), Qt::LeftButton, Qt::NoModifier, d->view()->mapFromScene(at));
+        click(*d, titleOf(*d, {ElementRef::Kind::Party, "party1"}));
         auto* id = qobject_cast<QLineEdit*>(d->properties()->field("party_id"));
         QVERIFY(id);
         id->setFocus();
@@ -205,8 +200,7 @@ private Q_SLOTS:
     // the undo: an undone deletion shows the party back with its fields (nothing was selected).
     void undoAndRedoSelectWhatWasSelected() {
         const ElementRef party1{ElementRef::Kind::Party, "party1"}, hospital{ElementRef::Kind::Party, "hospital"};
-        const QPointF at = d->scene()->item(party1)->sceneBoundingRect().topLeft() + QPointF(12, 6);
-        QTest::mouseClick(d->view()->viewport(), Qt::LeftButton, Qt::NoModifier, d->view()->mapFromScene(at));
+        click(*d, titleOf(*d, party1));
         d->deleteSelection();
         QVERIFY(!d->topology().party("party1"));
         d->undoStack()->undo();
@@ -217,10 +211,7 @@ private Q_SLOTS:
         d->undoStack()->undo();
         auto* id = qobject_cast<QLineEdit*>(d->properties()->field("party_id"));
         QVERIFY(id);
-        id->setFocus();
-        id->selectAll();
-        QTest::keyClicks(id, "hospital");
-        QTest::keyClick(id, Qt::Key_Return);
+        typeInto(id, "hospital");
         QCOMPARE(d->scene()->selectedElements(), QList<ElementRef>({hospital}));
         d->undoStack()->undo();  // the party under its old name
         QCOMPARE(d->scene()->selectedElements(), QList<ElementRef>({party1}));
@@ -300,8 +291,7 @@ private Q_SLOTS:
         QAction copy(QStringLiteral("Copy"));
         d->setCanvasActions({&copy});
         const ElementRef host{ElementRef::Kind::HostGroup, "party2", "local"};
-        const QPointF at = d->scene()->item(host)->sceneBoundingRect().topLeft() + QPointF(12, 6);
-        const QPoint viewportAt = d->view()->mapFromScene(at);
+        const QPoint viewportAt = d->view()->mapFromScene(titleOf(*d, host));
         QContextMenuEvent right(QContextMenuEvent::Mouse, viewportAt, d->view()->viewport()->mapToGlobal(viewportAt));
         QApplication::sendEvent(d->view()->viewport(), &right);
         QVERIFY(d->scene()->item(host)->isSelected());

@@ -96,10 +96,7 @@ private Q_SLOTS:
     void aTallerCentralPartyMovesTheRowBelowIt() {
         auto* servers = qobject_cast<QSpinBox*>(d->properties()->field("servers"));
         QVERIFY(servers);
-        servers->setFocus();
-        servers->selectAll();
-        QTest::keyClicks(servers, "4");
-        QTest::keyClick(servers, Qt::Key_Return);
+        typeInto(servers, "4");
         QCOMPARE(d->topology().centralParty()->servers.size(), 4);
         const QRectF central = d->scene()->item({ElementRef::Kind::Party, "central"})->sceneBoundingRect();
         for (const char* party : {"party1", "party2"})
