@@ -372,7 +372,7 @@
     </message>
     <message>
         <location filename="../ui/report/ReportHtml.cpp" line="126"/>
-        <location filename="../ui/report/ReportWriter.cpp" line="82"/>
+        <location filename="../ui/report/ReportWriter.cpp" line="84"/>
         <source>Run report: %1</source>
         <translation>运行报告：%1</translation>
     </message>
@@ -522,22 +522,21 @@
         <translation>警告与错误</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportWriter.cpp" line="87"/>
+        <location filename="../ui/report/ReportWriter.cpp" line="89"/>
         <source>cannot write %1: the PDF came out empty</source>
         <translation>无法写入 %1：生成的 PDF 为空</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportWriter.cpp" line="94"/>
         <source>cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
+        <translation type="vanished">无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportWriter.cpp" line="105"/>
+        <location filename="../ui/report/ReportWriter.cpp" line="100"/>
         <source>cannot tell the report format from &apos;%1&apos;: end the file name with .%2</source>
         <translation>无法从“%1”判断报告格式：请让文件名以 .%2 结尾</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportWriter.cpp" line="108"/>
+        <location filename="../ui/report/ReportWriter.cpp" line="103"/>
         <source>cannot write %1: the folder %2 does not exist or is not writable</source>
         <translation>无法写入 %1：文件夹 %2 不存在或不可写</translation>
     </message>
@@ -1647,97 +1646,97 @@
         <translation>所选运行之间不同的设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="192"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="197"/>
         <source>its controller ended before the run did (killed, or the machine stopped)</source>
         <translation>其控制器在运行结束前退出（被终止，或机器停止）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="211"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="216"/>
         <source>The history is busy (another program is writing to it); the change is stored as soon as it is free</source>
         <translation>历史记录正忙（另一个程序正在写入）；一旦空闲，更改即会保存</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="218"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="223"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="219"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="224"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="220"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="225"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="221"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="226"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="222"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="227"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="255"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="260"/>
         <source>no history is open</source>
         <translation>未打开任何历史记录</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="274"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="279"/>
         <source>%1 of the selected runs</source>
         <translation>所选运行的%1</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="302"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="307"/>
         <source>Setting</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="332"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="337"/>
         <source>every setting</source>
         <translation>所有设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="333"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="338"/>
         <source>the same</source>
         <translation>相同</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="341"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="346"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="341"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="346"/>
         <source>Delete %n run(s) and all their rows from the history?</source>
         <translation>
             <numerusform>要从历史中删除 %n 个运行及其全部数据行吗？</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="347"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="352"/>
         <source>Deleted %n run(s)</source>
         <translation>
             <numerusform>已删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="361"/>
         <location filename="../ui/history/HistoryPanel.cpp" line="366"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="371"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="362"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="367"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="365"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="370"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
@@ -1745,78 +1744,81 @@
 <context>
     <name>hips::LiveChart</name>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="122"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="123"/>
         <source>Drag to zoom, right-click to zoom out; click a legend entry to hide its line</source>
         <translation>拖动以放大，右键单击以缩小；单击图例项可隐藏对应曲线</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="127"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="128"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="128"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="129"/>
         <source>Save this chart as a PNG picture, or its points as CSV</source>
         <translation>将此图表保存为 PNG 图片，或将其数据点保存为 CSV</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="131"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="132"/>
         <source>Save as PNG…</source>
         <translation>保存为 PNG…</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="132"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="133"/>
         <source>Save points as CSV…</source>
         <translation>将数据点保存为 CSV…</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="290"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="291"/>
         <source>time of day</source>
         <translation>时刻</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="294"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="295"/>
         <source>round</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="294"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="295"/>
         <source>seconds since start</source>
         <translation>自开始以来的秒数</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="382"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="384"/>
+        <source>cannot draw the chart to write %1</source>
+        <translation>无法绘制图表以写入 %1</translation>
+    </message>
+    <message>
         <source>cannot write %1 (is the folder writable?)</source>
-        <translation>无法写入 %1（文件夹可写吗？）</translation>
+        <translation type="vanished">无法写入 %1（文件夹可写吗？）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="398"/>
         <source>cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
+        <translation type="vanished">无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="405"/>
-        <location filename="../ui/charts/LiveChart.cpp" line="409"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="404"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="408"/>
         <source>Export chart</source>
         <translation>导出图表</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="406"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="405"/>
         <source>PNG pictures (*.png)</source>
         <translation>PNG 图片 (*.png)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="406"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="405"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="427"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="426"/>
         <source>round %1</source>
         <translation>第 %1 轮</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="429"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="428"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
@@ -2568,263 +2570,263 @@
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="292"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="294"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="295"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="297"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="297"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="299"/>
         <source>Local iterations (0: use epochs)</source>
         <translation>本地迭代次数（0：按轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="299"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="301"/>
         <source>Local epochs (0: use iterations)</source>
         <translation>本地轮次（0：按迭代次数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="301"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="303"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="303"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="305"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="305"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="307"/>
         <source>Momentum</source>
         <translation>动量</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="307"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="309"/>
         <source>Evaluate every (rounds)</source>
         <translation>评估间隔（轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="309"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="311"/>
         <source>Checkpoint every (rounds, 0: never)</source>
         <translation>检查点间隔（轮，0：从不）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="311"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="313"/>
         <source>Central workers train</source>
         <translation>中心参与方工作节点参与训练</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="313"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="315"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="314"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="316"/>
         <source>Threads per role</source>
         <translation>每个角色的线程数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="316"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="318"/>
         <source>Synthetic samples</source>
         <translation>合成样本数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="318"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="320"/>
         <source>Heartbeat timeout (s)</source>
         <translation>心跳超时（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="320"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="322"/>
         <source>Run goes on without its controller (s)</source>
         <translation>无控制器时运行继续（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="336"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="338"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="338"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="340"/>
         <source>Aggregation (global)</source>
         <translation>聚合规则（全局）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="340"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="342"/>
         <source>Aggregation (parties)</source>
         <translation>聚合规则（参与方）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="343"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="345"/>
         <source>Hierarchy</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="345"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="347"/>
         <source>Servers per party (key slicing)</source>
         <translation>每个参与方的服务器数（键切分）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="348"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="350"/>
         <source>Slice tensors from (floats)</source>
         <translation>切分张量的下限（浮点数个数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="350"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="352"/>
         <source>Server optimizer</source>
         <translation>服务器优化器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="353"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="355"/>
         <source>Compression (across parties)</source>
         <translation>压缩（跨参与方）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="356"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="358"/>
         <source>Compression (inside parties)</source>
         <translation>压缩（参与方内部）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="359"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="361"/>
         <source>FedProx μ (0: off)</source>
         <translation>FedProx μ（0：关闭）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="361"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="363"/>
         <source>When a process dies</source>
         <translation>进程终止时</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="364"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="366"/>
         <source>Partition</source>
         <translation>数据划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="382"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="384"/>
         <source>&lt;b&gt;Party&lt;/b&gt;</source>
         <translation>&lt;b&gt;参与方&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="384"/>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="413"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="386"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="415"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="386"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="388"/>
         <source>Central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="395"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="397"/>
         <source>WAN bandwidth (Mbit/s, 0: none)</source>
         <translation>广域网带宽（Mbit/s，0：不模拟）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="403"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="405"/>
         <source>WAN latency (ms)</source>
         <translation>广域网延迟（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="411"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="413"/>
         <source>&lt;b&gt;Host&lt;/b&gt; (shared by every party on it)</source>
         <translation>&lt;b&gt;主机&lt;/b&gt;（由其上的所有参与方共享）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="422"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="424"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="423"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="425"/>
         <source>SSH port</source>
         <translation>SSH 端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="427"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="429"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="428"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="430"/>
         <source>Identity file</source>
         <translation>身份文件（私钥）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="429"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="431"/>
         <source>Install directory</source>
         <translation>安装目录</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="434"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="436"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="435"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="437"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="436"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="438"/>
         <source>Master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="437"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="439"/>
         <source>State service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="438"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="440"/>
         <source>Worker group</source>
         <translation>工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="447"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="449"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="452"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="454"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="460"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="462"/>
         <source>Workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="466"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="468"/>
         <source>Slowdown (×)</source>
         <translation>减速倍数 (×)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="472"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="474"/>
         <source>Each local step takes this multiple of its compute time: a slower device, emulated</source>
         <translation>每个本地步骤耗时为其计算时间的这一倍数：用于模拟较慢的设备</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="474"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="476"/>
         <source>none (honest)</source>
         <translation>无（诚实）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="475"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="477"/>
         <source>Adversary</source>
         <translation>攻击者</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="488"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="490"/>
         <source>Attack strength</source>
         <translation>攻击强度</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="497"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="499"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
@@ -3208,9 +3210,8 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
 <context>
     <name>hips::TopologyDocument</name>
     <message>
-        <location filename="../ui/designer/TopologyDocument.cpp" line="97"/>
         <source>cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
+        <translation type="vanished">无法写入 %1：%2</translation>
     </message>
 </context>
 <context>

@@ -5,10 +5,12 @@
 // the Charts tab shows that stored run (and --tab picks which tab the picture shows).
 #include "HistoryPanel.h"
 #include "MainWindow.h"
+#include "PrivateFiles.h"
 #include "StudioSettings.h"
 #include "Versions.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QCommandLineParser>
 #include <QSettings>
 #include <QTemporaryDir>
@@ -117,8 +119,13 @@ int main(int argc, char** argv) {
     const QString file = args.value("screenshot");
     int status = 1;
     QTimer::singleShot(600, window.get(), [&] {
-        status = window->grab().save(file) ? 0 : 1;
-        if (status) std::fprintf(stderr, "hips-studio: cannot write %s\n", qPrintable(file));
+        QByteArray png;
+        QBuffer buffer(&png);
+        buffer.open(QIODevice::WriteOnly);
+        const QString error = window->grab().save(&buffer, "PNG") ? hips::writeUserFile(file, png)
+                                                                  : QStringLiteral("cannot draw the window");
+        status = error.isEmpty() ? 0 : 1;
+        if (status) std::fprintf(stderr, "hips-studio: %s\n", qPrintable(error));
         app.quit();
     });
     app.exec();

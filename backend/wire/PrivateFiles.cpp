@@ -86,4 +86,15 @@ QString writeFileAtomically(const QString& path, const QByteArray& bytes, unsign
     return {};
 }
 
+QString writeUserFile(const QString& path, const QByteArray& bytes) {
+    unsigned mode = 0644;
+    if (struct stat existing; ::stat(QFile::encodeName(path).constData(), &existing) == 0) {
+        if (!S_ISREG(existing.st_mode))
+            return QStringLiteral("cannot write %1: it is not a regular file (a folder, a device or a pipe); "
+                                  "choose a file name").arg(path);
+        mode = existing.st_mode & 07777;
+    }
+    return writeFileAtomically(path, bytes, mode);
+}
+
 }  // namespace hips

@@ -1,6 +1,7 @@
 #pragma once
 // Files that hold private data (the run history, run directories, checkpoints) are created
-// owner-only whatever the umask, and whole files are replaced atomically with every step checked.
+// owner-only whatever the umask, and whole files are replaced atomically with every step checked;
+// so are the files a user asks for (reports, charts, topologies), with ordinary permissions.
 // Each function returns an error text naming the file and the cause, empty on success.
 #include <QByteArray>
 #include <QString>
@@ -21,6 +22,12 @@ QString createPrivateFile(const QString& path, unsigned mode = kPrivateFileMode)
 // renames it over `path`: readers see the old file or the new one, never a part of either. On
 // failure `path` is unchanged and the temporary file is removed.
 QString writeFileAtomically(const QString& path, const QByteArray& bytes, unsigned mode = kPrivateFileMode);
+
+// A file the user named (a report, a chart, a topology), written as writeFileAtomically does: a full
+// disk leaves the old file, never part of a new one reported saved. It keeps the permissions of the
+// file it replaces; a new one is 0644. A path naming anything but a regular file (a folder, a
+// device, a pipe, also through a symbolic link) is refused: the rename would replace it.
+QString writeUserFile(const QString& path, const QByteArray& bytes);
 
 // strerror(errnum) in lower case, to go after a colon: "no space left on device".
 QString systemErrorText(int errnum);

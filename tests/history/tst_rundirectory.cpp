@@ -52,6 +52,28 @@ private Q_SLOTS:
         QCOMPARE(QJsonDocument::fromJson(contents(path + "/summary.json")).object().value("ok").toBool(), true);
     }
 
+    // A file the user names (a report, a chart, a topology): a new one is 0644, one already there
+    // keeps its mode; a path that is no regular file (a folder, a link to a device) is refused and
+    // left as it is.
+    void userFilesKeepTheirModeAndReplaceOnlyFiles() {
+        QTemporaryDir dir;
+        const QString fresh = dir.filePath("new.csv"), kept = dir.filePath("kept.csv");
+        QCOMPARE(writeUserFile(fresh, "a"), QString());
+        QCOMPARE(modeOf(fresh), 0644u);
+        QCOMPARE(writeFileAtomically(kept, "old", 0640), QString());
+        QCOMPARE(writeUserFile(kept, "new"), QString());
+        QCOMPARE(modeOf(kept), 0640u);
+        QCOMPARE(contents(kept), QByteArray("new"));
+        QVERIFY(QFile::link("/dev/null", dir.filePath("null.csv")));
+        QVERIFY(QDir(dir.path()).mkdir("folder.csv"));
+        for (const char* name : {"null.csv", "folder.csv"}) {
+            const QString e = writeUserFile(dir.filePath(name), "x");
+            QVERIFY2(e.contains(name) && e.contains("not a regular file"), qPrintable(e));
+        }
+        QVERIFY(QFileInfo(dir.filePath("null.csv")).isSymLink());
+        QVERIFY(QFileInfo(dir.filePath("folder.csv")).isDir());
+    }
+
     // Appending until the disk is full: the failure names the file and the cause, the file ends
     // with the last whole line, later lines are refused; a summary that no longer fits leaves the
     // previous one intact and no temporary file behind.

@@ -11,6 +11,7 @@
 #include "TopologyEdits.h"
 #include "TopologyReader.h"
 #include "TopologyWriter.h"
+#include "../history/SmallDisk.h"
 
 #include <QFile>
 #include <QFontMetrics>
@@ -252,6 +253,31 @@ private Q_SLOTS:
         e = writeReport(*m_report, path("missing/dir/r.html"));
         QVERIFY2(e.contains("does not exist"), qPrintable(e));
         QVERIFY(!QFile::exists(path("missing/dir/r.html")));
+        QVERIFY(QDir().mkpath(path("folder.html")));  // refused, not replaced by a file
+        e = writeReport(*m_report, path("folder.html"));
+        QVERIFY2(e.contains("not a regular file"), qPrintable(e));
+        QVERIFY(QFileInfo(path("folder.html")).isDir());
+    }
+
+    // On a full disk every format says so, and a report already there is left as it was: none is
+    // reported written when part of it is (the PDF was: QPdfWriter does not check its writes).
+    void aFullDiskIsReportedAndKeepsTheOldReport() {
+        SmallDisk disk(path("small"), "size=256k,mode=0755");
+        if (!disk.mounted()) QSKIP(qPrintable(disk.why()));
+        for (const QString& format : reportFormats()) {
+            QFile old(disk.filePath("r." + format));
+            QVERIFY(old.open(QIODevice::WriteOnly) && old.write("old") == 3);
+            old.close();
+        }
+        QFile filler(disk.filePath("filler"));
+        QVERIFY(filler.open(QIODevice::WriteOnly | QIODevice::Unbuffered));
+        while (filler.write(QByteArray(4096, 'x')) == 4096) {}
+        for (const QString& format : reportFormats()) {
+            const QString target = disk.filePath("r." + format);
+            const QString e = writeReport(*m_report, target);
+            QVERIFY2(e.contains(target) && e.contains("no space left"), qPrintable(format + ": " + e));
+            QCOMPARE(readAll(target), QByteArray("old"));
+        }
     }
 
     // A run stopped after round 2 and resumed 100 s later: its warnings and processes are placed

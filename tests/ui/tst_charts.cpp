@@ -2,6 +2,7 @@
 // decimated, smoothing, log scale, x-axis choice, legend toggles and hover values.
 #include "LiveChart.h"
 #include "RunCharts.h"
+#include "../history/SmallDisk.h"
 
 #include <QAbstractAxis>
 #include <QChart>
@@ -167,6 +168,25 @@ private Q_SLOTS:
         QVERIFY(chart.saveCsv(dir.filePath("missing/c.csv")).contains("missing/c.csv"));
         QVERIFY(chart.savePng(dir.filePath("missing/c.png")).contains("missing/c.png"));
         QVERIFY(chart.findChild<QToolButton*>("export_chart"));
+    }
+
+    // A chart saved on a full disk is an error, not a cut-off picture reported as saved.
+    void aFullDiskIsAnError() {
+        QTemporaryDir dir;
+        SmallDisk disk(dir.filePath("small"), "size=64k,mode=0755");
+        if (!disk.mounted()) QSKIP(qPrintable(disk.why()));
+        QFile filler(disk.filePath("filler"));
+        QVERIFY(filler.open(QIODevice::WriteOnly | QIODevice::Unbuffered));
+        while (filler.write(QByteArray(4096, 'x')) == 4096) {}
+        LiveChart chart("Test accuracy", "accuracy");
+        chart.resize(500, 300);
+        chart.append(chart.addLine("a", Qt::blue), 1, 1000, 0.5, 0.25);
+        chart.redrawNow();
+        for (const QString& name : {QStringLiteral("c.png"), QStringLiteral("c.csv")}) {
+            const QString e = name.endsWith("png") ? chart.savePng(disk.filePath(name)) : chart.saveCsv(disk.filePath(name));
+            QVERIFY2(e.contains(name) && e.contains("no space left"), qPrintable(e));
+            QVERIFY(!QFile::exists(disk.filePath(name)));
+        }
     }
 
     // Two or three rounds once read "1 1 2" and "2 2 2 3"; a zoom gave "0.83409": every label is

@@ -2,6 +2,7 @@
 // roles through real mouse events, undo/redo restoring the exact JSON, the property panel's
 // edits, and an invalid topology marking its item and disabling Start all.
 #include "BrokenTopologies.h"
+#include "../history/SmallDisk.h"
 #include "Designer.h"
 #include "DesignerFixture.h"
 #include "DesignerScene.h"
@@ -516,6 +517,29 @@ private Q_SLOTS:
         QVERIFY2(load.ok(), qPrintable(load.errorText()));
         QCOMPARE(load.topology->trainingWorkerCount(), 5);
         QVERIFY(d->undoStack()->isClean());
+    }
+
+    // Saving over a topology on a full disk says so and leaves the file as it was: it used to be
+    // reported saved and left empty (the JSON fitted in QSaveFile's buffer, whose flush failed).
+    void aFullDiskKeepsTheSavedTopology() {
+        const auto readBytes = [](const QString& path) {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        };
+        QTemporaryDir dir;
+        SmallDisk disk(dir.filePath("small"), "size=64k,mode=0755");
+        if (!disk.mounted()) QSKIP(qPrintable(disk.why()));
+        QString error;
+        QVERIFY2(d->saveFile(disk.filePath("t.json"), &error), qPrintable(error));
+        const QByteArray saved = readBytes(disk.filePath("t.json"));
+        QFile filler(disk.filePath("filler"));
+        QVERIFY(filler.open(QIODevice::WriteOnly | QIODevice::Unbuffered));
+        while (filler.write(QByteArray(4096, 'x')) == 4096) {}
+        dropFromPalette(*d, PaletteItem::Workers, centerOf(*d, {ElementRef::Kind::HostGroup, "party1", "local"}));
+        QVERIFY(!d->saveFile(disk.filePath("t.json"), &error));
+        QVERIFY2(error.contains("t.json") && error.contains("no space left"), qPrintable(error));
+        QCOMPARE(readBytes(disk.filePath("t.json")), saved);
+        QVERIFY(!d->undoStack()->isClean());  // the change is not marked saved
     }
 };
 

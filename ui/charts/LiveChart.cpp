@@ -4,6 +4,7 @@
 #include "Theme.h"
 
 #include "Lttb.h"
+#include "PrivateFiles.h"
 
 #include <QChart>
 #include <QChartView>
@@ -14,7 +15,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QRegularExpression>
-#include <QSaveFile>
+#include <QBuffer>
 #include <QToolButton>
 #include <QMouseEvent>
 #include <QToolTip>
@@ -377,10 +378,11 @@ void LiveChart::redraw() {
 }
 
 QString LiveChart::savePng(const QString& path) const {
-    const QPixmap picture = m_view->grab();
-    if (picture.isNull() || !picture.save(path, "PNG"))
-        return tr("cannot write %1 (is the folder writable?)").arg(path);
-    return {};
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    if (!m_view->grab().save(&buffer, "PNG")) return tr("cannot draw the chart to write %1").arg(path);
+    return writeUserFile(path, png);
 }
 
 // Every point of every line, long format: line, round, unix time (ms), seconds since start, value.
@@ -393,10 +395,7 @@ QString LiveChart::saveCsv(const QString& path) const {
             text += QStringLiteral("\"%1\",%2,%3,%4,%5\n").arg(name).arg(p.round).arg(p.wallMs, 0, 'f', 0)
                         .arg(p.elapsed, 0, 'g', 10).arg(p.value, 0, 'g', 10).toUtf8();
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size() || !file.commit())
-        return tr("cannot write %1: %2").arg(path, file.errorString());
-    return {};
+    return writeUserFile(path, text);
 }
 
 void LiveChart::exportWithDialog(const QString& format) {

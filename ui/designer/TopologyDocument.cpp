@@ -1,10 +1,10 @@
 #include "TopologyDocument.h"
 
+#include "PrivateFiles.h"
 #include "TopologyReader.h"
 #include "TopologyWriter.h"
 
 #include <QJsonArray>
-#include <QSaveFile>
 
 namespace hips {
 
@@ -91,10 +91,8 @@ bool TopologyDocument::open(const QString& path, QString* error) {
 }
 
 bool TopologyDocument::save(const QString& path, QString* error) {
-    QSaveFile f(path);
-    const QByteArray bytes = json();
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
-        *error = tr("cannot write %1: %2").arg(path, f.errorString());
+    if (const QString e = writeUserFile(path, json()); !e.isEmpty()) {
+        *error = e;
         return false;
     }
     m_path = path;

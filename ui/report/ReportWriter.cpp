@@ -1,5 +1,6 @@
 #include "ReportWriter.h"
 
+#include "PrivateFiles.h"
 #include "ReportHtml.h"
 #include "TopologyDiagram.h"
 #include "TopologyReader.h"
@@ -9,7 +10,6 @@
 #include <QPdfWriter>
 #include <QAbstractTextDocumentLayout>
 #include <QFontMetricsF>
-#include <QSaveFile>
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTextDocument>
@@ -78,21 +78,16 @@ QString writePdf(const RunReport& report, const QString& path) {
     // they fall on paper, and the diagram fits under the summary on the first page.
     doc.setPageSize(QSizeF(620, 620.0 * 267 / 180));
     keepHeadingsWithTheirSections(doc);
-    QPdfWriter writer(path);
+    QBuffer pdf;  // written whole below: QPdfWriter does not say when the disk is full
+    pdf.open(QIODevice::WriteOnly);
+    QPdfWriter writer(&pdf);
     writer.setTitle(QObject::tr("Run report: %1").arg(report.run.name));
     writer.setCreator(QStringLiteral("HiPS Studio"));
     writer.setPageSize(QPageSize(QPageSize::A4));
     writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
     doc.print(&writer);
-    if (QFileInfo(path).size() == 0) return QObject::tr("cannot write %1: the PDF came out empty").arg(path);
-    return {};
-}
-
-QString writeBytes(const QString& path, const QByteArray& bytes) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
-        return QObject::tr("cannot write %1: %2").arg(path, file.errorString());
-    return {};
+    if (pdf.data().isEmpty()) return QObject::tr("cannot write %1: the PDF came out empty").arg(path);
+    return writeUserFile(path, pdf.data());
 }
 
 }  // namespace
@@ -106,9 +101,9 @@ QString writeReport(const RunReport& report, const QString& path) {
             .arg(path, reportFormats().join(QStringLiteral(", .")));
     if (const QFileInfo dir(QFileInfo(path).absolutePath()); !dir.isDir() || !dir.isWritable())
         return QObject::tr("cannot write %1: the folder %2 does not exist or is not writable").arg(path, dir.filePath());
-    if (format == QLatin1String("csv")) return writeBytes(path, report.toCsv());
-    if (format == QLatin1String("json")) return writeBytes(path, report.toJson());
-    if (format == QLatin1String("html")) return writeBytes(path, htmlReport(report));
+    if (format == QLatin1String("csv")) return writeUserFile(path, report.toCsv());
+    if (format == QLatin1String("json")) return writeUserFile(path, report.toJson());
+    if (format == QLatin1String("html")) return writeUserFile(path, htmlReport(report));
     return writePdf(report, path);
 }
 
