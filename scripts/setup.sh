@@ -13,6 +13,7 @@ PACKAGES=(
   libqt6svg6 qt6-translations-l10n
   libqt6sql6-sqlite libsqlite3-dev libgl-dev fonts-dejavu-core fonts-wqy-microhei
   poppler-utils openssh-server  # report tests (pdftotext, pdftoppm, pdfimages); deployment tests (sshd in namespaces)
+  qemu-system-x86 busybox-static  # the deployment test's netem WAN where this kernel has no netem (tests/integration/wan_box.sh)
   dataset-fashion-mnist
   clang libclang-rt-14-dev  # the sanitized tree: libFuzzer, ASan, UBSan (tests/fuzz, scripts/sanitized-build.sh)
 )
