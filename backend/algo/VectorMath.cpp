@@ -66,6 +66,13 @@ void sumMany(float* out, const float* base, const float* const* inputs, size_t c
     }
 }
 
+void addMany(float* out, const float* const* inputs, size_t count, size_t n) {
+    for (size_t begin = 0; begin < n; begin += kChunk) {
+        const size_t len = std::min(kChunk, n - begin);
+        for (size_t k = 0; k < count; ++k) addInto(out + begin, inputs[k] + begin, len);
+    }
+}
+
 void compensateDelay(float* delta, const float* now, const float* backup, size_t n, float lambda, float learningRate) {
     const float k = lambda / learningRate;
     for (size_t i = 0; i < n; ++i) delta[i] -= k * delta[i] * delta[i] * (now[i] - backup[i]);

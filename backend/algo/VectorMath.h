@@ -16,6 +16,9 @@ bool seedIfFinite(float* out, const float* base, const float* in, size_t n);
 // out[i] = base[i] + Σ_k inputs[k][i] (base may be null), in cache-sized chunks so that every
 // input is read once and out written once, whatever the number of inputs.
 void sumMany(float* out, const float* base, const float* const* inputs, size_t count, size_t n);
+// out[i] += Σ_k inputs[k][i], added in the order of k as one addInto after another would, but in
+// cache-sized chunks: every input read once and out read and written once.
+void addMany(float* out, const float* const* inputs, size_t count, size_t n);
 
 // out = base + s·(out − base) (out = s·out when base is null): an aggregate of k of n
 // contributions standing for all n (s = n/k).

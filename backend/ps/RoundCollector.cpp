@@ -243,13 +243,16 @@ bool RoundCollector::foldInOrder(size_t index, int rank, SharedFloats&& values) 
         return finite;
     }
     const bool finite = values.data ? fold(index, values, false) : true;  // (nothing: left out)
-    for (++m_nextRank[index];;) {
+    // The held slices that now come in order (checked when held) go in together, in one pass: a
+    // round whose first contributor came last folds all the others here, after its last push.
+    std::vector<const float*> run;
+    for (++m_nextRank[index];; ++m_nextRank[index]) {
         const auto next = std::find_if(held.begin(), held.end(), [&](const Held& h) { return h.rank == m_nextRank[index]; });
         if (next == held.end()) break;
-        if (next->values.data) fold(index, next->values, true);
-        held.erase(next);
-        ++m_nextRank[index];
+        if (next->values.data) run.push_back(next->values.data);
     }
+    foldChecked(index, run);
+    held.erase(std::remove_if(held.begin(), held.end(), [&](const Held& h) { return h.rank < m_nextRank[index]; }), held.end());
     return finite;
 }
 
@@ -266,6 +269,18 @@ bool RoundCollector::fold(size_t index, const SharedFloats& values, bool checked
     }
     ++folded;
     return true;
+}
+
+// Folds checked slices into the round's result in their order, each read once and the result
+// written once (the same sums, value by value, as folding them one after the other).
+void RoundCollector::foldChecked(size_t index, const std::vector<const float*>& slices) {
+    if (slices.empty()) return;
+    const size_t offset = index * kSliceFloats, length = std::min(kSliceFloats, m_length - offset);
+    float* out = m_fold.out->data() + offset;
+    int& folded = m_foldedPerSlice[index];
+    if (folded == 0) sumMany(out, m_fold.base ? m_fold.base + offset : nullptr, slices.data(), slices.size(), length);
+    else addMany(out, slices.data(), slices.size(), length);
+    folded += int(slices.size());
 }
 
 // Checks a slice and, when all its values are finite, folds it into the round's result (the

@@ -344,6 +344,43 @@ private Q_SLOTS:
         QCOMPARE((*c.takeFolded())[0], 3.0f);
     }
 
+    // Slices held for their turn go in together once the one before them comes (a round whose first
+    // contributor is last folds the rest in one pass): the same bits as one fold after another,
+    // over slices longer than the pass's chunks; and when the slice that comes in turn is refused,
+    // the held ones seed the range themselves.
+    void heldSlicesFoldTogetherToTheSameBits() {
+        const size_t total = kSliceFloats + 5;
+        const QStringList ids{"w0", "w1", "w2", "w3"};
+        auto valueOf = [](int worker, size_t i) {  // magnitudes that make the order show in the bits
+            if (worker % 2) return worker == 1 ? float(1 + i % 3) : 0.375f * float(1 + i % 7);
+            return (worker == 0 ? 1e8f : -1e8f) + float(i % 5);
+        };
+        std::vector<float> base(total), expected(total);
+        for (size_t i = 0; i < total; ++i) {
+            base[i] = 0.25f * float(i % 11);
+            expected[i] = base[i];
+            for (int w = 0; w < 4; ++w) expected[i] += valueOf(w, i);
+        }
+        RoundCollector c("p/server0", {ids.begin(), ids.end()}, AggregatorRegistry::create("fedavg"));
+        ModelBufferPool pool;
+        c.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(total), base.data()}; });
+        std::vector<std::vector<Envelope>> pushes;
+        for (int w = 0; w < 4; ++w) pushes.push_back(pushSlices(ids[w], 1, total, [&](size_t i) { return valueOf(w, i); }));
+        for (int w = 3; w >= 0; --w)  // w3, w2, w1 held; w0 unlocks them
+            for (size_t s = 0; s < 2; ++s) QCOMPARE(c.add(pushes[size_t(w)][s], 1, total), w == 0 && s == 1);
+        const FloatBuffer out = c.takeFolded();
+        QVERIFY(out);
+        QCOMPARE(std::memcmp(out->data(), expected.data(), total * sizeof(float)), 0);
+
+        RoundCollector refused("p/server0", {"a", "b", "c"}, AggregatorRegistry::create("fedavg"));
+        refused.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(1), nullptr}; });
+        QVERIFY(!refused.add(push("c", 1, {1.0f}), 1, 1));
+        QVERIFY(!refused.add(push("b", 1, {2.0f}), 1, 1));
+        QVERIFY(refused.add(push("a", 1, {std::numeric_limits<float>::quiet_NaN()}), 1, 1));
+        QCOMPARE(refused.rejectedNonFinite(), quint64(1));
+        QCOMPARE((*refused.takeFolded())[0], 3.0f);
+    }
+
     // A non-finite slice is left out of its range only; a range no contribution reached keeps
     // the base; with no base (a party's sum) it is the sum alone, and zero where none reached it.
     void nonFiniteSliceIsLeftOutOfItsRangeOnly() {
