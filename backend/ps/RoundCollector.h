@@ -56,7 +56,8 @@ public:
     // Folds each accepted push slice into a buffer from `target` (asked for at a round's first
     // push) as it arrives, when the rule allows it (AggregationRule::foldsOnArrival). Slices are folded
     // in the contributors' order (by id), a slice that comes early held until those before it
-    // are in: float addition is not associative, and a sum in arrival order would make two runs
+    // are in (then all of those held go in together, in one pass): float addition is not
+    // associative, and a sum in arrival order would make two runs
     // with the same seed differ (and a resumed run differ from the uninterrupted one). The arithmetic
     // then overlaps with the reception of the next slices and of the other pushes, each slice is
     // checked and added while it is in cache, and the round's result is ready when its last slice

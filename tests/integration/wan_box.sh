@@ -19,7 +19,8 @@ die() { echo "wan_box: $*" >&2; exit 1; }
 
 prepare() {
   local cache=$1
-  [ -s "$cache/vmlinuz" ] && [ -s "$cache/initrd.gz" ] && return 0
+  local stamp; stamp=$(sha256sum "$0" | cut -c1-16)  # a changed script makes its guest anew
+  [ -s "$cache/vmlinuz" ] && [ -s "$cache/initrd.gz" ] && [ "$(cat "$cache/stamp" 2>/dev/null)" = "$stamp" ] && return 0
   command -v busybox >/dev/null || die "busybox is missing; install busybox-static"
   local work; work=$(mktemp -d)
   local version
@@ -36,7 +37,7 @@ prepare() {
   local rd="$work/initrd"
   mkdir -p "$rd"/{bin,sbin,proc,sys,dev,lib/modules}
   cp /bin/busybox "$rd/bin/busybox"
-  for applet in sh mount modprobe ip sleep cat echo; do ln -s busybox "$rd/bin/$applet"; done
+  for applet in sh mount modprobe ip sleep cat echo reboot; do ln -s busybox "$rd/bin/$applet"; done
   # iproute2's tc, for netem (busybox's tc has none), with the libraries it loads.
   cp /usr/sbin/tc "$rd/sbin/tc"
   for lib in $(ldd /usr/sbin/tc | grep -o '/[^ ]*'); do mkdir -p "$rd$(dirname "$lib")"; cp -L "$lib" "$rd$lib"; done
@@ -65,13 +66,15 @@ while [ $i -lt "$pairs" ]; do
   i=$((i + 1))
 done
 echo "wanbox ready: $pairs links, netem delay $delay rate $rate"
-while :; do sleep 3600; done
+sleep "${lifetime:-1800}"  # a guest its test never took down (the test was killed) goes by itself:
+reboot -f   # QEMU runs with -no-reboot, so it exits
 INIT
   chmod +x "$rd/init"
   mkdir -p "$cache"
   (cd "$rd" && find . | busybox cpio -o -H newc 2>/dev/null | gzip -1) > "$cache/initrd.gz.new"
   cp "$work/kernel/boot/vmlinuz-$version" "$cache/vmlinuz.new"
   mv "$cache/initrd.gz.new" "$cache/initrd.gz" && mv "$cache/vmlinuz.new" "$cache/vmlinuz"
+  echo "$stamp" > "$cache/stamp"
   rm -rf "$work"
 }
 
