@@ -242,7 +242,7 @@ bool RoundCollector::foldInOrder(size_t index, int rank, SharedFloats&& values) 
         held.push_back(Held{rank, finite ? std::move(values) : SharedFloats{}});
         return finite;
     }
-    const bool finite = values.data ? fold(index, values, false) : true;  // (nothing: left out)
+    const bool finite = values.data ? fold(index, values) : true;  // (nothing: left out)
     // The held slices that now come in order (checked when held) go in together, in one pass: a
     // round whose first contributor came last folds all the others here, after its last push.
     std::vector<const float*> run;
@@ -257,14 +257,15 @@ bool RoundCollector::foldInOrder(size_t index, int rank, SharedFloats&& values) 
 }
 
 // Folds one slice into the round's result: the first to reach a range seeds it (base + slice),
-// checked in the same pass; the others are checked (unless they were when held), then added.
-bool RoundCollector::fold(size_t index, const SharedFloats& values, bool checked) {
+// checked in the same pass; the others are checked, then added. (Held slices, checked when they
+// came, go in through foldChecked.)
+bool RoundCollector::fold(size_t index, const SharedFloats& values) {
     const size_t offset = index * kSliceFloats;
     float* out = m_fold.out->data() + offset;
     int& folded = m_foldedPerSlice[index];
     if (folded == 0 && !seedIfFinite(out, m_fold.base ? m_fold.base + offset : nullptr, values.data, values.size)) return false;
     if (folded > 0) {
-        if (!checked && !allFinite(values.data, values.size)) return false;
+        if (!allFinite(values.data, values.size)) return false;
         addInto(out, values.data, values.size);
     }
     ++folded;
@@ -287,7 +288,7 @@ void RoundCollector::foldChecked(size_t index, const std::vector<const float*>& 
 // first contribution to a range seeds it, in one pass with the check), or keeps it for the rule:
 // as it is when it is the whole update, else copied into its sender's.
 bool RoundCollector::accept(const QString& from, Delivery& d, size_t offset, SharedFloats&& values, size_t expectedSize) {
-    if (folding()) return fold(offset / kSliceFloats, values, false);  // a quorum's round: in arrival order
+    if (folding()) return fold(offset / kSliceFloats, values);  // a quorum's round: in arrival order
     if (!allFinite(values.data, values.size)) return false;
     if (values.size == expectedSize) {
         m_rule->add(Contribution{from, d.weight, values.data, values.size, std::move(values.owner)});

@@ -120,7 +120,7 @@ private:
     };
     void reject(const Envelope& push, const QString& why);
     bool foldInOrder(size_t index, int rank, SharedFloats&& values);
-    bool fold(size_t index, const SharedFloats& values, bool checked);
+    bool fold(size_t index, const SharedFloats& values);
     void foldChecked(size_t index, const std::vector<const float*>& slices);
     void startRound(size_t expectedSize, qint64 round);
     bool accept(const QString& from, Delivery& d, size_t offset, SharedFloats&& values, size_t expectedSize);
