@@ -109,6 +109,7 @@ private:
     TrafficCounter m_traffic;
     std::shared_ptr<PayloadTransform> m_transform;
     std::shared_ptr<LinkShaper> m_shaper;
+    int m_receiveTimeoutMs = -1;  // ZeroMQ's default: wait for ever
 };
 
 // Messages from several channels, whichever is ready first.
