@@ -1,9 +1,14 @@
 // hips-trainer: runs one worker or master-worker process (started by hips-agent).
 //   hips-trainer role --topology FILE --node ID --out DIR
 //   hips-trainer probe  (prints {"torch", "cuda", "gpus"} as one JSON line: what this host can train on)
+//   hips-trainer model-info FILE  (a TorchScript model's SHA-256 and tensor sizes, as one JSON line)
+//   hips-trainer export TOPOLOGY PARAMS torchscript|state_dict OUT  (a run's net.params for PyTorch: hips export)
 //   hips-trainer zygote [ROOM]  (with the agent's socket on descriptor 3: forks trainers on demand)
 // Kept apart from hips-agent so that only the processes that train load LibTorch.
 #include "DeviceProbe.h"
+#include "LocalTrainer.h"
+#include "TrainError.h"
+#include "TopologyReader.h"
 #include "ProcessMemory.h"
 #include "RoleRunner.h"
 #include "TrainerZygote.h"
@@ -11,7 +16,9 @@
 
 #include <QCborValue>
 #include <QCoreApplication>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <cstdio>
 #include <cstring>
 #include <sys/stat.h>
@@ -34,6 +41,38 @@ static int roleMain(int argc, char** argv) {
     return hips::runRoleFromArgs(args, hips::trainingRoles());
 }
 
+// What the controller sizes a run with a TorchScript model by: read here, where LibTorch is.
+static int modelInfoMain(const char* file) {
+    try {
+        const hips::ScriptModelInfo info = hips::inspectScriptModel(QString::fromLocal8Bit(file));
+        QJsonArray tensors;
+        for (size_t n : info.tensors) tensors.append(qint64(n));
+        const QJsonObject o{{"sha256", info.sha256}, {"tensors", tensors}, {"parameters", qint64(info.parameters)},
+                            {"buffer_tensors", qint64(info.bufferTensors)}, {"torch", hips::torchVersion()}};
+        std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 2;
+    }
+}
+
+static int exportMain(char** argv) {
+    const hips::TopologyLoad load = hips::TopologyReader::readFile(QString::fromLocal8Bit(argv[2]));
+    if (!load.ok()) {
+        std::fprintf(stderr, "%s\n", qPrintable(load.errorText()));
+        return 2;
+    }
+    try {
+        hips::exportTrainedModel(load.topology->training, QString::fromLocal8Bit(argv[3]), QString::fromLocal8Bit(argv[5]),
+                                 std::strcmp(argv[4], "state_dict") == 0);
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 2;
+    }
+}
+
 int main(int argc, char** argv) {
     ::umask(077);  // net.params and net.meta hold a model trained on private data
     hips::keepLargeAllocations();
@@ -42,6 +81,8 @@ int main(int argc, char** argv) {
         std::printf("%s\n", json.constData());
         return 0;
     }
+    if (argc == 3 && std::strcmp(argv[1], "model-info") == 0) return modelInfoMain(argv[2]);
+    if (argc == 6 && std::strcmp(argv[1], "export") == 0) return exportMain(argv);
     if (argc >= 2 && std::strcmp(argv[1], "zygote") == 0) {
         struct stat agentSocket {};
         if (::fstat(3, &agentSocket) != 0 || !S_ISSOCK(agentSocket.st_mode)) {

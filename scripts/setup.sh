@@ -15,6 +15,7 @@ PACKAGES=(
   poppler-utils openssh-server  # report tests (pdftotext, pdftoppm, pdfimages); deployment tests (sshd in namespaces)
   qemu-system-x86 busybox-static  # the deployment test's netem WAN where this kernel has no netem (tests/integration/wan_box.sh)
   dataset-fashion-mnist
+  python3-torchvision  # the TorchScript tests script torchvision's resnet50 and mobilenet_v2 (tst_owndata)
   clang libclang-rt-14-dev  # the sanitized tree: libFuzzer, ASan, UBSan (tests/fuzz, scripts/sanitized-build.sh)
 )
 

@@ -107,6 +107,7 @@ static int showRun(const RunStore& store, const QString& idText) {
     if (const QString run_dir = r->summary.value("run_dir").toString(); !run_dir.isEmpty())
         std::printf("run directory: %s\n", qPrintable(run_dir));
     for (const QString& e : store.eventMessages(r->id, "device")) std::printf("device: %s\n", qPrintable(e));
+    for (const QString& e : store.eventMessages(r->id, "data")) std::printf("data: %s\n", qPrintable(e));
     for (const QString& e : store.eventMessages(r->id, "fault")) std::printf("fault: %s\n", qPrintable(e));
     for (const QString& e : store.eventMessages(r->id, "error")) std::printf("error: %s\n", qPrintable(e));
     printWarnings(store.eventMessages(r->id, "warning"), r->id);

@@ -8,6 +8,7 @@
 #include "DeployCommand.h"
 #include "ModeRegistry.h"
 #include "ModelRegistry.h"
+#include "DataFormatRegistry.h"
 #include "TopologyAdvice.h"
 #include "Partition.h"
 #include "ResumeTarget.h"
@@ -60,7 +61,7 @@ struct Override {
 // Options that override the topology's training settings for this run.
 const Override kOverrides[] = {
     {"rounds", "Number of global rounds.", "N"},
-    {"model", "Model (listed above).", "NAME"},
+    {"model", "Model (listed above), or a TorchScript file saved from PyTorch.", "NAME|FILE"},
     {"dataset", "Data set (listed above).", "NAME"},
     {"local-iters", "Local SGD steps per round.", "N"},
     {"local-epochs", "Local epochs per round (instead of --local-iters).", "N"},
@@ -173,14 +174,25 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
             return QStringLiteral("--param takes NAME=NUMBER, e.g. --param dc_lambda=0.04; got '%1'").arg(setting);
         s.params.insert(setting.left(eq), value);
     }
-    if (args.isSet("model")) s.model = args.value("model");
     if (args.isSet("dataset")) s.dataset = args.value("dataset");
     if (args.isSet("data-dir")) s.dataDir = args.value("data-dir");
-    for (const auto& [option, value, list] : {std::tuple{"model", s.model, &ModelRegistry::all()},
-                                              std::tuple{"dataset", s.dataset, &DatasetRegistry::all()}})
-        if (!findStrategy(*list, value))
-            return QStringLiteral("--%1 %2 is not known; use one of: %3")
-                .arg(QLatin1String(option), value, strategyNames(*list).join(QStringLiteral(", ")));
+    if (!findStrategy(DatasetRegistry::all(), s.dataset))
+        return QStringLiteral("--dataset %1 is not known; use one of: %2")
+            .arg(s.dataset, strategyNames(DatasetRegistry::all()).join(QStringLiteral(", ")));
+    if (!args.isSet("model")) return {};
+    const QString model = args.value("model");
+    if (QFileInfo(model).isFile()) {  // a TorchScript file saved from PyTorch
+        s.model = QString::fromLatin1(TrainingSettings::kTorchScript);
+        s.modelFile = QFileInfo(model).absoluteFilePath();
+        s.modelSha256.clear();
+        s.modelTensors.clear();
+        return {};
+    }
+    if (!findStrategy(ModelRegistry::all(), model))
+        return QStringLiteral("--model %1 is not a built-in model (%2) nor a TorchScript file")
+            .arg(model, strategyNames(ModelRegistry::all()).join(QStringLiteral(", ")));
+    s.model = model;
+    s.modelFile.clear();
     return {};
 }
 
@@ -282,14 +294,16 @@ int runCommand(const QStringList& arguments) {
         QStringLiteral("Run a topology to the end (the shipped default when none is given).\n\nModes (--mode NAME, "
                        "parameters with --param NAME=VALUE):\n%1\nAggregation rules (--aggregation NAME, "
                        "--party-aggregation NAME):\n%2\nServer optimizers (--server-optimizer NAME):\n%3\n"
-                       "Codecs (--compression NAME, --party-compression NAME):\n%8\nPartitions (--partition NAME):\n%4\nModels (--model NAME):\n%5\nData sets (--dataset NAME):\n%6\n"
+                       "Codecs (--compression NAME, --party-compression NAME):\n%8\nPartitions (--partition NAME):\n%4\nModels (--model NAME, or --model FILE.pt saved with torch.jit.save):\n%5\nData sets (--dataset NAME):\n%6\n"
                        "Attacks (a worker group's, a party's or training's \"adversary\" in the topology):\n%7\n"
                        "Fault policies (--fault-policy NAME):\n%9")
             .arg(strategyHelp(ModeRegistry::all()), strategyHelp(AggregatorRegistry::all()),
                  strategyHelp(ServerOptimizerRegistry::all()), strategyHelp(PartitionRegistry::all()),
                  strategyHelp(ModelRegistry::all()), strategyHelp(DatasetRegistry::all()),
                  strategyHelp(AdversaryRegistry::all()), strategyHelp(CodecRegistry::all()),
-                 strategyHelp(FaultPolicyRegistry::all())));
+                 strategyHelp(FaultPolicyRegistry::all())) +
+        QStringLiteral("\nA party's own data (\"data\": {\"format\": NAME, \"path\": PATH, options} in the topology):\n%1")
+            .arg(DataFormatRegistry::help()));
     args.addPositionalArgument("topology", "Topology file.", "[TOPOLOGY]");
     args.addOption({"out", "Run directory (default runs/<time>-<name>).", "DIR"});
     args.addOption({"resume", "Go on with a stopped, failed or interrupted run (its directory or history id) from its "

@@ -3,7 +3,9 @@
 //   hips validate TOPOLOGY
 //   hips history list [TEXT] | show RUN | delete RUN | rename RUN NAME | tag RUN TAG... | note RUN TEXT
 //   hips report RUN --out FILE.{html,pdf,csv,json} [--history PATH]
+//   hips export RUN [--format torchscript|state_dict] FILE
 #include "DeployCommand.h"
+#include "ExportCommand.h"
 #include "HistoryCommand.h"
 #include "RunCommand.h"
 #ifdef HIPS_WITH_REPORTS
@@ -32,6 +34,7 @@ static constexpr const char* kUsage =
     "       hips history show|delete RUN       one run's details; or remove it\n"
     "       hips history rename|tag|note RUN   label a run (a name; tags, \"\" clears them; a note)\n"
     "       hips report RUN --out FILE.{html,pdf,csv,json}\n"
+    "       hips export RUN [--format torchscript|state_dict] FILE   the trained model for PyTorch\n"
     "       hips COMMAND --help                options of a command\n";
 
 int main(int argc, char** argv) {
@@ -68,6 +71,7 @@ int main(int argc, char** argv) {
     if (command == QLatin1String("history")) return hips::historyCommand(args);
     if (command == QLatin1String("deploy")) return hips::deployCommand(args);
     if (command == QLatin1String("stop")) return hips::stopCommand(args);
+    if (command == QLatin1String("export")) return hips::exportCommand(args);
 #ifdef HIPS_WITH_REPORTS
     if (report) return hips::reportCommand(args);
 #else

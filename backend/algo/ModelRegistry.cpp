@@ -1,5 +1,7 @@
 #include "ModelRegistry.h"
 
+#include <algorithm>
+
 namespace hips {
 
 namespace {
@@ -28,25 +30,25 @@ size_t pooled(size_t size, int times) {
     return size;
 }
 
-Tensors mlp(InputShape in) {
+Tensors mlp(InputShape in, size_t classes) {
     Tensors t;
     t.linear(size_t(in.channels * in.size * in.size), 256);
-    t.linear(256, 10);
+    t.linear(256, classes);
     return t;
 }
 
-Tensors cnn(InputShape in) {
+Tensors cnn(InputShape in, size_t classes) {
     // 28x28 inputs are padded to 32 (LeNet-5's own size); 32x32 ones are taken as they are.
     Tensors t;
     t.conv(size_t(in.channels), 6, 5);
     t.conv(6, 16, 5);
     t.linear(16 * 5 * 5, 120);
     t.linear(120, 84);
-    t.linear(84, 10);
+    t.linear(84, classes);
     return t;
 }
 
-Tensors alexnet(InputShape in) {
+Tensors alexnet(InputShape in, size_t classes) {
     Tensors t;
     t.conv(size_t(in.channels), 64, 3);
     t.conv(64, 192, 3);
@@ -56,13 +58,13 @@ Tensors alexnet(InputShape in) {
     const size_t side = pooled(size_t(in.size), 3);
     t.linear(256 * side * side, 1024);
     t.linear(1024, 1024);
-    t.linear(1024, 10);
+    t.linear(1024, classes);
     return t;
 }
 
 // ResNet-18 as for CIFAR (He et al. 2016; kuangliu/pytorch-cifar): a 3x3 stem without pooling,
 // four stages of two basic blocks (64, 128, 256, 512 channels), global average pooling.
-Tensors resnet18(InputShape in) {
+Tensors resnet18(InputShape in, size_t classes) {
     Tensors t;
     t.conv(size_t(in.channels), 64, 3, false);
     t.batchNorm(64);
@@ -80,23 +82,44 @@ Tensors resnet18(InputShape in) {
             }
             channels = width;
         }
-    t.linear(512, 10);
+    t.linear(512, classes);
     return t;
+}
+
+QString anyInput(InputShape) { return {}; }
+
+QString lenetInput(InputShape in) {
+    if (in.size == 28 || in.size == 32) return {};
+    return QStringLiteral("cnn takes 28 x 28 or 32 x 32 images, not %1; use mlp or resnet18, or input_shape [%2, 28, 28]")
+        .arg(in.size == 1 ? QStringLiteral("%1 features").arg(in.channels) : QStringLiteral("%1 x %1").arg(in.size))
+        .arg(in.size == 1 ? 1 : in.channels);
+}
+
+QString alexnetInput(InputShape in) {
+    if (in.size >= 8 && in.size % 8 == 0) return {};
+    return QStringLiteral("alexnet takes images whose side is a multiple of 8 (it pools three times), not %1; "
+                          "use mlp for feature vectors").arg(in.size);
+}
+
+QString resnetInput(InputShape in) {
+    if (in.size >= 8) return {};
+    return QStringLiteral("resnet18 takes images of at least 8 x 8, not %1; use mlp for feature vectors").arg(in.size);
 }
 
 struct ModelEntry {
     StrategyInfo info;
-    Tensors (*tensors)(InputShape);
+    Tensors (*tensors)(InputShape, size_t classes);
+    QString (*inputProblem)(InputShape);
 };
 
 const QList<ModelEntry>& models() {
     static const QList<ModelEntry> list{
-        {{QStringLiteral("cnn"), QStringLiteral("LeNet-5-like: two 5x5 convolutions with pooling, three linear layers"), {}, {}}, &cnn},
-        {{QStringLiteral("mlp"), QStringLiteral("one hidden layer of 256 with ReLU"), {}, {}}, &mlp},
+        {{QStringLiteral("cnn"), QStringLiteral("LeNet-5-like: two 5x5 convolutions with pooling, three linear layers"), {}, {}}, &cnn, &lenetInput},
+        {{QStringLiteral("mlp"), QStringLiteral("one hidden layer of 256 with ReLU"), {}, {}}, &mlp, &anyInput},
         {{QStringLiteral("alexnet"), QStringLiteral("AlexNet for 32x32 images: five 3x3 convolutions, three linear layers "
-                                                    "(1024 wide) with dropout"), {}, {}}, &alexnet},
+                                                    "(1024 wide) with dropout"), {}, {}}, &alexnet, &alexnetInput},
         {{QStringLiteral("resnet18"), QStringLiteral("ResNet-18 for 32x32 images (3x3 stem, no pooling), with BatchNorm "
-                                                     "whose running statistics are averaged with the weights"), {}, {}}, &resnet18},
+                                                     "whose running statistics are averaged with the weights"), {}, {}}, &resnet18, &resnetInput},
     };
     return list;
 }
@@ -129,27 +152,42 @@ const StrategyList& ModelRegistry::all() {
     return infos;
 }
 
-std::vector<size_t> ModelRegistry::tensorSizes(const QString& model, const QString& dataset) {
+std::vector<size_t> ModelRegistry::tensorSizes(const ModelSpec& model) {
+    if (!model.tensors.empty()) return model.tensors;
     for (const ModelEntry& m : models()) {
-        if (m.info.name != model) continue;
-        Tensors t = m.tensors(DatasetRegistry::inputShape(dataset));
+        if (m.info.name != model.name) continue;
+        Tensors t = m.tensors(model.input, size_t(std::max(model.classes, 1)));
         t.parameters.insert(t.parameters.end(), t.buffers.begin(), t.buffers.end());
         return t.parameters;
     }
     return {};
 }
 
+std::vector<size_t> ModelRegistry::tensorSizes(const QString& model, const QString& dataset) {
+    return tensorSizes(ModelSpec{model, DatasetRegistry::inputShape(dataset), 10, {}});
+}
+
 bool ModelRegistry::hasRunningStatistics(const QString& model) {
     for (const ModelEntry& m : models())
-        if (m.info.name == model) return !m.tensors(InputShape{}).buffers.empty();
+        if (m.info.name == model) return !m.tensors(InputShape{}, 10).buffers.empty();
     return false;
 }
 
-size_t ModelRegistry::parameterCount(const QString& model, const QString& dataset) {
+QString ModelRegistry::inputProblem(const QString& model, InputShape input) {
+    for (const ModelEntry& m : models())
+        if (m.info.name == model) return m.inputProblem ? m.inputProblem(input) : QString();
+    return {};
+}
+
+size_t ModelRegistry::parameterCount(const ModelSpec& model) {
     const auto aligned = [](size_t n) { return (n + 15) / 16 * 16; };
     size_t total = 0;
-    for (size_t n : tensorSizes(model, dataset)) total = aligned(total) + n;
+    for (size_t n : tensorSizes(model)) total = aligned(total) + n;
     return aligned(total);
+}
+
+size_t ModelRegistry::parameterCount(const QString& model, const QString& dataset) {
+    return parameterCount(ModelSpec{model, DatasetRegistry::inputShape(dataset), 10, {}});
 }
 
 const StrategyList& DatasetRegistry::all() {

@@ -27,6 +27,8 @@ KeyLayout KeyLayout::ofModel(const QString& model, const QString& dataset) {
     return fromTensorSizes(ModelRegistry::tensorSizes(model, dataset));
 }
 
+KeyLayout KeyLayout::ofModel(const ModelSpec& model) { return fromTensorSizes(ModelRegistry::tensorSizes(model)); }
+
 // SplitMix64's finaliser: a fixed hash, the same on every host and build.
 int ShardMap::serverOfKey(int key, int servers) {
     uint64_t z = uint64_t(key) + 0x9e3779b97f4a7c15ull;

@@ -8,6 +8,8 @@
 // A server sees only its shard: the concatenation of its ranges, in the order of the flat buffer,
 // as a model of shardSize(s) floats. Servers need not know the layout; the roles that hold the
 // whole model (workers, the master) gather a shard out of it and scatter one back.
+#include "ModelRegistry.h"
+
 #include <QString>
 
 #include <cstddef>
@@ -30,6 +32,7 @@ struct KeyLayout {
     static KeyLayout fromTensorSizes(const std::vector<size_t>& sizes);
     // The model's layout from the registry (empty for an unknown model).
     static KeyLayout ofModel(const QString& model, const QString& dataset);
+    static KeyLayout ofModel(const ModelSpec& model);
 };
 
 class ShardMap {

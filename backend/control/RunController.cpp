@@ -6,6 +6,7 @@
 #include "StartCommand.h"
 #include "TopologyReader.h"
 #include "TopologyWriter.h"
+#include "ModelFileCheck.h"
 #include "Vocabulary.h"
 
 #include <QDateTime>
@@ -104,9 +105,14 @@ void RunController::setState(RunState s) {
     Q_EMIT stateChanged(s);
 }
 
-bool RunController::start(const Topology& topology, const QString& runDir) {
+bool RunController::start(const Topology& given, const QString& runDir) {
     if (m_state != RunState::Idle) {
         m_error = QStringLiteral("a run is already under way");
+        return false;
+    }
+    Topology topology = given;  // with a TorchScript model's SHA-256 and sizes, as the roles check it
+    if (const QString e = resolveModelFile(&topology.training); !e.isEmpty()) {
+        m_error = e;
         return false;
     }
     if (const TopologyIssues issues = TopologyReader::validate(topology); !issues.isEmpty()) {

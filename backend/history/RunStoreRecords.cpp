@@ -15,6 +15,17 @@ QString describeDeviceRecord(const QJsonObject& r) {
              r.value(QStringLiteral("torch")).toString());
 }
 
+// What a worker trains on, as it reported before round 1: counts only, never contents.
+static QString describeDataRecord(const QJsonArray& classCounts) {
+    qint64 total = 0;
+    QStringList counts;
+    for (const QJsonValue& c : classCounts) {
+        total += c.toInteger();
+        counts << QString::number(c.toInteger());
+    }
+    return QStringLiteral("trains on %1 samples; by class: %2").arg(total).arg(counts.join(QStringLiteral(", ")));
+}
+
 void RunStore::appendRecord(qint64 run, const QJsonObject& r) {
     const QString kind = r.value("kind").toString();
     const QString node = r.value("node").toString();
@@ -32,6 +43,8 @@ void RunStore::appendRecord(qint64 run, const QJsonObject& r) {
         appendEvent(run, t, QStringLiteral("device"), node, describeDeviceRecord(r));
         return;
     }
+    if (kind == metric::kStartup && r.value(metric::kClassCounts).isArray())
+        appendEvent(run, t, QStringLiteral("data"), node, describeDataRecord(r.value(metric::kClassCounts).toArray()));
     if (kind != metric::kTrain && kind != metric::kAggregate && kind != metric::kEval && kind != metric::kStartup &&
         kind != metric::kRobust)
         return;

@@ -4,12 +4,55 @@
 
 namespace hips {
 
+namespace {
+
+// The party's workers that read the same source as `worker` (its party's, or a host's own): the
+// shards of that source go to them in rank order.
+std::pair<int, int> rankAmongReaders(const Topology& t, const Party& party, const Node& worker, const DataSource& source) {
+    int rank = 0, readers = 0, index = 0;
+    for (const WorkerGroup& g : party.workers)
+        for (int i = 0; i < g.count; ++i, ++index) {
+            const DataSource* theirs = t.dataSourceOf(party.id, g.host);
+            if (!theirs || !(*theirs == source)) continue;
+            if (index == worker.rank) rank = readers;
+            ++readers;
+        }
+    return {rank, std::max(readers, 1)};
+}
+
+DataPlan ownDataPlan(const Topology& t, const Party& party, const Node& worker, const DataSource& source) {
+    const TrainingSettings& s = t.training;
+    DataPlan plan;
+    plan.source = source;
+    const Host* host = t.host(worker.host);
+    plan.owner = host && host->data ? QStringLiteral("host '%1'").arg(host->id) : QStringLiteral("party '%1'").arg(party.id);
+    if (s.partyAggregation == QLatin1String("draco_repetition") && !party.central) {  // one source per party: DataValidation
+        const int r = int(s.partyParam(QStringLiteral("draco_r")));
+        plan.partitions = (party.workerCount() + r - 1) / r;
+        plan.parts.append({worker.rank / r, 1.0});
+        return plan;
+    }
+    if (s.partyAggregation == QLatin1String("draco_cyclic") && !party.central) {
+        const DracoCyclicCode code(party.workerCount(), int(s.partyParam(QStringLiteral("draco_s"))));
+        plan.partitions = party.workerCount();
+        for (int k = 0; k < code.window(); ++k) plan.parts.append({code.partition(worker.rank, k), code.coefficient(k)});
+        return plan;
+    }
+    const auto [rank, readers] = rankAmongReaders(t, party, worker, source);
+    plan.partitions = readers;
+    plan.parts.append({rank, 1.0});
+    return plan;
+}
+
+}  // namespace
+
 DataPlan dataPlanOf(const Topology& t, const Node& worker) {
     const TrainingSettings& s = t.training;
     DataPlan plan;
     const int index = t.trainingWorkerIndex(worker.id);
     const int partyFirst = index - worker.rank;  // the party's workers are consecutive training indices
     const Party* party = t.party(worker.party);
+    if (const DataSource* own = t.dataSourceOf(worker.party, worker.host); own && party) return ownDataPlan(t, *party, worker, *own);
     if (s.partyAggregation == QLatin1String("draco_repetition") && party && !party->central) {
         const int r = int(s.partyParam(QStringLiteral("draco_r")));
         int groupsBefore = 0, groups = 0;

@@ -3,7 +3,8 @@
 // the worker's push. One part of its own (coefficient 1) unless a Draco code runs at the party
 // servers: with draco_repetition, the part of its group (r workers train on the same data with the
 // same seeds); with draco_cyclic, the 2s + 1 parts of its cyclic window, each weighted by the
-// code's coefficient. Every process computes the same plan from the topology.
+// code's coefficient. Every process computes the same plan from the topology. Where the parties
+// bring their own data, shards are cut from the party's data only, among the party's workers.
 #include "Topology.h"
 
 namespace hips {
@@ -11,6 +12,10 @@ namespace hips {
 struct DataPlan {
     int partitions = 1;  // the training set is split into this many shards
     QList<std::pair<int, double>> parts;  // shard index, coefficient in the push
+    // The party's (or its host's) own data, split among the party's workers that read it; none:
+    // the run's dataset, split over every party's workers.
+    std::optional<DataSource> source;
+    QString owner;  // who declared the source, for messages
 };
 
 DataPlan dataPlanOf(const Topology& topology, const Node& worker);

@@ -96,6 +96,9 @@ int runMasterWorker(RoleContext& ctx) {
                             {QStringLiteral("skipped"), skipped}, {QStringLiteral("skipped_rounds"), skipped.size()}});
         writeModelMeta(ctx.outDir, version, stats.accuracy, ctx.training(), beginTime);
         evaluator.saveParameters(QDir(ctx.outDir).filePath(QStringLiteral("net.params")));
+        // The trained model for PyTorch: the user's TorchScript module with its trained weights, or
+        // a built-in model's state_dict (README: "The trained model in PyTorch").
+        if (version >= rounds) evaluator.exportModel(QDir(ctx.outDir).filePath(QStringLiteral("model.pt")));
         if (version >= rounds) links.sendToAll(Message(message::kEvaluated, {{QStringLiteral("round"), version}}));
     }
     QCborMap traffic = links.trafficFields();

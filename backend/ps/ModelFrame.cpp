@@ -10,7 +10,7 @@
 
 namespace hips {
 
-size_t modelParameterCount(const TrainingSettings& s) { return ModelRegistry::parameterCount(s.model, s.dataset); }
+size_t modelParameterCount(const TrainingSettings& s) { return ModelRegistry::parameterCount(s.modelSpec()); }
 
 WireLimits dataPlaneLimits(const TrainingSettings& s) {
     WireLimits limits;

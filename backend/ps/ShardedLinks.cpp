@@ -29,7 +29,7 @@ QList<PeerInfo> serversByRank(const QList<PeerInfo>& table, const QString& role,
 }
 
 ShardMap shardMapOf(const TrainingSettings& settings, int servers) {
-    return ShardMap(KeyLayout::ofModel(settings.model, settings.dataset), servers, size_t(settings.sliceBound));
+    return ShardMap(KeyLayout::ofModel(settings.modelSpec()), servers, size_t(settings.sliceBound));
 }
 
 // The codecs are keyed by peer (one for every link), and the emulated WAN link is one, shared.

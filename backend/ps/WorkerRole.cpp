@@ -37,7 +37,8 @@ public:
         StartupClock startup;
         const DataPlan plan = dataPlanOf(t, m_ctx.node);
         for (const auto& [shard, coefficient] : plan.parts) {
-            m_trainers.push_back(std::make_unique<LocalTrainer>(m_ctx.training(), shard, plan.partitions, m_ctx.node.device));
+            m_trainers.push_back(std::make_unique<LocalTrainer>(
+                m_ctx.training(), TrainingData{plan.source, plan.owner, shard, plan.partitions}, m_ctx.node.device));
             m_trainers.back()->setSlowdown(m_ctx.node.slowdown);
             m_coefficients.push_back(float(coefficient));
         }

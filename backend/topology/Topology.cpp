@@ -44,6 +44,14 @@ QList<std::pair<QString, const ParamSpec*>> TrainingSettings::declaredParams() c
     return out;
 }
 
+InputShape TrainingSettings::modelInput() const {
+    if (inputShape.size() == 1) return {inputShape[0], 1};
+    if (inputShape.size() == 3) return {inputShape[0], inputShape[1]};  // square: TopologyValidation
+    return DatasetRegistry::inputShape(dataset);
+}
+
+ModelSpec TrainingSettings::modelSpec() const { return {model, modelInput(), classes, modelTensors}; }
+
 bool TrainingSettings::continuesThroughFailures() const { return faultPolicy == QLatin1String(fault::kContinue); }
 
 double TrainingSettings::param(const QString& name) const {
@@ -73,6 +81,12 @@ int TrainingSettings::quorumOf(int contributors) const {
 QString TrainingSettings::agreementText() const {
     QString text = QStringLiteral("mode %1, aggregation %2, party aggregation %3, server optimizer %4, model %5, partition %6")
                        .arg(mode, aggregation, partyAggregation, serverOptimizer, model, partition);
+    if (torchScript()) text += QStringLiteral(" (sha256 %1)").arg(modelSha256);
+    if (!inputShape.isEmpty() || classes != 10) {
+        QStringList dims;
+        for (int d : inputShape) dims << QString::number(d);
+        text += QStringLiteral(", input [%1], %2 classes").arg(dims.join(QStringLiteral(", "))).arg(classes);
+    }
     if (compression != QLatin1String("none")) text += QStringLiteral(", compression %1").arg(compression);
     if (partyCompression != QLatin1String("none")) text += QStringLiteral(", party compression %1").arg(partyCompression);
     if (proximalMu > 0) text += QStringLiteral(", proximal_mu %1").arg(proximalMu);
@@ -90,6 +104,17 @@ const Host* Topology::host(const QString& id) const {
     for (const Host& h : hosts)
         if (h.id == id) return &h;
     return nullptr;
+}
+
+const DataSource* Topology::dataSourceOf(const QString& partyId, const QString& hostId) const {
+    if (const Host* h = host(hostId); h && h->data) return &*h->data;
+    if (const Party* p = party(partyId); p && p->data) return &*p->data;
+    return nullptr;
+}
+
+bool Topology::partiesBringData() const {
+    return std::any_of(parties.begin(), parties.end(), [](const Party& p) { return p.data.has_value(); }) ||
+           std::any_of(hosts.begin(), hosts.end(), [](const Host& h) { return h.data.has_value(); });
 }
 
 const Party* Topology::party(const QString& id) const {

@@ -2,6 +2,8 @@
 // The topology: hosts, parties with their roles, and training settings.
 // Plain value types; reading, validation and writing live in TopologyReader/TopologyWriter.
 #include "Adversary.h"
+#include "DataSource.h"
+#include "ModelRegistry.h"
 #include "StrategyInfo.h"
 
 #include <QJsonObject>
@@ -24,6 +26,7 @@ struct Host {
     QString identityFile;
     QString installDir = QStringLiteral("~/.hips");
     int agentPort = 7070;  // where a deployed hips-agent listens for its controller
+    std::optional<DataSource> data;  // this host's own data, where it differs from its party's
 };
 
 // A role that binds a port (schedulers and servers).
@@ -66,6 +69,9 @@ struct Party {
     std::optional<ListeningRole> stateService;  // central party only; started in mode esync
     QList<WorkerGroup> workers;
     std::optional<AdversarySpec> adversary;  // every worker of the party (a group's own comes first)
+    // The party's own data, read only on its hosts and split among its workers; none: the run's
+    // `dataset` split over all parties (split_from, the experiment setting).
+    std::optional<DataSource> data;
 
     int workerCount() const;
 };
@@ -74,7 +80,21 @@ struct TrainingSettings {
     QString dataset = QStringLiteral("fashion-mnist");  // or "synthetic"
     QString dataDir = QStringLiteral("/usr/share/datasets/fashion-mnist");
     QString partition = QStringLiteral("iid");
-    QString model = QStringLiteral("cnn");              // "cnn" or "mlp"
+    QString model = QStringLiteral("cnn");              // a ModelRegistry name, or kTorchScript
+    // The user's own model (`"model": {"torchscript": FILE}`): the file, and what the controller
+    // read from it before the run (its SHA-256 and its tensors' sizes, parameters then floating
+    // buffers), which every role checks the file it loads against.
+    QString modelFile;
+    QString modelSha256;
+    std::vector<size_t> modelTensors;
+    static constexpr const char* kTorchScript = "torchscript";
+    bool torchScript() const { return model == QLatin1String(kTorchScript); }
+    // The model's input per sample ([C, H, W] images, [F] features) and its classes; empty: the
+    // dataset's shape (1 x 28 x 28 for Fashion-MNIST).
+    QList<int> inputShape;
+    int classes = 10;
+    // The master's test set (`evaluation_data`); none: the dataset's test split.
+    std::optional<DataSource> evaluationData;
     QString mode = QStringLiteral("fedavg");          // a ModeRegistry name
     QString aggregation = QStringLiteral("fedavg");   // an AggregatorRegistry name, at the global server
     QString partyAggregation = QStringLiteral("fedavg");  // the same, at the party servers
@@ -117,6 +137,10 @@ struct TrainingSettings {
     std::optional<AdversarySpec> adversary;
     // Set by `hips run --resume` only: the roles start from the checkpoint of this round (0: afresh).
     int resumeRound = 0;
+
+    // The model as the servers and trainers size it: name, input, classes, TorchScript tensors.
+    ModelSpec modelSpec() const;
+    InputShape modelInput() const;
 
     // A parameter of the chosen mode, global rule or partition: the topology's value, else the default.
     double param(const QString& name) const;
@@ -162,6 +186,10 @@ struct Topology {
     const Host* host(const QString& id) const;
     const Party* party(const QString& id) const;
     const Party* centralParty() const;
+    // The data source a worker on `hostId` of `partyId` reads: the host's own, else its party's;
+    // none: the run's dataset (split_from).
+    const DataSource* dataSourceOf(const QString& partyId, const QString& hostId) const;
+    bool partiesBringData() const;  // some party (or host) declares its own data
 
     // Every process of the run; schedulers first, then servers, then workers.
     QList<Node> nodes() const;

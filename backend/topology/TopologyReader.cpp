@@ -8,6 +8,7 @@
 #include "ModelRegistry.h"
 #include "Partition.h"
 
+#include "DataFields.h"
 #include "JsonDuplicateKeys.h"
 #include "JsonFields.h"
 #include "PrintableText.h"
@@ -51,7 +52,7 @@ const QString kNodeLimitReason = QCoreApplication::translate("TopologyCheck", "a
 
 Host readHost(const QJsonObject& o, const QString& path, TopologyIssues* issues) {
     JsonFields f(o, path, issues);
-    f.rejectUnknown({"id", "address", "ssh_port", "user", "identity_file", "install_dir", "agent_port"},
+    f.rejectUnknown({"id", "address", "ssh_port", "user", "identity_file", "install_dir", "agent_port", "data"},
                     QCoreApplication::translate("TopologyCheck", "host field"));
     Host h;
     h.id = f.string("id", {}, true);
@@ -61,6 +62,7 @@ Host readHost(const QJsonObject& o, const QString& path, TopologyIssues* issues)
     h.identityFile = f.string("identity_file", {});
     h.installDir = f.string("install_dir", h.installDir);
     h.agentPort = f.integer("agent_port", h.agentPort, 1024, 65535);
+    h.data = readDataSource(f, "data");
     return h;
 }
 
@@ -157,12 +159,13 @@ std::optional<WanLink> readWan(JsonFields& parent, bool central) {
 
 Party readParty(const QJsonObject& o, const QString& path, TopologyIssues* issues) {
     JsonFields f(o, path, issues);
-    f.rejectUnknown({"id", "central", "host", "roles", "adversary", "wan"}, QCoreApplication::translate("TopologyCheck", "party field"));
+    f.rejectUnknown({"id", "central", "host", "roles", "adversary", "wan", "data"}, QCoreApplication::translate("TopologyCheck", "party field"));
     Party p;
     p.id = f.string("id", {}, true);
     p.central = f.boolean("central", false);
     p.wan = readWan(f, p.central);
     p.adversary = readAdversary(f, "adversary", false);
+    p.data = readDataSource(f, "data");
     const QString partyHost = f.string("host", {});
     const auto rolesObject = f.object("roles", true);
     if (!rolesObject) return p;
@@ -234,13 +237,16 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
     f.rejectUnknown(QStringList{"dataset", "data_dir", "partition", "model", "mode", "aggregation", "party_aggregation", "server_optimizer", "fault_policy", "compression", "party_compression", "proximal_mu", "hierarchy", "rounds",
                                 "local_iters", "local_epochs", "batch_size", "learning_rate", "momentum",
                                 "eval_every", "train_central_workers", "seed", "threads", "synthetic_samples",
-                                "heartbeat_timeout_s", "reply_timeout_s", "orphan_timeout_s", "checkpoint_every", "slice_bound", "resume_round", "adversary"} + paramNames,
+                                "heartbeat_timeout_s", "reply_timeout_s", "orphan_timeout_s", "checkpoint_every", "slice_bound", "resume_round", "adversary",
+                                "evaluation_data", "input_shape", "classes"} + paramNames,
                     QCoreApplication::translate("TopologyCheck", "training setting"));
     TrainingSettings t;
     t.dataset = strategyChoice(f, "dataset", t.dataset, DatasetRegistry::all());
     t.dataDir = f.string("data_dir", t.dataDir);
     t.partition = strategyChoice(f, "partition", t.partition, PartitionRegistry::all());
-    t.model = strategyChoice(f, "model", t.model, ModelRegistry::all());
+    readModel(f, ModelRegistry::all(), &t);
+    t.classes = f.integer("classes", t.classes, 2, 100000);
+    t.evaluationData = readDataSource(f, "evaluation_data");
     t.mode = strategyChoice(f, "mode", t.mode, ModeRegistry::all());
     t.aggregation = strategyChoice(f, "aggregation", t.aggregation, AggregatorRegistry::all());
     t.partyAggregation = strategyChoice(f, "party_aggregation", t.partyAggregation, AggregatorRegistry::all());

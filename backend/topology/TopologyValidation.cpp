@@ -3,6 +3,7 @@
 #include "TopologyWriter.h"
 
 #include "AggregatorRegistry.h"
+#include "DataValidation.h"
 #include "FaultPolicy.h"
 #include "FedOptimizer.h"
 #include "FieldRules.h"
@@ -32,6 +33,7 @@ public:
         checkParties();
         checkTraining();
         checkKeySlicing();
+        checkData(m_t, &m_issues);
         return m_issues;
     }
 
@@ -292,7 +294,7 @@ private:
                                                              "its round with the workers it heard from, so the slices of one "
                                                              "model could come from different workers: use fault_policy "
                                                              "fail, or one server per party"));
-        const ShardMap map(KeyLayout::ofModel(s.model, s.dataset), int(globals), size_t(std::max(s.sliceBound, 1)));
+        const ShardMap map(KeyLayout::ofModel(s.modelSpec()), int(globals), size_t(std::max(s.sliceBound, 1)));
         for (int i = 0; i < map.servers() && map.total() > 0; ++i)
             if (map.shardSize(i) == 0) {
                 add("$.training.slice_bound", QCoreApplication::translate("TopologyCheck", "with slice_bound %1, server %2 of %3 would hold none "

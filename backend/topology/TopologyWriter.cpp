@@ -1,5 +1,7 @@
 #include "TopologyWriter.h"
 
+#include "DataFields.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -44,12 +46,13 @@ QJsonObject party(const Party& p) {
     if (p.central) o.insert("central", true);
     if (p.adversary) o.insert("adversary", adversary(*p.adversary));
     if (p.wan) o.insert("wan", QJsonObject{{"bandwidth_mbps", p.wan->bandwidthMbps}, {"latency_ms", p.wan->latencyMs}});
+    if (p.data) o.insert("data", dataSourceJson(*p.data));
     return o;
 }
 
 QJsonObject training(const TrainingSettings& t) {
     QJsonObject o{{"dataset", t.dataset}, {"data_dir", t.dataDir}, {"partition", t.partition},
-            {"model", t.model}, {"mode", t.mode}, {"aggregation", t.aggregation},
+            {"model", modelJson(t)}, {"mode", t.mode}, {"aggregation", t.aggregation},
             {"party_aggregation", t.partyAggregation}, {"server_optimizer", t.serverOptimizer},
             {"compression", t.compression}, {"party_compression", t.partyCompression},
             {"rounds", t.rounds}, {"local_iters", t.localIters}, {"local_epochs", t.localEpochs},
@@ -65,6 +68,13 @@ QJsonObject training(const TrainingSettings& t) {
     if (t.proximalMu > 0) o.insert("proximal_mu", t.proximalMu);
     if (t.flat()) o.insert("hierarchy", t.hierarchy);
     if (t.adversary) o.insert("adversary", adversary(*t.adversary));
+    if (t.evaluationData) o.insert("evaluation_data", dataSourceJson(*t.evaluationData));
+    if (!t.inputShape.isEmpty()) {
+        QJsonArray dims;
+        for (int d : t.inputShape) dims.append(d);
+        o.insert("input_shape", dims);
+    }
+    if (t.classes != TrainingSettings().classes) o.insert("classes", t.classes);
     for (auto it = t.params.begin(); it != t.params.end(); ++it) o.insert(it.key(), *it);
     return o;
 }
@@ -78,6 +88,7 @@ QJsonObject TopologyWriter::toJsonObject(const Topology& t) {
                       {"agent_port", h.agentPort}};
         if (!h.user.isEmpty()) o.insert("user", h.user);
         if (!h.identityFile.isEmpty()) o.insert("identity_file", h.identityFile);
+        if (h.data) o.insert("data", dataSourceJson(*h.data));
         hosts.append(o);
     }
     QJsonArray parties;

@@ -133,11 +133,11 @@ PartitionSpec partitionSpec(const TrainingSettings& s) {
     return {s.partition, int(s.param(QStringLiteral("classes_per_worker"))), s.param(QStringLiteral("alpha"))};
 }
 
-torch::Tensor shardRows(const torch::Tensor& labels, int part, int parts, int seed, const PartitionSpec& spec) {
+torch::Tensor shardRows(const torch::Tensor& labels, int part, int parts, int seed, const PartitionSpec& spec, int classes) {
     if (spec.kind == QLatin1String(partition::kIid)) return iidShard(labels.size(0), part, parts, seed);
     const torch::Tensor asInt = labels.to(torch::kInt32).contiguous();
     const std::vector<int> values(asInt.data_ptr<int>(), asInt.data_ptr<int>() + asInt.numel());
-    std::vector<int64_t> rows = labelShard(values, 10, part, parts, spec, uint64_t(seed));
+    std::vector<int64_t> rows = labelShard(values, classes, part, parts, spec, uint64_t(seed));
     return torch::tensor(rows, torch::kInt64);
 }
 

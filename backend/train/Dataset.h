@@ -32,7 +32,8 @@ Dataset loadDataset(const TrainingSettings& settings, Split split, int part = 0,
 // IID partition: a seeded permutation cut into `parts` nearly equal shards.
 torch::Tensor iidShard(int64_t n, int part, int parts, int seed);
 // The rows of shard `part` of a set whose labels are `labels` (int64 or uint8, N).
-torch::Tensor shardRows(const torch::Tensor& labels, int part, int parts, int seed, const PartitionSpec& spec);
+torch::Tensor shardRows(const torch::Tensor& labels, int part, int parts, int seed, const PartitionSpec& spec,
+                        int classes = 10);
 PartitionSpec partitionSpec(const TrainingSettings& settings);
 
 }  // namespace hips

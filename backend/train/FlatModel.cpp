@@ -1,10 +1,40 @@
 #include "FlatModel.h"
 
+#include "ScriptModel.h"
+#include "TrainError.h"
+#include "PrivateFiles.h"
+
+#include <sstream>
+
 namespace hips {
 
 FlatModel::FlatModel(const QString& name, InputShape in, torch::Device device, int seed) {
     torch::manual_seed(seed);  // the same seed gives every process the same initial model
     m_net = createNet(name, in);
+    flatten(device);
+}
+
+FlatModel::FlatModel(const TrainingSettings& s, torch::Device device) {
+    torch::manual_seed(s.seed);
+    if (!s.torchScript()) {
+        m_net = createNet(s.model, s.modelInput(), s.classes);
+        flatten(device);
+        return;
+    }
+    // The file's own initial weights, the same in every process that loads the same file.
+    if (!s.modelSha256.isEmpty() && fileSha256(s.modelFile) != s.modelSha256)
+        throw TrainError("the TorchScript model " + s.modelFile.toStdString() + " on this host is not the file the run was "
+                         "started with (its SHA-256 differs): every role must load the identical file");
+    m_net = std::make_shared<ScriptNet>(s.modelFile);
+    flatten(device);
+    if (!s.modelTensors.empty() && s.modelTensors != m_tensorSizes)
+        throw TrainError("the TorchScript model " + s.modelFile.toStdString() + " has other tensors than the run was sized "
+                         "for: every role must load the identical file");
+}
+
+bool FlatModel::isTorchScript() const { return dynamic_cast<const ScriptNet*>(m_net.get()) != nullptr; }
+
+void FlatModel::flatten(torch::Device device) {
     m_net->to(device);
     torch::NoGradGuard noGrad;
     // The parameters, then the float buffers (BatchNorm's running statistics: averaged with the
@@ -24,6 +54,7 @@ FlatModel::FlatModel(const QString& name, InputShape in, torch::Device device, i
         m_host = torch::empty({m_flat.numel()}, torch::TensorOptions().dtype(torch::kFloat32).pinned_memory(true));
     int64_t offset = 0;
     for (torch::Tensor& p : tensors) {
+        m_tensorSizes.push_back(size_t(p.numel()));
         offset = aligned(offset);
         m_offsets.push_back(offset);
         torch::Tensor view = m_flat.narrow(0, offset, p.numel());
@@ -72,6 +103,72 @@ void FlatModel::writeGradient(float scale, float* cpuOut) const {
 std::vector<float> FlatModel::weights() const {
     const torch::Tensor cpu = m_flat.to(torch::kCPU).contiguous();
     return std::vector<float>(cpu.data_ptr<float>(), cpu.data_ptr<float>() + cpu.numel());
+}
+
+}  // namespace hips
+
+namespace hips {
+
+namespace {
+
+QString shapeText(at::IntArrayRef sizes) {
+    QStringList dims;
+    for (int64_t d : sizes) dims << QString::number(d);
+    return dims.join(QStringLiteral(" x "));
+}
+
+}  // namespace
+
+void FlatModel::checkInput(const torch::Tensor& images, int classes, const QString& owner) {
+    if (images.size(0) == 0) return;
+    const torch::Tensor batch = images.narrow(0, 0, std::min<int64_t>(2, images.size(0)));
+    const bool training = m_net->is_training();
+    m_net->eval();  // no BatchNorm statistics move for a check
+    torch::Tensor logits;
+    try {
+        torch::NoGradGuard noGrad;
+        logits = m_net->forward(batch);
+    } catch (const c10::Error& e) {
+        const std::string why = e.what_without_backtrace();
+        m_net->train(training);
+        throw TrainError(QStringLiteral("the model does not take %1's samples (%2 each): %3")
+                             .arg(owner, shapeText(batch.sizes().slice(1)), QString::fromStdString(why.substr(0, why.find('\n'))))
+                             .toStdString());
+    }
+    m_net->train(training);
+    if (logits.dim() != 2 || logits.size(0) != batch.size(0) || logits.size(1) != classes || !logits.is_floating_point())
+        throw TrainError(QStringLiteral("the model returns %1 %2 for a batch of %3 of %4's samples; it must return "
+                                        "floating logits of batch x %5 classes (training.classes)")
+                             .arg(shapeText(logits.sizes()), QString::fromStdString(std::string(c10::toString(logits.scalar_type()))))
+                             .arg(batch.size(0)).arg(owner).arg(classes)
+                             .toStdString());
+}
+
+void FlatModel::saveForPyTorch(const QString& path, bool stateDict) const {
+    try {
+        if (auto* script = dynamic_cast<ScriptNet*>(m_net.get()); script && !stateDict) {
+            std::ostringstream bytes;
+            script->module().save(bytes);
+            if (const QString error = writeFileAtomically(path, QByteArray::fromStdString(bytes.str())); !error.isEmpty())
+                throw TrainError(error.toStdString());
+            return;
+        }
+        // A dict of name -> tensor that Python's torch.load reads and load_state_dict takes.
+        c10::Dict<std::string, at::Tensor> dict;
+        const auto add = [&dict](const std::string& name, const torch::Tensor& t) { dict.insert(name, t.detach().to(torch::kCPU).clone()); };
+        if (auto* script = dynamic_cast<ScriptNet*>(m_net.get())) {
+            for (const auto& p : script->module().named_parameters(true)) add(p.name, p.value);
+            for (const auto& b : script->module().named_buffers(true)) add(b.name, b.value);
+        } else {
+            for (const auto& p : m_net->named_parameters(true)) add(p.key(), p.value());
+            for (const auto& b : m_net->named_buffers(true)) add(b.key(), b.value());
+        }
+        const std::vector<char> bytes = torch::jit::pickle_save(c10::IValue(dict));
+        if (const QString error = writeFileAtomically(path, QByteArray(bytes.data(), qsizetype(bytes.size()))); !error.isEmpty())
+            throw TrainError(error.toStdString());
+    } catch (const c10::Error& e) {
+        throw TrainError("cannot write the model to " + path.toStdString() + ": " + e.what_without_backtrace());
+    }
 }
 
 }  // namespace hips

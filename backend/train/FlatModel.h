@@ -2,12 +2,23 @@
 // A network whose parameters are views into one contiguous float tensor, so the whole
 // model moves on the wire as one frame and loads with one copy, never a per-tensor walk.
 #include "Models.h"
+#include "Topology.h"
 
 namespace hips {
 
 class FlatModel {
 public:
     FlatModel(const QString& name, InputShape in, torch::Device device, int seed);
+    // The settings' model: a built-in one for their input and classes, or their TorchScript file,
+    // checked against the SHA-256 and tensor sizes the controller read from it.
+    FlatModel(const TrainingSettings& settings, torch::Device device);
+
+    // One forward pass of the first samples of `images`: the model must take them and return
+    // float logits for `classes` classes. Throws TrainError naming the shapes; `owner` names the data.
+    void checkInput(const torch::Tensor& images, int classes, const QString& owner);
+    // The trained model for PyTorch: TorchScript where it came as TorchScript, else a state_dict.
+    void saveForPyTorch(const QString& path, bool stateDict) const;
+    bool isTorchScript() const;
 
     Net& net() { return *m_net; }
     std::shared_ptr<Net> shared() { return m_net; }
@@ -24,9 +35,12 @@ public:
     std::vector<float> weights() const;  // a CPU copy
 
 private:
+    void flatten(torch::Device device);
+
     std::shared_ptr<Net> m_net;
     torch::Tensor m_flat;
     torch::Tensor m_host;  // GPU only: the pinned mirror of m_flat (hostFlat, load)
+    std::vector<size_t> m_tensorSizes;  // each tensor's elements, in m_offsets' order
     std::vector<int64_t> m_offsets;  // where each tensor starts in m_flat: the parameters', then the buffers'
     size_t m_parameterTensors = 0;
 };

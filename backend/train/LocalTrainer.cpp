@@ -1,6 +1,7 @@
 #include "LocalTrainer.h"
 
 #include "Dataset.h"
+#include "SourceData.h"
 #include "FlatModel.h"
 #include "ProcessTuning.h"
 #include "TrainError.h"
@@ -14,16 +15,18 @@
 namespace hips {
 
 struct LocalTrainer::Impl {
-    Impl(const TrainingSettings& s, int index, int count, const QString& device)
-        : settings(s), model(s.model, DatasetRegistry::inputShape(s.dataset), resolveDevice(device), s.seed),
+    Impl(const TrainingSettings& s, const TrainingData& data, const QString& device)
+        : settings(s), model(s, resolveDevice(device)),
           optimizer(model.net().parameters(), torch::optim::SGDOptions(s.learningRate).momentum(s.momentum)) {
-        shard = loadDataset(s, Split::Train, index, count);
+        const int index = data.part, count = data.parts;
+        shard = data.source ? loadSource(*data.source, s, data.owner, index, count) : loadDataset(s, Split::Train, index, count);
         if (shard.size() == 0)
             throw TrainError("worker " + std::to_string(index) + " got an empty shard: " + std::to_string(count) +
                              " workers share too few samples; lower the worker count or use more data (with partition "
                              "dirichlet, a larger alpha)");
         shard.images = shard.images.to(model.device());
         shard.labels = shard.labels.to(model.device());
+        model.checkInput(shard.images, s.classes, data.source ? data.owner : QStringLiteral("the dataset"));
         generator = torch::make_generator<at::CPUGeneratorImpl>(uint64_t(s.seed) * 1000003 + uint64_t(index));
         reshuffle();
         // LibTorch's dropout draws from the process's generator: this trainer keeps its own state
@@ -69,7 +72,7 @@ struct LocalTrainer::Impl {
         cursor += n;
         optimizer.zero_grad();
         torch::Tensor labels = shard.labels.index_select(0, idx);
-        if (flipLabels) labels = (kClasses - 1) - labels;  // a label-flipping adversary: c read as C − 1 − c
+        if (flipLabels) labels = (settings.classes - 1) - labels;  // a label-flipping adversary: c read as C − 1 − c
         const torch::Tensor loss =
             torch::nn::functional::cross_entropy(model.net().forward(shard.images.index_select(0, idx)), labels);
         loss.backward();
@@ -101,7 +104,6 @@ struct LocalTrainer::Impl {
         return stats;
     }
 
-    static constexpr int64_t kClasses = 10;  // both data sets' (Fashion-MNIST, CIFAR-10)
     TrainingSettings settings;
     double slowdown = 1;
     bool flipLabels = false;
@@ -115,8 +117,8 @@ struct LocalTrainer::Impl {
     int64_t cursor = 0;
 };
 
-LocalTrainer::LocalTrainer(const TrainingSettings& s, int index, int count, const QString& device)
-    : d(std::make_unique<Impl>(s, index, count, device)) {}
+LocalTrainer::LocalTrainer(const TrainingSettings& s, const TrainingData& data, const QString& device)
+    : d(std::make_unique<Impl>(s, data, device)) {}
 LocalTrainer::~LocalTrainer() = default;
 
 size_t LocalTrainer::parameterCount() const { return size_t(d->model.parameterCount()); }
@@ -149,7 +151,7 @@ RoundStats LocalTrainer::trainSteps(int64_t steps) {
 }
 
 std::vector<int64_t> LocalTrainer::classCounts() const {
-    const torch::Tensor counts = torch::bincount(d->shard.labels.to(torch::kCPU), {}, 10).to(torch::kInt64).contiguous();
+    const torch::Tensor counts = torch::bincount(d->shard.labels.to(torch::kCPU), {}, d->settings.classes).to(torch::kInt64).contiguous();
     return std::vector<int64_t>(counts.data_ptr<int64_t>(), counts.data_ptr<int64_t>() + counts.numel());
 }
 

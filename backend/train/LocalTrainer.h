@@ -16,10 +16,21 @@ struct RoundStats {
     int64_t steps = 0;
 };
 
+// What one trainer trains on: shard `part` of `parts` of its party's own source, or (no source)
+// of the run's dataset split over every party.
+struct TrainingData {
+    std::optional<DataSource> source;
+    QString owner;  // who declared the source, for messages: "party 'hospital1'"
+    int part = 0;
+    int parts = 1;
+};
+
 class LocalTrainer {
 public:
-    // workerIndex/workerCount select the IID shard of the training set.
-    LocalTrainer(const TrainingSettings& settings, int workerIndex, int workerCount, const QString& device);
+    LocalTrainer(const TrainingSettings& settings, const TrainingData& data, const QString& device);
+    // Shard workerIndex of workerCount of the run's dataset.
+    LocalTrainer(const TrainingSettings& settings, int workerIndex, int workerCount, const QString& device)
+        : LocalTrainer(settings, TrainingData{std::nullopt, {}, workerIndex, workerCount}, device) {}
     ~LocalTrainer();
 
     size_t parameterCount() const;
@@ -74,12 +85,31 @@ public:
     EvalStats evaluate(const float* weights);
     void setProgress(std::function<void()> onBatch) { m_progress = std::move(onBatch); }  // after each batch evaluated
     void saveParameters(const QString& path) const;  // the last evaluated weights (torch::save)
+    // The last evaluated weights for PyTorch (model.pt): the TorchScript module where the model
+    // came as one (unless `stateDict`), else a state_dict that torch.load reads.
+    void exportModel(const QString& path, bool stateDict = false) const;
+    bool isTorchScript() const;
 
 private:
     struct Impl;
     std::unique_ptr<Impl> d;
     std::function<void()> m_progress;
 };
+
+// What a TorchScript file holds, as the controller sizes a run by it (`hips-trainer model-info`):
+// the SHA-256 of its bytes and the element counts of its parameters, then of its floating buffers
+// (FlatModel's order). Throws TrainError naming what LibTorch could not read.
+struct ScriptModelInfo {
+    QString sha256;
+    std::vector<size_t> tensors;
+    int64_t parameters = 0;  // trainable elements
+    int64_t bufferTensors = 0;  // floating buffers (BatchNorm's statistics) among `tensors`
+};
+ScriptModelInfo inspectScriptModel(const QString& file);
+
+// A run's evaluated weights (net.params, ModelEvaluator::saveParameters) written for PyTorch as
+// ModelEvaluator::exportModel does; throws TrainError.
+void exportTrainedModel(const TrainingSettings& settings, const QString& paramsFile, const QString& out, bool stateDict);
 
 // Intra-op threads for this process (one per role by default: several roles share the cores).
 void setTorchThreads(int threads);

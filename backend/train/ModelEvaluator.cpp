@@ -1,6 +1,7 @@
 #include "Dataset.h"
 #include "FlatModel.h"
 #include "LocalTrainer.h"
+#include "SourceData.h"
 
 #include "PrivateFiles.h"
 #include "TrainError.h"
@@ -13,9 +14,11 @@ namespace hips {
 
 struct ModelEvaluator::Impl {
     Impl(const TrainingSettings& s, const QString& device)
-        : model(s.model, DatasetRegistry::inputShape(s.dataset), resolveDevice(device), s.seed), test(loadDataset(s, Split::Test)) {
+        : model(s, resolveDevice(device)),
+          test(s.evaluationData ? loadSource(*s.evaluationData, s, QStringLiteral("evaluation_data")) : loadDataset(s, Split::Test)) {
         test.images = test.images.to(model.device());
         test.labels = test.labels.to(model.device());
+        model.checkInput(test.images, s.classes, s.evaluationData ? QStringLiteral("evaluation_data") : QStringLiteral("the test set"));
     }
     FlatModel model;
     Dataset test;
@@ -68,5 +71,19 @@ void ModelEvaluator::saveParameters(const QString& path) const {
     if (const QString error = writeFileAtomically(path, QByteArray::fromStdString(data)); !error.isEmpty())
         throw TrainError(error.toStdString());
 }
+
+void exportTrainedModel(const TrainingSettings& s, const QString& paramsFile, const QString& out, bool stateDict) {
+    FlatModel model(s, torch::kCPU);
+    try {
+        std::shared_ptr<Net> net = model.shared();
+        torch::load(net, paramsFile.toStdString());  // copied into the flat model's own tensors
+    } catch (const c10::Error& e) {
+        throw TrainError("cannot read the trained model " + paramsFile.toStdString() + ": " + e.what_without_backtrace());
+    }
+    model.saveForPyTorch(out, stateDict);
+}
+
+void ModelEvaluator::exportModel(const QString& path, bool stateDict) const { d->model.saveForPyTorch(path, stateDict); }
+bool ModelEvaluator::isTorchScript() const { return d->model.isTorchScript(); }
 
 }  // namespace hips

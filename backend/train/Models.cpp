@@ -11,9 +11,9 @@ namespace {
 // A change to a net's layers must change ModelRegistry's tensor sizes (backend/algo) too: servers
 // bound what they accept by them, and tst_train checks that the two agree.
 struct MlpNet : Net {
-    explicit MlpNet(InputShape in)
+    explicit MlpNet(InputShape in, int64_t classes)
         : fc1(register_module("fc1", torch::nn::Linear(in.channels * in.size * in.size, 256))),
-          fc2(register_module("fc2", torch::nn::Linear(256, 10))) {}
+          fc2(register_module("fc2", torch::nn::Linear(256, classes))) {}
     torch::Tensor forward(torch::Tensor x) override {
         return fc2->forward(torch::relu(fc1->forward(x.flatten(1))));
     }
@@ -22,12 +22,12 @@ struct MlpNet : Net {
 
 struct CnnNet : Net {
     // 28x28 images are padded to LeNet-5's 32x32.
-    explicit CnnNet(InputShape in)
+    explicit CnnNet(InputShape in, int64_t classes)
         : conv1(register_module("conv1", torch::nn::Conv2d(torch::nn::Conv2dOptions(in.channels, 6, 5).padding(in.size == 28 ? 2 : 0)))),
           conv2(register_module("conv2", torch::nn::Conv2d(6, 16, 5))),
           fc1(register_module("fc1", torch::nn::Linear(16 * 5 * 5, 120))),
           fc2(register_module("fc2", torch::nn::Linear(120, 84))),
-          fc3(register_module("fc3", torch::nn::Linear(84, 10))) {}
+          fc3(register_module("fc3", torch::nn::Linear(84, classes))) {}
     torch::Tensor forward(torch::Tensor x) override {
         x = torch::max_pool2d(torch::relu(conv1->forward(x)), 2);  // 6 x 14 x 14
         x = torch::max_pool2d(torch::relu(conv2->forward(x)), 2);  // 16 x 5 x 5
@@ -43,12 +43,12 @@ torch::nn::Conv2d conv3x3(int64_t in, int64_t out, int64_t stride = 1, bool bias
 }
 
 struct AlexNet : Net {
-    explicit AlexNet(InputShape in) : side(in.size / 8) {
+    explicit AlexNet(InputShape in, int64_t classes) : side(in.size / 8) {
         const int64_t widths[] = {in.channels, 64, 192, 384, 256, 256};
         for (int i = 0; i < 5; ++i) convs.push_back(register_module("conv" + std::to_string(i + 1), conv3x3(widths[i], widths[i + 1])));
         fc1 = register_module("fc1", torch::nn::Linear(256 * side * side, 1024));
         fc2 = register_module("fc2", torch::nn::Linear(1024, 1024));
-        fc3 = register_module("fc3", torch::nn::Linear(1024, 10));
+        fc3 = register_module("fc3", torch::nn::Linear(1024, classes));
     }
     torch::Tensor forward(torch::Tensor x) override {
         for (size_t i = 0; i < convs.size(); ++i) {
@@ -88,7 +88,7 @@ struct BasicBlock : torch::nn::Module {
 };
 
 struct ResNet18 : Net {
-    explicit ResNet18(InputShape in)
+    explicit ResNet18(InputShape in, int64_t classes)
         : stem(register_module("stem", conv3x3(in.channels, 64, 1, false))),
           stemBn(register_module("stem_bn", torch::nn::BatchNorm2d(64))) {
         int64_t channels = 64;
@@ -99,7 +99,7 @@ struct ResNet18 : Net {
                                                  std::make_shared<BasicBlock>(channels, width, stride)));
                 channels = width;
             }
-        fc = register_module("fc", torch::nn::Linear(512, 10));
+        fc = register_module("fc", torch::nn::Linear(512, classes));
     }
     torch::Tensor forward(torch::Tensor x) override {
         x = torch::relu(stemBn->forward(stem->forward(x)));
@@ -114,11 +114,11 @@ struct ResNet18 : Net {
 
 }  // namespace
 
-std::shared_ptr<Net> createNet(const QString& name, InputShape in) {
-    if (name == QLatin1String("mlp")) return std::make_shared<MlpNet>(in);
-    if (name == QLatin1String("cnn")) return std::make_shared<CnnNet>(in);
-    if (name == QLatin1String("alexnet")) return std::make_shared<AlexNet>(in);
-    if (name == QLatin1String("resnet18")) return std::make_shared<ResNet18>(in);
+std::shared_ptr<Net> createNet(const QString& name, InputShape in, int classes) {
+    if (name == QLatin1String("mlp")) return std::make_shared<MlpNet>(in, classes);
+    if (name == QLatin1String("cnn")) return std::make_shared<CnnNet>(in, classes);
+    if (name == QLatin1String("alexnet")) return std::make_shared<AlexNet>(in, classes);
+    if (name == QLatin1String("resnet18")) return std::make_shared<ResNet18>(in, classes);
     throw TrainError("unknown model '" + name.toStdString() + "'; use one of: " +
                      strategyNames(ModelRegistry::all()).join(", ").toStdString());
 }

@@ -100,7 +100,7 @@ inline QList<BrokenCase> topologyBrokenCases() {
         {"fractional batch", [](QJsonObject& t) { set(t, {"training", "batch_size"}, 6.5); },
          "$.training.batch_size", "must be an integer"},
         {"unknown model", [](QJsonObject& t) { set(t, {"training", "model"}, "resnet"); },
-         "$.training.model", "'resnet' is not supported"},
+         "$.training.model", "'resnet' is not a built-in model; use one of: cnn"},
         {"unknown training key", [](QJsonObject& t) { set(t, {"training", "lerning_rate"}, 0.1); },
          "$.training.lerning_rate", "unknown training setting"},
         {"both local iters and epochs", [](QJsonObject& t) { set(t, {"training", "local_epochs"}, 2); },

@@ -164,6 +164,64 @@ private Q_SLOTS:
         QTest::keyClicks(lr, "x");  // refused at the keystroke
         QCOMPARE(lr->text(), QStringLiteral("2.5e-07"));
     }
+
+    // A party's own data: its format from the registry brings that format's option fields; the
+    // path and an option typed with the keyboard go into the topology; the validation then asks
+    // for the other party's data and the master's test set; one undo a field.
+    void aPartysDataIsTypedIn() {
+        d->scene()->selectElements({{ElementRef::Kind::Party, "party1"}});
+        auto* format = qobject_cast<QComboBox*>(d->properties()->field("party_data_format"));
+        QVERIFY(format);
+        QVERIFY(!d->properties()->field("party_data_path"));  // no source: no path to type
+        format->setCurrentText("npz");
+        QCOMPARE(d->topology().party("party1")->data->format, QStringLiteral("npz"));
+        auto* path = qobject_cast<QLineEdit*>(d->properties()->field("party_data_path"));
+        auto* x = qobject_cast<QLineEdit*>(d->properties()->field("party_data_x"));
+        QVERIFY(path && x);
+        QCOMPARE(x->placeholderText(), QStringLiteral("x"));  // the registry's default
+        QVERIFY(!d->properties()->field("party_data_label"));  // csv's, not npz's
+        QTest::mouseClick(path, Qt::LeftButton);
+        QTest::keyClicks(path, "/data/p1.npz");
+        QTest::keyClick(path, Qt::Key_Tab);
+        QTest::keyClicks(x, "images");
+        QTest::keyClick(x, Qt::Key_Tab);
+        const DataSource* source = d->topology().dataSourceOf("party1", "local");
+        QVERIFY(source);
+        QCOMPARE(source->path, QStringLiteral("/data/p1.npz"));
+        QCOMPARE(source->option("x"), QStringLiteral("images"));
+        QVERIFY(!d->isValid());
+        QVERIFY(!d->issueList()->findItems("party 'party2' trains but has no data of its own", Qt::MatchContains).isEmpty());
+        QVERIFY(!d->issueList()->findItems("declare the master's test set", Qt::MatchContains).isEmpty());
+        QCOMPARE(d->undoStack()->count(), 3);
+        d->undoStack()->undo();
+        QVERIFY(d->topology().party("party1")->data->option("x").isEmpty());
+        d->undoStack()->undo();
+        d->undoStack()->undo();
+        QVERIFY(!d->topology().party("party1")->data);
+        QVERIFY(d->isValid());
+    }
+
+    // The model can be the user's TorchScript file, with its input and classes.
+    void aTorchScriptModelIsChosen() {
+        d->scene()->clearSelection();
+        auto* model = qobject_cast<QComboBox*>(d->properties()->field("model"));
+        QVERIFY(model && model->findText("torchscript") >= 0);
+        model->setCurrentText("torchscript");
+        auto* file = qobject_cast<QLineEdit*>(d->properties()->field("model_file"));
+        auto* shape = qobject_cast<QLineEdit*>(d->properties()->field("input_shape"));
+        QVERIFY(file && shape);
+        QVERIFY(!d->isValid());  // no file yet
+        file->setText("/models/net.pt");
+        Q_EMIT file->editingFinished();
+        shape->setText("3, 32, 32");
+        Q_EMIT shape->editingFinished();
+        QCOMPARE(d->topology().training.modelFile, QStringLiteral("/models/net.pt"));
+        QCOMPARE(d->topology().training.inputShape, (QList<int>{3, 32, 32}));
+        QVERIFY2(d->isValid(), qPrintable(d->issues().value(0).toString()));
+        shape->setText("3 by 32");
+        Q_EMIT shape->editingFinished();
+        QCOMPARE(d->topology().training.inputShape, (QList<int>{3, 32, 32}));  // refused, kept
+    }
 };
 
 QTEST_MAIN(PropertiesTest)

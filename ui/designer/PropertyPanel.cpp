@@ -76,6 +76,7 @@ void PropertyPanel::show(const Topology& topology, const QList<ElementRef>& sele
                          topology.training.compression + '/' + topology.training.partyCompression + '/' +
                          topology.training.partition;
     if (auto* g = group(m_topology, element); g && g->adversary) strategies += '/' + g->adversary->kind;  // its strength field
+    strategies += '/' + dataShape(topology, element);  // a data format's own option fields
     if (element == m_element && !m_bindings.isEmpty() && strategies == m_strategies) return refresh();
     // The same element with new parameter fields: the field being edited keeps the focus.
     const QString focused = element == m_element ? focusedField() : QString();
@@ -291,8 +292,7 @@ void PropertyPanel::buildTraining() {
             [](T& t, const QString& v) { t.training.dataDir = v; return QString(); });
     // A path on a row of its own, the panel's width: beside the labels it showed "ts/fashion-mnist".
     m_bindings.last().widget->setMinimumWidth(m_bindings.last().widget->fontMetrics().averageCharWidth() * 34);
-    addChoice("model", tr("Model"), strategyNames(ModelRegistry::all()), [](const T& t) { return t.training.model; },
-              [](T& t, const QString& v) { t.training.model = v; });
+    addModelAndInput();
     addStrategies();
     addInt("rounds", tr("Rounds"), 1, 1000000, [](const T& t) { return t.training.rounds; },
            [](T& t, int v) { t.training.rounds = v; });
@@ -387,7 +387,7 @@ void PropertyPanel::buildParty() {
             [id](Topology& t, const QString& v) { return edits::renameParty(t, *id, v); });
     addBool("party_central", tr("Central party"), [id](const Topology& t) { return t.party(*id) && t.party(*id)->central; },
             [id](Topology& t, bool v) { edits::setCentral(t, *id, v); });
-    if (isCentralParty(m_topology, *id)) return;  // the others' links are what a wan emulates
+    if (isCentralParty(m_topology, *id)) return addPartyData(id);  // the others' links are what a wan emulates
     // The emulated link to the central party (README, "Slow links"): 0 Mbit/s is no emulation.
     auto party = [id](Topology& t) -> Party* {
         for (Party& p : t.parties)
@@ -407,6 +407,7 @@ void PropertyPanel::buildParty() {
               [party](Topology& t, double v) {
                   if (Party* p = party(t); p && p->wan) p->wan->latencyMs = v;
               });
+    addPartyData(id);
 }
 
 void PropertyPanel::buildHost() {

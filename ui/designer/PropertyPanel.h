@@ -61,6 +61,13 @@ private:
     void buildTraining();
     void addStrategies();
     void buildParty();
+    // PropertyPanelData.cpp: data sources, the model and its input.
+    using SourceView = std::function<std::optional<DataSource>(const Topology&)>;
+    using SourceEdit = std::function<std::optional<DataSource>*(Topology&)>;
+    void addDataSource(const QString& prefix, const QString& noneText, SourceView view, SourceEdit edit);
+    void addPartyData(const QString* id);
+    void addModelAndInput();
+    static QString dataShape(const Topology& t, const ElementRef& e);  // what changes which data fields show
     void buildHost();
     void buildRole();
 

@@ -1,0 +1,37 @@
+#pragma once
+// The formats a party's own data may come in (`"data": {"format": …, "path": …}`): the only list
+// of them. Each entry names its options (string-valued: file and array names, a column, a class
+// list); the topology reader checks a source against it, `hips run --help` and the designer list
+// from it. The readers themselves live in backend/data (DataReaders.h).
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace hips {
+
+struct DataOption {
+    enum class Kind { Text, TextList };
+    QString name;
+    Kind kind = Kind::Text;
+    QString defaultValue;  // TextList: comma-separated; empty: none (the reader decides)
+    QString help;
+};
+
+struct DataFormatInfo {
+    QString name;
+    QString summary;
+    QString pathHelp;  // what `path` must name: a folder, a file
+    QList<DataOption> options;
+
+    const DataOption* option(const QString& name) const;
+};
+
+class DataFormatRegistry {
+public:
+    static const QList<DataFormatInfo>& all();
+    static const DataFormatInfo* find(const QString& name);
+    static QStringList names();
+    static QString help();  // for --help: every format, its path and its options
+};
+
+}  // namespace hips

@@ -1,0 +1,104 @@
+// Checks of the parties' own data and of the model's input: the topology alone, before any file
+// is read (the files are checked on the parties' own hosts, before round 1).
+#include "DataValidation.h"
+
+#include "FieldRules.h"
+#include "TopologyLimits.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QSet>
+
+namespace hips {
+
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("TopologyCheck", text); }
+
+void checkSource(const DataSource& source, const QString& path, const QString& owner, TopologyIssues* issues) {
+    if (const QString problem = textProblem(source.path, kMaxPathLength, owner + tr(": data path")); !problem.isEmpty())
+        issues->append({path + ".path", problem});
+    else if (!QDir::isAbsolutePath(source.path))
+        issues->append({path + ".path", tr("%1: data path '%2' is relative; write the absolute path on the party's hosts")
+                                            .arg(owner, source.path)});
+    for (auto it = source.options.begin(); it != source.options.end(); ++it)
+        if (const QString problem = textProblem(*it, kMaxPathLength, owner + tr(": data option ") + it.key()); !problem.isEmpty())
+            issues->append({path + '.' + it.key(), problem});
+}
+
+// The parties whose workers a host runs.
+QSet<QString> partiesOnHost(const Topology& t, const QString& host) {
+    QSet<QString> out;
+    for (const Party& p : t.parties)
+        for (const WorkerGroup& g : p.workers)
+            if (g.host == host && g.count > 0) out.insert(p.id);
+    return out;
+}
+
+// Every worker of a party that trains reads some source: the party's, or its host's.
+bool partyHasData(const Topology& t, const Party& p) {
+    if (p.data) return true;
+    for (const WorkerGroup& g : p.workers)
+        if (g.count > 0 && !t.dataSourceOf(p.id, g.host)) return false;
+    return true;
+}
+
+void checkModelInput(const TrainingSettings& s, TopologyIssues* issues) {
+    if (s.torchScript()) {
+        if (const QString problem = textProblem(s.modelFile, kMaxPathLength, tr("the model file")); !problem.isEmpty())
+            issues->append({"$.training.model.torchscript", problem});
+        return;  // its input is checked by a forward pass on each worker
+    }
+    if (s.inputShape.size() == 3 && s.inputShape[1] != s.inputShape[2]) {
+        issues->append({"$.training.input_shape", tr("the built-in models take square images, not %1 x %2; resize the "
+                                                     "images, or bring your own model as TorchScript")
+                                                      .arg(s.inputShape[1]).arg(s.inputShape[2])});
+        return;
+    }
+    if (const QString problem = ModelRegistry::inputProblem(s.model, s.modelInput()); !problem.isEmpty())
+        issues->append({s.inputShape.isEmpty() ? "$.training.model" : "$.training.input_shape", problem});
+}
+
+}  // namespace
+
+void checkData(const Topology& t, TopologyIssues* issues) {
+    checkModelInput(t.training, issues);
+    for (int i = 0; i < t.parties.size(); ++i)
+        if (t.parties[i].data)
+            checkSource(*t.parties[i].data, QStringLiteral("$.parties[%1].data").arg(i), tr("party '%1'").arg(t.parties[i].id), issues);
+    for (int i = 0; i < t.hosts.size(); ++i) {
+        const Host& h = t.hosts[i];
+        if (!h.data) continue;
+        const QString path = QStringLiteral("$.hosts[%1].data").arg(i);
+        checkSource(*h.data, path, tr("host '%1'").arg(h.id), issues);
+        if (const QSet<QString> parties = partiesOnHost(t, h.id); parties.size() > 1)
+            issues->append({path, tr("host '%1' runs workers of %2 parties, and a party's data is its own: give each "
+                                     "party its data instead of the host").arg(h.id).arg(parties.size())});
+    }
+    if (t.training.evaluationData)
+        checkSource(*t.training.evaluationData, "$.training.evaluation_data", tr("evaluation_data"), issues);
+    const bool draco = t.training.partyAggregation.startsWith(QLatin1String("draco"));
+    for (int i = 0; i < t.parties.size() && draco; ++i)
+        for (const WorkerGroup& g : t.parties[i].workers)
+            if (const Host* h = t.host(g.host); h && h->data) {
+                issues->append({QStringLiteral("$.parties[%1]").arg(i),
+                                tr("%1 codes the workers of party '%2' over one data set: give the party one \"data\" source, "
+                                   "not host '%3' a source of its own").arg(t.training.partyAggregation, t.parties[i].id, h->id)});
+                break;
+            }
+    if (!t.partiesBringData()) return;  // split_from: the run's dataset, split over every party
+    for (int i = 0; i < t.parties.size(); ++i) {
+        const Party& p = t.parties[i];
+        const bool trains = p.workerCount() > 0 && (!p.central || t.training.trainCentralWorkers);
+        if (trains && !partyHasData(t, p))
+            issues->append({QStringLiteral("$.parties[%1]").arg(i),
+                            tr("party '%1' trains but has no data of its own, and other parties bring theirs: give it a "
+                               "\"data\" source, or remove every party's \"data\" to split the run's dataset over all")
+                                .arg(p.id)});
+    }
+    if (!t.training.evaluationData)
+        issues->append({"$.training", tr("the parties bring their own data: declare the master's test set as "
+                                         "training.evaluation_data (a source like a party's \"data\")")});
+}
+
+}  // namespace hips

@@ -1,0 +1,91 @@
+#include "ScriptModel.h"
+
+#include "LocalTrainer.h"
+#include "TrainError.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+
+namespace hips {
+
+namespace {
+
+std::string loadFailure(const QString& file, const std::string& why) {
+    return "cannot load the TorchScript model " + file.toStdString() + " with " + torchVersion().toStdString() + ": " + why +
+           "; save it from PyTorch with torch.jit.save(torch.jit.script(net), FILE) (or torch.jit.trace), with a PyTorch "
+           "no newer than this LibTorch";
+}
+
+// The first line of a LibTorch error: its message without the C++ backtrace.
+std::string firstLine(const c10::Error& e) {
+    const std::string text = e.what_without_backtrace();
+    return text.substr(0, text.find('\n'));
+}
+
+// nn::Module names may not contain dots; the module's own names ("features.0.weight") keep their
+// order and stay unique with the dots replaced.
+std::string flatName(const std::string& name) {
+    std::string out = name;
+    for (char& c : out)
+        if (c == '.') c = '_';
+    return out;
+}
+
+}  // namespace
+
+ScriptNet::ScriptNet(const QString& file) {
+    if (!QFile::exists(file)) throw TrainError("the TorchScript model " + file.toStdString() + " does not exist; check training.model.torchscript");
+    try {
+        m_module = torch::jit::load(file.toStdString(), torch::kCPU);
+    } catch (const c10::Error& e) {
+        throw TrainError(loadFailure(file, firstLine(e)));
+    } catch (const std::exception& e) {
+        throw TrainError(loadFailure(file, e.what()));
+    }
+    if (!m_module.find_method("forward")) throw TrainError(loadFailure(file, "the module has no forward method"));
+    for (const auto& p : m_module.named_parameters(/*recurse=*/true)) {
+        if (p.value.scalar_type() != torch::kFloat32)
+            throw TrainError(loadFailure(file, "parameter " + p.name + " is " + std::string(c10::toString(p.value.scalar_type())) +
+                                                   "; convert the net with net.float() before saving"));
+        register_parameter(flatName(p.name), p.value, /*requires_grad=*/true);  // every parameter is trained
+    }
+    if (parameters().empty()) throw TrainError(loadFailure(file, "the module has no floating-point parameters to train"));
+    for (const auto& b : m_module.named_buffers(/*recurse=*/true)) register_buffer(flatName(b.name), b.value);
+}
+
+torch::Tensor ScriptNet::forward(torch::Tensor x) {
+    const c10::IValue out = m_module.forward({x});
+    if (!out.isTensor()) throw TrainError("the TorchScript model's forward returned " + out.tagKind() + ", not a tensor of logits");
+    return out.toTensor();
+}
+
+void ScriptNet::train(bool on) {
+    Net::train(on);
+    m_module.train(on);
+}
+
+QString fileSha256(const QString& file) {
+    QFile f(file);
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    if (!f.open(QIODevice::ReadOnly) || !hash.addData(&f))
+        throw TrainError("cannot read " + file.toStdString() + " (" + f.errorString().toStdString() + ")");
+    return QString::fromLatin1(hash.result().toHex());
+}
+
+ScriptModelInfo inspectScriptModel(const QString& file) {
+    ScriptModelInfo info;
+    ScriptNet net(file);  // first: it says what is wrong with a file that is not a model
+    info.sha256 = fileSha256(file);
+    for (const torch::Tensor& p : net.parameters()) {
+        info.tensors.push_back(size_t(p.numel()));
+        info.parameters += p.numel();
+    }
+    for (const torch::Tensor& b : net.buffers())
+        if (b.scalar_type() == torch::kFloat32) {
+            info.tensors.push_back(size_t(b.numel()));
+            ++info.bufferTensors;
+        }
+    return info;
+}
+
+}  // namespace hips

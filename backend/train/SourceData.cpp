@@ -1,0 +1,92 @@
+#include "SourceData.h"
+
+#include "DataReaders.h"
+#include "TrainError.h"
+
+#include <QDir>
+#include <QStandardPaths>
+
+namespace hips {
+
+namespace {
+
+QString shapeText(const std::vector<int64_t>& shape) {
+    QStringList dims;
+    for (int64_t d : shape) dims << QString::number(d);
+    return dims.join(QStringLiteral(" x "));
+}
+
+// The sample shape the model takes: [C, H, W] images or [F] features. A TorchScript model with
+// no input_shape takes the data as it comes.
+std::vector<int64_t> modelShape(const TrainingSettings& s, const SampleSet& data) {
+    if (s.torchScript() && s.inputShape.isEmpty()) return data.sampleShape;
+    const InputShape in = s.modelInput();
+    if (!s.inputShape.isEmpty() && s.inputShape.size() == 3) return {s.inputShape[0], s.inputShape[1], s.inputShape[2]};
+    if (in.size == 1) return {in.channels};
+    return {in.channels, in.size, in.size};
+}
+
+// The samples' shape as the model's: the same elements in C order (an H x W grey image for a
+// 1 x H x W input, a flat row of a table for an image, an image for a feature vector).
+void checkShape(const SampleSet& data, const std::vector<int64_t>& wanted, const QString& owner) {
+    int64_t elements = 1;
+    for (int64_t d : wanted) elements *= d;
+    if (data.elements() == elements) return;
+    throw TrainError(QStringLiteral("%1's samples are %2, and the model takes %3; set training.input_shape to the data's "
+                                    "shape, or reshape the data")
+                         .arg(owner, shapeText(data.sampleShape), shapeText(wanted))
+                         .toStdString());
+}
+
+void checkLabels(const SampleSet& data, int classes, const QString& owner) {
+    if (data.size() == 0) throw TrainError(QStringLiteral("%1's data holds no samples; check its path and files").arg(owner).toStdString());
+    for (int64_t label : data.labels)
+        if (label < 0 || label >= classes)
+            throw TrainError(QStringLiteral("%1's data holds label %2, and the model has %3 classes (0 to %4); set "
+                                            "training.classes, or check the label column")
+                                 .arg(owner).arg(label).arg(classes).arg(classes - 1)
+                                 .toStdString());
+    if (!data.classNames.isEmpty() && data.classNames.size() > classes)
+        throw TrainError(QStringLiteral("%1's data names %2 classes, and the model has %3; set training.classes to %2")
+                             .arg(owner).arg(data.classNames.size()).arg(classes)
+                             .toStdString());
+}
+
+torch::Tensor featureTensor(SampleSet& data, const std::vector<int64_t>& shape) {
+    std::vector<int64_t> sizes{data.size()};
+    sizes.insert(sizes.end(), shape.begin(), shape.end());
+    if (data.type == SampleSet::Type::Float32)
+        return torch::from_blob(data.floats.data(), sizes, torch::kFloat32).clone();
+    return torch::from_blob(data.bytes.data(), sizes, torch::kUInt8).to(torch::kFloat32).div_(255.0);  // uint8 to [0, 1]
+}
+
+}  // namespace
+
+QString dataCacheDir() {
+    return QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) + QStringLiteral("/hips-studio/data");
+}
+
+Dataset loadSource(const DataSource& source, const TrainingSettings& s, const QString& owner, int part, int parts) {
+    const std::vector<int64_t> wanted = modelShape(s, SampleSet{});
+    ReadOptions options;
+    if (wanted.size() == 3) {  // images are decoded to the model's channels and size
+        options.channels = int(wanted[0]);
+        options.height = int(wanted[1]);
+        options.width = int(wanted[2]);
+    }
+    options.cacheDir = dataCacheDir();
+    SampleSet data;
+    try {
+        data = readSamples(source, options);
+    } catch (const DataError& e) {
+        throw TrainError(QStringLiteral("%1's data: %2").arg(owner, QString::fromStdString(e.what())).toStdString());
+    }
+    const std::vector<int64_t> shape = modelShape(s, data);
+    checkShape(data, shape, owner);
+    checkLabels(data, s.classes, owner);
+    Dataset all{featureTensor(data, shape), torch::tensor(data.labels, torch::kInt64)};
+    if (parts <= 1) return all;
+    return all.subset(shardRows(all.labels, part, parts, s.seed, partitionSpec(s), s.classes));
+}
+
+}  // namespace hips

@@ -1,0 +1,19 @@
+#pragma once
+// A party's own data (DataSource) as tensors for the model: read by backend/data's readers, its
+// shape fitted to the model's input, its labels checked against the model's classes, and cut
+// into the shard of one of the party's workers.
+#include "Dataset.h"
+#include "DataSource.h"
+
+namespace hips {
+
+// The whole source (the master's test set), or with `parts` > 1 only shard `part` of it, cut
+// under the run's partition. `owner` names the source in errors ("party 'hospital1'").
+// Throws TrainError naming the source, the file and what to do.
+Dataset loadSource(const DataSource& source, const TrainingSettings& settings, const QString& owner, int part = 0,
+                   int parts = 1);
+
+// Where decoded image folders are kept between starts: $XDG_CACHE_HOME/hips-studio/data.
+QString dataCacheDir();
+
+}  // namespace hips

@@ -1,0 +1,226 @@
+// The parties' own data and the user's own model on the training side: a party's source split
+// among its workers, a TorchScript model (convolution, BatchNorm, linear) that trains and comes
+// back out for PyTorch with its trained weights, and each wrong file or shape refused by name.
+#include "FlatModel.h"
+#include "LocalTrainer.h"
+#include "ModelRegistry.h"
+#include "OwnDataFiles.h"
+#include "ScriptModel.h"
+#include "SourceData.h"
+#include "TrainError.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace hips;
+using namespace hips::test;
+
+namespace {
+
+constexpr int kSide = 12, kClasses = 3;
+
+TrainingSettings ownDataSettings(const QString& modelFile) {
+    TrainingSettings s;
+    s.model = QString::fromLatin1(TrainingSettings::kTorchScript);
+    s.modelFile = modelFile;
+    s.inputShape = {1, kSide, kSide};
+    s.classes = kClasses;
+    s.localIters = 40;
+    s.batchSize = 32;
+    s.learningRate = 0.1;
+    return s;
+}
+
+QString message(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const TrainError& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+}  // namespace
+
+class OwnDataTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    QString m_model, m_data;
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(m_dir.isValid());
+        m_model = m_dir.filePath("net.pt");
+        m_data = m_dir.filePath("party");
+        saveScriptedNet(m_model, kSide, kClasses);
+        QVERIFY(writeNpyFolder(m_data, bandedSamples(600, kSide, kClasses, 3), kSide));
+    }
+
+    // What the controller sizes the run by: the parameters in order, then BatchNorm's statistics.
+    void inspectingGivesTheTensors() {
+        const ScriptModelInfo info = inspectScriptModel(m_model);
+        const std::vector<size_t> expected{36, 4, 4, 4, size_t(kClasses * 4 * kSide * kSide), size_t(kClasses), 4, 4};
+        QCOMPARE(info.tensors, expected);
+        QCOMPARE(info.bufferTensors, int64_t(2));
+        QCOMPARE(info.sha256, fileSha256(m_model));
+        QCOMPARE(info.sha256.size(), 64);
+        TrainingSettings s = ownDataSettings(m_model);
+        s.modelTensors = info.tensors;
+        s.modelSha256 = info.sha256;
+        FlatModel model(s, torch::kCPU);
+        QCOMPARE(size_t(model.parameterCount()), ModelRegistry::parameterCount(s.modelSpec()));
+    }
+
+    // Two workers of one party each get half of the party's data, and the model learns from it.
+    void aPartysSourceIsSplitAndLearned() {
+        TrainingSettings s = ownDataSettings(m_model);
+        const DataSource source{"npy", m_data, {}};
+        LocalTrainer first(s, TrainingData{source, "party 'p'", 0, 2}, "cpu");
+        LocalTrainer second(s, TrainingData{source, "party 'p'", 1, 2}, "cpu");
+        QCOMPARE(first.shardSize() + second.shardSize(), int64_t(600));
+        QCOMPARE(first.shardSize(), int64_t(300));
+        const std::vector<int64_t> counts = first.classCounts();
+        QCOMPARE(int(counts.size()), kClasses);
+        const RoundStats before = first.trainRound();
+        RoundStats after;
+        for (int i = 0; i < 3; ++i) after = first.trainRound();
+        QVERIFY2(after.loss < before.loss * 0.5, qPrintable(QStringLiteral("loss %1 -> %2").arg(before.loss).arg(after.loss)));
+    }
+
+    // The trained weights go out as the same TorchScript module, which gives the same outputs.
+    void theTrainedModelComesBackAsTorchScript() {
+        TrainingSettings s = ownDataSettings(m_model);
+        s.evaluationData = DataSource{"npy", m_data, {}};
+        ModelEvaluator evaluator(s, "cpu");
+        std::vector<float> weights = evaluator.initialWeights();
+        for (float& w : weights) w *= 0.5f;  // a model other than the file's
+        const EvalStats stats = evaluator.evaluate(weights.data());
+        QCOMPARE(stats.samples, int64_t(600));
+        const QString out = m_dir.filePath("model.pt");
+        evaluator.exportModel(out);
+        torch::jit::Module back = torch::jit::load(out.toStdString());
+        back.eval();
+        FlatModel mine(s, torch::kCPU);
+        mine.load(weights.data());
+        mine.net().eval();
+        torch::NoGradGuard noGrad;
+        const torch::Tensor x = torch::rand({5, 1, kSide, kSide});
+        QVERIFY(torch::allclose(back.forward({x}).toTensor(), mine.net().forward(x)));
+        // As a state_dict: the module's own names, for load_state_dict in Python.
+        const QString dict = m_dir.filePath("state.pt");
+        evaluator.exportModel(dict, true);
+        QFile f(dict);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        const c10::Dict<c10::IValue, c10::IValue> loaded =
+            torch::jit::pickle_load(std::vector<char>(bytes.begin(), bytes.end())).toGenericDict();
+        QCOMPARE(int(loaded.size()), 8);
+        QVERIFY(loaded.at("fc_w").toTensor().equal(back.attr("fc_w").toTensor()));
+        QVERIFY(loaded.contains("bn_mean"));
+    }
+
+    // A built-in model's state_dict has the PyTorch definition's names (README).
+    void aBuiltInModelsStateDictHasItsNames() {
+        TrainingSettings s;
+        s.dataset = "synthetic";
+        s.syntheticSamples = 64;
+        ModelEvaluator evaluator(s, "cpu");
+        const std::vector<float> w = evaluator.initialWeights();
+        evaluator.evaluate(w.data());
+        const QString out = m_dir.filePath("cnn.pt");
+        evaluator.exportModel(out);
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        const auto dict = torch::jit::pickle_load(std::vector<char>(bytes.begin(), bytes.end())).toGenericDict();
+        QStringList names;
+        for (const auto& entry : dict) names << QString::fromStdString(entry.key().toStringRef());
+        names.sort();
+        QCOMPARE(names, (QStringList{"conv1.bias", "conv1.weight", "conv2.bias", "conv2.weight", "fc1.bias", "fc1.weight",
+                                     "fc2.bias", "fc2.weight", "fc3.bias", "fc3.weight"}));
+        QCOMPARE(dict.at("conv1.weight").toTensor().sizes(), (at::IntArrayRef{6, 1, 5, 5}));
+    }
+
+    void wrongInputsAreNamed() {
+        const DataSource source{"npy", m_data, {}};
+        TrainingSettings s = ownDataSettings(m_model);
+        s.inputShape = {1, 10, 10};
+        QString why = message([&] { (void)LocalTrainer(s, TrainingData{source, "party 'p'", 0, 1}, "cpu"); });
+        QVERIFY2(why.contains("party 'p'") && why.contains("1 x 12 x 12") && why.contains("1 x 10 x 10"), qPrintable(why));
+        s = ownDataSettings(m_model);
+        s.classes = 2;  // the data holds label 2
+        why = message([&] { (void)LocalTrainer(s, TrainingData{source, "party 'p'", 0, 1}, "cpu"); });
+        QVERIFY2(why.contains("holds label 2") && why.contains("training.classes"), qPrintable(why));
+        s = ownDataSettings(m_model);
+        s.classes = 5;  // the model returns 3 logits
+        why = message([&] { (void)LocalTrainer(s, TrainingData{source, "party 'p'", 0, 1}, "cpu"); });
+        QVERIFY2(why.contains("1 x 3") || why.contains("2 x 3"), qPrintable(why));
+        QVERIFY2(why.contains("5 classes"), qPrintable(why));
+        s = ownDataSettings(m_model);
+        s.modelSha256 = QString(64, QLatin1Char('0'));
+        why = message([&] { (void)FlatModel(s, torch::kCPU); });
+        QVERIFY2(why.contains("SHA-256 differs"), qPrintable(why));
+        why = message([&] { (void)LocalTrainer(ownDataSettings(m_model), TrainingData{DataSource{"npy", m_dir.filePath("none"), {}}, "party 'q'", 0, 1}, "cpu"); });
+        QVERIFY2(why.startsWith("party 'q''s data: "), qPrintable(why));
+    }
+
+    // The ESync seed's networks, scripted in PyTorch by torchvision (Debian's python3-torchvision):
+    // each loads, is checked on 3 x 32 x 32 data, trains a round and evaluates.
+    void torchvisionNetsTrain() {
+        QProcess python;
+        python.start("/usr/bin/python3", {HIPS_SOURCE_DIR "/tests/train/make_torchvision_models.py", m_dir.path(), "10"});
+        QVERIFY(python.waitForFinished(600000));
+        QVERIFY2(python.exitCode() == 0, qPrintable("install python3-torchvision (scripts/setup.sh does): " + python.readAllStandardError()));
+        const QByteArray counts = python.readAllStandardOutput();
+        torch::manual_seed(5);
+        const int64_t n = 16;
+        const torch::Tensor x = torch::rand({n, 3, 32, 32});
+        const torch::Tensor y = torch::randint(0, 10, {n}, torch::kInt64);
+        const QString data = m_dir.filePath("rgb");
+        QVERIFY(QDir().mkpath(data));
+        QVERIFY(writeNpy(data + "/x.npy", "<f4", {n, 3, 32, 32}, x.data_ptr<float>(), size_t(x.numel()) * 4));
+        QVERIFY(writeNpy(data + "/y.npy", "<i8", {n}, y.data_ptr<int64_t>(), size_t(n) * 8));
+        for (const char* name : {"resnet50", "mobilenet_v2"}) {
+            TrainingSettings s = ownDataSettings(m_dir.filePath(QString(name) + ".pt"));
+            s.inputShape = {3, 32, 32};
+            s.classes = 10;
+            s.localIters = 1;
+            s.batchSize = 8;
+            const ScriptModelInfo info = inspectScriptModel(s.modelFile);
+            QVERIFY2(counts.contains(QByteArray(name) + ' ' + QByteArray::number(qint64(info.parameters))), counts.constData());
+            s.modelTensors = info.tensors;
+            s.modelSha256 = info.sha256;
+            LocalTrainer trainer(s, TrainingData{DataSource{"npy", data, {}}, "party 'p'", 0, 1}, "cpu");
+            const RoundStats round = trainer.trainRound();
+            QVERIFY2(std::isfinite(round.loss) && round.loss > 0, name);
+            std::vector<float> w(trainer.parameterCount());
+            trainer.writeWeights(w.data());
+            s.evaluationData = DataSource{"npy", data, {}};
+            ModelEvaluator evaluator(s, "cpu");
+            QCOMPARE(evaluator.evaluate(w.data()).samples, n);
+        }
+    }
+
+    void unreadableModelsAreRefused() {
+        const QString corrupt = m_dir.filePath("corrupt.pt");
+        QFile f(corrupt);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("PK\x03\x04 this is not a zip archive");
+        f.close();
+        QString why = message([&] { (void)inspectScriptModel(corrupt); });
+        QVERIFY2(why.contains("cannot load the TorchScript model " + corrupt) && why.contains("LibTorch"), qPrintable(why));
+        torch::jit::Module empty("Empty");
+        empty.register_attribute("training", c10::BoolType::get(), true);
+        empty.define("def forward(self, x):\n    return x\n");
+        const QString noParameters = m_dir.filePath("empty.pt");
+        empty.save(noParameters.toStdString());
+        why = message([&] { (void)inspectScriptModel(noParameters); });
+        QVERIFY2(why.contains("no floating-point parameters"), qPrintable(why));
+        why = message([&] { (void)inspectScriptModel(m_dir.filePath("missing.pt")); });
+        QVERIFY2(why.contains("does not exist"), qPrintable(why));
+    }
+};
+
+QTEST_GUILESS_MAIN(OwnDataTest)
+#include "tst_owndata.moc"

@@ -1,0 +1,119 @@
+// The property panel's data and model fields: a party's own data source (format from the
+// registry, path, the format's options) and, in the training settings, the user's TorchScript
+// model, the model's input and classes, and the master's test set.
+#include "PropertyPanel.h"
+
+#include "DataFormatRegistry.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpression>
+
+namespace hips {
+
+namespace {
+
+QString shapeText(const QList<int>& shape) {
+    QStringList dims;
+    for (int d : shape) dims << QString::number(d);
+    return dims.join(QStringLiteral(", "));
+}
+
+}  // namespace
+
+void PropertyPanel::addDataSource(const QString& prefix, const QString& noneText, SourceView view, SourceEdit edit) {
+    const QString none = noneText;
+    addChoice(prefix + "_format", tr("Data format"), QStringList{none} + DataFormatRegistry::names(),
+              [view, none](const Topology& t) { return view(t) ? view(t)->format : none; },
+              [edit, none](Topology& t, const QString& v) {
+                  std::optional<DataSource>* source = edit(t);
+                  if (!source) return;
+                  if (v == none) return source->reset();
+                  if (!*source) *source = DataSource{v, {}, {}};
+                  (*source)->format = v;
+                  const DataFormatInfo* format = DataFormatRegistry::find(v);
+                  for (const QString& key : (*source)->options.keys())  // another format's options go
+                      if (!format || !format->option(key)) (*source)->options.remove(key);
+              });
+    const std::optional<DataSource> shown = view(m_topology);
+    if (!shown) return;
+    addText(prefix + "_path", tr("Data path (on the party's hosts)"), [view](const Topology& t) { return view(t) ? view(t)->path : QString(); },
+            [edit](Topology& t, const QString& v) {
+                if (std::optional<DataSource>* s = edit(t); s && *s) (*s)->path = v.trimmed();
+                return QString();
+            });
+    m_bindings.last().widget->setMinimumWidth(m_bindings.last().widget->fontMetrics().averageCharWidth() * 34);
+    const DataFormatInfo* format = DataFormatRegistry::find(shown->format);
+    if (!format) return;
+    m_bindings.last().widget->setToolTip(format->pathHelp);
+    for (const DataOption& option : format->options) {
+        const QString key = option.name;
+        addText(prefix + '_' + key, key, [view, key](const Topology& t) { return view(t) ? view(t)->option(key) : QString(); },
+                [edit, key](Topology& t, const QString& v) {
+                    if (std::optional<DataSource>* s = edit(t); s && *s) {
+                        if (v.trimmed().isEmpty()) (*s)->options.remove(key);
+                        else (*s)->options.insert(key, v.trimmed());
+                    }
+                    return QString();
+                });
+        auto* line = static_cast<QLineEdit*>(m_bindings.last().widget);
+        line->setPlaceholderText(option.defaultValue);
+        line->setToolTip(option.help);
+    }
+}
+
+void PropertyPanel::addPartyData(const QString* id) {
+    addDataSource(QStringLiteral("party_data"), tr("none: the run's dataset"),
+                  [id](const Topology& t) { return t.party(*id) ? t.party(*id)->data : std::nullopt; },
+                  [id](Topology& t) -> std::optional<DataSource>* {
+                      for (Party& p : t.parties)
+                          if (p.id == *id) return &p.data;
+                      return nullptr;
+                  });
+}
+
+void PropertyPanel::addModelAndInput() {
+    using T = Topology;
+    const QString script = QString::fromLatin1(TrainingSettings::kTorchScript);
+    addChoice("model", tr("Model"), strategyNames(ModelRegistry::all()) << script, [](const T& t) { return t.training.model; },
+              [](T& t, const QString& v) { t.training.model = v; });
+    if (m_topology.training.torchScript())
+        addText("model_file", tr("TorchScript file (torch.jit.save)"), [](const T& t) { return t.training.modelFile; },
+                [](T& t, const QString& v) {
+                    t.training.modelFile = v.trimmed();
+                    t.training.modelSha256.clear();  // read again from the file at the next start
+                    t.training.modelTensors.clear();
+                    return QString();
+                });
+    addText("input_shape", tr("Input per sample (C, H, W or features; empty: the dataset's)"),
+            [](const T& t) { return shapeText(t.training.inputShape); },
+            [](T& t, const QString& v) {
+                QList<int> shape;
+                for (const QString& part : v.split(QRegularExpression(QStringLiteral("[,x ]+")), Qt::SkipEmptyParts)) {
+                    bool ok = false;
+                    const int d = part.toInt(&ok);
+                    if (!ok || d < 1) return tr("the input is whole numbers: 1, 28, 28 for images, or 20 for 20 features");
+                    shape << d;
+                }
+                if (shape.size() != 0 && shape.size() != 1 && shape.size() != 3)
+                    return tr("give channels, height and width (1, 28, 28), or one number of features");
+                t.training.inputShape = shape;
+                return QString();
+            });
+    addInt("classes", tr("Classes"), 2, 100000, [](const T& t) { return t.training.classes; },
+           [](T& t, int v) { t.training.classes = v; });
+    m_form->addRow(new QLabel(tr("<b>Test set of the master</b>")));
+    addDataSource(QStringLiteral("evaluation_data"), tr("none: the dataset's test split"),
+                  [](const T& t) { return t.training.evaluationData; },
+                  [](T& t) { return &t.training.evaluationData; });
+}
+
+QString PropertyPanel::dataShape(const Topology& t, const ElementRef& e) {
+    QString out = t.training.model + '/' + (t.training.evaluationData ? t.training.evaluationData->format : QString());
+    if (const Party* p = e.kind == ElementRef::Kind::Party ? t.party(e.party) : nullptr; p && p->data) out += '/' + p->data->format;
+    return out;
+}
+
+}  // namespace hips
