@@ -108,6 +108,7 @@ static int showRun(const RunStore& store, const QString& idText) {
         std::printf("run directory: %s\n", qPrintable(run_dir));
     for (const QString& e : store.eventMessages(r->id, "device")) std::printf("device: %s\n", qPrintable(e));
     for (const QString& e : store.eventMessages(r->id, "data")) std::printf("data: %s\n", qPrintable(e));
+    for (const QString& e : store.eventMessages(r->id, "classes")) std::printf("classes: %s\n", qPrintable(e));
     for (const QString& e : store.eventMessages(r->id, "fault")) std::printf("fault: %s\n", qPrintable(e));
     for (const QString& e : store.eventMessages(r->id, "error")) std::printf("error: %s\n", qPrintable(e));
     printWarnings(store.eventMessages(r->id, "warning"), r->id);

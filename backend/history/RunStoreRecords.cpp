@@ -4,6 +4,7 @@
 #include "Vocabulary.h"
 
 #include <QJsonArray>
+#include <cmath>
 
 namespace hips {
 
@@ -26,6 +27,21 @@ static QString describeDataRecord(const QJsonArray& classCounts) {
     return QStringLiteral("trains on %1 samples; by class: %2").arg(total).arg(counts.join(QStringLiteral(", ")));
 }
 
+// The final model's accuracy on each class, from its confusion matrix (row = true class):
+// "class 0: 0.912 (912 of 1000), class 1: …".
+static QString describeConfusion(const QJsonArray& matrix) {
+    const auto classes = qsizetype(std::lround(std::sqrt(double(matrix.size()))));
+    if (classes * classes != matrix.size() || classes == 0) return {};
+    QStringList parts;
+    for (qsizetype c = 0; c < classes; ++c) {
+        qint64 total = 0;
+        for (qsizetype p = 0; p < classes; ++p) total += matrix[c * classes + p].toInteger();
+        const qint64 right = matrix[c * classes + c].toInteger();
+        parts << QStringLiteral("class %1: %2 (%3 of %4)").arg(c).arg(total ? double(right) / double(total) : 0.0, 0, 'f', 3).arg(right).arg(total);
+    }
+    return QStringLiteral("per-class accuracy of the final model: ") + parts.join(QStringLiteral(", "));
+}
+
 void RunStore::appendRecord(qint64 run, const QJsonObject& r) {
     const QString kind = r.value("kind").toString();
     const QString node = r.value("node").toString();
@@ -43,6 +59,9 @@ void RunStore::appendRecord(qint64 run, const QJsonObject& r) {
         appendEvent(run, t, QStringLiteral("device"), node, describeDeviceRecord(r));
         return;
     }
+    if (kind == metric::kEval && r.value(metric::kConfusion).isArray())
+        if (const QString text = describeConfusion(r.value(metric::kConfusion).toArray()); !text.isEmpty())
+            appendEvent(run, t, QStringLiteral("classes"), node, text);
     if (kind == metric::kStartup && r.value(metric::kClassCounts).isArray())
         appendEvent(run, t, QStringLiteral("data"), node, describeDataRecord(r.value(metric::kClassCounts).toArray()));
     if (kind != metric::kTrain && kind != metric::kAggregate && kind != metric::kEval && kind != metric::kStartup &&

@@ -90,10 +90,16 @@ int runMasterWorker(RoleContext& ctx) {
             throw RoleError("snapshot has " + std::to_string(snapshot->size) + " parameters, expected " +
                             std::to_string(evaluator.parameterCount()));
         const EvalStats stats = evaluator.evaluate(snapshot->data);
-        ctx.metrics.report(metric::kEval,
-                           {{metric::kRound, version}, {metric::kTestAccuracy, stats.accuracy},
-                            {metric::kTestLoss, stats.loss}, {QStringLiteral("eval_s"), stats.seconds},
-                            {QStringLiteral("skipped"), skipped}, {QStringLiteral("skipped_rounds"), skipped.size()}});
+        QCborMap eval{{metric::kRound, version}, {metric::kTestAccuracy, stats.accuracy},
+                      {metric::kTestLoss, stats.loss}, {QStringLiteral("eval_s"), stats.seconds},
+                      {QStringLiteral("skipped"), skipped}, {QStringLiteral("skipped_rounds"), skipped.size()}};
+        if (stats.top5 >= 0) eval.insert(metric::kTestTop5, stats.top5);
+        if (version >= rounds && stats.confusion.size() <= 100 * 100) {  // the final model's confusion matrix, row = true class
+            QCborArray confusion;
+            for (int64_t c : stats.confusion) confusion.append(qint64(c));
+            eval.insert(metric::kConfusion, confusion);
+        }
+        ctx.metrics.report(metric::kEval, eval);
         writeModelMeta(ctx.outDir, version, stats.accuracy, ctx.training(), beginTime);
         evaluator.saveParameters(QDir(ctx.outDir).filePath(QStringLiteral("net.params")));
         // The trained model for PyTorch: the user's TorchScript module with its trained weights, or

@@ -31,6 +31,8 @@ inline constexpr QLatin1String kCommSeconds{"comm_s"};
 inline constexpr QLatin1String kWaitSeconds{"wait_s"};  // the part of comm_s spent waiting for the answer's first slice
 inline constexpr QLatin1String kTestAccuracy{"test_acc"};
 inline constexpr QLatin1String kTestLoss{"test_loss"};
+inline constexpr QLatin1String kTestTop5{"test_top5"};  // top-5 accuracy (classification with >= 5 classes)
+inline constexpr QLatin1String kConfusion{"confusion"};  // the final model's confusion matrix, row = true class
 inline constexpr QLatin1String kApplySeconds{"apply_s"};
 inline constexpr QLatin1String kRoundSeconds{"round_s"};
 inline constexpr QLatin1String kStaleness{"staleness"};

@@ -69,6 +69,8 @@ private:
 
 struct EvalStats {
     double accuracy = 0;
+    double top5 = -1;  // -1: fewer than 5 classes
+    std::vector<int64_t> confusion;  // classes x classes, row = true class, column = predicted
     double loss = 0;
     int64_t samples = 0;
     double seconds = 0;

@@ -19,9 +19,11 @@ struct ModelEvaluator::Impl {
         test.images = test.images.to(model.device());
         test.labels = test.labels.to(model.device());
         model.checkInput(test.images, s.classes, s.evaluationData ? QStringLiteral("evaluation_data") : QStringLiteral("the test set"));
+        classes = s.classes;
     }
     FlatModel model;
     Dataset test;
+    int64_t classes = 10;
 };
 
 ModelEvaluator::ModelEvaluator(const TrainingSettings& s, const QString& device)
@@ -37,8 +39,10 @@ EvalStats ModelEvaluator::evaluate(const float* weights) {
     d->model.net().eval();
     c10::InferenceMode inference;  // no autograd bookkeeping at all, not just no gradients
     constexpr int64_t kBatch = 1000;
-    int64_t correct = 0;
+    const int64_t classes = d->classes;
+    int64_t correct = 0, correctTop5 = 0;
     double lossSum = 0;
+    torch::Tensor confusion = torch::zeros({classes * classes}, torch::kInt64);
     const int64_t n = d->test.size();
     for (int64_t begin = 0; begin < n; begin += kBatch) {
         const int64_t len = std::min(kBatch, n - begin);
@@ -47,12 +51,17 @@ EvalStats ModelEvaluator::evaluate(const float* weights) {
         lossSum += torch::nn::functional::cross_entropy(
                        logits, labels, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
                        .item<double>();
-        correct += logits.argmax(1).eq(labels).sum().item<int64_t>();
+        const torch::Tensor predicted = logits.argmax(1);
+        correct += predicted.eq(labels).sum().item<int64_t>();
+        if (classes >= 5) correctTop5 += std::get<1>(logits.topk(5, 1)).eq(labels.unsqueeze(1)).any(1).sum().item<int64_t>();
+        confusion += torch::bincount((labels * classes + predicted).to(torch::kCPU), {}, classes * classes);
         if (m_progress) m_progress();
     }
     EvalStats stats;
     stats.samples = n;
     stats.accuracy = n ? double(correct) / double(n) : 0.0;
+    if (classes >= 5) stats.top5 = n ? double(correctTop5) / double(n) : 0.0;
+    stats.confusion.assign(confusion.data_ptr<int64_t>(), confusion.data_ptr<int64_t>() + confusion.numel());
     stats.loss = n ? lossSum / double(n) : 0.0;
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return stats;

@@ -95,6 +95,14 @@ private Q_SLOTS:
         QCOMPARE(status, 0);
         QCOMPARE(shown.count("data: party1/worker"), 2);
         QVERIFY2(shown.contains(QByteArray("data: party2/worker0: trains on ")), shown.constData());
+        // The final model's per-class accuracy: three classes whose counts add up to the test set.
+        QVERIFY2(shown.contains("classes: central/master_worker: per-class accuracy of the final model: class 0: "), shown.constData());
+        qint64 tested = 0;
+        auto it = QRegularExpression("class \\d: [01]\\.\\d{3} \\((\\d+) of (\\d+)\\)").globalMatch(QString(shown));
+        int classes = 0;
+        for (; it.hasNext(); ++classes) tested += it.next().captured(2).toLongLong();
+        QCOMPARE(classes, 3);
+        QCOMPARE(tested, qint64(300));
         const QString model = run.dir.filePath("out/model.pt");
         QVERIFY(QFileInfo::exists(model));
         QVERIFY2(std::abs(accuracyOf(model, run.dir.filePath("test")) - reported) <= 0.001, run.out.constData());

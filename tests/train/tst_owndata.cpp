@@ -97,6 +97,7 @@ private Q_SLOTS:
         for (float& w : weights) w *= 0.5f;  // a model other than the file's
         const EvalStats stats = evaluator.evaluate(weights.data());
         QCOMPARE(stats.samples, int64_t(600));
+        QCOMPARE(stats.top5, -1.0);  // 3 classes: no top-5
         const QString out = m_dir.filePath("model.pt");
         evaluator.exportModel(out);
         torch::jit::Module back = torch::jit::load(out.toStdString());
@@ -127,7 +128,16 @@ private Q_SLOTS:
         s.syntheticSamples = 64;
         ModelEvaluator evaluator(s, "cpu");
         const std::vector<float> w = evaluator.initialWeights();
-        evaluator.evaluate(w.data());
+        // Top-5 beside top-1 (10 classes), and a confusion matrix whose diagonal is the hits.
+        const EvalStats stats = evaluator.evaluate(w.data());
+        QVERIFY(stats.top5 >= stats.accuracy && stats.top5 <= 1);
+        QVERIFY(stats.top5 > stats.accuracy);  // an untrained net is rarely right first, often in its top 5
+        QCOMPARE(int(stats.confusion.size()), 100);
+        int64_t all = 0, diagonal = 0;
+        for (int i = 0; i < 100; ++i) all += stats.confusion[size_t(i)];
+        for (int c = 0; c < 10; ++c) diagonal += stats.confusion[size_t(c * 10 + c)];
+        QCOMPARE(all, stats.samples);
+        QCOMPARE(double(diagonal) / double(all), stats.accuracy);
         const QString out = m_dir.filePath("cnn.pt");
         evaluator.exportModel(out);
         QFile f(out);
