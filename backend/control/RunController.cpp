@@ -111,10 +111,7 @@ bool RunController::start(const Topology& given, const QString& runDir) {
         return false;
     }
     Topology topology = given;  // with a TorchScript model's SHA-256 and sizes, as the roles check it
-    if (const QString e = resolveModelFile(&topology.training); !e.isEmpty()) {
-        m_error = e;
-        return false;
-    }
+    if (m_error = resolveModelFile(&topology.training); !m_error.isEmpty()) return false;
     if (const TopologyIssues issues = TopologyReader::validate(topology); !issues.isEmpty()) {
         m_error = issues.first().toString();
         return false;
