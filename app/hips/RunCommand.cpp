@@ -399,7 +399,8 @@ int runCommand(const QStringList& arguments) {
     const TrainingSettings& s = topology->training;
     std::printf("hips %s with %s\n", HIPS_VERSION, HIPS_TORCH_FLAVOR);
     std::printf("hips run: %s — %s, model %s on %s, mode %s, %s\n", qPrintable(topology->name),
-                qPrintable(sizeOf(*topology)), qPrintable(s.model), qPrintable(s.dataset), qPrintable(s.mode),
+                qPrintable(sizeOf(*topology)), qPrintable(s.torchScript() ? QFileInfo(s.modelFile).fileName() : s.model),
+                qPrintable(topology->partiesBringData() ? QStringLiteral("the parties' own data") : s.dataset), qPrintable(s.mode),
                 qPrintable(counted(s.rounds, "round", "rounds")));
     printAdvice(*topology);
     printHeader();

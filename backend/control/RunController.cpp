@@ -461,6 +461,7 @@ void RunController::onMetric(const QString& json) {
         line = QJsonDocument(metric).toJson(QJsonDocument::Compact);
     }
     if (const QString error = m_dir.appendMetric(line); !error.isEmpty()) fail(error);
+    if (const QString error = m_labelSpace.ingest(metric); !error.isEmpty()) fail(error);
     m_recorder->metric(metric);
     if (metric.value(QStringLiteral("kind")).toString() == metric::kTraffic)
         m_lastTraffic[metric.value(QStringLiteral("node")).toString()] = metric;

@@ -13,6 +13,7 @@
 // A role that exits badly fails the run (under fault_policy continue a worker's death does
 // not, and a role its agent restarts is Restarting meanwhile), and is named in the reason.
 #include "AgentFleet.h"
+#include "LabelSpaceCheck.h"
 #include "RunDirectory.h"
 #include "RunClock.h"
 #include "RunProgress.h"
@@ -154,6 +155,7 @@ private:
     QHash<QString, CurveKeyPair> m_nodeKeys;  // every node's own key pair, new for each run
     PeerKeys m_peerKeys;                       // their public halves, which every role gets
     std::unique_ptr<RunProgress> m_progress;
+    LabelSpaceCheck m_labelSpace;
     QMap<QString, ProcessInfo> m_processes;
     QElapsedTimer m_clock;
     std::unique_ptr<RunRecorder> m_recorder;  // the history: rows, events, acknowledgements

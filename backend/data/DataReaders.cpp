@@ -3,6 +3,7 @@
 #include "DataReaders.h"
 
 #include "DataFormatRegistry.h"
+#include "DataRoots.h"
 #include "ReaderSupport.h"
 
 #include <QDir>
@@ -29,6 +30,21 @@ void expectFolder(const DataSource& s, bool folder) {
     const DataFormatInfo* format = DataFormatRegistry::find(s.format);
     fail(QStringLiteral("%1 is %2; for the %3 format the path names %4")
              .arg(s.path, folder ? QStringLiteral("not a folder") : QStringLiteral("a folder"), s.format, format->pathHelp));
+}
+
+// Every file or folder a source reads: its path, and the files its options name (which may be
+// absolute), for the host's data roots.
+QStringList pathsRead(const DataSource& s) {
+    QStringList out{s.path};
+    const auto each = [&](const QString& option) {
+        for (const QString& name : optionOf(s, option).split(QLatin1Char(','), Qt::SkipEmptyParts))
+            out << QDir(s.path).filePath(name.trimmed());
+    };
+    if (s.format == QLatin1String("idx")) each(QStringLiteral("images")), each(QStringLiteral("labels"));
+    if (s.format == QLatin1String("npy")) each(QStringLiteral("x")), each(QStringLiteral("y"));
+    if (s.format == QLatin1String("cifar-binary")) each(QStringLiteral("files"));
+    if (s.format == QLatin1String("image-folder")) each(QStringLiteral("classes"));
+    return out;
 }
 
 SampleSet readIdxSource(const DataSource& s, const ReadOptions&) {
@@ -101,6 +117,9 @@ SampleSet readSamples(const DataSource& source, const ReadOptions& options) {
     if (!reader || !DataFormatRegistry::find(source.format))
         fail(QStringLiteral("'%1' is not a data format; use one of: %2").arg(source.format, DataFormatRegistry::names().join(QStringLiteral(", "))));
     if (source.path.isEmpty()) fail(QStringLiteral("the %1 data source has no path; set its path").arg(source.format));
+    if (!options.dataRoots.isEmpty())
+        for (const QString& path : pathsRead(source))
+            if (const QString problem = dataRootsProblem(path, options.dataRoots); !problem.isEmpty()) fail(problem);
     if (!QFileInfo::exists(source.path)) fail(QStringLiteral("%1 does not exist; check the data source's path").arg(source.path));
     SampleSet set = reader(source, options);
     if (set.classNames.isEmpty()) set.classNames = source.listOption(QStringLiteral("classes"));

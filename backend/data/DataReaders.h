@@ -42,6 +42,8 @@ struct ReadOptions {
     // modification times); empty: no cache.
     QString cacheDir;
     int threads = 0;  // decoding threads; 0: one per core
+    // The host's list of the folders runs may read (DataRoots.h); empty: no list.
+    QString dataRoots;
 };
 
 // Reads `source` whole. Throws DataError.

@@ -63,7 +63,9 @@ int runMasterWorker(RoleContext& ctx) {
     // tells it (it keeps its own model, and sends the newest round's to evaluate).
     if (recoversGlobalServer(ctx.training())) scheduler.watchMembership();
     startup.mark(QStringLiteral("init_s"));
-    ctx.metrics.report(metric::kStartup, startup.fields());
+    QCborMap fields = startup.fields();
+    if (!evaluator.classNames().isEmpty()) fields.insert(metric::kClassNames, QCborArray::fromStringList(evaluator.classNames()));
+    ctx.metrics.report(metric::kStartup, fields);
 
     const qint64 rounds = ctx.training().rounds;
     qint64 evaluated = -1;

@@ -65,6 +65,7 @@ public:
         QCborArray classes;  // the shard's class histogram: what the partition gave this worker
         for (int64_t c : trainer.classCounts()) classes.append(qint64(c));
         fields.insert(metric::kClassCounts, classes);
+        if (!trainer.classNames().isEmpty()) fields.insert(metric::kClassNames, QCborArray::fromStringList(trainer.classNames()));
         m_ctx.metrics.report(metric::kStartup, fields);
         if (global.size != trainer.parameterCount())
             throw RoleError("the server's model has " + std::to_string(global.size) + " parameters, this worker's " +

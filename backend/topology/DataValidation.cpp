@@ -43,6 +43,46 @@ bool partyHasData(const Topology& t, const Party& p) {
     return true;
 }
 
+// One of two paths holds the other (or they are the same): /data/a and /data/a/train.
+bool nested(const QString& a, const QString& b) {
+    const QString x = QDir::cleanPath(a) + QLatin1Char('/'), y = QDir::cleanPath(b) + QLatin1Char('/');
+    return x.startsWith(y) || y.startsWith(x);
+}
+
+struct NamedSource {
+    QString party, path, field;
+};
+
+// Each party's sources, its own and its hosts'.
+QList<NamedSource> partySources(const Topology& t) {
+    QList<NamedSource> out;
+    for (int i = 0; i < t.parties.size(); ++i) {
+        const Party& p = t.parties[i];
+        if (p.data) out.append({p.id, p.data->path, QStringLiteral("$.parties[%1].data.path").arg(i)});
+        for (const WorkerGroup& g : p.workers)
+            for (int h = 0; h < t.hosts.size(); ++h)
+                if (t.hosts[h].id == g.host && t.hosts[h].data)
+                    out.append({p.id, t.hosts[h].data->path, QStringLiteral("$.hosts[%1].data.path").arg(h)});
+    }
+    return out;
+}
+
+// A party's data is its own: a path two parties name is one data set read twice, or a topology
+// edited to make one party read another's. (Different folders on different machines that happen
+// to share a path take different names, a symbolic link will do.)
+void checkSourcesApart(const Topology& t, TopologyIssues* issues) {
+    const QList<NamedSource> sources = partySources(t);
+    for (int i = 0; i < sources.size(); ++i)
+        for (int j = 0; j < i; ++j)
+            if (sources[i].party != sources[j].party && nested(sources[i].path, sources[j].path)) {
+                issues->append({sources[i].field, tr("party '%1' reads %2 and party '%3' reads %4, one inside the other: a party's "
+                                                     "data is its own and only its hosts read it; give each party a path of "
+                                                     "its own")
+                                                      .arg(sources[i].party, sources[i].path, sources[j].party, sources[j].path)});
+                break;
+            }
+}
+
 void checkModelInput(const TrainingSettings& s, TopologyIssues* issues) {
     if (s.torchScript()) {
         if (const QString problem = textProblem(s.modelFile, kMaxPathLength, tr("the model file")); !problem.isEmpty())
@@ -86,6 +126,7 @@ void checkData(const Topology& t, TopologyIssues* issues) {
                                    "not host '%3' a source of its own").arg(t.training.partyAggregation, t.parties[i].id, h->id)});
                 break;
             }
+    checkSourcesApart(t, issues);
     if (!t.partiesBringData()) return;  // split_from: the run's dataset, split over every party
     for (int i = 0; i < t.parties.size(); ++i) {
         const Party& p = t.parties[i];

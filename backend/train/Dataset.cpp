@@ -45,13 +45,13 @@ IdxTensor readIdx(const QString& path, int expectedDims) {
 Dataset normalise(torch::Tensor images, torch::Tensor labels) {
     // Fashion-MNIST mean and standard deviation of pixel intensity.
     images = images.to(torch::kFloat32).div_(255.0).sub_(0.2860).div_(0.3530).unsqueeze(1);
-    return {images.contiguous(), labels.to(torch::kInt64)};
+    return {images.contiguous(), labels.to(torch::kInt64), {}};
 }
 
 }  // namespace
 
 Dataset Dataset::subset(const torch::Tensor& indices) const {
-    return {images.index_select(0, indices).contiguous(), labels.index_select(0, indices).contiguous()};
+    return {images.index_select(0, indices).contiguous(), labels.index_select(0, indices).contiguous(), classNames};
 }
 
 Dataset loadFashionMnist(const QString& dir, Split split, int part, int parts, int seed, const PartitionSpec& spec) {
@@ -108,7 +108,7 @@ Dataset loadCifar10(const QString& dir, Split split, int part, int parts, int se
     const torch::Tensor mean = torch::tensor({0.4914f, 0.4822f, 0.4465f}).view({1, 3, 1, 1});
     const torch::Tensor stdDev = torch::tensor({0.2470f, 0.2435f, 0.2616f}).view({1, 3, 1, 1});
     torch::Tensor images = all.narrow(1, 1, kRecord - 1).view({-1, 3, 32, 32}).to(torch::kFloat32).div_(255.0);
-    return {images.sub_(mean).div_(stdDev).contiguous(), all.select(1, 0).to(torch::kInt64).contiguous()};
+    return {images.sub_(mean).div_(stdDev).contiguous(), all.select(1, 0).to(torch::kInt64).contiguous(), {}};
 }
 
 Dataset makeSyntheticDataset(int samples, int seed, Split split) {

@@ -155,6 +155,8 @@ std::vector<int64_t> LocalTrainer::classCounts() const {
     return std::vector<int64_t>(counts.data_ptr<int64_t>(), counts.data_ptr<int64_t>() + counts.numel());
 }
 
+QStringList LocalTrainer::classNames() const { return d->shard.classNames; }
+
 int64_t LocalTrainer::stepsPerRound() const { return d->stepsThisRound(); }
 
 void LocalTrainer::setSlowdown(double factor) { d->slowdown = factor; }

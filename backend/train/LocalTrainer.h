@@ -42,6 +42,7 @@ public:
     RoundStats trainSteps(int64_t steps);
     int64_t stepsPerRound() const;
     std::vector<int64_t> classCounts() const;  // samples of each class in this worker's shard
+    QStringList classNames() const;  // each label's name where the source names them, else empty
     // Stretches every step to `factor` times its compute time (WorkerGroup::slowdown).
     void setSlowdown(double factor);
     // Trains on flipped labels (class c read as C − 1 − c) while on: a label-flipping adversary.
@@ -84,6 +85,7 @@ public:
 
     size_t parameterCount() const;
     std::vector<float> initialWeights() const;
+    QStringList classNames() const;  // the test set's names of its labels, where it names them
     EvalStats evaluate(const float* weights);
     void setProgress(std::function<void()> onBatch) { m_progress = std::move(onBatch); }  // after each batch evaluated
     void saveParameters(const QString& path) const;  // the last evaluated weights (torch::save)

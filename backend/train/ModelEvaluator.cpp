@@ -32,6 +32,7 @@ ModelEvaluator::~ModelEvaluator() = default;
 
 size_t ModelEvaluator::parameterCount() const { return size_t(d->model.parameterCount()); }
 std::vector<float> ModelEvaluator::initialWeights() const { return d->model.weights(); }
+QStringList ModelEvaluator::classNames() const { return d->test.classNames; }
 
 EvalStats ModelEvaluator::evaluate(const float* weights) {
     const auto start = std::chrono::steady_clock::now();

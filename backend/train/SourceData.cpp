@@ -1,6 +1,7 @@
 #include "SourceData.h"
 
 #include "DataReaders.h"
+#include "DataRoots.h"
 #include "TrainError.h"
 
 #include <QDir>
@@ -75,6 +76,7 @@ Dataset loadSource(const DataSource& source, const TrainingSettings& s, const QS
         options.width = int(wanted[2]);
     }
     options.cacheDir = dataCacheDir();
+    options.dataRoots = defaultDataRootsFile();
     SampleSet data;
     try {
         data = readSamples(source, options);
@@ -84,7 +86,7 @@ Dataset loadSource(const DataSource& source, const TrainingSettings& s, const QS
     const std::vector<int64_t> shape = modelShape(s, data);
     checkShape(data, shape, owner);
     checkLabels(data, s.classes, owner);
-    Dataset all{featureTensor(data, shape), torch::tensor(data.labels, torch::kInt64)};
+    Dataset all{featureTensor(data, shape), torch::tensor(data.labels, torch::kInt64), data.classNames};
     if (parts <= 1) return all;
     return all.subset(shardRows(all.labels, part, parts, s.seed, partitionSpec(s), s.classes));
 }

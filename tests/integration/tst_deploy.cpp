@@ -395,6 +395,45 @@ private Q_SLOTS:
         QVERIFY(readFile(path("roles.json")).contains("refused a CURVE connection"));
     }
 
+    // The parties' own data on their own hosts: a host's operator lists the folders runs may read
+    // there (INSTALL_DIR/data-roots), and a topology edited to give party1's workers a file of
+    // party2's is refused on party1's host, naming the file and the list, before round 1.
+    void aHostReadsOnlyTheDataItsOperatorListed() {
+        const QByteArray table = "label,a,b\n0,0,1\n1,1,0\n0,0.1,0.9\n1,0.9,0.1\n";
+        for (const char* file : {"data/party1/t.csv", "data/party2/t.csv", "data/party2/private.csv", "data/test/t.csv"}) {
+            QVERIFY(QDir().mkpath(QFileInfo(path(file)).path()));
+            QFile f(path(file));
+            QVERIFY(f.open(QIODevice::WriteOnly) && f.write(table) == table.size());
+        }
+        QVERIFY(QDir().mkpath(path("owndata/install_1")));
+        QFile roots(path("owndata/install_1/data-roots"));  // host B's operator: party1's folder only
+        QVERIFY(roots.open(QIODevice::WriteOnly) && roots.write(path("data/party1").toUtf8() + "\n") > 0);
+        roots.close();
+        const auto csv = [this](const char* file) { return QJsonObject{{"format", "csv"}, {"path", path(file)}}; };
+        QJsonArray parties = QJsonDocument::fromJson(R"([
+          { "id": "central", "central": true, "host": "hostA",
+            "roles": { "global_scheduler": { "port": 9100 }, "global_servers": [ { "port": 9101 } ], "master_worker": {} } },
+          { "id": "party1", "host": "hostB",
+            "roles": { "scheduler": { "port": 9200 }, "servers": [ { "port": 9201 } ], "workers": [ { "count": 2 } ] } },
+          { "id": "party2", "host": "hostC",
+            "roles": { "scheduler": { "port": 9300 }, "servers": [ { "port": 9301 } ], "workers": [ { "count": 2 } ] } } ])").array();
+        QJsonObject party1 = parties[1].toObject(), party2 = parties[2].toObject();
+        party1["data"] = csv("data/party2/private.csv");  // the hand edit
+        party2["data"] = csv("data/party2/t.csv");
+        parties[1] = party1;
+        parties[2] = party2;
+        const QJsonObject training{{"input_shape", QJsonArray{2}}, {"classes", 2}, {"evaluation_data", csv("data/test/t.csv")}};
+        const QString topology = writeTopology("owndata", {}, training, QJsonDocument(parties).toJson());
+        const Result r = run(kHips, QStringList{"run", topology, "--history", path("owndata.sqlite"), "--out", path("owndata_run")} +
+                                        sshArgs(path("known_hosts")));
+        QCOMPARE(r.status, 1);
+        QVERIFY2(r.out.contains(path("data/party2/private.csv").toUtf8() + " is not in this host's data folders (" +
+                                path("data/party1").toUtf8()),
+                 r.out.constData());
+        QVERIFY2(!r.out.contains("\n    1 "), r.out.constData());  // no round was trained
+        QTRY_COMPARE_WITH_TIMEOUT(processesWith(path("owndata").toUtf8()), 0, 20000);
+    }
+
     // An agent killed mid-run: the run fails naming what died, and nothing is left anywhere.
     void aDeadAgentFailsTheRunAndLeavesNothing() {
         QProcess hips;

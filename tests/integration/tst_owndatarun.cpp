@@ -27,7 +27,7 @@ bool writeCsv(const QString& path, const Samples& s) {
 }
 
 // small.json with each party's own data, the master's test set and the scripted model.
-QString writeTopology(Run& run, const QJsonObject& party1Data) {
+QString writeTopology(Run& run, const QJsonObject& party1Data, const QJsonArray& party2Classes = {}) {
     QFile file(kSmall);
     if (!file.open(QIODevice::ReadOnly)) return {};
     QJsonObject t = QJsonDocument::fromJson(file.readAll()).object();
@@ -35,6 +35,7 @@ QString writeTopology(Run& run, const QJsonObject& party1Data) {
     QJsonObject p1 = parties[1].toObject(), p2 = parties[2].toObject();
     p1["data"] = party1Data;
     p2["data"] = QJsonObject{{"format", "csv"}, {"path", run.dir.filePath("p2.csv")}};
+    if (!party2Classes.isEmpty()) p2["data"] = QJsonObject{{"format", "csv"}, {"path", run.dir.filePath("p2.csv")}, {"classes", party2Classes}};
     parties[1] = p1;
     parties[2] = p2;
     t["parties"] = parties;
@@ -118,6 +119,22 @@ private Q_SLOTS:
         QCOMPARE(run.finish(120000), 1);
         QVERIFY2(run.err.contains("party 'party1''s data") && run.err.contains("nowhere"), run.err.constData());
         QVERIFY(!run.out.contains("\n    1 "));
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
+    // Label i must mean one class everywhere: parties whose sources name different classes are
+    // refused, naming both parties and the names only one of them has.
+    void partiesWhoseClassesDifferAreRefused() {
+        Run run;
+        QVERIFY(prepare(run));
+        const QString topology =
+            writeTopology(run, QJsonObject{{"format", "npy"}, {"path", run.dir.filePath("p1")}, {"classes", QJsonArray{"cat", "dog", "owl"}}},
+                          QJsonArray{"cat", "dog", "emu"});
+        run.start({"run", topology, "--out", run.dir.filePath("out")});
+        QCOMPARE(run.finish(120000), 1);
+        QVERIFY2(run.err.contains("the parties' classes differ") && run.err.contains("\"emu\" only in party2's") &&
+                     run.err.contains("\"owl\" only in party1's"),
+                 run.err.constData());
         QVERIFY(run.leftovers().isEmpty());
     }
 };

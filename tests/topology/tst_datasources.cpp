@@ -130,6 +130,12 @@ private Q_SLOTS:
         t = withOwnData();
         set(t, {"parties", "2", "data"}, QJsonObject{{"format", "csv"}, {"path", "/d.csv"}, {"delimiter", ";;"}});
         QTest::newRow("long delimiter") << t << "$.parties[2].data.delimiter" << "one character";
+        t = withOwnData();
+        set(t, {"parties", "2", "data"}, source("image-folder", "/data/xray/"));
+        QTest::newRow("another party's path") << t << "$.parties[2].data.path" << "party 'party2' reads /data/xray/ and party 'party1' reads /data/xray, one inside";
+        t = withOwnData();
+        set(t, {"parties", "2", "data"}, source("csv", "/data/xray/train.csv"));
+        QTest::newRow("inside another party's path") << t << "$.parties[2].data.path" << "a party's data is its own";
         t = validTopology();
         set(t, {"training", "input_shape"}, QJsonArray{20});
         QTest::newRow("features into a CNN") << t << "$.training.input_shape" << "cnn takes 28 x 28 or 32 x 32 images, not 20 features";
