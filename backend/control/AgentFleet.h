@@ -165,7 +165,10 @@ private:
     void onRedeployed(const QString& host, const HostDeployment& result);
     void saveKeys();
     bool deploying() const;
+    void fetchRunFilesThenGo();
     DeployOptions m_options;
+    std::thread m_fetch;  // the master's model.pt and weights, copied back as the run ends
+    std::atomic<bool> m_fetchCancelled{false};
     std::unique_ptr<Deployer> m_deployer;
     std::vector<std::unique_ptr<Deployer>> m_redeployers;  // one per agent started again
     QMap<QString, QString> m_deployStage;  // hosts still deploying → their last stage

@@ -3,6 +3,7 @@
 
 #include "DeviceCheck.h"
 #include "FaultPolicy.h"
+#include "RunFiles.h"
 
 #include <QFileInfo>
 #include <QTimer>
@@ -17,6 +18,8 @@ RemoteFleet::RemoteFleet(const Topology& topology, const QString& runDir, bool m
     : AgentFleet(topology, runDir, manualAcks), m_options(options) {}
 
 RemoteFleet::~RemoteFleet() {
+    m_fetchCancelled = true;
+    if (m_fetch.joinable()) m_fetch.join();
     if (m_deployer) m_deployer->disconnect(this);
     for (const auto& d : m_redeployers) d->disconnect(this);
 }
@@ -42,6 +45,10 @@ void RemoteFleet::start() {
     m_keys = DeploymentKeys::generate();
     m_options.controllerPublicKey = m_keys.controller.publicKey;
     if (m_options.binDir.isEmpty()) m_options.binDir = QFileInfo(LocalAgentLauncher::agentPath()).absolutePath();
+    if (m_topology.training.torchScript()) {  // uploaded with the agent, checked by its SHA-256 on each host
+        m_options.modelFile = m_topology.training.modelFile;
+        m_options.modelSha256 = m_topology.training.modelSha256;
+    }
     m_deployer->start(m_topology, m_options);
     failUnlessReadyIn(kAgentStartTimeoutMs + kDeployTimeoutMs);
 }
@@ -147,7 +154,30 @@ void RemoteFleet::shutdown() {
         QTimer::singleShot(2 * kStopGraceMs, this, [this] { Q_EMIT gone(false); });
         return;
     }
-    sayGoodbye();
+    fetchRunFilesThenGo();
+}
+
+// The run's directory is the controller's: what the master left on its host (the trained model,
+// its weights) is copied into it before the agents go. A copy that fails is said, not fatal: the
+// files stay on the master's host.
+void RemoteFleet::fetchRunFilesThenGo() {
+    const Node* master = nullptr;
+    const QList<Node> nodes = m_topology.nodes();
+    for (const Node& n : nodes)
+        if (n.kind == RoleKind::MasterWorker) master = &n;
+    const Host* host = master ? m_topology.host(master->host) : nullptr;
+    if (!host || m_runDir.isEmpty() || !m_keys.agents.contains(host->id)) return sayGoodbye();  // never deployed there
+    Q_EMIT logLine(QStringLiteral("controller"), QStringLiteral("stdout"),
+                   QStringLiteral("%1: copying the run's model into %2").arg(host->id, m_runDir));
+    m_fetch = std::thread([this, host = *host, remote = outDirFor(*master)] {
+        const QString error = fetchRunFiles(host, m_options, remote, runFilesToFetch(), m_runDir, &m_fetchCancelled);
+        QMetaObject::invokeMethod(this, [this, error, id = host.id, remote] {
+            if (!error.isEmpty())
+                Q_EMIT logLine(QStringLiteral("controller"), QStringLiteral("stderr"),
+                               QStringLiteral("%1: the run's model stays in %2 there: %3").arg(id, remote, error));
+            sayGoodbye();
+        }, Qt::QueuedConnection);
+    });
 }
 
 QString RemoteFleet::busyHosts() const {

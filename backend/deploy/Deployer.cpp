@@ -70,6 +70,30 @@ void Deployer::start(const Topology& topology, const DeployOptions& options, con
         });
 }
 
+QString Deployer::uploadModel(SshSession& ssh, const Host& host, const QString& installPath, const DeployOptions& options,
+                              bool* uploaded) {
+    if (options.modelFile.isEmpty()) return {};
+    const QString where = QStringLiteral("host '%1' (%2)").arg(host.id, host.address), dir = remoteDir(host.installDir);
+    const QString name = options.modelSha256 + QStringLiteral(".pt");
+    CommandResult there;
+    const QString check = QStringLiteral("mkdir -p %1/models && cd %1/models && (sha256sum %2 2>/dev/null || true)").arg(dir, name);
+    if (QString e = ssh.run(check, &there); !e.isEmpty()) return e;
+    if (there.out.startsWith(options.modelSha256.toUtf8() + ' ')) return {};  // the same file is there
+    QFile f(options.modelFile);
+    if (!f.open(QIODevice::ReadOnly))
+        return QStringLiteral("%1: cannot read the model %2 on this machine to upload it (%3)").arg(where, f.fileName(), f.errorString());
+    const QByteArray bytes = f.readAll();
+    if (QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex() != options.modelSha256.toUtf8())
+        return QStringLiteral("%1: the model %2 changed since the run was started (its SHA-256 differs); start the run again")
+            .arg(where, f.fileName());
+    QMetaObject::invokeMethod(this, [this, id = host.id] { Q_EMIT progress(id, QStringLiteral("uploading the model")); },
+                              Qt::QueuedConnection);
+    if (m_cancelled) return QStringLiteral("%1: deployment cancelled").arg(where);
+    if (QString e = ssh.upload(bytes, installPath + QStringLiteral("/models/") + name, 0644); !e.isEmpty()) return e;
+    *uploaded = true;
+    return {};
+}
+
 HostDeployment Deployer::deployHost(const Host& host, const DeployOptions& options) {
     QElapsedTimer clock;
     clock.start();
@@ -144,6 +168,8 @@ HostDeployment Deployer::deployHost(const Host& host, const DeployOptions& optio
             return failed(e);
         r.uploaded = true;
     }
+
+    if (QString e = uploadModel(ssh, host, installPath, options, &r.uploaded); !e.isEmpty()) return failed(e);
 
     // Keys for this deployment, over SSH: the agent's own pair and the one controller key it admits.
     if (options.controllerPublicKey.size() != 40)

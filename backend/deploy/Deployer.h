@@ -23,6 +23,10 @@ struct DeployOptions {
     SecretPrompt secretPrompt;    // passphrases and passwords; may be empty
     int timeoutSeconds = 10;
     QByteArray controllerPublicKey;  // Z85; each agent admits only this key (CURVE)
+    // The user's TorchScript model, uploaded beside the agent as INSTALL_DIR/models/SHA256.pt
+    // (unless that file is there already), where the roles look for it first; empty: none.
+    QString modelFile;
+    QString modelSha256;
 };
 
 struct HostDeployment {
@@ -58,6 +62,8 @@ Q_SIGNALS:
 
 private:
     HostDeployment deployHost(const Host& host, const DeployOptions& options);
+    QString uploadModel(SshSession& ssh, const Host& host, const QString& installPath, const DeployOptions& options,
+                        bool* uploaded);
     std::vector<std::thread> m_threads;
     // Set before the threads are joined: each gives up at its next step, and a prompt waiting
     // for a person answers no, so that joining never waits on a dialog.

@@ -172,15 +172,45 @@ void SshSession::finishUploads() {
     d->sftp = nullptr;
 }
 
-QString SshSession::upload(const QByteArray& data, const QString& remotePath, int mode) {
-    if (!d->sftp) {
-        d->sftp = sftp_new(d->session);
-        if (!d->sftp || sftp_init(d->sftp) != SSH_OK) {
-            if (d->sftp) sftp_free(d->sftp);
-            d->sftp = nullptr;
-            return fail(QStringLiteral("the SFTP subsystem is not available; enable 'Subsystem sftp' in its sshd_config"));
-        }
+QString SshSession::openSftp() {
+    if (d->sftp) return {};
+    d->sftp = sftp_new(d->session);
+    if (!d->sftp || sftp_init(d->sftp) != SSH_OK) {
+        if (d->sftp) sftp_free(d->sftp);
+        d->sftp = nullptr;
+        return fail(QStringLiteral("the SFTP subsystem is not available; enable 'Subsystem sftp' in its sshd_config"));
     }
+    return {};
+}
+
+QString SshSession::download(const QString& remotePath, qint64 maxBytes, QByteArray* data, bool* missing) {
+    *missing = false;
+    data->clear();
+    if (QString e = openSftp(); !e.isEmpty()) return e;
+    sftp_file file = sftp_open(d->sftp, remotePath.toUtf8().constData(), O_RDONLY, 0);
+    if (!file) {
+        if (sftp_get_error(d->sftp) == SSH_FX_NO_SUCH_FILE) {
+            *missing = true;
+            return {};
+        }
+        return fail(QStringLiteral("cannot read %1").arg(remotePath));
+    }
+    char buffer[64 * 1024];
+    ssize_t n = 0;
+    while ((n = sftp_read(file, buffer, sizeof buffer)) > 0) {
+        if (data->size() + n > maxBytes) {
+            sftp_close(file);
+            return fail(QStringLiteral("%1 is over %2 MB; fetch it by hand").arg(remotePath).arg(maxBytes >> 20));
+        }
+        data->append(buffer, n);
+    }
+    sftp_close(file);
+    if (n < 0) return fail(QStringLiteral("reading %1 stopped after %2 bytes").arg(remotePath).arg(data->size()));
+    return {};
+}
+
+QString SshSession::upload(const QByteArray& data, const QString& remotePath, int mode) {
+    if (QString e = openSftp(); !e.isEmpty()) return e;
     sftp_session sftp = d->sftp;
     const QByteArray partial = (remotePath + QStringLiteral(".part")).toUtf8();
     QString error;

@@ -49,6 +49,9 @@ public:
     QString run(const QString& command, CommandResult* result, int timeoutSeconds = 60);
     // Writes `data` to `remotePath` (through a temporary name, then renamed) with `mode`.
     QString upload(const QByteArray& data, const QString& remotePath, int mode);
+    // Reads `remotePath` whole into `data` (at most maxBytes); *missing is set, with no error, when
+    // there is no such file.
+    QString download(const QString& remotePath, qint64 maxBytes, QByteArray* data, bool* missing);
     // Closes the SFTP channel the uploads shared; run() must not wait on a channel while it is open.
     void finishUploads();
 
@@ -57,6 +60,7 @@ public:
 
 private:
     QString fail(const QString& what) const;
+    QString openSftp();
     struct Impl;
     std::unique_ptr<Impl> d;
     SshTarget m_target;

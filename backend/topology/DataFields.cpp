@@ -4,6 +4,7 @@
 
 #include <QCoreApplication>
 #include <QJsonArray>
+#include <QRegularExpression>
 
 namespace hips {
 
@@ -76,6 +77,11 @@ void readModel(JsonFields& training, const StrategyList& builtIns, TrainingSetti
         t->model = QString::fromLatin1(TrainingSettings::kTorchScript);
         t->modelFile = f.string("torchscript", {}, true);
         t->modelSha256 = f.string("sha256", {});
+        static const QRegularExpression hex(QStringLiteral("^[0-9a-f]{64}$"));  // (it names a file on each host)
+        if (!t->modelSha256.isEmpty() && !hex.match(t->modelSha256).hasMatch()) {
+            f.issue("sha256", tr("must be the file's SHA-256 as 64 lowercase hex digits (hips run fills it in; remove it)"));
+            t->modelSha256.clear();
+        }
         if (const auto tensors = f.array("tensors")) {
             for (const QJsonValue& n : *tensors) {
                 const double size = n.toDouble(-1);

@@ -22,13 +22,14 @@ FlatModel::FlatModel(const TrainingSettings& s, torch::Device device) {
         return;
     }
     // The file's own initial weights, the same in every process that loads the same file.
-    if (!s.modelSha256.isEmpty() && fileSha256(s.modelFile) != s.modelSha256)
-        throw TrainError("the TorchScript model " + s.modelFile.toStdString() + " on this host is not the file the run was "
+    const QString file = modelFileOnThisHost(s);
+    if (!s.modelSha256.isEmpty() && fileSha256(file) != s.modelSha256)
+        throw TrainError("the TorchScript model " + file.toStdString() + " on this host is not the file the run was "
                          "started with (its SHA-256 differs): every role must load the identical file");
-    m_net = std::make_shared<ScriptNet>(s.modelFile);
+    m_net = std::make_shared<ScriptNet>(file);
     flatten(device);
     if (!s.modelTensors.empty() && s.modelTensors != m_tensorSizes)
-        throw TrainError("the TorchScript model " + s.modelFile.toStdString() + " has other tensors than the run was sized "
+        throw TrainError("the TorchScript model " + file.toStdString() + " has other tensors than the run was sized "
                          "for: every role must load the identical file");
 }
 

@@ -3,8 +3,10 @@
 #include "LocalTrainer.h"
 #include "TrainError.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QFile>
+#include <QFileInfo>
 
 namespace hips {
 
@@ -62,6 +64,12 @@ torch::Tensor ScriptNet::forward(torch::Tensor x) {
 void ScriptNet::train(bool on) {
     Net::train(on);
     m_module.train(on);
+}
+
+QString modelFileOnThisHost(const TrainingSettings& s) {
+    if (s.modelSha256.isEmpty()) return s.modelFile;
+    const QString copy = QCoreApplication::applicationDirPath() + QStringLiteral("/../models/") + s.modelSha256 + QStringLiteral(".pt");
+    return QFileInfo::exists(copy) ? QFileInfo(copy).absoluteFilePath() : s.modelFile;
 }
 
 QString fileSha256(const QString& file) {

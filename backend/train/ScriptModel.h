@@ -24,5 +24,8 @@ private:
 
 // The SHA-256 of a file's bytes, hex; throws TrainError when it cannot be read.
 QString fileSha256(const QString& file);
+// The model file this host's roles load: the copy its deployment put beside the agent
+// (INSTALL_DIR/models/SHA256.pt), else the topology's path (runs on this machine).
+QString modelFileOnThisHost(const TrainingSettings& s);
 
 }  // namespace hips

@@ -5,6 +5,7 @@
 // and sshd; skips with the reason elsewhere.
 #include "Channel.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -395,11 +396,22 @@ private Q_SLOTS:
         QVERIFY(readFile(path("roles.json")).contains("refused a CURVE connection"));
     }
 
-    // The parties' own data on their own hosts: a host's operator lists the folders runs may read
-    // there (INSTALL_DIR/data-roots), and a topology edited to give party1's workers a file of
-    // party2's is refused on party1's host, naming the file and the list, before round 1.
+    // The parties' own data on their own hosts, with the user's TorchScript model: the model goes
+    // with the agent to each host (INSTALL_DIR/models/SHA256.pt), where the roles load it. A host's
+    // operator lists the folders runs may read there (INSTALL_DIR/data-roots), and a topology edited
+    // to give party1's workers a file of party2's is refused on party1's host, naming the file and
+    // the list, before round 1.
     void aHostReadsOnlyTheDataItsOperatorListed() {
-        const QByteArray table = "label,a,b\n0,0,1\n1,1,0\n0,0.1,0.9\n1,0.9,0.1\n";
+        QByteArray table = "label,a,b\n";
+        for (int i = 0; i < 64; ++i) table += i % 2 ? "1,0.9,0.1\n" : "0,0.1,0.9\n";
+        const QString model = path("net.pt");
+        const Result scripted = run("/usr/bin/python3", {"-c", "import torch, sys; torch.jit.save(torch.jit.script(torch.nn.Sequential("
+                                                               "torch.nn.Linear(2, 8), torch.nn.ReLU(), torch.nn.Linear(8, 2))), sys.argv[1])",
+                                                         model});
+        QVERIFY2(scripted.status == 0, scripted.out.constData());
+        QFile modelFile(model);
+        QVERIFY(modelFile.open(QIODevice::ReadOnly));
+        const QString sha = QCryptographicHash::hash(modelFile.readAll(), QCryptographicHash::Sha256).toHex();
         for (const char* file : {"data/party1/t.csv", "data/party2/t.csv", "data/party2/private.csv", "data/test/t.csv"}) {
             QVERIFY(QDir().mkpath(QFileInfo(path(file)).path()));
             QFile f(path(file));
@@ -418,14 +430,29 @@ private Q_SLOTS:
           { "id": "party2", "host": "hostC",
             "roles": { "scheduler": { "port": 9300 }, "servers": [ { "port": 9301 } ], "workers": [ { "count": 2 } ] } } ])").array();
         QJsonObject party1 = parties[1].toObject(), party2 = parties[2].toObject();
-        party1["data"] = csv("data/party2/private.csv");  // the hand edit
+        party1["data"] = csv("data/party1/t.csv");
         party2["data"] = csv("data/party2/t.csv");
         parties[1] = party1;
         parties[2] = party2;
-        const QJsonObject training{{"input_shape", QJsonArray{2}}, {"classes", 2}, {"evaluation_data", csv("data/test/t.csv")}};
+        const QJsonObject training{{"model", QJsonObject{{"torchscript", model}}}, {"input_shape", QJsonArray{2}}, {"classes", 2},
+                                   {"evaluation_data", csv("data/test/t.csv")}};
         const QString topology = writeTopology("owndata", {}, training, QJsonDocument(parties).toJson());
-        const Result r = run(kHips, QStringList{"run", topology, "--history", path("owndata.sqlite"), "--out", path("owndata_run")} +
+        const Result good = run(kHips, QStringList{"run", topology, "--history", path("owndata.sqlite"), "--out", path("owndata_run")} +
+                                           sshArgs(path("known_hosts")));
+        QVERIFY2(good.status == 0, good.out.constData());
+        QVERIFY2(good.out.contains("deploy hostB        uploading the model"), good.out.constData());
+        for (int host = 0; host < 3; ++host)
+            QVERIFY(QFile::exists(path(QString("owndata/install_%1/models/%2.pt").arg(host).arg(sha))));
+        // The trained model, from the master's host into the controller's run directory: the same bytes.
+        QVERIFY(QFile::exists(path("owndata_run/model.pt")) && QFile::exists(path("owndata_run/net.params")));
+        QCOMPARE(readFile(path("owndata_run/model.pt")), readFile(path("owndata/install_0/runs/owndata_run/model.pt")));
+
+        party1["data"] = csv("data/party2/private.csv");  // the hand edit
+        parties[1] = party1;
+        writeTopology("owndata", {}, training, QJsonDocument(parties).toJson());
+        const Result r = run(kHips, QStringList{"run", topology, "--history", path("owndata.sqlite"), "--out", path("owndata_run2")} +
                                         sshArgs(path("known_hosts")));
+        QVERIFY2(!r.out.contains("uploading the model"), r.out.constData());  // the same file is there
         QCOMPARE(r.status, 1);
         QVERIFY2(r.out.contains(path("data/party2/private.csv").toUtf8() + " is not in this host's data folders (" +
                                 path("data/party1").toUtf8()),

@@ -155,6 +155,9 @@ private Q_SLOTS:
         set(t, {"training", "model"}, QJsonObject{{"torchscript", "/m.pt"}, {"tensors", QJsonArray{10, -1}}});
         QTest::newRow("negative tensor") << t << "$.training.model.tensors" << "element count";
         t = validTopology();
+        set(t, {"training", "model"}, QJsonObject{{"torchscript", "/m.pt"}, {"sha256", "../../etc/passwd"}});
+        QTest::newRow("sha256 not a digest") << t << "$.training.model.sha256" << "64 lowercase hex digits";
+        t = validTopology();
         set(t, {"training", "classes"}, 1);
         QTest::newRow("one class") << t << "$.training.classes" << "out of range";
     }

@@ -1,0 +1,41 @@
+#include "RunFiles.h"
+
+#include "PrivateFiles.h"
+
+#include <QDir>
+
+namespace hips {
+
+namespace {
+
+constexpr qint64 kMaxRunFileBytes = qint64(4) << 30;  // a model of a billion floats
+
+}  // namespace
+
+QStringList runFilesToFetch() { return {QStringLiteral("model.pt"), QStringLiteral("net.params"), QStringLiteral("net.meta")}; }
+
+QString fetchRunFiles(const Host& host, const DeployOptions& options, const QString& remoteDir, const QStringList& names,
+                      const QString& localDir, const std::atomic<bool>* cancelled) {
+    SshSession ssh;
+    ssh.setCancelFlag(cancelled);
+    const SshTarget target{host.id, host.address, host.sshPort, host.user, host.identityFile, options.knownHosts,
+                           options.timeoutSeconds};
+    if (QString e = ssh.connect(target, options.hostKeyPrompt); !e.isEmpty()) return e;
+    if (QString e = ssh.authenticate(options.secretPrompt); !e.isEmpty()) return e;
+    QString dir = remoteDir;
+    if (dir.startsWith(QLatin1String("~"))) {  // SFTP paths are not expanded by a shell
+        CommandResult home;
+        if (QString e = ssh.run(QStringLiteral("printf %s \"$HOME\""), &home); !e.isEmpty()) return e;
+        dir = QString::fromUtf8(home.out) + dir.mid(1);
+    }
+    for (const QString& name : names) {
+        QByteArray bytes;
+        bool missing = false;
+        if (QString e = ssh.download(dir + QLatin1Char('/') + name, kMaxRunFileBytes, &bytes, &missing); !e.isEmpty()) return e;
+        if (missing) continue;
+        if (QString e = writeFileAtomically(QDir(localDir).filePath(name), bytes); !e.isEmpty()) return e;
+    }
+    return {};
+}
+
+}  // namespace hips
