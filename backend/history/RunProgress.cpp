@@ -57,6 +57,7 @@ QList<RoundRow> RunProgress::ingest(const QJsonObject& r, double elapsed) {
         p.evaluated = true;
         p.accuracy = r.value(metric::kTestAccuracy).toDouble();
         p.testLoss = r.value(metric::kTestLoss).toDouble();
+        if (const double top5 = r.value(metric::kTestTop5).toDouble(-1); top5 >= 0) p.top5 = top5;
         if (std::isnan(m_best) || p.accuracy > m_best) m_best = p.accuracy;
     }
     return drain();
@@ -92,6 +93,7 @@ QList<RoundRow> RunProgress::drain(bool final) {
         row.round = m_nextRound;
         row.testAccuracy = p.accuracy;
         row.testLoss = p.testLoss;
+        row.testTop5 = p.top5;
         row.trainLoss = p.trainReports ? p.lossSum / p.trainReports : 0;
         row.computeSeconds = p.computeSum;
         row.commSeconds = p.commSum;

@@ -16,6 +16,7 @@ struct RoundRow {
     int round = 0;
     double testAccuracy = std::numeric_limits<double>::quiet_NaN();  // NaN: not an eval round
     double testLoss = std::numeric_limits<double>::quiet_NaN();
+    double testTop5 = std::numeric_limits<double>::quiet_NaN();  // NaN: not evaluated, or fewer than 5 classes
     double trainLoss = 0;  // mean over the workers; NaN when one reported a loss that is not a number
     double samplesPerSecond = 0;
     quint64 bytesInside = 0;  // cumulative bytes sent inside parties
@@ -59,6 +60,7 @@ private:
         bool evaluated = false;
         double accuracy = std::numeric_limits<double>::quiet_NaN();
         double testLoss = std::numeric_limits<double>::quiet_NaN();
+        double top5 = std::numeric_limits<double>::quiet_NaN();
         qint64 samples = 0;
         bool trained = false;  // aggregated and every worker reported: the round's own moment
         double elapsed = 0;

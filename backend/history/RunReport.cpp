@@ -93,8 +93,11 @@ void RunReport::derive() {
             }
         } else if (m.name == metric::kStoredTestLoss) {
             testLossByRound << QPointF(m.round, m.value);
+        } else if (m.name == metric::kStoredTestTop5 && m.value >= 0) {
+            top5ByRound << QPointF(m.round, m.value);
         }
     }
+    std::sort(top5ByRound.begin(), top5ByRound.end(), [](QPointF a, QPointF b) { return a.x() < b.x(); });
     std::sort(accuracyByRound.begin(), accuracyByRound.end(), [](QPointF a, QPointF b) { return a.x() < b.x(); });
     std::sort(testLossByRound.begin(), testLossByRound.end(), [](QPointF a, QPointF b) { return a.x() < b.x(); });
 
@@ -161,6 +164,7 @@ QByteArray RunReport::toJson() const {
                                        {"error", p.error}, {"state", p.state}});
     const QJsonObject summary{
         {"rounds", facts.rounds}, {"best_test_acc", facts.bestAccuracy}, {"final_test_acc", facts.finalAccuracy},
+        {"final_test_top5", top5ByRound.isEmpty() ? -1.0 : top5ByRound.last().y()},
         {"seconds", seconds}, {"paused_s", pausedSeconds}, {"target_acc", targetAccuracy}, {"time_to_target_s", timeToTarget},
         {"round_to_target", roundToTarget}, {"bytes_inside", bytesInside}, {"bytes_across", bytesAcross},
         {"samples_per_s", samplesPerSecond}, {"compute_ratio", computeRatio}};
@@ -171,6 +175,7 @@ QByteArray RunReport::toJson() const {
         {"settings", settings},
         {"summary", summary},
         {"series", QJsonObject{{"test_acc_by_round", points(accuracyByRound)}, {"test_acc_by_time", points(accuracyByTime)},
+                               {"test_top5_by_round", points(top5ByRound)},
                                {"test_loss_by_round", points(testLossByRound)}, {"train_loss_by_round", points(trainLossByRound)},
                                {"samples_per_s_by_round", points(throughputByRound)},
                                {"compute_ratio_by_round", points(computeRatioByRound)},

@@ -53,6 +53,7 @@ inline constexpr QLatin1String kStoredComputeSeconds{"train.compute_s"};
 inline constexpr QLatin1String kStoredCommSeconds{"train.comm_s"};
 inline constexpr QLatin1String kStoredTestAccuracy{"eval.test_acc"};
 inline constexpr QLatin1String kStoredTestLoss{"eval.test_loss"};
+inline constexpr QLatin1String kStoredTestTop5{"eval.test_top5"};
 inline constexpr QLatin1String kStoredApplySeconds{"aggregate.apply_s"};
 inline constexpr QLatin1String kStoredRoundSeconds{"aggregate.round_s"};
 }  // namespace metric

@@ -371,6 +371,41 @@ private Q_SLOTS:
         QCOMPARE(json["topology"].toObject()["name"].toString(), QStringLiteral("r"));
     }
 
+    // Top-5 accuracy (5 classes or more) beside top-1: in the live rows, the report's series and
+    // summary; a run with fewer classes reports none (-1), and has no top-5 line.
+    void topFiveAccuracyIsCarriedBesideTopOne() {
+        RunProgress progress(1, 2, 1);
+        QList<RoundRow> rows;
+        for (int round = 1; round <= 2; ++round) {
+            rows += progress.ingest({{"kind", "train"}, {"node", "p/worker0"}, {"round", round}, {"loss", 1.0}, {"samples", 64}}, round);
+            rows += progress.ingest({{"kind", "aggregate"}, {"node", "c/global_server0"}, {"round", round}}, round + 0.5);
+            QJsonObject eval{{"kind", "eval"}, {"node", "c/master"}, {"round", round}, {"test_acc", 0.5}};
+            eval["test_top5"] = round == 1 ? -1.0 : 0.95;  // (as a run of 3 classes, then of 10)
+            rows += progress.ingest(eval, round + 0.6);
+        }
+        QCOMPARE(rows.size(), 2);
+        QVERIFY(std::isnan(rows[0].testTop5));
+        QCOMPARE(rows[1].testTop5, 0.95);
+
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        const qint64 run = store->beginRun("top5", R"({"name":"r"})", {{"rounds", 2}});
+        const double t0 = store->run(run)->started;
+        for (int round = 1; round <= 2; ++round) {
+            store->appendMetric(run, t0 + round, "central/master_worker", round, "eval.test_acc", 0.6 + 0.1 * round);
+            store->appendMetric(run, t0 + round, "central/master_worker", round, "eval.test_top5", 0.9 + 0.04 * round);
+        }
+        store->flush();
+        const auto report = RunReport::load(*store, run, 0.85, &error);
+        QVERIFY2(report, qPrintable(error));
+        QCOMPARE(report->top5ByRound.size(), 2);
+        QCOMPARE(report->top5ByRound.last(), QPointF(2, 0.98));
+        const QJsonObject json = QJsonDocument::fromJson(report->toJson()).object();
+        QCOMPARE(json["summary"].toObject()["final_test_top5"].toDouble(), 0.98);
+        QCOMPARE(json["series"].toObject()["test_top5_by_round"].toArray().size(), 2);
+    }
+
     // A run stopped after round 2 and resumed from it 100 s later: charts, throughput, time to
     // accuracy and duration count the time it ran, not the pause (the live panel's clock does too).
     void aResumedRunsTimesLeaveOutThePause() {

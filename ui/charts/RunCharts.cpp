@@ -13,6 +13,7 @@
 namespace hips {
 
 namespace {
+const QColor kTop5(0x17, 0xbe, 0xcf);
 const QColor kAccuracy(0x1f, 0x77, 0xb4), kTrainLoss(0xff, 0x7f, 0x0e), kTestLoss(0xd6, 0x27, 0x28),
     kInside(0x2c, 0xa0, 0x2c), kAcross(0x94, 0x67, 0xbd), kThroughput(0x17, 0xbe, 0xcf), kRatio(0x8c, 0x56, 0x4b);
 }
@@ -111,6 +112,7 @@ void RunCharts::clear() {
     m_wall.clear();
     for (LiveChart* c : charts()) c->clear();
     m_accuracy->addLine(tr("test accuracy"), kAccuracy);
+    m_top5Line = -1;
     m_loss->addLine(tr("training loss"), kTrainLoss);
     m_loss->addLine(tr("test loss"), kTestLoss);
     m_inside = m_traffic->addLine(tr("inside parties"), kInside);
@@ -165,6 +167,10 @@ static void addTraffic(LiveChart* chart, int inside, int across, const RoundRow&
 void RunCharts::addRound(const RoundRow& row, double wallMs) {
     const RoundRow* previous = m_rows.isEmpty() ? nullptr : &m_rows.last();
     if (!std::isnan(row.testAccuracy)) m_accuracy->append(0, row.round, wallMs, row.elapsed, row.testAccuracy);
+    if (!std::isnan(row.testTop5)) {  // (5 classes or more)
+        if (m_top5Line < 0) m_top5Line = m_accuracy->addLine(tr("top-5 accuracy"), kTop5);
+        m_accuracy->append(m_top5Line, row.round, wallMs, row.elapsed, row.testTop5);
+    }
     if (std::isfinite(row.trainLoss)) m_loss->append(0, row.round, wallMs, row.elapsed, row.trainLoss);
     if (!std::isnan(row.testLoss)) m_loss->append(1, row.round, wallMs, row.elapsed, row.testLoss);
     addTraffic(m_traffic, m_inside, m_across, row, previous, wallMs, m_trafficMode->currentIndex() == 1);

@@ -17,6 +17,7 @@ namespace {
 
 constexpr int kMaxPointsPerLine = 2000;  // far more than a 720-pixel-wide chart can show
 
+const QColor kTop5(0x17, 0xbe, 0xcf);
 const QColor kAccuracy(0x1f, 0x77, 0xb4), kTestLoss(0xd6, 0x27, 0x28), kTrainLoss(0xff, 0x7f, 0x0e),
     kInside(0x2c, 0xa0, 0x2c), kAcross(0x94, 0x67, 0xbd), kThroughput(0x17, 0xbe, 0xcf), kRatio(0x8c, 0x56, 0x4b);
 
@@ -102,9 +103,10 @@ QList<ChartSpec> reportChartSpecs(const RunReport& r) {
         spec.integerX = true;
         return spec;
     };
+    QList<ChartLine> accuracyLines{{QObject::tr("test accuracy"), r.accuracyByRound, kAccuracy}};
+    if (!r.top5ByRound.isEmpty()) accuracyLines << ChartLine{QObject::tr("top-5 accuracy"), r.top5ByRound, kTop5};
     return {
-        byRound({QObject::tr("Test accuracy by round"), xRound, QObject::tr("accuracy"),
-                 {{QObject::tr("test accuracy"), r.accuracyByRound, kAccuracy}}}),
+        byRound({QObject::tr("Test accuracy by round"), xRound, QObject::tr("accuracy"), accuracyLines}),
         {QObject::tr("Test accuracy over time"), xTime, QObject::tr("accuracy"),
          {{QObject::tr("test accuracy"), r.accuracyByTime, kAccuracy}}},
         byRound({QObject::tr("Loss"), xRound, QObject::tr("loss"),

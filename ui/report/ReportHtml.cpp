@@ -151,6 +151,8 @@ QString reportHtml(const RunReport& r, const ReportImages& images,
     html += factTable({{QObject::tr("Rounds"), QString::number(r.facts.rounds)},
                        {QObject::tr("Best test accuracy"), accuracy(r.facts.bestAccuracy)},
                        {QObject::tr("Final test accuracy"), accuracy(r.facts.finalAccuracy)},
+                       {QObject::tr("Final top-5 accuracy"), r.top5ByRound.isEmpty() ? QObject::tr("- (fewer than 5 classes)")
+                                                                                     : accuracy(r.top5ByRound.last().y())},
                        {QObject::tr("Time to %1 accuracy").arg(r.targetAccuracy), target},
                        {QObject::tr("Bytes inside parties"), formatBytes(r.bytesInside)},
                        {QObject::tr("Bytes across parties"), formatBytes(r.bytesAcross)},
