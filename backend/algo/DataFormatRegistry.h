@@ -10,7 +10,7 @@
 namespace hips {
 
 struct DataOption {
-    enum class Kind { Text, TextList };
+    enum class Kind { Text, TextList, Number };
     QString name;
     Kind kind = Kind::Text;
     QString defaultValue;  // TextList: comma-separated; empty: none (the reader decides)

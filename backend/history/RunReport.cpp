@@ -95,8 +95,12 @@ void RunReport::derive() {
             testLossByRound << QPointF(m.round, m.value);
         } else if (m.name == metric::kStoredTestTop5 && m.value >= 0) {
             top5ByRound << QPointF(m.round, m.value);
+        } else if (m.name == metric::kStoredPartyAccuracy) {
+            heldOutAccuracyByRound[m.source] << QPointF(m.round, m.value);
         }
     }
+    for (QList<QPointF>& series : heldOutAccuracyByRound)
+        std::sort(series.begin(), series.end(), [](QPointF a, QPointF b) { return a.x() < b.x(); });
     std::sort(top5ByRound.begin(), top5ByRound.end(), [](QPointF a, QPointF b) { return a.x() < b.x(); });
     std::sort(accuracyByRound.begin(), accuracyByRound.end(), [](QPointF a, QPointF b) { return a.x() < b.x(); });
     std::sort(testLossByRound.begin(), testLossByRound.end(), [](QPointF a, QPointF b) { return a.x() < b.x(); });
@@ -149,6 +153,13 @@ static QJsonArray points(const QList<QPointF>& series) {
     return out;
 }
 
+// {"party1/worker0": [[round, accuracy], ...], ...}
+static QJsonObject heldOutJson(const QMap<QString, QList<QPointF>>& byNode) {
+    QJsonObject out;
+    for (auto it = byNode.begin(); it != byNode.end(); ++it) out.insert(it.key(), points(*it));
+    return out;
+}
+
 QByteArray RunReport::toJson() const {
     QJsonArray metricRows, trafficRows, eventRows, processRows;
     for (const MetricRecord& m : metrics)
@@ -176,6 +187,7 @@ QByteArray RunReport::toJson() const {
         {"summary", summary},
         {"series", QJsonObject{{"test_acc_by_round", points(accuracyByRound)}, {"test_acc_by_time", points(accuracyByTime)},
                                {"test_top5_by_round", points(top5ByRound)},
+                               {"held_out_acc_by_round", heldOutJson(heldOutAccuracyByRound)},
                                {"test_loss_by_round", points(testLossByRound)}, {"train_loss_by_round", points(trainLossByRound)},
                                {"samples_per_s_by_round", points(throughputByRound)},
                                {"compute_ratio_by_round", points(computeRatioByRound)},

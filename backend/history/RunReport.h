@@ -38,6 +38,7 @@ struct RunReport {
     // Derived series (x, y).
     QList<QPointF> accuracyByRound, accuracyByTime;
     QList<QPointF> top5ByRound;  // top-5 accuracy (classification with 5 classes or more)
+    QMap<QString, QList<QPointF>> heldOutAccuracyByRound;  // each party's accuracy on its own held-out rows, by node
     QList<QPointF> testLossByRound, trainLossByRound;  // train loss: mean over workers
     QList<QPointF> throughputByRound;                  // samples/s: trained so far / seconds since the start
     QList<QPointF> computeRatioByRound;

@@ -65,7 +65,7 @@ void RunStore::appendRecord(qint64 run, const QJsonObject& r) {
     if (kind == metric::kStartup && r.value(metric::kClassCounts).isArray())
         appendEvent(run, t, QStringLiteral("data"), node, describeDataRecord(r.value(metric::kClassCounts).toArray()));
     if (kind != metric::kTrain && kind != metric::kAggregate && kind != metric::kEval && kind != metric::kStartup &&
-        kind != metric::kRobust)
+        kind != metric::kRobust && kind != metric::kPartyEval)
         return;
     for (auto it = r.begin(); it != r.end(); ++it)
         if (it->isDouble() && it.key() != QLatin1String("t") && it.key() != QLatin1String("round"))

@@ -109,6 +109,7 @@ public:
             stats.steps += s.steps;
             if (++pushes % pushesPerRound == 0) {  // its work is reported under the round it pushed for
                 report(pushes / pushesPerRound, stats, {commSeconds, waitSeconds}, links, pushesPerRound, std::exchange(attacked, false));
+                evaluateHeldOut(pushes / pushesPerRound, global);
                 stats = {};
                 commSeconds = waitSeconds = 0;
             }
@@ -225,6 +226,18 @@ private:
 
     // commAndWait: seconds from the end of the local work to the next model, and the part of them
     // spent waiting for the answer's first slice (the other workers' compute, the servers' work).
+    // The party's own test: the rows its source holds out (`holdout`), under the model the round
+    // gave, on the master's evaluation rounds. Counts and accuracy only leave the party.
+    void evaluateHeldOut(qint64 round, const ModelVersion& global) {
+        LocalTrainer& trainer = *m_trainers.front();
+        const TrainingSettings& s = m_ctx.training();
+        if (trainer.heldOutSize() == 0 || (round % std::max(1, s.evalEvery) != 0 && round != s.rounds)) return;
+        const EvalStats e = trainer.evaluateHeldOut(global.data);
+        m_ctx.metrics.report(metric::kPartyEval, {{metric::kRound, round}, {metric::kTestAccuracy, e.accuracy},
+                                                  {metric::kCorrect, qint64(std::llround(e.accuracy * double(e.samples)))},
+                                                  {metric::kSamples, qint64(e.samples)}, {metric::kTestLoss, e.loss}});
+    }
+
     void report(qint64 round, const RoundStats& s, std::pair<double, double> commAndWait, const ShardedLinks& links,
                 qint64 pushes, bool attacked) {
         m_ctx.metrics.report(metric::kTrain,

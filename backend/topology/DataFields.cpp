@@ -26,6 +26,13 @@ std::optional<QString> optionText(JsonFields& f, const DataOption& option) {
         }
         return parts.join(QLatin1Char(','));
     }
+    if (option.kind == DataOption::Kind::Number) {
+        if (!v.isDouble()) {
+            f.issue(option.name, tr("must be a number"));
+            return std::nullopt;
+        }
+        return QString::number(v.toDouble(), 'g', 17);
+    }
     const QString text = f.string(option.name, {});
     if (text.isEmpty()) return std::nullopt;
     return text;
@@ -65,6 +72,7 @@ QJsonObject dataSourceJson(const DataSource& source) {
     for (auto it = source.options.begin(); it != source.options.end(); ++it) {
         const DataOption* option = format ? format->option(it.key()) : nullptr;
         if (option && option->kind == DataOption::Kind::TextList) o.insert(it.key(), QJsonArray::fromStringList(source.listOption(it.key())));
+        else if (option && option->kind == DataOption::Kind::Number) o.insert(it.key(), it->toDouble());
         else o.insert(it.key(), *it);
     }
     return o;

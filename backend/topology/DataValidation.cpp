@@ -24,6 +24,9 @@ void checkSource(const DataSource& source, const QString& path, const QString& o
     for (auto it = source.options.begin(); it != source.options.end(); ++it)
         if (const QString problem = textProblem(*it, kMaxPathLength, owner + tr(": data option ") + it.key()); !problem.isEmpty())
             issues->append({path + '.' + it.key(), problem});
+    if (const double holdout = source.option(QStringLiteral("holdout"), QStringLiteral("0.5")).toDouble(); !(holdout > 0 && holdout <= 0.9))
+        issues->append({path + ".holdout", tr("%1: holdout %2 is not a fraction in (0, 0.9]; give the share of samples the "
+                                              "party tests on, e.g. 0.1").arg(owner, source.option(QStringLiteral("holdout")))});
 }
 
 // The parties whose workers a host runs.
@@ -115,8 +118,12 @@ void checkData(const Topology& t, TopologyIssues* issues) {
             issues->append({path, tr("host '%1' runs workers of %2 parties, and a party's data is its own: give each "
                                      "party its data instead of the host").arg(h.id).arg(parties.size())});
     }
-    if (t.training.evaluationData)
+    if (t.training.evaluationData) {
         checkSource(*t.training.evaluationData, "$.training.evaluation_data", tr("evaluation_data"), issues);
+        if (t.training.evaluationData->options.contains(QStringLiteral("holdout")))
+            issues->append({"$.training.evaluation_data.holdout", tr("the master's test set is all test: holdout is for a "
+                                                                     "party's data; remove it here")});
+    }
     const bool draco = t.training.partyAggregation.startsWith(QLatin1String("draco"));
     for (int i = 0; i < t.parties.size() && draco; ++i)
         for (const WorkerGroup& g : t.parties[i].workers)

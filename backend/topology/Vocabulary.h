@@ -20,7 +20,8 @@ inline constexpr QLatin1String kRendezvous{"rendezvous"};
 inline constexpr QLatin1String kSchedulerDone{"scheduler_done"};
 inline constexpr QLatin1String kDevice{"device"};  // what a trainer trains on: torch (LibTorch and CPU or CUDA), device, gpu
 inline constexpr QLatin1String kMembership{"membership"};  // a scheduler's: member, state (down, up), reason
-inline constexpr QLatin1String kRobust{"robust"};  // a robust rule's round at a server: rule, selected, rejected (+ the senders)
+inline constexpr QLatin1String kRobust{"robust"};
+inline constexpr QLatin1String kPartyEval{"party_eval"};  // a party's own test (its held-out rows): test_acc, correct, samples, test_loss  // a robust rule's round at a server: rule, selected, rejected (+ the senders)
 
 // Fields.
 inline constexpr QLatin1String kRound{"round"};
@@ -31,7 +32,8 @@ inline constexpr QLatin1String kCommSeconds{"comm_s"};
 inline constexpr QLatin1String kWaitSeconds{"wait_s"};  // the part of comm_s spent waiting for the answer's first slice
 inline constexpr QLatin1String kTestAccuracy{"test_acc"};
 inline constexpr QLatin1String kTestLoss{"test_loss"};
-inline constexpr QLatin1String kTestTop5{"test_top5"};  // top-5 accuracy (classification with >= 5 classes)
+inline constexpr QLatin1String kTestTop5{"test_top5"};
+inline constexpr QLatin1String kCorrect{"correct"};  // party_eval: held-out samples the model got right  // top-5 accuracy (classification with >= 5 classes)
 inline constexpr QLatin1String kConfusion{"confusion"};  // the final model's confusion matrix, row = true class
 inline constexpr QLatin1String kApplySeconds{"apply_s"};
 inline constexpr QLatin1String kRoundSeconds{"round_s"};
@@ -54,6 +56,7 @@ inline constexpr QLatin1String kStoredCommSeconds{"train.comm_s"};
 inline constexpr QLatin1String kStoredTestAccuracy{"eval.test_acc"};
 inline constexpr QLatin1String kStoredTestLoss{"eval.test_loss"};
 inline constexpr QLatin1String kStoredTestTop5{"eval.test_top5"};
+inline constexpr QLatin1String kStoredPartyAccuracy{"party_eval.test_acc"};
 inline constexpr QLatin1String kStoredApplySeconds{"aggregate.apply_s"};
 inline constexpr QLatin1String kStoredRoundSeconds{"aggregate.round_s"};
 }  // namespace metric

@@ -6,6 +6,9 @@
 
 namespace hips {
 
+struct Dataset;
+struct EvalStats;
+
 class FlatModel {
 public:
     FlatModel(const QString& name, InputShape in, torch::Device device, int seed);
@@ -44,5 +47,10 @@ private:
     std::vector<int64_t> m_offsets;  // where each tensor starts in m_flat: the parameters', then the buffers'
     size_t m_parameterTensors = 0;
 };
+
+// The model as it stands on `data`: accuracy, top-5 (5 classes or more), loss and the confusion
+// matrix, in eval mode (BatchNorm's running statistics; the caller puts it back in train mode).
+// `progress` after each batch.
+EvalStats evaluateOn(FlatModel& model, const Dataset& data, int64_t classes, const std::function<void()>& progress = {});
 
 }  // namespace hips

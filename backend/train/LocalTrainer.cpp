@@ -19,7 +19,11 @@ struct LocalTrainer::Impl {
         : settings(s), model(s, resolveDevice(device)),
           optimizer(model.net().parameters(), torch::optim::SGDOptions(s.learningRate).momentum(s.momentum)) {
         const int index = data.part, count = data.parts;
-        shard = data.source ? loadSource(*data.source, s, data.owner, index, count) : loadDataset(s, Split::Train, index, count);
+        // The first of a source's workers evaluates the rows it holds out (its party's own test).
+        shard = data.source ? loadSource(*data.source, s, data.owner, index, count, index == 0 ? &heldOut : nullptr)
+                            : loadDataset(s, Split::Train, index, count);
+        heldOut.images = heldOut.images.defined() ? heldOut.images.to(model.device()) : heldOut.images;
+        heldOut.labels = heldOut.labels.defined() ? heldOut.labels.to(model.device()) : heldOut.labels;
         if (shard.size() == 0)
             throw TrainError("worker " + std::to_string(index) + " got an empty shard: " + std::to_string(count) +
                              " workers share too few samples; lower the worker count or use more data (with partition "
@@ -110,6 +114,7 @@ struct LocalTrainer::Impl {
     FlatModel model;
     torch::optim::SGD optimizer;
     Dataset shard;
+    Dataset heldOut;  // the source's held-out rows (its first worker only)
     at::Generator generator;
     torch::Tensor dropoutState;
     std::vector<torch::Tensor> globalParameters;  // FedProx: the round's starting point  // the process generator's state for this trainer (withOwnGenerator)
@@ -156,6 +161,19 @@ std::vector<int64_t> LocalTrainer::classCounts() const {
 }
 
 QStringList LocalTrainer::classNames() const { return d->shard.classNames; }
+
+int64_t LocalTrainer::heldOutSize() const { return d->heldOut.size(); }
+
+// The held-out rows under `weights`, then this trainer's own weights and train mode back: the
+// local model, its optimizer and its data order are as they were.
+EvalStats LocalTrainer::evaluateHeldOut(const float* weights) {
+    const std::vector<float> own = d->model.weights();
+    d->model.load(weights);
+    const EvalStats stats = evaluateOn(d->model, d->heldOut, d->settings.classes, m_progress);
+    d->model.load(own.data());
+    d->model.net().train();
+    return stats;
+}
 
 int64_t LocalTrainer::stepsPerRound() const { return d->stepsThisRound(); }
 

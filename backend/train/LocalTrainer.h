@@ -25,6 +25,15 @@ struct TrainingData {
     int parts = 1;
 };
 
+struct EvalStats {
+    double accuracy = 0;
+    double top5 = -1;  // -1: fewer than 5 classes
+    std::vector<int64_t> confusion;  // classes x classes, row = true class, column = predicted
+    double loss = 0;
+    int64_t samples = 0;
+    double seconds = 0;
+};
+
 class LocalTrainer {
 public:
     LocalTrainer(const TrainingSettings& settings, const TrainingData& data, const QString& device);
@@ -43,6 +52,10 @@ public:
     int64_t stepsPerRound() const;
     std::vector<int64_t> classCounts() const;  // samples of each class in this worker's shard
     QStringList classNames() const;  // each label's name where the source names them, else empty
+    // The rows of its source held out for the party's own test (`holdout`): the source's first
+    // worker has them, the others none.
+    int64_t heldOutSize() const;
+    EvalStats evaluateHeldOut(const float* weights);
     // Stretches every step to `factor` times its compute time (WorkerGroup::slowdown).
     void setSlowdown(double factor);
     // Trains on flipped labels (class c read as C − 1 − c) while on: a label-flipping adversary.
@@ -68,14 +81,6 @@ private:
     std::function<void()> m_progress;
 };
 
-struct EvalStats {
-    double accuracy = 0;
-    double top5 = -1;  // -1: fewer than 5 classes
-    std::vector<int64_t> confusion;  // classes x classes, row = true class, column = predicted
-    double loss = 0;
-    int64_t samples = 0;
-    double seconds = 0;
-};
 
 // The master worker's model: initial weights, evaluation on the test set, checkpoints.
 class ModelEvaluator {

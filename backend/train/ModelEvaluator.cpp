@@ -35,20 +35,23 @@ std::vector<float> ModelEvaluator::initialWeights() const { return d->model.weig
 QStringList ModelEvaluator::classNames() const { return d->test.classNames; }
 
 EvalStats ModelEvaluator::evaluate(const float* weights) {
-    const auto start = std::chrono::steady_clock::now();
     d->model.load(weights);
-    d->model.net().eval();
+    return evaluateOn(d->model, d->test, d->classes, m_progress);
+}
+
+EvalStats evaluateOn(FlatModel& model, const Dataset& data, int64_t classes, const std::function<void()>& progress) {
+    const auto start = std::chrono::steady_clock::now();
+    model.net().eval();
     c10::InferenceMode inference;  // no autograd bookkeeping at all, not just no gradients
     constexpr int64_t kBatch = 1000;
-    const int64_t classes = d->classes;
     int64_t correct = 0, correctTop5 = 0;
     double lossSum = 0;
     torch::Tensor confusion = torch::zeros({classes * classes}, torch::kInt64);
-    const int64_t n = d->test.size();
+    const int64_t n = data.size();
     for (int64_t begin = 0; begin < n; begin += kBatch) {
         const int64_t len = std::min(kBatch, n - begin);
-        const torch::Tensor logits = d->model.net().forward(d->test.images.narrow(0, begin, len));
-        const torch::Tensor labels = d->test.labels.narrow(0, begin, len);
+        const torch::Tensor logits = model.net().forward(data.images.narrow(0, begin, len));
+        const torch::Tensor labels = data.labels.narrow(0, begin, len);
         lossSum += torch::nn::functional::cross_entropy(
                        logits, labels, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
                        .item<double>();
@@ -56,7 +59,7 @@ EvalStats ModelEvaluator::evaluate(const float* weights) {
         correct += predicted.eq(labels).sum().item<int64_t>();
         if (classes >= 5) correctTop5 += std::get<1>(logits.topk(5, 1)).eq(labels.unsqueeze(1)).any(1).sum().item<int64_t>();
         confusion += torch::bincount((labels * classes + predicted).to(torch::kCPU), {}, classes * classes);
-        if (m_progress) m_progress();
+        if (progress) progress();
     }
     EvalStats stats;
     stats.samples = n;

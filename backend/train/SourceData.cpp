@@ -61,13 +61,27 @@ torch::Tensor featureTensor(SampleSet& data, const std::vector<int64_t>& shape) 
     return torch::from_blob(data.bytes.data(), sizes, torch::kUInt8).to(torch::kFloat32).div_(255.0);  // uint8 to [0, 1]
 }
 
+// The rows of `all` kept for training; the `fraction` held out go to *heldOut. Every worker that
+// reads the source holds out the same rows: a permutation of the run's seed, not the worker's.
+Dataset holdOut(const Dataset& all, double fraction, int seed, const QString& owner, Dataset* heldOut) {
+    const int64_t n = all.size(), out = std::max<int64_t>(1, std::llround(double(n) * fraction));
+    if (n - out < 1)
+        throw TrainError(QStringLiteral("%1's data holds %2 samples, too few to hold out %3 of them and train on the rest; "
+                                        "lower its holdout or bring more data").arg(owner).arg(n).arg(out).toStdString());
+    auto generator = torch::make_generator<at::CPUGeneratorImpl>(uint64_t(seed) * 9973 + 17);
+    const torch::Tensor order = torch::randperm(n, generator, torch::kInt64);
+    if (heldOut) *heldOut = all.subset(std::get<0>(order.narrow(0, n - out, out).sort()));
+    return all.subset(std::get<0>(order.narrow(0, 0, n - out).sort()));
+}
+
 }  // namespace
 
 QString dataCacheDir() {
     return QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) + QStringLiteral("/hips-studio/data");
 }
 
-Dataset loadSource(const DataSource& source, const TrainingSettings& s, const QString& owner, int part, int parts) {
+Dataset loadSource(const DataSource& source, const TrainingSettings& s, const QString& owner, int part, int parts,
+                   Dataset* heldOut) {
     const std::vector<int64_t> wanted = modelShape(s, SampleSet{});
     ReadOptions options;
     if (wanted.size() == 3) {  // images are decoded to the model's channels and size
@@ -87,6 +101,7 @@ Dataset loadSource(const DataSource& source, const TrainingSettings& s, const QS
     checkShape(data, shape, owner);
     checkLabels(data, s.classes, owner);
     Dataset all{featureTensor(data, shape), torch::tensor(data.labels, torch::kInt64), data.classNames};
+    if (const double holdout = source.option(QStringLiteral("holdout")).toDouble(); holdout > 0) all = holdOut(all, holdout, s.seed, owner, heldOut);
     if (parts <= 1) return all;
     return all.subset(shardRows(all.labels, part, parts, s.seed, partitionSpec(s), s.classes));
 }

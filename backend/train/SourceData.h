@@ -9,9 +9,11 @@ namespace hips {
 
 // The whole source (the master's test set), or with `parts` > 1 only shard `part` of it, cut
 // under the run's partition. `owner` names the source in errors ("party 'hospital1'").
+// A source's `holdout` fraction is left out of every shard (the same rows for each worker that
+// reads it), and given in *heldOut where asked for: the party's own test rows.
 // Throws TrainError naming the source, the file and what to do.
 Dataset loadSource(const DataSource& source, const TrainingSettings& settings, const QString& owner, int part = 0,
-                   int parts = 1);
+                   int parts = 1, Dataset* heldOut = nullptr);
 
 // Where decoded image folders are kept between starts: $XDG_CACHE_HOME/hips-studio/data.
 QString dataCacheDir();

@@ -34,7 +34,7 @@ QString writeTopology(Run& run, const QJsonObject& party1Data, const QJsonArray&
     QJsonArray parties = t["parties"].toArray();
     QJsonObject p1 = parties[1].toObject(), p2 = parties[2].toObject();
     p1["data"] = party1Data;
-    p2["data"] = QJsonObject{{"format", "csv"}, {"path", run.dir.filePath("p2.csv")}};
+    p2["data"] = QJsonObject{{"format", "csv"}, {"path", run.dir.filePath("p2.csv")}, {"holdout", 0.25}};
     if (!party2Classes.isEmpty()) p2["data"] = QJsonObject{{"format", "csv"}, {"path", run.dir.filePath("p2.csv")}, {"classes", party2Classes}};
     parties[1] = p1;
     parties[2] = p2;
@@ -78,7 +78,8 @@ private Q_SLOTS:
     void partiesTrainTheirOwnModelOnTheirOwnData() {
         Run run;
         QVERIFY(prepare(run));
-        const QString topology = writeTopology(run, QJsonObject{{"format", "npy"}, {"path", run.dir.filePath("p1")}});
+        const QString topology =
+            writeTopology(run, QJsonObject{{"format", "npy"}, {"path", run.dir.filePath("p1")}, {"holdout", 0.25}});
         QVERIFY(!topology.isEmpty());
         run.start({"run", topology, "--out", run.dir.filePath("out")});
         QVERIFY2(run.finish(180000) == 0, run.err.constData());
@@ -86,11 +87,23 @@ private Q_SLOTS:
         QVERIFY2(final.hasMatch(), run.out.constData());
         const double reported = final.captured(1).toDouble();
         QVERIFY2(reported > 0.8, run.out.constData());
-        // The workers' class histograms sum to each party's data: 400 samples a party.
+        // The workers' class histograms sum to what each party trains on: 400 samples a party, of
+        // which a quarter is held out. Each party's first worker tests every evaluated round's
+        // model on those 100 rows, and says how many it got right (counts only).
         qint64 samples = 0;
-        for (const QJsonObject& r : metricRecords(run.dir.filePath("out/metrics.jsonl")))
+        QMap<QString, QList<int>> heldOutRounds;
+        for (const QJsonObject& r : metricRecords(run.dir.filePath("out/metrics.jsonl"))) {
             for (const QJsonValue& c : r.value("class_counts").toArray()) samples += c.toInteger();
-        QCOMPARE(samples, qint64(800));
+            if (r.value("kind").toString() != "party_eval") continue;
+            heldOutRounds[r.value("node").toString()] << r.value("round").toInt();
+            QCOMPARE(r.value("samples").toInteger(), qint64(100));
+            QCOMPARE(r.value("test_acc").toDouble(), r.value("correct").toDouble() / 100.0);
+            if (r.value("round").toInt() == 6) QVERIFY2(r.value("test_acc").toDouble() > 0.8, qPrintable(QJsonDocument(r).toJson()));
+        }
+        QCOMPARE(samples, qint64(600));
+        QCOMPARE(heldOutRounds.keys(), (QList<QString>{"party1/worker0", "party2/worker0"}));
+        QCOMPARE(heldOutRounds["party1/worker0"].size(), 6);  // small.json: 6 rounds, each evaluated
+        QCOMPARE(heldOutRounds["party2/worker0"].last(), 6);
         // The history keeps each worker's counts (never contents): hips history show lists them.
         const auto [status, shown] = run.historyCommand({"show", "1"});
         QCOMPARE(status, 0);

@@ -28,6 +28,12 @@ QJsonObject withOwnData() {
     return t;
 }
 
+QJsonObject withHoldout(double fraction) {
+    QJsonObject t = withOwnData();
+    set(t, {"parties", "2", "data", "holdout"}, fraction);
+    return t;
+}
+
 TopologyLoad read(const QJsonObject& t) { return TopologyReader::readJson(QJsonDocument(t).toJson(), "t.json"); }
 
 }  // namespace
@@ -51,6 +57,15 @@ private Q_SLOTS:
         QVERIFY2(again.ok(), qPrintable(again.errorText()));
         QCOMPARE(TopologyWriter::toJson(*again.topology), written);
         QVERIFY(*again.topology->parties[2].data == *t.parties[2].data);
+    }
+
+    // A party's held-out share is a number in the file, as written back.
+    void aHoldoutIsANumber() {
+        const TopologyLoad load = read(withHoldout(0.25));
+        QVERIFY2(load.ok(), qPrintable(load.errorText()));
+        QCOMPARE(load.topology->parties[2].data->option("holdout"), QStringLiteral("0.25"));
+        const QJsonObject written = QJsonDocument::fromJson(TopologyWriter::toJson(*load.topology)).object();
+        QCOMPARE(written["parties"].toArray()[2].toObject()["data"].toObject()["holdout"], QJsonValue(0.25));
     }
 
     // The shipped default brings no data: the run's dataset is split over the parties (split_from).
@@ -133,6 +148,14 @@ private Q_SLOTS:
         t = withOwnData();
         set(t, {"parties", "2", "data"}, source("image-folder", "/data/xray/"));
         QTest::newRow("another party's path") << t << "$.parties[2].data.path" << "party 'party2' reads /data/xray/ and party 'party1' reads /data/xray, one inside";
+        QTest::newRow("holdout out of range") << withHoldout(1.5) << "$.parties[2].data.holdout" << "not a fraction in (0, 0.9]";
+        QTest::newRow("holdout zero") << withHoldout(0) << "$.parties[2].data.holdout" << "not a fraction in (0, 0.9]";
+        t = withOwnData();
+        set(t, {"parties", "2", "data", "holdout"}, "a tenth");
+        QTest::newRow("holdout not a number") << t << "$.parties[2].data.holdout" << "must be a number";
+        t = withOwnData();
+        set(t, {"training", "evaluation_data", "holdout"}, 0.1);
+        QTest::newRow("holdout of the test set") << t << "$.training.evaluation_data.holdout" << "the master's test set is all test";
         t = withOwnData();
         set(t, {"parties", "2", "data"}, source("csv", "/data/xray/train.csv"));
         QTest::newRow("inside another party's path") << t << "$.parties[2].data.path" << "a party's data is its own";

@@ -265,6 +265,30 @@ private Q_SLOTS:
         QCOMPARE(charts.localSteps()->lineCount(), 0);
     }
 
+    // Beside the test accuracy: top-5 (5 classes or more) and each party's accuracy on its own
+    // held-out rows, a line each, added as the first of them comes; a new run starts without them.
+    void accuracyChartTakesTopFiveAndEachPartysHeldOutAccuracy() {
+        RunCharts charts;
+        RoundRow row;
+        row.round = 1, row.elapsed = 2, row.testAccuracy = 0.5;
+        charts.addRound(row, 1000);
+        QCOMPARE(charts.accuracy()->lineCount(), 1);  // no top-5: fewer than 5 classes
+        row.round = 2, row.testTop5 = 0.9;
+        charts.addRound(row, 2000);
+        QCOMPARE(charts.accuracy()->lineCount(), 2);
+        for (int round : {1, 2})
+            for (const char* node : {"party1/worker0", "party2/worker0"})
+                charts.addRecord({{"kind", "party_eval"}, {"node", node}, {"round", round}, {"test_acc", 0.4 + 0.1 * round},
+                                  {"correct", 5}, {"samples", 10}}, 0, round);
+        QCOMPARE(charts.accuracy()->lineCount(), 4);
+        charts.accuracy()->redrawNow();
+        QCOMPARE(drawn(*charts.accuracy(), 1)->at(0), QPointF(2, 0.9));
+        QCOMPARE(drawn(*charts.accuracy(), 3)->at(1), QPointF(2, 0.6));
+        QCOMPARE(drawn(*charts.accuracy(), 3)->name(), QString("party2 (own held-out data)"));
+        charts.clear();
+        QCOMPARE(charts.accuracy()->lineCount(), 1);
+    }
+
     // The timeline shows the newest round every worker has reported: compute, communication
     // (comm_s − wait_s) and waiting, one stacked bar per worker.
     void timelineSplitsEachWorkersRound() {

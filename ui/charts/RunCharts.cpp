@@ -16,6 +16,7 @@ namespace {
 const QColor kTop5(0x17, 0xbe, 0xcf);
 const QColor kAccuracy(0x1f, 0x77, 0xb4), kTrainLoss(0xff, 0x7f, 0x0e), kTestLoss(0xd6, 0x27, 0x28),
     kInside(0x2c, 0xa0, 0x2c), kAcross(0x94, 0x67, 0xbd), kThroughput(0x17, 0xbe, 0xcf), kRatio(0x8c, 0x56, 0x4b);
+const QList<QColor> kPartyColors{kTrainLoss, kInside, kTestLoss, kAcross, kRatio, QColor(0xe3, 0x77, 0xc2)};
 }
 
 RunCharts::RunCharts(QWidget* parent)
@@ -113,6 +114,7 @@ void RunCharts::clear() {
     for (LiveChart* c : charts()) c->clear();
     m_accuracy->addLine(tr("test accuracy"), kAccuracy);
     m_top5Line = -1;
+    m_heldOutLines.clear();
     m_loss->addLine(tr("training loss"), kTrainLoss);
     m_loss->addLine(tr("test loss"), kTestLoss);
     m_inside = m_traffic->addLine(tr("inside parties"), kInside);
@@ -143,6 +145,13 @@ void RunCharts::addRecord(const QJsonObject& r, double wallMs, double elapsed) {
     if (kind == QLatin1String("train") && r.contains(QStringLiteral("local_steps")))
         m_steps->append(lineOf(m_steps, m_stepLines, node), r.value(QStringLiteral("round")).toDouble(), wallMs, elapsed,
                         r.value(QStringLiteral("local_steps")).toDouble());
+    if (kind == QLatin1String("party_eval")) {  // a party's accuracy on its own held-out rows
+        if (!m_heldOutLines.contains(node))
+            m_heldOutLines.insert(node, m_accuracy->addLine(tr("%1 (own held-out data)").arg(node.section(QLatin1Char('/'), 0, 0)),
+                                                            kPartyColors[m_heldOutLines.size() % kPartyColors.size()], Qt::DashLine));
+        m_accuracy->append(m_heldOutLines.value(node), r.value(QStringLiteral("round")).toDouble(), wallMs, elapsed,
+                           r.value(QStringLiteral("test_acc")).toDouble());
+    }
     if (kind == QLatin1String("async_push")) {  // x: the worker's own push count, its round
         const QString origin = r.value(QStringLiteral("origin")).toString(QStringLiteral("?"));
         m_staleness->append(lineOf(m_staleness, m_stalenessLines, origin), ++m_pushes[origin], wallMs, elapsed,

@@ -105,6 +105,10 @@ QList<ChartSpec> reportChartSpecs(const RunReport& r) {
     };
     QList<ChartLine> accuracyLines{{QObject::tr("test accuracy"), r.accuracyByRound, kAccuracy}};
     if (!r.top5ByRound.isEmpty()) accuracyLines << ChartLine{QObject::tr("top-5 accuracy"), r.top5ByRound, kTop5};
+    static const QList<QColor> partyColors{kTrainLoss, kInside, kTestLoss, kAcross, kRatio, QColor(0xe3, 0x77, 0xc2)};
+    for (auto it = r.heldOutAccuracyByRound.begin(); it != r.heldOutAccuracyByRound.end(); ++it)
+        accuracyLines << ChartLine{QObject::tr("%1 (own held-out data)").arg(it.key().section(QLatin1Char('/'), 0, 0)), *it,
+                                   partyColors[accuracyLines.size() % partyColors.size()]};
     return {
         byRound({QObject::tr("Test accuracy by round"), xRound, QObject::tr("accuracy"), accuracyLines}),
         {QObject::tr("Test accuracy over time"), xTime, QObject::tr("accuracy"),
