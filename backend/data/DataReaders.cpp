@@ -105,6 +105,18 @@ int64_t SampleSet::elements() const {
     return n;
 }
 
+QString describeSamples(const SampleSet& set) {
+    QStringList dims;
+    for (int64_t d : set.sampleShape) dims << QString::number(d);
+    int64_t top = -1;
+    for (int64_t label : set.labels) top = std::max(top, label);
+    const std::vector<int64_t> counts = set.classCounts(int(std::max<int64_t>(top + 1, set.classNames.size())));
+    QStringList classes;
+    for (size_t c = 0; c < counts.size(); ++c)
+        classes << QStringLiteral("%1: %2").arg(c < size_t(set.classNames.size()) ? set.classNames[qsizetype(c)] : QString::number(c)).arg(counts[c]);
+    return QStringLiteral("%1 samples of %2; by class: %3").arg(set.size()).arg(dims.join(QStringLiteral(" x ")), classes.join(QStringLiteral(", ")));
+}
+
 std::vector<int64_t> SampleSet::classCounts(int classes) const {
     std::vector<int64_t> counts(size_t(std::max(classes, 0)), 0);
     for (int64_t label : labels)

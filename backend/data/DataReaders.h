@@ -49,6 +49,10 @@ struct ReadOptions {
 // Reads `source` whole. Throws DataError.
 SampleSet readSamples(const DataSource& source, const ReadOptions& options = {});
 
+// What a source holds, counts only: "6000 samples of 1 x 28 x 28; by class: 0: 612, 1: 597, …"
+// (the classes' names where it names them).
+QString describeSamples(const SampleSet& set);
+
 // Format-level entry points (readSamples dispatches to them), exposed for tests and fuzzing.
 SampleSet readIdx(const QString& imagesFile, const QString& labelsFile);   // .gz or raw
 SampleSet readCifarBinary(const QStringList& files);

@@ -8,7 +8,9 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
+#include <QLabel>
 #include <QListWidget>
+#include <QPushButton>
 #include <QDoubleSpinBox>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -199,6 +201,38 @@ private Q_SLOTS:
         d->undoStack()->undo();
         QVERIFY(!d->topology().party("party1")->data);
         QVERIFY(d->isValid());
+    }
+
+    // "Check data" reads the party's source (on this machine, off the GUI thread) and shows its
+    // counts; a path that is not there says so.
+    void checkDataShowsTheCountsOfThePartysSource() {
+        QTemporaryDir dir;
+        QFile csv(dir.filePath("p1.csv"));
+        QVERIFY(csv.open(QIODevice::WriteOnly) && csv.write("label,a,b\n0,1,2\n1,3,4\n1,5,6\n0,7,8\n1,9,9\n") > 0);
+        csv.close();
+        d->scene()->selectElements({{ElementRef::Kind::Party, "party1"}});
+        qobject_cast<QComboBox*>(d->properties()->field("party_data_format"))->setCurrentText("csv");
+        auto* path = qobject_cast<QLineEdit*>(d->properties()->field("party_data_path"));
+        QVERIFY(path);
+        QTest::mouseClick(path, Qt::LeftButton);
+        QTest::keyClicks(path, csv.fileName());
+        QTest::keyClick(path, Qt::Key_Tab);
+        auto* check = d->properties()->findChild<QPushButton*>("party_data_check");
+        auto* counts = d->properties()->findChild<QLabel*>("party_data_counts");
+        QVERIFY(check && counts);
+        QTest::mouseClick(check, Qt::LeftButton);
+        QTRY_COMPARE(counts->text(), QStringLiteral("5 samples of 2; by class: 0: 2, 1: 3"));
+        QVERIFY(check->isEnabled());
+
+        path = qobject_cast<QLineEdit*>(d->properties()->field("party_data_path"));
+        QTest::mouseClick(path, Qt::LeftButton);
+        QTest::keyClick(path, Qt::Key_A, Qt::ControlModifier);
+        QTest::keyClicks(path, dir.filePath("gone.csv"));
+        QTest::keyClick(path, Qt::Key_Tab);
+        check = d->properties()->findChild<QPushButton*>("party_data_check");
+        counts = d->properties()->findChild<QLabel*>("party_data_counts");
+        QTest::mouseClick(check, Qt::LeftButton);
+        QTRY_VERIFY2(counts->text().startsWith("cannot read it: " + dir.filePath("gone.csv") + " does not exist"), qPrintable(counts->text()));
     }
 
     // The model can be the user's TorchScript file, with its input and classes.

@@ -66,6 +66,7 @@ private:
     using SourceEdit = std::function<std::optional<DataSource>*(Topology&)>;
     void addDataSource(const QString& prefix, const QString& noneText, SourceView view, SourceEdit edit);
     void addPartyData(const QString* id);
+    void addDataCheck(const QString& partyId);
     void addModelAndInput();
     static QString dataShape(const Topology& t, const ElementRef& e);  // what changes which data fields show
     void buildHost();

@@ -4,16 +4,31 @@
 #include "PropertyPanel.h"
 
 #include "DataFormatRegistry.h"
+#include "DataReaders.h"
+#include "DataRoots.h"
+#include "Deployer.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPointer>
+#include <QPushButton>
 #include <QRegularExpression>
+#include <QThread>
 
 namespace hips {
 
 namespace {
+
+// A host of the party's workers that is another machine, if any.
+QString remoteHostOf(const Topology& t, const Party& party) {
+    for (const Host& h : remoteHosts(t))
+        for (const WorkerGroup& g : party.workers)
+            if (g.host == h.id && g.count > 0) return h.id;
+    return {};
+}
 
 QString shapeText(const QList<int>& shape) {
     QStringList dims;
@@ -72,6 +87,51 @@ void PropertyPanel::addPartyData(const QString* id) {
                           if (p.id == *id) return &p.data;
                       return nullptr;
                   });
+    addDataCheck(*id);
+}
+
+// "Check data": the party's source read as its workers would read it, off the GUI thread, and
+// its counts shown (never its contents). Only where the party's hosts are this machine; on other
+// hosts, each worker reports its counts as the run starts.
+void PropertyPanel::addDataCheck(const QString& partyId) {
+    const Party* party = m_topology.party(partyId);
+    if (!party || !party->data) return;
+    auto* button = new QPushButton(tr("Check data"));
+    button->setObjectName(QStringLiteral("party_data_check"));
+    auto* result = new QLabel(tr("reads the source here and shows its counts"));
+    result->setObjectName(QStringLiteral("party_data_counts"));
+    result->setWordWrap(true);
+    result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_form->addRow(button, result);
+    connect(button, &QPushButton::clicked, this, [this, partyId, button, result] {
+        const Party* p = m_topology.party(partyId);
+        if (!p || !p->data) return;
+        if (const QString host = remoteHostOf(m_topology, *p); !host.isEmpty())
+            return result->setText(tr("party '%1' trains on host '%2', another machine: its workers read the data there and "
+                                      "report their counts as the run starts (hips history show: the data lines)").arg(partyId, host));
+        ReadOptions options;
+        const QList<int>& shape = m_topology.training.inputShape;  // images are decoded to the model's input
+        const InputShape input = m_topology.training.modelInput();
+        if (shape.size() == 3) options.channels = shape[0], options.height = shape[1], options.width = shape[2];
+        else if (shape.isEmpty() && !m_topology.training.torchScript() && input.size > 1) options.channels = input.channels, options.height = options.width = input.size;
+        options.dataRoots = defaultDataRootsFile();
+        button->setEnabled(false);
+        result->setText(tr("reading %1 …").arg(p->data->path));
+        QThread* reader = QThread::create([source = *p->data, options, label = QPointer<QLabel>(result), again = QPointer<QPushButton>(button)] {
+            QString text;
+            try {
+                text = describeSamples(readSamples(source, options));
+            } catch (const DataError& e) {
+                text = tr("cannot read it: %1").arg(QString::fromStdString(e.what()));
+            }
+            QMetaObject::invokeMethod(qApp, [label, again, text] {
+                if (label) label->setText(text);
+                if (again) again->setEnabled(true);
+            });
+        });
+        connect(reader, &QThread::finished, reader, &QObject::deleteLater);
+        reader->start();
+    });
 }
 
 void PropertyPanel::addModelAndInput() {
