@@ -4,6 +4,7 @@
 
 #include <QCoreApplication>
 #include <QJsonArray>
+#include <QLocale>
 #include <QRegularExpression>
 
 namespace hips {
@@ -31,7 +32,7 @@ std::optional<QString> optionText(JsonFields& f, const DataOption& option) {
             f.issue(option.name, tr("must be a number"));
             return std::nullopt;
         }
-        return QString::number(v.toDouble(), 'g', 17);
+        return QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest);
     }
     const QString text = f.string(option.name, {});
     if (text.isEmpty()) return std::nullopt;

@@ -65,6 +65,7 @@ void PropertyPanel::addDataSource(const QString& prefix, const QString& noneText
     m_bindings.last().widget->setToolTip(format->pathHelp);
     for (const DataOption& option : format->options) {
         const QString key = option.name;
+        if (key == QLatin1String("holdout") && prefix == QLatin1String("evaluation_data")) continue;  // a party's, not the test set's
         addText(prefix + '_' + key, key, [view, key](const Topology& t) { return view(t) ? view(t)->option(key) : QString(); },
                 [edit, key](Topology& t, const QString& v) {
                     if (std::optional<DataSource>* s = edit(t); s && *s) {
@@ -102,7 +103,8 @@ void PropertyPanel::addDataCheck(const QString& partyId) {
     result->setObjectName(QStringLiteral("party_data_counts"));
     result->setWordWrap(true);
     result->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_form->addRow(button, result);
+    m_form->addRow(button);
+    m_form->addRow(result);
     connect(button, &QPushButton::clicked, this, [this, partyId, button, result] {
         const Party* p = m_topology.party(partyId);
         if (!p || !p->data) return;
