@@ -47,7 +47,8 @@ const QList<Entry>& entries() {
                          "their median (Bulyan); needs n ≥ 4f + 3."), {kByzantineF}, {}},
          [](const ParamLookup& p) { return std::make_unique<BulyanRule>(int(p(QStringLiteral("byzantine_f")))); }},
         {{QStringLiteral("geometric_median"),
-          QStringLiteral("The sample-weighted geometric median by smoothed Weiszfeld iterations (RFA)."),
+          QStringLiteral("The geometric median by smoothed Weiszfeld iterations (RFA), each contribution counted once "
+                         "(a sample count is the sender's claim)."),
           {{QStringLiteral("gm_tolerance"), T::Number, 1e-12, 1, 1e-5, QStringLiteral("relative step that ends the iterations")},
            {QStringLiteral("gm_max_iters"), T::Integer, 1, 10000, 100, QStringLiteral("iteration cap")},
            {QStringLiteral("gm_nu"), T::Number, 0, 1, 1e-6, QStringLiteral("smoothing: the smallest distance a weight divides by")}}, {}},

@@ -96,11 +96,19 @@ void HeldContributionsRule::add(Contribution c) {
 
 void HeldContributionsRule::finish() {
     const int n = contributions();
-    if (n < std::max(1, minimumContributions()))
-        throw std::invalid_argument(QStringLiteral("%1 needs at least %2 contributions in a round (%3); this round has %4")
-                                        .arg(name()).arg(std::max(1, minimumContributions()))
-                                        .arg(minimumReason().isEmpty() ? QStringLiteral("one") : minimumReason()).arg(n)
-                                        .toStdString());
+    m_result.assign(m_length, 0.0f);
+    m_selected.clear();
+    m_rejected.clear();
+    m_short.clear();
+    if (n < std::max(1, minimumContributions())) {
+        // A short round (a quorum closed it, or every push was refused as not finite): no change,
+        // said in the rule's record. It never ends the server: one bad round is not the run's end.
+        m_short = QStringLiteral("%1 needs at least %2 contributions in a round (%3); this round has %4: the model is left as it was")
+                      .arg(name()).arg(std::max(1, minimumContributions()))
+                      .arg(minimumReason().isEmpty() ? QStringLiteral("one") : minimumReason()).arg(n);
+        m_rejected = m_from;
+        return;
+    }
     // In the senders' order, whatever the arrival: the same contributions give the same bits.
     std::vector<size_t> order(m_inputs.size());
     std::iota(order.begin(), order.end(), size_t(0));
@@ -115,7 +123,6 @@ void HeldContributionsRule::finish() {
     QStringList from;
     for (size_t k : order) from << m_from[qsizetype(k)];
     m_from = from;
-    m_result.assign(m_length, 0.0f);
     compute();
 }
 
@@ -128,6 +135,7 @@ void HeldContributionsRule::write(float* out, const float* base, size_t begin, s
 QCborMap HeldContributionsRule::report() const {
     QCborMap r;
     r.insert(QStringLiteral("rule"), name());
+    if (!m_short.isEmpty()) r.insert(QStringLiteral("short_round"), m_short);
     if (!m_selected.isEmpty() || !m_rejected.isEmpty()) {
         r.insert(QStringLiteral("selected"), toArray(m_selected));
         r.insert(QStringLiteral("rejected"), toArray(m_rejected));
@@ -318,8 +326,11 @@ QCborMap DracoCyclicRule::report() const {
 
 // --- geometric median ------------------------------------------------------------------------
 
+// Each contribution counts once: the samples a sender claims are not the server's to check, and one
+// liar's claim of 1e15 would otherwise be the median (RFA weighs by them; here a claim buys nothing).
 void GeometricMedianRule::compute() {
-    m_iterations = vectorBackend().geometricMedian(m_inputs, m_weights, m_length,
+    const std::vector<double> once(m_inputs.size(), 1.0);
+    m_iterations = vectorBackend().geometricMedian(m_inputs, once, m_length,
                                                    WeiszfeldOptions{m_tolerance, m_maxIterations, m_nu}, m_result.data());
 }
 

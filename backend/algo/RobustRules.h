@@ -24,8 +24,8 @@ public:
     int contributions() const override { return int(m_inputs.size()); }
     void write(float* out, const float* base, size_t begin, size_t end) const override;
     QCborMap report() const override;
-    // Throws std::invalid_argument naming the rule and its bound when the round has too few
-    // contributions for the rule's parameters (e.g. Krum needs n > 2f + 2).
+    // A round with too few contributions for the rule's parameters (e.g. Krum needs n > 2f + 2)
+    // leaves the model as it was; report() says why ("short_round", with the rule and its bound).
     void finish() override;
 
 protected:
@@ -41,6 +41,7 @@ protected:
     std::vector<std::shared_ptr<const void>> m_owners;
     std::vector<float> m_result;
     QStringList m_selected, m_rejected;
+    QString m_short;  // why the last round left the model as it was, if it did
 };
 
 // Σ_i w_i x_i / Σ_i w_i × n: FedAvg's sum computed from the individual contributions; the baseline
@@ -104,9 +105,10 @@ private:
     int m_f;
 };
 
-// The weighted geometric median by smoothed Weiszfeld iterations (Pillutla et al., RFA):
-// z ← Σ β_i x_i / Σ β_i with β_i = w_i / max(ν, ‖x_i − z‖), from the weighted mean, until the
-// step is below `tolerance` × ‖z‖ or after `maxIterations`.
+// The geometric median by smoothed Weiszfeld iterations (Pillutla et al., RFA):
+// z ← Σ β_i x_i / Σ β_i with β_i = 1 / max(ν, ‖x_i − z‖), from the mean, until the step is below
+// `tolerance` × ‖z‖ or after `maxIterations`. RFA weighs each β_i by the sender's sample count;
+// here every contribution counts once, since a count is the sender's claim, not the server's.
 class GeometricMedianRule final : public HeldContributionsRule {
 public:
     GeometricMedianRule(double tolerance, int maxIterations, double nu)

@@ -62,6 +62,9 @@ void RunStore::appendRecord(qint64 run, const QJsonObject& r) {
     if (kind == metric::kEval && r.value(metric::kConfusion).isArray())
         if (const QString text = describeConfusion(r.value(metric::kConfusion).toArray()); !text.isEmpty())
             appendEvent(run, t, QStringLiteral("classes"), node, text);
+    if (kind == metric::kRobust && r.value(QStringLiteral("short_round")).isString())  // the model was left as it was
+        appendEvent(run, t, QStringLiteral("warning"), node,
+                    QStringLiteral("round %1: %2").arg(round).arg(r.value(QStringLiteral("short_round")).toString()));
     if (kind == metric::kStartup && r.value(metric::kClassCounts).isArray())
         appendEvent(run, t, QStringLiteral("data"), node, describeDataRecord(r.value(metric::kClassCounts).toArray()));
     if (kind != metric::kTrain && kind != metric::kAggregate && kind != metric::kEval && kind != metric::kStartup &&

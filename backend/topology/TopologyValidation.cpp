@@ -17,6 +17,7 @@
 #include <QHash>
 #include <QRegularExpression>
 #include <QSet>
+#include <cmath>
 
 namespace hips {
 
@@ -423,6 +424,11 @@ private:
             add("$.training.train_central_workers", QCoreApplication::translate("TopologyCheck", "%1 codes the workers of the parties; central workers "
                                                                    "push to the global server uncoded: set train_central_workers "
                                                                    "to false").arg(s.partyAggregation));
+        if (s.param(QStringLiteral("quorum")) > 0)  // (a short round shifts the groups, or cannot be decoded)
+            add("$.training.quorum", QCoreApplication::translate("TopologyCheck", "%1 decodes each round's contributions as the code "
+                                                                 "assigned them to the party's workers, and a quorum closes rounds "
+                                                                 "without some of them: remove quorum, or use another party_aggregation")
+                                         .arg(s.partyAggregation));
         if (s.partyAggregation != QLatin1String("draco_repetition")) return;
         const int r = int(s.partyParam(QStringLiteral("draco_r")));
         for (const Party& p : m_t.parties)
@@ -444,24 +450,49 @@ private:
                 continue;
             }
             if (p.workerCount() > 0) ++pushingToGlobal;
-            if (p.workerCount() > 0 && p.workerCount() < partyRule->minimumContributions())
+            const int n = s.quorumOf(p.workerCount());  // what a round holds: a quorum's share of the workers
+            if (p.workerCount() > 0 && n < partyRule->minimumContributions())
                 add("$.training.party_aggregation",
-                    QCoreApplication::translate("TopologyCheck", "%1 needs at least %2 contributions (%3), and party '%4' has %5 workers; add workers "
-                                   "or lower party_byzantine_f")
+                    QCoreApplication::translate("TopologyCheck", "%1 needs at least %2 contributions (%3), and party '%4' has %5: add workers, "
+                                   "lower party_byzantine_f or raise the quorum")
                         .arg(s.partyAggregation).arg(partyRule->minimumContributions())
-                        .arg(partyRule->minimumReason()).arg(p.id).arg(p.workerCount()));
+                        .arg(partyRule->minimumReason(), p.id, contributionsText(p.workerCount(), n, QStringLiteral("workers"))));
+            if (p.workerCount() > 0) checkTrim(s.partyAggregation, s.partyParam(QStringLiteral("trim_beta")), n, "$.training.party_trim_beta",
+                                               QStringLiteral("party '%1''s round").arg(p.id));
         }
         // A rule that needs each worker's update above parties that would send a sum gets every
         // worker's, relayed by the party servers (partiesRelayWorkers).
         const ModePolicy policy = ModeRegistry::policy(s.mode);
         const bool relayed = globalRule->needsIndividuals() && partyRule->foldsOnArrival() && !policy.hierarchicalFrequency;
         if (relayed) pushingToGlobal = m_t.trainingWorkerCount();
-        if (pushingToGlobal > 0 && pushingToGlobal < globalRule->minimumContributions())
+        const QString senders = relayed ? QStringLiteral("workers") : QStringLiteral("parties");
+        const int n = s.quorumOf(pushingToGlobal);
+        if (pushingToGlobal > 0 && n < globalRule->minimumContributions())
             add("$.training.aggregation",
-                QCoreApplication::translate("TopologyCheck", "%1 needs at least %2 contributions (%3), and %4 %5 push to the global server; add "
-                               "them or lower byzantine_f")
-                    .arg(s.aggregation).arg(globalRule->minimumContributions()).arg(globalRule->minimumReason())
-                    .arg(pushingToGlobal).arg(relayed ? QStringLiteral("workers") : QStringLiteral("parties")));
+                QCoreApplication::translate("TopologyCheck", "%1 needs at least %2 contributions (%3), and the global server's rounds have "
+                               "%4: add them, lower byzantine_f or raise the quorum")
+                    .arg(s.aggregation).arg(globalRule->minimumContributions())
+                    .arg(globalRule->minimumReason(), contributionsText(pushingToGlobal, n, senders)));
+        if (pushingToGlobal > 0) checkTrim(s.aggregation, s.param(QStringLiteral("trim_beta")), n, "$.training.trim_beta",
+                                           QStringLiteral("the global server's round"));
+    }
+
+    // "4 workers", or "a quorum of 3 of 4 workers".
+    static QString contributionsText(int all, int quorum, const QString& senders) {
+        if (quorum == all) return QStringLiteral("%1 %2").arg(all).arg(senders);
+        return QStringLiteral("a quorum of %1 of %2 %3").arg(quorum).arg(all).arg(senders);
+    }
+
+    // trimmed_mean cuts floor(trim_beta * n) values at each end: none, and it is the mean, which
+    // one liar moves anywhere.
+    void checkTrim(const QString& rule, double beta, int n, const char* path, const QString& round) {
+        if (rule != QLatin1String("trimmed_mean") || n < 1 || int(std::floor(beta * n)) > 0) return;
+        const double least = std::ceil(100.0 / n) / 100.0;  // the smallest share that cuts one value
+        const QString fix = least <= 0.49 ? QCoreApplication::translate("TopologyCheck", "set it to at least %1, or use median").arg(least)
+                                          : QCoreApplication::translate("TopologyCheck", "use median");
+        add(path, QCoreApplication::translate("TopologyCheck", "trimmed_mean with trim_beta %1 cuts floor(%1 x %2) = 0 values at each end "
+                                              "of %3 (%2 contributions): it is the plain mean, which one liar moves anywhere; %4")
+                      .arg(beta).arg(n).arg(round, fix));
     }
 
     const Topology& m_t;

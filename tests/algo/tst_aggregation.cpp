@@ -280,6 +280,22 @@ private Q_SLOTS:
         QCOMPARE(sumOf(c, 2), (std::vector<float>{1, 1}));
     }
 
+    // Every push of a round refused as not finite (a ×100 attack past the rule's bound overflows):
+    // the robust rule's round closes with nothing, leaves the model as it was and says so; the
+    // next round aggregates as usual. (It once threw, and the party server exited.)
+    void aRoundOfRefusedPushesLeavesTheModel() {
+        RoundCollector c("p/server0", {"p/worker0", "p/worker1"}, AggregatorRegistry::create("median"));
+        const float inf = std::numeric_limits<float>::infinity();
+        QVERIFY(!c.add(push("p/worker0", 1, {inf, 1}), 1, 2));
+        QVERIFY(c.add(push("p/worker1", 1, {1, -inf}), 1, 2));  // the round closes, on nothing
+        QCOMPARE(c.rejectedNonFinite(), quint64(2));
+        QCOMPARE(sumOf(c, 2), (std::vector<float>{0, 0}));
+        QVERIFY(c.ruleRecord(1).value(QStringLiteral("short_round")).toString().contains("the model is left as it was"));
+        QVERIFY(!c.add(push("p/worker0", 2, {1, 2}), 2, 2));
+        QVERIFY(c.add(push("p/worker1", 2, {3, 4}), 2, 2));
+        QCOMPARE(sumOf(c, 2), (std::vector<float>{4, 6}));  // 2 × the median of two: their mean
+    }
+
     // Folded on arrival: the result is base + Σ over the contributions, each slice final (and
     // reported once) when every contributor's push of it is in, in whatever order they come.
     void foldedRoundIsBasePlusSumSliceBySlice() {

@@ -218,7 +218,21 @@ inline QList<BrokenCase> registryBrokenCases() {
          },
          "$.training.party_aggregation", "krum needs at least 5 contributions (n > 2f + 2 with byzantine_f 1), and party 'party1' has 2 workers"},
         {"bulyan across too few parties", [](QJsonObject& t) { set(t, {"training", "aggregation"}, "bulyan"); },
-         "$.training.aggregation", "bulyan needs at least 7 contributions (n >= 4f + 3 with byzantine_f 1), and 4 workers push to the global server"},
+         "$.training.aggregation", "bulyan needs at least 7 contributions (n >= 4f + 3 with byzantine_f 1), and the global server's rounds have 4 workers"},
+        {"krum whose quorum closes rounds below its bound", [](QJsonObject& t) {
+             set(t, {"training", "aggregation"}, "krum");
+             set(t, {"training", "byzantine_f"}, 0);
+             set(t, {"training", "quorum"}, 0.5);
+         },
+         "$.training.aggregation", "krum needs at least 3 contributions (n > 2f + 2 with byzantine_f 0), and the global server's rounds have a quorum of 2 of 4 workers"},
+        {"trimmed_mean that trims nothing", [](QJsonObject& t) { set(t, {"training", "party_aggregation"}, "trimmed_mean"); },
+         "$.training.party_trim_beta", "trimmed_mean with trim_beta 0.1 cuts floor(0.1 x 2) = 0 values at each end of party 'party1''s round (2 contributions): it is the plain mean, which one liar moves anywhere; use median"},
+        {"a Draco code with a quorum", [](QJsonObject& t) {
+             set(t, {"training", "party_aggregation"}, "draco_repetition");
+             set(t, {"training", "party_draco_r"}, 1);
+             set(t, {"training", "quorum"}, 0.5);
+         },
+         "$.training.quorum", "draco_repetition decodes each round's contributions as the code assigned them"},
         {"a robust rule where pushes are applied as they come", [](QJsonObject& t) {
              set(t, {"training", "mode"}, "asgd");
              set(t, {"training", "aggregation"}, "median");
