@@ -19,6 +19,12 @@ const StrategyList& PartitionRegistry::all() {
          {{QStringLiteral("alpha"), ParamSpec::Type::Number, 0.001, 1000, 0.5,
            QStringLiteral("concentration: small is skewed (few classes per worker), large is nearly IID")}},
          {}},
+        {partition::kDirichletHsu,
+         QStringLiteral("Hsu et al. (2019): each worker draws its class mix from Dir(alpha * p), p the classes' shares, "
+                        "and gets an equal number of samples drawn by that mix"),
+         {{QStringLiteral("alpha"), ParamSpec::Type::Number, 0.001, 1000, 0.5,
+           QStringLiteral("concentration: small is skewed (few classes per worker), large is nearly IID")}},
+         {}},
     };
     return list;
 }
@@ -82,12 +88,48 @@ void appendCut(const std::vector<int64_t>& rows, const std::vector<double>& shar
     out.insert(out.end(), rows.begin() + long(begin), rows.begin() + long(std::max(begin, end)));
 }
 
+// Hsu et al. (2019): worker c's class mix q_c ~ Dir(alpha * p), then N / parts samples drawn one by
+// one from the classes by q_c, without replacement (an exhausted class's share goes to the others,
+// by what is left of them). Every worker computes every draw, in order, and keeps its own.
+std::vector<int64_t> hsuShard(const std::vector<std::vector<int64_t>>& byClass, int part, int parts, double alpha, Random& random) {
+    const size_t classes = byClass.size();
+    int64_t total = 0;
+    for (const auto& rows : byClass) total += int64_t(rows.size());
+    const int64_t size = total / std::max(parts, 1);
+    std::vector<size_t> used(classes, 0);
+    std::vector<double> q(classes), weight(classes);
+    for (int c = 0; c <= part; ++c) {
+        double sum = 0;
+        for (size_t k = 0; k < classes; ++k)
+            sum += (q[k] = byClass[k].empty() ? 0.0 : random.gamma(alpha * double(byClass[k].size()) / double(total)));
+        std::vector<int64_t> mine;
+        for (int64_t j = 0; j < size; ++j) {
+            double mass = 0;
+            for (size_t k = 0; k < classes; ++k) mass += (weight[k] = used[k] < byClass[k].size() ? q[k] / std::max(sum, 1e-300) : 0.0);
+            if (mass <= 0)  // its mix lies on exhausted classes: what is left, by size
+                for (size_t k = 0; k < classes; ++k) mass += (weight[k] = double(byClass[k].size() - used[k]));
+            double u = random.uniform() * mass;
+            size_t k = 0;
+            while (k + 1 < classes && (weight[k] <= 0 || u >= weight[k])) u -= weight[k++];
+            while (used[k] >= byClass[k].size()) k = (k + 1) % classes;  // (rounding at the end of the scan)
+            mine.push_back(byClass[k][used[k]++]);
+        }
+        if (c == part) return mine;
+    }
+    return {};
+}
+
 }  // namespace
 
 std::vector<int64_t> labelShard(const std::vector<int>& labels, int classes, int part, int parts,
                                 const PartitionSpec& spec, uint64_t seed) {
     Random random(seed * 0x2545f4914f6cdd1dULL + 1);
     const auto byClass = rowsByClass(labels, classes, random);
+    if (spec.kind == QLatin1String(partition::kDirichletHsu)) {
+        std::vector<int64_t> out = hsuShard(byClass, part, parts, spec.alpha, random);
+        std::sort(out.begin(), out.end());
+        return out;
+    }
     std::vector<int64_t> out;
     for (int k = 0; k < classes; ++k) {
         std::vector<double> shares(size_t(parts), 0.0);

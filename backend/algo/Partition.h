@@ -1,8 +1,10 @@
 #pragma once
 // How the training set is split among the workers (`training.partition`): `iid` (a seeded
 // permutation cut in equal shards, in backend/train), `by_class` (HiPS's and ESync's non-IID
-// split: each worker holds `classes_per_worker` classes) and `dirichlet` (each class divided among
-// the workers in proportions drawn from Dir(alpha): the smaller alpha, the more skewed).
+// split: each worker holds `classes_per_worker` classes), `dirichlet` (each class divided among
+// the workers in proportions drawn from Dir(alpha): the smaller alpha, the more skewed; the
+// workers' sizes vary with the draws) and `dirichlet_hsu` (Hsu et al. 2019: each worker draws its
+// class mix q ~ Dir(alpha * p), p the classes' shares, and gets an equal number of samples).
 // Seeded and computed identically in every worker, each keeping only its own shard.
 #include "StrategyInfo.h"
 
@@ -15,6 +17,7 @@ namespace partition {
 inline constexpr char kIid[] = "iid";
 inline constexpr char kByClass[] = "by_class";
 inline constexpr char kDirichlet[] = "dirichlet";
+inline constexpr char kDirichletHsu[] = "dirichlet_hsu";
 }  // namespace partition
 
 class PartitionRegistry {

@@ -101,6 +101,32 @@ private Q_SLOTS:
         QVERIFY2(skewed < 5, qPrintable(QString::number(skewed)));
         QCOMPARE(even, 10.0);
     }
+
+    // Hsu et al.: every worker gets N / parts rows (dirichlet's sizes vary with its draws), drawn
+    // by a class mix from Dir(alpha * p): skewed at small alpha, the classes' shares at large.
+    void hsuGivesEqualSizesAndItsAlphaSetsTheSkew() {
+        const std::vector<int> labels = labelsOf(500);
+        const auto a = shards(labels, 7, PartitionSpec{partition::kDirichletHsu, 2, 0.1}, 5);
+        QCOMPARE(checkDisjoint(a), size_t(7 * (5000 / 7)));
+        for (const auto& s : a) QCOMPARE(s.size(), size_t(5000 / 7));
+        QVERIFY(a == shards(labels, 7, PartitionSpec{partition::kDirichletHsu, 2, 0.1}, 5));
+        auto largestShare = [&](double alpha) {  // mean over workers of its largest class's share
+            const auto all = shards(labels, 4, PartitionSpec{partition::kDirichletHsu, 2, alpha}, 3);
+            double share = 0;
+            for (const auto& s : all) {
+                const std::vector<int64_t> counts = classHistogram(labels, s, 10);
+                share += double(*std::max_element(counts.begin(), counts.end())) / double(s.size());
+            }
+            return share / 4;
+        };
+        const double skewed = largestShare(0.1), even = largestShare(1000);
+        QVERIFY2(skewed > 0.3, qPrintable(QString::number(skewed)));  // (the last workers get what the first left: less skewed)
+        QVERIFY2(even < 0.16, qPrintable(QString::number(even)));
+        const auto dirichlet = shards(labels, 7, PartitionSpec{partition::kDirichlet, 2, 0.1}, 5);
+        size_t smallest = 5000, largest = 0;
+        for (const auto& s : dirichlet) smallest = std::min(smallest, s.size()), largest = std::max(largest, s.size());
+        QVERIFY2(largest > 2 * smallest, qPrintable(QStringLiteral("%1..%2").arg(smallest).arg(largest)));  // the spread Hsu's form removes
+    }
 };
 
 QTEST_GUILESS_MAIN(PartitionTest)
