@@ -25,7 +25,8 @@ bool EsyncState::apply(int r, int k, double c, double te, double now) {
     const Record& s = m_records[slowest];
     if (s.t < m_round) return false;
     const double rest = s.c - (now - s.te);
-    if (size_t(r) == slowest || s.ready || me.c + m_epsilon > rest) {
+    const double epsilon = m_epsilon < 0 ? s.c * kAutoEpsilonShare : m_epsilon;
+    if (size_t(r) == slowest || s.ready || me.c + epsilon > rest) {
         me.ready = true;
         return true;
     }

@@ -7,6 +7,9 @@
 //   apply(r, k, c, te) stores k, c, te; k == 0: not ready. slowest = argmax c; if the slowest is
 //                      not yet in round t: not ready. rest = c_slowest − (now − te_slowest). If r is
 //                      the slowest, or the slowest is ready, or c_r + ε > rest: r is ready.
+//   ε < 0 (the default): ε = c_slowest / 10, from the step times as measured. ESync's fixed 0.5 s
+//   margin suits its second-long steps; on millisecond steps it exceeds the slowest's whole step,
+//   so every worker was ready after one step and ESync lost to SSGD.
 //   reset(r, t, te)    a new round t clears k and ready of every worker; r's round and te are set.
 // One addition: a worker not heard from yet may be the slowest, so until every worker has
 // reported a c, nobody is ready (it matters only before the first round).
@@ -23,6 +26,8 @@ public:
         bool ready = false, known = false;
         qint64 t = 0;
     };
+
+    static constexpr double kAutoEpsilonShare = 0.1;  // ε < 0: this share of the slowest's step time
 
     void init(int workers, double epsilon);
     bool apply(int r, int k, double c, double te, double now);

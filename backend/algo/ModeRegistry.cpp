@@ -31,8 +31,10 @@ const StrategyList& ModeRegistry::all() {
                         "the state service whether to go on, so fast devices do as many steps as fit while the "
                         "slowest does one; w <- w + global_lr * sum of (w_i - w) / N (learning_rate is the local rate); a "
                         "round is local_iters synchronisations."),
-         {{QStringLiteral("epsilon"), ParamSpec::Type::Number, 0, 3600, 0.5,
-           QStringLiteral("seconds of margin: a worker stops when one more step would end later than the slowest's step, less this")},
+         {{QStringLiteral("epsilon"), ParamSpec::Type::Number, -1, 3600, -1,
+           QStringLiteral("seconds of margin: a worker stops when one more step would end later than the slowest's step, less "
+                          "this; -1: a tenth of the slowest worker's step time as measured (ESync's 0.5 s was for second-long "
+                          "steps, and lets millisecond steps stop after one)")},
           {QStringLiteral("global_lr"), ParamSpec::Type::Number, 0.0001, 100, 1,
            QStringLiteral("the global learning rate applied to the workers' average delta")}},
          {}},

@@ -61,13 +61,16 @@ private Q_SLOTS:
         QTest::newRow("the slowest itself: ready after one step") << 6 << true;
         QTest::newRow("the slowest is ready: everyone is") << 7 << true;
         QTest::newRow("a new round clears ready; its slowest not in it yet: not ready") << 8 << false;
+        // The default ε (-1): a tenth of the slowest's step, 0.2 s here.
+        QTest::newRow("default ε, 0.5 s left: one more 0.1 s step fits, go on") << 9 << false;
+        QTest::newRow("default ε, 0.25 s left: 0.1 + 0.2 > 0.25, ready") << 10 << true;
     }
 
     void esyncRule() {
         QFETCH(int, scenario);
         QFETCH(bool, expected);
         EsyncState s;
-        s.init(3, scenario == 5 ? 0.0 : 0.5);
+        s.init(3, scenario == 5 ? 0.0 : scenario >= 9 ? -1.0 : 0.5);
         const double c[3] = {0.1, 0.2, 2.0};
         bool setupHeld = true;  // what every scenario passes through on its way
         const bool answer = [&] {
@@ -79,7 +82,8 @@ private Q_SLOTS:
             if (scenario == 2) return s.apply(0, 1, c[0], 0, 0.1);
             s.reset(2, 1, 0);  // every worker in round 1 from t = 0: the slowest's step ends at 2.0
             if (scenario == 3) return s.apply(0, 1, c[0], 0, 0.2);  // 0.1 + 0.5 < 1.8 left
-            if (scenario == 4 || scenario == 5) return s.apply(0, 5, c[0], 0, 1.5);  // 0.5 left
+            if (scenario == 4 || scenario == 5 || scenario == 9) return s.apply(0, 5, c[0], 0, 1.5);  // 0.5 left
+            if (scenario == 10) return s.apply(0, 5, c[0], 0, 1.75);
             if (scenario == 6) return s.apply(2, 1, c[2], 0, 2.0);
             setupHeld &= s.apply(2, 1, c[2], 0, 2.0);
             if (scenario == 7) return s.apply(1, 1, c[1], 0, 0.3);
