@@ -1,6 +1,21 @@
 #include "ModeRegistry.h"
 
+#include <algorithm>
+
 namespace hips {
+
+namespace {
+
+const ParamSpec kWholePush{QStringLiteral("whole_push"), ParamSpec::Type::Integer, 0, 1, 0,
+                           QStringLiteral("1: each push applied whole, w <- w + delta (ASGD as published); 0: HiPS's "
+                                          "damped w <- w + delta / N")};
+
+}  // namespace
+
+double ModeRegistry::pushShare(const QString& mode, double wholePush, int trainingWorkers) {
+    const bool async = mode == QLatin1String(mode::kAsgd) || mode == QLatin1String(mode::kDcAsgd);
+    return async && wholePush > 0 ? 1.0 : 1.0 / double(std::max(trainingWorkers, 1));
+}
 
 const StrategyList& ModeRegistry::all() {
     static const StrategyList modes{
@@ -40,15 +55,18 @@ const StrategyList& ModeRegistry::all() {
          {}},
         {mode::kAsgd,
          QStringLiteral("HiPS's asynchronous mode: party servers forward each worker's push as it comes, the global "
-                        "server applies it at once (w <- w + delta / N) and answers with the newest model; the "
-                        "staleness of each push is a metric."),
-         {},
+                        "server applies it at once and answers with the newest model; the staleness of each push is a "
+                        "metric. By default HiPS's damped form, w <- w + delta / N (N training workers); with "
+                        "whole_push 1 the ASGD of the literature, w <- w + delta (with local_iters 1: w - lr * g)."),
+         {kWholePush},
          {}},
         {mode::kDcAsgd,
-         QStringLiteral("asgd with delay compensation at the global server: g' = g + lambda * g * g * (w_now - "
-                        "w_backup(sender)), the push read as g = -delta / learning_rate (DC-ASGD)."),
+         QStringLiteral("asgd with delay compensation at the global server (DC-ASGD): g' = g + lambda * g * g * (w_now - "
+                        "w_backup(sender)), g the push's own gradient, -delta / learning_rate before the 1/N share, so "
+                        "lambda is the paper's whatever N."),
          {{QStringLiteral("dc_lambda"), ParamSpec::Type::Number, 0, 1000, 0.04,
-           QStringLiteral("lambda, the strength of the delay compensation")}},
+           QStringLiteral("lambda, the strength of the delay compensation")},
+          kWholePush},
          {}},
         {mode::kMixedSync,
          QStringLiteral("GeoMX's MixedSync: synchronous inside each party (every worker every round), "

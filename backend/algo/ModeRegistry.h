@@ -46,6 +46,9 @@ public:
     static const StrategyList& all();
     static const StrategyInfo* find(const QString& nameOrAlias) { return findStrategy(all(), nameOrAlias); }
     static ModePolicy policy(const QString& name);
+    // The share of its update a worker pushes where the global server sums deltas: 1/N (N training
+    // workers), or 1 for asgd and dcasgd with whole_push (each push applied whole, as published).
+    static double pushShare(const QString& mode, double wholePush, int trainingWorkers);
 };
 
 inline bool isMode(const QString& setting, const char* name) { return setting == QLatin1String(name); }

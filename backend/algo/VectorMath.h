@@ -25,8 +25,11 @@ void addMany(float* out, const float* const* inputs, size_t count, size_t n);
 void rescaleAround(float* out, const float* base, size_t n, float s);
 
 // DC-ASGD's delay compensation of one push, in place: g' = g + λ·g⊙g⊙(now − backup) with the
-// push read as g = −delta/η, that is delta' = delta − (λ/η)·delta⊙delta⊙(now − backup), where
+// push's own gradient g = −(delta/s)/η, s the share the sender scaled its update by (1/N in asgd's
+// damped form), so that delta' = s·(−η·g') = delta − (λ/(η·s))·delta⊙delta⊙(now − backup), where
 // `backup` is the model the sender computed its delta from and `now` the model it is applied to.
-void compensateDelay(float* delta, const float* now, const float* backup, size_t n, float lambda, float learningRate);
+// (λ on the pushed delta itself, as before s, would act as λ·s: λ/N.)
+void compensateDelay(float* delta, const float* now, const float* backup, size_t n, float lambda, float learningRate,
+                     float pushShare = 1.0f);
 
 }  // namespace hips

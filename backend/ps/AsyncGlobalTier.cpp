@@ -55,8 +55,10 @@ QString AsyncGlobalTier::originOf(const WholePush& push) const {
 bool AsyncGlobalTier::compensate(std::vector<float>& delta, const ModelVersion& now, qint64 base) {
     const auto backup = m_recent.find(base);
     if (backup == m_recent.end()) return false;  // older than any version kept: applied as it is
+    const double share = ModeRegistry::pushShare(m_settings.mode, m_settings.param(QStringLiteral("whole_push")),
+                                                 m_topology.trainingWorkerCount());
     compensateDelay(delta.data(), now.data, backup->second.data, delta.size(), float(m_settings.param(QStringLiteral("dc_lambda"))),
-                    float(m_settings.learningRate));
+                    float(m_settings.learningRate), float(share));
     return true;
 }
 

@@ -75,7 +75,7 @@ std::unique_ptr<WorkerStrategy> makeWorkerStrategy(RoleContext& ctx) {
         const float partyWorkers = float(ctx.topology.party(ctx.node.party)->workerCount());
         return std::make_unique<ModelDelta>(1.0f / partyWorkers, qint64(s.param(QStringLiteral("k1"))));
     }
-    return std::make_unique<ModelDelta>(1.0f / workers, 0);
+    return std::make_unique<ModelDelta>(float(ModeRegistry::pushShare(s.mode, s.param(QStringLiteral("whole_push")), int(workers))), 0);
 }
 
 }  // namespace hips

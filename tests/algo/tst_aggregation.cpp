@@ -6,6 +6,7 @@
 #include "FedAvgRule.h"
 #include "VectorMath.h"
 #include "RunProgress.h"
+#include "ModeRegistry.h"
 #include "RoundCollector.h"
 #include "PushSlices.h"
 
@@ -95,6 +96,15 @@ private Q_SLOTS:
         QCOMPARE(answer, expected);
     }
 
+    // What a worker pushes of its update where the global server sums deltas: HiPS's damped 1/N,
+    // or with whole_push the whole (asgd and dcasgd only: ASGD as published, w ← w + Δ).
+    void asyncPushesAreDampedOrWhole() {
+        QCOMPARE(ModeRegistry::pushShare("asgd", 0, 4), 0.25);
+        QCOMPARE(ModeRegistry::pushShare("asgd", 1, 4), 1.0);
+        QCOMPARE(ModeRegistry::pushShare("dcasgd", 1, 4), 1.0);
+        QCOMPARE(ModeRegistry::pushShare("fedavg", 1, 4), 0.25);  // a synchronous round sums N of them
+    }
+
     // DC-ASGD: g' = g + λ·g⊙g⊙(w_now − w_backup) with g = −Δ/η, so Δ' = Δ − (λ/η)·Δ²·(w_now − w_backup).
     void delayCompensation_data() {
         QTest::addColumn<float>("delta");
@@ -120,6 +130,11 @@ private Q_SLOTS:
         std::vector<float> d(19, delta), n(19, now), b(19, backup);  // an odd length: no lane left out
         compensateDelay(d.data(), n.data(), b.data(), d.size(), lambda, 0.5f);
         for (float v : d) QVERIFY2(std::abs(v - expected) < 1e-6f, qPrintable(QString::number(v)));
+        // The same push from one of 4 workers, sent as Δ/4: λ acts on its own gradient, so the
+        // result is the same compensation, a quarter of it (λ on Δ/4 itself would act as λ/4).
+        std::vector<float> shared(19, delta / 4);
+        compensateDelay(shared.data(), n.data(), b.data(), shared.size(), lambda, 0.5f, 0.25f);
+        for (float v : shared) QVERIFY2(std::abs(v - expected / 4) < 1e-6f, qPrintable(QString::number(v)));
     }
 
     // Pushes taken as they come: whole once the last slice is in, in any order; strangers,
