@@ -252,8 +252,11 @@ void BulyanRule::compute() {
     std::vector<int> remaining(static_cast<size_t>(n)), chosen;
     std::iota(remaining.begin(), remaining.end(), 0);
     while (int(chosen.size()) < theta) {  // Krum over what is left, one pick at a time
+        // Krum among the remaining: each scored by its left − f − 2 nearest others, and at least
+        // by its nearest. (With none, the last pick of f = 1 scored every candidate 0 and took
+        // the first sender, however far it was from the others.)
         const int left = int(remaining.size());
-        const std::vector<double> scores = krumScores(d, n, remaining, left - m_f - 2);
+        const std::vector<double> scores = krumScores(d, n, remaining, std::max(1, left - m_f - 2));
         const int pick = bestScored(remaining, scores, 1).front();
         chosen.push_back(pick);
         remaining.erase(std::find(remaining.begin(), remaining.end(), pick));

@@ -165,6 +165,16 @@ private Q_SLOTS:
         }
     }
 
+    // Bulyan at f = 1, n = 7: the last of its n − 2f Krum picks is made among three candidates,
+    // here an honest one and two liars. Each scored by its nearest, the far liar (the first
+    // sender) is left out; scored by no neighbour at all, every score was 0 and it was taken.
+    void bulyansLastPickIsNotArbitrary() {
+        auto r = make(QStringLiteral("bulyan"), {{QStringLiteral("byzantine_f"), 1}});
+        const Points pushes{{1000}, {1}, {1.1f}, {0.9f}, {1.05f}, {0.95f}, {-100}};
+        aggregate(*r, pushes);
+        QCOMPARE(names(r->report(), "rejected"), (QStringList{"w0", "w6"}));
+    }
+
     // Too few contributions for the parameters (a quorum's short round, or every push refused as
     // not finite): the round leaves the model as it was, and the rule's record says why, with its
     // name and bound; the server goes on.

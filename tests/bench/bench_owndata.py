@@ -17,7 +17,6 @@ the one the run reported (goal: within 0.001).
     /usr/bin/python3 tests/bench/bench_owndata.py [--hips build/bin/hips] [--rounds 10] [--per-party 12000]
 """
 import argparse
-import gzip
 import json
 import os
 import re
@@ -31,18 +30,11 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from bench_vs_pytorch import read_idx  # Fashion-MNIST's IDX files as arrays
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-DATA = "/usr/share/datasets/fashion-mnist"
 WORKERS_PER_PARTY, BATCH, LR, MOMENTUM, LOCAL_STEPS, SEED = 2, 64, 0.05, 0.9, 50, 1
-
-
-def read_idx(name):
-    with gzip.open(os.path.join(DATA, name)) as f:
-        raw = f.read()
-    dims = raw[3]
-    shape = [int.from_bytes(raw[4 + 4 * i:8 + 4 * i], "big") for i in range(dims)]
-    return np.frombuffer(raw, dtype=np.uint8, offset=4 + 4 * dims).reshape(shape)
 
 
 def png(pixels):  # an 8-bit greyscale PNG, written by hand (no imaging library needed)

@@ -1,0 +1,107 @@
+// The asynchronous and ESync modes' formulas, case by case: ESync's state service rule, what an
+// asgd push carries (HiPS's damped share or the whole), and DC-ASGD's delay compensation.
+#include "EsyncState.h"
+#include "ModeRegistry.h"
+#include "VectorMath.h"
+
+#include <QtTest>
+#include <cmath>
+#include <vector>
+
+using namespace hips;
+
+class AsyncRulesTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // ESync's state service rule, case by case (ALGORITHMS.md): three workers at 0.1, 0.2 and
+    // 2.0 s per step (worker 2 the slowest), ε = 0.5 s unless a row says otherwise.
+    void esyncRule_data() {
+        QTest::addColumn<int>("scenario");
+        QTest::addColumn<bool>("expected");
+        QTest::newRow("a worker not heard from yet may be the slowest: not ready") << 0 << false;
+        QTest::newRow("k == 0 (c seeded before the first round): not ready") << 1 << false;
+        QTest::newRow("the slowest not yet in round t: not ready") << 2 << false;
+        QTest::newRow("one more step ends well before the slowest's: go on") << 3 << false;
+        QTest::newRow("within the ε margin of the slowest's end: ready") << 4 << true;
+        QTest::newRow("the same moment with ε = 0: go on") << 5 << false;
+        QTest::newRow("the slowest itself: ready after one step") << 6 << true;
+        QTest::newRow("the slowest is ready: everyone is") << 7 << true;
+        QTest::newRow("a new round clears ready; its slowest not in it yet: not ready") << 8 << false;
+        // The default ε (-1): a tenth of the slowest's step, 0.2 s here.
+        QTest::newRow("default ε, 0.5 s left: one more 0.1 s step fits, go on") << 9 << false;
+        QTest::newRow("default ε, 0.25 s left: 0.1 + 0.2 > 0.25, ready") << 10 << true;
+    }
+
+    void esyncRule() {
+        QFETCH(int, scenario);
+        QFETCH(bool, expected);
+        EsyncState s;
+        s.init(3, scenario == 5 ? 0.0 : scenario >= 9 ? -1.0 : 0.5);
+        const double c[3] = {0.1, 0.2, 2.0};
+        bool setupHeld = true;  // what every scenario passes through on its way
+        const bool answer = [&] {
+            if (scenario == 0) return s.apply(0, 1, c[0], 0, 0.1);
+            for (int r = 0; r < 3; ++r) setupHeld &= !s.apply(r, 0, c[r], 0, 0);  // seeding c makes nobody ready
+            if (scenario == 1) return s.apply(0, 0, c[0], 0, 5.0);
+            s.reset(0, 1, 0);
+            s.reset(1, 1, 0);
+            if (scenario == 2) return s.apply(0, 1, c[0], 0, 0.1);
+            s.reset(2, 1, 0);  // every worker in round 1 from t = 0: the slowest's step ends at 2.0
+            if (scenario == 3) return s.apply(0, 1, c[0], 0, 0.2);  // 0.1 + 0.5 < 1.8 left
+            if (scenario == 4 || scenario == 5 || scenario == 9) return s.apply(0, 5, c[0], 0, 1.5);  // 0.5 left
+            if (scenario == 10) return s.apply(0, 5, c[0], 0, 1.75);
+            if (scenario == 6) return s.apply(2, 1, c[2], 0, 2.0);
+            setupHeld &= s.apply(2, 1, c[2], 0, 2.0);
+            if (scenario == 7) return s.apply(1, 1, c[1], 0, 0.3);
+            s.reset(0, 2, 3.0);
+            setupHeld &= s.round() == 2 && !s.record(2).ready && s.record(1).k == 0;
+            return s.apply(1, 1, c[1], 3.0, 3.3);
+        }();
+        QVERIFY(setupHeld);
+        QCOMPARE(answer, expected);
+    }
+
+    // What a worker pushes of its update where the global server sums deltas: HiPS's damped 1/N,
+    // or with whole_push the whole (asgd and dcasgd only: ASGD as published, w ← w + Δ).
+    void asyncPushesAreDampedOrWhole() {
+        QCOMPARE(ModeRegistry::pushShare("asgd", 0, 4), 0.25);
+        QCOMPARE(ModeRegistry::pushShare("asgd", 1, 4), 1.0);
+        QCOMPARE(ModeRegistry::pushShare("dcasgd", 1, 4), 1.0);
+        QCOMPARE(ModeRegistry::pushShare("fedavg", 1, 4), 0.25);  // a synchronous round sums N of them
+    }
+
+    // DC-ASGD: g' = g + λ·g⊙g⊙(w_now − w_backup) with g = −Δ/η, so Δ' = Δ − (λ/η)·Δ²·(w_now − w_backup).
+    void delayCompensation_data() {
+        QTest::addColumn<float>("delta");
+        QTest::addColumn<float>("now");
+        QTest::addColumn<float>("backup");
+        QTest::addColumn<float>("lambda");
+        QTest::addColumn<float>("expected");
+        // η = 0.5 throughout.
+        QTest::newRow("no staleness: unchanged") << 0.2f << 1.0f << 1.0f << 2.0f << 0.2f;
+        QTest::newRow("lambda 0: unchanged") << 0.2f << 3.0f << 1.0f << 0.0f << 0.2f;
+        // g = −0.4, g' = −0.4 + 2·0.16·2 = 0.24, Δ' = −0.5·0.24 = −0.12
+        QTest::newRow("model moved up") << 0.2f << 3.0f << 1.0f << 2.0f << -0.12f;
+        // g = 0.4, g' = 0.4 + 2·0.16·(−2) = −0.24, Δ' = 0.12
+        QTest::newRow("negative delta, model moved down") << -0.2f << -1.0f << 1.0f << 2.0f << 0.12f;
+    }
+
+    void delayCompensation() {
+        QFETCH(float, delta);
+        QFETCH(float, now);
+        QFETCH(float, backup);
+        QFETCH(float, lambda);
+        QFETCH(float, expected);
+        std::vector<float> d(19, delta), n(19, now), b(19, backup);  // an odd length: no lane left out
+        compensateDelay(d.data(), n.data(), b.data(), d.size(), lambda, 0.5f);
+        for (float v : d) QVERIFY2(std::abs(v - expected) < 1e-6f, qPrintable(QString::number(v)));
+        // The same push from one of 4 workers, sent as Δ/4: λ acts on its own gradient, so the
+        // result is the same compensation, a quarter of it (λ on Δ/4 itself would act as λ/4).
+        std::vector<float> shared(19, delta / 4);
+        compensateDelay(shared.data(), n.data(), b.data(), shared.size(), lambda, 0.5f, 0.25f);
+        for (float v : shared) QVERIFY2(std::abs(v - expected / 4) < 1e-6f, qPrintable(QString::number(v)));
+    }
+};
+
+QTEST_GUILESS_MAIN(AsyncRulesTest)
+#include "tst_asyncrules.moc"

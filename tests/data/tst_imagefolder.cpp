@@ -1,0 +1,157 @@
+// The image-folder reader on PNG and JPEG files made here: sorted class folders, exact planar
+// bytes, grey and RGB, resizing, the decoded copy it caches, every broken folder named; and the
+// checks every source passes before its reader runs.
+#include "DataFormatsSupport.h"
+#include "DataReaders.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace hips;
+using namespace hips::test;
+
+class ImageFolderTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+
+private Q_SLOTS:
+    // Sorted class folders, exact planar bytes, grey and RGB, PNG and JPEG, resizing.
+    void imageFolderValues() {
+        const QString root = path("images");
+        const auto rgb = [](int x, int y) { return qRgb(10 + x, 20 + y, 30 + x + y); };
+        QVERIFY(save(image(3, 2, QImage::Format_RGB32, rgb), root + "/b_class/z.png"));  // (made before a_class: the order is the names')
+        QVERIFY(QDir().mkpath(root + "/a_class"));
+        QVERIFY(save(image(3, 2, QImage::Format_RGB32, [](int, int) { return qRgb(1, 2, 3); }), root + "/a_class/IMG.PNG"));
+        QVERIFY(write(root + "/a_class/notes.txt", "not an image"));
+        QVERIFY(save(image(3, 2, QImage::Format_RGB32, rgb), root + "/b_class/a.png"));
+        ReadOptions own;  // the files' own size and colours
+        const SampleSet s = readSamples({"image-folder", root, {}}, own);
+        QCOMPARE(s.classNames, (QStringList{"a_class", "b_class"}));
+        QCOMPARE(s.labels, (std::vector<int64_t>{0, 1, 1}));
+        QCOMPARE(s.sampleShape, (std::vector<int64_t>{3, 2, 3}));
+        std::vector<uint8_t> planar;  // b_class/a.png: R plane, G plane, B plane, each row by row
+        for (int c = 0; c < 3; ++c)
+            for (int y = 0; y < 2; ++y)
+                for (int x = 0; x < 3; ++x) planar.push_back(uint8_t(c == 0 ? qRed(rgb(x, y)) : c == 1 ? qGreen(rgb(x, y)) : qBlue(rgb(x, y))));
+        QCOMPARE(std::vector<uint8_t>(s.bytes.begin() + 18, s.bytes.begin() + 36), planar);
+        QCOMPARE(std::vector<uint8_t>(s.bytes.begin(), s.bytes.begin() + 3), (std::vector<uint8_t>{1, 1, 1}));
+
+        ReadOptions grey;
+        grey.channels = 1;
+        grey.threads = 1;
+        const SampleSet g = readSamples({"image-folder", root, {{"classes", "b_class"}}}, grey);
+        QCOMPARE(g.classNames, QStringList{"b_class"});
+        QCOMPARE(g.sampleShape, (std::vector<int64_t>{1, 2, 3}));
+        const QImage qtGrey = image(3, 2, QImage::Format_RGB32, rgb).convertToFormat(QImage::Format_Grayscale8);  // Qt's own weights
+        QCOMPARE(int(g.bytes[0]), int(qtGrey.constScanLine(0)[0]));
+        QCOMPARE(int(g.bytes[5]), int(qtGrey.constScanLine(1)[2]));
+        QVERIFY(g.bytes[0] != g.bytes[5]);
+
+        QVERIFY(save(filled(8, 6, QColor(0, 0, 255)), root + "/c_class/photo.jpeg", "JPEG", 100));
+        ReadOptions model;  // the model's input: every image resized
+        model.channels = 3, model.height = 4, model.width = 5, model.threads = 3;
+        const SampleSet resized = readSamples({"image-folder", root, {}}, model);
+        QCOMPARE(resized.sampleShape, (std::vector<int64_t>{3, 4, 5}));
+        QCOMPARE(resized.size(), int64_t(4));
+        QCOMPARE(resized.labels, (std::vector<int64_t>{0, 1, 1, 2}));
+        const uint8_t* jpeg = resized.bytes.data() + 3 * 60;
+        QVERIFY2(jpeg[0] < 16 && jpeg[20] < 16 && jpeg[40] > 240 && jpeg[59] > 240, qPrintable(QString::number(jpeg[40])));
+        QCOMPARE(int(resized.bytes[0]), 1);  // a uniform image stays uniform
+        QCOMPARE(int(resized.bytes[59]), 3);
+        model.threads = 1;
+        QCOMPARE(readSamples({"image-folder", root, {}}, model).bytes, resized.bytes);
+    }
+
+    void badImageFoldersAreNamed() {
+        const QString root = path("badimages");
+        QVERIFY(save(filled(4, 4, Qt::red), root + "/cat/a.png"));
+        QVERIFY(save(filled(6, 6, Qt::red), root + "/cat/b.png"));
+        ReadOptions own;
+        QString why = refusal([&] { readSamples({"image-folder", root, {}}, own); });
+        QVERIFY2(why.startsWith(root + "/cat/b.png is 6 x 6 pixels, and " + root + "/cat/a.png (the folder's first image) 4 x 4"), qPrintable(why));
+        QVERIFY(QFile::remove(root + "/cat/b.png"));
+        QVERIFY(write(root + "/cat/broken.png", "not a png"));
+        why = refusal([&] { readSamples({"image-folder", root, {}}, own); });
+        QVERIFY2(why.startsWith("cannot decode " + root + "/cat/broken.png (") && why.size() > QString("cannot decode " + root + "/cat/broken.png ()").size(),
+                 qPrintable(why));
+        QVERIFY(QFile::remove(root + "/cat/broken.png"));
+        why = refusal([&] { readSamples({"image-folder", root, {{"classes", "cat,cow"}}}, own); });
+        QVERIFY2(why.startsWith(root + "/cow does not exist; the source's classes option names the sub-folders"), qPrintable(why));
+        QVERIFY(QDir().mkpath(root + "/dog"));
+        why = refusal([&] { readSamples({"image-folder", root, {}}, own); });
+        QVERIFY2(why.startsWith(root + "/dog holds no PNG or JPEG images"), qPrintable(why));
+        QVERIFY(QDir().mkpath(path("noclasses")));
+        why = refusal([&] { readSamples({"image-folder", path("noclasses"), {}}, own); });
+        QVERIFY2(why.startsWith(path("noclasses") + " holds no class folders"), qPrintable(why));
+        why = refusal([&] { readSamples({"image-folder", root + "/cat/a.png", {}}, own); });
+        QVERIFY2(why.startsWith(root + "/cat/a.png is not a folder; for the image-folder format the path names"), qPrintable(why));
+    }
+
+    // The decoded set is cached (owner-only, written whole), read back while the files stay the
+    // same, decoded anew when one changes, and rewritten when the cache file is damaged.
+    void imageCache() {
+        const QString root = path("cached"), cache = path("cache/data");
+        QVERIFY(save(filled(4, 4, QColor(200, 0, 0)), root + "/cat/a.png"));
+        QVERIFY(save(filled(4, 4, QColor(0, 100, 0)), root + "/dog/b.png"));
+        ReadOptions o;
+        o.channels = 3, o.height = 2, o.width = 2, o.cacheDir = cache;
+        const SampleSet first = readSamples({"image-folder", root, {}}, o);
+        QCOMPARE(int(first.bytes.back()), 0);  // dog's blue plane
+        QCOMPARE(cacheFiles(cache).size(), 1);  // no temporary file left
+        const QString file = QDir(cache).filePath(cacheFiles(cache).value(0));
+        QCOMPARE(QFileInfo(file).permissions() & (QFileDevice::ReadGroup | QFileDevice::ReadOther | QFileDevice::WriteGroup | QFileDevice::WriteOther),
+                 QFileDevice::Permissions());
+        QCOMPARE(QFileInfo(cache).permissions() & (QFileDevice::ReadOther | QFileDevice::ExeOther), QFileDevice::Permissions());
+
+        QByteArray bytes = contents(file);  // mark the cached copy: the next read must return the mark
+        bytes[bytes.size() - 1] = char(77);
+        QVERIFY(write(file, bytes));
+        SampleSet again = readSamples({"image-folder", root, {}}, o);
+        QCOMPARE(int(again.bytes.back()), 77);
+        QCOMPARE(again.labels, first.labels);
+        QCOMPARE(again.classNames, first.classNames);
+        QCOMPARE(again.sampleShape, first.sampleShape);
+
+        QVERIFY(save(filled(4, 4, QColor(0, 100, 50)), root + "/dog/b.png"));  // changed: decoded anew
+        QFile changed(root + "/dog/b.png");
+        QVERIFY(changed.open(QIODevice::ReadWrite));
+        QVERIFY(changed.setFileTime(QDateTime::currentDateTime().addSecs(5), QFileDevice::FileModificationTime));
+        changed.close();
+        again = readSamples({"image-folder", root, {}}, o);
+        QCOMPARE(int(again.bytes.back()), 50);
+        QCOMPARE(cacheFiles(cache).size(), 1);  // the folder's cache file, rewritten
+        QCOMPARE(int(uint8_t(contents(file).back())), 50);
+
+        QVERIFY(write(file, contents(file).left(60)));  // damaged: ignored and rewritten
+        again = readSamples({"image-folder", root, {}}, o);
+        QCOMPARE(int(again.bytes.back()), 50);
+        QCOMPARE(contents(file).size(), bytes.size());
+        QVERIFY(write(file, QByteArray(bytes.size(), 'x')));  // foreign bytes of the right size
+        QCOMPARE(int(readSamples({"image-folder", root, {}}, o).bytes.back()), 50);
+
+        ReadOptions other = o;  // other decoding settings: a cache file of their own
+        other.channels = 1;
+        QCOMPARE(readSamples({"image-folder", root, {}}, other).sampleShape, (std::vector<int64_t>{1, 2, 2}));
+        QCOMPARE(cacheFiles(cache).size(), 2);
+    }
+
+    void sourcesAreChecked() {
+        QString why = refusal([&] { readSamples({"hdf5", path("x"), {}}); });
+        QVERIFY2(why == "'hdf5' is not a data format; use one of: idx, cifar-binary, image-folder, npy, npz, csv", qPrintable(why));
+        why = refusal([&] { readSamples({"npz", "/nonexistent/party.npz", {}}); });
+        QVERIFY2(why.startsWith("/nonexistent/party.npz does not exist; check the data source's path"), qPrintable(why));
+        why = refusal([&] { readSamples({"csv", "", {}}); });
+        QVERIFY2(why.startsWith("the csv data source has no path"), qPrintable(why));
+        why = refusal([&] { readSamples({"npz", m_dir.path(), {}}); });
+        QVERIFY2(why.startsWith(m_dir.path() + " is a folder; for the npz format the path names the .npz file"), qPrintable(why));
+        QVERIFY(write(path("file.csv"), "label,a\n0,1\n"));
+        why = refusal([&] { readSamples({"npy", path("file.csv"), {}}); });
+        QVERIFY2(why.startsWith(path("file.csv") + " is not a folder; for the npy format the path names a folder holding the two arrays"), qPrintable(why));
+    }
+};
+
+QTEST_GUILESS_MAIN(ImageFolderTest)
+#include "tst_imagefolder.moc"
