@@ -3,9 +3,9 @@
 // (netns_hosts.sh). The topology is laid out like HiPS's README: host A the central party,
 // hosts B and C a party each with a scheduler, a server and two workers. Needs root, `ip netns`
 // and sshd; skips with the reason elsewhere.
-#include "Channel.h"
+#include "DeployHarness.h"
+#include "DeployOwnData.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -18,114 +18,7 @@
 #include <csignal>
 #include <unistd.h>
 
-namespace {
-
-const QString kHips = QStringLiteral(HIPS_BIN_DIR "/hips");
-const QString kHarness = QStringLiteral(HIPS_SOURCE_DIR "/tests/integration/netns_hosts.sh");
-const QString kWanBox = QStringLiteral(HIPS_SOURCE_DIR "/tests/integration/wan_box.sh");
-const QString kWanBoxCache = QStringLiteral(HIPS_BIN_DIR "/../wanbox");  // its kernel and initramfs, made once
-
-struct Result {
-    int status = -1;
-    QByteArray out;
-};
-
-Result run(const QString& program, const QStringList& args, int ms = 180000, const QProcessEnvironment& env = {}) {
-    QProcess p;
-    if (!env.isEmpty()) p.setProcessEnvironment(env);
-    p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(program, args);
-    if (!p.waitForFinished(ms)) {
-        p.kill();
-        p.waitForFinished();
-        return {-1, p.readAll() + "\n[timed out]"};
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAll()};
-}
-
-// Processes whose command line mentions `needle` (an install directory or an endpoint), and
-// `also` when given.
-int processesWith(const QByteArray& needle, const QByteArray& also = {}) {
-    int n = 0;
-    for (const QString& entry : QDir("/proc").entryList(QDir::Dirs)) {
-        bool isPid = false;
-        entry.toLongLong(&isPid);
-        QFile cmd("/proc/" + entry + "/cmdline");
-        if (!isPid || !cmd.open(QIODevice::ReadOnly)) continue;
-        const QByteArray line = cmd.readAll().replace('\0', ' ');
-        n += line.contains(needle) && line.contains(also);
-    }
-    return n;
-}
-
-// Kills (SIGKILL) every process in network namespace `ns` but its SSH server (a host whose power
-// went); returns how many.
-int killHostProcesses(const QString& ns) {
-    QProcess pids;
-    pids.start("ip", {"netns", "pids", ns});
-    pids.waitForFinished();
-    int n = 0;
-    for (const QByteArray& line : pids.readAll().split('\n')) {
-        bool isPid = false;
-        const qint64 pid = line.trimmed().toLongLong(&isPid);
-        QFile comm("/proc/" + QString::number(pid) + "/comm");
-        if (isPid && comm.open(QIODevice::ReadOnly) && comm.readAll().trimmed() != "sshd") n += ::kill(pid_t(pid), SIGKILL) == 0;
-    }
-    return n;
-}
-
-// The last round in the table `hips run` prints.
-int lastPrintedRound(const QByteArray& out) {
-    int last = 0;
-    static const QRegularExpression row("^\\s+(\\d+)\\s+\\d\\.\\d{4}", QRegularExpression::MultilineOption);
-    for (auto it = row.globalMatch(QString::fromUtf8(out)); it.hasNext();) last = it.next().captured(1).toInt();
-    return last;
-}
-
-// The rows of `hips run`'s table: each round with the elapsed time printed with it.
-QList<std::pair<int, double>> printedRows(const QByteArray& out) {
-    static const QRegularExpression row(QStringLiteral("^\\s*(\\d+)\\s.*\\s([\\d.]+)s$"), QRegularExpression::MultilineOption);
-    QList<std::pair<int, double>> rows;
-    for (auto it = row.globalMatch(QString::fromUtf8(out)); it.hasNext();) {
-        const auto m = it.next();
-        rows.append({m.captured(1).toInt(), m.captured(2).toDouble()});
-    }
-    return rows;
-}
-
-// The elapsed time printed with round `round` (-1 when it was not printed).
-double elapsedAtRound(const QByteArray& out, int round) {
-    for (const auto& [r, seconds] : printedRows(out))
-        if (r == round) return seconds;
-    return -1;
-}
-
-// Sends a hello as a controller would, with `curve`, and says whether anything answered.
-bool answers(const QString& endpoint, const hips::CurveConfig& curve) {
-    zmq::context_t ctx(1);
-    hips::Channel c = hips::Channel::dealer(ctx, "controller", endpoint, "agent", curve);
-    c.send(hips::Message("hello", {{QStringLiteral("version"), 1}}));
-    return c.receive(std::chrono::seconds(2)).has_value();
-}
-
-QByteArray readFile(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-// The environment variable `name` of the first process whose command line holds `needle`.
-QByteArray environmentOf(const QByteArray& needle, const QByteArray& name) {
-    for (const QString& entry : QDir("/proc").entryList(QDir::Dirs)) {
-        QFile cmd("/proc/" + entry + "/cmdline"), env("/proc/" + entry + "/environ");
-        if (!cmd.open(QIODevice::ReadOnly) || !cmd.readAll().replace('\0', ' ').contains(needle)) continue;
-        if (!env.open(QIODevice::ReadOnly)) continue;
-        for (const QByteArray& kv : env.readAll().split('\0'))
-            if (kv.startsWith(name + '=')) return kv.mid(name.size() + 1);
-    }
-    return {};
-}
-
-}  // namespace
+using namespace hips::test;
 
 // Rounds enough (about 0.07 s each here, with 100 local steps) for party2 to go on alone while
 // party1's agent is found silent (10 s) and deployed again, and for party1 to take part after.
@@ -154,20 +47,13 @@ class DeployTest : public QObject {
             if (i == 1 && tweakHostB) tweakHostB(h);
             hosts.append(h);
         }
-        const QByteArray parties = R"([
-          { "id": "central", "central": true, "host": "hostA",
-            "roles": { "global_scheduler": { "port": 9100 }, "global_servers": [ { "port": 9101 } ], "master_worker": {} } },
-          { "id": "party1", "host": "hostB",
-            "roles": { "scheduler": { "port": 9200 }, "servers": [ { "port": 9201 } ], "workers": [ { "count": 2 } ] } },
-          { "id": "party2", "host": "hostC",
-            "roles": { "scheduler": { "port": 9300 }, "servers": [ { "port": 9301 } ], "workers": [ { "count": 2 } ] } } ])";
         QFile small(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");  // the same training as the local test run
         small.open(QIODevice::ReadOnly);
         const QJsonObject local = QJsonDocument::fromJson(small.readAll()).object();
         QJsonObject training = local["training"].toObject();
         for (auto it = trainingExtra.begin(); it != trainingExtra.end(); ++it) training.insert(it.key(), it.value());
         const QJsonObject t{{"format", "hips-topology"}, {"version", 1}, {"name", name}, {"hosts", hosts},
-                            {"parties", QJsonDocument::fromJson(partiesJson.isEmpty() ? parties : partiesJson).array()},
+                            {"parties", QJsonDocument::fromJson(partiesJson.isEmpty() ? kThreeParties : partiesJson).array()},
                             {"training", training}};
         QFile f(path(name + ".json"));
         f.open(QIODevice::WriteOnly);
@@ -402,43 +288,25 @@ private Q_SLOTS:
     // to give party1's workers a file of party2's is refused on party1's host, naming the file and
     // the list, before round 1.
     void aHostReadsOnlyTheDataItsOperatorListed() {
-        QByteArray table = "label,a,b\n";
-        for (int i = 0; i < 64; ++i) table += i % 2 ? "1,0.9,0.1\n" : "0,0.1,0.9\n";
-        const QString model = path("net.pt");
-        const Result scripted = run("/usr/bin/python3", {"-c", "import torch, sys; torch.jit.save(torch.jit.script(torch.nn.Sequential("
-                                                               "torch.nn.Linear(2, 8), torch.nn.ReLU(), torch.nn.Linear(8, 2))), sys.argv[1])",
-                                                         model});
-        QVERIFY2(scripted.status == 0, scripted.out.constData());
-        QFile modelFile(model);
-        QVERIFY(modelFile.open(QIODevice::ReadOnly));
-        const QString sha = QCryptographicHash::hash(modelFile.readAll(), QCryptographicHash::Sha256).toHex();
-        for (const char* file : {"data/party1/t.csv", "data/party2/t.csv", "data/party2/private.csv", "data/test/t.csv"}) {
-            QVERIFY(QDir().mkpath(QFileInfo(path(file)).path()));
-            QFile f(path(file));
-            QVERIFY(f.open(QIODevice::WriteOnly) && f.write(table) == table.size());
-        }
-        QVERIFY(QDir().mkpath(path("owndata/install_1")));
-        QFile roots(path("owndata/install_1/data-roots"));  // host B's operator: party1's folder only
-        QVERIFY(roots.open(QIODevice::WriteOnly) && roots.write(path("data/party1").toUtf8() + "\n") > 0);
-        roots.close();
+        const QString model = path("net.pt"), sha = scriptTinyNet(model);
+        QVERIFY(!sha.isEmpty() && writeOwnDataFiles(m_dir.path()));
+        // Host B's operator lists party1's folder only.
+        QVERIFY(writeDataRoots(path("owndata/install_1"), path("data/party1")));
         const auto csv = [this](const char* file) { return QJsonObject{{"format", "csv"}, {"path", path(file)}}; };
-        QJsonArray parties = QJsonDocument::fromJson(R"([
-          { "id": "central", "central": true, "host": "hostA",
-            "roles": { "global_scheduler": { "port": 9100 }, "global_servers": [ { "port": 9101 } ], "master_worker": {} } },
-          { "id": "party1", "host": "hostB",
-            "roles": { "scheduler": { "port": 9200 }, "servers": [ { "port": 9201 } ], "workers": [ { "count": 2 } ] } },
-          { "id": "party2", "host": "hostC",
-            "roles": { "scheduler": { "port": 9300 }, "servers": [ { "port": 9301 } ], "workers": [ { "count": 2 } ] } } ])").array();
-        QJsonObject party1 = parties[1].toObject(), party2 = parties[2].toObject();
-        party1["data"] = csv("data/party1/t.csv");
-        party2["data"] = csv("data/party2/t.csv");
-        parties[1] = party1;
-        parties[2] = party2;
         const QJsonObject training{{"model", QJsonObject{{"torchscript", model}}}, {"input_shape", QJsonArray{2}}, {"classes", 2},
                                    {"evaluation_data", csv("data/test/t.csv")}};
-        const QString topology = writeTopology("owndata", {}, training, QJsonDocument(parties).toJson());
-        const Result good = run(kHips, QStringList{"run", topology, "--history", path("owndata.sqlite"), "--out", path("owndata_run")} +
-                                           sshArgs(path("known_hosts")));
+        const auto runWith = [&](const char* party1File, const QString& out) {  // party2 reads its own t.csv
+            QJsonArray parties = QJsonDocument::fromJson(kThreeParties).array();
+            for (const auto& [index, file] : {std::pair{1, party1File}, std::pair{2, "data/party2/t.csv"}}) {
+                QJsonObject party = parties[index].toObject();
+                party["data"] = csv(file);
+                parties[index] = party;
+            }
+            const QString topology = writeTopology("owndata", {}, training, QJsonDocument(parties).toJson());
+            return run(kHips, QStringList{"run", topology, "--history", path("owndata.sqlite"), "--out", path(out)} +
+                                  sshArgs(path("known_hosts")));
+        };
+        const Result good = runWith("data/party1/t.csv", "owndata_run");
         QVERIFY2(good.status == 0, good.out.constData());
         QVERIFY2(good.out.contains("deploy hostB        uploading the model"), good.out.constData());
         for (int host = 0; host < 3; ++host)
@@ -447,11 +315,7 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(path("owndata_run/model.pt")) && QFile::exists(path("owndata_run/net.params")));
         QCOMPARE(readFile(path("owndata_run/model.pt")), readFile(path("owndata/install_0/runs/owndata_run/model.pt")));
 
-        party1["data"] = csv("data/party2/private.csv");  // the hand edit
-        parties[1] = party1;
-        writeTopology("owndata", {}, training, QJsonDocument(parties).toJson());
-        const Result r = run(kHips, QStringList{"run", topology, "--history", path("owndata.sqlite"), "--out", path("owndata_run2")} +
-                                        sshArgs(path("known_hosts")));
+        const Result r = runWith("data/party2/private.csv", "owndata_run2");  // the hand edit
         QVERIFY2(!r.out.contains("uploading the model"), r.out.constData());  // the same file is there
         QCOMPARE(r.status, 1);
         QVERIFY2(r.out.contains(path("data/party2/private.csv").toUtf8() + " is not in this host's data folders (" +
