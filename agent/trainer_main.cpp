@@ -3,8 +3,10 @@
 //   hips-trainer probe  (prints {"torch", "cuda", "gpus"} as one JSON line: what this host can train on)
 //   hips-trainer model-info FILE  (a TorchScript model's SHA-256 and tensor sizes, as one JSON line)
 //   hips-trainer export TOPOLOGY PARAMS torchscript|state_dict OUT  (a run's net.params for PyTorch: hips export)
+//   hips-trainer check-data REQUEST  (a party's source read here: its counts, never its contents; DataCheck.h)
 //   hips-trainer zygote [ROOM]  (with the agent's socket on descriptor 3: forks trainers on demand)
 // Kept apart from hips-agent so that only the processes that train load LibTorch.
+#include "DataCheck.h"
 #include "DeviceProbe.h"
 #include "LocalTrainer.h"
 #include "TrainError.h"
@@ -73,6 +75,18 @@ static int exportMain(char** argv) {
     }
 }
 
+// "Check data" for a designer or hips check-data elsewhere: the counts on stdout, or why not on stderr.
+static int checkDataMain(int argc, char** argv) {
+    QCoreApplication app(argc, argv);  // (image plugins are found through it)
+    try {
+        std::printf("%s\n", qPrintable(hips::runDataCheckRequest(QByteArray(argv[2]))));
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 2;
+    }
+}
+
 int main(int argc, char** argv) {
     ::umask(077);  // net.params and net.meta hold a model trained on private data
     hips::keepLargeAllocations();
@@ -83,6 +97,7 @@ int main(int argc, char** argv) {
     }
     if (argc == 3 && std::strcmp(argv[1], "model-info") == 0) return modelInfoMain(argv[2]);
     if (argc == 6 && std::strcmp(argv[1], "export") == 0) return exportMain(argv);
+    if (argc == 3 && std::strcmp(argv[1], "check-data") == 0) return checkDataMain(argc, argv);
     if (argc >= 2 && std::strcmp(argv[1], "zygote") == 0) {
         struct stat agentSocket {};
         if (::fstat(3, &agentSocket) != 0 || !S_ISSOCK(agentSocket.st_mode)) {

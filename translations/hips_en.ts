@@ -47,6 +47,13 @@
         </translation>
     </message>
     <message numerus="yes">
+        <source>finished after %n round(s) in %1 s: final test %2 %3</source>
+        <translation>
+            <numerusform>finished after %n round in %1 s: final test %2 %3</numerusform>
+            <numerusform>finished after %n rounds in %1 s: final test %2 %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>stopped after %n round(s) in %1 s (%2)</source>
         <translation>
             <numerusform>stopped after %n round in %1 s (%2)</numerusform>

@@ -160,105 +160,133 @@
         <translation>主机“%1”？</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="100"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="101"/>
         <location filename="../ui/report/ReportHtml.cpp" line="94"/>
         <source>round</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="100"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="101"/>
         <source>seconds since start</source>
         <translation>自开始以来的秒数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="106"/>
         <source>Test accuracy by round</source>
-        <translation>各轮次的测试准确率</translation>
+        <translation type="vanished">各轮次的测试准确率</translation>
     </message>
     <message>
         <location filename="../ui/report/ReportCharts.cpp" line="106"/>
-        <location filename="../ui/report/ReportCharts.cpp" line="108"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="148"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="107"/>
-        <location filename="../ui/report/ReportCharts.cpp" line="109"/>
         <source>test accuracy</source>
-        <translation>测试准确率</translation>
+        <translation type="vanished">测试准确率</translation>
+    </message>
+    <message>
+        <source>Test accuracy over time</source>
+        <translation type="vanished">测试准确率随时间变化</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="106"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="148"/>
+        <source>RMSE</source>
+        <translation>RMSE</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="107"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="115"/>
+        <source>test %1</source>
+        <translation>测试 %1</translation>
     </message>
     <message>
         <location filename="../ui/report/ReportCharts.cpp" line="108"/>
-        <source>Test accuracy over time</source>
-        <translation>测试准确率随时间变化</translation>
+        <source>top-5 accuracy</source>
+        <translation>top-5 准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="110"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="111"/>
+        <source>%1 (own held-out data)</source>
+        <translation>%1（自有留出数据）</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="114"/>
+        <source>Test %1 by round</source>
+        <translation>各轮次的测试 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="115"/>
+        <source>Test %1 over time</source>
+        <translation>测试 %1 随时间变化</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="116"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="110"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="116"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="111"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="117"/>
         <source>training loss (mean of workers)</source>
         <translation>训练损失（各工作节点平均值）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="112"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="118"/>
         <source>test loss</source>
         <translation>测试损失</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="113"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="119"/>
         <source>Traffic per tier (cumulative)</source>
         <translation>各层级流量（累计）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="113"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="119"/>
         <source>MB sent</source>
         <translation>发送量（MB）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="114"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="120"/>
         <source>inside parties</source>
         <translation>参与方内部</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="115"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="121"/>
         <source>across parties</source>
         <translation>跨参与方</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="116"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="122"/>
         <source>Throughput (all workers)</source>
         <translation>吞吐量（所有工作节点）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="116"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="122"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="117"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="123"/>
         <source>samples per second</source>
         <translation>每秒样本数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="118"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="124"/>
         <source>Computing-time ratio: compute / (compute + communication)</source>
         <translation>计算时间占比：计算 / (计算 + 通信)</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="118"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="124"/>
         <source>ratio</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="119"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="125"/>
         <source>computing-time ratio</source>
         <translation>计算时间占比</translation>
     </message>
@@ -432,92 +460,116 @@
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="149"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="150"/>
         <source>not reached</source>
         <translation>未达到</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="150"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="151"/>
         <source>%1 (round %2)</source>
         <translation>%1（第 %2 轮）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="151"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="152"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="152"/>
-        <source>Best test accuracy</source>
-        <translation>最佳测试准确率</translation>
-    </message>
-    <message>
         <location filename="../ui/report/ReportHtml.cpp" line="153"/>
-        <source>Final test accuracy</source>
-        <translation>最终测试准确率</translation>
+        <source>Best test %1</source>
+        <translation>最佳测试 %1</translation>
     </message>
     <message>
         <location filename="../ui/report/ReportHtml.cpp" line="154"/>
+        <source>Final test %1</source>
+        <translation>最终测试 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="155"/>
+        <source>Final top-5 accuracy</source>
+        <translation>最终 top-5 准确率</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="155"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="158"/>
+        <source>- (a regression)</source>
+        <translation>-（回归任务）</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="156"/>
+        <source>- (fewer than 5 classes)</source>
+        <translation>-（类别少于 5 个）</translation>
+    </message>
+    <message>
+        <source>Best test accuracy</source>
+        <translation type="vanished">最佳测试准确率</translation>
+    </message>
+    <message>
+        <source>Final test accuracy</source>
+        <translation type="vanished">最终测试准确率</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="158"/>
         <source>Time to %1 accuracy</source>
         <translation>达到 %1 准确率的用时</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="155"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="159"/>
         <source>Bytes inside parties</source>
         <translation>参与方内部字节数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="156"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="160"/>
         <source>Bytes across parties</source>
         <translation>跨参与方字节数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="157"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="161"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="157"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="161"/>
         <source>%1 samples/s</source>
         <translation>%1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="158"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="162"/>
         <source>Computing-time ratio</source>
         <translation>计算时间占比</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="161"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="165"/>
         <source>Topology</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="163"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="167"/>
         <source>&lt;p&gt;The stored topology could not be read.&lt;/p&gt;</source>
         <translation>&lt;p&gt;无法读取已保存的拓扑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="165"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="169"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="170"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="174"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="173"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="177"/>
         <source>&lt;p&gt;%1: not recorded in this run.&lt;/p&gt;</source>
         <translation>&lt;p&gt;%1：本次运行未记录。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="178"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="182"/>
         <source>Processes</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="180"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="184"/>
         <source>Warnings and errors</source>
         <translation>警告与错误</translation>
     </message>
@@ -746,9 +798,9 @@
     </message>
     <message>
         <location filename="../backend/topology/JsonFields.cpp" line="111"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="227"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="365"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="394"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="230"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="368"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="397"/>
         <source>&apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持“%1”；请使用以下之一：%2</translation>
     </message>
@@ -758,295 +810,305 @@
         <translation>未知的%1“%2”；应为以下之一：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="28"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="29"/>
         <source>larger than %1 bytes</source>
         <translation>大于 %1 字节</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="29"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="30"/>
         <source>%1 bytes</source>
         <translation>%1 字节</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="30"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="31"/>
         <source>the document is %1; a topology may be at most %2 bytes (1 MiB). Check that this is a topology file; a setup that large must be split into several topologies</source>
         <translation>文档大小为 %1；拓扑最多 %2 字节（1 MiB）。请确认这是拓扑文件；如此大的配置须拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="44"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="45"/>
         <source>%1 %2; at most %3 are supported (%4)</source>
         <translation>%1 个%2；最多支持 %3 个（%4）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="49"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="50"/>
         <source>a run starts at most %1 processes; split the setup into several topologies</source>
         <translation>一次运行最多启动 %1 个进程；请将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="55"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="56"/>
         <source>host field</source>
         <translation>主机字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="88"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="90"/>
         <source>adversary field</source>
         <translation>攻击者字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="93"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="95"/>
         <source>&apos;%1&apos; is not an attack; use one of: %2</source>
         <translation>“%1”不是攻击方式；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="98"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="100"/>
         <source>%1 takes no strength</source>
         <translation>%1 不需要强度</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="132"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="134"/>
         <source>must be an object with host and port</source>
         <translation>必须是包含 host 和 port 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="144"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="146"/>
         <source>the central party has no WAN of its own: each other party&apos;s wan shapes its link to the central party</source>
         <translation>中心参与方没有自己的广域网链路：其他每个参与方的 wan 设置决定它到中心参与方的链路</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="149"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="151"/>
         <source>wan field</source>
         <translation>wan 字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="153"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="155"/>
         <source>a wan needs its bandwidth_mbps (megabits per second)</source>
         <translation>wan 需要 bandwidth_mbps（每秒兆比特）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="160"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="162"/>
         <source>party field</source>
         <translation>参与方字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="180"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="183"/>
         <source>role &apos;%1&apos; belongs to %2; %3 uses: %4</source>
         <translation>角色“%1”属于%2；%3使用：%4</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="181"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="184"/>
         <source>an ordinary party</source>
         <translation>普通参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="181"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="182"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="184"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="185"/>
         <source>the central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="182"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="185"/>
         <source>this party</source>
         <translation>该参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="184"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="187"/>
         <source>unknown role &apos;%1&apos;; expected one of: %2</source>
         <translation>未知角色“%1”；应为以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="199"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="202"/>
         <source>must be an object with host and count</source>
         <translation>必须是包含 host 和 count 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="238"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="242"/>
         <source>training setting</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="280"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="250"/>
+        <source>outputs are a regression&apos;s: write &quot;task&quot;: &quot;regression&quot;, or &quot;classes&quot; for a classifier</source>
+        <translation>outputs 属于回归任务：请写 &quot;task&quot;: &quot;regression&quot;；分类器请用 &quot;classes&quot;</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="255"/>
+        <source>a regression has outputs, not classes: write &quot;outputs&quot; (the targets a sample has, 1 by default)</source>
+        <translation>回归任务用 outputs，而不是 classes：请写 &quot;outputs&quot;（每个样本的目标数，默认为 1）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="296"/>
         <source>top-level field</source>
         <translation>顶层字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="282"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="298"/>
         <source>must be &quot;%1&quot;</source>
         <translation>必须为 &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="285"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="301"/>
         <source>version %1 is newer than this program reads (%2); upgrade HiPS Studio</source>
         <translation>版本 %1 比本程序能读取的（%2）更新；请升级 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="295"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="311"/>
         <source>must be an object with id and address</source>
         <translation>必须是包含 id 和 address 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="299"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="315"/>
         <source>each party runs at least 3 processes and %1</source>
         <translation>每个参与方至少运行 3 个进程，且%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="304"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="320"/>
         <source>must be an object with id and roles</source>
         <translation>必须是包含 id 和 roles 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="326"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="342"/>
         <source>cannot open the file (%1); check the path</source>
         <translation>无法打开文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="346"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="362"/>
         <source>cannot read the file (%1); check the path</source>
         <translation>无法读取文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="370"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="386"/>
         <source>not valid UTF-8 at line %1 (offset %2); save the file as UTF-8</source>
         <translation>第 %1 行（偏移 %2）不是有效的 UTF-8；请将文件保存为 UTF-8</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="376"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="392"/>
         <source>the file is empty; a topology is a JSON object (resources/topologies/default.json is one, or draw one in hips-studio)</source>
         <translation>文件是空的；拓扑是一个 JSON 对象（resources/topologies/default.json 就是一个，也可以在 hips-studio 中绘制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="384"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="400"/>
         <source>not valid JSON at line %1 (offset %2): %3</source>
         <translation>第 %1 行（偏移 %2）不是有效的 JSON：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="389"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="405"/>
         <source>the document must be a JSON object</source>
         <translation>文档必须是 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="30"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="32"/>
         <source>the topology name</source>
         <translation>拓扑名称</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="51"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="54"/>
         <source>%1 %2 is out of range; use an integer in [%3, %4]</source>
         <translation>%1 %2 超出范围；请使用 [%3, %4] 内的整数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="59"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="62"/>
         <source>the topology starts %1 processes; a run may start at most %2. Use fewer workers, or split the setup into several topologies</source>
         <translation>该拓扑会启动 %1 个进程；一次运行最多启动 %2 个。请减少工作节点，或将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="63"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="66"/>
         <source>%1 parties; at most %2 are supported (each runs at least 3 of the at most %3 processes); split the setup into several topologies</source>
         <translation>%1 个参与方；最多支持 %2 个（每个至少运行最多 %3 个进程中的 3 个）；请将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="67"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="70"/>
         <source>%1 hosts; at most %2 are supported; declare only the hosts that run processes</source>
         <translation>%1 台主机；最多支持 %2 台；只声明运行进程的主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="75"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="78"/>
         <source>host id</source>
         <translation>主机 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="77"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="80"/>
         <source>host &apos;%1&apos;</source>
         <translation>主机“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="77"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="80"/>
         <source>this host</source>
         <translation>该主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="93"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="96"/>
         <source>duplicate host id &apos;%1&apos;; give every host its own id</source>
         <translation>主机 ID“%1”重复；请为每台主机指定唯一 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="96"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="99"/>
         <source>no hosts; declare at least one</source>
         <translation>没有主机；请至少声明一台</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="105"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="108"/>
         <source>hosts &apos;%1&apos; and &apos;%2&apos; share address %3 and agent_port %4; give each its own agent_port</source>
         <translation>主机“%1”和“%2”共用地址 %3 和 agent_port %4；请为每台主机指定各自的 agent_port</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="109"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="112"/>
         <source>hosts &apos;%1&apos; and &apos;%2&apos; share address %3 and install_dir %4; give each its own install_dir</source>
         <translation>主机“%1”和“%2”共用地址 %3 和 install_dir %4；请为每台主机指定各自的 install_dir</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="116"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="124"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="119"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="127"/>
         <source>host &apos;%1&apos; is not declared in $.hosts; add it there or fix the name</source>
         <translation>主机“%1”未在 $.hosts 中声明；请在那里添加它或修正名称</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="127"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="130"/>
         <source>the standby host is the server&apos;s own host &apos;%1&apos;; name another host</source>
         <translation>备用主机就是该服务器自己的主机 &apos;%1&apos;；请指定另一台主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="132"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="135"/>
         <source>the global scheduler keeps the copy of the model a standby starts from, and it runs on &apos;%1&apos;, which a lost host would take with it: put the global scheduler on a host that is neither the global server&apos;s nor its standby&apos;s</source>
         <translation>全局调度器保存备用主机据以启动的模型副本，而它运行在 &apos;%1&apos; 上，主机丢失时副本会随之丢失：请把全局调度器放在既不是全局服务器的主机、也不是其备用主机的主机上</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="136"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="139"/>
         <source>a standby host takes over only under fault_policy continue; set it, or remove standby_host</source>
         <translation>备用主机只在 fault_policy continue 下接管；请设置它，或删除 standby_host</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="140"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="143"/>
         <source>port %1 on the standby host &apos;%2&apos; is already used by %3; choose a free port</source>
         <translation>备用主机 &apos;%2&apos; 上的端口 %1 已被 %3 使用；请选择一个空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="149"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="152"/>
         <source>&apos;%1&apos; is not a device; use cpu or cuda:N</source>
         <translation>“%1”不是设备；请使用 cpu 或 cuda:N</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="159"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="162"/>
         <source>port %1 on host &apos;%2&apos; is already used by %3; choose a free port</source>
         <translation>主机“%2”上的端口 %1 已被 %3 使用；请选择空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="172"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="175"/>
         <source>duplicate party id &apos;%1&apos;; give every party its own id</source>
         <translation>参与方 ID“%1”重复；请为每个参与方指定唯一 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="174"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="177"/>
         <source>party id</source>
         <translation>参与方 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="179"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="182"/>
         <source>no central party; mark the party holding the global scheduler, global server and master worker with &quot;central&quot;: true</source>
         <translation>没有中心参与方；请用 &quot;central&quot;: true 标记包含全局调度器、全局服务器和主工作节点的参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="182"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="185"/>
         <source>%1 parties are marked central; exactly one must be</source>
         <translation>%1 个参与方被标记为中心；必须恰好一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="184"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="187"/>
         <source>no ordinary party; add at least one party with a scheduler, a server and workers</source>
         <translation>没有普通参与方；请至少添加一个含调度器、服务器和工作节点的参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="191"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="195"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="194"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="198"/>
         <source>party &apos;%1&apos; has no %2; add one</source>
         <translation>参与方“%1”没有 %2；请添加一个</translation>
     </message>
@@ -1055,47 +1117,47 @@
         <translation type="vanished">给出了 %1 个服务器；此版本每个参与方运行一个服务器（跨服务器的键切分在计划中）；请保留一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="197"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="200"/>
         <source>%1 %2 given; a party runs at most %3</source>
         <translation>给出了 %1 个 %2；一个参与方最多运行 %3 个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="205"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="208"/>
         <source>mode esync needs a state service in the central party &apos;%1&apos;: add &quot;state_service&quot;: {&quot;port&quot;: N} to its roles</source>
         <translation>esync 模式需要中心参与方“%1”中的状态服务：请在其角色中添加 &quot;state_service&quot;: {&quot;port&quot;: N}</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="208"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="211"/>
         <source>the central party &apos;%1&apos; has no master_worker; add one</source>
         <translation>中心参与方“%1”没有 master_worker；请添加一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="220"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="223"/>
         <source>party &apos;%1&apos; has no workers; add a group with count &gt;= 1</source>
         <translation>参与方“%1”没有工作节点；请添加一个 count &gt;= 1 的组</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="228"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="231"/>
         <source>set exactly one of local_iters and local_epochs above 0</source>
         <translation>local_iters 和 local_epochs 中须恰好一个大于 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="231"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="234"/>
         <source>%1 attackers a round, but the run has %2 training workers</source>
         <translation>每轮 %1 个攻击者，但本次运行只有 %2 个训练工作节点</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="234"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="237"/>
         <source>mode %1 syncs workers with their party server; central workers have none: set train_central_workers to false</source>
         <translation>%1 模式让工作节点与所在参与方的服务器同步；中心工作节点没有这样的服务器：请将 train_central_workers 设为 false</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="238"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="241"/>
         <source>mode %1 counts a round in synchronisations: set local_iters (synchronisations per round) instead of local_epochs</source>
         <translation>%1 模式按同步次数计轮：请设置 local_iters（每轮同步次数）而不是 local_epochs</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="241"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="244"/>
         <source>mode %1 pushes gradients, and model %2&apos;s BatchNorm statistics have none: they would never leave their initial values; choose a mode that pushes models (fedavg, esync, …) or another model</source>
         <translation>%1 模式推送梯度，而模型 %2 的 BatchNorm 统计量没有梯度：它们将永远停留在初始值；请选择推送模型的模式（fedavg、esync 等）或其他模型</translation>
     </message>
@@ -1104,155 +1166,183 @@
         <translation type="vanished">eval_every（%1）大于 rounds（%2）；模型将永远不会被评估</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="245"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="248"/>
         <source>resume_round (%1) must be below rounds (%2): a run resumes from a checkpoint before its end</source>
         <translation>resume_round（%1）必须小于 rounds（%2）：运行只能从结束前的检查点恢复</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="248"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="251"/>
         <source>mode %1 applies pushes as they come and keeps no checkpoints; only the modes with rounds at the global server resume</source>
         <translation>%1 模式随到随用推送，不保存检查点；只有全局服务器按轮聚合的模式才能恢复</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="267"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="270"/>
         <source>party &apos;%1&apos; has %2 servers and the central party %3 global servers; each party server relays its slice of the model to the global server of the same rank: give every party as many servers as there are global servers</source>
         <translation>参与方“%1”有 %2 个服务器，而中心参与方有 %3 个全局服务器；每个参与方服务器把它的模型分片转发给同序号的全局服务器：请让每个参与方的服务器数与全局服务器数相同</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="275"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="278"/>
         <source>mode %1 applies each push as it comes, and every server would count its own versions, so a model put together from several servers would mix them: run %1 with one server per party</source>
         <translation>模式 %1 在每次推送到达时立即应用，每个服务器各自计数版本，由多个服务器拼成的模型会混合不同版本：请在每个参与方只用一个服务器运行 %1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="283"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="286"/>
         <source>%1 compares whole updates, and each of the %2 global servers holds only a slice of them: use one global server, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
         <translation>%1 比较完整的更新，而 %2 个全局服务器各自只持有其中一个分片：请使用一个全局服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="287"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="290"/>
         <source>%1 compares whole updates, and each party server holds only a slice of them: use one server per party, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
         <translation>%1 比较完整的更新，而每个参与方服务器只持有其中一个分片：请每个参与方使用一个服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="291"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="294"/>
         <source>under fault_policy continue each server would close its round with the workers it heard from, so the slices of one model could come from different workers: use fault_policy fail, or one server per party</source>
         <translation>在 fault_policy continue 下，每个服务器会以它收到的工作节点结束其轮次，一个模型的各分片可能来自不同的工作节点：请使用 fault_policy fail，或每个参与方一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="298"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="301"/>
         <source>with slice_bound %1, server %2 of %3 would hold none of model %4&apos;s keys: lower slice_bound, or run fewer servers</source>
         <translation>slice_bound 为 %1 时，%3 个服务器中的第 %2 个将不持有模型 %4 的任何键：请降低 slice_bound，或减少服务器数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="304"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="307"/>
         <source>a quorum lets each server close its round with different contributions, so the slices of one model would come from different workers: remove quorum, or use one server per party</source>
         <translation>法定数让每个服务器以不同的贡献结束其轮次，一个模型的各分片会来自不同的工作节点：请去掉 quorum，或每个参与方使用一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="316"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="319"/>
         <source>partition &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持划分方式“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="319"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="322"/>
         <source>mode &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持模式“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="322"/>
         <location filename="../backend/topology/TopologyValidation.cpp" line="325"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="328"/>
         <source>aggregation &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持聚合规则“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="332"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="335"/>
         <source>%1 is not a setting of mode %2, aggregation %3, party_aggregation %4, partition %5, server_optimizer %6, compression %7 or party_compression %8; remove it or choose the strategy it belongs to</source>
         <translation>%1 不是模式 %2、聚合规则 %3、参与方聚合规则 %4、划分方式 %5、服务器优化器 %6、压缩方式 %7 或参与方内压缩方式 %8 的设置；请删除它，或选择它所属的策略</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="343"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="346"/>
         <source>a flat run has no party servers; mode %1 needs them: use fedavg or ssgd, or hierarchy two_layer</source>
         <translation>扁平运行没有参与方服务器；%1 模式需要它们：请使用 fedavg 或 ssgd，或将 hierarchy 设为 two_layer</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="346"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="349"/>
         <source>a flat run has no party servers to run party_aggregation %1: set it to fedavg</source>
         <translation>扁平运行没有参与方服务器来执行参与方聚合规则 %1：请将其设为 fedavg</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="351"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="354"/>
         <source>mode %1 applies each push at the global server as it comes; aggregation %2 needs a round&apos;s contributions: use fedavg, or a mode with rounds (fedavg, ssgd, esync, hfa)</source>
         <translation>%1 模式在全局服务器上随到随用每个推送；聚合规则 %2 需要一轮的全部贡献：请使用 fedavg，或按轮的模式（fedavg、ssgd、esync、hfa）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="355"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="358"/>
         <source>mode %1 forwards each push from the party servers as it comes; party_aggregation %2 needs a round&apos;s contributions: use fedavg, or a mode with rounds</source>
         <translation>%1 模式由参与方服务器随到随转发每个推送；参与方聚合规则 %2 需要一轮的全部贡献：请使用 fedavg，或按轮的模式</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="372"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="375"/>
         <source>mode %1 cannot go on without one of its processes (%2): use fault_policy fail, or fedavg, ssgd or hfa</source>
         <translation>模式 %1 缺少任何一个进程都无法继续（%2）：请使用 fault_policy fail，或 fedavg、ssgd、hfa</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="375"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="378"/>
         <source>every round waits for every device&apos;s step</source>
         <translation>每一轮都要等待每个设备的一步</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="376"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="379"/>
         <source>it has no rounds to close without it</source>
         <translation>它没有可以在缺少该进程时结束的轮次</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="379"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="382"/>
         <source>aggregation %1 takes every worker&apos;s own update through its party server, and the global server cannot tell which are down: use fault_policy fail, or a party rule that keeps updates apart</source>
         <translation>聚合规则 %1 经参与方服务器接收每个工作节点各自的更新，全局服务器无法得知哪些节点已下线：请使用 fault_policy fail，或使用分开保留更新的参与方规则</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="385"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="388"/>
         <source>%1 decodes from every worker of a group and cannot go on without one: use fault_policy fail</source>
         <translation>%1 需要组内每个工作节点才能解码，缺少一个就无法继续：请使用 fault_policy fail</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="401"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="404"/>
         <source>mode %1 has no round of model deltas at the global server for server optimizer %2 to step with: use fedavg, esync or hfa, or server_optimizer sgd with server_lr 1</source>
         <translation>%1 模式在全局服务器上没有按轮的模型增量供服务器优化器 %2 使用：请使用 fedavg、esync 或 hfa，或使用 server_lr 为 1 的 server_optimizer sgd</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="405"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="408"/>
         <source>mode %1 takes one step from the global model each push; FedProx&apos;s proximal term needs local steps: set proximal_mu to 0</source>
         <translation>%1 模式每次推送只从全局模型走一步；FedProx 的近端项需要本地多步：请将 proximal_mu 设为 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="414"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="417"/>
         <source>%1 codes the workers of one party: set it as party_aggregation (a single party reproduces Draco&apos;s flat setting)</source>
         <translation>%1 对单个参与方的工作节点编码：请将其设为 party_aggregation（单个参与方即重现 Draco 的扁平设置）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="418"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="421"/>
         <source>%1 needs mode fedavg (workers whose rounds are the same local work on the same data); mode is %2</source>
         <translation>%1 需要 fedavg 模式（各轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="421"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="424"/>
         <source>%1 codes the workers of the parties; central workers push to the global server uncoded: set train_central_workers to false</source>
         <translation>%1 对各参与方的工作节点编码；中心工作节点未经编码直接推送到全局服务器：请将 train_central_workers 设为 false</translation>
     </message>
     <message>
         <location filename="../backend/topology/TopologyValidation.cpp" line="428"/>
+        <source>%1 decodes each round&apos;s contributions as the code assigned them to the party&apos;s workers, and a quorum closes rounds without some of them: remove quorum, or use another party_aggregation</source>
+        <translation>%1 按编码分配给参与方各工作节点的方式解码每轮的贡献，而法定数会在缺少其中部分贡献时就结束轮次：请去掉 quorum，或使用其他 party_aggregation</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="436"/>
         <source>party &apos;%1&apos; has %2 workers, not a whole number of groups of draco_r %3</source>
         <translation>参与方“%1”有 %2 个工作节点，不能整分为每组 draco_r %3 个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="447"/>
-        <source>%1 needs at least %2 contributions (%3), and party &apos;%4&apos; has %5 workers; add workers or lower party_byzantine_f</source>
-        <translation>%1 至少需要 %2 个贡献（%3），而参与方“%4”只有 %5 个工作节点；请增加工作节点或降低 party_byzantine_f</translation>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="456"/>
+        <source>%1 needs at least %2 contributions (%3), and party &apos;%4&apos; has %5: add workers, lower party_byzantine_f or raise the quorum</source>
+        <translation>%1 至少需要 %2 个贡献（%3），而参与方“%4”只有 %5：请增加工作节点、降低 party_byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="459"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="472"/>
+        <source>%1 needs at least %2 contributions (%3), and the global server&apos;s rounds have %4: add them, lower byzantine_f or raise the quorum</source>
+        <translation>%1 至少需要 %2 个贡献（%3），而全局服务器的每轮只有 %4：请增加它们、降低 byzantine_f 或提高法定数</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="491"/>
+        <source>set it to at least %1, or use median</source>
+        <translation>请将其设为至少 %1，或使用 median</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="492"/>
+        <source>use median</source>
+        <translation>请使用 median</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="493"/>
+        <source>trimmed_mean with trim_beta %1 cuts floor(%1 x %2) = 0 values at each end of %3 (%2 contributions): it is the plain mean, which one liar moves anywhere; %4</source>
+        <translation>trim_beta 为 %1 的 trimmed_mean 在 %3（%2 个贡献）的两端各截去 floor(%1 x %2) = 0 个值：这就是普通均值，一个说谎者就能把它拉到任意位置；%4</translation>
+    </message>
+    <message>
+        <source>%1 needs at least %2 contributions (%3), and party &apos;%4&apos; has %5 workers; add workers or lower party_byzantine_f</source>
+        <translation type="vanished">%1 至少需要 %2 个贡献（%3），而参与方“%4”只有 %5 个工作节点；请增加工作节点或降低 party_byzantine_f</translation>
+    </message>
+    <message>
         <source>%1 needs at least %2 contributions (%3), and %4 %5 push to the global server; add them or lower byzantine_f</source>
-        <translation>%1 至少需要 %2 个贡献（%3），而只有 %4 个%5推送到全局服务器；请增加它们或降低 byzantine_f</translation>
+        <translation type="vanished">%1 至少需要 %2 个贡献（%3），而只有 %4 个%5推送到全局服务器；请增加它们或降低 byzantine_f</translation>
     </message>
     <message>
         <location filename="../backend/topology/TopologyAdvice.cpp" line="38"/>
@@ -1278,6 +1368,159 @@
         <location filename="../backend/topology/TopologyAdvice.cpp" line="67"/>
         <source>an adaptive server optimizer with 2bit trails (adam: 0.77 against 0.86 without a codec, on the default topology with the mlp): use topk (adam: 0.84) or fp16</source>
         <translation>自适应服务器优化器配合 2bit 会落后（在默认拓扑上用 mlp：adam 为 0.77，不压缩为 0.86）：请使用 topk（adam：0.84）或 fp16</translation>
+    </message>
+</context>
+<context>
+    <name>hips</name>
+    <message>
+        <location filename="../backend/topology/DataFields.cpp" line="23"/>
+        <source>must be a list of non-empty names without commas</source>
+        <translation>必须是不含逗号的非空名称列表</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataFields.cpp" line="32"/>
+        <source>must be a number</source>
+        <translation>必须是数字</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataFields.cpp" line="54"/>
+        <source>&apos;%1&apos; is not a data format; use one of: %2</source>
+        <translation>“%1”不是数据格式；请使用以下之一：%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataFields.cpp" line="63"/>
+        <source>%1 option</source>
+        <translation>%1 选项</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataFields.cpp" line="66"/>
+        <source>must be one character, such as &quot;,&quot; or &quot;;&quot;</source>
+        <translation>必须是单个字符，例如 &quot;,&quot; 或 &quot;;&quot;</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataFields.cpp" line="85"/>
+        <source>model field</source>
+        <translation>模型字段</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataFields.cpp" line="91"/>
+        <source>must be the file&apos;s SHA-256 as 64 lowercase hex digits (hips run fills it in; remove it)</source>
+        <translation>必须是该文件的 SHA-256，即 64 个小写十六进制数字（hips run 会自动填写；请删除它）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataFields.cpp" line="98"/>
+        <source>must list each tensor&apos;s element count, a whole number in [1, 4e9]</source>
+        <translation>必须列出每个张量的元素个数，每个为 [1, 4e9] 内的整数</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataFields.cpp" line="109"/>
+        <source>&apos;%1&apos; is not a built-in model; use one of: %2, or {&quot;torchscript&quot;: &quot;/path/model.pt&quot;} for a model saved from PyTorch</source>
+        <translation>“%1”不是内置模型；请使用以下之一：%2，或对从 PyTorch 保存的模型使用 {&quot;torchscript&quot;: &quot;/path/model.pt&quot;}</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataFields.cpp" line="116"/>
+        <source>must be [features] or [channels, height, width], whole numbers in [1, 65536]</source>
+        <translation>必须是 [特征数] 或 [通道数, 高度, 宽度]，均为 [1, 65536] 内的整数</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataFields.cpp" line="123"/>
+        <source>must be [features] or [channels, height, width]</source>
+        <translation>必须是 [特征数] 或 [通道数, 高度, 宽度]</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="19"/>
+        <source>: data path</source>
+        <translation>：数据路径</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="22"/>
+        <source>%1: data path &apos;%2&apos; is relative; write the absolute path on the party&apos;s hosts</source>
+        <translation>%1：数据路径“%2”是相对路径；请写出它在参与方主机上的绝对路径</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="25"/>
+        <source>: data option </source>
+        <translation>：数据选项 </translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="28"/>
+        <source>%1: holdout %2 is not a fraction in (0, 0.9]; give the share of samples the party tests on, e.g. 0.1</source>
+        <translation>%1：holdout %2 不是 (0, 0.9] 内的比例；请给出参与方用于测试的样本比例，例如 0.1</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="81"/>
+        <source>party &apos;%1&apos; reads %2 and party &apos;%3&apos; reads %4, one inside the other: a party&apos;s data is its own and only its hosts read it; give each party a path of its own</source>
+        <translation>参与方“%1”读取 %2，参与方“%3”读取 %4，其中一个位于另一个之内：参与方的数据只属于它自己，只有它的主机读取；请为每个参与方指定各自的路径</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="91"/>
+        <source>the model file</source>
+        <translation>模型文件</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="96"/>
+        <source>the built-in models take square images, not %1 x %2; resize the images, or bring your own model as TorchScript</source>
+        <translation>内置模型只接受方形图像，而不是 %1 x %2；请调整图像尺寸，或以 TorchScript 形式提供自己的模型</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="110"/>
+        <source>a regression trains on the parties&apos; own data: give each party a &quot;data&quot; source (csv, npy or npz with float targets) and training.evaluation_data</source>
+        <translation>回归任务使用各参与方自己的数据训练：请为每个参与方提供 &quot;data&quot; 数据源（带浮点目标值的 csv、npy 或 npz），并设置 training.evaluation_data</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="117"/>
+        <source>a regression reads float targets from csv, npy or npz; %1 holds class labels</source>
+        <translation>回归任务从 csv、npy 或 npz 读取浮点目标值；%1 存放的是类别标签</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="120"/>
+        <source>a regression&apos;s targets are numbers, not classes: remove &quot;classes&quot;</source>
+        <translation>回归任务的目标值是数值，而不是类别：请删除 &quot;classes&quot;</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="128"/>
+        <source>partition %1 splits by class, and a regression has none: use iid (each party&apos;s own data is its own split already)</source>
+        <translation>划分方式 %1 按类别划分，而回归任务没有类别：请使用 iid（每个参与方自己的数据本身就是它的那一份）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="139"/>
+        <source>party &apos;%1&apos;</source>
+        <translation>参与方“%1”</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="144"/>
+        <source>host &apos;%1&apos;</source>
+        <translation>主机“%1”</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="146"/>
+        <source>host &apos;%1&apos; runs workers of %2 parties, and a party&apos;s data is its own: give each party its data instead of the host</source>
+        <translation>主机“%1”运行 %2 个参与方的工作节点，而参与方的数据只属于它自己：请把数据分别交给各参与方，而不是交给主机</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="150"/>
+        <source>evaluation_data</source>
+        <translation>evaluation_data</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="152"/>
+        <source>the master&apos;s test set is all test: holdout is for a party&apos;s data; remove it here</source>
+        <translation>主工作节点的测试集全部用于测试：holdout 只用于参与方的数据；请在这里删除它</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="160"/>
+        <source>%1 codes the workers of party &apos;%2&apos; over one data set: give the party one &quot;data&quot; source, not host &apos;%3&apos; a source of its own</source>
+        <translation>%1 基于同一个数据集对参与方“%2”的工作节点编码：请给该参与方一个 &quot;data&quot; 数据源，而不是给主机“%3”单独的数据源</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="171"/>
+        <source>party &apos;%1&apos; trains but has no data of its own, and other parties bring theirs: give it a &quot;data&quot; source, or remove every party&apos;s &quot;data&quot; to split the run&apos;s dataset over all</source>
+        <translation>参与方“%1”参与训练却没有自己的数据，而其他参与方带有各自的数据：请给它一个 &quot;data&quot; 数据源，或删除所有参与方的 &quot;data&quot;，以便将本次运行的数据集划分给所有参与方</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="176"/>
+        <source>the parties bring their own data: declare the master&apos;s test set as training.evaluation_data (a source like a party&apos;s &quot;data&quot;)</source>
+        <translation>各参与方带有自己的数据：请将主工作节点的测试集声明为 training.evaluation_data（与参与方的 &quot;data&quot; 形式相同的数据源）</translation>
     </message>
 </context>
 <context>
@@ -1486,128 +1729,128 @@
 <context>
     <name>hips::HistoryPanel</name>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="62"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="61"/>
         <source>Test accuracy of the selected runs</source>
         <translation>所选运行的测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="62"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="61"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="63"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="62"/>
         <source>Show in charts</source>
         <translation>在图表中显示</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="63"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="62"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="64"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="63"/>
         <source>Export report…</source>
         <translation>导出报告…</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="65"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="64"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="66"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="65"/>
         <source>Reattach</source>
         <translation>重新接管</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="66"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="65"/>
         <source>Resume</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="68"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="68"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="68"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="68"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="68"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="68"/>
         <source>Best accuracy</source>
         <translation>最佳准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="70"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
         <source>Final accuracy</source>
         <translation>最终准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="70"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="70"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="99"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="98"/>
         <source>MB across parties</source>
         <translation>跨参与方流量（MB）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="70"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="70"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="71"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="70"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="82"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="81"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="84"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="83"/>
         <source>Filter by id, name, status, reason, tags or notes</source>
         <translation>按编号、名称、状态、原因、标签或备注筛选</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="88"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="87"/>
         <source>Open the selected run&apos;s topology and settings in the designer, to run it again</source>
         <translation>在设计器中打开所选运行的拓扑和设置，以便再次运行</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="90"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="89"/>
         <source>Take up the selected run, still going on its agents after its controller went away (as hips attach does)</source>
         <translation>接管所选运行：其控制器已离开，但代理仍在继续运行它（与 hips attach 相同）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="93"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
         <source>Go on with the selected run, which stopped, failed or was interrupted, from its last checkpoint (as hips run --resume does); a finished run, with more rounds</source>
         <translation>从最近的检查点继续所选的已停止、失败或中断的运行（与 hips run --resume 相同）；已完成的运行可增加轮次后继续</translation>
     </message>
@@ -1616,32 +1859,36 @@
         <translation type="vanished">从最近的检查点继续所选的已停止、失败或中断的运行（与 hips run --resume 相同）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="99"/>
         <source>Test accuracy</source>
-        <translation>测试准确率</translation>
+        <translation type="vanished">测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="99"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="98"/>
         <source>Training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="99"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="98"/>
         <source>Samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="100"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="98"/>
+        <source>Test accuracy (or RMSE)</source>
+        <translation>测试准确率（或 RMSE）</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="99"/>
         <source>What the chart compares for the selected runs</source>
         <translation>图表为所选运行比较的指标</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="101"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="100"/>
         <source>Compare:</source>
         <translation>比较：</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="106"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="105"/>
         <source>The settings that differ between the selected runs</source>
         <translation>所选运行之间不同的设置</translation>
     </message>
@@ -1769,22 +2016,22 @@
         <translation>将数据点保存为 CSV…</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="291"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="300"/>
         <source>time of day</source>
         <translation>时刻</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="295"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="304"/>
         <source>round</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="295"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="304"/>
         <source>seconds since start</source>
         <translation>自开始以来的秒数</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="384"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="393"/>
         <source>cannot draw the chart to write %1</source>
         <translation>无法绘制图表以写入 %1</translation>
     </message>
@@ -1797,28 +2044,28 @@
         <translation type="vanished">无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="404"/>
-        <location filename="../ui/charts/LiveChart.cpp" line="408"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="413"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="417"/>
         <source>Export chart</source>
         <translation>导出图表</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="405"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="414"/>
         <source>PNG pictures (*.png)</source>
         <translation>PNG 图片 (*.png)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="405"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="414"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="426"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="435"/>
         <source>round %1</source>
         <translation>第 %1 轮</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="428"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="437"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
@@ -2530,49 +2777,143 @@
 <context>
     <name>hips::PropertyPanel</name>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="162"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="163"/>
         <source>Set %1</source>
         <translation>设置%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="266"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="267"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="269"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="270"/>
         <source>Standby host</source>
         <translation>备用主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="278"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="279"/>
         <source>Where this global server starts again, from the global scheduler&apos;s copy of its model, when its host is lost (fault_policy continue)</source>
         <translation>当该全局服务器的主机丢失时，它从全局调度器保存的模型副本在此重新启动（fault_policy continue）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="283"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="284"/>
         <source>&lt;b&gt;Topology and training&lt;/b&gt;</source>
         <translation>&lt;b&gt;拓扑与训练&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="285"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="286"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="288"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="289"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="290"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="291"/>
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="294"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="44"/>
+        <source>Data format</source>
+        <translation>数据格式</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="58"/>
+        <source>Data path (on the party&apos;s hosts)</source>
+        <translation>数据路径（参与方主机上的）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="85"/>
+        <source>none: the run&apos;s dataset</source>
+        <translation>无：使用本次运行的数据集</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="102"/>
+        <source>Check data</source>
+        <translation>检查数据</translation>
+    </message>
+    <message>
+        <source>reads the source here and shows its counts</source>
+        <translation type="vanished">在本机读取数据源并显示其计数</translation>
+    </message>
+    <message>
+        <source>party &apos;%1&apos; trains on host &apos;%2&apos;, another machine: its workers read the data there and report their counts as the run starts (hips history show: the data lines)</source>
+        <translation type="vanished">参与方“%1”在另一台机器（主机“%2”）上训练：其工作节点在那里读取数据，并在运行开始时报告计数（见 hips history show 的 data 行）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="104"/>
+        <source>reads the source on the party&apos;s host and shows its counts</source>
+        <translation>在参与方的主机上读取数据源并显示其计数</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="118"/>
+        <source>reading %1 …</source>
+        <translation>正在读取 %1 …</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="118"/>
+        <source>reading %1 on host &apos;%2&apos; …</source>
+        <translation>正在主机“%2”上读取 %1 …</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="123"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="128"/>
+        <source>cannot read it: %1</source>
+        <translation>无法读取：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="144"/>
         <source>Model</source>
         <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="147"/>
+        <source>TorchScript file (torch.jit.save)</source>
+        <translation>TorchScript 文件（torch.jit.save）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="154"/>
+        <source>Input per sample (C, H, W or features; empty: the dataset&apos;s)</source>
+        <translation>每个样本的输入（C, H, W 或特征数；留空：使用数据集的）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="161"/>
+        <source>the input is whole numbers: 1, 28, 28 for images, or 20 for 20 features</source>
+        <translation>输入须为整数：图像如 1, 28, 28，20 个特征则写 20</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="165"/>
+        <source>give channels, height and width (1, 28, 28), or one number of features</source>
+        <translation>请给出通道数、高度和宽度（1, 28, 28），或一个特征数</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="169"/>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="177"/>
+        <source>Outputs (targets a sample)</source>
+        <translation>输出数（每个样本的目标数）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="180"/>
+        <source>Classes</source>
+        <translation>类别数</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="182"/>
+        <source>&lt;b&gt;Test set of the master&lt;/b&gt;</source>
+        <translation>&lt;b&gt;主工作节点的测试集&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="183"/>
+        <source>none: the dataset&apos;s test split</source>
+        <translation>无：使用数据集的测试划分</translation>
     </message>
     <message>
         <location filename="../ui/designer/PropertyPanel.cpp" line="297"/>
@@ -2711,7 +3052,7 @@
     </message>
     <message>
         <location filename="../ui/designer/PropertyPanel.cpp" line="386"/>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="415"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="416"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
@@ -2731,102 +3072,102 @@
         <translation>广域网延迟（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="413"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="414"/>
         <source>&lt;b&gt;Host&lt;/b&gt; (shared by every party on it)</source>
         <translation>&lt;b&gt;主机&lt;/b&gt;（由其上的所有参与方共享）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="424"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="425"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="425"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="426"/>
         <source>SSH port</source>
         <translation>SSH 端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="429"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="430"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="430"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="431"/>
         <source>Identity file</source>
         <translation>身份文件（私钥）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="431"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="432"/>
         <source>Install directory</source>
         <translation>安装目录</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="436"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="437"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="437"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="438"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="438"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="439"/>
         <source>Master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="439"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="440"/>
         <source>State service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="440"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="441"/>
         <source>Worker group</source>
         <translation>工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="449"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="450"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="454"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="455"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="462"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="463"/>
         <source>Workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="468"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="469"/>
         <source>Slowdown (×)</source>
         <translation>减速倍数 (×)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="474"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="475"/>
         <source>Each local step takes this multiple of its compute time: a slower device, emulated</source>
         <translation>每个本地步骤耗时为其计算时间的这一倍数：用于模拟较慢的设备</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="476"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="477"/>
         <source>none (honest)</source>
         <translation>无（诚实）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="477"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="478"/>
         <source>Adversary</source>
         <translation>攻击者</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="490"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="491"/>
         <source>Attack strength</source>
         <translation>攻击强度</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="499"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="500"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
@@ -2834,191 +3175,224 @@
 <context>
     <name>hips::RunCharts</name>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="21"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="23"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="116"/>
         <source>Test accuracy</source>
         <translation>测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="21"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="23"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="117"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="226"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="22"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="24"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="22"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="24"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="22"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="24"/>
         <source>Traffic per tier</source>
         <translation>各层级流量</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="22"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="227"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="24"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="258"/>
         <source>MB sent</source>
         <translation>发送量（MB）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="23"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="25"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="23"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="118"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="25"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="125"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="24"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="26"/>
         <source>Computing-time ratio: compute / (compute + communication)</source>
         <translation>计算时间占比：计算 / (计算 + 通信)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="24"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="26"/>
         <source>ratio</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="25"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="27"/>
         <source>Local steps per worker and round</source>
         <translation>每个工作者每轮的本地步数</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="25"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="27"/>
         <source>steps</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="26"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="28"/>
         <source>Staleness of each push (asynchronous modes)</source>
         <translation>每次推送的陈旧度（异步模式）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="26"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="28"/>
         <source>versions behind</source>
         <translation>落后的版本数</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="29"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="31"/>
         <source>Log scale (loss)</source>
         <translation>对数刻度（损失）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="37"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="39"/>
         <source>Round</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="37"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="39"/>
         <source>Wall-clock time</source>
         <translation>挂钟时间</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="37"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="39"/>
         <source>Time since start</source>
         <translation>自开始以来的时间</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="39"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="41"/>
         <source>Cumulative</source>
         <translation>累计</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="39"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="41"/>
         <source>Rate (MB/s)</source>
         <translation>速率（MB/s）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="42"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="44"/>
         <source>EMA smoothing; the raw line stays, faint</source>
         <translation>EMA 平滑；原始曲线以淡色保留</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="44"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="46"/>
         <source>Reset zoom</source>
         <translation>重置缩放</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="47"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="49"/>
         <source>X axis:</source>
         <translation>X 轴：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="50"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="52"/>
         <source>Smoothing:</source>
         <translation>平滑：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="55"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="57"/>
         <source>Traffic:</source>
         <translation>流量：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="109"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="111"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;No rounds yet. Start a run, or open one from the history.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;尚无轮次。请启动一次运行，或从历史中打开一次运行。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="113"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="115"/>
         <source>test accuracy</source>
         <translation>测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="114"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="121"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="115"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="122"/>
         <source>test loss</source>
         <translation>测试损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="116"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="224"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="123"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="255"/>
         <source>inside parties</source>
         <translation>参与方内部</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="117"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="225"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="124"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="256"/>
         <source>across parties</source>
         <translation>跨参与方</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="119"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="126"/>
         <source>computing-time ratio</source>
         <translation>计算时间占比</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="179"/>
-        <source>&lt;h3&gt;Round %1&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;Test accuracy&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Best so far&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Training loss&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Inside parties&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Across parties&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Throughput&lt;/td&gt;&lt;td&gt;%7 samples/s&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Computing-time ratio&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Elapsed&lt;/td&gt;&lt;td&gt;%9 s&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
-        <translation>&lt;h3&gt;第 %1 轮&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;测试准确率&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;目前最佳&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;训练损失&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;参与方内部&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;跨参与方&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;吞吐量&lt;/td&gt;&lt;td&gt;%7 样本/秒&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;计算时间占比&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;已用时间&lt;/td&gt;&lt;td&gt;%9 秒&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
+        <location filename="../ui/charts/RunCharts.cpp" line="136"/>
+        <source>Test RMSE (lower is better)</source>
+        <translation>测试 RMSE（越低越好）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="206"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="137"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="226"/>
+        <source>RMSE</source>
+        <translation>RMSE</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="138"/>
+        <source>test RMSE</source>
+        <translation>测试 RMSE</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="163"/>
+        <source>%1 (own held-out data)</source>
+        <translation>%1（自有留出数据）</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="194"/>
+        <source>top-5 accuracy</source>
+        <translation>top-5 准确率</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="209"/>
+        <source>&lt;h3&gt;Round %1&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;Test %10&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Best so far&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Training loss&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Inside parties&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Across parties&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Throughput&lt;/td&gt;&lt;td&gt;%7 samples/s&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Computing-time ratio&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Elapsed&lt;/td&gt;&lt;td&gt;%9 s&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
+        <translation>&lt;h3&gt;第 %1 轮&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;测试%10&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;目前最佳&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;训练损失&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;参与方内部&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;跨参与方&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;吞吐量&lt;/td&gt;&lt;td&gt;%7 样本/秒&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;计算时间占比&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;已用时间&lt;/td&gt;&lt;td&gt;%9 秒&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Round %1&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;Test accuracy&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Best so far&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Training loss&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Inside parties&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Across parties&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Throughput&lt;/td&gt;&lt;td&gt;%7 samples/s&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Computing-time ratio&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Elapsed&lt;/td&gt;&lt;td&gt;%9 s&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
+        <translation type="vanished">&lt;h3&gt;第 %1 轮&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;测试准确率&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;目前最佳&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;训练损失&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;参与方内部&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;跨参与方&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;吞吐量&lt;/td&gt;&lt;td&gt;%7 样本/秒&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;计算时间占比&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;已用时间&lt;/td&gt;&lt;td&gt;%9 秒&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="237"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;The run is under way: its first round shows here as soon as it has trained.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;运行进行中：第一轮训练完成后即在此显示。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="213"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="244"/>
         <source>The Run tab&apos;s log has every process&apos;s messages.</source>
         <translation>“运行”页的日志中有每个进程的消息。</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="214"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="245"/>
         <source>Each process&apos;s log is in %1.</source>
         <translation>每个进程的日志在 %1 中。</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="215"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="246"/>
         <source>&lt;p style=&apos;color:#b00&apos;&gt;The run failed before its first round: %1&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#b00&apos;&gt;运行在第一轮之前失败：%1&lt;/p&gt;</translation>
     </message>
@@ -3027,12 +3401,12 @@
         <translation type="vanished">&lt;p style=&apos;color:#b00&apos;&gt;运行在第一轮之前失败：%1&lt;/p&gt;&lt;p style=&apos;color:#777&apos;&gt;“运行”页的日志中有每个进程的消息。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="217"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="248"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;The run was stopped before its first round.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;运行在第一轮之前被停止。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="227"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="258"/>
         <source>MB/s sent</source>
         <translation>发送速率（MB/s）</translation>
     </message>
@@ -3084,112 +3458,128 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
         <translation type="vanished">已停止，完成 %1 个轮次，用时 %2 秒（%3）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/run/RunPanel.cpp" line="158"/>
         <source>finished after %n round(s) in %1 s: final test accuracy %2</source>
-        <translation>
+        <translation type="vanished">
             <numerusform>已完成 %n 个轮次，用时 %1 秒：最终测试准确率 %2</numerusform>
         </translation>
     </message>
     <message numerus="yes">
+        <location filename="../ui/run/RunPanel.cpp" line="158"/>
+        <source>finished after %n round(s) in %1 s: final test %2 %3</source>
+        <translation>
+            <numerusform>已完成 %n 个轮次，用时 %1 秒：最终测试 %2 %3</numerusform>
+        </translation>
+    </message>
+    <message>
         <location filename="../ui/run/RunPanel.cpp" line="160"/>
+        <source>RMSE</source>
+        <translation>RMSE</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/RunPanel.cpp" line="160"/>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/run/RunPanel.cpp" line="162"/>
         <source>stopped after %n round(s) in %1 s (%2)</source>
         <translation>
             <numerusform>已停止，完成 %n 个轮次，用时 %1 秒（%2）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="161"/>
+        <location filename="../ui/run/RunPanel.cpp" line="163"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="189"/>
-        <location filename="../ui/run/RunPanel.cpp" line="263"/>
+        <location filename="../ui/run/RunPanel.cpp" line="191"/>
+        <location filename="../ui/run/RunPanel.cpp" line="265"/>
         <source>Cannot start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="194"/>
+        <location filename="../ui/run/RunPanel.cpp" line="196"/>
         <source>run directory: %1</source>
         <translation>运行目录：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="200"/>
+        <location filename="../ui/run/RunPanel.cpp" line="202"/>
         <source>A run is under way: stop it before taking up another</source>
         <translation>已有运行正在进行：请先停止它再接管另一个</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="207"/>
+        <location filename="../ui/run/RunPanel.cpp" line="209"/>
         <source>Cannot reattach: %1</source>
         <translation>无法重新接管：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="211"/>
+        <location filename="../ui/run/RunPanel.cpp" line="213"/>
         <source>took up run %1 from its agents</source>
         <translation>已从代理接管运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="217"/>
+        <location filename="../ui/run/RunPanel.cpp" line="219"/>
         <source>A run is under way: stop it before resuming another</source>
         <translation>有运行正在进行：请先停止它，再恢复其他运行</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="224"/>
+        <location filename="../ui/run/RunPanel.cpp" line="226"/>
         <source>Cannot resume: %1</source>
         <translation>无法恢复：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="229"/>
+        <location filename="../ui/run/RunPanel.cpp" line="231"/>
         <source>resuming run %1 from the checkpoint of round %2 (run directory: %3)</source>
         <translation>从第 %2 轮的检查点恢复运行 %1（运行目录：%3）</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="235"/>
+        <location filename="../ui/run/RunPanel.cpp" line="237"/>
         <source>stopped from HiPS Studio</source>
         <translation>已从 HiPS Studio 停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="248"/>
+        <location filename="../ui/run/RunPanel.cpp" line="250"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="249"/>
+        <location filename="../ui/run/RunPanel.cpp" line="251"/>
         <source>deploying</source>
         <translation>部署中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="250"/>
+        <location filename="../ui/run/RunPanel.cpp" line="252"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="251"/>
+        <location filename="../ui/run/RunPanel.cpp" line="253"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="252"/>
+        <location filename="../ui/run/RunPanel.cpp" line="254"/>
         <source>stopping</source>
         <translation>停止中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="253"/>
+        <location filename="../ui/run/RunPanel.cpp" line="255"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="254"/>
+        <location filename="../ui/run/RunPanel.cpp" line="256"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="255"/>
+        <location filename="../ui/run/RunPanel.cpp" line="257"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="262"/>
+        <location filename="../ui/run/RunPanel.cpp" line="264"/>
         <source>Deploy and start every process of the topology</source>
         <translation>部署并启动拓扑中的所有进程</translation>
     </message>

@@ -267,7 +267,7 @@ void MainWindow::addLocalReference(const TrainingSettings& s, qint64 exceptRun) 
             continue;
         QString error;
         if (const auto report = RunReport::load(*m_store, it->id, 0.85, &error))
-            m_charts->setLocalReference(tr("local baseline (run %1)").arg(it->id), report->accuracyByRound);
+            m_charts->setLocalReference(tr("local baseline (run %1)").arg(it->id), report->scoreByRound);
         return;
     }
 }

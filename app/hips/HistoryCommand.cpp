@@ -18,8 +18,6 @@
 
 namespace hips {
 
-static QString accuracy(double a) { return a < 0 ? QStringLiteral("-") : QString::number(a, 'f', 4); }
-
 // Text a user typed into a history (a name, tags, notes), safe to print on a terminal.
 static QString shown(const QString& text, qsizetype maxChars = -1) { return printableText(text, maxChars); }
 
@@ -33,15 +31,15 @@ static int listRuns(const RunStore& store, const QString& filter) {
                     qPrintable(shown(filter)));
         return 0;
     }
-    std::printf("%4s  %-20s  %-19s  %9s  %-11s  %8s  %8s  %6s  %9s  %s\n", "id", "name", "start", "duration", "status",
+    std::printf("%4s  %-20s  %-19s  %9s  %-11s  %11s  %11s  %6s  %9s  %s\n", "id", "name", "start", "duration", "status",
                 "best_acc", "final", "rounds", "across_MB", "tags");
     for (const auto& [r, f] : runs) {
         const QString start = QDateTime::fromMSecsSinceEpoch(qint64(r.started * 1000)).toString("yyyy-MM-dd HH:mm:ss");
         const QString duration = r.ended > 0 ? QString::number(runDuration(r), 'f', 1) + 's' : QStringLiteral("-");
         const QString tags = r.tags.isEmpty() ? QString() : QStringLiteral("  ") + shown(r.tags, 40);  // no trailing blanks
-        std::printf("%4lld  %-20s  %-19s  %9s  %-11s  %8s  %8s  %6d  %9.1f%s\n", static_cast<long long>(r.id),
+        std::printf("%4lld  %-20s  %-19s  %9s  %-11s  %11s  %11s  %6d  %9.1f%s\n", static_cast<long long>(r.id),
                     qPrintable(shown(r.name).left(20)), qPrintable(start), qPrintable(duration), qPrintable(r.status),
-                    qPrintable(accuracy(f.bestAccuracy)), qPrintable(accuracy(f.finalAccuracy)), f.rounds,
+                    qPrintable(f.bestText()), qPrintable(f.finalText()), f.rounds,
                     f.bytesAcross / 1e6, qPrintable(tags));
     }
     return 0;
@@ -102,8 +100,9 @@ static int showRun(const RunStore& store, const QString& idText) {
     printSetup(store, r->id);
     if (!r->tags.isEmpty()) std::printf("tags: %s\n", qPrintable(shown(r->tags)));
     if (!r->notes.isEmpty()) std::printf("notes: %s\n", qPrintable(shown(r->notes)));
-    std::printf("rounds: %d\nbest test accuracy: %s\nfinal test accuracy: %s\nbytes across parties: %.1f MB\n",
-                f.rounds, qPrintable(accuracy(f.bestAccuracy)), qPrintable(accuracy(f.finalAccuracy)), f.bytesAcross / 1e6);
+    const char* score = f.regression() ? "test RMSE" : "test accuracy";
+    std::printf("rounds: %d\nbest %s: %s\nfinal %s: %s\nbytes across parties: %.1f MB\n", f.rounds, score,
+                qPrintable(f.bestText()), score, qPrintable(f.finalText()), f.bytesAcross / 1e6);
     if (const QString run_dir = r->summary.value("run_dir").toString(); !run_dir.isEmpty())
         std::printf("run directory: %s\n", qPrintable(run_dir));
     for (const QString& e : store.eventMessages(r->id, "device")) std::printf("device: %s\n", qPrintable(e));

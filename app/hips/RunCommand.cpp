@@ -211,21 +211,22 @@ QStringList overridesGiven(const QCommandLineParser& args) {
 QString megabytes(quint64 bytes) { return QString::number(double(bytes) / 1e6, 'f', 1); }
 
 void printRow(const RoundRow& r) {
-    const QString acc = std::isnan(r.testAccuracy) ? QStringLiteral("-") : QString::number(r.testAccuracy, 'f', 4);
+    const QString acc = std::isnan(r.testScore()) ? QStringLiteral("-") : QString::number(r.testScore(), 'f', 4);
     std::printf("%5d  %8s  %7.4f  %9.0f  %9s  %9s  %7.1fs\n", r.round, qPrintable(acc), r.trainLoss,
                 r.samplesPerSecond, qPrintable(megabytes(r.bytesInside)), qPrintable(megabytes(r.bytesAcross)), r.elapsed);
     std::fflush(stdout);
 }
 
-void printHeader() {
-    std::printf("%5s  %8s  %7s  %9s  %9s  %9s  %8s\n", "round", "test_acc", "loss", "samples/s", "inside_MB",
-                "across_MB", "elapsed");
+void printHeader(bool regression) {
+    std::printf("%5s  %8s  %7s  %9s  %9s  %9s  %8s\n", "round", regression ? "test_rmse" : "test_acc", "loss", "samples/s",
+                "inside_MB", "across_MB", "elapsed");
 }
 
 void printSummary(const RunSummary& s, const char* command) {
-    const QString accuracy = s.evaluated ? QStringLiteral("final test accuracy %1, best %2")
-                                               .arg(s.finalAccuracy, 0, 'f', 4).arg(s.bestAccuracy, 0, 'f', 4)
-                                         : QStringLiteral("no test accuracy yet");
+    const QString score = s.regression ? QStringLiteral("test RMSE") : QStringLiteral("test accuracy");
+    const QString accuracy = s.evaluated ? QStringLiteral("final %1 %2, best %3")
+                                               .arg(score).arg(s.finalAccuracy, 0, 'f', 4).arg(s.bestAccuracy, 0, 'f', 4)
+                                         : QStringLiteral("no %1 yet").arg(score);
     std::printf("\n%s after %s in %.1f s: %s; %lld samples; "
                 "%s MB inside parties, %s MB across parties\nrun directory: %s\n",
                 s.ok ? "finished" : s.stopped ? "stopped" : "FAILED", qPrintable(counted(s.rounds, "round", "rounds")),
@@ -403,7 +404,7 @@ int runCommand(const QStringList& arguments) {
                 qPrintable(topology->partiesBringData() ? QStringLiteral("the parties' own data") : s.dataset), qPrintable(s.mode),
                 qPrintable(counted(s.rounds, "round", "rounds")));
     printAdvice(*topology);
-    printHeader();
+    printHeader(s.regression());
 
     if (resume) std::printf("resuming run %lld from the checkpoint of round %d\n",
                             static_cast<long long>(resume->historyRun), s.resumeRound);
@@ -445,7 +446,7 @@ int attachCommand(const QStringList& arguments) {
         return 2;
     }
     std::printf("hips %s with %s\nhips attach: run %lld\n", HIPS_VERSION, HIPS_TORCH_FLAVOR, static_cast<long long>(*run));
-    printHeader();
+    printHeader(false);  // (a regression's RMSE shows in the same column)
     RunController controller;
     controller.setStore(store.get());
     return followRun(controller, "hips attach", [&] { return controller.attach(*run); });

@@ -1,9 +1,11 @@
 // hips: the command-line face of the controller.
 //   hips run [TOPOLOGY] [--rounds N] [--model NAME] [--out DIR] ...
 //   hips validate TOPOLOGY
+//   hips check-data TOPOLOGY
 //   hips history list [TEXT] | show RUN | delete RUN | rename RUN NAME | tag RUN TAG... | note RUN TEXT
 //   hips report RUN --out FILE.{html,pdf,csv,json} [--history PATH]
 //   hips export RUN [--format torchscript|state_dict] FILE
+#include "CheckDataCommand.h"
 #include "DeployCommand.h"
 #include "ExportCommand.h"
 #include "HistoryCommand.h"
@@ -29,6 +31,7 @@ static constexpr const char* kUsage =
     "       hips attach RUN                    take up a run whose controller died or was stopped\n"
     "       hips validate TOPOLOGY             check a topology file\n"
     "       hips deploy TOPOLOGY               put hips-agent on every remote host (SSH)\n"
+    "       hips check-data TOPOLOGY           what each party's own data holds, read on its hosts (counts only)\n"
     "       hips stop TOPOLOGY                 stop the roles and agents of those hosts\n"
     "       hips history list [TEXT]           the runs (those whose id, name, status, reason, tags or notes hold TEXT)\n"
     "       hips history show|delete RUN       one run's details; or remove it\n"
@@ -70,6 +73,7 @@ int main(int argc, char** argv) {
     if (command == QLatin1String("validate")) return hips::validateCommand(args);
     if (command == QLatin1String("history")) return hips::historyCommand(args);
     if (command == QLatin1String("deploy")) return hips::deployCommand(args);
+    if (command == QLatin1String("check-data")) return hips::checkDataCommand(args);
     if (command == QLatin1String("stop")) return hips::stopCommand(args);
     if (command == QLatin1String("export")) return hips::exportCommand(args);
 #ifdef HIPS_WITH_REPORTS

@@ -51,9 +51,12 @@ QString processStateName(ProcessInfo::State s) {
 }
 
 QJsonObject RunSummary::toJson() const {
-    return {{"ok", ok}, {"stopped", stopped}, {"reason", reason}, {"run_dir", runDir}, {"rounds", rounds},
-            {"final_test_acc", finalAccuracy}, {"best_test_acc", bestAccuracy}, {"seconds", seconds},
-            {"bytes_inside", double(bytesInside)}, {"bytes_across", double(bytesAcross)}, {"samples", double(samples)}};
+    QJsonObject o{{"ok", ok}, {"stopped", stopped}, {"reason", reason}, {"run_dir", runDir}, {"rounds", rounds},
+                  {"seconds", seconds}, {"bytes_inside", double(bytesInside)}, {"bytes_across", double(bytesAcross)},
+                  {"samples", double(samples)}};
+    o.insert(regression ? "final_test_rmse" : "final_test_acc", finalAccuracy);
+    o.insert(regression ? "best_test_rmse" : "best_test_acc", bestAccuracy);
+    return o;
 }
 
 static double unixNow() { return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0; }
@@ -557,9 +560,11 @@ void RunController::emitFinished() {
         const QList<RoundRow>& rows = m_progress->rows();
         s.rounds = m_progress->aggregatedRounds();
         for (auto it = rows.rbegin(); it != rows.rend(); ++it)
-            if (!std::isnan(it->testAccuracy)) { s.finalAccuracy = it->testAccuracy; break; }
-        s.evaluated = !std::isnan(m_progress->bestAccuracy());
-        s.bestAccuracy = s.evaluated ? m_progress->bestAccuracy() : 0;
+            if (!std::isnan(it->testScore())) { s.finalAccuracy = it->testScore(); break; }
+        s.regression = m_topology.training.regression();
+        const double best = s.regression ? m_progress->bestRmse() : m_progress->bestAccuracy();
+        s.evaluated = !std::isnan(best);
+        s.bestAccuracy = s.evaluated ? best : 0;
         s.bytesInside = m_progress->bytesInside();
         s.bytesAcross = m_progress->bytesAcross();
         s.samples = m_progress->totalSamples();

@@ -55,7 +55,8 @@ struct RunSummary {
     QString runDir;
     int rounds = 0;
     double finalAccuracy = 0, bestAccuracy = 0;
-    bool evaluated = false;  // some round's test accuracy came: else both are 0 only for want of one
+    bool evaluated = false;  // some round's test score came: else both are 0 only for want of one
+    bool regression = false;  // the scores are test RMSE (lower is better), not accuracy
     double seconds = 0;
     quint64 bytesInside = 0, bytesAcross = 0;
     qint64 samples = 0;

@@ -65,12 +65,13 @@ QByteArray headerOf(const ReadOnlyFile& file) {
 
 }  // namespace
 
-SampleSet parseCsv(const QByteArray& text, const QString& labelColumn, QChar delimiter, const QString& what, const QStringList& classes) {
+SampleSet parseCsv(const QByteArray& text, const QString& labelColumn, QChar delimiter, const QString& what, const QStringList& classes,
+                   bool regression) {
     csv::checkDelimiter(delimiter, what);
     const char* end = text.constData() + text.size();
     if (csv::isBlankText(text.constData(), end)) fail(QStringLiteral("%1 is empty; a csv source needs a header row and a row a sample").arg(what));
     const char* rows = nullptr;
-    const csv::Table table = csv::tableOf(text.constData(), end, labelColumn, delimiter, what, classes, &rows);
+    const csv::Table table = csv::tableOf(text.constData(), end, labelColumn, delimiter, what, classes, regression, &rows);
     std::vector<csv::Rows> runs(static_cast<size_t>(runsFor(end - rows)));
     std::vector<const char*> cuts{rows};
     for (size_t i = 1; i <= runs.size(); ++i) {
@@ -83,14 +84,15 @@ SampleSet parseCsv(const QByteArray& text, const QString& labelColumn, QChar del
     return csv::samplesOf(table, runs);
 }
 
-SampleSet readCsv(const QString& path, const QString& labelColumn, QChar delimiter, const QStringList& classes) {
+SampleSet readCsv(const QString& path, const QString& labelColumn, QChar delimiter, const QStringList& classes, bool regression) {
     csv::checkDelimiter(delimiter, path);
     const ReadOnlyFile file(path);
     const QByteArray header = headerOf(file);
     if (csv::isBlankText(header.constData(), header.constEnd()) && header.size() == file.size())
         fail(QStringLiteral("%1 is empty; a csv source needs a header row and a row a sample").arg(path));
     const char* ignored = nullptr;
-    const csv::Table table = csv::tableOf(header.constData(), header.constEnd(), labelColumn, delimiter, path, classes, &ignored);
+    const csv::Table table =
+        csv::tableOf(header.constData(), header.constEnd(), labelColumn, delimiter, path, classes, regression, &ignored);
     const qint64 first = header.size(), size = file.size();
     std::vector<csv::Rows> runs(static_cast<size_t>(runsFor(size - first)));
     std::vector<qint64> cuts{first};

@@ -135,7 +135,13 @@ QString parseLabel(const Table& t, const Field& f, int64_t* out) {
 void Rows::parseRow(const Table& t) {
     for (int c = 0; c < t.columns; ++c) {
         const Field& f = m_fields[size_t(c)];
-        if (c == t.labelColumn) {
+        if (c == t.labelColumn && t.regression) {
+            float target = 0;
+            if (!parseFeature(f, &target))
+                error = QStringLiteral("the target column '%1' holds '%2', not a finite number")
+                            .arg(QString::fromUtf8(t.header[c]), quoted(f.begin, f.end));
+            targets.push_back(target);
+        } else if (c == t.labelColumn) {
             int64_t label = 0;
             error = parseLabel(t, f, &label);
             labels.push_back(label);
@@ -153,10 +159,10 @@ void Rows::parse(const Table& t, const char* begin, const char* end) {
     for (const char* p = begin; p < end && error.isEmpty(); ++lines) {
         const char* eol = end;
         const char* why = splitLine(p, end, t.delimiter, &m_fields, &eol);
-        if (labels.empty() && features.capacity() == 0) {  // room for as many rows as this one's length suggests, and some
+        if (labels.empty() && targets.empty() && features.capacity() == 0) {  // room for as many rows as this one's length suggests, and some
             const size_t rows = size_t(reserveFor) / std::max(size_t(eol - p + 1), size_t(2 * t.columns)) * 5 / 4 + 16;
             features.reserve(rows * size_t(t.columns - 1));
-            labels.reserve(rows);
+            (t.regression ? targets.reserve(rows) : labels.reserve(rows));
         }
         if (why)
             error = QString::fromLatin1(why);
@@ -176,9 +182,9 @@ bool isBlankText(const char* begin, const char* end) {
 }
 
 Table tableOf(const char* begin, const char* end, const QString& labelColumn, QChar delimiter, const QString& what,
-              const QStringList& classes, const char** rows) {
+              const QStringList& classes, bool regression, const char** rows) {
     if (end - begin >= 3 && std::memcmp(begin, "\xEF\xBB\xBF", 3) == 0) begin += 3;  // a UTF-8 byte order mark, as spreadsheets write
-    Table t{what, char(delimiter.toLatin1()), 0, 0, {}, classes, {}, {}};
+    Table t{what, char(delimiter.toLatin1()), 0, 0, {}, regression, classes, {}, {}};
     std::vector<Field> fields;
     const char* eol = end;
     if (const char* why = splitLine(begin, end, t.delimiter, &fields, &eol)) fail(QStringLiteral("%1:1: %2").arg(what, QLatin1String(why)));
@@ -213,7 +219,7 @@ SampleSet samplesOf(const Table& t, std::vector<Rows>& runs) {
         if (!r.error.isEmpty() && r.errorLine < 0) throw DataError(r.error.toStdString());
         if (!r.error.isEmpty()) fail(QStringLiteral("%1:%2: %3").arg(t.what).arg(line + r.errorLine).arg(r.error));
         line += r.lines;
-        samples += r.labels.size();
+        samples += t.regression ? r.targets.size() : r.labels.size();
     }
     SampleSet set;
     set.type = SampleSet::Type::Float32;
@@ -222,11 +228,14 @@ SampleSet samplesOf(const Table& t, std::vector<Rows>& runs) {
     // The first run's vectors have room for every row (reserved, not yet touched): the others'
     // rows are copied after its own, and nothing is copied twice.
     set.labels = std::move(runs[0].labels);
+    set.targets = std::move(runs[0].targets);
+    set.targetWidth = t.regression ? 1 : 0;
     set.floats = std::move(runs[0].features);
-    set.labels.reserve(samples);
+    (t.regression ? set.targets.reserve(samples) : set.labels.reserve(samples));
     set.floats.reserve(samples * size_t(t.columns - 1));
     for (size_t i = 1; i < runs.size(); ++i) {
         set.labels.insert(set.labels.end(), runs[i].labels.begin(), runs[i].labels.end());
+        set.targets.insert(set.targets.end(), runs[i].targets.begin(), runs[i].targets.end());
         set.floats.insert(set.floats.end(), runs[i].features.begin(), runs[i].features.end());
     }
     return set;

@@ -23,6 +23,7 @@ struct Table {
     int columns;
     int labelColumn;
     QList<QByteArray> header;
+    bool regression;  // the label column holds a target number, not a class
     QStringList classes;
     QList<QByteArray> classBytes;                         // (owns what classIndex views)
     std::unordered_map<std::string_view, int64_t> classIndex;
@@ -31,7 +32,7 @@ struct Table {
 // The header line of [begin, end) (after a UTF-8 byte order mark): its columns and the label's.
 // Sets `rows` to where the next line begins. Throws DataError naming `what`:1.
 Table tableOf(const char* begin, const char* end, const QString& labelColumn, QChar delimiter, const QString& what,
-              const QStringList& classes, const char** rows);
+              const QStringList& classes, bool regression, const char** rows);
 void checkDelimiter(QChar delimiter, const QString& what);
 bool isBlankText(const char* begin, const char* end);
 
@@ -43,6 +44,7 @@ struct Rows {
     int64_t lines = 0;
     std::vector<float> features;
     std::vector<int64_t> labels;
+    std::vector<float> targets;  // a regression's label column
     int64_t errorLine = -1;  // with `error`; -1: not a line's (the file could not be read)
     QString error;
 

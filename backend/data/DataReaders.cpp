@@ -8,6 +8,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <algorithm>
 
 namespace hips {
 
@@ -60,23 +61,24 @@ SampleSet readCifarSource(const DataSource& s, const ReadOptions&) {
     return readCifarBinary(files);
 }
 
-SampleSet readNpySource(const DataSource& s, const ReadOptions&) {
+SampleSet readNpySource(const DataSource& s, const ReadOptions& options) {
     expectFolder(s, true);
-    return readNpyPair(fileOption(s, QStringLiteral("x")), fileOption(s, QStringLiteral("y")));
+    return readNpyPair(fileOption(s, QStringLiteral("x")), fileOption(s, QStringLiteral("y")), options.regression);
 }
 
-SampleSet readNpzSource(const DataSource& s, const ReadOptions&) {
+SampleSet readNpzSource(const DataSource& s, const ReadOptions& options) {
     expectFolder(s, false);
-    return readNpz(s.path, optionOf(s, QStringLiteral("x")), optionOf(s, QStringLiteral("y")));
+    return readNpz(s.path, optionOf(s, QStringLiteral("x")), optionOf(s, QStringLiteral("y")), options.regression);
 }
 
-SampleSet readCsvSource(const DataSource& s, const ReadOptions&) {
+SampleSet readCsvSource(const DataSource& s, const ReadOptions& options) {
     expectFolder(s, false);
     const QString delimiter = optionOf(s, QStringLiteral("delimiter"));
     if (delimiter.size() != 1)
         fail(QStringLiteral("the csv source %1 has delimiter '%2'; give one character (a tab: \"\\t\" in the topology's JSON)")
                  .arg(s.path, delimiter));
-    return readCsv(s.path, optionOf(s, QStringLiteral("label")), delimiter.at(0), s.listOption(QStringLiteral("classes")));
+    return readCsv(s.path, optionOf(s, QStringLiteral("label")), delimiter.at(0), s.listOption(QStringLiteral("classes")),
+                   options.regression);
 }
 
 SampleSet readImageFolderSource(const DataSource& s, const ReadOptions& options) {
@@ -108,6 +110,14 @@ int64_t SampleSet::elements() const {
 QString describeSamples(const SampleSet& set) {
     QStringList dims;
     for (int64_t d : set.sampleShape) dims << QString::number(d);
+    if (set.regression()) {
+        const auto [low, high] = std::minmax_element(set.targets.begin(), set.targets.end());
+        double sum = 0;
+        for (float v : set.targets) sum += v;
+        const QString range = set.targets.empty() ? QStringLiteral("none")
+                                                  : QStringLiteral("%1 to %2, mean %3").arg(*low).arg(*high).arg(sum / double(set.targets.size()));
+        return QStringLiteral("%1 samples of %2; %3 target(s) each: %4").arg(set.size()).arg(dims.join(QStringLiteral(" x "))).arg(set.targetWidth).arg(range);
+    }
     int64_t top = -1;
     for (int64_t label : set.labels) top = std::max(top, label);
     const std::vector<int64_t> counts = set.classCounts(int(std::max<int64_t>(top + 1, set.classNames.size())));
@@ -133,6 +143,9 @@ SampleSet readSamples(const DataSource& source, const ReadOptions& options) {
         for (const QString& path : pathsRead(source))
             if (const QString problem = dataRootsProblem(path, options.dataRoots); !problem.isEmpty()) fail(problem);
     if (!QFileInfo::exists(source.path)) fail(QStringLiteral("%1 does not exist; check the data source's path").arg(source.path));
+    if (options.regression && (source.format == QLatin1String("idx") || source.format == QLatin1String("cifar-binary") ||
+                               source.format == QLatin1String("image-folder")))
+        fail(QStringLiteral("%1 holds class labels, and a regression learns float targets; give it as csv, npy or npz").arg(source.path));
     SampleSet set = reader(source, options);
     if (set.classNames.isEmpty()) set.classNames = source.listOption(QStringLiteral("classes"));
     return set;

@@ -26,10 +26,13 @@ struct SampleSet {
     std::vector<int64_t> sampleShape;
     std::vector<uint8_t> bytes;   // Type::UInt8: N * elements()
     std::vector<float> floats;    // Type::Float32: N * elements()
-    std::vector<int64_t> labels;  // N class indices, each >= 0
+    std::vector<int64_t> labels;  // N class indices, each >= 0 (classification)
+    std::vector<float> targets;   // regression: N * targetWidth finite numbers, sample by sample
+    int64_t targetWidth = 0;      // the targets a sample has; 0: a classification set (labels)
     QStringList classNames;       // image-folder (and a source's `classes`): the name of each index
 
-    int64_t size() const { return int64_t(labels.size()); }
+    bool regression() const { return targetWidth > 0; }
+    int64_t size() const { return regression() ? int64_t(targets.size()) / targetWidth : int64_t(labels.size()); }
     int64_t elements() const;     // per sample: the product of sampleShape
     std::vector<int64_t> classCounts(int classes) const;  // samples of each class in [0, classes)
 };
@@ -44,30 +47,34 @@ struct ReadOptions {
     int threads = 0;  // decoding threads; 0: one per core
     // The host's list of the folders runs may read (DataRoots.h); empty: no list.
     QString dataRoots;
+    // `task: regression`: the label column / y array holds float targets (SampleSet::targets).
+    bool regression = false;
 };
 
 // Reads `source` whole. Throws DataError.
 SampleSet readSamples(const DataSource& source, const ReadOptions& options = {});
 
 // What a source holds, counts only: "6000 samples of 1 x 28 x 28; by class: 0: 612, 1: 597, …"
-// (the classes' names where it names them).
+// (the classes' names where it names them); a regression set's targets by their range and mean.
 QString describeSamples(const SampleSet& set);
 
 // Format-level entry points (readSamples dispatches to them), exposed for tests and fuzzing.
 SampleSet readIdx(const QString& imagesFile, const QString& labelsFile);   // .gz or raw
 SampleSet readCifarBinary(const QStringList& files);
-SampleSet readNpyPair(const QString& xFile, const QString& yFile);
-SampleSet readNpz(const QString& file, const QString& xName, const QString& yName);
-// csv: labels are whole numbers >= 0, or with `classes` given, the classes' names too.
+// `regression`: y holds float targets, (N,) or (N, T), of any type the readers take.
+SampleSet readNpyPair(const QString& xFile, const QString& yFile, bool regression = false);
+SampleSet readNpz(const QString& file, const QString& xName, const QString& yName, bool regression = false);
+// csv: labels are whole numbers >= 0, or with `classes` given, the classes' names too; with
+// `regression`, the label column holds finite numbers (the targets).
 SampleSet readCsv(const QString& file, const QString& labelColumn, QChar delimiter = QLatin1Char(','),
-                  const QStringList& classes = {});
+                  const QStringList& classes = {}, bool regression = false);
 SampleSet readImageFolder(const QString& folder, const QStringList& classes, const ReadOptions& options);
 
 // In-memory parsers (the file readers share their code; the fuzzers drive them): `what` names the
 // source in errors. (readCsv reads its file a block at a time rather than through parseCsv.)
-SampleSet parseNpyPair(const QByteArray& x, const QByteArray& y, const QString& what);
+SampleSet parseNpyPair(const QByteArray& x, const QByteArray& y, const QString& what, bool regression = false);
 SampleSet parseCsv(const QByteArray& text, const QString& labelColumn, QChar delimiter, const QString& what,
-                   const QStringList& classes = {});
+                   const QStringList& classes = {}, bool regression = false);
 // One .npy array of a type the readers take: float32 ('<f4'), uint8 ('|u1'), int32 ('<i4') or
 // int64 ('<i8'), little-endian, C order. Any other type is refused naming the type found.
 struct NpyArray {

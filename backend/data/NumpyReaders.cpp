@@ -9,6 +9,7 @@
 
 #include <QRegularExpression>
 #include <QtEndian>
+#include <cmath>
 #include <cstring>
 
 static_assert(Q_BYTE_ORDER == Q_LITTLE_ENDIAN, "the .npy readers copy little-endian values as they are");
@@ -113,13 +114,39 @@ std::vector<int64_t> labelValues(const NpyArray& y, int64_t samples, const QStri
     return labels;
 }
 
-// Features (float32 or uint8, N x ...) and labels (whole numbers, N) as samples.
-SampleSet samplesOf(NpyArray x, const NpyArray& y, const QString& xWhat, const QString& yWhat) {
+// A regression's targets: an (N,) or (N, T) array of finite numbers, as float.
+std::vector<float> targetValues(const NpyArray& y, int64_t samples, const QString& yWhat, int64_t* width) {
+    if (y.shape[0] != samples || y.shape.size() > 2 || (y.shape.size() == 2 && y.shape[1] < 1))
+        fail(QStringLiteral("%1 holds targets of shape (%2) for %3 samples; give (%3,) or (%3, targets)")
+                 .arg(yWhat, shapeText(y.shape)).arg(samples));
+    *width = y.shape.size() == 2 ? y.shape[1] : 1;
+    std::vector<float> out = isFloat(y) ? y.floats : std::vector<float>();
+    if (!isFloat(y)) {
+        out.reserve(y.size == 1 ? y.bytes.size() : y.integers.size());
+        if (y.size == 1)
+            out.assign(y.bytes.begin(), y.bytes.end());
+        else
+            for (int64_t v : y.integers) out.push_back(float(v));
+    }
+    for (size_t i = 0; i < out.size(); ++i)
+        if (!std::isfinite(out[i]))
+            fail(QStringLiteral("%1: target %2 of sample %3 is not a finite number").arg(yWhat).arg(double(out[i])).arg(i / size_t(*width)));
+    return out;
+}
+
+// Features (float32 or uint8, N x ...) and labels (whole numbers, N) or, for a regression,
+// targets (numbers, N or N x T) as samples.
+SampleSet samplesOf(NpyArray x, const NpyArray& y, const QString& xWhat, const QString& yWhat, bool regression) {
     if (!isFloat(x) && x.size != 1)
         fail(QStringLiteral("%1 holds '%2' features; %3 (convert with x.astype(numpy.float32))").arg(xWhat, x.descr, kAccepted));
-    if (isFloat(y)) fail(QStringLiteral("%1 holds '%2' labels; %3 (convert with y.astype(numpy.int64))").arg(yWhat, y.descr, kAccepted));
+    if (isFloat(y) && !regression)
+        fail(QStringLiteral("%1 holds '%2' labels; %3 (convert with y.astype(numpy.int64)), or train a regression "
+                            "(training.task \"regression\")").arg(yWhat, y.descr, kAccepted));
     SampleSet set;
-    set.labels = labelValues(y, x.shape[0], yWhat);
+    if (regression)
+        set.targets = targetValues(y, x.shape[0], yWhat, &set.targetWidth);
+    else
+        set.labels = labelValues(y, x.shape[0], yWhat);
     set.type = x.type;
     set.sampleShape.assign(x.shape.begin() + 1, x.shape.end());
     if (set.sampleShape.empty()) set.sampleShape = {1};
@@ -150,21 +177,21 @@ NpyArray parseNpy(const QByteArray& bytes, const QString& what) {
     return a;
 }
 
-SampleSet parseNpyPair(const QByteArray& x, const QByteArray& y, const QString& what) {
+SampleSet parseNpyPair(const QByteArray& x, const QByteArray& y, const QString& what, bool regression) {
     const QString xWhat = what + QStringLiteral(" (x)"), yWhat = what + QStringLiteral(" (y)");
-    return samplesOf(parseNpy(x, xWhat), parseNpy(y, yWhat), xWhat, yWhat);
+    return samplesOf(parseNpy(x, xWhat), parseNpy(y, yWhat), xWhat, yWhat, regression);
 }
 
-SampleSet readNpyPair(const QString& xFile, const QString& yFile) {
+SampleSet readNpyPair(const QString& xFile, const QString& yFile, bool regression) {
     NpyArray x = parseNpy(readWholeFile(xFile), xFile);
-    return samplesOf(std::move(x), parseNpy(readWholeFile(yFile), yFile), xFile, yFile);
+    return samplesOf(std::move(x), parseNpy(readWholeFile(yFile), yFile), xFile, yFile, regression);
 }
 
-SampleSet readNpz(const QString& file, const QString& xName, const QString& yName) {
+SampleSet readNpz(const QString& file, const QString& xName, const QString& yName, bool regression) {
     const QByteArray archive = readWholeFile(file);
     const QString xWhat = file + QLatin1Char(':') + npyName(xName), yWhat = file + QLatin1Char(':') + npyName(yName);
     NpyArray x = parseNpy(zipMember(archive, npyName(xName), file), xWhat);
-    return samplesOf(std::move(x), parseNpy(zipMember(archive, npyName(yName), file), yWhat), xWhat, yWhat);
+    return samplesOf(std::move(x), parseNpy(zipMember(archive, npyName(yName), file), yWhat), xWhat, yWhat, regression);
 }
 
 }  // namespace hips

@@ -16,14 +16,22 @@ const QStringList kBinaries = {QStringLiteral("hips-agent"), QStringLiteral("hip
 
 QString shellQuote(const QString& s) { return '\'' + QString(s).replace('\'', QStringLiteral("'\\''")) + '\''; }
 
+}  // namespace
+
+QString connectToHost(SshSession& ssh, const Host& host, const DeployOptions& options, const std::atomic<bool>* cancelled) {
+    ssh.setCancelFlag(cancelled);
+    const SshTarget target{host.id, host.address, host.sshPort, host.user, host.identityFile, options.knownHosts,
+                           options.timeoutSeconds};
+    if (QString e = ssh.connect(target, options.hostKeyPrompt); !e.isEmpty()) return e;
+    return ssh.authenticate(options.secretPrompt);
+}
+
 // "~/.hips" → "$HOME/.hips", expanded by the remote shell; anything else quoted as it is.
 QString remoteDir(const QString& dir) {
     if (dir == QLatin1String("~")) return QStringLiteral("\"$HOME\"");
     if (dir.startsWith(QLatin1String("~/"))) return QStringLiteral("\"$HOME\"/") + shellQuote(dir.mid(2));
     return shellQuote(dir);
 }
-
-}  // namespace
 
 QList<Host> remoteHosts(const Topology& topology) {
     QList<Host> out;

@@ -29,6 +29,13 @@ struct DeployOptions {
     QString modelSha256;
 };
 
+// Connects `ssh` to `host` and logs in as a deployment does (its known_hosts, prompts and
+// timeout). Empty on success, else what went wrong and what to do.
+QString connectToHost(SshSession& ssh, const Host& host, const DeployOptions& options, const std::atomic<bool>* cancelled);
+
+// A host's install_dir as its shell reads it: "~/.hips" as "$HOME"/'.hips', anything else quoted.
+QString remoteDir(const QString& dir);
+
 struct HostDeployment {
     QString host;
     bool ok = false;

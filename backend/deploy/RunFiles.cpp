@@ -17,11 +17,7 @@ QStringList runFilesToFetch() { return {QStringLiteral("model.pt"), QStringLiter
 QString fetchRunFiles(const Host& host, const DeployOptions& options, const QString& remoteDir, const QStringList& names,
                       const QString& localDir, const std::atomic<bool>* cancelled) {
     SshSession ssh;
-    ssh.setCancelFlag(cancelled);
-    const SshTarget target{host.id, host.address, host.sshPort, host.user, host.identityFile, options.knownHosts,
-                           options.timeoutSeconds};
-    if (QString e = ssh.connect(target, options.hostKeyPrompt); !e.isEmpty()) return e;
-    if (QString e = ssh.authenticate(options.secretPrompt); !e.isEmpty()) return e;
+    if (QString e = connectToHost(ssh, host, options, cancelled); !e.isEmpty()) return e;
     QString dir = remoteDir;
     if (dir.startsWith(QLatin1String("~"))) {  // SFTP paths are not expanded by a shell
         CommandResult home;

@@ -1,6 +1,7 @@
 #include "SshSession.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <fcntl.h>
@@ -146,24 +147,31 @@ QString SshSession::run(const QString& command, CommandResult* result, int timeo
     }
     *result = CommandResult{};
     char buffer[16384];
-    const int timeoutMs = timeoutSeconds * 1000;
-    bool timedOut = false;
-    for (int stream : {0, 1}) {
-        while (!timedOut) {
-            const int n = ssh_channel_read_timeout(channel, buffer, sizeof buffer, stream, timeoutMs);
-            if (n == SSH_AGAIN || (n == 0 && !ssh_channel_is_eof(channel))) {
-                if (n == 0) timedOut = true;
-                break;
-            }
-            if (n <= 0) break;
-            (stream ? result->err : result->out).append(buffer, n);
+    // Both streams in turn until the end of the output: a read of one stream may return (with
+    // nothing) when the other has data, so a command that writes only to stderr must not look
+    // like one that never finishes.
+    QElapsedTimer clock;
+    clock.start();
+    bool timedOut = false, failed = false;
+    for (bool got = true; !failed;) {
+        if (!got && ssh_channel_is_eof(channel)) break;
+        if (clock.elapsed() > qint64(timeoutSeconds) * 1000) {
+            timedOut = true;
+            break;
+        }
+        got = false;
+        for (int stream : {0, 1}) {
+            const int n = ssh_channel_read_timeout(channel, buffer, sizeof buffer, stream, 50);
+            if (n > 0) (stream ? result->err : result->out).append(buffer, n), got = true;
+            if (n == SSH_ERROR) failed = true;
         }
     }
     ssh_channel_send_eof(channel);
-    result->exitStatus = timedOut ? -1 : int(ssh_channel_get_exit_status(channel));
+    result->exitStatus = timedOut || failed ? -1 : int(ssh_channel_get_exit_status(channel));
     ssh_channel_close(channel);
     ssh_channel_free(channel);
     if (timedOut) return fail(QStringLiteral("'%1' did not finish within %2 s").arg(command).arg(timeoutSeconds));
+    if (failed) return fail(QStringLiteral("the connection broke while '%1' ran").arg(command));
     return {};
 }
 

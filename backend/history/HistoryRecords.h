@@ -36,7 +36,17 @@ struct RunFacts {
     int rounds = 0;             // last round the global server applied
     double bestAccuracy = -1;   // -1: never evaluated
     double finalAccuracy = -1;  // accuracy at the last evaluated round
+    double bestRmse = -1;       // a regression's lowest test RMSE; -1: not a regression, or never evaluated
+    double finalRmse = -1;
     double bytesAcross = 0;     // bytes sent across parties, all nodes
+    bool regression() const { return bestRmse >= 0; }
+    // The best and final test score as a person reads it: "0.8810", "RMSE 0.4213", or "-".
+    QString bestText() const { return scoreText(bestAccuracy, bestRmse); }
+    QString finalText() const { return scoreText(finalAccuracy, finalRmse); }
+    static QString scoreText(double accuracy, double rmse) {
+        if (rmse >= 0) return QStringLiteral("RMSE ") + QString::number(rmse, 'f', 4);
+        return accuracy < 0 ? QStringLiteral("-") : QString::number(accuracy, 'f', 4);
+    }
 };
 
 struct RunListEntry {

@@ -55,10 +55,15 @@ QList<RoundRow> RunProgress::ingest(const QJsonObject& r, double elapsed) {
             if (const int skipped = v.toInt(-1); skipped >= m_nextRound && skipped < round) m_pending[skipped].evaluated = true;
         Pending& p = m_pending[round];
         p.evaluated = true;
-        p.accuracy = r.value(metric::kTestAccuracy).toDouble();
         p.testLoss = r.value(metric::kTestLoss).toDouble();
         if (const double top5 = r.value(metric::kTestTop5).toDouble(-1); top5 >= 0) p.top5 = top5;
-        if (std::isnan(m_best) || p.accuracy > m_best) m_best = p.accuracy;
+        if (r.contains(metric::kTestRmse)) {  // a regression: lower is better
+            p.rmse = r.value(metric::kTestRmse).toDouble();
+            if (std::isnan(m_bestRmse) || p.rmse < m_bestRmse) m_bestRmse = p.rmse;
+        } else {
+            p.accuracy = r.value(metric::kTestAccuracy).toDouble();
+            if (std::isnan(m_best) || p.accuracy > m_best) m_best = p.accuracy;
+        }
     }
     return drain();
 }
@@ -94,6 +99,7 @@ QList<RoundRow> RunProgress::drain(bool final) {
         row.testAccuracy = p.accuracy;
         row.testLoss = p.testLoss;
         row.testTop5 = p.top5;
+        row.testRmse = p.rmse;
         row.trainLoss = p.trainReports ? p.lossSum / p.trainReports : 0;
         row.computeSeconds = p.computeSum;
         row.commSeconds = p.commSum;

@@ -17,6 +17,9 @@ struct RoundRow {
     double testAccuracy = std::numeric_limits<double>::quiet_NaN();  // NaN: not an eval round
     double testLoss = std::numeric_limits<double>::quiet_NaN();
     double testTop5 = std::numeric_limits<double>::quiet_NaN();  // NaN: not evaluated, or fewer than 5 classes
+    double testRmse = std::numeric_limits<double>::quiet_NaN();  // a regression's score (its testAccuracy is NaN)
+    // The round's test score, whichever the task has: accuracy, or a regression's RMSE.
+    double testScore() const { return testAccuracy == testAccuracy ? testAccuracy : testRmse; }
     double trainLoss = 0;  // mean over the workers; NaN when one reported a loss that is not a number
     double samplesPerSecond = 0;
     quint64 bytesInside = 0;  // cumulative bytes sent inside parties
@@ -45,6 +48,7 @@ public:
     quint64 bytesAcross() const;
     qint64 totalSamples() const { return m_totalSamples; }
     double bestAccuracy() const { return m_best; }
+    double bestRmse() const { return m_bestRmse; }  // a regression's lowest test RMSE; NaN: none yet
     const QList<RoundRow>& rows() const { return m_rows; }
     // Rounds the global server applied: the run's round count, as the history counts it (a
     // stopped run may have applied rounds whose rows never completed).
@@ -61,6 +65,7 @@ private:
         double accuracy = std::numeric_limits<double>::quiet_NaN();
         double testLoss = std::numeric_limits<double>::quiet_NaN();
         double top5 = std::numeric_limits<double>::quiet_NaN();
+        double rmse = std::numeric_limits<double>::quiet_NaN();
         qint64 samples = 0;
         bool trained = false;  // aggregated and every worker reported: the round's own moment
         double elapsed = 0;
@@ -77,6 +82,7 @@ private:
     qint64 m_totalSamples = 0;
     qint64 m_samplesThrough = 0;  // samples of the rounds already emitted
     double m_best = std::numeric_limits<double>::quiet_NaN();
+    double m_bestRmse = std::numeric_limits<double>::quiet_NaN();
     struct Sent { quint64 inside = 0, across = 0; };
     QHash<QString, Sent> m_sent;  // latest cumulative counters per node
     QList<RoundRow> m_rows;

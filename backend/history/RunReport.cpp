@@ -84,10 +84,12 @@ void RunReport::derive() {
     double lastT = run.started;
     for (const MetricRecord& m : metrics) {
         lastT = std::max(lastT, m.t);
-        if (m.name == metric::kStoredTestAccuracy) {
-            accuracyByRound << QPointF(m.round, m.value);
-            accuracyByTime << QPointF(clock.elapsed(m.t), m.value);
-            if (timeToTarget < 0 && m.value >= targetAccuracy) {
+        const bool rmse = m.name == metric::kStoredTestRmse;
+        regression = regression || rmse;
+        if (m.name == metric::kStoredTestAccuracy || rmse) {
+            scoreByRound << QPointF(m.round, m.value);
+            scoreByTime << QPointF(clock.elapsed(m.t), m.value);
+            if (!rmse && timeToTarget < 0 && m.value >= targetAccuracy) {
                 timeToTarget = clock.elapsed(m.t);
                 roundToTarget = m.round;
             }
@@ -95,14 +97,14 @@ void RunReport::derive() {
             testLossByRound << QPointF(m.round, m.value);
         } else if (m.name == metric::kStoredTestTop5 && m.value >= 0) {
             top5ByRound << QPointF(m.round, m.value);
-        } else if (m.name == metric::kStoredPartyAccuracy) {
-            heldOutAccuracyByRound[m.source] << QPointF(m.round, m.value);
+        } else if (m.name == metric::kStoredPartyAccuracy || m.name == metric::kStoredPartyRmse) {
+            heldOutScoreByRound[m.source] << QPointF(m.round, m.value);
         }
     }
-    for (QList<QPointF>& series : heldOutAccuracyByRound)
+    for (QList<QPointF>& series : heldOutScoreByRound)
         std::sort(series.begin(), series.end(), [](QPointF a, QPointF b) { return a.x() < b.x(); });
     std::sort(top5ByRound.begin(), top5ByRound.end(), [](QPointF a, QPointF b) { return a.x() < b.x(); });
-    std::sort(accuracyByRound.begin(), accuracyByRound.end(), [](QPointF a, QPointF b) { return a.x() < b.x(); });
+    std::sort(scoreByRound.begin(), scoreByRound.end(), [](QPointF a, QPointF b) { return a.x() < b.x(); });
     std::sort(testLossByRound.begin(), testLossByRound.end(), [](QPointF a, QPointF b) { return a.x() < b.x(); });
 
     rounds = roundsOf(*this);
@@ -173,8 +175,11 @@ QByteArray RunReport::toJson() const {
                                        {"rank", p.rank}, {"pid", double(p.pid)}, {"started", p.started},
                                        {"ended", p.ended}, {"exit_code", p.exitCode}, {"crashed", p.crashed},
                                        {"error", p.error}, {"state", p.state}});
+    // A regression's score is its RMSE: the same figures under names that say so.
+    const QString score = regression ? QStringLiteral("rmse") : QStringLiteral("acc");
     const QJsonObject summary{
-        {"rounds", facts.rounds}, {"best_test_acc", facts.bestAccuracy}, {"final_test_acc", facts.finalAccuracy},
+        {"rounds", facts.rounds}, {"best_test_" + score, regression ? facts.bestRmse : facts.bestAccuracy},
+        {"final_test_" + score, regression ? facts.finalRmse : facts.finalAccuracy},
         {"final_test_top5", top5ByRound.isEmpty() ? -1.0 : top5ByRound.last().y()},
         {"seconds", seconds}, {"paused_s", pausedSeconds}, {"target_acc", targetAccuracy}, {"time_to_target_s", timeToTarget},
         {"round_to_target", roundToTarget}, {"bytes_inside", bytesInside}, {"bytes_across", bytesAcross},
@@ -185,9 +190,9 @@ QByteArray RunReport::toJson() const {
         {"topology", QJsonDocument::fromJson(topologyJson).object()},
         {"settings", settings},
         {"summary", summary},
-        {"series", QJsonObject{{"test_acc_by_round", points(accuracyByRound)}, {"test_acc_by_time", points(accuracyByTime)},
+        {"series", QJsonObject{{"test_" + score + "_by_round", points(scoreByRound)}, {"test_" + score + "_by_time", points(scoreByTime)},
                                {"test_top5_by_round", points(top5ByRound)},
-                               {"held_out_acc_by_round", heldOutJson(heldOutAccuracyByRound)},
+                               {"held_out_" + score + "_by_round", heldOutJson(heldOutScoreByRound)},
                                {"test_loss_by_round", points(testLossByRound)}, {"train_loss_by_round", points(trainLossByRound)},
                                {"samples_per_s_by_round", points(throughputByRound)},
                                {"compute_ratio_by_round", points(computeRatioByRound)},

@@ -26,7 +26,7 @@ struct RunReport {
     double seconds = 0;            // duration (to the last row for a run that never ended)
     double pausedSeconds = 0;      // stopped between a stop and a resume (hips run --resume), left out
     double targetAccuracy = 0.85;
-    double timeToTarget = -1;      // first evaluation at or above the target
+    double timeToTarget = -1;      // first evaluation at or above the target accuracy (a classifier's)
     int roundToTarget = -1;
     double bytesInside = 0, bytesAcross = 0;
     double samplesPerSecond = 0;   // samples trained by all workers / seconds to the last round (as its row)
@@ -35,10 +35,11 @@ struct RunReport {
     // One row per round, as the live panel and `hips run` show them (RunProgress).
     StoredRounds rounds;
 
-    // Derived series (x, y).
-    QList<QPointF> accuracyByRound, accuracyByTime;
+    // Derived series (x, y). The test score is accuracy, or a regression's RMSE (lower is better).
+    bool regression = false;  // the run's evaluations are RMSE
+    QList<QPointF> scoreByRound, scoreByTime;
     QList<QPointF> top5ByRound;  // top-5 accuracy (classification with 5 classes or more)
-    QMap<QString, QList<QPointF>> heldOutAccuracyByRound;  // each party's accuracy on its own held-out rows, by node
+    QMap<QString, QList<QPointF>> heldOutScoreByRound;  // each party's score on its own held-out rows, by node
     QList<QPointF> testLossByRound, trainLossByRound;  // train loss: mean over workers
     QList<QPointF> throughputByRound;                  // samples/s: trained so far / seconds since the start
     QList<QPointF> computeRatioByRound;

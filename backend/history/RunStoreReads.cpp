@@ -20,9 +20,12 @@ QString runWithFactsSql() {
                " (SELECT max(value) FROM metrics WHERE run_id = r.id AND name = '%2'),"
                " (SELECT value FROM metrics WHERE run_id = r.id AND name = '%2' ORDER BY round DESC LIMIT 1),"
                // Traffic counters are cumulative per link: the latest (largest) value of each, summed.
-               " (SELECT sum(b) FROM (SELECT max(bytes) AS b FROM traffic WHERE run_id = r.id AND tier = 'across' GROUP BY link))"
+               " (SELECT sum(b) FROM (SELECT max(bytes) AS b FROM traffic WHERE run_id = r.id AND tier = 'across' GROUP BY link)),"
+               // A regression's RMSE: lower is better.
+               " (SELECT min(value) FROM metrics WHERE run_id = r.id AND name = '%3'),"
+               " (SELECT value FROM metrics WHERE run_id = r.id AND name = '%3' ORDER BY round DESC LIMIT 1)"
                " FROM runs r")
-        .arg(metric::kStoredApplySeconds, metric::kStoredTestAccuracy);
+        .arg(metric::kStoredApplySeconds, metric::kStoredTestAccuracy, metric::kStoredTestRmse);
 }
 
 RunRecord recordOf(const QSqlQuery& q) {
@@ -45,6 +48,8 @@ RunFacts factsOf(const QSqlQuery& q) {
     f.bestAccuracy = orMinusOne(9);
     f.finalAccuracy = orMinusOne(10);
     f.bytesAcross = q.value(11).isNull() ? 0 : q.value(11).toDouble();
+    f.bestRmse = orMinusOne(12);
+    f.finalRmse = orMinusOne(13);
     return f;
 }
 

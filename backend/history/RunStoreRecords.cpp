@@ -67,6 +67,8 @@ void RunStore::appendRecord(qint64 run, const QJsonObject& r) {
                     QStringLiteral("round %1: %2").arg(round).arg(r.value(QStringLiteral("short_round")).toString()));
     if (kind == metric::kStartup && r.value(metric::kClassCounts).isArray())
         appendEvent(run, t, QStringLiteral("data"), node, describeDataRecord(r.value(metric::kClassCounts).toArray()));
+    else if (kind == metric::kStartup && r.contains(metric::kSamples))  // a regression's worker: targets, no classes
+        appendEvent(run, t, QStringLiteral("data"), node, QStringLiteral("trains on %1 samples").arg(r.value(metric::kSamples).toInteger()));
     if (kind != metric::kTrain && kind != metric::kAggregate && kind != metric::kEval && kind != metric::kStartup &&
         kind != metric::kRobust && kind != metric::kPartyEval)
         return;

@@ -35,10 +35,12 @@ int runLocalBaseline(RoleContext& ctx) {
         if (round % s.evalEvery != 0 && round != s.rounds) continue;
         trainer.writeWeights(weights.data());
         const EvalStats e = evaluator.evaluate(weights.data());
-        ctx.metrics.report(metric::kEval, {{metric::kRound, round}, {metric::kTestAccuracy, e.accuracy},
-                                           {metric::kTestLoss, e.loss}, {QStringLiteral("eval_s"), e.seconds},
-                                           {QStringLiteral("skipped_rounds"), 0}});
-        writeModelMeta(ctx.outDir, round, e.accuracy, s, beginTime);
+        QCborMap eval = scoreFields(e);
+        eval.insert(metric::kRound, round);
+        eval.insert(QStringLiteral("eval_s"), e.seconds);
+        eval.insert(QStringLiteral("skipped_rounds"), 0);
+        ctx.metrics.report(metric::kEval, eval);
+        writeModelMeta(ctx.outDir, round, e, s, beginTime);
         evaluator.saveParameters(QDir(ctx.outDir).filePath(QStringLiteral("net.params")));
     }
     return kRoleOk;

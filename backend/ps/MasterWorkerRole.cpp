@@ -33,12 +33,24 @@ std::optional<ModelVersion> receiveSnapshot(ShardedLinks& links, std::chrono::mi
 
 }  // namespace
 
-void writeModelMeta(const QString& dir, qint64 version, double accuracy, const TrainingSettings& s, double beginTime) {
-    const QJsonObject meta{{"global_iters", version}, {"test_acc", accuracy}, {"learning_rate", s.learningRate},
-                           {"batch_size", s.batchSize}, {"begin_time", beginTime}};
+void writeModelMeta(const QString& dir, qint64 version, const EvalStats& e, const TrainingSettings& s, double beginTime) {
+    QJsonObject meta{{"global_iters", version}, {"learning_rate", s.learningRate}, {"batch_size", s.batchSize},
+                     {"begin_time", beginTime}};
+    meta.insert(e.rmse >= 0 ? metric::kTestRmse : metric::kTestAccuracy, e.rmse >= 0 ? e.rmse : e.accuracy);
     const QByteArray bytes = QJsonDocument(meta).toJson(QJsonDocument::Compact);
     if (const QString error = writeFileAtomically(QDir(dir).filePath(QStringLiteral("net.meta")), bytes); !error.isEmpty())
         throw RoleError(error.toStdString());
+}
+
+QCborMap scoreFields(const EvalStats& e) {
+    QCborMap fields{{metric::kTestLoss, e.loss}};
+    if (e.rmse >= 0) {
+        fields.insert(metric::kTestRmse, e.rmse);
+        return fields;
+    }
+    fields.insert(metric::kTestAccuracy, e.accuracy);
+    if (e.top5 >= 0) fields.insert(metric::kTestTop5, e.top5);
+    return fields;
 }
 
 int runMasterWorker(RoleContext& ctx) {
@@ -92,17 +104,18 @@ int runMasterWorker(RoleContext& ctx) {
             throw RoleError("snapshot has " + std::to_string(snapshot->size) + " parameters, expected " +
                             std::to_string(evaluator.parameterCount()));
         const EvalStats stats = evaluator.evaluate(snapshot->data);
-        QCborMap eval{{metric::kRound, version}, {metric::kTestAccuracy, stats.accuracy},
-                      {metric::kTestLoss, stats.loss}, {QStringLiteral("eval_s"), stats.seconds},
-                      {QStringLiteral("skipped"), skipped}, {QStringLiteral("skipped_rounds"), skipped.size()}};
-        if (stats.top5 >= 0) eval.insert(metric::kTestTop5, stats.top5);
-        if (version >= rounds && stats.confusion.size() <= 100 * 100) {  // the final model's confusion matrix, row = true class
+        QCborMap eval = scoreFields(stats);
+        eval.insert(metric::kRound, version);
+        eval.insert(QStringLiteral("eval_s"), stats.seconds);
+        eval.insert(QStringLiteral("skipped"), skipped);
+        eval.insert(QStringLiteral("skipped_rounds"), skipped.size());
+        if (version >= rounds && !stats.confusion.empty() && stats.confusion.size() <= 100 * 100) {  // the final model's confusion matrix, row = true class
             QCborArray confusion;
             for (int64_t c : stats.confusion) confusion.append(qint64(c));
             eval.insert(metric::kConfusion, confusion);
         }
         ctx.metrics.report(metric::kEval, eval);
-        writeModelMeta(ctx.outDir, version, stats.accuracy, ctx.training(), beginTime);
+        writeModelMeta(ctx.outDir, version, stats, ctx.training(), beginTime);
         evaluator.saveParameters(QDir(ctx.outDir).filePath(QStringLiteral("net.params")));
         // The trained model for PyTorch: the user's TorchScript module with its trained weights, or
         // a built-in model's state_dict (README: "The trained model in PyTorch").

@@ -6,6 +6,7 @@
 #include "DataPlan.h"
 #include "DeviceProbe.h"
 #include "LocalTrainer.h"
+#include "MasterWorkerRole.h"
 #include "ModelFrame.h"
 #include "ModeRegistry.h"
 #include "ModelSlices.h"
@@ -64,7 +65,10 @@ public:
         QCborMap fields = startup.fields();
         QCborArray classes;  // the shard's class histogram: what the partition gave this worker
         for (int64_t c : trainer.classCounts()) classes.append(qint64(c));
-        fields.insert(metric::kClassCounts, classes);
+        if (m_ctx.training().regression())
+            fields.insert(metric::kSamples, qint64(trainer.shardSize()));  // targets, no classes to count
+        else
+            fields.insert(metric::kClassCounts, classes);
         if (!trainer.classNames().isEmpty()) fields.insert(metric::kClassNames, QCborArray::fromStringList(trainer.classNames()));
         m_ctx.metrics.report(metric::kStartup, fields);
         if (global.size != trainer.parameterCount())
@@ -233,9 +237,12 @@ private:
         const TrainingSettings& s = m_ctx.training();
         if (trainer.heldOutSize() == 0 || (round % std::max(1, s.evalEvery) != 0 && round != s.rounds)) return;
         const EvalStats e = trainer.evaluateHeldOut(global.data);
-        m_ctx.metrics.report(metric::kPartyEval, {{metric::kRound, round}, {metric::kTestAccuracy, e.accuracy},
-                                                  {metric::kCorrect, qint64(std::llround(e.accuracy * double(e.samples)))},
-                                                  {metric::kSamples, qint64(e.samples)}, {metric::kTestLoss, e.loss}});
+        QCborMap fields = scoreFields(e);
+        fields.remove(metric::kTestTop5);
+        fields.insert(metric::kRound, round);
+        fields.insert(metric::kSamples, qint64(e.samples));
+        if (e.rmse < 0) fields.insert(metric::kCorrect, qint64(std::llround(e.accuracy * double(e.samples))));
+        m_ctx.metrics.report(metric::kPartyEval, fields);
     }
 
     void report(qint64 round, const RoundStats& s, std::pair<double, double> commAndWait, const ShardedLinks& links,

@@ -102,10 +102,38 @@ void checkModelInput(const TrainingSettings& s, TopologyIssues* issues) {
         issues->append({s.inputShape.isEmpty() ? "$.training.model" : "$.training.input_shape", problem});
 }
 
+// A regression learns float targets from the parties' own tables and arrays; the built-in data
+// sets and image folders hold class labels, and the class-wise partitions split by class.
+void checkRegression(const Topology& t, TopologyIssues* issues) {
+    if (!t.training.regression()) return;
+    if (!t.partiesBringData()) {
+        issues->append({"$.training.task", tr("a regression trains on the parties' own data: give each party a \"data\" "
+                                              "source (csv, npy or npz with float targets) and training.evaluation_data")});
+        return;
+    }
+    const QStringList formats{QStringLiteral("csv"), QStringLiteral("npy"), QStringLiteral("npz")};
+    const auto check = [&](const DataSource& s, const QString& path) {
+        if (!formats.contains(s.format))
+            issues->append({path + ".format", tr("a regression reads float targets from csv, npy or npz; %1 holds class "
+                                                 "labels").arg(s.format)});
+        if (s.options.contains(QStringLiteral("classes")))
+            issues->append({path + ".classes", tr("a regression's targets are numbers, not classes: remove \"classes\"")});
+    };
+    for (int i = 0; i < t.parties.size(); ++i)
+        if (t.parties[i].data) check(*t.parties[i].data, QStringLiteral("$.parties[%1].data").arg(i));
+    for (int i = 0; i < t.hosts.size(); ++i)
+        if (t.hosts[i].data) check(*t.hosts[i].data, QStringLiteral("$.hosts[%1].data").arg(i));
+    if (t.training.evaluationData) check(*t.training.evaluationData, "$.training.evaluation_data");
+    if (t.training.partition != QLatin1String("iid"))
+        issues->append({"$.training.partition", tr("partition %1 splits by class, and a regression has none: use iid "
+                                                   "(each party's own data is its own split already)").arg(t.training.partition)});
+}
+
 }  // namespace
 
 void checkData(const Topology& t, TopologyIssues* issues) {
     checkModelInput(t.training, issues);
+    checkRegression(t, issues);
     for (int i = 0; i < t.parties.size(); ++i)
         if (t.parties[i].data)
             checkSource(*t.parties[i].data, QStringLiteral("$.parties[%1].data").arg(i), tr("party '%1'").arg(t.parties[i].id), issues);

@@ -82,6 +82,7 @@ QString TrainingSettings::agreementText() const {
     QString text = QStringLiteral("mode %1, aggregation %2, party aggregation %3, server optimizer %4, model %5, partition %6")
                        .arg(mode, aggregation, partyAggregation, serverOptimizer, model, partition);
     if (torchScript()) text += QStringLiteral(" (sha256 %1)").arg(modelSha256);
+    if (regression()) text += QStringLiteral(", task regression");
     if (!inputShape.isEmpty() || classes != 10) {
         QStringList dims;
         for (int d : inputShape) dims << QString::number(d);

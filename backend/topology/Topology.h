@@ -92,7 +92,12 @@ struct TrainingSettings {
     // The model's input per sample ([C, H, W] images, [F] features) and its classes; empty: the
     // dataset's shape (1 x 28 x 28 for Fashion-MNIST).
     QList<int> inputShape;
+    // Classification's classes; regression's outputs (the targets a sample has, `outputs`, 1 by default).
     int classes = 10;
+    // "classification" (cross-entropy, accuracy) or "regression" (`task: regression`: mean squared
+    // error on float targets, RMSE), the latter on the parties' own csv, npy or npz data.
+    QString task = QStringLiteral("classification");
+    bool regression() const { return task == QLatin1String("regression"); }
     // The master's test set (`evaluation_data`); none: the dataset's test split.
     std::optional<DataSource> evaluationData;
     QString mode = QStringLiteral("fedavg");          // a ModeRegistry name

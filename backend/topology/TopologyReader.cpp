@@ -238,14 +238,24 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
                                 "local_iters", "local_epochs", "batch_size", "learning_rate", "momentum",
                                 "eval_every", "train_central_workers", "seed", "threads", "synthetic_samples",
                                 "heartbeat_timeout_s", "reply_timeout_s", "orphan_timeout_s", "checkpoint_every", "slice_bound", "resume_round", "adversary",
-                                "evaluation_data", "input_shape", "classes"} + paramNames,
+                                "evaluation_data", "input_shape", "classes", "task", "outputs"} + paramNames,
                     QCoreApplication::translate("TopologyCheck", "training setting"));
     TrainingSettings t;
     t.dataset = strategyChoice(f, "dataset", t.dataset, DatasetRegistry::all());
     t.dataDir = f.string("data_dir", t.dataDir);
     t.partition = strategyChoice(f, "partition", t.partition, PartitionRegistry::all());
     readModel(f, ModelRegistry::all(), &t);
-    t.classes = f.integer("classes", t.classes, 2, 100000);
+    t.task = f.choice("task", t.task, {QStringLiteral("classification"), QStringLiteral("regression")});
+    if (!t.regression() && f.has("outputs"))
+        f.issue("outputs", QCoreApplication::translate("TopologyCheck", "outputs are a regression's: write \"task\": "
+                                                                        "\"regression\", or \"classes\" for a classifier"));
+    if (!t.regression())
+        t.classes = f.integer("classes", t.classes, 2, 100000);
+    else if (f.has("classes"))
+        f.issue("classes", QCoreApplication::translate("TopologyCheck", "a regression has outputs, not classes: write "
+                                                                        "\"outputs\" (the targets a sample has, 1 by default)"));
+    else
+        t.classes = f.integer("outputs", 1, 1, 100000);
     t.evaluationData = readDataSource(f, "evaluation_data");
     t.mode = strategyChoice(f, "mode", t.mode, ModeRegistry::all());
     t.aggregation = strategyChoice(f, "aggregation", t.aggregation, AggregatorRegistry::all());

@@ -74,7 +74,12 @@ QJsonObject training(const TrainingSettings& t) {
         for (int d : t.inputShape) dims.append(d);
         o.insert("input_shape", dims);
     }
-    if (t.classes != TrainingSettings().classes) o.insert("classes", t.classes);
+    if (t.regression()) {
+        o.insert("task", t.task);
+        if (t.classes != 1) o.insert("outputs", t.classes);
+    } else if (t.classes != TrainingSettings().classes) {
+        o.insert("classes", t.classes);
+    }
     for (auto it = t.params.begin(); it != t.params.end(); ++it) o.insert(it.key(), *it);
     return o;
 }

@@ -32,6 +32,7 @@ inline constexpr QLatin1String kCommSeconds{"comm_s"};
 inline constexpr QLatin1String kWaitSeconds{"wait_s"};  // the part of comm_s spent waiting for the answer's first slice
 inline constexpr QLatin1String kTestAccuracy{"test_acc"};
 inline constexpr QLatin1String kTestLoss{"test_loss"};
+inline constexpr QLatin1String kTestRmse{"test_rmse"};  // a regression's score, in place of test_acc (lower is better)
 inline constexpr QLatin1String kTestTop5{"test_top5"};
 inline constexpr QLatin1String kCorrect{"correct"};  // party_eval: held-out samples the model got right  // top-5 accuracy (classification with >= 5 classes)
 inline constexpr QLatin1String kConfusion{"confusion"};  // the final model's confusion matrix, row = true class
@@ -54,9 +55,11 @@ inline constexpr QLatin1String kStoredTrainSamples{"train.samples"};
 inline constexpr QLatin1String kStoredComputeSeconds{"train.compute_s"};
 inline constexpr QLatin1String kStoredCommSeconds{"train.comm_s"};
 inline constexpr QLatin1String kStoredTestAccuracy{"eval.test_acc"};
+inline constexpr QLatin1String kStoredTestRmse{"eval.test_rmse"};
 inline constexpr QLatin1String kStoredTestLoss{"eval.test_loss"};
 inline constexpr QLatin1String kStoredTestTop5{"eval.test_top5"};
 inline constexpr QLatin1String kStoredPartyAccuracy{"party_eval.test_acc"};
+inline constexpr QLatin1String kStoredPartyRmse{"party_eval.test_rmse"};
 inline constexpr QLatin1String kStoredApplySeconds{"aggregate.apply_s"};
 inline constexpr QLatin1String kStoredRoundSeconds{"aggregate.round_s"};
 }  // namespace metric

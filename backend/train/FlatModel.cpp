@@ -139,7 +139,7 @@ void FlatModel::checkInput(const torch::Tensor& images, int classes, const QStri
     m_net->train(training);
     if (logits.dim() != 2 || logits.size(0) != batch.size(0) || logits.size(1) != classes || !logits.is_floating_point())
         throw TrainError(QStringLiteral("the model returns %1 %2 for a batch of %3 of %4's samples; it must return "
-                                        "floating logits of batch x %5 classes (training.classes)")
+                                        "floating outputs of batch x %5 (training.classes; a regression's training.outputs)")
                              .arg(shapeText(logits.sizes()), QString::fromStdString(std::string(c10::toString(logits.scalar_type()))))
                              .arg(batch.size(0)).arg(owner).arg(classes)
                              .toStdString());

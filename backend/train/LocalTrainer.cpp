@@ -76,9 +76,15 @@ struct LocalTrainer::Impl {
         cursor += n;
         optimizer.zero_grad();
         torch::Tensor labels = shard.labels.index_select(0, idx);
-        if (flipLabels) labels = (settings.classes - 1) - labels;  // a label-flipping adversary: c read as C − 1 − c
-        const torch::Tensor loss =
-            torch::nn::functional::cross_entropy(model.net().forward(shard.images.index_select(0, idx)), labels);
+        const torch::Tensor outputs = model.net().forward(shard.images.index_select(0, idx));
+        torch::Tensor loss;
+        if (settings.regression()) {
+            if (flipLabels) labels = -labels;  // a flipping adversary of a regression: each target's sign
+            loss = torch::nn::functional::mse_loss(outputs, labels);
+        } else {
+            if (flipLabels) labels = (settings.classes - 1) - labels;  // a label-flipping adversary: c read as C − 1 − c
+            loss = torch::nn::functional::cross_entropy(outputs, labels);
+        }
         loss.backward();
         if (settings.proximalMu > 0) addProximalGradient();
         if (apply) optimizer.step();
@@ -156,6 +162,7 @@ RoundStats LocalTrainer::trainSteps(int64_t steps) {
 }
 
 std::vector<int64_t> LocalTrainer::classCounts() const {
+    if (d->settings.regression()) return {};  // targets, no classes
     const torch::Tensor counts = torch::bincount(d->shard.labels.to(torch::kCPU), {}, d->settings.classes).to(torch::kInt64).contiguous();
     return std::vector<int64_t>(counts.data_ptr<int64_t>(), counts.data_ptr<int64_t>() + counts.numel());
 }

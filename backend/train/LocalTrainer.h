@@ -27,6 +27,7 @@ struct TrainingData {
 
 struct EvalStats {
     double accuracy = 0;
+    double rmse = -1;  // a regression's root mean squared error over every target; -1: a classifier's
     double top5 = -1;  // -1: fewer than 5 classes
     std::vector<int64_t> confusion;  // classes x classes, row = true class, column = predicted
     double loss = 0;

@@ -7,6 +7,7 @@
 #include "TrainError.h"
 
 #include <chrono>
+#include <cmath>
 #include <sstream>
 
 
@@ -39,11 +40,42 @@ EvalStats ModelEvaluator::evaluate(const float* weights) {
     return evaluateOn(d->model, d->test, d->classes, m_progress);
 }
 
+namespace {
+
+constexpr int64_t kEvalBatch = 1000;
+
+// A regression's test: the loss is the mean squared error over every target, the RMSE its root.
+EvalStats evaluateRegression(FlatModel& model, const Dataset& data, const std::function<void()>& progress) {
+    double squaredSum = 0;
+    const int64_t n = data.size();
+    for (int64_t begin = 0; begin < n; begin += kEvalBatch) {
+        const int64_t len = std::min(kEvalBatch, n - begin);
+        const torch::Tensor outputs = model.net().forward(data.images.narrow(0, begin, len));
+        squaredSum += torch::nn::functional::mse_loss(outputs, data.labels.narrow(0, begin, len),
+                                                      torch::nn::functional::MSELossFuncOptions().reduction(torch::kSum))
+                          .item<double>();
+        if (progress) progress();
+    }
+    EvalStats stats;
+    stats.samples = n;
+    const double values = double(n) * double(n ? data.labels.numel() / n : 0);
+    stats.loss = values > 0 ? squaredSum / values : 0.0;
+    stats.rmse = std::sqrt(stats.loss);
+    return stats;
+}
+
+}  // namespace
+
 EvalStats evaluateOn(FlatModel& model, const Dataset& data, int64_t classes, const std::function<void()>& progress) {
     const auto start = std::chrono::steady_clock::now();
     model.net().eval();
     c10::InferenceMode inference;  // no autograd bookkeeping at all, not just no gradients
-    constexpr int64_t kBatch = 1000;
+    if (data.labels.defined() && data.labels.is_floating_point()) {
+        EvalStats stats = evaluateRegression(model, data, progress);
+        stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return stats;
+    }
+    constexpr int64_t kBatch = kEvalBatch;
     int64_t correct = 0, correctTop5 = 0;
     double lossSum = 0;
     torch::Tensor confusion = torch::zeros({classes * classes}, torch::kInt64);

@@ -1,7 +1,6 @@
 #include "SourceData.h"
 
-#include "DataReaders.h"
-#include "DataRoots.h"
+#include "DataCheck.h"
 #include "TrainError.h"
 
 #include <QDir>
@@ -41,6 +40,12 @@ void checkShape(const SampleSet& data, const std::vector<int64_t>& wanted, const
 
 void checkLabels(const SampleSet& data, int classes, const QString& owner) {
     if (data.size() == 0) throw TrainError(QStringLiteral("%1's data holds no samples; check its path and files").arg(owner).toStdString());
+    if (data.regression()) {
+        if (data.targetWidth != classes)
+            throw TrainError(QStringLiteral("%1's data has %2 target(s) a sample, and the model %3 output(s); set "
+                                            "training.outputs to %2").arg(owner).arg(data.targetWidth).arg(classes).toStdString());
+        return;
+    }
     for (int64_t label : data.labels)
         if (label < 0 || label >= classes)
             throw TrainError(QStringLiteral("%1's data holds label %2, and the model has %3 classes (0 to %4); set "
@@ -82,15 +87,8 @@ QString dataCacheDir() {
 
 Dataset loadSource(const DataSource& source, const TrainingSettings& s, const QString& owner, int part, int parts,
                    Dataset* heldOut) {
-    const std::vector<int64_t> wanted = modelShape(s, SampleSet{});
-    ReadOptions options;
-    if (wanted.size() == 3) {  // images are decoded to the model's channels and size
-        options.channels = int(wanted[0]);
-        options.height = int(wanted[1]);
-        options.width = int(wanted[2]);
-    }
+    ReadOptions options = readOptionsFor(s);  // images decoded to the model's input, the host's data roots
     options.cacheDir = dataCacheDir();
-    options.dataRoots = defaultDataRootsFile();
     SampleSet data;
     try {
         data = readSamples(source, options);
@@ -100,9 +98,13 @@ Dataset loadSource(const DataSource& source, const TrainingSettings& s, const QS
     const std::vector<int64_t> shape = modelShape(s, data);
     checkShape(data, shape, owner);
     checkLabels(data, s.classes, owner);
-    Dataset all{featureTensor(data, shape), torch::tensor(data.labels, torch::kInt64), data.classNames};
+    const torch::Tensor labels = data.regression()
+                                     ? torch::from_blob(data.targets.data(), {data.size(), data.targetWidth}, torch::kFloat32).clone()
+                                     : torch::tensor(data.labels, torch::kInt64);
+    Dataset all{featureTensor(data, shape), labels, data.classNames};
     if (const double holdout = source.option(QStringLiteral("holdout")).toDouble(); holdout > 0) all = holdOut(all, holdout, s.seed, owner, heldOut);
     if (parts <= 1) return all;
+    if (s.regression()) return all.subset(iidShard(all.size(), part, parts, s.seed));  // no classes to split by
     return all.subset(shardRows(all.labels, part, parts, s.seed, partitionSpec(s), s.classes));
 }
 

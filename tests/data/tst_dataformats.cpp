@@ -7,6 +7,7 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <limits>
 #include <cmath>
 #include <cstring>
 
@@ -247,6 +248,39 @@ private Q_SLOTS:
         QFETCH(QString, message);
         const QString why = refusal([&] { parseCsv(text, "label", ',', "t.csv", classes); });
         QVERIFY2(why.startsWith(message), qPrintable(why));
+    }
+
+    // task: regression: the label column holds targets, any finite number; a bad one names file:line.
+    void csvTargetsForARegression() {
+        const SampleSet s = parseCsv("price,a\n1.5,2\n-0.25,3\n1e3,4\n", "price", ',', "t.csv", {}, true);
+        QVERIFY(s.regression());
+        QCOMPARE(s.size(), int64_t(3));
+        QCOMPARE(s.targets, (std::vector<float>{1.5f, -0.25f, 1000.f}));
+        QVERIFY(s.labels.empty());
+        QCOMPARE(s.floats, (std::vector<float>{2, 3, 4}));
+        QVERIFY2(describeSamples(s).contains("1 target(s) each: -0.25 to 1000"), qPrintable(describeSamples(s)));
+        const QString why = refusal([&] { parseCsv("price,a\n1,2\nnan,3\n", "price", ',', "t.csv", {}, true); });
+        QVERIFY2(why.startsWith("t.csv:3: the target column 'price' holds 'nan', not a finite number"), qPrintable(why));
+        // A classifier's label column with a fraction is still refused, naming it.
+        QVERIFY(refusal([&] { parseCsv("price,a\n1.5,2\n", "price", ',', "t.csv"); }).contains("not a whole number"));
+    }
+
+    // A regression's y: (N,) or (N, T) of any type the readers take, as floats.
+    void npyTargetsForARegression() {
+        const QByteArray x = npy("<f4", "2, 1", raw<float>({1, 2}));
+        SampleSet s = parseNpyPair(x, npy("<f4", "2,", raw<float>({0.5f, -2})), "p", true);
+        QCOMPARE(s.targetWidth, int64_t(1));
+        QCOMPARE(s.targets, (std::vector<float>{0.5f, -2}));
+        s = parseNpyPair(x, npy("<i8", "2, 2", raw<int64_t>({1, 2, 3, 4})), "p", true);
+        QCOMPARE(s.targetWidth, int64_t(2));
+        QCOMPARE(s.size(), int64_t(2));
+        QCOMPARE(s.targets, (std::vector<float>{1, 2, 3, 4}));
+        QVERIFY(refusal([&] { parseNpyPair(x, npy("<f4", "3,", raw<float>({1, 2, 3})), "p", true); })
+                    .contains("p (y) holds targets of shape (3,) for 2 samples"));
+        QVERIFY(refusal([&] { parseNpyPair(x, npy("<f4", "2,", raw<float>({1, std::numeric_limits<float>::infinity()})), "p", true); })
+                    .contains("target inf of sample 1 is not a finite number"));
+        // Float labels to a classifier: the refusal says how a regression takes them.
+        QVERIFY(refusal([&] { parseNpyPair(x, npy("<f4", "2,", raw<float>({0, 1})), "p"); }).contains("training.task \"regression\""));
     }
 
     // A long table is parsed in runs of lines on several threads: the values come out in the

@@ -2,17 +2,19 @@
 // holds them. The first byte picks the parser, the second is its parameter:
 //   0  one .npy array (parseNpy)
 //   1  a features and a labels .npy (parseNpyPair): the next two bytes (little-endian) give the
-//      features' length, the rest are the labels
+//      features' length, the rest are the labels (a regression's targets for an odd parameter)
 //   2  a zip archive's member x.npy or y.npy (zipMember, as for npz), then parsed as .npy
-//   3  a csv table (parseCsv): delimiter ',' or ';', class names or not
+//   3  a csv table (parseCsv): delimiter ',' or ';', class names or not, or a regression's targets
 //   4  a gzip stream (as IDX files come), inflated to at most 64 KiB or its first bytes only
 //
 // An accepted array holds exactly the values its shape promises; an accepted sample set exactly
-// size() x elements() values of its type and labels >= 0; a refused input says why (DataError),
+// size() x elements() values of its type and labels >= 0 (or size() x targetWidth finite targets); a refused input says why (DataError),
 // never crashes, reads out of bounds or allocates past what the input could hold.
 #include "DataReaders.h"
 #include "FuzzSupport.h"
 #include "ReaderSupport.h"
+
+#include <cmath>
 
 using namespace hips;
 
@@ -29,6 +31,8 @@ void checkSet(const SampleSet& s) {
     FUZZ_CHECK(s.type == SampleSet::Type::Float32 ? s.floats.size() == values && s.bytes.empty()
                                                   : s.bytes.size() == values && s.floats.empty());
     for (int64_t l : s.labels) FUZZ_CHECK(l >= 0);
+    FUZZ_CHECK(s.regression() ? s.labels.empty() && s.targets.size() == size_t(s.size()) * size_t(s.targetWidth) : s.targets.empty());
+    for (float t : s.targets) FUZZ_CHECK(std::isfinite(t));
 }
 
 void checkArray(const NpyArray& a, qsizetype inputSize) {
@@ -40,10 +44,10 @@ void checkArray(const NpyArray& a, qsizetype inputSize) {
     else FUZZ_CHECK(int64_t(a.integers.size()) == count && (a.size == 4 || a.size == 8));
 }
 
-void fuzzPair(const QByteArray& rest) {
+void fuzzPair(const QByteArray& rest, uint8_t parameter) {
     if (rest.size() < 2) return;
     const qsizetype xLength = std::min<qsizetype>(uint8_t(rest[0]) | uint8_t(rest[1]) << 8, rest.size() - 2);
-    checkSet(parseNpyPair(rest.mid(2, xLength), rest.mid(2 + xLength), QStringLiteral("fuzz")));
+    checkSet(parseNpyPair(rest.mid(2, xLength), rest.mid(2 + xLength), QStringLiteral("fuzz"), parameter % 2));
 }
 
 void fuzzZip(const QByteArray& rest, uint8_t parameter) {
@@ -69,11 +73,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
         switch (data[0] % 5) {
             case 0: checkArray(parseNpy(rest, QStringLiteral("fuzz.npy")), rest.size()); break;
-            case 1: fuzzPair(rest); break;
+            case 1: fuzzPair(rest, parameter); break;
             case 2: fuzzZip(rest, parameter); break;
             case 3:
                 checkSet(parseCsv(rest, QStringLiteral("label"), parameter % 2 ? QLatin1Char(';') : QLatin1Char(','),
-                                  QStringLiteral("fuzz.csv"), parameter % 4 < 2 ? QStringList{} : QStringList{"a", "b"}));
+                                  QStringLiteral("fuzz.csv"), parameter % 4 < 2 ? QStringList{} : QStringList{"a", "b"},
+                                  parameter % 8 >= 4));
                 break;
             default: fuzzGzip(rest, parameter);
         }

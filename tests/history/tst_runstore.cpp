@@ -344,7 +344,7 @@ private Q_SLOTS:
         store->flush();
         const auto report = RunReport::load(*store, run, 0.85, &error);
         QVERIFY2(report, qPrintable(error));
-        QCOMPARE(report->accuracyByRound.size(), 3);
+        QCOMPARE(report->scoreByRound.size(), 3);
         QCOMPARE(report->roundToTarget, 2);  // 0.86 at round 2
         QCOMPARE(report->timeToTarget, 4.5);
         QCOMPARE(report->throughputByRound.first().y(), 640.0);  // 1280 samples in a 2 s round
@@ -406,6 +406,55 @@ private Q_SLOTS:
         QCOMPARE(json["series"].toObject()["test_top5_by_round"].toArray().size(), 2);
     }
 
+    // A regression's evaluations are RMSE: the rows carry it (accuracy NaN), the best is the
+    // lowest, and the facts, the report's series and its JSON say RMSE.
+    void aRegressionsScoreIsItsRmse() {
+        RunProgress progress(1, 3, 1);
+        QList<RoundRow> rows;
+        const double rmse[] = {0.5, 0.2, 0.3};
+        for (int round = 1; round <= 3; ++round) {
+            rows += progress.ingest({{"kind", "train"}, {"node", "p/worker0"}, {"round", round}, {"loss", 1.0}, {"samples", 64}}, round);
+            rows += progress.ingest({{"kind", "aggregate"}, {"node", "c/global_server0"}, {"round", round}}, round + 0.5);
+            rows += progress.ingest({{"kind", "eval"}, {"node", "c/master"}, {"round", round}, {"test_rmse", rmse[round - 1]},
+                                     {"test_loss", rmse[round - 1] * rmse[round - 1]}}, round + 0.6);
+        }
+        QCOMPARE(rows.size(), 3);
+        QVERIFY(std::isnan(rows[2].testAccuracy));
+        QCOMPARE(rows[2].testRmse, 0.3);
+        QCOMPARE(rows[2].testScore(), 0.3);
+        QCOMPARE(progress.bestRmse(), 0.2);
+        QVERIFY(std::isnan(progress.bestAccuracy()));
+
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        const qint64 run = store->beginRun("regression", R"({"name":"r"})", {{"rounds", 3}});
+        const double t0 = store->run(run)->started;
+        for (int round = 1; round <= 3; ++round) {
+            store->appendMetric(run, t0 + round, "central/global_server0", round, "aggregate.apply_s", 0.01);
+            store->appendMetric(run, t0 + round, "central/master_worker", round, "eval.test_rmse", rmse[round - 1]);
+            store->appendMetric(run, t0 + round, "party1/worker0", round, "party_eval.test_rmse", 2 * rmse[round - 1]);
+        }
+        store->flush();
+        const RunFacts f = store->facts(run);
+        QVERIFY(f.regression());
+        QCOMPARE(f.bestRmse, 0.2);
+        QCOMPARE(f.finalRmse, 0.3);
+        QCOMPARE(f.bestText(), QStringLiteral("RMSE 0.2000"));
+        QCOMPARE(f.bestAccuracy, -1.0);
+        QCOMPARE(store->runList().first().facts.finalRmse, 0.3);
+        const auto report = RunReport::load(*store, run, 0.85, &error);
+        QVERIFY2(report, qPrintable(error));
+        QVERIFY(report->regression);
+        QCOMPARE(report->scoreByRound, (QList<QPointF>{{1, 0.5}, {2, 0.2}, {3, 0.3}}));
+        QCOMPARE(report->heldOutScoreByRound.value("party1/worker0").last(), QPointF(3, 0.6));
+        QCOMPARE(report->timeToTarget, -1.0);  // (an accuracy target means nothing here)
+        const QJsonObject json = QJsonDocument::fromJson(report->toJson()).object();
+        QCOMPARE(json["summary"].toObject()["best_test_rmse"].toDouble(), 0.2);
+        QVERIFY(!json["summary"].toObject().contains("best_test_acc"));
+        QCOMPARE(json["series"].toObject()["test_rmse_by_round"].toArray().size(), 3);
+    }
+
     // A run stopped after round 2 and resumed from it 100 s later: charts, throughput, time to
     // accuracy and duration count the time it ran, not the pause (the live panel's clock does too).
     void aResumedRunsTimesLeaveOutThePause() {
@@ -435,7 +484,7 @@ private Q_SLOTS:
         QCOMPARE(report->rounds.rows[3].elapsed, 4.5);  // 2.5 s before the pause, 2 s after
         QCOMPARE(report->rounds.rows[3].samplesPerSecond, 4000 / 4.5);
         QCOMPARE(report->rounds.wallMs[3], (t0 + 104.5) * 1000);  // the wall clock stays the wall clock
-        QCOMPARE(report->accuracyByTime[2], QPointF(4.0, 0.86));  // round 3 evaluated at +104
+        QCOMPARE(report->scoreByTime[2], QPointF(4.0, 0.86));  // round 3 evaluated at +104
         QCOMPARE(report->timeToTarget, 4.0);
         QCOMPARE(report->acrossMBByTime.last(), QPointF(4.5, 4.0));
         QCOMPARE(report->seconds, 5.0);  // to its last row (it never ended)

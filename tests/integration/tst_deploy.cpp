@@ -295,15 +295,17 @@ private Q_SLOTS:
         const auto csv = [this](const char* file) { return QJsonObject{{"format", "csv"}, {"path", path(file)}}; };
         const QJsonObject training{{"model", QJsonObject{{"torchscript", model}}}, {"input_shape", QJsonArray{2}}, {"classes", 2},
                                    {"evaluation_data", csv("data/test/t.csv")}};
-        const auto runWith = [&](const char* party1File, const QString& out) {  // party2 reads its own t.csv
+        const auto topologyWith = [&](const char* party1File) {  // party2 reads its own t.csv
             QJsonArray parties = QJsonDocument::fromJson(kThreeParties).array();
             for (const auto& [index, file] : {std::pair{1, party1File}, std::pair{2, "data/party2/t.csv"}}) {
                 QJsonObject party = parties[index].toObject();
                 party["data"] = csv(file);
                 parties[index] = party;
             }
-            const QString topology = writeTopology("owndata", {}, training, QJsonDocument(parties).toJson());
-            return run(kHips, QStringList{"run", topology, "--history", path("owndata.sqlite"), "--out", path(out)} +
+            return writeTopology("owndata", {}, training, QJsonDocument(parties).toJson());
+        };
+        const auto runWith = [&](const char* party1File, const QString& out) {
+            return run(kHips, QStringList{"run", topologyWith(party1File), "--history", path("owndata.sqlite"), "--out", path(out)} +
                                   sshArgs(path("known_hosts")));
         };
         const Result good = runWith("data/party1/t.csv", "owndata_run");
@@ -323,6 +325,17 @@ private Q_SLOTS:
                  r.out.constData());
         QVERIFY2(!r.out.contains("\n    1 "), r.out.constData());  // no round was trained
         QTRY_COMPARE_WITH_TIMEOUT(processesWith(path("owndata").toUtf8()), 0, 20000);
+
+        // hips check-data reads each source on its party's host, over SSH, under that host's
+        // data roots: counts, never contents; the hand edit is refused there too.
+        const Result checked = run(kHips, QStringList{"check-data", topologyWith("data/party2/private.csv")} + sshArgs(path("known_hosts")));
+        QCOMPARE(checked.status, 1);
+        QVERIFY2(checked.out.contains("party1 on hostB: cannot read " + path("data/party2/private.csv").toUtf8() + ": host 'hostB': " +
+                                      path("data/party2/private.csv").toUtf8() + " is not in this host's data folders"),
+                 checked.out.constData());
+        QVERIFY2(checked.out.contains("party2 on hostC: 64 samples of 2; by class: 0: 32, 1: 32"), checked.out.constData());
+        QVERIFY2(checked.out.contains("evaluation_data on hostA: 64 samples of 2"), checked.out.constData());
+        QVERIFY2(!checked.out.contains("0.9"), checked.out.constData());  // (no value of the data)
     }
 
     // An agent killed mid-run: the run fails naming what died, and nothing is left anywhere.

@@ -70,6 +70,59 @@ double accuracyOf(const QString& model, const QString& testDir) {
     return m.forward({x}).toTensor().argmax(1).eq(y).sum().item<double>() / 300.0;
 }
 
+// A regression: y = x . w + 0.5 + noise over kFeatures features, one target a sample.
+constexpr int kFeatures = 8;
+
+struct Targets {
+    std::vector<float> x, y;
+};
+
+Targets linearSamples(int n, int seed) {
+    torch::manual_seed(seed);
+    const torch::Tensor w = torch::linspace(-1, 1, kFeatures);  // the same truth for every party
+    const torch::Tensor x = torch::rand({n, kFeatures});
+    const torch::Tensor y = (x.matmul(w) + 0.5 + 0.05 * torch::randn({n})).contiguous();
+    return {{x.data_ptr<float>(), x.data_ptr<float>() + x.numel()}, {y.data_ptr<float>(), y.data_ptr<float>() + n}};
+}
+
+bool writeTargetsCsv(const QString& path, const Targets& t) {
+    QByteArray text = "price";
+    for (int i = 0; i < kFeatures; ++i) text += ",f" + QByteArray::number(i);
+    text += '\n';
+    for (size_t r = 0; r < t.y.size(); ++r) {
+        text += QByteArray::number(t.y[r], 'g', 9);
+        for (int i = 0; i < kFeatures; ++i) text += ',' + QByteArray::number(t.x[r * kFeatures + i], 'g', 9);
+        text += '\n';
+    }
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
+}
+
+bool writeTargetsNpy(const QString& dir, const Targets& t) {
+    const int64_t n = int64_t(t.y.size());
+    return QDir().mkpath(dir) && writeNpy(dir + "/x.npy", "<f4", {n, kFeatures}, t.x.data(), t.x.size() * sizeof(float)) &&
+           writeNpy(dir + "/y.npy", "<f4", {n}, t.y.data(), t.y.size() * sizeof(float));
+}
+
+// A linear TorchScript model: kFeatures in, one output.
+void saveLinearNet(const QString& path) {
+    torch::manual_seed(3);
+    torch::jit::Module m("Linear");
+    m.register_parameter("w", torch::randn({1, kFeatures}) * 0.1, false);
+    m.register_parameter("b", torch::zeros({1}), false);
+    m.define("def forward(self, x):\n    return torch.linear(x, self.w, self.b)\n");
+    m.save(path.toStdString());
+}
+
+double rmseOf(const QString& model, const Targets& test) {
+    torch::jit::Module m = torch::jit::load(model.toStdString());
+    torch::NoGradGuard noGrad;
+    const auto n = int64_t(test.y.size());
+    const torch::Tensor x = torch::from_blob(const_cast<float*>(test.x.data()), {n, kFeatures}, torch::kFloat32);
+    const torch::Tensor y = torch::from_blob(const_cast<float*>(test.y.data()), {n, 1}, torch::kFloat32);
+    return std::sqrt(torch::mse_loss(m.forward({x}).toTensor(), y).item<double>());
+}
+
 }  // namespace
 
 class OwnDataRunTest : public QObject {
@@ -120,6 +173,86 @@ private Q_SLOTS:
         const QString model = run.dir.filePath("out/model.pt");
         QVERIFY(QFileInfo::exists(model));
         QVERIFY2(std::abs(accuracyOf(model, run.dir.filePath("test")) - reported) <= 0.001, run.out.constData());
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
+    // task: regression: float targets from a csv column and a .npy array, mean squared error, and
+    // RMSE wherever a classifier shows accuracy: the table, the run's summary, the history, the
+    // report, each party's held-out rows; model.pt gives the RMSE the run reported.
+    void aRegressionLearnsFloatTargetsAndReportsRmse() {
+        Run run;
+        const Targets test = linearSamples(200, 23);
+        saveLinearNet(run.dir.filePath("linear.pt"));
+        QVERIFY(writeTargetsCsv(run.dir.filePath("p1.csv"), linearSamples(400, 21)));
+        QVERIFY(writeTargetsNpy(run.dir.filePath("p2"), linearSamples(400, 22)));
+        QVERIFY(writeTargetsCsv(run.dir.filePath("test.csv"), test));
+        QFile file(kSmall);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QJsonObject t = QJsonDocument::fromJson(file.readAll()).object();
+        QJsonArray parties = t["parties"].toArray();
+        QJsonObject p1 = parties[1].toObject(), p2 = parties[2].toObject();
+        p1["data"] = QJsonObject{{"format", "csv"}, {"path", run.dir.filePath("p1.csv")}, {"label", "price"}, {"holdout", 0.25}};
+        p2["data"] = QJsonObject{{"format", "npy"}, {"path", run.dir.filePath("p2")}};
+        parties[1] = p1;
+        parties[2] = p2;
+        t["parties"] = parties;
+        QJsonObject training = t["training"].toObject();
+        training["task"] = "regression";
+        training["model"] = QJsonObject{{"torchscript", run.dir.filePath("linear.pt")}};
+        training["input_shape"] = QJsonArray{kFeatures};
+        training["evaluation_data"] = QJsonObject{{"format", "csv"}, {"path", run.dir.filePath("test.csv")}, {"label", "price"}};
+        training["learning_rate"] = 0.1;
+        t["training"] = training;
+        QFile out(run.dir.filePath("regression.json"));
+        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(QJsonDocument(t).toJson()) > 0);
+        out.close();
+
+        run.start({"run", out.fileName(), "--out", run.dir.filePath("out")});
+        QVERIFY2(run.finish(180000) == 0, run.err.constData());
+        QVERIFY2(run.out.contains("test_rmse"), run.out.constData());
+        const QRegularExpressionMatch final = QRegularExpression("final test RMSE (\\d+\\.\\d{4})").match(QString(run.out));
+        QVERIFY2(final.hasMatch(), run.out.constData());
+        const double reported = final.captured(1).toDouble();
+        QList<double> rmse;
+        int partyEvaluations = 0, lastEvaluated = 0;
+        for (const QJsonObject& r : metricRecords(run.dir.filePath("out/metrics.jsonl"))) {
+            if (r.value("kind").toString() == "eval") {
+                QVERIFY2(!r.contains("test_acc") && !r.contains("confusion"), qPrintable(QJsonDocument(r).toJson()));
+                rmse << r.value("test_rmse").toDouble(-1);
+                lastEvaluated = r.value("round").toInt();
+                QCOMPARE(r.value("test_loss").toDouble(), rmse.last() * rmse.last());  // the loss is the MSE
+            } else if (r.value("kind").toString() == "party_eval") {
+                QCOMPARE(r.value("node").toString(), QStringLiteral("party1/worker0"));
+                QCOMPARE(r.value("samples").toInteger(), qint64(100));
+                QVERIFY(r.value("test_rmse").toDouble(-1) >= 0);
+                ++partyEvaluations;
+            } else if (r.value("kind").toString() == "startup" && r.contains("node") && r.value("node").toString().contains("worker")) {
+                QVERIFY2(!r.contains("class_counts"), qPrintable(QJsonDocument(r).toJson()));
+            }
+        }
+        QVERIFY(rmse.size() >= 2);  // (the master may skip a round for a newer one)
+        QCOMPARE(lastEvaluated, 6);
+        QCOMPARE(partyEvaluations, 6);
+        // The spread of y is about 0.6 and its noise 0.05: a model that learned nothing is far off.
+        QVERIFY2(rmse.last() < 0.15 && rmse.last() < rmse.first() / 2, run.out.constData());
+        QVERIFY(std::abs(rmse.last() - reported) < 1e-4);
+        QFile summary(run.dir.filePath("out/summary.json"));
+        QVERIFY(summary.open(QIODevice::ReadOnly));
+        const QJsonObject s = QJsonDocument::fromJson(summary.readAll()).object();
+        QVERIFY2(s.contains("final_test_rmse") && !s.contains("final_test_acc"), summary.fileName().toUtf8());
+        const auto [status, shown] = run.historyCommand({"show", "1"});
+        QCOMPARE(status, 0);
+        QVERIFY2(shown.contains("final test RMSE: RMSE " + QByteArray::number(reported, 'f', 4)), shown.constData());
+        QVERIFY2(shown.contains("data: party2/worker0: trains on 200 samples"), shown.constData());
+        const auto [reportStatus, said] = run.report("r.json");
+        QVERIFY2(reportStatus == 0, said.constData());
+        QFile json(run.dir.filePath("r.json"));
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        const QJsonObject report = QJsonDocument::fromJson(json.readAll()).object();
+        QCOMPARE(report["series"].toObject()["test_rmse_by_round"].toArray().size(), rmse.size());
+        QCOMPARE(report["series"].toObject()["held_out_rmse_by_round"].toObject().keys(), QStringList{"party1/worker0"});
+        QCOMPARE(report["summary"].toObject()["final_test_rmse"].toDouble(), rmse.last());
+        QVERIFY2(std::abs(rmseOf(run.dir.filePath("out/model.pt"), test) - reported) <= 0.001, run.out.constData());
         QVERIFY(run.leftovers().isEmpty());
     }
 

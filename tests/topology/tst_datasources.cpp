@@ -34,6 +34,17 @@ QJsonObject withHoldout(double fraction) {
     return t;
 }
 
+// A regression over csv and npy sources.
+QJsonObject regression() {
+    QJsonObject t = validTopology();
+    set(t, {"parties", "1", "data"}, source("csv", "/data/p1.csv"));
+    set(t, {"parties", "2", "data"}, source("npy", "/data/p2"));
+    set(t, {"training", "evaluation_data"}, source("npz", "/data/test.npz"));
+    set(t, {"training", "model"}, QJsonObject{{"torchscript", "/m.pt"}});
+    set(t, {"training", "task"}, "regression");
+    return t;
+}
+
 TopologyLoad read(const QJsonObject& t) { return TopologyReader::readJson(QJsonDocument(t).toJson(), "t.json"); }
 
 }  // namespace
@@ -183,6 +194,47 @@ private Q_SLOTS:
         t = validTopology();
         set(t, {"training", "classes"}, 1);
         QTest::newRow("one class") << t << "$.training.classes" << "out of range";
+        t = validTopology();
+        set(t, {"training", "task"}, "regression");
+        QTest::newRow("regression on the built-in data") << t << "$.training.task" << "a regression trains on the parties' own data";
+        t = regression();
+        set(t, {"parties", "1", "data"}, source("image-folder", "/data/xray"));
+        QTest::newRow("regression on images") << t << "$.parties[1].data.format" << "image-folder holds class labels";
+        t = regression();
+        set(t, {"training", "partition"}, "dirichlet");
+        QTest::newRow("regression split by class") << t << "$.training.partition" << "a regression has none: use iid";
+        t = regression();
+        set(t, {"training", "classes"}, 3);
+        QTest::newRow("regression with classes") << t << "$.training.classes" << "write \"outputs\"";
+        t = regression();
+        set(t, {"parties", "2", "data", "classes"}, QJsonArray{"a", "b"});
+        QTest::newRow("regression's source with classes") << t << "$.parties[2].data.classes" << "targets are numbers";
+        t = validTopology();
+        set(t, {"training", "outputs"}, 2);
+        QTest::newRow("outputs of a classifier") << t << "$.training.outputs" << "outputs are a regression's";
+        t = validTopology();
+        set(t, {"training", "task"}, "ranking");
+        QTest::newRow("unknown task") << t << "$.training.task" << "regression";
+    }
+
+    // task: regression with its outputs is read and written back; a classifier's settings are not written.
+    void regressionRoundTrips() {
+        QJsonObject json = regression();
+        set(json, {"training", "outputs"}, 2);
+        const TopologyLoad load = read(json);
+        QVERIFY2(load.ok(), qPrintable(load.errorText()));
+        QVERIFY(load.topology->training.regression());
+        QCOMPARE(load.topology->training.classes, 2);
+        QVERIFY(load.topology->training.agreementText().contains("task regression"));
+        const QByteArray written = TopologyWriter::toJson(*load.topology);
+        QVERIFY(written.contains("\"task\": \"regression\"") && written.contains("\"outputs\": 2") && !written.contains("\"classes\""));
+        const TopologyLoad again = TopologyReader::readJson(written);
+        QVERIFY2(again.ok(), qPrintable(again.errorText()));
+        QCOMPARE(again.topology->training.classes, 2);
+        const TopologyLoad one = read(regression());
+        QVERIFY2(one.ok(), qPrintable(one.errorText()));
+        QCOMPARE(one.topology->training.classes, 1);  // one target by default
+        QVERIFY(!TopologyWriter::toJson(*read(validTopology()).topology).contains("\"task\""));
     }
 
     void brokenSources() {

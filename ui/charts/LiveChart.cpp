@@ -204,6 +204,15 @@ void LiveChart::setYTitle(const QString& title) {
     m_y->setTitleText(title);
 }
 
+void LiveChart::setTitle(const QString& title) { m_chart->setTitle(title); }
+
+void LiveChart::setLineName(int line, const QString& name) {
+    Line& l = m_lines[line];
+    l.name = name;
+    l.raw->setName(name);
+    l.smooth->setName(name);
+}
+
 void LiveChart::setXAxis(XAxis axis) {
     if (axis == m_xAxis) return;
     m_xAxis = axis;

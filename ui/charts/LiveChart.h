@@ -35,6 +35,8 @@ public:
     void append(int line, double round, double wallMs, double elapsed, double value);
     void clear();  // removes every line, and the axes' range and zoom with them
     void setYTitle(const QString& title);
+    void setTitle(const QString& title);
+    void setLineName(int line, const QString& name);
 
     void setXAxis(XAxis axis);
     void setSmoothing(double alpha);  // 0: none; else EMA weight of the past, below 1

@@ -113,6 +113,9 @@ void RunCharts::clear() {
     m_wall.clear();
     for (LiveChart* c : charts()) c->clear();
     m_accuracy->addLine(tr("test accuracy"), kAccuracy);
+    m_accuracy->setTitle(tr("Test accuracy"));
+    m_accuracy->setYTitle(tr("accuracy"));
+    m_rmse = false;
     m_top5Line = -1;
     m_heldOutLines.clear();
     m_loss->addLine(tr("training loss"), kTrainLoss);
@@ -125,6 +128,14 @@ void RunCharts::clear() {
     m_stalenessLines.clear();
     m_pushes.clear();
     m_timeline->clear();
+}
+
+void RunCharts::showRmse() {
+    if (m_rmse) return;
+    m_rmse = true;
+    m_accuracy->setTitle(tr("Test RMSE (lower is better)"));
+    m_accuracy->setYTitle(tr("RMSE"));
+    m_accuracy->setLineName(0, tr("test RMSE"));
 }
 
 int RunCharts::lineOf(LiveChart* chart, QHash<QString, int>& lines, const QString& node) {
@@ -145,12 +156,14 @@ void RunCharts::addRecord(const QJsonObject& r, double wallMs, double elapsed) {
     if (kind == QLatin1String("train") && r.contains(QStringLiteral("local_steps")))
         m_steps->append(lineOf(m_steps, m_stepLines, node), r.value(QStringLiteral("round")).toDouble(), wallMs, elapsed,
                         r.value(QStringLiteral("local_steps")).toDouble());
-    if (kind == QLatin1String("party_eval")) {  // a party's accuracy on its own held-out rows
+    if (kind == QLatin1String("party_eval")) {  // a party's score on its own held-out rows
+        const bool rmse = r.contains(QStringLiteral("test_rmse"));
+        if (rmse) showRmse();
         if (!m_heldOutLines.contains(node))
             m_heldOutLines.insert(node, m_accuracy->addLine(tr("%1 (own held-out data)").arg(node.section(QLatin1Char('/'), 0, 0)),
                                                             kPartyColors[m_heldOutLines.size() % kPartyColors.size()], Qt::DashLine));
         m_accuracy->append(m_heldOutLines.value(node), r.value(QStringLiteral("round")).toDouble(), wallMs, elapsed,
-                           r.value(QStringLiteral("test_acc")).toDouble());
+                           r.value(rmse ? QStringLiteral("test_rmse") : QStringLiteral("test_acc")).toDouble());
     }
     if (kind == QLatin1String("async_push")) {  // x: the worker's own push count, its round
         const QString origin = r.value(QStringLiteral("origin")).toString(QStringLiteral("?"));
@@ -175,7 +188,8 @@ static void addTraffic(LiveChart* chart, int inside, int across, const RoundRow&
 
 void RunCharts::addRound(const RoundRow& row, double wallMs) {
     const RoundRow* previous = m_rows.isEmpty() ? nullptr : &m_rows.last();
-    if (!std::isnan(row.testAccuracy)) m_accuracy->append(0, row.round, wallMs, row.elapsed, row.testAccuracy);
+    if (!std::isnan(row.testRmse)) showRmse();
+    if (!std::isnan(row.testScore())) m_accuracy->append(0, row.round, wallMs, row.elapsed, row.testScore());
     if (!std::isnan(row.testTop5)) {  // (5 classes or more)
         if (m_top5Line < 0) m_top5Line = m_accuracy->addLine(tr("top-5 accuracy"), kTop5);
         m_accuracy->append(m_top5Line, row.round, wallMs, row.elapsed, row.testTop5);
@@ -187,12 +201,13 @@ void RunCharts::addRound(const RoundRow& row, double wallMs) {
     m_ratio->append(0, row.round, wallMs, row.elapsed, row.computeRatio());
     m_rows << row;
     m_wall << wallMs;
-    double best = -1;
+    // The best so far: the highest accuracy, or a regression's lowest RMSE.
+    double best = qQNaN();
     for (const RoundRow& r : m_rows)
-        if (!std::isnan(r.testAccuracy)) best = std::max(best, r.testAccuracy);
-    const QString accuracy = std::isnan(row.testAccuracy) ? QStringLiteral("-") : QString::number(row.testAccuracy, 'f', 4);
+        if (const double v = r.testScore(); !std::isnan(v) && (std::isnan(best) || (m_rmse ? v < best : v > best))) best = v;
+    const QString accuracy = std::isnan(row.testScore()) ? QStringLiteral("-") : QString::number(row.testScore(), 'f', 4);
     m_facts->setText(tr("<h3>Round %1</h3><table cellpadding='3'>"
-                        "<tr><td>Test accuracy</td><td><b>%2</b></td></tr>"
+                        "<tr><td>Test %10</td><td><b>%2</b></td></tr>"
                         "<tr><td>Best so far</td><td>%3</td></tr>"
                         "<tr><td>Training loss</td><td>%4</td></tr>"
                         "<tr><td>Inside parties</td><td>%5 MB</td></tr>"
@@ -201,13 +216,14 @@ void RunCharts::addRound(const RoundRow& row, double wallMs) {
                         "<tr><td>Computing-time ratio</td><td>%8</td></tr>"
                         "<tr><td>Elapsed</td><td>%9 s</td></tr></table>")
                          .arg(row.round)
-                         .arg(accuracy, best < 0 ? QStringLiteral("-") : QString::number(best, 'f', 4))
+                         .arg(accuracy, std::isnan(best) ? QStringLiteral("-") : QString::number(best, 'f', 4))
                          .arg(row.trainLoss, 0, 'f', 4)
                          .arg(double(row.bytesInside) / 1e6, 0, 'f', 1)
                          .arg(double(row.bytesAcross) / 1e6, 0, 'f', 1)
                          .arg(row.samplesPerSecond, 0, 'f', 0)
                          .arg(row.computeRatio(), 0, 'f', 3)
-                         .arg(row.elapsed, 0, 'f', 1));
+                         .arg(row.elapsed, 0, 'f', 1)
+                         .arg(m_rmse ? tr("RMSE") : tr("accuracy")));
 }
 
 void RunCharts::setLocalReference(const QString& name, const QList<QPointF>& accuracyByRound) {

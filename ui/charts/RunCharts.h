@@ -49,6 +49,8 @@ private:
 
     int lineOf(LiveChart* chart, QHash<QString, int>& lines, const QString& node);
 
+    void showRmse();  // a regression's run: the accuracy chart charts its test RMSE
+    bool m_rmse = false;
     int m_top5Line = -1;  // the accuracy chart's top-5 line, added with the first round that has one
     QHash<QString, int> m_heldOutLines;  // a party's own held-out accuracy, by the node that reports it
     LiveChart *m_accuracy, *m_loss, *m_traffic, *m_throughput, *m_ratio, *m_steps, *m_staleness;

@@ -7,6 +7,7 @@
 #include "DataReaders.h"
 #include "DataRoots.h"
 #include "Deployer.h"
+#include "RemoteDataCheck.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -92,14 +93,15 @@ void PropertyPanel::addPartyData(const QString* id) {
 }
 
 // "Check data": the party's source read as its workers would read it, off the GUI thread, and
-// its counts shown (never its contents). Only where the party's hosts are this machine; on other
-// hosts, each worker reports its counts as the run starts.
+// its counts shown (never its contents): here where the party's host is this machine, else by the
+// HiPS agent deployed on that host, over SSH (a host key it does not know yet is refused: deploy
+// or run once to accept it).
 void PropertyPanel::addDataCheck(const QString& partyId) {
     const Party* party = m_topology.party(partyId);
     if (!party || !party->data) return;
     auto* button = new QPushButton(tr("Check data"));
     button->setObjectName(QStringLiteral("party_data_check"));
-    auto* result = new QLabel(tr("reads the source here and shows its counts"));
+    auto* result = new QLabel(tr("reads the source on the party's host and shows its counts"));
     result->setObjectName(QStringLiteral("party_data_counts"));
     result->setWordWrap(true);
     result->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -108,23 +110,23 @@ void PropertyPanel::addDataCheck(const QString& partyId) {
     connect(button, &QPushButton::clicked, this, [this, partyId, button, result] {
         const Party* p = m_topology.party(partyId);
         if (!p || !p->data) return;
-        if (const QString host = remoteHostOf(m_topology, *p); !host.isEmpty())
-            return result->setText(tr("party '%1' trains on host '%2', another machine: its workers read the data there and "
-                                      "report their counts as the run starts (hips history show: the data lines)").arg(partyId, host));
-        ReadOptions options;
-        const QList<int>& shape = m_topology.training.inputShape;  // images are decoded to the model's input
-        const InputShape input = m_topology.training.modelInput();
-        if (shape.size() == 3) options.channels = shape[0], options.height = shape[1], options.width = shape[2];
-        else if (shape.isEmpty() && !m_topology.training.torchScript() && input.size > 1) options.channels = input.channels, options.height = options.width = input.size;
-        options.dataRoots = defaultDataRootsFile();
+        std::optional<Host> remote;
+        if (const QString id = remoteHostOf(m_topology, *p); !id.isEmpty()) remote = *m_topology.host(id);
+        const DataSource source = remote ? *m_topology.dataSourceOf(partyId, remote->id) : *p->data;
+        const ReadOptions options = readOptionsFor(m_topology.training);
         button->setEnabled(false);
-        result->setText(tr("reading %1 …").arg(p->data->path));
-        QThread* reader = QThread::create([source = *p->data, options, label = QPointer<QLabel>(result), again = QPointer<QPushButton>(button)] {
+        result->setText(remote ? tr("reading %1 on host '%2' …").arg(source.path, remote->id) : tr("reading %1 …").arg(source.path));
+        QThread* reader = QThread::create([source, remote, options, label = QPointer<QLabel>(result), again = QPointer<QPushButton>(button)] {
             QString text;
-            try {
-                text = describeSamples(readSamples(source, options));
-            } catch (const DataError& e) {
-                text = tr("cannot read it: %1").arg(QString::fromStdString(e.what()));
+            if (remote) {
+                if (const QString error = checkDataOnHost(*remote, DeployOptions{}, source, options, &text); !error.isEmpty())
+                    text = tr("cannot read it: %1").arg(error);
+            } else {
+                try {
+                    text = describeSamples(readSamples(source, options));
+                } catch (const DataError& e) {
+                    text = tr("cannot read it: %1").arg(QString::fromStdString(e.what()));
+                }
             }
             QMetaObject::invokeMethod(qApp, [label, again, text] {
                 if (label) label->setText(text);
@@ -164,8 +166,19 @@ void PropertyPanel::addModelAndInput() {
                 t.training.inputShape = shape;
                 return QString();
             });
-    addInt("classes", tr("Classes"), 2, 100000, [](const T& t) { return t.training.classes; },
-           [](T& t, int v) { t.training.classes = v; });
+    addChoice("task", tr("Task"), {QStringLiteral("classification"), QStringLiteral("regression")},
+              [](const T& t) { return t.training.task; },
+              [](T& t, const QString& v) {
+                  if (v == t.training.task) return;
+                  t.training.task = v;
+                  t.training.classes = t.training.regression() ? 1 : TrainingSettings().classes;  // outputs, or classes
+              });
+    if (m_topology.training.regression())
+        addInt("outputs", tr("Outputs (targets a sample)"), 1, 100000, [](const T& t) { return t.training.classes; },
+               [](T& t, int v) { t.training.classes = v; });
+    else
+        addInt("classes", tr("Classes"), 2, 100000, [](const T& t) { return t.training.classes; },
+               [](T& t, int v) { t.training.classes = v; });
     m_form->addRow(new QLabel(tr("<b>Test set of the master</b>")));
     addDataSource(QStringLiteral("evaluation_data"), tr("none: the dataset's test split"),
                   [](const T& t) { return t.training.evaluationData; },
@@ -173,7 +186,8 @@ void PropertyPanel::addModelAndInput() {
 }
 
 QString PropertyPanel::dataShape(const Topology& t, const ElementRef& e) {
-    QString out = t.training.model + '/' + (t.training.evaluationData ? t.training.evaluationData->format : QString());
+    QString out = t.training.model + '/' + t.training.task + '/' +
+                  (t.training.evaluationData ? t.training.evaluationData->format : QString());
     if (const Party* p = e.kind == ElementRef::Kind::Party ? t.party(e.party) : nullptr; p && p->data) out += '/' + p->data->format;
     return out;
 }

@@ -29,7 +29,6 @@ namespace {
 
 const QList<int> kLabelColumns = {1, 10, 11};  // name, tags, notes: the user's, editable
 
-QString accuracyText(double a) { return a < 0 ? QStringLiteral("-") : QString::number(a, 'f', 4); }
 
 // Distinct colours for overlaid runs.
 QColor runColor(int i) {
@@ -96,7 +95,7 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     bar->addSpacing(12);
     bar->addWidget(m_filter, 1);
     m_metric->setObjectName(QStringLiteral("compare_metric"));
-    m_metric->addItems({tr("Test accuracy"), tr("Training loss"), tr("MB across parties"), tr("Samples/s")});
+    m_metric->addItems({tr("Test accuracy (or RMSE)"), tr("Training loss"), tr("MB across parties"), tr("Samples/s")});
     m_metric->setToolTip(tr("What the chart compares for the selected runs"));
     bar->addWidget(new QLabel(tr("Compare:")));
     bar->addWidget(m_metric);
@@ -167,8 +166,9 @@ void HistoryPanel::refresh() {
         auto* status = new QTableWidgetItem(statusText(r.status));
         status->setData(Qt::UserRole, r.status);  // the stored name, which the filter matches too
         m_table->setItem(i, 4, status);
-        m_table->setItem(i, 5, numberItem(f.bestAccuracy, accuracyText(f.bestAccuracy)));
-        m_table->setItem(i, 6, numberItem(f.finalAccuracy, accuracyText(f.finalAccuracy)));
+        // (a regression's RMSE sorts below every accuracy: lower is better, and it reads "RMSE …")
+        m_table->setItem(i, 5, numberItem(f.regression() ? -1 - f.bestRmse : f.bestAccuracy, f.bestText()));
+        m_table->setItem(i, 6, numberItem(f.regression() ? -1 - f.finalRmse : f.finalAccuracy, f.finalText()));
         m_table->setItem(i, 7, numberItem(f.rounds, QString::number(f.rounds)));
         m_table->setItem(i, 8, numberItem(f.bytesAcross, QString::number(f.bytesAcross / 1e6, 'f', 1)));
         auto* reason = new QTableWidgetItem(reasonOf(r));
@@ -288,7 +288,7 @@ void HistoryPanel::updateOverlay() {
         if (!report) continue;
         for (qsizetype r = 0; r < report->rounds.rows.size(); ++r) {
             const RoundRow& row = report->rounds.rows[r];
-            const double value = m_metric->currentIndex() == 0 ? row.testAccuracy
+            const double value = m_metric->currentIndex() == 0 ? row.testScore()
                                  : m_metric->currentIndex() == 1 ? row.trainLoss
                                  : m_metric->currentIndex() == 2 ? double(row.bytesAcross) / 1e6
                                                                  : row.samplesPerSecond;

@@ -103,16 +103,16 @@ QList<ChartSpec> reportChartSpecs(const RunReport& r) {
         spec.integerX = true;
         return spec;
     };
-    QList<ChartLine> accuracyLines{{QObject::tr("test accuracy"), r.accuracyByRound, kAccuracy}};
+    const QString score = r.regression ? QObject::tr("RMSE") : QObject::tr("accuracy");
+    QList<ChartLine> accuracyLines{{QObject::tr("test %1").arg(score), r.scoreByRound, kAccuracy}};
     if (!r.top5ByRound.isEmpty()) accuracyLines << ChartLine{QObject::tr("top-5 accuracy"), r.top5ByRound, kTop5};
     static const QList<QColor> partyColors{kTrainLoss, kInside, kTestLoss, kAcross, kRatio, QColor(0xe3, 0x77, 0xc2)};
-    for (auto it = r.heldOutAccuracyByRound.begin(); it != r.heldOutAccuracyByRound.end(); ++it)
+    for (auto it = r.heldOutScoreByRound.begin(); it != r.heldOutScoreByRound.end(); ++it)
         accuracyLines << ChartLine{QObject::tr("%1 (own held-out data)").arg(it.key().section(QLatin1Char('/'), 0, 0)), *it,
                                    partyColors[accuracyLines.size() % partyColors.size()]};
     return {
-        byRound({QObject::tr("Test accuracy by round"), xRound, QObject::tr("accuracy"), accuracyLines}),
-        {QObject::tr("Test accuracy over time"), xTime, QObject::tr("accuracy"),
-         {{QObject::tr("test accuracy"), r.accuracyByTime, kAccuracy}}},
+        byRound({QObject::tr("Test %1 by round").arg(score), xRound, score, accuracyLines}),
+        {QObject::tr("Test %1 over time").arg(score), xTime, score, {{QObject::tr("test %1").arg(score), r.scoreByTime, kAccuracy}}},
         byRound({QObject::tr("Loss"), xRound, QObject::tr("loss"),
                  {{QObject::tr("training loss (mean of workers)"), r.trainLossByRound, kTrainLoss},
                   {QObject::tr("test loss"), r.testLossByRound, kTestLoss}}}),

@@ -145,15 +145,17 @@ QString reportHtml(const RunReport& r, const ReportImages& images,
                        {QObject::tr("Report made"), when(double(QDateTime::currentMSecsSinceEpoch()) / 1000)}});
 
     html += QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Summary"));
+    const QString score = r.regression ? QObject::tr("RMSE") : QObject::tr("accuracy");
     const QString target = r.timeToTarget < 0
         ? QObject::tr("not reached")
         : QObject::tr("%1 (round %2)").arg(formatSeconds(r.timeToTarget)).arg(r.roundToTarget);
     html += factTable({{QObject::tr("Rounds"), QString::number(r.facts.rounds)},
-                       {QObject::tr("Best test accuracy"), accuracy(r.facts.bestAccuracy)},
-                       {QObject::tr("Final test accuracy"), accuracy(r.facts.finalAccuracy)},
-                       {QObject::tr("Final top-5 accuracy"), r.top5ByRound.isEmpty() ? QObject::tr("- (fewer than 5 classes)")
-                                                                                     : accuracy(r.top5ByRound.last().y())},
-                       {QObject::tr("Time to %1 accuracy").arg(r.targetAccuracy), target},
+                       {QObject::tr("Best test %1").arg(score), r.facts.bestText()},
+                       {QObject::tr("Final test %1").arg(score), r.facts.finalText()},
+                       {QObject::tr("Final top-5 accuracy"), r.regression           ? QObject::tr("- (a regression)")
+                                                             : r.top5ByRound.isEmpty() ? QObject::tr("- (fewer than 5 classes)")
+                                                                                       : accuracy(r.top5ByRound.last().y())},
+                       {QObject::tr("Time to %1 accuracy").arg(r.targetAccuracy), r.regression ? QObject::tr("- (a regression)") : target},
                        {QObject::tr("Bytes inside parties"), formatBytes(r.bytesInside)},
                        {QObject::tr("Bytes across parties"), formatBytes(r.bytesAcross)},
                        {QObject::tr("Throughput"), QObject::tr("%1 samples/s").arg(r.samplesPerSecond, 0, 'f', 0)},

@@ -155,8 +155,10 @@ RunController* RunPanel::newController(const Topology& topology) {
     connect(c, &RunController::finished, this, [this](const RunSummary& s) {
         if (!s.ok && !s.stopped) m_log->append(QStringLiteral("controller"), QStringLiteral("error"), s.reason);
         m_log->append(QStringLiteral("controller"), QStringLiteral("info"),
-                      s.ok        ? tr("finished after %n round(s) in %1 s: final test accuracy %2", nullptr, s.rounds)
-                                        .arg(s.seconds, 0, 'f', 1).arg(s.finalAccuracy, 0, 'f', 4)
+                      s.ok        ? tr("finished after %n round(s) in %1 s: final test %2 %3", nullptr, s.rounds)
+                                        .arg(s.seconds, 0, 'f', 1)
+                                        .arg(s.regression ? tr("RMSE") : tr("accuracy"))
+                                        .arg(s.finalAccuracy, 0, 'f', 4)
                       : s.stopped ? tr("stopped after %n round(s) in %1 s (%2)", nullptr, s.rounds).arg(s.seconds, 0, 'f', 1).arg(s.reason)
                                   : tr("failed: %1").arg(s.reason));
         Q_EMIT runFinished(s);
