@@ -2817,22 +2817,22 @@
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="44"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="45"/>
         <source>Data format</source>
         <translation>数据格式</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="58"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="59"/>
         <source>Data path (on the party&apos;s hosts)</source>
         <translation>数据路径（参与方主机上的）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="85"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="86"/>
         <source>none: the run&apos;s dataset</source>
         <translation>无：使用本次运行的数据集</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="102"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="103"/>
         <source>Check data</source>
         <translation>检查数据</translation>
     </message>
@@ -2845,73 +2845,89 @@
         <translation type="vanished">参与方“%1”在另一台机器（主机“%2”）上训练：其工作节点在那里读取数据，并在运行开始时报告计数（见 hips history show 的 data 行）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="104"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="103"/>
         <source>reads the source on the party&apos;s host and shows its counts</source>
         <translation>在参与方的主机上读取数据源并显示其计数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="118"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="110"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="172"/>
         <source>reading %1 …</source>
         <translation>正在读取 %1 …</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="118"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="110"/>
         <source>reading %1 on host &apos;%2&apos; …</source>
         <translation>正在主机“%2”上读取 %1 …</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="123"/>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="128"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="115"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="121"/>
         <source>cannot read it: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="144"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="158"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="147"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="161"/>
         <source>TorchScript file (torch.jit.save)</source>
         <translation>TorchScript 文件（torch.jit.save）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="154"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="169"/>
+        <source>Check model</source>
+        <translation>检查模型</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="169"/>
+        <source>loads the file as the trainers will and shows its size</source>
+        <translation>按训练进程的方式加载该文件并显示其规模</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="175"/>
+        <source>cannot load it: %1</source>
+        <translation>无法加载：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="178"/>
         <source>Input per sample (C, H, W or features; empty: the dataset&apos;s)</source>
         <translation>每个样本的输入（C, H, W 或特征数；留空：使用数据集的）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="161"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="185"/>
         <source>the input is whole numbers: 1, 28, 28 for images, or 20 for 20 features</source>
         <translation>输入须为整数：图像如 1, 28, 28，20 个特征则写 20</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="165"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="189"/>
         <source>give channels, height and width (1, 28, 28), or one number of features</source>
         <translation>请给出通道数、高度和宽度（1, 28, 28），或一个特征数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="169"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="193"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="177"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="201"/>
         <source>Outputs (targets a sample)</source>
         <translation>输出数（每个样本的目标数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="180"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="204"/>
         <source>Classes</source>
         <translation>类别数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="182"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="206"/>
         <source>&lt;b&gt;Test set of the master&lt;/b&gt;</source>
         <translation>&lt;b&gt;主工作节点的测试集&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="183"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="207"/>
         <source>none: the dataset&apos;s test split</source>
         <translation>无：使用数据集的测试划分</translation>
     </message>

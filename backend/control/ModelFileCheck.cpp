@@ -14,30 +14,50 @@ namespace {
 
 QString trainerPath() { return QFileInfo(LocalAgentLauncher::agentPath()).absolutePath() + QStringLiteral("/hips-trainer"); }
 
-}  // namespace
-
-QString resolveModelFile(TrainingSettings* s) {
-    if (!s->torchScript() || (!s->modelSha256.isEmpty() && !s->modelTensors.empty())) return {};
+// `hips-trainer model-info FILE`'s answer in *info; empty on success, else why not.
+QString readModelInfo(const QString& file, QJsonObject* info) {
     QProcess trainer;
-    trainer.start(trainerPath(), {QStringLiteral("model-info"), s->modelFile});
+    trainer.start(trainerPath(), {QStringLiteral("model-info"), file});
     if (!trainer.waitForStarted(10000))
         return QStringLiteral("cannot start %1 to read the model file (%2); build hips-trainer beside hips-agent")
             .arg(trainerPath(), trainer.errorString());
     if (!trainer.waitForFinished(120000)) {
         trainer.kill();
         trainer.waitForFinished(1000);
-        return QStringLiteral("reading the model file %1 took over two minutes; check that it is a TorchScript file").arg(s->modelFile);
+        return QStringLiteral("reading the model file %1 took over two minutes; check that it is a TorchScript file").arg(file);
     }
     if (trainer.exitStatus() != QProcess::NormalExit || trainer.exitCode() != 0) {
         const QString why = QString::fromLocal8Bit(trainer.readAllStandardError()).trimmed();
-        return why.isEmpty() ? QStringLiteral("hips-trainer could not read the model file %1").arg(s->modelFile) : why;
+        return why.isEmpty() ? QStringLiteral("hips-trainer could not read the model file %1").arg(file) : why;
     }
-    const QJsonObject info = QJsonDocument::fromJson(trainer.readAllStandardOutput()).object();
+    *info = QJsonDocument::fromJson(trainer.readAllStandardOutput()).object();
+    if (info->value(QStringLiteral("sha256")).toString().size() != 64 || info->value(QStringLiteral("tensors")).toArray().isEmpty())
+        return QStringLiteral("hips-trainer gave no sizes for the model file %1; run hips-trainer model-info %1 to see why").arg(file);
+    return {};
+}
+
+}  // namespace
+
+QString resolveModelFile(TrainingSettings* s) {
+    if (!s->torchScript() || (!s->modelSha256.isEmpty() && !s->modelTensors.empty())) return {};
+    QJsonObject info;
+    if (QString e = readModelInfo(s->modelFile, &info); !e.isEmpty()) return e;
     s->modelSha256 = info.value(QStringLiteral("sha256")).toString();
     s->modelTensors.clear();
     for (const QJsonValue& n : info.value(QStringLiteral("tensors")).toArray()) s->modelTensors.push_back(size_t(n.toInteger()));
-    if (s->modelSha256.size() != 64 || s->modelTensors.empty())
-        return QStringLiteral("hips-trainer gave no sizes for the model file %1; run hips-trainer model-info %1 to see why").arg(s->modelFile);
+    return {};
+}
+
+QString describeModelFile(const QString& file, QString* text) {
+    QJsonObject info;
+    if (QString e = readModelInfo(file, &info); !e.isEmpty()) return e;
+    const qint64 buffers = info.value(QStringLiteral("buffer_tensors")).toInteger();
+    const qsizetype tensors = info.value(QStringLiteral("tensors")).toArray().size();
+    *text = QStringLiteral("%1 trainable parameters in %2 tensors (and %3 floating buffers); SHA-256 %4…")
+                .arg(info.value(QStringLiteral("parameters")).toInteger())
+                .arg(tensors - buffers)
+                .arg(buffers)
+                .arg(info.value(QStringLiteral("sha256")).toString().left(16));
     return {};
 }
 

@@ -11,4 +11,8 @@ namespace hips {
 // success (and for a built-in model), else what is wrong with the file and what to do.
 QString resolveModelFile(TrainingSettings* settings);
 
+// The designer's "Check model": "431,080 trainable parameters in 12 tensors (and 4 floating
+// buffers); SHA-256 …" in *text; empty on success, else what is wrong with the file.
+QString describeModelFile(const QString& file, QString* text);
+
 }  // namespace hips

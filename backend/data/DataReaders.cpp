@@ -110,14 +110,8 @@ int64_t SampleSet::elements() const {
 QString describeSamples(const SampleSet& set) {
     QStringList dims;
     for (int64_t d : set.sampleShape) dims << QString::number(d);
-    if (set.regression()) {
-        const auto [low, high] = std::minmax_element(set.targets.begin(), set.targets.end());
-        double sum = 0;
-        for (float v : set.targets) sum += v;
-        const QString range = set.targets.empty() ? QStringLiteral("none")
-                                                  : QStringLiteral("%1 to %2, mean %3").arg(*low).arg(*high).arg(sum / double(set.targets.size()));
-        return QStringLiteral("%1 samples of %2; %3 target(s) each: %4").arg(set.size()).arg(dims.join(QStringLiteral(" x "))).arg(set.targetWidth).arg(range);
-    }
+    if (set.regression())  // (no range or mean: an extreme is one sample's value)
+        return QStringLiteral("%1 samples of %2; %3 target(s) a sample").arg(set.size()).arg(dims.join(QStringLiteral(" x "))).arg(set.targetWidth);
     int64_t top = -1;
     for (int64_t label : set.labels) top = std::max(top, label);
     const std::vector<int64_t> counts = set.classCounts(int(std::max<int64_t>(top + 1, set.classNames.size())));

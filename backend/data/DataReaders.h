@@ -55,7 +55,7 @@ struct ReadOptions {
 SampleSet readSamples(const DataSource& source, const ReadOptions& options = {});
 
 // What a source holds, counts only: "6000 samples of 1 x 28 x 28; by class: 0: 612, 1: 597, …"
-// (the classes' names where it names them); a regression set's targets by their range and mean.
+// (the classes' names where it names them); a regression set's by its targets a sample, no values.
 QString describeSamples(const SampleSet& set);
 
 // Format-level entry points (readSamples dispatches to them), exposed for tests and fuzzing.

@@ -20,4 +20,11 @@ struct DataPlan {
 
 DataPlan dataPlanOf(const Topology& topology, const Node& worker);
 
+// The most samples a push of each of `contributors` that is a worker may claim as its weight:
+// local_iters steps of batch_size on each of its plan's parts. A server refuses a push that
+// claims more (a liar's count would buy it the weighted rules). Workers without a known bound
+// (local_epochs on a party's own data, whose size only its hosts know) and other roles are left
+// out; a party server's weight is the sum of the claims it accepted, so bounded the same.
+QHash<QString, double> claimBounds(const Topology& topology, const QSet<QString>& contributors);
+
 }  // namespace hips

@@ -1,6 +1,7 @@
 #include "GlobalPolicies.h"
 
 #include "AsyncGlobalTier.h"
+#include "DataPlan.h"
 #include "FedOptimizer.h"
 #include "ModeRegistry.h"
 #include "RoundCollector.h"
@@ -39,6 +40,7 @@ public:
           m_collector(tier.ctx.node.id, m_contributors, makeAggregationRule(tier.ctx.training(), RuleTier::Global),
                       tier.ctx.training().quorumOf(int(m_contributors.size()))) {
         m_collector.setRelays(m_relayOf);
+        m_collector.setClaimBounds(claimBounds(tier.ctx.topology, m_contributors));  // (its workers': flat, central ones)
         const TrainingSettings& s = tier.ctx.training();
         if (ModeRegistry::policy(s.mode).gradientEveryStep)  // pushes are gradients: their sum, then the optimizer's step
             m_optimizer.emplace(float(s.learningRate), float(s.momentum));
@@ -88,6 +90,7 @@ private:
                                            m_collector.foldBuffer(), *slice);
         if (!complete) return;
         m_tier.latePushes = m_collector.late();
+        m_tier.overclaims = m_collector.overclaims();
         if (const QCborMap r = m_collector.ruleRecord(model.version + 1); !r.isEmpty()) m_tier.ctx.metrics.report(metric::kRobust, r);
         apply();
     }

@@ -32,6 +32,7 @@ struct GlobalTier {
     std::function<void()> beforePublish = {};
     double applySeconds = 0;  // this round's, so far
     quint64 latePushes = 0;   // so far in the run
+    quint64 overclaims = 0;   // workers' pushes that claimed more samples than the plan (flat, central)
 };
 
 class GlobalPolicy : public ServerPolicy {

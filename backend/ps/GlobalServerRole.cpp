@@ -252,7 +252,7 @@ private:
     void roundDone(qint64 round) {
         m_ctx.metrics.report(metric::kAggregate,
                              {{metric::kRound, round}, {metric::kApplySeconds, std::exchange(m_tier.applySeconds, 0.0)},
-                              {metric::kLatePushes, qint64(m_tier.latePushes)},
+                              {metric::kLatePushes, qint64(m_tier.latePushes)}, {metric::kOverclaims, qint64(m_tier.overclaims)},
                               {metric::kRoundSeconds, std::chrono::duration<double>(Clock::now() - m_roundStart).count()}});
         m_roundStart = Clock::now();
         m_lastRound = round;

@@ -1,6 +1,7 @@
 #include "PartyPolicies.h"
 
 #include "AsyncPushes.h"
+#include "DataPlan.h"
 #include "ModeRegistry.h"
 #include "RoundCollector.h"
 #include "ShardedLinks.h"
@@ -23,6 +24,7 @@ public:
         : m_tier(tier), m_collector(tier.ctx.node.id, tier.workerIds, makeAggregationRule(tier.ctx.training(), RuleTier::Party),
                                     tier.ctx.training().quorumOf(int(tier.workerIds.size()))) {
         m_collector.foldOnArrival([this] { return RoundCollector::FoldTarget{m_tier.pool.acquire(m_tier.model.total), nullptr}; });
+        m_collector.setClaimBounds(claimBounds(tier.ctx.topology, tier.workerIds));
         const TrainingSettings& s = tier.ctx.training();
         if (s.continuesThroughFailures()) {
             m_collector.tolerateLatePushes();
@@ -80,6 +82,7 @@ protected:
     // What the last change made final goes up; a complete round is finished.
     void progress(qint64 round, bool complete) {
         m_tier.latePushes = m_collector.late();
+        m_tier.overclaims = m_collector.overclaims();
         while (const auto slice = m_collector.takeFinalSlice()) {
             if (!streams()) continue;
             m_tier.pushedRound = round;

@@ -39,6 +39,7 @@ struct PartyTier {
     qint64 globalVersion = -1;   // the global server's version of the model held
     qint64 newestVersion = 0;    // the newest global version seen
     quint64 latePushes = 0;
+    quint64 overclaims = 0;  // workers' pushes that claimed more samples than the plan (RoundCollector)
     std::function<void(const QString& worker)> done;  // a worker got its last answer
     std::function<void(qint64 round, const FloatBuffer& weights)> publish;  // a model made here, for the workers
 };

@@ -167,6 +167,7 @@ private:
         QCborMap f = trafficFields(m_workers, m_tier.upstream);
         f.insert(QStringLiteral("round"), m_model.round);
         f.insert(metric::kLatePushes, qint64(m_tier.latePushes));
+        f.insert(metric::kOverclaims, qint64(m_tier.overclaims));
         m_ctx.metrics.report(metric::kTraffic, f);
     }
 

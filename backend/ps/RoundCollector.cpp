@@ -73,10 +73,22 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
     }
     // The samples behind the push (absent: 1); a weight that is no positive finite number is refused.
     const QCborValue weightField = m.fields.value(QStringLiteral("weight"));
-    const double weight = weightField.isUndefined() ? 1.0 : weightField.toDouble(-1);
-    if (!(weight > 0 && weight <= 1e15)) {
+    const double claimed = weightField.isUndefined() ? 1.0 : weightField.toDouble(-1);
+    if (!(claimed > 0 && claimed <= 1e15)) {
         reject(push, QStringLiteral("weight is not a positive number of samples"));
         return false;
+    }
+    // A claim beyond the plan is refused: the push counts as the plan's most (an honest worker's
+    // full round), and the claim is logged and counted. Its values still go in, so one liar
+    // neither buys weight nor stalls the round.
+    double weight = claimed;
+    if (const auto bound = m_claimBounds.constFind(from); bound != m_claimBounds.constEnd() && claimed > *bound) {
+        weight = *bound;
+        if (m.integer(QStringLiteral("offset")) == 0) {
+            ++m_overclaims;
+            m_log.reject(push.peer, QStringLiteral("push claims %1 samples, and the plan gives it at most %2 a push "
+                                                   "(local_iters x batch_size); counted as %2").arg(claimed).arg(*bound));
+        }
     }
     if (roundOpen() && expectedRound != m_openRound) m_deliveries.clear();  // overtaken: the model moved on without it
     if (m_deliveries.isEmpty()) startRound(expectedSize, expectedRound);

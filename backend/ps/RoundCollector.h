@@ -43,6 +43,9 @@ public:
     // naming its `origin`, when the global rule needs individual contributions. `relayOf` maps each
     // such contributor to the only peer that may carry its pushes.
     void setRelays(QHash<QString, QString> relayOf) { m_relayOf = std::move(relayOf); }
+    // The most samples each contributor's push may claim (claimBounds, DataPlan.h); a larger claim
+    // is refused (the push counts as the bound), logged and counted (overclaims()).
+    void setClaimBounds(QHash<QString, double> bounds) { m_claimBounds = std::move(bounds); }
     // Returns true when this push slice completed the round (every contributor's every slice is in).
     // Takes the payload frame out of `push` (the rule may keep it without a copy).
     bool add(Envelope& push, qint64 expectedRound, size_t expectedSize);
@@ -96,6 +99,7 @@ public:
     quint64 rejected() const { return m_rejected; }
     quint64 rejectedNonFinite() const { return m_nonFinite; }
     quint64 late() const { return m_late; }  // pushes that came after their round had closed
+    quint64 overclaims() const { return m_overclaims; }  // pushes whose claim of samples exceeded the plan
     // The weights (training samples) of the last closed round's contributions, summed: what a
     // party server's own push carries upstream.
     double roundWeight() const { return m_roundWeight; }
@@ -155,7 +159,8 @@ private:
     std::unique_ptr<AggregationRule> m_rule;
     double m_weight = 0, m_roundWeight = 0;  // the open round's weights so far; the last closed round's
     RejectionLog m_log;
-    quint64 m_rejected = 0, m_nonFinite = 0, m_late = 0;
+    quint64 m_rejected = 0, m_nonFinite = 0, m_late = 0, m_overclaims = 0;
+    QHash<QString, double> m_claimBounds;
     int m_quorum;
     float m_scale = 1.0f;  // of the last closed round: contributors / quorum
 };

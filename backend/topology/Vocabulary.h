@@ -41,6 +41,7 @@ inline constexpr QLatin1String kRoundSeconds{"round_s"};
 inline constexpr QLatin1String kStaleness{"staleness"};
 inline constexpr QLatin1String kClassCounts{"class_counts"};  // a worker's shard, per class (startup)
 inline constexpr QLatin1String kClassNames{"class_names"};  // each label's name, where the data names them (startup)
+inline constexpr QLatin1String kOverclaims{"overclaims"};  // pushes that claimed more samples than the plan (counted as its most)
 inline constexpr QLatin1String kLatePushes{"late_pushes"};  // pushes that came after a quorum closed their round
 inline constexpr QLatin1String kAttacked{"attacked"};
 inline constexpr QLatin1String kRedundancy{"redundancy"};  // data parts a worker trained on (Draco's codes: r× the work)  // 1 when the worker sent an adversary's update in the round

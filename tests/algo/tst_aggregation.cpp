@@ -2,10 +2,12 @@
 // the metric stream into per-round rows.
 #include "AggregatorRegistry.h"
 #include "AsyncPushes.h"
+#include "DataPlan.h"
 #include "FedAvgRule.h"
 #include "RunProgress.h"
 #include "RoundCollector.h"
 #include "PushSlices.h"
+#include "TopologyReader.h"
 
 #include <QJsonArray>
 #include <QtTest>
@@ -180,6 +182,33 @@ private Q_SLOTS:
         QCOMPARE(rule->seen, (QStringList{"p/w0=640", "p/w1=1", "p/w2=64.5"}));
         QCOMPARE(c.roundWeight(), 705.5);
         QCOMPARE(sumOf(c, 2), (std::vector<float>{9, 12}));
+    }
+
+    // A worker's claim of samples is bounded by the plan (local_iters x batch_size a push): a
+    // larger one counts as the bound, and is counted; the push itself still goes in.
+    void aClaimAboveThePlanCountsAsThePlansMost() {
+        const TopologyLoad load = TopologyReader::readFile(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");
+        QVERIFY2(load.ok(), qPrintable(load.errorText()));
+        const QHash<QString, double> bounds = claimBounds(*load.topology, {"party1/worker0", "party1/worker1", "party1/server0"});
+        QCOMPARE(bounds.value("party1/worker0"), 320.0);  // small.json: 10 steps of 32
+        QVERIFY(!bounds.contains("party1/server0"));  // its weight is the sum of the claims it accepted
+        Topology epochs = *load.topology;
+        epochs.training.localIters = 0;
+        epochs.training.localEpochs = 1;
+        QVERIFY(claimBounds(epochs, {"party1/worker0"}).isEmpty());  // the shard's size decides
+
+        RoundCollector c("party1/server0", {"party1/worker0", "party1/worker1"}, AggregatorRegistry::create("fedavg"));
+        c.setClaimBounds(bounds);
+        Envelope liar = push("party1/worker0", 1, {1, 2});
+        liar.message.fields.insert(QStringLiteral("weight"), 1e15);
+        Envelope honest = push("party1/worker1", 1, {3, 4});
+        honest.message.fields.insert(QStringLiteral("weight"), 320);
+        QVERIFY(!c.add(liar, 1, 2));
+        QVERIFY(c.add(honest, 1, 2));
+        QCOMPARE(c.overclaims(), quint64(1));
+        QCOMPARE(c.rejected(), quint64(0));
+        QCOMPARE(c.roundWeight(), 640.0);  // the liar's 1e15 bought nothing
+        QCOMPARE(sumOf(c, 2), (std::vector<float>{4, 6}));
     }
 
     void collectorRejectsBadPushes() {

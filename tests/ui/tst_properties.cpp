@@ -10,6 +10,7 @@
 #include <QLineEdit>
 #include <QLabel>
 #include <QListWidget>
+#include <QProcess>
 #include <QPushButton>
 #include <QDoubleSpinBox>
 #include <QScrollArea>
@@ -255,6 +256,37 @@ private Q_SLOTS:
         shape->setText("3 by 32");
         Q_EMIT shape->editingFinished();
         QCOMPARE(d->topology().training.inputShape, (QList<int>{3, 32, 32}));  // refused, kept
+    }
+
+    // "Check model" loads the TorchScript file as the trainers will (hips-trainer model-info) and
+    // shows its size; a file that is not one says why.
+    void checkModelShowsTheModelsSize() {
+        QTemporaryDir dir;
+        const QString model = dir.filePath("net.pt");
+        QProcess python;
+        python.start("/usr/bin/python3", {"-c", "import torch, sys; torch.jit.save(torch.jit.script(torch.nn.Sequential("
+                                                "torch.nn.Linear(3, 2), torch.nn.BatchNorm1d(2))), sys.argv[1])", model});
+        QVERIFY(python.waitForFinished(120000) && python.exitCode() == 0);
+        d->scene()->clearSelection();
+        qobject_cast<QComboBox*>(d->properties()->field("model"))->setCurrentText("torchscript");
+        auto* file = qobject_cast<QLineEdit*>(d->properties()->field("model_file"));
+        QVERIFY(file);
+        file->setText(model);
+        Q_EMIT file->editingFinished();
+        auto* check = d->properties()->findChild<QPushButton*>("model_check");
+        auto* said = d->properties()->findChild<QLabel*>("model_counts");
+        QVERIFY(check && said);
+        QTest::mouseClick(check, Qt::LeftButton);
+        // Linear(3, 2) and BatchNorm1d(2): 6 + 2 + 2 + 2 trainable, running mean and variance.
+        QTRY_VERIFY2_WITH_TIMEOUT(said->text().startsWith("12 trainable parameters in 4 tensors (and 2 floating buffers); SHA-256 "),
+                                  qPrintable(said->text()), 60000);
+        file = qobject_cast<QLineEdit*>(d->properties()->field("model_file"));
+        file->setText(dir.filePath("gone.pt"));
+        Q_EMIT file->editingFinished();
+        check = d->properties()->findChild<QPushButton*>("model_check");
+        said = d->properties()->findChild<QLabel*>("model_counts");
+        QTest::mouseClick(check, Qt::LeftButton);
+        QTRY_VERIFY2_WITH_TIMEOUT(said->text().startsWith("cannot load it: ") && said->text().contains("gone.pt"), qPrintable(said->text()), 60000);
     }
 };
 

@@ -67,6 +67,13 @@ private:
     void addDataSource(const QString& prefix, const QString& noneText, SourceView view, SourceEdit edit);
     void addPartyData(const QString* id);
     void addDataCheck(const QString& partyId);
+    // A check that reads a file off the GUI thread (Check data, Check model): `start` gives, on a
+    // click, the text to show while it runs and the work, which returns the answer to show.
+    struct Check {
+        QString reading;
+        std::function<QString()> work;
+    };
+    void addCheck(const QString& name, const QString& button, const QString& idle, std::function<Check()> start);
     void addModelAndInput();
     static QString dataShape(const Topology& t, const ElementRef& e);  // what changes which data fields show
     void buildHost();

@@ -7,6 +7,7 @@
 #include "DataReaders.h"
 #include "DataRoots.h"
 #include "Deployer.h"
+#include "ModelFileCheck.h"
 #include "RemoteDataCheck.h"
 
 #include <QApplication>
@@ -99,42 +100,55 @@ void PropertyPanel::addPartyData(const QString* id) {
 void PropertyPanel::addDataCheck(const QString& partyId) {
     const Party* party = m_topology.party(partyId);
     if (!party || !party->data) return;
-    auto* button = new QPushButton(tr("Check data"));
-    button->setObjectName(QStringLiteral("party_data_check"));
-    auto* result = new QLabel(tr("reads the source on the party's host and shows its counts"));
-    result->setObjectName(QStringLiteral("party_data_counts"));
-    result->setWordWrap(true);
-    result->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_form->addRow(button);
-    m_form->addRow(result);
-    connect(button, &QPushButton::clicked, this, [this, partyId, button, result] {
+    addCheck(QStringLiteral("party_data"), tr("Check data"), tr("reads the source on the party's host and shows its counts"), [this, partyId]() -> Check {
         const Party* p = m_topology.party(partyId);
-        if (!p || !p->data) return;
+        if (!p || !p->data) return {};
         std::optional<Host> remote;
         if (const QString id = remoteHostOf(m_topology, *p); !id.isEmpty()) remote = *m_topology.host(id);
         const DataSource source = remote ? *m_topology.dataSourceOf(partyId, remote->id) : *p->data;
         const ReadOptions options = readOptionsFor(m_topology.training);
+        return {remote ? tr("reading %1 on host '%2' …").arg(source.path, remote->id) : tr("reading %1 …").arg(source.path),
+                [source, remote, options] {
+                    QString text;
+                    if (remote) {
+                        if (const QString error = checkDataOnHost(*remote, DeployOptions{}, source, options, &text); !error.isEmpty())
+                            return tr("cannot read it: %1").arg(error);
+                        return text;
+                    }
+                    try {
+                        return describeSamples(readSamples(source, options));
+                    } catch (const DataError& e) {
+                        return tr("cannot read it: %1").arg(QString::fromStdString(e.what()));
+                    }
+                }};
+    });
+}
+
+// A button, and a label for its answer; the work runs on a thread of its own, and its answer
+// comes back to the label if the panel still shows it.
+void PropertyPanel::addCheck(const QString& name, const QString& buttonText, const QString& idle, std::function<Check()> start) {
+    auto* button = new QPushButton(buttonText);
+    button->setObjectName(name + QStringLiteral("_check"));
+    auto* result = new QLabel(idle);
+    result->setObjectName(name + QStringLiteral("_counts"));
+    result->setWordWrap(true);
+    result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_form->addRow(button);
+    m_form->addRow(result);
+    connect(button, &QPushButton::clicked, this, [button, result, start] {
+        const Check check = start();
+        if (!check.work) return;
         button->setEnabled(false);
-        result->setText(remote ? tr("reading %1 on host '%2' …").arg(source.path, remote->id) : tr("reading %1 …").arg(source.path));
-        QThread* reader = QThread::create([source, remote, options, label = QPointer<QLabel>(result), again = QPointer<QPushButton>(button)] {
-            QString text;
-            if (remote) {
-                if (const QString error = checkDataOnHost(*remote, DeployOptions{}, source, options, &text); !error.isEmpty())
-                    text = tr("cannot read it: %1").arg(error);
-            } else {
-                try {
-                    text = describeSamples(readSamples(source, options));
-                } catch (const DataError& e) {
-                    text = tr("cannot read it: %1").arg(QString::fromStdString(e.what()));
-                }
-            }
+        result->setText(check.reading);
+        QThread* worker = QThread::create([work = check.work, label = QPointer<QLabel>(result), again = QPointer<QPushButton>(button)] {
+            const QString text = work();
             QMetaObject::invokeMethod(qApp, [label, again, text] {
                 if (label) label->setText(text);
                 if (again) again->setEnabled(true);
             });
         });
-        connect(reader, &QThread::finished, reader, &QObject::deleteLater);
-        reader->start();
+        connect(worker, &QThread::finished, worker, &QObject::deleteLater);
+        worker->start();
     });
 }
 
@@ -151,6 +165,16 @@ void PropertyPanel::addModelAndInput() {
                     t.training.modelTensors.clear();
                     return QString();
                 });
+    if (m_topology.training.torchScript())
+        addCheck(QStringLiteral("model"), tr("Check model"), tr("loads the file as the trainers will and shows its size"), [this]() -> Check {
+            const QString file = m_topology.training.modelFile;
+            if (file.isEmpty()) return {};
+            return {tr("reading %1 …").arg(file), [file] {
+                        QString text;
+                        const QString error = describeModelFile(file, &text);
+                        return error.isEmpty() ? text : tr("cannot load it: %1").arg(error);
+                    }};
+        });
     addText("input_shape", tr("Input per sample (C, H, W or features; empty: the dataset's)"),
             [](const T& t) { return shapeText(t.training.inputShape); },
             [](T& t, const QString& v) {
