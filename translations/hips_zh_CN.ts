@@ -1729,128 +1729,126 @@
 <context>
     <name>hips::HistoryPanel</name>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="61"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="70"/>
         <source>Test accuracy of the selected runs</source>
         <translation>所选运行的测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="61"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="70"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="62"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="71"/>
         <source>Show in charts</source>
         <translation>在图表中显示</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="62"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="71"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="63"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="72"/>
         <source>Export report…</source>
         <translation>导出报告…</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="64"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="73"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="65"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="74"/>
         <source>Reattach</source>
         <translation>重新接管</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="65"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="74"/>
         <source>Resume</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="68"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="77"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="68"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="77"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="68"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="77"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="68"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="77"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="68"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="77"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="68"/>
         <source>Best accuracy</source>
-        <translation>最佳准确率</translation>
+        <translation type="vanished">最佳准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
         <source>Final accuracy</source>
-        <translation>最终准确率</translation>
+        <translation type="vanished">最终准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="78"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="98"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="78"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="109"/>
         <source>MB across parties</source>
         <translation>跨参与方流量（MB）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="78"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="69"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="78"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="70"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="79"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="81"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="83"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="94"/>
         <source>Filter by id, name, status, reason, tags or notes</source>
         <translation>按编号、名称、状态、原因、标签或备注筛选</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="87"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="98"/>
         <source>Open the selected run&apos;s topology and settings in the designer, to run it again</source>
         <translation>在设计器中打开所选运行的拓扑和设置，以便再次运行</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="89"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="100"/>
         <source>Take up the selected run, still going on its agents after its controller went away (as hips attach does)</source>
         <translation>接管所选运行：其控制器已离开，但代理仍在继续运行它（与 hips attach 相同）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="103"/>
         <source>Go on with the selected run, which stopped, failed or was interrupted, from its last checkpoint (as hips run --resume does); a finished run, with more rounds</source>
         <translation>从最近的检查点继续所选的已停止、失败或中断的运行（与 hips run --resume 相同）；已完成的运行可增加轮次后继续</translation>
     </message>
@@ -1863,127 +1861,142 @@
         <translation type="vanished">测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="98"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="77"/>
+        <source>Best score</source>
+        <translation>最佳得分</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="78"/>
+        <source>Final score</source>
+        <translation>最终得分</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="83"/>
+        <source>Test accuracy; for a regression, test RMSE (lower is better)</source>
+        <translation>测试准确率；回归任务为测试 RMSE（越低越好）</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="109"/>
         <source>Training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="98"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="109"/>
         <source>Samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="98"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="109"/>
         <source>Test accuracy (or RMSE)</source>
         <translation>测试准确率（或 RMSE）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="99"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="110"/>
         <source>What the chart compares for the selected runs</source>
         <translation>图表为所选运行比较的指标</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="100"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="111"/>
         <source>Compare:</source>
         <translation>比较：</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="105"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="116"/>
         <source>The settings that differ between the selected runs</source>
         <translation>所选运行之间不同的设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="197"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="208"/>
         <source>its controller ended before the run did (killed, or the machine stopped)</source>
         <translation>其控制器在运行结束前退出（被终止，或机器停止）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="216"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="227"/>
         <source>The history is busy (another program is writing to it); the change is stored as soon as it is free</source>
         <translation>历史记录正忙（另一个程序正在写入）；一旦空闲，更改即会保存</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="223"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="234"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="224"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="235"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="225"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="236"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="226"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="237"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="227"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="238"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="260"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="271"/>
         <source>no history is open</source>
         <translation>未打开任何历史记录</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="279"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="290"/>
         <source>%1 of the selected runs</source>
         <translation>所选运行的%1</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="307"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="318"/>
         <source>Setting</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="337"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="348"/>
         <source>every setting</source>
         <translation>所有设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="338"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="349"/>
         <source>the same</source>
         <translation>相同</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="346"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="357"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="346"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="357"/>
         <source>Delete %n run(s) and all their rows from the history?</source>
         <translation>
             <numerusform>要从历史中删除 %n 个运行及其全部数据行吗？</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="352"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="363"/>
         <source>Deleted %n run(s)</source>
         <translation>
             <numerusform>已删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="366"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="371"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="377"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="382"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="367"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="378"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="370"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="381"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>

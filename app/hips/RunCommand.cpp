@@ -210,15 +210,18 @@ QStringList overridesGiven(const QCommandLineParser& args) {
 
 QString megabytes(quint64 bytes) { return QString::number(double(bytes) / 1e6, 'f', 1); }
 
+int scoreWidth = 8;  // the score column: test_acc, or a regression's test_rmse (printHeader)
+
 void printRow(const RoundRow& r) {
     const QString acc = std::isnan(r.testScore()) ? QStringLiteral("-") : QString::number(r.testScore(), 'f', 4);
-    std::printf("%5d  %8s  %7.4f  %9.0f  %9s  %9s  %7.1fs\n", r.round, qPrintable(acc), r.trainLoss,
+    std::printf("%5d  %*s  %7.4f  %9.0f  %9s  %9s  %7.1fs\n", r.round, scoreWidth, qPrintable(acc), r.trainLoss,
                 r.samplesPerSecond, qPrintable(megabytes(r.bytesInside)), qPrintable(megabytes(r.bytesAcross)), r.elapsed);
     std::fflush(stdout);
 }
 
 void printHeader(bool regression) {
-    std::printf("%5s  %8s  %7s  %9s  %9s  %9s  %8s\n", "round", regression ? "test_rmse" : "test_acc", "loss", "samples/s",
+    scoreWidth = regression ? 9 : 8;
+    std::printf("%5s  %*s  %7s  %9s  %9s  %9s  %8s\n", "round", scoreWidth, regression ? "test_rmse" : "test_acc", "loss", "samples/s",
                 "inside_MB", "across_MB", "elapsed");
 }
 

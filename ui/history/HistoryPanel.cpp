@@ -13,6 +13,8 @@
 #include <QChart>
 #include <QComboBox>
 #include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
@@ -47,6 +49,13 @@ public:
     }
 };
 
+// A setting as a cell shows it: a data source or a model as its compact JSON, not blank.
+QString settingText(const QJsonValue& v) {
+    if (v.isObject()) return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+    if (v.isArray()) return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
+    return v.toVariant().toString();
+}
+
 QTableWidgetItem* numberItem(double value, const QString& text) {
     auto* item = new NumberItem;
     item->setData(Qt::DisplayRole, text);
@@ -65,11 +74,13 @@ HistoryPanel::HistoryPanel(QWidget* parent)
       m_attach(new QPushButton(tr("Reattach"))), m_resume(new QPushButton(QIcon(QStringLiteral(":/icons/start.svg")), tr("Resume"))),
       m_filter(new QLineEdit),
       m_metric(new QComboBox), m_diff(new QTableWidget) {
-    const QStringList headers = {tr("Id"), tr("Name"), tr("Started"), tr("Duration"), tr("Status"), tr("Best accuracy"),
-                                 tr("Final accuracy"), tr("Rounds"), tr("MB across parties"), tr("Reason"), tr("Tags"),
+    const QStringList headers = {tr("Id"), tr("Name"), tr("Started"), tr("Duration"), tr("Status"), tr("Best score"),
+                                 tr("Final score"), tr("Rounds"), tr("MB across parties"), tr("Reason"), tr("Tags"),
                                  tr("Notes")};
     m_table->setColumnCount(int(headers.size()));
     m_table->setHorizontalHeaderLabels(headers);
+    for (int column : {5, 6})
+        m_table->horizontalHeaderItem(column)->setToolTip(tr("Test accuracy; for a regression, test RMSE (lower is better)"));
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -325,7 +336,7 @@ void HistoryPanel::showSettingsDiff(const QList<qint64>& ids) {
     keys = shapeKeys + keys;
     for (const QString& key : keys) {
         QStringList values;
-        for (const QJsonObject& s : settings) values << QJsonValue(s.value(key)).toVariant().toString();
+        for (const QJsonObject& s : settings) values << settingText(s.value(key));
         if (ids.size() > 1 && values.count(values.first()) == values.size()) continue;  // the same everywhere
         const int row = m_diff->rowCount();
         m_diff->insertRow(row);
