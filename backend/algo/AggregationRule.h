@@ -25,6 +25,12 @@ public:
     virtual QString name() const = 0;
     // Starts a round of vectors of `length` floats.
     virtual void begin(size_t length) = 0;
+    // begin() for round `round` of the server's (a rule that needs to know which, such as the
+    // simulation of colluding liars, takes it here).
+    virtual void beginRound(size_t length, qint64 round) {
+        (void)round;
+        begin(length);
+    }
     virtual void add(Contribution contribution) = 0;
     virtual int contributions() const = 0;
     // Once every contribution of the round is in: whole-vector work (Krum's scores, Weiszfeld's

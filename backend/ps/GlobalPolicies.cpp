@@ -1,6 +1,7 @@
 #include "GlobalPolicies.h"
 
 #include "AsyncGlobalTier.h"
+#include "Collusion.h"
 #include "DataPlan.h"
 #include "FedOptimizer.h"
 #include "ModeRegistry.h"
@@ -37,7 +38,8 @@ class Rounds final : public GlobalPolicy {
 public:
     explicit Rounds(GlobalTier& tier)
         : m_tier(tier), m_contributors(roundContributors(tier, &m_relayOf)),
-          m_collector(tier.ctx.node.id, m_contributors, makeAggregationRule(tier.ctx.training(), RuleTier::Global),
+          m_collector(tier.ctx.node.id, m_contributors,
+                      withCollusion(makeAggregationRule(tier.ctx.training(), RuleTier::Global), tier.ctx.topology),
                       tier.ctx.training().quorumOf(int(m_contributors.size()))) {
         m_collector.setRelays(m_relayOf);
         m_collector.setClaimBounds(claimBounds(tier.ctx.topology, m_contributors));  // (its workers': flat, central ones)

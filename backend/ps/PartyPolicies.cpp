@@ -1,6 +1,7 @@
 #include "PartyPolicies.h"
 
 #include "AsyncPushes.h"
+#include "Collusion.h"
 #include "DataPlan.h"
 #include "ModeRegistry.h"
 #include "RoundCollector.h"
@@ -21,7 +22,8 @@ namespace {
 class Rounds : public PartyPolicy {
 public:
     explicit Rounds(PartyTier& tier)
-        : m_tier(tier), m_collector(tier.ctx.node.id, tier.workerIds, makeAggregationRule(tier.ctx.training(), RuleTier::Party),
+        : m_tier(tier), m_collector(tier.ctx.node.id, tier.workerIds,
+                                    withCollusion(makeAggregationRule(tier.ctx.training(), RuleTier::Party), tier.ctx.topology),
                                     tier.ctx.training().quorumOf(int(tier.workerIds.size()))) {
         m_collector.foldOnArrival([this] { return RoundCollector::FoldTarget{m_tier.pool.acquire(m_tier.model.total), nullptr}; });
         m_collector.setClaimBounds(claimBounds(tier.ctx.topology, tier.workerIds));

@@ -226,7 +226,7 @@ void RoundCollector::startRound(size_t expectedSize, qint64 round) {
     m_openRound = round;
     m_length = expectedSize;
     m_complete = 0;
-    m_rule->begin(expectedSize);
+    m_rule->beginRound(expectedSize, round);
     m_weight = 0;
     m_fold = {};  // back to the pool before asking it again
     m_partialRound = m_quorum < int(m_contributors.size()) || !m_absent.isEmpty();

@@ -3,6 +3,7 @@
 #include "Channel.h"
 #include "Adversary.h"
 #include "Checkpoint.h"
+#include "Collusion.h"
 #include "DataPlan.h"
 #include "DeviceProbe.h"
 #include "LocalTrainer.h"
@@ -212,16 +213,8 @@ private:
         else links.pull(0);
     }
 
-    // The attack this worker makes in `round`, if any: its group's or party's always, else the
-    // run's when the round's draw picks it (Draco's s of n).
-    const AdversarySpec* attackOf(qint64 round) const {
-        if (!m_ctx.node.adversary.kind.isEmpty()) return &m_ctx.node.adversary;
-        const auto& runWide = m_ctx.training().adversary;
-        if (runWide && drawnToAttack(m_ctx.topology.trainingWorkerIndex(m_ctx.node.id), m_ctx.topology.trainingWorkerCount(),
-                                     runWide->count, m_ctx.training().seed, round))
-            return &*runWide;
-        return nullptr;
-    }
+    // The attack this worker makes in `round`, if any (Collusion.h: the servers draw the same).
+    const AdversarySpec* attackOf(qint64 round) const { return hips::attackOf(m_ctx.topology, m_ctx.node, round); }
 
     uint64_t noiseSeed(qint64 push) const {
         return (uint64_t(m_ctx.training().seed) << 32) ^ (uint64_t(m_ctx.topology.trainingWorkerIndex(m_ctx.node.id)) << 20) ^

@@ -1,7 +1,9 @@
 // Aggregation math (FedAvg two-layer sums), the server's push checks, and the folding of
 // the metric stream into per-round rows.
 #include "AggregatorRegistry.h"
+#include "Adversary.h"
 #include "AsyncPushes.h"
+#include "Collusion.h"
 #include "DataPlan.h"
 #include "FedAvgRule.h"
 #include "RunProgress.h"
@@ -209,6 +211,39 @@ private Q_SLOTS:
         QCOMPARE(c.rejected(), quint64(0));
         QCOMPARE(c.roundWeight(), 640.0);  // the liar's 1e15 bought nothing
         QCOMPARE(sumOf(c, 2), (std::vector<float>{4, 6}));
+    }
+
+    // alie and ipm: the server that receives the liars' pushes replaces each by the attack's vector
+    // from the round's honest updates (the papers' omniscient, colluding attacker), before the rule.
+    void colludingLiarsAreSimulatedAtTheServer() {
+        QVERIFY(std::abs(alieZ(50, 12) - 0.5828415072712162) < 1e-9);  // Baruch et al.: n 50, f 12: s 14, z = Φ⁻¹(0.72)
+        const float a[] = {1, 3}, b[] = {3, 5};
+        float out[2];
+        colludingUpdate({"alie", 1.5, 0}, {a, b}, 2, 3, 1, out);
+        QCOMPARE(out[0], 0.5f);  // mean 2 − 1.5 × σ 1
+        QCOMPARE(out[1], 2.5f);
+        colludingUpdate({"ipm", 0.5, 0}, {a, b}, 2, 3, 1, out);
+        QCOMPARE(out[0], -1.0f);
+        QCOMPARE(out[1], -2.0f);
+
+        TopologyLoad load = TopologyReader::readFile(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");
+        QVERIFY2(load.ok(), qPrintable(load.errorText()));
+        Topology t = *load.topology;
+        t.parties[1].workers[0].adversary = AdversarySpec{"ipm", 2, 0};  // party1's two workers lie
+        t.parties[1].workers[0].count = 2;
+        t.parties[1].workers << WorkerGroup{};
+        t.parties[1].workers.last().host = t.parties[1].workers[0].host;  // and one more, honest
+        t.parties[1].workers.last().count = 1;
+        QCOMPARE(t.node("party1/worker2")->adversary.kind, QString());
+        RoundCollector c("party1/server0", {"party1/worker0", "party1/worker1", "party1/worker2"},
+                         withCollusion(AggregatorRegistry::create("fedavg"), t));
+        QVERIFY(!c.add(push("party1/worker0", 1, {1, 1}), 1, 2));
+        QVERIFY(!c.add(push("party1/worker1", 1, {1, 1}), 1, 2));
+        QVERIFY(c.add(push("party1/worker2", 1, {3, 5}), 1, 2));
+        QCOMPARE(sumOf(c, 2), (std::vector<float>{3 - 6 - 6, 5 - 10 - 10}));  // each liar sent −2 × the honest mean
+        // Without a colluding attack in the topology the rule is the rule itself.
+        const auto plain = withCollusion(AggregatorRegistry::create("fedavg"), *load.topology);
+        QVERIFY(plain->foldsOnArrival());
     }
 
     void collectorRejectsBadPushes() {
