@@ -28,6 +28,7 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QMap>
+#include <tuple>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
@@ -333,13 +334,15 @@ bool MainWindow::showStoredRun(qint64 run) {
     const TopologyLoad load = TopologyReader::readJson(m_store->topologyJson(run));
     if (load.topology && load.topology->training.mode != QLatin1String("local")) addLocalReference(load.topology->training, run);
     for (int i = 0; i < stored.rows.size(); ++i) m_charts->addRound(stored.rows[i], stored.wallMs[i]);
-    // Each worker's round as its `train` record (local steps, the time split; staleness is not kept).
-    QMap<std::pair<int, QString>, std::pair<QJsonObject, double>> records;  // (round, node) → fields, t
+    // Each worker's round as its `train` record (local steps, the time split; staleness is not
+    // kept), and each party's test of its held-out rows as its `party_eval` record.
+    QMap<std::tuple<int, QString, QString>, std::pair<QJsonObject, double>> records;  // (round, node, kind) → fields, t
     for (const MetricRecord& m : m_store->metrics(run)) {
-        if (!m.name.startsWith(QLatin1String("train."))) continue;
-        auto& [record, t] = records[{m.round, m.source}];
-        if (record.isEmpty()) record = QJsonObject{{"kind", "train"}, {"node", m.source}, {"round", m.round}};
-        record.insert(m.name.mid(6), m.value);
+        const QString kind = m.name.section(QLatin1Char('.'), 0, 0);
+        if (kind != QLatin1String("train") && kind != QLatin1String("party_eval")) continue;
+        auto& [record, t] = records[{m.round, m.source, kind}];
+        if (record.isEmpty()) record = QJsonObject{{"kind", kind}, {"node", m.source}, {"round", m.round}};
+        record.insert(m.name.section(QLatin1Char('.'), 1), m.value);
         t = m.t;
     }
     for (const auto& [record, t] : records) m_charts->addRecord(record, t * 1000, report->clock.elapsed(t));

@@ -243,6 +243,35 @@ private Q_SLOTS:
         QVERIFY2(window.charts()->factsText().contains("Each process's log is in /tmp/r7/logs."), qPrintable(window.charts()->factsText()));
     }
 
+    // A past regression in the charts: its RMSE, with each party's held-out RMSE dashed beside it,
+    // as the live charts drew them.
+    void aPastRegressionShowsItsRmseAndEachPartysOwn() {
+        QTemporaryDir dir;
+        qint64 run = 0;
+        {
+            QString error;
+            auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+            QVERIFY2(store, qPrintable(error));
+            run = store->beginRun("regression", "{}", {{"rounds", 2}});
+            const double t0 = store->run(run)->started;
+            for (int round = 1; round <= 2; ++round) {
+                store->appendMetric(run, t0 + round, "central/global_server0", round, "aggregate.apply_s", 0.01);
+                store->appendMetric(run, t0 + round, "party1/worker0", round, "train.loss", 0.5);
+                store->appendMetric(run, t0 + round, "central/master_worker", round, "eval.test_rmse", 0.4 / round);
+                store->appendMetric(run, t0 + round, "party1/worker0", round, "party_eval.test_rmse", 0.5 / round);
+            }
+            store->finishRun(run, "finished", {});
+            QVERIFY(store->flush());
+        }
+        MainWindow window(dir.filePath("h.sqlite"));
+        QVERIFY(window.showStoredRun(run));
+        LiveChart* chart = window.charts()->accuracy();
+        QCOMPARE(chart->lineCount(), 2);  // the test RMSE and party1's own
+        QCOMPARE(chart->pointCount(0), 2);
+        QCOMPARE(chart->pointCount(1), 2);
+        QVERIFY2(window.charts()->factsText().contains("Test RMSE"), qPrintable(window.charts()->factsText()));
+    }
+
     // "Open topology" on a past run puts its topology and settings, as it ran, in the designer.
     void aPastRunsTopologyOpensInTheDesigner() {
         QTemporaryDir dir;
