@@ -38,7 +38,7 @@ static int listRuns(const RunStore& store, const QString& filter) {
         const QString duration = r.ended > 0 ? QString::number(runDuration(r), 'f', 1) + 's' : QStringLiteral("-");
         const QString tags = r.tags.isEmpty() ? QString() : QStringLiteral("  ") + shown(r.tags, 40);  // no trailing blanks
         std::printf("%4lld  %-20s  %-19s  %9s  %-11s  %11s  %11s  %6d  %9.1f%s\n", static_cast<long long>(r.id),
-                    qPrintable(shown(r.name).left(20)), qPrintable(start), qPrintable(duration), qPrintable(r.status),
+                    qPrintable(shown(r.name).left(20)), qPrintable(start), qPrintable(duration), qPrintable(shown(r.status, 11)),
                     qPrintable(f.bestText()), qPrintable(f.finalText()), f.rounds,
                     f.bytesAcross / 1e6, qPrintable(tags));
     }
@@ -56,7 +56,7 @@ static std::optional<RunRecord> findRun(const RunStore& store, const QString& id
 // A run under attack warns every round: the first few say what happened, the report has them all.
 static void printWarnings(const QStringList& warnings, qint64 run) {
     constexpr int kShown = 10;
-    for (const QString& w : warnings.mid(0, kShown)) std::printf("warning: %s\n", qPrintable(w));
+    for (const QString& w : warnings.mid(0, kShown)) std::printf("warning: %s\n", qPrintable(shown(w)));
     if (warnings.size() > kShown)
         std::printf("… and %lld more warnings (hips report %lld --out FILE.json lists every one)\n",
                     static_cast<long long>(warnings.size() - kShown), static_cast<long long>(run));
@@ -79,7 +79,7 @@ static void printSetup(const RunStore& store, qint64 run) {
     const QJsonObject settings = store.settings(run);
     QString line = QStringLiteral("settings:");
     for (auto it = settings.begin(); it != settings.end(); ++it) {
-        const QString item = QStringLiteral(" %1=%2").arg(it.key(), jsonText(*it));
+        const QString item = QStringLiteral(" %1=%2").arg(shown(it.key(), 64), shown(jsonText(*it), 300));
         if (line.size() + item.size() > 100) {
             std::printf("%s\n", qPrintable(line));
             line = QStringLiteral("         ");
@@ -94,7 +94,7 @@ static int showRun(const RunStore& store, const QString& idText) {
     if (!r) return 2;
     const RunFacts f = store.facts(r->id);
     std::printf("run %lld: %s\nstatus: %s\nstarted: %s\n", static_cast<long long>(r->id), qPrintable(shown(r->name)),
-                qPrintable(r->status),
+                qPrintable(shown(r->status, 64)),
                 qPrintable(QDateTime::fromMSecsSinceEpoch(qint64(r->started * 1000)).toString("yyyy-MM-dd HH:mm:ss")));
     if (r->ended > 0) std::printf("duration: %.1f s\n", runDuration(*r));
     printSetup(store, r->id);
@@ -104,12 +104,12 @@ static int showRun(const RunStore& store, const QString& idText) {
     std::printf("rounds: %d\nbest %s: %s\nfinal %s: %s\nbytes across parties: %.1f MB\n", f.rounds, score,
                 qPrintable(f.bestText()), score, qPrintable(f.finalText()), f.bytesAcross / 1e6);
     if (const QString run_dir = r->summary.value("run_dir").toString(); !run_dir.isEmpty())
-        std::printf("run directory: %s\n", qPrintable(run_dir));
-    for (const QString& e : store.eventMessages(r->id, "device")) std::printf("device: %s\n", qPrintable(e));
-    for (const QString& e : store.eventMessages(r->id, "data")) std::printf("data: %s\n", qPrintable(e));
-    for (const QString& e : store.eventMessages(r->id, "classes")) std::printf("classes: %s\n", qPrintable(e));
-    for (const QString& e : store.eventMessages(r->id, "fault")) std::printf("fault: %s\n", qPrintable(e));
-    for (const QString& e : store.eventMessages(r->id, "error")) std::printf("error: %s\n", qPrintable(e));
+        std::printf("run directory: %s\n", qPrintable(shown(run_dir)));
+    for (const QString& e : store.eventMessages(r->id, "device")) std::printf("device: %s\n", qPrintable(shown(e)));
+    for (const QString& e : store.eventMessages(r->id, "data")) std::printf("data: %s\n", qPrintable(shown(e)));
+    for (const QString& e : store.eventMessages(r->id, "classes")) std::printf("classes: %s\n", qPrintable(shown(e)));
+    for (const QString& e : store.eventMessages(r->id, "fault")) std::printf("fault: %s\n", qPrintable(shown(e)));
+    for (const QString& e : store.eventMessages(r->id, "error")) std::printf("error: %s\n", qPrintable(shown(e)));
     printWarnings(store.eventMessages(r->id, "warning"), r->id);
     return 0;
 }

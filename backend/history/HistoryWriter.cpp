@@ -225,6 +225,7 @@ QString HistoryWriter::openSession(WriterSession& session) {
     db.setDatabaseName(m_path);
     db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(kBusyTimeoutMs));
     if (!db.open()) return writeFailure(sqlErrorText(db.lastError()), m_path);
+    if (const QString e = store::distrustSchema(db, m_path); !e.isEmpty()) return e;
     QString sqlError;
     if (!store::exec(db, QStringLiteral("PRAGMA foreign_keys=ON"), &sqlError) ||
         // FULL: a commit is on disk before the commit listener hears of it, so an agent event

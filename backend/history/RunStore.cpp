@@ -74,7 +74,7 @@ QString RunStore::openForWriting() {
             FileFacts facts;
             bool cantOpen = false;
             if (!check.open()) e = QStringLiteral("cannot open %1: %2").arg(path, sqlErrorText(check.lastError()));
-            else e = inspect(check, path, &facts, &cantOpen);
+            else if (e = distrustSchema(check, path); e.isEmpty()) e = inspect(check, path, &facts, &cantOpen);
             if (cantOpen) e += QStringLiteral(" (SQLite needs to create files beside it: is its directory read-only?)");
             check.close();
         }
@@ -87,6 +87,7 @@ QString RunStore::openForWriting() {
     db.setDatabaseName(path);
     db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(kBusyTimeoutMs));
     if (!db.open()) return QStringLiteral("cannot open %1: %2").arg(path, sqlErrorText(db.lastError()));
+    if (const QString e = distrustSchema(db, path); !e.isEmpty()) return e;
     if (const QString e = switchToWal(db, path, kBusyTimeoutMs); !e.isEmpty()) return e;
     if (const QString e = createOrMigrate(db, path); !e.isEmpty()) return e;
     if (const QString e = markInterrupted(); !e.isEmpty()) return e;
@@ -104,6 +105,7 @@ QString RunStore::openForReading() {
     db.setDatabaseName(path);
     db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
     if (!db.open()) return QStringLiteral("cannot open %1: %2").arg(path, sqlErrorText(db.lastError()));
+    if (const QString e = distrustSchema(db, path); !e.isEmpty()) return e;
     FileFacts facts;
     bool cantOpen = false;
     QString e = inspect(db, path, &facts, &cantOpen);
@@ -115,6 +117,7 @@ QString RunStore::openForReading() {
                            QStringLiteral("?immutable=1"));
         db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_OPEN_URI"));
         if (!db.open()) return QStringLiteral("cannot open %1: %2").arg(path, sqlErrorText(db.lastError()));
+        if (const QString e2 = distrustSchema(db, path); !e2.isEmpty()) return e2;
         facts = {};
         e = inspect(db, path, &facts, nullptr);
     }

@@ -4,6 +4,8 @@
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
+#include <QSqlDriver>
 #include <QSqlQuery>
 #include <QThread>
 #include <QVariant>
@@ -66,6 +68,24 @@ const QList<QStringList> kMigrations = {
 
 }  // namespace
 
+// The one row of hips_schema, a version this build knows how to read or migrate from.
+QString readVersion(QSqlDatabase& db, const QString& path, int* version) {
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("SELECT typeof(version), version FROM hips_schema")) || !q.next())
+        return QStringLiteral("cannot read the schema version of %1: %2").arg(path, sqlErrorText(q.lastError()));
+    const bool integer = q.value(0).toString() == QLatin1String("integer");
+    const QString text = q.value(1).toString().left(32);
+    *version = integer ? q.value(1).toInt() : -1;
+    const bool several = q.next();
+    if (several || !integer || *version < 0)
+        return QStringLiteral("%1 has a schema version no HiPS Studio wrote (%2); it was left untouched: pass another "
+                              "--history path").arg(path, several ? QStringLiteral("more than one") : text);
+    if (*version > RunStore::kSchemaVersion)
+        return QStringLiteral("%1 was written by a newer HiPS Studio (schema %2, this one reads %3); upgrade")
+            .arg(path).arg(*version).arg(RunStore::kSchemaVersion);
+    return {};
+}
+
 // The text of a failed statement: SQLite's own message ("database or disk is full") when there is one.
 QString sqlErrorText(const QSqlError& e) {
     return e.databaseText().isEmpty() ? e.text() : e.databaseText();
@@ -80,6 +100,10 @@ bool exec(QSqlDatabase& db, const QString& sql, QString* error) {
 
 // Refuses anything that is not an empty file, a SQLite file, or nothing at all.
 QString checkFileKind(const QString& path) {
+    const QFileInfo info(path);
+    if (info.exists() && !info.isFile())
+        return QStringLiteral("%1 is not a regular file (a folder, a FIFO or a device); it was left untouched: pass a "
+                              "history file's path").arg(path);
     QFile f(path);
     if (!f.exists() || f.size() == 0) return {};
     if (!f.open(QIODevice::ReadOnly)) return QStringLiteral("cannot read %1: %2").arg(path, f.errorString());
@@ -89,6 +113,15 @@ QString checkFileKind(const QString& path) {
     return {};
 }
 
+QString distrustSchema(QSqlDatabase& db, const QString& path) {
+    const QVariant handle = db.driver()->handle();
+    auto* sqlite = handle.isValid() && qstrcmp(handle.typeName(), "sqlite3*") == 0 ? *static_cast<sqlite3* const*>(handle.data()) : nullptr;
+    if (!sqlite || sqlite3_db_config(sqlite, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr) != SQLITE_OK)
+        return QStringLiteral("cannot open %1 defensively (SQLite's defensive mode)").arg(path);
+    QString error;
+    if (!exec(db, QStringLiteral("PRAGMA trusted_schema=OFF"), &error)) return QStringLiteral("%1: %2").arg(path, error);
+    return {};
+}
 
 // Checks the whole file (PRAGMA quick_check: every page and record, not only the header) and
 // that it is a HiPS history this build can read. `db` may be a read-only connection: nothing is
@@ -117,13 +150,14 @@ QString inspect(QSqlDatabase& db, const QString& path, FileFacts* facts, bool* c
     if (!facts->tables.contains(QStringLiteral("hips_schema")))
         return QStringLiteral("%1 is a SQLite database but not a HiPS Studio history (tables: %2); it was left "
                               "untouched: pass another --history path").arg(path, facts->tables.join(", "));
-    if (!q.exec(QStringLiteral("SELECT version FROM hips_schema")) || !q.next())
-        return QStringLiteral("cannot read the schema version of %1: %2").arg(path, sqlErrorText(q.lastError()));
-    facts->version = q.value(0).toInt();
-    if (facts->version > RunStore::kSchemaVersion)
-        return QStringLiteral("%1 was written by a newer HiPS Studio (schema %2, this one reads %3); upgrade")
-            .arg(path).arg(facts->version).arg(RunStore::kSchemaVersion);
-    return {};
+    if (!q.exec(QStringLiteral("SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view') ORDER BY name")))
+        return QStringLiteral("cannot read %1: %2").arg(path, sqlErrorText(q.lastError()));
+    QStringList planted;
+    while (q.next() && planted.size() < 5) planted << q.value(0).toString() + QLatin1Char(' ') + q.value(1).toString().left(64);
+    if (!planted.isEmpty())
+        return QStringLiteral("%1 holds what HiPS Studio never creates (%2): someone else's history, or a planted one; it "
+                              "was left untouched: pass another --history path").arg(path, planted.join(QStringLiteral(", ")));
+    return readVersion(db, path, &facts->version);
 }
 
 // Switches the file to WAL (a no-op once it is). The switch needs the file to itself and SQLite
@@ -161,13 +195,9 @@ QString createOrMigrate(QSqlDatabase& db, const QString& path) {
         !(exec(db, QStringLiteral("CREATE TABLE hips_schema (version INTEGER NOT NULL)"), &sqlError) &&
           exec(db, QStringLiteral("INSERT INTO hips_schema VALUES (0)"), &sqlError)))
         return fail(QStringLiteral("%1: %2").arg(path, sqlError));
-    if (!q.exec(QStringLiteral("SELECT version FROM hips_schema")) || !q.next())
-        return fail(QStringLiteral("cannot read the schema version of %1: %2").arg(path, sqlErrorText(q.lastError())));
-    const int version = q.value(0).toInt();
     q.finish();
-    if (version > RunStore::kSchemaVersion)
-        return fail(QStringLiteral("%1 was written by a newer HiPS Studio (schema %2, this one reads %3); upgrade")
-                        .arg(path).arg(version).arg(RunStore::kSchemaVersion));
+    int version = 0;
+    if (const QString e = readVersion(db, path, &version); !e.isEmpty()) return fail(e);
     for (int v = version; v < RunStore::kSchemaVersion; ++v) {
         for (const QString& sql : kMigrations[v])
             if (!exec(db, sql, &sqlError))

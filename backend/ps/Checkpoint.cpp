@@ -3,12 +3,15 @@
 #include "PrivateFiles.h"
 
 #include <QCryptographicHash>
-#include <cstring>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <algorithm>
+#include <cmath>
+#include <cstring>
 
 namespace hips {
 
@@ -33,14 +36,21 @@ QString fileName(const char* kind, qint64 round, int shard) {
 QString metaName(int shard) { return QStringLiteral("checkpoint%1.json").arg(shardMark(shard)); }
 
 // Reads one float file the meta names, checked against its size and checksum.
-std::optional<std::vector<float>> readFloats(const QDir& dir, const QJsonObject& entry, size_t expectFloats, QString* error) {
+// `expectFloats` exactly; or with `orNone`, none at all (an optimizer without state).
+std::optional<std::vector<float>> readFloats(const QDir& dir, const QJsonObject& entry, size_t expectFloats, QString* error,
+                                             bool orNone = false) {
     const QString name = entry.value("file").toString();
-    const qint64 floats = qint64(entry.value("floats").toDouble(-1));
-    if (name.contains('/') || name.isEmpty() || floats < 0 || (expectFloats && size_t(floats) != expectFloats)) {
-        *error = QStringLiteral("%1 names a file '%2' of %3 floats, expected %4").arg(dir.filePath(kMeta), name).arg(floats).arg(expectFloats);
+    const double count = entry.value("floats").toDouble(-1);
+    const qint64 floats = count >= 0 && count <= double(expectFloats) ? qint64(count) : -1;  // (never a size from the file alone)
+    if (name.contains('/') || name.isEmpty() || floats < 0 || (size_t(floats) != expectFloats && !(orNone && floats == 0))) {
+        *error = QStringLiteral("%1 names a file '%2' of %3 floats, expected %4").arg(dir.filePath(kMeta), name).arg(count).arg(expectFloats);
         return std::nullopt;
     }
     QFile f(dir.filePath(name));
+    if (!QFileInfo(f).isFile()) {
+        *error = QStringLiteral("%1 is not a regular file; the checkpoint is damaged, or not this run's").arg(f.fileName());
+        return std::nullopt;
+    }
     if (!f.open(QIODevice::ReadOnly)) {
         *error = QStringLiteral("cannot read %1: %2").arg(f.fileName(), f.errorString());
         return std::nullopt;
@@ -53,7 +63,20 @@ std::optional<std::vector<float>> readFloats(const QDir& dir, const QJsonObject&
     }
     std::vector<float> out(static_cast<size_t>(floats));
     std::memcpy(out.data(), bytes.constData(), size_t(bytes.size()));
+    // A checksum says the file is what the description says, not that it makes sense: a model of
+    // NaNs with its checksum made again would resume and train to nothing.
+    if (!std::all_of(out.begin(), out.end(), [](float v) { return std::isfinite(v); })) {
+        *error = QStringLiteral("%1 holds NaN or infinite values: the checkpoint is of a run that diverged, or damaged; start "
+                                "the run afresh").arg(f.fileName());
+        return std::nullopt;
+    }
     return out;
+}
+
+// The description's round: a whole number of a run (1 to a billion); -1 otherwise.
+qint64 roundOf(const QJsonObject& meta) {
+    const double r = meta.value("round").toDouble(-1);
+    return r >= 1 && r <= 1e9 && r == std::floor(r) ? qint64(r) : -1;
 }
 
 QJsonObject readMeta(const QString& runDir, QString* error, int shard = 0) {
@@ -108,16 +131,19 @@ std::optional<Checkpoint> readCheckpoint(const QString& runDir, const TrainingSe
     }
     const QDir dir(checkpointDirectory(runDir));
     Checkpoint c;
-    c.round = qint64(meta.value("round").toDouble());
-    c.version = qint64(meta.value("version").toDouble());
-    auto model = readFloats(dir, meta.value("model").toObject(), modelFloats, error);
-    if (!model) return std::nullopt;
-    auto optimizer = readFloats(dir, meta.value("optimizer").toObject(), 0, error);
-    if (!optimizer) return std::nullopt;
-    if (!optimizer->empty() && optimizer->size() != model->size()) {
-        *error = QStringLiteral("the checkpoint in %1 has an optimizer state of another size than its model").arg(runDir);
+    c.round = roundOf(meta);
+    const double version = meta.value("version").toDouble(-1);
+    c.version = version >= 0 && version <= 1e15 && version == std::floor(version) ? qint64(version) : -1;
+    if (c.round < 1 || c.round > s.rounds || c.version < c.round) {
+        *error = QStringLiteral("%1 describes round %2 (model version %3), not a round of this run (1 to %4); the checkpoint "
+                                "is damaged, or not this run's").arg(dir.filePath(metaName(shard)), meta.value("round").toVariant().toString(),
+                                                                   meta.value("version").toVariant().toString()).arg(s.rounds);
         return std::nullopt;
     }
+    auto model = readFloats(dir, meta.value("model").toObject(), modelFloats, error);
+    if (!model) return std::nullopt;
+    auto optimizer = readFloats(dir, meta.value("optimizer").toObject(), model->size(), error, true);
+    if (!optimizer) return std::nullopt;
     c.model = std::move(*model);
     c.optimizer = std::move(*optimizer);
     return c;
@@ -128,14 +154,19 @@ std::optional<Checkpoint> readCheckpoint(const QString& runDir, const TrainingSe
 qint64 checkpointRound(const QString& runDir, QString* error) {
     const QJsonObject meta = readMeta(runDir, error);
     if (meta.isEmpty()) return 0;
-    const qint64 round = qint64(meta.value("round").toDouble());
+    const qint64 round = roundOf(meta);
+    if (round < 1) {
+        *error = QStringLiteral("%1 describes round %2, not a round of a run; the checkpoint is damaged")
+                     .arg(QDir(checkpointDirectory(runDir)).filePath(metaName(0)), meta.value("round").toVariant().toString());
+        return 0;
+    }
     static const QRegularExpression shardMeta(QStringLiteral("^checkpoint\\.shard(\\d+)\\.json$"));
     for (const QString& name : QDir(checkpointDirectory(runDir)).entryList(QDir::Files)) {
         const auto m = shardMeta.match(name);
         if (!m.hasMatch()) continue;
         const QJsonObject other = readMeta(runDir, error, m.captured(1).toInt());
         if (other.isEmpty()) return 0;
-        if (const qint64 r = qint64(other.value("round").toDouble()); r != round) {
+        if (const qint64 r = roundOf(other); r != round) {
             *error = QStringLiteral("the global servers' checkpoints in %1 are of rounds %2 and %3 (the run stopped between "
                                     "their writes): there is no round to resume all of them from; start the run afresh")
                          .arg(checkpointDirectory(runDir)).arg(round).arg(r);

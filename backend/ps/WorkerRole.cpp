@@ -21,6 +21,7 @@
 
 #include <QCborArray>
 #include <QFile>
+#include <QFileInfo>
 
 namespace hips {
 
@@ -177,12 +178,19 @@ private:
     // had not reached that round, or the file is gone) it goes on with fresh momentum and order.
     void restoreState(LocalTrainer& trainer, qint64 round) {
         QFile f(workerStatePath(m_ctx.outDir, m_ctx.node.id, round));
+        if (f.exists() && !QFileInfo(f).isFile())  // (a link to /dev/zero would be read until memory runs out)
+            throw RoleError(f.fileName().toStdString() + " is not a regular file; a worker's state is a file it wrote: remove it");
         if (!f.open(QIODevice::ReadOnly)) {
             std::fprintf(stderr, "no state of round %lld (%s): this worker resumes with fresh momentum and data order\n",
                          static_cast<long long>(round), qPrintable(f.errorString()));
             return;
         }
-        trainer.loadState(f.readAll());
+        const int64_t bound = trainer.stateBytesBound();
+        const QByteArray bytes = f.read(bound + 1);
+        if (bytes.size() > bound)
+            throw RoleError(f.fileName().toStdString() + " is larger than any state of this worker (" + std::to_string(bound) +
+                            " bytes at most); it is damaged or not this run's: remove it");
+        trainer.loadState(bytes);
     }
 
     // No deadline of its own: the answer waits for the other workers' compute, which may be 8x

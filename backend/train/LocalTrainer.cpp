@@ -225,6 +225,12 @@ QByteArray LocalTrainer::saveState() const {
     return QByteArray(bytes.data(), qsizetype(bytes.size()));
 }
 
+int64_t LocalTrainer::stateBytesBound() const {
+    // The optimizer's momentum (a float a parameter), the data order (an int64 a sample), and room
+    // for the archive's own structure and the generators' states.
+    return (int64_t(1) << 20) + 8 * int64_t(parameterCount()) + 16 * shardSize();
+}
+
 void LocalTrainer::loadState(const QByteArray& bytes) {
     try {
         std::istringstream in(bytes.toStdString());
@@ -241,7 +247,17 @@ void LocalTrainer::loadState(const QByteArray& bytes) {
             cursor.item<int64_t>() < 0 || cursor.item<int64_t>() > d->shard.size())
             throw TrainError("the saved state is of another shard (" + std::to_string(order.numel()) +
                              " samples, this worker has " + std::to_string(d->shard.size()) + ")");
-        d->optimizer.load(optimizer);
+        // Its values, not only its shape: a damaged state would train with loss NaN every round.
+        const torch::Tensor sorted = std::get<0>(order.to(torch::kInt64).sort());
+        if (order.numel() > 0 && !sorted.equal(torch::arange(order.numel(), torch::kInt64)))
+            throw TrainError("the saved state's data order is not an order of this worker's " + std::to_string(d->shard.size()) +
+                             " samples; the state is damaged");
+        d->optimizer.load(optimizer);  // (a state refused below ends the worker: nothing trains with it)
+        for (const auto& [key, state] : d->optimizer.state()) {
+            const auto& buffer = static_cast<const torch::optim::SGDParamState&>(*state).momentum_buffer();
+            if (buffer.defined() && !torch::isfinite(buffer).all().item<bool>())
+                throw TrainError("the saved state's momentum holds NaN or infinite values; the state is damaged");
+        }
         d->order = order.to(torch::kInt64).to(d->model.device());
         d->cursor = cursor.item<int64_t>();
         d->generator.set_state(shuffle);

@@ -75,6 +75,9 @@ public:
     // run compute exactly what the uninterrupted one would have.
     QByteArray saveState() const;
     void loadState(const QByteArray& bytes);  // throws TrainError naming what does not fit
+    // The most bytes saveState() can take for this model and shard: a state file is read to this
+    // much and no further (one made larger by someone else is refused, never read to the end).
+    int64_t stateBytesBound() const;
 
 private:
     struct Impl;

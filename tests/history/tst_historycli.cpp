@@ -42,6 +42,26 @@ private Q_SLOTS:
         QVERIFY(store->flush());
     }
 
+    // A crafted history's status and events hold terminal escape sequences: list and show print
+    // them escaped, never raw (ESC would reach the terminal).
+    void storedTextIsPrintedEscaped() {
+        {
+            QString error;
+            auto store = RunStore::open(m_path, &error);
+            QVERIFY2(store, qPrintable(error));
+            store->appendEvent(1, 1, "error", "party1/worker0", "boom \x1b]0;owned\x07 \x1b[2J");
+            QVERIFY(store->flush());
+        }
+        rawSql(m_path, {"UPDATE runs SET status = 'fin\x1b[31mished' WHERE id = 1"});
+        for (const QStringList& words : {QStringList{"list"}, QStringList{"show", "1"}}) {
+            const auto [status, out] = history(words);
+            QCOMPARE(status, 0);
+            QVERIFY2(!out.contains(QChar(0x1b)), qPrintable(words.join(' ') + ": " + out));
+        }
+        const auto [status, out] = history({"show", "1"});
+        QVERIFY2(out.contains("error: party1/worker0: boom \\x1b]0;owned"), qPrintable(out));
+    }
+
     void listFiltersByNameStatusAndReason() {
         for (const auto& [text, shown, hidden] : {std::tuple{"BASELINE", "cnn-baseline", "mlp-try"},
                                                   std::tuple{"failed", "mlp-try", "cnn-baseline"},

@@ -6,6 +6,8 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <limits>
@@ -61,10 +63,51 @@ private Q_SLOTS:
 
         QFile meta(QDir(checkpointDirectory(dir.path())).filePath("checkpoint.json"));
         QVERIFY(meta.open(QIODevice::WriteOnly));
-        meta.write(R"({"format":"hips-checkpoint","round":2,"model_name":"cnn","seed":1,"model":{"file":"../../etc/passwd","floats":2}})");
+        meta.write(R"({"format":"hips-checkpoint","round":2,"version":2,"model_name":"cnn","seed":1,"model":{"file":"../../etc/passwd","floats":2}})");
         meta.close();
         QVERIFY(!readCheckpoint(dir.path(), s, 2, &error));
         QVERIFY2(error.contains("names a file"), qPrintable(error));
+    }
+
+    // A checksum says a file is what its description says, not that either makes sense: a model of
+    // NaNs with its checksum made again, a round of 1e300 or -5, an optimizer of 1e12 floats are
+    // each refused with a message, never a resume that trains to nothing, an empty error or a
+    // bad_alloc.
+    void refusesWhatMakesNoSense() {
+        QTemporaryDir dir;
+        TrainingSettings s;
+        QString error;
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        QCOMPARE(writeCheckpoint(dir.path(), Checkpoint{2, 2, {1.0f, nan}, {}}, s), QString());
+        QVERIFY(!readCheckpoint(dir.path(), s, 2, &error));
+        QVERIFY2(error.contains("model-2.f32 holds NaN or infinite values"), qPrintable(error));
+
+        QCOMPARE(writeCheckpoint(dir.path(), Checkpoint{3, 3, {1.0f, 2.0f}, {0.5f, 0.5f}}, s), QString());
+        QFile metaFile(QDir(checkpointDirectory(dir.path())).filePath("checkpoint.json"));
+        QVERIFY(metaFile.open(QIODevice::ReadOnly));
+        const QJsonObject good = QJsonDocument::fromJson(metaFile.readAll()).object();
+        metaFile.close();
+        auto rewrite = [&](const QJsonObject& meta) {
+            QVERIFY(metaFile.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            metaFile.write(QJsonDocument(meta).toJson());
+            metaFile.close();
+        };
+        for (const double round : {1e300, -5.0, 2.5}) {
+            QJsonObject meta = good;
+            meta["round"] = round;
+            rewrite(meta);
+            QVERIFY(!readCheckpoint(dir.path(), s, 2, &error));
+            QVERIFY2(error.contains("not a round of this run"), qPrintable(error));
+            QCOMPARE(checkpointRound(dir.path(), &error), qint64(0));
+            QVERIFY2(error.contains("not a round of a run"), qPrintable(error));
+        }
+        QJsonObject meta = good;
+        QJsonObject optimizer = meta["optimizer"].toObject();
+        optimizer["floats"] = 1e12;
+        meta["optimizer"] = optimizer;
+        rewrite(meta);
+        QVERIFY(!readCheckpoint(dir.path(), s, 2, &error));
+        QVERIFY2(error.contains("optimizer-3.f32' of 1e+12 floats, expected 2"), qPrintable(error));
     }
 
     // The global scheduler's copy of a recovery point (a standby host starts from it): kept when
