@@ -339,6 +339,34 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(TrainError, otherShard.loadState("not an archive"));
     }
 
+    // A damaged state is refused, naming what: a momentum of NaNs (it would train with loss NaN
+    // every round); and no state is larger than the bound a worker reads a state file to.
+    void aDamagedStateIsRefused() {
+        TrainingSettings s;
+        s.dataset = "synthetic";
+        s.model = "mlp";
+        s.syntheticSamples = 512;
+        setTorchThreads(1);
+        LocalTrainer first(s, 0, 1, "cpu");
+        first.trainSteps(3);
+        const QByteArray state = first.saveState();
+        QVERIFY(state.size() <= first.stateBytesBound());
+
+        LocalTrainer fresh(s, 0, 1, "cpu");
+        QString why;
+        // Weights of NaN: the next step's momentum is NaN, and a state saved then is refused.
+        LocalTrainer diverged(s, 0, 1, "cpu");
+        std::vector<float> nan(diverged.parameterCount(), std::numeric_limits<float>::quiet_NaN());
+        diverged.setWeights(nan.data());
+        diverged.trainSteps(1);
+        try {
+            fresh.loadState(diverged.saveState());
+        } catch (const TrainError& e) {
+            why = e.what();
+        }
+        QVERIFY2(why.contains("momentum holds NaN"), qPrintable(why));
+    }
+
 private:
     QTemporaryDir m_cache;
 };
