@@ -52,7 +52,11 @@ bool RoleSupervisor::start(const RoleLaunch& launch) {
     // One BLAS/OpenMP thread per role unless configured: several roles share the cores.
     env.insert(QStringLiteral("OPENBLAS_NUM_THREADS"), QString::number(launch.threads));
     env.insert(QStringLiteral("OMP_NUM_THREADS"), QString::number(launch.threads));
-    env.insert(QStringLiteral("HIPS_NODE_KEY"), QString::fromLatin1(launch.nodeKey));
+    // A forked trainer gets its key in the environment the zygote sets after the fork, which
+    // /proc/PID/environ never shows (it shows the zygote's exec-time one); a process started here
+    // reads it from its stdin (startProcess), so that it is in no environment an exec shows.
+    if (launch.forkFromZygote) env.insert(QStringLiteral("HIPS_NODE_KEY"), QString::fromLatin1(launch.nodeKey));
+    else env.insert(QStringLiteral("HIPS_NODE_KEY_STDIN"), QStringLiteral("1"));
     env.insert(QStringLiteral("HIPS_PEER_KEYS_FILE"), launch.peerKeysPath);
     env.insert(QStringLiteral("HIPS_PLACEMENT"), QString::number(launch.placement));
     env.remove(QStringLiteral("HIPS_AGENT_KEYS"));  // the agent's own keys stay with the agent
@@ -99,6 +103,8 @@ void RoleSupervisor::startProcess(const RoleLaunch& launch, const QProcessEnviro
         m_roles[node].process = nullptr;
     });
     p->start(launch.program, roleArguments(launch));
+    p->write(launch.nodeKey + '\n');  // (buffered until it runs; then its stdin ends)
+    p->closeWriteChannel();
 }
 
 bool RoleSupervisor::startForked(const RoleLaunch& launch, const QProcessEnvironment& env, QString* error) {

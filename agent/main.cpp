@@ -30,6 +30,10 @@ static bool parseKeys(const QByteArray& text, CurveConfig* curve, QByteArray* co
 
 static bool readKeys(const QCommandLineParser& args, CurveConfig* curve, QByteArray* controllerKey) {
     if (!args.isSet(QStringLiteral("keys"))) {
+        if (qEnvironmentVariable("HIPS_AGENT_KEYS_STDIN") == QLatin1String("1")) {
+            qunsetenv("HIPS_AGENT_KEYS_STDIN");  // (the roles read their own)
+            return parseKeys(readSecretFromStdin(4096), curve, controllerKey);
+        }
         const QByteArray fromEnv = qgetenv("HIPS_AGENT_KEYS");
         qunsetenv("HIPS_AGENT_KEYS");  // not for the roles it starts
         return parseKeys(fromEnv, curve, controllerKey);

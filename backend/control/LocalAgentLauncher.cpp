@@ -66,10 +66,12 @@ void LocalAgentLauncher::start(const CurveKeyPair& agentKeys, const QByteArray& 
         return;
     }
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("HIPS_AGENT_KEYS"), QString::fromLatin1(agentKeys.toText() + '\n' + controllerPublicKey));
+    env.insert(QStringLiteral("HIPS_AGENT_KEYS_STDIN"), QStringLiteral("1"));  // (never in its environment: /proc shows that)
     m_process.setProcessEnvironment(env);
     m_process.start(path, {QStringLiteral("daemon"), QStringLiteral("--bind"), QStringLiteral("tcp://127.0.0.1:*"),
                            QStringLiteral("--runs-root"), runsRoot});
+    m_process.write(agentKeys.toText() + '\n' + controllerPublicKey + '\n');
+    m_process.closeWriteChannel();
 }
 
 void LocalAgentLauncher::terminate() {

@@ -10,6 +10,9 @@
 #include "TopologyReader.h"
 
 #include <QCryptographicHash>
+#include <algorithm>
+#include <cstdio>
+#include <iterator>
 #include <QFile>
 #include <cstdio>
 #include <memory>
@@ -52,10 +55,24 @@ bool runsInTrainer(const Node& node) {
     return isTrainingRole(node.kind) || (server && node.device.startsWith(QLatin1String("cuda")));
 }
 
-// The keys the agent hands a role: its own pair in HIPS_NODE_KEY, the run's public keys in the
-// file named by HIPS_PEER_KEYS_FILE. The secret key is taken out of the environment once read.
+// A secret handed over on stdin (HIPS_NODE_KEY_STDIN, HIPS_AGENT_KEYS_STDIN): its first
+// `maxBytes` bytes up to the end, the buffer wiped after. (In the environment, /proc/PID/environ
+// would show it to the same user for the process's whole life, whatever unsetenv does.)
+QByteArray readSecretFromStdin(qsizetype maxBytes) {
+    QByteArray text;
+    char buffer[512];
+    for (size_t n; text.size() < maxBytes && (n = std::fread(buffer, 1, sizeof buffer, stdin)) > 0;) text.append(buffer, qsizetype(n));
+    std::fill(std::begin(buffer), std::end(buffer), '\0');
+    return text.left(maxBytes);
+}
+
+// The keys the agent hands a role: its own pair on stdin (or, in a trainer forked by the zygote,
+// in HIPS_NODE_KEY, taken out of the environment once read), the run's public keys in the file
+// named by HIPS_PEER_KEYS_FILE.
 static std::optional<RunKeys> readRunKeys(const Topology& topology, QString* error) {
-    const CurveKeyPair own = CurveKeyPair::fromText(qgetenv("HIPS_NODE_KEY"));
+    const CurveKeyPair own = CurveKeyPair::fromText(qEnvironmentVariable("HIPS_NODE_KEY_STDIN") == QLatin1String("1")
+                                                        ? readSecretFromStdin(1024).trimmed()
+                                                        : qgetenv("HIPS_NODE_KEY"));
     const QString peersPath = qEnvironmentVariable("HIPS_PEER_KEYS_FILE");
     qunsetenv("HIPS_NODE_KEY");
     if (own.isNull()) {

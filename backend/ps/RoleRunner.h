@@ -19,6 +19,10 @@ bool isTrainingRole(RoleKind kind);
 bool runsInTrainer(const Node& node);
 
 // Returns the process exit status (RoleExit); errors go to stderr with the node id.
+// A secret handed to this process on its stdin (the agent's keys, a role's node key): at most
+// `maxBytes` bytes, read to the end of its input.
+QByteArray readSecretFromStdin(qsizetype maxBytes);
+
 int runRole(const QString& topologyPath, const QString& nodeId, const QString& outDir, const RoleTable& roles);
 
 // The `role --topology FILE --node ID [--out DIR]` command line, shared by hips-agent and

@@ -333,11 +333,22 @@ private Q_SLOTS:
     }
 
     // HIPS_TRAINER_ZYGOTE=0: every trainer is a process of its own, started afresh.
+    // (And with every role a process of its own, no secret in any environment: issue 44.)
     void trainersStartAfreshWithoutTheZygote() {
         Run run;
         run.start({"run", kSmall, "--out", run.dir.path(), "--rounds", "2"}, {"HIPS_TRAINER_ZYGOTE=0"});
         QVERIFY2(run.waitForOutput("\n    1 ", 120000), run.out.constData());
         QVERIFY(taggedProcesses(run.tag, "hips-trainer zygote").isEmpty());
+        // Every key reaches its process on stdin: none is in an environment /proc shows (the
+        // agent's, the schedulers', servers' and trainers', each started as a process here).
+        const QList<qint64> pids = taggedProcesses(run.tag);
+        QVERIFY(pids.size() >= 10);  // small.json: the agent and 11 roles (some may have ended)
+        for (const qint64 pid : pids) {
+            QFile env(QStringLiteral("/proc/%1/environ").arg(pid));
+            if (!env.open(QIODevice::ReadOnly)) continue;  // (ended meanwhile)
+            const QByteArray text = env.readAll();
+            QVERIFY2(!text.contains("HIPS_NODE_KEY=") && !text.contains("HIPS_AGENT_KEYS="), qPrintable(QString::number(pid)));
+        }
         QCOMPARE(run.finish(120000), 0);
         QVERIFY2(run.out.contains("finished after 2 rounds"), run.out.constData());
         QVERIFY(run.leftovers().isEmpty());
