@@ -24,7 +24,8 @@ public:
     }
 
     QString open() {
-        m_fd = ::open(QFile::encodeName(m_path).constData(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, kPrivateFileMode);
+        // O_NOFOLLOW: a link planted in logs/ would have the run append to a file it points at.
+        m_fd = ::open(QFile::encodeName(m_path).constData(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, kPrivateFileMode);
         struct stat st {};
         if (m_fd < 0 || ::fstat(m_fd, &st) != 0) return fail(errno);
         if ((st.st_mode & 0777) != kPrivateFileMode && ::fchmod(m_fd, kPrivateFileMode) != 0) return fail(errno);
@@ -79,8 +80,19 @@ QString RunDirectory::note(const QString& error) {
     return error;
 }
 
+// The run directory (where a link of the user's may lead) and the folders it holds (never a
+// link) are this user's alone: checked before a byte is written in them, and again when a run
+// resumes or is attached to.
+static QString checkRunFolders(const QString& path) {
+    if (const QString e = checkOwnDirectory(path, true); !e.isEmpty()) return e;
+    for (const QString& p : {QDir(path).filePath(QStringLiteral("logs")), QDir(path).filePath(QStringLiteral("checkpoint"))})
+        if (const QString e = checkOwnDirectory(p); !e.isEmpty()) return e;
+    return {};
+}
+
 QString RunDirectory::create(const QString& path, const QByteArray& topologyJson) {
     const QDir dir(path);
+    if (const QString e = checkRunFolders(dir.absolutePath()); !e.isEmpty()) return note(e);
     if (const QString e = makePrivateDirectory(dir.filePath(QStringLiteral("logs"))); !e.isEmpty())
         return note(QStringLiteral("cannot create the run directory %1 (%2); check permissions or pass --out").arg(path, e));
     m_path = dir.absolutePath();
@@ -92,6 +104,7 @@ QString RunDirectory::create(const QString& path, const QByteArray& topologyJson
 
 QString RunDirectory::reopen(const QString& path, int round, const QByteArray& topologyJson, QList<QJsonObject>* kept) {
     const QDir dir(path);
+    if (const QString e = checkRunFolders(dir.absolutePath()); !e.isEmpty()) return note(e);
     m_path = dir.absolutePath();
     if (const QString e = writeTopology(topologyJson); !e.isEmpty()) return e;
     const QString metricsPath = dir.filePath(QStringLiteral("metrics.jsonl"));
@@ -114,6 +127,7 @@ QString RunDirectory::reopen(const QString& path, int round, const QByteArray& t
 
 QString RunDirectory::reattach(const QString& path, qint64 metricsBytes, QList<QJsonObject>* kept) {
     const QDir dir(path);
+    if (const QString e = checkRunFolders(dir.absolutePath()); !e.isEmpty()) return note(e);
     m_path = dir.absolutePath();
     const QString metricsPath = dir.filePath(QStringLiteral("metrics.jsonl"));
     QFile old(metricsPath);

@@ -36,6 +36,20 @@ QString makePrivateDirectory(const QString& path, unsigned mode) {
     return {};
 }
 
+QString checkOwnDirectory(const QString& path, bool followLink) {
+    struct stat st {};
+    const QByteArray native = QFile::encodeName(path);
+    if ((followLink ? ::stat(native.constData(), &st) : ::lstat(native.constData(), &st)) != 0) return {};  // (not there yet: made private)
+    if (S_ISLNK(st.st_mode))
+        return QStringLiteral("%1 is a symbolic link; a run's directories are its own: remove it, or pass another --out").arg(path);
+    if (!S_ISDIR(st.st_mode)) return QStringLiteral("%1 exists but is not a directory").arg(path);
+    if (st.st_uid != ::geteuid() || (st.st_mode & 022) != 0)
+        return QStringLiteral("%1 belongs to another user or others may write in it (owner %2, mode %3): a run's "
+                              "directory must be yours alone; pass another --out")
+            .arg(path).arg(st.st_uid).arg(QString::number(st.st_mode & 07777, 8));
+    return {};
+}
+
 QString createPrivateFile(const QString& path, unsigned mode) {
     const QByteArray native = QFile::encodeName(path);
     const int fd = ::open(native.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);

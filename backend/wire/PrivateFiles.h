@@ -15,6 +15,12 @@ constexpr unsigned kPrivateDirectoryMode = 0700;
 // directory keeps its mode (it is the user's).
 QString makePrivateDirectory(const QString& path, unsigned mode = kPrivateDirectoryMode);
 
+// Empty when `path` (if it exists) is a directory of this user that no one else may write in
+// (and, unless `followLink`, not a symbolic link); else why not. Another user may have made it in
+// advance (a shared folder, a run's name guessed), to read what a run writes or to point its
+// files elsewhere.
+QString checkOwnDirectory(const QString& path, bool followLink = false);
+
 // Creates an empty file with `mode` if `path` does not exist yet; an existing file is left as it is.
 QString createPrivateFile(const QString& path, unsigned mode = kPrivateFileMode);
 

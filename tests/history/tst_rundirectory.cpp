@@ -5,6 +5,8 @@
 #include "SmallDisk.h"
 
 #include <QJsonDocument>
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -30,6 +32,40 @@ QByteArray contents(const QString& path) {
 class RunDirectoryTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // A run directory someone else could have made or prepared (issue 44): one others may write
+    // in, a logs/ or checkpoint/ that is a link, a log that is a link to a file elsewhere: refused,
+    // naming the path, and nothing written through them.
+    void aPreparedRunDirectoryIsRefused() {
+        QTemporaryDir dir;
+        const QString open = dir.filePath("open");
+        QVERIFY(QDir().mkpath(open));
+        QVERIFY(::chmod(QFile::encodeName(open).constData(), 0777) == 0);
+        RunDirectory first;
+        QString e = first.create(open, "{}");
+        QVERIFY2(e.contains(open + " belongs to another user or others may write in it") && e.contains("mode 777"), qPrintable(e));
+        QVERIFY(!QFileInfo::exists(open + "/topology.json"));
+
+        const QString elsewhere = dir.filePath("elsewhere");
+        QVERIFY(QDir().mkpath(elsewhere));
+        const QString linked = dir.filePath("linked");
+        QVERIFY(QDir().mkpath(linked));
+        QVERIFY(QFile::link(elsewhere, linked + "/checkpoint"));
+        RunDirectory second;
+        e = second.create(linked, "{}");
+        QVERIFY2(e.contains(linked + "/checkpoint is a symbolic link"), qPrintable(e));
+
+        const QString logs = dir.filePath("logs-link");
+        QVERIFY(QDir().mkpath(logs + "/logs"));
+        QFile victim(dir.filePath("victim.txt"));
+        QVERIFY(victim.open(QIODevice::WriteOnly) && victim.write("mine\n") == 5);
+        victim.close();
+        QVERIFY(QFile::link(victim.fileName(), logs + "/logs/party1_worker0.log"));
+        RunDirectory third;
+        QCOMPARE(third.create(logs, "{}"), QString());
+        QVERIFY(!third.appendLog("party1/worker0", "hello").isEmpty());  // O_NOFOLLOW
+        QCOMPARE(contents(victim.fileName()), QByteArray("mine\n"));
+    }
+
     void everythingIsPrivateWhateverTheUmask() {
         QTemporaryDir dir;
         const mode_t old = ::umask(022);
