@@ -258,6 +258,22 @@ private Q_SLOTS:
         QCOMPARE(d->topology().training.inputShape, (QList<int>{3, 32, 32}));  // refused, kept
     }
 
+    // The task: a regression has outputs (1 by default) in place of classes, and back.
+    void theTaskSwitchesClassesAndOutputs() {
+        d->scene()->clearSelection();
+        auto* task = qobject_cast<QComboBox*>(d->properties()->field("task"));
+        QVERIFY(task && task->findText("regression") >= 0);
+        QVERIFY(d->properties()->field("classes") && !d->properties()->field("outputs"));
+        task->setCurrentText("regression");
+        QVERIFY(d->topology().training.regression());
+        QCOMPARE(d->topology().training.classes, 1);
+        QVERIFY(d->properties()->field("outputs") && !d->properties()->field("classes"));
+        task = qobject_cast<QComboBox*>(d->properties()->field("task"));
+        task->setCurrentText("classification");
+        QVERIFY(!d->topology().training.regression());
+        QCOMPARE(d->topology().training.classes, 10);
+    }
+
     // "Check model" loads the TorchScript file as the trainers will (hips-trainer model-info) and
     // shows its size; a file that is not one says why.
     void checkModelShowsTheModelsSize() {
