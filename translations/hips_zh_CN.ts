@@ -1016,9 +1016,100 @@
         <translation>主机 ID</translation>
     </message>
     <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="20"/>
+        <source>: data path</source>
+        <translation>：数据路径</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="23"/>
+        <source>%1: data path &apos;%2&apos; is relative; write the absolute path on the party&apos;s hosts</source>
+        <translation>%1：数据路径“%2”是相对路径；请写出它在参与方主机上的绝对路径</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="26"/>
+        <source>: data option </source>
+        <translation>：数据选项 </translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="29"/>
+        <source>%1: holdout %2 is not a fraction in (0, 0.9]; give the share of samples the party tests on, e.g. 0.1</source>
+        <translation>%1：holdout %2 不是 (0, 0.9] 内的比例；请给出参与方用于测试的样本比例，例如 0.1</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="82"/>
+        <source>party &apos;%1&apos; reads %2 and party &apos;%3&apos; reads %4, one inside the other: a party&apos;s data is its own and only its hosts read it; give each party a path of its own</source>
+        <translation>参与方“%1”读取 %2，参与方“%3”读取 %4，其中一个位于另一个之内：参与方的数据只属于它自己，只有它的主机读取；请为每个参与方指定各自的路径</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="92"/>
+        <source>the model file</source>
+        <translation>模型文件</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="97"/>
+        <source>the built-in models take square images, not %1 x %2; resize the images, or bring your own model as TorchScript</source>
+        <translation>内置模型只接受方形图像，而不是 %1 x %2；请调整图像尺寸，或以 TorchScript 形式提供自己的模型</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="111"/>
+        <source>a regression trains on the parties&apos; own data: give each party a &quot;data&quot; source (csv, npy or npz with float targets) and training.evaluation_data</source>
+        <translation>回归任务使用各参与方自己的数据训练：请为每个参与方提供 &quot;data&quot; 数据源（带浮点目标值的 csv、npy 或 npz），并设置 training.evaluation_data</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="118"/>
+        <source>a regression reads float targets from csv, npy or npz; %1 holds class labels</source>
+        <translation>回归任务从 csv、npy 或 npz 读取浮点目标值；%1 存放的是类别标签</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="121"/>
+        <source>a regression&apos;s targets are numbers, not classes: remove &quot;classes&quot;</source>
+        <translation>回归任务的目标值是数值，而不是类别：请删除 &quot;classes&quot;</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="129"/>
+        <source>partition %1 splits by class, and a regression has none: use iid (each party&apos;s own data is its own split already)</source>
+        <translation>划分方式 %1 按类别划分，而回归任务没有类别：请使用 iid（每个参与方自己的数据本身就是它的那一份）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="140"/>
+        <source>party &apos;%1&apos;</source>
+        <translation>参与方“%1”</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="145"/>
         <location filename="../backend/topology/TopologyValidation.cpp" line="80"/>
         <source>host &apos;%1&apos;</source>
         <translation>主机“%1”</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="147"/>
+        <source>host &apos;%1&apos; runs workers of %2 parties, and a party&apos;s data is its own: give each party its data instead of the host</source>
+        <translation>主机“%1”运行 %2 个参与方的工作节点，而参与方的数据只属于它自己：请把数据分别交给各参与方，而不是交给主机</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="151"/>
+        <source>evaluation_data</source>
+        <translation>evaluation_data</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="153"/>
+        <source>the master&apos;s test set is all test: holdout is for a party&apos;s data; remove it here</source>
+        <translation>主工作节点的测试集全部用于测试：holdout 只用于参与方的数据；请在这里删除它</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="161"/>
+        <source>%1 codes the workers of party &apos;%2&apos; over one data set: give the party one &quot;data&quot; source, not host &apos;%3&apos; a source of its own</source>
+        <translation>%1 基于同一个数据集对参与方“%2”的工作节点编码：请给该参与方一个 &quot;data&quot; 数据源，而不是给主机“%3”单独的数据源</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="172"/>
+        <source>party &apos;%1&apos; trains but has no data of its own, and other parties bring theirs: give it a &quot;data&quot; source, or remove every party&apos;s &quot;data&quot; to split the run&apos;s dataset over all</source>
+        <translation>参与方“%1”参与训练却没有自己的数据，而其他参与方带有各自的数据：请给它一个 &quot;data&quot; 数据源，或删除所有参与方的 &quot;data&quot;，以便将本次运行的数据集划分给所有参与方</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="177"/>
+        <source>the parties bring their own data: declare the master&apos;s test set as training.evaluation_data (a source like a party&apos;s &quot;data&quot;)</source>
+        <translation>各参与方带有自己的数据：请将主工作节点的测试集声明为 training.evaluation_data（与参与方的 &quot;data&quot; 形式相同的数据源）</translation>
     </message>
     <message>
         <location filename="../backend/topology/TopologyValidation.cpp" line="80"/>
@@ -1369,158 +1460,183 @@
         <source>an adaptive server optimizer with 2bit trails (adam: 0.77 against 0.86 without a codec, on the default topology with the mlp): use topk (adam: 0.84) or fp16</source>
         <translation>自适应服务器优化器配合 2bit 会落后（在默认拓扑上用 mlp：adam 为 0.77，不压缩为 0.86）：请使用 topk（adam：0.84）或 fp16</translation>
     </message>
-</context>
-<context>
-    <name>hips</name>
     <message>
-        <location filename="../backend/topology/DataFields.cpp" line="23"/>
+        <location filename="../backend/topology/DataFields.cpp" line="24"/>
         <source>must be a list of non-empty names without commas</source>
         <translation>必须是不含逗号的非空名称列表</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataFields.cpp" line="32"/>
+        <location filename="../backend/topology/DataFields.cpp" line="33"/>
         <source>must be a number</source>
         <translation>必须是数字</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataFields.cpp" line="54"/>
+        <location filename="../backend/topology/DataFields.cpp" line="55"/>
         <source>&apos;%1&apos; is not a data format; use one of: %2</source>
         <translation>“%1”不是数据格式；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataFields.cpp" line="63"/>
+        <location filename="../backend/topology/DataFields.cpp" line="64"/>
         <source>%1 option</source>
         <translation>%1 选项</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataFields.cpp" line="66"/>
+        <location filename="../backend/topology/DataFields.cpp" line="67"/>
         <source>must be one character, such as &quot;,&quot; or &quot;;&quot;</source>
         <translation>必须是单个字符，例如 &quot;,&quot; 或 &quot;;&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataFields.cpp" line="85"/>
+        <location filename="../backend/topology/DataFields.cpp" line="86"/>
         <source>model field</source>
         <translation>模型字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataFields.cpp" line="91"/>
+        <location filename="../backend/topology/DataFields.cpp" line="92"/>
         <source>must be the file&apos;s SHA-256 as 64 lowercase hex digits (hips run fills it in; remove it)</source>
         <translation>必须是该文件的 SHA-256，即 64 个小写十六进制数字（hips run 会自动填写；请删除它）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataFields.cpp" line="98"/>
+        <location filename="../backend/topology/DataFields.cpp" line="99"/>
         <source>must list each tensor&apos;s element count, a whole number in [1, 4e9]</source>
         <translation>必须列出每个张量的元素个数，每个为 [1, 4e9] 内的整数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataFields.cpp" line="109"/>
+        <location filename="../backend/topology/DataFields.cpp" line="110"/>
         <source>&apos;%1&apos; is not a built-in model; use one of: %2, or {&quot;torchscript&quot;: &quot;/path/model.pt&quot;} for a model saved from PyTorch</source>
         <translation>“%1”不是内置模型；请使用以下之一：%2，或对从 PyTorch 保存的模型使用 {&quot;torchscript&quot;: &quot;/path/model.pt&quot;}</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataFields.cpp" line="116"/>
+        <location filename="../backend/topology/DataFields.cpp" line="117"/>
         <source>must be [features] or [channels, height, width], whole numbers in [1, 65536]</source>
         <translation>必须是 [特征数] 或 [通道数, 高度, 宽度]，均为 [1, 65536] 内的整数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataFields.cpp" line="123"/>
+        <location filename="../backend/topology/DataFields.cpp" line="124"/>
         <source>must be [features] or [channels, height, width]</source>
         <translation>必须是 [特征数] 或 [通道数, 高度, 宽度]</translation>
     </message>
+</context>
+<context>
+    <name>hips</name>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="19"/>
+        <source>must be a list of non-empty names without commas</source>
+        <translation type="vanished">必须是不含逗号的非空名称列表</translation>
+    </message>
+    <message>
+        <source>must be a number</source>
+        <translation type="vanished">必须是数字</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a data format; use one of: %2</source>
+        <translation type="vanished">“%1”不是数据格式；请使用以下之一：%2</translation>
+    </message>
+    <message>
+        <source>%1 option</source>
+        <translation type="vanished">%1 选项</translation>
+    </message>
+    <message>
+        <source>must be one character, such as &quot;,&quot; or &quot;;&quot;</source>
+        <translation type="vanished">必须是单个字符，例如 &quot;,&quot; 或 &quot;;&quot;</translation>
+    </message>
+    <message>
+        <source>model field</source>
+        <translation type="vanished">模型字段</translation>
+    </message>
+    <message>
+        <source>must be the file&apos;s SHA-256 as 64 lowercase hex digits (hips run fills it in; remove it)</source>
+        <translation type="vanished">必须是该文件的 SHA-256，即 64 个小写十六进制数字（hips run 会自动填写；请删除它）</translation>
+    </message>
+    <message>
+        <source>must list each tensor&apos;s element count, a whole number in [1, 4e9]</source>
+        <translation type="vanished">必须列出每个张量的元素个数，每个为 [1, 4e9] 内的整数</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a built-in model; use one of: %2, or {&quot;torchscript&quot;: &quot;/path/model.pt&quot;} for a model saved from PyTorch</source>
+        <translation type="vanished">“%1”不是内置模型；请使用以下之一：%2，或对从 PyTorch 保存的模型使用 {&quot;torchscript&quot;: &quot;/path/model.pt&quot;}</translation>
+    </message>
+    <message>
+        <source>must be [features] or [channels, height, width], whole numbers in [1, 65536]</source>
+        <translation type="vanished">必须是 [特征数] 或 [通道数, 高度, 宽度]，均为 [1, 65536] 内的整数</translation>
+    </message>
+    <message>
+        <source>must be [features] or [channels, height, width]</source>
+        <translation type="vanished">必须是 [特征数] 或 [通道数, 高度, 宽度]</translation>
+    </message>
+    <message>
         <source>: data path</source>
-        <translation>：数据路径</translation>
+        <translation type="vanished">：数据路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="22"/>
         <source>%1: data path &apos;%2&apos; is relative; write the absolute path on the party&apos;s hosts</source>
-        <translation>%1：数据路径“%2”是相对路径；请写出它在参与方主机上的绝对路径</translation>
+        <translation type="vanished">%1：数据路径“%2”是相对路径；请写出它在参与方主机上的绝对路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="25"/>
         <source>: data option </source>
-        <translation>：数据选项 </translation>
+        <translation type="vanished">：数据选项 </translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="28"/>
         <source>%1: holdout %2 is not a fraction in (0, 0.9]; give the share of samples the party tests on, e.g. 0.1</source>
-        <translation>%1：holdout %2 不是 (0, 0.9] 内的比例；请给出参与方用于测试的样本比例，例如 0.1</translation>
+        <translation type="vanished">%1：holdout %2 不是 (0, 0.9] 内的比例；请给出参与方用于测试的样本比例，例如 0.1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="81"/>
         <source>party &apos;%1&apos; reads %2 and party &apos;%3&apos; reads %4, one inside the other: a party&apos;s data is its own and only its hosts read it; give each party a path of its own</source>
-        <translation>参与方“%1”读取 %2，参与方“%3”读取 %4，其中一个位于另一个之内：参与方的数据只属于它自己，只有它的主机读取；请为每个参与方指定各自的路径</translation>
+        <translation type="vanished">参与方“%1”读取 %2，参与方“%3”读取 %4，其中一个位于另一个之内：参与方的数据只属于它自己，只有它的主机读取；请为每个参与方指定各自的路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="91"/>
         <source>the model file</source>
-        <translation>模型文件</translation>
+        <translation type="vanished">模型文件</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="96"/>
         <source>the built-in models take square images, not %1 x %2; resize the images, or bring your own model as TorchScript</source>
-        <translation>内置模型只接受方形图像，而不是 %1 x %2；请调整图像尺寸，或以 TorchScript 形式提供自己的模型</translation>
+        <translation type="vanished">内置模型只接受方形图像，而不是 %1 x %2；请调整图像尺寸，或以 TorchScript 形式提供自己的模型</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="110"/>
         <source>a regression trains on the parties&apos; own data: give each party a &quot;data&quot; source (csv, npy or npz with float targets) and training.evaluation_data</source>
-        <translation>回归任务使用各参与方自己的数据训练：请为每个参与方提供 &quot;data&quot; 数据源（带浮点目标值的 csv、npy 或 npz），并设置 training.evaluation_data</translation>
+        <translation type="vanished">回归任务使用各参与方自己的数据训练：请为每个参与方提供 &quot;data&quot; 数据源（带浮点目标值的 csv、npy 或 npz），并设置 training.evaluation_data</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="117"/>
         <source>a regression reads float targets from csv, npy or npz; %1 holds class labels</source>
-        <translation>回归任务从 csv、npy 或 npz 读取浮点目标值；%1 存放的是类别标签</translation>
+        <translation type="vanished">回归任务从 csv、npy 或 npz 读取浮点目标值；%1 存放的是类别标签</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="120"/>
         <source>a regression&apos;s targets are numbers, not classes: remove &quot;classes&quot;</source>
-        <translation>回归任务的目标值是数值，而不是类别：请删除 &quot;classes&quot;</translation>
+        <translation type="vanished">回归任务的目标值是数值，而不是类别：请删除 &quot;classes&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="128"/>
         <source>partition %1 splits by class, and a regression has none: use iid (each party&apos;s own data is its own split already)</source>
-        <translation>划分方式 %1 按类别划分，而回归任务没有类别：请使用 iid（每个参与方自己的数据本身就是它的那一份）</translation>
+        <translation type="vanished">划分方式 %1 按类别划分，而回归任务没有类别：请使用 iid（每个参与方自己的数据本身就是它的那一份）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="139"/>
         <source>party &apos;%1&apos;</source>
-        <translation>参与方“%1”</translation>
+        <translation type="vanished">参与方“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="144"/>
         <source>host &apos;%1&apos;</source>
-        <translation>主机“%1”</translation>
+        <translation type="vanished">主机“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="146"/>
         <source>host &apos;%1&apos; runs workers of %2 parties, and a party&apos;s data is its own: give each party its data instead of the host</source>
-        <translation>主机“%1”运行 %2 个参与方的工作节点，而参与方的数据只属于它自己：请把数据分别交给各参与方，而不是交给主机</translation>
+        <translation type="vanished">主机“%1”运行 %2 个参与方的工作节点，而参与方的数据只属于它自己：请把数据分别交给各参与方，而不是交给主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="150"/>
         <source>evaluation_data</source>
-        <translation>evaluation_data</translation>
+        <translation type="vanished">evaluation_data</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="152"/>
         <source>the master&apos;s test set is all test: holdout is for a party&apos;s data; remove it here</source>
-        <translation>主工作节点的测试集全部用于测试：holdout 只用于参与方的数据；请在这里删除它</translation>
+        <translation type="vanished">主工作节点的测试集全部用于测试：holdout 只用于参与方的数据；请在这里删除它</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="160"/>
         <source>%1 codes the workers of party &apos;%2&apos; over one data set: give the party one &quot;data&quot; source, not host &apos;%3&apos; a source of its own</source>
-        <translation>%1 基于同一个数据集对参与方“%2”的工作节点编码：请给该参与方一个 &quot;data&quot; 数据源，而不是给主机“%3”单独的数据源</translation>
+        <translation type="vanished">%1 基于同一个数据集对参与方“%2”的工作节点编码：请给该参与方一个 &quot;data&quot; 数据源，而不是给主机“%3”单独的数据源</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="171"/>
         <source>party &apos;%1&apos; trains but has no data of its own, and other parties bring theirs: give it a &quot;data&quot; source, or remove every party&apos;s &quot;data&quot; to split the run&apos;s dataset over all</source>
-        <translation>参与方“%1”参与训练却没有自己的数据，而其他参与方带有各自的数据：请给它一个 &quot;data&quot; 数据源，或删除所有参与方的 &quot;data&quot;，以便将本次运行的数据集划分给所有参与方</translation>
+        <translation type="vanished">参与方“%1”参与训练却没有自己的数据，而其他参与方带有各自的数据：请给它一个 &quot;data&quot; 数据源，或删除所有参与方的 &quot;data&quot;，以便将本次运行的数据集划分给所有参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="176"/>
         <source>the parties bring their own data: declare the master&apos;s test set as training.evaluation_data (a source like a party&apos;s &quot;data&quot;)</source>
-        <translation>各参与方带有自己的数据：请将主工作节点的测试集声明为 training.evaluation_data（与参与方的 &quot;data&quot; 形式相同的数据源）</translation>
+        <translation type="vanished">各参与方带有自己的数据：请将主工作节点的测试集声明为 training.evaluation_data（与参与方的 &quot;data&quot; 形式相同的数据源）</translation>
     </message>
 </context>
 <context>

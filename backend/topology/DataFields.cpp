@@ -11,7 +11,8 @@ namespace hips {
 
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("TopologyCheck", text); }
+// (Every message is translated in the TopologyCheck context, as the other checks are, with
+// QCoreApplication::translate spelled out: lupdate cannot see through a wrapper.)
 
 // A TextList option may be written as a JSON array of strings or as one comma-separated string.
 std::optional<QString> optionText(JsonFields& f, const DataOption& option) {
@@ -20,7 +21,7 @@ std::optional<QString> optionText(JsonFields& f, const DataOption& option) {
         QStringList parts;
         for (const QJsonValue& item : v.toArray()) {
             if (!item.isString() || item.toString().trimmed().isEmpty() || item.toString().contains(QLatin1Char(','))) {
-                f.issue(option.name, tr("must be a list of non-empty names without commas"));
+                f.issue(option.name, QCoreApplication::translate("TopologyCheck", "must be a list of non-empty names without commas"));
                 return std::nullopt;
             }
             parts << item.toString().trimmed();
@@ -29,7 +30,7 @@ std::optional<QString> optionText(JsonFields& f, const DataOption& option) {
     }
     if (option.kind == DataOption::Kind::Number) {
         if (!v.isDouble()) {
-            f.issue(option.name, tr("must be a number"));
+            f.issue(option.name, QCoreApplication::translate("TopologyCheck", "must be a number"));
             return std::nullopt;
         }
         return QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest);
@@ -51,7 +52,7 @@ std::optional<DataSource> readDataSource(JsonFields& parent, const char* key) {
     const DataFormatInfo* format = DataFormatRegistry::find(source.format);
     if (!format) {
         if (!source.format.isEmpty())
-            f.issue("format", tr("'%1' is not a data format; use one of: %2").arg(source.format, DataFormatRegistry::names().join(", ")));
+            f.issue("format", QCoreApplication::translate("TopologyCheck", "'%1' is not a data format; use one of: %2").arg(source.format, DataFormatRegistry::names().join(", ")));
         return std::nullopt;
     }
     QStringList known{QStringLiteral("format"), QStringLiteral("path")};
@@ -60,10 +61,10 @@ std::optional<DataSource> readDataSource(JsonFields& parent, const char* key) {
         if (!f.has(option.name)) continue;
         if (const auto text = optionText(f, option)) source.options.insert(option.name, *text);
     }
-    f.rejectUnknown(known, tr("%1 option").arg(source.format));
+    f.rejectUnknown(known, QCoreApplication::translate("TopologyCheck", "%1 option").arg(source.format));
     if (source.path.isEmpty()) return std::nullopt;
     if (format->option(QStringLiteral("delimiter")) && source.option(QStringLiteral("delimiter"), QStringLiteral(",")).size() != 1)
-        f.issue("delimiter", tr("must be one character, such as \",\" or \";\""));
+        f.issue("delimiter", QCoreApplication::translate("TopologyCheck", "must be one character, such as \",\" or \";\""));
     return source;
 }
 
@@ -82,20 +83,20 @@ QJsonObject dataSourceJson(const DataSource& source) {
 void readModel(JsonFields& training, const StrategyList& builtIns, TrainingSettings* t) {
     if (const QJsonValue v = training.value("model"); v.isObject()) {
         JsonFields f(v.toObject(), training.path("model"), training.issues());
-        f.rejectUnknown({"torchscript", "sha256", "tensors"}, tr("model field"));
+        f.rejectUnknown({"torchscript", "sha256", "tensors"}, QCoreApplication::translate("TopologyCheck", "model field"));
         t->model = QString::fromLatin1(TrainingSettings::kTorchScript);
         t->modelFile = f.string("torchscript", {}, true);
         t->modelSha256 = f.string("sha256", {});
         static const QRegularExpression hex(QStringLiteral("^[0-9a-f]{64}$"));  // (it names a file on each host)
         if (!t->modelSha256.isEmpty() && !hex.match(t->modelSha256).hasMatch()) {
-            f.issue("sha256", tr("must be the file's SHA-256 as 64 lowercase hex digits (hips run fills it in; remove it)"));
+            f.issue("sha256", QCoreApplication::translate("TopologyCheck", "must be the file's SHA-256 as 64 lowercase hex digits (hips run fills it in; remove it)"));
             t->modelSha256.clear();
         }
         if (const auto tensors = f.array("tensors")) {
             for (const QJsonValue& n : *tensors) {
                 const double size = n.toDouble(-1);
                 if (!n.isDouble() || size < 1 || size > 4e9 || size != double(qint64(size))) {
-                    f.issue("tensors", tr("must list each tensor's element count, a whole number in [1, 4e9]"));
+                    f.issue("tensors", QCoreApplication::translate("TopologyCheck", "must list each tensor's element count, a whole number in [1, 4e9]"));
                     t->modelTensors.clear();
                     break;
                 }
@@ -106,21 +107,21 @@ void readModel(JsonFields& training, const StrategyList& builtIns, TrainingSetti
         const QString given = training.string("model", t->model);
         if (const StrategyInfo* s = findStrategy(builtIns, given)) t->model = s->name;
         else
-            training.issue("model", tr("'%1' is not a built-in model; use one of: %2, or {\"torchscript\": \"/path/model.pt\"} "
+            training.issue("model", QCoreApplication::translate("TopologyCheck", "'%1' is not a built-in model; use one of: %2, or {\"torchscript\": \"/path/model.pt\"} "
                                        "for a model saved from PyTorch").arg(given, strategyNames(builtIns).join(", ")));
     }
     if (const auto shape = training.array("input_shape")) {
         for (const QJsonValue& d : *shape) {
             const double n = d.toDouble(-1);
             if (!d.isDouble() || n < 1 || n > 65536 || n != double(int(n))) {
-                training.issue("input_shape", tr("must be [features] or [channels, height, width], whole numbers in [1, 65536]"));
+                training.issue("input_shape", QCoreApplication::translate("TopologyCheck", "must be [features] or [channels, height, width], whole numbers in [1, 65536]"));
                 t->inputShape.clear();
                 return;
             }
             t->inputShape << int(n);
         }
         if (t->inputShape.size() != 1 && t->inputShape.size() != 3) {
-            training.issue("input_shape", tr("must be [features] or [channels, height, width]"));
+            training.issue("input_shape", QCoreApplication::translate("TopologyCheck", "must be [features] or [channels, height, width]"));
             t->inputShape.clear();
         }
     }
