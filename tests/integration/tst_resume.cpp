@@ -41,6 +41,30 @@ private Q_SLOTS:
         QCOMPARE(shown.count("training loss is not a number"), 1);
     }
 
+    // A worker's state file replaced by a link to /dev/zero (issue 44): the resume is refused,
+    // naming the file, instead of reading it until memory runs out.
+    void aStateThatIsNotAFileIsRefused() {
+        Run run;
+        const QString topology = writeSmallVariant(run, QJsonArray{QJsonObject{{"count", 2}}}, {{"rounds", 10}, {"checkpoint_every", 2}});
+        const QString runDir = run.dir.filePath("run");
+        run.start({"run", topology, "--out", runDir, "--orphan-timeout", "0"});
+        QVERIFY2(run.waitForOutput("\n    5 ", 120000), run.out.constData());
+        ::kill(pid_t(run.process.processId()), SIGKILL);
+        run.finish(30000);
+        QVERIFY(run.leftovers().isEmpty());
+        QFile meta(runDir + "/checkpoint/checkpoint.json");
+        QVERIFY(meta.open(QIODevice::ReadOnly));
+        const int round = QJsonDocument::fromJson(meta.readAll()).object().value("round").toInt();
+        const QString state = runDir + QStringLiteral("/checkpoint/party1-worker0-%1.state").arg(round);
+        QVERIFY2(QFile::remove(state), qPrintable(state));
+        QVERIFY(QFile::link("/dev/zero", state));
+        run.out.clear();
+        run.start({"run", "--resume", runDir});
+        QCOMPARE(run.finish(120000), 1);
+        QVERIFY2(run.err.contains(state.toUtf8() + " is not a regular file"), run.err.constData());
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
     // `kill -9` of the controller with orphan_timeout_s 0: its agent and roles go too, and the next
     // look at the history shows the run as interrupted with the rounds it had done (with the
     // default, the run goes on for hips attach: tst_attach).
