@@ -50,15 +50,6 @@ QString processStateName(ProcessInfo::State s) {
     return {};
 }
 
-QJsonObject RunSummary::toJson() const {
-    QJsonObject o{{"ok", ok}, {"stopped", stopped}, {"reason", reason}, {"run_dir", runDir}, {"rounds", rounds},
-                  {"seconds", seconds}, {"bytes_inside", double(bytesInside)}, {"bytes_across", double(bytesAcross)},
-                  {"samples", double(samples)}};
-    o.insert(regression ? "final_test_rmse" : "final_test_acc", finalAccuracy);
-    o.insert(regression ? "best_test_rmse" : "best_test_acc", bestAccuracy);
-    return o;
-}
-
 static double unixNow() { return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0; }
 
 static QString describeExit(const ProcessInfo& p) {
@@ -557,17 +548,7 @@ void RunController::emitFinished() {
         // Rounds that trained but whose evaluation never came (a stopped or failed run) are
         // rows too, without accuracy: every trained round is charted and kept.
         for (const RoundRow& row : m_progress->finish()) Q_EMIT roundCompleted(row);
-        const QList<RoundRow>& rows = m_progress->rows();
-        s.rounds = m_progress->aggregatedRounds();
-        for (auto it = rows.rbegin(); it != rows.rend(); ++it)
-            if (!std::isnan(it->testScore())) { s.finalAccuracy = it->testScore(); break; }
-        s.regression = m_topology.training.regression();
-        const double best = s.regression ? m_progress->bestRmse() : m_progress->bestAccuracy();
-        s.evaluated = !std::isnan(best);
-        s.bestAccuracy = s.evaluated ? best : 0;
-        s.bytesInside = m_progress->bytesInside();
-        s.bytesAcross = m_progress->bytesAcross();
-        s.samples = m_progress->totalSamples();
+        s.takeFigures(*m_progress, m_topology.training.regression());
     }
     // A role that failed because a peer vanished is usually the echo of an agent or host that
     // died; by now such an agent has been silent for a while, so the reason can name it.

@@ -60,6 +60,8 @@ struct RunSummary {
     double seconds = 0;
     quint64 bytesInside = 0, bytesAcross = 0;
     qint64 samples = 0;
+    // Rounds, scores, traffic and samples as the run's progress counted them (RunSummary.cpp).
+    void takeFigures(const RunProgress& progress, bool regression);
     QJsonObject toJson() const;
 };
 

@@ -310,10 +310,7 @@ private Q_SLOTS:
     // loaded into a fresh trainer makes the next steps bit-identical to the ones the first trainer
     // takes: what a resumed run relies on. Without it the fresh trainer's steps differ.
     void savedStateContinuesBitForBit() {
-        TrainingSettings s;
-        s.dataset = "synthetic";
-        s.model = "mlp";
-        s.syntheticSamples = 512;
+        const TrainingSettings s = smallMlp();
         setTorchThreads(1);
         LocalTrainer first(s, 0, 1, "cpu");
         first.trainSteps(11);  // past an epoch's end (8 batches): a reshuffle happened
@@ -342,10 +339,7 @@ private Q_SLOTS:
     // A damaged state is refused, naming what: a momentum of NaNs (it would train with loss NaN
     // every round); and no state is larger than the bound a worker reads a state file to.
     void aDamagedStateIsRefused() {
-        TrainingSettings s;
-        s.dataset = "synthetic";
-        s.model = "mlp";
-        s.syntheticSamples = 512;
+        const TrainingSettings s = smallMlp();
         setTorchThreads(1);
         LocalTrainer first(s, 0, 1, "cpu");
         first.trainSteps(3);
@@ -368,6 +362,15 @@ private Q_SLOTS:
     }
 
 private:
+    // The mlp on 512 synthetic samples: a worker whose state is quick to make.
+    static TrainingSettings smallMlp() {
+        TrainingSettings s;
+        s.dataset = "synthetic";
+        s.model = "mlp";
+        s.syntheticSamples = 512;
+        return s;
+    }
+
     QTemporaryDir m_cache;
 };
 
