@@ -98,7 +98,11 @@ cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHIPS_BUILD_UI=O
 cmake --build "$BUILD_DIR" --parallel "$(nproc)" -- -k 0  # every error at once
 
 echo "== unit tests, and the devices' integration test"
-(cd "$BUILD_DIR" && ctest -L unit --output-on-failure --timeout 300 && ctest -R tst_devices --output-on-failure --timeout 300)
+# A failing test is reported and the runs below still run: the GPU's figures are worth having
+# either way, and the script's status says the tests failed.
+tests_failed=""
+(cd "$BUILD_DIR" && ctest -L unit --output-on-failure --timeout 300) || tests_failed="$tests_failed unit"
+(cd "$BUILD_DIR" && ctest -R tst_devices --output-on-failure --timeout 300) || tests_failed="$tests_failed tst_devices"
 
 data=$ROOT/usr/share/datasets/fashion-mnist
 hips=$BUILD_DIR/bin/hips
@@ -144,4 +148,5 @@ echo "== summary"
 cat "$BUILD_DIR/gpu-check-summary.txt"
 awk '/^cuda / { if ($4 + 0 < 0.85) { print "gpu-check: the GPU run ended at " $4 ", below 0.85"; exit 1 } }' \
   "$BUILD_DIR/gpu-check-summary.txt"
+if [ -n "$tests_failed" ]; then echo "gpu-check: the runs passed, but these tests failed:$tests_failed" >&2; exit 1; fi
 echo "gpu-check: passed"

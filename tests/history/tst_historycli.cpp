@@ -119,6 +119,10 @@ private Q_SLOTS:
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 2);
         const QString out = QString::fromUtf8(p.readAll());
+        if (!HIPS_WITH_REPORTS) {  // a build without reports (the GPU check's headless one) says so first
+            QVERIFY2(out.contains("this hips was built without reports"), qPrintable(out));
+            return;
+        }
         QVERIFY2(out.contains("RUN is a run's id, a number") && out.contains("got 'latest'"), qPrintable(out));
     }
 

@@ -1,7 +1,9 @@
 #pragma once
 // Runs `hips` as a user would, for the integration tests. Every process a test starts carries
 // HIPS_TEST_TAG in its environment, so a test can find (and count) exactly its own processes
-// in /proc.
+// in /proc; every topology it runs has its ports moved to free ones (FreePorts.h).
+#include "FreePorts.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -54,13 +56,16 @@ inline QByteArray toolOutput(const QString& tool, const QStringList& args) {
 struct Run {
     QString tag = QUuid::createUuid().toString(QUuid::WithoutBraces);
     QTemporaryDir dir;
+    QTemporaryDir topologies;  // the copies with free ports (apart: `--out` may be `dir` itself)
+    FreePorts ports;           // where each port of the topology went
     QProcess process;
     QByteArray out, err;
 
     QString history() const { return dir.filePath("history.sqlite"); }
 
-    // Every run gets its own history file: tests never touch the user's.
+    // Every run gets its own history file and its own ports: tests never touch the user's.
     void start(QStringList args, const QStringList& extraEnv = {}) {
+        if (args.value(0) == "run" && args.value(1).endsWith(".json")) args[1] = ports.movedCopy(args[1], topologies.path());
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("HIPS_TEST_TAG", tag);
         for (const QString& e : extraEnv) env.insert(e.section('=', 0, 0), e.section('=', 1));

@@ -44,7 +44,7 @@ class ChaosTest : public QObject {
 
 private Q_SLOTS:
     void everyKindKilledOnceAndTheRunCompletes() {
-        const QString topology = writeTopology(m_dir, "49", "continue");
+        const QString topology = writeTopology(m_dir, "continue");
         Run calm;
         calm.start({"run", topology, "--out", calm.dir.filePath("run")});
         QCOMPARE(calm.finish(300000), 0);

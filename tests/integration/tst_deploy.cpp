@@ -4,6 +4,7 @@
 // hosts B and C a party each with a scheduler, a server and two workers. Needs root, `ip netns`
 // and sshd; skips with the reason elsewhere.
 #include "DeployHarness.h"
+#include "FreePorts.h"
 #include "DeployOwnData.h"
 
 #include <QDir>
@@ -165,8 +166,9 @@ private Q_SLOTS:
         const QRegularExpression final("final test accuracy (\\d\\.\\d{4})");
         const double remoteAccuracy = final.match(QString(remote.out)).captured(1).toDouble();
         // The same training on this machine's loopback reaches the same accuracy.
-        const Result local = run(kHips, {"run", HIPS_SOURCE_DIR "/tests/data/topologies/small.json", "--history",
-                                         path("local.sqlite"), "--out", path("local")});
+        FreePorts ports;  // (this one runs on the test machine's own loopback)
+        const QString small = ports.movedCopy(HIPS_SOURCE_DIR "/tests/data/topologies/small.json", m_dir.path());
+        const Result local = run(kHips, {"run", small, "--history", path("local.sqlite"), "--out", path("local")});
         QVERIFY2(local.status == 0, local.out.constData());
         const double localAccuracy = final.match(QString(local.out)).captured(1).toDouble();
         QVERIFY2(std::abs(remoteAccuracy - localAccuracy) < 0.05,

@@ -87,7 +87,7 @@ class FaultsTest : public QObject {
     double undisturbed() {
         if (m_undisturbed < 0) {
             Run calm;
-            calm.start({"run", writeTopology(m_dir, "39", "continue"), "--out", calm.dir.filePath("run")});
+            calm.start({"run", writeTopology(m_dir, "continue"), "--out", calm.dir.filePath("run")});
             if (calm.finish(300000) == 0) m_undisturbed = finalAccuracy(calm.out);
         }
         return m_undisturbed;
@@ -95,7 +95,7 @@ class FaultsTest : public QObject {
 
 private Q_SLOTS:
     void aKilledWorkerIsRestartedAndTheRunCompletes() {
-        const QString topology = writeTopology(m_dir, "39", "continue");
+        const QString topology = writeTopology(m_dir, "continue");
         const double undisturbed = this->undisturbed();
         QVERIFY(undisturbed > 0);
 
@@ -128,7 +128,7 @@ private Q_SLOTS:
     // the global round, and its workers send it their open round's push again.
     void aKilledPartyServerIsRestartedAndItsPartyGoesOn() {
         Run run;
-        run.start({"run", writeTopology(m_dir, "39", "continue"), "--out", run.dir.filePath("run")});
+        run.start({"run", writeTopology(m_dir, "continue"), "--out", run.dir.filePath("run")});
         QVERIFY2(signalAtRound(run, 5, "party1/server0", SIGKILL), run.out.constData());
         QVERIFY2(run.finish(300000) == 0, run.out + run.err);
         QVERIFY2(run.out.contains("party1/server0 (pid") && run.out.contains("restart 1 of 3 in 1 s"), run.out.constData());
@@ -163,7 +163,7 @@ private Q_SLOTS:
         QFETCH(QByteArray, scheduler);
         QFETCH(QByteArray, member);
         Run run;
-        run.start({"run", writeTopology(m_dir, "39", "continue"), "--out", run.dir.filePath("run")});
+        run.start({"run", writeTopology(m_dir, "continue"), "--out", run.dir.filePath("run")});
         QVERIFY2(signalAtRound(run, 4, scheduler, SIGKILL), run.out.constData());
         QVERIFY2(signalAtRound(run, 8, member, SIGKILL), run.out.constData());
         QVERIFY2(run.finish(300000) == 0, run.out + run.err);
@@ -183,7 +183,7 @@ private Q_SLOTS:
     // it gets the newest round's model and evaluates to the end.
     void aKilledMasterIsRestartedAndEvaluatesToTheEnd() {
         Run run;
-        run.start({"run", writeTopology(m_dir, "39", "continue"), "--out", run.dir.filePath("run")});
+        run.start({"run", writeTopology(m_dir, "continue"), "--out", run.dir.filePath("run")});
         QVERIFY2(signalAtRound(run, 5, "central/master_worker", SIGKILL), run.out.constData());
         QVERIFY2(run.finish(300000) == 0, run.out + run.err);
         QVERIFY2(run.out.contains("central/master_worker (pid") && run.out.contains("restart 1 of 3 in 1 s"), run.out.constData());
@@ -201,7 +201,7 @@ private Q_SLOTS:
     // master tells it where it is; the run ends as if nothing had happened.
     void aKilledGlobalServerGoesOnFromItsLastModel() {
         Run run;
-        run.start({"run", writeTopology(m_dir, "39", "continue"), "--out", run.dir.filePath("run")});
+        run.start({"run", writeTopology(m_dir, "continue"), "--out", run.dir.filePath("run")});
         QVERIFY2(signalAtRound(run, 5, "central/global_server0", SIGKILL), run.out.constData());
         QVERIFY2(run.finish(300000) == 0, run.out + run.err);
         QVERIFY2(run.out.contains("central/global_server0 (pid") && run.out.contains("restart 1 of 3 in 1 s"), run.out.constData());
@@ -219,7 +219,7 @@ private Q_SLOTS:
     // rejoin with the newest model. Each death is in the history with its reason.
     void aKilledAgentIsRestartedWithItsRoles() {
         Run run;
-        run.start({"run", writeTopology(m_dir, "39", "continue"), "--out", run.dir.filePath("run")});
+        run.start({"run", writeTopology(m_dir, "continue"), "--out", run.dir.filePath("run")});
         QVERIFY2(signalAtRound(run, 5, "agent", SIGKILL), run.out.constData());
         QVERIFY2(run.finish(300000) == 0, run.out + run.err);
         QVERIFY2(run.out.contains("the local agent was killed by signal 9 (Killed) and took its roles with it; restart 1 of 3 in 1 s"),
@@ -255,7 +255,7 @@ private Q_SLOTS:
         QFETCH(QByteArray, node);
         QFETCH(QString, named);
         Run run;
-        run.start({"run", writeTopology(m_dir, "39", "fail"), "--out", run.dir.filePath("run")});
+        run.start({"run", writeTopology(m_dir, "fail"), "--out", run.dir.filePath("run")});
         QVERIFY2(signalAtRound(run, 3, node, SIGKILL), run.out.constData());
         QElapsedTimer sinceKill;
         sinceKill.start();
@@ -269,7 +269,7 @@ private Q_SLOTS:
 
     void aStoppedWorkerIsLeftOutThenRejoins() {
         Run run;
-        run.start({"run", writeTopology(m_dir, "39", "continue"), "--out", run.dir.filePath("run")});
+        run.start({"run", writeTopology(m_dir, "continue"), "--out", run.dir.filePath("run")});
         QVERIFY2(signalAtRound(run, 4, "party2/worker0", SIGSTOP), run.out.constData());
         QVERIFY2(waitForRowsAfter(run, "party2/worker0 declared down", 2, 60000), run.out.constData());
         const qsizetype down = run.out.indexOf("party2/worker0 declared down");
@@ -292,7 +292,7 @@ private Q_SLOTS:
     // workers train again to the last round.
     void aSilentPartyServerIsLeftOutThenItsPartyRejoins() {
         Run run;
-        run.start({"run", writeTopology(m_dir, "39", "continue"), "--out", run.dir.filePath("run")});
+        run.start({"run", writeTopology(m_dir, "continue"), "--out", run.dir.filePath("run")});
         QVERIFY2(signalAtRound(run, 4, "party2/server0", SIGSTOP), run.out.constData());
         QVERIFY2(waitForRowsAfter(run, "party2/server0 declared down", 2, 60000), run.out.constData());
         const QList<qint64> pids = taggedProcesses(run.tag, "--node party2/server0");
@@ -310,7 +310,7 @@ private Q_SLOTS:
     // A worker that never comes back (stopped for good) does not hold the run open: its party
     // goes on without it, and once every other role has finished, it is stopped.
     void aWorkerThatNeverComesBackDoesNotHoldTheRunOpen() {
-        const QString topology = writeTopology(m_dir, "39", "continue", [](QJsonObject& t) {
+        const QString topology = writeTopology(m_dir, "continue", [](QJsonObject& t) {
             QJsonObject training = t["training"].toObject();
             training["rounds"] = 8;
             t["training"] = training;
@@ -329,7 +329,7 @@ private Q_SLOTS:
     // round_timeout_s: a worker 20 times slower than the others never makes a round's deadline;
     // the rounds close without it, its pushes come late and are dropped, and the run finishes.
     void aRoundTimeoutLeavesASlowWorkerBehind() {
-        const QString topology = writeTopology(m_dir, "39", "continue", [](QJsonObject& t) {
+        const QString topology = writeTopology(m_dir, "continue", [](QJsonObject& t) {
             QJsonArray parties = t["parties"].toArray();
             QJsonObject party2 = parties[2].toObject(), roles = party2["roles"].toObject();
             roles["workers"] = QJsonArray{QJsonObject{{"count", 1}}, QJsonObject{{"count", 1}, {"slowdown", 20}}};

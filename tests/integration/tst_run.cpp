@@ -405,7 +405,8 @@ private Q_SLOTS:
         Run run;
         run.start({"run", HIPS_SOURCE_DIR "/tests/data/topologies/port_clash.json"});
         QCOMPARE(run.finish(30000), 2);
-        QVERIFY2(run.err.contains("$.parties[1].roles.scheduler.port: port 19101 on host 'local' is already used"),
+        const QString clash = QStringLiteral("$.parties[1].roles.scheduler.port: port %1 on host 'local' is already used");
+        QVERIFY2(run.err.contains(clash.arg(run.ports.of(19101)).toUtf8()),
                  run.err.constData());
         // An option beyond a field's range is refused before anything starts, as the file would be.
         Run tooFast;
@@ -475,9 +476,9 @@ private Q_SLOTS:
 
     // Also read as a log (`hips run > log 2>&1`): the error comes after the lines printed before it.
     void portInUseFailsWithTheRoleNamed() {
-        QTcpServer blocker;  // occupies party2's server port
-        QVERIFY(blocker.listen(QHostAddress::LocalHost, 19301));
         Run run;
+        QTcpServer blocker;  // occupies party2's server port
+        QVERIFY(blocker.listen(QHostAddress::LocalHost, quint16(run.ports.of(19301))));
         run.process.setProcessChannelMode(QProcess::MergedChannels);
         run.start({"run", kSmall, "--out", run.dir.path()});
         QCOMPARE(run.finish(120000), 1);

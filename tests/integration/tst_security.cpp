@@ -151,8 +151,8 @@ int attackAsAnotherUser(const QByteArray& spec) {
         if (f.open(QIODevice::ReadOnly)) std::printf("read %s\n", file.constData());
     }
     Attackers a;
-    for (int port : {19100, 19101, 19200, 19201})
-        a.threads.emplace_back(impersonate, std::ref(a), port, QByteArray("party1/worker0"), QByteArray(), size_t(1024));
+    for (const QByteArray& port : qgetenv("HIPS_SECURITY_PORTS").split(','))  // the run's schedulers and servers
+        a.threads.emplace_back(impersonate, std::ref(a), port.toInt(), QByteArray("party1/worker0"), QByteArray(), size_t(1024));
     a.threads.emplace_back(takeOverAgent, std::ref(a), words.value(0).toInt(), QStringLiteral("/tmp/chosen-by-nobody"));
     std::this_thread::sleep_for(3s);  // the attack's duration, not a timing assertion
     a.join();
@@ -177,10 +177,11 @@ private Q_SLOTS:
 
         Attackers attackers;
         const size_t mlpFloats = 203530;
-        // Before the roles even start: the ports of the topology (small.json).
+        // Before the roles even start: the ports of the topology (small.json's, moved).
         for (int port : {19100, 19200, 19201, 19101})
-            attackers.threads.emplace_back(impersonate, std::ref(attackers), port, QByteArray("party1/worker0"), QByteArray(), mlpFloats);
-        attackers.threads.emplace_back(oversized, std::ref(attackers), 19101);
+            attackers.threads.emplace_back(impersonate, std::ref(attackers), run.ports.of(port), QByteArray("party1/worker0"),
+                                           QByteArray(), mlpFloats);
+        attackers.threads.emplace_back(oversized, std::ref(attackers), run.ports.of(19101));
 
         // Once the agent is up: take it over; once the run's keys are on disk, handshake with
         // the servers' real public keys (the worst case: a stranger who learned them).
@@ -198,9 +199,9 @@ private Q_SLOTS:
         QVERIFY(keysFile.open(QIODevice::ReadOnly));
         const PeerKeys keys = PeerKeys::fromText(keysFile.readAll());
         QVERIFY(!keys.keyOf("central/global_server0").isEmpty());
-        attackers.threads.emplace_back(impersonate, std::ref(attackers), 19101, QByteArray("party1/server0"),
+        attackers.threads.emplace_back(impersonate, std::ref(attackers), run.ports.of(19101), QByteArray("party1/server0"),
                                        keys.keyOf("central/global_server0"), mlpFloats);
-        attackers.threads.emplace_back(impersonate, std::ref(attackers), 19201, QByteArray("party1/worker0"),
+        attackers.threads.emplace_back(impersonate, std::ref(attackers), run.ports.of(19201), QByteArray("party1/worker0"),
                                        keys.keyOf("party1/server0"), mlpFloats);
 
         // Another local user (nobody), while the run goes on: it reads nothing and gets no answer.
@@ -209,6 +210,8 @@ private Q_SLOTS:
         const QStringList privateFiles = {run.history(), QDir(outDir).filePath("peer-keys.txt"),
                                           QDir(outDir).filePath("topology.json")};
         env.insert("HIPS_SECURITY_ATTACK", QString::number(agentPorts.first()) + ';' + privateFiles.join(';'));
+        env.insert("HIPS_SECURITY_PORTS", QStringLiteral("%1,%2,%3,%4").arg(run.ports.of(19100)).arg(run.ports.of(19101))
+                                              .arg(run.ports.of(19200)).arg(run.ports.of(19201)));
         otherUser.setProcessEnvironment(env);
         otherUser.setProcessChannelMode(QProcess::MergedChannels);
         otherUser.start("setpriv", {"--reuid=65534", "--regid=65534", "--clear-groups", QCoreApplication::applicationFilePath()});

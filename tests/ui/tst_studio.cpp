@@ -2,6 +2,7 @@
 // process table and the accuracy chart; the run lands in the history view (and shows again
 // from there with the same figures); Stop all mid-run leaves no process behind. Every process
 // carries this test's tag in its environment, and the test scans /proc for it.
+#include "../integration/FreePorts.h"
 #include "DeploymentTable.h"
 #include "Designer.h"
 #include "DesignerScene.h"
@@ -57,11 +58,14 @@ class StudioTest : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
     QByteArray m_tag = QUuid::createUuid().toByteArray(QUuid::WithoutBraces);
+    hips::test::FreePorts m_ports;
+    QString m_small;  // small.json on ports free for this test
 
 private Q_SLOTS:
     void initTestCase() {
         qputenv("HIPS_TEST_TAG", m_tag);  // inherited by the agent and every role
         QStandardPaths::setTestModeEnabled(true);  // QSettings of the test, not the user's
+        m_small = m_ports.movedCopy(kSmall, m_dir.path());
     }
 
     // The first start (no saved geometry) on a screen smaller than the roomy default: the window
@@ -149,7 +153,7 @@ private Q_SLOTS:
     void startAllRunsAndTheHistoryKeepsIt() {
         MainWindow window(m_dir.filePath("history.sqlite"));
         window.show();
-        QVERIFY(window.openTopology(kSmall));
+        QVERIFY(window.openTopology(m_small));
         RunPanel* run = window.runPanel();
         QVERIFY(run->startButton()->isEnabled());
         QCOMPARE(run->processes()->rowCount(), 11);  // what Start all will run, before it runs
@@ -245,7 +249,7 @@ private Q_SLOTS:
     // last checkpoint on the Run tab, into the same history run, which ends finished with every
     // round charted once; Resume is then offered no more for it.
     void aStoppedRunResumesFromTheHistoryTab() {
-        QFile small(kSmall);
+        QFile small(m_small);
         QVERIFY(small.open(QIODevice::ReadOnly));
         QJsonObject t = QJsonDocument::fromJson(small.readAll()).object();
         QJsonObject training = t["training"].toObject();
@@ -320,7 +324,7 @@ private Q_SLOTS:
     void stopAllLeavesNoProcess() {
         MainWindow window(m_dir.filePath("history.sqlite"));
         window.show();
-        QVERIFY(window.openTopology(kSmall));
+        QVERIFY(window.openTopology(m_small));
         RunPanel* run = window.runPanel();
         QTest::mouseClick(run->startButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(run->state() == RunState::Running, 60000);
