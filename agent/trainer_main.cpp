@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <cstring>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int roleMain(int argc, char** argv) {
     QCoreApplication app(argc, argv);
@@ -87,9 +88,7 @@ static int checkDataMain(int argc, char** argv) {
     }
 }
 
-int main(int argc, char** argv) {
-    ::umask(077);  // net.params and net.meta hold a model trained on private data
-    hips::keepLargeAllocations();
+static int trainerMain(int argc, char** argv) {
     if (argc == 2 && std::strcmp(argv[1], "probe") == 0) {
         const QByteArray json = QJsonDocument(hips::probeDevices().toJsonObject()).toJson(QJsonDocument::Compact);
         std::printf("%s\n", json.constData());
@@ -108,4 +107,14 @@ int main(int argc, char** argv) {
         return hips::zygote::serve(3, title, roleMain);
     }
     return roleMain(argc, argv);
+}
+
+int main(int argc, char** argv) {
+    ::umask(077);  // net.params and net.meta hold a model trained on private data
+    hips::keepLargeAllocations();
+    const int code = trainerMain(argc, argv);
+    // Each command has closed what it wrote; LibTorch's static destructors would take 2 s of CPU
+    // deregistering its operators at every exit (a run's end, a probe, a model's check), for nothing.
+    std::fflush(nullptr);
+    _exit(code);
 }
