@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh build
 cd build
-ctest --output-on-failure "$@"
+# Two at a time: every test takes its own free ports (tests/integration/FreePorts.h).
+ctest --output-on-failure -j2 "$@"

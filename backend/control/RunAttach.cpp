@@ -1,5 +1,6 @@
 // Taking up a run whose controller went away (hips attach): its agents are found through the
-// roster (agents.json) their fleet wrote once they were all up.
+// roster (agents.json) their fleet wrote once they were all up. And a resumed run's records up
+// to its checkpoint, taken up again (carryOn).
 #include "RunController.h"
 
 #include "RunRecorder.h"
@@ -16,8 +17,6 @@
 namespace hips {
 
 namespace {
-
-double unixNow() { return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0; }
 
 ProcessInfo::State stateNamed(const QString& name, qint64 pid) {
     for (ProcessInfo::State s : {ProcessInfo::State::Pending, ProcessInfo::State::Running, ProcessInfo::State::Exited,
@@ -67,10 +66,7 @@ bool RunController::attach(qint64 historyRun) {
     m_recorder->reattach(historyRun, QStringLiteral("a controller (pid %1) attached to the run and takes it up from event %2")
                                          .arg(QCoreApplication::applicationPid())
                                          .arg(marks.isEmpty() ? 0 : marks.begin()->seq));
-    for (const ProcessInfo& p : m_processes) {
-        m_recorder->process(p);  // "interrupted" no more
-        Q_EMIT processChanged(p);
-    }
+    for (const ProcessInfo& p : m_processes.all()) tellProcess(p);  // "interrupted" no more
     setState(RunState::Running);
     QHash<QString, qint64> seqs;  // each agent's last event the history holds
     for (auto it = marks.begin(); it != marks.end(); ++it) seqs.insert(it.key(), it->seq);
@@ -80,10 +76,10 @@ bool RunController::attach(qint64 historyRun) {
 
 // Every node of the topology, as the history last had it.
 void RunController::takeUpProcesses(const QList<ProcessRecord>& stored) {
-    for (const Node& n : m_topology.nodes()) m_processes.insert(n.id, ProcessInfo{n, ProcessInfo::State::Pending, 0, 0, 0, 0, false, {}, 0});
+    m_processes.reset(m_topology.nodes());
     for (const ProcessRecord& r : stored) {
-        auto it = m_processes.find(r.node);
-        if (it == m_processes.end()) continue;
+        ProcessInfo* it = m_processes.find(r.node);
+        if (!it) continue;
         it->pid = r.pid;
         it->started = r.started;
         it->ended = r.ended;
@@ -99,16 +95,30 @@ void RunController::takeUpProcesses(const QList<ProcessRecord>& stored) {
 void RunController::takeUpRecords(const QList<QJsonObject>& kept) {
     const QScopedValueRollback replaying(m_replaying, true);
     for (const QJsonObject& r : kept) {
-        const QString kind = r.value(QStringLiteral("kind")).toString();
-        if (kind == metric::kTraffic) m_lastTraffic[r.value(QStringLiteral("node")).toString()] = r;
-        firstOfItsRound(r);
-        if (kind == metric::kMembership)
-            m_membership[r.value(QStringLiteral("member")).toString()] = r.value(QStringLiteral("state")).toString();
+        m_feed.attachTo(r);
         const double at = m_runClock.elapsed(r.value(QStringLiteral("t")).toDouble());
         m_lastRecordAt = std::max(m_lastRecordAt, at);
         for (const RoundRow& row : m_progress->ingest(r, at))
             Q_EMIT roundCompleted(row);
     }
+}
+
+// A resumed run's rows up to its checkpoint come from the records kept then; the new processes'
+// traffic counters start from zero, so each link's count at the checkpoint is carried on, and
+// the clock goes on from the last kept record's time on the run's own clock (as the history's
+// reports read it: from its start, earlier pauses left out).
+void RunController::carryOn(const QList<QJsonObject>& kept) {
+    RunClock clock(kept.isEmpty() ? 0 : kept.first().value(QStringLiteral("t")).toDouble());  // (no history)
+    if (const auto run = m_store && m_resumedRun > 0 ? m_store->run(m_resumedRun) : std::nullopt)
+        clock = RunClock(*run, m_store->metrics(m_resumedRun), m_store->traffic(m_resumedRun), m_store->events(m_resumedRun));
+    const QScopedValueRollback replaying(m_replaying, true);
+    for (const QJsonObject& r : kept) {
+        m_feed.resumeFrom(r);
+        const double at = clock.elapsed(r.value(QStringLiteral("t")).toDouble());
+        m_elapsedCarry = std::max(m_elapsedCarry, at);
+        for (const RoundRow& row : m_progress->ingest(r, at)) Q_EMIT roundCompleted(row);
+    }
+    for (const RoundRow& row : m_progress->finish()) Q_EMIT roundCompleted(row);
 }
 
 }  // namespace hips

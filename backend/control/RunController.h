@@ -14,6 +14,9 @@
 // not, and a role its agent restarts is Restarting meanwhile), and is named in the reason.
 #include "AgentFleet.h"
 #include "LabelSpaceCheck.h"
+#include "LaunchPlan.h"
+#include "MetricsFeed.h"
+#include "ProcessTable.h"
 #include "RunDirectory.h"
 #include "RunClock.h"
 #include "RunProgress.h"
@@ -32,21 +35,6 @@ namespace hips {
 
 enum class RunState { Idle, Deploying, Starting, Running, Stopping, Finished, Stopped, Failed };
 QString runStateName(RunState s);
-
-struct ProcessInfo {
-    // Restarting: it died, and its agent starts it again after a backoff (fault_policy continue).
-    enum class State { Pending, Running, Exited, Failed, Stopped, Restarting };
-    Node node;
-    State state = State::Pending;
-    qint64 pid = 0;
-    double started = 0, ended = 0;  // unix seconds
-    int exitCode = 0;
-    bool crashed = false;
-    QString error;
-    int restarts = 0;  // times its agent started it again
-};
-
-QString processStateName(ProcessInfo::State s);
 
 struct RunSummary {
     bool ok = false;
@@ -90,7 +78,7 @@ public:
     void stop(const QString& reason);  // user request: stop everything, report as failed with `reason`
     RunState state() const { return m_state; }
     QString error() const { return m_error; }
-    const QMap<QString, ProcessInfo>& processes() const { return m_processes; }
+    const QMap<QString, ProcessInfo>& processes() const { return m_processes.all(); }
 
 Q_SIGNALS:
     void stateChanged(RunState state);
@@ -111,11 +99,10 @@ private:
     void setState(RunState s);
     void recordNotice(const QString& source, const QString& text);
     void noticeDivergence(const RoundRow& row);
-    bool roundsDone() const;
     void endStragglersSoon();
-    void makeNodeKeys();
     void useFleet(std::unique_ptr<AgentFleet> fleet);
     void endUnfinishedProcesses();
+    void tellProcess(const ProcessInfo& p);  // to the history and the screen
     void takeUpProcesses(const QList<ProcessRecord>& stored);
     void takeUpRecords(const QList<QJsonObject>& kept);
     QString realRunDir() const;  // the run directory with links resolved
@@ -129,20 +116,14 @@ private:
     void handleEvent(const QCborMap& event);
     void onExited(ProcessInfo& p, const QCborMap& event);
     void onMetric(const QString& json);
-    bool firstOfItsRound(const QJsonObject& record);  // false: an evaluation or aggregate of a round in already
     void fail(const QString& reason);
     void stopRoles();
     void finishWhenQuiet();
     void shutdownFleet();
     void emitFinished();
     void concludeRun(RunSummary s, bool stored);  // once the history holds the run's end (or cannot)
-    bool allDone() const;
     double elapsed() const { return m_elapsedCarry + double(m_clock.nsecsElapsed()) / 1e9; }
     void carryOn(const QList<QJsonObject>& kept);
-    void carryTraffic(const QJsonObject& record);
-    static QJsonArray withCarry(const QJsonArray& links, const QHash<QString, QJsonObject>& carry);
-    // node → peer → its link as counted before a resume or a restart (peer, tier, sent, received)
-    QHash<QString, QHash<QString, QJsonObject>> m_trafficCarry;
     double m_elapsedCarry = 0;
 
     Topology m_topology;
@@ -155,19 +136,16 @@ private:
     RunClock m_runClock;  // attached: the run's own clock, which its records' times are read on
     double m_lastRecordAt = 0;  // attached: the newest record's time into the run
     DeployOptions m_deployOptions;
-    QHash<QString, CurveKeyPair> m_nodeKeys;  // every node's own key pair, new for each run
-    PeerKeys m_peerKeys;                       // their public halves, which every role gets
+    LaunchPlan m_launch;  // the nodes' keys, and what each role is started with
     std::unique_ptr<RunProgress> m_progress;
     LabelSpaceCheck m_labelSpace;
-    QMap<QString, ProcessInfo> m_processes;
+    ProcessTable m_processes;
     QElapsedTimer m_clock;
     std::unique_ptr<RunRecorder> m_recorder;  // the history: rows, events, acknowledgements
     qint64 m_resumedRun = 0;                      // the history run a resumed run goes on in
     bool m_concluding = false;  // emitFinished() ran: the outcome is settled, the history may still be storing it
     bool m_userStopped = false;  // stop() was called: the run ends "stopped", not "failed"
-    QHash<QString, QJsonObject> m_lastTraffic;  // each node's last traffic record (with any carry)
-    QHash<QString, QSet<int>> m_roundsSeen;  // "eval", "aggregate <node>" → rounds recorded
-    QHash<QString, QString> m_membership;  // each member's last state as the schedulers declared it
+    MetricsFeed m_feed;  // the roles' records as the run keeps them
     QSet<QString> m_agentsRestarting;  // hosts ("" for the local agent) whose agent is being started again
     bool m_endingStragglers = false;  // fault_policy continue: the rounds are done, workers left are stopped
     std::unique_ptr<AgentFleet> m_fleet;  // last: it goes first

@@ -10,10 +10,6 @@
 
 namespace hips {
 
-namespace {
-double unixNow() { return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0; }
-}  // namespace
-
 RunRecorder::~RunRecorder() {
     if (!m_store) return;  // a newer run may own the listeners by now
     m_store->clearCommitListener(m_listenerToken);

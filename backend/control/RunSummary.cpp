@@ -1,9 +1,28 @@
-// A run's outcome in figures: what summary.json, the history and `hips run`'s last line say.
+// A run's outcome: its states' names, its figures (what summary.json, the history and `hips
+// run`'s last line say), and how RunController settles it once its agents are gone.
 #include "RunController.h"
+
+#include "RunRecorder.h"
+
+#include <QFile>
 
 #include <cmath>
 
 namespace hips {
+
+QString runStateName(RunState s) {
+    switch (s) {
+        case RunState::Idle: return QStringLiteral("idle");
+        case RunState::Deploying: return QStringLiteral("deploying");
+        case RunState::Starting: return QStringLiteral("starting");
+        case RunState::Running: return QStringLiteral("running");
+        case RunState::Stopping: return QStringLiteral("stopping");
+        case RunState::Finished: return QStringLiteral("finished");
+        case RunState::Stopped: return QStringLiteral("stopped");
+        case RunState::Failed: return QStringLiteral("failed");
+    }
+    return {};
+}
 
 void RunSummary::takeFigures(const RunProgress& progress, bool isRegression) {
     const QList<RoundRow>& rows = progress.rows();
@@ -29,6 +48,55 @@ QJsonObject RunSummary::toJson() const {
     o.insert(regression ? "final_test_rmse" : "final_test_acc", finalAccuracy);
     o.insert(regression ? "best_test_rmse" : "best_test_acc", bestAccuracy);
     return o;
+}
+
+
+void RunController::emitFinished() {
+    if (m_concluding) return;
+    m_concluding = true;
+    RunSummary s;
+    s.ok = m_failure.isEmpty();
+    s.stopped = m_userStopped;
+    s.reason = m_failure;
+    s.runDir = m_dir.path();
+    s.seconds = m_attached ? m_lastRecordAt : elapsed();
+    if (m_progress) {
+        // Rounds that trained but whose evaluation never came (a stopped or failed run) are
+        // rows too, without accuracy: every trained round is charted and kept.
+        for (const RoundRow& row : m_progress->finish()) Q_EMIT roundCompleted(row);
+        s.takeFigures(*m_progress, m_topology.training.regression());
+    }
+    // A role that failed because a peer vanished is usually the echo of an agent or host that
+    // died; by now such an agent has been silent for a while, so the reason can name it.
+    if (!s.ok && !s.stopped && m_fleet && m_failure != AgentFleet::controllerSilentReason())  // (their silence was ours)
+        s.reason = m_fleet->silentAgentsPrefix() + s.reason;
+    if (s.ok && s.rounds < m_topology.training.rounds) {
+        s.ok = false;
+        s.reason = QStringLiteral("the roles ended after %1 of %2 rounds").arg(s.rounds).arg(m_topology.training.rounds);
+    }
+    // The run directory first (its first write error, summary.json's included, fails the run),
+    // then the history, so both tell the same outcome; a history that could not store it is the
+    // last word, and summary.json is written again to say so.
+    if (!m_dir.path().isEmpty()) m_dir.writeSummary(s.toJson());
+    if ((s.ok || s.stopped) && !m_dir.error().isEmpty()) {
+        s.ok = s.stopped = false;
+        s.reason = m_dir.error();
+    }
+    m_recorder->forgetAgents();
+    m_recorder->finish(s, [this, s](bool stored) { concludeRun(s, stored); });
+}
+
+void RunController::concludeRun(RunSummary s, bool stored) {
+    if (!stored && (s.ok || s.stopped)) {  // the run trained, but its record is not all stored
+        s.ok = s.stopped = false;
+        s.reason = m_recorder->error();
+        if (!m_dir.path().isEmpty()) m_dir.writeSummary(s.toJson());
+    }
+    // The run is over: its controller key (which standby agents admit) is not left lying around.
+    if (!m_dir.path().isEmpty()) QFile::remove(AgentRoster::pathIn(m_dir.path()));
+    setState(s.ok ? RunState::Finished : s.stopped ? RunState::Stopped : RunState::Failed);
+    if (m_fleet) m_fleet->close();
+    Q_EMIT finished(s);
 }
 
 }  // namespace hips

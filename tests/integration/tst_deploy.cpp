@@ -21,8 +21,9 @@
 
 using namespace hips::test;
 
-// Rounds enough (about 0.07 s each here, with 100 local steps) for party2 to go on alone while
-// party1's agent is found silent (10 s) and deployed again, and for party1 to take part after.
+// Rounds enough (about 0.07 s each here: 20 local steps, each made 5 times slower asleep, so that
+// the wait costs the machine little CPU) for party2 to go on alone while party1's agent is found
+// silent (10 s) and deployed again, and for party1 to take part after.
 constexpr int kRoundsOutlastingARedeploy = 400;
 // ... and for a cut-off host to be given up, its server moved, and the cut to heal after.
 constexpr int kRoundsOutlastingACutOff = 1000;
@@ -362,7 +363,8 @@ private Q_SLOTS:
         QProcess hips;
         QByteArray out;
         startRun(hips, "again", kRoundsOutlastingARedeploy, out,
-                 {{"fault_policy", "continue"}, {"heartbeat_timeout_s", 3}, {"local_iters", 100}});
+                 {{"fault_policy", "continue"}, {"heartbeat_timeout_s", 3}, {"local_iters", 20}},
+                 QByteArray(kThreeParties).replace(R"("count": 2 })", R"("count": 2, "slowdown": 5 })"));
         QTRY_VERIFY_WITH_TIMEOUT((out += hips.readAll()).contains("\n    2 "), 60000);
         const QByteArray pid = readFile(path("again/install_1/agent.pid")).trimmed();
         QVERIFY(!pid.isEmpty());

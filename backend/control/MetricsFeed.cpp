@@ -1,0 +1,86 @@
+#include "MetricsFeed.h"
+
+#include "Vocabulary.h"
+
+#include <QJsonDocument>
+#include <utility>
+
+namespace hips {
+
+namespace {
+QString field(const QJsonObject& o, const char* key) { return o.value(QLatin1String(key)).toString(); }
+}  // namespace
+
+std::optional<MetricsFeed::Taken> MetricsFeed::take(const QByteArray& json) {
+    Taken t{QJsonDocument::fromJson(json).object(), json, {}, {}};
+    if (!firstOfItsRound(t.record)) return std::nullopt;
+    const QString kind = field(t.record, "kind"), node = field(t.record, "node");
+    if (kind == metric::kTraffic) {
+        if (m_carried.contains(node)) {
+            t.record.insert(QStringLiteral("links"), withCarry(t.record.value(QStringLiteral("links")).toArray(), m_carried.value(node)));
+            t.line = QJsonDocument(t.record).toJson(QJsonDocument::Compact);
+        }
+        m_lastTraffic.insert(node, t.record);
+    }
+    if (kind == metric::kMembership) {
+        const QString member = field(t.record, "member"), state = field(t.record, "state");
+        if (std::exchange(m_membership[member], state) != state) {
+            t.member = member;
+            t.change = QStringLiteral("%1 declared %2: %3").arg(member, state, field(t.record, "reason"));
+        }
+    }
+    return t;
+}
+
+void MetricsFeed::resumeFrom(const QJsonObject& record) {
+    if (field(record, "kind") == metric::kTraffic) carry(record);
+    firstOfItsRound(record);
+}
+
+void MetricsFeed::attachTo(const QJsonObject& record) {
+    const QString kind = field(record, "kind");
+    if (kind == metric::kTraffic) m_lastTraffic.insert(field(record, "node"), record);
+    if (kind == metric::kMembership) m_membership.insert(field(record, "member"), field(record, "state"));
+    firstOfItsRound(record);
+}
+
+// A round is evaluated once: a restarted master may be given the model its predecessor had
+// evaluated just before it died (the same model, the same figures), which is not kept twice. A
+// global server's round is aggregated once: a restarted one reports the round it recovered
+// again, in case that record died with its predecessor.
+bool MetricsFeed::firstOfItsRound(const QJsonObject& record) {
+    const QString kind = field(record, "kind");
+    if (kind != metric::kEval && kind != metric::kAggregate) return true;
+    const QString key = kind == metric::kEval ? kind : kind + QLatin1Char(' ') + field(record, "node");
+    const int round = record.value(metric::kRound).toInt(-1);
+    if (m_roundsSeen[key].contains(round)) return false;
+    m_roundsSeen[key].insert(round);
+    return true;
+}
+
+void MetricsFeed::carry(const QJsonObject& traffic) {
+    QHash<QString, QJsonObject>& carried = m_carried[field(traffic, "node")];
+    for (const QJsonValue& v : traffic.value(QStringLiteral("links")).toArray())
+        carried.insert(field(v.toObject(), "peer"), v.toObject());
+}
+
+// The links of a new process's record with its predecessors' counts added; a link it has not used
+// yet (a restarted party server before its workers push again) keeps what they had counted.
+QJsonArray MetricsFeed::withCarry(const QJsonArray& links, const QHash<QString, QJsonObject>& carried) {
+    QJsonArray out;
+    QSet<QString> seen;
+    for (const QJsonValue& v : links) {
+        QJsonObject link = v.toObject();
+        const QString peer = field(link, "peer");
+        seen.insert(peer);
+        const QJsonObject before = carried.value(peer);
+        for (const QString key : {QStringLiteral("sent"), QStringLiteral("received")})
+            link.insert(key, link.value(key).toDouble() + before.value(key).toDouble());
+        out.append(link);
+    }
+    for (auto it = carried.begin(); it != carried.end(); ++it)
+        if (!seen.contains(it.key())) out.append(*it);
+    return out;
+}
+
+}  // namespace hips

@@ -1,0 +1,45 @@
+#pragma once
+// What the controller makes of the roles' metric records before they are kept: each round's
+// evaluation and each global server's aggregate taken once (a restarted master or global server
+// may report its predecessor's last round again), traffic counts carried on across a process's
+// restart or a resume (its next process counts from zero, and no total may go down), and a
+// member's change of state told once (a party server is a member of two schedulers).
+#include <QByteArray>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QSet>
+#include <QString>
+#include <optional>
+
+namespace hips {
+
+class MetricsFeed {
+public:
+    struct Taken {
+        QJsonObject record;      // as the run keeps it (traffic with the counts carried on)
+        QByteArray line;         // its line in metrics.jsonl
+        QString member, change;  // a member whose state changed, and the notice that says so
+    };
+
+    // A record from a role: nothing when it repeats a round already taken.
+    std::optional<Taken> take(const QByteArray& json);
+    // The records of a resumed run up to its checkpoint: its new processes count from zero.
+    void resumeFrom(const QJsonObject& record);
+    // The records the history holds of a run taken up again (hips attach): its processes go on.
+    void attachTo(const QJsonObject& record);
+    // A node's process ended and another takes over: what it had counted is carried on.
+    void processEnded(const QString& node) { carry(m_lastTraffic.value(node)); }
+
+private:
+    bool firstOfItsRound(const QJsonObject& record);
+    void carry(const QJsonObject& traffic);
+    static QJsonArray withCarry(const QJsonArray& links, const QHash<QString, QJsonObject>& carried);
+
+    QHash<QString, QHash<QString, QJsonObject>> m_carried;  // node → peer → its link as counted before
+    QHash<QString, QJsonObject> m_lastTraffic;              // each node's last record, counts carried
+    QHash<QString, QSet<int>> m_roundsSeen;                 // "eval", "aggregate <node>" → rounds taken
+    QHash<QString, QString> m_membership;                   // each member's last state, as declared
+};
+
+}  // namespace hips

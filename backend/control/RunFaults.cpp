@@ -1,0 +1,96 @@
+// RunController under fault_policy continue: agents started again with their roles, a global
+// server moved to its standby host when its own is lost, and the roles left once the rounds
+// are done stopped. (The run's state machine is RunController.cpp.)
+#include "RunController.h"
+
+#include "RunRecorder.h"
+#include "TopologyWriter.h"
+
+#include <QTimer>
+#include <algorithm>
+
+namespace hips {
+
+// fault_policy continue: the agent died and took its roles with it; it is started again, and then
+// they are (startRolesAgain), each as a restart of its own (the same keys, so the same identity).
+void RunController::onAgentRestarting(const QString& host, const QString& how, int attempt, int maxRestarts, int delayMs) {
+    m_agentsRestarting.insert(host);
+    const QString agent = host.isEmpty() ? QStringLiteral("the local agent") : QStringLiteral("the agent on ") + host;
+    recordNotice(QStringLiteral("agent"), QStringLiteral("%1 %2 and took its roles with it; restart %3 of %4 in %5 s")
+                                              .arg(agent, how).arg(attempt).arg(maxRestarts).arg(double(delayMs) / 1000.0));
+    for (const auto& [p, wasUp] : m_processes.goneWithAgent(host, how)) {
+        tellProcess(*p);
+        if (!wasUp) continue;
+        m_feed.processEnded(p->node.id);
+        recordNotice(p->node.id, QStringLiteral("%1 (pid %2) %3; it starts again with the agent").arg(p->node.id).arg(p->pid).arg(p->error));
+    }
+}
+
+void RunController::startRolesAgain(const QString& host) {
+    m_agentsRestarting.remove(host);
+    // (A stop's shutdown follows; once the rounds are done, its roles were stopped while it was away.)
+    if ((m_state != RunState::Starting && m_state != RunState::Running) || m_endingStragglers) return;
+    startRoles([&](const ProcessInfo& p) {
+        return p.state == ProcessInfo::State::Restarting && (host.isEmpty() || p.node.host == host);
+    });
+}
+
+// A host that cannot be reached (its agent went silent, and deploying it again failed): a global
+// server there with a standby host starts on it, from the global scheduler's copy of its recovery
+// point, and the two hosts swap roles (should the standby be lost in turn, the server goes back).
+// A host with nothing left to run is no longer tried again.
+void RunController::moveOffLostHost(const QString& host, const QString& error) {
+    if ((m_state != RunState::Starting && m_state != RunState::Running) || m_endingStragglers) return;
+    for (ProcessInfo& p : m_processes) {
+        if (p.node.host != host || p.state != ProcessInfo::State::Restarting || p.node.standbyHost.isEmpty() ||
+            !m_fleet->hasAgent(p.node.standbyHost))
+            continue;
+        ListeningRole& server = m_topology.parties[centralPartyIndex()].servers[p.node.rank];
+        std::swap(server.host, server.standbyHost);
+        p.node = *m_topology.node(p.node.id);
+        recordNotice(p.node.id, QStringLiteral("%1 lost its host %2 (%3); it starts on its standby host %4 from the global "
+                                               "scheduler's copy of its recovery point")
+                                    .arg(p.node.id, host, error, p.node.host));
+        tellProcess(p);
+        if (const QString e = m_dir.writeTopology(TopologyWriter::toJson(m_topology)); !e.isEmpty())
+            recordNotice(QStringLiteral("controller"), e + QStringLiteral(" (hips attach would look for it on ") + host + ')');
+        const QString moved = p.node.id;
+        startRoles([&](const ProcessInfo& q) { return q.node.id == moved; });
+    }
+    const bool rolesLeft = std::any_of(m_processes.all().begin(), m_processes.all().end(), [&](const ProcessInfo& p) {
+        return p.node.host == host && (p.state == ProcessInfo::State::Restarting || p.state == ProcessInfo::State::Pending);
+    });
+    if (!rolesLeft) m_fleet->giveUpHost(host);
+}
+
+int RunController::centralPartyIndex() const {
+    for (int i = 0; i < m_topology.parties.size(); ++i)
+        if (m_topology.parties[i].central) return i;
+    return -1;
+}
+
+// fault_policy continue: the global servers and the master have finished cleanly, so the run's
+// rounds are done. A role still there (a worker declared down and never back, or waiting for a
+// restart; a party server that came back after the last round) has nothing to rejoin: after a
+// grace for those just finishing, the agents stop it and cancel its restart.
+void RunController::endStragglersSoon() {
+    constexpr int kStragglerGraceMs = 5000;  // the roles that got the final model exit within it
+    QTimer::singleShot(kStragglerGraceMs, this, [this] {
+        if (m_processes.allDone() || m_endingStragglers || m_state != RunState::Running) return;
+        m_endingStragglers = true;
+        for (ProcessInfo& p : m_processes) {
+            if (p.state == ProcessInfo::State::Exited || p.state == ProcessInfo::State::Failed) continue;
+            recordNotice(p.node.id, QStringLiteral("%1 is stopped: the run finished its rounds without it").arg(p.node.id));
+            // Waiting for its agent to be started again: no agent will say it stopped.
+            const bool agentAway = m_agentsRestarting.contains(QString()) || m_agentsRestarting.contains(p.node.host);
+            if (p.state == ProcessInfo::State::Restarting && agentAway) {
+                p.state = ProcessInfo::State::Stopped;
+                tellProcess(p);
+            }
+        }
+        m_fleet->broadcast(QStringLiteral("stop_all"));
+        if (m_processes.allDone()) finishWhenQuiet();
+    });
+}
+
+}  // namespace hips

@@ -1,0 +1,168 @@
+// RunController's parts on their own: the metrics feed (rounds taken once, traffic carried across
+// restarts and resumes, membership told once), the process table (each agent word's state) and
+// the launch plan (schedulers first, every node its own key, all the public ones).
+#include "LaunchPlan.h"
+#include "MetricsFeed.h"
+#include "ProcessTable.h"
+#include "TopologyReader.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QtTest>
+
+using namespace hips;
+
+namespace {
+
+const QString kSmall = QStringLiteral(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");
+
+QByteArray record(const QJsonObject& o) { return QJsonDocument(o).toJson(QJsonDocument::Compact); }
+
+QJsonObject traffic(const QString& node, double sent, double received) {
+    return {{"kind", "traffic"}, {"node", node},
+            {"links", QJsonArray{QJsonObject{{"peer", "central/global_server0"}, {"sent", sent}, {"received", received}}}}};
+}
+
+double sentOf(const QJsonObject& trafficRecord) {
+    return trafficRecord["links"].toArray().first().toObject()["sent"].toDouble();
+}
+
+Topology small() {
+    const TopologyLoad load = TopologyReader::readFile(kSmall);
+    if (!load.ok()) qFatal("%s", qPrintable(load.errorText()));
+    return *load.topology;
+}
+
+}  // namespace
+
+class RunPartsTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void theFeedTakesEachRoundsEvaluationOnce() {
+        MetricsFeed feed;
+        const QJsonObject eval{{"kind", "eval"}, {"node", "central/master_worker"}, {"round", 3}, {"test_acc", 0.8}};
+        QVERIFY(feed.take(record(eval)));
+        QVERIFY(!feed.take(record(eval)));  // a restarted master's repeat
+        QJsonObject next = eval;
+        next["round"] = 4;
+        QVERIFY(feed.take(record(next)));
+        // Aggregates are once per global server, not once per round.
+        const QJsonObject a{{"kind", "aggregate"}, {"node", "central/global_server0"}, {"round", 3}};
+        QJsonObject b = a;
+        b["node"] = "central/global_server1";
+        QVERIFY(feed.take(record(a)) && feed.take(record(b)) && !feed.take(record(a)));
+        // Other kinds are never repeats, and their line is kept as sent.
+        const QByteArray train = record({{"kind", "train"}, {"node", "party1/worker0"}, {"round", 3}});
+        QCOMPARE(feed.take(train)->line, train);
+        QCOMPARE(feed.take(train)->line, train);
+    }
+
+    void trafficGoesOnAcrossARestart() {
+        MetricsFeed feed;
+        QCOMPARE(sentOf(feed.take(record(traffic("party1/server0", 100, 10)))->record), 100.0);
+        feed.processEnded("party1/server0");  // its next process counts from zero
+        const auto after = feed.take(record(traffic("party1/server0", 5, 1)));
+        QCOMPARE(sentOf(after->record), 105.0);
+        QVERIFY(after->line.contains("105"));  // the line kept is the carried record
+        feed.processEnded("party1/server0");
+        QCOMPARE(sentOf(feed.take(record(traffic("party1/server0", 2, 0)))->record), 107.0);
+        // A link the new process has not used yet keeps what was counted on it.
+        const auto silent = feed.take(record({{"kind", "traffic"}, {"node", "party1/server0"}, {"links", QJsonArray{}}}));
+        QCOMPARE(silent->record["links"].toArray().size(), 1);
+        QCOMPARE(sentOf(silent->record), 105.0);  // (what its two predecessors counted)
+    }
+
+    void aResumeCarriesTheCheckpointsCountsAndRounds() {
+        MetricsFeed feed;
+        feed.resumeFrom(traffic("party2/server0", 40, 4));
+        feed.resumeFrom({{"kind", "eval"}, {"round", 5}});
+        QCOMPARE(sentOf(feed.take(record(traffic("party2/server0", 1, 0)))->record), 41.0);
+        QVERIFY(!feed.take(record({{"kind", "eval"}, {"round", 5}})));
+        // Attached, the processes go on counting: nothing is added, but a restart carries their last.
+        MetricsFeed attached;
+        attached.attachTo(traffic("party2/server0", 40, 4));
+        QCOMPARE(sentOf(attached.take(record(traffic("party2/server0", 41, 4)))->record), 41.0);
+        attached.processEnded("party2/server0");
+        QCOMPARE(sentOf(attached.take(record(traffic("party2/server0", 1, 0)))->record), 42.0);
+    }
+
+    void aMembersChangeIsToldOnce() {
+        MetricsFeed feed;
+        auto membership = [](const QString& scheduler, const QString& state) {
+            return record({{"kind", "membership"}, {"node", scheduler}, {"member", "party2/server0"}, {"state", state}, {"reason", "silent 3 s"}});
+        };
+        const auto first = feed.take(membership("party2/scheduler", "down"));
+        QCOMPARE(first->member, QStringLiteral("party2/server0"));
+        QCOMPARE(first->change, QStringLiteral("party2/server0 declared down: silent 3 s"));
+        QVERIFY(feed.take(membership("central/global_scheduler", "down"))->change.isEmpty());  // the other scheduler's word
+        QVERIFY(!feed.take(membership("party2/scheduler", "up"))->change.isEmpty());
+        MetricsFeed attached;  // a state the history holds is known, not news
+        attached.attachTo(QJsonDocument::fromJson(membership("party2/scheduler", "down")).object());
+        QVERIFY(attached.take(membership("central/global_scheduler", "down"))->change.isEmpty());
+    }
+
+    void processesFollowTheirAgentsWord() {
+        const Topology t = small();
+        ProcessTable table;
+        table.reset(t.nodes());
+        QCOMPARE(table.all().size(), t.nodes().size());
+        QVERIFY(!table.allStarted() && !table.allDone());
+        for (ProcessInfo& p : table) table.started(p, 100);
+        QVERIFY(table.allStarted() && !table.allDone() && !table.roundsDone());
+        ProcessInfo& worker = *table.find("party1/worker0");
+        // A crash its agent restarts; then, with the run ending, a bad exit is a stop.
+        QVERIFY(table.exited(worker, {{QStringLiteral("code"), 9}, {QStringLiteral("crashed"), true}, {QStringLiteral("restarting"), true}}, false));
+        QCOMPARE(worker.state, ProcessInfo::State::Restarting);
+        QCOMPARE(worker.restarts, 1);
+        QCOMPARE(describeExit(worker), QStringLiteral("party1/worker0 (pid 100) was killed by signal 9 (%1)").arg(QString::fromLocal8Bit(strsignal(9))));
+        QVERIFY(!table.exited(worker, {{QStringLiteral("code"), 1}, {QStringLiteral("restarting"), true}}, true));
+        QCOMPARE(worker.state, ProcessInfo::State::Stopped);
+        ProcessInfo& server = *table.find("party1/server0");
+        QVERIFY(!table.exited(server, {{QStringLiteral("code"), 3}, {QStringLiteral("error"), QStringLiteral("no table")}}, false));
+        QCOMPARE(server.state, ProcessInfo::State::Failed);
+        QCOMPARE(describeExit(server), QStringLiteral("party1/server0 (pid 100) exited with status 3: no table"));
+        // The rounds are done once the global server and the master have exited cleanly.
+        for (const char* node : {"central/global_server0", "central/master_worker"})
+            table.exited(*table.find(node), {{QStringLiteral("code"), 0}}, false);
+        QVERIFY(table.roundsDone() && !table.allDone());
+        // The agent takes the rest with it: those running were up, and are restarting now.
+        const auto gone = table.goneWithAgent({}, QStringLiteral("was killed by signal 9"));
+        QCOMPARE(gone.size(), t.nodes().size() - 4);
+        QVERIFY(std::all_of(gone.begin(), gone.end(), [](const auto& g) { return g.second && g.first->state == ProcessInfo::State::Restarting; }));
+        QCOMPARE(gone.first().first->error, QStringLiteral("ended with its agent, which was killed by signal 9"));
+        QCOMPARE(table.stopUnfinished().size(), gone.size());
+        QVERIFY(table.allDone());
+        QVERIFY(table.stopUnfinished().isEmpty());
+    }
+
+    void schedulersStartFirstEachWithItsOwnKey() {
+        const Topology t = small();
+        LaunchPlan plan;
+        plan.makeKeys(t.nodes());
+        const auto all = plan.commands(t, [](const Node&) { return true; }, [](const Node& n) { return "/runs/x/" + n.id; }, 42);
+        QCOMPARE(all.size(), t.nodes().size());
+        int schedulers = 0;
+        while (schedulers < all.size() && (all[schedulers].first.kind == RoleKind::Scheduler || all[schedulers].first.kind == RoleKind::GlobalScheduler))
+            ++schedulers;
+        QCOMPARE(schedulers, 3);  // the global scheduler and each party's, before any other
+        QSet<QByteArray> keys;
+        for (const auto& [node, start] : all) {
+            QCOMPARE(start.node, node.id);
+            QCOMPARE(start.outDir, "/runs/x/" + node.id);
+            QCOMPARE(start.placement, 42);
+            QCOMPARE(start.peerKeys.all().size(), t.nodes().size());
+            QCOMPARE(start.peerKeys.keyOf(node.id), start.nodeKey.publicKey);
+            keys.insert(start.nodeKey.secretKey);
+        }
+        QCOMPARE(keys.size(), all.size());  // no two nodes share a key
+        // A restart starts only the nodes picked, with the same keys (the same identity).
+        const auto one = plan.commands(t, [](const Node& n) { return n.id == QLatin1String("party2/worker1"); },
+                                       [](const Node&) { return QString(); }, 43);
+        QCOMPARE(one.size(), 1);
+        const auto before = std::find_if(all.begin(), all.end(), [](const auto& c) { return c.first.id == QLatin1String("party2/worker1"); });
+        QCOMPARE(one.first().second.nodeKey.secretKey, before->second.nodeKey.secretKey);
+    }
+};
+
+QTEST_GUILESS_MAIN(RunPartsTest)
+#include "tst_runparts.moc"
