@@ -17,6 +17,7 @@ PACKAGES=(
   dataset-fashion-mnist
   python3-torchvision  # the TorchScript tests script torchvision's resnet50 and mobilenet_v2 (tst_owndata)
   clang libclang-rt-14-dev  # the sanitized tree: libFuzzer, ASan, UBSan (tests/fuzz, scripts/sanitized-build.sh)
+  clang-format  # the `format` test (scripts/check-format.sh)
 )
 
 missing=()
