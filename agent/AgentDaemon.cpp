@@ -20,9 +20,11 @@
 
 namespace hips {
 
-AgentDaemon::AgentDaemon(const QString& bindEndpoint, bool standby, const CurveConfig& curve,
-                         const QByteArray& controllerKey, const QString& runsRoot, QObject* parent)
-    : QObject(parent), m_standby(standby), m_runsRoot(runsRoot),
+AgentDaemon::AgentDaemon(const QString& bindEndpoint, bool standby, const CurveConfig& curve, const QByteArray& controllerKey,
+                         const QString& runsRoot, QObject* parent)
+    : QObject(parent),
+      m_standby(standby),
+      m_runsRoot(runsRoot),
       m_trainerZygote(qEnvironmentVariable("HIPS_TRAINER_ZYGOTE") != QLatin1String("0")) {
     // The controller's key is the only one admitted, and every connection made with it is named
     // "controller": a new controller (after the last one died, or `hips stop` while a run is
@@ -36,7 +38,8 @@ AgentDaemon::AgentDaemon(const QString& bindEndpoint, bool standby, const CurveC
     m_endpoint = QString::fromStdString(channel.socket().get(zmq::sockopt::last_endpoint));
     m_socket = std::make_unique<SocketThread>(m_zmq, std::move(channel), [this](Envelope&& e) {
         auto shared = std::make_shared<Envelope>(std::move(e));
-        QMetaObject::invokeMethod(this, [this, shared] { onMessage(shared->peer, shared->message); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, shared] { onMessage(shared->peer, shared->message); }, Qt::QueuedConnection);
     });
 
     connect(&m_roles, &RoleSupervisor::started, this, [this](const QString& node, qint64 pid) {
@@ -57,7 +60,9 @@ AgentDaemon::AgentDaemon(const QString& bindEndpoint, bool standby, const CurveC
     m_watchdog.start(1000);
 }
 
-AgentDaemon::~AgentDaemon() { m_socket->stop(); }
+AgentDaemon::~AgentDaemon() {
+    m_socket->stop();
+}
 
 void AgentDaemon::onMessage(const QString& peer, const Message& m) {
     if (peer != QLatin1String(control::kControllerId)) {  // cannot happen: only the controller's key gets in
@@ -98,7 +103,8 @@ void AgentDaemon::onMessage(const QString& peer, const Message& m) {
     } else if (type == QLatin1String("start")) {
         if (m_shuttingDown) {  // no new roles once stopping; say so, or the controller waits for it
             sendEvent(QStringLiteral("exited"), m.string(QStringLiteral("node")),
-                      {{QStringLiteral("code"), -1}, {QStringLiteral("crashed"), false},
+                      {{QStringLiteral("code"), -1},
+                       {QStringLiteral("crashed"), false},
                        {QStringLiteral("error"), QStringLiteral("the agent is shutting down")}});
             return;
         }
@@ -126,15 +132,16 @@ void AgentDaemon::probeDevices() {
         m_probing = false;
         const QByteArray line = probe->readAllStandardOutput().trimmed().split('\n').value(0);
         const QJsonObject json = QJsonDocument::fromJson(line).object();
-        m_devices = error.isEmpty() && json.contains(QStringLiteral("torch"))
-            ? QCborMap::fromJsonObject(json)
-            : QCborMap{{QStringLiteral("error"), error.isEmpty() ? QStringLiteral("hips-trainer probe printed no answer") : error}};
+        m_devices =
+            error.isEmpty() && json.contains(QStringLiteral("torch"))
+                ? QCborMap::fromJsonObject(json)
+                : QCborMap{{QStringLiteral("error"), error.isEmpty() ? QStringLiteral("hips-trainer probe printed no answer") : error}};
         probe->deleteLater();
     };
     connect(probe, &QProcess::finished, this, [probe, done](int code, QProcess::ExitStatus status) {
-        done(status == QProcess::NormalExit && code == 0
-                 ? QString()
-                 : QStringLiteral("hips-trainer probe failed: %1").arg(QString::fromUtf8(probe->readAllStandardError()).trimmed().left(300)));
+        done(status == QProcess::NormalExit && code == 0 ? QString()
+                                                         : QStringLiteral("hips-trainer probe failed: %1")
+                                                               .arg(QString::fromUtf8(probe->readAllStandardError()).trimmed().left(300)));
     });
     connect(probe, &QProcess::errorOccurred, this, [probe, done](QProcess::ProcessError e) {
         if (e == QProcess::FailedToStart) done(QStringLiteral("cannot start %1: %2").arg(probe->program(), probe->errorString()));
@@ -149,8 +156,8 @@ void AgentDaemon::probeDevices() {
 
 void AgentDaemon::onStart(const Message& m) {
     auto refuse = [&](const QString& node, const QString& why) {
-        sendEvent(QStringLiteral("exited"), node, {{QStringLiteral("code"), -1}, {QStringLiteral("crashed"), false},
-                                                   {QStringLiteral("error"), why}});
+        sendEvent(QStringLiteral("exited"), node,
+                  {{QStringLiteral("code"), -1}, {QStringLiteral("crashed"), false}, {QStringLiteral("error"), why}});
     };
     QString error;
     const std::optional<StartCommand> start = StartCommand::fromMessage(m, m_runsRoot, QDir(QDir::homePath()).canonicalPath(), &error);
@@ -163,28 +170,31 @@ void AgentDaemon::onStart(const Message& m) {
         return refuse(start->node, topology.ok() ? QStringLiteral("node %1 is not in the topology it was sent with").arg(start->node)
                                                  : QStringLiteral("the topology sent with it is invalid: ") + topology.errorText());
     // LibTorch is loaded only by the processes that train, and by servers on a GPU.
-    const QString program = runsInTrainer(*nodeInfo)
-        ? QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("hips-trainer"))
-        : QCoreApplication::applicationFilePath();
+    const QString program = runsInTrainer(*nodeInfo) ? QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("hips-trainer"))
+                                                     : QCoreApplication::applicationFilePath();
     // Written atomically (write + rename): roles started a moment ago may be reading them.
     const QString topologyPath = QDir(outDir).filePath(QStringLiteral("topology.json"));
     const QString keysPath = QDir(outDir).filePath(QStringLiteral("peer-keys.txt"));
     if (const QString e = writeOnce(topologyPath, start->topologyJson.toUtf8()); !e.isEmpty()) return refuse(start->node, e);
     if (const QString e = writeOnce(keysPath, start->peerKeys.toText()); !e.isEmpty()) return refuse(start->node, e);
-    const RoleLaunch launch{start->node, program, topologyPath, outDir, start->threads, start->nodeKey.toText(), keysPath,
-                            isTrainingRole(nodeInfo->kind) && m_trainerZygote, start->placement};
+    const RoleLaunch launch{start->node,     program,
+                            topologyPath,    outDir,
+                            start->threads,  start->nodeKey.toText(),
+                            keysPath,        isTrainingRole(nodeInfo->kind) && m_trainerZygote,
+                            start->placement};
     const TrainingSettings& training = topology.topology->training;
     m_orphanTimeoutS = training.orphanTimeoutS;
     m_restarts.remember(launch, training.continuesThroughFailures() && restartable(nodeInfo->kind, training)
-                                    ? int(training.param(QStringLiteral("max_restarts"))) : 0);
+                                    ? int(training.param(QStringLiteral("max_restarts")))
+                                    : 0);
     m_roles.start(launch);
 }
 
 // A role ended. Under fault_policy continue a crashed worker is started again after a backoff,
 // and the controller is told so with the exit; otherwise its exit is final.
 void AgentDaemon::onRoleExited(const QString& node, const RoleExitInfo& info) {
-    QCborMap fields{{QStringLiteral("code"), info.exitCode}, {QStringLiteral("crashed"), info.crashed},
-                    {QStringLiteral("error"), info.error}};
+    QCborMap fields{
+        {QStringLiteral("code"), info.exitCode}, {QStringLiteral("crashed"), info.crashed}, {QStringLiteral("error"), info.error}};
     int attempt = 0, maxRestarts = 0;
     const std::optional<int> delay = m_shuttingDown ? std::nullopt : m_restarts.planRestart(node, info, &attempt, &maxRestarts);
     if (delay) {
@@ -203,8 +213,10 @@ void AgentDaemon::onRoleExited(const QString& node, const RoleExitInfo& info) {
 // No restart once the run stops: each role whose restart was pending ends for good, and says so.
 void AgentDaemon::cancelRestarts() {
     for (const QString& node : m_restarts.cancelAll())
-        sendEvent(QStringLiteral("exited"), node, {{QStringLiteral("code"), -1}, {QStringLiteral("crashed"), false},
-                                                   {QStringLiteral("error"), QStringLiteral("its restart was cancelled: the run is stopping")}});
+        sendEvent(QStringLiteral("exited"), node,
+                  {{QStringLiteral("code"), -1},
+                   {QStringLiteral("crashed"), false},
+                   {QStringLiteral("error"), QStringLiteral("its restart was cancelled: the run is stopping")}});
 }
 
 // Every node of a run brings the same topology and keys for the same directory: written (whole,
@@ -277,8 +289,10 @@ void AgentDaemon::checkController() {
     if (m_helloDone && m_orphanTimeoutS > 0 && (underWay || !m_journal.pending().isEmpty())) {
         if (!m_orphaned) {
             m_orphaned = true;
-            std::fprintf(stderr, "hips-agent: %s; its run goes on for up to %d s (orphan_timeout_s) for a controller "
-                                 "to attach (hips attach)\n", qPrintable(why), m_orphanTimeoutS);
+            std::fprintf(stderr,
+                         "hips-agent: %s; its run goes on for up to %d s (orphan_timeout_s) for a controller "
+                         "to attach (hips attach)\n",
+                         qPrintable(why), m_orphanTimeoutS);
         }
         if (silentMs < qint64(m_orphanTimeoutS) * 1000) return;
         why = QStringLiteral("no controller for %1 s (orphan_timeout_s)").arg(m_orphanTimeoutS);

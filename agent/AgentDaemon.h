@@ -58,7 +58,7 @@ private:
     EventJournal m_journal;
     qint64 m_seen = 0;  // the controller has received every event up to this one
     int m_orphanTimeoutS = 0;  // the run's orphan_timeout_s, from its start commands
-    bool m_orphaned = false;   // its controller is silent, and the run goes on without it
+    bool m_orphaned = false;  // its controller is silent, and the run goes on without it
     bool m_helloDone = false;
     bool m_shuttingDown = false;
     int m_exitCode = 0;

@@ -13,7 +13,9 @@ namespace {
 const QString kKind = QStringLiteral("kind");
 const QString kSkipped = QStringLiteral("skipped");
 
-bool isMarker(const QCborMap& e) { return e.value(kKind).toString() == kSkipped; }
+bool isMarker(const QCborMap& e) {
+    return e.value(kKind).toString() == kSkipped;
+}
 
 // A node's traffic record: its counters count from the process's start, so a later one of the
 // same node carries everything an older one did.
@@ -23,7 +25,7 @@ QString trafficNode(const QCborMap& e) {
     if (!json.contains(QLatin1String("\"traffic\""))) return {};
     const QJsonObject record = QJsonDocument::fromJson(json.toUtf8()).object();
     return record.value(QStringLiteral("kind")).toString() == metric::kTraffic ? record.value(QStringLiteral("node")).toString()
-                                                                              : QString();
+                                                                               : QString();
 }
 
 }  // namespace

@@ -34,7 +34,7 @@ private:
     qint64 m_skipped = 0;
     QMap<qint64, QCborMap> m_events;
     QHash<QString, qint64> m_lastTraffic;  // node → seq of its process's newest traffic record
-    QSet<qint64> m_superseded;             // traffic records a newer one of the same process carries
+    QSet<qint64> m_superseded;  // traffic records a newer one of the same process carries
 };
 
 }  // namespace hips

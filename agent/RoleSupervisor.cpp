@@ -69,16 +69,24 @@ bool RoleSupervisor::start(const RoleLaunch& launch) {
     QString error;
     if (!startForked(launch, env, &error)) {
         m_roles.remove(launch.node);
-        QMetaObject::invokeMethod(this, [this, node = launch.node, error] {  // as a QProcess would: later
-            Q_EMIT exited(node, RoleExitInfo{-1, false, QStringLiteral("failed to start: ") + error});
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this, node = launch.node, error] {  // as a QProcess would: later
+                Q_EMIT exited(node, RoleExitInfo{-1, false, QStringLiteral("failed to start: ") + error});
+            },
+            Qt::QueuedConnection);
     }
     return true;
 }
 
 static QStringList roleArguments(const RoleLaunch& launch) {
-    return {QStringLiteral("role"), QStringLiteral("--topology"), launch.topologyPath, QStringLiteral("--node"), launch.node,
-            QStringLiteral("--out"), launch.outDir};
+    return {QStringLiteral("role"),
+            QStringLiteral("--topology"),
+            launch.topologyPath,
+            QStringLiteral("--node"),
+            launch.node,
+            QStringLiteral("--out"),
+            launch.outDir};
 }
 
 void RoleSupervisor::startProcess(const RoleLaunch& launch, const QProcessEnvironment& env) {
@@ -118,8 +126,9 @@ bool RoleSupervisor::startForked(const RoleLaunch& launch, const QProcessEnviron
         }
     QCborMap childEnv;  // all of it: the child starts from an empty environment
     for (const QString& name : env.keys()) childEnv.insert(name, env.value(name));
-    const bool asked = zygote(launch.program)->spawn(launch.node, QStringList{launch.program} + roleArguments(launch),
-                                                     childEnv, launch.outDir, ends[Stdout][1], ends[Stderr][1], error);
+    const bool asked = zygote(launch.program)
+                           ->spawn(launch.node, QStringList{launch.program} + roleArguments(launch), childEnv, launch.outDir,
+                                   ends[Stdout][1], ends[Stderr][1], error);
     for (int s : {Stdout, Stderr}) {
         ::close(ends[s][1]);  // the child has its copy; EOF comes when it ends
         r.pipes[s] = ends[s][0];
@@ -177,8 +186,8 @@ QByteArray RoleSupervisor::readAvailable(Role& r, int stream) {
     while (r.pipes[stream] >= 0 && bytes.size() <= kMaxMetricBytes) {
         const ssize_t n = ::read(r.pipes[stream], chunk, sizeof chunk);
         if (n > 0) bytes.append(chunk, n);
-        else if (n == 0) closePipe(r, stream);         // the child is done writing
-        else if (errno != EINTR) break;                 // EAGAIN: nothing more for now
+        else if (n == 0) closePipe(r, stream);  // the child is done writing
+        else if (errno != EINTR) break;  // EAGAIN: nothing more for now
     }
     return bytes;
 }

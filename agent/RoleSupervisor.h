@@ -20,7 +20,7 @@ class ZygoteClient;
 struct RoleExitInfo {
     int exitCode = 0;
     bool crashed = false;  // killed by a signal (exitCode then holds the signal number where known)
-    QString error;         // failed to start, or the last stderr line
+    QString error;  // failed to start, or the last stderr line
 };
 
 struct RoleLaunch {
@@ -32,7 +32,7 @@ struct RoleLaunch {
     QByteArray nodeKey;
     QString peerKeysPath;
     bool forkFromZygote = false;  // a trainer, forked by the zygote of `program`
-    qint64 placement = 0;          // StartCommand::placement, handed over as HIPS_PLACEMENT
+    qint64 placement = 0;  // StartCommand::placement, handed over as HIPS_PLACEMENT
 };
 
 class RoleSupervisor : public QObject {
@@ -55,10 +55,10 @@ Q_SIGNALS:
 private:
     struct Role {
         QProcess* process = nullptr;  // started afresh
-        bool forked = false;          // or forked by the zygote, with its output on these pipes
+        bool forked = false;  // or forked by the zygote, with its output on these pipes
         int pipes[2] = {-1, -1};
         QSocketNotifier* notifiers[2] = {nullptr, nullptr};
-        quint64 generation = 0;       // tells a later run of the same node from this one
+        quint64 generation = 0;  // tells a later run of the same node from this one
         QByteArray buffers[2];
         bool skipping[2] = {false, false};  // inside a line too long to keep
         QString lastError;

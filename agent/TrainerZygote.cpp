@@ -31,9 +31,7 @@ QByteArray spawnRequest(const QString& node, const QStringList& args, const QCbo
 }
 
 QByteArray signalRequest(const QString& node, int signal) {
-    return QCborMap{{QStringLiteral("op"), QStringLiteral("signal")},
-                    {QStringLiteral("node"), node},
-                    {QStringLiteral("signal"), signal}}
+    return QCborMap{{QStringLiteral("op"), QStringLiteral("signal")}, {QStringLiteral("node"), node}, {QStringLiteral("signal"), signal}}
         .toCborValue()
         .toCbor();
 }
@@ -64,8 +62,8 @@ void showCommandLine(const QStringList& args, CommandLineRoom room) {
 }
 
 // In the child, after fork: becomes the role and never returns.
-[[noreturn]] void becomeRole(const Spawn& s, int socket, int signals, const sigset_t& mask, pid_t zygote,
-                             CommandLineRoom title, RoleMain roleMain) {
+[[noreturn]] void becomeRole(const Spawn& s, int socket, int signals, const sigset_t& mask, pid_t zygote, CommandLineRoom title,
+                             RoleMain roleMain) {
     ::close(socket);
     ::close(signals);
     ::sigprocmask(SIG_SETMASK, &mask, nullptr);
@@ -126,7 +124,8 @@ int serve(int socket, CommandLineRoom title, RoleMain roleMain) {
 
     auto reapChildren = [&] {
         signalfd_siginfo info;
-        while (::read(signals, &info, sizeof info) == sizeof info) {}
+        while (::read(signals, &info, sizeof info) == sizeof info) {
+        }
         int status = 0;
         pid_t pid;
         while ((pid = ::waitpid(-1, &status, WNOHANG)) > 0) {
@@ -156,7 +155,8 @@ int serve(int socket, CommandLineRoom title, RoleMain roleMain) {
                                   {QStringLiteral("node"), s->node},
                                   {QStringLiteral("error"), QStringLiteral("fork: ") + QString::fromLocal8Bit(std::strerror(errno))}});
         children.insert(pid, s->node);
-        reply(socket, {{QStringLiteral("op"), QStringLiteral("spawned")}, {QStringLiteral("node"), s->node}, {QStringLiteral("pid"), qint64(pid)}});
+        reply(socket,
+              {{QStringLiteral("op"), QStringLiteral("spawned")}, {QStringLiteral("node"), s->node}, {QStringLiteral("pid"), qint64(pid)}});
     };
     auto signalChild = [&](const QCborMap& m) {
         // Only a child not yet reaped: its pid cannot have been reused.
@@ -188,7 +188,8 @@ int serve(int socket, CommandLineRoom title, RoleMain roleMain) {
         if (op == QLatin1String("signal")) signalChild(m);
     }
     for (auto it = children.constBegin(); it != children.constEnd(); ++it) ::kill(it.key(), SIGKILL);
-    while (::waitpid(-1, nullptr, 0) > 0) {}
+    while (::waitpid(-1, nullptr, 0) > 0) {
+    }
     return 0;
 }
 

@@ -67,8 +67,8 @@ bool ZygoteClient::ensureStarted(QString* error) {
     return m_socket >= 0;
 }
 
-bool ZygoteClient::spawn(const QString& node, const QStringList& args, const QCborMap& env, const QString& cwd, int stdoutFd,
-                         int stderrFd, QString* error) {
+bool ZygoteClient::spawn(const QString& node, const QStringList& args, const QCborMap& env, const QString& cwd, int stdoutFd, int stderrFd,
+                         QString* error) {
     if (!ensureStarted(error)) return false;
     if (sendPacket(m_socket, zygote::spawnRequest(node, args, env, cwd), {stdoutFd, stderrFd})) return true;
     *error = QStringLiteral("cannot reach the trainer zygote: ") + QString::fromLocal8Bit(std::strerror(errno));
@@ -113,8 +113,8 @@ void ZygoteClient::lost() {
             why = zygote + QStringLiteral(" closed its socket and was stopped");
         } else {
             why = m_process->exitStatus() == QProcess::CrashExit
-                ? QStringLiteral("%1 was killed by signal %2").arg(zygote).arg(m_process->exitCode())
-                : QStringLiteral("%1 exited with status %2").arg(zygote).arg(m_process->exitCode());
+                      ? QStringLiteral("%1 was killed by signal %2").arg(zygote).arg(m_process->exitCode())
+                      : QStringLiteral("%1 exited with status %2").arg(zygote).arg(m_process->exitCode());
         }
         m_process->deleteLater();
         m_process = nullptr;

@@ -17,9 +17,10 @@ public:
     ~ZygoteClient() override;
 
     // Asks for a trainer whose stdout and stderr are the given pipe ends (the zygote gets copies;
-    // the caller keeps and closes its own) and whose environment is exactly `env`. The answer comes as spawned() or failed(); false if it could not be asked.
-    bool spawn(const QString& node, const QStringList& args, const QCborMap& env, const QString& cwd, int stdoutFd,
-               int stderrFd, QString* error);
+    // the caller keeps and closes its own) and whose environment is exactly `env`. The answer comes as spawned() or failed(); false if it
+    // could not be asked.
+    bool spawn(const QString& node, const QStringList& args, const QCborMap& env, const QString& cwd, int stdoutFd, int stderrFd,
+               QString* error);
     void signal(const QString& node, int signal);
 
 Q_SIGNALS:

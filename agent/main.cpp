@@ -55,10 +55,11 @@ static int runDaemon(QCoreApplication& app, const QCommandLineParser& args) {
     CurveConfig curve;
     QByteArray controllerKey;
     if (!readKeys(args, &curve, &controllerKey)) {
-        std::fprintf(stderr, "hips-agent: no valid keys (%s); agents are started by hips run, hips-studio or hips deploy, "
-                             "which make them\n",
-                     args.isSet(QStringLiteral("keys")) ? qPrintable("in " + args.value(QStringLiteral("keys")))
-                                                        : "HIPS_AGENT_KEYS is not set");
+        std::fprintf(
+            stderr,
+            "hips-agent: no valid keys (%s); agents are started by hips run, hips-studio or hips deploy, "
+            "which make them\n",
+            args.isSet(QStringLiteral("keys")) ? qPrintable("in " + args.value(QStringLiteral("keys"))) : "HIPS_AGENT_KEYS is not set");
         return 2;
     }
     // A controller that died leaves its end of our stdout and stderr closed: a line written there
@@ -72,16 +73,15 @@ static int runDaemon(QCoreApplication& app, const QCommandLineParser& args) {
     try {
         AgentDaemon daemon(args.value(QStringLiteral("bind")), args.isSet(QStringLiteral("standby")), curve, controllerKey, root);
         UnixSignals signals;
-        QObject::connect(&signals, &UnixSignals::received, &daemon, [&daemon](int s) {
-            daemon.shutdown(QStringLiteral("received %1").arg(UnixSignals::name(s)));
-        });
+        QObject::connect(&signals, &UnixSignals::received, &daemon,
+                         [&daemon](int s) { daemon.shutdown(QStringLiteral("received %1").arg(UnixSignals::name(s))); });
         // The controller reads this line to learn the port picked for "tcp://127.0.0.1:*".
         std::printf("HIPS-AGENT-ENDPOINT %s\n", qPrintable(daemon.endpoint()));
         std::fflush(stdout);
         return app.exec();
     } catch (const zmq::error_t& e) {
-        std::fprintf(stderr, "hips-agent: cannot listen on %s: %s; choose a free port\n",
-                     qPrintable(args.value(QStringLiteral("bind"))), e.what());
+        std::fprintf(stderr, "hips-agent: cannot listen on %s: %s; choose a free port\n", qPrintable(args.value(QStringLiteral("bind"))),
+                     e.what());
         return 2;
     }
 }
@@ -99,10 +99,8 @@ int main(int argc, char** argv) {
     args.addPositionalArgument(QStringLiteral("mode"), QStringLiteral("daemon | role"));
     args.addOption({QStringLiteral("bind"), QStringLiteral("Control endpoint (daemon)."), QStringLiteral("endpoint"),
                     QStringLiteral("tcp://127.0.0.1:*")});
-    args.addOption({QStringLiteral("keys"), QStringLiteral("CURVE keys file written by the deployment (daemon)."),
-                    QStringLiteral("file")});
-    args.addOption({QStringLiteral("runs-root"), QStringLiteral("Roles write only below this directory (daemon)."),
-                    QStringLiteral("dir")});
+    args.addOption({QStringLiteral("keys"), QStringLiteral("CURVE keys file written by the deployment (daemon)."), QStringLiteral("file")});
+    args.addOption({QStringLiteral("runs-root"), QStringLiteral("Roles write only below this directory (daemon)."), QStringLiteral("dir")});
     args.addOption({QStringLiteral("standby"), QStringLiteral("Outlive controllers: wait for the next one (deployed agents).")});
     addRoleOptions(args);
     args.process(app);

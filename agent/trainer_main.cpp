@@ -50,8 +50,11 @@ static int modelInfoMain(const char* file) {
         const hips::ScriptModelInfo info = hips::inspectScriptModel(QString::fromLocal8Bit(file));
         QJsonArray tensors;
         for (size_t n : info.tensors) tensors.append(qint64(n));
-        const QJsonObject o{{"sha256", info.sha256}, {"tensors", tensors}, {"parameters", qint64(info.parameters)},
-                            {"buffer_tensors", qint64(info.bufferTensors)}, {"torch", hips::torchVersion()}};
+        const QJsonObject o{{"sha256", info.sha256},
+                            {"tensors", tensors},
+                            {"parameters", qint64(info.parameters)},
+                            {"buffer_tensors", qint64(info.bufferTensors)},
+                            {"torch", hips::torchVersion()}};
         std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
         return 0;
     } catch (const std::exception& e) {

@@ -8,8 +8,8 @@
 
 namespace hips {
 
-QString askSavePath(QWidget* parent, const QString& title, const QString& folder, const QString& fileName,
-                    const QString& filter, const QString& defaultSuffix) {
+QString askSavePath(QWidget* parent, const QString& title, const QString& folder, const QString& fileName, const QString& filter,
+                    const QString& defaultSuffix) {
     QFileDialog dialog(parent, title, folder, filter);
     dialog.setObjectName(QStringLiteral("saveDialog"));
     dialog.setAcceptMode(QFileDialog::AcceptSave);
@@ -19,8 +19,7 @@ QString askSavePath(QWidget* parent, const QString& title, const QString& folder
     return dialog.selectedFiles().first();
 }
 
-QString askExportPath(QWidget* parent, const QString& title, const QString& fileName, const QString& filter,
-                      const QString& defaultSuffix) {
+QString askExportPath(QWidget* parent, const QString& title, const QString& fileName, const QString& filter, const QString& defaultSuffix) {
     const QString path = askSavePath(parent, title, StudioSettings::exportFolder(), fileName, filter, defaultSuffix);
     if (!path.isEmpty()) StudioSettings::setExportFolder(QFileInfo(path).absolutePath());
     return path;

@@ -11,12 +11,11 @@ namespace hips {
 // A save dialog opened in `folder`: the path the user chose, or empty when cancelled. `fileName` is
 // proposed, `filter` lists the formats ("Reports (*.pdf *.html)"), `defaultSuffix` ("pdf") ends a
 // bare name.
-QString askSavePath(QWidget* parent, const QString& title, const QString& folder, const QString& fileName,
-                    const QString& filter, const QString& defaultSuffix);
+QString askSavePath(QWidget* parent, const QString& title, const QString& folder, const QString& fileName, const QString& filter,
+                    const QString& defaultSuffix);
 
 // The same, opened where the last export went (StudioSettings::exportFolder), which it remembers.
-QString askExportPath(QWidget* parent, const QString& title, const QString& fileName, const QString& filter,
-                      const QString& defaultSuffix);
+QString askExportPath(QWidget* parent, const QString& title, const QString& fileName, const QString& filter, const QString& defaultSuffix);
 
 // The folder a topology dialog opens in: the open document's, else the last one opened's, else
 // the documents folder.

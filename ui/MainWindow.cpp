@@ -46,12 +46,19 @@
 namespace hips {
 
 namespace {
-QIcon icon(const char* name) { return QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(name))); }
+QIcon icon(const char* name) {
+    return QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(name)));
+}
 }  // namespace
 
 MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
-    : QMainWindow(parent), m_tabs(new QTabWidget), m_designer(new Designer), m_run(new RunPanel), m_charts(new RunCharts),
-      m_history(new HistoryPanel), m_runStatus(new RunStatus) {
+    : QMainWindow(parent),
+      m_tabs(new QTabWidget),
+      m_designer(new Designer),
+      m_run(new RunPanel),
+      m_charts(new RunCharts),
+      m_history(new HistoryPanel),
+      m_runStatus(new RunStatus) {
     setWindowIcon(icon("hips"));
     m_tabs->addTab(m_designer, icon("party"), tr("Design"));
     m_tabs->addTab(m_run, icon("start"), tr("Run"));
@@ -118,7 +125,9 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
 }
 
 // The panels hold the run controller, which writes to the store: they go first.
-MainWindow::~MainWindow() { delete takeCentralWidget(); }
+MainWindow::~MainWindow() {
+    delete takeCentralWidget();
+}
 
 void MainWindow::buildActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -135,7 +144,7 @@ void MainWindow::buildActions() {
         if (!key.isEmpty()) {  // the shortcut in the tooltip too (toolbar buttons show it)
             a->setShortcut(key);
             a->setToolTip(QStringLiteral("%1 (%2)").arg(QString(text).remove('&').remove(QStringLiteral("…")),
-                                                          key.toString(QKeySequence::NativeText)));
+                                                        key.toString(QKeySequence::NativeText)));
         }
         connect(a, &QAction::triggered, this, slot);
         return a;
@@ -212,18 +221,21 @@ void MainWindow::buildActions() {
     rebuildRecentMenu();
 }
 
-void MainWindow::setTab(Tab tab) { m_tabs->setCurrentIndex(tab); }
+void MainWindow::setTab(Tab tab) {
+    m_tabs->setCurrentIndex(tab);
+}
 
 void MainWindow::updateStartable() {
     const TopologyIssues& issues = m_designer->issues();
     m_run->setStartable(issues.isEmpty(), issues.isEmpty() ? QString() : issues.first().toString());
     if (!issues.isEmpty())
-        statusBar()->showMessage((issues.size() == 1 ? tr("1 problem in the topology: %1")
-                                                     : tr("%1 problems in the topology; the first: %2").arg(issues.size()))
-                                     .arg(issues.first().toString()));
+        statusBar()->showMessage(
+            (issues.size() == 1 ? tr("1 problem in the topology: %1") : tr("%1 problems in the topology; the first: %2").arg(issues.size()))
+                .arg(issues.first().toString()));
     else
-        statusBar()->showMessage(tr("Topology valid: %1, %2").arg(tr("%n process(es)", nullptr, int(m_designer->topology().nodes().size())),
-                                                                  tr("%n training worker(s)", nullptr, m_designer->topology().trainingWorkerCount())) +
+        statusBar()->showMessage(tr("Topology valid: %1, %2")
+                                     .arg(tr("%n process(es)", nullptr, int(m_designer->topology().nodes().size())),
+                                          tr("%n training worker(s)", nullptr, m_designer->topology().trainingWorkerCount())) +
                                  (m_editedDuringRun ? tr("; the run under way goes on with the topology it started with") : QString()));
 }
 
@@ -231,9 +243,7 @@ void MainWindow::updateTitle() {
     // A topology not saved to a file yet goes by its own name (the shipped default is "default").
     const QString topologyName = m_designer->topology().name;
     const QString& path = m_designer->document()->path();
-    const QString name = !path.isEmpty()             ? QFileInfo(path).fileName()
-                         : !topologyName.isEmpty() ? topologyName
-                                                   : tr("untitled");
+    const QString name = !path.isEmpty() ? QFileInfo(path).fileName() : !topologyName.isEmpty() ? topologyName : tr("untitled");
     setWindowTitle(QStringLiteral("%1%2 — HiPS Studio").arg(name, m_designer->undoStack()->isClean() ? QString() : QStringLiteral(" *")));
 }
 
@@ -397,9 +407,10 @@ bool MainWindow::saveAs() {
     // Proposed: the file it came from, else the topology's name in the folder last used.
     const QString current = m_designer->document()->path();
     const QString stem = fileStem(m_designer->document()->topology().name);
-    const QString name = !current.isEmpty() ? QFileInfo(current).fileName() : (stem.isEmpty() ? QStringLiteral("topology") : stem) + ".json";
-    const QString path = askSavePath(this, tr("Save topology"), topologyFolder(current), name, tr("Topologies (*.json)"),
-                                     QStringLiteral("json"));
+    const QString name =
+        !current.isEmpty() ? QFileInfo(current).fileName() : (stem.isEmpty() ? QStringLiteral("topology") : stem) + ".json";
+    const QString path =
+        askSavePath(this, tr("Save topology"), topologyFolder(current), name, tr("Topologies (*.json)"), QStringLiteral("json"));
     return !path.isEmpty() && saveTo(path);
 }
 
@@ -500,8 +511,8 @@ void MainWindow::about() {
                           "<table><tr><td>Qt</td><td>%2</td></tr><tr><td>LibTorch</td><td>%3</td></tr>"
                           "<tr><td>ZeroMQ</td><td>%4</td></tr><tr><td>libssh</td><td>%5</td></tr>"
                           "<tr><td>SQLite</td><td>%6</td></tr></table>")
-                           .arg(QStringLiteral(HIPS_VERSION), versions::qt(), versions::libtorch(), versions::zeromq(),
-                                versions::libssh(), versions::sqlite()));
+                           .arg(QStringLiteral(HIPS_VERSION), versions::qt(), versions::libtorch(), versions::zeromq(), versions::libssh(),
+                                versions::sqlite()));
 }
 
 void MainWindow::setLanguage(const QString& locale) {
@@ -514,7 +525,9 @@ void MainWindow::setLanguage(const QString& locale) {
     Q_EMIT languageChangeRequested(locale);
 }
 
-MainWindow::Tab MainWindow::tab() const { return Tab(m_tabs->currentIndex()); }
+MainWindow::Tab MainWindow::tab() const {
+    return Tab(m_tabs->currentIndex());
+}
 
 void MainWindow::adoptFrom(const MainWindow& other) {
     m_designer->setTopology(other.m_designer->topology(), other.m_designer->document()->path());
@@ -529,8 +542,7 @@ void MainWindow::adoptFrom(const MainWindow& other) {
 void MainWindow::closeEvent(QCloseEvent* event) {
     if (!maybeSave()) return event->ignore();
     if (m_run->isActive()) {
-        if (QMessageBox::question(this, tr("A run is under way"), tr("Stop the run and quit?")) != QMessageBox::Yes)
-            return event->ignore();
+        if (QMessageBox::question(this, tr("A run is under way"), tr("Stop the run and quit?")) != QMessageBox::Yes) return event->ignore();
         m_run->stop();
     }
     StudioSettings::setWindow({saveGeometry(), saveState(), m_tabs->currentIndex()});

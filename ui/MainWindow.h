@@ -34,11 +34,11 @@ public:
     bool showStoredRun(qint64 run);
     bool openStoredTopology(qint64 run);
     bool reattachRun(qint64 run);  // History's Reattach: the run, taken up from its agents, on the Run tab
-    bool resumeRun(qint64 run);    // History's Resume: the run, going on from its checkpoint, on the Run tab
+    bool resumeRun(qint64 run);  // History's Resume: the run, going on from its checkpoint, on the Run tab
     void addLocalReference(const TrainingSettings& settings, qint64 exceptRun = 0);
     QList<std::pair<QString, QString>> shortcutList() const;  // (action, keys), read from the menus
     void showGuide();
-    void showShortcuts();          // a past run's curves in the Charts tab
+    void showShortcuts();  // a past run's curves in the Charts tab
     void setTab(Tab tab);
     Tab tab() const;
     // What a window built in another language takes over: the topology (as edited), its file
@@ -52,7 +52,6 @@ Q_SIGNALS:
     void languageChangeRequested(const QString& locale);
 
 public:
-
     Designer* designer() const { return m_designer; }
     RunPanel* runPanel() const { return m_run; }
     RunCharts* charts() const { return m_charts; }

@@ -15,10 +15,16 @@ constexpr const char* kState = "window/state";
 constexpr const char* kTab = "window/tab";
 }  // namespace key
 
-QString StudioSettings::language() { return QSettings().value(key::kLanguage, QStringLiteral("en")).toString(); }
-void StudioSettings::setLanguage(const QString& locale) { QSettings().setValue(key::kLanguage, locale); }
+QString StudioSettings::language() {
+    return QSettings().value(key::kLanguage, QStringLiteral("en")).toString();
+}
+void StudioSettings::setLanguage(const QString& locale) {
+    QSettings().setValue(key::kLanguage, locale);
+}
 
-QStringList StudioSettings::recentFiles() { return QSettings().value(key::kRecent).toStringList(); }
+QStringList StudioSettings::recentFiles() {
+    return QSettings().value(key::kRecent).toStringList();
+}
 
 void StudioSettings::addRecentFile(const QString& path) {
     QStringList recent = recentFiles();
@@ -37,7 +43,9 @@ QString StudioSettings::documentsFolder() {
     return QDir(documents).exists() ? documents : QDir::homePath();
 }
 
-void StudioSettings::setExportFolder(const QString& folder) { QSettings().setValue(key::kExportFolder, folder); }
+void StudioSettings::setExportFolder(const QString& folder) {
+    QSettings().setValue(key::kExportFolder, folder);
+}
 
 StudioSettings::Window StudioSettings::window() {
     QSettings s;

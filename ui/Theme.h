@@ -5,6 +5,8 @@
 
 namespace hips {
 
-inline bool isDarkPalette(const QPalette& palette) { return palette.color(QPalette::Window).lightness() < 128; }
+inline bool isDarkPalette(const QPalette& palette) {
+    return palette.color(QPalette::Window).lightness() < 128;
+}
 
 }  // namespace hips

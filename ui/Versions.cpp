@@ -16,7 +16,9 @@ QString qt() {
                                                     : QStringLiteral("%1 (built with %2)").arg(running, QLatin1String(QT_VERSION_STR));
 }
 
-QString libtorch() { return QStringLiteral(HIPS_TORCH_VERSION); }
+QString libtorch() {
+    return QStringLiteral(HIPS_TORCH_VERSION);
+}
 
 QString zeromq() {
     int major = 0, minor = 0, patch = 0;
@@ -24,9 +26,13 @@ QString zeromq() {
     return QStringLiteral("%1.%2.%3").arg(major).arg(minor).arg(patch);
 }
 
-QString libssh() { return QString::fromLatin1(ssh_version(0)); }
+QString libssh() {
+    return QString::fromLatin1(ssh_version(0));
+}
 
-QString sqlite() { return QString::fromLatin1(sqlite3_libversion()); }
+QString sqlite() {
+    return QString::fromLatin1(sqlite3_libversion());
+}
 
 bool installTranslation(const QString& locale) {
     // The ones installed before go first: switching back to English must leave only its plurals.

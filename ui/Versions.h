@@ -4,7 +4,7 @@
 
 namespace hips::versions {
 
-QString qt();        // the Qt the program runs with (and was built against, when they differ)
+QString qt();  // the Qt the program runs with (and was built against, when they differ)
 QString libtorch();  // as found at build time (the GUI itself does not load LibTorch)
 QString zeromq();
 QString libssh();

@@ -28,15 +28,15 @@ static bool haveDisplayFor(int argc, char** argv) {
         if (!qEnvironmentVariableIsEmpty(name)) return true;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "-h" || a == "--help" || a == "--help-all" || a == "-v" || a == "--version" ||
-            a.rfind("--screenshot", 0) == 0) {
+        if (a == "-h" || a == "--help" || a == "--help-all" || a == "-v" || a == "--version" || a.rfind("--screenshot", 0) == 0) {
             qputenv("QT_QPA_PLATFORM", "offscreen");
             return true;
         }
     }
-    std::fprintf(stderr, "hips-studio: there is no display to open a window on (DISPLAY and WAYLAND_DISPLAY are not "
-                         "set). Start it on a desktop or over `ssh -X`; on this machine the `hips` command does the "
-                         "same work: hips run, hips history, hips report (hips --help).\n");
+    std::fprintf(stderr,
+                 "hips-studio: there is no display to open a window on (DISPLAY and WAYLAND_DISPLAY are not "
+                 "set). Start it on a desktop or over `ssh -X`; on this machine the `hips` command does the "
+                 "same work: hips run, hips history, hips report (hips --help).\n");
     return false;
 }
 
@@ -57,8 +57,10 @@ int main(int argc, char** argv) {
     args.addOption({"screenshot", "Write a PNG of the window and exit.", "FILE"});
     args.addOption({"tab", "Tab to show: design, run, charts, history.", "TAB", "design"});
     args.addOption({"show-run", "Show this stored run in the Charts tab.", "ID"});
-    args.addOption({"select-runs", "Select these stored runs in the History tab (comma-separated ids; two or "
-                                   "more: the compare view).", "IDS"});
+    args.addOption({"select-runs",
+                    "Select these stored runs in the History tab (comma-separated ids; two or "
+                    "more: the compare view).",
+                    "IDS"});
     args.addHelpOption();
     args.addVersionOption();
     args.process(app);
@@ -122,8 +124,8 @@ int main(int argc, char** argv) {
         QByteArray png;
         QBuffer buffer(&png);
         buffer.open(QIODevice::WriteOnly);
-        const QString error = window->grab().save(&buffer, "PNG") ? hips::writeUserFile(file, png)
-                                                                  : QStringLiteral("cannot draw the window");
+        const QString error =
+            window->grab().save(&buffer, "PNG") ? hips::writeUserFile(file, png) : QStringLiteral("cannot draw the window");
         status = error.isEmpty() ? 0 : 1;
         if (status) std::fprintf(stderr, "hips-studio: %s\n", qPrintable(error));
         app.quit();

@@ -27,10 +27,12 @@ QList<SourceOnHost> sourcesOnHosts(const Topology& t) {
     for (const Party& p : t.parties)
         for (const WorkerGroup& g : p.workers) {
             const DataSource* source = t.dataSourceOf(p.id, g.host);
-            const bool seen = std::any_of(out.begin(), out.end(), [&](const SourceOnHost& s) { return s.owner == p.id && s.host->id == g.host; });
+            const bool seen =
+                std::any_of(out.begin(), out.end(), [&](const SourceOnHost& s) { return s.owner == p.id && s.host->id == g.host; });
             if (source && g.count > 0 && !seen && t.host(g.host)) out.append({p.id, t.host(g.host), *source});
         }
-    if (const Party* central = t.centralParty(); central && central->masterWorker && t.training.evaluationData && t.host(central->masterWorker->host))
+    if (const Party* central = t.centralParty();
+        central && central->masterWorker && t.training.evaluationData && t.host(central->masterWorker->host))
         out.append({QStringLiteral("evaluation_data"), t.host(central->masterWorker->host), *t.training.evaluationData});
     return out;
 }
@@ -45,8 +47,9 @@ bool isRemote(const Topology& t, const Host& host) {
 
 int checkDataCommand(const QStringList& arguments) {
     QCommandLineParser args;
-    args.setApplicationDescription("Read each party's data where its workers would (over SSH on other hosts, under each "
-                                   "host's data-roots) and print what it holds: counts only.");
+    args.setApplicationDescription(
+        "Read each party's data where its workers would (over SSH on other hosts, under each "
+        "host's data-roots) and print what it holds: counts only.");
     args.addPositionalArgument("TOPOLOGY", "Topology file.");
     addSshOptions(args);
     args.addHelpOption();
@@ -83,7 +86,8 @@ int checkDataCommand(const QStringList& arguments) {
         if (error.isEmpty()) {
             std::printf("%s on %s: %s\n", qPrintable(s.owner), qPrintable(s.host->id), qPrintable(counts));
         } else {
-            std::printf("%s on %s: cannot read %s: %s\n", qPrintable(s.owner), qPrintable(s.host->id), qPrintable(s.source.path), qPrintable(error));
+            std::printf("%s on %s: cannot read %s: %s\n", qPrintable(s.owner), qPrintable(s.host->id), qPrintable(s.source.path),
+                        qPrintable(error));
             ++failures;
         }
         std::fflush(stdout);

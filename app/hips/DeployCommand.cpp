@@ -57,8 +57,10 @@ std::optional<Topology> loadRemoteTopology(const QString& path, const char* comm
         return std::nullopt;
     }
     if (remoteHosts(*load.topology).isEmpty()) {
-        std::fprintf(stderr, "hips %s: every host of %s is this machine (127.0.0.1); `hips run` starts and stops "
-                             "its agent itself\n", command, qPrintable(path));
+        std::fprintf(stderr,
+                     "hips %s: every host of %s is this machine (127.0.0.1); `hips run` starts and stops "
+                     "its agent itself\n",
+                     command, qPrintable(path));
         return std::nullopt;
     }
     return load.topology;
@@ -176,13 +178,15 @@ int stopCommand(const QStringList& arguments) {
     for (const Host& h : remoteHosts(*topology)) {
         if (keys->agents.value(h.id).size() != 40) {
             ++failures;
-            std::fprintf(stderr, "%s: was not deployed with the keys in %s (a failed or other deployment); deploy again, "
-                                 "then stop\n", qPrintable(h.id), qPrintable(DeploymentKeys::pathFor(*topology)));
+            std::fprintf(stderr,
+                         "%s: was not deployed with the keys in %s (a failed or other deployment); deploy again, "
+                         "then stop\n",
+                         qPrintable(h.id), qPrintable(DeploymentKeys::pathFor(*topology)));
             continue;
         }
         ++pending;
-        auto agent = std::make_unique<AgentClient>(h.id, QStringLiteral("tcp://%1:%2").arg(h.address).arg(h.agentPort),
-                                                   keys->clientFor(h.id));
+        auto agent =
+            std::make_unique<AgentClient>(h.id, QStringLiteral("tcp://%1:%2").arg(h.address).arg(h.agentPort), keys->clientFor(h.id));
         AgentClient* a = agent.get();
         QObject::connect(a, &AgentClient::ready, [a] { a->send(Message(QStringLiteral("shutdown"))); });
         QObject::connect(a, &AgentClient::bye, [&, id = h.id] {

@@ -25,12 +25,15 @@ int fail(const QString& message) {
 // hips-trainer (beside hips-agent) does the conversion; hips itself never loads LibTorch.
 int exportCommand(const QStringList& arguments) {
     QCommandLineParser args;
-    args.setApplicationDescription("Writes a run's trained model for PyTorch: a TorchScript model as the same module "
-                                   "with its trained weights, any model as a state_dict (torch.load reads both).");
+    args.setApplicationDescription(
+        "Writes a run's trained model for PyTorch: a TorchScript model as the same module "
+        "with its trained weights, any model as a state_dict (torch.load reads both).");
     args.addPositionalArgument("RUN", "Run id (see `hips history list`).");
     args.addPositionalArgument("FILE", "The file to write (model.pt).");
-    args.addOption({"format", "torchscript (a TorchScript model's only) or state_dict; default: torchscript for a "
-                              "TorchScript model, else state_dict.", "FORMAT"});
+    args.addOption({"format",
+                    "torchscript (a TorchScript model's only) or state_dict; default: torchscript for a "
+                    "TorchScript model, else state_dict.",
+                    "FORMAT"});
     args.addOption({"history", "History file (default: the user's application data directory).", "PATH", RunStore::defaultPath()});
     args.addHelpOption();
     processCommand(args, arguments, QStringLiteral("hips export"));
@@ -50,14 +53,17 @@ int exportCommand(const QStringList& arguments) {
     const QString params = QDir(dir).filePath(QStringLiteral("net.params"));
     if (dir.isEmpty() || !QFileInfo::exists(params))
         return fail(QStringLiteral("run %1 left no trained model (%2 is missing): it ended before its first evaluation, "
-                                   "or its directory was removed").arg(id).arg(params));
+                                   "or its directory was removed")
+                        .arg(id)
+                        .arg(params));
     const TopologyLoad load = TopologyReader::readFile(QDir(dir).filePath(QStringLiteral("topology.json")));
     if (!load.ok()) return fail(load.errorText());
     const bool script = load.topology->training.torchScript();
     if (format == QLatin1String("torchscript") && !script)
         return fail(QStringLiteral("run %1 trained the built-in model %2, which PyTorch loads as a state_dict: use "
                                    "--format state_dict (README: \"The trained model in PyTorch\")")
-                        .arg(id).arg(load.topology->training.model));
+                        .arg(id)
+                        .arg(load.topology->training.model));
     const bool stateDict = format == QLatin1String("state_dict") || (format.isEmpty() && !script);
     QProcess trainer;
     trainer.setProcessChannelMode(QProcess::ForwardedErrorChannel);
@@ -66,8 +72,7 @@ int exportCommand(const QStringList& arguments) {
                    stateDict ? QStringLiteral("state_dict") : QStringLiteral("torchscript"), words[1]});
     if (!trainer.waitForFinished(300000) || trainer.exitStatus() != QProcess::NormalExit || trainer.exitCode() != 0)
         return fail(QStringLiteral("the model could not be written to %1 (%2)").arg(words[1], trainer.errorString()));
-    std::printf("wrote %s (run %lld, %s)\n", qPrintable(words[1]), static_cast<long long>(id),
-                stateDict ? "a state_dict" : "TorchScript");
+    std::printf("wrote %s (run %lld, %s)\n", qPrintable(words[1]), static_cast<long long>(id), stateDict ? "a state_dict" : "TorchScript");
     return 0;
 }
 

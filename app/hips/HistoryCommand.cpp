@@ -19,7 +19,9 @@
 namespace hips {
 
 // Text a user typed into a history (a name, tags, notes), safe to print on a terminal.
-static QString shown(const QString& text, qsizetype maxChars = -1) { return printableText(text, maxChars); }
+static QString shown(const QString& text, qsizetype maxChars = -1) {
+    return printableText(text, maxChars);
+}
 
 // The runs whose id, name, status, reason, tags or notes contain `filter` (any case), as the
 // History tab filters them; every run when it is empty.
@@ -27,20 +29,18 @@ static int listRuns(const RunStore& store, const QString& filter) {
     QList<RunListEntry> runs = store.runList();
     runs.removeIf([&](const RunListEntry& e) { return !runMatches(e.run, filter); });
     if (runs.isEmpty() && !filter.isEmpty()) {
-        std::printf("no run matches '%s' (the id, name, status, reason, tags and notes are searched)\n",
-                    qPrintable(shown(filter)));
+        std::printf("no run matches '%s' (the id, name, status, reason, tags and notes are searched)\n", qPrintable(shown(filter)));
         return 0;
     }
-    std::printf("%4s  %-20s  %-19s  %9s  %-11s  %11s  %11s  %6s  %9s  %s\n", "id", "name", "start", "duration", "status",
-                "best_acc", "final", "rounds", "across_MB", "tags");
+    std::printf("%4s  %-20s  %-19s  %9s  %-11s  %11s  %11s  %6s  %9s  %s\n", "id", "name", "start", "duration", "status", "best_acc",
+                "final", "rounds", "across_MB", "tags");
     for (const auto& [r, f] : runs) {
         const QString start = QDateTime::fromMSecsSinceEpoch(qint64(r.started * 1000)).toString("yyyy-MM-dd HH:mm:ss");
         const QString duration = r.ended > 0 ? QString::number(runDuration(r), 'f', 1) + 's' : QStringLiteral("-");
         const QString tags = r.tags.isEmpty() ? QString() : QStringLiteral("  ") + shown(r.tags, 40);  // no trailing blanks
         std::printf("%4lld  %-20s  %-19s  %9s  %-11s  %11s  %11s  %6d  %9.1f%s\n", static_cast<long long>(r.id),
                     qPrintable(shown(r.name).left(20)), qPrintable(start), qPrintable(duration), qPrintable(shown(r.status, 11)),
-                    qPrintable(f.bestText()), qPrintable(f.finalText()), f.rounds,
-                    f.bytesAcross / 1e6, qPrintable(tags));
+                    qPrintable(f.bestText()), qPrintable(f.finalText()), f.rounds, f.bytesAcross / 1e6, qPrintable(tags));
     }
     return 0;
 }
@@ -101,8 +101,8 @@ static int showRun(const RunStore& store, const QString& idText) {
     if (!r->tags.isEmpty()) std::printf("tags: %s\n", qPrintable(shown(r->tags)));
     if (!r->notes.isEmpty()) std::printf("notes: %s\n", qPrintable(shown(r->notes)));
     const char* score = f.regression() ? "test RMSE" : "test accuracy";
-    std::printf("rounds: %d\nbest %s: %s\nfinal %s: %s\nbytes across parties: %.1f MB\n", f.rounds, score,
-                qPrintable(f.bestText()), score, qPrintable(f.finalText()), f.bytesAcross / 1e6);
+    std::printf("rounds: %d\nbest %s: %s\nfinal %s: %s\nbytes across parties: %.1f MB\n", f.rounds, score, qPrintable(f.bestText()), score,
+                qPrintable(f.finalText()), f.bytesAcross / 1e6);
     if (const QString run_dir = r->summary.value("run_dir").toString(); !run_dir.isEmpty())
         std::printf("run directory: %s\n", qPrintable(shown(run_dir)));
     for (const QString& e : store.eventMessages(r->id, "device")) std::printf("device: %s\n", qPrintable(shown(e)));
@@ -129,8 +129,7 @@ static int deleteRun(RunStore& store, const QString& idText) {
     if (!r) return 2;
     store.deleteRun(r->id);
     if (!waitForCommit(store)) {
-        std::fprintf(stderr, "hips history: run %lld was not deleted: %s\n", static_cast<long long>(r->id),
-                     qPrintable(store.writeError()));
+        std::fprintf(stderr, "hips history: run %lld was not deleted: %s\n", static_cast<long long>(r->id), qPrintable(store.writeError()));
         return 1;
     }
     std::printf("deleted run %lld (%s)\n", static_cast<long long>(r->id), qPrintable(shown(r->name)));
@@ -161,8 +160,7 @@ static int relabelRun(RunStore& store, const QString& command, const QString& id
     }
     store.setRunLabels(r->id, name, tags, notes);
     if (!waitForCommit(store)) {
-        std::fprintf(stderr, "hips history: run %lld was not changed: %s\n", static_cast<long long>(r->id),
-                     qPrintable(store.writeError()));
+        std::fprintf(stderr, "hips history: run %lld was not changed: %s\n", static_cast<long long>(r->id), qPrintable(store.writeError()));
         return 1;
     }
     std::printf("run %lld: name '%s', tags '%s', notes '%s'\n", static_cast<long long>(r->id), qPrintable(shown(name)),
@@ -177,7 +175,8 @@ static const char kUsage[] =
 // What is wrong with a history command line that is not one of the usage's forms.
 static QString misuse(const QString& command) {
     if (command.isEmpty()) return QStringLiteral("which sub-command?");
-    if (command == QLatin1String("list")) return QStringLiteral("list takes at most one TEXT (quote several words: hips history list \"two words\")");
+    if (command == QLatin1String("list"))
+        return QStringLiteral("list takes at most one TEXT (quote several words: hips history list \"two words\")");
     if (command == QLatin1String("show") || command == QLatin1String("delete"))
         return QStringLiteral("%1 takes one RUN, its id from hips history list").arg(command);
     if (command == QLatin1String("rename")) return QStringLiteral("rename takes a RUN and its new NAME");
@@ -191,9 +190,9 @@ int historyCommand(const QStringList& arguments) {
     args.setApplicationDescription(
         "The run history. Sub-commands: list [TEXT] (the runs whose id, name, status, reason, tags or notes contain "
         "TEXT), show RUN, delete RUN, rename RUN NAME, tag RUN TAG... (\"\" clears the tags), note RUN TEXT.");
-    args.addPositionalArgument("command", "list [TEXT] | show RUN | delete RUN | rename RUN NAME | tag RUN TAG... | note RUN TEXT", "COMMAND [ARGUMENTS]");
-    args.addOption({"history", "History file (default: the user's application data directory).", "PATH",
-                    RunStore::defaultPath()});
+    args.addPositionalArgument("command", "list [TEXT] | show RUN | delete RUN | rename RUN NAME | tag RUN TAG... | note RUN TEXT",
+                               "COMMAND [ARGUMENTS]");
+    args.addOption({"history", "History file (default: the user's application data directory).", "PATH", RunStore::defaultPath()});
     args.addHelpOption();
     processCommand(args, arguments, QStringLiteral("hips history"));
     const QStringList words = args.positionalArguments();

@@ -15,8 +15,7 @@ int reportCommand(const QStringList& arguments) {
     args.setApplicationDescription("Exports a run of the history as a report; the format is the extension of --out.");
     args.addPositionalArgument("RUN", "Run id (see `hips history list`).");
     args.addOption({"out", "Report file: .html (self-contained), .pdf, .csv (metrics) or .json.", "FILE"});
-    args.addOption({"history", "History file (default: the user's application data directory).", "PATH",
-                    RunStore::defaultPath()});
+    args.addOption({"history", "History file (default: the user's application data directory).", "PATH", RunStore::defaultPath()});
     args.addOption({"target", "Accuracy whose time-to-reach the summary shows.", "ACC", "0.85"});
     args.addHelpOption();
     processCommand(args, arguments, QStringLiteral("hips report"));
@@ -29,13 +28,11 @@ int reportCommand(const QStringList& arguments) {
         return 2;
     }
     if (!idOk || id <= 0) {
-        std::fprintf(stderr, "hips report: RUN is a run's id, a number (see `hips history list`); got '%s'\n",
-                     qPrintable(words.first()));
+        std::fprintf(stderr, "hips report: RUN is a run's id, a number (see `hips history list`); got '%s'\n", qPrintable(words.first()));
         return 2;
     }
     if (!targetOk || target <= 0 || target > 1) {
-        std::fprintf(stderr, "hips report: --target must be an accuracy between 0 and 1, not '%s'\n",
-                     qPrintable(args.value("target")));
+        std::fprintf(stderr, "hips report: --target must be an accuracy between 0 and 1, not '%s'\n", qPrintable(args.value("target")));
         return 2;
     }
     QString error;
@@ -55,8 +52,8 @@ int reportCommand(const QStringList& arguments) {
         std::fprintf(stderr, "hips report: %s\n", qPrintable(e));
         return 2;
     }
-    std::printf("wrote %s (run %lld, %d metric points) in %.2f s\n", qPrintable(args.value("out")),
-                static_cast<long long>(id), report->metricPointCount(), double(timer.nsecsElapsed()) / 1e9);
+    std::printf("wrote %s (run %lld, %d metric points) in %.2f s\n", qPrintable(args.value("out")), static_cast<long long>(id),
+                report->metricPointCount(), double(timer.nsecsElapsed()) / 1e9);
     return 0;
 }
 

@@ -45,9 +45,8 @@ void printAdvice(const Topology& t) {
 
 // "3 parties, 11 processes, 4 training workers" (each as many as the topology has).
 QString sizeOf(const Topology& t) {
-    return counted(t.parties.size(), "party", "parties") + QStringLiteral(", ") +
-           counted(t.nodes().size(), "process", "processes") + QStringLiteral(", ") +
-           counted(t.trainingWorkerCount(), "training worker", "training workers");
+    return counted(t.parties.size(), "party", "parties") + QStringLiteral(", ") + counted(t.nodes().size(), "process", "processes") +
+           QStringLiteral(", ") + counted(t.trainingWorkerCount(), "training worker", "training workers");
 }
 
 const QString kDefaultTopology = QStringLiteral(":/topologies/default.json");
@@ -115,8 +114,14 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
     integer("batch-size", s.batchSize);
     integer("eval-every", s.evalEvery);
     integer("threads", s.threads);
-    if (args.isSet("local-iters")) { integer("local-iters", s.localIters); s.localEpochs = 0; }
-    if (args.isSet("local-epochs")) { integer("local-epochs", s.localEpochs); s.localIters = 0; }
+    if (args.isSet("local-iters")) {
+        integer("local-iters", s.localIters);
+        s.localEpochs = 0;
+    }
+    if (args.isSet("local-epochs")) {
+        integer("local-epochs", s.localEpochs);
+        s.localIters = 0;
+    }
     if (!notPositive.isEmpty()) return notPositive;
     if (args.isSet("seed")) {
         s.seed = args.value("seed").toInt(&ok);
@@ -139,7 +144,8 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
     if (args.isSet("flat")) s.hierarchy = QStringLiteral("flat");
     if (args.isSet("servers")) {
         const int count = args.value("servers").toInt(&ok);
-        if (!ok) return QStringLiteral("--servers takes a count of servers per party, e.g. --servers 2; got '%1'").arg(args.value("servers"));
+        if (!ok)
+            return QStringLiteral("--servers takes a count of servers per party, e.g. --servers 2; got '%1'").arg(args.value("servers"));
         if (const QString e = edits::setServerCount(t, count); !e.isEmpty()) return QStringLiteral("--servers: ") + e;
     }
     if (args.isSet("slice-bound")) {
@@ -201,21 +207,23 @@ QStringList overridesGiven(const QCommandLineParser& args) {
     QStringList given;
     for (const Override& o : kOverrides)
         if (args.isSet(o.name)) given << QStringLiteral("--") + QLatin1String(o.name);
-    for (const char* name : {"mode", "aggregation", "party-aggregation", "server-optimizer", "compression", "party-compression",
-                             "fault-policy", "flat", "servers", "slice-bound", "wan", "proximal-mu", "orphan-timeout",
-                             "partition", "device", "server-device", "param", "data-dir"})
+    for (const char* name :
+         {"mode", "aggregation", "party-aggregation", "server-optimizer", "compression", "party-compression", "fault-policy", "flat",
+          "servers", "slice-bound", "wan", "proximal-mu", "orphan-timeout", "partition", "device", "server-device", "param", "data-dir"})
         if (args.isSet(name)) given << QStringLiteral("--") + QLatin1String(name);
     return given;
 }
 
-QString megabytes(quint64 bytes) { return QString::number(double(bytes) / 1e6, 'f', 1); }
+QString megabytes(quint64 bytes) {
+    return QString::number(double(bytes) / 1e6, 'f', 1);
+}
 
 int scoreWidth = 8;  // the score column: test_acc, or a regression's test_rmse (printHeader)
 
 void printRow(const RoundRow& r) {
     const QString acc = std::isnan(r.testScore()) ? QStringLiteral("-") : QString::number(r.testScore(), 'f', 4);
-    std::printf("%5d  %*s  %7.4f  %9.0f  %9s  %9s  %7.1fs\n", r.round, scoreWidth, qPrintable(acc), r.trainLoss,
-                r.samplesPerSecond, qPrintable(megabytes(r.bytesInside)), qPrintable(megabytes(r.bytesAcross)), r.elapsed);
+    std::printf("%5d  %*s  %7.4f  %9.0f  %9s  %9s  %7.1fs\n", r.round, scoreWidth, qPrintable(acc), r.trainLoss, r.samplesPerSecond,
+                qPrintable(megabytes(r.bytesInside)), qPrintable(megabytes(r.bytesAcross)), r.elapsed);
     std::fflush(stdout);
 }
 
@@ -227,15 +235,17 @@ void printHeader(bool regression) {
 
 void printSummary(const RunSummary& s, const char* command) {
     const QString score = s.regression ? QStringLiteral("test RMSE") : QStringLiteral("test accuracy");
-    const QString accuracy = s.evaluated ? QStringLiteral("final %1 %2, best %3")
-                                               .arg(score).arg(s.finalAccuracy, 0, 'f', 4).arg(s.bestAccuracy, 0, 'f', 4)
-                                         : QStringLiteral("no %1 yet").arg(score);
-    std::printf("\n%s after %s in %.1f s: %s; %lld samples; "
-                "%s MB inside parties, %s MB across parties\nrun directory: %s\n",
-                s.ok ? "finished" : s.stopped ? "stopped" : "FAILED", qPrintable(counted(s.rounds, "round", "rounds")),
-                s.seconds, qPrintable(accuracy),
-                static_cast<long long>(s.samples), qPrintable(megabytes(s.bytesInside)),
-                qPrintable(megabytes(s.bytesAcross)), qPrintable(s.runDir));
+    const QString accuracy =
+        s.evaluated ? QStringLiteral("final %1 %2, best %3").arg(score).arg(s.finalAccuracy, 0, 'f', 4).arg(s.bestAccuracy, 0, 'f', 4)
+                    : QStringLiteral("no %1 yet").arg(score);
+    std::printf(
+        "\n%s after %s in %.1f s: %s; %lld samples; "
+        "%s MB inside parties, %s MB across parties\nrun directory: %s\n",
+        s.ok        ? "finished"
+        : s.stopped ? "stopped"
+                    : "FAILED",
+        qPrintable(counted(s.rounds, "round", "rounds")), s.seconds, qPrintable(accuracy), static_cast<long long>(s.samples),
+        qPrintable(megabytes(s.bytesInside)), qPrintable(megabytes(s.bytesAcross)), qPrintable(s.runDir));
     if (!s.ok) std::fprintf(stderr, "%s: %s\n", command, qPrintable(s.reason));
     std::fflush(stdout);
 }
@@ -245,14 +255,18 @@ std::optional<qint64> historyRunOf(const QString& run, const RunStore& store, QS
     bool isId = false;
     const qint64 id = run.toLongLong(&isId);
     if (isId && !QFileInfo(run).isDir()) {
-        if (!store.run(id)) return *error = QStringLiteral("%1 has no run %2 (hips history list shows them)").arg(store.path()).arg(id), std::nullopt;
+        if (!store.run(id))
+            return *error = QStringLiteral("%1 has no run %2 (hips history list shows them)").arg(store.path()).arg(id), std::nullopt;
         return id;
     }
     const QString runDir = QFileInfo(run).canonicalFilePath();
     const auto found = runDir.isEmpty() ? std::nullopt : store.runOfDirectory(runDir);
     if (!found)
-        return *error = QStringLiteral("%1 is not the directory of a run in %2; pass the run's directory or its history "
-                                       "id, with --history if it was another history").arg(run, store.path()), std::nullopt;
+        return *error = QStringLiteral(
+                            "%1 is not the directory of a run in %2; pass the run's directory or its history "
+                            "id, with --history if it was another history")
+                            .arg(run, store.path()),
+               std::nullopt;
     return found;
 }
 
@@ -298,54 +312,72 @@ int runCommand(const QStringList& arguments) {
         QStringLiteral("Run a topology to the end (the shipped default when none is given).\n\nModes (--mode NAME, "
                        "parameters with --param NAME=VALUE):\n%1\nAggregation rules (--aggregation NAME, "
                        "--party-aggregation NAME):\n%2\nServer optimizers (--server-optimizer NAME):\n%3\n"
-                       "Codecs (--compression NAME, --party-compression NAME):\n%8\nPartitions (--partition NAME):\n%4\nModels (--model NAME, or --model FILE.pt saved with torch.jit.save):\n%5\nData sets (--dataset NAME):\n%6\n"
+                       "Codecs (--compression NAME, --party-compression NAME):\n%8\nPartitions (--partition NAME):\n%4\nModels (--model "
+                       "NAME, or --model FILE.pt saved with torch.jit.save):\n%5\nData sets (--dataset NAME):\n%6\n"
                        "Attacks (a worker group's, a party's or training's \"adversary\" in the topology):\n%7\n"
                        "Fault policies (--fault-policy NAME):\n%9")
-            .arg(strategyHelp(ModeRegistry::all()), strategyHelp(AggregatorRegistry::all()),
-                 strategyHelp(ServerOptimizerRegistry::all()), strategyHelp(PartitionRegistry::all()),
-                 strategyHelp(ModelRegistry::all()), strategyHelp(DatasetRegistry::all()),
-                 strategyHelp(AdversaryRegistry::all()), strategyHelp(CodecRegistry::all()),
-                 strategyHelp(FaultPolicyRegistry::all())) +
+            .arg(strategyHelp(ModeRegistry::all()), strategyHelp(AggregatorRegistry::all()), strategyHelp(ServerOptimizerRegistry::all()),
+                 strategyHelp(PartitionRegistry::all()), strategyHelp(ModelRegistry::all()), strategyHelp(DatasetRegistry::all()),
+                 strategyHelp(AdversaryRegistry::all()), strategyHelp(CodecRegistry::all()), strategyHelp(FaultPolicyRegistry::all())) +
         QStringLiteral("\nA party's own data (\"data\": {\"format\": NAME, \"path\": PATH, options} in the topology):\n%1")
             .arg(DataFormatRegistry::help()));
     args.addPositionalArgument("topology", "Topology file.", "[TOPOLOGY]");
     args.addOption({"out", "Run directory (default runs/<time>-<name>).", "DIR"});
-    args.addOption({"resume", "Go on with a stopped, failed or interrupted run (its directory or history id) from its "
-                              "last checkpoint, into the same history run; with --rounds, to that many rounds (a "
-                              "finished run too).", "RUN"});
-    args.addOption({"history", "Run history file (default: the user's application data directory).", "PATH",
-                    RunStore::defaultPath()});
+    args.addOption({"resume",
+                    "Go on with a stopped, failed or interrupted run (its directory or history id) from its "
+                    "last checkpoint, into the same history run; with --rounds, to that many rounds (a "
+                    "finished run too).",
+                    "RUN"});
+    args.addOption({"history", "Run history file (default: the user's application data directory).", "PATH", RunStore::defaultPath()});
     for (const Override& o : kOverrides) args.addOption({o.name, o.help, o.value});
     args.addOption({"data-dir", "Folder of the data set's files (training.data_dir).", "DIR"});
     args.addOption({"mode", "Training mode (listed above).", "NAME"});
     args.addOption({"aggregation", "Aggregation rule at the global server (listed above).", "NAME"});
-    args.addOption({"party-aggregation", "Aggregation rule at the party servers (listed above; its parameters as "
-                                         "party_<name>, e.g. --param party_byzantine_f=1).", "NAME"});
-    args.addOption({"server-optimizer", "The global server's optimizer of the round's aggregate: sgd (FedAvg), "
-                                        "momentum, adam, yogi or adagrad (server_lr, server_beta1, … with --param).", "NAME"});
-    args.addOption({"compression", "How floats travel across parties: none, fp16, 2bit or topk (listed above; "
-                                   "codec_threshold, codec_ratio, codec_error_feedback with --param).", "CODEC"});
+    args.addOption({"party-aggregation",
+                    "Aggregation rule at the party servers (listed above; its parameters as "
+                    "party_<name>, e.g. --param party_byzantine_f=1).",
+                    "NAME"});
+    args.addOption({"server-optimizer",
+                    "The global server's optimizer of the round's aggregate: sgd (FedAvg), "
+                    "momentum, adam, yogi or adagrad (server_lr, server_beta1, … with --param).",
+                    "NAME"});
+    args.addOption({"compression",
+                    "How floats travel across parties: none, fp16, 2bit or topk (listed above; "
+                    "codec_threshold, codec_ratio, codec_error_feedback with --param).",
+                    "CODEC"});
     args.addOption({"party-compression", "The same inside parties (its parameters as party_<name>).", "CODEC"});
-    args.addOption({"fault-policy", "What a death or a silent process does: fail (the run stops, naming it) or continue "
-                                    "(rounds go on without it, crashed workers are restarted; min_workers, min_parties, "
-                                    "round_timeout_s, max_restarts with --param).", "POLICY"});
-    args.addOption({"orphan-timeout", "How long the run goes on if this controller dies or stops, for hips "
-                                      "attach to take it up (training.orphan_timeout_s, default 600; 0: it stops "
-                                      "with the controller).", "S"});
-    args.addOption({"flat", "A single-layer parameter server (training.hierarchy flat): every worker pushes straight "
-                            "to the global server; the baseline of the two-layer saving."});
-    args.addOption({"servers", "Key slicing: this many global servers and servers in every party, each holding a "
-                               "slice of the model (a tensor below --slice-bound floats whole, by a hash of its key).", "N"});
-    args.addOption({"slice-bound", "Tensors of fewer floats go whole to one server (training.slice_bound, default 1024).",
-                    "FLOATS"});
-    args.addOption({"wan", "Every party's link to the central party, emulated: bandwidth in Mbit/s and one-way "
-                           "latency in ms (a party's \"wan\" in the topology).", "MBPS[,MS]"});
+    args.addOption({"fault-policy",
+                    "What a death or a silent process does: fail (the run stops, naming it) or continue "
+                    "(rounds go on without it, crashed workers are restarted; min_workers, min_parties, "
+                    "round_timeout_s, max_restarts with --param).",
+                    "POLICY"});
+    args.addOption({"orphan-timeout",
+                    "How long the run goes on if this controller dies or stops, for hips "
+                    "attach to take it up (training.orphan_timeout_s, default 600; 0: it stops "
+                    "with the controller).",
+                    "S"});
+    args.addOption({"flat",
+                    "A single-layer parameter server (training.hierarchy flat): every worker pushes straight "
+                    "to the global server; the baseline of the two-layer saving."});
+    args.addOption({"servers",
+                    "Key slicing: this many global servers and servers in every party, each holding a "
+                    "slice of the model (a tensor below --slice-bound floats whole, by a hash of its key).",
+                    "N"});
+    args.addOption({"slice-bound", "Tensors of fewer floats go whole to one server (training.slice_bound, default 1024).", "FLOATS"});
+    args.addOption({"wan",
+                    "Every party's link to the central party, emulated: bandwidth in Mbit/s and one-way "
+                    "latency in ms (a party's \"wan\" in the topology).",
+                    "MBPS[,MS]"});
     args.addOption({"proximal-mu", "FedProx's proximal term μ at the workers (0: off).", "MU"});
     args.addOption({"partition", "How the training set is split among the workers (listed above).", "NAME"});
-    args.addOption({"device", "Where the workers and the master worker train: cpu or cuda:N; PARTY=DEVICE for one "
-                              "party's (repeatable).", "DEVICE"});
-    args.addOption({"server-device", "Where every server's robust rule works (krum, multi_krum, bulyan, "
-                                     "geometric_median): cpu or cuda:N.", "DEVICE"});
+    args.addOption({"device",
+                    "Where the workers and the master worker train: cpu or cuda:N; PARTY=DEVICE for one "
+                    "party's (repeatable).",
+                    "DEVICE"});
+    args.addOption({"server-device",
+                    "Where every server's robust rule works (krum, multi_krum, bulyan, "
+                    "geometric_median): cpu or cuda:N.",
+                    "DEVICE"});
     args.addOption({"param", "A parameter of the mode or a rule, e.g. dc_lambda=0.04 (repeatable).", "NAME=VALUE"});
     addSshOptions(args);
     args.addHelpOption();
@@ -360,8 +392,9 @@ int runCommand(const QStringList& arguments) {
     std::optional<ResumeTarget> resume;
     if (args.isSet("resume")) {
         if (!args.positionalArguments().isEmpty() || args.isSet("out")) {
-            std::fprintf(stderr, "hips run: --resume goes on with the run's own topology and directory; give no "
-                                 "topology file or --out with it\n");
+            std::fprintf(stderr,
+                         "hips run: --resume goes on with the run's own topology and directory; give no "
+                         "topology file or --out with it\n");
             return 2;
         }
         // They were silently ignored: the run goes on as it began, from its own topology.json,
@@ -369,8 +402,9 @@ int runCommand(const QStringList& arguments) {
         QStringList given = overridesGiven(args);
         given.removeAll(QStringLiteral("--rounds"));
         if (!given.isEmpty()) {
-            std::fprintf(stderr, "hips run: --resume goes on with the run's own settings, which %s would change; "
-                                 "leave %s out, or start a new run with them\n",
+            std::fprintf(stderr,
+                         "hips run: --resume goes on with the run's own settings, which %s would change; "
+                         "leave %s out, or start a new run with them\n",
                          qPrintable(given.join(QStringLiteral(", "))), given.size() == 1 ? "it" : "them");
             return 2;
         }
@@ -386,8 +420,8 @@ int runCommand(const QStringList& arguments) {
             return 2;
         }
     }
-    const QString path = resume ? QDir(resume->runDir).filePath(QStringLiteral("topology.json"))
-                                : args.positionalArguments().value(0, kDefaultTopology);
+    const QString path =
+        resume ? QDir(resume->runDir).filePath(QStringLiteral("topology.json")) : args.positionalArguments().value(0, kDefaultTopology);
     auto topology = resume ? std::optional<Topology>(resume->topology) : loadTopology(path);
     if (!topology) return 2;
     if (const QString e = resume ? QString() : applyOverrides(args, *topology); !e.isEmpty()) {
@@ -402,22 +436,22 @@ int runCommand(const QStringList& arguments) {
     }
     const TrainingSettings& s = topology->training;
     std::printf("hips %s with %s\n", HIPS_VERSION, HIPS_TORCH_FLAVOR);
-    std::printf("hips run: %s — %s, model %s on %s, mode %s, %s\n", qPrintable(topology->name),
-                qPrintable(sizeOf(*topology)), qPrintable(s.torchScript() ? QFileInfo(s.modelFile).fileName() : s.model),
+    std::printf("hips run: %s — %s, model %s on %s, mode %s, %s\n", qPrintable(topology->name), qPrintable(sizeOf(*topology)),
+                qPrintable(s.torchScript() ? QFileInfo(s.modelFile).fileName() : s.model),
                 qPrintable(topology->partiesBringData() ? QStringLiteral("the parties' own data") : s.dataset), qPrintable(s.mode),
                 qPrintable(counted(s.rounds, "round", "rounds")));
     printAdvice(*topology);
     printHeader(s.regression());
 
-    if (resume) std::printf("resuming run %lld from the checkpoint of round %d\n",
-                            static_cast<long long>(resume->historyRun), s.resumeRound);
+    if (resume)
+        std::printf("resuming run %lld from the checkpoint of round %d\n", static_cast<long long>(resume->historyRun), s.resumeRound);
     RunController controller;
     controller.setStore(store.get());
     controller.setDeployOptions(deployOptionsFrom(args));
     return followRun(controller, "hips run", [&] {
         return resume ? controller.resume(*topology, resume->runDir, resume->historyRun)
-                      : controller.start(*topology, args.value("out").isEmpty() ? RunDirectory::defaultPath(topology->name)
-                                                                                 : args.value("out"));
+                      : controller.start(*topology,
+                                         args.value("out").isEmpty() ? RunDirectory::defaultPath(topology->name) : args.value("out"));
     });
 }
 
@@ -425,12 +459,11 @@ int runCommand(const QStringList& arguments) {
 // so far and then the rest, as `hips run` would have.
 int attachCommand(const QStringList& arguments) {
     QCommandLineParser args;
-    args.setApplicationDescription(QStringLiteral(
-        "Take up a run still under way on its agents after its controller died or was stopped: reconnect, store "
-        "every event the history misses, and follow it to the end as hips run would."));
+    args.setApplicationDescription(
+        QStringLiteral("Take up a run still under way on its agents after its controller died or was stopped: reconnect, store "
+                       "every event the history misses, and follow it to the end as hips run would."));
     args.addPositionalArgument("run", "The run: its history id or its directory.", "RUN");
-    args.addOption({"history", "Run history file (default: the user's application data directory).", "PATH",
-                    RunStore::defaultPath()});
+    args.addOption({"history", "Run history file (default: the user's application data directory).", "PATH", RunStore::defaultPath()});
     args.addHelpOption();
     processCommand(args, arguments, QStringLiteral("hips attach"));
     if (args.positionalArguments().size() != 1) {

@@ -80,8 +80,9 @@ int main(int argc, char** argv) {
     if (report) return hips::reportCommand(args);
 #else
     if (report) {
-        std::fprintf(stderr, "hips report: this hips was built without reports (HIPS_BUILD_UI=OFF); export the "
-                             "report with a full build's hips, or see the run with `hips history show RUN`\n");
+        std::fprintf(stderr,
+                     "hips report: this hips was built without reports (HIPS_BUILD_UI=OFF); export the "
+                     "report with a full build's hips, or see the run with `hips history show RUN`\n");
         return 2;
     }
 #endif

@@ -12,22 +12,34 @@ using T = ParamSpec::Type;
 
 const StrategyList& AdversaryRegistry::all() {
     static const StrategyList kinds{
-        {QStringLiteral("reverse"), QStringLiteral("Sends −k times its update (Draco's reverse-gradient attack: k = 100)."),
-         {{QStringLiteral("strength"), T::Number, 0, 1e6, 100, QStringLiteral("k")}}, {}},
-        {QStringLiteral("constant"), QStringLiteral("Sends the same value in every coordinate (Draco's constant attack: −100)."),
-         {{QStringLiteral("strength"), T::Number, -1e6, 1e6, -100, QStringLiteral("the value")}}, {}},
-        {QStringLiteral("gaussian"), QStringLiteral("Sends Gaussian noise N(0, σ²) instead of its update."),
-         {{QStringLiteral("strength"), T::Number, 0, 1e6, 1, QStringLiteral("σ")}}, {}},
-        {QStringLiteral("label_flip"), QStringLiteral("Trains on flipped labels (class c read as C − 1 − c) and sends that update."),
-         {}, {}},
-        {QStringLiteral("alie"), QStringLiteral("A little is enough (Baruch et al. 2019): the liars collude and all send the honest "
-                                                "updates' mean − z·σ, coordinate by coordinate, inside the spread robust rules "
-                                                "accept. Omniscient, as in the paper: simulated at the server that receives them."),
-         {{QStringLiteral("strength"), T::Number, 0, 100, 0, QStringLiteral("z; 0: the paper's z_max from the round's n and liars")}}, {}},
-        {QStringLiteral("ipm"), QStringLiteral("Inner-product manipulation (Xie et al. 2020): the liars collude and all send −ε times "
-                                               "the honest updates' mean, so the aggregate's inner product with the true gradient "
-                                               "turns negative. Omniscient: simulated at the server that receives them."),
-         {{QStringLiteral("strength"), T::Number, 0, 1e6, 0.5, QStringLiteral("ε")}}, {}},
+        {QStringLiteral("reverse"),
+         QStringLiteral("Sends −k times its update (Draco's reverse-gradient attack: k = 100)."),
+         {{QStringLiteral("strength"), T::Number, 0, 1e6, 100, QStringLiteral("k")}},
+         {}},
+        {QStringLiteral("constant"),
+         QStringLiteral("Sends the same value in every coordinate (Draco's constant attack: −100)."),
+         {{QStringLiteral("strength"), T::Number, -1e6, 1e6, -100, QStringLiteral("the value")}},
+         {}},
+        {QStringLiteral("gaussian"),
+         QStringLiteral("Sends Gaussian noise N(0, σ²) instead of its update."),
+         {{QStringLiteral("strength"), T::Number, 0, 1e6, 1, QStringLiteral("σ")}},
+         {}},
+        {QStringLiteral("label_flip"),
+         QStringLiteral("Trains on flipped labels (class c read as C − 1 − c) and sends that update."),
+         {},
+         {}},
+        {QStringLiteral("alie"),
+         QStringLiteral("A little is enough (Baruch et al. 2019): the liars collude and all send the honest "
+                        "updates' mean − z·σ, coordinate by coordinate, inside the spread robust rules "
+                        "accept. Omniscient, as in the paper: simulated at the server that receives them."),
+         {{QStringLiteral("strength"), T::Number, 0, 100, 0, QStringLiteral("z; 0: the paper's z_max from the round's n and liars")}},
+         {}},
+        {QStringLiteral("ipm"),
+         QStringLiteral("Inner-product manipulation (Xie et al. 2020): the liars collude and all send −ε times "
+                        "the honest updates' mean, so the aggregate's inner product with the true gradient "
+                        "turns negative. Omniscient: simulated at the server that receives them."),
+         {{QStringLiteral("strength"), T::Number, 0, 1e6, 0.5, QStringLiteral("ε")}},
+         {}},
     };
     return kinds;
 }
@@ -63,7 +75,9 @@ bool drawnToAttack(int index, int workers, int count, int seed, int64_t round) {
     return std::find(order.begin(), order.begin() + std::min(count, workers), index) != order.begin() + std::min(count, workers);
 }
 
-bool isColluding(const QString& kind) { return kind == QLatin1String("alie") || kind == QLatin1String("ipm"); }
+bool isColluding(const QString& kind) {
+    return kind == QLatin1String("alie") || kind == QLatin1String("ipm");
+}
 
 // Φ⁻¹(p) for p in (0, 1), by bisection on Φ(x) = erfc(−x/√2)/2: exact to the float's precision.
 static double normalQuantile(double p) {
@@ -83,8 +97,8 @@ double alieZ(int n, int liars) {
     return p > 0 && p < 1 ? normalQuantile(p) : 1.0;
 }
 
-void colludingUpdate(const AdversarySpec& attack, const std::vector<const float*>& honest, size_t n, int contributors,
-                     int liars, float* out) {
+void colludingUpdate(const AdversarySpec& attack, const std::vector<const float*>& honest, size_t n, int contributors, int liars,
+                     float* out) {
     const size_t h = honest.size();
     if (h == 0) return;
     const bool ipm = attack.kind == QLatin1String("ipm");

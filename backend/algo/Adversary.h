@@ -13,9 +13,9 @@
 namespace hips {
 
 struct AdversarySpec {
-    QString kind;         // reverse, constant, gaussian, label_flip, alie, ipm (AdversaryRegistry)
+    QString kind;  // reverse, constant, gaussian, label_flip, alie, ipm (AdversaryRegistry)
     double strength = 0;  // reverse: k in −k·update; constant: the value; gaussian: σ; alie: z; ipm: ε
-    int count = 0;        // run-wide only: attackers drawn each round (0: a group's or party's, always)
+    int count = 0;  // run-wide only: attackers drawn each round (0: a group's or party's, always)
     bool operator==(const AdversarySpec& o) const { return kind == o.kind && strength == o.strength && count == o.count; }
 };
 
@@ -39,8 +39,8 @@ double alieZ(int n, int liars);
 // The one vector every colluding liar sends, from the round's `honest` updates (n floats each):
 // alie mean − z·σ per coordinate (z = strength, or alieZ(contributors, liars) when 0), ipm
 // −ε·mean. Nothing is written when no update is honest.
-void colludingUpdate(const AdversarySpec& attack, const std::vector<const float*>& honest, size_t n, int contributors,
-                     int liars, float* out);
+void colludingUpdate(const AdversarySpec& attack, const std::vector<const float*>& honest, size_t n, int contributors, int liars,
+                     float* out);
 
 // Whether training worker `index` (of `workers`) is among the `count` attackers of round `round`
 // in a run seeded `seed`: a seeded permutation of the workers, its first `count` attack.

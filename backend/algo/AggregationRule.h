@@ -12,7 +12,7 @@ namespace hips {
 
 // One contribution as a rule sees it.
 struct Contribution {
-    QString from;       // the sender's node id (a worker, or a party server)
+    QString from;  // the sender's node id (a worker, or a party server)
     double weight = 1;  // the training samples behind it (a party server's: its workers' sum)
     const float* values = nullptr;
     size_t length = 0;

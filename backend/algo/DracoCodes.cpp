@@ -68,8 +68,8 @@ DracoCyclicCode::DracoCyclicCode(int workers, int adversaries) : m_n(workers), m
     const int frequencies = m_n % 2 == 1 ? 2 * m_s : 2 * m_s + 1;  // L: symmetric about n/2, never 0
     if (m_s < 1 || m_n < frequencies + 1 || m_n > 1000)
         throw std::invalid_argument("draco_cyclic with s = " + std::to_string(m_s) + " needs at least " +
-                                    std::to_string(m_n % 2 == 1 ? 2 * m_s + 1 : 2 * m_s + 2) +
-                                    " workers in the party (it has " + std::to_string(m_n) + ")");
+                                    std::to_string(m_n % 2 == 1 ? 2 * m_s + 1 : 2 * m_s + 2) + " workers in the party (it has " +
+                                    std::to_string(m_n) + ")");
     m_first = (m_n - frequencies + 1) / 2;
     std::vector<Complex> g{1.0};  // Π (x − ω^k): the conjugate pairs make it real
     for (int k = m_first; k < m_first + frequencies; ++k) {

@@ -41,15 +41,14 @@ public:
     // Σ_j g_j from the n pushes (row i: worker i's, `length` floats) into `sum`; `suspects` gets
     // the rows found to be in error. False (and `error`) when no consistent decoding exists: more
     // than s rows in error.
-    bool decode(const std::vector<const float*>& rows, size_t length, float* sum, std::vector<int>* suspects,
-                QString* error) const;
+    bool decode(const std::vector<const float*>& rows, size_t length, float* sum, std::vector<int>* suspects, QString* error) const;
 
 private:
     std::vector<int> locateErrors(const std::vector<const float*>& rows, size_t length) const;
     bool explains(const std::vector<std::complex<double>>& syndrome, const std::vector<int>& rows, double tolerance) const;
     bool sumWeights(const std::vector<int>& rowsInError, std::vector<double>* weights) const;
 
-    int m_n, m_s, m_first;    // n workers, s adversaries, the first frequency of K
+    int m_n, m_s, m_first;  // n workers, s adversaries, the first frequency of K
     std::vector<double> m_g;  // g's coefficients, g_0 … g_L
 };
 

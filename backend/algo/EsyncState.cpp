@@ -49,10 +49,15 @@ void EsyncState::reset(int r, qint64 t, double te) {
 QCborMap EsyncState::status() const {
     QCborArray records;
     for (const Record& r : m_records)
-        records.append(QCborMap{{QStringLiteral("k"), r.k}, {QStringLiteral("c"), r.c}, {QStringLiteral("te"), r.te},
-                                {QStringLiteral("ready"), r.ready}, {QStringLiteral("t"), r.t}});
-    return {{QStringLiteral("num_workers"), qint64(m_records.size())}, {QStringLiteral("t"), m_round},
-            {QStringLiteral("epsilon"), m_epsilon}, {QStringLiteral("records"), records}};
+        records.append(QCborMap{{QStringLiteral("k"), r.k},
+                                {QStringLiteral("c"), r.c},
+                                {QStringLiteral("te"), r.te},
+                                {QStringLiteral("ready"), r.ready},
+                                {QStringLiteral("t"), r.t}});
+    return {{QStringLiteral("num_workers"), qint64(m_records.size())},
+            {QStringLiteral("t"), m_round},
+            {QStringLiteral("epsilon"), m_epsilon},
+            {QStringLiteral("records"), records}};
 }
 
 }  // namespace hips

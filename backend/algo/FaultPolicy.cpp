@@ -7,7 +7,10 @@ namespace hips {
 const StrategyList& FaultPolicyRegistry::all() {
     using T = ParamSpec::Type;
     static const StrategyList list{
-        {QString::fromLatin1(fault::kFail), QStringLiteral("The run stops at the first process that dies or falls silent, naming it."), {}, {}},
+        {QString::fromLatin1(fault::kFail),
+         QStringLiteral("The run stops at the first process that dies or falls silent, naming it."),
+         {},
+         {}},
         {QString::fromLatin1(fault::kContinue),
          QStringLiteral("Training goes on without a dead or silent process: rounds close with the contributors that "
                         "are up, the agents restart crashed workers, and a node that comes back rejoins."),
@@ -23,6 +26,8 @@ const StrategyList& FaultPolicyRegistry::all() {
     return list;
 }
 
-int restartDelayMs(int attempt) { return std::min(30000, 1000 << std::clamp(attempt - 1, 0, 15)); }
+int restartDelayMs(int attempt) {
+    return std::min(30000, 1000 << std::clamp(attempt - 1, 0, 15));
+}
 
 }  // namespace hips

@@ -19,9 +19,14 @@ const StrategyList& ServerOptimizerRegistry::all() {
     static const StrategyList list{
         {QStringLiteral("sgd"), QStringLiteral("x ← x + η·Δ: FedAvg with η = 1."), {lr(1)}, {}},
         {QStringLiteral("momentum"), QStringLiteral("Server momentum (FedAvgM): m ← β1·m + Δ, x ← x + η·m."), {lr(1), kBeta1}, {}},
-        {QStringLiteral("adam"), QStringLiteral("FedAdam: adaptive steps from the first and second moments of Δ."),
-         {lr(0.01), kBeta1, kBeta2, kTau}, {}},
-        {QStringLiteral("yogi"), QStringLiteral("FedYogi: FedAdam with Yogi's additive second moment."), {lr(0.01), kBeta1, kBeta2, kTau}, {}},
+        {QStringLiteral("adam"),
+         QStringLiteral("FedAdam: adaptive steps from the first and second moments of Δ."),
+         {lr(0.01), kBeta1, kBeta2, kTau},
+         {}},
+        {QStringLiteral("yogi"),
+         QStringLiteral("FedYogi: FedAdam with Yogi's additive second moment."),
+         {lr(0.01), kBeta1, kBeta2, kTau},
+         {}},
         {QStringLiteral("adagrad"), QStringLiteral("FedAdagrad: steps scaled by the summed squares of Δ."), {lr(0.01), kTau}, {}},
     };
     return list;

@@ -12,8 +12,13 @@ namespace hips {
 
 const StrategyList& CodecRegistry::all() {
     using T = ParamSpec::Type;
-    static const ParamSpec errorFeedback{QStringLiteral("codec_error_feedback"), T::Integer, 0, 1, 1,
-                                         QStringLiteral("1: carry what a message could not say into the next one (error feedback); 0: drop it")};
+    static const ParamSpec errorFeedback{
+        QStringLiteral("codec_error_feedback"),
+        T::Integer,
+        0,
+        1,
+        1,
+        QStringLiteral("1: carry what a message could not say into the next one (error feedback); 0: drop it")};
     static const StrategyList codecs{
         {QStringLiteral("none"), QStringLiteral("32-bit floats as they are"), {}, {}},
         {QStringLiteral("fp16"), QStringLiteral("half-precision floats: half the bytes (GeoMX's FP16 transfer)"), {}, {}},
@@ -201,7 +206,9 @@ void putVarint(QByteArray& out, quint32 v) {
     out.append(char(v));
 }
 
-float magnitude(float x) { return std::isnan(x) ? -1.0f : std::abs(x); }  // NaN last: a strict weak order
+float magnitude(float x) {
+    return std::isnan(x) ? -1.0f : std::abs(x);
+}  // NaN last: a strict weak order
 
 // [u32 k][k varint gaps: the first index, then each index − the previous − 1][k floats].
 class TopKCodec final : public GradientCodec {

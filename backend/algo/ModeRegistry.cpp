@@ -6,7 +6,11 @@ namespace hips {
 
 namespace {
 
-const ParamSpec kWholePush{QStringLiteral("whole_push"), ParamSpec::Type::Integer, 0, 1, 0,
+const ParamSpec kWholePush{QStringLiteral("whole_push"),
+                           ParamSpec::Type::Integer,
+                           0,
+                           1,
+                           0,
                            QStringLiteral("1: each push applied whole, w <- w + delta (ASGD as published); 0: HiPS's "
                                           "damped w <- w + delta / N")};
 
@@ -23,14 +27,16 @@ const StrategyList& ModeRegistry::all() {
          QStringLiteral("HiPS's synchronous federated averaging: every worker trains local_iters steps from the "
                         "global model, both tiers sum the deltas, w <- w + sum of (w_i - w) / N."),
          {{QStringLiteral("quorum"), ParamSpec::Type::CountOrFraction, 0, 100000, 0,
-           QStringLiteral("contributions each server aggregates per round (backup workers): later pushes are counted and dropped, and their workers go on from the new model")}},
+           QStringLiteral("contributions each server aggregates per round (backup workers): later pushes are counted and dropped, and "
+                          "their workers go on from the new model")}},
          {QStringLiteral("sync")}},
         {mode::kSsgd,
          QStringLiteral("Synchronous SGD: every worker pushes its gradient after every step, both tiers average, "
                         "the global server applies SGD with momentum (its optimizer state lives there) and every "
                         "worker pulls the new weights; a round is local_iters steps."),
          {{QStringLiteral("quorum"), ParamSpec::Type::CountOrFraction, 0, 100000, 0,
-           QStringLiteral("contributions each server aggregates per round (backup workers): later pushes are counted and dropped, and their workers go on from the new model")}},
+           QStringLiteral("contributions each server aggregates per round (backup workers): later pushes are counted and dropped, and "
+                          "their workers go on from the new model")}},
          {}},
         {mode::kHfa,
          QStringLiteral("GeoMX's hierarchical frequency aggregation: workers sync with their party server every k1 "
@@ -39,7 +45,8 @@ const StrategyList& ModeRegistry::all() {
          {{QStringLiteral("k1"), ParamSpec::Type::Integer, 1, 1000000, 25, QStringLiteral("local steps between party syncs")},
           {QStringLiteral("k2"), ParamSpec::Type::Integer, 1, 1000000, 2, QStringLiteral("party syncs between global syncs")},
           {QStringLiteral("quorum"), ParamSpec::Type::CountOrFraction, 0, 100000, 0,
-           QStringLiteral("contributions each server aggregates per round (backup workers): later pushes are counted and dropped, and their workers go on from the new model")}},
+           QStringLiteral("contributions each server aggregates per round (backup workers): later pushes are counted and dropped, and "
+                          "their workers go on from the new model")}},
          {}},
         {mode::kEsync,
          QStringLiteral("ESync: synchronous rounds on heterogeneous devices; after every local step a worker asks "

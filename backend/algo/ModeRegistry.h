@@ -18,7 +18,7 @@ inline constexpr char kEsync[] = "esync";
 
 // How a server of one tier takes its contributors' pushes.
 enum class TierSync {
-    Rounds,        // waits for every contributor's push of a round, then applies or forwards their sum
+    Rounds,  // waits for every contributor's push of a round, then applies or forwards their sum
     AsPushesCome,  // applies (global) or forwards (party) each push alone as it arrives, and answers its sender
 };
 
@@ -51,6 +51,8 @@ public:
     static double pushShare(const QString& mode, double wholePush, int trainingWorkers);
 };
 
-inline bool isMode(const QString& setting, const char* name) { return setting == QLatin1String(name); }
+inline bool isMode(const QString& setting, const char* name) {
+    return setting == QLatin1String(name);
+}
 
 }  // namespace hips

@@ -21,7 +21,7 @@ struct Tensors {
     }
     void batchNorm(size_t channels) {
         parameters.insert(parameters.end(), {channels, channels});  // weight, bias
-        buffers.insert(buffers.end(), {channels, channels});        // running mean, variance
+        buffers.insert(buffers.end(), {channels, channels});  // running mean, variance
     }
 };
 
@@ -86,7 +86,9 @@ Tensors resnet18(InputShape in, size_t classes) {
     return t;
 }
 
-QString anyInput(InputShape) { return {}; }
+QString anyInput(InputShape) {
+    return {};
+}
 
 QString lenetInput(InputShape in) {
     if (in.size == 28 || in.size == 32) return {};
@@ -97,8 +99,10 @@ QString lenetInput(InputShape in) {
 
 QString alexnetInput(InputShape in) {
     if (in.size >= 8 && in.size % 8 == 0) return {};
-    return QStringLiteral("alexnet takes images whose side is a multiple of 8 (it pools three times), not %1; "
-                          "use mlp for feature vectors").arg(in.size);
+    return QStringLiteral(
+               "alexnet takes images whose side is a multiple of 8 (it pools three times), not %1; "
+               "use mlp for feature vectors")
+        .arg(in.size);
 }
 
 QString resnetInput(InputShape in) {
@@ -114,12 +118,24 @@ struct ModelEntry {
 
 const QList<ModelEntry>& models() {
     static const QList<ModelEntry> list{
-        {{QStringLiteral("cnn"), QStringLiteral("LeNet-5-like: two 5x5 convolutions with pooling, three linear layers"), {}, {}}, &cnn, &lenetInput},
+        {{QStringLiteral("cnn"), QStringLiteral("LeNet-5-like: two 5x5 convolutions with pooling, three linear layers"), {}, {}},
+         &cnn,
+         &lenetInput},
         {{QStringLiteral("mlp"), QStringLiteral("one hidden layer of 256 with ReLU"), {}, {}}, &mlp, &anyInput},
-        {{QStringLiteral("alexnet"), QStringLiteral("AlexNet for 32x32 images: five 3x3 convolutions, three linear layers "
-                                                    "(1024 wide) with dropout"), {}, {}}, &alexnet, &alexnetInput},
-        {{QStringLiteral("resnet18"), QStringLiteral("ResNet-18 for 32x32 images (3x3 stem, no pooling), with BatchNorm "
-                                                     "whose running statistics are averaged with the weights"), {}, {}}, &resnet18, &resnetInput},
+        {{QStringLiteral("alexnet"),
+          QStringLiteral("AlexNet for 32x32 images: five 3x3 convolutions, three linear layers "
+                         "(1024 wide) with dropout"),
+          {},
+          {}},
+         &alexnet,
+         &alexnetInput},
+        {{QStringLiteral("resnet18"),
+          QStringLiteral("ResNet-18 for 32x32 images (3x3 stem, no pooling), with BatchNorm "
+                         "whose running statistics are averaged with the weights"),
+          {},
+          {}},
+         &resnet18,
+         &resnetInput},
     };
     return list;
 }
@@ -132,11 +148,20 @@ struct DatasetEntry {
 const QList<DatasetEntry>& datasets() {
     static const QList<DatasetEntry> list{
         {{QStringLiteral("fashion-mnist"),
-          QStringLiteral("Fashion-MNIST from data_dir (Debian's dataset-fashion-mnist by default)"), {}, {}}, {1, 28}},
+          QStringLiteral("Fashion-MNIST from data_dir (Debian's dataset-fashion-mnist by default)"),
+          {},
+          {}},
+         {1, 28}},
         {{QStringLiteral("cifar10"),
-          QStringLiteral("CIFAR-10's binary batches (data_batch_1..5.bin, test_batch.bin) from data_dir"), {}, {}}, {3, 32}},
+          QStringLiteral("CIFAR-10's binary batches (data_batch_1..5.bin, test_batch.bin) from data_dir"),
+          {},
+          {}},
+         {3, 32}},
         {{QStringLiteral("synthetic"),
-          QStringLiteral("10 fixed class prototypes plus noise, synthetic_samples of them (fast tests)"), {}, {}}, {1, 28}},
+          QStringLiteral("10 fixed class prototypes plus noise, synthetic_samples of them (fast tests)"),
+          {},
+          {}},
+         {1, 28}},
     };
     return list;
 }

@@ -121,8 +121,8 @@ std::vector<int64_t> hsuShard(const std::vector<std::vector<int64_t>>& byClass, 
 
 }  // namespace
 
-std::vector<int64_t> labelShard(const std::vector<int>& labels, int classes, int part, int parts,
-                                const PartitionSpec& spec, uint64_t seed) {
+std::vector<int64_t> labelShard(const std::vector<int>& labels, int classes, int part, int parts, const PartitionSpec& spec,
+                                uint64_t seed) {
     Random random(seed * 0x2545f4914f6cdd1dULL + 1);
     const auto byClass = rowsByClass(labels, classes, random);
     if (spec.kind == QLatin1String(partition::kDirichletHsu)) {
@@ -138,8 +138,7 @@ std::vector<int64_t> labelShard(const std::vector<int>& labels, int classes, int
             std::vector<int> holders;
             for (int w = 0; w < parts; ++w)
                 for (int j = 0; j < spec.classesPerWorker; ++j)
-                    if ((w * spec.classesPerWorker + j) % classes == k && (holders.empty() || holders.back() != w))
-                        holders.push_back(w);
+                    if ((w * spec.classesPerWorker + j) % classes == k && (holders.empty() || holders.back() != w)) holders.push_back(w);
             for (int w : holders) shares[size_t(w)] = 1.0 / double(holders.size());
         } else {  // dirichlet: drawn for every class, whichever part is asked for, so all agree
             double sum = 0;

@@ -36,8 +36,7 @@ struct PartitionSpec {
 // under a label-aware partition (by_class, dirichlet). The shards of all parts are disjoint and
 // cover every row of a class some worker holds. The random numbers are this file's own
 // (splitmix64, Marsaglia–Tsang gamma), so every host computes the same shards.
-std::vector<int64_t> labelShard(const std::vector<int>& labels, int classes, int part, int parts,
-                                const PartitionSpec& spec, uint64_t seed);
+std::vector<int64_t> labelShard(const std::vector<int>& labels, int classes, int part, int parts, const PartitionSpec& spec, uint64_t seed);
 
 // How many rows of each class `rows` holds.
 std::vector<int64_t> classHistogram(const std::vector<int>& labels, const std::vector<int64_t>& rows, int classes);

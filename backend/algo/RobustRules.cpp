@@ -79,8 +79,8 @@ void HeldContributionsRule::begin(size_t length) {
 
 void HeldContributionsRule::add(Contribution c) {
     if (c.length != m_length)
-        throw std::invalid_argument(name().toStdString() + ": contribution of " + std::to_string(c.length) +
-                                    " values, expected " + std::to_string(m_length));
+        throw std::invalid_argument(name().toStdString() + ": contribution of " + std::to_string(c.length) + " values, expected " +
+                                    std::to_string(m_length));
     const float* values = c.values;
     std::shared_ptr<const void> owner = std::move(c.owner);
     if (!owner) {  // the caller keeps no promise about `values`: hold a copy
@@ -104,8 +104,10 @@ void HeldContributionsRule::finish() {
         // A short round (a quorum closed it, or every push was refused as not finite): no change,
         // said in the rule's record. It never ends the server: one bad round is not the run's end.
         m_short = QStringLiteral("%1 needs at least %2 contributions in a round (%3); this round has %4: the model is left as it was")
-                      .arg(name()).arg(std::max(1, minimumContributions()))
-                      .arg(minimumReason().isEmpty() ? QStringLiteral("one") : minimumReason()).arg(n);
+                      .arg(name())
+                      .arg(std::max(1, minimumContributions()))
+                      .arg(minimumReason().isEmpty() ? QStringLiteral("one") : minimumReason())
+                      .arg(n);
         m_rejected = m_from;
         return;
     }
@@ -237,8 +239,7 @@ void KrumRule::compute() {
     const std::vector<double> scores = krumScores(d, n, all, n - m_f - 2);
     const int m = m_multi ? (m_m > 0 ? std::min(m_m, n) : n - m_f) : 1;
     const std::vector<int> chosen = bestScored(all, scores, m);
-    for (int k = 0; k < n; ++k)
-        (std::find(chosen.begin(), chosen.end(), k) != chosen.end() ? m_selected : m_rejected) << m_from[k];
+    for (int k = 0; k < n; ++k) (std::find(chosen.begin(), chosen.end(), k) != chosen.end() ? m_selected : m_rejected) << m_from[k];
     meanOf(chosen);
 }
 
@@ -262,8 +263,7 @@ void BulyanRule::compute() {
         remaining.erase(std::find(remaining.begin(), remaining.end(), pick));
     }
     std::sort(chosen.begin(), chosen.end());
-    for (int k = 0; k < n; ++k)
-        (std::find(chosen.begin(), chosen.end(), k) != chosen.end() ? m_selected : m_rejected) << m_from[k];
+    for (int k = 0; k < n; ++k) (std::find(chosen.begin(), chosen.end(), k) != chosen.end() ? m_selected : m_rejected) << m_from[k];
     std::vector<const float*> picked;
     for (int k : chosen) picked.push_back(m_inputs[size_t(k)]);
     std::vector<std::pair<float, float>> byDistance(static_cast<size_t>(theta));  // (|v − median|, v)
@@ -333,8 +333,8 @@ QCborMap DracoCyclicRule::report() const {
 // liar's claim of 1e15 would otherwise be the median (RFA weighs by them; here a claim buys nothing).
 void GeometricMedianRule::compute() {
     const std::vector<double> once(m_inputs.size(), 1.0);
-    m_iterations = vectorBackend().geometricMedian(m_inputs, once, m_length,
-                                                   WeiszfeldOptions{m_tolerance, m_maxIterations, m_nu}, m_result.data());
+    m_iterations =
+        vectorBackend().geometricMedian(m_inputs, once, m_length, WeiszfeldOptions{m_tolerance, m_maxIterations, m_nu}, m_result.data());
 }
 
 QCborMap GeometricMedianRule::report() const {

@@ -27,7 +27,9 @@ KeyLayout KeyLayout::ofModel(const QString& model, const QString& dataset) {
     return fromTensorSizes(ModelRegistry::tensorSizes(model, dataset));
 }
 
-KeyLayout KeyLayout::ofModel(const ModelSpec& model) { return fromTensorSizes(ModelRegistry::tensorSizes(model)); }
+KeyLayout KeyLayout::ofModel(const ModelSpec& model) {
+    return fromTensorSizes(ModelRegistry::tensorSizes(model));
+}
 
 // SplitMix64's finaliser: a fixed hash, the same on every host and build.
 int ShardMap::serverOfKey(int key, int servers) {

@@ -18,7 +18,7 @@
 namespace hips {
 
 struct KeyRange {
-    int key = 0;        // the tensor's index in the model's order
+    int key = 0;  // the tensor's index in the model's order
     size_t offset = 0;  // in the flat buffer
     size_t length = 0;  // floats, with the alignment padding that follows the tensor
 };

@@ -12,8 +12,8 @@ std::vector<double> VectorBackend::pairwiseSquaredDistances(const std::vector<co
     return hips::pairwiseSquaredDistances(vectors, length);
 }
 
-int VectorBackend::geometricMedian(const std::vector<const float*>& vectors, const std::vector<double>& weights,
-                                   size_t length, const WeiszfeldOptions& options, float* out) const {
+int VectorBackend::geometricMedian(const std::vector<const float*>& vectors, const std::vector<double>& weights, size_t length,
+                                   const WeiszfeldOptions& options, float* out) const {
     const size_t n = vectors.size();
     std::vector<double> z(length, 0.0), next(length);
     const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
@@ -57,7 +57,9 @@ std::shared_ptr<const VectorBackend>& installed() {
 }
 }  // namespace
 
-const VectorBackend& vectorBackend() { return *installed(); }
+const VectorBackend& vectorBackend() {
+    return *installed();
+}
 
 void setVectorBackend(std::shared_ptr<const VectorBackend> backend) {
     installed() = backend ? std::move(backend) : std::make_shared<VectorBackend>();

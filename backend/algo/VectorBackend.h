@@ -24,8 +24,8 @@ public:
     virtual std::vector<double> pairwiseSquaredDistances(const std::vector<const float*>& vectors, size_t length) const;
     // n × the weighted geometric median of the n vectors, into out (`length` floats), by smoothed
     // Weiszfeld iterations from the weighted mean; returns the iterations taken.
-    virtual int geometricMedian(const std::vector<const float*>& vectors, const std::vector<double>& weights,
-                                size_t length, const WeiszfeldOptions& options, float* out) const;
+    virtual int geometricMedian(const std::vector<const float*>& vectors, const std::vector<double>& weights, size_t length,
+                                const WeiszfeldOptions& options, float* out) const;
 };
 
 // The backend of this process (the CPU's unless one was installed).

@@ -7,8 +7,7 @@
 
 namespace hips {
 
-AgentClient::AgentClient(const QString& host, const QString& endpoint, const CurveConfig& curve, bool probeDevices,
-                         QObject* parent)
+AgentClient::AgentClient(const QString& host, const QString& endpoint, const CurveConfig& curve, bool probeDevices, QObject* parent)
     : QObject(parent), m_host(host), m_probeDevices(probeDevices), m_endpoint(endpoint) {
     WireLimits limits;  // events carry one line each, which the agent keeps under kMaxEventBytes
     limits.maxHeaderBytes = control::kMaxEventBytes;
@@ -16,7 +15,8 @@ AgentClient::AgentClient(const QString& host, const QString& endpoint, const Cur
     Channel channel = Channel::dealer(m_zmq, QString::fromLatin1(control::kControllerId), endpoint, host, curve, limits);
     m_socket = std::make_unique<SocketThread>(m_zmq, std::move(channel), [this](Envelope&& e) {
         auto shared = std::make_shared<Message>(std::move(e.message));
-        QMetaObject::invokeMethod(this, [this, shared] { onMessage(*shared); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, shared] { onMessage(*shared); }, Qt::QueuedConnection);
     });
     send(hello());
     m_sinceAgent.start();
@@ -26,13 +26,17 @@ AgentClient::AgentClient(const QString& host, const QString& endpoint, const Cur
 }
 
 Message AgentClient::hello() const {
-    return Message(QStringLiteral("hello"), {{QStringLiteral("version"), control::kProtocolVersion},
-                                             {QStringLiteral("probe_devices"), m_probeDevices}});
+    return Message(QStringLiteral("hello"),
+                   {{QStringLiteral("version"), control::kProtocolVersion}, {QStringLiteral("probe_devices"), m_probeDevices}});
 }
 
-AgentClient::~AgentClient() { m_socket->stop(); }
+AgentClient::~AgentClient() {
+    m_socket->stop();
+}
 
-void AgentClient::send(Message m) { m_socket->post(std::move(m)); }
+void AgentClient::send(Message m) {
+    m_socket->post(std::move(m));
+}
 
 void AgentClient::close() {
     m_lost = true;
@@ -53,11 +57,11 @@ void AgentClient::tick() {
     }
     if (m_sinceAgent.elapsed() > control::kSilenceTimeoutS * 1000) {
         m_lost = true;
-        Q_EMIT lost(m_ready ? QStringLiteral("agent on %1 (%2) went silent for %3 s")
-                                  .arg(m_host, m_endpoint).arg(control::kSilenceTimeoutS)
+        Q_EMIT lost(m_ready ? QStringLiteral("agent on %1 (%2) went silent for %3 s").arg(m_host, m_endpoint).arg(control::kSilenceTimeoutS)
                             : QStringLiteral("agent on %1 (%2) did not answer the handshake within %3 s; "
                                              "check that it runs and the port is reachable")
-                                  .arg(m_host, m_endpoint).arg(control::kSilenceTimeoutS));
+                                  .arg(m_host, m_endpoint)
+                                  .arg(control::kSilenceTimeoutS));
         return;
     }
     if (std::exchange(m_ackDue, false)) sendAck();
@@ -71,7 +75,9 @@ void AgentClient::onMessage(const Message& m) {
         if (!m.fields.value(QStringLiteral("compatible")).toBool()) {
             m_lost = true;
             Q_EMIT lost(QStringLiteral("agent on %1 speaks protocol %2, this controller %3; deploy the same version")
-                            .arg(m_host).arg(m.integer(QStringLiteral("version"))).arg(control::kProtocolVersion));
+                            .arg(m_host)
+                            .arg(m.integer(QStringLiteral("version")))
+                            .arg(control::kProtocolVersion));
             return;
         }
         m_ready = true;

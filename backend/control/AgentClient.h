@@ -62,7 +62,7 @@ private:
     QString m_endpoint;
     std::unique_ptr<SocketThread> m_socket;
     qint64 m_lastSeq = 0;  // last event emitted
-    qint64 m_acked = 0;    // last event acknowledged to the agent
+    qint64 m_acked = 0;  // last event acknowledged to the agent
     bool m_manualAcks = false;
     bool m_ackDue = false;  // events came since the last ack
     qint64 m_stallToleranceMs = 0;

@@ -13,8 +13,8 @@ AgentFleet::AgentFleet(const Topology& topology, const QString& runDir, bool man
 
 AgentFleet::~AgentFleet() = default;
 
-void AgentFleet::addAgent(const QString& host, const QString& label, const QString& endpoint, const CurveConfig& curve,
-                          bool probeDevices, qint64 resumeAfter) {
+void AgentFleet::addAgent(const QString& host, const QString& label, const QString& endpoint, const CurveConfig& curve, bool probeDevices,
+                          qint64 resumeAfter) {
     auto agent = std::make_unique<AgentClient>(label, endpoint, curve, probeDevices);
     AgentClient* a = agent.get();
     a->setManualAcks(m_manualAcks);
@@ -29,11 +29,11 @@ void AgentFleet::addAgent(const QString& host, const QString& label, const QStri
     connect(a, &AgentClient::resumedAfterStall, this, [this, label](qint64 ms) {
         Q_EMIT notice(QStringLiteral("controller"), QStringLiteral("this controller did not run for %1 s; the agent on %2 kept "
                                                                    "the run going and sends what it missed")
-                                                        .arg(double(ms) / 1000.0, 0, 'f', 1).arg(label));
+                                                        .arg(double(ms) / 1000.0, 0, 'f', 1)
+                                                        .arg(label));
     });
-    connect(a, &AgentClient::ready, this, [this, host, label, resumeAfter](const QCborMap& hello) {
-        onReady(host, label, resumeAfter, hello);
-    });
+    connect(a, &AgentClient::ready, this,
+            [this, host, label, resumeAfter](const QCborMap& hello) { onReady(host, label, resumeAfter, hello); });
     connect(a, &AgentClient::stalled, this, [this, host](qint64) {
         m_gone.insert(host);
         Q_EMIT failed(controllerSilentReason());
@@ -46,9 +46,8 @@ void AgentFleet::addAgent(const QString& host, const QString& label, const QStri
             Q_EMIT failed(QStringLiteral("the agent on %1 exited before the run ended (stopped by a signal or by hips stop)").arg(label));
         if (endsWithLastAgent() && m_gone.size() == qsizetype(m_agents.size())) Q_EMIT gone(false);
     });
-    connect(a, &AgentClient::lost, this, [this, host, attached = resumeAfter >= 0](const QString& reason) {
-        onLost(host, reason, attached);
-    });
+    connect(a, &AgentClient::lost, this,
+            [this, host, attached = resumeAfter >= 0](const QString& reason) { onLost(host, reason, attached); });
     m_agents[host] = std::move(agent);
 }
 
@@ -58,7 +57,8 @@ void AgentFleet::onReady(const QString& host, const QString& label, qint64 resum
     if (resumeAfter >= 0 && hello.value(QStringLiteral("next_seq")).toInteger() - 1 < resumeAfter) {
         Q_EMIT failed(QStringLiteral("the agent on %1 no longer holds this run (it stops a run left without a controller "
                                      "for orphan_timeout_s, %2 s, and waits for the next)")
-                          .arg(label).arg(m_topology.training.orphanTimeoutS));
+                          .arg(label)
+                          .arg(m_topology.training.orphanTimeoutS));
         Q_EMIT gone(false);
         return;
     }
@@ -93,7 +93,8 @@ void AgentFleet::onLost(const QString& host, const QString& reason, bool attache
     if (!m_shutdownSent && restartLostAgent(host, reason)) return;
     const Host* h = m_topology.host(host);
     Q_EMIT failed(h && !m_local ? reason + QStringLiteral("; the agent may have crashed: see %1/agent.log on that host, then "
-                                                          "run again (it redeploys)").arg(h->installDir)
+                                                          "run again (it redeploys)")
+                                               .arg(h->installDir)
                                 : reason);
     // A silent agent cannot report its roles' exits; it stops them itself.
     if (m_local || m_gone.size() == qsizetype(m_agents.size())) Q_EMIT gone(false);
@@ -121,10 +122,11 @@ void AgentFleet::failUnlessReadyIn(int ms) {
     QTimer::singleShot(ms, this, [this, ms] {
         if (m_allReady || m_shutdownSent) return;
         if (const QString busy = busyHosts(); !busy.isEmpty())
-            return Q_EMIT failed(QStringLiteral("the deployment was still running after %1 s: %2; check those hosts' links")
-                                     .arg(ms / 1000).arg(busy));
+            return Q_EMIT failed(
+                QStringLiteral("the deployment was still running after %1 s: %2; check those hosts' links").arg(ms / 1000).arg(busy));
         Q_EMIT failed(QStringLiteral("the agents did not complete their handshake in time (ready: %1 of %2)")
-                          .arg(m_ready.size()).arg(m_agents.size()));
+                          .arg(m_ready.size())
+                          .arg(m_agents.size()));
     });
 }
 
@@ -137,7 +139,9 @@ void AgentFleet::broadcast(const QString& kind) {
     for (const auto& [host, agent] : m_agents) agent->send(Message(kind));
 }
 
-void AgentFleet::sendShutdown() { broadcast(QStringLiteral("shutdown")); }
+void AgentFleet::sendShutdown() {
+    broadcast(QStringLiteral("shutdown"));
+}
 
 // Agents not our child say "bye" as they go (→ gone); silence ends the wait.
 void AgentFleet::sayGoodbye() {
@@ -153,8 +157,9 @@ QString AgentFleet::outDirFor(const Node& node) const {
 }
 
 QString AgentFleet::controllerSilentReason() {
-    return QStringLiteral("this controller did not run for over %1 s (stopped with SIGSTOP or Ctrl-Z, suspended, or "
-                          "starved of CPU), so its agents presumed it dead and stopped the run")
+    return QStringLiteral(
+               "this controller did not run for over %1 s (stopped with SIGSTOP or Ctrl-Z, suspended, or "
+               "starved of CPU), so its agents presumed it dead and stopped the run")
         .arg(control::kSilenceTimeoutS);
 }
 
@@ -198,7 +203,8 @@ void AttachedFleet::start() {
         } catch (const std::exception& e) {  // an endpoint or key ZeroMQ refuses
             Q_EMIT failed(QStringLiteral("cannot reach the agent on %1 at %2 (%3): %4 is damaged")
                               .arg(a.label, a.endpoint, QString::fromLocal8Bit(e.what()), AgentRoster::pathIn(m_runDir)));
-            QMetaObject::invokeMethod(this, [this] { Q_EMIT gone(false); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this] { Q_EMIT gone(false); }, Qt::QueuedConnection);
             return;
         }
     }

@@ -83,8 +83,8 @@ Q_SIGNALS:
 
 protected:
     // `resumeAfter` >= 0: the history holds this agent's events up to it (attached).
-    void addAgent(const QString& host, const QString& label, const QString& endpoint, const CurveConfig& curve,
-                  bool probeDevices, qint64 resumeAfter = -1);
+    void addAgent(const QString& host, const QString& label, const QString& endpoint, const CurveConfig& curve, bool probeDevices,
+                  qint64 resumeAfter = -1);
     // Every agent said bye or was lost: remote agents are gone then; our child only when it exits.
     virtual bool endsWithLastAgent() const { return true; }
     void sendShutdown();
@@ -99,7 +99,9 @@ protected:
     // does not look for it.
     void forgetAgent(const QString& host);
     virtual bool restartLostAgent(const QString& host, const QString& reason) {
-        Q_UNUSED(host) Q_UNUSED(reason) return false;
+        Q_UNUSED(host)
+        Q_UNUSED(reason)
+        return false;
     }
     // fault_policy continue, while the run is under way, and restarts left after `done` of them.
     bool mayRestartAgentAfter(int done) const;
@@ -110,9 +112,9 @@ protected:
     bool m_local = false;  // one agent on this machine runs every role
     bool m_savesRoster = true;
     DeploymentKeys m_keys;  // the controller's and the agents' CURVE keys
-    AgentRoster m_roster;   // how the agents are reached, for hips attach
+    AgentRoster m_roster;  // how the agents are reached, for hips attach
     std::map<QString, std::unique_ptr<AgentClient>> m_agents;  // by host id ("" for the local agent)
-    std::vector<std::unique_ptr<AgentClient>> m_retired;       // agents that died during the run
+    std::vector<std::unique_ptr<AgentClient>> m_retired;  // agents that died during the run
     QSet<QString> m_ready, m_gone;
     bool m_shutdownSent = false;
     std::function<bool()> m_mayRestartAgent;
@@ -172,16 +174,15 @@ private:
     std::unique_ptr<Deployer> m_deployer;
     std::vector<std::unique_ptr<Deployer>> m_redeployers;  // one per agent started again
     QMap<QString, QString> m_deployStage;  // hosts still deploying → their last stage
-    QHash<QString, int> m_agentRestarts;   // by host
-    QSet<QString> m_givenUp;               // lost hosts with nothing left to run
+    QHash<QString, int> m_agentRestarts;  // by host
+    QSet<QString> m_givenUp;  // lost hosts with nothing left to run
 };
 
 class AttachedFleet : public AgentFleet {
     Q_OBJECT
 public:
     // `marks`: each agent (by label) → its last event the history holds.
-    AttachedFleet(const Topology& topology, const QString& runDir, const AgentRoster& roster,
-                  const QHash<QString, qint64>& marks);
+    AttachedFleet(const Topology& topology, const QString& runDir, const AgentRoster& roster, const QHash<QString, qint64>& marks);
     void start() override;
     void shutdown() override;
 

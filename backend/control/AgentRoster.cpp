@@ -10,13 +10,15 @@
 
 namespace hips {
 
-QString AgentRoster::pathIn(const QString& runDir) { return QDir(runDir).filePath(QStringLiteral("agents.json")); }
+QString AgentRoster::pathIn(const QString& runDir) {
+    return QDir(runDir).filePath(QStringLiteral("agents.json"));
+}
 
 QString AgentRoster::save(const QString& runDir) const {
     QJsonArray list;
     for (const Agent& a : agents)
-        list.append(QJsonObject{{"host", a.host}, {"label", a.label}, {"endpoint", a.endpoint},
-                                {"public_key", QString::fromLatin1(a.publicKey)}});
+        list.append(
+            QJsonObject{{"host", a.host}, {"label", a.label}, {"endpoint", a.endpoint}, {"public_key", QString::fromLatin1(a.publicKey)}});
     const QJsonObject o{{"controller", QString::fromLatin1(controller.toText())}, {"agents", list}};
     return writeFileAtomically(pathIn(runDir), QJsonDocument(o).toJson());
 }
@@ -24,8 +26,10 @@ QString AgentRoster::save(const QString& runDir) const {
 std::optional<AgentRoster> AgentRoster::load(const QString& runDir, QString* error) {
     QFile f(pathIn(runDir));
     if (!f.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1 is missing (%2): its run never had all its agents up, or was started by a version "
-                                "without hips attach").arg(f.fileName(), f.errorString());
+        *error = QStringLiteral(
+                     "%1 is missing (%2): its run never had all its agents up, or was started by a version "
+                     "without hips attach")
+                     .arg(f.fileName(), f.errorString());
         return std::nullopt;
     }
     const QJsonObject o = QJsonDocument::fromJson(f.read(1 << 20)).object();

@@ -13,7 +13,7 @@ namespace hips {
 
 struct AgentRoster {
     struct Agent {
-        QString host;   // host id ("" for the one local agent that runs every role)
+        QString host;  // host id ("" for the one local agent that runs every role)
         QString label;  // what messages call it
         QString endpoint;
         QByteArray publicKey;

@@ -8,11 +8,14 @@ namespace {
 
 // The roles a device applies to: those that train, and servers (their robust rules).
 bool usesDevice(const Node& n) {
-    return n.kind == RoleKind::Worker || n.kind == RoleKind::MasterWorker || n.kind == RoleKind::GlobalServer ||
-           n.kind == RoleKind::Server;
+    return n.kind == RoleKind::Worker || n.kind == RoleKind::MasterWorker || n.kind == RoleKind::GlobalServer || n.kind == RoleKind::Server;
 }
-bool onHost(const Node& n, const QString& host) { return host.isEmpty() || n.host == host; }
-int cudaIndex(const QString& device) { return device.contains(':') ? device.section(':', 1).toInt() : 0; }
+bool onHost(const Node& n, const QString& host) {
+    return host.isEmpty() || n.host == host;
+}
+int cudaIndex(const QString& device) {
+    return device.contains(':') ? device.section(':', 1).toInt() : 0;
+}
 
 }  // namespace
 
@@ -33,16 +36,17 @@ QString deviceProblems(const Topology& t, const QString& host, const QString& ho
     if (asking.isEmpty()) return {};
     const QString error = devices.value(QStringLiteral("error")).toString();
     if (!error.isEmpty() || devices.isEmpty())
-        return QStringLiteral("host %1: cannot tell which GPUs its trainers can use (%2), and %3 ask for one; check that "
-                              "hips-trainer runs there, or set their device to cpu")
+        return QStringLiteral(
+                   "host %1: cannot tell which GPUs its trainers can use (%2), and %3 ask for one; check that "
+                   "hips-trainer runs there, or set their device to cpu")
             .arg(hostLabel, error.isEmpty() ? QStringLiteral("its agent sent no probe") : error, asking.join(QStringLiteral(", ")));
     const QString torch = devices.value(QStringLiteral("torch")).toString();
     if (!devices.value(QStringLiteral("cuda")).toBool())
-        return QStringLiteral("host %1: %2 ask for a GPU, but hips-trainer there has %3 with no usable CUDA%4; build it "
-                              "against a CUDA LibTorch (README, \"GPUs\") or set their device to cpu")
+        return QStringLiteral(
+                   "host %1: %2 ask for a GPU, but hips-trainer there has %3 with no usable CUDA%4; build it "
+                   "against a CUDA LibTorch (README, \"GPUs\") or set their device to cpu")
             .arg(hostLabel, asking.join(QStringLiteral(", ")), torch,
-                 devices.value(QStringLiteral("gpus")).toArray().isEmpty() ? QStringLiteral(" and the host shows no GPU")
-                                                                           : QString());
+                 devices.value(QStringLiteral("gpus")).toArray().isEmpty() ? QStringLiteral(" and the host shows no GPU") : QString());
     const QCborArray gpus = devices.value(QStringLiteral("gpus")).toArray();
     QStringList missing, present;
     for (qsizetype i = 0; i < asking.size(); ++i)
@@ -54,7 +58,9 @@ QString deviceProblems(const Topology& t, const QString& host, const QString& ho
         .arg(gpus.size())
         .arg(present.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(present.join(QStringLiteral(", "))),
              missing.join(QStringLiteral(", ")),
-             gpus.size() == 1 ? QStringLiteral("cuda:0 ") : gpus.isEmpty() ? QString() : QStringLiteral("cuda:0…cuda:%1 ").arg(gpus.size() - 1));
+             gpus.size() == 1 ? QStringLiteral("cuda:0 ")
+             : gpus.isEmpty() ? QString()
+                              : QStringLiteral("cuda:0…cuda:%1 ").arg(gpus.size() - 1));
 }
 
 }  // namespace hips

@@ -8,7 +8,9 @@ namespace hips {
 
 namespace {
 
-QString partyOf(const QString& node) { return node.section(QLatin1Char('/'), 0, 0); }
+QString partyOf(const QString& node) {
+    return node.section(QLatin1Char('/'), 0, 0);
+}
 
 QString quoted(const QStringList& names) {
     QStringList out;
@@ -46,10 +48,14 @@ QString LabelSpaceCheck::ingest(const QJsonObject& record) {
     if (names == m_first) return {};
     const bool sameParty = partyOf(node) == partyOf(m_firstNode);  // (a party's hosts may have sources of their own)
     const QString me = sameParty ? node : partyOf(node), them = sameParty ? m_firstNode : partyOf(m_firstNode);
-    return QStringLiteral("the parties' classes differ: %1 (%2) names %3 classes and %4 (%5) %6: %7. Label i must be the same "
-                          "class everywhere: give every party the same class folders, or list them in each data "
-                          "source's \"classes\"")
-        .arg(me, node).arg(names.size()).arg(them, m_firstNode).arg(m_first.size())
+    return QStringLiteral(
+               "the parties' classes differ: %1 (%2) names %3 classes and %4 (%5) %6: %7. Label i must be the same "
+               "class everywhere: give every party the same class folders, or list them in each data "
+               "source's \"classes\"")
+        .arg(me, node)
+        .arg(names.size())
+        .arg(them, m_firstNode)
+        .arg(m_first.size())
         .arg(describeLabelDifference(names, me, m_first, them));
 }
 

@@ -23,7 +23,7 @@ public:
 
 private:
     QHash<QString, CurveKeyPair> m_nodeKeys;  // every node's own key pair
-    PeerKeys m_peerKeys;                       // their public halves, which every role gets
+    PeerKeys m_peerKeys;  // their public halves, which every role gets
 };
 
 }  // namespace hips

@@ -26,14 +26,14 @@ LocalAgentLauncher::LocalAgentLauncher(QObject* parent) : QObject(parent) {
         Q_EMIT ready(QString::fromUtf8(line.mid(20)));
     });
     connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
-        if (e == QProcess::FailedToStart)
-            Q_EMIT failed(QStringLiteral("cannot start %1: %2").arg(agentPath(), m_process.errorString()));
+        if (e == QProcess::FailedToStart) Q_EMIT failed(QStringLiteral("cannot start %1: %2").arg(agentPath(), m_process.errorString()));
     });
     connect(&m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
         // (After a crash, Qt's exit code is the signal's number.)
         if (status == QProcess::CrashExit)
-            return Q_EMIT exited(code > 0 ? QStringLiteral("was killed by signal %1 (%2)").arg(code).arg(QString::fromLocal8Bit(strsignal(code)))
-                                          : QStringLiteral("was killed by a signal"),
+            return Q_EMIT exited(code > 0
+                                     ? QStringLiteral("was killed by signal %1 (%2)").arg(code).arg(QString::fromLocal8Bit(strsignal(code)))
+                                     : QStringLiteral("was killed by a signal"),
                                  -1);
         Q_EMIT exited(QStringLiteral("exited with status %1").arg(code), code);
     });
@@ -54,15 +54,16 @@ QString LocalAgentLauncher::agentPath() {
     return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("hips-agent"));
 }
 
-void LocalAgentLauncher::start(const CurveKeyPair& agentKeys, const QByteArray& controllerPublicKey,
-                               const QString& runsRoot, bool outlivesController) {
+void LocalAgentLauncher::start(const CurveKeyPair& agentKeys, const QByteArray& controllerPublicKey, const QString& runsRoot,
+                               bool outlivesController) {
     if (outlivesController) m_process.setChildProcessModifier([] { ::setsid(); });
     else m_process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
     const QString path = agentPath();
     if (!QFileInfo(path).isExecutable()) {
         // Queued: the caller of start() must be able to connect and enter its event loop first.
         const QString reason = QStringLiteral("%1 is missing or not executable; build it, or set HIPS_AGENT").arg(path);
-        QMetaObject::invokeMethod(this, [this, reason] { Q_EMIT failed(reason); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, reason] { Q_EMIT failed(reason); }, Qt::QueuedConnection);
         return;
     }
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -77,7 +78,9 @@ void LocalAgentLauncher::start(const CurveKeyPair& agentKeys, const QByteArray& 
 void LocalAgentLauncher::terminate() {
     if (!running()) return;
     m_process.terminate();
-    QTimer::singleShot(5000, this, [this] { if (running()) m_process.kill(); });
+    QTimer::singleShot(5000, this, [this] {
+        if (running()) m_process.kill();
+    });
 }
 
 }  // namespace hips

@@ -19,8 +19,7 @@ public:
     ~LocalAgentLauncher() override;
 
     // Starts the agent with its key pair and the controller's public key; roles write only below `runsRoot`.
-    void start(const CurveKeyPair& agentKeys, const QByteArray& controllerPublicKey, const QString& runsRoot,
-               bool outlivesController);
+    void start(const CurveKeyPair& agentKeys, const QByteArray& controllerPublicKey, const QString& runsRoot, bool outlivesController);
     void terminate();  // SIGTERM; SIGKILL after a grace period
     bool running() const { return m_process.state() != QProcess::NotRunning; }
     static QString agentPath();  // $HIPS_AGENT, or hips-agent beside this executable

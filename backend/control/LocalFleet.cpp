@@ -34,8 +34,8 @@ void LocalFleet::launchAgent() {
     const CurveKeyPair agentKeys = CurveKeyPair::generate();
     m_keys.agents.insert(QString(), agentKeys.publicKey);
     // (Each agent's events are numbered from 1, and the history keeps a mark per label.)
-    const QString label = m_agentRestarts == 0 ? QStringLiteral("localhost")
-                                               : QStringLiteral("localhost (agent %1)").arg(m_agentRestarts + 1);
+    const QString label =
+        m_agentRestarts == 0 ? QStringLiteral("localhost") : QStringLiteral("localhost (agent %1)").arg(m_agentRestarts + 1);
     connect(m_launcher.get(), &LocalAgentLauncher::ready, this, [this, label](const QString& endpoint) {
         addAgent(QString(), label, endpoint, m_keys.clientFor(QString()), asksForGpu(m_topology, QString()));
     });

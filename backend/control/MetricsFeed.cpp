@@ -8,7 +8,9 @@
 namespace hips {
 
 namespace {
-QString field(const QJsonObject& o, const char* key) { return o.value(QLatin1String(key)).toString(); }
+QString field(const QJsonObject& o, const char* key) {
+    return o.value(QLatin1String(key)).toString();
+}
 }  // namespace
 
 std::optional<MetricsFeed::Taken> MetricsFeed::take(const QByteArray& json) {
@@ -60,8 +62,7 @@ bool MetricsFeed::firstOfItsRound(const QJsonObject& record) {
 
 void MetricsFeed::carry(const QJsonObject& traffic) {
     QHash<QString, QJsonObject>& carried = m_carried[field(traffic, "node")];
-    for (const QJsonValue& v : traffic.value(QStringLiteral("links")).toArray())
-        carried.insert(field(v.toObject(), "peer"), v.toObject());
+    for (const QJsonValue& v : traffic.value(QStringLiteral("links")).toArray()) carried.insert(field(v.toObject(), "peer"), v.toObject());
 }
 
 // The links of a new process's record with its predecessors' counts added; a link it has not used

@@ -17,8 +17,8 @@ namespace hips {
 class MetricsFeed {
 public:
     struct Taken {
-        QJsonObject record;      // as the run keeps it (traffic with the counts carried on)
-        QByteArray line;         // its line in metrics.jsonl
+        QJsonObject record;  // as the run keeps it (traffic with the counts carried on)
+        QByteArray line;  // its line in metrics.jsonl
         QString member, change;  // a member whose state changed, and the notice that says so
     };
 
@@ -37,9 +37,9 @@ private:
     static QJsonArray withCarry(const QJsonArray& links, const QHash<QString, QJsonObject>& carried);
 
     QHash<QString, QHash<QString, QJsonObject>> m_carried;  // node → peer → its link as counted before
-    QHash<QString, QJsonObject> m_lastTraffic;              // each node's last record, counts carried
-    QHash<QString, QSet<int>> m_roundsSeen;                 // "eval", "aggregate <node>" → rounds taken
-    QHash<QString, QString> m_membership;                   // each member's last state, as declared
+    QHash<QString, QJsonObject> m_lastTraffic;  // each node's last record, counts carried
+    QHash<QString, QSet<int>> m_roundsSeen;  // "eval", "aggregate <node>" → rounds taken
+    QHash<QString, QString> m_membership;  // each member's last state, as declared
 };
 
 }  // namespace hips

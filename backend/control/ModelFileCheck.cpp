@@ -12,7 +12,9 @@ namespace hips {
 
 namespace {
 
-QString trainerPath() { return QFileInfo(LocalAgentLauncher::agentPath()).absolutePath() + QStringLiteral("/hips-trainer"); }
+QString trainerPath() {
+    return QFileInfo(LocalAgentLauncher::agentPath()).absolutePath() + QStringLiteral("/hips-trainer");
+}
 
 // `hips-trainer model-info FILE`'s answer in *info; empty on success, else why not.
 QString readModelInfo(const QString& file, QJsonObject* info) {

@@ -19,14 +19,17 @@ QString processStateName(ProcessInfo::State s) {
 }
 
 QString describeExit(const ProcessInfo& p) {
-    const QString what = p.crashed ? QStringLiteral("was killed by signal %1 (%2)").arg(p.exitCode).arg(QString::fromLocal8Bit(strsignal(p.exitCode)))
-                                   : QStringLiteral("exited with status %1").arg(p.exitCode);
+    const QString what =
+        p.crashed ? QStringLiteral("was killed by signal %1 (%2)").arg(p.exitCode).arg(QString::fromLocal8Bit(strsignal(p.exitCode)))
+                  : QStringLiteral("exited with status %1").arg(p.exitCode);
     QString text = QStringLiteral("%1 (pid %2) %3").arg(p.node.id).arg(p.pid).arg(what);
     if (!p.error.isEmpty()) text += QStringLiteral(": ") + p.error;
     return text;
 }
 
-double unixNow() { return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0; }
+double unixNow() {
+    return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+}
 
 void ProcessTable::reset(const QList<Node>& nodes) {
     m_processes.clear();
@@ -83,7 +86,8 @@ QList<ProcessInfo*> ProcessTable::stopUnfinished() {
 }
 
 bool ProcessTable::allStarted() const {
-    return std::none_of(m_processes.begin(), m_processes.end(), [](const ProcessInfo& p) { return p.state == ProcessInfo::State::Pending; });
+    return std::none_of(m_processes.begin(), m_processes.end(),
+                        [](const ProcessInfo& p) { return p.state == ProcessInfo::State::Pending; });
 }
 
 bool ProcessTable::allDone() const {

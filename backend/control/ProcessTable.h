@@ -52,7 +52,7 @@ public:
     QList<ProcessInfo*> stopUnfinished();
 
     bool allStarted() const;  // none is pending
-    bool allDone() const;     // none is pending, running or restarting
+    bool allDone() const;  // none is pending, running or restarting
     bool roundsDone() const;  // the global servers and the master have exited cleanly
 
 private:

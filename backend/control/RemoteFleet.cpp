@@ -61,7 +61,8 @@ void RemoteFleet::onDeployed(const QList<HostDeployment>& results) {
             continue;
         }
         m_keys.agents.insert(r.host, r.agentPublicKey);
-        addAgent(r.host, r.host, r.agentEndpoint, m_keys.clientFor(r.host), asksForGpu(m_topology, r.host));  // on a failure elsewhere, to be shut down
+        addAgent(r.host, r.host, r.agentEndpoint, m_keys.clientFor(r.host),
+                 asksForGpu(m_topology, r.host));  // on a failure elsewhere, to be shut down
     }
     saveKeys();
     if (m_shutdownSent) {  // stopped while deploying: the agents just started go at once
@@ -74,7 +75,8 @@ void RemoteFleet::onDeployed(const QList<HostDeployment>& results) {
 
 void RemoteFleet::saveKeys() {
     if (const QString e = m_keys.save(DeploymentKeys::pathFor(m_topology)); !e.isEmpty())
-        Q_EMIT logLine(QStringLiteral("controller"), QStringLiteral("stderr"), e + QStringLiteral(" (hips stop will not reach these agents)"));
+        Q_EMIT logLine(QStringLiteral("controller"), QStringLiteral("stderr"),
+                       e + QStringLiteral(" (hips stop will not reach these agents)"));
 }
 
 // fault_policy continue: an agent that went silent (killed, or its host or link down) is deployed
@@ -101,9 +103,8 @@ void RemoteFleet::redeploy(const QString& host) {
     m_redeployers.push_back(std::make_unique<Deployer>());
     Deployer* deployer = m_redeployers.back().get();
     watch(deployer);
-    connect(deployer, &Deployer::finished, this, [this, host](const QList<HostDeployment>& results) {
-        onRedeployed(host, results.value(0));
-    });
+    connect(deployer, &Deployer::finished, this,
+            [this, host](const QList<HostDeployment>& results) { onRedeployed(host, results.value(0)); });
     deployer->start(m_topology, m_options, host);
 }
 
@@ -118,14 +119,15 @@ void RemoteFleet::onRedeployed(const QString& host, const HostDeployment& r) {
             return Q_EMIT failed(QStringLiteral("the agent on %1 could not be started again: %2").arg(host, r.error));
         const int delayMs = restartDelayMs(++m_agentRestarts[host]);
         Q_EMIT notice(QStringLiteral("controller"), QStringLiteral("the agent on %1 could not be started again (%2); trying again in %3 s")
-                                                        .arg(host, r.error).arg(double(delayMs) / 1000.0));
+                                                        .arg(host, r.error)
+                                                        .arg(double(delayMs) / 1000.0));
         return redeployAfter(host, delayMs);
     }
     m_keys.agents.insert(host, r.agentPublicKey);
     saveKeys();
     // (Each agent's events are numbered from 1, and the history keeps a mark per label.)
-    addAgent(host, QStringLiteral("%1 (agent %2)").arg(host).arg(m_agentRestarts.value(host) + 1), r.agentEndpoint,
-             m_keys.clientFor(host), asksForGpu(m_topology, host));
+    addAgent(host, QStringLiteral("%1 (agent %2)").arg(host).arg(m_agentRestarts.value(host) + 1), r.agentEndpoint, m_keys.clientFor(host),
+             asksForGpu(m_topology, host));
     if (m_shutdownSent) {  // stopped meanwhile: it goes at once, with the others
         m_shutdownSent = false;
         shutdown();
@@ -136,8 +138,7 @@ void RemoteFleet::giveUpHost(const QString& host) {
     if (m_givenUp.contains(host)) return;
     m_givenUp.insert(host);
     forgetAgent(host);
-    Q_EMIT notice(QStringLiteral("controller"),
-                  QStringLiteral("%1 is not tried again: none of the run's roles is left on it").arg(host));
+    Q_EMIT notice(QStringLiteral("controller"), QStringLiteral("%1 is not tried again: none of the run's roles is left on it").arg(host));
 }
 
 bool RemoteFleet::deploying() const {
@@ -171,12 +172,15 @@ void RemoteFleet::fetchRunFilesThenGo() {
                    QStringLiteral("%1: copying the run's model into %2").arg(host->id, m_runDir));
     m_fetch = std::thread([this, host = *host, remote = outDirFor(*master)] {
         const QString error = fetchRunFiles(host, m_options, remote, runFilesToFetch(), m_runDir, &m_fetchCancelled);
-        QMetaObject::invokeMethod(this, [this, error, id = host.id, remote] {
-            if (!error.isEmpty())
-                Q_EMIT logLine(QStringLiteral("controller"), QStringLiteral("stderr"),
-                               QStringLiteral("%1: the run's model stays in %2 there: %3").arg(id, remote, error));
-            sayGoodbye();
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this, error, id = host.id, remote] {
+                if (!error.isEmpty())
+                    Q_EMIT logLine(QStringLiteral("controller"), QStringLiteral("stderr"),
+                                   QStringLiteral("%1: the run's model stays in %2 there: %3").arg(id, remote, error));
+                sayGoodbye();
+            },
+            Qt::QueuedConnection);
     });
 }
 

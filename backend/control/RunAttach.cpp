@@ -36,11 +36,13 @@ bool RunController::attach(qint64 historyRun) {
     const std::optional<RunRecord> run = m_store->run(historyRun);
     if (!run) return refuse(QStringLiteral("%1 has no run %2 (hips history list shows them)").arg(m_store->path()).arg(historyRun));
     if (run->status != QLatin1String("running") && run->status != QLatin1String("interrupted"))
-        return refuse(QStringLiteral("run %1 is %2: only a run whose controller went away can be attached to")
-                          .arg(historyRun).arg(run->status));
+        return refuse(
+            QStringLiteral("run %1 is %2: only a run whose controller went away can be attached to").arg(historyRun).arg(run->status));
     if (const std::optional<qint64> pid = m_store->liveController(historyRun))
         return refuse(QStringLiteral("run %1 is followed by its controller (pid %2), which is alive: stop that one first, "
-                                     "or let it finish").arg(historyRun).arg(*pid));
+                                     "or let it finish")
+                          .arg(historyRun)
+                          .arg(*pid));
     const QString runDir = m_store->runDirectory(historyRun);
     if (runDir.isEmpty()) return refuse(QStringLiteral("run %1 has no run directory on record").arg(historyRun));
     const TopologyLoad load = TopologyReader::readFile(QDir(runDir).filePath(QStringLiteral("topology.json")));
@@ -56,8 +58,8 @@ bool RunController::attach(qint64 historyRun) {
 
     m_topology = *load.topology;
     m_attached = true;
-    m_progress = std::make_unique<RunProgress>(m_topology.trainReportsPerRound(), m_topology.training.rounds,
-                                               m_topology.training.evalEvery);
+    m_progress =
+        std::make_unique<RunProgress>(m_topology.trainReportsPerRound(), m_topology.training.rounds, m_topology.training.evalEvery);
     takeUpProcesses(m_store->processes(historyRun));
     m_clock.start();
     m_runClock = RunClock(*run, m_store->metrics(historyRun), m_store->traffic(historyRun), m_store->events(historyRun));
@@ -98,8 +100,7 @@ void RunController::takeUpRecords(const QList<QJsonObject>& kept) {
         m_feed.attachTo(r);
         const double at = m_runClock.elapsed(r.value(QStringLiteral("t")).toDouble());
         m_lastRecordAt = std::max(m_lastRecordAt, at);
-        for (const RoundRow& row : m_progress->ingest(r, at))
-            Q_EMIT roundCompleted(row);
+        for (const RoundRow& row : m_progress->ingest(r, at)) Q_EMIT roundCompleted(row);
     }
 }
 

@@ -32,9 +32,11 @@ void RunController::noticeDivergence(const RoundRow& row) {
     if (!std::isnan(row.trainLoss) || !m_progress) return;
     const QList<RoundRow>& rows = m_progress->rows();
     if (std::count_if(rows.begin(), rows.end(), [](const RoundRow& r) { return std::isnan(r.trainLoss); }) != 1) return;
-    const QString text = QStringLiteral("the workers' training loss is not a number from round %1 on: the model diverged; "
-                                        "lower the learning rate (training.learning_rate, hips run --lr) or the server's "
-                                        "(server_lr)").arg(row.round);
+    const QString text = QStringLiteral(
+                             "the workers' training loss is not a number from round %1 on: the model diverged; "
+                             "lower the learning rate (training.learning_rate, hips run --lr) or the server's "
+                             "(server_lr)")
+                             .arg(row.round);
     if (!m_replaying) m_recorder->event(QStringLiteral("warning"), QStringLiteral("controller"), text);  // else it is there
     Q_EMIT notice(QStringLiteral("controller"), text);
 }
@@ -68,8 +70,9 @@ bool RunController::start(const Topology& given, const QString& runDir) {
         return false;
     }
     if (!remoteHosts(topology).isEmpty() && remoteHosts(topology).size() != topology.hosts.size()) {
-        m_error = QStringLiteral("this topology mixes loopback (127.0.0.1) and remote hosts; roles on other machines "
-                                 "cannot reach this one's loopback, so give its hosts an address they can reach");
+        m_error = QStringLiteral(
+            "this topology mixes loopback (127.0.0.1) and remote hosts; roles on other machines "
+            "cannot reach this one's loopback, so give its hosts an address they can reach");
         return false;
     }
     const int resumeRound = topology.training.resumeRound;
@@ -83,8 +86,7 @@ bool RunController::start(const Topology& given, const QString& runDir) {
         return false;
     }
     m_topology = topology;
-    m_progress = std::make_unique<RunProgress>(topology.trainReportsPerRound(), topology.training.rounds,
-                                               topology.training.evalEvery);
+    m_progress = std::make_unique<RunProgress>(topology.trainReportsPerRound(), topology.training.rounds, topology.training.evalEvery);
     m_processes.reset(topology.nodes());
     m_clock.start();
     if (resumeRound > 0) carryOn(kept);
@@ -147,7 +149,9 @@ void RunController::tellProcess(const ProcessInfo& p) {
     Q_EMIT processChanged(p);
 }
 
-QString RunController::realRunDir() const { return QFileInfo(m_dir.path()).canonicalFilePath(); }
+QString RunController::realRunDir() const {
+    return QFileInfo(m_dir.path()).canonicalFilePath();
+}
 
 void RunController::onAgentsReady() {
     if (m_state != RunState::Deploying) return;
@@ -197,15 +201,15 @@ void RunController::onExited(ProcessInfo& p, const QCborMap& e) {
     if (restarting) {
         m_feed.processEnded(p.node.id);
         recordNotice(p.node.id, QStringLiteral("%1; restart %2 of %3 in %4 s")
-                                    .arg(describeExit(p)).arg(e.value(QStringLiteral("attempt")).toInteger())
+                                    .arg(describeExit(p))
+                                    .arg(e.value(QStringLiteral("attempt")).toInteger())
                                     .arg(e.value(QStringLiteral("max_restarts")).toInteger())
                                     .arg(double(e.value(QStringLiteral("delay_ms")).toInteger()) / 1000.0));
     } else if (p.state == ProcessInfo::State::Failed) {
         // Under fault_policy continue a worker's death is the schedulers' to judge (min_workers).
         if (m_topology.training.continuesThroughFailures() && p.node.kind == RoleKind::Worker)
             recordNotice(p.node.id, describeExit(p) + QStringLiteral("; the run goes on without it (fault_policy continue)"));
-        else
-            fail(describeExit(p));
+        else fail(describeExit(p));
     }
     if (m_processes.allDone()) finishWhenQuiet();
     else if (m_topology.training.continuesThroughFailures() && m_processes.roundsDone()) endStragglersSoon();
@@ -233,8 +237,7 @@ void RunController::onMetric(const QString& json) {
 }
 
 void RunController::fail(const QString& reason) {
-    if (!m_failure.isEmpty() || m_state == RunState::Finished || m_state == RunState::Stopped || m_state == RunState::Failed)
-        return;
+    if (!m_failure.isEmpty() || m_state == RunState::Finished || m_state == RunState::Stopped || m_state == RunState::Failed) return;
     m_failure = reason;
     stopRoles();
 }
@@ -242,8 +245,7 @@ void RunController::fail(const QString& reason) {
 // A stop asked for by the user ends the run like a failure (every role goes), but is recorded as
 // its own outcome: what failed after it (roles ended by the stop) is its consequence, not a cause.
 void RunController::stop(const QString& reason) {
-    if (!m_failure.isEmpty() || m_state == RunState::Finished || m_state == RunState::Stopped || m_state == RunState::Failed)
-        return;
+    if (!m_failure.isEmpty() || m_state == RunState::Finished || m_state == RunState::Stopped || m_state == RunState::Failed) return;
     m_userStopped = true;
     fail(reason);
 }

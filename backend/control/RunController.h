@@ -38,8 +38,8 @@ QString runStateName(RunState s);
 
 struct RunSummary {
     bool ok = false;
-    bool stopped = false;    // stopped by its user (Stop all, SIGINT): not ok, and not a failure
-    QString reason;          // why it failed or stopped; empty on success
+    bool stopped = false;  // stopped by its user (Stop all, SIGINT): not ok, and not a failure
+    QString reason;  // why it failed or stopped; empty on success
     QString runDir;
     int rounds = 0;
     double finalAccuracy = 0, bestAccuracy = 0;
@@ -89,7 +89,8 @@ Q_SIGNALS:
     void processActivity(const QString& node);
     void deployProgress(const QString& host, const QString& stage);
     // A host's deployment ended: its agent is up (ok), or `error` says what went wrong there.
-    void hostDeployed(const QString& host, bool ok, const QString& error, double seconds);  // any word from the node (its liveness, as the GUI shows it)
+    void hostDeployed(const QString& host, bool ok, const QString& error,
+                      double seconds);  // any word from the node (its liveness, as the GUI shows it)
     // A death, a restart or a node declared down or back (fault_policy continue), as recorded
     // in the history's events.
     void notice(const QString& source, const QString& text);
@@ -131,8 +132,8 @@ private:
     QString m_error, m_failure;
     RunDirectory m_dir;
     RunStore* m_store = nullptr;
-    bool m_attached = false;    // we took the run up from a controller that went away
-    bool m_replaying = false;   // rounds the history already holds, shown again (attach, resume)
+    bool m_attached = false;  // we took the run up from a controller that went away
+    bool m_replaying = false;  // rounds the history already holds, shown again (attach, resume)
     RunClock m_runClock;  // attached: the run's own clock, which its records' times are read on
     double m_lastRecordAt = 0;  // attached: the newest record's time into the run
     DeployOptions m_deployOptions;
@@ -142,7 +143,7 @@ private:
     ProcessTable m_processes;
     QElapsedTimer m_clock;
     std::unique_ptr<RunRecorder> m_recorder;  // the history: rows, events, acknowledgements
-    qint64 m_resumedRun = 0;                      // the history run a resumed run goes on in
+    qint64 m_resumedRun = 0;  // the history run a resumed run goes on in
     bool m_concluding = false;  // emitFinished() ran: the outcome is settled, the history may still be storing it
     bool m_userStopped = false;  // stop() was called: the run ends "stopped", not "failed"
     MetricsFeed m_feed;  // the roles' records as the run keeps them

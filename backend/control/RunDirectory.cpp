@@ -96,8 +96,7 @@ QString RunDirectory::create(const QString& path, const QByteArray& topologyJson
     if (const QString e = makePrivateDirectory(dir.filePath(QStringLiteral("logs"))); !e.isEmpty())
         return note(QStringLiteral("cannot create the run directory %1 (%2); check permissions or pass --out").arg(path, e));
     m_path = dir.absolutePath();
-    if (const QString e = writeFileAtomically(dir.filePath(QStringLiteral("topology.json")), topologyJson); !e.isEmpty())
-        return note(e);
+    if (const QString e = writeFileAtomically(dir.filePath(QStringLiteral("topology.json")), topologyJson); !e.isEmpty()) return note(e);
     m_metrics = std::make_unique<AppendFile>(dir.filePath(QStringLiteral("metrics.jsonl")));
     return note(m_metrics->open());
 }
@@ -144,7 +143,9 @@ QString RunDirectory::reattach(const QString& path, qint64 metricsBytes, QList<Q
     return note(m_metrics->open());
 }
 
-qint64 RunDirectory::metricsBytes() const { return m_metrics ? m_metrics->size() : 0; }
+qint64 RunDirectory::metricsBytes() const {
+    return m_metrics ? m_metrics->size() : 0;
+}
 
 QString RunDirectory::appendMetric(const QByteArray& jsonLine) {
     if (!m_metrics) return note(QStringLiteral("no run directory to write metrics.jsonl in"));

@@ -17,12 +17,16 @@ void RunController::onAgentRestarting(const QString& host, const QString& how, i
     m_agentsRestarting.insert(host);
     const QString agent = host.isEmpty() ? QStringLiteral("the local agent") : QStringLiteral("the agent on ") + host;
     recordNotice(QStringLiteral("agent"), QStringLiteral("%1 %2 and took its roles with it; restart %3 of %4 in %5 s")
-                                              .arg(agent, how).arg(attempt).arg(maxRestarts).arg(double(delayMs) / 1000.0));
+                                              .arg(agent, how)
+                                              .arg(attempt)
+                                              .arg(maxRestarts)
+                                              .arg(double(delayMs) / 1000.0));
     for (const auto& [p, wasUp] : m_processes.goneWithAgent(host, how)) {
         tellProcess(*p);
         if (!wasUp) continue;
         m_feed.processEnded(p->node.id);
-        recordNotice(p->node.id, QStringLiteral("%1 (pid %2) %3; it starts again with the agent").arg(p->node.id).arg(p->pid).arg(p->error));
+        recordNotice(p->node.id,
+                     QStringLiteral("%1 (pid %2) %3; it starts again with the agent").arg(p->node.id).arg(p->pid).arg(p->error));
     }
 }
 
@@ -30,9 +34,7 @@ void RunController::startRolesAgain(const QString& host) {
     m_agentsRestarting.remove(host);
     // (A stop's shutdown follows; once the rounds are done, its roles were stopped while it was away.)
     if ((m_state != RunState::Starting && m_state != RunState::Running) || m_endingStragglers) return;
-    startRoles([&](const ProcessInfo& p) {
-        return p.state == ProcessInfo::State::Restarting && (host.isEmpty() || p.node.host == host);
-    });
+    startRoles([&](const ProcessInfo& p) { return p.state == ProcessInfo::State::Restarting && (host.isEmpty() || p.node.host == host); });
 }
 
 // A host that cannot be reached (its agent went silent, and deploying it again failed): a global

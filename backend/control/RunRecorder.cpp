@@ -46,15 +46,18 @@ bool RunRecorder::reattach(qint64 run, const QString& note) {
 
 void RunRecorder::listen() {
     m_listenerToken = m_store->setCommitListener([this](quint64 mark) {
-        QMetaObject::invokeMethod(this, [this, mark] { acknowledgeCommitted(mark); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, mark] { acknowledgeCommitted(mark); }, Qt::QueuedConnection);
     });
     // A history that cannot be written ends the run: what the agents journal is acknowledged
     // only once stored, so nothing acknowledged is lost, but nothing more could be kept.
     m_errorToken = m_store->setErrorListener([this](const QString& e) {
-        QMetaObject::invokeMethod(this, [this, e] { Q_EMIT failed(e); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, e] { Q_EMIT failed(e); }, Qt::QueuedConnection);
     });
     m_stallToken = m_store->setStallListener([this](const QString& text) {
-        QMetaObject::invokeMethod(this, [this, text] { tellStall(text); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, text] { tellStall(text); }, Qt::QueuedConnection);
     });
 }
 

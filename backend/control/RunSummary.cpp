@@ -42,14 +42,19 @@ void RunSummary::takeFigures(const RunProgress& progress, bool isRegression) {
 }
 
 QJsonObject RunSummary::toJson() const {
-    QJsonObject o{{"ok", ok}, {"stopped", stopped}, {"reason", reason}, {"run_dir", runDir}, {"rounds", rounds},
-                  {"seconds", seconds}, {"bytes_inside", double(bytesInside)}, {"bytes_across", double(bytesAcross)},
+    QJsonObject o{{"ok", ok},
+                  {"stopped", stopped},
+                  {"reason", reason},
+                  {"run_dir", runDir},
+                  {"rounds", rounds},
+                  {"seconds", seconds},
+                  {"bytes_inside", double(bytesInside)},
+                  {"bytes_across", double(bytesAcross)},
                   {"samples", double(samples)}};
     o.insert(regression ? "final_test_rmse" : "final_test_acc", finalAccuracy);
     o.insert(regression ? "best_test_rmse" : "best_test_acc", bestAccuracy);
     return o;
 }
-
 
 void RunController::emitFinished() {
     if (m_concluding) return;

@@ -14,7 +14,7 @@ namespace hips {
 namespace {
 
 constexpr qint64 kMinRun = qint64(1) << 19;  // smaller tables are parsed on one thread
-constexpr qint64 kBlock = qint64(1) << 20;   // a file's bytes read at once
+constexpr qint64 kBlock = qint64(1) << 20;  // a file's bytes read at once
 
 int runsFor(qint64 bytes) {
     return int(std::clamp<qint64>(bytes / kMinRun, 1, std::clamp(int(std::thread::hardware_concurrency()), 1, 8)));
@@ -69,7 +69,8 @@ SampleSet parseCsv(const QByteArray& text, const QString& labelColumn, QChar del
                    bool regression) {
     csv::checkDelimiter(delimiter, what);
     const char* end = text.constData() + text.size();
-    if (csv::isBlankText(text.constData(), end)) fail(QStringLiteral("%1 is empty; a csv source needs a header row and a row a sample").arg(what));
+    if (csv::isBlankText(text.constData(), end))
+        fail(QStringLiteral("%1 is empty; a csv source needs a header row and a row a sample").arg(what));
     const char* rows = nullptr;
     const csv::Table table = csv::tableOf(text.constData(), end, labelColumn, delimiter, what, classes, regression, &rows);
     std::vector<csv::Rows> runs(static_cast<size_t>(runsFor(end - rows)));

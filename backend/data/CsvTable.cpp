@@ -18,7 +18,9 @@ QByteArray textOf(const Field& f) {
     return f.doubledQuotes ? text.replace("\"\"", "\"") : text;
 }
 
-bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+bool isBlank(char c) {
+    return c == ' ' || c == '\t' || c == '\r';
+}
 
 // Splits the line at `p` (up to its '\n' or `end`) into fields, each trimmed of spaces and tabs; a
 // field in double quotes loses them and may hold the delimiter ("" is a quote in it; a quoted
@@ -122,7 +124,9 @@ QString parseLabel(const Table& t, const Field& f, int64_t* out) {
     if (number && *out >= 0 && (t.classes.isEmpty() || *out < t.classes.size())) return {};
     if (number && *out >= 0)
         return QStringLiteral("label %1 is not a class index: the source names %2 classes (%3)")
-            .arg(*out).arg(t.classes.size()).arg(t.classes.join(QStringLiteral(", ")));
+            .arg(*out)
+            .arg(t.classes.size())
+            .arg(t.classes.join(QStringLiteral(", ")));
     if (t.classes.isEmpty())
         return QStringLiteral("label '%1' is not a whole number >= 0; to use class names, list them in the source's classes option")
             .arg(quoted(f.begin, f.end));
@@ -148,8 +152,8 @@ void Rows::parseRow(const Table& t) {
         } else if (float v = 0; parseFeature(f, &v)) {
             features.push_back(v);
         } else {
-            error = QStringLiteral("column '%1' holds '%2', not a finite number")
-                        .arg(QString::fromUtf8(t.header[c]), quoted(f.begin, f.end));
+            error =
+                QStringLiteral("column '%1' holds '%2', not a finite number").arg(QString::fromUtf8(t.header[c]), quoted(f.begin, f.end));
         }
         if (!error.isEmpty()) return;
     }
@@ -159,19 +163,20 @@ void Rows::parse(const Table& t, const char* begin, const char* end) {
     for (const char* p = begin; p < end && error.isEmpty(); ++lines) {
         const char* eol = end;
         const char* why = splitLine(p, end, t.delimiter, &m_fields, &eol);
-        if (labels.empty() && targets.empty() && features.capacity() == 0) {  // room for as many rows as this one's length suggests, and some
+        if (labels.empty() && targets.empty() &&
+            features.capacity() == 0) {  // room for as many rows as this one's length suggests, and some
             const size_t rows = size_t(reserveFor) / std::max(size_t(eol - p + 1), size_t(2 * t.columns)) * 5 / 4 + 16;
             features.reserve(rows * size_t(t.columns - 1));
             (t.regression ? targets.reserve(rows) : labels.reserve(rows));
         }
-        if (why)
-            error = QString::fromLatin1(why);
+        if (why) error = QString::fromLatin1(why);
         else if (m_fields.size() == 1 && m_fields[0].begin == m_fields[0].end && p + 1 >= eol)
             ;  // a blank line (a quoted empty field is not one: "" spans two bytes)
         else if (int(m_fields.size()) != t.columns)
-            error = QStringLiteral("%1 fields where the header has %2; every row needs a value in each column").arg(m_fields.size()).arg(t.columns);
-        else
-            parseRow(t);
+            error = QStringLiteral("%1 fields where the header has %2; every row needs a value in each column")
+                        .arg(m_fields.size())
+                        .arg(t.columns);
+        else parseRow(t);
         if (!error.isEmpty()) errorLine = lines;
         p = eol + 1;
     }

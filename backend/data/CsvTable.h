@@ -25,7 +25,7 @@ struct Table {
     QList<QByteArray> header;
     bool regression;  // the label column holds a target number, not a class
     QStringList classes;
-    QList<QByteArray> classBytes;                         // (owns what classIndex views)
+    QList<QByteArray> classBytes;  // (owns what classIndex views)
     std::unordered_map<std::string_view, int64_t> classIndex;
 };
 

@@ -25,8 +25,11 @@ ReadOptions readOptionsFor(const TrainingSettings& s) {
 }
 
 QByteArray dataCheckRequest(const DataSource& source, const ReadOptions& options) {
-    const QJsonObject request{{"data", dataSourceJson(source)}, {"regression", options.regression},
-                              {"channels", options.channels}, {"height", options.height}, {"width", options.width}};
+    const QJsonObject request{{"data", dataSourceJson(source)},
+                              {"regression", options.regression},
+                              {"channels", options.channels},
+                              {"height", options.height},
+                              {"width", options.width}};
     return QJsonDocument(request).toJson(QJsonDocument::Compact).toBase64();
 }
 
@@ -48,8 +51,9 @@ QString runDataCheckRequest(const QByteArray& request) {
     options.height = fields.integer("height", 0, 0, 65536);
     options.width = fields.integer("width", 0, 0, 65536);
     if (!source || !issues.isEmpty())
-        throw DataError(("the data check request is malformed: " + (issues.isEmpty() ? QStringLiteral("no data source") : issues.first().toString()))
-                            .toStdString());
+        throw DataError(
+            ("the data check request is malformed: " + (issues.isEmpty() ? QStringLiteral("no data source") : issues.first().toString()))
+                .toStdString());
     options.dataRoots = defaultDataRootsFile();  // this host's own say, never the request's
     return describeSamples(readSamples(*source, options));
 }

@@ -24,7 +24,9 @@ QString optionOf(const DataSource& s, const QString& name) {
 }
 
 // A file an option names, relative to the source's folder (an absolute name stays as it is).
-QString fileOption(const DataSource& s, const QString& name) { return QDir(s.path).filePath(optionOf(s, name)); }
+QString fileOption(const DataSource& s, const QString& name) {
+    return QDir(s.path).filePath(optionOf(s, name));
+}
 
 void expectFolder(const DataSource& s, bool folder) {
     if (QFileInfo(s.path).isDir() == folder) return;
@@ -90,9 +92,12 @@ using SourceReader = SampleSet (*)(const DataSource&, const ReadOptions&);
 
 SourceReader readerOf(const QString& format) {
     static const QList<std::pair<QString, SourceReader>> readers{
-        {QStringLiteral("idx"), readIdxSource},          {QStringLiteral("cifar-binary"), readCifarSource},
-        {QStringLiteral("image-folder"), readImageFolderSource}, {QStringLiteral("npy"), readNpySource},
-        {QStringLiteral("npz"), readNpzSource},          {QStringLiteral("csv"), readCsvSource},
+        {QStringLiteral("idx"), readIdxSource},
+        {QStringLiteral("cifar-binary"), readCifarSource},
+        {QStringLiteral("image-folder"), readImageFolderSource},
+        {QStringLiteral("npy"), readNpySource},
+        {QStringLiteral("npz"), readNpzSource},
+        {QStringLiteral("csv"), readCsvSource},
     };
     for (const auto& [name, reader] : readers)
         if (name == format) return reader;
@@ -111,14 +116,21 @@ QString describeSamples(const SampleSet& set) {
     QStringList dims;
     for (int64_t d : set.sampleShape) dims << QString::number(d);
     if (set.regression())  // (no range or mean: an extreme is one sample's value)
-        return QStringLiteral("%1 samples of %2; %3 target(s) a sample").arg(set.size()).arg(dims.join(QStringLiteral(" x "))).arg(set.targetWidth);
+        return QStringLiteral("%1 samples of %2; %3 target(s) a sample")
+            .arg(set.size())
+            .arg(dims.join(QStringLiteral(" x ")))
+            .arg(set.targetWidth);
     int64_t top = -1;
     for (int64_t label : set.labels) top = std::max(top, label);
     const std::vector<int64_t> counts = set.classCounts(int(std::max<int64_t>(top + 1, set.classNames.size())));
     QStringList classes;
     for (size_t c = 0; c < counts.size(); ++c)
-        classes << QStringLiteral("%1: %2").arg(c < size_t(set.classNames.size()) ? set.classNames[qsizetype(c)] : QString::number(c)).arg(counts[c]);
-    return QStringLiteral("%1 samples of %2; by class: %3").arg(set.size()).arg(dims.join(QStringLiteral(" x ")), classes.join(QStringLiteral(", ")));
+        classes << QStringLiteral("%1: %2")
+                       .arg(c < size_t(set.classNames.size()) ? set.classNames[qsizetype(c)] : QString::number(c))
+                       .arg(counts[c]);
+    return QStringLiteral("%1 samples of %2; by class: %3")
+        .arg(set.size())
+        .arg(dims.join(QStringLiteral(" x ")), classes.join(QStringLiteral(", ")));
 }
 
 std::vector<int64_t> SampleSet::classCounts(int classes) const {
@@ -131,7 +143,8 @@ std::vector<int64_t> SampleSet::classCounts(int classes) const {
 SampleSet readSamples(const DataSource& source, const ReadOptions& options) {
     const SourceReader reader = readerOf(source.format);
     if (!reader || !DataFormatRegistry::find(source.format))
-        fail(QStringLiteral("'%1' is not a data format; use one of: %2").arg(source.format, DataFormatRegistry::names().join(QStringLiteral(", "))));
+        fail(QStringLiteral("'%1' is not a data format; use one of: %2")
+                 .arg(source.format, DataFormatRegistry::names().join(QStringLiteral(", "))));
     if (source.path.isEmpty()) fail(QStringLiteral("the %1 data source has no path; set its path").arg(source.format));
     if (!options.dataRoots.isEmpty())
         for (const QString& path : pathsRead(source))

@@ -24,16 +24,16 @@ struct SampleSet {
     enum class Type { UInt8, Float32 };
     Type type = Type::UInt8;
     std::vector<int64_t> sampleShape;
-    std::vector<uint8_t> bytes;   // Type::UInt8: N * elements()
-    std::vector<float> floats;    // Type::Float32: N * elements()
+    std::vector<uint8_t> bytes;  // Type::UInt8: N * elements()
+    std::vector<float> floats;  // Type::Float32: N * elements()
     std::vector<int64_t> labels;  // N class indices, each >= 0 (classification)
-    std::vector<float> targets;   // regression: N * targetWidth finite numbers, sample by sample
-    int64_t targetWidth = 0;      // the targets a sample has; 0: a classification set (labels)
-    QStringList classNames;       // image-folder (and a source's `classes`): the name of each index
+    std::vector<float> targets;  // regression: N * targetWidth finite numbers, sample by sample
+    int64_t targetWidth = 0;  // the targets a sample has; 0: a classification set (labels)
+    QStringList classNames;  // image-folder (and a source's `classes`): the name of each index
 
     bool regression() const { return targetWidth > 0; }
     int64_t size() const { return regression() ? int64_t(targets.size()) / targetWidth : int64_t(labels.size()); }
-    int64_t elements() const;     // per sample: the product of sampleShape
+    int64_t elements() const;  // per sample: the product of sampleShape
     std::vector<int64_t> classCounts(int classes) const;  // samples of each class in [0, classes)
 };
 
@@ -59,15 +59,15 @@ SampleSet readSamples(const DataSource& source, const ReadOptions& options = {})
 QString describeSamples(const SampleSet& set);
 
 // Format-level entry points (readSamples dispatches to them), exposed for tests and fuzzing.
-SampleSet readIdx(const QString& imagesFile, const QString& labelsFile);   // .gz or raw
+SampleSet readIdx(const QString& imagesFile, const QString& labelsFile);  // .gz or raw
 SampleSet readCifarBinary(const QStringList& files);
 // `regression`: y holds float targets, (N,) or (N, T), of any type the readers take.
 SampleSet readNpyPair(const QString& xFile, const QString& yFile, bool regression = false);
 SampleSet readNpz(const QString& file, const QString& xName, const QString& yName, bool regression = false);
 // csv: labels are whole numbers >= 0, or with `classes` given, the classes' names too; with
 // `regression`, the label column holds finite numbers (the targets).
-SampleSet readCsv(const QString& file, const QString& labelColumn, QChar delimiter = QLatin1Char(','),
-                  const QStringList& classes = {}, bool regression = false);
+SampleSet readCsv(const QString& file, const QString& labelColumn, QChar delimiter = QLatin1Char(','), const QStringList& classes = {},
+                  bool regression = false);
 SampleSet readImageFolder(const QString& folder, const QStringList& classes, const ReadOptions& options);
 
 // In-memory parsers (the file readers share their code; the fuzzers drive them): `what` names the

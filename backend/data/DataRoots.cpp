@@ -49,8 +49,9 @@ QString dataRootsProblem(const QString& path, const QString& rootsFile) {
         roots << line;
         if (inside(wanted, resolved(line))) return {};
     }
-    return QStringLiteral("%1 is not in this host's data folders (%2, listed in %3): a host reads only what its operator "
-                          "lists there; check the topology's path, or add the folder to that file on this host")
+    return QStringLiteral(
+               "%1 is not in this host's data folders (%2, listed in %3): a host reads only what its operator "
+               "lists there; check the topology's path, or add the folder to that file on this host")
         .arg(path, roots.isEmpty() ? QStringLiteral("none") : roots.join(QStringLiteral(", ")), rootsFile);
 }
 

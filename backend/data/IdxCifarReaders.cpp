@@ -35,7 +35,9 @@ std::vector<int64_t> idxShape(const QByteArray& header, int dims, const QString&
     if (header.size() < 4 + 4 * dims || header[0] != 0 || header[1] != 0 || header[2] != 0x08 || header[3] != dims)
         fail(QStringLiteral("%1 is not an IDX file of unsigned bytes with %2 dimensions (it begins %3); name the images "
                             "(...-idx3-ubyte) in the source's images option and the labels (...-idx1-ubyte) in labels")
-                 .arg(file).arg(dims).arg(QString::fromLatin1(header.left(4).toHex(' '))));
+                 .arg(file)
+                 .arg(dims)
+                 .arg(QString::fromLatin1(header.left(4).toHex(' '))));
     std::vector<int64_t> shape;
     qint64 values = 1;
     for (int d = 0; d < dims; ++d) {
@@ -60,7 +62,9 @@ IdxArray readIdxArray(const QString& path, int dims) {
     a.offset = headerSize;
     if (a.file.size() != headerSize + values)
         fail(QStringLiteral("%1: its IDX header promises %2 bytes of values, the file holds %3; download or unpack it again")
-                 .arg(file).arg(values).arg(a.file.size() - headerSize));
+                 .arg(file)
+                 .arg(values)
+                 .arg(a.file.size() - headerSize));
     return a;
 }
 
@@ -70,7 +74,10 @@ SampleSet readIdx(const QString& imagesFile, const QString& labelsFile) {
     const IdxArray images = readIdxArray(imagesFile, 3), labels = readIdxArray(labelsFile, 1);
     if (images.shape[0] != labels.shape[0])
         fail(QStringLiteral("%1 holds %2 images and %3 %4 labels; give the labels file that belongs to the images")
-                 .arg(imagesFile).arg(images.shape[0]).arg(labelsFile).arg(labels.shape[0]));
+                 .arg(imagesFile)
+                 .arg(images.shape[0])
+                 .arg(labelsFile)
+                 .arg(labels.shape[0]));
     SampleSet set;
     set.sampleShape = {1, images.shape[1], images.shape[2]};
     const auto* pixels = reinterpret_cast<const uint8_t*>(images.file.constData()) + images.offset;
@@ -91,7 +98,9 @@ SampleSet readCifarBinary(const QStringList& files) {
         if (bytes.isEmpty() || bytes.size() % kRecord != 0)
             fail(QStringLiteral("%1 is not a CIFAR-10 binary batch: its %2 bytes are not a whole number of %3-byte records "
                                 "(a label byte and 3 x 32 x 32 pixels; CIFAR-100's two label bytes are not read)")
-                     .arg(file).arg(bytes.size()).arg(kRecord));
+                     .arg(file)
+                     .arg(bytes.size())
+                     .arg(kRecord));
         const auto* p = reinterpret_cast<const uint8_t*>(bytes.constData());
         const qsizetype records = bytes.size() / kRecord;
         set.bytes.reserve(set.bytes.size() + size_t(records * kImage));

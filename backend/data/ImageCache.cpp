@@ -51,7 +51,8 @@ QByteArray headerBytes(const QByteArray& digest, const SampleSet& set) {
 }  // namespace
 
 QString imageCachePath(const QString& folder, const ReadOptions& o) {
-    const QString settings = QStringLiteral("%1\n%2 %3 %4").arg(QFileInfo(folder).absoluteFilePath()).arg(o.channels).arg(o.height).arg(o.width);
+    const QString settings =
+        QStringLiteral("%1\n%2 %3 %4").arg(QFileInfo(folder).absoluteFilePath()).arg(o.channels).arg(o.height).arg(o.width);
     const QByteArray name = QCryptographicHash::hash(settings.toUtf8(), QCryptographicHash::Sha256).toHex().left(24);
     return QDir(o.cacheDir).filePath(QString::fromLatin1(name) + QStringLiteral(".hipsimages"));
 }

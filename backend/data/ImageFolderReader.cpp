@@ -178,7 +178,12 @@ void decodeInto(const ImageFile& f, const Geometry& g, const QString& firstPath,
     if (image.height() != g.height || image.width() != g.width)
         fail(QStringLiteral("%1 is %2 x %3 pixels, and %4 (the folder's first image) %5 x %6; give the images one size, or set "
                             "training.input_shape to resize them")
-                 .arg(f.path).arg(image.width()).arg(image.height()).arg(firstPath).arg(g.width).arg(g.height));
+                 .arg(f.path)
+                 .arg(image.width())
+                 .arg(image.height())
+                 .arg(firstPath)
+                 .arg(g.width)
+                 .arg(g.height));
     image = image.convertToFormat(g.channels == 1 ? QImage::Format_Grayscale8 : QImage::Format_RGB888);
     const size_t plane = size_t(g.height) * size_t(g.width);
     for (int y = 0; y < g.height; ++y) {
@@ -213,7 +218,8 @@ SampleSet readImageFolder(const QString& folder, const QStringList& wantedClasse
     for (const ImageFile& f : files) set.labels.push_back(f.label);
     const size_t image = size_t(g.channels) * size_t(g.height) * size_t(g.width);
     set.bytes.resize(image * size_t(files.size()));
-    parallelFor(files.size(), threads, [&](qsizetype i) { decodeInto(files[i], g, files.first().path, set.bytes.data() + image * size_t(i)); });
+    parallelFor(files.size(), threads,
+                [&](qsizetype i) { decodeInto(files[i], g, files.first().path, set.bytes.data() + image * size_t(i)); });
     if (!cache.isEmpty()) storeImageCache(cache, digest, set);
     return set;
 }

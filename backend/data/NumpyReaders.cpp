@@ -19,8 +19,9 @@ namespace hips {
 namespace {
 
 constexpr int64_t kMaxElements = int64_t(1) << 40;  // beyond any data set; keeps the product from overflowing
-const QString kAccepted = QStringLiteral("the features must be float32 ('<f4') or uint8 ('|u1'), the labels int64 ('<i8'), "
-                                         "int32 ('<i4') or uint8 ('|u1')");
+const QString kAccepted = QStringLiteral(
+    "the features must be float32 ('<f4') or uint8 ('|u1'), the labels int64 ('<i8'), "
+    "int32 ('<i4') or uint8 ('|u1')");
 
 // The text of `key`'s value in the header dict: `pattern` matches it.
 QString headerValue(const QString& header, const char* key, const char* pattern, const QString& what) {
@@ -66,8 +67,7 @@ QString headerText(const QByteArray& bytes, const QString& what, qint64* dataSta
         fail(QStringLiteral("%1 is not a NumPy .npy file (no \\x93NUMPY at its start); save the array with numpy.save").arg(what));
     const auto* p = reinterpret_cast<const uchar*>(bytes.constData());
     const int major = p[6];
-    if (major < 1 || major > 3)
-        fail(QStringLiteral("%1: .npy format version %2 is not one this reads (1 to 3)").arg(what).arg(major));
+    if (major < 1 || major > 3) fail(QStringLiteral("%1: .npy format version %2 is not one this reads (1 to 3)").arg(what).arg(major));
     const qint64 lengthBytes = major == 1 ? 2 : 4;
     if (bytes.size() < 8 + lengthBytes) fail(QStringLiteral("%1: its .npy header is cut short").arg(what));
     const qint64 headerLength = major == 1 ? qint64(qFromLittleEndian<quint16>(p + 8)) : qint64(qFromLittleEndian<quint32>(p + 8));
@@ -93,7 +93,9 @@ void copyValues(const char* data, int64_t count, NpyArray* a) {
     }
 }
 
-bool isFloat(const NpyArray& a) { return a.descr == QLatin1String("<f4"); }
+bool isFloat(const NpyArray& a) {
+    return a.descr == QLatin1String("<f4");
+}
 
 QString shapeText(const std::vector<int64_t>& shape) {
     QStringList dims;
@@ -106,7 +108,8 @@ std::vector<int64_t> labelValues(const NpyArray& y, int64_t samples, const QStri
     const bool column = y.shape.size() == 1 || (y.shape.size() == 2 && y.shape[1] == 1);
     if (!column || y.shape[0] != samples)
         fail(QStringLiteral("%1 holds labels of shape (%2) for %3 samples; give one label a sample, shape (%3,)")
-                 .arg(yWhat, shapeText(y.shape)).arg(samples));
+                 .arg(yWhat, shapeText(y.shape))
+                 .arg(samples));
     std::vector<int64_t> labels = y.size == 1 ? std::vector<int64_t>(y.bytes.begin(), y.bytes.end()) : y.integers;
     for (size_t i = 0; i < labels.size(); ++i)
         if (labels[i] < 0)
@@ -118,19 +121,20 @@ std::vector<int64_t> labelValues(const NpyArray& y, int64_t samples, const QStri
 std::vector<float> targetValues(const NpyArray& y, int64_t samples, const QString& yWhat, int64_t* width) {
     if (y.shape[0] != samples || y.shape.size() > 2 || (y.shape.size() == 2 && y.shape[1] < 1))
         fail(QStringLiteral("%1 holds targets of shape (%2) for %3 samples; give (%3,) or (%3, targets)")
-                 .arg(yWhat, shapeText(y.shape)).arg(samples));
+                 .arg(yWhat, shapeText(y.shape))
+                 .arg(samples));
     *width = y.shape.size() == 2 ? y.shape[1] : 1;
     std::vector<float> out = isFloat(y) ? y.floats : std::vector<float>();
     if (!isFloat(y)) {
         out.reserve(y.size == 1 ? y.bytes.size() : y.integers.size());
-        if (y.size == 1)
-            out.assign(y.bytes.begin(), y.bytes.end());
+        if (y.size == 1) out.assign(y.bytes.begin(), y.bytes.end());
         else
             for (int64_t v : y.integers) out.push_back(float(v));
     }
     for (size_t i = 0; i < out.size(); ++i)
         if (!std::isfinite(out[i]))
-            fail(QStringLiteral("%1: target %2 of sample %3 is not a finite number").arg(yWhat).arg(double(out[i])).arg(i / size_t(*width)));
+            fail(
+                QStringLiteral("%1: target %2 of sample %3 is not a finite number").arg(yWhat).arg(double(out[i])).arg(i / size_t(*width)));
     return out;
 }
 
@@ -141,12 +145,11 @@ SampleSet samplesOf(NpyArray x, const NpyArray& y, const QString& xWhat, const Q
         fail(QStringLiteral("%1 holds '%2' features; %3 (convert with x.astype(numpy.float32))").arg(xWhat, x.descr, kAccepted));
     if (isFloat(y) && !regression)
         fail(QStringLiteral("%1 holds '%2' labels; %3 (convert with y.astype(numpy.int64)), or train a regression "
-                            "(training.task \"regression\")").arg(yWhat, y.descr, kAccepted));
+                            "(training.task \"regression\")")
+                 .arg(yWhat, y.descr, kAccepted));
     SampleSet set;
-    if (regression)
-        set.targets = targetValues(y, x.shape[0], yWhat, &set.targetWidth);
-    else
-        set.labels = labelValues(y, x.shape[0], yWhat);
+    if (regression) set.targets = targetValues(y, x.shape[0], yWhat, &set.targetWidth);
+    else set.labels = labelValues(y, x.shape[0], yWhat);
     set.type = x.type;
     set.sampleShape.assign(x.shape.begin() + 1, x.shape.end());
     if (set.sampleShape.empty()) set.sampleShape = {1};
@@ -155,7 +158,9 @@ SampleSet samplesOf(NpyArray x, const NpyArray& y, const QString& xWhat, const Q
     return set;
 }
 
-QString npyName(const QString& name) { return name.endsWith(QLatin1String(".npy")) ? name : name + QStringLiteral(".npy"); }
+QString npyName(const QString& name) {
+    return name.endsWith(QLatin1String(".npy")) ? name : name + QStringLiteral(".npy");
+}
 
 }  // namespace
 
@@ -172,7 +177,9 @@ NpyArray parseNpy(const QByteArray& bytes, const QString& what) {
     for (int64_t d : a.shape) count *= d;
     if (bytes.size() - dataStart != count * a.size)
         fail(QStringLiteral("%1: its header promises %2 bytes of data, the file holds %3; the file is cut or damaged")
-                 .arg(what).arg(count * a.size).arg(bytes.size() - dataStart));
+                 .arg(what)
+                 .arg(count * a.size)
+                 .arg(bytes.size() - dataStart));
     copyValues(bytes.constData() + dataStart, count, &a);
     return a;
 }

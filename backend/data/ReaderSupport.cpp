@@ -57,7 +57,9 @@ constexpr qint64 kPartBytes = qint64(32) << 20;  // big files are read in parts 
 
 }  // namespace
 
-void fail(const QString& message) { throw DataError(message.toStdString()); }
+void fail(const QString& message) {
+    throw DataError(message.toStdString());
+}
 
 QString quoted(const char* begin, const char* end) {
     QString out = QString::fromUtf8(begin, std::min<qsizetype>(end - begin, 40));
@@ -67,14 +69,17 @@ QString quoted(const char* begin, const char* end) {
 }
 
 ReadOnlyFile::ReadOnlyFile(const QString& path) : m_path(path) {
-    if (!QFileInfo(path).isFile()) fail(QStringLiteral("%1 does not exist or is not a file; check the source's path and options").arg(path));
+    if (!QFileInfo(path).isFile())
+        fail(QStringLiteral("%1 does not exist or is not a file; check the source's path and options").arg(path));
     m_fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
     if (m_fd < 0) fail(QStringLiteral("cannot read %1 (%2); check its permissions").arg(path, systemErrorText(errno)));
     struct stat info;
     if (::fstat(m_fd, &info) == 0) m_size = qint64(info.st_size);
 }
 
-ReadOnlyFile::~ReadOnlyFile() { ::close(m_fd); }
+ReadOnlyFile::~ReadOnlyFile() {
+    ::close(m_fd);
+}
 
 qint64 ReadOnlyFile::readAt(char* out, qint64 offset, qint64 n) const {
     qint64 done = 0;
@@ -133,7 +138,8 @@ QByteArray gunzip(const QByteArray& bytes, const QString& what, qint64 limit) {
     QByteArray out = inflateGzip(bytes, what, limit + 1, &status);  // one byte past the limit tells a longer stream
     if (out.size() > limit)
         fail(QStringLiteral("%1 inflates to more than the %2 bytes its header promises; it is not the file named, or damaged")
-                 .arg(what).arg(limit));
+                 .arg(what)
+                 .arg(limit));
     if (status != Z_STREAM_END) damaged(what, status);
     return out;
 }

@@ -15,7 +15,7 @@ namespace {
 
 constexpr uint64_t k32 = 0xFFFFFFFFu;
 constexpr qint64 kZlibChunk = qint64(1) << 30;  // zlib counts in 32-bit uInt
-constexpr uint64_t kMaxDeflateRatio = 1032;      // deflate's best: 258 bytes from 2 bits
+constexpr uint64_t kMaxDeflateRatio = 1032;  // deflate's best: 258 bytes from 2 bits
 
 // Little-endian fields of the archive, each read only inside it.
 struct Archive {
@@ -139,8 +139,8 @@ QByteArray extract(const Archive& a, const Entry& e) {
     // damaged size cannot make a large allocation.
     if ((e.method == 0 && e.packed != e.raw) || (e.method == 8 && e.raw > e.packed * kMaxDeflateRatio + 64))
         a.broken(QStringLiteral("the sizes of %1 do not agree").arg(e.name));
-    const QByteArray out = e.method == 0 ? a.bytes.mid(qsizetype(data), qsizetype(e.raw))
-                                         : inflateRaw(a.bytes.constData() + data, e.packed, e.raw, what);
+    const QByteArray out =
+        e.method == 0 ? a.bytes.mid(qsizetype(data), qsizetype(e.raw)) : inflateRaw(a.bytes.constData() + data, e.packed, e.raw, what);
     if (crcOf(out) != e.crc) fail(QStringLiteral("%1 is damaged (its CRC-32 does not match); save it again").arg(what));
     return out;
 }

@@ -14,14 +14,15 @@ namespace {
 
 const QStringList kBinaries = {QStringLiteral("hips-agent"), QStringLiteral("hips-trainer")};
 
-QString shellQuote(const QString& s) { return '\'' + QString(s).replace('\'', QStringLiteral("'\\''")) + '\''; }
+QString shellQuote(const QString& s) {
+    return '\'' + QString(s).replace('\'', QStringLiteral("'\\''")) + '\'';
+}
 
 }  // namespace
 
 QString connectToHost(SshSession& ssh, const Host& host, const DeployOptions& options, const std::atomic<bool>* cancelled) {
     ssh.setCancelFlag(cancelled);
-    const SshTarget target{host.id, host.address, host.sshPort, host.user, host.identityFile, options.knownHosts,
-                           options.timeoutSeconds};
+    const SshTarget target{host.id, host.address, host.sshPort, host.user, host.identityFile, options.knownHosts, options.timeoutSeconds};
     if (QString e = ssh.connect(target, options.hostKeyPrompt); !e.isEmpty()) return e;
     return ssh.authenticate(options.secretPrompt);
 }
@@ -42,10 +43,19 @@ QList<Host> remoteHosts(const Topology& topology) {
 
 QString Deployer::packageFor(const QString& library) {
     static const QList<std::pair<QString, QString>> table = {
-        {"libQt6Core", "libqt6core6"}, {"libQt6Network", "libqt6network6"}, {"libQt6Sql", "libqt6sql6"},
-        {"libtorch", "libtorch1.13"}, {"libc10", "libtorch1.13"}, {"libzmq", "libzmq5"}, {"libssh", "libssh-4"},
-        {"libopenblas", "libopenblas0-pthread"}, {"libblas", "libopenblas0-pthread"}, {"libz.", "zlib1g"},
-        {"libsodium", "libsodium23"}, {"libgomp", "libgomp1"}, {"libprotobuf", "libprotobuf32"},
+        {"libQt6Core", "libqt6core6"},
+        {"libQt6Network", "libqt6network6"},
+        {"libQt6Sql", "libqt6sql6"},
+        {"libtorch", "libtorch1.13"},
+        {"libc10", "libtorch1.13"},
+        {"libzmq", "libzmq5"},
+        {"libssh", "libssh-4"},
+        {"libopenblas", "libopenblas0-pthread"},
+        {"libblas", "libopenblas0-pthread"},
+        {"libz.", "zlib1g"},
+        {"libsodium", "libsodium23"},
+        {"libgomp", "libgomp1"},
+        {"libprotobuf", "libprotobuf32"},
     };
     for (const auto& [prefix, package] : table)
         if (library.startsWith(prefix)) return package;
@@ -64,22 +74,25 @@ void Deployer::start(const Topology& topology, const DeployOptions& options, con
     if (!onlyHost.isEmpty()) hosts.removeIf([&](const Host& h) { return h.id != onlyHost; });
     m_pending = int(hosts.size());
     if (hosts.isEmpty()) {
-        QMetaObject::invokeMethod(this, [this] { Q_EMIT finished(m_results); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this] { Q_EMIT finished(m_results); }, Qt::QueuedConnection);
         return;
     }
     for (const Host& host : hosts)
         m_threads.emplace_back([this, host, options] {
             HostDeployment result = deployHost(host, options);
-            QMetaObject::invokeMethod(this, [this, result] {
-                m_results << result;
-                Q_EMIT hostFinished(result);
-                if (--m_pending == 0) Q_EMIT finished(m_results);
-            }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this,
+                [this, result] {
+                    m_results << result;
+                    Q_EMIT hostFinished(result);
+                    if (--m_pending == 0) Q_EMIT finished(m_results);
+                },
+                Qt::QueuedConnection);
         });
 }
 
-QString Deployer::uploadModel(SshSession& ssh, const Host& host, const QString& installPath, const DeployOptions& options,
-                              bool* uploaded) {
+QString Deployer::uploadModel(SshSession& ssh, const Host& host, const QString& installPath, const DeployOptions& options, bool* uploaded) {
     if (options.modelFile.isEmpty()) return {};
     const QString where = QStringLiteral("host '%1' (%2)").arg(host.id, host.address), dir = remoteDir(host.installDir);
     const QString name = options.modelSha256 + QStringLiteral(".pt");
@@ -94,8 +107,8 @@ QString Deployer::uploadModel(SshSession& ssh, const Host& host, const QString& 
     if (QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex() != options.modelSha256.toUtf8())
         return QStringLiteral("%1: the model %2 changed since the run was started (its SHA-256 differs); start the run again")
             .arg(where, f.fileName());
-    QMetaObject::invokeMethod(this, [this, id = host.id] { Q_EMIT progress(id, QStringLiteral("uploading the model")); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, id = host.id] { Q_EMIT progress(id, QStringLiteral("uploading the model")); }, Qt::QueuedConnection);
     if (m_cancelled) return QStringLiteral("%1: deployment cancelled").arg(where);
     if (QString e = ssh.upload(bytes, installPath + QStringLiteral("/models/") + name, 0644); !e.isEmpty()) return e;
     *uploaded = true;
@@ -108,7 +121,8 @@ HostDeployment Deployer::deployHost(const Host& host, const DeployOptions& optio
     HostDeployment r;
     r.host = host.id;
     auto stage = [&](const QString& what) {
-        QMetaObject::invokeMethod(this, [this, id = host.id, what] { Q_EMIT progress(id, what); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, id = host.id, what] { Q_EMIT progress(id, what); }, Qt::QueuedConnection);
         return !m_cancelled;  // false: give up here
     };
     auto failed = [&](const QString& error) {
@@ -131,10 +145,10 @@ HostDeployment Deployer::deployHost(const Host& host, const DeployOptions& optio
     if (!stage(QStringLiteral("connecting"))) return failed(QStringLiteral("%1: deployment cancelled").arg(where));
     SshSession ssh;
     ssh.setCancelFlag(&m_cancelled);
-    const SshTarget target{host.id, host.address, host.sshPort, host.user, host.identityFile, options.knownHosts,
-                           options.timeoutSeconds};
-    HostKeyPrompt prompt = options.acceptNewHostKeys ? HostKeyPrompt([](const QString&, const QString&, const std::atomic<bool>&) { return true; })
-                                                     : options.hostKeyPrompt;
+    const SshTarget target{host.id, host.address, host.sshPort, host.user, host.identityFile, options.knownHosts, options.timeoutSeconds};
+    HostKeyPrompt prompt = options.acceptNewHostKeys
+                               ? HostKeyPrompt([](const QString&, const QString&, const std::atomic<bool>&) { return true; })
+                               : options.hostKeyPrompt;
     if (QString e = ssh.connect(target, prompt); !e.isEmpty()) return failed(e);
     if (!stage(QStringLiteral("authenticating"))) return failed(QStringLiteral("%1: deployment cancelled").arg(where));
     if (QString e = ssh.authenticate(options.secretPrompt); !e.isEmpty()) return failed(e);
@@ -142,8 +156,9 @@ HostDeployment Deployer::deployHost(const Host& host, const DeployOptions& optio
     if (!stage(QStringLiteral("probing"))) return failed(QStringLiteral("%1: deployment cancelled").arg(where));
     const QString dir = remoteDir(host.installDir);
     CommandResult probe;
-    const QString probeCommand = QStringLiteral("uname -sm && mkdir -p %1/bin %1/runs && df -Pk %1 | tail -1 && "
-                                                "(cd %1/bin && sha256sum %2 2>/dev/null || true)")
+    const QString probeCommand = QStringLiteral(
+                                     "uname -sm && mkdir -p %1/bin %1/runs && df -Pk %1 | tail -1 && "
+                                     "(cd %1/bin && sha256sum %2 2>/dev/null || true)")
                                      .arg(dir, kBinaries.join(' '));
     if (QString e = ssh.run(probeCommand, &probe); !e.isEmpty()) return failed(e);
     if (!probe.ok())
@@ -158,7 +173,10 @@ HostDeployment Deployer::deployHost(const Host& host, const DeployOptions& optio
     for (const QByteArray& b : binaries) needKb += b.size() / 1024 + 1;
     if (freeKb > 0 && freeKb < needKb + 1024)
         return failed(QStringLiteral("%1 has %2 MB free under %3, the agent needs %4 MB; free some space")
-                          .arg(where).arg(freeKb / 1024).arg(host.installDir).arg(needKb / 1024 + 1));
+                          .arg(where)
+                          .arg(freeKb / 1024)
+                          .arg(host.installDir)
+                          .arg(needKb / 1024 + 1));
 
     // SFTP paths are not expanded by a shell: "~" becomes the remote $HOME here.
     QString installPath = host.installDir;
@@ -170,10 +188,8 @@ HostDeployment Deployer::deployHost(const Host& host, const DeployOptions& optio
     for (int i = 0; i < kBinaries.size(); ++i) {
         const bool same = probe.out.contains(sums[i] + "  " + kBinaries[i].toUtf8());
         if (same) continue;
-        if (!stage(QStringLiteral("uploading %1").arg(kBinaries[i])))
-            return failed(QStringLiteral("%1: deployment cancelled").arg(where));
-        if (QString e = ssh.upload(binaries[i], installPath + QStringLiteral("/bin/") + kBinaries[i], 0755); !e.isEmpty())
-            return failed(e);
+        if (!stage(QStringLiteral("uploading %1").arg(kBinaries[i]))) return failed(QStringLiteral("%1: deployment cancelled").arg(where));
+        if (QString e = ssh.upload(binaries[i], installPath + QStringLiteral("/bin/") + kBinaries[i], 0755); !e.isEmpty()) return failed(e);
         r.uploaded = true;
     }
 
@@ -184,8 +200,8 @@ HostDeployment Deployer::deployHost(const Host& host, const DeployOptions& optio
         return failed(QStringLiteral("%1: no controller key to give the agent (a bug: the deployment must make one)").arg(where));
     const CurveKeyPair agentKeys = CurveKeyPair::generate();
     if (agentKeys.isNull()) return failed(QStringLiteral("%1: cannot make CURVE keys: this libzmq lacks CURVE").arg(where));
-    if (QString e = ssh.upload(agentKeys.toText() + '\n' + options.controllerPublicKey + '\n',
-                               installPath + QStringLiteral("/agent.keys"), 0600);
+    if (QString e =
+            ssh.upload(agentKeys.toText() + '\n' + options.controllerPublicKey + '\n', installPath + QStringLiteral("/agent.keys"), 0600);
         !e.isEmpty())
         return failed(e);
     r.agentPublicKey = agentKeys.publicKey;
@@ -196,15 +212,16 @@ HostDeployment Deployer::deployHost(const Host& host, const DeployOptions& optio
     if (!stage(QStringLiteral("checking libraries and starting the agent")))
         return failed(QStringLiteral("%1: deployment cancelled").arg(where));
     const QString endpoint = QStringLiteral("tcp://%1:%2").arg(host.address).arg(host.agentPort);
-    const QString startCommand = QStringLiteral(
-        "cd %1 && missing=$(ldd bin/hips-agent bin/hips-trainer | grep 'not found'); "
-        "if [ -n \"$missing\" ]; then echo \"$missing\"; exit 3; fi; "
-        "(if [ -f agent.pid ]; then old=$(cat agent.pid); grep -q hips-agent /proc/$old/cmdline 2>/dev/null && kill $old && "
-        "for i in $(seq 200); do kill -0 $old 2>/dev/null || break; sleep 0.05; done; fi; rm -f agent.log; "
-        "setsid nohup bin/hips-agent daemon --standby --keys agent.keys --bind %2 > agent.log 2>&1 < /dev/null & "
-        "echo $! > agent.pid) && "
-        "for i in $(seq 250); do grep -q HIPS-AGENT-ENDPOINT agent.log && exit 0; sleep 0.02; done; cat agent.log; exit 1")
-        .arg(dir, shellQuote(QStringLiteral("tcp://*:%1").arg(host.agentPort)));  // any interface: NAT, names
+    const QString startCommand =
+        QStringLiteral(
+            "cd %1 && missing=$(ldd bin/hips-agent bin/hips-trainer | grep 'not found'); "
+            "if [ -n \"$missing\" ]; then echo \"$missing\"; exit 3; fi; "
+            "(if [ -f agent.pid ]; then old=$(cat agent.pid); grep -q hips-agent /proc/$old/cmdline 2>/dev/null && kill $old && "
+            "for i in $(seq 200); do kill -0 $old 2>/dev/null || break; sleep 0.05; done; fi; rm -f agent.log; "
+            "setsid nohup bin/hips-agent daemon --standby --keys agent.keys --bind %2 > agent.log 2>&1 < /dev/null & "
+            "echo $! > agent.pid) && "
+            "for i in $(seq 250); do grep -q HIPS-AGENT-ENDPOINT agent.log && exit 0; sleep 0.02; done; cat agent.log; exit 1")
+            .arg(dir, shellQuote(QStringLiteral("tcp://*:%1").arg(host.agentPort)));  // any interface: NAT, names
     CommandResult started;
     if (QString e = ssh.run(startCommand, &started, 20); !e.isEmpty()) {
         // Seen once in CI: the command's channel never closed although the agent had started.

@@ -16,11 +16,11 @@
 namespace hips {
 
 struct DeployOptions {
-    QString binDir;      // where this machine's hips-agent and hips-trainer are
+    QString binDir;  // where this machine's hips-agent and hips-trainer are
     QString knownHosts;  // empty: ~/.ssh/known_hosts
     bool acceptNewHostKeys = false;
     HostKeyPrompt hostKeyPrompt;  // asked when acceptNewHostKeys is false; may be empty (refuse)
-    SecretPrompt secretPrompt;    // passphrases and passwords; may be empty
+    SecretPrompt secretPrompt;  // passphrases and passwords; may be empty
     int timeoutSeconds = 10;
     QByteArray controllerPublicKey;  // Z85; each agent admits only this key (CURVE)
     // The user's TorchScript model, uploaded beside the agent as INSTALL_DIR/models/SHA256.pt
@@ -39,9 +39,9 @@ QString remoteDir(const QString& dir);
 struct HostDeployment {
     QString host;
     bool ok = false;
-    QString error;          // what went wrong and what to do
+    QString error;  // what went wrong and what to do
     QString agentEndpoint;  // tcp://address:agent_port
-    QString system;         // "Linux x86_64"
+    QString system;  // "Linux x86_64"
     bool uploaded = false;  // false when the same build was there already
     QByteArray agentPublicKey;  // Z85: the agent's CURVE key, generated for this deployment
     double seconds = 0;
@@ -69,8 +69,7 @@ Q_SIGNALS:
 
 private:
     HostDeployment deployHost(const Host& host, const DeployOptions& options);
-    QString uploadModel(SshSession& ssh, const Host& host, const QString& installPath, const DeployOptions& options,
-                        bool* uploaded);
+    QString uploadModel(SshSession& ssh, const Host& host, const QString& installPath, const DeployOptions& options, bool* uploaded);
     std::vector<std::thread> m_threads;
     // Set before the threads are joined: each gives up at its next step, and a prompt waiting
     // for a person answers no, so that joining never waits on a dialog.

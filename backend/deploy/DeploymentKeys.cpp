@@ -8,7 +8,9 @@
 
 namespace hips {
 
-DeploymentKeys DeploymentKeys::generate() { return {CurveKeyPair::generate(), {}}; }
+DeploymentKeys DeploymentKeys::generate() {
+    return {CurveKeyPair::generate(), {}};
+}
 
 QString DeploymentKeys::pathFor(const Topology& topology) {
     QString name = topology.name;

@@ -16,7 +16,7 @@ struct DeploymentKeys {
 
     static DeploymentKeys generate();
     static QString pathFor(const Topology& topology);  // under the user's application data directory
-    QString save(const QString& path) const;           // empty on success, else why not
+    QString save(const QString& path) const;  // empty on success, else why not
     static std::optional<DeploymentKeys> load(const QString& path, QString* error);
     CurveConfig clientFor(const QString& host) const { return {controller, agents.value(host)}; }
 };

@@ -12,7 +12,7 @@ namespace hips {
 // Reads `source` on `host` as the party's workers would (`read`) and puts its counts in *counts.
 // Empty on success, else what went wrong and what to do (an unknown host key, no agent deployed
 // there, the reader's own message). Blocks: call it off the GUI thread.
-QString checkDataOnHost(const Host& host, const DeployOptions& options, const DataSource& source, const ReadOptions& read,
-                        QString* counts, const std::atomic<bool>* cancelled = nullptr);
+QString checkDataOnHost(const Host& host, const DeployOptions& options, const DataSource& source, const ReadOptions& read, QString* counts,
+                        const std::atomic<bool>* cancelled = nullptr);
 
 }  // namespace hips

@@ -12,7 +12,9 @@ constexpr qint64 kMaxRunFileBytes = qint64(4) << 30;  // a model of a billion fl
 
 }  // namespace
 
-QStringList runFilesToFetch() { return {QStringLiteral("model.pt"), QStringLiteral("net.params"), QStringLiteral("net.meta")}; }
+QStringList runFilesToFetch() {
+    return {QStringLiteral("model.pt"), QStringLiteral("net.params"), QStringLiteral("net.meta")};
+}
 
 QString fetchRunFiles(const Host& host, const DeployOptions& options, const QString& remoteDir, const QStringList& names,
                       const QString& localDir, const std::atomic<bool>* cancelled) {

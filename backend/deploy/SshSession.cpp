@@ -26,7 +26,9 @@ SshSession::~SshSession() = default;
 
 QString SshSession::fail(const QString& what) const {
     const QString detail = d->session ? QString::fromUtf8(ssh_get_error(d->session)) : QString();
-    return QStringLiteral("host '%1' (%2:%3): %4%5").arg(m_target.host, m_target.address).arg(m_target.port)
+    return QStringLiteral("host '%1' (%2:%3): %4%5")
+        .arg(m_target.host, m_target.address)
+        .arg(m_target.port)
         .arg(what, detail.isEmpty() ? QString() : QStringLiteral(" [%1]").arg(detail));
 }
 
@@ -60,11 +62,13 @@ QString SshSession::connect(const SshTarget& target, const HostKeyPrompt& hostKe
         const QString error = QString::fromUtf8(ssh_get_error(d->session));
         if (error.contains(QLatin1String("refused"), Qt::CaseInsensitive))
             return fail(QStringLiteral("connection refused: no SSH server listens on port %1; start sshd there or fix "
-                                       "ssh_port in the topology").arg(target.port));
+                                       "ssh_port in the topology")
+                            .arg(target.port));
         if (error.contains(QLatin1String("timeout"), Qt::CaseInsensitive) ||
             error.contains(QLatin1String("timed out"), Qt::CaseInsensitive))
             return fail(QStringLiteral("no answer within %1 s: the host is unreachable; check its address, that it "
-                                       "is up, and any firewall in between").arg(target.timeoutSeconds));
+                                       "is up, and any firewall in between")
+                            .arg(target.timeoutSeconds));
         return fail(QStringLiteral("cannot connect; check the address and that the host is up"));
     }
 
@@ -91,7 +95,8 @@ QString SshSession::connect(const SshTarget& target, const HostKeyPrompt& hostKe
         case SSH_KNOWN_HOSTS_UNKNOWN:
             if (!hostKeyPrompt || !hostKeyPrompt(target.host, fingerprint, cancelFlag(m_cancelled)))
                 return fail(QStringLiteral("unknown host key %1; accept it (hips: --accept-new-host-keys) after "
-                                           "checking it with the host's administrator").arg(fingerprint));
+                                           "checking it with the host's administrator")
+                                .arg(fingerprint));
             QDir().mkpath(QFileInfo(knownHostsPath(target)).absolutePath());
             if (ssh_session_update_known_hosts(d->session) != SSH_OK)
                 return fail(QStringLiteral("cannot record the host key in %1").arg(knownHostsPath(target)));
@@ -111,7 +116,8 @@ QString SshSession::authenticate(const SecretPrompt& secretPrompt) {
         int rc = ssh_pki_import_privkey_file(path.toUtf8().constData(), nullptr, nullptr, nullptr, &key);
         if (rc != SSH_OK && secretPrompt) {  // probably encrypted: ask once, keep nothing
             QByteArray passphrase = secretPrompt(QStringLiteral("Passphrase for %1: ").arg(path), cancelFlag(m_cancelled)).toUtf8();
-            if (!passphrase.isEmpty()) rc = ssh_pki_import_privkey_file(path.toUtf8().constData(), passphrase.constData(), nullptr, nullptr, &key);
+            if (!passphrase.isEmpty())
+                rc = ssh_pki_import_privkey_file(path.toUtf8().constData(), passphrase.constData(), nullptr, nullptr, &key);
             passphrase.fill('\0');
         }
         if (rc != SSH_OK) return fail(QStringLiteral("cannot read the private key %1 (wrong passphrase, or not a key)").arg(path));
@@ -119,7 +125,8 @@ QString SshSession::authenticate(const SecretPrompt& secretPrompt) {
         ssh_key_free(key);
         if (rc == SSH_AUTH_SUCCESS) return {};
         return fail(QStringLiteral("the server refused the key %1 for user '%2'; add its public key to that user's "
-                                   "~/.ssh/authorized_keys, or fix user/identity_file").arg(path, m_target.user));
+                                   "~/.ssh/authorized_keys, or fix user/identity_file")
+                        .arg(path, m_target.user));
     }
     if (ssh_userauth_agent(d->session, nullptr) == SSH_AUTH_SUCCESS) return {};
     if (ssh_userauth_publickey_auto(d->session, nullptr, nullptr) == SSH_AUTH_SUCCESS) return {};
@@ -130,8 +137,9 @@ QString SshSession::authenticate(const SecretPrompt& secretPrompt) {
         password.fill('\0');
         if (rc == SSH_AUTH_SUCCESS) return {};
     }
-    return fail(QStringLiteral("authentication failed: no key of the ssh-agent or ~/.ssh was accepted; set identity_file "
-                               "for this host in the topology"));
+    return fail(
+        QStringLiteral("authentication failed: no key of the ssh-agent or ~/.ssh was accepted; set identity_file "
+                       "for this host in the topology"));
 }
 
 QString SshSession::run(const QString& command, CommandResult* result, int timeoutSeconds) {
@@ -233,8 +241,9 @@ QString SshSession::upload(const QByteArray& data, const QString& remotePath, in
             written += n;
         }
         sftp_close(file);
-        if (written != data.size()) error = fail(QStringLiteral("writing %1 stopped after %2 of %3 bytes (disk full?)")
-                                                     .arg(remotePath).arg(written).arg(data.size()));
+        if (written != data.size())
+            error =
+                fail(QStringLiteral("writing %1 stopped after %2 of %3 bytes (disk full?)").arg(remotePath).arg(written).arg(data.size()));
         else if (sftp_rename(sftp, partial.constData(), remotePath.toUtf8().constData()) != SSH_OK &&
                  (sftp_unlink(sftp, remotePath.toUtf8().constData()),
                   sftp_rename(sftp, partial.constData(), remotePath.toUtf8().constData()) != SSH_OK))

@@ -12,12 +12,12 @@
 namespace hips {
 
 struct SshTarget {
-    QString host;          // the topology's host id, for messages
+    QString host;  // the topology's host id, for messages
     QString address;
     int port = 22;
-    QString user;          // empty: the local user
+    QString user;  // empty: the local user
     QString identityFile;  // empty: the ssh-agent, then the default keys
-    QString knownHosts;    // empty: ~/.ssh/known_hosts
+    QString knownHosts;  // empty: ~/.ssh/known_hosts
     int timeoutSeconds = 10;
 };
 
@@ -25,8 +25,7 @@ struct SshTarget {
 // the key's SHA-256 fingerprint and says whether to trust (and record) it. A key that differs
 // from the recorded one is always refused. Prompts run on deployment threads; one that waits
 // for a person must give up (answer no) once `cancelled` is set.
-using HostKeyPrompt =
-    std::function<bool(const QString& host, const QString& fingerprint, const std::atomic<bool>& cancelled)>;
+using HostKeyPrompt = std::function<bool(const QString& host, const QString& fingerprint, const std::atomic<bool>& cancelled)>;
 // Asks for a passphrase (of the key file) or password; an empty answer gives up.
 using SecretPrompt = std::function<QString(const QString& question, const std::atomic<bool>& cancelled)>;
 

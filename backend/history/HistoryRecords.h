@@ -33,12 +33,12 @@ inline bool runMatches(const RunRecord& r, const QString& text) {
 
 // Figures of a run computed from its metric and traffic rows, so that an interrupted run has them too.
 struct RunFacts {
-    int rounds = 0;             // last round the global server applied
-    double bestAccuracy = -1;   // -1: never evaluated
+    int rounds = 0;  // last round the global server applied
+    double bestAccuracy = -1;  // -1: never evaluated
     double finalAccuracy = -1;  // accuracy at the last evaluated round
-    double bestRmse = -1;       // a regression's lowest test RMSE; -1: not a regression, or never evaluated
+    double bestRmse = -1;  // a regression's lowest test RMSE; -1: not a regression, or never evaluated
     double finalRmse = -1;
-    double bytesAcross = 0;     // bytes sent across parties, all nodes
+    double bytesAcross = 0;  // bytes sent across parties, all nodes
     bool regression() const { return bestRmse >= 0; }
     // The best and final test score as a person reads it: "0.8810", "RMSE 0.4213", or "-".
     QString bestText() const { return scoreText(bestAccuracy, bestRmse); }
@@ -77,8 +77,8 @@ struct MetricRecord {
 // Cumulative bytes sent over one link (sender→peer) at time t.
 struct TrafficRecord {
     double t = 0;
-    QString link;   // "party1/worker0>party1/server0"
-    QString tier;   // inside, across
+    QString link;  // "party1/worker0>party1/server0"
+    QString tier;  // inside, across
     qint64 bytes = 0;
     int round = -1;  // the round the sender had finished when it counted; -1 unknown
 };

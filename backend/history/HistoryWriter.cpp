@@ -75,7 +75,9 @@ QSqlQuery* WriterSession::prepared(const QString& sql) {
     return &*it;
 }
 
-bool WriterSession::exec(QSqlQuery& q) { return q.exec() || failed(q.lastError()); }
+bool WriterSession::exec(QSqlQuery& q) {
+    return q.exec() || failed(q.lastError());
+}
 
 bool WriterSession::exec(const QString& sql) {
     QSqlQuery q(db);
@@ -138,8 +140,7 @@ void HistoryWriter::postMetric(MetricRow row) {
         std::lock_guard lock(m_mutex);
         ++m_posted;
         if (m_failed) return;
-        if (m_queue.empty() || m_queue.back().run || m_queue.back().metrics.size() >= size_t(kRowsPerJob))
-            m_queue.push_back(Job{{}, {}});
+        if (m_queue.empty() || m_queue.back().run || m_queue.back().metrics.size() >= size_t(kRowsPerJob)) m_queue.push_back(Job{{}, {}});
         m_queue.back().metrics.push_back(std::move(row));
     }
     m_wake.notify_one();
@@ -297,10 +298,13 @@ void HistoryWriter::settle(Outcome outcome, std::deque<Job>& batch, quint64 unit
     } else if (outcome == Outcome::Locked && !m_stop && (!wasLocked || now - m_lockedSince < kMaxLockedWait)) {
         if (!wasLocked) {
             m_lockedSince = now - milliseconds(kBusyTimeoutMs);  // SQLite has waited that long already
-            m_lockedNotice = QStringLiteral("history: %1 has been locked by another program for %2 s (an open transaction "
-                                            "in a database browser or a sqlite3 shell?); its rows wait, for up to %3 minutes: "
-                                            "end that transaction or close the program")
-                                 .arg(m_path).arg(kBusyTimeoutMs / 1000).arg(kMaxLockedWait.count());
+            m_lockedNotice = QStringLiteral(
+                                 "history: %1 has been locked by another program for %2 s (an open transaction "
+                                 "in a database browser or a sqlite3 shell?); its rows wait, for up to %3 minutes: "
+                                 "end that transaction or close the program")
+                                 .arg(m_path)
+                                 .arg(kBusyTimeoutMs / 1000)
+                                 .arg(kMaxLockedWait.count());
             if (m_stallListener) m_stallListener(m_lockedNotice);
         }
         for (auto it = batch.rbegin(); it != batch.rend(); ++it) m_queue.push_front(std::move(*it));  // before newer jobs

@@ -48,8 +48,9 @@ QList<Replayed> trafficRecords(const QList<TrafficRecord>& traffic) {
         auto it = index.find(key);
         if (it == index.end()) {
             it = index.insert(key, out.size());
-            out.append({r.t, QJsonObject{{"kind", QString(metric::kTraffic)}, {"node", sender}, {metric::kRound, r.round},
-                                         {"links", QJsonArray{}}}});
+            out.append(
+                {r.t,
+                 QJsonObject{{"kind", QString(metric::kTraffic)}, {"node", sender}, {metric::kRound, r.round}, {"links", QJsonArray{}}}});
         }
         // A node may report twice in the same millisecond (a party server's last model and its
         // end): counters are cumulative, so a link seen again keeps its larger count, never both.

@@ -16,8 +16,8 @@ public:
     // From the stored run: its start, its resumes (events) and the rows before each.
     RunClock(const RunRecord& run, const QList<MetricRecord>& metrics, const QList<TrafficRecord>& traffic,
              const QList<EventRecord>& events);
-    double elapsed(double unixTime) const;     // seconds of running up to then
-    double unixTime(double elapsed) const;     // when the run had run that long (the inverse)
+    double elapsed(double unixTime) const;  // seconds of running up to then
+    double unixTime(double elapsed) const;  // when the run had run that long (the inverse)
     bool paused() const { return m_segments.size() > 1; }
 
 private:

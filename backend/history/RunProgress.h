@@ -24,9 +24,9 @@ struct RoundRow {
     double samplesPerSecond = 0;
     quint64 bytesInside = 0;  // cumulative bytes sent inside parties
     quint64 bytesAcross = 0;  // cumulative bytes sent across parties
-    double elapsed = 0;       // seconds since the run started
+    double elapsed = 0;  // seconds since the run started
     double computeSeconds = 0;  // summed over workers, this round
-    double commSeconds = 0;     // summed over workers: pushing, waiting for and pulling the model
+    double commSeconds = 0;  // summed over workers: pushing, waiting for and pulling the model
     double computeRatio() const {  // ESync's computing-time ratio
         return computeSeconds + commSeconds > 0 ? computeSeconds / (computeSeconds + commSeconds) : 0;
     }
@@ -34,8 +34,7 @@ struct RoundRow {
 
 class RunProgress {
 public:
-    RunProgress(int trainingWorkers, int rounds, int evalEvery)
-        : m_workers(trainingWorkers), m_rounds(rounds), m_evalEvery(evalEvery) {}
+    RunProgress(int trainingWorkers, int rounds, int evalEvery) : m_workers(trainingWorkers), m_rounds(rounds), m_evalEvery(evalEvery) {}
 
     // Ingests one metric record; returns the rows it completed (possibly none).
     QList<RoundRow> ingest(const QJsonObject& record, double elapsedSeconds);
@@ -83,7 +82,9 @@ private:
     qint64 m_samplesThrough = 0;  // samples of the rounds already emitted
     double m_best = std::numeric_limits<double>::quiet_NaN();
     double m_bestRmse = std::numeric_limits<double>::quiet_NaN();
-    struct Sent { quint64 inside = 0, across = 0; };
+    struct Sent {
+        quint64 inside = 0, across = 0;
+    };
     QHash<QString, Sent> m_sent;  // latest cumulative counters per node
     QList<RoundRow> m_rows;
     int m_aggregatedRounds = 0;

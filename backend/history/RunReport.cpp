@@ -141,8 +141,8 @@ QByteArray RunReport::toCsv() const {
     const QByteArray id = QByteArray::number(run.id);
     auto row = [&](double t, const QString& source, int round, const QString& name, double value) {
         out += id + ',' + QByteArray::number(t, 'f', 3) + ',' + csvField(source) + ',' +
-               (round >= 0 ? QByteArray::number(round) : QByteArray()) + ',' + csvField(name) + ',' +
-               QByteArray::number(value, 'g', 10) + '\n';
+               (round >= 0 ? QByteArray::number(round) : QByteArray()) + ',' + csvField(name) + ',' + QByteArray::number(value, 'g', 10) +
+               '\n';
     };
     for (const MetricRecord& m : metrics) row(m.t, m.source, m.round, m.name, m.value);
     for (const TrafficRecord& t : traffic) row(t.t, t.link, -1, QStringLiteral("traffic.") + t.tier, double(t.bytes));
@@ -171,37 +171,58 @@ QByteArray RunReport::toJson() const {
     for (const EventRecord& e : events)
         eventRows.append(QJsonObject{{"t", e.t}, {"level", e.level}, {"source", e.source}, {"message", e.message}});
     for (const ProcessRecord& p : processes)
-        processRows.append(QJsonObject{{"node", p.node}, {"role", p.role}, {"party", p.party}, {"host", p.host},
-                                       {"rank", p.rank}, {"pid", double(p.pid)}, {"started", p.started},
-                                       {"ended", p.ended}, {"exit_code", p.exitCode}, {"crashed", p.crashed},
-                                       {"error", p.error}, {"state", p.state}});
+        processRows.append(QJsonObject{{"node", p.node},
+                                       {"role", p.role},
+                                       {"party", p.party},
+                                       {"host", p.host},
+                                       {"rank", p.rank},
+                                       {"pid", double(p.pid)},
+                                       {"started", p.started},
+                                       {"ended", p.ended},
+                                       {"exit_code", p.exitCode},
+                                       {"crashed", p.crashed},
+                                       {"error", p.error},
+                                       {"state", p.state}});
     // A regression's score is its RMSE: the same figures under names that say so.
     const QString score = regression ? QStringLiteral("rmse") : QStringLiteral("acc");
-    const QJsonObject summary{
-        {"rounds", facts.rounds}, {"best_test_" + score, regression ? facts.bestRmse : facts.bestAccuracy},
-        {"final_test_" + score, regression ? facts.finalRmse : facts.finalAccuracy},
-        {"final_test_top5", top5ByRound.isEmpty() ? -1.0 : top5ByRound.last().y()},
-        {"seconds", seconds}, {"paused_s", pausedSeconds}, {"target_acc", targetAccuracy}, {"time_to_target_s", timeToTarget},
-        {"round_to_target", roundToTarget}, {"bytes_inside", bytesInside}, {"bytes_across", bytesAcross},
-        {"samples_per_s", samplesPerSecond}, {"compute_ratio", computeRatio}};
-    const QJsonObject root{
-        {"run", QJsonObject{{"id", double(run.id)}, {"name", run.name}, {"status", run.status},
-                            {"started", run.started}, {"ended", run.ended}, {"controller_summary", run.summary}}},
-        {"topology", QJsonDocument::fromJson(topologyJson).object()},
-        {"settings", settings},
-        {"summary", summary},
-        {"series", QJsonObject{{"test_" + score + "_by_round", points(scoreByRound)}, {"test_" + score + "_by_time", points(scoreByTime)},
-                               {"test_top5_by_round", points(top5ByRound)},
-                               {"held_out_" + score + "_by_round", heldOutJson(heldOutScoreByRound)},
-                               {"test_loss_by_round", points(testLossByRound)}, {"train_loss_by_round", points(trainLossByRound)},
-                               {"samples_per_s_by_round", points(throughputByRound)},
-                               {"compute_ratio_by_round", points(computeRatioByRound)},
-                               {"inside_mb_by_time", points(insideMBByTime)}, {"across_mb_by_time", points(acrossMBByTime)},
-                               {"inside_mb_by_round", points(insideMBByRound)}, {"across_mb_by_round", points(acrossMBByRound)}}},
-        {"processes", processRows},
-        {"events", eventRows},
-        {"metrics", metricRows},
-        {"traffic", trafficRows}};
+    const QJsonObject summary{{"rounds", facts.rounds},
+                              {"best_test_" + score, regression ? facts.bestRmse : facts.bestAccuracy},
+                              {"final_test_" + score, regression ? facts.finalRmse : facts.finalAccuracy},
+                              {"final_test_top5", top5ByRound.isEmpty() ? -1.0 : top5ByRound.last().y()},
+                              {"seconds", seconds},
+                              {"paused_s", pausedSeconds},
+                              {"target_acc", targetAccuracy},
+                              {"time_to_target_s", timeToTarget},
+                              {"round_to_target", roundToTarget},
+                              {"bytes_inside", bytesInside},
+                              {"bytes_across", bytesAcross},
+                              {"samples_per_s", samplesPerSecond},
+                              {"compute_ratio", computeRatio}};
+    const QJsonObject root{{"run", QJsonObject{{"id", double(run.id)},
+                                               {"name", run.name},
+                                               {"status", run.status},
+                                               {"started", run.started},
+                                               {"ended", run.ended},
+                                               {"controller_summary", run.summary}}},
+                           {"topology", QJsonDocument::fromJson(topologyJson).object()},
+                           {"settings", settings},
+                           {"summary", summary},
+                           {"series", QJsonObject{{"test_" + score + "_by_round", points(scoreByRound)},
+                                                  {"test_" + score + "_by_time", points(scoreByTime)},
+                                                  {"test_top5_by_round", points(top5ByRound)},
+                                                  {"held_out_" + score + "_by_round", heldOutJson(heldOutScoreByRound)},
+                                                  {"test_loss_by_round", points(testLossByRound)},
+                                                  {"train_loss_by_round", points(trainLossByRound)},
+                                                  {"samples_per_s_by_round", points(throughputByRound)},
+                                                  {"compute_ratio_by_round", points(computeRatioByRound)},
+                                                  {"inside_mb_by_time", points(insideMBByTime)},
+                                                  {"across_mb_by_time", points(acrossMBByTime)},
+                                                  {"inside_mb_by_round", points(insideMBByRound)},
+                                                  {"across_mb_by_round", points(acrossMBByRound)}}},
+                           {"processes", processRows},
+                           {"events", eventRows},
+                           {"metrics", metricRows},
+                           {"traffic", trafficRows}};
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 

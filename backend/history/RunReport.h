@@ -23,14 +23,14 @@ struct RunReport {
     // Derived figures. Times are seconds of running since the run started (its own clock: the
     // pause before a resume left out); -1 means "not available".
     RunClock clock;
-    double seconds = 0;            // duration (to the last row for a run that never ended)
-    double pausedSeconds = 0;      // stopped between a stop and a resume (hips run --resume), left out
+    double seconds = 0;  // duration (to the last row for a run that never ended)
+    double pausedSeconds = 0;  // stopped between a stop and a resume (hips run --resume), left out
     double targetAccuracy = 0.85;
-    double timeToTarget = -1;      // first evaluation at or above the target accuracy (a classifier's)
+    double timeToTarget = -1;  // first evaluation at or above the target accuracy (a classifier's)
     int roundToTarget = -1;
     double bytesInside = 0, bytesAcross = 0;
-    double samplesPerSecond = 0;   // samples trained by all workers / seconds to the last round (as its row)
-    double computeRatio = -1;      // compute / (compute + communication and waiting), over all workers
+    double samplesPerSecond = 0;  // samples trained by all workers / seconds to the last round (as its row)
+    double computeRatio = -1;  // compute / (compute + communication and waiting), over all workers
 
     // One row per round, as the live panel and `hips run` show them (RunProgress).
     StoredRounds rounds;
@@ -41,15 +41,15 @@ struct RunReport {
     QList<QPointF> top5ByRound;  // top-5 accuracy (classification with 5 classes or more)
     QMap<QString, QList<QPointF>> heldOutScoreByRound;  // each party's score on its own held-out rows, by node
     QList<QPointF> testLossByRound, trainLossByRound;  // train loss: mean over workers
-    QList<QPointF> throughputByRound;                  // samples/s: trained so far / seconds since the start
+    QList<QPointF> throughputByRound;  // samples/s: trained so far / seconds since the start
     QList<QPointF> computeRatioByRound;
-    QList<QPointF> insideMBByTime, acrossMBByTime;     // cumulative megabytes sent
-    QList<QPointF> insideMBByRound, acrossMBByRound;   // the same, once every sender had finished the round
+    QList<QPointF> insideMBByTime, acrossMBByTime;  // cumulative megabytes sent
+    QList<QPointF> insideMBByRound, acrossMBByRound;  // the same, once every sender had finished the round
 
     // Reads run `id` from the store; nullopt (and *error) when there is no such run.
     static std::optional<RunReport> load(const RunStore& store, qint64 id, double targetAccuracy, QString* error);
 
-    QByteArray toCsv() const;   // metrics in long format, traffic rows as "traffic.<tier>" per link
+    QByteArray toCsv() const;  // metrics in long format, traffic rows as "traffic.<tier>" per link
     QByteArray toJson() const;  // every row and figure
     int metricPointCount() const { return int(metrics.size() + traffic.size()); }
 

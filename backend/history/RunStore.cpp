@@ -28,7 +28,9 @@ using namespace store;
 
 namespace {
 
-double now() { return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0; }
+double now() {
+    return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+}
 
 }  // namespace
 
@@ -38,8 +40,9 @@ QString RunStore::defaultPath() {
 }
 
 QString RunStore::interruptedReason(qint64 controllerPid) {
-    return QStringLiteral("the controller (pid %1) ended without finishing the run (killed, crashed or the machine "
-                          "stopped); while its agents keep it going (orphan_timeout_s), hips attach takes it up")
+    return QStringLiteral(
+               "the controller (pid %1) ended without finishing the run (killed, crashed or the machine "
+               "stopped); while its agents keep it going (orphan_timeout_s), hips attach takes it up")
         .arg(controllerPid);
 }
 
@@ -124,8 +127,12 @@ QString RunStore::openForReading() {
     if (!e.isEmpty()) return e;
     if (facts.tables.isEmpty()) return QStringLiteral("%1 holds no history yet (a run fills it)").arg(path);
     if (facts.version < kSchemaVersion)
-        return QStringLiteral("%1 has the schema of an older HiPS Studio (%2, now %3); it is upgraded the next time it "
-                              "is opened for writing (a run, or `hips history delete`)").arg(path).arg(facts.version).arg(kSchemaVersion);
+        return QStringLiteral(
+                   "%1 has the schema of an older HiPS Studio (%2, now %3); it is upgraded the next time it "
+                   "is opened for writing (a run, or `hips history delete`)")
+            .arg(path)
+            .arg(facts.version)
+            .arg(kSchemaVersion);
     QList<std::pair<qint64, StaleRun>> stale;
     if (const QString e2 = findStaleRuns(&stale); !e2.isEmpty()) return e2;
     for (const auto& [id, run] : stale) m_stale.insert(id, run);
@@ -140,14 +147,13 @@ RunStore::~RunStore() {
 }
 
 // Writes on a store opened ReadOnly: a programming error, refused.
-#define HIPS_WRITER_OR(fallback)                                                     \
-    if (!m_writer) {                                                                 \
-        Q_ASSERT_X(false, "RunStore", "a write on a history opened read-only");     \
-        return fallback;                                                             \
+#define HIPS_WRITER_OR(fallback)                                                \
+    if (!m_writer) {                                                            \
+        Q_ASSERT_X(false, "RunStore", "a write on a history opened read-only"); \
+        return fallback;                                                        \
     }
 
-qint64 RunStore::beginRun(const QString& name, const QByteArray& topologyJson, const QJsonObject& settings,
-                          const QString& runDir) {
+qint64 RunStore::beginRun(const QString& name, const QByteArray& topologyJson, const QJsonObject& settings, const QString& runDir) {
     HIPS_WRITER_OR(-1)
     auto id = std::make_shared<qint64>(-1);
     const QString settingsText = QString::fromUtf8(QJsonDocument(settings).toJson(QJsonDocument::Compact));
@@ -160,8 +166,8 @@ qint64 RunStore::beginRun(const QString& name, const QByteArray& topologyJson, c
             s.error = sqlErrorText(q.lastError());
             return false;
         }
-        for (const QVariant& v : {QVariant(name), QVariant(QString::fromUtf8(topologyJson)), QVariant(settingsText),
-                                  QVariant(at), QVariant(pid), QVariant(runDir)})
+        for (const QVariant& v : {QVariant(name), QVariant(QString::fromUtf8(topologyJson)), QVariant(settingsText), QVariant(at),
+                                  QVariant(pid), QVariant(runDir)})
             q.addBindValue(v);
         if (!s.exec(q)) return false;
         *id = q.lastInsertId().toLongLong();
@@ -207,8 +213,7 @@ void RunStore::resumeRun(qint64 run, int round, const QByteArray& topologyJson, 
                                     " topology = ?, settings = ? WHERE id = ?"),
                      {QVariant(pid), QVariant(QString::fromUtf8(topologyJson)), QVariant(settingsText), QVariant(run)}) &&
                s.run(QStringLiteral("INSERT INTO events VALUES (?, ?, 'info', 'controller', ?)"),
-                     {QVariant(run), QVariant(at),
-                      QVariant(kResumedEventPrefix + QString::number(round))});
+                     {QVariant(run), QVariant(at), QVariant(kResumedEventPrefix + QString::number(round))});
     });
 }
 
@@ -218,7 +223,8 @@ void RunStore::reattachRun(qint64 run, const QString& note) {
     const double at = now();
     m_writer->post([=](WriterSession& s) {
         return s.run(QStringLiteral("UPDATE runs SET status = 'running', ended = NULL, summary = NULL, controller_pid = ?"
-                                    " WHERE id = ?"), {QVariant(pid), QVariant(run)}) &&
+                                    " WHERE id = ?"),
+                     {QVariant(pid), QVariant(run)}) &&
                s.run(QStringLiteral("INSERT INTO events VALUES (?, ?, 'info', 'controller', ?)"),
                      {QVariant(run), QVariant(at), QVariant(note)});
     });
@@ -258,10 +264,10 @@ void RunStore::appendTraffic(qint64 run, const TrafficRecord& r) {
 void RunStore::recordProcess(qint64 run, const ProcessRecord& p) {
     HIPS_WRITER_OR()
     m_writer->post([=](WriterSession& s) {
-        return s.run(QStringLiteral("INSERT OR REPLACE INTO processes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-                     {QVariant(run), QVariant(p.node), QVariant(p.role), QVariant(p.party), QVariant(p.host),
-                      QVariant(p.rank), QVariant(p.pid), QVariant(p.started), QVariant(p.ended), QVariant(p.exitCode),
-                      QVariant(int(p.crashed)), QVariant(p.error), QVariant(p.state)});
+        return s.run(
+            QStringLiteral("INSERT OR REPLACE INTO processes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+            {QVariant(run), QVariant(p.node), QVariant(p.role), QVariant(p.party), QVariant(p.host), QVariant(p.rank), QVariant(p.pid),
+             QVariant(p.started), QVariant(p.ended), QVariant(p.exitCode), QVariant(int(p.crashed)), QVariant(p.error), QVariant(p.state)});
     });
 }
 
@@ -280,9 +286,15 @@ bool RunStore::flush(const std::function<bool()>& eachSecond) {
 bool RunStore::flushWithin(int seconds) {
     return flush([left = seconds]() mutable { return --left > 0; });
 }
-QString RunStore::lockedNotice() const { return m_writer ? m_writer->lockedNotice() : QString(); }
-quint64 RunStore::postedMark() const { return m_writer ? m_writer->posted() : 0; }
-quint64 RunStore::committedMark() const { return m_writer ? m_writer->committed() : 0; }
+QString RunStore::lockedNotice() const {
+    return m_writer ? m_writer->lockedNotice() : QString();
+}
+quint64 RunStore::postedMark() const {
+    return m_writer ? m_writer->posted() : 0;
+}
+quint64 RunStore::committedMark() const {
+    return m_writer ? m_writer->committed() : 0;
+}
 quint64 RunStore::setCommitListener(std::function<void(quint64)> listener) {
     HIPS_WRITER_OR(0)
     return m_writer->setListener(std::move(listener));

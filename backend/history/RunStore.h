@@ -45,8 +45,7 @@ public:
     ~RunStore();
 
     // Writes (queued to the writer thread, committed in batches).
-    qint64 beginRun(const QString& name, const QByteArray& topologyJson, const QJsonObject& settings,
-                    const QString& runDir = {});
+    qint64 beginRun(const QString& name, const QByteArray& topologyJson, const QJsonObject& settings, const QString& runDir = {});
     // The run goes on from the checkpoint of `round` (hips run --resume): what was recorded after
     // that round goes, the run is 'running' again under this controller, and an event says so.
     // Its topology and settings are those it goes on with (a resume may give it more rounds).
@@ -124,7 +123,7 @@ public:
     QJsonObject settings(qint64 run) const;
     QList<MetricRecord> metrics(qint64 run) const;  // in time order
     QList<TrafficRecord> traffic(qint64 run) const;  // in time order
-    QList<EventRecord> events(qint64 run) const;     // in time order
+    QList<EventRecord> events(qint64 run) const;  // in time order
     QList<ProcessRecord> processes(qint64 run) const;  // by node id
     struct AgentMark {
         qint64 seq = 0, metricsBytes = 0;
@@ -138,7 +137,7 @@ private:
     // A run left 'running' by a dead controller, as a read-only store presents it.
     struct StaleRun {
         qint64 pid = 0;
-        double ended = 0;    // its last metric's time, 0 if none
+        double ended = 0;  // its last metric's time, 0 if none
         double reasonT = 0;  // the time of the reason event: after every row of the run
     };
     RunStore() = default;
@@ -151,7 +150,7 @@ private:
     QString m_path;
     QString m_connection;
     std::unique_ptr<store::HistoryWriter> m_writer;  // null when opened ReadOnly
-    QHash<qint64, StaleRun> m_stale;   // ReadOnly: runs that read as interrupted
+    QHash<qint64, StaleRun> m_stale;  // ReadOnly: runs that read as interrupted
 };
 
 }  // namespace hips

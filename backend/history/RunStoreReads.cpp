@@ -55,7 +55,9 @@ RunFacts factsOf(const QSqlQuery& q) {
 
 }  // namespace
 
-QSqlQuery RunStore::reader() const { return QSqlQuery(QSqlDatabase::database(m_connection)); }
+QSqlQuery RunStore::reader() const {
+    return QSqlQuery(QSqlDatabase::database(m_connection));
+}
 
 // A store opened ReadOnly cannot mark the runs of dead controllers; it shows them as a
 // ReadWrite open would have marked them.
@@ -161,8 +163,7 @@ QList<MetricRecord> RunStore::metrics(qint64 run) const {
     q.exec(QStringLiteral("SELECT t, source, round, name, value FROM metrics WHERE run_id = %1 ORDER BY t").arg(run));
     QList<MetricRecord> out;
     while (q.next())
-        out << MetricRecord{q.value(0).toDouble(), q.value(1).toString(), q.value(2).toInt(), q.value(3).toString(),
-                            q.value(4).toDouble()};
+        out << MetricRecord{q.value(0).toDouble(), q.value(1).toString(), q.value(2).toInt(), q.value(3).toString(), q.value(4).toDouble()};
     return out;
 }
 
@@ -192,7 +193,8 @@ QList<ProcessRecord> RunStore::processes(qint64 run) const {
     QSqlQuery q = reader();
     q.setForwardOnly(true);
     q.exec(QStringLiteral("SELECT node, role, party, host, rank, pid, started, ended, exit_code, crashed, error, state"
-                          " FROM processes WHERE run_id = %1 ORDER BY node").arg(run));
+                          " FROM processes WHERE run_id = %1 ORDER BY node")
+               .arg(run));
     QList<ProcessRecord> out;
     while (q.next()) {
         ProcessRecord p;

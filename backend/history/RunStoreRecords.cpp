@@ -37,7 +37,11 @@ static QString describeConfusion(const QJsonArray& matrix) {
         qint64 total = 0;
         for (qsizetype p = 0; p < classes; ++p) total += matrix[c * classes + p].toInteger();
         const qint64 right = matrix[c * classes + c].toInteger();
-        parts << QStringLiteral("class %1: %2 (%3 of %4)").arg(c).arg(total ? double(right) / double(total) : 0.0, 0, 'f', 3).arg(right).arg(total);
+        parts << QStringLiteral("class %1: %2 (%3 of %4)")
+                     .arg(c)
+                     .arg(total ? double(right) / double(total) : 0.0, 0, 'f', 3)
+                     .arg(right)
+                     .arg(total);
     }
     return QStringLiteral("per-class accuracy of the final model: ") + parts.join(QStringLiteral(", "));
 }
@@ -68,7 +72,8 @@ void RunStore::appendRecord(qint64 run, const QJsonObject& r) {
     if (kind == metric::kStartup && r.value(metric::kClassCounts).isArray())
         appendEvent(run, t, QStringLiteral("data"), node, describeDataRecord(r.value(metric::kClassCounts).toArray()));
     else if (kind == metric::kStartup && r.contains(metric::kSamples))  // a regression's worker: targets, no classes
-        appendEvent(run, t, QStringLiteral("data"), node, QStringLiteral("trains on %1 samples").arg(r.value(metric::kSamples).toInteger()));
+        appendEvent(run, t, QStringLiteral("data"), node,
+                    QStringLiteral("trains on %1 samples").arg(r.value(metric::kSamples).toInteger()));
     if (kind != metric::kTrain && kind != metric::kAggregate && kind != metric::kEval && kind != metric::kStartup &&
         kind != metric::kRobust && kind != metric::kPartyEval)
         return;

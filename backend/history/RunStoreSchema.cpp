@@ -78,11 +78,15 @@ QString readVersion(QSqlDatabase& db, const QString& path, int* version) {
     *version = integer ? q.value(1).toInt() : -1;
     const bool several = q.next();
     if (several || !integer || *version < 0)
-        return QStringLiteral("%1 has a schema version no HiPS Studio wrote (%2); it was left untouched: pass another "
-                              "--history path").arg(path, several ? QStringLiteral("more than one") : text);
+        return QStringLiteral(
+                   "%1 has a schema version no HiPS Studio wrote (%2); it was left untouched: pass another "
+                   "--history path")
+            .arg(path, several ? QStringLiteral("more than one") : text);
     if (*version > RunStore::kSchemaVersion)
         return QStringLiteral("%1 was written by a newer HiPS Studio (schema %2, this one reads %3); upgrade")
-            .arg(path).arg(*version).arg(RunStore::kSchemaVersion);
+            .arg(path)
+            .arg(*version)
+            .arg(RunStore::kSchemaVersion);
     return {};
 }
 
@@ -102,14 +106,18 @@ bool exec(QSqlDatabase& db, const QString& sql, QString* error) {
 QString checkFileKind(const QString& path) {
     const QFileInfo info(path);
     if (info.exists() && !info.isFile())
-        return QStringLiteral("%1 is not a regular file (a folder, a FIFO or a device); it was left untouched: pass a "
-                              "history file's path").arg(path);
+        return QStringLiteral(
+                   "%1 is not a regular file (a folder, a FIFO or a device); it was left untouched: pass a "
+                   "history file's path")
+            .arg(path);
     QFile f(path);
     if (!f.exists() || f.size() == 0) return {};
     if (!f.open(QIODevice::ReadOnly)) return QStringLiteral("cannot read %1: %2").arg(path, f.errorString());
     if (f.read(16) != QByteArray("SQLite format 3\0", 16))
-        return QStringLiteral("%1 is not a SQLite file (corrupt, or some other kind of file); it was left untouched: "
-                              "pass another --history path").arg(path);
+        return QStringLiteral(
+                   "%1 is not a SQLite file (corrupt, or some other kind of file); it was left untouched: "
+                   "pass another --history path")
+            .arg(path);
     return {};
 }
 
@@ -140,23 +148,29 @@ QString inspect(QSqlDatabase& db, const QString& path, FileFacts* facts, bool* c
         if (const QString line = check.value(0).toString(); line != QLatin1String("ok")) problems << line;
     if (check.lastError().isValid() && problems.isEmpty()) problems << sqlErrorText(check.lastError());
     if (!problems.isEmpty())
-        return QStringLiteral("%1 is damaged (SQLite's integrity check: %2); it was left untouched: restore it from a "
-                              "backup or pass another --history path").arg(path, problems.join(QStringLiteral("; ")));
+        return QStringLiteral(
+                   "%1 is damaged (SQLite's integrity check: %2); it was left untouched: restore it from a "
+                   "backup or pass another --history path")
+            .arg(path, problems.join(QStringLiteral("; ")));
     QSqlQuery q(db);
     if (!q.exec(QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")))
         return QStringLiteral("cannot read %1: %2").arg(path, sqlErrorText(q.lastError()));
     while (q.next()) facts->tables << q.value(0).toString();
     if (facts->tables.isEmpty()) return {};
     if (!facts->tables.contains(QStringLiteral("hips_schema")))
-        return QStringLiteral("%1 is a SQLite database but not a HiPS Studio history (tables: %2); it was left "
-                              "untouched: pass another --history path").arg(path, facts->tables.join(", "));
+        return QStringLiteral(
+                   "%1 is a SQLite database but not a HiPS Studio history (tables: %2); it was left "
+                   "untouched: pass another --history path")
+            .arg(path, facts->tables.join(", "));
     if (!q.exec(QStringLiteral("SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view') ORDER BY name")))
         return QStringLiteral("cannot read %1: %2").arg(path, sqlErrorText(q.lastError()));
     QStringList planted;
     while (q.next() && planted.size() < 5) planted << q.value(0).toString() + QLatin1Char(' ') + q.value(1).toString().left(64);
     if (!planted.isEmpty())
-        return QStringLiteral("%1 holds what HiPS Studio never creates (%2): someone else's history, or a planted one; it "
-                              "was left untouched: pass another --history path").arg(path, planted.join(QStringLiteral(", ")));
+        return QStringLiteral(
+                   "%1 holds what HiPS Studio never creates (%2): someone else's history, or a planted one; it "
+                   "was left untouched: pass another --history path")
+            .arg(path, planted.join(QStringLiteral(", ")));
     return readVersion(db, path, &facts->version);
 }
 
@@ -188,12 +202,10 @@ QString createOrMigrate(QSqlDatabase& db, const QString& path) {
         return why;
     };
     QSqlQuery q(db);
-    if (!q.exec(QStringLiteral("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'hips_schema'")) ||
-        !q.next())
+    if (!q.exec(QStringLiteral("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'hips_schema'")) || !q.next())
         return fail(QStringLiteral("cannot read %1: %2").arg(path, sqlErrorText(q.lastError())));
-    if (q.value(0).toInt() == 0 &&
-        !(exec(db, QStringLiteral("CREATE TABLE hips_schema (version INTEGER NOT NULL)"), &sqlError) &&
-          exec(db, QStringLiteral("INSERT INTO hips_schema VALUES (0)"), &sqlError)))
+    if (q.value(0).toInt() == 0 && !(exec(db, QStringLiteral("CREATE TABLE hips_schema (version INTEGER NOT NULL)"), &sqlError) &&
+                                     exec(db, QStringLiteral("INSERT INTO hips_schema VALUES (0)"), &sqlError)))
         return fail(QStringLiteral("%1: %2").arg(path, sqlError));
     q.finish();
     int version = 0;

@@ -34,11 +34,10 @@ using store::sqlErrorText;
 QString RunStore::findStaleRuns(QList<std::pair<qint64, StaleRun>>* stale) const {
     QSqlQuery q = reader();
     q.setForwardOnly(true);
-    if (!q.exec(QStringLiteral(
-            "SELECT id, controller_pid, (SELECT max(t) FROM metrics WHERE run_id = runs.id),"
-            " max(started, coalesce((SELECT max(t) FROM metrics WHERE run_id = runs.id), 0),"
-            "     coalesce((SELECT max(t) FROM events WHERE run_id = runs.id), 0))"
-            " FROM runs WHERE status = 'running'")))
+    if (!q.exec(QStringLiteral("SELECT id, controller_pid, (SELECT max(t) FROM metrics WHERE run_id = runs.id),"
+                               " max(started, coalesce((SELECT max(t) FROM metrics WHERE run_id = runs.id), 0),"
+                               "     coalesce((SELECT max(t) FROM events WHERE run_id = runs.id), 0))"
+                               " FROM runs WHERE status = 'running'")))
         return QStringLiteral("cannot read %1: %2").arg(m_path, sqlErrorText(q.lastError()));
     while (q.next())
         if (!pidAlive(q.value(1).toLongLong()))
@@ -73,8 +72,9 @@ QString RunStore::markInterrupted() {
     }
     for (const auto& [id, run] : stale) {
         QSqlQuery q(db);
-        q.prepare(QStringLiteral("UPDATE runs SET status = 'interrupted', ended = (SELECT max(t) FROM metrics WHERE run_id = ?)"
-                                 " WHERE id = ?"));
+        q.prepare(
+            QStringLiteral("UPDATE runs SET status = 'interrupted', ended = (SELECT max(t) FROM metrics WHERE run_id = ?)"
+                           " WHERE id = ?"));
         q.addBindValue(id);
         q.addBindValue(id);
         bool ok = q.exec();
@@ -86,8 +86,9 @@ QString RunStore::markInterrupted() {
             ok = q.exec();
         }
         if (ok) {
-            q.prepare(QStringLiteral("UPDATE processes SET state = 'interrupted'"
-                                     " WHERE run_id = ? AND (state IS NULL OR state IN ('pending', 'running'))"));
+            q.prepare(
+                QStringLiteral("UPDATE processes SET state = 'interrupted'"
+                               " WHERE run_id = ? AND (state IS NULL OR state IN ('pending', 'running'))"));
             q.addBindValue(id);
             ok = q.exec();
         }

@@ -13,8 +13,8 @@ AsyncGlobalTier::AsyncGlobalTier(const RoleContext& ctx, const QSet<QString>& co
         const auto node = ctx.topology.node(id);
         const Party* party = node ? ctx.topology.party(node->party) : nullptr;
         // A party server forwards each worker's push (party tier async) or one sum per round.
-        const int perRound = node && node->kind == RoleKind::Server && party && policy.party == TierSync::AsPushesCome
-                                 ? party->workerCount() : 1;
+        const int perRound =
+            node && node->kind == RoleKind::Server && party && policy.party == TierSync::AsPushesCome ? party->workerCount() : 1;
         m_perRound += perRound;
         m_quota.insert(id, qint64(perRound) * m_settings.rounds * m_settings.workerPushesPerRound());
     }
@@ -55,8 +55,8 @@ QString AsyncGlobalTier::originOf(const WholePush& push) const {
 bool AsyncGlobalTier::compensate(std::vector<float>& delta, const ModelVersion& now, qint64 base) {
     const auto backup = m_recent.find(base);
     if (backup == m_recent.end()) return false;  // older than any version kept: applied as it is
-    const double share = ModeRegistry::pushShare(m_settings.mode, m_settings.param(QStringLiteral("whole_push")),
-                                                 m_topology.trainingWorkerCount());
+    const double share =
+        ModeRegistry::pushShare(m_settings.mode, m_settings.param(QStringLiteral("whole_push")), m_topology.trainingWorkerCount());
     compensateDelay(delta.data(), now.data, backup->second.data, delta.size(), float(m_settings.param(QStringLiteral("dc_lambda"))),
                     float(m_settings.learningRate), float(share));
     return true;

@@ -17,13 +17,13 @@ public:
     AsyncGlobalTier(const RoleContext& ctx, const QSet<QString>& contributors);
 
     struct Applied {
-        QString sender;       // gets the new model
-        QString origin;       // the worker behind it: the sender, or the one its party server names
-        qint64 staleness = 0; // versions applied between the push's base and itself
-        bool refused = false; // a slice was not finite: nothing applied (the version still moves on)
+        QString sender;  // gets the new model
+        QString origin;  // the worker behind it: the sender, or the one its party server names
+        qint64 staleness = 0;  // versions applied between the push's base and itself
+        bool refused = false;  // a slice was not finite: nothing applied (the version still moves on)
         bool compensated = false;
-        bool senderDone = false;           // its last push: it will not push again
-        std::optional<qint64> roundDone;   // this push completed a round's worth of pushes
+        bool senderDone = false;  // its last push: it will not push again
+        std::optional<qint64> roundDone;  // this push completed a round's worth of pushes
     };
     // Takes one push slice; once a push is whole, applies it to `model` (a new version in a
     // buffer from `pool`) and says whom to answer.

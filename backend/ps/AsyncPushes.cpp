@@ -12,7 +12,10 @@ std::optional<WholePush> AsyncPushes::add(Envelope& push, size_t expectedSize, q
     const Message& m = push.message;
     const qint64 round = m.integer(QStringLiteral("round")), base = m.integer(QStringLiteral("base")),
                  offset = m.integer(QStringLiteral("offset")), total = m.integer(QStringLiteral("total"));
-    if (!m_contributors.contains(push.peer)) { reject(push, QStringLiteral("not a contributor of this server")); return {}; }
+    if (!m_contributors.contains(push.peer)) {
+        reject(push, QStringLiteral("not a contributor of this server"));
+        return {};
+    }
     if (round <= m_lastRound.value(push.peer, 0)) {
         reject(push, QStringLiteral("round %1 is not after its last push (%2)").arg(round).arg(m_lastRound.value(push.peer)));
         return {};
@@ -28,8 +31,13 @@ std::optional<WholePush> AsyncPushes::add(Envelope& push, size_t expectedSize, q
     }
     Partial& p = m_open[push.peer];
     if (p.round != round) {  // a new push: what was left of an older one is dropped
-        p = Partial{round, base, m.string(QStringLiteral("origin")).left(kMaxOrigin),
-                    std::make_shared<std::vector<float>>(expectedSize), std::vector<bool>(sliceCount(expectedSize)), 0, false};
+        p = Partial{round,
+                    base,
+                    m.string(QStringLiteral("origin")).left(kMaxOrigin),
+                    std::make_shared<std::vector<float>>(expectedSize),
+                    std::vector<bool>(sliceCount(expectedSize)),
+                    0,
+                    false};
     }
     const size_t index = size_t(offset) / kSliceFloats;
     if (p.slices[index] || base != p.base) {

@@ -14,9 +14,9 @@ namespace hips {
 struct WholePush {
     QString sender;
     qint64 round = 0;  // the sender's own count of its pushes
-    qint64 base = 0;   // the model version the update was computed from
+    qint64 base = 0;  // the model version the update was computed from
     FloatBuffer values;  // null when a slice held NaN or ±Inf: the push is refused, but answered
-    QString origin;      // the worker behind a party server's forwarded push, as the party server says
+    QString origin;  // the worker behind a party server's forwarded push, as the party server says
 };
 
 // Rejects strangers, a round not above the sender's last, repeated slices, slices that are not
@@ -25,8 +25,7 @@ struct WholePush {
 // whole but without values, so that its sender still gets the model it waits for.
 class AsyncPushes {
 public:
-    AsyncPushes(const QString& self, QSet<QString> contributors)
-        : m_contributors(std::move(contributors)), m_log(self) {}
+    AsyncPushes(const QString& self, QSet<QString> contributors) : m_contributors(std::move(contributors)), m_log(self) {}
 
     std::optional<WholePush> add(Envelope& push, size_t expectedSize, qint64 newestVersion);
     quint64 rejected() const { return m_log.total(); }

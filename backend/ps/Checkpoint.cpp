@@ -29,11 +29,15 @@ QString sha256(const QByteArray& bytes) {
 
 // Key slicing: the global server of rank k > 0 keeps its shard's checkpoint beside rank 0's, in
 // files marked ".shardk" (rank 0's names are those of a run with one global server).
-QString shardMark(int shard) { return shard == 0 ? QString() : QStringLiteral(".shard%1").arg(shard); }
+QString shardMark(int shard) {
+    return shard == 0 ? QString() : QStringLiteral(".shard%1").arg(shard);
+}
 QString fileName(const char* kind, qint64 round, int shard) {
     return QStringLiteral("%1-%2%3.f32").arg(QLatin1String(kind)).arg(round).arg(shardMark(shard));
 }
-QString metaName(int shard) { return QStringLiteral("checkpoint%1.json").arg(shardMark(shard)); }
+QString metaName(int shard) {
+    return QStringLiteral("checkpoint%1.json").arg(shardMark(shard));
+}
 
 // Reads one float file the meta names, checked against its size and checksum.
 // `expectFloats` exactly; or with `orNone`, none at all (an optimizer without state).
@@ -43,7 +47,8 @@ std::optional<std::vector<float>> readFloats(const QDir& dir, const QJsonObject&
     const double count = entry.value("floats").toDouble(-1);
     const qint64 floats = count >= 0 && count <= double(expectFloats) ? qint64(count) : -1;  // (never a size from the file alone)
     if (name.contains('/') || name.isEmpty() || floats < 0 || (size_t(floats) != expectFloats && !(orNone && floats == 0))) {
-        *error = QStringLiteral("%1 names a file '%2' of %3 floats, expected %4").arg(dir.filePath(kMeta), name).arg(count).arg(expectFloats);
+        *error =
+            QStringLiteral("%1 names a file '%2' of %3 floats, expected %4").arg(dir.filePath(kMeta), name).arg(count).arg(expectFloats);
         return std::nullopt;
     }
     QFile f(dir.filePath(name));
@@ -66,8 +71,10 @@ std::optional<std::vector<float>> readFloats(const QDir& dir, const QJsonObject&
     // A checksum says the file is what the description says, not that it makes sense: a model of
     // NaNs with its checksum made again would resume and train to nothing.
     if (!std::all_of(out.begin(), out.end(), [](float v) { return std::isfinite(v); })) {
-        *error = QStringLiteral("%1 holds NaN or infinite values: the checkpoint is of a run that diverged, or damaged; start "
-                                "the run afresh").arg(f.fileName());
+        *error = QStringLiteral(
+                     "%1 holds NaN or infinite values: the checkpoint is of a run that diverged, or damaged; start "
+                     "the run afresh")
+                     .arg(f.fileName());
         return std::nullopt;
     }
     return out;
@@ -82,8 +89,10 @@ qint64 roundOf(const QJsonObject& meta) {
 QJsonObject readMeta(const QString& runDir, QString* error, int shard = 0) {
     QFile f(QDir(checkpointDirectory(runDir)).filePath(metaName(shard)));
     if (!f.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1 has no checkpoint (%2: %3); checkpoints are kept every training.checkpoint_every "
-                                "rounds by the global server").arg(runDir, f.fileName(), f.errorString());
+        *error = QStringLiteral(
+                     "%1 has no checkpoint (%2: %3); checkpoints are kept every training.checkpoint_every "
+                     "rounds by the global server")
+                     .arg(runDir, f.fileName(), f.errorString());
         return {};
     }
     QJsonParseError parse;
@@ -97,14 +106,16 @@ QJsonObject readMeta(const QString& runDir, QString* error, int shard = 0) {
 
 }  // namespace
 
-QString checkpointDirectory(const QString& runDir) { return QDir(runDir).filePath(QStringLiteral("checkpoint")); }
+QString checkpointDirectory(const QString& runDir) {
+    return QDir(runDir).filePath(QStringLiteral("checkpoint"));
+}
 
 QString writeCheckpoint(const QString& runDir, const Checkpoint& c, const TrainingSettings& s, int shard) {
     const QString dirPath = checkpointDirectory(runDir);
     if (const QString e = makePrivateDirectory(dirPath); !e.isEmpty()) return e;
     const QDir dir(dirPath);
     QJsonObject meta{{"format", "hips-checkpoint"}, {"round", c.round}, {"version", c.version},
-                     {"model_name", s.model}, {"mode", s.mode}, {"seed", s.seed}};
+                     {"model_name", s.model},       {"mode", s.mode},   {"seed", s.seed}};
     for (const auto& [kind, values] : {std::pair{"model", &c.model}, std::pair{"optimizer", &c.optimizer}}) {
         const QByteArray bytes = bytesOf(*values);
         const QString name = fileName(kind, c.round, shard);
@@ -112,7 +123,8 @@ QString writeCheckpoint(const QString& runDir, const Checkpoint& c, const Traini
         meta.insert(QLatin1String(kind), QJsonObject{{"file", name}, {"floats", qint64(values->size())}, {"sha256", sha256(bytes)}});
     }
     if (const QString e = writeFileAtomically(dir.filePath(metaName(shard)), QJsonDocument(meta).toJson()); !e.isEmpty()) return e;
-    const QRegularExpression floatFile(QStringLiteral("^(model|optimizer)-(\\d+)%1\\.f32$").arg(QRegularExpression::escape(shardMark(shard))));
+    const QRegularExpression floatFile(
+        QStringLiteral("^(model|optimizer)-(\\d+)%1\\.f32$").arg(QRegularExpression::escape(shardMark(shard))));
     for (const QString& name : dir.entryList(QDir::Files)) {
         const auto m = floatFile.match(name);
         if (m.hasMatch() && m.captured(2).toLongLong() != c.round) QFile::remove(dir.filePath(name));
@@ -120,13 +132,15 @@ QString writeCheckpoint(const QString& runDir, const Checkpoint& c, const Traini
     return {};
 }
 
-std::optional<Checkpoint> readCheckpoint(const QString& runDir, const TrainingSettings& s, size_t modelFloats, QString* error,
-                                         int shard) {
+std::optional<Checkpoint> readCheckpoint(const QString& runDir, const TrainingSettings& s, size_t modelFloats, QString* error, int shard) {
     const QJsonObject meta = readMeta(runDir, error, shard);
     if (meta.isEmpty()) return std::nullopt;
     if (meta.value("model_name").toString() != s.model || meta.value("seed").toInt() != s.seed) {
         *error = QStringLiteral("the checkpoint in %1 is of model %2 with seed %3, this run trains %4 with seed %5")
-                     .arg(runDir, meta.value("model_name").toString()).arg(meta.value("seed").toInt()).arg(s.model).arg(s.seed);
+                     .arg(runDir, meta.value("model_name").toString())
+                     .arg(meta.value("seed").toInt())
+                     .arg(s.model)
+                     .arg(s.seed);
         return std::nullopt;
     }
     const QDir dir(checkpointDirectory(runDir));
@@ -135,9 +149,12 @@ std::optional<Checkpoint> readCheckpoint(const QString& runDir, const TrainingSe
     const double version = meta.value("version").toDouble(-1);
     c.version = version >= 0 && version <= 1e15 && version == std::floor(version) ? qint64(version) : -1;
     if (c.round < 1 || c.round > s.rounds || c.version < c.round) {
-        *error = QStringLiteral("%1 describes round %2 (model version %3), not a round of this run (1 to %4); the checkpoint "
-                                "is damaged, or not this run's").arg(dir.filePath(metaName(shard)), meta.value("round").toVariant().toString(),
-                                                                   meta.value("version").toVariant().toString()).arg(s.rounds);
+        *error = QStringLiteral(
+                     "%1 describes round %2 (model version %3), not a round of this run (1 to %4); the checkpoint "
+                     "is damaged, or not this run's")
+                     .arg(dir.filePath(metaName(shard)), meta.value("round").toVariant().toString(),
+                          meta.value("version").toVariant().toString())
+                     .arg(s.rounds);
         return std::nullopt;
     }
     auto model = readFloats(dir, meta.value("model").toObject(), modelFloats, error);
@@ -167,9 +184,12 @@ qint64 checkpointRound(const QString& runDir, QString* error) {
         const QJsonObject other = readMeta(runDir, error, m.captured(1).toInt());
         if (other.isEmpty()) return 0;
         if (const qint64 r = roundOf(other); r != round) {
-            *error = QStringLiteral("the global servers' checkpoints in %1 are of rounds %2 and %3 (the run stopped between "
-                                    "their writes): there is no round to resume all of them from; start the run afresh")
-                         .arg(checkpointDirectory(runDir)).arg(round).arg(r);
+            *error = QStringLiteral(
+                         "the global servers' checkpoints in %1 are of rounds %2 and %3 (the run stopped between "
+                         "their writes): there is no round to resume all of them from; start the run afresh")
+                         .arg(checkpointDirectory(runDir))
+                         .arg(round)
+                         .arg(r);
             return 0;
         }
     }

@@ -14,8 +14,8 @@
 namespace hips {
 
 struct Checkpoint {
-    qint64 round = 0;              // rounds done
-    qint64 version = 0;            // the global server's model version after them
+    qint64 round = 0;  // rounds done
+    qint64 version = 0;  // the global server's model version after them
     std::vector<float> model;
     std::vector<float> optimizer;  // the server optimizer's state (ssgd: its velocity); may be empty
 };
@@ -28,8 +28,8 @@ QString checkpointDirectory(const QString& runDir);
 QString writeCheckpoint(const QString& runDir, const Checkpoint& checkpoint, const TrainingSettings& settings, int shard = 0);
 
 // The newest checkpoint, checked against `settings` (model size, seed) and its checksums.
-std::optional<Checkpoint> readCheckpoint(const QString& runDir, const TrainingSettings& settings,
-                                         size_t modelFloats, QString* error, int shard = 0);
+std::optional<Checkpoint> readCheckpoint(const QString& runDir, const TrainingSettings& settings, size_t modelFloats, QString* error,
+                                         int shard = 0);
 
 // The round of the newest checkpoint in `runDir`, or 0 with *error set when there is none.
 qint64 checkpointRound(const QString& runDir, QString* error);

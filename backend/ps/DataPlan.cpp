@@ -81,7 +81,8 @@ QHash<QString, double> claimBounds(const Topology& t, const QSet<QString>& contr
     if (t.training.localIters <= 0) return bounds;  // local_epochs: the shard's size decides
     for (const QString& id : contributors)
         if (const std::optional<Node> node = t.node(id); node && node->kind == RoleKind::Worker)
-            bounds.insert(id, double(t.training.batchSize) * t.training.localIters * std::max<qsizetype>(1, dataPlanOf(t, *node).parts.size()));
+            bounds.insert(id,
+                          double(t.training.batchSize) * t.training.localIters * std::max<qsizetype>(1, dataPlanOf(t, *node).parts.size()));
     return bounds;
 }
 

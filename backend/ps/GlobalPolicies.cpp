@@ -37,7 +37,8 @@ QSet<QString> roundContributors(const GlobalTier& tier, QHash<QString, QString>*
 class Rounds final : public GlobalPolicy {
 public:
     explicit Rounds(GlobalTier& tier)
-        : m_tier(tier), m_contributors(roundContributors(tier, &m_relayOf)),
+        : m_tier(tier),
+          m_contributors(roundContributors(tier, &m_relayOf)),
           m_collector(tier.ctx.node.id, m_contributors,
                       withCollusion(makeAggregationRule(tier.ctx.training(), RuleTier::Global), tier.ctx.topology),
                       tier.ctx.training().quorumOf(int(m_contributors.size()))) {
@@ -64,8 +65,7 @@ public:
 
     void onPush(Envelope& e) override {
         ModelVersion& model = m_tier.model;
-        if (e.message.fields.value(QStringLiteral("pull")).toBool())
-            m_tier.addPull(e.peer, e.message.integer(QStringLiteral("round")));
+        if (e.message.fields.value(QStringLiteral("pull")).toBool()) m_tier.addPull(e.peer, e.message.integer(QStringLiteral("round")));
         const bool wasOpen = m_collector.roundOpen();
         const bool complete = model.version >= 0 && m_collector.add(e, model.version + 1, model.size);
         if (!wasOpen && m_collector.roundOpen()) m_roundOpenedAt = Clock::now();
@@ -171,11 +171,12 @@ public:
         sendModel(m_tier.channel, applied->sender, model, message::kModel);
         if (applied->senderDone) m_tier.done(applied->sender);
         m_tier.applySeconds += std::chrono::duration<double>(Clock::now() - start).count();
-        m_tier.ctx.metrics.report(metric::kAsyncPush,
-                                  {{QStringLiteral("from"), applied->sender}, {QStringLiteral("origin"), applied->origin},
-                                   {QStringLiteral("version"), model.version},
-                                   {metric::kStaleness, applied->staleness}, {QStringLiteral("refused"), applied->refused},
-                                   {QStringLiteral("compensated"), applied->compensated}});
+        m_tier.ctx.metrics.report(metric::kAsyncPush, {{QStringLiteral("from"), applied->sender},
+                                                       {QStringLiteral("origin"), applied->origin},
+                                                       {QStringLiteral("version"), model.version},
+                                                       {metric::kStaleness, applied->staleness},
+                                                       {QStringLiteral("refused"), applied->refused},
+                                                       {QStringLiteral("compensated"), applied->compensated}});
         if (applied->roundDone) m_tier.roundDone(*applied->roundDone);
     }
 
@@ -189,13 +190,11 @@ private:
 
 bool recoversGlobalServer(const TrainingSettings& settings) {
     const ModePolicy policy = ModeRegistry::policy(settings.mode);
-    return settings.continuesThroughFailures() && policy.resumable() && !policy.hierarchicalFrequency &&
-           !partiesRelayWorkers(settings);
+    return settings.continuesThroughFailures() && policy.resumable() && !policy.hierarchicalFrequency && !partiesRelayWorkers(settings);
 }
 
 std::unique_ptr<GlobalPolicy> makeGlobalPolicy(GlobalTier& tier) {
-    if (ModeRegistry::policy(tier.ctx.training().mode).global == TierSync::AsPushesCome)
-        return std::make_unique<AsPushesCome>(tier);
+    if (ModeRegistry::policy(tier.ctx.training().mode).global == TierSync::AsPushesCome) return std::make_unique<AsPushesCome>(tier);
     return std::make_unique<Rounds>(tier);
 }
 

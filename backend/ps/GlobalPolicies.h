@@ -25,14 +25,14 @@ struct GlobalTier {
     QSet<QString> contributors;
     std::function<void(const QString& peer, qint64 version)> addPull;
     std::function<void(const QStringList& peers)> served;  // they got the model now held
-    std::function<void(const QString& peer)> done;         // a contributor got its last answer
-    std::function<void(qint64 round)> roundDone;           // metrics, checkpoint, snapshot
+    std::function<void(const QString& peer)> done;  // a contributor got its last answer
+    std::function<void(qint64 round)> roundDone;  // metrics, checkpoint, snapshot
     // Set where the server can be restarted (recoversGlobalServer): the next model is kept on
     // disk before anyone is sent any of it, so a restarted server is never behind its parties.
     std::function<void()> beforePublish = {};
     double applySeconds = 0;  // this round's, so far
-    quint64 latePushes = 0;   // so far in the run
-    quint64 overclaims = 0;   // workers' pushes that claimed more samples than the plan (flat, central)
+    quint64 latePushes = 0;  // so far in the run
+    quint64 overclaims = 0;  // workers' pushes that claimed more samples than the plan (flat, central)
 };
 
 class GlobalPolicy : public ServerPolicy {

@@ -28,9 +28,11 @@ namespace {
 class GlobalServer {
 public:
     explicit GlobalServer(RoleContext& ctx)
-        : m_ctx(ctx), m_endpoint(ctx.topology.endpoint(ctx.node)),
+        : m_ctx(ctx),
+          m_endpoint(ctx.topology.endpoint(ctx.node)),
           m_channel(Channel::router(ctx.zmq, ctx.node.id, m_endpoint)),
-          m_scheduler(ctx, ctx.scheduler(true), m_endpoint), m_codecs(makeLinkCodecs(ctx)) {
+          m_scheduler(ctx, ctx.scheduler(true), m_endpoint),
+          m_codecs(makeLinkCodecs(ctx)) {
         m_channel.setPayloadTransform(m_codecs);
         m_channel.setLinkShaper(makeWanShaper(ctx));
     }
@@ -38,8 +40,8 @@ public:
     int run() {
         for (const PeerInfo& p : m_scheduler.join()) {
             // Key slicing: the party servers of this server's rank relay to it (their shard is its).
-            const bool relaysHere = p.role == QLatin1String("server") && m_ctx.topology.node(p.id) &&
-                                    m_ctx.topology.node(p.id)->rank == m_ctx.node.rank;
+            const bool relaysHere =
+                p.role == QLatin1String("server") && m_ctx.topology.node(p.id) && m_ctx.topology.node(p.id)->rank == m_ctx.node.rank;
             if (relaysHere || p.role == QLatin1String("worker")) m_tier.contributors.insert(p.id);
             if (p.role == QLatin1String("master_worker")) m_master = p.id;
         }
@@ -109,8 +111,7 @@ private:
     void onInit(Envelope& e) {
         if (e.peer == m_master && m_model.version >= 0) return masterRestarted();
         const size_t expected = m_shardSize * sizeof(float);
-        if (e.peer != m_master || e.message.frames.size() != 1 ||
-            (expected > 0 && e.message.frames[0].size() != expected)) {
+        if (e.peer != m_master || e.message.frames.size() != 1 || (expected > 0 && e.message.frames[0].size() != expected)) {
             m_log.reject(e.peer, QStringLiteral("an init not from the master, or not one frame of the model"));
             return;
         }
@@ -149,8 +150,9 @@ private:
         // Without it a restart would go back further than the parties: that is no longer a restart.
         if (!e.isEmpty()) throw RoleError("cannot keep the model a restart would recover: " + e.toStdString());
         if (!m_ctx.node.standbyHost.isEmpty() && !m_scheduler.keepCopy(recoveryPointMessage(c), c.version))
-            std::fprintf(stderr, "%s: the global scheduler did not confirm its copy of version %lld within %d s; a start on the "
-                                 "standby host %s would go back to an older one\n",
+            std::fprintf(stderr,
+                         "%s: the global scheduler did not confirm its copy of version %lld within %d s; a start on the "
+                         "standby host %s would go back to an older one\n",
                          qPrintable(m_ctx.node.id), static_cast<long long>(c.version), m_ctx.training().heartbeatTimeoutS,
                          qPrintable(m_ctx.node.standbyHost));
     }
@@ -186,12 +188,14 @@ private:
         m_lastRound = c.round;
         std::fprintf(stderr, "%s: restarted; it goes on from the model of round %lld\n", qPrintable(m_ctx.node.id),
                      static_cast<long long>(c.round));
-        m_ctx.metrics.report(metric::kModelInit, {{QStringLiteral("parameters"), qint64(m_model.size)},
-                                                   {QStringLiteral("recovered_round"), c.round}});
+        m_ctx.metrics.report(metric::kModelInit,
+                             {{QStringLiteral("parameters"), qint64(m_model.size)}, {QStringLiteral("recovered_round"), c.round}});
         // That round's record may have died with its predecessor, unsent (the controller keeps one).
         if (c.round > 0)
-            m_ctx.metrics.report(metric::kAggregate, {{metric::kRound, c.round}, {metric::kApplySeconds, 0.0},
-                                                      {metric::kLatePushes, qint64(0)}, {metric::kRoundSeconds, 0.0},
+            m_ctx.metrics.report(metric::kAggregate, {{metric::kRound, c.round},
+                                                      {metric::kApplySeconds, 0.0},
+                                                      {metric::kLatePushes, qint64(0)},
+                                                      {metric::kRoundSeconds, 0.0},
                                                       {QStringLiteral("recovered"), true}});
         return true;
     }
@@ -215,12 +219,12 @@ private:
         std::optional<Checkpoint> c = readCheckpoint(m_ctx.outDir, m_ctx.training(), m_shardSize, &error, m_ctx.node.rank);
         if (!c) throw RoleError("cannot resume: " + error.toStdString());
         if (c->round != m_ctx.training().resumeRound)
-            throw RoleError("cannot resume from round " + std::to_string(m_ctx.training().resumeRound) +
-                            ": the checkpoint in " + m_ctx.outDir.toStdString() + " is of round " + std::to_string(c->round));
+            throw RoleError("cannot resume from round " + std::to_string(m_ctx.training().resumeRound) + ": the checkpoint in " +
+                            m_ctx.outDir.toStdString() + " is of round " + std::to_string(c->round));
         m_policy->restoreOptimizerState(std::move(c->optimizer));
         m_model = ModelVersion::fromBuffer(c->version, std::make_shared<std::vector<float>>(std::move(c->model)));
-        m_ctx.metrics.report(metric::kModelInit, {{QStringLiteral("parameters"), qint64(m_model.size)},
-                                                   {QStringLiteral("resumed_round"), c->round}});
+        m_ctx.metrics.report(metric::kModelInit,
+                             {{QStringLiteral("parameters"), qint64(m_model.size)}, {QStringLiteral("resumed_round"), c->round}});
     }
 
     // Every checkpoint_every rounds. A checkpoint that cannot be written is a warning: the run
@@ -251,8 +255,10 @@ private:
     // the end, labelled with the round (in the asynchronous modes the version counts pushes).
     void roundDone(qint64 round) {
         m_ctx.metrics.report(metric::kAggregate,
-                             {{metric::kRound, round}, {metric::kApplySeconds, std::exchange(m_tier.applySeconds, 0.0)},
-                              {metric::kLatePushes, qint64(m_tier.latePushes)}, {metric::kOverclaims, qint64(m_tier.overclaims)},
+                             {{metric::kRound, round},
+                              {metric::kApplySeconds, std::exchange(m_tier.applySeconds, 0.0)},
+                              {metric::kLatePushes, qint64(m_tier.latePushes)},
+                              {metric::kOverclaims, qint64(m_tier.overclaims)},
                               {metric::kRoundSeconds, std::chrono::duration<double>(Clock::now() - m_roundStart).count()}});
         m_roundStart = Clock::now();
         m_lastRound = round;
@@ -293,6 +299,8 @@ private:
 
 }  // namespace
 
-int runGlobalServer(RoleContext& ctx) { return GlobalServer(ctx).run(); }
+int runGlobalServer(RoleContext& ctx) {
+    return GlobalServer(ctx).run();
+}
 
 }  // namespace hips

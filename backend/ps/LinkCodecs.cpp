@@ -16,9 +16,13 @@ namespace {
 const QString kCodec = QStringLiteral("codec");
 const QString kDense = QStringLiteral("dense");
 
-bool carriesFloats(const Message& m) { return m.type == message::kPush || m.type == message::kModel; }
+bool carriesFloats(const Message& m) {
+    return m.type == message::kPush || m.type == message::kModel;
+}
 
-zmq::message_t frameOf(const void* data, size_t bytes) { return zmq::message_t(data, bytes); }
+zmq::message_t frameOf(const void* data, size_t bytes) {
+    return zmq::message_t(data, bytes);
+}
 
 }  // namespace
 
@@ -76,8 +80,7 @@ void LinkCodecs::outgoing(const QString& peer, Message& m) {
     if (m.type == message::kPush) {
         // Each origin's pushes keep their own residual: a relay's workers never lend each other theirs.
         const QString origin = m.fields.value(QStringLiteral("origin")).toString();
-        Link* link = codec->errorFeedback() ? &linkTo(m_pushesOut, origin.isEmpty() ? peer : peer + '\n' + origin, size_t(total))
-                                            : nullptr;
+        Link* link = codec->errorFeedback() ? &linkTo(m_pushesOut, origin.isEmpty() ? peer : peer + '\n' + origin, size_t(total)) : nullptr;
         if (link) addResidual(*link, codec->momentum(), size_t(offset), input);
         const QByteArray frame = codec->encode(input.data(), n, decoded.data());
         if (link) keepResidual(*link, size_t(offset), input, decoded);
@@ -113,17 +116,24 @@ QString LinkCodecs::incoming(const QString& peer, Message& m) {
     const QString spec = m.fields.value(kCodec).toString();
     if (!codec) {
         if (spec.isEmpty()) return {};
-        return QStringLiteral("a %1 encoded with '%2' on a link that sends plain floats; both ends must run the same "
-                              "compression settings").arg(m.type, spec);
+        return QStringLiteral(
+                   "a %1 encoded with '%2' on a link that sends plain floats; both ends must run the same "
+                   "compression settings")
+            .arg(m.type, spec);
     }
     if (spec != codec->spec())
-        return QStringLiteral("a %1 encoded with '%2'; this link's codec is '%3' (both ends must run the same compression "
-                              "settings)").arg(m.type, spec.isEmpty() ? QStringLiteral("none") : spec, codec->spec());
+        return QStringLiteral(
+                   "a %1 encoded with '%2'; this link's codec is '%3' (both ends must run the same compression "
+                   "settings)")
+            .arg(m.type, spec.isEmpty() ? QStringLiteral("none") : spec, codec->spec());
     const qint64 offset = m.integer(QStringLiteral("offset")), total = m.integer(QStringLiteral("total"));
     if (m.frames.size() != 1 || total <= 0 || size_t(total) > m_modelSize || offset < 0 || offset >= total ||
         size_t(offset) % kSliceFloats != 0)
         return QStringLiteral("a compressed %1 whose offset %2 and total %3 do not fit a model of %4 values")
-            .arg(m.type).arg(offset).arg(total).arg(m_modelSize);
+            .arg(m.type)
+            .arg(offset)
+            .arg(total)
+            .arg(m_modelSize);
     const size_t n = std::min(kSliceFloats, size_t(total - offset));
     const bool dense = m.fields.value(kDense).toBool();
     std::vector<float> out(n);
@@ -163,14 +173,12 @@ QString LinkCodecs::incoming(const QString& peer, Message& m) {
 std::shared_ptr<LinkCodecs> makeLinkCodecs(const RoleContext& ctx) {
     const TrainingSettings& s = ctx.training();
     auto across = std::shared_ptr<GradientCodec>(GradientCodec::create(s.compression, [&s](const QString& n) { return s.param(n); }));
-    auto inside = std::shared_ptr<GradientCodec>(
-        GradientCodec::create(s.partyCompression, [&s](const QString& n) { return s.partyParam(n); }));
+    auto inside =
+        std::shared_ptr<GradientCodec>(GradientCodec::create(s.partyCompression, [&s](const QString& n) { return s.partyParam(n); }));
     if (!across && !inside) return nullptr;
     const QString party = ctx.node.party;
     auto codecs = std::make_shared<LinkCodecs>(
-        [across, inside, party](const QString& peer) {
-            return partyOf(peer) == party ? inside.get() : across.get();
-        },
+        [across, inside, party](const QString& peer) { return partyOf(peer) == party ? inside.get() : across.get(); },
         modelParameterCount(s));
     codecs->setPushesAreModelChanges(!ModeRegistry::policy(s.mode).gradientEveryStep);
     return codecs;

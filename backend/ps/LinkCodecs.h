@@ -39,8 +39,8 @@ public:
 
 private:
     struct Link {
-        std::vector<float> floats;    // pushes: the residual; models: the replica of what the peer holds
-        std::vector<float> momentum;   // pushes under momentum correction: u
+        std::vector<float> floats;  // pushes: the residual; models: the replica of what the peer holds
+        std::vector<float> momentum;  // pushes under momentum correction: u
         std::vector<bool> sliceKnown;  // models: slices the peer has had whole
     };
     Link& linkTo(QHash<QString, Link>& links, const QString& peer, size_t total);

@@ -26,12 +26,14 @@ int runLocalBaseline(RoleContext& ctx) {
     for (qint64 round = 1; round <= s.rounds; ++round) {
         const auto start = Clock::now();
         const RoundStats stats = trainer.trainRound();
-        ctx.metrics.report(metric::kTrain, {{metric::kRound, round}, {metric::kLoss, stats.loss},
+        ctx.metrics.report(metric::kTrain, {{metric::kRound, round},
+                                            {metric::kLoss, stats.loss},
                                             {metric::kSamples, qint64(stats.samples)},
-                                            {metric::kComputeSeconds, stats.computeSeconds}, {metric::kCommSeconds, 0.0}});
-        ctx.metrics.report(metric::kAggregate,
-                           {{metric::kRound, round}, {metric::kApplySeconds, 0.0},
-                            {metric::kRoundSeconds, std::chrono::duration<double>(Clock::now() - start).count()}});
+                                            {metric::kComputeSeconds, stats.computeSeconds},
+                                            {metric::kCommSeconds, 0.0}});
+        ctx.metrics.report(metric::kAggregate, {{metric::kRound, round},
+                                                {metric::kApplySeconds, 0.0},
+                                                {metric::kRoundSeconds, std::chrono::duration<double>(Clock::now() - start).count()}});
         if (round % s.evalEvery != 0 && round != s.rounds) continue;
         trainer.writeWeights(weights.data());
         const EvalStats e = evaluator.evaluate(weights.data());

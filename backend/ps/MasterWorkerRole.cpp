@@ -34,8 +34,7 @@ std::optional<ModelVersion> receiveSnapshot(ShardedLinks& links, std::chrono::mi
 }  // namespace
 
 void writeModelMeta(const QString& dir, qint64 version, const EvalStats& e, const TrainingSettings& s, double beginTime) {
-    QJsonObject meta{{"global_iters", version}, {"learning_rate", s.learningRate}, {"batch_size", s.batchSize},
-                     {"begin_time", beginTime}};
+    QJsonObject meta{{"global_iters", version}, {"learning_rate", s.learningRate}, {"batch_size", s.batchSize}, {"begin_time", beginTime}};
     meta.insert(e.rmse >= 0 ? metric::kTestRmse : metric::kTestAccuracy, e.rmse >= 0 ? e.rmse : e.accuracy);
     const QByteArray bytes = QJsonDocument(meta).toJson(QJsonDocument::Compact);
     if (const QString error = writeFileAtomically(QDir(dir).filePath(QStringLiteral("net.meta")), bytes); !error.isEmpty())
@@ -109,7 +108,8 @@ int runMasterWorker(RoleContext& ctx) {
         eval.insert(QStringLiteral("eval_s"), stats.seconds);
         eval.insert(QStringLiteral("skipped"), skipped);
         eval.insert(QStringLiteral("skipped_rounds"), skipped.size());
-        if (version >= rounds && !stats.confusion.empty() && stats.confusion.size() <= 100 * 100) {  // the final model's confusion matrix, row = true class
+        if (version >= rounds && !stats.confusion.empty() &&
+            stats.confusion.size() <= 100 * 100) {  // the final model's confusion matrix, row = true class
             QCborArray confusion;
             for (int64_t c : stats.confusion) confusion.append(qint64(c));
             eval.insert(metric::kConfusion, confusion);

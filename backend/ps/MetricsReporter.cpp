@@ -31,7 +31,8 @@ QCborMap trafficFields(const std::vector<const Channel*>& channels) {
         errors += c->stats().totalErrors();
         undeliverable += c->undeliverable();
     }
-    return {{QStringLiteral("links"), links}, {QStringLiteral("wire_errors"), qint64(errors)},
+    return {{QStringLiteral("links"), links},
+            {QStringLiteral("wire_errors"), qint64(errors)},
             {QStringLiteral("undeliverable"), qint64(undeliverable)}};
 }
 

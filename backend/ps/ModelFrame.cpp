@@ -10,7 +10,9 @@
 
 namespace hips {
 
-size_t modelParameterCount(const TrainingSettings& s) { return ModelRegistry::parameterCount(s.modelSpec()); }
+size_t modelParameterCount(const TrainingSettings& s) {
+    return ModelRegistry::parameterCount(s.modelSpec());
+}
 
 WireLimits dataPlaneLimits(const TrainingSettings& s) {
     WireLimits limits;
@@ -20,7 +22,6 @@ WireLimits dataPlaneLimits(const TrainingSettings& s) {
     if (floats > 0) limits.maxPayloadBytes = floats * sizeof(float);
     return limits;
 }
-
 
 zmq::message_t floatFrame(const FloatBuffer& values) {
     return sharedFrame(values, values->data(), values->size() * sizeof(float));

@@ -8,8 +8,8 @@
 namespace hips {
 
 Message ModelSlice::toMessage(const QString& type) const {
-    Message m(type, {{QStringLiteral("version"), version}, {QStringLiteral("offset"), qint64(offset)},
-                     {QStringLiteral("total"), qint64(total)}});
+    Message m(type,
+              {{QStringLiteral("version"), version}, {QStringLiteral("offset"), qint64(offset)}, {QStringLiteral("total"), qint64(total)}});
     m.frames.push_back(sharedFrame(floats.owner, floats.data, floats.size * sizeof(float)));
     return m;
 }
@@ -19,11 +19,13 @@ bool isCanonicalSlice(qint64 offset, qint64 total, size_t count) {
            count == std::min(kSliceFloats, size_t(total) - size_t(offset));
 }
 
-void sendPushSlice(Channel& channel, qint64 round, qint64 base, const FloatBuffer& values, size_t index, bool pull,
-                   const QString& origin, double weight) {
+void sendPushSlice(Channel& channel, qint64 round, qint64 base, const FloatBuffer& values, size_t index, bool pull, const QString& origin,
+                   double weight) {
     const size_t offset = index * kSliceFloats, count = std::min(kSliceFloats, values->size() - offset);
-    Message push(message::kPush, {{QStringLiteral("round"), round}, {QStringLiteral("base"), base},
-                                  {QStringLiteral("offset"), qint64(offset)}, {QStringLiteral("total"), qint64(values->size())},
+    Message push(message::kPush, {{QStringLiteral("round"), round},
+                                  {QStringLiteral("base"), base},
+                                  {QStringLiteral("offset"), qint64(offset)},
+                                  {QStringLiteral("total"), qint64(values->size())},
                                   {QStringLiteral("pull"), pull}});
     if (!origin.isEmpty()) push.fields.insert(QStringLiteral("origin"), origin);
     if (weight > 0) push.fields.insert(QStringLiteral("weight"), weight);
@@ -31,8 +33,7 @@ void sendPushSlice(Channel& channel, qint64 round, qint64 base, const FloatBuffe
     channel.send(std::move(push));
 }
 
-void sendPush(Channel& channel, qint64 round, qint64 base, const FloatBuffer& values, bool pull, const QString& origin,
-              double weight) {
+void sendPush(Channel& channel, qint64 round, qint64 base, const FloatBuffer& values, bool pull, const QString& origin, double weight) {
     for (size_t i = 0; i < sliceCount(values->size()); ++i) sendPushSlice(channel, round, base, values, i, pull, origin, weight);
 }
 
@@ -40,8 +41,7 @@ std::optional<ModelSlice> ModelSlice::fromMessage(Message&& m, const QString& fr
     const qint64 version = m.integer(QStringLiteral("version")), offset = m.integer(QStringLiteral("offset")),
                  total = m.integer(QStringLiteral("total"));
     const size_t count = m.frames.empty() ? 0 : m.frames[0].size() / sizeof(float);
-    if (m.frames.size() != 1 || version < 0 || m.frames[0].size() % sizeof(float) != 0 ||
-        !isCanonicalSlice(offset, total, count)) {
+    if (m.frames.size() != 1 || version < 0 || m.frames[0].size() % sizeof(float) != 0 || !isCanonicalSlice(offset, total, count)) {
         std::fprintf(stderr, "rejected a malformed model slice from '%s'\n", qPrintable(from));
         return std::nullopt;
     }
@@ -54,15 +54,13 @@ ModelSlice sliceOf(const ModelVersion& model, size_t offset) {
 }
 
 void sendModel(Channel& channel, const QString& peer, const ModelVersion& model, const QString& type) {
-    for (size_t offset = 0; offset < model.size; offset += kSliceFloats)
-        channel.send(peer, sliceOf(model, offset).toMessage(type));
+    for (size_t offset = 0; offset < model.size; offset += kSliceFloats) channel.send(peer, sliceOf(model, offset).toMessage(type));
 }
 
 std::optional<ModelVersion> ModelAssembler::add(const ModelSlice& slice) {
     if (slice.version < m_version) return std::nullopt;  // a stale version: ignore
     if (slice.total != m_expectedSize) {
-        std::fprintf(stderr, "rejected a model slice of a %zu-parameter model; this model has %zu\n", slice.total,
-                     m_expectedSize);
+        std::fprintf(stderr, "rejected a model slice of a %zu-parameter model; this model has %zu\n", slice.total, m_expectedSize);
         return std::nullopt;
     }
     if (slice.offset == 0 && slice.floats.size == slice.total) {  // a whole model in one slice: no copy
@@ -87,8 +85,7 @@ std::optional<ModelVersion> ModelAssembler::add(const ModelSlice& slice) {
     return whole;
 }
 
-void ModelStreamer::sliceFinal(Channel& channel, const QStringList& pullers, qint64 version, const FloatBuffer& out,
-                               size_t index) {
+void ModelStreamer::sliceFinal(Channel& channel, const QStringList& pullers, qint64 version, const FloatBuffer& out, size_t index) {
     const ModelVersion next = ModelVersion::fromBuffer(version, out);
     for (const QString& peer : pullers) {
         std::vector<bool>& sent = m_sent[peer];

@@ -22,14 +22,16 @@ namespace hips {
 // and a model of several slices must be copied into one piece by each worker).
 constexpr size_t kSliceFloats = 256 * 1024;  // 1 MiB
 
-inline size_t sliceCount(size_t floats) { return (floats + kSliceFloats - 1) / kSliceFloats; }
+inline size_t sliceCount(size_t floats) {
+    return (floats + kSliceFloats - 1) / kSliceFloats;
+}
 
 // Sends `values` as the push for `round` (the sender's count), computed from model version
 // `base`, on a dealer channel, all slices or the one at `index`; `pull` asks for the next model too.
 // `origin`: the worker whose push a party server forwards (asynchronous modes), if any.
 // `weight`: the training samples behind the push (a rule may weigh by them); 0 leaves it out.
-void sendPush(Channel& channel, qint64 round, qint64 base, const FloatBuffer& values, bool pull,
-              const QString& origin = {}, double weight = 0);
+void sendPush(Channel& channel, qint64 round, qint64 base, const FloatBuffer& values, bool pull, const QString& origin = {},
+              double weight = 0);
 void sendPushSlice(Channel& channel, qint64 round, qint64 base, const FloatBuffer& values, size_t index, bool pull,
                    const QString& origin = {}, double weight = 0);
 

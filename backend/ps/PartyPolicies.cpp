@@ -22,9 +22,10 @@ namespace {
 class Rounds : public PartyPolicy {
 public:
     explicit Rounds(PartyTier& tier)
-        : m_tier(tier), m_collector(tier.ctx.node.id, tier.workerIds,
-                                    withCollusion(makeAggregationRule(tier.ctx.training(), RuleTier::Party), tier.ctx.topology),
-                                    tier.ctx.training().quorumOf(int(tier.workerIds.size()))) {
+        : m_tier(tier),
+          m_collector(tier.ctx.node.id, tier.workerIds,
+                      withCollusion(makeAggregationRule(tier.ctx.training(), RuleTier::Party), tier.ctx.topology),
+                      tier.ctx.training().quorumOf(int(tier.workerIds.size()))) {
         m_collector.foldOnArrival([this] { return RoundCollector::FoldTarget{m_tier.pool.acquire(m_tier.model.total), nullptr}; });
         m_collector.setClaimBounds(claimBounds(tier.ctx.topology, tier.workerIds));
         const TrainingSettings& s = tier.ctx.training();
@@ -40,8 +41,7 @@ public:
         // it has the global model (the global server may be down too): the pushes wait for it.
         if (m_tier.model.version < 0) return keepUntilTheModel(e);
         const qint64 round = m_tier.model.round + 1;
-        if (e.message.fields.value(QStringLiteral("pull")).toBool())
-            m_tier.pulls.add(e.peer, e.message.integer(QStringLiteral("round")));
+        if (e.message.fields.value(QStringLiteral("pull")).toBool()) m_tier.pulls.add(e.peer, e.message.integer(QStringLiteral("round")));
         const bool wasOpen = m_collector.roundOpen();
         const bool complete = m_tier.model.version >= 0 && m_collector.add(e, round, m_tier.model.total);
         if (!wasOpen && m_collector.roundOpen()) m_roundOpenedAt = std::chrono::steady_clock::now();
@@ -56,8 +56,9 @@ public:
     // At most one round of every worker's pushes (this server's shard of the model each): a worker
     // that sends more before the model is here has it refused, not kept.
     void keepUntilTheModel(Envelope& e) {
-        const size_t shardBytes = sizeof(float) * shardMapOf(m_tier.ctx.training(), int(m_tier.ctx.topology.centralParty()->servers.size()))
-                                                      .shardSize(m_tier.ctx.node.rank);
+        const size_t shardBytes =
+            sizeof(float) *
+            shardMapOf(m_tier.ctx.training(), int(m_tier.ctx.topology.centralParty()->servers.size())).shardSize(m_tier.ctx.node.rank);
         size_t bytes = 0;
         for (const zmq::message_t& f : e.message.frames) bytes += f.size();
         if (m_earlyBytes + bytes > shardBytes * size_t(m_tier.workerIds.size())) {
@@ -115,7 +116,6 @@ public:
     }
 
 protected:
-
     virtual bool streams() const { return true; }
     virtual void roundComplete(qint64 round, const FloatBuffer& sum) {
         m_tier.pushedRound = round;
@@ -144,7 +144,8 @@ protected:
 class Hfa final : public Rounds {
 public:
     explicit Hfa(PartyTier& tier)
-        : Rounds(tier), m_syncsPerGlobal(qint64(tier.ctx.training().param(QStringLiteral("k2")))),
+        : Rounds(tier),
+          m_syncsPerGlobal(qint64(tier.ctx.training().param(QStringLiteral("k2")))),
           m_share(float(tier.workerIds.size()) / float(tier.ctx.topology.trainingWorkerCount())) {}
 
     // The global model, kept whole as the base of the party's syncs.
@@ -187,7 +188,8 @@ public:
         Message& m = e.message;
         if (m.fields.value(QStringLiteral("pull")).toBool()) m_tier.pulls.add(e.peer, m.integer(QStringLiteral("round")));
         if (m_tier.model.version < 0 || m.integer(QStringLiteral("round")) != round) {
-            m_log.reject(e.peer, QStringLiteral("push for round %1 while round %2 is open").arg(m.integer(QStringLiteral("round"))).arg(round));
+            m_log.reject(e.peer,
+                         QStringLiteral("push for round %1 while round %2 is open").arg(m.integer(QStringLiteral("round"))).arg(round));
             return;
         }
         if (m.frames.size() != 1 || m.frames[0].size() % sizeof(float) != 0 ||
@@ -198,10 +200,12 @@ public:
             return;
         }
         // Only what the global server reads goes up, and the party's word on who sent it.
-        Message up(message::kPush, {{QStringLiteral("round"), round}, {QStringLiteral("base"), m_tier.globalVersion},
+        Message up(message::kPush, {{QStringLiteral("round"), round},
+                                    {QStringLiteral("base"), m_tier.globalVersion},
                                     {QStringLiteral("offset"), m.integer(QStringLiteral("offset"))},
                                     {QStringLiteral("total"), m.integer(QStringLiteral("total"))},
-                                    {QStringLiteral("pull"), true}, {QStringLiteral("origin"), e.peer}});
+                                    {QStringLiteral("pull"), true},
+                                    {QStringLiteral("origin"), e.peer}});
         if (const QCborValue w = m.fields.value(QStringLiteral("weight")); !w.isUndefined()) up.fields.insert(QStringLiteral("weight"), w);
         up.frames = std::move(m.frames);
         m_tier.pushedRound = round;

@@ -35,9 +35,9 @@ struct PartyTier {
     PendingPulls& pulls;
     ModelBufferPool& pool;
     QSet<QString> workerIds;
-    qint64 pushedRound = 0;      // the party's last round pushed up
-    qint64 globalVersion = -1;   // the global server's version of the model held
-    qint64 newestVersion = 0;    // the newest global version seen
+    qint64 pushedRound = 0;  // the party's last round pushed up
+    qint64 globalVersion = -1;  // the global server's version of the model held
+    qint64 newestVersion = 0;  // the newest global version seen
     quint64 latePushes = 0;
     quint64 overclaims = 0;  // workers' pushes that claimed more samples than the plan (RoundCollector)
     std::function<void(const QString& worker)> done;  // a worker got its last answer

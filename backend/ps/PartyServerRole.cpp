@@ -23,7 +23,8 @@ namespace {
 class PartyServer {
 public:
     explicit PartyServer(RoleContext& ctx)
-        : m_ctx(ctx), m_endpoint(ctx.topology.endpoint(ctx.node)),
+        : m_ctx(ctx),
+          m_endpoint(ctx.topology.endpoint(ctx.node)),
           m_workers(Channel::router(ctx.zmq, ctx.node.id, m_endpoint)),
           m_partyScheduler(ctx, ctx.scheduler(false), m_endpoint),
           m_globalScheduler(ctx, ctx.scheduler(true), m_endpoint) {}
@@ -36,7 +37,8 @@ public:
         const QList<PeerInfo> globals = serversByRank(m_globalScheduler.join(), QStringLiteral("global_server"), m_ctx.topology);
         if (m_ctx.node.rank >= globals.size())
             throw RoleError("this party server has rank " + std::to_string(m_ctx.node.rank) + " and the run " +
-                            std::to_string(globals.size()) + " global servers; every party needs as many servers as there are global servers");
+                            std::to_string(globals.size()) +
+                            " global servers; every party needs as many servers as there are global servers");
         PeerInfo global = globals[m_ctx.node.rank];
         const auto codecs = makeLinkCodecs(m_ctx);  // keyed by peer: one for both channels
         if (codecs) codecs->setAggregateOf(size_t(m_tier.workerIds.size()));  // it sends models to its workers only
@@ -186,6 +188,8 @@ private:
 
 }  // namespace
 
-int runPartyServer(RoleContext& ctx) { return PartyServer(ctx).run(); }
+int runPartyServer(RoleContext& ctx) {
+    return PartyServer(ctx).run();
+}
 
 }  // namespace hips

@@ -12,7 +12,9 @@ namespace {
 const QString kRound = QStringLiteral("recovery_round");
 const QString kVersion = QStringLiteral("recovery_version");
 
-zmq::message_t frameOf(const void* data, size_t bytes) { return zmq::message_t(data, bytes); }
+zmq::message_t frameOf(const void* data, size_t bytes) {
+    return zmq::message_t(data, bytes);
+}
 
 // What a recovery point must look like: two frames, the model's of `modelFloats` floats and the
 // optimizer's of none, one or two models' worth (momentum; Adam, Yogi, Adagrad), all finite,
@@ -54,8 +56,8 @@ std::optional<Checkpoint> recoveryPointIn(const Message& table, size_t modelFloa
         *error = wrong;
         return std::nullopt;
     }
-    return Checkpoint{table.fields.value(kRound).toInteger(), table.fields.value(kVersion).toInteger(),
-                      floatsOf(table.frames[0]), floatsOf(table.frames[1])};
+    return Checkpoint{table.fields.value(kRound).toInteger(), table.fields.value(kVersion).toInteger(), floatsOf(table.frames[0]),
+                      floatsOf(table.frames[1])};
 }
 
 QString RecoveryCopies::keep(const QString& server, const Message& point, size_t modelFloats) {
@@ -64,8 +66,8 @@ QString RecoveryCopies::keep(const QString& server, const Message& point, size_t
     if (version < this->version(server))
         return QStringLiteral("a recovery point of model version %1 after one of version %2").arg(version).arg(this->version(server));
     const auto bytes = [](const zmq::message_t& f) { return QByteArray(static_cast<const char*>(f.data()), qsizetype(f.size())); };
-    m_copies.insert(server, {QCborMap{{kRound, point.fields.value(kRound)}, {kVersion, version}}, bytes(point.frames[0]),
-                             bytes(point.frames[1])});
+    m_copies.insert(server,
+                    {QCborMap{{kRound, point.fields.value(kRound)}, {kVersion, version}}, bytes(point.frames[0]), bytes(point.frames[1])});
     return {};
 }
 

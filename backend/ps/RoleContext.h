@@ -23,8 +23,7 @@ struct RoleContext {
     // processes of one node, the scheduler keeps the later placed (SchedulerIncarnations.h).
     qint64 placement = 0;
 
-    RoleContext(Topology t, Node n, QString out)
-        : topology(std::move(t)), node(std::move(n)), outDir(std::move(out)), metrics(node.id) {}
+    RoleContext(Topology t, Node n, QString out) : topology(std::move(t)), node(std::move(n)), outDir(std::move(out)), metrics(node.id) {}
 
     const TrainingSettings& training() const { return topology.training; }
     std::chrono::milliseconds replyTimeout() const { return std::chrono::seconds(training().replyTimeoutS); }
@@ -32,8 +31,9 @@ struct RoleContext {
     // without it (validation makes sure every topology has both).
     Node scheduler(bool central) const {
         const auto s = topology.scheduler(central ? RoleKind::GlobalScheduler : RoleKind::Scheduler, node.party);
-        if (!s) throw RoleError("the topology has no " + std::string(central ? "global scheduler" : "scheduler for party ") +
-                                (central ? "" : node.party.toStdString()));
+        if (!s)
+            throw RoleError("the topology has no " + std::string(central ? "global scheduler" : "scheduler for party ") +
+                            (central ? "" : node.party.toStdString()));
         return *s;
     }
 };

@@ -38,17 +38,20 @@ int runRoleFromArgs(const QCommandLineParser& args, const RoleTable& roles) {
         std::fprintf(stderr, "role: --topology and --node are required\n");
         return kRoleUsage;
     }
-    return runRole(args.value(QStringLiteral("topology")), args.value(QStringLiteral("node")),
-                   args.value(QStringLiteral("out")), roles);
+    return runRole(args.value(QStringLiteral("topology")), args.value(QStringLiteral("node")), args.value(QStringLiteral("out")), roles);
 }
 
 RoleTable coordinationRoles() {
-    return {{RoleKind::GlobalScheduler, runScheduler}, {RoleKind::Scheduler, runScheduler},
-            {RoleKind::GlobalServer, runGlobalServer}, {RoleKind::Server, runPartyServer},
+    return {{RoleKind::GlobalScheduler, runScheduler},
+            {RoleKind::Scheduler, runScheduler},
+            {RoleKind::GlobalServer, runGlobalServer},
+            {RoleKind::Server, runPartyServer},
             {RoleKind::StateService, runStateService}};
 }
 
-bool isTrainingRole(RoleKind kind) { return kind == RoleKind::Worker || kind == RoleKind::MasterWorker; }
+bool isTrainingRole(RoleKind kind) {
+    return kind == RoleKind::Worker || kind == RoleKind::MasterWorker;
+}
 
 bool runsInTrainer(const Node& node) {
     const bool server = node.kind == RoleKind::GlobalServer || node.kind == RoleKind::Server;
@@ -70,14 +73,14 @@ QByteArray readSecretFromStdin(qsizetype maxBytes) {
 // in HIPS_NODE_KEY, taken out of the environment once read), the run's public keys in the file
 // named by HIPS_PEER_KEYS_FILE.
 static std::optional<RunKeys> readRunKeys(const Topology& topology, QString* error) {
-    const CurveKeyPair own = CurveKeyPair::fromText(qEnvironmentVariable("HIPS_NODE_KEY_STDIN") == QLatin1String("1")
-                                                        ? readSecretFromStdin(1024).trimmed()
-                                                        : qgetenv("HIPS_NODE_KEY"));
+    const CurveKeyPair own = CurveKeyPair::fromText(
+        qEnvironmentVariable("HIPS_NODE_KEY_STDIN") == QLatin1String("1") ? readSecretFromStdin(1024).trimmed() : qgetenv("HIPS_NODE_KEY"));
     const QString peersPath = qEnvironmentVariable("HIPS_PEER_KEYS_FILE");
     qunsetenv("HIPS_NODE_KEY");
     if (own.isNull()) {
-        *error = QStringLiteral("no node key (HIPS_NODE_KEY): roles are started by hips-agent, which gets the keys from "
-                                "the controller; use hips run");
+        *error = QStringLiteral(
+            "no node key (HIPS_NODE_KEY): roles are started by hips-agent, which gets the keys from "
+            "the controller; use hips run");
         return std::nullopt;
     }
     QFile file(peersPath);
@@ -107,8 +110,7 @@ int runRole(const QString& topologyPath, const QString& nodeId, const QString& o
     }
     const auto role = roles.find(node->kind);
     if (role == roles.end()) {
-        std::fprintf(stderr, "%s: this executable does not run %s roles\n", qPrintable(nodeId),
-                     qPrintable(roleName(node->kind)));
+        std::fprintf(stderr, "%s: this executable does not run %s roles\n", qPrintable(nodeId), qPrintable(roleName(node->kind)));
         return kRoleUsage;
     }
     QString keyError;

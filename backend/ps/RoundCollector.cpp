@@ -15,12 +15,10 @@ namespace hips {
 
 std::unique_ptr<AggregationRule> makeAggregationRule(const TrainingSettings& settings, RuleTier tier) {
     const QString& name = tier == RuleTier::Party ? settings.partyAggregation : settings.aggregation;
-    auto a = AggregatorRegistry::create(name, [&settings, tier](const QString& p) {
-        return tier == RuleTier::Party ? settings.partyParam(p) : settings.param(p);
-    });
+    auto a = AggregatorRegistry::create(
+        name, [&settings, tier](const QString& p) { return tier == RuleTier::Party ? settings.partyParam(p) : settings.param(p); });
     if (!a)
-        throw RoleError("unknown aggregation '" + name.toStdString() + "'; known: " +
-                        AggregatorRegistry::names().join(", ").toStdString());
+        throw RoleError("unknown aggregation '" + name.toStdString() + "'; known: " + AggregatorRegistry::names().join(", ").toStdString());
     return a;
 }
 
@@ -38,9 +36,10 @@ int requiredContributors(double setting, int n) {
     return std::clamp(int(setting), 1, std::max(n, 1));
 }
 
-RoundCollector::RoundCollector(const QString& self, QSet<QString> contributors, std::unique_ptr<AggregationRule> rule,
-                               int quorum)
-    : m_contributors(std::move(contributors)), m_rule(std::move(rule)), m_log(self),
+RoundCollector::RoundCollector(const QString& self, QSet<QString> contributors, std::unique_ptr<AggregationRule> rule, int quorum)
+    : m_contributors(std::move(contributors)),
+      m_rule(std::move(rule)),
+      m_log(self),
       m_quorum(quorum > 0 && quorum < m_contributors.size() ? quorum : int(m_contributors.size())) {
     m_partialRound = m_quorum < int(m_contributors.size());
     QStringList ordered(m_contributors.begin(), m_contributors.end());
@@ -60,12 +59,18 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
         }
         from = origin;
     }
-    if (!m_contributors.contains(from)) { reject(push, QStringLiteral("not a contributor of this server")); return false; }
+    if (!m_contributors.contains(from)) {
+        reject(push, QStringLiteral("not a contributor of this server"));
+        return false;
+    }
     if (round < expectedRound && lateTolerated()) {  // a backup worker's, or a late one's: its round closed without it
         if (m.integer(QStringLiteral("offset")) == 0) ++m_late;
         return false;
     }
-    if (round != expectedRound) { reject(push, QStringLiteral("push for round %1 while round %2 is open").arg(round).arg(expectedRound)); return false; }
+    if (round != expectedRound) {
+        reject(push, QStringLiteral("push for round %1 while round %2 is open").arg(round).arg(expectedRound));
+        return false;
+    }
     const size_t count = m.frames.size() == 1 && m.frames[0].size() % sizeof(float) == 0 ? m.frames[0].size() / sizeof(float) : 0;
     if (total <= 0 || size_t(total) != expectedSize || !isCanonicalSlice(offset, total, count)) {
         reject(push, QStringLiteral("payload is not a slice of a %1-float update").arg(expectedSize));
@@ -87,7 +92,9 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
         if (m.integer(QStringLiteral("offset")) == 0) {
             ++m_overclaims;
             m_log.reject(push.peer, QStringLiteral("push claims %1 samples, and the plan gives it at most %2 a push "
-                                                   "(local_iters x batch_size); counted as %2").arg(claimed).arg(*bound));
+                                                   "(local_iters x batch_size); counted as %2")
+                                        .arg(claimed)
+                                        .arg(*bound));
         }
     }
     if (roundOpen() && expectedRound != m_openRound) m_deliveries.clear();  // overtaken: the model moved on without it
@@ -114,8 +121,7 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
     }
     sliceDelivered(index);
     if (d.count < d.slices.size()) return false;
-    if (!folding() && !d.spoiled && d.assembly)
-        m_rule->add(Contribution{from, d.weight, d.assembly->data(), expectedSize, d.assembly});
+    if (!folding() && !d.spoiled && d.assembly) m_rule->add(Contribution{from, d.weight, d.assembly->data(), expectedSize, d.assembly});
     m_weight += d.weight;
     if (++m_complete < needed()) return false;
     closeRound();
@@ -332,8 +338,8 @@ void RoundCollector::reject(const Envelope& push, const QString& why) {
     m_log.reject(push.peer, QStringLiteral("push: ") + why);
 }
 
-ModelVersion applyAndSend(Channel& channel, const ModelVersion& w, RoundCollector& round,
-                          const QStringList& pullers, ModelBufferPool& pool, ModelStreamer* streamer) {
+ModelVersion applyAndSend(Channel& channel, const ModelVersion& w, RoundCollector& round, const QStringList& pullers, ModelBufferPool& pool,
+                          ModelStreamer* streamer) {
     if (FloatBuffer folded = round.takeFolded()) {  // computed as the pushes came in
         const ModelVersion next = ModelVersion::fromBuffer(w.version + 1, folded);
         ModelStreamer whole;

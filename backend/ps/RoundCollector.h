@@ -115,7 +115,7 @@ private:
         size_t count = 0;
         bool spoiled = false;  // a slice was refused: its whole update is out (rules that do not fold)
         FloatBuffer assembly;  // its slices put together (rules that do not fold, several slices)
-        double weight = 1;     // the samples behind it, from its push
+        double weight = 1;  // the samples behind it, from its push
     };
     // A slice that came before those of the contributors ahead of it in the fold order.
     struct Held {
@@ -145,13 +145,13 @@ private:
     QHash<QString, QString> m_relayOf;  // relayed contributor → its relay
     QHash<QString, Delivery> m_deliveries;  // this round's, by contributor; empty between rounds
     std::vector<int> m_foldedPerSlice, m_deliveredPerSlice;
-    QHash<QString, int> m_rank;          // each contributor's place in the fold order
-    std::vector<int> m_nextRank;         // per slice: whose slice is folded next
+    QHash<QString, int> m_rank;  // each contributor's place in the fold order
+    std::vector<int> m_nextRank;  // per slice: whose slice is folded next
     std::vector<std::vector<Held>> m_held;  // per slice: early ones
     std::vector<size_t> m_finalSlices;  // made final, not yet taken
-    QSet<QString> m_absent;                   // declared down, until back
-    QSet<QString> m_leftOut;                  // of the open round: not waited for any more
-    std::vector<int> m_leftOutPerSlice;       // of the open round: slices counted without a contribution
+    QSet<QString> m_absent;  // declared down, until back
+    QSet<QString> m_leftOut;  // of the open round: not waited for any more
+    std::vector<int> m_leftOutPerSlice;  // of the open round: slices counted without a contribution
     bool m_tolerateLate = false, m_partialRound = false;
     size_t m_length = 0;
     qint64 m_openRound = -1;
@@ -169,7 +169,7 @@ private:
 // is the next version already (and `streamer`, when given, has sent what was final before);
 // otherwise it is computed slice by slice into a pooled buffer and each slice goes out as soon as
 // it is computed.
-ModelVersion applyAndSend(Channel& channel, const ModelVersion& w, RoundCollector& round,
-                          const QStringList& pullers, ModelBufferPool& pool, ModelStreamer* streamer = nullptr);
+ModelVersion applyAndSend(Channel& channel, const ModelVersion& w, RoundCollector& round, const QStringList& pullers, ModelBufferPool& pool,
+                          ModelStreamer* streamer = nullptr);
 
 }  // namespace hips

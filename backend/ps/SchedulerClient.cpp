@@ -14,7 +14,9 @@ namespace hips {
 using namespace std::chrono_literals;
 
 SchedulerClient::SchedulerClient(RoleContext& ctx, const Node& schedulerNode, const QString& endpoint)
-    : m_ctx(ctx), m_scheduler(schedulerNode), m_endpoint(endpoint),
+    : m_ctx(ctx),
+      m_scheduler(schedulerNode),
+      m_endpoint(endpoint),
       m_schedulerEndpoint(ctx.topology.endpoint(schedulerNode)),
       m_channel(Channel::dealer(ctx.zmq, ctx.node.id, m_schedulerEndpoint, schedulerNode.id)),
       m_incarnation(qint64(QRandomGenerator::system()->generate64() >> 1)) {}
@@ -25,8 +27,8 @@ void SchedulerClient::send(Message m) {
 }
 
 void SchedulerClient::throwSuperseded(const QString& reason) const {
-    throw RoleSuperseded("scheduler " + m_scheduler.id.toStdString() + " listens to another process of this node: " +
-                         reason.toStdString() + "; this one stops");
+    throw RoleSuperseded("scheduler " + m_scheduler.id.toStdString() + " listens to another process of this node: " + reason.toStdString() +
+                         "; this one stops");
 }
 
 // A node that fails unwinds through here without saying bye: its scheduler must notice
@@ -47,21 +49,22 @@ Envelope SchedulerClient::waitFor(const QString& type, const std::function<void(
         auto e = m_channel.receive(200ms);
         if (!e) continue;
         if (e->message.type == message::kAbort)
-            throw RoleError("scheduler " + m_scheduler.id.toStdString() + " aborted the run: " +
-                            e->message.string("reason").toStdString());
+            throw RoleError("scheduler " + m_scheduler.id.toStdString() + " aborted the run: " + e->message.string("reason").toStdString());
         if (e->message.type == message::kSuperseded) throwSuperseded(e->message.string(QStringLiteral("reason")));
         if (e->message.type == type) return std::move(*e);
     }
     throw RoleError("no '" + type.toStdString() + "' from scheduler " + m_scheduler.id.toStdString() + " at " +
-                    m_schedulerEndpoint.toStdString() + " within " +
-                    std::to_string(m_ctx.training().replyTimeoutS) + " s; check that it runs and the port is reachable");
+                    m_schedulerEndpoint.toStdString() + " within " + std::to_string(m_ctx.training().replyTimeoutS) +
+                    " s; check that it runs and the port is reachable");
 }
 
 Message SchedulerClient::registration(bool rejoin, bool again) const {
-    return Message(message::kRegister,
-                   {{QStringLiteral("role"), roleName(m_ctx.node.kind)}, {QStringLiteral("endpoint"), m_endpoint},
-                    {QStringLiteral("settings"), m_ctx.training().agreementText()}, {QStringLiteral("rejoin"), rejoin},
-                    {QStringLiteral("again"), again}, {QStringLiteral("placement"), m_ctx.placement}});
+    return Message(message::kRegister, {{QStringLiteral("role"), roleName(m_ctx.node.kind)},
+                                        {QStringLiteral("endpoint"), m_endpoint},
+                                        {QStringLiteral("settings"), m_ctx.training().agreementText()},
+                                        {QStringLiteral("rejoin"), rejoin},
+                                        {QStringLiteral("again"), again},
+                                        {QStringLiteral("placement"), m_ctx.placement}});
 }
 
 // The registration is said again until the table comes: a scheduler that dies before sending
@@ -117,7 +120,9 @@ std::int64_t steadyNs() {
 }
 }  // namespace
 
-void SchedulerClient::working() const { m_lastWorkNs = steadyNs(); }
+void SchedulerClient::working() const {
+    m_lastWorkNs = steadyNs();
+}
 
 // The heartbeat thread owns the socket: it sends the barrier and hears its release, and goes on
 // beating meanwhile, however long the others take to arrive (up to reply_timeout_s).
@@ -174,14 +179,13 @@ void SchedulerClient::heartbeatLoop() {
             send(registration(true));
             m_copyKept = -1;
             if (m_newestCopy) m_copy = copyOf(*m_newestCopy);
-        }
-        else if (e->message.type == message::kAbort) m_abortReason = e->message.string(QStringLiteral("reason"));
+        } else if (e->message.type == message::kAbort) m_abortReason = e->message.string(QStringLiteral("reason"));
         else if (e->message.type == message::kSuperseded) m_supersededReason = e->message.string(QStringLiteral("reason"));
-        else if (e->message.type == message::kRecoveryKept) m_copyKept = std::max(m_copyKept, e->message.integer(QStringLiteral("version")));
+        else if (e->message.type == message::kRecoveryKept)
+            m_copyKept = std::max(m_copyKept, e->message.integer(QStringLiteral("version")));
         else if (m_watching && (e->message.type == message::kMemberDown || e->message.type == message::kMemberUp))
             m_membership.append({e->message.string(QStringLiteral("node")), e->message.type == message::kMemberUp,
-                                 e->message.string(QStringLiteral("reason")),
-                                 e->message.fields.value(QStringLiteral("restarted")).toBool(),
+                                 e->message.string(QStringLiteral("reason")), e->message.fields.value(QStringLiteral("restarted")).toBool(),
                                  e->message.string(QStringLiteral("endpoint"))});
     }
 }

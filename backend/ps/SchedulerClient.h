@@ -29,7 +29,7 @@ struct MembershipChange {
     bool up = false;
     QString reason;
     bool restarted = false;  // up as a new process: what it held is gone
-    QString endpoint;        // where it listens now (a global server moved to its standby host)
+    QString endpoint;  // where it listens now (a global server moved to its standby host)
 };
 
 struct PeerInfo {
@@ -48,7 +48,7 @@ public:
     void barrier(const QString& name);  // heartbeats go on while it waits
     void leave();
     void throwIfAborted() const;  // (and working())
-    void working() const;         // the work thread is moving
+    void working() const;  // the work thread is moving
     void watchWorkThread() {
         working();
         m_watchWork = true;
@@ -98,11 +98,11 @@ private:
     std::atomic<bool> m_watching{false};
     mutable std::atomic<std::int64_t> m_lastWorkNs{0};
     std::atomic<bool> m_watchWork{false};  // steady clock, when the work thread last moved
-    QString m_barrierName;      // a barrier asked for and not yet released (under m_mutex)
+    QString m_barrierName;  // a barrier asked for and not yet released (under m_mutex)
     bool m_barrierOk = false;
     std::optional<Message> m_copy;  // a recovery point for the heartbeat thread to send (under m_mutex)
     std::optional<Message> m_newestCopy;  // the last one given to keepCopy: a restarted scheduler gets it (under m_mutex)
-    qint64 m_copyKept = -1;         // the newest version the scheduler said it kept (under m_mutex)
+    qint64 m_copyKept = -1;  // the newest version the scheduler said it kept (under m_mutex)
     std::atomic<bool> m_keepsCopies{false};  // (then the heartbeat thread listens more often)
     Message m_table;
 };

@@ -19,8 +19,8 @@ namespace hips {
 class SchedulerIncarnations {
 public:
     enum class Verdict {
-        Current,     // from the process listened to
-        Replaces,    // a registration of a new process: it is listened to from now on
+        Current,  // from the process listened to
+        Replaces,  // a registration of a new process: it is listened to from now on
         Superseded,  // from a process another one replaced
     };
 

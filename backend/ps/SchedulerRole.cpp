@@ -24,9 +24,9 @@ QList<Node> membersOf(const Topology& topology, const Node& scheduler) {
     QList<Node> out;
     for (const Node& n : topology.nodes()) {
         const bool mine = scheduler.kind == RoleKind::GlobalScheduler
-            ? (n.kind == RoleKind::GlobalServer || n.kind == RoleKind::MasterWorker || n.kind == RoleKind::Server ||
-               (n.kind == RoleKind::Worker && (n.party == scheduler.party || topology.training.flat())))
-            : (n.party == scheduler.party && (n.kind == RoleKind::Server || n.kind == RoleKind::Worker));
+                              ? (n.kind == RoleKind::GlobalServer || n.kind == RoleKind::MasterWorker || n.kind == RoleKind::Server ||
+                                 (n.kind == RoleKind::Worker && (n.party == scheduler.party || topology.training.flat())))
+                              : (n.party == scheduler.party && (n.kind == RoleKind::Server || n.kind == RoleKind::Worker));
         if (mine) out.append(n);
     }
     return out;
@@ -36,8 +36,7 @@ namespace {
 
 class Scheduler {
 public:
-    explicit Scheduler(RoleContext& ctx)
-        : m_ctx(ctx), m_channel(Channel::router(ctx.zmq, ctx.node.id, bindEndpoint(ctx))) {
+    explicit Scheduler(RoleContext& ctx) : m_ctx(ctx), m_channel(Channel::router(ctx.zmq, ctx.node.id, bindEndpoint(ctx))) {
         for (const Node& n : membersOf(ctx.topology, ctx.node)) m_expected.insert(n.id, n);
     }
 
@@ -52,7 +51,8 @@ public:
             if (!m_tableSent) continue;
             for (const QString& dead : deadNodes()) {
                 const QString evidence = QStringLiteral("node %1 sent no heartbeat for %2 s; it is dead or hung — see its log")
-                                             .arg(dead).arg(m_ctx.training().heartbeatTimeoutS);
+                                             .arg(dead)
+                                             .arg(m_ctx.training().heartbeatTimeoutS);
                 if (!m_ctx.training().continuesThroughFailures()) return abort(evidence);
                 if (const QString shortage = markDown(dead, evidence); !shortage.isEmpty()) return abort(shortage);
             }
@@ -134,10 +134,11 @@ private:
     // What a member that rejoins is told of another: restarted (a new process), or rejoined.
     Message upMessage(const QString& node) const {
         const bool restarted = m_restarted.contains(node);
-        return Message(message::kMemberUp, {{QStringLiteral("node"), node},
-                                            {QStringLiteral("reason"), restarted ? QStringLiteral("restarted") : QStringLiteral("rejoined")},
-                                            {QStringLiteral("restarted"), restarted},
-                                            {QStringLiteral("endpoint"), m_endpoints.value(node)}});
+        return Message(message::kMemberUp,
+                       {{QStringLiteral("node"), node},
+                        {QStringLiteral("reason"), restarted ? QStringLiteral("restarted") : QStringLiteral("rejoined")},
+                        {QStringLiteral("restarted"), restarted},
+                        {QStringLiteral("endpoint"), m_endpoints.value(node)}});
     }
 
     // `newProcess`: the first registration of this process here.
@@ -202,7 +203,8 @@ private:
     void sendTable(const QString& peer) {
         QCborArray nodes;
         for (auto it = m_expected.begin(); it != m_expected.end(); ++it)
-            nodes.append(QCborMap{{QStringLiteral("id"), it.key()}, {QStringLiteral("role"), roleName(it->kind)},
+            nodes.append(QCborMap{{QStringLiteral("id"), it.key()},
+                                  {QStringLiteral("role"), roleName(it->kind)},
                                   {QStringLiteral("endpoint"), m_endpoints.value(it.key(), m_ctx.topology.endpoint(*it))}});
         Message table(message::kTable, {{QStringLiteral("nodes"), nodes}});
         m_recovery.attachTo(peer, table);
@@ -211,7 +213,8 @@ private:
 
     void tellWhoIsDown(const QString& peer) {
         for (const QString& down : m_down)
-            sendTo(peer, Message(message::kMemberDown, {{QStringLiteral("node"), down}, {QStringLiteral("reason"), m_downEvidence.value(down)}}));
+            sendTo(peer,
+                   Message(message::kMemberDown, {{QStringLiteral("node"), down}, {QStringLiteral("reason"), m_downEvidence.value(down)}}));
     }
 
     void onBarrier(const Envelope& e) {
@@ -236,9 +239,11 @@ private:
     QString markDown(const QString& node, const QString& evidence) {
         m_down.insert(node);
         m_downEvidence.insert(node, evidence);
-        std::fprintf(stderr, "%s: %s; the run goes on without it (fault_policy continue)\n", qPrintable(m_ctx.node.id), qPrintable(evidence));
-        m_ctx.metrics.report(metric::kMembership, {{QStringLiteral("member"), node}, {QStringLiteral("state"), QStringLiteral("down")},
-                                                   {QStringLiteral("reason"), evidence}});
+        std::fprintf(stderr, "%s: %s; the run goes on without it (fault_policy continue)\n", qPrintable(m_ctx.node.id),
+                     qPrintable(evidence));
+        m_ctx.metrics.report(
+            metric::kMembership,
+            {{QStringLiteral("member"), node}, {QStringLiteral("state"), QStringLiteral("down")}, {QStringLiteral("reason"), evidence}});
         tellMembers(Message(message::kMemberDown, {{QStringLiteral("node"), node}, {QStringLiteral("reason"), evidence}}), node);
         return shortage();
     }
@@ -246,10 +251,12 @@ private:
     // `restarted`: a new process (its state is gone: a server's peers send it what it had again).
     void markUp(const QString& node, const QString& how, bool restarted = false) {
         m_down.remove(node);
-        m_ctx.metrics.report(metric::kMembership, {{QStringLiteral("member"), node}, {QStringLiteral("state"), QStringLiteral("up")},
-                                                   {QStringLiteral("reason"), how}});
+        m_ctx.metrics.report(
+            metric::kMembership,
+            {{QStringLiteral("member"), node}, {QStringLiteral("state"), QStringLiteral("up")}, {QStringLiteral("reason"), how}});
         // (With its endpoint: a global server that lost its host is back on its standby host.)
-        tellMembers(Message(message::kMemberUp, {{QStringLiteral("node"), node}, {QStringLiteral("reason"), how},
+        tellMembers(Message(message::kMemberUp, {{QStringLiteral("node"), node},
+                                                 {QStringLiteral("reason"), how},
                                                  {QStringLiteral("restarted"), restarted},
                                                  {QStringLiteral("endpoint"), m_endpoints.value(node)}}),
                     node);
@@ -291,7 +298,10 @@ private:
             const int need = requiredContributors(s.param(QStringLiteral("min_workers")), it->second);
             if (it->first < need)
                 return QStringLiteral("party %1 has %2 of its %3 workers up, and min_workers is %4: the run cannot go on")
-                    .arg(it.key()).arg(it->first).arg(it->second).arg(need);
+                    .arg(it.key())
+                    .arg(it->first)
+                    .arg(it->second)
+                    .arg(need);
         }
         if (servers.isEmpty()) return {};
         int partiesUp = 0;
@@ -299,17 +309,19 @@ private:
         const int need = std::min(int(s.param(QStringLiteral("min_parties"))), int(servers.size()));
         if (partiesUp < need)
             return QStringLiteral("%1 of %2 parties have their servers up, and min_parties is %3: the run cannot go on")
-                .arg(partiesUp).arg(servers.size()).arg(need);
+                .arg(partiesUp)
+                .arg(servers.size())
+                .arg(need);
         return {};
     }
-
 
     QString missingText() const {
         QStringList missing;
         for (const QString& id : m_expected.keys())
             if (!m_endpoints.contains(id)) missing << id;
         return QStringLiteral("%1 did not register within %2 s; check that they started (see their logs)")
-            .arg(missing.join(QStringLiteral(", "))).arg(m_ctx.training().replyTimeoutS);
+            .arg(missing.join(QStringLiteral(", ")))
+            .arg(m_ctx.training().replyTimeoutS);
     }
 
     int abort(const QString& reason) {
@@ -340,6 +352,8 @@ private:
 
 }  // namespace
 
-int runScheduler(RoleContext& ctx) { return Scheduler(ctx).run(); }
+int runScheduler(RoleContext& ctx) {
+    return Scheduler(ctx).run();
+}
 
 }  // namespace hips

@@ -34,8 +34,11 @@ ShardMap shardMapOf(const TrainingSettings& settings, int servers) {
 
 // The codecs are keyed by peer (one for every link), and the emulated WAN link is one, shared.
 ShardedLinks::ShardedLinks(RoleContext& ctx, const QList<PeerInfo>& servers, size_t modelSize)
-    : m_map(shardMapOf(ctx.training(), int(servers.size()))), m_ctx(ctx), m_servers(servers),
-      m_codecs(makeLinkCodecs(ctx)), m_shaper(makeWanShaper(ctx)) {
+    : m_map(shardMapOf(ctx.training(), int(servers.size()))),
+      m_ctx(ctx),
+      m_servers(servers),
+      m_codecs(makeLinkCodecs(ctx)),
+      m_shaper(makeWanShaper(ctx)) {
     if (m_map.total() != modelSize)
         throw RoleError("the model's key layout covers " + std::to_string(m_map.total()) + " parameters, the model has " +
                         std::to_string(modelSize) + "; all roles must use the same model");
@@ -52,8 +55,8 @@ Channel ShardedLinks::dial(const PeerInfo& server) const {
     return c;
 }
 
-void switchToMovedServer(const QString& self, const QString& server, const QString& was, const QString& endpoint,
-                         Channel& channel, Channel fresh) {
+void switchToMovedServer(const QString& self, const QString& server, const QString& was, const QString& endpoint, Channel& channel,
+                         Channel fresh) {
     std::fprintf(stderr, "%s: %s is at %s now (was %s)\n", qPrintable(self), qPrintable(server), qPrintable(endpoint), qPrintable(was));
     fresh.carryTrafficOf(channel);
     channel.lingerOnClose(std::chrono::milliseconds(0));
@@ -70,7 +73,9 @@ void ShardedLinks::follow(const QString& server, const QString& endpoint) {
     }
 }
 
-void ShardedLinks::pull(qint64 version) { sendToAll(Message(message::kPull, {{QStringLiteral("version"), version}})); }
+void ShardedLinks::pull(qint64 version) {
+    sendToAll(Message(message::kPull, {{QStringLiteral("version"), version}}));
+}
 
 void ShardedLinks::sendToAll(const Message& message) {
     for (auto& c : m_channels) c->send(Message(message.type, message.fields));  // (header only)

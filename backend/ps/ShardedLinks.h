@@ -28,8 +28,8 @@ ShardMap shardMapOf(const TrainingSettings& settings, int servers);
 // `server` listens at `endpoint` now, no longer at `was` (a global server that lost its host
 // started on its standby host): says so on stderr for `self`, and puts `fresh`, dialled there, in
 // `channel`'s place, carrying its traffic counts on; the old socket drops what it still holds.
-void switchToMovedServer(const QString& self, const QString& server, const QString& was, const QString& endpoint,
-                         Channel& channel, Channel fresh);
+void switchToMovedServer(const QString& self, const QString& server, const QString& was, const QString& endpoint, Channel& channel,
+                         Channel fresh);
 
 class ShardedLinks {
 public:

@@ -29,8 +29,7 @@ StartupClock::StartupClock()
 void StartupClock::mark(const QString& name) {
     const auto now = std::chrono::steady_clock::now();
     m_fields.insert(name, std::chrono::duration<double>(now - m_last).count());
-    m_fields.insert(QStringLiteral("total_s"),
-                    m_sinceProcessStart + std::chrono::duration<double>(now - m_constructed).count());
+    m_fields.insert(QStringLiteral("total_s"), m_sinceProcessStart + std::chrono::duration<double>(now - m_constructed).count());
     m_last = now;
 }
 

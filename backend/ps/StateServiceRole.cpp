@@ -40,8 +40,8 @@ int runStateService(RoleContext& ctx) {
         auto e = channel.receive(200ms);
         if (!e) {
             if (Clock::now() - lastHeard > ctx.replyTimeout()) {
-                std::fprintf(stderr, "%s: no worker asked anything for %d s; is the run still alive?\n",
-                             qPrintable(ctx.node.id), ctx.training().replyTimeoutS);
+                std::fprintf(stderr, "%s: no worker asked anything for %d s; is the run still alive?\n", qPrintable(ctx.node.id),
+                             ctx.training().replyTimeoutS);
                 return kRoleFailed;
             }
             continue;
@@ -55,8 +55,7 @@ int runStateService(RoleContext& ctx) {
         const QString& type = e->message.type;
         if (type == message::kEsyncReset) {
             const qint64 round = e->message.integer(QStringLiteral("round"));
-            if (round >= 1 && round <= ctx.training().rounds * ctx.training().globalStepsPerRound())
-                state.reset(*r, round, seconds());
+            if (round >= 1 && round <= ctx.training().rounds * ctx.training().globalStepsPerRound()) state.reset(*r, round, seconds());
             else log.reject(e->peer, QStringLiteral("round %1 is not a round of this run").arg(round));
         } else if (type == message::kEsyncApply) {
             const qint64 k = e->message.integer(QStringLiteral("k"));
@@ -81,8 +80,7 @@ StateServiceClient::StateServiceClient(RoleContext& ctx) : m_ctx(ctx) {
     const auto service = stateServiceNode(ctx.topology);
     if (!service) throw RoleError("mode esync needs the central party's state service; the topology has none");
     m_service = service->id;
-    m_channel = std::make_unique<Channel>(
-        Channel::dealer(ctx.zmq, ctx.node.id, ctx.topology.endpoint(*service), service->id));
+    m_channel = std::make_unique<Channel>(Channel::dealer(ctx.zmq, ctx.node.id, ctx.topology.endpoint(*service), service->id));
 }
 
 StateServiceClient::~StateServiceClient() = default;

@@ -15,8 +15,7 @@ std::shared_ptr<LinkShaper> makeWanShaper(const RoleContext& ctx) {
         return std::max<qsizetype>(1, t.training.flat() || p.central ? p.workerCount() : p.servers.size());
     };
     auto shape = [](const QString& link, const WanLink& wan, qsizetype senders) {
-        return LinkShape{link, wan.bandwidthMbps * 1e6 / 8 / double(senders),
-                         std::chrono::microseconds(qint64(wan.latencyMs * 1000))};
+        return LinkShape{link, wan.bandwidthMbps * 1e6 / 8 / double(senders), std::chrono::microseconds(qint64(wan.latencyMs * 1000))};
     };
     const Party* mine = t.party(own);
     const qsizetype centralSenders = std::max<qsizetype>(1, [&t] {
@@ -29,8 +28,7 @@ std::shared_ptr<LinkShaper> makeWanShaper(const RoleContext& ctx) {
         if (party == own) return std::nullopt;
         if (mine && !mine->central && mine->wan) return shape(QStringLiteral("wan:") + own, *mine->wan, crossing(*mine));
         const Party* theirs = t.party(party);
-        if (mine && mine->central && theirs && theirs->wan)
-            return shape(QStringLiteral("wan:") + party, *theirs->wan, centralSenders);
+        if (mine && mine->central && theirs && theirs->wan) return shape(QStringLiteral("wan:") + party, *theirs->wan, centralSenders);
         return std::nullopt;
     });
 }

@@ -53,7 +53,8 @@ public:
         SchedulerClient scheduler(m_ctx, m_ctx.scheduler(direct), {});
         const QList<PeerInfo> servers = serversByRank(scheduler.join(), direct ? "global_server" : "server", t);
         startup.mark(QStringLiteral("join_s"));
-        for (const auto& each : m_trainers) each->setProgress([&scheduler] { scheduler.working(); });  // each step vouches for the heartbeats
+        for (const auto& each : m_trainers)
+            each->setProgress([&scheduler] { scheduler.working(); });  // each step vouches for the heartbeats
         scheduler.watchWorkThread();
         ShardedLinks links(m_ctx, servers, trainer.parameterCount());
         const ModePolicy policy = ModeRegistry::policy(m_ctx.training().mode);
@@ -67,10 +68,8 @@ public:
         QCborMap fields = startup.fields();
         QCborArray classes;  // the shard's class histogram: what the partition gave this worker
         for (int64_t c : trainer.classCounts()) classes.append(qint64(c));
-        if (m_ctx.training().regression())
-            fields.insert(metric::kSamples, qint64(trainer.shardSize()));  // targets, no classes to count
-        else
-            fields.insert(metric::kClassCounts, classes);
+        if (m_ctx.training().regression()) fields.insert(metric::kSamples, qint64(trainer.shardSize()));  // targets, no classes to count
+        else fields.insert(metric::kClassCounts, classes);
         if (!trainer.classNames().isEmpty()) fields.insert(metric::kClassNames, QCborArray::fromStringList(trainer.classNames()));
         m_ctx.metrics.report(metric::kStartup, fields);
         if (global.size != trainer.parameterCount())
@@ -170,7 +169,8 @@ private:
         const QString path = workerStatePath(m_ctx.outDir, m_ctx.node.id, round);
         QString error = makePrivateDirectory(checkpointDirectory(m_ctx.outDir));
         if (error.isEmpty()) error = writeFileAtomically(path, trainer.saveState());
-        if (!error.isEmpty()) return (void)std::fprintf(stderr, "state of round %lld not kept: %s\n", static_cast<long long>(round), qPrintable(error));
+        if (!error.isEmpty())
+            return (void)std::fprintf(stderr, "state of round %lld not kept: %s\n", static_cast<long long>(round), qPrintable(error));
         removeOlderWorkerStates(m_ctx.outDir, m_ctx.node.id, round - every);
     }
 
@@ -246,15 +246,18 @@ private:
         m_ctx.metrics.report(metric::kPartyEval, fields);
     }
 
-    void report(qint64 round, const RoundStats& s, std::pair<double, double> commAndWait, const ShardedLinks& links,
-                qint64 pushes, bool attacked) {
-        m_ctx.metrics.report(metric::kTrain,
-                             {{metric::kRound, round}, {metric::kLoss, s.loss}, {metric::kAttacked, attacked ? 1 : 0},
-                              {metric::kRedundancy, qint64(m_trainers.size())},
-                              {metric::kSamples, qint64(s.samples)}, {metric::kComputeSeconds, s.computeSeconds},
-                              {metric::kLocalSteps, qint64(s.steps)},
-                              {metric::kStepsPerPush, double(s.steps) / double(pushes)},
-                              {metric::kCommSeconds, commAndWait.first}, {metric::kWaitSeconds, commAndWait.second}});
+    void report(qint64 round, const RoundStats& s, std::pair<double, double> commAndWait, const ShardedLinks& links, qint64 pushes,
+                bool attacked) {
+        m_ctx.metrics.report(metric::kTrain, {{metric::kRound, round},
+                                              {metric::kLoss, s.loss},
+                                              {metric::kAttacked, attacked ? 1 : 0},
+                                              {metric::kRedundancy, qint64(m_trainers.size())},
+                                              {metric::kSamples, qint64(s.samples)},
+                                              {metric::kComputeSeconds, s.computeSeconds},
+                                              {metric::kLocalSteps, qint64(s.steps)},
+                                              {metric::kStepsPerPush, double(s.steps) / double(pushes)},
+                                              {metric::kCommSeconds, commAndWait.first},
+                                              {metric::kWaitSeconds, commAndWait.second}});
         QCborMap traffic = links.trafficFields();
         traffic.insert(QStringLiteral("round"), round);
         m_ctx.metrics.report(metric::kTraffic, traffic);
@@ -274,6 +277,8 @@ private:
 
 }  // namespace
 
-int runWorker(RoleContext& ctx) { return Worker(ctx).run(); }
+int runWorker(RoleContext& ctx) {
+    return Worker(ctx).run();
+}
 
 }  // namespace hips

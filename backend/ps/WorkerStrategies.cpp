@@ -13,9 +13,7 @@ namespace {
 class ModelDelta : public WorkerStrategy {
 public:
     ModelDelta(float scale, qint64 steps) : m_scale(scale), m_steps(steps) {}
-    RoundStats work(LocalTrainer& trainer, qint64) override {
-        return m_steps > 0 ? trainer.trainSteps(m_steps) : trainer.trainRound();
-    }
+    RoundStats work(LocalTrainer& trainer, qint64) override { return m_steps > 0 ? trainer.trainSteps(m_steps) : trainer.trainRound(); }
     void update(const LocalTrainer& trainer, const ModelVersion& base, float* out) const override {
         trainer.writeDelta(base.data, m_scale, out);
     }
@@ -30,9 +28,7 @@ class Gradient final : public WorkerStrategy {
 public:
     explicit Gradient(float scale) : m_scale(scale) {}
     RoundStats work(LocalTrainer& trainer, qint64) override { return trainer.gradient(); }
-    void update(const LocalTrainer& trainer, const ModelVersion&, float* out) const override {
-        trainer.writeGradient(m_scale, out);
-    }
+    void update(const LocalTrainer& trainer, const ModelVersion&, float* out) const override { trainer.writeGradient(m_scale, out); }
 
 private:
     float m_scale;

@@ -52,7 +52,8 @@ std::optional<DataSource> readDataSource(JsonFields& parent, const char* key) {
     const DataFormatInfo* format = DataFormatRegistry::find(source.format);
     if (!format) {
         if (!source.format.isEmpty())
-            f.issue("format", QCoreApplication::translate("TopologyCheck", "'%1' is not a data format; use one of: %2").arg(source.format, DataFormatRegistry::names().join(", ")));
+            f.issue("format", QCoreApplication::translate("TopologyCheck", "'%1' is not a data format; use one of: %2")
+                                  .arg(source.format, DataFormatRegistry::names().join(", ")));
         return std::nullopt;
     }
     QStringList known{QStringLiteral("format"), QStringLiteral("path")};
@@ -73,7 +74,8 @@ QJsonObject dataSourceJson(const DataSource& source) {
     const DataFormatInfo* format = DataFormatRegistry::find(source.format);
     for (auto it = source.options.begin(); it != source.options.end(); ++it) {
         const DataOption* option = format ? format->option(it.key()) : nullptr;
-        if (option && option->kind == DataOption::Kind::TextList) o.insert(it.key(), QJsonArray::fromStringList(source.listOption(it.key())));
+        if (option && option->kind == DataOption::Kind::TextList)
+            o.insert(it.key(), QJsonArray::fromStringList(source.listOption(it.key())));
         else if (option && option->kind == DataOption::Kind::Number) o.insert(it.key(), it->toDouble());
         else o.insert(it.key(), *it);
     }
@@ -89,14 +91,17 @@ void readModel(JsonFields& training, const StrategyList& builtIns, TrainingSetti
         t->modelSha256 = f.string("sha256", {});
         static const QRegularExpression hex(QStringLiteral("^[0-9a-f]{64}$"));  // (it names a file on each host)
         if (!t->modelSha256.isEmpty() && !hex.match(t->modelSha256).hasMatch()) {
-            f.issue("sha256", QCoreApplication::translate("TopologyCheck", "must be the file's SHA-256 as 64 lowercase hex digits (hips run fills it in; remove it)"));
+            f.issue("sha256",
+                    QCoreApplication::translate("TopologyCheck",
+                                                "must be the file's SHA-256 as 64 lowercase hex digits (hips run fills it in; remove it)"));
             t->modelSha256.clear();
         }
         if (const auto tensors = f.array("tensors")) {
             for (const QJsonValue& n : *tensors) {
                 const double size = n.toDouble(-1);
                 if (!n.isDouble() || size < 1 || size > 4e9 || size != double(qint64(size))) {
-                    f.issue("tensors", QCoreApplication::translate("TopologyCheck", "must list each tensor's element count, a whole number in [1, 4e9]"));
+                    f.issue("tensors", QCoreApplication::translate("TopologyCheck",
+                                                                   "must list each tensor's element count, a whole number in [1, 4e9]"));
                     t->modelTensors.clear();
                     break;
                 }
@@ -107,14 +112,19 @@ void readModel(JsonFields& training, const StrategyList& builtIns, TrainingSetti
         const QString given = training.string("model", t->model);
         if (const StrategyInfo* s = findStrategy(builtIns, given)) t->model = s->name;
         else
-            training.issue("model", QCoreApplication::translate("TopologyCheck", "'%1' is not a built-in model; use one of: %2, or {\"torchscript\": \"/path/model.pt\"} "
-                                       "for a model saved from PyTorch").arg(given, strategyNames(builtIns).join(", ")));
+            training.issue("model", QCoreApplication::translate(
+                                        "TopologyCheck",
+                                        "'%1' is not a built-in model; use one of: %2, or {\"torchscript\": \"/path/model.pt\"} "
+                                        "for a model saved from PyTorch")
+                                        .arg(given, strategyNames(builtIns).join(", ")));
     }
     if (const auto shape = training.array("input_shape")) {
         for (const QJsonValue& d : *shape) {
             const double n = d.toDouble(-1);
             if (!d.isDouble() || n < 1 || n > 65536 || n != double(int(n))) {
-                training.issue("input_shape", QCoreApplication::translate("TopologyCheck", "must be [features] or [channels, height, width], whole numbers in [1, 65536]"));
+                training.issue("input_shape",
+                               QCoreApplication::translate("TopologyCheck",
+                                                           "must be [features] or [channels, height, width], whole numbers in [1, 65536]"));
                 t->inputShape.clear();
                 return;
             }

@@ -16,18 +16,12 @@ public:
     TopologyIssues run() {
         while (skipSpace()) {
             const char c = m_s[m_pos];
-            if (c == '{' || c == '[')
-                open(c == '{');
-            else if (c == '}' || c == ']')
-                close();
-            else if (c == ',')
-                comma();
-            else if (c == '"')
-                string();
-            else if (c == ':')
-                ++m_pos;
-            else
-                scalar();
+            if (c == '{' || c == '[') open(c == '{');
+            else if (c == '}' || c == ']') close();
+            else if (c == ',') comma();
+            else if (c == '"') string();
+            else if (c == ':') ++m_pos;
+            else scalar();
         }
         return m_issues;
     }
@@ -36,19 +30,17 @@ private:
     struct Frame {
         bool object = false;
         QString path;
-        int index = 0;                 // arrays: the element being read
-        bool expectKey = false;        // objects: the next string is a key
-        QString key;                   // objects: the key of the value being read
+        int index = 0;  // arrays: the element being read
+        bool expectKey = false;  // objects: the next string is a key
+        QString key;  // objects: the key of the value being read
         QHash<QString, int> keyLines;  // objects: every key so far and its line
     };
 
     bool skipSpace() {
         for (; m_pos < m_s.size(); ++m_pos) {
             const char c = m_s[m_pos];
-            if (c == '\n')
-                ++m_line;
-            else if (c != ' ' && c != '\t' && c != '\r')
-                return true;
+            if (c == '\n') ++m_line;
+            else if (c != ' ' && c != '\t' && c != '\r') return true;
         }
         return false;
     }
@@ -56,8 +48,7 @@ private:
     QString valuePath() const {
         if (m_stack.isEmpty()) return QStringLiteral("$");
         const Frame& f = m_stack.last();
-        return f.object ? f.path + QLatin1Char('.') + f.key
-                        : QStringLiteral("%1[%2]").arg(f.path).arg(f.index);
+        return f.object ? f.path + QLatin1Char('.') + f.key : QStringLiteral("%1[%2]").arg(f.path).arg(f.index);
     }
 
     void open(bool object) {
@@ -77,19 +68,14 @@ private:
     void comma() {
         if (!m_stack.isEmpty()) {
             Frame& f = m_stack.last();
-            if (f.object)
-                f.expectKey = true;
-            else
-                ++f.index;
+            if (f.object) f.expectKey = true;
+            else ++f.index;
         }
         ++m_pos;
     }
 
     void scalar() {
-        auto ends = [](char c) {
-            return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',' || c == ']' ||
-                   c == '}' || c == ':';
-        };
+        auto ends = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',' || c == ']' || c == '}' || c == ':'; };
         while (m_pos < m_s.size() && !ends(m_s[m_pos])) ++m_pos;
         if (m_pos < m_s.size() && m_s[m_pos] == ':') ++m_pos;  // never stall on bad input
     }
@@ -106,13 +92,12 @@ private:
             f.keyLines.insert(text, line);
             return;
         }
-        m_issues.append(
-            {f.path + QLatin1Char('.') + printableText(text, 64),
-             QStringLiteral("duplicate key \"%1\" on line %2 (first on line %3); a JSON reader "
-                            "keeps only one of them silently, so remove the other")
-                 .arg(printableText(text, 64))
-                 .arg(line)
-                 .arg(*first)});
+        m_issues.append({f.path + QLatin1Char('.') + printableText(text, 64),
+                         QStringLiteral("duplicate key \"%1\" on line %2 (first on line %3); a JSON reader "
+                                        "keeps only one of them silently, so remove the other")
+                             .arg(printableText(text, 64))
+                             .arg(line)
+                             .arg(*first)});
     }
 
     // Reads the string starting at m_pos (the opening quote) and decodes its escapes.
@@ -136,34 +121,21 @@ private:
             flush();
             const char e = m_s[++m_pos];
             switch (e) {
-                case 'b':
-                    out += QLatin1Char('\b');
-                    break;
-                case 'f':
-                    out += QLatin1Char('\f');
-                    break;
-                case 'n':
-                    out += QLatin1Char('\n');
-                    break;
-                case 'r':
-                    out += QLatin1Char('\r');
-                    break;
-                case 't':
-                    out += QLatin1Char('\t');
-                    break;
+                case 'b': out += QLatin1Char('\b'); break;
+                case 'f': out += QLatin1Char('\f'); break;
+                case 'n': out += QLatin1Char('\n'); break;
+                case 'r': out += QLatin1Char('\r'); break;
+                case 't': out += QLatin1Char('\t'); break;
                 case 'u': {
                     bool ok = false;
                     const ushort unit = m_s.mid(m_pos + 1, 4).toUShort(&ok, 16);
                     if (ok && m_pos + 4 < m_s.size()) {
-                        out +=
-                            QChar(unit);  // a surrogate pair arrives as two escapes, as in the text
+                        out += QChar(unit);  // a surrogate pair arrives as two escapes, as in the text
                         m_pos += 4;
                     }
                     break;
                 }
-                default:
-                    out += QLatin1Char(e);
-                    break;  // \" \\ \/
+                default: out += QLatin1Char(e); break;  // \" \\ \/
             }
         }
         flush();

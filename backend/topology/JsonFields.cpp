@@ -44,11 +44,13 @@ int JsonFields::integer(const QString& key, int fallback, int min, int max, bool
     }
     const double d = v.toDouble(std::nan(""));
     if (!v.isDouble() || d != std::floor(d)) {
-        issue(key, QCoreApplication::translate("TopologyCheck", "must be an integer, found %1").arg(v.isDouble() ? numberText(d) : typeName(v)));
+        issue(key,
+              QCoreApplication::translate("TopologyCheck", "must be an integer, found %1").arg(v.isDouble() ? numberText(d) : typeName(v)));
         return fallback;
     }
     if (d < min || d > max) {
-        issue(key, QCoreApplication::translate("TopologyCheck", "%1 is out of range; use an integer in [%2, %3]").arg(numberText(d), QString::number(min), QString::number(max)));
+        issue(key, QCoreApplication::translate("TopologyCheck", "%1 is out of range; use an integer in [%2, %3]")
+                       .arg(numberText(d), QString::number(min), QString::number(max)));
         return fallback;
     }
     return static_cast<int>(d);
@@ -63,7 +65,8 @@ double JsonFields::number(const QString& key, double fallback, double min, doubl
     }
     const double d = v.toDouble();
     if (d < min || d > max) {
-        issue(key, QCoreApplication::translate("TopologyCheck", "%1 is out of range; use a number in [%2, %3]").arg(numberText(d), numberText(min), numberText(max)));
+        issue(key, QCoreApplication::translate("TopologyCheck", "%1 is out of range; use a number in [%2, %3]")
+                       .arg(numberText(d), numberText(min), numberText(max)));
         return fallback;
     }
     return d;
@@ -108,7 +111,8 @@ std::optional<QJsonArray> JsonFields::array(const QString& key, bool required) {
 QString JsonFields::choice(const QString& key, const QString& fallback, const QStringList& allowed) {
     const QString s = string(key, fallback);
     if (!allowed.contains(s)) {
-        issue(key, QCoreApplication::translate("TopologyCheck", "'%1' is not supported; use one of: %2").arg(s, allowed.join(QStringLiteral(", "))));
+        issue(key, QCoreApplication::translate("TopologyCheck", "'%1' is not supported; use one of: %2")
+                       .arg(s, allowed.join(QStringLiteral(", "))));
         return fallback;
     }
     return s;

@@ -12,31 +12,19 @@ QString hex(char32_t value, int width) {
 
 void appendEscaped(QString& out, char32_t c) {
     switch (c) {
-        case U'\n':
-            out += QLatin1String("\\n");
-            return;
-        case U'\r':
-            out += QLatin1String("\\r");
-            return;
-        case U'\t':
-            out += QLatin1String("\\t");
-            return;
-        default:
-            break;
+        case U'\n': out += QLatin1String("\\n"); return;
+        case U'\r': out += QLatin1String("\\r"); return;
+        case U'\t': out += QLatin1String("\\t"); return;
+        default: break;
     }
-    if (c < 0x80)
-        out += QLatin1String("\\x") + hex(c, 2);
-    else if (c <= 0xFFFF)
-        out += QLatin1String("\\u") + hex(c, 4);
-    else
-        out += QLatin1String("\\U") + hex(c, 8);
+    if (c < 0x80) out += QLatin1String("\\x") + hex(c, 2);
+    else if (c <= 0xFFFF) out += QLatin1String("\\u") + hex(c, 4);
+    else out += QLatin1String("\\U") + hex(c, 8);
 }
 
 void appendCodePoint(QString& out, char32_t c) {
-    if (isUnprintable(c))
-        appendEscaped(out, c);
-    else
-        out += QStringView(QChar::fromUcs4(c));
+    if (isUnprintable(c)) appendEscaped(out, c);
+    else out += QStringView(QChar::fromUcs4(c));
 }
 
 // Length of the well-formed UTF-8 sequence at p (RFC 3629, Unicode table 3-7), 0 if ill-formed.
@@ -48,14 +36,10 @@ int decodeUtf8(const uchar* p, qsizetype n, char32_t* out) {
     }
     int len = 0;
     char32_t c = 0, min = 0;
-    if ((b0 & 0xE0) == 0xC0)
-        len = 2, c = b0 & 0x1F, min = 0x80;
-    else if ((b0 & 0xF0) == 0xE0)
-        len = 3, c = b0 & 0x0F, min = 0x800;
-    else if ((b0 & 0xF8) == 0xF0)
-        len = 4, c = b0 & 0x07, min = 0x10000;
-    else
-        return 0;
+    if ((b0 & 0xE0) == 0xC0) len = 2, c = b0 & 0x1F, min = 0x80;
+    else if ((b0 & 0xF0) == 0xE0) len = 3, c = b0 & 0x0F, min = 0x800;
+    else if ((b0 & 0xF8) == 0xF0) len = 4, c = b0 & 0x07, min = 0x10000;
+    else return 0;
     if (n < len) return 0;
     for (int i = 1; i < len; ++i) {
         if ((p[i] & 0xC0) != 0x80) return 0;
@@ -75,16 +59,15 @@ void appendCut(QString& out, qsizetype total) {
 bool isUnprintable(char32_t c) {
     if (c < 0x20 || (c >= 0x7F && c <= 0x9F) || c > 0x10FFFF) return true;
     switch (QChar::category(c)) {
-        case QChar::Other_Control:    // C0, DEL, C1 (also caught above)
-        case QChar::Other_Format:     // bidi controls, zero-width characters, BOM, ALM U+061C
+        case QChar::Other_Control:  // C0, DEL, C1 (also caught above)
+        case QChar::Other_Format:  // bidi controls, zero-width characters, BOM, ALM U+061C
         case QChar::Other_Surrogate:  // a lone surrogate
         case QChar::Other_PrivateUse:
-        case QChar::Other_NotAssigned:    // unassigned and noncharacters (U+FFFE, U+FFFF, ...)
-        case QChar::Separator_Line:       // U+2028
+        case QChar::Other_NotAssigned:  // unassigned and noncharacters (U+FFFE, U+FFFF, ...)
+        case QChar::Separator_Line:  // U+2028
         case QChar::Separator_Paragraph:  // U+2029
             return true;
-        default:
-            return false;
+        default: return false;
     }
 }
 
@@ -115,10 +98,8 @@ QString printableBytes(QByteArrayView bytes, qsizetype maxChars) {
         char32_t c = 0;
         const int len = decodeUtf8(p + i, bytes.size() - i, &c);
         const bool keep = maxChars < 0 || kept < maxChars;
-        if (keep && len == 0)
-            out += QLatin1String("\\x") + hex(p[i], 2);
-        else if (keep)
-            appendCodePoint(out, c);
+        if (keep && len == 0) out += QLatin1String("\\x") + hex(p[i], 2);
+        else if (keep) appendCodePoint(out, c);
         kept += keep;
         i += len == 0 ? 1 : len;
     }

@@ -50,9 +50,13 @@ InputShape TrainingSettings::modelInput() const {
     return DatasetRegistry::inputShape(dataset);
 }
 
-ModelSpec TrainingSettings::modelSpec() const { return {model, modelInput(), classes, modelTensors}; }
+ModelSpec TrainingSettings::modelSpec() const {
+    return {model, modelInput(), classes, modelTensors};
+}
 
-bool TrainingSettings::continuesThroughFailures() const { return faultPolicy == QLatin1String(fault::kContinue); }
+bool TrainingSettings::continuesThroughFailures() const {
+    return faultPolicy == QLatin1String(fault::kContinue);
+}
 
 double TrainingSettings::param(const QString& name) const {
     if (const auto it = params.find(name); it != params.end()) return *it;
@@ -130,8 +134,7 @@ const Party* Topology::centralParty() const {
     return nullptr;
 }
 
-static void addListening(QList<Node>& out, const Party& p, const QList<ListeningRole>& roles,
-                         RoleKind kind, const QString& stem) {
+static void addListening(QList<Node>& out, const Party& p, const QList<ListeningRole>& roles, RoleKind kind, const QString& stem) {
     for (int i = 0; i < roles.size(); ++i) {
         const ListeningRole& r = roles[i];
         Node n{p.id + '/' + stem + QString::number(i), kind, p.id, r.host, r.port, i, r.device};
@@ -141,7 +144,9 @@ static void addListening(QList<Node>& out, const Party& p, const QList<Listening
 }
 
 // The local baseline starts the master alone: it trains and evaluates by itself.
-static bool masterAlone(const TrainingSettings& t) { return isMode(t.mode, mode::kLocal); }
+static bool masterAlone(const TrainingSettings& t) {
+    return isMode(t.mode, mode::kLocal);
+}
 // The state service answers ESync's workers, and runs only for them.
 static bool runsStateService(const Party& p, const TrainingSettings& t) {
     return p.central && p.stateService && isMode(t.mode, mode::kEsync);
@@ -152,31 +157,37 @@ QList<Node> Topology::nodes() const {
     for (const Party& p : parties) {
         if (masterAlone(training)) {
             if (p.masterWorker)
-                workers.append({p.id + QStringLiteral("/master_worker"), RoleKind::MasterWorker, p.id,
-                                 p.masterWorker->host, 0, 0, p.masterWorker->device});
+                workers.append({p.id + QStringLiteral("/master_worker"), RoleKind::MasterWorker, p.id, p.masterWorker->host, 0, 0,
+                                p.masterWorker->device});
             continue;
         }
         const bool c = p.central;
         const bool partyTier = c || !training.flat();  // a flat run starts no party schedulers and servers
         if (p.scheduler && partyTier) {
             const RoleKind k = c ? RoleKind::GlobalScheduler : RoleKind::Scheduler;
-            schedulers.append({p.id + '/' + roleName(k), k, p.id, p.scheduler->host,
-                               p.scheduler->port, 0, p.scheduler->device});
+            schedulers.append({p.id + '/' + roleName(k), k, p.id, p.scheduler->host, p.scheduler->port, 0, p.scheduler->device});
         }
-        if (partyTier) addListening(servers, p, p.servers, c ? RoleKind::GlobalServer : RoleKind::Server,
-                     c ? QStringLiteral("global_server") : QStringLiteral("server"));
+        if (partyTier)
+            addListening(servers, p, p.servers, c ? RoleKind::GlobalServer : RoleKind::Server,
+                         c ? QStringLiteral("global_server") : QStringLiteral("server"));
         if (runsStateService(p, training))
             servers.append({p.id + QStringLiteral("/state_service"), RoleKind::StateService, p.id, p.stateService->host,
                             p.stateService->port, 0, p.stateService->device});
         if (p.masterWorker)
-            workers.append({p.id + QStringLiteral("/master_worker"), RoleKind::MasterWorker, p.id,
-                             p.masterWorker->host, 0, 0, p.masterWorker->device});
+            workers.append({p.id + QStringLiteral("/master_worker"), RoleKind::MasterWorker, p.id, p.masterWorker->host, 0, 0,
+                            p.masterWorker->device});
         if (c && !training.trainCentralWorkers) continue;  // idle central workers are not started
         int rank = 0;
         for (const WorkerGroup& g : p.workers)
-            for (int i = 0; i < g.count; ++i, ++rank)
-            {
-                Node worker{p.id + QStringLiteral("/worker") + QString::number(rank), RoleKind::Worker, p.id, g.host, 0, rank, g.device, g.slowdown};
+            for (int i = 0; i < g.count; ++i, ++rank) {
+                Node worker{p.id + QStringLiteral("/worker") + QString::number(rank),
+                            RoleKind::Worker,
+                            p.id,
+                            g.host,
+                            0,
+                            rank,
+                            g.device,
+                            g.slowdown};
                 if (g.adversary || p.adversary) worker.adversary = g.adversary ? *g.adversary : *p.adversary;
                 workers.append(worker);
             }
@@ -191,8 +202,8 @@ qint64 Topology::nodeCount() const {
             n += qint64(p.masterWorker.has_value());
             continue;
         }
-        n += qint64(p.scheduler.has_value()) + p.servers.size() + qint64(p.masterWorker.has_value()) +
-             qint64(runsStateService(p, training));
+        n +=
+            qint64(p.scheduler.has_value()) + p.servers.size() + qint64(p.masterWorker.has_value()) + qint64(runsStateService(p, training));
         if (p.central && !training.trainCentralWorkers) continue;  // as in nodes()
         for (const WorkerGroup& g : p.workers) n += qMax(0, g.count);
     }
@@ -207,8 +218,7 @@ std::optional<Node> Topology::node(const QString& id) const {
 
 std::optional<Node> Topology::scheduler(RoleKind kind, const QString& party) const {
     for (const Node& n : nodes())
-        if (n.kind == kind && (kind == RoleKind::GlobalScheduler || (kind == RoleKind::Scheduler && n.party == party)))
-            return n;
+        if (n.kind == kind && (kind == RoleKind::GlobalScheduler || (kind == RoleKind::Scheduler && n.party == party))) return n;
     return std::nullopt;
 }
 
@@ -248,8 +258,7 @@ QString Topology::endpoint(const Node& node) const {
 
 bool Topology::allHostsLocal() const {
     for (const Host& h : hosts)
-        if (h.address != QLatin1String("127.0.0.1") && h.address != QLatin1String("localhost"))
-            return false;
+        if (h.address != QLatin1String("127.0.0.1") && h.address != QLatin1String("localhost")) return false;
     return true;
 }
 

@@ -56,7 +56,7 @@ struct WorkerGroup {
 // (LinkShaper, backend/wire): its bandwidth shared by the party's nodes that cross, and a delay.
 struct WanLink {
     double bandwidthMbps = 0;  // megabits per second
-    double latencyMs = 0;      // one way
+    double latencyMs = 0;  // one way
 };
 
 struct Party {
@@ -64,8 +64,8 @@ struct Party {
     std::optional<WanLink> wan;
     bool central = false;
     std::optional<ListeningRole> scheduler;  // the global scheduler in the central party
-    QList<ListeningRole> servers;            // global servers in the central party
-    std::optional<WorkerGroup> masterWorker; // central party only
+    QList<ListeningRole> servers;  // global servers in the central party
+    std::optional<WorkerGroup> masterWorker;  // central party only
     std::optional<ListeningRole> stateService;  // central party only; started in mode esync
     QList<WorkerGroup> workers;
     std::optional<AdversarySpec> adversary;  // every worker of the party (a group's own comes first)
@@ -80,7 +80,7 @@ struct TrainingSettings {
     QString dataset = QStringLiteral("fashion-mnist");  // or "synthetic"
     QString dataDir = QStringLiteral("/usr/share/datasets/fashion-mnist");
     QString partition = QStringLiteral("iid");
-    QString model = QStringLiteral("cnn");              // a ModelRegistry name, or kTorchScript
+    QString model = QStringLiteral("cnn");  // a ModelRegistry name, or kTorchScript
     // The user's own model (`"model": {"torchscript": FILE}`): the file, and what the controller
     // read from it before the run (its SHA-256 and its tensors' sizes, parameters then floating
     // buffers), which every role checks the file it loads against.
@@ -100,8 +100,8 @@ struct TrainingSettings {
     bool regression() const { return task == QLatin1String("regression"); }
     // The master's test set (`evaluation_data`); none: the dataset's test split.
     std::optional<DataSource> evaluationData;
-    QString mode = QStringLiteral("fedavg");          // a ModeRegistry name
-    QString aggregation = QStringLiteral("fedavg");   // an AggregatorRegistry name, at the global server
+    QString mode = QStringLiteral("fedavg");  // a ModeRegistry name
+    QString aggregation = QStringLiteral("fedavg");  // an AggregatorRegistry name, at the global server
     QString partyAggregation = QStringLiteral("fedavg");  // the same, at the party servers
     // "two_layer" (HiPS), or "flat": a single-layer parameter server, every worker pushing straight
     // to the global server (party schedulers and servers are not started), the baseline HiPS's
@@ -118,19 +118,19 @@ struct TrainingSettings {
     // name; the others take their registry default (param()).
     QMap<QString, double> params;
     int rounds = 20;
-    int localIters = 50;   // local SGD steps per round; used when localEpochs == 0
-    int localEpochs = 0;   // whole passes over the shard per round
+    int localIters = 50;  // local SGD steps per round; used when localEpochs == 0
+    int localEpochs = 0;  // whole passes over the shard per round
     int batchSize = 64;
     double learningRate = 0.05;
     double momentum = 0.9;
     int evalEvery = 1;
     bool trainCentralWorkers = false;
     int seed = 1;
-    int threads = 1;        // intra-op threads per role process
+    int threads = 1;  // intra-op threads per role process
     int syntheticSamples = 4096;
     int heartbeatTimeoutS = 15;  // a node silent this long is declared dead
-    int replyTimeoutS = 120;     // a data-plane answer slower than this fails the run
-    int checkpointEvery = 5;     // the global server keeps a checkpoint every N rounds (0: never)
+    int replyTimeoutS = 120;  // a data-plane answer slower than this fails the run
+    int checkpointEvery = 5;  // the global server keeps a checkpoint every N rounds (0: never)
     // A run whose controller died or lost its link goes on this long for one to attach again
     // (hips attach); 0: its agents stop it as soon as they find the controller silent.
     int orphanTimeoutS = 600;
@@ -167,12 +167,12 @@ struct TrainingSettings {
 
 // One process of the run, as expanded from the topology.
 struct Node {
-    QString id;        // "party1/worker0", "central/global_server0"
+    QString id;  // "party1/worker0", "central/global_server0"
     RoleKind kind;
     QString party;
     QString host;
-    int port = 0;      // 0 for roles that bind nothing
-    int rank = 0;      // index among the roles of its kind in its party
+    int port = 0;  // 0 for roles that bind nothing
+    int rank = 0;  // index among the roles of its kind in its party
     QString device;
     double slowdown = 1;  // workers: see WorkerGroup
     AdversarySpec adversary = {};  // workers: their group's, else their party's (kind empty: honest)

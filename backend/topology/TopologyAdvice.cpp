@@ -8,7 +8,9 @@ namespace hips {
 
 namespace {
 
-bool lossy(const QString& codec) { return codec == QLatin1String("2bit") || codec == QLatin1String("topk"); }
+bool lossy(const QString& codec) {
+    return codec == QLatin1String("2bit") || codec == QLatin1String("topk");
+}
 
 QString tierField(const TrainingSettings& s, const QString& codec) {
     return s.compression == codec ? QStringLiteral("$.training.compression") : QStringLiteral("$.training.party_compression");
@@ -19,8 +21,8 @@ QString tierField(const TrainingSettings& s, const QString& codec) {
 QString missingDataFile(const Topology& t) {
     const QString& dir = t.training.dataDir;
     if (t.training.dataset != QLatin1String("fashion-mnist") || !t.allHostsLocal() || !QDir::isAbsolutePath(dir)) return {};
-    for (const char* file : {"train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz", "t10k-images-idx3-ubyte.gz",
-                             "t10k-labels-idx1-ubyte.gz"})
+    for (const char* file :
+         {"train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz", "t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz"})
         if (const QString path = QDir(dir).filePath(QLatin1String(file)); !QFileInfo::exists(path)) return path;
     return {};
 }
@@ -42,8 +44,9 @@ TopologyIssues topologyAdvice(const Topology& t) {
                           .arg(missing)});
     if (s.mode == QLatin1String("local")) {
         if (s.compression != QLatin1String("none") || s.partyCompression != QLatin1String("none"))
-            note(tierField(s, s.compression != QLatin1String("none") ? s.compression : s.partyCompression),
-                 QT_TRANSLATE_NOOP("TopologyCheck", "mode local trains the master worker alone and sends nothing: the codec has no effect"));
+            note(
+                tierField(s, s.compression != QLatin1String("none") ? s.compression : s.partyCompression),
+                QT_TRANSLATE_NOOP("TopologyCheck", "mode local trains the master worker alone and sends nothing: the codec has no effect"));
         return presentableIssues(notes);
     }
     // Each step's change of the model is too small for one 2-bit message, and the server's momentum

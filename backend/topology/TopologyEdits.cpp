@@ -63,7 +63,9 @@ ElementRef ElementRef::fromKey(const QString& key) {
     return r;
 }
 
-QString paletteItemName(PaletteItem item) { return kPaletteNames[int(item)]; }
+QString paletteItemName(PaletteItem item) {
+    return kPaletteNames[int(item)];
+}
 
 std::optional<PaletteItem> paletteItemFromName(const QString& name) {
     const int i = int(kPaletteNames.indexOf(name));
@@ -170,9 +172,7 @@ QString addRole(Topology& t, PaletteItem role, const QString& partyId, const QSt
             if (p->masterWorker) return QObject::tr("the central party already has a master worker");
             p->masterWorker = WorkerGroup{host, 1};
             return {};
-        case PaletteItem::Workers:
-            p->workers << WorkerGroup{host, 1};
-            return {};
+        case PaletteItem::Workers: p->workers << WorkerGroup{host, 1}; return {};
         case PaletteItem::Party:
         case PaletteItem::Host: break;
     }
@@ -275,16 +275,19 @@ QString moveRole(Topology& t, const ElementRef& role, const QString& toParty, co
             const int at = positionOf(t, role);
             if (at < 0) return QObject::tr("no such server");
             if (from != to)
-                return QObject::tr("every party has as many servers as there are global servers, one key slice each: move a "
-                                   "server between the hosts of its party, and set how many with Servers per party");
+                return QObject::tr(
+                    "every party has as many servers as there are global servers, one key slice each: move a "
+                    "server between the hosts of its party, and set how many with Servers per party");
             from->servers[at].host = host;  // in place: its rank is its slice
             return {};
         }
         case ElementRef::Kind::Scheduler:
         case ElementRef::Kind::MasterWorker:
         case ElementRef::Kind::StateService: {
-            if (from != to) return QObject::tr("a party's scheduler, the master worker and the state service stay in their "
-                                               "party; move them between hosts only");
+            if (from != to)
+                return QObject::tr(
+                    "a party's scheduler, the master worker and the state service stay in their "
+                    "party; move them between hosts only");
             if (role.kind == ElementRef::Kind::Scheduler && from->scheduler) from->scheduler->host = host;
             if (role.kind == ElementRef::Kind::MasterWorker && from->masterWorker) from->masterWorker->host = host;
             if (role.kind == ElementRef::Kind::StateService && from->stateService) from->stateService->host = host;
@@ -305,8 +308,8 @@ static QList<std::pair<ElementRef, int>> withWholeSlices(const Topology& t, cons
         if (!known) out.append({e, at});
     };
     const qsizetype slices = t.parties.isEmpty() ? 0 : t.parties.first().servers.size();
-    const bool sliced = slices > 1 && std::all_of(t.parties.begin(), t.parties.end(),
-                                                   [&](const Party& p) { return p.servers.size() == slices; });
+    const bool sliced =
+        slices > 1 && std::all_of(t.parties.begin(), t.parties.end(), [&](const Party& p) { return p.servers.size() == slices; });
     for (const auto& [e, at] : positions) {
         if (e.kind != ElementRef::Kind::Server || !sliced || at < 0) {
             add(e, at);

@@ -17,7 +17,7 @@ struct ElementRef {
 
     Kind kind = Kind::None;
     QString party;
-    QString host;   // HostGroup: the host of the group
+    QString host;  // HostGroup: the host of the group
     // Server, Workers: the element's uid (assignUids), which stays its own when a sibling goes;
     // its position in the party's list where the topology has no uids.
     int index = 0;
@@ -64,8 +64,7 @@ void remove(Topology& t, const QList<ElementRef>& elements);
 // Pastes copies of `elements` of `source` (a snapshot taken at copy time) into `t`: parties get
 // fresh ids and ports and sit next to the originals; worker groups go to `targetParty` when it
 // exists, else to their own party. Returns the new elements.
-QList<ElementRef> paste(Topology& t, const Topology& source, const QList<ElementRef>& elements,
-                        const QString& targetParty = {});
+QList<ElementRef> paste(Topology& t, const Topology& source, const QList<ElementRef>& elements, const QString& targetParty = {});
 // Makes `party` the central party (the one that was central becomes an ordinary party: see the
 // definition), or an ordinary one.
 QString setCentral(Topology& t, const QString& party, bool central);

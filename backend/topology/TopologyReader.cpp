@@ -28,27 +28,32 @@ namespace {
 QString tooLargeMessage(qint64 bytes) {
     const QString size = bytes < 0 ? QCoreApplication::translate("TopologyCheck", "larger than %1 bytes").arg(kMaxTopologyBytes)
                                    : QCoreApplication::translate("TopologyCheck", "%1 bytes").arg(bytes);
-    return QCoreApplication::translate("TopologyCheck", "the document is %1; a topology may be at most %2 bytes (1 MiB). Check that this "
-                          "is a topology file; a setup that large must be split into several topologies")
-        .arg(size).arg(kMaxTopologyBytes);
+    return QCoreApplication::translate("TopologyCheck",
+                                       "the document is %1; a topology may be at most %2 bytes (1 MiB). Check that this "
+                                       "is a topology file; a setup that large must be split into several topologies")
+        .arg(size)
+        .arg(kMaxTopologyBytes);
 }
 
 const QString kFormat = QStringLiteral("hips-topology");
 
-QString at(const QString& base, int index) { return QStringLiteral("%1[%2]").arg(base).arg(index); }
+QString at(const QString& base, int index) {
+    return QStringLiteral("%1[%2]").arg(base).arg(index);
+}
 
 // An array too long to be valid is refused before its elements are read, so that a hostile file
 // costs no more than its parse.
-bool withinLimit(const QJsonArray& a, qsizetype max, const QString& path, const QString& what,
-                 const QString& why, TopologyIssues* issues) {
+bool withinLimit(const QJsonArray& a, qsizetype max, const QString& path, const QString& what, const QString& why, TopologyIssues* issues) {
     if (a.size() <= max) return true;
-    issues->append({path, QCoreApplication::translate("TopologyCheck", "%1 %2; at most %3 are supported (%4)")
-                              .arg(a.size()).arg(what).arg(max).arg(why)});
+    issues->append(
+        {path,
+         QCoreApplication::translate("TopologyCheck", "%1 %2; at most %3 are supported (%4)").arg(a.size()).arg(what).arg(max).arg(why)});
     return false;
 }
 
-const QString kNodeLimitReason = QCoreApplication::translate("TopologyCheck", "a run starts at most %1 processes; split the setup into several topologies")
-                                     .arg(kMaxNodes);
+const QString kNodeLimitReason =
+    QCoreApplication::translate("TopologyCheck", "a run starts at most %1 processes; split the setup into several topologies")
+        .arg(kMaxNodes);
 
 Host readHost(const QJsonObject& o, const QString& path, TopologyIssues* issues) {
     JsonFields f(o, path, issues);
@@ -67,8 +72,8 @@ Host readHost(const QJsonObject& o, const QString& path, TopologyIssues* issues)
 }
 
 // `standby`: the role may name a standby host (global servers).
-ListeningRole readListening(const QJsonObject& o, const QString& path, const QString& partyHost,
-                            TopologyIssues* issues, bool standby = false) {
+ListeningRole readListening(const QJsonObject& o, const QString& path, const QString& partyHost, TopologyIssues* issues,
+                            bool standby = false) {
     JsonFields f(o, path, issues);
     f.rejectUnknown(standby ? QStringList{"host", "port", "device", "standby_host"} : QStringList{"host", "port", "device"},
                     QStringLiteral("field"));
@@ -92,7 +97,8 @@ std::optional<AdversarySpec> readAdversary(JsonFields& parent, const char* key, 
     a.kind = f.string("kind", {}, true);
     const StrategyInfo* info = AdversaryRegistry::find(a.kind);
     if (!info) {
-        f.issue("kind", QCoreApplication::translate("TopologyCheck", "'%1' is not an attack; use one of: %2").arg(a.kind, strategyNames(AdversaryRegistry::all()).join(", ")));
+        f.issue("kind", QCoreApplication::translate("TopologyCheck", "'%1' is not an attack; use one of: %2")
+                            .arg(a.kind, strategyNames(AdversaryRegistry::all()).join(", ")));
         return std::nullopt;
     }
     const ParamSpec* strength = info->param(QStringLiteral("strength"));
@@ -102,8 +108,7 @@ std::optional<AdversarySpec> readAdversary(JsonFields& parent, const char* key, 
     return a;
 }
 
-WorkerGroup readWorkers(const QJsonObject& o, const QString& path, const QString& partyHost,
-                        TopologyIssues* issues, bool countAllowed) {
+WorkerGroup readWorkers(const QJsonObject& o, const QString& path, const QString& partyHost, TopologyIssues* issues, bool countAllowed) {
     JsonFields f(o, path, issues);
     f.rejectUnknown(countAllowed ? QStringList{"host", "count", "device", "slowdown", "adversary"} : QStringList{"host", "device"},
                     QStringLiteral("field"));
@@ -116,15 +121,13 @@ WorkerGroup readWorkers(const QJsonObject& o, const QString& path, const QString
     return g;
 }
 
-std::optional<ListeningRole> readOne(JsonFields& roles, const QString& key, const QString& partyHost,
-                                     TopologyIssues* issues) {
+std::optional<ListeningRole> readOne(JsonFields& roles, const QString& key, const QString& partyHost, TopologyIssues* issues) {
     const auto o = roles.object(key);
     if (!o) return std::nullopt;
     return readListening(*o, roles.path(key), partyHost, issues);
 }
 
-QList<ListeningRole> readServers(JsonFields& roles, const QString& key, const QString& partyHost,
-                                 TopologyIssues* issues) {
+QList<ListeningRole> readServers(JsonFields& roles, const QString& key, const QString& partyHost, TopologyIssues* issues) {
     QList<ListeningRole> out;
     const auto a = roles.array(key);
     if (!a || !withinLimit(*a, kMaxRoleEntries, roles.path(key), key, kNodeLimitReason, issues)) return out;
@@ -143,8 +146,9 @@ std::optional<WanLink> readWan(JsonFields& parent, bool central) {
     const auto o = parent.object("wan");
     if (!o) return std::nullopt;
     if (central) {
-        parent.issue("wan", QCoreApplication::translate("TopologyCheck", "the central party has no WAN of its own: each other "
-                                                                         "party's wan shapes its link to the central party"));
+        parent.issue("wan", QCoreApplication::translate("TopologyCheck",
+                                                        "the central party has no WAN of its own: each other "
+                                                        "party's wan shapes its link to the central party"));
         return std::nullopt;
     }
     JsonFields f(*o, parent.path("wan"), parent.issues());
@@ -159,7 +163,8 @@ std::optional<WanLink> readWan(JsonFields& parent, bool central) {
 
 Party readParty(const QJsonObject& o, const QString& path, TopologyIssues* issues) {
     JsonFields f(o, path, issues);
-    f.rejectUnknown({"id", "central", "host", "roles", "adversary", "wan", "data"}, QCoreApplication::translate("TopologyCheck", "party field"));
+    f.rejectUnknown({"id", "central", "host", "roles", "adversary", "wan", "data"},
+                    QCoreApplication::translate("TopologyCheck", "party field"));
     Party p;
     p.id = f.string("id", {}, true);
     p.central = f.boolean("central", false);
@@ -174,17 +179,22 @@ Party readParty(const QJsonObject& o, const QString& path, TopologyIssues* issue
     const QString schedulerKey = p.central ? "global_scheduler" : "scheduler";
     const QString serversKey = p.central ? "global_servers" : "servers";
     QStringList known{schedulerKey, serversKey, "workers"};
-    if (p.central) known << "master_worker" << "state_service";
+    if (p.central)
+        known << "master_worker"
+              << "state_service";
     for (const QString& key : rolesObject->keys()) {
         if (known.contains(key)) continue;
-        const bool otherLayer = QStringList{"global_scheduler", "global_servers", "master_worker", "state_service",
-                                            "scheduler", "servers"}.contains(key);
-        roles.issue(key, otherLayer
-            ? QCoreApplication::translate("TopologyCheck", "role '%1' belongs to %2; %3 uses: %4")
-                  .arg(key, p.central ? QCoreApplication::translate("TopologyCheck", "an ordinary party") : QCoreApplication::translate("TopologyCheck", "the central party"),
-                       p.central ? QCoreApplication::translate("TopologyCheck", "the central party") : QCoreApplication::translate("TopologyCheck", "this party"),
-                       known.join(QStringLiteral(", ")))
-            : QCoreApplication::translate("TopologyCheck", "unknown role '%1'; expected one of: %2").arg(key, known.join(QStringLiteral(", "))));
+        const bool otherLayer =
+            QStringList{"global_scheduler", "global_servers", "master_worker", "state_service", "scheduler", "servers"}.contains(key);
+        roles.issue(key, otherLayer ? QCoreApplication::translate("TopologyCheck", "role '%1' belongs to %2; %3 uses: %4")
+                                          .arg(key,
+                                               p.central ? QCoreApplication::translate("TopologyCheck", "an ordinary party")
+                                                         : QCoreApplication::translate("TopologyCheck", "the central party"),
+                                               p.central ? QCoreApplication::translate("TopologyCheck", "the central party")
+                                                         : QCoreApplication::translate("TopologyCheck", "this party"),
+                                               known.join(QStringLiteral(", ")))
+                                    : QCoreApplication::translate("TopologyCheck", "unknown role '%1'; expected one of: %2")
+                                          .arg(key, known.join(QStringLiteral(", "))));
     }
 
     p.scheduler = readOne(roles, schedulerKey, partyHost, issues);
@@ -227,18 +237,51 @@ QStringList strategyParamNames() {
 QString strategyChoice(JsonFields& f, const char* key, const QString& fallback, const StrategyList& list) {
     const QString given = f.string(key, fallback);
     if (const StrategyInfo* s = findStrategy(list, given)) return s->name;
-    f.issue(key, QCoreApplication::translate("TopologyCheck", "'%1' is not supported; use one of: %2").arg(given, strategyNames(list).join(QStringLiteral(", "))));
+    f.issue(key, QCoreApplication::translate("TopologyCheck", "'%1' is not supported; use one of: %2")
+                     .arg(given, strategyNames(list).join(QStringLiteral(", "))));
     return fallback;
 }
 
 TrainingSettings readTraining(const QJsonObject& o, const QString& path, TopologyIssues* issues) {
     JsonFields f(o, path, issues);
     const QStringList paramNames = strategyParamNames();
-    f.rejectUnknown(QStringList{"dataset", "data_dir", "partition", "model", "mode", "aggregation", "party_aggregation", "server_optimizer", "fault_policy", "compression", "party_compression", "proximal_mu", "hierarchy", "rounds",
-                                "local_iters", "local_epochs", "batch_size", "learning_rate", "momentum",
-                                "eval_every", "train_central_workers", "seed", "threads", "synthetic_samples",
-                                "heartbeat_timeout_s", "reply_timeout_s", "orphan_timeout_s", "checkpoint_every", "slice_bound", "resume_round", "adversary",
-                                "evaluation_data", "input_shape", "classes", "task", "outputs"} + paramNames,
+    f.rejectUnknown(QStringList{"dataset",
+                                "data_dir",
+                                "partition",
+                                "model",
+                                "mode",
+                                "aggregation",
+                                "party_aggregation",
+                                "server_optimizer",
+                                "fault_policy",
+                                "compression",
+                                "party_compression",
+                                "proximal_mu",
+                                "hierarchy",
+                                "rounds",
+                                "local_iters",
+                                "local_epochs",
+                                "batch_size",
+                                "learning_rate",
+                                "momentum",
+                                "eval_every",
+                                "train_central_workers",
+                                "seed",
+                                "threads",
+                                "synthetic_samples",
+                                "heartbeat_timeout_s",
+                                "reply_timeout_s",
+                                "orphan_timeout_s",
+                                "checkpoint_every",
+                                "slice_bound",
+                                "resume_round",
+                                "adversary",
+                                "evaluation_data",
+                                "input_shape",
+                                "classes",
+                                "task",
+                                "outputs"} +
+                        paramNames,
                     QCoreApplication::translate("TopologyCheck", "training setting"));
     TrainingSettings t;
     t.dataset = strategyChoice(f, "dataset", t.dataset, DatasetRegistry::all());
@@ -247,15 +290,15 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
     readModel(f, ModelRegistry::all(), &t);
     t.task = f.choice("task", t.task, {QStringLiteral("classification"), QStringLiteral("regression")});
     if (!t.regression() && f.has("outputs"))
-        f.issue("outputs", QCoreApplication::translate("TopologyCheck", "outputs are a regression's: write \"task\": "
-                                                                        "\"regression\", or \"classes\" for a classifier"));
-    if (!t.regression())
-        t.classes = f.integer("classes", t.classes, 2, 100000);
+        f.issue("outputs", QCoreApplication::translate("TopologyCheck",
+                                                       "outputs are a regression's: write \"task\": "
+                                                       "\"regression\", or \"classes\" for a classifier"));
+    if (!t.regression()) t.classes = f.integer("classes", t.classes, 2, 100000);
     else if (f.has("classes"))
-        f.issue("classes", QCoreApplication::translate("TopologyCheck", "a regression has outputs, not classes: write "
-                                                                        "\"outputs\" (the targets a sample has, 1 by default)"));
-    else
-        t.classes = f.integer("outputs", 1, 1, 100000);
+        f.issue("classes", QCoreApplication::translate("TopologyCheck",
+                                                       "a regression has outputs, not classes: write "
+                                                       "\"outputs\" (the targets a sample has, 1 by default)"));
+    else t.classes = f.integer("outputs", 1, 1, 100000);
     t.evaluationData = readDataSource(f, "evaluation_data");
     t.mode = strategyChoice(f, "mode", t.mode, ModeRegistry::all());
     t.aggregation = strategyChoice(f, "aggregation", t.aggregation, AggregatorRegistry::all());
@@ -298,22 +341,24 @@ Topology readTopology(const QJsonObject& o, TopologyIssues* issues) {
         root.issue("format", QCoreApplication::translate("TopologyCheck", "must be \"%1\"").arg(kFormat));
     const int version = root.integer("version", Topology::kFormatVersion, 1, 1000, true);
     if (version > Topology::kFormatVersion)
-        root.issue("version", QCoreApplication::translate("TopologyCheck", "version %1 is newer than this program reads (%2); upgrade HiPS Studio")
-                                  .arg(version).arg(Topology::kFormatVersion));
+        root.issue("version",
+                   QCoreApplication::translate("TopologyCheck", "version %1 is newer than this program reads (%2); upgrade HiPS Studio")
+                       .arg(version)
+                       .arg(Topology::kFormatVersion));
 
     Topology t;
     t.name = root.string("name", QStringLiteral("unnamed"));
-    if (const auto hosts = root.array("hosts", true);
-        hosts && withinLimit(*hosts, kMaxHosts, "$.hosts", "hosts", kNodeLimitReason, issues))
+    if (const auto hosts = root.array("hosts", true); hosts && withinLimit(*hosts, kMaxHosts, "$.hosts", "hosts", kNodeLimitReason, issues))
         for (int i = 0; i < hosts->size(); ++i) {
             const QString p = at(QStringLiteral("$.hosts"), i);
             if (hosts->at(i).isObject()) t.hosts.append(readHost(hosts->at(i).toObject(), p, issues));
             else issues->append({p, QCoreApplication::translate("TopologyCheck", "must be an object with id and address")});
         }
     if (const auto parties = root.array("parties", true);
-        parties && withinLimit(*parties, kMaxParties, "$.parties", "parties",
-                               QCoreApplication::translate("TopologyCheck", "each party runs at least 3 processes and %1").arg(kNodeLimitReason),
-                               issues))
+        parties &&
+        withinLimit(*parties, kMaxParties, "$.parties", "parties",
+                    QCoreApplication::translate("TopologyCheck", "each party runs at least 3 processes and %1").arg(kNodeLimitReason),
+                    issues))
         for (int i = 0; i < parties->size(); ++i) {
             const QString p = at(QStringLiteral("$.parties"), i);
             if (parties->at(i).isObject()) t.parties.append(readParty(parties->at(i).toObject(), p, issues));
@@ -339,8 +384,9 @@ TopologyLoad TopologyReader::readFile(const QString& path) {
     refused.source = path;
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        refused.issues.append({QStringLiteral("$"), QCoreApplication::translate("TopologyCheck", "cannot open the file (%1); check the path")
-                                                        .arg(file.errorString())});
+        refused.issues.append(
+            {QStringLiteral("$"),
+             QCoreApplication::translate("TopologyCheck", "cannot open the file (%1); check the path").arg(file.errorString())});
         refused.issues = presentableIssues(refused.issues);
         return refused;
     }
@@ -359,8 +405,9 @@ TopologyLoad TopologyReader::readFile(const QString& path) {
         return refused;
     }
     if (file.error() != QFileDevice::NoError) {
-        refused.issues.append({QStringLiteral("$"), QCoreApplication::translate("TopologyCheck", "cannot read the file (%1); check the path")
-                                                        .arg(file.errorString())});
+        refused.issues.append(
+            {QStringLiteral("$"),
+             QCoreApplication::translate("TopologyCheck", "cannot read the file (%1); check the path").arg(file.errorString())});
         refused.issues = presentableIssues(refused.issues);
         return refused;
     }
@@ -383,14 +430,18 @@ TopologyIssues TopologyReader::readDocument(const QByteArray& json, std::optiona
         return all;
     }
     if (const qsizetype bad = firstInvalidUtf8(json); bad >= 0) {
-        issues->append({QStringLiteral("$"), QCoreApplication::translate("TopologyCheck", "not valid UTF-8 at line %1 (offset %2); save the file as UTF-8")
-                                                .arg(json.left(bad).count('\n') + 1).arg(bad)});
+        issues->append({QStringLiteral("$"),
+                        QCoreApplication::translate("TopologyCheck", "not valid UTF-8 at line %1 (offset %2); save the file as UTF-8")
+                            .arg(json.left(bad).count('\n') + 1)
+                            .arg(bad)});
         return all;
     }
 
     if (json.trimmed().isEmpty()) {  // QJsonDocument would call it an "illegal value"
-        issues->append({QStringLiteral("$"), QCoreApplication::translate("TopologyCheck", "the file is empty; a topology is a JSON "
-                                                "object (resources/topologies/default.json is one, or draw one in hips-studio)")});
+        issues->append({QStringLiteral("$"),
+                        QCoreApplication::translate("TopologyCheck",
+                                                    "the file is empty; a topology is a JSON "
+                                                    "object (resources/topologies/default.json is one, or draw one in hips-studio)")});
         return all;
     }
     QJsonParseError parseError;
@@ -398,7 +449,9 @@ TopologyIssues TopologyReader::readDocument(const QByteArray& json, std::optiona
     if (parseError.error != QJsonParseError::NoError) {
         const int line = json.left(parseError.offset).count('\n') + 1;
         issues->append({QStringLiteral("$"), QCoreApplication::translate("TopologyCheck", "not valid JSON at line %1 (offset %2): %3")
-                                                .arg(line).arg(parseError.offset).arg(parseError.errorString())});
+                                                 .arg(line)
+                                                 .arg(parseError.offset)
+                                                 .arg(parseError.errorString())});
         return all;
     }
     if (!doc.isObject()) {

@@ -14,7 +14,7 @@ namespace hips {
 
 struct TopologyLoad {
     std::optional<Topology> topology;  // set only when issues is empty
-    std::optional<Topology> draft;     // set when well-formed, even with semantic issues (the designer opens it)
+    std::optional<Topology> draft;  // set when well-formed, even with semantic issues (the designer opens it)
     TopologyIssues issues;
     QString source;  // file name, for messages
 

@@ -59,16 +59,23 @@ private:
     bool checkLimits() {
         const qint64 nodes = m_t.nodeCount();
         if (nodes > kMaxNodes)
-            add("$.parties", QCoreApplication::translate("TopologyCheck", "the topology starts %1 processes; a run may start at most %2. "
-                                            "Use fewer workers, or split the setup into several topologies")
-                                 .arg(nodes).arg(kMaxNodes));
+            add("$.parties", QCoreApplication::translate("TopologyCheck",
+                                                         "the topology starts %1 processes; a run may start at most %2. "
+                                                         "Use fewer workers, or split the setup into several topologies")
+                                 .arg(nodes)
+                                 .arg(kMaxNodes));
         if (m_t.parties.size() > kMaxParties)
-            add("$.parties", QCoreApplication::translate("TopologyCheck", "%1 parties; at most %2 are supported (each runs at least 3 of the "
-                                            "at most %3 processes); split the setup into several topologies")
-                                 .arg(m_t.parties.size()).arg(kMaxParties).arg(kMaxNodes));
+            add("$.parties", QCoreApplication::translate("TopologyCheck",
+                                                         "%1 parties; at most %2 are supported (each runs at least 3 of the "
+                                                         "at most %3 processes); split the setup into several topologies")
+                                 .arg(m_t.parties.size())
+                                 .arg(kMaxParties)
+                                 .arg(kMaxNodes));
         if (m_t.hosts.size() > kMaxHosts)
-            add("$.hosts", QCoreApplication::translate("TopologyCheck", "%1 hosts; at most %2 are supported; declare only the hosts that run processes")
-                               .arg(m_t.hosts.size()).arg(kMaxHosts));
+            add("$.hosts", QCoreApplication::translate("TopologyCheck",
+                                                       "%1 hosts; at most %2 are supported; declare only the hosts that run processes")
+                               .arg(m_t.hosts.size())
+                               .arg(kMaxHosts));
         return m_issues.isEmpty();
     }
 
@@ -77,7 +84,8 @@ private:
         const QString path = QStringLiteral("$.hosts[%1]").arg(i);
         const QString idIssue = idProblem(h.id, QCoreApplication::translate("TopologyCheck", "host id"));
         addIf(path + ".id", idIssue);
-        const QString name = idIssue.isEmpty() ? QCoreApplication::translate("TopologyCheck", "host '%1'").arg(h.id) : QCoreApplication::translate("TopologyCheck", "this host");
+        const QString name = idIssue.isEmpty() ? QCoreApplication::translate("TopologyCheck", "host '%1'").arg(h.id)
+                                               : QCoreApplication::translate("TopologyCheck", "this host");
         addIf(path + ".address", hostAddressProblem(h.address, name + QStringLiteral(": address")));
         checkRange(path + ".ssh_port", h.sshPort, 1, 65535, name + QStringLiteral(": ssh_port"));
         checkRange(path + ".agent_port", h.agentPort, 1024, 65535, name + QStringLiteral(": agent_port"));
@@ -101,22 +109,25 @@ private:
         for (int i = 0; i < m_t.hosts.size(); ++i)
             for (int j = 0; j < i; ++j) {
                 const Host &a = m_t.hosts[j], &b = m_t.hosts[i];
-                if (a.address != b.address || a.address == QLatin1String("127.0.0.1") || a.address == QLatin1String("localhost"))
-                    continue;
+                if (a.address != b.address || a.address == QLatin1String("127.0.0.1") || a.address == QLatin1String("localhost")) continue;
                 if (a.agentPort == b.agentPort)
                     add(QStringLiteral("$.hosts[%1].agent_port").arg(i),
-                        QCoreApplication::translate("TopologyCheck", "hosts '%1' and '%2' share address %3 and agent_port %4; give each its own agent_port")
+                        QCoreApplication::translate("TopologyCheck",
+                                                    "hosts '%1' and '%2' share address %3 and agent_port %4; give each its own agent_port")
                             .arg(a.id, b.id, a.address, QString::number(a.agentPort)));
                 if (a.installDir == b.installDir)
                     add(QStringLiteral("$.hosts[%1].install_dir").arg(i),
-                        QCoreApplication::translate("TopologyCheck", "hosts '%1' and '%2' share address %3 and install_dir %4; give each its own install_dir")
+                        QCoreApplication::translate(
+                            "TopologyCheck", "hosts '%1' and '%2' share address %3 and install_dir %4; give each its own install_dir")
                             .arg(a.id, b.id, a.address, a.installDir));
             }
     }
 
     void checkHostRef(const QString& path, const QString& host) {
         if (!host.isEmpty() && !m_t.host(host))
-            add(path + ".host", QCoreApplication::translate("TopologyCheck", "host '%1' is not declared in $.hosts; add it there or fix the name").arg(host));
+            add(path + ".host",
+                QCoreApplication::translate("TopologyCheck", "host '%1' is not declared in $.hosts; add it there or fix the name")
+                    .arg(host));
     }
 
     // A global server's standby host: where it starts again, from the copy of its recovery point
@@ -124,26 +135,31 @@ private:
     void checkStandby(const QString& path, const Party& party, const ListeningRole& server) {
         const QString field = path + QStringLiteral(".standby_host");
         if (!m_t.host(server.standbyHost))
-            return add(field, QCoreApplication::translate("TopologyCheck", "host '%1' is not declared in $.hosts; add it there or fix the name")
-                                  .arg(server.standbyHost));
+            return add(field,
+                       QCoreApplication::translate("TopologyCheck", "host '%1' is not declared in $.hosts; add it there or fix the name")
+                           .arg(server.standbyHost));
         if (server.standbyHost == server.host)
             add(field, QCoreApplication::translate("TopologyCheck", "the standby host is the server's own host '%1'; name another host")
                            .arg(server.host));
         // (The server and its standby swap roles when it moves, so neither may be the scheduler's.)
         for (const QString& host : {server.host, server.standbyHost})
             if (party.scheduler && party.scheduler->host == host)
-                add(field, QCoreApplication::translate("TopologyCheck", "the global scheduler keeps the copy of the model a standby starts from, "
+                add(field, QCoreApplication::translate("TopologyCheck",
+                                                       "the global scheduler keeps the copy of the model a standby starts from, "
                                                        "and it runs on '%1', which a lost host would take with it: put the global "
-                                                       "scheduler on a host that is neither the global server's nor its standby's").arg(host));
+                                                       "scheduler on a host that is neither the global server's nor its standby's")
+                               .arg(host));
         if (!m_t.training.continuesThroughFailures())
-            add(field, QCoreApplication::translate("TopologyCheck", "a standby host takes over only under fault_policy continue; "
+            add(field, QCoreApplication::translate("TopologyCheck",
+                                                   "a standby host takes over only under fault_policy continue; "
                                                    "set it, or remove standby_host"));
         const QString key = m_t.host(server.standbyHost)->address + ':' + QString::number(server.port);
         if (m_ports.contains(key))
-            add(field, QCoreApplication::translate("TopologyCheck", "port %1 on the standby host '%2' is already used by %3; choose a free port")
-                           .arg(server.port).arg(server.standbyHost, m_ports.value(key)));
-        else
-            m_ports.insert(key, party.id + QStringLiteral(" global_servers (standby)"));
+            add(field,
+                QCoreApplication::translate("TopologyCheck", "port %1 on the standby host '%2' is already used by %3; choose a free port")
+                    .arg(server.port)
+                    .arg(server.standbyHost, m_ports.value(key)));
+        else m_ports.insert(key, party.id + QStringLiteral(" global_servers (standby)"));
     }
 
     void checkDevice(const QString& path, const QString& device) {
@@ -159,10 +175,11 @@ private:
         const Host* h = m_t.host(role.host);
         const QString key = (h ? h->address : role.host) + ':' + QString::number(role.port);
         if (m_ports.contains(key))
-            add(path + ".port", QCoreApplication::translate("TopologyCheck", "port %1 on host '%2' is already used by %3; choose a free port")
-                                    .arg(role.port).arg(role.host, m_ports.value(key)));
-        else
-            m_ports.insert(key, party.id + ' ' + what);
+            add(path + ".port",
+                QCoreApplication::translate("TopologyCheck", "port %1 on host '%2' is already used by %3; choose a free port")
+                    .arg(role.port)
+                    .arg(role.host, m_ports.value(key)));
+        else m_ports.insert(key, party.id + ' ' + what);
     }
 
     void checkParties() {
@@ -172,41 +189,47 @@ private:
             const Party& p = m_t.parties[i];
             const QString path = QStringLiteral("$.parties[%1]").arg(i);
             if (ids.contains(p.id))
-                add(path + ".id", QCoreApplication::translate("TopologyCheck", "duplicate party id '%1'; give every party its own id").arg(p.id));
+                add(path + ".id",
+                    QCoreApplication::translate("TopologyCheck", "duplicate party id '%1'; give every party its own id").arg(p.id));
             ids.insert(p.id);
             addIf(path + ".id", idProblem(p.id, QCoreApplication::translate("TopologyCheck", "party id")));
             centrals += p.central;
             checkRoles(p, path + ".roles");
         }
         if (centrals == 0)
-            add("$.parties", QCoreApplication::translate("TopologyCheck", "no central party; mark the party holding the global scheduler, "
-                                            "global server and master worker with \"central\": true"));
+            add("$.parties", QCoreApplication::translate("TopologyCheck",
+                                                         "no central party; mark the party holding the global scheduler, "
+                                                         "global server and master worker with \"central\": true"));
         if (centrals > 1)
-            add("$.parties", QCoreApplication::translate("TopologyCheck", "%1 parties are marked central; exactly one must be").arg(centrals));
+            add("$.parties",
+                QCoreApplication::translate("TopologyCheck", "%1 parties are marked central; exactly one must be").arg(centrals));
         if (m_t.parties.size() - centrals < 1)
-            add("$.parties", QCoreApplication::translate("TopologyCheck", "no ordinary party; add at least one party with a scheduler, a server and workers"));
+            add("$.parties", QCoreApplication::translate(
+                                 "TopologyCheck", "no ordinary party; add at least one party with a scheduler, a server and workers"));
     }
 
     void checkRoles(const Party& p, const QString& path) {
         const QString sched = p.central ? "global_scheduler" : "scheduler";
         const QString servers = p.central ? "global_servers" : "servers";
-        if (!p.scheduler)
-            add(path, QCoreApplication::translate("TopologyCheck", "party '%1' has no %2; add one").arg(p.id, sched));
-        else
-            checkPort(path + '.' + sched, p, *p.scheduler, sched);
+        if (!p.scheduler) add(path, QCoreApplication::translate("TopologyCheck", "party '%1' has no %2; add one").arg(p.id, sched));
+        else checkPort(path + '.' + sched, p, *p.scheduler, sched);
         if (p.servers.isEmpty())
             add(path, QCoreApplication::translate("TopologyCheck", "party '%1' has no %2; add one").arg(p.id, servers));
         if (p.servers.size() > kMaxServersPerParty)
             add(path + '.' + servers, QCoreApplication::translate("TopologyCheck", "%1 %2 given; a party runs at most %3")
-                                          .arg(p.servers.size()).arg(servers).arg(kMaxServersPerParty));
+                                          .arg(p.servers.size())
+                                          .arg(servers)
+                                          .arg(kMaxServersPerParty));
         for (int i = 0; i < p.servers.size(); ++i) {
             checkPort(QStringLiteral("%1.%2[%3]").arg(path, servers).arg(i), p, p.servers[i], servers);
             if (!p.servers[i].standbyHost.isEmpty()) checkStandby(QStringLiteral("%1.%2[%3]").arg(path, servers).arg(i), p, p.servers[i]);
         }
         if (p.stateService) checkPort(path + ".state_service", p, *p.stateService, QStringLiteral("state_service"));
         if (p.central && !p.stateService && isMode(m_t.training.mode, mode::kEsync))
-            add(path, QCoreApplication::translate("TopologyCheck", "mode esync needs a state service in the central party '%1': add "
-                                     "\"state_service\": {\"port\": N} to its roles").arg(p.id));
+            add(path, QCoreApplication::translate("TopologyCheck",
+                                                  "mode esync needs a state service in the central party '%1': add "
+                                                  "\"state_service\": {\"port\": N} to its roles")
+                          .arg(p.id));
         if (p.central && !p.masterWorker)
             add(path, QCoreApplication::translate("TopologyCheck", "the central party '%1' has no master_worker; add one").arg(p.id));
         if (p.masterWorker) {
@@ -216,11 +239,12 @@ private:
         for (int i = 0; i < p.workers.size(); ++i) {
             checkHostRef(QStringLiteral("%1.workers[%2]").arg(path).arg(i), p.workers[i].host);
             checkDevice(QStringLiteral("%1.workers[%2]").arg(path).arg(i), p.workers[i].device);
-            checkRange(QStringLiteral("%1.workers[%2].count").arg(path).arg(i), p.workers[i].count, 0,
-                       kMaxWorkersPerGroup, QStringLiteral("count"));
+            checkRange(QStringLiteral("%1.workers[%2].count").arg(path).arg(i), p.workers[i].count, 0, kMaxWorkersPerGroup,
+                       QStringLiteral("count"));
         }
         if (!p.central && p.workerCount() == 0)
-            add(path + ".workers", QCoreApplication::translate("TopologyCheck", "party '%1' has no workers; add a group with count >= 1").arg(p.id));
+            add(path + ".workers",
+                QCoreApplication::translate("TopologyCheck", "party '%1' has no workers; add a group with count >= 1").arg(p.id));
     }
 
     void checkTraining() {
@@ -228,28 +252,42 @@ private:
         checkText("$.training.data_dir", s.dataDir, kMaxPathLength, QStringLiteral("data_dir"));
         // Checked here, not only when a file is read: the designer edits a topology in memory.
         if ((s.localIters > 0) == (s.localEpochs > 0))
-            add("$.training.local_iters", QCoreApplication::translate("TopologyCheck", "set exactly one of local_iters and local_epochs above 0"));
+            add("$.training.local_iters",
+                QCoreApplication::translate("TopologyCheck", "set exactly one of local_iters and local_epochs above 0"));
         checkStrategyParams(s);
         if (s.adversary && s.adversary->count > m_t.trainingWorkerCount())
-            add("$.training.adversary.count", QCoreApplication::translate("TopologyCheck", "%1 attackers a round, but the run has %2 training workers")
-                                                  .arg(s.adversary->count).arg(m_t.trainingWorkerCount()));
+            add("$.training.adversary.count",
+                QCoreApplication::translate("TopologyCheck", "%1 attackers a round, but the run has %2 training workers")
+                    .arg(s.adversary->count)
+                    .arg(m_t.trainingWorkerCount()));
         if (ModeRegistry::policy(s.mode).hierarchicalFrequency && s.trainCentralWorkers)
-            add("$.training.train_central_workers", QCoreApplication::translate("TopologyCheck", "mode %1 syncs workers with their party server; "
-                                                                   "central workers have none: set "
-                                                                   "train_central_workers to false").arg(s.mode));
+            add("$.training.train_central_workers", QCoreApplication::translate("TopologyCheck",
+                                                                                "mode %1 syncs workers with their party server; "
+                                                                                "central workers have none: set "
+                                                                                "train_central_workers to false")
+                                                        .arg(s.mode));
         if (ModeRegistry::policy(s.mode).roundOfSyncs && s.localEpochs > 0)
-            add("$.training.local_epochs", QCoreApplication::translate("TopologyCheck", "mode %1 counts a round in synchronisations: set local_iters "
-                                                          "(synchronisations per round) instead of local_epochs").arg(s.mode));
+            add("$.training.local_epochs", QCoreApplication::translate("TopologyCheck",
+                                                                       "mode %1 counts a round in synchronisations: set local_iters "
+                                                                       "(synchronisations per round) instead of local_epochs")
+                                               .arg(s.mode));
         if (ModeRegistry::policy(s.mode).gradientEveryStep && ModelRegistry::hasRunningStatistics(s.model))
-            add("$.training.model", QCoreApplication::translate("TopologyCheck", "mode %1 pushes gradients, and model %2's BatchNorm statistics have "
-                                                   "none: they would never leave their initial values; choose a mode "
-                                                   "that pushes models (fedavg, esync, …) or another model").arg(s.mode, s.model));
+            add("$.training.model", QCoreApplication::translate("TopologyCheck",
+                                                                "mode %1 pushes gradients, and model %2's BatchNorm statistics have "
+                                                                "none: they would never leave their initial values; choose a mode "
+                                                                "that pushes models (fedavg, esync, …) or another model")
+                                        .arg(s.mode, s.model));
         if (s.resumeRound >= s.rounds)
-            add("$.training.resume_round", QCoreApplication::translate("TopologyCheck", "resume_round (%1) must be below rounds (%2): a run resumes "
-                                                          "from a checkpoint before its end").arg(s.resumeRound).arg(s.rounds));
+            add("$.training.resume_round", QCoreApplication::translate("TopologyCheck",
+                                                                       "resume_round (%1) must be below rounds (%2): a run resumes "
+                                                                       "from a checkpoint before its end")
+                                               .arg(s.resumeRound)
+                                               .arg(s.rounds));
         if (s.resumeRound > 0 && !ModeRegistry::policy(s.mode).resumable())
-            add("$.training.resume_round", QCoreApplication::translate("TopologyCheck", "mode %1 applies pushes as they come and keeps no checkpoints; "
-                                                          "only the modes with rounds at the global server resume").arg(s.mode));
+            add("$.training.resume_round", QCoreApplication::translate("TopologyCheck",
+                                                                       "mode %1 applies pushes as they come and keeps no checkpoints; "
+                                                                       "only the modes with rounds at the global server resume")
+                                               .arg(s.mode));
     }
 
     // Several servers per tier cut the model's keys between them (ShardMap): each party server
@@ -267,46 +305,62 @@ private:
                 sliced = sliced || p.servers.size() > 1;
                 if (p.servers.size() != globals)
                     add(QStringLiteral("$.parties[%1].roles.servers").arg(i),
-                        QCoreApplication::translate("TopologyCheck", "party '%1' has %2 servers and the central party %3 global servers; "
+                        QCoreApplication::translate("TopologyCheck",
+                                                    "party '%1' has %2 servers and the central party %3 global servers; "
                                                     "each party server relays its slice of the model to the global server "
                                                     "of the same rank: give every party as many servers as there are global servers")
-                            .arg(p.id).arg(p.servers.size()).arg(globals));
+                            .arg(p.id)
+                            .arg(p.servers.size())
+                            .arg(globals));
             }
         if (!sliced) return;
         const TrainingSettings& s = m_t.training;
         if (!ModeRegistry::policy(s.mode).resumable())
-            add("$.training.mode", QCoreApplication::translate("TopologyCheck", "mode %1 applies each push as it comes, and every server would count "
-                                                  "its own versions, so a model put together from several servers "
-                                                  "would mix them: run %1 with one server per party").arg(s.mode));
+            add("$.training.mode", QCoreApplication::translate("TopologyCheck",
+                                                               "mode %1 applies each push as it comes, and every server would count "
+                                                               "its own versions, so a model put together from several servers "
+                                                               "would mix them: run %1 with one server per party")
+                                       .arg(s.mode));
         const auto wholeUpdates = [](const QString& rule) {
             const auto r = AggregatorRegistry::create(rule);
             return r && r->comparesWholeUpdates();
         };
         if (wholeUpdates(s.aggregation) && globals > 1)
-            add("$.training.aggregation", QCoreApplication::translate("TopologyCheck", "%1 compares whole updates, and each of the %2 global servers "
-                                                         "holds only a slice of them: use one global server, or a "
-                                                         "coordinate-wise rule (fedavg, mean, median, trimmed_mean)").arg(s.aggregation).arg(globals));
+            add("$.training.aggregation", QCoreApplication::translate("TopologyCheck",
+                                                                      "%1 compares whole updates, and each of the %2 global servers "
+                                                                      "holds only a slice of them: use one global server, or a "
+                                                                      "coordinate-wise rule (fedavg, mean, median, trimmed_mean)")
+                                              .arg(s.aggregation)
+                                              .arg(globals));
         if (wholeUpdates(s.partyAggregation) && !s.flat())
-            add("$.training.party_aggregation", QCoreApplication::translate("TopologyCheck", "%1 compares whole updates, and each party server "
-                                                               "holds only a slice of them: use one server per party, or a "
-                                                               "coordinate-wise rule (fedavg, mean, median, trimmed_mean)").arg(s.partyAggregation));
+            add("$.training.party_aggregation", QCoreApplication::translate("TopologyCheck",
+                                                                            "%1 compares whole updates, and each party server "
+                                                                            "holds only a slice of them: use one server per party, or a "
+                                                                            "coordinate-wise rule (fedavg, mean, median, trimmed_mean)")
+                                                    .arg(s.partyAggregation));
         if (s.continuesThroughFailures())
-            add("$.training.fault_policy", QCoreApplication::translate("TopologyCheck", "under fault_policy continue each server would close "
-                                                             "its round with the workers it heard from, so the slices of one "
-                                                             "model could come from different workers: use fault_policy "
-                                                             "fail, or one server per party"));
+            add("$.training.fault_policy", QCoreApplication::translate("TopologyCheck",
+                                                                       "under fault_policy continue each server would close "
+                                                                       "its round with the workers it heard from, so the slices of one "
+                                                                       "model could come from different workers: use fault_policy "
+                                                                       "fail, or one server per party"));
         const ShardMap map(KeyLayout::ofModel(s.modelSpec()), int(globals), size_t(std::max(s.sliceBound, 1)));
         for (int i = 0; i < map.servers() && map.total() > 0; ++i)
             if (map.shardSize(i) == 0) {
-                add("$.training.slice_bound", QCoreApplication::translate("TopologyCheck", "with slice_bound %1, server %2 of %3 would hold none "
-                                                                 "of model %4's keys: lower slice_bound, or run fewer servers")
-                                                  .arg(s.sliceBound).arg(i).arg(map.servers()).arg(s.model));
+                add("$.training.slice_bound", QCoreApplication::translate("TopologyCheck",
+                                                                          "with slice_bound %1, server %2 of %3 would hold none "
+                                                                          "of model %4's keys: lower slice_bound, or run fewer servers")
+                                                  .arg(s.sliceBound)
+                                                  .arg(i)
+                                                  .arg(map.servers())
+                                                  .arg(s.model));
                 break;
             }
         if (s.param(QStringLiteral("quorum")) > 0)
-            add("$.training.quorum", QCoreApplication::translate("TopologyCheck", "a quorum lets each server close its round with different "
-                                                  "contributions, so the slices of one model would come from different "
-                                                  "workers: remove quorum, or use one server per party"));
+            add("$.training.quorum", QCoreApplication::translate("TopologyCheck",
+                                                                 "a quorum lets each server close its round with different "
+                                                                 "contributions, so the slices of one model would come from different "
+                                                                 "workers: remove quorum, or use one server per party"));
     }
 
     // Names are checked where they are read; here, what the designer and `hips run` may have set:
@@ -325,39 +379,50 @@ private:
             add("$.training.aggregation", QCoreApplication::translate("TopologyCheck", "aggregation '%1' is not supported; use one of: %2")
                                               .arg(s.aggregation, AggregatorRegistry::names().join(QStringLiteral(", "))));
         if (!AggregatorRegistry::find(s.partyAggregation))
-            add("$.training.party_aggregation", QCoreApplication::translate("TopologyCheck", "aggregation '%1' is not supported; use one of: %2")
-                                                    .arg(s.partyAggregation, AggregatorRegistry::names().join(QStringLiteral(", "))));
+            add("$.training.party_aggregation",
+                QCoreApplication::translate("TopologyCheck", "aggregation '%1' is not supported; use one of: %2")
+                    .arg(s.partyAggregation, AggregatorRegistry::names().join(QStringLiteral(", "))));
         const auto declared = s.declaredParams();
         for (auto it = s.params.begin(); it != s.params.end(); ++it) {
             const QString path = "$.training." + it.key();
             const auto spec = std::find_if(declared.begin(), declared.end(), [&](const auto& d) { return d.first == it.key(); });
             if (spec != declared.end()) addIf(path, spec->second->problem(*it));
-            else add(path, QCoreApplication::translate("TopologyCheck", "%1 is not a setting of mode %2, aggregation %3, party_aggregation %4, "
-                                          "partition %5, server_optimizer %6, compression %7 or party_compression %8; "
-                                          "remove it or choose the strategy it belongs to")
-                               .arg(it.key(), s.mode, s.aggregation, s.partyAggregation, s.partition, s.serverOptimizer,
-                                    s.compression, s.partyCompression));
+            else
+                add(path, QCoreApplication::translate("TopologyCheck",
+                                                      "%1 is not a setting of mode %2, aggregation %3, party_aggregation %4, "
+                                                      "partition %5, server_optimizer %6, compression %7 or party_compression %8; "
+                                                      "remove it or choose the strategy it belongs to")
+                              .arg(it.key(), s.mode, s.aggregation, s.partyAggregation, s.partition, s.serverOptimizer, s.compression,
+                                   s.partyCompression));
         }
         if (mode && rule) checkRuleMinimums(s);
         checkDraco(s);
         checkServerOptimizer(s);
         checkFaultPolicy(s);
         if (s.flat() && s.mode != QLatin1String("fedavg") && s.mode != QLatin1String("ssgd"))
-            add("$.training.hierarchy", QCoreApplication::translate("TopologyCheck", "a flat run has no party servers; mode %1 "
-                                                                    "needs them: use fedavg or ssgd, or hierarchy two_layer").arg(s.mode));
+            add("$.training.hierarchy", QCoreApplication::translate("TopologyCheck",
+                                                                    "a flat run has no party servers; mode %1 "
+                                                                    "needs them: use fedavg or ssgd, or hierarchy two_layer")
+                                            .arg(s.mode));
         if (s.flat() && s.partyAggregation != QLatin1String("fedavg"))
-            add("$.training.party_aggregation", QCoreApplication::translate("TopologyCheck", "a flat run has no party servers "
-                                                                            "to run party_aggregation %1: set it to fedavg").arg(s.partyAggregation));
+            add("$.training.party_aggregation", QCoreApplication::translate("TopologyCheck",
+                                                                            "a flat run has no party servers "
+                                                                            "to run party_aggregation %1: set it to fedavg")
+                                                    .arg(s.partyAggregation));
         // A tier that applies each push as it comes has no round of contributions to choose from.
         const ModePolicy policy = ModeRegistry::policy(s.mode);
         if (mode && policy.global == TierSync::AsPushesCome && s.aggregation != QLatin1String("fedavg"))
-            add("$.training.aggregation", QCoreApplication::translate("TopologyCheck", "mode %1 applies each push at the global server as it comes; "
-                                                         "aggregation %2 needs a round's contributions: use fedavg, or "
-                                                         "a mode with rounds (fedavg, ssgd, esync, hfa)").arg(s.mode, s.aggregation));
+            add("$.training.aggregation", QCoreApplication::translate("TopologyCheck",
+                                                                      "mode %1 applies each push at the global server as it comes; "
+                                                                      "aggregation %2 needs a round's contributions: use fedavg, or "
+                                                                      "a mode with rounds (fedavg, ssgd, esync, hfa)")
+                                              .arg(s.mode, s.aggregation));
         if (mode && policy.party == TierSync::AsPushesCome && s.partyAggregation != QLatin1String("fedavg"))
-            add("$.training.party_aggregation", QCoreApplication::translate("TopologyCheck", "mode %1 forwards each push from the party servers as it "
-                                                               "comes; party_aggregation %2 needs a round's contributions: "
-                                                               "use fedavg, or a mode with rounds").arg(s.mode, s.partyAggregation));
+            add("$.training.party_aggregation", QCoreApplication::translate("TopologyCheck",
+                                                                            "mode %1 forwards each push from the party servers as it "
+                                                                            "comes; party_aggregation %2 needs a round's contributions: "
+                                                                            "use fedavg, or a mode with rounds")
+                                                    .arg(s.mode, s.partyAggregation));
     }
 
     // Going on without a process needs rounds that can close without it: ESync waits for every
@@ -372,21 +437,27 @@ private:
         if (!s.continuesThroughFailures()) return;
         const ModePolicy policy = ModeRegistry::policy(s.mode);
         if (policy.stateService || !policy.resumable())
-            add("$.training.fault_policy", QCoreApplication::translate("TopologyCheck", "mode %1 cannot go on without one of its processes "
-                                                             "(%2): use fault_policy fail, or fedavg, ssgd or hfa")
-                                               .arg(s.mode, policy.stateService
-                                                                ? QCoreApplication::translate("TopologyCheck", "every round waits for every device's step")
-                                                                : QCoreApplication::translate("TopologyCheck", "it has no rounds to close without it")));
+            add("$.training.fault_policy",
+                QCoreApplication::translate("TopologyCheck",
+                                            "mode %1 cannot go on without one of its processes "
+                                            "(%2): use fault_policy fail, or fedavg, ssgd or hfa")
+                    .arg(s.mode, policy.stateService
+                                     ? QCoreApplication::translate("TopologyCheck", "every round waits for every device's step")
+                                     : QCoreApplication::translate("TopologyCheck", "it has no rounds to close without it")));
         const auto global = AggregatorRegistry::create(s.aggregation), party = AggregatorRegistry::create(s.partyAggregation);
         if (global && party && global->needsIndividuals() && party->foldsOnArrival() && !s.flat())
-            add("$.training.fault_policy", QCoreApplication::translate("TopologyCheck", "aggregation %1 takes every worker's own update "
-                                                             "through its party server, and the global server cannot tell "
-                                                             "which are down: use fault_policy fail, or a party rule that "
-                                                             "keeps updates apart").arg(s.aggregation));
+            add("$.training.fault_policy", QCoreApplication::translate("TopologyCheck",
+                                                                       "aggregation %1 takes every worker's own update "
+                                                                       "through its party server, and the global server cannot tell "
+                                                                       "which are down: use fault_policy fail, or a party rule that "
+                                                                       "keeps updates apart")
+                                               .arg(s.aggregation));
         for (const QString& rule : {s.aggregation, s.partyAggregation})
             if (rule.startsWith(QLatin1String("draco_")))
-                add("$.training.fault_policy", QCoreApplication::translate("TopologyCheck", "%1 decodes from every worker of a group and cannot "
-                                                                 "go on without one: use fault_policy fail").arg(rule));
+                add("$.training.fault_policy", QCoreApplication::translate("TopologyCheck",
+                                                                           "%1 decodes from every worker of a group and cannot "
+                                                                           "go on without one: use fault_policy fail")
+                                                   .arg(rule));
     }
 
     // A server optimizer turns a round's sum of model deltas into a step: it needs rounds at the
@@ -401,31 +472,43 @@ private:
         const bool plain = s.serverOptimizer == QLatin1String("sgd") && s.param(QStringLiteral("server_lr")) == 1.0;
         const ModePolicy policy = ModeRegistry::policy(s.mode);
         if (!plain && (policy.global != TierSync::Rounds || policy.gradientEveryStep))
-            add("$.training.server_optimizer", QCoreApplication::translate("TopologyCheck", "mode %1 has no round of model deltas at the global server "
-                                                              "for server optimizer %2 to step with: use fedavg, esync "
-                                                              "or hfa, or server_optimizer sgd with server_lr 1").arg(s.mode, s.serverOptimizer));
+            add("$.training.server_optimizer", QCoreApplication::translate("TopologyCheck",
+                                                                           "mode %1 has no round of model deltas at the global server "
+                                                                           "for server optimizer %2 to step with: use fedavg, esync "
+                                                                           "or hfa, or server_optimizer sgd with server_lr 1")
+                                                   .arg(s.mode, s.serverOptimizer));
         if (s.proximalMu > 0 && policy.gradientEveryStep)
-            add("$.training.proximal_mu", QCoreApplication::translate("TopologyCheck", "mode %1 takes one step from the global model each push; "
-                                                         "FedProx's proximal term needs local steps: set proximal_mu "
-                                                         "to 0").arg(s.mode));
+            add("$.training.proximal_mu", QCoreApplication::translate("TopologyCheck",
+                                                                      "mode %1 takes one step from the global model each push; "
+                                                                      "FedProx's proximal term needs local steps: set proximal_mu "
+                                                                      "to 0")
+                                              .arg(s.mode));
     }
 
     // Draco's codes: the party's workers are the coded group, training in FedAvg rounds on data the
     // code assigns; a repetition group is whole.
     void checkDraco(const TrainingSettings& s) {
         if (s.aggregation.startsWith(QLatin1String("draco_")))
-            add("$.training.aggregation", QCoreApplication::translate("TopologyCheck", "%1 codes the workers of one party: set it as party_aggregation "
-                                                         "(a single party reproduces Draco's flat setting)").arg(s.aggregation));
+            add("$.training.aggregation", QCoreApplication::translate("TopologyCheck",
+                                                                      "%1 codes the workers of one party: set it as party_aggregation "
+                                                                      "(a single party reproduces Draco's flat setting)")
+                                              .arg(s.aggregation));
         if (!s.partyAggregation.startsWith(QLatin1String("draco_"))) return;
         if (s.mode != QLatin1String("fedavg"))
-            add("$.training.party_aggregation", QCoreApplication::translate("TopologyCheck", "%1 needs mode fedavg (workers whose rounds are the same "
-                                                               "local work on the same data); mode is %2").arg(s.partyAggregation, s.mode));
+            add("$.training.party_aggregation", QCoreApplication::translate("TopologyCheck",
+                                                                            "%1 needs mode fedavg (workers whose rounds are the same "
+                                                                            "local work on the same data); mode is %2")
+                                                    .arg(s.partyAggregation, s.mode));
         if (s.trainCentralWorkers)
-            add("$.training.train_central_workers", QCoreApplication::translate("TopologyCheck", "%1 codes the workers of the parties; central workers "
-                                                                   "push to the global server uncoded: set train_central_workers "
-                                                                   "to false").arg(s.partyAggregation));
+            add("$.training.train_central_workers",
+                QCoreApplication::translate("TopologyCheck",
+                                            "%1 codes the workers of the parties; central workers "
+                                            "push to the global server uncoded: set train_central_workers "
+                                            "to false")
+                    .arg(s.partyAggregation));
         if (s.param(QStringLiteral("quorum")) > 0)  // (a short round shifts the groups, or cannot be decoded)
-            add("$.training.quorum", QCoreApplication::translate("TopologyCheck", "%1 decodes each round's contributions as the code "
+            add("$.training.quorum", QCoreApplication::translate("TopologyCheck",
+                                                                 "%1 decodes each round's contributions as the code "
                                                                  "assigned them to the party's workers, and a quorum closes rounds "
                                                                  "without some of them: remove quorum, or use another party_aggregation")
                                          .arg(s.partyAggregation));
@@ -433,8 +516,12 @@ private:
         const int r = int(s.partyParam(QStringLiteral("draco_r")));
         for (const Party& p : m_t.parties)
             if (!p.central && p.workerCount() % r != 0)
-                add("$.training.party_draco_r", QCoreApplication::translate("TopologyCheck", "party '%1' has %2 workers, not a whole number of groups of "
-                                                               "draco_r %3").arg(p.id).arg(p.workerCount()).arg(r));
+                add("$.training.party_draco_r", QCoreApplication::translate("TopologyCheck",
+                                                                            "party '%1' has %2 workers, not a whole number of groups of "
+                                                                            "draco_r %3")
+                                                    .arg(p.id)
+                                                    .arg(p.workerCount())
+                                                    .arg(r));
     }
 
     // A robust rule needs enough contributions for its parameters (Krum: n > 2f + 2): at the party
@@ -453,12 +540,15 @@ private:
             const int n = s.quorumOf(p.workerCount());  // what a round holds: a quorum's share of the workers
             if (p.workerCount() > 0 && n < partyRule->minimumContributions())
                 add("$.training.party_aggregation",
-                    QCoreApplication::translate("TopologyCheck", "%1 needs at least %2 contributions (%3), and party '%4' has %5: add workers, "
-                                   "lower party_byzantine_f or raise the quorum")
-                        .arg(s.partyAggregation).arg(partyRule->minimumContributions())
+                    QCoreApplication::translate("TopologyCheck",
+                                                "%1 needs at least %2 contributions (%3), and party '%4' has %5: add workers, "
+                                                "lower party_byzantine_f or raise the quorum")
+                        .arg(s.partyAggregation)
+                        .arg(partyRule->minimumContributions())
                         .arg(partyRule->minimumReason(), p.id, contributionsText(p.workerCount(), n, QStringLiteral("workers"))));
-            if (p.workerCount() > 0) checkTrim(s.partyAggregation, s.partyParam(QStringLiteral("trim_beta")), n, "$.training.party_trim_beta",
-                                               QStringLiteral("party '%1''s round").arg(p.id));
+            if (p.workerCount() > 0)
+                checkTrim(s.partyAggregation, s.partyParam(QStringLiteral("trim_beta")), n, "$.training.party_trim_beta",
+                          QStringLiteral("party '%1''s round").arg(p.id));
         }
         // A rule that needs each worker's update above parties that would send a sum gets every
         // worker's, relayed by the party servers (partiesRelayWorkers).
@@ -469,12 +559,15 @@ private:
         const int n = s.quorumOf(pushingToGlobal);
         if (pushingToGlobal > 0 && n < globalRule->minimumContributions())
             add("$.training.aggregation",
-                QCoreApplication::translate("TopologyCheck", "%1 needs at least %2 contributions (%3), and the global server's rounds have "
-                               "%4: add them, lower byzantine_f or raise the quorum")
-                    .arg(s.aggregation).arg(globalRule->minimumContributions())
+                QCoreApplication::translate("TopologyCheck",
+                                            "%1 needs at least %2 contributions (%3), and the global server's rounds have "
+                                            "%4: add them, lower byzantine_f or raise the quorum")
+                    .arg(s.aggregation)
+                    .arg(globalRule->minimumContributions())
                     .arg(globalRule->minimumReason(), contributionsText(pushingToGlobal, n, senders)));
-        if (pushingToGlobal > 0) checkTrim(s.aggregation, s.param(QStringLiteral("trim_beta")), n, "$.training.trim_beta",
-                                           QStringLiteral("the global server's round"));
+        if (pushingToGlobal > 0)
+            checkTrim(s.aggregation, s.param(QStringLiteral("trim_beta")), n, "$.training.trim_beta",
+                      QStringLiteral("the global server's round"));
     }
 
     // "4 workers", or "a quorum of 3 of 4 workers".
@@ -490,9 +583,12 @@ private:
         const double least = std::ceil(100.0 / n) / 100.0;  // the smallest share that cuts one value
         const QString fix = least <= 0.49 ? QCoreApplication::translate("TopologyCheck", "set it to at least %1, or use median").arg(least)
                                           : QCoreApplication::translate("TopologyCheck", "use median");
-        add(path, QCoreApplication::translate("TopologyCheck", "trimmed_mean with trim_beta %1 cuts floor(%1 x %2) = 0 values at each end "
+        add(path, QCoreApplication::translate("TopologyCheck",
+                                              "trimmed_mean with trim_beta %1 cuts floor(%1 x %2) = 0 values at each end "
                                               "of %3 (%2 contributions): it is the plain mean, which one liar moves anywhere; %4")
-                      .arg(beta).arg(n).arg(round, fix));
+                      .arg(beta)
+                      .arg(n)
+                      .arg(round, fix));
     }
 
     const Topology& m_t;
@@ -502,7 +598,9 @@ private:
 
 }  // namespace
 
-TopologyIssues TopologyReader::checkTopology(const Topology& topology) { return Validator(topology).run(); }
+TopologyIssues TopologyReader::checkTopology(const Topology& topology) {
+    return Validator(topology).run();
+}
 
 TopologyIssues TopologyReader::validate(const Topology& topology) {
     TopologyIssues issues = checkTopology(topology);

@@ -51,16 +51,30 @@ QJsonObject party(const Party& p) {
 }
 
 QJsonObject training(const TrainingSettings& t) {
-    QJsonObject o{{"dataset", t.dataset}, {"data_dir", t.dataDir}, {"partition", t.partition},
-            {"model", modelJson(t)}, {"mode", t.mode}, {"aggregation", t.aggregation},
-            {"party_aggregation", t.partyAggregation}, {"server_optimizer", t.serverOptimizer},
-            {"compression", t.compression}, {"party_compression", t.partyCompression},
-            {"rounds", t.rounds}, {"local_iters", t.localIters}, {"local_epochs", t.localEpochs},
-            {"batch_size", t.batchSize}, {"learning_rate", t.learningRate}, {"momentum", t.momentum},
-            {"eval_every", t.evalEvery}, {"train_central_workers", t.trainCentralWorkers},
-            {"seed", t.seed}, {"threads", t.threads}, {"synthetic_samples", t.syntheticSamples},
-            {"heartbeat_timeout_s", t.heartbeatTimeoutS}, {"reply_timeout_s", t.replyTimeoutS},
-            {"checkpoint_every", t.checkpointEvery}};
+    QJsonObject o{{"dataset", t.dataset},
+                  {"data_dir", t.dataDir},
+                  {"partition", t.partition},
+                  {"model", modelJson(t)},
+                  {"mode", t.mode},
+                  {"aggregation", t.aggregation},
+                  {"party_aggregation", t.partyAggregation},
+                  {"server_optimizer", t.serverOptimizer},
+                  {"compression", t.compression},
+                  {"party_compression", t.partyCompression},
+                  {"rounds", t.rounds},
+                  {"local_iters", t.localIters},
+                  {"local_epochs", t.localEpochs},
+                  {"batch_size", t.batchSize},
+                  {"learning_rate", t.learningRate},
+                  {"momentum", t.momentum},
+                  {"eval_every", t.evalEvery},
+                  {"train_central_workers", t.trainCentralWorkers},
+                  {"seed", t.seed},
+                  {"threads", t.threads},
+                  {"synthetic_samples", t.syntheticSamples},
+                  {"heartbeat_timeout_s", t.heartbeatTimeoutS},
+                  {"reply_timeout_s", t.replyTimeoutS},
+                  {"checkpoint_every", t.checkpointEvery}};
     if (t.sliceBound != TrainingSettings().sliceBound) o.insert("slice_bound", t.sliceBound);
     if (t.orphanTimeoutS != TrainingSettings().orphanTimeoutS) o.insert("orphan_timeout_s", t.orphanTimeoutS);
     if (t.faultPolicy != TrainingSettings().faultPolicy) o.insert("fault_policy", t.faultPolicy);
@@ -89,8 +103,8 @@ QJsonObject training(const TrainingSettings& t) {
 QJsonObject TopologyWriter::toJsonObject(const Topology& t) {
     QJsonArray hosts;
     for (const Host& h : t.hosts) {
-        QJsonObject o{{"id", h.id}, {"address", h.address}, {"ssh_port", h.sshPort}, {"install_dir", h.installDir},
-                      {"agent_port", h.agentPort}};
+        QJsonObject o{
+            {"id", h.id}, {"address", h.address}, {"ssh_port", h.sshPort}, {"install_dir", h.installDir}, {"agent_port", h.agentPort}};
         if (!h.user.isEmpty()) o.insert("user", h.user);
         if (!h.identityFile.isEmpty()) o.insert("identity_file", h.identityFile);
         if (h.data) o.insert("data", dataSourceJson(*h.data));
@@ -98,9 +112,8 @@ QJsonObject TopologyWriter::toJsonObject(const Topology& t) {
     }
     QJsonArray parties;
     for (const Party& p : t.parties) parties.append(party(p));
-    return {{"format", "hips-topology"}, {"version", Topology::kFormatVersion}, {"name", t.name},
-            {"hosts", hosts}, {"parties", parties}, {"training", training(t.training)},
-            {"layout", t.layout}};
+    return {{"format", "hips-topology"}, {"version", Topology::kFormatVersion}, {"name", t.name},    {"hosts", hosts},
+            {"parties", parties},        {"training", training(t.training)},    {"layout", t.layout}};
 }
 
 QByteArray TopologyWriter::toJson(const Topology& t) {

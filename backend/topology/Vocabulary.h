@@ -9,11 +9,11 @@ namespace hips {
 
 namespace metric {
 // Kinds.
-inline constexpr QLatin1String kTrain{"train"};          // a worker's round: loss, samples, compute_s, comm_s
-inline constexpr QLatin1String kEval{"eval"};            // the master's evaluation: test_acc, test_loss, eval_s, skipped
+inline constexpr QLatin1String kTrain{"train"};  // a worker's round: loss, samples, compute_s, comm_s
+inline constexpr QLatin1String kEval{"eval"};  // the master's evaluation: test_acc, test_loss, eval_s, skipped
 inline constexpr QLatin1String kAggregate{"aggregate"};  // the global server's round: apply_s, round_s
-inline constexpr QLatin1String kTraffic{"traffic"};      // bytes per link and tier: links, wire_errors, undeliverable
-inline constexpr QLatin1String kStartup{"startup"};      // a trainer's start-up phases: process_s, data_s, join_s, ...
+inline constexpr QLatin1String kTraffic{"traffic"};  // bytes per link and tier: links, wire_errors, undeliverable
+inline constexpr QLatin1String kStartup{"startup"};  // a trainer's start-up phases: process_s, data_s, join_s, ...
 inline constexpr QLatin1String kAsyncPush{"async_push"};  // a push applied as it came: from, base, staleness
 inline constexpr QLatin1String kModelInit{"model_init"};
 inline constexpr QLatin1String kRendezvous{"rendezvous"};
@@ -21,7 +21,8 @@ inline constexpr QLatin1String kSchedulerDone{"scheduler_done"};
 inline constexpr QLatin1String kDevice{"device"};  // what a trainer trains on: torch (LibTorch and CPU or CUDA), device, gpu
 inline constexpr QLatin1String kMembership{"membership"};  // a scheduler's: member, state (down, up), reason
 inline constexpr QLatin1String kRobust{"robust"};
-inline constexpr QLatin1String kPartyEval{"party_eval"};  // a party's own test (its held-out rows): test_acc, correct, samples, test_loss  // a robust rule's round at a server: rule, selected, rejected (+ the senders)
+inline constexpr QLatin1String kPartyEval{"party_eval"};  // a party's own test (its held-out rows): test_acc, correct, samples, test_loss
+                                                          // // a robust rule's round at a server: rule, selected, rejected (+ the senders)
 
 // Fields.
 inline constexpr QLatin1String kRound{"round"};
@@ -34,7 +35,8 @@ inline constexpr QLatin1String kTestAccuracy{"test_acc"};
 inline constexpr QLatin1String kTestLoss{"test_loss"};
 inline constexpr QLatin1String kTestRmse{"test_rmse"};  // a regression's score, in place of test_acc (lower is better)
 inline constexpr QLatin1String kTestTop5{"test_top5"};
-inline constexpr QLatin1String kCorrect{"correct"};  // party_eval: held-out samples the model got right  // top-5 accuracy (classification with >= 5 classes)
+inline constexpr QLatin1String kCorrect{
+    "correct"};  // party_eval: held-out samples the model got right  // top-5 accuracy (classification with >= 5 classes)
 inline constexpr QLatin1String kConfusion{"confusion"};  // the final model's confusion matrix, row = true class
 inline constexpr QLatin1String kApplySeconds{"apply_s"};
 inline constexpr QLatin1String kRoundSeconds{"round_s"};
@@ -44,11 +46,13 @@ inline constexpr QLatin1String kClassNames{"class_names"};  // each label's name
 inline constexpr QLatin1String kOverclaims{"overclaims"};  // pushes that claimed more samples than the plan (counted as its most)
 inline constexpr QLatin1String kLatePushes{"late_pushes"};  // pushes that came after a quorum closed their round
 inline constexpr QLatin1String kAttacked{"attacked"};
-inline constexpr QLatin1String kRedundancy{"redundancy"};  // data parts a worker trained on (Draco's codes: r× the work)  // 1 when the worker sent an adversary's update in the round
+inline constexpr QLatin1String kRedundancy{"redundancy"};  // data parts a worker trained on (Draco's codes: r× the work)  // 1 when the
+                                                           // worker sent an adversary's update in the round
 inline constexpr QLatin1String kSelected{"selected"};  // robust: contributions the rule kept (count)
 inline constexpr QLatin1String kRejected{"rejected"};  // robust: contributions the rule left out (count)
 inline constexpr QLatin1String kLocalSteps{"local_steps"};  // local steps a worker took in the round
-inline constexpr QLatin1String kStepsPerPush{"steps_per_push"};  // the same per push (ESync: per synchronisation)  // versions applied between a push's base and itself
+inline constexpr QLatin1String kStepsPerPush{
+    "steps_per_push"};  // the same per push (ESync: per synchronisation)  // versions applied between a push's base and itself
 
 // As the history stores them: kind + '.' + field (tst_topology checks each is so made).
 inline constexpr QLatin1String kStoredTrainLoss{"train.loss"};
@@ -67,10 +71,10 @@ inline constexpr QLatin1String kStoredRoundSeconds{"aggregate.round_s"};
 
 namespace message {
 // Data plane.
-inline constexpr QLatin1String kPush{"push"};    // {round, base, offset, total, pull} + a slice of an update
-inline constexpr QLatin1String kPull{"pull"};    // {version}: the model of at least that version, please
+inline constexpr QLatin1String kPush{"push"};  // {round, base, offset, total, pull} + a slice of an update
+inline constexpr QLatin1String kPull{"pull"};  // {version}: the model of at least that version, please
 inline constexpr QLatin1String kModel{"model"};  // {version, offset, total} + a slice of a model
-inline constexpr QLatin1String kInit{"init"};    // the master's initial model, to the global server
+inline constexpr QLatin1String kInit{"init"};  // the master's initial model, to the global server
 // {round}: the master evaluated the final round's model; the global servers wait for it (a master
 // restarted while evaluating it gets it again).
 inline constexpr QLatin1String kEvaluated{"evaluated"};
@@ -83,7 +87,8 @@ inline constexpr QLatin1String kBarrierOk{"barrier_ok"};
 inline constexpr QLatin1String kAbort{"abort"};
 inline constexpr QLatin1String kBye{"bye"};
 inline constexpr QLatin1String kMemberDown{"member_down"};  // {node, reason}: to the members (fault_policy continue)
-inline constexpr QLatin1String kMemberUp{"member_up"};      // {node, reason, restarted, endpoint}: it is back (heartbeats again, restarted, rejoined)
+inline constexpr QLatin1String kMemberUp{
+    "member_up"};  // {node, reason, restarted, endpoint}: it is back (heartbeats again, restarted, rejoined)
 // A global server with a standby host sends each recovery point to the global scheduler
 // ({round, version} + the model and the optimizer's state), which keeps the newest, says so
 // ({version}), and hands it over with the table to the server's next process, wherever it runs.

@@ -10,7 +10,9 @@ namespace hips {
 
 namespace {
 
-uint32_t bigEndian(const uint8_t* p) { return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3]; }
+uint32_t bigEndian(const uint8_t* p) {
+    return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3];
+}
 
 // An IDX file (magic 0,0,type,dims; dims x uint32 big-endian; the data), decoded once per host
 // and mapped read-only (IdxCache): `view` reads the mapping without a copy and is valid while
@@ -36,8 +38,7 @@ IdxTensor readIdx(const QString& path, int expectedDims) {
     }
     const size_t offset = 4 + 4 * size_t(expectedDims);
     if (size != offset + size_t(count))
-        throw TrainError(name + ": IDX header promises " + std::to_string(count) + " bytes, file holds " +
-                         std::to_string(size - offset));
+        throw TrainError(name + ": IDX header promises " + std::to_string(count) + " bytes, file holds " + std::to_string(size - offset));
     idx.view = torch::from_blob(const_cast<uint8_t*>(bytes + offset), shape, torch::kUInt8);
     return idx;
 }
@@ -60,15 +61,15 @@ Dataset loadFashionMnist(const QString& dir, Split split, int part, int parts, i
     const QString labels = dir + '/' + prefix + "-labels-idx1-ubyte.gz";
     for (const QString& f : {images, labels})
         if (!QFileInfo::exists(f))
-            throw TrainError("Fashion-MNIST file " + f.toStdString() + " is missing; install the Debian package "
+            throw TrainError("Fashion-MNIST file " + f.toStdString() +
+                             " is missing; install the Debian package "
                              "dataset-fashion-mnist (apt-get install dataset-fashion-mnist) or point "
                              "training.data_dir at a folder holding the IDX .gz files");
     const IdxTensor imageFile = readIdx(images, 3), labelFile = readIdx(labels, 1);
     torch::Tensor x = imageFile.view, y = labelFile.view;
     if (x.size(0) != y.size(0) || x.size(1) != 28 || x.size(2) != 28)
-        throw TrainError("Fashion-MNIST files in " + dir.toStdString() + " do not match: " +
-                         std::to_string(x.size(0)) + " images of " + std::to_string(x.size(1)) + "x" +
-                         std::to_string(x.size(2)) + ", " + std::to_string(y.size(0)) + " labels");
+        throw TrainError("Fashion-MNIST files in " + dir.toStdString() + " do not match: " + std::to_string(x.size(0)) + " images of " +
+                         std::to_string(x.size(1)) + "x" + std::to_string(x.size(2)) + ", " + std::to_string(y.size(0)) + " labels");
     if (parts > 1) {  // only the shard's rows are read off the mapping
         const torch::Tensor shard = shardRows(y, part, parts, seed, spec);
         x = x.index_select(0, shard);
@@ -84,8 +85,7 @@ Dataset loadCifar10(const QString& dir, Split split, int part, int parts, int se
     QStringList names;
     if (split == Split::Train)
         for (int i = 1; i <= 5; ++i) names << QStringLiteral("data_batch_%1.bin").arg(i);
-    else
-        names << QStringLiteral("test_batch.bin");
+    else names << QStringLiteral("test_batch.bin");
     std::vector<torch::Tensor> records;
     for (const QString& name : names) {
         QFile f(dir + '/' + name);

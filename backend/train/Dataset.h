@@ -19,8 +19,7 @@ enum class Split { Train, Test };
 
 // Fashion-MNIST from IDX .gz files (Debian's dataset-fashion-mnist by default).
 // With `parts` > 1, only shard `part` under `spec` (Partition.h).
-Dataset loadFashionMnist(const QString& dir, Split split, int part = 0, int parts = 1, int seed = 1,
-                         const PartitionSpec& spec = {});
+Dataset loadFashionMnist(const QString& dir, Split split, int part = 0, int parts = 1, int seed = 1, const PartitionSpec& spec = {});
 // CIFAR-10's binary batches (data_batch_1..5.bin, test_batch.bin) from `dir`, sharded as above.
 Dataset loadCifar10(const QString& dir, Split split, int part = 0, int parts = 1, int seed = 1, const PartitionSpec& spec = {});
 // A learnable synthetic set: 10 fixed class prototypes plus noise (fast tests).
@@ -33,8 +32,7 @@ Dataset loadDataset(const TrainingSettings& settings, Split split, int part = 0,
 // IID partition: a seeded permutation cut into `parts` nearly equal shards.
 torch::Tensor iidShard(int64_t n, int part, int parts, int seed);
 // The rows of shard `part` of a set whose labels are `labels` (int64 or uint8, N).
-torch::Tensor shardRows(const torch::Tensor& labels, int part, int parts, int seed, const PartitionSpec& spec,
-                        int classes = 10);
+torch::Tensor shardRows(const torch::Tensor& labels, int part, int parts, int seed, const PartitionSpec& spec, int classes = 10);
 PartitionSpec partitionSpec(const TrainingSettings& settings);
 
 }  // namespace hips

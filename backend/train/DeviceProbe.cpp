@@ -26,7 +26,7 @@ QStringList driverGpuNames() {
             int device = 0;
             char text[256] = {};
             names << (get(&device, i) == 0 && name(text, int(sizeof text) - 1, device) == 0 ? QString::fromUtf8(text)
-                                                                                             : QStringLiteral("GPU %1").arg(i));
+                                                                                            : QStringLiteral("GPU %1").arg(i));
         }
     }
     ::dlclose(cuda);

@@ -24,16 +24,20 @@ FlatModel::FlatModel(const TrainingSettings& s, torch::Device device) {
     // The file's own initial weights, the same in every process that loads the same file.
     const QString file = modelFileOnThisHost(s);
     if (!s.modelSha256.isEmpty() && fileSha256(file) != s.modelSha256)
-        throw TrainError("the TorchScript model " + file.toStdString() + " on this host is not the file the run was "
+        throw TrainError("the TorchScript model " + file.toStdString() +
+                         " on this host is not the file the run was "
                          "started with (its SHA-256 differs): every role must load the identical file");
     m_net = std::make_shared<ScriptNet>(file);
     flatten(device);
     if (!s.modelTensors.empty() && s.modelTensors != m_tensorSizes)
-        throw TrainError("the TorchScript model " + file.toStdString() + " has other tensors than the run was sized "
+        throw TrainError("the TorchScript model " + file.toStdString() +
+                         " has other tensors than the run was sized "
                          "for: every role must load the identical file");
 }
 
-bool FlatModel::isTorchScript() const { return dynamic_cast<const ScriptNet*>(m_net.get()) != nullptr; }
+bool FlatModel::isTorchScript() const {
+    return dynamic_cast<const ScriptNet*>(m_net.get()) != nullptr;
+}
 
 void FlatModel::flatten(torch::Device device) {
     m_net->to(device);
@@ -51,8 +55,7 @@ void FlatModel::flatten(torch::Device device) {
     int64_t total = 0;
     for (const torch::Tensor& p : tensors) total = aligned(total) + p.numel();
     m_flat = torch::zeros({aligned(total)}, torch::TensorOptions().dtype(torch::kFloat32).device(device));
-    if (device.is_cuda())
-        m_host = torch::empty({m_flat.numel()}, torch::TensorOptions().dtype(torch::kFloat32).pinned_memory(true));
+    if (device.is_cuda()) m_host = torch::empty({m_flat.numel()}, torch::TensorOptions().dtype(torch::kFloat32).pinned_memory(true));
     int64_t offset = 0;
     for (torch::Tensor& p : tensors) {
         m_tensorSizes.push_back(size_t(p.numel()));
@@ -141,7 +144,9 @@ void FlatModel::checkInput(const torch::Tensor& images, int classes, const QStri
         throw TrainError(QStringLiteral("the model returns %1 %2 for a batch of %3 of %4's samples; it must return "
                                         "floating outputs of batch x %5 (training.classes; a regression's training.outputs)")
                              .arg(shapeText(logits.sizes()), QString::fromStdString(std::string(c10::toString(logits.scalar_type()))))
-                             .arg(batch.size(0)).arg(owner).arg(classes)
+                             .arg(batch.size(0))
+                             .arg(owner)
+                             .arg(classes)
                              .toStdString());
 }
 
@@ -156,7 +161,9 @@ void FlatModel::saveForPyTorch(const QString& path, bool stateDict) const {
         }
         // A dict of name -> tensor that Python's torch.load reads and load_state_dict takes.
         c10::Dict<std::string, at::Tensor> dict;
-        const auto add = [&dict](const std::string& name, const torch::Tensor& t) { dict.insert(name, t.detach().to(torch::kCPU).clone()); };
+        const auto add = [&dict](const std::string& name, const torch::Tensor& t) {
+            dict.insert(name, t.detach().to(torch::kCPU).clone());
+        };
         if (auto* script = dynamic_cast<ScriptNet*>(m_net.get())) {
             for (const auto& p : script->module().named_parameters(true)) add(p.name, p.value);
             for (const auto& b : script->module().named_buffers(true)) add(b.name, b.value);

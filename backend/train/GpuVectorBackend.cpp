@@ -47,8 +47,8 @@ private:
     // The n contributions as rows of one double matrix on the GPU: each row copied as float
     // straight from where it lies, then widened there.
     torch::Tensor upload(const std::vector<const float*>& vectors, size_t length) const {
-        torch::Tensor x = torch::empty({int64_t(vectors.size()), int64_t(length)},
-                                       torch::TensorOptions().dtype(torch::kFloat32).device(m_device));
+        torch::Tensor x =
+            torch::empty({int64_t(vectors.size()), int64_t(length)}, torch::TensorOptions().dtype(torch::kFloat32).device(m_device));
         for (size_t k = 0; k < vectors.size(); ++k)
             x[int64_t(k)].copy_(torch::from_blob(const_cast<float*>(vectors[k]), {int64_t(length)}, torch::kFloat32));
         return x.to(torch::kFloat64);

@@ -49,10 +49,9 @@ QString cachedPathFor(const QString& gzPath) {
     if (!source.open(QIODevice::ReadOnly) || source.size() < 18 || !source.seek(source.size() - 8))
         throw TrainError(gzPath.toStdString() + " is not a valid gzip file");
     const QByteArray trailer = source.read(8).toHex();
-    return QDir(idxCacheDir()).filePath(QStringLiteral("%1-%2-%3.idx")
-                                            .arg(QFileInfo(gzPath).completeBaseName())
-                                            .arg(source.size())
-                                            .arg(QString::fromLatin1(trailer)));
+    return QDir(idxCacheDir())
+        .filePath(
+            QStringLiteral("%1-%2-%3.idx").arg(QFileInfo(gzPath).completeBaseName()).arg(source.size()).arg(QString::fromLatin1(trailer)));
 }
 
 }  // namespace

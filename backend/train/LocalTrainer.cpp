@@ -16,7 +16,8 @@ namespace hips {
 
 struct LocalTrainer::Impl {
     Impl(const TrainingSettings& s, const TrainingData& data, const QString& device)
-        : settings(s), model(s, resolveDevice(device)),
+        : settings(s),
+          model(s, resolveDevice(device)),
           optimizer(model.net().parameters(), torch::optim::SGDOptions(s.learningRate).momentum(s.momentum)) {
         const int index = data.part, count = data.parts;
         // The first of a source's workers evaluates the rows it holds out (its party's own test).
@@ -123,7 +124,8 @@ struct LocalTrainer::Impl {
     Dataset heldOut;  // the source's held-out rows (its first worker only)
     at::Generator generator;
     torch::Tensor dropoutState;
-    std::vector<torch::Tensor> globalParameters;  // FedProx: the round's starting point  // the process generator's state for this trainer (withOwnGenerator)
+    std::vector<torch::Tensor>
+        globalParameters;  // FedProx: the round's starting point  // the process generator's state for this trainer (withOwnGenerator)
     torch::Tensor order;
     int64_t cursor = 0;
 };
@@ -132,8 +134,12 @@ LocalTrainer::LocalTrainer(const TrainingSettings& s, const TrainingData& data, 
     : d(std::make_unique<Impl>(s, data, device)) {}
 LocalTrainer::~LocalTrainer() = default;
 
-size_t LocalTrainer::parameterCount() const { return size_t(d->model.parameterCount()); }
-int64_t LocalTrainer::shardSize() const { return d->shard.size(); }
+size_t LocalTrainer::parameterCount() const {
+    return size_t(d->model.parameterCount());
+}
+int64_t LocalTrainer::shardSize() const {
+    return d->shard.size();
+}
 void LocalTrainer::setWeights(const float* weights) {
     d->model.load(weights);
     if (d->settings.proximalMu <= 0) return;
@@ -142,7 +148,9 @@ void LocalTrainer::setWeights(const float* weights) {
     for (const torch::Tensor& p : d->model.net().parameters()) d->globalParameters.push_back(p.detach().clone());
 }
 
-RoundStats LocalTrainer::trainRound() { return trainSteps(d->stepsThisRound()); }
+RoundStats LocalTrainer::trainRound() {
+    return trainSteps(d->stepsThisRound());
+}
 
 RoundStats LocalTrainer::trainSteps(int64_t steps) {
     return d->withOwnGenerator([&] {
@@ -167,9 +175,13 @@ std::vector<int64_t> LocalTrainer::classCounts() const {
     return std::vector<int64_t>(counts.data_ptr<int64_t>(), counts.data_ptr<int64_t>() + counts.numel());
 }
 
-QStringList LocalTrainer::classNames() const { return d->shard.classNames; }
+QStringList LocalTrainer::classNames() const {
+    return d->shard.classNames;
+}
 
-int64_t LocalTrainer::heldOutSize() const { return d->heldOut.size(); }
+int64_t LocalTrainer::heldOutSize() const {
+    return d->heldOut.size();
+}
 
 // The held-out rows under `weights`, then this trainer's own weights and train mode back: the
 // local model, its optimizer and its data order are as they were.
@@ -182,10 +194,16 @@ EvalStats LocalTrainer::evaluateHeldOut(const float* weights) {
     return stats;
 }
 
-int64_t LocalTrainer::stepsPerRound() const { return d->stepsThisRound(); }
+int64_t LocalTrainer::stepsPerRound() const {
+    return d->stepsThisRound();
+}
 
-void LocalTrainer::setSlowdown(double factor) { d->slowdown = factor; }
-void LocalTrainer::setLabelFlip(bool on) { d->flipLabels = on; }
+void LocalTrainer::setSlowdown(double factor) {
+    d->slowdown = factor;
+}
+void LocalTrainer::setLabelFlip(bool on) {
+    d->flipLabels = on;
+}
 
 RoundStats LocalTrainer::step() {
     return d->withOwnGenerator([this] { return d->timedStep(true); });
@@ -193,7 +211,9 @@ RoundStats LocalTrainer::step() {
 RoundStats LocalTrainer::gradient() {
     return d->withOwnGenerator([this] { return d->timedStep(false); });
 }
-void LocalTrainer::writeGradient(float scale, float* out) const { d->model.writeGradient(scale, out); }
+void LocalTrainer::writeGradient(float scale, float* out) const {
+    d->model.writeGradient(scale, out);
+}
 
 void LocalTrainer::writeDelta(const float* global, float scale, float* out) const {
     torch::NoGradGuard noGrad;
@@ -243,10 +263,10 @@ void LocalTrainer::loadState(const QByteArray& bytes) {
         archive.read("cursor", cursor);
         archive.read("shuffle", shuffle);
         archive.read("torch_rng", rng);
-        if (order.dim() != 1 || order.size(0) != d->shard.size() || cursor.numel() != 1 ||
-            cursor.item<int64_t>() < 0 || cursor.item<int64_t>() > d->shard.size())
-            throw TrainError("the saved state is of another shard (" + std::to_string(order.numel()) +
-                             " samples, this worker has " + std::to_string(d->shard.size()) + ")");
+        if (order.dim() != 1 || order.size(0) != d->shard.size() || cursor.numel() != 1 || cursor.item<int64_t>() < 0 ||
+            cursor.item<int64_t>() > d->shard.size())
+            throw TrainError("the saved state is of another shard (" + std::to_string(order.numel()) + " samples, this worker has " +
+                             std::to_string(d->shard.size()) + ")");
         // Its values, not only its shape: a damaged state would train with loss NaN every round.
         const torch::Tensor sorted = std::get<0>(order.to(torch::kInt64).sort());
         if (order.numel() > 0 && !sorted.equal(torch::arange(order.numel(), torch::kInt64)))
@@ -278,7 +298,11 @@ void setTorchThreads(int threads) {
     (void)interopSet;
 }
 
-QString torchVersion() { return QStringLiteral(TORCH_VERSION); }
-bool torchHasCuda() { return torch::cuda::is_available(); }
+QString torchVersion() {
+    return QStringLiteral(TORCH_VERSION);
+}
+bool torchHasCuda() {
+    return torch::cuda::is_available();
+}
 
 }  // namespace hips

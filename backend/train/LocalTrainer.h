@@ -10,7 +10,7 @@
 namespace hips {
 
 struct RoundStats {
-    double loss = 0;          // mean training loss over the round's batches
+    double loss = 0;  // mean training loss over the round's batches
     int64_t samples = 0;
     double computeSeconds = 0;
     int64_t steps = 0;
@@ -84,7 +84,6 @@ private:
     std::unique_ptr<Impl> d;
     std::function<void()> m_progress;
 };
-
 
 // The master worker's model: initial weights, evaluation on the test set, checkpoints.
 class ModelEvaluator {

@@ -10,7 +10,6 @@
 #include <cmath>
 #include <sstream>
 
-
 namespace hips {
 
 struct ModelEvaluator::Impl {
@@ -27,13 +26,18 @@ struct ModelEvaluator::Impl {
     int64_t classes = 10;
 };
 
-ModelEvaluator::ModelEvaluator(const TrainingSettings& s, const QString& device)
-    : d(std::make_unique<Impl>(s, device)) {}
+ModelEvaluator::ModelEvaluator(const TrainingSettings& s, const QString& device) : d(std::make_unique<Impl>(s, device)) {}
 ModelEvaluator::~ModelEvaluator() = default;
 
-size_t ModelEvaluator::parameterCount() const { return size_t(d->model.parameterCount()); }
-std::vector<float> ModelEvaluator::initialWeights() const { return d->model.weights(); }
-QStringList ModelEvaluator::classNames() const { return d->test.classNames; }
+size_t ModelEvaluator::parameterCount() const {
+    return size_t(d->model.parameterCount());
+}
+std::vector<float> ModelEvaluator::initialWeights() const {
+    return d->model.weights();
+}
+QStringList ModelEvaluator::classNames() const {
+    return d->test.classNames;
+}
 
 EvalStats ModelEvaluator::evaluate(const float* weights) {
     d->model.load(weights);
@@ -84,9 +88,9 @@ EvalStats evaluateOn(FlatModel& model, const Dataset& data, int64_t classes, con
         const int64_t len = std::min(kBatch, n - begin);
         const torch::Tensor logits = model.net().forward(data.images.narrow(0, begin, len));
         const torch::Tensor labels = data.labels.narrow(0, begin, len);
-        lossSum += torch::nn::functional::cross_entropy(
-                       logits, labels, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
-                       .item<double>();
+        lossSum +=
+            torch::nn::functional::cross_entropy(logits, labels, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
+                .item<double>();
         const torch::Tensor predicted = logits.argmax(1);
         correct += predicted.eq(labels).sum().item<int64_t>();
         if (classes >= 5) correctTop5 += std::get<1>(logits.topk(5, 1)).eq(labels.unsqueeze(1)).any(1).sum().item<int64_t>();
@@ -128,7 +132,11 @@ void exportTrainedModel(const TrainingSettings& s, const QString& paramsFile, co
     model.saveForPyTorch(out, stateDict);
 }
 
-void ModelEvaluator::exportModel(const QString& path, bool stateDict) const { d->model.saveForPyTorch(path, stateDict); }
-bool ModelEvaluator::isTorchScript() const { return d->model.isTorchScript(); }
+void ModelEvaluator::exportModel(const QString& path, bool stateDict) const {
+    d->model.saveForPyTorch(path, stateDict);
+}
+bool ModelEvaluator::isTorchScript() const {
+    return d->model.isTorchScript();
+}
 
 }  // namespace hips

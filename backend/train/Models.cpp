@@ -14,9 +14,7 @@ struct MlpNet : Net {
     explicit MlpNet(InputShape in, int64_t classes)
         : fc1(register_module("fc1", torch::nn::Linear(in.channels * in.size * in.size, 256))),
           fc2(register_module("fc2", torch::nn::Linear(256, classes))) {}
-    torch::Tensor forward(torch::Tensor x) override {
-        return fc2->forward(torch::relu(fc1->forward(x.flatten(1))));
-    }
+    torch::Tensor forward(torch::Tensor x) override { return fc2->forward(torch::relu(fc1->forward(x.flatten(1)))); }
     torch::nn::Linear fc1, fc2;
 };
 
@@ -95,8 +93,8 @@ struct ResNet18 : Net {
         for (int64_t width : {64, 128, 256, 512})
             for (int block = 0; block < 2; ++block) {
                 const int64_t stride = block == 0 && width != 64 ? 2 : 1;
-                blocks.push_back(register_module("block" + std::to_string(blocks.size()),
-                                                 std::make_shared<BasicBlock>(channels, width, stride)));
+                blocks.push_back(
+                    register_module("block" + std::to_string(blocks.size()), std::make_shared<BasicBlock>(channels, width, stride)));
                 channels = width;
             }
         fc = register_module("fc", torch::nn::Linear(512, classes));
@@ -119,16 +117,16 @@ std::shared_ptr<Net> createNet(const QString& name, InputShape in, int classes) 
     if (name == QLatin1String("cnn")) return std::make_shared<CnnNet>(in, classes);
     if (name == QLatin1String("alexnet")) return std::make_shared<AlexNet>(in, classes);
     if (name == QLatin1String("resnet18")) return std::make_shared<ResNet18>(in, classes);
-    throw TrainError("unknown model '" + name.toStdString() + "'; use one of: " +
-                     strategyNames(ModelRegistry::all()).join(", ").toStdString());
+    throw TrainError("unknown model '" + name.toStdString() +
+                     "'; use one of: " + strategyNames(ModelRegistry::all()).join(", ").toStdString());
 }
 
 torch::Device resolveDevice(const QString& device) {
     if (device == QLatin1String("cpu")) return torch::kCPU;
-    if (!device.startsWith(QLatin1String("cuda")))
-        throw TrainError("'" + device.toStdString() + "' is not a device; use cpu or cuda:N");
+    if (!device.startsWith(QLatin1String("cuda"))) throw TrainError("'" + device.toStdString() + "' is not a device; use cpu or cuda:N");
     if (!torch::cuda::is_available())
-        throw TrainError("device " + device.toStdString() + " was requested, but this LibTorch build has no "
+        throw TrainError("device " + device.toStdString() +
+                         " was requested, but this LibTorch build has no "
                          "CUDA support or sees no GPU; set the role's device to cpu");
     const int index = device.contains(':') ? device.section(':', 1).toInt() : 0;
     if (index >= int(torch::cuda::device_count()))

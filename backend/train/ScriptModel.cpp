@@ -36,7 +36,8 @@ std::string flatName(const std::string& name) {
 }  // namespace
 
 ScriptNet::ScriptNet(const QString& file) {
-    if (!QFile::exists(file)) throw TrainError("the TorchScript model " + file.toStdString() + " does not exist; check training.model.torchscript");
+    if (!QFile::exists(file))
+        throw TrainError("the TorchScript model " + file.toStdString() + " does not exist; check training.model.torchscript");
     try {
         m_module = torch::jit::load(file.toStdString(), torch::kCPU);
     } catch (const c10::Error& e) {

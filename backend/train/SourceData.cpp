@@ -43,26 +43,34 @@ void checkLabels(const SampleSet& data, int classes, const QString& owner) {
     if (data.regression()) {
         if (data.targetWidth != classes)
             throw TrainError(QStringLiteral("%1's data has %2 target(s) a sample, and the model %3 output(s); set "
-                                            "training.outputs to %2").arg(owner).arg(data.targetWidth).arg(classes).toStdString());
+                                            "training.outputs to %2")
+                                 .arg(owner)
+                                 .arg(data.targetWidth)
+                                 .arg(classes)
+                                 .toStdString());
         return;
     }
     for (int64_t label : data.labels)
         if (label < 0 || label >= classes)
             throw TrainError(QStringLiteral("%1's data holds label %2, and the model has %3 classes (0 to %4); set "
                                             "training.classes, or check the label column")
-                                 .arg(owner).arg(label).arg(classes).arg(classes - 1)
+                                 .arg(owner)
+                                 .arg(label)
+                                 .arg(classes)
+                                 .arg(classes - 1)
                                  .toStdString());
     if (!data.classNames.isEmpty() && data.classNames.size() > classes)
         throw TrainError(QStringLiteral("%1's data names %2 classes, and the model has %3; set training.classes to %2")
-                             .arg(owner).arg(data.classNames.size()).arg(classes)
+                             .arg(owner)
+                             .arg(data.classNames.size())
+                             .arg(classes)
                              .toStdString());
 }
 
 torch::Tensor featureTensor(SampleSet& data, const std::vector<int64_t>& shape) {
     std::vector<int64_t> sizes{data.size()};
     sizes.insert(sizes.end(), shape.begin(), shape.end());
-    if (data.type == SampleSet::Type::Float32)
-        return torch::from_blob(data.floats.data(), sizes, torch::kFloat32).clone();
+    if (data.type == SampleSet::Type::Float32) return torch::from_blob(data.floats.data(), sizes, torch::kFloat32).clone();
     return torch::from_blob(data.bytes.data(), sizes, torch::kUInt8).to(torch::kFloat32).div_(255.0);  // uint8 to [0, 1]
 }
 
@@ -72,7 +80,11 @@ Dataset holdOut(const Dataset& all, double fraction, int seed, const QString& ow
     const int64_t n = all.size(), out = std::max<int64_t>(1, std::llround(double(n) * fraction));
     if (n - out < 1)
         throw TrainError(QStringLiteral("%1's data holds %2 samples, too few to hold out %3 of them and train on the rest; "
-                                        "lower its holdout or bring more data").arg(owner).arg(n).arg(out).toStdString());
+                                        "lower its holdout or bring more data")
+                             .arg(owner)
+                             .arg(n)
+                             .arg(out)
+                             .toStdString());
     auto generator = torch::make_generator<at::CPUGeneratorImpl>(uint64_t(seed) * 9973 + 17);
     const torch::Tensor order = torch::randperm(n, generator, torch::kInt64);
     if (heldOut) *heldOut = all.subset(std::get<0>(order.narrow(0, n - out, out).sort()));
@@ -85,8 +97,7 @@ QString dataCacheDir() {
     return QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) + QStringLiteral("/hips-studio/data");
 }
 
-Dataset loadSource(const DataSource& source, const TrainingSettings& s, const QString& owner, int part, int parts,
-                   Dataset* heldOut) {
+Dataset loadSource(const DataSource& source, const TrainingSettings& s, const QString& owner, int part, int parts, Dataset* heldOut) {
     ReadOptions options = readOptionsFor(s);  // images decoded to the model's input, the host's data roots
     options.cacheDir = dataCacheDir();
     SampleSet data;
@@ -102,7 +113,8 @@ Dataset loadSource(const DataSource& source, const TrainingSettings& s, const QS
                                      ? torch::from_blob(data.targets.data(), {data.size(), data.targetWidth}, torch::kFloat32).clone()
                                      : torch::tensor(data.labels, torch::kInt64);
     Dataset all{featureTensor(data, shape), labels, data.classNames};
-    if (const double holdout = source.option(QStringLiteral("holdout")).toDouble(); holdout > 0) all = holdOut(all, holdout, s.seed, owner, heldOut);
+    if (const double holdout = source.option(QStringLiteral("holdout")).toDouble(); holdout > 0)
+        all = holdOut(all, holdout, s.seed, owner, heldOut);
     if (parts <= 1) return all;
     if (s.regression()) return all.subset(iidShard(all.size(), part, parts, s.seed));  // no classes to split by
     return all.subset(shardRows(all.labels, part, parts, s.seed, partitionSpec(s), s.classes));

@@ -12,8 +12,8 @@ namespace hips {
 // A source's `holdout` fraction is left out of every shard (the same rows for each worker that
 // reads it), and given in *heldOut where asked for: the party's own test rows.
 // Throws TrainError naming the source, the file and what to do.
-Dataset loadSource(const DataSource& source, const TrainingSettings& settings, const QString& owner, int part = 0,
-                   int parts = 1, Dataset* heldOut = nullptr);
+Dataset loadSource(const DataSource& source, const TrainingSettings& settings, const QString& owner, int part = 0, int parts = 1,
+                   Dataset* heldOut = nullptr);
 
 // Where decoded image folders are kept between starts: $XDG_CACHE_HOME/hips-studio/data.
 QString dataCacheDir();

@@ -24,11 +24,18 @@ static WireLimits& defaultLimits() {
     return limits;
 }
 
-void Channel::setDefaultLimits(const WireLimits& limits) { defaultLimits() = limits; }
+void Channel::setDefaultLimits(const WireLimits& limits) {
+    defaultLimits() = limits;
+}
 
 Channel::Channel(zmq::socket_t s, bool router, bool authenticated, QString self, QString peer)
-    : m_socket(std::move(s)), m_router(router), m_authenticated(authenticated), m_self(std::move(self)),
-      m_peer(std::move(peer)), m_rejections(std::make_unique<RejectionLog>(m_self)), m_traffic(partyOf(m_self)) {
+    : m_socket(std::move(s)),
+      m_router(router),
+      m_authenticated(authenticated),
+      m_self(std::move(self)),
+      m_peer(std::move(peer)),
+      m_rejections(std::make_unique<RejectionLog>(m_self)),
+      m_traffic(partyOf(m_self)) {
     setLimits(defaultLimits());
 }
 
@@ -50,7 +57,9 @@ static RunIdentity& runIdentity() {
     return identity;
 }
 
-void Channel::setRunIdentity(const CurveKeyPair& own, const PeerKeys& peers) { runIdentity() = {own, peers}; }
+void Channel::setRunIdentity(const CurveKeyPair& own, const PeerKeys& peers) {
+    runIdentity() = {own, peers};
+}
 
 Channel Channel::router(zmq::context_t& ctx, const QString& self, const QString& endpoint) {
     return router(ctx, self, endpoint, CurveConfig{runIdentity().own, {}});
@@ -82,8 +91,8 @@ Channel Channel::router(zmq::context_t& ctx, const QString& self, const QString&
     return c;
 }
 
-Channel Channel::dealer(zmq::context_t& ctx, const QString& self, const QString& endpoint, const QString& peer,
-                        const CurveConfig& curve, const std::optional<WireLimits>& limits) {
+Channel Channel::dealer(zmq::context_t& ctx, const QString& self, const QString& endpoint, const QString& peer, const CurveConfig& curve,
+                        const std::optional<WireLimits>& limits) {
     zmq::socket_t s(ctx, zmq::socket_type::dealer);
     common(s);
     curve.applyAsClient(s);
@@ -119,7 +128,8 @@ bool Channel::send(const QString& peer, Message&& m) {
             ++m_undeliverable;  // its link holds as many as a socket's queue would: the same bound
             if (m_transform) m_transform->undelivered(peer, Message(type));
             m_rejections->undelivered(peer, QStringLiteral("dropped one '%1' message: its emulated link holds %2 messages already")
-                                           .arg(type).arg(LinkShaper::kMaxHeld));
+                                                .arg(type)
+                                                .arg(LinkShaper::kMaxHeld));
             return false;
         }
     return transmit(peer, type, parts, bytes);
@@ -128,8 +138,7 @@ bool Channel::send(const QString& peer, Message&& m) {
 bool Channel::transmit(const QString& peer, const QString& type, std::vector<zmq::message_t>& parts, quint64 bytes) {
     try {
         for (size_t i = 0; i < parts.size(); ++i) {
-            const auto flags = i + 1 < parts.size() ? zmq::send_flags::sndmore | zmq::send_flags::dontwait
-                                                    : zmq::send_flags::dontwait;
+            const auto flags = i + 1 < parts.size() ? zmq::send_flags::sndmore | zmq::send_flags::dontwait : zmq::send_flags::dontwait;
             // A multipart message is all or nothing: only its first part can fail to queue.
             if (!m_socket.send(parts[i], flags)) throw zmq::error_t();
         }
@@ -137,9 +146,9 @@ bool Channel::transmit(const QString& peer, const QString& type, std::vector<zmq
         if (e.num() != EHOSTUNREACH && e.num() != EAGAIN) throw;  // ETERM etc.: the process is ending
         ++m_undeliverable;
         if (m_transform) m_transform->undelivered(peer, Message(type));
-        m_rejections->undelivered(peer, QStringLiteral("dropped one '%1' message: %2").arg(type,
-                                e.num() == EHOSTUNREACH ? QStringLiteral("it has disconnected")
-                                                        : QStringLiteral("its queue is full (it stopped reading)")));
+        m_rejections->undelivered(peer, QStringLiteral("dropped one '%1' message: %2")
+                                            .arg(type, e.num() == EHOSTUNREACH ? QStringLiteral("it has disconnected")
+                                                                               : QStringLiteral("its queue is full (it stopped reading)")));
         return false;
     }
     m_traffic.sent(peer, bytes);
@@ -164,8 +173,7 @@ std::optional<std::chrono::milliseconds> Channel::releaseShaped() {
     m_shaper->releaseDue([this](LinkShaper::Pending& p) { transmit(p.peer, p.type, p.parts, p.bytes); });
     const auto next = m_shaper->nextDue();
     if (!next) return std::nullopt;
-    return std::max(std::chrono::milliseconds(0),
-                    std::chrono::ceil<std::chrono::milliseconds>(*next - LinkShaper::Clock::now()));
+    return std::max(std::chrono::milliseconds(0), std::chrono::ceil<std::chrono::milliseconds>(*next - LinkShaper::Clock::now()));
 }
 
 void Channel::lingerOnClose(std::chrono::milliseconds ms) {

@@ -27,7 +27,10 @@ public:
     virtual void outgoing(const QString& peer, Message& m) = 0;
     // A message outgoing() made could not be sent (its type and header as they were): a link
     // that keeps state about what its peer has must forget it.
-    virtual void undelivered(const QString& peer, const Message& m) { Q_UNUSED(peer) Q_UNUSED(m) }
+    virtual void undelivered(const QString& peer, const Message& m) {
+        Q_UNUSED(peer)
+        Q_UNUSED(m)
+    }
     // Empty, or why the message is refused: then it is counted (WireError::BadPayload) and dropped.
     virtual QString incoming(const QString& peer, Message& m) = 0;
 };
@@ -42,8 +45,7 @@ class Channel {
 public:
     // A ROUTER that binds `endpoint`, or a DEALER with routing id `self` that connects to it.
     static Channel router(zmq::context_t& ctx, const QString& self, const QString& endpoint);
-    static Channel dealer(zmq::context_t& ctx, const QString& self, const QString& endpoint,
-                          const QString& peer);
+    static Channel dealer(zmq::context_t& ctx, const QString& self, const QString& endpoint, const QString& peer);
     // Channels made without a CurveConfig use this identity: a role process sets its own key pair
     // and the run's public keys once, and every socket it opens is then encrypted and
     // authenticated (a dealer expects the key of the node it connects to).
@@ -53,8 +55,8 @@ public:
     // `limits`, when given, replace the defaults before the socket binds or connects.
     static Channel router(zmq::context_t& ctx, const QString& self, const QString& endpoint, const CurveConfig& curve,
                           const std::optional<WireLimits>& limits = std::nullopt);
-    static Channel dealer(zmq::context_t& ctx, const QString& self, const QString& endpoint, const QString& peer,
-                          const CurveConfig& curve, const std::optional<WireLimits>& limits = std::nullopt);
+    static Channel dealer(zmq::context_t& ctx, const QString& self, const QString& endpoint, const QString& peer, const CurveConfig& curve,
+                          const std::optional<WireLimits>& limits = std::nullopt);
 
     Channel(Channel&&) = default;
     Channel& operator=(Channel&&) = default;

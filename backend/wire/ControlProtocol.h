@@ -18,6 +18,6 @@ constexpr int kSilenceTimeoutS = 10;  // either side gives up on a silent peer a
 // controller (stopped with SIGSTOP, suspended, starved) learns on waking that it was the cause.
 constexpr int kAgentExitControllerSilent = 3;
 constexpr size_t kMaxCommandBytes = 4 << 20;  // a start carries the topology (≤ 1 MiB) and the run's public keys
-constexpr size_t kMaxEventBytes = 1 << 20;    // an event carries one log or metric line (the agent cuts longer ones)
+constexpr size_t kMaxEventBytes = 1 << 20;  // an event carries one log or metric line (the agent cuts longer ones)
 
 }  // namespace hips::control

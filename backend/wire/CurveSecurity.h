@@ -28,7 +28,7 @@ struct CurveKeyPair {
     bool isNull() const { return publicKey.isEmpty(); }
     // "public secret" (Z85 has no space, but has ':'), for a file or an environment variable.
     QByteArray toText() const { return publicKey + ' ' + secretKey; }
-    static CurveKeyPair fromText(const QByteArray& text);               // null when malformed
+    static CurveKeyPair fromText(const QByteArray& text);  // null when malformed
 };
 
 // The public keys of a run's nodes, by node id. Text form: one "id key" line per node.

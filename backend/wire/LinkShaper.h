@@ -18,7 +18,7 @@
 namespace hips {
 
 struct LinkShape {
-    QString link;           // peers on one link share its rate (e.g. every node of a party)
+    QString link;  // peers on one link share its rate (e.g. every node of a party)
     double bytesPerSecond;  // > 0
     std::chrono::microseconds latency;
 };

@@ -11,7 +11,7 @@ namespace hips {
 
 struct Message {
     QString type;
-    QCborMap fields;                     // everything in the header besides version/type/sizes
+    QCborMap fields;  // everything in the header besides version/type/sizes
     std::vector<zmq::message_t> frames;  // raw payload frames
 
     Message() = default;

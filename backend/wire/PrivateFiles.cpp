@@ -44,9 +44,12 @@ QString checkOwnDirectory(const QString& path, bool followLink) {
         return QStringLiteral("%1 is a symbolic link; a run's directories are its own: remove it, or pass another --out").arg(path);
     if (!S_ISDIR(st.st_mode)) return QStringLiteral("%1 exists but is not a directory").arg(path);
     if (st.st_uid != ::geteuid() || (st.st_mode & 022) != 0)
-        return QStringLiteral("%1 belongs to another user or others may write in it (owner %2, mode %3): a run's "
-                              "directory must be yours alone; pass another --out")
-            .arg(path).arg(st.st_uid).arg(QString::number(st.st_mode & 07777, 8));
+        return QStringLiteral(
+                   "%1 belongs to another user or others may write in it (owner %2, mode %3): a run's "
+                   "directory must be yours alone; pass another --out")
+            .arg(path)
+            .arg(st.st_uid)
+            .arg(QString::number(st.st_mode & 07777, 8));
     return {};
 }
 
@@ -104,8 +107,10 @@ QString writeUserFile(const QString& path, const QByteArray& bytes) {
     unsigned mode = 0644;
     if (struct stat existing; ::stat(QFile::encodeName(path).constData(), &existing) == 0) {
         if (!S_ISREG(existing.st_mode))
-            return QStringLiteral("cannot write %1: it is not a regular file (a folder, a device or a pipe); "
-                                  "choose a file name").arg(path);
+            return QStringLiteral(
+                       "cannot write %1: it is not a regular file (a folder, a device or a pipe); "
+                       "choose a file name")
+                .arg(path);
         mode = existing.st_mode & 07777;
     }
     return writeFileAtomically(path, bytes, mode);

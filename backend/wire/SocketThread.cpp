@@ -19,8 +19,10 @@ void blockTerminationSignals() {
 }
 
 SocketThread::SocketThread(zmq::context_t& ctx, Channel channel, Handler onMessage)
-    : m_channel(std::move(channel)), m_onMessage(std::move(onMessage)),
-      m_wakeReceiver(ctx, zmq::socket_type::pair), m_wakeSender(ctx, zmq::socket_type::pair) {
+    : m_channel(std::move(channel)),
+      m_onMessage(std::move(onMessage)),
+      m_wakeReceiver(ctx, zmq::socket_type::pair),
+      m_wakeSender(ctx, zmq::socket_type::pair) {
     const std::string name = uniqueInprocName();
     m_wakeReceiver.set(zmq::sockopt::linger, 0);
     m_wakeSender.set(zmq::sockopt::linger, 0);
@@ -29,7 +31,9 @@ SocketThread::SocketThread(zmq::context_t& ctx, Channel channel, Handler onMessa
     m_thread = std::thread([this] { loop(); });
 }
 
-SocketThread::~SocketThread() { stop(); }
+SocketThread::~SocketThread() {
+    stop();
+}
 
 void SocketThread::post(const QString& peer, Message m) {
     std::lock_guard lock(m_mutex);
@@ -68,17 +72,16 @@ void SocketThread::loop() {
     using namespace std::chrono_literals;
     blockTerminationSignals();
     while (!m_stop) {
-        zmq::pollitem_t items[] = {{m_channel.socket().handle(), 0, ZMQ_POLLIN, 0},
-                                   {m_wakeReceiver.handle(), 0, ZMQ_POLLIN, 0}};
+        zmq::pollitem_t items[] = {{m_channel.socket().handle(), 0, ZMQ_POLLIN, 0}, {m_wakeReceiver.handle(), 0, ZMQ_POLLIN, 0}};
         zmq::poll(items, 2, 200ms);
         if (items[1].revents & ZMQ_POLLIN) {
             zmq::message_t drain;
-            while (m_wakeReceiver.recv(drain, zmq::recv_flags::dontwait)) {}
+            while (m_wakeReceiver.recv(drain, zmq::recv_flags::dontwait)) {
+            }
         }
         flushOutbox();
         if (items[0].revents & ZMQ_POLLIN) {
-            while (auto envelope = m_channel.receive(std::chrono::milliseconds(0)))
-                m_onMessage(std::move(*envelope));
+            while (auto envelope = m_channel.receive(std::chrono::milliseconds(0))) m_onMessage(std::move(*envelope));
         }
     }
     flushOutbox();

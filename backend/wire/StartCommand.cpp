@@ -21,8 +21,7 @@ bool isInside(const QString& path, const QString& root) {
     return path.size() > root.size() + 1 && path.startsWith(root) && path.at(root.size()) == u'/';
 }
 
-std::optional<StartCommand> StartCommand::fromMessage(const Message& m, const QString& runsRoot, const QString& home,
-                                                      QString* error) {
+std::optional<StartCommand> StartCommand::fromMessage(const Message& m, const QString& runsRoot, const QString& home, QString* error) {
     auto refuse = [error](const QString& why) {
         *error = why;
         return std::nullopt;
@@ -35,8 +34,9 @@ std::optional<StartCommand> StartCommand::fromMessage(const Message& m, const QS
     const auto node = text("node"), outDir = text("out_dir"), topology = text("topology"), nodeKey = text("node_key"),
                peerKeys = text("peer_keys");
     if (!node || !outDir || !topology || !nodeKey || !peerKeys)
-        return refuse(QStringLiteral("a start needs node, out_dir, topology, node_key and peer_keys as text; use a "
-                                     "controller of the same version"));
+        return refuse(
+            QStringLiteral("a start needs node, out_dir, topology, node_key and peer_keys as text; use a "
+                           "controller of the same version"));
     if (node->isEmpty() || node->size() > kMaxNodeIdChars)
         return refuse(QStringLiteral("the node id '%1' is empty or too long").arg(printableText(*node, 80)));
     c.node = *node;

@@ -12,11 +12,11 @@
 namespace hips {
 
 struct StartCommand {
-    QString node;           // the node id to run
-    QString outDir;         // where the role writes (absolute; clean once checked)
-    QString topologyJson;   // the run's topology
-    CurveKeyPair nodeKey;   // the node's own key pair
-    PeerKeys peerKeys;      // the public key of every node of the run
+    QString node;  // the node id to run
+    QString outDir;  // where the role writes (absolute; clean once checked)
+    QString topologyJson;  // the run's topology
+    CurveKeyPair nodeKey;  // the node's own key pair
+    PeerKeys peerKeys;  // the public key of every node of the run
     int threads = 1;
     // When the controller placed the node (its clock, ms since the epoch; 0: unknown). The role
     // gets it as HIPS_PLACEMENT: of two processes of one node, the scheduler keeps the later placed.
@@ -28,8 +28,7 @@ struct StartCommand {
     Message toMessage() const;
     // The command in `m`, or nullopt with *error naming what is wrong. `runsRoot` is clean and
     // absolute; `home` replaces a leading "~" (a remote controller does not know this host's).
-    static std::optional<StartCommand> fromMessage(const Message& m, const QString& runsRoot, const QString& home,
-                                                   QString* error);
+    static std::optional<StartCommand> fromMessage(const Message& m, const QString& runsRoot, const QString& home, QString* error);
 };
 
 // True when `path` (clean, absolute) is strictly inside `root` (clean, absolute).

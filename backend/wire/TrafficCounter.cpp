@@ -4,7 +4,9 @@
 
 namespace hips {
 
-QString partyOf(const QString& nodeId) { return nodeId.section('/', 0, 0); }
+QString partyOf(const QString& nodeId) {
+    return nodeId.section('/', 0, 0);
+}
 
 TrafficCounter::Link& TrafficCounter::link(const QString& peer) {
     auto it = m_links.find(peer);

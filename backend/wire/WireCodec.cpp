@@ -54,8 +54,7 @@ static Decoded fail(WireError e, WireStats* stats) {
     return {std::nullopt, e};
 }
 
-Decoded WireCodec::decode(std::vector<zmq::message_t>& parts, size_t first, const WireLimits& limits,
-                          WireStats* stats) {
+Decoded WireCodec::decode(std::vector<zmq::message_t>& parts, size_t first, const WireLimits& limits, WireStats* stats) {
     if (parts.size() <= first) return fail(WireError::Empty, stats);
     const zmq::message_t& head = parts[first];
     if (head.size() > limits.maxHeaderBytes) return fail(WireError::HeaderTooLarge, stats);
@@ -63,8 +62,8 @@ Decoded WireCodec::decode(std::vector<zmq::message_t>& parts, size_t first, cons
     if (frameCount > limits.maxFrames) return fail(WireError::TooManyFrames, stats);
 
     QCborParserError parseError;
-    const QCborValue value = QCborValue::fromCbor(
-        QByteArray::fromRawData(static_cast<const char*>(head.data()), qsizetype(head.size())), &parseError);
+    const QCborValue value =
+        QCborValue::fromCbor(QByteArray::fromRawData(static_cast<const char*>(head.data()), qsizetype(head.size())), &parseError);
     if (parseError.error != QCborError::NoError || !value.isMap()) return fail(WireError::NotCbor, stats);
     QCborMap header = value.toMap();
     // One meaning per key: with duplicates, what one reader takes (the first) and another (the

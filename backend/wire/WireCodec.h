@@ -10,8 +10,21 @@
 
 namespace hips {
 
-enum class WireError { None, Empty, HeaderTooLarge, NotCbor, BadVersion, BadType, BadFrameTable,
-                       FrameSizeMismatch, TooManyFrames, PayloadTooLarge, DuplicateKey, BadPayload, Count };
+enum class WireError {
+    None,
+    Empty,
+    HeaderTooLarge,
+    NotCbor,
+    BadVersion,
+    BadType,
+    BadFrameTable,
+    FrameSizeMismatch,
+    TooManyFrames,
+    PayloadTooLarge,
+    DuplicateKey,
+    BadPayload,
+    Count
+};
 
 QString wireErrorText(WireError e);
 
@@ -44,8 +57,7 @@ public:
     // Appends the header frame and the payload frames (moved out of `m`) to `out`.
     static void encode(Message&& m, std::vector<zmq::message_t>& out);
     // Decodes parts[first..]; on failure counts the error in `stats` (when given).
-    static Decoded decode(std::vector<zmq::message_t>& parts, size_t first, const WireLimits& limits,
-                          WireStats* stats = nullptr);
+    static Decoded decode(std::vector<zmq::message_t>& parts, size_t first, const WireLimits& limits, WireStats* stats = nullptr);
 };
 
 }  // namespace hips

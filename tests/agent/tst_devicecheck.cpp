@@ -29,7 +29,8 @@ Topology twoHosts() {
 QCborMap probe(bool cuda, const QStringList& gpus) {
     QCborArray names;
     for (const QString& g : gpus) names.append(g);
-    return {{QStringLiteral("torch"), QStringLiteral("LibTorch 2.11.0 (CUDA 13.0)")}, {QStringLiteral("cuda"), cuda},
+    return {{QStringLiteral("torch"), QStringLiteral("LibTorch 2.11.0 (CUDA 13.0)")},
+            {QStringLiteral("cuda"), cuda},
             {QStringLiteral("gpus"), names}};
 }
 
@@ -40,9 +41,9 @@ class TestDeviceCheck : public QObject {
 private Q_SLOTS:
     void onlyHostsWithGpuNodesAreProbed() {
         const Topology t = twoHosts();
-        QVERIFY(asksForGpu(t, "a"));   // the global server
-        QVERIFY(asksForGpu(t, "b"));   // one worker group
-        QVERIFY(asksForGpu(t, {}));    // the local agent stands for every host
+        QVERIFY(asksForGpu(t, "a"));  // the global server
+        QVERIFY(asksForGpu(t, "b"));  // one worker group
+        QVERIFY(asksForGpu(t, {}));  // the local agent stands for every host
         Topology cpu = t;
         cpu.parties[0].servers[0].device = "cpu";
         QVERIFY(!asksForGpu(cpu, "a"));

@@ -9,12 +9,19 @@ using hips::EventJournal;
 
 namespace {
 
-QCborMap logLine(int i) { return {{QStringLiteral("kind"), QStringLiteral("log")}, {QStringLiteral("node"), QStringLiteral("w0")}, {QStringLiteral("line"), QString::number(i)}}; }
+QCborMap logLine(int i) {
+    return {{QStringLiteral("kind"), QStringLiteral("log")},
+            {QStringLiteral("node"), QStringLiteral("w0")},
+            {QStringLiteral("line"), QString::number(i)}};
+}
 QCborMap metric(const QString& kind, const QString& node, int round) {
-    return {{QStringLiteral("kind"), QStringLiteral("metric")}, {QStringLiteral("node"), node},
+    return {{QStringLiteral("kind"), QStringLiteral("metric")},
+            {QStringLiteral("node"), node},
             {QStringLiteral("json"), QStringLiteral("{\"kind\":\"%1\",\"node\":\"%2\",\"round\":%3}").arg(kind, node).arg(round)}};
 }
-QCborMap exited() { return {{QStringLiteral("kind"), QStringLiteral("exited")}, {QStringLiteral("node"), QStringLiteral("w0")}}; }
+QCborMap exited() {
+    return {{QStringLiteral("kind"), QStringLiteral("exited")}, {QStringLiteral("node"), QStringLiteral("w0")}};
+}
 
 int count(const EventJournal& j, const QString& kind) {
     int n = 0;
@@ -68,7 +75,8 @@ private Q_SLOTS:
         // The newest traffic record of the node is the one kept last.
         bool newestKept = false;
         for (const QCborMap& e : j.pending())
-            newestKept = newestKept || e.value(QStringLiteral("json")).toString().contains(QLatin1String("\"traffic\",\"node\":\"w0\",\"round\":29"));
+            newestKept = newestKept ||
+                         e.value(QStringLiteral("json")).toString().contains(QLatin1String("\"traffic\",\"node\":\"w0\",\"round\":29"));
         QVERIFY(newestKept);
         // Markers name their node and nothing else.
         const QCborMap first = j.pending().value(2);
@@ -80,9 +88,9 @@ private Q_SLOTS:
         EventJournal j(4);
         j.append(metric(QStringLiteral("traffic"), QStringLiteral("w0"), 1));  // seq 1: superseded by 2
         j.append(metric(QStringLiteral("traffic"), QStringLiteral("w0"), 2));  // seq 2: the process's last
-        j.append(exited());                                                     // seq 3
+        j.append(exited());  // seq 3
         j.append(metric(QStringLiteral("traffic"), QStringLiteral("w0"), 3));  // seq 4: the next process's
-        j.append(metric(QStringLiteral("eval"), QStringLiteral("m"), 3));      // seq 5: over the bound
+        j.append(metric(QStringLiteral("eval"), QStringLiteral("m"), 3));  // seq 5: over the bound
         QCOMPARE(j.skipped(), 1);
         QCOMPARE(j.pending().value(1).value(QStringLiteral("kind")).toString(), QStringLiteral("skipped"));
         QCOMPARE(j.pending().value(2).value(QStringLiteral("kind")).toString(), QStringLiteral("metric"));

@@ -10,9 +10,9 @@ namespace hips::test {
 
 // A push slice as sendPush makes it: `values` at `offset` of an update of `total` floats
 // (the whole update when total is 0).
-inline Envelope push(const QString& peer, qint64 round, std::vector<float> values, size_t offset = 0, size_t total = 0,
-                     qint64 base = -1) {
-    Message m(QStringLiteral("push"), {{QStringLiteral("round"), round}, {QStringLiteral("offset"), qint64(offset)},
+inline Envelope push(const QString& peer, qint64 round, std::vector<float> values, size_t offset = 0, size_t total = 0, qint64 base = -1) {
+    Message m(QStringLiteral("push"), {{QStringLiteral("round"), round},
+                                       {QStringLiteral("offset"), qint64(offset)},
                                        {QStringLiteral("total"), qint64(total ? total : values.size())},
                                        {QStringLiteral("base"), base < 0 ? round - 1 : base}});
     m.frames.emplace_back(values.data(), values.size() * sizeof(float));

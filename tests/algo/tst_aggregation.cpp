@@ -74,9 +74,8 @@ private Q_SLOTS:
         QVERIFY(!pushes.add(tooNew[0], total, 4));  // a base newer than the newest version
         QCOMPARE(pushes.rejected(), quint64(3));
 
-        std::vector<Envelope> poisoned = pushSlices("b", 2, total, [](size_t i) {
-            return i == 5 ? std::numeric_limits<float>::quiet_NaN() : 1.0f;
-        });
+        std::vector<Envelope> poisoned =
+            pushSlices("b", 2, total, [](size_t i) { return i == 5 ? std::numeric_limits<float>::quiet_NaN() : 1.0f; });
         QVERIFY(!pushes.add(poisoned[0], total, 4));
         whole = pushes.add(poisoned[1], total, 4);
         QVERIFY(whole);
@@ -154,7 +153,10 @@ private Q_SLOTS:
     void ruleSeesSendersWeightsAndFinish() {
         struct Recording final : AggregationRule {
             QString name() const override { return "recording"; }
-            void begin(size_t length) override { inner.begin(length); seen.clear(); }
+            void begin(size_t length) override {
+                inner.begin(length);
+                seen.clear();
+            }
             void add(Contribution c) override {
                 seen.append(c.from + '=' + QString::number(c.weight));
                 inner.add(std::move(c));
@@ -248,8 +250,8 @@ private Q_SLOTS:
 
     void collectorRejectsBadPushes() {
         RoundCollector c("p/server0", {"p/worker0", "p/worker1"}, AggregatorRegistry::create("fedavg"));
-        QVERIFY(!c.add(push("q/worker9", 1, {1, 1}), 1, 2));   // stranger
-        QVERIFY(!c.add(push("p/worker0", 2, {1, 1}), 1, 2));   // wrong round
+        QVERIFY(!c.add(push("q/worker9", 1, {1, 1}), 1, 2));  // stranger
+        QVERIFY(!c.add(push("p/worker0", 2, {1, 1}), 1, 2));  // wrong round
         QVERIFY(!c.add(push("p/worker0", 1, {1, 1, 1}), 1, 2));  // wrong size
         QVERIFY(!c.add(push("p/worker0", 1, {1, 1}, 0, 3), 1, 2));  // a slice of an update of another size
         QVERIFY(!c.add(push("p/worker0", 1, {1}, 1, 2), 1, 2));  // not on a slice boundary
@@ -261,11 +263,11 @@ private Q_SLOTS:
         // does not wait for it; a second push of it is refused.
         QVERIFY(!c.add(push("p/worker0", 1, {1, std::numeric_limits<float>::quiet_NaN()}), 1, 2));
         QCOMPARE(c.rejectedNonFinite(), quint64(1));
-        QVERIFY(!c.add(push("p/worker0", 1, {1, 2}), 1, 2));   // twice in a round
+        QVERIFY(!c.add(push("p/worker0", 1, {1, 2}), 1, 2));  // twice in a round
         QCOMPARE(c.rejected(), quint64(8));
         QVERIFY(c.add(push("p/worker1", 1, {10, 20}), 1, 2));  // completes the round, without worker0
         QCOMPARE(sumOf(c, 2), (std::vector<float>{10, 20}));
-        QVERIFY(!c.add(push("p/worker1", 2, {1, 1}), 2, 2));   // the next round starts afresh
+        QVERIFY(!c.add(push("p/worker1", 2, {1, 1}), 2, 2));  // the next round starts afresh
         QVERIFY(c.add(push("p/worker0", 2, {std::numeric_limits<float>::infinity(), 1}), 2, 2));  // refused, and the last
         QCOMPARE(c.rejectedNonFinite(), quint64(2));
         QCOMPARE(sumOf(c, 2), (std::vector<float>{1, 1}));
@@ -312,8 +314,7 @@ private Q_SLOTS:
             QCOMPARE(c.takeFinalSlice(), std::optional<size_t>(1));
             const FloatBuffer out = c.takeFolded();
             QVERIFY(out);
-            for (size_t i = 0; i < total; ++i)
-                QCOMPARE((*out)[i], base[i] + float(i % 5) * round - float(i % 3));
+            for (size_t i = 0; i < total; ++i) QCOMPARE((*out)[i], base[i] + float(i % 5) * round - float(i % 3));
             QVERIFY(!c.takeFolded());
         }
     }
@@ -332,8 +333,7 @@ private Q_SLOTS:
             RoundCollector c("p/server0", {ids.begin(), ids.end()}, AggregatorRegistry::create("fedavg"));
             ModelBufferPool pool;
             c.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(1), base.data()}; });
-            for (int k = 0; k < 4; ++k)
-                QCOMPARE(c.add(push(ids[arrival[k]], 1, {values[size_t(arrival[k])]}), 1, 1), k == 3);
+            for (int k = 0; k < 4; ++k) QCOMPARE(c.add(push(ids[arrival[k]], 1, {values[size_t(arrival[k])]}), 1, 1), k == 3);
             const FloatBuffer out = c.takeFolded();
             QVERIFY(out);
             QCOMPARE(std::memcmp(&(*out)[0], &expected, sizeof(float)), 0);
@@ -407,9 +407,9 @@ private Q_SLOTS:
             QCOMPARE(c.rejectedNonFinite(), quint64(2));
             const FloatBuffer out = c.takeFolded();
             const float b0 = withBase ? 100.0f : 0.0f;
-            QCOMPARE((*out)[0], b0 + 2.0f);                  // b only
+            QCOMPARE((*out)[0], b0 + 2.0f);  // b only
             QCOMPARE((*out)[kSliceFloats - 1], b0 + 2.0f);
-            QCOMPARE((*out)[kSliceFloats], b0 + 1.0f);       // a only
+            QCOMPARE((*out)[kSliceFloats], b0 + 1.0f);  // a only
             QCOMPARE((*out)[total - 1], b0 + 1.0f);
         }
         // Every contribution to a range refused: the range is the base (zero without one).
@@ -428,9 +428,8 @@ private Q_SLOTS:
         RoundCollector c("p/server0", {"a", "b", "c"}, AggregatorRegistry::create("fedavg"));  // no fold target
         std::vector<Envelope> a = pushSlices("a", 1, total, [](size_t i) { return float(i % 4); });
         std::vector<Envelope> b = pushSlices("b", 1, total, [](size_t) { return 1.0f; });
-        std::vector<Envelope> cc = pushSlices("c", 1, total, [&](size_t i) {
-            return i == total - 1 ? std::numeric_limits<float>::infinity() : 1000.0f;
-        });
+        std::vector<Envelope> cc =
+            pushSlices("c", 1, total, [&](size_t i) { return i == total - 1 ? std::numeric_limits<float>::infinity() : 1000.0f; });
         QVERIFY(!c.add(a[1], 1, total));
         QVERIFY(!c.add(cc[0], 1, total));
         QVERIFY(!c.add(b[0], 1, total));
@@ -556,8 +555,8 @@ private Q_SLOTS:
         p.ingest(rec("aggregate", 2), 3.0);
         p.ingest(rec("train", 2, {{"loss", 1.0}, {"samples", 10}}), 3.0);
         QVERIFY(p.ingest(rec("train", 2, {{"loss", 1.0}, {"samples", 10}}), 4.0).isEmpty());  // waits for eval
-        p.ingest(QJsonObject{{"kind", "traffic"}, {"node", "a"},
-                             {"links", QJsonArray{QJsonObject{{"tier", "across"}, {"sent", 500}}}}}, 4.5);
+        p.ingest(QJsonObject{{"kind", "traffic"}, {"node", "a"}, {"links", QJsonArray{QJsonObject{{"tier", "across"}, {"sent", 500}}}}},
+                 4.5);
         rows = p.ingest(rec("eval", 2, {{"test_acc", 0.75}}), 9.0);
         QCOMPARE(rows.size(), 1);
         QCOMPARE(rows[0].testAccuracy, 0.75);

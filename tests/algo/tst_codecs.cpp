@@ -45,8 +45,10 @@ QString decodeError(const GradientCodec& c, const QByteArray& frame, size_t n) {
 
 // A message as sendPushSlice / ModelSlice make it: one slice of `values` at offset 0.
 Message floatsMessage(const QString& type, const std::vector<float>& values, qint64 version = 1) {
-    Message m(type, {{QStringLiteral("offset"), 0}, {QStringLiteral("total"), qint64(values.size())},
-                     {QStringLiteral("version"), version}, {QStringLiteral("round"), version}});
+    Message m(type, {{QStringLiteral("offset"), 0},
+                     {QStringLiteral("total"), qint64(values.size())},
+                     {QStringLiteral("version"), version},
+                     {QStringLiteral("round"), version}});
     m.frames.emplace_back(values.data(), values.size() * sizeof(float));
     return m;
 }
@@ -70,12 +72,11 @@ private Q_SLOTS:
     void halfPrecisionRoundsToNearestEven() {
         QCOMPARE(halfToFloat(floatToHalf(1.0f)), 1.0f);
         QCOMPARE(halfToFloat(floatToHalf(-2.5f)), -2.5f);
-        QCOMPARE(halfToFloat(floatToHalf(65504.0f)), 65504.0f);         // the largest half
-        QVERIFY(std::isinf(halfToFloat(floatToHalf(1e6f))));            // beyond it
-        QCOMPARE(halfToFloat(floatToHalf(1.0f + 1.0f / 4096)), 1.0f);   // a tie goes to even
-        QCOMPARE(halfToFloat(floatToHalf(5.96e-8f)), 5.9604645e-8f);    // the smallest subnormal
-        for (float x : gaussian(1000, 1, 1.0f))
-            QVERIFY(std::abs(halfToFloat(floatToHalf(x)) - x) <= std::abs(x) / 1024);
+        QCOMPARE(halfToFloat(floatToHalf(65504.0f)), 65504.0f);  // the largest half
+        QVERIFY(std::isinf(halfToFloat(floatToHalf(1e6f))));  // beyond it
+        QCOMPARE(halfToFloat(floatToHalf(1.0f + 1.0f / 4096)), 1.0f);  // a tie goes to even
+        QCOMPARE(halfToFloat(floatToHalf(5.96e-8f)), 5.9604645e-8f);  // the smallest subnormal
+        for (float x : gaussian(1000, 1, 1.0f)) QVERIFY(std::abs(halfToFloat(floatToHalf(x)) - x) <= std::abs(x) / 1024);
     }
 
     void roundTripsGiveWhatTheEncoderSaid() {
@@ -121,10 +122,10 @@ private Q_SLOTS:
     // one of large values. Here buckets of 16: t = 2 × each bucket's mean magnitude.
     void twoBitChoosesATPerBucket() {
         std::vector<float> v(40, 0.0f);
-        for (size_t i = 0; i < 16; ++i) v[i] = i % 2 ? -1.0f : 1.0f;      // mean 1: t = 2, nothing reaches it...
-        v[0] = 8.0f;                                                       // ...but this (mean 23/16: t = 2.875)
+        for (size_t i = 0; i < 16; ++i) v[i] = i % 2 ? -1.0f : 1.0f;  // mean 1: t = 2, nothing reaches it...
+        v[0] = 8.0f;  // ...but this (mean 23/16: t = 2.875)
         for (size_t i = 16; i < 32; ++i) v[i] = i == 20 ? 0.04f : 0.001f;  // t = 2 × 0.055 / 16
-        for (size_t i = 32; i < 40; ++i) v[i] = -0.5f;                     // a last bucket of 8: t = 1, none reach it
+        for (size_t i = 32; i < 40; ++i) v[i] = -0.5f;  // a last bucket of 8: t = 1, none reach it
         const auto c = codec("2bit", 0, 0.01, 1, 0, 16);
         QCOMPARE(c->spec(), QStringLiteral("2bit t=auto ef=1 bucket=16"));
         std::vector<float> said(v.size()), got(v.size());
@@ -267,14 +268,45 @@ private Q_SLOTS:
         unused[4] = 0x01;  // code 01
         QVERIFY(decodeError(*twoBit, unused, 3).contains("01"));
         QVERIFY(decodeError(*topk, QByteArray(2, '\0'), 4).contains("shorter"));
-        QVERIFY(decodeError(*topk, QByteArray::fromHex("09000000"), 4).contains("entries"));        // k > n
-        QVERIFY(decodeError(*topk, QByteArray::fromHex("00000000"), 4).contains("entries"));        // k = 0
-        QVERIFY(decodeError(*topk, QByteArray::fromHex("01000000" "0a" "0000803f"), 4).contains("beyond"));   // index 10 of 4
-        QVERIFY(decodeError(*topk, QByteArray::fromHex("01000000" "8080808080"), 4).contains("cut or overlong"));
-        QVERIFY(decodeError(*topk, QByteArray::fromHex("02000000" "01" "ffffffff0f" "0000803f"), 4).contains("beyond"));  // a gap past the end
-        QVERIFY(decodeError(*topk, QByteArray::fromHex("01000000" "01" "0000803f" "00"), 4).contains("take"));  // a byte too many
-        QVERIFY(decodeError(*topk, QByteArray::fromHex("01000000" "01" "0000c07f"), 4).contains("not finite"));  // NaN
-        QCOMPARE(decodeError(*topk, QByteArray::fromHex("01000000" "01" "0000803f"), 4), QString());
+        QVERIFY(decodeError(*topk, QByteArray::fromHex("09000000"), 4).contains("entries"));  // k > n
+        QVERIFY(decodeError(*topk, QByteArray::fromHex("00000000"), 4).contains("entries"));  // k = 0
+        QVERIFY(decodeError(*topk,
+                            QByteArray::fromHex("01000000"
+                                                "0a"
+                                                "0000803f"),
+                            4)
+                    .contains("beyond"));  // index 10 of 4
+        QVERIFY(decodeError(*topk,
+                            QByteArray::fromHex("01000000"
+                                                "8080808080"),
+                            4)
+                    .contains("cut or overlong"));
+        QVERIFY(decodeError(*topk,
+                            QByteArray::fromHex("02000000"
+                                                "01"
+                                                "ffffffff0f"
+                                                "0000803f"),
+                            4)
+                    .contains("beyond"));  // a gap past the end
+        QVERIFY(decodeError(*topk,
+                            QByteArray::fromHex("01000000"
+                                                "01"
+                                                "0000803f"
+                                                "00"),
+                            4)
+                    .contains("take"));  // a byte too many
+        QVERIFY(decodeError(*topk,
+                            QByteArray::fromHex("01000000"
+                                                "01"
+                                                "0000c07f"),
+                            4)
+                    .contains("not finite"));  // NaN
+        QCOMPARE(decodeError(*topk,
+                             QByteArray::fromHex("01000000"
+                                                 "01"
+                                                 "0000803f"),
+                             4),
+                 QString());
     }
 
     // What a relay forwards from a worker is a stranger's: a slice beyond its total is not encoded

@@ -25,8 +25,8 @@ private Q_SLOTS:
         c.tolerateLatePushes();
         QVERIFY(!c.add(push("c", 1, {4.0f, 8.0f}), 1, 2));  // held: a and b fold before it
         QVERIFY(!c.add(push("b", 1, {2.0f, 2.0f}), 1, 2));
-        QVERIFY(!c.setAbsent("x", true));                      // a stranger: nothing
-        QVERIFY(c.setAbsent("a", true));                       // everyone up is in: the round closes
+        QVERIFY(!c.setAbsent("x", true));  // a stranger: nothing
+        QVERIFY(c.setAbsent("a", true));  // everyone up is in: the round closes
         QVERIFY(c.takeFinalSlice());
         FloatBuffer out = c.takeFolded();
         QVERIFY(out);
@@ -63,17 +63,17 @@ private Q_SLOTS:
         QVERIFY(!c.add(a[0], 1, total));
         QVERIFY(!c.add(b[0], 1, total));
         QCOMPARE(c.takeFinalSlice(), std::optional<size_t>(0));
-        QVERIFY(!c.setAbsent("a", true));   // its slice 1 counted without it; b's slice 1 still to come
+        QVERIFY(!c.setAbsent("a", true));  // its slice 1 counted without it; b's slice 1 still to come
         QVERIFY(!c.setAbsent("a", false));  // back before the round closed
-        QVERIFY(!c.add(a[1], 1, total));    // refused: that slice of the round was counted without it
-        QVERIFY(c.add(b[1], 1, total));     // b was the one still awaited
+        QVERIFY(!c.add(a[1], 1, total));  // refused: that slice of the round was counted without it
+        QVERIFY(c.add(b[1], 1, total));  // b was the one still awaited
         QCOMPARE(c.takeFinalSlice(), std::optional<size_t>(1));
         const FloatBuffer out = c.takeFolded();
-        QCOMPARE((*out)[0], 4.0f);             // both pushes of slice 0
+        QCOMPARE((*out)[0], 4.0f);  // both pushes of slice 0
         QCOMPARE((*out)[kSliceFloats], 6.0f);  // b's alone, standing for two
         std::vector<Envelope> b2 = pushSlices("b", 2, total, [](size_t) { return 1.0f; });
         QVERIFY(!c.add(b2[0], 2, total));
-        QVERIFY(!c.add(b2[1], 2, total));   // round 2 waits for a again
+        QVERIFY(!c.add(b2[1], 2, total));  // round 2 waits for a again
     }
 
     // round_timeout_s: a round closes with the whole contributions it has, if enough; the others'

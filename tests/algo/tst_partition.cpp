@@ -43,7 +43,7 @@ private Q_SLOTS:
         QTest::addColumn<int>("parts");
         QTest::addColumn<int>("classesPerWorker");
         QTest::addColumn<QList<QList<int>>>("classes");  // the classes each worker holds
-        QTest::addColumn<int>("rows");                   // rows all shards hold together (of 1000)
+        QTest::addColumn<int>("rows");  // rows all shards hold together (of 1000)
         QTest::newRow("4 workers x 2 classes: classes 8 and 9 held by nobody")
             << 4 << 2 << QList<QList<int>>{{0, 1}, {2, 3}, {4, 5}, {6, 7}} << 800;
         QTest::newRow("5 workers x 2 classes: every class once")

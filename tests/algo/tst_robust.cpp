@@ -24,8 +24,7 @@ std::vector<float> aggregate(AggregationRule& rule, const Points& points, const 
     const size_t length = points.isEmpty() ? 1 : points.first().size();
     rule.begin(length);
     for (int k = 0; k < points.size(); ++k)
-        rule.add(Contribution{QStringLiteral("w%1").arg(k), weights.empty() ? 1.0 : weights[size_t(k)],
-                              points[k].data(), length, nullptr});
+        rule.add(Contribution{QStringLiteral("w%1").arg(k), weights.empty() ? 1.0 : weights[size_t(k)], points[k].data(), length, nullptr});
     rule.finish();
     std::vector<float> out(length);
     rule.write(out.data(), nullptr, 0, length);
@@ -47,9 +46,8 @@ QStringList names(const QCborMap& report, const char* key) {
 
 std::unique_ptr<AggregationRule> make(const QString& name, QMap<QString, double> params = {}) {
     const StrategyInfo* info = AggregatorRegistry::find(name);
-    return AggregatorRegistry::create(name, [info, params](const QString& p) {
-        return params.contains(p) ? params.value(p) : info->param(p)->defaultValue;
-    });
+    return AggregatorRegistry::create(
+        name, [info, params](const QString& p) { return params.contains(p) ? params.value(p) : info->param(p)->defaultValue; });
 }
 
 }  // namespace
@@ -67,8 +65,7 @@ private Q_SLOTS:
         QTest::addColumn<double>("beta");
         QTest::addColumn<Points>("points");
         QTest::addColumn<std::vector<float>>("expected");
-        QTest::newRow("median, even n") << "median" << 0.0
-                                        << Points{{1, 10}, {2, 20}, {3, 30}, {100, -100}} << std::vector<float>{10, 60};
+        QTest::newRow("median, even n") << "median" << 0.0 << Points{{1, 10}, {2, 20}, {3, 30}, {100, -100}} << std::vector<float>{10, 60};
         QTest::newRow("median, odd n") << "median" << 0.0 << Points{{1, 5}, {2, 5}, {100, 5}} << std::vector<float>{6, 15};
         QTest::newRow("trimmed mean") << "trimmed_mean" << 0.2 << line({1, 2, 3, 4, 100}) << std::vector<float>{15, 0};
         QTest::newRow("trimmed mean, β cuts none") << "trimmed_mean" << 0.1 << line({1, 2, 3, 4}) << std::vector<float>{10, 0};
@@ -146,7 +143,8 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("gradient %1 %2 %3").arg(gradient[0]).arg(gradient[1]).arg(gradient[2])));
         QVERIFY(r->report().value(QStringLiteral("iterations")).toInteger() > 1);
 
-        auto onLine = make(QStringLiteral("geometric_median"), {{QStringLiteral("gm_tolerance"), 1e-10}, {QStringLiteral("gm_max_iters"), 10000}});
+        auto onLine =
+            make(QStringLiteral("geometric_median"), {{QStringLiteral("gm_tolerance"), 1e-10}, {QStringLiteral("gm_max_iters"), 10000}});
         const std::vector<float> median = aggregate(*onLine, line({0, 1, 2, 3, 100}));
         QVERIFY2(std::abs(median[0] / 5 - 2) < 1e-2, qPrintable(QString::number(median[0] / 5)));
         const std::vector<float> claimed = aggregate(*onLine, line({0, 1, 2, 3, 100}), {1, 1, 1, 1, 1e15});  // the liar's count
@@ -160,8 +158,7 @@ private Q_SLOTS:
             auto r = make(name, {{QStringLiteral("byzantine_f"), 1}});
             const Points same(7, std::vector<float>{0.5f, -2.0f, 3.0f});
             const std::vector<float> out = aggregate(*r, same);
-            for (size_t i = 0; i < out.size(); ++i)
-                QVERIFY2(std::abs(out[i] - 7 * same[0][i]) < 1e-4f, qPrintable(name));
+            for (size_t i = 0; i < out.size(); ++i) QVERIFY2(std::abs(out[i] - 7 * same[0][i]) < 1e-4f, qPrintable(name));
         }
     }
 
@@ -256,8 +253,7 @@ private Q_SLOTS:
             liars.resize(size_t(trial % (s + 1)));  // 0 … s of them
             std::sort(liars.begin(), liars.end());
             for (int i : liars)
-                for (size_t t = 0; t < length; ++t)
-                    pushes[size_t(i)][t] = trial % 2 ? -100 * pushes[size_t(i)][t] : 50 * normal(rng);
+                for (size_t t = 0; t < length; ++t) pushes[size_t(i)][t] = trial % 2 ? -100 * pushes[size_t(i)][t] : 50 * normal(rng);
             std::vector<const float*> rows;
             for (const auto& p : pushes) rows.push_back(p.data());
             std::vector<float> sum(length);

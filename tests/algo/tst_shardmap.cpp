@@ -34,10 +34,10 @@ private Q_SLOTS:
         const KeyLayout layout = KeyLayout::fromTensorSizes({150, 6, 2400});
         QCOMPARE(layout.keys.size(), size_t(3));
         QCOMPARE(layout.keys[0].offset, size_t(0));
-        QCOMPARE(layout.keys[1].offset, size_t(160));   // 150 rounded up to 16
-        QCOMPARE(layout.keys[2].offset, size_t(176));   // 160 + 6 rounded up
-        QCOMPARE(layout.total, size_t(176 + 2400));     // 2576 is a multiple of 16
-        QCOMPARE(layout.keys[0].length, size_t(160));   // the tensor and the padding after it
+        QCOMPARE(layout.keys[1].offset, size_t(160));  // 150 rounded up to 16
+        QCOMPARE(layout.keys[2].offset, size_t(176));  // 160 + 6 rounded up
+        QCOMPARE(layout.total, size_t(176 + 2400));  // 2576 is a multiple of 16
+        QCOMPARE(layout.keys[0].length, size_t(160));  // the tensor and the padding after it
         QCOMPARE(layout.keys[2].length, size_t(2400));
         for (const char* model : {"mlp", "cnn", "alexnet", "resnet18"})
             QCOMPARE(KeyLayout::ofModel(model, "fashion-mnist").total, ModelRegistry::parameterCount(model, "fashion-mnist"));
@@ -101,8 +101,8 @@ private Q_SLOTS:
             const ShardMap map(layout, servers, 1024);
             for (int s = 0; s < servers; ++s) {
                 const double share = double(map.shardSize(s)) * servers / double(layout.total);
-                QVERIFY2(std::abs(share - 1) <= 0.1, qPrintable(QStringLiteral("%1 servers: server %2 holds %3 of its share")
-                                                                 .arg(servers).arg(s).arg(share)));
+                QVERIFY2(std::abs(share - 1) <= 0.1,
+                         qPrintable(QStringLiteral("%1 servers: server %2 holds %3 of its share").arg(servers).arg(s).arg(share)));
             }
         }
     }

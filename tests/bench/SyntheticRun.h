@@ -5,8 +5,7 @@
 
 namespace hips::bench {
 
-inline qint64 writeSyntheticRun(RunStore& store, const QString& name, const QByteArray& topology, int rounds,
-                                double secondsPerRound) {
+inline qint64 writeSyntheticRun(RunStore& store, const QString& name, const QByteArray& topology, int rounds, double secondsPerRound) {
     const qint64 run = store.beginRun(name, topology, {{"rounds", rounds}});
     const double t0 = store.run(run)->started;
     for (int round = 1; round <= rounds; ++round) {

@@ -55,11 +55,12 @@ void benchLiveAppends() {
     loop.exec();
     int redraws = -redrawsBefore;
     for (hips::LiveChart* c : charts.charts()) redraws += c->redrawCount();
-    std::printf("live charts: %d points in %.1f s (%.0f points/s), %d redraws (%.1f per chart per second), "
-                "%lld points on the busiest line, %lld drawn; longest event-loop stall %lld ms (target <= 40 ms)\n",
-                appended, clock.elapsed() / 1000.0, appended * 1000.0 / clock.elapsed(), redraws,
-                redraws / 5.0 / (clock.elapsed() / 1000.0), static_cast<long long>(charts.accuracy()->pointCount(0)),
-                static_cast<long long>(charts.accuracy()->drawnPointCount(0)), static_cast<long long>(longest));
+    std::printf(
+        "live charts: %d points in %.1f s (%.0f points/s), %d redraws (%.1f per chart per second), "
+        "%lld points on the busiest line, %lld drawn; longest event-loop stall %lld ms (target <= 40 ms)\n",
+        appended, clock.elapsed() / 1000.0, appended * 1000.0 / clock.elapsed(), redraws, redraws / 5.0 / (clock.elapsed() / 1000.0),
+        static_cast<long long>(charts.accuracy()->pointCount(0)), static_cast<long long>(charts.accuracy()->drawnPointCount(0)),
+        static_cast<long long>(longest));
 }
 
 void benchOpenStoredRun() {
@@ -85,11 +86,12 @@ void benchOpenStoredRun() {
         times.push_back(t.nsecsElapsed() / 1e9);
     }
     std::sort(times.begin(), times.end());
-    std::printf("open a stored run of %lld metric points into the charts: median %.2f s (min %.2f, max %.2f; "
-                "target <= 1 s), %lld rounds drawn as %lld points\n",
-                static_cast<long long>(window.store()->metricCount(run)), times[1], times[0], times[2],
-                static_cast<long long>(window.charts()->loss()->pointCount(0)),
-                static_cast<long long>(window.charts()->loss()->drawnPointCount(0)));
+    std::printf(
+        "open a stored run of %lld metric points into the charts: median %.2f s (min %.2f, max %.2f; "
+        "target <= 1 s), %lld rounds drawn as %lld points\n",
+        static_cast<long long>(window.store()->metricCount(run)), times[1], times[0], times[2],
+        static_cast<long long>(window.charts()->loss()->pointCount(0)),
+        static_cast<long long>(window.charts()->loss()->drawnPointCount(0)));
 }
 
 }  // namespace

@@ -21,8 +21,8 @@ static double plainLoop(const TrainingSettings& s, const Dataset& data, int step
     for (int i = 0; i < steps; ++i) {
         const torch::Tensor idx = torch::randint(0, data.size(), {s.batchSize}, torch::kInt64);
         opt.zero_grad();
-        torch::Tensor loss = torch::nn::functional::cross_entropy(net->forward(data.images.index_select(0, idx)),
-                                                                  data.labels.index_select(0, idx));
+        torch::Tensor loss =
+            torch::nn::functional::cross_entropy(net->forward(data.images.index_select(0, idx)), data.labels.index_select(0, idx));
         loss.backward();
         opt.step();
         (void)loss.item<double>();
@@ -41,8 +41,8 @@ int main() {
     const bool haveMnist = QFileInfo::exists(s.dataDir + "/train-images-idx3-ubyte.gz");
     if (!haveMnist) s.dataset = "synthetic";
     const Dataset data = loadDataset(s, Split::Train);
-    std::printf("dataset %s, batch %d, one thread\n%-6s %14s %14s %7s\n", qPrintable(s.dataset), s.batchSize, "model",
-                "plain_samp/s", "worker_samp/s", "ratio");
+    std::printf("dataset %s, batch %d, one thread\n%-6s %14s %14s %7s\n", qPrintable(s.dataset), s.batchSize, "model", "plain_samp/s",
+                "worker_samp/s", "ratio");
     for (const char* model : {"mlp", "cnn"}) {
         s.model = model;
         s.localIters = s.model == "cnn" ? 300 : 2000;

@@ -28,7 +28,9 @@ namespace {
 
 constexpr int kClasses = 10, kSide = 28, kFeatures = 20;
 
-double since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+double since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
 
 // Image i: a bright band of rows for its class over noise, as distinct as MNIST's digits are in size.
 QImage sample(int i) {

@@ -28,9 +28,13 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-std::string lastEndpoint(zmq::socket_t& s) { return s.get(zmq::sockopt::last_endpoint); }
+std::string lastEndpoint(zmq::socket_t& s) {
+    return s.get(zmq::sockopt::last_endpoint);
+}
 
-double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+double secondsSince(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
 
 // Each path below is set up once: its workers run `rounds` rounds in all (push, then wait for the
 // model), and serve(n) runs the next n of them at the server and returns their seconds. While
@@ -48,9 +52,8 @@ public:
             m_serverOut.back().bind("tcp://127.0.0.1:*");
         }
         for (int w = 0; w < workers; ++w)
-            m_threads.emplace_back([this, rounds, in = lastEndpoint(m_in), out = lastEndpoint(m_serverOut[size_t(w)])] {
-                work(rounds, in, out);
-            });
+            m_threads.emplace_back(
+                [this, rounds, in = lastEndpoint(m_in), out = lastEndpoint(m_serverOut[size_t(w)])] { work(rounds, in, out); });
     }
     ~RawPath() {
         serve(m_left);
@@ -102,7 +105,10 @@ public:
     enum Kind { Fold, Transport, Curve };
 
     HipsPath(int workers, size_t bytes, int rounds, Kind kind)
-        : m_kind(kind), m_workers(workers), m_left(rounds), m_floats(bytes / sizeof(float)),
+        : m_kind(kind),
+          m_workers(workers),
+          m_left(rounds),
+          m_floats(bytes / sizeof(float)),
           m_serverKeys(kind == Curve ? CurveKeyPair::generate() : CurveKeyPair()),
           m_model(ModelVersion::fromBuffer(0, std::make_shared<std::vector<float>>(m_floats, 0.0f))) {
         QHash<QByteArray, QString> members;
@@ -155,8 +161,7 @@ private:
 
     void work(int w, int rounds, const QString& endpoint) {
         zmq::context_t ctx(1);  // a process of its own, as a worker is
-        Channel c = Channel::dealer(ctx, workerId(w), endpoint, kServer,
-                                    CurveConfig{m_workerKeys[size_t(w)], m_serverKeys.publicKey});
+        Channel c = Channel::dealer(ctx, workerId(w), endpoint, kServer, CurveConfig{m_workerKeys[size_t(w)], m_serverKeys.publicKey});
         auto delta = std::make_shared<std::vector<float>>(m_floats, 1e-3f);
         ModelAssembler assembler(m_floats);
         for (qint64 r = 1; r <= rounds; ++r) {  // the model starts at version 0
@@ -232,8 +237,8 @@ int main(int argc, char** argv) {
         workerCounts = {std::max(1, std::atoi(argv[1]))};
         payloads = {std::max(1, std::atoi(argv[2]))};
     }
-    std::printf("%-8s %-8s %-7s %10s %12s %7s %14s %7s %10s %12s\n", "workers", "payload", "rounds", "raw_GB/s",
-                "hips_GB/s", "ratio", "transport_GB/s", "ratio", "curve_GB/s", "curve/hips");
+    std::printf("%-8s %-8s %-7s %10s %12s %7s %14s %7s %10s %12s\n", "workers", "payload", "rounds", "raw_GB/s", "hips_GB/s", "ratio",
+                "transport_GB/s", "ratio", "curve_GB/s", "curve/hips");
     double worst = 1e9, worstTransport = 1e9, worstCurve = 1e9;
     constexpr int kRepetitions = 9;
     for (int workers : workerCounts)
@@ -276,12 +281,14 @@ int main(int argc, char** argv) {
             worst = std::min(worst, median(hipsRatio));
             worstTransport = std::min(worstTransport, median(transportRatio));
             worstCurve = std::min(worstCurve, median(curveRatio));
-            std::printf("%-8d %-5d MB %-7d %10.2f %12.2f %7.2f %14.2f %7.2f %10.2f %12.2f\n", workers, mb, rounds,
-                        median(rawRate) / 1e9, median(hipsRate) / 1e9, median(hipsRatio), median(transportRate) / 1e9,
-                        median(transportRatio), median(secured) / 1e9, median(curveRatio));
+            std::printf("%-8d %-5d MB %-7d %10.2f %12.2f %7.2f %14.2f %7.2f %10.2f %12.2f\n", workers, mb, rounds, median(rawRate) / 1e9,
+                        median(hipsRate) / 1e9, median(hipsRatio), median(transportRate) / 1e9, median(transportRatio),
+                        median(secured) / 1e9, median(curveRatio));
             std::fflush(stdout);
         }
-    std::printf("worst ratio with FedAvg at the server %.2f, transport only %.2f (target >= 0.80); "
-                "with CURVE %.2f of without\n", worst, worstTransport, worstCurve);
+    std::printf(
+        "worst ratio with FedAvg at the server %.2f, transport only %.2f (target >= 0.80); "
+        "with CURVE %.2f of without\n",
+        worst, worstTransport, worstCurve);
     return 0;
 }

@@ -86,8 +86,8 @@ int main(int argc, char** argv) {
     std::sort(one.begin(), one.end());
     std::sort(three.begin(), three.end());
     std::printf("deploy to 1 host: median %.2f s (min %.2f, max %.2f)\n", one[2], one[0], one[4]);
-    std::printf("deploy to 3 hosts in parallel: median %.2f s (min %.2f, max %.2f); ratio %.2f (target <= 1.5)\n",
-                three[2], three[0], three[4], three[2] / one[2]);
+    std::printf("deploy to 3 hosts in parallel: median %.2f s (min %.2f, max %.2f); ratio %.2f (target <= 1.5)\n", three[2], three[0],
+                three[4], three[2] / one[2]);
     harness({"down", dir.filePath("hosts"), tag, "3"});
     return 0;
 }

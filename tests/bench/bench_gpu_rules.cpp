@@ -69,8 +69,8 @@ int main(int argc, char** argv) {
             for (float& x : v) x = normal(rng);
         for (int k = 0; k < f; ++k)
             for (float& x : inputs[size_t(k) * size_t(n) / size_t(f)]) x *= -100;
-        for (const QString& name : {QStringLiteral("krum"), QStringLiteral("multi_krum"), QStringLiteral("bulyan"),
-                                   QStringLiteral("geometric_median")}) {
+        for (const QString& name :
+             {QStringLiteral("krum"), QStringLiteral("multi_krum"), QStringLiteral("bulyan"), QStringLiteral("geometric_median")}) {
             auto rule = AggregatorRegistry::create(name, [&](const QString& p) -> double {
                 if (p == QLatin1String("byzantine_f")) return f;
                 const ParamSpec* spec = AggregatorRegistry::find(name)->param(p);

@@ -49,7 +49,8 @@ void writeTypicalRun(hips::RunStore& store, int index) {
         store.appendMetric(run, t, "central/master_worker", round, "eval.test_acc", 0.5 + round * 0.01);
         store.appendMetric(run, t, "central/master_worker", round, "eval.test_loss", 1.0 / round);
         for (int p = 1; p <= 2; ++p)
-            store.appendTraffic(run, {t, QStringLiteral("party%1/server0>central/global_server0").arg(p), "across", 2000000LL * round, round});
+            store.appendTraffic(run,
+                                {t, QStringLiteral("party%1/server0>central/global_server0").arg(p), "across", 2000000LL * round, round});
     }
     store.finishRun(run, "finished", {});
 }
@@ -67,16 +68,17 @@ void benchList(hips::RunStore& store, const QString& path) {
         const auto start = std::chrono::steady_clock::now();
         QByteArray text;
         for (const auto& [run, facts] : store.runList()) {  // what `hips history list` prints
-            text += QString::asprintf("%4lld %-20s %s %8.4f %8.4f %6d %9.1f\n", static_cast<long long>(run.id),
-                                      qPrintable(run.name), qPrintable(run.status), facts.bestAccuracy,
-                                      facts.finalAccuracy, facts.rounds, facts.bytesAcross / 1e6).toUtf8();
+            text +=
+                QString::asprintf("%4lld %-20s %s %8.4f %8.4f %6d %9.1f\n", static_cast<long long>(run.id), qPrintable(run.name),
+                                  qPrintable(run.status), facts.bestAccuracy, facts.finalAccuracy, facts.rounds, facts.bytesAcross / 1e6)
+                    .toUtf8();
             ++listed;
         }
         times.push_back(seconds(start));
     }
     std::sort(times.begin(), times.end());
-    std::printf("history list, %d runs, query and format: median %.1f ms (min %.1f, max %.1f; target <= 100 ms)\n",
-                listed / 5, times[2] * 1e3, times.front() * 1e3, times.back() * 1e3);
+    std::printf("history list, %d runs, query and format: median %.1f ms (min %.1f, max %.1f; target <= 100 ms)\n", listed / 5,
+                times[2] * 1e3, times.front() * 1e3, times.back() * 1e3);
 
     const QString hips = QStringLiteral(HIPS_BIN_DIR "/hips");
     if (!QFile::exists(hips)) return;
@@ -89,8 +91,8 @@ void benchList(hips::RunStore& store, const QString& path) {
         times.push_back(seconds(start));
     }
     std::sort(times.begin(), times.end());
-    std::printf("`hips history list` command, %d runs, whole process: median %.1f ms (min %.1f, max %.1f)\n", kRuns,
-                times[2] * 1e3, times.front() * 1e3, times.back() * 1e3);
+    std::printf("`hips history list` command, %d runs, whole process: median %.1f ms (min %.1f, max %.1f)\n", kRuns, times[2] * 1e3,
+                times.front() * 1e3, times.back() * 1e3);
 }
 
 }  // namespace

@@ -47,8 +47,8 @@ int main(int argc, char** argv) {
             bytes = QFile(out).size();
         }
         std::sort(times.begin(), times.end());
-        std::printf("report %-4s of %d metric points: median %.2f s (min %.2f, max %.2f; target <= 2 s), %lld bytes\n",
-                    qPrintable(format), points, times[1], times[0], times[2], static_cast<long long>(bytes));
+        std::printf("report %-4s of %d metric points: median %.2f s (min %.2f, max %.2f; target <= 2 s), %lld bytes\n", qPrintable(format),
+                    points, times[1], times[0], times[2], static_cast<long long>(bytes));
     }
     return 0;
 }

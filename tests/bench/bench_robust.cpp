@@ -98,8 +98,7 @@ int main(int argc, char** argv) {
             std::fflush(stdout);
         }
         if (geometric > 0 && dracoBest < 1e9)
-            std::printf("n = %d: Draco's decoding is %.0fx faster than the geometric median (goal >= 100x)\n", n,
-                        geometric / dracoBest);
+            std::printf("n = %d: Draco's decoding is %.0fx faster than the geometric median (goal >= 100x)\n", n, geometric / dracoBest);
     }
     return 0;
 }

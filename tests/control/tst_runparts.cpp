@@ -16,10 +16,13 @@ namespace {
 
 const QString kSmall = QStringLiteral(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");
 
-QByteArray record(const QJsonObject& o) { return QJsonDocument(o).toJson(QJsonDocument::Compact); }
+QByteArray record(const QJsonObject& o) {
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
 
 QJsonObject traffic(const QString& node, double sent, double received) {
-    return {{"kind", "traffic"}, {"node", node},
+    return {{"kind", "traffic"},
+            {"node", node},
             {"links", QJsonArray{QJsonObject{{"peer", "central/global_server0"}, {"sent", sent}, {"received", received}}}}};
 }
 
@@ -89,7 +92,8 @@ private Q_SLOTS:
     void aMembersChangeIsToldOnce() {
         MetricsFeed feed;
         auto membership = [](const QString& scheduler, const QString& state) {
-            return record({{"kind", "membership"}, {"node", scheduler}, {"member", "party2/server0"}, {"state", state}, {"reason", "silent 3 s"}});
+            return record(
+                {{"kind", "membership"}, {"node", scheduler}, {"member", "party2/server0"}, {"state", state}, {"reason", "silent 3 s"}});
         };
         const auto first = feed.take(membership("party2/scheduler", "down"));
         QCOMPARE(first->member, QStringLiteral("party2/server0"));
@@ -111,10 +115,12 @@ private Q_SLOTS:
         QVERIFY(table.allStarted() && !table.allDone() && !table.roundsDone());
         ProcessInfo& worker = *table.find("party1/worker0");
         // A crash its agent restarts; then, with the run ending, a bad exit is a stop.
-        QVERIFY(table.exited(worker, {{QStringLiteral("code"), 9}, {QStringLiteral("crashed"), true}, {QStringLiteral("restarting"), true}}, false));
+        QVERIFY(table.exited(worker, {{QStringLiteral("code"), 9}, {QStringLiteral("crashed"), true}, {QStringLiteral("restarting"), true}},
+                             false));
         QCOMPARE(worker.state, ProcessInfo::State::Restarting);
         QCOMPARE(worker.restarts, 1);
-        QCOMPARE(describeExit(worker), QStringLiteral("party1/worker0 (pid 100) was killed by signal 9 (%1)").arg(QString::fromLocal8Bit(strsignal(9))));
+        QCOMPARE(describeExit(worker),
+                 QStringLiteral("party1/worker0 (pid 100) was killed by signal 9 (%1)").arg(QString::fromLocal8Bit(strsignal(9))));
         QVERIFY(!table.exited(worker, {{QStringLiteral("code"), 1}, {QStringLiteral("restarting"), true}}, true));
         QCOMPARE(worker.state, ProcessInfo::State::Stopped);
         ProcessInfo& server = *table.find("party1/server0");
@@ -128,7 +134,8 @@ private Q_SLOTS:
         // The agent takes the rest with it: those running were up, and are restarting now.
         const auto gone = table.goneWithAgent({}, QStringLiteral("was killed by signal 9"));
         QCOMPARE(gone.size(), t.nodes().size() - 4);
-        QVERIFY(std::all_of(gone.begin(), gone.end(), [](const auto& g) { return g.second && g.first->state == ProcessInfo::State::Restarting; }));
+        QVERIFY(std::all_of(gone.begin(), gone.end(),
+                            [](const auto& g) { return g.second && g.first->state == ProcessInfo::State::Restarting; }));
         QCOMPARE(gone.first().first->error, QStringLiteral("ended with its agent, which was killed by signal 9"));
         QCOMPARE(table.stopUnfinished().size(), gone.size());
         QVERIFY(table.allDone());
@@ -139,10 +146,12 @@ private Q_SLOTS:
         const Topology t = small();
         LaunchPlan plan;
         plan.makeKeys(t.nodes());
-        const auto all = plan.commands(t, [](const Node&) { return true; }, [](const Node& n) { return "/runs/x/" + n.id; }, 42);
+        const auto all = plan.commands(
+            t, [](const Node&) { return true; }, [](const Node& n) { return "/runs/x/" + n.id; }, 42);
         QCOMPARE(all.size(), t.nodes().size());
         int schedulers = 0;
-        while (schedulers < all.size() && (all[schedulers].first.kind == RoleKind::Scheduler || all[schedulers].first.kind == RoleKind::GlobalScheduler))
+        while (schedulers < all.size() &&
+               (all[schedulers].first.kind == RoleKind::Scheduler || all[schedulers].first.kind == RoleKind::GlobalScheduler))
             ++schedulers;
         QCOMPARE(schedulers, 3);  // the global scheduler and each party's, before any other
         QSet<QByteArray> keys;
@@ -156,10 +165,11 @@ private Q_SLOTS:
         }
         QCOMPARE(keys.size(), all.size());  // no two nodes share a key
         // A restart starts only the nodes picked, with the same keys (the same identity).
-        const auto one = plan.commands(t, [](const Node& n) { return n.id == QLatin1String("party2/worker1"); },
-                                       [](const Node&) { return QString(); }, 43);
+        const auto one = plan.commands(
+            t, [](const Node& n) { return n.id == QLatin1String("party2/worker1"); }, [](const Node&) { return QString(); }, 43);
         QCOMPARE(one.size(), 1);
-        const auto before = std::find_if(all.begin(), all.end(), [](const auto& c) { return c.first.id == QLatin1String("party2/worker1"); });
+        const auto before =
+            std::find_if(all.begin(), all.end(), [](const auto& c) { return c.first.id == QLatin1String("party2/worker1"); });
         QCOMPARE(one.first().second.nodeKey.secretKey, before->second.nodeKey.secretKey);
     }
 };

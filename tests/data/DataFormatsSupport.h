@@ -52,7 +52,9 @@ inline QByteArray deflated(const QByteArray& data, int windowBits) {
     return out;
 }
 
-inline QByteArray gzip(const QByteArray& data) { return deflated(data, 16 + MAX_WBITS); }
+inline QByteArray gzip(const QByteArray& data) {
+    return deflated(data, 16 + MAX_WBITS);
+}
 
 struct ZipOptions {
     bool deflate = false;
@@ -69,7 +71,9 @@ inline QByteArray zip(const QList<std::pair<QByteArray, QByteArray>>& members, Z
         const uint32_t crc = uint32_t(crc32(0, reinterpret_cast<const Bytef*>(content.constData()), uInt(content.size())));
         const uint64_t offset = uint64_t(out.size());
         QByteArray extra;
-        if (o.zip64) le(extra, 1, 2), le(extra, 24, 2), le(extra, uint64_t(content.size()), 8), le(extra, uint64_t(packed.size()), 8), le(extra, offset, 8);
+        if (o.zip64)
+            le(extra, 1, 2), le(extra, 24, 2), le(extra, uint64_t(content.size()), 8), le(extra, uint64_t(packed.size()), 8),
+                le(extra, offset, 8);
         const uint32_t small = o.zip64 ? 0xFFFFFFFFu : 0;
         QByteArray common;  // from "version needed" to the extra field's length, in both headers
         le(common, 20, 2), le(common, o.flags, 2), le(common, o.method != 0xFFFF ? o.method : o.deflate ? 8 : 0, 2), le(common, 0, 4);
@@ -142,7 +146,8 @@ inline bool save(const QImage& image, const QString& path, const char* format = 
     return QDir().mkpath(QFileInfo(path).path()) && image.save(path, format, quality);
 }
 
-QStringList cacheFiles(const QString& dir) { return QDir(dir).entryList(QDir::Files | QDir::Hidden); }
-
+QStringList cacheFiles(const QString& dir) {
+    return QDir(dir).entryList(QDir::Files | QDir::Hidden);
+}
 
 }  // namespace hips::test

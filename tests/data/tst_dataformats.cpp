@@ -92,12 +92,14 @@ private Q_SLOTS:
         QTest::newRow("fortran order") << npy("<f4", "2, 1", raw<float>({1, 2}), true) << y << "party (x) is stored in Fortran order";
         QTest::newRow("cut data") << x.chopped(2) << y << "party (x): its header promises 8 bytes of data, the file holds 6";
         QTest::newRow("extra data") << x + "ab" << y << "party (x): its header promises 8 bytes of data, the file holds 10";
-        QTest::newRow("huge shape") << npy("<f4", "99999999999, 99999", {}) << y << "party (x): its .npy shape (99999999999, 99999) is larger";
+        QTest::newRow("huge shape") << npy("<f4", "99999999999, 99999", {}) << y
+                                    << "party (x): its .npy shape (99999999999, 99999) is larger";
         QTest::newRow("overflowing shape") << npy("<f4", "4294967296, 4294967296, 4294967296", {}) << y << "is larger than any data set";
         QTest::newRow("negative size") << npy("<f4", "-2, 1", {}) << y << "is not a tuple of sizes";
         QTest::newRow("a single value") << npy("<f4", "", raw<float>({1})) << y << "party (x) holds a single value";
         QTest::newRow("int64 features") << npy("<i8", "2, 1", raw<int64_t>({1, 2})) << y << "party (x) holds '<i8' features";
-        QTest::newRow("labels disagree") << x << npy("<i8", "3,", raw<int64_t>({0, 1, 2})) << "party (y) holds labels of shape (3,) for 2 samples";
+        QTest::newRow("labels disagree") << x << npy("<i8", "3,", raw<int64_t>({0, 1, 2}))
+                                         << "party (y) holds labels of shape (3,) for 2 samples";
         QTest::newRow("labels a matrix") << x << npy("<i8", "2, 2", raw<int64_t>({0, 1, 2, 3})) << "party (y) holds labels of shape (2, 2)";
         QTest::newRow("negative label") << x << npy("<i8", "2,", raw<int64_t>({0, -3})) << "party (y): label -3 of sample 1 is negative";
         QTest::newRow("negative int32") << x << npy("<i4", "2,", raw<int32_t>({-1, 0})) << "party (y): label -1 of sample 0 is negative";
@@ -159,10 +161,11 @@ private Q_SLOTS:
         const qsizetype central = stored.indexOf(QByteArray("PK\x01\x02", 4)), end = stored.indexOf(QByteArray("PK\x05\x06", 4));
         badCentral[central + 1] = 'X';
         farLocal[central + 42 + 3] = char(0x70);  // x.npy's local header "at" 1.8 GB
-        badOffset[end + 16 + 3] = char(0x70);     // the central directory "at" 1.8 GB
+        badOffset[end + 16 + 3] = char(0x70);  // the central directory "at" 1.8 GB
         const qsizetype packedCentral = packed.indexOf(QByteArray("PK\x01\x02", 4));
         bigRaw[packedCentral + 24 + 3] = char(0x40);  // x.npy "inflates to" 1 GB
-        QTest::newRow("not a zip") << QByteArray("hello, world, this is not a zip archive") << "is not a zip archive (no end of central directory)";
+        QTest::newRow("not a zip") << QByteArray("hello, world, this is not a zip archive")
+                                   << "is not a zip archive (no end of central directory)";
         QTest::newRow("empty") << QByteArray() << "is not a zip archive";
         QTest::newRow("stored, damaged") << flipped << "party.npz:x.npy is damaged (its CRC-32 does not match)";
         QTest::newRow("deflated, damaged") << flippedPacked << "party.npz:x.npy is damaged";
@@ -173,7 +176,8 @@ private Q_SLOTS:
         QTest::newRow("directory past the end") << badOffset << "party.npz is not a whole zip archive";
         QTest::newRow("size beyond deflate's ratio") << bigRaw << "party.npz is not a whole zip archive (the sizes of x.npy do not agree)";
         QTest::newRow("encrypted") << zip({{"x.npy", x}, {"y.npy", y}}, {false, false, 1}) << "party.npz:x.npy is encrypted";
-        QTest::newRow("bzip2") << zip({{"x.npy", x}, {"y.npy", y}}, {false, false, 0, 12}) << "party.npz:x.npy is compressed with zip method 12";
+        QTest::newRow("bzip2") << zip({{"x.npy", x}, {"y.npy", y}}, {false, false, 0, 12})
+                               << "party.npz:x.npy is compressed with zip method 12";
         QTest::newRow("no arrays") << zip({}) << "party.npz holds no array 'x' (it holds: nothing)";
         QTest::newRow("x not an npy") << zip({{"x.npy", "text"}, {"y.npy", y}}) << "party.npz:x.npy is not a NumPy .npy file";
     }
@@ -189,7 +193,9 @@ private Q_SLOTS:
 
     void csvTable() {
         const QString file = path("t.csv");
-        QVERIFY(write(file, "\xEF\xBB\xBF" "a, label ,b\n1.5,2,-3e2\n\n\"4\",0,+5\r\n  .25 ,\t1\t, 1e-2\n7,3,8"));
+        QVERIFY(write(file,
+                      "\xEF\xBB\xBF"
+                      "a, label ,b\n1.5,2,-3e2\n\n\"4\",0,+5\r\n  .25 ,\t1\t, 1e-2\n7,3,8"));
         const SampleSet s = readSamples({"csv", file, {}});
         QCOMPARE(s.type, SampleSet::Type::Float32);
         QCOMPARE(s.sampleShape, (std::vector<int64_t>{2}));
@@ -219,19 +225,22 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("classes");
         QTest::addColumn<QString>("message");
         const QStringList none;
-        QTest::newRow("no label column") << QByteArray("a,b\n1,2\n") << none
-                                         << "t.csv:1: no column 'label' for the labels; the header has: a, b (set the source's label option";
+        QTest::newRow("no label column")
+            << QByteArray("a,b\n1,2\n") << none
+            << "t.csv:1: no column 'label' for the labels; the header has: a, b (set the source's label option";
         QTest::newRow("label alone") << QByteArray("label\n1\n") << none << "t.csv:1: no feature column beside the label column 'label'";
         QTest::newRow("short row") << QByteArray("label,a,b\n0,1,2\n1,2\n") << none << "t.csv:3: 2 fields where the header has 3";
         QTest::newRow("long row") << QByteArray("label,a\n0,1\n\n1,2,3\n") << none << "t.csv:4: 3 fields where the header has 2";
-        QTest::newRow("text feature") << QByteArray("label,a\n0,1\n1,2\n0,x7\n") << none << "t.csv:4: column 'a' holds 'x7', not a finite number";
+        QTest::newRow("text feature") << QByteArray("label,a\n0,1\n1,2\n0,x7\n") << none
+                                      << "t.csv:4: column 'a' holds 'x7', not a finite number";
         QTest::newRow("empty feature") << QByteArray("label,a\n0,\n") << none << "t.csv:2: column 'a' holds '', not a finite number";
         QTest::newRow("nan") << QByteArray("label,a\n0,nan\n") << none << "t.csv:2: column 'a' holds 'nan', not a finite number";
         QTest::newRow("too large for float32") << QByteArray("label,a\n0,1e39\n") << none << "t.csv:2: column 'a' holds '1e39'";
         QTest::newRow("negative label") << QByteArray("label,a\n-1,1\n") << none << "t.csv:2: label '-1' is not a whole number >= 0";
         QTest::newRow("fractional label") << QByteArray("label,a\n1.5,1\n") << none << "t.csv:2: label '1.5' is not a whole number >= 0";
-        QTest::newRow("name without classes") << QByteArray("label,a\ncat,1\n") << none
-                                              << "t.csv:2: label 'cat' is not a whole number >= 0; to use class names, list them in the source's classes option";
+        QTest::newRow("name without classes")
+            << QByteArray("label,a\ncat,1\n") << none
+            << "t.csv:2: label 'cat' is not a whole number >= 0; to use class names, list them in the source's classes option";
         QTest::newRow("unknown class") << QByteArray("label,a\ncat,1\ncow,2\n") << QStringList{"cat", "dog"}
                                        << "t.csv:3: label 'cow' is neither one of the source's classes (cat, dog) nor a class index";
         QTest::newRow("index past the classes") << QByteArray("label,a\n2,1\n") << QStringList{"cat", "dog"}
@@ -275,10 +284,12 @@ private Q_SLOTS:
         QCOMPARE(s.targetWidth, int64_t(2));
         QCOMPARE(s.size(), int64_t(2));
         QCOMPARE(s.targets, (std::vector<float>{1, 2, 3, 4}));
-        QVERIFY(refusal([&] { parseNpyPair(x, npy("<f4", "3,", raw<float>({1, 2, 3})), "p", true); })
-                    .contains("p (y) holds targets of shape (3,) for 2 samples"));
-        QVERIFY(refusal([&] { parseNpyPair(x, npy("<f4", "2,", raw<float>({1, std::numeric_limits<float>::infinity()})), "p", true); })
-                    .contains("target inf of sample 1 is not a finite number"));
+        QVERIFY(refusal([&] {
+                    parseNpyPair(x, npy("<f4", "3,", raw<float>({1, 2, 3})), "p", true);
+                }).contains("p (y) holds targets of shape (3,) for 2 samples"));
+        QVERIFY(refusal([&] {
+                    parseNpyPair(x, npy("<f4", "2,", raw<float>({1, std::numeric_limits<float>::infinity()})), "p", true);
+                }).contains("target inf of sample 1 is not a finite number"));
         // Float labels to a classifier: the refusal says how a regression takes them.
         QVERIFY(refusal([&] { parseNpyPair(x, npy("<f4", "2,", raw<float>({0, 1})), "p"); }).contains("training.task \"regression\""));
     }
@@ -288,7 +299,8 @@ private Q_SLOTS:
     void longTablesKeepOrderAndLines() {
         QByteArray text = "label,a,b\n";
         const int rows = 200000;  // ~2.6 MB: more than one thread's share
-        for (int i = 0; i < rows; ++i) text += QByteArray::number(i % 7) + ',' + QByteArray::number(i) + ",0.5" + (i % 1000 == 0 ? "\n\n" : "\n");
+        for (int i = 0; i < rows; ++i)
+            text += QByteArray::number(i % 7) + ',' + QByteArray::number(i) + ",0.5" + (i % 1000 == 0 ? "\n\n" : "\n");
         const SampleSet s = parseCsv(text, "label", ',', "t.csv");
         QCOMPARE(s.size(), int64_t(rows));
         bool inOrder = true;
@@ -308,7 +320,9 @@ private Q_SLOTS:
         const QString file = path("long.csv");
         QByteArray text = "label,a,b\n";
         const int rows = 400000;  // ~5 MB: runs of several blocks
-        for (int i = 0; i < rows; ++i) text += QByteArray::number(i % 7) + ',' + QByteArray::number(i) + (i == 7 ? "," + QByteArray(3 << 20, ' ') + "0.5\n" : ",0.5\n");
+        for (int i = 0; i < rows; ++i)
+            text +=
+                QByteArray::number(i % 7) + ',' + QByteArray::number(i) + (i == 7 ? "," + QByteArray(3 << 20, ' ') + "0.5\n" : ",0.5\n");
         QVERIFY(write(file, text));
         const SampleSet s = readCsv(file, "label");
         QCOMPARE(s.size(), int64_t(rows));
@@ -343,7 +357,8 @@ private Q_SLOTS:
                 numbers.emplace_back(buffer, std::snprintf(buffer, sizeof buffer, "%.*g", digits, halfway));
             numbers.emplace_back(buffer, std::snprintf(buffer, sizeof buffer, "%.6f", double(rng() % 2000000) / 1000 - 1000));
         }
-        for (const char* edge : {"16777217", "3.4028235e38", "3.4028234e38", "1.1754944e-38", "1e-40", "-0", "0.000", "1e22", "1e23", "123456789012345678901"})
+        for (const char* edge :
+             {"16777217", "3.4028235e38", "3.4028234e38", "1.1754944e-38", "1e-40", "-0", "0.000", "1e22", "1e23", "123456789012345678901"})
             numbers.emplace_back(edge);
         QByteArray text = "label,a\n";
         std::vector<float> expected;
@@ -371,7 +386,8 @@ private Q_SLOTS:
         QFETCH(bool, gzipped);
         QFETCH(QString, imagesName);
         const QString dir = path(QStringLiteral("idx%1%2").arg(gzipped).arg(imagesName.size()));
-        const QByteArray images = idxFile({2, 2, 3}, QByteArray::fromHex("0102030405060708090a0bff")), labels = idxFile({2}, QByteArray::fromHex("0309"));
+        const QByteArray images = idxFile({2, 2, 3}, QByteArray::fromHex("0102030405060708090a0bff")),
+                         labels = idxFile({2}, QByteArray::fromHex("0309"));
         QVERIFY(write(dir + "/" + imagesName, gzipped ? gzip(images) : images));
         QVERIFY(write(dir + "/train-labels-idx1-ubyte.gz", gzipped ? gzip(labels) : labels));
         const SampleSet s = readSamples({"idx", dir, {}});
@@ -386,15 +402,18 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("labels");
         QTest::addColumn<QString>("message");
         const QByteArray images = idxFile({2, 1, 1}, "ab"), labels = idxFile({2}, "\x01\x02");
-        QTest::newRow("swapped") << labels << images << "images is not an IDX file of unsigned bytes with 3 dimensions (it begins 00 00 08 01)";
+        QTest::newRow("swapped") << labels << images
+                                 << "images is not an IDX file of unsigned bytes with 3 dimensions (it begins 00 00 08 01)";
         QTest::newRow("floats") << QByteArray(images).replace(2, 1, "\x0d") << labels << "images is not an IDX file of unsigned bytes";
         QTest::newRow("cut") << images.chopped(1) << labels << "images: its IDX header promises 2 bytes of values, the file holds 1";
         QTest::newRow("header cut") << images.left(6) << labels << "images is not an IDX file";
         QTest::newRow("counts differ") << images << idxFile({3}, "\x01\x02\x03") << "images holds 2 images and";
-        QTest::newRow("huge header") << idxFile({0xffffffffu, 0xffffffffu, 0xffffffffu}, "ab") << labels << "images: its IDX header promises more values than any data set";
+        QTest::newRow("huge header") << idxFile({0xffffffffu, 0xffffffffu, 0xffffffffu}, "ab") << labels
+                                     << "images: its IDX header promises more values than any data set";
         QTest::newRow("gzip cut") << gzip(images).chopped(9) << labels << "images is not a whole gzip file (it is cut short)";
         QTest::newRow("gzip, too long") << gzip(images + "cd") << labels << "images inflates to more than the 18 bytes its header promises";
-        QTest::newRow("gzip bomb") << gzip(idxFile({1, 1, 1}, QByteArray(64 << 20, 'x'))) << labels << "images inflates to more than the 17 bytes";
+        QTest::newRow("gzip bomb") << gzip(idxFile({1, 1, 1}, QByteArray(64 << 20, 'x'))) << labels
+                                   << "images inflates to more than the 17 bytes";
         QByteArray badCrc = gzip(images);
         badCrc[badCrc.size() - 8] = char(badCrc[badCrc.size() - 8] ^ 1);  // the trailer's CRC-32
         QTest::newRow("gzip damaged") << badCrc << labels << "images is not a whole gzip file (its data is damaged)";
@@ -432,7 +451,8 @@ private Q_SLOTS:
         QVERIFY2(why.startsWith(path("cifar/data_batch_1.bin") + " does not exist"), qPrintable(why));
         QVERIFY(write(path("cifar/one.bin"), batch.chopped(1)));
         why = refusal([&] { readSamples({"cifar-binary", path("cifar/one.bin"), {}}); });
-        QVERIFY2(why.startsWith(path("cifar/one.bin") + " is not a CIFAR-10 binary batch: its 6145 bytes are not a whole number of 3073-byte records"),
+        QVERIFY2(why.startsWith(path("cifar/one.bin") +
+                                " is not a CIFAR-10 binary batch: its 6145 bytes are not a whole number of 3073-byte records"),
                  qPrintable(why));
     }
 };

@@ -17,7 +17,9 @@ bool write(const QString& path, const QByteArray& bytes) {
     return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
 }
 
-DataSource csv(const QString& path) { return DataSource{QStringLiteral("csv"), path, {}}; }
+DataSource csv(const QString& path) {
+    return DataSource{QStringLiteral("csv"), path, {}};
+}
 
 // The reader's refusal, or empty when it read the source.
 QString refusal(const DataSource& source, const QString& roots) {
@@ -49,9 +51,7 @@ private Q_SLOTS:
         QVERIFY(write(roots, "# this host's folders\n\n" + mine.toUtf8() + "   # party1's\nrelative/ignored\n"));
     }
 
-    void withoutAListTheTopologyDecides() {
-        QCOMPARE(refusal(csv(theirs + "/t.csv"), m_dir.filePath("no-such-list")), QString());
-    }
+    void withoutAListTheTopologyDecides() { QCOMPARE(refusal(csv(theirs + "/t.csv"), m_dir.filePath("no-such-list")), QString()); }
 
     void aListedFolderIsRead() { QCOMPARE(refusal(csv(mine + "/t.csv"), roots), QString()); }
 

@@ -35,7 +35,8 @@ private Q_SLOTS:
         std::vector<uint8_t> planar;  // b_class/a.png: R plane, G plane, B plane, each row by row
         for (int c = 0; c < 3; ++c)
             for (int y = 0; y < 2; ++y)
-                for (int x = 0; x < 3; ++x) planar.push_back(uint8_t(c == 0 ? qRed(rgb(x, y)) : c == 1 ? qGreen(rgb(x, y)) : qBlue(rgb(x, y))));
+                for (int x = 0; x < 3; ++x)
+                    planar.push_back(uint8_t(c == 0 ? qRed(rgb(x, y)) : c == 1 ? qGreen(rgb(x, y)) : qBlue(rgb(x, y))));
         QCOMPARE(std::vector<uint8_t>(s.bytes.begin() + 18, s.bytes.begin() + 36), planar);
         QCOMPARE(std::vector<uint8_t>(s.bytes.begin(), s.bytes.begin() + 3), (std::vector<uint8_t>{1, 1, 1}));
 
@@ -71,11 +72,13 @@ private Q_SLOTS:
         QVERIFY(save(filled(6, 6, Qt::red), root + "/cat/b.png"));
         ReadOptions own;
         QString why = refusal([&] { readSamples({"image-folder", root, {}}, own); });
-        QVERIFY2(why.startsWith(root + "/cat/b.png is 6 x 6 pixels, and " + root + "/cat/a.png (the folder's first image) 4 x 4"), qPrintable(why));
+        QVERIFY2(why.startsWith(root + "/cat/b.png is 6 x 6 pixels, and " + root + "/cat/a.png (the folder's first image) 4 x 4"),
+                 qPrintable(why));
         QVERIFY(QFile::remove(root + "/cat/b.png"));
         QVERIFY(write(root + "/cat/broken.png", "not a png"));
         why = refusal([&] { readSamples({"image-folder", root, {}}, own); });
-        QVERIFY2(why.startsWith("cannot decode " + root + "/cat/broken.png (") && why.size() > QString("cannot decode " + root + "/cat/broken.png ()").size(),
+        QVERIFY2(why.startsWith("cannot decode " + root + "/cat/broken.png (") &&
+                     why.size() > QString("cannot decode " + root + "/cat/broken.png ()").size(),
                  qPrintable(why));
         QVERIFY(QFile::remove(root + "/cat/broken.png"));
         why = refusal([&] { readSamples({"image-folder", root, {{"classes", "cat,cow"}}}, own); });
@@ -102,7 +105,8 @@ private Q_SLOTS:
         QCOMPARE(int(first.bytes.back()), 0);  // dog's blue plane
         QCOMPARE(cacheFiles(cache).size(), 1);  // no temporary file left
         const QString file = QDir(cache).filePath(cacheFiles(cache).value(0));
-        QCOMPARE(QFileInfo(file).permissions() & (QFileDevice::ReadGroup | QFileDevice::ReadOther | QFileDevice::WriteGroup | QFileDevice::WriteOther),
+        QCOMPARE(QFileInfo(file).permissions() &
+                     (QFileDevice::ReadGroup | QFileDevice::ReadOther | QFileDevice::WriteGroup | QFileDevice::WriteOther),
                  QFileDevice::Permissions());
         QCOMPARE(QFileInfo(cache).permissions() & (QFileDevice::ReadOther | QFileDevice::ExeOther), QFileDevice::Permissions());
 
@@ -149,7 +153,8 @@ private Q_SLOTS:
         QVERIFY2(why.startsWith(m_dir.path() + " is a folder; for the npz format the path names the .npz file"), qPrintable(why));
         QVERIFY(write(path("file.csv"), "label,a\n0,1\n"));
         why = refusal([&] { readSamples({"npy", path("file.csv"), {}}); });
-        QVERIFY2(why.startsWith(path("file.csv") + " is not a folder; for the npy format the path names a folder holding the two arrays"), qPrintable(why));
+        QVERIFY2(why.startsWith(path("file.csv") + " is not a folder; for the npy format the path names a folder holding the two arrays"),
+                 qPrintable(why));
     }
 };
 

@@ -63,10 +63,10 @@ inline void quietQt() {
 }  // namespace hips::fuzz
 
 // Like assert(), but kept in release builds and reported by libFuzzer as a crash.
-#define FUZZ_CHECK(cond)                                                                          \
-    do {                                                                                          \
-        if (!(cond)) {                                                                            \
+#define FUZZ_CHECK(cond)                                                                         \
+    do {                                                                                         \
+        if (!(cond)) {                                                                           \
             std::fprintf(stderr, "FUZZ_CHECK failed: %s at %s:%d\n", #cond, __FILE__, __LINE__); \
-            std::abort();                                                                         \
-        }                                                                                         \
+            std::abort();                                                                        \
+        }                                                                                        \
     } while (0)

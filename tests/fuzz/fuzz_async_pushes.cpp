@@ -24,7 +24,9 @@ const size_t kSizes[3] = {5, K + 1, 2 * K + 3};
 const QString kSenders[3] = {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("stranger")};
 constexpr qint64 kNewest = 10;
 
-float valueOf(int sender) { return float(1 << (sender + 1)); }
+float valueOf(int sender) {
+    return float(1 << (sender + 1));
+}
 
 }  // namespace
 
@@ -48,13 +50,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const qint64 claimedTotal = fuzz::nearOrAny(in, qint64(total), qint64(K));
         const qint64 poisonAt = (mode & 0x80) ? qint64(in.u32() % (K + 2)) : -1;
         const float poison = (mode & 0x08) ? std::numeric_limits<float>::quiet_NaN() : -std::numeric_limits<float>::infinity();
-        Message m(QStringLiteral("push"), {{QStringLiteral("round"), round}, {QStringLiteral("base"), base},
-                                           {QStringLiteral("offset"), offset}, {QStringLiteral("total"), claimedTotal}});
+        Message m(QStringLiteral("push"), {{QStringLiteral("round"), round},
+                                           {QStringLiteral("base"), base},
+                                           {QStringLiteral("offset"), offset},
+                                           {QStringLiteral("total"), claimedTotal}});
         size_t floats;
         if ((mode & 0x10) == 0 && offset >= 0 && claimedTotal > offset && claimedTotal - offset <= qint64(4 * K))
             floats = std::min(K, size_t(claimedTotal - offset));
-        else
-            floats = in.u16();
+        else floats = in.u16();
         const size_t frames = (mode >> 1) & 3;
         for (size_t i = 0; i < std::min<size_t>(frames, 2); ++i)
             m.frames.push_back(fuzz::floatPayload(i == 0 ? floats : 1, valueOf(sender), (mode & 0x20) != 0, poisonAt, poison));

@@ -26,8 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // Frames as the header announces them (at most 80 frames and 64 KiB in all).
     // (Only after a clean parse: Qt 6.4 can hand back a half-built map that crashes on lookup.)
     QCborParserError error;
-    const QCborValue parsed =
-        QCborValue::fromCbor(QByteArray::fromRawData(reinterpret_cast<const char*>(data), qsizetype(size)), &error);
+    const QCborValue parsed = QCborValue::fromCbor(QByteArray::fromRawData(reinterpret_cast<const char*>(data), qsizetype(size)), &error);
     const bool clean = error.error == QCborError::NoError && parsed.isMap();
     const QCborValue sizes = clean ? parsed.toMap().value(QStringLiteral("sizes")) : QCborValue();
     if (sizes.isArray()) {

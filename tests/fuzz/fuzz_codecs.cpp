@@ -16,9 +16,8 @@ namespace {
 const GradientCodec& codecOf(int which) {
     static const auto fp16 = GradientCodec::create(QStringLiteral("fp16"), [](const QString&) { return 1.0; });
     static const auto twoBit = GradientCodec::create(QStringLiteral("2bit"), [](const QString&) { return 0.01; });
-    static const auto topk = GradientCodec::create(QStringLiteral("topk"), [](const QString& p) {
-        return p == QLatin1String("codec_ratio") ? 0.05 : 1.0;
-    });
+    static const auto topk =
+        GradientCodec::create(QStringLiteral("topk"), [](const QString& p) { return p == QLatin1String("codec_ratio") ? 0.05 : 1.0; });
     static const auto twoBitAuto = GradientCodec::create(QStringLiteral("2bit"), [](const QString& p) {  // a t per 16 values
         return p == QLatin1String("codec_threshold") ? 0.0 : p == QLatin1String("codec_bucket") ? 16.0 : 1.0;
     });
@@ -39,9 +38,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             if (!std::isfinite(x)) __builtin_trap();
     if (data[0] & 4) {  // through a link, as a push or (byte 0 bit 3) a model change or a dense model
         LinkCodecs link([&codec](const QString&) { return &codec; }, 4096);
-        Message m(data[0] & 8 ? message::kModel : message::kPush,
-                  {{QStringLiteral("offset"), 0}, {QStringLiteral("total"), qint64(n)}, {QStringLiteral("codec"), codec.spec()},
-                   {QStringLiteral("dense"), bool(data[0] & 16)}});
+        Message m(data[0] & 8 ? message::kModel : message::kPush, {{QStringLiteral("offset"), 0},
+                                                                   {QStringLiteral("total"), qint64(n)},
+                                                                   {QStringLiteral("codec"), codec.spec()},
+                                                                   {QStringLiteral("dense"), bool(data[0] & 16)}});
         m.frames.emplace_back(frame, bytes);
         if (link.incoming(QStringLiteral("p/server0"), m).isEmpty() && m.frames[0].size() != n * sizeof(float)) __builtin_trap();
     }

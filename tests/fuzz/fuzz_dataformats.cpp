@@ -51,7 +51,8 @@ void fuzzPair(const QByteArray& rest, uint8_t parameter) {
 }
 
 void fuzzZip(const QByteArray& rest, uint8_t parameter) {
-    const QByteArray member = zipMember(rest, parameter % 2 ? QStringLiteral("x.npy") : QStringLiteral("y.npy"), QStringLiteral("fuzz.npz"));
+    const QByteArray member =
+        zipMember(rest, parameter % 2 ? QStringLiteral("x.npy") : QStringLiteral("y.npy"), QStringLiteral("fuzz.npz"));
     FUZZ_CHECK(member.size() <= rest.size() * 1032 + 64);  // deflate's ratio bounds what a member can hold
     checkArray(parseNpy(member, QStringLiteral("fuzz.npz:x.npy")), member.size());
 }

@@ -20,7 +20,9 @@ namespace {
 constexpr size_t K = kSliceFloats;
 const size_t kModelSizes[8] = {1, 3, 1000, K - 1, K, K + 1, 2 * K + 5, 3 * K};
 
-float fillOf(qint64 version) { return float(version % 1000); }
+float fillOf(qint64 version) {
+    return float(version % 1000);
+}
 
 // A frame of `bytes` bytes holding `fill` as floats, at an aligned or a misaligned address.
 zmq::message_t payload(size_t bytes, float fill, bool misaligned) {
@@ -52,8 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         Message m(QStringLiteral("model"));
         switch (mode & 3) {
             case 0:
-                m.fields = {{QStringLiteral("version"), version}, {QStringLiteral("offset"), offset},
-                            {QStringLiteral("total"), total}};
+                m.fields = {{QStringLiteral("version"), version}, {QStringLiteral("offset"), offset}, {QStringLiteral("total"), total}};
                 break;
             case 1: {  // CBOR floats where integers belong: any bit pattern (NaN, ±Inf, 1e300, 3.0)
                 const auto anyDouble = [&](qint64 integer) {
@@ -62,7 +63,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                     std::memcpy(&d, &bits, sizeof d);
                     return bits == 0 ? double(integer) : d;  // 0 bits: the integer's value as a float
                 };
-                m.fields = {{QStringLiteral("version"), anyDouble(version)}, {QStringLiteral("offset"), anyDouble(offset)},
+                m.fields = {{QStringLiteral("version"), anyDouble(version)},
+                            {QStringLiteral("offset"), anyDouble(offset)},
                             {QStringLiteral("total"), anyDouble(total)}};
                 break;
             }
@@ -74,8 +76,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             case 3: {  // any header at all
                 const zmq::message_t raw = in.chunk16();
                 QCborParserError error;  // as WireCodec does: a header that does not parse never arrives
-                const QCborValue v =
-                    QCborValue::fromCbor(QByteArray(static_cast<const char*>(raw.data()), qsizetype(raw.size())), &error);
+                const QCborValue v = QCborValue::fromCbor(QByteArray(static_cast<const char*>(raw.data()), qsizetype(raw.size())), &error);
                 if (error.error == QCborError::NoError) m.fields = v.toMap();
                 break;
             }
@@ -85,8 +86,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         size_t bytes;
         if ((mode & 0x10) == 0 && offset >= 0 && total > offset && total - offset <= qint64(4 * K))
             bytes = std::min(K, size_t(total - offset)) * sizeof(float);
-        else
-            bytes = in.u16();
+        else bytes = in.u16();
         const size_t frames = (mode >> 2) & 3;  // 0, 1, 2 or 3 frames
         const bool misaligned = (mode & 0x20) != 0;
         const QCborValue v = m.fields.value(QStringLiteral("version"));

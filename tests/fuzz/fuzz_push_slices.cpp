@@ -26,7 +26,9 @@ const size_t kSizes[4] = {3, K - 1, K + 1, 2 * K + 5};
 const QString kSenders[4] = {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c"), QStringLiteral("stranger")};
 constexpr float kBase = 0.5f;
 
-float valueOf(int sender) { return float(1 << sender); }
+float valueOf(int sender) {
+    return float(1 << sender);
+}
 
 }  // namespace
 
@@ -48,8 +50,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (fold) collector.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(total), base.data()}; });
 
     qint64 round = 1;
-    std::vector<float> expected(slices, 0.0f);      // per slice: Σ of accepted contributions (folded)
-    std::vector<bool> spoiled(3, false);            // per sender: a refused slice (unfolded)
+    std::vector<float> expected(slices, 0.0f);  // per slice: Σ of accepted contributions (folded)
+    std::vector<bool> spoiled(3, false);  // per sender: a refused slice (unfolded)
     for (int record = 0; record < 24 && in.left() > 0; ++record) {
         const uint8_t mode = in.byte();
         const int sender = in.byte() % 4;
@@ -58,16 +60,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const qint64 claimedTotal = fuzz::nearOrAny(in, qint64(total), qint64(K));
         const qint64 claimedRound = (mode & 0x40) ? round + int8_t(in.byte()) : round;
         const qint64 poisonAt = (mode & 0x80) ? qint64(in.u32() % (K + 2)) : -1;
-        const float poison = (mode & 0x08) ? std::numeric_limits<float>::quiet_NaN()
-                                           : std::numeric_limits<float>::infinity() * ((mode & 1) ? -1.0f : 1.0f);
+        const float poison =
+            (mode & 0x08) ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity() * ((mode & 1) ? -1.0f : 1.0f);
 
-        Message m(QStringLiteral("push"), {{QStringLiteral("round"), claimedRound}, {QStringLiteral("offset"), offset},
-                                           {QStringLiteral("total"), claimedTotal}});
+        Message m(QStringLiteral("push"),
+                  {{QStringLiteral("round"), claimedRound}, {QStringLiteral("offset"), offset}, {QStringLiteral("total"), claimedTotal}});
         size_t floats;
         if ((mode & 0x10) == 0 && offset >= 0 && claimedTotal > offset && claimedTotal - offset <= qint64(4 * K))
             floats = std::min(K, size_t(claimedTotal - offset));
-        else
-            floats = in.u16();
+        else floats = in.u16();
         const size_t frames = (mode >> 1) & 3;
         for (size_t i = 0; i < std::min<size_t>(frames, 2); ++i)
             m.frames.push_back(fuzz::floatPayload(i == 0 ? floats : 1, valueOf(sender), (mode & 0x20) != 0, poisonAt, poison));

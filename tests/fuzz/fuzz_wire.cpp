@@ -30,8 +30,7 @@ void checkAccepted(const Message& m, size_t frameCount) {
     FUZZ_CHECK(again.message->frames.size() == m.frames.size());
     for (size_t i = 0; i < m.frames.size(); ++i) {
         FUZZ_CHECK(again.message->frames[i].size() == m.frames[i].size());
-        FUZZ_CHECK(m.frames[i].size() == 0 ||
-                   std::memcmp(again.message->frames[i].data(), m.frames[i].data(), m.frames[i].size()) == 0);
+        FUZZ_CHECK(m.frames[i].size() == 0 || std::memcmp(again.message->frames[i].data(), m.frames[i].data(), m.frames[i].size()) == 0);
     }
     FUZZ_CHECK(again.message->fields.toCborValue().toCbor() == m.fields.toCborValue().toCbor());
 

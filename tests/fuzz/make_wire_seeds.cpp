@@ -45,8 +45,7 @@ void seed(Message m, uint8_t routingFrames = 0) {
         wire.append(static_cast<const char*>(p.data()), qsizetype(n));
     }
     write(QStringLiteral("fuzz_wire"), wire);
-    write(QStringLiteral("fuzz_cbor_header"),
-          QByteArray(static_cast<const char*>(parts[0].data()), qsizetype(parts[0].size())));
+    write(QStringLiteral("fuzz_cbor_header"), QByteArray(static_cast<const char*>(parts[0].data()), qsizetype(parts[0].size())));
 }
 
 QByteArray bytes(std::initializer_list<int> values) {
@@ -71,8 +70,8 @@ void agentSeeds() {
     peers.insert(QStringLiteral("party1/server0"), server.publicKey);
     QFile topology(QStringLiteral(HIPS_SOURCE_DIR "/tests/data/topologies/small.json"));
     if (!topology.open(QIODevice::ReadOnly)) qFatal("cannot read small.json");
-    StartCommand start{QStringLiteral("party1/worker0"), QStringLiteral("/srv/hips/runs/r1"),
-                       QString::fromUtf8(topology.readAll()), worker, peers, 1};
+    StartCommand start{
+        QStringLiteral("party1/worker0"), QStringLiteral("/srv/hips/runs/r1"), QString::fromUtf8(topology.readAll()), worker, peers, 1};
     agentSeed(start.toMessage());
     start.outDir = QStringLiteral("~/runs/../runs/r2");  // "~" and ".." to resolve
     agentSeed(start.toMessage());
@@ -108,14 +107,18 @@ int main(int argc, char** argv) {
     seed(Message(s("abort"), {{s("reason"), s("party1/worker0 stopped sending heartbeats")}}));
     // Control plane.
     seed(Message(s("hello"), {{s("version"), 1}, {s("controller_version"), s("0.1.0")}}));
-    seed(Message(s("hello_ok"), {{s("version"), 1}, {s("agent_version"), s("0.1.0")}, {s("compatible"), true},
-                                 {s("host"), s("local")}, {s("pid"), 4242}}),
+    seed(Message(s("hello_ok"),
+                 {{s("version"), 1}, {s("agent_version"), s("0.1.0")}, {s("compatible"), true}, {s("host"), s("local")}, {s("pid"), 4242}}),
          1);
-    seed(Message(s("start"), {{s("node"), s("party1/worker0")}, {s("topology"), s("{\"format\":\"hips-topology\"}")},
-                              {s("out_dir"), s("/tmp/run")}, {s("threads"), 1}}));
+    seed(Message(s("start"), {{s("node"), s("party1/worker0")},
+                              {s("topology"), s("{\"format\":\"hips-topology\"}")},
+                              {s("out_dir"), s("/tmp/run")},
+                              {s("threads"), 1}}));
     seed(Message(s("stop"), {{s("node"), s("party1/worker0")}}));
     seed(Message(s("ack"), {{s("seq"), 17}}));
-    seed(Message(s("event"), {{s("seq"), 18}, {s("kind"), s("metric")}, {s("node"), s("central/global_server0")},
+    seed(Message(s("event"), {{s("seq"), 18},
+                              {s("kind"), s("metric")},
+                              {s("node"), s("central/global_server0")},
                               {s("fields"), QCborMap{{s("round"), 2}, {s("test_accuracy"), 0.8125}, {s("loss"), 0.5}}}}),
          2);
     seed(Message(s("event"), {{s("seq"), 19}, {s("kind"), s("exited")}, {s("status"), 9}, {s("crashed"), true}}));
@@ -128,13 +131,14 @@ int main(int argc, char** argv) {
     // fuzz_model_slice's format: model-size selector, then records (mode, version, slot,
     // offset picker, total picker, ...). Canonical single slices and multi-slice models.
     const QString slice = QStringLiteral("fuzz_model_slice");
-    write(slice, bytes({2, 0x04, 5, 0, 0, 0}));                                  // 1000 floats, one slice
+    write(slice, bytes({2, 0x04, 5, 0, 0, 0}));  // 1000 floats, one slice
     write(slice, bytes({6, 0x04, 5, 0, 0, 0, 0x04, 5, 1, 0, 0, 0x04, 5, 2, 0, 0}));  // 2K+5 floats, three slices
     write(slice, bytes({6, 0x04, 5, 1, 0, 0, 0x04, 5, 1, 0, 0, 0x04, 5, 0, 0, 0}));  // a duplicate slice
     write(slice, bytes({5, 0x04, 7, 0, 0, 0, 0x04, 3, 1, 0, 0, 0x04, 7, 1, 0, 0}));  // a stale version between
-    write(slice, bytes({0, 0x14, 1, 0, 0, 0, 7, 0}));                            // a payload of the wrong size
-    write(slice, bytes({2, 0x07, 3, 0, 0, 0, 0x1b, 0x00, 0xa3, 0x67, 'v', 'e', 'r', 's', 'i', 'o', 'n', 0x01, 0x66, 'o',
-                        'f', 'f', 's', 'e', 't', 0x00, 0x65, 't', 'o', 't', 'a', 'l', 0x19, 0x03, 0xe8}));  // a raw CBOR header
+    write(slice, bytes({0, 0x14, 1, 0, 0, 0, 7, 0}));  // a payload of the wrong size
+    write(slice,
+          bytes({2,    0x07, 3,   0,   0,   0,   0x1b, 0x00, 0xa3, 0x67, 'v', 'e', 'r', 's', 'i',  'o',  'n', 0x01,
+                 0x66, 'o',  'f', 'f', 's', 'e', 't',  0x00, 0x65, 't',  'o', 't', 'a', 'l', 0x19, 0x03, 0xe8}));  // a raw CBOR header
     agentSeeds();
     return 0;
 }

@@ -23,9 +23,7 @@ public:
     bool mounted() const { return m_mounted; }
     const QString& why() const { return m_why; }  // why it is not mounted
     QString filePath(const QString& name) const { return m_path + '/' + name; }
-    bool makeReadOnly() {
-        return ::mount(nullptr, QFile::encodeName(m_path).constData(), nullptr, MS_REMOUNT | MS_RDONLY, nullptr) == 0;
-    }
+    bool makeReadOnly() { return ::mount(nullptr, QFile::encodeName(m_path).constData(), nullptr, MS_REMOUNT | MS_RDONLY, nullptr) == 0; }
 
 private:
     QString m_path;

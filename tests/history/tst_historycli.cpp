@@ -63,9 +63,9 @@ private Q_SLOTS:
     }
 
     void listFiltersByNameStatusAndReason() {
-        for (const auto& [text, shown, hidden] : {std::tuple{"BASELINE", "cnn-baseline", "mlp-try"},
-                                                  std::tuple{"failed", "mlp-try", "cnn-baseline"},
-                                                  std::tuple{"signal 9", "mlp-try", "cnn-baseline"}}) {
+        for (const auto& [text, shown, hidden] :
+             {std::tuple{"BASELINE", "cnn-baseline", "mlp-try"}, std::tuple{"failed", "mlp-try", "cnn-baseline"},
+              std::tuple{"signal 9", "mlp-try", "cnn-baseline"}}) {
             const auto [status, out] = history({"list", text});
             QCOMPARE(status, 0);
             QVERIFY2(out.contains(shown) && !out.contains(hidden), qPrintable(text + (": " + out)));
@@ -83,12 +83,11 @@ private Q_SLOTS:
         QCOMPARE(history({"rename", "2", "  mlp   lr 0.5 "}).first, 0);
         const auto [status, shown] = history({"show", "2"});
         QCOMPARE(status, 0);
-        QVERIFY2(shown.contains("run 2: mlp lr 0.5\n") && shown.contains("tags: fedprox, non-iid\n") &&
-                     shown.contains("notes: lr too high\n"),
-                 qPrintable(shown));
+        QVERIFY2(
+            shown.contains("run 2: mlp lr 0.5\n") && shown.contains("tags: fedprox, non-iid\n") && shown.contains("notes: lr too high\n"),
+            qPrintable(shown));
         const QString list = history({"list", "non-iid"}).second;
-        QVERIFY2(list.contains("mlp lr 0.5") && list.contains("fedprox, non-iid") && !list.contains("cnn-baseline"),
-                 qPrintable(list));
+        QVERIFY2(list.contains("mlp lr 0.5") && list.contains("fedprox, non-iid") && !list.contains("cnn-baseline"), qPrintable(list));
         QVERIFY2(history({"list", "too high"}).second.contains("mlp lr 0.5"), "notes are searched too");
         QCOMPARE(history({"tag", "2", ""}).first, 0);  // "" clears the tags
         QVERIFY(!history({"show", "2"}).second.contains("tags:"));

@@ -274,7 +274,6 @@ private Q_SLOTS:
         }
     }
 
-
     // A history someone else made: a schema version no HiPS wrote, a planted trigger or a view in
     // a table's place, a FIFO: refused, each naming the file and why, read-only or not, the file
     // untouched, and never a crash or a hang.
@@ -282,12 +281,15 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("sql");
         QTest::addColumn<QString>("message");
         const QStringList schema{"CREATE TABLE hips_schema (version INTEGER NOT NULL)"};
-        QTest::newRow("version -1") << (schema + QStringList{"INSERT INTO hips_schema VALUES (-1)"}) << "schema version no HiPS Studio wrote (-1)";
+        QTest::newRow("version -1") << (schema + QStringList{"INSERT INTO hips_schema VALUES (-1)"})
+                                    << "schema version no HiPS Studio wrote (-1)";
         QTest::newRow("two versions") << (schema + QStringList{"INSERT INTO hips_schema VALUES (5)", "INSERT INTO hips_schema VALUES (0)"})
                                       << "schema version no HiPS Studio wrote (more than one)";
-        QTest::newRow("version text") << (schema + QStringList{"INSERT INTO hips_schema VALUES ('5; DROP')"}) << "schema version no HiPS Studio wrote (5; DROP)";
-        QTest::newRow("trigger") << (schema + QStringList{"INSERT INTO hips_schema VALUES (5)", "CREATE TABLE runs (id INTEGER, name TEXT)",
-                                                          "CREATE TRIGGER rename AFTER INSERT ON runs BEGIN UPDATE runs SET name = 'x'; END"})
+        QTest::newRow("version text") << (schema + QStringList{"INSERT INTO hips_schema VALUES ('5; DROP')"})
+                                      << "schema version no HiPS Studio wrote (5; DROP)";
+        QTest::newRow("trigger") << (schema +
+                                     QStringList{"INSERT INTO hips_schema VALUES (5)", "CREATE TABLE runs (id INTEGER, name TEXT)",
+                                                 "CREATE TRIGGER rename AFTER INSERT ON runs BEGIN UPDATE runs SET name = 'x'; END"})
                                  << "holds what HiPS Studio never creates (trigger rename)";
         QTest::newRow("view") << (schema + QStringList{"INSERT INTO hips_schema VALUES (5)", "CREATE VIEW runs AS SELECT 1 AS id"})
                               << "holds what HiPS Studio never creates (view runs)";

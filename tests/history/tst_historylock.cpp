@@ -59,8 +59,8 @@ private Q_SLOTS:
             QVERIFY2(waited.elapsed() < 10000, qPrintable(QString::number(waited.elapsed())));
             QVERIFY(store->writeError().isEmpty());
             QTRY_VERIFY_WITH_TIMEOUT(!heard().first.isEmpty(), 45000);
-            QVERIFY2(heard().first.first().contains("has been locked by another program") &&
-                         heard().first.first().contains(path) && store->lockedNotice() == heard().first.first(),
+            QVERIFY2(heard().first.first().contains("has been locked by another program") && heard().first.first().contains(path) &&
+                         store->lockedNotice() == heard().first.first(),
                      qPrintable(heard().first.join('\n')));
             QVERIFY2(heard().second.isEmpty(), qPrintable(heard().second.join('\n')));  // not a failure
             QCOMPARE(store->committedMark(), before);  // nothing acknowledged while it waits

@@ -68,27 +68,28 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString path = dir.filePath("v1.sqlite");
         rawSql(path, {
-            "CREATE TABLE hips_schema (version INTEGER NOT NULL)", "INSERT INTO hips_schema VALUES (1)",
-            "CREATE TABLE runs (id INTEGER PRIMARY KEY, name TEXT NOT NULL, topology TEXT, settings TEXT,"
-            " started REAL NOT NULL, ended REAL, status TEXT NOT NULL, summary TEXT, controller_pid INTEGER)",
-            "CREATE TABLE processes (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, node TEXT, role TEXT,"
-            " party TEXT, host TEXT, rank INTEGER, pid INTEGER, started REAL, ended REAL, exit_code INTEGER,"
-            " crashed INTEGER, error TEXT)",
-            "CREATE TABLE metrics (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, t REAL, source TEXT,"
-            " round INTEGER, name TEXT, value REAL)",
-            "CREATE TABLE traffic (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, t REAL, link TEXT,"
-            " tier TEXT, bytes INTEGER)",
-            "CREATE TABLE events (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, t REAL, level TEXT,"
-            " source TEXT, message TEXT)",
-            "CREATE INDEX metrics_run ON metrics(run_id, name, round)",
-            "CREATE INDEX events_run ON events(run_id)",
-            "INSERT INTO runs VALUES (1, 'old', '{}', '{}', 100, 110, 'finished', '{}', 0)",
-            "INSERT INTO metrics VALUES (1, 101, 'party1/server0', 1, 'traffic.sent_across', 1000)",
-            "INSERT INTO metrics VALUES (1, 102, 'party1/server0', 2, 'traffic.sent_across', 3000)",
-            "INSERT INTO metrics VALUES (1, 102, 'party2/server0', 2, 'traffic.sent_across', 500)",
-            "INSERT INTO metrics VALUES (1, 102, 'party1/worker0', 2, 'traffic.sent_inside', 700)",
-            "INSERT INTO metrics VALUES (1, 102, 'central/global_server0', 2, 'aggregate.apply_s', 0.1)",
-        });
+                         "CREATE TABLE hips_schema (version INTEGER NOT NULL)",
+                         "INSERT INTO hips_schema VALUES (1)",
+                         "CREATE TABLE runs (id INTEGER PRIMARY KEY, name TEXT NOT NULL, topology TEXT, settings TEXT,"
+                         " started REAL NOT NULL, ended REAL, status TEXT NOT NULL, summary TEXT, controller_pid INTEGER)",
+                         "CREATE TABLE processes (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, node TEXT, role TEXT,"
+                         " party TEXT, host TEXT, rank INTEGER, pid INTEGER, started REAL, ended REAL, exit_code INTEGER,"
+                         " crashed INTEGER, error TEXT)",
+                         "CREATE TABLE metrics (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, t REAL, source TEXT,"
+                         " round INTEGER, name TEXT, value REAL)",
+                         "CREATE TABLE traffic (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, t REAL, link TEXT,"
+                         " tier TEXT, bytes INTEGER)",
+                         "CREATE TABLE events (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, t REAL, level TEXT,"
+                         " source TEXT, message TEXT)",
+                         "CREATE INDEX metrics_run ON metrics(run_id, name, round)",
+                         "CREATE INDEX events_run ON events(run_id)",
+                         "INSERT INTO runs VALUES (1, 'old', '{}', '{}', 100, 110, 'finished', '{}', 0)",
+                         "INSERT INTO metrics VALUES (1, 101, 'party1/server0', 1, 'traffic.sent_across', 1000)",
+                         "INSERT INTO metrics VALUES (1, 102, 'party1/server0', 2, 'traffic.sent_across', 3000)",
+                         "INSERT INTO metrics VALUES (1, 102, 'party2/server0', 2, 'traffic.sent_across', 500)",
+                         "INSERT INTO metrics VALUES (1, 102, 'party1/worker0', 2, 'traffic.sent_inside', 700)",
+                         "INSERT INTO metrics VALUES (1, 102, 'central/global_server0', 2, 'aggregate.apply_s', 0.1)",
+                     });
         QString error;
         auto store = RunStore::open(path, &error);
         QVERIFY2(store, qPrintable(error));
@@ -284,13 +285,25 @@ private Q_SLOTS:
         for (int round = 1; round <= 4; ++round) {
             const double t = t0 + 1.5 * round;
             for (int w = 0; w < 2; ++w)
-                report({{"kind", "train"}, {"node", QString("p/worker%1").arg(w)}, {"t", t + 0.1 * w}, {"round", round},
-                        {"loss", 1.0 / (round + w)}, {"samples", 640 + 64 * w}, {"compute_s", 1.0}, {"comm_s", 0.25 * w}});
-            report({{"kind", "traffic"}, {"node", "p/server0"}, {"t", t + 0.2}, {"round", round},
+                report({{"kind", "train"},
+                        {"node", QString("p/worker%1").arg(w)},
+                        {"t", t + 0.1 * w},
+                        {"round", round},
+                        {"loss", 1.0 / (round + w)},
+                        {"samples", 640 + 64 * w},
+                        {"compute_s", 1.0},
+                        {"comm_s", 0.25 * w}});
+            report({{"kind", "traffic"},
+                    {"node", "p/server0"},
+                    {"t", t + 0.2},
+                    {"round", round},
                     {"links", QJsonArray{QJsonObject{{"peer", "c/global_server0"}, {"tier", "across"}, {"sent", 1e6 * round}},
                                          QJsonObject{{"peer", "p/worker0"}, {"tier", "inside"}, {"sent", 3e6 * round}}}}});
             if (round == 4)  // a second report in the same millisecond (a party server's last model, then its end)
-                report({{"kind", "traffic"}, {"node", "p/server0"}, {"t", t + 0.2}, {"round", round},
+                report({{"kind", "traffic"},
+                        {"node", "p/server0"},
+                        {"t", t + 0.2},
+                        {"round", round},
                         {"links", QJsonArray{QJsonObject{{"peer", "c/global_server0"}, {"tier", "across"}, {"sent", 4.5e6}},
                                              QJsonObject{{"peer", "p/worker0"}, {"tier", "inside"}, {"sent", 12.5e6}}}}});
             report({{"kind", "aggregate"}, {"node", "c/global_server0"}, {"t", t + 0.3}, {"round", round}, {"round_s", 1.5}});
@@ -415,8 +428,12 @@ private Q_SLOTS:
         for (int round = 1; round <= 3; ++round) {
             rows += progress.ingest({{"kind", "train"}, {"node", "p/worker0"}, {"round", round}, {"loss", 1.0}, {"samples", 64}}, round);
             rows += progress.ingest({{"kind", "aggregate"}, {"node", "c/global_server0"}, {"round", round}}, round + 0.5);
-            rows += progress.ingest({{"kind", "eval"}, {"node", "c/master"}, {"round", round}, {"test_rmse", rmse[round - 1]},
-                                     {"test_loss", rmse[round - 1] * rmse[round - 1]}}, round + 0.6);
+            rows += progress.ingest({{"kind", "eval"},
+                                     {"node", "c/master"},
+                                     {"round", round},
+                                     {"test_rmse", rmse[round - 1]},
+                                     {"test_loss", rmse[round - 1] * rmse[round - 1]}},
+                                    round + 0.6);
         }
         QCOMPARE(rows.size(), 3);
         QVERIFY(std::isnan(rows[2].testAccuracy));

@@ -24,8 +24,9 @@ inline bool writeOwnDataFiles(const QString& root) {
 // A scripted 2-feature, 2-class net saved at `path`; its SHA-256, or empty when it could not be made.
 inline QString scriptTinyNet(const QString& path) {
     QProcess python;
-    python.start("/usr/bin/python3", {"-c", "import torch, sys; torch.jit.save(torch.jit.script(torch.nn.Sequential("
-                                            "torch.nn.Linear(2, 8), torch.nn.ReLU(), torch.nn.Linear(8, 2))), sys.argv[1])",
+    python.start("/usr/bin/python3", {"-c",
+                                      "import torch, sys; torch.jit.save(torch.jit.script(torch.nn.Sequential("
+                                      "torch.nn.Linear(2, 8), torch.nn.ReLU(), torch.nn.Linear(8, 2))), sys.argv[1])",
                                       path});
     QFile f(path);
     if (!python.waitForFinished(120000) || python.exitCode() != 0 || !f.open(QIODevice::ReadOnly)) return {};

@@ -57,7 +57,7 @@ struct Run {
     QString tag = QUuid::createUuid().toString(QUuid::WithoutBraces);
     QTemporaryDir dir;
     QTemporaryDir topologies;  // the copies with free ports (apart: `--out` may be `dir` itself)
-    FreePorts ports;           // where each port of the topology went
+    FreePorts ports;  // where each port of the topology went
     QProcess process;
     QByteArray out, err;
 
@@ -126,8 +126,7 @@ struct Run {
 
 // small.json with party1's worker groups and some training settings replaced (and party2
 // dropped when `onePartyOnly`), written into the run's directory.
-inline QString writeSmallVariant(Run& run, const QJsonArray& party1Workers, const QJsonObject& training,
-                                 bool onePartyOnly = false) {
+inline QString writeSmallVariant(Run& run, const QJsonArray& party1Workers, const QJsonObject& training, bool onePartyOnly = false) {
     QFile file(kSmall);
     if (!file.open(QIODevice::ReadOnly)) return {};
     QJsonObject t = QJsonDocument::fromJson(file.readAll()).object();

@@ -107,8 +107,10 @@ QStringList rejections(const QString& dir) {
     for (const QByteArray& line : fileBytes(dir + "/metrics.jsonl").split('\n')) {
         const QJsonObject r = QJsonDocument::fromJson(line).object();
         if (r.value("kind").toString() == "robust")
-            for (const QJsonValue& v : r.value("rejected_ids").toArray()) out << QStringLiteral("%1:%2").arg(r.value("round").toInt()).arg(v.toString());
-        if (r.value("kind").toString() == "train" && r.value("attacked").toInt() == 1) out << QStringLiteral("attack %1:%2").arg(r.value("round").toInt()).arg(r.value("node").toString());
+            for (const QJsonValue& v : r.value("rejected_ids").toArray())
+                out << QStringLiteral("%1:%2").arg(r.value("round").toInt()).arg(v.toString());
+        if (r.value("kind").toString() == "train" && r.value("attacked").toInt() == 1)
+            out << QStringLiteral("attack %1:%2").arg(r.value("round").toInt()).arg(r.value("node").toString());
     }
     return out;
 }

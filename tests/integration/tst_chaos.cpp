@@ -17,8 +17,9 @@ using namespace hips::test;
 
 namespace {
 
-const QList<QByteArray> kVictims = {"party1/worker0", "party2/server0", "party1/scheduler",
-                                    "central/global_scheduler", "central/global_server0", "central/master_worker", "agent"};
+const QList<QByteArray> kVictims = {
+    "party1/worker0",        "party2/server0", "party1/scheduler", "central/global_scheduler", "central/global_server0",
+    "central/master_worker", "agent"};
 
 // How many of the CLI's rows show a test accuracy (not "-").
 int printedAccuracies(const QByteArray& out) {
@@ -50,8 +51,8 @@ private Q_SLOTS:
         QCOMPARE(calm.finish(300000), 0);
         const double undisturbed = finalAccuracy(calm.out);
 
-        const quint32 seed = qEnvironmentVariableIsSet("HIPS_CHAOS_SEED") ? qgetenv("HIPS_CHAOS_SEED").toUInt()
-                                                                          : QRandomGenerator::system()->generate();
+        const quint32 seed =
+            qEnvironmentVariableIsSet("HIPS_CHAOS_SEED") ? qgetenv("HIPS_CHAOS_SEED").toUInt() : QRandomGenerator::system()->generate();
         QRandomGenerator random(seed);
         QList<int> rounds;  // a distinct round in 3..17 for each victim, in the order killed
         while (rounds.size() < kVictims.size())
@@ -94,11 +95,13 @@ private Q_SLOTS:
         QVERIFY2(show.contains("fault: agent: the local agent was killed by signal 9 (Killed) and took its roles with it; restart 1 of 3"),
                  faultLines(show, "agent").constData());
         for (const QByteArray& node : kVictims)
-            if (node != "agent") QVERIFY2(show.contains("fault: " + node + ": " + node + " (pid") &&
-                         QRegularExpression(QRegularExpression::escape(QString::fromUtf8(node)) +
-                                            " \\(pid \\d+\\) was killed by signal 9 \\(Killed\\)[^\\n]*; restart 1 of 3")
-                             .match(QString::fromUtf8(show)).hasMatch(),
-                     (node + " is not there as killed and restarted:\n" + faultLines(show, node)).constData());
+            if (node != "agent")
+                QVERIFY2(show.contains("fault: " + node + ": " + node + " (pid") &&
+                             QRegularExpression(QRegularExpression::escape(QString::fromUtf8(node)) +
+                                                " \\(pid \\d+\\) was killed by signal 9 \\(Killed\\)[^\\n]*; restart 1 of 3")
+                                 .match(QString::fromUtf8(show))
+                                 .hasMatch(),
+                         (node + " is not there as killed and restarted:\n" + faultLines(show, node)).constData());
         // The history holds what the CLI printed: each round's aggregate once, and as many
         // accuracies as the table showed.
         QString error;

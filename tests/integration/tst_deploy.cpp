@@ -43,7 +43,9 @@ class DeployTest : public QObject {
                           const QJsonObject& trainingExtra = {}, const QByteArray& partiesJson = {}) {
         QJsonArray hosts;
         for (int i = 0; i < 3; ++i) {
-            QJsonObject h{{"id", QString("host%1").arg(QChar('A' + i))}, {"address", m_addresses[i]}, {"user", "root"},
+            QJsonObject h{{"id", QString("host%1").arg(QChar('A' + i))},
+                          {"address", m_addresses[i]},
+                          {"user", "root"},
                           {"identity_file", path("hosts/client_key")},
                           {"install_dir", path(QString("%1/install_%2").arg(name).arg(i))}};
             if (i == 1 && tweakHostB) tweakHostB(h);
@@ -54,7 +56,10 @@ class DeployTest : public QObject {
         const QJsonObject local = QJsonDocument::fromJson(small.readAll()).object();
         QJsonObject training = local["training"].toObject();
         for (auto it = trainingExtra.begin(); it != trainingExtra.end(); ++it) training.insert(it.key(), it.value());
-        const QJsonObject t{{"format", "hips-topology"}, {"version", 1}, {"name", name}, {"hosts", hosts},
+        const QJsonObject t{{"format", "hips-topology"},
+                            {"version", 1},
+                            {"name", name},
+                            {"hosts", hosts},
                             {"parties", QJsonDocument::fromJson(partiesJson.isEmpty() ? kThreeParties : partiesJson).array()},
                             {"training", training}};
         QFile f(path(name + ".json"));
@@ -68,8 +73,9 @@ class DeployTest : public QObject {
                   const QByteArray& partiesJson = {}) {
         out.clear();
         hips.setProcessChannelMode(QProcess::MergedChannels);
-        hips.start(kHips, QStringList{"run", writeTopology(name, {}, trainingExtra, partiesJson), "--rounds", QString::number(rounds), "--history",
-                                      path(name + ".sqlite"), "--out", path(name + "_run")} + sshArgs(path("known_hosts")));
+        hips.start(kHips, QStringList{"run", writeTopology(name, {}, trainingExtra, partiesJson), "--rounds", QString::number(rounds),
+                                      "--history", path(name + ".sqlite"), "--out", path(name + "_run")} +
+                              sshArgs(path("known_hosts")));
     }
 
     // Host i's link to the bridge shaped both ways by a qdisc of this machine's kernel (e.g. netem
@@ -77,9 +83,10 @@ class DeployTest : public QObject {
     // host's end for what leaves it. An empty qdisc removes the shaping. Says why it cannot, or nothing.
     QString shapeHostLink(int i, const QStringList& qdisc) const {
         const QString ns = QStringLiteral("hn%1%2").arg(m_tag).arg(i);
-        const QStringList ends[2] = {{"tc", "qdisc", qdisc.isEmpty() ? "del" : "replace", "dev", QStringLiteral("hv%1%2").arg(m_tag).arg(i), "root"},
-                                     {"ip", "netns", "exec", ns, "tc", "qdisc", qdisc.isEmpty() ? "del" : "replace", "dev",
-                                      QStringLiteral("hp%1%2").arg(m_tag).arg(i), "root"}};
+        const QStringList ends[2] = {
+            {"tc", "qdisc", qdisc.isEmpty() ? "del" : "replace", "dev", QStringLiteral("hv%1%2").arg(m_tag).arg(i), "root"},
+            {"ip", "netns", "exec", ns, "tc", "qdisc", qdisc.isEmpty() ? "del" : "replace", "dev",
+             QStringLiteral("hp%1%2").arg(m_tag).arg(i), "root"}};
         for (QStringList command : ends) {
             command << qdisc;
             const Result r = run(command.takeFirst(), command, 10000);
@@ -160,8 +167,8 @@ private Q_SLOTS:
 
     void runDeploysTrainsAndKeepsCrossPartyTrafficBetweenHosts() {
         const QString topology = writeTopology("three");
-        const Result remote = run(kHips, QStringList{"run", topology, "--history", path("h.sqlite"), "--out", path("run")} +
-                                             sshArgs(path("known_hosts")));
+        const Result remote =
+            run(kHips, QStringList{"run", topology, "--history", path("h.sqlite"), "--out", path("run")} + sshArgs(path("known_hosts")));
         QVERIFY2(remote.status == 0, remote.out.constData());
         QVERIFY(remote.out.contains("deploy hostB"));
         const QRegularExpression final("final test accuracy (\\d\\.\\d{4})");
@@ -217,8 +224,9 @@ private Q_SLOTS:
         QVERIFY2(emulated.status == 0, emulated.out.constData());
         QString how;
         if (const QString why = shapeWithNetem(mbps, ms, how); !why.isEmpty()) QSKIP(qPrintable("no kernel with netem: " + why));
-        const Result kernel = run(kHips, QStringList{"run", writeTopology("wan"), "--history", path(name + "k.sqlite"), "--out",
-                                                     path(name + "k_run")} + training + sshArgs(path("known_hosts")));
+        const Result kernel =
+            run(kHips, QStringList{"run", writeTopology("wan"), "--history", path(name + "k.sqlite"), "--out", path(name + "k_run")} +
+                           training + sshArgs(path("known_hosts")));
         unshapeHostLinks();
         QVERIFY2(kernel.status == 0, kernel.out.constData());
         const double emulatedRound = secondsPerRound(emulated.out), kernelRound = secondsPerRound(kernel.out);
@@ -296,7 +304,9 @@ private Q_SLOTS:
         // Host B's operator lists party1's folder only.
         QVERIFY(writeDataRoots(path("owndata/install_1"), path("data/party1")));
         const auto csv = [this](const char* file) { return QJsonObject{{"format", "csv"}, {"path", path(file)}}; };
-        const QJsonObject training{{"model", QJsonObject{{"torchscript", model}}}, {"input_shape", QJsonArray{2}}, {"classes", 2},
+        const QJsonObject training{{"model", QJsonObject{{"torchscript", model}}},
+                                   {"input_shape", QJsonArray{2}},
+                                   {"classes", 2},
                                    {"evaluation_data", csv("data/test/t.csv")}};
         const auto topologyWith = [&](const char* party1File) {  // party2 reads its own t.csv
             QJsonArray parties = QJsonDocument::fromJson(kThreeParties).array();
@@ -314,8 +324,7 @@ private Q_SLOTS:
         const Result good = runWith("data/party1/t.csv", "owndata_run");
         QVERIFY2(good.status == 0, good.out.constData());
         QVERIFY2(good.out.contains("deploy hostB        uploading the model"), good.out.constData());
-        for (int host = 0; host < 3; ++host)
-            QVERIFY(QFile::exists(path(QString("owndata/install_%1/models/%2.pt").arg(host).arg(sha))));
+        for (int host = 0; host < 3; ++host) QVERIFY(QFile::exists(path(QString("owndata/install_%1/models/%2.pt").arg(host).arg(sha))));
         // The trained model, from the master's host into the controller's run directory: the same bytes.
         QVERIFY(QFile::exists(path("owndata_run/model.pt")) && QFile::exists(path("owndata_run/net.params")));
         QCOMPARE(readFile(path("owndata_run/model.pt")), readFile(path("owndata/install_0/runs/owndata_run/model.pt")));
@@ -331,7 +340,8 @@ private Q_SLOTS:
 
         // hips check-data reads each source on its party's host, over SSH, under that host's
         // data roots: counts, never contents; the hand edit is refused there too.
-        const Result checked = run(kHips, QStringList{"check-data", topologyWith("data/party2/private.csv")} + sshArgs(path("known_hosts")));
+        const Result checked =
+            run(kHips, QStringList{"check-data", topologyWith("data/party2/private.csv")} + sshArgs(path("known_hosts")));
         QCOMPARE(checked.status, 1);
         QVERIFY2(checked.out.contains("party1 on hostB: cannot read " + path("data/party2/private.csv").toUtf8() + ": host 'hostB': " +
                                       path("data/party2/private.csv").toUtf8() + " is not in this host's data folders"),
@@ -410,8 +420,12 @@ private Q_SLOTS:
         // What hips attach would read (while the run goes on) says where the server runs now, and no
         // longer names host B's agent.
         const QJsonObject server = QJsonDocument::fromJson(readFile(path("standby_run/topology.json")))
-                                       .object()["parties"].toArray()[0].toObject()["roles"].toObject()["global_servers"]
-                                       .toArray()[0].toObject();
+                                       .object()["parties"]
+                                       .toArray()[0]
+                                       .toObject()["roles"]
+                                       .toObject()["global_servers"]
+                                       .toArray()[0]
+                                       .toObject();
         QCOMPARE(server["host"].toString(), QStringLiteral("hostC"));
         QCOMPARE(server["standby_host"].toString(), QStringLiteral("hostB"));
         const QByteArray roster = readFile(path("standby_run/agents.json"));
@@ -455,8 +469,8 @@ private Q_SLOTS:
         const QString topology = writeTopology("unknown");
         const Result r = run(kHips, QStringList{"deploy", topology} + sshArgs(path("fresh_known_hosts"), false));
         QCOMPARE(r.status, 1);
-        QVERIFY2(r.out.contains("host 'hostA'") && r.out.contains("unknown host key SHA256:") &&
-                     r.out.contains("--accept-new-host-keys"), r.out.constData());
+        QVERIFY2(r.out.contains("host 'hostA'") && r.out.contains("unknown host key SHA256:") && r.out.contains("--accept-new-host-keys"),
+                 r.out.constData());
         QVERIFY(!QFile::exists(path("fresh_known_hosts")));  // nothing recorded without consent
     }
 
@@ -489,8 +503,7 @@ private Q_SLOTS:
         const QString topology = writeTopology("closed", [](QJsonObject& h) { h["ssh_port"] = 2222; });
         const Result r = run(kHips, QStringList{"deploy", topology} + sshArgs(path("known_hosts")));
         QCOMPARE(r.status, 1);
-        QVERIFY2(r.out.contains("host 'hostB'") && r.out.contains("connection refused") && r.out.contains("ssh_port"),
-                 r.out.constData());
+        QVERIFY2(r.out.contains("host 'hostB'") && r.out.contains("connection refused") && r.out.contains("ssh_port"), r.out.constData());
         run(kHips, {"stop", topology});
     }
 

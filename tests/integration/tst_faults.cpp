@@ -104,7 +104,8 @@ private Q_SLOTS:
         QVERIFY2(signalAtRound(run, 5, "party1/worker1", SIGKILL), run.out.constData());
         QVERIFY2(run.finish(300000) == 0, run.out + run.err);
         QVERIFY2(run.out.contains("party1/worker1 (pid") && run.out.contains("was killed by signal 9") &&
-                     run.out.contains("restart 1 of 3 in 1 s"), run.out.constData());
+                     run.out.contains("restart 1 of 3 in 1 s"),
+                 run.out.constData());
         const QList<int> rounds = printedRounds(run.out);
         QCOMPARE(rounds.size(), 20);  // every round, each once, in order
         for (int i = 0; i < rounds.size(); ++i) QCOMPARE(rounds[i], i + 1);
@@ -234,7 +235,8 @@ private Q_SLOTS:
         for (const char* node : {"central/global_server0", "party2/worker1", "party1/scheduler"})
             QVERIFY2(QRegularExpression(QStringLiteral("fault: %1: %1 \\(pid \\d+\\) ended with its agent, which was killed by signal 9")
                                             .arg(QLatin1String(node)))
-                         .match(QString::fromUtf8(show)).hasMatch(),
+                         .match(QString::fromUtf8(show))
+                         .hasMatch(),
                      show.constData());
         QVERIFY(run.leftovers().isEmpty());
     }
@@ -249,7 +251,8 @@ private Q_SLOTS:
                                  "central/global_server0", "central/master_worker"})
             QTest::newRow(node) << QByteArray(node) << role.arg(QRegularExpression::escape(QLatin1String(node)));
         QTest::newRow("agent") << QByteArray("agent")
-                               << QStringLiteral("the local agent was killed by signal 9 \\(Killed\\) during the run; its roles ended with it");
+                               << QStringLiteral(
+                                      "the local agent was killed by signal 9 \\(Killed\\) during the run; its roles ended with it");
     }
     void aKilledProcessEndsTheRunUnderFail() {
         QFETCH(QByteArray, node);
@@ -280,8 +283,11 @@ private Q_SLOTS:
         QVERIFY2(run.out.contains("party2/worker0 declared up: heartbeats again"), run.out.constData());
         const int roundsWhileDown = int(printedRounds(run.out.mid(down, run.out.indexOf("declared up") - down)).size());
         const QList<int> trained = trainedRounds(run.dir.filePath("run/metrics.jsonl"), "party2/worker0");
-        qInfo("rounds printed while party2/worker0 was down: %d; it trained in rounds %s", roundsWhileDown,
-              qPrintable([&] { QStringList s; for (int r : trained) s << QString::number(r); return s.join(' '); }()));
+        qInfo("rounds printed while party2/worker0 was down: %d; it trained in rounds %s", roundsWhileDown, qPrintable([&] {
+                  QStringList s;
+                  for (int r : trained) s << QString::number(r);
+                  return s.join(' ');
+              }()));
         QVERIFY(roundsWhileDown >= 2);  // the rounds went on without it
         QVERIFY2(trained.size() < 20 && trained.last() == 20, "it sat rounds out, then contributed again to the end");
         QVERIFY(run.leftovers().isEmpty());

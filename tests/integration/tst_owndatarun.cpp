@@ -35,7 +35,8 @@ QString writeTopology(Run& run, const QJsonObject& party1Data, const QJsonArray&
     QJsonObject p1 = parties[1].toObject(), p2 = parties[2].toObject();
     p1["data"] = party1Data;
     p2["data"] = QJsonObject{{"format", "csv"}, {"path", run.dir.filePath("p2.csv")}, {"holdout", 0.25}};
-    if (!party2Classes.isEmpty()) p2["data"] = QJsonObject{{"format", "csv"}, {"path", run.dir.filePath("p2.csv")}, {"classes", party2Classes}};
+    if (!party2Classes.isEmpty())
+        p2["data"] = QJsonObject{{"format", "csv"}, {"path", run.dir.filePath("p2.csv")}, {"classes", party2Classes}};
     parties[1] = p1;
     parties[2] = p2;
     t["parties"] = parties;
@@ -131,8 +132,7 @@ private Q_SLOTS:
     void partiesTrainTheirOwnModelOnTheirOwnData() {
         Run run;
         QVERIFY(prepare(run));
-        const QString topology =
-            writeTopology(run, QJsonObject{{"format", "npy"}, {"path", run.dir.filePath("p1")}, {"holdout", 0.25}});
+        const QString topology = writeTopology(run, QJsonObject{{"format", "npy"}, {"path", run.dir.filePath("p1")}, {"holdout", 0.25}});
         QVERIFY(!topology.isEmpty());
         run.start({"run", topology, "--out", run.dir.filePath("out")});
         QVERIFY2(run.finish(180000) == 0, run.err.constData());
@@ -273,9 +273,9 @@ private Q_SLOTS:
     void partiesWhoseClassesDifferAreRefused() {
         Run run;
         QVERIFY(prepare(run));
-        const QString topology =
-            writeTopology(run, QJsonObject{{"format", "npy"}, {"path", run.dir.filePath("p1")}, {"classes", QJsonArray{"cat", "dog", "owl"}}},
-                          QJsonArray{"cat", "dog", "emu"});
+        const QString topology = writeTopology(
+            run, QJsonObject{{"format", "npy"}, {"path", run.dir.filePath("p1")}, {"classes", QJsonArray{"cat", "dog", "owl"}}},
+            QJsonArray{"cat", "dog", "emu"});
         run.start({"run", topology, "--out", run.dir.filePath("out")});
         QCOMPARE(run.finish(120000), 1);
         QVERIFY2(run.err.contains("the parties' classes differ") && run.err.contains("\"emu\" only in party2's") &&

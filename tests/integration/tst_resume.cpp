@@ -76,15 +76,13 @@ private Q_SLOTS:
         run.finish(30000);
         QVERIFY(run.leftovers().isEmpty());
         const QByteArray list = run.historyList();
-        const QRegularExpressionMatch m =
-            QRegularExpression("small-synthetic .* interrupted .* (\\d+)\\s+[\\d.]+\\n").match(QString(list));
+        const QRegularExpressionMatch m = QRegularExpression("small-synthetic .* interrupted .* (\\d+)\\s+[\\d.]+\\n").match(QString(list));
         QVERIFY2(m.hasMatch(), list.constData());
         QVERIFY2(m.captured(1).toInt() >= 3, list.constData());
 
         const auto [showStatus, shown] = run.historyCommand({"show", "1"});
         QCOMPARE(showStatus, 0);
-        QVERIFY2(shown.contains("status: interrupted") && shown.contains("rounds: " + m.captured(1).toUtf8()),
-                 shown.constData());
+        QVERIFY2(shown.contains("status: interrupted") && shown.contains("rounds: " + m.captured(1).toUtf8()), shown.constData());
         QCOMPARE(run.historyCommand({"delete", "7"}).first, 2);  // no such run
         QVERIFY(run.historyCommand({"delete", "7"}).second.contains("no run '7'"));
         QCOMPARE(run.historyCommand({"delete", "1"}).first, 0);

@@ -39,8 +39,8 @@ private Q_SLOTS:
     // perfect loss) and a notice names the round and what to change.
     void aDivergedRunSaysSo() {
         Run run;
-        run.start({"run", HIPS_SOURCE_DIR "/resources/topologies/default.json", "--out", run.dir.filePath("run"), "--rounds",
-                   "2", "--model", "mlp", "--lr", "80", "--seed", "7"});
+        run.start({"run", HIPS_SOURCE_DIR "/resources/topologies/default.json", "--out", run.dir.filePath("run"), "--rounds", "2",
+                   "--model", "mlp", "--lr", "80", "--seed", "7"});
         QVERIFY2(run.finish(120000) == 0, run.err.constData());
         QVERIFY2(run.out.contains("training loss is not a number from round 1 on") && run.out.contains("lower the learning rate"),
                  run.out.constData());
@@ -90,8 +90,7 @@ private Q_SLOTS:
         run.start({"run", kSmall, "--out", disk.filePath("run"), "--rounds", "400"});
         const int code = run.finish(180000);
         QVERIFY2(code != 0, run.out.constData());
-        QVERIFY2(run.err.contains("No space left on device") || run.err.contains("no space left on device"),
-                 run.err.constData());
+        QVERIFY2(run.err.contains("No space left on device") || run.err.contains("no space left on device"), run.err.constData());
         QVERIFY2(!run.err.contains("frame #"), run.err.constData());  // a LibTorch backtrace
         QVERIFY(run.leftovers().isEmpty());
     }
@@ -123,10 +122,11 @@ private Q_SLOTS:
             QRegularExpression("final test accuracy (\\d\\.\\d{4}), best (\\d\\.\\d{4})").match(QString(run.out));
         QVERIFY(printed.hasMatch());
         const QByteArray list = run.historyList();
-        QVERIFY2(QRegularExpression(QString("small-synthetic .* finished\\s+%1\\s+%2\\s+6\\s")
-                                        .arg(printed.captured(2), printed.captured(1)))
-                     .match(QString(list)).hasMatch(),
-                 list.constData());
+        QVERIFY2(
+            QRegularExpression(QString("small-synthetic .* finished\\s+%1\\s+%2\\s+6\\s").arg(printed.captured(2), printed.captured(1)))
+                .match(QString(list))
+                .hasMatch(),
+            list.constData());
 
         // Reports in the four formats, from the history alone.
         for (const QString name : {"r.html", "r.pdf", "r.csv", "r.json"}) {
@@ -154,8 +154,7 @@ private Q_SLOTS:
         QVERIFY(json.open(QIODevice::ReadOnly));
         const QJsonObject report = QJsonDocument::fromJson(json.readAll()).object();
         QCOMPARE(report["processes"].toArray().size(), 11);  // 3 central + 2 parties × (scheduler, server, 2 workers)
-        for (const QJsonValue& p : report["processes"].toArray())
-            QCOMPARE(p.toObject()["state"].toString(), QStringLiteral("exited"));
+        for (const QJsonValue& p : report["processes"].toArray()) QCOMPARE(p.toObject()["state"].toString(), QStringLiteral("exited"));
         QCOMPARE(report["summary"].toObject()["final_test_acc"].toDouble(), printed.captured(1).toDouble());
     }
 
@@ -192,8 +191,7 @@ private Q_SLOTS:
         // Each applied push names the worker behind it where parties forward single pushes.
         for (const QJsonObject& r : metricRecords(run.dir.filePath("metrics.jsonl")))
             if (r["kind"] == "async_push")
-                QVERIFY2(r["origin"].toString().contains(pushesPerRound == 4 ? "/worker" : "/server"),
-                         qPrintable(r["origin"].toString()));
+                QVERIFY2(r["origin"].toString().contains(pushesPerRound == 4 ? "/worker" : "/server"), qPrintable(r["origin"].toString()));
         QVERIFY(run.leftovers().isEmpty());
     }
 
@@ -266,7 +264,8 @@ private Q_SLOTS:
         QVERIFY2(late >= 1, "the slow worker's late push was not counted");
         // A round at the slow worker's pace would take at least its compute time.
         QVERIFY2(roundSeconds / rounds < 0.5 * slowCompute / slowRounds,
-                 qPrintable(QString("rounds took %1 s, the slow worker's compute %2 s").arg(roundSeconds / rounds).arg(slowCompute / slowRounds)));
+                 qPrintable(
+                     QString("rounds took %1 s, the slow worker's compute %2 s").arg(roundSeconds / rounds).arg(slowCompute / slowRounds)));
     }
 
     void corruptHistoryIsRefusedAndKept() {
@@ -314,8 +313,7 @@ private Q_SLOTS:
                  run.err.constData());
         QVERIFY(run.leftovers().isEmpty());
         const QByteArray shown = run.historyCommand({"show", "1"}).second;  // the history keeps the reason
-        QVERIFY2(shown.contains("status: failed") && shown.contains("error: controller: party1/worker1 (pid"),
-                 shown.constData());
+        QVERIFY2(shown.contains("status: failed") && shown.contains("error: controller: party1/worker1 (pid"), shown.constData());
     }
 
     // Trainers are forked by one zygote per agent; if it dies, so do they, and the run fails
@@ -360,8 +358,7 @@ private Q_SLOTS:
     // must declare it dead, the run must fail naming it, and the stopped process must go too.
     void hungWorkerIsDetectedByHeartbeats() {
         Run run;
-        run.start({"run", HIPS_SOURCE_DIR "/tests/data/topologies/short_heartbeat.json", "--out", run.dir.path(),
-                   "--rounds", "5000"});
+        run.start({"run", HIPS_SOURCE_DIR "/tests/data/topologies/short_heartbeat.json", "--out", run.dir.path(), "--rounds", "5000"});
         QVERIFY2(run.waitForOutput("\n    2 ", 120000), run.out.constData());
         const QList<qint64> victim = taggedProcesses(run.tag, "--node party2/worker0");
         QCOMPARE(victim.size(), 1);
@@ -408,8 +405,7 @@ private Q_SLOTS:
         run.start({"run", HIPS_SOURCE_DIR "/tests/data/topologies/port_clash.json"});
         QCOMPARE(run.finish(30000), 2);
         const QString clash = QStringLiteral("$.parties[1].roles.scheduler.port: port %1 on host 'local' is already used");
-        QVERIFY2(run.err.contains(clash.arg(run.ports.of(19101)).toUtf8()),
-                 run.err.constData());
+        QVERIFY2(run.err.contains(clash.arg(run.ports.of(19101)).toUtf8()), run.err.constData());
         // An option beyond a field's range is refused before anything starts, as the file would be.
         Run tooFast;
         tooFast.start({"run", kSmall, "--lr", "200"});
@@ -456,8 +452,8 @@ private Q_SLOTS:
     // from the tests beside it, as 16,000 real steps of four workers did.)
     void longQuietRoundIsNotMistakenForADeadAgent() {
         Run run;
-        const QString path = writeSmallVariant(run, {QJsonObject{{"count", 1}, {"slowdown", 400}}},
-                                               {{"rounds", 1}, {"local_iters", 30}}, true);
+        const QString path =
+            writeSmallVariant(run, {QJsonObject{{"count", 1}, {"slowdown", 400}}}, {{"rounds", 1}, {"local_iters", 30}}, true);
         run.start({"run", path, "--out", run.dir.filePath("run")});
         QVERIFY2(run.finish(240000) == 0, run.err.constData());
         QFile metrics(run.dir.filePath("run/metrics.jsonl"));

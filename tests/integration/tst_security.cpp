@@ -28,7 +28,7 @@ namespace {
 
 struct Attackers {
     std::atomic<bool> stop{false};
-    std::atomic<int> replies{0};    // messages that came back to an attacker: must stay 0
+    std::atomic<int> replies{0};  // messages that came back to an attacker: must stay 0
     std::atomic<int> attempts{0};
     std::vector<std::thread> threads;
 
@@ -48,8 +48,7 @@ std::vector<zmq::message_t> encoded(Message m) {
 
 void sendAll(zmq::socket_t& s, std::vector<zmq::message_t> parts) {
     for (size_t i = 0; i < parts.size(); ++i)
-        (void)s.send(parts[i], i + 1 < parts.size() ? zmq::send_flags::sndmore | zmq::send_flags::dontwait
-                                                    : zmq::send_flags::dontwait);
+        (void)s.send(parts[i], i + 1 < parts.size() ? zmq::send_flags::sndmore | zmq::send_flags::dontwait : zmq::send_flags::dontwait);
 }
 
 // Connects to `port` as `routingId` (plain, or CURVE with a key of its own and, where known,
@@ -169,8 +168,8 @@ private Q_SLOTS:
         const mode_t oldMask = ::umask(022);  // a permissive umask: the run must still be private
         Run run;
         // The run's parent is open to every user: only the run's own modes keep others out.
-        QVERIFY(QFile::setPermissions(run.dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner |
-                                                          QFile::ReadOther | QFile::ExeOther | QFile::ReadGroup | QFile::ExeGroup));
+        QVERIFY(QFile::setPermissions(run.dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther |
+                                                          QFile::ExeOther | QFile::ReadGroup | QFile::ExeGroup));
         const QString outDir = run.dir.filePath("run");
         run.start({"run", kSmall, "--out", outDir, "--rounds", "8"});
         ::umask(oldMask);
@@ -179,8 +178,8 @@ private Q_SLOTS:
         const size_t mlpFloats = 203530;
         // Before the roles even start: the ports of the topology (small.json's, moved).
         for (int port : {19100, 19200, 19201, 19101})
-            attackers.threads.emplace_back(impersonate, std::ref(attackers), run.ports.of(port), QByteArray("party1/worker0"),
-                                           QByteArray(), mlpFloats);
+            attackers.threads.emplace_back(impersonate, std::ref(attackers), run.ports.of(port), QByteArray("party1/worker0"), QByteArray(),
+                                           mlpFloats);
         attackers.threads.emplace_back(oversized, std::ref(attackers), run.ports.of(19101));
 
         // Once the agent is up: take it over; once the run's keys are on disk, handshake with
@@ -207,11 +206,13 @@ private Q_SLOTS:
         // Another local user (nobody), while the run goes on: it reads nothing and gets no answer.
         QProcess otherUser;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        const QStringList privateFiles = {run.history(), QDir(outDir).filePath("peer-keys.txt"),
-                                          QDir(outDir).filePath("topology.json")};
+        const QStringList privateFiles = {run.history(), QDir(outDir).filePath("peer-keys.txt"), QDir(outDir).filePath("topology.json")};
         env.insert("HIPS_SECURITY_ATTACK", QString::number(agentPorts.first()) + ';' + privateFiles.join(';'));
-        env.insert("HIPS_SECURITY_PORTS", QStringLiteral("%1,%2,%3,%4").arg(run.ports.of(19100)).arg(run.ports.of(19101))
-                                              .arg(run.ports.of(19200)).arg(run.ports.of(19201)));
+        env.insert("HIPS_SECURITY_PORTS", QStringLiteral("%1,%2,%3,%4")
+                                              .arg(run.ports.of(19100))
+                                              .arg(run.ports.of(19101))
+                                              .arg(run.ports.of(19200))
+                                              .arg(run.ports.of(19201)));
         otherUser.setProcessEnvironment(env);
         otherUser.setProcessChannelMode(QProcess::MergedChannels);
         otherUser.start("setpriv", {"--reuid=65534", "--regid=65534", "--clear-groups", QCoreApplication::applicationFilePath()});
@@ -223,8 +224,7 @@ private Q_SLOTS:
 
         QVERIFY(otherUser.waitForFinished(60000));
         const QByteArray nobodySaw = otherUser.readAll();
-        QVERIFY2(otherUser.exitCode() == 0 && nobodySaw.contains("replies 0") && !nobodySaw.contains("read "),
-                 nobodySaw.constData());
+        QVERIFY2(otherUser.exitCode() == 0 && nobodySaw.contains("replies 0") && !nobodySaw.contains("read "), nobodySaw.constData());
         QVERIFY2(!nobodySaw.contains("attempts 0 "), nobodySaw.constData());
 
         const int code = run.finish(180000);

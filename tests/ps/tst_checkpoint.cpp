@@ -63,7 +63,8 @@ private Q_SLOTS:
 
         QFile meta(QDir(checkpointDirectory(dir.path())).filePath("checkpoint.json"));
         QVERIFY(meta.open(QIODevice::WriteOnly));
-        meta.write(R"({"format":"hips-checkpoint","round":2,"version":2,"model_name":"cnn","seed":1,"model":{"file":"../../etc/passwd","floats":2}})");
+        meta.write(
+            R"({"format":"hips-checkpoint","round":2,"version":2,"model_name":"cnn","seed":1,"model":{"file":"../../etc/passwd","floats":2}})");
         meta.close();
         QVERIFY(!readCheckpoint(dir.path(), s, 2, &error));
         QVERIFY2(error.contains("names a file"), qPrintable(error));
@@ -172,8 +173,8 @@ private Q_SLOTS:
             }
         removeOlderWorkerStates(dir.path(), "p/worker0", 4);
         const QStringList files = QDir(checkpointDirectory(dir.path())).entryList(QDir::Files);
-        QCOMPARE(files, (QStringList{"p-worker0-4.state", "p-worker0-6.state", "p-worker1-2.state", "p-worker1-4.state",
-                                     "p-worker1-6.state"}));
+        QCOMPARE(files,
+                 (QStringList{"p-worker0-4.state", "p-worker0-6.state", "p-worker1-2.state", "p-worker1-4.state", "p-worker1-6.state"}));
     }
 };
 

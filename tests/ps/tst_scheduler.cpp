@@ -67,8 +67,7 @@ private Q_SLOTS:
         for (const Node& n : membersOf(t, *t.node("party1/scheduler"))) party1 << n.id;
         for (const Node& n : membersOf(t, *t.node("central/global_scheduler"))) global << n.id;
         QCOMPARE(party1, (QStringList{"party1/server0", "party1/worker0", "party1/worker1"}));
-        QCOMPARE(global, (QStringList{"central/global_server0", "party1/server0", "party2/server0",
-                                      "central/master_worker"}));
+        QCOMPARE(global, (QStringList{"central/global_server0", "party1/server0", "party2/server0", "central/master_worker"}));
     }
 
     void rendezvousBarrierAndBye() {
@@ -233,8 +232,14 @@ private Q_SLOTS:
             if (minWorkers == 0) {  // every worker needed: the run stops, naming why
                 QCOMPARE(schedulerExit.get(), int(kRoleFailed));
                 QTRY_VERIFY_WITH_TIMEOUT(
-                    [&] { try { server.throwIfAborted(); return false; } catch (const RoleError& e) {
-                        return QString(e.what()).contains("party party1 has 1 of its 2 workers up, and min_workers is 2"); } }(),
+                    [&] {
+                        try {
+                            server.throwIfAborted();
+                            return false;
+                        } catch (const RoleError& e) {
+                            return QString(e.what()).contains("party party1 has 1 of its 2 workers up, and min_workers is 2");
+                        }
+                    }(),
                     10000);
                 continue;
             }
@@ -271,10 +276,12 @@ private Q_SLOTS:
         std::vector<std::future<QList<PeerInfo>>> joins;
         for (const QString id : {"party1/server0", "party1/worker0", "party1/worker1"}) {
             contexts.push_back(std::make_unique<RoleContext>(t, *t.node(id), QDir::tempPath()));
-            members.push_back(std::make_unique<SchedulerClient>(*contexts.back(), scheduler,
-                                                                id.endsWith("server0") ? "tcp://127.0.0.1:19201" : ""));
+            members.push_back(
+                std::make_unique<SchedulerClient>(*contexts.back(), scheduler, id.endsWith("server0") ? "tcp://127.0.0.1:19201" : ""));
         }
-        const auto byeAll = qScopeGuard([&] { for (auto& m : members) m->leave(); });
+        const auto byeAll = qScopeGuard([&] {
+            for (auto& m : members) m->leave();
+        });
         for (int i = 0; i < 2; ++i) joins.push_back(std::async(std::launch::async, [&m = members[i]] { return m->join(); }));
         QTest::qWait(500);  // both registered with the first, which waits for the third
 
@@ -443,8 +450,8 @@ private Q_SLOTS:
 
         zmq::context_t zmq;
         const auto process = [&](const QString& id) {
-            return std::make_unique<Channel>(Channel::dealer(zmq, id, t.endpoint(scheduler), scheduler.id,
-                                                             CurveConfig{keys[id], schedulerKeys.publicKey}));
+            return std::make_unique<Channel>(
+                Channel::dealer(zmq, id, t.endpoint(scheduler), scheduler.id, CurveConfig{keys[id], schedulerKeys.publicKey}));
         };
         const auto say = [](Channel& c, const QString& type, qint64 incarnation, QCborMap fields = {}) {
             fields.insert(QStringLiteral("incarnation"), incarnation);
@@ -453,7 +460,8 @@ private Q_SLOTS:
         const auto registration = [&](const QString& id, qint64 placement) {
             return QCborMap{{QStringLiteral("role"), roleName(t.node(id)->kind)},
                             {QStringLiteral("endpoint"), id.contains("server") ? QStringLiteral("tcp://127.0.0.1:19201") : QString()},
-                            {QStringLiteral("settings"), t.training.agreementText()}, {QStringLiteral("placement"), placement}};
+                            {QStringLiteral("settings"), t.training.agreementText()},
+                            {QStringLiteral("placement"), placement}};
         };
         const auto next = [](Channel& c, const QString& type) -> std::optional<Message> {
             for (int i = 0; i < 50; ++i)
@@ -474,7 +482,8 @@ private Q_SLOTS:
         say(*stale, message::kHeartbeat, 9);
         const std::optional<Message> told = next(*stale, message::kSuperseded);
         QVERIFY(told);
-        QVERIFY2(told->string("reason").contains("placed later, registered from tcp://127.0.0.1:19201"), qPrintable(told->string("reason")));
+        QVERIFY2(told->string("reason").contains("placed later, registered from tcp://127.0.0.1:19201"),
+                 qPrintable(told->string("reason")));
         say(*w1, message::kBarrier, 3, {{QStringLiteral("name"), QStringLiteral("b")}});
         QVERIFY(next(*server, message::kBarrierOk));
         QVERIFY(next(*w0, message::kBarrierOk) && next(*w1, message::kBarrierOk));
@@ -506,8 +515,8 @@ private Q_SLOTS:
         const QStringList ids{"party1/server0", "party1/worker0", "party1/worker1"};
         for (const QString& id : ids) {
             contexts.push_back(std::make_unique<RoleContext>(t, *t.node(id), QDir::tempPath()));
-            members.push_back(std::make_unique<SchedulerClient>(*contexts.back(), scheduler,
-                                                                id.endsWith("server0") ? "tcp://127.0.0.1:19201" : ""));
+            members.push_back(
+                std::make_unique<SchedulerClient>(*contexts.back(), scheduler, id.endsWith("server0") ? "tcp://127.0.0.1:19201" : ""));
         }
         std::vector<std::future<QList<PeerInfo>>> joins;
         for (auto& m : members) joins.push_back(std::async(std::launch::async, [&m] { return m->join(); }));
@@ -520,7 +529,9 @@ private Q_SLOTS:
         QTest::qWait(1500);
         RoleContext second(t, scheduler, QDir::tempPath());
         auto secondExit = std::async(std::launch::async, [&] { return runScheduler(second); });
-        const auto byeAll = qScopeGuard([&] { for (auto& m : members) m->leave(); });  // (a failed check ends it too)
+        const auto byeAll = qScopeGuard([&] {
+            for (auto& m : members) m->leave();
+        });  // (a failed check ends it too)
         // The workers register again: the server is told each is up (rejoined, not restarted).
         const QSet<QString> workers{"party1/worker0", "party1/worker1"};
         QSet<QString> rejoined;

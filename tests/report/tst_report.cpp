@@ -54,8 +54,8 @@ qint64 writeRun(RunStore& store, int rounds = 5) {
     const QByteArray topology = readAll(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");
     const qint64 run = store.beginRun("report-test", topology, {{"rounds", rounds}, {"model", "mlp"}});
     const double t0 = store.run(run)->started;
-    for (const char* node : {"central/global_scheduler", "central/global_server0", "central/master_worker",
-                             "party1/server0", "party1/worker0", "party2/worker0"}) {
+    for (const char* node : {"central/global_scheduler", "central/global_server0", "central/master_worker", "party1/server0",
+                             "party1/worker0", "party2/worker0"}) {
         ProcessRecord p;
         p.node = node, p.role = QString(node).section('/', 1), p.party = QString(node).section('/', 0, 0);
         p.host = "local", p.state = "exited", p.pid = 1000, p.started = t0 + 0.1, p.ended = t0 + rounds + 1;
@@ -179,8 +179,9 @@ private Q_SLOTS:
     void noHeadingIsLeftAtTheFootOfAPage() {
         if (QStandardPaths::findExecutable("pdftotext").isEmpty()) QSKIP("pdftotext (poppler-utils) is not installed");
         const QRegularExpression page("<page width=\"[0-9.]+\" height=\"([0-9.]+)\">"),
-            heading("<word xMin=\"[0-9.]+\" yMin=\"[0-9.]+\" xMax=\"[0-9.]+\" yMax=\"([0-9.]+)\">"
-                    "(Summary|Topology|Settings|Charts|Processes|Warnings)</word>");
+            heading(
+                "<word xMin=\"[0-9.]+\" yMin=\"[0-9.]+\" xMax=\"[0-9.]+\" yMax=\"([0-9.]+)\">"
+                "(Summary|Topology|Settings|Charts|Processes|Warnings)</word>");
         const TopologyLoad shipped = TopologyReader::readFile(HIPS_SOURCE_DIR "/resources/topologies/default.json");
         QVERIFY(shipped.ok());
         int headings = 0;
@@ -205,7 +206,12 @@ private Q_SLOTS:
                     for (auto it = heading.globalMatch(pages[n]); it.hasNext(); ++headings) {
                         const auto h = it.next();
                         QVERIFY2(h.captured(1).toDouble() < foot, qPrintable(QStringLiteral("%1 servers, %2 more settings: '%3' "
-                            "at the foot of page %4 (y %5)").arg(servers).arg(extraSettings).arg(h.captured(2)).arg(n + 1).arg(h.captured(1))));
+                                                                                            "at the foot of page %4 (y %5)")
+                                                                                 .arg(servers)
+                                                                                 .arg(extraSettings)
+                                                                                 .arg(h.captured(2))
+                                                                                 .arg(n + 1)
+                                                                                 .arg(h.captured(1))));
                     }
                 }
             }
@@ -228,7 +234,9 @@ private Q_SLOTS:
         QCOMPARE(lines.size() - 1, m_report->metricPointCount());
         QCOMPARE(lines.size() - 1, 5 * 12 + 5 * 2);
         for (const QByteArray& line : lines) QCOMPARE(line.count(','), 5);
-        auto count = [&](const char* part) { return std::count_if(lines.begin(), lines.end(), [&](const QByteArray& l) { return l.contains(part); }); };
+        auto count = [&](const char* part) {
+            return std::count_if(lines.begin(), lines.end(), [&](const QByteArray& l) { return l.contains(part); });
+        };
         QCOMPARE(count(",eval.test_acc,0.85"), 1);
         QCOMPARE(count(",traffic.across,"), 5);
     }
@@ -271,7 +279,8 @@ private Q_SLOTS:
         }
         QFile filler(disk.filePath("filler"));
         QVERIFY(filler.open(QIODevice::WriteOnly | QIODevice::Unbuffered));
-        while (filler.write(QByteArray(4096, 'x')) == 4096) {}
+        while (filler.write(QByteArray(4096, 'x')) == 4096) {
+        }
         for (const QString& format : reportFormats()) {
             const QString target = disk.filePath("r." + format);
             const QString e = writeReport(*m_report, target);
@@ -301,7 +310,8 @@ private Q_SLOTS:
         QCOMPARE(writeReport(*report, path("resumed.html")), QString());
         const QString html = QString::fromUtf8(readAll(path("resumed.html")));
         QVERIFY2(html.contains("<tr><td>3.0 s</td><td>warning</td><td>party1/worker0</td>"), qPrintable(html.right(2000)));
-        QVERIFY2(html.contains("<td>exited</td><td>2.9 s</td><td>1.1 s</td>"), qPrintable(html.mid(html.indexOf("party1/worker0") - 300, 600)));
+        QVERIFY2(html.contains("<td>exited</td><td>2.9 s</td><td>1.1 s</td>"),
+                 qPrintable(html.mid(html.indexOf("party1/worker0") - 300, 600)));
     }
 
     void aRunWithNoRowsStillReports() {
@@ -363,7 +373,8 @@ private Q_SLOTS:
         bold.setBold(true);
         constexpr int kBoxPadding = 2 * 10, kMargins = 2 * 14;
         const int title = QFontMetrics(bold).horizontalAdvance(name + " (central party)");
-        QVERIFY2(diagram.width() >= title + kBoxPadding + kMargins, qPrintable(QString("%1 px for a %2 px title").arg(diagram.width()).arg(title)));
+        QVERIFY2(diagram.width() >= title + kBoxPadding + kMargins,
+                 qPrintable(QString("%1 px for a %2 px title").arg(diagram.width()).arg(title)));
     }
 
     void lttbKeepsEndsCountAndPeaks() {

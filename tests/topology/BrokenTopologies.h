@@ -17,8 +17,8 @@ inline QString withUnit(const char* before, char16_t unit, const char* after) {
 // Key slicing: `servers` global servers and `servers` in every party of the default topology,
 // on ports after each party's own.
 inline void sliceOverServers(QJsonObject& t, int servers) {
-    for (const auto& [party, role, first] : {std::tuple{"0", "global_servers", 9110}, std::tuple{"1", "servers", 9210},
-                                             std::tuple{"2", "servers", 9310}}) {
+    for (const auto& [party, role, first] :
+         {std::tuple{"0", "global_servers", 9110}, std::tuple{"1", "servers", 9210}, std::tuple{"2", "servers", 9310}}) {
         QJsonArray list;
         for (int i = 0; i < servers; ++i) list.append(QJsonObject{{"port", first + i}});
         set(t, {"parties", party, "roles", role}, list);
@@ -28,8 +28,8 @@ inline void sliceOverServers(QJsonObject& t, int servers) {
 // Hosts b and c beside "local", the global server on `server` with standby host `standby`
 // (fault_policy continue).
 inline void standbyServer(QJsonObject& t, const char* server, const char* standby) {
-    t["hosts"] = QJsonArray{QJsonObject{{"id", "local"}, {"address", "127.0.0.1"}},
-                            QJsonObject{{"id", "b"}, {"address", "10.0.0.2"}}, QJsonObject{{"id", "c"}, {"address", "10.0.0.3"}}};
+    t["hosts"] = QJsonArray{QJsonObject{{"id", "local"}, {"address", "127.0.0.1"}}, QJsonObject{{"id", "b"}, {"address", "10.0.0.2"}},
+                            QJsonObject{{"id", "c"}, {"address", "10.0.0.3"}}};
     set(t, {"parties", "0", "roles", "global_servers", "0", "host"}, server);
     set(t, {"parties", "0", "roles", "global_servers", "0", "standby_host"}, standby);
     set(t, {"training", "fault_policy"}, "continue");
@@ -39,18 +39,30 @@ inline void standbyServer(QJsonObject& t, const char* server, const char* standb
 inline QList<BrokenCase> topologyBrokenCases() {
     const QJsonValue remove = QJsonValue(QJsonValue::Undefined);
     return {
-        {"unknown role", [](QJsonObject& t) { set(t, {"parties", "1", "roles", "mixer"}, QJsonObject{}); },
+        {"unknown role",
+         [](QJsonObject& t) {
+             set(t, {"parties", "1", "roles", "mixer"}, QJsonObject{});
+         },
          "$.parties[1].roles.mixer", "unknown role 'mixer'"},
-        {"global role in a party", [](QJsonObject& t) { set(t, {"parties", "1", "roles", "master_worker"}, QJsonObject{}); },
+        {"global role in a party",
+         [](QJsonObject& t) {
+             set(t, {"parties", "1", "roles", "master_worker"}, QJsonObject{});
+         },
          "$.parties[1].roles.master_worker", "belongs to the central party"},
-        {"central roles in an ordinary party", [](QJsonObject& t) { set(t, {"parties", "0", "central"}, false); },
+        {"central roles in an ordinary party",
+         [](QJsonObject& t) {
+             set(t, {"parties", "0", "central"}, false);
+         },
          "$.parties[0].roles.global_scheduler", "role 'global_scheduler' belongs to the central party"},
-        {"no central party", [](QJsonObject& t) {
+        {"no central party",
+         [](QJsonObject& t) {
              QJsonArray parties = t["parties"].toArray();
              parties.removeFirst();
              t["parties"] = parties;
-         }, "$.parties", "no central party"},
-        {"two central parties", [](QJsonObject& t) {
+         },
+         "$.parties", "no central party"},
+        {"two central parties",
+         [](QJsonObject& t) {
              QJsonArray parties = t["parties"].toArray();
              QJsonObject copy = parties[0].toObject();
              copy["id"] = "central2";
@@ -60,23 +72,42 @@ inline QList<BrokenCase> topologyBrokenCases() {
              copy["roles"] = roles;
              parties.append(copy);
              t["parties"] = parties;
-         }, "$.parties", "2 parties are marked central"},
-        {"party without scheduler", [=](QJsonObject& t) { set(t, {"parties", "1", "roles", "scheduler"}, remove); },
+         },
+         "$.parties", "2 parties are marked central"},
+        {"party without scheduler",
+         [=](QJsonObject& t) {
+             set(t, {"parties", "1", "roles", "scheduler"}, remove);
+         },
          "$.parties[1].roles", "has no scheduler"},
-        {"party without server", [](QJsonObject& t) { set(t, {"parties", "1", "roles", "servers"}, QJsonArray{}); },
+        {"party without server",
+         [](QJsonObject& t) {
+             set(t, {"parties", "1", "roles", "servers"}, QJsonArray{});
+         },
          "$.parties[1].roles", "has no servers"},
-        {"party without workers", [](QJsonObject& t) { set(t, {"parties", "2", "roles", "workers", "0", "count"}, 0); },
+        {"party without workers",
+         [](QJsonObject& t) {
+             set(t, {"parties", "2", "roles", "workers", "0", "count"}, 0);
+         },
          "$.parties[2].roles.workers", "has no workers"},
-        {"no master worker", [=](QJsonObject& t) { set(t, {"parties", "0", "roles", "master_worker"}, remove); },
+        {"no master worker",
+         [=](QJsonObject& t) {
+             set(t, {"parties", "0", "roles", "master_worker"}, remove);
+         },
          "$.parties[0].roles", "has no master_worker"},
-        {"duplicate party id", [](QJsonObject& t) { set(t, {"parties", "2", "id"}, "party1"); },
+        {"duplicate party id",
+         [](QJsonObject& t) {
+             set(t, {"parties", "2", "id"}, "party1");
+         },
          "$.parties[2].id", "duplicate party id 'party1'"},
-        {"duplicate host id", [](QJsonObject& t) {
+        {"duplicate host id",
+         [](QJsonObject& t) {
              QJsonArray hosts = t["hosts"].toArray();
              hosts.append(hosts[0]);
              t["hosts"] = hosts;
-         }, "$.hosts[1].id", "duplicate host id 'local'"},
-        {"two deployed hosts on one machine with one agent port", [](QJsonObject& t) {
+         },
+         "$.hosts[1].id", "duplicate host id 'local'"},
+        {"two deployed hosts on one machine with one agent port",
+         [](QJsonObject& t) {
              t["hosts"] = QJsonArray{QJsonObject{{"id", "a"}, {"address", "10.0.0.5"}, {"install_dir", "/srv/a"}},
                                      QJsonObject{{"id", "b"}, {"address", "10.0.0.5"}, {"install_dir", "/srv/b"}}};
              QJsonArray parties = t["parties"].toArray();
@@ -86,119 +117,270 @@ inline QList<BrokenCase> topologyBrokenCases() {
                  parties[i] = p;
              }
              t["parties"] = parties;
-         }, "$.hosts[1].agent_port", "share address 10.0.0.5 and agent_port 7070"},
-        {"port clash", [](QJsonObject& t) { set(t, {"parties", "2", "roles", "scheduler", "port"}, 9200); },
+         },
+         "$.hosts[1].agent_port", "share address 10.0.0.5 and agent_port 7070"},
+        {"port clash",
+         [](QJsonObject& t) {
+             set(t, {"parties", "2", "roles", "scheduler", "port"}, 9200);
+         },
          "$.parties[2].roles.scheduler.port", "port 9200 on host 'local' is already used by party1 scheduler"},
-        {"undeclared host", [](QJsonObject& t) { set(t, {"parties", "1", "roles", "servers", "0", "host"}, "nowhere"); },
+        {"undeclared host",
+         [](QJsonObject& t) {
+             set(t, {"parties", "1", "roles", "servers", "0", "host"}, "nowhere");
+         },
          "$.parties[1].roles.servers[0].host", "host 'nowhere' is not declared"},
-        {"port out of range", [](QJsonObject& t) { set(t, {"parties", "1", "roles", "servers", "0", "port"}, 70000); },
+        {"port out of range",
+         [](QJsonObject& t) {
+             set(t, {"parties", "1", "roles", "servers", "0", "port"}, 70000);
+         },
          "$.parties[1].roles.servers[0].port", "out of range"},
-        {"port not an integer", [](QJsonObject& t) { set(t, {"parties", "1", "roles", "servers", "0", "port"}, "9201"); },
+        {"port not an integer",
+         [](QJsonObject& t) {
+             set(t, {"parties", "1", "roles", "servers", "0", "port"}, "9201");
+         },
          "$.parties[1].roles.servers[0].port", "must be an integer"},
-        {"negative rounds", [](QJsonObject& t) { set(t, {"training", "rounds"}, -3); },
+        {"negative rounds",
+         [](QJsonObject& t) {
+             set(t, {"training", "rounds"}, -3);
+         },
          "$.training.rounds", "out of range"},
-        {"fractional batch", [](QJsonObject& t) { set(t, {"training", "batch_size"}, 6.5); },
+        {"fractional batch",
+         [](QJsonObject& t) {
+             set(t, {"training", "batch_size"}, 6.5);
+         },
          "$.training.batch_size", "must be an integer"},
-        {"unknown model", [](QJsonObject& t) { set(t, {"training", "model"}, "resnet"); },
+        {"unknown model",
+         [](QJsonObject& t) {
+             set(t, {"training", "model"}, "resnet");
+         },
          "$.training.model", "'resnet' is not a built-in model; use one of: cnn"},
-        {"unknown training key", [](QJsonObject& t) { set(t, {"training", "lerning_rate"}, 0.1); },
+        {"unknown training key",
+         [](QJsonObject& t) {
+             set(t, {"training", "lerning_rate"}, 0.1);
+         },
          "$.training.lerning_rate", "unknown training setting"},
-        {"both local iters and epochs", [](QJsonObject& t) { set(t, {"training", "local_epochs"}, 2); },
+        {"both local iters and epochs",
+         [](QJsonObject& t) {
+             set(t, {"training", "local_epochs"}, 2);
+         },
          "$.training.local_iters", "exactly one of local_iters and local_epochs"},
-        {"bad device", [](QJsonObject& t) { set(t, {"parties", "1", "roles", "workers", "0", "device"}, "gpu0"); },
+        {"bad device",
+         [](QJsonObject& t) {
+             set(t, {"parties", "1", "roles", "workers", "0", "device"}, "gpu0");
+         },
          "$.parties[1].roles.workers[0].device", "not a device"},
         {"wrong format", [](QJsonObject& t) { t["format"] = "something-else"; }, "$.format", "must be \"hips-topology\""},
         {"future version", [](QJsonObject& t) { t["version"] = 9; }, "$.version", "newer than this program reads"},
         {"missing hosts", [](QJsonObject& t) { t.remove("hosts"); }, "$.hosts", "missing"},
         {"parties not an array", [](QJsonObject& t) { t["parties"] = "three"; }, "$.parties", "must be an array"},
         // Ids: printable, bounded, no '/', never shown raw.
-        {"bidi control in a party id", [](QJsonObject& t) { set(t, {"parties", "1", "id"}, withUnit("par", 0x202E, "ty")); },
+        {"bidi control in a party id",
+         [](QJsonObject& t) {
+             set(t, {"parties", "1", "id"}, withUnit("par", 0x202E, "ty"));
+         },
          "$.parties[1].id", "party id 'par\\u202ety' contains \\u202e (a bidi control"},
-        {"arabic letter mark in a party id", [](QJsonObject& t) { set(t, {"parties", "1", "id"}, withUnit("p", 0x061C, "1")); },
+        {"arabic letter mark in a party id",
+         [](QJsonObject& t) {
+             set(t, {"parties", "1", "id"}, withUnit("p", 0x061C, "1"));
+         },
          "$.parties[1].id", "\\u061c (a bidi control"},
-        {"isolate in a host id", [](QJsonObject& t) { set(t, {"hosts", "0", "id"}, withUnit("lo", 0x2067, "cal")); },
+        {"isolate in a host id",
+         [](QJsonObject& t) {
+             set(t, {"hosts", "0", "id"}, withUnit("lo", 0x2067, "cal"));
+         },
          "$.hosts[0].id", "host id 'lo\\u2067cal' contains \\u2067"},
-        {"NUL in a party id", [](QJsonObject& t) { set(t, {"parties", "1", "id"}, withUnit("p", 0, "evil")); },
+        {"NUL in a party id",
+         [](QJsonObject& t) {
+             set(t, {"parties", "1", "id"}, withUnit("p", 0, "evil"));
+         },
          "$.parties[1].id", "'p\\x00evil' contains \\x00 (a control character) at character 2; use only letters"},
-        {"escape in a party id", [](QJsonObject& t) { set(t, {"parties", "1", "id"}, withUnit("p", 0x1B, "[2J")); },
+        {"escape in a party id",
+         [](QJsonObject& t) {
+             set(t, {"parties", "1", "id"}, withUnit("p", 0x1B, "[2J"));
+         },
          "$.parties[1].id", "\\x1b (a control character)"},
-        {"DEL in a host id", [](QJsonObject& t) { set(t, {"hosts", "0", "id"}, withUnit("lo", 0x7F, "cal")); },
+        {"DEL in a host id",
+         [](QJsonObject& t) {
+             set(t, {"hosts", "0", "id"}, withUnit("lo", 0x7F, "cal"));
+         },
          "$.hosts[0].id", "\\x7f (a control character)"},
-        {"C1 control in a party id", [](QJsonObject& t) { set(t, {"parties", "1", "id"}, withUnit("p", 0x85, "1")); },
+        {"C1 control in a party id",
+         [](QJsonObject& t) {
+             set(t, {"parties", "1", "id"}, withUnit("p", 0x85, "1"));
+         },
          "$.parties[1].id", "\\u0085 (a control character)"},
-        {"lone surrogate in a party id", [](QJsonObject& t) { set(t, {"parties", "1", "id"}, withUnit("p", 0xDC00, "1")); },
+        {"lone surrogate in a party id",
+         [](QJsonObject& t) {
+             set(t, {"parties", "1", "id"}, withUnit("p", 0xDC00, "1"));
+         },
          "$.parties[1].id", "\\udc00 (a lone surrogate"},
-        {"zero-width space in a party id", [](QJsonObject& t) { set(t, {"parties", "1", "id"}, withUnit("party", 0x200B, "1")); },
+        {"zero-width space in a party id",
+         [](QJsonObject& t) {
+             set(t, {"parties", "1", "id"}, withUnit("party", 0x200B, "1"));
+         },
          "$.parties[1].id", "\\u200b (an invisible format character)"},
-        {"slash in a party id", [](QJsonObject& t) { set(t, {"parties", "1", "id"}, "a/b"); },
+        {"slash in a party id",
+         [](QJsonObject& t) {
+             set(t, {"parties", "1", "id"}, "a/b");
+         },
          "$.parties[1].id", "contains '/' ('/', which separates party and role"},
-        {"space in a party id", [](QJsonObject& t) { set(t, {"parties", "1", "id"}, "party 1"); },
+        {"space in a party id",
+         [](QJsonObject& t) {
+             set(t, {"parties", "1", "id"}, "party 1");
+         },
          "$.parties[1].id", "contains ' ' (whitespace)"},
-        {"no-break space in a host id", [](QJsonObject& t) { set(t, {"hosts", "0", "id"}, withUnit("lo", 0xA0, "cal")); },
+        {"no-break space in a host id",
+         [](QJsonObject& t) {
+             set(t, {"hosts", "0", "id"}, withUnit("lo", 0xA0, "cal"));
+         },
          "$.hosts[0].id", "\\u00a0 (whitespace)"},
-        {"party id of 65 characters", [](QJsonObject& t) { set(t, {"parties", "1", "id"}, QString(65, 'p')); },
+        {"party id of 65 characters",
+         [](QJsonObject& t) {
+             set(t, {"parties", "1", "id"}, QString(65, 'p'));
+         },
          "$.parties[1].id", "is 65 characters long; use at most 64"},
-        {"party id '..'", [](QJsonObject& t) { set(t, {"parties", "1", "id"}, ".."); },
+        {"party id '..'",
+         [](QJsonObject& t) {
+             set(t, {"parties", "1", "id"}, "..");
+         },
          "$.parties[1].id", "starts with '.'; start it with a letter, a digit or '_'"},
-        {"party id that looks like an option", [](QJsonObject& t) { set(t, {"parties", "1", "id"}, "-rf"); },
+        {"party id that looks like an option",
+         [](QJsonObject& t) {
+             set(t, {"parties", "1", "id"}, "-rf");
+         },
          "$.parties[1].id", "starts with '-'"},
-        {"symbol in a host id", [](QJsonObject& t) { set(t, {"hosts", "0", "id"}, "local$(x)"); },
+        {"symbol in a host id",
+         [](QJsonObject& t) {
+             set(t, {"hosts", "0", "id"}, "local$(x)");
+         },
          "$.hosts[0].id", "contains '$' (not allowed here)"},
         // Addresses: IPv4, IPv6 or a DNS host name, naming the host.
-        {"slash in an address", [](QJsonObject& t) { set(t, {"hosts", "0", "address"}, "a/b"); },
+        {"slash in an address",
+         [](QJsonObject& t) {
+             set(t, {"hosts", "0", "address"}, "a/b");
+         },
          "$.hosts[0].address", "host 'local': address 'a/b' contains '/'"},
-        {"address of 100,000 characters", [](QJsonObject& t) { set(t, {"hosts", "0", "address"}, QString(100000, 'a')); },
+        {"address of 100,000 characters",
+         [](QJsonObject& t) {
+             set(t, {"hosts", "0", "address"}, QString(100000, 'a'));
+         },
          "$.hosts[0].address", "is 100000 characters long; use at most 253"},
-        {"space in an address", [](QJsonObject& t) { set(t, {"hosts", "0", "address"}, "127.0.0.1 -oProxyCommand=x"); },
+        {"space in an address",
+         [](QJsonObject& t) {
+             set(t, {"hosts", "0", "address"}, "127.0.0.1 -oProxyCommand=x");
+         },
          "$.hosts[0].address", "contains ' ' (whitespace)"},
-        {"newline in an address", [](QJsonObject& t) { set(t, {"hosts", "0", "address"}, "example.org\nforged"); },
+        {"newline in an address",
+         [](QJsonObject& t) {
+             set(t, {"hosts", "0", "address"}, "example.org\nforged");
+         },
          "$.hosts[0].address", "contains \\n (a control character)"},
-        {"IPv4 part over 255", [](QJsonObject& t) { set(t, {"hosts", "0", "address"}, "256.1.1.1"); },
+        {"IPv4 part over 255",
+         [](QJsonObject& t) {
+             set(t, {"hosts", "0", "address"}, "256.1.1.1");
+         },
          "$.hosts[0].address", "neither an IPv4 address"},
-        {"IPv4 with a leading zero", [](QJsonObject& t) { set(t, {"hosts", "0", "address"}, "010.0.0.1"); },
+        {"IPv4 with a leading zero",
+         [](QJsonObject& t) {
+             set(t, {"hosts", "0", "address"}, "010.0.0.1");
+         },
          "$.hosts[0].address", "neither an IPv4 address"},
-        {"three-part IPv4", [](QJsonObject& t) { set(t, {"hosts", "0", "address"}, "10.0.1"); },
+        {"three-part IPv4",
+         [](QJsonObject& t) {
+             set(t, {"hosts", "0", "address"}, "10.0.1");
+         },
          "$.hosts[0].address", "neither an IPv4 address"},
-        {"bad IPv6", [](QJsonObject& t) { set(t, {"hosts", "0", "address"}, "fe80::1::2"); },
+        {"bad IPv6",
+         [](QJsonObject& t) {
+             set(t, {"hosts", "0", "address"}, "fe80::1::2");
+         },
          "$.hosts[0].address", "is not a valid IPv6 address"},
-        {"IPv6 in brackets", [](QJsonObject& t) { set(t, {"hosts", "0", "address"}, "[::1]"); },
+        {"IPv6 in brackets",
+         [](QJsonObject& t) {
+             set(t, {"hosts", "0", "address"}, "[::1]");
+         },
          "$.hosts[0].address", "contains '['"},
-        {"label starting with '-'", [](QJsonObject& t) { set(t, {"hosts", "0", "address"}, "-oProxyCommand.example"); },
+        {"label starting with '-'",
+         [](QJsonObject& t) {
+             set(t, {"hosts", "0", "address"}, "-oProxyCommand.example");
+         },
          "$.hosts[0].address", "starts or ends with '-'"},
-        {"empty label", [](QJsonObject& t) { set(t, {"hosts", "0", "address"}, "a..example"); },
+        {"empty label",
+         [](QJsonObject& t) {
+             set(t, {"hosts", "0", "address"}, "a..example");
+         },
          "$.hosts[0].address", "empty label"},
-        {"label of 64 characters", [](QJsonObject& t) { set(t, {"hosts", "0", "address"}, QString(64, 'a') + ".org"); },
+        {"label of 64 characters",
+         [](QJsonObject& t) {
+             set(t, {"hosts", "0", "address"}, QString(64, 'a') + ".org");
+         },
          "$.hosts[0].address", "a label of 64 characters; a DNS label has at most 63"},
-        {"non-ASCII host name", [](QJsonObject& t) { set(t, {"hosts", "0", "address"}, QString::fromUtf8("bücher.example")); },
+        {"non-ASCII host name",
+         [](QJsonObject& t) {
+             set(t, {"hosts", "0", "address"}, QString::fromUtf8("bücher.example"));
+         },
          "$.hosts[0].address", "xn-- form"},
-        {"ssh port 0", [](QJsonObject& t) { set(t, {"hosts", "0", "ssh_port"}, 0); }, "$.hosts[0].ssh_port", "out of range"},
-        {"agent port 80", [](QJsonObject& t) { set(t, {"hosts", "0", "agent_port"}, 80); }, "$.hosts[0].agent_port", "out of range"},
+        {"ssh port 0",
+         [](QJsonObject& t) {
+             set(t, {"hosts", "0", "ssh_port"}, 0);
+         },
+         "$.hosts[0].ssh_port", "out of range"},
+        {"agent port 80",
+         [](QJsonObject& t) {
+             set(t, {"hosts", "0", "agent_port"}, 80);
+         },
+         "$.hosts[0].agent_port", "out of range"},
         // Other text: bounded and printable.
-        {"user that is an option", [](QJsonObject& t) { set(t, {"hosts", "0", "user"}, "-oProxyCommand=x"); },
+        {"user that is an option",
+         [](QJsonObject& t) {
+             set(t, {"hosts", "0", "user"}, "-oProxyCommand=x");
+         },
          "$.hosts[0].user", "starts with '-'"},
-        {"newline in a user", [](QJsonObject& t) { set(t, {"hosts", "0", "user"}, "root\nforged"); },
+        {"newline in a user",
+         [](QJsonObject& t) {
+             set(t, {"hosts", "0", "user"}, "root\nforged");
+         },
          "$.hosts[0].user", "contains \\n (a control character)"},
-        {"escape in install_dir", [](QJsonObject& t) { set(t, {"hosts", "0", "install_dir"}, withUnit("/srv/", 0x1B, "]0;x")); },
+        {"escape in install_dir",
+         [](QJsonObject& t) {
+             set(t, {"hosts", "0", "install_dir"}, withUnit("/srv/", 0x1B, "]0;x"));
+         },
          "$.hosts[0].install_dir", "host 'local': install_dir '/srv/\\x1b]0;x' contains \\x1b"},
-        {"install_dir of 5000 characters", [](QJsonObject& t) { set(t, {"hosts", "0", "install_dir"}, "/" + QString(4999, 'd')); },
+        {"install_dir of 5000 characters",
+         [](QJsonObject& t) {
+             set(t, {"hosts", "0", "install_dir"}, "/" + QString(4999, 'd'));
+         },
          "$.hosts[0].install_dir", "is 5000 characters long; use at most 4096"},
-        {"bidi control in identity_file", [](QJsonObject& t) { set(t, {"hosts", "0", "identity_file"}, withUnit("/k/id_", 0x202E, "txt.pub")); },
+        {"bidi control in identity_file",
+         [](QJsonObject& t) {
+             set(t, {"hosts", "0", "identity_file"}, withUnit("/k/id_", 0x202E, "txt.pub"));
+         },
          "$.hosts[0].identity_file", "\\u202e (a bidi control"},
-        {"NUL in data_dir", [](QJsonObject& t) { set(t, {"training", "data_dir"}, withUnit("/data", 0, "/x")); },
+        {"NUL in data_dir",
+         [](QJsonObject& t) {
+             set(t, {"training", "data_dir"}, withUnit("/data", 0, "/x"));
+         },
          "$.training.data_dir", "data_dir '/data\\x00/x' contains \\x00"},
-        {"line separator in the name", [](QJsonObject& t) { t["name"] = withUnit("run", 0x2028, "two"); },
-         "$.name", "\\u2028"},
-        {"name of 200 characters", [](QJsonObject& t) { t["name"] = QString(200, 'n'); },
-         "$.name", "is 200 characters long; use at most 128"},
-        {"escape in an unknown key", [](QJsonObject& t) { set(t, {"training", withUnit("a", 0x1B, "[2Jb")}, 1); },
+        {"line separator in the name", [](QJsonObject& t) { t["name"] = withUnit("run", 0x2028, "two"); }, "$.name", "\\u2028"},
+        {"name of 200 characters", [](QJsonObject& t) { t["name"] = QString(200, 'n'); }, "$.name",
+         "is 200 characters long; use at most 128"},
+        {"escape in an unknown key",
+         [](QJsonObject& t) {
+             set(t, {"training", withUnit("a", 0x1B, "[2Jb")}, 1);
+         },
          "$.training.a\\x1b[2Jb", "unknown training setting 'a\\x1b[2Jb'"},
         // Limits.
-        {"more processes than a run may start", [](QJsonObject& t) {
+        {"more processes than a run may start",
+         [](QJsonObject& t) {
              QJsonArray groups;
              for (int i = 0; i < 4; ++i) groups.append(QJsonObject{{"count", 256}});
              set(t, {"parties", "1", "roles", "workers"}, groups);
-         }, "$.parties", "the topology starts 1033 processes; a run may start at most 1024"},
-        {"too many workers in one group", [](QJsonObject& t) { set(t, {"parties", "1", "roles", "workers", "0", "count"}, 257); },
+         },
+         "$.parties", "the topology starts 1033 processes; a run may start at most 1024"},
+        {"too many workers in one group",
+         [](QJsonObject& t) {
+             set(t, {"parties", "1", "roles", "workers", "0", "count"}, 257);
+         },
          "$.parties[1].roles.workers[0].count", "out of range"},
     };
 }
@@ -206,203 +388,313 @@ inline QList<BrokenCase> topologyBrokenCases() {
 // The registries' table: modes, rules, partitions, models and their parameters.
 inline QList<BrokenCase> registryBrokenCases() {
     return {
-        {"unknown mode, the registry's names listed", [](QJsonObject& t) { set(t, {"training", "mode"}, "gossip"); },
+        {"unknown mode, the registry's names listed",
+         [](QJsonObject& t) {
+             set(t, {"training", "mode"}, "gossip");
+         },
          "$.training.mode", "'gossip' is not supported; use one of: fedavg, "},
-        {"unknown aggregation", [](QJsonObject& t) { set(t, {"training", "aggregation"}, "average"); },
+        {"unknown aggregation",
+         [](QJsonObject& t) {
+             set(t, {"training", "aggregation"}, "average");
+         },
          "$.training.aggregation", "'average' is not supported; use one of: fedavg"},
-        {"unknown party aggregation", [](QJsonObject& t) { set(t, {"training", "party_aggregation"}, "vote"); },
+        {"unknown party aggregation",
+         [](QJsonObject& t) {
+             set(t, {"training", "party_aggregation"}, "vote");
+         },
          "$.training.party_aggregation", "'vote' is not supported; use one of: fedavg"},
-        {"krum at parties too small for its f", [](QJsonObject& t) {
+        {"krum at parties too small for its f",
+         [](QJsonObject& t) {
              set(t, {"training", "party_aggregation"}, "krum");
              set(t, {"training", "party_byzantine_f"}, 1);
          },
-         "$.training.party_aggregation", "krum needs at least 5 contributions (n > 2f + 2 with byzantine_f 1), and party 'party1' has 2 workers"},
-        {"bulyan across too few parties", [](QJsonObject& t) { set(t, {"training", "aggregation"}, "bulyan"); },
-         "$.training.aggregation", "bulyan needs at least 7 contributions (n >= 4f + 3 with byzantine_f 1), and the global server's rounds have 4 workers"},
-        {"krum whose quorum closes rounds below its bound", [](QJsonObject& t) {
+         "$.training.party_aggregation",
+         "krum needs at least 5 contributions (n > 2f + 2 with byzantine_f 1), and party 'party1' has 2 workers"},
+        {"bulyan across too few parties",
+         [](QJsonObject& t) {
+             set(t, {"training", "aggregation"}, "bulyan");
+         },
+         "$.training.aggregation",
+         "bulyan needs at least 7 contributions (n >= 4f + 3 with byzantine_f 1), and the global server's rounds have 4 workers"},
+        {"krum whose quorum closes rounds below its bound",
+         [](QJsonObject& t) {
              set(t, {"training", "aggregation"}, "krum");
              set(t, {"training", "byzantine_f"}, 0);
              set(t, {"training", "quorum"}, 0.5);
          },
-         "$.training.aggregation", "krum needs at least 3 contributions (n > 2f + 2 with byzantine_f 0), and the global server's rounds have a quorum of 2 of 4 workers"},
-        {"trimmed_mean that trims nothing", [](QJsonObject& t) { set(t, {"training", "party_aggregation"}, "trimmed_mean"); },
-         "$.training.party_trim_beta", "trimmed_mean with trim_beta 0.1 cuts floor(0.1 x 2) = 0 values at each end of party 'party1''s round (2 contributions): it is the plain mean, which one liar moves anywhere; use median"},
-        {"a Draco code with a quorum", [](QJsonObject& t) {
+         "$.training.aggregation",
+         "krum needs at least 3 contributions (n > 2f + 2 with byzantine_f 0), and the global server's rounds have a quorum of 2 of 4 "
+         "workers"},
+        {"trimmed_mean that trims nothing",
+         [](QJsonObject& t) {
+             set(t, {"training", "party_aggregation"}, "trimmed_mean");
+         },
+         "$.training.party_trim_beta",
+         "trimmed_mean with trim_beta 0.1 cuts floor(0.1 x 2) = 0 values at each end of party 'party1''s round (2 contributions): it is "
+         "the plain mean, which one liar moves anywhere; use median"},
+        {"a Draco code with a quorum",
+         [](QJsonObject& t) {
              set(t, {"training", "party_aggregation"}, "draco_repetition");
              set(t, {"training", "party_draco_r"}, 1);
              set(t, {"training", "quorum"}, 0.5);
          },
          "$.training.quorum", "draco_repetition decodes each round's contributions as the code assigned them"},
-        {"a robust rule where pushes are applied as they come", [](QJsonObject& t) {
+        {"a robust rule where pushes are applied as they come",
+         [](QJsonObject& t) {
              set(t, {"training", "mode"}, "asgd");
              set(t, {"training", "aggregation"}, "median");
          },
-         "$.training.aggregation", "mode asgd applies each push at the global server as it comes; aggregation median needs a round's contributions"},
-        {"a global rule's parameter given for the parties' fedavg", [](QJsonObject& t) { set(t, {"training", "party_trim_beta"}, 0.2); },
+         "$.training.aggregation",
+         "mode asgd applies each push at the global server as it comes; aggregation median needs a round's contributions"},
+        {"a global rule's parameter given for the parties' fedavg",
+         [](QJsonObject& t) {
+             set(t, {"training", "party_trim_beta"}, 0.2);
+         },
          "$.training.party_trim_beta", "party_trim_beta is not a setting of mode fedavg"},
-        {"a flat run in a mode that needs party servers", [](QJsonObject& t) {
+        {"a flat run in a mode that needs party servers",
+         [](QJsonObject& t) {
              set(t, {"training", "hierarchy"}, "flat");
              set(t, {"training", "mode"}, "hfa");
          },
          "$.training.hierarchy", "a flat run has no party servers; mode hfa needs them"},
-        {"parties with fewer servers than there are global servers", [](QJsonObject& t) {
+        {"parties with fewer servers than there are global servers",
+         [](QJsonObject& t) {
              sliceOverServers(t, 2);
              set(t, {"parties", "2", "roles", "servers"}, QJsonArray{QJsonObject{{"port", 9301}}});
          },
          "$.parties[2].roles.servers", "party 'party2' has 1 servers and the central party 2 global servers"},
-        {"more servers in a party than the limit", [](QJsonObject& t) { sliceOverServers(t, 65); },
-         "$.parties[1].roles.servers", "65 servers given; a party runs at most 64"},
-        {"a rule that compares whole updates over sliced global servers", [](QJsonObject& t) {
+        {"more servers in a party than the limit", [](QJsonObject& t) { sliceOverServers(t, 65); }, "$.parties[1].roles.servers",
+         "65 servers given; a party runs at most 64"},
+        {"a rule that compares whole updates over sliced global servers",
+         [](QJsonObject& t) {
              sliceOverServers(t, 2);
              set(t, {"training", "aggregation"}, "geometric_median");
          },
          "$.training.aggregation", "geometric_median compares whole updates, and each of the 2 global servers holds only a slice"},
-        {"a rule that compares whole updates over sliced party servers", [](QJsonObject& t) {
+        {"a rule that compares whole updates over sliced party servers",
+         [](QJsonObject& t) {
              sliceOverServers(t, 2);
              set(t, {"training", "party_aggregation"}, "geometric_median");
          },
          "$.training.party_aggregation", "geometric_median compares whole updates, and each party server holds only a slice"},
-        {"an asynchronous mode over sliced servers", [](QJsonObject& t) {
+        {"an asynchronous mode over sliced servers",
+         [](QJsonObject& t) {
              sliceOverServers(t, 2);
              set(t, {"training", "mode"}, "asgd");
          },
          "$.training.mode", "mode asgd applies each push as it comes, and every server would count its own versions"},
-        {"a quorum over sliced servers", [](QJsonObject& t) {
+        {"a quorum over sliced servers",
+         [](QJsonObject& t) {
              sliceOverServers(t, 2);
              set(t, {"training", "quorum"}, 3);
          },
          "$.training.quorum", "a quorum lets each server close its round with different contributions"},
-        {"going on without a process over sliced servers", [](QJsonObject& t) {
+        {"going on without a process over sliced servers",
+         [](QJsonObject& t) {
              sliceOverServers(t, 2);
              set(t, {"training", "fault_policy"}, "continue");
          },
          "$.training.fault_policy", "under fault_policy continue each server would close its round with the workers it heard from"},
-        {"a slice bound that leaves a server without keys", [](QJsonObject& t) {
+        {"a slice bound that leaves a server without keys",
+         [](QJsonObject& t) {
              sliceOverServers(t, 5);
              set(t, {"training", "slice_bound"}, 1000000);
              set(t, {"training", "model"}, "mlp");  // four tensors, all below the bound, over five servers
          },
          "$.training.slice_bound", "with slice_bound 1000000, server"},
-        {"an unknown fault policy", [](QJsonObject& t) { set(t, {"training", "fault_policy"}, "retry"); },
+        {"an unknown fault policy",
+         [](QJsonObject& t) {
+             set(t, {"training", "fault_policy"}, "retry");
+         },
          "$.training.fault_policy", "'retry' is not supported; use one of: fail, continue"},
-        {"going on without a process in esync", [](QJsonObject& t) {
+        {"going on without a process in esync",
+         [](QJsonObject& t) {
              set(t, {"training", "fault_policy"}, "continue");
              set(t, {"training", "mode"}, "esync");
          },
          "$.training.fault_policy", "mode esync cannot go on without one of its processes (every round waits for every device's step)"},
-        {"going on without a process in an asynchronous mode", [](QJsonObject& t) {
+        {"going on without a process in an asynchronous mode",
+         [](QJsonObject& t) {
              set(t, {"training", "fault_policy"}, "continue");
              set(t, {"training", "mode"}, "asgd");
          },
          "$.training.fault_policy", "mode asgd cannot go on without one of its processes (it has no rounds to close without it)"},
-        {"going on without a member of a Draco group", [](QJsonObject& t) {
+        {"going on without a member of a Draco group",
+         [](QJsonObject& t) {
              set(t, {"training", "fault_policy"}, "continue");
              set(t, {"training", "party_aggregation"}, "draco_repetition");
              set(t, {"training", "party_draco_r"}, 1);
          },
          "$.training.fault_policy", "draco_repetition decodes from every worker of a group and cannot go on without one"},
-        {"a fault policy's parameter under fail", [](QJsonObject& t) { set(t, {"training", "min_workers"}, 1); },
+        {"a fault policy's parameter under fail",
+         [](QJsonObject& t) {
+             set(t, {"training", "min_workers"}, 1);
+         },
          "$.training.min_workers", "min_workers is not a setting"},
-        {"an unknown hierarchy", [](QJsonObject& t) { set(t, {"training", "hierarchy"}, "three_layer"); },
+        {"an unknown hierarchy",
+         [](QJsonObject& t) {
+             set(t, {"training", "hierarchy"}, "three_layer");
+         },
          "$.training.hierarchy", ""},
-        {"a Draco code at the global server", [](QJsonObject& t) { set(t, {"training", "aggregation"}, "draco_repetition"); },
+        {"a Draco code at the global server",
+         [](QJsonObject& t) {
+             set(t, {"training", "aggregation"}, "draco_repetition");
+         },
          "$.training.aggregation", "draco_repetition codes the workers of one party: set it as party_aggregation"},
-        {"repetition groups that do not divide a party", [](QJsonObject& t) {
+        {"repetition groups that do not divide a party",
+         [](QJsonObject& t) {
              set(t, {"training", "party_aggregation"}, "draco_repetition");  // r 3, parties of 2
          },
          "$.training.party_draco_r", "party 'party1' has 2 workers, not a whole number of groups of draco_r 3"},
-        {"a Draco code outside fedavg", [](QJsonObject& t) {
+        {"a Draco code outside fedavg",
+         [](QJsonObject& t) {
              set(t, {"training", "party_aggregation"}, "draco_cyclic");
              set(t, {"training", "mode"}, "esync");
          },
          "$.training.party_aggregation", "draco_cyclic needs mode fedavg"},
-        {"a server optimizer where gradients are pushed", [](QJsonObject& t) {
+        {"a server optimizer where gradients are pushed",
+         [](QJsonObject& t) {
              set(t, {"training", "server_optimizer"}, "adam");
              set(t, {"training", "mode"}, "ssgd");
              set(t, {"training", "model"}, "mlp");
          },
          "$.training.server_optimizer", "mode ssgd has no round of model deltas at the global server for server optimizer adam"},
-        {"unknown server optimizer", [](QJsonObject& t) { set(t, {"training", "server_optimizer"}, "lamb"); },
+        {"unknown server optimizer",
+         [](QJsonObject& t) {
+             set(t, {"training", "server_optimizer"}, "lamb");
+         },
          "$.training.server_optimizer", "'lamb' is not supported; use one of: sgd, momentum, adam, yogi, adagrad"},
-        {"an optimizer's parameter for another optimizer", [](QJsonObject& t) { set(t, {"training", "server_beta2"}, 0.9); },
+        {"an optimizer's parameter for another optimizer",
+         [](QJsonObject& t) {
+             set(t, {"training", "server_beta2"}, 0.9);
+         },
          "$.training.server_beta2", "server_beta2 is not a setting of mode fedavg"},
-        {"a parameter of another mode", [](QJsonObject& t) { set(t, {"training", "dc_lambda"}, 0.1); },
-         "$.training.dc_lambda", "dc_lambda is not a setting of mode fedavg, aggregation fedavg, party_aggregation fedavg, partition iid, "
+        {"a parameter of another mode",
+         [](QJsonObject& t) {
+             set(t, {"training", "dc_lambda"}, 0.1);
+         },
+         "$.training.dc_lambda",
+         "dc_lambda is not a setting of mode fedavg, aggregation fedavg, party_aggregation fedavg, partition iid, "
          "server_optimizer sgd, compression none or party_compression none"},
-        {"a codec's parameter for another codec", [](QJsonObject& t) {
+        {"a codec's parameter for another codec",
+         [](QJsonObject& t) {
              set(t, {"training", "compression"}, "2bit");
              set(t, {"training", "codec_momentum"}, 0.5);
          },
          "$.training.codec_momentum", "compression 2bit or party_compression none; remove it"},
-        {"a parameter out of its declared range", [](QJsonObject& t) {
+        {"a parameter out of its declared range",
+         [](QJsonObject& t) {
              set(t, {"training", "mode"}, "dcasgd");
              set(t, {"training", "dc_lambda"}, -1);
-         }, "$.training.dc_lambda", "dc_lambda -1 is out of range; use a number in [0, 1000]"},
-        {"a large parameter out of range, every digit shown", [](QJsonObject& t) {
+         },
+         "$.training.dc_lambda", "dc_lambda -1 is out of range; use a number in [0, 1000]"},
+        {"a large parameter out of range, every digit shown",
+         [](QJsonObject& t) {
              set(t, {"training", "mode"}, "hfa");
              set(t, {"training", "k1"}, 1234567);
-         }, "$.training.k1", "k1 1234567 is out of range; use an integer in [1, 1000000]"},
-        {"a codec's bound shown whole", [](QJsonObject& t) {
+         },
+         "$.training.k1", "k1 1234567 is out of range; use an integer in [1, 1000000]"},
+        {"a codec's bound shown whole",
+         [](QJsonObject& t) {
              set(t, {"training", "compression"}, "2bit");
              set(t, {"training", "codec_bucket"}, 2000000);
-         }, "$.training.codec_bucket", "codec_bucket 2000000 is out of range; use an integer in [16, 1048576]"},
-        {"a large round count, every digit shown", [](QJsonObject& t) { set(t, {"training", "rounds"}, 12345678); },
+         },
+         "$.training.codec_bucket", "codec_bucket 2000000 is out of range; use an integer in [16, 1048576]"},
+        {"a large round count, every digit shown",
+         [](QJsonObject& t) {
+             set(t, {"training", "rounds"}, 12345678);
+         },
          "$.training.rounds", "12345678 is out of range; use an integer in [1, 1000000]"},
-        {"a parameter that is not a number", [](QJsonObject& t) {
+        {"a parameter that is not a number",
+         [](QJsonObject& t) {
              set(t, {"training", "mode"}, "dcasgd");
              set(t, {"training", "dc_lambda"}, "high");
-         }, "$.training.dc_lambda", "must be a finite number, found a string"},
-        {"esync without a state service", [](QJsonObject& t) {
+         },
+         "$.training.dc_lambda", "must be a finite number, found a string"},
+        {"esync without a state service",
+         [](QJsonObject& t) {
              set(t, {"training", "mode"}, "esync");
              set(t, {"parties", "0", "roles", "state_service"}, QJsonValue(QJsonValue::Undefined));
-         }, "$.parties[0].roles", "mode esync needs a state service in the central party"},
-        {"a quorum count that is not whole", [](QJsonObject& t) { set(t, {"training", "quorum"}, 2.5); },
+         },
+         "$.parties[0].roles", "mode esync needs a state service in the central party"},
+        {"a quorum count that is not whole",
+         [](QJsonObject& t) {
+             set(t, {"training", "quorum"}, 2.5);
+         },
          "$.training.quorum", "0 (all), a fraction in (0, 1) or a whole count"},
-        {"hfa with central workers training", [](QJsonObject& t) {
+        {"hfa with central workers training",
+         [](QJsonObject& t) {
              set(t, {"training", "mode"}, "hfa");
              set(t, {"training", "train_central_workers"}, true);
-         }, "$.training.train_central_workers", "central workers have none"},
-        {"ssgd counted in epochs", [](QJsonObject& t) {
+         },
+         "$.training.train_central_workers", "central workers have none"},
+        {"ssgd counted in epochs",
+         [](QJsonObject& t) {
              set(t, {"training", "mode"}, "ssgd");
              set(t, {"training", "local_iters"}, 0);
              set(t, {"training", "local_epochs"}, 1);
-         }, "$.training.local_epochs", "counts a round in synchronisations"},
-        {"a parameter of a partition not chosen", [](QJsonObject& t) { set(t, {"training", "alpha"}, 0.3); },
+         },
+         "$.training.local_epochs", "counts a round in synchronisations"},
+        {"a parameter of a partition not chosen",
+         [](QJsonObject& t) {
+             set(t, {"training", "alpha"}, 0.3);
+         },
          "$.training.alpha", "not a setting of mode fedavg, aggregation fedavg, party_aggregation fedavg, partition iid,"},
-        {"unknown partition", [](QJsonObject& t) { set(t, {"training", "partition"}, "by_label"); },
+        {"unknown partition",
+         [](QJsonObject& t) {
+             set(t, {"training", "partition"}, "by_label");
+         },
          "$.training.partition", "'by_label' is not supported; use one of: iid, by_class, dirichlet"},
-        {"gradients for a model with BatchNorm", [](QJsonObject& t) {
+        {"gradients for a model with BatchNorm",
+         [](QJsonObject& t) {
              set(t, {"training", "mode"}, "ssgd");
              set(t, {"training", "model"}, "resnet18");
-         }, "$.training.model", "BatchNorm statistics have none"},
-        {"unknown model", [](QJsonObject& t) { set(t, {"training", "model"}, "vgg"); },
+         },
+         "$.training.model", "BatchNorm statistics have none"},
+        {"unknown model",
+         [](QJsonObject& t) {
+             set(t, {"training", "model"}, "vgg");
+         },
          "$.training.model", "use one of: cnn, mlp, alexnet, resnet18"},
-        {"resume past the end", [](QJsonObject& t) { set(t, {"training", "resume_round"}, 20); },
+        {"resume past the end",
+         [](QJsonObject& t) {
+             set(t, {"training", "resume_round"}, 20);
+         },
          "$.training.resume_round", "must be below rounds (20)"},
-        {"resume an asynchronous mode", [](QJsonObject& t) {
+        {"resume an asynchronous mode",
+         [](QJsonObject& t) {
              set(t, {"training", "mode"}, "asgd");
              set(t, {"training", "resume_round"}, 5);
-         }, "$.training.resume_round", "only the modes with rounds at the global server resume"},
-        {"negative checkpoint period", [](QJsonObject& t) { set(t, {"training", "checkpoint_every"}, -1); },
+         },
+         "$.training.resume_round", "only the modes with rounds at the global server resume"},
+        {"negative checkpoint period",
+         [](QJsonObject& t) {
+             set(t, {"training", "checkpoint_every"}, -1);
+         },
          "$.training.checkpoint_every", ""},
         {"an undeclared standby host", [](QJsonObject& t) { standbyServer(t, "b", "nowhere"); },
          "$.parties[0].roles.global_servers[0].standby_host", "host 'nowhere' is not declared in $.hosts"},
-        {"a standby host for a party server", [](QJsonObject& t) {
+        {"a standby host for a party server",
+         [](QJsonObject& t) {
              set(t, {"parties", "1", "roles", "servers", "0", "standby_host"}, "local");
          },
          "$.parties[1].roles.servers[0].standby_host", "unknown field 'standby_host'"},
         {"a standby host that is the server's own", [](QJsonObject& t) { standbyServer(t, "b", "b"); },
          "$.parties[0].roles.global_servers[0].standby_host", "the standby host is the server's own host 'b'"},
         {"a standby for a server beside the global scheduler", [](QJsonObject& t) { standbyServer(t, "local", "b"); },
-         "$.parties[0].roles.global_servers[0].standby_host", "the global scheduler keeps the copy of the model a standby starts from, and it runs on 'local'"},
+         "$.parties[0].roles.global_servers[0].standby_host",
+         "the global scheduler keeps the copy of the model a standby starts from, and it runs on 'local'"},
         {"a standby host that runs the global scheduler", [](QJsonObject& t) { standbyServer(t, "b", "local"); },
-         "$.parties[0].roles.global_servers[0].standby_host", "the global scheduler keeps the copy of the model a standby starts from, and it runs on 'local'"},
-        {"a standby host without fault_policy continue", [](QJsonObject& t) {
+         "$.parties[0].roles.global_servers[0].standby_host",
+         "the global scheduler keeps the copy of the model a standby starts from, and it runs on 'local'"},
+        {"a standby host without fault_policy continue",
+         [](QJsonObject& t) {
              standbyServer(t, "b", "c");
              set(t, {"training", "fault_policy"}, "fail");
          },
          "$.parties[0].roles.global_servers[0].standby_host", "a standby host takes over only under fault_policy continue"},
-        {"a standby host whose port is taken", [](QJsonObject& t) {
+        {"a standby host whose port is taken",
+         [](QJsonObject& t) {
              standbyServer(t, "b", "c");
              set(t, {"parties", "2", "host"}, "c");
              set(t, {"parties", "2", "roles", "scheduler", "port"}, 9101);

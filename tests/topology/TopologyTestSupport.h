@@ -18,7 +18,9 @@ inline QByteArray defaultText() {
     return f.readAll();
 }
 
-inline QJsonObject validTopology() { return QJsonDocument::fromJson(defaultText()).object(); }
+inline QJsonObject validTopology() {
+    return QJsonDocument::fromJson(defaultText()).object();
+}
 
 inline void set(QJsonObject& root, const QStringList& path, const QJsonValue& value);
 
@@ -42,12 +44,11 @@ inline void set(QJsonObject& root, const QStringList& path, const QJsonValue& va
     root = setIn(root, path, value).toObject();
 }
 
-
 // A topology file broken one way, and the issue the reader must report for it.
 struct BrokenCase {
     const char* name;
     std::function<void(QJsonObject&)> breakIt;
-    const char* path;     // expected JSON path of the first issue
+    const char* path;  // expected JSON path of the first issue
     const char* message;  // expected fragment of its message
 };
 

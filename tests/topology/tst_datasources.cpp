@@ -14,7 +14,9 @@ using namespace hips::test;
 
 namespace {
 
-QJsonObject source(const char* format, const char* path) { return {{"format", format}, {"path", path}}; }
+QJsonObject source(const char* format, const char* path) {
+    return {{"format", format}, {"path", path}};
+}
 
 // The default topology with each party's own data and the master's test set.
 QJsonObject withOwnData() {
@@ -45,7 +47,9 @@ QJsonObject regression() {
     return t;
 }
 
-TopologyLoad read(const QJsonObject& t) { return TopologyReader::readJson(QJsonDocument(t).toJson(), "t.json"); }
+TopologyLoad read(const QJsonObject& t) {
+    return TopologyReader::readJson(QJsonDocument(t).toJson(), "t.json");
+}
 
 }  // namespace
 
@@ -90,9 +94,9 @@ private Q_SLOTS:
     // A host's own source overrides its party's for the workers on it.
     void aHostsSourceComesFirst() {
         QJsonObject t = withOwnData();
-        t["hosts"] = QJsonArray{QJsonObject{{"id", "local"}, {"address", "127.0.0.1"}},
-                                QJsonObject{{"id", "other"}, {"address", "127.0.0.1"}, {"agent_port", 7071},
-                                            {"data", source("csv", "/data/other.csv")}}};
+        t["hosts"] = QJsonArray{
+            QJsonObject{{"id", "local"}, {"address", "127.0.0.1"}},
+            QJsonObject{{"id", "other"}, {"address", "127.0.0.1"}, {"agent_port", 7071}, {"data", source("csv", "/data/other.csv")}}};
         set(t, {"parties", "2", "roles", "workers"}, QJsonArray{QJsonObject{{"count", 1}}, QJsonObject{{"host", "other"}, {"count", 1}}});
         const TopologyLoad load = read(t);
         QVERIFY2(load.ok(), qPrintable(load.errorText()));
@@ -117,7 +121,8 @@ private Q_SLOTS:
         load = TopologyReader::readJson(TopologyWriter::toJson(resolved));
         QVERIFY2(load.ok(), qPrintable(load.errorText()));
         QCOMPARE(load.topology->training.modelTensors, (std::vector<size_t>{150, 6, 10}));
-        QCOMPARE(ModelRegistry::parameterCount(load.topology->training.modelSpec()), size_t(192));  // 150 -> 160, +6 -> 176, +10 -> 192 (16-float alignment)
+        QCOMPARE(ModelRegistry::parameterCount(load.topology->training.modelSpec()),
+                 size_t(192));  // 150 -> 160, +6 -> 176, +10 -> 192 (16-float alignment)
     }
 
     // A built-in model is sized by the run's input and classes.
@@ -134,87 +139,116 @@ private Q_SLOTS:
         QTest::addColumn<QString>("message");
         QJsonObject t = withOwnData();
         set(t, {"parties", "1", "data", "format"}, "parquet");
-        QTest::newRow("unknown format") << t << "$.parties[1].data.format" << "'parquet' is not a data format; use one of: idx";
+        QTest::newRow("unknown format") << t << "$.parties[1].data.format"
+                                        << "'parquet' is not a data format; use one of: idx";
         t = withOwnData();
         set(t, {"parties", "1", "data", "path"}, "xray");
-        QTest::newRow("relative path") << t << "$.parties[1].data.path" << "is relative; write the absolute path";
+        QTest::newRow("relative path") << t << "$.parties[1].data.path"
+                                       << "is relative; write the absolute path";
         t = withOwnData();
         set(t, {"parties", "1", "data", "label"}, "y");
-        QTest::newRow("another format's option") << t << "$.parties[1].data.label" << "image-folder option";
+        QTest::newRow("another format's option") << t << "$.parties[1].data.label"
+                                                 << "image-folder option";
         t = withOwnData();
         set(t, {"parties", "2", "data"}, QJsonValue(QJsonValue::Undefined));
-        QTest::newRow("a party without data") << t << "$.parties[2]" << "party 'party2' trains but has no data of its own";
+        QTest::newRow("a party without data") << t << "$.parties[2]"
+                                              << "party 'party2' trains but has no data of its own";
         t = withOwnData();
         set(t, {"training", "evaluation_data"}, QJsonValue(QJsonValue::Undefined));
-        QTest::newRow("no test set") << t << "$.training" << "declare the master's test set";
+        QTest::newRow("no test set") << t << "$.training"
+                                     << "declare the master's test set";
         t = withOwnData();
         set(t, {"parties", "2", "data", "classes"}, QJsonArray{"a", 3});
-        QTest::newRow("classes not names") << t << "$.parties[2].data.classes" << "list of non-empty names";
+        QTest::newRow("classes not names") << t << "$.parties[2].data.classes"
+                                           << "list of non-empty names";
         t = withOwnData();
         set(t, {"hosts", "0", "data"}, source("csv", "/data/all.csv"));
-        QTest::newRow("a host shared by parties") << t << "$.hosts[0].data" << "runs workers of 2 parties";
+        QTest::newRow("a host shared by parties") << t << "$.hosts[0].data"
+                                                  << "runs workers of 2 parties";
         t = withOwnData();
         set(t, {"parties", "2", "data"}, QJsonObject{{"format", "csv"}, {"path", "/d.csv"}, {"delimiter", ";;"}});
-        QTest::newRow("long delimiter") << t << "$.parties[2].data.delimiter" << "one character";
+        QTest::newRow("long delimiter") << t << "$.parties[2].data.delimiter"
+                                        << "one character";
         t = withOwnData();
         set(t, {"parties", "2", "data"}, source("image-folder", "/data/xray/"));
-        QTest::newRow("another party's path") << t << "$.parties[2].data.path" << "party 'party2' reads /data/xray/ and party 'party1' reads /data/xray, one inside";
-        QTest::newRow("holdout out of range") << withHoldout(1.5) << "$.parties[2].data.holdout" << "not a fraction in (0, 0.9]";
-        QTest::newRow("holdout zero") << withHoldout(0) << "$.parties[2].data.holdout" << "not a fraction in (0, 0.9]";
+        QTest::newRow("another party's path") << t << "$.parties[2].data.path"
+                                              << "party 'party2' reads /data/xray/ and party 'party1' reads /data/xray, one inside";
+        QTest::newRow("holdout out of range") << withHoldout(1.5) << "$.parties[2].data.holdout"
+                                              << "not a fraction in (0, 0.9]";
+        QTest::newRow("holdout zero") << withHoldout(0) << "$.parties[2].data.holdout"
+                                      << "not a fraction in (0, 0.9]";
         t = withOwnData();
         set(t, {"parties", "2", "data", "holdout"}, "a tenth");
-        QTest::newRow("holdout not a number") << t << "$.parties[2].data.holdout" << "must be a number";
+        QTest::newRow("holdout not a number") << t << "$.parties[2].data.holdout"
+                                              << "must be a number";
         t = withOwnData();
         set(t, {"training", "evaluation_data", "holdout"}, 0.1);
-        QTest::newRow("holdout of the test set") << t << "$.training.evaluation_data.holdout" << "the master's test set is all test";
+        QTest::newRow("holdout of the test set") << t << "$.training.evaluation_data.holdout"
+                                                 << "the master's test set is all test";
         t = withOwnData();
         set(t, {"parties", "2", "data"}, source("csv", "/data/xray/train.csv"));
-        QTest::newRow("inside another party's path") << t << "$.parties[2].data.path" << "a party's data is its own";
+        QTest::newRow("inside another party's path") << t << "$.parties[2].data.path"
+                                                     << "a party's data is its own";
         t = validTopology();
         set(t, {"training", "input_shape"}, QJsonArray{20});
-        QTest::newRow("features into a CNN") << t << "$.training.input_shape" << "cnn takes 28 x 28 or 32 x 32 images, not 20 features";
+        QTest::newRow("features into a CNN") << t << "$.training.input_shape"
+                                             << "cnn takes 28 x 28 or 32 x 32 images, not 20 features";
         t = validTopology();
         set(t, {"training", "input_shape"}, QJsonArray{3, 32, 24});
-        QTest::newRow("oblong images") << t << "$.training.input_shape" << "square images";
+        QTest::newRow("oblong images") << t << "$.training.input_shape"
+                                       << "square images";
         t = validTopology();
         set(t, {"training", "input_shape"}, QJsonArray{3, 32});
-        QTest::newRow("two dimensions") << t << "$.training.input_shape" << "[features] or [channels, height, width]";
+        QTest::newRow("two dimensions") << t << "$.training.input_shape"
+                                        << "[features] or [channels, height, width]";
         t = validTopology();
         set(t, {"training", "model"}, "gpt");
-        QTest::newRow("unknown model") << t << "$.training.model" << "{\"torchscript\": \"/path/model.pt\"}";
+        QTest::newRow("unknown model") << t << "$.training.model"
+                                       << "{\"torchscript\": \"/path/model.pt\"}";
         t = validTopology();
         set(t, {"training", "model"}, QJsonObject{{"onnx", "/m.onnx"}});
-        QTest::newRow("not torchscript") << t << "$.training.model.onnx" << "model field";
+        QTest::newRow("not torchscript") << t << "$.training.model.onnx"
+                                         << "model field";
         t = validTopology();
         set(t, {"training", "model"}, QJsonObject{{"torchscript", "/m.pt"}, {"tensors", QJsonArray{10, -1}}});
-        QTest::newRow("negative tensor") << t << "$.training.model.tensors" << "element count";
+        QTest::newRow("negative tensor") << t << "$.training.model.tensors"
+                                         << "element count";
         t = validTopology();
         set(t, {"training", "model"}, QJsonObject{{"torchscript", "/m.pt"}, {"sha256", "../../etc/passwd"}});
-        QTest::newRow("sha256 not a digest") << t << "$.training.model.sha256" << "64 lowercase hex digits";
+        QTest::newRow("sha256 not a digest") << t << "$.training.model.sha256"
+                                             << "64 lowercase hex digits";
         t = validTopology();
         set(t, {"training", "classes"}, 1);
-        QTest::newRow("one class") << t << "$.training.classes" << "out of range";
+        QTest::newRow("one class") << t << "$.training.classes"
+                                   << "out of range";
         t = validTopology();
         set(t, {"training", "task"}, "regression");
-        QTest::newRow("regression on the built-in data") << t << "$.training.task" << "a regression trains on the parties' own data";
+        QTest::newRow("regression on the built-in data") << t << "$.training.task"
+                                                         << "a regression trains on the parties' own data";
         t = regression();
         set(t, {"parties", "1", "data"}, source("image-folder", "/data/xray"));
-        QTest::newRow("regression on images") << t << "$.parties[1].data.format" << "image-folder holds class labels";
+        QTest::newRow("regression on images") << t << "$.parties[1].data.format"
+                                              << "image-folder holds class labels";
         t = regression();
         set(t, {"training", "partition"}, "dirichlet");
-        QTest::newRow("regression split by class") << t << "$.training.partition" << "a regression has none: use iid";
+        QTest::newRow("regression split by class") << t << "$.training.partition"
+                                                   << "a regression has none: use iid";
         t = regression();
         set(t, {"training", "classes"}, 3);
-        QTest::newRow("regression with classes") << t << "$.training.classes" << "write \"outputs\"";
+        QTest::newRow("regression with classes") << t << "$.training.classes"
+                                                 << "write \"outputs\"";
         t = regression();
         set(t, {"parties", "2", "data", "classes"}, QJsonArray{"a", "b"});
-        QTest::newRow("regression's source with classes") << t << "$.parties[2].data.classes" << "targets are numbers";
+        QTest::newRow("regression's source with classes") << t << "$.parties[2].data.classes"
+                                                          << "targets are numbers";
         t = validTopology();
         set(t, {"training", "outputs"}, 2);
-        QTest::newRow("outputs of a classifier") << t << "$.training.outputs" << "outputs are a regression's";
+        QTest::newRow("outputs of a classifier") << t << "$.training.outputs"
+                                                 << "outputs are a regression's";
         t = validTopology();
         set(t, {"training", "task"}, "ranking");
-        QTest::newRow("unknown task") << t << "$.training.task" << "regression";
+        QTest::newRow("unknown task") << t << "$.training.task"
+                                      << "regression";
     }
 
     // task: regression with its outputs is read and written back; a classifier's settings are not written.

@@ -21,12 +21,17 @@ private Q_SLOTS:
     void escapesText_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("plain") << "party1/worker0" << "party1/worker0";
-        QTest::newRow("newline") << "a\nb" << "a\\nb";
-        QTest::newRow("carriage return and tab") << "a\r\tb" << "a\\r\\tb";
-        QTest::newRow("ANSI escape") << "\x1b[31mred" << "\\x1b[31mred";
+        QTest::newRow("plain") << "party1/worker0"
+                               << "party1/worker0";
+        QTest::newRow("newline") << "a\nb"
+                                 << "a\\nb";
+        QTest::newRow("carriage return and tab") << "a\r\tb"
+                                                 << "a\\r\\tb";
+        QTest::newRow("ANSI escape") << "\x1b[31mred"
+                                     << "\\x1b[31mred";
         QTest::newRow("NUL") << withUnit("p", 0, "evil") << "p\\x00evil";
-        QTest::newRow("DEL") << "a\x7f" << "a\\x7f";
+        QTest::newRow("DEL") << "a\x7f"
+                             << "a\\x7f";
         QTest::newRow("C1 NEL") << withUnit("a", 0x85, "") << "a\\u0085";
         QTest::newRow("right-to-left override") << withUnit("abc", 0x202E, "fed") << "abc\\u202efed";
         QTest::newRow("first strong isolate") << withUnit("", 0x2068, "x") << "\\u2068x";
@@ -38,7 +43,8 @@ private Q_SLOTS:
         QTest::newRow("tag character") << QString::fromUcs4(U"a\U000E0041") << "a\\U000e0041";
         QTest::newRow("emoji kept") << QString::fromUtf8("ok \xF0\x9F\x98\x80") << QString::fromUtf8("ok \xF0\x9F\x98\x80");
         QTest::newRow("other scripts kept") << QString::fromUtf8("参与方 партия") << QString::fromUtf8("参与方 партия");
-        QTest::newRow("backslash kept") << "C:\\dir" << "C:\\dir";
+        QTest::newRow("backslash kept") << "C:\\dir"
+                                        << "C:\\dir";
     }
 
     void escapesText() {
@@ -61,7 +67,10 @@ private Q_SLOTS:
         QTest::newRow("ASCII") << QByteArray("worker0") << "worker0";
         QTest::newRow("UTF-8 kept") << QByteArray("caf\xc3\xa9") << QString::fromUtf8("café");
         QTest::newRow("newline") << QByteArray("a\nWARN forged") << "a\\nWARN forged";
-        QTest::newRow("invalid byte") << QByteArray("a\xff" "b") << "a\\xffb";
+        QTest::newRow("invalid byte") << QByteArray(
+                                             "a\xff"
+                                             "b")
+                                      << "a\\xffb";
         QTest::newRow("overlong slash") << QByteArray("\xc0\xaf") << "\\xc0\\xaf";
         QTest::newRow("encoded surrogate") << QByteArray("\xed\xa0\x80") << "\\xed\\xa0\\x80";
         QTest::newRow("truncated sequence") << QByteArray("\xe2\x80") << "\\xe2\\x80";
@@ -79,10 +88,10 @@ private Q_SLOTS:
         QCOMPARE(hips::firstInvalidUtf8("plain"), -1);
         QCOMPARE(hips::firstInvalidUtf8("caf\xc3\xa9 \xF0\x9F\x98\x80"), -1);
         QCOMPARE(hips::firstInvalidUtf8("ab\xff"), 2);
-        QCOMPARE(hips::firstInvalidUtf8("a\xc0\xaf"), 1);            // overlong
-        QCOMPARE(hips::firstInvalidUtf8("a\xed\xa0\x80"), 1);        // surrogate
-        QCOMPARE(hips::firstInvalidUtf8("a\xf4\x90\x80\x80"), 1);    // above U+10FFFF
-        QCOMPARE(hips::firstInvalidUtf8("abc\xe2\x82"), 3);          // cut short
+        QCOMPARE(hips::firstInvalidUtf8("a\xc0\xaf"), 1);  // overlong
+        QCOMPARE(hips::firstInvalidUtf8("a\xed\xa0\x80"), 1);  // surrogate
+        QCOMPARE(hips::firstInvalidUtf8("a\xf4\x90\x80\x80"), 1);  // above U+10FFFF
+        QCOMPARE(hips::firstInvalidUtf8("abc\xe2\x82"), 3);  // cut short
     }
 };
 

@@ -13,7 +13,6 @@
 using namespace hips;
 using namespace hips::test;
 
-
 class RegistriesTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -95,7 +94,6 @@ private Q_SLOTS:
         QCOMPARE(t.nodeCount(), qint64(1));
         QCOMPARE(t.trainingWorkerCount(), 1);
     }
-
 };
 
 QTEST_GUILESS_MAIN(RegistriesTest)

@@ -24,7 +24,6 @@ using namespace hips::test;
 
 namespace {
 
-
 // A compact topology with `parties` ordinary parties of `workers` workers each, plus the central one.
 QByteArray manyParties(int parties, int workers) {
     QByteArray out = R"({"format":"hips-topology","version":1,"hosts":[{"id":"l","address":"127.0.0.1"}],)"
@@ -33,10 +32,13 @@ QByteArray manyParties(int parties, int workers) {
     for (int i = 0; i < parties; ++i)
         out += QStringLiteral(R"(,{"id":"p%1","host":"l","roles":{"scheduler":{"port":%2},"servers":[{"port":%3}],)"
                               R"("workers":[{"count":%4}]}})")
-                   .arg(i).arg(3000 + 2 * (i % 30000)).arg(3001 + 2 * (i % 30000)).arg(workers).toUtf8();
+                   .arg(i)
+                   .arg(3000 + 2 * (i % 30000))
+                   .arg(3001 + 2 * (i % 30000))
+                   .arg(workers)
+                   .toUtf8();
     return out + "]}";
 }
-
 
 }  // namespace
 
@@ -49,8 +51,8 @@ private Q_SLOTS:
         const TopologyLoad load = TopologyReader::readFile(HIPS_SOURCE_DIR "/resources/topologies/default.json");
         QVERIFY(load.ok());
         QTemporaryDir data;  // the four files the trainers open (only their presence is checked)
-        for (const char* f : {"train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz", "t10k-images-idx3-ubyte.gz",
-                              "t10k-labels-idx1-ubyte.gz"}) {
+        for (const char* f :
+             {"train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz", "t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz"}) {
             QFile file(data.filePath(f));
             QVERIFY(file.open(QIODevice::WriteOnly));
         }
@@ -68,8 +70,7 @@ private Q_SLOTS:
         QVERIFY(notesFor([](TrainingSettings& s) { s.serverOptimizer = "adam", s.compression = "topk"; }).isEmpty());
         const QStringList ssgd = notesFor([](TrainingSettings& s) { s.mode = "ssgd", s.partyCompression = "2bit"; });
         QCOMPARE(ssgd.size(), 1);
-        QVERIFY2(ssgd[0].startsWith("$.training.party_compression: 2bit under mode ssgd") && ssgd[0].contains("fp16"),
-                 qPrintable(ssgd[0]));
+        QVERIFY2(ssgd[0].startsWith("$.training.party_compression: 2bit under mode ssgd") && ssgd[0].contains("fp16"), qPrintable(ssgd[0]));
         const QStringList momentum = notesFor([](TrainingSettings& s) { s.serverOptimizer = "momentum", s.compression = "topk"; });
         QCOMPARE(momentum.size(), 1);
         QVERIFY2(momentum[0].startsWith("$.training.compression: server momentum"), qPrintable(momentum[0]));
@@ -208,8 +209,8 @@ private Q_SLOTS:
         QTest::newRow("IPv6") << address << QStringLiteral("2001:db8::8a2e:370:7334");
         QTest::newRow("host name") << address << QStringLiteral("node-1.cluster.example.org");
         QTest::newRow("punycode host name") << address << QStringLiteral("xn--bcher-kva.example");
-        QTest::newRow("host name of 253 characters") << address
-            << (QString(63, 'a') + '.' + QString(63, 'b') + '.' + QString(63, 'c') + '.' + QString(61, 'd'));
+        QTest::newRow("host name of 253 characters")
+            << address << (QString(63, 'a') + '.' + QString(63, 'b') + '.' + QString(63, 'c') + '.' + QString(61, 'd'));
         QTest::newRow("user") << QStringList{"hosts", "0", "user"} << QStringLiteral("svc.hips_1");
         QTest::newRow("install_dir with a space") << QStringList{"hosts", "0", "install_dir"} << QStringLiteral("/srv/hips studio");
         QTest::newRow("name in another script") << QStringList{"name"} << QString::fromUtf8("实验 one");
@@ -252,23 +253,28 @@ private Q_SLOTS:
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("message");
         QTest::newRow("port of a server") << QByteArray("\"port\": 9201 }") << QByteArray("\"port\": 9201, \"port\": 9999 }")
-            << "$.parties[1].roles.servers[0].port" << "duplicate key \"port\" on line 26 (first on line 26)";
+                                          << "$.parties[1].roles.servers[0].port"
+                                          << "duplicate key \"port\" on line 26 (first on line 26)";
         QTest::newRow("top-level name") << QByteArray("\"name\": \"default\",")
-            << QByteArray("\"name\": \"default\",\n  \"name\": \"other\",") << "$.name"
-            << "duplicate key \"name\" on line 5 (first on line 4)";
-        QTest::newRow("key written with an escape") << QByteArray("\"port\": 9201 }")
-            << QByteArray("\"port\": 9201, \"p\\u006frt\": 9999 }") << "$.parties[1].roles.servers[0].port"
+                                        << QByteArray("\"name\": \"default\",\n  \"name\": \"other\",") << "$.name"
+                                        << "duplicate key \"name\" on line 5 (first on line 4)";
+        QTest::newRow("key written with an escape")
+            << QByteArray("\"port\": 9201 }") << QByteArray("\"port\": 9201, \"p\\u006frt\": 9999 }")
+            << "$.parties[1].roles.servers[0].port"
             << "duplicate key \"port\"";
         QTest::newRow("party id") << QByteArray("\"id\": \"party2\",") << QByteArray("\"id\": \"party2\", \"id\": \"party1\",")
-            << "$.parties[2].id" << "duplicate key \"id\"";
+                                  << "$.parties[2].id"
+                                  << "duplicate key \"id\"";
         QTest::newRow("a whole role") << QByteArray("\"scheduler\": { \"port\": 9200 },")
-            << QByteArray("\"scheduler\": { \"port\": 9200 }, \"scheduler\": { \"port\": 9400 },")
-            << "$.parties[1].roles.scheduler" << "duplicate key \"scheduler\"";
+                                      << QByteArray("\"scheduler\": { \"port\": 9200 }, \"scheduler\": { \"port\": 9400 },")
+                                      << "$.parties[1].roles.scheduler"
+                                      << "duplicate key \"scheduler\"";
         QTest::newRow("inside the layout") << QByteArray("\"layout\": {}") << QByteArray("\"layout\": {\"a\": [{\"x\": 1, \"x\": 2}]}")
-            << "$.layout.a[0].x" << "duplicate key \"x\"";
-        QTest::newRow("unprintable key") << QByteArray("\"layout\": {}")
-            << QByteArray("\"layout\": {\"a\\u202eb\": 1, \"a\\u202eb\": 2}") << "$.layout.a\\u202eb"
-            << "duplicate key \"a\\u202eb\"";
+                                           << "$.layout.a[0].x"
+                                           << "duplicate key \"x\"";
+        QTest::newRow("unprintable key") << QByteArray("\"layout\": {}") << QByteArray("\"layout\": {\"a\\u202eb\": 1, \"a\\u202eb\": 2}")
+                                         << "$.layout.a\\u202eb"
+                                         << "duplicate key \"a\\u202eb\"";
     }
 
     void duplicateKeys() {
@@ -323,12 +329,17 @@ private Q_SLOTS:
         QTest::addColumn<QString>("expected");
         const QString dir = HIPS_SOURCE_DIR "/tests/data/topologies/hostile/";
         QTest::newRow("duplicate key") << dir + "duplicate_port.json"
-            << "$.parties[1].roles.servers[0].port: duplicate key \"port\"";
-        QTest::newRow("bidi id") << dir + "bidi_party_id.json" << "$.parties[1].id: party id 'party\\u202e1gnp'";
-        QTest::newRow("NUL id") << dir + "nul_party_id.json" << "$.parties[1].id: party id 'p\\x00evil' contains \\x00";
-        QTest::newRow("lone surrogate") << dir + "lone_surrogate_host_id.json" << "$.hosts[0].id: host id 'lo\\ud800cal'";
-        QTest::newRow("path as address") << dir + "slash_address.json" << "$.hosts[0].address: host 'local': address 'a/b'";
-        QTest::newRow("invalid UTF-8") << dir + "invalid_utf8.json" << "$: not valid UTF-8 at line 4";
+                                       << "$.parties[1].roles.servers[0].port: duplicate key \"port\"";
+        QTest::newRow("bidi id") << dir + "bidi_party_id.json"
+                                 << "$.parties[1].id: party id 'party\\u202e1gnp'";
+        QTest::newRow("NUL id") << dir + "nul_party_id.json"
+                                << "$.parties[1].id: party id 'p\\x00evil' contains \\x00";
+        QTest::newRow("lone surrogate") << dir + "lone_surrogate_host_id.json"
+                                        << "$.hosts[0].id: host id 'lo\\ud800cal'";
+        QTest::newRow("path as address") << dir + "slash_address.json"
+                                         << "$.hosts[0].address: host 'local': address 'a/b'";
+        QTest::newRow("invalid UTF-8") << dir + "invalid_utf8.json"
+                                       << "$: not valid UTF-8 at line 4";
     }
 
     void hostileFilesRefused() {
@@ -357,7 +368,8 @@ private Q_SLOTS:
         const TopologyLoad load = TopologyReader::readJson(json, "big.json");
         QVERIFY(!load.ok());
         QVERIFY2(load.errorText().contains("big.json: $: the document is 1048577 bytes; a topology may be at most "
-                                           "1048576 bytes (1 MiB)"), qPrintable(load.errorText()));
+                                           "1048576 bytes (1 MiB)"),
+                 qPrintable(load.errorText()));
     }
 
     // 20,003 parties (2.7 MB, 5 million processes) once passed after 6 s and 1.5 GB.
@@ -372,8 +384,8 @@ private Q_SLOTS:
         const TopologyLoad load = TopologyReader::readFile(f.fileName());
         QVERIFY(!load.ok());
         QCOMPARE(load.issues.size(), 1);
-        QVERIFY2(load.errorText().contains(QStringLiteral("the document is %1 bytes; a topology may be at most 1048576")
-                                               .arg(json.size())), qPrintable(load.errorText()));
+        QVERIFY2(load.errorText().contains(QStringLiteral("the document is %1 bytes; a topology may be at most 1048576").arg(json.size())),
+                 qPrintable(load.errorText()));
     }
 
     void tooManyPartiesRefusedBeforeReading() {
@@ -382,8 +394,7 @@ private Q_SLOTS:
         const TopologyLoad load = TopologyReader::readJson(json, "t.json");
         QVERIFY(!load.ok());
         QCOMPARE(load.issues.size(), 1);
-        QVERIFY2(load.errorText().contains("t.json: $.parties: 5001 parties; at most 341 are supported"),
-                 qPrintable(load.errorText()));
+        QVERIFY2(load.errorText().contains("t.json: $.parties: 5001 parties; at most 341 are supported"), qPrintable(load.errorText()));
     }
 
     void processLimit() {

@@ -25,7 +25,6 @@ private Q_SLOTS:
             {metric::kStoredRoundSeconds, metric::kAggregate, metric::kRoundSeconds}};
         for (const auto& [stored, kind, field] : names) QCOMPARE(QString(stored), QString(kind) + '.' + field);
     }
-
 };
 
 QTEST_MAIN(VocabularyTest)

@@ -51,8 +51,7 @@ inline Samples bandedSamples(int n, int side, int classes, int seed) {
 // A folder with x.npy (n x 1 x side x side float32) and y.npy (int64).
 inline bool writeNpyFolder(const QString& dir, const Samples& s, int side) {
     const int64_t n = int64_t(s.y.size());
-    return QDir().mkpath(dir) &&
-           writeNpy(dir + "/x.npy", "<f4", {n, 1, side, side}, s.x.data(), s.x.size() * sizeof(float)) &&
+    return QDir().mkpath(dir) && writeNpy(dir + "/x.npy", "<f4", {n, 1, side, side}, s.x.data(), s.x.size() * sizeof(float)) &&
            writeNpy(dir + "/y.npy", "<i8", {n}, s.y.data(), s.y.size() * sizeof(int64_t));
 }
 

@@ -147,8 +147,8 @@ private Q_SLOTS:
         QStringList names;
         for (const auto& entry : dict) names << QString::fromStdString(entry.key().toStringRef());
         names.sort();
-        QCOMPARE(names, (QStringList{"conv1.bias", "conv1.weight", "conv2.bias", "conv2.weight", "fc1.bias", "fc1.weight",
-                                     "fc2.bias", "fc2.weight", "fc3.bias", "fc3.weight"}));
+        QCOMPARE(names, (QStringList{"conv1.bias", "conv1.weight", "conv2.bias", "conv2.weight", "fc1.bias", "fc1.weight", "fc2.bias",
+                                     "fc2.weight", "fc3.bias", "fc3.weight"}));
         QCOMPARE(dict.at("conv1.weight").toTensor().sizes(), (at::IntArrayRef{6, 1, 5, 5}));
     }
 
@@ -171,7 +171,10 @@ private Q_SLOTS:
         s.modelSha256 = QString(64, QLatin1Char('0'));
         why = message([&] { (void)FlatModel(s, torch::kCPU); });
         QVERIFY2(why.contains("SHA-256 differs"), qPrintable(why));
-        why = message([&] { (void)LocalTrainer(ownDataSettings(m_model), TrainingData{DataSource{"npy", m_dir.filePath("none"), {}}, "party 'q'", 0, 1}, "cpu"); });
+        why = message([&] {
+            (void)LocalTrainer(ownDataSettings(m_model), TrainingData{DataSource{"npy", m_dir.filePath("none"), {}}, "party 'q'", 0, 1},
+                               "cpu");
+        });
         QVERIFY2(why.startsWith("party 'q''s data: "), qPrintable(why));
     }
 
@@ -181,7 +184,8 @@ private Q_SLOTS:
         QProcess python;
         python.start("/usr/bin/python3", {HIPS_SOURCE_DIR "/tests/train/make_torchvision_models.py", m_dir.path(), "10"});
         QVERIFY(python.waitForFinished(600000));
-        QVERIFY2(python.exitCode() == 0, qPrintable("install python3-torchvision (scripts/setup.sh does): " + python.readAllStandardError()));
+        QVERIFY2(python.exitCode() == 0,
+                 qPrintable("install python3-torchvision (scripts/setup.sh does): " + python.readAllStandardError()));
         const QByteArray counts = python.readAllStandardOutput();
         torch::manual_seed(5);
         const int64_t n = 16;

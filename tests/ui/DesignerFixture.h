@@ -76,8 +76,8 @@ inline void drag(Designer& d, QPointF fromScene, QPointF toScene) {
     const QPoint from = d.view()->mapFromScene(fromScene), to = d.view()->mapFromScene(toScene);
     QTest::mousePress(viewport, Qt::LeftButton, Qt::NoModifier, from);
     for (int i = 1; i <= 5; ++i) {
-        QMouseEvent move(QEvent::MouseMove, from + (to - from) * i / 5, viewport->mapToGlobal(from + (to - from) * i / 5),
-                         Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QMouseEvent move(QEvent::MouseMove, from + (to - from) * i / 5, viewport->mapToGlobal(from + (to - from) * i / 5), Qt::NoButton,
+                         Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(viewport, &move);
     }
     QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, to);

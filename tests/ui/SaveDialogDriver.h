@@ -15,7 +15,7 @@ namespace hips::test {
 
 struct SaveDialogAnswer {
     QString folder, proposed;  // empty when no dialog opened
-    QString warning;           // the text of a message box after it, if any
+    QString warning;  // the text of a message box after it, if any
 };
 
 // `open` opens the dialog (and returns once it is closed); `typed` is what the user types.

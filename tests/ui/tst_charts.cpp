@@ -38,7 +38,9 @@ QStringList tickLabels(const QValueAxis* axis) {
     return labels;
 }
 
-QValueAxis* valueAxis(LiveChart& c, Qt::Orientation o) { return qobject_cast<QValueAxis*>(c.chart()->axes(o).first()); }
+QValueAxis* valueAxis(LiveChart& c, Qt::Orientation o) {
+    return qobject_cast<QValueAxis*>(c.chart()->axes(o).first());
+}
 
 }  // namespace
 
@@ -82,7 +84,7 @@ private Q_SLOTS:
         QLineSeries* smooth = drawn(chart, line);
         QCOMPARE(raw->count(), 4);
         QVERIFY(raw->isVisible());
-        QCOMPARE(smooth->at(1).y(), 0.5);   // 0.5·0 + 0.5·1
+        QCOMPARE(smooth->at(1).y(), 0.5);  // 0.5·0 + 0.5·1
         QCOMPARE(smooth->at(2).y(), 0.25);  // 0.5·0.5 + 0.5·0
         QCOMPARE(smooth->at(3).y(), 0.625);
         chart.setSmoothing(0);
@@ -177,7 +179,8 @@ private Q_SLOTS:
         if (!disk.mounted()) QSKIP(qPrintable(disk.why()));
         QFile filler(disk.filePath("filler"));
         QVERIFY(filler.open(QIODevice::WriteOnly | QIODevice::Unbuffered));
-        while (filler.write(QByteArray(4096, 'x')) == 4096) {}
+        while (filler.write(QByteArray(4096, 'x')) == 4096) {
+        }
         LiveChart chart("Test accuracy", "accuracy");
         chart.resize(500, 300);
         chart.append(chart.addLine("a", Qt::blue), 1, 1000, 0.5, 0.25);
@@ -257,7 +260,8 @@ private Q_SLOTS:
         charts.localSteps()->redrawNow();
         QCOMPARE(drawn(*charts.localSteps(), 1)->at(2), QPointF(3, 1));
         for (int staleness : {0, 2, 1})
-            charts.addRecord({{"kind", "async_push"}, {"node", "c/global_server0"}, {"origin", "p2/worker1"}, {"staleness", staleness}}, 0, 1);
+            charts.addRecord({{"kind", "async_push"}, {"node", "c/global_server0"}, {"origin", "p2/worker1"}, {"staleness", staleness}}, 0,
+                             1);
         QCOMPARE(charts.staleness()->lineCount(), 1);
         charts.staleness()->redrawNow();
         QCOMPARE(drawn(*charts.staleness(), 0)->at(1), QPointF(2, 2));
@@ -278,8 +282,13 @@ private Q_SLOTS:
         QCOMPARE(charts.accuracy()->lineCount(), 2);
         for (int round : {1, 2})
             for (const char* node : {"party1/worker0", "party2/worker0"})
-                charts.addRecord({{"kind", "party_eval"}, {"node", node}, {"round", round}, {"test_acc", 0.4 + 0.1 * round},
-                                  {"correct", 5}, {"samples", 10}}, 0, round);
+                charts.addRecord({{"kind", "party_eval"},
+                                  {"node", node},
+                                  {"round", round},
+                                  {"test_acc", 0.4 + 0.1 * round},
+                                  {"correct", 5},
+                                  {"samples", 10}},
+                                 0, round);
         QCOMPARE(charts.accuracy()->lineCount(), 4);
         charts.accuracy()->redrawNow();
         QCOMPARE(drawn(*charts.accuracy(), 1)->at(0), QPointF(2, 0.9));
@@ -296,7 +305,8 @@ private Q_SLOTS:
         WorkerTimeline* t = charts.timeline();
         QCOMPARE(t->shownRound(), 0);
         auto train = [](const char* node, int round, double compute, double comm, double wait) {
-            return QJsonObject{{"kind", "train"}, {"node", node}, {"round", round}, {"compute_s", compute}, {"comm_s", comm}, {"wait_s", wait}};
+            return QJsonObject{{"kind", "train"},      {"node", node},   {"round", round},
+                               {"compute_s", compute}, {"comm_s", comm}, {"wait_s", wait}};
         };
         charts.addRecord(train("p1/worker0", 1, 0.5, 0.4, 0.3), 0, 1);
         charts.addRecord(train("p1/worker1", 1, 0.8, 0.1, 0.05), 0, 1);

@@ -64,7 +64,13 @@ private Q_SLOTS:
         QVERIFY(added);
         const QRectF box = d->scene()->item({ElementRef::Kind::Party, "party3"})->sceneBoundingRect();
         QVERIFY2(box.contains(dropAt) && dropAt.y() - box.top() < 40 && std::abs(dropAt.x() - box.center().x()) < 10,  // its title
-                 qPrintable(QString("%1,%2 in %3,%4 %5x%6").arg(dropAt.x()).arg(dropAt.y()).arg(box.x()).arg(box.y()).arg(box.width()).arg(box.height())));
+                 qPrintable(QString("%1,%2 in %3,%4 %5x%6")
+                                .arg(dropAt.x())
+                                .arg(dropAt.y())
+                                .arg(box.x())
+                                .arg(box.y())
+                                .arg(box.width())
+                                .arg(box.height())));
         QVERIFY(added->scheduler && added->servers.size() == 1 && added->workers.size() == 1);  // complete, so it runs
         QVERIFY2(d->isValid(), qPrintable(d->issues().value(0).toString()));  // fresh ports, no clash
         QVERIFY(d->scene()->item({ElementRef::Kind::Party, "party3"}));
@@ -239,7 +245,7 @@ private Q_SLOTS:
         QCOMPARE(change.parties, QSet<QString>{"party2"});
         QVERIFY(!change.hosts && !change.training && !change.everything);
         QVERIFY(marked(party1) && marked(party1Workers));  // untouched
-        QVERIFY(!marked(party2));                          // drawn anew
+        QVERIFY(!marked(party2));  // drawn anew
         QVERIFY(d->scene()->item({ElementRef::Kind::Workers, "party2", {}, 1}));
         QCOMPARE(d->scene()->edgeCount(), edges + 1);  // the new group's line to its server
         d->undoStack()->undo();
@@ -534,7 +540,8 @@ private Q_SLOTS:
         const QByteArray saved = readBytes(disk.filePath("t.json"));
         QFile filler(disk.filePath("filler"));
         QVERIFY(filler.open(QIODevice::WriteOnly | QIODevice::Unbuffered));
-        while (filler.write(QByteArray(4096, 'x')) == 4096) {}
+        while (filler.write(QByteArray(4096, 'x')) == 4096) {
+        }
         dropFromPalette(*d, PaletteItem::Workers, centerOf(*d, {ElementRef::Kind::HostGroup, "party1", "local"}));
         QVERIFY(!d->saveFile(disk.filePath("t.json"), &error));
         QVERIFY2(error.contains("t.json") && error.contains("no space left"), qPrintable(error));

@@ -81,8 +81,7 @@ private Q_SLOTS:
             for (int step = 1; step < 50; ++step) {
                 const QPointF at = edge->path().pointAtPercent(step / 50.0);
                 for (const QRectF& box : {central, party3})
-                    QVERIFY2(!box.adjusted(1, 1, -1, -1).contains(at),
-                             qPrintable(QString("a line passes %1,%2").arg(at.x()).arg(at.y())));
+                    QVERIFY2(!box.adjusted(1, 1, -1, -1).contains(at), qPrintable(QString("a line passes %1,%2").arg(at.x()).arg(at.y())));
             }
             for (QGraphicsItem* chip : edge->childItems())
                 QVERIFY(!chip->sceneBoundingRect().intersects(central) && !chip->sceneBoundingRect().intersects(party3));

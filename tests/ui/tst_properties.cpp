@@ -65,8 +65,10 @@ private Q_SLOTS:
         auto* dir = qobject_cast<QLineEdit*>(d->properties()->field("data_dir"));
         QVERIFY(dir);
         QCOMPARE(dir->text(), QStringLiteral("/usr/share/datasets/fashion-mnist"));
-        QTRY_VERIFY2(dir->width() > dir->fontMetrics().horizontalAdvance(dir->text()),
-                     qPrintable(QStringLiteral("%1 px for a path of %2 px").arg(dir->width()).arg(dir->fontMetrics().horizontalAdvance(dir->text()))));
+        QTRY_VERIFY2(
+            dir->width() > dir->fontMetrics().horizontalAdvance(dir->text()),
+            qPrintable(
+                QStringLiteral("%1 px for a path of %2 px").arg(dir->width()).arg(dir->fontMetrics().horizontalAdvance(dir->text()))));
     }
 
     void aPoorSettingIsNotedNotRefused() {
@@ -91,8 +93,10 @@ private Q_SLOTS:
         QVERIFY(QMetaObject::invokeMethod(folder, "editingFinished"));
         QCOMPARE(d->topology().training.dataDir, QStringLiteral("/nonexistent/fashion-mnist"));
         QVERIFY(d->isValid());
-        QCOMPARE(d->issueList()->findItems("/nonexistent/fashion-mnist/train-images-idx3-ubyte.gz is missing on this machine",
-                                           Qt::MatchContains).size(), 1);
+        QCOMPARE(d->issueList()
+                     ->findItems("/nonexistent/fashion-mnist/train-images-idx3-ubyte.gz is missing on this machine", Qt::MatchContains)
+                     .size(),
+                 1);
         QCOMPARE(d->issueList()->findItems("No problems in the topology; see the note below", Qt::MatchExactly).size(), 1);
     }
 
@@ -120,8 +124,8 @@ private Q_SLOTS:
         const int scrolledBefore = scroll->verticalScrollBar()->value();
         const auto wheelDown = [&] {
             const QPointF at = QPointF(aggregation->rect().center());
-            QWheelEvent wheel(at, aggregation->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
-                              Qt::NoScrollPhase, false);
+            QWheelEvent wheel(at, aggregation->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase,
+                              false);
             QApplication::sendEvent(aggregation, &wheel);
         };
         wheelDown();
@@ -233,7 +237,8 @@ private Q_SLOTS:
         check = d->properties()->findChild<QPushButton*>("party_data_check");
         counts = d->properties()->findChild<QLabel*>("party_data_counts");
         QTest::mouseClick(check, Qt::LeftButton);
-        QTRY_VERIFY2(counts->text().startsWith("cannot read it: " + dir.filePath("gone.csv") + " does not exist"), qPrintable(counts->text()));
+        QTRY_VERIFY2(counts->text().startsWith("cannot read it: " + dir.filePath("gone.csv") + " does not exist"),
+                     qPrintable(counts->text()));
     }
 
     // The model can be the user's TorchScript file, with its input and classes.
@@ -280,8 +285,10 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString model = dir.filePath("net.pt");
         QProcess python;
-        python.start("/usr/bin/python3", {"-c", "import torch, sys; torch.jit.save(torch.jit.script(torch.nn.Sequential("
-                                                "torch.nn.Linear(3, 2), torch.nn.BatchNorm1d(2))), sys.argv[1])", model});
+        python.start("/usr/bin/python3", {"-c",
+                                          "import torch, sys; torch.jit.save(torch.jit.script(torch.nn.Sequential("
+                                          "torch.nn.Linear(3, 2), torch.nn.BatchNorm1d(2))), sys.argv[1])",
+                                          model});
         QVERIFY(python.waitForFinished(120000) && python.exitCode() == 0);
         d->scene()->clearSelection();
         qobject_cast<QComboBox*>(d->properties()->field("model"))->setCurrentText("torchscript");
@@ -302,7 +309,8 @@ private Q_SLOTS:
         check = d->properties()->findChild<QPushButton*>("model_check");
         said = d->properties()->findChild<QLabel*>("model_counts");
         QTest::mouseClick(check, Qt::LeftButton);
-        QTRY_VERIFY2_WITH_TIMEOUT(said->text().startsWith("cannot load it: ") && said->text().contains("gone.pt"), qPrintable(said->text()), 60000);
+        QTRY_VERIFY2_WITH_TIMEOUT(said->text().startsWith("cannot load it: ") && said->text().contains("gone.pt"), qPrintable(said->text()),
+                                  60000);
     }
 };
 

@@ -75,8 +75,8 @@ private Q_SLOTS:
         MainWindow window(m_dir.filePath("history.sqlite"));
         const QSize screen = window.screen()->availableSize();
         QVERIFY2(window.width() <= screen.width() && window.height() <= screen.height(),
-                 qPrintable(QString("%1×%2 on a %3×%4 screen").arg(window.width()).arg(window.height())
-                                .arg(screen.width()).arg(screen.height())));
+                 qPrintable(
+                     QString("%1×%2 on a %3×%4 screen").arg(window.width()).arg(window.height()).arg(screen.width()).arg(screen.height())));
     }
 
     // `hips-studio --screenshot` (the docs' pictures) writes its PNG and leaves the user's
@@ -111,8 +111,7 @@ private Q_SLOTS:
             QFAIL(qPrintable("no action " + text));
         };
         QTemporaryDir dir;
-        const test::SaveDialogAnswer first = test::answerSaveDialog([&] { trigger(QString::fromUtf8("Save &as…")); },
-                                                                    dir.filePath("lab"));
+        const test::SaveDialogAnswer first = test::answerSaveDialog([&] { trigger(QString::fromUtf8("Save &as…")); }, dir.filePath("lab"));
         QCOMPARE(first.folder, QFileInfo(kSmall).absolutePath());
         QCOMPARE(first.proposed, QString("small.json"));
         QVERIFY2(QFile::exists(dir.filePath("lab.json")), qPrintable(first.warning));

@@ -13,7 +13,9 @@ using namespace std::chrono;
 
 namespace {
 
-LinkShaper::Pending message(const QString& peer, quint64 bytes) { return {{}, peer, QStringLiteral("push"), {}, bytes}; }
+LinkShaper::Pending message(const QString& peer, quint64 bytes) {
+    return {{}, peer, QStringLiteral("push"), {}, bytes};
+}
 
 Topology defaultWith(const QString& wanJson, bool flat = false) {
     QFile file(HIPS_SOURCE_DIR "/resources/topologies/default.json");

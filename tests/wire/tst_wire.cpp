@@ -19,9 +19,13 @@ std::vector<zmq::message_t> encoded(Message m) {
     return parts;
 }
 
-zmq::message_t bytes(const QByteArray& b) { return zmq::message_t(b.constData(), size_t(b.size())); }
+zmq::message_t bytes(const QByteArray& b) {
+    return zmq::message_t(b.constData(), size_t(b.size()));
+}
 
-QByteArray header(QCborMap m) { return m.toCborValue().toCbor(); }
+QByteArray header(QCborMap m) {
+    return m.toCborValue().toCbor();
+}
 
 }  // namespace
 
@@ -67,24 +71,21 @@ private Q_SLOTS:
         QTest::newRow("empty") << int(WireError::Empty) << QList<QByteArray>{};
         QTest::newRow("not cbor") << int(WireError::NotCbor) << QList<QByteArray>{"\xff\xfe garbage"};
         QTest::newRow("cbor but not a map") << int(WireError::NotCbor) << QList<QByteArray>{QCborValue(42).toCbor()};
-        QTest::newRow("wrong version")
-            << int(WireError::BadVersion) << QList<QByteArray>{header({{"v", 99}, {"type", "push"}, {"sizes", QCborArray{}}})};
-        QTest::newRow("no version")
-            << int(WireError::BadVersion) << QList<QByteArray>{header({{"type", "push"}, {"sizes", QCborArray{}}})};
+        QTest::newRow("wrong version") << int(WireError::BadVersion)
+                                       << QList<QByteArray>{header({{"v", 99}, {"type", "push"}, {"sizes", QCborArray{}}})};
+        QTest::newRow("no version") << int(WireError::BadVersion) << QList<QByteArray>{header({{"type", "push"}, {"sizes", QCborArray{}}})};
         QTest::newRow("no type") << int(WireError::BadType) << QList<QByteArray>{header({{"v", 1}, {"sizes", QCborArray{}}})};
-        QTest::newRow("type not a string")
-            << int(WireError::BadType) << QList<QByteArray>{header({{"v", 1}, {"type", 5}, {"sizes", QCborArray{}}})};
+        QTest::newRow("type not a string") << int(WireError::BadType)
+                                           << QList<QByteArray>{header({{"v", 1}, {"type", 5}, {"sizes", QCborArray{}}})};
         QTest::newRow("no size table") << int(WireError::BadFrameTable) << QList<QByteArray>{header({{"v", 1}, {"type", "x"}})};
-        QTest::newRow("negative size")
-            << int(WireError::BadFrameTable)
-            << QList<QByteArray>{header({{"v", 1}, {"type", "x"}, {"sizes", QCborArray{qint64(-4)}}}), "abcd"};
-        QTest::newRow("frame missing")
-            << int(WireError::FrameSizeMismatch) << QList<QByteArray>{header({{"v", 1}, {"type", "x"}, {"sizes", one}})};
+        QTest::newRow("negative size") << int(WireError::BadFrameTable)
+                                       << QList<QByteArray>{header({{"v", 1}, {"type", "x"}, {"sizes", QCborArray{qint64(-4)}}}), "abcd"};
+        QTest::newRow("frame missing") << int(WireError::FrameSizeMismatch)
+                                       << QList<QByteArray>{header({{"v", 1}, {"type", "x"}, {"sizes", one}})};
         QTest::newRow("frame shorter than declared")
             << int(WireError::FrameSizeMismatch) << QList<QByteArray>{header({{"v", 1}, {"type", "x"}, {"sizes", one}}), "ab"};
-        QTest::newRow("extra frame")
-            << int(WireError::FrameSizeMismatch)
-            << QList<QByteArray>{header({{"v", 1}, {"type", "x"}, {"sizes", one}}), "abcd", "more"};
+        QTest::newRow("extra frame") << int(WireError::FrameSizeMismatch)
+                                     << QList<QByteArray>{header({{"v", 1}, {"type", "x"}, {"sizes", one}}), "abcd", "more"};
         QTest::newRow("too many frames") << int(WireError::TooManyFrames) << QList<QByteArray>(80, "x");
         QTest::newRow("header too large") << int(WireError::HeaderTooLarge) << QList<QByteArray>{QByteArray(70000, 'a')};
     }
@@ -137,8 +138,8 @@ private Q_SLOTS:
             }
         QCOMPARE(good, 2);
         QCOMPARE(server.stats().errors(WireError::NotCbor), quint64(1));
-        QVERIFY(server.traffic().receivedBytes(Tier::Inside) > 0);   // same party
-        QVERIFY(server.traffic().receivedBytes(Tier::Across) > 0);   // partyB and the rogue
+        QVERIFY(server.traffic().receivedBytes(Tier::Inside) > 0);  // same party
+        QVERIFY(server.traffic().receivedBytes(Tier::Across) > 0);  // partyB and the rogue
         server.send("partyA/worker0", Message(QStringLiteral("model"), {{QStringLiteral("version"), 3}}));
         auto reply = worker.receive(5000ms);
         QVERIFY(reply.has_value());
@@ -180,7 +181,8 @@ private Q_SLOTS:
         liar.connect(endpoint.toStdString());
         std::vector<zmq::message_t> parts;
         WireCodec::encode(Message("pull"), parts);
-        for (size_t i = 0; i < parts.size(); ++i) liar.send(parts[i], i + 1 < parts.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
+        for (size_t i = 0; i < parts.size(); ++i)
+            liar.send(parts[i], i + 1 < parts.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
         got = server.receive(std::chrono::seconds(5));
         QVERIFY(got.has_value());
         QCOMPARE(got->peer, QStringLiteral("partyA/worker1"));
@@ -215,9 +217,9 @@ private Q_SLOTS:
         QCOMPARE(decodeHeader(QByteArray::fromHex("a16176f97e00"), &stats), WireError::BadVersion);  // {"v": NaN}
         QCOMPARE(decodeHeader(QCborValue(QCborMap{{"v", 1e300}, {"type", "push"}, {"sizes", QCborArray{}}}).toCbor(), &stats),
                  WireError::BadVersion);
-        QByteArray twice = QByteArray::fromHex("a4") + QCborValue("v").toCbor() + QCborValue(1).toCbor() +
-                           QCborValue("type").toCbor() + QCborValue("push").toCbor() + QCborValue("sizes").toCbor() +
-                           QCborValue(QCborArray{}).toCbor() + QCborValue("type").toCbor() + QCborValue(0).toCbor();
+        QByteArray twice = QByteArray::fromHex("a4") + QCborValue("v").toCbor() + QCborValue(1).toCbor() + QCborValue("type").toCbor() +
+                           QCborValue("push").toCbor() + QCborValue("sizes").toCbor() + QCborValue(QCborArray{}).toCbor() +
+                           QCborValue("type").toCbor() + QCborValue(0).toCbor();
         QCOMPARE(decodeHeader(twice, &stats), WireError::DuplicateKey);
         QCOMPARE(stats.totalErrors(), quint64(3));
         Message m("slice", {{"version", 1e300}, {"offset", std::nan("")}});

@@ -150,7 +150,9 @@ LiveChart::LiveChart(const QString& title, const QString& yTitle, QWidget* paren
     rebuildAxes();
 }
 
-LiveChart::~LiveChart() { RedrawQueue::instance().remove(this); }
+LiveChart::~LiveChart() {
+    RedrawQueue::instance().remove(this);
+}
 
 int LiveChart::addLine(const QString& name, const QColor& color, Qt::PenStyle style) {
     Line line;
@@ -204,7 +206,9 @@ void LiveChart::setYTitle(const QString& title) {
     m_y->setTitleText(title);
 }
 
-void LiveChart::setTitle(const QString& title) { m_chart->setTitle(title); }
+void LiveChart::setTitle(const QString& title) {
+    m_chart->setTitle(title);
+}
 
 void LiveChart::setLineName(int line, const QString& name) {
     Line& l = m_lines[line];
@@ -262,9 +266,13 @@ void LiveChart::resetZoom() {
     redrawNow();
 }
 
-qsizetype LiveChart::drawnPointCount(int line) const { return m_lines[line].smooth->count(); }
+qsizetype LiveChart::drawnPointCount(int line) const {
+    return m_lines[line].smooth->count();
+}
 
-QString LiveChart::hoverText() const { return m_hover->text(); }
+QString LiveChart::hoverText() const {
+    return m_hover->text();
+}
 
 void LiveChart::scheduleRedraw() {
     m_dirty = true;
@@ -401,8 +409,13 @@ QString LiveChart::saveCsv(const QString& path) const {
         QString name = l.name;
         name.replace('"', QStringLiteral("\"\""));
         for (const Sample& p : l.samples)
-            text += QStringLiteral("\"%1\",%2,%3,%4,%5\n").arg(name).arg(p.round).arg(p.wallMs, 0, 'f', 0)
-                        .arg(p.elapsed, 0, 'g', 10).arg(p.value, 0, 'g', 10).toUtf8();
+            text += QStringLiteral("\"%1\",%2,%3,%4,%5\n")
+                        .arg(name)
+                        .arg(p.round)
+                        .arg(p.wallMs, 0, 'f', 0)
+                        .arg(p.elapsed, 0, 'g', 10)
+                        .arg(p.value, 0, 'g', 10)
+                        .toUtf8();
     }
     return writeUserFile(path, text);
 }

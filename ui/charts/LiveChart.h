@@ -91,7 +91,7 @@ private:
     bool m_logY = false;
     bool m_dirty = false;
     bool m_rangeFresh = false;  // the axes fit the data; only data leaving them moves them
-    bool m_live = false;        // points keep arriving (a run under way): leave room on the x axis
+    bool m_live = false;  // points keep arriving (a run under way): leave room on the x axis
     QTimer m_timer;
     QElapsedTimer m_sinceRedraw;
     int m_redraws = 0;

@@ -14,21 +14,26 @@ namespace hips {
 
 namespace {
 const QColor kTop5(0x17, 0xbe, 0xcf);
-const QColor kAccuracy(0x1f, 0x77, 0xb4), kTrainLoss(0xff, 0x7f, 0x0e), kTestLoss(0xd6, 0x27, 0x28),
-    kInside(0x2c, 0xa0, 0x2c), kAcross(0x94, 0x67, 0xbd), kThroughput(0x17, 0xbe, 0xcf), kRatio(0x8c, 0x56, 0x4b);
+const QColor kAccuracy(0x1f, 0x77, 0xb4), kTrainLoss(0xff, 0x7f, 0x0e), kTestLoss(0xd6, 0x27, 0x28), kInside(0x2c, 0xa0, 0x2c),
+    kAcross(0x94, 0x67, 0xbd), kThroughput(0x17, 0xbe, 0xcf), kRatio(0x8c, 0x56, 0x4b);
 const QList<QColor> kPartyColors{kTrainLoss, kInside, kTestLoss, kAcross, kRatio, QColor(0xe3, 0x77, 0xc2)};
-}
+}  // namespace
 
 RunCharts::RunCharts(QWidget* parent)
-    : QWidget(parent), m_accuracy(new LiveChart(tr("Test accuracy"), tr("accuracy"))),
-      m_loss(new LiveChart(tr("Loss"), tr("loss"))), m_traffic(new LiveChart(tr("Traffic per tier"), tr("MB sent"))),
+    : QWidget(parent),
+      m_accuracy(new LiveChart(tr("Test accuracy"), tr("accuracy"))),
+      m_loss(new LiveChart(tr("Loss"), tr("loss"))),
+      m_traffic(new LiveChart(tr("Traffic per tier"), tr("MB sent"))),
       m_throughput(new LiveChart(tr("Throughput"), tr("samples/s"))),
       m_ratio(new LiveChart(tr("Computing-time ratio: compute / (compute + communication)"), tr("ratio"))),
       m_steps(new LiveChart(tr("Local steps per worker and round"), tr("steps"))),
       m_staleness(new LiveChart(tr("Staleness of each push (asynchronous modes)"), tr("versions behind"))),
       m_timeline(new WorkerTimeline),
-      m_xAxis(new QComboBox), m_trafficMode(new QComboBox), m_smoothing(new QSlider(Qt::Horizontal)),
-      m_logLoss(new QCheckBox(tr("Log scale (loss)"))), m_facts(new QLabel) {
+      m_xAxis(new QComboBox),
+      m_trafficMode(new QComboBox),
+      m_smoothing(new QSlider(Qt::Horizontal)),
+      m_logLoss(new QCheckBox(tr("Log scale (loss)"))),
+      m_facts(new QLabel) {
     m_facts->setObjectName(QStringLiteral("facts"));
     m_facts->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_facts->setMargin(16);
@@ -78,7 +83,8 @@ RunCharts::RunCharts(QWidget* parent)
     // Below a legible size the grid scrolls instead of squashing every chart to a strip.
     auto* gridHolder = new QWidget;
     gridHolder->setLayout(grid);
-    for (QWidget* w : std::initializer_list<QWidget*>{m_accuracy, m_loss, m_traffic, m_throughput, m_ratio, m_steps, m_staleness, m_timeline})
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{m_accuracy, m_loss, m_traffic, m_throughput, m_ratio, m_steps, m_staleness, m_timeline})
         w->setMinimumHeight(220);
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
@@ -139,8 +145,16 @@ void RunCharts::showRmse() {
 }
 
 int RunCharts::lineOf(LiveChart* chart, QHash<QString, int>& lines, const QString& node) {
-    static const QList<QColor> palette = {kAccuracy, kTrainLoss, kInside, kTestLoss, kAcross, kRatio, QColor(0xe3, 0x77, 0xc2),
-                                          QColor(0x7f, 0x7f, 0x7f), QColor(0xbc, 0xbd, 0x22), kThroughput};
+    static const QList<QColor> palette = {kAccuracy,
+                                          kTrainLoss,
+                                          kInside,
+                                          kTestLoss,
+                                          kAcross,
+                                          kRatio,
+                                          QColor(0xe3, 0x77, 0xc2),
+                                          QColor(0x7f, 0x7f, 0x7f),
+                                          QColor(0xbc, 0xbd, 0x22),
+                                          kThroughput};
     auto it = lines.find(node);
     if (it == lines.end()) {  // "party1/worker0" as "party1/0": legends are narrow
         QString name = node;
@@ -172,8 +186,7 @@ void RunCharts::addRecord(const QJsonObject& r, double wallMs, double elapsed) {
     }
 }
 
-static void addTraffic(LiveChart* chart, int inside, int across, const RoundRow& row, const RoundRow* previous,
-                       double wallMs, bool rate) {
+static void addTraffic(LiveChart* chart, int inside, int across, const RoundRow& row, const RoundRow* previous, double wallMs, bool rate) {
     auto mb = [](quint64 bytes) { return double(bytes) / 1e6; };
     if (!rate) {
         chart->append(inside, row.round, wallMs, row.elapsed, mb(row.bytesInside));
@@ -234,8 +247,9 @@ void RunCharts::setLocalReference(const QString& name, const QList<QPointF>& acc
 void RunCharts::setLive(bool live) {
     for (LiveChart* c : charts()) c->setLive(live);
     if (live && m_rows.isEmpty())
-        m_facts->setText(tr("<p style='color:#777'>The run is under way: its first round shows here as soon as it "
-                            "has trained.</p>"));
+        m_facts->setText(
+            tr("<p style='color:#777'>The run is under way: its first round shows here as soon as it "
+               "has trained.</p>"));
 }
 
 void RunCharts::setEnded(bool failed, const QString& reason, const QString& runDir) {
@@ -248,7 +262,9 @@ void RunCharts::setEnded(bool failed, const QString& reason, const QString& runD
                             : tr("<p style='color:#777'>The run was stopped before its first round.</p>"));
 }
 
-QString RunCharts::factsText() const { return m_facts->text(); }
+QString RunCharts::factsText() const {
+    return m_facts->text();
+}
 
 void RunCharts::applyTrafficMode() {
     m_traffic->clear();

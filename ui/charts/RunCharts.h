@@ -19,7 +19,7 @@ class RunCharts : public QWidget {
 public:
     explicit RunCharts(QWidget* parent = nullptr);
 
-    void clear();                                    // a new run
+    void clear();  // a new run
     void addRound(const RoundRow& row, double wallMs);
     // A role's metric record as it came: a worker's local steps in a round (ESync: as many as fit
     // in the slowest device's one), the staleness of a push applied as it came.
@@ -56,7 +56,7 @@ private:
     LiveChart *m_accuracy, *m_loss, *m_traffic, *m_throughput, *m_ratio, *m_steps, *m_staleness;
     WorkerTimeline* m_timeline;
     QHash<QString, int> m_stepLines, m_stalenessLines;  // a line per worker
-    QHash<QString, int> m_pushes;                       // pushes applied so far, per worker
+    QHash<QString, int> m_pushes;  // pushes applied so far, per worker
     QComboBox* m_xAxis;
     QComboBox* m_trafficMode;
     QSlider* m_smoothing;

@@ -13,9 +13,13 @@
 namespace hips {
 
 WorkerTimeline::WorkerTimeline(QWidget* parent)
-    : QChartView(parent), m_series(new QHorizontalStackedBarSeries), m_compute(new QBarSet(tr("computing"))),
-      m_communication(new QBarSet(tr("communicating"))), m_waiting(new QBarSet(tr("waiting"))),
-      m_names(new QBarCategoryAxis), m_seconds(new QValueAxis) {
+    : QChartView(parent),
+      m_series(new QHorizontalStackedBarSeries),
+      m_compute(new QBarSet(tr("computing"))),
+      m_communication(new QBarSet(tr("communicating"))),
+      m_waiting(new QBarSet(tr("waiting"))),
+      m_names(new QBarCategoryAxis),
+      m_seconds(new QValueAxis) {
     m_compute->setColor(QColor(0x1f, 0x77, 0xb4));
     m_communication->setColor(QColor(0xff, 0x7f, 0x0e));
     m_waiting->setColor(QColor(0xc7, 0xc7, 0xc7));
@@ -56,7 +60,8 @@ void WorkerTimeline::addRecord(const QJsonObject& r) {
     const QString worker = r.value(QStringLiteral("node")).toString();
     const int round = r.value(QStringLiteral("round")).toInt();
     if (worker.isEmpty() || round <= 0) return;
-    const double comm = r.value(QStringLiteral("comm_s")).toDouble(), wait = std::clamp(r.value(QStringLiteral("wait_s")).toDouble(), 0.0, comm);
+    const double comm = r.value(QStringLiteral("comm_s")).toDouble(),
+                 wait = std::clamp(r.value(QStringLiteral("wait_s")).toDouble(), 0.0, comm);
     m_rounds[round][worker] = Split{r.value(QStringLiteral("compute_s")).toDouble(), comm - wait, wait};
     m_workers.insert(worker, 0);
     if (m_rounds[round].size() == m_workers.size() && round >= m_complete) m_complete = round;

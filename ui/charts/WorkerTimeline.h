@@ -34,7 +34,7 @@ private:
     void show(int round);
 
     QMap<int, QMap<QString, Split>> m_rounds;  // round → worker → split
-    QMap<QString, int> m_workers;              // every worker seen (the bars' order)
+    QMap<QString, int> m_workers;  // every worker seen (the bars' order)
     int m_shown = 0;
     int m_complete = 0;  // the newest round every worker has reported
     bool m_redrawQueued = false;

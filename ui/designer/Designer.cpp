@@ -19,8 +19,12 @@
 namespace hips {
 
 Designer::Designer(QWidget* parent)
-    : QWidget(parent), m_scene(new DesignerScene(this)), m_view(new DesignerView(m_scene)), m_palette(new Palette),
-      m_properties(new PropertyPanel), m_issueList(new QListWidget) {
+    : QWidget(parent),
+      m_scene(new DesignerScene(this)),
+      m_view(new DesignerView(m_scene)),
+      m_palette(new Palette),
+      m_properties(new PropertyPanel),
+      m_issueList(new QListWidget) {
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
@@ -56,12 +60,11 @@ Designer::Designer(QWidget* parent)
         Q_EMIT message(why);
     });
     connect(m_properties, &PropertyPanel::refused, this, &Designer::message);
-    connect(m_properties, &PropertyPanel::editRequested, this,
-            [this](const QString& text, const Topology& after, const QString& key) {
-                m_selectAfterEdit = m_properties->element();
-                apply(text, after, key);
-                m_selectAfterEdit.reset();
-            });
+    connect(m_properties, &PropertyPanel::editRequested, this, [this](const QString& text, const Topology& after, const QString& key) {
+        m_selectAfterEdit = m_properties->element();
+        apply(text, after, key);
+        m_selectAfterEdit.reset();
+    });
     connect(m_scene, &QGraphicsScene::selectionChanged, this, [this] {
         if (!m_redrawing) m_properties->show(topology(), m_scene->selectedElements());
     });
@@ -82,7 +85,9 @@ Designer::Designer(QWidget* parent)
 }
 
 // The scene's items go after the panels; their last selection changes must not reach them.
-Designer::~Designer() { m_scene->disconnect(this); }
+Designer::~Designer() {
+    m_scene->disconnect(this);
+}
 
 void Designer::setTopology(const Topology& topology, const QString& path) {
     m_document.reset(topology, path);
@@ -97,7 +102,9 @@ bool Designer::openFile(const QString& path, QString* error) {
     return true;
 }
 
-bool Designer::saveFile(const QString& path, QString* error) { return m_document.save(path, error); }
+bool Designer::saveFile(const QString& path, QString* error) {
+    return m_document.save(path, error);
+}
 
 void Designer::display(const TopologyChange& change) {
     {
@@ -113,10 +120,12 @@ void Designer::display(const TopologyChange& change) {
         item->setData(Qt::UserRole, issue.path);
     }
     const TopologyIssues notes = topologyAdvice(topology());
-    const bool dataMissing = std::any_of(notes.begin(), notes.end(), [](const TopologyIssue& n) { return n.path == QLatin1String("$.training.data_dir"); });
+    const bool dataMissing =
+        std::any_of(notes.begin(), notes.end(), [](const TopologyIssue& n) { return n.path == QLatin1String("$.training.data_dir"); });
     if (issues().isEmpty())  // not "ready to run" when this machine lacks the data
-        m_issueList->addItem(new QListWidgetItem(QIcon(QStringLiteral(":/icons/ok.svg")),
-                                                 dataMissing ? tr("No problems in the topology; see the note below") : tr("No problems: ready to run")));
+        m_issueList->addItem(
+            new QListWidgetItem(QIcon(QStringLiteral(":/icons/ok.svg")),
+                                dataMissing ? tr("No problems in the topology; see the note below") : tr("No problems: ready to run")));
     for (const TopologyIssue& note : notes) {  // runs, but trains poorly or lacks its data here: said, not refused
         auto* item = new QListWidgetItem(QIcon(QStringLiteral(":/icons/info.svg")), note.toString(), m_issueList);
         item->setData(Qt::UserRole, note.path);
@@ -164,8 +173,8 @@ void Designer::paste() {
         copies << copy;
         if (copy.kind != ElementRef::Kind::Party) continue;  // a pasted party goes where it overlaps none
         const QPointF wanted = edits::partyPosition(t, copy.party);
-        edits::setPartyPosition(t, copy.party, m_scene->freeSpotNear(std::isnan(wanted.x()) ? QPointF(0, 0) : wanted,
-                                                                     m_scene->partySize(original.party)));
+        edits::setPartyPosition(t, copy.party,
+                                m_scene->freeSpotNear(std::isnan(wanted.x()) ? QPointF(0, 0) : wanted, m_scene->partySize(original.party)));
     }
     apply(tr("Paste"), t);
     m_scene->selectElements(copies);

@@ -130,8 +130,7 @@ void DesignerItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QW
     }
 }
 
-EdgeItem::EdgeItem(const QGraphicsItem* from, const QGraphicsItem* to, Style style, qreal offset, const QString& label)
-    : m_style(style) {
+EdgeItem::EdgeItem(const QGraphicsItem* from, const QGraphicsItem* to, Style style, qreal offset, const QString& label) : m_style(style) {
     const QRectF a = from->sceneBoundingRect(), b = to->sceneBoundingRect();
     QPainterPath path;
     const bool sideBySide = a.top() < b.bottom() && b.top() < a.bottom();
@@ -148,12 +147,9 @@ EdgeItem::EdgeItem(const QGraphicsItem* from, const QGraphicsItem* to, Style sty
         const QPointF start = path.currentPosition();
         const QPointF end = sideBySide ? facingSide(b, a, offset) : facingTopOrBottom(b, a, offset);
         const QPointF middle = (start + end) / 2;
-        if (sideBySide)
-            path.cubicTo(QPointF(middle.x(), start.y()), QPointF(middle.x(), end.y()), end);
-        else
-            path.cubicTo(QPointF(start.x(), middle.y()), QPointF(end.x(), middle.y()), end);
-        setPen(style == Style::Control ? QPen(QColor(0x90, 0x90, 0x90), 1, Qt::DotLine)
-                                       : QPen(QColor(0x94, 0x67, 0xbd, 210), 2));
+        if (sideBySide) path.cubicTo(QPointF(middle.x(), start.y()), QPointF(middle.x(), end.y()), end);
+        else path.cubicTo(QPointF(start.x(), middle.y()), QPointF(end.x(), middle.y()), end);
+        setPen(style == Style::Control ? QPen(QColor(0x90, 0x90, 0x90), 1, Qt::DotLine) : QPen(QColor(0x94, 0x67, 0xbd, 210), 2));
     }
     setPath(path);
     if (!label.isEmpty()) {  // on a light chip near the party, where the parties' lines are apart

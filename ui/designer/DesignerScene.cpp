@@ -22,22 +22,27 @@ QList<RoleChip> chipsOf(const Party& p) {
     QList<RoleChip> chips;
     using K = ElementRef::Kind;
     if (p.scheduler)
-        chips << RoleChip{{K::Scheduler, p.id}, p.central ? QObject::tr("global scheduler") : QObject::tr("scheduler"),
-                          QStringLiteral(":%1").arg(p.scheduler->port), p.scheduler->host};
+        chips << RoleChip{{K::Scheduler, p.id},
+                          p.central ? QObject::tr("global scheduler") : QObject::tr("scheduler"),
+                          QStringLiteral(":%1").arg(p.scheduler->port),
+                          p.scheduler->host};
     for (int i = 0; i < p.servers.size(); ++i)
-        chips << RoleChip{{K::Server, p.id, {}, p.servers[i].uid >= 0 ? p.servers[i].uid : i}, p.central ? QObject::tr("global server %1").arg(i) : QObject::tr("server %1").arg(i),
-                          QStringLiteral(":%1").arg(p.servers[i].port), p.servers[i].host};
+        chips << RoleChip{{K::Server, p.id, {}, p.servers[i].uid >= 0 ? p.servers[i].uid : i},
+                          p.central ? QObject::tr("global server %1").arg(i) : QObject::tr("server %1").arg(i),
+                          QStringLiteral(":%1").arg(p.servers[i].port),
+                          p.servers[i].host};
     if (p.stateService)  // drawn whatever the mode: its port is taken either way
-        chips << RoleChip{{K::StateService, p.id}, QObject::tr("state service"),
-                          QStringLiteral(":%1").arg(p.stateService->port), p.stateService->host};
+        chips << RoleChip{
+            {K::StateService, p.id}, QObject::tr("state service"), QStringLiteral(":%1").arg(p.stateService->port), p.stateService->host};
     if (p.masterWorker) chips << RoleChip{{K::MasterWorker, p.id}, QObject::tr("master worker"), {}, p.masterWorker->host};
     for (int i = 0; i < p.workers.size(); ++i) {
         const WorkerGroup& g = p.workers[i];
         const std::optional<AdversarySpec>& attack = g.adversary ? g.adversary : p.adversary;  // shown on the chip
-        chips << RoleChip{{K::Workers, p.id, {}, g.uid >= 0 ? g.uid : i}, attack ? QObject::tr("workers · %1").arg(attack->kind) : QObject::tr("workers"),
-                          QStringLiteral("×%1%2").arg(g.count)
-                              .arg(g.device == QLatin1String("cpu") ? QString() : QStringLiteral(" ") + g.device),
-                          g.host};
+        chips << RoleChip{
+            {K::Workers, p.id, {}, g.uid >= 0 ? g.uid : i},
+            attack ? QObject::tr("workers · %1").arg(attack->kind) : QObject::tr("workers"),
+            QStringLiteral("×%1%2").arg(g.count).arg(g.device == QLatin1String("cpu") ? QString() : QStringLiteral(" ") + g.device),
+            g.host};
     }
     return chips;
 }
@@ -73,14 +78,16 @@ void DesignerScene::update(const Topology& topology, const TopologyIssues& issue
     };
     QHash<QString, qreal> extents;  // of the unplaced parties about to be redrawn
     for (const QString& id : change.parties)
-        if (DesignerItem* box = m_items.value(ElementRef(ElementRef::Kind::Party, id).key()); box && unplaced(id)) extents.insert(id, extent(id, box));
+        if (DesignerItem* box = m_items.value(ElementRef(ElementRef::Kind::Party, id).key()); box && unplaced(id))
+            extents.insert(id, extent(id, box));
     for (const QString& id : change.parties) replaceParty(id);
     for (auto it = extents.begin(); it != extents.end(); ++it)
         if (DesignerItem* box = m_items.value(ElementRef(ElementRef::Kind::Party, it.key()).key()); !box || extent(it.key(), box) != *it)
             return build(), selectElements(selected);
     if (change.layout)  // a dragged party is where it was dropped; an undone drag moves it back
         for (const Party& p : m_topology.parties)
-            if (DesignerItem* box = m_items.value(ElementRef(ElementRef::Kind::Party, p.id).key())) box->setPos(edits::partyPosition(m_topology, p.id));
+            if (DesignerItem* box = m_items.value(ElementRef(ElementRef::Kind::Party, p.id).key()))
+                box->setPos(edits::partyPosition(m_topology, p.id));
     addEdges();
     markIssues();
     selectElements(selected);
@@ -97,16 +104,14 @@ void DesignerScene::replaceParty(const QString& id) {
 
 void DesignerScene::removeParty(const QString& id) {
     DesignerItem* box = m_items.value(ElementRef(ElementRef::Kind::Party, id).key());
-    for (auto it = m_items.begin(); it != m_items.end();)
-        it = (*it)->ref().party == id ? m_items.erase(it) : std::next(it);
+    for (auto it = m_items.begin(); it != m_items.end();) it = (*it)->ref().party == id ? m_items.erase(it) : std::next(it);
     if (!box) return;
     removeItem(box);
     delete box;  // and its host groups and chips
 }
 
 DesignerItem* DesignerScene::addParty(const Party& party, QPointF position) {
-    auto* box = new DesignerItem({ElementRef::Kind::Party, party.id}, party.id,
-                                 party.central ? QStringLiteral("central") : QString());
+    auto* box = new DesignerItem({ElementRef::Kind::Party, party.id}, party.id, party.central ? QStringLiteral("central") : QString());
     m_items.insert(box->ref().key(), box);
     // Host groups side by side, in the order of the topology's hosts.
     const QList<RoleChip> chips = chipsOf(party);
@@ -266,10 +271,10 @@ void DesignerScene::dropPaletteItem(PaletteItem item, QPointF pos) {
             break;
         default:
             error = edits::addRole(t, item, party, host);
-            text = item == PaletteItem::Scheduler  ? tr("Add scheduler")
-                   : item == PaletteItem::Server   ? tr("Add server")
-                   : item == PaletteItem::Workers  ? tr("Add workers")
-                                                   : tr("Add master worker");
+            text = item == PaletteItem::Scheduler ? tr("Add scheduler")
+                   : item == PaletteItem::Server  ? tr("Add server")
+                   : item == PaletteItem::Workers ? tr("Add workers")
+                                                  : tr("Add master worker");
     }
     if (!error.isEmpty()) Q_EMIT refused(error);
     else Q_EMIT editRequested(text, t);

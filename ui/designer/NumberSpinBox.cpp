@@ -25,7 +25,9 @@ QString NumberSpinBox::textFromValue(double value) const {
     return plain.toString(value, 'g', 6);
 }
 
-double NumberSpinBox::valueFromText(const QString& text) const { return parsed(locale(), text).value_or(0.0); }
+double NumberSpinBox::valueFromText(const QString& text) const {
+    return parsed(locale(), text).value_or(0.0);
+}
 
 // A number in range is acceptable; one on its way to being typed ("", "1e", "0.", "-") is
 // intermediate; anything else is refused at the keystroke.

@@ -11,8 +11,10 @@ QList<PaletteEntry> Palette::entries() {
         {PaletteItem::Party, tr("Party"), QStringLiteral("party"), tr("A party: its own scheduler, server and workers")},
         {PaletteItem::Host, tr("Host"), QStringLiteral("host"), tr("A machine; drop it onto a party")},
         {PaletteItem::Scheduler, tr("Scheduler"), QStringLiteral("scheduler"), tr("Rendezvous, barriers and heartbeats of a party")},
-        {PaletteItem::Server, tr("Server"), QStringLiteral("server"), tr("Aggregates its party's workers (global server in the central party)")},
-        {PaletteItem::MasterWorker, tr("Master worker"), QStringLiteral("master"), tr("Initialises and evaluates the model (central party)")},
+        {PaletteItem::Server, tr("Server"), QStringLiteral("server"),
+         tr("Aggregates its party's workers (global server in the central party)")},
+        {PaletteItem::MasterWorker, tr("Master worker"), QStringLiteral("master"),
+         tr("Initialises and evaluates the model (central party)")},
         {PaletteItem::Workers, tr("Workers"), QStringLiteral("workers"), tr("A group of training workers on one host")},
     };
 }
@@ -29,7 +31,9 @@ Palette::Palette(QWidget* parent) : QListWidget(parent) {
     }
 }
 
-QStringList Palette::mimeTypes() const { return {QString::fromLatin1(DesignerScene::kPaletteMime)}; }
+QStringList Palette::mimeTypes() const {
+    return {QString::fromLatin1(DesignerScene::kPaletteMime)};
+}
 
 QMimeData* Palette::mimeData(const QList<QListWidgetItem*>& items) const {
     auto* data = new QMimeData;

@@ -71,10 +71,9 @@ void PropertyPanel::show(const Topology& topology, const QList<ElementRef>& sele
     m_topology = topology;
     // A rename changes the element's key: follow it rather than rebuilding under the user's cursor.
     // A new mode or rule brings its own parameter fields.
-    QString strategies = topology.training.mode + '/' + topology.training.aggregation + '/' +
-                         topology.training.partyAggregation + '/' + topology.training.serverOptimizer + '/' +
-                         topology.training.compression + '/' + topology.training.partyCompression + '/' +
-                         topology.training.partition;
+    QString strategies = topology.training.mode + '/' + topology.training.aggregation + '/' + topology.training.partyAggregation + '/' +
+                         topology.training.serverOptimizer + '/' + topology.training.compression + '/' +
+                         topology.training.partyCompression + '/' + topology.training.partition;
     if (auto* g = group(m_topology, element); g && g->adversary) strategies += '/' + g->adversary->kind;  // its strength field
     strategies += '/' + dataShape(topology, element);  // a data format's own option fields
     if (element == m_element && !m_bindings.isEmpty() && strategies == m_strategies) return refresh();
@@ -112,7 +111,9 @@ void PropertyPanel::focusFirstField() {
     if (first) first->setFocus(Qt::OtherFocusReason);
 }
 
-QWidget* PropertyPanel::field(const QString& name) const { return m_body ? m_body->findChild<QWidget*>(name) : nullptr; }
+QWidget* PropertyPanel::field(const QString& name) const {
+    return m_body ? m_body->findChild<QWidget*>(name) : nullptr;
+}
 
 void PropertyPanel::rebuild() {
     // A rebuild may run inside a signal of one of the old fields (an edit that changed the
@@ -202,8 +203,8 @@ void PropertyPanel::addInt(const QString& name, const QString& label, int lo, in
     });
 }
 
-void PropertyPanel::addCheckedInt(const QString& name, const QString& label, int lo, int hi,
-                                  std::function<int(const Topology&)> get, std::function<QString(Topology&, int)> set) {
+void PropertyPanel::addCheckedInt(const QString& name, const QString& label, int lo, int hi, std::function<int(const Topology&)> get,
+                                  std::function<QString(Topology&, int)> set) {
     auto* spin = new QSpinBox;
     spin->setObjectName(name);
     spin->setRange(lo, hi);
@@ -225,7 +226,10 @@ void PropertyPanel::addDouble(const QString& name, const QString& label, double 
     spin->setKeyboardTracking(false);
     scrollUnlessFocused(spin);
     m_bindings << Binding{spin, [get](const Topology& t) { return QVariant(get(t)); },
-                          [set](Topology& t, const QVariant& v) { set(t, v.toDouble()); return QString(); }};
+                          [set](Topology& t, const QVariant& v) {
+                              set(t, v.toDouble());
+                              return QString();
+                          }};
     const Binding b = m_bindings.last();
     connect(spin, &QDoubleSpinBox::valueChanged, this, [this, b, label](double v) { commit(b, v, label); });
     m_form->addRow(label, spin);
@@ -238,7 +242,10 @@ void PropertyPanel::addChoice(const QString& name, const QString& label, const Q
     combo->addItems(choices);
     scrollUnlessFocused(combo);
     m_bindings << Binding{combo, [get](const Topology& t) { return QVariant(get(t)); },
-                          [set](Topology& t, const QVariant& v) { set(t, v.toString()); return QString(); }};
+                          [set](Topology& t, const QVariant& v) {
+                              set(t, v.toString());
+                              return QString();
+                          }};
     const Binding b = m_bindings.last();
     connect(combo, &QComboBox::currentTextChanged, this, [this, b, label](const QString& v) { commit(b, v, label); });
     m_form->addRow(label, combo);
@@ -249,7 +256,10 @@ void PropertyPanel::addBool(const QString& name, const QString& label, std::func
     auto* box = new QCheckBox;
     box->setObjectName(name);
     m_bindings << Binding{box, [get](const Topology& t) { return QVariant(get(t)); },
-                          [set](Topology& t, const QVariant& v) { set(t, v.toBool()); return QString(); }};
+                          [set](Topology& t, const QVariant& v) {
+                              set(t, v.toBool());
+                              return QString();
+                          }};
     const Binding b = m_bindings.last();
     connect(box, &QCheckBox::toggled, this, [this, b, label](bool v) { commit(b, v, label); });
     m_form->addRow(label, box);
@@ -267,60 +277,83 @@ void PropertyPanel::addStandbyHostChoice(const ElementRef& e) {
     const QString none = tr("none");
     QStringList hosts{none};
     for (const Host& h : m_topology.hosts) hosts << h.id;
-    addChoice(QStringLiteral("role_standby_host"), tr("Standby host"), hosts,
-              [e, none](const Topology& t) {
-                  auto* r = listening(const_cast<Topology&>(t), e);
-                  return r && !r->standbyHost.isEmpty() ? r->standbyHost : none;
-              },
-              [e, none](Topology& t, const QString& v) {
-                  if (auto* r = listening(t, e)) r->standbyHost = v == none ? QString() : v;
-              });
-    field(QStringLiteral("role_standby_host"))->setToolTip(
-        tr("Where this global server starts again, from the global scheduler's copy of its model, when its host is lost "
-           "(fault_policy continue)"));
+    addChoice(
+        QStringLiteral("role_standby_host"), tr("Standby host"), hosts,
+        [e, none](const Topology& t) {
+            auto* r = listening(const_cast<Topology&>(t), e);
+            return r && !r->standbyHost.isEmpty() ? r->standbyHost : none;
+        },
+        [e, none](Topology& t, const QString& v) {
+            if (auto* r = listening(t, e)) r->standbyHost = v == none ? QString() : v;
+        });
+    field(QStringLiteral("role_standby_host"))
+        ->setToolTip(tr("Where this global server starts again, from the global scheduler's copy of its model, when its host is lost "
+                        "(fault_policy continue)"));
 }
 
 void PropertyPanel::buildTraining() {
     auto* title = new QLabel(tr("<b>Topology and training</b>"));
     m_form->addRow(title);
-    addText("name", tr("Name"), [](const Topology& t) { return t.name; },
-            [](Topology& t, const QString& v) { t.name = v; return QString(); });
+    addText(
+        "name", tr("Name"), [](const Topology& t) { return t.name; },
+        [](Topology& t, const QString& v) {
+            t.name = v;
+            return QString();
+        });
     using T = Topology;
-    addChoice("dataset", tr("Dataset"), strategyNames(DatasetRegistry::all()), [](const T& t) { return t.training.dataset; },
-              [](T& t, const QString& v) { t.training.dataset = v; });
-    addText("data_dir", tr("Data folder"), [](const T& t) { return t.training.dataDir; },
-            [](T& t, const QString& v) { t.training.dataDir = v; return QString(); });
+    addChoice(
+        "dataset", tr("Dataset"), strategyNames(DatasetRegistry::all()), [](const T& t) { return t.training.dataset; },
+        [](T& t, const QString& v) { t.training.dataset = v; });
+    addText(
+        "data_dir", tr("Data folder"), [](const T& t) { return t.training.dataDir; },
+        [](T& t, const QString& v) {
+            t.training.dataDir = v;
+            return QString();
+        });
     // A path on a row of its own, the panel's width: beside the labels it showed "ts/fashion-mnist".
     m_bindings.last().widget->setMinimumWidth(m_bindings.last().widget->fontMetrics().averageCharWidth() * 34);
     addModelAndInput();
     addStrategies();
-    addInt("rounds", tr("Rounds"), 1, 1000000, [](const T& t) { return t.training.rounds; },
-           [](T& t, int v) { t.training.rounds = v; });
-    addInt("local_iters", tr("Local iterations (0: use epochs)"), 0, 1000000, [](const T& t) { return t.training.localIters; },
-           [](T& t, int v) { t.training.localIters = v; });
-    addInt("local_epochs", tr("Local epochs (0: use iterations)"), 0, 10000, [](const T& t) { return t.training.localEpochs; },
-           [](T& t, int v) { t.training.localEpochs = v; });
-    addInt("batch_size", tr("Batch size"), 1, 65536, [](const T& t) { return t.training.batchSize; },
-           [](T& t, int v) { t.training.batchSize = v; });
-    addDouble("learning_rate", tr("Learning rate"), 1e-9, 100, 4, [](const T& t) { return t.training.learningRate; },
-              [](T& t, double v) { t.training.learningRate = v; });
-    addDouble("momentum", tr("Momentum"), 0, 0.999999, 3, [](const T& t) { return t.training.momentum; },
-              [](T& t, double v) { t.training.momentum = v; });
-    addInt("eval_every", tr("Evaluate every (rounds)"), 1, 1000000, [](const T& t) { return t.training.evalEvery; },
-           [](T& t, int v) { t.training.evalEvery = v; });
-    addInt("checkpoint_every", tr("Checkpoint every (rounds, 0: never)"), 0, 1000000,
-           [](const T& t) { return t.training.checkpointEvery; }, [](T& t, int v) { t.training.checkpointEvery = v; });
-    addBool("train_central_workers", tr("Central workers train"), [](const T& t) { return t.training.trainCentralWorkers; },
-            [](T& t, bool v) { t.training.trainCentralWorkers = v; });
-    addInt("seed", tr("Seed"), 0, 2147483647, [](const T& t) { return t.training.seed; }, [](T& t, int v) { t.training.seed = v; });
-    addInt("threads", tr("Threads per role"), 1, 256, [](const T& t) { return t.training.threads; },
-           [](T& t, int v) { t.training.threads = v; });
-    addInt("synthetic_samples", tr("Synthetic samples"), 16, 10000000, [](const T& t) { return t.training.syntheticSamples; },
-           [](T& t, int v) { t.training.syntheticSamples = v; });
-    addInt("heartbeat_timeout_s", tr("Heartbeat timeout (s)"), 2, 3600, [](const T& t) { return t.training.heartbeatTimeoutS; },
-           [](T& t, int v) { t.training.heartbeatTimeoutS = v; });
-    addInt("orphan_timeout_s", tr("Run goes on without its controller (s)"), 0, 604800,
-           [](const T& t) { return t.training.orphanTimeoutS; }, [](T& t, int v) { t.training.orphanTimeoutS = v; });
+    addInt(
+        "rounds", tr("Rounds"), 1, 1000000, [](const T& t) { return t.training.rounds; }, [](T& t, int v) { t.training.rounds = v; });
+    addInt(
+        "local_iters", tr("Local iterations (0: use epochs)"), 0, 1000000, [](const T& t) { return t.training.localIters; },
+        [](T& t, int v) { t.training.localIters = v; });
+    addInt(
+        "local_epochs", tr("Local epochs (0: use iterations)"), 0, 10000, [](const T& t) { return t.training.localEpochs; },
+        [](T& t, int v) { t.training.localEpochs = v; });
+    addInt(
+        "batch_size", tr("Batch size"), 1, 65536, [](const T& t) { return t.training.batchSize; },
+        [](T& t, int v) { t.training.batchSize = v; });
+    addDouble(
+        "learning_rate", tr("Learning rate"), 1e-9, 100, 4, [](const T& t) { return t.training.learningRate; },
+        [](T& t, double v) { t.training.learningRate = v; });
+    addDouble(
+        "momentum", tr("Momentum"), 0, 0.999999, 3, [](const T& t) { return t.training.momentum; },
+        [](T& t, double v) { t.training.momentum = v; });
+    addInt(
+        "eval_every", tr("Evaluate every (rounds)"), 1, 1000000, [](const T& t) { return t.training.evalEvery; },
+        [](T& t, int v) { t.training.evalEvery = v; });
+    addInt(
+        "checkpoint_every", tr("Checkpoint every (rounds, 0: never)"), 0, 1000000, [](const T& t) { return t.training.checkpointEvery; },
+        [](T& t, int v) { t.training.checkpointEvery = v; });
+    addBool(
+        "train_central_workers", tr("Central workers train"), [](const T& t) { return t.training.trainCentralWorkers; },
+        [](T& t, bool v) { t.training.trainCentralWorkers = v; });
+    addInt(
+        "seed", tr("Seed"), 0, 2147483647, [](const T& t) { return t.training.seed; }, [](T& t, int v) { t.training.seed = v; });
+    addInt(
+        "threads", tr("Threads per role"), 1, 256, [](const T& t) { return t.training.threads; },
+        [](T& t, int v) { t.training.threads = v; });
+    addInt(
+        "synthetic_samples", tr("Synthetic samples"), 16, 10000000, [](const T& t) { return t.training.syntheticSamples; },
+        [](T& t, int v) { t.training.syntheticSamples = v; });
+    addInt(
+        "heartbeat_timeout_s", tr("Heartbeat timeout (s)"), 2, 3600, [](const T& t) { return t.training.heartbeatTimeoutS; },
+        [](T& t, int v) { t.training.heartbeatTimeoutS = v; });
+    addInt(
+        "orphan_timeout_s", tr("Run goes on without its controller (s)"), 0, 604800, [](const T& t) { return t.training.orphanTimeoutS; },
+        [](T& t, int v) { t.training.orphanTimeoutS = v; });
 }
 
 // Parameters that belong to none of the chosen strategies are dropped with a change.
@@ -335,58 +368,98 @@ static void keepOwnParams(TrainingSettings& s) {
 // The mode and the rule, and the parameters of each, from their registries.
 void PropertyPanel::addStrategies() {
     using T = Topology;
-    addChoice("mode", tr("Mode"), strategyNames(ModeRegistry::all()), [](const T& t) { return t.training.mode; },
-              [](T& t, const QString& v) { t.training.mode = v; keepOwnParams(t.training); });
-    addChoice("aggregation", tr("Aggregation (global)"), AggregatorRegistry::names(), [](const T& t) { return t.training.aggregation; },
-              [](T& t, const QString& v) { t.training.aggregation = v; keepOwnParams(t.training); });
-    addChoice("party_aggregation", tr("Aggregation (parties)"), AggregatorRegistry::names(),
-              [](const T& t) { return t.training.partyAggregation; },
-              [](T& t, const QString& v) { t.training.partyAggregation = v; keepOwnParams(t.training); });
-    addChoice("hierarchy", tr("Hierarchy"), {QStringLiteral("two_layer"), QStringLiteral("flat")},
-              [](const T& t) { return t.training.hierarchy; }, [](T& t, const QString& v) { t.training.hierarchy = v; });
-    addCheckedInt("servers", tr("Servers per party (key slicing)"), 1, int(kMaxServersPerParty),
-                  [](const T& t) { return t.centralParty() ? int(t.centralParty()->servers.size()) : 1; },
-                  [](T& t, int v) { return edits::setServerCount(t, v); });
-    addInt("slice_bound", tr("Slice tensors from (floats)"), 1, 1000000000, [](const T& t) { return t.training.sliceBound; },
-           [](T& t, int v) { t.training.sliceBound = v; });
-    addChoice("server_optimizer", tr("Server optimizer"), strategyNames(ServerOptimizerRegistry::all()),
-              [](const T& t) { return t.training.serverOptimizer; },
-              [](T& t, const QString& v) { t.training.serverOptimizer = v; keepOwnParams(t.training); });
-    addChoice("compression", tr("Compression (across parties)"), strategyNames(CodecRegistry::all()),
-              [](const T& t) { return t.training.compression; },
-              [](T& t, const QString& v) { t.training.compression = v; keepOwnParams(t.training); });
-    addChoice("party_compression", tr("Compression (inside parties)"), strategyNames(CodecRegistry::all()),
-              [](const T& t) { return t.training.partyCompression; },
-              [](T& t, const QString& v) { t.training.partyCompression = v; keepOwnParams(t.training); });
-    addDouble("proximal_mu", tr("FedProx μ (0: off)"), 0, 100, 4, [](const T& t) { return t.training.proximalMu; },
-              [](T& t, double v) { t.training.proximalMu = v; });
-    addChoice("fault_policy", tr("When a process dies"), strategyNames(FaultPolicyRegistry::all()),
-              [](const T& t) { return t.training.faultPolicy; },
-              [](T& t, const QString& v) { t.training.faultPolicy = v; keepOwnParams(t.training); });
-    addChoice("partition", tr("Partition"), strategyNames(PartitionRegistry::all()), [](const T& t) { return t.training.partition; },
-              [](T& t, const QString& v) { t.training.partition = v; keepOwnParams(t.training); });
+    addChoice(
+        "mode", tr("Mode"), strategyNames(ModeRegistry::all()), [](const T& t) { return t.training.mode; },
+        [](T& t, const QString& v) {
+            t.training.mode = v;
+            keepOwnParams(t.training);
+        });
+    addChoice(
+        "aggregation", tr("Aggregation (global)"), AggregatorRegistry::names(), [](const T& t) { return t.training.aggregation; },
+        [](T& t, const QString& v) {
+            t.training.aggregation = v;
+            keepOwnParams(t.training);
+        });
+    addChoice(
+        "party_aggregation", tr("Aggregation (parties)"), AggregatorRegistry::names(),
+        [](const T& t) { return t.training.partyAggregation; },
+        [](T& t, const QString& v) {
+            t.training.partyAggregation = v;
+            keepOwnParams(t.training);
+        });
+    addChoice(
+        "hierarchy", tr("Hierarchy"), {QStringLiteral("two_layer"), QStringLiteral("flat")},
+        [](const T& t) { return t.training.hierarchy; }, [](T& t, const QString& v) { t.training.hierarchy = v; });
+    addCheckedInt(
+        "servers", tr("Servers per party (key slicing)"), 1, int(kMaxServersPerParty),
+        [](const T& t) { return t.centralParty() ? int(t.centralParty()->servers.size()) : 1; },
+        [](T& t, int v) { return edits::setServerCount(t, v); });
+    addInt(
+        "slice_bound", tr("Slice tensors from (floats)"), 1, 1000000000, [](const T& t) { return t.training.sliceBound; },
+        [](T& t, int v) { t.training.sliceBound = v; });
+    addChoice(
+        "server_optimizer", tr("Server optimizer"), strategyNames(ServerOptimizerRegistry::all()),
+        [](const T& t) { return t.training.serverOptimizer; },
+        [](T& t, const QString& v) {
+            t.training.serverOptimizer = v;
+            keepOwnParams(t.training);
+        });
+    addChoice(
+        "compression", tr("Compression (across parties)"), strategyNames(CodecRegistry::all()),
+        [](const T& t) { return t.training.compression; },
+        [](T& t, const QString& v) {
+            t.training.compression = v;
+            keepOwnParams(t.training);
+        });
+    addChoice(
+        "party_compression", tr("Compression (inside parties)"), strategyNames(CodecRegistry::all()),
+        [](const T& t) { return t.training.partyCompression; },
+        [](T& t, const QString& v) {
+            t.training.partyCompression = v;
+            keepOwnParams(t.training);
+        });
+    addDouble(
+        "proximal_mu", tr("FedProx μ (0: off)"), 0, 100, 4, [](const T& t) { return t.training.proximalMu; },
+        [](T& t, double v) { t.training.proximalMu = v; });
+    addChoice(
+        "fault_policy", tr("When a process dies"), strategyNames(FaultPolicyRegistry::all()),
+        [](const T& t) { return t.training.faultPolicy; },
+        [](T& t, const QString& v) {
+            t.training.faultPolicy = v;
+            keepOwnParams(t.training);
+        });
+    addChoice(
+        "partition", tr("Partition"), strategyNames(PartitionRegistry::all()), [](const T& t) { return t.training.partition; },
+        [](T& t, const QString& v) {
+            t.training.partition = v;
+            keepOwnParams(t.training);
+        });
     for (const auto& [setting, spec] : m_topology.training.declaredParams()) {
         const QString name = setting;
         const ParamSpec& p = *spec;
         auto get = [name](const T& t) { return t.training.param(name); };
         auto set = [name](T& t, double v) { t.training.params.insert(name, v); };
         if (p.type == ParamSpec::Type::Integer)
-            addInt(name, name, int(p.min), int(p.max), [get](const T& t) { return int(get(t)); }, [set](T& t, int v) { set(t, v); });
-        else
-            addDouble(name, name, p.min, p.max, 4, get, set);
+            addInt(
+                name, name, int(p.min), int(p.max), [get](const T& t) { return int(get(t)); }, [set](T& t, int v) { set(t, v); });
+        else addDouble(name, name, p.min, p.max, 4, get, set);
         m_form->itemAt(m_form->rowCount() - 1, QFormLayout::FieldRole)->widget()->setToolTip(p.help);
     }
 }
 
-static bool isCentralParty(const Topology& t, const QString& id) { return t.party(id) && t.party(id)->central; }
+static bool isCentralParty(const Topology& t, const QString& id) {
+    return t.party(id) && t.party(id)->central;
+}
 
 void PropertyPanel::buildParty() {
     m_form->addRow(new QLabel(tr("<b>Party</b>")));
     const QString* id = &m_element.party;  // follows renames
-    addText("party_id", tr("Id"), [id](const Topology&) { return *id; },
-            [id](Topology& t, const QString& v) { return edits::renameParty(t, *id, v); });
-    addBool("party_central", tr("Central party"), [id](const Topology& t) { return t.party(*id) && t.party(*id)->central; },
-            [id](Topology& t, bool v) { edits::setCentral(t, *id, v); });
+    addText(
+        "party_id", tr("Id"), [id](const Topology&) { return *id; },
+        [id](Topology& t, const QString& v) { return edits::renameParty(t, *id, v); });
+    addBool(
+        "party_central", tr("Central party"), [id](const Topology& t) { return t.party(*id) && t.party(*id)->central; },
+        [id](Topology& t, bool v) { edits::setCentral(t, *id, v); });
     if (isCentralParty(m_topology, *id)) return addPartyData(id);  // the others' links are what a wan emulates
     // The emulated link to the central party (README, "Slow links"): 0 Mbit/s is no emulation.
     auto party = [id](Topology& t) -> Party* {
@@ -394,39 +467,44 @@ void PropertyPanel::buildParty() {
             if (p.id == *id) return &p;
         return nullptr;
     };
-    addDouble("party_wan_bandwidth", tr("WAN bandwidth (Mbit/s, 0: none)"), 0, 100000, 3,
-              [id](const Topology& t) { return t.party(*id) && t.party(*id)->wan ? t.party(*id)->wan->bandwidthMbps : 0.0; },
-              [party](Topology& t, double v) {
-                  if (Party* p = party(t)) {
-                      if (v <= 0) p->wan.reset();
-                      else p->wan = WanLink{v, p->wan ? p->wan->latencyMs : 0.0};
-                  }
-              });
-    addDouble("party_wan_latency", tr("WAN latency (ms)"), 0, 10000, 1,
-              [id](const Topology& t) { return t.party(*id) && t.party(*id)->wan ? t.party(*id)->wan->latencyMs : 0.0; },
-              [party](Topology& t, double v) {
-                  if (Party* p = party(t); p && p->wan) p->wan->latencyMs = v;
-              });
+    addDouble(
+        "party_wan_bandwidth", tr("WAN bandwidth (Mbit/s, 0: none)"), 0, 100000, 3,
+        [id](const Topology& t) { return t.party(*id) && t.party(*id)->wan ? t.party(*id)->wan->bandwidthMbps : 0.0; },
+        [party](Topology& t, double v) {
+            if (Party* p = party(t)) {
+                if (v <= 0) p->wan.reset();
+                else p->wan = WanLink{v, p->wan ? p->wan->latencyMs : 0.0};
+            }
+        });
+    addDouble(
+        "party_wan_latency", tr("WAN latency (ms)"), 0, 10000, 1,
+        [id](const Topology& t) { return t.party(*id) && t.party(*id)->wan ? t.party(*id)->wan->latencyMs : 0.0; },
+        [party](Topology& t, double v) {
+            if (Party* p = party(t); p && p->wan) p->wan->latencyMs = v;
+        });
     addPartyData(id);
 }
 
 void PropertyPanel::buildHost() {
     m_form->addRow(new QLabel(tr("<b>Host</b> (shared by every party on it)")));
     const QString* id = &m_element.host;
-    addText("host_id", tr("Id"), [id](const Topology&) { return *id; },
-            [id](Topology& t, const QString& v) { return edits::renameHost(t, *id, v); });
+    addText(
+        "host_id", tr("Id"), [id](const Topology&) { return *id; },
+        [id](Topology& t, const QString& v) { return edits::renameHost(t, *id, v); });
     auto text = [&](const char* name, const QString& label, QString Host::*member) {
-        addText(name, label, [id, member](const Topology& t) { return t.host(*id) ? t.host(*id)->*member : QString(); },
-                [id, member](Topology& t, const QString& v) {
-                    if (Host* h = host(t, *id)) h->*member = v;
-                    return QString();
-                });
+        addText(
+            name, label, [id, member](const Topology& t) { return t.host(*id) ? t.host(*id)->*member : QString(); },
+            [id, member](Topology& t, const QString& v) {
+                if (Host* h = host(t, *id)) h->*member = v;
+                return QString();
+            });
     };
     text("host_address", tr("Address"), &Host::address);
-    addInt("host_ssh_port", tr("SSH port"), 1, 65535, [id](const Topology& t) { return t.host(*id) ? t.host(*id)->sshPort : 22; },
-           [id](Topology& t, int v) {
-               if (Host* h = host(t, *id)) h->sshPort = v;
-           });
+    addInt(
+        "host_ssh_port", tr("SSH port"), 1, 65535, [id](const Topology& t) { return t.host(*id) ? t.host(*id)->sshPort : 22; },
+        [id](Topology& t, int v) {
+            if (Host* h = host(t, *id)) h->sshPort = v;
+        });
     text("host_user", tr("User"), &Host::user);
     text("host_identity_file", tr("Identity file"), &Host::identityFile);
     text("host_install_dir", tr("Install directory"), &Host::installDir);
@@ -434,14 +512,14 @@ void PropertyPanel::buildHost() {
 
 void PropertyPanel::buildRole() {
     const ElementRef e = m_element;
-    const QString what = e.kind == ElementRef::Kind::Scheduler ? tr("Scheduler")
-                         : e.kind == ElementRef::Kind::Server  ? tr("Server")
+    const QString what = e.kind == ElementRef::Kind::Scheduler      ? tr("Scheduler")
+                         : e.kind == ElementRef::Kind::Server       ? tr("Server")
                          : e.kind == ElementRef::Kind::MasterWorker ? tr("Master worker")
                          : e.kind == ElementRef::Kind::StateService ? tr("State service")
-                                                                     : tr("Worker group");
+                                                                    : tr("Worker group");
     m_form->addRow(new QLabel(QStringLiteral("<b>%1</b> · %2").arg(what, e.party.toHtmlEscaped())));
-    const bool listens = e.kind == ElementRef::Kind::Scheduler || e.kind == ElementRef::Kind::Server ||
-                         e.kind == ElementRef::Kind::StateService;
+    const bool listens =
+        e.kind == ElementRef::Kind::Scheduler || e.kind == ElementRef::Kind::Server || e.kind == ElementRef::Kind::StateService;
     auto hostOf = [e, listens](const Topology& t) {
         Topology& m = const_cast<Topology&>(t);
         if (listens) return listening(m, e) ? listening(m, e)->host : QString();
@@ -452,62 +530,76 @@ void PropertyPanel::buildRole() {
         if (!listens && group(t, e)) group(t, e)->host = v;
     });
     if (listens)
-        addInt("role_port", tr("Port"), 1024, 65535,
-               [e](const Topology& t) { auto* r = listening(const_cast<Topology&>(t), e); return r ? r->port : 0; },
-               [e](Topology& t, int v) {
-                   if (auto* r = listening(t, e)) r->port = v;
-               });
-    if (e.kind == ElementRef::Kind::Server && m_topology.party(e.party) && m_topology.party(e.party)->central)
-        addStandbyHostChoice(e);
+        addInt(
+            "role_port", tr("Port"), 1024, 65535,
+            [e](const Topology& t) {
+                auto* r = listening(const_cast<Topology&>(t), e);
+                return r ? r->port : 0;
+            },
+            [e](Topology& t, int v) {
+                if (auto* r = listening(t, e)) r->port = v;
+            });
+    if (e.kind == ElementRef::Kind::Server && m_topology.party(e.party) && m_topology.party(e.party)->central) addStandbyHostChoice(e);
     if (e.kind == ElementRef::Kind::Workers)
-        addInt("role_count", tr("Workers"), 1, kMaxWorkersPerGroup,
-               [e](const Topology& t) { auto* g = group(const_cast<Topology&>(t), e); return g ? g->count : 1; },
-               [e](Topology& t, int v) {
-                   if (auto* g = group(t, e)) g->count = v;
-               });
+        addInt(
+            "role_count", tr("Workers"), 1, kMaxWorkersPerGroup,
+            [e](const Topology& t) {
+                auto* g = group(const_cast<Topology&>(t), e);
+                return g ? g->count : 1;
+            },
+            [e](Topology& t, int v) {
+                if (auto* g = group(t, e)) g->count = v;
+            });
     if (e.kind == ElementRef::Kind::Workers) {
-        addDouble("role_slowdown", tr("Slowdown (×)"), 1, 1000, 2,
-                  [e](const Topology& t) { auto* g = group(const_cast<Topology&>(t), e); return g ? g->slowdown : 1.0; },
-                  [e](Topology& t, double v) {
-                      if (auto* g = group(t, e)) g->slowdown = v;
-                  });
-        field(QStringLiteral("role_slowdown"))->setToolTip(
-            tr("Each local step takes this multiple of its compute time: a slower device, emulated"));
+        addDouble(
+            "role_slowdown", tr("Slowdown (×)"), 1, 1000, 2,
+            [e](const Topology& t) {
+                auto* g = group(const_cast<Topology&>(t), e);
+                return g ? g->slowdown : 1.0;
+            },
+            [e](Topology& t, double v) {
+                if (auto* g = group(t, e)) g->slowdown = v;
+            });
+        field(QStringLiteral("role_slowdown"))
+            ->setToolTip(tr("Each local step takes this multiple of its compute time: a slower device, emulated"));
         // A simulated Byzantine group (AdversaryRegistry): none, or a kind and its strength.
         const QString none = tr("none (honest)");
-        addChoice("role_adversary", tr("Adversary"), QStringList{none} + strategyNames(AdversaryRegistry::all()),
-                  [e, none](const Topology& t) {
-                      auto* g = group(const_cast<Topology&>(t), e);
-                      return g && g->adversary ? g->adversary->kind : none;
-                  },
-                  [e, none](Topology& t, const QString& v) {
-                      auto* g = group(t, e);
-                      if (!g) return;
-                      if (v == none) g->adversary.reset();
-                      else g->adversary = AdversarySpec{v, AdversaryRegistry::defaultStrength(v), 0};
-                  });
-        if (auto* g = group(m_topology, e); g && g->adversary && AdversaryRegistry::find(g->adversary->kind) &&
-                                             AdversaryRegistry::find(g->adversary->kind)->param(QStringLiteral("strength")))
-            addDouble("role_adversary_strength", tr("Attack strength"), -1e6, 1e6, 2,
-                      [e](const Topology& t) {
-                          auto* g = group(const_cast<Topology&>(t), e);
-                          return g && g->adversary ? g->adversary->strength : 0.0;
-                      },
-                      [e](Topology& t, double v) {
-                          if (auto* g = group(t, e); g && g->adversary) g->adversary->strength = v;
-                      });
-    }
-    addText("role_device", tr("Device"),
-            [e, listens](const Topology& t) {
-                Topology& m = const_cast<Topology&>(t);
-                if (listens) return listening(m, e) ? listening(m, e)->device : QString();
-                return group(m, e) ? group(m, e)->device : QString();
+        addChoice(
+            "role_adversary", tr("Adversary"), QStringList{none} + strategyNames(AdversaryRegistry::all()),
+            [e, none](const Topology& t) {
+                auto* g = group(const_cast<Topology&>(t), e);
+                return g && g->adversary ? g->adversary->kind : none;
             },
-            [e, listens](Topology& t, const QString& v) {
-                if (listens && listening(t, e)) listening(t, e)->device = v;
-                if (!listens && group(t, e)) group(t, e)->device = v;
-                return QString();
+            [e, none](Topology& t, const QString& v) {
+                auto* g = group(t, e);
+                if (!g) return;
+                if (v == none) g->adversary.reset();
+                else g->adversary = AdversarySpec{v, AdversaryRegistry::defaultStrength(v), 0};
             });
+        if (auto* g = group(m_topology, e); g && g->adversary && AdversaryRegistry::find(g->adversary->kind) &&
+                                            AdversaryRegistry::find(g->adversary->kind)->param(QStringLiteral("strength")))
+            addDouble(
+                "role_adversary_strength", tr("Attack strength"), -1e6, 1e6, 2,
+                [e](const Topology& t) {
+                    auto* g = group(const_cast<Topology&>(t), e);
+                    return g && g->adversary ? g->adversary->strength : 0.0;
+                },
+                [e](Topology& t, double v) {
+                    if (auto* g = group(t, e); g && g->adversary) g->adversary->strength = v;
+                });
+    }
+    addText(
+        "role_device", tr("Device"),
+        [e, listens](const Topology& t) {
+            Topology& m = const_cast<Topology&>(t);
+            if (listens) return listening(m, e) ? listening(m, e)->device : QString();
+            return group(m, e) ? group(m, e)->device : QString();
+        },
+        [e, listens](Topology& t, const QString& v) {
+            if (listens && listening(t, e)) listening(t, e)->device = v;
+            if (!listens && group(t, e)) group(t, e)->device = v;
+            return QString();
+        });
 }
 
 }  // namespace hips

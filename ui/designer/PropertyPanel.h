@@ -49,8 +49,8 @@ private:
                        std::function<QString(Topology&, int)> set);
     void addDouble(const QString& name, const QString& label, double lo, double hi, int decimals,
                    std::function<double(const Topology&)> get, std::function<void(Topology&, double)> set);
-    void addChoice(const QString& name, const QString& label, const QStringList& choices,
-                   std::function<QString(const Topology&)> get, std::function<void(Topology&, const QString&)> set);
+    void addChoice(const QString& name, const QString& label, const QStringList& choices, std::function<QString(const Topology&)> get,
+                   std::function<void(Topology&, const QString&)> set);
     void addBool(const QString& name, const QString& label, std::function<bool(const Topology&)> get,
                  std::function<void(Topology&, bool)> set);
     void addStandbyHostChoice(const ElementRef& e);

@@ -38,8 +38,12 @@ TopologyChange TopologyChange::between(const Topology& before, const Topology& a
 class TopologyEditCommand : public QUndoCommand {
 public:
     TopologyEditCommand(TopologyDocument* document, const QString& text, Topology before, Topology after, QString mergeKey)
-        : QUndoCommand(text), m_document(document), m_before(std::move(before)), m_after(std::move(after)),
-          m_mergeKey(std::move(mergeKey)), m_selectedBefore(document->selection()) {}
+        : QUndoCommand(text),
+          m_document(document),
+          m_before(std::move(before)),
+          m_after(std::move(after)),
+          m_mergeKey(std::move(mergeKey)),
+          m_selectedBefore(document->selection()) {}
     void redo() override {
         TopologyChange change = TopologyChange::between(m_document->topology(), m_after);
         if (m_undone) change.selection = m_selectedAfter;  // the first redo is the edit itself: its view selects
@@ -68,9 +72,13 @@ private:
     bool m_undone = false;
 };
 
-TopologyDocument::TopologyDocument(QObject* parent) : QObject(parent) { qRegisterMetaType<TopologyChange>(); }
+TopologyDocument::TopologyDocument(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<TopologyChange>();
+}
 
-QByteArray TopologyDocument::json() const { return TopologyWriter::toJson(m_topology); }
+QByteArray TopologyDocument::json() const {
+    return TopologyWriter::toJson(m_topology);
+}
 
 void TopologyDocument::reset(const Topology& topology, const QString& path) {
     m_undo.clear();

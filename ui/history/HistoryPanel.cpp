@@ -31,7 +31,6 @@ namespace {
 
 const QList<int> kLabelColumns = {1, 10, 11};  // name, tags, notes: the user's, editable
 
-
 // Distinct colours for overlaid runs.
 QColor runColor(int i) {
     static const QList<QColor> colors = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
@@ -67,16 +66,20 @@ QTableWidgetItem* numberItem(double value, const QString& text) {
 }  // namespace
 
 HistoryPanel::HistoryPanel(QWidget* parent)
-    : QWidget(parent), m_table(new QTableWidget), m_overlay(new LiveChart(tr("Test accuracy of the selected runs"), tr("accuracy"))),
-      m_open(new QPushButton(tr("Show in charts"))), m_delete(new QPushButton(QIcon(QStringLiteral(":/icons/delete.svg")), tr("Delete"))),
+    : QWidget(parent),
+      m_table(new QTableWidget),
+      m_overlay(new LiveChart(tr("Test accuracy of the selected runs"), tr("accuracy"))),
+      m_open(new QPushButton(tr("Show in charts"))),
+      m_delete(new QPushButton(QIcon(QStringLiteral(":/icons/delete.svg")), tr("Delete"))),
       m_export(new QPushButton(QIcon(QStringLiteral(":/icons/report.svg")), tr("Export report…"))),
       m_reopen(new QPushButton(QIcon(QStringLiteral(":/icons/open.svg")), tr("Open topology"))),
-      m_attach(new QPushButton(tr("Reattach"))), m_resume(new QPushButton(QIcon(QStringLiteral(":/icons/start.svg")), tr("Resume"))),
+      m_attach(new QPushButton(tr("Reattach"))),
+      m_resume(new QPushButton(QIcon(QStringLiteral(":/icons/start.svg")), tr("Resume"))),
       m_filter(new QLineEdit),
-      m_metric(new QComboBox), m_diff(new QTableWidget) {
-    const QStringList headers = {tr("Id"), tr("Name"), tr("Started"), tr("Duration"), tr("Status"), tr("Best score"),
-                                 tr("Final score"), tr("Rounds"), tr("MB across parties"), tr("Reason"), tr("Tags"),
-                                 tr("Notes")};
+      m_metric(new QComboBox),
+      m_diff(new QTableWidget) {
+    const QStringList headers = {tr("Id"),          tr("Name"),   tr("Started"),           tr("Duration"), tr("Status"), tr("Best score"),
+                                 tr("Final score"), tr("Rounds"), tr("MB across parties"), tr("Reason"),   tr("Tags"),   tr("Notes")};
     m_table->setColumnCount(int(headers.size()));
     m_table->setHorizontalHeaderLabels(headers);
     for (int column : {5, 6})
@@ -87,7 +90,8 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     // The name, tags and notes are the user's: double-click (or F2) edits them in place.
     m_table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(9, QHeaderView::Stretch);  // the reason takes what is left, elided (whole in its tooltip)
+    m_table->horizontalHeader()->setSectionResizeMode(
+        9, QHeaderView::Stretch);  // the reason takes what is left, elided (whole in its tooltip)
     m_table->setSortingEnabled(true);
     auto* refreshButton = new QPushButton(tr("Refresh"));
     m_filter->setObjectName(QStringLiteral("history_filter"));
@@ -97,11 +101,13 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     m_reopen->setObjectName(QStringLiteral("reopen_topology"));
     m_reopen->setToolTip(tr("Open the selected run's topology and settings in the designer, to run it again"));
     m_attach->setObjectName(QStringLiteral("reattach_run"));
-    m_attach->setToolTip(tr("Take up the selected run, still going on its agents after its controller went away "
-                            "(as hips attach does)"));
+    m_attach->setToolTip(
+        tr("Take up the selected run, still going on its agents after its controller went away "
+           "(as hips attach does)"));
     m_resume->setObjectName(QStringLiteral("resume_run"));
-    m_resume->setToolTip(tr("Go on with the selected run, which stopped, failed or was interrupted, from its last "
-                            "checkpoint (as hips run --resume does); a finished run, with more rounds"));
+    m_resume->setToolTip(
+        tr("Go on with the selected run, which stopped, failed or was interrupted, from its last "
+           "checkpoint (as hips run --resume does); a finished run, with more rounds"));
     for (QPushButton* b : {m_open, m_reopen, m_resume, m_attach, m_export, m_delete, refreshButton}) bar->addWidget(b);
     bar->addSpacing(12);
     bar->addWidget(m_filter, 1);
@@ -172,7 +178,8 @@ void HistoryPanel::refresh() {
         const double duration = runDuration(r);
         m_table->setItem(i, 0, numberItem(double(r.id), QString::number(r.id)));
         m_table->setItem(i, 1, new QTableWidgetItem(r.name));
-        m_table->setItem(i, 2, new QTableWidgetItem(QDateTime::fromMSecsSinceEpoch(qint64(r.started * 1000)).toString("yyyy-MM-dd HH:mm:ss")));
+        m_table->setItem(i, 2,
+                         new QTableWidgetItem(QDateTime::fromMSecsSinceEpoch(qint64(r.started * 1000)).toString("yyyy-MM-dd HH:mm:ss")));
         m_table->setItem(i, 3, numberItem(duration, formatSeconds(duration)));
         auto* status = new QTableWidgetItem(statusText(r.status));
         status->setData(Qt::UserRole, r.status);  // the stored name, which the filter matches too
@@ -262,8 +269,7 @@ void HistoryPanel::selectRuns(const QList<qint64>& ids) {
     m_table->clearSelection();
     for (int i = 0; i < m_table->rowCount(); ++i)
         if (ids.contains(m_table->item(i, 0)->data(Qt::UserRole).toLongLong()))
-            m_table->selectionModel()->select(m_table->model()->index(i, 0),
-                                              QItemSelectionModel::Select | QItemSelectionModel::Rows);
+            m_table->selectionModel()->select(m_table->model()->index(i, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
 }
 
 std::optional<RunReport> HistoryPanel::load(qint64 run, QString* error) const {
@@ -299,7 +305,7 @@ void HistoryPanel::updateOverlay() {
         if (!report) continue;
         for (qsizetype r = 0; r < report->rounds.rows.size(); ++r) {
             const RoundRow& row = report->rounds.rows[r];
-            const double value = m_metric->currentIndex() == 0 ? row.testScore()
+            const double value = m_metric->currentIndex() == 0   ? row.testScore()
                                  : m_metric->currentIndex() == 1 ? row.trainLoss
                                  : m_metric->currentIndex() == 2 ? double(row.bytesAcross) / 1e6
                                                                  : row.samplesPerSecond;
@@ -354,8 +360,8 @@ void HistoryPanel::showSettingsDiff(const QList<qint64>& ids) {
 void HistoryPanel::deleteSelected() {
     const QList<qint64> ids = selectedRuns();
     if (ids.isEmpty() || !m_store) return;
-    if (QMessageBox::question(this, tr("Delete runs"), tr("Delete %n run(s) and all their rows from the history?", nullptr, int(ids.size()))) !=
-        QMessageBox::Yes)
+    if (QMessageBox::question(this, tr("Delete runs"),
+                              tr("Delete %n run(s) and all their rows from the history?", nullptr, int(ids.size()))) != QMessageBox::Yes)
         return;
     for (qint64 id : ids) m_store->deleteRun(id);
     if (!waitForWrites()) return;

@@ -41,8 +41,8 @@ public:
 Q_SIGNALS:
     void openRequested(qint64 run);  // show this run in the charts
     void topologyRequested(qint64 run);  // open this run's topology in the designer
-    void attachRequested(qint64 run);    // take this run up from its agents (its controller went away)
-    void resumeRequested(qint64 run);    // go on with this run from its checkpoint
+    void attachRequested(qint64 run);  // take this run up from its agents (its controller went away)
+    void resumeRequested(qint64 run);  // go on with this run from its checkpoint
     void message(const QString& text);
 
 private:

@@ -18,8 +18,8 @@ namespace {
 constexpr int kMaxPointsPerLine = 2000;  // far more than a 720-pixel-wide chart can show
 
 const QColor kTop5(0x17, 0xbe, 0xcf);
-const QColor kAccuracy(0x1f, 0x77, 0xb4), kTestLoss(0xd6, 0x27, 0x28), kTrainLoss(0xff, 0x7f, 0x0e),
-    kInside(0x2c, 0xa0, 0x2c), kAcross(0x94, 0x67, 0xbd), kThroughput(0x17, 0xbe, 0xcf), kRatio(0x8c, 0x56, 0x4b);
+const QColor kAccuracy(0x1f, 0x77, 0xb4), kTestLoss(0xd6, 0x27, 0x28), kTrainLoss(0xff, 0x7f, 0x0e), kInside(0x2c, 0xa0, 0x2c),
+    kAcross(0x94, 0x67, 0xbd), kThroughput(0x17, 0xbe, 0xcf), kRatio(0x8c, 0x56, 0x4b);
 
 // As many decimals as the ticks need: "5", "0.1", "0.05", not "5.00 s".
 int decimalsOfStep(double step) {
@@ -113,15 +113,22 @@ QList<ChartSpec> reportChartSpecs(const RunReport& r) {
     return {
         byRound({QObject::tr("Test %1 by round").arg(score), xRound, score, accuracyLines}),
         {QObject::tr("Test %1 over time").arg(score), xTime, score, {{QObject::tr("test %1").arg(score), r.scoreByTime, kAccuracy}}},
-        byRound({QObject::tr("Loss"), xRound, QObject::tr("loss"),
+        byRound({QObject::tr("Loss"),
+                 xRound,
+                 QObject::tr("loss"),
                  {{QObject::tr("training loss (mean of workers)"), r.trainLossByRound, kTrainLoss},
                   {QObject::tr("test loss"), r.testLossByRound, kTestLoss}}}),
-        {QObject::tr("Traffic per tier (cumulative)"), xTime, QObject::tr("MB sent"),
-         {{QObject::tr("inside parties"), r.insideMBByTime, kInside},
-          {QObject::tr("across parties"), r.acrossMBByTime, kAcross}}},
-        byRound({QObject::tr("Throughput (all workers)"), xRound, QObject::tr("samples/s"),
+        {QObject::tr("Traffic per tier (cumulative)"),
+         xTime,
+         QObject::tr("MB sent"),
+         {{QObject::tr("inside parties"), r.insideMBByTime, kInside}, {QObject::tr("across parties"), r.acrossMBByTime, kAcross}}},
+        byRound({QObject::tr("Throughput (all workers)"),
+                 xRound,
+                 QObject::tr("samples/s"),
                  {{QObject::tr("samples per second"), r.throughputByRound, kThroughput}}}),
-        byRound({QObject::tr("Computing-time ratio: compute / (compute + communication)"), xRound, QObject::tr("ratio"),
+        byRound({QObject::tr("Computing-time ratio: compute / (compute + communication)"),
+                 xRound,
+                 QObject::tr("ratio"),
                  {{QObject::tr("computing-time ratio"), r.computeRatioByRound, kRatio}}}),
     };
 }

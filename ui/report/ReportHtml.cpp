@@ -12,14 +12,18 @@ namespace {
 
 constexpr int kMaxEventRows = 300;  // the JSON export has them all
 
-QString esc(const QString& s) { return s.toHtmlEscaped(); }
+QString esc(const QString& s) {
+    return s.toHtmlEscaped();
+}
 
 QString when(double unixSeconds) {
     if (unixSeconds <= 0) return QStringLiteral("-");
     return QDateTime::fromMSecsSinceEpoch(qint64(unixSeconds * 1000)).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
 }
 
-QString accuracy(double a) { return a < 0 ? QStringLiteral("-") : QString::number(a, 'f', 4); }
+QString accuracy(double a) {
+    return a < 0 ? QStringLiteral("-") : QString::number(a, 'f', 4);
+}
 
 // A two-column table of label/value pairs.
 QString factTable(const QList<std::pair<QString, QString>>& rows) {
@@ -58,13 +62,18 @@ QString processesSection(const RunReport& r) {
         const QString exit = p.ended <= 0 ? QStringLiteral("-")
                              : p.crashed  ? QObject::tr("signal %1").arg(p.exitCode)
                                           : QString::number(p.exitCode);
-        rows << QStringList{p.party, p.host, p.node.section('/', 1), p.pid ? QString::number(p.pid) : QStringLiteral("-"),
-                            p.state, p.started > 0 ? formatSeconds(r.clock.elapsed(p.started)) : QStringLiteral("-"),
-                            runtime, exit};
+        rows << QStringList{p.party,
+                            p.host,
+                            p.node.section('/', 1),
+                            p.pid ? QString::number(p.pid) : QStringLiteral("-"),
+                            p.state,
+                            p.started > 0 ? formatSeconds(r.clock.elapsed(p.started)) : QStringLiteral("-"),
+                            runtime,
+                            exit};
         if (anyError) rows.last() << p.error;
     }
     if (rows.isEmpty()) return QObject::tr("<p>No processes were recorded for this run.</p>");
-    QStringList header{QObject::tr("party"), QObject::tr("host"), QObject::tr("process"), QObject::tr("pid"),
+    QStringList header{QObject::tr("party"), QObject::tr("host"),       QObject::tr("process"), QObject::tr("pid"),
                        QObject::tr("state"), QObject::tr("started at"), QObject::tr("ran for"), QObject::tr("exit")};
     if (anyError) header << QObject::tr("error");
     return gridTable(header, rows);
@@ -76,8 +85,7 @@ QString byzantineSection(const RunReport& r) {
     QMap<int, QStringList> attackers, rejections;
     for (const MetricRecord& m : r.metrics) {
         if (m.name == QLatin1String("train.attacked") && m.value > 0) attackers[m.round] << m.source.section('/', 0, 1);
-        if (m.name == QLatin1String("robust.rejected"))
-            rejections[m.round] << QStringLiteral("%1: %2").arg(m.source).arg(m.value);
+        if (m.name == QLatin1String("robust.rejected")) rejections[m.round] << QStringLiteral("%1: %2").arg(m.source).arg(m.value);
     }
     if (attackers.isEmpty() && rejections.isEmpty()) return {};
     QList<int> rounds = attackers.keys() + rejections.keys();
@@ -103,15 +111,14 @@ QString eventsSection(const RunReport& r) {
     }
     if (rows.isEmpty()) return QObject::tr("<p>None.</p>");
     QString html = gridTable({QObject::tr("at"), QObject::tr("level"), QObject::tr("source"), QObject::tr("message")}, rows);
-    if (total > kMaxEventRows)
-        html += QObject::tr("<p>%1 more in the JSON export.</p>").arg(total - kMaxEventRows);
+    if (total > kMaxEventRows) html += QObject::tr("<p>%1 more in the JSON export.</p>").arg(total - kMaxEventRows);
     return html;
 }
 
 }  // namespace
 
-QString reportHtml(const RunReport& r, const ReportImages& images,
-                   const std::function<QString(const QString&, const QImage&)>& imageSource, ReportStyle style) {
+QString reportHtml(const RunReport& r, const ReportImages& images, const std::function<QString(const QString&, const QImage&)>& imageSource,
+                   ReportStyle style) {
     const int imageWidth = style.imageWidth;
     auto img = [&](const QString& key, const QImage& image) {
         const bool topology = key == QLatin1String("topology");
@@ -124,43 +131,47 @@ QString reportHtml(const RunReport& r, const ReportImages& images,
         return QStringLiteral("<img src=\"%1\" width=\"%2\" height=\"%3\">").arg(imageSource(key, image)).arg(width).arg(height);
     };
     const QString title = QObject::tr("Run report: %1").arg(r.run.name);
-    QString html = QStringLiteral(
-        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>%1</title><style>%2"
-        "h1{font-size:16pt}h2{font-size:12pt;margin-top:1.4em;border-bottom:1px solid #ccc}"
-        "table.grid{border-collapse:collapse;font-size:9pt}table.grid th{background:#eef1f5}"
-        "table.facts th{padding-right:2em;font-weight:normal;color:#555}"
-        "</style></head><body>").arg(esc(title), style.forBrowser ? QStringLiteral(
-            "body{font-family:'DejaVu Sans',sans-serif;font-size:10pt;color:#222;max-width:60em;margin:2em auto}") : QString());
+    QString html =
+        QStringLiteral(
+            "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>%1</title><style>%2"
+            "h1{font-size:16pt}h2{font-size:12pt;margin-top:1.4em;border-bottom:1px solid #ccc}"
+            "table.grid{border-collapse:collapse;font-size:9pt}table.grid th{background:#eef1f5}"
+            "table.facts th{padding-right:2em;font-weight:normal;color:#555}"
+            "</style></head><body>")
+            .arg(esc(title),
+                 style.forBrowser
+                     ? QStringLiteral("body{font-family:'DejaVu Sans',sans-serif;font-size:10pt;color:#222;max-width:60em;margin:2em auto}")
+                     : QString());
     html += QStringLiteral("<h1>%1</h1>").arg(esc(title));
-    html += factTable({{QObject::tr("Run"), QString::number(r.run.id)},
-                       {QObject::tr("Name"), r.run.name},
-                       {QObject::tr("Tags"), r.run.tags},
-                       {QObject::tr("Notes"), r.run.notes},
-                       {QObject::tr("Status"), r.run.status},
-                       {QObject::tr("Started"), when(r.run.started)},
-                       {QObject::tr("Ended"), when(r.run.ended)},
-                       {QObject::tr("Duration"), r.clock.paused() ? QObject::tr("%1 (and %2 paused before a resume)")
-                                                                          .arg(formatSeconds(r.seconds), formatSeconds(r.pausedSeconds))
-                                                                    : formatSeconds(r.seconds)},
-                       {QObject::tr("Report made"), when(double(QDateTime::currentMSecsSinceEpoch()) / 1000)}});
+    html += factTable(
+        {{QObject::tr("Run"), QString::number(r.run.id)},
+         {QObject::tr("Name"), r.run.name},
+         {QObject::tr("Tags"), r.run.tags},
+         {QObject::tr("Notes"), r.run.notes},
+         {QObject::tr("Status"), r.run.status},
+         {QObject::tr("Started"), when(r.run.started)},
+         {QObject::tr("Ended"), when(r.run.ended)},
+         {QObject::tr("Duration"),
+          r.clock.paused() ? QObject::tr("%1 (and %2 paused before a resume)").arg(formatSeconds(r.seconds), formatSeconds(r.pausedSeconds))
+                           : formatSeconds(r.seconds)},
+         {QObject::tr("Report made"), when(double(QDateTime::currentMSecsSinceEpoch()) / 1000)}});
 
     html += QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Summary"));
     const QString score = r.regression ? QObject::tr("RMSE") : QObject::tr("accuracy");
-    const QString target = r.timeToTarget < 0
-        ? QObject::tr("not reached")
-        : QObject::tr("%1 (round %2)").arg(formatSeconds(r.timeToTarget)).arg(r.roundToTarget);
-    html += factTable({{QObject::tr("Rounds"), QString::number(r.facts.rounds)},
-                       {QObject::tr("Best test %1").arg(score), r.facts.bestText()},
-                       {QObject::tr("Final test %1").arg(score), r.facts.finalText()},
-                       {QObject::tr("Final top-5 accuracy"), r.regression           ? QObject::tr("- (a regression)")
-                                                             : r.top5ByRound.isEmpty() ? QObject::tr("- (fewer than 5 classes)")
-                                                                                       : accuracy(r.top5ByRound.last().y())},
-                       {QObject::tr("Time to %1 accuracy").arg(r.targetAccuracy), r.regression ? QObject::tr("- (a regression)") : target},
-                       {QObject::tr("Bytes inside parties"), formatBytes(r.bytesInside)},
-                       {QObject::tr("Bytes across parties"), formatBytes(r.bytesAcross)},
-                       {QObject::tr("Throughput"), QObject::tr("%1 samples/s").arg(r.samplesPerSecond, 0, 'f', 0)},
-                       {QObject::tr("Computing-time ratio"),
-                        r.computeRatio < 0 ? QStringLiteral("-") : QString::number(r.computeRatio, 'f', 3)}});
+    const QString target = r.timeToTarget < 0 ? QObject::tr("not reached")
+                                              : QObject::tr("%1 (round %2)").arg(formatSeconds(r.timeToTarget)).arg(r.roundToTarget);
+    html += factTable(
+        {{QObject::tr("Rounds"), QString::number(r.facts.rounds)},
+         {QObject::tr("Best test %1").arg(score), r.facts.bestText()},
+         {QObject::tr("Final test %1").arg(score), r.facts.finalText()},
+         {QObject::tr("Final top-5 accuracy"), r.regression              ? QObject::tr("- (a regression)")
+                                               : r.top5ByRound.isEmpty() ? QObject::tr("- (fewer than 5 classes)")
+                                                                         : accuracy(r.top5ByRound.last().y())},
+         {QObject::tr("Time to %1 accuracy").arg(r.targetAccuracy), r.regression ? QObject::tr("- (a regression)") : target},
+         {QObject::tr("Bytes inside parties"), formatBytes(r.bytesInside)},
+         {QObject::tr("Bytes across parties"), formatBytes(r.bytesAcross)},
+         {QObject::tr("Throughput"), QObject::tr("%1 samples/s").arg(r.samplesPerSecond, 0, 'f', 0)},
+         {QObject::tr("Computing-time ratio"), r.computeRatio < 0 ? QStringLiteral("-") : QString::number(r.computeRatio, 'f', 3)}});
 
     html += QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Topology"));
     if (!images.topology.isNull()) html += QStringLiteral("<p>%1</p>").arg(img(QStringLiteral("topology"), images.topology));

@@ -38,9 +38,12 @@ QByteArray png(const QImage& image) {
 
 QByteArray htmlReport(const RunReport& report) {
     const ReportImages images = renderImages(report);
-    const QString html = reportHtml(report, images, [](const QString&, const QImage& image) {
-        return QStringLiteral("data:image/png;base64,") + QString::fromLatin1(png(image).toBase64());
-    }, ReportStyle{720, true, 720});
+    const QString html = reportHtml(
+        report, images,
+        [](const QString&, const QImage& image) {
+            return QStringLiteral("data:image/png;base64,") + QString::fromLatin1(png(image).toBase64());
+        },
+        ReportStyle{720, true, 720});
     return html.toUtf8();
 }
 
@@ -69,10 +72,13 @@ QString writePdf(const RunReport& report, const QString& path) {
     // reads "finished", not "ﬁnished".
     font.setLetterSpacing(QFont::AbsoluteSpacing, 0.05);  // 0.01 rounds to none
     doc.setDefaultFont(font);
-    const QString html = reportHtml(report, images, [&doc](const QString& key, const QImage& image) {
-        doc.addResource(QTextDocument::ImageResource, QUrl(key), image);
-        return key;
-    }, ReportStyle{620, false, 340, 400});
+    const QString html = reportHtml(
+        report, images,
+        [&doc](const QString& key, const QImage& image) {
+            doc.addResource(QTextDocument::ImageResource, QUrl(key), image);
+            return key;
+        },
+        ReportStyle{620, false, 340, 400});
     doc.setHtml(html);
     // Pages of the A4 text area's proportions (180 × 267 mm): print() then breaks pages where
     // they fall on paper, and the diagram fits under the summary on the first page.
@@ -92,7 +98,9 @@ QString writePdf(const RunReport& report, const QString& path) {
 
 }  // namespace
 
-QStringList reportFormats() { return {"html", "pdf", "csv", "json"}; }
+QStringList reportFormats() {
+    return {"html", "pdf", "csv", "json"};
+}
 
 QString writeReport(const RunReport& report, const QString& path) {
     const QString format = QFileInfo(path).suffix().toLower();

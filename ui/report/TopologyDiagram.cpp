@@ -113,7 +113,9 @@ void drawParty(QPainter& p, const PartyBox& box) {
 
 }  // namespace
 
-QColor roleColor(RoleKind kind) { return roleColorImpl(kind); }
+QColor roleColor(RoleKind kind) {
+    return roleColorImpl(kind);
+}
 
 QImage drawTopologyDiagram(const Topology& topology, qreal scale) {
     QFont font = QGuiApplication::font();

@@ -12,8 +12,9 @@ DeploymentTable::DeploymentTable(QWidget* parent) : QTableWidget(0, ColumnCount,
     horizontalHeader()->setSectionResizeMode(Stage, QHeaderView::ResizeToContents);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setWordWrap(true);
-    setToolTip(tr("Each host's deployment: the agent is copied over SSH and started, then it completes a "
-                  "CURVE handshake with this controller"));
+    setToolTip(
+        tr("Each host's deployment: the agent is copied over SSH and started, then it completes a "
+           "CURVE handshake with this controller"));
 }
 
 void DeploymentTable::reset(const QStringList& hosts) {

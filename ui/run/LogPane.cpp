@@ -78,8 +78,13 @@ protected:
 };
 
 LogPane::LogPane(QWidget* parent)
-    : QWidget(parent), m_model(new LogModel), m_filter(new LogFilter), m_process(new QComboBox), m_level(new QComboBox),
-      m_search(new QLineEdit), m_view(new QTableView) {
+    : QWidget(parent),
+      m_model(new LogModel),
+      m_filter(new LogFilter),
+      m_process(new QComboBox),
+      m_level(new QComboBox),
+      m_search(new QLineEdit),
+      m_view(new QTableView) {
     m_model->setParent(this);
     m_filter->setParent(this);
     m_filter->setSourceModel(m_model);
@@ -141,6 +146,8 @@ void LogPane::showOnly(const QString& node) {
     m_process->setCurrentIndex(i < 0 ? 0 : i);
 }
 
-int LogPane::visibleLines() const { return m_filter->rowCount(); }
+int LogPane::visibleLines() const {
+    return m_filter->rowCount();
+}
 
 }  // namespace hips

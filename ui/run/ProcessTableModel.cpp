@@ -82,7 +82,9 @@ int ProcessTableModel::rowOf(const QString& node) const {
     return -1;
 }
 
-QString ProcessTableModel::nodeAt(int row) const { return row >= 0 && row < m_rows.size() ? m_rows[row].info.node.id : QString(); }
+QString ProcessTableModel::nodeAt(int row) const {
+    return row >= 0 && row < m_rows.size() ? m_rows[row].info.node.id : QString();
+}
 
 void ProcessTableModel::update(const ProcessInfo& p) {
     const int i = rowOf(p.node.id);
@@ -115,8 +117,12 @@ void ProcessTableModel::sampleUsage() {
     if (!m_rows.isEmpty()) Q_EMIT dataChanged(index(0, Uptime), index(int(m_rows.size()) - 1, LastSeen));
 }
 
-int ProcessTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
-int ProcessTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int ProcessTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+int ProcessTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 void ProcessTableModel::markHostFailed(const QString& host, const QString& error) {
     for (int row = 0; row < m_rows.size(); ++row) {
@@ -137,10 +143,10 @@ QVariant ProcessTableModel::data(const QModelIndex& index, int role) const {
         return QBrush(stateColor(ProcessInfo::State::Failed));  // the host that failed, marked
     if (role == Qt::ToolTipRole && !r.info.error.isEmpty()) return r.info.error;
     if (role == Qt::ToolTipRole && index.column() == LastSeen && running && quietByDesign(r.info.node.kind))
-        return tr("This role reports only when something changes (a scheduler: its rendezvous, a member going down "
-                  "or coming back). Its agent reports at once if it exits.");
-    if (role == Qt::TextAlignmentRole && index.column() >= Rank && index.column() != State)
-        return int(Qt::AlignRight | Qt::AlignVCenter);
+        return tr(
+            "This role reports only when something changes (a scheduler: its rendezvous, a member going down "
+            "or coming back). Its agent reports at once if it exits.");
+    if (role == Qt::TextAlignmentRole && index.column() >= Rank && index.column() != State) return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole) return {};
     switch (Column(index.column())) {
         case Party: return r.info.node.party;
@@ -158,7 +164,8 @@ QVariant ProcessTableModel::data(const QModelIndex& index, int role) const {
         case Pid: return r.info.pid > 0 ? QVariant(r.info.pid) : QVariant(QStringLiteral("-"));
         case Uptime: return running ? tr("%1 s").arg(r.sinceStart.elapsed() / 1000) : QStringLiteral("-");
         case Cpu: return running && r.cpuPercent >= 0 ? QStringLiteral("%1 %").arg(r.cpuPercent, 0, 'f', 0) : QStringLiteral("-");
-        case Memory: return running && r.rssBytes >= 0 ? QStringLiteral("%1 MB").arg(double(r.rssBytes) / 1e6, 0, 'f', 0) : QStringLiteral("-");
+        case Memory:
+            return running && r.rssBytes >= 0 ? QStringLiteral("%1 MB").arg(double(r.rssBytes) / 1e6, 0, 'f', 0) : QStringLiteral("-");
         case LastSeen:
             if (!running) return QStringLiteral("-");
             return quietByDesign(r.info.node.kind) ? tr("only on changes") : tr("%1 s ago").arg(r.sinceActivity.elapsed() / 1000);
@@ -169,8 +176,8 @@ QVariant ProcessTableModel::data(const QModelIndex& index, int role) const {
 
 QVariant ProcessTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    const QStringList names = {tr("Party"), tr("Host"), tr("Role"), tr("Rank"), tr("State"), tr("PID"),
-                               tr("Uptime"), tr("CPU"), tr("Memory"), tr("Last heard")};
+    const QStringList names = {tr("Party"), tr("Host"),   tr("Role"), tr("Rank"),   tr("State"),
+                               tr("PID"),   tr("Uptime"), tr("CPU"),  tr("Memory"), tr("Last heard")};
     return names.value(section);
 }
 

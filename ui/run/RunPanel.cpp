@@ -33,9 +33,8 @@ T askOnGuiThread(QWidget* parent, const std::atomic<bool>& cancelled, T no, std:
     auto wanted = std::make_shared<std::atomic<bool>>(true);
     std::future<T> result = answer->get_future();
     QPointer<QWidget> guard(parent);
-    QMetaObject::invokeMethod(qApp, [answer, wanted, guard, ask, no] {
-        answer->set_value(*wanted && guard ? ask(guard) : no);
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        qApp, [answer, wanted, guard, ask, no] { answer->set_value(*wanted && guard ? ask(guard) : no); }, Qt::QueuedConnection);
     while (result.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready)
         if (cancelled) {
             *wanted = false;
@@ -77,9 +76,13 @@ QString stateStyle(RunState s) {
 }  // namespace
 
 RunPanel::RunPanel(QWidget* parent)
-    : QWidget(parent), m_start(new QPushButton(QIcon(QStringLiteral(":/icons/start.svg")), tr("Start all"))),
-      m_stopButton(new QPushButton(QIcon(QStringLiteral(":/icons/stop.svg")), tr("Stop all"))), m_stateLabel(new QLabel),
-      m_processes(new ProcessTableModel(this)), m_table(new QTableView), m_deployment(new DeploymentTable),
+    : QWidget(parent),
+      m_start(new QPushButton(QIcon(QStringLiteral(":/icons/start.svg")), tr("Start all"))),
+      m_stopButton(new QPushButton(QIcon(QStringLiteral(":/icons/stop.svg")), tr("Stop all"))),
+      m_stateLabel(new QLabel),
+      m_processes(new ProcessTableModel(this)),
+      m_table(new QTableView),
+      m_deployment(new DeploymentTable),
       m_log(new LogPane) {
     m_start->setObjectName(QStringLiteral("start_all"));
     m_stopButton->setObjectName(QStringLiteral("stop_all"));
@@ -127,8 +130,7 @@ void RunPanel::setStartable(bool startable, const QString& reason) {
 }
 
 bool RunPanel::isActive() const {
-    return m_state == RunState::Deploying || m_state == RunState::Starting || m_state == RunState::Running ||
-           m_state == RunState::Stopping;
+    return m_state == RunState::Deploying || m_state == RunState::Starting || m_state == RunState::Running || m_state == RunState::Stopping;
 }
 
 RunController* RunPanel::newController(const Topology& topology) {
@@ -149,16 +151,15 @@ RunController* RunPanel::newController(const Topology& topology) {
     });
     connect(c, &RunController::roundCompleted, this,
             [this](const RoundRow& row) { Q_EMIT roundCompleted(row, double(QDateTime::currentMSecsSinceEpoch())); });
-    connect(c, &RunController::metricRecord, this, [this](const QJsonObject& r, double elapsed) {
-        Q_EMIT metricRecord(r, double(QDateTime::currentMSecsSinceEpoch()), elapsed);
-    });
+    connect(c, &RunController::metricRecord, this,
+            [this](const QJsonObject& r, double elapsed) { Q_EMIT metricRecord(r, double(QDateTime::currentMSecsSinceEpoch()), elapsed); });
     connect(c, &RunController::finished, this, [this](const RunSummary& s) {
         if (!s.ok && !s.stopped) m_log->append(QStringLiteral("controller"), QStringLiteral("error"), s.reason);
         m_log->append(QStringLiteral("controller"), QStringLiteral("info"),
-                      s.ok        ? tr("finished after %n round(s) in %1 s: final test %2 %3", nullptr, s.rounds)
-                                        .arg(s.seconds, 0, 'f', 1)
-                                        .arg(s.regression ? tr("RMSE") : tr("accuracy"))
-                                        .arg(s.finalAccuracy, 0, 'f', 4)
+                      s.ok ? tr("finished after %n round(s) in %1 s: final test %2 %3", nullptr, s.rounds)
+                                 .arg(s.seconds, 0, 'f', 1)
+                                 .arg(s.regression ? tr("RMSE") : tr("accuracy"))
+                                 .arg(s.finalAccuracy, 0, 'f', 4)
                       : s.stopped ? tr("stopped after %n round(s) in %1 s (%2)", nullptr, s.rounds).arg(s.seconds, 0, 'f', 1).arg(s.reason)
                                   : tr("failed: %1").arg(s.reason));
         Q_EMIT runFinished(s);
@@ -184,8 +185,8 @@ RunController* RunPanel::newController(const Topology& topology) {
 bool RunPanel::start(const Topology& topology) {
     if (isActive()) return false;
     RunController* c = newController(topology);
-    const QString dir = QDir(m_runsDir).filePath(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")) +
-                                                 '-' + topology.name);
+    const QString dir =
+        QDir(m_runsDir).filePath(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")) + '-' + topology.name);
     if (!c->start(topology, dir)) {
         m_log->append(QStringLiteral("controller"), QStringLiteral("error"), c->error());
         Q_EMIT message(tr("Cannot start: %1").arg(c->error()));
@@ -229,7 +230,9 @@ bool RunPanel::resume(const ResumeTarget& target) {
     }
     m_log->append(QStringLiteral("controller"), QStringLiteral("info"),
                   tr("resuming run %1 from the checkpoint of round %2 (run directory: %3)")
-                      .arg(target.historyRun).arg(target.topology.training.resumeRound).arg(target.runDir));
+                      .arg(target.historyRun)
+                      .arg(target.topology.training.resumeRound)
+                      .arg(target.runDir));
     return true;
 }
 

@@ -25,8 +25,8 @@ void RunStatus::start(int rounds) {
 
 void RunStatus::setState(RunState state) {
     m_state = state;
-    const bool active = state == RunState::Deploying || state == RunState::Starting || state == RunState::Running ||
-                        state == RunState::Stopping;
+    const bool active =
+        state == RunState::Deploying || state == RunState::Starting || state == RunState::Running || state == RunState::Stopping;
     if (!active) m_ticker.stop();
     refresh();
 }
