@@ -7,11 +7,13 @@
 #include "PrivateFiles.h"
 #include "ReaderSupport.h"
 
-#include <QBuffer>
 #include <QCryptographicHash>
 #include <QDir>
+#if HIPS_IMAGE_DECODING  // (Qt Gui's readers: a headless build on a host without Qt Gui lists and caches, but decodes no image)
+#include <QBuffer>
 #include <QImage>
 #include <QImageReader>
+#endif
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -127,6 +129,7 @@ QByteArray digestOf(const QList<ImageFile>& files, const QStringList& classes, c
     return hash.result();
 }
 
+#if HIPS_IMAGE_DECODING
 // The file's bytes, read with as few system calls as can be (QFile and QImageReader's own file
 // handling make about 12 a file, a second of 60,000 files' decoding here).
 QByteArray fileBytes(const ImageFile& f) {
@@ -197,6 +200,7 @@ void decodeInto(const ImageFile& f, const Geometry& g, const QString& firstPath,
             for (int c = 0; c < g.channels; ++c) row[size_t(c) * plane + size_t(x)] = line[x * g.channels + c];
     }
 }
+#endif
 
 }  // namespace
 
@@ -211,7 +215,10 @@ SampleSet readImageFolder(const QString& folder, const QStringList& wantedClasse
     const QByteArray digest = digestOf(files, set.classNames, o);
     const QString cache = o.cacheDir.isEmpty() ? QString() : imageCachePath(folder, o);
     if (!cache.isEmpty() && loadImageCache(cache, digest, files.size(), int(set.classNames.size()), &set)) return set;
-
+#if !HIPS_IMAGE_DECODING
+    fail(QStringLiteral("%1 holds images, and this build of HiPS Studio decodes none: it was built without Qt Gui; build it "
+                        "where Qt Gui is installed (Debian: qt6-base-dev) to train on image folders").arg(folder));
+#else
     const Geometry g = geometryOf(o, files.first());
     set.type = SampleSet::Type::UInt8;
     set.sampleShape = {g.channels, g.height, g.width};
@@ -222,6 +229,7 @@ SampleSet readImageFolder(const QString& folder, const QStringList& wantedClasse
                 [&](qsizetype i) { decodeInto(files[i], g, files.first().path, set.bytes.data() + image * size_t(i)); });
     if (!cache.isEmpty()) storeImageCache(cache, digest, set);
     return set;
+#endif
 }
 
 }  // namespace hips
