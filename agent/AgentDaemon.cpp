@@ -43,14 +43,14 @@ AgentDaemon::AgentDaemon(const QString& bindEndpoint, bool standby, const CurveC
     });
 
     connect(&m_roles, &RoleSupervisor::started, this, [this](const QString& node, qint64 pid) {
-        sendEvent(QStringLiteral("started"), node, {{QStringLiteral("pid"), pid}});
+        sendEvent(control::event::kStarted, node, {{QStringLiteral("pid"), pid}});
     });
     connect(&m_roles, &RoleSupervisor::exited, this, &AgentDaemon::onRoleExited);
     connect(&m_roles, &RoleSupervisor::metricLine, this, [this](const QString& node, const QByteArray& json) {
-        sendEvent(QStringLiteral("metric"), node, {{QStringLiteral("json"), QString::fromUtf8(json)}});
+        sendEvent(control::event::kMetric, node, {{QStringLiteral("json"), QString::fromUtf8(json)}});
     });
     connect(&m_roles, &RoleSupervisor::logLine, this, [this](const QString& node, const QString& stream, const QString& line) {
-        sendEvent(QStringLiteral("log"), node, {{QStringLiteral("stream"), stream}, {QStringLiteral("line"), line}});
+        sendEvent(control::event::kLog, node, {{QStringLiteral("stream"), stream}, {QStringLiteral("line"), line}});
     });
 
     m_sinceController.start();
@@ -102,7 +102,7 @@ void AgentDaemon::onMessage(const QString& peer, const Message& m) {
         m_socket->post(peer, Message(QStringLiteral("pong")));  // keeps the controller's silence clock at zero
     } else if (type == QLatin1String("start")) {
         if (m_shuttingDown) {  // no new roles once stopping; say so, or the controller waits for it
-            sendEvent(QStringLiteral("exited"), m.string(QStringLiteral("node")),
+            sendEvent(control::event::kExited, m.string(QStringLiteral("node")),
                       {{QStringLiteral("code"), -1},
                        {QStringLiteral("crashed"), false},
                        {QStringLiteral("error"), QStringLiteral("the agent is shutting down")}});
@@ -156,7 +156,7 @@ void AgentDaemon::probeDevices() {
 
 void AgentDaemon::onStart(const Message& m) {
     auto refuse = [&](const QString& node, const QString& why) {
-        sendEvent(QStringLiteral("exited"), node,
+        sendEvent(control::event::kExited, node,
                   {{QStringLiteral("code"), -1}, {QStringLiteral("crashed"), false}, {QStringLiteral("error"), why}});
     };
     QString error;
@@ -206,14 +206,14 @@ void AgentDaemon::onRoleExited(const QString& node, const RoleExitInfo& info) {
             if (const std::optional<RoleLaunch> launch = m_restarts.takeDue(node)) m_roles.start(*launch);
         });
     }
-    sendEvent(QStringLiteral("exited"), node, fields);
+    sendEvent(control::event::kExited, node, fields);
     quitWhenIdle();
 }
 
 // No restart once the run stops: each role whose restart was pending ends for good, and says so.
 void AgentDaemon::cancelRestarts() {
     for (const QString& node : m_restarts.cancelAll())
-        sendEvent(QStringLiteral("exited"), node,
+        sendEvent(control::event::kExited, node,
                   {{QStringLiteral("code"), -1},
                    {QStringLiteral("crashed"), false},
                    {QStringLiteral("error"), QStringLiteral("its restart was cancelled: the run is stopping")}});

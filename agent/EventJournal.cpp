@@ -1,5 +1,6 @@
 #include "EventJournal.h"
 
+#include "ControlProtocol.h"
 #include "Vocabulary.h"
 
 #include <QJsonDocument>
@@ -20,7 +21,7 @@ bool isMarker(const QCborMap& e) {
 // A node's traffic record: its counters count from the process's start, so a later one of the
 // same node carries everything an older one did.
 QString trafficNode(const QCborMap& e) {
-    if (e.value(kKind).toString() != QLatin1String("metric")) return {};
+    if (e.value(kKind).toString() != control::event::kMetric) return {};
     const QString json = e.value(QStringLiteral("json")).toString();
     if (!json.contains(QLatin1String("\"traffic\""))) return {};
     const QJsonObject record = QJsonDocument::fromJson(json.toUtf8()).object();
@@ -39,7 +40,7 @@ const QCborMap& EventJournal::append(QCborMap event) {
         if (const auto previous = m_lastTraffic.find(node); previous != m_lastTraffic.end()) m_superseded.insert(*previous);
         m_lastTraffic.insert(node, seq);
     }
-    if (event.value(kKind).toString() == QLatin1String("exited")) m_lastTraffic.remove(event.value(QStringLiteral("node")).toString());
+    if (event.value(kKind).toString() == control::event::kExited) m_lastTraffic.remove(event.value(QStringLiteral("node")).toString());
     ++m_full;
     auto it = m_events.insert(seq, std::move(event));
     if (m_full > m_limit) {
@@ -65,7 +66,7 @@ void EventJournal::makeRoom() {
     for (auto it = m_events.begin(); it != m_events.end() && m_full > target; ++it) {
         if (isMarker(*it)) continue;
         const QString kind = it->value(kKind).toString();
-        if (kind != QLatin1String("log") && !m_superseded.contains(it.key())) continue;
+        if (kind != control::event::kLog && !m_superseded.contains(it.key())) continue;
         m_superseded.remove(it.key());
         *it = QCborMap{{QStringLiteral("seq"), it.key()}, {kKind, kSkipped}, {QStringLiteral("node"), it->value(QStringLiteral("node"))}};
         --m_full;

@@ -13,12 +13,9 @@ if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 else
   mapfile -t files < <(find agent app backend tests ui -name '*.cpp' -o -name '*.h')
 fi
-unformatted=0
-for f in "${files[@]}"; do
-  if ! "$CF" --dry-run --Werror "$f" >/dev/null 2>&1; then
-    echo "not formatted: $f   (clang-format -i $f)"
-    unformatted=$((unformatted + 1))
-  fi
-done
-echo "check-format: ${#files[@]} files, $unformatted not formatted"
-[ "$unformatted" -eq 0 ]
+# One clang-format for all (a process per file took a minute beside the other tests); it names
+# each line it would change as FILE:LINE:COLUMN.
+mapfile -t unformatted < <("$CF" --dry-run "${files[@]}" 2>&1 | sed -n 's/^\(.*\):[0-9]*:[0-9]*: \(warning\|error\): code should be clang-formatted.*/\1/p' | sort -u)
+for f in "${unformatted[@]}"; do echo "not formatted: $f   (clang-format -i $f)"; done
+echo "check-format: ${#files[@]} files, ${#unformatted[@]} not formatted"
+[ "${#unformatted[@]}" -eq 0 ]

@@ -102,6 +102,7 @@ namespace {
 class Fp16Codec final : public GradientCodec {
 public:
     QString spec() const override { return QStringLiteral("fp16"); }
+    bool lossy() const override { return false; }  // (rounding to half precision only)
     QByteArray encode(const float* v, size_t n, float* decoded, size_t) const override {
         QByteArray frame(qsizetype(n * 2), Qt::Uninitialized);
         auto* out = reinterpret_cast<quint16*>(frame.data());
@@ -292,6 +293,17 @@ private:
 };
 
 }  // namespace
+
+bool CodecRegistry::lossy(const QString& name) {
+    const StrategyInfo* info = find(name);
+    if (!info) return false;
+    const auto defaults = [info](const QString& key) {
+        const ParamSpec* p = info->param(key);
+        return p ? p->defaultValue : 0.0;
+    };
+    const std::unique_ptr<GradientCodec> codec = GradientCodec::create(info->name, defaults);
+    return codec && codec->lossy();
+}
 
 std::unique_ptr<GradientCodec> GradientCodec::create(const QString& name, const std::function<double(const QString&)>& param) {
     if (name == QLatin1String("none")) return nullptr;

@@ -18,6 +18,8 @@ class CodecRegistry {
 public:
     static const StrategyList& all();  // none, fp16, 2bit, topk with their parameters
     static const StrategyInfo* find(const QString& name) { return findStrategy(all(), name); }
+    // Whether the codec named loses more than rounding does (its own lossy(), at its defaults).
+    static bool lossy(const QString& name);
 };
 
 class GradientCodec {

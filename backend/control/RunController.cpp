@@ -178,19 +178,19 @@ void RunController::handleEvent(const QCborMap& e) {
     ProcessInfo* p = m_processes.find(node);
     if (!p) return;
     Q_EMIT processActivity(node);
-    if (kind == QLatin1String("metric")) {
+    if (kind == control::event::kMetric) {
         onMetric(e.value(QStringLiteral("json")).toString());
-    } else if (kind == QLatin1String("log")) {
+    } else if (kind == control::event::kLog) {
         const QString stream = e.value(QStringLiteral("stream")).toString();
         const QString line = e.value(QStringLiteral("line")).toString();
         if (const QString error = m_dir.appendLog(node, line); !error.isEmpty()) fail(error);
         if (stream == QLatin1String("stderr")) m_recorder->event(QStringLiteral("warning"), node, line);
         Q_EMIT logLine(node, stream, line);
-    } else if (kind == QLatin1String("started")) {
+    } else if (kind == control::event::kStarted) {
         m_processes.started(*p, e.value(QStringLiteral("pid")).toInteger());
         tellProcess(*p);
         if (m_processes.allStarted() && m_state == RunState::Starting) setState(RunState::Running);
-    } else if (kind == QLatin1String("exited")) {
+    } else if (kind == control::event::kExited) {
         onExited(*p, e);
     }
 }

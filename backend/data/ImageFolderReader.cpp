@@ -217,7 +217,8 @@ SampleSet readImageFolder(const QString& folder, const QStringList& wantedClasse
     if (!cache.isEmpty() && loadImageCache(cache, digest, files.size(), int(set.classNames.size()), &set)) return set;
 #if !HIPS_IMAGE_DECODING
     fail(QStringLiteral("%1 holds images, and this build of HiPS Studio decodes none: it was built without Qt Gui; build it "
-                        "where Qt Gui is installed (Debian: qt6-base-dev) to train on image folders").arg(folder));
+                        "where Qt Gui is installed (Debian: qt6-base-dev) to train on image folders")
+             .arg(folder));
 #else
     const Geometry g = geometryOf(o, files.first());
     set.type = SampleSet::Type::UInt8;

@@ -1,5 +1,7 @@
 #include "TopologyAdvice.h"
 
+#include "GradientCodec.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -7,10 +9,6 @@
 namespace hips {
 
 namespace {
-
-bool lossy(const QString& codec) {
-    return codec == QLatin1String("2bit") || codec == QLatin1String("topk");
-}
 
 QString tierField(const TrainingSettings& s, const QString& codec) {
     return s.compression == codec ? QStringLiteral("$.training.compression") : QStringLiteral("$.training.party_compression");
@@ -57,8 +55,8 @@ TopologyIssues topologyAdvice(const Topology& t) {
                                "2bit under mode ssgd loses most of the accuracy (0.33–0.39 against 0.87 without a codec on the "
                                "default topology with the mlp): a step's change is too small for a 2-bit message; fp16 keeps it "
                                "(0.87), topk nearly (0.82)"));
-    if (s.serverOptimizer == QLatin1String("momentum") && (lossy(s.compression) || lossy(s.partyCompression)))
-        note(tierField(s, lossy(s.compression) ? s.compression : s.partyCompression),
+    if (s.serverOptimizer == QLatin1String("momentum") && (CodecRegistry::lossy(s.compression) || CodecRegistry::lossy(s.partyCompression)))
+        note(tierField(s, CodecRegistry::lossy(s.compression) ? s.compression : s.partyCompression),
              QT_TRANSLATE_NOOP("TopologyCheck",
                                "server momentum (FedAvgM) with a lossy codec trails (0.73 with topk, 0.64 with 2bit, against 0.84 "
                                "without one, on the default topology with the mlp): use fp16, or server_optimizer sgd or adam "

@@ -5,9 +5,18 @@
 // stop_all, shutdown, ping, ack {seq}. Agent → controller: hello_ok {version, host, pid}, pong,
 // event {seq, kind, node, ...} with kind started/exited/metric/log; every event is kept
 // until acknowledged and sent again until it is.
+#include <QLatin1String>
 #include <cstddef>
 
 namespace hips::control {
+
+// The kinds of event an agent sends (event {seq, kind, node, ...}), with their fields.
+namespace event {
+inline constexpr QLatin1String kStarted{"started"};  // pid
+inline constexpr QLatin1String kExited{"exited"};  // code, crashed, error; restarting, attempt, max_restarts, delay_ms
+inline constexpr QLatin1String kMetric{"metric"};  // json: one record of the role's (Vocabulary.h)
+inline constexpr QLatin1String kLog{"log"};  // stream (stdout, stderr), line
+}  // namespace event
 
 constexpr int kProtocolVersion = 1;
 constexpr const char* kControllerId = "controller";

@@ -3,6 +3,7 @@
 // scheduler exits cleanly once every member has said bye, and one restarted mid-run has every
 // member register again (and a global server send it its recovery point again); of two processes
 // of one node, the one placed later is listened to, and the other told to stop.
+#include "../integration/FreePorts.h"
 #include "RoleError.h"
 #include "SchedulerClient.h"
 #include "SchedulerIncarnations.h"
@@ -20,8 +21,13 @@ using namespace hips;
 
 namespace {
 
+// small.json on ports free for this test (the same ones at every call).
 Topology smallTopology() {
-    TopologyLoad load = TopologyReader::readFile(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");
+    static hips::test::FreePorts ports;
+    QFile file(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");
+    if (!file.open(QIODevice::ReadOnly)) qFatal("cannot read small.json");
+    const QJsonValue moved = ports.moved(QJsonDocument::fromJson(file.readAll()).object());
+    TopologyLoad load = TopologyReader::readJson(QJsonDocument(moved.toObject()).toJson());
     if (!load.ok()) qFatal("%s", qPrintable(load.errorText()));
     Topology t = *load.topology;
     t.training.replyTimeoutS = 10;
