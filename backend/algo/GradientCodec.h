@@ -41,10 +41,26 @@ public:
     // The size of an encoded frame of n floats at most, so that limits can bound what is accepted.
     virtual size_t maxEncodedBytes(size_t n) const = 0;
 
+    // A message of the warm-up, `progress` in (0, 1) of the way through it: a codec that sends a
+    // share of the entries sends a larger one (DGC's ramp, ratio^progress); the default, an empty
+    // frame, has the link send the values whole.
+    virtual QByteArray encodeWarmingUp(const float* values, size_t n, float* decoded, size_t contributions, double progress) const {
+        (void)values, (void)n, (void)decoded, (void)contributions, (void)progress;
+        return {};
+    }
+
+    // DGC's warm-up: how many messages of each kind a link sends whole before this codec starts
+    // (`codec_warmup` rounds, times the messages a round holds on the tier: see makeLinkCodecs).
+    size_t warmupMessages() const { return m_warmupMessages; }
+    void setWarmupMessages(size_t messages) { m_warmupMessages = messages; }
+
     // nullptr for `none` (links without a codec send floats as they are, zero-copy).
     // `param` looks the codec's parameters up (the tier's settings). Throws std::invalid_argument
     // for an unknown name.
     static std::unique_ptr<GradientCodec> create(const QString& name, const std::function<double(const QString&)>& param);
+
+private:
+    size_t m_warmupMessages = 0;
 };
 
 // IEEE half precision, round to nearest even (what the fp16 codec sends).

@@ -20,6 +20,11 @@ bool carriesFloats(const Message& m) {
     return m.type == message::kPush || m.type == message::kModel;
 }
 
+// How far through the warm-up the message after `sent` others is, in (0, 1).
+double warmupProgress(size_t sent, const GradientCodec& codec) {
+    return double(sent + 1) / double(codec.warmupMessages() + 1);
+}
+
 zmq::message_t frameOf(const void* data, size_t bytes) {
     return zmq::message_t(data, bytes);
 }
@@ -34,7 +39,7 @@ LinkCodecs::Link& LinkCodecs::linkTo(QHash<QString, Link>& links, const QString&
     if (link.floats.size() != total) {  // a first message, or a model of another size: start over
         link.floats.assign(total, 0.0f);
         link.momentum.clear();
-        link.sliceKnown.assign(sliceCount(total), false);
+        link.messages.assign(sliceCount(total), 0);
     }
     return link;
 }
@@ -65,6 +70,11 @@ void LinkCodecs::keepResidual(Link& link, size_t offset, const std::vector<float
     }
 }
 
+void LinkCodecs::sendWhole(Message& m, const std::vector<float>& input) {
+    m.frames[0] = frameOf(input.data(), input.size() * sizeof(float));
+    m.fields.insert(kDense, true);
+}
+
 void LinkCodecs::outgoing(const QString& peer, Message& m) {
     const GradientCodec* codec = carriesFloats(m) && m.frames.size() == 1 ? m_codecOf(peer) : nullptr;
     if (!codec) return;
@@ -77,25 +87,43 @@ void LinkCodecs::outgoing(const QString& peer, Message& m) {
     std::vector<float> input(values, values + n), decoded(n);
     for (float& x : input)
         if (!std::isfinite(x)) x = 0;  // never into a residual or a replica: it would stay there
+    const size_t slice = size_t(offset) / kSliceFloats;
     if (m.type == message::kPush) {
         // Each origin's pushes keep their own residual: a relay's workers never lend each other theirs.
         const QString origin = m.fields.value(QStringLiteral("origin")).toString();
-        Link* link = codec->errorFeedback() ? &linkTo(m_pushesOut, origin.isEmpty() ? peer : peer + '\n' + origin, size_t(total)) : nullptr;
-        if (link) addResidual(*link, codec->momentum(), size_t(offset), input);
-        const QByteArray frame = codec->encode(input.data(), n, decoded.data());
-        if (link) keepResidual(*link, size_t(offset), input, decoded);
-        m.frames[0] = frameOf(frame.constData(), size_t(frame.size()));
+        const bool feedback = codec->errorFeedback();
+        Link* link = feedback || codec->warmupMessages() > 0
+                         ? &linkTo(m_pushesOut, origin.isEmpty() ? peer : peer + '\n' + origin, size_t(total))
+                         : nullptr;
+        if (link && feedback) addResidual(*link, codec->momentum(), size_t(offset), input);
+        const size_t sent = link ? link->messages[slice]++ : codec->warmupMessages();
+        const QByteArray frame = sent < codec->warmupMessages()
+                                     ? codec->encodeWarmingUp(input.data(), n, decoded.data(), 1, warmupProgress(sent, *codec))
+                                     : codec->encode(input.data(), n, decoded.data());
+        if (frame.isEmpty()) {  // warming up, and the codec says: all of it
+            if (feedback) keepResidual(*link, size_t(offset), input, input);
+            sendWhole(m, input);
+        } else {
+            if (link && feedback) keepResidual(*link, size_t(offset), input, decoded);
+            m.frames[0] = frameOf(frame.constData(), size_t(frame.size()));
+        }
     } else {
         Link& link = linkTo(m_modelsOut, peer, size_t(total));
         float* replica = link.floats.data() + offset;
-        if (!link.sliceKnown[size_t(offset) / kSliceFloats]) {  // the peer holds nothing of it yet: whole
-            link.sliceKnown[size_t(offset) / kSliceFloats] = true;
-            std::memcpy(replica, input.data(), n * sizeof(float));
-            m.frames[0] = frameOf(input.data(), n * sizeof(float));
-            m.fields.insert(kDense, true);
-        } else {
+        const size_t sent = link.messages[slice]++;
+        QByteArray frame;
+        if (sent > 0) {  // the peer's first model of this slice goes whole: it holds nothing yet
             for (size_t i = 0; i < n; ++i) input[i] -= replica[i];
-            const QByteArray frame = codec->encode(input.data(), n, decoded.data(), m_aggregateOf);
+            frame = sent <= codec->warmupMessages()
+                        ? codec->encodeWarmingUp(input.data(), n, decoded.data(), m_aggregateOf, warmupProgress(sent - 1, *codec))
+                        : codec->encode(input.data(), n, decoded.data(), m_aggregateOf);
+            if (frame.isEmpty())
+                for (size_t i = 0; i < n; ++i) input[i] += replica[i];  // whole after all
+        }
+        if (frame.isEmpty()) {
+            std::memcpy(replica, input.data(), n * sizeof(float));
+            sendWhole(m, input);
+        } else {
             for (size_t i = 0; i < n; ++i) replica[i] += decoded[i];
             m.frames[0] = frameOf(frame.constData(), size_t(frame.size()));
         }
@@ -138,7 +166,7 @@ QString LinkCodecs::incoming(const QString& peer, Message& m) {
     const bool dense = m.fields.value(kDense).toBool();
     std::vector<float> out(n);
     if (dense) {
-        if (m.type != message::kModel || m.frames[0].size() != n * sizeof(float))
+        if (m.frames[0].size() != n * sizeof(float))
             return QStringLiteral("a dense %1 of %2 bytes for %3 values").arg(m.type).arg(m.frames[0].size()).arg(n);
         std::memcpy(out.data(), m.frames[0].data(), n * sizeof(float));
     } else if (const QString error = codec->decode(static_cast<const char*>(m.frames[0].data()), m.frames[0].size(), n, out.data());
@@ -150,10 +178,10 @@ QString LinkCodecs::incoming(const QString& peer, Message& m) {
         float* replica = link.floats.data() + offset;
         const size_t slice = size_t(offset) / kSliceFloats;
         if (dense) {
-            link.sliceKnown[slice] = true;
+            ++link.messages[slice];
             std::memcpy(replica, out.data(), n * sizeof(float));
         } else {
-            if (!link.sliceKnown[slice]) return QStringLiteral("a change to a model slice this end never had whole");
+            if (link.messages[slice] == 0) return QStringLiteral("a change to a model slice this end never had whole");
             for (size_t i = 0; i < n; ++i) replica[i] += out[i];
             std::memcpy(out.data(), replica, n * sizeof(float));
         }
@@ -180,6 +208,9 @@ std::shared_ptr<LinkCodecs> makeLinkCodecs(const RoleContext& ctx) {
     auto codecs = std::make_shared<LinkCodecs>(
         [across, inside, party](const QString& peer) { return partyOf(peer) == party ? inside.get() : across.get(); },
         modelParameterCount(s));
+    // The warm-up is counted in rounds; a link counts messages, and a round holds this many.
+    if (inside) inside->setWarmupMessages(inside->warmupMessages() * size_t(s.workerPushesPerRound()));
+    if (across) across->setWarmupMessages(across->warmupMessages() * size_t(s.globalStepsPerRound()));
     codecs->setPushesAreModelChanges(!ModeRegistry::policy(s.mode).gradientEveryStep);
     return codecs;
 }

@@ -4,7 +4,8 @@
 // codec left in this link's last push of that slice added (error feedback; with the codec's
 // momentum correction, GeoMX's BSC, the residual gathers the pushes' momentum). Models are sent as
 // the change from what the peer holds, a replica of it kept here per peer, so what a lossy codec
-// could not say in one round goes out in the next; the first model a peer gets goes whole (dense).
+// could not say in one round goes out in the next; the first model a peer gets goes whole (dense),
+// and so do the first `codec_warmup` rounds' pushes and models (DGC's warm-up).
 // The codec's spec travels in each header and must equal this end's: a mismatch is refused and
 // counted, with both named, like every malformed frame.
 #include "Channel.h"
@@ -41,10 +42,11 @@ private:
     struct Link {
         std::vector<float> floats;  // pushes: the residual; models: the replica of what the peer holds
         std::vector<float> momentum;  // pushes under momentum correction: u
-        std::vector<bool> sliceKnown;  // models: slices the peer has had whole
+        std::vector<quint32> messages;  // per slice: messages sent (out); models received whole (in)
     };
     Link& linkTo(QHash<QString, Link>& links, const QString& peer, size_t total);
     static void addResidual(Link& link, float momentum, size_t offset, std::vector<float>& input);
+    static void sendWhole(Message& m, const std::vector<float>& input);
     static void keepResidual(Link& link, size_t offset, const std::vector<float>& input, const std::vector<float>& decoded);
 
     std::function<const GradientCodec*(const QString&)> m_codecOf;

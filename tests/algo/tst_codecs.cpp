@@ -15,8 +15,9 @@ using namespace hips;
 namespace {
 
 std::unique_ptr<GradientCodec> codec(const QString& name, double threshold = 0.01, double ratio = 0.01, double feedback = 1,
-                                     double momentum = 0, double bucket = 1024) {
+                                     double momentum = 0, double bucket = 1024, double warmup = 0) {
     return GradientCodec::create(name, [&](const QString& p) {
+        if (p == QLatin1String("codec_warmup")) return warmup;
         if (p == QLatin1String("codec_threshold")) return threshold;
         if (p == QLatin1String("codec_ratio")) return ratio;
         if (p == QLatin1String("codec_momentum")) return momentum;
@@ -192,6 +193,65 @@ private Q_SLOTS:
             for (size_t i = 0; i < model.size(); ++i) gap = std::max(gap, double(std::abs(got[i] - model[i])));
             QVERIFY2(gap < 0.011, qPrintable(QStringLiteral("version %1: %2").arg(version).arg(gap)));
         }
+    }
+
+    // DGC's warm-up: with codec_warmup 2, 2bit sends a link's first two pushes whole (their
+    // residual starts at nothing), then quantizes; models go whole for the first one and the
+    // warm-up's two, then as changes. The receiver takes a whole push as it is.
+    void twoBitsWarmupSendsWhole() {
+        auto c = std::shared_ptr<GradientCodec>(codec("2bit", 0.5, 0, 1, 0, 1024, 2));
+        QCOMPARE(c->warmupMessages(), size_t(2));
+        LinkCodecs worker(every(c), 4), server(every(c), 4);
+        const std::vector<float> update{4, 1, 0.25f, 0};
+        for (int push = 1; push <= 3; ++push) {
+            Message m = floatsMessage(message::kPush, update);
+            worker.outgoing("p/server0", m);
+            QCOMPARE(m.fields.value("dense").toBool(), push <= 2);
+            QCOMPARE(server.incoming("p/worker0", m), QString());
+            // Warming up, all of it; then ±t or 0 with t = 0.5: nothing was left over to add.
+            QCOMPARE(floatsOf(m), push <= 2 ? update : std::vector<float>({0.5f, 0.5f, 0, 0}));
+        }
+        LinkCodecs sender(every(c), 4), receiver(every(c), 4);
+        std::vector<float> model{10, 20, 30, 40};
+        for (int version = 1; version <= 4; ++version) {
+            model[size_t(version) % 4] += 0.5f;  // one step of t a version: 2bit says it exactly
+            Message m = floatsMessage(message::kModel, model, version);
+            sender.outgoing("p/worker0", m);
+            QCOMPARE(m.fields.value("dense").toBool(), version <= 3);
+            QCOMPARE(receiver.incoming("p/server0", m), QString());
+            QCOMPARE(floatsOf(m), model);
+        }
+        // A whole push that is not a model's size is refused, warm-up or not.
+        Message shortPush = floatsMessage(message::kPush, {1, 2, 3});
+        shortPush.fields.insert(QStringLiteral("total"), 4);
+        shortPush.fields.insert(QStringLiteral("codec"), c->spec());
+        shortPush.fields.insert(QStringLiteral("dense"), true);
+        QVERIFY(server.incoming("p/worker0", shortPush).contains("dense push of 12 bytes for 4 values"));
+    }
+
+    // topk's warm-up ramps its share up as DGC's does: with ratio 0.01 and codec_warmup 3, a
+    // link's pushes keep 0.01^(1/4), 0.01^(2/4), 0.01^(3/4), then 0.01 of 1,000 entries.
+    void topksWarmupRampsItsShareUp() {
+        auto c = std::shared_ptr<GradientCodec>(codec("topk", 0, 0.01, 0, 0, 1024, 3));
+        QCOMPARE(c->warmupMessages(), size_t(3));
+        LinkCodecs worker(every(c), 1000), server(every(c), 1000);
+        std::vector<qsizetype> sent;
+        for (int push = 1; push <= 5; ++push) {
+            Message m = floatsMessage(message::kPush, gaussian(1000, push, 1.0f));
+            worker.outgoing("p/server0", m);
+            QVERIFY(!m.fields.value("dense").toBool());
+            QCOMPARE(server.incoming("p/worker0", m), QString());
+            const std::vector<float> got = floatsOf(m);
+            sent.push_back(std::count_if(got.begin(), got.end(), [](float x) { return x != 0; }));
+        }
+        QCOMPARE(sent, std::vector<qsizetype>({317, 100, 32, 10, 10}));
+    }
+
+    // The defaults, chosen by time to accuracy (README, "Compression").
+    void topksWarmupIsOnByDefault() {
+        QCOMPARE(CodecRegistry::find("2bit")->param("codec_warmup")->defaultValue, 0.0);
+        QCOMPARE(CodecRegistry::find("topk")->param("codec_warmup")->defaultValue, 4.0);
+        QCOMPARE(CodecRegistry::find("topk")->param("codec_ratio")->defaultValue, 0.05);
     }
 
     // GeoMX's momentum correction, by hand: ratio 1/4 of 4 values sends one entry a push.
