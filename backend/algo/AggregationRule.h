@@ -49,6 +49,9 @@ public:
     // The rule weighs whole updates against each other (by distances between them), so a server
     // that holds only a slice of the model (key slicing) would decide on a part of the evidence.
     virtual bool comparesWholeUpdates() const { return false; }
+    // The rule decodes a code laid over one party's workers (Draco: the data plan gives each the
+    // data the code assigns), so it runs at party servers, in plain rounds, and needs every member.
+    virtual bool codesWorkers() const { return false; }
     virtual int minimumContributions() const { return 1; }
     virtual QString minimumReason() const { return {}; }
     // The round's choices (senders selected or rejected), for the metrics; empty for FedAvg.

@@ -133,6 +133,7 @@ class DracoRepetitionRule final : public HeldContributionsRule {
 public:
     explicit DracoRepetitionRule(int r) : m_r(r) {}
     QString name() const override { return QStringLiteral("draco_repetition"); }
+    bool codesWorkers() const override { return true; }
     int minimumContributions() const override { return m_r; }
     QString minimumReason() const override { return QStringLiteral("one group of draco_r %1").arg(m_r); }
 
@@ -149,6 +150,7 @@ class DracoCyclicRule final : public HeldContributionsRule {
 public:
     explicit DracoCyclicRule(int s) : m_s(s) {}
     QString name() const override { return QStringLiteral("draco_cyclic"); }
+    bool codesWorkers() const override { return true; }
     int minimumContributions() const override { return 2 * m_s + 1; }
     QString minimumReason() const override { return QStringLiteral("n >= 2s + 1 with draco_s %1; 2s + 2 if n is even").arg(m_s); }
 

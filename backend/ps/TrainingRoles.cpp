@@ -31,7 +31,7 @@ static std::function<int(RoleContext&)> training(int (*run)(RoleContext&)) {
 
 // The master evaluates what the servers send, or, in mode `local`, trains alone.
 static int runMaster(RoleContext& ctx) {
-    return isMode(ctx.training().mode, mode::kLocal) ? runLocalBaseline(ctx) : runMasterWorker(ctx);
+    return ModeRegistry::policy(ctx.training().mode).standalone ? runLocalBaseline(ctx) : runMasterWorker(ctx);
 }
 
 // A server on a GPU: its robust rules' whole-vector work moves there (VectorBackend.h).

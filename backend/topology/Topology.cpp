@@ -145,11 +145,11 @@ static void addListening(QList<Node>& out, const Party& p, const QList<Listening
 
 // The local baseline starts the master alone: it trains and evaluates by itself.
 static bool masterAlone(const TrainingSettings& t) {
-    return isMode(t.mode, mode::kLocal);
+    return ModeRegistry::policy(t.mode).standalone;
 }
 // The state service answers ESync's workers, and runs only for them.
 static bool runsStateService(const Party& p, const TrainingSettings& t) {
-    return p.central && p.stateService && isMode(t.mode, mode::kEsync);
+    return p.central && p.stateService && ModeRegistry::policy(t.mode).stateService;
 }
 
 QList<Node> Topology::nodes() const {

@@ -7,6 +7,7 @@
 #include "FaultPolicy.h"
 #include "FedOptimizer.h"
 #include "FieldRules.h"
+#include "ModeConflicts.h"
 #include "ModeRegistry.h"
 #include "ModelRegistry.h"
 #include "Partition.h"
@@ -225,11 +226,11 @@ private:
             if (!p.servers[i].standbyHost.isEmpty()) checkStandby(QStringLiteral("%1.%2[%3]").arg(path, servers).arg(i), p, p.servers[i]);
         }
         if (p.stateService) checkPort(path + ".state_service", p, *p.stateService, QStringLiteral("state_service"));
-        if (p.central && !p.stateService && isMode(m_t.training.mode, mode::kEsync))
+        if (p.central && !p.stateService && ModeRegistry::policy(m_t.training.mode).stateService)
             add(path, QCoreApplication::translate("TopologyCheck",
-                                                  "mode esync needs a state service in the central party '%1': add "
+                                                  "mode %1 needs a state service in the central party '%2': add "
                                                   "\"state_service\": {\"port\": N} to its roles")
-                          .arg(p.id));
+                          .arg(m_t.training.mode, p.id));
         if (p.central && !p.masterWorker)
             add(path, QCoreApplication::translate("TopologyCheck", "the central party '%1' has no master_worker; add one").arg(p.id));
         if (p.masterWorker) {
@@ -260,34 +261,12 @@ private:
                 QCoreApplication::translate("TopologyCheck", "%1 attackers a round, but the run has %2 training workers")
                     .arg(s.adversary->count)
                     .arg(m_t.trainingWorkerCount()));
-        if (ModeRegistry::policy(s.mode).hierarchicalFrequency && s.trainCentralWorkers)
-            add("$.training.train_central_workers", QCoreApplication::translate("TopologyCheck",
-                                                                                "mode %1 syncs workers with their party server; "
-                                                                                "central workers have none: set "
-                                                                                "train_central_workers to false")
-                                                        .arg(s.mode));
-        if (ModeRegistry::policy(s.mode).roundOfSyncs && s.localEpochs > 0)
-            add("$.training.local_epochs", QCoreApplication::translate("TopologyCheck",
-                                                                       "mode %1 counts a round in synchronisations: set local_iters "
-                                                                       "(synchronisations per round) instead of local_epochs")
-                                               .arg(s.mode));
-        if (ModeRegistry::policy(s.mode).gradientEveryStep && ModelRegistry::hasRunningStatistics(s.model))
-            add("$.training.model", QCoreApplication::translate("TopologyCheck",
-                                                                "mode %1 pushes gradients, and model %2's BatchNorm statistics have "
-                                                                "none: they would never leave their initial values; choose a mode "
-                                                                "that pushes models (fedavg, esync, …) or another model")
-                                        .arg(s.mode, s.model));
         if (s.resumeRound >= s.rounds)
             add("$.training.resume_round", QCoreApplication::translate("TopologyCheck",
                                                                        "resume_round (%1) must be below rounds (%2): a run resumes "
                                                                        "from a checkpoint before its end")
                                                .arg(s.resumeRound)
                                                .arg(s.rounds));
-        if (s.resumeRound > 0 && !ModeRegistry::policy(s.mode).resumable())
-            add("$.training.resume_round", QCoreApplication::translate("TopologyCheck",
-                                                                       "mode %1 applies pushes as they come and keeps no checkpoints; "
-                                                                       "only the modes with rounds at the global server resume")
-                                               .arg(s.mode));
     }
 
     // Several servers per tier cut the model's keys between them (ShardMap): each party server
@@ -399,35 +378,16 @@ private:
         checkDraco(s);
         checkServerOptimizer(s);
         checkFaultPolicy(s);
-        if (s.flat() && s.mode != QLatin1String("fedavg") && s.mode != QLatin1String("ssgd"))
-            add("$.training.hierarchy", QCoreApplication::translate("TopologyCheck",
-                                                                    "a flat run has no party servers; mode %1 "
-                                                                    "needs them: use fedavg or ssgd, or hierarchy two_layer")
-                                            .arg(s.mode));
+        checkModeConflicts(s, &m_issues);
         if (s.flat() && s.partyAggregation != QLatin1String("fedavg"))
             add("$.training.party_aggregation", QCoreApplication::translate("TopologyCheck",
                                                                             "a flat run has no party servers "
                                                                             "to run party_aggregation %1: set it to fedavg")
                                                     .arg(s.partyAggregation));
-        // A tier that applies each push as it comes has no round of contributions to choose from.
-        const ModePolicy policy = ModeRegistry::policy(s.mode);
-        if (mode && policy.global == TierSync::AsPushesCome && s.aggregation != QLatin1String("fedavg"))
-            add("$.training.aggregation", QCoreApplication::translate("TopologyCheck",
-                                                                      "mode %1 applies each push at the global server as it comes; "
-                                                                      "aggregation %2 needs a round's contributions: use fedavg, or "
-                                                                      "a mode with rounds (fedavg, ssgd, esync, hfa)")
-                                              .arg(s.mode, s.aggregation));
-        if (mode && policy.party == TierSync::AsPushesCome && s.partyAggregation != QLatin1String("fedavg"))
-            add("$.training.party_aggregation", QCoreApplication::translate("TopologyCheck",
-                                                                            "mode %1 forwards each push from the party servers as it "
-                                                                            "comes; party_aggregation %2 needs a round's contributions: "
-                                                                            "use fedavg, or a mode with rounds")
-                                                    .arg(s.mode, s.partyAggregation));
     }
 
-    // Going on without a process needs rounds that can close without it: ESync waits for every
-    // device's step, Draco's codes decode from every member of a group, and the asynchronous
-    // modes have no rounds to close.
+    // Going on without a process needs rounds that can close without it: Draco's codes decode from
+    // every member of a group (the modes' own reasons: ModeConflicts).
     void checkFaultPolicy(const TrainingSettings& s) {
         if (!FaultPolicyRegistry::find(s.faultPolicy)) {
             add("$.training.fault_policy", QCoreApplication::translate("TopologyCheck", "'%1' is not supported; use one of: %2")
@@ -435,15 +395,6 @@ private:
             return;
         }
         if (!s.continuesThroughFailures()) return;
-        const ModePolicy policy = ModeRegistry::policy(s.mode);
-        if (policy.stateService || !policy.resumable())
-            add("$.training.fault_policy",
-                QCoreApplication::translate("TopologyCheck",
-                                            "mode %1 cannot go on without one of its processes "
-                                            "(%2): use fault_policy fail, or fedavg, ssgd or hfa")
-                    .arg(s.mode, policy.stateService
-                                     ? QCoreApplication::translate("TopologyCheck", "every round waits for every device's step")
-                                     : QCoreApplication::translate("TopologyCheck", "it has no rounds to close without it")));
         const auto global = AggregatorRegistry::create(s.aggregation), party = AggregatorRegistry::create(s.partyAggregation);
         if (global && party && global->needsIndividuals() && party->foldsOnArrival() && !s.flat())
             add("$.training.fault_policy", QCoreApplication::translate("TopologyCheck",
@@ -453,15 +404,19 @@ private:
                                                                        "keeps updates apart")
                                                .arg(s.aggregation));
         for (const QString& rule : {s.aggregation, s.partyAggregation})
-            if (rule.startsWith(QLatin1String("draco_")))
+            if (codesWorkers(rule))
                 add("$.training.fault_policy", QCoreApplication::translate("TopologyCheck",
                                                                            "%1 decodes from every worker of a group and cannot "
                                                                            "go on without one: use fault_policy fail")
                                                    .arg(rule));
     }
 
-    // A server optimizer turns a round's sum of model deltas into a step: it needs rounds at the
-    // global server and deltas (ssgd's gradients have the server's own SGD with momentum).
+    static bool codesWorkers(const QString& rule) {
+        const auto r = AggregatorRegistry::create(rule);
+        return r && r->codesWorkers();
+    }
+
+    // A server optimizer's name (what it needs of a mode: ModeConflicts).
     void checkServerOptimizer(const TrainingSettings& s) {
         const StrategyInfo* optimizer = ServerOptimizerRegistry::find(s.serverOptimizer);
         if (!optimizer) {
@@ -469,36 +424,24 @@ private:
                                                    .arg(s.serverOptimizer, strategyNames(ServerOptimizerRegistry::all()).join(", ")));
             return;
         }
-        const bool plain = s.serverOptimizer == QLatin1String("sgd") && s.param(QStringLiteral("server_lr")) == 1.0;
-        const ModePolicy policy = ModeRegistry::policy(s.mode);
-        if (!plain && (policy.global != TierSync::Rounds || policy.gradientEveryStep))
-            add("$.training.server_optimizer", QCoreApplication::translate("TopologyCheck",
-                                                                           "mode %1 has no round of model deltas at the global server "
-                                                                           "for server optimizer %2 to step with: use fedavg, esync "
-                                                                           "or hfa, or server_optimizer sgd with server_lr 1")
-                                                   .arg(s.mode, s.serverOptimizer));
-        if (s.proximalMu > 0 && policy.gradientEveryStep)
-            add("$.training.proximal_mu", QCoreApplication::translate("TopologyCheck",
-                                                                      "mode %1 takes one step from the global model each push; "
-                                                                      "FedProx's proximal term needs local steps: set proximal_mu "
-                                                                      "to 0")
-                                              .arg(s.mode));
     }
 
     // Draco's codes: the party's workers are the coded group, training in FedAvg rounds on data the
     // code assigns; a repetition group is whole.
     void checkDraco(const TrainingSettings& s) {
-        if (s.aggregation.startsWith(QLatin1String("draco_")))
+        if (codesWorkers(s.aggregation))
             add("$.training.aggregation", QCoreApplication::translate("TopologyCheck",
                                                                       "%1 codes the workers of one party: set it as party_aggregation "
                                                                       "(a single party reproduces Draco's flat setting)")
                                               .arg(s.aggregation));
-        if (!s.partyAggregation.startsWith(QLatin1String("draco_"))) return;
-        if (s.mode != QLatin1String("fedavg"))
+        if (!codesWorkers(s.partyAggregation)) return;
+        if (!ModeRegistry::policy(s.mode).plainRounds())
             add("$.training.party_aggregation", QCoreApplication::translate("TopologyCheck",
-                                                                            "%1 needs mode fedavg (workers whose rounds are the same "
+                                                                            "%1 needs mode %3 (workers whose rounds are the same "
                                                                             "local work on the same data); mode is %2")
-                                                    .arg(s.partyAggregation, s.mode));
+                                                    .arg(s.partyAggregation, s.mode, ModeRegistry::namesWhere([](const ModePolicy& p) {
+                                                                                         return p.plainRounds();
+                                                                                     }).join(QStringLiteral(" or "))));
         if (s.trainCentralWorkers)
             add("$.training.train_central_workers",
                 QCoreApplication::translate("TopologyCheck",

@@ -1,6 +1,7 @@
 // The registries (modes, aggregation rules, partitions, models) are the only lists of names and
 // parameters: the reader takes names, ranges and defaults from them, refuses a parameter of
 // another strategy, and still reads older names; what each mode starts and waits for.
+#include "ModeConflicts.h"
 #include "ModeRegistry.h"
 #include "TopologyReader.h"
 #include "BrokenTopologies.h"
@@ -83,6 +84,45 @@ private Q_SLOTS:
         Topology edited = *load.topology;  // what the designer and `hips run --param` may set
         edited.training.params.insert("dc_lambda", 1);
         QVERIFY(TopologyReader::validate(edited).first().message.contains("not a setting of mode fedavg"));
+    }
+
+    // A mode is its policy: the registry's entry is what policy() and namesWhere() read, an older
+    // name reads its mode's, and the combinations validation refuses follow the traits, for every
+    // mode alike (one table, ModeConflicts), with the modes that fit offered instead.
+    void modesAreTheirTraits() {
+        QVERIFY(ModeRegistry::policy("sync").runsFlat);  // fedavg's older name
+        QStringList flat;
+        for (const ModeInfo& m : ModeRegistry::modes()) {
+            const ModePolicy p = ModeRegistry::policy(m.strategy.name);
+            QCOMPARE(p.gradientEveryStep, m.policy.gradientEveryStep);
+            QCOMPARE(p.party, m.policy.party);
+            QCOMPARE(p.standalone, m.policy.standalone);
+            if (p.runsFlat) flat.append(m.strategy.name);
+
+            TrainingSettings s;
+            s.mode = m.strategy.name;
+            s.hierarchy = "flat";
+            s.aggregation = "median";
+            s.proximalMu = 0.01;
+            TopologyIssues issues;
+            checkModeConflicts(s, &issues);
+            const auto has = [&](const char* path) {
+                return std::any_of(issues.begin(), issues.end(), [&](const TopologyIssue& i) { return i.path == QLatin1String(path); });
+            };
+            QCOMPARE(has("$.training.hierarchy"), !p.runsFlat);
+            QCOMPARE(has("$.training.aggregation"), p.global == TierSync::AsPushesCome);
+            QCOMPARE(has("$.training.proximal_mu"), p.gradientEveryStep);
+        }
+        QCOMPARE(ModeRegistry::namesWhere([](const ModePolicy& p) { return p.runsFlat; }), flat);
+        QCOMPARE(flat, QStringList({"fedavg", "ssgd"}));
+
+        TrainingSettings s;
+        s.mode = "hfa", s.hierarchy = "flat";
+        TopologyIssues issues;
+        checkModeConflicts(s, &issues);
+        QCOMPARE(issues.size(), 1);
+        QCOMPARE(issues[0].message, QStringLiteral("a flat run has no party servers; mode hfa needs them: use fedavg or ssgd, or "
+                                                   "hierarchy two_layer"));
     }
 
     // The local baseline starts the master alone, and it is the one training process.

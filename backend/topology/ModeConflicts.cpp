@@ -1,0 +1,153 @@
+#include "ModeConflicts.h"
+
+#include "AggregatorRegistry.h"
+#include "FedOptimizer.h"
+#include "ModeRegistry.h"
+#include "ModelRegistry.h"
+
+#include <QCoreApplication>
+
+namespace hips {
+
+namespace {
+
+// "fedavg, ssgd or hfa": the modes whose policy has it.
+QString modesThat(bool (*has)(const ModePolicy&)) {
+    QStringList names = ModeRegistry::namesWhere(has);
+    if (names.size() < 2) return names.join(QString());
+    const QString last = names.takeLast();
+    return QCoreApplication::translate("TopologyCheck", "%1 or %2").arg(names.join(QStringLiteral(", ")), last);
+}
+
+// Rules a tier that applies each push as it comes can run: those that fold a push in as it arrives.
+bool foldsOnArrival(const QString& rule) {
+    const auto r = AggregatorRegistry::create(rule);
+    return !r || r->foldsOnArrival();  // (an unknown name is refused on its own)
+}
+
+QString rulesThatFoldOnArrival() {
+    QStringList names;
+    for (const QString& rule : AggregatorRegistry::names())
+        if (foldsOnArrival(rule)) names.append(rule);
+    return names.join(QStringLiteral(", "));
+}
+
+bool trainsRoundsAtTheGlobalServer(const ModePolicy& p) {
+    return p.global == TierSync::Rounds && !p.standalone;
+}
+
+struct ModeConflict {
+    const char* path;
+    bool (*conflicts)(const ModePolicy&, const TrainingSettings&);
+    QString (*message)(const TrainingSettings&);
+};
+
+const ModeConflict kConflicts[] = {
+    {"$.training.train_central_workers",
+     [](const ModePolicy& p, const TrainingSettings& s) { return p.hierarchicalFrequency && s.trainCentralWorkers; },
+     [](const TrainingSettings& s) {
+         return QCoreApplication::translate(
+                    "TopologyCheck",
+                    "mode %1 syncs workers with their party server; central workers have none: set train_central_workers to false")
+             .arg(s.mode);
+     }},
+    {"$.training.local_epochs", [](const ModePolicy& p, const TrainingSettings& s) { return p.roundOfSyncs && s.localEpochs > 0; },
+     [](const TrainingSettings& s) {
+         return QCoreApplication::translate(
+                    "TopologyCheck",
+                    "mode %1 counts a round in synchronisations: set local_iters (synchronisations per round) instead of local_epochs")
+             .arg(s.mode);
+     }},
+    {"$.training.model",
+     [](const ModePolicy& p, const TrainingSettings& s) { return p.gradientEveryStep && ModelRegistry::hasRunningStatistics(s.model); },
+     [](const TrainingSettings& s) {
+         return QCoreApplication::translate(
+                    "TopologyCheck",
+                    "mode %1 pushes gradients, and model %2's BatchNorm statistics have none: they would never leave their initial "
+                    "values; choose a mode that pushes models (%3) or another model")
+             .arg(s.mode, s.model, modesThat([](const ModePolicy& p) { return p.pushesModelChanges() && !p.standalone; }));
+     }},
+    {"$.training.resume_round", [](const ModePolicy& p, const TrainingSettings& s) { return s.resumeRound > 0 && !p.resumable(); },
+     [](const TrainingSettings& s) {
+         return QCoreApplication::translate(
+                    "TopologyCheck",
+                    "mode %1 applies pushes as they come and keeps no checkpoints; only the modes with rounds at the global server "
+                    "resume (%2)")
+             .arg(s.mode, modesThat([](const ModePolicy& p) { return p.resumable() && !p.standalone; }));
+     }},
+    {"$.training.hierarchy", [](const ModePolicy& p, const TrainingSettings& s) { return s.flat() && !p.runsFlat; },
+     [](const TrainingSettings& s) {
+         return QCoreApplication::translate("TopologyCheck",
+                                            "a flat run has no party servers; mode %1 needs them: use %2, or hierarchy two_layer")
+             .arg(s.mode, modesThat([](const ModePolicy& p) { return p.runsFlat; }));
+     }},
+    // A tier that applies each push as it comes has no round of contributions to choose from.
+    {"$.training.aggregation",
+     [](const ModePolicy& p, const TrainingSettings& s) { return p.global == TierSync::AsPushesCome && !foldsOnArrival(s.aggregation); },
+     [](const TrainingSettings& s) {
+         return QCoreApplication::translate(
+                    "TopologyCheck",
+                    "mode %1 applies each push at the global server as it comes; aggregation %2 needs a round's contributions: use %3, "
+                    "or a mode with rounds (%4)")
+             .arg(s.mode, s.aggregation, rulesThatFoldOnArrival(), modesThat(trainsRoundsAtTheGlobalServer));
+     }},
+    {"$.training.party_aggregation",
+     [](const ModePolicy& p, const TrainingSettings& s) {
+         return p.party == TierSync::AsPushesCome && !foldsOnArrival(s.partyAggregation);
+     },
+     [](const TrainingSettings& s) {
+         return QCoreApplication::translate(
+                    "TopologyCheck",
+                    "mode %1 forwards each push from the party servers as it comes; party_aggregation %2 needs a round's "
+                    "contributions: use %3, or a mode with rounds (%4)")
+             .arg(s.mode, s.partyAggregation, rulesThatFoldOnArrival(),
+                  modesThat([](const ModePolicy& p) { return p.party == TierSync::Rounds && !p.standalone; }));
+     }},
+    // Going on without a process needs rounds that can close without it: ESync waits for every
+    // device's step, and the asynchronous modes have no rounds to close.
+    {"$.training.fault_policy",
+     [](const ModePolicy& p, const TrainingSettings& s) { return s.continuesThroughFailures() && (p.stateService || !p.resumable()); },
+     [](const TrainingSettings& s) {
+         return QCoreApplication::translate("TopologyCheck",
+                                            "mode %1 cannot go on without one of its processes (%2): use fault_policy fail, or %3")
+             .arg(s.mode,
+                  ModeRegistry::policy(s.mode).stateService
+                      ? QCoreApplication::translate("TopologyCheck", "every round waits for every device's step")
+                      : QCoreApplication::translate("TopologyCheck", "it has no rounds to close without it"),
+                  modesThat([](const ModePolicy& p) { return p.resumable() && !p.stateService && !p.standalone; }));
+     }},
+    // A server optimizer turns a round's sum of model deltas into a step: it needs rounds at the
+    // global server and deltas (ssgd's gradients have the server's own SGD with momentum).
+    {"$.training.server_optimizer",
+     [](const ModePolicy& p, const TrainingSettings& s) {
+         const bool plain = s.serverOptimizer == QLatin1String("sgd") && s.param(QStringLiteral("server_lr")) == 1.0;
+         return !plain && ServerOptimizerRegistry::find(s.serverOptimizer) && (p.global != TierSync::Rounds || p.gradientEveryStep);
+     },
+     [](const TrainingSettings& s) {
+         return QCoreApplication::translate(
+                    "TopologyCheck",
+                    "mode %1 has no round of model deltas at the global server for server optimizer %2 to step with: use %3, or "
+                    "server_optimizer sgd with server_lr 1")
+             .arg(s.mode, s.serverOptimizer,
+                  modesThat([](const ModePolicy& p) { return trainsRoundsAtTheGlobalServer(p) && p.pushesModelChanges(); }));
+     }},
+    {"$.training.proximal_mu", [](const ModePolicy& p, const TrainingSettings& s) { return s.proximalMu > 0 && p.gradientEveryStep; },
+     [](const TrainingSettings& s) {
+         return QCoreApplication::translate(
+                    "TopologyCheck",
+                    "mode %1 takes one step from the global model each push; FedProx's proximal term needs local steps: set "
+                    "proximal_mu to 0")
+             .arg(s.mode);
+     }},
+};
+
+}  // namespace
+
+void checkModeConflicts(const TrainingSettings& s, TopologyIssues* issues) {
+    if (!ModeRegistry::find(s.mode)) return;  // refused on its own
+    const ModePolicy policy = ModeRegistry::policy(s.mode);
+    for (const ModeConflict& c : kConflicts)
+        if (c.conflicts(policy, s)) issues->append({QString::fromLatin1(c.path), c.message(s)});
+}
+
+}  // namespace hips
