@@ -13,30 +13,48 @@ ParamSpec lr(double fallback) {
 const ParamSpec kBeta1{QStringLiteral("server_beta1"), T::Number, 0, 0.999999, 0.9, QStringLiteral("momentum of the first moment β1")};
 const ParamSpec kBeta2{QStringLiteral("server_beta2"), T::Number, 0, 0.999999, 0.99, QStringLiteral("decay of the second moment β2")};
 const ParamSpec kTau{QStringLiteral("server_tau"), T::Number, 1e-12, 1, 1e-3, QStringLiteral("adaptivity τ (the smallest √v divided by)")};
+
+struct OptimizerEntry {
+    StrategyInfo info;
+    FedOptimizer::Kind kind;
+};
+
+const QList<OptimizerEntry>& entries() {
+    using K = FedOptimizer::Kind;
+    static const QList<OptimizerEntry> table{
+        {{QStringLiteral("sgd"), QStringLiteral("x ← x + η·Δ: FedAvg with η = 1."), {lr(1)}, {}}, K::Sgd},
+        {{QStringLiteral("momentum"), QStringLiteral("Server momentum (FedAvgM): m ← β1·m + Δ, x ← x + η·m."), {lr(1), kBeta1}, {}},
+         K::Momentum},
+        {{QStringLiteral("adam"),
+          QStringLiteral("FedAdam: adaptive steps from the first and second moments of Δ."),
+          {lr(0.01), kBeta1, kBeta2, kTau},
+          {}},
+         K::Adam},
+        {{QStringLiteral("yogi"),
+          QStringLiteral("FedYogi: FedAdam with Yogi's additive second moment."),
+          {lr(0.01), kBeta1, kBeta2, kTau},
+          {}},
+         K::Yogi},
+        {{QStringLiteral("adagrad"), QStringLiteral("FedAdagrad: steps scaled by the summed squares of Δ."), {lr(0.01), kTau}, {}},
+         K::Adagrad},
+    };
+    return table;
+}
+
 }  // namespace
 
 const StrategyList& ServerOptimizerRegistry::all() {
-    static const StrategyList list{
-        {QStringLiteral("sgd"), QStringLiteral("x ← x + η·Δ: FedAvg with η = 1."), {lr(1)}, {}},
-        {QStringLiteral("momentum"), QStringLiteral("Server momentum (FedAvgM): m ← β1·m + Δ, x ← x + η·m."), {lr(1), kBeta1}, {}},
-        {QStringLiteral("adam"),
-         QStringLiteral("FedAdam: adaptive steps from the first and second moments of Δ."),
-         {lr(0.01), kBeta1, kBeta2, kTau},
-         {}},
-        {QStringLiteral("yogi"),
-         QStringLiteral("FedYogi: FedAdam with Yogi's additive second moment."),
-         {lr(0.01), kBeta1, kBeta2, kTau},
-         {}},
-        {QStringLiteral("adagrad"), QStringLiteral("FedAdagrad: steps scaled by the summed squares of Δ."), {lr(0.01), kTau}, {}},
-    };
+    static const StrategyList list = [] {
+        StrategyList out;
+        for (const OptimizerEntry& e : entries()) out.append(e.info);
+        return out;
+    }();
     return list;
 }
 
 FedOptimizer::Kind FedOptimizer::kindOf(const QString& name) {
-    if (name == QLatin1String("momentum")) return Kind::Momentum;
-    if (name == QLatin1String("adam")) return Kind::Adam;
-    if (name == QLatin1String("yogi")) return Kind::Yogi;
-    if (name == QLatin1String("adagrad")) return Kind::Adagrad;
+    for (const OptimizerEntry& e : entries())
+        if (e.info.name == name) return e.kind;
     return Kind::Sgd;
 }
 

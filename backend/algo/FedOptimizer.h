@@ -26,7 +26,9 @@ public:
     enum class Kind { Sgd, Momentum, Adam, Yogi, Adagrad };
     FedOptimizer(Kind kind, float lr, float beta1, float beta2, float tau)
         : m_kind(kind), m_lr(lr), m_beta1(beta1), m_beta2(beta2), m_tau(tau) {}
-    static Kind kindOf(const QString& name);  // a ServerOptimizerRegistry name
+    static Kind kindOf(const QString& name);  // a ServerOptimizerRegistry name (sgd for another)
+    // Steps scaled by a second moment (adam, yogi, adagrad).
+    static bool adaptive(Kind kind) { return kind == Kind::Adam || kind == Kind::Yogi || kind == Kind::Adagrad; }
 
     // out = the next weights from `w` and the round's aggregate `delta` (out may be w).
     void step(float* out, const float* w, const float* delta, size_t n);

@@ -10,56 +10,6 @@
 
 namespace hips {
 
-const StrategyList& CodecRegistry::all() {
-    using T = ParamSpec::Type;
-    static const ParamSpec errorFeedback{
-        QStringLiteral("codec_error_feedback"),
-        T::Integer,
-        0,
-        1,
-        1,
-        QStringLiteral("1: carry what a message could not say into the next one (error feedback); 0: drop it")};
-    // Chosen by time to accuracy (README, "Compression"): topk's ramps its share up and reaches 0.85
-    // as soon as no codec does; 2bit's sends everything and reached 0.85 3 rounds sooner with 2,
-    // but then stalled at 0.86 on the default seed (0.877 without), so it is off by default.
-    const auto warmup = [](int rounds, const char* how) {
-        return ParamSpec{QStringLiteral("codec_warmup"),
-                         T::Integer,
-                         0,
-                         1000,
-                         double(rounds),
-                         QStringLiteral("rounds at the start whose pushes and models %1 (DGC's warm-up): the first rounds' "
-                                        "large changes are what a lossy codec slows most")
-                             .arg(QLatin1String(how))};
-    };
-    static const StrategyList codecs{
-        {QStringLiteral("none"), QStringLiteral("32-bit floats as they are"), {}, {}},
-        {QStringLiteral("fp16"), QStringLiteral("half-precision floats: half the bytes (GeoMX's FP16 transfer)"), {}, {}},
-        {QStringLiteral("2bit"),
-         QStringLiteral("HiPS's 2-bit quantization: each value sent as +t, −t or 0, 16 per 32-bit word (1/16 of the bytes)"),
-         {{QStringLiteral("codec_threshold"), T::Number, 0, 10, 0,
-           QStringLiteral("t, the step each value is sent as; 0: twice the mean magnitude of each bucket of values (sent in the frame)")},
-          errorFeedback,
-          warmup(0, "travel whole"),
-          {QStringLiteral("codec_bucket"), T::Integer, 16, 1 << 20, 1024,
-           QStringLiteral("values that share an automatic t (4 bytes each); 262144 or more: one t for each message (a 1 MiB "
-                          "slice), as HiPS")}},
-         {}},
-        {QStringLiteral("topk"),
-         QStringLiteral("GeoMX's bilateral sparse compression: the largest `codec_ratio` of the entries by magnitude, "
-                        "indices delta-encoded"),
-         {{QStringLiteral("codec_ratio"), T::Number, 1e-6, 0.4, 0.05,
-           QStringLiteral("the share of the entries sent (above 0.4, fp16 is smaller)")},
-          errorFeedback,
-          warmup(4, "send a share rising from ratio^(1/(w+1)) to the ratio"),
-          {QStringLiteral("codec_momentum"), T::Number, 0, 0.99, 0.3,
-           QStringLiteral("GeoMX's momentum correction of pushes: u <- m*u + update, the residual gathers u, and an "
-                          "entry sent starts its u again (0: plain error feedback)")}},
-         {}},
-    };
-    return codecs;
-}
-
 // --- half precision ---------------------------------------------------------------------------
 
 quint16 floatToHalf(float value) {
@@ -313,6 +263,73 @@ private:
     double m_momentum;
 };
 
+using Param = std::function<double(const QString&)>;
+
+struct CodecEntry {
+    StrategyInfo info;
+    std::function<std::unique_ptr<GradientCodec>(const Param&)> make;  // nullptr: `none`
+};
+
+const QList<CodecEntry>& entries() {
+    using T = ParamSpec::Type;
+    static const ParamSpec errorFeedback{
+        QStringLiteral("codec_error_feedback"),
+        T::Integer,
+        0,
+        1,
+        1,
+        QStringLiteral("1: carry what a message could not say into the next one (error feedback); 0: drop it")};
+    // Chosen by time to accuracy (README, "Compression"): topk's ramps its share up and reaches 0.85
+    // as soon as no codec does; 2bit's sends everything and reached 0.85 3 rounds sooner with 2,
+    // but then stalled at 0.86 on the default seed (0.877 without), so it is off by default.
+    const auto warmup = [](int rounds, const char* how) {
+        return ParamSpec{QStringLiteral("codec_warmup"),
+                         T::Integer,
+                         0,
+                         1000,
+                         double(rounds),
+                         QStringLiteral("rounds at the start whose pushes and models %1 (DGC's warm-up): the first rounds' "
+                                        "large changes are what a lossy codec slows most")
+                             .arg(QLatin1String(how))};
+    };
+    static const QList<CodecEntry> codecs{
+        {{QStringLiteral("none"), QStringLiteral("32-bit floats as they are"), {}, {}}, [](const Param&) { return nullptr; }},
+        {{QStringLiteral("fp16"), QStringLiteral("half-precision floats: half the bytes (GeoMX's FP16 transfer)"), {}, {}},
+         [](const Param&) { return std::make_unique<Fp16Codec>(); }},
+        {{QStringLiteral("2bit"),
+          QStringLiteral("HiPS's 2-bit quantization: each value sent as +t, −t or 0, 16 per 32-bit word (1/16 of the bytes)"),
+          {{QStringLiteral("codec_threshold"), T::Number, 0, 10, 0,
+            QStringLiteral("t, the step each value is sent as; 0: twice the mean magnitude of each bucket of values (sent in the frame)")},
+           errorFeedback,
+           warmup(0, "travel whole"),
+           {QStringLiteral("codec_bucket"), T::Integer, 16, 1 << 20, 1024,
+            QStringLiteral("values that share an automatic t (4 bytes each); 262144 or more: one t for each message (a 1 MiB "
+                           "slice), as HiPS")}},
+          {}},
+         [](const Param& param) {
+             return std::make_unique<TwoBitCodec>(float(param(QStringLiteral("codec_threshold"))),
+                                                  param(QStringLiteral("codec_error_feedback")) != 0,
+                                                  size_t(std::max(16.0, param(QStringLiteral("codec_bucket")))));
+         }},
+        {{QStringLiteral("topk"),
+          QStringLiteral("GeoMX's bilateral sparse compression: the largest `codec_ratio` of the entries by magnitude, "
+                         "indices delta-encoded"),
+          {{QStringLiteral("codec_ratio"), T::Number, 1e-6, 0.4, 0.05,
+            QStringLiteral("the share of the entries sent (above 0.4, fp16 is smaller)")},
+           errorFeedback,
+           warmup(4, "send a share rising from ratio^(1/(w+1)) to the ratio"),
+           {QStringLiteral("codec_momentum"), T::Number, 0, 0.99, 0.3,
+            QStringLiteral("GeoMX's momentum correction of pushes: u <- m*u + update, the residual gathers u, and an "
+                           "entry sent starts its u again (0: plain error feedback)")}},
+          {}},
+         [](const Param& param) {
+             return std::make_unique<TopKCodec>(param(QStringLiteral("codec_ratio")), param(QStringLiteral("codec_error_feedback")) != 0,
+                                                param(QStringLiteral("codec_momentum")));
+         }},
+    };
+    return codecs;
+}
+
 }  // namespace
 
 bool CodecRegistry::lossy(const QString& name) {
@@ -326,20 +343,27 @@ bool CodecRegistry::lossy(const QString& name) {
     return codec && codec->lossy();
 }
 
+const StrategyList& CodecRegistry::all() {
+    static const StrategyList infos = [] {
+        StrategyList list;
+        for (const CodecEntry& e : entries()) list.append(e.info);
+        return list;
+    }();
+    return infos;
+}
+
 std::unique_ptr<GradientCodec> GradientCodec::create(const QString& name, const std::function<double(const QString&)>& param) {
-    if (name == QLatin1String("none")) return nullptr;
-    if (name == QLatin1String("fp16")) return std::make_unique<Fp16Codec>();
-    const bool feedback = param(QStringLiteral("codec_error_feedback")) != 0;
-    std::unique_ptr<GradientCodec> codec;
-    if (name == QLatin1String("2bit"))
-        codec = std::make_unique<TwoBitCodec>(float(param(QStringLiteral("codec_threshold"))), feedback,
-                                              size_t(std::max(16.0, param(QStringLiteral("codec_bucket")))));
-    else if (name == QLatin1String("topk"))
-        codec = std::make_unique<TopKCodec>(param(QStringLiteral("codec_ratio")), feedback, param(QStringLiteral("codec_momentum")));
-    else throw std::invalid_argument("unknown codec '" + name.toStdString() + "'; use none, fp16, 2bit or topk");
-    // In rounds here; makeLinkCodecs (backend/ps) scales it to the messages a round holds on a tier.
-    codec->setWarmupMessages(size_t(std::max(0.0, param(QStringLiteral("codec_warmup")))));
-    return codec;
+    for (const CodecEntry& e : entries()) {
+        if (e.info.name != name) continue;
+        std::unique_ptr<GradientCodec> codec = e.make(param);
+        // In rounds here; makeLinkCodecs (backend/ps) scales it to the messages a round holds on a tier.
+        if (codec && e.info.param(QStringLiteral("codec_warmup")))
+            codec->setWarmupMessages(size_t(std::max(0.0, param(QStringLiteral("codec_warmup")))));
+        return codec;
+    }
+    throw std::invalid_argument(QStringLiteral("unknown codec '%1'; use %2")
+                                    .arg(name, strategyNames(CodecRegistry::all()).join(QStringLiteral(", ")))
+                                    .toStdString());
 }
 
 }  // namespace hips

@@ -120,7 +120,8 @@ const ModeConflict kConflicts[] = {
     // global server and deltas (ssgd's gradients have the server's own SGD with momentum).
     {"$.training.server_optimizer",
      [](const ModePolicy& p, const TrainingSettings& s) {
-         const bool plain = s.serverOptimizer == QLatin1String("sgd") && s.param(QStringLiteral("server_lr")) == 1.0;
+         const bool plain =
+             FedOptimizer::kindOf(s.serverOptimizer) == FedOptimizer::Kind::Sgd && s.param(QStringLiteral("server_lr")) == 1.0;
          return !plain && ServerOptimizerRegistry::find(s.serverOptimizer) && (p.global != TierSync::Rounds || p.gradientEveryStep);
      },
      [](const TrainingSettings& s) {

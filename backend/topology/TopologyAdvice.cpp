@@ -1,6 +1,8 @@
 #include "TopologyAdvice.h"
 
+#include "FedOptimizer.h"
 #include "GradientCodec.h"
+#include "ModeRegistry.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -40,7 +42,8 @@ TopologyIssues topologyAdvice(const Topology& t) {
                                                   "Debian package dataset-fashion-mnist (apt-get install dataset-fashion-mnist) or "
                                                   "point data_dir at a folder holding the IDX .gz files")
                           .arg(missing)});
-    if (s.mode == QLatin1String("local")) {
+    const ModePolicy mode = ModeRegistry::policy(s.mode);
+    if (mode.standalone) {
         if (s.compression != QLatin1String("none") || s.partyCompression != QLatin1String("none"))
             note(
                 tierField(s, s.compression != QLatin1String("none") ? s.compression : s.partyCompression),
@@ -49,21 +52,20 @@ TopologyIssues topologyAdvice(const Topology& t) {
     }
     // Each step's change of the model is too small for one 2-bit message, and the server's momentum
     // amplifies the lag (measured with the mlp on the default topology, 20 rounds).
-    if (s.mode == QLatin1String("ssgd") && (s.compression == QLatin1String("2bit") || s.partyCompression == QLatin1String("2bit")))
+    if (mode.gradientEveryStep && (s.compression == QLatin1String("2bit") || s.partyCompression == QLatin1String("2bit")))
         note(tierField(s, QStringLiteral("2bit")),
              QT_TRANSLATE_NOOP("TopologyCheck",
                                "2bit under mode ssgd loses most of the accuracy (0.33–0.39 against 0.87 without a codec on the "
                                "default topology with the mlp): a step's change is too small for a 2-bit message; fp16 keeps it "
                                "(0.87), topk nearly (0.82)"));
-    if (s.serverOptimizer == QLatin1String("momentum") && (CodecRegistry::lossy(s.compression) || CodecRegistry::lossy(s.partyCompression)))
+    const FedOptimizer::Kind optimizer = FedOptimizer::kindOf(s.serverOptimizer);
+    if (optimizer == FedOptimizer::Kind::Momentum && (CodecRegistry::lossy(s.compression) || CodecRegistry::lossy(s.partyCompression)))
         note(tierField(s, CodecRegistry::lossy(s.compression) ? s.compression : s.partyCompression),
              QT_TRANSLATE_NOOP("TopologyCheck",
                                "server momentum (FedAvgM) with a lossy codec trails (0.73 with topk, 0.64 with 2bit, against 0.84 "
                                "without one, on the default topology with the mlp): use fp16, or server_optimizer sgd or adam "
                                "(FedAdam with topk: 0.84)"));
-    const bool adaptive = s.serverOptimizer == QLatin1String("adam") || s.serverOptimizer == QLatin1String("yogi") ||
-                          s.serverOptimizer == QLatin1String("adagrad");
-    if (adaptive && (s.compression == QLatin1String("2bit") || s.partyCompression == QLatin1String("2bit")))
+    if (FedOptimizer::adaptive(optimizer) && (s.compression == QLatin1String("2bit") || s.partyCompression == QLatin1String("2bit")))
         note(tierField(s, QStringLiteral("2bit")),
              QT_TRANSLATE_NOOP("TopologyCheck",
                                "an adaptive server optimizer with 2bit trails (adam: 0.77 against 0.86 without a codec, on the "
