@@ -10,37 +10,86 @@ namespace hips {
 
 using T = ParamSpec::Type;
 
-const StrategyList& AdversaryRegistry::all() {
-    static const StrategyList kinds{
-        {QStringLiteral("reverse"),
-         QStringLiteral("Sends −k times its update (Draco's reverse-gradient attack: k = 100)."),
-         {{QStringLiteral("strength"), T::Number, 0, 1e6, 100, QStringLiteral("k")}},
-         {}},
-        {QStringLiteral("constant"),
-         QStringLiteral("Sends the same value in every coordinate (Draco's constant attack: −100)."),
-         {{QStringLiteral("strength"), T::Number, -1e6, 1e6, -100, QStringLiteral("the value")}},
-         {}},
-        {QStringLiteral("gaussian"),
-         QStringLiteral("Sends Gaussian noise N(0, σ²) instead of its update."),
-         {{QStringLiteral("strength"), T::Number, 0, 1e6, 1, QStringLiteral("σ")}},
-         {}},
-        {QStringLiteral("label_flip"),
-         QStringLiteral("Trains on flipped labels (class c read as C − 1 − c) and sends that update."),
-         {},
-         {}},
-        {QStringLiteral("alie"),
-         QStringLiteral("A little is enough (Baruch et al. 2019): the liars collude and all send the honest "
-                        "updates' mean − z·σ, coordinate by coordinate, inside the spread robust rules "
-                        "accept. Omniscient, as in the paper: simulated at the server that receives them."),
-         {{QStringLiteral("strength"), T::Number, 0, 100, 0, QStringLiteral("z; 0: the paper's z_max from the round's n and liars")}},
-         {}},
-        {QStringLiteral("ipm"),
-         QStringLiteral("Inner-product manipulation (Xie et al. 2020): the liars collude and all send −ε times "
-                        "the honest updates' mean, so the aggregate's inner product with the true gradient "
-                        "turns negative. Omniscient: simulated at the server that receives them."),
-         {{QStringLiteral("strength"), T::Number, 0, 1e6, 0.5, QStringLiteral("ε")}},
-         {}},
+namespace {
+
+// What an attacker does, in one entry per kind: corrupt the update it trained (or train on flipped
+// labels), or collude at the server that receives the liars (the omniscient attacks).
+struct AdversaryEntry {
+    StrategyInfo info;
+    void (*corrupt)(float* update, size_t n, float strength, uint64_t seed) = nullptr;
+    bool flipsLabels = false;
+    // The liars' common update from the honest updates' coordinate mean and spread, and its
+    // strength; `strength0` gives it where the setting is 0 (ALIE's z_max from n and the liars).
+    float (*collude)(double mean, double spread, double strength) = nullptr;
+    double (*strength0)(int contributors, int liars) = nullptr;
+};
+
+const QList<AdversaryEntry>& entries() {
+    static const QList<AdversaryEntry> kinds{
+        {{QStringLiteral("reverse"),
+          QStringLiteral("Sends −k times its update (Draco's reverse-gradient attack: k = 100)."),
+          {{QStringLiteral("strength"), T::Number, 0, 1e6, 100, QStringLiteral("k")}},
+          {}},
+         [](float* u, size_t n, float k, uint64_t) {
+             for (size_t i = 0; i < n; ++i) u[i] *= -k;
+         }},
+        {{QStringLiteral("constant"),
+          QStringLiteral("Sends the same value in every coordinate (Draco's constant attack: −100)."),
+          {{QStringLiteral("strength"), T::Number, -1e6, 1e6, -100, QStringLiteral("the value")}},
+          {}},
+         [](float* u, size_t n, float value, uint64_t) { std::fill(u, u + n, value); }},
+        {{QStringLiteral("gaussian"),
+          QStringLiteral("Sends Gaussian noise N(0, σ²) instead of its update."),
+          {{QStringLiteral("strength"), T::Number, 0, 1e6, 1, QStringLiteral("σ")}},
+          {}},
+         [](float* u, size_t n, float sigma, uint64_t seed) {
+             std::mt19937_64 rng(seed);
+             std::normal_distribution<float> noise(0.0f, sigma);
+             for (size_t i = 0; i < n; ++i) u[i] = noise(rng);
+         }},
+        {{QStringLiteral("label_flip"),
+          QStringLiteral("Trains on flipped labels (class c read as C − 1 − c) and sends that update."),
+          {},
+          {}},
+         nullptr,
+         true},
+        {{QStringLiteral("alie"),
+          QStringLiteral("A little is enough (Baruch et al. 2019): the liars collude and all send the honest "
+                         "updates' mean − z·σ, coordinate by coordinate, inside the spread robust rules "
+                         "accept. Omniscient, as in the paper: simulated at the server that receives them."),
+          {{QStringLiteral("strength"), T::Number, 0, 100, 0, QStringLiteral("z; 0: the paper's z_max from the round's n and liars")}},
+          {}},
+         nullptr,
+         false,
+         [](double mean, double spread, double z) { return float(mean - z * spread); },
+         alieZ},
+        {{QStringLiteral("ipm"),
+          QStringLiteral("Inner-product manipulation (Xie et al. 2020): the liars collude and all send −ε times "
+                         "the honest updates' mean, so the aggregate's inner product with the true gradient "
+                         "turns negative. Omniscient: simulated at the server that receives them."),
+          {{QStringLiteral("strength"), T::Number, 0, 1e6, 0.5, QStringLiteral("ε")}},
+          {}},
+         nullptr,
+         false,
+         [](double mean, double, double epsilon) { return float(-epsilon * mean); }},
     };
+    return kinds;
+}
+
+const AdversaryEntry* entryOf(const QString& kind) {
+    for (const AdversaryEntry& e : entries())
+        if (e.info.name == kind) return &e;
+    return nullptr;
+}
+
+}  // namespace
+
+const StrategyList& AdversaryRegistry::all() {
+    static const StrategyList kinds = [] {
+        StrategyList list;
+        for (const AdversaryEntry& e : entries()) list.append(e.info);
+        return list;
+    }();
     return kinds;
 }
 
@@ -51,16 +100,12 @@ double AdversaryRegistry::defaultStrength(const QString& kind) {
 }
 
 void corruptUpdate(const AdversarySpec& attack, float* update, size_t n, uint64_t seed) {
-    const float s = float(attack.strength);
-    if (attack.kind == QLatin1String("reverse")) {
-        for (size_t i = 0; i < n; ++i) update[i] *= -s;
-    } else if (attack.kind == QLatin1String("constant")) {
-        std::fill(update, update + n, s);
-    } else if (attack.kind == QLatin1String("gaussian")) {
-        std::mt19937_64 rng(seed);
-        std::normal_distribution<float> noise(0.0f, s);
-        for (size_t i = 0; i < n; ++i) update[i] = noise(rng);
-    }
+    if (const AdversaryEntry* e = entryOf(attack.kind); e && e->corrupt) e->corrupt(update, n, float(attack.strength), seed);
+}
+
+bool flipsLabels(const QString& kind) {
+    const AdversaryEntry* e = entryOf(kind);
+    return e && e->flipsLabels;
 }
 
 bool drawnToAttack(int index, int workers, int count, int seed, int64_t round) {
@@ -76,7 +121,8 @@ bool drawnToAttack(int index, int workers, int count, int seed, int64_t round) {
 }
 
 bool isColluding(const QString& kind) {
-    return kind == QLatin1String("alie") || kind == QLatin1String("ipm");
+    const AdversaryEntry* e = entryOf(kind);
+    return e && e->collude;
 }
 
 // Φ⁻¹(p) for p in (0, 1), by bisection on Φ(x) = erfc(−x/√2)/2: exact to the float's precision.
@@ -100,19 +146,15 @@ double alieZ(int n, int liars) {
 void colludingUpdate(const AdversarySpec& attack, const std::vector<const float*>& honest, size_t n, int contributors, int liars,
                      float* out) {
     const size_t h = honest.size();
-    if (h == 0) return;
-    const bool ipm = attack.kind == QLatin1String("ipm");
-    const double z = attack.strength > 0 ? attack.strength : alieZ(contributors, liars);
+    const AdversaryEntry* e = entryOf(attack.kind);
+    if (h == 0 || !e || !e->collude) return;
+    const double strength = attack.strength == 0 && e->strength0 ? e->strength0(contributors, liars) : attack.strength;
     for (size_t i = 0; i < n; ++i) {
         double sum = 0, squares = 0;
         for (const float* u : honest) sum += u[i];
         const double mean = sum / double(h);
-        if (ipm) {
-            out[i] = float(-attack.strength * mean);
-            continue;
-        }
         for (const float* u : honest) squares += (u[i] - mean) * (u[i] - mean);
-        out[i] = float(mean - z * std::sqrt(squares / double(h)));
+        out[i] = e->collude(mean, std::sqrt(squares / double(h)), strength);
     }
 }
 

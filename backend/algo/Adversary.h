@@ -30,6 +30,8 @@ public:
 // everywhere, gaussian N(0, σ²) drawn from `seed`. label_flip changes the data, not the update:
 // nothing here.
 void corruptUpdate(const AdversarySpec& attack, float* update, size_t n, uint64_t seed);
+// The attacks that train on flipped labels (label_flip) instead of changing the update.
+bool flipsLabels(const QString& kind);
 
 // The attacks that need the honest updates of the round (alie, ipm): the liars collude, and a
 // server simulates them on what it received (the papers' omniscient attacker; Collusion.h).

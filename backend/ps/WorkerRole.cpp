@@ -92,7 +92,7 @@ public:
         bool attacked = false;
         while (eachAsItComes ? pushes < finalVersion : global.version < finalVersion) {
             const AdversarySpec* attack = attackOf(pushes / pushesPerRound + 1);
-            const RoundStats s = work(*strategy, global, attack && attack->kind == QLatin1String("label_flip"));
+            const RoundStats s = work(*strategy, global, attack && flipsLabels(attack->kind));
             const auto commStart = Clock::now();
             auto update = std::make_shared<std::vector<float>>(global.size);
             writeUpdate(*strategy, global, update->data());
