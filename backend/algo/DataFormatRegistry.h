@@ -22,6 +22,8 @@ struct DataFormatInfo {
     QString summary;
     QString pathHelp;  // what `path` must name: a folder, a file
     QList<DataOption> options;
+    QStringList pathOptions;  // the options whose values name files or folders under `path` (data roots check them)
+    bool classLabels = false;  // labels are classes only: no float targets (regression)
 
     const DataOption* option(const QString& name) const;
 };

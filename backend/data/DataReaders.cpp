@@ -43,10 +43,8 @@ QStringList pathsRead(const DataSource& s) {
         for (const QString& name : optionOf(s, option).split(QLatin1Char(','), Qt::SkipEmptyParts))
             out << QDir(s.path).filePath(name.trimmed());
     };
-    if (s.format == QLatin1String("idx")) each(QStringLiteral("images")), each(QStringLiteral("labels"));
-    if (s.format == QLatin1String("npy")) each(QStringLiteral("x")), each(QStringLiteral("y"));
-    if (s.format == QLatin1String("cifar-binary")) each(QStringLiteral("files"));
-    if (s.format == QLatin1String("image-folder")) each(QStringLiteral("classes"));
+    if (const DataFormatInfo* format = DataFormatRegistry::find(s.format))
+        for (const QString& option : format->pathOptions) each(option);
     return out;
 }
 
@@ -150,9 +148,13 @@ SampleSet readSamples(const DataSource& source, const ReadOptions& options) {
         for (const QString& path : pathsRead(source))
             if (const QString problem = dataRootsProblem(path, options.dataRoots); !problem.isEmpty()) fail(problem);
     if (!QFileInfo::exists(source.path)) fail(QStringLiteral("%1 does not exist; check the data source's path").arg(source.path));
-    if (options.regression && (source.format == QLatin1String("idx") || source.format == QLatin1String("cifar-binary") ||
-                               source.format == QLatin1String("image-folder")))
-        fail(QStringLiteral("%1 holds class labels, and a regression learns float targets; give it as csv, npy or npz").arg(source.path));
+    if (options.regression && DataFormatRegistry::find(source.format)->classLabels) {
+        QStringList floats;
+        for (const DataFormatInfo& f : DataFormatRegistry::all())
+            if (!f.classLabels) floats << f.name;
+        fail(QStringLiteral("%1 holds class labels, and a regression learns float targets; give it as %2")
+                 .arg(source.path, floats.join(QStringLiteral(", "))));
+    }
     SampleSet set = reader(source, options);
     if (set.classNames.isEmpty()) set.classNames = source.listOption(QStringLiteral("classes"));
     return set;
