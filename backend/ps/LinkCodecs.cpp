@@ -169,6 +169,8 @@ QString LinkCodecs::incoming(const QString& peer, Message& m) {
         if (m.frames[0].size() != n * sizeof(float))
             return QStringLiteral("a dense %1 of %2 bytes for %3 values").arg(m.type).arg(m.frames[0].size()).arg(n);
         std::memcpy(out.data(), m.frames[0].data(), n * sizeof(float));
+        if (!std::all_of(out.begin(), out.end(), [](float x) { return std::isfinite(x); }))
+            return QStringLiteral("a dense %1 holding a value that is not finite").arg(m.type);
     } else if (const QString error = codec->decode(static_cast<const char*>(m.frames[0].data()), m.frames[0].size(), n, out.data());
                !error.isEmpty()) {
         return error;

@@ -6,6 +6,7 @@
 #include "ProcessTuning.h"
 #include "TrainError.h"
 
+#include <QCryptographicHash>
 #include <chrono>
 #include <cstring>
 #include <mutex>
@@ -14,11 +15,16 @@
 
 namespace hips {
 
+namespace {
+constexpr qsizetype kShaBytes = 32;  // the state's SHA-256, after it
+}  // namespace
+
 struct LocalTrainer::Impl {
     Impl(const TrainingSettings& s, const TrainingData& data, const QString& device)
         : settings(s),
           model(s, resolveDevice(device)),
-          optimizer(model.net().parameters(), torch::optim::SGDOptions(s.learningRate).momentum(s.momentum)) {
+          configured(torch::optim::SGDOptions(s.learningRate).momentum(s.momentum)),
+          optimizer(model.net().parameters(), configured) {
         const int index = data.part, count = data.parts;
         // The first of a source's workers evaluates the rows it holds out (its party's own test).
         shard = data.source ? loadSource(*data.source, s, data.owner, index, count, index == 0 ? &heldOut : nullptr)
@@ -119,6 +125,7 @@ struct LocalTrainer::Impl {
     double slowdown = 1;
     bool flipLabels = false;
     FlatModel model;
+    torch::optim::SGDOptions configured;  // (before the optimizer: it is made from them)
     torch::optim::SGD optimizer;
     Dataset shard;
     Dataset heldOut;  // the source's held-out rows (its first worker only)
@@ -242,16 +249,22 @@ QByteArray LocalTrainer::saveState() const {
     std::ostringstream out;
     archive.save_to(out);
     const std::string bytes = out.str();
-    return QByteArray(bytes.data(), qsizetype(bytes.size()));
+    // LibTorch's archive checks no checksum of its members: a flipped byte in the momentum would
+    // load. The state's own SHA-256 follows it, and a state that differs from it is refused.
+    QByteArray state(bytes.data(), qsizetype(bytes.size()));
+    return state + QCryptographicHash::hash(state, QCryptographicHash::Sha256);
 }
 
 int64_t LocalTrainer::stateBytesBound() const {
     // The optimizer's momentum (a float a parameter), the data order (an int64 a sample), and room
     // for the archive's own structure and the generators' states.
-    return (int64_t(1) << 20) + 8 * int64_t(parameterCount()) + 16 * shardSize();
+    return (int64_t(1) << 20) + 8 * int64_t(parameterCount()) + 16 * shardSize() + kShaBytes;
 }
 
-void LocalTrainer::loadState(const QByteArray& bytes) {
+void LocalTrainer::loadState(const QByteArray& stateAndSha) {
+    const QByteArray bytes = stateAndSha.left(stateAndSha.size() - kShaBytes);
+    if (stateAndSha.size() < kShaBytes || QCryptographicHash::hash(bytes, QCryptographicHash::Sha256) != stateAndSha.right(kShaBytes))
+        throw TrainError("the saved worker state is damaged: it is not what its checksum says (or was written by an older version)");
     try {
         std::istringstream in(bytes.toStdString());
         torch::serialize::InputArchive archive;
@@ -273,11 +286,21 @@ void LocalTrainer::loadState(const QByteArray& bytes) {
             throw TrainError("the saved state's data order is not an order of this worker's " + std::to_string(d->shard.size()) +
                              " samples; the state is damaged");
         d->optimizer.load(optimizer);  // (a state refused below ends the worker: nothing trains with it)
-        for (const auto& [key, state] : d->optimizer.state()) {
-            const auto& buffer = static_cast<const torch::optim::SGDParamState&>(*state).momentum_buffer();
-            if (buffer.defined() && !torch::isfinite(buffer).all().item<bool>())
-                throw TrainError("the saved state's momentum holds NaN or infinite values; the state is damaged");
-        }
+        // The archive carries the optimizer's options too (LibTorch 1.13 reads none of them back,
+        // later ones may): the run's own stay, so a state file never sets the learning rate.
+        for (torch::optim::OptimizerParamGroup& group : d->optimizer.param_groups())
+            group.set_options(std::make_unique<torch::optim::SGDOptions>(d->configured));
+        for (const torch::optim::OptimizerParamGroup& group : d->optimizer.param_groups())
+            for (const torch::Tensor& parameter : group.params()) {
+                const auto state = d->optimizer.state().find(c10::guts::to_string(parameter.unsafeGetTensorImpl()));
+                if (state == d->optimizer.state().end()) continue;
+                const auto& buffer = static_cast<const torch::optim::SGDParamState&>(*state->second).momentum_buffer();
+                if (buffer.defined() && buffer.sizes() != parameter.sizes())
+                    throw TrainError("the saved state's momentum is of another model (a buffer of " + c10::str(buffer.sizes()) +
+                                     " for a parameter of " + c10::str(parameter.sizes()) + "); the state is damaged");
+                if (buffer.defined() && !torch::isfinite(buffer).all().item<bool>())
+                    throw TrainError("the saved state's momentum holds NaN or infinite values; the state is damaged");
+            }
         d->order = order.to(torch::kInt64).to(d->model.device());
         d->cursor = cursor.item<int64_t>();
         d->generator.set_state(shuffle);

@@ -9,10 +9,15 @@
 #include "ModelFrame.h"
 #include "TrainError.h"
 
+#include <QCryptographicHash>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cstring>
+#include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <functional>
+#include <random>
 #include <thread>
 #include <zlib.h>
 
@@ -55,6 +60,40 @@ QString writeFakeCifar(const QString& dir, const QString& name, int records) {
     QFile f(dir + '/' + name);
     if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size()) return {};
     return f.fileName();
+}
+
+// A stored member of a zip archive (what a worker's state is: LibTorch's archive), found by a test
+// on its contents and rewritten in place with its CRC-32 made again in both headers, so that the
+// reader takes it: a damaged state as someone with the file could make it. False if none matches.
+// A state with its trailing SHA-256 made again after its archive changed: what someone who can
+// write the file could make (the checksum stops damage, not them).
+QByteArray rehashed(QByteArray archive) {
+    return archive + QCryptographicHash::hash(archive, QCryptographicHash::Sha256);
+}
+
+bool rewriteZipMember(QByteArray& zip, const std::function<bool(QByteArray&)>& edit) {
+    const auto u16 = [&](qsizetype at) { return quint32(quint8(zip[at])) | quint32(quint8(zip[at + 1])) << 8; };
+    const auto u32 = [&](qsizetype at) { return u16(at) | u16(at + 2) << 16; };
+    const auto put32 = [&](qsizetype at, quint32 v) {
+        for (int i = 0; i < 4; ++i) zip[at + i] = char(v >> (8 * i));
+    };
+    const qsizetype end = zip.lastIndexOf(QByteArray("PK\x05\x06", 4));
+    if (end < 0) return false;
+    qsizetype entry = u32(end + 16);
+    for (quint32 i = 0, n = u16(end + 10); i < n && u32(entry) == 0x02014b50; ++i) {
+        const qsizetype local = u32(entry + 42), size = u32(entry + 24);
+        const qsizetype data = local + 30 + u16(local + 26) + u16(local + 28);
+        QByteArray member = zip.mid(data, size);
+        if (u16(entry + 10) == 0 && edit(member) && member.size() == size) {  // stored, not deflated
+            zip.replace(data, size, member);
+            const quint32 crc = quint32(crc32(0, reinterpret_cast<const Bytef*>(member.constData()), uInt(size)));
+            put32(entry + 16, crc);
+            put32(local + 14, crc);
+            return true;
+        }
+        entry += 46 + u16(entry + 28) + u16(entry + 30) + u16(entry + 32);
+    }
+    return false;
 }
 
 }  // namespace
@@ -359,6 +398,101 @@ private Q_SLOTS:
             why = e.what();
         }
         QVERIFY2(why.contains("momentum holds NaN"), qPrintable(why));
+    }
+
+    // A state whose data order is not an order of the shard (a sample twice, one never) is
+    // refused, though its archive is whole: it would train on some samples twice an epoch.
+    void aDamagedDataOrderIsRefused() {
+        const TrainingSettings s = smallMlp();
+        setTorchThreads(1);
+        LocalTrainer first(s, 0, 1, "cpu");
+        first.trainSteps(3);
+        QByteArray state = first.saveState().chopped(32);  // the archive, without its SHA-256
+        const bool found = rewriteZipMember(state, [](QByteArray& member) {
+            if (member.size() != 512 * 8) return false;  // the order: 512 int64 sample indices
+            std::vector<qint64> order(512);
+            std::memcpy(order.data(), member.constData(), 512 * 8);
+            std::vector<qint64> sorted = order;
+            std::sort(sorted.begin(), sorted.end());
+            for (qint64 i = 0; i < 512; ++i)
+                if (sorted[size_t(i)] != i) return false;
+            order[1] = order[0];
+            std::memcpy(member.data(), order.data(), 512 * 8);
+            return true;
+        });
+        QVERIFY2(found, "no member of the state holds the data order");
+        LocalTrainer fresh(s, 0, 1, "cpu");
+        const auto refusal = [&](const QByteArray& bytes) {
+            try {
+                fresh.loadState(bytes);
+            } catch (const TrainError& e) {
+                return QString::fromUtf8(e.what());
+            }
+            return QString();
+        };
+        QVERIFY2(refusal(rehashed(state)).contains("data order is not an order"), qPrintable(refusal(rehashed(state))));
+        // With the checksum it had: refused as damaged before anything in it is read.
+        QVERIFY(refusal(state + first.saveState().right(32)).contains("not what its checksum says"));
+    }
+
+    // Worker states as a stranger could leave them: a valid state with bytes changed, cut short or
+    // zeroed at random (seeded). As they are, every one is refused (its checksum differs); with the
+    // checksum made again (a crafted file) each is refused with a TrainError or loads, nothing else
+    // (no crash, no other exception), and one that loads can train.
+    void mangledStatesAreRefusedOrLoad() {
+        const TrainingSettings s = smallMlp();
+        setTorchThreads(1);
+        LocalTrainer first(s, 0, 1, "cpu");
+        first.trainSteps(3);
+        const QByteArray archive = first.saveState().chopped(32);
+        std::mt19937 rng(44);
+        int refused = 0, loaded = 0;
+        LocalTrainer target(s, 0, 1, "cpu");
+        for (int i = 0; i < 300; ++i) {
+            QByteArray bytes = archive;
+            std::uniform_int_distribution<qsizetype> at(0, bytes.size() - 1);
+            switch (i % 3) {
+                case 0:
+                    for (int k = 0; k < 1 + i % 7; ++k) bytes[at(rng)] = char(rng());
+                    break;
+                case 1: bytes.truncate(at(rng)); break;
+                default: {
+                    const qsizetype from = at(rng);
+                    for (qsizetype k = from; k < std::min(bytes.size(), from + 64); ++k) bytes[k] = 0;
+                }
+            }
+            QVERIFY_THROWS_EXCEPTION(TrainError, target.loadState(bytes + first.saveState().right(32)));
+            try {
+                target.loadState(rehashed(bytes));
+                ++loaded;
+            } catch (const TrainError&) {
+                ++refused;
+                continue;
+            }
+            target.trainSteps(1);  // (a state of the wrong shapes would throw here: refused above instead)
+        }
+        qInfo("300 crafted states: %d refused, %d loaded", refused, loaded);
+        QVERIFY(refused > 0);
+    }
+
+    // The optimizer's options in a state (its learning rate, momentum) are not taken: a state
+    // saved before any step by a run with learning rate 50 holds those options and the same data
+    // order as a fresh trainer's; loaded, its steps are the fresh trainer's at 0.05, bit for bit.
+    void aStateDoesNotSetTheLearningRate() {
+        TrainingSettings wild = smallMlp();
+        wild.learningRate = 50;
+        setTorchThreads(1);
+        const QByteArray state = LocalTrainer(wild, 0, 1, "cpu").saveState();
+        const TrainingSettings s = smallMlp();
+        LocalTrainer resumed(s, 0, 1, "cpu"), fresh(s, 0, 1, "cpu");
+        resumed.loadState(state);
+        std::vector<float> w(resumed.parameterCount()), a(w.size()), b(w.size());
+        fresh.writeWeights(w.data());
+        resumed.setWeights(w.data());
+        resumed.trainSteps(2), fresh.trainSteps(2);
+        resumed.writeWeights(a.data()), fresh.writeWeights(b.data());
+        QVERIFY(a != w);
+        QVERIFY(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
     }
 
 private:
