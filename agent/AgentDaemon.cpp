@@ -1,5 +1,7 @@
 #include "AgentDaemon.h"
 
+#include <QCryptographicHash>
+
 #include "ControlProtocol.h"
 #include "PrintableText.h"
 #include "PrivateFiles.h"
@@ -177,11 +179,13 @@ void AgentDaemon::onStart(const Message& m) {
     const QString keysPath = QDir(outDir).filePath(QStringLiteral("peer-keys.txt"));
     if (const QString e = writeOnce(topologyPath, start->topologyJson.toUtf8()); !e.isEmpty()) return refuse(start->node, e);
     if (const QString e = writeOnce(keysPath, start->peerKeys.toText()); !e.isEmpty()) return refuse(start->node, e);
-    const RoleLaunch launch{start->node,     program,
-                            topologyPath,    outDir,
-                            start->threads,  start->nodeKey.toText(),
-                            keysPath,        isTrainingRole(nodeInfo->kind) && m_trainerZygote,
-                            start->placement};
+    RoleLaunch launch{start->node,     program,
+                      topologyPath,    outDir,
+                      start->threads,  start->nodeKey.toText(),
+                      keysPath,        isTrainingRole(nodeInfo->kind) && m_trainerZygote,
+                      start->placement};
+    launch.topologySha256 = QCryptographicHash::hash(start->topologyJson.toUtf8(), QCryptographicHash::Sha256).toHex();
+    launch.peerKeysSha256 = QCryptographicHash::hash(start->peerKeys.toText(), QCryptographicHash::Sha256).toHex();
     const TrainingSettings& training = topology.topology->training;
     m_orphanTimeoutS = training.orphanTimeoutS;
     m_restarts.remember(launch, training.continuesThroughFailures() && restartable(nodeInfo->kind, training)
@@ -231,7 +235,8 @@ QString AgentDaemon::writeOnce(const QString& path, const QByteArray& bytes) {
 
 // The checked output directory, created (0700) and confined once more with symbolic links
 // resolved: a link inside the runs directory must not lead a role, or a new folder, out of it.
-// The deepest folder that exists already is checked before anything is created below it.
+// The deepest folder that exists already is checked before anything is created below it, and
+// every folder of it below the runs directory must be this user's, writable by no one else.
 QString AgentDaemon::realOutDir(const QString& outDir, QString* error) const {
     auto confined = [this](const QString& path) {
         const QString real = QFileInfo(path).canonicalFilePath();
@@ -252,6 +257,13 @@ QString AgentDaemon::realOutDir(const QString& outDir, QString* error) const {
         *error = QStringLiteral("the output directory %1 leads outside %2").arg(outDir, m_runsRoot);
         return {};
     }
+    // Every folder of it below the runs directory is this user's alone: one another user made in
+    // advance (a run's name guessed) would let them read what the run writes, or swap its files.
+    for (QString dir = real; dir != m_runsRoot && isInside(dir, m_runsRoot); dir = QFileInfo(dir).path())
+        if (const QString e = checkOwnDirectory(dir); !e.isEmpty()) {
+            *error = e;
+            return {};
+        }
     return real;
 }
 

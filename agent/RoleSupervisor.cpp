@@ -58,6 +58,8 @@ bool RoleSupervisor::start(const RoleLaunch& launch) {
     if (launch.forkFromZygote) env.insert(QStringLiteral("HIPS_NODE_KEY"), QString::fromLatin1(launch.nodeKey));
     else env.insert(QStringLiteral("HIPS_NODE_KEY_STDIN"), QStringLiteral("1"));
     env.insert(QStringLiteral("HIPS_PEER_KEYS_FILE"), launch.peerKeysPath);
+    env.insert(QStringLiteral("HIPS_TOPOLOGY_SHA256"), QString::fromLatin1(launch.topologySha256));
+    env.insert(QStringLiteral("HIPS_PEER_KEYS_SHA256"), QString::fromLatin1(launch.peerKeysSha256));
     env.insert(QStringLiteral("HIPS_PLACEMENT"), QString::number(launch.placement));
     env.remove(QStringLiteral("HIPS_AGENT_KEYS"));  // the agent's own keys stay with the agent
     m_roles[launch.node] = Role{};

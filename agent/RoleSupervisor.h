@@ -33,6 +33,10 @@ struct RoleLaunch {
     QString peerKeysPath;
     bool forkFromZygote = false;  // a trainer, forked by the zygote of `program`
     qint64 placement = 0;  // StartCommand::placement, handed over as HIPS_PLACEMENT
+    // The SHA-256 (hex) of the topology and keys files as the agent wrote them from its start
+    // command: the role reads the files and refuses them if they differ (someone changed them
+    // since), so it runs what it was sent (HIPS_TOPOLOGY_SHA256, HIPS_PEER_KEYS_SHA256).
+    QByteArray topologySha256, peerKeysSha256;
 };
 
 class RoleSupervisor : public QObject {

@@ -7,6 +7,7 @@
 #include "RoleError.h"
 #include "SchedulerRole.h"
 #include "StateServiceRole.h"
+#include "TopologyLimits.h"
 #include "TopologyReader.h"
 
 #include <QCryptographicHash>
@@ -69,6 +70,29 @@ QByteArray readSecretFromStdin(qsizetype maxBytes) {
     return text.left(maxBytes);
 }
 
+// A file the agent wrote from what it was sent, read whole (at most `maxBytes`) and checked
+// against the SHA-256 the agent gave in `shaVariable`: a file changed since (by someone who could
+// write the run directory) is refused, naming it. Without the variable (a role started by hand)
+// the file is taken as it is.
+static std::optional<QByteArray> readSentFile(const QString& path, const char* shaVariable, qint64 maxBytes, QString* error) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("cannot read %1 (%2); start the run again").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    const QByteArray bytes = file.read(maxBytes + 1);
+    const QByteArray expected = qgetenv(shaVariable);
+    if (bytes.size() > maxBytes ||
+        (!expected.isEmpty() && QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex() != expected)) {
+        *error = QStringLiteral(
+                     "%1 is not the file the agent wrote for this run (its SHA-256 differs): someone changed it; this "
+                     "role runs only what it was sent: start the run again, in a directory only you can write")
+                     .arg(path);
+        return std::nullopt;
+    }
+    return bytes;
+}
+
 // The keys the agent hands a role: its own pair on stdin (or, in a trainer forked by the zygote,
 // in HIPS_NODE_KEY, taken out of the environment once read), the run's public keys in the file
 // named by HIPS_PEER_KEYS_FILE.
@@ -83,12 +107,13 @@ static std::optional<RunKeys> readRunKeys(const Topology& topology, QString* err
             "the controller; use hips run");
         return std::nullopt;
     }
-    QFile file(peersPath);
-    if (peersPath.isEmpty() || !file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("cannot read the run's keys from '%1' (HIPS_PEER_KEYS_FILE); start the run again").arg(peersPath);
+    if (peersPath.isEmpty()) {
+        *error = QStringLiteral("no file of the run's keys (HIPS_PEER_KEYS_FILE); start the run again");
         return std::nullopt;
     }
-    RunKeys keys{own, PeerKeys::fromText(file.read(kMaxPeerKeysBytes))};
+    const std::optional<QByteArray> peers = readSentFile(peersPath, "HIPS_PEER_KEYS_SHA256", kMaxPeerKeysBytes, error);
+    if (!peers) return std::nullopt;
+    RunKeys keys{own, PeerKeys::fromText(*peers)};
     for (const Node& n : topology.nodes())
         if (keys.peers.keyOf(n.id).isEmpty()) {
             *error = QStringLiteral("the run's keys in %1 have none for %2; start the run again").arg(peersPath, n.id);
@@ -98,7 +123,13 @@ static std::optional<RunKeys> readRunKeys(const Topology& topology, QString* err
 }
 
 int runRole(const QString& topologyPath, const QString& nodeId, const QString& outDir, const RoleTable& roles) {
-    const TopologyLoad load = TopologyReader::readFile(topologyPath);
+    QString readError;
+    const std::optional<QByteArray> sent = readSentFile(topologyPath, "HIPS_TOPOLOGY_SHA256", kMaxTopologyBytes, &readError);
+    if (!sent) {
+        std::fprintf(stderr, "%s: %s\n", qPrintable(nodeId), qPrintable(readError));
+        return kRoleUsage;
+    }
+    const TopologyLoad load = TopologyReader::readJson(*sent, topologyPath);
     if (!load.ok()) {
         std::fprintf(stderr, "%s\n", qPrintable(load.errorText()));
         return kRoleUsage;
