@@ -85,11 +85,7 @@ const AdversaryEntry* entryOf(const QString& kind) {
 }  // namespace
 
 const StrategyList& AdversaryRegistry::all() {
-    static const StrategyList kinds = [] {
-        StrategyList list;
-        for (const AdversaryEntry& e : entries()) list.append(e.info);
-        return list;
-    }();
+    static const StrategyList kinds = strategiesOf(entries());
     return kinds;
 }
 

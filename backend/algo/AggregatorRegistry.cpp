@@ -100,11 +100,7 @@ std::unique_ptr<AggregationRule> AggregatorRegistry::create(const QString& name,
 }
 
 const StrategyList& AggregatorRegistry::all() {
-    static const StrategyList infos = [] {
-        StrategyList out;
-        for (const Entry& e : entries()) out << e.info;
-        return out;
-    }();
+    static const StrategyList infos = strategiesOf(entries());
     return infos;
 }
 

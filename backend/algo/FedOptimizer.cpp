@@ -44,11 +44,7 @@ const QList<OptimizerEntry>& entries() {
 }  // namespace
 
 const StrategyList& ServerOptimizerRegistry::all() {
-    static const StrategyList list = [] {
-        StrategyList out;
-        for (const OptimizerEntry& e : entries()) out.append(e.info);
-        return out;
-    }();
+    static const StrategyList list = strategiesOf(entries());
     return list;
 }
 

@@ -344,11 +344,7 @@ bool CodecRegistry::lossy(const QString& name) {
 }
 
 const StrategyList& CodecRegistry::all() {
-    static const StrategyList infos = [] {
-        StrategyList list;
-        for (const CodecEntry& e : entries()) list.append(e.info);
-        return list;
-    }();
+    static const StrategyList infos = strategiesOf(entries());
     return infos;
 }
 

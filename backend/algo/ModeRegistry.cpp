@@ -108,24 +108,20 @@ const QList<ModeInfo>& ModeRegistry::modes() {
 }
 
 const StrategyList& ModeRegistry::all() {
-    static const StrategyList strategies = [] {
-        StrategyList list;
-        for (const ModeInfo& m : modes()) list.append(m.strategy);
-        return list;
-    }();
+    static const StrategyList strategies = strategiesOf(modes());
     return strategies;
 }
 
 ModePolicy ModeRegistry::policy(const QString& name) {
     for (const ModeInfo& m : modes())
-        if (m.strategy.answersTo(name)) return m.policy;
+        if (m.info.answersTo(name)) return m.policy;
     return modes().front().policy;
 }
 
 QStringList ModeRegistry::namesWhere(const std::function<bool(const ModePolicy&)>& has) {
     QStringList names;
     for (const ModeInfo& m : modes())
-        if (has(m.policy)) names.append(m.strategy.name);
+        if (has(m.policy)) names.append(m.info.name);
     return names;
 }
 

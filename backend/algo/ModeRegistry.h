@@ -68,7 +68,7 @@ struct ModePolicy {
 };
 
 struct ModeInfo {
-    StrategyInfo strategy;  // name, help, parameters, older names
+    StrategyInfo info;  // name, help, parameters, older names
     ModePolicy policy;
 };
 

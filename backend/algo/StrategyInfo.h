@@ -37,6 +37,14 @@ struct StrategyInfo {
 using StrategyList = QList<StrategyInfo>;
 
 const StrategyInfo* findStrategy(const StrategyList& list, const QString& nameOrAlias);
+// The StrategyInfo of each entry of a registry's table (entries hold theirs as `info`, beside
+// their factory or traits), in the table's order.
+template <typename Entries>
+StrategyList strategiesOf(const Entries& entries) {
+    StrategyList list;
+    for (const auto& e : entries) list.append(e.info);
+    return list;
+}
 QStringList strategyNames(const StrategyList& list);
 // "  fedavg  Federated averaging…\n      dc_lambda (number in [0, 10], default 0.04): …" for --help.
 QString strategyHelp(const StrategyList& list);

@@ -93,14 +93,14 @@ private Q_SLOTS:
         QVERIFY(ModeRegistry::policy("sync").runsFlat);  // fedavg's older name
         QStringList flat;
         for (const ModeInfo& m : ModeRegistry::modes()) {
-            const ModePolicy p = ModeRegistry::policy(m.strategy.name);
+            const ModePolicy p = ModeRegistry::policy(m.info.name);
             QCOMPARE(p.gradientEveryStep, m.policy.gradientEveryStep);
             QCOMPARE(p.party, m.policy.party);
             QCOMPARE(p.standalone, m.policy.standalone);
-            if (p.runsFlat) flat.append(m.strategy.name);
+            if (p.runsFlat) flat.append(m.info.name);
 
             TrainingSettings s;
-            s.mode = m.strategy.name;
+            s.mode = m.info.name;
             s.hierarchy = "flat";
             s.aggregation = "median";
             s.proximalMu = 0.01;
