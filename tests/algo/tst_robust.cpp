@@ -1,6 +1,7 @@
 // The Byzantine-robust rules on small inputs computed by hand: which contributions Krum, Multi-Krum
 // and Bulyan select, the medians and trimmed means per coordinate, the Weiszfeld fixed point, and
 // the refusal of too few contributions with the rule's name and bound.
+#include "Adversary.h"
 #include "AggregatorRegistry.h"
 #include "DracoCodes.h"
 #include "FedOptimizer.h"
@@ -57,6 +58,22 @@ Q_DECLARE_METATYPE(std::vector<float>)
 class RobustRulesTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Each attack kind says what it does through its registry entry: the update (with the
+    // function), the labels, or at the server that receives the liars.
+    void adversaryKindsSayWhatTheyDo() {
+        for (const StrategyInfo& kind : AdversaryRegistry::all()) {
+            QCOMPARE(isColluding(kind.name), kind.name == "alie" || kind.name == "ipm");
+            QCOMPARE(flipsLabels(kind.name), kind.name == "label_flip");
+        }
+        float update[] = {1, -2};
+        corruptUpdate({"reverse", 3, 0}, update, 2, 0);
+        QCOMPARE(update[1], 6.0f);
+        corruptUpdate({"constant", -100, 0}, update, 2, 0);
+        QCOMPARE(update[0], -100.0f);
+        corruptUpdate({"label_flip", 3, 0}, update, 2, 0);  // changes the data, not the update
+        QCOMPARE(update[1], -100.0f);
+    }
+
     // Every rule stands for the sum: n × its centre. The results, by hand:
     //   median of {1,2,3,100} = 2.5, × 4 = 10; of {10,20,30,−100}: 15, × 4 = 60
     //   trimmed mean (β 0.2, one cut at each end) of {1,2,3,4,100} = 3, × 5 = 15
