@@ -259,11 +259,10 @@ QString AgentDaemon::realOutDir(const QString& outDir, QString* error) const {
     }
     // Every folder of it below the runs directory is this user's alone: one another user made in
     // advance (a run's name guessed) would let them read what the run writes, or swap its files.
-    for (QString dir = real; dir != m_runsRoot && isInside(dir, m_runsRoot); dir = QFileInfo(dir).path())
-        if (const QString e = checkOwnDirectory(dir); !e.isEmpty()) {
-            *error = e;
-            return {};
-        }
+    if (const QString e = checkOwnDirectoriesBelow(real, m_runsRoot); !e.isEmpty()) {
+        *error = e;
+        return {};
+    }
     return real;
 }
 

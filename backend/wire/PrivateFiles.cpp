@@ -53,6 +53,13 @@ QString checkOwnDirectory(const QString& path, bool followLink) {
     return {};
 }
 
+QString checkOwnDirectoriesBelow(const QString& path, const QString& root) {
+    const QString top = QDir::cleanPath(root);
+    for (QString dir = QDir::cleanPath(path); dir.startsWith(top + QLatin1Char('/')); dir = QFileInfo(dir).path())
+        if (const QString e = checkOwnDirectory(dir); !e.isEmpty()) return e;
+    return {};
+}
+
 QString createPrivateFile(const QString& path, unsigned mode) {
     const QByteArray native = QFile::encodeName(path);
     const int fd = ::open(native.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);

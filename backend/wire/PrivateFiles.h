@@ -20,6 +20,9 @@ QString makePrivateDirectory(const QString& path, unsigned mode = kPrivateDirect
 // advance (a shared folder, a run's name guessed), to read what a run writes or to point its
 // files elsewhere.
 QString checkOwnDirectory(const QString& path, bool followLink = false);
+// checkOwnDirectory for `path` and each folder above it up to `root` (not `root` itself, which the
+// caller chose): the agent's check of a run's output folder below its runs directory.
+QString checkOwnDirectoriesBelow(const QString& path, const QString& root);
 
 // Creates an empty file with `mode` if `path` does not exist yet; an existing file is left as it is.
 QString createPrivateFile(const QString& path, unsigned mode = kPrivateFileMode);

@@ -66,6 +66,24 @@ private Q_SLOTS:
         QCOMPARE(contents(victim.fileName()), QByteArray("mine\n"));
     }
 
+    // The agent's check of a run's output folder below its runs directory: every folder of it,
+    // not the runs directory itself; one others may write in, or a link, is named.
+    void foldersBelowTheRunsDirectoryAreChecked() {
+        QTemporaryDir dir;
+        const QString root = dir.filePath("runs"), run = root + "/shared/run1";
+        QVERIFY(QDir().mkpath(run));
+        QCOMPARE(checkOwnDirectoriesBelow(run, root), QString());
+        QVERIFY(::chmod(QFile::encodeName(root).constData(), 0777) == 0);  // the root is the caller's choice
+        QCOMPARE(checkOwnDirectoriesBelow(run, root), QString());
+        QVERIFY(::chmod(QFile::encodeName(root + "/shared").constData(), 0777) == 0);
+        QString e = checkOwnDirectoriesBelow(run, root);
+        QVERIFY2(e.contains(root + "/shared belongs to another user or others may write in it"), qPrintable(e));
+        QVERIFY(::chmod(QFile::encodeName(root + "/shared").constData(), 0700) == 0);
+        QVERIFY(QFile::link(dir.path(), root + "/shared/run2"));
+        e = checkOwnDirectoriesBelow(root + "/shared/run2", root);
+        QVERIFY2(e.contains("run2 is a symbolic link"), qPrintable(e));
+    }
+
     void everythingIsPrivateWhateverTheUmask() {
         QTemporaryDir dir;
         const mode_t old = ::umask(022);
