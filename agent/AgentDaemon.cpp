@@ -179,13 +179,17 @@ void AgentDaemon::onStart(const Message& m) {
     const QString keysPath = QDir(outDir).filePath(QStringLiteral("peer-keys.txt"));
     if (const QString e = writeOnce(topologyPath, start->topologyJson.toUtf8()); !e.isEmpty()) return refuse(start->node, e);
     if (const QString e = writeOnce(keysPath, start->peerKeys.toText()); !e.isEmpty()) return refuse(start->node, e);
-    RoleLaunch launch{start->node,     program,
-                      topologyPath,    outDir,
-                      start->threads,  start->nodeKey.toText(),
-                      keysPath,        isTrainingRole(nodeInfo->kind) && m_trainerZygote,
-                      start->placement};
-    launch.topologySha256 = QCryptographicHash::hash(start->topologyJson.toUtf8(), QCryptographicHash::Sha256).toHex();
-    launch.peerKeysSha256 = QCryptographicHash::hash(start->peerKeys.toText(), QCryptographicHash::Sha256).toHex();
+    RoleLaunch launch{start->node,
+                      program,
+                      topologyPath,
+                      outDir,
+                      start->threads,
+                      start->nodeKey.toText(),
+                      keysPath,
+                      isTrainingRole(nodeInfo->kind) && m_trainerZygote,
+                      start->placement,
+                      QCryptographicHash::hash(start->topologyJson.toUtf8(), QCryptographicHash::Sha256).toHex(),
+                      QCryptographicHash::hash(start->peerKeys.toText(), QCryptographicHash::Sha256).toHex()};
     const TrainingSettings& training = topology.topology->training;
     m_orphanTimeoutS = training.orphanTimeoutS;
     m_restarts.remember(launch, training.continuesThroughFailures() && restartable(nodeInfo->kind, training)
@@ -259,10 +263,12 @@ QString AgentDaemon::realOutDir(const QString& outDir, QString* error) const {
     }
     // Every folder of it below the runs directory is this user's alone: one another user made in
     // advance (a run's name guessed) would let them read what the run writes, or swap its files.
-    if (const QString e = checkOwnDirectoriesBelow(real, m_runsRoot); !e.isEmpty()) {
-        *error = e;
-        return {};
-    }
+    // Nor can anyone rename it away from above to put theirs in its place after these checks.
+    for (const QString& e : {checkOwnDirectoriesBelow(real, m_runsRoot), checkFoldersAboveAreSafe(real)})
+        if (!e.isEmpty()) {
+            *error = e;
+            return {};
+        }
     return real;
 }
 

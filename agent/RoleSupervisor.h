@@ -28,7 +28,8 @@ struct RoleLaunch {
     int threads = 1;
     // The role encrypts and authenticates every connection with its own CURVE key pair
     // (`nodeKey`, "public secret" in Z85) and knows the other nodes by the public keys in the
-    // file `peerKeysPath`; it gets both through its environment, which no other user can read.
+    // file `peerKeysPath`. The key reaches a process of its own on stdin, and a trainer forked by
+    // its zygote in an environment set after the fork: never where /proc/<pid>/environ shows it.
     QByteArray nodeKey;
     QString peerKeysPath;
     bool forkFromZygote = false;  // a trainer, forked by the zygote of `program`

@@ -85,6 +85,7 @@ QString RunDirectory::note(const QString& error) {
 // resumes or is attached to.
 static QString checkRunFolders(const QString& path) {
     if (const QString e = checkOwnDirectory(path, true); !e.isEmpty()) return e;
+    if (const QString e = checkFoldersAboveAreSafe(path); !e.isEmpty()) return e;
     for (const QString& p : {QDir(path).filePath(QStringLiteral("logs")), QDir(path).filePath(QStringLiteral("checkpoint"))})
         if (const QString e = checkOwnDirectory(p); !e.isEmpty()) return e;
     return {};

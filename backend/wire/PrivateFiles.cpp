@@ -60,6 +60,29 @@ QString checkOwnDirectoriesBelow(const QString& path, const QString& root) {
     return {};
 }
 
+QString checkFoldersAboveAreSafe(const QString& path) {
+    // The folders as they really are: the nearest one that exists, with links resolved.
+    QString above = QFileInfo(QFileInfo(path).absoluteFilePath()).path();
+    if (QFileInfo::exists(path)) above = QFileInfo(QFileInfo(path).canonicalFilePath()).path();
+    while (!QFileInfo::exists(above) && above != QFileInfo(above).path()) above = QFileInfo(above).path();
+    for (QString dir = QFileInfo(above).canonicalFilePath(); !dir.isEmpty(); dir = QFileInfo(dir).path()) {
+        struct stat st {};
+        if (::stat(QFile::encodeName(dir).constData(), &st) != 0)
+            return QStringLiteral("cannot check %1: %2").arg(dir, systemErrorText(errno));
+        const bool othersMayRename = (st.st_mode & 022) != 0 && (st.st_mode & S_ISVTX) == 0;
+        if ((st.st_uid != 0 && st.st_uid != ::geteuid()) || othersMayRename)
+            return QStringLiteral(
+                       "%1 belongs to another user or others may rename what it holds (owner %2, mode "
+                       "%3): a run directory in it could be swapped for theirs; choose a folder of yours "
+                       "for --out")
+                .arg(dir)
+                .arg(st.st_uid)
+                .arg(QString::number(st.st_mode & 07777, 8));
+        if (dir == QFileInfo(dir).path()) break;
+    }
+    return {};
+}
+
 QString createPrivateFile(const QString& path, unsigned mode) {
     const QByteArray native = QFile::encodeName(path);
     const int fd = ::open(native.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);

@@ -23,6 +23,10 @@ QString checkOwnDirectory(const QString& path, bool followLink = false);
 // checkOwnDirectory for `path` and each folder above it up to `root` (not `root` itself, which the
 // caller chose): the agent's check of a run's output folder below its runs directory.
 QString checkOwnDirectoriesBelow(const QString& path, const QString& root);
+// Empty when no one else can rename or replace `path` (a run directory) from above: each folder
+// above it up to / belongs to this user or root and, where others may write in it, has the sticky
+// bit (as /tmp has); else why not. Checks once made cannot be swapped away after them this way.
+QString checkFoldersAboveAreSafe(const QString& path);
 
 // Creates an empty file with `mode` if `path` does not exist yet; an existing file is left as it is.
 QString createPrivateFile(const QString& path, unsigned mode = kPrivateFileMode);

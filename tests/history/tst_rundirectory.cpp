@@ -8,9 +8,12 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace hips;
 
@@ -82,6 +85,49 @@ private Q_SLOTS:
         QVERIFY(QFile::link(dir.path(), root + "/shared/run2"));
         e = checkOwnDirectoriesBelow(root + "/shared/run2", root);
         QVERIFY2(e.contains("run2 is a symbolic link"), qPrintable(e));
+    }
+
+    // The same attacks made by another local user (nobody, through setpriv when the test runs as
+    // root) in a shared folder that is sticky as /tmp is: a run directory they made in advance, or
+    // one below a folder of theirs (they could rename it away after the checks and put theirs in
+    // its place), is refused naming the folder and its owner; a folder others may rename in without
+    // the sticky bit likewise; a run directory of our own there is used, and nobody can plant a
+    // link in its logs/.
+    void anotherUsersFoldersAreRefused() {
+        if (::geteuid() != 0 || QStandardPaths::findExecutable("setpriv").isEmpty())
+            QSKIP("acting as another user (nobody) needs root and setpriv");
+        QTemporaryDir dir;
+        QVERIFY(::chmod(QFile::encodeName(dir.path()).constData(), 0755) == 0);
+        const QString shared = dir.filePath("shared");
+        QVERIFY(QDir().mkpath(shared) && ::chmod(QFile::encodeName(shared).constData(), 01777) == 0);
+        auto asNobody = [](const QStringList& command) {
+            QProcess p;
+            p.start("setpriv", QStringList{"--reuid=65534", "--regid=65534", "--clear-groups", "--"} + command);
+            return p.waitForFinished(30000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+        };
+
+        QVERIFY(asNobody({"mkdir", "-m", "0755", shared + "/guessed"}));
+        RunDirectory guessed;
+        QString e = guessed.create(shared + "/guessed", "{}");
+        QVERIFY2(e.contains(shared + "/guessed belongs to another user") && e.contains("owner 65534"), qPrintable(e));
+
+        QVERIFY(asNobody({"mkdir", "-m", "0755", shared + "/theirs"}));
+        RunDirectory below;
+        e = below.create(shared + "/theirs/run1", "{}");
+        QVERIFY2(e.contains(shared + "/theirs belongs to another user or others may rename what it holds") && e.contains("owner 65534"),
+                 qPrintable(e));
+        QVERIFY(!QFileInfo::exists(shared + "/theirs/run1"));
+
+        QVERIFY(QDir().mkpath(shared + "/open") && ::chmod(QFile::encodeName(shared + "/open").constData(), 0777) == 0);
+        RunDirectory unsticky;
+        e = unsticky.create(shared + "/open/run1", "{}");
+        QVERIFY2(e.contains(shared + "/open belongs to another user or others may rename") && e.contains("mode 777"), qPrintable(e));
+
+        RunDirectory mine;
+        QCOMPARE(mine.create(shared + "/mine", "{}"), QString());
+        QVERIFY(!asNobody({"ln", "-s", "/etc/passwd", shared + "/mine/logs/party1_worker0.log"}));
+        QCOMPARE(mine.appendLog("party1/worker0", "hello"), QString());
+        QCOMPARE(contents(shared + "/mine/logs/party1_worker0.log"), QByteArray("hello\n"));
     }
 
     void everythingIsPrivateWhateverTheUmask() {
