@@ -176,12 +176,18 @@ float magnitude(float x) {
     return std::isnan(x) ? -1.0f : std::abs(x);
 }  // NaN last: a strict weak order
 
-// [u32 k][k varint gaps: the first index, then each index − the previous − 1][k floats].
+// [u32 k][k varint gaps: the first index, then each index − the previous − 1][k values: halves
+// (saturated at ±65504, as fp16's) or floats].
 class TopKCodec final : public GradientCodec {
 public:
-    TopKCodec(double ratio, bool feedback, double momentum) : m_ratio(ratio), m_feedback(feedback), m_momentum(momentum) {}
+    TopKCodec(double ratio, bool feedback, double momentum, bool halves)
+        : m_ratio(ratio), m_feedback(feedback), m_momentum(momentum), m_valueBytes(halves ? 2 : 4) {}
     QString spec() const override {
-        return QStringLiteral("topk ratio=%1 ef=%2 m=%3").arg(m_ratio).arg(m_feedback ? 1 : 0).arg(m_feedback ? m_momentum : 0.0);
+        return QStringLiteral("topk ratio=%1 ef=%2 m=%3 v=%4")
+            .arg(m_ratio)
+            .arg(m_feedback ? 1 : 0)
+            .arg(m_feedback ? m_momentum : 0.0)
+            .arg(m_valueBytes * 8);
     }
     bool errorFeedback() const override { return m_feedback; }
     float momentum() const override { return m_feedback ? float(m_momentum) : 0.0f; }
@@ -206,7 +212,7 @@ public:
         index.resize(k);
         std::sort(index.begin(), index.end());
         QByteArray frame;
-        frame.reserve(qsizetype(4 + k * 9));
+        frame.reserve(qsizetype(4 + k * (5 + m_valueBytes)));
         const quint32 count = quint32(k);
         frame.append(reinterpret_cast<const char*>(&count), 4);
         quint32 previous = 0;
@@ -216,8 +222,14 @@ public:
         }
         std::fill(decoded, decoded + n, 0.0f);
         for (quint32 i : index) {
-            const float x = std::isfinite(v[i]) ? v[i] : 0.0f;
-            frame.append(reinterpret_cast<const char*>(&x), 4);
+            float x = std::isfinite(v[i]) ? v[i] : 0.0f;
+            if (m_valueBytes == 2) {  // what the half does not say is the residual's
+                const quint16 half = floatToHalf(std::clamp(x, -65504.0f, 65504.0f));
+                frame.append(reinterpret_cast<const char*>(&half), 2);
+                x = halfToFloat(half);
+            } else {
+                frame.append(reinterpret_cast<const char*>(&x), 4);
+            }
             decoded[i] = x;
         }
         return frame;
@@ -227,7 +239,8 @@ public:
         quint32 k;
         std::memcpy(&k, frame, 4);
         if (k == 0 || k > n) return QStringLiteral("a topk frame of %1 entries for %2 values").arg(k).arg(n);
-        if (bytes < 4 + size_t(k) * 5) return QStringLiteral("a topk frame of %1 bytes cannot hold %2 entries").arg(bytes).arg(k);
+        if (bytes < 4 + size_t(k) * (1 + m_valueBytes))
+            return QStringLiteral("a topk frame of %1 bytes cannot hold %2 entries").arg(bytes).arg(k);
         std::vector<quint32> index(k);
         size_t at = 4;
         quint64 next = 0;
@@ -244,23 +257,30 @@ public:
             index[j] = quint32(next);
             ++next;
         }
-        if (bytes != at + size_t(k) * 4)
-            return QStringLiteral("a topk frame of %1 bytes; its %2 entries take %3").arg(bytes).arg(k).arg(at + size_t(k) * 4);
+        const size_t end = at + size_t(k) * m_valueBytes;
+        if (bytes != end) return QStringLiteral("a topk frame of %1 bytes; its %2 entries take %3").arg(bytes).arg(k).arg(end);
         std::fill(out, out + n, 0.0f);
         for (quint32 j = 0; j < k; ++j) {
             float value;
-            std::memcpy(&value, frame + at + 4 * size_t(j), 4);
+            if (m_valueBytes == 2) {
+                quint16 half;
+                std::memcpy(&half, frame + at + 2 * size_t(j), 2);
+                value = halfToFloat(half);
+            } else {
+                std::memcpy(&value, frame + at + 4 * size_t(j), 4);
+            }
             if (!std::isfinite(value)) return QStringLiteral("a topk frame holding a value that is not finite");
             out[index[j]] = value;
         }
         return {};
     }
-    size_t maxEncodedBytes(size_t n) const override { return 4 + keep(n) * 9; }
+    size_t maxEncodedBytes(size_t n) const override { return 4 + keep(n) * (5 + m_valueBytes); }
 
 private:
     double m_ratio;
     bool m_feedback;
     double m_momentum;
+    size_t m_valueBytes;  // 2: halves, 4: floats
 };
 
 using Param = std::function<double(const QString&)>;
@@ -320,11 +340,14 @@ const QList<CodecEntry>& entries() {
            warmup(4, "send a share rising from ratio^(1/(w+1)) to the ratio"),
            {QStringLiteral("codec_momentum"), T::Number, 0, 0.99, 0.3,
             QStringLiteral("GeoMX's momentum correction of pushes: u <- m*u + update, the residual gathers u, and an "
-                           "entry sent starts its u again (0: plain error feedback)")}},
+                           "entry sent starts its u again (0: plain error feedback)")},
+           {QStringLiteral("codec_half_values"), T::Integer, 0, 1, 1,
+            QStringLiteral("1: each value sent as a half-precision float, 2 bytes (what it does not say is the residual's); "
+                           "0: as a float")}},
           {}},
          [](const Param& param) {
              return std::make_unique<TopKCodec>(param(QStringLiteral("codec_ratio")), param(QStringLiteral("codec_error_feedback")) != 0,
-                                                param(QStringLiteral("codec_momentum")));
+                                                param(QStringLiteral("codec_momentum")), param(QStringLiteral("codec_half_values")) != 0);
          }},
     };
     return codecs;

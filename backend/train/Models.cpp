@@ -110,13 +110,25 @@ struct ResNet18 : Net {
     torch::nn::Linear fc{nullptr};
 };
 
+template <class N>
+std::shared_ptr<Net> make(InputShape in, int classes) {
+    return std::make_shared<N>(in, classes);
+}
+
+// The network behind each name of ModelRegistry (which describes them without LibTorch;
+// tst_train checks that every name there builds here with the tensors it describes).
+constexpr std::pair<const char*, std::shared_ptr<Net> (*)(InputShape, int)> kNets[]{
+    {"mlp", make<MlpNet>},
+    {"cnn", make<CnnNet>},
+    {"alexnet", make<AlexNet>},
+    {"resnet18", make<ResNet18>},
+};
+
 }  // namespace
 
 std::shared_ptr<Net> createNet(const QString& name, InputShape in, int classes) {
-    if (name == QLatin1String("mlp")) return std::make_shared<MlpNet>(in, classes);
-    if (name == QLatin1String("cnn")) return std::make_shared<CnnNet>(in, classes);
-    if (name == QLatin1String("alexnet")) return std::make_shared<AlexNet>(in, classes);
-    if (name == QLatin1String("resnet18")) return std::make_shared<ResNet18>(in, classes);
+    for (const auto& [netName, makeNet] : kNets)
+        if (name == QLatin1String(netName)) return makeNet(in, classes);
     throw TrainError("unknown model '" + name.toStdString() +
                      "'; use one of: " + strategyNames(ModelRegistry::all()).join(", ").toStdString());
 }

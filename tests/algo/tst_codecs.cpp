@@ -15,8 +15,9 @@ using namespace hips;
 namespace {
 
 std::unique_ptr<GradientCodec> codec(const QString& name, double threshold = 0.01, double ratio = 0.01, double feedback = 1,
-                                     double momentum = 0, double bucket = 1024, double warmup = 0) {
+                                     double momentum = 0, double bucket = 1024, double warmup = 0, double halves = 1) {
     return GradientCodec::create(name, [&](const QString& p) {
+        if (p == QLatin1String("codec_half_values")) return halves;
         if (p == QLatin1String("codec_warmup")) return warmup;
         if (p == QLatin1String("codec_threshold")) return threshold;
         if (p == QLatin1String("codec_ratio")) return ratio;
@@ -113,6 +114,39 @@ private Q_SLOTS:
         std::vector<float> said(100);
         codec("topk", 0, 0.02)->encode(v.data(), v.size(), said.data());
         for (size_t i = 0; i < v.size(); ++i) QCOMPARE(said[i], i == 7 || i == 93 ? v[i] : 0.0f);
+    }
+
+    // topk's values as halves (the default): 2 bytes a value, what a half cannot say stays in the
+    // residual (here 1 + 2^-12 is said as 1, and the 2^-12 goes in the next message); as floats,
+    // 4 bytes and every bit.
+    void topkSendsHalvesAndKeepsTheRest() {
+        const size_t n = 1000;
+        std::vector<float> v(n, 0.0f);
+        for (size_t i = 0; i < n; i += 100) v[i] = 1.0f + 1.0f / 4096;
+        std::vector<float> said(n);
+        for (const double halves : {1.0, 0.0}) {
+            auto c = codec("topk", 0, 0.01, 1, 0, 1024, 0, halves);
+            const QByteArray frame = c->encode(v.data(), n, said.data());
+            QCOMPARE(size_t(frame.size()), 4 + 10 * (1 + (halves != 0 ? 2 : 4)));  // 10 entries, 1-byte gaps
+            QCOMPARE(said[100], halves != 0 ? 1.0f : v[100]);
+            std::vector<float> out(n);
+            QCOMPARE(c->decode(frame.constData(), size_t(frame.size()), n, out.data()), QString());
+            QCOMPARE(out, said);
+            QVERIFY(!c->decode(frame.constData(), size_t(frame.size()) - 1, n, out.data()).isEmpty());
+        }
+        auto c = std::shared_ptr<GradientCodec>(codec("topk", 0, 0.01));
+        LinkCodecs sender(every(c), n), receiver(every(c), n);
+        std::vector<float> total(n, 0.0f);
+        for (int push = 0; push < 2; ++push) {
+            Message m = floatsMessage(message::kPush, push == 0 ? v : std::vector<float>(n, 0.0f));
+            sender.outgoing("party1/server0", m);
+            QCOMPARE(receiver.incoming("central/global_server0", m), QString());
+            const std::vector<float> got = floatsOf(m);
+            for (size_t i = 0; i < n; ++i) total[i] += got[i];
+        }
+        QCOMPARE(total[100], v[100]);  // the rest came in the second message
+        QVERIFY(std::abs(total[100] - 1.0f) > 0.0f);  // (and 1 + 2^-12 is a float, not a half)
+        QCOMPARE(halfToFloat(floatToHalf(v[100])), 1.0f);
     }
 
     void twoBitSendsPlusMinusTOrNothing() {
@@ -258,7 +292,7 @@ private Q_SLOTS:
     // u <- 0.5u + update, the residual gathers u; a sent entry's u starts again.
     void momentumCorrectionGathersThePushesMomentum() {
         auto c = std::shared_ptr<GradientCodec>(codec("topk", 0, 0.25, 1, 0.5));
-        QCOMPARE(c->spec(), QStringLiteral("topk ratio=0.25 ef=1 m=0.5"));
+        QCOMPARE(c->spec(), QStringLiteral("topk ratio=0.25 ef=1 m=0.5 v=16"));
         LinkCodecs sender(every(c), 4), receiver(every(c), 4);
         const auto push = [&](const std::vector<float>& update) {
             Message m = floatsMessage(message::kPush, update);
@@ -317,7 +351,27 @@ private Q_SLOTS:
     }
 
     void malformedFramesAreRefused() {
-        const auto fp16 = codec("fp16"), twoBit = codec("2bit", 0.01), topk = codec("topk", 0, 0.5);
+        const auto fp16 = codec("fp16"), twoBit = codec("2bit", 0.01), topk = codec("topk", 0, 0.5, 1, 0, 1024, 0, 0);
+        const auto topkHalves = codec("topk", 0, 0.5);
+        QVERIFY(decodeError(*topkHalves,
+                            QByteArray::fromHex("01000000"
+                                                "01"
+                                                "007e"),
+                            4)
+                    .contains("not finite"));  // NaN
+        QVERIFY(decodeError(*topkHalves,
+                            QByteArray::fromHex("01000000"
+                                                "01"
+                                                "003c"
+                                                "00"),
+                            4)
+                    .contains("take"));
+        QCOMPARE(decodeError(*topkHalves,
+                             QByteArray::fromHex("01000000"
+                                                 "01"
+                                                 "003c"),
+                             4),
+                 QString());  // 1.0 at 1
         QVERIFY(decodeError(*fp16, QByteArray(7, '\0'), 4).contains("7 bytes"));
         QVERIFY(decodeError(*fp16, QByteArray::fromHex("007c"), 1).contains("not finite"));  // +Inf
         QVERIFY(decodeError(*twoBit, QByteArray(4, '\0'), 20).contains("bytes"));
