@@ -1,6 +1,6 @@
 #include "RunProgress.h"
 
-#include "Vocabulary.h"
+#include "MetricRecords.h"
 
 #include <QJsonArray>
 #include <algorithm>
@@ -9,24 +9,18 @@
 namespace hips {
 
 QList<RoundRow> RunProgress::ingest(const QJsonObject& r, double elapsed) {
-    const QString kind = r.value("kind").toString();
+    const QString kind = r.value(metric::kKind).toString();
     const int round = r.value(metric::kRound).toInt(-1);
-    if (kind == metric::kTraffic) {
-        Sent s;
-        for (const QJsonValue& v : r.value("links").toArray()) {
-            const QJsonObject link = v.toObject();
-            const auto bytes = quint64(link.value("sent").toDouble());
-            (link.value("tier").toString() == QLatin1String("across") ? s.across : s.inside) += bytes;
-        }
-        m_sent[r.value("node").toString()] = s;
-    } else if (kind == metric::kTrain && round >= m_nextRound) {
+    if (const auto traffic = metric::TrafficRecord::from(r)) {
+        m_sent[traffic->node] = Sent{traffic->sent(false), traffic->sent(true)};
+    } else if (const auto train = metric::TrainRecord::from(r); train && round >= m_nextRound) {
         Pending& p = m_pending[round];
         ++p.trainReports;
-        p.lossSum += r.value(metric::kLoss).toDouble(qQNaN());  // null: a NaN (a diverged worker), never a 0
-        p.computeSum += r.value(metric::kComputeSeconds).toDouble();
-        p.commSum += r.value(metric::kCommSeconds).toDouble();
-        p.samples += r.value(metric::kSamples).toInteger();
-        m_totalSamples += r.value(metric::kSamples).toInteger();
+        p.lossSum += train->loss;  // (a NaN for a diverged worker, never a 0)
+        p.computeSum += train->computeSeconds;
+        p.commSum += train->commSeconds;
+        p.samples += train->samples;
+        m_totalSamples += train->samples;
         markTrained(p, elapsed);
     } else if (kind == metric::kAggregate && round >= m_nextRound) {
         m_aggregatedRounds = std::max(m_aggregatedRounds, round);
@@ -51,7 +45,7 @@ QList<RoundRow> RunProgress::ingest(const QJsonObject& r, double elapsed) {
         // The evaluator only goes forward (it evaluates the newest snapshot; a restarted one starts
         // from the newest round): the rounds before this one that it has not evaluated it never will.
         for (auto it = m_pending.begin(); it != m_pending.end() && it.key() < round; ++it) it->evaluated = true;
-        for (const QJsonValue& v : r.value("skipped").toArray())  // (and those it says it skipped, seen or not)
+        for (const QJsonValue& v : r.value(metric::kSkipped).toArray())  // (and those it says it skipped, seen or not)
             if (const int skipped = v.toInt(-1); skipped >= m_nextRound && skipped < round) m_pending[skipped].evaluated = true;
         Pending& p = m_pending[round];
         p.evaluated = true;

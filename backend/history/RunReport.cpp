@@ -123,10 +123,10 @@ void RunReport::derive() {
     const double end = run.ended > 0 ? run.ended : lastT;
     seconds = clock.elapsed(end);
     pausedSeconds = std::max(0.0, end - run.started - seconds);
-    insideMBByTime = cumulativeByTier(traffic, QStringLiteral("inside"), clock);
-    acrossMBByTime = cumulativeByTier(traffic, QStringLiteral("across"), clock);
-    insideMBByRound = cumulativeByRound(traffic, QStringLiteral("inside"));
-    acrossMBByRound = cumulativeByRound(traffic, QStringLiteral("across"));
+    insideMBByTime = cumulativeByTier(traffic, metric::kTierInside, clock);
+    acrossMBByTime = cumulativeByTier(traffic, metric::kTierAcross, clock);
+    insideMBByRound = cumulativeByRound(traffic, metric::kTierInside);
+    acrossMBByRound = cumulativeByRound(traffic, metric::kTierAcross);
     bytesInside = insideMBByTime.isEmpty() ? 0 : insideMBByTime.last().y() * 1e6;
     bytesAcross = acrossMBByTime.isEmpty() ? 0 : acrossMBByTime.last().y() * 1e6;
 }

@@ -1,5 +1,7 @@
 #include "TrafficCounter.h"
 
+#include "Vocabulary.h"
+
 #include <QCborMap>
 
 namespace hips {
@@ -33,10 +35,10 @@ quint64 TrafficCounter::receivedBytes(Tier tier) const {
 QCborArray TrafficCounter::toCbor() const {
     QCborArray out;
     for (auto it = m_links.begin(); it != m_links.end(); ++it)
-        out.append(QCborMap{{QStringLiteral("peer"), it.key()},
-                            {QStringLiteral("tier"), it->tier == Tier::Inside ? "inside" : "across"},
-                            {QStringLiteral("sent"), qint64(it->sent)},
-                            {QStringLiteral("received"), qint64(it->received)}});
+        out.append(QCborMap{{metric::kPeer, it.key()},
+                            {metric::kTier, it->tier == Tier::Inside ? metric::kTierInside : metric::kTierAcross},
+                            {metric::kSent, qint64(it->sent)},
+                            {metric::kReceived, qint64(it->received)}});
     return out;
 }
 

@@ -1,5 +1,7 @@
 #include "RunCharts.h"
 
+#include "MetricRecords.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QGridLayout>
@@ -165,25 +167,20 @@ int RunCharts::lineOf(LiveChart* chart, QHash<QString, int>& lines, const QStrin
 }
 
 void RunCharts::addRecord(const QJsonObject& r, double wallMs, double elapsed) {
-    const QString kind = r.value(QStringLiteral("kind")).toString(), node = r.value(QStringLiteral("node")).toString();
     m_timeline->addRecord(r);
-    if (kind == QLatin1String("train") && r.contains(QStringLiteral("local_steps")))
-        m_steps->append(lineOf(m_steps, m_stepLines, node), r.value(QStringLiteral("round")).toDouble(), wallMs, elapsed,
-                        r.value(QStringLiteral("local_steps")).toDouble());
-    if (kind == QLatin1String("party_eval")) {  // a party's score on its own held-out rows
-        const bool rmse = r.contains(QStringLiteral("test_rmse"));
-        if (rmse) showRmse();
+    if (const auto train = metric::TrainRecord::from(r); train && train->localSteps)
+        m_steps->append(lineOf(m_steps, m_stepLines, train->node), train->round, wallMs, elapsed, *train->localSteps);
+    if (const auto score = metric::ScoreRecord::from(r); score && score->kind == metric::kPartyEval) {  // its own held-out rows
+        const QString& node = score->node;
+        if (score->rmse) showRmse();
         if (!m_heldOutLines.contains(node))
             m_heldOutLines.insert(node, m_accuracy->addLine(tr("%1 (own held-out data)").arg(node.section(QLatin1Char('/'), 0, 0)),
                                                             kPartyColors[m_heldOutLines.size() % kPartyColors.size()], Qt::DashLine));
-        m_accuracy->append(m_heldOutLines.value(node), r.value(QStringLiteral("round")).toDouble(), wallMs, elapsed,
-                           r.value(rmse ? QStringLiteral("test_rmse") : QStringLiteral("test_acc")).toDouble());
+        m_accuracy->append(m_heldOutLines.value(node), score->round, wallMs, elapsed, score->score);
     }
-    if (kind == QLatin1String("async_push")) {  // x: the worker's own push count, its round
-        const QString origin = r.value(QStringLiteral("origin")).toString(QStringLiteral("?"));
-        m_staleness->append(lineOf(m_staleness, m_stalenessLines, origin), ++m_pushes[origin], wallMs, elapsed,
-                            r.value(QStringLiteral("staleness")).toDouble());
-    }
+    if (const auto push = metric::AsyncPushRecord::from(r))  // x: the worker's own push count, its round
+        m_staleness->append(lineOf(m_staleness, m_stalenessLines, push->origin), ++m_pushes[push->origin], wallMs, elapsed,
+                            push->staleness);
 }
 
 static void addTraffic(LiveChart* chart, int inside, int across, const RoundRow& row, const RoundRow* previous, double wallMs, bool rate) {

@@ -1,5 +1,6 @@
 #include "WorkerTimeline.h"
 
+#include "MetricRecords.h"
 #include "Theme.h"
 
 #include <QBarCategoryAxis>
@@ -56,13 +57,11 @@ void WorkerTimeline::clear() {
 }
 
 void WorkerTimeline::addRecord(const QJsonObject& r) {
-    if (r.value(QStringLiteral("kind")).toString() != QLatin1String("train")) return;
-    const QString worker = r.value(QStringLiteral("node")).toString();
-    const int round = r.value(QStringLiteral("round")).toInt();
-    if (worker.isEmpty() || round <= 0) return;
-    const double comm = r.value(QStringLiteral("comm_s")).toDouble(),
-                 wait = std::clamp(r.value(QStringLiteral("wait_s")).toDouble(), 0.0, comm);
-    m_rounds[round][worker] = Split{r.value(QStringLiteral("compute_s")).toDouble(), comm - wait, wait};
+    const std::optional<metric::TrainRecord> train = metric::TrainRecord::from(r);
+    if (!train || train->node.isEmpty() || train->round <= 0) return;
+    const QString& worker = train->node;
+    const int round = train->round;
+    m_rounds[round][worker] = Split{train->computeSeconds, train->commSeconds - train->waitSeconds, train->waitSeconds};
     m_workers.insert(worker, 0);
     if (m_rounds[round].size() == m_workers.size() && round >= m_complete) m_complete = round;
     while (m_rounds.size() > 3 && m_rounds.firstKey() != m_complete) m_rounds.erase(m_rounds.begin());  // the newest can still complete

@@ -20,9 +20,13 @@ inline constexpr QLatin1String kRendezvous{"rendezvous"};
 inline constexpr QLatin1String kSchedulerDone{"scheduler_done"};
 inline constexpr QLatin1String kDevice{"device"};  // what a trainer trains on: torch (LibTorch and CPU or CUDA), device, gpu
 inline constexpr QLatin1String kMembership{"membership"};  // a scheduler's: member, state (down, up), reason
-inline constexpr QLatin1String kRobust{"robust"};
+inline constexpr QLatin1String kRobust{"robust"};  // a robust rule's round at a server: rule, selected, rejected (+ the senders)
 inline constexpr QLatin1String kPartyEval{"party_eval"};  // a party's own test (its held-out rows): test_acc, correct, samples, test_loss
-                                                          // // a robust rule's round at a server: rule, selected, rejected (+ the senders)
+
+// Fields every record has.
+inline constexpr QLatin1String kKind{"kind"};
+inline constexpr QLatin1String kNode{"node"};  // the node that reported it ("party1/worker0")
+inline constexpr QLatin1String kTime{"t"};  // seconds since the epoch, as the controller received it
 
 // Fields.
 inline constexpr QLatin1String kRound{"round"};
@@ -34,25 +38,36 @@ inline constexpr QLatin1String kWaitSeconds{"wait_s"};  // the part of comm_s sp
 inline constexpr QLatin1String kTestAccuracy{"test_acc"};
 inline constexpr QLatin1String kTestLoss{"test_loss"};
 inline constexpr QLatin1String kTestRmse{"test_rmse"};  // a regression's score, in place of test_acc (lower is better)
-inline constexpr QLatin1String kTestTop5{"test_top5"};
-inline constexpr QLatin1String kCorrect{
-    "correct"};  // party_eval: held-out samples the model got right  // top-5 accuracy (classification with >= 5 classes)
+inline constexpr QLatin1String kTestTop5{"test_top5"};  // top-5 accuracy (classification with >= 5 classes)
+inline constexpr QLatin1String kSkipped{"skipped"};  // eval: the rounds before it left unevaluated (a newer model came first)
+// party_eval: held-out samples the model got right
+inline constexpr QLatin1String kCorrect{"correct"};
 inline constexpr QLatin1String kConfusion{"confusion"};  // the final model's confusion matrix, row = true class
 inline constexpr QLatin1String kApplySeconds{"apply_s"};
 inline constexpr QLatin1String kRoundSeconds{"round_s"};
-inline constexpr QLatin1String kStaleness{"staleness"};
+inline constexpr QLatin1String kStaleness{"staleness"};  // async_push: versions applied between a push's base and itself
+inline constexpr QLatin1String kOrigin{"origin"};  // async_push: the worker whose push it was
 inline constexpr QLatin1String kClassCounts{"class_counts"};  // a worker's shard, per class (startup)
 inline constexpr QLatin1String kClassNames{"class_names"};  // each label's name, where the data names them (startup)
 inline constexpr QLatin1String kOverclaims{"overclaims"};  // pushes that claimed more samples than the plan (counted as its most)
 inline constexpr QLatin1String kLatePushes{"late_pushes"};  // pushes that came after a quorum closed their round
+// 1 when the worker sent an adversary's update in the round
 inline constexpr QLatin1String kAttacked{"attacked"};
-inline constexpr QLatin1String kRedundancy{"redundancy"};  // data parts a worker trained on (Draco's codes: r× the work)  // 1 when the
-                                                           // worker sent an adversary's update in the round
+inline constexpr QLatin1String kRedundancy{"redundancy"};  // data parts a worker trained on (Draco's codes: r× the work)
 inline constexpr QLatin1String kSelected{"selected"};  // robust: contributions the rule kept (count)
 inline constexpr QLatin1String kRejected{"rejected"};  // robust: contributions the rule left out (count)
 inline constexpr QLatin1String kLocalSteps{"local_steps"};  // local steps a worker took in the round
-inline constexpr QLatin1String kStepsPerPush{
-    "steps_per_push"};  // the same per push (ESync: per synchronisation)  // versions applied between a push's base and itself
+// local_steps per push (ESync: per synchronisation)
+inline constexpr QLatin1String kStepsPerPush{"steps_per_push"};
+
+// traffic: one entry per link, {peer, tier, sent, received} (bytes so far).
+inline constexpr QLatin1String kLinks{"links"};
+inline constexpr QLatin1String kPeer{"peer"};
+inline constexpr QLatin1String kTier{"tier"};
+inline constexpr QLatin1String kSent{"sent"};
+inline constexpr QLatin1String kReceived{"received"};
+inline constexpr QLatin1String kTierInside{"inside"};  // a link within a party
+inline constexpr QLatin1String kTierAcross{"across"};  // a link between parties (the WAN)
 
 // As the history stores them: kind + '.' + field (tst_topology checks each is so made).
 inline constexpr QLatin1String kStoredTrainLoss{"train.loss"};
