@@ -7,6 +7,7 @@
 #include "Designer.h"
 #include "DesignerView.h"
 #include "HistoryPanel.h"
+#include "ModeRegistry.h"
 #include "ProcessTableModel.h"
 #include "ResumeTarget.h"
 #include "RunCharts.h"
@@ -265,15 +266,15 @@ void MainWindow::openDefaultTopology() {
     updateTitle();
 }
 
-// The newest finished `local` run of the history with the same model and data set, as the
-// accuracy chart's dashed reference line.
+// The newest finished run of the standalone baseline (mode `local`) in the history with the same
+// model and data set, as the accuracy chart's dashed reference line.
 void MainWindow::addLocalReference(const TrainingSettings& s, qint64 exceptRun) {
-    if (!m_store || s.mode == QLatin1String("local")) return;
+    if (!m_store || ModeRegistry::policy(s.mode).standalone) return;
     const QList<RunRecord> runs = m_store->runs();
     for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
         if (it->id == exceptRun || it->status != QLatin1String("finished")) continue;
         const QJsonObject settings = m_store->settings(it->id);
-        if (settings.value("mode").toString() != QLatin1String("local") || settings.value("model").toString() != s.model ||
+        if (!ModeRegistry::policy(settings.value("mode").toString()).standalone || settings.value("model").toString() != s.model ||
             settings.value("dataset").toString() != s.dataset)
             continue;
         QString error;
@@ -342,7 +343,7 @@ bool MainWindow::showStoredRun(qint64 run) {
     const StoredRounds& stored = report->rounds;
     m_charts->clear();
     const TopologyLoad load = TopologyReader::readJson(m_store->topologyJson(run));
-    if (load.topology && load.topology->training.mode != QLatin1String("local")) addLocalReference(load.topology->training, run);
+    if (load.topology) addLocalReference(load.topology->training, run);
     for (int i = 0; i < stored.rows.size(); ++i) m_charts->addRound(stored.rows[i], stored.wallMs[i]);
     // Each worker's round as its `train` record (local steps, the time split; staleness is not
     // kept), and each party's test of its held-out rows as its `party_eval` record.

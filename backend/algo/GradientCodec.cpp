@@ -98,6 +98,7 @@ public:
 class TwoBitCodec final : public GradientCodec {
 public:
     TwoBitCodec(float t, bool feedback, size_t bucket) : m_t(t), m_feedback(feedback), m_bucket(t > 0 ? 0 : bucket) {}
+    bool quantizesToSteps() const override { return true; }
     QString spec() const override {
         return QStringLiteral("2bit t=%1 ef=%2%3")
             .arg(m_t > 0 ? QString::number(double(m_t)) : QStringLiteral("auto"))
@@ -355,15 +356,26 @@ const QList<CodecEntry>& entries() {
 
 }  // namespace
 
-bool CodecRegistry::lossy(const QString& name) {
-    const StrategyInfo* info = find(name);
-    if (!info) return false;
-    const auto defaults = [info](const QString& key) {
+namespace {
+// The codec named, at its defaults; nullptr for `none` or an unknown name.
+std::unique_ptr<GradientCodec> codecAtDefaults(const QString& name) {
+    const StrategyInfo* info = CodecRegistry::find(name);
+    if (!info) return nullptr;
+    return GradientCodec::create(info->name, [info](const QString& key) {
         const ParamSpec* p = info->param(key);
         return p ? p->defaultValue : 0.0;
-    };
-    const std::unique_ptr<GradientCodec> codec = GradientCodec::create(info->name, defaults);
+    });
+}
+}  // namespace
+
+bool CodecRegistry::lossy(const QString& name) {
+    const auto codec = codecAtDefaults(name);
     return codec && codec->lossy();
+}
+
+bool CodecRegistry::quantizesToSteps(const QString& name) {
+    const auto codec = codecAtDefaults(name);
+    return codec && codec->quantizesToSteps();
 }
 
 const StrategyList& CodecRegistry::all() {

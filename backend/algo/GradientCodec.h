@@ -20,6 +20,9 @@ public:
     static const StrategyInfo* find(const QString& name) { return findStrategy(all(), name); }
     // Whether the codec named loses more than rounding does (its own lossy(), at its defaults).
     static bool lossy(const QString& name);
+    // Whether it sends each value as one of a few steps (±t or 0): a change smaller than a step
+    // waits in the residual, so per-step gradients (ssgd) and adaptive optimizers suffer.
+    static bool quantizesToSteps(const QString& name);
 };
 
 class GradientCodec {
@@ -28,6 +31,7 @@ public:
     // What both ends must agree on, as it travels in each message's header: "2bit t=0.001".
     virtual QString spec() const = 0;
     virtual bool lossy() const { return true; }
+    virtual bool quantizesToSteps() const { return false; }
     virtual bool errorFeedback() const { return false; }
     // Pushes' momentum correction (GeoMX's BSC, after DGC): 0 for plain error feedback.
     virtual float momentum() const { return 0.0f; }

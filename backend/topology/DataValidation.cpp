@@ -2,6 +2,7 @@
 // is read (the files are checked on the parties' own hosts, before round 1).
 #include "DataValidation.h"
 
+#include "AggregatorRegistry.h"
 #include "FieldRules.h"
 #include "TopologyLimits.h"
 
@@ -186,7 +187,8 @@ void checkData(const Topology& t, TopologyIssues* issues) {
                                                                                    "the master's test set is all test: holdout is for a "
                                                                                    "party's data; remove it here")});
     }
-    const bool draco = t.training.partyAggregation.startsWith(QLatin1String("draco"));
+    const auto partyRule = AggregatorRegistry::create(t.training.partyAggregation);
+    const bool draco = partyRule && partyRule->codesWorkers();  // Draco's codes
     for (int i = 0; i < t.parties.size() && draco; ++i)
         for (const WorkerGroup& g : t.parties[i].workers)
             if (const Host* h = t.host(g.host); h && h->data) {

@@ -50,10 +50,14 @@ TopologyIssues topologyAdvice(const Topology& t) {
                 QT_TRANSLATE_NOOP("TopologyCheck", "mode local trains the master worker alone and sends nothing: the codec has no effect"));
         return presentableIssues(notes);
     }
+    // A codec that sends steps (2bit's ±t) on either tier: the one named in the notes below.
+    const QString stepped = CodecRegistry::quantizesToSteps(s.compression)        ? s.compression
+                            : CodecRegistry::quantizesToSteps(s.partyCompression) ? s.partyCompression
+                                                                                  : QString();
     // Each step's change of the model is too small for one 2-bit message, and the server's momentum
     // amplifies the lag (measured with the mlp on the default topology, 20 rounds).
-    if (mode.gradientEveryStep && (s.compression == QLatin1String("2bit") || s.partyCompression == QLatin1String("2bit")))
-        note(tierField(s, QStringLiteral("2bit")),
+    if (mode.gradientEveryStep && !stepped.isEmpty())
+        note(tierField(s, stepped),
              QT_TRANSLATE_NOOP("TopologyCheck",
                                "2bit under mode ssgd loses most of the accuracy (0.33–0.39 against 0.87 without a codec on the "
                                "default topology with the mlp): a step's change is too small for a 2-bit message; fp16 keeps it "
@@ -65,8 +69,8 @@ TopologyIssues topologyAdvice(const Topology& t) {
                                "server momentum (FedAvgM) with a lossy codec trails (0.73 with topk, 0.64 with 2bit, against 0.84 "
                                "without one, on the default topology with the mlp): use fp16, or server_optimizer sgd or adam "
                                "(FedAdam with topk: 0.84)"));
-    if (FedOptimizer::adaptive(optimizer) && (s.compression == QLatin1String("2bit") || s.partyCompression == QLatin1String("2bit")))
-        note(tierField(s, QStringLiteral("2bit")),
+    if (FedOptimizer::adaptive(optimizer) && !stepped.isEmpty())
+        note(tierField(s, stepped),
              QT_TRANSLATE_NOOP("TopologyCheck",
                                "an adaptive server optimizer with 2bit trails (adam: 0.77 against 0.86 without a codec, on the "
                                "default topology with the mlp): use topk (adam: 0.84) or fp16"));

@@ -71,6 +71,9 @@ private Q_SLOTS:
         // Which lose more than rounding, as the codecs themselves say (the topology's advice asks).
         for (const char* name : {"none", "fp16", "brotli"}) QVERIFY2(!CodecRegistry::lossy(name), name);
         for (const char* name : {"2bit", "topk"}) QVERIFY2(CodecRegistry::lossy(name), name);
+        // The trait the advice reads (a change smaller than a step waits): 2bit's alone.
+        for (const QString& name : strategyNames(CodecRegistry::all()))
+            QVERIFY2(CodecRegistry::quantizesToSteps(name) == (name == "2bit"), qPrintable(name));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, codec("zip"));
     }
 
