@@ -100,7 +100,7 @@ void RunController::takeUpRecords(const QList<QJsonObject>& kept) {
         m_feed.attachTo(r);
         const double at = m_runClock.elapsed(r.value(QStringLiteral("t")).toDouble());
         m_lastRecordAt = std::max(m_lastRecordAt, at);
-        for (const RoundRow& row : m_progress->ingest(r, at)) Q_EMIT roundCompleted(row);
+        showReplayed(m_progress->ingest(r, at));
     }
 }
 
@@ -117,9 +117,17 @@ void RunController::carryOn(const QList<QJsonObject>& kept) {
         m_feed.resumeFrom(r);
         const double at = clock.elapsed(r.value(QStringLiteral("t")).toDouble());
         m_elapsedCarry = std::max(m_elapsedCarry, at);
-        for (const RoundRow& row : m_progress->ingest(r, at)) Q_EMIT roundCompleted(row);
+        showReplayed(m_progress->ingest(r, at));
     }
-    for (const RoundRow& row : m_progress->finish()) Q_EMIT roundCompleted(row);
+    showReplayed(m_progress->finish());
+}
+
+// Rounds the history already holds: shown at once, with their divergence notice (not stored again).
+void RunController::showReplayed(const QList<RoundRow>& rows) {
+    for (const RoundRow& row : rows) {
+        noticeDivergence(row);
+        Q_EMIT roundCompleted(row);
+    }
 }
 
 }  // namespace hips

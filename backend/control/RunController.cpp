@@ -6,6 +6,7 @@
 #include "TopologyReader.h"
 #include "TopologyWriter.h"
 #include "ModelFileCheck.h"
+#include "RoleLog.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -23,7 +24,6 @@ RunController::RunController(QObject* parent) : QObject(parent), m_recorder(std:
         if (!m_concluding) fail(e);  // (after that, the run's end says it)
     });
     connect(m_recorder.get(), &RunRecorder::stalled, this, [this](const QString& text) { Q_EMIT notice("history", text); });
-    connect(this, &RunController::roundCompleted, this, &RunController::noticeDivergence);
 }
 
 // The first round whose training loss is not a number gets a notice (history and screen): the
@@ -67,12 +67,6 @@ bool RunController::start(const Topology& given, const QString& runDir) {
     if (m_error = resolveModelFile(&topology.training); !m_error.isEmpty()) return false;
     if (const TopologyIssues issues = TopologyReader::validate(topology); !issues.isEmpty()) {
         m_error = issues.first().toString();
-        return false;
-    }
-    if (!remoteHosts(topology).isEmpty() && remoteHosts(topology).size() != topology.hosts.size()) {
-        m_error = QStringLiteral(
-            "this topology mixes loopback (127.0.0.1) and remote hosts; roles on other machines "
-            "cannot reach this one's loopback, so give its hosts an address they can reach");
         return false;
     }
     const int resumeRound = topology.training.resumeRound;
@@ -170,6 +164,13 @@ void RunController::onEvent(AgentClient* agent, const QCborMap& e, qint64 seq) {
     m_recorder->beginEvent();
     handleEvent(e);
     m_recorder->noteEvent(agent, seq, m_dir.metricsBytes());  // (without a history the agent client acknowledged it already)
+    if (!m_unshownRows.isEmpty()) showOnceStored(std::exchange(m_unshownRows, {}));
+}
+
+void RunController::showOnceStored(const QList<RoundRow>& rows) {
+    m_recorder->afterStored([this, rows] {
+        for (const RoundRow& row : rows) Q_EMIT roundCompleted(row);
+    });
 }
 
 void RunController::handleEvent(const QCborMap& e) {
@@ -179,7 +180,7 @@ void RunController::handleEvent(const QCborMap& e) {
     if (!p) return;
     Q_EMIT processActivity(node);
     if (kind == control::event::kMetric) {
-        onMetric(e.value(QStringLiteral("json")).toString());
+        onMetric(node, e.value(QStringLiteral("json")).toString());
     } else if (kind == control::event::kLog) {
         const QString stream = e.value(QStringLiteral("stream")).toString();
         const QString line = e.value(QStringLiteral("line")).toString();
@@ -220,20 +221,28 @@ void RunController::recordNotice(const QString& source, const QString& text) {
     Q_EMIT notice(source, text);
 }
 
-void RunController::onMetric(const QString& json) {
+void RunController::onMetric(const QString& node, const QString& json) {
     const std::optional<MetricsFeed::Taken> taken = m_feed.take(json.toUtf8());
     if (!taken) return;
     const QJsonObject& metric = taken->record;
     if (const QString error = m_dir.appendMetric(taken->line); !error.isEmpty()) fail(error);
     if (const QString error = m_labelSpace.ingest(metric); !error.isEmpty()) fail(error);
     m_recorder->metric(metric);
+    // Roles print nothing of their own in a run that goes well: their log tells what they did.
+    if (const QString line = metric::roleLogLine(metric); !line.isEmpty()) {  // (in the log of the process it came from)
+        if (const QString error = m_dir.appendLog(node, line); !error.isEmpty()) fail(error);
+        Q_EMIT logLine(node, QStringLiteral("stdout"), line);
+    }
     if (!taken->change.isEmpty()) recordNotice(taken->member, taken->change);
     // Attached, records come late (those the agent kept while no controller was there): their
     // own times place them.
     const double at = m_attached ? m_runClock.elapsed(metric.value(QStringLiteral("t")).toDouble()) : elapsed();
     m_lastRecordAt = std::max(m_lastRecordAt, at);
     Q_EMIT metricRecord(metric, at);
-    for (const RoundRow& row : m_progress->ingest(metric, at)) Q_EMIT roundCompleted(row);
+    for (const RoundRow& row : m_progress->ingest(metric, at)) {
+        noticeDivergence(row);
+        m_unshownRows.append(row);  // shown once the event is stored (onEvent)
+    }
 }
 
 void RunController::fail(const QString& reason) {

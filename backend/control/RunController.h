@@ -116,7 +116,9 @@ private:
     void onEvent(AgentClient* agent, const QCborMap& event, qint64 seq);
     void handleEvent(const QCborMap& event);
     void onExited(ProcessInfo& p, const QCborMap& event);
-    void onMetric(const QString& json);
+    void onMetric(const QString& node, const QString& json);
+    void showOnceStored(const QList<RoundRow>& rows);  // roundCompleted, once the history holds them
+    void showReplayed(const QList<RoundRow>& rows);
     void fail(const QString& reason);
     void stopRoles();
     void finishWhenQuiet();
@@ -146,6 +148,7 @@ private:
     qint64 m_resumedRun = 0;  // the history run a resumed run goes on in
     bool m_concluding = false;  // emitFinished() ran: the outcome is settled, the history may still be storing it
     bool m_userStopped = false;  // stop() was called: the run ends "stopped", not "failed"
+    QList<RoundRow> m_unshownRows;  // this agent event's completed rounds, shown once it is stored
     MetricsFeed m_feed;  // the roles' records as the run keeps them
     QSet<QString> m_agentsRestarting;  // hosts ("" for the local agent) whose agent is being started again
     bool m_endingStragglers = false;  // fault_policy continue: the rounds are done, workers left are stopped

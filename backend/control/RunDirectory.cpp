@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <cerrno>
+#include <cstdio>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -153,14 +154,24 @@ QString RunDirectory::appendMetric(const QByteArray& jsonLine) {
     return note(m_metrics->append(jsonLine + '\n'));
 }
 
+QString RunDirectory::logFileName(const QString& node) {
+    return QString(node).replace('/', '-') + QStringLiteral(".log");
+}
+
 QString RunDirectory::appendLog(const QString& node, const QString& line) {
+    const QByteArray text = line.toUtf8() + '\n';
     auto& file = m_logs[node];
+    const QString path = QDir(m_path).filePath(QStringLiteral("logs/") + logFileName(node));
+    if (file && file->size() > 0 && file->size() + text.size() > kLogBytes) {
+        file.reset();  // (closed before it moves)
+        if (::rename(QFile::encodeName(path).constData(), QFile::encodeName(path + QStringLiteral(".1")).constData()) != 0)
+            return note(QStringLiteral("cannot move %1 to %1.1: %2").arg(path, systemErrorText(errno)));
+    }
     if (!file) {
-        QString name = node;
-        file = std::make_shared<AppendFile>(QDir(m_path).filePath(QStringLiteral("logs/") + name.replace('/', '_') + ".log"));
+        file = std::make_shared<AppendFile>(path);
         if (const QString e = file->open(); !e.isEmpty()) return note(e);
     }
-    return note(file->append(line.toUtf8() + '\n'));
+    return note(file->append(text));
 }
 
 QString RunDirectory::writeTopology(const QByteArray& topologyJson) {

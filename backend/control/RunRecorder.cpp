@@ -105,7 +105,18 @@ void RunRecorder::noteEvent(AgentClient* agent, qint64 seq, qint64 metricsBytes)
     if (!m_agentsGone) m_pendingAcks.append(PendingAck{m_store->postedMark(), seq, agent});
 }
 
+void RunRecorder::afterStored(std::function<void()> shown) {
+    if (!m_store || m_runId <= 0) return shown();
+    m_pendingCalls.append(PendingCall{m_store->postedMark(), std::move(shown)});
+    runStoredCalls(m_store->committedMark());
+}
+
+void RunRecorder::runStoredCalls(quint64 committedMark) {
+    while (!m_pendingCalls.isEmpty() && m_pendingCalls.first().storeMark <= committedMark) m_pendingCalls.takeFirst().call();
+}
+
 void RunRecorder::acknowledgeCommitted(quint64 committedMark) {
+    runStoredCalls(committedMark);
     QHash<AgentClient*, qint64> upTo;
     while (!m_pendingAcks.isEmpty() && m_pendingAcks.first().storeMark <= committedMark) {
         const PendingAck a = m_pendingAcks.takeFirst();
@@ -119,7 +130,10 @@ void RunRecorder::finish(const RunSummary& s, std::function<void(bool)> stored) 
     if (!s.ok) event(s.stopped ? QStringLiteral("info") : QStringLiteral("error"), QStringLiteral("controller"), s.reason);
     m_store->finishRun(m_runId, s.ok ? "finished" : s.stopped ? "stopped" : "failed", s.toJson());
     const quint64 target = m_store->postedMark();
-    if (m_store->flushWithin(1)) return stored(true);  // the common case: committed in milliseconds
+    if (m_store->flushWithin(1)) {  // the common case: committed in milliseconds
+        runStoredCalls(m_store->committedMark());
+        return stored(true);
+    }
     auto* poll = new QTimer(this);
     connect(poll, &QTimer::timeout, this, [this, poll, target, stored] {
         tellStall(m_store->lockedNotice());
@@ -128,6 +142,7 @@ void RunRecorder::finish(const RunSummary& s, std::function<void(bool)> stored) 
         poll->stop();
         poll->deleteLater();
         if (!done) m_error = m_store->writeError();
+        else runStoredCalls(m_store->committedMark());
         stored(done);
     });
     poll->start(100);

@@ -44,6 +44,10 @@ public:
     // cannot (false, with error()). At once in the common case; a history another program holds
     // locked is waited for from the event loop, so a window stays live and says why it waits.
     void finish(const RunSummary& summary, std::function<void(bool stored)> stored);
+    // Runs `shown` once the history has committed everything posted so far (at once without a
+    // history): rounds are printed and charted only once stored, so a controller killed between
+    // the two never showed a round its history lacks. Calls run in the order they were made.
+    void afterStored(std::function<void()> shown);
     // The agents are going: nothing more is acknowledged to them.
     void forgetAgents() {
         m_pendingAcks.clear();
@@ -57,6 +61,7 @@ Q_SIGNALS:
 private:
     void listen();  // acknowledgements once committed, and the history's failure
     void acknowledgeCommitted(quint64 committedMark);
+    void runStoredCalls(quint64 committedMark);
     void tellStall(const QString& text);
 
     RunStore* m_store = nullptr;
@@ -68,6 +73,11 @@ private:
         AgentClient* agent;
     };
     QList<PendingAck> m_pendingAcks;
+    struct PendingCall {
+        quint64 storeMark;
+        std::function<void()> call;
+    };
+    QList<PendingCall> m_pendingCalls;  // afterStored()
     bool m_agentsGone = false;  // forgetAgents(): their clients are being deleted
     quint64 m_listenerToken = 0, m_errorToken = 0, m_stallToken = 0;
     QString m_toldStall;  // the last word on the history's lock state

@@ -68,7 +68,9 @@ void RunController::emitFinished() {
     if (m_progress) {
         // Rounds that trained but whose evaluation never came (a stopped or failed run) are
         // rows too, without accuracy: every trained round is charted and kept.
-        for (const RoundRow& row : m_progress->finish()) Q_EMIT roundCompleted(row);
+        const QList<RoundRow> rows = m_progress->finish();
+        for (const RoundRow& row : rows) noticeDivergence(row);
+        showOnceStored(rows);
         s.takeFigures(*m_progress, m_topology.training.regression());
     }
     // A role that failed because a peer vanished is usually the echo of an agent or host that

@@ -62,7 +62,7 @@ private Q_SLOTS:
         QFile victim(dir.filePath("victim.txt"));
         QVERIFY(victim.open(QIODevice::WriteOnly) && victim.write("mine\n") == 5);
         victim.close();
-        QVERIFY(QFile::link(victim.fileName(), logs + "/logs/party1_worker0.log"));
+        QVERIFY(QFile::link(victim.fileName(), logs + "/logs/party1-worker0.log"));
         RunDirectory third;
         QCOMPARE(third.create(logs, "{}"), QString());
         QVERIFY(!third.appendLog("party1/worker0", "hello").isEmpty());  // O_NOFOLLOW
@@ -125,9 +125,9 @@ private Q_SLOTS:
 
         RunDirectory mine;
         QCOMPARE(mine.create(shared + "/mine", "{}"), QString());
-        QVERIFY(!asNobody({"ln", "-s", "/etc/passwd", shared + "/mine/logs/party1_worker0.log"}));
+        QVERIFY(!asNobody({"ln", "-s", "/etc/passwd", shared + "/mine/logs/party1-worker0.log"}));
         QCOMPARE(mine.appendLog("party1/worker0", "hello"), QString());
-        QCOMPARE(contents(shared + "/mine/logs/party1_worker0.log"), QByteArray("hello\n"));
+        QCOMPARE(contents(shared + "/mine/logs/party1-worker0.log"), QByteArray("hello\n"));
     }
 
     void everythingIsPrivateWhateverTheUmask() {
@@ -145,11 +145,28 @@ private Q_SLOTS:
         QCOMPARE(modeOf(dir.filePath("runs")), 0700u);
         QCOMPARE(modeOf(path), 0700u);
         QCOMPARE(modeOf(path + "/logs"), 0700u);
-        for (const char* file : {"topology.json", "metrics.jsonl", "logs/party1_worker0.log", "summary.json", "net.params"})
+        for (const char* file : {"topology.json", "metrics.jsonl", "logs/party1-worker0.log", "summary.json", "net.params"})
             QVERIFY2(modeOf(path + '/' + file) == 0600u, file);
         QCOMPARE(contents(path + "/metrics.jsonl"), QByteArray("{\"round\":1}\n"));
-        QCOMPARE(contents(path + "/logs/party1_worker0.log"), QByteArray("hello\n"));
+        QCOMPARE(contents(path + "/logs/party1-worker0.log"), QByteArray("hello\n"));
         QCOMPARE(QJsonDocument::fromJson(contents(path + "/summary.json")).object().value("ok").toBool(), true);
+    }
+
+    // A role that prints without end: its log moves to .log.1 at kLogBytes and a new one starts,
+    // so logs/ holds at most about twice the limit per role, and the newest lines are never lost.
+    void aRoleLogIsRotatedAtItsSizeLimit() {
+        QTemporaryDir dir;
+        RunDirectory run;
+        QVERIFY(run.create(dir.filePath("r"), R"({"name":"t"})").isEmpty());
+        const QString line(1023, 'x');  // 1 KiB with its newline
+        const qint64 lines = 2 * RunDirectory::kLogBytes / 1024 + 10;
+        for (qint64 i = 0; i < lines; ++i) QVERIFY(run.appendLog("central/global_server0", i + 1 == lines ? "last" : line).isEmpty());
+        const QString log = dir.filePath("r/logs/central-global_server0.log");
+        QVERIFY(QFileInfo(log).size() <= RunDirectory::kLogBytes && QFileInfo(log + ".1").size() <= RunDirectory::kLogBytes);
+        QVERIFY(QFileInfo(log + ".1").size() > RunDirectory::kLogBytes - 1024);
+        QVERIFY(!QFileInfo::exists(log + ".2"));
+        QVERIFY(contents(log).endsWith("x\nlast\n"));
+        QCOMPARE(modeOf(log), 0600u);
     }
 
     // A file the user names (a report, a chart, a topology): a new one is 0644, one already there

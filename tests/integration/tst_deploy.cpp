@@ -450,14 +450,14 @@ private Q_SLOTS:
         QCOMPARE(oldServers(), 0);  // its agent did not start it again
         qInfo("round %d was aggregated %.1f s after round %d", roundsBeforeLoss + 1,
               elapsedAtRound(out, roundsBeforeLoss + 1) - elapsedAtRound(out, roundsBeforeLoss), roundsBeforeLoss);
-        const QByteArray scheduler = readFile(path("standby_run/logs/central_global_scheduler.log"));
+        const QByteArray scheduler = readFile(path("standby_run/logs/central-global_scheduler.log"));
         QVERIFY2(scheduler.contains("from a process of it that another replaced; it is told to stop"), scheduler.constData());
         QVERIFY2(out.contains("central/global_server0 lost its host hostB"), out.constData());
         QVERIFY2(out.contains("it starts on its standby host hostC"), out.constData());
         QVERIFY2(out.contains("hostB is not tried again"), out.constData());
         QVERIFY2(out.contains("central/global_server0 declared up"), out.constData());
         // It went on from the copy, of a round at least as late as any the run had printed.
-        const QByteArray log = readFile(path("standby_run/logs/central_global_server0.log"));
+        const QByteArray log = readFile(path("standby_run/logs/central-global_server0.log"));
         QVERIFY2(log.contains("from the global scheduler's copy of its recovery point"), log.constData());
         const auto recovered = QRegularExpression("goes on from the model of round (\\d+)").match(QString::fromUtf8(log));
         QVERIFY2(recovered.hasMatch() && recovered.captured(1).toInt() >= roundsBeforeLoss, log.constData());

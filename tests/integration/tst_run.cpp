@@ -100,9 +100,11 @@ private Q_SLOTS:
         run.start({"run", kSmall, "--out", run.dir.path()});
         const int code = run.finish(180000);
         QVERIFY2(code == 0, run.err.constData());
-        for (int round = 1; round <= 6; ++round)
-            QVERIFY2(QRegularExpression(QString("\\n\\s+%1\\s+[01]\\.\\d{4}").arg(round)).match(QString(run.out)).hasMatch(),
+        // Every round is printed; the evaluator may skip one for a newer model (under load), never the last.
+        for (int round = 1; round <= 5; ++round)
+            QVERIFY2(QRegularExpression(QString("\\n\\s+%1\\s+([01]\\.\\d{4}|-) ").arg(round)).match(QString(run.out)).hasMatch(),
                      run.out.constData());
+        QVERIFY2(QRegularExpression("\\n\\s+6\\s+[01]\\.\\d{4} ").match(QString(run.out)).hasMatch(), run.out.constData());
         QVERIFY(run.out.contains("finished after 6 rounds"));
         QFile meta(run.dir.filePath("net.meta"));
         QVERIFY(meta.open(QIODevice::ReadOnly));

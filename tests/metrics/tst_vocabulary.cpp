@@ -1,6 +1,7 @@
 // The one list of names (Vocabulary.h): the history's metric names are made of the roles' own;
 // and the records read into types (MetricRecords.h) as the charts and the progress table read them.
 #include "MetricRecords.h"
+#include "RoleLog.h"
 #include "Vocabulary.h"
 
 #include <QJsonArray>
@@ -85,6 +86,27 @@ private Q_SLOTS:
         QVERIFY(push);
         QCOMPARE(push->origin, QString("?"));
         QCOMPARE(push->staleness, 2.0);
+    }
+
+    // What a role's log shows of its records: a line each for its start, device and rounds, in
+    // words and with the numbers; nothing for the per-link counters and each asynchronous push.
+    void recordsReadAsLogLines() {
+        QCOMPARE(metric::roleLogLine(
+                     {{"kind", "train"}, {"round", 3}, {"loss", 0.41234}, {"samples", 2560}, {"compute_s", 0.5}, {"comm_s", 12.34}}),
+                 QString("round 3: training loss 0.4123, 2560 samples, computing 0.50 s, communicating 12.3 s"));
+        QCOMPARE(metric::roleLogLine({{"kind", "eval"}, {"round", 4}, {"test_acc", 0.8512}, {"test_loss", 0.4}}),
+                 QString("round 4: test accuracy 0.8512, test loss 0.4000"));
+        QCOMPARE(metric::roleLogLine({{"kind", "party_eval"}, {"round", 4}, {"test_rmse", 1.5}}),
+                 QString("round 4: party test RMSE 1.5000"));
+        QCOMPARE(metric::roleLogLine({{"kind", "aggregate"}, {"round", 7}, {"apply_s", 0.01}, {"round_s", 0.7}}),
+                 QString("round 7 aggregated in 0.70 s (applied in 0.01 s)"));
+        QCOMPARE(metric::roleLogLine({{"kind", "startup"}, {"data_s", 0.4}, {"join_s", 0.1}, {"class_counts", QJsonArray{1, 2}}}),
+                 QString("started: data 0.40 s, join 0.10 s"));
+        QCOMPARE(metric::roleLogLine({{"kind", "device"}, {"device", "cuda:0"}, {"torch", "LibTorch 2.11 CUDA"}, {"gpu", "H100"}}),
+                 QString("training on cuda:0 (LibTorch 2.11 CUDA): H100"));
+        QVERIFY(metric::roleLogLine({{"kind", "train"}, {"round", 1}}).contains("training loss nan"));  // a missing loss is no 0
+        for (const char* quiet : {"traffic", "async_push", "membership", "no such kind"})
+            QCOMPARE(metric::roleLogLine({{"kind", quiet}, {"round", 1}}), QString());
     }
 };
 

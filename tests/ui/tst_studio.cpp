@@ -180,7 +180,10 @@ private Q_SLOTS:
         QVERIFY2(!window.statusBar()->currentMessage().contains("under way"), qPrintable(window.statusBar()->currentMessage()));
 
         LiveChart* accuracy = window.charts()->accuracy();
-        QCOMPARE(accuracy->pointCount(0), 6);  // small.json: 6 rounds, evaluated every round
+        // small.json evaluates every round, but the evaluator takes the newest model when a newer one
+        // came during its last evaluation (a loaded machine): the live chart has what the history keeps.
+        const int evaluated = accuracy->pointCount(0);
+        QVERIFY2(evaluated >= 1 && evaluated <= 6, qPrintable(QString::number(evaluated)));
         QVERIFY(accuracy->drawnPointCount(0) > 0);
         QCOMPARE(window.charts()->loss()->pointCount(0), 6);
         QVERIFY(run->log()->visibleLines() > 0);
@@ -192,11 +195,11 @@ private Q_SLOTS:
         QCOMPARE(table->item(0, 4)->text(), QStringLiteral("finished"));
         QCOMPARE(table->item(0, 7)->text(), QStringLiteral("6"));
         QVERIFY(window.showStoredRun(table->item(0, 0)->text().toLongLong()));
-        QCOMPARE(window.charts()->accuracy()->pointCount(0), 6);
+        QCOMPARE(window.charts()->accuracy()->pointCount(0), evaluated);
         QCOMPARE(table->item(0, 6)->text().toDouble() > 0.5, true);  // the synthetic task was learned
         window.history()->selectRuns({table->item(0, 0)->text().toLongLong()});
         QCOMPARE(window.history()->overlay()->lineCount(), 1);
-        QCOMPARE(window.history()->overlay()->pointCount(0), 6);
+        QCOMPARE(window.history()->overlay()->pointCount(0), evaluated);
     }
 
     // A remote host that refuses SSH: while deploying, the Run tab shows a row per host with its
