@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the README's pictures (docs/screenshots/*.png) from real runs: trains the default
+# Regenerates the pictures of README.md and docs/ (docs/screenshots/*.png) from real runs: trains the default
 # topology twice (MLP, 10 rounds; the second with learning rate 0.02, for the compare view) into a
 # scratch history, has hips-studio picture every tab offscreen in English and in Chinese, the
 # History tab comparing the two runs, and renders the first pages of the PDF report.

@@ -61,7 +61,7 @@ int exportCommand(const QStringList& arguments) {
     const bool script = load.topology->training.torchScript();
     if (format == QLatin1String("torchscript") && !script)
         return fail(QStringLiteral("run %1 trained the built-in model %2, which PyTorch loads as a state_dict: use "
-                                   "--format state_dict (README: \"The trained model in PyTorch\")")
+                                   "--format state_dict (docs/topology.md: \"The trained model in PyTorch\")")
                         .arg(id)
                         .arg(load.topology->training.model));
     const bool stateDict = format == QLatin1String("state_dict") || (format.isEmpty() && !script);

@@ -94,7 +94,7 @@ public:
 // [float t per bucket][ceil(n/16) words], two bits per value: 11 = +t, 10 = −t, 00 = 0 (01 is
 // malformed). An automatic t is chosen per bucket of values, so a tensor of small updates is not
 // sent as zeros beside one of large ones (one t per message lost 0.015–0.037 of accuracy on four
-// of five seeds; README); a fixed t is one for the message.
+// of five seeds; docs/algorithms.md, "Compression"); a fixed t is one for the message.
 class TwoBitCodec final : public GradientCodec {
 public:
     TwoBitCodec(float t, bool feedback, size_t bucket) : m_t(t), m_feedback(feedback), m_bucket(t > 0 ? 0 : bucket) {}
@@ -300,7 +300,7 @@ const QList<CodecEntry>& entries() {
         1,
         1,
         QStringLiteral("1: carry what a message could not say into the next one (error feedback); 0: drop it")};
-    // Chosen by time to accuracy (README, "Compression"): topk's ramps its share up and reaches 0.85
+    // Chosen by time to accuracy (docs/algorithms.md, "Compression"): topk's ramps its share up and reaches 0.85
     // as soon as no codec does; 2bit's sends everything and reached 0.85 3 rounds sooner with 2,
     // but then stalled at 0.86 on the default seed (0.877 without), so it is off by default.
     const auto warmup = [](int rounds, const char* how) {

@@ -44,7 +44,7 @@ QString deviceProblems(const Topology& t, const QString& host, const QString& ho
     if (!devices.value(QStringLiteral("cuda")).toBool())
         return QStringLiteral(
                    "host %1: %2 ask for a GPU, but hips-trainer there has %3 with no usable CUDA%4; build it "
-                   "against a CUDA LibTorch (README, \"GPUs\") or set their device to cpu")
+                   "against a CUDA LibTorch (docs/deployment.md, \"GPUs\") or set their device to cpu")
             .arg(hostLabel, asking.join(QStringLiteral(", ")), torch,
                  devices.value(QStringLiteral("gpus")).toArray().isEmpty() ? QStringLiteral(" and the host shows no GPU") : QString());
     const QCborArray gpus = devices.value(QStringLiteral("gpus")).toArray();

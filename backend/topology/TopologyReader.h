@@ -1,7 +1,7 @@
 #pragma once
 // Reads a topology JSON document (format "hips-topology", version 1) and validates it.
 // Every problem is reported with its JSON path; nothing is silently defaulted that the
-// file got wrong. The format is documented in README.md ("Topology files"). Files are untrusted:
+// file got wrong. The format is documented in docs/topology.md ("Topology files"). Files are untrusted:
 // size, ids, addresses and counts are bounded (TopologyLimits.h) and checked before anything is
 // expanded, repeated keys are refused, and every message is escaped (PrintableText.h).
 #include "Topology.h"

@@ -284,7 +284,7 @@ private Q_SLOTS:
         QCOMPARE(sent, std::vector<qsizetype>({317, 100, 32, 10, 10}));
     }
 
-    // The defaults, chosen by time to accuracy (README, "Compression").
+    // The defaults, chosen by time to accuracy (docs/algorithms.md, "Compression").
     void topksWarmupIsOnByDefault() {
         QCOMPARE(CodecRegistry::find("2bit")->param("codec_warmup")->defaultValue, 0.0);
         QCOMPARE(CodecRegistry::find("topk")->param("codec_warmup")->defaultValue, 4.0);

@@ -68,7 +68,7 @@ double finalAccuracy(const QJsonObject& topology, const QString& name, const QTe
     QFile summary(out + "/summary.json");
     if (!summary.open(QIODevice::ReadOnly)) return -1;
     const double accuracy = QJsonDocument::fromJson(summary.readAll()).object().value("final_test_acc").toDouble(-1);
-    qInfo("%-20s final test accuracy %.4f", qPrintable(name), accuracy);  // the README's table
+    qInfo("%-20s final test accuracy %.4f", qPrintable(name), accuracy);  // the table in docs/algorithms.md
     return accuracy;
 }
 

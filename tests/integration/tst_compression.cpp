@@ -84,7 +84,7 @@ private Q_SLOTS:
             qInfo("%-5s across parties per round %.0f bytes (%.4f of none's %.0f); final accuracy %.4f (none %.4f)", c.codec,
                   o.acrossPerRound, share, none.acrossPerRound, o.accuracy, none.accuracy);
             QVERIFY2(share <= c.most, qPrintable(QStringLiteral("%1: %2 of none's bytes").arg(c.codec).arg(share)));
-            // The issue asks for 0.01; here 2bit ends 0.004 and topk 0.005 below (README, "Compression").
+            // The issue asks for 0.01; here 2bit ends 0.004 and topk 0.005 below (docs/algorithms.md, "Compression").
             QVERIFY2(std::abs(o.accuracy - none.accuracy) <= 0.01,
                      qPrintable(QStringLiteral("%1: %2 against %3").arg(c.codec).arg(o.accuracy).arg(none.accuracy)));
         }

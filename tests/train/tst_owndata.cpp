@@ -121,7 +121,7 @@ private Q_SLOTS:
         QVERIFY(loaded.contains("bn_mean"));
     }
 
-    // A built-in model's state_dict has the PyTorch definition's names (README).
+    // A built-in model's state_dict has the PyTorch definition's names (docs/topology.md, "The trained model in PyTorch").
     void aBuiltInModelsStateDictHasItsNames() {
         TrainingSettings s;
         s.dataset = "synthetic";

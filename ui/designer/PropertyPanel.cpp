@@ -461,7 +461,7 @@ void PropertyPanel::buildParty() {
         "party_central", tr("Central party"), [id](const Topology& t) { return t.party(*id) && t.party(*id)->central; },
         [id](Topology& t, bool v) { edits::setCentral(t, *id, v); });
     if (isCentralParty(m_topology, *id)) return addPartyData(id);  // the others' links are what a wan emulates
-    // The emulated link to the central party (README, "Slow links"): 0 Mbit/s is no emulation.
+    // The emulated link to the central party (docs/algorithms.md, "Slow links between parties"): 0 Mbit/s is no emulation.
     auto party = [id](Topology& t) -> Party* {
         for (Party& p : t.parties)
             if (p.id == *id) return &p;

@@ -118,7 +118,7 @@ int runMasterWorker(RoleContext& ctx) {
         writeModelMeta(ctx.outDir, version, stats, ctx.training(), beginTime);
         evaluator.saveParameters(QDir(ctx.outDir).filePath(QStringLiteral("net.params")));
         // The trained model for PyTorch: the user's TorchScript module with its trained weights, or
-        // a built-in model's state_dict (README: "The trained model in PyTorch").
+        // a built-in model's state_dict (docs/topology.md: "The trained model in PyTorch").
         if (version >= rounds) evaluator.exportModel(QDir(ctx.outDir).filePath(QStringLiteral("model.pt")));
         if (version >= rounds) links.sendToAll(Message(message::kEvaluated, {{QStringLiteral("round"), version}}));
     }
