@@ -4,27 +4,27 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="141"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="143"/>
         <source>drop the host onto a party</source>
         <translation>请将主机拖放到参与方上</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="153"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="155"/>
         <source>drop the role onto a party</source>
         <translation>请将角色拖放到参与方上</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="159"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="161"/>
         <source>party &apos;%1&apos; already has a scheduler</source>
         <translation>参与方“%1”已有调度器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="169"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="171"/>
         <source>the master worker belongs in the central party</source>
         <translation>主工作节点必须位于中心参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="170"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="172"/>
         <source>the central party already has a master worker</source>
         <translation>中心参与方已有主工作节点</translation>
     </message>
@@ -74,38 +74,38 @@
         <translation>每个参与方的服务器数与全局服务器数相同，每台服务器负责一个键切片：服务器只能在所属参与方的主机之间移动，数量请用“每个参与方的服务器数”设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="286"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="288"/>
         <source>a party&apos;s scheduler, the master worker and the state service stay in their party; move them between hosts only</source>
         <translation>参与方的调度器、主工作节点和状态服务只能留在本参与方内；只能在主机之间移动</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="293"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="296"/>
         <source>only roles can be moved between parties and hosts</source>
         <translation>只有角色可以在参与方和主机之间移动</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="428"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="431"/>
         <source>a party id must be non-empty and without &apos;/&apos;</source>
         <translation>参与方 ID 不能为空，且不能包含“/”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="430"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="433"/>
         <source>there is already a party &apos;%1&apos;</source>
         <translation>已存在参与方“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="402"/>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="432"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="405"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="435"/>
         <source>no party &apos;%1&apos;</source>
         <translation>参与方“%1”不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="443"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="446"/>
         <source>a host id must not be empty</source>
         <translation>主机 ID 不能为空</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="445"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="448"/>
         <source>there is already a host &apos;%1&apos;</source>
         <translation>已存在主机“%1”</translation>
     </message>
@@ -115,53 +115,53 @@
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="25"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="26"/>
         <source>global scheduler</source>
         <translation>全局调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="25"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="26"/>
         <source>scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="28"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="31"/>
         <source>global server %1</source>
         <translation>全局服务器 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="28"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="31"/>
         <source>server %1</source>
         <translation>服务器 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="31"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="36"/>
         <source>state service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="33"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="37"/>
         <source>master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="37"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="43"/>
         <source>workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="37"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="43"/>
         <source>workers · %1</source>
         <translation>工作节点 · %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="141"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="146"/>
         <source>host &apos;%1&apos;?</source>
         <translation>主机“%1”？</translation>
     </message>
     <message>
         <location filename="../ui/report/ReportCharts.cpp" line="101"/>
-        <location filename="../ui/report/ReportHtml.cpp" line="94"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="102"/>
         <source>round</source>
         <translation>轮次</translation>
     </message>
@@ -176,7 +176,7 @@
     </message>
     <message>
         <location filename="../ui/report/ReportCharts.cpp" line="106"/>
-        <location filename="../ui/report/ReportHtml.cpp" line="148"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="160"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
@@ -190,7 +190,7 @@
     </message>
     <message>
         <location filename="../ui/report/ReportCharts.cpp" line="106"/>
-        <location filename="../ui/report/ReportHtml.cpp" line="148"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="160"/>
         <source>RMSE</source>
         <translation>RMSE</translation>
     </message>
@@ -226,92 +226,92 @@
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="116"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="118"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="117"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="119"/>
         <source>training loss (mean of workers)</source>
         <translation>训练损失（各工作节点平均值）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="118"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="120"/>
         <source>test loss</source>
         <translation>测试损失</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="119"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="121"/>
         <source>Traffic per tier (cumulative)</source>
         <translation>各层级流量（累计）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="119"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="123"/>
         <source>MB sent</source>
         <translation>发送量（MB）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="120"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="124"/>
         <source>inside parties</source>
         <translation>参与方内部</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="121"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="124"/>
         <source>across parties</source>
         <translation>跨参与方</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="122"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="125"/>
         <source>Throughput (all workers)</source>
         <translation>吞吐量（所有工作节点）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="122"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="127"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="123"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="128"/>
         <source>samples per second</source>
         <translation>每秒样本数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="124"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="129"/>
         <source>Computing-time ratio: compute / (compute + communication)</source>
         <translation>计算时间占比：计算 / (计算 + 通信)</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="124"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="131"/>
         <source>ratio</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="125"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="132"/>
         <source>computing-time ratio</source>
         <translation>计算时间占比</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="59"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="63"/>
         <source>signal %1</source>
         <translation>信号 %1</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="66"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="75"/>
         <source>&lt;p&gt;No processes were recorded for this run.&lt;/p&gt;</source>
         <translation>&lt;p&gt;本次运行没有记录任何进程。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="67"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="76"/>
         <source>party</source>
         <translation>参与方</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="67"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="76"/>
         <source>host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="67"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="76"/>
         <source>process</source>
         <translation>进程</translation>
     </message>
@@ -324,179 +324,179 @@
         <translation type="vanished">序号</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="67"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="76"/>
         <source>pid</source>
         <translation>PID</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="68"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="77"/>
         <source>state</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="68"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="77"/>
         <source>started at</source>
         <translation>启动时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="68"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="77"/>
         <source>ran for</source>
         <translation>运行时长</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="68"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="77"/>
         <source>exit</source>
         <translation>退出码</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="69"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="78"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="93"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="101"/>
         <source>Attacks and robust aggregation</source>
         <translation>攻击与鲁棒聚合</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="94"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="102"/>
         <source>attackers</source>
         <translation>攻击者</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="94"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="102"/>
         <source>rejected by the rules</source>
         <translation>被规则拒绝</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="104"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="112"/>
         <source>&lt;p&gt;None.&lt;/p&gt;</source>
         <translation>&lt;p&gt;无。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="105"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="113"/>
         <source>at</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="105"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="113"/>
         <source>level</source>
         <translation>级别</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="105"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="113"/>
         <source>source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="105"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="113"/>
         <source>message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="107"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="114"/>
         <source>&lt;p&gt;%1 more in the JSON export.&lt;/p&gt;</source>
         <translation>&lt;p&gt;另有 %1 条，见 JSON 导出。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="126"/>
-        <location filename="../ui/report/ReportWriter.cpp" line="84"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="133"/>
+        <location filename="../ui/report/ReportWriter.cpp" line="90"/>
         <source>Run report: %1</source>
         <translation>运行报告：%1</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="135"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="147"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="136"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="148"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="137"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="149"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="138"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="150"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="139"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="151"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="140"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="152"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="141"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="153"/>
         <source>Ended</source>
         <translation>结束时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="142"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="154"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="142"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="155"/>
         <source>%1 (and %2 paused before a resume)</source>
         <translation>%1（另有 %2 暂停于恢复之前）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="145"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="157"/>
         <source>Report made</source>
         <translation>报告生成时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="147"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="159"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="150"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="161"/>
         <source>not reached</source>
         <translation>未达到</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="151"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="162"/>
         <source>%1 (round %2)</source>
         <translation>%1（第 %2 轮）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="152"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="164"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="153"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="165"/>
         <source>Best test %1</source>
         <translation>最佳测试 %1</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="154"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="166"/>
         <source>Final test %1</source>
         <translation>最终测试 %1</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="155"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="167"/>
         <source>Final top-5 accuracy</source>
         <translation>最终 top-5 准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="155"/>
-        <location filename="../ui/report/ReportHtml.cpp" line="158"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="167"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="170"/>
         <source>- (a regression)</source>
         <translation>-（回归任务）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="156"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="168"/>
         <source>- (fewer than 5 classes)</source>
         <translation>-（类别少于 5 个）</translation>
     </message>
@@ -509,72 +509,72 @@
         <translation type="vanished">最终测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="158"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="170"/>
         <source>Time to %1 accuracy</source>
         <translation>达到 %1 准确率的用时</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="159"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="171"/>
         <source>Bytes inside parties</source>
         <translation>参与方内部字节数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="160"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="172"/>
         <source>Bytes across parties</source>
         <translation>跨参与方字节数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="161"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="173"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="161"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="173"/>
         <source>%1 samples/s</source>
         <translation>%1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="162"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="174"/>
         <source>Computing-time ratio</source>
         <translation>计算时间占比</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="165"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="176"/>
         <source>Topology</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="167"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="178"/>
         <source>&lt;p&gt;The stored topology could not be read.&lt;/p&gt;</source>
         <translation>&lt;p&gt;无法读取已保存的拓扑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="169"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="180"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="174"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="185"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="177"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="188"/>
         <source>&lt;p&gt;%1: not recorded in this run.&lt;/p&gt;</source>
         <translation>&lt;p&gt;%1：本次运行未记录。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="182"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="193"/>
         <source>Processes</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="184"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="195"/>
         <source>Warnings and errors</source>
         <translation>警告与错误</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportWriter.cpp" line="89"/>
+        <location filename="../ui/report/ReportWriter.cpp" line="95"/>
         <source>cannot write %1: the PDF came out empty</source>
         <translation>无法写入 %1：生成的 PDF 为空</translation>
     </message>
@@ -583,12 +583,12 @@
         <translation type="vanished">无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportWriter.cpp" line="100"/>
+        <location filename="../ui/report/ReportWriter.cpp" line="108"/>
         <source>cannot tell the report format from &apos;%1&apos;: end the file name with .%2</source>
         <translation>无法从“%1”判断报告格式：请让文件名以 .%2 结尾</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportWriter.cpp" line="103"/>
+        <location filename="../ui/report/ReportWriter.cpp" line="111"/>
         <source>cannot write %1: the folder %2 does not exist or is not writable</source>
         <translation>无法写入 %1：文件夹 %2 不存在或不可写</translation>
     </message>
@@ -598,7 +598,7 @@
         <translation>%1（中心参与方）</translation>
     </message>
     <message>
-        <location filename="../ui/report/TopologyDiagram.cpp" line="162"/>
+        <location filename="../ui/report/TopologyDiagram.cpp" line="164"/>
         <source>aggregates up, model down</source>
         <translation>聚合结果上行，模型下行</translation>
     </message>
@@ -606,108 +606,108 @@
 <context>
     <name>TopologyCheck</name>
     <message>
-        <location filename="../backend/topology/FieldRules.cpp" line="45"/>
+        <location filename="../backend/topology/FieldRules.cpp" line="43"/>
         <source>a lone surrogate, not a character</source>
         <translation>孤立的代理项，不是字符</translation>
     </message>
     <message>
-        <location filename="../backend/topology/FieldRules.cpp" line="47"/>
+        <location filename="../backend/topology/FieldRules.cpp" line="44"/>
         <source>a control character</source>
         <translation>控制字符</translation>
     </message>
     <message>
-        <location filename="../backend/topology/FieldRules.cpp" line="49"/>
+        <location filename="../backend/topology/FieldRules.cpp" line="45"/>
         <source>a bidi control, which reorders how text is shown</source>
         <translation>双向控制字符，会改变文本的显示顺序</translation>
     </message>
     <message>
-        <location filename="../backend/topology/FieldRules.cpp" line="53"/>
+        <location filename="../backend/topology/FieldRules.cpp" line="47"/>
         <source>&apos;/&apos;, which separates party and role in node ids</source>
         <translation>“/”，它在节点 ID 中分隔参与方与角色</translation>
     </message>
     <message>
-        <location filename="../backend/topology/FieldRules.cpp" line="55"/>
+        <location filename="../backend/topology/FieldRules.cpp" line="49"/>
         <source>an invisible format character</source>
         <translation>不可见的格式字符</translation>
     </message>
     <message>
-        <location filename="../backend/topology/FieldRules.cpp" line="57"/>
+        <location filename="../backend/topology/FieldRules.cpp" line="50"/>
         <source>not a printable character</source>
         <translation>不可打印字符</translation>
     </message>
     <message>
-        <location filename="../backend/topology/FieldRules.cpp" line="59"/>
+        <location filename="../backend/topology/FieldRules.cpp" line="51"/>
         <source>not allowed here</source>
         <translation>此处不允许</translation>
     </message>
     <message>
-        <location filename="../backend/topology/FieldRules.cpp" line="81"/>
+        <location filename="../backend/topology/FieldRules.cpp" line="68"/>
         <source>%1 %2 contains %3 at character %4; %5</source>
         <translation>%1 %2 在第 %4 个字符处包含%3；%5</translation>
     </message>
     <message>
-        <location filename="../backend/topology/FieldRules.cpp" line="86"/>
+        <location filename="../backend/topology/FieldRules.cpp" line="73"/>
         <source>%1 %2 is %3 characters long; use at most %4</source>
         <translation>%1 %2 长 %3 个字符；最多 %4 个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/FieldRules.cpp" line="120"/>
+        <location filename="../backend/topology/FieldRules.cpp" line="108"/>
         <source>%1 %2 has an empty label (two dots, or a dot at either end); write the host name without them</source>
         <translation>%1 %2 含空标签（两个连续的点，或首尾有点）；请去掉它们</translation>
     </message>
     <message>
-        <location filename="../backend/topology/FieldRules.cpp" line="124"/>
+        <location filename="../backend/topology/FieldRules.cpp" line="113"/>
         <source>%1 %2 has a label of %3 characters; a DNS label has at most %4</source>
         <translation>%1 %2 含 %3 个字符的标签；DNS 标签最多 %4 个字符</translation>
     </message>
     <message>
-        <location filename="../backend/topology/FieldRules.cpp" line="128"/>
+        <location filename="../backend/topology/FieldRules.cpp" line="116"/>
         <source>%1 %2 has a label that starts or ends with &apos;-&apos;; a host name cannot</source>
         <translation>%1 %2 含以“-”开头或结尾的标签；主机名不允许这样</translation>
     </message>
     <message>
-        <location filename="../backend/topology/FieldRules.cpp" line="134"/>
+        <location filename="../backend/topology/FieldRules.cpp" line="122"/>
         <source>%1 %2 is neither an IPv4 address (four numbers 0-255, no leading zeros) nor a host name (its last label is a number)</source>
         <translation>%1 %2 既不是 IPv4 地址（四个 0-255 的数，无前导零），也不是主机名（其最后一个标签是数字）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/FieldRules.cpp" line="144"/>
+        <location filename="../backend/topology/FieldRules.cpp" line="133"/>
         <source>%1 is empty; give it a name of letters, digits, &apos;_&apos;, &apos;-&apos; or &apos;.&apos;</source>
         <translation>%1 为空；请用字母、数字、“_”、“-”或“.”命名</translation>
     </message>
     <message>
-        <location filename="../backend/topology/FieldRules.cpp" line="150"/>
+        <location filename="../backend/topology/FieldRules.cpp" line="138"/>
         <source>%1 %2 starts with %3; start it with a letter, a digit or &apos;_&apos;</source>
         <translation>%1 %2 以%3开头；请以字母、数字或“_”开头</translation>
     </message>
     <message>
-        <location filename="../backend/topology/FieldRules.cpp" line="153"/>
+        <location filename="../backend/topology/FieldRules.cpp" line="140"/>
         <source>use only letters, digits, &apos;_&apos;, &apos;-&apos; and &apos;.&apos;</source>
         <translation>只使用字母、数字、“_”、“-”和“.”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/FieldRules.cpp" line="161"/>
+        <location filename="../backend/topology/FieldRules.cpp" line="148"/>
         <source>%1 is empty; give an IPv4 or IPv6 address or a host name</source>
         <translation>%1 为空；请给出 IPv4 或 IPv6 地址或主机名</translation>
     </message>
     <message>
-        <location filename="../backend/topology/FieldRules.cpp" line="169"/>
+        <location filename="../backend/topology/FieldRules.cpp" line="155"/>
         <source>give an IPv4 or IPv6 address or a host name (letters A-Z, digits, &apos;-&apos; and &apos;.&apos;; international names in their xn-- form)</source>
         <translation>请给出 IPv4 或 IPv6 地址或主机名（字母 A-Z、数字、“-”和“.”；国际化域名使用 xn-- 形式）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/FieldRules.cpp" line="175"/>
+        <location filename="../backend/topology/FieldRules.cpp" line="162"/>
         <source>%1 %2 is not a valid IPv6 address; write it without brackets or port</source>
         <translation>%1 %2 不是有效的 IPv6 地址；请去掉方括号和端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/FieldRules.cpp" line="185"/>
-        <location filename="../backend/topology/FieldRules.cpp" line="194"/>
+        <location filename="../backend/topology/FieldRules.cpp" line="172"/>
+        <location filename="../backend/topology/FieldRules.cpp" line="180"/>
         <source>remove it</source>
         <translation>请删除它</translation>
     </message>
     <message>
-        <location filename="../backend/topology/FieldRules.cpp" line="196"/>
+        <location filename="../backend/topology/FieldRules.cpp" line="182"/>
         <source>%1 %2 starts with &apos;-&apos;; a user name cannot</source>
         <translation>%1 %2 以“-”开头；用户名不允许这样</translation>
     </message>
@@ -752,60 +752,60 @@
         <translation>缺失；请添加 [%1, %2] 内的整数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="47"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="48"/>
         <source>must be an integer, found %1</source>
         <translation>必须是整数，实际为%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="51"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="52"/>
         <source>%1 is out of range; use an integer in [%2, %3]</source>
         <translation>%1 超出范围；请使用 [%2, %3] 内的整数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="61"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="63"/>
         <source>must be a finite number, found %1</source>
         <translation>必须是有限数字，实际为%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="66"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="68"/>
         <source>%1 is out of range; use a number in [%2, %3]</source>
         <translation>%1 超出范围；请使用 [%2, %3] 内的数字</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="76"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="79"/>
         <source>must be true or false, found %1</source>
         <translation>必须为 true 或 false，实际为%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="85"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="88"/>
         <source>missing; add an object</source>
         <translation>缺失；请添加对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="89"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="92"/>
         <source>must be an object, found %1</source>
         <translation>必须是对象，实际为%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="98"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="101"/>
         <source>missing; add an array</source>
         <translation>缺失；请添加数组</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="102"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="105"/>
         <source>must be an array, found %1</source>
         <translation>必须是数组，实际为%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="111"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="230"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="368"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="397"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="114"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="240"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="409"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="439"/>
         <source>&apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="120"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="124"/>
         <source>unknown %1 &apos;%2&apos;; expected one of: %3</source>
         <translation>未知的%1“%2”；应为以下之一：%3</translation>
     </message>
@@ -825,605 +825,651 @@
         <translation>文档大小为 %1；拓扑最多 %2 字节（1 MiB）。请确认这是拓扑文件；如此大的配置须拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="45"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="50"/>
         <source>%1 %2; at most %3 are supported (%4)</source>
         <translation>%1 个%2；最多支持 %3 个（%4）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="50"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="55"/>
         <source>a run starts at most %1 processes; split the setup into several topologies</source>
         <translation>一次运行最多启动 %1 个进程；请将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="56"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="61"/>
         <source>host field</source>
         <translation>主机字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="90"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="95"/>
         <source>adversary field</source>
         <translation>攻击者字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="95"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="100"/>
         <source>&apos;%1&apos; is not an attack; use one of: %2</source>
         <translation>“%1”不是攻击方式；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="100"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="106"/>
         <source>%1 takes no strength</source>
         <translation>%1 不需要强度</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="134"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="137"/>
         <source>must be an object with host and port</source>
         <translation>必须是包含 host 和 port 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="146"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="149"/>
         <source>the central party has no WAN of its own: each other party&apos;s wan shapes its link to the central party</source>
         <translation>中心参与方没有自己的广域网链路：其他每个参与方的 wan 设置决定它到中心参与方的链路</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="151"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="155"/>
         <source>wan field</source>
         <translation>wan 字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="155"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="159"/>
         <source>a wan needs its bandwidth_mbps (megabits per second)</source>
         <translation>wan 需要 bandwidth_mbps（每秒兆比特）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="162"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="167"/>
         <source>party field</source>
         <translation>参与方字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="183"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="189"/>
         <source>role &apos;%1&apos; belongs to %2; %3 uses: %4</source>
         <translation>角色“%1”属于%2；%3使用：%4</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="184"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="191"/>
         <source>an ordinary party</source>
         <translation>普通参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="184"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="185"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="192"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="193"/>
         <source>the central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="185"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="194"/>
         <source>this party</source>
         <translation>该参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="187"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="196"/>
         <source>unknown role &apos;%1&apos;; expected one of: %2</source>
         <translation>未知角色“%1”；应为以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="202"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="212"/>
         <source>must be an object with host and count</source>
         <translation>必须是包含 host 和 count 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="242"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="285"/>
         <source>training setting</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="250"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="293"/>
         <source>outputs are a regression&apos;s: write &quot;task&quot;: &quot;regression&quot;, or &quot;classes&quot; for a classifier</source>
         <translation>outputs 属于回归任务：请写 &quot;task&quot;: &quot;regression&quot;；分类器请用 &quot;classes&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="255"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="298"/>
         <source>a regression has outputs, not classes: write &quot;outputs&quot; (the targets a sample has, 1 by default)</source>
         <translation>回归任务用 outputs，而不是 classes：请写 &quot;outputs&quot;（每个样本的目标数，默认为 1）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="296"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="339"/>
         <source>top-level field</source>
         <translation>顶层字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="298"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="341"/>
         <source>must be &quot;%1&quot;</source>
         <translation>必须为 &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="301"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="345"/>
         <source>version %1 is newer than this program reads (%2); upgrade HiPS Studio</source>
         <translation>版本 %1 比本程序能读取的（%2）更新；请升级 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="311"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="355"/>
         <source>must be an object with id and address</source>
         <translation>必须是包含 id 和 address 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="315"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="360"/>
         <source>each party runs at least 3 processes and %1</source>
         <translation>每个参与方至少运行 3 个进程，且%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="320"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="365"/>
         <source>must be an object with id and roles</source>
         <translation>必须是包含 id 和 roles 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="342"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="389"/>
         <source>cannot open the file (%1); check the path</source>
         <translation>无法打开文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="362"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="410"/>
         <source>cannot read the file (%1); check the path</source>
         <translation>无法读取文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="386"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="434"/>
         <source>not valid UTF-8 at line %1 (offset %2); save the file as UTF-8</source>
         <translation>第 %1 行（偏移 %2）不是有效的 UTF-8；请将文件保存为 UTF-8</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="392"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="442"/>
         <source>the file is empty; a topology is a JSON object (resources/topologies/default.json is one, or draw one in hips-studio)</source>
         <translation>文件是空的；拓扑是一个 JSON 对象（resources/topologies/default.json 就是一个，也可以在 hips-studio 中绘制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="400"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="451"/>
         <source>not valid JSON at line %1 (offset %2): %3</source>
         <translation>第 %1 行（偏移 %2）不是有效的 JSON：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="405"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="458"/>
         <source>the document must be a JSON object</source>
         <translation>文档必须是 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="32"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="34"/>
         <source>the topology name</source>
         <translation>拓扑名称</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="54"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="56"/>
         <source>%1 %2 is out of range; use an integer in [%3, %4]</source>
         <translation>%1 %2 超出范围；请使用 [%3, %4] 内的整数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="62"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="64"/>
         <source>the topology starts %1 processes; a run may start at most %2. Use fewer workers, or split the setup into several topologies</source>
         <translation>该拓扑会启动 %1 个进程；一次运行最多启动 %2 个。请减少工作节点，或将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="66"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="70"/>
         <source>%1 parties; at most %2 are supported (each runs at least 3 of the at most %3 processes); split the setup into several topologies</source>
         <translation>%1 个参与方；最多支持 %2 个（每个至少运行最多 %3 个进程中的 3 个）；请将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="70"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="77"/>
         <source>%1 hosts; at most %2 are supported; declare only the hosts that run processes</source>
         <translation>%1 台主机；最多支持 %2 台；只声明运行进程的主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="78"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="87"/>
         <source>host id</source>
         <translation>主机 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="20"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="22"/>
         <source>: data path</source>
         <translation>：数据路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="23"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="26"/>
         <source>%1: data path &apos;%2&apos; is relative; write the absolute path on the party&apos;s hosts</source>
         <translation>%1：数据路径“%2”是相对路径；请写出它在参与方主机上的绝对路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="26"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="31"/>
         <source>: data option </source>
         <translation>：数据选项 </translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="29"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="36"/>
         <source>%1: holdout %2 is not a fraction in (0, 0.9]; give the share of samples the party tests on, e.g. 0.1</source>
         <translation>%1：holdout %2 不是 (0, 0.9] 内的比例；请给出参与方用于测试的样本比例，例如 0.1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="82"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="92"/>
         <source>party &apos;%1&apos; reads %2 and party &apos;%3&apos; reads %4, one inside the other: a party&apos;s data is its own and only its hosts read it; give each party a path of its own</source>
         <translation>参与方“%1”读取 %2，参与方“%3”读取 %4，其中一个位于另一个之内：参与方的数据只属于它自己，只有它的主机读取；请为每个参与方指定各自的路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="92"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="104"/>
         <source>the model file</source>
         <translation>模型文件</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="97"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="111"/>
         <source>the built-in models take square images, not %1 x %2; resize the images, or bring your own model as TorchScript</source>
         <translation>内置模型只接受方形图像，而不是 %1 x %2；请调整图像尺寸，或以 TorchScript 形式提供自己的模型</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="111"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="128"/>
         <source>a regression trains on the parties&apos; own data: give each party a &quot;data&quot; source (csv, npy or npz with float targets) and training.evaluation_data</source>
         <translation>回归任务使用各参与方自己的数据训练：请为每个参与方提供 &quot;data&quot; 数据源（带浮点目标值的 csv、npy 或 npz），并设置 training.evaluation_data</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="118"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="137"/>
         <source>a regression reads float targets from csv, npy or npz; %1 holds class labels</source>
         <translation>回归任务从 csv、npy 或 npz 读取浮点目标值；%1 存放的是类别标签</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="121"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="144"/>
         <source>a regression&apos;s targets are numbers, not classes: remove &quot;classes&quot;</source>
         <translation>回归任务的目标值是数值，而不是类别：请删除 &quot;classes&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="129"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="153"/>
         <source>partition %1 splits by class, and a regression has none: use iid (each party&apos;s own data is its own split already)</source>
         <translation>划分方式 %1 按类别划分，而回归任务没有类别：请使用 iid（每个参与方自己的数据本身就是它的那一份）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="140"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="167"/>
         <source>party &apos;%1&apos;</source>
         <translation>参与方“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="145"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="80"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="172"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="89"/>
         <source>host &apos;%1&apos;</source>
         <translation>主机“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="147"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="175"/>
         <source>host &apos;%1&apos; runs workers of %2 parties, and a party&apos;s data is its own: give each party its data instead of the host</source>
         <translation>主机“%1”运行 %2 个参与方的工作节点，而参与方的数据只属于它自己：请把数据分别交给各参与方，而不是交给主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="151"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="183"/>
         <source>evaluation_data</source>
         <translation>evaluation_data</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="153"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="186"/>
         <source>the master&apos;s test set is all test: holdout is for a party&apos;s data; remove it here</source>
         <translation>主工作节点的测试集全部用于测试：holdout 只用于参与方的数据；请在这里删除它</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="161"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="196"/>
         <source>%1 codes the workers of party &apos;%2&apos; over one data set: give the party one &quot;data&quot; source, not host &apos;%3&apos; a source of its own</source>
         <translation>%1 基于同一个数据集对参与方“%2”的工作节点编码：请给该参与方一个 &quot;data&quot; 数据源，而不是给主机“%3”单独的数据源</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="172"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="211"/>
         <source>party &apos;%1&apos; trains but has no data of its own, and other parties bring theirs: give it a &quot;data&quot; source, or remove every party&apos;s &quot;data&quot; to split the run&apos;s dataset over all</source>
         <translation>参与方“%1”参与训练却没有自己的数据，而其他参与方带有各自的数据：请给它一个 &quot;data&quot; 数据源，或删除所有参与方的 &quot;data&quot;，以便将本次运行的数据集划分给所有参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="177"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="217"/>
         <source>the parties bring their own data: declare the master&apos;s test set as training.evaluation_data (a source like a party&apos;s &quot;data&quot;)</source>
         <translation>各参与方带有自己的数据：请将主工作节点的测试集声明为 training.evaluation_data（与参与方的 &quot;data&quot; 形式相同的数据源）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="80"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="90"/>
         <source>this host</source>
         <translation>该主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="96"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="107"/>
+        <source>host &apos;%1&apos; is this machine&apos;s loopback (%2) beside remote host &apos;%3&apos; (%4): roles on other machines cannot reach it; give it an address they can reach</source>
+        <translation>主机“%1”是本机的回环地址（%2），而同一拓扑中有远程主机“%3”（%4）：其他机器上的角色无法连到它；请给它一个它们能连到的地址</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="120"/>
         <source>duplicate host id &apos;%1&apos;; give every host its own id</source>
         <translation>主机 ID“%1”重复；请为每台主机指定唯一 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="99"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="123"/>
         <source>no hosts; declare at least one</source>
         <translation>没有主机；请至少声明一台</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="108"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="132"/>
         <source>hosts &apos;%1&apos; and &apos;%2&apos; share address %3 and agent_port %4; give each its own agent_port</source>
         <translation>主机“%1”和“%2”共用地址 %3 和 agent_port %4；请为每台主机指定各自的 agent_port</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="112"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="137"/>
         <source>hosts &apos;%1&apos; and &apos;%2&apos; share address %3 and install_dir %4; give each its own install_dir</source>
         <translation>主机“%1”和“%2”共用地址 %3 和 install_dir %4；请为每台主机指定各自的 install_dir</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="119"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="127"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="146"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="156"/>
         <source>host &apos;%1&apos; is not declared in $.hosts; add it there or fix the name</source>
         <translation>主机“%1”未在 $.hosts 中声明；请在那里添加它或修正名称</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="130"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="159"/>
         <source>the standby host is the server&apos;s own host &apos;%1&apos;; name another host</source>
         <translation>备用主机就是该服务器自己的主机 &apos;%1&apos;；请指定另一台主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="135"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="164"/>
         <source>the global scheduler keeps the copy of the model a standby starts from, and it runs on &apos;%1&apos;, which a lost host would take with it: put the global scheduler on a host that is neither the global server&apos;s nor its standby&apos;s</source>
         <translation>全局调度器保存备用主机据以启动的模型副本，而它运行在 &apos;%1&apos; 上，主机丢失时副本会随之丢失：请把全局调度器放在既不是全局服务器的主机、也不是其备用主机的主机上</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="139"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="170"/>
         <source>a standby host takes over only under fault_policy continue; set it, or remove standby_host</source>
         <translation>备用主机只在 fault_policy continue 下接管；请设置它，或删除 standby_host</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="143"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="176"/>
         <source>port %1 on the standby host &apos;%2&apos; is already used by %3; choose a free port</source>
         <translation>备用主机 &apos;%2&apos; 上的端口 %1 已被 %3 使用；请选择一个空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="152"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="185"/>
         <source>&apos;%1&apos; is not a device; use cpu or cuda:N</source>
         <translation>“%1”不是设备；请使用 cpu 或 cuda:N</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="162"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="196"/>
         <source>port %1 on host &apos;%2&apos; is already used by %3; choose a free port</source>
         <translation>主机“%2”上的端口 %1 已被 %3 使用；请选择空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="175"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="210"/>
         <source>duplicate party id &apos;%1&apos;; give every party its own id</source>
         <translation>参与方 ID“%1”重复；请为每个参与方指定唯一 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="177"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="212"/>
         <source>party id</source>
         <translation>参与方 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="182"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="217"/>
         <source>no central party; mark the party holding the global scheduler, global server and master worker with &quot;central&quot;: true</source>
         <translation>没有中心参与方；请用 &quot;central&quot;: true 标记包含全局调度器、全局服务器和主工作节点的参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="185"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="222"/>
         <source>%1 parties are marked central; exactly one must be</source>
         <translation>%1 个参与方被标记为中心；必须恰好一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="187"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="224"/>
         <source>no ordinary party; add at least one party with a scheduler, a server and workers</source>
         <translation>没有普通参与方；请至少添加一个含调度器、服务器和工作节点的参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="194"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="198"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="231"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="234"/>
         <source>party &apos;%1&apos; has no %2; add one</source>
         <translation>参与方“%1”没有 %2；请添加一个</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="246"/>
+        <source>mode %1 needs a state service in the central party &apos;%2&apos;: add &quot;state_service&quot;: {&quot;port&quot;: N} to its roles</source>
+        <translation>模式 %1 需要中心参与方“%2”中的状态服务：在其 roles 中加入 &quot;state_service&quot;: {&quot;port&quot;: N}</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="455"/>
+        <source>%1 needs mode %3 (workers whose rounds are the same local work on the same data); mode is %2</source>
+        <translation>%1 需要模式 %3（各工作节点每轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
     </message>
     <message>
         <source>%1 servers given; this version runs one server per party (key slicing across servers is planned); keep one</source>
         <translation type="vanished">给出了 %1 个服务器；此版本每个参与方运行一个服务器（跨服务器的键切分在计划中）；请保留一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="200"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="236"/>
         <source>%1 %2 given; a party runs at most %3</source>
         <translation>给出了 %1 个 %2；一个参与方最多运行 %3 个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="208"/>
         <source>mode esync needs a state service in the central party &apos;%1&apos;: add &quot;state_service&quot;: {&quot;port&quot;: N} to its roles</source>
-        <translation>esync 模式需要中心参与方“%1”中的状态服务：请在其角色中添加 &quot;state_service&quot;: {&quot;port&quot;: N}</translation>
+        <translation type="vanished">esync 模式需要中心参与方“%1”中的状态服务：请在其角色中添加 &quot;state_service&quot;: {&quot;port&quot;: N}</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="211"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="251"/>
         <source>the central party &apos;%1&apos; has no master_worker; add one</source>
         <translation>中心参与方“%1”没有 master_worker；请添加一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="223"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="264"/>
         <source>party &apos;%1&apos; has no workers; add a group with count &gt;= 1</source>
         <translation>参与方“%1”没有工作节点；请添加一个 count &gt;= 1 的组</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="231"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="273"/>
         <source>set exactly one of local_iters and local_epochs above 0</source>
         <translation>local_iters 和 local_epochs 中须恰好一个大于 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="234"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="277"/>
         <source>%1 attackers a round, but the run has %2 training workers</source>
         <translation>每轮 %1 个攻击者，但本次运行只有 %2 个训练工作节点</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="237"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="19"/>
+        <source>%1 or %2</source>
+        <translation>%1 或 %2</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="49"/>
         <source>mode %1 syncs workers with their party server; central workers have none: set train_central_workers to false</source>
         <translation>%1 模式让工作节点与所在参与方的服务器同步；中心工作节点没有这样的服务器：请将 train_central_workers 设为 false</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="241"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="56"/>
         <source>mode %1 counts a round in synchronisations: set local_iters (synchronisations per round) instead of local_epochs</source>
         <translation>%1 模式按同步次数计轮：请设置 local_iters（每轮同步次数）而不是 local_epochs</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="244"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="64"/>
+        <source>mode %1 pushes gradients, and model %2&apos;s BatchNorm statistics have none: they would never leave their initial values; choose a mode that pushes models (%3) or another model</source>
+        <translation>模式 %1 推送梯度，而模型 %2 的 BatchNorm 统计量没有梯度：它们将一直停留在初始值；请选择推送模型的模式（%3）或换一个模型</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="72"/>
+        <source>mode %1 applies pushes as they come and keeps no checkpoints; only the modes with rounds at the global server resume (%2)</source>
+        <translation>模式 %1 随到随应用推送，不保存检查点；只有全局服务器按轮进行的模式才能恢复（%2）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="80"/>
+        <source>a flat run has no party servers; mode %1 needs them: use %2, or hierarchy two_layer</source>
+        <translation>扁平运行没有参与方服务器；模式 %1 需要它们：请使用 %2，或 hierarchy two_layer</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="88"/>
+        <source>mode %1 applies each push at the global server as it comes; aggregation %2 needs a round&apos;s contributions: use %3, or a mode with rounds (%4)</source>
+        <translation>模式 %1 在全局服务器上随到随应用每次推送；聚合规则 %2 需要一轮的全部贡献：请使用 %3，或按轮进行的模式（%4）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="99"/>
+        <source>mode %1 forwards each push from the party servers as it comes; party_aggregation %2 needs a round&apos;s contributions: use %3, or a mode with rounds (%4)</source>
+        <translation>模式 %1 随到随转发参与方服务器的每次推送；party_aggregation %2 需要一轮的全部贡献：请使用 %3，或按轮进行的模式（%4）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="111"/>
+        <source>mode %1 cannot go on without one of its processes (%2): use fault_policy fail, or %3</source>
+        <translation>模式 %1 缺少任一进程（%2）都无法继续：请使用 fault_policy fail，或 %3</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="128"/>
+        <source>mode %1 has no round of model deltas at the global server for server optimizer %2 to step with: use %3, or server_optimizer sgd with server_lr 1</source>
+        <translation>模式 %1 在全局服务器上没有按轮的模型增量供服务器优化器 %2 更新：请使用 %3，或 server_optimizer sgd 且 server_lr 为 1</translation>
+    </message>
+    <message>
         <source>mode %1 pushes gradients, and model %2&apos;s BatchNorm statistics have none: they would never leave their initial values; choose a mode that pushes models (fedavg, esync, …) or another model</source>
-        <translation>%1 模式推送梯度，而模型 %2 的 BatchNorm 统计量没有梯度：它们将永远停留在初始值；请选择推送模型的模式（fedavg、esync 等）或其他模型</translation>
+        <translation type="vanished">%1 模式推送梯度，而模型 %2 的 BatchNorm 统计量没有梯度：它们将永远停留在初始值；请选择推送模型的模式（fedavg、esync 等）或其他模型</translation>
     </message>
     <message>
         <source>eval_every (%1) is larger than rounds (%2); the model would never be evaluated</source>
         <translation type="vanished">eval_every（%1）大于 rounds（%2）；模型将永远不会被评估</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="248"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="281"/>
         <source>resume_round (%1) must be below rounds (%2): a run resumes from a checkpoint before its end</source>
         <translation>resume_round（%1）必须小于 rounds（%2）：运行只能从结束前的检查点恢复</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="251"/>
         <source>mode %1 applies pushes as they come and keeps no checkpoints; only the modes with rounds at the global server resume</source>
-        <translation>%1 模式随到随用推送，不保存检查点；只有全局服务器按轮聚合的模式才能恢复</translation>
+        <translation type="vanished">%1 模式随到随用推送，不保存检查点；只有全局服务器按轮聚合的模式才能恢复</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="270"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="303"/>
         <source>party &apos;%1&apos; has %2 servers and the central party %3 global servers; each party server relays its slice of the model to the global server of the same rank: give every party as many servers as there are global servers</source>
         <translation>参与方“%1”有 %2 个服务器，而中心参与方有 %3 个全局服务器；每个参与方服务器把它的模型分片转发给同序号的全局服务器：请让每个参与方的服务器数与全局服务器数相同</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="278"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="314"/>
         <source>mode %1 applies each push as it comes, and every server would count its own versions, so a model put together from several servers would mix them: run %1 with one server per party</source>
         <translation>模式 %1 在每次推送到达时立即应用，每个服务器各自计数版本，由多个服务器拼成的模型会混合不同版本：请在每个参与方只用一个服务器运行 %1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="286"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="324"/>
         <source>%1 compares whole updates, and each of the %2 global servers holds only a slice of them: use one global server, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
         <translation>%1 比较完整的更新，而 %2 个全局服务器各自只持有其中一个分片：请使用一个全局服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="290"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="331"/>
         <source>%1 compares whole updates, and each party server holds only a slice of them: use one server per party, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
         <translation>%1 比较完整的更新，而每个参与方服务器只持有其中一个分片：请每个参与方使用一个服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="294"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="337"/>
         <source>under fault_policy continue each server would close its round with the workers it heard from, so the slices of one model could come from different workers: use fault_policy fail, or one server per party</source>
         <translation>在 fault_policy continue 下，每个服务器会以它收到的工作节点结束其轮次，一个模型的各分片可能来自不同的工作节点：请使用 fault_policy fail，或每个参与方一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="301"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="345"/>
         <source>with slice_bound %1, server %2 of %3 would hold none of model %4&apos;s keys: lower slice_bound, or run fewer servers</source>
         <translation>slice_bound 为 %1 时，%3 个服务器中的第 %2 个将不持有模型 %4 的任何键：请降低 slice_bound，或减少服务器数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="307"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="355"/>
         <source>a quorum lets each server close its round with different contributions, so the slices of one model would come from different workers: remove quorum, or use one server per party</source>
         <translation>法定数让每个服务器以不同的贡献结束其轮次，一个模型的各分片会来自不同的工作节点：请去掉 quorum，或每个参与方使用一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="319"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="368"/>
         <source>partition &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持划分方式“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="322"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="371"/>
         <source>mode &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持模式“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="325"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="328"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="374"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="378"/>
         <source>aggregation &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持聚合规则“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="335"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="386"/>
         <source>%1 is not a setting of mode %2, aggregation %3, party_aggregation %4, partition %5, server_optimizer %6, compression %7 or party_compression %8; remove it or choose the strategy it belongs to</source>
         <translation>%1 不是模式 %2、聚合规则 %3、参与方聚合规则 %4、划分方式 %5、服务器优化器 %6、压缩方式 %7 或参与方内压缩方式 %8 的设置；请删除它，或选择它所属的策略</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="346"/>
         <source>a flat run has no party servers; mode %1 needs them: use fedavg or ssgd, or hierarchy two_layer</source>
-        <translation>扁平运行没有参与方服务器；%1 模式需要它们：请使用 fedavg 或 ssgd，或将 hierarchy 设为 two_layer</translation>
+        <translation type="vanished">扁平运行没有参与方服务器；%1 模式需要它们：请使用 fedavg 或 ssgd，或将 hierarchy 设为 two_layer</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="349"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="399"/>
         <source>a flat run has no party servers to run party_aggregation %1: set it to fedavg</source>
         <translation>扁平运行没有参与方服务器来执行参与方聚合规则 %1：请将其设为 fedavg</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="354"/>
         <source>mode %1 applies each push at the global server as it comes; aggregation %2 needs a round&apos;s contributions: use fedavg, or a mode with rounds (fedavg, ssgd, esync, hfa)</source>
-        <translation>%1 模式在全局服务器上随到随用每个推送；聚合规则 %2 需要一轮的全部贡献：请使用 fedavg，或按轮的模式（fedavg、ssgd、esync、hfa）</translation>
+        <translation type="vanished">%1 模式在全局服务器上随到随用每个推送；聚合规则 %2 需要一轮的全部贡献：请使用 fedavg，或按轮的模式（fedavg、ssgd、esync、hfa）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="358"/>
         <source>mode %1 forwards each push from the party servers as it comes; party_aggregation %2 needs a round&apos;s contributions: use fedavg, or a mode with rounds</source>
-        <translation>%1 模式由参与方服务器随到随转发每个推送；参与方聚合规则 %2 需要一轮的全部贡献：请使用 fedavg，或按轮的模式</translation>
+        <translation type="vanished">%1 模式由参与方服务器随到随转发每个推送；参与方聚合规则 %2 需要一轮的全部贡献：请使用 fedavg，或按轮的模式</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="375"/>
         <source>mode %1 cannot go on without one of its processes (%2): use fault_policy fail, or fedavg, ssgd or hfa</source>
-        <translation>模式 %1 缺少任何一个进程都无法继续（%2）：请使用 fault_policy fail，或 fedavg、ssgd、hfa</translation>
+        <translation type="vanished">模式 %1 缺少任何一个进程都无法继续（%2）：请使用 fault_policy fail，或 fedavg、ssgd、hfa</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="378"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="115"/>
         <source>every round waits for every device&apos;s step</source>
         <translation>每一轮都要等待每个设备的一步</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="379"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="116"/>
         <source>it has no rounds to close without it</source>
         <translation>它没有可以在缺少该进程时结束的轮次</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="382"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="416"/>
         <source>aggregation %1 takes every worker&apos;s own update through its party server, and the global server cannot tell which are down: use fault_policy fail, or a party rule that keeps updates apart</source>
         <translation>聚合规则 %1 经参与方服务器接收每个工作节点各自的更新，全局服务器无法得知哪些节点已下线：请使用 fault_policy fail，或使用分开保留更新的参与方规则</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="388"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="424"/>
         <source>%1 decodes from every worker of a group and cannot go on without one: use fault_policy fail</source>
         <translation>%1 需要组内每个工作节点才能解码，缺少一个就无法继续：请使用 fault_policy fail</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="404"/>
         <source>mode %1 has no round of model deltas at the global server for server optimizer %2 to step with: use fedavg, esync or hfa, or server_optimizer sgd with server_lr 1</source>
-        <translation>%1 模式在全局服务器上没有按轮的模型增量供服务器优化器 %2 使用：请使用 fedavg、esync 或 hfa，或使用 server_lr 为 1 的 server_optimizer sgd</translation>
+        <translation type="vanished">%1 模式在全局服务器上没有按轮的模型增量供服务器优化器 %2 使用：请使用 fedavg、esync 或 hfa，或使用 server_lr 为 1 的 server_optimizer sgd</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="408"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="137"/>
         <source>mode %1 takes one step from the global model each push; FedProx&apos;s proximal term needs local steps: set proximal_mu to 0</source>
         <translation>%1 模式每次推送只从全局模型走一步；FedProx 的近端项需要本地多步：请将 proximal_mu 设为 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="417"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="449"/>
         <source>%1 codes the workers of one party: set it as party_aggregation (a single party reproduces Draco&apos;s flat setting)</source>
         <translation>%1 对单个参与方的工作节点编码：请将其设为 party_aggregation（单个参与方即重现 Draco 的扁平设置）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="421"/>
         <source>%1 needs mode fedavg (workers whose rounds are the same local work on the same data); mode is %2</source>
-        <translation>%1 需要 fedavg 模式（各轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
+        <translation type="vanished">%1 需要 fedavg 模式（各轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="424"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="463"/>
         <source>%1 codes the workers of the parties; central workers push to the global server uncoded: set train_central_workers to false</source>
         <translation>%1 对各参与方的工作节点编码；中心工作节点未经编码直接推送到全局服务器：请将 train_central_workers 设为 false</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="428"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="469"/>
         <source>%1 decodes each round&apos;s contributions as the code assigned them to the party&apos;s workers, and a quorum closes rounds without some of them: remove quorum, or use another party_aggregation</source>
         <translation>%1 按编码分配给参与方各工作节点的方式解码每轮的贡献，而法定数会在缺少其中部分贡献时就结束轮次：请去掉 quorum，或使用其他 party_aggregation</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="436"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="478"/>
         <source>party &apos;%1&apos; has %2 workers, not a whole number of groups of draco_r %3</source>
         <translation>参与方“%1”有 %2 个工作节点，不能整分为每组 draco_r %3 个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="456"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="502"/>
         <source>%1 needs at least %2 contributions (%3), and party &apos;%4&apos; has %5: add workers, lower party_byzantine_f or raise the quorum</source>
         <translation>%1 至少需要 %2 个贡献（%3），而参与方“%4”只有 %5：请增加工作节点、降低 party_byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="472"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="521"/>
         <source>%1 needs at least %2 contributions (%3), and the global server&apos;s rounds have %4: add them, lower byzantine_f or raise the quorum</source>
         <translation>%1 至少需要 %2 个贡献（%3），而全局服务器的每轮只有 %4：请增加它们、降低 byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="491"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="543"/>
         <source>set it to at least %1, or use median</source>
         <translation>请将其设为至少 %1，或使用 median</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="492"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="544"/>
         <source>use median</source>
         <translation>请使用 median</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="493"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="545"/>
         <source>trimmed_mean with trim_beta %1 cuts floor(%1 x %2) = 0 values at each end of %3 (%2 contributions): it is the plain mean, which one liar moves anywhere; %4</source>
         <translation>trim_beta 为 %1 的 trimmed_mean 在 %3（%2 个贡献）的两端各截去 floor(%1 x %2) = 0 个值：这就是普通均值，一个说谎者就能把它拉到任意位置；%4</translation>
     </message>
@@ -1436,27 +1482,27 @@
         <translation type="vanished">%1 至少需要 %2 个贡献（%3），而只有 %4 个%5推送到全局服务器；请增加它们或降低 byzantine_f</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyAdvice.cpp" line="38"/>
+        <location filename="../backend/topology/TopologyAdvice.cpp" line="40"/>
         <source>%1 is missing on this machine, so the run would fail at its start: install the Debian package dataset-fashion-mnist (apt-get install dataset-fashion-mnist) or point data_dir at a folder holding the IDX .gz files</source>
         <translation>本机缺少 %1，运行会在启动时失败：请安装 Debian 软件包 dataset-fashion-mnist（apt-get install dataset-fashion-mnist），或将 data_dir 指向存放 IDX .gz 文件的文件夹</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyAdvice.cpp" line="46"/>
+        <location filename="../backend/topology/TopologyAdvice.cpp" line="50"/>
         <source>mode local trains the master worker alone and sends nothing: the codec has no effect</source>
         <translation>local 模式下只有主工作节点单独训练，不发送任何数据：压缩编码不起作用</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyAdvice.cpp" line="53"/>
+        <location filename="../backend/topology/TopologyAdvice.cpp" line="61"/>
         <source>2bit under mode ssgd loses most of the accuracy (0.33–0.39 against 0.87 without a codec on the default topology with the mlp): a step&apos;s change is too small for a 2-bit message; fp16 keeps it (0.87), topk nearly (0.82)</source>
         <translation>ssgd 模式下使用 2bit 会损失大部分准确率（在默认拓扑上用 mlp 为 0.33–0.39，不压缩为 0.87）：每一步的模型变化太小，2 位消息无法表达；fp16 可保持准确率（0.87），topk 接近（0.82）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyAdvice.cpp" line="59"/>
+        <location filename="../backend/topology/TopologyAdvice.cpp" line="68"/>
         <source>server momentum (FedAvgM) with a lossy codec trails (0.73 with topk, 0.64 with 2bit, against 0.84 without one, on the default topology with the mlp): use fp16, or server_optimizer sgd or adam (FedAdam with topk: 0.84)</source>
         <translation>服务器动量（FedAvgM）配合有损编码会落后（在默认拓扑上用 mlp：topk 为 0.73，2bit 为 0.64，不压缩为 0.84）：请使用 fp16，或将 server_optimizer 设为 sgd 或 adam（FedAdam 配合 topk：0.84）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyAdvice.cpp" line="67"/>
+        <location filename="../backend/topology/TopologyAdvice.cpp" line="74"/>
         <source>an adaptive server optimizer with 2bit trails (adam: 0.77 against 0.86 without a codec, on the default topology with the mlp): use topk (adam: 0.84) or fp16</source>
         <translation>自适应服务器优化器配合 2bit 会落后（在默认拓扑上用 mlp：adam 为 0.77，不压缩为 0.86）：请使用 topk（adam：0.84）或 fp16</translation>
     </message>
@@ -1476,42 +1522,42 @@
         <translation>“%1”不是数据格式；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataFields.cpp" line="64"/>
+        <location filename="../backend/topology/DataFields.cpp" line="65"/>
         <source>%1 option</source>
         <translation>%1 选项</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataFields.cpp" line="67"/>
+        <location filename="../backend/topology/DataFields.cpp" line="68"/>
         <source>must be one character, such as &quot;,&quot; or &quot;;&quot;</source>
         <translation>必须是单个字符，例如 &quot;,&quot; 或 &quot;;&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataFields.cpp" line="86"/>
+        <location filename="../backend/topology/DataFields.cpp" line="88"/>
         <source>model field</source>
         <translation>模型字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataFields.cpp" line="92"/>
+        <location filename="../backend/topology/DataFields.cpp" line="95"/>
         <source>must be the file&apos;s SHA-256 as 64 lowercase hex digits (hips run fills it in; remove it)</source>
         <translation>必须是该文件的 SHA-256，即 64 个小写十六进制数字（hips run 会自动填写；请删除它）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataFields.cpp" line="99"/>
+        <location filename="../backend/topology/DataFields.cpp" line="103"/>
         <source>must list each tensor&apos;s element count, a whole number in [1, 4e9]</source>
         <translation>必须列出每个张量的元素个数，每个为 [1, 4e9] 内的整数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataFields.cpp" line="110"/>
+        <location filename="../backend/topology/DataFields.cpp" line="115"/>
         <source>&apos;%1&apos; is not a built-in model; use one of: %2, or {&quot;torchscript&quot;: &quot;/path/model.pt&quot;} for a model saved from PyTorch</source>
         <translation>“%1”不是内置模型；请使用以下之一：%2，或对从 PyTorch 保存的模型使用 {&quot;torchscript&quot;: &quot;/path/model.pt&quot;}</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataFields.cpp" line="117"/>
+        <location filename="../backend/topology/DataFields.cpp" line="126"/>
         <source>must be [features] or [channels, height, width], whole numbers in [1, 65536]</source>
         <translation>必须是 [特征数] 或 [通道数, 高度, 宽度]，均为 [1, 65536] 内的整数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataFields.cpp" line="124"/>
+        <location filename="../backend/topology/DataFields.cpp" line="134"/>
         <source>must be [features] or [channels, height, width]</source>
         <translation>必须是 [特征数] 或 [通道数, 高度, 宽度]</translation>
     </message>
@@ -1662,130 +1708,135 @@
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../ui/run/DeploymentTable.cpp" line="15"/>
+        <location filename="../ui/run/DeploymentTable.cpp" line="16"/>
         <source>Each host&apos;s deployment: the agent is copied over SSH and started, then it completes a CURVE handshake with this controller</source>
         <translation>每台主机的部署：通过 SSH 复制并启动代理，然后它与本控制器完成 CURVE 握手</translation>
     </message>
     <message>
-        <location filename="../ui/run/DeploymentTable.cpp" line="25"/>
+        <location filename="../ui/run/DeploymentTable.cpp" line="26"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../ui/run/DeploymentTable.cpp" line="43"/>
-        <location filename="../ui/run/DeploymentTable.cpp" line="49"/>
+        <location filename="../ui/run/DeploymentTable.cpp" line="44"/>
+        <location filename="../ui/run/DeploymentTable.cpp" line="50"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../ui/run/DeploymentTable.cpp" line="48"/>
+        <location filename="../ui/run/DeploymentTable.cpp" line="49"/>
         <source>deployed</source>
         <translation>已部署</translation>
     </message>
     <message>
-        <location filename="../ui/run/DeploymentTable.cpp" line="48"/>
+        <location filename="../ui/run/DeploymentTable.cpp" line="49"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/run/DeploymentTable.cpp" line="50"/>
+        <location filename="../ui/run/DeploymentTable.cpp" line="51"/>
         <source>agent ready</source>
         <translation>代理就绪</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/DeploymentTable.cpp" line="62"/>
+        <source>not started</source>
+        <translation>未启动</translation>
     </message>
 </context>
 <context>
     <name>hips::Designer</name>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="27"/>
+        <location filename="../ui/designer/Designer.cpp" line="31"/>
         <source>Palette — drag onto the canvas</source>
         <translation>组件面板 — 拖放到画布上</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="36"/>
+        <location filename="../ui/designer/Designer.cpp" line="40"/>
         <source>Validation</source>
         <translation>校验</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="119"/>
+        <location filename="../ui/designer/Designer.cpp" line="128"/>
         <source>No problems: ready to run</source>
         <translation>没有问题：可以运行</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="119"/>
+        <location filename="../ui/designer/Designer.cpp" line="128"/>
         <source>No problems in the topology; see the note below</source>
         <translation>拓扑没有问题；请看下面的提示</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="132"/>
+        <location filename="../ui/designer/Designer.cpp" line="141"/>
         <source>Delete %1</source>
         <translation>删除 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/designer/Designer.cpp" line="132"/>
+        <location filename="../ui/designer/Designer.cpp" line="141"/>
         <source>Delete %n items</source>
         <translation>
             <numerusform>删除 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="140"/>
+        <location filename="../ui/designer/Designer.cpp" line="149"/>
         <source>party %1</source>
         <translation>参与方 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="141"/>
+        <location filename="../ui/designer/Designer.cpp" line="150"/>
         <source>host %1 of %2</source>
         <translation>%2 的主机 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="142"/>
+        <location filename="../ui/designer/Designer.cpp" line="151"/>
         <source>the scheduler of %1</source>
         <translation>%1 的调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="143"/>
+        <location filename="../ui/designer/Designer.cpp" line="152"/>
         <source>server %1 of %2</source>
         <translation>%2 的服务器 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="144"/>
+        <location filename="../ui/designer/Designer.cpp" line="153"/>
         <source>the master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="145"/>
+        <location filename="../ui/designer/Designer.cpp" line="154"/>
         <source>workers %1 of %2</source>
         <translation>%2 的工作节点组 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="146"/>
+        <location filename="../ui/designer/Designer.cpp" line="155"/>
         <source>the state service</source>
         <translation>状态服务</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/designer/Designer.cpp" line="153"/>
+        <location filename="../ui/designer/Designer.cpp" line="162"/>
         <source>Copied %n items</source>
         <translation>
             <numerusform>已复制 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="161"/>
+        <location filename="../ui/designer/Designer.cpp" line="170"/>
         <source>Nothing to paste: copy parties or worker groups</source>
         <translation>没有可粘贴的内容：请先复制参与方或工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="170"/>
+        <location filename="../ui/designer/Designer.cpp" line="179"/>
         <source>Paste</source>
         <translation>粘贴</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="177"/>
+        <location filename="../ui/designer/Designer.cpp" line="186"/>
         <source>&amp;Edit properties</source>
         <translation>编辑属性(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="181"/>
+        <location filename="../ui/designer/Designer.cpp" line="190"/>
         <source>&amp;Add here</source>
         <translation>在此添加(&amp;A)</translation>
     </message>
@@ -1793,37 +1844,37 @@
 <context>
     <name>hips::DesignerScene</name>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="218"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="223"/>
         <source>%1 Mbit/s · %2 ms</source>
         <translation>%1 Mbit/s · %2 毫秒</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="261"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="266"/>
         <source>Add party</source>
         <translation>添加参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="265"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="270"/>
         <source>Add host</source>
         <translation>添加主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="269"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="274"/>
         <source>Add scheduler</source>
         <translation>添加调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="270"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="275"/>
         <source>Add server</source>
         <translation>添加服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="271"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="276"/>
         <source>Add workers</source>
         <translation>添加工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="272"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="277"/>
         <source>Add master worker</source>
         <translation>添加主工作节点</translation>
     </message>
@@ -1832,12 +1883,12 @@
         <translation type="vanished">添加 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="368"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="373"/>
         <source>Move party</source>
         <translation>移动参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="373"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="378"/>
         <source>Move role to %1</source>
         <translation>将角色移动到 %1</translation>
     </message>
@@ -1845,67 +1896,67 @@
 <context>
     <name>hips::HistoryPanel</name>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="70"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="71"/>
         <source>Test accuracy of the selected runs</source>
         <translation>所选运行的测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="70"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="71"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="71"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="72"/>
         <source>Show in charts</source>
         <translation>在图表中显示</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="71"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="73"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="72"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="74"/>
         <source>Export report…</source>
         <translation>导出报告…</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="73"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="75"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="74"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="76"/>
         <source>Reattach</source>
         <translation>重新接管</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="74"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="77"/>
         <source>Resume</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="77"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="81"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="77"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="81"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="77"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="81"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="77"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="81"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="77"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="81"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
@@ -1918,53 +1969,53 @@
         <translation type="vanished">最终准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="78"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="82"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="78"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="109"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="82"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="115"/>
         <source>MB across parties</source>
         <translation>跨参与方流量（MB）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="78"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="82"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="78"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="82"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="79"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="82"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="96"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="94"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="98"/>
         <source>Filter by id, name, status, reason, tags or notes</source>
         <translation>按编号、名称、状态、原因、标签或备注筛选</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="98"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="102"/>
         <source>Open the selected run&apos;s topology and settings in the designer, to run it again</source>
         <translation>在设计器中打开所选运行的拓扑和设置，以便再次运行</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="100"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="105"/>
         <source>Take up the selected run, still going on its agents after its controller went away (as hips attach does)</source>
         <translation>接管所选运行：其控制器已离开，但代理仍在继续运行它（与 hips attach 相同）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="103"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="109"/>
         <source>Go on with the selected run, which stopped, failed or was interrupted, from its last checkpoint (as hips run --resume does); a finished run, with more rounds</source>
         <translation>从最近的检查点继续所选的已停止、失败或中断的运行（与 hips run --resume 相同）；已完成的运行可增加轮次后继续</translation>
     </message>
@@ -1977,142 +2028,142 @@
         <translation type="vanished">测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="77"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="81"/>
         <source>Best score</source>
         <translation>最佳得分</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="78"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="82"/>
         <source>Final score</source>
         <translation>最终得分</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="83"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="86"/>
         <source>Test accuracy; for a regression, test RMSE (lower is better)</source>
         <translation>测试准确率；回归任务为测试 RMSE（越低越好）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="109"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="115"/>
         <source>Training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="109"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="115"/>
         <source>Samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="109"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="115"/>
         <source>Test accuracy (or RMSE)</source>
         <translation>测试准确率（或 RMSE）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="110"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="116"/>
         <source>What the chart compares for the selected runs</source>
         <translation>图表为所选运行比较的指标</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="111"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="117"/>
         <source>Compare:</source>
         <translation>比较：</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="116"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="122"/>
         <source>The settings that differ between the selected runs</source>
         <translation>所选运行之间不同的设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="208"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="215"/>
         <source>its controller ended before the run did (killed, or the machine stopped)</source>
         <translation>其控制器在运行结束前退出（被终止，或机器停止）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="227"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="234"/>
         <source>The history is busy (another program is writing to it); the change is stored as soon as it is free</source>
         <translation>历史记录正忙（另一个程序正在写入）；一旦空闲，更改即会保存</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="234"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="241"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="235"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="242"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="236"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="243"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="237"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="244"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="238"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="245"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="271"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="277"/>
         <source>no history is open</source>
         <translation>未打开任何历史记录</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="290"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="296"/>
         <source>%1 of the selected runs</source>
         <translation>所选运行的%1</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="318"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="324"/>
         <source>Setting</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="348"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="354"/>
         <source>every setting</source>
         <translation>所有设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="349"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="355"/>
         <source>the same</source>
         <translation>相同</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="357"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="363"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="357"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="364"/>
         <source>Delete %n run(s) and all their rows from the history?</source>
         <translation>
             <numerusform>要从历史中删除 %n 个运行及其全部数据行吗？</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="363"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="369"/>
         <source>Deleted %n run(s)</source>
         <translation>
             <numerusform>已删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="377"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="382"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="383"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="388"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="378"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="384"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="381"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="387"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
@@ -2145,24 +2196,29 @@
         <translation>将数据点保存为 CSV…</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="300"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="308"/>
         <source>time of day</source>
         <translation>时刻</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="304"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="312"/>
         <source>round</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="304"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="312"/>
         <source>seconds since start</source>
         <translation>自开始以来的秒数</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="393"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="401"/>
         <source>cannot draw the chart to write %1</source>
         <translation>无法绘制图表以写入 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/LiveChart.cpp" line="475"/>
+        <source>%1: not evaluated</source>
+        <translation>%1：未评估</translation>
     </message>
     <message>
         <source>cannot write %1 (is the folder writable?)</source>
@@ -2173,28 +2229,28 @@
         <translation type="vanished">无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="413"/>
-        <location filename="../ui/charts/LiveChart.cpp" line="417"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="426"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="430"/>
         <source>Export chart</source>
         <translation>导出图表</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="414"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="427"/>
         <source>PNG pictures (*.png)</source>
         <translation>PNG 图片 (*.png)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="414"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="427"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="435"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="448"/>
         <source>round %1</source>
         <translation>第 %1 轮</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="437"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="450"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
@@ -2222,42 +2278,42 @@
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../ui/run/LogPane.cpp" line="86"/>
+        <location filename="../ui/run/LogPane.cpp" line="91"/>
         <source>All levels</source>
         <translation>所有级别</translation>
     </message>
     <message>
-        <location filename="../ui/run/LogPane.cpp" line="87"/>
+        <location filename="../ui/run/LogPane.cpp" line="92"/>
         <source>Info</source>
         <translation>信息</translation>
     </message>
     <message>
-        <location filename="../ui/run/LogPane.cpp" line="88"/>
+        <location filename="../ui/run/LogPane.cpp" line="93"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../ui/run/LogPane.cpp" line="89"/>
+        <location filename="../ui/run/LogPane.cpp" line="94"/>
         <source>Errors</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../ui/run/LogPane.cpp" line="90"/>
+        <location filename="../ui/run/LogPane.cpp" line="95"/>
         <source>Filter text</source>
         <translation>筛选文本</translation>
     </message>
     <message>
-        <location filename="../ui/run/LogPane.cpp" line="103"/>
+        <location filename="../ui/run/LogPane.cpp" line="108"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
     <message>
-        <location filename="../ui/run/LogPane.cpp" line="127"/>
+        <location filename="../ui/run/LogPane.cpp" line="132"/>
         <source>All processes</source>
         <translation>所有进程</translation>
     </message>
     <message>
-        <location filename="../ui/run/LogPane.cpp" line="128"/>
+        <location filename="../ui/run/LogPane.cpp" line="133"/>
         <source>controller</source>
         <translation>控制器</translation>
     </message>
@@ -2265,247 +2321,247 @@
 <context>
     <name>hips::MainWindow</name>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="56"/>
+        <location filename="../ui/MainWindow.cpp" line="66"/>
         <source>Design</source>
         <translation>设计</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="57"/>
+        <location filename="../ui/MainWindow.cpp" line="67"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="58"/>
+        <location filename="../ui/MainWindow.cpp" line="68"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="59"/>
+        <location filename="../ui/MainWindow.cpp" line="69"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="64"/>
+        <location filename="../ui/MainWindow.cpp" line="74"/>
         <source>Run history unavailable: %1</source>
         <translation>运行历史不可用：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="124"/>
+        <location filename="../ui/MainWindow.cpp" line="136"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="125"/>
+        <location filename="../ui/MainWindow.cpp" line="137"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="126"/>
+        <location filename="../ui/MainWindow.cpp" line="138"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="127"/>
+        <location filename="../ui/MainWindow.cpp" line="139"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="128"/>
+        <location filename="../ui/MainWindow.cpp" line="140"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="129"/>
+        <location filename="../ui/MainWindow.cpp" line="141"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="143"/>
+        <location filename="../ui/MainWindow.cpp" line="155"/>
         <source>&amp;New topology</source>
         <translation>新建拓扑(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="144"/>
+        <location filename="../ui/MainWindow.cpp" line="156"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="145"/>
+        <location filename="../ui/MainWindow.cpp" line="157"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="146"/>
+        <location filename="../ui/MainWindow.cpp" line="158"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="147"/>
+        <location filename="../ui/MainWindow.cpp" line="159"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="147"/>
+        <location filename="../ui/MainWindow.cpp" line="159"/>
         <source>Ctrl+Shift+S</source>
         <translation>Ctrl+Shift+S</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="149"/>
+        <location filename="../ui/MainWindow.cpp" line="161"/>
         <source>&amp;Export report of selected run…</source>
         <translation>导出所选运行的报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="149"/>
+        <location filename="../ui/MainWindow.cpp" line="161"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="151"/>
+        <location filename="../ui/MainWindow.cpp" line="163"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="153"/>
+        <location filename="../ui/MainWindow.cpp" line="166"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="156"/>
+        <location filename="../ui/MainWindow.cpp" line="169"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="162"/>
+        <location filename="../ui/MainWindow.cpp" line="175"/>
         <source>&amp;Copy</source>
         <translation>复制(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="163"/>
+        <location filename="../ui/MainWindow.cpp" line="176"/>
         <source>&amp;Paste</source>
         <translation>粘贴(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="164"/>
+        <location filename="../ui/MainWindow.cpp" line="177"/>
         <source>&amp;Delete</source>
         <translation>删除(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="165"/>
+        <location filename="../ui/MainWindow.cpp" line="178"/>
         <source>Select &amp;all</source>
         <translation>全选(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="167"/>
+        <location filename="../ui/MainWindow.cpp" line="180"/>
         <source>&amp;Fit topology</source>
         <translation>适应拓扑大小(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="167"/>
+        <location filename="../ui/MainWindow.cpp" line="180"/>
         <source>Ctrl+0</source>
         <translation>Ctrl+0</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="169"/>
+        <location filename="../ui/MainWindow.cpp" line="182"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="170"/>
+        <location filename="../ui/MainWindow.cpp" line="183"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="175"/>
+        <location filename="../ui/MainWindow.cpp" line="188"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="189"/>
+        <location filename="../ui/MainWindow.cpp" line="202"/>
         <source>&amp;Start all</source>
         <translation>全部启动(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="189"/>
+        <location filename="../ui/MainWindow.cpp" line="202"/>
         <source>F5</source>
         <translation>F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="190"/>
+        <location filename="../ui/MainWindow.cpp" line="203"/>
         <source>S&amp;top all</source>
         <translation>全部停止(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="190"/>
+        <location filename="../ui/MainWindow.cpp" line="203"/>
         <source>Shift+F5</source>
         <translation>Shift+F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="199"/>
+        <location filename="../ui/MainWindow.cpp" line="212"/>
         <source>&amp;User guide</source>
         <translation>用户指南(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="200"/>
+        <location filename="../ui/MainWindow.cpp" line="213"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="202"/>
+        <location filename="../ui/MainWindow.cpp" line="215"/>
         <source>&amp;About HiPS Studio</source>
         <translation>关于 HiPS Studio(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="221"/>
+        <location filename="../ui/MainWindow.cpp" line="237"/>
         <source>1 problem in the topology: %1</source>
         <translation>拓扑中有 1 个问题：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="222"/>
+        <location filename="../ui/MainWindow.cpp" line="237"/>
         <source>%1 problems in the topology; the first: %2</source>
         <translation>拓扑中有 %1 个问题；第一个：%2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="225"/>
+        <location filename="../ui/MainWindow.cpp" line="240"/>
         <source>Topology valid: %1, %2</source>
         <translation>拓扑有效：%1，%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="225"/>
+        <location filename="../ui/MainWindow.cpp" line="241"/>
         <source>%n process(es)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="226"/>
+        <location filename="../ui/MainWindow.cpp" line="242"/>
         <source>%n training worker(s)</source>
         <translation>
             <numerusform>%n 个训练工作节点</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="227"/>
+        <location filename="../ui/MainWindow.cpp" line="243"/>
         <source>; the run under way goes on with the topology it started with</source>
         <translation>；进行中的运行仍使用其启动时的拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="300"/>
-        <location filename="../ui/MainWindow.cpp" line="307"/>
+        <location filename="../ui/MainWindow.cpp" line="314"/>
+        <location filename="../ui/MainWindow.cpp" line="321"/>
         <source>Resume</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="300"/>
+        <location filename="../ui/MainWindow.cpp" line="314"/>
         <source>Run %1 finished its %2 rounds. Go on to how many rounds?</source>
         <translation>运行 %1 已完成其 %2 个轮次。继续到多少个轮次？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="307"/>
+        <location filename="../ui/MainWindow.cpp" line="321"/>
         <source>Run %1 cannot be resumed: %2</source>
         <translation>无法恢复运行 %1：%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="356"/>
+        <location filename="../ui/MainWindow.cpp" line="370"/>
         <source>Showing run %1 (%2): %n round(s)</source>
         <translation>
             <numerusform>正在显示运行 %1（%2）：%n 个轮次</numerusform>
@@ -2516,51 +2572,51 @@
         <translation type="vanished">拓扑有效：%1 个进程，%2 个训练工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="236"/>
-        <location filename="../ui/MainWindow.cpp" line="364"/>
+        <location filename="../ui/MainWindow.cpp" line="250"/>
+        <location filename="../ui/MainWindow.cpp" line="378"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="244"/>
-        <location filename="../ui/MainWindow.cpp" line="283"/>
-        <location filename="../ui/MainWindow.cpp" line="374"/>
+        <location filename="../ui/MainWindow.cpp" line="258"/>
+        <location filename="../ui/MainWindow.cpp" line="297"/>
+        <location filename="../ui/MainWindow.cpp" line="388"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="244"/>
+        <location filename="../ui/MainWindow.cpp" line="258"/>
         <source>Cannot open %1:
 %2</source>
         <translation>无法打开 %1：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="271"/>
+        <location filename="../ui/MainWindow.cpp" line="285"/>
         <source>local baseline (run %1)</source>
         <translation>本地基线（运行 %1）</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="280"/>
-        <location filename="../ui/MainWindow.cpp" line="316"/>
+        <location filename="../ui/MainWindow.cpp" line="294"/>
+        <location filename="../ui/MainWindow.cpp" line="330"/>
         <source>run %1</source>
         <translation>运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="283"/>
-        <location filename="../ui/MainWindow.cpp" line="318"/>
+        <location filename="../ui/MainWindow.cpp" line="297"/>
+        <location filename="../ui/MainWindow.cpp" line="332"/>
         <source>Run %1&apos;s topology cannot be read:
 %2</source>
         <translation>无法读取运行 %1 的拓扑：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="290"/>
+        <location filename="../ui/MainWindow.cpp" line="304"/>
         <source>Opened the topology of run %1; Start all runs it again</source>
         <translation>已打开运行 %1 的拓扑；“全部启动”将再次运行它</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="318"/>
+        <location filename="../ui/MainWindow.cpp" line="332"/>
         <source>Reattach</source>
         <translation>重新接管</translation>
     </message>
@@ -2569,38 +2625,38 @@
         <translation type="vanished">正在显示运行 %1（%2）：%3 个轮次</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="375"/>
+        <location filename="../ui/MainWindow.cpp" line="389"/>
         <source>Topologies (*.json);;All files (*)</source>
         <translation>拓扑 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="382"/>
-        <location filename="../ui/MainWindow.cpp" line="401"/>
+        <location filename="../ui/MainWindow.cpp" line="396"/>
+        <location filename="../ui/MainWindow.cpp" line="417"/>
         <source>Save topology</source>
         <translation>保存拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="387"/>
+        <location filename="../ui/MainWindow.cpp" line="401"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="401"/>
+        <location filename="../ui/MainWindow.cpp" line="417"/>
         <source>Topologies (*.json)</source>
         <translation>拓扑 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="408"/>
+        <location filename="../ui/MainWindow.cpp" line="423"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="408"/>
+        <location filename="../ui/MainWindow.cpp" line="423"/>
         <source>Save the changes to the topology first?</source>
         <translation>是否先保存对拓扑的更改？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="432"/>
+        <location filename="../ui/MainWindow.cpp" line="447"/>
         <source>Select one run in the history to export its report</source>
         <translation>请在历史中选择一个运行以导出其报告</translation>
     </message>
@@ -2617,97 +2673,107 @@
         <translation type="vanished">已写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="443"/>
+        <location filename="../ui/MainWindow.cpp" line="477"/>
         <source>The guide is not in this build; see README.md beside the sources.</source>
         <translation>此版本未包含指南；请参阅源代码旁的 README.md。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="444"/>
+        <location filename="../ui/MainWindow.cpp" line="482"/>
+        <source>Back</source>
+        <translation>后退</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="485"/>
+        <source>Contents</source>
+        <translation>目录</translation>
+    </message>
+    <message>
+        <location filename="../ui/MainWindow.cpp" line="488"/>
         <source>HiPS Studio — user guide</source>
         <translation>HiPS Studio — 用户指南</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="459"/>
+        <location filename="../ui/MainWindow.cpp" line="503"/>
         <source>Zoom the canvas</source>
         <translation>缩放画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="459"/>
+        <location filename="../ui/MainWindow.cpp" line="503"/>
         <source>Ctrl+wheel</source>
         <translation>Ctrl+滚轮</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="460"/>
+        <location filename="../ui/MainWindow.cpp" line="504"/>
         <source>Pan the canvas</source>
         <translation>平移画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="460"/>
+        <location filename="../ui/MainWindow.cpp" line="504"/>
         <source>Middle button, or Space+drag</source>
         <translation>中键，或 空格+拖动</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="461"/>
+        <location filename="../ui/MainWindow.cpp" line="505"/>
         <source>Zoom a chart / zoom out</source>
         <translation>缩放图表 / 缩小</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="461"/>
+        <location filename="../ui/MainWindow.cpp" line="505"/>
         <source>Drag / right-click</source>
         <translation>拖动 / 右键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="462"/>
+        <location filename="../ui/MainWindow.cpp" line="506"/>
         <source>Edit a run&apos;s name, tags or notes</source>
         <translation>编辑运行的名称、标签或备注</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="462"/>
+        <location filename="../ui/MainWindow.cpp" line="506"/>
         <source>Double-click or F2 in History</source>
         <translation>在历史中双击或按 F2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="469"/>
+        <location filename="../ui/MainWindow.cpp" line="513"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="469"/>
+        <location filename="../ui/MainWindow.cpp" line="513"/>
         <source>Shortcut</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="480"/>
+        <location filename="../ui/MainWindow.cpp" line="524"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="497"/>
+        <location filename="../ui/MainWindow.cpp" line="541"/>
         <source>About HiPS Studio</source>
         <translation>关于 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="498"/>
+        <location filename="../ui/MainWindow.cpp" line="542"/>
         <source>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;Train one model across parties with a two-layer parameter server; only aggregates cross party boundaries.&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;借助双层参数服务器，由多个参与方协同训练同一个模型；只有聚合结果会跨越参与方边界。&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="510"/>
+        <location filename="../ui/MainWindow.cpp" line="554"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="510"/>
+        <location filename="../ui/MainWindow.cpp" line="554"/>
         <source>Stop the run first: switching the language rebuilds the window.</source>
         <translation>请先停止运行：切换语言会重建窗口。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="532"/>
+        <location filename="../ui/MainWindow.cpp" line="578"/>
         <source>A run is under way</source>
         <translation>有运行正在进行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="532"/>
+        <location filename="../ui/MainWindow.cpp" line="578"/>
         <source>Stop the run and quit?</source>
         <translation>要停止运行并退出吗？</translation>
     </message>
@@ -2750,27 +2816,27 @@
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Palette.cpp" line="14"/>
+        <location filename="../ui/designer/Palette.cpp" line="15"/>
         <source>Aggregates its party&apos;s workers (global server in the central party)</source>
         <translation>聚合本参与方工作节点的更新（在中心参与方中为全局服务器）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Palette.cpp" line="15"/>
+        <location filename="../ui/designer/Palette.cpp" line="16"/>
         <source>Master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Palette.cpp" line="15"/>
+        <location filename="../ui/designer/Palette.cpp" line="17"/>
         <source>Initialises and evaluates the model (central party)</source>
         <translation>初始化并评估模型（中心参与方）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Palette.cpp" line="16"/>
+        <location filename="../ui/designer/Palette.cpp" line="18"/>
         <source>Workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Palette.cpp" line="16"/>
+        <location filename="../ui/designer/Palette.cpp" line="18"/>
         <source>A group of training workers on one host</source>
         <translation>同一主机上的一组训练工作节点</translation>
     </message>
@@ -2808,97 +2874,102 @@
         <translation>正在重启</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="127"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="133"/>
         <source>host %1 could not be deployed: %2</source>
         <translation>主机 %1 无法部署：%2</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="140"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="143"/>
+        <source>not started: %1</source>
+        <translation>未启动：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="156"/>
         <source>This role reports only when something changes (a scheduler: its rendezvous, a member going down or coming back). Its agent reports at once if it exits.</source>
         <translation>此角色只在有变化时报告（调度器：会合、成员下线或恢复）。它一旦退出，其代理会立即报告。</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="151"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="167"/>
         <source>not deployed</source>
         <translation>未部署</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="154"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="170"/>
         <source>%1 (signal %2)</source>
         <translation>%1（信号 %2）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="155"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="171"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="156"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="172"/>
         <source>%1 (restarts: %2)</source>
         <translation>%1（已重启 %2 次）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="159"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="175"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="164"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="181"/>
         <source>%1 s ago</source>
         <translation>%1 秒前</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="164"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="181"/>
         <source>only on changes</source>
         <translation>仅在变化时</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="172"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="189"/>
         <source>Party</source>
         <translation>参与方</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="172"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="189"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="172"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="189"/>
         <source>Role</source>
         <translation>角色</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="172"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="189"/>
         <source>Rank</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="172"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="189"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="172"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="190"/>
         <source>PID</source>
         <translation>PID</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="173"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="190"/>
         <source>Uptime</source>
         <translation>运行时长</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="173"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="190"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="173"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="190"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="173"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="190"/>
         <source>Last heard</source>
         <translation>最近通信</translation>
     </message>
@@ -2906,62 +2977,62 @@
 <context>
     <name>hips::PropertyPanel</name>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="163"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="164"/>
         <source>Set %1</source>
         <translation>设置%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="267"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="277"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="270"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="281"/>
         <source>Standby host</source>
         <translation>备用主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="279"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="290"/>
         <source>Where this global server starts again, from the global scheduler&apos;s copy of its model, when its host is lost (fault_policy continue)</source>
         <translation>当该全局服务器的主机丢失时，它从全局调度器保存的模型副本在此重新启动（fault_policy continue）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="284"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="295"/>
         <source>&lt;b&gt;Topology and training&lt;/b&gt;</source>
         <translation>&lt;b&gt;拓扑与训练&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="286"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="298"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="289"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="305"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="291"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="308"/>
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="45"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="46"/>
         <source>Data format</source>
         <translation>数据格式</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="59"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="61"/>
         <source>Data path (on the party&apos;s hosts)</source>
         <translation>数据路径（参与方主机上的）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="86"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="90"/>
         <source>none: the run&apos;s dataset</source>
         <translation>无：使用本次运行的数据集</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="103"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="107"/>
         <source>Check data</source>
         <translation>检查数据</translation>
     </message>
@@ -2974,345 +3045,345 @@
         <translation type="vanished">参与方“%1”在另一台机器（主机“%2”）上训练：其工作节点在那里读取数据，并在运行开始时报告计数（见 hips history show 的 data 行）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="103"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="107"/>
         <source>reads the source on the party&apos;s host and shows its counts</source>
         <translation>在参与方的主机上读取数据源并显示其计数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="110"/>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="172"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="115"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="181"/>
         <source>reading %1 …</source>
         <translation>正在读取 %1 …</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="110"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="115"/>
         <source>reading %1 on host &apos;%2&apos; …</source>
         <translation>正在主机“%2”上读取 %1 …</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="115"/>
         <location filename="../ui/designer/PropertyPanelData.cpp" line="121"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="127"/>
         <source>cannot read it: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="158"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="165"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="161"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="169"/>
         <source>TorchScript file (torch.jit.save)</source>
         <translation>TorchScript 文件（torch.jit.save）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="169"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="177"/>
         <source>Check model</source>
         <translation>检查模型</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="169"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="177"/>
         <source>loads the file as the trainers will and shows its size</source>
         <translation>按训练进程的方式加载该文件并显示其规模</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="175"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="184"/>
         <source>cannot load it: %1</source>
         <translation>无法加载：%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="178"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="188"/>
         <source>Input per sample (C, H, W or features; empty: the dataset&apos;s)</source>
         <translation>每个样本的输入（C, H, W 或特征数；留空：使用数据集的）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="185"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="195"/>
         <source>the input is whole numbers: 1, 28, 28 for images, or 20 for 20 features</source>
         <translation>输入须为整数：图像如 1, 28, 28，20 个特征则写 20</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="189"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="199"/>
         <source>give channels, height and width (1, 28, 28), or one number of features</source>
         <translation>请给出通道数、高度和宽度（1, 28, 28），或一个特征数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="193"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="204"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="201"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="212"/>
         <source>Outputs (targets a sample)</source>
         <translation>输出数（每个样本的目标数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="204"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="216"/>
         <source>Classes</source>
         <translation>类别数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="206"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="218"/>
         <source>&lt;b&gt;Test set of the master&lt;/b&gt;</source>
         <translation>&lt;b&gt;主工作节点的测试集&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="207"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="220"/>
         <source>none: the dataset&apos;s test split</source>
         <translation>无：使用数据集的测试划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="297"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="318"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="299"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="320"/>
         <source>Local iterations (0: use epochs)</source>
         <translation>本地迭代次数（0：按轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="301"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="323"/>
         <source>Local epochs (0: use iterations)</source>
         <translation>本地轮次（0：按迭代次数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="303"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="326"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="305"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="329"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="307"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="332"/>
         <source>Momentum</source>
         <translation>动量</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="309"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="335"/>
         <source>Evaluate every (rounds)</source>
         <translation>评估间隔（轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="311"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="338"/>
         <source>Checkpoint every (rounds, 0: never)</source>
         <translation>检查点间隔（轮，0：从不）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="313"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="341"/>
         <source>Central workers train</source>
         <translation>中心参与方工作节点参与训练</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="315"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="344"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="316"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="346"/>
         <source>Threads per role</source>
         <translation>每个角色的线程数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="318"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="349"/>
         <source>Synthetic samples</source>
         <translation>合成样本数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="320"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="352"/>
         <source>Heartbeat timeout (s)</source>
         <translation>心跳超时（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="322"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="355"/>
         <source>Run goes on without its controller (s)</source>
         <translation>无控制器时运行继续（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="338"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="372"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="340"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="378"/>
         <source>Aggregation (global)</source>
         <translation>聚合规则（全局）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="342"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="384"/>
         <source>Aggregation (parties)</source>
         <translation>聚合规则（参与方）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="345"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="391"/>
         <source>Hierarchy</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="347"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="394"/>
         <source>Servers per party (key slicing)</source>
         <translation>每个参与方的服务器数（键切分）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="350"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="398"/>
         <source>Slice tensors from (floats)</source>
         <translation>切分张量的下限（浮点数个数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="352"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="401"/>
         <source>Server optimizer</source>
         <translation>服务器优化器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="355"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="408"/>
         <source>Compression (across parties)</source>
         <translation>压缩（跨参与方）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="358"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="415"/>
         <source>Compression (inside parties)</source>
         <translation>压缩（参与方内部）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="361"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="422"/>
         <source>FedProx μ (0: off)</source>
         <translation>FedProx μ（0：关闭）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="363"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="425"/>
         <source>When a process dies</source>
         <translation>进程终止时</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="366"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="432"/>
         <source>Partition</source>
         <translation>数据划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="384"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="455"/>
         <source>&lt;b&gt;Party&lt;/b&gt;</source>
         <translation>&lt;b&gt;参与方&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="386"/>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="416"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="458"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="492"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="388"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="461"/>
         <source>Central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="397"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="471"/>
         <source>WAN bandwidth (Mbit/s, 0: none)</source>
         <translation>广域网带宽（Mbit/s，0：不模拟）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="405"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="480"/>
         <source>WAN latency (ms)</source>
         <translation>广域网延迟（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="414"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="489"/>
         <source>&lt;b&gt;Host&lt;/b&gt; (shared by every party on it)</source>
         <translation>&lt;b&gt;主机&lt;/b&gt;（由其上的所有参与方共享）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="425"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="502"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="426"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="504"/>
         <source>SSH port</source>
         <translation>SSH 端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="430"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="508"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="431"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="509"/>
         <source>Identity file</source>
         <translation>身份文件（私钥）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="432"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="510"/>
         <source>Install directory</source>
         <translation>安装目录</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="437"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="515"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="438"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="516"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="439"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="517"/>
         <source>Master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="440"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="518"/>
         <source>State service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="441"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="519"/>
         <source>Worker group</source>
         <translation>工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="450"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="528"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="455"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="534"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="463"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="545"/>
         <source>Workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="469"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="555"/>
         <source>Slowdown (×)</source>
         <translation>减速倍数 (×)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="475"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="564"/>
         <source>Each local step takes this multiple of its compute time: a slower device, emulated</source>
         <translation>每个本地步骤耗时为其计算时间的这一倍数：用于模拟较慢的设备</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="477"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="566"/>
         <source>none (honest)</source>
         <translation>无（诚实）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="478"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="568"/>
         <source>Adversary</source>
         <translation>攻击者</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="491"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="582"/>
         <source>Attack strength</source>
         <translation>攻击强度</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="500"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="592"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
@@ -3320,200 +3391,200 @@
 <context>
     <name>hips::RunCharts</name>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="23"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="116"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="26"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="124"/>
         <source>Test accuracy</source>
         <translation>测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="23"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="117"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="226"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="26"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="125"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="236"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="24"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="27"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="24"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="27"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="24"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="28"/>
         <source>Traffic per tier</source>
         <translation>各层级流量</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="24"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="258"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="28"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="271"/>
         <source>MB sent</source>
         <translation>发送量（MB）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="25"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="29"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="25"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="125"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="29"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="133"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="26"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="30"/>
         <source>Computing-time ratio: compute / (compute + communication)</source>
         <translation>计算时间占比：计算 / (计算 + 通信)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="26"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="30"/>
         <source>ratio</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="27"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="31"/>
         <source>Local steps per worker and round</source>
-        <translation>每个工作者每轮的本地步数</translation>
+        <translation>每个工作节点每轮的本地步数</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="27"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="31"/>
         <source>steps</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="28"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="32"/>
         <source>Staleness of each push (asynchronous modes)</source>
         <translation>每次推送的陈旧度（异步模式）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="28"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="32"/>
         <source>versions behind</source>
         <translation>落后的版本数</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="31"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="37"/>
         <source>Log scale (loss)</source>
         <translation>对数刻度（损失）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="39"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="46"/>
         <source>Round</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="39"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="46"/>
         <source>Wall-clock time</source>
         <translation>挂钟时间</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="39"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="46"/>
         <source>Time since start</source>
         <translation>自开始以来的时间</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="41"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="48"/>
         <source>Cumulative</source>
         <translation>累计</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="41"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="48"/>
         <source>Rate (MB/s)</source>
         <translation>速率（MB/s）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="44"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="51"/>
         <source>EMA smoothing; the raw line stays, faint</source>
         <translation>EMA 平滑；原始曲线以淡色保留</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="46"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="53"/>
         <source>Reset zoom</source>
         <translation>重置缩放</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="49"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="56"/>
         <source>X axis:</source>
         <translation>X 轴：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="52"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="59"/>
         <source>Smoothing:</source>
         <translation>平滑：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="57"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="64"/>
         <source>Traffic:</source>
         <translation>流量：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="111"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="119"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;No rounds yet. Start a run, or open one from the history.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;尚无轮次。请启动一次运行，或从历史中打开一次运行。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="115"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="123"/>
         <source>test accuracy</source>
         <translation>测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="121"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="129"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="122"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="130"/>
         <source>test loss</source>
         <translation>测试损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="123"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="255"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="131"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="268"/>
         <source>inside parties</source>
         <translation>参与方内部</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="124"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="256"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="132"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="269"/>
         <source>across parties</source>
         <translation>跨参与方</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="126"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="134"/>
         <source>computing-time ratio</source>
         <translation>计算时间占比</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="136"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="144"/>
         <source>Test RMSE (lower is better)</source>
         <translation>测试 RMSE（越低越好）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="137"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="226"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="145"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="236"/>
         <source>RMSE</source>
         <translation>RMSE</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="138"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="146"/>
         <source>test RMSE</source>
         <translation>测试 RMSE</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="163"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="177"/>
         <source>%1 (own held-out data)</source>
         <translation>%1（自有留出数据）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="194"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="204"/>
         <source>top-5 accuracy</source>
         <translation>top-5 准确率</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="209"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="219"/>
         <source>&lt;h3&gt;Round %1&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;Test %10&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Best so far&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Training loss&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Inside parties&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Across parties&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Throughput&lt;/td&gt;&lt;td&gt;%7 samples/s&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Computing-time ratio&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Elapsed&lt;/td&gt;&lt;td&gt;%9 s&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h3&gt;第 %1 轮&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;测试%10&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;目前最佳&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;训练损失&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;参与方内部&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;跨参与方&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;吞吐量&lt;/td&gt;&lt;td&gt;%7 样本/秒&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;计算时间占比&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;已用时间&lt;/td&gt;&lt;td&gt;%9 秒&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
@@ -3522,22 +3593,22 @@
         <translation type="vanished">&lt;h3&gt;第 %1 轮&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;测试准确率&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;目前最佳&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;训练损失&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;参与方内部&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;跨参与方&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;吞吐量&lt;/td&gt;&lt;td&gt;%7 样本/秒&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;计算时间占比&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;已用时间&lt;/td&gt;&lt;td&gt;%9 秒&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="237"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="248"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;The run is under way: its first round shows here as soon as it has trained.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;运行进行中：第一轮训练完成后即在此显示。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="244"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="255"/>
         <source>The Run tab&apos;s log has every process&apos;s messages.</source>
         <translation>“运行”页的日志中有每个进程的消息。</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="245"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="256"/>
         <source>Each process&apos;s log is in %1.</source>
         <translation>每个进程的日志在 %1 中。</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="246"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="257"/>
         <source>&lt;p style=&apos;color:#b00&apos;&gt;The run failed before its first round: %1&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#b00&apos;&gt;运行在第一轮之前失败：%1&lt;/p&gt;</translation>
     </message>
@@ -3546,12 +3617,12 @@
         <translation type="vanished">&lt;p style=&apos;color:#b00&apos;&gt;运行在第一轮之前失败：%1&lt;/p&gt;&lt;p style=&apos;color:#777&apos;&gt;“运行”页的日志中有每个进程的消息。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="248"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="259"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;The run was stopped before its first round.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;运行在第一轮之前被停止。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="258"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="271"/>
         <source>MB/s sent</source>
         <translation>发送速率（MB/s）</translation>
     </message>
@@ -3559,12 +3630,12 @@
 <context>
     <name>hips::RunPanel</name>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="52"/>
+        <location filename="../ui/run/RunPanel.cpp" line="51"/>
         <source>Unknown host key</source>
         <translation>未知的主机密钥</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="53"/>
+        <location filename="../ui/run/RunPanel.cpp" line="52"/>
         <source>The key of host &apos;%1&apos; is not known yet:
 %2
 
@@ -3575,7 +3646,7 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
 信任并记录它吗？请先与该主机的管理员核对指纹。</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="60"/>
+        <location filename="../ui/run/RunPanel.cpp" line="59"/>
         <source>SSH</source>
         <translation>SSH</translation>
     </message>
@@ -3590,7 +3661,7 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
         <translation>全部停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="95"/>
+        <location filename="../ui/run/RunPanel.cpp" line="98"/>
         <source>Double-click a process to see only its log</source>
         <translation>双击某个进程可仅查看其日志</translation>
     </message>
@@ -3609,122 +3680,122 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/run/RunPanel.cpp" line="158"/>
+        <location filename="../ui/run/RunPanel.cpp" line="159"/>
         <source>finished after %n round(s) in %1 s: final test %2 %3</source>
         <translation>
             <numerusform>已完成 %n 个轮次，用时 %1 秒：最终测试 %2 %3</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="160"/>
+        <location filename="../ui/run/RunPanel.cpp" line="161"/>
         <source>RMSE</source>
         <translation>RMSE</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="160"/>
+        <location filename="../ui/run/RunPanel.cpp" line="161"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/run/RunPanel.cpp" line="162"/>
+        <location filename="../ui/run/RunPanel.cpp" line="163"/>
         <source>stopped after %n round(s) in %1 s (%2)</source>
         <translation>
             <numerusform>已停止，完成 %n 个轮次，用时 %1 秒（%2）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="163"/>
+        <location filename="../ui/run/RunPanel.cpp" line="164"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="191"/>
-        <location filename="../ui/run/RunPanel.cpp" line="265"/>
+        <location filename="../ui/run/RunPanel.cpp" line="192"/>
+        <location filename="../ui/run/RunPanel.cpp" line="278"/>
         <source>Cannot start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="196"/>
+        <location filename="../ui/run/RunPanel.cpp" line="198"/>
         <source>run directory: %1</source>
         <translation>运行目录：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="202"/>
+        <location filename="../ui/run/RunPanel.cpp" line="204"/>
         <source>A run is under way: stop it before taking up another</source>
         <translation>已有运行正在进行：请先停止它再接管另一个</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="209"/>
+        <location filename="../ui/run/RunPanel.cpp" line="211"/>
         <source>Cannot reattach: %1</source>
         <translation>无法重新接管：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="213"/>
+        <location filename="../ui/run/RunPanel.cpp" line="216"/>
         <source>took up run %1 from its agents</source>
         <translation>已从代理接管运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="219"/>
+        <location filename="../ui/run/RunPanel.cpp" line="222"/>
         <source>A run is under way: stop it before resuming another</source>
         <translation>有运行正在进行：请先停止它，再恢复其他运行</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="226"/>
+        <location filename="../ui/run/RunPanel.cpp" line="229"/>
         <source>Cannot resume: %1</source>
         <translation>无法恢复：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="231"/>
+        <location filename="../ui/run/RunPanel.cpp" line="235"/>
         <source>resuming run %1 from the checkpoint of round %2 (run directory: %3)</source>
         <translation>从第 %2 轮的检查点恢复运行 %1（运行目录：%3）</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="237"/>
+        <location filename="../ui/run/RunPanel.cpp" line="250"/>
         <source>stopped from HiPS Studio</source>
         <translation>已从 HiPS Studio 停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="250"/>
+        <location filename="../ui/run/RunPanel.cpp" line="263"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="251"/>
+        <location filename="../ui/run/RunPanel.cpp" line="264"/>
         <source>deploying</source>
         <translation>部署中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="252"/>
+        <location filename="../ui/run/RunPanel.cpp" line="265"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="253"/>
+        <location filename="../ui/run/RunPanel.cpp" line="266"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="254"/>
+        <location filename="../ui/run/RunPanel.cpp" line="267"/>
         <source>stopping</source>
         <translation>停止中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="255"/>
+        <location filename="../ui/run/RunPanel.cpp" line="268"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="256"/>
+        <location filename="../ui/run/RunPanel.cpp" line="269"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="257"/>
+        <location filename="../ui/run/RunPanel.cpp" line="270"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="264"/>
+        <location filename="../ui/run/RunPanel.cpp" line="277"/>
         <source>Deploy and start every process of the topology</source>
         <translation>部署并启动拓扑中的所有进程</translation>
     </message>
@@ -3752,32 +3823,32 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
 <context>
     <name>hips::WorkerTimeline</name>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="16"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="19"/>
         <source>computing</source>
         <translation>计算</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="17"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="20"/>
         <source>communicating</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="17"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="21"/>
         <source>waiting</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="30"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="35"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="51"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="56"/>
         <source>Time per worker in a round: no round yet</source>
         <translation>每个工作节点一轮的时间：尚无轮次</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="89"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="93"/>
         <source>Time per worker in round %1</source>
         <translation>第 %1 轮每个工作节点的时间</translation>
     </message>

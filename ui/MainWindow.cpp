@@ -9,6 +9,7 @@
 #include "HistoryPanel.h"
 #include "ModeRegistry.h"
 #include "ProcessTableModel.h"
+#include "PropertyPanel.h"
 #include "ResumeTarget.h"
 #include "RunCharts.h"
 #include "RunPanel.h"
@@ -21,6 +22,7 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QInputDialog>
 #include <QApplication>
 #include <QCloseEvent>
@@ -160,6 +162,7 @@ void MainWindow::buildActions() {
     file->addSeparator();
     action(file, nullptr, tr("&Quit"), QKeySequence::Quit, [this] { close(); });
 
+    qApp->installEventFilter(this);  // Ctrl+Z in a property field is the topology's (eventFilter)
     QAction* undo = m_designer->undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
     undo->setIcon(icon("undo"));
@@ -445,15 +448,44 @@ void MainWindow::exportReport() {
     else m_history->exportSelected();
 }
 
-// The README, the guide every section of this window is described in, inside the app.
+// Undo and redo are the topology's wherever the focus is in the property panel: a field would
+// take Ctrl+Z for its own text, and after Tab committed its edit find nothing to undo, while the
+// toolbar offered "Undo Set Workers". The field lets go of the focus (committing an edit still
+// typed there, as one step) and the key goes on to the window's Undo and Redo.
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::ShortcutOverride) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        auto* field = qobject_cast<QWidget*>(watched);
+        if ((key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo)) && field &&
+            m_designer->properties()->isAncestorOf(field)) {
+            field->clearFocus();
+            event->ignore();
+            return true;
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
+// The guide inside the app: the README and the docs/ pages it links to, with their pictures
+// (resources/guide.qrc keeps the same layout, so the links between pages resolve there too).
 void MainWindow::showGuide() {
-    QFile readme(QStringLiteral(":/guide/README.md"));
     auto* browser = new QTextBrowser;
     browser->setObjectName(QStringLiteral("guide"));
     browser->setOpenExternalLinks(true);
-    if (readme.open(QIODevice::ReadOnly)) browser->setMarkdown(QString::fromUtf8(readme.readAll()));
+    const QUrl home(QStringLiteral("qrc:/guide/README.md"));
+    if (QFile::exists(QStringLiteral(":/guide/README.md"))) browser->setSource(home, QTextDocument::MarkdownResource);
     else browser->setPlainText(tr("The guide is not in this build; see README.md beside the sources."));
-    showTextDialog(tr("HiPS Studio — user guide"), browser, QSize(900, 700));
+    auto* page = new QWidget;
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* bar = new QToolBar;
+    QAction* back = bar->addAction(tr("Back"), browser, &QTextBrowser::backward);
+    back->setEnabled(false);
+    connect(browser, &QTextBrowser::backwardAvailable, back, &QAction::setEnabled);
+    bar->addAction(tr("Contents"), browser, [browser, home] { browser->setSource(home, QTextDocument::MarkdownResource); });
+    layout->addWidget(bar);
+    layout->addWidget(browser);
+    showTextDialog(tr("HiPS Studio — user guide"), page, QSize(900, 700));
 }
 
 // Every menu action's shortcut, read from the menus themselves (so the list is never out of

@@ -61,6 +61,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;  // undo and redo from a property field
 
 private:
     void showTextDialog(const QString& title, QWidget* content, QSize size);

@@ -12,6 +12,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <utility>
@@ -24,10 +25,11 @@ static QString shown(const QString& text, qsizetype maxChars = -1) {
 }
 
 // The runs whose id, name, status, reason, tags or notes contain `filter` (any case), as the
-// History tab filters them; every run when it is empty.
+// History tab filters them; every run when it is empty. Newest first, as the History tab sorts.
 static int listRuns(const RunStore& store, const QString& filter) {
     QList<RunListEntry> runs = store.runList();
     runs.removeIf([&](const RunListEntry& e) { return !runMatches(e.run, filter); });
+    std::reverse(runs.begin(), runs.end());  // (the store lists them by id: oldest first)
     if (runs.isEmpty() && !filter.isEmpty()) {
         std::printf("no run matches '%s' (the id, name, status, reason, tags and notes are searched)\n", qPrintable(shown(filter)));
         return 0;

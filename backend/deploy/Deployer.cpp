@@ -37,7 +37,7 @@ QString remoteDir(const QString& dir) {
 QList<Host> remoteHosts(const Topology& topology) {
     QList<Host> out;
     for (const Host& h : topology.hosts)
-        if (h.address != QLatin1String("127.0.0.1") && h.address != QLatin1String("localhost")) out << h;
+        if (!h.isLoopback()) out << h;
     return out;
 }
 

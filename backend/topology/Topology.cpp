@@ -258,7 +258,7 @@ QString Topology::endpoint(const Node& node) const {
 
 bool Topology::allHostsLocal() const {
     for (const Host& h : hosts)
-        if (h.address != QLatin1String("127.0.0.1") && h.address != QLatin1String("localhost")) return false;
+        if (!h.isLoopback()) return false;
     return true;
 }
 

@@ -27,6 +27,9 @@ struct Host {
     QString installDir = QStringLiteral("~/.hips");
     int agentPort = 7070;  // where a deployed hips-agent listens for its controller
     std::optional<DataSource> data;  // this host's own data, where it differs from its party's
+
+    // This machine's loopback: its roles run here, started by a local agent (no SSH).
+    bool isLoopback() const { return address == QLatin1String("127.0.0.1") || address == QLatin1String("localhost"); }
 };
 
 // A role that binds a port (schedulers and servers).

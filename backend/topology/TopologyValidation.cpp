@@ -14,6 +14,7 @@
 #include "ShardMap.h"
 #include "TopologyLimits.h"
 
+#include <algorithm>
 #include <QCoreApplication>
 #include <QHash>
 #include <QRegularExpression>
@@ -95,6 +96,20 @@ private:
         checkText(path + ".install_dir", h.installDir, kMaxPathLength, name + QStringLiteral(": install_dir"));
     }
 
+    // Roles on other machines cannot reach this one's loopback: a topology with remote hosts has
+    // no loopback host (hips run refused it only at the start, after the designer called it valid).
+    void checkLoopbackBesideRemote() {
+        const auto remote = std::find_if(m_t.hosts.begin(), m_t.hosts.end(), [](const Host& h) { return !h.isLoopback(); });
+        if (remote == m_t.hosts.end()) return;
+        for (int i = 0; i < m_t.hosts.size(); ++i)
+            if (m_t.hosts[i].isLoopback())
+                add(QStringLiteral("$.hosts[%1].address").arg(i),
+                    QCoreApplication::translate("TopologyCheck",
+                                                "host '%1' is this machine's loopback (%2) beside remote host '%3' (%4): roles on "
+                                                "other machines cannot reach it; give it an address they can reach")
+                        .arg(m_t.hosts[i].id, m_t.hosts[i].address, remote->id, remote->address));
+    }
+
     void checkHosts() {
         QSet<QString> seen;
         for (int i = 0; i < m_t.hosts.size(); ++i) {
@@ -106,11 +121,12 @@ private:
             seen.insert(id);
         }
         if (m_t.hosts.isEmpty()) add("$.hosts", QCoreApplication::translate("TopologyCheck", "no hosts; declare at least one"));
+        checkLoopbackBesideRemote();
         // Two deployed hosts on one machine each get an agent: they need their own port and directory.
         for (int i = 0; i < m_t.hosts.size(); ++i)
             for (int j = 0; j < i; ++j) {
                 const Host &a = m_t.hosts[j], &b = m_t.hosts[i];
-                if (a.address != b.address || a.address == QLatin1String("127.0.0.1") || a.address == QLatin1String("localhost")) continue;
+                if (a.address != b.address || a.isLoopback()) continue;
                 if (a.agentPort == b.agentPort)
                     add(QStringLiteral("$.hosts[%1].agent_port").arg(i),
                         QCoreApplication::translate("TopologyCheck",

@@ -13,7 +13,7 @@ namespace {
 Topology twoHosts() {
     const TopologyLoad load = TopologyReader::readJson(R"({
       "format": "hips-topology", "version": 1, "name": "gpus",
-      "hosts": [ { "id": "a", "address": "127.0.0.1" }, { "id": "b", "address": "127.0.0.2" } ],
+      "hosts": [ { "id": "a", "address": "127.0.0.3" }, { "id": "b", "address": "127.0.0.2" } ],
       "parties": [
         { "id": "central", "central": true, "host": "a",
           "roles": { "global_scheduler": { "port": 9100 }, "global_servers": [ { "port": 9101, "device": "cuda:0" } ],

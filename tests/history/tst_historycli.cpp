@@ -75,6 +75,20 @@ private Q_SLOTS:
         QVERIFY2(out.contains("no run matches 'nothing-like-this'"), qPrintable(out));
     }
 
+    // Newest first, as the History tab sorts them.
+    void listShowsTheNewestRunFirst() {
+        const auto [status, out] = history({"list"});
+        QCOMPARE(status, 0);
+        const QStringList ids = [&] {
+            QStringList found;
+            for (const QString& line : out.split('\n').mid(1))
+                if (const QString id = line.section(' ', 0, 0, QString::SectionSkipEmpty); !id.isEmpty()) found << id;
+            return found;
+        }();
+        QVERIFY2(ids.size() >= 2, qPrintable(out));
+        for (int i = 1; i < ids.size(); ++i) QVERIFY2(ids[i - 1].toInt() > ids[i].toInt(), qPrintable(out));
+    }
+
     // Tags given as words or comma lists are stored once each, listed, and found by the filter;
     // a note and a new name land beside them, and the other labels are kept.
     void labelsAreStoredListedAndSearched() {

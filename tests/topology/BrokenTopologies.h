@@ -28,7 +28,7 @@ inline void sliceOverServers(QJsonObject& t, int servers) {
 // Hosts b and c beside "local", the global server on `server` with standby host `standby`
 // (fault_policy continue).
 inline void standbyServer(QJsonObject& t, const char* server, const char* standby) {
-    t["hosts"] = QJsonArray{QJsonObject{{"id", "local"}, {"address", "127.0.0.1"}}, QJsonObject{{"id", "b"}, {"address", "10.0.0.2"}},
+    t["hosts"] = QJsonArray{QJsonObject{{"id", "local"}, {"address", "10.0.0.1"}}, QJsonObject{{"id", "b"}, {"address", "10.0.0.2"}},
                             QJsonObject{{"id", "c"}, {"address", "10.0.0.3"}}};
     set(t, {"parties", "0", "roles", "global_servers", "0", "host"}, server);
     set(t, {"parties", "0", "roles", "global_servers", "0", "standby_host"}, standby);

@@ -194,6 +194,25 @@ private Q_SLOTS:
         QVERIFY(paths.contains("$.parties[2].roles.servers[0].port"));
     }
 
+    // A loopback host beside a remote one is refused by validation itself, so the designer,
+    // `hips validate` and `hips run` agree (the designer called it ready; Start all refused it).
+    void aLoopbackHostBesideARemoteOneIsRefused() {
+        Topology t = *TopologyReader::readJson(defaultText()).topology;
+        QVERIFY(TopologyReader::validate(t).isEmpty());
+        Host remote;
+        remote.id = QStringLiteral("lab");
+        remote.address = QStringLiteral("10.0.0.7");
+        t.hosts.append(remote);
+        t.parties[2].workers[0].host = remote.id;
+        const TopologyIssues issues = TopologyReader::validate(t);
+        QCOMPARE(issues.size(), 1);
+        QCOMPARE(issues[0].path, QStringLiteral("$.hosts[0].address"));
+        QVERIFY2(issues[0].message.contains("loopback") && issues[0].message.contains("'lab' (10.0.0.7)"),
+                 qPrintable(issues[0].toString()));
+        t.hosts[0].address = QStringLiteral("10.0.0.6");  // every host remote: fine
+        QVERIFY(TopologyReader::validate(t).isEmpty());
+    }
+
     void acceptedValues_data() {
         QTest::addColumn<QStringList>("path");
         QTest::addColumn<QString>("value");

@@ -149,6 +149,27 @@ private Q_SLOTS:
         QTRY_VERIFY2(!chart.hoverText().contains("test:"), qPrintable(chart.hoverText()));
     }
 
+    // A round one line has no point at (the master skipped its evaluation): the hover says so
+    // for that line, and never shows a neighbouring round's value as this round's.
+    void hoverOnARoundWithoutEvaluationSaysSo() {
+        LiveChart chart("t", "y");
+        chart.resize(600, 400);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        const int train = chart.addLine("train loss", Qt::blue), test = chart.addLine("test loss", Qt::red);
+        for (int r = 1; r <= 5; ++r) {
+            chart.append(train, r, 0, r, 0.1 * r);
+            if (r != 3) chart.append(test, r, 0, r, 1.0 + r);
+        }
+        chart.redrawNow();
+        QChartView* view = qobject_cast<QChartView*>(chart.chart()->scene()->views().first());
+        const QPoint pos = view->mapFromScene(chart.chart()->mapToScene(chart.chart()->mapToPosition(QPointF(3.1, 0.5))));
+        QTest::mouseMove(view->viewport(), pos);
+        QTRY_VERIFY2(chart.hoverText().startsWith("round 3"), qPrintable(chart.hoverText()));
+        QVERIFY2(chart.hoverText().contains("train loss: 0.3") && chart.hoverText().contains("test loss: not evaluated"),
+                 qPrintable(chart.hoverText()));
+    }
+
     // A chart saves as a PNG of what it draws and as CSV of every point (names quoted); a file
     // that cannot be written is an error naming it.
     void exportsPngAndCsv() {

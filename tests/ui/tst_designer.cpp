@@ -458,6 +458,37 @@ private Q_SLOTS:
         QVERIFY(!designer->scene()->item({ElementRef::Kind::Server, "party1", {}, 0})->hasIssue());
     }
 
+    // Ctrl+Z and Ctrl+Shift+Z pressed in a property field after Tab committed its edit: the
+    // topology's undo and redo (the field took the keys for its own text, with nothing to undo).
+    void undoAndRedoWorkFromAFocusedPropertyField() {
+        QTemporaryDir dir;
+        MainWindow window(dir.filePath("history.sqlite"));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openTopology(kDefault));
+        Designer* designer = window.designer();
+        const auto workers = [&] { return designer->topology().party("party1")->workers.value(0).count; };
+        designer->scene()->selectElements({{ElementRef::Kind::Workers, "party1", {}, 0}});
+        auto* count = qobject_cast<QSpinBox*>(designer->properties()->field("role_count"));
+        QVERIFY(count);
+        count->setFocus();
+        count->selectAll();
+        QTest::keyClicks(count, "5");
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+        QCOMPARE(workers(), 5);
+        QWidget* field = QApplication::focusWidget();
+        QVERIFY(field && designer->properties()->isAncestorOf(field));
+        // (The platform's keys: Ctrl+Z and Ctrl+Shift+Z on X11, Ctrl+Y for redo in the offscreen tests.)
+        const QKeyCombination undo = QKeySequence(QKeySequence::Undo)[0], redo = QKeySequence(QKeySequence::Redo)[0];
+        QTest::keyClick(field, undo.key(), undo.keyboardModifiers());
+        QCOMPARE(workers(), 2);
+        field = designer->properties()->field("role_count");  // (the panel shows the element again)
+        QVERIFY(field);
+        field->setFocus();
+        QTest::keyClick(field, redo.key(), redo.keyboardModifiers());
+        QCOMPARE(workers(), 5);
+    }
+
     // A language switch builds a new window in that language, which takes over the edited
     // topology, its file and its unsaved state.
     void aLanguageSwitchRebuildsTheWindowWithTheSameTopology() {

@@ -25,6 +25,8 @@
 #include <QStatusBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTextBlock>
+#include <QTextDocument>
 #include <QMessageBox>
 #include <QTimer>
 #include <QAbstractButton>
@@ -359,7 +361,7 @@ private Q_SLOTS:
     }
 
     // Help inside the app: the shortcut list is read from the menus (Start all is F5 there and in
-    // its tooltip), and the user guide is the README.
+    // its tooltip), and the user guide is the README, which links the pages of docs/.
     void helpListsShortcutsAndShowsTheGuide() {
         QTemporaryDir dir;
         MainWindow window(dir.filePath("h.sqlite"));
@@ -375,6 +377,26 @@ private Q_SLOTS:
         auto* guide = window.findChild<QTextBrowser*>("guide");
         QVERIFY(guide);
         QVERIFY2(guide->toPlainText().contains("Quick start"), qPrintable(guide->toPlainText().left(200)));
+        // Its pictures load (they were broken), and so do the docs/ pages it links to, with theirs.
+        const auto picturesOf = [guide] {
+            QStringList names;
+            for (QTextBlock b = guide->document()->begin(); b.isValid(); b = b.next())
+                for (auto it = b.begin(); !it.atEnd(); ++it)
+                    if (it.fragment().charFormat().isImageFormat()) names << it.fragment().charFormat().toImageFormat().name();
+            return names;
+        };
+        const auto allLoad = [guide](const QStringList& names) {
+            for (const QString& name : names)  // (the browser hands a picture over as its file's bytes)
+                if (QImage::fromData(guide->loadResource(QTextDocument::ImageResource, QUrl(name)).toByteArray()).isNull()) return name;
+            return QString();
+        };
+        QVERIFY(!picturesOf().isEmpty());
+        QCOMPARE(allLoad(picturesOf()), QString());
+        guide->setSource(guide->source().resolved(QUrl("docs/user-guide.md")), QTextDocument::MarkdownResource);
+        QVERIFY2(guide->toPlainText().contains("Design"), qPrintable(guide->toPlainText().left(200)));
+        QVERIFY(!picturesOf().isEmpty());
+        QCOMPARE(allLoad(picturesOf()), QString());
+        QVERIFY(guide->isBackwardAvailable());
     }
 
     // Export report: the dialog opens in the documents folder (not the studio's working

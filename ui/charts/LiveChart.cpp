@@ -452,25 +452,32 @@ QString LiveChart::xLabel(double x) const {
     return {};
 }
 
-// Inside the plot: the sample nearest the cursor's x of each visible line, in a tooltip at the
-// cursor and in the line under the chart, as TensorBoard shows them.
+// Inside the plot: the point nearest the cursor's x, and each visible line's value there, in a
+// tooltip at the cursor and in the line under the chart, as TensorBoard shows them. A line with
+// no point there (a round that was not evaluated) says so, instead of lending a neighbour's value.
 bool LiveChart::showValuesAt(const QPoint& viewportPos, const QPoint& globalPos) {
     const QPointF scenePos = m_view->mapToScene(viewportPos);
     if (!m_chart->plotArea().contains(m_chart->mapFromScene(scenePos))) return false;
     const double x = m_chart->mapToValue(m_chart->mapFromScene(scenePos)).x();
-    QStringList values;
     double shownX = x;
     double best = INFINITY;
     for (const Line& l : m_lines) {
+        if (!l.visible) continue;
+        for (const Sample& p : l.samples)
+            if (std::abs(xOf(p) - x) < best) best = std::abs(xOf(p) - x), shownX = xOf(p);
+    }
+    if (!std::isfinite(best)) return false;
+    QStringList values;
+    for (const Line& l : m_lines) {
         if (!l.visible || l.samples.isEmpty()) continue;
-        const auto nearest = std::min_element(l.samples.begin(), l.samples.end(), [&](const Sample& a, const Sample& b) {
-            return std::abs(xOf(a) - x) < std::abs(xOf(b) - x);
-        });
-        const qsizetype i = nearest - l.samples.begin();
-        if (std::abs(xOf(*nearest) - x) < best) best = std::abs(xOf(*nearest) - x), shownX = xOf(*nearest);
+        const auto at = std::find_if(l.samples.begin(), l.samples.end(), [&](const Sample& p) { return xOf(p) == shownX; });
+        if (at == l.samples.end()) {
+            values << tr("%1: not evaluated").arg(l.name);
+            continue;
+        }
+        const qsizetype i = at - l.samples.begin();
         values << QStringLiteral("%1: %2").arg(l.name).arg(m_alpha > 0 ? l.smoothed[i] : l.samples[i].value, 0, 'g', 5);
     }
-    if (values.isEmpty()) return false;
     m_hover->setText(xLabel(shownX) + QStringLiteral(" — ") + values.join(QStringLiteral(", ")));
     QToolTip::showText(globalPos, xLabel(shownX) + '\n' + values.join('\n') + QStringLiteral("\n\n") + m_view->toolTip(), m_view);
     return true;

@@ -56,6 +56,17 @@ void DeploymentTable::onFinished(const QString& host, bool ok, const QString& er
     resizeRowToContents(row);
 }
 
+void DeploymentTable::markNotStarted(const QString& reason) {
+    for (int row = 0; row < rowCount(); ++row) {
+        if (m_failed.contains(item(row, Host)->text()) || m_clocks.contains(item(row, Host)->text())) continue;
+        item(row, Stage)->setText(tr("not started"));
+        item(row, Result)->setText(reason);
+        item(row, Result)->setToolTip(reason);
+        for (int c : {Stage, Result}) item(row, c)->setForeground(QColor(0xd0, 0x30, 0x30));
+        resizeRowToContents(row);
+    }
+}
+
 QString DeploymentTable::stage(const QString& host) const {
     for (int r = 0; r < rowCount(); ++r)
         if (item(r, Host)->text() == host) return item(r, Stage)->text();

@@ -18,6 +18,7 @@ public:
     void reset(const QStringList& hosts);  // a new deployment: every host waiting
     void onProgress(const QString& host, const QString& stage);
     void onFinished(const QString& host, bool ok, const QString& error, double seconds);
+    void markNotStarted(const QString& reason);  // a refused start: no host keeps waiting
 
     QString stage(const QString& host) const;
     QString result(const QString& host) const;

@@ -135,6 +135,16 @@ void ProcessTableModel::markHostFailed(const QString& host, const QString& error
     }
 }
 
+void ProcessTableModel::markNotStarted(const QString& reason) {
+    for (int row = 0; row < m_rows.size(); ++row) {
+        ProcessInfo& p = m_rows[row].info;
+        if (p.state != ProcessInfo::State::Pending) continue;
+        p.state = ProcessInfo::State::Failed;
+        p.error = tr("not started: %1").arg(reason);
+        Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    }
+}
+
 QVariant ProcessTableModel::data(const QModelIndex& index, int role) const {
     const Row& r = m_rows[index.row()];
     const bool running = r.info.state == ProcessInfo::State::Running;

@@ -24,6 +24,7 @@ public:
     void noteActivity(const QString& node);
     // The host could not be deployed: its processes never start; each says why, in red.
     void markHostFailed(const QString& host, const QString& error);
+    void markNotStarted(const QString& reason);  // a refused start: no row keeps waiting
     QString nodeAt(int row) const;
     int rowOf(const QString& node) const;
 

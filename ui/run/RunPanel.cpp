@@ -190,6 +190,7 @@ bool RunPanel::start(const Topology& topology) {
     if (!c->start(topology, dir)) {
         m_log->append(QStringLiteral("controller"), QStringLiteral("error"), c->error());
         Q_EMIT message(tr("Cannot start: %1").arg(c->error()));
+        markNotStarted(c->error());
         setState(RunState::Failed);
         return false;
     }
@@ -208,6 +209,7 @@ bool RunPanel::attach(qint64 run, const Topology& topology) {
     if (!c->attach(run)) {
         m_log->append(QStringLiteral("controller"), QStringLiteral("error"), c->error());
         Q_EMIT message(tr("Cannot reattach: %1").arg(c->error()));
+        markNotStarted(c->error());
         setState(RunState::Failed);
         return false;
     }
@@ -225,6 +227,7 @@ bool RunPanel::resume(const ResumeTarget& target) {
     if (!c->resume(target.topology, target.runDir, target.historyRun)) {
         m_log->append(QStringLiteral("controller"), QStringLiteral("error"), c->error());
         Q_EMIT message(tr("Cannot resume: %1").arg(c->error()));
+        markNotStarted(c->error());
         setState(RunState::Failed);
         return false;
     }
@@ -234,6 +237,13 @@ bool RunPanel::resume(const ResumeTarget& target) {
                       .arg(target.topology.training.resumeRound)
                       .arg(target.runDir));
     return true;
+}
+
+// A start the controller refused (a run directory it cannot make, a host it cannot use): every
+// deployment row and process says so, instead of waiting for a run that never comes.
+void RunPanel::markNotStarted(const QString& reason) {
+    m_deployment->markNotStarted(reason);
+    m_processes->markNotStarted(reason);
 }
 
 void RunPanel::stop() {

@@ -59,6 +59,7 @@ Q_SIGNALS:
 private:
     RunController* newController(const Topology& topology);  // connected to the panel, its tables reset
     void setState(RunState s);
+    void markNotStarted(const QString& reason);
     void updateButtons();
 
     RunStore* m_store = nullptr;
