@@ -3,6 +3,7 @@
 #include "AgentClient.h"
 #include "RunStore.h"
 #include "TopologyWriter.h"
+#include "Vocabulary.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -24,6 +25,8 @@ bool RunRecorder::begin(const Topology& topology, const QString& runDir, qint64 
     const QJsonObject settings = TopologyWriter::toJsonObject(own).value("training").toObject();
     if (resumeRound > 0) {
         m_runId = run;
+        if (const std::optional<RunRecord> before = m_store->run(run))
+            m_resumedFrom = ResumedFrom{*before, m_store->topologyJson(run), m_store->settings(run), resumeRound};
         m_store->resumeRun(m_runId, resumeRound, TopologyWriter::toJson(own), settings);
     } else {
         m_runId = m_store->beginRun(topology.name, TopologyWriter::toJson(own), settings, runDir);
@@ -87,7 +90,13 @@ void RunRecorder::process(const ProcessInfo& p) {
 }
 
 void RunRecorder::metric(const QJsonObject& record) {
-    if (m_store && m_runId > 0) m_store->appendRecord(m_runId, record);
+    if (!m_store || m_runId <= 0) return;
+    // The resumed run's first round past its checkpoint: what the run had recorded of it goes.
+    if (m_resumedFrom && record.value(metric::kRound).toInt(-1) > m_resumedFrom->round) {
+        m_store->cutRunAfter(m_runId, m_resumedFrom->round);
+        m_resumedFrom.reset();
+    }
+    m_store->appendRecord(m_runId, record);
 }
 
 void RunRecorder::event(const QString& level, const QString& source, const QString& text) {
@@ -127,8 +136,15 @@ void RunRecorder::acknowledgeCommitted(quint64 committedMark) {
 
 void RunRecorder::finish(const RunSummary& s, std::function<void(bool)> stored) {
     if (!m_store || m_runId <= 0) return stored(true);
-    if (!s.ok) event(s.stopped ? QStringLiteral("info") : QStringLiteral("error"), QStringLiteral("controller"), s.reason);
-    m_store->finishRun(m_runId, s.ok ? "finished" : s.stopped ? "stopped" : "failed", s.toJson());
+    if (m_resumedFrom && !s.ok) {  // the resume ended before its first round: the run stays as it was
+        m_store->restoreRun(m_resumedFrom->before, m_resumedFrom->topologyJson, m_resumedFrom->settings,
+                            QStringLiteral("resuming from the checkpoint of round %1 %2 before its first round: %3")
+                                .arg(m_resumedFrom->round)
+                                .arg(s.stopped ? QStringLiteral("was stopped") : QStringLiteral("failed"), s.reason));
+    } else {
+        if (!s.ok) event(s.stopped ? QStringLiteral("info") : QStringLiteral("error"), QStringLiteral("controller"), s.reason);
+        m_store->finishRun(m_runId, s.ok ? "finished" : s.stopped ? "stopped" : "failed", s.toJson());
+    }
     const quint64 target = m_store->postedMark();
     if (m_store->flushWithin(1)) {  // the common case: committed in milliseconds
         runStoredCalls(m_store->committedMark());

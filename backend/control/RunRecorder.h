@@ -6,10 +6,13 @@
 // dry run) it records nothing and the agent clients acknowledge on their own.
 #include "RunController.h"
 
+#include "HistoryRecords.h"
+
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
 #include <functional>
+#include <optional>
 
 namespace hips {
 
@@ -78,6 +81,15 @@ private:
         std::function<void()> call;
     };
     QList<PendingCall> m_pendingCalls;  // afterStored()
+    // A resumed run, until it records a round after its checkpoint: the run's row as it was, to
+    // put back if the resume ends before that (a failed attempt leaves a stopped run stopped).
+    struct ResumedFrom {
+        RunRecord before;
+        QByteArray topologyJson;
+        QJsonObject settings;
+        int round = 0;
+    };
+    std::optional<ResumedFrom> m_resumedFrom;
     bool m_agentsGone = false;  // forgetAgents(): their clients are being deleted
     quint64 m_listenerToken = 0, m_errorToken = 0, m_stallToken = 0;
     QString m_toldStall;  // the last word on the history's lock state

@@ -205,15 +205,41 @@ void RunStore::resumeRun(qint64 run, int round, const QByteArray& topologyJson, 
     const double at = now();
     const QString settingsText = QString::fromUtf8(QJsonDocument(settings).toJson(QJsonDocument::Compact));
     m_writer->post([=](WriterSession& s) {
-        return s.run(QStringLiteral("DELETE FROM metrics WHERE run_id = ? AND round > ?"), {QVariant(run), QVariant(round)}) &&
-               // New agents number their events afresh: the old ones' marks mean nothing to them.
-               s.run(QStringLiteral("DELETE FROM agent_marks WHERE run_id = ?"), {QVariant(run)}) &&
-               s.run(QStringLiteral("DELETE FROM traffic WHERE run_id = ? AND round > ?"), {QVariant(run), QVariant(round)}) &&
+        // New agents number their events afresh: the old ones' marks mean nothing to them.
+        return s.run(QStringLiteral("DELETE FROM agent_marks WHERE run_id = ?"), {QVariant(run)}) &&
                s.run(QStringLiteral("UPDATE runs SET status = 'running', ended = NULL, summary = NULL, controller_pid = ?,"
                                     " topology = ?, settings = ? WHERE id = ?"),
                      {QVariant(pid), QVariant(QString::fromUtf8(topologyJson)), QVariant(settingsText), QVariant(run)}) &&
                s.run(QStringLiteral("INSERT INTO events VALUES (?, ?, 'info', 'controller', ?)"),
                      {QVariant(run), QVariant(at), QVariant(kResumedEventPrefix + QString::number(round))});
+    });
+}
+
+void RunStore::cutRunAfter(qint64 run, int round) {
+    HIPS_WRITER_OR()
+    m_writer->post([=](WriterSession& s) {
+        return s.run(QStringLiteral("DELETE FROM metrics WHERE run_id = ? AND round > ?"), {QVariant(run), QVariant(round)}) &&
+               s.run(QStringLiteral("DELETE FROM traffic WHERE run_id = ? AND round > ?"), {QVariant(run), QVariant(round)});
+    });
+}
+
+void RunStore::restoreRun(const RunRecord& before, const QByteArray& topologyJson, const QJsonObject& settings, const QString& why) {
+    HIPS_WRITER_OR()
+    const double at = now();
+    const qint64 run = before.id;
+    const QVariant ended = before.ended > 0 ? QVariant(before.ended) : QVariant(QMetaType(QMetaType::Double));
+    const QVariant summary = before.summary.isEmpty()
+                                 ? QVariant(QMetaType(QMetaType::QString))
+                                 : QVariant(QString::fromUtf8(QJsonDocument(before.summary).toJson(QJsonDocument::Compact)));
+    const QString settingsText = QString::fromUtf8(QJsonDocument(settings).toJson(QJsonDocument::Compact));
+    m_writer->post([=](WriterSession& s) {
+        return s.run(QStringLiteral("UPDATE runs SET status = ?, ended = ?, summary = ?, topology = ?, settings = ? WHERE id = ?"),
+                     {QVariant(before.status), ended, summary, QVariant(QString::fromUtf8(topologyJson)), QVariant(settingsText),
+                      QVariant(run)}) &&
+               s.run(QStringLiteral("DELETE FROM events WHERE run_id = ? AND t >= ? AND source = 'controller' AND message LIKE ?"),
+                     {QVariant(run), QVariant(before.ended), QVariant(QString(kResumedEventPrefix) + QStringLiteral("%"))}) &&
+               s.run(QStringLiteral("INSERT INTO events VALUES (?, ?, 'error', 'controller', ?)"),
+                     {QVariant(run), QVariant(at), QVariant(why)});
     });
 }
 

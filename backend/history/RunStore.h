@@ -46,10 +46,17 @@ public:
 
     // Writes (queued to the writer thread, committed in batches).
     qint64 beginRun(const QString& name, const QByteArray& topologyJson, const QJsonObject& settings, const QString& runDir = {});
-    // The run goes on from the checkpoint of `round` (hips run --resume): what was recorded after
-    // that round goes, the run is 'running' again under this controller, and an event says so.
-    // Its topology and settings are those it goes on with (a resume may give it more rounds).
+    // The run goes on from the checkpoint of `round` (hips run --resume): it is 'running' again
+    // under this controller, and an event says so. Its topology and settings are those it goes on
+    // with (a resume may give it more rounds). What was recorded after that round stays until
+    // the resumed run records a later round of its own (cutRunAfter), so that an attempt that
+    // fails before then can leave the run as it was (restoreRun).
     void resumeRun(qint64 run, int round, const QByteArray& topologyJson, const QJsonObject& settings);
+    // The rows of the rounds after `round` go: the resumed run trains them again.
+    void cutRunAfter(qint64 run, int round);
+    // A resume that ended before its first round: the run's row as it was (`before`, with its
+    // topology and settings), the resume's marker gone, and an error event that says why.
+    void restoreRun(const RunRecord& before, const QByteArray& topologyJson, const QJsonObject& settings, const QString& why);
     // A controller took up the run again (hips attach): it is running again, under this process.
     void reattachRun(qint64 run, const QString& note);
     // The history holds `agent`'s events up to `seq`, and metrics.jsonl was `metricsBytes` long

@@ -223,12 +223,41 @@ private Q_SLOTS:
         QCOMPARE(store->runDirectory(run), QString("/runs/cut"));
         QCOMPARE(store->run(run)->status, QString("running"));
         QCOMPARE(store->run(run)->ended, 0.0);
+        QCOMPARE(store->metrics(run).size(), 4);  // kept until the resumed run records a round of its own
+        store->cutRunAfter(run, 2);
+        QVERIFY(store->flush());
         QCOMPARE(store->metrics(run).size(), 2);
         QCOMPARE(store->traffic(run).size(), 2);
         QCOMPARE(store->traffic(run).last().bytes, qint64(200));
         QVERIFY(store->eventMessages(run, "info").join('\n').contains("resumed from the checkpoint of round 2"));
         QCOMPARE(store->settings(run).value("rounds").toInt(), 9);
         QCOMPARE(store->topologyJson(run), QByteArray("{\"rounds\": 9}"));
+    }
+
+    // A resume that ends before its first round puts the run back as it was: its status, end,
+    // summary, topology, settings and rows; its marker goes and an error event says why.
+    void aResumeThatFailsAtOnceLeavesTheRunAsItWas() {
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        QVERIFY2(store, qPrintable(error));
+        const qint64 run = store->beginRun("stopped", "{\"rounds\": 4}", {{"rounds", 4}});
+        for (int round = 1; round <= 3; ++round) store->appendMetric(run, round, "c/global_server0", round, "aggregate.round_s", 1.0);
+        store->finishRun(run, "stopped", {{"reason", "stopped from HiPS Studio"}});
+        QVERIFY(store->flush());
+        const RunRecord before = *store->run(run);
+        store->resumeRun(run, 2, "{\"rounds\": 9}", {{"rounds", 9}});
+        store->restoreRun(before, "{\"rounds\": 4}", {{"rounds", 4}}, "resuming from the checkpoint of round 2 failed before its first round: boom");
+        QVERIFY(store->flush());
+        const RunRecord after = *store->run(run);
+        QCOMPARE(after.status, QString("stopped"));
+        QCOMPARE(after.ended, before.ended);
+        QCOMPARE(after.summary.value("reason").toString(), QString("stopped from HiPS Studio"));
+        QCOMPARE(store->metrics(run).size(), 3);
+        QCOMPARE(store->settings(run).value("rounds").toInt(), 4);
+        QCOMPARE(store->topologyJson(run), QByteArray("{\"rounds\": 4}"));
+        QVERIFY(!store->eventMessages(run, "info").join('\n').contains("resumed from the checkpoint"));
+        QVERIFY(store->eventMessages(run, "error").join('\n').contains("failed before its first round: boom"));
     }
 
     // A restarted evaluator (the master) starts from the newest round without naming the rounds

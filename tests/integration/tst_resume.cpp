@@ -58,11 +58,22 @@ private Q_SLOTS:
         const QString state = runDir + QStringLiteral("/checkpoint/party1-worker0-%1.state").arg(round);
         QVERIFY2(QFile::remove(state), qPrintable(state));
         QVERIFY(QFile::link("/dev/zero", state));
+        const QByteArray listed = run.historyList();  // the run as the kill left it
+        QVERIFY2(listed.contains(" interrupted "), listed.constData());
         run.out.clear();
         run.start({"run", "--resume", runDir});
         QCOMPARE(run.finish(120000), 1);
         QVERIFY2(run.err.contains(state.toUtf8() + " is not a regular file"), run.err.constData());
         QVERIFY(run.leftovers().isEmpty());
+        // The attempt failed before its first round: the run is as it was (its status, rounds and
+        // figures), and an event says what was tried and why it failed.
+        QCOMPARE(run.historyList(), listed);
+        const QByteArray shown = run.historyCommand({"show", "1"}).second;
+        QVERIFY2(
+            shown.contains(QStringLiteral("error: controller: resuming from the checkpoint of round %1 failed before its first round: ")
+                               .arg(round)
+                               .toUtf8()),
+            shown.constData());
     }
 
     // `kill -9` of the controller with orphan_timeout_s 0: its agent and roles go too, and the next
