@@ -23,10 +23,17 @@
 <context>
     <name>hips::HistoryPanel</name>
     <message numerus="yes">
-        <source>Delete %n run(s) and all their rows from the history?</source>
+        <source>Also delete their run directories (%n folder(s): model, logs, checkpoints)</source>
         <translation>
-            <numerusform>Delete %n run and all its rows from the history?</numerusform>
-            <numerusform>Delete %n runs and all their rows from the history?</numerusform>
+            <numerusform>Also delete its run directory (%n folder: model, logs, checkpoints)</numerusform>
+            <numerusform>Also delete their run directories (%n folders: model, logs, checkpoints)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted %n run(s) and their run directories</source>
+        <translation>
+            <numerusform>Deleted %n run and its run directory</numerusform>
+            <numerusform>Deleted %n runs and their run directories</numerusform>
         </translation>
     </message>
     <message numerus="yes">

@@ -604,6 +604,14 @@
     </message>
 </context>
 <context>
+    <name>RunHistory</name>
+    <message>
+        <location filename="../backend/history/HistoryRecords.h" line="32"/>
+        <source>its controller ended before the run did (killed, or the machine stopped)</source>
+        <translation>其控制器在运行结束前退出（被终止，或机器停止）</translation>
+    </message>
+</context>
+<context>
     <name>TopologyCheck</name>
     <message>
         <location filename="../backend/topology/FieldRules.cpp" line="43"/>
@@ -747,57 +755,62 @@
         <translation>必须是非空字符串，实际为%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="42"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="37"/>
+        <source>is empty; give it a value</source>
+        <translation>为空；请填写一个值</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/JsonFields.cpp" line="46"/>
         <source>missing; add an integer in [%1, %2]</source>
         <translation>缺失；请添加 [%1, %2] 内的整数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="48"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="52"/>
         <source>must be an integer, found %1</source>
         <translation>必须是整数，实际为%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="52"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="56"/>
         <source>%1 is out of range; use an integer in [%2, %3]</source>
         <translation>%1 超出范围；请使用 [%2, %3] 内的整数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="63"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="67"/>
         <source>must be a finite number, found %1</source>
         <translation>必须是有限数字，实际为%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="68"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="72"/>
         <source>%1 is out of range; use a number in [%2, %3]</source>
         <translation>%1 超出范围；请使用 [%2, %3] 内的数字</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="79"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="83"/>
         <source>must be true or false, found %1</source>
         <translation>必须为 true 或 false，实际为%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="88"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="92"/>
         <source>missing; add an object</source>
         <translation>缺失；请添加对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="92"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="96"/>
         <source>must be an object, found %1</source>
         <translation>必须是对象，实际为%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="101"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="105"/>
         <source>missing; add an array</source>
         <translation>缺失；请添加数组</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="105"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="109"/>
         <source>must be an array, found %1</source>
         <translation>必须是数组，实际为%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="114"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="118"/>
         <location filename="../backend/topology/TopologyReader.cpp" line="240"/>
         <location filename="../backend/topology/TopologyValidation.cpp" line="409"/>
         <location filename="../backend/topology/TopologyValidation.cpp" line="439"/>
@@ -805,7 +818,7 @@
         <translation>不支持“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/JsonFields.cpp" line="124"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="128"/>
         <source>unknown %1 &apos;%2&apos;; expected one of: %3</source>
         <translation>未知的%1“%2”；应为以下之一：%3</translation>
     </message>
@@ -1757,86 +1770,86 @@
         <translation>校验</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="128"/>
+        <location filename="../ui/designer/Designer.cpp" line="131"/>
         <source>No problems: ready to run</source>
         <translation>没有问题：可以运行</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="128"/>
+        <location filename="../ui/designer/Designer.cpp" line="131"/>
         <source>No problems in the topology; see the note below</source>
         <translation>拓扑没有问题；请看下面的提示</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="141"/>
+        <location filename="../ui/designer/Designer.cpp" line="144"/>
         <source>Delete %1</source>
         <translation>删除 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/designer/Designer.cpp" line="141"/>
+        <location filename="../ui/designer/Designer.cpp" line="144"/>
         <source>Delete %n items</source>
         <translation>
             <numerusform>删除 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="149"/>
+        <location filename="../ui/designer/Designer.cpp" line="152"/>
         <source>party %1</source>
         <translation>参与方 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="150"/>
+        <location filename="../ui/designer/Designer.cpp" line="153"/>
         <source>host %1 of %2</source>
         <translation>%2 的主机 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="151"/>
+        <location filename="../ui/designer/Designer.cpp" line="154"/>
         <source>the scheduler of %1</source>
         <translation>%1 的调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="152"/>
+        <location filename="../ui/designer/Designer.cpp" line="155"/>
         <source>server %1 of %2</source>
         <translation>%2 的服务器 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="153"/>
+        <location filename="../ui/designer/Designer.cpp" line="156"/>
         <source>the master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="154"/>
+        <location filename="../ui/designer/Designer.cpp" line="157"/>
         <source>workers %1 of %2</source>
         <translation>%2 的工作节点组 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="155"/>
+        <location filename="../ui/designer/Designer.cpp" line="158"/>
         <source>the state service</source>
         <translation>状态服务</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/designer/Designer.cpp" line="162"/>
+        <location filename="../ui/designer/Designer.cpp" line="165"/>
         <source>Copied %n items</source>
         <translation>
             <numerusform>已复制 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="170"/>
+        <location filename="../ui/designer/Designer.cpp" line="173"/>
         <source>Nothing to paste: copy parties or worker groups</source>
         <translation>没有可粘贴的内容：请先复制参与方或工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="179"/>
+        <location filename="../ui/designer/Designer.cpp" line="182"/>
         <source>Paste</source>
         <translation>粘贴</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="186"/>
+        <location filename="../ui/designer/Designer.cpp" line="189"/>
         <source>&amp;Edit properties</source>
         <translation>编辑属性(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="190"/>
+        <location filename="../ui/designer/Designer.cpp" line="193"/>
         <source>&amp;Add here</source>
         <translation>在此添加(&amp;A)</translation>
     </message>
@@ -1844,37 +1857,37 @@
 <context>
     <name>hips::DesignerScene</name>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="223"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="228"/>
         <source>%1 Mbit/s · %2 ms</source>
         <translation>%1 Mbit/s · %2 毫秒</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="266"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="271"/>
         <source>Add party</source>
         <translation>添加参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="270"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="275"/>
         <source>Add host</source>
         <translation>添加主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="274"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="279"/>
         <source>Add scheduler</source>
         <translation>添加调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="275"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="280"/>
         <source>Add server</source>
         <translation>添加服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="276"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="281"/>
         <source>Add workers</source>
         <translation>添加工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="277"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="282"/>
         <source>Add master worker</source>
         <translation>添加主工作节点</translation>
     </message>
@@ -1883,12 +1896,12 @@
         <translation type="vanished">添加 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="373"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="378"/>
         <source>Move party</source>
         <translation>移动参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="378"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="383"/>
         <source>Move role to %1</source>
         <translation>将角色移动到 %1</translation>
     </message>
@@ -1896,69 +1909,95 @@
 <context>
     <name>hips::HistoryPanel</name>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="71"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="78"/>
         <source>Test accuracy of the selected runs</source>
         <translation>所选运行的测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="71"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="78"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="72"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="79"/>
         <source>Show in charts</source>
         <translation>在图表中显示</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="73"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="80"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="74"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="81"/>
         <source>Export report…</source>
         <translation>导出报告…</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="75"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="82"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="76"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="83"/>
         <source>Reattach</source>
         <translation>重新接管</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="77"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="84"/>
         <source>Resume</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="81"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="88"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="81"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="88"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="81"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="88"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="81"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="88"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="81"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="88"/>
         <source>Status</source>
         <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="389"/>
+        <source>Delete %1 and all their rows from the history?</source>
+        <translation>从历史中删除 %1 及其所有记录？</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/history/HistoryPanel.cpp" line="395"/>
+        <source>Also delete their run directories (%n folder(s): model, logs, checkpoints)</source>
+        <translation>
+            <numerusform>同时删除它们的运行目录（%n 个文件夹：模型、日志、检查点）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="409"/>
+        <source>These run directories could not be deleted:
+%1</source>
+        <translation>以下运行目录无法删除：
+%1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/history/HistoryPanel.cpp" line="410"/>
+        <source>Deleted %n run(s) and their run directories</source>
+        <translation>
+            <numerusform>已删除 %n 个运行及其运行目录</numerusform>
+        </translation>
     </message>
     <message>
         <source>Best accuracy</source>
@@ -1969,53 +2008,53 @@
         <translation type="vanished">最终准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="82"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="89"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="82"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="115"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="89"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="124"/>
         <source>MB across parties</source>
         <translation>跨参与方流量（MB）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="82"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="89"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="82"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="89"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="82"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="89"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="96"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="104"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="98"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="106"/>
         <source>Filter by id, name, status, reason, tags or notes</source>
         <translation>按编号、名称、状态、原因、标签或备注筛选</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="102"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="111"/>
         <source>Open the selected run&apos;s topology and settings in the designer, to run it again</source>
         <translation>在设计器中打开所选运行的拓扑和设置，以便再次运行</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="105"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="114"/>
         <source>Take up the selected run, still going on its agents after its controller went away (as hips attach does)</source>
         <translation>接管所选运行：其控制器已离开，但代理仍在继续运行它（与 hips attach 相同）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="109"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="118"/>
         <source>Go on with the selected run, which stopped, failed or was interrupted, from its last checkpoint (as hips run --resume does); a finished run, with more rounds</source>
         <translation>从最近的检查点继续所选的已停止、失败或中断的运行（与 hips run --resume 相同）；已完成的运行可增加轮次后继续</translation>
     </message>
@@ -2028,142 +2067,146 @@
         <translation type="vanished">测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="81"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="88"/>
         <source>Best score</source>
         <translation>最佳得分</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="82"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="89"/>
         <source>Final score</source>
         <translation>最终得分</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="86"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="93"/>
         <source>Test accuracy; for a regression, test RMSE (lower is better)</source>
         <translation>测试准确率；回归任务为测试 RMSE（越低越好）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="115"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="124"/>
         <source>Training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="115"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="124"/>
         <source>Samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="115"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="124"/>
         <source>Test accuracy (or RMSE)</source>
         <translation>测试准确率（或 RMSE）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="116"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="125"/>
         <source>What the chart compares for the selected runs</source>
         <translation>图表为所选运行比较的指标</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="117"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="126"/>
         <source>Compare:</source>
         <translation>比较：</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="122"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="131"/>
         <source>The settings that differ between the selected runs</source>
         <translation>所选运行之间不同的设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="215"/>
         <source>its controller ended before the run did (killed, or the machine stopped)</source>
-        <translation>其控制器在运行结束前退出（被终止，或机器停止）</translation>
+        <translation type="vanished">其控制器在运行结束前退出（被终止，或机器停止）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="234"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="235"/>
         <source>The history is busy (another program is writing to it); the change is stored as soon as it is free</source>
         <translation>历史记录正忙（另一个程序正在写入）；一旦空闲，更改即会保存</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="241"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="242"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="242"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="243"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="243"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="244"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="244"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="245"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="245"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="246"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="277"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="278"/>
         <source>no history is open</source>
         <translation>未打开任何历史记录</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="296"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="297"/>
         <source>%1 of the selected runs</source>
         <translation>所选运行的%1</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="324"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="325"/>
         <source>Setting</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="354"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="359"/>
         <source>every setting</source>
         <translation>所有设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="355"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="360"/>
         <source>the same</source>
         <translation>相同</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="363"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="385"/>
+        <source>run %1 (%2)</source>
+        <translation>运行 %1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="388"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="409"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="364"/>
         <source>Delete %n run(s) and all their rows from the history?</source>
-        <translation>
+        <translation type="vanished">
             <numerusform>要从历史中删除 %n 个运行及其全部数据行吗？</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="369"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="411"/>
         <source>Deleted %n run(s)</source>
         <translation>
             <numerusform>已删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="383"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="388"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="425"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="430"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="384"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="426"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="387"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="429"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
@@ -2321,247 +2364,247 @@
 <context>
     <name>hips::MainWindow</name>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="66"/>
+        <location filename="../ui/MainWindow.cpp" line="82"/>
         <source>Design</source>
         <translation>设计</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="67"/>
+        <location filename="../ui/MainWindow.cpp" line="83"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="68"/>
+        <location filename="../ui/MainWindow.cpp" line="84"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="69"/>
+        <location filename="../ui/MainWindow.cpp" line="85"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="74"/>
+        <location filename="../ui/MainWindow.cpp" line="90"/>
         <source>Run history unavailable: %1</source>
         <translation>运行历史不可用：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="136"/>
+        <location filename="../ui/MainWindow.cpp" line="152"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="137"/>
+        <location filename="../ui/MainWindow.cpp" line="153"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="138"/>
+        <location filename="../ui/MainWindow.cpp" line="154"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="139"/>
+        <location filename="../ui/MainWindow.cpp" line="155"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="140"/>
+        <location filename="../ui/MainWindow.cpp" line="156"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="141"/>
+        <location filename="../ui/MainWindow.cpp" line="157"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="155"/>
+        <location filename="../ui/MainWindow.cpp" line="171"/>
         <source>&amp;New topology</source>
         <translation>新建拓扑(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="156"/>
+        <location filename="../ui/MainWindow.cpp" line="172"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="157"/>
+        <location filename="../ui/MainWindow.cpp" line="173"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="158"/>
+        <location filename="../ui/MainWindow.cpp" line="174"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="159"/>
+        <location filename="../ui/MainWindow.cpp" line="175"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="159"/>
+        <location filename="../ui/MainWindow.cpp" line="175"/>
         <source>Ctrl+Shift+S</source>
         <translation>Ctrl+Shift+S</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="161"/>
+        <location filename="../ui/MainWindow.cpp" line="177"/>
         <source>&amp;Export report of selected run…</source>
         <translation>导出所选运行的报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="161"/>
+        <location filename="../ui/MainWindow.cpp" line="177"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="163"/>
+        <location filename="../ui/MainWindow.cpp" line="179"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="166"/>
+        <location filename="../ui/MainWindow.cpp" line="182"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="169"/>
+        <location filename="../ui/MainWindow.cpp" line="185"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="175"/>
+        <location filename="../ui/MainWindow.cpp" line="191"/>
         <source>&amp;Copy</source>
         <translation>复制(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="176"/>
+        <location filename="../ui/MainWindow.cpp" line="192"/>
         <source>&amp;Paste</source>
         <translation>粘贴(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="177"/>
+        <location filename="../ui/MainWindow.cpp" line="193"/>
         <source>&amp;Delete</source>
         <translation>删除(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="178"/>
+        <location filename="../ui/MainWindow.cpp" line="194"/>
         <source>Select &amp;all</source>
         <translation>全选(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="180"/>
+        <location filename="../ui/MainWindow.cpp" line="196"/>
         <source>&amp;Fit topology</source>
         <translation>适应拓扑大小(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="180"/>
+        <location filename="../ui/MainWindow.cpp" line="196"/>
         <source>Ctrl+0</source>
         <translation>Ctrl+0</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="182"/>
+        <location filename="../ui/MainWindow.cpp" line="198"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="183"/>
+        <location filename="../ui/MainWindow.cpp" line="199"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="188"/>
+        <location filename="../ui/MainWindow.cpp" line="204"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="202"/>
+        <location filename="../ui/MainWindow.cpp" line="218"/>
         <source>&amp;Start all</source>
         <translation>全部启动(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="202"/>
+        <location filename="../ui/MainWindow.cpp" line="218"/>
         <source>F5</source>
         <translation>F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="203"/>
+        <location filename="../ui/MainWindow.cpp" line="219"/>
         <source>S&amp;top all</source>
         <translation>全部停止(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="203"/>
+        <location filename="../ui/MainWindow.cpp" line="219"/>
         <source>Shift+F5</source>
         <translation>Shift+F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="212"/>
+        <location filename="../ui/MainWindow.cpp" line="228"/>
         <source>&amp;User guide</source>
         <translation>用户指南(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="213"/>
+        <location filename="../ui/MainWindow.cpp" line="229"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="215"/>
+        <location filename="../ui/MainWindow.cpp" line="231"/>
         <source>&amp;About HiPS Studio</source>
         <translation>关于 HiPS Studio(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="237"/>
+        <location filename="../ui/MainWindow.cpp" line="253"/>
         <source>1 problem in the topology: %1</source>
         <translation>拓扑中有 1 个问题：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="237"/>
+        <location filename="../ui/MainWindow.cpp" line="253"/>
         <source>%1 problems in the topology; the first: %2</source>
         <translation>拓扑中有 %1 个问题；第一个：%2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="240"/>
+        <location filename="../ui/MainWindow.cpp" line="256"/>
         <source>Topology valid: %1, %2</source>
         <translation>拓扑有效：%1，%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="241"/>
+        <location filename="../ui/MainWindow.cpp" line="257"/>
         <source>%n process(es)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="242"/>
+        <location filename="../ui/MainWindow.cpp" line="258"/>
         <source>%n training worker(s)</source>
         <translation>
             <numerusform>%n 个训练工作节点</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="243"/>
+        <location filename="../ui/MainWindow.cpp" line="259"/>
         <source>; the run under way goes on with the topology it started with</source>
         <translation>；进行中的运行仍使用其启动时的拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="314"/>
-        <location filename="../ui/MainWindow.cpp" line="321"/>
+        <location filename="../ui/MainWindow.cpp" line="330"/>
+        <location filename="../ui/MainWindow.cpp" line="337"/>
         <source>Resume</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="314"/>
+        <location filename="../ui/MainWindow.cpp" line="330"/>
         <source>Run %1 finished its %2 rounds. Go on to how many rounds?</source>
         <translation>运行 %1 已完成其 %2 个轮次。继续到多少个轮次？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="321"/>
+        <location filename="../ui/MainWindow.cpp" line="337"/>
         <source>Run %1 cannot be resumed: %2</source>
         <translation>无法恢复运行 %1：%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="370"/>
+        <location filename="../ui/MainWindow.cpp" line="386"/>
         <source>Showing run %1 (%2): %n round(s)</source>
         <translation>
             <numerusform>正在显示运行 %1（%2）：%n 个轮次</numerusform>
@@ -2572,51 +2615,51 @@
         <translation type="vanished">拓扑有效：%1 个进程，%2 个训练工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="250"/>
-        <location filename="../ui/MainWindow.cpp" line="378"/>
+        <location filename="../ui/MainWindow.cpp" line="266"/>
+        <location filename="../ui/MainWindow.cpp" line="394"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="258"/>
-        <location filename="../ui/MainWindow.cpp" line="297"/>
-        <location filename="../ui/MainWindow.cpp" line="388"/>
+        <location filename="../ui/MainWindow.cpp" line="274"/>
+        <location filename="../ui/MainWindow.cpp" line="313"/>
+        <location filename="../ui/MainWindow.cpp" line="404"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="258"/>
+        <location filename="../ui/MainWindow.cpp" line="274"/>
         <source>Cannot open %1:
 %2</source>
         <translation>无法打开 %1：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="285"/>
+        <location filename="../ui/MainWindow.cpp" line="301"/>
         <source>local baseline (run %1)</source>
         <translation>本地基线（运行 %1）</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="294"/>
-        <location filename="../ui/MainWindow.cpp" line="330"/>
+        <location filename="../ui/MainWindow.cpp" line="310"/>
+        <location filename="../ui/MainWindow.cpp" line="346"/>
         <source>run %1</source>
         <translation>运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="297"/>
-        <location filename="../ui/MainWindow.cpp" line="332"/>
+        <location filename="../ui/MainWindow.cpp" line="313"/>
+        <location filename="../ui/MainWindow.cpp" line="348"/>
         <source>Run %1&apos;s topology cannot be read:
 %2</source>
         <translation>无法读取运行 %1 的拓扑：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="304"/>
+        <location filename="../ui/MainWindow.cpp" line="320"/>
         <source>Opened the topology of run %1; Start all runs it again</source>
         <translation>已打开运行 %1 的拓扑；“全部启动”将再次运行它</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="332"/>
+        <location filename="../ui/MainWindow.cpp" line="348"/>
         <source>Reattach</source>
         <translation>重新接管</translation>
     </message>
@@ -2625,38 +2668,38 @@
         <translation type="vanished">正在显示运行 %1（%2）：%3 个轮次</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="389"/>
+        <location filename="../ui/MainWindow.cpp" line="405"/>
         <source>Topologies (*.json);;All files (*)</source>
         <translation>拓扑 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="396"/>
-        <location filename="../ui/MainWindow.cpp" line="417"/>
+        <location filename="../ui/MainWindow.cpp" line="412"/>
+        <location filename="../ui/MainWindow.cpp" line="433"/>
         <source>Save topology</source>
         <translation>保存拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="401"/>
+        <location filename="../ui/MainWindow.cpp" line="417"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="417"/>
+        <location filename="../ui/MainWindow.cpp" line="433"/>
         <source>Topologies (*.json)</source>
         <translation>拓扑 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="423"/>
+        <location filename="../ui/MainWindow.cpp" line="439"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="423"/>
+        <location filename="../ui/MainWindow.cpp" line="439"/>
         <source>Save the changes to the topology first?</source>
         <translation>是否先保存对拓扑的更改？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="447"/>
+        <location filename="../ui/MainWindow.cpp" line="463"/>
         <source>Select one run in the history to export its report</source>
         <translation>请在历史中选择一个运行以导出其报告</translation>
     </message>
@@ -2673,107 +2716,107 @@
         <translation type="vanished">已写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="477"/>
+        <location filename="../ui/MainWindow.cpp" line="493"/>
         <source>The guide is not in this build; see README.md beside the sources.</source>
         <translation>此版本未包含指南；请参阅源代码旁的 README.md。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="482"/>
+        <location filename="../ui/MainWindow.cpp" line="498"/>
         <source>Back</source>
         <translation>后退</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="485"/>
+        <location filename="../ui/MainWindow.cpp" line="501"/>
         <source>Contents</source>
         <translation>目录</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="488"/>
+        <location filename="../ui/MainWindow.cpp" line="504"/>
         <source>HiPS Studio — user guide</source>
         <translation>HiPS Studio — 用户指南</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="503"/>
+        <location filename="../ui/MainWindow.cpp" line="519"/>
         <source>Zoom the canvas</source>
         <translation>缩放画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="503"/>
+        <location filename="../ui/MainWindow.cpp" line="519"/>
         <source>Ctrl+wheel</source>
         <translation>Ctrl+滚轮</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="504"/>
+        <location filename="../ui/MainWindow.cpp" line="520"/>
         <source>Pan the canvas</source>
         <translation>平移画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="504"/>
+        <location filename="../ui/MainWindow.cpp" line="520"/>
         <source>Middle button, or Space+drag</source>
         <translation>中键，或 空格+拖动</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="505"/>
+        <location filename="../ui/MainWindow.cpp" line="521"/>
         <source>Zoom a chart / zoom out</source>
         <translation>缩放图表 / 缩小</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="505"/>
+        <location filename="../ui/MainWindow.cpp" line="521"/>
         <source>Drag / right-click</source>
         <translation>拖动 / 右键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="506"/>
+        <location filename="../ui/MainWindow.cpp" line="522"/>
         <source>Edit a run&apos;s name, tags or notes</source>
         <translation>编辑运行的名称、标签或备注</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="506"/>
+        <location filename="../ui/MainWindow.cpp" line="522"/>
         <source>Double-click or F2 in History</source>
         <translation>在历史中双击或按 F2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="513"/>
+        <location filename="../ui/MainWindow.cpp" line="529"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="513"/>
+        <location filename="../ui/MainWindow.cpp" line="529"/>
         <source>Shortcut</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="524"/>
+        <location filename="../ui/MainWindow.cpp" line="540"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="541"/>
+        <location filename="../ui/MainWindow.cpp" line="557"/>
         <source>About HiPS Studio</source>
         <translation>关于 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="542"/>
+        <location filename="../ui/MainWindow.cpp" line="558"/>
         <source>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;Train one model across parties with a two-layer parameter server; only aggregates cross party boundaries.&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;借助双层参数服务器，由多个参与方协同训练同一个模型；只有聚合结果会跨越参与方边界。&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="554"/>
+        <location filename="../ui/MainWindow.cpp" line="570"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="554"/>
+        <location filename="../ui/MainWindow.cpp" line="570"/>
         <source>Stop the run first: switching the language rebuilds the window.</source>
         <translation>请先停止运行：切换语言会重建窗口。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="578"/>
+        <location filename="../ui/MainWindow.cpp" line="594"/>
         <source>A run is under way</source>
         <translation>有运行正在进行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="578"/>
+        <location filename="../ui/MainWindow.cpp" line="594"/>
         <source>Stop the run and quit?</source>
         <translation>要停止运行并退出吗？</translation>
     </message>

@@ -23,6 +23,7 @@
 #include <QDialogButtonBox>
 #include <QHeaderView>
 #include <QKeyEvent>
+#include <QImage>
 #include <QInputDialog>
 #include <QApplication>
 #include <QCloseEvent>
@@ -52,6 +53,21 @@ namespace {
 QIcon icon(const char* name) {
     return QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(name)));
 }
+
+// The guide's pages, their pictures no wider than the page: the screenshots are taken at 1600
+// pixels, which a 900-pixel dialog showed as a strip to scroll sideways.
+class GuideBrowser : public QTextBrowser {
+public:
+    static constexpr int kPictureWidth = 820;
+
+    QVariant loadResource(int type, const QUrl& name) override {
+        const QVariant resource = QTextBrowser::loadResource(type, name);
+        if (type != QTextDocument::ImageResource) return resource;
+        const QImage picture = QImage::fromData(resource.toByteArray());
+        if (picture.width() <= kPictureWidth) return resource;
+        return picture.scaledToWidth(kPictureWidth, Qt::SmoothTransformation);
+    }
+};
 }  // namespace
 
 MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
@@ -469,7 +485,7 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
 // The guide inside the app: the README and the docs/ pages it links to, with their pictures
 // (resources/guide.qrc keeps the same layout, so the links between pages resolve there too).
 void MainWindow::showGuide() {
-    auto* browser = new QTextBrowser;
+    auto* browser = new GuideBrowser;
     browser->setObjectName(QStringLiteral("guide"));
     browser->setOpenExternalLinks(true);
     const QUrl home(QStringLiteral("qrc:/guide/README.md"));

@@ -71,24 +71,39 @@ static QString jsonText(const QJsonValue& v) {
 }
 
 // The run's topology in numbers and its training settings as key=value, wrapped for a terminal.
+// "label: a=1 b=2 …", wrapped at 100 columns under the label; nothing for no items.
+static void printWrapped(const QString& label, const QStringList& items) {
+    if (items.isEmpty()) return;
+    QString line = label;
+    for (const QString& item : items) {
+        if (line.size() + 1 + item.size() > 100 && line.size() > label.size()) {
+            std::printf("%s\n", qPrintable(line));
+            line = QString(label.size(), ' ');
+        }
+        line += ' ' + item;
+    }
+    std::printf("%s\n", qPrintable(line));
+}
+
 static void printSetup(const RunStore& store, qint64 run) {
     const TopologyLoad stored = TopologyReader::readJson(store.topologyJson(run));
     if (const std::optional<Topology>& t = stored.topology ? stored.topology : stored.draft) {
         QStringList shape;
         for (const auto& [key, value] : topologyShape(*t)) shape << QStringLiteral("%1 %2").arg(key).arg(value);
         std::printf("topology: %s\n", qPrintable(shape.join(QStringLiteral(", "))));
+        // Each party's own settings (worker groups' slowdown, device, adversary; data; WAN), not
+        // its ports and hosts: what compare sets side by side.
+        QStringList own;
+        for (const auto& [key, value] : topologySettings(*t))
+            if (!key.startsWith(QLatin1String("hosts.")) && !key.endsWith(QLatin1String(".port")))
+                own << QStringLiteral("%1=%2").arg(shown(key, 64), shown(value, 300));
+        printWrapped(QStringLiteral("parties:"), own);
     }
     const QJsonObject settings = store.settings(run);
-    QString line = QStringLiteral("settings:");
-    for (auto it = settings.begin(); it != settings.end(); ++it) {
-        const QString item = QStringLiteral(" %1=%2").arg(shown(it.key(), 64), shown(jsonText(*it), 300));
-        if (line.size() + item.size() > 100) {
-            std::printf("%s\n", qPrintable(line));
-            line = QStringLiteral("         ");
-        }
-        line += item;
-    }
-    if (!settings.isEmpty()) std::printf("%s\n", qPrintable(line));
+    QStringList items;
+    for (auto it = settings.begin(); it != settings.end(); ++it)
+        items << QStringLiteral("%1=%2").arg(shown(it.key(), 64), shown(jsonText(*it), 300));
+    printWrapped(QStringLiteral("settings:"), items);
 }
 
 static int showRun(const RunStore& store, const QString& idText) {
@@ -98,6 +113,7 @@ static int showRun(const RunStore& store, const QString& idText) {
     std::printf("run %lld: %s\nstatus: %s\nstarted: %s\n", static_cast<long long>(r->id), qPrintable(shown(r->name)),
                 qPrintable(shown(r->status, 64)),
                 qPrintable(QDateTime::fromMSecsSinceEpoch(qint64(r->started * 1000)).toString("yyyy-MM-dd HH:mm:ss")));
+    if (const QString reason = runReason(*r); !reason.isEmpty()) std::printf("reason: %s\n", qPrintable(shown(reason)));
     if (r->ended > 0) std::printf("duration: %.1f s\n", runDuration(*r));
     printSetup(store, r->id);
     if (!r->tags.isEmpty()) std::printf("tags: %s\n", qPrintable(shown(r->tags)));

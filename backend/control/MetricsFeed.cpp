@@ -75,7 +75,7 @@ QJsonArray MetricsFeed::withCarry(const QJsonArray& links, const QHash<QString, 
         const QString peer = field(link, "peer");
         seen.insert(peer);
         const QJsonObject before = carried.value(peer);
-        for (const QString key : {QStringLiteral("sent"), QStringLiteral("received")})
+        for (const QLatin1String key : {metric::kSent, metric::kReceived})
             link.insert(key, link.value(key).toDouble() + before.value(key).toDouble());
         out.append(link);
     }

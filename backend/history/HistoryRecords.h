@@ -1,5 +1,6 @@
 #pragma once
 // Rows of the run history as the readers hand them out. Times are unix seconds.
+#include <QCoreApplication>
 #include <QJsonObject>
 #include <QString>
 
@@ -21,11 +22,22 @@ inline double runDuration(const RunRecord& r) {
     return seconds > 0 ? seconds : r.ended - r.started;
 }
 
+// Why a run stopped short of its end, as History, `hips history show` and the report say it:
+// its controller's reason (a failure's or a stop's), or for a run whose controller died, that;
+// empty for a run that finished or still runs.
+inline QString runReason(const RunRecord& r) {
+    const QString reason = r.summary.value(QStringLiteral("reason")).toString();
+    if (!reason.isEmpty()) return reason;
+    if (r.status == QLatin1String("interrupted"))
+        return QCoreApplication::translate("RunHistory", "its controller ended before the run did (killed, or the machine stopped)");
+    return {};
+}
+
 // True when the run's id, name, status, reason, tags or notes contain `text` (any case), or
 // `text` is empty: the History tab's filter and `hips history list TEXT`.
 inline bool runMatches(const RunRecord& r, const QString& text) {
     if (text.isEmpty()) return true;
-    const QString reason = r.summary.value(QStringLiteral("reason")).toString();
+    const QString reason = runReason(r);
     for (const QString& field : {QString::number(r.id), r.name, r.status, reason, r.tags, r.notes})
         if (field.contains(text, Qt::CaseInsensitive)) return true;
     return false;

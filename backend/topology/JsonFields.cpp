@@ -29,8 +29,12 @@ QString JsonFields::string(const QString& key, const QString& fallback, bool req
         if (required) issue(key, QCoreApplication::translate("TopologyCheck", "missing; add a string value"));
         return fallback;
     }
-    if (!v.isString() || v.toString().trimmed().isEmpty()) {
+    if (!v.isString()) {
         issue(key, QCoreApplication::translate("TopologyCheck", "must be a non-empty string, found %1").arg(typeName(v)));
+        return fallback;
+    }
+    if (v.toString().trimmed().isEmpty()) {  // ("found a string" said it of an empty one)
+        issue(key, QCoreApplication::translate("TopologyCheck", "is empty; give it a value"));
         return fallback;
     }
     return v.toString();

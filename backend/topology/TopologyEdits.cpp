@@ -473,6 +473,15 @@ void setPartyPosition(Topology& t, const QString& party, QPointF position) {
 }
 
 ElementRef elementForIssuePath(const Topology& t, const QString& path) {
+    // A host's field: its box in the first party that runs a role there.
+    static const QRegularExpression hostField(QStringLiteral(R"(^\$\.hosts\[(\d+)\])"));
+    if (const QRegularExpressionMatch h = hostField.match(path); h.hasMatch()) {
+        const int i = h.captured(1).toInt();
+        if (i >= t.hosts.size()) return {};
+        for (const Node& n : t.nodes())
+            if (n.host == t.hosts[i].id) return {ElementRef::Kind::HostGroup, n.party, n.host};
+        return {};
+    }
     static const QRegularExpression re(QStringLiteral(R"(^\$\.parties\[(\d+)\](?:\.roles\.(\w+)(?:\[(\d+)\])?)?)"));
     const QRegularExpressionMatch m = re.match(path);
     if (!m.hasMatch()) return {};

@@ -61,7 +61,7 @@ bool waitForRowsAfter(Run& run, const QByteArray& marker, int rows, int ms) {
 
 // The global server said it went on from its recovery point.
 bool globalServerRecovered(Run& run) {
-    QFile log(run.dir.filePath("run/logs/central_global_server0.log"));
+    QFile log(run.dir.filePath("run/logs/central-global_server0.log"));
     const bool said = log.open(QIODevice::ReadOnly) && log.readAll().contains("restarted; it goes on from the model of round");
     if (!said) qWarning("the global server's log does not say it recovered");
     return said;

@@ -55,6 +55,8 @@ private Q_SLOTS:
         QVERIFY2(shown.contains("topology: parties 3, hosts 1, processes 11, training_workers 4, servers_per_party 1\n"),
                  shown.constData());
         QVERIFY2(shown.contains(" learning_rate=80 ") && shown.contains(" model=mlp ") && shown.contains(" seed=7 "), shown.constData());
+        QVERIFY2(shown.contains("\nparties: ") && shown.contains(" party1.workers[0].count=2") && !shown.contains(".port="),
+                 shown.constData());
     }
 
     // The last round is always evaluated, so eval_every beyond rounds means "at the end only" (it
@@ -400,6 +402,7 @@ private Q_SLOTS:
         QVERIFY(run.leftovers().isEmpty());
         const QByteArray shown = run.historyCommand({"show", "1"}).second;  // a user's stop, not a failure
         QVERIFY2(shown.contains("status: stopped") && !shown.contains("error:"), shown.constData());
+        QVERIFY2(shown.contains("\nreason: interrupted by SIGINT"), shown.constData());  // (its reason was only in the list's filter)
     }
 
     void brokenTopologyIsRefused() {

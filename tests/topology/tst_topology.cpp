@@ -7,9 +7,11 @@
 #include "BrokenTopologies.h"
 #include "TopologyTestSupport.h"
 #include "TopologyReader.h"
+#include "TopologyShape.h"
 #include "TopologyWriter.h"
 
 #include <QDir>
+#include <QMap>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -192,6 +194,35 @@ private Q_SLOTS:
         QVERIFY(paths.contains("$.hosts[0].address"));
         QVERIFY(paths.contains("$.parties[2].roles.workers[0].count"));
         QVERIFY(paths.contains("$.parties[2].roles.servers[0].port"));
+    }
+
+    // Every party's and host's setting with a path named by ids (History's compare, hips history
+    // show), and none of training's, which the run's settings hold.
+    void topologySettingsAreFlatWithIds() {
+        Topology t = *TopologyReader::readJson(defaultText()).topology;
+        t.parties[2].workers[0].slowdown = 2.5;
+        QMap<QString, QString> flat;
+        for (const auto& [key, value] : topologySettings(t)) flat.insert(key, value);
+        QCOMPARE(flat.value("party1.workers[0].count"), QString("2"));
+        QCOMPARE(flat.value("party2.workers[0].slowdown"), QString("2.5"));
+        QCOMPARE(flat.value("central.central"), QString("true"));
+        QCOMPARE(flat.value("central.global_servers[0].port"), QString("9101"));
+        QCOMPARE(flat.value("hosts.local.address"), QString("127.0.0.1"));
+        for (const QString& key : flat.keys()) QVERIFY2(!key.contains("training") && !key.contains(".id"), qPrintable(key));
+    }
+
+    // An empty text is called empty, and a value of another type is named by its type (an
+    // empty party id was "must be a non-empty string, found a string").
+    void anEmptyOrMistypedTextSaysWhichItIs() {
+        for (const auto& [value, expected] :
+             {std::pair{QJsonValue(" "), QString("$.parties[1].id: is empty; give it a value")},
+              std::pair{QJsonValue(5), QString("$.parties[1].id: must be a non-empty string, found a number")}}) {
+            QJsonObject t = validTopology();
+            set(t, {"parties", "1", "id"}, value);
+            const TopologyLoad load = TopologyReader::readJson(QJsonDocument(t).toJson());
+            QVERIFY(!load.ok());
+            QVERIFY2(load.errorText().contains(expected), qPrintable(load.errorText()));
+        }
     }
 
     // A loopback host beside a remote one is refused by validation itself, so the designer,

@@ -458,6 +458,21 @@ private Q_SLOTS:
         QVERIFY(!designer->scene()->item({ElementRef::Kind::Server, "party1", {}, 0})->hasIssue());
     }
 
+    // A host's issue marks its box in every party that uses it, and a click on the message
+    // selects the host (it selected nothing, and nothing was marked).
+    void aHostsIssueIsMarkedAndItsMessageSelectsIt() {
+        click(*d, titleOf(*d, {ElementRef::Kind::HostGroup, "party1", "local"}));
+        typeInto(qobject_cast<QLineEdit*>(d->properties()->field("host_address")), "a/b");
+        for (const char* party : {"central", "party1", "party2"})
+            QVERIFY2(d->scene()->item({ElementRef::Kind::HostGroup, party, "local"})->hasIssue(), party);
+        QVERIFY(!d->scene()->item({ElementRef::Kind::Party, "party1"})->hasIssue());
+        d->scene()->clearSelection();
+        QListWidgetItem* message = d->issueList()->item(0);
+        QVERIFY2(message->text().startsWith("$.hosts[0].address"), qPrintable(message->text()));
+        QTest::mouseClick(d->issueList()->viewport(), Qt::LeftButton, {}, d->issueList()->visualItemRect(message).center());
+        QCOMPARE(d->scene()->selectedElements(), QList<ElementRef>({{ElementRef::Kind::HostGroup, "central", "local"}}));
+    }
+
     // Ctrl+Z and Ctrl+Shift+Z pressed in a property field after Tab committed its edit: the
     // topology's undo and redo (the field took the keys for its own text, with nothing to undo).
     void undoAndRedoWorkFromAFocusedPropertyField() {

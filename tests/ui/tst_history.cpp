@@ -27,6 +27,8 @@
 #include <QTemporaryDir>
 #include <QTextBlock>
 #include <QTextDocument>
+#include <QCheckBox>
+#include <QDir>
 #include <QMessageBox>
 #include <QTimer>
 #include <QAbstractButton>
@@ -68,6 +70,42 @@ private Q_SLOTS:
         QVERIFY(!table->isRowHidden(0) && table->isRowHidden(1) && table->isRowHidden(2));
         panel.filter()->clear();
         for (int row = 0; row < 3; ++row) QVERIFY(!table->isRowHidden(row));
+    }
+
+    // Delete names the runs, and with its box ticked takes their run directories too; a folder
+    // that no longer holds a run (no topology.json) is never offered, so never removed.
+    void deleteNamesTheRunsAndTakesTheirDirectoriesWhenAsked() {
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        QVERIFY2(store, qPrintable(error));
+        const QString runDir = dir.filePath("runs/one"), notARun = dir.filePath("runs/two");
+        QVERIFY(QDir().mkpath(runDir) && QDir().mkpath(notARun));
+        QFile topology(runDir + "/topology.json");
+        QVERIFY(topology.open(QIODevice::WriteOnly) && topology.write("{}") == 2);
+        topology.close();
+        const qint64 one = store->beginRun("one", "{}", {}, runDir), two = store->beginRun("two", "{}", {}, notARun);
+        store->finishRun(one, "finished", {});
+        store->finishRun(two, "finished", {});
+        QVERIFY(store->flush());
+        HistoryPanel panel;
+        panel.setStore(store.get());
+        panel.show();
+        panel.selectRuns({one, two});
+        QString asked, offered;
+        QTimer::singleShot(0, &panel, [&] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            if (!box) return;
+            asked = box->text();
+            if (box->checkBox()) offered = box->checkBox()->text(), box->checkBox()->setChecked(true);
+            box->button(QMessageBox::Yes)->click();
+        });
+        QTest::mouseClick(panel.findChild<QPushButton*>("delete_runs"), Qt::LeftButton);
+        QVERIFY2(asked.contains(QString("run %1 (one)").arg(one)) && asked.contains(QString("run %1 (two)").arg(two)), qPrintable(asked));
+        QVERIFY2(offered.contains("1 folder"), qPrintable(offered));
+        QCOMPARE(panel.table()->rowCount(), 0);
+        QVERIFY(!QFileInfo::exists(runDir));
+        QVERIFY(QFileInfo::exists(notARun));
     }
 
     // A run that just finished is selected (its curve shows) when the newest run was: the user had
@@ -219,10 +257,22 @@ private Q_SLOTS:
         for (int r = 0; r < diff->rowCount(); ++r)
             rows << diff->item(r, 0)->text() + ' ' + diff->item(r, 1)->text() + ' ' + diff->item(r, 2)->text();
         const qint64 processes = small.topology->nodeCount();
-        QCOMPARE(rows, QStringList({QString("processes %1 %2").arg(processes + 3).arg(processes), "servers_per_party 2 1"}));
+        QCOMPARE(rows.mid(0, 2), QStringList({QString("processes %1 %2").arg(processes + 3).arg(processes), "servers_per_party 2 1"}));
+        QVERIFY2(rows.filter(QRegularExpression("^party1\\.servers\\[1\\]\\.port \\d+ -$")).size() == 1, qPrintable(rows.join('\n')));
         panel.selectRuns({one});  // one run: its shape, then its settings
         QCOMPARE(diff->item(0, 0)->text(), QString("parties"));
         QCOMPARE(diff->item(diff->rowCount() - 1, 0)->text(), QString("rounds"));
+
+        // A worker group's own setting (here party2's slowdown) is a row of its own; nothing else differs.
+        Topology slow = *small.topology;
+        slow.parties[2].workers[0].slowdown = 3;
+        const qint64 three = store->beginRun("three", TopologyWriter::toJson(slow), {{"rounds", 3}});
+        QVERIFY(store->flush());
+        panel.refresh();
+        panel.selectRuns({one, three});
+        QCOMPARE(diff->rowCount(), 1);
+        QCOMPARE(diff->item(0, 0)->text() + ' ' + diff->item(0, 1)->text() + ' ' + diff->item(0, 2)->text(),
+                 QString("party2.workers[0].slowdown 3 -"));  // (1, the default, is left out of the file)
     }
 
     // A past run that failed before its first round, shown in the charts: the reason, not "No rounds
@@ -386,8 +436,12 @@ private Q_SLOTS:
             return names;
         };
         const auto allLoad = [guide](const QStringList& names) {
-            for (const QString& name : names)  // (the browser hands a picture over as its file's bytes)
-                if (QImage::fromData(guide->loadResource(QTextDocument::ImageResource, QUrl(name)).toByteArray()).isNull()) return name;
+            for (const QString& name : names) {  // (the browser hands a small picture over as its file's bytes)
+                const QVariant resource = guide->loadResource(QTextDocument::ImageResource, QUrl(name));
+                const QImage picture =
+                    resource.typeId() == QMetaType::QImage ? resource.value<QImage>() : QImage::fromData(resource.toByteArray());
+                if (picture.isNull() || picture.width() > 900) return name;  // missing, or wider than the guide's window
+            }
             return QString();
         };
         QVERIFY(!picturesOf().isEmpty());

@@ -74,10 +74,13 @@ Designer::Designer(QWidget* parent)
         menu->setAttribute(Qt::WA_DeleteOnClose);
         menu->popup(screenPos);
     });
-    connect(m_issueList, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+    // A click on a message selects what it is about (a double click was needed, and a host's selected nothing).
+    const auto selectIssueElement = [this](QListWidgetItem* item) {
         const ElementRef ref = edits::elementForIssuePath(topology(), item->data(Qt::UserRole).toString());
-        m_scene->selectElements({ref});
-    });
+        if (ref.kind != ElementRef::Kind::None) m_scene->selectElements({ref});
+    };
+    connect(m_issueList, &QListWidget::itemClicked, this, selectIssueElement);
+    connect(m_issueList, &QListWidget::itemActivated, this, selectIssueElement);
     m_document.setSelectionSource([this] { return m_scene->selectedElements(); });
     connect(&m_document, &TopologyDocument::changed, this, &Designer::display);
     connect(&m_document, &TopologyDocument::validityChanged, this, &Designer::validityChanged);
@@ -116,7 +119,7 @@ void Designer::display(const TopologyChange& change) {
     m_properties->show(topology(), m_scene->selectedElements());
     m_issueList->clear();
     for (const TopologyIssue& issue : issues()) {
-        auto* item = new QListWidgetItem(QIcon(QStringLiteral(":/icons/warning.svg")), issue.toString(), m_issueList);
+        auto* item = new QListWidgetItem(QIcon(QStringLiteral(":/icons/error.svg")), issue.toString(), m_issueList);  // it blocks Start
         item->setData(Qt::UserRole, issue.path);
     }
     const TopologyIssues notes = topologyAdvice(topology());

@@ -182,6 +182,11 @@ void DesignerScene::markIssues() {
     for (DesignerItem* item : std::as_const(m_items)) item->setIssue({});
     for (const TopologyIssue& issue : m_issues) {
         ElementRef ref = edits::elementForIssuePath(m_topology, issue.path);
+        if (ref.kind == ElementRef::Kind::HostGroup) {  // a host's issue: its box in every party that uses it
+            for (DesignerItem* item : std::as_const(m_items))
+                if (item->ref().kind == ElementRef::Kind::HostGroup && item->ref().host == ref.host) item->setIssue(issue.message);
+            continue;
+        }
         DesignerItem* target = m_items.value(ref.key());
         if (!target && ref.kind != ElementRef::Kind::None) target = m_items.value(ElementRef{ElementRef::Kind::Party, ref.party}.key());
         if (target) target->setIssue(issue.message);

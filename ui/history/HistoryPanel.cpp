@@ -9,8 +9,11 @@
 #include "Vocabulary.h"
 
 #include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QChart>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHeaderView>
 #include <QJsonArray>
@@ -24,6 +27,7 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <cmath>
+#include <unistd.h>
 
 namespace hips {
 
@@ -49,7 +53,10 @@ public:
 };
 
 // A setting as a cell shows it: a data source or a model as its compact JSON, not blank.
+// A setting's value in the compare table; "-" where a run has none (its file left a default
+// out, or it has no such party, group or server).
 QString settingText(const QJsonValue& v) {
+    if (v.isUndefined()) return QStringLiteral("-");
     if (v.isObject()) return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
     if (v.isArray()) return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
     return v.toVariant().toString();
@@ -90,6 +97,7 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     // The name, tags and notes are the user's: double-click (or F2) edits them in place.
     m_table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->setTextElideMode(Qt::ElideMiddle);  // a long reason keeps its start and its end (whole in its tooltip)
     m_table->horizontalHeader()->setSectionResizeMode(
         9, QHeaderView::Stretch);  // the reason takes what is left, elided (whole in its tooltip)
     m_table->setSortingEnabled(true);
@@ -99,6 +107,7 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     m_filter->setClearButtonEnabled(true);
     auto* bar = new QHBoxLayout;
     m_reopen->setObjectName(QStringLiteral("reopen_topology"));
+    m_delete->setObjectName(QStringLiteral("delete_runs"));
     m_reopen->setToolTip(tr("Open the selected run's topology and settings in the designer, to run it again"));
     m_attach->setObjectName(QStringLiteral("reattach_run"));
     m_attach->setToolTip(
@@ -189,7 +198,7 @@ void HistoryPanel::refresh() {
         m_table->setItem(i, 6, numberItem(f.regression() ? -1 - f.finalRmse : f.finalAccuracy, f.finalText()));
         m_table->setItem(i, 7, numberItem(f.rounds, QString::number(f.rounds)));
         m_table->setItem(i, 8, numberItem(f.bytesAcross, QString::number(f.bytesAcross / 1e6, 'f', 1)));
-        auto* reason = new QTableWidgetItem(reasonOf(r));
+        auto* reason = new QTableWidgetItem(runReason(r));
         reason->setToolTip(reason->text());
         m_table->setItem(i, 9, reason);
         m_table->setItem(i, 10, new QTableWidgetItem(r.tags));
@@ -206,14 +215,6 @@ void HistoryPanel::refresh() {
     // just finished), select the newest run so that its curve shows at once.
     const bool followNewest = selected.isEmpty() || (selected == QList<qint64>{newestShown});
     selectRuns(followNewest && !runs.isEmpty() ? QList<qint64>{runs.last().run.id} : selected);
-}
-
-// Why a run did not finish: its summary's reason; a run whose controller died has none.
-QString HistoryPanel::reasonOf(const RunRecord& r) {
-    const QString reason = r.summary.value(QStringLiteral("reason")).toString();
-    if (!reason.isEmpty()) return reason;
-    if (r.status == QLatin1String("interrupted")) return tr("its controller ended before the run did (killed, or the machine stopped)");
-    return {};
 }
 
 // A name, tags or notes cell the user edited: stored at once.
@@ -336,6 +337,10 @@ void HistoryPanel::showSettingsDiff(const QList<qint64>& ids) {
             settings.last().insert(key, value);
             if (!shapeKeys.contains(key)) shapeKeys << key;
         }
+        for (const auto& [key, value] : topologySettings(*topology)) {  // each party's and host's own
+            settings.last().insert(key, value);
+            if (!shapeKeys.contains(key)) shapeKeys << key;
+        }
     }
     m_diff->setHorizontalHeaderLabels(headers);
     keys.sort();
@@ -357,16 +362,53 @@ void HistoryPanel::showSettingsDiff(const QList<qint64>& ids) {
     m_diff->resizeColumnsToContents();
 }
 
+namespace {
+
+// A run's directory that Delete may take with the run: this user's own folder (not a link) that
+// still holds a run (its topology.json), so a path the history kept never takes anything else.
+bool isOwnRunDirectory(const QString& path) {
+    const QFileInfo dir(path);
+    return !path.isEmpty() && dir.isDir() && !dir.isSymLink() && dir.ownerId() == ::geteuid() &&
+           QFileInfo(QDir(path).filePath(QStringLiteral("topology.json"))).isFile();
+}
+
+}  // namespace
+
+// Delete names the runs it deletes, and offers to take their run directories (models, logs,
+// checkpoints) too.
 void HistoryPanel::deleteSelected() {
     const QList<qint64> ids = selectedRuns();
     if (ids.isEmpty() || !m_store) return;
-    if (QMessageBox::question(this, tr("Delete runs"),
-                              tr("Delete %n run(s) and all their rows from the history?", nullptr, int(ids.size()))) != QMessageBox::Yes)
-        return;
+    QStringList names, dirs;
+    for (qint64 id : ids) {
+        const auto run = m_store->run(id);
+        names << tr("run %1 (%2)").arg(id).arg(run ? run->name : QString());
+        if (const QString dir = m_store->runDirectory(id); isOwnRunDirectory(dir)) dirs << dir;
+    }
+    QMessageBox box(QMessageBox::Question, tr("Delete runs"),
+                    tr("Delete %1 and all their rows from the history?").arg(names.join(QStringLiteral(", "))),
+                    QMessageBox::Yes | QMessageBox::No, this);
+    box.setObjectName(QStringLiteral("delete_runs"));
+    auto* withDirs =
+        dirs.isEmpty()
+            ? nullptr
+            : new QCheckBox(tr("Also delete their run directories (%n folder(s): model, logs, checkpoints)", nullptr, int(dirs.size())));
+    if (withDirs) {
+        withDirs->setToolTip(dirs.join('\n'));
+        box.setCheckBox(withDirs);
+    }
+    if (box.exec() != QMessageBox::Yes) return;
+    const bool removeDirs = withDirs && withDirs->isChecked();
     for (qint64 id : ids) m_store->deleteRun(id);
-    if (!waitForWrites()) return;
+    if (!waitForWrites()) return;  // (the folders stay when the rows could not be deleted)
+    QStringList kept;
+    for (const QString& dir : removeDirs ? dirs : QStringList())
+        if (!QDir(dir).removeRecursively()) kept << dir;
     refresh();
-    Q_EMIT message(tr("Deleted %n run(s)", nullptr, int(ids.size())));
+    if (!kept.isEmpty())
+        QMessageBox::warning(this, tr("Delete runs"), tr("These run directories could not be deleted:\n%1").arg(kept.join('\n')));
+    Q_EMIT message(removeDirs ? tr("Deleted %n run(s) and their run directories", nullptr, int(ids.size()))
+                              : tr("Deleted %n run(s)", nullptr, int(ids.size())));
 }
 
 bool HistoryPanel::exportReport(qint64 run, const QString& path, QString* error) {

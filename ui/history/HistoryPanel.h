@@ -51,7 +51,6 @@ private:
     void applyFilter();
     void labelEdited(QTableWidgetItem* item);
     void showSettingsDiff(const QList<qint64>& ids);
-    static QString reasonOf(const RunRecord& run);
     void deleteSelected();
     bool waitForWrites();
 

@@ -148,7 +148,7 @@ QString reportHtml(const RunReport& r, const ReportImages& images, const std::fu
          {QObject::tr("Name"), r.run.name},
          {QObject::tr("Tags"), r.run.tags},
          {QObject::tr("Notes"), r.run.notes},
-         {QObject::tr("Status"), r.run.status},
+         {QObject::tr("Status"), runReason(r.run).isEmpty() ? r.run.status : r.run.status + QStringLiteral(": ") + runReason(r.run)},
          {QObject::tr("Started"), when(r.run.started)},
          {QObject::tr("Ended"), when(r.run.ended)},
          {QObject::tr("Duration"),

@@ -180,7 +180,7 @@ private:
     PartyModel m_model;
     PendingPulls m_pulls;
     ModelBufferPool m_pool;
-    PartyTier m_tier{m_ctx, m_workers, nullptr, m_model, m_pulls, m_pool, {}, 0, -1, 0, 0, {}, {}};
+    PartyTier m_tier{m_ctx, m_workers, nullptr, m_model, m_pulls, m_pool, {}, 0, -1, 0, 0, 0, {}, {}};
     std::unique_ptr<PartyPolicy> m_policy;
     QSet<QString> m_servedFinal, m_down;
     RejectionLog m_log{m_ctx.node.id};
