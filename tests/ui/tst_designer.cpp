@@ -56,6 +56,7 @@ private Q_SLOTS:
         dropFromPalette(*d, PaletteItem::Workers, centerOf(*d, {ElementRef::Kind::HostGroup, "party1", "local"}));
         QCOMPARE(d->topology().party("party1")->workers.size(), before + 1);
         QVERIFY(d->scene()->item({ElementRef::Kind::Workers, "party1", {}, before}));  // drawn, too
+        QCOMPARE(d->scene()->selectedElements(), QList<ElementRef>({{ElementRef::Kind::Workers, "party1", {}, before}}));  // and selected
 
         const QRectF everything = d->scene()->itemsBoundingRect();
         const QPointF dropAt = everything.bottomRight() + QPointF(80, 80);
@@ -74,10 +75,13 @@ private Q_SLOTS:
         QVERIFY(added->scheduler && added->servers.size() == 1 && added->workers.size() == 1);  // complete, so it runs
         QVERIFY2(d->isValid(), qPrintable(d->issues().value(0).toString()));  // fresh ports, no clash
         QVERIFY(d->scene()->item({ElementRef::Kind::Party, "party3"}));
+        QCOMPARE(d->scene()->selectedElements(), QList<ElementRef>({{ElementRef::Kind::Party, "party3"}}));
 
         dropFromPalette(*d, PaletteItem::Host, centerOf(*d, {ElementRef::Kind::Party, "party2"}));
         QCOMPARE(d->topology().hosts.size(), 2);
         QVERIFY(d->scene()->item({ElementRef::Kind::HostGroup, "party2", "host1"}));
+        QCOMPARE(d->scene()->selectedElements(), QList<ElementRef>({{ElementRef::Kind::HostGroup, "party2", "host1"}}));
+        QCOMPARE(d->properties()->element().host, QString("host1"));  // its fields in the panel
         QCOMPARE(d->undoStack()->count(), 3);
     }
 

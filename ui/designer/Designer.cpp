@@ -53,7 +53,11 @@ Designer::Designer(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
 
-    connect(m_scene, &DesignerScene::editRequested, this, [this](const QString& text, const Topology& after) { apply(text, after); });
+    connect(m_scene, &DesignerScene::editRequested, this, [this](const QString& text, const Topology& after) {
+        const QList<ElementRef> before = m_scene->elements();
+        apply(text, after);
+        selectAdded(before);
+    });
     // A refused gesture says why where the user looks (at the pointer), and in the status bar.
     connect(m_scene, &DesignerScene::refused, this, [this](const QString& why) {
         QToolTip::showText(QCursor::pos(), why, m_view);
@@ -85,6 +89,15 @@ Designer::Designer(QWidget* parent)
     connect(&m_document, &TopologyDocument::changed, this, &Designer::display);
     connect(&m_document, &TopologyDocument::validityChanged, this, &Designer::validityChanged);
     setTopology(Topology{});
+}
+
+// A drop from the palette selects what it added (a host comes with a worker group: the host,
+// the outermost), so the panel shows its fields at once, as a drawing program does.
+void Designer::selectAdded(const QList<ElementRef>& before) {
+    std::optional<ElementRef> added;
+    for (const ElementRef& e : m_scene->elements())
+        if (!before.contains(e) && (!added || e.kind < added->kind)) added = e;
+    if (added) m_scene->selectElements({*added});
 }
 
 // The scene's items go after the panels; their last selection changes must not reach them.

@@ -62,6 +62,7 @@ Q_SIGNALS:
 private:
     void display(const TopologyChange& change);  // the document changed
     QString describe(const ElementRef& e) const;
+    void selectAdded(const QList<ElementRef>& before);
 
     TopologyDocument m_document;
     DesignerScene* m_scene;

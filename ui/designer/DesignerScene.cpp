@@ -178,6 +178,12 @@ void DesignerScene::build() {
     addEdges();
 }
 
+QList<ElementRef> DesignerScene::elements() const {
+    QList<ElementRef> out;
+    for (const DesignerItem* item : m_items) out << item->ref();
+    return out;
+}
+
 void DesignerScene::markIssues() {
     for (DesignerItem* item : std::as_const(m_items)) item->setIssue({});
     for (const TopologyIssue& issue : m_issues) {

@@ -24,6 +24,7 @@ public:
     void update(const Topology& topology, const TopologyIssues& issues, const TopologyChange& change);
     const Topology& topology() const { return m_topology; }
     DesignerItem* item(const ElementRef& ref) const { return m_items.value(ref.key()); }
+    QList<ElementRef> elements() const;  // every element drawn
     QList<ElementRef> selectedElements() const;
     void selectElements(const QList<ElementRef>& refs);
     int edgeCount() const { return m_edges; }
