@@ -247,7 +247,8 @@ private Q_SLOTS:
         QVERIFY(store->flush());
         const RunRecord before = *store->run(run);
         store->resumeRun(run, 2, "{\"rounds\": 9}", {{"rounds", 9}});
-        store->restoreRun(before, "{\"rounds\": 4}", {{"rounds", 4}}, "resuming from the checkpoint of round 2 failed before its first round: boom");
+        store->restoreRun(before, "{\"rounds\": 4}", {{"rounds", 4}},
+                          "resuming from the checkpoint of round 2 failed before its first round: boom");
         QVERIFY(store->flush());
         const RunRecord after = *store->run(run);
         QCOMPARE(after.status, QString("stopped"));
