@@ -3,6 +3,7 @@
 #include "ExportDialog.h"
 
 #include "StudioSettings.h"
+#include "UserGuide.h"
 
 #include "Designer.h"
 #include "DesignerView.h"
@@ -23,7 +24,6 @@
 #include <QDialogButtonBox>
 #include <QHeaderView>
 #include <QKeyEvent>
-#include <QImage>
 #include <QInputDialog>
 #include <QApplication>
 #include <QCloseEvent>
@@ -54,20 +54,6 @@ QIcon icon(const char* name) {
     return QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(name)));
 }
 
-// The guide's pages, their pictures no wider than the page: the screenshots are taken at 1600
-// pixels, which a 900-pixel dialog showed as a strip to scroll sideways.
-class GuideBrowser : public QTextBrowser {
-public:
-    static constexpr int kPictureWidth = 820;
-
-    QVariant loadResource(int type, const QUrl& name) override {
-        const QVariant resource = QTextBrowser::loadResource(type, name);
-        if (type != QTextDocument::ImageResource) return resource;
-        const QImage picture = QImage::fromData(resource.toByteArray());
-        if (picture.width() <= kPictureWidth) return resource;
-        return picture.scaledToWidth(kPictureWidth, Qt::SmoothTransformation);
-    }
-};
 }  // namespace
 
 MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
@@ -482,26 +468,9 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
     return QMainWindow::eventFilter(watched, event);
 }
 
-// The guide inside the app: the README and the docs/ pages it links to, with their pictures
-// (resources/guide.qrc keeps the same layout, so the links between pages resolve there too).
+// The README and the docs/ pages, inside the app (UserGuide).
 void MainWindow::showGuide() {
-    auto* browser = new GuideBrowser;
-    browser->setObjectName(QStringLiteral("guide"));
-    browser->setOpenExternalLinks(true);
-    const QUrl home(QStringLiteral("qrc:/guide/README.md"));
-    if (QFile::exists(QStringLiteral(":/guide/README.md"))) browser->setSource(home, QTextDocument::MarkdownResource);
-    else browser->setPlainText(tr("The guide is not in this build; see README.md beside the sources."));
-    auto* page = new QWidget;
-    auto* layout = new QVBoxLayout(page);
-    layout->setContentsMargins(0, 0, 0, 0);
-    auto* bar = new QToolBar;
-    QAction* back = bar->addAction(tr("Back"), browser, &QTextBrowser::backward);
-    back->setEnabled(false);
-    connect(browser, &QTextBrowser::backwardAvailable, back, &QAction::setEnabled);
-    bar->addAction(tr("Contents"), browser, [browser, home] { browser->setSource(home, QTextDocument::MarkdownResource); });
-    layout->addWidget(bar);
-    layout->addWidget(browser);
-    showTextDialog(tr("HiPS Studio — user guide"), page, QSize(900, 700));
+    showTextDialog(tr("HiPS Studio — user guide"), new UserGuide, QSize(900, 700));
 }
 
 // Every menu action's shortcut, read from the menus themselves (so the list is never out of
