@@ -1506,18 +1506,18 @@
     </message>
     <message>
         <location filename="../backend/topology/TopologyAdvice.cpp" line="61"/>
-        <source>2bit under mode ssgd loses most of the accuracy (0.33–0.39 against 0.87 without a codec on the default topology with the mlp): a step&apos;s change is too small for a 2-bit message; fp16 keeps it (0.87), topk nearly (0.82)</source>
-        <translation>ssgd 模式下使用 2bit 会损失大部分准确率（在默认拓扑上用 mlp 为 0.33–0.39，不压缩为 0.87）：每一步的模型变化太小，2 位消息无法表达；fp16 可保持准确率（0.87），topk 接近（0.82）</translation>
+        <source>2bit under mode ssgd loses much of the accuracy (0.66 against 0.87 without a codec on the default topology with the mlp): a step&apos;s change is too small for a 2-bit message; fp16 keeps it (0.87), topk nearly (0.82)</source>
+        <translation>ssgd 模式下使用 2bit 会损失相当多的准确率（在默认拓扑上用 mlp 为 0.66，不压缩为 0.87）：每一步的模型变化太小，2 位消息无法表达；fp16 可保持准确率（0.87），topk 接近（0.82）</translation>
     </message>
     <message>
         <location filename="../backend/topology/TopologyAdvice.cpp" line="68"/>
-        <source>server momentum (FedAvgM) with a lossy codec trails (0.73 with topk, 0.64 with 2bit, against 0.84 without one, on the default topology with the mlp): use fp16, or server_optimizer sgd or adam (FedAdam with topk: 0.84)</source>
-        <translation>服务器动量（FedAvgM）配合有损编码会落后（在默认拓扑上用 mlp：topk 为 0.73，2bit 为 0.64，不压缩为 0.84）：请使用 fp16，或将 server_optimizer 设为 sgd 或 adam（FedAdam 配合 topk：0.84）</translation>
+        <source>server momentum (FedAvgM) with a lossy codec trails (0.73 with topk, 0.65 with 2bit, against 0.84 without one, on the default topology with the mlp): use fp16, or server_optimizer sgd or adam (FedAdam with topk: 0.84)</source>
+        <translation>服务器动量（FedAvgM）配合有损编码会落后（在默认拓扑上用 mlp：topk 为 0.73，2bit 为 0.65，不压缩为 0.84）：请使用 fp16，或将 server_optimizer 设为 sgd 或 adam（FedAdam 配合 topk：0.84）</translation>
     </message>
     <message>
         <location filename="../backend/topology/TopologyAdvice.cpp" line="74"/>
-        <source>an adaptive server optimizer with 2bit trails (adam: 0.77 against 0.86 without a codec, on the default topology with the mlp): use topk (adam: 0.84) or fp16</source>
-        <translation>自适应服务器优化器配合 2bit 会落后（在默认拓扑上用 mlp：adam 为 0.77，不压缩为 0.86）：请使用 topk（adam：0.84）或 fp16</translation>
+        <source>an adaptive server optimizer with 2bit trails (adam: 0.82 against 0.86 without a codec, on the default topology with the mlp): use topk (adam: 0.84) or fp16</source>
+        <translation>自适应服务器优化器配合 2bit 会落后（在默认拓扑上用 mlp：adam 为 0.82，不压缩为 0.86）：请使用 topk（adam：0.84）或 fp16</translation>
     </message>
     <message>
         <location filename="../backend/topology/DataFields.cpp" line="24"/>

@@ -160,21 +160,26 @@ private Q_SLOTS:
     }
 
     // An automatic t per bucket of values: a bucket of small values is not sent as zeros beside
-    // one of large values. Here buckets of 16: t = 2 × each bucket's mean magnitude.
+    // one of large values. Here buckets of 16: the values from twice each bucket's mean magnitude
+    // are sent, as their own mean magnitude (what leaves the least residual).
     void twoBitChoosesATPerBucket() {
         std::vector<float> v(40, 0.0f);
-        for (size_t i = 0; i < 16; ++i) v[i] = i % 2 ? -1.0f : 1.0f;  // mean 1: t = 2, nothing reaches it...
-        v[0] = 8.0f;  // ...but this (mean 23/16: t = 2.875)
-        for (size_t i = 16; i < 32; ++i) v[i] = i == 20 ? 0.04f : 0.001f;  // t = 2 × 0.055 / 16
-        for (size_t i = 32; i < 40; ++i) v[i] = -0.5f;  // a last bucket of 8: t = 1, none reach it
+        for (size_t i = 0; i < 16; ++i) v[i] = i % 2 ? -1.0f : 1.0f;  // mean 1: from 2, nothing reaches it...
+        v[0] = 8.0f;  // ...but this (mean 23/16: from 2.875), sent as itself
+        for (size_t i = 16; i < 32; ++i) v[i] = i == 20 ? 0.04f : 0.001f;  // from 2 × 0.055 / 16: 0.04 alone
+        v[21] = -0.03f, v[22] = 0.02f;  // now from 2 × 0.103 / 16 = 0.0129: 0.04, −0.03, 0.02 as ±0.03
+        for (size_t i = 32; i < 40; ++i) v[i] = -0.5f;  // a last bucket of 8: from 1, none reach it
         const auto c = codec("2bit", 0, 0.01, 1, 0, 16);
         QCOMPARE(c->spec(), QStringLiteral("2bit t=auto ef=1 bucket=16"));
         std::vector<float> said(v.size()), got(v.size());
         const QByteArray frame = c->encode(v.data(), v.size(), said.data());
         QCOMPARE(size_t(frame.size()), 3 * 4 + 3 * 4u);  // three t's, three words
-        QCOMPARE(said[0], 2.875f);
-        QCOMPARE(said[20], 2 * (0.04f + 15 * 0.001f) / 16);
-        QCOMPARE(std::count(said.begin(), said.end(), 0.0f), 38);
+        QCOMPARE(said[0], 8.0f);
+        QCOMPARE(std::count(said.begin(), said.begin() + 16, 0.0f), 15);
+        QCOMPARE(said[20], 0.03f);
+        QCOMPARE(said[21], -0.03f);
+        QCOMPARE(said[22], 0.03f);
+        QCOMPARE(std::count(said.begin(), said.end(), 0.0f), 36);
         QCOMPARE(c->decode(frame.constData(), size_t(frame.size()), v.size(), got.data()), QString());
         QCOMPARE(got, said);
         // Every bucket's t is checked: a second one of 0 is refused.
