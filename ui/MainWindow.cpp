@@ -92,11 +92,13 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
     });
     connect(m_run, &RunPanel::runStarted, m_charts, [this](const Topology& t) {
         m_charts->clear();
+        m_charts->setTopology(t);
         addLocalReference(t.training);
         m_charts->setLive(true);
     });
     connect(m_run, &RunPanel::runFinished, m_charts, [this](const RunSummary& s) {
         m_charts->setEnded(!s.ok && !s.stopped, s.reason);
+        m_charts->setRunTraffic(s.bytesInside, s.bytesAcross);
         if (m_store) m_chartedRun = m_store->runOfDirectory(s.runDir).value_or(0);  // kept across a language switch
     });
     connect(m_run, &RunPanel::roundCompleted, m_charts, &RunCharts::addRound);
@@ -348,7 +350,10 @@ bool MainWindow::showStoredRun(qint64 run) {
     const StoredRounds& stored = report->rounds;
     m_charts->clear();
     const TopologyLoad load = TopologyReader::readJson(m_store->topologyJson(run));
-    if (load.topology) addLocalReference(load.topology->training, run);
+    if (load.topology) {
+        m_charts->setTopology(*load.topology);
+        addLocalReference(load.topology->training, run);
+    }
     for (int i = 0; i < stored.rows.size(); ++i) m_charts->addRound(stored.rows[i], stored.wallMs[i]);
     // Each worker's round as its `train` record (local steps, the time split; staleness is not
     // kept), and each party's test of its held-out rows as its `party_eval` record.
@@ -362,6 +367,7 @@ bool MainWindow::showStoredRun(qint64 run) {
         t = m.t;
     }
     for (const auto& [record, t] : records) m_charts->addRecord(record, t * 1000, report->clock.elapsed(t));
+    if (report->run.status != QLatin1String("running")) m_charts->setRunTraffic(quint64(report->bytesInside), quint64(report->bytesAcross));
     for (LiveChart* c : m_charts->charts()) c->redrawNow();
     m_charts->timeline()->redrawNow();
     if (stored.rows.isEmpty() && report->run.status != QLatin1String("running")) {  // not "no rounds yet: start a run"

@@ -23,6 +23,7 @@
 #include "RunStore.h"
 #include "Topology.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QMap>
 #include <QJsonArray>
@@ -77,6 +78,9 @@ public:
     bool attach(qint64 historyRun);
     void stop(const QString& reason);  // user request: stop everything, report as failed with `reason`
     RunState state() const { return m_state; }
+    // When (unix ms) the run had run `seconds`: a round's time is when it was aggregated, not
+    // when it was shown (rounds are shown once stored, several at a time).
+    double wallMsAt(double seconds) const { return double(QDateTime::currentMSecsSinceEpoch()) - (elapsed() - seconds) * 1000; }
     QString error() const { return m_error; }
     const QMap<QString, ProcessInfo>& processes() const { return m_processes.all(); }
 

@@ -9,6 +9,8 @@
 #include <QChartView>
 #include <QGraphicsScene>
 #include <QComboBox>
+#include <QDateTimeAxis>
+#include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -36,6 +38,27 @@ QStringList tickLabels(const QValueAxis* axis) {
         labels << QString::asprintf(axis->labelFormat().toLatin1().constData(),
                                     axis->min() + k * (axis->max() - axis->min()) / (axis->tickCount() - 1));
     return labels;
+}
+
+// Two parties' workers, "p1/worker0" … "p2/worker1", in a topology of mode `mode`.
+Topology twoParties(const QString& mode) {
+    Topology t;
+    for (const char* id : {"p1", "p2"}) {
+        Party p;
+        p.id = id;
+        WorkerGroup g;
+        g.count = 2;
+        p.workers = {g};
+        t.parties << p;
+    }
+    t.training.mode = mode;
+    return t;
+}
+
+QColor colourOf(LiveChart& c, const QString& name) {
+    for (QAbstractSeries* s : c.chart()->series())
+        if (s->name() == name) return static_cast<QLineSeries*>(s)->pen().color();
+    return {};
 }
 
 QValueAxis* valueAxis(LiveChart& c, Qt::Orientation o) {
@@ -84,9 +107,23 @@ private Q_SLOTS:
         QLineSeries* smooth = drawn(chart, line);
         QCOMPARE(raw->count(), 4);
         QVERIFY(raw->isVisible());
-        QCOMPARE(smooth->at(1).y(), 0.5);  // 0.5·0 + 0.5·1
-        QCOMPARE(smooth->at(2).y(), 0.25);  // 0.5·0.5 + 0.5·0
-        QCOMPARE(smooth->at(3).y(), 0.625);
+        // Debiased as TensorBoard's: the EMA from 0 divided by 1 − 0.5^n.
+        QCOMPARE(smooth->at(0).y(), 0.0);
+        QCOMPARE(smooth->at(1).y(), 0.5 / 0.75);  // (0.5·0 + 0.5·1) / (1 − 0.25)
+        QCOMPARE(smooth->at(2).y(), 0.25 / 0.875);
+        QCOMPARE(smooth->at(3).y(), 0.625 / 0.9375);
+        chart.append(line, 5, 0, 4, 1.0);  // an arriving point continues the same average
+        chart.redrawNow();
+        QCOMPARE(drawn(chart, line)->at(4).y(), (0.5 * 0.625 + 0.5) / (1 - 1.0 / 32));
+        // One legend entry per line: the faint raw line has none, however often it is shown again.
+        chart.show();
+        chart.setSmoothing(0);
+        chart.setSmoothing(0.6);
+        QCOMPARE(raw->isVisible(), true);
+        QStringList shown;
+        for (QLegendMarker* m : chart.chart()->legend()->markers())
+            if (m->isVisible()) shown << m->label();
+        QCOMPARE(shown, QStringList{"a"});
         chart.setSmoothing(0);
         QVERIFY(!raw->isVisible());
         QCOMPARE(drawn(chart, line)->at(1).y(), 1.0);
@@ -346,6 +383,95 @@ private Q_SLOTS:
         QCOMPARE(t->shownRound(), 0);
     }
 
+    // Wall-clock ticks fall on whole steps of the local clock (10:20:30, 10:20:40 …), the same
+    // distance apart, whatever times the rounds came at.
+    void wallClockTicksAreWholeSteps() {
+        for (double span : {7.3, 41.0, 380.0, 5000.0}) {
+            LiveChart chart("t", "y");
+            const int line = chart.addLine("a", Qt::blue);
+            const double start = 1.7e12 + 123.4;
+            for (int k = 0; k <= 10; ++k) chart.append(line, k + 1, start + k * span * 100, k, 0.5 + 0.01 * k);
+            chart.setXAxis(LiveChart::XAxis::WallTime);
+            auto* x = qobject_cast<QDateTimeAxis*>(chart.chart()->axes(Qt::Horizontal).first());
+            QVERIFY(x);
+            const qint64 lo = x->min().toMSecsSinceEpoch(), hi = x->max().toMSecsSinceEpoch();
+            QVERIFY2(x->tickCount() >= 2 && x->tickCount() <= 8, qPrintable(QString::number(x->tickCount())));
+            const qint64 step = (hi - lo) / (x->tickCount() - 1);
+            QCOMPARE((hi - lo) % (x->tickCount() - 1), 0);
+            QVERIFY2(QList<qint64>({1000, 2000, 5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000, 900000, 1800000, 3600000})
+                         .contains(step),
+                     qPrintable(QString::number(step)));
+            QCOMPARE((lo + qint64(x->min().offsetFromUtc()) * 1000) % step, 0);
+            QVERIFY(lo <= qint64(start) && hi >= qint64(start + span * 1000));
+            QCOMPARE(x->format(), step < 60000 ? QString("HH:mm:ss") : QString("HH:mm"));
+        }
+    }
+
+    // A worker has one colour in every chart, live or stored: the topology's order decides it,
+    // not the order its records came in.
+    void workersKeepTheirColoursWhateverOrderTheyReport() {
+        RunCharts live, stored;
+        live.setTopology(twoParties("esync"));
+        stored.setTopology(twoParties("esync"));
+        const QStringList nodes{"p2/worker1", "p1/worker0", "p2/worker0", "p1/worker1"};
+        for (const QString& node : nodes) live.addRecord({{"kind", "train"}, {"node", node}, {"round", 1}, {"local_steps", 3}}, 0, 1);
+        for (auto it = nodes.crbegin(); it != nodes.crend(); ++it)
+            stored.addRecord({{"kind", "train"}, {"node", *it}, {"round", 1}, {"local_steps", 3}}, 0, 1);
+        QSet<QRgb> colours;
+        for (const char* name : {"p1/0", "p1/1", "p2/0", "p2/1"}) {
+            const QColor colour = colourOf(*live.localSteps(), name);
+            QVERIFY2(colour.isValid(), name);
+            QCOMPARE(colourOf(*stored.localSteps(), name), colour);
+            colours.insert(colour.rgb());
+        }
+        QCOMPARE(colours.size(), 4);
+    }
+
+    // The staleness chart stays empty in a mode whose pushes all belong to their round: it says so.
+    void anEmptyStalenessChartSaysWhy() {
+        RunCharts charts;
+        charts.setTopology(twoParties("fedavg"));
+        QVERIFY2(charts.staleness()->chart()->title().contains("none in mode fedavg"), qPrintable(charts.staleness()->chart()->title()));
+        charts.clear();
+        charts.setTopology(twoParties("asgd"));
+        QCOMPARE(charts.staleness()->chart()->title(), QString("Staleness of each push (asynchronous modes)"));
+    }
+
+    // Once the run has ended, its traffic is the run's (as `hips run`, the history and the report
+    // count it), beside what the last round had sent by its aggregation.
+    void factsGiveTheRunsTrafficOnceItEnds() {
+        RunCharts charts;
+        RoundRow row;
+        row.round = 3, row.elapsed = 2, row.testAccuracy = 0.8, row.bytesInside = 4000000, row.bytesAcross = 2000000;
+        charts.addRound(row, 1000);
+        QVERIFY(charts.factsText().contains("4.0 MB"));
+        QVERIFY(!charts.factsText().contains("in the run"));
+        charts.setRunTraffic(4500000, 2000000);
+        QVERIFY2(charts.factsText().contains("4.5 MB in the run (4.0 MB by this round)"), qPrintable(charts.factsText()));
+        QVERIFY(charts.factsText().contains("<td>2.0 MB</td>"));  // the same: said once
+    }
+
+    // The per-worker timeline exports as the other charts do: the shown round's split as CSV.
+    void timelineExportsItsRound() {
+        RunCharts charts;
+        QCOMPARE(charts.findChildren<QToolButton*>("export_chart").size(), charts.charts().size() + 1);
+        charts.addRecord({{"kind", "train"}, {"node", "p1/worker0"}, {"round", 1}, {"compute_s", 0.5}, {"comm_s", 0.25}, {"wait_s", 0.125}},
+                         0, 1);
+        charts.timeline()->redrawNow();
+        QTemporaryDir dir;
+        const QString path = dir.filePath("timeline.csv");
+        QCOMPARE(charts.timeline()->saveCsv(path), QString());
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), QByteArray("round,worker,compute_s,comm_s,wait_s\n1,\"p1/worker0\",0.5,0.25,0.125\n"));
+        QCOMPARE(charts.timeline()->savePng(dir.filePath("timeline.png")), QString());
+        QVERIFY(QFileInfo(dir.filePath("timeline.png")).size() > 0);
+        auto* seconds = qobject_cast<QValueAxis*>(charts.timeline()->chart()->axes(Qt::Horizontal).first());
+        QVERIFY(seconds);
+        const QStringList labels = tickLabels(seconds);
+        QCOMPARE(QSet<QString>(labels.begin(), labels.end()).size(), labels.size());
+    }
+
     // A dark desktop gets dark charts (the lines keep their colours).
     void aDarkPaletteGivesDarkCharts() {
         const QPalette light = QApplication::palette();
@@ -383,7 +509,8 @@ private Q_SLOTS:
         // Smoothing applies to rates, never to a cumulative count; back to cumulative, the title too.
         charts.findChild<QSlider*>()->setValue(50);
         QVERIFY(drawn(*charts.traffic(), 1)->at(1).y() != 2.0);
-        QCOMPARE(drawn(*charts.loss(), 0)->at(1).y(), 0.5);  // the loss is smoothed: 0.5·1 + 0.5·0
+        QCOMPARE(drawn(*charts.loss(), 0)->at(1).y(), 0.25 / 0.75);  // the loss is smoothed: (0.5·0.5·1 + 0.5·0) / (1 − 0.25)
+        QCOMPARE(charts.findChild<QLabel*>("smoothing_value")->text(), QString("0.50"));
         mode->setCurrentIndex(0);
         charts.traffic()->redrawNow();
         QCOMPARE(drawn(*charts.traffic(), 1)->at(1).y(), 6.0);

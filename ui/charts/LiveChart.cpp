@@ -1,9 +1,10 @@
 #include "LiveChart.h"
 
-#include "ExportDialog.h"
+#include "ChartExport.h"
 #include "Theme.h"
 
 #include "Lttb.h"
+#include "NiceTicks.h"
 #include "PrivateFiles.h"
 
 #include <QChart>
@@ -12,9 +13,6 @@
 #include <QDateTimeAxis>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QMenu>
-#include <QMessageBox>
-#include <QRegularExpression>
 #include <QBuffer>
 #include <QToolButton>
 #include <QMouseEvent>
@@ -70,44 +68,6 @@ bool needsNewRange(double axisLo, double axisHi, double lo, double hi) {
     return (hi - lo) < 0.5 * (axisHi - axisLo);
 }
 
-// A tick step of 1, 2 or 5 × 10^k giving about five ticks over `span` (whole numbers when
-// `integers`: rounds), and the decimals its labels need, so that no two labels read the same and
-// none carries digits the step does not (0.83409 after a zoom).
-struct NiceStep {
-    double step;
-    int decimals;
-};
-
-NiceStep niceStep(double span, bool integers) {
-    const double raw = span > 0 ? span / 5 : 1;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    double step = 10 * magnitude;
-    for (double m : {1.0, 2.0, 5.0})
-        if (m * magnitude >= raw) {
-            step = m * magnitude;
-            break;
-        }
-    if (integers) step = std::max(1.0, std::round(step));
-    return {step, std::max(0, -int(std::floor(std::log10(step) + 1e-9)))};
-}
-
-// The axis's range widened to multiples of the nice step, with a tick on each: called on every
-// range change (a zoom too). Fixed ticks, not Qt's dynamic ones: those lay out the new range with
-// the old interval first, and after a reset from a deep zoom that is thousands of labels.
-void applyNiceTicks(QValueAxis* axis, bool integers) {
-    const double lo = axis->min(), hi = axis->max();
-    const NiceStep nice = niceStep(hi - lo, integers);
-    const double alignedLo = std::floor(lo / nice.step + 1e-9) * nice.step;
-    const double alignedHi = std::max(alignedLo + nice.step, std::ceil(hi / nice.step - 1e-9) * nice.step);
-    if (std::abs(alignedLo - lo) > nice.step * 1e-6 || std::abs(alignedHi - hi) > nice.step * 1e-6) {
-        axis->setRange(alignedLo, alignedHi);  // the signal comes back here, aligned (a wider span only grows the step)
-        return;
-    }
-    axis->setTickType(QValueAxis::TicksFixed);
-    axis->setTickCount(int(std::lround((alignedHi - alignedLo) / nice.step)) + 1);
-    axis->setLabelFormat(QStringLiteral("%.%1f").arg(nice.decimals));
-}
-
 }  // namespace
 
 LiveChart::LiveChart(const QString& title, const QString& yTitle, QWidget* parent)
@@ -123,15 +83,9 @@ LiveChart::LiveChart(const QString& title, const QString& yTitle, QWidget* paren
     m_view->setToolTip(tr("Drag to zoom, right-click to zoom out; click a legend entry to hide its line"));
     m_hover->setObjectName(QStringLiteral("hover"));
     m_hover->setMinimumHeight(m_hover->fontMetrics().height());
-    auto* exportButton = new QToolButton;
-    exportButton->setObjectName(QStringLiteral("export_chart"));
-    exportButton->setText(tr("Export"));
-    exportButton->setToolTip(tr("Save this chart as a PNG picture, or its points as CSV"));
-    exportButton->setPopupMode(QToolButton::InstantPopup);
-    auto* menu = new QMenu(exportButton);
-    menu->addAction(tr("Save as PNG…"), this, [this] { exportWithDialog(QStringLiteral("png")); });
-    menu->addAction(tr("Save points as CSV…"), this, [this] { exportWithDialog(QStringLiteral("csv")); });
-    exportButton->setMenu(menu);
+    auto* exportButton = chartExportButton(
+        this, [this] { return m_chart->title(); },
+        [this](const QString& format, const QString& path) { return format == QLatin1String("png") ? savePng(path) : saveCsv(path); });
     auto* bottom = new QHBoxLayout;
     bottom->setContentsMargins(0, 0, 0, 0);
     bottom->addWidget(m_hover, 1);
@@ -186,9 +140,20 @@ int LiveChart::addLine(const QString& name, const QColor& color, Qt::PenStyle st
 void LiveChart::append(int line, double round, double wallMs, double elapsed, double value) {
     Line& l = m_lines[line];
     l.samples.append(Sample{round, wallMs, elapsed, value});
-    const double previous = l.smoothed.isEmpty() ? value : l.smoothed.last();
-    l.smoothed.append(m_alpha * previous + (1 - m_alpha) * value);
+    smoothNext(l, value);
     scheduleRedraw();
+}
+
+// TensorBoard's debiased EMA: the average starts at 0 and is divided by the weight its terms have
+// (1 − alpha^n), so the first points are pulled neither toward 0 nor toward the first value.
+void LiveChart::smoothNext(Line& l, double value) {
+    if (!std::isfinite(value)) {  // a diverged loss is drawn as it is, and does not poison what follows
+        l.smoothed.append(value);
+        return;
+    }
+    l.ema = m_alpha * l.ema + (1 - m_alpha) * value;
+    l.emaDecay *= m_alpha;
+    l.smoothed.append(l.ema / (1 - l.emaDecay));
 }
 
 void LiveChart::clear() {
@@ -228,9 +193,9 @@ void LiveChart::setXAxis(XAxis axis) {
 void LiveChart::setSmoothing(double alpha) {
     m_alpha = std::clamp(alpha, 0.0, 0.99);
     for (Line& l : m_lines) {
-        l.smoothed.resize(l.samples.size());
-        for (qsizetype i = 0; i < l.samples.size(); ++i)
-            l.smoothed[i] = i == 0 ? l.samples[0].value : m_alpha * l.smoothed[i - 1] + (1 - m_alpha) * l.samples[i].value;
+        l.smoothed.clear();
+        l.ema = 0, l.emaDecay = 1;
+        for (const Sample& sample : l.samples) smoothNext(l, sample.value);
     }
     redrawNow();
 }
@@ -306,6 +271,7 @@ void LiveChart::rebuildAxes() {
         auto* x = new QDateTimeAxis;
         x->setFormat(QStringLiteral("HH:mm:ss"));
         x->setTitleText(tr("time of day"));
+        connect(x, &QDateTimeAxis::rangeChanged, x, [x] { applyNiceTimeTicks(x); });
         m_x = x;
     } else {
         auto* x = new QValueAxis;
@@ -358,6 +324,10 @@ void LiveChart::redraw() {
         l.smooth->replace(smoothing ? smooth : raw);
         l.raw->setVisible(l.visible && smoothing);
         l.smooth->setVisible(l.visible);
+        // A series shown again shows its legend entry again: the faint line has none, the bold one speaks for both.
+        // A hidden line keeps its entry, struck out, to be clicked back.
+        for (QLegendMarker* m : m_chart->legend()->markers(l.raw)) m->setVisible(false);
+        for (QLegendMarker* m : m_chart->legend()->markers(l.smooth)) m->setVisible(true);
         // A short series shows its points (a single one is otherwise invisible: a line needs two).
         for (QLineSeries* s : {l.raw, l.smooth}) s->setPointsVisible(raw.size() <= kMarkedPoints);
         if (!l.visible) continue;
@@ -418,16 +388,6 @@ QString LiveChart::saveCsv(const QString& path) const {
                         .toUtf8();
     }
     return writeUserFile(path, text);
-}
-
-void LiveChart::exportWithDialog(const QString& format) {
-    QString base = m_chart->title().section(':', 0, 0).toLower();
-    base.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
-    const QString path = askExportPath(this, tr("Export chart"), base + '.' + format,
-                                       format == QLatin1String("png") ? tr("PNG pictures (*.png)") : tr("CSV files (*.csv)"), format);
-    if (path.isEmpty()) return;
-    const QString error = format == QLatin1String("png") ? savePng(path) : saveCsv(path);
-    if (!error.isEmpty()) QMessageBox::warning(this, tr("Export chart"), error);
 }
 
 bool LiveChart::eventFilter(QObject* watched, QEvent* event) {

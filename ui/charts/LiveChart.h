@@ -66,10 +66,12 @@ private:
         QColor color;
         QVector<Sample> samples;
         QVector<double> smoothed;  // EMA of value, kept up to date as points arrive
+        double ema = 0, emaDecay = 1;  // the EMA from 0 and alpha^n, which debiases it
         QLineSeries* raw = nullptr;
         QLineSeries* smooth = nullptr;
         bool visible = true;
     };
+    void smoothNext(Line& line, double value);
     void scheduleRedraw();
     void redraw();
     void rebuildAxes();
@@ -78,7 +80,6 @@ private:
     bool eventFilter(QObject* watched, QEvent* event) override;
     bool showValuesAt(const QPoint& viewportPos, const QPoint& globalPos);  // false outside the plot
     QString xLabel(double x) const;
-    void exportWithDialog(const QString& format);
 
     QChart* m_chart;
     QChartView* m_view;

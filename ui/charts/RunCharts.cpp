@@ -1,6 +1,8 @@
 #include "RunCharts.h"
 
+#include "ChartExport.h"
 #include "MetricRecords.h"
+#include "ModeRegistry.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -10,6 +12,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSlider>
+#include <QToolButton>
 #include <cmath>
 
 namespace hips {
@@ -35,7 +38,8 @@ RunCharts::RunCharts(QWidget* parent)
       m_trafficMode(new QComboBox),
       m_smoothing(new QSlider(Qt::Horizontal)),
       m_logLoss(new QCheckBox(tr("Log scale (loss)"))),
-      m_facts(new QLabel) {
+      m_facts(new QLabel),
+      m_smoothingValue(new QLabel) {
     m_facts->setObjectName(QStringLiteral("facts"));
     m_facts->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_facts->setMargin(16);
@@ -48,8 +52,10 @@ RunCharts::RunCharts(QWidget* parent)
     m_trafficMode->addItems({tr("Cumulative"), tr("Rate (MB/s)")});
     m_trafficMode->setObjectName(QStringLiteral("traffic_mode"));
     m_smoothing->setRange(0, 95);
-    m_smoothing->setToolTip(tr("EMA smoothing; the raw line stays, faint"));
+    m_smoothing->setToolTip(tr("EMA smoothing (debiased, as TensorBoard's); the raw line stays, faint"));
     m_smoothing->setMaximumWidth(160);
+    m_smoothingValue->setObjectName(QStringLiteral("smoothing_value"));
+    m_smoothingValue->setMinimumWidth(m_smoothingValue->fontMetrics().horizontalAdvance(QStringLiteral("0.00")));
     auto* reset = new QPushButton(tr("Reset zoom"));
 
     auto* controls = new QHBoxLayout;
@@ -58,6 +64,7 @@ RunCharts::RunCharts(QWidget* parent)
     controls->addSpacing(12);
     controls->addWidget(new QLabel(tr("Smoothing:")));
     controls->addWidget(m_smoothing);
+    controls->addWidget(m_smoothingValue);
     controls->addSpacing(12);
     controls->addWidget(m_logLoss);
     controls->addSpacing(12);
@@ -75,7 +82,18 @@ RunCharts::RunCharts(QWidget* parent)
     grid->addWidget(m_facts, 1, 2);
     grid->addWidget(m_steps, 2, 0);
     grid->addWidget(m_staleness, 2, 1);
-    grid->addWidget(m_timeline, 2, 2);
+    auto* timeline = new QWidget;  // the timeline with an Export button under it, as every chart
+    auto* timelineLayout = new QVBoxLayout(timeline);
+    timelineLayout->setContentsMargins(0, 0, 0, 0);
+    timelineLayout->setSpacing(0);
+    timelineLayout->addWidget(m_timeline, 1);
+    timelineLayout->addWidget(chartExportButton(
+                                  timeline, [this] { return m_timeline->chart()->title(); },
+                                  [this](const QString& format, const QString& path) {
+                                      return format == QLatin1String("png") ? m_timeline->savePng(path) : m_timeline->saveCsv(path);
+                                  }),
+                              0, Qt::AlignRight);
+    grid->addWidget(timeline, 2, 2);
     for (int i = 0; i < 3; ++i) {  // every chart the same size, whatever its legend or labels ask for
         grid->setRowStretch(i, 1);
         grid->setColumnStretch(i, 1);
@@ -112,6 +130,7 @@ RunCharts::RunCharts(QWidget* parent)
 // average of it lags behind the bytes really sent.
 void RunCharts::applySmoothing() {
     const double alpha = m_smoothing->value() / 100.0;
+    m_smoothingValue->setText(QString::number(alpha, 'f', 2));
     for (LiveChart* c : charts()) c->setSmoothing(c == m_traffic && m_trafficMode->currentIndex() == 0 ? 0.0 : alpha);
 }
 
@@ -119,6 +138,9 @@ void RunCharts::clear() {
     m_facts->setText(tr("<p style='color:#777'>No rounds yet. Start a run, or open one from the history.</p>"));
     m_rows.clear();
     m_wall.clear();
+    m_colourOf.clear();
+    m_runTraffic.reset();
+    m_staleness->setTitle(tr("Staleness of each push (asynchronous modes)"));
     for (LiveChart* c : charts()) c->clear();
     m_accuracy->addLine(tr("test accuracy"), kAccuracy);
     m_accuracy->setTitle(tr("Test accuracy"));
@@ -161,9 +183,24 @@ int RunCharts::lineOf(LiveChart* chart, QHash<QString, int>& lines, const QStrin
     if (it == lines.end()) {  // "party1/worker0" as "party1/0": legends are narrow
         QString name = node;
         name.replace(QStringLiteral("/worker"), QStringLiteral("/"));
-        it = lines.insert(node, chart->addLine(name, palette[lines.size() % palette.size()]));
+        const int colour = *m_colourOf.insert(node, m_colourOf.value(node, int(m_colourOf.size())));
+        it = lines.insert(node, chart->addLine(name, palette[colour % palette.size()]));
     }
     return *it;
+}
+
+void RunCharts::setTopology(const Topology& topology) {
+    m_colourOf.clear();
+    for (const Node& node : topology.nodes())
+        if (node.kind == RoleKind::Worker) m_colourOf.insert(node.id, int(m_colourOf.size()));
+    const ModePolicy mode = ModeRegistry::policy(topology.training.mode);
+    if (mode.party != TierSync::AsPushesCome && mode.global != TierSync::AsPushesCome)
+        m_staleness->setTitle(tr("Staleness: none in mode %1 (every push is of its round)").arg(topology.training.mode));
+}
+
+void RunCharts::setRunTraffic(quint64 inside, quint64 across) {
+    m_runTraffic = std::pair{inside, across};
+    if (!m_rows.isEmpty()) showFacts();
 }
 
 void RunCharts::addRecord(const QJsonObject& r, double wallMs, double elapsed) {
@@ -211,25 +248,36 @@ void RunCharts::addRound(const RoundRow& row, double wallMs) {
     m_ratio->append(0, row.round, wallMs, row.elapsed, row.computeRatio());
     m_rows << row;
     m_wall << wallMs;
+    showFacts();
+}
+
+void RunCharts::showFacts() {
+    const RoundRow& row = m_rows.last();
     // The best so far: the highest accuracy, or a regression's lowest RMSE.
     double best = qQNaN();
     for (const RoundRow& r : m_rows)
         if (const double v = r.testScore(); !std::isnan(v) && (std::isnan(best) || (m_rmse ? v < best : v > best))) best = v;
     const QString accuracy = std::isnan(row.testScore()) ? QStringLiteral("-") : QString::number(row.testScore(), 'f', 4);
+    // After the end, the run's own total, as `hips run`, the history and the report give it.
+    const auto traffic = [this](quint64 byRound, std::optional<quint64> run) {
+        const QString round = tr("%1 MB").arg(double(byRound) / 1e6, 0, 'f', 1);
+        if (!run || *run == byRound) return round;
+        return tr("%1 MB in the run (%2 by this round)").arg(double(*run) / 1e6, 0, 'f', 1).arg(round);
+    };
     m_facts->setText(tr("<h3>Round %1</h3><table cellpadding='3'>"
                         "<tr><td>Test %10</td><td><b>%2</b></td></tr>"
                         "<tr><td>Best so far</td><td>%3</td></tr>"
                         "<tr><td>Training loss</td><td>%4</td></tr>"
-                        "<tr><td>Inside parties</td><td>%5 MB</td></tr>"
-                        "<tr><td>Across parties</td><td>%6 MB</td></tr>"
+                        "<tr><td>Inside parties</td><td>%5</td></tr>"
+                        "<tr><td>Across parties</td><td>%6</td></tr>"
                         "<tr><td>Throughput</td><td>%7 samples/s</td></tr>"
                         "<tr><td>Computing-time ratio</td><td>%8</td></tr>"
                         "<tr><td>Elapsed</td><td>%9 s</td></tr></table>")
                          .arg(row.round)
                          .arg(accuracy, std::isnan(best) ? QStringLiteral("-") : QString::number(best, 'f', 4))
                          .arg(row.trainLoss, 0, 'f', 4)
-                         .arg(double(row.bytesInside) / 1e6, 0, 'f', 1)
-                         .arg(double(row.bytesAcross) / 1e6, 0, 'f', 1)
+                         .arg(traffic(row.bytesInside, m_runTraffic ? std::optional(m_runTraffic->first) : std::nullopt),
+                              traffic(row.bytesAcross, m_runTraffic ? std::optional(m_runTraffic->second) : std::nullopt))
                          .arg(row.samplesPerSecond, 0, 'f', 0)
                          .arg(row.computeRatio(), 0, 'f', 3)
                          .arg(row.elapsed, 0, 'f', 1)

@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QJsonObject>
 #include "RunProgress.h"
+#include "Topology.h"
 
 class QComboBox;
 class QSlider;
@@ -20,6 +21,13 @@ public:
     explicit RunCharts(QWidget* parent = nullptr);
 
     void clear();  // a new run
+    // The run's topology, after clear(): each worker keeps one colour in every chart, live or
+    // stored (the topology's order, not the order its records came in), and a mode without
+    // stale pushes says so on the staleness chart.
+    void setTopology(const Topology& topology);
+    // The run's traffic as its summary, the history and the report count it: every byte its
+    // servers sent, to its end (the last round's row counts what was sent by its aggregation).
+    void setRunTraffic(quint64 inside, quint64 across);
     void addRound(const RoundRow& row, double wallMs);
     // A role's metric record as it came: a worker's local steps in a round (ESync: as many as fit
     // in the slowest device's one), the staleness of a push applied as it came.
@@ -48,6 +56,7 @@ private:
     void applySmoothing();
 
     int lineOf(LiveChart* chart, QHash<QString, int>& lines, const QString& node);
+    void showFacts();
 
     void showRmse();  // a regression's run: the accuracy chart charts its test RMSE
     bool m_rmse = false;
@@ -64,6 +73,9 @@ private:
     class QLabel* m_facts;  // the latest figures, in words
     QList<RoundRow> m_rows;  // kept to switch traffic between cumulative and rate
     QList<double> m_wall;
+    QHash<QString, int> m_colourOf;  // worker → its colour's index, the same in every chart
+    std::optional<std::pair<quint64, quint64>> m_runTraffic;  // inside, across: once the run has ended
+    class QLabel* m_smoothingValue;
     int m_inside = 0, m_across = 0;
 };
 

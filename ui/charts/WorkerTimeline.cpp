@@ -1,10 +1,13 @@
 #include "WorkerTimeline.h"
 
 #include "MetricRecords.h"
+#include "NiceTicks.h"
+#include "PrivateFiles.h"
 #include "Theme.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QBuffer>
 #include <QHorizontalStackedBarSeries>
 #include <QLegend>
 #include <QTimer>
@@ -37,7 +40,7 @@ WorkerTimeline::WorkerTimeline(QWidget* parent)
     small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.75));
     m_names->setLabelsFont(small);
     m_names->setTruncateLabels(false);
-    m_seconds->setLabelFormat(QStringLiteral("%.2g"));
+    connect(m_seconds, &QValueAxis::rangeChanged, m_seconds, [this] { applyNiceTicks(m_seconds, false); });
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->setMargins(QMargins(4, 4, 4, 4));
     setChart(chart);
@@ -96,6 +99,32 @@ void WorkerTimeline::show(int round) {
 QList<double> WorkerTimeline::shownSeconds(const QString& worker) const {
     const Split s = m_rounds.value(m_shown).value(worker);
     return {s.compute, s.communication, s.waiting};
+}
+
+QString WorkerTimeline::savePng(const QString& path) {
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    if (!grab().save(&buffer, "PNG")) return tr("cannot draw the chart to write %1").arg(path);
+    return writeUserFile(path, png);
+}
+
+QString WorkerTimeline::saveCsv(const QString& path) const {
+    QByteArray text = "round,worker,compute_s,comm_s,wait_s\n";
+    const QMap<QString, Split> splits = m_rounds.value(m_shown);
+    for (auto it = m_workers.cbegin(); it != m_workers.cend(); ++it) {
+        const Split s = splits.value(it.key());
+        QString name = it.key();
+        name.replace('"', QStringLiteral("\"\""));
+        text += QStringLiteral("%1,\"%2\",%3,%4,%5\n")
+                    .arg(m_shown)
+                    .arg(name)
+                    .arg(s.compute, 0, 'g', 10)
+                    .arg(s.communication + s.waiting, 0, 'g', 10)
+                    .arg(s.waiting, 0, 'g', 10)
+                    .toUtf8();
+    }
+    return writeUserFile(path, text);
 }
 
 }  // namespace hips

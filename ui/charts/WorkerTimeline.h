@@ -26,6 +26,8 @@ public:
     int shownRound() const { return m_shown; }  // 0: none yet
     // Seconds shown for `worker` ("party1/worker0") in the shown round: compute, communication, waiting.
     QList<double> shownSeconds(const QString& worker) const;
+    QString savePng(const QString& path);  // the chart as drawn; what went wrong, or nothing
+    QString saveCsv(const QString& path) const;  // the shown round: worker, compute_s, comm_s, wait_s
 
 private:
     struct Split {

@@ -150,9 +150,9 @@ RunController* RunPanel::newController(const Topology& topology) {
         m_log->append(source, QStringLiteral("warning"), text);  // a death, a restart, a node down or back, a loss gone NaN
     });
     connect(c, &RunController::roundCompleted, this,
-            [this](const RoundRow& row) { Q_EMIT roundCompleted(row, double(QDateTime::currentMSecsSinceEpoch())); });
+            [this, c](const RoundRow& row) { Q_EMIT roundCompleted(row, c->wallMsAt(row.elapsed)); });
     connect(c, &RunController::metricRecord, this,
-            [this](const QJsonObject& r, double elapsed) { Q_EMIT metricRecord(r, double(QDateTime::currentMSecsSinceEpoch()), elapsed); });
+            [this, c](const QJsonObject& r, double elapsed) { Q_EMIT metricRecord(r, c->wallMsAt(elapsed), elapsed); });
     connect(c, &RunController::finished, this, [this](const RunSummary& s) {
         if (!s.ok && !s.stopped) m_log->append(QStringLiteral("controller"), QStringLiteral("error"), s.reason);
         m_log->append(QStringLiteral("controller"), QStringLiteral("info"),
