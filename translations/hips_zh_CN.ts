@@ -15,7 +15,7 @@
     </message>
     <message>
         <location filename="../ui/charts/ChartExport.cpp" line="25"/>
-        <location filename="../ui/charts/ChartExport.cpp" line="28"/>
+        <location filename="../ui/charts/ChartExport.cpp" line="31"/>
         <source>Export chart</source>
         <translation>导出图表</translation>
     </message>
@@ -25,17 +25,17 @@
         <translation>PNG 图片 (*.png)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/ChartExport.cpp" line="26"/>
+        <location filename="../ui/charts/ChartExport.cpp" line="27"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/ChartExport.cpp" line="30"/>
+        <location filename="../ui/charts/ChartExport.cpp" line="33"/>
         <source>Save as PNG…</source>
         <translation>保存为 PNG…</translation>
     </message>
     <message>
-        <location filename="../ui/charts/ChartExport.cpp" line="31"/>
+        <location filename="../ui/charts/ChartExport.cpp" line="34"/>
         <source>Save points as CSV…</source>
         <translation>将数据点保存为 CSV…</translation>
     </message>
@@ -3918,19 +3918,24 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
 <context>
     <name>hips::UserGuide</name>
     <message>
-        <location filename="../ui/UserGuide.cpp" line="38"/>
+        <location filename="../ui/UserGuide.cpp" line="39"/>
         <source>The guide is not in this build; see README.md beside the sources.</source>
         <translation>此版本未包含指南；请参阅源代码旁的 README.md。</translation>
     </message>
     <message>
-        <location filename="../ui/UserGuide.cpp" line="42"/>
+        <location filename="../ui/UserGuide.cpp" line="43"/>
         <source>Back</source>
         <translation>后退</translation>
     </message>
     <message>
-        <location filename="../ui/UserGuide.cpp" line="45"/>
+        <location filename="../ui/UserGuide.cpp" line="46"/>
         <source>Contents</source>
         <translation>目录</translation>
+    </message>
+    <message>
+        <location filename="../ui/UserGuide.cpp" line="50"/>
+        <source>The guide is in English only; the rest of HiPS Studio is translated.</source>
+        <translation>本指南仅有英文版；HiPS Studio 的其余部分均已翻译。</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QTextBrowser>
 #include <QToolBar>
 #include <QUrl>
@@ -44,6 +45,15 @@ UserGuide::UserGuide(QWidget* parent) : QWidget(parent) {
     connect(browser, &QTextBrowser::backwardAvailable, back, &QAction::setEnabled);
     bar->addAction(tr("Contents"), browser, [browser, home] { browser->setSource(home, QTextDocument::MarkdownResource); });
     layout->addWidget(bar);
+    // The pages are English; a translated studio says so above them (the English one needs no note:
+    // the note shows only where this string has a translation).
+    const char* englishOnly = QT_TR_NOOP("The guide is in English only; the rest of HiPS Studio is translated.");
+    if (const QString note = tr(englishOnly); note != QLatin1String(englishOnly)) {
+        auto* label = new QLabel(note);
+        label->setObjectName(QStringLiteral("english_only"));
+        label->setContentsMargins(8, 4, 8, 4);
+        layout->addWidget(label);
+    }
     layout->addWidget(browser);
 }
 

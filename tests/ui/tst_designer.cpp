@@ -20,6 +20,7 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
@@ -29,6 +30,7 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 #include <QtTest>
 
 using namespace hips;
@@ -553,9 +555,17 @@ private Q_SLOTS:
         const QString issue = chinese.designer()->issues().value(0).message;
         QVERIFY2(issue.contains(QString::fromUtf8("已被")) && issue.contains(QString::fromUtf8("请选择空闲端口")), qPrintable(issue));
         QCOMPARE(chinese.runPanel()->startButton()->text(), QString::fromUtf8("全部启动"));
+        // The guide's pages are English: the Chinese studio says so above them, the English one not.
+        chinese.showGuide();
+        auto* englishOnly = chinese.findChild<QLabel*>("english_only");
+        QVERIFY(englishOnly);
+        QVERIFY2(englishOnly->text().contains(QString::fromUtf8("英文")), qPrintable(englishOnly->text()));
         QVERIFY(versions::installTranslation("en"));
         MainWindow back(dir.filePath("history.sqlite"));
         QCOMPARE(back.findChild<QTabWidget*>()->tabText(0), QStringLiteral("Design"));
+        back.showGuide();
+        QVERIFY(back.findChild<QTextBrowser*>("guide"));
+        QVERIFY(!back.findChild<QLabel*>("english_only"));
         // English says "1 run" and "2 runs", not "1 run(s)".
         QCOMPARE(QCoreApplication::translate("hips::HistoryPanel", "Deleted %n run(s)", nullptr, 1), QStringLiteral("Deleted 1 run"));
         QCOMPARE(QCoreApplication::translate("hips::HistoryPanel", "Deleted %n run(s)", nullptr, 2), QStringLiteral("Deleted 2 runs"));
