@@ -1304,54 +1304,69 @@
         <translation>每轮 %1 个攻击者，但本次运行只有 %2 个训练工作节点</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="19"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="20"/>
         <source>%1 or %2</source>
         <translation>%1 或 %2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="49"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="50"/>
         <source>mode %1 syncs workers with their party server; central workers have none: set train_central_workers to false</source>
         <translation>%1 模式让工作节点与所在参与方的服务器同步；中心工作节点没有这样的服务器：请将 train_central_workers 设为 false</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="56"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="57"/>
         <source>mode %1 counts a round in synchronisations: set local_iters (synchronisations per round) instead of local_epochs</source>
         <translation>%1 模式按同步次数计轮：请设置 local_iters（每轮同步次数）而不是 local_epochs</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="64"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="65"/>
         <source>mode %1 pushes gradients, and model %2&apos;s BatchNorm statistics have none: they would never leave their initial values; choose a mode that pushes models (%3) or another model</source>
         <translation>模式 %1 推送梯度，而模型 %2 的 BatchNorm 统计量没有梯度：它们将一直停留在初始值；请选择推送模型的模式（%3）或换一个模型</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="72"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="73"/>
         <source>mode %1 applies pushes as they come and keeps no checkpoints; only the modes with rounds at the global server resume (%2)</source>
         <translation>模式 %1 随到随应用推送，不保存检查点；只有全局服务器按轮进行的模式才能恢复（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="80"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="81"/>
         <source>a flat run has no party servers; mode %1 needs them: use %2, or hierarchy two_layer</source>
         <translation>扁平运行没有参与方服务器；模式 %1 需要它们：请使用 %2，或 hierarchy two_layer</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="88"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="89"/>
         <source>mode %1 applies each push at the global server as it comes; aggregation %2 needs a round&apos;s contributions: use %3, or a mode with rounds (%4)</source>
         <translation>模式 %1 在全局服务器上随到随应用每次推送；聚合规则 %2 需要一轮的全部贡献：请使用 %3，或按轮进行的模式（%4）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="99"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="100"/>
         <source>mode %1 forwards each push from the party servers as it comes; party_aggregation %2 needs a round&apos;s contributions: use %3, or a mode with rounds (%4)</source>
         <translation>模式 %1 随到随转发参与方服务器的每次推送；party_aggregation %2 需要一轮的全部贡献：请使用 %3，或按轮进行的模式（%4）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="111"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="112"/>
         <source>mode %1 cannot go on without one of its processes (%2): use fault_policy fail, or %3</source>
         <translation>模式 %1 缺少任一进程（%2）都无法继续：请使用 fault_policy fail，或 %3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="128"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="129"/>
         <source>mode %1 has no round of model deltas at the global server for server optimizer %2 to step with: use %3, or server_optimizer sgd with server_lr 1</source>
         <translation>模式 %1 在全局服务器上没有按轮的模型增量供服务器优化器 %2 更新：请使用 %3，或 server_optimizer sgd 且 server_lr 为 1</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="167"/>
+        <source>mode %1 trains the master worker alone on the whole training set: nothing is sent or aggregated, so this has no effect</source>
+        <translation>%1 模式下主工作节点单独在整个训练集上训练：不发送也不聚合任何数据，因此此项不起作用</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="172"/>
+        <source>mode %1 with hierarchy flat: the workers push straight to the global server, and there is no party tier for this to act on</source>
+        <translation>%1 模式且层级为 flat：工作节点直接推送到全局服务器，没有参与方层级供此项作用</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="177"/>
+        <source>mode %1 applies pushes as they come and keeps no checkpoints</source>
+        <translation>%1 模式在推送到达时立即应用，不保存检查点</translation>
     </message>
     <message>
         <source>mode %1 pushes gradients, and model %2&apos;s BatchNorm statistics have none: they would never leave their initial values; choose a mode that pushes models (fedavg, esync, …) or another model</source>
@@ -1448,12 +1463,12 @@
         <translation type="vanished">模式 %1 缺少任何一个进程都无法继续（%2）：请使用 fault_policy fail，或 fedavg、ssgd、hfa</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="115"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="116"/>
         <source>every round waits for every device&apos;s step</source>
         <translation>每一轮都要等待每个设备的一步</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="116"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="117"/>
         <source>it has no rounds to close without it</source>
         <translation>它没有可以在缺少该进程时结束的轮次</translation>
     </message>
@@ -1472,7 +1487,7 @@
         <translation type="vanished">%1 模式在全局服务器上没有按轮的模型增量供服务器优化器 %2 使用：请使用 fedavg、esync 或 hfa，或使用 server_lr 为 1 的 server_optimizer sgd</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="137"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="138"/>
         <source>mode %1 takes one step from the global model each push; FedProx&apos;s proximal term needs local steps: set proximal_mu to 0</source>
         <translation>%1 模式每次推送只从全局模型走一步；FedProx 的近端项需要本地多步：请将 proximal_mu 设为 0</translation>
     </message>
@@ -3048,42 +3063,42 @@
 <context>
     <name>hips::PropertyPanel</name>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="164"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="165"/>
         <source>Set %1</source>
         <translation>设置%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="277"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="278"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="281"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="282"/>
         <source>Standby host</source>
         <translation>备用主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="290"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="291"/>
         <source>Where this global server starts again, from the global scheduler&apos;s copy of its model, when its host is lost (fault_policy continue)</source>
         <translation>当该全局服务器的主机丢失时，它从全局调度器保存的模型副本在此重新启动（fault_policy continue）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="295"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="296"/>
         <source>&lt;b&gt;Topology and training&lt;/b&gt;</source>
         <translation>&lt;b&gt;拓扑与训练&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="298"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="299"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="305"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="306"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="308"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="309"/>
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
@@ -3203,258 +3218,258 @@
         <translation>无：使用数据集的测试划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="318"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="319"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="320"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="321"/>
         <source>Local iterations (0: use epochs)</source>
         <translation>本地迭代次数（0：按轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="323"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="324"/>
         <source>Local epochs (0: use iterations)</source>
         <translation>本地轮次（0：按迭代次数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="326"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="327"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="329"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="330"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="332"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="333"/>
         <source>Momentum</source>
         <translation>动量</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="335"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="336"/>
         <source>Evaluate every (rounds)</source>
         <translation>评估间隔（轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="338"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="339"/>
         <source>Checkpoint every (rounds, 0: never)</source>
         <translation>检查点间隔（轮，0：从不）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="341"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="342"/>
         <source>Central workers train</source>
         <translation>中心参与方工作节点参与训练</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="344"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="345"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="346"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="347"/>
         <source>Threads per role</source>
         <translation>每个角色的线程数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="349"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="350"/>
         <source>Synthetic samples</source>
         <translation>合成样本数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="352"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="353"/>
         <source>Heartbeat timeout (s)</source>
         <translation>心跳超时（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="355"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="356"/>
         <source>Run goes on without its controller (s)</source>
         <translation>无控制器时运行继续（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="372"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="36"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="378"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="42"/>
         <source>Aggregation (global)</source>
         <translation>聚合规则（全局）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="384"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="48"/>
         <source>Aggregation (parties)</source>
         <translation>聚合规则（参与方）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="391"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="55"/>
         <source>Hierarchy</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="394"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="58"/>
         <source>Servers per party (key slicing)</source>
         <translation>每个参与方的服务器数（键切分）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="398"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="62"/>
         <source>Slice tensors from (floats)</source>
         <translation>切分张量的下限（浮点数个数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="401"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="65"/>
         <source>Server optimizer</source>
         <translation>服务器优化器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="408"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="72"/>
         <source>Compression (across parties)</source>
         <translation>压缩（跨参与方）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="415"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="79"/>
         <source>Compression (inside parties)</source>
         <translation>压缩（参与方内部）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="422"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="86"/>
         <source>FedProx μ (0: off)</source>
         <translation>FedProx μ（0：关闭）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="425"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="89"/>
         <source>When a process dies</source>
         <translation>进程终止时</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="432"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="96"/>
         <source>Partition</source>
         <translation>数据划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="455"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="365"/>
         <source>&lt;b&gt;Party&lt;/b&gt;</source>
         <translation>&lt;b&gt;参与方&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="458"/>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="492"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="368"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="402"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="461"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="371"/>
         <source>Central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="471"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="381"/>
         <source>WAN bandwidth (Mbit/s, 0: none)</source>
         <translation>广域网带宽（Mbit/s，0：不模拟）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="480"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="390"/>
         <source>WAN latency (ms)</source>
         <translation>广域网延迟（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="489"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="399"/>
         <source>&lt;b&gt;Host&lt;/b&gt; (shared by every party on it)</source>
         <translation>&lt;b&gt;主机&lt;/b&gt;（由其上的所有参与方共享）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="502"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="412"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="504"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="414"/>
         <source>SSH port</source>
         <translation>SSH 端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="508"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="418"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="509"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="419"/>
         <source>Identity file</source>
         <translation>身份文件（私钥）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="510"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="420"/>
         <source>Install directory</source>
         <translation>安装目录</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="515"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="425"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="516"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="426"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="517"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="427"/>
         <source>Master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="518"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="428"/>
         <source>State service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="519"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="429"/>
         <source>Worker group</source>
         <translation>工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="528"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="438"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="534"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="444"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="545"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="455"/>
         <source>Workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="555"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="465"/>
         <source>Slowdown (×)</source>
         <translation>减速倍数 (×)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="564"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="474"/>
         <source>Each local step takes this multiple of its compute time: a slower device, emulated</source>
         <translation>每个本地步骤耗时为其计算时间的这一倍数：用于模拟较慢的设备</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="566"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="476"/>
         <source>none (honest)</source>
         <translation>无（诚实）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="568"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="478"/>
         <source>Adversary</source>
         <translation>攻击者</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="582"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="492"/>
         <source>Attack strength</source>
         <translation>攻击强度</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="592"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="502"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>

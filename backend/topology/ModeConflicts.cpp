@@ -6,6 +6,7 @@
 #include "ModelRegistry.h"
 
 #include <QCoreApplication>
+#include <algorithm>
 
 namespace hips {
 
@@ -149,6 +150,51 @@ void checkModeConflicts(const TrainingSettings& s, TopologyIssues* issues) {
     const ModePolicy policy = ModeRegistry::policy(s.mode);
     for (const ModeConflict& c : kConflicts)
         if (c.conflicts(policy, s)) issues->append({QString::fromLatin1(c.path), c.message(s)});
+}
+
+namespace {
+
+struct IgnoredSetting {
+    QStringList keys;
+    bool (*ignored)(const ModePolicy&, const TrainingSettings&);
+    const char* why;  // TopologyCheck's; %1: the mode
+};
+
+const IgnoredSetting kIgnored[] = {
+    {{"aggregation", "party_aggregation", "hierarchy", "servers", "slice_bound", "server_optimizer", "compression", "party_compression",
+      "proximal_mu", "fault_policy", "partition", "train_central_workers"},
+     [](const ModePolicy& p, const TrainingSettings&) { return p.standalone; },
+     QT_TRANSLATE_NOOP("TopologyCheck",
+                       "mode %1 trains the master worker alone on the whole training set: nothing is sent or "
+                       "aggregated, so this has no effect")},
+    {{"party_aggregation", "party_compression"},
+     [](const ModePolicy& p, const TrainingSettings& s) { return !p.standalone && s.flat(); },
+     QT_TRANSLATE_NOOP("TopologyCheck",
+                       "mode %1 with hierarchy flat: the workers push straight to the global server, and there is "
+                       "no party tier for this to act on")},
+    {{"checkpoint_every"},
+     [](const ModePolicy& p, const TrainingSettings&) { return !p.resumable() && !p.standalone; },
+     QT_TRANSLATE_NOOP("TopologyCheck", "mode %1 applies pushes as they come and keeps no checkpoints")},
+};
+
+}  // namespace
+
+QMap<QString, QString> settingsIgnoredByMode(const TrainingSettings& s) {
+    QMap<QString, QString> ignored;
+    if (!ModeRegistry::find(s.mode)) return ignored;
+    const ModePolicy policy = ModeRegistry::policy(s.mode);
+    TopologyIssues refused;
+    checkModeConflicts(s, &refused);
+    for (const IgnoredSetting& row : kIgnored) {
+        if (!row.ignored(policy, s)) continue;
+        for (const QString& key : row.keys) {
+            const bool isRefused = std::any_of(refused.begin(), refused.end(),
+                                               [&](const TopologyIssue& i) { return i.path == QStringLiteral("$.training.") + key; });
+            if (!isRefused && !ignored.contains(key))
+                ignored.insert(key, QCoreApplication::translate("TopologyCheck", row.why).arg(s.mode));
+        }
+    }
+    return ignored;
 }
 
 }  // namespace hips

@@ -5,8 +5,15 @@
 #include "Topology.h"
 #include "TopologyIssue.h"
 
+#include <QMap>
+
 namespace hips {
 
 void checkModeConflicts(const TrainingSettings& s, TopologyIssues* issues);
+
+// The training settings the mode (with the hierarchy) leaves without effect, by key ("compression"),
+// each with why: the designer greys them out. A setting the mode refuses is never among them, so
+// that the field that has to change stays editable.
+QMap<QString, QString> settingsIgnoredByMode(const TrainingSettings& s);
 
 }  // namespace hips

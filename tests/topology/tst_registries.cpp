@@ -125,6 +125,30 @@ private Q_SLOTS:
                                                    "hierarchy two_layer"));
     }
 
+    // What a mode leaves without effect, from the same traits: the designer greys these out. A
+    // setting the mode refuses stays editable, so that it can be changed.
+    void modesNameTheSettingsTheyIgnore() {
+        TrainingSettings s;
+        s.mode = "fedavg";
+        QVERIFY(settingsIgnoredByMode(s).isEmpty());
+        s.mode = "local";
+        const QMap<QString, QString> local = settingsIgnoredByMode(s);
+        for (const char* key : {"compression", "party_compression", "aggregation", "server_optimizer", "servers", "hierarchy"})
+            QVERIFY2(local.value(key).contains("mode local trains the master worker alone"), key);
+        QVERIFY(!local.contains("learning_rate"));
+        s.hierarchy = "flat";  // refused under local (it has no flat form): the field stays editable
+        QVERIFY(!settingsIgnoredByMode(s).contains("hierarchy"));
+        QVERIFY(settingsIgnoredByMode(s).contains("compression"));
+        s.mode = "fedavg";  // flat: no party tier
+        QCOMPARE(settingsIgnoredByMode(s).keys(), QStringList({"party_aggregation", "party_compression"}));
+        s.hierarchy = "two_layer";
+        s.mode = "asgd";
+        QCOMPARE(settingsIgnoredByMode(s).value("checkpoint_every"),
+                 QString("mode asgd applies pushes as they come and keeps no checkpoints"));
+        s.mode = "no such mode";
+        QVERIFY(settingsIgnoredByMode(s).isEmpty());
+    }
+
     // The local baseline starts the master alone, and it is the one training process.
     void localModeStartsTheMasterAlone() {
         Topology t = *TopologyReader::readJson(defaultText()).topology;

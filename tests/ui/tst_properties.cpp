@@ -71,6 +71,32 @@ private Q_SLOTS:
                 QStringLiteral("%1 px for a path of %2 px").arg(dir->width()).arg(dir->fontMetrics().horizontalAdvance(dir->text()))));
     }
 
+    // In mode local nothing is sent: the communication settings are greyed out, saying why, and
+    // come back with their own help when the mode changes. Chosen with the keyboard, as a user does.
+    void settingsTheModeIgnoresAreGreyedOut() {
+        d->scene()->clearSelection();
+        auto* mode = qobject_cast<QComboBox*>(d->properties()->field("mode"));
+        QVERIFY(mode);
+        const QString before = d->topology().training.mode;
+        mode->setFocus();
+        mode->setCurrentText("fedavg");
+        QVERIFY(d->properties()->field("compression")->isEnabled());
+        const int local = mode->findText("local");
+        QVERIFY(local >= 0);
+        while (mode->currentIndex() < local) QTest::keyClick(mode, Qt::Key_Down);
+        QCOMPARE(d->topology().training.mode, QStringLiteral("local"));
+        QWidget* codec = d->properties()->field("compression");
+        QVERIFY(codec && !codec->isEnabled());
+        QVERIFY2(codec->toolTip().contains("mode local trains the master worker alone"), qPrintable(codec->toolTip()));
+        QVERIFY(d->properties()->field("learning_rate")->isEnabled());
+        mode = qobject_cast<QComboBox*>(d->properties()->field("mode"));
+        mode->setCurrentText("fedavg");
+        codec = d->properties()->field("compression");
+        QVERIFY(codec->isEnabled());
+        QVERIFY(!codec->toolTip().contains("mode local"));
+        qobject_cast<QComboBox*>(d->properties()->field("mode"))->setCurrentText(before);
+    }
+
     void aPoorSettingIsNotedNotRefused() {
         d->scene()->clearSelection();
         auto* mode = qobject_cast<QComboBox*>(d->properties()->field("mode"));

@@ -39,6 +39,7 @@ private:
     };
     void rebuild();
     void refresh();
+    void markIgnoredSettings();
     QString focusedField() const;  // the object name of the field with the keyboard focus, if any
     void addText(const QString& name, const QString& label, std::function<QString(const Topology&)> get,
                  std::function<QString(Topology&, const QString&)> set);

@@ -1,0 +1,131 @@
+// The training settings' strategies in the property panel: the mode, the rules, the server
+// optimizer, the codecs and the rest from their registries with their parameters, and the
+// settings the chosen mode leaves without effect greyed out with the reason.
+#include "PropertyPanel.h"
+
+#include "AggregatorRegistry.h"
+#include "FaultPolicy.h"
+#include "FedOptimizer.h"
+#include "GradientCodec.h"
+#include "ModeConflicts.h"
+#include "ModeRegistry.h"
+#include "Partition.h"
+#include "ServerOptimizer.h"
+#include "TopologyEdits.h"
+#include "TopologyLimits.h"
+
+#include <QFormLayout>
+#include <QWidget>
+#include <algorithm>
+
+namespace hips {
+
+// Parameters that belong to none of the chosen strategies are dropped with a change.
+static void keepOwnParams(TrainingSettings& s) {
+    const auto declared = s.declaredParams();
+    for (auto it = s.params.begin(); it != s.params.end();) {
+        const bool own = std::any_of(declared.begin(), declared.end(), [&](const auto& d) { return d.first == it.key(); });
+        it = own ? std::next(it) : s.params.erase(it);
+    }
+}
+
+// The mode and the rule, and the parameters of each, from their registries.
+void PropertyPanel::addStrategies() {
+    using T = Topology;
+    addChoice(
+        "mode", tr("Mode"), strategyNames(ModeRegistry::all()), [](const T& t) { return t.training.mode; },
+        [](T& t, const QString& v) {
+            t.training.mode = v;
+            keepOwnParams(t.training);
+        });
+    addChoice(
+        "aggregation", tr("Aggregation (global)"), AggregatorRegistry::names(), [](const T& t) { return t.training.aggregation; },
+        [](T& t, const QString& v) {
+            t.training.aggregation = v;
+            keepOwnParams(t.training);
+        });
+    addChoice(
+        "party_aggregation", tr("Aggregation (parties)"), AggregatorRegistry::names(),
+        [](const T& t) { return t.training.partyAggregation; },
+        [](T& t, const QString& v) {
+            t.training.partyAggregation = v;
+            keepOwnParams(t.training);
+        });
+    addChoice(
+        "hierarchy", tr("Hierarchy"), {QStringLiteral("two_layer"), QStringLiteral("flat")},
+        [](const T& t) { return t.training.hierarchy; }, [](T& t, const QString& v) { t.training.hierarchy = v; });
+    addCheckedInt(
+        "servers", tr("Servers per party (key slicing)"), 1, int(kMaxServersPerParty),
+        [](const T& t) { return t.centralParty() ? int(t.centralParty()->servers.size()) : 1; },
+        [](T& t, int v) { return edits::setServerCount(t, v); });
+    addInt(
+        "slice_bound", tr("Slice tensors from (floats)"), 1, 1000000000, [](const T& t) { return t.training.sliceBound; },
+        [](T& t, int v) { t.training.sliceBound = v; });
+    addChoice(
+        "server_optimizer", tr("Server optimizer"), strategyNames(ServerOptimizerRegistry::all()),
+        [](const T& t) { return t.training.serverOptimizer; },
+        [](T& t, const QString& v) {
+            t.training.serverOptimizer = v;
+            keepOwnParams(t.training);
+        });
+    addChoice(
+        "compression", tr("Compression (across parties)"), strategyNames(CodecRegistry::all()),
+        [](const T& t) { return t.training.compression; },
+        [](T& t, const QString& v) {
+            t.training.compression = v;
+            keepOwnParams(t.training);
+        });
+    addChoice(
+        "party_compression", tr("Compression (inside parties)"), strategyNames(CodecRegistry::all()),
+        [](const T& t) { return t.training.partyCompression; },
+        [](T& t, const QString& v) {
+            t.training.partyCompression = v;
+            keepOwnParams(t.training);
+        });
+    addDouble(
+        "proximal_mu", tr("FedProx μ (0: off)"), 0, 100, 4, [](const T& t) { return t.training.proximalMu; },
+        [](T& t, double v) { t.training.proximalMu = v; });
+    addChoice(
+        "fault_policy", tr("When a process dies"), strategyNames(FaultPolicyRegistry::all()),
+        [](const T& t) { return t.training.faultPolicy; },
+        [](T& t, const QString& v) {
+            t.training.faultPolicy = v;
+            keepOwnParams(t.training);
+        });
+    addChoice(
+        "partition", tr("Partition"), strategyNames(PartitionRegistry::all()), [](const T& t) { return t.training.partition; },
+        [](T& t, const QString& v) {
+            t.training.partition = v;
+            keepOwnParams(t.training);
+        });
+    for (const auto& [setting, spec] : m_topology.training.declaredParams()) {
+        const QString name = setting;
+        const ParamSpec& p = *spec;
+        auto get = [name](const T& t) { return t.training.param(name); };
+        auto set = [name](T& t, double v) { t.training.params.insert(name, v); };
+        if (p.type == ParamSpec::Type::Integer)
+            addInt(
+                name, name, int(p.min), int(p.max), [get](const T& t) { return int(get(t)); }, [set](T& t, int v) { set(t, v); });
+        else addDouble(name, name, p.min, p.max, 4, get, set);
+        m_form->itemAt(m_form->rowCount() - 1, QFormLayout::FieldRole)->widget()->setToolTip(p.help);
+    }
+}
+
+// The training settings the mode leaves without effect are greyed out, saying why in their
+// tooltip (the field's own help comes back when the mode changes).
+void PropertyPanel::markIgnoredSettings() {
+    if (m_element.kind != ElementRef::Kind::None) return;
+    const QMap<QString, QString> ignored = settingsIgnoredByMode(m_topology.training);
+    for (const Binding& b : m_bindings) {
+        const QString why = ignored.value(b.widget->objectName());
+        if (!b.widget->property("help").isValid()) b.widget->setProperty("help", b.widget->toolTip());
+        b.widget->setEnabled(why.isEmpty());
+        b.widget->setToolTip(why.isEmpty() ? b.widget->property("help").toString() : why);
+        if (QWidget* label = m_form->labelForField(b.widget)) {
+            label->setEnabled(why.isEmpty());
+            label->setToolTip(why);
+        }
+    }
+}
+
+}  // namespace hips
