@@ -187,7 +187,16 @@ QMap<QString, QString> settingsIgnoredByMode(const TrainingSettings& s) {
     checkModeConflicts(s, &refused);
     for (const IgnoredSetting& row : kIgnored) {
         if (!row.ignored(policy, s)) continue;
-        for (const QString& key : row.keys) {
+        QStringList keys = row.keys;
+        // With a setting go its strategy's parameters: every one but the mode's own when nothing is
+        // sent, the party tier's (party_codec_ratio, …) when there is no party tier.
+        for (const auto& [param, spec] : s.declaredParams()) {
+            const bool modes = ModeRegistry::find(s.mode)->param(param) != nullptr;
+            if ((policy.standalone && !modes) ||
+                (keys.contains(QLatin1String("party_compression")) && param.startsWith(QLatin1String("party_"))))
+                keys.append(param);
+        }
+        for (const QString& key : keys) {
             const bool isRefused = std::any_of(refused.begin(), refused.end(),
                                                [&](const TopologyIssue& i) { return i.path == QStringLiteral("$.training.") + key; });
             if (!isRefused && !ignored.contains(key))

@@ -136,11 +136,18 @@ private Q_SLOTS:
         for (const char* key : {"compression", "party_compression", "aggregation", "server_optimizer", "servers", "hierarchy"})
             QVERIFY2(local.value(key).contains("mode local trains the master worker alone"), key);
         QVERIFY(!local.contains("learning_rate"));
+        s.serverOptimizer = "adam";  // its parameters go with it
+        QVERIFY(settingsIgnoredByMode(s).contains("server_lr"));
+        s.serverOptimizer = "sgd";
         s.hierarchy = "flat";  // refused under local (it has no flat form): the field stays editable
         QVERIFY(!settingsIgnoredByMode(s).contains("hierarchy"));
         QVERIFY(settingsIgnoredByMode(s).contains("compression"));
         s.mode = "fedavg";  // flat: no party tier
         QCOMPARE(settingsIgnoredByMode(s).keys(), QStringList({"party_aggregation", "party_compression"}));
+        s.partyCompression = "topk";
+        QVERIFY(settingsIgnoredByMode(s).contains("party_codec_ratio"));
+        QVERIFY(!settingsIgnoredByMode(s).contains("codec_ratio"));
+        s.partyCompression = "none";
         s.hierarchy = "two_layer";
         s.mode = "asgd";
         QCOMPARE(settingsIgnoredByMode(s).value("checkpoint_every"),
