@@ -215,7 +215,7 @@
     </message>
     <message>
         <location filename="../ui/report/ReportCharts.cpp" line="106"/>
-        <location filename="../ui/report/ReportHtml.cpp" line="160"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="164"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
@@ -229,7 +229,7 @@
     </message>
     <message>
         <location filename="../ui/report/ReportCharts.cpp" line="106"/>
-        <location filename="../ui/report/ReportHtml.cpp" line="160"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="164"/>
         <source>RMSE</source>
         <translation>RMSE</translation>
     </message>
@@ -408,134 +408,133 @@
         <translation>被规则拒绝</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="112"/>
         <source>&lt;p&gt;None.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;无。&lt;/p&gt;</translation>
+        <translation type="vanished">&lt;p&gt;无。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="113"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="116"/>
         <source>at</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="113"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="116"/>
         <source>level</source>
         <translation>级别</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="113"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="116"/>
         <source>source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="113"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="116"/>
         <source>message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="114"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="117"/>
         <source>&lt;p&gt;%1 more in the JSON export.&lt;/p&gt;</source>
         <translation>&lt;p&gt;另有 %1 条，见 JSON 导出。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="133"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="136"/>
         <location filename="../ui/report/ReportWriter.cpp" line="90"/>
         <source>Run report: %1</source>
         <translation>运行报告：%1</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="147"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="150"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="148"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="151"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="149"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="152"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="150"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="153"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="151"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="154"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="152"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="155"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="153"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="156"/>
         <source>Ended</source>
         <translation>结束时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="154"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="157"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="155"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="158"/>
         <source>%1 (and %2 paused before a resume)</source>
         <translation>%1（另有 %2 暂停于恢复之前）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="157"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="160"/>
         <source>Report made</source>
         <translation>报告生成时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="159"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="162"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="161"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="165"/>
         <source>not reached</source>
         <translation>未达到</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="162"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="166"/>
         <source>%1 (round %2)</source>
         <translation>%1（第 %2 轮）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="164"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="168"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="165"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="169"/>
         <source>Best test %1</source>
         <translation>最佳测试 %1</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="166"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="170"/>
         <source>Final test %1</source>
         <translation>最终测试 %1</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="167"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="171"/>
         <source>Final top-5 accuracy</source>
         <translation>最终 top-5 准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="167"/>
-        <location filename="../ui/report/ReportHtml.cpp" line="170"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="171"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="174"/>
         <source>- (a regression)</source>
         <translation>-（回归任务）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="168"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="172"/>
         <source>- (fewer than 5 classes)</source>
         <translation>-（类别少于 5 个）</translation>
     </message>
@@ -548,67 +547,78 @@
         <translation type="vanished">最终测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="170"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="174"/>
         <source>Time to %1 accuracy</source>
         <translation>达到 %1 准确率的用时</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="171"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="175"/>
         <source>Bytes inside parties</source>
         <translation>参与方内部字节数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="172"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="176"/>
         <source>Bytes across parties</source>
         <translation>跨参与方字节数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="173"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="177"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="173"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="177"/>
         <source>%1 samples/s</source>
         <translation>%1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="174"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="178"/>
         <source>Computing-time ratio</source>
         <translation>计算时间占比</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="176"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="179"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="179"/>
+        <source>%1, listed at the end</source>
+        <translation>%1 条，列于文末</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="181"/>
         <source>Topology</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="178"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="183"/>
         <source>&lt;p&gt;The stored topology could not be read.&lt;/p&gt;</source>
         <translation>&lt;p&gt;无法读取已保存的拓扑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="180"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="185"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="185"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="190"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="188"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="193"/>
         <source>&lt;p&gt;%1: not recorded in this run.&lt;/p&gt;</source>
         <translation>&lt;p&gt;%1：本次运行未记录。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="193"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="198"/>
         <source>Processes</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="195"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="179"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="201"/>
         <source>Warnings and errors</source>
         <translation>警告与错误</translation>
     </message>

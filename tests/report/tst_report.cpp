@@ -155,6 +155,28 @@ private Q_SLOTS:
             QVERIFY2(text.contains(expected), expected);
     }
 
+    // A run without warnings says so in its summary; no heading and "None." left alone on a last page.
+    void aRunWithoutWarningsEndsOnItsProcesses() {
+        RunReport report = *m_report;
+        report.events.clear();
+        QCOMPARE(writeReport(report, path("quiet.html")), QString());
+        const QString html = QString::fromUtf8(readAll(path("quiet.html")));
+        QVERIFY2(html.contains("<th align=\"left\">Warnings and errors</th><td>none</td>"), qPrintable(html.left(3000)));
+        QCOMPARE(html.count("Warnings and errors"), 1);
+        QCOMPARE(writeReport(*m_report, path("noisy.html")), QString());
+        QVERIFY(QString::fromUtf8(readAll(path("noisy.html")))
+                    .contains("<th align=\"left\">Warnings and errors</th><td>1, listed at the end</td>"));
+        if (QStandardPaths::findExecutable("pdftotext").isEmpty()) QSKIP("pdftotext (poppler-utils) is not installed");
+        QCOMPARE(writeReport(report, path("quiet.pdf")), QString());
+        QProcess p;
+        p.start("pdftotext", {path("quiet.pdf"), "-"});
+        QVERIFY(p.waitForFinished(30000));
+        QList<QByteArray> pages = p.readAllStandardOutput().split('\f');
+        while (!pages.isEmpty() && pages.last().trimmed().isEmpty()) pages.removeLast();
+        QVERIFY(!pages.isEmpty());
+        QVERIFY2(pages.last().contains("exited"), pages.last().constData());  // the processes' table
+    }
+
     // A tall diagram (key slicing: four servers in every party) stays under the summary on the
     // first page: it used to move to the second, leaving its heading alone on half a page.
     void aTallTopologyStaysOnTheFirstPage() {

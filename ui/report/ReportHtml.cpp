@@ -102,14 +102,17 @@ QString byzantineSection(const RunReport& r) {
            gridTable({QObject::tr("round"), QObject::tr("attackers"), QObject::tr("rejected by the rules")}, rows);
 }
 
+bool isWarning(const EventRecord& e) {
+    return e.level == QLatin1String("warning") || e.level == QLatin1String("error");
+}
+
 QString eventsSection(const RunReport& r) {
     QList<QStringList> rows;
     int total = 0;
     for (const EventRecord& e : r.events) {
-        if (e.level != QLatin1String("warning") && e.level != QLatin1String("error")) continue;
+        if (!isWarning(e)) continue;
         if (++total <= kMaxEventRows) rows << QStringList{formatSeconds(r.clock.elapsed(e.t)), e.level, e.source, e.message};
     }
-    if (rows.isEmpty()) return QObject::tr("<p>None.</p>");
     QString html = gridTable({QObject::tr("at"), QObject::tr("level"), QObject::tr("source"), QObject::tr("message")}, rows);
     if (total > kMaxEventRows) html += QObject::tr("<p>%1 more in the JSON export.</p>").arg(total - kMaxEventRows);
     return html;
@@ -157,6 +160,7 @@ QString reportHtml(const RunReport& r, const ReportImages& images, const std::fu
          {QObject::tr("Report made"), when(double(QDateTime::currentMSecsSinceEpoch()) / 1000)}});
 
     html += QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Summary"));
+    const qsizetype warnings = std::count_if(r.events.begin(), r.events.end(), isWarning);
     const QString score = r.regression ? QObject::tr("RMSE") : QObject::tr("accuracy");
     const QString target = r.timeToTarget < 0 ? QObject::tr("not reached")
                                               : QObject::tr("%1 (round %2)").arg(formatSeconds(r.timeToTarget)).arg(r.roundToTarget);
@@ -171,7 +175,8 @@ QString reportHtml(const RunReport& r, const ReportImages& images, const std::fu
          {QObject::tr("Bytes inside parties"), formatBytes(r.bytesInside)},
          {QObject::tr("Bytes across parties"), formatBytes(r.bytesAcross)},
          {QObject::tr("Throughput"), QObject::tr("%1 samples/s").arg(r.samplesPerSecond, 0, 'f', 0)},
-         {QObject::tr("Computing-time ratio"), r.computeRatio < 0 ? QStringLiteral("-") : QString::number(r.computeRatio, 'f', 3)}});
+         {QObject::tr("Computing-time ratio"), r.computeRatio < 0 ? QStringLiteral("-") : QString::number(r.computeRatio, 'f', 3)},
+         {QObject::tr("Warnings and errors"), warnings == 0 ? QObject::tr("none") : QObject::tr("%1, listed at the end").arg(warnings)}});
 
     html += QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Topology"));
     if (!images.topology.isNull()) html += QStringLiteral("<p>%1</p>").arg(img(QStringLiteral("topology"), images.topology));
@@ -192,8 +197,10 @@ QString reportHtml(const RunReport& r, const ReportImages& images, const std::fu
     html += byzantineSection(r);
     html += QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Processes"));
     html += processesSection(r);
-    html += QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Warnings and errors"));
-    html += eventsSection(r);
+    if (warnings > 0) {  // none is said in the summary: a heading and "None." made a near-empty last page
+        html += QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Warnings and errors"));
+        html += eventsSection(r);
+    }
     return html + QStringLiteral("</body></html>");
 }
 

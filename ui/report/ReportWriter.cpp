@@ -78,7 +78,7 @@ QString writePdf(const RunReport& report, const QString& path) {
             doc.addResource(QTextDocument::ImageResource, QUrl(key), image);
             return key;
         },
-        ReportStyle{620, false, 340, 400});
+        ReportStyle{620, false, 340, 380});
     doc.setHtml(html);
     // Pages of the A4 text area's proportions (180 × 267 mm): print() then breaks pages where
     // they fall on paper, and the diagram fits under the summary on the first page.
