@@ -1973,91 +1973,111 @@
 <context>
     <name>hips::HistoryPanel</name>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="78"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="80"/>
         <source>Test accuracy of the selected runs</source>
         <translation>所选运行的测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="78"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="80"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="79"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="81"/>
         <source>Show in charts</source>
         <translation>在图表中显示</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="80"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="82"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="81"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="83"/>
         <source>Export report…</source>
         <translation>导出报告…</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="82"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="84"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="83"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="85"/>
         <source>Reattach</source>
         <translation>重新接管</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="84"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="86"/>
         <source>Resume</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="88"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="87"/>
+        <source>Open folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="91"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="88"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="91"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="88"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="91"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="88"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="91"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="88"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="91"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="389"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="124"/>
+        <source>Open the selected run&apos;s directory: its logs (every role&apos;s), model, checkpoints and metrics</source>
+        <translation>打开所选运行的目录：其日志（每个角色的）、模型、检查点和指标</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="165"/>
+        <source>Run %1&apos;s directory %2 is gone</source>
+        <translation>运行 %1 的目录 %2 已不存在</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="168"/>
+        <source>No file manager opened %1</source>
+        <translation>没有文件管理器打开 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="404"/>
         <source>Delete %1 and all their rows from the history?</source>
         <translation>从历史中删除 %1 及其所有记录？</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="395"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="410"/>
         <source>Also delete their run directories (%n folder(s): model, logs, checkpoints)</source>
         <translation>
             <numerusform>同时删除它们的运行目录（%n 个文件夹：模型、日志、检查点）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="409"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="424"/>
         <source>These run directories could not be deleted:
 %1</source>
         <translation>以下运行目录无法删除：
 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="410"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="425"/>
         <source>Deleted %n run(s) and their run directories</source>
         <translation>
             <numerusform>已删除 %n 个运行及其运行目录</numerusform>
@@ -2072,53 +2092,53 @@
         <translation type="vanished">最终准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="89"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="89"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="124"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="129"/>
         <source>MB across parties</source>
         <translation>跨参与方流量（MB）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="89"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="89"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="89"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="104"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="107"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="106"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="109"/>
         <source>Filter by id, name, status, reason, tags or notes</source>
         <translation>按编号、名称、状态、原因、标签或备注筛选</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="111"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="114"/>
         <source>Open the selected run&apos;s topology and settings in the designer, to run it again</source>
         <translation>在设计器中打开所选运行的拓扑和设置，以便再次运行</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="114"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="117"/>
         <source>Take up the selected run, still going on its agents after its controller went away (as hips attach does)</source>
         <translation>接管所选运行：其控制器已离开，但代理仍在继续运行它（与 hips attach 相同）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="118"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="121"/>
         <source>Go on with the selected run, which stopped, failed or was interrupted, from its last checkpoint (as hips run --resume does); a finished run, with more rounds</source>
         <translation>从最近的检查点继续所选的已停止、失败或中断的运行（与 hips run --resume 相同）；已完成的运行可增加轮次后继续</translation>
     </message>
@@ -2131,47 +2151,47 @@
         <translation type="vanished">测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="88"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="91"/>
         <source>Best score</source>
         <translation>最佳得分</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="89"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
         <source>Final score</source>
         <translation>最终得分</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="93"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="96"/>
         <source>Test accuracy; for a regression, test RMSE (lower is better)</source>
         <translation>测试准确率；回归任务为测试 RMSE（越低越好）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="124"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="129"/>
         <source>Training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="124"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="129"/>
         <source>Samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="124"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="129"/>
         <source>Test accuracy (or RMSE)</source>
         <translation>测试准确率（或 RMSE）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="125"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="130"/>
         <source>What the chart compares for the selected runs</source>
         <translation>图表为所选运行比较的指标</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="126"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="131"/>
         <source>Compare:</source>
         <translation>比较：</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="131"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="136"/>
         <source>The settings that differ between the selected runs</source>
         <translation>所选运行之间不同的设置</translation>
     </message>
@@ -2180,68 +2200,68 @@
         <translation type="vanished">其控制器在运行结束前退出（被终止，或机器停止）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="235"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="249"/>
         <source>The history is busy (another program is writing to it); the change is stored as soon as it is free</source>
         <translation>历史记录正忙（另一个程序正在写入）；一旦空闲，更改即会保存</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="242"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="256"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="243"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="257"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="244"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="258"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="245"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="259"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="246"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="260"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="278"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="292"/>
         <source>no history is open</source>
         <translation>未打开任何历史记录</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="297"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="312"/>
         <source>%1 of the selected runs</source>
         <translation>所选运行的%1</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="325"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="340"/>
         <source>Setting</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="359"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="374"/>
         <source>every setting</source>
         <translation>所有设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="360"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="375"/>
         <source>the same</source>
         <translation>相同</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="385"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="400"/>
         <source>run %1 (%2)</source>
         <translation>运行 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="388"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="409"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="403"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="424"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
@@ -2252,25 +2272,25 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="411"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="426"/>
         <source>Deleted %n run(s)</source>
         <translation>
             <numerusform>已删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="425"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="430"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="440"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="445"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="426"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="441"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="429"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="444"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
@@ -2420,247 +2440,247 @@
 <context>
     <name>hips::MainWindow</name>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="68"/>
+        <location filename="../ui/MainWindow.cpp" line="70"/>
         <source>Design</source>
         <translation>设计</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="69"/>
+        <location filename="../ui/MainWindow.cpp" line="71"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="70"/>
+        <location filename="../ui/MainWindow.cpp" line="72"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="71"/>
+        <location filename="../ui/MainWindow.cpp" line="73"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="76"/>
+        <location filename="../ui/MainWindow.cpp" line="78"/>
         <source>Run history unavailable: %1</source>
         <translation>运行历史不可用：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="140"/>
+        <location filename="../ui/MainWindow.cpp" line="145"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="141"/>
+        <location filename="../ui/MainWindow.cpp" line="146"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="142"/>
+        <location filename="../ui/MainWindow.cpp" line="147"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="143"/>
+        <location filename="../ui/MainWindow.cpp" line="148"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="144"/>
+        <location filename="../ui/MainWindow.cpp" line="149"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="145"/>
+        <location filename="../ui/MainWindow.cpp" line="150"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="159"/>
+        <location filename="../ui/MainWindow.cpp" line="164"/>
         <source>&amp;New topology</source>
         <translation>新建拓扑(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="160"/>
+        <location filename="../ui/MainWindow.cpp" line="165"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="161"/>
+        <location filename="../ui/MainWindow.cpp" line="166"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="162"/>
+        <location filename="../ui/MainWindow.cpp" line="167"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="163"/>
+        <location filename="../ui/MainWindow.cpp" line="168"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="163"/>
+        <location filename="../ui/MainWindow.cpp" line="168"/>
         <source>Ctrl+Shift+S</source>
         <translation>Ctrl+Shift+S</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="165"/>
+        <location filename="../ui/MainWindow.cpp" line="170"/>
         <source>&amp;Export report of selected run…</source>
         <translation>导出所选运行的报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="165"/>
+        <location filename="../ui/MainWindow.cpp" line="170"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="167"/>
+        <location filename="../ui/MainWindow.cpp" line="172"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="170"/>
+        <location filename="../ui/MainWindow.cpp" line="175"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="173"/>
+        <location filename="../ui/MainWindow.cpp" line="178"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="179"/>
+        <location filename="../ui/MainWindow.cpp" line="184"/>
         <source>&amp;Copy</source>
         <translation>复制(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="180"/>
+        <location filename="../ui/MainWindow.cpp" line="185"/>
         <source>&amp;Paste</source>
         <translation>粘贴(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="181"/>
+        <location filename="../ui/MainWindow.cpp" line="186"/>
         <source>&amp;Delete</source>
         <translation>删除(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="182"/>
+        <location filename="../ui/MainWindow.cpp" line="187"/>
         <source>Select &amp;all</source>
         <translation>全选(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="184"/>
+        <location filename="../ui/MainWindow.cpp" line="189"/>
         <source>&amp;Fit topology</source>
         <translation>适应拓扑大小(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="184"/>
+        <location filename="../ui/MainWindow.cpp" line="189"/>
         <source>Ctrl+0</source>
         <translation>Ctrl+0</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="186"/>
+        <location filename="../ui/MainWindow.cpp" line="191"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="187"/>
+        <location filename="../ui/MainWindow.cpp" line="192"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="192"/>
+        <location filename="../ui/MainWindow.cpp" line="197"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="206"/>
+        <location filename="../ui/MainWindow.cpp" line="211"/>
         <source>&amp;Start all</source>
         <translation>全部启动(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="206"/>
+        <location filename="../ui/MainWindow.cpp" line="211"/>
         <source>F5</source>
         <translation>F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="207"/>
+        <location filename="../ui/MainWindow.cpp" line="212"/>
         <source>S&amp;top all</source>
         <translation>全部停止(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="207"/>
+        <location filename="../ui/MainWindow.cpp" line="212"/>
         <source>Shift+F5</source>
         <translation>Shift+F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="216"/>
+        <location filename="../ui/MainWindow.cpp" line="221"/>
         <source>&amp;User guide</source>
         <translation>用户指南(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="217"/>
+        <location filename="../ui/MainWindow.cpp" line="222"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="219"/>
+        <location filename="../ui/MainWindow.cpp" line="224"/>
         <source>&amp;About HiPS Studio</source>
         <translation>关于 HiPS Studio(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="241"/>
+        <location filename="../ui/MainWindow.cpp" line="246"/>
         <source>1 problem in the topology: %1</source>
         <translation>拓扑中有 1 个问题：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="241"/>
+        <location filename="../ui/MainWindow.cpp" line="246"/>
         <source>%1 problems in the topology; the first: %2</source>
         <translation>拓扑中有 %1 个问题；第一个：%2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="244"/>
+        <location filename="../ui/MainWindow.cpp" line="249"/>
         <source>Topology valid: %1, %2</source>
         <translation>拓扑有效：%1，%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="245"/>
+        <location filename="../ui/MainWindow.cpp" line="250"/>
         <source>%n process(es)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="246"/>
+        <location filename="../ui/MainWindow.cpp" line="251"/>
         <source>%n training worker(s)</source>
         <translation>
             <numerusform>%n 个训练工作节点</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="247"/>
+        <location filename="../ui/MainWindow.cpp" line="252"/>
         <source>; the run under way goes on with the topology it started with</source>
         <translation>；进行中的运行仍使用其启动时的拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="318"/>
-        <location filename="../ui/MainWindow.cpp" line="325"/>
+        <location filename="../ui/MainWindow.cpp" line="323"/>
+        <location filename="../ui/MainWindow.cpp" line="330"/>
         <source>Resume</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="318"/>
+        <location filename="../ui/MainWindow.cpp" line="323"/>
         <source>Run %1 finished its %2 rounds. Go on to how many rounds?</source>
         <translation>运行 %1 已完成其 %2 个轮次。继续到多少个轮次？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="325"/>
+        <location filename="../ui/MainWindow.cpp" line="330"/>
         <source>Run %1 cannot be resumed: %2</source>
         <translation>无法恢复运行 %1：%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="378"/>
+        <location filename="../ui/MainWindow.cpp" line="383"/>
         <source>Showing run %1 (%2): %n round(s)</source>
         <translation>
             <numerusform>正在显示运行 %1（%2）：%n 个轮次</numerusform>
@@ -2671,51 +2691,51 @@
         <translation type="vanished">拓扑有效：%1 个进程，%2 个训练工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="254"/>
-        <location filename="../ui/MainWindow.cpp" line="386"/>
+        <location filename="../ui/MainWindow.cpp" line="259"/>
+        <location filename="../ui/MainWindow.cpp" line="391"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="262"/>
-        <location filename="../ui/MainWindow.cpp" line="301"/>
-        <location filename="../ui/MainWindow.cpp" line="396"/>
+        <location filename="../ui/MainWindow.cpp" line="267"/>
+        <location filename="../ui/MainWindow.cpp" line="306"/>
+        <location filename="../ui/MainWindow.cpp" line="401"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="262"/>
+        <location filename="../ui/MainWindow.cpp" line="267"/>
         <source>Cannot open %1:
 %2</source>
         <translation>无法打开 %1：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="289"/>
+        <location filename="../ui/MainWindow.cpp" line="294"/>
         <source>local baseline (run %1)</source>
         <translation>本地基线（运行 %1）</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="298"/>
-        <location filename="../ui/MainWindow.cpp" line="334"/>
+        <location filename="../ui/MainWindow.cpp" line="303"/>
+        <location filename="../ui/MainWindow.cpp" line="339"/>
         <source>run %1</source>
         <translation>运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="301"/>
-        <location filename="../ui/MainWindow.cpp" line="336"/>
+        <location filename="../ui/MainWindow.cpp" line="306"/>
+        <location filename="../ui/MainWindow.cpp" line="341"/>
         <source>Run %1&apos;s topology cannot be read:
 %2</source>
         <translation>无法读取运行 %1 的拓扑：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="308"/>
+        <location filename="../ui/MainWindow.cpp" line="313"/>
         <source>Opened the topology of run %1; Start all runs it again</source>
         <translation>已打开运行 %1 的拓扑；“全部启动”将再次运行它</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="336"/>
+        <location filename="../ui/MainWindow.cpp" line="341"/>
         <source>Reattach</source>
         <translation>重新接管</translation>
     </message>
@@ -2724,38 +2744,38 @@
         <translation type="vanished">正在显示运行 %1（%2）：%3 个轮次</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="397"/>
+        <location filename="../ui/MainWindow.cpp" line="402"/>
         <source>Topologies (*.json);;All files (*)</source>
         <translation>拓扑 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="404"/>
-        <location filename="../ui/MainWindow.cpp" line="425"/>
+        <location filename="../ui/MainWindow.cpp" line="409"/>
+        <location filename="../ui/MainWindow.cpp" line="430"/>
         <source>Save topology</source>
         <translation>保存拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="409"/>
+        <location filename="../ui/MainWindow.cpp" line="414"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="425"/>
+        <location filename="../ui/MainWindow.cpp" line="430"/>
         <source>Topologies (*.json)</source>
         <translation>拓扑 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="431"/>
+        <location filename="../ui/MainWindow.cpp" line="436"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="431"/>
+        <location filename="../ui/MainWindow.cpp" line="436"/>
         <source>Save the changes to the topology first?</source>
         <translation>是否先保存对拓扑的更改？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="455"/>
+        <location filename="../ui/MainWindow.cpp" line="460"/>
         <source>Select one run in the history to export its report</source>
         <translation>请在历史中选择一个运行以导出其报告</translation>
     </message>
@@ -2784,92 +2804,92 @@
         <translation type="vanished">目录</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="479"/>
+        <location filename="../ui/MainWindow.cpp" line="484"/>
         <source>HiPS Studio — user guide</source>
         <translation>HiPS Studio — 用户指南</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="494"/>
+        <location filename="../ui/MainWindow.cpp" line="499"/>
         <source>Zoom the canvas</source>
         <translation>缩放画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="494"/>
+        <location filename="../ui/MainWindow.cpp" line="499"/>
         <source>Ctrl+wheel</source>
         <translation>Ctrl+滚轮</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="495"/>
+        <location filename="../ui/MainWindow.cpp" line="500"/>
         <source>Pan the canvas</source>
         <translation>平移画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="495"/>
+        <location filename="../ui/MainWindow.cpp" line="500"/>
         <source>Middle button, or Space+drag</source>
         <translation>中键，或 空格+拖动</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="496"/>
+        <location filename="../ui/MainWindow.cpp" line="501"/>
         <source>Zoom a chart / zoom out</source>
         <translation>缩放图表 / 缩小</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="496"/>
+        <location filename="../ui/MainWindow.cpp" line="501"/>
         <source>Drag / right-click</source>
         <translation>拖动 / 右键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="497"/>
+        <location filename="../ui/MainWindow.cpp" line="502"/>
         <source>Edit a run&apos;s name, tags or notes</source>
         <translation>编辑运行的名称、标签或备注</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="497"/>
+        <location filename="../ui/MainWindow.cpp" line="502"/>
         <source>Double-click or F2 in History</source>
         <translation>在历史中双击或按 F2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="504"/>
+        <location filename="../ui/MainWindow.cpp" line="509"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="504"/>
+        <location filename="../ui/MainWindow.cpp" line="509"/>
         <source>Shortcut</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="515"/>
+        <location filename="../ui/MainWindow.cpp" line="520"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="532"/>
+        <location filename="../ui/MainWindow.cpp" line="537"/>
         <source>About HiPS Studio</source>
         <translation>关于 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="533"/>
+        <location filename="../ui/MainWindow.cpp" line="538"/>
         <source>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;Train one model across parties with a two-layer parameter server; only aggregates cross party boundaries.&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;借助双层参数服务器，由多个参与方协同训练同一个模型；只有聚合结果会跨越参与方边界。&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="545"/>
+        <location filename="../ui/MainWindow.cpp" line="550"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="545"/>
+        <location filename="../ui/MainWindow.cpp" line="550"/>
         <source>Stop the run first: switching the language rebuilds the window.</source>
         <translation>请先停止运行：切换语言会重建窗口。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="569"/>
+        <location filename="../ui/MainWindow.cpp" line="574"/>
         <source>A run is under way</source>
         <translation>有运行正在进行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="569"/>
+        <location filename="../ui/MainWindow.cpp" line="574"/>
         <source>Stop the run and quit?</source>
         <translation>要停止运行并退出吗？</translation>
     </message>
@@ -3748,6 +3768,24 @@
     </message>
 </context>
 <context>
+    <name>hips::RunNotifier</name>
+    <message>
+        <location filename="../ui/run/RunNotifier.cpp" line="15"/>
+        <source>Run %1 finished</source>
+        <translation>运行 %1 已完成</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/RunNotifier.cpp" line="16"/>
+        <source>Run %1 stopped</source>
+        <translation>运行 %1 已停止</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/RunNotifier.cpp" line="17"/>
+        <source>Run %1 failed</source>
+        <translation>运行 %1 失败</translation>
+    </message>
+</context>
+<context>
     <name>hips::RunPanel</name>
     <message>
         <location filename="../ui/run/RunPanel.cpp" line="51"/>
@@ -3800,122 +3838,122 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/run/RunPanel.cpp" line="159"/>
+        <location filename="../ui/run/RunPanel.cpp" line="256"/>
         <source>finished after %n round(s) in %1 s: final test %2 %3</source>
         <translation>
             <numerusform>已完成 %n 个轮次，用时 %1 秒：最终测试 %2 %3</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="161"/>
+        <location filename="../ui/run/RunPanel.cpp" line="258"/>
         <source>RMSE</source>
         <translation>RMSE</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="161"/>
+        <location filename="../ui/run/RunPanel.cpp" line="258"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/run/RunPanel.cpp" line="163"/>
+        <location filename="../ui/run/RunPanel.cpp" line="260"/>
         <source>stopped after %n round(s) in %1 s (%2)</source>
         <translation>
             <numerusform>已停止，完成 %n 个轮次，用时 %1 秒（%2）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="164"/>
+        <location filename="../ui/run/RunPanel.cpp" line="261"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="192"/>
-        <location filename="../ui/run/RunPanel.cpp" line="278"/>
+        <location filename="../ui/run/RunPanel.cpp" line="186"/>
+        <location filename="../ui/run/RunPanel.cpp" line="281"/>
         <source>Cannot start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="198"/>
+        <location filename="../ui/run/RunPanel.cpp" line="192"/>
         <source>run directory: %1</source>
         <translation>运行目录：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="204"/>
+        <location filename="../ui/run/RunPanel.cpp" line="198"/>
         <source>A run is under way: stop it before taking up another</source>
         <translation>已有运行正在进行：请先停止它再接管另一个</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="211"/>
+        <location filename="../ui/run/RunPanel.cpp" line="205"/>
         <source>Cannot reattach: %1</source>
         <translation>无法重新接管：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="216"/>
+        <location filename="../ui/run/RunPanel.cpp" line="210"/>
         <source>took up run %1 from its agents</source>
         <translation>已从代理接管运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="222"/>
+        <location filename="../ui/run/RunPanel.cpp" line="216"/>
         <source>A run is under way: stop it before resuming another</source>
         <translation>有运行正在进行：请先停止它，再恢复其他运行</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="229"/>
+        <location filename="../ui/run/RunPanel.cpp" line="223"/>
         <source>Cannot resume: %1</source>
         <translation>无法恢复：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="235"/>
+        <location filename="../ui/run/RunPanel.cpp" line="229"/>
         <source>resuming run %1 from the checkpoint of round %2 (run directory: %3)</source>
         <translation>从第 %2 轮的检查点恢复运行 %1（运行目录：%3）</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="250"/>
+        <location filename="../ui/run/RunPanel.cpp" line="244"/>
         <source>stopped from HiPS Studio</source>
         <translation>已从 HiPS Studio 停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="263"/>
+        <location filename="../ui/run/RunPanel.cpp" line="266"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="264"/>
+        <location filename="../ui/run/RunPanel.cpp" line="267"/>
         <source>deploying</source>
         <translation>部署中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="265"/>
+        <location filename="../ui/run/RunPanel.cpp" line="268"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="266"/>
+        <location filename="../ui/run/RunPanel.cpp" line="269"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="267"/>
+        <location filename="../ui/run/RunPanel.cpp" line="270"/>
         <source>stopping</source>
         <translation>停止中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="268"/>
+        <location filename="../ui/run/RunPanel.cpp" line="271"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="269"/>
+        <location filename="../ui/run/RunPanel.cpp" line="272"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="270"/>
+        <location filename="../ui/run/RunPanel.cpp" line="273"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="277"/>
+        <location filename="../ui/run/RunPanel.cpp" line="280"/>
         <source>Deploy and start every process of the topology</source>
         <translation>部署并启动拓扑中的所有进程</translation>
     </message>

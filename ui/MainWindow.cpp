@@ -13,6 +13,7 @@
 #include "PropertyPanel.h"
 #include "ResumeTarget.h"
 #include "RunCharts.h"
+#include "RunNotifier.h"
 #include "RunPanel.h"
 #include "RunStatus.h"
 #include "TopologyReader.h"
@@ -63,7 +64,8 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
       m_run(new RunPanel),
       m_charts(new RunCharts),
       m_history(new HistoryPanel),
-      m_runStatus(new RunStatus) {
+      m_runStatus(new RunStatus),
+      m_notifier(new RunNotifier(this)) {
     setWindowIcon(icon("hips"));
     m_tabs->addTab(m_designer, icon("party"), tr("Design"));
     m_tabs->addTab(m_run, icon("start"), tr("Run"));
@@ -91,6 +93,7 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
         if (m_run->start(m_designer->topology()) && tab() != RunTab) setTab(ChartsTab);
     });
     connect(m_run, &RunPanel::runStarted, m_charts, [this](const Topology& t) {
+        m_runName = t.name;
         m_charts->clear();
         m_charts->setTopology(t);
         addLocalReference(t.training);
@@ -112,6 +115,8 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
         updateStartable();
     });
     connect(m_run, &RunPanel::runFinished, m_history, &HistoryPanel::refresh);
+    connect(m_run, &RunPanel::runFinished, m_notifier,
+            [this](const RunSummary& s) { m_notifier->runEnded(m_runName, s, RunPanel::outcomeText(s)); });
     connect(m_history, &HistoryPanel::openRequested, this, [this](qint64 id) {
         if (showStoredRun(id)) setTab(ChartsTab);
     });

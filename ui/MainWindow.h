@@ -16,6 +16,7 @@ class RunPanel;
 class RunCharts;
 class HistoryPanel;
 class RunStatus;
+class RunNotifier;
 struct TrainingSettings;
 
 class MainWindow : public QMainWindow {
@@ -55,6 +56,7 @@ public:
     Designer* designer() const { return m_designer; }
     RunPanel* runPanel() const { return m_run; }
     RunCharts* charts() const { return m_charts; }
+    RunNotifier* notifier() const { return m_notifier; }
     RunStatus* runStatus() const { return m_runStatus; }
     HistoryPanel* history() const { return m_history; }
     RunStore* store() const { return m_store.get(); }
@@ -91,6 +93,8 @@ private:
     HistoryPanel* m_history;
     qint64 m_chartedRun = 0;  // the stored run the charts show (0: none, or a live one not yet stored)
     RunStatus* m_runStatus;  // the run's figures in the status strip, on every tab
+    RunNotifier* m_notifier;  // a run's end told to a user looking elsewhere
+    QString m_runName;  // the running topology's name, for that
     QMenu* m_recentMenu = nullptr;
 };
 

@@ -20,6 +20,9 @@
 #include <QComboBox>
 #include <QLineSeries>
 #include "RunCharts.h"
+#include "RunNotifier.h"
+#include "RunPanel.h"
+#include "Versions.h"
 #include <QLineEdit>
 #include <QPushButton>
 #include <QStatusBar>
@@ -28,6 +31,7 @@
 #include <QTextBlock>
 #include <QTextDocument>
 #include <QCheckBox>
+#include <QDesktopServices>
 #include <QDir>
 #include <QMessageBox>
 #include <QTimer>
@@ -38,6 +42,12 @@ using namespace hips;
 
 class HistoryTest : public QObject {
     Q_OBJECT
+public Q_SLOTS:
+    void openUrl(const QUrl& url) { m_opened = url; }  // the desktop's file handler, in the test
+
+private:
+    QUrl m_opened;
+
 private Q_SLOTS:
     void newestFirstWithReasonsAndAFilter() {
         QTemporaryDir dir;
@@ -484,6 +494,55 @@ private Q_SLOTS:
         QCOMPARE(first.proposed, QString("run1-fedavg-2-4.pdf"));
         QVERIFY2(QFile(dir.filePath("weekly.pdf")).size() > 1000, qPrintable("no weekly.pdf; " + first.warning));
         QCOMPARE(exportAs({}).folder, dir.path());  // the folder of the last export
+    }
+
+    // Open folder opens the selected run's directory in the file manager (here, the handler the
+    // desktop would call); a run whose directory is gone has the button disabled.
+    void openFolderOpensTheRunsDirectory() {
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        QVERIFY2(store, qPrintable(error));
+        const QString runDir = dir.filePath("runs/one");
+        QVERIFY(QDir().mkpath(runDir));
+        const qint64 one = store->beginRun("one", "{}", {}, runDir), gone = store->beginRun("gone", "{}", {}, dir.filePath("runs/gone"));
+        store->finishRun(one, "finished", {});
+        store->finishRun(gone, "finished", {});
+        QVERIFY(store->flush());
+        HistoryPanel panel;
+        panel.setStore(store.get());
+        panel.show();
+        auto* button = panel.findChild<QPushButton*>("open_run_folder");
+        QVERIFY(button);
+        QDesktopServices::setUrlHandler("file", this, "openUrl");
+        panel.selectRuns({gone});
+        QVERIFY(!button->isEnabled());
+        panel.selectRuns({one});
+        QVERIFY(button->isEnabled());
+        QTest::mouseClick(button, Qt::LeftButton);
+        QDesktopServices::unsetUrlHandler("file");
+        QCOMPARE(m_opened, QUrl::fromLocalFile(runDir));
+    }
+
+    // A run that ends while the user looks elsewhere is told, with its outcome (a desktop
+    // notification where there is a tray; the window asks for attention).
+    void aRunThatEndsUnwatchedIsTold() {
+        QVERIFY(versions::installTranslation("en"));  // "10 rounds", not "10 round(s)"
+        QTemporaryDir dir;
+        MainWindow window(dir.filePath("h.sqlite"));
+        QVERIFY(!window.isActiveWindow());
+        Topology t;
+        t.name = "nightly";
+        Q_EMIT window.runPanel()->runStarted(t);
+        RunSummary s;
+        s.ok = true, s.rounds = 10, s.seconds = 10.5, s.finalAccuracy = 0.8632, s.evaluated = true;
+        Q_EMIT window.runPanel()->runFinished(s);
+        QCOMPARE(window.notifier()->lastTitle(), QString("Run nightly finished"));
+        QCOMPARE(window.notifier()->lastText(), QString("finished after 10 rounds in 10.5 s: final test accuracy 0.8632"));
+        s.ok = false, s.reason = "party2/worker0 exited with status 3";
+        Q_EMIT window.runPanel()->runFinished(s);
+        QCOMPARE(window.notifier()->lastTitle(), QString("Run nightly failed"));
+        QCOMPARE(window.notifier()->lastText(), QString("failed: party2/worker0 exited with status 3"));
     }
 
     void statusStripCountsRoundsAndEstimatesTheRest() {

@@ -10,6 +10,8 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QDesktopServices>
+#include <QUrl>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QChart>
@@ -82,6 +84,7 @@ HistoryPanel::HistoryPanel(QWidget* parent)
       m_reopen(new QPushButton(QIcon(QStringLiteral(":/icons/open.svg")), tr("Open topology"))),
       m_attach(new QPushButton(tr("Reattach"))),
       m_resume(new QPushButton(QIcon(QStringLiteral(":/icons/start.svg")), tr("Resume"))),
+      m_folder(new QPushButton(QIcon(QStringLiteral(":/icons/open.svg")), tr("Open folder"))),
       m_filter(new QLineEdit),
       m_metric(new QComboBox),
       m_diff(new QTableWidget) {
@@ -117,7 +120,9 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     m_resume->setToolTip(
         tr("Go on with the selected run, which stopped, failed or was interrupted, from its last "
            "checkpoint (as hips run --resume does); a finished run, with more rounds"));
-    for (QPushButton* b : {m_open, m_reopen, m_resume, m_attach, m_export, m_delete, refreshButton}) bar->addWidget(b);
+    m_folder->setObjectName(QStringLiteral("open_run_folder"));
+    m_folder->setToolTip(tr("Open the selected run's directory: its logs (every role's), model, checkpoints and metrics"));
+    for (QPushButton* b : {m_open, m_reopen, m_resume, m_attach, m_export, m_folder, m_delete, refreshButton}) bar->addWidget(b);
     bar->addSpacing(12);
     bar->addWidget(m_filter, 1);
     m_metric->setObjectName(QStringLiteral("compare_metric"));
@@ -153,6 +158,15 @@ HistoryPanel::HistoryPanel(QWidget* parent)
         if (!selectedRuns().isEmpty()) Q_EMIT openRequested(selectedRuns().first());
     });
     connect(m_delete, &QPushButton::clicked, this, &HistoryPanel::deleteSelected);
+    connect(m_folder, &QPushButton::clicked, this, [this] {
+        if (selectedRuns().size() != 1 || !m_store) return;
+        const QString dir = m_store->runDirectory(selectedRuns().first());
+        if (!QFileInfo(dir).isDir()) {
+            Q_EMIT message(tr("Run %1's directory %2 is gone").arg(selectedRuns().first()).arg(dir));
+            return;
+        }
+        if (!QDesktopServices::openUrl(QUrl::fromLocalFile(dir))) Q_EMIT message(tr("No file manager opened %1").arg(dir));
+    });
     connect(m_reopen, &QPushButton::clicked, this, [this] {
         if (selectedRuns().size() == 1) Q_EMIT topologyRequested(selectedRuns().first());
     });
@@ -293,6 +307,7 @@ void HistoryPanel::updateOverlay() {
     m_resume->setEnabled(single && (single->status == QLatin1String("stopped") || single->status == QLatin1String("failed") ||
                                     single->status == QLatin1String("interrupted") || single->status == QLatin1String("finished")));
     m_delete->setEnabled(!ids.isEmpty());
+    m_folder->setEnabled(single && QFileInfo(m_store->runDirectory(single->id)).isDir());
     m_overlay->clear();
     m_overlay->chart()->setTitle(tr("%1 of the selected runs").arg(m_metric->currentText()));
     m_overlay->setYTitle(m_metric->currentText().toLower());

@@ -57,7 +57,7 @@ private:
     RunStore* m_store = nullptr;
     QTableWidget* m_table;
     LiveChart* m_overlay;
-    QPushButton *m_open, *m_delete, *m_export, *m_reopen, *m_attach, *m_resume;
+    QPushButton *m_open, *m_delete, *m_export, *m_reopen, *m_attach, *m_resume, *m_folder;
     QLineEdit* m_filter;
     QComboBox* m_metric;  // what the overlay compares
     QTableWidget* m_diff;  // the settings that differ between the selected runs

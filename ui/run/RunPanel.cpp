@@ -155,13 +155,7 @@ RunController* RunPanel::newController(const Topology& topology) {
             [this, c](const QJsonObject& r, double elapsed) { Q_EMIT metricRecord(r, c->wallMsAt(elapsed), elapsed); });
     connect(c, &RunController::finished, this, [this](const RunSummary& s) {
         if (!s.ok && !s.stopped) m_log->append(QStringLiteral("controller"), QStringLiteral("error"), s.reason);
-        m_log->append(QStringLiteral("controller"), QStringLiteral("info"),
-                      s.ok ? tr("finished after %n round(s) in %1 s: final test %2 %3", nullptr, s.rounds)
-                                 .arg(s.seconds, 0, 'f', 1)
-                                 .arg(s.regression ? tr("RMSE") : tr("accuracy"))
-                                 .arg(s.finalAccuracy, 0, 'f', 4)
-                      : s.stopped ? tr("stopped after %n round(s) in %1 s (%2)", nullptr, s.rounds).arg(s.seconds, 0, 'f', 1).arg(s.reason)
-                                  : tr("failed: %1").arg(s.reason));
+        m_log->append(QStringLiteral("controller"), QStringLiteral("info"), outcomeText(s));
         Q_EMIT runFinished(s);
     });
 
@@ -256,6 +250,15 @@ void RunPanel::setState(RunState s) {
     m_stateLabel->setStyleSheet(stateStyle(s) + QStringLiteral(";padding:3px 8px;border-radius:4px;font-weight:bold"));
     updateButtons();
     Q_EMIT stateChanged(s);
+}
+
+QString RunPanel::outcomeText(const RunSummary& s) {
+    return s.ok ? tr("finished after %n round(s) in %1 s: final test %2 %3", nullptr, s.rounds)
+                      .arg(s.seconds, 0, 'f', 1)
+                      .arg(s.regression ? tr("RMSE") : tr("accuracy"))
+                      .arg(s.finalAccuracy, 0, 'f', 4)
+           : s.stopped ? tr("stopped after %n round(s) in %1 s (%2)", nullptr, s.rounds).arg(s.seconds, 0, 'f', 1).arg(s.reason)
+                       : tr("failed: %1").arg(s.reason);
 }
 
 QString RunPanel::stateText(RunState s) {
