@@ -21,7 +21,7 @@ const ParamSpec kByzantineF{
 
 const QList<Entry>& entries() {
     static const QList<Entry> table{
-        {{QStringLiteral("fedavg"),
+        {{QLatin1String(rule::kFedAvg),
           QStringLiteral("The sum of the contributions, each already weighted by its sender (HiPS's FedAvg)."),
           {},
           {}},
@@ -33,7 +33,7 @@ const QList<Entry>& entries() {
          [](const ParamLookup&) { return std::make_unique<MeanRule>(); }},
         {{QStringLiteral("median"), QStringLiteral("The coordinate-wise median of the contributions (FedMedian)."), {}, {}},
          [](const ParamLookup&) { return std::make_unique<MedianRule>(); }},
-        {{QStringLiteral("trimmed_mean"),
+        {{QLatin1String(rule::kTrimmedMean),
           QStringLiteral("The coordinate-wise mean without the trim_beta share of smallest and of largest values (FedTrimmedAvg)."),
           {{QStringLiteral("trim_beta"), T::Number, 0, 0.49, 0.1, QStringLiteral("share of values cut at each end")}},
           {}},
@@ -67,13 +67,13 @@ const QList<Entry>& entries() {
              return std::make_unique<GeometricMedianRule>(p(QStringLiteral("gm_tolerance")), int(p(QStringLiteral("gm_max_iters"))),
                                                           std::max(p(QStringLiteral("gm_nu")), 1e-30));
          }},
-        {{QStringLiteral("draco_repetition"),
+        {{QLatin1String(rule::kDracoRepetition),
           QStringLiteral("Draco's repetition code at party servers: groups of draco_r workers train on the same data; "
                          "each group's exact majority wins (tolerates (r − 1)/2 liars per group)."),
           {{QStringLiteral("draco_r"), T::Integer, 1, 99, 3, QStringLiteral("workers per group (2s + 1)")}},
           {}},
          [](const ParamLookup& p) { return std::make_unique<DracoRepetitionRule>(int(p(QStringLiteral("draco_r")))); }},
-        {{QStringLiteral("draco_cyclic"),
+        {{QLatin1String(rule::kDracoCyclic),
           QStringLiteral("Draco's cyclic code at party servers: each worker trains on 2s + 1 partitions and sends a coded "
                          "sum; the exact sum is decoded despite draco_s liars."),
           {{QStringLiteral("draco_s"), T::Integer, 1, 100, 1, QStringLiteral("liars tolerated")}},

@@ -8,6 +8,15 @@
 
 namespace hips {
 
+// The names other code must refer to (defaults, Draco's data layout, a rule's own validation):
+// each is written once, here.
+namespace rule {
+inline constexpr char kFedAvg[] = "fedavg";
+inline constexpr char kTrimmedMean[] = "trimmed_mean";
+inline constexpr char kDracoRepetition[] = "draco_repetition";
+inline constexpr char kDracoCyclic[] = "draco_cyclic";
+}  // namespace rule
+
 // Aggregation rules by name (`training.aggregation`). Adding a rule is one class plus one entry
 // in the .cpp: its description, parameters and factory.
 class AggregatorRegistry {

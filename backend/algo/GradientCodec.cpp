@@ -329,7 +329,7 @@ const QList<CodecEntry>& entries() {
                              .arg(QLatin1String(how))};
     };
     static const QList<CodecEntry> codecs{
-        {{QStringLiteral("none"), QStringLiteral("32-bit floats as they are"), {}, {}}, [](const Param&) { return nullptr; }},
+        {{QLatin1String(codecs::kNone), QStringLiteral("32-bit floats as they are"), {}, {}}, [](const Param&) { return nullptr; }},
         {{QStringLiteral("fp16"), QStringLiteral("half-precision floats: half the bytes (GeoMX's FP16 transfer)"), {}, {}},
          [](const Param&) { return std::make_unique<Fp16Codec>(); }},
         {{QStringLiteral("2bit"),

@@ -14,6 +14,10 @@
 
 namespace hips {
 
+namespace codecs {
+inline constexpr char kNone[] = "none";  // no codec: floats as they are (the default)
+}  // namespace codecs
+
 class CodecRegistry {
 public:
     static const StrategyList& all();  // none, fp16, 2bit, topk with their parameters

@@ -92,8 +92,8 @@ QString TrainingSettings::agreementText() const {
         for (int d : inputShape) dims << QString::number(d);
         text += QStringLiteral(", input [%1], %2 classes").arg(dims.join(QStringLiteral(", "))).arg(classes);
     }
-    if (compression != QLatin1String("none")) text += QStringLiteral(", compression %1").arg(compression);
-    if (partyCompression != QLatin1String("none")) text += QStringLiteral(", party compression %1").arg(partyCompression);
+    if (compression != QLatin1String(codecs::kNone)) text += QStringLiteral(", compression %1").arg(compression);
+    if (partyCompression != QLatin1String(codecs::kNone)) text += QStringLiteral(", party compression %1").arg(partyCompression);
     if (proximalMu > 0) text += QStringLiteral(", proximal_mu %1").arg(proximalMu);
     for (auto it = params.begin(); it != params.end(); ++it) text += QStringLiteral(", %1 %2").arg(it.key()).arg(*it);
     return text;

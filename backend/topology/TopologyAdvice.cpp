@@ -44,9 +44,9 @@ TopologyIssues topologyAdvice(const Topology& t) {
                           .arg(missing)});
     const ModePolicy mode = ModeRegistry::policy(s.mode);
     if (mode.standalone) {
-        if (s.compression != QLatin1String("none") || s.partyCompression != QLatin1String("none"))
+        if (s.compression != QLatin1String(codecs::kNone) || s.partyCompression != QLatin1String(codecs::kNone))
             note(
-                tierField(s, s.compression != QLatin1String("none") ? s.compression : s.partyCompression),
+                tierField(s, s.compression != QLatin1String(codecs::kNone) ? s.compression : s.partyCompression),
                 QT_TRANSLATE_NOOP("TopologyCheck", "mode local trains the master worker alone and sends nothing: the codec has no effect"));
         return presentableIssues(notes);
     }

@@ -395,7 +395,7 @@ private:
         checkServerOptimizer(s);
         checkFaultPolicy(s);
         checkModeConflicts(s, &m_issues);
-        if (s.flat() && s.partyAggregation != QLatin1String("fedavg"))
+        if (s.flat() && s.partyAggregation != QLatin1String(rule::kFedAvg))
             add("$.training.party_aggregation", QCoreApplication::translate("TopologyCheck",
                                                                             "a flat run has no party servers "
                                                                             "to run party_aggregation %1: set it to fedavg")
@@ -471,7 +471,7 @@ private:
                                                                  "assigned them to the party's workers, and a quorum closes rounds "
                                                                  "without some of them: remove quorum, or use another party_aggregation")
                                          .arg(s.partyAggregation));
-        if (s.partyAggregation != QLatin1String("draco_repetition")) return;
+        if (s.partyAggregation != QLatin1String(rule::kDracoRepetition)) return;
         const int r = int(s.partyParam(QStringLiteral("draco_r")));
         for (const Party& p : m_t.parties)
             if (!p.central && p.workerCount() % r != 0)
@@ -538,7 +538,7 @@ private:
     // trimmed_mean cuts floor(trim_beta * n) values at each end: none, and it is the mean, which
     // one liar moves anywhere.
     void checkTrim(const QString& rule, double beta, int n, const char* path, const QString& round) {
-        if (rule != QLatin1String("trimmed_mean") || n < 1 || int(std::floor(beta * n)) > 0) return;
+        if (rule != QLatin1String(rule::kTrimmedMean) || n < 1 || int(std::floor(beta * n)) > 0) return;
         const double least = std::ceil(100.0 / n) / 100.0;  // the smallest share that cuts one value
         const QString fix = least <= 0.49 ? QCoreApplication::translate("TopologyCheck", "set it to at least %1, or use median").arg(least)
                                           : QCoreApplication::translate("TopologyCheck", "use median");

@@ -1,5 +1,6 @@
 #include "DataPlan.h"
 
+#include "AggregatorRegistry.h"
 #include "DracoCodes.h"
 
 namespace hips {
@@ -26,13 +27,13 @@ DataPlan ownDataPlan(const Topology& t, const Party& party, const Node& worker, 
     plan.source = source;
     const Host* host = t.host(worker.host);
     plan.owner = host && host->data ? QStringLiteral("host '%1'").arg(host->id) : QStringLiteral("party '%1'").arg(party.id);
-    if (s.partyAggregation == QLatin1String("draco_repetition") && !party.central) {  // one source per party: DataValidation
+    if (s.partyAggregation == QLatin1String(rule::kDracoRepetition) && !party.central) {  // one source per party: DataValidation
         const int r = int(s.partyParam(QStringLiteral("draco_r")));
         plan.partitions = (party.workerCount() + r - 1) / r;
         plan.parts.append({worker.rank / r, 1.0});
         return plan;
     }
-    if (s.partyAggregation == QLatin1String("draco_cyclic") && !party.central) {
+    if (s.partyAggregation == QLatin1String(rule::kDracoCyclic) && !party.central) {
         const DracoCyclicCode code(party.workerCount(), int(s.partyParam(QStringLiteral("draco_s"))));
         plan.partitions = party.workerCount();
         for (int k = 0; k < code.window(); ++k) plan.parts.append({code.partition(worker.rank, k), code.coefficient(k)});
@@ -53,7 +54,7 @@ DataPlan dataPlanOf(const Topology& t, const Node& worker) {
     const int partyFirst = index - worker.rank;  // the party's workers are consecutive training indices
     const Party* party = t.party(worker.party);
     if (const DataSource* own = t.dataSourceOf(worker.party, worker.host); own && party) return ownDataPlan(t, *party, worker, *own);
-    if (s.partyAggregation == QLatin1String("draco_repetition") && party && !party->central) {
+    if (s.partyAggregation == QLatin1String(rule::kDracoRepetition) && party && !party->central) {
         const int r = int(s.partyParam(QStringLiteral("draco_r")));
         int groupsBefore = 0, groups = 0;
         for (const Party& p : t.parties) {
@@ -65,7 +66,7 @@ DataPlan dataPlanOf(const Topology& t, const Node& worker) {
         plan.parts.append({groupsBefore + worker.rank / r, 1.0});
         return plan;
     }
-    if (s.partyAggregation == QLatin1String("draco_cyclic") && party && !party->central) {
+    if (s.partyAggregation == QLatin1String(rule::kDracoCyclic) && party && !party->central) {
         const DracoCyclicCode code(party->workerCount(), int(s.partyParam(QStringLiteral("draco_s"))));
         plan.partitions = t.trainingWorkerCount();
         for (int k = 0; k < code.window(); ++k) plan.parts.append({partyFirst + code.partition(worker.rank, k), code.coefficient(k)});
