@@ -12,6 +12,7 @@
 #include "RunCommand.h"
 #ifdef HIPS_WITH_REPORTS
 #include "ReportCommand.h"
+#include "StrategyReference.h"
 
 #include <QApplication>
 #endif
@@ -38,6 +39,7 @@ static constexpr const char* kUsage =
     "       hips history rename|tag|note RUN   label a run (a name; tags, \"\" clears them; a note)\n"
     "       hips report RUN --out FILE.{html,pdf,csv,json}\n"
     "       hips export RUN [--format torchscript|state_dict] FILE   the trained model for PyTorch\n"
+    "       hips reference                     every mode, rule, codec, … and parameter, as Markdown\n"
     "       hips COMMAND --help                options of a command\n";
 
 int main(int argc, char** argv) {
@@ -76,6 +78,10 @@ int main(int argc, char** argv) {
     if (command == QLatin1String("check-data")) return hips::checkDataCommand(args);
     if (command == QLatin1String("stop")) return hips::stopCommand(args);
     if (command == QLatin1String("export")) return hips::exportCommand(args);
+    if (command == QLatin1String("reference")) {
+        std::printf("%s", qPrintable(hips::strategyReferenceMarkdown()));
+        return 0;
+    }
 #ifdef HIPS_WITH_REPORTS
     if (report) return hips::reportCommand(args);
 #else

@@ -2,12 +2,16 @@
 // parameters: the reader takes names, ranges and defaults from them, refuses a parameter of
 // another strategy, and still reads older names; what each mode starts and waits for.
 #include "ModeConflicts.h"
+#include "GradientCodec.h"
+#include "AggregatorRegistry.h"
+#include "StrategyReference.h"
 #include "ModeRegistry.h"
 #include "TopologyReader.h"
 #include "BrokenTopologies.h"
 #include "TopologyTestSupport.h"
 #include "TopologyWriter.h"
 
+#include <QFile>
 #include <QtTest>
 #include <functional>
 
@@ -154,6 +158,21 @@ private Q_SLOTS:
                  QString("mode asgd applies pushes as they come and keeps no checkpoints"));
         s.mode = "no such mode";
         QVERIFY(settingsIgnoredByMode(s).isEmpty());
+    }
+
+    // The strategies' reference page is made from the registries: every name and parameter is
+    // on it, and the page in docs/ is the one the code makes (regenerate it when a registry changes).
+    void theReferencePageIsTheRegistries() {
+        const QString md = strategyReferenceMarkdown();
+        for (const StrategyList* list : {&ModeRegistry::all(), &AggregatorRegistry::all(), &CodecRegistry::all()})
+            for (const StrategyInfo& s : *list) {
+                QVERIFY2(md.contains(QStringLiteral("| `%1`").arg(s.name)), qPrintable(s.name));
+                for (const ParamSpec& p : s.params) QVERIFY2(md.contains(QStringLiteral("`%1`: ").arg(p.name)), qPrintable(p.name));
+            }
+        QFile page(QStringLiteral(HIPS_SOURCE_DIR "/docs/strategies.md"));
+        QVERIFY(page.open(QIODevice::ReadOnly));
+        QVERIFY2(QString::fromUtf8(page.readAll()) == md,
+                 "docs/strategies.md differs from the registries: build/bin/hips reference > docs/strategies.md");
     }
 
     // The local baseline starts the master alone, and it is the one training process.
