@@ -489,6 +489,7 @@ private Q_SLOTS:
 
     void runChartsTakeRoundsWithTrafficAsCumulativeOrRate() {
         RunCharts charts;
+        QCOMPARE(charts.findChild<QLabel*>("smoothing_value")->text(), QString("0.00"));
         RoundRow r1, r2;
         r1.round = 1, r1.elapsed = 2, r1.testAccuracy = 0.5, r1.bytesInside = 4000000, r1.bytesAcross = 2000000;
         r1.computeSeconds = 3, r1.commSeconds = 1, r1.trainLoss = 1.0;

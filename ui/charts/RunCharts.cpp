@@ -124,6 +124,7 @@ RunCharts::RunCharts(QWidget* parent)
     });
     connect(m_trafficMode, &QComboBox::currentIndexChanged, this, &RunCharts::applyTrafficMode);
     clear();
+    applySmoothing();  // its value shows from the start
 }
 
 // Smoothing for every chart but cumulative traffic: a running total is smooth already, and an
