@@ -7,6 +7,7 @@
 #include <QAbstractAxis>
 #include <QChart>
 #include <QChartView>
+#include <QGraphicsLineItem>
 #include <QGraphicsScene>
 #include <QComboBox>
 #include <QDateTimeAxis>
@@ -184,6 +185,41 @@ private Q_SLOTS:
         chart.setLineVisible(b, false);
         QTest::mouseMove(view->viewport(), pos + QPoint(1, 0));
         QTRY_VERIFY2(!chart.hoverText().contains("test:"), qPrintable(chart.hoverText()));
+    }
+
+    // The mouse over one chart draws a crosshair at the same round on the others (not on the
+    // staleness chart, whose x counts pushes); leaving the plot takes it away.
+    void aCrosshairFollowsTheMouseAcrossCharts() {
+        RunCharts charts;
+        charts.resize(1500, 900);
+        charts.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&charts));
+        for (int r = 1; r <= 5; ++r) {
+            RoundRow row;
+            row.round = r, row.elapsed = r, row.testAccuracy = 0.5 + 0.05 * r, row.trainLoss = 1.0 / r;
+            charts.addRound(row, 1000.0 * r);
+        }
+        for (LiveChart* c : charts.charts()) c->redrawNow();
+        LiveChart* accuracy = charts.accuracy();
+        QChartView* view = qobject_cast<QChartView*>(accuracy->chart()->scene()->views().first());
+        const QPoint pos = view->mapFromScene(accuracy->chart()->mapToScene(accuracy->chart()->mapToPosition(QPointF(3.1, 0.6))));
+        QTest::mouseMove(view->viewport(), pos);
+        QTRY_COMPARE(charts.loss()->crosshair(), std::optional<double>(3));
+        QCOMPARE(charts.throughput()->crosshair(), std::optional<double>(3));
+        QVERIFY(!accuracy->crosshair());  // the cursor itself is there
+        QVERIFY(!charts.staleness()->crosshair());
+        auto* line = [&]() -> QGraphicsLineItem* {
+            for (QGraphicsItem* item : charts.loss()->chart()->childItems())
+                if (auto* l = dynamic_cast<QGraphicsLineItem*>(item)) return l;
+            return nullptr;
+        }();
+        QVERIFY(line && line->isVisible());
+        const double x = charts.loss()->chart()->mapToPosition(QPointF(3, 0)).x();
+        QCOMPARE(line->line().x1(), x);
+        QEvent leave(QEvent::Leave);
+        QApplication::sendEvent(view->viewport(), &leave);
+        QVERIFY(!charts.loss()->crosshair());
+        QVERIFY(!line->isVisible());
     }
 
     // A round one line has no point at (the master skipped its evaluation): the hover says so

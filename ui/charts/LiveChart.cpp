@@ -11,6 +11,7 @@
 #include <QChartView>
 #include <QDateTime>
 #include <QDateTimeAxis>
+#include <QGraphicsLineItem>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QBuffer>
@@ -71,7 +72,14 @@ bool needsNewRange(double axisLo, double axisHi, double lo, double hi) {
 }  // namespace
 
 LiveChart::LiveChart(const QString& title, const QString& yTitle, QWidget* parent)
-    : QWidget(parent), m_chart(new QChart), m_view(new QChartView(m_chart)), m_hover(new QLabel) {
+    : QWidget(parent),
+      m_chart(new QChart),
+      m_view(new QChartView(m_chart)),
+      m_hover(new QLabel),
+      m_crosshair(new QGraphicsLineItem(m_chart)) {
+    m_crosshair->setPen(QPen(QColor(0x80, 0x80, 0x80), 1, Qt::DashLine));
+    m_crosshair->setZValue(100);  // over the lines
+    m_crosshair->hide();
     if (isDarkPalette(palette())) m_chart->setTheme(QChart::ChartThemeDark);  // before any line: it resets colours
     m_chart->setTitle(title);
     m_chart->setAnimationOptions(QChart::NoAnimation);
@@ -390,11 +398,28 @@ QString LiveChart::saveCsv(const QString& path) const {
     return writeUserFile(path, text);
 }
 
+void LiveChart::setCrosshair(std::optional<double> x) {
+    m_crosshairX = x;
+    const QRectF plot = m_chart->plotArea();
+    if (!x || m_lines.isEmpty() || plot.isEmpty()) {
+        m_crosshair->hide();
+        return;
+    }
+    const double px = m_chart->mapToPosition(QPointF(*x, 0), m_lines.first().smooth).x();
+    if (px < plot.left() - 0.5 || px > plot.right() + 0.5) {  // outside this chart's range (zoomed)
+        m_crosshair->hide();
+        return;
+    }
+    m_crosshair->setLine(px, plot.top(), px, plot.bottom());
+    m_crosshair->show();
+}
+
 bool LiveChart::eventFilter(QObject* watched, QEvent* event) {
     if (watched == m_view->viewport() && event->type() == QEvent::MouseMove) {
         const QPoint pos = static_cast<QMouseEvent*>(event)->position().toPoint();
-        showValuesAt(pos, m_view->viewport()->mapToGlobal(pos));
+        if (!showValuesAt(pos, m_view->viewport()->mapToGlobal(pos))) Q_EMIT cursorLeft();
     }
+    if (watched == m_view->viewport() && event->type() == QEvent::Leave) Q_EMIT cursorLeft();
     // Resting on the plot, the values stay in the tooltip, with the view's usage hint below them.
     if (watched == m_view->viewport() && event->type() == QEvent::ToolTip) {
         const auto* help = static_cast<QHelpEvent*>(event);
@@ -439,6 +464,7 @@ bool LiveChart::showValuesAt(const QPoint& viewportPos, const QPoint& globalPos)
         values << QStringLiteral("%1: %2").arg(l.name).arg(m_alpha > 0 ? l.smoothed[i] : l.samples[i].value, 0, 'g', 5);
     }
     m_hover->setText(xLabel(shownX) + QStringLiteral(" — ") + values.join(QStringLiteral(", ")));
+    Q_EMIT cursorAt(shownX);
     QToolTip::showText(globalPos, xLabel(shownX) + '\n' + values.join('\n') + QStringLiteral("\n\n") + m_view->toolTip(), m_view);
     return true;
 }

@@ -10,12 +10,14 @@
 #include <QTimer>
 #include <QVector>
 #include <QWidget>
+#include <optional>
 
 class QChart;
 class QChartView;
 class QLabel;
 class QLineSeries;
 class QAbstractAxis;
+class QGraphicsLineItem;
 
 namespace hips {
 
@@ -56,6 +58,14 @@ public:
     // Each returns an error text naming the file, empty on success.
     QString savePng(const QString& path) const;  // the chart as drawn
     QString saveCsv(const QString& path) const;  // every point of every line
+    // A vertical line at x (in this chart's x units) where the cursor is on another chart;
+    // nullopt hides it. crosshair(): where it is shown, if it is.
+    void setCrosshair(std::optional<double> x);
+    std::optional<double> crosshair() const { return m_crosshairX; }
+
+Q_SIGNALS:
+    void cursorAt(double x);  // the mouse rests at x (the nearest point's) over the plot
+    void cursorLeft();
 
 private:
     struct Sample {
@@ -96,6 +106,8 @@ private:
     QTimer m_timer;
     QElapsedTimer m_sinceRedraw;
     int m_redraws = 0;
+    QGraphicsLineItem* m_crosshair;
+    std::optional<double> m_crosshairX;
 };
 
 }  // namespace hips

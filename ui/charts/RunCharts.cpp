@@ -123,6 +123,16 @@ RunCharts::RunCharts(QWidget* parent)
         for (LiveChart* c : charts()) c->resetZoom();
     });
     connect(m_trafficMode, &QComboBox::currentIndexChanged, this, &RunCharts::applyTrafficMode);
+    // A crosshair synced across the charts of rounds and time (the staleness chart counts pushes).
+    const QList<LiveChart*> synced{m_accuracy, m_loss, m_traffic, m_throughput, m_ratio, m_steps};
+    for (LiveChart* from : synced) {
+        connect(from, &LiveChart::cursorAt, this, [synced, from](double x) {
+            for (LiveChart* c : synced) c->setCrosshair(c == from ? std::nullopt : std::optional(x));
+        });
+        connect(from, &LiveChart::cursorLeft, this, [synced] {
+            for (LiveChart* c : synced) c->setCrosshair(std::nullopt);
+        });
+    }
     clear();
     applySmoothing();  // its value shows from the start
 }
