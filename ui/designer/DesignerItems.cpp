@@ -8,6 +8,8 @@
 #include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
 #include <QStyleOptionGraphicsItem>
+#include <algorithm>
+#include <cmath>
 
 namespace hips {
 
@@ -23,13 +25,21 @@ RoleKind roleKindOf(const ElementRef& ref, bool central) {
     }
 }
 
-// Where a line from box `from` to box `to` leaves `from`: the middle of the side facing `to`.
-QPointF facingSide(const QRectF& from, const QRectF& to, qreal offset) {
-    return {to.center().x() > from.center().x() ? from.right() : from.left(), from.center().y() + offset};
-}
-
-QPointF facingTopOrBottom(const QRectF& from, const QRectF& to, qreal offset) {
-    return {from.center().x() + offset, to.center().y() > from.center().y() ? from.bottom() : from.top()};
+// A polyline with its corners rounded (radius up to 8, less on short stretches).
+QPainterPath roundedPath(const QPolygonF& points) {
+    QPainterPath path(points.value(0));
+    auto unit = [](QPointF d) {
+        const qreal l = std::hypot(d.x(), d.y());
+        return l > 0 ? d / l : QPointF();
+    };
+    for (int k = 1; k + 1 < points.size(); ++k) {
+        const QPointF in = points[k] - points[k - 1], out = points[k + 1] - points[k];
+        const qreal r = std::min({8.0, std::hypot(in.x(), in.y()) / 2, std::hypot(out.x(), out.y()) / 2});
+        path.lineTo(points[k] - unit(in) * r);
+        path.quadTo(points[k], points[k] + unit(out) * r);
+    }
+    if (points.size() > 1) path.lineTo(points.last());
+    return path;
 }
 
 }  // namespace
@@ -130,45 +140,48 @@ void DesignerItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QW
     }
 }
 
-EdgeItem::EdgeItem(const QGraphicsItem* from, const QGraphicsItem* to, Style style, qreal offset, const QString& label) : m_style(style) {
-    const QRectF a = from->sceneBoundingRect(), b = to->sceneBoundingRect();
-    QPainterPath path;
-    const bool sideBySide = a.top() < b.bottom() && b.top() < a.bottom();
-    if (style == Style::InsideParty) {
-        const QPointF start(a.left(), a.center().y()), end(b.left(), b.center().y());
-        const qreal bulge = 6 + std::min<qreal>(40, std::abs(end.y() - start.y()) / 6);
-        path.moveTo(start);
-        path.cubicTo(start - QPointF(bulge, 0), end - QPointF(bulge, 0), end);
-        setPen(QPen(QColor(0x2c, 0xa0, 0x2c, 170), 1.4));
-    } else {
-        // Attach to the facing edges so that lines do not cross the chips' text: top and bottom
-        // when one box is above the other, the sides when they stand side by side.
-        path.moveTo(sideBySide ? facingSide(a, b, offset) : facingTopOrBottom(a, b, offset));
-        const QPointF start = path.currentPosition();
-        const QPointF end = sideBySide ? facingSide(b, a, offset) : facingTopOrBottom(b, a, offset);
-        const QPointF middle = (start + end) / 2;
-        if (sideBySide) path.cubicTo(QPointF(middle.x(), start.y()), QPointF(middle.x(), end.y()), end);
-        else path.cubicTo(QPointF(start.x(), middle.y()), QPointF(end.x(), middle.y()), end);
-        setPen(style == Style::Control ? QPen(QColor(0x90, 0x90, 0x90), 1, Qt::DotLine) : QPen(QColor(0x94, 0x67, 0xbd, 210), 2));
-    }
+EdgeItem::EdgeItem(const QGraphicsItem* worker, const QGraphicsItem* server) : m_style(Style::InsideParty) {
+    const QRectF a = worker->sceneBoundingRect(), b = server->sceneBoundingRect();
+    const QPointF start(a.left(), a.center().y()), end(b.left(), b.center().y());
+    const qreal bulge = 6 + std::min<qreal>(40, std::abs(end.y() - start.y()) / 6);
+    QPainterPath path(start);
+    path.cubicTo(start - QPointF(bulge, 0), end - QPointF(bulge, 0), end);
     setPath(path);
-    if (!label.isEmpty()) {  // on a light chip near the party, where the parties' lines are apart
-        auto* chip = new QGraphicsRectItem(this);
-        auto* text = new QGraphicsSimpleTextItem(label, chip);
-        QFont font = text->font();
-        font.setPointSizeF(font.pointSizeF() * 0.8);
-        text->setFont(font);
-        text->setBrush(pen().color().darker(130));
-        const QRectF box = text->boundingRect().adjusted(-3, -1, 3, 1);
-        chip->setRect(box);
-        chip->setBrush(QColor(255, 255, 255, 235));
-        chip->setPen(QPen(pen().color().lighter(130), 0.8));
-        // Beside a line that leaves the party upwards or downwards; on one that leaves it
-        // sideways, centred on it further along, clear of the party's box.
-        chip->setPos(sideBySide ? path.pointAtPercent(0.3) - box.center() : path.pointAtPercent(0.2) + QPointF(6, -box.height() / 2));
-    }
+    setPen(QPen(QColor(0x2c, 0xa0, 0x2c, 170), 1.4));
     setZValue(1);  // above the party containers, which are opaque
     setAcceptedMouseButtons(Qt::NoButton);
+}
+
+EdgeItem::EdgeItem(const QPolygonF& route, Style style, const QString& label, const QList<QRectF>& boxes) : m_style(style), m_route(route) {
+    setPath(roundedPath(route));
+    setPen(style == Style::Control ? QPen(QColor(0x90, 0x90, 0x90), 1, Qt::DotLine) : QPen(QColor(0x94, 0x67, 0xbd, 210), 2));
+    if (!label.isEmpty()) addLabel(label, boxes);
+    setZValue(1);
+    setAcceptedMouseButtons(Qt::NoButton);
+}
+
+// On a light chip at the middle of the longest stretch it fits on clear of every box.
+void EdgeItem::addLabel(const QString& label, const QList<QRectF>& boxes) {
+    auto* chip = new QGraphicsRectItem(this);
+    auto* text = new QGraphicsSimpleTextItem(label, chip);
+    QFont font = text->font();
+    font.setPointSizeF(font.pointSizeF() * 0.8);
+    text->setFont(font);
+    text->setBrush(pen().color().darker(130));
+    const QRectF box = text->boundingRect().adjusted(-3, -1, 3, 1);
+    chip->setRect(box);
+    chip->setBrush(QColor(255, 255, 255, 235));
+    chip->setPen(QPen(pen().color().lighter(130), 0.8));
+    QList<int> stretches;
+    for (int k = 0; k + 1 < m_route.size(); ++k) stretches << k;
+    auto length = [&](int k) { return QLineF(m_route[k], m_route[k + 1]).length(); };
+    std::stable_sort(stretches.begin(), stretches.end(), [&](int a, int b) { return length(a) > length(b); });
+    for (int k : std::as_const(stretches)) {
+        const QPointF at = (m_route[k] + m_route[k + 1]) / 2 - box.center();
+        const QRectF placed = box.translated(at);
+        if (std::none_of(boxes.begin(), boxes.end(), [&](const QRectF& b) { return b.intersects(placed); })) return chip->setPos(at);
+    }
+    if (!stretches.isEmpty()) chip->setPos((m_route[stretches[0]] + m_route[stretches[0] + 1]) / 2 - box.center());
 }
 
 }  // namespace hips

@@ -27,19 +27,24 @@ private:
     QGraphicsItem* m_badge = nullptr;  // a child: deleted with the item
 };
 
-// A line between two roles, derived from the hierarchy: worker → its party's server (a curve
-// along the chips' left edges), party server → global server, scheduler → global scheduler.
+// A line the hierarchy implies: worker → its party's server inside a party (a curve along the
+// chips' left edges), party → central party across parties (data and control, along a route
+// around the other parties' boxes: EdgeRouter).
 class EdgeItem : public QGraphicsPathItem {
 public:
     enum class Style { InsideParty, AcrossParties, Control };
-    // Edges across parties join the party containers' facing edges (shifted by `offset` so that
-    // a party's data and control links run side by side), never crossing a role's chip.
-    // `label`, when given, is written at the line's middle (a party's link: its codec and wan).
-    EdgeItem(const QGraphicsItem* from, const QGraphicsItem* to, Style style, qreal offset = 0, const QString& label = {});
+    EdgeItem(const QGraphicsItem* worker, const QGraphicsItem* server);  // InsideParty
+    // Along `route` (scene coordinates), its corners drawn round. `label`, when given, is written
+    // on the route's longest stretch where it covers none of `boxes` (a link's codec and wan).
+    EdgeItem(const QPolygonF& route, Style style, const QString& label = {}, const QList<QRectF>& boxes = {});
     Style style() const { return m_style; }
+    const QPolygonF& route() const { return m_route; }  // empty inside a party
 
 private:
+    void addLabel(const QString& label, const QList<QRectF>& boxes);
+
     Style m_style;
+    QPolygonF m_route;
 };
 
 // Sizes shared by the scene's layout and the items.

@@ -1,5 +1,7 @@
 #include "DesignerScene.h"
 
+#include "EdgeRouter.h"
+
 #include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneDragDropEvent>
 #include <QGraphicsSceneMouseEvent>
@@ -84,10 +86,7 @@ void DesignerScene::update(const Topology& topology, const TopologyIssues& issue
     for (auto it = extents.begin(); it != extents.end(); ++it)
         if (DesignerItem* box = m_items.value(ElementRef(ElementRef::Kind::Party, it.key()).key()); !box || extent(it.key(), box) != *it)
             return build(), selectElements(selected);
-    if (change.layout)  // a dragged party is where it was dropped; an undone drag moves it back
-        for (const Party& p : m_topology.parties)
-            if (DesignerItem* box = m_items.value(ElementRef(ElementRef::Kind::Party, p.id).key()))
-                box->setPos(edits::partyPosition(m_topology, p.id));
+    settleParties();  // a dragged party where it was dropped, an undone drag back, a grown one's neighbours aside
     addEdges();
     markIssues();
     selectElements(selected);
@@ -173,9 +172,46 @@ void DesignerScene::build() {
         if (p.central) box->setPos(0, 0), rowY = std::max(rowY, box->rect().height() + 40);
         else row << box;
     }
-    for (DesignerItem* box : row) box->setPos(rowX, rowY), rowX += box->rect().width() + 40;
+    m_laidOut.clear();
+    for (DesignerItem* box : row) m_laidOut.insert(box->ref().party, QPointF(rowX, rowY)), rowX += box->rect().width() + 40;
+    for (const Party& p : m_topology.parties)
+        if (p.central && std::isnan(edits::partyPosition(m_topology, p.id).x())) m_laidOut.insert(p.id, QPointF(0, 0));
+    settleParties();
     markIssues();
     addEdges();
+}
+
+QPointF DesignerScene::wishedPosition(const QString& party) const {
+    const QPointF placed = edits::partyPosition(m_topology, party);
+    return std::isnan(placed.x()) ? m_laidOut.value(party) : placed;
+}
+
+// Parties stand where they were put (or laid out) unless that overlaps a party settled before
+// them, top left first: then they move right or down, whichever is less, until they are clear.
+// A party that grows thus pushes its neighbours aside instead of being drawn over them, and as
+// the result depends on the topology alone, a saved file opens as it was seen.
+void DesignerScene::settleParties() {
+    constexpr qreal kMargin = 30;
+    QList<DesignerItem*> boxes;
+    for (const Party& p : m_topology.parties)
+        if (DesignerItem* box = m_items.value(ElementRef(ElementRef::Kind::Party, p.id).key()))
+            box->setPos(wishedPosition(p.id)), boxes << box;
+    std::stable_sort(boxes.begin(), boxes.end(), [](const DesignerItem* a, const DesignerItem* b) {
+        return a->pos().x() + a->pos().y() < b->pos().x() + b->pos().y();
+    });
+    QList<QRectF> settled;
+    for (DesignerItem* box : std::as_const(boxes)) {
+        QRectF r = box->sceneBoundingRect();
+        for (int guard = 0; guard < 1000; ++guard) {  // each step moves right or down: it ends
+            const auto hit = std::find_if(settled.cbegin(), settled.cend(),
+                                          [&](const QRectF& s) { return s.adjusted(-kMargin, -kMargin, kMargin, kMargin).intersects(r); });
+            if (hit == settled.cend()) break;
+            const qreal right = hit->right() + kMargin - r.left(), down = hit->bottom() + kMargin - r.top();
+            r.translate(right <= down ? QPointF(right, 0) : QPointF(0, down));
+        }
+        box->setPos(box->pos() + r.topLeft() - box->sceneBoundingRect().topLeft());
+        settled << r;
+    }
 }
 
 QList<ElementRef> DesignerScene::elements() const {
@@ -210,31 +246,41 @@ void DesignerScene::addEdges() {
     auto roleItem = [&](ElementRef::Kind kind, const QString& party, int index = 0) {
         return m_items.value(ElementRef{kind, party, {}, index}.key());
     };
-    auto add = [&](DesignerItem* from, DesignerItem* to, EdgeItem::Style style, qreal offset = 0, const QString& label = {}) {
-        if (!from || !to) return;
-        m_edgeItems << new EdgeItem(from, to, style, offset, label);
-        addItem(m_edgeItems.last());
+    auto add = [&](EdgeItem* edge) {
+        m_edgeItems << edge;
+        addItem(edge);
         ++m_edges;
     };
+    auto addInside = [&](const DesignerItem* worker, const DesignerItem* server) {
+        if (worker && server) add(new EdgeItem(worker, server));
+    };
     using K = ElementRef::Kind;
+    QList<QRectF> boxes;  // what the lines across parties go around
+    for (const Party& p : m_topology.parties)
+        if (const DesignerItem* box = m_items.value(ElementRef(K::Party, p.id).key())) boxes << box->sceneBoundingRect();
     for (const Party& p : m_topology.parties) {
         for (int s = 0; s < p.servers.size(); ++s) {  // key slicing: every worker pushes a slice to each server
             DesignerItem* server = roleItem(K::Server, p.id, p.servers[s].uid >= 0 ? p.servers[s].uid : s);
             for (int i = 0; i < p.workers.size(); ++i)
-                add(roleItem(K::Workers, p.id, p.workers[i].uid >= 0 ? p.workers[i].uid : i), server, EdgeItem::Style::InsideParty);
-            if (p.masterWorker) add(roleItem(K::MasterWorker, p.id), server, EdgeItem::Style::InsideParty);
+                addInside(roleItem(K::Workers, p.id, p.workers[i].uid >= 0 ? p.workers[i].uid : i), server);
+            if (p.masterWorker) addInside(roleItem(K::MasterWorker, p.id), server);
         }
         if (!central || p.central) continue;
         // Across parties: the party's server(s) with the global server (data), its scheduler
-        // with the global scheduler (control), container to container.
-        DesignerItem* from = m_items.value(ElementRef(K::Party, p.id).key());
-        DesignerItem* to = m_items.value(ElementRef(K::Party, central->id).key());
+        // with the global scheduler (control), container to container, side by side along one
+        // route around every other party's box.
+        const DesignerItem* from = m_items.value(ElementRef(K::Party, p.id).key());
+        const DesignerItem* to = m_items.value(ElementRef(K::Party, central->id).key());
+        if (!from || !to) continue;
+        designer::Route route = designer::routeOrthogonal(from->sceneBoundingRect(), to->sceneBoundingRect(), boxes);
+        if (!route.found()) route.points = {from->sceneBoundingRect().center(), to->sceneBoundingRect().center()};  // boxes touching
         QStringList link;  // what the data link carries and how fast: its codec, its emulated wan
         if (m_topology.training.compression != QLatin1String("none")) link << m_topology.training.compression;
         if (p.wan) link << tr("%1 Mbit/s · %2 ms").arg(p.wan->bandwidthMbps).arg(p.wan->latencyMs);
         if (!p.servers.isEmpty() && !central->servers.isEmpty())
-            add(from, to, EdgeItem::Style::AcrossParties, 12, link.join(QStringLiteral(" · ")));
-        if (p.scheduler && central->scheduler) add(from, to, EdgeItem::Style::Control, -12);
+            add(new EdgeItem(designer::offsetRoute(route.points, 6), EdgeItem::Style::AcrossParties, link.join(QStringLiteral(" · ")),
+                             boxes));
+        if (p.scheduler && central->scheduler) add(new EdgeItem(designer::offsetRoute(route.points, -6), EdgeItem::Style::Control));
     }
 }
 
@@ -296,11 +342,11 @@ QSizeF DesignerScene::partySize(const QString& party) const {
     return {220, 2 * kHeaderH + 3 * (kRoleH + kGap) + 2 * kGap};  // a new party: three chips
 }
 
-QPointF DesignerScene::freeSpotNear(QPointF wanted, QSizeF size) const {
+QPointF DesignerScene::freeSpotNear(QPointF wanted, QSizeF size, const QString& except) const {
     constexpr qreal kMargin = 30;
     QList<QRectF> taken;
     for (const Party& p : m_topology.parties)
-        if (const DesignerItem* box = m_items.value(ElementRef(ElementRef::Kind::Party, p.id).key()))
+        if (const DesignerItem* box = p.id == except ? nullptr : m_items.value(ElementRef(ElementRef::Kind::Party, p.id).key()))
             taken << box->sceneBoundingRect().adjusted(-kMargin, -kMargin, kMargin, kMargin);
     auto freeAt = [&](QPointF at) {
         const QRectF r(at, size);
@@ -378,8 +424,8 @@ void DesignerScene::finishDrag(QGraphicsSceneMouseEvent* e) {
         auto* item = static_cast<DesignerItem*>(i);
         const auto press = m_pressPositions.find(item->ref().key());
         if (press == m_pressPositions.end() || *press == item->pos()) continue;
-        if (item->ref().kind == ElementRef::Kind::Party) {
-            edits::setPartyPosition(t, item->ref().party, item->pos());
+        if (item->ref().kind == ElementRef::Kind::Party) {  // dropped on another party: beside it
+            edits::setPartyPosition(t, item->ref().party, freeSpotNear(item->pos(), item->rect().size(), item->ref().party));
             ++moved;
             text = tr("Move party");
             continue;

@@ -32,8 +32,8 @@ public:
     // Drops a palette item at a scene position, as a drag-and-drop would.
     void dropPaletteItem(PaletteItem item, QPointF scenePos);
     // The nearest place at or right of / below `wanted` where a box of `size` overlaps no party
-    // (with a margin): where a dropped or pasted party goes.
-    QPointF freeSpotNear(QPointF wanted, QSizeF size) const;
+    // but `except` (with a margin): where a dropped, pasted or dragged party goes.
+    QPointF freeSpotNear(QPointF wanted, QSizeF size, const QString& except = {}) const;
     QSizeF partySize(const QString& party) const;  // its box's, or a new party's
 
 Q_SIGNALS:
@@ -58,6 +58,8 @@ private:
     void removeParty(const QString& id);
     DesignerItem* addParty(const Party& party, QPointF position);
     void addEdges();
+    void settleParties();
+    QPointF wishedPosition(const QString& party) const;  // where the user put it, or the default layout
     void markIssues();
     // The party and host under a scene position, ignoring `except` and its children.
     std::pair<QString, QString> targetAt(QPointF scenePos, const QGraphicsItem* except = nullptr) const;
@@ -67,6 +69,7 @@ private:
     Topology m_topology;
     TopologyIssues m_issues;
     QHash<QString, DesignerItem*> m_items;  // by ElementRef::key()
+    QHash<QString, QPointF> m_laidOut;  // the default layout's place of each party the user has not placed
     QHash<QString, QPointF> m_pressPositions;  // moved items' positions at the press
     int m_edges = 0;
     QList<QGraphicsItem*> m_edgeItems;
