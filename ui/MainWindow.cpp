@@ -17,6 +17,7 @@
 #include "RunPanel.h"
 #include "RunStatus.h"
 #include "TopologyReader.h"
+#include "StoredRecords.h"
 #include "Versions.h"
 
 #include <QAction>
@@ -117,8 +118,8 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
     connect(m_run, &RunPanel::runFinished, m_history, &HistoryPanel::refresh);
     connect(m_run, &RunPanel::runFinished, m_notifier,
             [this](const RunSummary& s) { m_notifier->runEnded(m_runName, s, RunPanel::outcomeText(s)); });
-    connect(m_history, &HistoryPanel::openRequested, this, [this](qint64 id) {
-        if (showStoredRun(id)) setTab(ChartsTab);
+    connect(m_history, &HistoryPanel::openRequested, this, [this](qint64 id, const QList<qint64>& compared) {
+        if (showStoredRun(id, compared)) setTab(ChartsTab);
     });
     connect(m_history, &HistoryPanel::topologyRequested, this, &MainWindow::openStoredTopology);
     connect(m_history, &HistoryPanel::attachRequested, this, &MainWindow::reattachRun);
@@ -345,7 +346,7 @@ bool MainWindow::reattachRun(qint64 run) {
     return m_run->attach(run, *load.topology);
 }
 
-bool MainWindow::showStoredRun(qint64 run) {
+bool MainWindow::showStoredRun(qint64 run, const QList<qint64>& compared) {
     QString error;
     const auto report = m_history->load(run, &error);
     if (!report) {
@@ -360,18 +361,7 @@ bool MainWindow::showStoredRun(qint64 run) {
         addLocalReference(load.topology->training, run);
     }
     for (int i = 0; i < stored.rows.size(); ++i) m_charts->addRound(stored.rows[i], stored.wallMs[i]);
-    // Each worker's round as its `train` record (local steps, the time split; staleness is not
-    // kept), and each party's test of its held-out rows as its `party_eval` record.
-    QMap<std::tuple<int, QString, QString>, std::pair<QJsonObject, double>> records;  // (round, node, kind) → fields, t
-    for (const MetricRecord& m : m_store->metrics(run)) {
-        const QString kind = m.name.section(QLatin1Char('.'), 0, 0);
-        if (kind != QLatin1String("train") && kind != QLatin1String("party_eval")) continue;
-        auto& [record, t] = records[{m.round, m.source, kind}];
-        if (record.isEmpty()) record = QJsonObject{{"kind", kind}, {"node", m.source}, {"round", m.round}};
-        record.insert(m.name.section(QLatin1Char('.'), 1), m.value);
-        t = m.t;
-    }
-    for (const auto& [record, t] : records) m_charts->addRecord(record, t * 1000, report->clock.elapsed(t));
+    for (const auto& [record, t] : storedRecords(*m_store, run)) m_charts->addRecord(record, t * 1000, report->clock.elapsed(t));
     if (report->run.status != QLatin1String("running")) m_charts->setRunTraffic(quint64(report->bytesInside), quint64(report->bytesAcross));
     for (LiveChart* c : m_charts->charts()) c->redrawNow();
     m_charts->timeline()->redrawNow();
@@ -380,7 +370,13 @@ bool MainWindow::showStoredRun(qint64 run) {
         m_charts->setEnded(report->run.status == QLatin1String("failed"), report->run.summary.value(QStringLiteral("reason")).toString(),
                            dir.isEmpty() ? report->run.summary.value(QStringLiteral("run_dir")).toString() : dir);
     }
-    statusBar()->showMessage(tr("Showing run %1 (%2): %n round(s)", nullptr, int(stored.rows.size())).arg(run).arg(report->run.name));
+    QString unreadable;
+    for (qint64 other : compared)
+        if (const auto theirs = m_history->load(other, &error))
+            m_charts->addComparison(QStringLiteral("#%1 %2").arg(other).arg(theirs->run.name), theirs->rounds.rows, theirs->rounds.wallMs);
+        else unreadable += tr("; run %1 cannot be compared: %2").arg(other).arg(error);
+    statusBar()->showMessage(tr("Showing run %1 (%2): %n round(s)", nullptr, int(stored.rows.size())).arg(run).arg(report->run.name) +
+                             unreadable);
     m_chartedRun = run;
     return true;
 }

@@ -32,7 +32,8 @@ public:
     // screenshot has no one to close a message box).
     bool openTopology(const QString& path, QString* error = nullptr);
     void openDefaultTopology();
-    bool showStoredRun(qint64 run);
+    // The run in the charts, with the runs `compared` over it; false (and why, in the status bar) when it cannot be read.
+    bool showStoredRun(qint64 run, const QList<qint64>& compared = {});
     bool openStoredTopology(qint64 run);
     bool reattachRun(qint64 run);  // History's Reattach: the run, taken up from its agents, on the Run tab
     bool resumeRun(qint64 run);  // History's Resume: the run, going on from its checkpoint, on the Run tab

@@ -75,7 +75,7 @@ void RunStore::appendRecord(qint64 run, const QJsonObject& r) {
         appendEvent(run, t, QStringLiteral("data"), node,
                     QStringLiteral("trains on %1 samples").arg(r.value(metric::kSamples).toInteger()));
     if (kind != metric::kTrain && kind != metric::kAggregate && kind != metric::kEval && kind != metric::kStartup &&
-        kind != metric::kRobust && kind != metric::kPartyEval)
+        kind != metric::kRobust && kind != metric::kPartyEval && kind != metric::kUsage)
         return;
     for (auto it = r.begin(); it != r.end(); ++it)
         if (it->isDouble() && it.key() != QLatin1String("t") && it.key() != QLatin1String("round"))

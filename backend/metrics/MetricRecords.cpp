@@ -55,6 +55,16 @@ std::optional<AsyncPushRecord> AsyncPushRecord::from(const QJsonObject& r) {
     return a;
 }
 
+std::optional<UsageRecord> UsageRecord::from(const QJsonObject& r) {
+    if (!isKind(r, kUsage) || !r.value(kCpuPercent).isDouble()) return std::nullopt;
+    UsageRecord u;
+    u.node = r.value(kNode).toString();
+    u.round = r.value(kRound).toInt(-1);
+    u.cpuPercent = std::max(0.0, r.value(kCpuPercent).toDouble());
+    if (const double rss = r.value(kRssBytes).toDouble(-1); rss > 0) u.rssBytes = qint64(rss);
+    return u;
+}
+
 quint64 TrafficRecord::sent(bool across) const {
     quint64 n = 0;
     for (const LinkTraffic& l : links) n += l.across == across ? l.sent : 0;

@@ -46,6 +46,16 @@ struct AsyncPushRecord {
     static std::optional<AsyncPushRecord> from(const QJsonObject& record);
 };
 
+// A role process's CPU (100 = one core, since its last report) and memory (kind usage).
+struct UsageRecord {
+    QString node;
+    int round = -1;  // of the traffic report it came with
+    double cpuPercent = 0;
+    std::optional<qint64> rssBytes;
+
+    static std::optional<UsageRecord> from(const QJsonObject& record);
+};
+
 // A node's traffic so far (kind traffic), one entry per link.
 struct LinkTraffic {
     QString peer;

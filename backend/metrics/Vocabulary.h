@@ -22,6 +22,8 @@ inline constexpr QLatin1String kDevice{"device"};  // what a trainer trains on: 
 inline constexpr QLatin1String kMembership{"membership"};  // a scheduler's: member, state (down, up), reason
 inline constexpr QLatin1String kRobust{"robust"};  // a robust rule's round at a server: rule, selected, rejected (+ the senders)
 inline constexpr QLatin1String kPartyEval{"party_eval"};  // a party's own test (its held-out rows): test_acc, correct, samples, test_loss
+inline constexpr QLatin1String kUsage{
+    "usage"};  // a role process's CPU and memory, with each of its traffic reports: cpu_percent, rss_bytes
 
 // Fields every record has.
 inline constexpr QLatin1String kKind{"kind"};
@@ -57,6 +59,8 @@ inline constexpr QLatin1String kRedundancy{"redundancy"};  // data parts a worke
 inline constexpr QLatin1String kSelected{"selected"};  // robust: contributions the rule kept (count)
 inline constexpr QLatin1String kRejected{"rejected"};  // robust: contributions the rule left out (count)
 inline constexpr QLatin1String kLocalSteps{"local_steps"};  // local steps a worker took in the round
+inline constexpr QLatin1String kCpuPercent{"cpu_percent"};  // usage: CPU time / wall time since its last report (100 = one core)
+inline constexpr QLatin1String kRssBytes{"rss_bytes"};  // usage: resident memory now
 // local_steps per push (ESync: per synchronisation)
 inline constexpr QLatin1String kStepsPerPush{"steps_per_push"};
 
@@ -82,6 +86,8 @@ inline constexpr QLatin1String kStoredPartyAccuracy{"party_eval.test_acc"};
 inline constexpr QLatin1String kStoredPartyRmse{"party_eval.test_rmse"};
 inline constexpr QLatin1String kStoredApplySeconds{"aggregate.apply_s"};
 inline constexpr QLatin1String kStoredRoundSeconds{"aggregate.round_s"};
+inline constexpr QLatin1String kStoredCpuPercent{"usage.cpu_percent"};
+inline constexpr QLatin1String kStoredRssBytes{"usage.rss_bytes"};
 }  // namespace metric
 
 namespace message {

@@ -120,6 +120,15 @@ private Q_SLOTS:
         QCOMPARE(all.count("\"kind\":\"train\""), 6 * 4);
         QCOMPARE(all.count("\"kind\":\"aggregate\""), 6);
         QVERIFY(run.leftovers().isEmpty());
+        // Every process that trains or aggregates reports its CPU and memory with its traffic:
+        // the 4 workers, 2 party servers, the global server and the master.
+        QMap<QString, int> usage;
+        for (const QJsonObject& r : metricRecords(run.dir.filePath("metrics.jsonl")))
+            if (r["kind"] == "usage") {
+                QVERIFY2(r["cpu_percent"].toDouble(-1) >= 0 && r["rss_bytes"].toDouble() > 10e6, QJsonDocument(r).toJson().constData());
+                ++usage[r["node"].toString()];
+            }
+        QCOMPARE(usage.size(), 8);
 
         // The history holds the run with the figures the run printed.
         const QRegularExpressionMatch printed =

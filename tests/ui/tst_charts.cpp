@@ -9,6 +9,8 @@
 #include <QChartView>
 #include <QGraphicsLineItem>
 #include <QGraphicsScene>
+#include <QJsonArray>
+#include <QRegularExpression>
 #include <QComboBox>
 #include <QDateTimeAxis>
 #include <QLabel>
@@ -485,6 +487,55 @@ private Q_SLOTS:
         charts.setRunTraffic(4500000, 2000000);
         QVERIFY2(charts.factsText().contains("4.5 MB in the run (4.0 MB by this round)"), qPrintable(charts.factsText()));
         QVERIFY(charts.factsText().contains("<td>2.0 MB</td>"));  // the same: said once
+    }
+
+    // Each process's CPU and memory over the run (its usage records), a party's traffic across
+    // parties as the sum of what its nodes sent there, and a row per party in the facts.
+    void processAndPartyChartsTakeUsageTrafficAndData() {
+        RunCharts charts;
+        for (int round = 1; round <= 3; ++round) {
+            charts.addRecord(
+                {{"kind", "usage"}, {"node", "p1/server0"}, {"round", round}, {"cpu_percent", 10.0 * round}, {"rss_bytes", 2e8}}, 0, round);
+            charts.addRecord({{"kind", "usage"}, {"node", "p1/worker0"}, {"round", round}, {"cpu_percent", 180.0}}, 0,
+                             round);  // no memory figure
+        }
+        QCOMPARE(charts.cpu()->lineCount(), 2);
+        QCOMPARE(charts.cpu()->pointCount(0), 3);
+        charts.cpu()->redrawNow();
+        QCOMPARE(drawn(*charts.cpu(), 0)->at(2).y(), 30.0);
+        QCOMPARE(charts.memory()->lineCount(), 1);
+        charts.memory()->redrawNow();
+        QCOMPARE(drawn(*charts.memory(), 0)->at(0).y(), 200.0);  // MB
+        auto traffic = [](const char* node, int round, double across) {
+            return QJsonObject{{"kind", "traffic"},
+                               {"node", node},
+                               {"round", round},
+                               {"links", QJsonArray{QJsonObject{{"peer", "c/server0"}, {"tier", "across"}, {"sent", across}},
+                                                    QJsonObject{{"peer", "p1/worker0"}, {"tier", "inside"}, {"sent", 9e6}}}}};
+        };
+        charts.addRecord(traffic("p1/server0", 1, 1e6), 0, 1);
+        charts.addRecord(traffic("p1/server1", 1, 2e6), 0, 1);  // key slicing: the party's second server
+        charts.addRecord(traffic("p2/server0", 1, 5e6), 0, 1);
+        charts.addRecord(traffic("p1/server0", 2, 3e6), 0, 2);
+        QCOMPARE(charts.partyAcross()->lineCount(), 2);
+        charts.partyAcross()->redrawNow();
+        QCOMPARE(drawn(*charts.partyAcross(), 0)->points().last().y(), 5.0);  // 3 + 2 MB: p1's two servers
+        QCOMPARE(drawn(*charts.partyAcross(), 1)->points().last().y(), 5.0);
+        charts.addRecord({{"kind", "startup"}, {"node", "p1/worker0"}, {"samples", 3000}}, 0, 0);
+        charts.addRecord({{"kind", "startup"}, {"node", "p1/worker1"}, {"samples", 2000}}, 0, 0);
+        charts.addRecord({{"kind", "train"}, {"node", "p1/worker0"}, {"round", 1}, {"samples", 640}}, 0, 1);
+        charts.addRecord({{"kind", "train"}, {"node", "p1/worker1"}, {"round", 1}, {"samples", 640}}, 0, 1);
+        charts.addRecord({{"kind", "party_eval"}, {"node", "p1/server0"}, {"round", 1}, {"test_acc", 0.75}}, 0, 1);
+        RoundRow row;
+        row.round = 1, row.testAccuracy = 0.8;
+        charts.addRound(row, 0);
+        const QString facts = charts.factsText();
+        QVERIFY2(facts.contains(QRegularExpression(
+                     "<td>p1</td><td[^>]*>2</td><td[^>]*>5,?000</td><td[^>]*>1,?280</td><td[^>]*>5.0</td><td[^>]*>0.7500</td>")),
+                 qPrintable(facts));
+        QVERIFY2(
+            facts.contains(QRegularExpression("<td>p2</td><td[^>]*>0</td><td[^>]*>-</td><td[^>]*>0</td><td[^>]*>5.0</td><td[^>]*>-</td>")),
+            qPrintable(facts));
     }
 
     // The per-worker timeline exports as the other charts do: the shown round's split as CSV.

@@ -334,6 +334,53 @@ private Q_SLOTS:
         QVERIFY2(window.charts()->factsText().contains("Test RMSE"), qPrintable(window.charts()->factsText()));
     }
 
+    // Two runs selected, Show in charts clicked: the first in the charts, the second over it,
+    // dashed, on every chart of rounds, on whichever x axis and traffic mode is chosen.
+    void showInChartsOverlaysTheOtherSelectedRunsOnEveryChart() {
+        QTemporaryDir dir;
+        qint64 first = 0, second = 0;
+        {
+            QString error;
+            auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+            QVERIFY2(store, qPrintable(error));
+            for (qint64* run : {&first, &second}) {
+                *run = store->beginRun(run == &first ? "fedavg" : "esync", "{}", {{"rounds", 3}});
+                const double t0 = store->run(*run)->started;
+                for (int round = 1; round <= 3; ++round) {
+                    store->appendMetric(*run, t0 + round, "central/global_server0", round, "aggregate.apply_s", 0.01);
+                    store->appendMetric(*run, t0 + round, "party1/worker0", round, "train.loss", 1.0 / round);
+                    store->appendMetric(*run, t0 + round, "central/master_worker", round, "eval.test_acc", 0.5 + round / 10.0);
+                }
+                store->finishRun(*run, "finished", {});
+            }
+            QVERIFY(store->flush());
+        }
+        MainWindow window(dir.filePath("h.sqlite"));
+        window.show();
+        window.history()->selectRuns({first, second});
+        auto* show = window.history()->findChild<QPushButton*>("show_in_charts");
+        QVERIFY(show && show->isEnabled());
+        QTest::mouseClick(show, Qt::LeftButton);
+        RunCharts* charts = window.charts();
+        QCOMPARE(charts->comparisonCount(), 1);
+        const QString name = QString("#%1 fedavg").arg(first);  // the list is newest first: the other run is shown, this one over it
+        QCOMPARE(charts->accuracy()->lineCount(), 2);
+        QCOMPARE(charts->accuracy()->pointCount(1), 3);
+        for (LiveChart* chart : {charts->loss(), charts->throughput(), charts->computeRatio()}) {
+            QCOMPARE(chart->lineName(chart->lineCount() - 1), name);
+            QCOMPARE(chart->pointCount(chart->lineCount() - 1), 3);
+        }
+        auto* traffic = charts->findChild<QComboBox*>("traffic_mode");
+        traffic->setCurrentIndex(1);  // the traffic chart is drawn anew as rates: the comparison with it
+        QCOMPARE(charts->traffic()->lineCount(), 3);
+        QCOMPARE(charts->traffic()->lineName(2), name + ", across");
+        charts->findChild<QComboBox*>("x_axis")->setCurrentIndex(2);  // time since start: the runs side by side
+        QCOMPARE(charts->accuracy()->pointCount(1), 3);
+        QVERIFY(window.showStoredRun(first));  // alone again
+        QCOMPARE(charts->comparisonCount(), 0);
+        QCOMPARE(charts->accuracy()->lineCount(), 1);
+    }
+
     // "Open topology" on a past run puts its topology and settings, as it ran, in the designer.
     void aPastRunsTopologyOpensInTheDesigner() {
         QTemporaryDir dir;

@@ -49,6 +49,7 @@ public:
     void setLive(bool live);  // while live, the x axis keeps room ahead of the data
 
     int lineCount() const { return int(m_lines.size()); }
+    QString lineName(int line) const { return m_lines[line].name; }
     qsizetype pointCount(int line) const { return m_lines[line].samples.size(); }
     qsizetype drawnPointCount(int line) const;
     bool lineVisible(int line) const { return m_lines[line].visible; }

@@ -1,5 +1,6 @@
 #include "RunCharts.h"
 
+#include "ChartColors.h"
 #include "ChartExport.h"
 #include "MetricRecords.h"
 #include "ModeRegistry.h"
@@ -17,12 +18,7 @@
 
 namespace hips {
 
-namespace {
-const QColor kTop5(0x17, 0xbe, 0xcf);
-const QColor kAccuracy(0x1f, 0x77, 0xb4), kTrainLoss(0xff, 0x7f, 0x0e), kTestLoss(0xd6, 0x27, 0x28), kInside(0x2c, 0xa0, 0x2c),
-    kAcross(0x94, 0x67, 0xbd), kThroughput(0x17, 0xbe, 0xcf), kRatio(0x8c, 0x56, 0x4b);
-const QList<QColor> kPartyColors{kTrainLoss, kInside, kTestLoss, kAcross, kRatio, QColor(0xe3, 0x77, 0xc2)};
-}  // namespace
+using namespace chartcolors;
 
 RunCharts::RunCharts(QWidget* parent)
     : QWidget(parent),
@@ -33,6 +29,9 @@ RunCharts::RunCharts(QWidget* parent)
       m_ratio(new LiveChart(tr("Computing-time ratio: compute / (compute + communication)"), tr("ratio"))),
       m_steps(new LiveChart(tr("Local steps per worker and round"), tr("steps"))),
       m_staleness(new LiveChart(tr("Staleness of each push (asynchronous modes)"), tr("versions behind"))),
+      m_cpu(new LiveChart(tr("CPU per process (100 % = one core)"), tr("% CPU"))),
+      m_memory(new LiveChart(tr("Memory per process"), tr("MB resident"))),
+      m_partyAcross(new LiveChart(tr("Traffic across parties, per party"), tr("MB sent"))),
       m_timeline(new WorkerTimeline),
       m_xAxis(new QComboBox),
       m_trafficMode(new QComboBox),
@@ -94,17 +93,20 @@ RunCharts::RunCharts(QWidget* parent)
                                   }),
                               0, Qt::AlignRight);
     grid->addWidget(timeline, 2, 2);
-    for (int i = 0; i < 3; ++i) {  // every chart the same size, whatever its legend or labels ask for
-        grid->setRowStretch(i, 1);
-        grid->setColumnStretch(i, 1);
-    }
+    grid->addWidget(m_cpu, 3, 0);
+    grid->addWidget(m_memory, 3, 1);
+    grid->addWidget(m_partyAcross, 3, 2);
+    // Every chart the same size, whatever its legend or labels ask for: 4 rows of 3.
+    for (int i = 0; i < 4; ++i) grid->setRowStretch(i, 1);
+    for (int i = 0; i < 3; ++i) grid->setColumnStretch(i, 1);
     // A line per worker: the names go in a column beside the plot, where eight of them fit.
-    for (LiveChart* perWorker : {m_steps, m_staleness}) perWorker->chart()->legend()->setAlignment(Qt::AlignRight);
+    for (LiveChart* perWorker : {m_steps, m_staleness, m_cpu, m_memory, m_partyAcross})
+        perWorker->chart()->legend()->setAlignment(Qt::AlignRight);
     // Below a legible size the grid scrolls instead of squashing every chart to a strip.
     auto* gridHolder = new QWidget;
     gridHolder->setLayout(grid);
-    for (QWidget* w :
-         std::initializer_list<QWidget*>{m_accuracy, m_loss, m_traffic, m_throughput, m_ratio, m_steps, m_staleness, m_timeline})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_accuracy, m_loss, m_traffic, m_throughput, m_ratio, m_steps, m_staleness,
+                                                      m_timeline, m_cpu, m_memory, m_partyAcross})
         w->setMinimumHeight(220);
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
@@ -124,7 +126,7 @@ RunCharts::RunCharts(QWidget* parent)
     });
     connect(m_trafficMode, &QComboBox::currentIndexChanged, this, &RunCharts::applyTrafficMode);
     // A crosshair synced across the charts of rounds and time (the staleness chart counts pushes).
-    const QList<LiveChart*> synced{m_accuracy, m_loss, m_traffic, m_throughput, m_ratio, m_steps};
+    const QList<LiveChart*> synced{m_accuracy, m_loss, m_traffic, m_throughput, m_ratio, m_steps, m_cpu, m_memory, m_partyAcross};
     for (LiveChart* from : synced) {
         connect(from, &LiveChart::cursorAt, this, [synced, from](double x) {
             for (LiveChart* c : synced) c->setCrosshair(c == from ? std::nullopt : std::optional(x));
@@ -169,6 +171,8 @@ void RunCharts::clear() {
     m_stalenessLines.clear();
     m_pushes.clear();
     m_timeline->clear();
+    m_comparisons.clear();
+    clearPerNode();
 }
 
 void RunCharts::showRmse() {
@@ -216,6 +220,7 @@ void RunCharts::setRunTraffic(quint64 inside, quint64 across) {
 
 void RunCharts::addRecord(const QJsonObject& r, double wallMs, double elapsed) {
     m_timeline->addRecord(r);
+    addPerNodeRecord(r, wallMs, elapsed);
     if (const auto train = metric::TrainRecord::from(r); train && train->localSteps)
         m_steps->append(lineOf(m_steps, m_stepLines, train->node), train->round, wallMs, elapsed, *train->localSteps);
     if (const auto score = metric::ScoreRecord::from(r); score && score->kind == metric::kPartyEval) {  // its own held-out rows
@@ -223,7 +228,7 @@ void RunCharts::addRecord(const QJsonObject& r, double wallMs, double elapsed) {
         if (score->rmse) showRmse();
         if (!m_heldOutLines.contains(node))
             m_heldOutLines.insert(node, m_accuracy->addLine(tr("%1 (own held-out data)").arg(node.section(QLatin1Char('/'), 0, 0)),
-                                                            kPartyColors[m_heldOutLines.size() % kPartyColors.size()], Qt::DashLine));
+                                                            kParty[m_heldOutLines.size() % kParty.size()], Qt::DashLine));
         m_accuracy->append(m_heldOutLines.value(node), score->round, wallMs, elapsed, score->score);
     }
     if (const auto push = metric::AsyncPushRecord::from(r))  // x: the worker's own push count, its round
@@ -283,7 +288,7 @@ void RunCharts::showFacts() {
                         "<tr><td>Across parties</td><td>%6</td></tr>"
                         "<tr><td>Throughput</td><td>%7 samples/s</td></tr>"
                         "<tr><td>Computing-time ratio</td><td>%8</td></tr>"
-                        "<tr><td>Elapsed</td><td>%9 s</td></tr></table>")
+                        "<tr><td>Elapsed</td><td>%9 s</td></tr></table>%11")
                          .arg(row.round)
                          .arg(accuracy, std::isnan(best) ? QStringLiteral("-") : QString::number(best, 'f', 4))
                          .arg(row.trainLoss, 0, 'f', 4)
@@ -292,12 +297,54 @@ void RunCharts::showFacts() {
                          .arg(row.samplesPerSecond, 0, 'f', 0)
                          .arg(row.computeRatio(), 0, 'f', 3)
                          .arg(row.elapsed, 0, 'f', 1)
-                         .arg(m_rmse ? tr("RMSE") : tr("accuracy")));
+                         .arg(m_rmse ? tr("RMSE") : tr("accuracy"), partyFactsHtml()));
 }
 
 void RunCharts::setLocalReference(const QString& name, const QList<QPointF>& accuracyByRound) {
     const int line = m_accuracy->addLine(name, QColor(0x7f, 0x7f, 0x7f), Qt::DashLine);
     for (const QPointF& p : accuracyByRound) m_accuracy->append(line, p.x(), 0, 0, p.y());
+}
+
+namespace {
+QColor comparisonColour(int i) {  // darker than the run's own lines, each run its own
+    static const QList<QColor> colours{QColor(0x55, 0x55, 0x55), QColor(0xbc, 0xbd, 0x22), QColor(0xe3, 0x77, 0xc2),
+                                       QColor(0x17, 0x4a, 0x7e)};
+    return colours[i % colours.size()];
+}
+}  // namespace
+
+void RunCharts::addComparison(const QString& name, const QList<RoundRow>& rows, const QList<double>& wallMs) {
+    const int index = int(m_comparisons.size());
+    m_comparisons.append({name, rows, wallMs});
+    const QColor colour = comparisonColour(index);
+    const int accuracy = m_accuracy->addLine(name, colour, Qt::DashLine), loss = m_loss->addLine(name, colour, Qt::DashLine);
+    const int throughput = m_throughput->addLine(name, colour, Qt::DashLine), ratio = m_ratio->addLine(name, colour, Qt::DashLine);
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        const RoundRow& row = rows[i];
+        const double wall = wallMs.value(i);
+        if (!std::isnan(row.testScore())) m_accuracy->append(accuracy, row.round, wall, row.elapsed, row.testScore());
+        if (std::isfinite(row.trainLoss)) m_loss->append(loss, row.round, wall, row.elapsed, row.trainLoss);
+        m_throughput->append(throughput, row.round, wall, row.elapsed, row.samplesPerSecond);
+        m_ratio->append(ratio, row.round, wall, row.elapsed, row.computeRatio());
+    }
+    drawComparisonTraffic(m_comparisons.last(), index);
+    for (LiveChart* c : {m_accuracy, m_loss, m_traffic, m_throughput, m_ratio}) c->redrawNow();
+}
+
+// Its traffic across parties (the tier that differs between runs), cumulative or as a rate.
+void RunCharts::drawComparisonTraffic(const Comparison& c, int index) {
+    const int line = m_traffic->addLine(tr("%1, across").arg(c.name), comparisonColour(index), Qt::DashLine);
+    const bool rate = m_trafficMode->currentIndex() == 1;
+    for (qsizetype i = 0; i < c.rows.size(); ++i) {
+        const RoundRow& row = c.rows[i];
+        const double mb = double(row.bytesAcross) / 1e6;
+        if (!rate) {
+            m_traffic->append(line, row.round, c.wallMs.value(i), row.elapsed, mb);
+            continue;
+        }
+        const double before = i ? double(c.rows[i - 1].bytesAcross) / 1e6 : 0, dt = row.elapsed - (i ? c.rows[i - 1].elapsed : 0);
+        if (dt > 0) m_traffic->append(line, row.round, c.wallMs.value(i), row.elapsed, (mb - before) / dt);
+    }
 }
 
 void RunCharts::setLive(bool live) {
@@ -330,6 +377,7 @@ void RunCharts::applyTrafficMode() {
     m_traffic->setYTitle(rate ? tr("MB/s sent") : tr("MB sent"));
     for (int i = 0; i < m_rows.size(); ++i)
         addTraffic(m_traffic, m_inside, m_across, m_rows[i], i ? &m_rows[i - 1] : nullptr, m_wall[i], rate);
+    for (int i = 0; i < m_comparisons.size(); ++i) drawComparisonTraffic(m_comparisons[i], i);
     applySmoothing();
 }
 

@@ -5,6 +5,9 @@
 #include "WorkerTimeline.h"
 
 #include <QHash>
+#include <QMap>
+#include <QSet>
+#include <limits>
 #include <QJsonObject>
 #include "RunProgress.h"
 #include "Topology.h"
@@ -41,6 +44,10 @@ public:
     // The standalone baseline's accuracy (a `local` run of the history) as a dashed reference line,
     // so that every run shows what no distribution gives.
     void setLocalReference(const QString& name, const QList<QPointF>& accuracyByRound);
+    // Another run's rounds over this one's, dashed, on every chart of rounds (accuracy, loss,
+    // traffic across parties, throughput, ratio), labelled `name`: runs compared on any x axis.
+    void addComparison(const QString& name, const QList<RoundRow>& rows, const QList<double>& wallMs);
+    int comparisonCount() const { return int(m_comparisons.size()); }
     LiveChart* accuracy() const { return m_accuracy; }
     LiveChart* loss() const { return m_loss; }
     LiveChart* traffic() const { return m_traffic; }
@@ -49,7 +56,12 @@ public:
     LiveChart* localSteps() const { return m_steps; }
     LiveChart* staleness() const { return m_staleness; }
     WorkerTimeline* timeline() const { return m_timeline; }
-    QList<LiveChart*> charts() const { return {m_accuracy, m_loss, m_traffic, m_throughput, m_ratio, m_steps, m_staleness}; }
+    LiveChart* cpu() const { return m_cpu; }
+    LiveChart* memory() const { return m_memory; }
+    LiveChart* partyAcross() const { return m_partyAcross; }
+    QList<LiveChart*> charts() const {
+        return {m_accuracy, m_loss, m_traffic, m_throughput, m_ratio, m_steps, m_staleness, m_cpu, m_memory, m_partyAcross};
+    }
 
 private:
     void applyTrafficMode();
@@ -57,13 +69,35 @@ private:
 
     int lineOf(LiveChart* chart, QHash<QString, int>& lines, const QString& node);
     void showFacts();
+    // Each process's and each party's (RunChartsPerNode.cpp).
+    void clearPerNode();
+    void addPerNodeRecord(const QJsonObject& record, double wallMs, double elapsed);
+    QString partyFactsHtml() const;
 
     void showRmse();  // a regression's run: the accuracy chart charts its test RMSE
     bool m_rmse = false;
     int m_top5Line = -1;  // the accuracy chart's top-5 line, added with the first round that has one
     QHash<QString, int> m_heldOutLines;  // a party's own held-out accuracy, by the node that reports it
     LiveChart *m_accuracy, *m_loss, *m_traffic, *m_throughput, *m_ratio, *m_steps, *m_staleness;
+    LiveChart *m_cpu, *m_memory, *m_partyAcross;
     WorkerTimeline* m_timeline;
+    QHash<QString, int> m_cpuLines, m_memoryLines, m_partyAcrossLines;  // a line per process, per party
+    QHash<QString, quint64> m_acrossByNode;  // bytes each node has sent across parties so far
+    struct PartyFacts {
+        QSet<QString> workers;
+        QHash<QString, qint64> shards;  // each worker's samples, as it started
+        qint64 trained = 0;  // samples, over the rounds
+        quint64 across = 0;  // bytes sent across parties
+        double heldOut = std::numeric_limits<double>::quiet_NaN();  // its own test's last score
+    };
+    QMap<QString, PartyFacts> m_parties;
+    struct Comparison {
+        QString name;
+        QList<RoundRow> rows;
+        QList<double> wallMs;
+    };
+    QList<Comparison> m_comparisons;
+    void drawComparisonTraffic(const Comparison& c, int index);
     QHash<QString, int> m_stepLines, m_stalenessLines;  // a line per worker
     QHash<QString, int> m_pushes;  // pushes applied so far, per worker
     QComboBox* m_xAxis;

@@ -6,6 +6,8 @@
 #include "ReportWriter.h"
 #include "TopologyReader.h"
 #include "TopologyShape.h"
+#include "ParallelCoordinates.h"
+#include "RunSettings.h"
 #include "Vocabulary.h"
 
 #include <QDateTime>
@@ -27,7 +29,10 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
+#include <QMenu>
+#include <QTabWidget>
 #include <QTableWidget>
+#include <QToolButton>
 #include <cmath>
 #include <unistd.h>
 
@@ -55,15 +60,6 @@ public:
 };
 
 // A setting as a cell shows it: a data source or a model as its compact JSON, not blank.
-// A setting's value in the compare table; "-" where a run has none (its file left a default
-// out, or it has no such party, group or server).
-QString settingText(const QJsonValue& v) {
-    if (v.isUndefined()) return QStringLiteral("-");
-    if (v.isObject()) return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
-    if (v.isArray()) return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
-    return v.toVariant().toString();
-}
-
 QTableWidgetItem* numberItem(double value, const QString& text) {
     auto* item = new NumberItem;
     item->setData(Qt::DisplayRole, text);
@@ -87,11 +83,15 @@ HistoryPanel::HistoryPanel(QWidget* parent)
       m_folder(new QPushButton(QIcon(QStringLiteral(":/icons/open.svg")), tr("Open folder"))),
       m_filter(new QLineEdit),
       m_metric(new QComboBox),
-      m_diff(new QTableWidget) {
+      m_diff(new QTableWidget),
+      m_groupBy(new QToolButton),
+      m_compareTabs(new QTabWidget),
+      m_parallel(new ParallelCoordinates) {
     const QStringList headers = {tr("Id"),          tr("Name"),   tr("Started"),           tr("Duration"), tr("Status"), tr("Best score"),
                                  tr("Final score"), tr("Rounds"), tr("MB across parties"), tr("Reason"),   tr("Tags"),   tr("Notes")};
-    m_table->setColumnCount(int(headers.size()));
+    m_table->setColumnCount(int(headers.size()) + 1);  // and the grouping setting's values, when grouped
     m_table->setHorizontalHeaderLabels(headers);
+    m_table->setColumnHidden(kGroupColumn, true);
     for (int column : {5, 6})
         m_table->horizontalHeaderItem(column)->setToolTip(tr("Test accuracy; for a regression, test RMSE (lower is better)"));
     m_table->verticalHeader()->hide();
@@ -106,7 +106,11 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     m_table->setSortingEnabled(true);
     auto* refreshButton = new QPushButton(tr("Refresh"));
     m_filter->setObjectName(QStringLiteral("history_filter"));
-    m_filter->setPlaceholderText(tr("Filter by id, name, status, reason, tags or notes"));
+    m_filter->setPlaceholderText(tr("Filter: text, or settings as mode=esync learning_rate<0.1 slowdown>=2"));
+    m_filter->setToolTip(
+        tr("Every word must match: text in the id, name, status, reason, tags or notes, or a condition on a setting "
+           "(=, !=, <, <=, >, >=; numbers compare as numbers). A setting is named as History's compare table names it, "
+           "or by its last part: slowdown matches party2.workers[0].slowdown"));
     m_filter->setClearButtonEnabled(true);
     auto* bar = new QHBoxLayout;
     m_reopen->setObjectName(QStringLiteral("reopen_topology"));
@@ -120,22 +124,59 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     m_resume->setToolTip(
         tr("Go on with the selected run, which stopped, failed or was interrupted, from its last "
            "checkpoint (as hips run --resume does); a finished run, with more rounds"));
+    m_open->setObjectName(QStringLiteral("show_in_charts"));
+    m_open->setToolTip(
+        tr("Show the selected run in the charts; with several selected, the first, and the others over it, dashed, on every chart"));
     m_folder->setObjectName(QStringLiteral("open_run_folder"));
     m_folder->setToolTip(tr("Open the selected run's directory: its logs (every role's), model, checkpoints and metrics"));
     for (QPushButton* b : {m_open, m_reopen, m_resume, m_attach, m_export, m_folder, m_delete, refreshButton}) bar->addWidget(b);
     bar->addSpacing(12);
     bar->addWidget(m_filter, 1);
+    m_groupBy->setObjectName(QStringLiteral("group_by"));
+    m_groupBy->setText(tr("Group by"));
+    m_groupBy->setToolTip(tr("Group the runs by a setting: a column of its values, the list sorted by them"));
+    m_groupBy->setPopupMode(QToolButton::InstantPopup);
+    auto* groupMenu = new QMenu(m_groupBy);
+    m_groupBy->setMenu(groupMenu);
+    connect(groupMenu, &QMenu::aboutToShow, this, [this, groupMenu] { fillGroupMenu(groupMenu); });
+    bar->addWidget(m_groupBy);
     m_metric->setObjectName(QStringLiteral("compare_metric"));
     m_metric->addItems({tr("Test accuracy (or RMSE)"), tr("Training loss"), tr("MB across parties"), tr("Samples/s")});
     m_metric->setToolTip(tr("What the chart compares for the selected runs"));
-    bar->addWidget(new QLabel(tr("Compare:")));
-    bar->addWidget(m_metric);
+    // The overlay's own controls, above it in its tab: the toolbar above has no room left.
+    auto* xAxis = new QComboBox;
+    xAxis->setObjectName(QStringLiteral("compare_x_axis"));
+    xAxis->addItems({tr("Round"), tr("Wall-clock time"), tr("Time since start")});
+    connect(xAxis, &QComboBox::currentIndexChanged, m_overlay, [this](int i) { m_overlay->setXAxis(LiveChart::XAxis(i)); });
+    auto* overlayTab = new QWidget;
+    auto* overlayControls = new QHBoxLayout;
+    overlayControls->addWidget(new QLabel(tr("Compare:")));
+    overlayControls->addWidget(m_metric);
+    overlayControls->addSpacing(12);
+    overlayControls->addWidget(new QLabel(tr("X axis:")));
+    overlayControls->addWidget(xAxis);
+    overlayControls->addStretch();
+    auto* overlayLayout = new QVBoxLayout(overlayTab);
+    overlayLayout->setContentsMargins(4, 4, 4, 0);
+    overlayLayout->addLayout(overlayControls);
+    overlayLayout->addWidget(m_overlay, 1);
     m_diff->setObjectName(QStringLiteral("settings_diff"));
     m_diff->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_diff->verticalHeader()->hide();
     m_diff->setToolTip(tr("The settings that differ between the selected runs"));
+    m_compareTabs->setObjectName(QStringLiteral("compare_tabs"));
+    m_compareTabs->addTab(overlayTab, tr("Selected runs"));
+    m_compareTabs->addTab(m_parallel, tr("Settings against score"));
+    m_compareTabs->setTabToolTip(
+        1, tr("Every run listed: an axis per setting that differs, the final score last; click a line to select its run"));
+    connect(m_compareTabs, &QTabWidget::currentChanged, this, &HistoryPanel::updateParallel);
+    connect(m_parallel, &ParallelCoordinates::runClicked, this, [this](qint64 id) {
+        selectRuns({id});
+        for (int row = 0; row < m_table->rowCount(); ++row)
+            if (m_table->item(row, 0)->data(Qt::UserRole).toLongLong() == id) m_table->scrollToItem(m_table->item(row, 0));
+    });
     auto* compare = new QSplitter(Qt::Horizontal);
-    compare->addWidget(m_overlay);
+    compare->addWidget(m_compareTabs);
     compare->addWidget(m_diff);
     compare->setSizes({700, 300});
     auto* split = new QSplitter(Qt::Vertical);
@@ -151,11 +192,12 @@ HistoryPanel::HistoryPanel(QWidget* parent)
     connect(m_metric, &QComboBox::currentIndexChanged, this, &HistoryPanel::updateOverlay);
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &HistoryPanel::updateOverlay);
     connect(m_table, &QTableWidget::itemDoubleClicked, this, [this](QTableWidgetItem* item) {
-        if (!(item->flags() & Qt::ItemIsEditable) && !selectedRuns().isEmpty()) Q_EMIT openRequested(selectedRuns().first());
+        if (!(item->flags() & Qt::ItemIsEditable) && !selectedRuns().isEmpty()) Q_EMIT openRequested(selectedRuns().first(), {});
     });
     connect(m_table, &QTableWidget::itemChanged, this, &HistoryPanel::labelEdited);
     connect(m_open, &QPushButton::clicked, this, [this] {
-        if (!selectedRuns().isEmpty()) Q_EMIT openRequested(selectedRuns().first());
+        const QList<qint64> ids = selectedRuns();
+        if (!ids.isEmpty()) Q_EMIT openRequested(ids.first(), ids.mid(1));
     });
     connect(m_delete, &QPushButton::clicked, this, &HistoryPanel::deleteSelected);
     connect(m_folder, &QPushButton::clicked, this, [this] {
@@ -194,6 +236,8 @@ void HistoryPanel::refresh() {
     m_table->setRowCount(0);
     if (!m_store) return;
     m_filling = true;  // filling the table is no edit
+    m_settingsOf.clear();  // (a resumed run may have new settings)
+    m_scores.clear();
     const QList<RunListEntry> runs = m_store->runList();
     m_table->setRowCount(int(runs.size()));
     for (int i = 0; i < runs.size(); ++i) {
@@ -217,14 +261,16 @@ void HistoryPanel::refresh() {
         m_table->setItem(i, 9, reason);
         m_table->setItem(i, 10, new QTableWidgetItem(r.tags));
         m_table->setItem(i, 11, new QTableWidgetItem(r.notes));
-        for (int column = 0; column < m_table->columnCount(); ++column)
+        m_scores.insert(r.id, Score{f.regression() ? f.finalRmse : f.finalAccuracy, f.regression()});
+        for (int column = 0; column < kGroupColumn; ++column)  // (the group column's items come with grouping)
             if (!kLabelColumns.contains(column))
                 m_table->item(i, column)->setFlags(m_table->item(i, column)->flags() & ~Qt::ItemIsEditable);
     }
     m_table->setSortingEnabled(true);
     m_table->sortItems(0, Qt::DescendingOrder);  // newest first
     m_filling = false;
-    applyFilter();
+    if (!m_groupKey.isEmpty()) setGroupKey(m_groupKey);  // (and the filter)
+    else applyFilter();
     // Keep the selection; with none, or with only the newest run when a newer one came (the run
     // just finished), select the newest run so that its curve shows at once.
     const bool followNewest = selected.isEmpty() || (selected == QList<qint64>{newestShown});
@@ -263,14 +309,9 @@ QString HistoryPanel::statusText(const QString& status) {
 
 // Rows whose id, name, status, reason, tags or notes do not contain the filter text are hidden.
 void HistoryPanel::applyFilter() {
-    const QString text = m_filter->text().trimmed();
-    for (int row = 0; row < m_table->rowCount(); ++row) {
-        bool match = text.isEmpty();
-        for (int column : {0, 1, 4, 9, 10, 11})
-            match = match || m_table->item(row, column)->text().contains(text, Qt::CaseInsensitive) ||
-                    (column == 4 && m_table->item(row, column)->data(Qt::UserRole).toString().contains(text, Qt::CaseInsensitive));
-        m_table->setRowHidden(row, !match);
-    }
+    const QStringList terms = m_filter->text().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    for (int row = 0; row < m_table->rowCount(); ++row) m_table->setRowHidden(row, !rowMatches(row, terms));
+    updateParallel();
 }
 
 QList<qint64> HistoryPanel::selectedRuns() const {
@@ -297,7 +338,7 @@ std::optional<RunReport> HistoryPanel::load(qint64 run, QString* error) const {
 
 void HistoryPanel::updateOverlay() {
     const QList<qint64> ids = selectedRuns();
-    m_open->setEnabled(ids.size() == 1);
+    m_open->setEnabled(!ids.isEmpty());
     m_export->setEnabled(ids.size() == 1);
     m_reopen->setEnabled(ids.size() == 1);
     // Only a run whose controller went away can be taken up (its agents may have stopped it since).
@@ -307,6 +348,7 @@ void HistoryPanel::updateOverlay() {
     m_resume->setEnabled(single && (single->status == QLatin1String("stopped") || single->status == QLatin1String("failed") ||
                                     single->status == QLatin1String("interrupted") || single->status == QLatin1String("finished")));
     m_delete->setEnabled(!ids.isEmpty());
+    m_parallel->setSelected(ids);
     m_folder->setEnabled(single && QFileInfo(m_store->runDirectory(single->id)).isDir());
     m_overlay->clear();
     m_overlay->chart()->setTitle(tr("%1 of the selected runs").arg(m_metric->currentText()));
@@ -342,20 +384,9 @@ void HistoryPanel::showSettingsDiff(const QList<qint64>& ids) {
     QStringList keys, shapeKeys;
     for (qint64 id : ids) {
         headers << QStringLiteral("#%1").arg(id);
-        settings << (m_store ? m_store->settings(id) : QJsonObject());
+        settings << (m_store ? runSettings(*m_store, id, &shapeKeys) : QJsonObject());
         for (const QString& k : settings.last().keys())
-            if (!keys.contains(k)) keys << k;
-        const TopologyLoad stored = m_store ? TopologyReader::readJson(m_store->topologyJson(id)) : TopologyLoad{};
-        const std::optional<Topology>& topology = stored.topology ? stored.topology : stored.draft;
-        if (!topology) continue;
-        for (const auto& [key, value] : topologyShape(*topology)) {
-            settings.last().insert(key, value);
-            if (!shapeKeys.contains(key)) shapeKeys << key;
-        }
-        for (const auto& [key, value] : topologySettings(*topology)) {  // each party's and host's own
-            settings.last().insert(key, value);
-            if (!shapeKeys.contains(key)) shapeKeys << key;
-        }
+            if (!keys.contains(k) && !shapeKeys.contains(k)) keys << k;
     }
     m_diff->setHorizontalHeaderLabels(headers);
     keys.sort();

@@ -1,5 +1,7 @@
 #include "ProcessTableModel.h"
 
+#include "MetricRecords.h"
+
 #include <QBrush>
 #include <QFile>
 #include <unistd.h>
@@ -103,11 +105,22 @@ void ProcessTableModel::noteActivity(const QString& node) {
     if (i >= 0) m_rows[i].sinceActivity.start();
 }
 
+void ProcessTableModel::noteUsage(const QJsonObject& record) {
+    const auto usage = metric::UsageRecord::from(record);
+    const int i = usage ? rowOf(usage->node) : -1;
+    if (i < 0) return;
+    Row& r = m_rows[i];
+    r.reportsUsage = true;
+    r.cpuPercent = usage->cpuPercent;
+    r.rssBytes = usage->rssBytes.value_or(-1);
+    Q_EMIT dataChanged(index(i, Cpu), index(i, Memory));
+}
+
 void ProcessTableModel::sampleUsage() {
     const double seconds = double(m_sinceSample.restart()) / 1000.0;
     const double ticksPerSecond = double(sysconf(_SC_CLK_TCK));
     for (Row& r : m_rows) {
-        if (r.info.state != ProcessInfo::State::Running || r.info.pid <= 0) continue;
+        if (r.info.state != ProcessInfo::State::Running || r.info.pid <= 0 || r.reportsUsage) continue;
         const std::optional<quint64> ticks = cpuTicks(r.info.pid);
         if (ticks && r.lastCpuTicks && *ticks >= *r.lastCpuTicks && seconds > 0)
             r.cpuPercent = 100.0 * double(*ticks - *r.lastCpuTicks) / ticksPerSecond / seconds;

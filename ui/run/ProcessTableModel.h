@@ -1,8 +1,8 @@
 #pragma once
 // The processes of the current run: party, host, role, rank, state, pid, uptime, CPU and
-// memory, and how long since the process was last heard from. CPU and memory are read from
-// /proc for processes on this machine (every host of a local run); remote agents do not
-// report them yet, and the columns then say so.
+// memory, and how long since the process was last heard from. CPU and memory are what a role
+// process reports of itself with its traffic (usage records: local or remote alike); for the
+// others (schedulers, state services) they are read from /proc on this machine.
 #include "RunController.h"
 
 #include <QAbstractTableModel>
@@ -22,6 +22,7 @@ public:
     void reset(const QList<Node>& nodes);  // a new run: every node, pending
     void update(const ProcessInfo& process);
     void noteActivity(const QString& node);
+    void noteUsage(const QJsonObject& record);  // a usage record: the process's own figures
     // The host could not be deployed: its processes never start; each says why, in red.
     void markHostFailed(const QString& host, const QString& error);
     void markNotStarted(const QString& reason);  // a refused start: no row keeps waiting
@@ -40,6 +41,7 @@ private:
         double cpuPercent = -1;
         qint64 rssBytes = -1;
         std::optional<quint64> lastCpuTicks;  // at the last sample
+        bool reportsUsage = false;  // it reports its own: /proc here is not read for it
         bool hostFailed = false;  // its host could not be deployed
     };
     void sampleUsage();

@@ -153,6 +153,7 @@ RunController* RunPanel::newController(const Topology& topology) {
             [this, c](const RoundRow& row) { Q_EMIT roundCompleted(row, c->wallMsAt(row.elapsed)); });
     connect(c, &RunController::metricRecord, this,
             [this, c](const QJsonObject& r, double elapsed) { Q_EMIT metricRecord(r, c->wallMsAt(elapsed), elapsed); });
+    connect(c, &RunController::metricRecord, m_processes, [this](const QJsonObject& r) { m_processes->noteUsage(r); });
     connect(c, &RunController::finished, this, [this](const RunSummary& s) {
         if (!s.ok && !s.stopped) m_log->append(QStringLiteral("controller"), QStringLiteral("error"), s.reason);
         m_log->append(QStringLiteral("controller"), QStringLiteral("info"), outcomeText(s));

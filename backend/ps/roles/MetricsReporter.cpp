@@ -1,14 +1,60 @@
 #include "MetricsReporter.h"
 
 #include "Channel.h"
+#include "StartupClock.h"
+#include "Vocabulary.h"
 
 #include <QCborArray>
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QFile>
+#include <chrono>
 #include <cstdio>
+#include <sys/resource.h>
+#include <unistd.h>
 
 namespace hips {
+
+namespace {
+
+double processCpuSeconds() {
+    rusage usage{};
+    if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+    auto seconds = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) / 1e6; };
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+qint64 residentBytes() {  // the second field of /proc/self/statm, in pages; -1 where there is none
+    QFile statm(QStringLiteral("/proc/self/statm"));
+    if (!statm.open(QIODevice::ReadOnly)) return -1;
+    const QList<QByteArray> fields = statm.read(256).split(' ');
+    bool ok = false;
+    const qint64 pages = fields.value(1).toLongLong(&ok);
+    return ok ? pages * sysconf(_SC_PAGESIZE) : -1;
+}
+
+double steadySeconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+void MetricsReporter::reportUsage(const QCborValue& round) const {
+    const double now = steadySeconds(), cpu = processCpuSeconds();
+    if (m_usageWall < 0) {  // since the process started (its start-up counts too): every process has one
+        m_usageWall = now - std::max(0.001, secondsSinceProcessStart());
+        m_usageCpu = 0;
+    } else if (now - m_usageWall < 1) {
+        return;  // at most one a second after that, however short the rounds
+    }
+    QCborMap fields{{metric::kCpuPercent, 100 * (cpu - m_usageCpu) / (now - m_usageWall)}};
+    if (const qint64 rss = residentBytes(); rss > 0) fields.insert(metric::kRssBytes, rss);
+    if (round.isInteger()) fields.insert(metric::kRound, round);
+    m_usageWall = now;
+    m_usageCpu = cpu;
+    report(metric::kUsage, fields);
+}
 
 void MetricsReporter::report(const QString& kind, QCborMap fields) const {
     fields.insert(QStringLiteral("kind"), kind);
@@ -17,6 +63,7 @@ void MetricsReporter::report(const QString& kind, QCborMap fields) const {
     const QByteArray line = QJsonDocument(fields.toJsonObject()).toJson(QJsonDocument::Compact);
     std::fprintf(stdout, "%s%s\n", kPrefix, line.constData());
     std::fflush(stdout);
+    if (kind == metric::kTraffic) reportUsage(fields.value(metric::kRound));
 }
 
 QCborMap trafficFields(const Channel& a, const Channel* b) {

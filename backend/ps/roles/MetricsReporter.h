@@ -13,11 +13,17 @@ public:
     static constexpr const char* kPrefix = "@metric ";
 
     explicit MetricsReporter(QString node) : m_node(std::move(node)) {}
-    // Writes {"kind": kind, "node": ..., "t": unix seconds, ...fields}.
+    // Writes {"kind": kind, "node": ..., "t": unix seconds, ...fields}. A traffic report (every
+    // role's, each round) is followed by the process's usage: its CPU since the last one and its
+    // memory now (at most one a second), so that the history holds each process's over time.
     void report(const QString& kind, QCborMap fields) const;
 
 private:
+    void reportUsage(const QCborValue& round) const;
+
     QString m_node;
+    // The last usage report's clock (steady, s) and CPU time (s): what the next one counts from.
+    mutable double m_usageWall = -1, m_usageCpu = 0;
 };
 
 class Channel;

@@ -68,8 +68,8 @@ public:
         QCborMap fields = startup.fields();
         QCborArray classes;  // the shard's class histogram: what the partition gave this worker
         for (int64_t c : trainer.classCounts()) classes.append(qint64(c));
-        if (m_ctx.training().regression()) fields.insert(metric::kSamples, qint64(trainer.shardSize()));  // targets, no classes to count
-        else fields.insert(metric::kClassCounts, classes);
+        fields.insert(metric::kSamples, qint64(trainer.shardSize()));  // the party's data summary adds these up
+        if (!m_ctx.training().regression()) fields.insert(metric::kClassCounts, classes);  // a regression's targets have no classes
         if (!trainer.classNames().isEmpty()) fields.insert(metric::kClassNames, QCborArray::fromStringList(trainer.classNames()));
         m_ctx.metrics.report(metric::kStartup, fields);
         if (global.size != trainer.parameterCount())

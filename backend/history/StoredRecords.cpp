@@ -1,0 +1,43 @@
+#include "StoredRecords.h"
+
+#include "RunStore.h"
+#include "Vocabulary.h"
+
+#include <QJsonArray>
+#include <QMap>
+#include <algorithm>
+#include <tuple>
+
+namespace hips {
+
+// The records the charts take besides the rounds, as the history keeps them: each worker's round
+// (`train`: local steps, the time split; staleness is not kept), each party's test of its own
+// held-out rows (`party_eval`), each process's usage and each worker's start (its shard), and
+// each node's traffic (`traffic`, from the traffic rows), in time order.
+QList<StoredRecord> storedRecords(const RunStore& store, qint64 run) {
+    using metric::kNode, metric::kKind, metric::kRound;
+    QMap<std::tuple<int, QString, QString>, StoredRecord> records;  // (round, node, kind) → fields, t
+    for (const MetricRecord& m : store.metrics(run)) {
+        const QString kind = m.name.section(QLatin1Char('.'), 0, 0);
+        if (kind != metric::kTrain && kind != metric::kPartyEval && kind != metric::kUsage && kind != metric::kStartup) continue;
+        auto& [record, t] = records[{m.round, m.source, kind}];
+        if (record.isEmpty()) record = QJsonObject{{kKind, kind}, {kNode, m.source}, {kRound, m.round}};
+        record.insert(m.name.section(QLatin1Char('.'), 1), m.value);
+        t = m.t;
+    }
+    for (const TrafficRecord& row : store.traffic(run)) {
+        const QString node = row.link.section(QLatin1Char('>'), 0, 0);
+        auto& [record, t] = records[{row.round, node, QString(metric::kTraffic)}];
+        if (record.isEmpty()) record = QJsonObject{{kKind, metric::kTraffic}, {kNode, node}, {kRound, row.round}};
+        QJsonArray links = record.value(metric::kLinks).toArray();
+        links.append(QJsonObject{
+            {metric::kPeer, row.link.section(QLatin1Char('>'), 1)}, {metric::kTier, row.tier}, {metric::kSent, double(row.bytes)}});
+        record.insert(metric::kLinks, links);
+        t = std::max(t, row.t);
+    }
+    QList<StoredRecord> inOrder = records.values();
+    std::stable_sort(inOrder.begin(), inOrder.end(), [](const auto& a, const auto& b) { return a.t < b.t; });
+    return inOrder;
+}
+
+}  // namespace hips

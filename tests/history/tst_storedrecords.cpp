@@ -1,0 +1,57 @@
+// A stored run's records rebuilt from the history (StoredRecords): what the charts of each
+// process and party read for a run opened from History, field for field as the roles sent them.
+#include "MetricRecords.h"
+#include "RunStore.h"
+#include "StoredRecords.h"
+
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace hips;
+
+class StoredRecordsTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void usageTrafficAndStartupComeBackAsTheyWereSent() {
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        QVERIFY2(store, qPrintable(error));
+        const qint64 run = store->beginRun("r", "{}", {});
+        store->appendRecord(run, QJsonObject{{"kind", "startup"}, {"node", "party1/worker0"}, {"t", 10.0}, {"samples", 3000}});
+        store->appendRecord(run, QJsonObject{{"kind", "usage"},
+                                             {"node", "party1/server0"},
+                                             {"t", 12.0},
+                                             {"round", 2},
+                                             {"cpu_percent", 37.5},
+                                             {"rss_bytes", 123456789.0}});
+        store->appendRecord(run,
+                            QJsonObject{{"kind", "traffic"},
+                                        {"node", "party1/server0"},
+                                        {"t", 11.0},
+                                        {"round", 1},
+                                        {"links", QJsonArray{QJsonObject{{"peer", "central/server0"}, {"tier", "across"}, {"sent", 5000}},
+                                                             QJsonObject{{"peer", "party1/worker0"}, {"tier", "inside"}, {"sent", 700}}}}});
+        store->appendRecord(run, QJsonObject{{"kind", "asgd_secret"}, {"node", "x"}, {"t", 9.0}, {"value", 1}});  // not kept
+        store->flush();
+        const QList<StoredRecord> records = storedRecords(*store, run);
+        QCOMPARE(records.size(), 3);
+        QCOMPARE(records[0].t, 10.0);  // in time order
+        QCOMPARE(records[0].record["samples"].toDouble(), 3000.0);
+        const auto traffic = metric::TrafficRecord::from(records[1].record);
+        QVERIFY(traffic);
+        QCOMPARE(traffic->node, QStringLiteral("party1/server0"));
+        QCOMPARE(traffic->round, 1);
+        QCOMPARE(traffic->sent(true), quint64(5000));
+        QCOMPARE(traffic->sent(false), quint64(700));
+        const auto usage = metric::UsageRecord::from(records[2].record);
+        QVERIFY(usage);
+        QCOMPARE(usage->round, 2);
+        QCOMPARE(usage->cpuPercent, 37.5);
+        QCOMPARE(usage->rssBytes.value_or(0), qint64(123456789));
+    }
+};
+
+QTEST_MAIN(StoredRecordsTest)
+#include "tst_storedrecords.moc"

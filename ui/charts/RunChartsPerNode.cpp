@@ -1,0 +1,87 @@
+// RunCharts' charts of each process and each party: CPU and memory of every role process over
+// the run (its usage records), the traffic each party sent across parties, and a per-party
+// summary of its data (workers, shard, samples trained, its own held-out score).
+#include "ChartColors.h"
+#include "MetricRecords.h"
+#include "RunCharts.h"
+
+#include <QLocale>
+#include <cmath>
+
+namespace hips {
+
+namespace {
+QString partyOf(const QString& node) {
+    return node.section(QLatin1Char('/'), 0, 0);
+}
+}  // namespace
+
+void RunCharts::clearPerNode() {
+    m_cpuLines.clear();
+    m_memoryLines.clear();
+    m_partyAcrossLines.clear();
+    m_acrossByNode.clear();
+    m_parties.clear();
+}
+
+void RunCharts::addPerNodeRecord(const QJsonObject& r, double wallMs, double elapsed) {
+    if (const auto usage = metric::UsageRecord::from(r)) {
+        const double round = std::max(0, usage->round);
+        m_cpu->append(lineOf(m_cpu, m_cpuLines, usage->node), round, wallMs, elapsed, usage->cpuPercent);
+        if (usage->rssBytes)
+            m_memory->append(lineOf(m_memory, m_memoryLines, usage->node), round, wallMs, elapsed, double(*usage->rssBytes) / 1e6);
+    }
+    if (const auto traffic = metric::TrafficRecord::from(r); traffic && traffic->sent(true) > 0) {
+        // A party's bytes across: what each of its nodes has sent there so far (counts only grow).
+        const QString party = partyOf(traffic->node);
+        m_acrossByNode[traffic->node] = traffic->sent(true);
+        quint64 total = 0;
+        for (auto it = m_acrossByNode.cbegin(); it != m_acrossByNode.cend(); ++it) total += partyOf(it.key()) == party ? *it : 0;
+        m_parties[party].across = total;
+        auto line = m_partyAcrossLines.find(party);
+        if (line == m_partyAcrossLines.end())
+            line = m_partyAcrossLines.insert(
+                party, m_partyAcross->addLine(party, chartcolors::kParty[m_partyAcrossLines.size() % chartcolors::kParty.size()]));
+        m_partyAcross->append(*line, std::max(0, traffic->round), wallMs, elapsed, double(total) / 1e6);
+    }
+    if (const auto train = metric::TrainRecord::from(r)) {
+        PartyFacts& p = m_parties[partyOf(train->node)];
+        p.workers.insert(train->node);
+        p.trained += train->samples;
+    }
+    if (const auto score = metric::ScoreRecord::from(r); score && score->kind == metric::kPartyEval)
+        m_parties[partyOf(score->node)].heldOut = score->score;
+    if (r.value(metric::kKind).toString() == metric::kStartup && r.value(metric::kSamples).isDouble()) {
+        const QString node = r.value(metric::kNode).toString();
+        PartyFacts& p = m_parties[partyOf(node)];
+        if (!p.shards.contains(node)) p.shards.insert(node, qint64(r.value(metric::kSamples).toDouble()));  // a restart's again
+        p.workers.insert(node);
+    }
+}
+
+// A row per party: the data it holds and trained on, what it sent across, and its own test.
+QString RunCharts::partyFactsHtml() const {
+    if (m_parties.isEmpty()) return {};
+    QString rows;
+    for (auto it = m_parties.cbegin(); it != m_parties.cend(); ++it) {
+        const PartyFacts& p = *it;
+        if (p.workers.isEmpty() && p.across == 0) continue;  // the central party: it trains nothing
+        qint64 shard = 0;
+        for (qint64 s : p.shards) shard += s;
+        rows += QStringLiteral(
+                    "<tr><td>%1</td><td align='right'>%2</td><td align='right'>%3</td><td align='right'>%4</td>"
+                    "<td align='right'>%5</td><td align='right'>%6</td></tr>")
+                    .arg(it.key().toHtmlEscaped())
+                    .arg(p.workers.size())
+                    .arg(shard > 0 ? QLocale().toString(shard) : QStringLiteral("-"))
+                    .arg(QLocale().toString(p.trained))
+                    .arg(double(p.across) / 1e6, 0, 'f', 1)
+                    .arg(std::isnan(p.heldOut) ? QStringLiteral("-") : QString::number(p.heldOut, 'f', 4));
+    }
+    if (rows.isEmpty()) return {};
+    return tr("<h4>Per party</h4><table cellpadding='2'><tr><th align='left'>party</th><th>workers</th><th>data</th>"
+              "<th>trained</th><th>MB across</th><th>own test</th></tr>%1</table>")
+        .arg(rows);
+}
+
+}  // namespace hips
