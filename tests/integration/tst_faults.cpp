@@ -362,8 +362,10 @@ private Q_SLOTS:
         }
         const QList<int> slow = trainedRounds(run.dir.filePath("run/metrics.jsonl"), "party2/worker1");
         qInfo("late pushes at party2's server: %lld; rounds the slow worker made: %lld", late, qint64(slow.size()));
-        QVERIFY(late >= 1);
-        QVERIFY(slow.size() < 6);
+        QVERIFY(slow.size() < 6);  // the rounds closed without it
+        // Each round it did train was pushed after its round had closed: counted late, dropped. (On
+        // a loaded machine it may not finish even its first round before the others' sixth.)
+        if (!slow.isEmpty()) QVERIFY(late >= 1);
     }
 };
 
