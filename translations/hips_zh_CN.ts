@@ -577,6 +577,15 @@
         <translation>计算时间占比</translation>
     </message>
     <message>
+        <location filename="../ui/report/ReportHtml.cpp" line="181"/>
+        <source>Privacy</source>
+        <translation>隐私</translation>
+    </message>
+    <message>
+        <source>none: updates leave as they are</source>
+        <translation type="vanished">无：更新按原样发出</translation>
+    </message>
+    <message>
         <location filename="../ui/report/ReportHtml.cpp" line="179"/>
         <source>none</source>
         <translation>无</translation>
@@ -587,38 +596,38 @@
         <translation>%1 条，列于文末</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="181"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="183"/>
         <source>Topology</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="183"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="185"/>
         <source>&lt;p&gt;The stored topology could not be read.&lt;/p&gt;</source>
         <translation>&lt;p&gt;无法读取已保存的拓扑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="185"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="187"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="190"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="192"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="193"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="195"/>
         <source>&lt;p&gt;%1: not recorded in this run.&lt;/p&gt;</source>
         <translation>&lt;p&gt;%1：本次运行未记录。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="198"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="200"/>
         <source>Processes</source>
         <translation>进程</translation>
     </message>
     <message>
         <location filename="../ui/report/ReportHtml.cpp" line="179"/>
-        <location filename="../ui/report/ReportHtml.cpp" line="201"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="203"/>
         <source>Warnings and errors</source>
         <translation>警告与错误</translation>
     </message>
@@ -860,9 +869,9 @@
     </message>
     <message>
         <location filename="../backend/topology/JsonFields.cpp" line="118"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="240"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="409"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="439"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="242"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="414"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="444"/>
         <source>&apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持“%1”；请使用以下之一：%2</translation>
     </message>
@@ -872,178 +881,193 @@
         <translation>未知的%1“%2”；应为以下之一：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="29"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="31"/>
         <source>larger than %1 bytes</source>
         <translation>大于 %1 字节</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="30"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="32"/>
         <source>%1 bytes</source>
         <translation>%1 字节</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="31"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="33"/>
         <source>the document is %1; a topology may be at most %2 bytes (1 MiB). Check that this is a topology file; a setup that large must be split into several topologies</source>
         <translation>文档大小为 %1；拓扑最多 %2 字节（1 MiB）。请确认这是拓扑文件；如此大的配置须拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="50"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="52"/>
         <source>%1 %2; at most %3 are supported (%4)</source>
         <translation>%1 个%2；最多支持 %3 个（%4）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="55"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="57"/>
         <source>a run starts at most %1 processes; split the setup into several topologies</source>
         <translation>一次运行最多启动 %1 个进程；请将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="61"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="63"/>
         <source>host field</source>
         <translation>主机字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="95"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="97"/>
         <source>adversary field</source>
         <translation>攻击者字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="100"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="102"/>
         <source>&apos;%1&apos; is not an attack; use one of: %2</source>
         <translation>“%1”不是攻击方式；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="106"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="108"/>
         <source>%1 takes no strength</source>
         <translation>%1 不需要强度</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="137"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="139"/>
         <source>must be an object with host and port</source>
         <translation>必须是包含 host 和 port 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="149"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="151"/>
         <source>the central party has no WAN of its own: each other party&apos;s wan shapes its link to the central party</source>
         <translation>中心参与方没有自己的广域网链路：其他每个参与方的 wan 设置决定它到中心参与方的链路</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="155"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="157"/>
         <source>wan field</source>
         <translation>wan 字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="159"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="161"/>
         <source>a wan needs its bandwidth_mbps (megabits per second)</source>
         <translation>wan 需要 bandwidth_mbps（每秒兆比特）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="167"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="169"/>
         <source>party field</source>
         <translation>参与方字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="189"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="191"/>
         <source>role &apos;%1&apos; belongs to %2; %3 uses: %4</source>
         <translation>角色“%1”属于%2；%3使用：%4</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="191"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="193"/>
         <source>an ordinary party</source>
         <translation>普通参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="192"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="193"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="194"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="195"/>
         <source>the central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="194"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="196"/>
         <source>this party</source>
         <translation>该参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="196"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="198"/>
         <source>unknown role &apos;%1&apos;; expected one of: %2</source>
         <translation>未知角色“%1”；应为以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="212"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="214"/>
         <source>must be an object with host and count</source>
         <translation>必须是包含 host 和 count 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="285"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="252"/>
+        <source>privacy field</source>
+        <translation>隐私字段</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="268"/>
+        <source>poisson sampling needs each example&apos;s gradient clipped, which the workers do not do yet; use &quot;none&quot; (each round one Gaussian mechanism over the whole update)</source>
+        <translation>poisson 采样需要对每个样本的梯度裁剪，而工作节点目前还不这样做；请使用 &quot;none&quot;（每轮对整个更新施加一次高斯机制）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="273"/>
+        <source>&quot;auto&quot; sets the noise from target_epsilon and the rounds: give target_epsilon, or a number</source>
+        <translation>&quot;auto&quot; 根据 target_epsilon 和轮数确定噪声：请给出 target_epsilon，或一个数值</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="320"/>
         <source>training setting</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="293"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="328"/>
         <source>outputs are a regression&apos;s: write &quot;task&quot;: &quot;regression&quot;, or &quot;classes&quot; for a classifier</source>
         <translation>outputs 属于回归任务：请写 &quot;task&quot;: &quot;regression&quot;；分类器请用 &quot;classes&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="298"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="333"/>
         <source>a regression has outputs, not classes: write &quot;outputs&quot; (the targets a sample has, 1 by default)</source>
         <translation>回归任务用 outputs，而不是 classes：请写 &quot;outputs&quot;（每个样本的目标数，默认为 1）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="339"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="375"/>
         <source>top-level field</source>
         <translation>顶层字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="341"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="377"/>
         <source>must be &quot;%1&quot;</source>
         <translation>必须为 &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="345"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="381"/>
         <source>version %1 is newer than this program reads (%2); upgrade HiPS Studio</source>
         <translation>版本 %1 比本程序能读取的（%2）更新；请升级 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="355"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="391"/>
         <source>must be an object with id and address</source>
         <translation>必须是包含 id 和 address 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="360"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="396"/>
         <source>each party runs at least 3 processes and %1</source>
         <translation>每个参与方至少运行 3 个进程，且%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="365"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="401"/>
         <source>must be an object with id and roles</source>
         <translation>必须是包含 id 和 roles 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="389"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="425"/>
         <source>cannot open the file (%1); check the path</source>
         <translation>无法打开文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="410"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="446"/>
         <source>cannot read the file (%1); check the path</source>
         <translation>无法读取文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="434"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="470"/>
         <source>not valid UTF-8 at line %1 (offset %2); save the file as UTF-8</source>
         <translation>第 %1 行（偏移 %2）不是有效的 UTF-8；请将文件保存为 UTF-8</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="442"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="478"/>
         <source>the file is empty; a topology is a JSON object (resources/topologies/default.json is one, or draw one in hips-studio)</source>
         <translation>文件是空的；拓扑是一个 JSON 对象（resources/topologies/default.json 就是一个，也可以在 hips-studio 中绘制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="451"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="487"/>
         <source>not valid JSON at line %1 (offset %2): %3</source>
         <translation>第 %1 行（偏移 %2）不是有效的 JSON：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="458"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="494"/>
         <source>the document must be a JSON object</source>
         <translation>文档必须是 JSON 对象</translation>
     </message>
@@ -1276,7 +1300,12 @@
         <translation>模式 %1 需要中心参与方“%2”中的状态服务：在其 roles 中加入 &quot;state_service&quot;: {&quot;port&quot;: N}</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="455"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="337"/>
+        <source>privacy where &quot;party&quot; clips each worker&apos;s whole update by its norm, and each party server holds only a slice of it: use one server per party</source>
+        <translation>隐私位置为 &quot;party&quot; 时按范数裁剪每个工作节点的完整更新，而每个参与方服务器只持有其中一片：请每个参与方使用一个服务器</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="460"/>
         <source>%1 needs mode %3 (workers whose rounds are the same local work on the same data); mode is %2</source>
         <translation>%1 需要模式 %3（各工作节点每轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
     </message>
@@ -1364,17 +1393,32 @@
         <translation>模式 %1 在全局服务器上没有按轮的模型增量供服务器优化器 %2 更新：请使用 %3，或 server_optimizer sgd 且 server_lr 为 1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="167"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="150"/>
+        <source>privacy accounts one noised update per worker and round, and mode %1 pushes otherwise: use mode fedavg</source>
+        <translation>隐私核算按每个工作节点每轮一个加噪更新计算，而 %1 模式的推送方式不同：请使用 fedavg 模式</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="157"/>
+        <source>privacy where &quot;party&quot; noises at the party servers, and hierarchy flat has none: use hierarchy two_layer, or where &quot;worker&quot;</source>
+        <translation>隐私位置为 &quot;party&quot; 时在参与方服务器上加噪，而 hierarchy flat 没有参与方服务器：请使用 hierarchy two_layer，或位置 &quot;worker&quot;</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="166"/>
+        <source>privacy where &quot;party&quot; clips each worker&apos;s update and sums them at the party server; party_aggregation %1 would choose among them: use fedavg</source>
+        <translation>隐私位置为 &quot;party&quot; 时在参与方服务器上裁剪并求和各工作节点的更新；参与方聚合规则 %1 会在其中做选择：请使用 fedavg</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="194"/>
         <source>mode %1 trains the master worker alone on the whole training set: nothing is sent or aggregated, so this has no effect</source>
         <translation>%1 模式下主工作节点单独在整个训练集上训练：不发送也不聚合任何数据，因此此项不起作用</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="172"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="199"/>
         <source>mode %1 with hierarchy flat: the workers push straight to the global server, and there is no party tier for this to act on</source>
         <translation>%1 模式且层级为 flat：工作节点直接推送到全局服务器，没有参与方层级供此项作用</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="177"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="204"/>
         <source>mode %1 applies pushes as they come and keeps no checkpoints</source>
         <translation>%1 模式在推送到达时立即应用，不保存检查点</translation>
     </message>
@@ -1416,38 +1460,38 @@
         <translation>%1 比较完整的更新，而每个参与方服务器只持有其中一个分片：请每个参与方使用一个服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="337"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="342"/>
         <source>under fault_policy continue each server would close its round with the workers it heard from, so the slices of one model could come from different workers: use fault_policy fail, or one server per party</source>
         <translation>在 fault_policy continue 下，每个服务器会以它收到的工作节点结束其轮次，一个模型的各分片可能来自不同的工作节点：请使用 fault_policy fail，或每个参与方一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="345"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="350"/>
         <source>with slice_bound %1, server %2 of %3 would hold none of model %4&apos;s keys: lower slice_bound, or run fewer servers</source>
         <translation>slice_bound 为 %1 时，%3 个服务器中的第 %2 个将不持有模型 %4 的任何键：请降低 slice_bound，或减少服务器数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="355"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="360"/>
         <source>a quorum lets each server close its round with different contributions, so the slices of one model would come from different workers: remove quorum, or use one server per party</source>
         <translation>法定数让每个服务器以不同的贡献结束其轮次，一个模型的各分片会来自不同的工作节点：请去掉 quorum，或每个参与方使用一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="368"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="373"/>
         <source>partition &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持划分方式“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="371"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="376"/>
         <source>mode &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持模式“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="374"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="378"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="379"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="383"/>
         <source>aggregation &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持聚合规则“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="386"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="391"/>
         <source>%1 is not a setting of mode %2, aggregation %3, party_aggregation %4, partition %5, server_optimizer %6, compression %7 or party_compression %8; remove it or choose the strategy it belongs to</source>
         <translation>%1 不是模式 %2、聚合规则 %3、参与方聚合规则 %4、划分方式 %5、服务器优化器 %6、压缩方式 %7 或参与方内压缩方式 %8 的设置；请删除它，或选择它所属的策略</translation>
     </message>
@@ -1456,7 +1500,7 @@
         <translation type="vanished">扁平运行没有参与方服务器；%1 模式需要它们：请使用 fedavg 或 ssgd，或将 hierarchy 设为 two_layer</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="399"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="404"/>
         <source>a flat run has no party servers to run party_aggregation %1: set it to fedavg</source>
         <translation>扁平运行没有参与方服务器来执行参与方聚合规则 %1：请将其设为 fedavg</translation>
     </message>
@@ -1483,12 +1527,12 @@
         <translation>它没有可以在缺少该进程时结束的轮次</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="416"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="421"/>
         <source>aggregation %1 takes every worker&apos;s own update through its party server, and the global server cannot tell which are down: use fault_policy fail, or a party rule that keeps updates apart</source>
         <translation>聚合规则 %1 经参与方服务器接收每个工作节点各自的更新，全局服务器无法得知哪些节点已下线：请使用 fault_policy fail，或使用分开保留更新的参与方规则</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="424"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="429"/>
         <source>%1 decodes from every worker of a group and cannot go on without one: use fault_policy fail</source>
         <translation>%1 需要组内每个工作节点才能解码，缺少一个就无法继续：请使用 fault_policy fail</translation>
     </message>
@@ -1502,7 +1546,7 @@
         <translation>%1 模式每次推送只从全局模型走一步；FedProx 的近端项需要本地多步：请将 proximal_mu 设为 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="449"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="454"/>
         <source>%1 codes the workers of one party: set it as party_aggregation (a single party reproduces Draco&apos;s flat setting)</source>
         <translation>%1 对单个参与方的工作节点编码：请将其设为 party_aggregation（单个参与方即重现 Draco 的扁平设置）</translation>
     </message>
@@ -1511,42 +1555,42 @@
         <translation type="vanished">%1 需要 fedavg 模式（各轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="463"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="468"/>
         <source>%1 codes the workers of the parties; central workers push to the global server uncoded: set train_central_workers to false</source>
         <translation>%1 对各参与方的工作节点编码；中心工作节点未经编码直接推送到全局服务器：请将 train_central_workers 设为 false</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="469"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="474"/>
         <source>%1 decodes each round&apos;s contributions as the code assigned them to the party&apos;s workers, and a quorum closes rounds without some of them: remove quorum, or use another party_aggregation</source>
         <translation>%1 按编码分配给参与方各工作节点的方式解码每轮的贡献，而法定数会在缺少其中部分贡献时就结束轮次：请去掉 quorum，或使用其他 party_aggregation</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="478"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="483"/>
         <source>party &apos;%1&apos; has %2 workers, not a whole number of groups of draco_r %3</source>
         <translation>参与方“%1”有 %2 个工作节点，不能整分为每组 draco_r %3 个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="502"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="507"/>
         <source>%1 needs at least %2 contributions (%3), and party &apos;%4&apos; has %5: add workers, lower party_byzantine_f or raise the quorum</source>
         <translation>%1 至少需要 %2 个贡献（%3），而参与方“%4”只有 %5：请增加工作节点、降低 party_byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="521"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="526"/>
         <source>%1 needs at least %2 contributions (%3), and the global server&apos;s rounds have %4: add them, lower byzantine_f or raise the quorum</source>
         <translation>%1 至少需要 %2 个贡献（%3），而全局服务器的每轮只有 %4：请增加它们、降低 byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="543"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="548"/>
         <source>set it to at least %1, or use median</source>
         <translation>请将其设为至少 %1，或使用 median</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="544"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="549"/>
         <source>use median</source>
         <translation>请使用 median</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="545"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="550"/>
         <source>trimmed_mean with trim_beta %1 cuts floor(%1 x %2) = 0 values at each end of %3 (%2 contributions): it is the plain mean, which one liar moves anywhere; %4</source>
         <translation>trim_beta 为 %1 的 trimmed_mean 在 %3（%2 个贡献）的两端各截去 floor(%1 x %2) = 0 个值：这就是普通均值，一个说谎者就能把它拉到任意位置；%4</translation>
     </message>
@@ -3196,42 +3240,42 @@
 <context>
     <name>hips::PropertyPanel</name>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="165"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="166"/>
         <source>Set %1</source>
         <translation>设置%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="278"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="279"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="282"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="283"/>
         <source>Standby host</source>
         <translation>备用主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="291"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="292"/>
         <source>Where this global server starts again, from the global scheduler&apos;s copy of its model, when its host is lost (fault_policy continue)</source>
         <translation>当该全局服务器的主机丢失时，它从全局调度器保存的模型副本在此重新启动（fault_policy continue）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="296"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="297"/>
         <source>&lt;b&gt;Topology and training&lt;/b&gt;</source>
         <translation>&lt;b&gt;拓扑与训练&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="299"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="300"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="306"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="307"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="309"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="310"/>
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
@@ -3351,258 +3395,288 @@
         <translation>无：使用数据集的测试划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="319"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="320"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="321"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="322"/>
         <source>Local iterations (0: use epochs)</source>
         <translation>本地迭代次数（0：按轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="324"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="325"/>
         <source>Local epochs (0: use iterations)</source>
         <translation>本地轮次（0：按迭代次数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="327"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="328"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="330"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="331"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="333"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="334"/>
         <source>Momentum</source>
         <translation>动量</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="336"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="337"/>
         <source>Evaluate every (rounds)</source>
         <translation>评估间隔（轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="339"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="340"/>
         <source>Checkpoint every (rounds, 0: never)</source>
         <translation>检查点间隔（轮，0：从不）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="342"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="343"/>
         <source>Central workers train</source>
         <translation>中心参与方工作节点参与训练</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="345"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="346"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="347"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="348"/>
         <source>Threads per role</source>
         <translation>每个角色的线程数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="350"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="351"/>
         <source>Synthetic samples</source>
         <translation>合成样本数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="353"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="354"/>
         <source>Heartbeat timeout (s)</source>
         <translation>心跳超时（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="356"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="357"/>
         <source>Run goes on without its controller (s)</source>
         <translation>无控制器时运行继续（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="36"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="37"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="42"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="43"/>
         <source>Aggregation (global)</source>
         <translation>聚合规则（全局）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="48"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="49"/>
         <source>Aggregation (parties)</source>
         <translation>聚合规则（参与方）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="55"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="56"/>
         <source>Hierarchy</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="58"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="59"/>
         <source>Servers per party (key slicing)</source>
         <translation>每个参与方的服务器数（键切分）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="62"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="63"/>
         <source>Slice tensors from (floats)</source>
         <translation>切分张量的下限（浮点数个数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="65"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="66"/>
         <source>Server optimizer</source>
         <translation>服务器优化器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="72"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="73"/>
         <source>Compression (across parties)</source>
         <translation>压缩（跨参与方）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="79"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="80"/>
         <source>Compression (inside parties)</source>
         <translation>压缩（参与方内部）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="86"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="87"/>
         <source>FedProx μ (0: off)</source>
         <translation>FedProx μ（0：关闭）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="89"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="91"/>
         <source>When a process dies</source>
         <translation>进程终止时</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="96"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="98"/>
         <source>Partition</source>
         <translation>数据划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="365"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="121"/>
+        <source>Differential privacy</source>
+        <translation>差分隐私</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="130"/>
+        <source>party: each party server clips its workers&apos; updates, sums them and adds Gaussian noise once, before anything leaves the party (central DP at the party); worker: each worker noises its own update (local DP)</source>
+        <translation>party：每个参与方服务器裁剪其工作节点的更新、求和，并在任何数据离开参与方之前加一次高斯噪声（参与方处的中心化差分隐私）；worker：每个工作节点对自己的更新加噪（本地差分隐私）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="135"/>
+        <source>Clip norm</source>
+        <translation>裁剪范数</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="138"/>
+        <source>Noise multiplier (0: auto from target ε)</source>
+        <translation>噪声乘数（0：根据目标 ε 自动确定）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="145"/>
+        <source>δ</source>
+        <translation>δ</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="148"/>
+        <source>Target ε (0: none)</source>
+        <translation>目标 ε（0：无）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="366"/>
         <source>&lt;b&gt;Party&lt;/b&gt;</source>
         <translation>&lt;b&gt;参与方&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="368"/>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="402"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="369"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="403"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="371"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="372"/>
         <source>Central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="381"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="382"/>
         <source>WAN bandwidth (Mbit/s, 0: none)</source>
         <translation>广域网带宽（Mbit/s，0：不模拟）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="390"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="391"/>
         <source>WAN latency (ms)</source>
         <translation>广域网延迟（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="399"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="400"/>
         <source>&lt;b&gt;Host&lt;/b&gt; (shared by every party on it)</source>
         <translation>&lt;b&gt;主机&lt;/b&gt;（由其上的所有参与方共享）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="412"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="413"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="414"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="415"/>
         <source>SSH port</source>
         <translation>SSH 端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="418"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="419"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="419"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="420"/>
         <source>Identity file</source>
         <translation>身份文件（私钥）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="420"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="421"/>
         <source>Install directory</source>
         <translation>安装目录</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="425"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="426"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="426"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="427"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="427"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="428"/>
         <source>Master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="428"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="429"/>
         <source>State service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="429"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="430"/>
         <source>Worker group</source>
         <translation>工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="438"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="439"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="444"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="445"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="455"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="456"/>
         <source>Workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="465"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="466"/>
         <source>Slowdown (×)</source>
         <translation>减速倍数 (×)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="474"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="475"/>
         <source>Each local step takes this multiple of its compute time: a slower device, emulated</source>
         <translation>每个本地步骤耗时为其计算时间的这一倍数：用于模拟较慢的设备</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="476"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="477"/>
         <source>none (honest)</source>
         <translation>无（诚实）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="478"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="479"/>
         <source>Adversary</source>
         <translation>攻击者</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="492"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="493"/>
         <source>Attack strength</source>
         <translation>攻击强度</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="502"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="503"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
@@ -3610,159 +3684,159 @@
 <context>
     <name>hips::RunCharts</name>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="25"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="159"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="26"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="160"/>
         <source>Test accuracy</source>
         <translation>测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="25"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="160"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="300"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="26"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="161"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="305"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="26"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="27"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="26"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="27"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="27"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="28"/>
         <source>Traffic per tier</source>
         <translation>各层级流量</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="27"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="34"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="377"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="28"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="35"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="392"/>
         <source>MB sent</source>
         <translation>发送量（MB）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="28"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="29"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="28"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="168"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="29"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="169"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="29"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="30"/>
         <source>Computing-time ratio: compute / (compute + communication)</source>
         <translation>计算时间占比：计算 / (计算 + 通信)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="29"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="30"/>
         <source>ratio</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="30"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="31"/>
         <source>Local steps per worker and round</source>
         <translation>每个工作节点每轮的本地步数</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="30"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="31"/>
         <source>steps</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="31"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="156"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="32"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="157"/>
         <source>Staleness of each push (asynchronous modes)</source>
         <translation>每次推送的陈旧度（异步模式）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="31"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="32"/>
         <source>versions behind</source>
         <translation>落后的版本数</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="32"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="33"/>
         <source>CPU per process (100 % = one core)</source>
         <translation>每个进程的 CPU（100 % = 一个核心）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="32"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="33"/>
         <source>% CPU</source>
         <translation>% CPU</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="33"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="34"/>
         <source>Memory per process</source>
         <translation>每个进程的内存</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="33"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="34"/>
         <source>MB resident</source>
         <translation>常驻内存 MB</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="34"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="35"/>
         <source>Traffic across parties, per party</source>
         <translation>各参与方的跨参与方流量</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="39"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="40"/>
         <source>Log scale (loss)</source>
         <translation>对数刻度（损失）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="49"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="50"/>
         <source>Round</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="49"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="50"/>
         <source>Wall-clock time</source>
         <translation>挂钟时间</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="49"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="50"/>
         <source>Time since start</source>
         <translation>自开始以来的时间</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="51"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="52"/>
         <source>Cumulative</source>
         <translation>累计</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="51"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="52"/>
         <source>Rate (MB/s)</source>
         <translation>速率（MB/s）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="54"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="55"/>
         <source>EMA smoothing (debiased, as TensorBoard&apos;s); the raw line stays, faint</source>
         <translation>EMA 平滑（按 TensorBoard 的方式去偏）；原始曲线保留，以浅色显示</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="279"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="284"/>
         <source>%1 MB</source>
         <translation>%1 MB</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="281"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="286"/>
         <source>%1 MB in the run (%2 by this round)</source>
         <translation>整个运行 %1 MB（截至本轮 %2）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="283"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="288"/>
         <source>&lt;h3&gt;Round %1&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;Test %10&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Best so far&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Training loss&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Inside parties&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Across parties&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Throughput&lt;/td&gt;&lt;td&gt;%7 samples/s&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Computing-time ratio&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Elapsed&lt;/td&gt;&lt;td&gt;%9 s&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;%11</source>
         <translation>&lt;h3&gt;第 %1 轮&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;测试%10&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;目前最佳&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;训练损失&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;参与方内部&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;跨参与方&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;吞吐量&lt;/td&gt;&lt;td&gt;%7 样本/秒&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;计算时间占比&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;已用时间&lt;/td&gt;&lt;td&gt;%9 秒&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;%11</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="336"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="341"/>
         <source>%1, across</source>
         <translation>%1，跨参与方</translation>
     </message>
@@ -3775,90 +3849,90 @@
         <translation type="vanished">EMA 平滑；原始曲线以淡色保留</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="58"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="59"/>
         <source>Reset zoom</source>
         <translation>重置缩放</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="61"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="62"/>
         <source>X axis:</source>
         <translation>X 轴：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="64"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="65"/>
         <source>Smoothing:</source>
         <translation>平滑：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="70"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="71"/>
         <source>Traffic:</source>
         <translation>流量：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="151"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="152"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;No rounds yet. Start a run, or open one from the history.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;尚无轮次。请启动一次运行，或从历史中打开一次运行。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="158"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="159"/>
         <source>test accuracy</source>
         <translation>测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="164"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="165"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="165"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="166"/>
         <source>test loss</source>
         <translation>测试损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="166"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="374"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="167"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="389"/>
         <source>inside parties</source>
         <translation>参与方内部</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="167"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="375"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="168"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="390"/>
         <source>across parties</source>
         <translation>跨参与方</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="169"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="170"/>
         <source>computing-time ratio</source>
         <translation>计算时间占比</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="181"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="183"/>
         <source>Test RMSE (lower is better)</source>
         <translation>测试 RMSE（越低越好）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="182"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="300"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="184"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="305"/>
         <source>RMSE</source>
         <translation>RMSE</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="183"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="185"/>
         <source>test RMSE</source>
         <translation>测试 RMSE</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="213"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="218"/>
         <source>Staleness: none in mode %1 (every push is of its round)</source>
         <translation>陈旧度：%1 模式下没有（每次推送都属于其本轮）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="230"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="235"/>
         <source>%1 (own held-out data)</source>
         <translation>%1（自有留出数据）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="257"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="262"/>
         <source>top-5 accuracy</source>
         <translation>top-5 准确率</translation>
     </message>
@@ -3871,22 +3945,22 @@
         <translation type="vanished">&lt;h3&gt;第 %1 轮&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;测试准确率&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;目前最佳&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;训练损失&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;参与方内部&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;跨参与方&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;吞吐量&lt;/td&gt;&lt;td&gt;%7 样本/秒&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;计算时间占比&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;已用时间&lt;/td&gt;&lt;td&gt;%9 秒&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="354"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="359"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;The run is under way: its first round shows here as soon as it has trained.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;运行进行中：第一轮训练完成后即在此显示。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="361"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="366"/>
         <source>The Run tab&apos;s log has every process&apos;s messages.</source>
         <translation>“运行”页的日志中有每个进程的消息。</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="362"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="367"/>
         <source>Each process&apos;s log is in %1.</source>
         <translation>每个进程的日志在 %1 中。</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="363"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="368"/>
         <source>&lt;p style=&apos;color:#b00&apos;&gt;The run failed before its first round: %1&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#b00&apos;&gt;运行在第一轮之前失败：%1&lt;/p&gt;</translation>
     </message>
@@ -3895,12 +3969,27 @@
         <translation type="vanished">&lt;p style=&apos;color:#b00&apos;&gt;运行在第一轮之前失败：%1&lt;/p&gt;&lt;p style=&apos;color:#777&apos;&gt;“运行”页的日志中有每个进程的消息。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="365"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="370"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;The run was stopped before its first round.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;运行在第一轮之前被停止。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="377"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="376"/>
+        <source>&lt;p&gt;Privacy: &lt;b&gt;ε %1&lt;/b&gt; (δ %2) spent by round %3, noise at the %4&lt;/p&gt;</source>
+        <translation>&lt;p&gt;隐私：到第 %3 轮已花费 &lt;b&gt;ε %1&lt;/b&gt;（δ %2），噪声加在%4&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="380"/>
+        <source>party servers</source>
+        <translation>参与方服务器</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="380"/>
+        <source>workers</source>
+        <translation>工作节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="392"/>
         <source>MB/s sent</source>
         <translation>发送速率（MB/s）</translation>
     </message>

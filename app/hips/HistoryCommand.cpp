@@ -121,6 +121,7 @@ static int showRun(const RunStore& store, const QString& idText) {
     const char* score = f.regression() ? "test RMSE" : "test accuracy";
     std::printf("rounds: %d\nbest %s: %s\nfinal %s: %s\nbytes across parties: %.1f MB\n", f.rounds, score, qPrintable(f.bestText()), score,
                 qPrintable(f.finalText()), f.bytesAcross / 1e6);
+    if (const QString privacy = privacyText(r->summary); !privacy.isEmpty()) std::printf("privacy: %s\n", qPrintable(privacy));
     if (const QString run_dir = r->summary.value("run_dir").toString(); !run_dir.isEmpty())
         std::printf("run directory: %s\n", qPrintable(shown(run_dir)));
     for (const QString& e : store.eventMessages(r->id, "device")) std::printf("device: %s\n", qPrintable(shown(e)));

@@ -12,6 +12,8 @@
 #include "TopologyAdvice.h"
 #include "Partition.h"
 #include "ResumeTarget.h"
+#include "HistoryRecords.h"
+#include "PrivacyBudget.h"
 #include "RunController.h"
 #include "RunStore.h"
 #include "TopologyEdits.h"
@@ -219,18 +221,22 @@ QString megabytes(quint64 bytes) {
 }
 
 int scoreWidth = 8;  // the score column: test_acc, or a regression's test_rmse (printHeader)
+std::optional<PrivacySettings> privacyColumn;  // the run's privacy, settled: its rows end with epsilon
 
 void printRow(const RoundRow& r) {
     const QString acc = std::isnan(r.testScore()) ? QStringLiteral("-") : QString::number(r.testScore(), 'f', 4);
-    std::printf("%5d  %*s  %7.4f  %9.0f  %9s  %9s  %7.1fs\n", r.round, scoreWidth, qPrintable(acc), r.trainLoss, r.samplesPerSecond,
+    std::printf("%5d  %*s  %7.4f  %9.0f  %9s  %9s  %7.1fs", r.round, scoreWidth, qPrintable(acc), r.trainLoss, r.samplesPerSecond,
                 qPrintable(megabytes(r.bytesInside)), qPrintable(megabytes(r.bytesAcross)), r.elapsed);
+    if (privacyColumn) std::printf("  %8.3f", privacyEpsilon(*privacyColumn, r.round));
+    std::printf("\n");
     std::fflush(stdout);
 }
 
-void printHeader(bool regression) {
+void printHeader(bool regression, const std::optional<PrivacySettings>& privacy = std::nullopt) {
     scoreWidth = regression ? 9 : 8;
-    std::printf("%5s  %*s  %7s  %9s  %9s  %9s  %8s\n", "round", scoreWidth, regression ? "test_rmse" : "test_acc", "loss", "samples/s",
-                "inside_MB", "across_MB", "elapsed");
+    privacyColumn = privacy;
+    std::printf("%5s  %*s  %7s  %9s  %9s  %9s  %8s%s\n", "round", scoreWidth, regression ? "test_rmse" : "test_acc", "loss", "samples/s",
+                "inside_MB", "across_MB", "elapsed", privacy ? "   epsilon" : "");
 }
 
 void printSummary(const RunSummary& s, const char* command) {
@@ -246,6 +252,7 @@ void printSummary(const RunSummary& s, const char* command) {
                     : "FAILED",
         qPrintable(counted(s.rounds, "round", "rounds")), s.seconds, qPrintable(accuracy), static_cast<long long>(s.samples),
         qPrintable(megabytes(s.bytesInside)), qPrintable(megabytes(s.bytesAcross)), qPrintable(s.runDir));
+    if (const QString privacy = privacyText(s.toJson()); !privacy.isEmpty()) std::printf("privacy: %s\n", qPrintable(privacy));
     if (!s.ok) std::fprintf(stderr, "%s: %s\n", command, qPrintable(s.reason));
     std::fflush(stdout);
 }
@@ -441,7 +448,9 @@ int runCommand(const QStringList& arguments) {
                 qPrintable(topology->partiesBringData() ? QStringLiteral("the parties' own data") : s.dataset), qPrintable(s.mode),
                 qPrintable(counted(s.rounds, "round", "rounds")));
     printAdvice(*topology);
-    printHeader(s.regression());
+    TrainingSettings settled = s;  // (the controller settles the run's own, and says what it settled)
+    settlePrivacy(&settled);
+    printHeader(s.regression(), settled.privacy);
 
     if (resume)
         std::printf("resuming run %lld from the checkpoint of round %d\n", static_cast<long long>(resume->historyRun), s.resumeRound);

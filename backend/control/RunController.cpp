@@ -6,6 +6,7 @@
 #include "TopologyReader.h"
 #include "TopologyWriter.h"
 #include "ModelFileCheck.h"
+#include "PrivacyBudget.h"
 #include "RoleLog.h"
 
 #include <QDateTime>
@@ -69,6 +70,12 @@ bool RunController::start(const Topology& given, const QString& runDir) {
         m_error = issues.first().toString();
         return false;
     }
+    const PrivacyPlan privacyPlan = settlePrivacy(&topology.training);  // "auto" noise; rounds within target_epsilon
+    if (!privacyPlan.error.isEmpty()) {
+        m_error = QStringLiteral("training.privacy: ") + privacyPlan.error;
+        return false;
+    }
+    m_privacyCut = privacyPlan.cut;
     const int resumeRound = topology.training.resumeRound;
     QList<QJsonObject> kept;  // a resumed run's records up to its checkpoint
     Topology own = topology;  // what the run directory keeps: a resume may have given it more rounds
@@ -89,6 +96,10 @@ bool RunController::start(const Topology& given, const QString& runDir) {
         return false;
     }
     for (const ProcessInfo& p : m_processes.all()) m_recorder->process(p);
+    if (!privacyPlan.note.isEmpty()) {
+        m_recorder->event(QStringLiteral("info"), QStringLiteral("controller"), privacyPlan.note);
+        Q_EMIT notice(QStringLiteral("controller"), privacyPlan.note);
+    }
     setState(RunState::Deploying);
     m_launch.makeKeys(m_topology.nodes());  // (local runs too: loopback is open to every local user)
     if (remoteHosts(topology).isEmpty()) useFleet(std::make_unique<LocalFleet>(topology, realRunDir(), m_recorder->active()));

@@ -49,6 +49,7 @@ struct RunSummary {
     double seconds = 0;
     quint64 bytesInside = 0, bytesAcross = 0;
     qint64 samples = 0;
+    QJsonObject privacy;  // the guarantee (PrivacyBudget.h); empty without privacy
     // Rounds, scores, traffic and samples as the run's progress counted them (RunSummary.cpp).
     void takeFigures(const RunProgress& progress, bool regression);
     QJsonObject toJson() const;
@@ -152,6 +153,7 @@ private:
     qint64 m_resumedRun = 0;  // the history run a resumed run goes on in
     bool m_concluding = false;  // emitFinished() ran: the outcome is settled, the history may still be storing it
     bool m_userStopped = false;  // stop() was called: the run ends "stopped", not "failed"
+    bool m_privacyCut = false;  // target_epsilon cut the rounds: a run that ends reached its privacy budget
     QList<RoundRow> m_unshownRows;  // this agent event's completed rounds, shown once it is stored
     MetricsFeed m_feed;  // the roles' records as the run keeps them
     QSet<QString> m_agentsRestarting;  // hosts ("" for the local agent) whose agent is being started again

@@ -2,6 +2,8 @@
 // run`'s last line say), and how RunController settles it once its agents are gone.
 #include "RunController.h"
 
+#include "PrivacyBudget.h"
+
 #include "RunRecorder.h"
 
 #include <QFile>
@@ -53,6 +55,7 @@ QJsonObject RunSummary::toJson() const {
                   {"samples", double(samples)}};
     o.insert(regression ? "final_test_rmse" : "final_test_acc", finalAccuracy);
     o.insert(regression ? "best_test_rmse" : "best_test_acc", bestAccuracy);
+    if (!privacy.isEmpty()) o.insert("privacy", privacy);
     return o;
 }
 
@@ -81,6 +84,8 @@ void RunController::emitFinished() {
         s.ok = false;
         s.reason = QStringLiteral("the roles ended after %1 of %2 rounds").arg(s.rounds).arg(m_topology.training.rounds);
     }
+    if (const auto& p = m_topology.training.privacy)  // what the rounds it trained spent
+        s.privacy = privacyGuarantee(*p, s.rounds, m_privacyCut && s.ok);
     // The run directory first (its first write error, summary.json's included, fails the run),
     // then the history, so both tell the same outcome; a history that could not store it is the
     // last word, and summary.json is written again to say so.

@@ -33,6 +33,27 @@ inline QString runReason(const RunRecord& r) {
     return {};
 }
 
+// The run's privacy guarantee in words, as `hips run`, `hips history show` and the report state
+// it (summary.json's "privacy"); empty for a run without privacy.
+inline QString privacyText(const QJsonObject& summary) {
+    const QJsonObject p = summary.value(QStringLiteral("privacy")).toObject();
+    if (p.isEmpty()) return {};
+    const bool party = p.value(QStringLiteral("where")).toString() == QLatin1String("party");
+    QString text = QStringLiteral(
+                       "(epsilon %1, delta %2)-DP for each worker's data after %3 rounds, %4; noise multiplier %5, clip norm %6; "
+                       "secure aggregation %7")
+                       .arg(p.value(QStringLiteral("epsilon")).toDouble(), 0, 'f', 3)
+                       .arg(p.value(QStringLiteral("delta")).toDouble())
+                       .arg(p.value(QStringLiteral("rounds")).toInt())
+                       .arg(party ? QStringLiteral("noised at its party server (what leaves the party)")
+                                  : QStringLiteral("noised by the worker (what leaves it)"))
+                       .arg(p.value(QStringLiteral("noise_multiplier")).toDouble(), 0, 'f', 4)
+                       .arg(p.value(QStringLiteral("clip_norm")).toDouble())
+                       .arg(p.value(QStringLiteral("secure_aggregation")).toBool() ? QStringLiteral("on") : QStringLiteral("off"));
+    if (p.value(QStringLiteral("budget_reached")).toBool()) text += QStringLiteral("; privacy budget reached");
+    return text;
+}
+
 // True when the run's id, name, status, reason, tags or notes contain `text` (any case), or
 // `text` is empty: the History tab's filter and `hips history list TEXT`.
 inline bool runMatches(const RunRecord& r, const QString& text) {

@@ -141,6 +141,33 @@ const ModeConflict kConflicts[] = {
                     "proximal_mu to 0")
              .arg(s.mode);
      }},
+    // The accountant counts one Gaussian mechanism per round: each worker's one delta of a round.
+    {"$.training.privacy",
+     [](const ModePolicy& p, const TrainingSettings& s) {
+         return s.privacy && (!p.resumable() || !p.pushesModelChanges() || p.hierarchicalFrequency || p.stateService || p.standalone);
+     },
+     [](const TrainingSettings& s) {
+         return QCoreApplication::translate("TopologyCheck",
+                                            "privacy accounts one noised update per worker and round, and mode %1 pushes otherwise: "
+                                            "use mode fedavg")
+             .arg(s.mode);
+     }},
+    {"$.training.privacy.where", [](const ModePolicy&, const TrainingSettings& s) { return s.privacy && s.privacy->atParty() && s.flat(); },
+     [](const TrainingSettings&) {
+         return QCoreApplication::translate("TopologyCheck",
+                                            "privacy where \"party\" noises at the party servers, and hierarchy flat has none: use "
+                                            "hierarchy two_layer, or where \"worker\"");
+     }},
+    {"$.training.party_aggregation",
+     [](const ModePolicy&, const TrainingSettings& s) {
+         return s.privacy && s.privacy->atParty() && !s.flat() && s.partyAggregation != QLatin1String("fedavg");
+     },
+     [](const TrainingSettings& s) {
+         return QCoreApplication::translate("TopologyCheck",
+                                            "privacy where \"party\" clips each worker's update and sums them at the party server; "
+                                            "party_aggregation %1 would choose among them: use fedavg")
+             .arg(s.partyAggregation);
+     }},
 };
 
 }  // namespace

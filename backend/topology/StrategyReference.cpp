@@ -4,6 +4,7 @@
 #include "AggregatorRegistry.h"
 #include "DataFormatRegistry.h"
 #include "FaultPolicy.h"
+#include "PrivacyMechanism.h"
 #include "FedOptimizer.h"
 #include "GradientCodec.h"
 #include "ModeRegistry.h"
@@ -66,6 +67,9 @@ QString strategyReferenceMarkdown() {
                   AdversaryRegistry::all());
     md +=
         section(QStringLiteral("Fault policies"), QStringLiteral("`training.fault_policy`, `--fault-policy`"), FaultPolicyRegistry::all());
+    md += section(QStringLiteral("Differential privacy"),
+                  QStringLiteral("`training.privacy.where`, with its other keys as parameters ([Differential privacy](privacy.md))"),
+                  PrivacyRegistry::all());
     md += QStringLiteral(
               "\n## A party's own data\n\n`\"data\": {\"format\": NAME, \"path\": PATH, options}` of a party or a "
               "host, and `training.evaluation_data`:\n\n```\n%1```\n")

@@ -79,6 +79,21 @@ struct Party {
     int workerCount() const;
 };
 
+// Differential privacy of the parties' updates (`training.privacy`): each update clipped to
+// clipNorm and Gaussian noise of standard deviation noiseMultiplier · clipNorm added once per round,
+// at the party server before its sum leaves the party (where "party": central DP at the party)
+// or by each worker to its own update (where "worker": local DP). PrivacyAccountant.h accounts.
+struct PrivacySettings {
+    QString where = QStringLiteral("party");  // "party" | "worker"
+    double clipNorm = 1;
+    double noiseMultiplier = 1;  // set from targetEpsilon before the run where autoNoise
+    bool autoNoise = false;  // "noise_multiplier": "auto"
+    double delta = 1e-5;
+    std::optional<double> targetEpsilon;  // the run stops before a round that would exceed it
+    QString sampling = QStringLiteral("none");  // each round one full-participation Gaussian mechanism
+    bool atParty() const { return where == QLatin1String("party"); }
+};
+
 struct TrainingSettings {
     QString dataset = QStringLiteral("fashion-mnist");  // or "synthetic"
     QString dataDir = QStringLiteral("/usr/share/datasets/fashion-mnist");
@@ -143,6 +158,7 @@ struct TrainingSettings {
     bool continuesThroughFailures() const;  // fault_policy continue
     // Each round a seeded random adversary.count of the training workers attack (Draco's setting).
     std::optional<AdversarySpec> adversary;
+    std::optional<PrivacySettings> privacy;  // none: updates leave as they are
     // Set by `hips run --resume` only: the roles start from the checkpoint of this round (0: afresh).
     int resumeRound = 0;
 

@@ -1,5 +1,7 @@
 #include "TopologyReader.h"
 
+#include "PrivacyMechanism.h"
+
 #include "AggregatorRegistry.h"
 #include "FaultPolicy.h"
 #include "FedOptimizer.h"
@@ -242,6 +244,38 @@ QString strategyChoice(JsonFields& f, const char* key, const QString& fallback, 
     return fallback;
 }
 
+std::optional<PrivacySettings> readPrivacy(JsonFields& parent, const char* key) {
+    const auto o = parent.object(key);
+    if (!o) return std::nullopt;
+    JsonFields f(*o, parent.path(key), parent.issues());
+    f.rejectUnknown({"where", "clip_norm", "noise_multiplier", "delta", "target_epsilon", "sampling"},
+                    QCoreApplication::translate("TopologyCheck", "privacy field"));
+    PrivacySettings p;
+    p.where = strategyChoice(f, "where", p.where, PrivacyRegistry::all());
+    const StrategyInfo& info = *PrivacyRegistry::find(p.where);
+    auto number = [&](const char* key) {
+        const ParamSpec& spec = *info.param(QLatin1String(key));
+        return f.number(key, spec.defaultValue, spec.min, spec.max);
+    };
+    p.clipNorm = number("clip_norm");
+    if (o->value(QStringLiteral("noise_multiplier")).toString() == QLatin1String("auto")) p.autoNoise = true, p.noiseMultiplier = 0;
+    else p.noiseMultiplier = number("noise_multiplier");
+    p.delta = number("delta");
+    if (f.has("target_epsilon")) p.targetEpsilon = number("target_epsilon");
+    p.sampling = f.choice("sampling", p.sampling, {QStringLiteral("none"), QStringLiteral("poisson")});
+    if (p.sampling == QLatin1String("poisson"))
+        f.issue("sampling",
+                QCoreApplication::translate("TopologyCheck",
+                                            "poisson sampling needs each example's gradient clipped, which the workers do not do yet; "
+                                            "use \"none\" (each round one Gaussian mechanism over the whole update)"));
+    if (p.autoNoise && !p.targetEpsilon)
+        f.issue("noise_multiplier",
+                QCoreApplication::translate("TopologyCheck",
+                                            "\"auto\" sets the noise from target_epsilon and the rounds: give target_epsilon, "
+                                            "or a number"));
+    return p;
+}
+
 TrainingSettings readTraining(const QJsonObject& o, const QString& path, TopologyIssues* issues) {
     JsonFields f(o, path, issues);
     const QStringList paramNames = strategyParamNames();
@@ -276,6 +310,7 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
                                 "slice_bound",
                                 "resume_round",
                                 "adversary",
+                                "privacy",
                                 "evaluation_data",
                                 "input_shape",
                                 "classes",
@@ -329,6 +364,7 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
     t.sliceBound = f.integer("slice_bound", t.sliceBound, 1, 1000000000);
     t.resumeRound = f.integer("resume_round", t.resumeRound, 0, 1000000);
     t.adversary = readAdversary(f, "adversary", true);
+    t.privacy = readPrivacy(f, "privacy");
     if (f.has("local_epochs") && !f.has("local_iters")) t.localIters = 0;  // (one of the two: TopologyValidation)
     return t;
 }

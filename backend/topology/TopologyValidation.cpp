@@ -333,6 +333,11 @@ private:
                                                                             "holds only a slice of them: use one server per party, or a "
                                                                             "coordinate-wise rule (fedavg, mean, median, trimmed_mean)")
                                                     .arg(s.partyAggregation));
+        if (s.privacy && s.privacy->atParty() && !s.flat())
+            add("$.training.privacy.where", QCoreApplication::translate("TopologyCheck",
+                                                                        "privacy where \"party\" clips each worker's whole update by its "
+                                                                        "norm, and each party server holds only a slice of it: use one "
+                                                                        "server per party"));
         if (s.continuesThroughFailures())
             add("$.training.fault_policy", QCoreApplication::translate("TopologyCheck",
                                                                        "under fault_policy continue each server would close "

@@ -15,6 +15,13 @@ QJsonObject listening(const ListeningRole& r) {
     return o;
 }
 
+QJsonObject privacy(const PrivacySettings& p) {
+    QJsonObject o{{"where", p.where}, {"clip_norm", p.clipNorm}, {"delta", p.delta}, {"sampling", p.sampling}};
+    o.insert("noise_multiplier", p.autoNoise ? QJsonValue(QStringLiteral("auto")) : QJsonValue(p.noiseMultiplier));
+    if (p.targetEpsilon) o.insert("target_epsilon", *p.targetEpsilon);
+    return o;
+}
+
 QJsonObject adversary(const AdversarySpec& a) {
     QJsonObject o{{"kind", a.kind}};
     if (AdversaryRegistry::find(a.kind) && AdversaryRegistry::find(a.kind)->param(QStringLiteral("strength")))
@@ -82,6 +89,7 @@ QJsonObject training(const TrainingSettings& t) {
     if (t.proximalMu > 0) o.insert("proximal_mu", t.proximalMu);
     if (t.flat()) o.insert("hierarchy", t.hierarchy);
     if (t.adversary) o.insert("adversary", adversary(*t.adversary));
+    if (t.privacy) o.insert("privacy", privacy(*t.privacy));
     if (t.evaluationData) o.insert("evaluation_data", dataSourceJson(*t.evaluationData));
     if (!t.inputShape.isEmpty()) {
         QJsonArray dims;

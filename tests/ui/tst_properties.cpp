@@ -7,6 +7,9 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include "TopologyWriter.h"
 #include <QLineEdit>
 #include <QLabel>
 #include <QListWidget>
@@ -303,6 +306,31 @@ private Q_SLOTS:
         task->setCurrentText("classification");
         QVERIFY(!d->topology().training.regression());
         QCOMPARE(d->topology().training.classes, 10);
+    }
+
+    // Differential privacy from the training fields, by the keyboard: its own fields come with
+    // it, a noise of 0 is "auto" (refused until a target ε is typed), and the file says so.
+    void privacyIsChosenWithItsFields() {
+        d->scene()->clearSelection();
+        auto* privacy = qobject_cast<QComboBox*>(d->properties()->field("privacy"));
+        QVERIFY(privacy && privacy->currentText() == "off" && !d->properties()->field("clip_norm"));
+        privacy->setFocus();
+        QTest::keyClick(privacy, Qt::Key_Down);  // off → party
+        QVERIFY(d->topology().training.privacy && d->topology().training.privacy->atParty());
+        for (const char* name : {"clip_norm", "noise_multiplier", "delta", "target_epsilon"}) QVERIFY2(d->properties()->field(name), name);
+        test::typeInto(d->properties()->field("noise_multiplier"), "0");
+        QVERIFY(d->topology().training.privacy->autoNoise);
+        QVERIFY(!d->isValid());
+        QVERIFY2(d->issues().value(0).toString().contains("target_epsilon"), qPrintable(d->issues().value(0).toString()));
+        test::typeInto(d->properties()->field("target_epsilon"), "8");
+        QVERIFY2(d->isValid(), qPrintable(d->issues().value(0).toString()));
+        const QJsonObject written =
+            QJsonDocument::fromJson(TopologyWriter::toJson(d->topology())).object()["training"].toObject()["privacy"].toObject();
+        QCOMPARE(written["noise_multiplier"].toString(), QString("auto"));
+        QCOMPARE(written["target_epsilon"].toDouble(), 8.0);
+        privacy = qobject_cast<QComboBox*>(d->properties()->field("privacy"));
+        privacy->setCurrentText("off");
+        QVERIFY(!d->topology().training.privacy && !d->properties()->field("clip_norm"));
     }
 
     // "Check model" loads the TorchScript file as the trainers will (hips-trainer model-info) and

@@ -4,6 +4,7 @@
 #include "ChartExport.h"
 #include "MetricRecords.h"
 #include "ModeRegistry.h"
+#include "PrivacyBudget.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -172,6 +173,7 @@ void RunCharts::clear() {
     m_pushes.clear();
     m_timeline->clear();
     m_comparisons.clear();
+    m_privacy.reset();
     clearPerNode();
 }
 
@@ -205,6 +207,9 @@ int RunCharts::lineOf(LiveChart* chart, QHash<QString, int>& lines, const QStrin
 }
 
 void RunCharts::setTopology(const Topology& topology) {
+    TrainingSettings settled = topology.training;  // "auto" noise as the run sets it
+    settlePrivacy(&settled);
+    m_privacy = settled.privacy;
     m_colourOf.clear();
     for (const Node& node : topology.nodes())
         if (node.kind == RoleKind::Worker) m_colourOf.insert(node.id, int(m_colourOf.size()));
@@ -297,7 +302,7 @@ void RunCharts::showFacts() {
                          .arg(row.samplesPerSecond, 0, 'f', 0)
                          .arg(row.computeRatio(), 0, 'f', 3)
                          .arg(row.elapsed, 0, 'f', 1)
-                         .arg(m_rmse ? tr("RMSE") : tr("accuracy"), partyFactsHtml()));
+                         .arg(m_rmse ? tr("RMSE") : tr("accuracy"), privacyFactHtml(row.round) + partyFactsHtml()));
 }
 
 void RunCharts::setLocalReference(const QString& name, const QList<QPointF>& accuracyByRound) {
@@ -363,6 +368,16 @@ void RunCharts::setEnded(bool failed, const QString& reason, const QString& runD
     m_facts->setText(failed ? tr("<p style='color:#b00'>The run failed before its first round: %1</p>").arg(reason.toHtmlEscaped()) +
                                   QStringLiteral("<p style='color:#777'>%1</p>").arg(logs)
                             : tr("<p style='color:#777'>The run was stopped before its first round.</p>"));
+}
+
+// ε spent by the round shown, where the run is differentially private.
+QString RunCharts::privacyFactHtml(int round) const {
+    if (!m_privacy) return {};
+    return tr("<p>Privacy: <b>ε %1</b> (δ %2) spent by round %3, noise at the %4</p>")
+        .arg(privacyEpsilon(*m_privacy, round), 0, 'f', 3)
+        .arg(m_privacy->delta)
+        .arg(round)
+        .arg(m_privacy->atParty() ? tr("party servers") : tr("workers"));
 }
 
 QString RunCharts::factsText() const {

@@ -73,6 +73,8 @@ private:
     void clearPerNode();
     void addPerNodeRecord(const QJsonObject& record, double wallMs, double elapsed);
     QString partyFactsHtml() const;
+    QString privacyFactHtml(int round) const;
+    std::optional<PrivacySettings> m_privacy;  // settled: ε by round in the facts
 
     void showRmse();  // a regression's run: the accuracy chart charts its test RMSE
     bool m_rmse = false;

@@ -61,6 +61,7 @@ private:
     void scrollUnlessFocused(QWidget* field);
     void buildTraining();
     void addStrategies();
+    void addPrivacy();
     void buildParty();
     // PropertyPanelData.cpp: data sources, the model and its input.
     using SourceView = std::function<std::optional<DataSource>(const Topology&)>;

@@ -10,6 +10,7 @@
 #include "ModeConflicts.h"
 #include "ModeRegistry.h"
 #include "Partition.h"
+#include "PrivacyMechanism.h"
 #include "ServerOptimizer.h"
 #include "TopologyEdits.h"
 #include "TopologyLimits.h"
@@ -85,6 +86,7 @@ void PropertyPanel::addStrategies() {
     addDouble(
         "proximal_mu", tr("FedProx μ (0: off)"), 0, 100, 4, [](const T& t) { return t.training.proximalMu; },
         [](T& t, double v) { t.training.proximalMu = v; });
+    addPrivacy();
     addChoice(
         "fault_policy", tr("When a process dies"), strategyNames(FaultPolicyRegistry::all()),
         [](const T& t) { return t.training.faultPolicy; },
@@ -109,6 +111,42 @@ void PropertyPanel::addStrategies() {
         else addDouble(name, name, p.min, p.max, 4, get, set);
         m_form->itemAt(m_form->rowCount() - 1, QFormLayout::FieldRole)->widget()->setToolTip(p.help);
     }
+}
+
+// Differential privacy: off, or where the noise is added, and then its clip norm, noise
+// multiplier (0: "auto", from target ε and the rounds), δ and target ε (0: none).
+void PropertyPanel::addPrivacy() {
+    using T = Topology;
+    addChoice(
+        "privacy", tr("Differential privacy"), QStringList{QStringLiteral("off")} + strategyNames(PrivacyRegistry::all()),
+        [](const T& t) { return t.training.privacy ? t.training.privacy->where : QStringLiteral("off"); },
+        [](T& t, const QString& v) {
+            if (v == QLatin1String("off")) return t.training.privacy.reset();
+            if (!t.training.privacy) t.training.privacy = PrivacySettings{};
+            t.training.privacy->where = v;
+        });
+    m_form->itemAt(m_form->rowCount() - 1, QFormLayout::FieldRole)
+        ->widget()
+        ->setToolTip(tr("party: each party server clips its workers' updates, sums them and adds Gaussian noise once, before anything "
+                        "leaves the party (central DP at the party); worker: each worker noises its own update (local DP)"));
+    if (!m_topology.training.privacy) return;
+    auto privacy = [](T& t) -> PrivacySettings& { return *t.training.privacy; };
+    addDouble(
+        "clip_norm", tr("Clip norm"), 1e-6, 1e6, 4, [](const T& t) { return t.training.privacy->clipNorm; },
+        [privacy](T& t, double v) { privacy(t).clipNorm = v; });
+    addDouble(
+        "noise_multiplier", tr("Noise multiplier (0: auto from target ε)"), 0, 1000, 4,
+        [](const T& t) { return t.training.privacy->autoNoise ? 0.0 : t.training.privacy->noiseMultiplier; },
+        [privacy](T& t, double v) {
+            privacy(t).autoNoise = v < 0.01;
+            privacy(t).noiseMultiplier = v < 0.01 ? 0 : v;
+        });
+    addDouble(
+        "delta", tr("δ"), 1e-12, 0.01, 12, [](const T& t) { return t.training.privacy->delta; },
+        [privacy](T& t, double v) { privacy(t).delta = v; });
+    addDouble(
+        "target_epsilon", tr("Target ε (0: none)"), 0, 1000, 3, [](const T& t) { return t.training.privacy->targetEpsilon.value_or(0); },
+        [privacy](T& t, double v) { privacy(t).targetEpsilon = v > 0 ? std::optional(v) : std::nullopt; });
 }
 
 // The training settings the mode leaves without effect are greyed out, saying why in their

@@ -177,6 +177,8 @@ QString reportHtml(const RunReport& r, const ReportImages& images, const std::fu
          {QObject::tr("Throughput"), QObject::tr("%1 samples/s").arg(r.samplesPerSecond, 0, 'f', 0)},
          {QObject::tr("Computing-time ratio"), r.computeRatio < 0 ? QStringLiteral("-") : QString::number(r.computeRatio, 'f', 3)},
          {QObject::tr("Warnings and errors"), warnings == 0 ? QObject::tr("none") : QObject::tr("%1, listed at the end").arg(warnings)}});
+    if (const QString privacy = privacyText(r.run.summary); !privacy.isEmpty())  // only where the run had it: the page is full
+        html += factTable({{QObject::tr("Privacy"), privacy}});
 
     html += QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Topology"));
     if (!images.topology.isNull()) html += QStringLiteral("<p>%1</p>").arg(img(QStringLiteral("topology"), images.topology));

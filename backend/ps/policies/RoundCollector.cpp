@@ -2,6 +2,7 @@
 
 #include "AggregatorRegistry.h"
 #include "ModeRegistry.h"
+#include "PrivacyMechanism.h"
 #include "PrintableText.h"
 #include "RoleError.h"
 #include "VectorMath.h"
@@ -14,6 +15,10 @@
 namespace hips {
 
 std::unique_ptr<AggregationRule> makeAggregationRule(const TrainingSettings& settings, RuleTier tier) {
+    // Central DP at the party: its workers' updates clipped and summed, noised once (validation
+    // makes sure the party's rule is fedavg, the sum this is).
+    if (tier == RuleTier::Party && settings.privacy && settings.privacy->atParty())
+        return std::make_unique<privacy::PrivateSumRule>(settings.privacy->clipNorm, settings.privacy->noiseMultiplier);
     const QString& name = tier == RuleTier::Party ? settings.partyAggregation : settings.aggregation;
     auto a = AggregatorRegistry::create(
         name, [&settings, tier](const QString& p) { return tier == RuleTier::Party ? settings.partyParam(p) : settings.param(p); });

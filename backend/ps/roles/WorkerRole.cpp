@@ -1,5 +1,7 @@
 #include "WorkerRole.h"
 
+#include "PrivacyMechanism.h"
+
 #include "Channel.h"
 #include "Adversary.h"
 #include "Checkpoint.h"
@@ -99,6 +101,10 @@ public:
             if (attack) {
                 corruptUpdate(*attack, update->data(), update->size(), noiseSeed(pushes));
                 attacked = true;
+            }
+            if (const auto& dp = m_ctx.training().privacy; dp && !dp->atParty()) {  // local DP: noised before it leaves
+                privacy::clipToNorm(update->data(), update->size(), dp->clipNorm);
+                privacy::addGaussianNoise(update->data(), update->size(), dp->noiseMultiplier * dp->clipNorm);
             }
             if ((pushes + 1) % pushesPerRound == 0) keepState(trainer, (pushes + 1) / pushesPerRound);
             const double weight = double(std::max<int64_t>(s.samples, 1));  // the samples behind it

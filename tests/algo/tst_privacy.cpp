@@ -1,0 +1,168 @@
+// Differential privacy: the accountant against the closed form, published values and a numeric
+// integral of the definition; clipping and the secure Gaussian noise measured; the party's
+// private sum; and what a run's settings settle to (auto noise, rounds within target_epsilon).
+#include "PrivacyAccountant.h"
+#include "PrivacyBudget.h"
+#include "PrivacyMechanism.h"
+
+#include <QRandomGenerator>
+#include <QtTest>
+#include <cmath>
+
+using namespace hips;
+
+namespace {
+
+// RDP of order α of the subsampled Gaussian from its definition: log E_{z~N(0,σ²)}[(μ(z)/μ0(z))^α] / (α−1),
+// μ = (1−q)·N(0,σ²) + q·N(1,σ²), by the trapezoid rule (the accountant's series computed otherwise).
+double rdpByIntegration(double q, double sigma, double alpha) {
+    const int n = 400000;
+    const double low = -40 * sigma, high = 40 * sigma + 1, h = (high - low) / n;
+    double total = 0;
+    for (int k = 0; k <= n; ++k) {
+        const double z = low + k * h;
+        const double m0 = std::exp(-z * z / (2 * sigma * sigma)), m1 = std::exp(-(z - 1) * (z - 1) / (2 * sigma * sigma));
+        if (m0 <= 0) continue;
+        total += (k == 0 || k == n ? 0.5 : 1.0) * m0 * std::pow(((1 - q) * m0 + q * m1) / m0, alpha);
+    }
+    return std::log(total * h / (sigma * std::sqrt(2 * M_PI))) / (alpha - 1);
+}
+
+}  // namespace
+
+class PrivacyTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // Every round a full-participation Gaussian: RDP(α) = T·α/(2σ²), ε = min over the grid.
+    void fullParticipationMatchesTheClosedForm() {
+        QCOMPARE(privacy::orders().size(), 152);
+        QCOMPARE(privacy::orders().first(), 1.1);
+        QCOMPARE(privacy::orders()[99], 11.0);
+        QCOMPARE(privacy::orders().last(), 63.0);
+        for (const auto& [sigma, rounds, delta] : {std::tuple{1.0, 20, 1e-5}, {0.7, 100, 1e-6}, {4.0, 3, 1e-3}}) {
+            double closed = std::numeric_limits<double>::infinity();
+            for (double a : privacy::orders()) closed = std::min(closed, rounds * a / (2 * sigma * sigma) + std::log(1 / delta) / (a - 1));
+            QVERIFY(std::abs(privacy::epsilon(1, sigma, rounds, delta) - closed) < 1e-6);
+        }
+    }
+
+    // TensorFlow Privacy's rdp_accountant_test (compute_rdp and get_privacy_spent with Mironov's
+    // conversion): the published figures, to the places the test gives them.
+    void subsampledGaussianMatchesPublishedValues() {
+        QVERIFY(std::abs(10 * privacy::rdpOfGaussian(0.1, 2, 5) - 0.07737) < 1e-5);  // compute_rdp(0.1, 2, 10, 5)
+        const QList<std::pair<double, double>> sequence{
+            {1.5, 0.00065}, {2.5, 0.001085}, {5, 0.00218075}, {50, 0.023846}, {100, 167.416307}};
+        for (const auto& [alpha, published] : sequence)  // compute_rdp(0.01, 2.5, 50, orders)
+            QVERIFY2(std::abs(50 * privacy::rdpOfGaussian(0.01, 2.5, alpha) - published) <= 1e-5 * std::max(1.0, published),
+                     qPrintable(QString::number(alpha)));
+        QList<double> twoTo32;
+        for (int a = 2; a <= 32; ++a) twoTo32 << a;
+        QVERIFY(std::abs(privacy::epsilon(0.01, 4, 10000, 1e-5, twoTo32) - 1.258575) < 1e-5);
+    }
+
+    // The series for fractional and integer orders against the definition integrated numerically.
+    void subsampledGaussianMatchesItsDefinition() {
+        for (const auto& [q, sigma, alpha] : {std::tuple{0.1, 2.0, 5.0}, {0.05, 1.1, 3.7}, {0.2, 3.0, 12.5}, {0.01, 0.9, 2.3}}) {
+            const double series = privacy::rdpOfGaussian(q, sigma, alpha), integral = rdpByIntegration(q, sigma, alpha);
+            QVERIFY2(std::abs(series - integral) <= 1e-6 * std::max(1e-3, integral),
+                     qPrintable(QString("%1 vs %2").arg(series).arg(integral)));
+        }
+    }
+
+    void budgetSearchesAgreeWithTheAccountant() {
+        const qint64 within = privacy::usesWithin(1, 3.0, 1e-5, 3);
+        QVERIFY(within > 1);
+        QVERIFY(privacy::epsilon(1, 3.0, within, 1e-5) <= 3 && privacy::epsilon(1, 3.0, within + 1, 1e-5) > 3);
+        QCOMPARE(privacy::usesWithin(1, 1.2, 1e-5, 3), 0);  // one round of σ 1.2 spends 4.35
+        const double sigma = privacy::noiseFor(1, 50, 1e-5, 8);
+        QVERIFY(privacy::epsilon(1, sigma, 50, 1e-5) <= 8 && privacy::epsilon(1, sigma - 2e-3, 50, 1e-5) > 8);
+    }
+
+    // Property: no clipped update is longer than the clip norm; a shorter one is left as it was.
+    void clippingBoundsEveryNorm() {
+        QRandomGenerator random(7);
+        for (int trial = 0; trial < 500; ++trial) {
+            std::vector<float> v(1 + random.bounded(2000));
+            const double scale = std::pow(10.0, random.bounded(8.0) - 4);
+            for (float& x : v) x = float((random.generateDouble() * 2 - 1) * scale);
+            const std::vector<float> before = v;
+            const double clip = 0.01 + random.bounded(5.0);
+            const double norm = privacy::clipToNorm(v.data(), v.size(), clip);
+            double after = 0;
+            for (float x : v) after += double(x) * x;
+            QVERIFY(std::sqrt(after) <= clip * (1 + 1e-6));
+            if (norm <= clip) QVERIFY(v == before);
+        }
+    }
+
+    // The noise's measured standard deviation within 2 % of the configured one over 10⁶ draws,
+    // centred, and never the same twice (a secure source, no seed).
+    void noiseHasTheConfiguredDeviation() {
+        std::vector<float> v(1000000, 0.0f), w(16, 0.0f), u(16, 0.0f);
+        privacy::addGaussianNoise(v.data(), v.size(), 0.75);
+        double sum = 0, squares = 0;
+        for (float x : v) sum += x, squares += double(x) * x;
+        const double mean = sum / v.size(), sd = std::sqrt(squares / v.size() - mean * mean);
+        QVERIFY2(std::abs(sd / 0.75 - 1) < 0.02, qPrintable(QString::number(sd)));
+        QVERIFY(std::abs(mean) < 0.01);
+        privacy::addGaussianNoise(w.data(), w.size(), 1);
+        privacy::addGaussianNoise(u.data(), u.size(), 1);
+        QVERIFY(w != u);
+    }
+
+    // The party's private sum: each contribution clipped, summed, noised once; never written bare.
+    void privateSumClipsSumsAndNoises() {
+        privacy::PrivateSumRule rule(1.0, 1e-9);
+        rule.begin(2);
+        const std::vector<float> long_{3, 4}, short_{0.3f, 0.4f};  // norms 5 and 0.5
+        rule.add({"a", 1, long_.data(), 2, nullptr});
+        rule.add({"b", 1, short_.data(), 2, nullptr});
+        std::vector<float> out(2);
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, rule.write(out.data(), nullptr, 0, 2));
+        rule.finish();
+        const std::vector<float> base{1, 1};
+        rule.write(out.data(), base.data(), 0, 2);
+        QVERIFY(std::abs(out[0] - (1 + 0.6f + 0.3f)) < 1e-5 && std::abs(out[1] - (1 + 0.8f + 0.4f)) < 1e-5);
+        privacy::PrivateSumRule noisy(1.0, 2.0);
+        noisy.begin(200000);
+        std::vector<float> zeros(200000, 0.0f);
+        noisy.add({"a", 1, zeros.data(), zeros.size(), nullptr});
+        noisy.finish();
+        std::vector<float> sum(200000);
+        noisy.write(sum.data(), nullptr, 0, sum.size());
+        double squares = 0;
+        for (float x : sum) squares += double(x) * x;
+        QVERIFY(std::abs(std::sqrt(squares / sum.size()) / 2.0 - 1) < 0.02);  // σ · clip_norm
+    }
+
+    // What a run settles to: "auto" noise from the target and the rounds; rounds cut to the
+    // budget; a target one round already exceeds refused; a settled run settles to itself.
+    void runsSettleTheirPrivacy() {
+        TrainingSettings s;
+        s.rounds = 30;
+        s.privacy = PrivacySettings{};
+        s.privacy->autoNoise = true;
+        s.privacy->targetEpsilon = 4;
+        PrivacyPlan plan = settlePrivacy(&s);
+        QVERIFY2(plan.error.isEmpty(), qPrintable(plan.error));
+        QVERIFY(!s.privacy->autoNoise && s.privacy->noiseMultiplier > 0);
+        QVERIFY(privacyEpsilon(*s.privacy, 30) <= 4);
+        QCOMPARE(s.rounds, 30);
+        QVERIFY(!settlePrivacy(&s).cut);
+
+        s.privacy->noiseMultiplier = 2.0;  // too little noise for 30 rounds within ε 4: 2 rounds fit
+        plan = settlePrivacy(&s);
+        QVERIFY(plan.cut && s.rounds < 30 && s.rounds > 0);
+        QVERIFY(privacyEpsilon(*s.privacy, s.rounds) <= 4 && privacyEpsilon(*s.privacy, s.rounds + 1) > 4);
+        QVERIFY(plan.note.contains("privacy budget reached"));
+        const QJsonObject guarantee = privacyGuarantee(*s.privacy, s.rounds, true);
+        QCOMPARE(guarantee.value("budget_reached").toBool(), true);
+        QCOMPARE(guarantee.value("where").toString(), QString("party"));
+
+        s.privacy->noiseMultiplier = 0.05;  // one round spends more than the target
+        QVERIFY(settlePrivacy(&s).error.contains("one round"));
+    }
+};
+
+QTEST_MAIN(PrivacyTest)
+#include "tst_privacy.moc"

@@ -1,0 +1,116 @@
+// Differentially private runs end to end (hips run on loopback): noise at the party servers or at
+// the workers, the guarantee in every place it is stated (the rounds' epsilon column, summary.json,
+// hips history show, the report), a run cut at its privacy budget, and "auto" noise.
+#include "PrivacyAccountant.h"
+#include "RunHarness.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QtTest>
+
+using namespace hips::test;
+
+namespace {
+
+QJsonObject summaryOf(const Run& run) {
+    QFile f(run.dir.filePath("run/summary.json"));
+    return f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()).object() : QJsonObject();
+}
+
+QJsonObject privacy(const QString& where, const QJsonValue& noise, const QJsonValue& target = {}) {
+    QJsonObject p{{"where", where}, {"clip_norm", 1.0}, {"noise_multiplier", noise}, {"delta", 1e-5}};
+    if (!target.isUndefined() && !target.isNull()) p["target_epsilon"] = target;
+    return {{"privacy", p}};
+}
+
+}  // namespace
+
+class PrivacyRunTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void noiseAtEitherTierTrainsAndStatesItsGuarantee_data() {
+        QTest::addColumn<QString>("where");
+        QTest::newRow("party") << "party";
+        QTest::newRow("worker") << "worker";
+    }
+    void noiseAtEitherTierTrainsAndStatesItsGuarantee() {
+        QFETCH(QString, where);
+        Run run;
+        const QString topology = writeSmallVariant(run, QJsonArray{QJsonObject{{"count", 2}}}, privacy(where, 0.01));
+        run.start({"run", topology, "--out", run.dir.filePath("run")});
+        QVERIFY2(run.finish(180000) == 0, run.err.constData());
+        QVERIFY2(run.out.contains("   epsilon"), run.out.constData());  // the rounds' column
+        for (int round = 1; round <= 6; ++round) {
+            const double epsilon = hips::privacy::epsilon(1, 0.01, round, 1e-5);
+            QVERIFY2(
+                QRegularExpression(QString("\\n\\s+%1\\s.*\\s%2\\n").arg(round).arg(epsilon, 0, 'f', 3)).match(QString(run.out)).hasMatch(),
+                run.out.constData());
+        }
+        const QJsonObject guarantee = summaryOf(run)["privacy"].toObject();
+        QCOMPARE(guarantee["where"].toString(), where);
+        QVERIFY(std::abs(guarantee["epsilon"].toDouble() - hips::privacy::epsilon(1, 0.01, 6, 1e-5)) < 1e-9);
+        QCOMPARE(guarantee["secure_aggregation"].toBool(true), false);
+        const QRegularExpressionMatch acc = QRegularExpression("final test accuracy (\\d\\.\\d{4})").match(QString(run.out));
+        QVERIFY2(acc.hasMatch() && acc.captured(1).toDouble() > 0.5, run.out.constData());  // so little noise: it learns
+        const auto [status, show] = run.historyCommand({"show", "1"});
+        QVERIFY2(status == 0 && show.contains("privacy: (epsilon") && show.contains(where == "party" ? "party server" : "by the worker"),
+                 show.constData());
+        QCOMPARE(run.report("r.html").first, 0);
+        QFile html(run.dir.filePath("r.html"));
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        QVERIFY(html.readAll().contains("-DP for each worker"));
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
+    // target_epsilon 4 with noise 2: two rounds fit (epsilon 3.54), a third would not (4.3x).
+    void aRunStopsAtItsPrivacyBudget() {
+        Run run;
+        const QString topology = writeSmallVariant(run, QJsonArray{QJsonObject{{"count", 2}}}, privacy("party", 2.0, 4.0));
+        run.start({"run", topology, "--out", run.dir.filePath("run")});
+        QCOMPARE(run.finish(180000), 0);
+        const qint64 within = hips::privacy::usesWithin(1, 2.0, 1e-5, 4.0);
+        QVERIFY(within >= 1 && within < 6);
+        QVERIFY2(run.out.contains(QString("finished after %1 round").arg(within).toUtf8()), run.out.constData());
+        QVERIFY2(run.out.contains("privacy budget reached"), run.out.constData());
+        const QJsonObject guarantee = summaryOf(run)["privacy"].toObject();
+        QVERIFY(guarantee["budget_reached"].toBool());
+        QVERIFY(guarantee["epsilon"].toDouble() <= 4.0);
+    }
+
+    // "auto": the noise multiplier that spends target_epsilon over the run's rounds, no less.
+    void autoNoiseSpendsTheTargetOverTheRounds() {
+        Run run;
+        const QString topology = writeSmallVariant(run, QJsonArray{QJsonObject{{"count", 2}}}, privacy("worker", "auto", 8.0));
+        run.start({"run", topology, "--out", run.dir.filePath("run")});
+        QCOMPARE(run.finish(180000), 0);
+        const QJsonObject guarantee = summaryOf(run)["privacy"].toObject();
+        QVERIFY2(guarantee["epsilon"].toDouble() <= 8.0 && guarantee["epsilon"].toDouble() > 7.9, run.out.constData());
+        QVERIFY(guarantee["noise_multiplier"].toDouble() > 0);
+        QVERIFY2(run.out.contains("! privacy: noise multiplier"), run.out.constData());
+    }
+
+    // Refused before anything starts, each saying why: a mode that pushes otherwise, a party rule
+    // that chooses among the updates, a target one round already exceeds.
+    void whatPrivacyCannotDoIsRefused() {
+        Run run;
+        QJsonObject training = privacy("party", 1.0);
+        training["mode"] = "asgd";
+        run.start({"run", writeSmallVariant(run, QJsonArray{QJsonObject{{"count", 2}}}, training)});
+        QCOMPARE(run.finish(60000), 2);
+        QVERIFY2(run.err.contains("use mode fedavg"), run.err.constData());
+        Run median;
+        training = privacy("party", 1.0);
+        training["party_aggregation"] = "median";
+        median.start({"run", writeSmallVariant(median, QJsonArray{QJsonObject{{"count", 3}}}, training)});
+        QCOMPARE(median.finish(60000), 2);
+        QVERIFY2(median.err.contains("party_aggregation median would choose among them"), median.err.constData());
+        Run greedy;
+        greedy.start({"run", writeSmallVariant(greedy, QJsonArray{QJsonObject{{"count", 2}}}, privacy("party", 0.05, 1.0))});
+        QCOMPARE(greedy.finish(60000), 2);
+        QVERIFY2(greedy.err.contains("one round of noise multiplier 0.05"), greedy.err.constData());
+    }
+};
+
+QTEST_MAIN(PrivacyRunTest)
+#include "tst_privacyrun.moc"
