@@ -314,9 +314,16 @@ private Q_SLOTS:
         d->scene()->clearSelection();
         auto* privacy = qobject_cast<QComboBox*>(d->properties()->field("privacy"));
         QVERIFY(privacy && privacy->currentText() == "off" && !d->properties()->field("clip_norm"));
+        auto* scroll = d->properties()->findChild<QScrollArea*>();
+        scroll->ensureWidgetVisible(privacy);  // scrolled down to it, as a user does
+        const int scrolled = scroll->verticalScrollBar()->value();
+        QVERIFY(scrolled > 0);
         privacy->setFocus();
         QTest::keyClick(privacy, Qt::Key_Down);  // off → party
         QVERIFY(d->topology().training.privacy && d->topology().training.privacy->atParty());
+        // The panel, rebuilt with the new fields, stays there instead of jumping to its top.
+        QTRY_VERIFY(!d->properties()->field("privacy")->visibleRegion().isEmpty());
+        QVERIFY(scroll->verticalScrollBar()->value() > 0);
         for (const char* name : {"clip_norm", "noise_multiplier", "delta", "target_epsilon"}) QVERIFY2(d->properties()->field(name), name);
         test::typeInto(d->properties()->field("noise_multiplier"), "0");
         QVERIFY(d->topology().training.privacy->autoNoise);

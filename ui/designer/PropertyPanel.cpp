@@ -20,6 +20,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
+#include <QPointer>
+#include <QTimer>
 #include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -80,10 +82,19 @@ void PropertyPanel::show(const Topology& topology, const QList<ElementRef>& sele
     if (element == m_element && !m_bindings.isEmpty() && strategies == m_strategies) return refresh();
     // The same element with new parameter fields: the field being edited keeps the focus.
     const QString focused = element == m_element ? focusedField() : QString();
+    const int scrolled = element == m_element ? m_scroll->verticalScrollBar()->value() : 0;
     m_element = element;
     m_strategies = strategies;
     rebuild();
-    if (QWidget* again = focused.isEmpty() ? nullptr : field(focused)) again->setFocus(Qt::OtherFocusReason);
+    QWidget* again = focused.isEmpty() ? nullptr : field(focused);
+    if (again) again->setFocus(Qt::OtherFocusReason);
+    // The panel stays where the user had scrolled it (the field just set in view), instead of
+    // jumping to its top: once the new form is laid out, which takes the event loop.
+    if (scrolled > 0 || again)
+        QTimer::singleShot(0, m_scroll, [this, scrolled, again = QPointer<QWidget>(again)] {
+            m_scroll->verticalScrollBar()->setValue(scrolled);
+            if (again) m_scroll->ensureWidgetVisible(again);
+        });
 }
 
 QString PropertyPanel::focusedField() const {
