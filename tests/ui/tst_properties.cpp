@@ -324,6 +324,7 @@ private Q_SLOTS:
         // The panel, rebuilt with the new fields, stays there instead of jumping to its top.
         QTRY_VERIFY(!d->properties()->field("privacy")->visibleRegion().isEmpty());
         QVERIFY(scroll->verticalScrollBar()->value() > 0);
+        QCOMPARE(scroll->horizontalScrollBar()->value(), 0);  // its label too
         for (const char* name : {"clip_norm", "noise_multiplier", "delta", "target_epsilon"}) QVERIFY2(d->properties()->field(name), name);
         test::typeInto(d->properties()->field("noise_multiplier"), "0");
         QVERIFY(d->topology().training.privacy->autoNoise);

@@ -94,6 +94,7 @@ void PropertyPanel::show(const Topology& topology, const QList<ElementRef>& sele
         QTimer::singleShot(0, m_scroll, [this, scrolled, again = QPointer<QWidget>(again)] {
             m_scroll->verticalScrollBar()->setValue(scrolled);
             if (again) m_scroll->ensureWidgetVisible(again);
+            m_scroll->horizontalScrollBar()->setValue(0);  // the labels, at the left, stay in view
         });
 }
 
