@@ -4,6 +4,16 @@
      "%n run(s)". Add an entry here for every new tr() with %n. -->
 <TS version="2.1" language="en">
 <context>
+    <name>TopologyCheck</name>
+    <message numerus="yes">
+        <source>%n party server(s)</source>
+        <translation>
+            <numerusform>%n party server</numerusform>
+            <numerusform>%n party servers</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>hips::Designer</name>
     <message numerus="yes">
         <source>Delete %n items</source>

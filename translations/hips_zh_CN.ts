@@ -870,8 +870,8 @@
     <message>
         <location filename="../backend/topology/JsonFields.cpp" line="118"/>
         <location filename="../backend/topology/TopologyReader.cpp" line="242"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="414"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="444"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="416"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="446"/>
         <source>&apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持“%1”；请使用以下之一：%2</translation>
     </message>
@@ -997,107 +997,112 @@
         <translation>&quot;auto&quot; 根据 target_epsilon 和轮数确定噪声：请给出 target_epsilon，或一个数值</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="320"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="322"/>
         <source>training setting</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="328"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="330"/>
         <source>outputs are a regression&apos;s: write &quot;task&quot;: &quot;regression&quot;, or &quot;classes&quot; for a classifier</source>
         <translation>outputs 属于回归任务：请写 &quot;task&quot;: &quot;regression&quot;；分类器请用 &quot;classes&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="333"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="335"/>
         <source>a regression has outputs, not classes: write &quot;outputs&quot; (the targets a sample has, 1 by default)</source>
         <translation>回归任务用 outputs，而不是 classes：请写 &quot;outputs&quot;（每个样本的目标数，默认为 1）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="375"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="374"/>
+        <source>a threshold is secure aggregation&apos;s: add &quot;secure_aggregation&quot;: true</source>
+        <translation>门限是安全聚合的设置：请添加 &quot;secure_aggregation&quot;: true</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="382"/>
         <source>top-level field</source>
         <translation>顶层字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="377"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="384"/>
         <source>must be &quot;%1&quot;</source>
         <translation>必须为 &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="381"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="388"/>
         <source>version %1 is newer than this program reads (%2); upgrade HiPS Studio</source>
         <translation>版本 %1 比本程序能读取的（%2）更新；请升级 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="391"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="398"/>
         <source>must be an object with id and address</source>
         <translation>必须是包含 id 和 address 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="396"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="403"/>
         <source>each party runs at least 3 processes and %1</source>
         <translation>每个参与方至少运行 3 个进程，且%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="401"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="408"/>
         <source>must be an object with id and roles</source>
         <translation>必须是包含 id 和 roles 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="425"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="432"/>
         <source>cannot open the file (%1); check the path</source>
         <translation>无法打开文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="446"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="453"/>
         <source>cannot read the file (%1); check the path</source>
         <translation>无法读取文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="470"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="477"/>
         <source>not valid UTF-8 at line %1 (offset %2); save the file as UTF-8</source>
         <translation>第 %1 行（偏移 %2）不是有效的 UTF-8；请将文件保存为 UTF-8</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="478"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="485"/>
         <source>the file is empty; a topology is a JSON object (resources/topologies/default.json is one, or draw one in hips-studio)</source>
         <translation>文件是空的；拓扑是一个 JSON 对象（resources/topologies/default.json 就是一个，也可以在 hips-studio 中绘制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="487"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="494"/>
         <source>not valid JSON at line %1 (offset %2): %3</source>
         <translation>第 %1 行（偏移 %2）不是有效的 JSON：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="494"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="501"/>
         <source>the document must be a JSON object</source>
         <translation>文档必须是 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="34"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="35"/>
         <source>the topology name</source>
         <translation>拓扑名称</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="56"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="57"/>
         <source>%1 %2 is out of range; use an integer in [%3, %4]</source>
         <translation>%1 %2 超出范围；请使用 [%3, %4] 内的整数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="64"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="65"/>
         <source>the topology starts %1 processes; a run may start at most %2. Use fewer workers, or split the setup into several topologies</source>
         <translation>该拓扑会启动 %1 个进程；一次运行最多启动 %2 个。请减少工作节点，或将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="70"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="71"/>
         <source>%1 parties; at most %2 are supported (each runs at least 3 of the at most %3 processes); split the setup into several topologies</source>
         <translation>%1 个参与方；最多支持 %2 个（每个至少运行最多 %3 个进程中的 3 个）；请将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="77"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="78"/>
         <source>%1 hosts; at most %2 are supported; declare only the hosts that run processes</source>
         <translation>%1 台主机；最多支持 %2 台；只声明运行进程的主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="87"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="88"/>
         <source>host id</source>
         <translation>主机 ID</translation>
     </message>
@@ -1163,7 +1168,7 @@
     </message>
     <message>
         <location filename="../backend/topology/DataValidation.cpp" line="172"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="89"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="90"/>
         <source>host &apos;%1&apos;</source>
         <translation>主机“%1”</translation>
     </message>
@@ -1198,114 +1203,114 @@
         <translation>各参与方带有自己的数据：请将主工作节点的测试集声明为 training.evaluation_data（与参与方的 &quot;data&quot; 形式相同的数据源）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="90"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="91"/>
         <source>this host</source>
         <translation>该主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="107"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="108"/>
         <source>host &apos;%1&apos; is this machine&apos;s loopback (%2) beside remote host &apos;%3&apos; (%4): roles on other machines cannot reach it; give it an address they can reach</source>
         <translation>主机“%1”是本机的回环地址（%2），而同一拓扑中有远程主机“%3”（%4）：其他机器上的角色无法连到它；请给它一个它们能连到的地址</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="120"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="121"/>
         <source>duplicate host id &apos;%1&apos;; give every host its own id</source>
         <translation>主机 ID“%1”重复；请为每台主机指定唯一 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="123"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="124"/>
         <source>no hosts; declare at least one</source>
         <translation>没有主机；请至少声明一台</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="132"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="133"/>
         <source>hosts &apos;%1&apos; and &apos;%2&apos; share address %3 and agent_port %4; give each its own agent_port</source>
         <translation>主机“%1”和“%2”共用地址 %3 和 agent_port %4；请为每台主机指定各自的 agent_port</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="137"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="138"/>
         <source>hosts &apos;%1&apos; and &apos;%2&apos; share address %3 and install_dir %4; give each its own install_dir</source>
         <translation>主机“%1”和“%2”共用地址 %3 和 install_dir %4；请为每台主机指定各自的 install_dir</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="146"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="156"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="147"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="157"/>
         <source>host &apos;%1&apos; is not declared in $.hosts; add it there or fix the name</source>
         <translation>主机“%1”未在 $.hosts 中声明；请在那里添加它或修正名称</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="159"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="160"/>
         <source>the standby host is the server&apos;s own host &apos;%1&apos;; name another host</source>
         <translation>备用主机就是该服务器自己的主机 &apos;%1&apos;；请指定另一台主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="164"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="165"/>
         <source>the global scheduler keeps the copy of the model a standby starts from, and it runs on &apos;%1&apos;, which a lost host would take with it: put the global scheduler on a host that is neither the global server&apos;s nor its standby&apos;s</source>
         <translation>全局调度器保存备用主机据以启动的模型副本，而它运行在 &apos;%1&apos; 上，主机丢失时副本会随之丢失：请把全局调度器放在既不是全局服务器的主机、也不是其备用主机的主机上</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="170"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="171"/>
         <source>a standby host takes over only under fault_policy continue; set it, or remove standby_host</source>
         <translation>备用主机只在 fault_policy continue 下接管；请设置它，或删除 standby_host</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="176"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="177"/>
         <source>port %1 on the standby host &apos;%2&apos; is already used by %3; choose a free port</source>
         <translation>备用主机 &apos;%2&apos; 上的端口 %1 已被 %3 使用；请选择一个空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="185"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="186"/>
         <source>&apos;%1&apos; is not a device; use cpu or cuda:N</source>
         <translation>“%1”不是设备；请使用 cpu 或 cuda:N</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="196"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="197"/>
         <source>port %1 on host &apos;%2&apos; is already used by %3; choose a free port</source>
         <translation>主机“%2”上的端口 %1 已被 %3 使用；请选择空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="210"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="211"/>
         <source>duplicate party id &apos;%1&apos;; give every party its own id</source>
         <translation>参与方 ID“%1”重复；请为每个参与方指定唯一 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="212"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="213"/>
         <source>party id</source>
         <translation>参与方 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="217"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="218"/>
         <source>no central party; mark the party holding the global scheduler, global server and master worker with &quot;central&quot;: true</source>
         <translation>没有中心参与方；请用 &quot;central&quot;: true 标记包含全局调度器、全局服务器和主工作节点的参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="222"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="223"/>
         <source>%1 parties are marked central; exactly one must be</source>
         <translation>%1 个参与方被标记为中心；必须恰好一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="224"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="225"/>
         <source>no ordinary party; add at least one party with a scheduler, a server and workers</source>
         <translation>没有普通参与方；请至少添加一个含调度器、服务器和工作节点的参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="231"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="234"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="232"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="235"/>
         <source>party &apos;%1&apos; has no %2; add one</source>
         <translation>参与方“%1”没有 %2；请添加一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="246"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="247"/>
         <source>mode %1 needs a state service in the central party &apos;%2&apos;: add &quot;state_service&quot;: {&quot;port&quot;: N} to its roles</source>
         <translation>模式 %1 需要中心参与方“%2”中的状态服务：在其 roles 中加入 &quot;state_service&quot;: {&quot;port&quot;: N}</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="337"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="338"/>
         <source>privacy where &quot;party&quot; clips each worker&apos;s whole update by its norm, and each party server holds only a slice of it: use one server per party</source>
         <translation>隐私位置为 &quot;party&quot; 时按范数裁剪每个工作节点的完整更新，而每个参与方服务器只持有其中一片：请每个参与方使用一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="460"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="462"/>
         <source>%1 needs mode %3 (workers whose rounds are the same local work on the same data); mode is %2</source>
         <translation>%1 需要模式 %3（各工作节点每轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
     </message>
@@ -1314,7 +1319,7 @@
         <translation type="vanished">给出了 %1 个服务器；此版本每个参与方运行一个服务器（跨服务器的键切分在计划中）；请保留一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="236"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="237"/>
         <source>%1 %2 given; a party runs at most %3</source>
         <translation>给出了 %1 个 %2；一个参与方最多运行 %3 个</translation>
     </message>
@@ -1323,22 +1328,22 @@
         <translation type="vanished">esync 模式需要中心参与方“%1”中的状态服务：请在其角色中添加 &quot;state_service&quot;: {&quot;port&quot;: N}</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="251"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="252"/>
         <source>the central party &apos;%1&apos; has no master_worker; add one</source>
         <translation>中心参与方“%1”没有 master_worker；请添加一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="264"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="265"/>
         <source>party &apos;%1&apos; has no workers; add a group with count &gt;= 1</source>
         <translation>参与方“%1”没有工作节点；请添加一个 count &gt;= 1 的组</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="273"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="274"/>
         <source>set exactly one of local_iters and local_epochs above 0</source>
         <translation>local_iters 和 local_epochs 中须恰好一个大于 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="277"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="278"/>
         <source>%1 attackers a round, but the run has %2 training workers</source>
         <translation>每轮 %1 个攻击者，但本次运行只有 %2 个训练工作节点</translation>
     </message>
@@ -1431,7 +1436,7 @@
         <translation type="vanished">eval_every（%1）大于 rounds（%2）；模型将永远不会被评估</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="281"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="282"/>
         <source>resume_round (%1) must be below rounds (%2): a run resumes from a checkpoint before its end</source>
         <translation>resume_round（%1）必须小于 rounds（%2）：运行只能从结束前的检查点恢复</translation>
     </message>
@@ -1440,58 +1445,58 @@
         <translation type="vanished">%1 模式随到随用推送，不保存检查点；只有全局服务器按轮聚合的模式才能恢复</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="303"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="304"/>
         <source>party &apos;%1&apos; has %2 servers and the central party %3 global servers; each party server relays its slice of the model to the global server of the same rank: give every party as many servers as there are global servers</source>
         <translation>参与方“%1”有 %2 个服务器，而中心参与方有 %3 个全局服务器；每个参与方服务器把它的模型分片转发给同序号的全局服务器：请让每个参与方的服务器数与全局服务器数相同</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="314"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="315"/>
         <source>mode %1 applies each push as it comes, and every server would count its own versions, so a model put together from several servers would mix them: run %1 with one server per party</source>
         <translation>模式 %1 在每次推送到达时立即应用，每个服务器各自计数版本，由多个服务器拼成的模型会混合不同版本：请在每个参与方只用一个服务器运行 %1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="324"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="325"/>
         <source>%1 compares whole updates, and each of the %2 global servers holds only a slice of them: use one global server, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
         <translation>%1 比较完整的更新，而 %2 个全局服务器各自只持有其中一个分片：请使用一个全局服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="331"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="332"/>
         <source>%1 compares whole updates, and each party server holds only a slice of them: use one server per party, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
         <translation>%1 比较完整的更新，而每个参与方服务器只持有其中一个分片：请每个参与方使用一个服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="342"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="343"/>
         <source>under fault_policy continue each server would close its round with the workers it heard from, so the slices of one model could come from different workers: use fault_policy fail, or one server per party</source>
         <translation>在 fault_policy continue 下，每个服务器会以它收到的工作节点结束其轮次，一个模型的各分片可能来自不同的工作节点：请使用 fault_policy fail，或每个参与方一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="350"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="351"/>
         <source>with slice_bound %1, server %2 of %3 would hold none of model %4&apos;s keys: lower slice_bound, or run fewer servers</source>
         <translation>slice_bound 为 %1 时，%3 个服务器中的第 %2 个将不持有模型 %4 的任何键：请降低 slice_bound，或减少服务器数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="360"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="361"/>
         <source>a quorum lets each server close its round with different contributions, so the slices of one model would come from different workers: remove quorum, or use one server per party</source>
         <translation>法定数让每个服务器以不同的贡献结束其轮次，一个模型的各分片会来自不同的工作节点：请去掉 quorum，或每个参与方使用一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="373"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="374"/>
         <source>partition &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持划分方式“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="376"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="377"/>
         <source>mode &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持模式“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="379"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="383"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="380"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="384"/>
         <source>aggregation &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持聚合规则“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="391"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="392"/>
         <source>%1 is not a setting of mode %2, aggregation %3, party_aggregation %4, partition %5, server_optimizer %6, compression %7 or party_compression %8; remove it or choose the strategy it belongs to</source>
         <translation>%1 不是模式 %2、聚合规则 %3、参与方聚合规则 %4、划分方式 %5、服务器优化器 %6、压缩方式 %7 或参与方内压缩方式 %8 的设置；请删除它，或选择它所属的策略</translation>
     </message>
@@ -1500,7 +1505,7 @@
         <translation type="vanished">扁平运行没有参与方服务器；%1 模式需要它们：请使用 fedavg 或 ssgd，或将 hierarchy 设为 two_layer</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="404"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="406"/>
         <source>a flat run has no party servers to run party_aggregation %1: set it to fedavg</source>
         <translation>扁平运行没有参与方服务器来执行参与方聚合规则 %1：请将其设为 fedavg</translation>
     </message>
@@ -1527,12 +1532,12 @@
         <translation>它没有可以在缺少该进程时结束的轮次</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="421"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="423"/>
         <source>aggregation %1 takes every worker&apos;s own update through its party server, and the global server cannot tell which are down: use fault_policy fail, or a party rule that keeps updates apart</source>
         <translation>聚合规则 %1 经参与方服务器接收每个工作节点各自的更新，全局服务器无法得知哪些节点已下线：请使用 fault_policy fail，或使用分开保留更新的参与方规则</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="429"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="431"/>
         <source>%1 decodes from every worker of a group and cannot go on without one: use fault_policy fail</source>
         <translation>%1 需要组内每个工作节点才能解码，缺少一个就无法继续：请使用 fault_policy fail</translation>
     </message>
@@ -1546,7 +1551,7 @@
         <translation>%1 模式每次推送只从全局模型走一步；FedProx 的近端项需要本地多步：请将 proximal_mu 设为 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="454"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="456"/>
         <source>%1 codes the workers of one party: set it as party_aggregation (a single party reproduces Draco&apos;s flat setting)</source>
         <translation>%1 对单个参与方的工作节点编码：请将其设为 party_aggregation（单个参与方即重现 Draco 的扁平设置）</translation>
     </message>
@@ -1555,42 +1560,42 @@
         <translation type="vanished">%1 需要 fedavg 模式（各轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="468"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="470"/>
         <source>%1 codes the workers of the parties; central workers push to the global server uncoded: set train_central_workers to false</source>
         <translation>%1 对各参与方的工作节点编码；中心工作节点未经编码直接推送到全局服务器：请将 train_central_workers 设为 false</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="474"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="476"/>
         <source>%1 decodes each round&apos;s contributions as the code assigned them to the party&apos;s workers, and a quorum closes rounds without some of them: remove quorum, or use another party_aggregation</source>
         <translation>%1 按编码分配给参与方各工作节点的方式解码每轮的贡献，而法定数会在缺少其中部分贡献时就结束轮次：请去掉 quorum，或使用其他 party_aggregation</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="483"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="485"/>
         <source>party &apos;%1&apos; has %2 workers, not a whole number of groups of draco_r %3</source>
         <translation>参与方“%1”有 %2 个工作节点，不能整分为每组 draco_r %3 个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="507"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="509"/>
         <source>%1 needs at least %2 contributions (%3), and party &apos;%4&apos; has %5: add workers, lower party_byzantine_f or raise the quorum</source>
         <translation>%1 至少需要 %2 个贡献（%3），而参与方“%4”只有 %5：请增加工作节点、降低 party_byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="526"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="528"/>
         <source>%1 needs at least %2 contributions (%3), and the global server&apos;s rounds have %4: add them, lower byzantine_f or raise the quorum</source>
         <translation>%1 至少需要 %2 个贡献（%3），而全局服务器的每轮只有 %4：请增加它们、降低 byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="548"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="550"/>
         <source>set it to at least %1, or use median</source>
         <translation>请将其设为至少 %1，或使用 median</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="549"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="551"/>
         <source>use median</source>
         <translation>请使用 median</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="550"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="552"/>
         <source>trimmed_mean with trim_beta %1 cuts floor(%1 x %2) = 0 values at each end of %3 (%2 contributions): it is the plain mean, which one liar moves anywhere; %4</source>
         <translation>trim_beta 为 %1 的 trimmed_mean 在 %3（%2 个贡献）的两端各截去 floor(%1 x %2) = 0 个值：这就是普通均值，一个说谎者就能把它拉到任意位置；%4</translation>
     </message>
@@ -1681,6 +1686,63 @@
         <location filename="../backend/topology/DataFields.cpp" line="134"/>
         <source>must be [features] or [channels, height, width]</source>
         <translation>必须是 [特征数] 或 [通道数, 高度, 宽度]</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/SecureAggregationCheck.cpp" line="27"/>
+        <source>secure aggregation hides each party server&apos;s sum among the others&apos;, and this run has %1: use hierarchy two_layer with at least 2 parties</source>
+        <translation>安全聚合把每个参与方服务器的和隐藏在其他参与方的和之中，而本次运行只有 %1：请使用 hierarchy two_layer 并至少有 2 个参与方</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/SecureAggregationCheck.cpp" line="30"/>
+        <source>no party servers (hierarchy flat)</source>
+        <translation>没有参与方服务器（hierarchy flat）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/topology/SecureAggregationCheck.cpp" line="31"/>
+        <source>%n party server(s)</source>
+        <translation>
+            <numerusform>%n 个参与方服务器</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/SecureAggregationCheck.cpp" line="36"/>
+        <source>a dropped party&apos;s masks are recovered from the shares the other parties hold, and there are %1 of them: the threshold is at most %1, not %2</source>
+        <translation>掉线参与方的掩码由其他参与方持有的份额恢复，而其他参与方只有 %1 个：门限至多为 %1，而不是 %2</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/SecureAggregationCheck.cpp" line="45"/>
+        <source>secure aggregation masks one sum per party and round, and mode %1 pushes otherwise: use fedavg or ssgd</source>
+        <translation>安全聚合每个参与方每轮掩码一个和，而模式 %1 的推送方式不同：请使用 fedavg 或 ssgd</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/SecureAggregationCheck.cpp" line="54"/>
+        <source>aggregation %1 needs each party&apos;s own update, and secure aggregation shows the global server only their sum: use fedavg</source>
+        <translation>聚合规则 %1 需要每个参与方各自的更新，而安全聚合只让全局服务器看到它们的和：请使用 fedavg</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/SecureAggregationCheck.cpp" line="60"/>
+        <source>masked sums look random and do not compress: set compression to none (party_compression still compresses inside each party)</source>
+        <translation>掩码后的和看起来是随机的，无法压缩：请把 compression 设为 none（party_compression 仍在各参与方内部压缩）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/SecureAggregationCheck.cpp" line="65"/>
+        <source>a quorum closes a round without some parties, whose masks would then have to be recovered every round: remove quorum</source>
+        <translation>法定数会在缺少部分参与方时结束一轮，那样每轮都要恢复它们的掩码：请删除 quorum</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/SecureAggregationCheck.cpp" line="70"/>
+        <source>a party past the deadline is alive, and recovering its masks would let its late push be read: set round_timeout_s to 0 (a party that is down is still recovered)</source>
+        <translation>超时的参与方仍然在线，恢复它的掩码会让它迟到的推送被读出：请把 round_timeout_s 设为 0（宕机的参与方仍会被恢复）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/SecureAggregationCheck.cpp" line="75"/>
+        <source>the central workers push to the global server outside any party&apos;s sum: set train_central_workers to false</source>
+        <translation>中心工作节点直接向全局服务器推送，不在任何参与方的和之中：请把 train_central_workers 设为 false</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/SecureAggregationCheck.cpp" line="82"/>
+        <source>a standby global server would start without the parties&apos; keys: remove standby_host from %1</source>
+        <translation>备用全局服务器启动时不会持有各参与方的密钥：请从 %1 删除 standby_host</translation>
     </message>
 </context>
 <context>
@@ -3240,42 +3302,42 @@
 <context>
     <name>hips::PropertyPanel</name>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="166"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="179"/>
         <source>Set %1</source>
         <translation>设置%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="279"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="292"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="283"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="296"/>
         <source>Standby host</source>
         <translation>备用主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="292"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="305"/>
         <source>Where this global server starts again, from the global scheduler&apos;s copy of its model, when its host is lost (fault_policy continue)</source>
         <translation>当该全局服务器的主机丢失时，它从全局调度器保存的模型副本在此重新启动（fault_policy continue）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="297"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="310"/>
         <source>&lt;b&gt;Topology and training&lt;/b&gt;</source>
         <translation>&lt;b&gt;拓扑与训练&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="300"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="313"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="307"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="320"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="310"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="323"/>
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
@@ -3395,72 +3457,72 @@
         <translation>无：使用数据集的测试划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="320"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="333"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="322"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="335"/>
         <source>Local iterations (0: use epochs)</source>
         <translation>本地迭代次数（0：按轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="325"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="338"/>
         <source>Local epochs (0: use iterations)</source>
         <translation>本地轮次（0：按迭代次数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="328"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="341"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="331"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="344"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="334"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="347"/>
         <source>Momentum</source>
         <translation>动量</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="337"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="350"/>
         <source>Evaluate every (rounds)</source>
         <translation>评估间隔（轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="340"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="353"/>
         <source>Checkpoint every (rounds, 0: never)</source>
         <translation>检查点间隔（轮，0：从不）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="343"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="356"/>
         <source>Central workers train</source>
         <translation>中心参与方工作节点参与训练</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="346"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="359"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="348"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="361"/>
         <source>Threads per role</source>
         <translation>每个角色的线程数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="351"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="364"/>
         <source>Synthetic samples</source>
         <translation>合成样本数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="354"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="367"/>
         <source>Heartbeat timeout (s)</source>
         <translation>心跳超时（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="357"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="370"/>
         <source>Run goes on without its controller (s)</source>
         <translation>无控制器时运行继续（秒）</translation>
     </message>
@@ -3515,168 +3577,188 @@
         <translation>FedProx μ（0：关闭）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="91"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="92"/>
         <source>When a process dies</source>
         <translation>进程终止时</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="98"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="99"/>
         <source>Partition</source>
         <translation>数据划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="121"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="122"/>
         <source>Differential privacy</source>
         <translation>差分隐私</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="130"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="131"/>
         <source>party: each party server clips its workers&apos; updates, sums them and adds Gaussian noise once, before anything leaves the party (central DP at the party); worker: each worker noises its own update (local DP)</source>
         <translation>party：每个参与方服务器裁剪其工作节点的更新、求和，并在任何数据离开参与方之前加一次高斯噪声（参与方处的中心化差分隐私）；worker：每个工作节点对自己的更新加噪（本地差分隐私）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="135"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="136"/>
         <source>Clip norm</source>
         <translation>裁剪范数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="138"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="139"/>
         <source>Noise multiplier (0: auto from target ε)</source>
         <translation>噪声乘数（0：根据目标 ε 自动确定）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="145"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="146"/>
         <source>δ</source>
         <translation>δ</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="148"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="149"/>
         <source>Target ε (0: none)</source>
         <translation>目标 ε（0：无）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="366"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="157"/>
+        <source>Secure aggregation</source>
+        <translation>安全聚合</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="164"/>
+        <source>each party server&apos;s sum goes up masked with keys it shares with the other party servers: the global server learns only the parties&apos; total</source>
+        <translation>每个参与方服务器的和在上传前用它与其他参与方服务器共享的密钥加掩码：全局服务器只能得知各参与方的总和</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="168"/>
+        <source>Shares that recover a party (0: a majority)</source>
+        <translation>恢复一个参与方所需的份额数（0：多数）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="172"/>
+        <source>a party that drops out has its masks recovered from this many other parties&apos; shares; fewer parties than this, colluding, learn nothing of its key</source>
+        <translation>掉线参与方的掩码由这么多个其他参与方的份额恢复；少于此数的参与方即使串通也得不到它的密钥</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="379"/>
         <source>&lt;b&gt;Party&lt;/b&gt;</source>
         <translation>&lt;b&gt;参与方&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="369"/>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="403"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="382"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="416"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="372"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="385"/>
         <source>Central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="382"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="395"/>
         <source>WAN bandwidth (Mbit/s, 0: none)</source>
         <translation>广域网带宽（Mbit/s，0：不模拟）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="391"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="404"/>
         <source>WAN latency (ms)</source>
         <translation>广域网延迟（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="400"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="413"/>
         <source>&lt;b&gt;Host&lt;/b&gt; (shared by every party on it)</source>
         <translation>&lt;b&gt;主机&lt;/b&gt;（由其上的所有参与方共享）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="413"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="426"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="415"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="428"/>
         <source>SSH port</source>
         <translation>SSH 端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="419"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="432"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="420"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="433"/>
         <source>Identity file</source>
         <translation>身份文件（私钥）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="421"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="434"/>
         <source>Install directory</source>
         <translation>安装目录</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="426"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="439"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="427"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="440"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="428"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="441"/>
         <source>Master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="429"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="442"/>
         <source>State service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="430"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="443"/>
         <source>Worker group</source>
         <translation>工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="439"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="452"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="445"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="458"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="456"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="469"/>
         <source>Workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="466"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="479"/>
         <source>Slowdown (×)</source>
         <translation>减速倍数 (×)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="475"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="488"/>
         <source>Each local step takes this multiple of its compute time: a slower device, emulated</source>
         <translation>每个本地步骤耗时为其计算时间的这一倍数：用于模拟较慢的设备</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="477"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="490"/>
         <source>none (honest)</source>
         <translation>无（诚实）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="479"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="492"/>
         <source>Adversary</source>
         <translation>攻击者</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="493"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="506"/>
         <source>Attack strength</source>
         <translation>攻击强度</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="503"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="516"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
@@ -3692,7 +3774,7 @@
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="26"/>
         <location filename="../ui/charts/RunCharts.cpp" line="161"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="305"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="307"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
@@ -3714,7 +3796,7 @@
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="28"/>
         <location filename="../ui/charts/RunCharts.cpp" line="35"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="392"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="396"/>
         <source>MB sent</source>
         <translation>发送量（MB）</translation>
     </message>
@@ -3821,22 +3903,22 @@
         <translation>EMA 平滑（按 TensorBoard 的方式去偏）；原始曲线保留，以浅色显示</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="284"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="286"/>
         <source>%1 MB</source>
         <translation>%1 MB</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="286"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="288"/>
         <source>%1 MB in the run (%2 by this round)</source>
         <translation>整个运行 %1 MB（截至本轮 %2）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="288"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="290"/>
         <source>&lt;h3&gt;Round %1&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;Test %10&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Best so far&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Training loss&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Inside parties&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Across parties&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Throughput&lt;/td&gt;&lt;td&gt;%7 samples/s&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Computing-time ratio&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Elapsed&lt;/td&gt;&lt;td&gt;%9 s&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;%11</source>
         <translation>&lt;h3&gt;第 %1 轮&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;测试%10&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;目前最佳&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;训练损失&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;参与方内部&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;跨参与方&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;吞吐量&lt;/td&gt;&lt;td&gt;%7 样本/秒&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;计算时间占比&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;已用时间&lt;/td&gt;&lt;td&gt;%9 秒&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;%11</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="341"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="343"/>
         <source>%1, across</source>
         <translation>%1，跨参与方</translation>
     </message>
@@ -3890,13 +3972,13 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="167"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="389"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="393"/>
         <source>inside parties</source>
         <translation>参与方内部</translation>
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="168"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="390"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="394"/>
         <source>across parties</source>
         <translation>跨参与方</translation>
     </message>
@@ -3906,33 +3988,33 @@
         <translation>计算时间占比</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="183"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="184"/>
         <source>Test RMSE (lower is better)</source>
         <translation>测试 RMSE（越低越好）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="184"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="305"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="185"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="307"/>
         <source>RMSE</source>
         <translation>RMSE</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="185"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="186"/>
         <source>test RMSE</source>
         <translation>测试 RMSE</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="218"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="220"/>
         <source>Staleness: none in mode %1 (every push is of its round)</source>
         <translation>陈旧度：%1 模式下没有（每次推送都属于其本轮）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="235"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="237"/>
         <source>%1 (own held-out data)</source>
         <translation>%1（自有留出数据）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="262"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="264"/>
         <source>top-5 accuracy</source>
         <translation>top-5 准确率</translation>
     </message>
@@ -3945,22 +4027,22 @@
         <translation type="vanished">&lt;h3&gt;第 %1 轮&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;测试准确率&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;目前最佳&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;训练损失&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;参与方内部&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;跨参与方&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;吞吐量&lt;/td&gt;&lt;td&gt;%7 样本/秒&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;计算时间占比&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;已用时间&lt;/td&gt;&lt;td&gt;%9 秒&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="359"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="361"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;The run is under way: its first round shows here as soon as it has trained.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;运行进行中：第一轮训练完成后即在此显示。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="366"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="368"/>
         <source>The Run tab&apos;s log has every process&apos;s messages.</source>
         <translation>“运行”页的日志中有每个进程的消息。</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="367"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="369"/>
         <source>Each process&apos;s log is in %1.</source>
         <translation>每个进程的日志在 %1 中。</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="368"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="370"/>
         <source>&lt;p style=&apos;color:#b00&apos;&gt;The run failed before its first round: %1&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#b00&apos;&gt;运行在第一轮之前失败：%1&lt;/p&gt;</translation>
     </message>
@@ -3969,27 +4051,32 @@
         <translation type="vanished">&lt;p style=&apos;color:#b00&apos;&gt;运行在第一轮之前失败：%1&lt;/p&gt;&lt;p style=&apos;color:#777&apos;&gt;“运行”页的日志中有每个进程的消息。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="370"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="372"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;The run was stopped before its first round.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;运行在第一轮之前被停止。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="376"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="377"/>
+        <source>&lt;p&gt;Secure aggregation: the global server sees only the parties&apos; sum&lt;/p&gt;</source>
+        <translation>&lt;p&gt;安全聚合：全局服务器只能看到各参与方的总和&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="379"/>
         <source>&lt;p&gt;Privacy: &lt;b&gt;ε %1&lt;/b&gt; (δ %2) spent by round %3, noise at the %4&lt;/p&gt;</source>
         <translation>&lt;p&gt;隐私：到第 %3 轮已花费 &lt;b&gt;ε %1&lt;/b&gt;（δ %2），噪声加在%4&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="380"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="383"/>
         <source>party servers</source>
         <translation>参与方服务器</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="380"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="383"/>
         <source>workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="392"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="396"/>
         <source>MB/s sent</source>
         <translation>发送速率（MB/s）</translation>
     </message>

@@ -61,4 +61,15 @@ QJsonObject privacyGuarantee(const PrivacySettings& p, int rounds, bool cut) {
     return o;
 }
 
+QJsonObject privacyGuarantee(const Topology& t, int rounds, bool cut) {
+    const TrainingSettings& s = t.training;
+    QJsonObject o = s.privacy ? privacyGuarantee(*s.privacy, rounds, cut) : QJsonObject{};
+    if (!s.secureAggregation) return o;
+    int parties = 0;
+    for (const Party& p : t.parties) parties += !p.central && !p.servers.isEmpty();
+    o.insert("secure_aggregation", true);
+    o.insert("secure_aggregation_threshold", s.secureThreshold(parties));
+    return o;
+}
+
 }  // namespace hips

@@ -24,5 +24,8 @@ double privacyEpsilon(const PrivacySettings& p, int rounds);
 // The guarantee as summary.json, the report and `hips history show` state it: epsilon, delta,
 // where, clip_norm, noise_multiplier, secure_aggregation, and budget_reached when `cut`.
 QJsonObject privacyGuarantee(const PrivacySettings& p, int rounds, bool cut);
+// The run's: the above for its privacy settings (none: no epsilon), with secure aggregation's
+// secure_aggregation and secure_aggregation_threshold; empty when it has neither.
+QJsonObject privacyGuarantee(const Topology& t, int rounds, bool cut);
 
 }  // namespace hips

@@ -84,8 +84,7 @@ void RunController::emitFinished() {
         s.ok = false;
         s.reason = QStringLiteral("the roles ended after %1 of %2 rounds").arg(s.rounds).arg(m_topology.training.rounds);
     }
-    if (const auto& p = m_topology.training.privacy)  // what the rounds it trained spent
-        s.privacy = privacyGuarantee(*p, s.rounds, m_privacyCut && s.ok);
+    s.privacy = privacyGuarantee(m_topology, s.rounds, m_privacyCut && s.ok);  // what the rounds it trained spent
     // The run directory first (its first write error, summary.json's included, fails the run),
     // then the history, so both tell the same outcome; a history that could not store it is the
     // last word, and summary.json is written again to say so.

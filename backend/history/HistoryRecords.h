@@ -38,6 +38,11 @@ inline QString runReason(const RunRecord& r) {
 inline QString privacyText(const QJsonObject& summary) {
     const QJsonObject p = summary.value(QStringLiteral("privacy")).toObject();
     if (p.isEmpty()) return {};
+    const QString secure = p.value(QStringLiteral("secure_aggregation")).toBool()
+                               ? QStringLiteral("on (threshold %1: the global server sees only the parties' sum)")
+                                     .arg(p.value(QStringLiteral("secure_aggregation_threshold")).toInt())
+                               : QStringLiteral("off");
+    if (!p.contains(QStringLiteral("epsilon"))) return QStringLiteral("no differential privacy; secure aggregation ") + secure;
     const bool party = p.value(QStringLiteral("where")).toString() == QLatin1String("party");
     QString text = QStringLiteral(
                        "(epsilon %1, delta %2)-DP for each worker's data after %3 rounds, %4; noise multiplier %5, clip norm %6; "
@@ -49,7 +54,7 @@ inline QString privacyText(const QJsonObject& summary) {
                                   : QStringLiteral("noised by the worker (what leaves it)"))
                        .arg(p.value(QStringLiteral("noise_multiplier")).toDouble(), 0, 'f', 4)
                        .arg(p.value(QStringLiteral("clip_norm")).toDouble())
-                       .arg(p.value(QStringLiteral("secure_aggregation")).toBool() ? QStringLiteral("on") : QStringLiteral("off"));
+                       .arg(secure);
     if (p.value(QStringLiteral("budget_reached")).toBool()) text += QStringLiteral("; privacy budget reached");
     return text;
 }

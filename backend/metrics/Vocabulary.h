@@ -99,6 +99,15 @@ inline constexpr QLatin1String kInit{"init"};  // the master's initial model, to
 // {round}: the master evaluated the final round's model; the global servers wait for it (a master
 // restarted while evaluating it gets it again).
 inline constexpr QLatin1String kEvaluated{"evaluated"};
+// Secure aggregation, between the party servers and their global server (SecureParty.h, SecureSum.h).
+inline constexpr QLatin1String kSecureHello{"secure_hello"};  // party: it started, holding no keys
+inline constexpr QLatin1String kSecureSetup{"secure_setup"};  // global: {epoch, from_round, members}: new keys, please
+inline constexpr QLatin1String kSecureKeys{"secure_keys"};  // party: {epoch, public_key, boxes {member: box}}
+inline constexpr QLatin1String kSecureGroup{"secure_group"};  // global: {epoch, keys {member: key}, boxes {member: box to you}}
+inline constexpr QLatin1String kSecureRecover{"secure_recover"};  // global: {epoch, party}: your share of its key, please
+inline constexpr QLatin1String kSecureShare{"secure_share"};  // party: {epoch, party, x, y}
+// party: {round, epoch, base, offset, total, pull, weight} + a slice of its masked sum, 64-bit words
+inline constexpr QLatin1String kMaskedPush{"masked_push"};
 // Schedulers.
 inline constexpr QLatin1String kRegister{"register"};
 inline constexpr QLatin1String kTable{"table"};

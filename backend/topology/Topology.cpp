@@ -75,6 +75,10 @@ qint64 TrainingSettings::globalStepsPerRound() const {
     return ModeRegistry::policy(mode).roundOfSyncs ? qMax(1, localIters) : 1;
 }
 
+int TrainingSettings::secureThreshold(int parties) const {
+    return secureAggregationThreshold > 0 ? secureAggregationThreshold : std::max(1, parties / 2 + parties % 2);
+}
+
 int TrainingSettings::quorumOf(int contributors) const {
     const double q = param(QStringLiteral("quorum"));
     if (q <= 0) return contributors;

@@ -159,6 +159,13 @@ struct TrainingSettings {
     // Each round a seeded random adversary.count of the training workers attack (Draco's setting).
     std::optional<AdversarySpec> adversary;
     std::optional<PrivacySettings> privacy;  // none: updates leave as they are
+    // Secure aggregation across parties (`secure_aggregation`): each party server's sum goes up
+    // masked, so that the global server learns only the parties' total (SecureAggregation.h).
+    bool secureAggregation = false;
+    // Parties whose shares recover a dropped party's masks (`secure_aggregation_threshold`);
+    // 0: a majority of the parties (secureThreshold()).
+    int secureAggregationThreshold = 0;
+    int secureThreshold(int parties) const;
     // Set by `hips run --resume` only: the roles start from the checkpoint of this round (0: afresh).
     int resumeRound = 0;
 

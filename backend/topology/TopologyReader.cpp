@@ -311,6 +311,8 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
                                 "resume_round",
                                 "adversary",
                                 "privacy",
+                                "secure_aggregation",
+                                "secure_aggregation_threshold",
                                 "evaluation_data",
                                 "input_shape",
                                 "classes",
@@ -365,6 +367,11 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
     t.resumeRound = f.integer("resume_round", t.resumeRound, 0, 1000000);
     t.adversary = readAdversary(f, "adversary", true);
     t.privacy = readPrivacy(f, "privacy");
+    t.secureAggregation = f.boolean("secure_aggregation", false);
+    t.secureAggregationThreshold = f.integer("secure_aggregation_threshold", 0, 1, int(kMaxParties));
+    if (f.has("secure_aggregation_threshold") && !t.secureAggregation)
+        f.issue("secure_aggregation_threshold",
+                QCoreApplication::translate("TopologyCheck", "a threshold is secure aggregation's: add \"secure_aggregation\": true"));
     if (f.has("local_epochs") && !f.has("local_iters")) t.localIters = 0;  // (one of the two: TopologyValidation)
     return t;
 }

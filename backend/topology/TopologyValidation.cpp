@@ -8,6 +8,7 @@
 #include "FedOptimizer.h"
 #include "FieldRules.h"
 #include "ModeConflicts.h"
+#include "SecureAggregationCheck.h"
 #include "ModeRegistry.h"
 #include "ModelRegistry.h"
 #include "Partition.h"
@@ -400,6 +401,7 @@ private:
         checkServerOptimizer(s);
         checkFaultPolicy(s);
         checkModeConflicts(s, &m_issues);
+        checkSecureAggregation(m_t, &m_issues);
         if (s.flat() && s.partyAggregation != QLatin1String(rule::kFedAvg))
             add("$.training.party_aggregation", QCoreApplication::translate("TopologyCheck",
                                                                             "a flat run has no party servers "

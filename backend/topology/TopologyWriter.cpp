@@ -90,6 +90,8 @@ QJsonObject training(const TrainingSettings& t) {
     if (t.flat()) o.insert("hierarchy", t.hierarchy);
     if (t.adversary) o.insert("adversary", adversary(*t.adversary));
     if (t.privacy) o.insert("privacy", privacy(*t.privacy));
+    if (t.secureAggregation) o.insert("secure_aggregation", true);
+    if (t.secureAggregationThreshold > 0) o.insert("secure_aggregation_threshold", t.secureAggregationThreshold);
     if (t.evaluationData) o.insert("evaluation_data", dataSourceJson(*t.evaluationData));
     if (!t.inputShape.isEmpty()) {
         QJsonArray dims;

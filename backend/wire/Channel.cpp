@@ -61,6 +61,14 @@ void Channel::setRunIdentity(const CurveKeyPair& own, const PeerKeys& peers) {
     runIdentity() = {own, peers};
 }
 
+const CurveKeyPair& Channel::runKeyPair() {
+    return runIdentity().own;
+}
+
+const PeerKeys& Channel::runPeerKeys() {
+    return runIdentity().peers;
+}
+
 Channel Channel::router(zmq::context_t& ctx, const QString& self, const QString& endpoint) {
     return router(ctx, self, endpoint, CurveConfig{runIdentity().own, {}});
 }

@@ -50,6 +50,10 @@ public:
     // and the run's public keys once, and every socket it opens is then encrypted and
     // authenticated (a dealer expects the key of the node it connects to).
     static void setRunIdentity(const CurveKeyPair& own, const PeerKeys& peers);
+    // This process's key pair and the run's public keys (what secure aggregation's pairwise
+    // keys are authenticated by).
+    static const CurveKeyPair& runKeyPair();
+    static const PeerKeys& runPeerKeys();
     // Limits every channel starts with (a role process sets those of its run's model).
     static void setDefaultLimits(const WireLimits& limits);
     // `limits`, when given, replace the defaults before the socket binds or connects.

@@ -4,7 +4,11 @@
 #include "PrivacyAccountant.h"
 #include "PrivacyBudget.h"
 #include "PrivacyMechanism.h"
+#include "TopologyReader.h"
+#include "TopologyWriter.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRandomGenerator>
 #include <QtTest>
 #include <cmath>
@@ -161,6 +165,41 @@ private Q_SLOTS:
 
         s.privacy->noiseMultiplier = 0.05;  // one round spends more than the target
         QVERIFY(settlePrivacy(&s).error.contains("one round"));
+    }
+
+    // secure_aggregation and its threshold: read, written back, checked against the run (the
+    // threshold at most the parties − 1, none without secure aggregation, no rule that needs a
+    // party's own update), and stated in the guarantee with the threshold it defaults to.
+    void secureAggregationIsReadCheckedAndStated() {
+        QFile f(HIPS_SOURCE_DIR "/resources/topologies/default.json");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject base = QJsonDocument::fromJson(f.readAll()).object();
+        const auto load = [&](const QJsonObject& extra) {
+            QJsonObject t = base, training = t["training"].toObject();
+            for (auto it = extra.begin(); it != extra.end(); ++it) training[it.key()] = it.value();
+            t["training"] = training;
+            return TopologyReader::readJson(QJsonDocument(t).toJson());
+        };
+        const TopologyLoad on = load({{"secure_aggregation", true}});
+        QVERIFY2(on.ok(), qPrintable(on.errorText()));
+        QVERIFY(on.topology->training.secureAggregation);
+        QCOMPARE(on.topology->training.secureThreshold(2), 1);  // a majority of 2
+        QCOMPARE(on.topology->training.secureThreshold(5), 3);
+        const QJsonObject written = QJsonDocument::fromJson(TopologyWriter::toJson(*on.topology)).object()["training"].toObject();
+        QCOMPARE(written["secure_aggregation"].toBool(), true);
+        QVERIFY(!written.contains("secure_aggregation_threshold"));
+        const QJsonObject guarantee = privacyGuarantee(*on.topology, 20, false);
+        QCOMPARE(guarantee["secure_aggregation"].toBool(), true);
+        QCOMPARE(guarantee["secure_aggregation_threshold"].toInt(), 1);
+        QVERIFY(!guarantee.contains("epsilon"));
+        QVERIFY(privacyGuarantee(*load({}).topology, 20, false).isEmpty());
+
+        const TopologyLoad tooHigh = load({{"secure_aggregation", true}, {"secure_aggregation_threshold", 2}});
+        QVERIFY(!tooHigh.ok() && tooHigh.errorText().contains("threshold is at most 1, not 2"));
+        const TopologyLoad alone = load({{"secure_aggregation_threshold", 1}});
+        QVERIFY(!alone.ok() && alone.errorText().contains("add \"secure_aggregation\": true"));
+        const TopologyLoad krum = load({{"secure_aggregation", true}, {"aggregation", "krum"}});
+        QVERIFY2(!krum.ok() && krum.errorText().contains("aggregation krum needs each party's own update"), qPrintable(krum.errorText()));
     }
 };
 

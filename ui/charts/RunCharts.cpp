@@ -174,6 +174,7 @@ void RunCharts::clear() {
     m_timeline->clear();
     m_comparisons.clear();
     m_privacy.reset();
+    m_secureAggregation = false;
     clearPerNode();
 }
 
@@ -210,6 +211,7 @@ void RunCharts::setTopology(const Topology& topology) {
     TrainingSettings settled = topology.training;  // "auto" noise as the run sets it
     settlePrivacy(&settled);
     m_privacy = settled.privacy;
+    m_secureAggregation = settled.secureAggregation;
     m_colourOf.clear();
     for (const Node& node : topology.nodes())
         if (node.kind == RoleKind::Worker) m_colourOf.insert(node.id, int(m_colourOf.size()));
@@ -372,12 +374,14 @@ void RunCharts::setEnded(bool failed, const QString& reason, const QString& runD
 
 // ε spent by the round shown, where the run is differentially private.
 QString RunCharts::privacyFactHtml(int round) const {
-    if (!m_privacy) return {};
+    const QString secure = m_secureAggregation ? tr("<p>Secure aggregation: the global server sees only the parties' sum</p>") : QString();
+    if (!m_privacy) return secure;
     return tr("<p>Privacy: <b>ε %1</b> (δ %2) spent by round %3, noise at the %4</p>")
-        .arg(privacyEpsilon(*m_privacy, round), 0, 'f', 3)
-        .arg(m_privacy->delta)
-        .arg(round)
-        .arg(m_privacy->atParty() ? tr("party servers") : tr("workers"));
+               .arg(privacyEpsilon(*m_privacy, round), 0, 'f', 3)
+               .arg(m_privacy->delta)
+               .arg(round)
+               .arg(m_privacy->atParty() ? tr("party servers") : tr("workers")) +
+           secure;
 }
 
 QString RunCharts::factsText() const {

@@ -76,7 +76,8 @@ void PropertyPanel::show(const Topology& topology, const QList<ElementRef>& sele
     QString strategies = topology.training.mode + '/' + topology.training.aggregation + '/' + topology.training.partyAggregation + '/' +
                          topology.training.serverOptimizer + '/' + topology.training.compression + '/' +
                          topology.training.partyCompression + '/' + topology.training.partition + '/' +
-                         (topology.training.privacy ? topology.training.privacy->where : QString());  // its own fields
+                         (topology.training.privacy ? topology.training.privacy->where : QString()) + '/' +  // its own fields
+                         (topology.training.secureAggregation ? QStringLiteral("secure") : QString());  // its threshold
     if (auto* g = group(m_topology, element); g && g->adversary) strategies += '/' + g->adversary->kind;  // its strength field
     strategies += '/' + dataShape(topology, element);  // a data format's own option fields
     if (element == m_element && !m_bindings.isEmpty() && strategies == m_strategies) return refresh();

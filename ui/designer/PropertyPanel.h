@@ -62,6 +62,7 @@ private:
     void buildTraining();
     void addStrategies();
     void addPrivacy();
+    void addSecureAggregation();
     void buildParty();
     // PropertyPanelData.cpp: data sources, the model and its input.
     using SourceView = std::function<std::optional<DataSource>(const Topology&)>;

@@ -87,6 +87,7 @@ void PropertyPanel::addStrategies() {
         "proximal_mu", tr("FedProx μ (0: off)"), 0, 100, 4, [](const T& t) { return t.training.proximalMu; },
         [](T& t, double v) { t.training.proximalMu = v; });
     addPrivacy();
+    addSecureAggregation();
     addChoice(
         "fault_policy", tr("When a process dies"), strategyNames(FaultPolicyRegistry::all()),
         [](const T& t) { return t.training.faultPolicy; },
@@ -147,6 +148,29 @@ void PropertyPanel::addPrivacy() {
     addDouble(
         "target_epsilon", tr("Target ε (0: none)"), 0, 1000, 3, [](const T& t) { return t.training.privacy->targetEpsilon.value_or(0); },
         [privacy](T& t, double v) { privacy(t).targetEpsilon = v > 0 ? std::optional(v) : std::nullopt; });
+}
+
+// Secure aggregation: on or off, and when on, the shares that recover a dropped party's masks.
+void PropertyPanel::addSecureAggregation() {
+    using T = Topology;
+    addBool(
+        "secure_aggregation", tr("Secure aggregation"), [](const T& t) { return t.training.secureAggregation; },
+        [](T& t, bool v) {
+            t.training.secureAggregation = v;
+            if (!v) t.training.secureAggregationThreshold = 0;
+        });
+    m_form->itemAt(m_form->rowCount() - 1, QFormLayout::FieldRole)
+        ->widget()
+        ->setToolTip(tr("each party server's sum goes up masked with keys it shares with the other party servers: the global server "
+                        "learns only the parties' total"));
+    if (!m_topology.training.secureAggregation) return;
+    addInt(
+        "secure_aggregation_threshold", tr("Shares that recover a party (0: a majority)"), 0, 255,
+        [](const T& t) { return t.training.secureAggregationThreshold; }, [](T& t, int v) { t.training.secureAggregationThreshold = v; });
+    m_form->itemAt(m_form->rowCount() - 1, QFormLayout::FieldRole)
+        ->widget()
+        ->setToolTip(tr("a party that drops out has its masks recovered from this many other parties' shares; fewer parties than "
+                        "this, colluding, learn nothing of its key"));
 }
 
 // The training settings the mode leaves without effect are greyed out, saying why in their

@@ -19,7 +19,8 @@ WireLimits dataPlaneLimits(const TrainingSettings& s) {
     // A scheduler's node table lists up to kMaxNodes nodes (id, role, endpoint: well under 1 KiB each).
     limits.maxHeaderBytes = size_t(kMaxNodes) * 1024;
     const size_t floats = modelParameterCount(s);
-    if (floats > 0) limits.maxPayloadBytes = floats * sizeof(float);
+    // A masked sum (secure aggregation) travels as 64-bit integers, one per float.
+    if (floats > 0) limits.maxPayloadBytes = floats * (s.secureAggregation ? sizeof(quint64) : sizeof(float));
     return limits;
 }
 

@@ -6,6 +6,7 @@
 #include "FedOptimizer.h"
 #include "ModeRegistry.h"
 #include "RoundCollector.h"
+#include "SecureSum.h"
 #include "ServerOptimizer.h"
 #include "Vocabulary.h"
 
@@ -34,17 +35,24 @@ QSet<QString> roundContributors(const GlobalTier& tier, QHash<QString, QString>*
     return out;
 }
 
+// Under secure aggregation the round's collector has one contributor, the parties' sum, which
+// SecureSum hands it slice by slice as each is unmasked.
+QSet<QString> collectorContributors(const GlobalTier& tier, const QSet<QString>& contributors) {
+    return tier.ctx.training().secureAggregation ? QSet<QString>{SecureSum::sumId()} : contributors;
+}
+
 class Rounds final : public GlobalPolicy {
 public:
     explicit Rounds(GlobalTier& tier)
         : m_tier(tier),
           m_contributors(roundContributors(tier, &m_relayOf)),
-          m_collector(tier.ctx.node.id, m_contributors,
+          m_collector(tier.ctx.node.id, collectorContributors(tier, m_contributors),
                       withCollusion(makeAggregationRule(tier.ctx.training(), RuleTier::Global), tier.ctx.topology),
                       tier.ctx.training().quorumOf(int(m_contributors.size()))) {
         m_collector.setRelays(m_relayOf);
         m_collector.setClaimBounds(claimBounds(tier.ctx.topology, m_contributors));  // (its workers': flat, central ones)
         const TrainingSettings& s = tier.ctx.training();
+        if (s.secureAggregation) m_secure.emplace(tier.ctx, tier.channel, m_contributors);
         if (ModeRegistry::policy(s.mode).gradientEveryStep)  // pushes are gradients: their sum, then the optimizer's step
             m_optimizer.emplace(float(s.learningRate), float(s.momentum));
         else if (s.serverOptimizer != QLatin1String("sgd") || s.param(QStringLiteral("server_lr")) != 1.0)
@@ -65,6 +73,7 @@ public:
 
     void onPush(Envelope& e) override {
         ModelVersion& model = m_tier.model;
+        if (m_secure) return (void)m_log.reject(e.peer, QStringLiteral("a push in the clear, and this run aggregates securely"));
         if (e.message.fields.value(QStringLiteral("pull")).toBool()) m_tier.addPull(e.peer, e.message.integer(QStringLiteral("round")));
         const bool wasOpen = m_collector.roundOpen();
         const bool complete = model.version >= 0 && m_collector.add(e, model.version + 1, model.size);
@@ -72,10 +81,22 @@ public:
         progress(complete);
     }
 
+    bool onProtocolMessage(Envelope& e) override {
+        const QString& type = e.message.type;
+        const ModelVersion& model = m_tier.model;
+        if (!m_secure || (type != message::kMaskedPush && !SecureSum::isProtocolMessage(type))) return false;
+        if (type != message::kMaskedPush) return collect(m_secure->onMessage(e, model.version + 1, model.size)), true;
+        if (e.message.fields.value(QStringLiteral("pull")).toBool()) m_tier.addPull(e.peer, e.message.integer(QStringLiteral("round")));
+        if (model.version >= 0) collect(m_secure->onPush(e, model.version + 1, model.size));
+        return true;
+    }
+
     // fault_policy continue: a party server (or a central worker) down is out of the rounds until
     // it is back; the scheduler stops the run when fewer than min_parties are left.
     void onMembership(const QString& node, bool up) override {
-        if (m_contributors.contains(node) && m_tier.model.version >= 0) progress(m_collector.setAbsent(node, !up));
+        if (!m_contributors.contains(node) || m_tier.model.version < 0) return;
+        if (m_secure) return collect(m_secure->setAbsent(node, !up, m_tier.model.version + 1, m_tier.model.size));
+        progress(m_collector.setAbsent(node, !up));
     }
 
     void onTick(Clock::time_point now) override {
@@ -84,6 +105,16 @@ public:
     }
 
 private:
+    // The parties' sum, unmasked slice by slice (secure aggregation), into the round.
+    void collect(SecureSum::Unmasked slices) {
+        for (Envelope& slice : slices) {
+            const bool wasOpen = m_collector.roundOpen();
+            const bool complete = m_collector.add(slice, m_tier.model.version + 1, m_tier.model.size);
+            if (!wasOpen && m_collector.roundOpen()) m_roundOpenedAt = Clock::now();
+            progress(complete);
+        }
+    }
+
     void progress(bool complete) {
         ModelVersion& model = m_tier.model;
         while (const auto slice = m_collector.takeFinalSlice())
@@ -91,7 +122,7 @@ private:
                 m_tier.streamer.sliceFinal(m_tier.channel, m_tier.pulls.waiting(model.version + 1), model.version + 1,
                                            m_collector.foldBuffer(), *slice);
         if (!complete) return;
-        m_tier.latePushes = m_collector.late();
+        m_tier.latePushes = m_collector.late() + (m_secure ? m_secure->late() : 0);
         m_tier.overclaims = m_collector.overclaims();
         if (const QCborMap r = m_collector.ruleRecord(model.version + 1); !r.isEmpty()) m_tier.ctx.metrics.report(metric::kRobust, r);
         apply();
@@ -152,6 +183,8 @@ private:
 
     std::optional<MomentumSgd> m_optimizer;  // synchronous SGD: the optimizer lives here
     std::optional<FedOptimizer> m_fedOptimizer;  // a server optimizer of FedOpt (FedAvgM, FedAdam, …)
+    std::optional<SecureSum> m_secure;  // secure aggregation: the parties' sums come masked
+    RejectionLog m_log{m_tier.ctx.node.id};
 };
 
 // Pushes as they come: each applied alone as soon as it is whole, its sender answered at once.
@@ -190,7 +223,9 @@ private:
 
 bool recoversGlobalServer(const TrainingSettings& settings) {
     const ModePolicy policy = ModeRegistry::policy(settings.mode);
-    return settings.continuesThroughFailures() && policy.resumable() && !policy.hierarchicalFrequency && !partiesRelayWorkers(settings);
+    // (Not under secure aggregation: a restarted server would hold none of the parties' keys.)
+    return settings.continuesThroughFailures() && policy.resumable() && !policy.hierarchicalFrequency && !partiesRelayWorkers(settings) &&
+           !settings.secureAggregation;
 }
 
 std::unique_ptr<GlobalPolicy> makeGlobalPolicy(GlobalTier& tier) {

@@ -40,6 +40,9 @@ public:
     // The server optimizer's state, for checkpoints (empty where the server has none).
     virtual std::vector<float> optimizerState() const { return {}; }
     virtual void restoreOptimizerState(std::vector<float>) {}
+    // A message of a protocol the policy runs with its contributors (secure aggregation's masked
+    // pushes and keys); false when it is none.
+    virtual bool onProtocolMessage(Envelope&) { return false; }
 };
 
 std::unique_ptr<GlobalPolicy> makeGlobalPolicy(GlobalTier& tier);

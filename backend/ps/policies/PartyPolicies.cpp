@@ -116,9 +116,11 @@ public:
     }
 
 protected:
-    virtual bool streams() const { return true; }
+    // A masked sum goes up whole (its masks are drawn for the whole of it).
+    virtual bool streams() const { return !m_tier.secure; }
     virtual void roundComplete(qint64 round, const FloatBuffer& sum) {
         m_tier.pushedRound = round;
+        if (m_tier.secure) return m_tier.secure->push(round, m_tier.globalVersion, sum, m_collector.roundWeight());
         sendPush(*m_tier.upstream, round, m_tier.globalVersion, sum, true, {}, m_collector.roundWeight());
     }
 

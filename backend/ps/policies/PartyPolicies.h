@@ -7,6 +7,7 @@
 #include "ModelSlices.h"
 #include "PendingPulls.h"
 #include "RoleContext.h"
+#include "SecureParty.h"
 #include "ServerPolicy.h"
 
 #include <QSet>
@@ -42,6 +43,7 @@ struct PartyTier {
     quint64 overclaims = 0;  // workers' pushes that claimed more samples than the plan (RoundCollector)
     std::function<void(const QString& worker)> done;  // a worker got its last answer
     std::function<void(qint64 round, const FloatBuffer& weights)> publish;  // a model made here, for the workers
+    SecureParty* secure = nullptr;  // secure aggregation: the party's sums go up masked through it
 };
 
 class PartyPolicy : public ServerPolicy {

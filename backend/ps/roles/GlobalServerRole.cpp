@@ -77,7 +77,7 @@ public:
             else if (type == message::kPush) m_policy->onPush(*e);
             else if (type == message::kEvaluated && e->peer == m_master)
                 m_masterHasFinal = e->message.integer(QStringLiteral("round")) >= m_ctx.training().rounds;
-            else m_log.reject(e->peer, QStringLiteral("unexpected message '%1'").arg(type));
+            else if (!m_policy->onProtocolMessage(*e)) m_log.reject(e->peer, QStringLiteral("unexpected message '%1'").arg(type));
             if (m_model.version >= 0) {
                 const QStringList ready = m_pulls.take(m_model.version);
                 for (const QString& peer : ready) sendModel(m_channel, peer, m_model, message::kModel);

@@ -11,6 +11,7 @@
 #include "WanLinks.h"
 
 #include <QSet>
+#include <optional>
 #include <cstdio>
 
 namespace hips {
@@ -52,6 +53,8 @@ public:
         Channel upstream = dial();
         m_workers.setPayloadTransform(codecs);
         m_tier.upstream = &upstream;
+        std::optional<SecureParty> secure;
+        if (m_ctx.training().secureAggregation) m_tier.secure = &secure.emplace(m_ctx, upstream, global.id);
         m_tier.done = [this](const QString& worker) { m_servedFinal.insert(worker); };
         m_tier.publish = [this](qint64 round, const FloatBuffer& weights) { publish(round, weights); };
         // A resumed run goes on from the checkpoint's round: the party's rounds count on from it.
@@ -83,8 +86,11 @@ public:
             const int ready = pollChannels({&m_workers, &upstream}, 200ms);
             if (ready < 0) continue;
             if (ready == 1) {
-                if (auto e = upstream.receive(0ms); e && e->message.type == message::kModel)
+                if (auto e = upstream.receive(0ms); e && e->message.type == message::kModel) {
                     if (auto slice = ModelSlice::fromMessage(std::move(e->message), e->peer)) onSlice(std::move(*slice));
+                } else if (e && secure && !secure->onMessage(*e)) {
+                    m_log.reject(e->peer, QStringLiteral("unexpected message '%1'").arg(e->message.type));
+                }
             } else if (auto e = m_workers.receive(0ms)) {
                 if (!m_tier.workerIds.contains(e->peer)) {  // the model and the round are for this party's workers only
                     m_log.reject(e->peer, QStringLiteral("'%1' from a node that is not a worker of this party").arg(e->message.type));
