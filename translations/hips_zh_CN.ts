@@ -869,9 +869,9 @@
     </message>
     <message>
         <location filename="../backend/topology/JsonFields.cpp" line="118"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="242"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="416"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="446"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="255"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="418"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="448"/>
         <source>&apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持“%1”；请使用以下之一：%2</translation>
     </message>
@@ -881,228 +881,233 @@
         <translation>未知的%1“%2”；应为以下之一：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="31"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="33"/>
         <source>larger than %1 bytes</source>
         <translation>大于 %1 字节</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="32"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="34"/>
         <source>%1 bytes</source>
         <translation>%1 字节</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="33"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="35"/>
         <source>the document is %1; a topology may be at most %2 bytes (1 MiB). Check that this is a topology file; a setup that large must be split into several topologies</source>
         <translation>文档大小为 %1；拓扑最多 %2 字节（1 MiB）。请确认这是拓扑文件；如此大的配置须拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="52"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="54"/>
         <source>%1 %2; at most %3 are supported (%4)</source>
         <translation>%1 个%2；最多支持 %3 个（%4）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="57"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="59"/>
         <source>a run starts at most %1 processes; split the setup into several topologies</source>
         <translation>一次运行最多启动 %1 个进程；请将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="63"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="65"/>
         <source>host field</source>
         <translation>主机字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="97"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="99"/>
         <source>adversary field</source>
         <translation>攻击者字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="102"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="104"/>
         <source>&apos;%1&apos; is not an attack; use one of: %2</source>
         <translation>“%1”不是攻击方式；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="108"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="110"/>
         <source>%1 takes no strength</source>
         <translation>%1 不需要强度</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="139"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="141"/>
         <source>must be an object with host and port</source>
         <translation>必须是包含 host 和 port 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="151"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="153"/>
         <source>the central party has no WAN of its own: each other party&apos;s wan shapes its link to the central party</source>
         <translation>中心参与方没有自己的广域网链路：其他每个参与方的 wan 设置决定它到中心参与方的链路</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="157"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="159"/>
         <source>wan field</source>
         <translation>wan 字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="161"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="163"/>
         <source>a wan needs its bandwidth_mbps (megabits per second)</source>
         <translation>wan 需要 bandwidth_mbps（每秒兆比特）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="169"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="172"/>
+        <source>%1 is neither a fraction below 1 nor a whole number of workers</source>
+        <translation>%1 既不是小于 1 的比例，也不是整数个工作节点</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="181"/>
         <source>party field</source>
         <translation>参与方字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="191"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="204"/>
         <source>role &apos;%1&apos; belongs to %2; %3 uses: %4</source>
         <translation>角色“%1”属于%2；%3使用：%4</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="193"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="206"/>
         <source>an ordinary party</source>
         <translation>普通参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="194"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="195"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="207"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="208"/>
         <source>the central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="196"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="209"/>
         <source>this party</source>
         <translation>该参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="198"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="211"/>
         <source>unknown role &apos;%1&apos;; expected one of: %2</source>
         <translation>未知角色“%1”；应为以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="214"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="227"/>
         <source>must be an object with host and count</source>
         <translation>必须是包含 host 和 count 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="252"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="265"/>
         <source>privacy field</source>
         <translation>隐私字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="268"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="281"/>
         <source>poisson sampling needs each example&apos;s gradient clipped, which the workers do not do yet; use &quot;none&quot; (each round one Gaussian mechanism over the whole update)</source>
         <translation>poisson 采样需要对每个样本的梯度裁剪，而工作节点目前还不这样做；请使用 &quot;none&quot;（每轮对整个更新施加一次高斯机制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="273"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="286"/>
         <source>&quot;auto&quot; sets the noise from target_epsilon and the rounds: give target_epsilon, or a number</source>
         <translation>&quot;auto&quot; 根据 target_epsilon 和轮数确定噪声：请给出 target_epsilon，或一个数值</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="322"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="336"/>
         <source>training setting</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="330"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="344"/>
         <source>outputs are a regression&apos;s: write &quot;task&quot;: &quot;regression&quot;, or &quot;classes&quot; for a classifier</source>
         <translation>outputs 属于回归任务：请写 &quot;task&quot;: &quot;regression&quot;；分类器请用 &quot;classes&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="335"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="349"/>
         <source>a regression has outputs, not classes: write &quot;outputs&quot; (the targets a sample has, 1 by default)</source>
         <translation>回归任务用 outputs，而不是 classes：请写 &quot;outputs&quot;（每个样本的目标数，默认为 1）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="374"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="389"/>
         <source>a threshold is secure aggregation&apos;s: add &quot;secure_aggregation&quot;: true</source>
         <translation>门限是安全聚合的设置：请添加 &quot;secure_aggregation&quot;: true</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="382"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="397"/>
         <source>top-level field</source>
         <translation>顶层字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="384"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="399"/>
         <source>must be &quot;%1&quot;</source>
         <translation>必须为 &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="388"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="403"/>
         <source>version %1 is newer than this program reads (%2); upgrade HiPS Studio</source>
         <translation>版本 %1 比本程序能读取的（%2）更新；请升级 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="398"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="413"/>
         <source>must be an object with id and address</source>
         <translation>必须是包含 id 和 address 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="403"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="418"/>
         <source>each party runs at least 3 processes and %1</source>
         <translation>每个参与方至少运行 3 个进程，且%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="408"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="423"/>
         <source>must be an object with id and roles</source>
         <translation>必须是包含 id 和 roles 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="432"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="447"/>
         <source>cannot open the file (%1); check the path</source>
         <translation>无法打开文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="453"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="468"/>
         <source>cannot read the file (%1); check the path</source>
         <translation>无法读取文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="477"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="492"/>
         <source>not valid UTF-8 at line %1 (offset %2); save the file as UTF-8</source>
         <translation>第 %1 行（偏移 %2）不是有效的 UTF-8；请将文件保存为 UTF-8</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="485"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="500"/>
         <source>the file is empty; a topology is a JSON object (resources/topologies/default.json is one, or draw one in hips-studio)</source>
         <translation>文件是空的；拓扑是一个 JSON 对象（resources/topologies/default.json 就是一个，也可以在 hips-studio 中绘制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="494"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="509"/>
         <source>not valid JSON at line %1 (offset %2): %3</source>
         <translation>第 %1 行（偏移 %2）不是有效的 JSON：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="501"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="516"/>
         <source>the document must be a JSON object</source>
         <translation>文档必须是 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="35"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="36"/>
         <source>the topology name</source>
         <translation>拓扑名称</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="57"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="58"/>
         <source>%1 %2 is out of range; use an integer in [%3, %4]</source>
         <translation>%1 %2 超出范围；请使用 [%3, %4] 内的整数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="65"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="66"/>
         <source>the topology starts %1 processes; a run may start at most %2. Use fewer workers, or split the setup into several topologies</source>
         <translation>该拓扑会启动 %1 个进程；一次运行最多启动 %2 个。请减少工作节点，或将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="71"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="72"/>
         <source>%1 parties; at most %2 are supported (each runs at least 3 of the at most %3 processes); split the setup into several topologies</source>
         <translation>%1 个参与方；最多支持 %2 个（每个至少运行最多 %3 个进程中的 3 个）；请将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="78"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="79"/>
         <source>%1 hosts; at most %2 are supported; declare only the hosts that run processes</source>
         <translation>%1 台主机；最多支持 %2 台；只声明运行进程的主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="88"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="89"/>
         <source>host id</source>
         <translation>主机 ID</translation>
     </message>
@@ -1168,7 +1173,7 @@
     </message>
     <message>
         <location filename="../backend/topology/DataValidation.cpp" line="172"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="90"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="91"/>
         <source>host &apos;%1&apos;</source>
         <translation>主机“%1”</translation>
     </message>
@@ -1203,114 +1208,114 @@
         <translation>各参与方带有自己的数据：请将主工作节点的测试集声明为 training.evaluation_data（与参与方的 &quot;data&quot; 形式相同的数据源）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="91"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="92"/>
         <source>this host</source>
         <translation>该主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="108"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="109"/>
         <source>host &apos;%1&apos; is this machine&apos;s loopback (%2) beside remote host &apos;%3&apos; (%4): roles on other machines cannot reach it; give it an address they can reach</source>
         <translation>主机“%1”是本机的回环地址（%2），而同一拓扑中有远程主机“%3”（%4）：其他机器上的角色无法连到它；请给它一个它们能连到的地址</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="121"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="122"/>
         <source>duplicate host id &apos;%1&apos;; give every host its own id</source>
         <translation>主机 ID“%1”重复；请为每台主机指定唯一 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="124"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="125"/>
         <source>no hosts; declare at least one</source>
         <translation>没有主机；请至少声明一台</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="133"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="134"/>
         <source>hosts &apos;%1&apos; and &apos;%2&apos; share address %3 and agent_port %4; give each its own agent_port</source>
         <translation>主机“%1”和“%2”共用地址 %3 和 agent_port %4；请为每台主机指定各自的 agent_port</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="138"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="139"/>
         <source>hosts &apos;%1&apos; and &apos;%2&apos; share address %3 and install_dir %4; give each its own install_dir</source>
         <translation>主机“%1”和“%2”共用地址 %3 和 install_dir %4；请为每台主机指定各自的 install_dir</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="147"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="157"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="148"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="158"/>
         <source>host &apos;%1&apos; is not declared in $.hosts; add it there or fix the name</source>
         <translation>主机“%1”未在 $.hosts 中声明；请在那里添加它或修正名称</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="160"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="161"/>
         <source>the standby host is the server&apos;s own host &apos;%1&apos;; name another host</source>
         <translation>备用主机就是该服务器自己的主机 &apos;%1&apos;；请指定另一台主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="165"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="166"/>
         <source>the global scheduler keeps the copy of the model a standby starts from, and it runs on &apos;%1&apos;, which a lost host would take with it: put the global scheduler on a host that is neither the global server&apos;s nor its standby&apos;s</source>
         <translation>全局调度器保存备用主机据以启动的模型副本，而它运行在 &apos;%1&apos; 上，主机丢失时副本会随之丢失：请把全局调度器放在既不是全局服务器的主机、也不是其备用主机的主机上</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="171"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="172"/>
         <source>a standby host takes over only under fault_policy continue; set it, or remove standby_host</source>
         <translation>备用主机只在 fault_policy continue 下接管；请设置它，或删除 standby_host</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="177"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="178"/>
         <source>port %1 on the standby host &apos;%2&apos; is already used by %3; choose a free port</source>
         <translation>备用主机 &apos;%2&apos; 上的端口 %1 已被 %3 使用；请选择一个空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="186"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="187"/>
         <source>&apos;%1&apos; is not a device; use cpu or cuda:N</source>
         <translation>“%1”不是设备；请使用 cpu 或 cuda:N</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="197"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="198"/>
         <source>port %1 on host &apos;%2&apos; is already used by %3; choose a free port</source>
         <translation>主机“%2”上的端口 %1 已被 %3 使用；请选择空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="211"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="212"/>
         <source>duplicate party id &apos;%1&apos;; give every party its own id</source>
         <translation>参与方 ID“%1”重复；请为每个参与方指定唯一 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="213"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="214"/>
         <source>party id</source>
         <translation>参与方 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="218"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="219"/>
         <source>no central party; mark the party holding the global scheduler, global server and master worker with &quot;central&quot;: true</source>
         <translation>没有中心参与方；请用 &quot;central&quot;: true 标记包含全局调度器、全局服务器和主工作节点的参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="223"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="224"/>
         <source>%1 parties are marked central; exactly one must be</source>
         <translation>%1 个参与方被标记为中心；必须恰好一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="225"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="226"/>
         <source>no ordinary party; add at least one party with a scheduler, a server and workers</source>
         <translation>没有普通参与方；请至少添加一个含调度器、服务器和工作节点的参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="232"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="235"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="233"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="236"/>
         <source>party &apos;%1&apos; has no %2; add one</source>
         <translation>参与方“%1”没有 %2；请添加一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="247"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="248"/>
         <source>mode %1 needs a state service in the central party &apos;%2&apos;: add &quot;state_service&quot;: {&quot;port&quot;: N} to its roles</source>
         <translation>模式 %1 需要中心参与方“%2”中的状态服务：在其 roles 中加入 &quot;state_service&quot;: {&quot;port&quot;: N}</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="338"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="339"/>
         <source>privacy where &quot;party&quot; clips each worker&apos;s whole update by its norm, and each party server holds only a slice of it: use one server per party</source>
         <translation>隐私位置为 &quot;party&quot; 时按范数裁剪每个工作节点的完整更新，而每个参与方服务器只持有其中一片：请每个参与方使用一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="462"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="464"/>
         <source>%1 needs mode %3 (workers whose rounds are the same local work on the same data); mode is %2</source>
         <translation>%1 需要模式 %3（各工作节点每轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
     </message>
@@ -1319,7 +1324,7 @@
         <translation type="vanished">给出了 %1 个服务器；此版本每个参与方运行一个服务器（跨服务器的键切分在计划中）；请保留一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="237"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="238"/>
         <source>%1 %2 given; a party runs at most %3</source>
         <translation>给出了 %1 个 %2；一个参与方最多运行 %3 个</translation>
     </message>
@@ -1328,22 +1333,22 @@
         <translation type="vanished">esync 模式需要中心参与方“%1”中的状态服务：请在其角色中添加 &quot;state_service&quot;: {&quot;port&quot;: N}</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="252"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="253"/>
         <source>the central party &apos;%1&apos; has no master_worker; add one</source>
         <translation>中心参与方“%1”没有 master_worker；请添加一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="265"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="266"/>
         <source>party &apos;%1&apos; has no workers; add a group with count &gt;= 1</source>
         <translation>参与方“%1”没有工作节点；请添加一个 count &gt;= 1 的组</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="274"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="275"/>
         <source>set exactly one of local_iters and local_epochs above 0</source>
         <translation>local_iters 和 local_epochs 中须恰好一个大于 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="278"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="279"/>
         <source>%1 attackers a round, but the run has %2 training workers</source>
         <translation>每轮 %1 个攻击者，但本次运行只有 %2 个训练工作节点</translation>
     </message>
@@ -1436,7 +1441,7 @@
         <translation type="vanished">eval_every（%1）大于 rounds（%2）；模型将永远不会被评估</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="282"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="283"/>
         <source>resume_round (%1) must be below rounds (%2): a run resumes from a checkpoint before its end</source>
         <translation>resume_round（%1）必须小于 rounds（%2）：运行只能从结束前的检查点恢复</translation>
     </message>
@@ -1445,58 +1450,58 @@
         <translation type="vanished">%1 模式随到随用推送，不保存检查点；只有全局服务器按轮聚合的模式才能恢复</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="304"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="305"/>
         <source>party &apos;%1&apos; has %2 servers and the central party %3 global servers; each party server relays its slice of the model to the global server of the same rank: give every party as many servers as there are global servers</source>
         <translation>参与方“%1”有 %2 个服务器，而中心参与方有 %3 个全局服务器；每个参与方服务器把它的模型分片转发给同序号的全局服务器：请让每个参与方的服务器数与全局服务器数相同</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="315"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="316"/>
         <source>mode %1 applies each push as it comes, and every server would count its own versions, so a model put together from several servers would mix them: run %1 with one server per party</source>
         <translation>模式 %1 在每次推送到达时立即应用，每个服务器各自计数版本，由多个服务器拼成的模型会混合不同版本：请在每个参与方只用一个服务器运行 %1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="325"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="326"/>
         <source>%1 compares whole updates, and each of the %2 global servers holds only a slice of them: use one global server, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
         <translation>%1 比较完整的更新，而 %2 个全局服务器各自只持有其中一个分片：请使用一个全局服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="332"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="333"/>
         <source>%1 compares whole updates, and each party server holds only a slice of them: use one server per party, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
         <translation>%1 比较完整的更新，而每个参与方服务器只持有其中一个分片：请每个参与方使用一个服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="343"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="344"/>
         <source>under fault_policy continue each server would close its round with the workers it heard from, so the slices of one model could come from different workers: use fault_policy fail, or one server per party</source>
         <translation>在 fault_policy continue 下，每个服务器会以它收到的工作节点结束其轮次，一个模型的各分片可能来自不同的工作节点：请使用 fault_policy fail，或每个参与方一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="351"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="352"/>
         <source>with slice_bound %1, server %2 of %3 would hold none of model %4&apos;s keys: lower slice_bound, or run fewer servers</source>
         <translation>slice_bound 为 %1 时，%3 个服务器中的第 %2 个将不持有模型 %4 的任何键：请降低 slice_bound，或减少服务器数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="361"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="362"/>
         <source>a quorum lets each server close its round with different contributions, so the slices of one model would come from different workers: remove quorum, or use one server per party</source>
         <translation>法定数让每个服务器以不同的贡献结束其轮次，一个模型的各分片会来自不同的工作节点：请去掉 quorum，或每个参与方使用一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="374"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="375"/>
         <source>partition &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持划分方式“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="377"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="378"/>
         <source>mode &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持模式“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="380"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="384"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="381"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="385"/>
         <source>aggregation &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持聚合规则“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="392"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="393"/>
         <source>%1 is not a setting of mode %2, aggregation %3, party_aggregation %4, partition %5, server_optimizer %6, compression %7 or party_compression %8; remove it or choose the strategy it belongs to</source>
         <translation>%1 不是模式 %2、聚合规则 %3、参与方聚合规则 %4、划分方式 %5、服务器优化器 %6、压缩方式 %7 或参与方内压缩方式 %8 的设置；请删除它，或选择它所属的策略</translation>
     </message>
@@ -1505,7 +1510,7 @@
         <translation type="vanished">扁平运行没有参与方服务器；%1 模式需要它们：请使用 fedavg 或 ssgd，或将 hierarchy 设为 two_layer</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="406"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="408"/>
         <source>a flat run has no party servers to run party_aggregation %1: set it to fedavg</source>
         <translation>扁平运行没有参与方服务器来执行参与方聚合规则 %1：请将其设为 fedavg</translation>
     </message>
@@ -1532,12 +1537,12 @@
         <translation>它没有可以在缺少该进程时结束的轮次</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="423"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="425"/>
         <source>aggregation %1 takes every worker&apos;s own update through its party server, and the global server cannot tell which are down: use fault_policy fail, or a party rule that keeps updates apart</source>
         <translation>聚合规则 %1 经参与方服务器接收每个工作节点各自的更新，全局服务器无法得知哪些节点已下线：请使用 fault_policy fail，或使用分开保留更新的参与方规则</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="431"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="433"/>
         <source>%1 decodes from every worker of a group and cannot go on without one: use fault_policy fail</source>
         <translation>%1 需要组内每个工作节点才能解码，缺少一个就无法继续：请使用 fault_policy fail</translation>
     </message>
@@ -1551,7 +1556,7 @@
         <translation>%1 模式每次推送只从全局模型走一步；FedProx 的近端项需要本地多步：请将 proximal_mu 设为 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="456"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="458"/>
         <source>%1 codes the workers of one party: set it as party_aggregation (a single party reproduces Draco&apos;s flat setting)</source>
         <translation>%1 对单个参与方的工作节点编码：请将其设为 party_aggregation（单个参与方即重现 Draco 的扁平设置）</translation>
     </message>
@@ -1560,42 +1565,42 @@
         <translation type="vanished">%1 需要 fedavg 模式（各轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="470"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="472"/>
         <source>%1 codes the workers of the parties; central workers push to the global server uncoded: set train_central_workers to false</source>
         <translation>%1 对各参与方的工作节点编码；中心工作节点未经编码直接推送到全局服务器：请将 train_central_workers 设为 false</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="476"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="478"/>
         <source>%1 decodes each round&apos;s contributions as the code assigned them to the party&apos;s workers, and a quorum closes rounds without some of them: remove quorum, or use another party_aggregation</source>
         <translation>%1 按编码分配给参与方各工作节点的方式解码每轮的贡献，而法定数会在缺少其中部分贡献时就结束轮次：请去掉 quorum，或使用其他 party_aggregation</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="485"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="487"/>
         <source>party &apos;%1&apos; has %2 workers, not a whole number of groups of draco_r %3</source>
         <translation>参与方“%1”有 %2 个工作节点，不能整分为每组 draco_r %3 个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="509"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="511"/>
         <source>%1 needs at least %2 contributions (%3), and party &apos;%4&apos; has %5: add workers, lower party_byzantine_f or raise the quorum</source>
         <translation>%1 至少需要 %2 个贡献（%3），而参与方“%4”只有 %5：请增加工作节点、降低 party_byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="528"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="530"/>
         <source>%1 needs at least %2 contributions (%3), and the global server&apos;s rounds have %4: add them, lower byzantine_f or raise the quorum</source>
         <translation>%1 至少需要 %2 个贡献（%3），而全局服务器的每轮只有 %4：请增加它们、降低 byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="550"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="552"/>
         <source>set it to at least %1, or use median</source>
         <translation>请将其设为至少 %1，或使用 median</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="551"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="553"/>
         <source>use median</source>
         <translation>请使用 median</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="552"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="554"/>
         <source>trimmed_mean with trim_beta %1 cuts floor(%1 x %2) = 0 values at each end of %3 (%2 contributions): it is the plain mean, which one liar moves anywhere; %4</source>
         <translation>trim_beta 为 %1 的 trimmed_mean 在 %3（%2 个贡献）的两端各截去 floor(%1 x %2) = 0 个值：这就是普通均值，一个说谎者就能把它拉到任意位置；%4</translation>
     </message>
@@ -1743,6 +1748,51 @@
         <location filename="../backend/topology/SecureAggregationCheck.cpp" line="82"/>
         <source>a standby global server would start without the parties&apos; keys: remove standby_host from %1</source>
         <translation>备用全局服务器启动时不会持有各参与方的密钥：请从 %1 删除 standby_host</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ClientSampling.cpp" line="103"/>
+        <source>clients_per_round %1 draws more workers than the %2 there are%3</source>
+        <translation>clients_per_round %1 抽取的工作节点多于现有的 %2 个%3</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ClientSampling.cpp" line="106"/>
+        <source> in party %1</source>
+        <translation>（参与方 %1 中）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ClientSampling.cpp" line="109"/>
+        <source>every party draws its own clients_per_round: remove the run&apos;s, or a party&apos;s</source>
+        <translation>每个参与方都有自己的 clients_per_round：请删除运行级的设置，或某个参与方的设置</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ClientSampling.cpp" line="116"/>
+        <source>clients_per_round draws the workers of each round, and mode %1 does not train in rounds of one push per worker: use fedavg</source>
+        <translation>clients_per_round 抽取每轮的工作节点，而模式 %1 不是每个工作节点每轮推送一次：请使用 fedavg</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ClientSampling.cpp" line="123"/>
+        <source>aggregation %1 takes every worker&apos;s own update through its party server, which a drawn-out party would not send: use fedavg, or hierarchy flat</source>
+        <translation>聚合规则 %1 需要经参与方服务器转发每个工作节点自己的更新，而未被抽中的参与方不会发送：请使用 fedavg，或 hierarchy flat</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ClientSampling.cpp" line="129"/>
+        <source>a quorum and clients_per_round both leave workers out of a round: keep one</source>
+        <translation>法定数和 clients_per_round 都会让工作节点缺席一轮：请只保留其一</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ClientSampling.cpp" line="132"/>
+        <source>the accountant does not count client sampling yet (it would lower ε): remove clients_per_round or privacy</source>
+        <translation>隐私核算器尚未计入客户端抽样（它会降低 ε）：请删除 clients_per_round 或 privacy</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ClientSampling.cpp" line="137"/>
+        <source>a party none of whose workers is drawn would have its masks recovered every such round: remove clients_per_round or secure_aggregation</source>
+        <translation>没有工作节点被抽中的参与方在每个这样的轮次都要恢复其掩码：请删除 clients_per_round 或 secure_aggregation</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ClientSampling.cpp" line="146"/>
+        <source>the adversaries attack in every round, and clients_per_round would leave them out of some: remove one</source>
+        <translation>攻击者每轮都攻击，而 clients_per_round 会让它们缺席部分轮次：请删除其一</translation>
     </message>
 </context>
 <context>
@@ -3577,62 +3627,72 @@
         <translation>FedProx μ（0：关闭）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="92"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="90"/>
+        <source>Workers drawn per round (0: all; below 1: a fraction)</source>
+        <translation>每轮抽取的工作节点（0：全部；小于 1：比例）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="94"/>
+        <source>client sampling: each round a seeded draw of this many training workers trains; the others sit the round out</source>
+        <translation>客户端抽样：每轮按种子抽取这么多训练节点参与训练；其余节点本轮不训练</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="98"/>
         <source>When a process dies</source>
         <translation>进程终止时</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="99"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="105"/>
         <source>Partition</source>
         <translation>数据划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="122"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="128"/>
         <source>Differential privacy</source>
         <translation>差分隐私</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="131"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="137"/>
         <source>party: each party server clips its workers&apos; updates, sums them and adds Gaussian noise once, before anything leaves the party (central DP at the party); worker: each worker noises its own update (local DP)</source>
         <translation>party：每个参与方服务器裁剪其工作节点的更新、求和，并在任何数据离开参与方之前加一次高斯噪声（参与方处的中心化差分隐私）；worker：每个工作节点对自己的更新加噪（本地差分隐私）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="136"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="142"/>
         <source>Clip norm</source>
         <translation>裁剪范数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="139"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="145"/>
         <source>Noise multiplier (0: auto from target ε)</source>
         <translation>噪声乘数（0：根据目标 ε 自动确定）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="146"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="152"/>
         <source>δ</source>
         <translation>δ</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="149"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="155"/>
         <source>Target ε (0: none)</source>
         <translation>目标 ε（0：无）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="157"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="163"/>
         <source>Secure aggregation</source>
         <translation>安全聚合</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="164"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="170"/>
         <source>each party server&apos;s sum goes up masked with keys it shares with the other party servers: the global server learns only the parties&apos; total</source>
         <translation>每个参与方服务器的和在上传前用它与其他参与方服务器共享的密钥加掩码：全局服务器只能得知各参与方的总和</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="168"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="174"/>
         <source>Shares that recover a party (0: a majority)</source>
         <translation>恢复一个参与方所需的份额数（0：多数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="172"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="178"/>
         <source>a party that drops out has its masks recovered from this many other parties&apos; shares; fewer parties than this, colluding, learn nothing of its key</source>
         <translation>掉线参与方的掩码由这么多个其他参与方的份额恢复；少于此数的参与方即使串通也得不到它的密钥</translation>
     </message>
@@ -3643,7 +3703,7 @@
     </message>
     <message>
         <location filename="../ui/designer/PropertyPanel.cpp" line="382"/>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="416"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="422"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
@@ -3663,102 +3723,107 @@
         <translation>广域网延迟（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="413"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="410"/>
+        <source>Workers drawn per round (0: the run&apos;s setting)</source>
+        <translation>每轮抽取的工作节点（0：沿用运行设置）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="419"/>
         <source>&lt;b&gt;Host&lt;/b&gt; (shared by every party on it)</source>
         <translation>&lt;b&gt;主机&lt;/b&gt;（由其上的所有参与方共享）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="426"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="432"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="428"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="434"/>
         <source>SSH port</source>
         <translation>SSH 端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="432"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="438"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="433"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="439"/>
         <source>Identity file</source>
         <translation>身份文件（私钥）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="434"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="440"/>
         <source>Install directory</source>
         <translation>安装目录</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="439"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="445"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="440"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="446"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="441"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="447"/>
         <source>Master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="442"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="448"/>
         <source>State service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="443"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="449"/>
         <source>Worker group</source>
         <translation>工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="452"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="458"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="458"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="464"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="469"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="475"/>
         <source>Workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="479"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="485"/>
         <source>Slowdown (×)</source>
         <translation>减速倍数 (×)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="488"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="494"/>
         <source>Each local step takes this multiple of its compute time: a slower device, emulated</source>
         <translation>每个本地步骤耗时为其计算时间的这一倍数：用于模拟较慢的设备</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="490"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="496"/>
         <source>none (honest)</source>
         <translation>无（诚实）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="492"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="498"/>
         <source>Adversary</source>
         <translation>攻击者</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="506"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="512"/>
         <source>Attack strength</source>
         <translation>攻击强度</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="516"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="522"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>

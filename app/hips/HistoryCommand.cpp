@@ -127,6 +127,7 @@ static int showRun(const RunStore& store, const QString& idText) {
     for (const QString& e : store.eventMessages(r->id, "device")) std::printf("device: %s\n", qPrintable(shown(e)));
     for (const QString& e : store.eventMessages(r->id, "data")) std::printf("data: %s\n", qPrintable(shown(e)));
     for (const QString& e : store.eventMessages(r->id, "classes")) std::printf("classes: %s\n", qPrintable(shown(e)));
+    for (const QString& e : store.eventMessages(r->id, "sample")) std::printf("sample: %s\n", qPrintable(shown(e)));
     for (const QString& e : store.eventMessages(r->id, "fault")) std::printf("fault: %s\n", qPrintable(shown(e)));
     for (const QString& e : store.eventMessages(r->id, "error")) std::printf("error: %s\n", qPrintable(shown(e)));
     printWarnings(store.eventMessages(r->id, "warning"), r->id);

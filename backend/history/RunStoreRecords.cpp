@@ -59,6 +59,13 @@ void RunStore::appendRecord(qint64 run, const QJsonObject& r) {
         }
         return;
     }
+    if (kind == metric::kSample) {  // client sampling: who trained in the round, one line of the run's events
+        QStringList workers;
+        for (const QJsonValue& w : r.value("workers").toArray()) workers << w.toString();
+        appendEvent(run, t, QStringLiteral("sample"), node,
+                    QStringLiteral("round %1 draws %2").arg(round).arg(workers.join(QStringLiteral(", "))));
+        return;
+    }
     if (kind == metric::kDevice) {  // which LibTorch and GPU each trainer saw: one line of the run's events
         appendEvent(run, t, QStringLiteral("device"), node, describeDeviceRecord(r));
         return;

@@ -21,6 +21,7 @@ inline constexpr QLatin1String kSchedulerDone{"scheduler_done"};
 inline constexpr QLatin1String kDevice{"device"};  // what a trainer trains on: torch (LibTorch and CPU or CUDA), device, gpu
 inline constexpr QLatin1String kMembership{"membership"};  // a scheduler's: member, state (down, up), reason
 inline constexpr QLatin1String kRobust{"robust"};  // a robust rule's round at a server: rule, selected, rejected (+ the senders)
+inline constexpr QLatin1String kSample{"sample"};  // client sampling: the workers drawn for a round (global server 0)
 inline constexpr QLatin1String kPartyEval{"party_eval"};  // a party's own test (its held-out rows): test_acc, correct, samples, test_loss
 inline constexpr QLatin1String kUsage{
     "usage"};  // a role process's CPU and memory, with each of its traffic reports: cpu_percent, rss_bytes

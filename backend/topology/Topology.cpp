@@ -1,5 +1,7 @@
 #include "Topology.h"
 
+#include "ClientSampling.h"
+
 #include "AggregatorRegistry.h"
 #include "FaultPolicy.h"
 #include "FedOptimizer.h"
@@ -234,6 +236,7 @@ int Topology::trainingWorkerCount() const {
 }
 
 int Topology::trainReportsPerRound() const {
+    if (samplesClients(*this)) return sampledPerRound(*this);
     int reports = 0;
     for (const Party& p : parties) {
         int workers = 0;

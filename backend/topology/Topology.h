@@ -75,6 +75,9 @@ struct Party {
     // The party's own data, read only on its hosts and split among its workers; none: the run's
     // `dataset` split over all parties (split_from, the experiment setting).
     std::optional<DataSource> data;
+    // Client sampling inside this party (`clients_per_round`): each round a seeded draw of this
+    // many of its workers (a fraction below 1) trains; 0: the run's setting (ClientSampling.h).
+    double clientsPerRound = 0;
 
     int workerCount() const;
 };
@@ -162,6 +165,10 @@ struct TrainingSettings {
     // Secure aggregation across parties (`secure_aggregation`): each party server's sum goes up
     // masked, so that the global server learns only the parties' total (SecureAggregation.h).
     bool secureAggregation = false;
+    // Client sampling (`clients_per_round`, McMahan et al.'s C): each round a seeded draw of this
+    // many training workers (a fraction below 1) trains and pushes, across the parties without
+    // their own setting; 0: every worker, every round (ClientSampling.h).
+    double clientsPerRound = 0;
     // Parties whose shares recover a dropped party's masks (`secure_aggregation_threshold`);
     // 0: a majority of the parties (secureThreshold()).
     int secureAggregationThreshold = 0;

@@ -11,6 +11,8 @@
 #include "Partition.h"
 
 #include "DataFields.h"
+
+#include <cmath>
 #include "JsonDuplicateKeys.h"
 #include "JsonFields.h"
 #include "PrintableText.h"
@@ -163,9 +165,18 @@ std::optional<WanLink> readWan(JsonFields& parent, bool central) {
     return w;
 }
 
+// `clients_per_round`: a fraction in (0, 1), or a whole count of workers; 0 or absent: all.
+double readClientsPerRound(JsonFields& f) {
+    const double c = f.number("clients_per_round", 0, 0, 1e6);
+    if (c > 1 && c != std::floor(c))
+        f.issue("clients_per_round",
+                QCoreApplication::translate("TopologyCheck", "%1 is neither a fraction below 1 nor a whole number of workers").arg(c));
+    return c;
+}
+
 Party readParty(const QJsonObject& o, const QString& path, TopologyIssues* issues) {
     JsonFields f(o, path, issues);
-    f.rejectUnknown({"id", "central", "host", "roles", "adversary", "wan", "data"},
+    f.rejectUnknown({"id", "central", "host", "roles", "adversary", "wan", "data", "clients_per_round"},
                     QCoreApplication::translate("TopologyCheck", "party field"));
     Party p;
     p.id = f.string("id", {}, true);
@@ -173,6 +184,7 @@ Party readParty(const QJsonObject& o, const QString& path, TopologyIssues* issue
     p.wan = readWan(f, p.central);
     p.adversary = readAdversary(f, "adversary", false);
     p.data = readDataSource(f, "data");
+    p.clientsPerRound = readClientsPerRound(f);
     const QString partyHost = f.string("host", {});
     const auto rolesObject = f.object("roles", true);
     if (!rolesObject) return p;
@@ -313,6 +325,7 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
                                 "privacy",
                                 "secure_aggregation",
                                 "secure_aggregation_threshold",
+                                "clients_per_round",
                                 "evaluation_data",
                                 "input_shape",
                                 "classes",
@@ -367,6 +380,7 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
     t.resumeRound = f.integer("resume_round", t.resumeRound, 0, 1000000);
     t.adversary = readAdversary(f, "adversary", true);
     t.privacy = readPrivacy(f, "privacy");
+    t.clientsPerRound = readClientsPerRound(f);
     t.secureAggregation = f.boolean("secure_aggregation", false);
     t.secureAggregationThreshold = f.integer("secure_aggregation_threshold", 0, 1, int(kMaxParties));
     if (f.has("secure_aggregation_threshold") && !t.secureAggregation)

@@ -7,6 +7,7 @@
 #include "FaultPolicy.h"
 #include "FedOptimizer.h"
 #include "FieldRules.h"
+#include "ClientSampling.h"
 #include "ModeConflicts.h"
 #include "SecureAggregationCheck.h"
 #include "ModeRegistry.h"
@@ -402,6 +403,7 @@ private:
         checkFaultPolicy(s);
         checkModeConflicts(s, &m_issues);
         checkSecureAggregation(m_t, &m_issues);
+        checkClientSampling(m_t, &m_issues);
         if (s.flat() && s.partyAggregation != QLatin1String(rule::kFedAvg))
             add("$.training.party_aggregation", QCoreApplication::translate("TopologyCheck",
                                                                             "a flat run has no party servers "

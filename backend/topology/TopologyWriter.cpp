@@ -54,6 +54,7 @@ QJsonObject party(const Party& p) {
     if (p.adversary) o.insert("adversary", adversary(*p.adversary));
     if (p.wan) o.insert("wan", QJsonObject{{"bandwidth_mbps", p.wan->bandwidthMbps}, {"latency_ms", p.wan->latencyMs}});
     if (p.data) o.insert("data", dataSourceJson(*p.data));
+    if (p.clientsPerRound > 0) o.insert("clients_per_round", p.clientsPerRound);
     return o;
 }
 
@@ -90,6 +91,7 @@ QJsonObject training(const TrainingSettings& t) {
     if (t.flat()) o.insert("hierarchy", t.hierarchy);
     if (t.adversary) o.insert("adversary", adversary(*t.adversary));
     if (t.privacy) o.insert("privacy", privacy(*t.privacy));
+    if (t.clientsPerRound > 0) o.insert("clients_per_round", t.clientsPerRound);
     if (t.secureAggregation) o.insert("secure_aggregation", true);
     if (t.secureAggregationThreshold > 0) o.insert("secure_aggregation_threshold", t.secureAggregationThreshold);
     if (t.evaluationData) o.insert("evaluation_data", dataSourceJson(*t.evaluationData));

@@ -95,6 +95,27 @@ private Q_SLOTS:
         QCOMPARE(requiredContributors(3, 2), 2);
         QCOMPARE(requiredContributors(1, 5), 1);
     }
+
+    // Client sampling: the contributors not drawn for a round are left out of it from its start;
+    // the drawn ones close it in their fold order, the sum stands for all, and a push from one
+    // not drawn is refused. The next round draws again.
+    void contributorsNotDrawnAreLeftOutOfTheirRound() {
+        const std::vector<float> base{10.0f, 20.0f};
+        RoundCollector c("p/server0", {"a", "b", "c", "d"}, AggregatorRegistry::create("fedavg"));
+        ModelBufferPool pool;
+        c.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(2), base.data()}; });
+        c.setRoundContributors([](qint64 round) { return round == 1 ? QSet<QString>{"a", "c"} : QSet<QString>{"b"}; });
+        QVERIFY(!c.add(push("c", 1, {4.0f, 8.0f}), 1, 2));  // held: a folds before it
+        QVERIFY(!c.add(push("b", 1, {100.0f, 100.0f}), 1, 2));  // not drawn: refused
+        QCOMPARE(c.rejected(), quint64(1));
+        QVERIFY(c.add(push("a", 1, {2.0f, 2.0f}), 1, 2));
+        FloatBuffer out = c.takeFolded();
+        QCOMPARE((*out)[0], 10.0f + 2.0f * (2.0f + 4.0f));  // base + (4 / 2) · (a + c)
+        QCOMPARE((*out)[1], 20.0f + 2.0f * (2.0f + 8.0f));
+        QVERIFY(c.add(push("b", 2, {1.0f, 1.0f}), 2, 2));  // round 2 draws b alone
+        out = c.takeFolded();
+        QCOMPARE((*out)[0], 10.0f + 4.0f);
+    }
 };
 
 QTEST_GUILESS_MAIN(MembershipTest)

@@ -1,6 +1,7 @@
 #include "GlobalPolicies.h"
 
 #include "AsyncGlobalTier.h"
+#include "ClientSampling.h"
 #include "Collusion.h"
 #include "DataPlan.h"
 #include "FedOptimizer.h"
@@ -10,6 +11,7 @@
 #include "ServerOptimizer.h"
 #include "Vocabulary.h"
 
+#include <QCborArray>
 #include <optional>
 
 namespace hips {
@@ -53,6 +55,12 @@ public:
         m_collector.setClaimBounds(claimBounds(tier.ctx.topology, m_contributors));  // (its workers': flat, central ones)
         const TrainingSettings& s = tier.ctx.training();
         if (s.secureAggregation) m_secure.emplace(tier.ctx, tier.channel, m_contributors);
+        if (samplesClients(tier.ctx.topology))
+            m_collector.setRoundContributors([this](qint64 round) {
+                const QSet<QString> drawn = sampledContributors(m_tier.ctx.topology, m_contributors, round);
+                reportDraw(round);
+                return drawn;
+            });
         if (ModeRegistry::policy(s.mode).gradientEveryStep)  // pushes are gradients: their sum, then the optimizer's step
             m_optimizer.emplace(float(s.learningRate), float(s.momentum));
         else if (s.serverOptimizer != QLatin1String("sgd") || s.param(QStringLiteral("server_lr")) != 1.0)
@@ -105,6 +113,17 @@ public:
     }
 
 private:
+    // The workers drawn for a round, in the run's metrics (`sample`): the draw is recorded, not
+    // only reproducible. Global server 0 says it, once a round.
+    void reportDraw(qint64 round) {
+        if (m_tier.ctx.node.rank != 0 || round <= m_reportedDraw) return;
+        m_reportedDraw = round;
+        QStringList workers(sampledWorkers(m_tier.ctx.topology, round).values());
+        workers.sort();
+        m_tier.ctx.metrics.report(metric::kSample,
+                                  {{QString(metric::kRound), round}, {QStringLiteral("workers"), QCborArray::fromStringList(workers)}});
+    }
+
     // The parties' sum, unmasked slice by slice (secure aggregation), into the round.
     void collect(SecureSum::Unmasked slices) {
         for (Envelope& slice : slices) {
@@ -184,6 +203,7 @@ private:
     std::optional<MomentumSgd> m_optimizer;  // synchronous SGD: the optimizer lives here
     std::optional<FedOptimizer> m_fedOptimizer;  // a server optimizer of FedOpt (FedAvgM, FedAdam, …)
     std::optional<SecureSum> m_secure;  // secure aggregation: the parties' sums come masked
+    qint64 m_reportedDraw = 0;
     RejectionLog m_log{m_tier.ctx.node.id};
 };
 

@@ -1,6 +1,7 @@
 #include "PartyPolicies.h"
 
 #include "AsyncPushes.h"
+#include "ClientSampling.h"
 #include "Collusion.h"
 #include "DataPlan.h"
 #include "ModeRegistry.h"
@@ -28,6 +29,8 @@ public:
                       tier.ctx.training().quorumOf(int(tier.workerIds.size()))) {
         m_collector.foldOnArrival([this] { return RoundCollector::FoldTarget{m_tier.pool.acquire(m_tier.model.total), nullptr}; });
         m_collector.setClaimBounds(claimBounds(tier.ctx.topology, tier.workerIds));
+        if (samplesClients(tier.ctx.topology))
+            m_collector.setRoundContributors([&tier](qint64 round) { return sampledWorkers(tier.ctx.topology, round) & tier.workerIds; });
         const TrainingSettings& s = tier.ctx.training();
         if (s.continuesThroughFailures()) {
             m_collector.tolerateLatePushes();
@@ -51,6 +54,12 @@ public:
     void onGlobalModel() override {
         m_earlyBytes = 0;
         for (Envelope& e : std::exchange(m_early, {})) onPush(e);
+        // Client sampling: a round none of this party's workers is drawn for sends nothing up; the
+        // party asks for its model instead.
+        const qint64 next = m_tier.model.round + 1;
+        if (samplesClients(m_tier.ctx.topology) && next <= m_tier.ctx.training().rounds &&
+            !sampledWorkers(m_tier.ctx.topology, next).intersects(m_tier.workerIds))
+            m_tier.upstream->send(Message(message::kPull, {{QStringLiteral("version"), m_tier.globalVersion + 1}}));
     }
 
     // At most one round of every worker's pushes (this server's shard of the model each): a worker

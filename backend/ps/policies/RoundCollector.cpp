@@ -76,6 +76,10 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
         reject(push, QStringLiteral("push for round %1 while round %2 is open").arg(round).arg(expectedRound));
         return false;
     }
+    if (m_drawn && !drawnFor(expectedRound).contains(from)) {
+        reject(push, QStringLiteral("not drawn for round %1 (clients_per_round)").arg(expectedRound));
+        return false;
+    }
     const size_t count = m.frames.size() == 1 && m.frames[0].size() % sizeof(float) == 0 ? m.frames[0].size() / sizeof(float) : 0;
     if (total <= 0 || size_t(total) != expectedSize || !isCanonicalSlice(offset, total, count)) {
         reject(push, QStringLiteral("payload is not a slice of a %1-float update").arg(expectedSize));
@@ -254,6 +258,17 @@ void RoundCollector::startRound(size_t expectedSize, qint64 round) {
     m_finalSlices.clear();
     m_leftOut.clear();
     m_leftOutPerSlice.assign(sliceCount(expectedSize), 0);
+    if (m_drawn)
+        for (const QString& c : m_contributors)
+            if (!drawnFor(round).contains(c)) leaveOut(c);
+}
+
+const QSet<QString>& RoundCollector::drawnFor(qint64 round) {
+    if (round != m_drawnRound) {
+        m_drawnSet = m_drawn(round);
+        m_drawnRound = round;
+    }
+    return m_drawnSet;
 }
 
 // Folds slice `index` of contributor `rank` when every contributor before it has been folded (then

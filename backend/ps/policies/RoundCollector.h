@@ -46,6 +46,10 @@ public:
     // The most samples each contributor's push may claim (claimBounds, DataPlan.h); a larger claim
     // is refused (the push counts as the bound), logged and counted (overclaims()).
     void setClaimBounds(QHash<QString, double> bounds) { m_claimBounds = std::move(bounds); }
+    // Client sampling (ClientSampling.h): the contributors that push in a round. The others are
+    // left out of it from its start (their slices count as delivered with nothing, the fold order
+    // goes on without them, and the sum stands for every contributor), and a push of theirs is refused.
+    void setRoundContributors(std::function<QSet<QString>(qint64 round)> drawn) { m_drawn = std::move(drawn); }
     // Returns true when this push slice completed the round (every contributor's every slice is in).
     // Takes the payload frame out of `push` (the rule may keep it without a copy).
     bool add(Envelope& push, qint64 expectedRound, size_t expectedSize);
@@ -139,6 +143,10 @@ private:
     void leaveOut(const QString& contributor);
     void closeRound();
 
+    const QSet<QString>& drawnFor(qint64 round);
+    std::function<QSet<QString>(qint64)> m_drawn;
+    qint64 m_drawnRound = -1;
+    QSet<QString> m_drawnSet;  // of m_drawnRound
     std::function<FoldTarget()> m_foldTarget;
     FoldTarget m_fold;
     QSet<QString> m_contributors;

@@ -1,5 +1,7 @@
 #include "PartyServerRole.h"
 
+#include "ClientSampling.h"
+
 #include "GlobalPolicies.h"
 #include "LinkCodecs.h"
 #include "ModeRegistry.h"
@@ -133,7 +135,8 @@ private:
             // Left behind (fault_policy continue: this server was down while the other parties went
             // on): the party's rounds go on from the global model's, and its workers with them.
             const TrainingSettings& s = m_ctx.training();
-            if (s.continuesThroughFailures())
+            // (So do a party's rounds that none of its workers was drawn for: client sampling.)
+            if (s.continuesThroughFailures() || samplesClients(m_ctx.topology))
                 m_tier.pushedRound = std::max(m_tier.pushedRound, slice.version * s.workerPushesPerRound() / s.globalStepsPerRound());
             m_model = PartyModel{m_tier.pushedRound, m_tier.pushedRound, slice.total, 0, {}, {}};
             m_tier.newestVersion = std::max(m_tier.newestVersion, slice.version);

@@ -1,5 +1,7 @@
 #include "WorkerRole.h"
 
+#include "ClientSampling.h"
+
 #include "PrivacyMechanism.h"
 
 #include "Channel.h"
@@ -92,7 +94,18 @@ public:
         RoundStats stats;
         double commSeconds = 0, waitSeconds = 0;
         bool attacked = false;
+        const bool sampling = samplesClients(m_ctx.topology);
         while (eachAsItComes ? pushes < finalVersion : global.version < finalVersion) {
+            // Client sampling: a round this worker is not drawn for, it sits out and pulls its model.
+            if (sampling && !sampledWorkers(m_ctx.topology, global.version + 1).contains(m_ctx.node.id)) {
+                keepState(trainer, global.version + 1);
+                m_lastPush = LastPush{global.version + 1, global.version, nullptr, 0};
+                links.pull(global.version + 1);
+                global = awaitModel(links, scheduler, global.version + 1);
+                pushes = global.version;
+                evaluateHeldOut(global.version, global);  // (the party's own test counts every worker's rows)
+                continue;
+            }
             const AdversarySpec* attack = attackOf(pushes / pushesPerRound + 1);
             const RoundStats s = work(*strategy, global, attack && flipsLabels(attack->kind));
             const auto commStart = Clock::now();
@@ -224,7 +237,7 @@ private:
     // makes it late, and the answer is the newest model either way.
     void resend(ShardedLinks& links) {
         if (m_lastPush.update) links.push(m_lastPush.round, m_lastPush.base, m_lastPush.update, m_lastPush.weight);
-        else links.pull(0);
+        else links.pull(m_lastPush.round);  // (0 before the first model; a drawn-out round's otherwise)
     }
 
     // The attack this worker makes in `round`, if any (Collusion.h: the servers draw the same).

@@ -1,0 +1,65 @@
+// Client sampling end to end (hips run on loopback): each round only the drawn workers train and
+// push, the others (and a party none of whose workers is drawn) sit it out and pull its model, the
+// run ends every round, and the draw is recorded (metrics and history) as every process made it.
+#include "RunHarness.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+using namespace hips::test;
+
+namespace {
+
+// The run's records of `kind`, in order.
+QList<QJsonObject> records(const Run& run, const QString& kind) {
+    QList<QJsonObject> out;
+    QFile f(run.dir.filePath("run/metrics.jsonl"));
+    if (!f.open(QIODevice::ReadOnly)) return out;
+    for (const QByteArray& line : f.readAll().split('\n')) {
+        const QJsonObject r = QJsonDocument::fromJson(line).object();
+        if (r["kind"].toString() == kind) out << r;
+    }
+    return out;
+}
+
+}  // namespace
+
+class SamplingRunTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // One worker of four a round: three sit out, and so does the party it is not in. Each round's
+    // train record is the drawn worker's, the one the global server recorded.
+    void onlyTheDrawnWorkersTrainAndTheRunEndsEveryRound() {
+        Run run;
+        const QString topology = writeSmallVariant(run, QJsonArray{QJsonObject{{"count", 2}}}, {{"clients_per_round", 1}});
+        run.start({"run", topology, "--out", run.dir.filePath("run")});
+        QVERIFY2(run.finish(180000) == 0, run.out + run.err);
+        QVERIFY2(run.out.contains("finished after 6 rounds"), run.out.constData());
+        QHash<int, QString> drawn;
+        for (const QJsonObject& s : records(run, "sample")) {
+            const QJsonArray workers = s["workers"].toArray();
+            QCOMPARE(workers.size(), 1);
+            QVERIFY(!drawn.contains(s["round"].toInt()));
+            drawn.insert(s["round"].toInt(), workers[0].toString());
+        }
+        QCOMPARE(drawn.size(), 6);
+        QHash<int, QStringList> trained;
+        for (const QJsonObject& t : records(run, "train")) trained[t["round"].toInt()] << t["node"].toString();
+        QSet<QString> parties;
+        for (int round = 1; round <= 6; ++round) {
+            QCOMPARE(trained.value(round), QStringList{drawn.value(round)});
+            parties.insert(drawn.value(round).section('/', 0, 0));
+        }
+        QVERIFY(run.err.isEmpty() || !run.err.contains("rejected"));
+        const auto [status, show] = run.historyCommand({"show", "1"});
+        QVERIFY2(status == 0 && show.contains("round 1 draws " + drawn.value(1).toUtf8()), show.constData());
+        qInfo("drawn: %s (parties %s)", qPrintable(QStringList(drawn.values()).join(' ')),
+              qPrintable(QStringList(parties.values()).join(' ')));
+        QVERIFY(run.leftovers().isEmpty());
+    }
+};
+
+QTEST_MAIN(SamplingRunTest)
+#include "tst_samplingrun.moc"
