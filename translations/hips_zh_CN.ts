@@ -869,7 +869,7 @@
     </message>
     <message>
         <location filename="../backend/topology/JsonFields.cpp" line="118"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="255"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="254"/>
         <location filename="../backend/topology/TopologyValidation.cpp" line="418"/>
         <location filename="../backend/topology/TopologyValidation.cpp" line="448"/>
         <source>&apos;%1&apos; is not supported; use one of: %2</source>
@@ -946,138 +946,138 @@
         <translation>wan 需要 bandwidth_mbps（每秒兆比特）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="172"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="173"/>
         <source>%1 is neither a fraction below 1 nor a whole number of workers</source>
         <translation>%1 既不是小于 1 的比例，也不是整数个工作节点</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="181"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="180"/>
         <source>party field</source>
         <translation>参与方字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="204"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="203"/>
         <source>role &apos;%1&apos; belongs to %2; %3 uses: %4</source>
         <translation>角色“%1”属于%2；%3使用：%4</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="206"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="205"/>
         <source>an ordinary party</source>
         <translation>普通参与方</translation>
     </message>
     <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="206"/>
         <location filename="../backend/topology/TopologyReader.cpp" line="207"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="208"/>
         <source>the central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="209"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="208"/>
         <source>this party</source>
         <translation>该参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="211"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="210"/>
         <source>unknown role &apos;%1&apos;; expected one of: %2</source>
         <translation>未知角色“%1”；应为以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="227"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="226"/>
         <source>must be an object with host and count</source>
         <translation>必须是包含 host 和 count 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="265"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="264"/>
         <source>privacy field</source>
         <translation>隐私字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="281"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="280"/>
         <source>poisson sampling needs each example&apos;s gradient clipped, which the workers do not do yet; use &quot;none&quot; (each round one Gaussian mechanism over the whole update)</source>
         <translation>poisson 采样需要对每个样本的梯度裁剪，而工作节点目前还不这样做；请使用 &quot;none&quot;（每轮对整个更新施加一次高斯机制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="286"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="285"/>
         <source>&quot;auto&quot; sets the noise from target_epsilon and the rounds: give target_epsilon, or a number</source>
         <translation>&quot;auto&quot; 根据 target_epsilon 和轮数确定噪声：请给出 target_epsilon，或一个数值</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="336"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="335"/>
         <source>training setting</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="344"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="343"/>
         <source>outputs are a regression&apos;s: write &quot;task&quot;: &quot;regression&quot;, or &quot;classes&quot; for a classifier</source>
         <translation>outputs 属于回归任务：请写 &quot;task&quot;: &quot;regression&quot;；分类器请用 &quot;classes&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="349"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="348"/>
         <source>a regression has outputs, not classes: write &quot;outputs&quot; (the targets a sample has, 1 by default)</source>
         <translation>回归任务用 outputs，而不是 classes：请写 &quot;outputs&quot;（每个样本的目标数，默认为 1）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="389"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="388"/>
         <source>a threshold is secure aggregation&apos;s: add &quot;secure_aggregation&quot;: true</source>
         <translation>门限是安全聚合的设置：请添加 &quot;secure_aggregation&quot;: true</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="397"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="396"/>
         <source>top-level field</source>
         <translation>顶层字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="399"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="398"/>
         <source>must be &quot;%1&quot;</source>
         <translation>必须为 &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="403"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="402"/>
         <source>version %1 is newer than this program reads (%2); upgrade HiPS Studio</source>
         <translation>版本 %1 比本程序能读取的（%2）更新；请升级 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="413"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="412"/>
         <source>must be an object with id and address</source>
         <translation>必须是包含 id 和 address 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="418"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="417"/>
         <source>each party runs at least 3 processes and %1</source>
         <translation>每个参与方至少运行 3 个进程，且%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="423"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="422"/>
         <source>must be an object with id and roles</source>
         <translation>必须是包含 id 和 roles 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="447"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="446"/>
         <source>cannot open the file (%1); check the path</source>
         <translation>无法打开文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="468"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="467"/>
         <source>cannot read the file (%1); check the path</source>
         <translation>无法读取文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="492"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="491"/>
         <source>not valid UTF-8 at line %1 (offset %2); save the file as UTF-8</source>
         <translation>第 %1 行（偏移 %2）不是有效的 UTF-8；请将文件保存为 UTF-8</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="500"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="499"/>
         <source>the file is empty; a topology is a JSON object (resources/topologies/default.json is one, or draw one in hips-studio)</source>
         <translation>文件是空的；拓扑是一个 JSON 对象（resources/topologies/default.json 就是一个，也可以在 hips-studio 中绘制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="509"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="508"/>
         <source>not valid JSON at line %1 (offset %2): %3</source>
         <translation>第 %1 行（偏移 %2）不是有效的 JSON：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="516"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="515"/>
         <source>the document must be a JSON object</source>
         <translation>文档必须是 JSON 对象</translation>
     </message>
@@ -1775,7 +1775,7 @@
         <translation>聚合规则 %1 需要经参与方服务器转发每个工作节点自己的更新，而未被抽中的参与方不会发送：请使用 fedavg，或 hierarchy flat</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="129"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="130"/>
         <source>a quorum and clients_per_round both leave workers out of a round: keep one</source>
         <translation>法定数和 clients_per_round 都会让工作节点缺席一轮：请只保留其一</translation>
     </message>
@@ -3628,71 +3628,71 @@
     </message>
     <message>
         <location filename="../ui/designer/PropertyPanelTraining.cpp" line="90"/>
-        <source>Workers drawn per round (0: all; below 1: a fraction)</source>
-        <translation>每轮抽取的工作节点（0：全部；小于 1：比例）</translation>
+        <source>Workers per round (0: all)</source>
+        <translation>每轮工作节点数（0：全部）</translation>
     </message>
     <message>
         <location filename="../ui/designer/PropertyPanelTraining.cpp" line="94"/>
-        <source>client sampling: each round a seeded draw of this many training workers trains; the others sit the round out</source>
-        <translation>客户端抽样：每轮按种子抽取这么多训练节点参与训练；其余节点本轮不训练</translation>
+        <source>client sampling: each round a seeded draw of this many training workers (a fraction below 1: that share of them) trains; the others sit the round out</source>
+        <translation>客户端抽样：每轮按种子抽取这么多训练节点（小于 1：该比例的节点）参与训练；其余节点本轮不训练</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="98"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="99"/>
         <source>When a process dies</source>
         <translation>进程终止时</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="105"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="106"/>
         <source>Partition</source>
         <translation>数据划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="128"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="129"/>
         <source>Differential privacy</source>
         <translation>差分隐私</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="137"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="138"/>
         <source>party: each party server clips its workers&apos; updates, sums them and adds Gaussian noise once, before anything leaves the party (central DP at the party); worker: each worker noises its own update (local DP)</source>
         <translation>party：每个参与方服务器裁剪其工作节点的更新、求和，并在任何数据离开参与方之前加一次高斯噪声（参与方处的中心化差分隐私）；worker：每个工作节点对自己的更新加噪（本地差分隐私）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="142"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="143"/>
         <source>Clip norm</source>
         <translation>裁剪范数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="145"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="146"/>
         <source>Noise multiplier (0: auto from target ε)</source>
         <translation>噪声乘数（0：根据目标 ε 自动确定）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="152"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="153"/>
         <source>δ</source>
         <translation>δ</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="155"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="156"/>
         <source>Target ε (0: none)</source>
         <translation>目标 ε（0：无）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="163"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="164"/>
         <source>Secure aggregation</source>
         <translation>安全聚合</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="170"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="171"/>
         <source>each party server&apos;s sum goes up masked with keys it shares with the other party servers: the global server learns only the parties&apos; total</source>
         <translation>每个参与方服务器的和在上传前用它与其他参与方服务器共享的密钥加掩码：全局服务器只能得知各参与方的总和</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="174"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="175"/>
         <source>Shares that recover a party (0: a majority)</source>
         <translation>恢复一个参与方所需的份额数（0：多数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="178"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="179"/>
         <source>a party that drops out has its masks recovered from this many other parties&apos; shares; fewer parties than this, colluding, learn nothing of its key</source>
         <translation>掉线参与方的掩码由这么多个其他参与方的份额恢复；少于此数的参与方即使串通也得不到它的密钥</translation>
     </message>
@@ -3724,8 +3724,8 @@
     </message>
     <message>
         <location filename="../ui/designer/PropertyPanel.cpp" line="410"/>
-        <source>Workers drawn per round (0: the run&apos;s setting)</source>
-        <translation>每轮抽取的工作节点（0：沿用运行设置）</translation>
+        <source>Workers per round (0: the run&apos;s)</source>
+        <translation>每轮工作节点数（0：沿用运行设置）</translation>
     </message>
     <message>
         <location filename="../ui/designer/PropertyPanel.cpp" line="419"/>

@@ -71,6 +71,7 @@ const Override kOverrides[] = {
     {"eval-every", "Evaluate every N rounds.", "N"},
     {"threads", "Intra-op threads per role process.", "N"},
     {"seed", "Seed of the initial weights, the data's split and shuffles, and the attackers (training.seed).", "N"},
+    {"clients-per-round", "Workers drawn to train each round: a count, or a fraction below 1 (training.clients_per_round).", "C"},
 };
 
 // --device DEV: every worker group and the master worker; --device PARTY=DEV: one party's.
@@ -128,6 +129,12 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
     if (args.isSet("seed")) {
         s.seed = args.value("seed").toInt(&ok);
         if (!ok || s.seed < 0) return QStringLiteral("--seed takes a whole number from 0 to 2147483647; got '%1'").arg(args.value("seed"));
+    }
+    if (args.isSet("clients-per-round")) {  // a count beyond the workers is refused with the topology
+        s.clientsPerRound = args.value("clients-per-round").toDouble(&ok);
+        if (!ok || !(s.clientsPerRound > 0) || !std::isfinite(s.clientsPerRound))
+            return QStringLiteral("--clients-per-round takes a count of workers or a fraction below 1, e.g. 10 or 0.1; got '%1'")
+                .arg(args.value("clients-per-round"));
     }
     if (args.isSet("lr")) {
         s.learningRate = args.value("lr").toDouble(&ok);

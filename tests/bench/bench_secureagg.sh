@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Secure aggregation on the default topology (issue 47): the seconds per round and the global
-# server's time from a round's first push to its model (its log's "aggregated in"), with secure
+# server's round time, one model to the next (its log's "aggregated in"), with secure
 # aggregation against without, runs alternating so that the machine's drift falls on both; the
 # ratio of the medians is the overhead. Also the final test accuracy of each run.
 #   tests/bench/bench_secureagg.sh [BUILD_DIR]   env: MODEL (cnn), ROUNDS (20), REPEATS (2)

@@ -59,6 +59,18 @@ private Q_SLOTS:
               qPrintable(QStringList(parties.values()).join(' ')));
         QVERIFY(run.leftovers().isEmpty());
     }
+
+    // --clients-per-round overrides the topology's; a value that is no count or fraction is refused.
+    void theCommandLineSetsItAndRefusesNonsense() {
+        Run bad;
+        bad.start({"run", kSmall, "--clients-per-round", "-1"});
+        QCOMPARE(bad.finish(60000), 2);
+        QVERIFY2(bad.err.contains("--clients-per-round takes a count of workers or a fraction below 1"), bad.err.constData());
+        Run tooMany;
+        tooMany.start({"run", kSmall, "--clients-per-round", "5"});
+        QCOMPARE(tooMany.finish(60000), 2);
+        QVERIFY2(tooMany.err.contains("clients_per_round 5 draws more workers than the 4 there are"), tooMany.err.constData());
+    }
 };
 
 QTEST_MAIN(SamplingRunTest)

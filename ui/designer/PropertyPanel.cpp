@@ -407,7 +407,7 @@ void PropertyPanel::buildParty() {
             if (Party* p = party(t); p && p->wan) p->wan->latencyMs = v;
         });
     addDouble(
-        "party_clients_per_round", tr("Workers drawn per round (0: the run's setting)"), 0, 1e6, 3,
+        "party_clients_per_round", tr("Workers per round (0: the run's)"), 0, 1e6, 3,
         [id](const Topology& t) { return t.party(*id) ? t.party(*id)->clientsPerRound : 0.0; },
         [party](Topology& t, double v) {
             if (Party* p = party(t)) p->clientsPerRound = v;

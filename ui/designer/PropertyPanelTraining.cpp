@@ -87,11 +87,13 @@ void PropertyPanel::addStrategies() {
         "proximal_mu", tr("FedProx μ (0: off)"), 0, 100, 4, [](const T& t) { return t.training.proximalMu; },
         [](T& t, double v) { t.training.proximalMu = v; });
     addDouble(
-        "clients_per_round", tr("Workers drawn per round (0: all; below 1: a fraction)"), 0, 1e6, 3,
-        [](const T& t) { return t.training.clientsPerRound; }, [](T& t, double v) { t.training.clientsPerRound = v; });
+        "clients_per_round", tr("Workers per round (0: all)"), 0, 1e6, 3, [](const T& t) { return t.training.clientsPerRound; },
+        [](T& t, double v) { t.training.clientsPerRound = v; });
     m_form->itemAt(m_form->rowCount() - 1, QFormLayout::FieldRole)
         ->widget()
-        ->setToolTip(tr("client sampling: each round a seeded draw of this many training workers trains; the others sit the round out"));
+        ->setToolTip(
+            tr("client sampling: each round a seeded draw of this many training workers (a fraction below 1: that share of them) trains; "
+               "the others sit the round out"));
     addPrivacy();
     addSecureAggregation();
     addChoice(
