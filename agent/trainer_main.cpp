@@ -4,6 +4,7 @@
 //   hips-trainer model-info FILE  (a TorchScript model's SHA-256 and tensor sizes, as one JSON line)
 //   hips-trainer export TOPOLOGY PARAMS torchscript|state_dict OUT  (a run's net.params for PyTorch: hips export)
 //   hips-trainer check-data REQUEST  (a party's source read here: its counts, never its contents; DataCheck.h)
+//   hips-trainer simulate TOPOLOGY OUT CLOCK_ORIGIN [THREADS]  (a whole run in this process on a virtual clock: hips simulate)
 //   hips-trainer zygote [ROOM]  (with the agent's socket on descriptor 3: forks trainers on demand)
 // Kept apart from hips-agent so that only the processes that train load LibTorch.
 #include "DataCheck.h"
@@ -13,6 +14,7 @@
 #include "TopologyReader.h"
 #include "ProcessMemory.h"
 #include "RoleRunner.h"
+#include "Simulation.h"
 #include "TrainerZygote.h"
 #include "TrainingRoles.h"
 
@@ -91,7 +93,35 @@ static int checkDataMain(int argc, char** argv) {
     }
 }
 
+// hips simulate: every role of the topology in this process (Simulation.h); its records on stdout.
+static int simulateMain(int argc, char** argv) {
+    QCoreApplication app(argc, argv);  // (image plugins are found through it)
+    const hips::TopologyLoad load = hips::TopologyReader::readFile(QString::fromLocal8Bit(argv[2]));
+    if (!load.ok()) {
+        std::fprintf(stderr, "%s\n", qPrintable(load.errorText()));
+        return hips::kRoleUsage;
+    }
+    bool okOrigin = false, okThreads = true;
+    const hips::sim::Options options{QString::fromLocal8Bit(argv[3]), QByteArray(argv[4]).toDouble(&okOrigin),
+                                     argc > 5 ? QByteArray(argv[5]).toInt(&okThreads) : 0};
+    if (!okOrigin || !okThreads || options.threads < 0) {
+        std::fprintf(stderr, "usage: hips-trainer simulate TOPOLOGY OUT CLOCK_ORIGIN [THREADS]\n");
+        return hips::kRoleUsage;
+    }
+    try {
+        hips::sim::simulate(*load.topology, options);
+        return hips::kRoleOk;
+    } catch (const hips::RoleError& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return hips::kRoleFailed;
+    } catch (const std::exception& e) {  // (TrainError: the data, the model)
+        std::fprintf(stderr, "%s\n", e.what());
+        return hips::kRoleTrainFailed;
+    }
+}
+
 static int trainerMain(int argc, char** argv) {
+    if ((argc == 5 || argc == 6) && std::strcmp(argv[1], "simulate") == 0) return simulateMain(argc, argv);
     if (argc == 2 && std::strcmp(argv[1], "probe") == 0) {
         const QByteArray json = QJsonDocument(hips::probeDevices().toJsonObject()).toJson(QJsonDocument::Compact);
         std::printf("%s\n", json.constData());

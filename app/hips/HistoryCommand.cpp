@@ -124,6 +124,7 @@ static int showRun(const RunStore& store, const QString& idText) {
     if (const QString privacy = privacyText(r->summary); !privacy.isEmpty()) std::printf("privacy: %s\n", qPrintable(privacy));
     if (const QString run_dir = r->summary.value("run_dir").toString(); !run_dir.isEmpty())
         std::printf("run directory: %s\n", qPrintable(shown(run_dir)));
+    for (const QString& e : store.eventMessages(r->id, "simulated")) std::printf("simulated: %s\n", qPrintable(shown(e)));
     for (const QString& e : store.eventMessages(r->id, "device")) std::printf("device: %s\n", qPrintable(shown(e)));
     for (const QString& e : store.eventMessages(r->id, "data")) std::printf("data: %s\n", qPrintable(shown(e)));
     for (const QString& e : store.eventMessages(r->id, "classes")) std::printf("classes: %s\n", qPrintable(shown(e)));

@@ -320,9 +320,30 @@ int validateCommand(const QStringList& arguments) {
     return 0;
 }
 
+namespace {
+int runOrSimulate(const QStringList& arguments, bool simulate);
+}
+
 int runCommand(const QStringList& arguments) {
+    return runOrSimulate(arguments, false);
+}
+
+int simulateCommand(const QStringList& arguments) {
+    return runOrSimulate(arguments, true);
+}
+
+namespace {
+
+const char* const kSimulateIntro =
+    "Simulate the run in this process on a virtual clock: every role at once, each step and message costing what it "
+    "would deployed (a worker group's device_profile and availability, each party's wan), with the same rounds, rules and "
+    "draws as hips run, into the same run directory and history.\n\n";
+
+int runOrSimulate(const QStringList& arguments, bool simulate) {
+    const QString command = simulate ? QStringLiteral("hips simulate") : QStringLiteral("hips run");
     QCommandLineParser args;
     args.setApplicationDescription(
+        QString::fromLatin1(simulate ? kSimulateIntro : "") +
         QStringLiteral("Run a topology to the end (the shipped default when none is given).\n\nModes (--mode NAME, "
                        "parameters with --param NAME=VALUE):\n%1\nAggregation rules (--aggregation NAME, "
                        "--party-aggregation NAME):\n%2\nServer optimizers (--server-optimizer NAME):\n%3\n"
@@ -395,15 +416,19 @@ int runCommand(const QStringList& arguments) {
     args.addOption({"param", "A parameter of the mode or a rule, e.g. dc_lambda=0.04 (repeatable).", "NAME=VALUE"});
     addSshOptions(args);
     args.addHelpOption();
-    processCommand(args, arguments, QStringLiteral("hips run"));
+    processCommand(args, arguments, command);
 
     QString historyError;
     const auto store = RunStore::open(args.value("history"), &historyError);
     if (!store) {
-        std::fprintf(stderr, "hips run: %s\n", qPrintable(historyError));
+        std::fprintf(stderr, "%s: %s\n", qPrintable(command), qPrintable(historyError));
         return 2;
     }
     std::optional<ResumeTarget> resume;
+    if (simulate && args.isSet("resume")) {
+        std::fprintf(stderr, "hips simulate: a simulated run keeps no checkpoints to resume from; simulate it again from the start\n");
+        return 2;
+    }
     if (args.isSet("resume")) {
         if (!args.positionalArguments().isEmpty() || args.isSet("out")) {
             std::fprintf(stderr,
@@ -439,24 +464,25 @@ int runCommand(const QStringList& arguments) {
     auto topology = resume ? std::optional<Topology>(resume->topology) : loadTopology(path);
     if (!topology) return 2;
     if (const QString e = resume ? QString() : applyOverrides(args, *topology); !e.isEmpty()) {
-        std::fprintf(stderr, "hips run: %s\n", qPrintable(e));
+        std::fprintf(stderr, "%s: %s\n", qPrintable(command), qPrintable(e));
         return 2;
     }
     // The file was valid as read (loadTopology), so what is wrong now came with the options.
     if (const TopologyIssues issues = TopologyReader::validate(*topology); !issues.isEmpty()) {
-        const QString origin = resume ? path : QStringLiteral("hips run: with the options given");
+        const QString origin = resume ? path : command + QStringLiteral(": with the options given");
         for (const TopologyIssue& i : issues) std::fprintf(stderr, "%s: %s\n", qPrintable(origin), qPrintable(i.toString()));
         return 2;
     }
     const TrainingSettings& s = topology->training;
     std::printf("hips %s with %s\n", HIPS_VERSION, HIPS_TORCH_FLAVOR);
-    std::printf("hips run: %s — %s, model %s on %s, mode %s, %s\n", qPrintable(topology->name), qPrintable(sizeOf(*topology)),
-                qPrintable(s.torchScript() ? QFileInfo(s.modelFile).fileName() : s.model),
+    std::printf("%s: %s — %s, model %s on %s, mode %s, %s\n", qPrintable(command), qPrintable(topology->name),
+                qPrintable(sizeOf(*topology)), qPrintable(s.torchScript() ? QFileInfo(s.modelFile).fileName() : s.model),
                 qPrintable(topology->partiesBringData() ? QStringLiteral("the parties' own data") : s.dataset), qPrintable(s.mode),
                 qPrintable(counted(s.rounds, "round", "rounds")));
     printAdvice(*topology);
     TrainingSettings settled = s;  // (the controller settles the run's own, and says what it settled)
     settlePrivacy(&settled);
+    if (simulate) std::printf("on a virtual clock: elapsed is what the deployed run would take\n");
     printHeader(s.regression(), settled.privacy);
 
     if (resume)
@@ -464,12 +490,15 @@ int runCommand(const QStringList& arguments) {
     RunController controller;
     controller.setStore(store.get());
     controller.setDeployOptions(deployOptionsFrom(args));
-    return followRun(controller, "hips run", [&] {
+    controller.setSimulated(simulate);
+    return followRun(controller, simulate ? "hips simulate" : "hips run", [&] {
         return resume ? controller.resume(*topology, resume->runDir, resume->historyRun)
                       : controller.start(*topology,
                                          args.value("out").isEmpty() ? RunDirectory::defaultPath(topology->name) : args.value("out"));
     });
 }
+
+}  // namespace
 
 // `hips attach RUN`: takes up a run whose controller died or was stopped, printing its rounds
 // so far and then the rest, as `hips run` would have.

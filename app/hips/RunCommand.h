@@ -7,6 +7,8 @@
 namespace hips {
 
 int runCommand(const QStringList& arguments);
+// hips simulate: hips run's options, the run on a virtual clock in one process (Simulation.h).
+int simulateCommand(const QStringList& arguments);
 // `hips attach RUN`: takes up a run whose controller went away, and follows it like hips run.
 int attachCommand(const QStringList& arguments);
 int validateCommand(const QStringList& arguments);

@@ -1,5 +1,6 @@
 // hips: the command-line face of the controller.
 //   hips run [TOPOLOGY] [--rounds N] [--model NAME] [--out DIR] ...
+//   hips simulate [TOPOLOGY] [hips run's options]
 //   hips validate TOPOLOGY
 //   hips check-data TOPOLOGY
 //   hips history list [TEXT] | show RUN | delete RUN | rename RUN NAME | tag RUN TAG... | note RUN TEXT
@@ -29,6 +30,7 @@
 
 static constexpr const char* kUsage =
     "usage: hips run [TOPOLOGY] [options]      train (the shipped default topology when none is given)\n"
+    "       hips simulate [TOPOLOGY] [options] the same run in one process on a virtual clock (hips run's options)\n"
     "       hips attach RUN                    take up a run whose controller died or was stopped\n"
     "       hips validate TOPOLOGY             check a topology file\n"
     "       hips deploy TOPOLOGY               put hips-agent on every remote host (SSH)\n"
@@ -71,6 +73,7 @@ int main(int argc, char** argv) {
     const QString command = args.value(1);
     args.removeAt(1 < args.size() ? 1 : 0);  // the sub-command's parser sees "hips <options>"
     if (command == QLatin1String("run")) return hips::runCommand(args);
+    if (command == QLatin1String("simulate")) return hips::simulateCommand(args);
     if (command == QLatin1String("attach")) return hips::attachCommand(args);
     if (command == QLatin1String("validate")) return hips::validateCommand(args);
     if (command == QLatin1String("history")) return hips::historyCommand(args);

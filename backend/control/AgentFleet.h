@@ -7,6 +7,7 @@
 //                  one that goes silent is deployed again (fault_policy continue)
 //   AttachedFleet  the agents of a run whose controller went away, reached through its
 //                  directory's agents.json (hips attach)
+//   SimulatedFleet no agent: one hips-trainer plays every role on a virtual clock (hips simulate)
 //
 // Whatever the kind, the controller gets `ready` once every agent has answered, each event once,
 // `failed` for whatever went wrong with an agent, and `gone` when none is left to hear from.
@@ -19,6 +20,7 @@
 
 #include <QHash>
 #include <QMap>
+#include <QProcess>
 #include <QSet>
 #include <functional>
 #include <map>
@@ -188,6 +190,33 @@ public:
 
 private:
     QHash<QString, qint64> m_marks;
+};
+
+// hips simulate: `hips-trainer simulate` runs every role of the run in one process on a virtual
+// clock (Simulation.h). Its records come to the controller as the agents' would, each under the
+// node it names, its other lines under the global server's, and its end as every node's.
+class SimulatedFleet : public AgentFleet {
+    Q_OBJECT
+public:
+    // `clockOrigin`: the run's start (unix seconds), where the virtual clock begins.
+    SimulatedFleet(const Topology& topology, const QString& runDir, double clockOrigin);
+    ~SimulatedFleet() override;
+    void start() override;
+    void shutdown() override;
+
+private:
+    void readLines(QProcess::ProcessChannel channel);
+    void onLine(const QByteArray& line, bool error);
+    void onFinished(int code, bool crashed);
+    void tell(QCborMap event);
+    QString loggingNode() const;
+
+    QProcess m_process;
+    double m_origin;
+    qint64 m_seq = 0;
+    QByteArray m_partial[2];  // stdout's and stderr's unfinished line
+    QString m_lastError;  // the simulator's last line on stderr: why it failed
+    bool m_finished = false, m_goneSent = false;
 };
 
 }  // namespace hips

@@ -7,6 +7,7 @@
 #include "TopologyWriter.h"
 #include "ModelFileCheck.h"
 #include "PrivacyBudget.h"
+#include "SimulationCheck.h"
 #include "RoleLog.h"
 
 #include <QDateTime>
@@ -70,6 +71,7 @@ bool RunController::start(const Topology& given, const QString& runDir) {
         m_error = issues.first().toString();
         return false;
     }
+    if (m_simulated && !(m_error = simulationRefusal(topology)).isEmpty()) return false;
     const PrivacyPlan privacyPlan = settlePrivacy(&topology.training);  // "auto" noise; rounds within target_epsilon
     if (!privacyPlan.error.isEmpty()) {
         m_error = QStringLiteral("training.privacy: ") + privacyPlan.error;
@@ -96,13 +98,20 @@ bool RunController::start(const Topology& given, const QString& runDir) {
         return false;
     }
     for (const ProcessInfo& p : m_processes.all()) m_recorder->process(p);
+    if (m_simulated)
+        m_recorder->event(QStringLiteral("simulated"), QStringLiteral("controller"),
+                          QStringLiteral("hips simulate: every role in one process; its times are the virtual clock's, what the "
+                                         "deployed run would take"));
     if (!privacyPlan.note.isEmpty()) {
         m_recorder->event(QStringLiteral("info"), QStringLiteral("controller"), privacyPlan.note);
         Q_EMIT notice(QStringLiteral("controller"), privacyPlan.note);
     }
     setState(RunState::Deploying);
     m_launch.makeKeys(m_topology.nodes());  // (local runs too: loopback is open to every local user)
-    if (remoteHosts(topology).isEmpty()) useFleet(std::make_unique<LocalFleet>(topology, realRunDir(), m_recorder->active()));
+    if (m_simulated) {
+        m_runClock = RunClock(double(QDateTime::currentMSecsSinceEpoch()) / 1000.0 - elapsed());  // (the virtual clock starts here)
+        useFleet(std::make_unique<SimulatedFleet>(topology, realRunDir(), m_runClock.unixTime(0)));
+    } else if (remoteHosts(topology).isEmpty()) useFleet(std::make_unique<LocalFleet>(topology, realRunDir(), m_recorder->active()));
     else useFleet(std::make_unique<RemoteFleet>(topology, realRunDir(), m_recorder->active(), m_deployOptions));
     return true;
 }
@@ -247,7 +256,7 @@ void RunController::onMetric(const QString& node, const QString& json) {
     if (!taken->change.isEmpty()) recordNotice(taken->member, taken->change);
     // Attached, records come late (those the agent kept while no controller was there): their
     // own times place them.
-    const double at = m_attached ? m_runClock.elapsed(metric.value(QStringLiteral("t")).toDouble()) : elapsed();
+    const double at = recordTimes() ? m_runClock.elapsed(metric.value(QStringLiteral("t")).toDouble()) : elapsed();
     m_lastRecordAt = std::max(m_lastRecordAt, at);
     Q_EMIT metricRecord(metric, at);
     for (const RoundRow& row : m_progress->ingest(metric, at)) {

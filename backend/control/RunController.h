@@ -68,6 +68,10 @@ public:
     void setStore(RunStore* store);
     // How remote hosts are reached (known_hosts, host-key and passphrase prompts); before start().
     void setDeployOptions(const DeployOptions& options) { m_deployOptions = options; }
+    // hips simulate (before start()): every role in one process on a virtual clock
+    // (SimulatedFleet); the run's times are the records' own, virtual ones.
+    void setSimulated(bool simulated) { m_simulated = simulated; }
+    bool simulated() const { return m_simulated; }
     // Returns false (and sets error()) when the run cannot even begin.
     bool start(const Topology& topology, const QString& runDir);
     // Goes on with history run `historyRun` in `runDir` from the checkpoint of the topology's
@@ -140,6 +144,9 @@ private:
     RunDirectory m_dir;
     RunStore* m_store = nullptr;
     bool m_attached = false;  // we took the run up from a controller that went away
+    bool m_simulated = false;  // hips simulate
+    // Whether records are placed by their own times (attached: they come late; simulated: virtual).
+    bool recordTimes() const { return m_attached || m_simulated; }
     bool m_replaying = false;  // rounds the history already holds, shown again (attach, resume)
     RunClock m_runClock;  // attached: the run's own clock, which its records' times are read on
     double m_lastRecordAt = 0;  // attached: the newest record's time into the run

@@ -109,9 +109,10 @@ void RunRecorder::beginEvent() {
 
 void RunRecorder::noteEvent(AgentClient* agent, qint64 seq, qint64 metricsBytes) {
     if (!m_store || m_runId <= 0) return;
-    m_store->markAgentEvent(m_runId, agent->host(), seq, metricsBytes);  // in the same commit as the event's rows
+    // (No agent: hips simulate's records come from our own child, and there is nothing to acknowledge.)
+    if (agent) m_store->markAgentEvent(m_runId, agent->host(), seq, metricsBytes);  // in the same commit as the event's rows
     m_store->endGroup();
-    if (!m_agentsGone) m_pendingAcks.append(PendingAck{m_store->postedMark(), seq, agent});
+    if (agent && !m_agentsGone) m_pendingAcks.append(PendingAck{m_store->postedMark(), seq, agent});
 }
 
 void RunRecorder::afterStored(std::function<void()> shown) {

@@ -67,7 +67,7 @@ void RunController::emitFinished() {
     s.stopped = m_userStopped;
     s.reason = m_failure;
     s.runDir = m_dir.path();
-    s.seconds = m_attached ? m_lastRecordAt : elapsed();
+    s.seconds = recordTimes() ? m_lastRecordAt : elapsed();
     if (m_progress) {
         // Rounds that trained but whose evaluation never came (a stopped or failed run) are
         // rows too, without accuracy: every trained round is charted and kept.

@@ -193,7 +193,9 @@ QList<Node> Topology::nodes() const {
                             0,
                             rank,
                             g.device,
-                            g.slowdown};
+                            g.slowdown,
+                            g.stepSeconds,
+                            g.availability};
                 if (g.adversary || p.adversary) worker.adversary = g.adversary ? *g.adversary : *p.adversary;
                 workers.append(worker);
             }

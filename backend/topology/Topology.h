@@ -52,6 +52,12 @@ struct WorkerGroup {
     // devices (ESync's setting) emulated on one machine.
     double slowdown = 1;
     std::optional<AdversarySpec> adversary = std::nullopt;  // every worker of the group attacks, every round
+    // hips simulate only (a deployed run measures its devices): a local step's cost on the virtual
+    // clock in seconds ("device_profile"; 0: the step's measured time x slowdown), and when the
+    // group's workers can train ("availability": empty or "always", a probability per round, or a
+    // trace file of the seconds they are on; SimAvailability.h).
+    double stepSeconds = 0;
+    QString availability = {};
     int uid = -1;  // the designer's handle on the group (edits::assignUids); not in the file
 };
 
@@ -208,6 +214,8 @@ struct Node {
     int rank = 0;  // index among the roles of its kind in its party
     QString device;
     double slowdown = 1;  // workers: see WorkerGroup
+    double stepSeconds = 0;  // workers: see WorkerGroup
+    QString availability = {};  // workers: see WorkerGroup
     AdversarySpec adversary = {};  // workers: their group's, else their party's (kind empty: honest)
     QString standbyHost = {};  // global servers: see ListeningRole
 };

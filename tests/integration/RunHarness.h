@@ -70,7 +70,7 @@ struct Run {
         env.insert("HIPS_TEST_TAG", tag);
         for (const QString& e : extraEnv) env.insert(e.section('=', 0, 0), e.section('=', 1));
         process.setProcessEnvironment(env);
-        if (args.value(0) == "run" && !args.contains("--history")) args << "--history" << history();
+        if ((args.value(0) == "run" || args.value(0) == "simulate") && !args.contains("--history")) args << "--history" << history();
         process.start(kHips, args);
     }
 

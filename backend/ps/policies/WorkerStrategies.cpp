@@ -63,12 +63,19 @@ private:
 
 std::unique_ptr<WorkerStrategy> makeWorkerStrategy(RoleContext& ctx) {
     const TrainingSettings& s = ctx.training();
+    if (ModeRegistry::policy(s.mode).stateService)
+        return std::make_unique<Esync>(ctx, float(s.param(QStringLiteral("global_lr"))) / float(ctx.topology.trainingWorkerCount()));
+    return makeWorkerStrategy(ctx.topology, ctx.node);
+}
+
+std::unique_ptr<WorkerStrategy> makeWorkerStrategy(const Topology& t, const Node& node) {
+    const TrainingSettings& s = t.training;
     const ModePolicy policy = ModeRegistry::policy(s.mode);
-    const float workers = float(ctx.topology.trainingWorkerCount());
+    const float workers = float(t.trainingWorkerCount());
+    if (policy.stateService) return nullptr;  // (it talks to the state service: the RoleContext overload)
     if (policy.gradientEveryStep) return std::make_unique<Gradient>(1.0f / workers);
-    if (policy.stateService) return std::make_unique<Esync>(ctx, float(s.param(QStringLiteral("global_lr"))) / workers);
     if (policy.hierarchicalFrequency) {  // the party's average: its own workers count
-        const float partyWorkers = float(ctx.topology.party(ctx.node.party)->workerCount());
+        const float partyWorkers = float(t.party(node.party)->workerCount());
         return std::make_unique<ModelDelta>(1.0f / partyWorkers, qint64(s.param(QStringLiteral("k1"))));
     }
     return std::make_unique<ModelDelta>(float(ModeRegistry::pushShare(s.mode, s.param(QStringLiteral("whole_push")), int(workers))), 0);

@@ -59,11 +59,11 @@ void MetricsReporter::reportUsage(const QCborValue& round) const {
 void MetricsReporter::report(const QString& kind, QCborMap fields) const {
     fields.insert(QStringLiteral("kind"), kind);
     fields.insert(QStringLiteral("node"), m_node);
-    fields.insert(QStringLiteral("t"), double(QDateTime::currentMSecsSinceEpoch()) / 1000.0);
+    fields.insert(QStringLiteral("t"), m_clock ? m_clock() : double(QDateTime::currentMSecsSinceEpoch()) / 1000.0);
     const QByteArray line = QJsonDocument(fields.toJsonObject()).toJson(QJsonDocument::Compact);
     std::fprintf(stdout, "%s%s\n", kPrefix, line.constData());
     std::fflush(stdout);
-    if (kind == metric::kTraffic) reportUsage(fields.value(metric::kRound));
+    if (kind == metric::kTraffic && m_reportsUsage) reportUsage(fields.value(metric::kRound));
 }
 
 QCborMap trafficFields(const Channel& a, const Channel* b) {

@@ -4,6 +4,7 @@
 // keeps every other line as log text.
 #include <QCborMap>
 #include <QString>
+#include <functional>
 #include <vector>
 
 namespace hips {
@@ -17,11 +18,19 @@ public:
     // role's, each round) is followed by the process's usage: its CPU since the last one and its
     // memory now (at most one a second), so that the history holds each process's over time.
     void report(const QString& kind, QCborMap fields) const;
+    // hips simulate: records stamped with the virtual clock (unix seconds) instead of the wall's,
+    // and with or without the process's usage (one process plays every node: one of them says it).
+    void setClock(std::function<double()> unixSeconds, bool reportsUsage) {
+        m_clock = std::move(unixSeconds);
+        m_reportsUsage = reportsUsage;
+    }
 
 private:
     void reportUsage(const QCborValue& round) const;
 
     QString m_node;
+    std::function<double()> m_clock;  // empty: the wall clock
+    bool m_reportsUsage = true;
     // The last usage report's clock (steady, s) and CPU time (s): what the next one counts from.
     mutable double m_usageWall = -1, m_usageCpu = 0;
 };

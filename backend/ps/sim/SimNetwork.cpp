@@ -1,0 +1,26 @@
+#include "SimNetwork.h"
+
+#include "ModelSlices.h"
+
+namespace hips::sim {
+
+LinkCost acrossLink(const Party& p) {
+    if (!p.wan || p.central) return kLan;
+    return {p.wan->latencyMs / 1000, p.wan->bandwidthMbps * 1e6 / 8};
+}
+
+LinkCost workerLink(const Topology& t, const Node& worker, bool direct) {
+    const Party* party = t.party(worker.party);
+    if (!direct || !party || party->central) return kLan;
+    // Flat: the party's workers share its WAN link, each with its share (WanLinks.cpp).
+    LinkCost link = acrossLink(*party);
+    if (link.bytesPerS > 0 && party->wan) link.bytesPerS /= double(std::max(1, party->workerCount()));
+    return link;
+}
+
+quint64 wireBytes(size_t floats) {
+    constexpr quint64 kHeaderBytes = 96;  // a push slice's CBOR header and framing, about
+    return quint64(floats) * sizeof(float) + kHeaderBytes * quint64(sliceCount(floats));
+}
+
+}  // namespace hips::sim

@@ -1,0 +1,509 @@
+#include "Simulation.h"
+
+#include "ClientSampling.h"
+#include "Collusion.h"
+#include "DataPlan.h"
+#include "DeviceProbe.h"
+#include "FedOptimizer.h"
+#include "LocalTrainer.h"
+#include "MasterWorkerRole.h"
+#include "ModeRegistry.h"
+#include "ModelSlices.h"
+#include "RoleError.h"
+#include "RoundCollector.h"
+#include "ServerOptimizer.h"
+#include "SimAvailability.h"
+#include "SimulationCheck.h"
+#include "VirtualWorkers.h"
+#include "Vocabulary.h"
+
+#include <QCborArray>
+#include <QDir>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <future>
+#include <optional>
+#include <thread>
+
+namespace hips::sim {
+
+namespace {
+
+using WallClock = std::chrono::steady_clock;
+
+double wallSince(WallClock::time_point start) {
+    return std::chrono::duration<double>(WallClock::now() - start).count();
+}
+
+// A push on its way into a server's round, or a contributor declared down (`absent`).
+struct Arrival {
+    QString from;
+    FloatBuffer values;
+    double weight = 1;
+    double at = 0;
+    bool absent = false;
+};
+
+struct Outcome {
+    bool complete = false;
+    double at = 0;  // when the round closed (virtual)
+    quint64 late = 0;  // pushes that came after it closed
+};
+
+// A round's settings at one tier: fault_policy continue's deadline and minimum.
+struct Deadline {
+    double timeoutS = 0;
+    int atLeast = 1;
+};
+
+// Feeds `a` into the round as the wire would: slice by slice, each checked by the collector.
+bool feed(RoundCollector& c, const Arrival& a, qint64 round, size_t size) {
+    bool complete = false;
+    for (size_t i = 0; i < sliceCount(size); ++i) {
+        const size_t offset = i * kSliceFloats, count = std::min(kSliceFloats, size - offset);
+        Envelope e{a.from,
+                   Message(message::kPush, {{QStringLiteral("round"), round},
+                                            {QStringLiteral("base"), round - 1},
+                                            {QStringLiteral("offset"), qint64(offset)},
+                                            {QStringLiteral("total"), qint64(size)},
+                                            {QStringLiteral("weight"), a.weight}}),
+                   {}};
+        e.message.frames.push_back(sharedFrame(a.values, a.values->data() + offset, count * sizeof(float)));
+        complete = c.add(e, round, size) || complete;
+        while (c.takeFinalSlice()) {
+        }
+    }
+    return complete;
+}
+
+// One round of a collector, its arrivals in the order of the virtual clock: the clock decides
+// who makes a quorum, who is past round_timeout_s, and when a drop-out is declared.
+Outcome collect(RoundCollector& c, std::vector<Arrival>& arrivals, qint64 round, size_t size, const Deadline& deadline) {
+    std::stable_sort(arrivals.begin(), arrivals.end(), [](const Arrival& a, const Arrival& b) { return a.at < b.at; });
+    Outcome out;
+    const double openedAt = arrivals.empty() ? 0 : arrivals.front().at;
+    for (size_t k = 0; k < arrivals.size(); ++k) {
+        const Arrival& a = arrivals[k];
+        if (out.complete) {
+            out.late += a.absent ? 0 : 1;
+            continue;
+        }
+        if (deadline.timeoutS > 0 && a.at > openedAt + deadline.timeoutS && c.closeWithWhatCame(deadline.atLeast)) {
+            out = {true, openedAt + deadline.timeoutS, a.absent ? 0u : 1u};
+            continue;
+        }
+        const bool closed = a.absent ? c.setAbsent(a.from, true) : feed(c, a, round, size);
+        if (closed) out = {true, a.at, 0};
+    }
+    if (!out.complete && deadline.timeoutS > 0 && c.closeWithWhatCame(deadline.atLeast)) out = {true, openedAt + deadline.timeoutS, 0};
+    for (const Arrival& a : arrivals)
+        if (a.absent) c.setAbsent(a.from, false);  // back for the next round's draw
+    return out;
+}
+
+// A party server: its workers' round folded into the party's sum, which goes up its WAN.
+struct PartyServer {
+    Node node;
+    QSet<QString> workers;
+    std::vector<int> members;  // VirtualWorkers' indices
+    LinkCost link;  // to the global server
+    std::unique_ptr<RoundCollector> collector;
+    ModelBufferPool pool;
+    MetricsReporter metrics;
+    TrafficCounter traffic;
+    Deadline deadline;
+
+    explicit PartyServer(const Node& n) : node(n), metrics(n.id), traffic(n.party) {}
+};
+
+class Simulation {
+public:
+    Simulation(const Topology& t, const Options& o)
+        : m_topology(t),
+          m_settings(t.training),
+          m_options(o),
+          m_availability(t),
+          m_workers(
+              t, [this] { return m_options.clockOrigin + m_stamp; },
+              o.threads > 0 ? o.threads : int(std::max(1u, std::thread::hardware_concurrency())) / std::max(1, t.training.threads)),
+          m_global(globalNode(t)),
+          m_master(masterNode(t)),
+          m_traffic(t.centralParty()->id) {
+        m_global.setClock([this] { return m_options.clockOrigin + m_stamp; }, true);
+        m_master.setClock([this] { return m_options.clockOrigin + m_stamp; }, false);
+        if (const QString why = simulationRefusal(t); !why.isEmpty()) throw RoleError(why.toStdString());
+    }
+
+    void run() {
+        setTorchThreads(m_settings.threads);
+        m_evaluator = std::make_unique<ModelEvaluator>(m_settings, QStringLiteral("cpu"));
+        FloatBuffer initial = std::make_shared<std::vector<float>>(m_evaluator->initialWeights());
+        m_model = ModelVersion::fromBuffer(0, initial);
+        m_master.report(metric::kDevice, describeDevice(QStringLiteral("cpu")));
+        if (!m_evaluator->classNames().isEmpty())
+            m_master.report(metric::kStartup, {{metric::kClassNames, QCborArray::fromStringList(m_evaluator->classNames())}});
+        setUpTiers();
+        const qint64 versions = qint64(m_settings.rounds) * m_settings.globalStepsPerRound();
+        while (m_model.version < versions) step();
+        finishEvaluation();
+    }
+
+private:
+    static QString globalNode(const Topology& t) { return t.centralParty()->id + QStringLiteral("/global_server0"); }
+    static QString masterNode(const Topology& t) { return t.centralParty()->id + QStringLiteral("/master_worker"); }
+    QString globalId() const { return globalNode(m_topology); }
+
+    const ModelVersion& model() const { return m_model; }
+    size_t size() const { return m_model.size; }
+    quint64 modelBytes() const { return wireBytes(m_model.size); }
+    bool relays() const { return partiesRelayWorkers(m_settings); }
+
+    // Who pushes to whom, as the deployed run wires it: party servers over their workers (or only
+    // relaying them), and the global server over the party servers, the central workers, or
+    // (flat, relayed) the workers themselves.
+    void setUpTiers() {
+        const TrainingSettings& s = m_settings;
+        QSet<QString> globalContributors;
+        QHash<QString, int> partyOf;
+        for (const Party& p : m_topology.parties) {
+            if (p.central || s.flat() || p.servers.isEmpty()) continue;
+            Node node;
+            node.id = p.id + QStringLiteral("/server0");
+            node.kind = RoleKind::Server;
+            node.party = p.id;
+            auto server = std::make_unique<PartyServer>(node);
+            server->link = acrossLink(p);
+            server->metrics.setClock([this] { return m_options.clockOrigin + m_stamp; }, false);
+            partyOf.insert(p.id, int(m_parties.size()));
+            m_parties.push_back(std::move(server));
+        }
+        for (int i = 0; i < m_workers.count(); ++i) {
+            VirtualWorker& w = m_workers.at(i);
+            const int party = partyOf.value(w.node.party, -1);
+            if (party < 0) {  // central workers, or flat: straight to the global server
+                w.server = globalId();
+                w.link = workerLink(m_topology, w.node, true);
+                m_direct.push_back(i);
+                globalContributors.insert(w.node.id);
+                continue;
+            }
+            PartyServer& p = *m_parties[size_t(party)];
+            w.server = p.node.id;
+            w.link = kLan;
+            p.workers.insert(w.node.id);
+            p.members.push_back(i);
+            if (relays()) {  // its push goes on whole to the global server, through its party server
+                const Party* own = m_topology.party(p.node.party);
+                w.beyond = p.link;
+                if (w.beyond.bytesPerS > 0) w.beyond.bytesPerS /= double(std::max(1, own->workerCount()));
+                m_direct.push_back(i);
+                globalContributors.insert(w.node.id);
+            }
+        }
+        if (!relays())
+            for (const auto& p : m_parties) {
+                if (p->workers.isEmpty()) continue;
+                globalContributors.insert(p->node.id);
+                p->collector = std::make_unique<RoundCollector>(p->node.id, p->workers,
+                                                                withCollusion(makeAggregationRule(s, RuleTier::Party), m_topology),
+                                                                s.quorumOf(int(p->workers.size())));
+                PartyServer* raw = p.get();
+                p->collector->foldOnArrival([this, raw] { return RoundCollector::FoldTarget{raw->pool.acquire(size()), nullptr}; });
+                p->collector->setClaimBounds(claimBounds(m_topology, p->workers));
+                p->collector->setRoundContributors([this, raw](qint64) { return m_drawn & raw->workers; });
+                if (s.continuesThroughFailures()) {
+                    p->collector->tolerateLatePushes();
+                    p->deadline = {s.param(QStringLiteral("round_timeout_s")),
+                                   requiredContributors(s.param(QStringLiteral("min_workers")), int(p->workers.size()))};
+                }
+            }
+        setUpGlobal(globalContributors);
+    }
+
+    void setUpGlobal(const QSet<QString>& contributors) {
+        const TrainingSettings& s = m_settings;
+        m_globalContributors = contributors;
+        m_collector =
+            std::make_unique<RoundCollector>(globalId(), contributors, withCollusion(makeAggregationRule(s, RuleTier::Global), m_topology),
+                                             s.quorumOf(int(contributors.size())));
+        m_collector->setClaimBounds(claimBounds(m_topology, contributors));
+        m_collector->setRoundContributors([this](qint64) { return m_drawnContributors; });
+        if (ModeRegistry::policy(s.mode).gradientEveryStep) m_optimizer.emplace(float(s.learningRate), float(s.momentum));
+        else if (s.serverOptimizer != QLatin1String("sgd") || s.param(QStringLiteral("server_lr")) != 1.0)
+            m_fedOptimizer.emplace(FedOptimizer::kindOf(s.serverOptimizer), float(s.param(QStringLiteral("server_lr"))),
+                                   float(s.param(QStringLiteral("server_beta1"))), float(s.param(QStringLiteral("server_beta2"))),
+                                   float(s.param(QStringLiteral("server_tau"))));
+        m_collector->foldOnArrival([this] {
+            return RoundCollector::FoldTarget{m_pool.acquire(size()), m_optimizer || m_fedOptimizer ? nullptr : m_model.data};
+        });
+        if (s.continuesThroughFailures()) {
+            m_collector->tolerateLatePushes();
+            m_globalDeadline = {s.param(QStringLiteral("round_timeout_s")),
+                                s.flat() ? requiredContributors(s.param(QStringLiteral("min_workers")), int(contributors.size()))
+                                         : std::min(int(contributors.size()), int(s.param(QStringLiteral("min_parties"))))};
+        }
+    }
+
+    qint64 roundOf(qint64 push) const { return (push - 1) / m_settings.workerPushesPerRound() + 1; }
+
+    // The workers that train in `round`: drawn (clients_per_round) and available then.
+    void draw(qint64 round, double at) {
+        if (round == m_drawnRound) return;
+        m_drawnRound = round;
+        const QSet<QString> sampled = samplesClients(m_topology) ? sampledWorkers(m_topology, round) : QSet<QString>{};
+        m_drawn.clear();
+        for (int i = 0; i < m_workers.count(); ++i) {
+            const VirtualWorker& w = m_workers.at(i);
+            if ((sampled.isEmpty() || sampled.contains(w.node.id)) && m_availability.available(w.node, w.index, round, at))
+                m_drawn.insert(w.node.id);
+        }
+        m_drawnContributors.clear();
+        for (const QString& c : m_globalContributors) {
+            const auto party = std::find_if(m_parties.begin(), m_parties.end(), [&c](const auto& p) { return p->node.id == c; });
+            if (party == m_parties.end() ? m_drawn.contains(c) : (*party)->workers.intersects(m_drawn)) m_drawnContributors.insert(c);
+        }
+        if (samplesClients(m_topology)) {
+            QStringList workers(sampled.begin(), sampled.end());
+            workers.sort();
+            m_global.report(metric::kSample,
+                            {{QString(metric::kRound), round}, {QStringLiteral("workers"), QCborArray::fromStringList(workers)}});
+        }
+    }
+
+    // The drawn members of `which`, with when the model reaches each.
+    std::pair<std::vector<int>, std::vector<double>> turnsOf(const std::vector<int>& which, double modelLeaves, const LinkCost* first) {
+        std::pair<std::vector<int>, std::vector<double>> out;
+        for (int i : which) {
+            const VirtualWorker& w = m_workers.at(i);
+            if (!m_drawn.contains(w.node.id)) continue;
+            out.first.push_back(i);
+            out.second.push_back(modelLeaves +
+                                 (first ? first->seconds(modelBytes()) + kLan.seconds(modelBytes()) : w.modelSeconds(modelBytes())));
+        }
+        return out;
+    }
+
+    // A push as its server takes it, or the worker declared down heartbeat_timeout_s after it went
+    // off (its availability trace) before the push was in.
+    Arrival arrivalOf(const Push& p) {
+        const VirtualWorker& w = m_workers.at(p.worker);
+        const double off = m_availability.offAfter(w.node, p.startedAt), at = p.arrivesAt;
+        if (off >= at) return {w.node.id, p.update, p.weight, at};
+        if (!m_settings.continuesThroughFailures())
+            throw RoleError(QStringLiteral("%1 went off at %2 s (its availability trace) before its push of round %3 was in; under "
+                                           "fault_policy %4 the run stops there, as it would deployed: set fault_policy continue to go on "
+                                           "without it")
+                                .arg(w.node.id)
+                                .arg(off, 0, 'f', 1)
+                                .arg(roundOf(m_model.version + 1))
+                                .arg(m_settings.faultPolicy)
+                                .toStdString());
+        return {w.node.id, nullptr, 0, off + m_settings.heartbeatTimeoutS, true};
+    }
+
+    // One model version: every drawn worker's push, the parties' sums, the global step.
+    void step() {
+        const qint64 push = m_model.version + 1, round = roundOf(push);
+        const double leaves = m_now;
+        draw(round, leaves);
+        if (m_drawnContributors.isEmpty()) return idleRound(round);
+        std::vector<Arrival> atGlobal;
+        std::vector<Push> trained;
+        for (const auto& p : m_parties) {
+            if (!p->collector || !p->workers.intersects(m_drawn)) continue;
+            const auto [which, modelAt] = turnsOf(p->members, leaves, &p->link);
+            p->traffic.received(globalId(), modelBytes());
+            m_traffic.sent(p->node.id, modelBytes());
+            std::vector<Push> pushes = m_workers.train(which, modelAt, m_model);
+            std::vector<Arrival> arrivals;
+            for (const Push& x : pushes) {
+                arrivals.push_back(arrivalOf(x));
+                p->traffic.sent(m_workers.at(x.worker).node.id, modelBytes());
+                if (!arrivals.back().absent) p->traffic.received(m_workers.at(x.worker).node.id, modelBytes());
+            }
+            const auto start = WallClock::now();
+            const Outcome o = collect(*p->collector, arrivals, push, size(), p->deadline);
+            if (!o.complete)
+                throw RoleError(
+                    QStringLiteral("party %1: round %2 cannot close: every worker that trained in it dropped out (availability)")
+                        .arg(p->node.party)
+                        .arg(round)
+                        .toStdString());
+            FloatBuffer sum = p->collector->takeFolded();
+            if (!sum) {
+                sum = p->pool.acquire(size());
+                p->collector->write(sum->data(), nullptr, 0, size());
+            }
+            const double doneAt = o.at + wallSince(start);
+            if (const QCborMap r = p->collector->ruleRecord(push); !r.isEmpty())
+                stamped(doneAt, [&] { p->metrics.report(metric::kRobust, r); });
+            atGlobal.push_back({p->node.id, sum, p->collector->roundWeight(), doneAt + p->link.seconds(modelBytes())});
+            p->traffic.sent(globalId(), modelBytes());
+            m_traffic.received(p->node.id, modelBytes());
+            trained.insert(trained.end(), pushes.begin(), pushes.end());
+        }
+        const auto [which, modelAt] = turnsOf(m_direct, leaves, nullptr);
+        for (const Push& x : m_workers.train(which, modelAt, m_model)) {
+            atGlobal.push_back(arrivalOf(x));
+            m_traffic.sent(m_workers.at(x.worker).node.id, modelBytes());
+            if (!atGlobal.back().absent) m_traffic.received(m_workers.at(x.worker).node.id, modelBytes());
+            trained.push_back(x);
+        }
+        applyRound(push, atGlobal, trained);
+    }
+
+    // No worker can train this round (none available): the model goes on as it is.
+    void idleRound(qint64 round) {
+        std::printf("round %lld: no worker is available (availability); the model goes on unchanged\n", static_cast<long long>(round));
+        m_model = ModelVersion::fromBuffer(m_model.version + 1, std::make_shared<std::vector<float>>(m_model.data, m_model.data + size()));
+        roundEnd(m_model.version, m_now);
+    }
+
+    void applyRound(qint64 push, std::vector<Arrival>& arrivals, const std::vector<Push>& trained) {
+        const auto start = WallClock::now();
+        const Outcome o = collect(*m_collector, arrivals, push, size(), m_globalDeadline);
+        if (!o.complete)
+            throw RoleError(QStringLiteral("round %1 cannot close: every contributor that trained in it dropped out (availability)")
+                                .arg(roundOf(push))
+                                .toStdString());
+        FloatBuffer next = m_collector->takeFolded();
+        if (m_optimizer || m_fedOptimizer) {
+            FloatBuffer aggregate = next;
+            if (!aggregate) {
+                aggregate = m_pool.acquire(size());
+                m_collector->write(aggregate->data(), nullptr, 0, size());
+            }
+            next = m_pool.acquire(size());
+            if (m_optimizer) m_optimizer->step(next->data(), m_model.data, aggregate->data(), size());
+            else m_fedOptimizer->step(next->data(), m_model.data, aggregate->data(), size());
+        } else if (!next) {
+            next = m_pool.acquire(size());
+            m_collector->write(next->data(), m_model.data, 0, size());
+        }
+        m_model = ModelVersion::fromBuffer(push, next);
+        const double apply = wallSince(start);
+        m_applySeconds += apply;
+        const double doneAt = o.at + apply;
+        m_late += o.late;
+        if (const QCborMap r = m_collector->ruleRecord(push); !r.isEmpty()) stamped(doneAt, [&] { m_global.report(metric::kRobust, r); });
+        // Each worker's wait for the answer (the others' work, the servers') and its way back.
+        for (const Push& x : trained) {
+            VirtualWorker& w = m_workers.at(x.worker);
+            const double answered = doneAt + w.modelSeconds(modelBytes());
+            w.waitSeconds += std::max(0.0, doneAt - x.arrivesAt);
+            w.commSeconds += std::max(0.0, answered - x.finishedAt);
+        }
+        roundEnd(push, doneAt);
+    }
+
+    // The version's records: the workers' rounds, the servers' traffic, the aggregate, the evaluation.
+    void roundEnd(qint64 version, double doneAt) {
+        m_now = doneAt;
+        const qint64 perRound = m_settings.workerPushesPerRound(), steps = m_settings.globalStepsPerRound();
+        if (version % perRound == 0)
+            for (int i = 0; i < m_workers.count(); ++i) {
+                VirtualWorker& w = m_workers.at(i);
+                if (!w.trained) continue;
+                stamped(doneAt + w.modelSeconds(modelBytes()), [&] { m_workers.reportRound(w, version / perRound, perRound); });
+            }
+        if (version % steps != 0) return;
+        const qint64 round = version / steps;
+        stamped(doneAt, [&] {
+            for (const auto& p : m_parties)
+                p->metrics.report(metric::kTraffic, {{QStringLiteral("links"), p->traffic.toCbor()},
+                                                     {QStringLiteral("wire_errors"), 0},
+                                                     {QStringLiteral("undeliverable"), 0},
+                                                     {QStringLiteral("round"), round}});
+            m_global.report(metric::kAggregate, {{metric::kRound, round},
+                                                 {metric::kApplySeconds, std::exchange(m_applySeconds, 0.0)},
+                                                 {metric::kLatePushes, qint64(m_late)},
+                                                 {metric::kOverclaims, qint64(m_collector->overclaims())},
+                                                 {metric::kRoundSeconds, doneAt - m_roundStart}});
+            m_global.report(metric::kTraffic, {{QStringLiteral("links"), m_traffic.toCbor()},
+                                               {QStringLiteral("wire_errors"), 0},
+                                               {QStringLiteral("undeliverable"), 0},
+                                               {QStringLiteral("round"), round}});
+        });
+        m_roundStart = doneAt;
+        if (round % std::max(1, m_settings.evalEvery) == 0 || round >= m_settings.rounds) evaluate(round, doneAt);
+    }
+
+    // The master's evaluation of the round's model: off the rounds' path, as deployed, on a thread
+    // of its own while the next round trains; its record and files once it is done.
+    void evaluate(qint64 round, double at) {
+        finishEvaluation();
+        m_traffic.sent(masterNode(m_topology), modelBytes());
+        ModelVersion snapshot = m_model;  // (it holds the buffer while the evaluation reads it)
+        m_evaluation =
+            Evaluation{round, at, std::async(std::launch::async, [this, snapshot] { return m_evaluator->evaluate(snapshot.data); })};
+    }
+
+    void finishEvaluation() {
+        if (!m_evaluation) return;
+        const qint64 round = m_evaluation->round;
+        const EvalStats stats = m_evaluation->stats.get();
+        QCborMap eval = scoreFields(stats);
+        eval.insert(metric::kRound, round);
+        eval.insert(QStringLiteral("eval_s"), stats.seconds);
+        eval.insert(QStringLiteral("skipped"), QCborArray());
+        eval.insert(QStringLiteral("skipped_rounds"), 0);
+        const bool final = round >= m_settings.rounds;
+        if (final && !stats.confusion.empty() && stats.confusion.size() <= 100 * 100) {
+            QCborArray confusion;
+            for (int64_t c : stats.confusion) confusion.append(qint64(c));
+            eval.insert(metric::kConfusion, confusion);
+        }
+        const double stamp = m_stamp;
+        stamped(m_evaluation->at, [&] { m_master.report(metric::kEval, eval); });
+        m_stamp = stamp;
+        m_evaluation.reset();
+        writeModelMeta(m_options.outDir, round, stats, m_settings, m_options.clockOrigin);
+        m_evaluator->saveParameters(QDir(m_options.outDir).filePath(QStringLiteral("net.params")));
+        if (final) m_evaluator->exportModel(QDir(m_options.outDir).filePath(QStringLiteral("model.pt")));
+    }
+
+    // Runs `report` with the records stamped `at` on the virtual clock.
+    template <typename Report>
+    void stamped(double at, Report report) {
+        m_stamp = at;
+        report();
+    }
+
+    const Topology& m_topology;
+    const TrainingSettings& m_settings;
+    Options m_options;
+    double m_stamp = 0;  // the virtual time records are stamped with
+    Availability m_availability;
+    VirtualWorkers m_workers;
+    MetricsReporter m_global, m_master;
+    TrafficCounter m_traffic;  // the global server's
+    std::unique_ptr<ModelEvaluator> m_evaluator;
+    struct Evaluation {
+        qint64 round = 0;
+        double at = 0;
+        std::future<EvalStats> stats;
+    };
+    std::optional<Evaluation> m_evaluation;  // under way
+    ModelVersion m_model;
+    ModelBufferPool m_pool;
+    std::vector<std::unique_ptr<PartyServer>> m_parties;
+    std::vector<int> m_direct;  // workers that push to the global server (flat, central, relayed)
+    QSet<QString> m_globalContributors;
+    std::unique_ptr<RoundCollector> m_collector;
+    std::optional<MomentumSgd> m_optimizer;
+    std::optional<FedOptimizer> m_fedOptimizer;
+    Deadline m_globalDeadline;
+    qint64 m_drawnRound = -1;
+    QSet<QString> m_drawn, m_drawnContributors;  // of m_drawnRound
+    double m_now = 0, m_roundStart = 0, m_applySeconds = 0;
+    quint64 m_late = 0;
+};
+
+}  // namespace
+
+void simulate(const Topology& topology, const Options& options) {
+    Simulation(topology, options).run();
+}
+
+}  // namespace hips::sim

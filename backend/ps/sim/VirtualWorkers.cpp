@@ -1,0 +1,159 @@
+#include "VirtualWorkers.h"
+
+#include "Adversary.h"
+#include "Collusion.h"
+#include "DataPlan.h"
+#include "DeviceProbe.h"
+#include "PrivacyMechanism.h"
+#include "Vocabulary.h"
+
+#include <QCborArray>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+namespace hips::sim {
+
+VirtualWorkers::VirtualWorkers(const Topology& topology, std::function<double()> clock, int threads)
+    : m_topology(topology), m_clock(std::move(clock)), m_threads(std::max(1, threads)) {
+    int index = 0;
+    for (const Node& n : topology.nodes()) {
+        if (n.kind != RoleKind::Worker) continue;
+        auto w = std::make_unique<VirtualWorker>(n, index++);
+        w->strategy = makeWorkerStrategy(topology, n);
+        w->metrics.setClock(m_clock, false);
+        m_byId.insert(n.id, int(m_workers.size()));
+        m_workers.push_back(std::move(w));
+    }
+}
+
+VirtualWorkers::~VirtualWorkers() = default;
+
+// Built on the calling thread: loading a shard seeds LibTorch's process-wide generator.
+void VirtualWorkers::build(VirtualWorker& w) {
+    if (!w.trainers.empty()) return;
+    const DataPlan plan = dataPlanOf(m_topology, w.node);
+    for (const auto& [shard, coefficient] : plan.parts) {
+        w.trainers.push_back(std::make_unique<LocalTrainer>(m_topology.training,
+                                                            TrainingData{plan.source, plan.owner, shard, plan.partitions}, w.node.device));
+        w.coefficients.push_back(float(coefficient));
+    }
+    const LocalTrainer& trainer = *w.trainers.front();
+    w.metrics.report(metric::kDevice, describeDevice(w.node.device));
+    QCborMap fields{{metric::kSamples, qint64(trainer.shardSize())}};
+    QCborArray classes;
+    for (int64_t c : trainer.classCounts()) classes.append(qint64(c));
+    if (!m_topology.training.regression()) fields.insert(metric::kClassCounts, classes);
+    if (!trainer.classNames().isEmpty()) fields.insert(metric::kClassNames, QCborArray::fromStringList(trainer.classNames()));
+    w.metrics.report(metric::kStartup, fields);
+}
+
+std::vector<Push> VirtualWorkers::train(const std::vector<int>& which, const std::vector<double>& modelAt, const ModelVersion& global) {
+    for (int i : which) build(at(i));
+    std::vector<Push> pushes(which.size());
+    std::atomic<size_t> next{0};
+    std::exception_ptr error;
+    std::mutex errorLock;
+    auto drain = [&] {
+        for (size_t k; (k = next.fetch_add(1)) < which.size();) {
+            try {
+                pushes[k] = trainOne(at(which[k]), global);
+            } catch (...) {
+                std::lock_guard<std::mutex> lock(errorLock);
+                if (!error) error = std::current_exception();
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < std::min<int>(m_threads, int(which.size())); ++t) pool.emplace_back(drain);
+    drain();
+    for (std::thread& t : pool) t.join();
+    if (error) std::rethrow_exception(error);
+    for (size_t k = 0; k < which.size(); ++k) {
+        VirtualWorker& w = at(which[k]);
+        pushes[k].worker = which[k];
+        pushes[k].startedAt = modelAt[k];
+        pushes[k].finishedAt += modelAt[k];  // (trainOne put the compute's virtual seconds there)
+        const quint64 bytes = wireBytes(global.size);
+        pushes[k].arrivesAt = pushes[k].finishedAt + w.modelSeconds(bytes);
+        w.traffic.received(w.server, bytes);
+        w.traffic.sent(w.server, bytes);
+    }
+    return pushes;
+}
+
+// The deployed worker's turn (WorkerRole.cpp): its work on every part of its data plan from the
+// model, its update (Draco's codes combine the parts'), an attack's corruption, local noise.
+Push VirtualWorkers::trainOne(VirtualWorker& w, const ModelVersion& global) {
+    const TrainingSettings& s = m_topology.training;
+    const qint64 round = w.pushes / s.workerPushesPerRound() + 1;
+    const AdversarySpec* attack = attackOf(m_topology, w.node, round);
+    RoundStats total;
+    for (auto& trainer : w.trainers) {
+        trainer->setWeights(global.data);
+        trainer->setLabelFlip(attack && flipsLabels(attack->kind));
+        const RoundStats st = w.strategy->work(*trainer, global.version + 1);
+        total.loss += st.loss / double(w.trainers.size());
+        total.samples += st.samples;
+        total.steps += st.steps;
+        total.computeSeconds += st.computeSeconds;
+    }
+    auto update = std::make_shared<std::vector<float>>(global.size);
+    if (w.trainers.size() == 1 && w.coefficients.front() == 1.0f) {
+        w.strategy->update(*w.trainers.front(), global, update->data());
+    } else {
+        std::vector<float> part(global.size);
+        for (size_t k = 0; k < w.trainers.size(); ++k) {
+            w.strategy->update(*w.trainers[k], global, part.data());
+            for (size_t i = 0; i < global.size; ++i) (*update)[i] += w.coefficients[k] * part[i];
+        }
+    }
+    if (attack) {
+        const uint64_t seed = (uint64_t(s.seed) << 32) ^ (uint64_t(w.index) << 20) ^ uint64_t(w.pushes);
+        corruptUpdate(*attack, update->data(), update->size(), seed);
+        w.attacked = true;
+    }
+    if (const auto& dp = s.privacy; dp && !dp->atParty()) {
+        privacy::clipToNorm(update->data(), update->size(), dp->clipNorm);
+        privacy::addGaussianNoise(update->data(), update->size(), dp->noiseMultiplier * dp->clipNorm);
+    }
+    ++w.pushes;
+    const double pushes = double(s.workerPushesPerRound());
+    w.round.loss += total.loss / pushes;
+    w.round.samples += total.samples;
+    w.round.steps += total.steps;
+    // The compute on the virtual clock: the device's profile, else the measured time stretched.
+    const double compute = w.node.stepSeconds > 0 ? w.node.stepSeconds * double(total.steps) : total.computeSeconds * w.node.slowdown;
+    w.round.computeSeconds += compute;
+    w.trained = true;
+    Push p;
+    p.update = std::move(update);
+    p.weight = double(std::max<int64_t>(total.samples, 1));
+    p.finishedAt = compute;
+    return p;
+}
+
+void VirtualWorkers::reportRound(VirtualWorker& w, qint64 round, qint64 pushesPerRound) {
+    const RoundStats& s = w.round;
+    w.metrics.report(metric::kTrain, {{metric::kRound, round},
+                                      {metric::kLoss, s.loss},
+                                      {metric::kAttacked, w.attacked ? 1 : 0},
+                                      {metric::kRedundancy, qint64(w.trainers.size())},
+                                      {metric::kSamples, qint64(s.samples)},
+                                      {metric::kComputeSeconds, s.computeSeconds},
+                                      {metric::kLocalSteps, qint64(s.steps)},
+                                      {metric::kStepsPerPush, double(s.steps) / double(pushesPerRound)},
+                                      {metric::kCommSeconds, w.commSeconds},
+                                      {metric::kWaitSeconds, w.waitSeconds}});
+    QCborMap traffic{{QStringLiteral("links"), w.traffic.toCbor()},
+                     {QStringLiteral("wire_errors"), 0},
+                     {QStringLiteral("undeliverable"), 0},
+                     {QStringLiteral("round"), round}};
+    w.metrics.report(metric::kTraffic, traffic);
+    w.round = {};
+    w.commSeconds = w.waitSeconds = 0;
+    w.attacked = w.trained = false;
+}
+
+}  // namespace hips::sim

@@ -1,0 +1,115 @@
+// hips simulate end to end: the run in one process on a virtual clock, kept as a run is (its
+// directory, records and history), training exactly what the deployed run trains, and charging
+// each message and step what it would cost deployed without waiting for it.
+#include "RunHarness.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+using namespace hips::test;
+
+namespace {
+
+QList<QJsonObject> records(const QString& runDir, const QString& kind) {
+    QList<QJsonObject> out;
+    QFile f(runDir + "/metrics.jsonl");
+    if (!f.open(QIODevice::ReadOnly)) return out;
+    for (const QByteArray& line : f.readAll().split('\n')) {
+        const QJsonObject r = QJsonDocument::fromJson(line).object();
+        if (r["kind"].toString() == kind) out << r;
+    }
+    return out;
+}
+
+QByteArray fileBytes(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+QJsonObject summary(const QString& runDir) {
+    return QJsonDocument::fromJson(fileBytes(runDir + "/summary.json")).object();
+}
+
+}  // namespace
+
+class SimulateRunTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // FedAvg is deterministic: the simulated run's final model is the deployed run's, byte for byte,
+    // and it is kept as a run is, every worker reporting every round.
+    void theSimulatedModelIsTheDeployedRunsBitForBit() {
+        Run real;
+        real.start({"run", kSmall, "--out", real.dir.filePath("real")});
+        QVERIFY2(real.finish(180000) == 0, real.out + real.err);
+        Run sim;
+        sim.start({"simulate", kSmall, "--out", sim.dir.filePath("sim")});
+        QVERIFY2(sim.finish(180000) == 0, sim.out + sim.err);
+        QVERIFY2(sim.out.contains("finished after 6 rounds"), sim.out.constData());
+        const QByteArray realParams = fileBytes(real.dir.filePath("real/net.params")),
+                         simParams = fileBytes(sim.dir.filePath("sim/net.params"));
+        QVERIFY(!realParams.isEmpty());
+        QVERIFY2(realParams == simParams, "the simulated run's net.params differ from the deployed run's");
+        QCOMPARE(records(sim.dir.filePath("sim"), "train").size(), 6 * 4);
+        QCOMPARE(records(sim.dir.filePath("sim"), "eval").size(), 6);
+        QCOMPARE(summary(sim.dir.filePath("sim"))["final_test_acc"].toDouble(),
+                 summary(real.dir.filePath("real"))["final_test_acc"].toDouble());
+        const auto [status, show] = sim.historyCommand({"show", "1"});
+        QVERIFY2(status == 0 && show.contains("finished") && show.contains("hips simulate"), show.constData());
+        QVERIFY(sim.leftovers().isEmpty());
+    }
+
+    // A 1 Mbit/s, 200 ms WAN: every round sends the model down and each party's sum up, which the
+    // virtual clock charges in full (at least rounds x 2 x (latency + bytes / bandwidth)), while the
+    // simulation itself takes a fraction of that.
+    void aSlowWanCostsVirtualTimeNotWallTime() {
+        Run sim;
+        QElapsedTimer wall;
+        wall.start();
+        sim.start({"simulate", kSmall, "--wan", "1,200", "--out", sim.dir.filePath("sim")});
+        QVERIFY2(sim.finish(180000) == 0, sim.out + sim.err);
+        const double wallSeconds = double(wall.elapsed()) / 1000;
+        const QList<QJsonObject> evals = records(sim.dir.filePath("sim"), "eval");
+        QVERIFY(!evals.isEmpty());
+        const double modelBytes = double(fileBytes(sim.dir.filePath("sim/net.params")).size());  // (a little more than the floats)
+        const double bound = 6 * 2 * (0.2 + 0.9 * modelBytes / (1e6 / 8));
+        const double virtualSeconds = summary(sim.dir.filePath("sim"))["seconds"].toDouble();
+        QVERIFY2(virtualSeconds >= bound, qPrintable(QString("virtual %1 s, bound %2 s").arg(virtualSeconds).arg(bound)));
+        QVERIFY2(wallSeconds < virtualSeconds / 2, qPrintable(QString("wall %1 s for %2 virtual s").arg(wallSeconds).arg(virtualSeconds)));
+        qInfo("virtual %.1f s in %.1f s of wall time", virtualSeconds, wallSeconds);
+    }
+
+    // A worker group half available: some rounds go without some workers, the run still ends.
+    void availabilityLeavesWorkersOutOfRounds() {
+        Run sim;
+        const QString topology = writeSmallVariant(sim, QJsonArray{QJsonObject{{"count", 2}, {"availability", 0.5}}}, {});
+        sim.start({"simulate", topology, "--out", sim.dir.filePath("sim")});
+        QVERIFY2(sim.finish(180000) == 0, sim.out + sim.err);
+        int party1 = 0, party2 = 0;
+        for (const QJsonObject& t : records(sim.dir.filePath("sim"), "train"))
+            (t["node"].toString().startsWith("party1/") ? party1 : party2)++;
+        QCOMPARE(party2, 6 * 2);
+        QVERIFY2(party1 < 6 * 2, qPrintable(QString::number(party1)));
+    }
+
+    // What the simulator cannot run, or a broken trace, is refused before anything trains.
+    void refusesWhatItCannotSimulateWithAReason() {
+        Run async;
+        async.start({"simulate", kSmall, "--mode", "asgd"});
+        QCOMPARE(async.finish(60000), 2);
+        QVERIFY2(async.err.contains("hips simulate runs the modes that aggregate in rounds"), async.err.constData());
+        Run trace;
+        QFile bad(trace.dir.filePath("trace.txt"));
+        QVERIFY(bad.open(QIODevice::WriteOnly) && bad.write("0 10\n20 5\n") > 0);
+        bad.close();
+        const QString topology = writeSmallVariant(trace, QJsonArray{QJsonObject{{"count", 2}, {"availability", bad.fileName()}}}, {});
+        trace.start({"simulate", topology, "--out", trace.dir.filePath("sim")});
+        QVERIFY(trace.finish(120000) != 0);
+        QVERIFY2(trace.err.contains("line 2 is not \"START END\""), trace.out + trace.err);
+    }
+};
+
+QTEST_MAIN(SimulateRunTest)
+#include "tst_simulaterun.moc"
