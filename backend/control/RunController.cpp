@@ -8,6 +8,7 @@
 #include "ModelFileCheck.h"
 #include "PrivacyBudget.h"
 #include "SimulationCheck.h"
+#include "TopologyLimits.h"
 #include "RoleLog.h"
 
 #include <QDateTime>
@@ -72,6 +73,13 @@ bool RunController::start(const Topology& given, const QString& runDir) {
         return false;
     }
     if (m_simulated && !(m_error = simulationRefusal(topology)).isEmpty()) return false;
+    if (!m_simulated && topology.nodeCount() > kMaxDeployedNodes) {
+        m_error = QStringLiteral("the topology starts %1 processes; a deployed run starts at most %2: use fewer workers, or rehearse it "
+                                 "with hips simulate")
+                      .arg(topology.nodeCount())
+                      .arg(kMaxDeployedNodes);
+        return false;
+    }
     const PrivacyPlan privacyPlan = settlePrivacy(&topology.training);  // "auto" noise; rounds within target_epsilon
     if (!privacyPlan.error.isEmpty()) {
         m_error = QStringLiteral("training.privacy: ") + privacyPlan.error;

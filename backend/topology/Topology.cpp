@@ -158,48 +158,61 @@ static bool runsStateService(const Party& p, const TrainingSettings& t) {
     return p.central && p.stateService && ModeRegistry::policy(t.mode).stateService;
 }
 
-QList<Node> Topology::nodes() const {
-    QList<Node> schedulers, servers, workers;
-    for (const Party& p : parties) {
-        if (masterAlone(training)) {
-            if (p.masterWorker)
-                workers.append({p.id + QStringLiteral("/master_worker"), RoleKind::MasterWorker, p.id, p.masterWorker->host, 0, 0,
-                                p.masterWorker->device});
-            continue;
-        }
-        const bool c = p.central;
-        const bool partyTier = c || !training.flat();  // a flat run starts no party schedulers and servers
-        if (p.scheduler && partyTier) {
-            const RoleKind k = c ? RoleKind::GlobalScheduler : RoleKind::Scheduler;
-            schedulers.append({p.id + '/' + roleName(k), k, p.id, p.scheduler->host, p.scheduler->port, 0, p.scheduler->device});
-        }
-        if (partyTier)
-            addListening(servers, p, p.servers, c ? RoleKind::GlobalServer : RoleKind::Server,
-                         c ? QStringLiteral("global_server") : QStringLiteral("server"));
-        if (runsStateService(p, training))
-            servers.append({p.id + QStringLiteral("/state_service"), RoleKind::StateService, p.id, p.stateService->host,
-                            p.stateService->port, 0, p.stateService->device});
+// Party p's nodes, each into its list (nodes() puts every party's schedulers first, then servers,
+// then workers).
+static void addPartyNodes(const Party& p, const TrainingSettings& training, QList<Node>& schedulers, QList<Node>& servers,
+                          QList<Node>& workers) {
+    if (masterAlone(training)) {
         if (p.masterWorker)
             workers.append({p.id + QStringLiteral("/master_worker"), RoleKind::MasterWorker, p.id, p.masterWorker->host, 0, 0,
                             p.masterWorker->device});
-        if (c && !training.trainCentralWorkers) continue;  // idle central workers are not started
-        int rank = 0;
-        for (const WorkerGroup& g : p.workers)
-            for (int i = 0; i < g.count; ++i, ++rank) {
-                Node worker{p.id + QStringLiteral("/worker") + QString::number(rank),
-                            RoleKind::Worker,
-                            p.id,
-                            g.host,
-                            0,
-                            rank,
-                            g.device,
-                            g.slowdown,
-                            g.stepSeconds,
-                            g.availability};
-                if (g.adversary || p.adversary) worker.adversary = g.adversary ? *g.adversary : *p.adversary;
-                workers.append(worker);
-            }
+        return;
     }
+    const bool c = p.central;
+    const bool partyTier = c || !training.flat();  // a flat run starts no party schedulers and servers
+    if (p.scheduler && partyTier) {
+        const RoleKind k = c ? RoleKind::GlobalScheduler : RoleKind::Scheduler;
+        schedulers.append({p.id + '/' + roleName(k), k, p.id, p.scheduler->host, p.scheduler->port, 0, p.scheduler->device});
+    }
+    if (partyTier)
+        addListening(servers, p, p.servers, c ? RoleKind::GlobalServer : RoleKind::Server,
+                     c ? QStringLiteral("global_server") : QStringLiteral("server"));
+    if (runsStateService(p, training))
+        servers.append({p.id + QStringLiteral("/state_service"), RoleKind::StateService, p.id, p.stateService->host, p.stateService->port,
+                        0, p.stateService->device});
+    if (p.masterWorker)
+        workers.append(
+            {p.id + QStringLiteral("/master_worker"), RoleKind::MasterWorker, p.id, p.masterWorker->host, 0, 0, p.masterWorker->device});
+    if (c && !training.trainCentralWorkers) return;  // idle central workers are not started
+    int rank = 0;
+    for (const WorkerGroup& g : p.workers)
+        for (int i = 0; i < g.count; ++i, ++rank) {
+            Node worker{p.id + QStringLiteral("/worker") + QString::number(rank),
+                        RoleKind::Worker,
+                        p.id,
+                        g.host,
+                        0,
+                        rank,
+                        g.device,
+                        g.slowdown,
+                        g.stepSeconds,
+                        g.availability};
+            if (g.adversary || p.adversary) worker.adversary = g.adversary ? *g.adversary : *p.adversary;
+            workers.append(worker);
+        }
+}
+
+// The training workers party p starts, counted (nodes() would build every node of the run).
+static int partyWorkerCount(const Party& p, const TrainingSettings& training) {
+    if (masterAlone(training) || (p.central && !training.trainCentralWorkers)) return 0;
+    int n = 0;
+    for (const WorkerGroup& g : p.workers) n += qMax(0, g.count);
+    return n;
+}
+
+QList<Node> Topology::nodes() const {
+    QList<Node> schedulers, servers, workers;
+    for (const Party& p : parties) addPartyNodes(p, training, schedulers, servers, workers);
     return schedulers + servers + workers;
 }
 
@@ -218,9 +231,15 @@ qint64 Topology::nodeCount() const {
     return n;
 }
 
+// Only the node's party's are built: a simulated run asks this of thousands of nodes.
 std::optional<Node> Topology::node(const QString& id) const {
-    for (const Node& n : nodes())
-        if (n.id == id) return n;
+    const Party* p = party(id.section(QLatin1Char('/'), 0, 0));
+    if (!p) return std::nullopt;
+    QList<Node> schedulers, servers, workers;
+    addPartyNodes(*p, training, schedulers, servers, workers);
+    for (const QList<Node>* list : {&schedulers, &servers, &workers})
+        for (const Node& n : *list)
+            if (n.id == id) return n;
     return std::nullopt;
 }
 
@@ -233,7 +252,7 @@ std::optional<Node> Topology::scheduler(RoleKind kind, const QString& party) con
 int Topology::trainingWorkerCount() const {
     if (masterAlone(training)) return 1;
     int n = 0;
-    for (const Node& node : nodes()) n += node.kind == RoleKind::Worker;
+    for (const Party& p : parties) n += partyWorkerCount(p, training);
     return n;
 }
 
@@ -241,19 +260,24 @@ int Topology::trainReportsPerRound() const {
     if (samplesClients(*this)) return sampledPerRound(*this);
     int reports = 0;
     for (const Party& p : parties) {
-        int workers = 0;
-        for (const Node& n : nodes()) workers += n.kind == RoleKind::Worker && n.party == p.id;
+        const int workers = partyWorkerCount(p, training);
         if (workers > 0) reports += training.quorumOf(workers);
     }
     return masterAlone(training) ? 1 : reports;
 }
 
+// "party/workerN": the workers of the parties before it, then N (nodes()' order of workers).
 int Topology::trainingWorkerIndex(const QString& nodeId) const {
-    int index = 0;
-    for (const Node& node : nodes()) {
-        if (node.kind != RoleKind::Worker) continue;
-        if (node.id == nodeId) return index;
-        ++index;
+    const QString partyId = nodeId.section(QLatin1Char('/'), 0, 0), role = nodeId.section(QLatin1Char('/'), 1);
+    if (!role.startsWith(QLatin1String("worker")) || nodeId.count(QLatin1Char('/')) != 1) return -1;
+    bool ok = false;
+    const int rank = role.mid(6).toInt(&ok);
+    if (!ok || QString::number(rank) != role.mid(6)) return -1;  // (no "worker01", "worker+1")
+    int before = 0;
+    for (const Party& p : parties) {
+        const int count = partyWorkerCount(p, training);
+        if (p.id == partyId) return rank >= 0 && rank < count ? before + rank : -1;
+        before += count;
     }
     return -1;
 }

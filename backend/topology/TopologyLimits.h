@@ -10,8 +10,11 @@ namespace hips {
 // KiB.
 inline constexpr qsizetype kMaxTopologyBytes = 1024 * 1024;
 
-// Processes (nodes) one run may start: schedulers, servers, master worker and workers together.
-inline constexpr qint64 kMaxNodes = 1024;
+// Nodes one topology may hold: schedulers, servers, master worker and workers together. A
+// simulated run (hips simulate) has them all as objects in one process; a deployed one starts a
+// process for each, at most kMaxDeployedNodes.
+inline constexpr qint64 kMaxNodes = 16384;
+inline constexpr qint64 kMaxDeployedNodes = 1024;
 // Hosts one topology may declare; a host without a process is useless, so no more than kMaxNodes.
 inline constexpr qsizetype kMaxHosts = kMaxNodes;
 // Every valid party runs at least a scheduler, a server and a worker (or the master worker).

@@ -56,7 +56,7 @@ bool withinLimit(const QJsonArray& a, qsizetype max, const QString& path, const 
 }
 
 const QString kNodeLimitReason =
-    QCoreApplication::translate("TopologyCheck", "a run starts at most %1 processes; split the setup into several topologies")
+    QCoreApplication::translate("TopologyCheck", "a topology holds at most %1 nodes; split the setup into several topologies")
         .arg(kMaxNodes);
 
 Host readHost(const QJsonObject& o, const QString& path, TopologyIssues* issues) {

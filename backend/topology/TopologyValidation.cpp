@@ -64,7 +64,7 @@ private:
         const qint64 nodes = m_t.nodeCount();
         if (nodes > kMaxNodes)
             add("$.parties", QCoreApplication::translate("TopologyCheck",
-                                                         "the topology starts %1 processes; a run may start at most %2. "
+                                                         "the topology holds %1 nodes; a topology may hold at most %2. "
                                                          "Use fewer workers, or split the setup into several topologies")
                                  .arg(nodes)
                                  .arg(kMaxNodes));

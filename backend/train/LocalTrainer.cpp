@@ -155,6 +155,11 @@ void LocalTrainer::setWeights(const float* weights) {
     for (const torch::Tensor& p : d->model.net().parameters()) d->globalParameters.push_back(p.detach().clone());
 }
 
+void LocalTrainer::park() {
+    d->model.net().zero_grad(/*set_to_none=*/true);
+    d->globalParameters.clear();
+}
+
 RoundStats LocalTrainer::trainRound() {
     return trainSteps(d->stepsThisRound());
 }

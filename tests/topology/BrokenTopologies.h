@@ -370,13 +370,13 @@ inline QList<BrokenCase> topologyBrokenCases() {
          },
          "$.training.a\\x1b[2Jb", "unknown training setting 'a\\x1b[2Jb'"},
         // Limits.
-        {"more processes than a run may start",
+        {"more nodes than a topology may hold",
          [](QJsonObject& t) {
              QJsonArray groups;
-             for (int i = 0; i < 4; ++i) groups.append(QJsonObject{{"count", 256}});
+             for (int i = 0; i < 65; ++i) groups.append(QJsonObject{{"count", 256}});
              set(t, {"parties", "1", "roles", "workers"}, groups);
          },
-         "$.parties", "the topology starts 1033 processes; a run may start at most 1024"},
+         "$.parties", "the topology holds 16649 nodes; a topology may hold at most 16384"},
         {"too many workers in one group",
          [](QJsonObject& t) {
              set(t, {"parties", "1", "roles", "workers", "0", "count"}, 257);

@@ -439,18 +439,18 @@ private Q_SLOTS:
     }
 
     void tooManyPartiesRefusedBeforeReading() {
-        const QByteArray json = manyParties(5000, 1);
+        const QByteArray json = manyParties(6000, 1);
         QVERIFY(json.size() < kMaxTopologyBytes);
         const TopologyLoad load = TopologyReader::readJson(json, "t.json");
         QVERIFY(!load.ok());
         QCOMPARE(load.issues.size(), 1);
-        QVERIFY2(load.errorText().contains("t.json: $.parties: 5001 parties; at most 341 are supported"), qPrintable(load.errorText()));
+        QVERIFY2(load.errorText().contains("t.json: $.parties: 6001 parties; at most 5461 are supported"), qPrintable(load.errorText()));
     }
 
     void processLimit() {
-        TopologyLoad load = TopologyReader::readJson(manyParties(10, 101));  // 2 + 1 + 10 * 103 = 1033
+        TopologyLoad load = TopologyReader::readJson(manyParties(160, 101));  // 2 + 1 + 160 * 103 = 16483
         QVERIFY(!load.ok());
-        QVERIFY2(load.errorText().contains("$.parties: the topology starts 1033 processes; a run may start at most 1024"),
+        QVERIFY2(load.errorText().contains("$.parties: the topology holds 16483 nodes; a topology may hold at most 16384"),
                  qPrintable(load.errorText()));
         load = TopologyReader::readJson(manyParties(10, 99));  // 1013
         QVERIFY2(load.ok(), qPrintable(load.errorText()));
@@ -472,7 +472,7 @@ private Q_SLOTS:
         const TopologyIssues issues = TopologyReader::validate(t);
         QVERIFY(!issues.isEmpty() && issues.size() <= 2);
         QCOMPARE(issues[0].path, QStringLiteral("$.parties"));
-        QVERIFY2(issues[0].message.contains("the topology starts 5160774 processes; a run may start at most 1024"),
+        QVERIFY2(issues[0].message.contains("the topology holds 5160774 nodes; a topology may hold at most 16384"),
                  qPrintable(issues[0].message));
     }
 

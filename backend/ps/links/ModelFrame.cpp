@@ -16,8 +16,8 @@ size_t modelParameterCount(const TrainingSettings& s) {
 
 WireLimits dataPlaneLimits(const TrainingSettings& s) {
     WireLimits limits;
-    // A scheduler's node table lists up to kMaxNodes nodes (id, role, endpoint: well under 1 KiB each).
-    limits.maxHeaderBytes = size_t(kMaxNodes) * 1024;
+    // A scheduler's node table lists up to kMaxDeployedNodes nodes (id, role, endpoint: well under 1 KiB each).
+    limits.maxHeaderBytes = size_t(kMaxDeployedNodes) * 1024;
     const size_t floats = modelParameterCount(s);
     // A masked sum (secure aggregation) travels as 64-bit integers, one per float.
     if (floats > 0) limits.maxPayloadBytes = floats * (s.secureAggregation ? sizeof(quint64) : sizeof(float));

@@ -109,6 +109,7 @@ Push VirtualWorkers::trainOne(VirtualWorker& w, const ModelVersion& global) {
             for (size_t i = 0; i < global.size; ++i) (*update)[i] += w.coefficients[k] * part[i];
         }
     }
+    for (auto& trainer : w.trainers) trainer->park();
     if (attack) {
         const uint64_t seed = (uint64_t(s.seed) << 32) ^ (uint64_t(w.index) << 20) ^ uint64_t(w.pushes);
         corruptUpdate(*attack, update->data(), update->size(), seed);
