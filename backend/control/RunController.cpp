@@ -74,8 +74,9 @@ bool RunController::start(const Topology& given, const QString& runDir) {
     }
     if (m_simulated && !(m_error = simulationRefusal(topology)).isEmpty()) return false;
     if (!m_simulated && topology.nodeCount() > kMaxDeployedNodes) {
-        m_error = QStringLiteral("the topology starts %1 processes; a deployed run starts at most %2: use fewer workers, or rehearse it "
-                                 "with hips simulate")
+        m_error = QStringLiteral(
+                      "the topology starts %1 processes; a deployed run starts at most %2: use fewer workers, or rehearse it "
+                      "with hips simulate")
                       .arg(topology.nodeCount())
                       .arg(kMaxDeployedNodes);
         return false;
