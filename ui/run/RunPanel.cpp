@@ -7,6 +7,7 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QCheckBox>
 #include <QHBoxLayout>
 #include <QApplication>
 #include <QInputDialog>
@@ -78,6 +79,7 @@ QString stateStyle(RunState s) {
 RunPanel::RunPanel(QWidget* parent)
     : QWidget(parent),
       m_start(new QPushButton(QIcon(QStringLiteral(":/icons/start.svg")), tr("Start all"))),
+      m_simulate(new QCheckBox(tr("Simulate"))),
       m_stopButton(new QPushButton(QIcon(QStringLiteral(":/icons/stop.svg")), tr("Stop all"))),
       m_stateLabel(new QLabel),
       m_processes(new ProcessTableModel(this)),
@@ -86,6 +88,10 @@ RunPanel::RunPanel(QWidget* parent)
       m_log(new LogPane) {
     m_start->setObjectName(QStringLiteral("start_all"));
     m_stopButton->setObjectName(QStringLiteral("stop_all"));
+    m_simulate->setObjectName(QStringLiteral("simulate"));
+    m_simulate->setToolTip(
+        tr("Start all runs every role in one process on a virtual clock (hips simulate): no host is reached, and "
+           "the times are what the deployed run would take"));
     m_stateLabel->setObjectName(QStringLiteral("run_state"));
     m_stateLabel->setMinimumWidth(110);
     m_stateLabel->setAlignment(Qt::AlignCenter);
@@ -99,6 +105,7 @@ RunPanel::RunPanel(QWidget* parent)
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_start);
+    bar->addWidget(m_simulate);
     bar->addWidget(m_stopButton);
     bar->addWidget(m_stateLabel);
     bar->addStretch();
@@ -180,6 +187,7 @@ RunController* RunPanel::newController(const Topology& topology) {
 bool RunPanel::start(const Topology& topology) {
     if (isActive()) return false;
     RunController* c = newController(topology);
+    c->setSimulated(m_simulate->isChecked());
     const QString dir =
         QDir(m_runsDir).filePath(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")) + '-' + topology.name);
     if (!c->start(topology, dir)) {
@@ -191,6 +199,9 @@ bool RunPanel::start(const Topology& topology) {
     }
     Q_EMIT runStarted(topology);
     m_log->append(QStringLiteral("controller"), QStringLiteral("info"), tr("run directory: %1").arg(dir));
+    if (c->simulated())
+        m_log->append(QStringLiteral("controller"), QStringLiteral("info"),
+                      tr("simulated on a virtual clock: the times are what the deployed run would take"));
     return true;
 }
 
@@ -278,6 +289,7 @@ QString RunPanel::stateText(RunState s) {
 
 void RunPanel::updateButtons() {
     m_start->setEnabled(m_startable && !isActive());
+    m_simulate->setEnabled(!isActive());
     m_start->setToolTip(m_startable ? tr("Deploy and start every process of the topology")
                                     : tr("Cannot start: %1").arg(m_notStartableReason));
     m_stopButton->setEnabled(isActive() && m_state != RunState::Stopping);

@@ -8,6 +8,7 @@
 #include <memory>
 
 class QLabel;
+class QCheckBox;
 class QPushButton;
 class QTableView;
 
@@ -71,6 +72,7 @@ private:
     bool m_startable = false;
     QString m_notStartableReason;
     QPushButton* m_start;
+    QCheckBox* m_simulate;  // Start all simulates (hips simulate) instead of deploying
     QPushButton* m_stopButton;
     QLabel* m_stateLabel;
     ProcessTableModel* m_processes;

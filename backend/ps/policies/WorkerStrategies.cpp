@@ -72,7 +72,9 @@ std::unique_ptr<WorkerStrategy> makeWorkerStrategy(const Topology& t, const Node
     const TrainingSettings& s = t.training;
     const ModePolicy policy = ModeRegistry::policy(s.mode);
     const float workers = float(t.trainingWorkerCount());
-    if (policy.stateService) return nullptr;  // (it talks to the state service: the RoleContext overload)
+    // esync's update (its steps end when the state service says: the RoleContext overload asks it,
+    // hips simulate asks the rule itself).
+    if (policy.stateService) return std::make_unique<ModelDelta>(float(s.param(QStringLiteral("global_lr"))) / workers, 0);
     if (policy.gradientEveryStep) return std::make_unique<Gradient>(1.0f / workers);
     if (policy.hierarchicalFrequency) {  // the party's average: its own workers count
         const float partyWorkers = float(t.party(node.party)->workerCount());

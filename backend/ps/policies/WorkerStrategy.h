@@ -27,8 +27,8 @@ public:
 
 // The strategy of the node's mode.
 std::unique_ptr<WorkerStrategy> makeWorkerStrategy(RoleContext& ctx);
-// The same for a worker that needs no peer for it (every mode but esync, whose strategy talks to
-// the state service: null there): hips simulate's virtual workers.
+// The same without a peer (hips simulate's virtual workers): for esync only its update, the delta
+// scaled by global_lr / N, whose steps the caller ends (its work() trains one round's worth).
 std::unique_ptr<WorkerStrategy> makeWorkerStrategy(const Topology& topology, const Node& worker);
 
 }  // namespace hips

@@ -2,6 +2,8 @@
 
 #include "ModelSlices.h"
 
+#include <thread>
+
 namespace hips::sim {
 
 LinkCost acrossLink(const Party& p) {
@@ -16,6 +18,14 @@ LinkCost workerLink(const Topology& t, const Node& worker, bool direct) {
     LinkCost link = acrossLink(*party);
     if (link.bytesPerS > 0 && party->wan) link.bytesPerS /= double(std::max(1, party->workerCount()));
     return link;
+}
+
+int hostCores(const Topology& t, const QString& host) {
+    const Host* h = t.host(host);
+    const QString address = h ? h->address : QString();
+    const bool loopback =
+        address.startsWith(QLatin1String("127.")) || address == QLatin1String("::1") || address == QLatin1String("localhost");
+    return loopback ? int(std::max(1u, std::thread::hardware_concurrency())) : 0;
 }
 
 quint64 wireBytes(size_t floats) {

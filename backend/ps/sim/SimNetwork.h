@@ -20,6 +20,9 @@ inline constexpr LinkCost kLan{1e-4, 10e9 / 8};
 LinkCost acrossLink(const Party& p);
 // The link from `worker` to the server it pushes to (`direct`: the global server; else its party's).
 LinkCost workerLink(const Topology& t, const Node& worker, bool direct);
+// The cores of `host` its workers share, where known: this machine's for a host at a loopback
+// address (the topologies that run every role here); 0 for another (each worker its own core).
+int hostCores(const Topology& t, const QString& host);
 // The bytes `floats` floats take on the wire: their payload in 1 MiB slices, each with its header.
 quint64 wireBytes(size_t floats);
 

@@ -144,6 +144,7 @@ public:
         if (!m_evaluator->classNames().isEmpty())
             m_master.report(metric::kStartup, {{metric::kClassNames, QCborArray::fromStringList(m_evaluator->classNames())}});
         setUpTiers();
+        m_stateService.init(m_workers.count(), m_settings.param(QStringLiteral("epsilon")));
         const qint64 versions = qint64(m_settings.rounds) * m_settings.globalStepsPerRound();
         while (m_model.version < versions) step();
         finishEvaluation();
@@ -253,10 +254,18 @@ private:
         m_drawnRound = round;
         const QSet<QString> sampled = samplesClients(m_topology) ? sampledWorkers(m_topology, round) : QSet<QString>{};
         m_drawn.clear();
+        QHash<QString, int> perHost;
         for (int i = 0; i < m_workers.count(); ++i) {
             const VirtualWorker& w = m_workers.at(i);
-            if ((sampled.isEmpty() || sampled.contains(w.node.id)) && m_availability.available(w.node, w.index, round, at))
+            if ((sampled.isEmpty() || sampled.contains(w.node.id)) && m_availability.available(w.node, w.index, round, at)) {
                 m_drawn.insert(w.node.id);
+                ++perHost[w.node.host];
+            }
+        }
+        for (int i = 0; i < m_workers.count(); ++i) {  // (the servers' share of a host is left out: theirs is the aggregation)
+            VirtualWorker& w = m_workers.at(i);
+            const int cores = hostCores(m_topology, w.node.host);
+            w.contention = cores > 0 ? std::max(1.0, double(perHost.value(w.node.host)) / double(cores)) : 1.0;
         }
         m_drawnContributors.clear();
         for (const QString& c : m_globalContributors) {
@@ -308,49 +317,76 @@ private:
         const double leaves = m_now;
         draw(round, leaves);
         if (m_drawnContributors.isEmpty()) return idleRound(round);
+        if (m_esync) trainEsync(leaves);
         std::vector<Arrival> atGlobal;
         std::vector<Push> trained;
         for (const auto& p : m_parties) {
             if (!p->collector || !p->workers.intersects(m_drawn)) continue;
-            const auto [which, modelAt] = turnsOf(p->members, leaves, &p->link);
             p->traffic.received(globalId(), modelBytes());
             m_traffic.sent(p->node.id, modelBytes());
-            std::vector<Push> pushes = m_workers.train(which, modelAt, m_model);
+            const std::vector<Push> pushes = pushesOf(p->members, leaves, &p->link);
             std::vector<Arrival> arrivals;
             for (const Push& x : pushes) {
                 arrivals.push_back(arrivalOf(x));
                 p->traffic.sent(m_workers.at(x.worker).node.id, modelBytes());
                 if (!arrivals.back().absent) p->traffic.received(m_workers.at(x.worker).node.id, modelBytes());
             }
-            const auto start = WallClock::now();
-            const Outcome o = collect(*p->collector, arrivals, push, size(), p->deadline);
-            if (!o.complete)
-                throw RoleError(
-                    QStringLiteral("party %1: round %2 cannot close: every worker that trained in it dropped out (availability)")
-                        .arg(p->node.party)
-                        .arg(round)
-                        .toStdString());
-            FloatBuffer sum = p->collector->takeFolded();
-            if (!sum) {
-                sum = p->pool.acquire(size());
-                p->collector->write(sum->data(), nullptr, 0, size());
-            }
-            const double doneAt = o.at + wallSince(start);
-            if (const QCborMap r = p->collector->ruleRecord(push); !r.isEmpty())
-                stamped(doneAt, [&] { p->metrics.report(metric::kRobust, r); });
-            atGlobal.push_back({p->node.id, sum, p->collector->roundWeight(), doneAt + p->link.seconds(modelBytes())});
-            p->traffic.sent(globalId(), modelBytes());
-            m_traffic.received(p->node.id, modelBytes());
+            atGlobal.push_back(partyRound(*p, arrivals, push));
             trained.insert(trained.end(), pushes.begin(), pushes.end());
         }
-        const auto [which, modelAt] = turnsOf(m_direct, leaves, nullptr);
-        for (const Push& x : m_workers.train(which, modelAt, m_model)) {
+        for (const Push& x : pushesOf(m_direct, leaves, nullptr)) {
             atGlobal.push_back(arrivalOf(x));
             m_traffic.sent(m_workers.at(x.worker).node.id, modelBytes());
             if (!atGlobal.back().absent) m_traffic.received(m_workers.at(x.worker).node.id, modelBytes());
             trained.push_back(x);
         }
         applyRound(push, atGlobal, trained);
+    }
+
+    // The pushes of the drawn members of `which`: trained now on the pool, or (esync) taken from
+    // the round's, trained together since the state service weighs every worker against the slowest.
+    std::vector<Push> pushesOf(const std::vector<int>& which, double leaves, const LinkCost* first) {
+        const auto [members, modelAt] = turnsOf(which, leaves, first);
+        if (!m_esync) return m_workers.train(members, modelAt, m_model);
+        std::vector<Push> out;
+        for (int i : members) out.push_back(m_esyncPushes.take(i));
+        return out;
+    }
+
+    void trainEsync(double leaves) {
+        std::vector<int> members;
+        std::vector<double> modelAt;
+        for (const auto& p : m_parties) {
+            const auto [m, at] = turnsOf(p->members, leaves, &p->link);
+            members.insert(members.end(), m.begin(), m.end());
+            modelAt.insert(modelAt.end(), at.begin(), at.end());
+        }
+        const auto [m, at] = turnsOf(m_direct, leaves, nullptr);
+        members.insert(members.end(), m.begin(), m.end());
+        modelAt.insert(modelAt.end(), at.begin(), at.end());
+        m_esyncPushes.clear();
+        for (Push& x : m_workers.trainUntilReady(members, modelAt, m_model, m_stateService)) m_esyncPushes.insert(x.worker, std::move(x));
+    }
+
+    // A party server's round: its sum, and when it reaches the global server.
+    Arrival partyRound(PartyServer& p, std::vector<Arrival>& arrivals, qint64 push) {
+        const auto start = WallClock::now();
+        const Outcome o = collect(*p.collector, arrivals, push, size(), p.deadline);
+        if (!o.complete)
+            throw RoleError(QStringLiteral("party %1: round %2 cannot close: every worker that trained in it dropped out (availability)")
+                                .arg(p.node.party)
+                                .arg(roundOf(push))
+                                .toStdString());
+        FloatBuffer sum = p.collector->takeFolded();
+        if (!sum) {
+            sum = p.pool.acquire(size());
+            p.collector->write(sum->data(), nullptr, 0, size());
+        }
+        const double doneAt = o.at + wallSince(start);
+        if (const QCborMap r = p.collector->ruleRecord(push); !r.isEmpty()) stamped(doneAt, [&] { p.metrics.report(metric::kRobust, r); });
+        p.traffic.sent(globalId(), modelBytes());
+        m_traffic.received(p.node.id, modelBytes());
+        return {p.node.id, sum, p.collector->roundWeight(), doneAt + p.link.seconds(modelBytes())};
     }
 
     // No worker can train this round (none available): the model goes on as it is.
@@ -494,6 +530,9 @@ private:
     std::optional<MomentumSgd> m_optimizer;
     std::optional<FedOptimizer> m_fedOptimizer;
     Deadline m_globalDeadline;
+    const bool m_esync = ModeRegistry::policy(m_settings.mode).stateService;
+    EsyncState m_stateService;  // esync: the state service's rule, on the virtual clock
+    QHash<int, Push> m_esyncPushes;  // esync: this version's, by worker
     qint64 m_drawnRound = -1;
     QSet<QString> m_drawn, m_drawnContributors;  // of m_drawnRound
     double m_now = 0, m_roundStart = 0, m_applySeconds = 0;

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <exception>
 #include <mutex>
+#include <queue>
 #include <thread>
 
 namespace hips::sim {
@@ -71,14 +72,64 @@ std::vector<Push> VirtualWorkers::train(const std::vector<int>& which, const std
     for (std::thread& t : pool) t.join();
     if (error) std::rethrow_exception(error);
     for (size_t k = 0; k < which.size(); ++k) {
-        VirtualWorker& w = at(which[k]);
         pushes[k].worker = which[k];
-        pushes[k].startedAt = modelAt[k];
         pushes[k].finishedAt += modelAt[k];  // (trainOne put the compute's virtual seconds there)
-        const quint64 bytes = wireBytes(global.size);
-        pushes[k].arrivesAt = pushes[k].finishedAt + w.modelSeconds(bytes);
-        w.traffic.received(w.server, bytes);
-        w.traffic.sent(w.server, bytes);
+        sent(at(which[k]), pushes[k], modelAt[k], global.size);
+    }
+    return pushes;
+}
+
+void VirtualWorkers::sent(VirtualWorker& w, Push& push, double modelAt, size_t floats) {
+    const quint64 bytes = wireBytes(floats);
+    push.startedAt = modelAt;
+    push.arrivesAt = push.finishedAt + w.modelSeconds(bytes);
+    w.traffic.received(w.server, bytes);
+    w.traffic.sent(w.server, bytes);
+}
+
+std::vector<Push> VirtualWorkers::trainUntilReady(const std::vector<int>& which, const std::vector<double>& modelAt,
+                                                  const ModelVersion& global, EsyncState& service) {
+    for (int i : which) build(at(i));
+    struct Step {
+        double doneAt;
+        size_t k;
+        bool operator>(const Step& o) const { return doneAt > o.doneAt || (doneAt == o.doneAt && k > o.k); }
+    };
+    std::priority_queue<Step, std::vector<Step>, std::greater<>> due;
+    std::vector<RoundStats> work(which.size());
+    std::vector<double> last(which.size());  // each one's last step's virtual seconds
+    auto stepOf = [&](size_t k, double from) {
+        const RoundStats s = at(which[k]).trainers.front()->step();
+        work[k].loss += s.loss;
+        work[k].samples += s.samples;
+        work[k].computeSeconds += s.computeSeconds;
+        ++work[k].steps;
+        last[k] = computeSeconds(at(which[k]), s);
+        due.push({from + last[k], k});
+    };
+    std::vector<const AdversarySpec*> attacks(which.size());
+    for (size_t k = 0; k < which.size(); ++k) {
+        VirtualWorker& w = at(which[k]);
+        attacks[k] = attackOf(m_topology, w.node, w.pushes / m_topology.training.workerPushesPerRound() + 1);
+        w.trainers.front()->setWeights(global.data);
+        w.trainers.front()->setLabelFlip(attacks[k] && flipsLabels(attacks[k]->kind));
+        service.reset(w.index, global.version + 1, modelAt[k]);
+        stepOf(k, modelAt[k]);
+    }
+    std::vector<Push> pushes(which.size());
+    while (!due.empty()) {
+        const Step s = due.top();
+        due.pop();
+        VirtualWorker& w = at(which[s.k]);
+        if (!service.apply(w.index, int(work[s.k].steps), last[s.k], modelAt[s.k], s.doneAt)) {
+            stepOf(s.k, s.doneAt);
+            continue;
+        }
+        work[s.k].loss /= double(work[s.k].steps);
+        pushes[s.k] = finishTurn(w, global, work[s.k], attacks[s.k]);
+        pushes[s.k].worker = which[s.k];
+        pushes[s.k].finishedAt = s.doneAt;
+        sent(w, pushes[s.k], modelAt[s.k], global.size);
     }
     return pushes;
 }
@@ -99,6 +150,15 @@ Push VirtualWorkers::trainOne(VirtualWorker& w, const ModelVersion& global) {
         total.steps += st.steps;
         total.computeSeconds += st.computeSeconds;
     }
+    return finishTurn(w, global, total, attack);
+}
+
+double VirtualWorkers::computeSeconds(const VirtualWorker& w, const RoundStats& work) const {
+    return w.node.stepSeconds > 0 ? w.node.stepSeconds * double(work.steps) : work.computeSeconds * w.node.slowdown * w.contention;
+}
+
+Push VirtualWorkers::finishTurn(VirtualWorker& w, const ModelVersion& global, const RoundStats& work, const AdversarySpec* attack) {
+    const TrainingSettings& s = m_topology.training;
     auto update = std::make_shared<std::vector<float>>(global.size);
     if (w.trainers.size() == 1 && w.coefficients.front() == 1.0f) {
         w.strategy->update(*w.trainers.front(), global, update->data());
@@ -121,16 +181,16 @@ Push VirtualWorkers::trainOne(VirtualWorker& w, const ModelVersion& global) {
     }
     ++w.pushes;
     const double pushes = double(s.workerPushesPerRound());
-    w.round.loss += total.loss / pushes;
-    w.round.samples += total.samples;
-    w.round.steps += total.steps;
+    w.round.loss += work.loss / pushes;
+    w.round.samples += work.samples;
+    w.round.steps += work.steps;
     // The compute on the virtual clock: the device's profile, else the measured time stretched.
-    const double compute = w.node.stepSeconds > 0 ? w.node.stepSeconds * double(total.steps) : total.computeSeconds * w.node.slowdown;
+    const double compute = computeSeconds(w, work);
     w.round.computeSeconds += compute;
     w.trained = true;
     Push p;
     p.update = std::move(update);
-    p.weight = double(std::max<int64_t>(total.samples, 1));
+    p.weight = double(std::max<int64_t>(work.samples, 1));
     p.finishedAt = compute;
     return p;
 }

@@ -5,6 +5,7 @@
 // its shard's rows), attacks and local noise. A worker's trainers are built at its first turn, so
 // a worker never drawn (clients_per_round) costs nothing; between turns a worker keeps only its
 // trainers' state (weights are the round's model, loaded at each turn).
+#include "EsyncState.h"
 #include "LocalTrainer.h"
 #include "MetricsReporter.h"
 #include "ModelBuffers.h"
@@ -45,6 +46,9 @@ struct VirtualWorker {
     double commSeconds = 0, waitSeconds = 0;
     bool attacked = false, trained = false;
     qint64 pushes = 0;
+    // This round's share of its host: the drawn workers on it per core, at least 1 (a measured
+    // step takes that much longer deployed, where they share the cores; SimNetwork.h's hostCores).
+    double contention = 1;
 
     VirtualWorker(Node n, int i) : node(std::move(n)), index(i), metrics(node.id), traffic(node.party) {}
     double modelSeconds(quint64 bytes) const { return link.seconds(bytes) + beyond.seconds(bytes); }
@@ -61,8 +65,14 @@ public:
     int indexOf(const QString& id) const { return m_byId.value(id, -1); }
     // Trains each worker of `which` (its model there at modelAt[k]) from `global` on the pool;
     // each push's finishedAt is its start (the model's arrival) plus its compute on the virtual
-    // clock: device_profile seconds a step, else its measured time times its slowdown.
+    // clock: device_profile seconds a step, else its measured time times its slowdown and its
+    // host's contention.
     std::vector<Push> train(const std::vector<int>& which, const std::vector<double>& modelAt, const ModelVersion& global);
+    // ESync: every worker of `which` steps from `global` until the state service's rule (EsyncState,
+    // the deployed service's) finds it ready, each step heard in the order of the virtual clock:
+    // the fast do several while the slowest does one. One step at a time, in that order.
+    std::vector<Push> trainUntilReady(const std::vector<int>& which, const std::vector<double>& modelAt, const ModelVersion& global,
+                                      EsyncState& service);
     // Its round's train and traffic records, at the current stamp.
     void reportRound(VirtualWorker& w, qint64 round, qint64 pushesPerRound);
     int threads() const { return m_threads; }
@@ -70,6 +80,11 @@ public:
 private:
     void build(VirtualWorker& w);
     Push trainOne(VirtualWorker& w, const ModelVersion& global);
+    // What trainOne and trainUntilReady share after the work: the update, an attack, local noise,
+    // the round's tally; the push with its compute on the virtual clock as finishedAt.
+    Push finishTurn(VirtualWorker& w, const ModelVersion& global, const RoundStats& work, const AdversarySpec* attack);
+    double computeSeconds(const VirtualWorker& w, const RoundStats& work) const;
+    void sent(VirtualWorker& w, Push& push, double modelAt, size_t floats);
 
     const Topology& m_topology;
     std::function<double()> m_clock;
