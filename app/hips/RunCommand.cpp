@@ -228,22 +228,22 @@ QString megabytes(quint64 bytes) {
 }
 
 int scoreWidth = 8;  // the score column: test_acc, or a regression's test_rmse (printHeader)
-std::optional<PrivacySettings> privacyColumn;  // the run's privacy, settled: its rows end with epsilon
+std::optional<Topology> privacyColumn;  // the run, its privacy settled: its rows end with epsilon
 
 void printRow(const RoundRow& r) {
     const QString acc = std::isnan(r.testScore()) ? QStringLiteral("-") : QString::number(r.testScore(), 'f', 4);
     std::printf("%5d  %*s  %7.4f  %9.0f  %9s  %9s  %7.1fs", r.round, scoreWidth, qPrintable(acc), r.trainLoss, r.samplesPerSecond,
                 qPrintable(megabytes(r.bytesInside)), qPrintable(megabytes(r.bytesAcross)), r.elapsed);
-    if (privacyColumn) std::printf("  %8.3f", privacyEpsilon(*privacyColumn, r.round));
+    if (privacyColumn) std::printf("  %8.3f", privacyEpsilon(*privacyColumn, r.round));  // (under sampling: the most draws)
     std::printf("\n");
     std::fflush(stdout);
 }
 
-void printHeader(bool regression, const std::optional<PrivacySettings>& privacy = std::nullopt) {
+void printHeader(bool regression, const std::optional<Topology>& privacy = std::nullopt) {
     scoreWidth = regression ? 9 : 8;
-    privacyColumn = privacy;
+    privacyColumn = privacy && privacy->training.privacy ? privacy : std::nullopt;
     std::printf("%5s  %*s  %7s  %9s  %9s  %9s  %8s%s\n", "round", scoreWidth, regression ? "test_rmse" : "test_acc", "loss", "samples/s",
-                "inside_MB", "across_MB", "elapsed", privacy ? "   epsilon" : "");
+                "inside_MB", "across_MB", "elapsed", privacyColumn ? "   epsilon" : "");
 }
 
 void printSummary(const RunSummary& s, const char* command) {
@@ -483,7 +483,9 @@ int runOrSimulate(const QStringList& arguments, bool simulate) {
     TrainingSettings settled = s;  // (the controller settles the run's own, and says what it settled)
     settlePrivacy(&settled);
     if (simulate) std::printf("on a virtual clock: elapsed is what the deployed run would take\n");
-    printHeader(s.regression(), settled.privacy);
+    Topology settledRun = *topology;
+    settledRun.training = settled;
+    printHeader(s.regression(), settledRun);
 
     if (resume)
         std::printf("resuming run %lld from the checkpoint of round %d\n", static_cast<long long>(resume->historyRun), s.resumeRound);

@@ -2,6 +2,11 @@
 
 #include "PrivacyAccountant.h"
 
+#include "ClientSampling.h"
+
+#include <QHash>
+#include <algorithm>
+
 namespace hips {
 
 PrivacyPlan settlePrivacy(TrainingSettings* s) {
@@ -53,6 +58,19 @@ double privacyEpsilon(const PrivacySettings& p, int rounds) {
     return privacy::epsilon(1, p.noiseMultiplier, rounds, p.delta);
 }
 
+int mostDraws(const Topology& t, int rounds) {
+    if (!samplesClients(t)) return rounds;
+    QHash<QString, int> draws;
+    int most = 0;
+    for (int round = 1; round <= rounds; ++round)
+        for (const QString& worker : sampledWorkers(t, round)) most = std::max(most, ++draws[worker]);
+    return most;
+}
+
+double privacyEpsilon(const Topology& t, int rounds) {
+    return t.training.privacy ? privacyEpsilon(*t.training.privacy, mostDraws(t, rounds)) : 0;
+}
+
 QJsonObject privacyGuarantee(const PrivacySettings& p, int rounds, bool cut) {
     QJsonObject o{{"epsilon", privacyEpsilon(p, rounds)},  {"delta", p.delta}, {"where", p.where},           {"clip_norm", p.clipNorm},
                   {"noise_multiplier", p.noiseMultiplier}, {"rounds", rounds}, {"secure_aggregation", false}};
@@ -64,6 +82,11 @@ QJsonObject privacyGuarantee(const PrivacySettings& p, int rounds, bool cut) {
 QJsonObject privacyGuarantee(const Topology& t, int rounds, bool cut) {
     const TrainingSettings& s = t.training;
     QJsonObject o = s.privacy ? privacyGuarantee(*s.privacy, rounds, cut) : QJsonObject{};
+    if (s.privacy && samplesClients(t)) {  // each worker's data spent only in the rounds it trained in
+        const int draws = mostDraws(t, rounds);
+        o.insert("epsilon", privacyEpsilon(*s.privacy, draws));
+        o.insert("most_draws", draws);
+    }
     if (!s.secureAggregation) return o;
     int parties = 0;
     for (const Party& p : t.parties) parties += !p.central && !p.servers.isEmpty();

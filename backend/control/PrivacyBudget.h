@@ -20,6 +20,13 @@ PrivacyPlan settlePrivacy(TrainingSettings* s);
 
 // ε after `rounds` rounds of `p`'s mechanism, for its δ.
 double privacyEpsilon(const PrivacySettings& p, int rounds);
+// The run's (its settled privacy): under client sampling a worker's data is used only in the rounds
+// it is drawn for, so ε composes over the most draws any worker has by then (mostDraws), not over
+// every round. (No amplification by subsampling is claimed: that needs a secret Poisson draw, and
+// this one is seeded and recorded.)
+double privacyEpsilon(const Topology& t, int rounds);
+// The most rounds of the first `rounds` that one worker is drawn for (rounds without sampling).
+int mostDraws(const Topology& t, int rounds);
 
 // The guarantee as summary.json, the report and `hips history show` state it: epsilon, delta,
 // where, clip_norm, noise_multiplier, secure_aggregation, and budget_reached when `cut`.

@@ -45,11 +45,15 @@ inline QString privacyText(const QJsonObject& summary) {
     if (!p.contains(QStringLiteral("epsilon"))) return QStringLiteral("no differential privacy; secure aggregation ") + secure;
     const bool party = p.value(QStringLiteral("where")).toString() == QLatin1String("party");
     QString text = QStringLiteral(
-                       "(epsilon %1, delta %2)-DP for each worker's data after %3 rounds, %4; noise multiplier %5, clip norm %6; "
+                       "(epsilon %1, delta %2)-DP for each worker's data after %3, %4; noise multiplier %5, clip norm %6; "
                        "secure aggregation %7")
                        .arg(p.value(QStringLiteral("epsilon")).toDouble(), 0, 'f', 3)
                        .arg(p.value(QStringLiteral("delta")).toDouble())
-                       .arg(p.value(QStringLiteral("rounds")).toInt())
+                       .arg(p.contains(QStringLiteral("most_draws"))  // client sampling: the rounds a worker trained in
+                                ? QStringLiteral("%1 rounds (at most %2 of them drawn to train)")
+                                      .arg(p.value(QStringLiteral("rounds")).toInt())
+                                      .arg(p.value(QStringLiteral("most_draws")).toInt())
+                                : QStringLiteral("%1 rounds").arg(p.value(QStringLiteral("rounds")).toInt()))
                        .arg(party ? QStringLiteral("noised at its party server (what leaves the party)")
                                   : QStringLiteral("noised by the worker (what leaves it)"))
                        .arg(p.value(QStringLiteral("noise_multiplier")).toDouble(), 0, 'f', 4)

@@ -128,10 +128,6 @@ void checkClientSampling(const Topology& t, TopologyIssues* issues) {
     if (s.param(QStringLiteral("quorum")) > 0)
         add("$.training.quorum",
             QCoreApplication::translate("TopologyCheck", "a quorum and clients_per_round both leave workers out of a round: keep one"));
-    if (s.privacy)
-        add("$.training.privacy", QCoreApplication::translate("TopologyCheck",
-                                                              "the accountant does not count client sampling yet (it would lower ε): "
-                                                              "remove clients_per_round or privacy"));
     if (s.secureAggregation)
         add("$.training.secure_aggregation",
             QCoreApplication::translate("TopologyCheck",

@@ -118,8 +118,6 @@ private Q_SLOTS:
         QTest::newRow("ssgd") << QJsonObject{{"clients_per_round", 2}, {"mode", "ssgd"}} << "use fedavg";
         QTest::newRow("quorum") << QJsonObject{{"clients_per_round", 2}, {"quorum", 2}} << "keep one";
         QTest::newRow("krum") << QJsonObject{{"clients_per_round", 2}, {"aggregation", "krum"}} << "drawn-out party would not send";
-        QTest::newRow("privacy") << QJsonObject{{"clients_per_round", 2}, {"privacy", QJsonObject{{"where", "worker"}}}}
-                                 << "does not count client sampling";
         QTest::newRow("secure") << QJsonObject{{"clients_per_round", 2}, {"secure_aggregation", true}}
                                 << "remove clients_per_round or secure_aggregation";
     }

@@ -1,6 +1,7 @@
 // Differential privacy: the accountant against the closed form, published values and a numeric
 // integral of the definition; clipping and the secure Gaussian noise measured; the party's
 // private sum; and what a run's settings settle to (auto noise, rounds within target_epsilon).
+#include "ClientSampling.h"
 #include "PrivacyAccountant.h"
 #include "PrivacyBudget.h"
 #include "PrivacyMechanism.h"
@@ -170,6 +171,33 @@ private Q_SLOTS:
     // secure_aggregation and its threshold: read, written back, checked against the run (the
     // threshold at most the parties − 1, none without secure aggregation, no rule that needs a
     // party's own update), and stated in the guarantee with the threshold it defaults to.
+    // Client sampling: a worker's data is used only in the rounds it is drawn for, so ε composes
+    // over the most draws of any worker (counted here from the draw itself), below every round's.
+    void samplingSpendsOnlyTheRoundsAWorkerIsDrawnFor() {
+        QFile f(HIPS_SOURCE_DIR "/resources/topologies/default.json");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject t = QJsonDocument::fromJson(f.readAll()).object(), training = t["training"].toObject();
+        training["clients_per_round"] = 1;
+        training["privacy"] = QJsonObject{{"where", "worker"}, {"clip_norm", 1.0}, {"noise_multiplier", 1.0}};
+        t["training"] = training;
+        const TopologyLoad load = TopologyReader::readJson(QJsonDocument(t).toJson());
+        QVERIFY2(load.ok(), qPrintable(load.errorText()));
+        const Topology& run = *load.topology;
+        QHash<QString, int> draws;
+        for (int round = 1; round <= 20; ++round)
+            for (const QString& w : sampledWorkers(run, round)) ++draws[w];
+        int most = 0;
+        for (int d : draws) most = std::max(most, d);
+        QVERIFY(most >= 5 && most < 20);  // 20 draws of 1 among 4 workers
+        QCOMPARE(mostDraws(run, 20), most);
+        const PrivacySettings& p = *run.training.privacy;
+        QCOMPARE(privacyEpsilon(run, 20), privacy::epsilon(1, p.noiseMultiplier, most, p.delta));
+        QVERIFY(privacyEpsilon(run, 20) < privacyEpsilon(p, 20));
+        const QJsonObject guarantee = privacyGuarantee(run, 20, false);
+        QCOMPARE(guarantee["most_draws"].toInt(), most);
+        QCOMPARE(guarantee["epsilon"].toDouble(), privacyEpsilon(run, 20));
+    }
+
     void secureAggregationIsReadCheckedAndStated() {
         QFile f(HIPS_SOURCE_DIR "/resources/topologies/default.json");
         QVERIFY(f.open(QIODevice::ReadOnly));

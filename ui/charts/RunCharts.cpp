@@ -211,6 +211,8 @@ void RunCharts::setTopology(const Topology& topology) {
     TrainingSettings settled = topology.training;  // "auto" noise as the run sets it
     settlePrivacy(&settled);
     m_privacy = settled.privacy;
+    m_settledRun = topology;
+    m_settledRun.training = settled;
     m_secureAggregation = settled.secureAggregation;
     m_colourOf.clear();
     for (const Node& node : topology.nodes())
@@ -377,7 +379,7 @@ QString RunCharts::privacyFactHtml(int round) const {
     const QString secure = m_secureAggregation ? tr("<p>Secure aggregation: the global server sees only the parties' sum</p>") : QString();
     if (!m_privacy) return secure;
     return tr("<p>Privacy: <b>ε %1</b> (δ %2) spent by round %3, noise at the %4</p>")
-               .arg(privacyEpsilon(*m_privacy, round), 0, 'f', 3)
+               .arg(privacyEpsilon(m_settledRun, round), 0, 'f', 3)
                .arg(m_privacy->delta)
                .arg(round)
                .arg(m_privacy->atParty() ? tr("party servers") : tr("workers")) +

@@ -75,6 +75,7 @@ private:
     QString partyFactsHtml() const;
     QString privacyFactHtml(int round) const;
     std::optional<PrivacySettings> m_privacy;  // settled: ε by round in the facts
+    Topology m_settledRun;  // the run with its privacy settled (ε under client sampling counts each worker's draws)
     bool m_secureAggregation = false;
 
     void showRmse();  // a regression's run: the accuracy chart charts its test RMSE
