@@ -869,7 +869,7 @@
     </message>
     <message>
         <location filename="../backend/topology/JsonFields.cpp" line="118"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="254"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="278"/>
         <location filename="../backend/topology/TopologyValidation.cpp" line="418"/>
         <location filename="../backend/topology/TopologyValidation.cpp" line="448"/>
         <source>&apos;%1&apos; is not supported; use one of: %2</source>
@@ -901,9 +901,13 @@
         <translation>%1 个%2；最多支持 %3 个（%4）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="59"/>
         <source>a run starts at most %1 processes; split the setup into several topologies</source>
-        <translation>一次运行最多启动 %1 个进程；请将配置拆分为多个拓扑</translation>
+        <translation type="vanished">一次运行最多启动 %1 个进程；请将配置拆分为多个拓扑</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="59"/>
+        <source>a topology holds at most %1 nodes; split the setup into several topologies</source>
+        <translation>一个拓扑最多包含 %1 个节点；请把配置拆成多个拓扑</translation>
     </message>
     <message>
         <location filename="../backend/topology/TopologyReader.cpp" line="65"/>
@@ -926,158 +930,168 @@
         <translation>%1 不需要强度</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="141"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="121"/>
+        <source>takes the seconds one local step costs on the simulated device (e.g. 0.02), or &quot;measured&quot;</source>
+        <translation>取模拟设备上一个本地步骤所需的秒数（例如 0.02），或 &quot;measured&quot;</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="131"/>
+        <source>takes &quot;always&quot;, a probability per round (e.g. 0.8), or the path of a trace file of on-intervals</source>
+        <translation>取 &quot;always&quot;、每轮的概率（例如 0.8），或在线区间轨迹文件的路径</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="165"/>
         <source>must be an object with host and port</source>
         <translation>必须是包含 host 和 port 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="153"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="177"/>
         <source>the central party has no WAN of its own: each other party&apos;s wan shapes its link to the central party</source>
         <translation>中心参与方没有自己的广域网链路：其他每个参与方的 wan 设置决定它到中心参与方的链路</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="159"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="183"/>
         <source>wan field</source>
         <translation>wan 字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="163"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="187"/>
         <source>a wan needs its bandwidth_mbps (megabits per second)</source>
         <translation>wan 需要 bandwidth_mbps（每秒兆比特）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="173"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="197"/>
         <source>%1 is neither a fraction below 1 nor a whole number of workers</source>
         <translation>%1 既不是小于 1 的比例，也不是整数个工作节点</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="180"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="204"/>
         <source>party field</source>
         <translation>参与方字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="203"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="227"/>
         <source>role &apos;%1&apos; belongs to %2; %3 uses: %4</source>
         <translation>角色“%1”属于%2；%3使用：%4</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="205"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="229"/>
         <source>an ordinary party</source>
         <translation>普通参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="206"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="207"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="230"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="231"/>
         <source>the central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="208"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="232"/>
         <source>this party</source>
         <translation>该参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="210"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="234"/>
         <source>unknown role &apos;%1&apos;; expected one of: %2</source>
         <translation>未知角色“%1”；应为以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="226"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="250"/>
         <source>must be an object with host and count</source>
         <translation>必须是包含 host 和 count 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="264"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="288"/>
         <source>privacy field</source>
         <translation>隐私字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="280"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="304"/>
         <source>poisson sampling needs each example&apos;s gradient clipped, which the workers do not do yet; use &quot;none&quot; (each round one Gaussian mechanism over the whole update)</source>
         <translation>poisson 采样需要对每个样本的梯度裁剪，而工作节点目前还不这样做；请使用 &quot;none&quot;（每轮对整个更新施加一次高斯机制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="285"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="309"/>
         <source>&quot;auto&quot; sets the noise from target_epsilon and the rounds: give target_epsilon, or a number</source>
         <translation>&quot;auto&quot; 根据 target_epsilon 和轮数确定噪声：请给出 target_epsilon，或一个数值</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="335"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="359"/>
         <source>training setting</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="343"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="367"/>
         <source>outputs are a regression&apos;s: write &quot;task&quot;: &quot;regression&quot;, or &quot;classes&quot; for a classifier</source>
         <translation>outputs 属于回归任务：请写 &quot;task&quot;: &quot;regression&quot;；分类器请用 &quot;classes&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="348"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="372"/>
         <source>a regression has outputs, not classes: write &quot;outputs&quot; (the targets a sample has, 1 by default)</source>
         <translation>回归任务用 outputs，而不是 classes：请写 &quot;outputs&quot;（每个样本的目标数，默认为 1）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="388"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="412"/>
         <source>a threshold is secure aggregation&apos;s: add &quot;secure_aggregation&quot;: true</source>
         <translation>门限是安全聚合的设置：请添加 &quot;secure_aggregation&quot;: true</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="396"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="420"/>
         <source>top-level field</source>
         <translation>顶层字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="398"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="422"/>
         <source>must be &quot;%1&quot;</source>
         <translation>必须为 &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="402"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="426"/>
         <source>version %1 is newer than this program reads (%2); upgrade HiPS Studio</source>
         <translation>版本 %1 比本程序能读取的（%2）更新；请升级 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="412"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="436"/>
         <source>must be an object with id and address</source>
         <translation>必须是包含 id 和 address 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="417"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="441"/>
         <source>each party runs at least 3 processes and %1</source>
         <translation>每个参与方至少运行 3 个进程，且%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="422"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="446"/>
         <source>must be an object with id and roles</source>
         <translation>必须是包含 id 和 roles 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="446"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="470"/>
         <source>cannot open the file (%1); check the path</source>
         <translation>无法打开文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="467"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="491"/>
         <source>cannot read the file (%1); check the path</source>
         <translation>无法读取文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="491"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="515"/>
         <source>not valid UTF-8 at line %1 (offset %2); save the file as UTF-8</source>
         <translation>第 %1 行（偏移 %2）不是有效的 UTF-8；请将文件保存为 UTF-8</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="499"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="523"/>
         <source>the file is empty; a topology is a JSON object (resources/topologies/default.json is one, or draw one in hips-studio)</source>
         <translation>文件是空的；拓扑是一个 JSON 对象（resources/topologies/default.json 就是一个，也可以在 hips-studio 中绘制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="508"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="532"/>
         <source>not valid JSON at line %1 (offset %2): %3</source>
         <translation>第 %1 行（偏移 %2）不是有效的 JSON：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="515"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="539"/>
         <source>the document must be a JSON object</source>
         <translation>文档必须是 JSON 对象</translation>
     </message>
@@ -1092,9 +1106,8 @@
         <translation>%1 %2 超出范围；请使用 [%3, %4] 内的整数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="66"/>
         <source>the topology starts %1 processes; a run may start at most %2. Use fewer workers, or split the setup into several topologies</source>
-        <translation>该拓扑会启动 %1 个进程；一次运行最多启动 %2 个。请减少工作节点，或将配置拆分为多个拓扑</translation>
+        <translation type="vanished">该拓扑会启动 %1 个进程；一次运行最多启动 %2 个。请减少工作节点，或将配置拆分为多个拓扑</translation>
     </message>
     <message>
         <location filename="../backend/topology/TopologyValidation.cpp" line="72"/>
@@ -1206,6 +1219,11 @@
         <location filename="../backend/topology/DataValidation.cpp" line="217"/>
         <source>the parties bring their own data: declare the master&apos;s test set as training.evaluation_data (a source like a party&apos;s &quot;data&quot;)</source>
         <translation>各参与方带有自己的数据：请将主工作节点的测试集声明为 training.evaluation_data（与参与方的 &quot;data&quot; 形式相同的数据源）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="66"/>
+        <source>the topology holds %1 nodes; a topology may hold at most %2. Use fewer workers, or split the setup into several topologies</source>
+        <translation>该拓扑包含 %1 个节点；一个拓扑最多包含 %2 个。请减少工作节点，或把配置拆成多个拓扑</translation>
     </message>
     <message>
         <location filename="../backend/topology/TopologyValidation.cpp" line="92"/>
@@ -1780,17 +1798,16 @@
         <translation>法定数和 clients_per_round 都会让工作节点缺席一轮：请只保留其一</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="132"/>
         <source>the accountant does not count client sampling yet (it would lower ε): remove clients_per_round or privacy</source>
-        <translation>隐私核算器尚未计入客户端抽样（它会降低 ε）：请删除 clients_per_round 或 privacy</translation>
+        <translation type="vanished">隐私核算器尚未计入客户端抽样（它会降低 ε）：请删除 clients_per_round 或 privacy</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="137"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="133"/>
         <source>a party none of whose workers is drawn would have its masks recovered every such round: remove clients_per_round or secure_aggregation</source>
         <translation>没有工作节点被抽中的参与方在每个这样的轮次都要恢复其掩码：请删除 clients_per_round 或 secure_aggregation</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="146"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="142"/>
         <source>the adversaries attack in every round, and clients_per_round would leave them out of some: remove one</source>
         <translation>攻击者每轮都攻击，而 clients_per_round 会让它们缺席部分轮次：请删除其一</translation>
     </message>
@@ -3632,67 +3649,67 @@
         <translation>每轮工作节点数（0：全部）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="94"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="95"/>
         <source>client sampling: each round a seeded draw of this many training workers (a fraction below 1: that share of them) trains; the others sit the round out</source>
         <translation>客户端抽样：每轮按种子抽取这么多训练节点（小于 1：该比例的节点）参与训练；其余节点本轮不训练</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="99"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="100"/>
         <source>When a process dies</source>
         <translation>进程终止时</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="106"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="107"/>
         <source>Partition</source>
         <translation>数据划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="129"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="130"/>
         <source>Differential privacy</source>
         <translation>差分隐私</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="138"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="139"/>
         <source>party: each party server clips its workers&apos; updates, sums them and adds Gaussian noise once, before anything leaves the party (central DP at the party); worker: each worker noises its own update (local DP)</source>
         <translation>party：每个参与方服务器裁剪其工作节点的更新、求和，并在任何数据离开参与方之前加一次高斯噪声（参与方处的中心化差分隐私）；worker：每个工作节点对自己的更新加噪（本地差分隐私）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="143"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="144"/>
         <source>Clip norm</source>
         <translation>裁剪范数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="146"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="147"/>
         <source>Noise multiplier (0: auto from target ε)</source>
         <translation>噪声乘数（0：根据目标 ε 自动确定）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="153"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="154"/>
         <source>δ</source>
         <translation>δ</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="156"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="157"/>
         <source>Target ε (0: none)</source>
         <translation>目标 ε（0：无）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="164"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="165"/>
         <source>Secure aggregation</source>
         <translation>安全聚合</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="171"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="172"/>
         <source>each party server&apos;s sum goes up masked with keys it shares with the other party servers: the global server learns only the parties&apos; total</source>
         <translation>每个参与方服务器的和在上传前用它与其他参与方服务器共享的密钥加掩码：全局服务器只能得知各参与方的总和</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="175"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="176"/>
         <source>Shares that recover a party (0: a majority)</source>
         <translation>恢复一个参与方所需的份额数（0：多数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="179"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="180"/>
         <source>a party that drops out has its masks recovered from this many other parties&apos; shares; fewer parties than this, colluding, learn nothing of its key</source>
         <translation>掉线参与方的掩码由这么多个其他参与方的份额恢复；少于此数的参与方即使串通也得不到它的密钥</translation>
     </message>
@@ -3839,7 +3856,7 @@
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="26"/>
         <location filename="../ui/charts/RunCharts.cpp" line="161"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="307"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="309"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
@@ -3861,7 +3878,7 @@
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="28"/>
         <location filename="../ui/charts/RunCharts.cpp" line="35"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="396"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="398"/>
         <source>MB sent</source>
         <translation>发送量（MB）</translation>
     </message>
@@ -3968,22 +3985,22 @@
         <translation>EMA 平滑（按 TensorBoard 的方式去偏）；原始曲线保留，以浅色显示</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="286"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="288"/>
         <source>%1 MB</source>
         <translation>%1 MB</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="288"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="290"/>
         <source>%1 MB in the run (%2 by this round)</source>
         <translation>整个运行 %1 MB（截至本轮 %2）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="290"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="292"/>
         <source>&lt;h3&gt;Round %1&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;Test %10&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Best so far&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Training loss&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Inside parties&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Across parties&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Throughput&lt;/td&gt;&lt;td&gt;%7 samples/s&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Computing-time ratio&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Elapsed&lt;/td&gt;&lt;td&gt;%9 s&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;%11</source>
         <translation>&lt;h3&gt;第 %1 轮&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;测试%10&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;目前最佳&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;训练损失&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;参与方内部&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;跨参与方&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;吞吐量&lt;/td&gt;&lt;td&gt;%7 样本/秒&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;计算时间占比&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;已用时间&lt;/td&gt;&lt;td&gt;%9 秒&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;%11</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="343"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="345"/>
         <source>%1, across</source>
         <translation>%1，跨参与方</translation>
     </message>
@@ -4037,13 +4054,13 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="167"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="393"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="395"/>
         <source>inside parties</source>
         <translation>参与方内部</translation>
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="168"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="394"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="396"/>
         <source>across parties</source>
         <translation>跨参与方</translation>
     </message>
@@ -4059,7 +4076,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="185"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="307"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="309"/>
         <source>RMSE</source>
         <translation>RMSE</translation>
     </message>
@@ -4069,17 +4086,17 @@
         <translation>测试 RMSE</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="220"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="222"/>
         <source>Staleness: none in mode %1 (every push is of its round)</source>
         <translation>陈旧度：%1 模式下没有（每次推送都属于其本轮）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="237"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="239"/>
         <source>%1 (own held-out data)</source>
         <translation>%1（自有留出数据）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="264"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="266"/>
         <source>top-5 accuracy</source>
         <translation>top-5 准确率</translation>
     </message>
@@ -4092,22 +4109,22 @@
         <translation type="vanished">&lt;h3&gt;第 %1 轮&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;测试准确率&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;目前最佳&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;训练损失&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;参与方内部&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;跨参与方&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;吞吐量&lt;/td&gt;&lt;td&gt;%7 样本/秒&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;计算时间占比&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;已用时间&lt;/td&gt;&lt;td&gt;%9 秒&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="361"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="363"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;The run is under way: its first round shows here as soon as it has trained.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;运行进行中：第一轮训练完成后即在此显示。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="368"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="370"/>
         <source>The Run tab&apos;s log has every process&apos;s messages.</source>
         <translation>“运行”页的日志中有每个进程的消息。</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="369"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="371"/>
         <source>Each process&apos;s log is in %1.</source>
         <translation>每个进程的日志在 %1 中。</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="370"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="372"/>
         <source>&lt;p style=&apos;color:#b00&apos;&gt;The run failed before its first round: %1&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#b00&apos;&gt;运行在第一轮之前失败：%1&lt;/p&gt;</translation>
     </message>
@@ -4116,32 +4133,32 @@
         <translation type="vanished">&lt;p style=&apos;color:#b00&apos;&gt;运行在第一轮之前失败：%1&lt;/p&gt;&lt;p style=&apos;color:#777&apos;&gt;“运行”页的日志中有每个进程的消息。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="372"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="374"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;The run was stopped before its first round.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;运行在第一轮之前被停止。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="377"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="379"/>
         <source>&lt;p&gt;Secure aggregation: the global server sees only the parties&apos; sum&lt;/p&gt;</source>
         <translation>&lt;p&gt;安全聚合：全局服务器只能看到各参与方的总和&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="379"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="381"/>
         <source>&lt;p&gt;Privacy: &lt;b&gt;ε %1&lt;/b&gt; (δ %2) spent by round %3, noise at the %4&lt;/p&gt;</source>
         <translation>&lt;p&gt;隐私：到第 %3 轮已花费 &lt;b&gt;ε %1&lt;/b&gt;（δ %2），噪声加在%4&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="383"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="385"/>
         <source>party servers</source>
         <translation>参与方服务器</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="383"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="385"/>
         <source>workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="396"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="398"/>
         <source>MB/s sent</source>
         <translation>发送速率（MB/s）</translation>
     </message>
@@ -4172,12 +4189,12 @@
 <context>
     <name>hips::RunPanel</name>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="51"/>
+        <location filename="../ui/run/RunPanel.cpp" line="52"/>
         <source>Unknown host key</source>
         <translation>未知的主机密钥</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="52"/>
+        <location filename="../ui/run/RunPanel.cpp" line="53"/>
         <source>The key of host &apos;%1&apos; is not known yet:
 %2
 
@@ -4188,22 +4205,22 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
 信任并记录它吗？请先与该主机的管理员核对指纹。</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="59"/>
+        <location filename="../ui/run/RunPanel.cpp" line="60"/>
         <source>SSH</source>
         <translation>SSH</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="80"/>
+        <location filename="../ui/run/RunPanel.cpp" line="81"/>
         <source>Start all</source>
         <translation>全部启动</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="81"/>
+        <location filename="../ui/run/RunPanel.cpp" line="83"/>
         <source>Stop all</source>
         <translation>全部停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="98"/>
+        <location filename="../ui/run/RunPanel.cpp" line="104"/>
         <source>Double-click a process to see only its log</source>
         <translation>双击某个进程可仅查看其日志</translation>
     </message>
@@ -4222,122 +4239,137 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/run/RunPanel.cpp" line="257"/>
+        <location filename="../ui/run/RunPanel.cpp" line="268"/>
         <source>finished after %n round(s) in %1 s: final test %2 %3</source>
         <translation>
             <numerusform>已完成 %n 个轮次，用时 %1 秒：最终测试 %2 %3</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="259"/>
+        <location filename="../ui/run/RunPanel.cpp" line="270"/>
         <source>RMSE</source>
         <translation>RMSE</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="259"/>
+        <location filename="../ui/run/RunPanel.cpp" line="270"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/run/RunPanel.cpp" line="261"/>
+        <location filename="../ui/run/RunPanel.cpp" line="272"/>
         <source>stopped after %n round(s) in %1 s (%2)</source>
         <translation>
             <numerusform>已停止，完成 %n 个轮次，用时 %1 秒（%2）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="262"/>
+        <location filename="../ui/run/RunPanel.cpp" line="273"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="187"/>
-        <location filename="../ui/run/RunPanel.cpp" line="282"/>
+        <location filename="../ui/run/RunPanel.cpp" line="195"/>
+        <location filename="../ui/run/RunPanel.cpp" line="294"/>
         <source>Cannot start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="193"/>
+        <location filename="../ui/run/RunPanel.cpp" line="82"/>
+        <source>Simulate</source>
+        <translation>模拟</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/RunPanel.cpp" line="93"/>
+        <source>Start all runs every role in one process on a virtual clock (hips simulate): no host is reached, and the times are what the deployed run would take</source>
+        <translation>“全部启动”在一个进程中按虚拟时钟运行所有角色（hips simulate）：不连接任何主机，时间为实际部署运行所需的时间</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/RunPanel.cpp" line="201"/>
         <source>run directory: %1</source>
         <translation>运行目录：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="199"/>
+        <location filename="../ui/run/RunPanel.cpp" line="204"/>
+        <source>simulated on a virtual clock: the times are what the deployed run would take</source>
+        <translation>按虚拟时钟模拟：时间为实际部署运行所需的时间</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/RunPanel.cpp" line="210"/>
         <source>A run is under way: stop it before taking up another</source>
         <translation>已有运行正在进行：请先停止它再接管另一个</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="206"/>
+        <location filename="../ui/run/RunPanel.cpp" line="217"/>
         <source>Cannot reattach: %1</source>
         <translation>无法重新接管：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="211"/>
+        <location filename="../ui/run/RunPanel.cpp" line="222"/>
         <source>took up run %1 from its agents</source>
         <translation>已从代理接管运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="217"/>
+        <location filename="../ui/run/RunPanel.cpp" line="228"/>
         <source>A run is under way: stop it before resuming another</source>
         <translation>有运行正在进行：请先停止它，再恢复其他运行</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="224"/>
+        <location filename="../ui/run/RunPanel.cpp" line="235"/>
         <source>Cannot resume: %1</source>
         <translation>无法恢复：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="230"/>
+        <location filename="../ui/run/RunPanel.cpp" line="241"/>
         <source>resuming run %1 from the checkpoint of round %2 (run directory: %3)</source>
         <translation>从第 %2 轮的检查点恢复运行 %1（运行目录：%3）</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="245"/>
+        <location filename="../ui/run/RunPanel.cpp" line="256"/>
         <source>stopped from HiPS Studio</source>
         <translation>已从 HiPS Studio 停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="267"/>
+        <location filename="../ui/run/RunPanel.cpp" line="278"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="268"/>
+        <location filename="../ui/run/RunPanel.cpp" line="279"/>
         <source>deploying</source>
         <translation>部署中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="269"/>
+        <location filename="../ui/run/RunPanel.cpp" line="280"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="270"/>
+        <location filename="../ui/run/RunPanel.cpp" line="281"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="271"/>
+        <location filename="../ui/run/RunPanel.cpp" line="282"/>
         <source>stopping</source>
         <translation>停止中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="272"/>
+        <location filename="../ui/run/RunPanel.cpp" line="283"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="273"/>
+        <location filename="../ui/run/RunPanel.cpp" line="284"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="274"/>
+        <location filename="../ui/run/RunPanel.cpp" line="285"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="281"/>
+        <location filename="../ui/run/RunPanel.cpp" line="293"/>
         <source>Deploy and start every process of the topology</source>
         <translation>部署并启动拓扑中的所有进程</translation>
     </message>
