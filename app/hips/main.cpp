@@ -30,7 +30,8 @@
 
 static constexpr const char* kUsage =
     "usage: hips run [TOPOLOGY] [options]      train (the shipped default topology when none is given)\n"
-    "       hips simulate [TOPOLOGY] [options] the same run in one process on a virtual clock (hips run's options)\n"
+    "       hips simulate [TOPOLOGY] [options]\n"
+    "                                          the same run in one process on a virtual clock (hips run's options)\n"
     "       hips attach RUN                    take up a run whose controller died or was stopped\n"
     "       hips validate TOPOLOGY             check a topology file\n"
     "       hips deploy TOPOLOGY               put hips-agent on every remote host (SSH)\n"
