@@ -56,7 +56,12 @@ std::vector<std::pair<double, double>> readAvailabilityTrace(const QString& path
     }
     if (out.empty()) fail(QStringLiteral("holds no interval: its workers would never train"));
     std::sort(out.begin(), out.end());
-    return out;
+    std::vector<std::pair<double, double>> merged;  // overlapping or touching intervals as one
+    for (const auto& i : out) {
+        if (!merged.empty() && i.first <= merged.back().second) merged.back().second = std::max(merged.back().second, i.second);
+        else merged.push_back(i);
+    }
+    return merged;
 }
 
 Availability::Availability(const Topology& topology) : m_seed(topology.training.seed) {
@@ -76,18 +81,26 @@ const std::vector<Availability::Interval>* Availability::traceOf(const Node& wor
     return it == m_traces.constEnd() ? nullptr : &*it;
 }
 
+// The interval of `trace` (sorted, disjoint) that holds `at`, if any: a binary search, since a
+// trace may hold a million intervals and every worker is asked every round.
+static const Availability::Interval* intervalAt(const std::vector<Availability::Interval>& trace, double at) {
+    auto after = std::upper_bound(trace.begin(), trace.end(), at, [](double t, const Availability::Interval& i) { return t < i.on; });
+    if (after == trace.begin()) return nullptr;
+    const Availability::Interval& i = *(after - 1);
+    return at < i.off ? &i : nullptr;
+}
+
 bool Availability::available(const Node& worker, int index, qint64 round, double at) const {
     if (worker.availability.isEmpty()) return true;
     if (double p = 1; isProbability(worker.availability, &p)) return draw(m_seed, index, round) < p;
     const std::vector<Interval>* trace = traceOf(worker);
-    return trace && std::any_of(trace->begin(), trace->end(), [at](const Interval& i) { return i.on <= at && at < i.off; });
+    return trace && intervalAt(*trace, at);
 }
 
 double Availability::offAfter(const Node& worker, double at) const {
-    if (const std::vector<Interval>* trace = traceOf(worker))
-        for (const Interval& i : *trace)
-            if (i.on <= at && at < i.off) return i.off;
-    return std::numeric_limits<double>::infinity();
+    const std::vector<Interval>* trace = traceOf(worker);
+    const Interval* on = trace ? intervalAt(*trace, at) : nullptr;
+    return on ? on->off : std::numeric_limits<double>::infinity();
 }
 
 }  // namespace hips::sim

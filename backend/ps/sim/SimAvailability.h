@@ -27,17 +27,18 @@ public:
     // When a worker on at `at` goes off next (infinity: it stays on).
     double offAfter(const Node& worker, double at) const;
 
-private:
     struct Interval {
         double on = 0, off = 0;
     };
+
+private:
     const std::vector<Interval>* traceOf(const Node& worker) const;
 
     int m_seed = 1;
     QHash<QString, std::vector<Interval>> m_traces;  // by file
 };
 
-// One trace file's on-intervals, sorted; throws RoleError.
+// One trace file's on-intervals, sorted, overlapping ones merged; throws RoleError.
 std::vector<std::pair<double, double>> readAvailabilityTrace(const QString& path);
 
 }  // namespace hips::sim

@@ -155,7 +155,6 @@ private:
     static QString masterNode(const Topology& t) { return t.centralParty()->id + QStringLiteral("/master_worker"); }
     QString globalId() const { return globalNode(m_topology); }
 
-    const ModelVersion& model() const { return m_model; }
     size_t size() const { return m_model.size; }
     quint64 modelBytes() const { return wireBytes(m_model.size); }
     bool relays() const { return partiesRelayWorkers(m_settings); }
@@ -165,6 +164,7 @@ private:
     // (flat, relayed) the workers themselves.
     void setUpTiers() {
         const TrainingSettings& s = m_settings;
+        const bool relay = relays();
         QSet<QString> globalContributors;
         QHash<QString, int> partyOf;
         for (const Party& p : m_topology.parties) {
@@ -194,7 +194,7 @@ private:
             w.link = kLan;
             p.workers.insert(w.node.id);
             p.members.push_back(i);
-            if (relays()) {  // its push goes on whole to the global server, through its party server
+            if (relay) {  // its push goes on whole to the global server, through its party server
                 const Party* own = m_topology.party(p.node.party);
                 w.beyond = p.link;
                 if (w.beyond.bytesPerS > 0) w.beyond.bytesPerS /= double(std::max(1, own->workerCount()));
@@ -202,7 +202,7 @@ private:
                 globalContributors.insert(w.node.id);
             }
         }
-        if (!relays())
+        if (!relay)
             for (const auto& p : m_parties) {
                 if (p->workers.isEmpty()) continue;
                 globalContributors.insert(p->node.id);
@@ -357,6 +357,7 @@ private:
         std::vector<int> members;
         std::vector<double> modelAt;
         for (const auto& p : m_parties) {
+            if (!p->collector) continue;  // (relayed: its workers are among m_direct)
             const auto [m, at] = turnsOf(p->members, leaves, &p->link);
             members.insert(members.end(), m.begin(), m.end());
             modelAt.insert(modelAt.end(), at.begin(), at.end());

@@ -1,0 +1,138 @@
+// hips simulate's clock and devices (backend/ps/sim): what a message costs on a link, whose cores a
+// worker shares, availability traces read, merged and refused, and the per-round draw of an
+// availability probability, reproducible and at its rate.
+#include "RoleError.h"
+#include "SimAvailability.h"
+#include "SimNetwork.h"
+#include "TopologyReader.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <thread>
+
+using namespace hips;
+using namespace hips::sim;
+
+namespace {
+
+// The default topology with party1's workers as `workers` behind an 8 Mbit/s, 50 ms WAN.
+Topology topologyWith(const QJsonArray& workers) {
+    QFile f(HIPS_SOURCE_DIR "/resources/topologies/default.json");
+    f.open(QIODevice::ReadOnly);
+    QJsonObject t = QJsonDocument::fromJson(f.readAll()).object();
+    QJsonArray parties = t["parties"].toArray();
+    QJsonObject party1 = parties[1].toObject(), roles = party1["roles"].toObject();
+    roles["workers"] = workers;
+    party1["roles"] = roles;
+    party1["wan"] = QJsonObject{{"bandwidth_mbps", 8}, {"latency_ms", 50}};
+    parties[1] = party1;
+    t["parties"] = parties;
+    const TopologyLoad load = TopologyReader::readJson(QJsonDocument(t).toJson());
+    if (!load.ok()) qFatal("%s", qPrintable(load.errorText()));
+    return *load.topology;
+}
+
+QString write(const QTemporaryDir& dir, const QByteArray& text) {
+    QFile f(dir.filePath(QStringLiteral("trace%1.txt").arg(qHash(text))));
+    f.open(QIODevice::WriteOnly);
+    f.write(text);
+    return f.fileName();
+}
+
+}  // namespace
+
+class SimClockTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void aMessageCostsItsLatencyAndItsBytesOverTheBandwidth() {
+        const Topology t = topologyWith(QJsonArray{QJsonObject{{"count", 2}}});
+        const LinkCost wan = acrossLink(*t.party("party1"));
+        QCOMPARE(wan.seconds(1000000), 0.05 + 1.0);  // 8 Mbit/s: 1 MB a second
+        QCOMPARE(acrossLink(*t.party("party2")).seconds(1250000), kLan.seconds(1250000));  // no wan: a LAN
+        QCOMPARE(kLan.seconds(1250000), 1e-4 + 1e-3);
+        // Flat: the party's workers share its link, each with its share.
+        const Node worker = *t.node("party1/worker0");
+        QCOMPARE(workerLink(t, worker, true).seconds(1000000), 0.05 + 2.0);
+        QCOMPARE(workerLink(t, worker, false).seconds(1000000), kLan.seconds(1000000));
+        QCOMPARE(wireBytes(10), quint64(40 + 96));
+        QCOMPARE(wireBytes(256 * 1024 + 1), quint64((256 * 1024 + 1) * 4 + 2 * 96));
+    }
+
+    void workersShareTheCoresOfThisMachineOnly() {
+        Topology t = topologyWith(QJsonArray{QJsonObject{{"count", 2}}});
+        QCOMPARE(hostCores(t, "local"), int(std::max(1u, std::thread::hardware_concurrency())));
+        t.hosts[0].address = QStringLiteral("10.1.2.3");  // another machine: its cores are not known here
+        QCOMPARE(hostCores(t, "local"), 0);
+        QCOMPARE(hostCores(t, "nowhere"), 0);
+    }
+
+    void aTraceIsReadMergedAndItsIntervalsFound() {
+        QTemporaryDir dir;
+        const QString path = write(dir, "# start end\n0 10\n5, 20   # overlaps\n\n30 40\n");
+        const std::vector<std::pair<double, double>> read = readAvailabilityTrace(path);
+        QCOMPARE(read.size(), size_t(2));
+        QCOMPARE(read[0], std::make_pair(0.0, 20.0));
+        QCOMPARE(read[1], std::make_pair(30.0, 40.0));
+        const Topology t = topologyWith(QJsonArray{QJsonObject{{"count", 2}, {"availability", path}}});
+        const Availability a(t);
+        const Node w = *t.node("party1/worker1"), other = *t.node("party2/worker0");
+        QVERIFY(a.available(w, 1, 1, 0) && a.available(w, 1, 1, 19.9) && a.available(w, 1, 9, 35));
+        QVERIFY(!a.available(w, 1, 1, 20) && !a.available(w, 1, 1, 25) && !a.available(w, 1, 1, 40));
+        QCOMPARE(a.offAfter(w, 5), 20.0);
+        QCOMPARE(a.offAfter(w, 25), std::numeric_limits<double>::infinity());
+        QVERIFY(a.available(other, 2, 1, 25));  // no availability: always
+    }
+
+    void aBrokenTraceIsRefusedNamingTheLine_data() {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("words") << QByteArray("0 10\nsoon later\n") << "line 2 is not \"START END\"";
+        QTest::newRow("backwards") << QByteArray("5 3\n") << "line 1 is not \"START END\"";
+        QTest::newRow("negative") << QByteArray("-1 3\n") << "line 1";
+        QTest::newRow("three fields") << QByteArray("1 2 3\n") << "line 1";
+        QTest::newRow("empty") << QByteArray("# nothing\n") << "holds no interval";
+    }
+    void aBrokenTraceIsRefusedNamingTheLine() {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        try {
+            readAvailabilityTrace(write(dir, text));
+            QFAIL("a broken trace was read");
+        } catch (const RoleError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(message), e.what());
+        }
+        try {
+            readAvailabilityTrace(dir.path());
+            QFAIL("a directory was read as a trace");
+        } catch (const RoleError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains("is not a file"), e.what());
+        }
+    }
+
+    // A probability: each worker's draw per round is seeded (the same twice), differs between
+    // rounds, and comes out at about its rate over many.
+    void aProbabilityIsDrawnPerWorkerAndRound() {
+        const Topology t = topologyWith(QJsonArray{QJsonObject{{"count", 200}, {"availability", 0.3}}});
+        const Availability a(t), again(t);
+        int on = 0, same = 0, changed = 0;
+        for (int i = 0; i < 200; ++i) {
+            const Node w = *t.node(QStringLiteral("party1/worker%1").arg(i));
+            for (qint64 round = 1; round <= 10; ++round) {
+                const bool up = a.available(w, i, round, 0);
+                on += up;
+                same += up == again.available(w, i, round, 0);
+                changed += up != a.available(w, i, round + 1, 0);
+            }
+        }
+        QCOMPARE(same, 2000);
+        QVERIFY2(on > 500 && on < 700, qPrintable(QString::number(on)));  // 600 expected
+        QVERIFY(changed > 200);
+    }
+};
+
+QTEST_GUILESS_MAIN(SimClockTest)
+#include "tst_simclock.moc"
