@@ -2577,27 +2577,27 @@
         <translation type="vanished">将数据点保存为 CSV…</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="281"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="294"/>
         <source>time of day</source>
         <translation>时刻</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="286"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="299"/>
         <source>round</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="286"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="299"/>
         <source>seconds since start</source>
         <translation>自开始以来的秒数</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="379"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="392"/>
         <source>cannot draw the chart to write %1</source>
         <translation>无法绘制图表以写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="460"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="473"/>
         <source>%1: not evaluated</source>
         <translation>%1：未评估</translation>
     </message>
@@ -2622,12 +2622,12 @@
         <translation type="vanished">CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="433"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="446"/>
         <source>round %1</source>
         <translation>第 %1 轮</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="435"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="448"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
@@ -3266,102 +3266,113 @@
         <translation>正在重启</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="146"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="157"/>
         <source>host %1 could not be deployed: %2</source>
         <translation>主机 %1 无法部署：%2</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="156"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="167"/>
         <source>not started: %1</source>
         <translation>未启动：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="169"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="181"/>
+        <source>This role runs in process %1 with other roles (hips simulate runs every role in one process): its CPU and memory are on the process&apos;s first row.</source>
+        <translation>此角色与其他角色同在进程 %1 中运行（hips simulate 在一个进程中运行所有角色）：其 CPU 和内存显示在该进程的第一行。</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="185"/>
         <source>This role reports only when something changes (a scheduler: its rendezvous, a member going down or coming back). Its agent reports at once if it exits.</source>
         <translation>此角色只在有变化时报告（调度器：会合、成员下线或恢复）。它一旦退出，其代理会立即报告。</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="180"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="196"/>
         <source>not deployed</source>
         <translation>未部署</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="183"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="199"/>
         <source>%1 (signal %2)</source>
         <translation>%1（信号 %2）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="184"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="200"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="185"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="201"/>
         <source>%1 (restarts: %2)</source>
         <translation>%1（已重启 %2 次）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="188"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="204"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="194"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="206"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="210"/>
+        <source>shared</source>
+        <translation>共享</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="214"/>
         <source>%1 s ago</source>
         <translation>%1 秒前</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="194"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="214"/>
         <source>only on changes</source>
         <translation>仅在变化时</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="202"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="222"/>
         <source>Party</source>
         <translation>参与方</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="202"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="222"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="202"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="222"/>
         <source>Role</source>
         <translation>角色</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="202"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="222"/>
         <source>Rank</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="202"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="222"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="203"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="223"/>
         <source>PID</source>
         <translation>PID</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="203"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="223"/>
         <source>Uptime</source>
         <translation>运行时长</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="203"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="223"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="203"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="223"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="203"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="223"/>
         <source>Last heard</source>
         <translation>最近通信</translation>
     </message>
@@ -3849,14 +3860,14 @@
     <name>hips::RunCharts</name>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="26"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="160"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="168"/>
         <source>Test accuracy</source>
         <translation>测试准确率</translation>
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="26"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="161"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="309"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="169"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="320"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
@@ -3878,7 +3889,7 @@
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="28"/>
         <location filename="../ui/charts/RunCharts.cpp" line="35"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="398"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="409"/>
         <source>MB sent</source>
         <translation>发送量（MB）</translation>
     </message>
@@ -3889,7 +3900,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="29"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="169"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="177"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
@@ -3905,6 +3916,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="31"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="102"/>
         <source>Local steps per worker and round</source>
         <translation>每个工作节点每轮的本地步数</translation>
     </message>
@@ -3915,7 +3927,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="32"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="157"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="165"/>
         <source>Staleness of each push (asynchronous modes)</source>
         <translation>每次推送的陈旧度（异步模式）</translation>
     </message>
@@ -3926,6 +3938,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="33"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="103"/>
         <source>CPU per process (100 % = one core)</source>
         <translation>每个进程的 CPU（100 % = 一个核心）</translation>
     </message>
@@ -3936,6 +3949,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="34"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="104"/>
         <source>Memory per process</source>
         <translation>每个进程的内存</translation>
     </message>
@@ -3950,57 +3964,67 @@
         <translation>各参与方的跨参与方流量</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="40"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="37"/>
+        <source>Every worker</source>
+        <translation>每个工作节点</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="41"/>
         <source>Log scale (loss)</source>
         <translation>对数刻度（损失）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="50"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="51"/>
         <source>Round</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="50"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="51"/>
         <source>Wall-clock time</source>
         <translation>挂钟时间</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="50"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="51"/>
         <source>Time since start</source>
         <translation>自开始以来的时间</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="52"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="53"/>
         <source>Cumulative</source>
         <translation>累计</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="52"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="53"/>
         <source>Rate (MB/s)</source>
         <translation>速率（MB/s）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="55"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="56"/>
+        <source>A line per worker and per process; unticked, a line per party</source>
+        <translation>每个工作节点和每个进程一条线；不勾选时每个参与方一条线</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunCharts.cpp" line="60"/>
         <source>EMA smoothing (debiased, as TensorBoard&apos;s); the raw line stays, faint</source>
         <translation>EMA 平滑（按 TensorBoard 的方式去偏）；原始曲线保留，以浅色显示</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="288"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="299"/>
         <source>%1 MB</source>
         <translation>%1 MB</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="290"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="301"/>
         <source>%1 MB in the run (%2 by this round)</source>
         <translation>整个运行 %1 MB（截至本轮 %2）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="292"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="303"/>
         <source>&lt;h3&gt;Round %1&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;Test %10&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Best so far&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Training loss&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Inside parties&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Across parties&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Throughput&lt;/td&gt;&lt;td&gt;%7 samples/s&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Computing-time ratio&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Elapsed&lt;/td&gt;&lt;td&gt;%9 s&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;%11</source>
         <translation>&lt;h3&gt;第 %1 轮&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;测试%10&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;目前最佳&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;训练损失&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;参与方内部&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;跨参与方&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;吞吐量&lt;/td&gt;&lt;td&gt;%7 样本/秒&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;计算时间占比&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;已用时间&lt;/td&gt;&lt;td&gt;%9 秒&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;%11</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="345"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="356"/>
         <source>%1, across</source>
         <translation>%1，跨参与方</translation>
     </message>
@@ -4013,90 +4037,90 @@
         <translation type="vanished">EMA 平滑；原始曲线以淡色保留</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="59"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="64"/>
         <source>Reset zoom</source>
         <translation>重置缩放</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="62"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="67"/>
         <source>X axis:</source>
         <translation>X 轴：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="65"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="70"/>
         <source>Smoothing:</source>
         <translation>平滑：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="71"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="76"/>
         <source>Traffic:</source>
         <translation>流量：</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="152"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="160"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;No rounds yet. Start a run, or open one from the history.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;尚无轮次。请启动一次运行，或从历史中打开一次运行。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="159"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="167"/>
         <source>test accuracy</source>
         <translation>测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="165"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="173"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="166"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="174"/>
         <source>test loss</source>
         <translation>测试损失</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="167"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="395"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="175"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="406"/>
         <source>inside parties</source>
         <translation>参与方内部</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="168"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="396"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="176"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="407"/>
         <source>across parties</source>
         <translation>跨参与方</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="170"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="178"/>
         <source>computing-time ratio</source>
         <translation>计算时间占比</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="184"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="189"/>
         <source>Test RMSE (lower is better)</source>
         <translation>测试 RMSE（越低越好）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="185"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="309"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="190"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="320"/>
         <source>RMSE</source>
         <translation>RMSE</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="186"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="191"/>
         <source>test RMSE</source>
         <translation>测试 RMSE</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="222"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="234"/>
         <source>Staleness: none in mode %1 (every push is of its round)</source>
         <translation>陈旧度：%1 模式下没有（每次推送都属于其本轮）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="239"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="251"/>
         <source>%1 (own held-out data)</source>
         <translation>%1（自有留出数据）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="266"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="277"/>
         <source>top-5 accuracy</source>
         <translation>top-5 准确率</translation>
     </message>
@@ -4109,22 +4133,22 @@
         <translation type="vanished">&lt;h3&gt;第 %1 轮&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;测试准确率&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;目前最佳&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;训练损失&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;参与方内部&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;跨参与方&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;吞吐量&lt;/td&gt;&lt;td&gt;%7 样本/秒&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;计算时间占比&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;已用时间&lt;/td&gt;&lt;td&gt;%9 秒&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="363"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="374"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;The run is under way: its first round shows here as soon as it has trained.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;运行进行中：第一轮训练完成后即在此显示。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="370"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="381"/>
         <source>The Run tab&apos;s log has every process&apos;s messages.</source>
         <translation>“运行”页的日志中有每个进程的消息。</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="371"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="382"/>
         <source>Each process&apos;s log is in %1.</source>
         <translation>每个进程的日志在 %1 中。</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="372"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="383"/>
         <source>&lt;p style=&apos;color:#b00&apos;&gt;The run failed before its first round: %1&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#b00&apos;&gt;运行在第一轮之前失败：%1&lt;/p&gt;</translation>
     </message>
@@ -4133,37 +4157,52 @@
         <translation type="vanished">&lt;p style=&apos;color:#b00&apos;&gt;运行在第一轮之前失败：%1&lt;/p&gt;&lt;p style=&apos;color:#777&apos;&gt;“运行”页的日志中有每个进程的消息。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="374"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="385"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;The run was stopped before its first round.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;运行在第一轮之前被停止。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="379"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="390"/>
         <source>&lt;p&gt;Secure aggregation: the global server sees only the parties&apos; sum&lt;/p&gt;</source>
         <translation>&lt;p&gt;安全聚合：全局服务器只能看到各参与方的总和&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="381"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="392"/>
         <source>&lt;p&gt;Privacy: &lt;b&gt;ε %1&lt;/b&gt; (δ %2) spent by round %3, noise at the %4&lt;/p&gt;</source>
         <translation>&lt;p&gt;隐私：到第 %3 轮已花费 &lt;b&gt;ε %1&lt;/b&gt;（δ %2），噪声加在%4&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="385"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="396"/>
         <source>party servers</source>
         <translation>参与方服务器</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="385"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="396"/>
         <source>workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="398"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="409"/>
         <source>MB/s sent</source>
         <translation>发送速率（MB/s）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunChartsPerNode.cpp" line="82"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="102"/>
+        <source>Local steps per round (mean of each party&apos;s workers)</source>
+        <translation>每轮本地步数（各参与方工作节点的平均值）</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="103"/>
+        <source>CPU per party (its processes together; 100 % = one core)</source>
+        <translation>每个参与方的 CPU（其所有进程合计；100 % = 一个核心）</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="104"/>
+        <source>Memory per party (its processes together)</source>
+        <translation>每个参与方的内存（其所有进程合计）</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="135"/>
         <source>&lt;h4&gt;Per party&lt;/h4&gt;&lt;table cellpadding=&apos;2&apos;&gt;&lt;tr&gt;&lt;th align=&apos;left&apos;&gt;party&lt;/th&gt;&lt;th&gt;workers&lt;/th&gt;&lt;th&gt;data&lt;/th&gt;&lt;th&gt;trained&lt;/th&gt;&lt;th&gt;MB across&lt;/th&gt;&lt;th&gt;own test&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;</source>
         <translation>&lt;h4&gt;各参与方&lt;/h4&gt;&lt;table cellpadding=&apos;2&apos;&gt;&lt;tr&gt;&lt;th align=&apos;left&apos;&gt;参与方&lt;/th&gt;&lt;th&gt;工作节点&lt;/th&gt;&lt;th&gt;数据&lt;/th&gt;&lt;th&gt;已训练&lt;/th&gt;&lt;th&gt;跨参与方 MB&lt;/th&gt;&lt;th&gt;自有测试&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;</translation>
     </message>
@@ -4445,12 +4484,17 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
         <translation>每个工作节点一轮的时间：尚无轮次</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="96"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="116"/>
+        <source>Time per party in round %1 (the mean of its workers)</source>
+        <translation>第 %1 轮各参与方的时间（其工作节点的平均值）</translation>
+    </message>
+    <message>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="117"/>
         <source>Time per worker in round %1</source>
         <translation>第 %1 轮每个工作节点的时间</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="108"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="129"/>
         <source>cannot draw the chart to write %1</source>
         <translation>无法绘制图表以写入 %1</translation>
     </message>

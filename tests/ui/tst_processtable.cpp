@@ -52,6 +52,33 @@ private Q_SLOTS:
         QCOMPARE(cell(1, Qt::DisplayRole), QStringLiteral("0 s ago"));
         QVERIFY(cell(1, Qt::ToolTipRole).isEmpty());
     }
+
+    // hips simulate runs every role in one process: its CPU and memory show once, on its first
+    // row; the other rows say "shared" and why, rather than repeating (and seeming to add up) its figures.
+    void aProcessOfSeveralRolesShowsItsFiguresOnce() {
+        ProcessTableModel model;
+        QList<Node> nodes;
+        for (const char* id : {"central/global_server0", "party1/worker0", "party1/worker1"}) {
+            Node n;
+            n.id = id, n.kind = RoleKind::Worker;
+            nodes << n;
+        }
+        model.reset(nodes);
+        for (const Node& n : nodes) {
+            ProcessInfo p;
+            p.node = n, p.state = ProcessInfo::State::Running, p.pid = QCoreApplication::applicationPid();
+            model.update(p);
+        }
+        QCOMPARE(model.rowOf("party1/worker1"), 2);
+        auto cell = [&](int row, int column, int role = Qt::DisplayRole) { return model.data(model.index(row, column), role).toString(); };
+        QTRY_VERIFY_WITH_TIMEOUT(cell(0, ProcessTableModel::Memory).endsWith(" MB"), 5000);
+        for (int row : {1, 2}) {
+            QCOMPARE(cell(row, ProcessTableModel::Memory), QStringLiteral("shared"));
+            QCOMPARE(cell(row, ProcessTableModel::Cpu), QStringLiteral("shared"));
+            QVERIFY(cell(row, ProcessTableModel::Memory, Qt::ToolTipRole).contains(QString::number(QCoreApplication::applicationPid())));
+            QCOMPARE(cell(row, ProcessTableModel::Pid), QString::number(QCoreApplication::applicationPid()));
+        }
+    }
 };
 
 QTEST_MAIN(ProcessTableTest)

@@ -154,7 +154,20 @@ void LiveChart::append(int line, double round, double wallMs, double elapsed, do
 
 // TensorBoard's debiased EMA: the average starts at 0 and is divided by the weight its terms have
 // (1 − alpha^n), so the first points are pulled neither toward 0 nor toward the first value.
+void LiveChart::replaceLast(int line, double round, double wallMs, double elapsed, double value) {
+    Line& l = m_lines[line];
+    if (!l.samples.isEmpty()) {
+        l.samples.removeLast();
+        l.smoothed.removeLast();
+        l.ema = l.emaBefore;
+        l.emaDecay = l.emaDecayBefore;
+    }
+    append(line, round, wallMs, elapsed, value);
+}
+
 void LiveChart::smoothNext(Line& l, double value) {
+    l.emaBefore = l.ema;
+    l.emaDecayBefore = l.emaDecay;
     if (!std::isfinite(value)) {  // a diverged loss is drawn as it is, and does not poison what follows
         l.smoothed.append(value);
         return;

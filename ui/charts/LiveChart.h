@@ -35,6 +35,9 @@ public:
     int addLine(const QString& name, const QColor& color, Qt::PenStyle style = Qt::SolidLine);
     // One point of `line`: its round, wall-clock time (ms since the epoch), seconds since the start, value.
     void append(int line, double round, double wallMs, double elapsed, double value);
+    // The line's last point given again (a party's mean over its workers as more of them report);
+    // a line without points gets it appended.
+    void replaceLast(int line, double round, double wallMs, double elapsed, double value);
     void clear();  // removes every line, and the axes' range and zoom with them
     void setYTitle(const QString& title);
     void setTitle(const QString& title);
@@ -78,6 +81,7 @@ private:
         QVector<Sample> samples;
         QVector<double> smoothed;  // EMA of value, kept up to date as points arrive
         double ema = 0, emaDecay = 1;  // the EMA from 0 and alpha^n, which debiases it
+        double emaBefore = 0, emaDecayBefore = 1;  // as they were before the last point
         QLineSeries* raw = nullptr;
         QLineSeries* smooth = nullptr;
         bool visible = true;

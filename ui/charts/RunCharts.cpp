@@ -34,6 +34,7 @@ RunCharts::RunCharts(QWidget* parent)
       m_memory(new LiveChart(tr("Memory per process"), tr("MB resident"))),
       m_partyAcross(new LiveChart(tr("Traffic across parties, per party"), tr("MB sent"))),
       m_timeline(new WorkerTimeline),
+      m_everyWorkerBox(new QCheckBox(tr("Every worker"))),
       m_xAxis(new QComboBox),
       m_trafficMode(new QComboBox),
       m_smoothing(new QSlider(Qt::Horizontal)),
@@ -51,6 +52,10 @@ RunCharts::RunCharts(QWidget* parent)
     m_xAxis->setObjectName(QStringLiteral("x_axis"));
     m_trafficMode->addItems({tr("Cumulative"), tr("Rate (MB/s)")});
     m_trafficMode->setObjectName(QStringLiteral("traffic_mode"));
+    m_everyWorkerBox->setObjectName(QStringLiteral("every_worker"));
+    m_everyWorkerBox->setToolTip(tr("A line per worker and per process; unticked, a line per party"));
+    m_everyWorkerBox->setChecked(true);
+    m_everyWorkerBox->hide();  // shown for runs of more than kWorkerLinesMax workers
     m_smoothing->setRange(0, 95);
     m_smoothing->setToolTip(tr("EMA smoothing (debiased, as TensorBoard's); the raw line stays, faint"));
     m_smoothing->setMaximumWidth(160);
@@ -70,6 +75,8 @@ RunCharts::RunCharts(QWidget* parent)
     controls->addSpacing(12);
     controls->addWidget(new QLabel(tr("Traffic:")));
     controls->addWidget(m_trafficMode);
+    controls->addSpacing(12);
+    controls->addWidget(m_everyWorkerBox);
     controls->addStretch();
     controls->addWidget(reset);
 
@@ -126,6 +133,7 @@ RunCharts::RunCharts(QWidget* parent)
         for (LiveChart* c : charts()) c->resetZoom();
     });
     connect(m_trafficMode, &QComboBox::currentIndexChanged, this, &RunCharts::applyTrafficMode);
+    connect(m_everyWorkerBox, &QCheckBox::toggled, this, &RunCharts::setEveryWorker);
     // A crosshair synced across the charts of rounds and time (the staleness chart counts pushes).
     const QList<LiveChart*> synced{m_accuracy, m_loss, m_traffic, m_throughput, m_ratio, m_steps, m_cpu, m_memory, m_partyAcross};
     for (LiveChart* from : synced) {
@@ -168,9 +176,6 @@ void RunCharts::clear() {
     m_across = m_traffic->addLine(tr("across parties"), kAcross);
     m_throughput->addLine(tr("samples/s"), kThroughput);
     m_ratio->addLine(tr("computing-time ratio"), kRatio);
-    m_stepLines.clear();
-    m_stalenessLines.clear();
-    m_pushes.clear();
     m_timeline->clear();
     m_comparisons.clear();
     m_privacy.reset();
@@ -215,8 +220,15 @@ void RunCharts::setTopology(const Topology& topology) {
     m_settledRun.training = settled;
     m_secureAggregation = settled.secureAggregation;
     m_colourOf.clear();
+    m_partyColourOf.clear();
     for (const Node& node : topology.nodes())
         if (node.kind == RoleKind::Worker) m_colourOf.insert(node.id, int(m_colourOf.size()));
+    for (const Party& party : topology.parties) m_partyColourOf.insert(party.id, int(m_partyColourOf.size()));
+    const bool many = topology.trainingWorkerCount() > kWorkerLinesMax;
+    m_everyWorkerBox->setVisible(many);
+    const QSignalBlocker quiet(m_everyWorkerBox);
+    m_everyWorkerBox->setChecked(!many);
+    setEveryWorker(!many);
     const ModePolicy mode = ModeRegistry::policy(topology.training.mode);
     if (mode.party != TierSync::AsPushesCome && mode.global != TierSync::AsPushesCome)
         m_staleness->setTitle(tr("Staleness: none in mode %1 (every push is of its round)").arg(topology.training.mode));
@@ -231,7 +243,7 @@ void RunCharts::addRecord(const QJsonObject& r, double wallMs, double elapsed) {
     m_timeline->addRecord(r);
     addPerNodeRecord(r, wallMs, elapsed);
     if (const auto train = metric::TrainRecord::from(r); train && train->localSteps)
-        m_steps->append(lineOf(m_steps, m_stepLines, train->node), train->round, wallMs, elapsed, *train->localSteps);
+        plotNodePoint({m_steps, train->node, double(train->round), wallMs, elapsed, double(*train->localSteps)});
     if (const auto score = metric::ScoreRecord::from(r); score && score->kind == metric::kPartyEval) {  // its own held-out rows
         const QString& node = score->node;
         if (score->rmse) showRmse();
@@ -240,9 +252,8 @@ void RunCharts::addRecord(const QJsonObject& r, double wallMs, double elapsed) {
                                                             kParty[m_heldOutLines.size() % kParty.size()], Qt::DashLine));
         m_accuracy->append(m_heldOutLines.value(node), score->round, wallMs, elapsed, score->score);
     }
-    if (const auto push = metric::AsyncPushRecord::from(r))  // x: the worker's own push count, its round
-        m_staleness->append(lineOf(m_staleness, m_stalenessLines, push->origin), ++m_pushes[push->origin], wallMs, elapsed,
-                            push->staleness);
+    if (const auto push = metric::AsyncPushRecord::from(r))  // x: the worker's (or party's) own push count, its round
+        plotNodePoint({m_staleness, push->origin, 0, wallMs, elapsed, double(push->staleness)});
 }
 
 static void addTraffic(LiveChart* chart, int inside, int across, const RoundRow& row, const RoundRow* previous, double wallMs, bool rate) {

@@ -59,6 +59,12 @@ public:
     LiveChart* cpu() const { return m_cpu; }
     LiveChart* memory() const { return m_memory; }
     LiveChart* partyAcross() const { return m_partyAcross; }
+    // Above this many workers the charts of each worker or process draw a line per party (its
+    // workers' mean local steps, its processes' summed CPU and memory, its pushes' staleness)
+    // and the timeline a bar per party, until "Every worker" asks for a line each.
+    static constexpr int kWorkerLinesMax = 16;
+    void setEveryWorker(bool every);
+    bool everyWorker() const { return m_everyWorker; }
     QList<LiveChart*> charts() const {
         return {m_accuracy, m_loss, m_traffic, m_throughput, m_ratio, m_steps, m_staleness, m_cpu, m_memory, m_partyAcross};
     }
@@ -85,7 +91,7 @@ private:
     LiveChart *m_accuracy, *m_loss, *m_traffic, *m_throughput, *m_ratio, *m_steps, *m_staleness;
     LiveChart *m_cpu, *m_memory, *m_partyAcross;
     WorkerTimeline* m_timeline;
-    QHash<QString, int> m_cpuLines, m_memoryLines, m_partyAcrossLines;  // a line per process, per party
+    QHash<QString, int> m_partyAcrossLines;  // a line per party
     QHash<QString, quint64> m_acrossByNode;  // bytes each node has sent across parties so far
     struct PartyFacts {
         QSet<QString> workers;
@@ -102,8 +108,27 @@ private:
     };
     QList<Comparison> m_comparisons;
     void drawComparisonTraffic(const Comparison& c, int index);
-    QHash<QString, int> m_stepLines, m_stalenessLines;  // a line per worker
-    QHash<QString, int> m_pushes;  // pushes applied so far, per worker
+    // The charts of each worker or process (local steps, staleness, CPU, memory): their points
+    // kept, so that ticking "Every worker" redraws them a line per worker instead of per party.
+    struct NodePoint {
+        LiveChart* chart;
+        QString node;
+        double x, wallMs, elapsed, value;  // x: a staleness point's is counted as it is drawn
+    };
+    struct PartyPoint {  // a party's newest point on one chart, and what it aggregates
+        int line = -1;
+        double x = 0, sum = 0;
+        int count = 0;
+    };
+    void plotNodePoint(const NodePoint& point);
+    void applyEveryWorker();
+    QVector<NodePoint> m_nodePoints;
+    QHash<LiveChart*, QHash<QString, int>> m_nodeLines;  // a line per worker or process, by chart
+    QHash<LiveChart*, QHash<QString, PartyPoint>> m_partyPoints;  // a line per party, by chart
+    QHash<QString, int> m_pushes;  // pushes drawn so far, per worker (or per party)
+    QHash<QString, int> m_partyColourOf;  // party → its colour's index, the same in every chart
+    bool m_everyWorker = true;
+    QCheckBox* m_everyWorkerBox;
     QComboBox* m_xAxis;
     QComboBox* m_trafficMode;
     QSlider* m_smoothing;

@@ -1,6 +1,7 @@
 // RunCharts' charts of each process and each party: CPU and memory of every role process over
-// the run (its usage records), the traffic each party sent across parties, and a per-party
-// summary of its data (workers, shard, samples trained, its own held-out score).
+// the run (its usage records), each worker's local steps and staleness, the traffic each party
+// sent across parties, and a per-party summary of its data (workers, shard, samples trained, its
+// own held-out score). Above kWorkerLinesMax workers, a line per party instead of per worker.
 #include "ChartColors.h"
 #include "MetricRecords.h"
 #include "RunCharts.h"
@@ -17,8 +18,10 @@ QString partyOf(const QString& node) {
 }  // namespace
 
 void RunCharts::clearPerNode() {
-    m_cpuLines.clear();
-    m_memoryLines.clear();
+    m_nodePoints.clear();
+    m_nodeLines.clear();
+    m_partyPoints.clear();
+    m_pushes.clear();
     m_partyAcrossLines.clear();
     m_acrossByNode.clear();
     m_parties.clear();
@@ -27,9 +30,8 @@ void RunCharts::clearPerNode() {
 void RunCharts::addPerNodeRecord(const QJsonObject& r, double wallMs, double elapsed) {
     if (const auto usage = metric::UsageRecord::from(r)) {
         const double round = std::max(0, usage->round);
-        m_cpu->append(lineOf(m_cpu, m_cpuLines, usage->node), round, wallMs, elapsed, usage->cpuPercent);
-        if (usage->rssBytes)
-            m_memory->append(lineOf(m_memory, m_memoryLines, usage->node), round, wallMs, elapsed, double(*usage->rssBytes) / 1e6);
+        plotNodePoint({m_cpu, usage->node, round, wallMs, elapsed, usage->cpuPercent});
+        if (usage->rssBytes) plotNodePoint({m_memory, usage->node, round, wallMs, elapsed, double(*usage->rssBytes) / 1e6});
     }
     if (const auto traffic = metric::TrafficRecord::from(r); traffic && traffic->sent(true) > 0) {
         // A party's bytes across: what each of its nodes has sent there so far (counts only grow).
@@ -57,6 +59,57 @@ void RunCharts::addPerNodeRecord(const QJsonObject& r, double wallMs, double ela
         if (!p.shards.contains(node)) p.shards.insert(node, qint64(r.value(metric::kSamples).toDouble()));  // a restart's again
         p.workers.insert(node);
     }
+}
+
+void RunCharts::plotNodePoint(const NodePoint& point) {
+    m_nodePoints.append(point);
+    LiveChart* chart = point.chart;
+    const bool countsPushes = chart == m_staleness;
+    if (m_everyWorker) {
+        const double x = countsPushes ? ++m_pushes[point.node] : point.x;
+        chart->append(lineOf(chart, m_nodeLines[chart], point.node), x, point.wallMs, point.elapsed, point.value);
+        return;
+    }
+    const QString party = partyOf(point.node);
+    PartyPoint& p = m_partyPoints[chart][party];
+    if (p.line < 0)
+        p.line = chart->addLine(
+            party, chartcolors::kParty[m_partyColourOf.value(party, int(m_partyPoints[chart].size())) % chartcolors::kParty.size()]);
+    const double x = countsPushes ? ++m_pushes[party] : point.x;
+    if (p.count > 0 && x < p.x) return;  // a late report of a round whose point is drawn: it is in the points kept
+    if (p.count > 0 && x == p.x) {  // one more of the party's workers (processes) in this round
+        p.sum += point.value;
+        ++p.count;
+        // Local steps as the party's mean; CPU and memory as what all its processes take.
+        const double value = chart == m_cpu || chart == m_memory ? p.sum : p.sum / p.count;
+        chart->replaceLast(p.line, x, point.wallMs, point.elapsed, value);
+        return;
+    }
+    p.x = x;
+    p.sum = point.value;
+    p.count = 1;
+    chart->append(p.line, x, point.wallMs, point.elapsed, point.value);
+}
+
+void RunCharts::setEveryWorker(bool every) {
+    m_everyWorker = every;
+    applyEveryWorker();
+}
+
+// The charts of each worker and process drawn again from their points, a line each or a line per party.
+void RunCharts::applyEveryWorker() {
+    const bool every = m_everyWorker;
+    m_steps->setTitle(every ? tr("Local steps per worker and round") : tr("Local steps per round (mean of each party's workers)"));
+    m_cpu->setTitle(every ? tr("CPU per process (100 % = one core)") : tr("CPU per party (its processes together; 100 % = one core)"));
+    m_memory->setTitle(every ? tr("Memory per process") : tr("Memory per party (its processes together)"));
+    m_timeline->setPerParty(!every);
+    const QVector<NodePoint> points = std::exchange(m_nodePoints, {});
+    m_nodeLines.clear();
+    m_partyPoints.clear();
+    m_pushes.clear();
+    for (LiveChart* chart : {m_steps, m_staleness, m_cpu, m_memory}) chart->clear();
+    m_nodePoints.reserve(points.size());
+    for (const NodePoint& point : points) plotNodePoint(point);
 }
 
 // A row per party: the data it holds and trained on, what it sent across, and its own test.

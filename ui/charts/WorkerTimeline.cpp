@@ -76,24 +76,45 @@ void WorkerTimeline::redrawNow() {
     if (m_complete > m_shown) show(m_complete);
 }
 
+void WorkerTimeline::setPerParty(bool perParty) {
+    if (std::exchange(m_perParty, perParty) != perParty && m_shown > 0) show(m_shown);
+}
+
 void WorkerTimeline::show(int round) {
     m_shown = round;
     const QMap<QString, Split>& splits = m_rounds[round];
-    for (QBarSet* s : {m_compute, m_communication, m_waiting}) s->remove(0, s->count());
+    // The bars: a worker's seconds, or a party's mean over its workers (in the workers' order).
     QStringList names;
-    double longest = 0;
+    QList<Split> bars;
+    QList<int> counts;
     for (auto it = m_workers.cbegin(); it != m_workers.cend(); ++it) {
         const Split s = splits.value(it.key());
-        names << QString(it.key()).replace(QStringLiteral("/worker"), QStringLiteral("/"));
-        *m_compute << s.compute;
-        *m_communication << s.communication;
-        *m_waiting << s.waiting;
-        longest = std::max(longest, s.compute + s.communication + s.waiting);
+        const QString name = m_perParty ? it.key().section(QLatin1Char('/'), 0, 0)
+                                        : QString(it.key()).replace(QStringLiteral("/worker"), QStringLiteral("/"));
+        if (!m_perParty || names.isEmpty() || names.last() != name) {
+            names << name;
+            bars << Split{};
+            counts << 0;
+        }
+        Split& bar = bars.last();
+        const int n = ++counts.last();  // a running mean
+        bar.compute += (s.compute - bar.compute) / n;
+        bar.communication += (s.communication - bar.communication) / n;
+        bar.waiting += (s.waiting - bar.waiting) / n;
+    }
+    for (QBarSet* s : {m_compute, m_communication, m_waiting}) s->remove(0, s->count());
+    double longest = 0;
+    for (const Split& bar : bars) {
+        *m_compute << bar.compute;
+        *m_communication << bar.communication;
+        *m_waiting << bar.waiting;
+        longest = std::max(longest, bar.compute + bar.communication + bar.waiting);
     }
     m_names->clear();
     m_names->append(names);
     m_seconds->setRange(0, longest > 0 ? longest * 1.05 : 1);
-    chart()->setTitle(tr("Time per worker in round %1").arg(round));
+    chart()->setTitle(m_perParty ? tr("Time per party in round %1 (the mean of its workers)").arg(round)
+                                 : tr("Time per worker in round %1").arg(round));
 }
 
 QList<double> WorkerTimeline::shownSeconds(const QString& worker) const {

@@ -23,6 +23,9 @@ public:
     // turn (a stored run of thousands of rounds redraws once), or at redrawNow().
     void addRecord(const QJsonObject& record);
     void redrawNow();
+    // A bar per party (the mean of its workers' seconds) instead of one per worker: a run of
+    // hundreds of workers. The CSV export keeps a row per worker.
+    void setPerParty(bool perParty);
     int shownRound() const { return m_shown; }  // 0: none yet
     // Seconds shown for `worker` ("party1/worker0") in the shown round: compute, communication, waiting.
     QList<double> shownSeconds(const QString& worker) const;
@@ -38,6 +41,7 @@ private:
     QMap<int, QMap<QString, Split>> m_rounds;  // round → worker → split
     QMap<QString, int> m_workers;  // every worker seen (the bars' order)
     int m_shown = 0;
+    bool m_perParty = false;
     int m_complete = 0;  // the newest round every worker has reported
     bool m_redrawQueued = false;
     QHorizontalStackedBarSeries* m_series;

@@ -70,18 +70,24 @@ ProcessTableModel::ProcessTableModel(QObject* parent) : QAbstractTableModel(pare
 void ProcessTableModel::reset(const QList<Node>& nodes) {
     beginResetModel();
     m_rows.clear();
+    m_rowOf.clear();
+    m_firstRowOfPid.clear();
     for (const Node& n : nodes) {
         Row r;
         r.info.node = n;
+        m_rowOf.insert(n.id, int(m_rows.size()));
         m_rows << r;
     }
     endResetModel();
 }
 
 int ProcessTableModel::rowOf(const QString& node) const {
-    for (int i = 0; i < m_rows.size(); ++i)
-        if (m_rows[i].info.node.id == node) return i;
-    return -1;
+    return m_rowOf.value(node, -1);
+}
+
+bool ProcessTableModel::sharesAnEarlierRowsProcess(int row) const {
+    const qint64 pid = m_rows[row].info.pid;
+    return pid > 0 && m_firstRowOfPid.value(pid, row) < row;
 }
 
 QString ProcessTableModel::nodeAt(int row) const {
@@ -97,6 +103,10 @@ void ProcessTableModel::update(const ProcessInfo& p) {
         r.sinceActivity.start();
     }
     r.info = p;
+    if (p.pid > 0) {
+        const auto first = m_firstRowOfPid.constFind(p.pid);
+        if (first == m_firstRowOfPid.cend() || *first > i || m_rows[*first].info.pid != p.pid) m_firstRowOfPid.insert(p.pid, i);
+    }
     Q_EMIT dataChanged(index(i, 0), index(i, ColumnCount - 1));
 }
 
@@ -119,8 +129,9 @@ void ProcessTableModel::noteUsage(const QJsonObject& record) {
 void ProcessTableModel::sampleUsage() {
     const double seconds = double(m_sinceSample.restart()) / 1000.0;
     const double ticksPerSecond = double(sysconf(_SC_CLK_TCK));
-    for (Row& r : m_rows) {
-        if (r.info.state != ProcessInfo::State::Running || r.info.pid <= 0 || r.reportsUsage) continue;
+    for (int row = 0; row < m_rows.size(); ++row) {
+        Row& r = m_rows[row];
+        if (r.info.state != ProcessInfo::State::Running || r.info.pid <= 0 || r.reportsUsage || sharesAnEarlierRowsProcess(row)) continue;
         const std::optional<quint64> ticks = cpuTicks(r.info.pid);
         if (ticks && r.lastCpuTicks && *ticks >= *r.lastCpuTicks && seconds > 0)
             r.cpuPercent = 100.0 * double(*ticks - *r.lastCpuTicks) / ticksPerSecond / seconds;
@@ -165,6 +176,11 @@ QVariant ProcessTableModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ForegroundRole && index.column() == Host && r.hostFailed)
         return QBrush(stateColor(ProcessInfo::State::Failed));  // the host that failed, marked
     if (role == Qt::ToolTipRole && !r.info.error.isEmpty()) return r.info.error;
+    const bool shared = sharesAnEarlierRowsProcess(index.row());
+    if (role == Qt::ToolTipRole && shared && (index.column() == Cpu || index.column() == Memory))
+        return tr("This role runs in process %1 with other roles (hips simulate runs every role in one process): "
+                  "its CPU and memory are on the process's first row.")
+            .arg(r.info.pid);
     if (role == Qt::ToolTipRole && index.column() == LastSeen && running && quietByDesign(r.info.node.kind))
         return tr(
             "This role reports only when something changes (a scheduler: its rendezvous, a member going down "
@@ -186,8 +202,12 @@ QVariant ProcessTableModel::data(const QModelIndex& index, int role) const {
             return stateText(r.info.state);
         case Pid: return r.info.pid > 0 ? QVariant(r.info.pid) : QVariant(QStringLiteral("-"));
         case Uptime: return running ? tr("%1 s").arg(r.sinceStart.elapsed() / 1000) : QStringLiteral("-");
-        case Cpu: return running && r.cpuPercent >= 0 ? QStringLiteral("%1 %").arg(r.cpuPercent, 0, 'f', 0) : QStringLiteral("-");
+        case Cpu:
+            return running && shared              ? tr("shared")
+                   : running && r.cpuPercent >= 0 ? QStringLiteral("%1 %").arg(r.cpuPercent, 0, 'f', 0)
+                                                  : QStringLiteral("-");
         case Memory:
+            if (running && shared) return tr("shared");
             return running && r.rssBytes >= 0 ? QStringLiteral("%1 MB").arg(double(r.rssBytes) / 1e6, 0, 'f', 0) : QStringLiteral("-");
         case LastSeen:
             if (!running) return QStringLiteral("-");

@@ -2,7 +2,8 @@
 // The processes of the current run: party, host, role, rank, state, pid, uptime, CPU and
 // memory, and how long since the process was last heard from. CPU and memory are what a role
 // process reports of itself with its traffic (usage records: local or remote alike); for the
-// others (schedulers, state services) they are read from /proc on this machine.
+// others (schedulers, state services) they are read from /proc on this machine. A process that
+// runs several roles (hips simulate runs them all in one) shows its CPU and memory on its first row.
 #include "RunController.h"
 
 #include <QAbstractTableModel>
@@ -45,8 +46,11 @@ private:
         bool hostFailed = false;  // its host could not be deployed
     };
     void sampleUsage();
+    bool sharesAnEarlierRowsProcess(int row) const;
 
     QList<Row> m_rows;
+    QHash<QString, int> m_rowOf;  // node → row: a record comes in for one of 1,000 rows many times a second
+    QHash<qint64, int> m_firstRowOfPid;  // a process that runs several roles (hips simulate's) shows its figures once
     QTimer m_ticker;  // usage samples and the running clocks, once a second
     QElapsedTimer m_sinceSample;
 };
