@@ -4228,12 +4228,12 @@
 <context>
     <name>hips::RunPanel</name>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="52"/>
+        <location filename="../ui/run/RunPanel.cpp" line="53"/>
         <source>Unknown host key</source>
         <translation>未知的主机密钥</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="53"/>
+        <location filename="../ui/run/RunPanel.cpp" line="54"/>
         <source>The key of host &apos;%1&apos; is not known yet:
 %2
 
@@ -4244,22 +4244,22 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
 信任并记录它吗？请先与该主机的管理员核对指纹。</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="60"/>
+        <location filename="../ui/run/RunPanel.cpp" line="61"/>
         <source>SSH</source>
         <translation>SSH</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="81"/>
+        <location filename="../ui/run/RunPanel.cpp" line="82"/>
         <source>Start all</source>
         <translation>全部启动</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="83"/>
+        <location filename="../ui/run/RunPanel.cpp" line="84"/>
         <source>Stop all</source>
         <translation>全部停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="104"/>
+        <location filename="../ui/run/RunPanel.cpp" line="117"/>
         <source>Double-click a process to see only its log</source>
         <translation>双击某个进程可仅查看其日志</translation>
     </message>
@@ -4278,137 +4278,142 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/run/RunPanel.cpp" line="268"/>
+        <location filename="../ui/run/RunPanel.cpp" line="282"/>
         <source>finished after %n round(s) in %1 s: final test %2 %3</source>
         <translation>
             <numerusform>已完成 %n 个轮次，用时 %1 秒：最终测试 %2 %3</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="270"/>
+        <location filename="../ui/run/RunPanel.cpp" line="284"/>
         <source>RMSE</source>
         <translation>RMSE</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="270"/>
+        <location filename="../ui/run/RunPanel.cpp" line="284"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/run/RunPanel.cpp" line="272"/>
+        <location filename="../ui/run/RunPanel.cpp" line="286"/>
         <source>stopped after %n round(s) in %1 s (%2)</source>
         <translation>
             <numerusform>已停止，完成 %n 个轮次，用时 %1 秒（%2）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="273"/>
+        <location filename="../ui/run/RunPanel.cpp" line="287"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="195"/>
-        <location filename="../ui/run/RunPanel.cpp" line="294"/>
+        <location filename="../ui/run/RunPanel.cpp" line="209"/>
+        <location filename="../ui/run/RunPanel.cpp" line="308"/>
         <source>Cannot start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="82"/>
+        <location filename="../ui/run/RunPanel.cpp" line="83"/>
         <source>Simulate</source>
         <translation>模拟</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="93"/>
+        <location filename="../ui/run/RunPanel.cpp" line="96"/>
         <source>Start all runs every role in one process on a virtual clock (hips simulate): no host is reached, and the times are what the deployed run would take</source>
         <translation>“全部启动”在一个进程中按虚拟时钟运行所有角色（hips simulate）：不连接任何主机，时间为实际部署运行所需的时间</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="201"/>
+        <location filename="../ui/run/RunPanel.cpp" line="106"/>
+        <source>Filter processes (party, role, state…)</source>
+        <translation>筛选进程（参与方、角色、状态…）</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/RunPanel.cpp" line="215"/>
         <source>run directory: %1</source>
         <translation>运行目录：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="204"/>
+        <location filename="../ui/run/RunPanel.cpp" line="218"/>
         <source>simulated on a virtual clock: the times are what the deployed run would take</source>
         <translation>按虚拟时钟模拟：时间为实际部署运行所需的时间</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="210"/>
+        <location filename="../ui/run/RunPanel.cpp" line="224"/>
         <source>A run is under way: stop it before taking up another</source>
         <translation>已有运行正在进行：请先停止它再接管另一个</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="217"/>
+        <location filename="../ui/run/RunPanel.cpp" line="231"/>
         <source>Cannot reattach: %1</source>
         <translation>无法重新接管：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="222"/>
+        <location filename="../ui/run/RunPanel.cpp" line="236"/>
         <source>took up run %1 from its agents</source>
         <translation>已从代理接管运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="228"/>
+        <location filename="../ui/run/RunPanel.cpp" line="242"/>
         <source>A run is under way: stop it before resuming another</source>
         <translation>有运行正在进行：请先停止它，再恢复其他运行</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="235"/>
+        <location filename="../ui/run/RunPanel.cpp" line="249"/>
         <source>Cannot resume: %1</source>
         <translation>无法恢复：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="241"/>
+        <location filename="../ui/run/RunPanel.cpp" line="255"/>
         <source>resuming run %1 from the checkpoint of round %2 (run directory: %3)</source>
         <translation>从第 %2 轮的检查点恢复运行 %1（运行目录：%3）</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="256"/>
+        <location filename="../ui/run/RunPanel.cpp" line="270"/>
         <source>stopped from HiPS Studio</source>
         <translation>已从 HiPS Studio 停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="278"/>
+        <location filename="../ui/run/RunPanel.cpp" line="292"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="279"/>
+        <location filename="../ui/run/RunPanel.cpp" line="293"/>
         <source>deploying</source>
         <translation>部署中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="280"/>
+        <location filename="../ui/run/RunPanel.cpp" line="294"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="281"/>
+        <location filename="../ui/run/RunPanel.cpp" line="295"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="282"/>
+        <location filename="../ui/run/RunPanel.cpp" line="296"/>
         <source>stopping</source>
         <translation>停止中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="283"/>
+        <location filename="../ui/run/RunPanel.cpp" line="297"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="284"/>
+        <location filename="../ui/run/RunPanel.cpp" line="298"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="285"/>
+        <location filename="../ui/run/RunPanel.cpp" line="299"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="293"/>
+        <location filename="../ui/run/RunPanel.cpp" line="307"/>
         <source>Deploy and start every process of the topology</source>
         <translation>部署并启动拓扑中的所有进程</translation>
     </message>

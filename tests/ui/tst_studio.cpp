@@ -16,6 +16,8 @@
 #include "RunStore.h"
 #include "SaveDialogDriver.h"
 
+#include <QLineEdit>
+#include <QTableView>
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -156,6 +158,17 @@ private Q_SLOTS:
         RunPanel* run = window.runPanel();
         QVERIFY(run->startButton()->isEnabled());
         QCOMPARE(run->processes()->rowCount(), 11);  // what Start all will run, before it runs
+        // The filter above the table narrows it to a party's processes, typed as a user types.
+        auto* filter = run->findChild<QLineEdit*>("process_filter");
+        auto* processTable = run->findChild<QTableView*>("process_table");
+        QVERIFY(filter && processTable);
+        QTest::keyClicks(filter, "party2/");
+        QCOMPARE(processTable->model()->rowCount(), 0);  // the Role column holds "worker0", the Party column "party2"
+        filter->clear();
+        QTest::keyClicks(filter, "PARTY2");
+        QCOMPARE(processTable->model()->rowCount(), 4);  // its scheduler, server and two workers
+        filter->clear();
+        QCOMPARE(processTable->model()->rowCount(), 11);
 
         window.setTab(MainWindow::RunTab);
         QTest::mouseClick(run->startButton(), Qt::LeftButton);

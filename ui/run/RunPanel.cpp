@@ -18,6 +18,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 
@@ -84,6 +85,8 @@ RunPanel::RunPanel(QWidget* parent)
       m_stateLabel(new QLabel),
       m_processes(new ProcessTableModel(this)),
       m_table(new QTableView),
+      m_shown(new QSortFilterProxyModel(this)),
+      m_filter(new QLineEdit),
       m_deployment(new DeploymentTable),
       m_log(new LogPane) {
     m_start->setObjectName(QStringLiteral("start_all"));
@@ -95,7 +98,17 @@ RunPanel::RunPanel(QWidget* parent)
     m_stateLabel->setObjectName(QStringLiteral("run_state"));
     m_stateLabel->setMinimumWidth(110);
     m_stateLabel->setAlignment(Qt::AlignCenter);
-    m_table->setModel(m_processes);
+    // A run of 1,000 processes: the filter finds a party's, a role's or the failed ones (any column's text).
+    m_shown->setSourceModel(m_processes);
+    m_shown->setFilterKeyColumn(-1);
+    m_shown->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_filter->setObjectName(QStringLiteral("process_filter"));
+    m_filter->setPlaceholderText(tr("Filter processes (party, role, state…)"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setMaximumWidth(280);
+    connect(m_filter, &QLineEdit::textChanged, m_shown, &QSortFilterProxyModel::setFilterFixedString);
+    m_table->setObjectName(QStringLiteral("process_table"));
+    m_table->setModel(m_shown);
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->horizontalHeader()->setStretchLastSection(true);
@@ -109,6 +122,7 @@ RunPanel::RunPanel(QWidget* parent)
     bar->addWidget(m_stopButton);
     bar->addWidget(m_stateLabel);
     bar->addStretch();
+    bar->addWidget(m_filter);
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(m_deployment);  // remote runs only
     split->addWidget(m_table);
@@ -122,7 +136,7 @@ RunPanel::RunPanel(QWidget* parent)
     connect(m_start, &QPushButton::clicked, this, &RunPanel::startRequested);
     connect(m_stopButton, &QPushButton::clicked, this, &RunPanel::stop);
     connect(m_table, &QTableView::doubleClicked, this,
-            [this](const QModelIndex& index) { m_log->showOnly(m_processes->nodeAt(index.row())); });
+            [this](const QModelIndex& index) { m_log->showOnly(m_processes->nodeAt(m_shown->mapToSource(index).row())); });
     setState(RunState::Idle);
 }
 

@@ -11,6 +11,8 @@ class QLabel;
 class QCheckBox;
 class QPushButton;
 class QTableView;
+class QLineEdit;
+class QSortFilterProxyModel;
 
 namespace hips {
 
@@ -77,6 +79,8 @@ private:
     QLabel* m_stateLabel;
     ProcessTableModel* m_processes;
     QTableView* m_table;
+    QSortFilterProxyModel* m_shown;  // the processes the filter lets through (a party, a role, "failed")
+    QLineEdit* m_filter;
     DeploymentTable* m_deployment;
     LogPane* m_log;
 };
