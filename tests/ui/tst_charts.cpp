@@ -431,6 +431,33 @@ private Q_SLOTS:
         QVERIFY(charts.timeline()->chart()->title().contains("party"));
     }
 
+    // Parties and workers are listed as a topology lists them: party2 before party10, worker2
+    // before worker10 (text order put party10 second).
+    void partiesAndWorkersAreInNaturalOrder() {
+        RunCharts charts;
+        for (const char* node : {"party10/worker0", "party2/worker10", "party2/worker2"}) {
+            charts.addRecord({{"kind", "startup"}, {"node", node}, {"samples", 100}}, 0, 0);
+            charts.addRecord(
+                {{"kind", "train"}, {"node", node}, {"round", 1}, {"samples", 10}, {"compute_s", 1.0}, {"comm_s", 0.5}, {"wait_s", 0.0}}, 0,
+                1);
+        }
+        RoundRow row;
+        row.round = 1, row.testAccuracy = 0.5;
+        charts.addRound(row, 0);
+        const QString facts = charts.factsText();
+        QVERIFY2(facts.indexOf("<td>party2</td>") >= 0 && facts.indexOf("<td>party2</td>") < facts.indexOf("<td>party10</td>"),
+                 qPrintable(facts));
+        charts.timeline()->redrawNow();
+        QTemporaryDir dir;
+        QCOMPARE(charts.timeline()->saveCsv(dir.filePath("t.csv")), QString());
+        QFile csv(dir.filePath("t.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csv.readAll().split('\n');
+        QVERIFY2(
+            lines.value(1).contains("party2/worker2") && lines.value(2).contains("party2/worker10") && lines.value(3).contains("party10/"),
+            csv.fileName().toUtf8());
+    }
+
     // A run of few workers draws a line each and offers no choice.
     void fewWorkersAreDrawnALineEach() {
         RunCharts charts;

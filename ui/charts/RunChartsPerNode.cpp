@@ -116,15 +116,15 @@ void RunCharts::applyEveryWorker() {
 QString RunCharts::partyFactsHtml() const {
     if (m_parties.isEmpty()) return {};
     QString rows;
-    for (auto it = m_parties.cbegin(); it != m_parties.cend(); ++it) {
-        const PartyFacts& p = *it;
+    for (const QString& party : inNaturalOrder(m_parties.keys())) {
+        const PartyFacts& p = m_parties.find(party).value();
         if (p.workers.isEmpty() && p.across == 0) continue;  // the central party: it trains nothing
         qint64 shard = 0;
         for (qint64 s : p.shards) shard += s;
         rows += QStringLiteral(
                     "<tr><td>%1</td><td align='right'>%2</td><td align='right'>%3</td><td align='right'>%4</td>"
                     "<td align='right'>%5</td><td align='right'>%6</td></tr>")
-                    .arg(it.key().toHtmlEscaped())
+                    .arg(party.toHtmlEscaped())
                     .arg(p.workers.size())
                     .arg(shard > 0 ? QLocale().toString(shard) : QStringLiteral("-"))
                     .arg(QLocale().toString(p.trained))

@@ -16,6 +16,37 @@
 
 namespace hips {
 
+namespace {
+
+// a < b with runs of digits compared as numbers. (QCollator's numeric mode is not there without
+// ICU, as under the C locale.)
+bool naturalLess(const QString& a, const QString& b) {
+    qsizetype i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (!a[i].isDigit() || !b[j].isDigit()) {
+            if (a[i] != b[j]) return a[i] < b[j];
+            ++i, ++j;
+            continue;
+        }
+        while (i + 1 < a.size() && a[i] == u'0' && a[i + 1].isDigit()) ++i;  // leading zeros say nothing
+        while (j + 1 < b.size() && b[j] == u'0' && b[j + 1].isDigit()) ++j;
+        qsizetype ei = i, ej = j;
+        while (ei < a.size() && a[ei].isDigit()) ++ei;
+        while (ej < b.size() && b[ej].isDigit()) ++ej;
+        if (ei - i != ej - j) return ei - i < ej - j;  // fewer digits: the smaller number
+        if (const int c = QStringView(a).mid(i, ei - i).compare(QStringView(b).mid(j, ej - j)); c != 0) return c < 0;
+        i = ei, j = ej;
+    }
+    return a.size() - i < b.size() - j;
+}
+
+}  // namespace
+
+QStringList inNaturalOrder(QStringList names) {
+    std::sort(names.begin(), names.end(), naturalLess);
+    return names;
+}
+
 WorkerTimeline::WorkerTimeline(QWidget* parent)
     : QChartView(parent),
       m_series(new QHorizontalStackedBarSeries),
@@ -87,10 +118,10 @@ void WorkerTimeline::show(int round) {
     QStringList names;
     QList<Split> bars;
     QList<int> counts;
-    for (auto it = m_workers.cbegin(); it != m_workers.cend(); ++it) {
-        const Split s = splits.value(it.key());
-        const QString name = m_perParty ? it.key().section(QLatin1Char('/'), 0, 0)
-                                        : QString(it.key()).replace(QStringLiteral("/worker"), QStringLiteral("/"));
+    for (const QString& worker : inNaturalOrder(m_workers.keys())) {
+        const Split s = splits.value(worker);
+        const QString name =
+            m_perParty ? worker.section(QLatin1Char('/'), 0, 0) : QString(worker).replace(QStringLiteral("/worker"), QStringLiteral("/"));
         if (!m_perParty || names.isEmpty() || names.last() != name) {
             names << name;
             bars << Split{};
@@ -133,9 +164,9 @@ QString WorkerTimeline::savePng(const QString& path) {
 QString WorkerTimeline::saveCsv(const QString& path) const {
     QByteArray text = "round,worker,compute_s,comm_s,wait_s\n";
     const QMap<QString, Split> splits = m_rounds.value(m_shown);
-    for (auto it = m_workers.cbegin(); it != m_workers.cend(); ++it) {
-        const Split s = splits.value(it.key());
-        QString name = it.key();
+    for (const QString& worker : inNaturalOrder(m_workers.keys())) {
+        const Split s = splits.value(worker);
+        QString name = worker;
         name.replace('"', QStringLiteral("\"\""));
         text += QStringLiteral("%1,\"%2\",%3,%4,%5\n")
                     .arg(m_shown)

@@ -14,6 +14,9 @@ class QValueAxis;
 
 namespace hips {
 
+// Names with their numbers in numeric order ("party2" before "party10"), as a topology lists them.
+QStringList inNaturalOrder(QStringList names);
+
 class WorkerTimeline : public QChartView {
     Q_OBJECT
 public:
@@ -39,7 +42,7 @@ private:
     void show(int round);
 
     QMap<int, QMap<QString, Split>> m_rounds;  // round → worker → split
-    QMap<QString, int> m_workers;  // every worker seen (the bars' order)
+    QMap<QString, int> m_workers;  // every worker seen (drawn in natural order: worker2 before worker10)
     int m_shown = 0;
     bool m_perParty = false;
     int m_complete = 0;  // the newest round every worker has reported
