@@ -73,6 +73,11 @@ private Q_SLOTS:
         charts.cpu()->redrawNow();
         QCOMPARE(charts.cpu()->lineCount(), 1);
         QCOMPARE(drawn(*charts.cpu(), 0)->at(1).y(), 200.0);  // four processes at 50 % each
+        // A process reports its usage every second: its second report of a round replaces its first.
+        charts.addRecord({{"kind", "usage"}, {"node", "p1/worker0"}, {"round", 2}, {"cpu_percent", 90.0}}, 0, 2);
+        charts.cpu()->redrawNow();
+        QCOMPARE(charts.cpu()->pointCount(0), 2);
+        QCOMPARE(drawn(*charts.cpu(), 0)->at(1).y(), 240.0);
         QVERIFY2(charts.cpu()->chart()->title().contains("party"), qPrintable(charts.cpu()->chart()->title()));
         for (int staleness : {0, 4})
             charts.addRecord({{"kind", "async_push"}, {"node", "c/global_server0"}, {"origin", "p2/worker1"}, {"staleness", staleness}}, 0,

@@ -117,8 +117,8 @@ private:
     };
     struct PartyPoint {  // a party's newest point on one chart, and what it aggregates
         int line = -1;
-        double x = 0, sum = 0;
-        int count = 0;
+        double x = 0;
+        QHash<QString, double> latest;  // each of its workers' (processes') last value at x: a process reports usage every second
     };
     void plotNodePoint(const NodePoint& point);
     void applyEveryWorker();

@@ -76,19 +76,17 @@ void RunCharts::plotNodePoint(const NodePoint& point) {
         p.line = chart->addLine(
             party, chartcolors::kParty[m_partyColourOf.value(party, int(m_partyPoints[chart].size())) % chartcolors::kParty.size()]);
     const double x = countsPushes ? ++m_pushes[party] : point.x;
-    if (p.count > 0 && x < p.x) return;  // a late report of a round whose point is drawn: it is in the points kept
-    if (p.count > 0 && x == p.x) {  // one more of the party's workers (processes) in this round
-        p.sum += point.value;
-        ++p.count;
-        // Local steps as the party's mean; CPU and memory as what all its processes take.
-        const double value = chart == m_cpu || chart == m_memory ? p.sum : p.sum / p.count;
-        chart->replaceLast(p.line, x, point.wallMs, point.elapsed, value);
-        return;
-    }
+    if (!p.latest.isEmpty() && x < p.x) return;  // a late report of a round whose point is drawn: it is in the points kept
+    const bool again = !p.latest.isEmpty() && x == p.x;  // one more report of the party's in this round
+    if (!again) p.latest.clear();
     p.x = x;
-    p.sum = point.value;
-    p.count = 1;
-    chart->append(p.line, x, point.wallMs, point.elapsed, point.value);
+    p.latest.insert(point.node, point.value);  // a process's second usage report of a round replaces its first
+    double sum = 0;
+    for (double v : std::as_const(p.latest)) sum += v;
+    // Local steps and staleness as the party's mean; CPU and memory as what all its processes take.
+    const double value = chart == m_cpu || chart == m_memory ? sum : sum / double(p.latest.size());
+    if (again) chart->replaceLast(p.line, x, point.wallMs, point.elapsed, value);
+    else chart->append(p.line, x, point.wallMs, point.elapsed, value);
 }
 
 void RunCharts::setEveryWorker(bool every) {
