@@ -7,7 +7,7 @@ the wall seconds; start-up, the seconds from launch until every worker holds the
 (its "startup" metric); the first round's row; the processes; and the memory of every process
 of the run (the controller, the agent, the zygote and the trainers) summed, sampled every 0.2 s:
 peak PSS (shared pages split among the processes sharing them, the honest total) and peak RSS.
-Times are the median of --runs runs (3), memory their largest. The last line compares the largest shape's start-up with the smallest's.
+Times are the median of --runs runs (3), memory from one more run, sampled. The last line compares the largest shape's start-up with the smallest's.
 
     python3 tests/bench/bench_scale.py [--hips build/bin/hips] [--shapes 1x4,8x8] [--rounds 5] [--model mlp]
 """
@@ -89,17 +89,21 @@ class Sampler(threading.Thread):
             self.processes = max(self.processes, len(pids))
 
 
-def run(hips, topo, out, history):
+def run(hips, topo, out, history, sample):
+    """One run; its memory is sampled only when asked, since reading smaps_rollup of ~100
+    processes every 0.2 s takes a tenth of this machine's CPU, which the timed runs must not lose."""
     start = time.time()
     proc = subprocess.Popen([hips, "run", topo, "--out", out, "--history", history],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     sampler = Sampler(proc.pid)
-    sampler.start()
+    if sample:
+        sampler.start()
     log = list(proc.stdout)
     code = proc.wait()
     wall = time.time() - start
-    sampler.done.set()
-    sampler.join()
+    if sample:
+        sampler.done.set()
+        sampler.join()
     if code != 0:
         sys.exit(f"hips run {topo} failed:\n" + "".join(log[-15:]))
     with open(os.path.join(out, "metrics.jsonl")) as f:
@@ -125,10 +129,10 @@ def main():
         for shape in a.shapes.split(","):
             parties, workers = map(int, shape.split("x"))
             topo = topology(parties, workers, a.rounds, a.model, os.path.join(tmp, f"{shape}.json"))
-            runs = [run(a.hips, topo, os.path.join(tmp, f"run-{shape}-{i}"), os.path.join(tmp, "history.sqlite"))
-                    for i in range(a.runs)]
-            r = dict(runs[-1], wall=statistics.median(x["wall"] for x in runs), ready=statistics.median(x["ready"] for x in runs),
-                     pss_mb=max(x["pss_mb"] for x in runs), rss_mb=max(x["rss_mb"] for x in runs))
+            history = os.path.join(tmp, "history.sqlite")
+            runs = [run(a.hips, topo, os.path.join(tmp, f"run-{shape}-{i}"), history, False) for i in range(a.runs)]
+            sampled = run(a.hips, topo, os.path.join(tmp, f"run-{shape}-memory"), history, True)
+            r = dict(sampled, wall=statistics.median(x["wall"] for x in runs), ready=statistics.median(x["ready"] for x in runs))
             n = parties * workers
             results.append((shape, r))
             print(f"{shape:>6} {n:7d} {r['wall']:7.1f} {r['ready']:8.2f} {r['processes']:6d} "
