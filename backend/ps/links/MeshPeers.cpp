@@ -1,0 +1,105 @@
+#include "MeshPeers.h"
+
+#include "VectorMath.h"
+
+#include <cstring>
+
+namespace hips {
+
+using Clock = std::chrono::steady_clock;
+static const QString kChunk = QStringLiteral("collective_chunk");
+static const QString kTag = QStringLiteral("tag");
+
+static CurveConfig serverCurve(const CurveKeyPair& own) {
+    return CurveConfig{own, {}};
+}
+
+MeshPeers::MeshPeers(zmq::context_t& ctx, QList<Member> members, int rank, const CurveKeyPair& own, std::chrono::milliseconds deadline)
+    : m_ctx(ctx),
+      m_members(std::move(members)),
+      m_rank(rank),
+      m_own(own),
+      m_deadline(deadline),
+      m_router(Channel::router(ctx, m_members.value(rank).node, m_members.value(rank).endpoint, serverCurve(own))) {
+    for (int r = 0; r < m_members.size(); ++r) m_rankOf.insert(m_members[r].node, r);
+}
+
+MeshPeers::~MeshPeers() {
+    // What this rank queued last (an all-gather's final chunks) may still be on its way: closing
+    // with ZeroMQ's default linger of 0 would drop it, and a peer would wait out its deadline.
+    for (auto& [rank, dealer] : m_dealers) dealer->lingerOnClose(std::min(m_deadline, std::chrono::milliseconds(5000)));
+}
+
+QString MeshPeers::endpoint() const {
+    return QString::fromStdString(const_cast<Channel&>(m_router).socket().get(zmq::sockopt::last_endpoint));
+}
+
+Channel& MeshPeers::dealerTo(int r) {
+    auto& dealer = m_dealers[r];
+    if (!dealer) {
+        const Member& m = m_members.at(r);
+        if (!m_own.isNull() && m.publicKey.isEmpty())
+            throw CollectiveError("no key for " + m.node.toStdString() + " among the party's; start the run again");
+        dealer = std::make_unique<Channel>(Channel::dealer(m_ctx, m_members[m_rank].node, m.endpoint, m.node,
+                                                           CurveConfig{m_own, m_own.isNull() ? QByteArray() : m.publicKey}));
+    }
+    return *dealer;
+}
+
+void MeshPeers::send(int to, quint64 tag, const float* data, size_t count) {
+    Channel& dealer = dealerTo(to);
+    // A full queue (the peer is slow to read) waits for room, up to the deadline: a dropped chunk
+    // would cost the whole call, where waiting costs only time.
+    zmq::pollitem_t room{dealer.socket().handle(), 0, ZMQ_POLLOUT, 0};
+    if (zmq::poll(&room, 1, m_deadline) == 0)
+        throw CollectiveError(m_members[to].node.toStdString() + " took no data for " + std::to_string(m_deadline.count()) +
+                              " ms (unreachable, or stopped reading)");
+    Message m(kChunk, {{kTag, qint64(tag)}});
+    m.frames.emplace_back(data, count * sizeof(float));
+    if (!dealer.send(std::move(m))) throw CollectiveError("cannot send to " + m_members[to].node.toStdString() + ": it has disconnected");
+    m_sent[to] += count * sizeof(float);
+}
+
+bool MeshPeers::pull(Clock::time_point deadline) {
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
+    std::optional<Envelope> e = m_router.receive(std::max(std::chrono::milliseconds(0), left));
+    if (!e) return Clock::now() < deadline;  // a refused message (counted by the channel), or nothing yet
+    const auto from = m_rankOf.constFind(e->peer);
+    const qint64 tag = e->message.integer(kTag);
+    if (from == m_rankOf.constEnd() || e->message.type != kChunk || tag < 0 || e->message.frames.size() != 1 ||
+        m_stash.size() >= kMaxStashed || !m_stash.emplace(std::pair{*from, quint64(tag)}, std::move(e->message.frames[0])).second)
+        ++m_refused;
+    return true;
+}
+
+void MeshPeers::receive(int from, quint64 tag, float* out, size_t count, bool add) {
+    const auto key = std::pair{from, tag};
+    const auto deadline = Clock::now() + m_deadline;
+    auto found = m_stash.find(key);
+    while (found == m_stash.end()) {
+        if (!pull(deadline))
+            throw CollectiveError(m_members[from].node.toStdString() + " sent nothing to " + m_members[m_rank].node.toStdString() +
+                                  " within the deadline (" + std::to_string(m_deadline.count()) + " ms)");
+        found = m_stash.find(key);
+    }
+    const zmq::message_t frame = std::move(found->second);
+    m_stash.erase(found);
+    if (frame.size() != count * sizeof(float)) {
+        ++m_refused;
+        throw CollectiveError(m_members[from].node.toStdString() + " sent " + std::to_string(frame.size() / sizeof(float)) +
+                              " floats where " + std::to_string(count) + " were due");
+    }
+    // The frame's bytes may sit at any address: copy them out unless they are aligned for floats.
+    const auto* in = static_cast<const unsigned char*>(frame.data());
+    if (!add) {
+        std::memcpy(out, in, frame.size());
+    } else if (reinterpret_cast<uintptr_t>(in) % alignof(float) == 0) {
+        addInto(out, reinterpret_cast<const float*>(in), count);
+    } else {
+        std::vector<float> aligned(count);
+        std::memcpy(aligned.data(), in, frame.size());
+        addInto(out, aligned.data(), count);
+    }
+}
+
+}  // namespace hips

@@ -1,0 +1,67 @@
+#pragma once
+// A party's workers as the ranks of a collective (Collective.h) over the data plane's ZeroMQ
+// channels: each rank binds one ROUTER, and reaches each rank it sends to through a DEALER to
+// that rank's ROUTER. With CURVE (every run) a sender is the node its key names (the context's
+// CurveGuard admits the party's members), never what it claims. A chunk that comes before it is
+// due waits in a bounded stash; one of another length, from a stranger or an old call is refused
+// and counted, never taken.
+#include "Channel.h"
+#include "Collective.h"
+
+#include <QHash>
+#include <QList>
+#include <chrono>
+#include <map>
+#include <memory>
+
+namespace hips {
+
+class MeshPeers final : public CollectivePeers {
+public:
+    struct Member {
+        QString node;  // "party1/worker3"
+        QString endpoint;  // where its ROUTER listens: "tcp://10.0.0.5:12001"
+        QByteArray publicKey;  // Z85; empty without CURVE
+    };
+    // Binds members[rank]'s endpoint (its port may be 0: endpoint() says which it got).
+    // `own`: this rank's key pair (null: plain TCP, tests and benches of the wire only).
+    MeshPeers(zmq::context_t& ctx, QList<Member> members, int rank, const CurveKeyPair& own, std::chrono::milliseconds deadline);
+    // Gives what it queued up to min(deadline, 5 s) to leave.
+    ~MeshPeers() override;
+
+    int rank() const override { return m_rank; }
+    int size() const override { return int(m_members.size()); }
+    std::string nameOf(int r) const override { return m_members.value(r).node.toStdString(); }
+    void send(int to, quint64 tag, const float* data, size_t count) override;
+    void receive(int from, quint64 tag, float* out, size_t count, bool add) override;
+
+    // The endpoint this rank's ROUTER is bound to (with the kernel's port when asked for 0).
+    QString endpoint() const;
+    // Another rank's endpoint, learned after construction (ports the kernel chose): before its first send.
+    void setEndpoint(int r, const QString& endpoint) { m_members[r].endpoint = endpoint; }
+    // Messages refused: a stranger's, a malformed one, the wrong length, beyond the stash.
+    quint64 refused() const { return m_refused; }
+    const TrafficCounter& received() const { return m_router.traffic(); }
+    quint64 bytesSentTo(int r) const { return m_sent.value(r); }
+
+    static constexpr size_t kMaxStashed = 1 << 14;  // chunks ahead of their turn a rank keeps
+
+private:
+    Channel& dealerTo(int r);
+    // The next message for this rank into the stash; false when the deadline passed first.
+    bool pull(std::chrono::steady_clock::time_point deadline);
+
+    zmq::context_t& m_ctx;
+    QList<Member> m_members;
+    int m_rank;
+    CurveKeyPair m_own;
+    std::chrono::milliseconds m_deadline;
+    Channel m_router;
+    std::map<int, std::unique_ptr<Channel>> m_dealers;
+    QHash<QString, int> m_rankOf;
+    std::map<std::pair<int, quint64>, zmq::message_t> m_stash;
+    QHash<int, quint64> m_sent;
+    quint64 m_refused = 0;
+};
+
+}  // namespace hips

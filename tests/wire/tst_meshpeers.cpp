@@ -1,0 +1,147 @@
+// Collectives over the data plane's channels (MeshPeers): ranks in threads, each with a ZeroMQ
+// context and ports the kernel chose, CURVE on as in every run. The sum arrives whole; a
+// stranger's chunks are never taken; a member that sends the wrong length or nothing is named.
+#include "Collective.h"
+#include "MeshPeers.h"
+
+#include <QtTest>
+#include <thread>
+
+using namespace hips;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct Rank {
+    zmq::context_t ctx{1};
+    std::unique_ptr<CurveGuard> guard;
+    std::unique_ptr<MeshPeers> peers;
+    QByteArray publicKey;
+};
+
+// n ranks, each bound to a port of the kernel's choosing, each admitting the others' keys.
+std::vector<std::unique_ptr<Rank>> party(int n, std::chrono::milliseconds deadline, bool curve = true) {
+    std::vector<CurveKeyPair> keys;
+    QList<MeshPeers::Member> members;
+    QHash<QByteArray, QString> admitted;
+    for (int r = 0; r < n; ++r) {
+        keys.push_back(curve ? CurveKeyPair::generate() : CurveKeyPair{});
+        members.append({QStringLiteral("party1/worker%1").arg(r), QStringLiteral("tcp://127.0.0.1:0"), keys.back().publicKey});
+        if (curve) admitted.insert(keys.back().publicKey, members.back().node);
+    }
+    std::vector<std::unique_ptr<Rank>> ranks;
+    for (int r = 0; r < n; ++r) {
+        auto rank = std::make_unique<Rank>();
+        if (curve) rank->guard = std::make_unique<CurveGuard>(rank->ctx, admitted, members[r].node);
+        rank->peers = std::make_unique<MeshPeers>(rank->ctx, members, r, keys[size_t(r)], deadline);
+        rank->publicKey = keys[size_t(r)].publicKey;
+        ranks.push_back(std::move(rank));
+    }
+    for (auto& a : ranks)
+        for (int r = 0; r < n; ++r) a->peers->setEndpoint(r, ranks[size_t(r)]->peers->endpoint());
+    return ranks;
+}
+
+// Runs body on a thread per rank; their errors, joined (empty when none).
+QString onRanks(std::vector<std::unique_ptr<Rank>>& ranks, const std::function<void(int, MeshPeers&)>& body) {
+    std::vector<std::thread> threads;
+    std::vector<std::string> errors(ranks.size());
+    for (size_t r = 0; r < ranks.size(); ++r)
+        threads.emplace_back([&, r] {
+            try {
+                body(int(r), *ranks[r]->peers);
+            } catch (const std::exception& e) {
+                errors[r] = e.what();
+            }
+        });
+    for (auto& t : threads) t.join();
+    QStringList all;  // every rank's error: each names the peer it waited for
+    for (const std::string& e : errors)
+        if (!e.empty()) all << QString::fromStdString(e);
+    return all.join(QLatin1String("; "));
+}
+
+std::vector<float> inputOf(int rank, size_t count) {
+    std::vector<float> v(count);
+    for (size_t i = 0; i < count; ++i) v[i] = float(int((size_t(rank) * 31 + i * 17) % 501) - 250);
+    return v;
+}
+
+}  // namespace
+
+class TestMeshPeers : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void everyCollectiveSumsOverCurve() {
+        for (const QString& name : {QStringLiteral("ring"), QStringLiteral("butterfly"), QStringLiteral("binary_blocks")})
+            for (int n : {1, 2, 3, 4, 5, 8}) {
+                auto ranks = party(n, 10s);
+                const auto collective = CollectiveRegistry::create(name, [](const QString&) { return 16.0; });
+                const size_t count = 300007;
+                std::vector<std::vector<float>> data;
+                std::vector<float> sum(count, 0);
+                for (int r = 0; r < n; ++r) {
+                    data.push_back(inputOf(r, count));
+                    for (size_t i = 0; i < count; ++i) sum[i] += data.back()[i];
+                }
+                const QString error =
+                    onRanks(ranks, [&](int r, MeshPeers& p) { collective->allreduce(data[size_t(r)].data(), count, p, 1); });
+                QVERIFY2(error.isEmpty(), qPrintable(name + ": " + error));
+                for (int r = 0; r < n; ++r)
+                    QVERIFY2(data[size_t(r)] == sum, qPrintable(QStringLiteral("%1 n=%2 rank %3").arg(name).arg(n).arg(r)));
+                // What each rank sent is what the algorithm's formula says (the floats; headers aside).
+                for (int r = 0; r < n; ++r) {
+                    quint64 sent = 0;
+                    for (int to = 0; to < n; ++to) sent += ranks[size_t(r)]->peers->bytesSentTo(to);
+                    QVERIFY(double(sent) <= collective->bytesSentPerRank(count, n) * 1.05);
+                }
+                for (auto& rank : ranks) QCOMPARE(rank->peers->refused(), quint64(0));
+            }
+    }
+
+    // A key the party does not know is refused at the handshake: its chunk, under the very tag
+    // rank 0 waits for and claiming to be worker 1, never reaches it; the members' sum is untouched.
+    void aStrangersChunksAreNeverTaken() {
+        auto ranks = party(2, 10s);
+        zmq::context_t strangerCtx(1);
+        const QList<MeshPeers::Member> members{{QStringLiteral("party1/worker0"), ranks[0]->peers->endpoint(), ranks[0]->publicKey},
+                                               {QStringLiteral("party1/worker1"), QStringLiteral("tcp://127.0.0.1:0"), {}}};
+        MeshPeers stranger(strangerCtx, members, 1, CurveKeyPair::generate(), 2s);
+        const std::vector<float> junk(50, 1e6f);
+        stranger.send(0, collectiveTag(3, 0, 0), junk.data(), junk.size());
+        QTRY_VERIFY(ranks[0]->guard->refusals() > 0);
+        const auto ring = CollectiveRegistry::create(QStringLiteral("ring"));
+        std::vector<std::vector<float>> data{inputOf(0, 100), inputOf(1, 100)};
+        std::vector<float> sum(100);
+        for (size_t i = 0; i < 100; ++i) sum[i] = data[0][i] + data[1][i];
+        QVERIFY(onRanks(ranks, [&](int r, MeshPeers& p) { ring->allreduce(data[size_t(r)].data(), 100, p, 3); }).isEmpty());
+        QVERIFY(data[0] == sum && data[1] == sum);
+    }
+
+    void aWrongLengthIsNamed() {
+        auto ranks = party(2, 5s);
+        const auto ring = CollectiveRegistry::create(QStringLiteral("ring"));
+        std::vector<float> mine(100, 1);
+        const QString error = onRanks(ranks, [&](int r, MeshPeers& p) {
+            if (r == 0) return ring->allreduce(mine.data(), mine.size(), p, 9);
+            const float three[3] = {1, 2, 3};
+            p.send(0, collectiveTag(9, 0, 0), three, 3);
+        });
+        QVERIFY2(error.contains(QLatin1String("party1/worker1 sent 3 floats where 50 were due")), qPrintable(error));
+        QCOMPARE(ranks[0]->peers->refused(), quint64(1));
+    }
+
+    void aSilentMemberIsNamedAtTheDeadline() {
+        auto ranks = party(3, 400ms);
+        const auto butterfly = CollectiveRegistry::create(QStringLiteral("butterfly"));
+        std::vector<std::vector<float>> data{inputOf(0, 64), inputOf(1, 64), inputOf(2, 64)};
+        const QString error = onRanks(ranks, [&](int r, MeshPeers& p) {
+            if (r != 2) butterfly->allreduce(data[size_t(r)].data(), 64, p, 1);
+        });
+        QVERIFY2(error.contains(QLatin1String("party1/worker2 sent nothing to party1/worker1 within the deadline")), qPrintable(error));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMeshPeers)
+#include "tst_meshpeers.moc"
