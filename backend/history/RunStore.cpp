@@ -158,16 +158,17 @@ qint64 RunStore::beginRun(const QString& name, const QByteArray& topologyJson, c
     auto id = std::make_shared<qint64>(-1);
     const QString settingsText = QString::fromUtf8(QJsonDocument(settings).toJson(QJsonDocument::Compact));
     const qint64 pid = QCoreApplication::applicationPid();
+    const QString token = processToken(pid);
     const double at = now();  // (times are taken when said, not when written: a locked file delays the write)
     m_writer->post([=](WriterSession& s) {
         QSqlQuery q(s.db);
-        if (!q.prepare(QStringLiteral("INSERT INTO runs (name, topology, settings, started, status, controller_pid, run_dir)"
-                                      " VALUES (?, ?, ?, ?, 'running', ?, ?)"))) {
+        if (!q.prepare(QStringLiteral("INSERT INTO runs (name, topology, settings, started, status, controller_pid, run_dir,"
+                                      " controller_token) VALUES (?, ?, ?, ?, 'running', ?, ?, ?)"))) {
             s.error = sqlErrorText(q.lastError());
             return false;
         }
         for (const QVariant& v : {QVariant(name), QVariant(QString::fromUtf8(topologyJson)), QVariant(settingsText), QVariant(at),
-                                  QVariant(pid), QVariant(runDir)})
+                                  QVariant(pid), QVariant(runDir), QVariant(token)})
             q.addBindValue(v);
         if (!s.exec(q)) return false;
         *id = q.lastInsertId().toLongLong();
@@ -202,14 +203,15 @@ void RunStore::finishRun(qint64 run, const QString& status, const QJsonObject& s
 void RunStore::resumeRun(qint64 run, int round, const QByteArray& topologyJson, const QJsonObject& settings) {
     HIPS_WRITER_OR()
     const qint64 pid = QCoreApplication::applicationPid();
+    const QString token = processToken(pid);
     const double at = now();
     const QString settingsText = QString::fromUtf8(QJsonDocument(settings).toJson(QJsonDocument::Compact));
     m_writer->post([=](WriterSession& s) {
         // New agents number their events afresh: the old ones' marks mean nothing to them.
         return s.run(QStringLiteral("DELETE FROM agent_marks WHERE run_id = ?"), {QVariant(run)}) &&
                s.run(QStringLiteral("UPDATE runs SET status = 'running', ended = NULL, summary = NULL, controller_pid = ?,"
-                                    " topology = ?, settings = ? WHERE id = ?"),
-                     {QVariant(pid), QVariant(QString::fromUtf8(topologyJson)), QVariant(settingsText), QVariant(run)}) &&
+                                    " controller_token = ?, topology = ?, settings = ? WHERE id = ?"),
+                     {QVariant(pid), QVariant(token), QVariant(QString::fromUtf8(topologyJson)), QVariant(settingsText), QVariant(run)}) &&
                s.run(QStringLiteral("INSERT INTO events VALUES (?, ?, 'info', 'controller', ?)"),
                      {QVariant(run), QVariant(at), QVariant(kResumedEventPrefix + QString::number(round))});
     });
@@ -246,11 +248,12 @@ void RunStore::restoreRun(const RunRecord& before, const QByteArray& topologyJso
 void RunStore::reattachRun(qint64 run, const QString& note) {
     HIPS_WRITER_OR()
     const qint64 pid = QCoreApplication::applicationPid();
+    const QString token = processToken(pid);
     const double at = now();
     m_writer->post([=](WriterSession& s) {
-        return s.run(QStringLiteral("UPDATE runs SET status = 'running', ended = NULL, summary = NULL, controller_pid = ?"
-                                    " WHERE id = ?"),
-                     {QVariant(pid), QVariant(run)}) &&
+        return s.run(QStringLiteral("UPDATE runs SET status = 'running', ended = NULL, summary = NULL, controller_pid = ?,"
+                                    " controller_token = ? WHERE id = ?"),
+                     {QVariant(pid), QVariant(token), QVariant(run)}) &&
                s.run(QStringLiteral("INSERT INTO events VALUES (?, ?, 'info', 'controller', ?)"),
                      {QVariant(run), QVariant(at), QVariant(note)});
     });

@@ -27,7 +27,7 @@ QString describeDeviceRecord(const QJsonObject& record);
 
 class RunStore {
 public:
-    static constexpr int kSchemaVersion = 5;
+    static constexpr int kSchemaVersion = 6;
 
     enum OpenMode {
         // Creates the file (0600, its new directories 0700) if absent, migrates an older schema,
@@ -116,6 +116,10 @@ public:
 
     // The reason event a run of a dead controller gets (see OpenMode).
     static QString interruptedReason(qint64 controllerPid);
+    // Which process `pid` is, beyond its number: "BOOT_ID:START_TICKS" (the kernel's boot id and
+    // the process's start time, field 22 of /proc/PID/stat); empty when it is gone or unreadable.
+    // A controller's run stays 'running' only while its pid still has its token.
+    static QString processToken(qint64 pid);
 
     // Reads.
     QList<RunRecord> runs() const;

@@ -64,6 +64,12 @@ const QList<QStringList> kMigrations = {
         "CREATE TABLE agent_marks (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, agent TEXT NOT NULL,"
         " seq INTEGER NOT NULL, metrics_bytes INTEGER NOT NULL, PRIMARY KEY (run_id, agent))",
     },
+    {
+        // Which process the controller is, beyond its pid: the boot and the process's start time
+        // (RunStore::processToken). A pid the kernel gave to another process since, or one from
+        // before a reboot, no longer keeps a dead controller's run 'running'.
+        "ALTER TABLE runs ADD COLUMN controller_token TEXT",
+    },
 };
 
 }  // namespace

@@ -15,17 +15,36 @@ namespace hips {
 
 namespace {
 
-// A zombie (dead, not yet reaped by a parent that may never do it) is not alive.
-bool pidAlive(qint64 pid) {
-    if (pid <= 0 || (::kill(pid_t(pid), 0) != 0 && errno != EPERM)) return false;
+// The fields of /proc/PID/stat after the command name (which may hold spaces and parentheses):
+// [0] is field 3, the state. Empty when the process is gone.
+QList<QByteArray> statFields(qint64 pid) {
     QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!stat.open(QIODevice::ReadOnly)) return true;
+    if (pid <= 0 || !stat.open(QIODevice::ReadOnly)) return {};
     const QByteArray line = stat.readAll();
-    const qsizetype afterName = line.lastIndexOf(')');  // the name may hold spaces and parentheses
-    return afterName < 0 || line.mid(afterName + 2, 1) != "Z";
+    const qsizetype afterName = line.lastIndexOf(')');
+    return afterName < 0 ? QList<QByteArray>{} : line.mid(afterName + 2).split(' ');
+}
+
+// The controller of a run is alive when its pid runs and is still the process that wrote the run
+// (its token: a pid is reused, and counts again from 1 after a reboot). A zombie (dead, not yet
+// reaped by a parent that may never do it) is not alive. A run written before tokens were kept
+// has only its pid to go by.
+bool controllerAlive(qint64 pid, const QString& token) {
+    if (pid <= 0 || (::kill(pid_t(pid), 0) != 0 && errno != EPERM)) return false;
+    if (!token.isEmpty()) return RunStore::processToken(pid) == token;
+    const QList<QByteArray> fields = statFields(pid);
+    return fields.isEmpty() || fields[0] != "Z";
 }
 
 }  // namespace
+
+QString RunStore::processToken(qint64 pid) {
+    const QList<QByteArray> fields = statFields(pid);
+    if (fields.size() < 20 || fields[0] == "Z") return {};
+    QFile boot(QStringLiteral("/proc/sys/kernel/random/boot_id"));
+    const QByteArray bootId = boot.open(QIODevice::ReadOnly) ? boot.readAll().trimmed() : QByteArray("?");
+    return QString::fromLatin1(bootId + ':' + fields[22 - 3]);
+}
 
 using store::exec;
 using store::sqlErrorText;
@@ -36,20 +55,20 @@ QString RunStore::findStaleRuns(QList<std::pair<qint64, StaleRun>>* stale) const
     q.setForwardOnly(true);
     if (!q.exec(QStringLiteral("SELECT id, controller_pid, (SELECT max(t) FROM metrics WHERE run_id = runs.id),"
                                " max(started, coalesce((SELECT max(t) FROM metrics WHERE run_id = runs.id), 0),"
-                               "     coalesce((SELECT max(t) FROM events WHERE run_id = runs.id), 0))"
+                               "     coalesce((SELECT max(t) FROM events WHERE run_id = runs.id), 0)), controller_token"
                                " FROM runs WHERE status = 'running'")))
         return QStringLiteral("cannot read %1: %2").arg(m_path, sqlErrorText(q.lastError()));
     while (q.next())
-        if (!pidAlive(q.value(1).toLongLong()))
+        if (!controllerAlive(q.value(1).toLongLong(), q.value(4).toString()))
             *stale << std::pair{q.value(0).toLongLong(), StaleRun{q.value(1).toLongLong(), q.value(2).toDouble(), q.value(3).toDouble()}};
     return {};
 }
 
 std::optional<qint64> RunStore::liveController(qint64 run) const {
     QSqlQuery q = reader();
-    q.prepare(QStringLiteral("SELECT controller_pid FROM runs WHERE id = ? AND status = 'running'"));
+    q.prepare(QStringLiteral("SELECT controller_pid, controller_token FROM runs WHERE id = ? AND status = 'running'"));
     q.addBindValue(run);
-    if (!q.exec() || !q.next() || !pidAlive(q.value(0).toLongLong())) return std::nullopt;
+    if (!q.exec() || !q.next() || !controllerAlive(q.value(0).toLongLong(), q.value(1).toString())) return std::nullopt;
     return q.value(0).toLongLong();
 }
 

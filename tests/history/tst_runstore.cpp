@@ -595,6 +595,29 @@ private Q_SLOTS:
         QCOMPARE(reopened->metricCount(run), 7);
     }
 
+    // The controller's pid now belongs to another process (reused by the kernel, or after a
+    // reboot): its start time differs, so the run is interrupted, though the pid runs.
+    void runOfAReusedPidIsInterrupted() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("h.sqlite");
+        QString error;
+        qint64 run = 0;
+        {
+            auto store = RunStore::open(path, &error);
+            run = store->beginRun("pid reused", "{}", {});
+            store->flush();
+        }
+        const QString token = RunStore::processToken(QCoreApplication::applicationPid());
+        QVERIFY(token.contains(':'));
+        const QString otherStart = token.section(':', 0, 0) + QStringLiteral(":1");  // this pid, another process's start
+        rawSql(path, {QString("UPDATE runs SET controller_token = '%1' WHERE id = %2").arg(otherStart).arg(run)});
+        auto reopened = RunStore::open(path, &error);
+        QVERIFY2(reopened, qPrintable(error));
+        QCOMPARE(reopened->run(run)->status, QStringLiteral("interrupted"));
+        QVERIFY(!reopened->liveController(run));
+        QCOMPARE(RunStore::processToken(deadPid()), QString());
+    }
+
     void runOfALiveControllerStaysRunning() {
         QTemporaryDir dir;
         QString error;
@@ -604,6 +627,7 @@ private Q_SLOTS:
         auto second = RunStore::open(dir.filePath("h.sqlite"), &error);
         QVERIFY2(second, qPrintable(error));
         QCOMPARE(second->run(run)->status, QStringLiteral("running"));
+        QCOMPARE(second->liveController(run), std::optional<qint64>(QCoreApplication::applicationPid()));
     }
 
     void deleteRemovesTheRunAndItsRows() {
