@@ -185,8 +185,7 @@ int stopCommand(const QStringList& arguments) {
             continue;
         }
         ++pending;
-        auto agent =
-            std::make_unique<AgentClient>(h.id, QStringLiteral("tcp://%1:%2").arg(h.address).arg(h.agentPort), keys->clientFor(h.id));
+        auto agent = std::make_unique<AgentClient>(h.id, tcpEndpoint(h.address, h.agentPort), keys->clientFor(h.id));
         AgentClient* a = agent.get();
         QObject::connect(a, &AgentClient::ready, [a] { a->send(Message(QStringLiteral("shutdown"))); });
         QObject::connect(a, &AgentClient::bye, [&, id = h.id] {

@@ -211,7 +211,7 @@ HostDeployment Deployer::deployHost(const Host& host, const DeployOptions& optio
     // share this machine's CPU).
     if (!stage(QStringLiteral("checking libraries and starting the agent")))
         return failed(QStringLiteral("%1: deployment cancelled").arg(where));
-    const QString endpoint = QStringLiteral("tcp://%1:%2").arg(host.address).arg(host.agentPort);
+    const QString endpoint = tcpEndpoint(host.address, host.agentPort);
     const QString startCommand =
         QStringLiteral(
             "cd %1 && missing=$(ldd bin/hips-agent bin/hips-trainer | grep 'not found'); "

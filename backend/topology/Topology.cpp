@@ -282,11 +282,14 @@ int Topology::trainingWorkerIndex(const QString& nodeId) const {
     return -1;
 }
 
+QString tcpEndpoint(const QString& address, int port) {
+    const bool ipv6 = address.contains(QLatin1Char(':'));  // ZeroMQ wants tcp://[::1]:port
+    return (ipv6 ? QStringLiteral("tcp://[%1]:%2") : QStringLiteral("tcp://%1:%2")).arg(address).arg(port);
+}
+
 QString Topology::endpoint(const Node& node) const {
     const Host* h = host(node.host);
-    const QString address = h ? h->address : QStringLiteral("127.0.0.1");
-    const bool ipv6 = address.contains(QLatin1Char(':'));  // ZeroMQ wants tcp://[::1]:port
-    return (ipv6 ? QStringLiteral("tcp://[%1]:%2") : QStringLiteral("tcp://%1:%2")).arg(address).arg(node.port);
+    return tcpEndpoint(h ? h->address : QStringLiteral("127.0.0.1"), node.port);
 }
 
 bool Topology::allHostsLocal() const {

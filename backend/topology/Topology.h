@@ -29,7 +29,9 @@ struct Host {
     std::optional<DataSource> data;  // this host's own data, where it differs from its party's
 
     // This machine's loopback: its roles run here, started by a local agent (no SSH).
-    bool isLoopback() const { return address == QLatin1String("127.0.0.1") || address == QLatin1String("localhost"); }
+    bool isLoopback() const {
+        return address == QLatin1String("127.0.0.1") || address == QLatin1String("localhost") || address == QLatin1String("::1");
+    }
 };
 
 // A role that binds a port (schedulers and servers).
@@ -219,6 +221,9 @@ struct Node {
     AdversarySpec adversary = {};  // workers: their group's, else their party's (kind empty: honest)
     QString standbyHost = {};  // global servers: see ListeningRole
 };
+
+// ZeroMQ's TCP endpoint of a host's address and a port: tcp://10.0.0.5:9100, tcp://[::1]:9100.
+QString tcpEndpoint(const QString& address, int port);
 
 struct Topology {
     static constexpr int kFormatVersion = 1;

@@ -15,6 +15,7 @@ static constexpr size_t kEnvelopeSlack = 4096;
 
 static void common(zmq::socket_t& s) {
     s.set(zmq::sockopt::linger, 0);
+    s.set(zmq::sockopt::ipv6, 1);  // a host given as an IPv6 address (tcp://[::1]:9100); IPv4 works as before
     s.set(zmq::sockopt::sndhwm, kHighWaterMark);
     s.set(zmq::sockopt::rcvhwm, kHighWaterMark);
 }

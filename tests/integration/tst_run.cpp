@@ -4,6 +4,7 @@
 // find (and count) exactly its own processes in /proc.
 #include "ModeRegistry.h"
 #include "RunHarness.h"
+#include "Topology.h"
 #include "../history/SmallDisk.h"
 
 #include <QDir>
@@ -298,6 +299,25 @@ private Q_SLOTS:
 
     // HiPS's ENABLE_CENTRAL_WORKER: central workers push to the global server directly, next
     // to the party servers; the global server waits for all of them each round.
+    // A host given as an IPv6 address: every role listens on [::1] (bracketed in ZeroMQ's
+    // endpoints, sockets with IPv6 on) and the host counts as this machine, not one to reach by SSH.
+    void ipv6LoopbackTrains() {
+        Run run;
+        QFile small(kSmall);
+        QVERIFY(small.open(QIODevice::ReadOnly));
+        QByteArray text = small.readAll().replace("\"address\": \"127.0.0.1\"", "\"address\": \"::1\"");
+        QVERIFY(text.contains("\"::1\""));
+        QFile v6(run.topologies.filePath("v6.json"));
+        QVERIFY(v6.open(QIODevice::WriteOnly) && v6.write(text) == text.size());
+        v6.close();
+        run.start({"run", v6.fileName(), "--out", run.dir.filePath("run"), "--rounds", "2"});
+        QVERIFY2(run.finish(120000) == 0, run.err.constData());
+        QVERIFY2(run.out.contains("final test accuracy 0."), run.out.constData());
+        QCOMPARE(hips::tcpEndpoint(QStringLiteral("::1"), 9100), QStringLiteral("tcp://[::1]:9100"));
+        QCOMPARE(hips::tcpEndpoint(QStringLiteral("10.0.0.5"), 9100), QStringLiteral("tcp://10.0.0.5:9100"));
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
     void centralWorkersTrainWhenEnabled() {
         Run run;
         run.start({"run", HIPS_SOURCE_DIR "/tests/data/topologies/central_workers.json", "--out", run.dir.path()});
