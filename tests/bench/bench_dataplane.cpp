@@ -17,6 +17,10 @@
 #include "RoundCollector.h"
 
 #include <algorithm>
+#include <sodium.h>
+#ifdef HIPS_BENCH_OPENSSL
+#include <openssl/evp.h>
+#endif
 #include <chrono>
 #include <cstdlib>
 #include <cstdio>
@@ -208,6 +212,58 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
+// Bytes per second one core seals with `seal` (1 MiB messages, for about 0.2 s): the limit any
+// sealed data plane has per core. CURVE seals with XSalsa20-Poly1305 on each socket's I/O thread.
+template <typename Seal>
+double sealRate(Seal seal) {
+    std::vector<unsigned char> plain(size_t(1) << 20, 7), sealed(plain.size() + 64);
+    int messages = 0;
+    const auto start = Clock::now();
+    while (secondsSince(start) < 0.2 || messages < 4) {
+        seal(sealed.data(), plain.data(), plain.size());
+        ++messages;
+    }
+    return double(messages) * double(plain.size()) / secondsSince(start);
+}
+
+void printCipherSpeeds() {
+    if (sodium_init() < 0) return;
+    unsigned char key[32], nonce[24] = {};
+    randombytes_buf(key, sizeof key);
+    const double xsalsa =
+        sealRate([&](unsigned char* out, const unsigned char* in, size_t n) { crypto_secretbox_easy(out, in, n, nonce, key); });
+    const double chacha = sealRate([&](unsigned char* out, const unsigned char* in, size_t n) {
+        crypto_aead_chacha20poly1305_ietf_encrypt(out, nullptr, in, n, nullptr, 0, nullptr, nonce, key);
+    });
+    const bool aesni = crypto_aead_aes256gcm_is_available();
+    const double aes = aesni ? sealRate([&](unsigned char* out, const unsigned char* in, size_t n) {
+        crypto_aead_aes256gcm_encrypt(out, nullptr, in, n, nullptr, 0, nullptr, nonce, key);
+    })
+                             : 0;
+    std::printf("sealing on one core, 1 MiB messages: XSalsa20-Poly1305 (CURVE's) %.2f GB/s, ChaCha20-Poly1305 %.2f GB/s, ", xsalsa / 1e9,
+                chacha / 1e9);
+    if (aesni) std::printf("AES-256-GCM %.2f GB/s (libsodium)\n", aes / 1e9);
+    else std::printf("AES-256-GCM not available here (no AES-NI and PCLMUL)\n");
+#ifdef HIPS_BENCH_OPENSSL
+    // OpenSSL's EVP (with VAES and AVX-512 where the CPU has them): what a sealed plane could use.
+    const auto evpRate = [&](const EVP_CIPHER* cipher, int nonceBytes) {
+        EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
+        const double rate = sealRate([&](unsigned char* out, const unsigned char* in, size_t n) {
+            int length = 0;
+            EVP_EncryptInit_ex(ctx, cipher, nullptr, nullptr, nullptr);
+            EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, nonceBytes, nullptr);
+            EVP_EncryptInit_ex(ctx, nullptr, nullptr, key, nonce);
+            EVP_EncryptUpdate(ctx, out, &length, in, int(n));
+            EVP_EncryptFinal_ex(ctx, out + length, &length);
+        });
+        EVP_CIPHER_CTX_free(ctx);
+        return rate;
+    };
+    std::printf("sealing on one core, 1 MiB messages, OpenSSL: AES-256-GCM %.2f GB/s, ChaCha20-Poly1305 %.2f GB/s\n",
+                evpRate(EVP_aes_256_gcm(), 12) / 1e9, evpRate(EVP_chacha20_poly1305(), 12) / 1e9);
+#endif
+}
+
 }  // namespace
 
 // bench_dataplane [WORKERS MB [raw|hips|transport]]: one configuration only, or one path of it
@@ -237,6 +293,7 @@ int main(int argc, char** argv) {
         workerCounts = {std::max(1, std::atoi(argv[1]))};
         payloads = {std::max(1, std::atoi(argv[2]))};
     }
+    printCipherSpeeds();
     std::printf("%-8s %-8s %-7s %10s %12s %7s %14s %7s %10s %12s\n", "workers", "payload", "rounds", "raw_GB/s", "hips_GB/s", "ratio",
                 "transport_GB/s", "ratio", "curve_GB/s", "curve/hips");
     double worst = 1e9, worstTransport = 1e9, worstCurve = 1e9;
