@@ -8,7 +8,7 @@ BUILD_DIR=${1:-build}
 PACKAGES=(
   build-essential cmake ninja-build pkg-config ccache
   libtorch-dev libopenblas0-pthread zlib1g-dev
-  libzmq3-dev cppzmq-dev libssh-dev libsodium-dev  # libsodium: the privacy noise's secure random source
+  libzmq3-dev cppzmq-dev libssh-dev libsodium-dev libssl-dev  # libsodium: the privacy noise's secure random source; libssl: sealed frames
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libqt6svg6 qt6-translations-l10n
   libqt6sql6-sqlite libsqlite3-dev libgl-dev fonts-dejavu-core fonts-wqy-microhei
