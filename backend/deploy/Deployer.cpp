@@ -221,7 +221,9 @@ HostDeployment Deployer::deployHost(const Host& host, const DeployOptions& optio
             "setsid nohup bin/hips-agent daemon --standby --keys agent.keys --bind %2 > agent.log 2>&1 < /dev/null & "
             "echo $! > agent.pid) && "
             "for i in $(seq 250); do grep -q HIPS-AGENT-ENDPOINT agent.log && exit 0; sleep 0.02; done; cat agent.log; exit 1")
-            .arg(dir, shellQuote(QStringLiteral("tcp://*:%1").arg(host.agentPort)));  // any interface: NAT, names
+            // Any interface (NAT, names); a host given by an IPv6 address listens on IPv6's.
+            .arg(dir, shellQuote((host.address.contains(QLatin1Char(':')) ? QStringLiteral("tcp://[::]:%1") : QStringLiteral("tcp://*:%1"))
+                                     .arg(host.agentPort)));
     CommandResult started;
     if (QString e = ssh.run(startCommand, &started, 20); !e.isEmpty()) {
         // Seen once in CI: the command's channel never closed although the agent had started.

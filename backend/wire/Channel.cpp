@@ -13,9 +13,14 @@ static constexpr int kHighWaterMark = 1000;
 
 static constexpr size_t kEnvelopeSlack = 4096;
 
+// IPv6 only for an IPv6 address (tcp://[::1]:9100): on IPv4 a socket stays an IPv4 one, which a
+// host with net.ipv6.bindv6only set, or no IPv6 at all, still takes.
+static void allowIpv6For(zmq::socket_t& s, const QString& endpoint) {
+    if (endpoint.contains(QLatin1Char('['))) s.set(zmq::sockopt::ipv6, 1);
+}
+
 static void common(zmq::socket_t& s) {
     s.set(zmq::sockopt::linger, 0);
-    s.set(zmq::sockopt::ipv6, 1);  // a host given as an IPv6 address (tcp://[::1]:9100); IPv4 works as before
     s.set(zmq::sockopt::sndhwm, kHighWaterMark);
     s.set(zmq::sockopt::rcvhwm, kHighWaterMark);
 }
@@ -86,6 +91,7 @@ Channel Channel::router(zmq::context_t& ctx, const QString& self, const QString&
                         const std::optional<WireLimits>& limits) {
     zmq::socket_t s(ctx, zmq::socket_type::router);
     common(s);
+    allowIpv6For(s, endpoint);
     curve.applyAsServer(s);
     s.set(zmq::sockopt::router_mandatory, 1);  // a send to a vanished peer fails (and is counted) instead of vanishing
     Channel c(std::move(s), true, curve.enabled(), self, {});
@@ -104,6 +110,7 @@ Channel Channel::dealer(zmq::context_t& ctx, const QString& self, const QString&
                         const std::optional<WireLimits>& limits) {
     zmq::socket_t s(ctx, zmq::socket_type::dealer);
     common(s);
+    allowIpv6For(s, endpoint);
     curve.applyAsClient(s);
     // With CURVE the server names us by our key; a routing id of our choosing would only let a
     // second connection of ours be refused as a duplicate.
