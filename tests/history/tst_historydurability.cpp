@@ -236,6 +236,62 @@ private Q_SLOTS:
 
     // A run whose controller died gets, at the next writable open, the reason as an error event
     // after its other rows and a final state for each unfinished process; once, not at every open.
+    void runOfADeadControllerIsInterruptedWithItsData() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("h.sqlite");
+        QString error;
+        qint64 run = 0;
+        {
+            auto store = RunStore::open(path, &error);
+            QVERIFY(store);
+            run = store->beginRun("crashed", "{}", {});
+            for (int i = 1; i <= 7; ++i) store->appendMetric(run, 100.0 + i, "central/global_server0", i, "round", i);
+            store->flush();
+        }
+        rawSql(path, {QString("UPDATE runs SET controller_pid = %1 WHERE id = %2").arg(deadPid()).arg(run)});
+        auto reopened = RunStore::open(path, &error);
+        QVERIFY2(reopened, qPrintable(error));
+        const auto r = reopened->run(run);
+        QCOMPARE(r->status, QStringLiteral("interrupted"));
+        QCOMPARE(r->ended, 107.0);  // the time of its last metric
+        QCOMPARE(reopened->metricCount(run), 7);
+    }
+
+    // The controller's pid now belongs to another process (reused by the kernel, or after a
+    // reboot): its start time differs, so the run is interrupted, though the pid runs.
+    void runOfAReusedPidIsInterrupted() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("h.sqlite");
+        QString error;
+        qint64 run = 0;
+        {
+            auto store = RunStore::open(path, &error);
+            run = store->beginRun("pid reused", "{}", {});
+            store->flush();
+        }
+        const QString token = RunStore::processToken(QCoreApplication::applicationPid());
+        QVERIFY(token.contains(':'));
+        const QString otherStart = token.section(':', 0, 0) + QStringLiteral(":1");  // this pid, another process's start
+        rawSql(path, {QString("UPDATE runs SET controller_token = '%1' WHERE id = %2").arg(otherStart).arg(run)});
+        auto reopened = RunStore::open(path, &error);
+        QVERIFY2(reopened, qPrintable(error));
+        QCOMPARE(reopened->run(run)->status, QStringLiteral("interrupted"));
+        QVERIFY(!reopened->liveController(run));
+        QCOMPARE(RunStore::processToken(deadPid()), QString());
+    }
+
+    void runOfALiveControllerStaysRunning() {
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        const qint64 run = store->beginRun("live", "{}", {});  // this process is its controller
+        store->flush();
+        auto second = RunStore::open(dir.filePath("h.sqlite"), &error);
+        QVERIFY2(second, qPrintable(error));
+        QCOMPARE(second->run(run)->status, QStringLiteral("running"));
+        QCOMPARE(second->liveController(run), std::optional<qint64>(QCoreApplication::applicationPid()));
+    }
+
     void interruptedRunGetsAReasonAndItsProcessesAFinalState() {
         QTemporaryDir dir;
         const QString path = dir.filePath("h.sqlite");
