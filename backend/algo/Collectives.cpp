@@ -295,6 +295,16 @@ const ParamSpec kDegree{QStringLiteral("gossip_degree"),
                         2,
                         QStringLiteral("the neighbours each worker averages with, on a ring of the party's workers")};
 
+// A backstop: a worker that dies or hangs stops heartbeating, and its party scheduler's abort
+// ends every wait for it long before. Generous, as a step also waits for the slowest worker's
+// compute, and the model's broadcast for the other parties' rounds.
+const ParamSpec kTimeout{QStringLiteral("transport_timeout_s"),
+                         T::Integer,
+                         1,
+                         86400,
+                         600,
+                         QStringLiteral("the longest a worker waits for a peer's part of one step before it names the peer and stops")};
+
 struct Entry {
     StrategyInfo info;
     std::function<std::unique_ptr<Collective>(size_t chunkFloats, const CollectiveRegistry::ParamLookup&)> make;
@@ -309,22 +319,22 @@ const QList<Entry>& entries() {
          nullptr},
         {{QLatin1String(collective::kRing),
           QStringLiteral("Ring allreduce: reduce-scatter then all-gather, 2(N−1)/N·S on each worker's link."),
-          {kChunk},
+          {kChunk, kTimeout},
           {}},
          [](size_t chunk, const CollectiveRegistry::ParamLookup&) { return std::make_unique<RingCollective>(chunk); }},
         {{QLatin1String(collective::kButterfly),
           QStringLiteral("Recursive halving and doubling, log₂N steps; ranks beyond a power of two fold in (Rabenseifner)."),
-          {kChunk},
+          {kChunk, kTimeout},
           {}},
          [](size_t chunk, const CollectiveRegistry::ParamLookup&) { return std::make_unique<ButterflyCollective>(chunk); }},
         {{QLatin1String(collective::kBinaryBlocks),
           QStringLiteral("Rabenseifner's binary blocks: blocks of powers of two, for any N without idle ranks."),
-          {kChunk},
+          {kChunk, kTimeout},
           {}},
          [](size_t chunk, const CollectiveRegistry::ParamLookup&) { return std::make_unique<BinaryBlocksCollective>(chunk); }},
         {{QLatin1String(collective::kGossip),
           QStringLiteral("P2P averaging with ring neighbours (Parallel-SGD): a consensus step a round, no exact sum."),
-          {kChunk, kDegree},
+          {kChunk, kDegree, kTimeout},
           {}},
          [](size_t chunk, const CollectiveRegistry::ParamLookup& p) {
              return std::make_unique<GossipCollective>(chunk, int(p(QLatin1String("gossip_degree"))));

@@ -3,6 +3,7 @@
 #include "ClientSampling.h"
 
 #include "AggregatorRegistry.h"
+#include "Collective.h"
 #include "FaultPolicy.h"
 #include "FedOptimizer.h"
 #include "GradientCodec.h"
@@ -105,6 +106,13 @@ QString TrainingSettings::agreementText() const {
     return text;
 }
 
+double Party::transportParam(const QString& name) const {
+    if (const auto it = transportParams.constFind(name); it != transportParams.constEnd()) return *it;
+    const StrategyInfo* info = CollectiveRegistry::find(transport);
+    const ParamSpec* spec = info ? info->param(name) : nullptr;
+    return spec ? spec->defaultValue : 0;
+}
+
 int Party::workerCount() const {
     int n = 0;
     for (const WorkerGroup& g : workers) n += g.count;
@@ -174,7 +182,7 @@ static void addPartyNodes(const Party& p, const TrainingSettings& training, QLis
         const RoleKind k = c ? RoleKind::GlobalScheduler : RoleKind::Scheduler;
         schedulers.append({p.id + '/' + roleName(k), k, p.id, p.scheduler->host, p.scheduler->port, 0, p.scheduler->device});
     }
-    if (partyTier)
+    if (partyTier && !p.collective())  // a collective party's workers sum among themselves
         addListening(servers, p, p.servers, c ? RoleKind::GlobalServer : RoleKind::Server,
                      c ? QStringLiteral("global_server") : QStringLiteral("server"));
     if (runsStateService(p, training))
@@ -223,8 +231,8 @@ qint64 Topology::nodeCount() const {
             n += qint64(p.masterWorker.has_value());
             continue;
         }
-        n +=
-            qint64(p.scheduler.has_value()) + p.servers.size() + qint64(p.masterWorker.has_value()) + qint64(runsStateService(p, training));
+        n += qint64(p.scheduler.has_value()) + (p.collective() ? 0 : p.servers.size()) + qint64(p.masterWorker.has_value()) +
+             qint64(runsStateService(p, training));
         if (p.central && !training.trainCentralWorkers) continue;  // as in nodes()
         for (const WorkerGroup& g : p.workers) n += qMax(0, g.count);
     }

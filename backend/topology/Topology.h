@@ -86,8 +86,18 @@ struct Party {
     // Client sampling inside this party (`clients_per_round`): each round a seeded draw of this
     // many of its workers (a fraction below 1) trains; 0: the run's setting (ClientSampling.h).
     double clientsPerRound = 0;
+    // How the party's workers sum their updates (`transport`, CollectiveRegistry): "server" (a
+    // party server, the default), or a collective among the workers themselves ("ring",
+    // "butterfly", "binary_blocks", "gossip"), whose lowest-ranked worker then pushes the party's
+    // sum up and passes the global model back down. Such a party starts no party server: any in
+    // its `servers` wait unused for the transport to go back to "server".
+    QString transport = QStringLiteral("server");
+    QMap<QString, double> transportParams;  // the collective's settings given, e.g. transport_chunk_kb
 
     int workerCount() const;
+    bool collective() const { return transport != QLatin1String("server"); }
+    // The collective's setting `name`: the party's own, else the registry's default.
+    double transportParam(const QString& name) const;
 };
 
 // Differential privacy of the parties' updates (`training.privacy`): each update clipped to

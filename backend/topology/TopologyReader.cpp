@@ -3,6 +3,7 @@
 #include "PrivacyMechanism.h"
 
 #include "AggregatorRegistry.h"
+#include "Collective.h"
 #include "FaultPolicy.h"
 #include "FedOptimizer.h"
 #include "GradientCodec.h"
@@ -198,10 +199,46 @@ double readClientsPerRound(JsonFields& f) {
     return c;
 }
 
+// Every setting some collective declares (a party's, beside its `transport`).
+QStringList transportParamNames() {
+    QStringList names;
+    for (const StrategyInfo& s : CollectiveRegistry::all())
+        for (const ParamSpec& p : s.params)
+            if (!names.contains(p.name)) names << p.name;
+    return names;
+}
+
+// `transport` and the settings of its collective; a setting of another collective is refused,
+// naming the one it belongs to.
+void readTransport(JsonFields& f, Party& p) {
+    const QString given = f.string("transport", p.transport);
+    const StrategyInfo* info = CollectiveRegistry::find(given);
+    if (!info)
+        f.issue("transport", QCoreApplication::translate("TopologyCheck", "'%1' is not a transport; use one of: %2")
+                                 .arg(given, CollectiveRegistry::names().join(QStringLiteral(", "))));
+    else p.transport = info->name;
+    for (const QString& name : transportParamNames()) {
+        if (!f.has(name)) continue;
+        const ParamSpec* spec = info ? info->param(name) : nullptr;
+        if (!spec) {
+            if (info)
+                f.issue(
+                    name,
+                    QCoreApplication::translate("TopologyCheck", "%1 is not a setting of transport %2; remove it").arg(name, info->name));
+            continue;
+        }
+        const double value = f.number(name, spec->defaultValue, spec->min, spec->max);
+        if (spec->type == ParamSpec::Type::Integer && value != std::floor(value))
+            f.issue(name, QCoreApplication::translate("TopologyCheck", "%1 must be a whole number").arg(name));
+        p.transportParams.insert(name, value);
+    }
+}
+
 Party readParty(const QJsonObject& o, const QString& path, TopologyIssues* issues) {
     JsonFields f(o, path, issues);
-    f.rejectUnknown({"id", "central", "host", "roles", "adversary", "wan", "data", "clients_per_round"},
-                    QCoreApplication::translate("TopologyCheck", "party field"));
+    f.rejectUnknown(
+        QStringList{"id", "central", "host", "roles", "adversary", "wan", "data", "clients_per_round", "transport"} + transportParamNames(),
+        QCoreApplication::translate("TopologyCheck", "party field"));
     Party p;
     p.id = f.string("id", {}, true);
     p.central = f.boolean("central", false);
@@ -209,6 +246,7 @@ Party readParty(const QJsonObject& o, const QString& path, TopologyIssues* issue
     p.adversary = readAdversary(f, "adversary", false);
     p.data = readDataSource(f, "data");
     p.clientsPerRound = readClientsPerRound(f);
+    readTransport(f, p);
     const QString partyHost = f.string("host", {});
     const auto rolesObject = f.object("roles", true);
     if (!rolesObject) return p;

@@ -8,6 +8,7 @@
 #include "FedOptimizer.h"
 #include "FieldRules.h"
 #include "ClientSampling.h"
+#include "PartyTransport.h"
 #include "ModeConflicts.h"
 #include "SecureAggregationCheck.h"
 #include "ModeRegistry.h"
@@ -232,7 +233,7 @@ private:
         const QString servers = p.central ? "global_servers" : "servers";
         if (!p.scheduler) add(path, QCoreApplication::translate("TopologyCheck", "party '%1' has no %2; add one").arg(p.id, sched));
         else checkPort(path + '.' + sched, p, *p.scheduler, sched);
-        if (p.servers.isEmpty())
+        if (p.servers.isEmpty() && !p.collective())  // (a collective party's workers sum among themselves)
             add(path, QCoreApplication::translate("TopologyCheck", "party '%1' has no %2; add one").arg(p.id, servers));
         if (p.servers.size() > kMaxServersPerParty)
             add(path + '.' + servers, QCoreApplication::translate("TopologyCheck", "%1 %2 given; a party runs at most %3")
@@ -298,7 +299,7 @@ private:
         if (!m_t.training.flat())
             for (int i = 0; i < m_t.parties.size(); ++i) {
                 const Party& p = m_t.parties[i];
-                if (p.central || p.servers.isEmpty()) continue;
+                if (p.central || p.servers.isEmpty() || p.collective()) continue;
                 sliced = sliced || p.servers.size() > 1;
                 if (p.servers.size() != globals)
                     add(QStringLiteral("$.parties[%1].roles.servers").arg(i),
@@ -404,6 +405,7 @@ private:
         checkModeConflicts(s, &m_issues);
         checkSecureAggregation(m_t, &m_issues);
         checkClientSampling(m_t, &m_issues);
+        checkPartyTransports(m_t, &m_issues);
         if (s.flat() && s.partyAggregation != QLatin1String(rule::kFedAvg))
             add("$.training.party_aggregation", QCoreApplication::translate("TopologyCheck",
                                                                             "a flat run has no party servers "

@@ -61,6 +61,8 @@ QJsonObject party(const Party& p) {
     if (p.wan) o.insert("wan", QJsonObject{{"bandwidth_mbps", p.wan->bandwidthMbps}, {"latency_ms", p.wan->latencyMs}});
     if (p.data) o.insert("data", dataSourceJson(*p.data));
     if (p.clientsPerRound > 0) o.insert("clients_per_round", p.clientsPerRound);
+    if (p.collective()) o.insert("transport", p.transport);
+    for (auto it = p.transportParams.begin(); it != p.transportParams.end(); ++it) o.insert(it.key(), it.value());
     return o;
 }
 

@@ -10,6 +10,12 @@ using Clock = std::chrono::steady_clock;
 static const QString kChunk = QStringLiteral("collective_chunk");
 static const QString kTag = QStringLiteral("tag");
 
+static constexpr std::chrono::milliseconds kWaitSlice{200};
+
+static std::chrono::milliseconds untilDeadline(Clock::time_point deadline) {
+    return std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
+}
+
 static CurveConfig serverCurve(const CurveKeyPair& own) {
     return CurveConfig{own, {}};
 }
@@ -34,6 +40,12 @@ QString MeshPeers::endpoint() const {
     return QString::fromStdString(const_cast<Channel&>(m_router).socket().get(zmq::sockopt::last_endpoint));
 }
 
+std::vector<const Channel*> MeshPeers::channels() const {
+    std::vector<const Channel*> out{&m_router};
+    for (const auto& [rank, dealer] : m_dealers) out.push_back(dealer.get());
+    return out;
+}
+
 Channel& MeshPeers::dealerTo(int r) {
     auto& dealer = m_dealers[r];
     if (!dealer) {
@@ -50,10 +62,16 @@ void MeshPeers::send(int to, quint64 tag, const float* data, size_t count) {
     Channel& dealer = dealerTo(to);
     // A full queue (the peer is slow to read) waits for room, up to the deadline: a dropped chunk
     // would cost the whole call, where waiting costs only time.
+    const auto deadline = Clock::now() + m_deadline;
     zmq::pollitem_t room{dealer.socket().handle(), 0, ZMQ_POLLOUT, 0};
-    if (zmq::poll(&room, 1, m_deadline) == 0)
+    while (zmq::poll(&room, 1, std::min(kWaitSlice, std::max(std::chrono::milliseconds(0), untilDeadline(deadline)))) == 0) {
+        if (Clock::now() < deadline) {
+            if (m_whileWaiting) m_whileWaiting();
+            continue;
+        }
         throw CollectiveError(m_members[to].node.toStdString() + " took no data for " + std::to_string(m_deadline.count()) +
                               " ms (unreachable, or stopped reading)");
+    }
     Message m(kChunk, {{kTag, qint64(tag)}});
     m.frames.emplace_back(data, count * sizeof(float));
     if (!dealer.send(std::move(m))) throw CollectiveError("cannot send to " + m_members[to].node.toStdString() + ": it has disconnected");
@@ -61,9 +79,11 @@ void MeshPeers::send(int to, quint64 tag, const float* data, size_t count) {
 }
 
 bool MeshPeers::pull(Clock::time_point deadline) {
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
-    std::optional<Envelope> e = m_router.receive(std::max(std::chrono::milliseconds(0), left));
-    if (!e) return Clock::now() < deadline;  // a refused message (counted by the channel), or nothing yet
+    std::optional<Envelope> e = m_router.receive(std::min(kWaitSlice, std::max(std::chrono::milliseconds(0), untilDeadline(deadline))));
+    if (!e) {  // a refused message (counted by the channel), or nothing yet
+        if (m_whileWaiting && Clock::now() < deadline) m_whileWaiting();
+        return Clock::now() < deadline;
+    }
     const auto from = m_rankOf.constFind(e->peer);
     const qint64 tag = e->message.integer(kTag);
     if (from == m_rankOf.constEnd() || e->message.type != kChunk || tag < 0 || e->message.frames.size() != 1 ||

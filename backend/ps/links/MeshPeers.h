@@ -11,6 +11,7 @@
 #include <QHash>
 #include <QList>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -39,6 +40,11 @@ public:
     QString endpoint() const;
     // Another rank's endpoint, learned after construction (ports the kernel chose): before its first send.
     void setEndpoint(int r, const QString& endpoint) { m_members[r].endpoint = endpoint; }
+    // Called at least every 200 ms while a send or a receive waits: it may throw to end the wait
+    // (a role checks its scheduler's abort there, so a lost peer ends the step long before the deadline).
+    void setWhileWaiting(std::function<void()> f) { m_whileWaiting = std::move(f); }
+    // The channels it reads and sends on, for the traffic records.
+    std::vector<const Channel*> channels() const;
     // Messages refused: a stranger's, a malformed one, the wrong length, beyond the stash.
     quint64 refused() const { return m_refused; }
     const TrafficCounter& received() const { return m_router.traffic(); }
@@ -62,6 +68,7 @@ private:
     std::map<std::pair<int, quint64>, zmq::message_t> m_stash;
     QHash<int, quint64> m_sent;
     quint64 m_refused = 0;
+    std::function<void()> m_whileWaiting;
 };
 
 }  // namespace hips

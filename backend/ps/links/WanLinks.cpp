@@ -12,6 +12,7 @@ std::shared_ptr<LinkShaper> makeWanShaper(const RoleContext& ctx) {
     const QString own = ctx.node.party;
     // The party's nodes that send across it share its bandwidth, each process with its own share.
     auto crossing = [&t](const Party& p) {
+        if (p.collective() && !p.central) return qsizetype(1);  // its lowest-ranked worker pushes the party's sum
         return std::max<qsizetype>(1, t.training.flat() || p.central ? p.workerCount() : p.servers.size());
     };
     auto shape = [](const QString& link, const WanLink& wan, qsizetype senders) {

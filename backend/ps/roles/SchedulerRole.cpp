@@ -2,6 +2,7 @@
 
 #include "Channel.h"
 #include "GlobalPolicies.h"
+#include "PartyTransport.h"
 #include "PrintableText.h"
 #include "RecoveryCopy.h"
 #include "RoleError.h"
@@ -25,7 +26,8 @@ QList<Node> membersOf(const Topology& topology, const Node& scheduler) {
     for (const Node& n : topology.nodes()) {
         const bool mine = scheduler.kind == RoleKind::GlobalScheduler
                               ? (n.kind == RoleKind::GlobalServer || n.kind == RoleKind::MasterWorker || n.kind == RoleKind::Server ||
-                                 (n.kind == RoleKind::Worker && (n.party == scheduler.party || topology.training.flat())))
+                                 (n.kind == RoleKind::Worker && (n.party == scheduler.party || topology.training.flat())) ||
+                                 pushesForItsParty(topology, n))  // a collective party's in place of its server
                               : (n.party == scheduler.party && (n.kind == RoleKind::Server || n.kind == RoleKind::Worker));
         if (mine) out.append(n);
     }

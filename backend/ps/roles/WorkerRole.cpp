@@ -15,10 +15,12 @@
 #include "ModelFrame.h"
 #include "ModeRegistry.h"
 #include "ModelSlices.h"
+#include "PartyCollective.h"
 #include "ShardedLinks.h"
 #include "PrivateFiles.h"
 #include "RoleError.h"
 #include "SchedulerClient.h"
+#include "VectorMath.h"
 #include "StartupClock.h"
 #include "Vocabulary.h"
 #include "WorkerStrategy.h"
@@ -54,20 +56,33 @@ public:
         startup.mark(QStringLiteral("data_s"));
 
         const bool direct = central || m_ctx.training().flat();  // straight to the global server
-        SchedulerClient scheduler(m_ctx, m_ctx.scheduler(direct), {});
-        const QList<PeerInfo> servers = serversByRank(scheduler.join(), direct ? "global_server" : "server", t);
+        // A collective party (its `transport`): no party server; the workers sum among themselves.
+        if (!direct && t.party(m_ctx.node.party)->collective()) m_party = std::make_unique<PartyCollective>(m_ctx);
+        SchedulerClient scheduler(m_ctx, m_ctx.scheduler(direct), m_party ? m_party->endpoint() : QString());
+        m_scheduler = &scheduler;
+        const QList<PeerInfo> table = scheduler.join();
+        const QList<PeerInfo> servers = m_party ? (m_party->pushes() ? serversByRank(m_party->connect(table), "global_server", t)
+                                                                     : (m_party->connect(table), QList<PeerInfo>{}))
+                                                : serversByRank(table, direct ? "global_server" : "server", t);
+        SchedulerClient* up = m_party ? m_party->globalScheduler() : nullptr;  // the pushing worker's second scheduler
+        if (m_party) m_party->setWhileWaiting([this] { throwIfAborted(); });
         startup.mark(QStringLiteral("join_s"));
-        for (const auto& each : m_trainers)
-            each->setProgress([&scheduler] { scheduler.working(); });  // each step vouches for the heartbeats
+        for (const auto& each : m_trainers)  // each step vouches for the heartbeats
+            each->setProgress([&scheduler, up] {
+                scheduler.working();
+                if (up) up->working();
+            });
         scheduler.watchWorkThread();
-        ShardedLinks links(m_ctx, servers, trainer.parameterCount());
+        if (up) up->watchWorkThread();
+        std::optional<ShardedLinks> linksToServers;  // (none for a collective party's other workers)
+        if (!servers.isEmpty()) linksToServers.emplace(m_ctx, servers, trainer.parameterCount());
+        ShardedLinks* links = linksToServers ? &*linksToServers : nullptr;
         const ModePolicy policy = ModeRegistry::policy(m_ctx.training().mode);
         const std::unique_ptr<WorkerStrategy> strategy = makeWorkerStrategy(m_ctx);
         strategy->start(trainer);
         if (m_ctx.training().continuesThroughFailures()) scheduler.watchMembership();  // its server may come back
         m_servers = servers;
-        links.pull(0);
-        ModelVersion global = awaitModel(links, scheduler, 0);
+        ModelVersion global = exchange(links, 0, 0, nullptr, 0, trainer.parameterCount());
         startup.mark(QStringLiteral("first_model_s"));
         QCborMap fields = startup.fields();
         QCborArray classes;  // the shard's class histogram: what the partition gave this worker
@@ -100,8 +115,8 @@ public:
             if (sampling && !sampledWorkers(m_ctx.topology, global.version + 1).contains(m_ctx.node.id)) {
                 keepState(trainer, global.version + 1);
                 m_lastPush = LastPush{global.version + 1, global.version, nullptr, 0};
-                links.pull(global.version + 1);
-                global = awaitModel(links, scheduler, global.version + 1);
+                links->pull(global.version + 1);
+                global = awaitModel(*links, global.version + 1);
                 pushes = global.version;
                 evaluateHeldOut(global.version, global);  // (the party's own test counts every worker's rows)
                 continue;
@@ -121,10 +136,10 @@ public:
             }
             if ((pushes + 1) % pushesPerRound == 0) keepState(trainer, (pushes + 1) / pushesPerRound);
             const double weight = double(std::max<int64_t>(s.samples, 1));  // the samples behind it
-            links.push(global.version + 1, global.version, update, weight);  // and ask for the next model
             m_lastPush = LastPush{global.version + 1, global.version, update, weight};
             const auto sent = Clock::now();
-            global = awaitModel(links, scheduler, global.version + 1);  // the answer to this push, or newer
+            // The answer to this push, or newer.
+            global = exchange(links, global.version + 1, global.version, update, weight, trainer.parameterCount());
             commSeconds += std::chrono::duration<double>(Clock::now() - commStart).count();
             waitSeconds += std::chrono::duration<double>(m_firstSliceAt - sent).count();
             stats.loss += s.loss / double(pushesPerRound);
@@ -147,7 +162,8 @@ public:
         }
         strategy->finish();
         scheduler.leave();
-        links.lingerOnClose(2s);
+        if (m_party) m_party->leave();
+        if (links) links->lingerOnClose(2s);
         return kRoleOk;
     }
 
@@ -212,15 +228,69 @@ private:
         trainer.loadState(bytes);
     }
 
+    // The model that answers this worker's push for `round` (`update`; none: a pull): its
+    // servers' answer, or in a collective party the party's sum goes up from its pushing worker
+    // (PartyCollective.h) and the answer comes back down from it.
+    ModelVersion exchange(ShardedLinks* links, qint64 round, qint64 base, const FloatBuffer& update, double weight, size_t floats) {
+        if (!m_party) {
+            if (update) links->push(round, base, update, weight);  // (and a pull of the answer)
+            else links->pull(round);
+            return awaitModel(*links, round);
+        }
+        if (update) weight = m_party->sum(*update, weight, round);
+        if (update && m_hfa) return hfaSync(links, round, update, weight, floats);
+        ModelVersion answer;
+        if (m_party->pushes()) {
+            if (update) links->push(round, base, update, weight);
+            else links->pull(round);
+            answer = awaitModel(*links, round);
+        }
+        answer = m_party->share(answer, floats, round);
+        if (m_hfa) keepHfaBase(answer);
+        return answer;
+    }
+
+    // HFA in a collective party (what the Hfa party policy does at a party server): the party's
+    // model moves by its workers' summed deltas every sync; every k2-th sync its progress since
+    // the global model goes up, weighted by the party's share of the workers.
+    ModelVersion hfaSync(ShardedLinks* links, qint64 round, const FloatBuffer& sum, double weight, size_t floats) {
+        addInto(m_hfaParty->data(), sum->data(), floats);
+        if (round % m_hfaSyncs != 0) return ModelVersion::fromBuffer(round, std::make_shared<std::vector<float>>(*m_hfaParty));
+        ModelVersion answer;
+        if (m_party->pushes()) {
+            const Topology& t = m_ctx.topology;
+            const float share = float(t.party(m_ctx.node.party)->workerCount()) / float(t.trainingWorkerCount());
+            auto up = std::make_shared<std::vector<float>>(floats);
+            for (size_t i = 0; i < floats; ++i) (*up)[i] = ((*m_hfaParty)[i] - (*m_hfaGlobal)[i]) * share;
+            links->push(round / m_hfaSyncs, m_hfaGlobalVersion, up, weight);
+            answer = awaitModel(*links, round / m_hfaSyncs);
+        }
+        answer = m_party->share(answer, floats, round);
+        keepHfaBase(answer);
+        return ModelVersion::fromBuffer(round, std::make_shared<std::vector<float>>(*m_hfaParty));  // (the party's rounds)
+    }
+
+    void keepHfaBase(const ModelVersion& global) {
+        m_hfaGlobalVersion = global.version;
+        m_hfaGlobal = std::make_shared<std::vector<float>>(global.data, global.data + global.size);
+        m_hfaParty = std::make_shared<std::vector<float>>(*m_hfaGlobal);
+    }
+
+    // Its schedulers' abort (a peer died): raised here, on the work thread.
+    void throwIfAborted() const {
+        m_scheduler->throwIfAborted();
+        if (m_party && m_party->globalScheduler()) m_party->globalScheduler()->throwIfAborted();
+    }
+
     // No deadline of its own: the answer waits for the other workers' compute, which may be 8x
     // slower than this one's. A peer that dies or hangs stops heartbeating, and the scheduler's
     // abort (within heartbeat_timeout_s, naming it) ends the wait.
     // m_firstSliceAt: when the answer's first slice came (the end of the wait for the others).
-    ModelVersion awaitModel(ShardedLinks& links, SchedulerClient& scheduler, qint64 version) {
+    ModelVersion awaitModel(ShardedLinks& links, qint64 version) {
         bool first = true;
         for (;;) {
-            scheduler.throwIfAborted();
-            for (const MembershipChange& c : scheduler.takeMembershipChanges())
+            throwIfAborted();
+            for (const MembershipChange& c : m_scheduler->takeMembershipChanges())
                 if (c.up && std::any_of(m_servers.begin(), m_servers.end(), [&](const PeerInfo& p) { return p.id == c.node; })) {
                     links.follow(c.node, c.endpoint);  // (a global server on its standby host: flat runs, central workers)
                     resend(links);
@@ -265,7 +335,7 @@ private:
         m_ctx.metrics.report(metric::kPartyEval, fields);
     }
 
-    void report(qint64 round, const RoundStats& s, std::pair<double, double> commAndWait, const ShardedLinks& links, qint64 pushes,
+    void report(qint64 round, const RoundStats& s, std::pair<double, double> commAndWait, ShardedLinks* links, qint64 pushes,
                 bool attacked) {
         m_ctx.metrics.report(metric::kTrain, {{metric::kRound, round},
                                               {metric::kLoss, s.loss},
@@ -277,7 +347,9 @@ private:
                                               {metric::kStepsPerPush, double(s.steps) / double(pushes)},
                                               {metric::kCommSeconds, commAndWait.first},
                                               {metric::kWaitSeconds, commAndWait.second}});
-        QCborMap traffic = links.trafficFields();
+        std::vector<const Channel*> channels = m_party ? m_party->channels() : std::vector<const Channel*>{};
+        for (int i = 0; links && i < links->count(); ++i) channels.push_back(&links->channel(i));
+        QCborMap traffic = trafficFields(channels);
         traffic.insert(QStringLiteral("round"), round);
         m_ctx.metrics.report(metric::kTraffic, traffic);
     }
@@ -287,6 +359,13 @@ private:
     std::vector<float> m_coefficients;
     Clock::time_point m_firstSliceAt;
     QList<PeerInfo> m_servers;
+    SchedulerClient* m_scheduler = nullptr;  // its party's (or, central and flat, the global one)
+    std::unique_ptr<PartyCollective> m_party;  // a collective party's exchange; null with a party server
+    // HFA in a collective party: syncs a global round (k2), the party's model, the global model it started from.
+    bool m_hfa = ModeRegistry::policy(m_ctx.training().mode).hierarchicalFrequency;
+    qint64 m_hfaSyncs = m_ctx.training().workerPushesPerRound();
+    FloatBuffer m_hfaParty, m_hfaGlobal;
+    qint64 m_hfaGlobalVersion = 0;
     struct LastPush {
         qint64 round = 0, base = 0;
         FloatBuffer update;

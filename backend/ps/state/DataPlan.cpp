@@ -1,5 +1,7 @@
 #include "DataPlan.h"
 
+#include "PartyTransport.h"
+
 #include "AggregatorRegistry.h"
 #include "DracoCodes.h"
 
@@ -81,9 +83,12 @@ QHash<QString, double> claimBounds(const Topology& t, const QSet<QString>& contr
     QHash<QString, double> bounds;
     if (t.training.localIters <= 0) return bounds;  // local_epochs: the shard's size decides
     for (const QString& id : contributors)
-        if (const std::optional<Node> node = t.node(id); node && node->kind == RoleKind::Worker)
-            bounds.insert(id,
-                          double(t.training.batchSize) * t.training.localIters * std::max<qsizetype>(1, dataPlanOf(t, *node).parts.size()));
+        if (const std::optional<Node> node = t.node(id); node && node->kind == RoleKind::Worker) {
+            // A collective party's pushing worker claims the samples of the party's every worker.
+            const int pushers = pushesForItsParty(t, *node) ? t.party(node->party)->workerCount() : 1;
+            bounds.insert(id, double(t.training.batchSize) * t.training.localIters *
+                                  std::max<qsizetype>(1, dataPlanOf(t, *node).parts.size()) * pushers);
+        }
     return bounds;
 }
 

@@ -1,0 +1,145 @@
+// Collective parties end to end (hips run on loopback): party1 sums on a ring, party2 by
+// butterfly, with no party server; the run trains as it does with party servers, each worker's
+// links inside the party carry what the collective's formula says (not N·S into one server),
+// and a member killed mid-run stops the run naming it, leaving nothing behind.
+#include "RunHarness.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QtTest>
+#include <cmath>
+#include <csignal>
+
+using namespace hips::test;
+
+namespace {
+
+// The small topology with three workers in party1 and two in party2, each party on `transport`
+// (empty: its party server), and `training` settings over the file's.
+QString writeVariant(Run& run, const QString& party1, const QString& party2, const QJsonObject& training) {
+    const QString path = writeSmallVariant(run, QJsonArray{QJsonObject{{"count", 3}}}, training);
+    QFile file(path);
+    if (path.isEmpty() || !file.open(QIODevice::ReadWrite)) return {};
+    QJsonObject t = QJsonDocument::fromJson(file.readAll()).object();
+    QJsonArray parties = t["parties"].toArray();
+    const QStringList transports{party1, party2};
+    for (int i = 1; i <= 2; ++i) {
+        QJsonObject p = parties[i].toObject();
+        if (!transports[i - 1].isEmpty()) p["transport"] = transports[i - 1];
+        parties[i] = p;
+    }
+    t["parties"] = parties;
+    const QByteArray text = QJsonDocument(t).toJson();
+    if (!file.resize(0) || !file.seek(0) || file.write(text) != text.size()) return {};
+    return path;
+}
+
+// The master's test loss of each round.
+QMap<int, double> testLosses(const QString& runDir) {
+    QMap<int, double> out;
+    for (const QJsonObject& r : metricRecords(runDir + "/metrics.jsonl"))
+        if (r["kind"] == "eval") out.insert(r["round"].toInt(), r["test_loss"].toDouble());
+    return out;
+}
+
+// node → peer → bytes sent on that link so far, from each node's last traffic record.
+QHash<QString, QHash<QString, double>> sentPerLink(const QString& runDir) {
+    QHash<QString, QHash<QString, double>> out;
+    for (const QJsonObject& r : metricRecords(runDir + "/metrics.jsonl")) {
+        if (r["kind"] != "traffic") continue;
+        QHash<QString, double> links;  // (a peer's DEALER and ROUTER are two entries)
+        for (const QJsonValue& l : r["links"].toArray()) links[l["peer"].toString()] += l["sent"].toDouble();
+        out[r["node"].toString()] = links;
+    }
+    return out;
+}
+
+}  // namespace
+
+class CollectiveRunTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void collectivePartiesTrainAsPartyServersDo_data() {
+        QTest::addColumn<QString>("mode");
+        QTest::newRow("fedavg") << "fedavg";
+        QTest::newRow("hfa") << "hfa";
+    }
+
+    void collectivePartiesTrainAsPartyServersDo() {
+        QFETCH(QString, mode);
+        QJsonObject training{{"mode", mode}, {"rounds", 3}};
+        if (mode == "hfa") training["k1"] = 5;
+        Run servers, collective;
+        servers.start({"run", writeVariant(servers, {}, {}, training), "--out", servers.dir.filePath("run")});
+        QVERIFY2(servers.finish(180000) == 0, servers.out + servers.err);
+        collective.start({"run", writeVariant(collective, "ring", "butterfly", training), "--out", collective.dir.filePath("run")});
+        QVERIFY2(collective.finish(180000) == 0, collective.out + collective.err);
+        QVERIFY2(collective.out.contains("finished after 3 rounds"), collective.out.constData());
+
+        // The same model, round by round (the sums differ only in the order of their floats).
+        const QMap<int, double> expected = testLosses(servers.dir.filePath("run")), got = testLosses(collective.dir.filePath("run"));
+        QCOMPARE(got.keys(), expected.keys());
+        QCOMPARE(got.size(), 3);
+        for (int round : expected.keys())
+            QVERIFY2(std::abs(got[round] - expected[round]) <= 1e-3 * std::abs(expected[round]) + 1e-6,
+                     qPrintable(QString("round %1: test loss %2, with party servers %3").arg(round).arg(got[round]).arg(expected[round])));
+
+        // No party server ran for either party; party1's lowest rank pushed for it.
+        const QDir logs(collective.dir.filePath("run/logs"));
+        QVERIFY(!logs.exists("party1-server0.log") && !logs.exists("party2-server0.log"));
+        QVERIFY(logs.exists("party1-worker0.log") && logs.exists("party1-worker2.log"));
+        const auto links = sentPerLink(collective.dir.filePath("run"));
+        QVERIFY(links.value("party1/worker0").contains("central/global_server0"));
+        QVERIFY(!links.value("party1/worker1").contains("central/global_server0"));
+        QVERIFY(links.value("central/global_server0").contains("party2/worker0"));
+        QVERIFY(servers.leftovers().isEmpty() && collective.leftovers().isEmpty());
+    }
+
+    // The bytes each ring member sends its successor: 2(N−1)/N of every sum (S + the weight) and
+    // the model once on its way down the chain — against the N·S a party server's link carries.
+    void ringLinksCarryWhatTheFormulaSays() {
+        Run servers, ring;
+        const QJsonObject training{{"rounds", 2}};
+        servers.start({"run", writeVariant(servers, {}, {}, training), "--out", servers.dir.filePath("run")});
+        QVERIFY2(servers.finish(180000) == 0, servers.out + servers.err);
+        ring.start({"run", writeVariant(ring, "ring", {}, training), "--out", ring.dir.filePath("run")});
+        QVERIFY2(ring.finish(180000) == 0, ring.out + ring.err);
+        const auto serverLinks = sentPerLink(servers.dir.filePath("run"));
+        const auto ringLinks = sentPerLink(ring.dir.filePath("run"));
+        // The party server sends each of its 3 workers the model once a round, plus the first
+        // model: S per worker per (round + 1).
+        const double modelBytes = serverLinks.value("party1/server0").value("party1/worker0") / 3.0;
+        QVERIFY2(modelBytes > 100000, qPrintable(QString::number(modelBytes)));
+        const int n = 3, rounds = 2;
+        for (int r = 0; r < n; ++r) {
+            const QString self = QString("party1/worker%1").arg(r), next = QString("party1/worker%1").arg((r + 1) % n);
+            // Down the chain 0 → 1 → 2 (the first model too), and the allreduce around the ring.
+            const double down = r < n - 1 ? (rounds + 1) * modelBytes : 0;
+            const double expected = rounds * 2.0 * (n - 1) / n * modelBytes + down;
+            const double sent = ringLinks.value(self).value(next);
+            qInfo("%s -> %s: %.0f bytes (formula %.0f; a party server's link %.0f)", qPrintable(self), qPrintable(next), sent, expected,
+                  n * (rounds + 1) * modelBytes);
+            QVERIFY2(std::abs(sent - expected) <= 0.05 * expected,
+                     qPrintable(QString("%1 → %2: %3 bytes, the formula %4").arg(self, next).arg(sent).arg(expected)));
+            QVERIFY2(sent < n * (rounds + 1) * modelBytes, "a ring link carries less than the party server's");
+        }
+        QVERIFY(servers.leftovers().isEmpty() && ring.leftovers().isEmpty());
+    }
+
+    void killedMemberStopsTheRunNamingIt() {
+        Run run;
+        run.start({"run", writeVariant(run, "ring", "butterfly", {{"rounds", 500}}), "--out", run.dir.filePath("run")});
+        QVERIFY2(run.waitForOutput("\n    2 ", 120000), run.out.constData());
+        const QList<qint64> victim = taggedProcesses(run.tag, "--node party1/worker1");
+        QCOMPARE(victim.size(), 1);
+        ::kill(pid_t(victim.first()), SIGKILL);
+        QVERIFY(run.finish(120000) != 0);
+        QVERIFY2(run.err.contains("party1/worker1"), run.err.constData());
+        QVERIFY(run.leftovers().isEmpty());
+    }
+};
+
+QTEST_MAIN(CollectiveRunTest)
+#include "tst_collectiverun.moc"
