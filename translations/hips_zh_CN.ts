@@ -169,32 +169,37 @@
         <translation>全局服务器 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="33"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="34"/>
+        <source>server %1 (unused)</source>
+        <translation>服务器 %1（未使用）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/DesignerScene.cpp" line="35"/>
         <source>server %1</source>
         <translation>服务器 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="38"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="40"/>
         <source>state service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="39"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="41"/>
         <source>master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="45"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="47"/>
         <source>workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="45"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="47"/>
         <source>workers · %1</source>
         <translation>工作节点 · %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="145"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="147"/>
         <source>host &apos;%1&apos;?</source>
         <translation>主机“%1”？</translation>
     </message>
@@ -656,7 +661,12 @@
         <translation>%1（中心参与方）</translation>
     </message>
     <message>
-        <location filename="../ui/report/TopologyDiagram.cpp" line="164"/>
+        <location filename="../ui/report/TopologyDiagram.cpp" line="60"/>
+        <source>%1 (%2, no party server)</source>
+        <translation>%1（%2，无参与方服务器）</translation>
+    </message>
+    <message>
+        <location filename="../ui/report/TopologyDiagram.cpp" line="166"/>
         <source>aggregates up, model down</source>
         <translation>聚合结果上行，模型下行</translation>
     </message>
@@ -869,9 +879,9 @@
     </message>
     <message>
         <location filename="../backend/topology/JsonFields.cpp" line="118"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="278"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="418"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="448"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="316"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="420"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="450"/>
         <source>&apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持“%1”；请使用以下之一：%2</translation>
     </message>
@@ -881,22 +891,22 @@
         <translation>未知的%1“%2”；应为以下之一：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="33"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="34"/>
         <source>larger than %1 bytes</source>
         <translation>大于 %1 字节</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="34"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="35"/>
         <source>%1 bytes</source>
         <translation>%1 字节</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="35"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="36"/>
         <source>the document is %1; a topology may be at most %2 bytes (1 MiB). Check that this is a topology file; a setup that large must be split into several topologies</source>
         <translation>文档大小为 %1；拓扑最多 %2 字节（1 MiB）。请确认这是拓扑文件；如此大的配置须拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="54"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="55"/>
         <source>%1 %2; at most %3 are supported (%4)</source>
         <translation>%1 个%2；最多支持 %3 个（%4）</translation>
     </message>
@@ -905,203 +915,218 @@
         <translation type="vanished">一次运行最多启动 %1 个进程；请将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="59"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="60"/>
         <source>a topology holds at most %1 nodes; split the setup into several topologies</source>
         <translation>一个拓扑最多包含 %1 个节点；请把配置拆成多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="65"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="66"/>
         <source>host field</source>
         <translation>主机字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="99"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="100"/>
         <source>adversary field</source>
         <translation>攻击者字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="104"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="105"/>
         <source>&apos;%1&apos; is not an attack; use one of: %2</source>
         <translation>“%1”不是攻击方式；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="110"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="111"/>
         <source>%1 takes no strength</source>
         <translation>%1 不需要强度</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="121"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="122"/>
         <source>takes the seconds one local step costs on the simulated device (e.g. 0.02), or &quot;measured&quot;</source>
         <translation>取模拟设备上一个本地步骤所需的秒数（例如 0.02），或 &quot;measured&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="131"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="132"/>
         <source>takes &quot;always&quot;, a probability per round (e.g. 0.8), or the path of a trace file of on-intervals</source>
         <translation>取 &quot;always&quot;、每轮的概率（例如 0.8），或在线区间轨迹文件的路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="165"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="166"/>
         <source>must be an object with host and port</source>
         <translation>必须是包含 host 和 port 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="177"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="178"/>
         <source>the central party has no WAN of its own: each other party&apos;s wan shapes its link to the central party</source>
         <translation>中心参与方没有自己的广域网链路：其他每个参与方的 wan 设置决定它到中心参与方的链路</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="183"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="184"/>
         <source>wan field</source>
         <translation>wan 字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="187"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="188"/>
         <source>a wan needs its bandwidth_mbps (megabits per second)</source>
         <translation>wan 需要 bandwidth_mbps（每秒兆比特）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="197"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="198"/>
         <source>%1 is neither a fraction below 1 nor a whole number of workers</source>
         <translation>%1 既不是小于 1 的比例，也不是整数个工作节点</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="204"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="217"/>
+        <source>&apos;%1&apos; is not a transport; use one of: %2</source>
+        <translation>“%1”不是传输方式；请使用以下之一：%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="227"/>
+        <source>%1 is not a setting of transport %2; remove it</source>
+        <translation>%1 不是传输方式 %2 的设置；请删除它</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="232"/>
+        <source>%1 must be a whole number</source>
+        <translation>%1 必须是整数</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="241"/>
         <source>party field</source>
         <translation>参与方字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="227"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="265"/>
         <source>role &apos;%1&apos; belongs to %2; %3 uses: %4</source>
         <translation>角色“%1”属于%2；%3使用：%4</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="229"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="267"/>
         <source>an ordinary party</source>
         <translation>普通参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="230"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="231"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="268"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="269"/>
         <source>the central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="232"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="270"/>
         <source>this party</source>
         <translation>该参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="234"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="272"/>
         <source>unknown role &apos;%1&apos;; expected one of: %2</source>
         <translation>未知角色“%1”；应为以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="250"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="288"/>
         <source>must be an object with host and count</source>
         <translation>必须是包含 host 和 count 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="288"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="326"/>
         <source>privacy field</source>
         <translation>隐私字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="304"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="342"/>
         <source>poisson sampling needs each example&apos;s gradient clipped, which the workers do not do yet; use &quot;none&quot; (each round one Gaussian mechanism over the whole update)</source>
         <translation>poisson 采样需要对每个样本的梯度裁剪，而工作节点目前还不这样做；请使用 &quot;none&quot;（每轮对整个更新施加一次高斯机制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="309"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="347"/>
         <source>&quot;auto&quot; sets the noise from target_epsilon and the rounds: give target_epsilon, or a number</source>
         <translation>&quot;auto&quot; 根据 target_epsilon 和轮数确定噪声：请给出 target_epsilon，或一个数值</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="359"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="397"/>
         <source>training setting</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="367"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="405"/>
         <source>outputs are a regression&apos;s: write &quot;task&quot;: &quot;regression&quot;, or &quot;classes&quot; for a classifier</source>
         <translation>outputs 属于回归任务：请写 &quot;task&quot;: &quot;regression&quot;；分类器请用 &quot;classes&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="372"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="410"/>
         <source>a regression has outputs, not classes: write &quot;outputs&quot; (the targets a sample has, 1 by default)</source>
         <translation>回归任务用 outputs，而不是 classes：请写 &quot;outputs&quot;（每个样本的目标数，默认为 1）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="412"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="450"/>
         <source>a threshold is secure aggregation&apos;s: add &quot;secure_aggregation&quot;: true</source>
         <translation>门限是安全聚合的设置：请添加 &quot;secure_aggregation&quot;: true</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="420"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="458"/>
         <source>top-level field</source>
         <translation>顶层字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="422"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="460"/>
         <source>must be &quot;%1&quot;</source>
         <translation>必须为 &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="426"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="464"/>
         <source>version %1 is newer than this program reads (%2); upgrade HiPS Studio</source>
         <translation>版本 %1 比本程序能读取的（%2）更新；请升级 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="436"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="474"/>
         <source>must be an object with id and address</source>
         <translation>必须是包含 id 和 address 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="441"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="479"/>
         <source>each party runs at least 3 processes and %1</source>
         <translation>每个参与方至少运行 3 个进程，且%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="446"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="484"/>
         <source>must be an object with id and roles</source>
         <translation>必须是包含 id 和 roles 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="470"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="508"/>
         <source>cannot open the file (%1); check the path</source>
         <translation>无法打开文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="491"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="529"/>
         <source>cannot read the file (%1); check the path</source>
         <translation>无法读取文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="515"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="553"/>
         <source>not valid UTF-8 at line %1 (offset %2); save the file as UTF-8</source>
         <translation>第 %1 行（偏移 %2）不是有效的 UTF-8；请将文件保存为 UTF-8</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="523"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="561"/>
         <source>the file is empty; a topology is a JSON object (resources/topologies/default.json is one, or draw one in hips-studio)</source>
         <translation>文件是空的；拓扑是一个 JSON 对象（resources/topologies/default.json 就是一个，也可以在 hips-studio 中绘制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="532"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="570"/>
         <source>not valid JSON at line %1 (offset %2): %3</source>
         <translation>第 %1 行（偏移 %2）不是有效的 JSON：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="539"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="577"/>
         <source>the document must be a JSON object</source>
         <translation>文档必须是 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="36"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="37"/>
         <source>the topology name</source>
         <translation>拓扑名称</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="58"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="59"/>
         <source>%1 %2 is out of range; use an integer in [%3, %4]</source>
         <translation>%1 %2 超出范围；请使用 [%3, %4] 内的整数</translation>
     </message>
@@ -1110,17 +1135,17 @@
         <translation type="vanished">该拓扑会启动 %1 个进程；一次运行最多启动 %2 个。请减少工作节点，或将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="72"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="73"/>
         <source>%1 parties; at most %2 are supported (each runs at least 3 of the at most %3 processes); split the setup into several topologies</source>
         <translation>%1 个参与方；最多支持 %2 个（每个至少运行最多 %3 个进程中的 3 个）；请将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="79"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="80"/>
         <source>%1 hosts; at most %2 are supported; declare only the hosts that run processes</source>
         <translation>%1 台主机；最多支持 %2 台；只声明运行进程的主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="89"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="90"/>
         <source>host id</source>
         <translation>主机 ID</translation>
     </message>
@@ -1186,7 +1211,7 @@
     </message>
     <message>
         <location filename="../backend/topology/DataValidation.cpp" line="172"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="91"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="92"/>
         <source>host &apos;%1&apos;</source>
         <translation>主机“%1”</translation>
     </message>
@@ -1221,119 +1246,119 @@
         <translation>各参与方带有自己的数据：请将主工作节点的测试集声明为 training.evaluation_data（与参与方的 &quot;data&quot; 形式相同的数据源）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="66"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="67"/>
         <source>the topology holds %1 nodes; a topology may hold at most %2. Use fewer workers, or split the setup into several topologies</source>
         <translation>该拓扑包含 %1 个节点；一个拓扑最多包含 %2 个。请减少工作节点，或把配置拆成多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="92"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="93"/>
         <source>this host</source>
         <translation>该主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="109"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="110"/>
         <source>host &apos;%1&apos; is this machine&apos;s loopback (%2) beside remote host &apos;%3&apos; (%4): roles on other machines cannot reach it; give it an address they can reach</source>
         <translation>主机“%1”是本机的回环地址（%2），而同一拓扑中有远程主机“%3”（%4）：其他机器上的角色无法连到它；请给它一个它们能连到的地址</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="122"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="123"/>
         <source>duplicate host id &apos;%1&apos;; give every host its own id</source>
         <translation>主机 ID“%1”重复；请为每台主机指定唯一 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="125"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="126"/>
         <source>no hosts; declare at least one</source>
         <translation>没有主机；请至少声明一台</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="134"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="135"/>
         <source>hosts &apos;%1&apos; and &apos;%2&apos; share address %3 and agent_port %4; give each its own agent_port</source>
         <translation>主机“%1”和“%2”共用地址 %3 和 agent_port %4；请为每台主机指定各自的 agent_port</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="139"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="140"/>
         <source>hosts &apos;%1&apos; and &apos;%2&apos; share address %3 and install_dir %4; give each its own install_dir</source>
         <translation>主机“%1”和“%2”共用地址 %3 和 install_dir %4；请为每台主机指定各自的 install_dir</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="148"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="158"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="149"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="159"/>
         <source>host &apos;%1&apos; is not declared in $.hosts; add it there or fix the name</source>
         <translation>主机“%1”未在 $.hosts 中声明；请在那里添加它或修正名称</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="161"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="162"/>
         <source>the standby host is the server&apos;s own host &apos;%1&apos;; name another host</source>
         <translation>备用主机就是该服务器自己的主机 &apos;%1&apos;；请指定另一台主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="166"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="167"/>
         <source>the global scheduler keeps the copy of the model a standby starts from, and it runs on &apos;%1&apos;, which a lost host would take with it: put the global scheduler on a host that is neither the global server&apos;s nor its standby&apos;s</source>
         <translation>全局调度器保存备用主机据以启动的模型副本，而它运行在 &apos;%1&apos; 上，主机丢失时副本会随之丢失：请把全局调度器放在既不是全局服务器的主机、也不是其备用主机的主机上</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="172"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="173"/>
         <source>a standby host takes over only under fault_policy continue; set it, or remove standby_host</source>
         <translation>备用主机只在 fault_policy continue 下接管；请设置它，或删除 standby_host</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="178"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="179"/>
         <source>port %1 on the standby host &apos;%2&apos; is already used by %3; choose a free port</source>
         <translation>备用主机 &apos;%2&apos; 上的端口 %1 已被 %3 使用；请选择一个空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="187"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="188"/>
         <source>&apos;%1&apos; is not a device; use cpu or cuda:N</source>
         <translation>“%1”不是设备；请使用 cpu 或 cuda:N</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="198"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="199"/>
         <source>port %1 on host &apos;%2&apos; is already used by %3; choose a free port</source>
         <translation>主机“%2”上的端口 %1 已被 %3 使用；请选择空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="212"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="213"/>
         <source>duplicate party id &apos;%1&apos;; give every party its own id</source>
         <translation>参与方 ID“%1”重复；请为每个参与方指定唯一 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="214"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="215"/>
         <source>party id</source>
         <translation>参与方 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="219"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="220"/>
         <source>no central party; mark the party holding the global scheduler, global server and master worker with &quot;central&quot;: true</source>
         <translation>没有中心参与方；请用 &quot;central&quot;: true 标记包含全局调度器、全局服务器和主工作节点的参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="224"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="225"/>
         <source>%1 parties are marked central; exactly one must be</source>
         <translation>%1 个参与方被标记为中心；必须恰好一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="226"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="227"/>
         <source>no ordinary party; add at least one party with a scheduler, a server and workers</source>
         <translation>没有普通参与方；请至少添加一个含调度器、服务器和工作节点的参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="233"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="236"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="234"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="237"/>
         <source>party &apos;%1&apos; has no %2; add one</source>
         <translation>参与方“%1”没有 %2；请添加一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="248"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="249"/>
         <source>mode %1 needs a state service in the central party &apos;%2&apos;: add &quot;state_service&quot;: {&quot;port&quot;: N} to its roles</source>
         <translation>模式 %1 需要中心参与方“%2”中的状态服务：在其 roles 中加入 &quot;state_service&quot;: {&quot;port&quot;: N}</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="339"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="340"/>
         <source>privacy where &quot;party&quot; clips each worker&apos;s whole update by its norm, and each party server holds only a slice of it: use one server per party</source>
         <translation>隐私位置为 &quot;party&quot; 时按范数裁剪每个工作节点的完整更新，而每个参与方服务器只持有其中一片：请每个参与方使用一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="464"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="466"/>
         <source>%1 needs mode %3 (workers whose rounds are the same local work on the same data); mode is %2</source>
         <translation>%1 需要模式 %3（各工作节点每轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
     </message>
@@ -1342,7 +1367,7 @@
         <translation type="vanished">给出了 %1 个服务器；此版本每个参与方运行一个服务器（跨服务器的键切分在计划中）；请保留一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="238"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="239"/>
         <source>%1 %2 given; a party runs at most %3</source>
         <translation>给出了 %1 个 %2；一个参与方最多运行 %3 个</translation>
     </message>
@@ -1351,22 +1376,22 @@
         <translation type="vanished">esync 模式需要中心参与方“%1”中的状态服务：请在其角色中添加 &quot;state_service&quot;: {&quot;port&quot;: N}</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="253"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="254"/>
         <source>the central party &apos;%1&apos; has no master_worker; add one</source>
         <translation>中心参与方“%1”没有 master_worker；请添加一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="266"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="267"/>
         <source>party &apos;%1&apos; has no workers; add a group with count &gt;= 1</source>
         <translation>参与方“%1”没有工作节点；请添加一个 count &gt;= 1 的组</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="275"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="276"/>
         <source>set exactly one of local_iters and local_epochs above 0</source>
         <translation>local_iters 和 local_epochs 中须恰好一个大于 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="279"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="280"/>
         <source>%1 attackers a round, but the run has %2 training workers</source>
         <translation>每轮 %1 个攻击者，但本次运行只有 %2 个训练工作节点</translation>
     </message>
@@ -1459,7 +1484,7 @@
         <translation type="vanished">eval_every（%1）大于 rounds（%2）；模型将永远不会被评估</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="283"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="284"/>
         <source>resume_round (%1) must be below rounds (%2): a run resumes from a checkpoint before its end</source>
         <translation>resume_round（%1）必须小于 rounds（%2）：运行只能从结束前的检查点恢复</translation>
     </message>
@@ -1468,58 +1493,58 @@
         <translation type="vanished">%1 模式随到随用推送，不保存检查点；只有全局服务器按轮聚合的模式才能恢复</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="305"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="306"/>
         <source>party &apos;%1&apos; has %2 servers and the central party %3 global servers; each party server relays its slice of the model to the global server of the same rank: give every party as many servers as there are global servers</source>
         <translation>参与方“%1”有 %2 个服务器，而中心参与方有 %3 个全局服务器；每个参与方服务器把它的模型分片转发给同序号的全局服务器：请让每个参与方的服务器数与全局服务器数相同</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="316"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="317"/>
         <source>mode %1 applies each push as it comes, and every server would count its own versions, so a model put together from several servers would mix them: run %1 with one server per party</source>
         <translation>模式 %1 在每次推送到达时立即应用，每个服务器各自计数版本，由多个服务器拼成的模型会混合不同版本：请在每个参与方只用一个服务器运行 %1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="326"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="327"/>
         <source>%1 compares whole updates, and each of the %2 global servers holds only a slice of them: use one global server, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
         <translation>%1 比较完整的更新，而 %2 个全局服务器各自只持有其中一个分片：请使用一个全局服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="333"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="334"/>
         <source>%1 compares whole updates, and each party server holds only a slice of them: use one server per party, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
         <translation>%1 比较完整的更新，而每个参与方服务器只持有其中一个分片：请每个参与方使用一个服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="344"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="345"/>
         <source>under fault_policy continue each server would close its round with the workers it heard from, so the slices of one model could come from different workers: use fault_policy fail, or one server per party</source>
         <translation>在 fault_policy continue 下，每个服务器会以它收到的工作节点结束其轮次，一个模型的各分片可能来自不同的工作节点：请使用 fault_policy fail，或每个参与方一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="352"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="353"/>
         <source>with slice_bound %1, server %2 of %3 would hold none of model %4&apos;s keys: lower slice_bound, or run fewer servers</source>
         <translation>slice_bound 为 %1 时，%3 个服务器中的第 %2 个将不持有模型 %4 的任何键：请降低 slice_bound，或减少服务器数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="362"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="363"/>
         <source>a quorum lets each server close its round with different contributions, so the slices of one model would come from different workers: remove quorum, or use one server per party</source>
         <translation>法定数让每个服务器以不同的贡献结束其轮次，一个模型的各分片会来自不同的工作节点：请去掉 quorum，或每个参与方使用一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="375"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="376"/>
         <source>partition &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持划分方式“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="378"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="379"/>
         <source>mode &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持模式“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="381"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="385"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="382"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="386"/>
         <source>aggregation &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持聚合规则“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="393"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="394"/>
         <source>%1 is not a setting of mode %2, aggregation %3, party_aggregation %4, partition %5, server_optimizer %6, compression %7 or party_compression %8; remove it or choose the strategy it belongs to</source>
         <translation>%1 不是模式 %2、聚合规则 %3、参与方聚合规则 %4、划分方式 %5、服务器优化器 %6、压缩方式 %7 或参与方内压缩方式 %8 的设置；请删除它，或选择它所属的策略</translation>
     </message>
@@ -1528,7 +1553,7 @@
         <translation type="vanished">扁平运行没有参与方服务器；%1 模式需要它们：请使用 fedavg 或 ssgd，或将 hierarchy 设为 two_layer</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="408"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="410"/>
         <source>a flat run has no party servers to run party_aggregation %1: set it to fedavg</source>
         <translation>扁平运行没有参与方服务器来执行参与方聚合规则 %1：请将其设为 fedavg</translation>
     </message>
@@ -1555,12 +1580,12 @@
         <translation>它没有可以在缺少该进程时结束的轮次</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="425"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="427"/>
         <source>aggregation %1 takes every worker&apos;s own update through its party server, and the global server cannot tell which are down: use fault_policy fail, or a party rule that keeps updates apart</source>
         <translation>聚合规则 %1 经参与方服务器接收每个工作节点各自的更新，全局服务器无法得知哪些节点已下线：请使用 fault_policy fail，或使用分开保留更新的参与方规则</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="433"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="435"/>
         <source>%1 decodes from every worker of a group and cannot go on without one: use fault_policy fail</source>
         <translation>%1 需要组内每个工作节点才能解码，缺少一个就无法继续：请使用 fault_policy fail</translation>
     </message>
@@ -1574,7 +1599,7 @@
         <translation>%1 模式每次推送只从全局模型走一步；FedProx 的近端项需要本地多步：请将 proximal_mu 设为 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="458"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="460"/>
         <source>%1 codes the workers of one party: set it as party_aggregation (a single party reproduces Draco&apos;s flat setting)</source>
         <translation>%1 对单个参与方的工作节点编码：请将其设为 party_aggregation（单个参与方即重现 Draco 的扁平设置）</translation>
     </message>
@@ -1583,42 +1608,42 @@
         <translation type="vanished">%1 需要 fedavg 模式（各轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="472"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="474"/>
         <source>%1 codes the workers of the parties; central workers push to the global server uncoded: set train_central_workers to false</source>
         <translation>%1 对各参与方的工作节点编码；中心工作节点未经编码直接推送到全局服务器：请将 train_central_workers 设为 false</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="478"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="480"/>
         <source>%1 decodes each round&apos;s contributions as the code assigned them to the party&apos;s workers, and a quorum closes rounds without some of them: remove quorum, or use another party_aggregation</source>
         <translation>%1 按编码分配给参与方各工作节点的方式解码每轮的贡献，而法定数会在缺少其中部分贡献时就结束轮次：请去掉 quorum，或使用其他 party_aggregation</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="487"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="489"/>
         <source>party &apos;%1&apos; has %2 workers, not a whole number of groups of draco_r %3</source>
         <translation>参与方“%1”有 %2 个工作节点，不能整分为每组 draco_r %3 个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="511"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="513"/>
         <source>%1 needs at least %2 contributions (%3), and party &apos;%4&apos; has %5: add workers, lower party_byzantine_f or raise the quorum</source>
         <translation>%1 至少需要 %2 个贡献（%3），而参与方“%4”只有 %5：请增加工作节点、降低 party_byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="530"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="532"/>
         <source>%1 needs at least %2 contributions (%3), and the global server&apos;s rounds have %4: add them, lower byzantine_f or raise the quorum</source>
         <translation>%1 至少需要 %2 个贡献（%3），而全局服务器的每轮只有 %4：请增加它们、降低 byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="552"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="554"/>
         <source>set it to at least %1, or use median</source>
         <translation>请将其设为至少 %1，或使用 median</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="553"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="555"/>
         <source>use median</source>
         <translation>请使用 median</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="554"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="556"/>
         <source>trimmed_mean with trim_beta %1 cuts floor(%1 x %2) = 0 values at each end of %3 (%2 contributions): it is the plain mean, which one liar moves anywhere; %4</source>
         <translation>trim_beta 为 %1 的 trimmed_mean 在 %3（%2 个贡献）的两端各截去 floor(%1 x %2) = 0 个值：这就是普通均值，一个说谎者就能把它拉到任意位置；%4</translation>
     </message>
@@ -1810,6 +1835,66 @@
         <location filename="../backend/topology/ClientSampling.cpp" line="142"/>
         <source>the adversaries attack in every round, and clients_per_round would leave them out of some: remove one</source>
         <translation>攻击者每轮都攻击，而 clients_per_round 会让它们缺席部分轮次：请删除其一</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyTransport.cpp" line="16"/>
+        <source>mode %1 does not sum a party&apos;s workers in rounds; a collective does: use fedavg, ssgd, esync or hfa, or transport server</source>
+        <translation>模式 %1 不按轮次汇总参与方的工作节点，而集合通信需要如此：请使用 fedavg、ssgd、esync 或 hfa，或使用 transport server</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyTransport.cpp" line="22"/>
+        <source>a flat run has no party tier to sum in: remove transport, or use hierarchy two_layer</source>
+        <translation>扁平运行没有可供汇总的参与方层：请删除 transport，或使用 hierarchy two_layer</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyTransport.cpp" line="25"/>
+        <source>party_aggregation %1 needs each worker&apos;s own update at a party server, and a collective only ever holds sums: use party_aggregation fedavg, or transport server</source>
+        <translation>party_aggregation %1 需要在参与方服务器上获得每个工作节点自己的更新，而集合通信只持有总和：请使用 party_aggregation fedavg，或使用 transport server</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyTransport.cpp" line="31"/>
+        <source>aggregation %1 takes every worker&apos;s own update through its party server: use fedavg, or transport server</source>
+        <translation>aggregation %1 需要每个工作节点的更新经由其参与方服务器：请使用 fedavg，或使用 transport server</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyTransport.cpp" line="36"/>
+        <source>party_compression %1 codes the links to a party server, and a collective party has none: set it to none, or use transport server</source>
+        <translation>party_compression %1 编码的是到参与方服务器的链路，而集合通信的参与方没有服务器：请设为 none，或使用 transport server</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyTransport.cpp" line="42"/>
+        <source>secure aggregation masks a party server&apos;s sum: turn it off, or use transport server</source>
+        <translation>安全聚合会掩码参与方服务器的总和：请关闭它，或使用 transport server</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyTransport.cpp" line="45"/>
+        <source>privacy where party adds its noise at a party server: use where worker, or transport server</source>
+        <translation>privacy where party 在参与方服务器上添加噪声：请使用 where worker，或使用 transport server</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyTransport.cpp" line="48"/>
+        <source>fault_policy %1 goes on without a lost worker, and a collective party re-forms without one only in a later version: use fault_policy fail, or transport server</source>
+        <translation>fault_policy %1 会在缺少丢失的工作节点时继续，而集合通信的参与方要到以后的版本才能在缺少节点时重组：请使用 fault_policy fail，或使用 transport server</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyTransport.cpp" line="54"/>
+        <source>a quorum closes a round without some workers, and a collective sums every one: remove quorum, or use transport server</source>
+        <translation>法定数量会在缺少部分工作节点时结束一轮，而集合通信汇总每一个节点：请删除 quorum，或使用 transport server</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyTransport.cpp" line="59"/>
+        <source>clients_per_round leaves workers out of a round, and a collective sums every one: remove it, or use transport server</source>
+        <translation>clients_per_round 会让部分工作节点不参加某一轮，而集合通信汇总每一个节点：请删除它，或使用 transport server</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyTransport.cpp" line="76"/>
+        <source>the central party&apos;s workers push to the global servers themselves; transport is for the other parties: remove it</source>
+        <translation>中心参与方的工作节点自行推送到全局服务器；transport 用于其他参与方：请删除它</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyTransport.cpp" line="80"/>
+        <source>party %1 draws clients_per_round, and its collective sums every worker: remove one</source>
+        <translation>参与方 %1 抽取 clients_per_round，而其集合通信汇总每个工作节点：请删除其中之一</translation>
     </message>
 </context>
 <context>
@@ -2094,37 +2179,42 @@
 <context>
     <name>hips::DesignerScene</name>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="279"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="281"/>
         <source>%1 Mbit/s · %2 ms</source>
         <translation>%1 Mbit/s · %2 毫秒</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="323"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="282"/>
+        <source>%1 inside</source>
+        <translation>参与方内 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/DesignerScene.cpp" line="326"/>
         <source>Add party</source>
         <translation>添加参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="327"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="330"/>
         <source>Add host</source>
         <translation>添加主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="331"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="334"/>
         <source>Add scheduler</source>
         <translation>添加调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="332"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="335"/>
         <source>Add server</source>
         <translation>添加服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="333"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="336"/>
         <source>Add workers</source>
         <translation>添加工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="334"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="337"/>
         <source>Add master worker</source>
         <translation>添加主工作节点</translation>
     </message>
@@ -2133,12 +2223,12 @@
         <translation type="vanished">添加 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="430"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="433"/>
         <source>Move party</source>
         <translation>移动参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="435"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="438"/>
         <source>Move role to %1</source>
         <translation>将角色移动到 %1</translation>
     </message>
@@ -3380,42 +3470,42 @@
 <context>
     <name>hips::PropertyPanel</name>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="179"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="182"/>
         <source>Set %1</source>
         <translation>设置%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="292"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="295"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="296"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="299"/>
         <source>Standby host</source>
         <translation>备用主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="305"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="308"/>
         <source>Where this global server starts again, from the global scheduler&apos;s copy of its model, when its host is lost (fault_policy continue)</source>
         <translation>当该全局服务器的主机丢失时，它从全局调度器保存的模型副本在此重新启动（fault_policy continue）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="310"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="313"/>
         <source>&lt;b&gt;Topology and training&lt;/b&gt;</source>
         <translation>&lt;b&gt;拓扑与训练&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="313"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="316"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="320"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="323"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="323"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="326"/>
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
@@ -3535,72 +3625,72 @@
         <translation>无：使用数据集的测试划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="333"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="336"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="335"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="338"/>
         <source>Local iterations (0: use epochs)</source>
         <translation>本地迭代次数（0：按轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="338"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="341"/>
         <source>Local epochs (0: use iterations)</source>
         <translation>本地轮次（0：按迭代次数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="341"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="344"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="344"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="347"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="347"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="350"/>
         <source>Momentum</source>
         <translation>动量</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="350"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="353"/>
         <source>Evaluate every (rounds)</source>
         <translation>评估间隔（轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="353"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="356"/>
         <source>Checkpoint every (rounds, 0: never)</source>
         <translation>检查点间隔（轮，0：从不）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="356"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="359"/>
         <source>Central workers train</source>
         <translation>中心参与方工作节点参与训练</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="359"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="362"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="361"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="364"/>
         <source>Threads per role</source>
         <translation>每个角色的线程数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="364"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="367"/>
         <source>Synthetic samples</source>
         <translation>合成样本数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="367"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="370"/>
         <source>Heartbeat timeout (s)</source>
         <translation>心跳超时（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="370"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="373"/>
         <source>Run goes on without its controller (s)</source>
         <translation>无控制器时运行继续（秒）</translation>
     </message>
@@ -3725,133 +3815,138 @@
         <translation>掉线参与方的掩码由这么多个其他参与方的份额恢复；少于此数的参与方即使串通也得不到它的密钥</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="379"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="382"/>
         <source>&lt;b&gt;Party&lt;/b&gt;</source>
         <translation>&lt;b&gt;参与方&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="382"/>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="422"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="385"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="466"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="385"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="388"/>
         <source>Central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="395"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="398"/>
         <source>WAN bandwidth (Mbit/s, 0: none)</source>
         <translation>广域网带宽（Mbit/s，0：不模拟）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="404"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="407"/>
         <source>WAN latency (ms)</source>
         <translation>广域网延迟（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="410"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="413"/>
         <source>Workers per round (0: the run&apos;s)</source>
         <translation>每轮工作节点数（0：沿用运行设置）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="419"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="431"/>
+        <source>Transport inside the party</source>
+        <translation>参与方内的传输方式</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="463"/>
         <source>&lt;b&gt;Host&lt;/b&gt; (shared by every party on it)</source>
         <translation>&lt;b&gt;主机&lt;/b&gt;（由其上的所有参与方共享）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="432"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="476"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="434"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="478"/>
         <source>SSH port</source>
         <translation>SSH 端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="438"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="482"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="439"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="483"/>
         <source>Identity file</source>
         <translation>身份文件（私钥）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="440"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="484"/>
         <source>Install directory</source>
         <translation>安装目录</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="445"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="489"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="446"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="490"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="447"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="491"/>
         <source>Master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="448"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="492"/>
         <source>State service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="449"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="493"/>
         <source>Worker group</source>
         <translation>工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="458"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="502"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="464"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="508"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="475"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="519"/>
         <source>Workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="485"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="529"/>
         <source>Slowdown (×)</source>
         <translation>减速倍数 (×)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="494"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="538"/>
         <source>Each local step takes this multiple of its compute time: a slower device, emulated</source>
         <translation>每个本地步骤耗时为其计算时间的这一倍数：用于模拟较慢的设备</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="496"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="540"/>
         <source>none (honest)</source>
         <translation>无（诚实）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="498"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="542"/>
         <source>Adversary</source>
         <translation>攻击者</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="512"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="556"/>
         <source>Attack strength</source>
         <translation>攻击强度</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="522"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="566"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
@@ -3916,7 +4011,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="31"/>
-        <location filename="../ui/charts/RunChartsPerNode.cpp" line="102"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="100"/>
         <source>Local steps per worker and round</source>
         <translation>每个工作节点每轮的本地步数</translation>
     </message>
@@ -3938,7 +4033,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="33"/>
-        <location filename="../ui/charts/RunChartsPerNode.cpp" line="103"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="101"/>
         <source>CPU per process (100 % = one core)</source>
         <translation>每个进程的 CPU（100 % = 一个核心）</translation>
     </message>
@@ -3949,7 +4044,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="34"/>
-        <location filename="../ui/charts/RunChartsPerNode.cpp" line="104"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="102"/>
         <source>Memory per process</source>
         <translation>每个进程的内存</translation>
     </message>
@@ -4187,22 +4282,22 @@
         <translation>发送速率（MB/s）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunChartsPerNode.cpp" line="102"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="100"/>
         <source>Local steps per round (mean of each party&apos;s workers)</source>
         <translation>每轮本地步数（各参与方工作节点的平均值）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunChartsPerNode.cpp" line="103"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="101"/>
         <source>CPU per party (its processes together; 100 % = one core)</source>
         <translation>每个参与方的 CPU（其所有进程合计；100 % = 一个核心）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunChartsPerNode.cpp" line="104"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="102"/>
         <source>Memory per party (its processes together)</source>
         <translation>每个参与方的内存（其所有进程合计）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunChartsPerNode.cpp" line="135"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="133"/>
         <source>&lt;h4&gt;Per party&lt;/h4&gt;&lt;table cellpadding=&apos;2&apos;&gt;&lt;tr&gt;&lt;th align=&apos;left&apos;&gt;party&lt;/th&gt;&lt;th&gt;workers&lt;/th&gt;&lt;th&gt;data&lt;/th&gt;&lt;th&gt;trained&lt;/th&gt;&lt;th&gt;MB across&lt;/th&gt;&lt;th&gt;own test&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;</source>
         <translation>&lt;h4&gt;各参与方&lt;/h4&gt;&lt;table cellpadding=&apos;2&apos;&gt;&lt;tr&gt;&lt;th align=&apos;left&apos;&gt;参与方&lt;/th&gt;&lt;th&gt;工作节点&lt;/th&gt;&lt;th&gt;数据&lt;/th&gt;&lt;th&gt;已训练&lt;/th&gt;&lt;th&gt;跨参与方 MB&lt;/th&gt;&lt;th&gt;自有测试&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;</translation>
     </message>
@@ -4464,42 +4559,42 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
 <context>
     <name>hips::WorkerTimeline</name>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="22"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="53"/>
         <source>computing</source>
         <translation>计算</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="23"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="54"/>
         <source>communicating</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="24"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="55"/>
         <source>waiting</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="38"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="69"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="59"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="90"/>
         <source>Time per worker in a round: no round yet</source>
         <translation>每个工作节点一轮的时间：尚无轮次</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="116"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="147"/>
         <source>Time per party in round %1 (the mean of its workers)</source>
         <translation>第 %1 轮各参与方的时间（其工作节点的平均值）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="117"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="148"/>
         <source>Time per worker in round %1</source>
         <translation>第 %1 轮每个工作节点的时间</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="129"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="160"/>
         <source>cannot draw the chart to write %1</source>
         <translation>无法绘制图表以写入 %1</translation>
     </message>

@@ -22,7 +22,13 @@ bool RunRecorder::begin(const Topology& topology, const QString& runDir, qint64 
     if (!m_store) return true;
     Topology own = topology;  // the run's own: a resume is how it goes on, not what it is
     own.training.resumeRound = 0;
-    const QJsonObject settings = TopologyWriter::toJsonObject(own).value("training").toObject();
+    QJsonObject settings = TopologyWriter::toJsonObject(own).value("training").toObject();
+    // How each party that does not use a party server sums (Party::transport): its report and
+    // comparisons name it beside the mode.
+    QStringList transports;
+    for (const Party& p : own.parties)
+        if (p.collective() && !p.central) transports << p.id + QStringLiteral(": ") + p.transport;
+    if (!transports.isEmpty()) settings.insert(QStringLiteral("party_transports"), transports.join(QStringLiteral(", ")));
     if (resumeRound > 0) {
         m_runId = run;
         if (const std::optional<RunRecord> before = m_store->run(run))

@@ -11,37 +11,53 @@ namespace {
 
 // Why the run's settings cannot go with a collective party; empty when they can.
 QString runConflict(const TrainingSettings& s) {
-    const auto tr = [](const char* text) { return QCoreApplication::translate("TopologyCheck", text); };
     const ModePolicy policy = ModeRegistry::policy(s.mode);
     if (policy.party != TierSync::Rounds || policy.global != TierSync::Rounds || policy.standalone)
-        return tr("mode %1 does not sum a party's workers in rounds; a collective does: use fedavg, ssgd, esync or hfa, "
-                  "or transport server")
+        return QCoreApplication::translate(
+                   "TopologyCheck",
+                   "mode %1 does not sum a party's workers in rounds; a collective does: use fedavg, ssgd, esync or hfa, "
+                   "or transport server")
             .arg(s.mode);
-    if (s.flat()) return tr("a flat run has no party tier to sum in: remove transport, or use hierarchy two_layer");
+    if (s.flat())
+        return QCoreApplication::translate("TopologyCheck",
+                                           "a flat run has no party tier to sum in: remove transport, or use hierarchy two_layer");
     if (s.partyAggregation != QLatin1String(rule::kFedAvg))
-        return tr("party_aggregation %1 needs each worker's own update at a party server, and a collective only ever holds "
-                  "sums: use party_aggregation fedavg, or transport server")
+        return QCoreApplication::translate(
+                   "TopologyCheck",
+                   "party_aggregation %1 needs each worker's own update at a party server, and a collective only ever holds "
+                   "sums: use party_aggregation fedavg, or transport server")
             .arg(s.partyAggregation);
     if (const auto rule = AggregatorRegistry::create(s.aggregation); rule && !rule->foldsOnArrival())
-        return tr("aggregation %1 takes every worker's own update through its party server: use fedavg, or transport server")
+        return QCoreApplication::translate(
+                   "TopologyCheck",
+                   "aggregation %1 takes every worker's own update through its party server: use fedavg, or transport server")
             .arg(s.aggregation);
     if (s.partyCompression != QLatin1String("none"))
-        return tr("party_compression %1 codes the links to a party server, and a collective party has none: set it to none, "
-                  "or use transport server")
+        return QCoreApplication::translate(
+                   "TopologyCheck",
+                   "party_compression %1 codes the links to a party server, and a collective party has none: set it to none, "
+                   "or use transport server")
             .arg(s.partyCompression);
-    if (s.secureAggregation) return tr("secure aggregation masks a party server's sum: turn it off, or use transport server");
+    if (s.secureAggregation)
+        return QCoreApplication::translate("TopologyCheck",
+                                           "secure aggregation masks a party server's sum: turn it off, or use transport server");
     if (s.privacy && s.privacy->atParty())
-        return tr("privacy where party adds its noise at a party server: use where worker, or transport server");
+        return QCoreApplication::translate("TopologyCheck",
+                                           "privacy where party adds its noise at a party server: use where worker, or transport server");
     if (s.continuesThroughFailures())
-        return tr("fault_policy %1 goes on without a lost worker, and a collective party re-forms without one only in a later "
-                  "version: use fault_policy fail, or transport server")
+        return QCoreApplication::translate(
+                   "TopologyCheck",
+                   "fault_policy %1 goes on without a lost worker, and a collective party re-forms without one only in a later "
+                   "version: use fault_policy fail, or transport server")
             .arg(s.faultPolicy);
     if (s.param(QStringLiteral("quorum")) > 0)
-        return tr(
+        return QCoreApplication::translate(
+            "TopologyCheck",
             "a quorum closes a round without some workers, and a collective sums every one: remove quorum, or use "
             "transport server");
     if (s.clientsPerRound > 0)
-        return tr(
+        return QCoreApplication::translate(
+            "TopologyCheck",
             "clients_per_round leaves workers out of a round, and a collective sums every one: remove it, or use "
             "transport server");
     return {};

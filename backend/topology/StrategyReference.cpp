@@ -2,6 +2,7 @@
 
 #include "Adversary.h"
 #include "AggregatorRegistry.h"
+#include "Collective.h"
 #include "DataFormatRegistry.h"
 #include "FaultPolicy.h"
 #include "PrivacyMechanism.h"
@@ -67,6 +68,10 @@ QString strategyReferenceMarkdown() {
                   AdversaryRegistry::all());
     md +=
         section(QStringLiteral("Fault policies"), QStringLiteral("`training.fault_policy`, `--fault-policy`"), FaultPolicyRegistry::all());
+    md += section(QStringLiteral("Party transports"),
+                  QStringLiteral("A party's `transport`, with its parameters beside it in the party (not in `training`): how its "
+                                 "workers sum ([Collectives inside a party](algorithms.md#collectives-inside-a-party))"),
+                  CollectiveRegistry::all());
     md += section(QStringLiteral("Differential privacy"),
                   QStringLiteral("`training.privacy.where`, with its other keys as parameters ([Differential privacy](privacy.md))"),
                   PrivacyRegistry::all());

@@ -87,6 +87,7 @@ public:
     quint64 undeliverable() const { return m_undeliverable; }
     bool authenticated() const { return m_authenticated; }
     void setLimits(const WireLimits& l);
+    const WireLimits& limits() const { return m_limits; }
     void setPayloadTransform(std::shared_ptr<PayloadTransform> t) { m_transform = std::move(t); }
     // Emulated WAN links (LinkShaper.h): messages to their peers are held until due.
     void setLinkShaper(std::shared_ptr<LinkShaper> s) { m_shaper = std::move(s); }

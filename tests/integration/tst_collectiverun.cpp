@@ -18,7 +18,8 @@ namespace {
 
 // The small topology with three workers in party1 and two in party2, each party on `transport`
 // (empty: its party server), and `training` settings over the file's.
-QString writeVariant(Run& run, const QString& party1, const QString& party2, const QJsonObject& training) {
+QString writeVariant(Run& run, const QString& party1, const QString& party2, const QJsonObject& training,
+                     const QJsonObject& party1Settings = {}) {
     const QString path = writeSmallVariant(run, QJsonArray{QJsonObject{{"count", 3}}}, training);
     QFile file(path);
     if (path.isEmpty() || !file.open(QIODevice::ReadWrite)) return {};
@@ -28,6 +29,8 @@ QString writeVariant(Run& run, const QString& party1, const QString& party2, con
     for (int i = 1; i <= 2; ++i) {
         QJsonObject p = parties[i].toObject();
         if (!transports[i - 1].isEmpty()) p["transport"] = transports[i - 1];
+        if (i == 1)
+            for (auto it = party1Settings.begin(); it != party1Settings.end(); ++it) p[it.key()] = it.value();
         parties[i] = p;
     }
     t["parties"] = parties;
@@ -99,12 +102,13 @@ private Q_SLOTS:
 
     // The bytes each ring member sends its successor: 2(N−1)/N of every sum (S + the weight) and
     // the model once on its way down the chain — against the N·S a party server's link carries.
+    // (Chunks larger than the model: each message is a whole segment, the model and its version.)
     void ringLinksCarryWhatTheFormulaSays() {
         Run servers, ring;
         const QJsonObject training{{"rounds", 2}};
         servers.start({"run", writeVariant(servers, {}, {}, training), "--out", servers.dir.filePath("run")});
         QVERIFY2(servers.finish(180000) == 0, servers.out + servers.err);
-        ring.start({"run", writeVariant(ring, "ring", {}, training), "--out", ring.dir.filePath("run")});
+        ring.start({"run", writeVariant(ring, "ring", {}, training, {{"transport_chunk_kb", 4096}}), "--out", ring.dir.filePath("run")});
         QVERIFY2(ring.finish(180000) == 0, ring.out + ring.err);
         const auto serverLinks = sentPerLink(servers.dir.filePath("run"));
         const auto ringLinks = sentPerLink(ring.dir.filePath("run"));

@@ -7,6 +7,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include "TopologyWriter.h"
@@ -235,6 +236,32 @@ private Q_SLOTS:
         d->undoStack()->undo();
         QVERIFY(!d->topology().party("party1")->data);
         QVERIFY(d->isValid());
+    }
+
+    // A party's transport from the collective registry brings that collective's fields; a
+    // setting of the old one goes with it; a conflicting run setting is refused by name.
+    void aPartysTransportIsChosenWithItsFields() {
+        d->scene()->selectElements({{ElementRef::Kind::Party, "party1"}});
+        auto* transport = qobject_cast<QComboBox*>(d->properties()->field("party_transport"));
+        QVERIFY(transport && transport->currentText() == "server");
+        QVERIFY(!d->properties()->field("party_transport_chunk_kb"));  // a party server has no settings
+        transport->setFocus();
+        QTest::keyClick(transport, Qt::Key_Down);  // server → ring
+        QCOMPARE(d->topology().party("party1")->transport, QStringLiteral("ring"));
+        QVERIFY(d->isValid());
+        test::typeInto(d->properties()->field("party_transport_chunk_kb"), "64");
+        QCOMPARE(d->topology().party("party1")->transportParam("transport_chunk_kb"), 64.0);
+        qobject_cast<QComboBox*>(d->properties()->field("party_transport"))->setCurrentText("gossip");
+        QVERIFY(d->properties()->field("party_gossip_degree"));
+        QCOMPARE(d->topology().party("party1")->transportParam("transport_chunk_kb"), 64.0);  // gossip's too: kept
+        qobject_cast<QComboBox*>(d->properties()->field("party_transport"))->setCurrentText("server");
+        QVERIFY(d->topology().party("party1")->transportParams.isEmpty());  // not a setting of a party server
+        qobject_cast<QComboBox*>(d->properties()->field("party_transport"))->setCurrentText("butterfly");
+        QVERIFY(!TopologyWriter::toJsonObject(d->topology())["parties"].toArray()[1].toObject().value("transport").isUndefined());
+        d->scene()->clearSelection();
+        qobject_cast<QComboBox*>(d->properties()->field("mode"))->setCurrentText("asgd");
+        QVERIFY(!d->isValid());
+        QVERIFY(!d->issueList()->findItems("mode asgd does not sum a party's workers", Qt::MatchContains).isEmpty());
     }
 
     // "Check data" reads the party's source (on this machine, off the GUI thread) and shows its

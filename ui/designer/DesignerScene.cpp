@@ -30,7 +30,9 @@ QList<RoleChip> chipsOf(const Party& p) {
                           p.scheduler->host};
     for (int i = 0; i < p.servers.size(); ++i)
         chips << RoleChip{{K::Server, p.id, {}, p.servers[i].uid >= 0 ? p.servers[i].uid : i},
-                          p.central ? QObject::tr("global server %1").arg(i) : QObject::tr("server %1").arg(i),
+                          p.central        ? QObject::tr("global server %1").arg(i)
+                          : p.collective() ? QObject::tr("server %1 (unused)").arg(i)  // its workers sum among themselves
+                                           : QObject::tr("server %1").arg(i),
                           QStringLiteral(":%1").arg(p.servers[i].port),
                           p.servers[i].host};
     if (p.stateService)  // drawn whatever the mode: its port is taken either way
@@ -259,7 +261,7 @@ void DesignerScene::addEdges() {
     for (const Party& p : m_topology.parties)
         if (const DesignerItem* box = m_items.value(ElementRef(K::Party, p.id).key())) boxes << box->sceneBoundingRect();
     for (const Party& p : m_topology.parties) {
-        for (int s = 0; s < p.servers.size(); ++s) {  // key slicing: every worker pushes a slice to each server
+        for (int s = 0; s < (p.collective() && !p.central ? 0 : p.servers.size()); ++s) {  // key slicing: a slice to each server
             DesignerItem* server = roleItem(K::Server, p.id, p.servers[s].uid >= 0 ? p.servers[s].uid : s);
             for (int i = 0; i < p.workers.size(); ++i)
                 addInside(roleItem(K::Workers, p.id, p.workers[i].uid >= 0 ? p.workers[i].uid : i), server);
@@ -277,7 +279,8 @@ void DesignerScene::addEdges() {
         QStringList link;  // what the data link carries and how fast: its codec, its emulated wan
         if (m_topology.training.compression != QLatin1String("none")) link << m_topology.training.compression;
         if (p.wan) link << tr("%1 Mbit/s · %2 ms").arg(p.wan->bandwidthMbps).arg(p.wan->latencyMs);
-        if (!p.servers.isEmpty() && !central->servers.isEmpty())
+        if (p.collective()) link << tr("%1 inside").arg(p.transport);  // its lowest-ranked worker pushes the sum
+        if ((!p.servers.isEmpty() || p.collective()) && !central->servers.isEmpty())
             add(new EdgeItem(designer::offsetRoute(route.points, 6), EdgeItem::Style::AcrossParties, link.join(QStringLiteral(" · ")),
                              boxes));
         if (p.scheduler && central->scheduler) add(new EdgeItem(designer::offsetRoute(route.points, -6), EdgeItem::Style::Control));

@@ -1,6 +1,7 @@
 #include "PropertyPanel.h"
 
 #include "AggregatorRegistry.h"
+#include "Collective.h"
 #include "FaultPolicy.h"
 #include "FedOptimizer.h"
 #include "GradientCodec.h"
@@ -79,6 +80,8 @@ void PropertyPanel::show(const Topology& topology, const QList<ElementRef>& sele
                          (topology.training.privacy ? topology.training.privacy->where : QString()) + '/' +  // its own fields
                          (topology.training.secureAggregation ? QStringLiteral("secure") : QString());  // its threshold
     if (auto* g = group(m_topology, element); g && g->adversary) strategies += '/' + g->adversary->kind;  // its strength field
+    if (const Party* p = topology.party(element.party); p && element.kind == ElementRef::Kind::Party)
+        strategies += '/' + p->transport;  // its collective's setting fields
     strategies += '/' + dataShape(topology, element);  // a data format's own option fields
     if (element == m_element && !m_bindings.isEmpty() && strategies == m_strategies) return refresh();
     // The same element with new parameter fields: the field being edited keeps the focus.
@@ -412,7 +415,48 @@ void PropertyPanel::buildParty() {
         [party](Topology& t, double v) {
             if (Party* p = party(t)) p->clientsPerRound = v;
         });
+    addPartyTransport(id);
     addPartyData(id);
+}
+
+// How the party's workers sum (Party::transport): a party server, or a collective among them,
+// with the collective's own settings from its registry.
+void PropertyPanel::addPartyTransport(const QString* id) {
+    auto party = [id](Topology& t) -> Party* {
+        for (Party& p : t.parties)
+            if (p.id == *id) return &p;
+        return nullptr;
+    };
+    addChoice(
+        "party_transport", tr("Transport inside the party"), CollectiveRegistry::names(),
+        [id](const Topology& t) { return t.party(*id) ? t.party(*id)->transport : QStringLiteral("server"); },
+        [party](Topology& t, const QString& v) {
+            Party* p = party(t);
+            if (!p) return;
+            p->transport = v;
+            const StrategyInfo* info = CollectiveRegistry::find(v);
+            for (auto it = p->transportParams.begin(); it != p->transportParams.end();)  // the new one's only
+                it = info && info->param(it.key()) ? std::next(it) : p->transportParams.erase(it);
+        });
+    QStringList help;
+    for (const StrategyInfo& s : CollectiveRegistry::all()) help << s.name + QStringLiteral(": ") + s.summary;
+    field(QStringLiteral("party_transport"))->setToolTip(help.join('\n'));
+    const Party* current = m_topology.party(*id);
+    const StrategyInfo* info = current ? CollectiveRegistry::find(current->transport) : nullptr;
+    if (!info) return;
+    for (const ParamSpec& spec : info->params) {
+        const QString name = spec.name;
+        auto get = [id, name](const Topology& t) { return t.party(*id) ? t.party(*id)->transportParam(name) : 0.0; };
+        auto set = [party, name](Topology& t, double v) {
+            if (Party* p = party(t)) p->transportParams.insert(name, v);
+        };
+        if (spec.type == ParamSpec::Type::Integer)
+            addInt(
+                QStringLiteral("party_") + name, name, int(spec.min), int(spec.max), [get](const Topology& t) { return int(get(t)); },
+                [set](Topology& t, int v) { set(t, v); });
+        else addDouble(QStringLiteral("party_") + name, name, spec.min, spec.max, 3, get, set);
+        field(QStringLiteral("party_") + name)->setToolTip(spec.help);
+    }
 }
 
 void PropertyPanel::buildHost() {

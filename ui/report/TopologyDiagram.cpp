@@ -56,7 +56,9 @@ QList<PartyBox> measure(const Topology& t, const QFont& font) {
     for (const Party& party : t.parties) {
         PartyBox box;
         box.central = party.central;
-        box.title = party.central ? QObject::tr("%1 (central party)").arg(party.id) : party.id;
+        box.title = party.central        ? QObject::tr("%1 (central party)").arg(party.id)
+                    : party.collective() ? QObject::tr("%1 (%2, no party server)").arg(party.id, party.transport)
+                                         : party.id;
         for (const Host& host : t.hosts) {
             HostBox hb;
             hb.title = QStringLiteral("%1  %2").arg(host.id, host.address);

@@ -40,6 +40,12 @@ QString MeshPeers::endpoint() const {
     return QString::fromStdString(const_cast<Channel&>(m_router).socket().get(zmq::sockopt::last_endpoint));
 }
 
+void MeshPeers::setChunkLimit(size_t bytes) {
+    WireLimits limits = m_router.limits();
+    limits.maxPayloadBytes = bytes;
+    m_router.setLimits(limits);
+}
+
 std::vector<const Channel*> MeshPeers::channels() const {
     std::vector<const Channel*> out{&m_router};
     for (const auto& [rank, dealer] : m_dealers) out.push_back(dealer.get());

@@ -40,6 +40,8 @@ public:
     QString endpoint() const;
     // Another rank's endpoint, learned after construction (ports the kernel chose): before its first send.
     void setEndpoint(int r, const QString& endpoint) { m_members[r].endpoint = endpoint; }
+    // The largest chunk it takes (a larger frame is refused by its channel, unread).
+    void setChunkLimit(size_t bytes);
     // Called at least every 200 ms while a send or a receive waits: it may throw to end the wait
     // (a role checks its scheduler's abort there, so a lost peer ends the step long before the deadline).
     void setWhileWaiting(std::function<void()> f) { m_whileWaiting = std::move(f); }

@@ -1,6 +1,7 @@
 #include "PartyCollective.h"
 
 #include "Channel.h"
+#include "ModelFrame.h"
 #include "RoleError.h"
 
 #include <algorithm>
@@ -40,6 +41,9 @@ PartyCollective::PartyCollective(RoleContext& ctx) : m_ctx(ctx) {
     members[m_rank].endpoint = tcpEndpoint(host ? host->address : QStringLiteral("127.0.0.1"), 0);
     const auto timeout = std::chrono::seconds(qint64(party->transportParam(QStringLiteral("transport_timeout_s"))));
     m_mesh = std::make_unique<MeshPeers>(ctx.zmq, members, m_rank, Channel::runKeyPair(), timeout);
+    // A chunk is at most transport_chunk_kb, and at most the model with the two floats that ride along.
+    const size_t chunk = size_t(party->transportParam(QStringLiteral("transport_chunk_kb"))) * 1024;
+    m_mesh->setChunkLimit(std::min(chunk, (modelParameterCount(ctx.training()) + 2) * sizeof(float)));
 }
 
 PartyCollective::~PartyCollective() = default;
