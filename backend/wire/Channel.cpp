@@ -220,6 +220,12 @@ std::optional<Envelope> Channel::receive(std::chrono::milliseconds timeout) {
 // without a timeout, asks the socket for its events, then polls again and asks again before the
 // receive: bench_dataplane counted 16 poll calls a round against raw ZeroMQ's 10.) A message's
 // parts arrive together, so the parts after the first are there already.
+std::nullopt_t Channel::refusedFrom(const QString& peer) {
+    ++m_refusedFromPeers;
+    m_lastRefusedPeer = peer;
+    return std::nullopt;
+}
+
 std::optional<Envelope> Channel::receiveNow(std::chrono::milliseconds timeout) {
     const int ms = int(std::clamp<std::chrono::milliseconds::rep>(timeout.count(), -1, INT_MAX));
     if (ms != m_receiveTimeoutMs) m_socket.set(zmq::sockopt::rcvtimeo, m_receiveTimeoutMs = ms);
@@ -245,13 +251,13 @@ std::optional<Envelope> Channel::receiveNow(std::chrono::milliseconds timeout) {
     Decoded d = WireCodec::decode(parts, first, m_limits, m_stats.get());
     if (!d.message) {
         m_rejections->reject(*peer, wireErrorText(d.error));
-        return std::nullopt;
+        return refusedFrom(*peer);
     }
     if (m_transform)
         if (const QString error = m_transform->incoming(*peer, *d.message); !error.isEmpty()) {
             m_stats->count(WireError::BadPayload);
             m_rejections->reject(*peer, error);
-            return std::nullopt;
+            return refusedFrom(*peer);
         }
     QByteArray route;
     if (m_router) route = QByteArray(static_cast<const char*>(parts[0].data()), qsizetype(parts[0].size()));

@@ -85,6 +85,10 @@ public:
     const WireStats& stats() const { return *m_stats; }
     const QString& self() const { return m_self; }
     quint64 undeliverable() const { return m_undeliverable; }
+    // Messages from an authenticated peer refused so far (malformed, over the limits, a payload
+    // its transform refused), and whose was the last: who sent what was never taken.
+    quint64 refusedFromPeers() const { return m_refusedFromPeers; }
+    const QString& lastRefusedPeer() const { return m_lastRefusedPeer; }
     bool authenticated() const { return m_authenticated; }
     void setLimits(const WireLimits& l);
     const WireLimits& limits() const { return m_limits; }
@@ -103,6 +107,7 @@ private:
     std::optional<QString> senderOf(const std::vector<zmq::message_t>& parts);
     bool transmit(const QString& peer, const QString& type, std::vector<zmq::message_t>& parts, quint64 bytes);
     std::optional<Envelope> receiveNow(std::chrono::milliseconds timeout);
+    std::nullopt_t refusedFrom(const QString& peer);
 
     zmq::socket_t m_socket;
     bool m_router;
@@ -110,6 +115,8 @@ private:
     QString m_self, m_peer;
     QHash<QString, QByteArray> m_routes;  // authenticated node → its connection's routing id
     quint64 m_undeliverable = 0;
+    quint64 m_refusedFromPeers = 0;
+    QString m_lastRefusedPeer;
     std::unique_ptr<RejectionLog> m_rejections;
     WireLimits m_limits;
     std::unique_ptr<WireStats> m_stats = std::make_unique<WireStats>();

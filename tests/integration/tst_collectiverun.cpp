@@ -67,6 +67,7 @@ private Q_SLOTS:
     void collectivePartiesTrainAsPartyServersDo_data() {
         QTest::addColumn<QString>("mode");
         QTest::newRow("fedavg") << "fedavg";
+        QTest::newRow("ssgd") << "ssgd";
         QTest::newRow("hfa") << "hfa";
     }
 

@@ -132,6 +132,23 @@ private Q_SLOTS:
         QCOMPARE(ranks[0]->peers->refused(), quint64(1));
     }
 
+    // A chunk over the limit is refused by the channel, unread: the rank waiting for it says whose
+    // at once, not at the deadline.
+    void anOversizedChunkIsNamedAtOnce() {
+        auto ranks = party(2, 60s);
+        ranks[0]->peers->setChunkLimit(50 * sizeof(float));
+        const auto ring = CollectiveRegistry::create(QStringLiteral("ring"));
+        std::vector<float> mine(100, 1), big(1000, 2);
+        QElapsedTimer clock;
+        clock.start();
+        const QString error = onRanks(ranks, [&](int r, MeshPeers& p) {
+            if (r == 0) return ring->allreduce(mine.data(), mine.size(), p, 9);
+            p.send(0, collectiveTag(9, 0, 0), big.data(), big.size());
+        });
+        QVERIFY2(error.contains(QLatin1String("party1/worker1 sent party1/worker0 a message it refused")), qPrintable(error));
+        QVERIFY2(clock.elapsed() < 30000, "named at the deadline, not at once");
+    }
+
     void aSilentMemberIsNamedAtTheDeadline() {
         auto ranks = party(3, 400ms);
         const auto butterfly = CollectiveRegistry::create(QStringLiteral("butterfly"));

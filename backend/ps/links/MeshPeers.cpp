@@ -87,6 +87,10 @@ void MeshPeers::send(int to, quint64 tag, const float* data, size_t count) {
 bool MeshPeers::pull(Clock::time_point deadline) {
     std::optional<Envelope> e = m_router.receive(std::min(kWaitSlice, std::max(std::chrono::milliseconds(0), untilDeadline(deadline))));
     if (!e) {  // a refused message (counted by the channel), or nothing yet
+        if (m_router.refusedFromPeers() != m_channelRefusals) {  // a member's chunk that will never come whole
+            m_channelRefusals = m_router.refusedFromPeers();
+            if (const auto r = m_rankOf.constFind(m_router.lastRefusedPeer()); r != m_rankOf.constEnd()) m_refusedFrom.insert(*r);
+        }
         if (m_whileWaiting && Clock::now() < deadline) m_whileWaiting();
         return Clock::now() < deadline;
     }
@@ -103,6 +107,10 @@ void MeshPeers::receive(int from, quint64 tag, float* out, size_t count, bool ad
     const auto deadline = Clock::now() + m_deadline;
     auto found = m_stash.find(key);
     while (found == m_stash.end()) {
+        // Its message was refused (over the chunk limit, malformed): waiting on would only end at the deadline.
+        if (m_refusedFrom.contains(from))
+            throw CollectiveError(m_members[from].node.toStdString() + " sent " + m_members[m_rank].node.toStdString() +
+                                  " a message it refused (malformed, or larger than a chunk)");
         if (!pull(deadline))
             throw CollectiveError(m_members[from].node.toStdString() + " sent nothing to " + m_members[m_rank].node.toStdString() +
                                   " within the deadline (" + std::to_string(m_deadline.count()) + " ms)");

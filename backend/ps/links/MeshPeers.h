@@ -9,6 +9,7 @@
 #include "Collective.h"
 
 #include <QHash>
+#include <QSet>
 #include <QList>
 #include <chrono>
 #include <functional>
@@ -70,6 +71,8 @@ private:
     std::map<std::pair<int, quint64>, zmq::message_t> m_stash;
     QHash<int, quint64> m_sent;
     quint64 m_refused = 0;
+    quint64 m_channelRefusals = 0;  // the router's count when last looked at
+    QSet<int> m_refusedFrom;  // members a message was refused from: the step waiting on them fails at once
     std::function<void()> m_whileWaiting;
 };
 
