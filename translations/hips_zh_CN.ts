@@ -1041,82 +1041,82 @@
         <translation>&quot;auto&quot; 根据 target_epsilon 和轮数确定噪声：请给出 target_epsilon，或一个数值</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="397"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="398"/>
         <source>training setting</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="405"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="406"/>
         <source>outputs are a regression&apos;s: write &quot;task&quot;: &quot;regression&quot;, or &quot;classes&quot; for a classifier</source>
         <translation>outputs 属于回归任务：请写 &quot;task&quot;: &quot;regression&quot;；分类器请用 &quot;classes&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="410"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="411"/>
         <source>a regression has outputs, not classes: write &quot;outputs&quot; (the targets a sample has, 1 by default)</source>
         <translation>回归任务用 outputs，而不是 classes：请写 &quot;outputs&quot;（每个样本的目标数，默认为 1）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="450"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="452"/>
         <source>a threshold is secure aggregation&apos;s: add &quot;secure_aggregation&quot;: true</source>
         <translation>门限是安全聚合的设置：请添加 &quot;secure_aggregation&quot;: true</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="458"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="460"/>
         <source>top-level field</source>
         <translation>顶层字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="460"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="462"/>
         <source>must be &quot;%1&quot;</source>
         <translation>必须为 &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="464"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="466"/>
         <source>version %1 is newer than this program reads (%2); upgrade HiPS Studio</source>
         <translation>版本 %1 比本程序能读取的（%2）更新；请升级 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="474"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="476"/>
         <source>must be an object with id and address</source>
         <translation>必须是包含 id 和 address 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="479"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="481"/>
         <source>each party runs at least 3 processes and %1</source>
         <translation>每个参与方至少运行 3 个进程，且%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="484"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="486"/>
         <source>must be an object with id and roles</source>
         <translation>必须是包含 id 和 roles 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="508"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="510"/>
         <source>cannot open the file (%1); check the path</source>
         <translation>无法打开文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="529"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="531"/>
         <source>cannot read the file (%1); check the path</source>
         <translation>无法读取文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="553"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="555"/>
         <source>not valid UTF-8 at line %1 (offset %2); save the file as UTF-8</source>
         <translation>第 %1 行（偏移 %2）不是有效的 UTF-8；请将文件保存为 UTF-8</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="561"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="563"/>
         <source>the file is empty; a topology is a JSON object (resources/topologies/default.json is one, or draw one in hips-studio)</source>
         <translation>文件是空的；拓扑是一个 JSON 对象（resources/topologies/default.json 就是一个，也可以在 hips-studio 中绘制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="570"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="572"/>
         <source>not valid JSON at line %1 (offset %2): %3</source>
         <translation>第 %1 行（偏移 %2）不是有效的 JSON：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="577"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="579"/>
         <source>the document must be a JSON object</source>
         <translation>文档必须是 JSON 对象</translation>
     </message>
@@ -1895,6 +1895,11 @@
         <location filename="../backend/topology/PartyTransport.cpp" line="80"/>
         <source>party %1 draws clients_per_round, and its collective sums every worker: remove one</source>
         <translation>参与方 %1 抽取 clients_per_round，而其集合通信汇总每个工作节点：请删除其中之一</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyTransport.cpp" line="88"/>
+        <source>transport_security sealed seals the meshes of parties with a collective transport, and no party here has one (party servers&apos; links stay on CURVE for now): set it to curve, or give a party a transport</source>
+        <translation>transport_security sealed 用于加密采用集合通信传输方式的参与方之间的网状链路，而这里没有参与方使用它（参与方服务器的链路目前仍使用 CURVE）：请设为 curve，或为某个参与方设置 transport</translation>
     </message>
 </context>
 <context>

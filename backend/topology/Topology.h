@@ -146,6 +146,10 @@ struct TrainingSettings {
     // to the global server (party schedulers and servers are not started), the baseline HiPS's
     // two-layer saving is measured against.
     QString hierarchy = QStringLiteral("two_layer");
+    // How data-plane payloads are sealed: "curve" (ZeroMQ's CURVE on every socket), or "sealed"
+    // (keys from CURVE identities, bulk chunks sealed with AES-256-GCM on plain sockets:
+    // SealedBulk.h; for now a collective party's mesh, the other links stay on CURVE).
+    QString transportSecurity = QStringLiteral("curve");
     bool flat() const { return hierarchy == QLatin1String("flat"); }
     QString faultPolicy = QStringLiteral("fail");  // a FaultPolicyRegistry name
     QString serverOptimizer = QStringLiteral("sgd");  // a ServerOptimizerRegistry name, at the global server

@@ -366,6 +366,7 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
                                 "party_compression",
                                 "proximal_mu",
                                 "hierarchy",
+                                "transport_security",
                                 "rounds",
                                 "local_iters",
                                 "local_epochs",
@@ -421,6 +422,7 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
     t.partyCompression = strategyChoice(f, "party_compression", t.partyCompression, CodecRegistry::all());
     t.proximalMu = f.number("proximal_mu", t.proximalMu, 0, 100);
     t.hierarchy = f.choice("hierarchy", t.hierarchy, {QStringLiteral("two_layer"), QStringLiteral("flat")});
+    t.transportSecurity = f.choice("transport_security", t.transportSecurity, {QStringLiteral("curve"), QStringLiteral("sealed")});
     for (const QString& name : paramNames)  // ranges and owners: TopologyValidation
         if (f.has(name)) t.params.insert(name, f.number(name, 0, -1e300, 1e300));
     t.rounds = f.integer("rounds", t.rounds, 1, 1000000);

@@ -1,9 +1,9 @@
 // A party's collectives (issue 49) against PyTorch's torch.distributed.all_reduce over Gloo, side by
 // side in one run on the same loopback: N processes (2, 4, 8), each with a ZeroMQ context and its
 // own memory, allreduce 1, 4, 16 and 64 MB of floats. Prints, per collective, the bus bandwidth
-// (S·2(N−1)/N per second, as NCCL's and Gloo's benchmarks count it) in plain TCP and with CURVE
-// (as every run has it), its ratio to Gloo's, and the bytes a rank sent against the algorithm's
-// formula. Gloo's figures come from bench_collectives_gloo.py (Debian's python3-torch), run here.
+// (S·2(N−1)/N per second, as NCCL's and Gloo's benchmarks count it) in plain TCP, with CURVE
+// (every run's default) and sealed (transport_security sealed: AES-GCM on plain sockets), its ratio to Gloo's, and the bytes a rank sent
+// against the algorithm's formula. Gloo's figures come from bench_collectives_gloo.py (Debian's python3-torch), run here.
 //
 //     bench_collectives [--ranks 2,4,8] [--mb 1,4,16,64] [--reps 5] [--chunk-kb 512]
 //                       [--collectives ring,butterfly,binary_blocks] [--no-gloo]
@@ -68,8 +68,12 @@ QList<int> freePorts(int n) {
 
 // One rank, in a child process: every size, `reps` times after a warm-up; rank 0 writes
 // "seconds sent" a line per size to `out`, the others their "sent" only.
-int rankMain(const Options& o, const QString& name, int n, int rank, const QList<int>& ports, bool curve,
+// How a rank's chunks are protected: none, ZeroMQ's CURVE, or sealed on plain sockets (SealedBulk.h).
+enum class Security { Plain, Curve, Sealed };
+
+int rankMain(const Options& o, const QString& name, int n, int rank, const QList<int>& ports, Security security,
              const std::vector<CurveKeyPair>& keys, int out, int go) {
+    const bool curve = security != Security::Plain;
     zmq::context_t ctx(1);
     QList<MeshPeers::Member> members;
     QHash<QByteArray, QString> admitted;
@@ -87,6 +91,7 @@ int rankMain(const Options& o, const QString& name, int n, int rank, const QList
         // registered): a connection refused before a peer listens would only add ZeroMQ's retry.
         char byte = 'r';
         if (::write(out, &byte, 1) != 1 || ::read(go, &byte, 1) != 1) throw CollectiveError("the bench went away");
+        if (security == Security::Sealed) peers.sealLinks("bench_collectives");
         const auto collective = CollectiveRegistry::create(
             name, [&](const QString& key) { return key == QLatin1String("transport_chunk_kb") ? double(o.chunkKb) : 2.0; });
         quint32 sequence = 0;
@@ -114,9 +119,9 @@ int rankMain(const Options& o, const QString& name, int n, int rank, const QList
 }  // (the context ends here: ZeroMQ sends what the last call queued before the process exits)
 
 // Runs one collective among n processes; its figure per size.
-std::map<double, Figure> measure(const Options& o, const QString& name, int n, bool curve) {
+std::map<double, Figure> measure(const Options& o, const QString& name, int n, Security security) {
     std::vector<CurveKeyPair> keys;
-    for (int r = 0; r < n; ++r) keys.push_back(curve ? CurveKeyPair::generate() : CurveKeyPair{});
+    for (int r = 0; r < n; ++r) keys.push_back(security != Security::Plain ? CurveKeyPair::generate() : CurveKeyPair{});
     const QList<int> ports = freePorts(n);
     std::vector<int> reads, gos;
     std::vector<pid_t> children;
@@ -128,7 +133,7 @@ std::map<double, Figure> measure(const Options& o, const QString& name, int n, b
         if (pid == 0) {
             ::close(pipe[0]);
             ::close(go[1]);
-            const int code = rankMain(o, name, n, r, ports, curve, keys, pipe[1], go[0]);
+            const int code = rankMain(o, name, n, r, ports, security, keys, pipe[1], go[0]);
             std::fflush(nullptr);
             _exit(code);
         }
@@ -228,11 +233,13 @@ int main(int argc, char** argv) {
     }
     const auto gloo = o.gloo ? glooFigures(o) : std::map<std::pair<int, double>, double>{};
     std::printf("bus bandwidth GB/s = S·2(N−1)/N / seconds; ratio = HiPS / Gloo; sent = bytes the busiest rank sent / the formula's\n");
-    std::printf("%5s %6s %-13s %9s %9s %6s %9s %6s %7s\n", "ranks", "MB", "collective", "gloo", "plain", "ratio", "curve", "ratio", "sent");
+    std::printf("%5s %6s %-13s %9s %9s %6s %9s %6s %9s %6s %7s\n", "ranks", "MB", "collective", "gloo", "plain", "ratio", "curve", "ratio",
+                "sealed", "ratio", "sent");
     for (int n : o.ranks)
         for (const QString& name : o.collectives) {
-            const auto plain = measure(o, name, n, false);
-            const auto curve = measure(o, name, n, true);
+            const auto plain = measure(o, name, n, Security::Plain);
+            const auto curve = measure(o, name, n, Security::Curve);
+            const auto sealed = measure(o, name, n, Security::Sealed);
             const auto collective = CollectiveRegistry::create(name);
             for (double mb : o.megabytes) {
                 const double bytes = mb * (1 << 20);
@@ -240,10 +247,11 @@ int main(int argc, char** argv) {
                 const double g = gloo.count({n, mb}) ? busGBs(gloo.at({n, mb})) : 0;
                 const double p = plain.count(mb) ? busGBs(plain.at(mb).seconds) : 0;
                 const double c = curve.count(mb) ? busGBs(curve.at(mb).seconds) : 0;
+                const double x = sealed.count(mb) ? busGBs(sealed.at(mb).seconds) : 0;
                 const double formula = collective->bytesSentPerRank(size_t(bytes / sizeof(float)), n);
                 const double sent = plain.count(mb) && formula > 0 ? plain.at(mb).sentMost / formula : 0;
-                std::printf("%5d %6g %-13s %9.3f %9.3f %6.2f %9.3f %6.2f %7.3f\n", n, mb, qPrintable(name), g, p, g > 0 ? p / g : 0, c,
-                            g > 0 ? c / g : 0, sent);
+                std::printf("%5d %6g %-13s %9.3f %9.3f %6.2f %9.3f %6.2f %9.3f %6.2f %7.3f\n", n, mb, qPrintable(name), g, p,
+                            g > 0 ? p / g : 0, c, g > 0 ? c / g : 0, x, g > 0 ? x / g : 0, sent);
                 std::fflush(stdout);
             }
         }

@@ -66,18 +66,26 @@ class CollectiveRunTest : public QObject {
 private Q_SLOTS:
     void collectivePartiesTrainAsPartyServersDo_data() {
         QTest::addColumn<QString>("mode");
-        QTest::newRow("fedavg") << "fedavg";
-        QTest::newRow("ssgd") << "ssgd";
-        QTest::newRow("hfa") << "hfa";
+        QTest::addColumn<QString>("security");
+        QTest::newRow("fedavg") << "fedavg"
+                                << "curve";
+        QTest::newRow("fedavg, sealed") << "fedavg"
+                                        << "sealed";
+        QTest::newRow("ssgd") << "ssgd"
+                              << "curve";
+        QTest::newRow("hfa") << "hfa"
+                             << "curve";
     }
 
     void collectivePartiesTrainAsPartyServersDo() {
         QFETCH(QString, mode);
+        QFETCH(QString, security);
         QJsonObject training{{"mode", mode}, {"rounds", 3}};
         if (mode == "hfa") training["k1"] = 5;
         Run servers, collective;
         servers.start({"run", writeVariant(servers, {}, {}, training), "--out", servers.dir.filePath("run")});
         QVERIFY2(servers.finish(180000) == 0, servers.out + servers.err);
+        training["transport_security"] = security;  // (sealed: the collectives' chunks on the sealed links)
         collective.start({"run", writeVariant(collective, "ring", "butterfly", training), "--out", collective.dir.filePath("run")});
         QVERIFY2(collective.finish(180000) == 0, collective.out + collective.err);
         QVERIFY2(collective.out.contains("finished after 3 rounds"), collective.out.constData());

@@ -159,6 +159,27 @@ private Q_SLOTS:
         QVERIFY2(load.ok(), qPrintable(load.errorText()));
     }
 
+    // transport_security sealed seals a collective party's mesh: refused where no party has one,
+    // written back where one does.
+    void sealedNeedsACollectiveParty() {
+        QJsonObject t = validTopology();
+        set(t, {"training", "transport_security"}, "sealed");
+        const TopologyLoad none = TopologyReader::readJson(QJsonDocument(t).toJson());
+        QVERIFY(!none.ok());
+        QVERIFY2(hasIssue(none, "$.training.transport_security", "no party here has one"), qPrintable(none.errorText()));
+        const TopologyLoad ring = withTransport(QStringLiteral("ring"), [](QJsonObject& t) {
+            set(t, {"training", "transport_security"}, "sealed");
+        });
+        QVERIFY2(ring.ok(), qPrintable(ring.errorText()));
+        QCOMPARE(ring.topology->training.transportSecurity, QStringLiteral("sealed"));
+        const TopologyLoad again = TopologyReader::readJson(TopologyWriter::toJson(*ring.topology));
+        QVERIFY(again.ok() && again.topology->training.transportSecurity == QLatin1String("sealed"));
+        const TopologyLoad bad = withTransport(QStringLiteral("ring"), [](QJsonObject& t) {
+            set(t, {"training", "transport_security"}, "tls");
+        });
+        QVERIFY(hasIssue(bad, "$.training.transport_security", ""));
+    }
+
     // No party server starts for a collective party (its declared one waits unused); its lowest
     // rank pushes for it. A collective party needs no servers at all.
     void aCollectivePartyStartsNoServer() {

@@ -132,6 +132,68 @@ private Q_SLOTS:
         QCOMPARE(ranks[0]->peers->refused(), quint64(1));
     }
 
+    // transport_security sealed: keys offered over CURVE, chunks sealed on plain sockets; the
+    // same sum, the same bits on every rank.
+    void everyCollectiveSumsSealed_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("n");
+        for (const char* c : {"ring", "butterfly", "binary_blocks"})
+            for (int n : {2, 3, 5}) QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(c).arg(n))) << QString(c) << n;
+    }
+
+    void everyCollectiveSumsSealed() {
+        QFETCH(QString, name);
+        QFETCH(int, n);
+        auto ranks = party(n, 10s);
+        const auto collective = CollectiveRegistry::create(name, [](const QString&) { return 4.0; });  // 4 KiB chunks: many
+        const size_t count = 10000;
+        std::vector<std::vector<float>> data;
+        std::vector<float> sum(count, 0);
+        for (int r = 0; r < n; ++r) {
+            data.push_back(inputOf(r, count));
+            for (size_t i = 0; i < count; ++i) sum[i] += data.back()[i];
+        }
+        const QString error = onRanks(ranks, [&](int r, MeshPeers& p) {
+            p.sealLinks("test binding");
+            collective->allreduce(data[size_t(r)].data(), count, p, 1);
+            collective->allreduce(data[size_t(r)].data(), count, p, 2);  // and again: counters go on
+        });
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        for (int r = 0; r < n; ++r) {
+            QVERIFY(ranks[size_t(r)]->peers->sealed());
+            QVERIFY(data[size_t(r)] == data[0]);  // the same bits
+            QCOMPARE(ranks[size_t(r)]->peers->refused(), quint64(0));
+        }
+        for (size_t i = 0; i < count; i += 997) QCOMPARE(data[0][i], sum[i] * float(n));
+    }
+
+    // The bulk socket takes connections from anyone: a stranger's frames (junk, or a header
+    // naming a member over a payload it did not seal) are refused and counted, and the sum is
+    // the members' alone.
+    void aStrangersSealedFramesAreRefused() {
+        auto ranks = party(2, 10s);
+        QVERIFY(onRanks(ranks, [&](int, MeshPeers& p) { p.sealLinks("binding"); }).isEmpty());
+        zmq::context_t ctx(1);
+        zmq::socket_t stranger(ctx, zmq::socket_type::push);
+        stranger.set(zmq::sockopt::linger, 2000);
+        stranger.connect(ranks[0]->peers->bulkEndpoint().toStdString());
+        unsigned char header[SealedBulk::kHeaderBytes] = {0, 0, 0, 1};  // "rank 1", tag 0, counter 0
+        std::vector<unsigned char> forged(4 * 50 + kAeadTagBytes, 0x5a);
+        stranger.send(zmq::buffer("junk", 4), zmq::send_flags::none);
+        stranger.send(zmq::buffer(header, sizeof header), zmq::send_flags::sndmore);
+        stranger.send(zmq::buffer(forged), zmq::send_flags::none);
+        const auto ring = CollectiveRegistry::create(QStringLiteral("ring"));
+        // Each call reads rank 0's bulk socket, where the stranger's frames wait beside rank 1's
+        // chunks: a few calls, and both of its frames have been read (and refused).
+        for (quint32 call = 1; call <= 50 && ranks[0]->peers->refused() < 2; ++call) {
+            std::vector<std::vector<float>> data{std::vector<float>(100, 1), std::vector<float>(100, 2)};
+            const QString error = onRanks(ranks, [&](int r, MeshPeers& p) { ring->allreduce(data[size_t(r)].data(), 100, p, call); });
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            QVERIFY(data[0] == std::vector<float>(100, 3) && data[1] == data[0]);  // the members' sum alone
+        }
+        QCOMPARE(ranks[0]->peers->refused(), quint64(2));
+    }
+
     // A chunk over the limit is refused by the channel, unread: the rank waiting for it says whose
     // at once, not at the deadline.
     void anOversizedChunkIsNamedAtOnce() {

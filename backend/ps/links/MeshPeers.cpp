@@ -9,6 +9,8 @@ namespace hips {
 using Clock = std::chrono::steady_clock;
 static const QString kChunk = QStringLiteral("collective_chunk");
 static const QString kTag = QStringLiteral("tag");
+static const QString kOffer = QStringLiteral("collective_link");  // a sealed link's ephemeral key and bulk endpoint
+static const QString kBulk = QStringLiteral("bulk");
 
 static constexpr std::chrono::milliseconds kWaitSlice{200};
 
@@ -44,6 +46,57 @@ void MeshPeers::setChunkLimit(size_t bytes) {
     WireLimits limits = m_router.limits();
     limits.maxPayloadBytes = bytes;
     m_router.setLimits(limits);
+    m_chunkLimit = bytes;
+    if (m_bulk) m_bulk->setChunkLimit(bytes);
+}
+
+void MeshPeers::sealLinks(const QByteArray& binding) {
+    QList<QString> names;
+    for (const Member& m : m_members) names << m.node;
+    const QString own = m_members[m_rank].endpoint;
+    auto bulk = std::make_unique<SealedBulk>(m_ctx, m_rank, names, own.left(own.lastIndexOf(':')), binding);
+    if (m_chunkLimit > 0) bulk->setChunkLimit(m_chunkLimit);
+    for (int r = 0; r < size(); ++r) {
+        if (r == m_rank) continue;
+        Message offer(kOffer, {{kBulk, bulk->endpoint()}});
+        offer.frames.emplace_back(bulk->publicKey().data(), bulk->publicKey().size());
+        if (!dealerTo(r).send(std::move(offer))) throw CollectiveError("cannot offer a sealed link to " + m_members[r].node.toStdString());
+    }
+    // The peers' offers, on the CURVE channel (who sent each is who its key says; one may have
+    // come before this call). The bulk socket is read only once every link is there: a peer may
+    // send its first chunk as soon as it has all of its own.
+    const auto deadline = Clock::now() + m_deadline;
+    for (;;) {
+        for (auto it = m_offers.begin(); it != m_offers.end(); it = m_offers.erase(it))
+            if (!bulk->accept(it->first, it->second.first, it->second.second)) ++m_refused;  // (a weak key)
+        if (bulk->linkedCount() == size() - 1) break;
+        if (!pull(deadline)) {
+            QStringList missing;
+            for (int r = 0; r < size(); ++r)
+                if (r != m_rank && !bulk->linked(r)) missing << m_members[r].node;
+            throw CollectiveError("no sealed link offered within the deadline by " + missing.join(QStringLiteral(", ")).toStdString());
+        }
+    }
+    m_bulk = std::move(bulk);
+}
+
+void MeshPeers::takeOffer(int from, const Message& m) {
+    std::array<unsigned char, 32> key{};
+    const QString endpoint = m.string(kBulk);
+    if (m_bulk || m_offers.count(from) || m.frames.size() != 1 || m.frames[0].size() != key.size() || !endpoint.startsWith("tcp://")) {
+        ++m_refused;  // one offer a member, of the right shape, before the links are made
+        return;
+    }
+    std::memcpy(key.data(), m.frames[0].data(), key.size());
+    m_offers.emplace(from, std::pair{key, endpoint});
+}
+
+QCborArray MeshPeers::bulkTraffic() const {
+    return m_bulk ? m_bulk->traffic().toCbor() : QCborArray();
+}
+
+void MeshPeers::stash(int from, quint64 tag, zmq::message_t&& frame) {
+    if (m_stash.size() >= kMaxStashed || !m_stash.emplace(std::pair{from, tag}, std::move(frame)).second) ++m_refused;
 }
 
 std::vector<const Channel*> MeshPeers::channels() const {
@@ -69,7 +122,7 @@ void MeshPeers::send(int to, quint64 tag, const float* data, size_t count) {
     // A full queue (the peer is slow to read) waits for room, up to the deadline: a dropped chunk
     // would cost the whole call, where waiting costs only time.
     const auto deadline = Clock::now() + m_deadline;
-    zmq::pollitem_t room{dealer.socket().handle(), 0, ZMQ_POLLOUT, 0};
+    zmq::pollitem_t room{m_bulk ? m_bulk->sendSocket(to).handle() : dealer.socket().handle(), 0, ZMQ_POLLOUT, 0};
     while (zmq::poll(&room, 1, std::min(kWaitSlice, std::max(std::chrono::milliseconds(0), untilDeadline(deadline)))) == 0) {
         if (Clock::now() < deadline) {
             if (m_whileWaiting) m_whileWaiting();
@@ -78,6 +131,12 @@ void MeshPeers::send(int to, quint64 tag, const float* data, size_t count) {
         throw CollectiveError(m_members[to].node.toStdString() + " took no data for " + std::to_string(m_deadline.count()) +
                               " ms (unreachable, or stopped reading)");
     }
+    if (m_bulk) {
+        if (!m_bulk->send(to, tag, data, count))
+            throw CollectiveError("the sealed link to " + m_members[to].node.toStdString() + " has used up its counters");
+        m_sent[to] += count * sizeof(float);
+        return;
+    }
     Message m(kChunk, {{kTag, qint64(tag)}});
     m.frames.emplace_back(data, count * sizeof(float));
     if (!dealer.send(std::move(m))) throw CollectiveError("cannot send to " + m_members[to].node.toStdString() + ": it has disconnected");
@@ -85,7 +144,19 @@ void MeshPeers::send(int to, quint64 tag, const float* data, size_t count) {
 }
 
 bool MeshPeers::pull(Clock::time_point deadline) {
-    std::optional<Envelope> e = m_router.receive(std::min(kWaitSlice, std::max(std::chrono::milliseconds(0), untilDeadline(deadline))));
+    const auto wait = std::min(kWaitSlice, std::max(std::chrono::milliseconds(0), untilDeadline(deadline)));
+    if (m_bulk) {  // the chunks come sealed on the bulk socket; the CURVE channel carries nothing more
+        zmq::pollitem_t items[]{{m_bulk->receiveSocket().handle(), 0, ZMQ_POLLIN, 0}, {m_router.socket().handle(), 0, ZMQ_POLLIN, 0}};
+        zmq::poll(items, 2, wait);
+        if (items[1].revents & ZMQ_POLLIN) m_router.receive(std::chrono::milliseconds(0)), ++m_refused;  // (a late offer, a stranger's)
+        if (auto f = m_bulk->receive()) {
+            stash(f->from, f->tag, std::move(f->plain));
+            return true;
+        }
+        if (m_whileWaiting && Clock::now() < deadline) m_whileWaiting();
+        return Clock::now() < deadline;
+    }
+    std::optional<Envelope> e = m_router.receive(wait);
     if (!e) {  // a refused message (counted by the channel), or nothing yet
         if (m_router.refusedFromPeers() != m_channelRefusals) {  // a member's chunk that will never come whole
             m_channelRefusals = m_router.refusedFromPeers();
@@ -96,9 +167,9 @@ bool MeshPeers::pull(Clock::time_point deadline) {
     }
     const auto from = m_rankOf.constFind(e->peer);
     const qint64 tag = e->message.integer(kTag);
-    if (from == m_rankOf.constEnd() || e->message.type != kChunk || tag < 0 || e->message.frames.size() != 1 ||
-        m_stash.size() >= kMaxStashed || !m_stash.emplace(std::pair{*from, quint64(tag)}, std::move(e->message.frames[0])).second)
-        ++m_refused;
+    if (from != m_rankOf.constEnd() && e->message.type == kOffer) takeOffer(*from, e->message);
+    else if (from == m_rankOf.constEnd() || e->message.type != kChunk || tag < 0 || e->message.frames.size() != 1) ++m_refused;
+    else stash(*from, quint64(tag), std::move(e->message.frames[0]));
     return true;
 }
 

@@ -7,7 +7,9 @@
 // and counted, never taken.
 #include "Channel.h"
 #include "Collective.h"
+#include "SealedBulk.h"
 
+#include <QCborArray>
 #include <QHash>
 #include <QSet>
 #include <QList>
@@ -41,6 +43,15 @@ public:
     QString endpoint() const;
     // Another rank's endpoint, learned after construction (ports the kernel chose): before its first send.
     void setEndpoint(int r, const QString& endpoint) { m_members[r].endpoint = endpoint; }
+    // `transport_security: sealed`: from here on chunks travel sealed on plain sockets
+    // (SealedBulk.h), under keys exchanged now over the CURVE channels. Every member calls it at
+    // the same point, once every endpoint is set; `binding` is what they all agree on (the run's
+    // member keys). Throws CollectiveError naming a member that sent no valid offer in time.
+    void sealLinks(const QByteArray& binding);
+    bool sealed() const { return bool(m_bulk); }
+    QString bulkEndpoint() const { return m_bulk ? m_bulk->endpoint() : QString(); }
+    // The sealed links' traffic (the CURVE channels' is in channels()), as a traffic record's links.
+    QCborArray bulkTraffic() const;
     // The largest chunk it takes (a larger frame is refused by its channel, unread).
     void setChunkLimit(size_t bytes);
     // Called at least every 200 ms while a send or a receive waits: it may throw to end the wait
@@ -49,7 +60,7 @@ public:
     // The channels it reads and sends on, for the traffic records.
     std::vector<const Channel*> channels() const;
     // Messages refused: a stranger's, a malformed one, the wrong length, beyond the stash.
-    quint64 refused() const { return m_refused; }
+    quint64 refused() const { return m_refused + (m_bulk ? m_bulk->refused() : 0); }
     const TrafficCounter& received() const { return m_router.traffic(); }
     quint64 bytesSentTo(int r) const { return m_sent.value(r); }
 
@@ -59,6 +70,8 @@ private:
     Channel& dealerTo(int r);
     // The next message for this rank into the stash; false when the deadline passed first.
     bool pull(std::chrono::steady_clock::time_point deadline);
+    void stash(int from, quint64 tag, zmq::message_t&& frame);
+    void takeOffer(int from, const Message& m);
 
     zmq::context_t& m_ctx;
     QList<Member> m_members;
@@ -74,6 +87,9 @@ private:
     quint64 m_channelRefusals = 0;  // the router's count when last looked at
     QSet<int> m_refusedFrom;  // members a message was refused from: the step waiting on them fails at once
     std::function<void()> m_whileWaiting;
+    std::unique_ptr<SealedBulk> m_bulk;  // the sealed plane, once sealLinks is done
+    std::map<int, std::pair<std::array<unsigned char, 32>, QString>> m_offers;  // peers' offers not yet taken up
+    size_t m_chunkLimit = 0;
 };
 
 }  // namespace hips

@@ -4,6 +4,7 @@
 #include "ModelFrame.h"
 #include "RoleError.h"
 
+#include <QCryptographicHash>
 #include <algorithm>
 #include <cstring>
 
@@ -56,6 +57,16 @@ QList<PeerInfo> PartyCollective::connect(const QList<PeerInfo>& partyTable) {
             throw RoleError(p.id.toStdString() + " registered no endpoint for the party's " + m_transport.toStdString() +
                             "; every worker of the party must run this version");
         m_mesh->setEndpoint(n->rank, p.endpoint);
+    }
+    if (m_ctx.training().transportSecurity == QLatin1String("sealed")) {
+        // What every member agrees on and no other run has: the party's members' keys of this run.
+        QCryptographicHash binding(QCryptographicHash::Sha256);
+        for (int r = 0; r < m_mesh->size(); ++r) binding.addData(Channel::runPeerKeys().keyOf(QString::fromStdString(m_mesh->nameOf(r))));
+        try {
+            m_mesh->sealLinks(binding.result().toHex());
+        } catch (const CollectiveError& e) {
+            throw RoleError("the party's sealed links: " + std::string(e.what()));
+        }
     }
     if (!pushes()) return {};
     m_global = std::make_unique<SchedulerClient>(m_ctx, m_ctx.scheduler(true), QString());

@@ -38,6 +38,8 @@ public:
     QString transport() const { return m_transport; }
     // The mesh's channels (every link inside the party), for the traffic records.
     std::vector<const Channel*> channels() const { return m_mesh->channels(); }
+    // The sealed links' traffic (transport_security sealed), as a traffic record's links.
+    QCborArray sealedTraffic() const { return m_mesh->bulkTraffic(); }
     void leave();
 
 private:

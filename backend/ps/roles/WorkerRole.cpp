@@ -350,6 +350,11 @@ private:
         std::vector<const Channel*> channels = m_party ? m_party->channels() : std::vector<const Channel*>{};
         for (int i = 0; links && i < links->count(); ++i) channels.push_back(&links->channel(i));
         QCborMap traffic = trafficFields(channels);
+        if (m_party) {  // (the sealed links' chunks pass no channel)
+            QCborArray links = traffic.value(QStringLiteral("links")).toArray();
+            for (const QCborValue& l : m_party->sealedTraffic()) links.append(l);
+            traffic.insert(QStringLiteral("links"), links);
+        }
         traffic.insert(QStringLiteral("round"), round);
         m_ctx.metrics.report(metric::kTraffic, traffic);
     }

@@ -1,0 +1,103 @@
+#include "SealedBulk.h"
+
+#include <cstring>
+
+namespace hips {
+
+namespace {
+
+QByteArray headerOf(int rank, quint64 tag, uint64_t counter) {
+    QByteArray h(int(SealedBulk::kHeaderBytes), Qt::Uninitialized);
+    auto* p = reinterpret_cast<unsigned char*>(h.data());
+    for (int i = 0; i < 4; ++i) p[i] = static_cast<unsigned char>(quint32(rank) >> (24 - 8 * i));
+    for (int i = 0; i < 8; ++i) p[4 + i] = static_cast<unsigned char>(tag >> (56 - 8 * i));
+    for (int i = 0; i < 8; ++i) p[12 + i] = static_cast<unsigned char>(counter >> (56 - 8 * i));
+    return h;
+}
+
+uint64_t bigEndian(const unsigned char* p, int bytes) {
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; ++i) v = (v << 8) | p[i];
+    return v;
+}
+
+}  // namespace
+
+SealedBulk::SealedBulk(zmq::context_t& ctx, int rank, QList<QString> names, const QString& host, QByteArray binding)
+    : m_ctx(ctx),
+      m_rank(rank),
+      m_names(std::move(names)),
+      m_binding(std::move(binding)),
+      m_pull(ctx, zmq::socket_type::pull),
+      m_traffic(m_names.value(rank).section('/', 0, 0)) {
+    m_pull.set(zmq::sockopt::linger, 0);
+    if (host.contains('[')) m_pull.set(zmq::sockopt::ipv6, 1);
+    m_pull.bind((host + QStringLiteral(":0")).toStdString());
+}
+
+QString SealedBulk::endpoint() const {
+    return QString::fromStdString(const_cast<zmq::socket_t&>(m_pull).get(zmq::sockopt::last_endpoint));
+}
+
+void SealedBulk::setChunkLimit(size_t bytes) {
+    m_pull.set(zmq::sockopt::maxmsgsize, int64_t(bytes + kAeadTagBytes + kHeaderBytes));
+}
+
+bool SealedBulk::accept(int rank, const std::array<unsigned char, 32>& key, const QString& endpoint) {
+    if (rank == m_rank || rank < 0 || rank >= m_names.size() || linked(rank)) return false;
+    // The lower rank takes crypto_kx's client side: both ends agree on who is which.
+    const std::optional<LinkKeys> keys = deriveLinkKeys(m_rank < rank, m_mine, key, m_binding, m_names[m_rank], m_names[rank]);
+    if (!keys) return false;
+    Link link{zmq::socket_t(m_ctx, zmq::socket_type::push), std::make_unique<Sealer>(keys->send, m_cipher),
+              std::make_unique<Opener>(keys->receive, m_cipher)};
+    link.push.set(zmq::sockopt::linger, 5000);  // what a rank queued last still leaves as it closes
+    if (endpoint.contains('[')) link.push.set(zmq::sockopt::ipv6, 1);
+    link.push.connect(endpoint.toStdString());
+    m_links.emplace(rank, std::move(link));
+    return true;
+}
+
+bool SealedBulk::send(int rank, quint64 tag, const float* data, size_t count) {
+    Link& link = m_links.at(rank);
+    const QByteArray header = headerOf(m_rank, tag, link.sealer->nextCounter());
+    const size_t bytes = count * sizeof(float);
+    zmq::message_t sealed(bytes + kAeadTagBytes);
+    if (!link.sealer->seal(header, reinterpret_cast<const unsigned char*>(data), bytes, static_cast<unsigned char*>(sealed.data())))
+        return false;
+    link.push.send(zmq::buffer(header.constData(), size_t(header.size())), zmq::send_flags::sndmore);
+    link.push.send(sealed, zmq::send_flags::none);
+    m_traffic.sent(m_names[rank], kHeaderBytes + bytes + kAeadTagBytes);
+    return true;
+}
+
+std::optional<SealedBulk::Frame> SealedBulk::receive() {
+    for (;;) {
+        zmq::message_t header, sealed;
+        if (!m_pull.recv(header, zmq::recv_flags::dontwait)) return std::nullopt;
+        bool whole = header.more() && m_pull.recv(sealed, zmq::recv_flags::dontwait) && !sealed.more();
+        while (!whole && (header.more() || sealed.more())) {  // (the rest of a malformed message)
+            zmq::message_t rest;
+            if (!m_pull.recv(rest, zmq::recv_flags::dontwait) || !rest.more()) break;
+        }
+        const auto* h = static_cast<const unsigned char*>(header.data());
+        const int from = whole && header.size() == kHeaderBytes ? int(bigEndian(h, 4)) : -1;
+        const auto link = m_links.find(from);
+        if (link == m_links.end() || sealed.size() < kAeadTagBytes || (sealed.size() - kAeadTagBytes) % sizeof(float) != 0) {
+            ++m_refused;
+            continue;
+        }
+        zmq::message_t plain(sealed.size() - kAeadTagBytes);
+        const QByteArray aad(static_cast<const char*>(header.data()), int(header.size()));
+        if (!link->second.opener
+                 ->open(bigEndian(h + 12, 8), aad, static_cast<const unsigned char*>(sealed.data()), sealed.size(),
+                        static_cast<unsigned char*>(plain.data()))
+                 .isEmpty()) {
+            ++m_refused;
+            continue;
+        }
+        m_traffic.received(m_names[from], kHeaderBytes + sealed.size());
+        return Frame{from, bigEndian(h + 4, 8), std::move(plain)};
+    }
+}
+
+}  // namespace hips

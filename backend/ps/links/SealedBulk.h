@@ -1,0 +1,78 @@
+#pragma once
+// The bulk half of a sealed mesh (MeshPeers::sealLinks, `transport_security: sealed`): a
+// collective's chunks travel on plain TCP sockets, each sealed with the link's AEAD
+// (SealedLink.h: AES-256-GCM at the hardware's speed, not CURVE's XSalsa20 on one I/O thread).
+// The keys come from ephemeral X25519 keys the members exchange over their CURVE channels, so a
+// key is known to the two members of one link of one run only.
+//
+// Each member binds one PULL socket and PUSHes to each peer's. A frame is a 20-byte header
+// (sender rank, tag, counter; the associated data) and the sealed chunk. Anyone may connect to
+// the PULL socket: a frame that does not open under the key of the sender it names (a stranger's,
+// a flipped bit, a cut chunk), or whose counter is not above that sender's last (a replay, a
+// reordering), is refused and counted, never taken.
+#include "SealedLink.h"
+#include "TrafficCounter.h"
+
+#include <QList>
+#include <QString>
+#include <map>
+#include <memory>
+#include <optional>
+#include <zmq.hpp>
+
+namespace hips {
+
+class SealedBulk {
+public:
+    // Binds the PULL socket on `host` ("tcp://10.0.0.5"), on a port the kernel chooses.
+    // `binding`: what every member of this mesh agrees on (the run's member keys), bound into the keys.
+    SealedBulk(zmq::context_t& ctx, int rank, QList<QString> names, const QString& host, QByteArray binding);
+
+    QString endpoint() const;
+    // This member's ephemeral public key, for its peers.
+    const std::array<unsigned char, 32>& publicKey() const { return m_mine.publicKey; }
+    // Peer `rank` offered `key` and listens at `endpoint`: the link's keys, and a PUSH socket to it.
+    // False when the key is not a valid point, or the peer already has its link.
+    bool accept(int rank, const std::array<unsigned char, 32>& key, const QString& endpoint);
+    bool linked(int rank) const { return m_links.count(rank) > 0; }
+    int linkedCount() const { return int(m_links.size()); }
+
+    zmq::socket_t& sendSocket(int rank) { return m_links.at(rank).push; }
+    zmq::socket_t& receiveSocket() { return m_pull; }
+    // Seals and queues `count` floats for `rank` under `tag` (the socket must have room: see sendSocket).
+    // False when the link's counter is spent.
+    bool send(int rank, quint64 tag, const float* data, size_t count);
+
+    struct Frame {
+        int from;
+        quint64 tag;
+        zmq::message_t plain;
+    };
+    // The next frame already here that opens, if any; a frame that does not is counted.
+    std::optional<Frame> receive();
+    quint64 refused() const { return m_refused; }
+    const TrafficCounter& traffic() const { return m_traffic; }
+    // The largest chunk taken, in plain bytes.
+    void setChunkLimit(size_t bytes);
+
+    static constexpr size_t kHeaderBytes = 20;
+
+private:
+    struct Link {
+        zmq::socket_t push;
+        std::unique_ptr<Sealer> sealer;
+        std::unique_ptr<Opener> opener;
+    };
+    zmq::context_t& m_ctx;
+    int m_rank;
+    QList<QString> m_names;
+    QByteArray m_binding;
+    AeadCipher m_cipher = fastestAead();
+    EphemeralKeyPair m_mine = EphemeralKeyPair::generate();
+    zmq::socket_t m_pull;
+    std::map<int, Link> m_links;
+    quint64 m_refused = 0;
+    TrafficCounter m_traffic;
+};
+
+}  // namespace hips
