@@ -61,11 +61,15 @@ public:
         SchedulerClient scheduler(m_ctx, m_ctx.scheduler(direct), m_party ? m_party->endpoint() : QString());
         m_scheduler = &scheduler;
         const QList<PeerInfo> table = scheduler.join();
-        const QList<PeerInfo> servers = m_party ? (m_party->pushes() ? serversByRank(m_party->connect(table), "global_server", t)
-                                                                     : (m_party->connect(table), QList<PeerInfo>{}))
-                                                : serversByRank(table, direct ? "global_server" : "server", t);
+        QList<PeerInfo> servers;  // those it pushes to (none: a collective party's other workers)
+        if (!m_party) {
+            servers = serversByRank(table, direct ? "global_server" : "server", t);
+        } else {
+            m_party->setWhileWaiting([this] { throwIfAborted(); });  // (its sealed links' offers wait too)
+            const QList<PeerInfo> globalTable = m_party->connect(table);
+            if (m_party->pushes()) servers = serversByRank(globalTable, "global_server", t);
+        }
         SchedulerClient* up = m_party ? m_party->globalScheduler() : nullptr;  // the pushing worker's second scheduler
-        if (m_party) m_party->setWhileWaiting([this] { throwIfAborted(); });
         startup.mark(QStringLiteral("join_s"));
         for (const auto& each : m_trainers)  // each step vouches for the heartbeats
             each->setProgress([&scheduler, up] {
