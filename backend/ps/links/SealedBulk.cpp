@@ -71,7 +71,9 @@ bool SealedBulk::send(int rank, quint64 tag, const float* data, size_t count) {
 }
 
 std::optional<SealedBulk::Frame> SealedBulk::receive() {
-    for (;;) {
+    // A stranger's flood is read a bounded number of frames a call, so that the caller's deadline
+    // and its scheduler checks still come round.
+    for (int refusedHere = 0; refusedHere < kMaxRefusedPerCall;) {
         zmq::message_t header, sealed;
         if (!m_pull.recv(header, zmq::recv_flags::dontwait)) return std::nullopt;
         bool whole = header.more() && m_pull.recv(sealed, zmq::recv_flags::dontwait) && !sealed.more();
@@ -83,7 +85,7 @@ std::optional<SealedBulk::Frame> SealedBulk::receive() {
         const int from = whole && header.size() == kHeaderBytes ? int(bigEndian(h, 4)) : -1;
         const auto link = m_links.find(from);
         if (link == m_links.end() || sealed.size() < kAeadTagBytes || (sealed.size() - kAeadTagBytes) % sizeof(float) != 0) {
-            ++m_refused;
+            ++m_refused, ++refusedHere;
             continue;
         }
         zmq::message_t plain(sealed.size() - kAeadTagBytes);
@@ -92,12 +94,13 @@ std::optional<SealedBulk::Frame> SealedBulk::receive() {
                  ->open(bigEndian(h + 12, 8), aad, static_cast<const unsigned char*>(sealed.data()), sealed.size(),
                         static_cast<unsigned char*>(plain.data()))
                  .isEmpty()) {
-            ++m_refused;
+            ++m_refused, ++refusedHere;
             continue;
         }
         m_traffic.received(m_names[from], kHeaderBytes + sealed.size());
         return Frame{from, bigEndian(h + 4, 8), std::move(plain)};
     }
+    return std::nullopt;
 }
 
 }  // namespace hips

@@ -56,6 +56,7 @@ public:
     void setChunkLimit(size_t bytes);
 
     static constexpr size_t kHeaderBytes = 20;
+    static constexpr int kMaxRefusedPerCall = 64;
 
 private:
     struct Link {
