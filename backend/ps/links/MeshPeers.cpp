@@ -148,7 +148,10 @@ bool MeshPeers::pull(Clock::time_point deadline) {
     if (m_bulk) {  // the chunks come sealed on the bulk socket; the CURVE channel carries nothing more
         zmq::pollitem_t items[]{{m_bulk->receiveSocket().handle(), 0, ZMQ_POLLIN, 0}, {m_router.socket().handle(), 0, ZMQ_POLLIN, 0}};
         zmq::poll(items, 2, wait);
-        if (items[1].revents & ZMQ_POLLIN) m_router.receive(std::chrono::milliseconds(0)), ++m_refused;  // (a late offer, a stranger's)
+        if (items[1].revents & ZMQ_POLLIN) {  // the CURVE channel has nothing more to say: a late offer, taken and refused
+            m_router.receive(std::chrono::milliseconds(0));
+            ++m_refused;
+        }
         if (auto f = m_bulk->receive()) {
             stash(f->from, f->tag, std::move(f->plain));
             return true;

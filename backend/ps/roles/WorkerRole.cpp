@@ -243,15 +243,23 @@ private:
         }
         if (update) weight = m_party->sum(*update, weight, round);
         if (update && m_hfa) return hfaSync(links, round, update, weight, floats);
-        ModelVersion answer;
-        if (m_party->pushes()) {
-            if (update) links->push(round, base, update, weight);
-            else links->pull(round);
-            answer = awaitModel(*links, round);
-        }
-        answer = m_party->share(answer, floats, round);
+        const ModelVersion answer = upAndDown(links, round, base, update, weight, floats, round);
         if (m_hfa) keepHfaBase(answer);
         return answer;
+    }
+
+    // A collective party's way up and down: its pushing worker pushes `up` for global round
+    // `upRound` (none: a pull) and waits for the answer; every worker then has it, shared under
+    // the party's `round`.
+    ModelVersion upAndDown(ShardedLinks* links, qint64 upRound, qint64 base, const FloatBuffer& up, double weight, size_t floats,
+                           qint64 round) {
+        ModelVersion answer;
+        if (m_party->pushes()) {
+            if (up) links->push(upRound, base, up, weight);
+            else links->pull(upRound);
+            answer = awaitModel(*links, upRound);
+        }
+        return m_party->share(answer, floats, round);
     }
 
     // HFA in a collective party (what the Hfa party policy does at a party server): the party's
@@ -260,17 +268,14 @@ private:
     ModelVersion hfaSync(ShardedLinks* links, qint64 round, const FloatBuffer& sum, double weight, size_t floats) {
         addInto(m_hfaParty->data(), sum->data(), floats);
         if (round % m_hfaSyncs != 0) return ModelVersion::fromBuffer(round, std::make_shared<std::vector<float>>(*m_hfaParty));
-        ModelVersion answer;
+        FloatBuffer up;
         if (m_party->pushes()) {
             const Topology& t = m_ctx.topology;
             const float share = float(t.party(m_ctx.node.party)->workerCount()) / float(t.trainingWorkerCount());
-            auto up = std::make_shared<std::vector<float>>(floats);
+            up = std::make_shared<std::vector<float>>(floats);
             for (size_t i = 0; i < floats; ++i) (*up)[i] = ((*m_hfaParty)[i] - (*m_hfaGlobal)[i]) * share;
-            links->push(round / m_hfaSyncs, m_hfaGlobalVersion, up, weight);
-            answer = awaitModel(*links, round / m_hfaSyncs);
         }
-        answer = m_party->share(answer, floats, round);
-        keepHfaBase(answer);
+        keepHfaBase(upAndDown(links, round / m_hfaSyncs, m_hfaGlobalVersion, up, weight, floats, round));
         return ModelVersion::fromBuffer(round, std::make_shared<std::vector<float>>(*m_hfaParty));  // (the party's rounds)
     }
 
@@ -355,9 +360,9 @@ private:
         for (int i = 0; links && i < links->count(); ++i) channels.push_back(&links->channel(i));
         QCborMap traffic = trafficFields(channels);
         if (m_party) {  // (the sealed links' chunks pass no channel)
-            QCborArray links = traffic.value(QStringLiteral("links")).toArray();
-            for (const QCborValue& l : m_party->sealedTraffic()) links.append(l);
-            traffic.insert(QStringLiteral("links"), links);
+            QCborArray perLink = traffic.value(QStringLiteral("links")).toArray();
+            for (const QCborValue& l : m_party->sealedTraffic()) perLink.append(l);
+            traffic.insert(QStringLiteral("links"), perLink);
         }
         traffic.insert(QStringLiteral("round"), round);
         m_ctx.metrics.report(metric::kTraffic, traffic);
