@@ -14,6 +14,7 @@ PACKAGES=(
   libqt6sql6-sqlite libsqlite3-dev libgl-dev fonts-dejavu-core fonts-wqy-microhei
   poppler-utils openssh-server  # report tests (pdftotext, pdftoppm, pdfimages); deployment tests (sshd in namespaces)
   qemu-system-x86 busybox-static  # the deployment test's netem WAN where this kernel has no netem (tests/integration/wan_box.sh)
+  munge slurmctld slurmd slurm-client  # the Slurm party test: a one-node cluster in the test (tst_slurmparty)
   dataset-fashion-mnist
   python3-torchvision  # the TorchScript tests script torchvision's resnet50 and mobilenet_v2 (tst_owndata)
   clang libclang-rt-14-dev  # the sanitized tree: libFuzzer, ASan, UBSan (tests/fuzz, scripts/sanitized-build.sh)

@@ -879,9 +879,9 @@
     </message>
     <message>
         <location filename="../backend/topology/JsonFields.cpp" line="118"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="316"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="420"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="450"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="320"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="425"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="455"/>
         <source>&apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持“%1”；请使用以下之一：%2</translation>
     </message>
@@ -891,22 +891,22 @@
         <translation>未知的%1“%2”；应为以下之一：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="34"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="36"/>
         <source>larger than %1 bytes</source>
         <translation>大于 %1 字节</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="35"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="37"/>
         <source>%1 bytes</source>
         <translation>%1 字节</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="36"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="38"/>
         <source>the document is %1; a topology may be at most %2 bytes (1 MiB). Check that this is a topology file; a setup that large must be split into several topologies</source>
         <translation>文档大小为 %1；拓扑最多 %2 字节（1 MiB）。请确认这是拓扑文件；如此大的配置须拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="55"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="57"/>
         <source>%1 %2; at most %3 are supported (%4)</source>
         <translation>%1 个%2；最多支持 %3 个（%4）</translation>
     </message>
@@ -915,218 +915,218 @@
         <translation type="vanished">一次运行最多启动 %1 个进程；请将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="60"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="62"/>
         <source>a topology holds at most %1 nodes; split the setup into several topologies</source>
         <translation>一个拓扑最多包含 %1 个节点；请把配置拆成多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="66"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="68"/>
         <source>host field</source>
         <translation>主机字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="100"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="102"/>
         <source>adversary field</source>
         <translation>攻击者字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="105"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="107"/>
         <source>&apos;%1&apos; is not an attack; use one of: %2</source>
         <translation>“%1”不是攻击方式；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="111"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="113"/>
         <source>%1 takes no strength</source>
         <translation>%1 不需要强度</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="122"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="124"/>
         <source>takes the seconds one local step costs on the simulated device (e.g. 0.02), or &quot;measured&quot;</source>
         <translation>取模拟设备上一个本地步骤所需的秒数（例如 0.02），或 &quot;measured&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="132"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="134"/>
         <source>takes &quot;always&quot;, a probability per round (e.g. 0.8), or the path of a trace file of on-intervals</source>
         <translation>取 &quot;always&quot;、每轮的概率（例如 0.8），或在线区间轨迹文件的路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="166"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="168"/>
         <source>must be an object with host and port</source>
         <translation>必须是包含 host 和 port 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="178"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="180"/>
         <source>the central party has no WAN of its own: each other party&apos;s wan shapes its link to the central party</source>
         <translation>中心参与方没有自己的广域网链路：其他每个参与方的 wan 设置决定它到中心参与方的链路</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="184"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="186"/>
         <source>wan field</source>
         <translation>wan 字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="188"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="190"/>
         <source>a wan needs its bandwidth_mbps (megabits per second)</source>
         <translation>wan 需要 bandwidth_mbps（每秒兆比特）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="198"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="200"/>
         <source>%1 is neither a fraction below 1 nor a whole number of workers</source>
         <translation>%1 既不是小于 1 的比例，也不是整数个工作节点</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="217"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="219"/>
         <source>&apos;%1&apos; is not a transport; use one of: %2</source>
         <translation>“%1”不是传输方式；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="227"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="229"/>
         <source>%1 is not a setting of transport %2; remove it</source>
         <translation>%1 不是传输方式 %2 的设置；请删除它</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="232"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="234"/>
         <source>%1 must be a whole number</source>
         <translation>%1 必须是整数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="241"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="244"/>
         <source>party field</source>
         <translation>参与方字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="265"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="269"/>
         <source>role &apos;%1&apos; belongs to %2; %3 uses: %4</source>
         <translation>角色“%1”属于%2；%3使用：%4</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="267"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="271"/>
         <source>an ordinary party</source>
         <translation>普通参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="268"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="269"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="272"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="273"/>
         <source>the central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="270"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="274"/>
         <source>this party</source>
         <translation>该参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="272"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="276"/>
         <source>unknown role &apos;%1&apos;; expected one of: %2</source>
         <translation>未知角色“%1”；应为以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="288"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="292"/>
         <source>must be an object with host and count</source>
         <translation>必须是包含 host 和 count 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="326"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="330"/>
         <source>privacy field</source>
         <translation>隐私字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="342"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="346"/>
         <source>poisson sampling needs each example&apos;s gradient clipped, which the workers do not do yet; use &quot;none&quot; (each round one Gaussian mechanism over the whole update)</source>
         <translation>poisson 采样需要对每个样本的梯度裁剪，而工作节点目前还不这样做；请使用 &quot;none&quot;（每轮对整个更新施加一次高斯机制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="347"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="351"/>
         <source>&quot;auto&quot; sets the noise from target_epsilon and the rounds: give target_epsilon, or a number</source>
         <translation>&quot;auto&quot; 根据 target_epsilon 和轮数确定噪声：请给出 target_epsilon，或一个数值</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="398"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="402"/>
         <source>training setting</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="406"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="410"/>
         <source>outputs are a regression&apos;s: write &quot;task&quot;: &quot;regression&quot;, or &quot;classes&quot; for a classifier</source>
         <translation>outputs 属于回归任务：请写 &quot;task&quot;: &quot;regression&quot;；分类器请用 &quot;classes&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="411"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="415"/>
         <source>a regression has outputs, not classes: write &quot;outputs&quot; (the targets a sample has, 1 by default)</source>
         <translation>回归任务用 outputs，而不是 classes：请写 &quot;outputs&quot;（每个样本的目标数，默认为 1）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="452"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="456"/>
         <source>a threshold is secure aggregation&apos;s: add &quot;secure_aggregation&quot;: true</source>
         <translation>门限是安全聚合的设置：请添加 &quot;secure_aggregation&quot;: true</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="460"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="464"/>
         <source>top-level field</source>
         <translation>顶层字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="462"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="466"/>
         <source>must be &quot;%1&quot;</source>
         <translation>必须为 &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="466"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="470"/>
         <source>version %1 is newer than this program reads (%2); upgrade HiPS Studio</source>
         <translation>版本 %1 比本程序能读取的（%2）更新；请升级 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="476"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="480"/>
         <source>must be an object with id and address</source>
         <translation>必须是包含 id 和 address 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="481"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="485"/>
         <source>each party runs at least 3 processes and %1</source>
         <translation>每个参与方至少运行 3 个进程，且%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="486"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="490"/>
         <source>must be an object with id and roles</source>
         <translation>必须是包含 id 和 roles 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="510"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="514"/>
         <source>cannot open the file (%1); check the path</source>
         <translation>无法打开文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="531"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="535"/>
         <source>cannot read the file (%1); check the path</source>
         <translation>无法读取文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="555"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="559"/>
         <source>not valid UTF-8 at line %1 (offset %2); save the file as UTF-8</source>
         <translation>第 %1 行（偏移 %2）不是有效的 UTF-8；请将文件保存为 UTF-8</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="563"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="567"/>
         <source>the file is empty; a topology is a JSON object (resources/topologies/default.json is one, or draw one in hips-studio)</source>
         <translation>文件是空的；拓扑是一个 JSON 对象（resources/topologies/default.json 就是一个，也可以在 hips-studio 中绘制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="572"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="576"/>
         <source>not valid JSON at line %1 (offset %2): %3</source>
         <translation>第 %1 行（偏移 %2）不是有效的 JSON：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="579"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="583"/>
         <source>the document must be a JSON object</source>
         <translation>文档必须是 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="37"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="38"/>
         <source>the topology name</source>
         <translation>拓扑名称</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="59"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="60"/>
         <source>%1 %2 is out of range; use an integer in [%3, %4]</source>
         <translation>%1 %2 超出范围；请使用 [%3, %4] 内的整数</translation>
     </message>
@@ -1135,17 +1135,17 @@
         <translation type="vanished">该拓扑会启动 %1 个进程；一次运行最多启动 %2 个。请减少工作节点，或将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="73"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="74"/>
         <source>%1 parties; at most %2 are supported (each runs at least 3 of the at most %3 processes); split the setup into several topologies</source>
         <translation>%1 个参与方；最多支持 %2 个（每个至少运行最多 %3 个进程中的 3 个）；请将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="80"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="81"/>
         <source>%1 hosts; at most %2 are supported; declare only the hosts that run processes</source>
         <translation>%1 台主机；最多支持 %2 台；只声明运行进程的主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="90"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="91"/>
         <source>host id</source>
         <translation>主机 ID</translation>
     </message>
@@ -1211,7 +1211,7 @@
     </message>
     <message>
         <location filename="../backend/topology/DataValidation.cpp" line="172"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="92"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="93"/>
         <source>host &apos;%1&apos;</source>
         <translation>主机“%1”</translation>
     </message>
@@ -1246,119 +1246,190 @@
         <translation>各参与方带有自己的数据：请将主工作节点的测试集声明为 training.evaluation_data（与参与方的 &quot;data&quot; 形式相同的数据源）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="67"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="68"/>
         <source>the topology holds %1 nodes; a topology may hold at most %2. Use fewer workers, or split the setup into several topologies</source>
         <translation>该拓扑包含 %1 个节点；一个拓扑最多包含 %2 个。请减少工作节点，或把配置拆成多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="93"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="94"/>
         <source>this host</source>
         <translation>该主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="110"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="114"/>
         <source>host &apos;%1&apos; is this machine&apos;s loopback (%2) beside remote host &apos;%3&apos; (%4): roles on other machines cannot reach it; give it an address they can reach</source>
         <translation>主机“%1”是本机的回环地址（%2），而同一拓扑中有远程主机“%3”（%4）：其他机器上的角色无法连到它；请给它一个它们能连到的地址</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="123"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="127"/>
         <source>duplicate host id &apos;%1&apos;; give every host its own id</source>
         <translation>主机 ID“%1”重复；请为每台主机指定唯一 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="126"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="130"/>
         <source>no hosts; declare at least one</source>
         <translation>没有主机；请至少声明一台</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="135"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="139"/>
         <source>hosts &apos;%1&apos; and &apos;%2&apos; share address %3 and agent_port %4; give each its own agent_port</source>
         <translation>主机“%1”和“%2”共用地址 %3 和 agent_port %4；请为每台主机指定各自的 agent_port</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="140"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="144"/>
         <source>hosts &apos;%1&apos; and &apos;%2&apos; share address %3 and install_dir %4; give each its own install_dir</source>
         <translation>主机“%1”和“%2”共用地址 %3 和 install_dir %4；请为每台主机指定各自的 install_dir</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="149"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="159"/>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="29"/>
+        <source>&apos;%1&apos; is not of the form --name=value (letters, digits and _.,:@+/-[] only)</source>
+        <translation>&apos;%1&apos; 不是 --name=value 的形式（只能用字母、数字和 _.,:@+/-[]）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="32"/>
+        <source>%1 is not an sbatch option a launcher may add; use one of: %2</source>
+        <translation>%1 不是启动器可以添加的 sbatch 选项；请使用以下之一：%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="43"/>
+        <source>must be a list of strings such as &quot;--qos=normal&quot;</source>
+        <translation>必须是字符串列表，例如 &quot;--qos=normal&quot;</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="48"/>
+        <source>at most 64 options</source>
+        <translation>最多 64 个选项</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="58"/>
+        <source>ssh launcher field</source>
+        <translation>ssh 启动器字段</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="63"/>
+        <source>slurm launcher field</source>
+        <translation>slurm 启动器字段</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="132"/>
+        <source>the central party runs over SSH or on this machine (its master&apos;s model comes back over SSH); give a Slurm launcher to another party</source>
+        <translation>中心参与方通过 SSH 或在本机运行（其主节点的模型通过 SSH 取回）；请把 Slurm 启动器给其他参与方</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="137"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="153"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="163"/>
         <source>host &apos;%1&apos; is not declared in $.hosts; add it there or fix the name</source>
         <translation>主机“%1”未在 $.hosts 中声明；请在那里添加它或修正名称</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="162"/>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="142"/>
+        <source>&apos;%1&apos; is not a Slurm name (letters, digits, _ . - only)</source>
+        <translation>&apos;%1&apos; 不是 Slurm 名称（只能用字母、数字、_ . -）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="146"/>
+        <source>&apos;%1&apos; is not a time limit; write HH:MM:SS or D-HH:MM:SS</source>
+        <translation>&apos;%1&apos; 不是时间限制；请写成 HH:MM:SS 或 D-HH:MM:SS</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="153"/>
+        <source>&apos;%1&apos; is not a plain path (letters, digits and _.~/+- only)</source>
+        <translation>&apos;%1&apos; 不是普通路径（只能用字母、数字和 _.~/+-）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="158"/>
+        <source>the party&apos;s roles name %1 hosts (%2) and the job asks for %3 nodes; each host is one node: raise nodes or place the roles on fewer hosts</source>
+        <translation>该参与方的角色使用 %1 台主机（%2），而作业只申请了 %3 个节点；每台主机对应一个节点：请增加 nodes，或把角色放到更少的主机上</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="169"/>
+        <source>host &apos;%1&apos; runs roles of party %2 too; a Slurm party&apos;s hosts are its job&apos;s nodes: give it hosts of its own</source>
+        <translation>主机 &apos;%1&apos; 也运行参与方 %2 的角色；Slurm 参与方的主机就是其作业的节点：请给它独立的主机</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="175"/>
+        <source>host &apos;%1&apos; is party %2&apos;s login host; give this party hosts of its own</source>
+        <translation>主机 &apos;%1&apos; 是参与方 %2 的登录主机；请给本参与方独立的主机</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="180"/>
+        <source>host &apos;%1&apos; runs this party&apos;s roles; the login host only submits the job</source>
+        <translation>主机 &apos;%1&apos; 运行本参与方的角色；登录主机只负责提交作业</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="166"/>
         <source>the standby host is the server&apos;s own host &apos;%1&apos;; name another host</source>
         <translation>备用主机就是该服务器自己的主机 &apos;%1&apos;；请指定另一台主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="167"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="171"/>
         <source>the global scheduler keeps the copy of the model a standby starts from, and it runs on &apos;%1&apos;, which a lost host would take with it: put the global scheduler on a host that is neither the global server&apos;s nor its standby&apos;s</source>
         <translation>全局调度器保存备用主机据以启动的模型副本，而它运行在 &apos;%1&apos; 上，主机丢失时副本会随之丢失：请把全局调度器放在既不是全局服务器的主机、也不是其备用主机的主机上</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="173"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="177"/>
         <source>a standby host takes over only under fault_policy continue; set it, or remove standby_host</source>
         <translation>备用主机只在 fault_policy continue 下接管；请设置它，或删除 standby_host</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="179"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="183"/>
         <source>port %1 on the standby host &apos;%2&apos; is already used by %3; choose a free port</source>
         <translation>备用主机 &apos;%2&apos; 上的端口 %1 已被 %3 使用；请选择一个空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="188"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="192"/>
         <source>&apos;%1&apos; is not a device; use cpu or cuda:N</source>
         <translation>“%1”不是设备；请使用 cpu 或 cuda:N</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="199"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="203"/>
         <source>port %1 on host &apos;%2&apos; is already used by %3; choose a free port</source>
         <translation>主机“%2”上的端口 %1 已被 %3 使用；请选择空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="213"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="217"/>
         <source>duplicate party id &apos;%1&apos;; give every party its own id</source>
         <translation>参与方 ID“%1”重复；请为每个参与方指定唯一 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="215"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="219"/>
         <source>party id</source>
         <translation>参与方 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="220"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="224"/>
         <source>no central party; mark the party holding the global scheduler, global server and master worker with &quot;central&quot;: true</source>
         <translation>没有中心参与方；请用 &quot;central&quot;: true 标记包含全局调度器、全局服务器和主工作节点的参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="225"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="229"/>
         <source>%1 parties are marked central; exactly one must be</source>
         <translation>%1 个参与方被标记为中心；必须恰好一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="227"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="231"/>
         <source>no ordinary party; add at least one party with a scheduler, a server and workers</source>
         <translation>没有普通参与方；请至少添加一个含调度器、服务器和工作节点的参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="234"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="237"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="238"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="241"/>
         <source>party &apos;%1&apos; has no %2; add one</source>
         <translation>参与方“%1”没有 %2；请添加一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="249"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="253"/>
         <source>mode %1 needs a state service in the central party &apos;%2&apos;: add &quot;state_service&quot;: {&quot;port&quot;: N} to its roles</source>
         <translation>模式 %1 需要中心参与方“%2”中的状态服务：在其 roles 中加入 &quot;state_service&quot;: {&quot;port&quot;: N}</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="340"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="344"/>
         <source>privacy where &quot;party&quot; clips each worker&apos;s whole update by its norm, and each party server holds only a slice of it: use one server per party</source>
         <translation>隐私位置为 &quot;party&quot; 时按范数裁剪每个工作节点的完整更新，而每个参与方服务器只持有其中一片：请每个参与方使用一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="466"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="471"/>
         <source>%1 needs mode %3 (workers whose rounds are the same local work on the same data); mode is %2</source>
         <translation>%1 需要模式 %3（各工作节点每轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
     </message>
@@ -1367,7 +1438,7 @@
         <translation type="vanished">给出了 %1 个服务器；此版本每个参与方运行一个服务器（跨服务器的键切分在计划中）；请保留一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="239"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="243"/>
         <source>%1 %2 given; a party runs at most %3</source>
         <translation>给出了 %1 个 %2；一个参与方最多运行 %3 个</translation>
     </message>
@@ -1376,22 +1447,22 @@
         <translation type="vanished">esync 模式需要中心参与方“%1”中的状态服务：请在其角色中添加 &quot;state_service&quot;: {&quot;port&quot;: N}</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="254"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="258"/>
         <source>the central party &apos;%1&apos; has no master_worker; add one</source>
         <translation>中心参与方“%1”没有 master_worker；请添加一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="267"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="271"/>
         <source>party &apos;%1&apos; has no workers; add a group with count &gt;= 1</source>
         <translation>参与方“%1”没有工作节点；请添加一个 count &gt;= 1 的组</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="276"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="280"/>
         <source>set exactly one of local_iters and local_epochs above 0</source>
         <translation>local_iters 和 local_epochs 中须恰好一个大于 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="280"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="284"/>
         <source>%1 attackers a round, but the run has %2 training workers</source>
         <translation>每轮 %1 个攻击者，但本次运行只有 %2 个训练工作节点</translation>
     </message>
@@ -1484,7 +1555,7 @@
         <translation type="vanished">eval_every（%1）大于 rounds（%2）；模型将永远不会被评估</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="284"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="288"/>
         <source>resume_round (%1) must be below rounds (%2): a run resumes from a checkpoint before its end</source>
         <translation>resume_round（%1）必须小于 rounds（%2）：运行只能从结束前的检查点恢复</translation>
     </message>
@@ -1493,58 +1564,58 @@
         <translation type="vanished">%1 模式随到随用推送，不保存检查点；只有全局服务器按轮聚合的模式才能恢复</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="306"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="310"/>
         <source>party &apos;%1&apos; has %2 servers and the central party %3 global servers; each party server relays its slice of the model to the global server of the same rank: give every party as many servers as there are global servers</source>
         <translation>参与方“%1”有 %2 个服务器，而中心参与方有 %3 个全局服务器；每个参与方服务器把它的模型分片转发给同序号的全局服务器：请让每个参与方的服务器数与全局服务器数相同</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="317"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="321"/>
         <source>mode %1 applies each push as it comes, and every server would count its own versions, so a model put together from several servers would mix them: run %1 with one server per party</source>
         <translation>模式 %1 在每次推送到达时立即应用，每个服务器各自计数版本，由多个服务器拼成的模型会混合不同版本：请在每个参与方只用一个服务器运行 %1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="327"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="331"/>
         <source>%1 compares whole updates, and each of the %2 global servers holds only a slice of them: use one global server, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
         <translation>%1 比较完整的更新，而 %2 个全局服务器各自只持有其中一个分片：请使用一个全局服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="334"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="338"/>
         <source>%1 compares whole updates, and each party server holds only a slice of them: use one server per party, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
         <translation>%1 比较完整的更新，而每个参与方服务器只持有其中一个分片：请每个参与方使用一个服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="345"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="349"/>
         <source>under fault_policy continue each server would close its round with the workers it heard from, so the slices of one model could come from different workers: use fault_policy fail, or one server per party</source>
         <translation>在 fault_policy continue 下，每个服务器会以它收到的工作节点结束其轮次，一个模型的各分片可能来自不同的工作节点：请使用 fault_policy fail，或每个参与方一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="353"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="357"/>
         <source>with slice_bound %1, server %2 of %3 would hold none of model %4&apos;s keys: lower slice_bound, or run fewer servers</source>
         <translation>slice_bound 为 %1 时，%3 个服务器中的第 %2 个将不持有模型 %4 的任何键：请降低 slice_bound，或减少服务器数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="363"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="367"/>
         <source>a quorum lets each server close its round with different contributions, so the slices of one model would come from different workers: remove quorum, or use one server per party</source>
         <translation>法定数让每个服务器以不同的贡献结束其轮次，一个模型的各分片会来自不同的工作节点：请去掉 quorum，或每个参与方使用一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="376"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="380"/>
         <source>partition &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持划分方式“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="379"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="383"/>
         <source>mode &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持模式“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="382"/>
         <location filename="../backend/topology/TopologyValidation.cpp" line="386"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="390"/>
         <source>aggregation &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持聚合规则“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="394"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="398"/>
         <source>%1 is not a setting of mode %2, aggregation %3, party_aggregation %4, partition %5, server_optimizer %6, compression %7 or party_compression %8; remove it or choose the strategy it belongs to</source>
         <translation>%1 不是模式 %2、聚合规则 %3、参与方聚合规则 %4、划分方式 %5、服务器优化器 %6、压缩方式 %7 或参与方内压缩方式 %8 的设置；请删除它，或选择它所属的策略</translation>
     </message>
@@ -1553,7 +1624,7 @@
         <translation type="vanished">扁平运行没有参与方服务器；%1 模式需要它们：请使用 fedavg 或 ssgd，或将 hierarchy 设为 two_layer</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="410"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="415"/>
         <source>a flat run has no party servers to run party_aggregation %1: set it to fedavg</source>
         <translation>扁平运行没有参与方服务器来执行参与方聚合规则 %1：请将其设为 fedavg</translation>
     </message>
@@ -1580,12 +1651,12 @@
         <translation>它没有可以在缺少该进程时结束的轮次</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="427"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="432"/>
         <source>aggregation %1 takes every worker&apos;s own update through its party server, and the global server cannot tell which are down: use fault_policy fail, or a party rule that keeps updates apart</source>
         <translation>聚合规则 %1 经参与方服务器接收每个工作节点各自的更新，全局服务器无法得知哪些节点已下线：请使用 fault_policy fail，或使用分开保留更新的参与方规则</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="435"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="440"/>
         <source>%1 decodes from every worker of a group and cannot go on without one: use fault_policy fail</source>
         <translation>%1 需要组内每个工作节点才能解码，缺少一个就无法继续：请使用 fault_policy fail</translation>
     </message>
@@ -1599,7 +1670,7 @@
         <translation>%1 模式每次推送只从全局模型走一步；FedProx 的近端项需要本地多步：请将 proximal_mu 设为 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="460"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="465"/>
         <source>%1 codes the workers of one party: set it as party_aggregation (a single party reproduces Draco&apos;s flat setting)</source>
         <translation>%1 对单个参与方的工作节点编码：请将其设为 party_aggregation（单个参与方即重现 Draco 的扁平设置）</translation>
     </message>
@@ -1608,42 +1679,42 @@
         <translation type="vanished">%1 需要 fedavg 模式（各轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="474"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="479"/>
         <source>%1 codes the workers of the parties; central workers push to the global server uncoded: set train_central_workers to false</source>
         <translation>%1 对各参与方的工作节点编码；中心工作节点未经编码直接推送到全局服务器：请将 train_central_workers 设为 false</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="480"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="485"/>
         <source>%1 decodes each round&apos;s contributions as the code assigned them to the party&apos;s workers, and a quorum closes rounds without some of them: remove quorum, or use another party_aggregation</source>
         <translation>%1 按编码分配给参与方各工作节点的方式解码每轮的贡献，而法定数会在缺少其中部分贡献时就结束轮次：请去掉 quorum，或使用其他 party_aggregation</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="489"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="494"/>
         <source>party &apos;%1&apos; has %2 workers, not a whole number of groups of draco_r %3</source>
         <translation>参与方“%1”有 %2 个工作节点，不能整分为每组 draco_r %3 个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="513"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="518"/>
         <source>%1 needs at least %2 contributions (%3), and party &apos;%4&apos; has %5: add workers, lower party_byzantine_f or raise the quorum</source>
         <translation>%1 至少需要 %2 个贡献（%3），而参与方“%4”只有 %5：请增加工作节点、降低 party_byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="532"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="537"/>
         <source>%1 needs at least %2 contributions (%3), and the global server&apos;s rounds have %4: add them, lower byzantine_f or raise the quorum</source>
         <translation>%1 至少需要 %2 个贡献（%3），而全局服务器的每轮只有 %4：请增加它们、降低 byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="554"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="559"/>
         <source>set it to at least %1, or use median</source>
         <translation>请将其设为至少 %1，或使用 median</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="555"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="560"/>
         <source>use median</source>
         <translation>请使用 median</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="556"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="561"/>
         <source>trimmed_mean with trim_beta %1 cuts floor(%1 x %2) = 0 values at each end of %3 (%2 contributions): it is the plain mean, which one liar moves anywhere; %4</source>
         <translation>trim_beta 为 %1 的 trimmed_mean 在 %3（%2 个贡献）的两端各截去 floor(%1 x %2) = 0 个值：这就是普通均值，一个说谎者就能把它拉到任意位置；%4</translation>
     </message>
@@ -4328,12 +4399,12 @@
 <context>
     <name>hips::RunPanel</name>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="53"/>
+        <location filename="../ui/run/RunPanel.cpp" line="54"/>
         <source>Unknown host key</source>
         <translation>未知的主机密钥</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="54"/>
+        <location filename="../ui/run/RunPanel.cpp" line="55"/>
         <source>The key of host &apos;%1&apos; is not known yet:
 %2
 
@@ -4344,22 +4415,22 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
 信任并记录它吗？请先与该主机的管理员核对指纹。</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="61"/>
+        <location filename="../ui/run/RunPanel.cpp" line="62"/>
         <source>SSH</source>
         <translation>SSH</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="82"/>
+        <location filename="../ui/run/RunPanel.cpp" line="83"/>
         <source>Start all</source>
         <translation>全部启动</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="84"/>
+        <location filename="../ui/run/RunPanel.cpp" line="85"/>
         <source>Stop all</source>
         <translation>全部停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="117"/>
+        <location filename="../ui/run/RunPanel.cpp" line="118"/>
         <source>Double-click a process to see only its log</source>
         <translation>双击某个进程可仅查看其日志</translation>
     </message>
@@ -4378,142 +4449,142 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/run/RunPanel.cpp" line="282"/>
+        <location filename="../ui/run/RunPanel.cpp" line="285"/>
         <source>finished after %n round(s) in %1 s: final test %2 %3</source>
         <translation>
             <numerusform>已完成 %n 个轮次，用时 %1 秒：最终测试 %2 %3</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="284"/>
+        <location filename="../ui/run/RunPanel.cpp" line="287"/>
         <source>RMSE</source>
         <translation>RMSE</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="284"/>
+        <location filename="../ui/run/RunPanel.cpp" line="287"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/run/RunPanel.cpp" line="286"/>
+        <location filename="../ui/run/RunPanel.cpp" line="289"/>
         <source>stopped after %n round(s) in %1 s (%2)</source>
         <translation>
             <numerusform>已停止，完成 %n 个轮次，用时 %1 秒（%2）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="287"/>
+        <location filename="../ui/run/RunPanel.cpp" line="290"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="209"/>
-        <location filename="../ui/run/RunPanel.cpp" line="308"/>
+        <location filename="../ui/run/RunPanel.cpp" line="212"/>
+        <location filename="../ui/run/RunPanel.cpp" line="311"/>
         <source>Cannot start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="83"/>
+        <location filename="../ui/run/RunPanel.cpp" line="84"/>
         <source>Simulate</source>
         <translation>模拟</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="96"/>
+        <location filename="../ui/run/RunPanel.cpp" line="97"/>
         <source>Start all runs every role in one process on a virtual clock (hips simulate): no host is reached, and the times are what the deployed run would take</source>
         <translation>“全部启动”在一个进程中按虚拟时钟运行所有角色（hips simulate）：不连接任何主机，时间为实际部署运行所需的时间</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="106"/>
+        <location filename="../ui/run/RunPanel.cpp" line="107"/>
         <source>Filter processes (party, role, state…)</source>
         <translation>筛选进程（参与方、角色、状态…）</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="215"/>
+        <location filename="../ui/run/RunPanel.cpp" line="218"/>
         <source>run directory: %1</source>
         <translation>运行目录：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="218"/>
+        <location filename="../ui/run/RunPanel.cpp" line="221"/>
         <source>simulated on a virtual clock: the times are what the deployed run would take</source>
         <translation>按虚拟时钟模拟：时间为实际部署运行所需的时间</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="224"/>
+        <location filename="../ui/run/RunPanel.cpp" line="227"/>
         <source>A run is under way: stop it before taking up another</source>
         <translation>已有运行正在进行：请先停止它再接管另一个</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="231"/>
+        <location filename="../ui/run/RunPanel.cpp" line="234"/>
         <source>Cannot reattach: %1</source>
         <translation>无法重新接管：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="236"/>
+        <location filename="../ui/run/RunPanel.cpp" line="239"/>
         <source>took up run %1 from its agents</source>
         <translation>已从代理接管运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="242"/>
+        <location filename="../ui/run/RunPanel.cpp" line="245"/>
         <source>A run is under way: stop it before resuming another</source>
         <translation>有运行正在进行：请先停止它，再恢复其他运行</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="249"/>
+        <location filename="../ui/run/RunPanel.cpp" line="252"/>
         <source>Cannot resume: %1</source>
         <translation>无法恢复：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="255"/>
+        <location filename="../ui/run/RunPanel.cpp" line="258"/>
         <source>resuming run %1 from the checkpoint of round %2 (run directory: %3)</source>
         <translation>从第 %2 轮的检查点恢复运行 %1（运行目录：%3）</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="270"/>
+        <location filename="../ui/run/RunPanel.cpp" line="273"/>
         <source>stopped from HiPS Studio</source>
         <translation>已从 HiPS Studio 停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="292"/>
+        <location filename="../ui/run/RunPanel.cpp" line="295"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="293"/>
+        <location filename="../ui/run/RunPanel.cpp" line="296"/>
         <source>deploying</source>
         <translation>部署中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="294"/>
+        <location filename="../ui/run/RunPanel.cpp" line="297"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="295"/>
+        <location filename="../ui/run/RunPanel.cpp" line="298"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="296"/>
+        <location filename="../ui/run/RunPanel.cpp" line="299"/>
         <source>stopping</source>
         <translation>停止中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="297"/>
+        <location filename="../ui/run/RunPanel.cpp" line="300"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="298"/>
+        <location filename="../ui/run/RunPanel.cpp" line="301"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="299"/>
+        <location filename="../ui/run/RunPanel.cpp" line="302"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="307"/>
+        <location filename="../ui/run/RunPanel.cpp" line="310"/>
         <source>Deploy and start every process of the topology</source>
         <translation>部署并启动拓扑中的所有进程</translation>
     </message>

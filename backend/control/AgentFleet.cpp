@@ -2,6 +2,7 @@
 
 #include "ControlProtocol.h"
 #include "DeviceCheck.h"
+#include "FaultPolicy.h"
 
 #include <QFileInfo>
 #include <QTimer>
@@ -42,6 +43,8 @@ void AgentFleet::addAgent(const QString& host, const QString& label, const QStri
     connect(a, &AgentClient::event, this, [this, a](const QCborMap& e, qint64 seq) { Q_EMIT event(a, e, seq); });
     connect(a, &AgentClient::bye, this, [this, host, label] {
         m_gone.insert(host);
+        if (const Party* p = slurmPartyOf(m_topology, host); p && !m_shutdownSent)
+            return onSlurmPartyLost(p->id, QStringLiteral("its agent on %1 exited").arg(label));
         if (!m_shutdownSent)  // nobody asked it to go: a signal, or `hips stop` from elsewhere
             Q_EMIT failed(QStringLiteral("the agent on %1 exited before the run ended (stopped by a signal or by hips stop)").arg(label));
         if (endsWithLastAgent() && m_gone.size() == qsizetype(m_agents.size())) Q_EMIT gone(false);
@@ -65,7 +68,8 @@ void AgentFleet::onReady(const QString& host, const QString& label, qint64 resum
     const QString problems = deviceProblems(m_topology, host, label, hello.value(QStringLiteral("devices")).toMap());
     if (!problems.isEmpty()) return Q_EMIT failed(problems);
     m_ready.insert(host);
-    if (m_ready.size() < qsizetype(m_agents.size())) return;
+    if (m_allReady && isSlurmHost(host)) return Q_EMIT agentBack(host);  // its party's job, submitted again
+    if (m_ready.size() < qsizetype(m_agents.size()) || (!m_allReady && !m_slurmWaiting.isEmpty())) return;
     if (m_savesRoster) saveRoster();
     if (std::exchange(m_allReady, true)) return Q_EMIT agentBack(host);  // one started again
     Q_EMIT ready();
@@ -90,6 +94,7 @@ void AgentFleet::onLost(const QString& host, const QString& reason, bool attache
         Q_EMIT gone(false);
         return;
     }
+    if (const Party* p = slurmPartyOf(m_topology, host); p && !m_shutdownSent) return onSlurmPartyLost(p->id, reason);
     if (!m_shutdownSent && restartLostAgent(host, reason)) return;
     const Host* h = m_topology.host(host);
     Q_EMIT failed(h && !m_local ? reason + QStringLiteral("; the agent may have crashed: see %1/agent.log on that host, then "
@@ -121,6 +126,7 @@ void AgentFleet::saveRoster() {
 void AgentFleet::failUnlessReadyIn(int ms) {
     QTimer::singleShot(ms, this, [this, ms] {
         if (m_allReady || m_shutdownSent) return;
+        if (!m_slurmWaiting.isEmpty()) return failUnlessReadyIn(ms);  // (a job in the queue has its own patience)
         if (const QString busy = busyHosts(); !busy.isEmpty())
             return Q_EMIT failed(
                 QStringLiteral("the deployment was still running after %1 s: %2; check those hosts' links").arg(ms / 1000).arg(busy));
@@ -131,7 +137,7 @@ void AgentFleet::failUnlessReadyIn(int ms) {
 }
 
 void AgentFleet::send(const Node& node, Message message) {
-    auto it = m_agents.find(m_local ? QString() : node.host);
+    auto it = m_agents.find(m_local && !isSlurmHost(node.host) ? QString() : node.host);
     if (it != m_agents.end()) it->second->send(std::move(message));
 }
 
@@ -139,8 +145,12 @@ void AgentFleet::broadcast(const QString& kind) {
     for (const auto& [host, agent] : m_agents) agent->send(Message(kind));
 }
 
+// (A Slurm party's agents end their job as they exit; whatever is left of it is cancelled.)
 void AgentFleet::sendShutdown() {
     broadcast(QStringLiteral("shutdown"));
+    QTimer::singleShot(kStopGraceMs, this, [this] {
+        for (const auto& [party, job] : m_slurmJobs) job->cancel();
+    });
 }
 
 // Agents not our child say "bye" as they go (→ gone); silence ends the wait.
@@ -151,6 +161,7 @@ void AgentFleet::sayGoodbye() {
 }
 
 QString AgentFleet::outDirFor(const Node& node) const {
+    if (const Party* p = slurmPartyOf(m_topology, node.host)) return m_slurmRunsDirs.value(p->id);
     if (m_local) return m_runDir;
     const Host* h = m_topology.host(node.host);
     return (h ? h->installDir : QStringLiteral("~/.hips")) + QStringLiteral("/runs/") + QFileInfo(m_runDir).fileName();
@@ -183,6 +194,85 @@ void AgentFleet::close() {
     m_agents.clear();
     for (auto& agent : m_retired) agent.release()->deleteLater();
     m_retired.clear();
+}
+
+// ---- Slurm parties -----------------------------------------------------------------------------
+
+void AgentFleet::startSlurmParties() {
+    m_loginOptions.controllerPublicKey = m_keys.controller.publicKey;
+    for (const Party& p : m_topology.parties)
+        if (p.slurm) submitSlurmJob(p.id);
+}
+
+void AgentFleet::submitSlurmJob(const QString& party) {
+    const Party* p = m_topology.party(party);
+    const int attempt = ++m_slurmAttempts[party];
+    m_slurmWaiting.insert(party);
+    auto job = std::make_unique<SlurmJob>(m_topology, *p, QFileInfo(m_runDir).fileName(), attempt, m_loginOptions);
+    SlurmJob* j = job.get();
+    const QStringList hosts = partyHosts(*p);
+    connect(j, &SlurmJob::progress, this, [this, hosts, party](const QString& stage) {
+        for (const QString& h : hosts) Q_EMIT deployProgress(h, stage);
+        Q_EMIT logLine(QStringLiteral("controller"), QStringLiteral("stdout"), QStringLiteral("party %1: %2").arg(party, stage));
+    });
+    connect(j, &SlurmJob::submitted, this, [this, party, attempt](const QString& id) { Q_EMIT slurmJobSubmitted(party, id, attempt); });
+    connect(j, &SlurmJob::allocated, this, [this, j](const QList<SlurmNode>& nodes) { onSlurmAllocated(j, nodes); });
+    connect(j, &SlurmJob::failed, this, &AgentFleet::failed);
+    connect(j, &SlurmJob::ended, this, [this, party](const QString& reason) { onSlurmPartyLost(party, reason); });
+    if (auto old = m_slurmJobs.find(party); old != m_slurmJobs.end()) {
+        old->second->disconnect(this);
+        old->second->cancel();
+        old->second.release()->deleteLater();  // (we may be inside its signal)
+    }
+    m_slurmJobs[party] = std::move(job);
+    j->start();
+}
+
+// The job's agents are up: each takes the place of one of the party's hosts, at its node's address.
+void AgentFleet::onSlurmAllocated(SlurmJob* job, const QList<SlurmNode>& nodes) {
+    if (m_shutdownSent) return;
+    m_slurmWaiting.remove(job->partyId());
+    m_slurmRunsDirs.insert(job->partyId(), job->runsDir());
+    QMap<QString, QString> addresses;
+    for (const SlurmNode& n : nodes) {
+        for (Host& h : m_topology.hosts)
+            if (h.id == n.host) h.address = n.address;
+        addresses.insert(n.host, n.address);
+    }
+    Q_EMIT hostsPlaced(addresses);
+    for (const SlurmNode& n : nodes) {
+        m_keys.agents.insert(n.host, n.agentPublicKey);
+        Q_EMIT hostDeployed(n.host, true, {}, 0);
+        const QString label = QStringLiteral("%1 (node %2 of Slurm job %3)").arg(n.host, n.name, job->jobId());
+        addAgent(n.host, label, n.endpoint, m_keys.clientFor(n.host), asksForGpu(m_topology, n.host));
+    }
+}
+
+// fault_policy continue: the party's job is submitted again, and its roles start again on the new
+// allocation as if each alone had been restarted. Else the run stops, naming the job's end.
+void AgentFleet::onSlurmPartyLost(const QString& party, const QString& reason) {
+    if (m_shutdownSent || m_slurmWaiting.contains(party)) return;  // (its agents' exits follow the job's end)
+    const int done = m_slurmAttempts.value(party) - 1;
+    if (!mayRestartAgentAfter(done)) {
+        return Q_EMIT failed(reason + QStringLiteral("; its party's roles ended with it (with fault_policy continue, the job is "
+                                                     "submitted again and they rejoin)"));
+    }
+    m_slurmWaiting.insert(party);
+    QString jobId;
+    if (auto it = m_slurmJobs.find(party); it != m_slurmJobs.end()) {
+        jobId = it->second->jobId();
+        it->second->cancel();
+    }
+    const int maxRestarts = int(m_topology.training.param(QStringLiteral("max_restarts")));
+    const int delayMs = restartDelayMs(done + 1);
+    for (const QString& host : partyHosts(*m_topology.party(party))) {
+        retireAgent(host);
+        Q_EMIT agentRestarting(host, QStringLiteral("ended with party %1's Slurm job %2 (%3)").arg(party, jobId, reason), done + 1,
+                               maxRestarts, delayMs);
+    }
+    QTimer::singleShot(delayMs, this, [this, party] {
+        if (!m_shutdownSent) submitSlurmJob(party);
+    });
 }
 
 // ---- AttachedFleet ----------------------------------------------------------------------------

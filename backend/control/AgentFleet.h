@@ -9,6 +9,9 @@
 //                  directory's agents.json (hips attach)
 //   SimulatedFleet no agent: one hips-trainer plays every role on a virtual clock (hips simulate)
 //
+// Beside the local or remote agents, a party with `launcher: slurm` gets its agents from a batch
+// job (SlurmJob): one per allocated node, each standing for one of the party's hosts.
+//
 // Whatever the kind, the controller gets `ready` once every agent has answered, each event once,
 // `failed` for whatever went wrong with an agent, and `gone` when none is left to hear from.
 #include "AgentClient.h"
@@ -16,6 +19,8 @@
 #include "Deployer.h"
 #include "DeploymentKeys.h"
 #include "LocalAgentLauncher.h"
+#include "PartyLauncher.h"
+#include "SlurmJob.h"
 #include "Topology.h"
 
 #include <QHash>
@@ -63,6 +68,8 @@ public:
     virtual void giveUpHost(const QString& host) { Q_UNUSED(host) }
     // Whether an agent on `host` answers now.
     bool hasAgent(const QString& host) const { return m_agents.count(host) > 0; }
+    // How a Slurm party's login host is reached (its known_hosts, prompts), as a deployment does.
+    void setLoginOptions(const DeployOptions& options) { m_loginOptions = options; }
 
 Q_SIGNALS:
     void ready();  // every agent answered its handshake and passed its checks
@@ -82,6 +89,10 @@ Q_SIGNALS:
     // roles may move to a standby host meanwhile; it is tried again while restarts are left,
     // unless it was given up (giveUpHost).
     void hostLost(const QString& host, const QString& error);
+    // A Slurm party's job was submitted (`attempt` 1, then again after Slurm ended it).
+    void slurmJobSubmitted(const QString& party, const QString& jobId, int attempt);
+    // A Slurm party's nodes took its hosts: their addresses (host id → address), for the roles.
+    void hostsPlaced(const QMap<QString, QString>& addresses);
 
 protected:
     // `resumeAfter` >= 0: the history holds this agent's events up to it (attached).
@@ -107,6 +118,10 @@ protected:
     }
     // fault_policy continue, while the run is under way, and restarts left after `done` of them.
     bool mayRestartAgentAfter(int done) const;
+    // The Slurm parties' batch jobs (SlurmJob), beside the fleet's own agents: `ready` waits for
+    // their agents too. Called by start(), once the controller's keys are made.
+    void startSlurmParties();
+    bool isSlurmHost(const QString& host) const { return slurmPartyOf(m_topology, host) != nullptr; }
 
     Topology m_topology;
     QString m_runDir;
@@ -125,7 +140,16 @@ private:
     void onReady(const QString& host, const QString& label, qint64 resumeAfter, const QCborMap& hello);
     void onLost(const QString& host, const QString& reason, bool attached);
     void saveRoster();
+    void submitSlurmJob(const QString& party);
+    void onSlurmAllocated(SlurmJob* job, const QList<SlurmNode>& nodes);
+    // Slurm ended the party's job, or one of its agents went: the party's roles went with it.
+    void onSlurmPartyLost(const QString& party, const QString& reason);
     bool m_allReady = false;
+    DeployOptions m_loginOptions;
+    std::map<QString, std::unique_ptr<SlurmJob>> m_slurmJobs;  // by party
+    QHash<QString, int> m_slurmAttempts;  // by party
+    QSet<QString> m_slurmWaiting;  // parties whose job's agents are not up yet
+    QHash<QString, QString> m_slurmRunsDirs;  // by party: where its roles write
 };
 
 class LocalFleet : public AgentFleet {

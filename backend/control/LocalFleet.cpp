@@ -23,6 +23,7 @@ void LocalFleet::start() {
     m_local = true;
     m_keys = DeploymentKeys::generate();
     launchAgent();
+    startSlurmParties();
     failUnlessReadyIn(kAgentStartTimeoutMs);
 }
 

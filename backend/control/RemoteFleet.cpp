@@ -50,6 +50,7 @@ void RemoteFleet::start() {
         m_options.modelSha256 = m_topology.training.modelSha256;
     }
     m_deployer->start(m_topology, m_options);
+    startSlurmParties();
     failUnlessReadyIn(kAgentStartTimeoutMs + kDeployTimeoutMs);
 }
 

@@ -6,6 +6,7 @@
 #include "TopologyReader.h"
 #include "TopologyWriter.h"
 #include "ModelFileCheck.h"
+#include "PartyLauncher.h"
 #include "PrivacyBudget.h"
 #include "SimulationCheck.h"
 #include "TopologyLimits.h"
@@ -155,6 +156,9 @@ void RunController::useFleet(std::unique_ptr<AgentFleet> fleet) {
     connect(f, &AgentFleet::agentRestarting, this, &RunController::onAgentRestarting);
     connect(f, &AgentFleet::agentBack, this, &RunController::startRolesAgain);
     connect(f, &AgentFleet::hostLost, this, &RunController::moveOffLostHost);
+    connect(f, &AgentFleet::hostsPlaced, this, &RunController::placeHosts);
+    connect(f, &AgentFleet::slurmJobSubmitted, this, &RunController::recordSlurmJob);
+    f->setLoginOptions(m_deployOptions);
     f->setAgentRestarts([this] {
         return m_topology.training.continuesThroughFailures() && !m_endingStragglers &&
                (m_state == RunState::Starting || m_state == RunState::Running);
@@ -236,8 +240,14 @@ void RunController::onExited(ProcessInfo& p, const QCborMap& e) {
                                     .arg(e.value(QStringLiteral("max_restarts")).toInteger())
                                     .arg(double(e.value(QStringLiteral("delay_ms")).toInteger()) / 1000.0));
     } else if (p.state == ProcessInfo::State::Failed) {
-        // Under fault_policy continue a worker's death is the schedulers' to judge (min_workers).
-        if (m_topology.training.continuesThroughFailures() && p.node.kind == RoleKind::Worker)
+        // Slurm signals a job's processes as it ends the job: under fault_policy continue the
+        // party's job is submitted again (AgentFleet), and this role starts again with it.
+        if (m_topology.training.continuesThroughFailures() && slurmPartyOf(m_topology, p.node.host)) {
+            p.state = ProcessInfo::State::Restarting;
+            tellProcess(p);
+            m_feed.processEnded(p.node.id);
+            recordNotice(p.node.id, describeExit(p) + QStringLiteral("; it starts again with its party's Slurm job"));
+        } else if (m_topology.training.continuesThroughFailures() && p.node.kind == RoleKind::Worker)
             recordNotice(p.node.id, describeExit(p) + QStringLiteral("; the run goes on without it (fault_policy continue)"));
         else fail(describeExit(p));
     }

@@ -50,6 +50,7 @@ struct RunSummary {
     quint64 bytesInside = 0, bytesAcross = 0;
     qint64 samples = 0;
     QJsonObject privacy;  // the guarantee (PrivacyBudget.h); empty without privacy
+    QMap<QString, QStringList> slurmJobs;  // a Slurm party → its batch jobs' ids, in order
     // Rounds, scores, traffic and samples as the run's progress counted them (RunSummary.cpp).
     void takeFigures(const RunProgress& progress, bool regression);
     QJsonObject toJson() const;
@@ -121,6 +122,9 @@ private:
     void onAgentRestarting(const QString& host, const QString& how, int attempt, int maxRestarts, int delayMs);
     void startRolesAgain(const QString& host);
     void moveOffLostHost(const QString& host, const QString& error);
+    // A Slurm party's nodes: the roles started from now on are told their addresses.
+    void placeHosts(const QMap<QString, QString>& addresses);
+    void recordSlurmJob(const QString& party, const QString& jobId, int attempt);
     int centralPartyIndex() const;
     void onEvent(AgentClient* agent, const QCborMap& event, qint64 seq);
     void handleEvent(const QCborMap& event);
@@ -163,6 +167,7 @@ private:
     bool m_privacyCut = false;  // target_epsilon cut the rounds: a run that ends reached its privacy budget
     QList<RoundRow> m_unshownRows;  // this agent event's completed rounds, shown once it is stored
     MetricsFeed m_feed;  // the roles' records as the run keeps them
+    QMap<QString, QStringList> m_slurmJobs;  // by party, for the summary
     QSet<QString> m_agentsRestarting;  // hosts ("" for the local agent) whose agent is being started again
     bool m_endingStragglers = false;  // fault_policy continue: the rounds are done, workers left are stopped
     std::unique_ptr<AgentFleet> m_fleet;  // last: it goes first

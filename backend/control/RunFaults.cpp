@@ -1,6 +1,6 @@
 // RunController under fault_policy continue: agents started again with their roles, a global
 // server moved to its standby host when its own is lost, and the roles left once the rounds
-// are done stopped. (The run's state machine is RunController.cpp.)
+// are done stopped; and a Slurm party's jobs and nodes. (The run's state machine is RunController.cpp.)
 #include "RunController.h"
 
 #include "RunRecorder.h"
@@ -63,6 +63,21 @@ void RunController::moveOffLostHost(const QString& host, const QString& error) {
         return p.node.host == host && (p.state == ProcessInfo::State::Restarting || p.state == ProcessInfo::State::Pending);
     });
     if (!rolesLeft) m_fleet->giveUpHost(host);
+}
+
+void RunController::placeHosts(const QMap<QString, QString>& addresses) {
+    for (Host& h : m_topology.hosts)
+        if (addresses.contains(h.id)) h.address = addresses.value(h.id);
+}
+
+// The job ids go to the history (an event each), the log and the summary.
+void RunController::recordSlurmJob(const QString& party, const QString& jobId, int attempt) {
+    m_slurmJobs[party] << jobId;
+    const QString text =
+        attempt == 1 ? QStringLiteral("party %1 runs as Slurm job %2").arg(party, jobId)
+                     : QStringLiteral("party %1 submitted again as Slurm job %2 (job %3 of the run)").arg(party, jobId).arg(attempt);
+    m_recorder->event(QStringLiteral("info"), QStringLiteral("controller"), text);
+    Q_EMIT logLine(QStringLiteral("controller"), QStringLiteral("stdout"), text);  // (the deployment's lines show its state)
 }
 
 int RunController::centralPartyIndex() const {

@@ -7,6 +7,7 @@
 #include "RunRecorder.h"
 
 #include <QFile>
+#include <QJsonArray>
 
 #include <cmath>
 
@@ -56,6 +57,11 @@ QJsonObject RunSummary::toJson() const {
     o.insert(regression ? "final_test_rmse" : "final_test_acc", finalAccuracy);
     o.insert(regression ? "best_test_rmse" : "best_test_acc", bestAccuracy);
     if (!privacy.isEmpty()) o.insert("privacy", privacy);
+    if (!slurmJobs.isEmpty()) {
+        QJsonObject jobs;
+        for (auto it = slurmJobs.begin(); it != slurmJobs.end(); ++it) jobs.insert(it.key(), QJsonArray::fromStringList(it.value()));
+        o.insert("slurm_jobs", jobs);
+    }
     return o;
 }
 
@@ -68,6 +74,7 @@ void RunController::emitFinished() {
     s.reason = m_failure;
     s.runDir = m_dir.path();
     s.seconds = recordTimes() ? m_lastRecordAt : elapsed();
+    s.slurmJobs = m_slurmJobs;
     if (m_progress) {
         // Rounds that trained but whose evaluation never came (a stopped or failed run) are
         // rows too, without accuracy: every trained round is charted and kept.

@@ -1,5 +1,7 @@
 #include "Deployer.h"
 
+#include "PartyLauncher.h"
+
 #include "CurveSecurity.h"
 
 #include <QCryptographicHash>
@@ -14,11 +16,11 @@ namespace {
 
 const QStringList kBinaries = {QStringLiteral("hips-agent"), QStringLiteral("hips-trainer")};
 
+}  // namespace
+
 QString shellQuote(const QString& s) {
     return '\'' + QString(s).replace('\'', QStringLiteral("'\\''")) + '\'';
 }
-
-}  // namespace
 
 QString connectToHost(SshSession& ssh, const Host& host, const DeployOptions& options, const std::atomic<bool>* cancelled) {
     ssh.setCancelFlag(cancelled);
@@ -36,8 +38,9 @@ QString remoteDir(const QString& dir) {
 
 QList<Host> remoteHosts(const Topology& topology) {
     QList<Host> out;
+    const QSet<QString> noAgent = hostsWithoutSshAgent(topology);  // (Slurm parties' hosts, login hosts)
     for (const Host& h : topology.hosts)
-        if (!h.isLoopback()) out << h;
+        if (!h.isLoopback() && !noAgent.contains(h.id)) out << h;
     return out;
 }
 

@@ -33,6 +33,9 @@ struct DeployOptions {
 // timeout). Empty on success, else what went wrong and what to do.
 QString connectToHost(SshSession& ssh, const Host& host, const DeployOptions& options, const std::atomic<bool>* cancelled);
 
+// `s` as one word of a POSIX shell's command line, whatever it holds.
+QString shellQuote(const QString& s);
+
 // A host's install_dir as its shell reads it: "~/.hips" as "$HOME"/'.hips', anything else quoted.
 QString remoteDir(const QString& dir);
 

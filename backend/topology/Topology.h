@@ -10,6 +10,7 @@
 #include <QList>
 #include <QMap>
 #include <QString>
+#include <QStringList>
 #include <optional>
 
 namespace hips {
@@ -70,6 +71,22 @@ struct WanLink {
     double latencyMs = 0;  // one way
 };
 
+// How a party's hosts come to run its roles (`launcher`): "ssh" (the default: its hosts are
+// machines the controller deploys an agent to over SSH, or this machine), or "slurm": its hosts
+// are the nodes of a batch job submitted from a login host, known only once Slurm allocates them
+// (PartyLauncher.h, SlurmJob.h).
+struct SlurmLauncher {
+    QString loginHost;  // a host id reached over SSH; empty: sbatch runs on this machine
+    QString partition, account;  // empty: the cluster's defaults
+    int nodes = 1;
+    int tasksPerNode = 1;
+    int gpusPerNode = 0;  // --gres=gpu:N
+    QString timeLimit;  // "HH:MM:SS" (or "D-HH:MM:SS"); empty: the partition's default
+    QStringList sbatchOptions;  // each from SlurmLauncher's allowed list (PartyLauncher.cpp)
+    QString installDir = QStringLiteral("~/.hips");  // on the login host, shared with the nodes
+    int queuePatienceS = 3600;  // how long the job may wait in the queue before the run gives up
+};
+
 struct Party {
     QString id;
     std::optional<WanLink> wan;
@@ -93,6 +110,7 @@ struct Party {
     // its `servers` wait unused for the transport to go back to "server".
     QString transport = QStringLiteral("server");
     QMap<QString, double> transportParams;  // the collective's settings given, e.g. transport_chunk_kb
+    std::optional<SlurmLauncher> slurm;  // `launcher: {kind: slurm, ...}`; none: ssh
 
     int workerCount() const;
     bool collective() const { return transport != QLatin1String("server"); }

@@ -1,5 +1,7 @@
 #include "TopologyReader.h"
 
+#include "PartyLauncher.h"
+
 #include "PrivacyMechanism.h"
 
 #include "AggregatorRegistry.h"
@@ -237,7 +239,8 @@ void readTransport(JsonFields& f, Party& p) {
 Party readParty(const QJsonObject& o, const QString& path, TopologyIssues* issues) {
     JsonFields f(o, path, issues);
     f.rejectUnknown(
-        QStringList{"id", "central", "host", "roles", "adversary", "wan", "data", "clients_per_round", "transport"} + transportParamNames(),
+        QStringList{"id", "central", "host", "roles", "adversary", "wan", "data", "clients_per_round", "transport", "launcher"} +
+            transportParamNames(),
         QCoreApplication::translate("TopologyCheck", "party field"));
     Party p;
     p.id = f.string("id", {}, true);
@@ -247,6 +250,7 @@ Party readParty(const QJsonObject& o, const QString& path, TopologyIssues* issue
     p.data = readDataSource(f, "data");
     p.clientsPerRound = readClientsPerRound(f);
     readTransport(f, p);
+    p.slurm = readLauncher(f);
     const QString partyHost = f.string("host", {});
     const auto rolesObject = f.object("roles", true);
     if (!rolesObject) return p;

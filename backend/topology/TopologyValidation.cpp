@@ -8,6 +8,7 @@
 #include "FedOptimizer.h"
 #include "FieldRules.h"
 #include "ClientSampling.h"
+#include "PartyLauncher.h"
 #include "PartyTransport.h"
 #include "ModeConflicts.h"
 #include "SecureAggregationCheck.h"
@@ -101,11 +102,14 @@ private:
 
     // Roles on other machines cannot reach this one's loopback: a topology with remote hosts has
     // no loopback host (hips run refused it only at the start, after the designer called it valid).
+    // (A Slurm party's hosts take their nodes' addresses, and a login host runs no role: neither counts.)
     void checkLoopbackBesideRemote() {
-        const auto remote = std::find_if(m_t.hosts.begin(), m_t.hosts.end(), [](const Host& h) { return !h.isLoopback(); });
+        const QSet<QString> noAgent = hostsWithoutSshAgent(m_t);
+        const auto remote =
+            std::find_if(m_t.hosts.begin(), m_t.hosts.end(), [&](const Host& h) { return !h.isLoopback() && !noAgent.contains(h.id); });
         if (remote == m_t.hosts.end()) return;
         for (int i = 0; i < m_t.hosts.size(); ++i)
-            if (m_t.hosts[i].isLoopback())
+            if (m_t.hosts[i].isLoopback() && !noAgent.contains(m_t.hosts[i].id))
                 add(QStringLiteral("$.hosts[%1].address").arg(i),
                     QCoreApplication::translate("TopologyCheck",
                                                 "host '%1' is this machine's loopback (%2) beside remote host '%3' (%4): roles on "
@@ -406,6 +410,7 @@ private:
         checkSecureAggregation(m_t, &m_issues);
         checkClientSampling(m_t, &m_issues);
         checkPartyTransports(m_t, &m_issues);
+        checkLaunchers(m_t, &m_issues);
         if (s.flat() && s.partyAggregation != QLatin1String(rule::kFedAvg))
             add("$.training.party_aggregation", QCoreApplication::translate("TopologyCheck",
                                                                             "a flat run has no party servers "

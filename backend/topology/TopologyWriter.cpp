@@ -1,5 +1,7 @@
 #include "TopologyWriter.h"
 
+#include "PartyLauncher.h"
+
 #include "DataFields.h"
 
 #include <QJsonArray>
@@ -63,6 +65,7 @@ QJsonObject party(const Party& p) {
     if (p.clientsPerRound > 0) o.insert("clients_per_round", p.clientsPerRound);
     if (p.collective()) o.insert("transport", p.transport);
     for (auto it = p.transportParams.begin(); it != p.transportParams.end(); ++it) o.insert(it.key(), it.value());
+    if (p.slurm) o.insert("launcher", launcherJson(*p.slurm));
     return o;
 }
 

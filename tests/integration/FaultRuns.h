@@ -43,6 +43,26 @@ inline QList<int> printedRounds(const QByteArray& out) {
     return rounds;
 }
 
+// Reads the run's output until `done(output so far)` holds, the run ends, or `ms` pass.
+inline bool waitForOutputWhere(Run& run, int ms, const std::function<bool(const QByteArray&)>& done) {
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < ms && run.process.state() != QProcess::NotRunning) {
+        run.process.waitForReadyRead(200);
+        run.out += run.process.readAllStandardOutput();
+        if (done(run.out)) return true;
+    }
+    return false;
+}
+
+// Waits until the table shows `rows` rounds after the line holding `marker`.
+inline bool waitForRowsAfter(Run& run, const QByteArray& marker, int rows, int ms) {
+    return waitForOutputWhere(run, ms, [&](const QByteArray& out) {
+        const qsizetype at = out.indexOf(marker);
+        return at >= 0 && printedRounds(out.mid(at)).size() >= rows;
+    });
+}
+
 // Whether `pid` runs under a live agent: a role that is dying with its agent (already reparented)
 // is no victim of its own.
 inline bool underLiveAgent(qint64 pid) {

@@ -46,19 +46,6 @@ QStringList membershipStates(const QString& metricsPath, const QString& schedule
     return states;
 }
 
-// Waits until the table shows `rows` rounds after the line holding `marker`.
-bool waitForRowsAfter(Run& run, const QByteArray& marker, int rows, int ms) {
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < ms && run.process.state() != QProcess::NotRunning) {
-        run.process.waitForReadyRead(200);
-        run.out += run.process.readAllStandardOutput();
-        const qsizetype at = run.out.indexOf(marker);
-        if (at >= 0 && printedRounds(run.out.mid(at)).size() >= rows) return true;
-    }
-    return false;
-}
-
 // The global server said it went on from its recovery point.
 bool globalServerRecovered(Run& run) {
     QFile log(run.dir.filePath("run/logs/central-global_server0.log"));

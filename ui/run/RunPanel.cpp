@@ -1,6 +1,7 @@
 #include "RunPanel.h"
 
 #include "DeploymentTable.h"
+#include "PartyLauncher.h"
 #include "LogPane.h"
 #include "ProcessTableModel.h"
 #include "ResumeTarget.h"
@@ -190,6 +191,8 @@ RunController* RunPanel::newController(const Topology& topology) {
     m_processes->reset(topology.nodes());
     QStringList remote;
     for (const Host& h : remoteHosts(topology)) remote << h.id;
+    for (const Party& p : topology.parties)
+        if (p.slurm) remote << partyHosts(p);  // (their rows show the party's job: its id, PENDING and why)
     m_deployment->reset(remote);
     m_deployment->setVisible(!remote.isEmpty());
     QStringList ids;

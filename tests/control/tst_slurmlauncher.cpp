@@ -1,0 +1,179 @@
+// A party's `launcher` (PartyLauncher.h, SlurmJob.h): read and written back, every bad setting
+// refused with its path and the way out, the hosts a Slurm party's job stands for kept out of SSH
+// deployment, and the batch script the job submits.
+#include "Deployer.h"
+#include "PartyLauncher.h"
+#include "SlurmJob.h"
+#include "TopologyReader.h"
+#include "TopologyWriter.h"
+#include "../topology/TopologyTestSupport.h"
+
+#include <QtTest>
+
+using namespace hips;
+using namespace hips::test;
+
+namespace {
+
+// The default topology with party2 (parties[2]) on host "p2node" under a Slurm launcher, `edit`
+// applied after.
+TopologyLoad withSlurm(const std::function<void(QJsonObject&)>& edit = {}) {
+    QJsonObject t = validTopology();
+    QJsonArray hosts = t["hosts"].toArray();
+    hosts.append(QJsonObject{{"id", "p2node"}});
+    hosts.append(QJsonObject{{"id", "login"}, {"address", "10.0.0.9"}, {"user", "me"}});
+    t["hosts"] = hosts;
+    set(t, {"parties", "2", "host"}, "p2node");
+    set(t, {"parties", "2", "launcher"},
+        QJsonObject{{"kind", "slurm"},
+                    {"login_host", "login"},
+                    {"partition", "gpu"},
+                    {"account", "lab-7"},
+                    {"nodes", 1},
+                    {"gpus_per_node", 2},
+                    {"time_limit", "02:00:00"},
+                    {"sbatch_options", QJsonArray{"--qos=normal", "--exclusive"}}});
+    if (edit) edit(t);
+    return TopologyReader::readJson(QJsonDocument(t).toJson(), QStringLiteral("slurm.json"));
+}
+
+bool hasIssue(const TopologyLoad& load, const QString& path, const QString& fragment) {
+    for (const TopologyIssue& i : load.issues)
+        if (i.path == path && i.message.contains(fragment)) return true;
+    return false;
+}
+
+}  // namespace
+
+class SlurmLauncherTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void aSlurmLauncherIsReadAndWrittenBack() {
+        const TopologyLoad load = withSlurm();
+        QVERIFY2(load.ok(), qPrintable(load.errorText()));
+        const Party& p = *load.topology->party("party2");
+        QVERIFY(p.slurm);
+        QCOMPARE(p.slurm->loginHost, QString("login"));
+        QCOMPARE(p.slurm->partition, QString("gpu"));
+        QCOMPARE(p.slurm->account, QString("lab-7"));
+        QCOMPARE(p.slurm->gpusPerNode, 2);
+        QCOMPARE(p.slurm->timeLimit, QString("02:00:00"));
+        QCOMPARE(p.slurm->sbatchOptions, QStringList({"--qos=normal", "--exclusive"}));
+        QVERIFY(!load.topology->party("party1")->slurm);  // absent: ssh
+        const TopologyLoad again = TopologyReader::readJson(TopologyWriter::toJson(*load.topology), "again.json");
+        QVERIFY2(again.ok(), qPrintable(again.errorText()));
+        QCOMPARE(TopologyWriter::toJson(*again.topology), TopologyWriter::toJson(*load.topology));
+        // {"kind": "ssh"} is today's behaviour.
+        const TopologyLoad ssh = withSlurm([](QJsonObject& t) {
+            set(t, {"parties", "2", "launcher"}, QJsonObject{{"kind", "ssh"}});
+            QJsonArray hosts = t["hosts"].toArray();
+            hosts.removeLast();  // (the login host: a remote host beside loopback ones once nothing submits from it)
+            t["hosts"] = hosts;
+        });
+        QVERIFY2(ssh.ok(), qPrintable(ssh.errorText()));
+        QVERIFY(!ssh.topology->party("party2")->slurm);
+    }
+
+    // Its hosts take their nodes' addresses and the login host runs no role: no agent goes to
+    // either over SSH, and neither counts as a remote host beside this machine's loopback.
+    void itsHostsAndItsLoginHostGetNoSshAgent() {
+        const TopologyLoad load = withSlurm();
+        QVERIFY2(load.ok(), qPrintable(load.errorText()));
+        QCOMPARE(hostsWithoutSshAgent(*load.topology), QSet<QString>({"p2node", "login"}));
+        QVERIFY(remoteHosts(*load.topology).isEmpty());
+        QCOMPARE(slurmPartyOf(*load.topology, "p2node")->id, QString("party2"));
+        QVERIFY(!slurmPartyOf(*load.topology, "local"));
+    }
+
+    void badSettingsAreRefusedWithTheWayOut_data() {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QJsonValue>("value");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("fragment");
+        const QString l = "$.parties[2].launcher.";
+        QTest::newRow("kind") << "kind" << QJsonValue("pbs") << l + "kind"
+                              << "ssh, slurm";
+        QTest::newRow("login host") << "login_host" << QJsonValue("nowhere") << l + "login_host"
+                                    << "not declared";
+        QTest::newRow("partition") << "partition" << QJsonValue("gpu;rm -rf") << l + "partition"
+                                   << "not a Slurm name";
+        QTest::newRow("time") << "time_limit" << QJsonValue("2 hours") << l + "time_limit"
+                              << "HH:MM:SS";
+        QTest::newRow("option") << "sbatch_options" << QJsonValue(QJsonArray{"--output=/etc/x"}) << l + "sbatch_options"
+                                << "not an sbatch option";
+        QTest::newRow("option form") << "sbatch_options" << QJsonValue(QJsonArray{"--qos=a b"}) << l + "sbatch_options"
+                                     << "--name=value";
+        QTest::newRow("nodes") << "nodes" << QJsonValue(0) << l + "nodes"
+                               << "";
+        QTest::newRow("gpus") << "gpus_per_node" << QJsonValue(99) << l + "gpus_per_node"
+                              << "";
+        QTest::newRow("install dir") << "install_dir" << QJsonValue("/a b") << l + "install_dir"
+                                     << "plain path";
+        QTest::newRow("unknown") << "queue" << QJsonValue(1) << l + "queue"
+                                 << "unknown";
+    }
+
+    void badSettingsAreRefusedWithTheWayOut() {
+        QFETCH(QString, field);
+        QFETCH(QJsonValue, value);
+        QFETCH(QString, path);
+        QFETCH(QString, fragment);
+        const TopologyLoad load = withSlurm([&](QJsonObject& t) { set(t, {"parties", "2", "launcher", field}, value); });
+        QVERIFY(!load.ok());
+        QVERIFY2(hasIssue(load, path, fragment), qPrintable(load.errorText()));
+    }
+
+    void itsShapeIsChecked() {
+        // More hosts than nodes: each host is one node.
+        const TopologyLoad twoHosts = withSlurm([](QJsonObject& t) {
+            QJsonArray hosts = t["hosts"].toArray();
+            hosts.append(QJsonObject{{"id", "p2node2"}});
+            t["hosts"] = hosts;
+            set(t, {"parties", "2", "roles", "workers"}, QJsonArray{QJsonObject{{"count", 2}, {"host", "p2node2"}}});
+        });
+        QVERIFY2(hasIssue(twoHosts, "$.parties[2].launcher.nodes", "2 hosts (p2node, p2node2)"), qPrintable(twoHosts.errorText()));
+        // A host shared with another party.
+        const TopologyLoad shared = withSlurm([](QJsonObject& t) { set(t, {"parties", "1", "host"}, "p2node"); });
+        QVERIFY2(hasIssue(shared, "$.parties[2].launcher.kind", "runs roles of party party1"), qPrintable(shared.errorText()));
+        // The central party.
+        const TopologyLoad central = withSlurm([](QJsonObject& t) {
+            set(t, {"parties", "0", "launcher"}, QJsonObject{{"kind", "slurm"}});
+        });
+        QVERIFY2(hasIssue(central, "$.parties[0].launcher.kind", "central party"), qPrintable(central.errorText()));
+    }
+
+    void theBatchScriptStartsOneAgentPerNode() {
+        SlurmLauncher s;
+        s.nodes = 3;
+        s.tasksPerNode = 4;
+        s.partition = "gpu";
+        s.account = "lab";
+        s.timeLimit = "01:00:00";
+        s.gpusPerNode = 2;
+        s.sbatchOptions = {"--qos=high"};
+        const QString script = SlurmJob::batchScript(s, "/shared/hips", "/shared/hips/slurm/r-party2-1", "hips-r-party2");
+        QVERIFY(script.startsWith("#!/bin/sh\n"));
+        for (const char* line : {"#SBATCH --nodes=3\n", "#SBATCH --ntasks-per-node=4\n", "#SBATCH --partition=gpu\n",
+                                 "#SBATCH --account=lab\n", "#SBATCH --time=01:00:00\n", "#SBATCH --gres=gpu:2\n", "#SBATCH --qos=high\n",
+                                 "#SBATCH --output=/shared/hips/slurm/r-party2-1/job.out\n"})
+            QVERIFY2(script.contains(line), qPrintable(script));
+        QVERIFY2(script.contains("exec srun --nodes=3 --ntasks=3 --ntasks-per-node=1 --gres=gpu:2 "
+                                 "--output='/shared/hips/slurm/r-party2-1/agent-%n.log'"),
+                 qPrintable(script));
+        QVERIFY2(script.contains("'/shared/hips/bin/hips-agent' '/shared/hips/slurm/r-party2-1' '/shared/hips/runs'"), qPrintable(script));
+        QVERIFY(script.contains("agent-$SLURM_NODEID.keys"));
+        // Without settings, none of their lines.
+        const QString plain = SlurmJob::batchScript(SlurmLauncher{}, "/i", "/i/j", "n");
+        QVERIFY(!plain.contains("--partition") && !plain.contains("--gres") && !plain.contains("--time"));
+    }
+
+    void scontrolsFieldsAreRead() {
+        const auto f = SlurmJob::scontrolFields("JobId=12 JobName=x JobState=PENDING Reason=Resources Dependency=(null) NodeList=(null)\n");
+        QCOMPARE(f.value("JobState"), QString("PENDING"));
+        QCOMPARE(f.value("Reason"), QString("Resources"));
+        QCOMPARE(f.value("JobId"), QString("12"));
+    }
+};
+
+QTEST_GUILESS_MAIN(SlurmLauncherTest)
+#include "tst_slurmlauncher.moc"

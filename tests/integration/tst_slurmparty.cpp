@@ -1,0 +1,136 @@
+// A party that is a Slurm cluster (issue 50), on a real one-node cluster started by the test
+// (SlurmCluster.h): party2 of the default topology is `launcher: slurm`. While another job holds
+// the node, its job waits in the queue and the run says PENDING with Slurm's reason; once the node
+// is free the party trains; its job cancelled mid-run (scancel) under fault_policy continue is
+// submitted again, its roles rejoin, and the run ends at the default topology's accuracy with both
+// job ids in its summary. Also: a Slurm party's job that cannot be submitted fails the run at once,
+// naming sbatch's refusal.
+#include "FaultRuns.h"
+#include "SlurmCluster.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+
+using namespace hips::test;
+
+namespace {
+
+// The default topology with party2 on the test cluster's partition (its roles on host "p2node",
+// which the job's node becomes), fault_policy continue and 20 rounds of the cnn.
+QString slurmTopology(const QTemporaryDir& dir, const QJsonObject& launcherExtra = {}) {
+    QFile in(HIPS_SOURCE_DIR "/resources/topologies/default.json");
+    in.open(QIODevice::ReadOnly);
+    QJsonObject t = QJsonDocument::fromJson(in.readAll()).object();
+    QJsonArray hosts = t["hosts"].toArray();
+    hosts.append(QJsonObject{{"id", "p2node"}});
+    t["hosts"] = hosts;
+    QJsonArray parties = t["parties"].toArray();
+    for (int i = 0; i < parties.size(); ++i) {
+        QJsonObject p = parties[i].toObject();
+        if (p["id"].toString() != "party2") continue;
+        p["host"] = "p2node";
+        QJsonObject launcher{{"kind", "slurm"},
+                             {"partition", "hips"},
+                             {"nodes", 1},
+                             {"time_limit", "00:30:00"},
+                             {"install_dir", dir.filePath("shared")},
+                             {"queue_patience_s", 600}};
+        for (auto it = launcherExtra.begin(); it != launcherExtra.end(); ++it) launcher[it.key()] = it.value();
+        p["launcher"] = launcher;
+        parties[i] = p;
+    }
+    t["parties"] = parties;
+    QJsonObject training = t["training"].toObject();
+    training["fault_policy"] = "continue";
+    training["heartbeat_timeout_s"] = 5;
+    t["training"] = training;
+    const QString path = dir.filePath("slurm.json");
+    QFile out(path);
+    out.open(QIODevice::WriteOnly);
+    out.write(QJsonDocument(t).toJson());
+    return path;
+}
+
+// Waits until `text` shows after `marker` in the run's output.
+bool waitForOutputAfter(Run& run, const QByteArray& marker, const QByteArray& text, int ms) {
+    return waitForOutputWhere(run, ms, [&](const QByteArray& out) {
+        const qsizetype at = out.indexOf(marker);
+        return at >= 0 && out.indexOf(text, at) > at;
+    });
+}
+
+QString capture(const QByteArray& out, const QString& pattern) {
+    return QRegularExpression(pattern).match(QString::fromUtf8(out)).captured(1);
+}
+
+}  // namespace
+
+class TestSlurmParty : public QObject {
+    Q_OBJECT
+    SlurmCluster m_cluster;
+    QString m_noCluster;
+
+private Q_SLOTS:
+    void initTestCase() {
+        m_noCluster = m_cluster.start();
+        if (!m_noCluster.isEmpty()) QSKIP(qPrintable(m_noCluster));
+    }
+
+    void aSlurmPartyWaitsInTheQueueTrainsAndComesBackAfterScancel() {
+        const QString blocker = m_cluster.holdNode();
+        QCOMPARE(m_cluster.state(blocker), QString("RUNNING"));
+        Run run;
+        run.start({"run", slurmTopology(run.dir), "--out", run.dir.filePath("run")});
+
+        // Queued behind the blocker: a state the run shows, with Slurm's reason, not a failure.
+        QVERIFY2(run.waitForOutput("PENDING (Resources)", 120000), run.out + run.process.readAllStandardError());
+        const QString first = capture(run.out, "deploy p2node\\s+Slurm job (\\d+): PENDING \\(Resources\\)");
+        QVERIFY2(!first.isEmpty(), run.out);
+        QCOMPARE(m_cluster.state(first), QString("PENDING"));
+        QVERIFY(run.process.state() == QProcess::Running);
+        m_cluster.cancel(blocker);
+
+        // It trains; then Slurm ends the party's job under it.
+        QVERIFY2(waitForRowsAfter(run, "Slurm job " + first.toUtf8() + ": RUNNING", 4, 240000),
+                 run.out + run.process.readAllStandardError());
+        QCOMPARE(m_cluster.state(first), QString("RUNNING"));
+        m_cluster.cancel(first);
+        const QByteArray lost = "the agent on p2node ended with party party2's Slurm job " + first.toUtf8();
+        QVERIFY2(run.waitForOutput(lost, 120000), run.out + run.process.readAllStandardError());
+        QVERIFY2(waitForOutputAfter(run, lost, ": RUNNING", 120000), run.out + run.process.readAllStandardError());
+        const QString second = capture(run.out.mid(run.out.indexOf(lost)), "deploy p2node\\s+Slurm job (\\d+): ");
+        QVERIFY(!second.isEmpty() && second != first);
+
+        QVERIFY2(run.finish(600000) == 0, run.out + run.err);
+        QVERIFY2(finalAccuracy(run.out) >= 0.85, run.out);
+        QFile summary(run.dir.filePath("run/summary.json"));
+        QVERIFY(summary.open(QIODevice::ReadOnly));
+        const QJsonArray jobs = QJsonDocument::fromJson(summary.readAll()).object()["slurm_jobs"].toObject()["party2"].toArray();
+        QCOMPARE(jobs.size(), 2);
+        QCOMPARE(jobs[0].toString(), first);
+        QCOMPARE(jobs[1].toString(), second);
+        // The party's roles really ran in the job: their files are in the shared install directory.
+        QVERIFY(QDir(run.dir.filePath("shared/runs")).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size() == 1);
+        // Nothing of it is left in the queue, nor the agents' keys on the shared file system.
+        QTRY_VERIFY_WITH_TIMEOUT(!QStringList({"PENDING", "RUNNING", "COMPLETING"}).contains(m_cluster.state(second)), 30000);
+        QVERIFY(QDir(run.dir.filePath("shared/slurm")).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size() == 2);
+        for (const QString& job : QDir(run.dir.filePath("shared/slurm")).entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+            QVERIFY(QDir(run.dir.filePath("shared/slurm/" + job)).entryList({"*.keys"}).isEmpty());
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
+    void aJobSlurmRefusesFailsTheRunNamingWhy() {
+        Run run;
+        run.start({"run", slurmTopology(run.dir, {{"partition", "nosuchpartition"}}), "--out", run.dir.filePath("run")});
+        QVERIFY2(run.finish(120000) != 0, run.out);
+        QVERIFY2(run.out.contains("sbatch on this machine refused it") || run.err.contains("sbatch on this machine refused it"),
+                 run.out + run.err);
+        QVERIFY2((run.out + run.err).contains("invalid partition"), run.out + run.err);
+        QVERIFY(run.leftovers().isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSlurmParty)
+#include "tst_slurmparty.moc"
