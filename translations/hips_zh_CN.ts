@@ -149,57 +149,67 @@
         <translation>已存在主机“%1”</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerItems.cpp" line="99"/>
+        <location filename="../ui/designer/DesignerItems.cpp" line="100"/>
         <source>CENTRAL PARTY</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="28"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="30"/>
         <source>global scheduler</source>
         <translation>全局调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="28"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="30"/>
         <source>scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="33"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="35"/>
         <source>global server %1</source>
         <translation>全局服务器 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="34"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="36"/>
         <source>server %1 (unused)</source>
         <translation>服务器 %1（未使用）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="35"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="37"/>
         <source>server %1</source>
         <translation>服务器 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="40"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="42"/>
         <source>state service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="41"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="43"/>
         <source>master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="47"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="49"/>
         <source>workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="47"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="49"/>
         <source>workers · %1</source>
         <translation>工作节点 · %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="147"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="119"/>
+        <source>Slurm job</source>
+        <translation>Slurm 作业</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/DesignerScene.cpp" line="132"/>
+        <source>node %1</source>
+        <translation>节点 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/DesignerScene.cpp" line="154"/>
         <source>host &apos;%1&apos;?</source>
         <translation>主机“%1”？</translation>
     </message>
@@ -1281,79 +1291,79 @@
         <translation>主机“%1”和“%2”共用地址 %3 和 install_dir %4；请为每台主机指定各自的 install_dir</translation>
     </message>
     <message>
-        <location filename="../backend/topology/PartyLauncher.cpp" line="29"/>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="45"/>
         <source>&apos;%1&apos; is not of the form --name=value (letters, digits and _.,:@+/-[] only)</source>
         <translation>&apos;%1&apos; 不是 --name=value 的形式（只能用字母、数字和 _.,:@+/-[]）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/PartyLauncher.cpp" line="32"/>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="48"/>
         <source>%1 is not an sbatch option a launcher may add; use one of: %2</source>
         <translation>%1 不是启动器可以添加的 sbatch 选项；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/PartyLauncher.cpp" line="43"/>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="59"/>
         <source>must be a list of strings such as &quot;--qos=normal&quot;</source>
         <translation>必须是字符串列表，例如 &quot;--qos=normal&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/PartyLauncher.cpp" line="48"/>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="64"/>
         <source>at most 64 options</source>
         <translation>最多 64 个选项</translation>
     </message>
     <message>
-        <location filename="../backend/topology/PartyLauncher.cpp" line="58"/>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="74"/>
         <source>ssh launcher field</source>
         <translation>ssh 启动器字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/PartyLauncher.cpp" line="63"/>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="79"/>
         <source>slurm launcher field</source>
         <translation>slurm 启动器字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/PartyLauncher.cpp" line="132"/>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="148"/>
         <source>the central party runs over SSH or on this machine (its master&apos;s model comes back over SSH); give a Slurm launcher to another party</source>
         <translation>中心参与方通过 SSH 或在本机运行（其主节点的模型通过 SSH 取回）；请把 Slurm 启动器给其他参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/PartyLauncher.cpp" line="137"/>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="153"/>
         <location filename="../backend/topology/TopologyValidation.cpp" line="153"/>
         <location filename="../backend/topology/TopologyValidation.cpp" line="163"/>
         <source>host &apos;%1&apos; is not declared in $.hosts; add it there or fix the name</source>
         <translation>主机“%1”未在 $.hosts 中声明；请在那里添加它或修正名称</translation>
     </message>
     <message>
-        <location filename="../backend/topology/PartyLauncher.cpp" line="142"/>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="158"/>
         <source>&apos;%1&apos; is not a Slurm name (letters, digits, _ . - only)</source>
         <translation>&apos;%1&apos; 不是 Slurm 名称（只能用字母、数字、_ . -）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/PartyLauncher.cpp" line="146"/>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="162"/>
         <source>&apos;%1&apos; is not a time limit; write HH:MM:SS or D-HH:MM:SS</source>
         <translation>&apos;%1&apos; 不是时间限制；请写成 HH:MM:SS 或 D-HH:MM:SS</translation>
     </message>
     <message>
-        <location filename="../backend/topology/PartyLauncher.cpp" line="153"/>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="169"/>
         <source>&apos;%1&apos; is not a plain path (letters, digits and _.~/+- only)</source>
         <translation>&apos;%1&apos; 不是普通路径（只能用字母、数字和 _.~/+-）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/PartyLauncher.cpp" line="158"/>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="174"/>
         <source>the party&apos;s roles name %1 hosts (%2) and the job asks for %3 nodes; each host is one node: raise nodes or place the roles on fewer hosts</source>
         <translation>该参与方的角色使用 %1 台主机（%2），而作业只申请了 %3 个节点；每台主机对应一个节点：请增加 nodes，或把角色放到更少的主机上</translation>
     </message>
     <message>
-        <location filename="../backend/topology/PartyLauncher.cpp" line="169"/>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="185"/>
         <source>host &apos;%1&apos; runs roles of party %2 too; a Slurm party&apos;s hosts are its job&apos;s nodes: give it hosts of its own</source>
         <translation>主机 &apos;%1&apos; 也运行参与方 %2 的角色；Slurm 参与方的主机就是其作业的节点：请给它独立的主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/PartyLauncher.cpp" line="175"/>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="191"/>
         <source>host &apos;%1&apos; is party %2&apos;s login host; give this party hosts of its own</source>
         <translation>主机 &apos;%1&apos; 是参与方 %2 的登录主机；请给本参与方独立的主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/PartyLauncher.cpp" line="180"/>
+        <location filename="../backend/topology/PartyLauncher.cpp" line="196"/>
         <source>host &apos;%1&apos; runs this party&apos;s roles; the login host only submits the job</source>
         <translation>主机 &apos;%1&apos; 运行本参与方的角色；登录主机只负责提交作业</translation>
     </message>
@@ -2255,42 +2265,42 @@
 <context>
     <name>hips::DesignerScene</name>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="281"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="288"/>
         <source>%1 Mbit/s · %2 ms</source>
         <translation>%1 Mbit/s · %2 毫秒</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="282"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="289"/>
         <source>%1 inside</source>
         <translation>参与方内 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="326"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="333"/>
         <source>Add party</source>
         <translation>添加参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="330"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="337"/>
         <source>Add host</source>
         <translation>添加主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="334"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="341"/>
         <source>Add scheduler</source>
         <translation>添加调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="335"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="342"/>
         <source>Add server</source>
         <translation>添加服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="336"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="343"/>
         <source>Add workers</source>
         <translation>添加工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="337"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="344"/>
         <source>Add master worker</source>
         <translation>添加主工作节点</translation>
     </message>
@@ -2299,12 +2309,12 @@
         <translation type="vanished">添加 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="433"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="440"/>
         <source>Move party</source>
         <translation>移动参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="438"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="445"/>
         <source>Move role to %1</source>
         <translation>将角色移动到 %1</translation>
     </message>
@@ -3836,9 +3846,70 @@
         <translation>进程终止时</translation>
     </message>
     <message>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="28"/>
+        <source>Launcher</source>
+        <translation>启动器</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="40"/>
+        <source>this machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="44"/>
+        <source>Login host (submits the job)</source>
+        <translation>登录主机（提交作业）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="70"/>
         <location filename="../ui/designer/PropertyPanelTraining.cpp" line="107"/>
         <source>Partition</source>
         <translation>数据划分</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="71"/>
+        <source>Account</source>
+        <translation>账户</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="72"/>
+        <source>Nodes</source>
+        <translation>节点数</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="73"/>
+        <source>Tasks per node</source>
+        <translation>每节点任务数</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="74"/>
+        <source>GPUs per node</source>
+        <translation>每节点 GPU 数</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="75"/>
+        <source>Time limit (HH:MM:SS)</source>
+        <translation>时间限制（HH:MM:SS）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="76"/>
+        <source>Shared install directory</source>
+        <translation>共享安装目录</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="77"/>
+        <source>Queue patience (s)</source>
+        <translation>排队耐心（秒）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="79"/>
+        <source>sbatch options</source>
+        <translation>sbatch 选项</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="88"/>
+        <source>Separated by spaces, each --name=value, from: %1</source>
+        <translation>以空格分隔，每项为 --name=value，可选：%1</translation>
     </message>
     <message>
         <location filename="../ui/designer/PropertyPanelTraining.cpp" line="130"/>
@@ -3897,7 +3968,7 @@
     </message>
     <message>
         <location filename="../ui/designer/PropertyPanel.cpp" line="385"/>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="466"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="467"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
@@ -3922,107 +3993,107 @@
         <translation>每轮工作节点数（0：沿用运行设置）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="431"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="432"/>
         <source>Transport inside the party</source>
         <translation>参与方内的传输方式</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="463"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="464"/>
         <source>&lt;b&gt;Host&lt;/b&gt; (shared by every party on it)</source>
         <translation>&lt;b&gt;主机&lt;/b&gt;（由其上的所有参与方共享）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="476"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="477"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="478"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="479"/>
         <source>SSH port</source>
         <translation>SSH 端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="482"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="483"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="483"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="484"/>
         <source>Identity file</source>
         <translation>身份文件（私钥）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="484"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="485"/>
         <source>Install directory</source>
         <translation>安装目录</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="489"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="490"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="490"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="491"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="491"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="492"/>
         <source>Master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="492"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="493"/>
         <source>State service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="493"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="494"/>
         <source>Worker group</source>
         <translation>工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="502"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="503"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="508"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="509"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="519"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="520"/>
         <source>Workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="529"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="530"/>
         <source>Slowdown (×)</source>
         <translation>减速倍数 (×)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="538"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="539"/>
         <source>Each local step takes this multiple of its compute time: a slower device, emulated</source>
         <translation>每个本地步骤耗时为其计算时间的这一倍数：用于模拟较慢的设备</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="540"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="541"/>
         <source>none (honest)</source>
         <translation>无（诚实）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="542"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="543"/>
         <source>Adversary</source>
         <translation>攻击者</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="556"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="557"/>
         <source>Attack strength</source>
         <translation>攻击强度</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="566"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="567"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>

@@ -8,11 +8,27 @@
 
 namespace hips {
 
-const QList<LauncherKind>& launcherKinds() {
-    static const QList<LauncherKind> kinds{
-        {QStringLiteral("ssh"), QStringLiteral("an agent deployed over SSH to each of the party's hosts (or this machine)")},
-        {QStringLiteral("slurm"), QStringLiteral("one sbatch job from a login host; its allocated nodes are the party's hosts")}};
-    return kinds;
+const StrategyList& launcherRegistry() {
+    using T = ParamSpec::Type;
+    static const StrategyList list{
+        {QStringLiteral("ssh"),
+         QStringLiteral("an agent deployed over SSH to each of the party's hosts (or this machine); the default"),
+         {}},
+        {QStringLiteral("slurm"),
+         QStringLiteral("one sbatch job submitted from `login_host` (or this machine) to `partition` under `account`, with "
+                        "`time_limit` and `sbatch_options`; its allocated nodes are the party's hosts, its agents installed in "
+                        "`install_dir` (shared with the nodes)"),
+         {{QStringLiteral("nodes"), T::Integer, 1, 1024, 1, QStringLiteral("nodes of the job; each of the party's hosts is one")},
+          {QStringLiteral("tasks_per_node"), T::Integer, 1, 1024, 1, QStringLiteral("Slurm tasks (CPUs) per node")},
+          {QStringLiteral("gpus_per_node"), T::Integer, 0, 64, 0, QStringLiteral("GPUs per node (--gres=gpu:N), the roles' cuda:0…")},
+          {QStringLiteral("queue_patience_s"), T::Integer, 1, 7 * 86400, 3600,
+           QStringLiteral("seconds the job may wait in the queue before the run gives up")}}}};
+    return list;
+}
+
+static int launcherInt(JsonFields& f, const QString& name) {
+    const ParamSpec* spec = launcherRegistry().at(1).param(name);
+    return f.integer(name, int(spec->defaultValue), int(spec->min), int(spec->max));
 }
 
 const QStringList& allowedSbatchOptions() {
@@ -65,13 +81,13 @@ std::optional<SlurmLauncher> readLauncher(JsonFields& party) {
     s.loginHost = f.string(QStringLiteral("login_host"), {});
     s.partition = f.string(QStringLiteral("partition"), {});
     s.account = f.string(QStringLiteral("account"), {});
-    s.nodes = f.integer(QStringLiteral("nodes"), s.nodes, 1, 1024);
-    s.tasksPerNode = f.integer(QStringLiteral("tasks_per_node"), s.tasksPerNode, 1, 1024);
-    s.gpusPerNode = f.integer(QStringLiteral("gpus_per_node"), s.gpusPerNode, 0, 64);
+    s.nodes = launcherInt(f, QStringLiteral("nodes"));
+    s.tasksPerNode = launcherInt(f, QStringLiteral("tasks_per_node"));
+    s.gpusPerNode = launcherInt(f, QStringLiteral("gpus_per_node"));
     s.timeLimit = f.string(QStringLiteral("time_limit"), {});
     s.sbatchOptions = stringList(f, QStringLiteral("sbatch_options"));
     s.installDir = f.string(QStringLiteral("install_dir"), s.installDir);
-    s.queuePatienceS = f.integer(QStringLiteral("queue_patience_s"), s.queuePatienceS, 1, 7 * 86400);
+    s.queuePatienceS = launcherInt(f, QStringLiteral("queue_patience_s"));
     return s;
 }
 

@@ -3,6 +3,7 @@
 // to each host; "slurm" submits one batch job from a login host, and the job's nodes, once Slurm
 // allocates them, are the party's hosts (SlurmJob.h runs it). Read, written and checked here.
 #include "JsonFields.h"
+#include "StrategyInfo.h"
 #include "Topology.h"
 #include "TopologyIssue.h"
 
@@ -11,12 +12,9 @@
 
 namespace hips {
 
-// The launchers a party may name, with what each does (`hips reference`, the designer).
-struct LauncherKind {
-    QString name;
-    QString summary;
-};
-const QList<LauncherKind>& launcherKinds();
+// The launchers a party may name, with what each does and its numeric settings (`hips
+// reference`, the designer, the reader's ranges).
+const StrategyList& launcherRegistry();
 
 // `launcher` of a party: absent or {"kind": "ssh"} leaves `slurm` empty.
 std::optional<SlurmLauncher> readLauncher(JsonFields& party);

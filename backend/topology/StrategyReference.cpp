@@ -1,5 +1,7 @@
 #include "StrategyReference.h"
 
+#include "PartyLauncher.h"
+
 #include "Adversary.h"
 #include "AggregatorRegistry.h"
 #include "Collective.h"
@@ -72,6 +74,10 @@ QString strategyReferenceMarkdown() {
                   QStringLiteral("A party's `transport`, with its parameters beside it in the party (not in `training`): how its "
                                  "workers sum ([Collectives inside a party](algorithms.md#collectives-inside-a-party))"),
                   CollectiveRegistry::all());
+    md += section(QStringLiteral("Party launchers"),
+                  QStringLiteral("A party's `launcher`: `{\"kind\": NAME, settings}` ([A party that is a Slurm "
+                                 "cluster](deployment.md#a-party-that-is-a-slurm-cluster))"),
+                  launcherRegistry());
     md += section(QStringLiteral("Differential privacy"),
                   QStringLiteral("`training.privacy.where`, with its other keys as parameters ([Differential privacy](privacy.md))"),
                   PrivacyRegistry::all());

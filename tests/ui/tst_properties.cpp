@@ -264,6 +264,32 @@ private Q_SLOTS:
         QVERIFY(!d->issueList()->findItems("mode asgd does not sum a party's workers", Qt::MatchContains).isEmpty());
     }
 
+    // A party's launcher: Slurm's fields appear with it, are written into the file, and a setting
+    // the launcher refuses is marked; back on SSH the party is as it was.
+    void aPartysLauncherIsChosenWithItsFields() {
+        d->scene()->selectElements({{ElementRef::Kind::Party, "party1"}});
+        auto* launcher = qobject_cast<QComboBox*>(d->properties()->field("party_launcher"));
+        QVERIFY(launcher && launcher->currentText() == "ssh");
+        QVERIFY(!d->properties()->field("party_partition"));
+        launcher->setFocus();
+        QTest::keyClick(launcher, Qt::Key_Down);  // ssh → slurm
+        QVERIFY(d->topology().party("party1")->slurm);
+        QVERIFY(d->properties()->field("party_partition"));
+        test::typeInto(d->properties()->field("party_partition"), "gpu");
+        test::typeInto(d->properties()->field("party_gpus_per_node"), "2");
+        QCOMPARE(d->topology().party("party1")->slurm->partition, QStringLiteral("gpu"));
+        QCOMPARE(d->topology().party("party1")->slurm->gpusPerNode, 2);
+        const QJsonObject written = TopologyWriter::toJsonObject(d->topology())["parties"].toArray()[1].toObject()["launcher"].toObject();
+        QCOMPARE(written["kind"].toString(), QStringLiteral("slurm"));
+        QCOMPARE(written["partition"].toString(), QStringLiteral("gpu"));
+        test::typeInto(d->properties()->field("party_sbatch_options"), "--output=/tmp/x");
+        QVERIFY(!d->isValid());
+        QVERIFY(!d->issueList()->findItems("not an sbatch option", Qt::MatchContains).isEmpty());
+        qobject_cast<QComboBox*>(d->properties()->field("party_launcher"))->setCurrentText("ssh");
+        QVERIFY(!d->topology().party("party1")->slurm);
+        QVERIFY(d->isValid());
+    }
+
     // "Check data" reads the party's source (on this machine, off the GUI thread) and shows its
     // counts; a path that is not there says so.
     void checkDataShowsTheCountsOfThePartysSource() {

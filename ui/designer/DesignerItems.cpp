@@ -96,17 +96,18 @@ void DesignerItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QW
         QFont f = p->font();
         QFont tagFont = f;
         tagFont.setPointSizeF(f.pointSizeF() * 0.85);
-        const QString tag = central ? QObject::tr("CENTRAL PARTY") : QString();  // so it reads as such whatever its name
-        const qreal tagWidth = central ? QFontMetricsF(tagFont).horizontalAdvance(tag) + 12 : 0;
+        // So it reads as such whatever its name; a Slurm party's says "SLURM JOB".
+        const QString tag = central ? QObject::tr("CENTRAL PARTY") : m_subtitle.toUpper();
+        const qreal tagWidth = tag.isEmpty() ? 0 : QFontMetricsF(tagFont).horizontalAdvance(tag) + 12;
         f.setBold(true);
         p->setFont(f);
         p->setPen(Qt::black);
         // A name longer than the box ends in "…" (the tooltip has it whole), clear of the tag.
         const QRectF titleBox = r.adjusted(10, 4, -10 - tagWidth, 0);
         p->drawText(titleBox, Qt::AlignLeft | Qt::AlignTop, QFontMetricsF(f).elidedText(m_title, Qt::ElideRight, titleBox.width()));
-        if (central) {
+        if (!tag.isEmpty()) {
             p->setFont(tagFont);
-            p->setPen(QColor(0x94, 0x67, 0xbd));
+            p->setPen(central ? QColor(0x94, 0x67, 0xbd) : QColor(0x50, 0x70, 0x90));
             p->drawText(r.adjusted(10, 5, -12, 0), Qt::AlignRight | Qt::AlignTop, tag);
         }
     } else if (m_ref.kind == ElementRef::Kind::HostGroup) {

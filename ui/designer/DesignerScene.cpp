@@ -1,5 +1,7 @@
 #include "DesignerScene.h"
 
+#include "PartyLauncher.h"
+
 #include "EdgeRouter.h"
 
 #include <QGraphicsSceneContextMenuEvent>
@@ -112,7 +114,10 @@ void DesignerScene::removeParty(const QString& id) {
 }
 
 DesignerItem* DesignerScene::addParty(const Party& party, QPointF position) {
-    auto* box = new DesignerItem({ElementRef::Kind::Party, party.id}, party.id, party.central ? QStringLiteral("central") : QString());
+    auto* box = new DesignerItem({ElementRef::Kind::Party, party.id}, party.id,
+                                 party.central ? QStringLiteral("central")
+                                 : party.slurm ? QObject::tr("Slurm job")
+                                               : QString());
     m_items.insert(box->ref().key(), box);
     // Host groups side by side, in the order of the topology's hosts.
     const QList<RoleChip> chips = chipsOf(party);
@@ -123,7 +128,9 @@ DesignerItem* DesignerScene::addParty(const Party& party, QPointF position) {
         for (const RoleChip& c : chips)
             if (c.host == host.id) mine << c;
         if (mine.isEmpty()) continue;
-        auto* group = new DesignerItem({ElementRef::Kind::HostGroup, party.id, host.id}, host.id, host.address, box);
+        // (A Slurm party's hosts are its job's nodes, in the order its roles name them.)
+        const QString where = party.slurm ? QObject::tr("node %1").arg(partyHosts(party).indexOf(host.id)) : host.address;
+        auto* group = new DesignerItem({ElementRef::Kind::HostGroup, party.id, host.id}, host.id, where, box);
         group->setFlag(QGraphicsItem::ItemIsMovable, false);
         m_items.insert(group->ref().key(), group);
         const qreal h = kHeaderH - 4 + mine.size() * (kRoleH + kGap) + kGap;

@@ -81,7 +81,7 @@ void PropertyPanel::show(const Topology& topology, const QList<ElementRef>& sele
                          (topology.training.secureAggregation ? QStringLiteral("secure") : QString());  // its threshold
     if (auto* g = group(m_topology, element); g && g->adversary) strategies += '/' + g->adversary->kind;  // its strength field
     if (const Party* p = topology.party(element.party); p && element.kind == ElementRef::Kind::Party)
-        strategies += '/' + p->transport;  // its collective's setting fields
+        strategies += '/' + p->transport + (p->slurm ? QStringLiteral("/slurm") : QString());  // its collective's, its job's fields
     strategies += '/' + dataShape(topology, element);  // a data format's own option fields
     if (element == m_element && !m_bindings.isEmpty() && strategies == m_strategies) return refresh();
     // The same element with new parameter fields: the field being edited keeps the focus.
@@ -416,6 +416,7 @@ void PropertyPanel::buildParty() {
             if (Party* p = party(t)) p->clientsPerRound = v;
         });
     addPartyTransport(id);
+    addPartyLauncher(id);
     addPartyData(id);
 }
 

@@ -69,6 +69,7 @@ private:
     using SourceEdit = std::function<std::optional<DataSource>*(Topology&)>;
     void addDataSource(const QString& prefix, const QString& noneText, SourceView view, SourceEdit edit);
     void addPartyTransport(const QString* partyId);
+    void addPartyLauncher(const QString* partyId);
     void addPartyData(const QString* id);
     void addDataCheck(const QString& partyId);
     // A check that reads a file off the GUI thread (Check data, Check model): `start` gives, on a
