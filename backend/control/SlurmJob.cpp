@@ -292,7 +292,8 @@ void SlurmJob::work() {
     QString error;
     std::unique_ptr<LoginShell> shell;
     if (m_slurm.loginHost.isEmpty() || m_topology.host(m_slurm.loginHost)->isLoopback()) shell = localLoginShell();
-    else shell = sshLoginShell(*m_topology.host(m_slurm.loginHost), m_options, &m_cancelled, &error);
+    else if (!(shell = sshLoginShell(*m_topology.host(m_slurm.loginHost), m_options, &m_cancelled, &error)))
+        error = QStringLiteral("%1: cannot log in to its login host: %2").arg(where(), error);
     const bool up = shell && prepare(*shell, &error) && submit(*shell, &error) && awaitAgents(*shell, &error);
     if (up) watch(*shell);
     if (shell && !jobId().isEmpty() && (m_cancelled || !up)) {

@@ -130,6 +130,30 @@ private Q_SLOTS:
         QVERIFY2((run.out + run.err).contains("invalid partition"), run.out + run.err);
         QVERIFY(run.leftovers().isEmpty());
     }
+
+    // A login host that does not answer: the run fails within the SSH timeout, naming the party,
+    // the host and what went wrong.
+    void anUnreachableLoginHostFailsTheRunNamingIt() {
+        Run run;
+        const QString path = slurmTopology(run.dir, {{"login_host", "login"}});
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject t = QJsonDocument::fromJson(f.readAll()).object();
+        f.close();
+        QJsonArray hosts = t["hosts"].toArray();
+        hosts.append(QJsonObject{{"id", "login"}, {"address", "192.0.2.1"}, {"user", "nobody"}});  // (TEST-NET-1: nothing answers)
+        t["hosts"] = hosts;
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(QJsonDocument(t).toJson()) > 0);
+        f.close();
+        QElapsedTimer clock;
+        clock.start();
+        run.start({"run", path, "--out", run.dir.filePath("run"), "--ssh-timeout", "2", "--known-hosts", run.dir.filePath("kh")});
+        QVERIFY2(run.finish(60000) != 0, run.out);
+        QVERIFY2((run.out + run.err).contains("party party2's Slurm job: cannot log in to its login host"), run.out + run.err);
+        QVERIFY2((run.out + run.err).contains("192.0.2.1"), run.out + run.err);
+        QVERIFY(clock.elapsed() < 45000);
+        QVERIFY(run.leftovers().isEmpty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSlurmParty)
