@@ -101,6 +101,8 @@ private Q_SLOTS:
         const QByteArray global = logOf(run, "central/global_server0");
         QVERIFY2(global.contains("secure aggregation: recovered the masks of party2/server0"), global.constData());
         QVERIFY2(global.contains("new keys (epoch 2) agreed by party1/server0, party2/server0"), global.constData());
+        // Its hello and its heartbeat's return both ask for new keys: agreed once, nothing refused.
+        QVERIFY2(!global.contains("(epoch 3)") && !global.contains("rejected"), global.constData());
         QVERIFY2(finalAccuracy(run.out) > 0.3, run.out.constData());
         QVERIFY(run.leftovers().isEmpty());
     }

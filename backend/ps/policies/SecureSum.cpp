@@ -216,8 +216,12 @@ SecureSum::Unmasked SecureSum::setAbsent(const QString& party, bool isAbsent, qi
     if (!m_parties.contains(party)) return {};
     if (!isAbsent) {
         m_down.remove(party);
-        for (auto& [number, epoch] : m_epochs)  // back, but its key was recovered meanwhile: new keys, with it
-            if (epoch.recovered.contains(party)) m_rekeyWanted = true;
+        // Back, but its key was recovered meanwhile: new keys, with it, unless the newest keys
+        // (agreed or being agreed, as its hello may already have started) have it as a member.
+        bool recovered = false;
+        for (auto& [number, epoch] : m_epochs) recovered = recovered || epoch.recovered.contains(party);
+        const Epoch* newest = m_epochs.empty() ? nullptr : &m_epochs.rbegin()->second;
+        if (recovered && !(newest && newest->members.contains(party) && !absent(*newest, party))) m_rekeyWanted = true;
         if (m_rekeyWanted && !m_round.open()) startEpoch(nextRound + 1);
         return {};
     }
