@@ -4,6 +4,7 @@
 
 #include "ControlProtocol.h"
 #include "PrintableText.h"
+#include "RoleLog.h"
 #include "PrivateFiles.h"
 #include "StartCommand.h"
 #include "RoleRunner.h"
@@ -50,9 +51,12 @@ AgentDaemon::AgentDaemon(const QString& bindEndpoint, bool standby, const CurveC
     connect(&m_roles, &RoleSupervisor::exited, this, &AgentDaemon::onRoleExited);
     connect(&m_roles, &RoleSupervisor::metricLine, this, [this](const QString& node, const QByteArray& json) {
         sendEvent(control::event::kMetric, node, {{QStringLiteral("json"), QString::fromUtf8(json)}});
+        if (m_hostLogs.contains(node))
+            if (const QString line = metric::roleLogLine(QJsonDocument::fromJson(json).object()); !line.isEmpty()) logOnHost(node, line);
     });
     connect(&m_roles, &RoleSupervisor::logLine, this, [this](const QString& node, const QString& stream, const QString& line) {
         sendEvent(control::event::kLog, node, {{QStringLiteral("stream"), stream}, {QStringLiteral("line"), line}});
+        logOnHost(node, line);
     });
 
     m_sinceController.start();
@@ -192,10 +196,34 @@ void AgentDaemon::onStart(const Message& m) {
                       QCryptographicHash::hash(start->peerKeys.toText(), QCryptographicHash::Sha256).toHex()};
     const TrainingSettings& training = topology.topology->training;
     m_orphanTimeoutS = training.orphanTimeoutS;
+    m_hostLogs.remove(start->node);  // (a node started again in another run writes there)
+    if (start->logOnHost)
+        if (const QString e = keepLogsOnHost(start->node, outDir); !e.isEmpty()) return refuse(start->node, e);
     m_restarts.remember(launch, training.continuesThroughFailures() && restartable(nodeInfo->kind, training)
                                     ? int(training.param(QStringLiteral("max_restarts")))
                                     : 0);
     m_roles.start(launch);
+}
+
+QString AgentDaemon::keepLogsOnHost(const QString& node, const QString& outDir) {
+    const QString logsDir = QDir(outDir).filePath(QStringLiteral("logs"));
+    if (const QString e = makePrivateDirectory(logsDir); !e.isEmpty()) return e;
+    if (const QString e = checkOwnDirectory(logsDir); !e.isEmpty()) return e;  // (not a link planted there)
+    m_hostLogs.insert(node, RoleLogFiles(logsDir));
+    return {};
+}
+
+// A role's line in its log on this host. A write that fails (a full disk) is said once, in the
+// log the controller keeps, and this host keeps no more of that role's log: the run goes on.
+void AgentDaemon::logOnHost(const QString& node, const QString& line) {
+    const auto it = m_hostLogs.find(node);
+    if (it == m_hostLogs.end()) return;
+    if (const QString e = it->append(node, line); !e.isEmpty()) {
+        m_hostLogs.erase(it);
+        sendEvent(control::event::kLog, node,
+                  {{QStringLiteral("stream"), QStringLiteral("stderr")},
+                   {QStringLiteral("line"), QStringLiteral("hips-agent: this host keeps no more of the log: ") + e}});
+    }
 }
 
 // A role ended. Under fault_policy continue a crashed worker is started again after a backoff,
@@ -322,6 +350,7 @@ void AgentDaemon::checkController() {
     m_helloDone = false;
     m_orphaned = false;
     m_journal.clear();  // its events have no reader any more
+    m_hostLogs.clear();
 }
 
 void AgentDaemon::shutdown(const QString& reason, int exitCode) {

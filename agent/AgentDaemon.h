@@ -6,6 +6,7 @@
 // again (hips attach) and get every event it missed; after that (or at once, with 0) the agent
 // stops every role and exits, so nothing is left running.
 #include "EventJournal.h"
+#include "RoleLogFiles.h"
 #include "RoleRestarts.h"
 #include "RoleSupervisor.h"
 #include "SocketThread.h"
@@ -48,6 +49,8 @@ private:
     void checkController();
     void quitWhenIdle();
     void probeDevices();
+    QString keepLogsOnHost(const QString& node, const QString& outDir);
+    void logOnHost(const QString& node, const QString& line);
 
     zmq::context_t m_zmq{1};
     std::unique_ptr<CurveGuard> m_guard;
@@ -73,7 +76,10 @@ private:
     // What this host's trainers can train on (`hips-trainer probe`), asked for once, by the first
     // controller whose topology puts a GPU here; the handshake waits for it.
     std::optional<QCborMap> m_devices;
-    bool m_probing = false;  // files written for the runs' starts, by path
+    bool m_probing = false;
+    // The logs this host keeps of the roles the controller asked it to (StartCommand::logOnHost),
+    // by node: <run folder>/logs/<party>-<role>.log, as the controller's run directory has them.
+    QHash<QString, RoleLogFiles> m_hostLogs;
 };
 
 }  // namespace hips

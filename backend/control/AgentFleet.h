@@ -53,6 +53,9 @@ public:
     void broadcast(const QString& kind);  // a message with no fields to every agent
     // Where `node`'s files go on its host.
     QString outDirFor(const Node& node) const;
+    // Whether `node`'s host keeps its own copy of the role's log (a host reached over SSH or a
+    // Slurm node: the run directory here is not where it writes).
+    bool keepsLogsOnHost(const Node& node) const { return outDirFor(node) != m_runDir; }
     // Agents that stopped answering (and never said bye), to lead a failure's reason.
     QString silentAgentsPrefix() const;
     // This process did not run long enough for its agents to presume it dead.
@@ -193,9 +196,18 @@ private:
     void onRedeployed(const QString& host, const HostDeployment& result);
     void saveKeys();
     bool deploying() const;
+    // Files of the run on a host, copied into the run directory here as the run ends.
+    struct RunFileCopy {
+        Host host;
+        QString remoteDir;
+        QStringList names;
+        QString localDir;
+        QString what;  // "the run's model", "its role logs"
+    };
+    QList<RunFileCopy> runFileCopies() const;
     void fetchRunFilesThenGo();
     DeployOptions m_options;
-    std::thread m_fetch;  // the master's model.pt and weights, copied back as the run ends
+    std::thread m_fetch;  // the master's model and the hosts' role logs, copied back as the run ends
     std::atomic<bool> m_fetchCancelled{false};
     std::unique_ptr<Deployer> m_deployer;
     std::vector<std::unique_ptr<Deployer>> m_redeployers;  // one per agent started again

@@ -3,8 +3,10 @@
 
 #include "DeviceCheck.h"
 #include "FaultPolicy.h"
+#include "RunDirectory.h"
 #include "RunFiles.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QTimer>
 #include <algorithm>
@@ -159,26 +161,47 @@ void RemoteFleet::shutdown() {
     fetchRunFilesThenGo();
 }
 
-// The run's directory is the controller's: what the master left on its host (the trained model,
-// its weights) is copied into it before the agents go. A copy that fails is said, not fatal: the
-// files stay on the master's host.
+// What the run left on the hosts it deployed to over SSH: the master's trained model and weights
+// (into the run directory), and each host's role logs (into logs/<host>/). A Slurm party's logs
+// stay in its install directory on the cluster (its nodes are not reached over SSH).
+QList<RemoteFleet::RunFileCopy> RemoteFleet::runFileCopies() const {
+    QList<RunFileCopy> copies;
+    if (m_runDir.isEmpty()) return copies;
+    QMap<QString, QStringList> logsByHost;
+    QMap<QString, QString> dirByHost;
+    for (const Node& n : m_topology.nodes()) {
+        const Host* host = m_topology.host(n.host);
+        if (!host || !m_keys.agents.contains(host->id) || isSlurmHost(host->id)) continue;  // never deployed there
+        if (n.kind == RoleKind::MasterWorker)
+            copies.append({*host, outDirFor(n), runFilesToFetch(), m_runDir, QStringLiteral("the run's model")});
+        const QString log = RunDirectory::logFileName(n.id);
+        logsByHost[host->id] << log << log + QStringLiteral(".1");
+        dirByHost[host->id] = outDirFor(n) + QStringLiteral("/logs");
+    }
+    for (auto it = logsByHost.begin(); it != logsByHost.end(); ++it)
+        copies.append({*m_topology.host(it.key()), dirByHost.value(it.key()), it.value(),
+                       QDir(m_runDir).filePath(QStringLiteral("logs/") + it.key()), QStringLiteral("its role logs")});
+    return copies;
+}
+
+// The run's directory is the controller's: what the run left on the hosts is copied into it
+// before the agents go. A copy that fails is said, not fatal: the files stay on their host.
 void RemoteFleet::fetchRunFilesThenGo() {
-    const Node* master = nullptr;
-    const QList<Node> nodes = m_topology.nodes();
-    for (const Node& n : nodes)
-        if (n.kind == RoleKind::MasterWorker) master = &n;
-    const Host* host = master ? m_topology.host(master->host) : nullptr;
-    if (!host || m_runDir.isEmpty() || !m_keys.agents.contains(host->id)) return sayGoodbye();  // never deployed there
+    const QList<RunFileCopy> copies = runFileCopies();
+    if (copies.isEmpty()) return sayGoodbye();
     Q_EMIT logLine(QStringLiteral("controller"), QStringLiteral("stdout"),
-                   QStringLiteral("%1: copying the run's model into %2").arg(host->id, m_runDir));
-    m_fetch = std::thread([this, host = *host, remote = outDirFor(*master)] {
-        const QString error = fetchRunFiles(host, m_options, remote, runFilesToFetch(), m_runDir, &m_fetchCancelled);
+                   QStringLiteral("copying the run's model and the hosts' role logs into %1").arg(m_runDir));
+    m_fetch = std::thread([this, copies] {
+        QStringList errors;
+        for (const RunFileCopy& c : copies) {
+            if (m_fetchCancelled) break;
+            if (const QString e = fetchRunFiles(c.host, m_options, c.remoteDir, c.names, c.localDir, &m_fetchCancelled); !e.isEmpty())
+                errors << QStringLiteral("%1: %2 stay in %3 there: %4").arg(c.host.id, c.what, c.remoteDir, e);
+        }
         QMetaObject::invokeMethod(
             this,
-            [this, error, id = host.id, remote] {
-                if (!error.isEmpty())
-                    Q_EMIT logLine(QStringLiteral("controller"), QStringLiteral("stderr"),
-                                   QStringLiteral("%1: the run's model stays in %2 there: %3").arg(id, remote, error));
+            [this, errors] {
+                for (const QString& e : errors) Q_EMIT logLine(QStringLiteral("controller"), QStringLiteral("stderr"), e);
                 sayGoodbye();
             },
             Qt::QueuedConnection);

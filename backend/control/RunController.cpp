@@ -190,7 +190,10 @@ void RunController::startRoles(const std::function<bool(const ProcessInfo&)>& wh
     const qint64 placement = QDateTime::currentMSecsSinceEpoch();  // (a node moved later is placed later)
     const auto picked = [&](const Node& n) { return which(*m_processes.find(n.id)); };
     const auto outDir = [this](const Node& n) { return m_fleet->outDirFor(n); };
-    for (const auto& [node, start] : m_launch.commands(m_topology, picked, outDir, placement)) m_fleet->send(node, start.toMessage());
+    for (auto [node, start] : m_launch.commands(m_topology, picked, outDir, placement)) {
+        start.logOnHost = m_fleet->keepsLogsOnHost(node);
+        m_fleet->send(node, start.toMessage());
+    }
 }
 
 void RunController::onEvent(AgentClient* agent, const QCborMap& e, qint64 seq) {

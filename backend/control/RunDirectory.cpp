@@ -7,65 +7,8 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QRegularExpression>
-#include <cerrno>
-#include <cstdio>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace hips {
-
-// A file opened for appending whole lines. A write that fails part-way (a full disk) is cut
-// back to the last whole line, and the file is closed to later lines.
-class RunDirectory::AppendFile {
-public:
-    explicit AppendFile(QString path) : m_path(std::move(path)) {}
-    ~AppendFile() {
-        if (m_fd >= 0) ::close(m_fd);
-    }
-
-    QString open() {
-        // O_NOFOLLOW: a link planted in logs/ would have the run append to a file it points at.
-        m_fd = ::open(QFile::encodeName(m_path).constData(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, kPrivateFileMode);
-        struct stat st {};
-        if (m_fd < 0 || ::fstat(m_fd, &st) != 0) return fail(errno);
-        if ((st.st_mode & 0777) != kPrivateFileMode && ::fchmod(m_fd, kPrivateFileMode) != 0) return fail(errno);
-        m_size = st.st_size;
-        return {};
-    }
-
-    QString append(const QByteArray& line) {
-        if (!m_error.isEmpty()) return m_error;
-        for (qint64 done = 0; done < line.size();) {
-            const ssize_t n = ::write(m_fd, line.constData() + done, size_t(line.size() - done));
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) {
-                const int errnum = n < 0 ? errno : EIO;
-                if (done > 0 && ::ftruncate(m_fd, m_size) != 0)
-                    return fail(errnum, QStringLiteral(" (and its last line could not be taken back)"));
-                return fail(errnum);
-            }
-            done += n;
-        }
-        m_size += line.size();
-        return {};
-    }
-
-    qint64 size() const { return qint64(m_size); }
-
-private:
-    QString fail(int errnum, const QString& more = {}) {
-        m_error = QStringLiteral("cannot write %1: %2%3").arg(m_path, systemErrorText(errnum), more);
-        if (m_fd >= 0) ::close(m_fd);
-        m_fd = -1;
-        return m_error;
-    }
-
-    QString m_path;
-    int m_fd = -1;
-    off_t m_size = 0;  // the end of the last whole line
-    QString m_error;
-};
 
 RunDirectory::RunDirectory() = default;
 RunDirectory::~RunDirectory() = default;
@@ -98,6 +41,7 @@ QString RunDirectory::create(const QString& path, const QByteArray& topologyJson
     if (const QString e = makePrivateDirectory(dir.filePath(QStringLiteral("logs"))); !e.isEmpty())
         return note(QStringLiteral("cannot create the run directory %1 (%2); check permissions or pass --out").arg(path, e));
     m_path = dir.absolutePath();
+    m_logs.setDirectory(dir.absoluteFilePath(QStringLiteral("logs")));
     if (const QString e = writeFileAtomically(dir.filePath(QStringLiteral("topology.json")), topologyJson); !e.isEmpty()) return note(e);
     m_metrics = std::make_unique<AppendFile>(dir.filePath(QStringLiteral("metrics.jsonl")));
     return note(m_metrics->open());
@@ -107,6 +51,7 @@ QString RunDirectory::reopen(const QString& path, int round, const QByteArray& t
     const QDir dir(path);
     if (const QString e = checkRunFolders(dir.absolutePath()); !e.isEmpty()) return note(e);
     m_path = dir.absolutePath();
+    m_logs.setDirectory(dir.absoluteFilePath(QStringLiteral("logs")));
     if (const QString e = writeTopology(topologyJson); !e.isEmpty()) return e;
     const QString metricsPath = dir.filePath(QStringLiteral("metrics.jsonl"));
     QFile old(metricsPath);
@@ -130,6 +75,7 @@ QString RunDirectory::reattach(const QString& path, qint64 metricsBytes, QList<Q
     const QDir dir(path);
     if (const QString e = checkRunFolders(dir.absolutePath()); !e.isEmpty()) return note(e);
     m_path = dir.absolutePath();
+    m_logs.setDirectory(dir.absoluteFilePath(QStringLiteral("logs")));
     const QString metricsPath = dir.filePath(QStringLiteral("metrics.jsonl"));
     QFile old(metricsPath);
     if (!old.open(QIODevice::ReadOnly)) return note(QStringLiteral("cannot read %1: %2").arg(metricsPath, old.errorString()));
@@ -154,24 +100,8 @@ QString RunDirectory::appendMetric(const QByteArray& jsonLine) {
     return note(m_metrics->append(jsonLine + '\n'));
 }
 
-QString RunDirectory::logFileName(const QString& node) {
-    return QString(node).replace('/', '-') + QStringLiteral(".log");
-}
-
 QString RunDirectory::appendLog(const QString& node, const QString& line) {
-    const QByteArray text = line.toUtf8() + '\n';
-    auto& file = m_logs[node];
-    const QString path = QDir(m_path).filePath(QStringLiteral("logs/") + logFileName(node));
-    if (file && file->size() > 0 && file->size() + text.size() > kLogBytes) {
-        file.reset();  // (closed before it moves)
-        if (::rename(QFile::encodeName(path).constData(), QFile::encodeName(path + QStringLiteral(".1")).constData()) != 0)
-            return note(QStringLiteral("cannot move %1 to %1.1: %2").arg(path, systemErrorText(errno)));
-    }
-    if (!file) {
-        file = std::make_shared<AppendFile>(path);
-        if (const QString e = file->open(); !e.isEmpty()) return note(e);
-    }
-    return note(file->append(text));
+    return note(m_logs.append(node, line));
 }
 
 QString RunDirectory::writeTopology(const QByteArray& topologyJson) {

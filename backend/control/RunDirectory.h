@@ -1,8 +1,11 @@
 #pragma once
 // The files of one run: topology.json, metrics.jsonl (every metric record, as received),
-// logs/<party>-<role>.log (each kept to kLogBytes, the older part in .log.1), summary.json. The master worker writes net.meta / net.params
-// here. The directory is private (0700, its files 0600, whatever the umask). Every write is checked: whole files are replaced atomically,
-// and a line that cannot be appended whole is taken back, so a file never ends in half a line that later text would be glued to.
+// logs/<party>-<role>.log (RoleLogFiles: each kept to kLogBytes, the older part in .log.1), summary.json. The master worker writes net.meta
+// / net.params here. The directory is private (0700, its files 0600, whatever the umask). Every write is checked: whole files are replaced
+// atomically, and a line that cannot be appended whole is taken back, so a file never ends in half a line that later text would be glued
+// to.
+#include "RoleLogFiles.h"
+
 #include <QHash>
 #include <QJsonObject>
 #include <QList>
@@ -45,18 +48,15 @@ public:
 
     static QString defaultPath(const QString& topologyName);  // runs/<yyyyMMdd-HHmmss>-<name>
     // A role's output file in logs/: "party1/worker0" → "party1-worker0.log".
-    static QString logFileName(const QString& node);
-    // A role's log is kept to this size: past it, the file moves to <name>.log.1 (replacing the
-    // one there) and a new one starts, so a role that prints without end cannot fill the disk.
-    static constexpr qint64 kLogBytes = 16 << 20;
+    static QString logFileName(const QString& node) { return RoleLogFiles::fileName(node); }
+    static constexpr qint64 kLogBytes = RoleLogFiles::kBytes;
 
 private:
-    class AppendFile;
     QString note(const QString& error);  // keeps the first error; returns `error`
     QString m_path;
     QString m_error;
     std::unique_ptr<AppendFile> m_metrics;
-    QHash<QString, std::shared_ptr<AppendFile>> m_logs;
+    RoleLogFiles m_logs;
 };
 
 }  // namespace hips

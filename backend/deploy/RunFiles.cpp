@@ -31,6 +31,7 @@ QString fetchRunFiles(const Host& host, const DeployOptions& options, const QStr
         bool missing = false;
         if (QString e = ssh.download(dir + QLatin1Char('/') + name, kMaxRunFileBytes, &bytes, &missing); !e.isEmpty()) return e;
         if (missing) continue;
+        if (QString e = makePrivateDirectory(localDir); !e.isEmpty()) return e;
         if (QString e = writeFileAtomically(QDir(localDir).filePath(name), bytes); !e.isEmpty()) return e;
     }
     return {};

@@ -1,7 +1,7 @@
 #pragma once
-// What a run leaves on the master's host comes back to the controller's run directory: the
-// trained model (model.pt), its weights (net.params, net.meta), fetched over SSH as the
-// deployment connected, once the run ends.
+// What a run leaves on its hosts comes back to the controller's run directory once the run ends,
+// fetched over SSH as the deployment connected: the master's trained model (model.pt) and its
+// weights (net.params, net.meta), and each host's role logs.
 #include "Deployer.h"
 
 #include <atomic>
@@ -12,7 +12,7 @@ namespace hips {
 QStringList runFilesToFetch();
 
 // Copies the files `names` of the run directory `remoteDir` ("~/" allowed) on `host` into
-// `localDir`; files the host lacks are skipped. Empty on success, else what went wrong and what to
+// `localDir` (created, 0700, at the first file); files the host lacks are skipped. Empty on success, else what went wrong and what to
 // do. Blocks: call it off the GUI thread.
 QString fetchRunFiles(const Host& host, const DeployOptions& options, const QString& remoteDir, const QStringList& names,
                       const QString& localDir, const std::atomic<bool>* cancelled);

@@ -12,6 +12,7 @@ Message StartCommand::toMessage() const {
                                              {QStringLiteral("topology"), topologyJson},
                                              {QStringLiteral("threads"), threads},
                                              {QStringLiteral("placement"), placement},
+                                             {QStringLiteral("log_on_host"), logOnHost},
                                              {QStringLiteral("node_key"), QString::fromLatin1(nodeKey.toText())},
                                              {QStringLiteral("peer_keys"), QString::fromUtf8(peerKeys.toText())}});
 }
@@ -64,6 +65,9 @@ std::optional<StartCommand> StartCommand::fromMessage(const Message& m, const QS
     if (!placement.isUndefined() && (!placement.isInteger() || placement.toInteger() < 0))
         return refuse(QStringLiteral("placement must be a non-negative integer"));
     c.placement = placement.isInteger() ? placement.toInteger() : 0;
+    const QCborValue logOnHost = m.fields.value(QStringLiteral("log_on_host"));  // (none from an older controller)
+    if (!logOnHost.isUndefined() && !logOnHost.isBool()) return refuse(QStringLiteral("log_on_host must be true or false"));
+    c.logOnHost = logOnHost.isTrue();
     c.topologyJson = *topology;
     return c;
 }

@@ -21,6 +21,9 @@ struct StartCommand {
     // When the controller placed the node (its clock, ms since the epoch; 0: unknown). The role
     // gets it as HIPS_PLACEMENT: of two processes of one node, the scheduler keeps the later placed.
     qint64 placement = 0;
+    // Whether the agent keeps the role's output in the run folder's logs/ on its host too (a host
+    // the controller reached over SSH; the controller's own host has the controller's copy).
+    bool logOnHost = false;
 
     static constexpr int kMaxThreads = 256;
     static constexpr qsizetype kMaxNodeIdChars = 200;

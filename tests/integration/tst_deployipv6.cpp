@@ -78,6 +78,16 @@ private Q_SLOTS:
         const double localAccuracy = final.match(QString(here.out)).captured(1).toDouble();
         QVERIFY2(remoteAccuracy > 0 && std::abs(remoteAccuracy - localAccuracy) < 0.05,
                  qPrintable(QString("IPv6 hosts %1, loopback %2").arg(remoteAccuracy).arg(localAccuracy)));
+        // Each host kept its roles' logs in its run folder, and they came back into logs/<host>/,
+        // the same lines the controller wrote as they streamed in.
+        const QByteArray onHost = readFile(path("install_1/runs/run/logs/party1-worker0.log"));
+        QVERIFY2(onHost.contains("round 1"), onHost.constData());
+        QCOMPARE(readFile(path("run/logs/hostB/party1-worker0.log")), onHost);
+        QCOMPARE(readFile(path("run/logs/party1-worker0.log")), onHost);
+        QVERIFY(QFile::exists(path("run/logs/hostA/central-global_server0.log")));
+        QVERIFY(!QFile::exists(path("run/logs/hostA/party1-worker0.log")));
+        // A run on this machine alone keeps one copy, in logs/ itself.
+        QVERIFY(QDir(path("local/logs")).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty());
         // Nothing of the run is left on the hosts.
         QTRY_COMPARE_WITH_TIMEOUT(processesWith(m_dir.path().toUtf8(), "hips-"), 0, 15000);
     }

@@ -287,6 +287,29 @@ private Q_SLOTS:
         }
     }
 
+    // Whether the agent keeps the role's log on its host reaches it; none (an older controller)
+    // is false, and anything but true or false is refused.
+    void startCommandSaysWhetherTheLogStaysOnTheHost() {
+        const CurveKeyPair mine = CurveKeyPair::generate();
+        PeerKeys peers;
+        peers.insert("p/w0", mine.publicKey);
+        StartCommand sent{"p/w0", "/srv/runs/r1", "{}", mine, peers, 1};
+        QString error;
+        const auto parse = [&](const Message& m) { return StartCommand::fromMessage(m, "/srv/runs", "/srv", &error); };
+        QCOMPARE(parse(sent.toMessage())->logOnHost, false);
+        sent.logOnHost = true;
+        QCOMPARE(parse(sent.toMessage())->logOnHost, true);
+        Message without = sent.toMessage();
+        without.fields.remove(QStringLiteral("log_on_host"));
+        QCOMPARE(parse(without)->logOnHost, false);
+        for (const QCborValue& bad : {QCborValue(1), QCborValue(QStringLiteral("yes"))}) {
+            Message m = sent.toMessage();
+            m.fields.insert(QStringLiteral("log_on_host"), bad);
+            QVERIFY(!parse(m));
+            QVERIFY2(error.contains("log_on_host must be true or false"), qPrintable(error));
+        }
+    }
+
     // A peer that vanished (its connection closed) costs a dropped, counted send, not the role.
     void sendToAVanishedPeerIsDropped() {
         zmq::context_t ctx(1);
