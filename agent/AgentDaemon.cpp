@@ -256,10 +256,12 @@ void AgentDaemon::cancelRestarts() {
 }
 
 // Every node of a run brings the same topology and keys for the same directory: written (whole,
-// atomically) the first time, and again only if they differ.
+// atomically) the first time, and again only if they differ (a role moved here from a lost host:
+// the topology says where it runs now), and then the roles here restart with the new file.
 QString AgentDaemon::writeOnce(const QString& path, const QByteArray& bytes) {
     if (m_written.value(path) == bytes) return {};
     if (const QString e = writeFileAtomically(path, bytes); !e.isEmpty()) return e;
+    m_restarts.fileRewritten(path, QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
     if (m_written.size() > 64) m_written.clear();  // a standby agent serves run after run
     m_written.insert(path, bytes);
     return {};

@@ -4,6 +4,8 @@
 #include "GlobalPolicies.h"
 #include "RoleError.h"
 
+#include <chrono>
+
 namespace hips {
 
 bool restartable(RoleKind kind, const TrainingSettings& training) {
@@ -19,12 +21,17 @@ bool restartable(RoleKind kind, const TrainingSettings& training) {
     return false;
 }
 
+qint64 RoleRestarts::steadyNowMs() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 void RoleRestarts::remember(const RoleLaunch& launch, int maxRestarts) {
-    m_entries.insert(launch.node, Entry{launch, maxRestarts, 0, false});
+    m_entries.insert(launch.node, Entry{launch, maxRestarts, 0, false, m_nowMs()});
 }
 
 std::optional<int> RoleRestarts::planRestart(const QString& node, const RoleExitInfo& info, int* attempt, int* maxRestarts) {
     const auto it = m_entries.find(node);
+    if (it != m_entries.end()) it->attempts = restartsInARow(it->attempts, m_nowMs() - it->startedMs);
     // (A superseded process: another process of its node runs elsewhere, placed later.)
     if (it == m_entries.end() || (info.exitCode == 0 && !info.crashed) || (info.exitCode == kRoleSuperseded && !info.crashed) ||
         it->attempts >= it->maxRestarts)
@@ -39,7 +46,15 @@ std::optional<RoleLaunch> RoleRestarts::takeDue(const QString& node) {
     const auto it = m_entries.find(node);
     if (it == m_entries.end() || !it->pending) return std::nullopt;
     it->pending = false;
+    it->startedMs = m_nowMs();
     return it->launch;
+}
+
+void RoleRestarts::fileRewritten(const QString& path, const QByteArray& sha256) {
+    for (Entry& e : m_entries) {
+        if (e.launch.topologyPath == path) e.launch.topologySha256 = sha256;
+        if (e.launch.peerKeysPath == path) e.launch.peerKeysSha256 = sha256;
+    }
 }
 
 QStringList RoleRestarts::cancelAll() {

@@ -20,7 +20,8 @@ const StrategyList& FaultPolicyRegistry::all() {
           {QStringLiteral("round_timeout_s"), T::Number, 0, 86400, 0,
            QStringLiteral("seconds after which a round closes with the pushes it has, if at least min_workers (0: never)")},
           {QStringLiteral("max_restarts"), T::Integer, 0, 100, 3,
-           QStringLiteral("restarts of one crashed process by its agent, with backoff (1 s, doubling)")}},
+           QStringLiteral("restarts in a row of one crashed process by its agent, with backoff (1 s, doubling); one that ran a minute "
+                          "before it crashed counts from the first again")}},
          {}},
     };
     return list;

@@ -26,4 +26,12 @@ public:
 // The agent's wait before restart `attempt` (1, 2, ...): 1 s doubling, at most 30 s.
 int restartDelayMs(int attempt);
 
+// A process that ran this long before it died was not crash-looping: its restarts are counted (and
+// backed off) from the first again. So max_restarts bounds restarts in a row, and a run that goes
+// on for days meets each occasional fault with a 1 s restart, not a 30 s one or none.
+constexpr qint64 kSteadyRunMs = 60000;
+inline int restartsInARow(int restartsSoFar, qint64 ranMs) {
+    return ranMs >= kSteadyRunMs ? 0 : restartsSoFar;
+}
+
 }  // namespace hips

@@ -23,6 +23,7 @@
 #include "SlurmJob.h"
 #include "Topology.h"
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QMap>
 #include <QProcess>
@@ -56,6 +57,8 @@ public:
     // Whether `node`'s host keeps its own copy of the role's log (a host reached over SSH or a
     // Slurm node: the run directory here is not where it writes).
     bool keepsLogsOnHost(const Node& node) const { return outDirFor(node) != m_runDir; }
+    // Where the roles run now (one moved to its standby host): where the run's files are fetched from.
+    void followMoves(const Topology& topology) { m_topology.parties = topology.parties; }
     // Agents that stopped answering (and never said bye), to lead a failure's reason.
     QString silentAgentsPrefix() const;
     // This process did not run long enough for its agents to presume it dead.
@@ -171,7 +174,9 @@ private:
     void onAgentExited(const QString& how, int code);
     bool restartAgent(const QString& how);
     std::unique_ptr<LocalAgentLauncher> m_launcher;
-    int m_agentRestarts = 0;
+    int m_agentRestarts = 0;  // in all (each agent's label)
+    int m_agentRestartsInARow = 0;  // within a minute of the last start each (kSteadyRunMs): max_restarts bounds these
+    QElapsedTimer m_agentUp;  // since the last launch
 };
 
 class RemoteFleet : public AgentFleet {
@@ -212,7 +217,9 @@ private:
     std::unique_ptr<Deployer> m_deployer;
     std::vector<std::unique_ptr<Deployer>> m_redeployers;  // one per agent started again
     QMap<QString, QString> m_deployStage;  // hosts still deploying → their last stage
-    QHash<QString, int> m_agentRestarts;  // by host
+    QHash<QString, int> m_agentRestarts;  // by host, in all (each agent's label)
+    QHash<QString, int> m_agentRestartsInARow;  // by host: max_restarts bounds these (kSteadyRunMs)
+    QHash<QString, QElapsedTimer> m_agentUp;  // by host: since its agent was last deployed
     QSet<QString> m_givenUp;  // lost hosts with nothing left to run
 };
 

@@ -29,6 +29,7 @@ void LocalFleet::start() {
 
 // A new agent key each launch: a restarted agent is a new agent, which the controller knows by it.
 void LocalFleet::launchAgent() {
+    m_agentUp.start();
     m_launcher = std::make_unique<LocalAgentLauncher>();
     connect(m_launcher.get(), &LocalAgentLauncher::failed, this, &AgentFleet::failed);
     connect(m_launcher.get(), &LocalAgentLauncher::exited, this, &LocalFleet::onAgentExited);
@@ -59,9 +60,11 @@ void LocalFleet::onAgentExited(const QString& how, int code) {
 // then its roles, each as if it alone had been restarted: they rejoin, and the global server goes
 // on from its last recovery point.
 bool LocalFleet::restartAgent(const QString& how) {
-    if (!mayRestartAgentAfter(m_agentRestarts)) return false;
+    m_agentRestartsInARow = restartsInARow(m_agentRestartsInARow, m_agentUp.elapsed());
+    if (!mayRestartAgentAfter(m_agentRestartsInARow)) return false;
     const int maxRestarts = int(m_topology.training.param(QStringLiteral("max_restarts")));
-    const int attempt = ++m_agentRestarts;
+    const int attempt = ++m_agentRestartsInARow;
+    ++m_agentRestarts;
     const int delayMs = restartDelayMs(attempt);
     retireAgent(QString());
     m_launcher.release()->deleteLater();  // (we are inside its signal)

@@ -64,6 +64,7 @@ void RemoteFleet::onDeployed(const QList<HostDeployment>& results) {
             continue;
         }
         m_keys.agents.insert(r.host, r.agentPublicKey);
+        m_agentUp[r.host].start();
         addAgent(r.host, r.host, r.agentEndpoint, m_keys.clientFor(r.host),
                  asksForGpu(m_topology, r.host));  // on a failure elsewhere, to be shut down
     }
@@ -86,8 +87,11 @@ void RemoteFleet::saveKeys() {
 // again after a backoff, which replaces it if it still runs (with its roles); then its roles start
 // again, each as if it alone had been restarted.
 bool RemoteFleet::restartLostAgent(const QString& host, const QString& reason) {
-    if (!m_topology.host(host) || !mayRestartAgentAfter(m_agentRestarts.value(host))) return false;
-    const int attempt = ++m_agentRestarts[host];
+    int& inARow = m_agentRestartsInARow[host];
+    inARow = restartsInARow(inARow, m_agentUp[host].isValid() ? m_agentUp[host].elapsed() : 0);
+    if (!m_topology.host(host) || !mayRestartAgentAfter(inARow)) return false;
+    const int attempt = ++inARow;
+    ++m_agentRestarts[host];
     const int delayMs = restartDelayMs(attempt);
     retireAgent(host);
     Q_EMIT agentRestarting(host, QStringLiteral("stopped answering (%1)").arg(reason), attempt,
@@ -117,10 +121,10 @@ void RemoteFleet::onRedeployed(const QString& host, const HostDeployment& r) {
     if (!r.ok) {
         Q_EMIT hostLost(host, r.error);  // (its roles may move to a standby host, and the host be given up)
         if (m_givenUp.contains(host)) return;
-        const int done = m_agentRestarts.value(host);
-        if (!mayRestartAgentAfter(done))
+        if (!mayRestartAgentAfter(m_agentRestartsInARow.value(host)))
             return Q_EMIT failed(QStringLiteral("the agent on %1 could not be started again: %2").arg(host, r.error));
-        const int delayMs = restartDelayMs(++m_agentRestarts[host]);
+        ++m_agentRestarts[host];
+        const int delayMs = restartDelayMs(++m_agentRestartsInARow[host]);
         Q_EMIT notice(QStringLiteral("controller"), QStringLiteral("the agent on %1 could not be started again (%2); trying again in %3 s")
                                                         .arg(host, r.error)
                                                         .arg(double(delayMs) / 1000.0));
@@ -128,6 +132,7 @@ void RemoteFleet::onRedeployed(const QString& host, const HostDeployment& r) {
     }
     m_keys.agents.insert(host, r.agentPublicKey);
     saveKeys();
+    m_agentUp[host].start();
     // (Each agent's events are numbered from 1, and the history keeps a mark per label.)
     addAgent(host, QStringLiteral("%1 (agent %2)").arg(host).arg(m_agentRestarts.value(host) + 1), r.agentEndpoint, m_keys.clientFor(host),
              asksForGpu(m_topology, host));
@@ -171,7 +176,8 @@ QList<RemoteFleet::RunFileCopy> RemoteFleet::runFileCopies() const {
     QMap<QString, QString> dirByHost;
     for (const Node& n : m_topology.nodes()) {
         const Host* host = m_topology.host(n.host);
-        if (!host || !m_keys.agents.contains(host->id) || isSlurmHost(host->id)) continue;  // never deployed there
+        if (!host || !m_keys.agents.contains(host->id) || isSlurmHost(host->id) || m_givenUp.contains(host->id))
+            continue;  // never deployed there, or lost
         if (n.kind == RoleKind::MasterWorker)
             copies.append({*host, outDirFor(n), runFilesToFetch(), m_runDir, QStringLiteral("the run's model")});
         const QString log = RunDirectory::logFileName(n.id);

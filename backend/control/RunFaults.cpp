@@ -6,6 +6,7 @@
 #include "RunRecorder.h"
 #include "TopologyWriter.h"
 
+#include <QSet>
 #include <QTimer>
 #include <algorithm>
 
@@ -39,25 +40,35 @@ void RunController::startRolesAgain(const QString& host) {
 
 // A host that cannot be reached (its agent went silent, and deploying it again failed): a global
 // server there with a standby host starts on it, from the global scheduler's copy of its recovery
-// point, and the two hosts swap roles (should the standby be lost in turn, the server goes back).
-// A host with nothing left to run is no longer tried again.
+// point; a master with one starts there and evaluates from the newest model. The two hosts swap
+// roles (should the standby be lost in turn, the role goes back). A host with nothing left to run
+// is no longer tried again.
 void RunController::moveOffLostHost(const QString& host, const QString& error) {
     if ((m_state != RunState::Starting && m_state != RunState::Running) || m_endingStragglers) return;
+    // Every role moves before any starts: each start carries the topology, which the standby
+    // host's agent writes for all its roles, so all must say where every role runs now.
+    QSet<QString> moved;
     for (ProcessInfo& p : m_processes) {
         if (p.node.host != host || p.state != ProcessInfo::State::Restarting || p.node.standbyHost.isEmpty() ||
             !m_fleet->hasAgent(p.node.standbyHost))
             continue;
-        ListeningRole& server = m_topology.parties[centralPartyIndex()].servers[p.node.rank];
-        std::swap(server.host, server.standbyHost);
+        Party& central = m_topology.parties[centralPartyIndex()];
+        const bool master = p.node.kind == RoleKind::MasterWorker;
+        if (master) std::swap(central.masterWorker->host, central.masterWorker->standbyHost);
+        else std::swap(central.servers[p.node.rank].host, central.servers[p.node.rank].standbyHost);
         p.node = *m_topology.node(p.node.id);
-        recordNotice(p.node.id, QStringLiteral("%1 lost its host %2 (%3); it starts on its standby host %4 from the global "
-                                               "scheduler's copy of its recovery point")
-                                    .arg(p.node.id, host, error, p.node.host));
+        recordNotice(p.node.id, QStringLiteral("%1 lost its host %2 (%3); it starts on its standby host %4 %5")
+                                    .arg(p.node.id, host, error, p.node.host,
+                                         master ? QStringLiteral("and evaluates from the newest model")
+                                                : QStringLiteral("from the global scheduler's copy of its recovery point")));
         tellProcess(p);
+        moved.insert(p.node.id);
+    }
+    if (!moved.isEmpty()) {
+        m_fleet->followMoves(m_topology);
         if (const QString e = m_dir.writeTopology(TopologyWriter::toJson(m_topology)); !e.isEmpty())
             recordNotice(QStringLiteral("controller"), e + QStringLiteral(" (hips attach would look for it on ") + host + ')');
-        const QString moved = p.node.id;
-        startRoles([&](const ProcessInfo& q) { return q.node.id == moved; });
+        startRoles([&](const ProcessInfo& q) { return moved.contains(q.node.id); });
     }
     const bool rolesLeft = std::any_of(m_processes.all().begin(), m_processes.all().end(), [&](const ProcessInfo& p) {
         return p.node.host == host && (p.state == ProcessInfo::State::Restarting || p.state == ProcessInfo::State::Pending);

@@ -157,6 +157,12 @@ static void addListening(QList<Node>& out, const Party& p, const QList<Listening
     }
 }
 
+static Node masterNode(const Party& p) {
+    Node n{p.id + QStringLiteral("/master_worker"), RoleKind::MasterWorker, p.id, p.masterWorker->host, 0, 0, p.masterWorker->device};
+    n.standbyHost = p.masterWorker->standbyHost;
+    return n;
+}
+
 // The local baseline starts the master alone: it trains and evaluates by itself.
 static bool masterAlone(const TrainingSettings& t) {
     return ModeRegistry::policy(t.mode).standalone;
@@ -171,9 +177,7 @@ static bool runsStateService(const Party& p, const TrainingSettings& t) {
 static void addPartyNodes(const Party& p, const TrainingSettings& training, QList<Node>& schedulers, QList<Node>& servers,
                           QList<Node>& workers) {
     if (masterAlone(training)) {
-        if (p.masterWorker)
-            workers.append({p.id + QStringLiteral("/master_worker"), RoleKind::MasterWorker, p.id, p.masterWorker->host, 0, 0,
-                            p.masterWorker->device});
+        if (p.masterWorker) workers.append(masterNode(p));
         return;
     }
     const bool c = p.central;
@@ -188,9 +192,7 @@ static void addPartyNodes(const Party& p, const TrainingSettings& training, QLis
     if (runsStateService(p, training))
         servers.append({p.id + QStringLiteral("/state_service"), RoleKind::StateService, p.id, p.stateService->host, p.stateService->port,
                         0, p.stateService->device});
-    if (p.masterWorker)
-        workers.append(
-            {p.id + QStringLiteral("/master_worker"), RoleKind::MasterWorker, p.id, p.masterWorker->host, 0, 0, p.masterWorker->device});
+    if (p.masterWorker) workers.append(masterNode(p));
     if (c && !training.trainCentralWorkers) return;  // idle central workers are not started
     int rank = 0;
     for (const WorkerGroup& g : p.workers)

@@ -55,6 +55,9 @@ struct WorkerGroup {
     // devices (ESync's setting) emulated on one machine.
     double slowdown = 1;
     std::optional<AdversarySpec> adversary = std::nullopt;  // every worker of the group attacks, every round
+    // The master worker only: where it starts again when its host is lost (fault_policy continue);
+    // it evaluates from the newest model on.
+    QString standbyHost = {};
     // hips simulate only (a deployed run measures its devices): a local step's cost on the virtual
     // clock in seconds ("device_profile"; 0: the step's measured time x slowdown), and when the
     // group's workers can train ("availability": empty or "always", a probability per round, or a
@@ -251,7 +254,7 @@ struct Node {
     double stepSeconds = 0;  // workers: see WorkerGroup
     QString availability = {};  // workers: see WorkerGroup
     AdversarySpec adversary = {};  // workers: their group's, else their party's (kind empty: honest)
-    QString standbyHost = {};  // global servers: see ListeningRole
+    QString standbyHost = {};  // global servers and the master: see ListeningRole, WorkerGroup
 };
 
 // ZeroMQ's TCP endpoint of a host's address and a port: tcp://10.0.0.5:9100, tcp://[::1]:9100.

@@ -415,6 +415,7 @@ QString setCentral(Topology& t, const QString& partyId, bool central) {
         if (old.masterWorker && !target->masterWorker) {  // as it was (its device, its slowdown), on the new party's host
             target->masterWorker = *old.masterWorker;
             target->masterWorker->host = host;
+            if (target->masterWorker->standbyHost == host) target->masterWorker->standbyHost.clear();
         }
         old.masterWorker.reset();
         if (old.stateService && !target->stateService) target->stateService = ListeningRole{host, freePort(t, host)};

@@ -140,7 +140,7 @@ void readSimulation(JsonFields& f, WorkerGroup& g) {
 WorkerGroup readWorkers(const QJsonObject& o, const QString& path, const QString& partyHost, TopologyIssues* issues, bool countAllowed) {
     JsonFields f(o, path, issues);
     f.rejectUnknown(countAllowed ? QStringList{"host", "count", "device", "slowdown", "adversary", "device_profile", "availability"}
-                                 : QStringList{"host", "device"},
+                                 : QStringList{"host", "device", "standby_host"},
                     QStringLiteral("field"));
     WorkerGroup g;
     g.host = f.string("host", partyHost, partyHost.isEmpty());
@@ -149,6 +149,7 @@ WorkerGroup readWorkers(const QJsonObject& o, const QString& path, const QString
     if (countAllowed) g.slowdown = f.number("slowdown", g.slowdown, 1, 1000);
     if (countAllowed) g.adversary = readAdversary(f, "adversary", false);
     if (countAllowed) readSimulation(f, g);
+    if (!countAllowed) g.standbyHost = f.string("standby_host", {});  // (the master)
     return g;
 }
 

@@ -154,17 +154,38 @@ private:
                     .arg(host));
     }
 
-    // A global server's standby host: where it starts again, from the copy of its recovery point
-    // the global scheduler keeps, when its own host is lost. Its port must be free there too.
+    // A standby host (a global server's, the master's): where the role starts again when its own
+    // host is lost, under fault_policy continue. False when it is not declared (nothing else to check).
+    bool checkStandbyHost(const QString& field, const QString& standby, bool ownHost, const QString& ownHostProblem) {
+        if (!m_t.host(standby)) {
+            add(field, QCoreApplication::translate("TopologyCheck", "host '%1' is not declared in $.hosts; add it there or fix the name")
+                           .arg(standby));
+            return false;
+        }
+        if (ownHost) add(field, ownHostProblem);
+        if (!m_t.training.continuesThroughFailures())
+            add(field, QCoreApplication::translate("TopologyCheck",
+                                                   "a standby host takes over only under fault_policy continue; "
+                                                   "set it, or remove standby_host"));
+        return true;
+    }
+
+    // The master's standby host: it starts there and evaluates from the newest model on.
+    void checkMasterStandby(const QString& path, const WorkerGroup& master) {
+        checkStandbyHost(path + QStringLiteral(".standby_host"), master.standbyHost, master.standbyHost == master.host,
+                         QCoreApplication::translate("TopologyCheck", "the standby host is the master's own host '%1'; name another host")
+                             .arg(master.host));
+    }
+
+    // A global server's standby host: it starts there from the copy of its recovery point the
+    // global scheduler keeps. Its port must be free there too.
     void checkStandby(const QString& path, const Party& party, const ListeningRole& server) {
         const QString field = path + QStringLiteral(".standby_host");
-        if (!m_t.host(server.standbyHost))
-            return add(field,
-                       QCoreApplication::translate("TopologyCheck", "host '%1' is not declared in $.hosts; add it there or fix the name")
-                           .arg(server.standbyHost));
-        if (server.standbyHost == server.host)
-            add(field, QCoreApplication::translate("TopologyCheck", "the standby host is the server's own host '%1'; name another host")
-                           .arg(server.host));
+        if (!checkStandbyHost(
+                field, server.standbyHost, server.standbyHost == server.host,
+                QCoreApplication::translate("TopologyCheck", "the standby host is the server's own host '%1'; name another host")
+                    .arg(server.host)))
+            return;
         // (The server and its standby swap roles when it moves, so neither may be the scheduler's.)
         for (const QString& host : {server.host, server.standbyHost})
             if (party.scheduler && party.scheduler->host == host)
@@ -173,10 +194,6 @@ private:
                                                        "and it runs on '%1', which a lost host would take with it: put the global "
                                                        "scheduler on a host that is neither the global server's nor its standby's")
                                .arg(host));
-        if (!m_t.training.continuesThroughFailures())
-            add(field, QCoreApplication::translate("TopologyCheck",
-                                                   "a standby host takes over only under fault_policy continue; "
-                                                   "set it, or remove standby_host"));
         const QString key = m_t.host(server.standbyHost)->address + ':' + QString::number(server.port);
         if (m_ports.contains(key))
             add(field,
@@ -259,6 +276,7 @@ private:
         if (p.masterWorker) {
             checkHostRef(path + ".master_worker", p.masterWorker->host);
             checkDevice(path + ".master_worker", p.masterWorker->device);
+            if (!p.masterWorker->standbyHost.isEmpty()) checkMasterStandby(path + ".master_worker", *p.masterWorker);
         }
         for (int i = 0; i < p.workers.size(); ++i) {
             checkHostRef(QStringLiteral("%1.workers[%2]").arg(path).arg(i), p.workers[i].host);

@@ -37,6 +37,7 @@ QJsonObject group(const WorkerGroup& g, bool withCount) {
     if (withCount) o.insert("count", g.count);
     if (withCount && g.slowdown != 1) o.insert("slowdown", g.slowdown);
     if (withCount && g.adversary) o.insert("adversary", adversary(*g.adversary));
+    if (!withCount && !g.standbyHost.isEmpty()) o.insert("standby_host", g.standbyHost);  // (the master)
     if (withCount && g.stepSeconds > 0) o.insert("device_profile", g.stepSeconds);
     if (withCount && !g.availability.isEmpty()) {  // a probability stays a number
         bool number = false;

@@ -407,16 +407,15 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(processesWith(path("again").toUtf8()), 0, 20000);
     }
 
-    // Host B, which runs only the global server, is lost (cut off from the bridge and everything
-    // on it killed): the server starts on its standby host C from the global scheduler's copy of
-    // its recovery point, the party servers and the master follow it there, and B is given up.
-    // Host B is cut off: its agent and the global server there go on, unreachable. The server
-    // starts on its standby host from the scheduler's copy; when the cut heals, the old process
-    // speaks again and is told it was superseded, stops, and is not started again.
+    // Host B, which runs the global server and the master, is cut off: its agent and both roles
+    // go on there, unreachable. The server starts on its standby host C from the global
+    // scheduler's copy of its recovery point (the party servers follow it there), the master starts
+    // on C too and evaluates from the newest model, and B is given up. When the cut heals, each
+    // old process speaks again and is told it was superseded, stops, and is not started again.
     void aGlobalServerWhoseHostIsCutOffStartsOnItsStandbyHost() {
         const QByteArray parties = R"([
           { "id": "central", "central": true, "host": "hostA",
-            "roles": { "global_scheduler": { "port": 9100 }, "master_worker": {},
+            "roles": { "global_scheduler": { "port": 9100 }, "master_worker": { "host": "hostB", "standby_host": "hostC" },
                        "global_servers": [ { "port": 9101, "host": "hostB", "standby_host": "hostC" } ] } },
           { "id": "party1", "host": "hostA",
             "roles": { "scheduler": { "port": 9200 }, "servers": [ { "port": 9201 } ], "workers": [ { "count": 2 } ] } },
@@ -430,7 +429,9 @@ private Q_SLOTS:
         const QString ns = QStringLiteral("hn%1%2").arg(m_tag).arg(1), link = QStringLiteral("hp%1%2").arg(m_tag).arg(1);
         const auto killHostB = qScopeGuard([&] { killHostProcesses(ns); });  // its agent waits orphan_timeout_s
         const auto oldServers = [&] { return processesWith(path("standby/install_1").toUtf8(), "--node central/global_server0"); };
+        const auto oldMasters = [&] { return processesWith(path("standby/install_1").toUtf8(), "--node central/master_worker"); };
         QCOMPARE(oldServers(), 1);
+        QCOMPARE(oldMasters(), 1);
         QVERIFY(run("ip", {"netns", "exec", ns, "ip", "link", "set", link, "down"}).status == 0);
         const int roundsBeforeLoss = lastPrintedRound(out);
         QTRY_VERIFY_WITH_TIMEOUT((out += hips.readAll()).contains("hostB is not tried again"), 90000);
@@ -445,6 +446,14 @@ private Q_SLOTS:
                                        .toObject();
         QCOMPARE(server["host"].toString(), QStringLiteral("hostC"));
         QCOMPARE(server["standby_host"].toString(), QStringLiteral("hostB"));
+        const QJsonObject master = QJsonDocument::fromJson(readFile(path("standby_run/topology.json")))
+                                       .object()["parties"]
+                                       .toArray()[0]
+                                       .toObject()["roles"]
+                                       .toObject()["master_worker"]
+                                       .toObject();
+        QCOMPARE(master["host"].toString(), QStringLiteral("hostC"));
+        QCOMPARE(master["standby_host"].toString(), QStringLiteral("hostB"));
         const QByteArray roster = readFile(path("standby_run/agents.json"));
         QVERIFY2(roster.contains("hostA") && roster.contains("hostC") && !roster.contains("hostB"), roster.constData());
         // The cut heals (TCP's retransmission backoff may keep the old process quiet for a while).
@@ -452,6 +461,7 @@ private Q_SLOTS:
         healed.start();
         QVERIFY(run("ip", {"netns", "exec", ns, "ip", "link", "set", link, "up"}).status == 0);
         QTRY_COMPARE_WITH_TIMEOUT(oldServers(), 0, 90000);
+        QTRY_COMPARE_WITH_TIMEOUT(oldMasters(), 0, 90000);
         qInfo("the old process stopped %.1f s after the cut healed, at round %d", healed.elapsed() / 1000.0,
               lastPrintedRound(out += hips.readAll()));
         // The run goes on without it. Its rounds are enough to outlast the slowest heal, not to be
@@ -465,6 +475,7 @@ private Q_SLOTS:
         const bool stopped = hips.exitCode() == 128 + SIGINT && out.contains("\nstopped after");
         QVERIFY2(finished && (hips.exitCode() == 0 || stopped), out.right(8000).constData());
         QCOMPARE(oldServers(), 0);  // its agent did not start it again
+        QCOMPARE(oldMasters(), 0);
         qInfo("round %d was aggregated %.1f s after round %d", roundsBeforeLoss + 1,
               elapsedAtRound(out, roundsBeforeLoss + 1) - elapsedAtRound(out, roundsBeforeLoss), roundsBeforeLoss);
         const QByteArray scheduler = readFile(path("standby_run/logs/central-global_scheduler.log"));
@@ -473,6 +484,12 @@ private Q_SLOTS:
         QVERIFY2(out.contains("it starts on its standby host hostC"), out.constData());
         QVERIFY2(out.contains("hostB is not tried again"), out.constData());
         QVERIFY2(out.contains("central/global_server0 declared up"), out.constData());
+        QVERIFY2(out.contains("central/master_worker lost its host hostB"), out.constData());
+        QVERIFY2(out.contains("and evaluates from the newest model"), out.constData());
+        // The master on C evaluated rounds after the loss, and its model came back from C.
+        const QJsonObject meta = QJsonDocument::fromJson(readFile(path("standby_run/net.meta"))).object();
+        QVERIFY2(meta["global_iters"].toInt() > roundsBeforeLoss + 20, readFile(path("standby_run/net.meta")).constData());
+        QVERIFY(readFile(path("standby_run/logs/hostC/central-master_worker.log")).contains("test accuracy"));
         // It went on from the copy, of a round at least as late as any the run had printed.
         const QByteArray log = readFile(path("standby_run/logs/central-global_server0.log"));
         QVERIFY2(log.contains("from the global scheduler's copy of its recovery point"), log.constData());

@@ -35,6 +35,14 @@ inline void standbyServer(QJsonObject& t, const char* server, const char* standb
     set(t, {"training", "fault_policy"}, "continue");
 }
 
+// As standbyServer, for the master worker.
+inline void standbyMaster(QJsonObject& t, const char* master, const char* standby) {
+    standbyServer(t, "local", "b");
+    set(t, {"parties", "0", "roles", "global_servers", "0", "standby_host"}, QJsonValue(QJsonValue::Undefined));
+    set(t, {"parties", "0", "roles", "master_worker", "host"}, master);
+    set(t, {"parties", "0", "roles", "master_worker", "standby_host"}, standby);
+}
+
 // The topology reader's table: structure, names, ports, hosts, text and limits.
 inline QList<BrokenCase> topologyBrokenCases() {
     const QJsonValue remove = QJsonValue(QJsonValue::Undefined);
@@ -700,6 +708,22 @@ inline QList<BrokenCase> registryBrokenCases() {
              set(t, {"parties", "2", "roles", "scheduler", "port"}, 9101);
          },
          "$.parties[2].roles.scheduler.port", "port 9101 on host 'c' is already used by central global_servers (standby)"},
+        {"an undeclared standby host of the master", [](QJsonObject& t) { standbyMaster(t, "b", "nowhere"); },
+         "$.parties[0].roles.master_worker.standby_host", "host 'nowhere' is not declared in $.hosts"},
+        {"a standby host that is the master's own", [](QJsonObject& t) { standbyMaster(t, "b", "b"); },
+         "$.parties[0].roles.master_worker.standby_host", "the standby host is the master's own host 'b'"},
+        {"a standby host of the master without fault_policy continue",
+         [](QJsonObject& t) {
+             standbyMaster(t, "b", "c");
+             set(t, {"training", "fault_policy"}, "fail");
+         },
+         "$.parties[0].roles.master_worker.standby_host", "a standby host takes over only under fault_policy continue"},
+        {"a standby host for a group of workers",
+         [](QJsonObject& t) {
+             standbyServer(t, "b", "c");
+             set(t, {"parties", "1", "roles", "workers", "0", "standby_host"}, "c");
+         },
+         "$.parties[1].roles.workers[0].standby_host", "unknown field 'standby_host'"},
     };
 }
 

@@ -140,6 +140,20 @@ private Q_SLOTS:
         QCOMPARE(again.topology->parties[0].servers[0].standbyHost, QStringLiteral("c"));
     }
 
+    // So is the master's.
+    void theMastersStandbyHostRoundTrips() {
+        QJsonObject json = validTopology();
+        standbyMaster(json, "b", "c");
+        const TopologyLoad load = TopologyReader::readJson(QJsonDocument(json).toJson());
+        QVERIFY2(load.ok(), qPrintable(load.errorText()));
+        QCOMPARE(load.topology->node("central/master_worker")->standbyHost, QStringLiteral("c"));
+        QCOMPARE(load.topology->node("central/master_worker")->host, QStringLiteral("b"));
+        QVERIFY(load.topology->node("central/global_server0")->standbyHost.isEmpty());
+        const TopologyLoad again = TopologyReader::readJson(TopologyWriter::toJson(*load.topology));
+        QVERIFY2(again.ok(), qPrintable(again.errorText()));
+        QCOMPARE(again.topology->parties[0].masterWorker->standbyHost, QStringLiteral("c"));
+    }
+
     void centralWorkersTrainOnlyWhenEnabled() {
         QJsonObject t = validTopology();
         set(t, {"parties", "0", "roles", "workers"}, QJsonArray{QJsonObject{{"count", 2}}});

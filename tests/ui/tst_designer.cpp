@@ -383,6 +383,20 @@ private Q_SLOTS:
         QTest::mouseClick(d->view()->viewport(), Qt::LeftButton, Qt::NoModifier,
                           d->view()->mapFromScene(centerOf(*d, {ElementRef::Kind::Server, "party1", {}, 0})));
         QVERIFY(d->properties()->field("role_port") && !d->properties()->field("role_standby_host"));
+        // The master has one too; a group of workers has none.
+        QTest::mouseClick(d->view()->viewport(), Qt::LeftButton, Qt::NoModifier,
+                          d->view()->mapFromScene(centerOf(*d, {ElementRef::Kind::MasterWorker, "central", {}, 0})));
+        standby = qobject_cast<QComboBox*>(d->properties()->field("role_standby_host"));
+        QVERIFY(standby);
+        standby->setFocus();
+        for (int i = 0; i < 2; ++i) QTest::keyClick(standby, Qt::Key_Down);  // none → a → b
+        QCOMPARE(d->topology().parties[0].masterWorker->standbyHost, QStringLiteral("b"));
+        QVERIFY2(d->isValid(), qPrintable(d->issues().isEmpty() ? QString() : d->issues().first().toString()));
+        QCOMPARE(TopologyReader::readJson(TopologyWriter::toJson(d->topology())).topology->node("central/master_worker")->standbyHost,
+                 QStringLiteral("b"));
+        QTest::mouseClick(d->view()->viewport(), Qt::LeftButton, Qt::NoModifier,
+                          d->view()->mapFromScene(centerOf(*d, {ElementRef::Kind::Workers, "party1", {}, 0})));
+        QVERIFY(d->properties()->field("role_count") && !d->properties()->field("role_standby_host"));
     }
 
     // Every broken topology of the reader's and the registries' tables that the designer can open

@@ -52,6 +52,12 @@ WorkerGroup* group(Topology& t, const ElementRef& e) {
     return nullptr;
 }
 
+// The standby host of a global server or of the master (the roles that have one).
+QString* standbyHostOf(Topology& t, const ElementRef& e) {
+    if (e.kind == ElementRef::Kind::MasterWorker) return group(t, e) ? &group(t, e)->standbyHost : nullptr;
+    return listening(t, e) ? &listening(t, e)->standbyHost : nullptr;
+}
+
 Host* host(Topology& t, const QString& id) {
     for (Host& h : t.hosts)
         if (h.id == id) return &h;
@@ -290,7 +296,7 @@ void PropertyPanel::addHostChoice(const QString& label, std::function<QString(co
     addChoice(QStringLiteral("role_host"), label, hosts, get, set);
 }
 
-// A global server's standby host: where it starts again when its own host is lost.
+// A global server's or the master's standby host: where it starts again when its own host is lost.
 void PropertyPanel::addStandbyHostChoice(const ElementRef& e) {
     const QString none = tr("none");
     QStringList hosts{none};
@@ -298,15 +304,18 @@ void PropertyPanel::addStandbyHostChoice(const ElementRef& e) {
     addChoice(
         QStringLiteral("role_standby_host"), tr("Standby host"), hosts,
         [e, none](const Topology& t) {
-            auto* r = listening(const_cast<Topology&>(t), e);
-            return r && !r->standbyHost.isEmpty() ? r->standbyHost : none;
+            const QString* standby = standbyHostOf(const_cast<Topology&>(t), e);
+            return standby && !standby->isEmpty() ? *standby : none;
         },
         [e, none](Topology& t, const QString& v) {
-            if (auto* r = listening(t, e)) r->standbyHost = v == none ? QString() : v;
+            if (QString* standby = standbyHostOf(t, e)) *standby = v == none ? QString() : v;
         });
     field(QStringLiteral("role_standby_host"))
-        ->setToolTip(tr("Where this global server starts again, from the global scheduler's copy of its model, when its host is lost "
-                        "(fault_policy continue)"));
+        ->setToolTip(e.kind == ElementRef::Kind::MasterWorker
+                         ? tr("Where the master starts again, and evaluates from the newest model on, when its host is lost "
+                              "(fault_policy continue)")
+                         : tr("Where this global server starts again, from the global scheduler's copy of its model, when its host "
+                              "is lost (fault_policy continue)"));
 }
 
 void PropertyPanel::buildTraining() {
@@ -514,7 +523,9 @@ void PropertyPanel::buildRole() {
             [e](Topology& t, int v) {
                 if (auto* r = listening(t, e)) r->port = v;
             });
-    if (e.kind == ElementRef::Kind::Server && m_topology.party(e.party) && m_topology.party(e.party)->central) addStandbyHostChoice(e);
+    if ((e.kind == ElementRef::Kind::Server && m_topology.party(e.party) && m_topology.party(e.party)->central) ||
+        e.kind == ElementRef::Kind::MasterWorker)
+        addStandbyHostChoice(e);
     if (e.kind == ElementRef::Kind::Workers)
         addInt(
             "role_count", tr("Workers"), 1, kMaxWorkersPerGroup,
