@@ -2,6 +2,7 @@
 
 #include "Vocabulary.h"
 
+#include <QSet>
 #include <QJsonDocument>
 #include <utility>
 
@@ -49,14 +50,17 @@ void MetricsFeed::attachTo(const QJsonObject& record) {
 // A round is evaluated once: a restarted master may be given the model its predecessor had
 // evaluated just before it died (the same model, the same figures), which is not kept twice. A
 // global server's round is aggregated once: a restarted one reports the round it recovered
-// again, in case that record died with its predecessor.
+// again, in case that record died with its predecessor. Both go forward only (a master evaluates
+// newer models, a server aggregates the next round), so a round not after the newest taken is
+// one taken already, or a superseded process's late word on it.
 bool MetricsFeed::firstOfItsRound(const QJsonObject& record) {
     const QString kind = field(record, "kind");
     if (kind != metric::kEval && kind != metric::kAggregate) return true;
     const QString key = kind == metric::kEval ? kind : kind + QLatin1Char(' ') + field(record, "node");
     const int round = record.value(metric::kRound).toInt(-1);
-    if (m_roundsSeen[key].contains(round)) return false;
-    m_roundsSeen[key].insert(round);
+    const auto newest = m_newestRound.constFind(key);
+    if (newest != m_newestRound.cend() && round <= *newest) return false;
+    m_newestRound.insert(key, round);
     return true;
 }
 

@@ -8,7 +8,6 @@
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
-#include <QSet>
 #include <QString>
 #include <optional>
 
@@ -38,7 +37,9 @@ private:
 
     QHash<QString, QHash<QString, QJsonObject>> m_carried;  // node → peer → its link as counted before
     QHash<QString, QJsonObject> m_lastTraffic;  // each node's last record, counts carried
-    QHash<QString, QSet<int>> m_roundsSeen;  // "eval", "aggregate <node>" → rounds taken
+    // "eval", "aggregate <node>" → the newest round taken. (Each comes from one node, in its order:
+    // one set of every round taken would grow with the run, a week-long one included.)
+    QHash<QString, int> m_newestRound;
     QHash<QString, QString> m_membership;  // each member's last state, as declared
 };
 

@@ -34,8 +34,7 @@ RunController::RunController(QObject* parent) : QObject(parent), m_recorder(std:
 // run goes on to its end, but nothing it learns from then on means anything.
 void RunController::noticeDivergence(const RoundRow& row) {
     if (!std::isnan(row.trainLoss) || !m_progress) return;
-    const QList<RoundRow>& rows = m_progress->rows();
-    if (std::count_if(rows.begin(), rows.end(), [](const RoundRow& r) { return std::isnan(r.trainLoss); }) != 1) return;
+    if (m_progress->divergedRows() != 1) return;
     const QString text = QStringLiteral(
                              "the workers' training loss is not a number from round %1 on: the model diverged; "
                              "lower the learning rate (training.learning_rate, hips run --lr) or the server's "

@@ -28,13 +28,8 @@ QString runStateName(RunState s) {
 }
 
 void RunSummary::takeFigures(const RunProgress& progress, bool isRegression) {
-    const QList<RoundRow>& rows = progress.rows();
     rounds = progress.aggregatedRounds();
-    for (auto it = rows.rbegin(); it != rows.rend(); ++it)
-        if (!std::isnan(it->testScore())) {
-            finalAccuracy = it->testScore();
-            break;
-        }
+    if (!std::isnan(progress.finalScore())) finalAccuracy = progress.finalScore();
     regression = isRegression;
     const double best = regression ? progress.bestRmse() : progress.bestAccuracy();  // a regression's best is its lowest
     evaluated = !std::isnan(best);

@@ -103,7 +103,9 @@ QList<RoundRow> RunProgress::drain(bool final) {
         row.bytesInside = p.inside;
         row.bytesAcross = p.across;
         m_pending.remove(m_nextRound++);
-        m_rows.append(row);
+        ++m_rowCount;
+        if (!std::isnan(row.testScore())) m_finalScore = row.testScore();
+        if (std::isnan(row.trainLoss)) ++m_divergedRows;
         done.append(row);
     }
     return done;

@@ -48,7 +48,11 @@ public:
     qint64 totalSamples() const { return m_totalSamples; }
     double bestAccuracy() const { return m_best; }
     double bestRmse() const { return m_bestRmse; }  // a regression's lowest test RMSE; NaN: none yet
-    const QList<RoundRow>& rows() const { return m_rows; }
+    // Of the rows emitted (none kept: a run may go on for weeks): how many; the newest test score
+    // (NaN: none yet); and how many had a training loss that is not a number.
+    int rowCount() const { return m_rowCount; }
+    double finalScore() const { return m_finalScore; }
+    int divergedRows() const { return m_divergedRows; }
     // Rounds the global server applied: the run's round count, as the history counts it (a
     // stopped run may have applied rounds whose rows never completed).
     int aggregatedRounds() const { return m_aggregatedRounds; }
@@ -86,7 +90,9 @@ private:
         quint64 inside = 0, across = 0;
     };
     QHash<QString, Sent> m_sent;  // latest cumulative counters per node
-    QList<RoundRow> m_rows;
+    int m_rowCount = 0;
+    double m_finalScore = std::numeric_limits<double>::quiet_NaN();
+    int m_divergedRows = 0;
     int m_aggregatedRounds = 0;
 };
 

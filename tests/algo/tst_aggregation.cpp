@@ -530,7 +530,8 @@ private Q_SLOTS:
         QCOMPARE(rest[1].round, 3);
         QVERIFY(std::isnan(rest[1].testAccuracy));
         QCOMPARE(rest[1].trainLoss, 0.5);
-        QCOMPARE(p.rows().size(), 3);
+        QCOMPARE(p.rowCount(), 3);
+        QCOMPARE(p.finalScore(), 0.5);  // (round 1's: those after it have none)
         QVERIFY(p.finish().isEmpty());
     }
 

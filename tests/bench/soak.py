@@ -3,7 +3,7 @@
 fault_policy continue while a random process is killed (SIGKILL) every 60-120 s, and the run must
 take every kill in its stride.
 
-Killed, in turn at random: a worker, a party server, a party scheduler, the global scheduler, the
+Killed, each kind once in every eight kills in a random order: a worker, a party server, a party scheduler, the global scheduler, the
 global server, the master, the local agent (which its controller starts again with every role it
 had), and the controller itself (then `hips attach RUN_DIR` takes the run up). An attached
 controller does not restart agents, so after the first controller kill the agent is not killed.
@@ -184,7 +184,7 @@ def main():
     deadline = start + a.minutes * 60
     rss_first, rss_last, pid_first = {}, {}, {}
     tally = {k: [0, 0, 0.0] for k in KINDS}  # injected, survived, slowest recovery
-    attached, failure = False, None
+    attached, failure, bag = False, None, []
 
     def sample():
         for name, pid in procs.list().items():
@@ -213,8 +213,11 @@ def main():
         if time.time() >= deadline:
             break
         names = procs.list()
-        kinds = [k for k in KINDS if victims(k, names) and not (k == "agent" and attached)]
-        kind = rng.choice(kinds)
+        eligible = [k for k in KINDS if victims(k, names) and not (k == "agent" and attached)]
+        if not set(bag) & set(eligible):  # every kind once in each turn, in a random order
+            bag = rng.sample(eligible, len(eligible))
+        kind = next(k for k in bag if k in eligible)
+        bag.remove(kind)
         victim = rng.choice(sorted(victims(kind, names)))
         before = rounds.poll()
         killed_at = time.time()
