@@ -194,6 +194,7 @@ void AgentDaemon::onStart(const Message& m) {
                       start->placement,
                       QCryptographicHash::hash(start->topologyJson.toUtf8(), QCryptographicHash::Sha256).toHex(),
                       QCryptographicHash::hash(start->peerKeys.toText(), QCryptographicHash::Sha256).toHex()};
+    launch.sharedTrainer = launch.forkFromZygote && topology.topology->sharesTrainer(*nodeInfo);
     const TrainingSettings& training = topology.topology->training;
     m_orphanTimeoutS = training.orphanTimeoutS;
     m_hostLogs.remove(start->node);  // (a node started again in another run writes there)

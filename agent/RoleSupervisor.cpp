@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
+#include <utility>
 
 namespace hips {
 
@@ -39,6 +40,10 @@ RoleSupervisor::~RoleSupervisor() {
         }
         closePipe(r, Stdout);
         closePipe(r, Stderr);
+    }
+    for (ZygoteClient* host : m_sharedTrainers) {
+        host->disconnect(this);
+        delete host;  // closing its socket makes it stop its roles and leave
     }
     if (m_zygote) {
         m_zygote->disconnect(this);
@@ -128,9 +133,9 @@ bool RoleSupervisor::startForked(const RoleLaunch& launch, const QProcessEnviron
         }
     QCborMap childEnv;  // all of it: the child starts from an empty environment
     for (const QString& name : env.keys()) childEnv.insert(name, env.value(name));
-    const bool asked = zygote(launch.program)
-                           ->spawn(launch.node, QStringList{launch.program} + roleArguments(launch), childEnv, launch.outDir,
-                                   ends[Stdout][1], ends[Stderr][1], error);
+    r.host = launch.sharedTrainer ? sharedTrainer(launch.program, launch.outDir) : zygote(launch.program);
+    const bool asked = r.host->spawn(launch.node, QStringList{launch.program} + roleArguments(launch), childEnv, launch.outDir,
+                                     ends[Stdout][1], ends[Stderr][1], error);
     for (int s : {Stdout, Stderr}) {
         ::close(ends[s][1]);  // the child has its copy; EOF comes when it ends
         r.pipes[s] = ends[s][0];
@@ -150,21 +155,51 @@ bool RoleSupervisor::startForked(const RoleLaunch& launch, const QProcessEnviron
 ZygoteClient* RoleSupervisor::zygote(const QString& program) {
     if (m_zygote) return m_zygote;
     m_zygote = new ZygoteClient(program, this);
-    connect(m_zygote, &ZygoteClient::spawned, this, [this](const QString& node, qint64 pid) {
-        if (m_roles.value(node).forked) Q_EMIT started(node, pid);
+    listenTo(m_zygote);
+    return m_zygote;
+}
+
+ZygoteClient* RoleSupervisor::sharedTrainer(const QString& program, const QString& runDirectory) {
+    ZygoteClient*& host = m_sharedTrainers[runDirectory];
+    if (!host) {
+        host = new ZygoteClient(zygote(program), runDirectory, this);
+        listenTo(host);
+    }
+    return host;
+}
+
+// What a zygote or shared trainer says of the roles it runs.
+void RoleSupervisor::listenTo(ZygoteClient* host) {
+    auto ours = [this, host](const QString& node) { return m_roles.value(node).forked && m_roles.value(node).host == host; };
+    connect(host, &ZygoteClient::spawned, this, [this, ours](const QString& node, qint64 pid) {
+        if (ours(node)) Q_EMIT started(node, pid);
     });
-    connect(m_zygote, &ZygoteClient::failed, this, [this](const QString& node, const QString& error) {
-        forkedExited(node, RoleExitInfo{-1, false, QStringLiteral("failed to start: ") + error});
+    connect(host, &ZygoteClient::failed, this, [this, ours](const QString& node, const QString& error) {
+        if (ours(node)) forkedExited(node, RoleExitInfo{-1, false, QStringLiteral("failed to start: ") + error});
     });
-    connect(m_zygote, &ZygoteClient::exited, this, [this](const QString& node, int code, int signal) {
-        forkedExited(node, RoleExitInfo{signal ? signal : code, signal != 0, m_roles.value(node).lastError});
+    connect(host, &ZygoteClient::exited, this, [this, ours](const QString& node, int code, int signal) {
+        if (ours(node)) forkedExited(node, RoleExitInfo{signal ? signal : code, signal != 0, m_roles.value(node).lastError});
     });
-    connect(m_zygote, &ZygoteClient::died, this, [this](const QString& why) {
+    connect(host, &ZygoteClient::died, this, [this, ours](const QString& why) {
         std::fprintf(stderr, "hips-agent: %s; its trainers went with it\n", qPrintable(why));
         for (const QString& node : m_roles.keys())
-            if (m_roles[node].forked) forkedExited(node, RoleExitInfo{SIGKILL, true, why});  // PR_SET_PDEATHSIG
+            if (ours(node)) forkedExited(node, RoleExitInfo{SIGKILL, true, why});  // PR_SET_PDEATHSIG
     });
-    return m_zygote;
+}
+
+// A shared trainer none of whose roles runs any more: closed, so that it leaves (a worker started
+// again later gets a new one).
+void RoleSupervisor::leaveIfUnused(ZygoteClient* host) {
+    if (!host || host == m_zygote) return;
+    for (const Role& r : m_roles)
+        if (r.forked && r.host == host) return;
+    for (auto it = m_sharedTrainers.begin(); it != m_sharedTrainers.end(); ++it)
+        if (it.value() == host) {
+            m_sharedTrainers.erase(it);
+            host->disconnect(this);
+            host->deleteLater();
+            return;
+        }
 }
 
 void RoleSupervisor::forkedExited(const QString& node, const RoleExitInfo& info) {
@@ -178,7 +213,9 @@ void RoleSupervisor::forkedExited(const QString& node, const RoleExitInfo& info)
     it->forked = false;
     RoleExitInfo final = info;
     if (final.error.isEmpty()) final.error = it->lastError;
+    ZygoteClient* host = std::exchange(it->host, nullptr);
     Q_EMIT exited(node, final);
+    leaveIfUnused(host);
 }
 
 QByteArray RoleSupervisor::readAvailable(Role& r, int stream) {
@@ -244,10 +281,10 @@ void RoleSupervisor::stop(const QString& node) {
         p->terminate();
         QTimer::singleShot(kGraceMs, p, [p] { p->kill(); });
     } else if (r.forked) {
-        m_zygote->signal(node, SIGTERM);
+        r.host->signal(node, SIGTERM);
         QTimer::singleShot(kGraceMs, this, [this, node, generation = r.generation] {
             const Role now = m_roles.value(node);
-            if (now.forked && now.generation == generation) m_zygote->signal(node, SIGKILL);
+            if (now.forked && now.generation == generation) now.host->signal(node, SIGKILL);
         });
     }
 }

@@ -5,7 +5,9 @@
 //
 // Trainers (workers, master) are forked by the trainer zygote (ZygoteClient) rather than
 // started afresh, so that LibTorch is loaded once per host; their output comes through pipes
-// the agent made and their exit through the zygote. Everything else is a QProcess.
+// the agent made and their exit through the zygote. Workers of a host with many run as threads
+// of one shared trainer per run directory, which the agent talks to in the same way, and which
+// leaves when its last worker has. Everything else is a QProcess.
 #include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
@@ -38,6 +40,9 @@ struct RoleLaunch {
     // command: the role reads the files and refuses them if they differ (someone changed them
     // since), so it runs what it was sent (HIPS_TOPOLOGY_SHA256, HIPS_PEER_KEYS_SHA256).
     QByteArray topologySha256, peerKeysSha256;
+    // A worker run as a thread of the shared trainer of its run directory (SharedTrainer.h),
+    // rather than forked (Topology::sharesTrainer).
+    bool sharedTrainer = false;
 };
 
 class RoleSupervisor : public QObject {
@@ -60,7 +65,8 @@ Q_SIGNALS:
 private:
     struct Role {
         QProcess* process = nullptr;  // started afresh
-        bool forked = false;  // or forked by the zygote, with its output on these pipes
+        bool forked = false;  // or forked by the zygote (or a thread of a shared trainer), with its output on these pipes
+        ZygoteClient* host = nullptr;  // which: the zygote or a shared trainer
         int pipes[2] = {-1, -1};
         QSocketNotifier* notifiers[2] = {nullptr, nullptr};
         quint64 generation = 0;  // tells a later run of the same node from this one
@@ -77,9 +83,13 @@ private:
     void drain(const QString& node, int stream);
     void emitLine(const QString& node, int stream, const QByteArray& line);
     ZygoteClient* zygote(const QString& program);
+    ZygoteClient* sharedTrainer(const QString& program, const QString& runDirectory);
+    void listenTo(ZygoteClient* host);
+    void leaveIfUnused(ZygoteClient* host);
 
     QHash<QString, Role> m_roles;
     ZygoteClient* m_zygote = nullptr;
+    QHash<QString, ZygoteClient*> m_sharedTrainers;  // by run directory
     quint64 m_nextGeneration = 1;
 };
 

@@ -36,19 +36,41 @@ QByteArray signalRequest(const QString& node, int signal) {
         .toCbor();
 }
 
-namespace {
-
-void reply(int socket, QCborMap map) {
+void reply(int socket, const QCborMap& map) {
     if (!sendPacket(socket, map.toCborValue().toCbor()))
-        std::fprintf(stderr, "hips-trainer zygote: cannot reply to the agent: %s\n", std::strerror(errno));
+        std::fprintf(stderr, "hips-trainer: cannot reply to the agent: %s\n", std::strerror(errno));
 }
 
-struct Spawn {
-    QString node, cwd;
-    QStringList args;
-    QCborMap env;
-    int out = -1, err = -1;
-};
+std::optional<Spawn> parseSpawn(const QCborMap& m, const QList<int>& fds, QString* error) {
+    Spawn s;
+    s.node = m.value(QStringLiteral("node")).toString();
+    s.cwd = m.value(QStringLiteral("cwd")).toString();
+    s.env = m.value(QStringLiteral("env")).toMap();
+    for (const QCborValue& a : m.value(QStringLiteral("args")).toArray()) s.args << a.toString();
+    if (fds.size() < 2 || fds.size() > 3 || s.node.isEmpty() || s.cwd.isEmpty() || s.args.isEmpty()) {
+        *error = QStringLiteral("a malformed spawn request (node, cwd, args and two pipes are needed)");
+        return std::nullopt;
+    }
+    s.out = fds[0];
+    s.err = fds[1];
+    s.channel = fds.size() == 3 ? fds[2] : -1;
+    return s;
+}
+
+bool handleRequest(int socket, const std::function<void(const QCborMap&, const QList<int>&)>& spawn,
+                   const std::function<void(const QCborMap&)>& signal) {
+    QByteArray bytes;
+    QList<int> fds;
+    if (!receivePacket(socket, &bytes, &fds)) return false;
+    const QCborMap m = QCborValue::fromCbor(bytes).toMap();
+    const QString op = m.value(QStringLiteral("op")).toString();
+    if (op == QLatin1String("spawn")) return spawn(m, fds), true;
+    for (int fd : fds) ::close(fd);
+    if (op == QLatin1String("signal")) signal(m);
+    return true;
+}
+
+namespace {
 
 // What ps, top and /proc/PID/cmdline show for the child: its own command line, written over
 // the room the zygote was started with (its environment, in /proc/PID/environ, stays intact).
@@ -72,6 +94,7 @@ void showCommandLine(const QStringList& args, CommandLineRoom room) {
     if (::dup2(s.out, STDOUT_FILENO) < 0 || ::dup2(s.err, STDERR_FILENO) < 0) _exit(127);
     ::close(s.out);
     ::close(s.err);
+    if (s.channel >= 0 && (::dup2(s.channel, 3) < 0 || ::close(s.channel) != 0)) _exit(127);  // (3 was the zygote's socket)
     showCommandLine(s.args, title);
     if (::chdir(s.cwd.toLocal8Bit().constData()) != 0) {
         std::fprintf(stderr, "cannot enter %s: %s\n", qPrintable(s.cwd), std::strerror(errno));
@@ -90,21 +113,6 @@ void showCommandLine(const QStringList& args, CommandLineRoom room) {
     // which take 2 s of CPU deregistering its operators (every trainer's end of a run waited on them).
     std::fflush(nullptr);
     _exit(code);
-}
-
-std::optional<Spawn> parseSpawn(const QCborMap& m, const QList<int>& fds, QString* error) {
-    Spawn s;
-    s.node = m.value(QStringLiteral("node")).toString();
-    s.cwd = m.value(QStringLiteral("cwd")).toString();
-    s.env = m.value(QStringLiteral("env")).toMap();
-    for (const QCborValue& a : m.value(QStringLiteral("args")).toArray()) s.args << a.toString();
-    if (fds.size() != 2 || s.node.isEmpty() || s.cwd.isEmpty() || s.args.isEmpty()) {
-        *error = QStringLiteral("a malformed spawn request (node, cwd, args and two pipes are needed)");
-        return std::nullopt;
-    }
-    s.out = fds[0];
-    s.err = fds[1];
-    return s;
 }
 
 }  // namespace
@@ -150,6 +158,7 @@ int serve(int socket, CommandLineRoom title, RoleMain roleMain) {
         if (pid == 0) becomeRole(*s, socket, signals, previous, self, title, roleMain);
         ::close(s->out);
         ::close(s->err);
+        if (s->channel >= 0) ::close(s->channel);
         if (pid < 0)
             return reply(socket, {{QStringLiteral("op"), QStringLiteral("failed")},
                                   {QStringLiteral("node"), s->node},
@@ -175,17 +184,7 @@ int serve(int socket, CommandLineRoom title, RoleMain roleMain) {
         }
         if (watched[1].revents) reapChildren();
         if (!watched[0].revents) continue;
-        QByteArray bytes;
-        QList<int> fds;
-        if (!receivePacket(socket, &bytes, &fds)) break;  // the agent closed its end, or is gone
-        const QCborMap m = QCborValue::fromCbor(bytes).toMap();
-        const QString op = m.value(QStringLiteral("op")).toString();
-        if (op == QLatin1String("spawn")) {
-            spawn(m, fds);
-            continue;
-        }
-        for (int fd : fds) ::close(fd);
-        if (op == QLatin1String("signal")) signalChild(m);
+        if (!handleRequest(socket, spawn, signalChild)) break;
     }
     for (auto it = children.constBegin(); it != children.constEnd(); ++it) ::kill(it.key(), SIGKILL);
     while (::waitpid(-1, nullptr, 0) > 0) {

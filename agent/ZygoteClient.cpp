@@ -18,6 +18,27 @@ namespace hips {
 
 ZygoteClient::ZygoteClient(QString trainerProgram, QObject* parent) : QObject(parent), m_program(std::move(trainerProgram)) {}
 
+ZygoteClient::ZygoteClient(ZygoteClient* zygote, QString runDirectory, QObject* parent)
+    : QObject(parent), m_program(zygote->m_program), m_zygote(zygote), m_runDirectory(std::move(runDirectory)) {
+    connect(m_zygote, &ZygoteClient::spawned, this, [this](const QString& node, qint64 pid) {
+        if (node == name()) m_pid = pid;
+    });
+}
+
+QString ZygoteClient::name() const {
+    return m_zygote ? QStringLiteral("the shared trainer of %1").arg(m_runDirectory) : QStringLiteral("the trainer zygote");
+}
+
+// What the zygote's children start from: the agent's environment, less its keys; one BLAS thread
+// (no thread may exist in the zygote when it forks: OpenBLAS starts its pool as it loads).
+static QProcessEnvironment trainerEnvironment() {
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("HIPS_AGENT_KEYS"));
+    env.insert(QStringLiteral("OPENBLAS_NUM_THREADS"), QStringLiteral("1"));
+    env.insert(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1"));
+    return env;
+}
+
 ZygoteClient::~ZygoteClient() {
     if (m_socket >= 0) ::close(m_socket);  // the zygote kills its trainers and leaves
     if (m_process) {
@@ -29,21 +50,48 @@ ZygoteClient::~ZygoteClient() {
     }
 }
 
+void ZygoteClient::listen(int socket) {
+    m_socket = socket;
+    m_notifier = new QSocketNotifier(m_socket, QSocketNotifier::Read, this);
+    connect(m_notifier, &QSocketNotifier::activated, this, &ZygoteClient::readReplies);
+}
+
+// Forked by the zygote, which has LibTorch loaded already (a process started afresh would load
+// it again: 0.3 CPU-s), with its end of a new socket pair as its descriptor 3; its own output
+// (not its roles') goes where the agent's does.
+bool ZygoteClient::startShared(QString* error) {
+    if (!m_zygote->ensureStarted(error)) return false;
+    int pair[2];
+    if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) {
+        *error = QStringLiteral("socketpair: ") + QString::fromLocal8Bit(std::strerror(errno));
+        return false;
+    }
+    const QProcessEnvironment env = trainerEnvironment();
+    QCborMap childEnv;
+    for (const QString& key : env.keys()) childEnv.insert(key, env.value(key));
+    const bool sent =
+        sendPacket(m_zygote->m_socket, zygote::spawnRequest(name(), {m_program, QStringLiteral("shared")}, childEnv, m_runDirectory),
+                   {STDERR_FILENO, STDERR_FILENO, pair[1]});
+    ::close(pair[1]);
+    if (!sent) {
+        ::close(pair[0]);
+        *error = QStringLiteral("cannot reach the trainer zygote: ") + QString::fromLocal8Bit(std::strerror(errno));
+        return false;
+    }
+    listen(pair[0]);
+    return true;
+}
+
 bool ZygoteClient::ensureStarted(QString* error) {
     if (m_socket >= 0) return true;
+    if (m_zygote) return startShared(error);
     int pair[2];
     if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) {
         *error = QStringLiteral("socketpair: ") + QString::fromLocal8Bit(std::strerror(errno));
         return false;
     }
     m_process = new QProcess(this);
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("HIPS_AGENT_KEYS"));
-    // No thread may exist in the zygote when it forks: OpenBLAS starts its pool as it loads.
-    // Each trainer sets its own thread count.
-    env.insert(QStringLiteral("OPENBLAS_NUM_THREADS"), QStringLiteral("1"));
-    env.insert(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1"));
-    m_process->setProcessEnvironment(env);
+    m_process->setProcessEnvironment(trainerEnvironment());  // (each trainer sets its own thread count)
     m_process->setProcessChannelMode(QProcess::ForwardedErrorChannel);  // its complaints go to the agent's log
     m_process->setStandardOutputFile(QProcess::nullDevice());
     const int childEnd = pair[1];
@@ -57,9 +105,7 @@ bool ZygoteClient::ensureStarted(QString* error) {
         if (e == QProcess::FailedToStart) lost();
     });
     connect(m_process, &QProcess::finished, this, [this] { lost(); });
-    m_socket = pair[0];
-    m_notifier = new QSocketNotifier(m_socket, QSocketNotifier::Read, this);
-    connect(m_notifier, &QSocketNotifier::activated, this, &ZygoteClient::readReplies);
+    listen(pair[0]);
     // The blank argument is room for each trainer's own command line (zygote::CommandLineRoom).
     m_process->start(m_program, {QStringLiteral("zygote"), QString(zygote::kCommandLineRoomBytes, QLatin1Char(' '))});
     ::close(childEnd);
@@ -71,7 +117,7 @@ bool ZygoteClient::spawn(const QString& node, const QStringList& args, const QCb
                          QString* error) {
     if (!ensureStarted(error)) return false;
     if (sendPacket(m_socket, zygote::spawnRequest(node, args, env, cwd), {stdoutFd, stderrFd})) return true;
-    *error = QStringLiteral("cannot reach the trainer zygote: ") + QString::fromLocal8Bit(std::strerror(errno));
+    *error = QStringLiteral("cannot reach %1: %2").arg(name(), QString::fromLocal8Bit(std::strerror(errno)));
     return false;
 }
 
@@ -101,10 +147,10 @@ void ZygoteClient::lost() {
     m_notifier = nullptr;
     ::close(m_socket);
     m_socket = -1;
-    QString why = QStringLiteral("the trainer zygote is gone");
+    QString why = name() + QStringLiteral(" is gone");
     if (m_process) {
         m_process->disconnect(this);
-        const QString zygote = QStringLiteral("the trainer zygote (pid %1)").arg(m_pid);
+        const QString zygote = QStringLiteral("%1 (pid %2)").arg(name()).arg(m_pid);
         if (m_process->error() == QProcess::FailedToStart) {
             why = QStringLiteral("%1 failed to start: %2").arg(m_program, m_process->errorString());
         } else if (m_process->state() != QProcess::NotRunning && !m_process->waitForFinished(2000)) {

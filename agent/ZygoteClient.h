@@ -2,6 +2,8 @@
 // The agent's side of the trainer zygote (TrainerZygote.h): starts `hips-trainer zygote` on
 // first use with a private socket pair on its descriptor 3, asks it to fork trainers, and passes
 // on what it says about them. The zygote dies with the agent, and its trainers with it.
+// The same for a shared trainer (SharedTrainer.h: one per run directory, whose trainers are
+// threads), which speaks the same protocol; the zygote forks it, its socket on descriptor 3.
 #include <QObject>
 #include <QProcess>
 #include <QStringList>
@@ -14,6 +16,8 @@ class ZygoteClient : public QObject {
     Q_OBJECT
 public:
     explicit ZygoteClient(QString trainerProgram, QObject* parent = nullptr);
+    // A shared trainer in `runDirectory`, forked by `zygote` when first asked for a role.
+    ZygoteClient(ZygoteClient* zygote, QString runDirectory, QObject* parent = nullptr);
     ~ZygoteClient() override;
 
     // Asks for a trainer whose stdout and stderr are the given pipe ends (the zygote gets copies;
@@ -31,10 +35,16 @@ Q_SIGNALS:
 
 private:
     bool ensureStarted(QString* error);
+    bool startShared(QString* error);
+    void listen(int socket);
     void readReplies();
     void lost();
 
+    QString name() const;
+
     QString m_program;
+    ZygoteClient* m_zygote = nullptr;  // a shared trainer's: what forks it
+    QString m_runDirectory;  // a shared trainer's
     QProcess* m_process = nullptr;
     qint64 m_pid = 0;
     int m_socket = -1;

@@ -6,6 +6,7 @@
 //   hips-trainer check-data REQUEST  (a party's source read here: its counts, never its contents; DataCheck.h)
 //   hips-trainer simulate TOPOLOGY OUT CLOCK_ORIGIN [THREADS]  (a whole run in this process on a virtual clock: hips simulate)
 //   hips-trainer zygote [ROOM]  (with the agent's socket on descriptor 3: forks trainers on demand)
+//   (forked by the zygote, with the agent's socket on descriptor 3: a shared trainer, SharedTrainer.h)
 // Kept apart from hips-agent so that only the processes that train load LibTorch.
 #include "DataCheck.h"
 #include "DeviceProbe.h"
@@ -13,8 +14,10 @@
 #include "TrainError.h"
 #include "TopologyReader.h"
 #include "ProcessMemory.h"
+#include "RoleScope.h"
 #include "RoleRunner.h"
 #include "Simulation.h"
+#include "SharedTrainer.h"
 #include "TrainerZygote.h"
 #include "TrainingRoles.h"
 
@@ -28,7 +31,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static int sharedMain(int argc, char** argv);
+
+// A role, or (forked by the zygote with the agent's socket on descriptor 3) a shared trainer.
 static int roleMain(int argc, char** argv) {
+    if (argc == 2 && std::strcmp(argv[1], "shared") == 0) return sharedMain(argc, argv);
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("hips-trainer"));
     QCoreApplication::setApplicationVersion(QStringLiteral(HIPS_VERSION));
@@ -44,6 +51,28 @@ static int roleMain(int argc, char** argv) {
         return 2;
     }
     return hips::runRoleFromArgs(args, hips::trainingRoles());
+}
+
+// One role of a shared trainer, on its own thread (SharedTrainer.h): its command line as a
+// trainer process's would be.
+static int sharedRoleMain(const QStringList& arguments) {
+    QCommandLineParser args;
+    hips::addRoleOptions(args);
+    if (!args.parse(arguments) || args.positionalArguments().value(0) != QLatin1String("role")) {
+        std::fprintf(hips::roleErr(), "usage: hips-trainer role --topology FILE --node ID [--out DIR]: %s\n", qPrintable(args.errorText()));
+        return hips::kRoleUsage;
+    }
+    return hips::runRoleFromArgs(args, hips::trainingRoles());
+}
+
+static int sharedMain(int argc, char** argv) {
+    struct stat agentSocket {};
+    if (::fstat(3, &agentSocket) != 0 || !S_ISSOCK(agentSocket.st_mode)) {
+        std::fprintf(stderr, "hips-trainer shared: descriptor 3 must be the agent's socket (the agent's zygote forks it)\n");
+        return 2;
+    }
+    QCoreApplication app(argc, argv);  // (image plugins are found through it)
+    return hips::shared_trainer::serve(3, sharedRoleMain);
 }
 
 // What the controller sizes a run with a TorchScript model by: read here, where LibTorch is.

@@ -1051,82 +1051,82 @@
         <translation>&quot;auto&quot; 根据 target_epsilon 和轮数确定噪声：请给出 target_epsilon，或一个数值</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="403"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="404"/>
         <source>training setting</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="411"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="412"/>
         <source>outputs are a regression&apos;s: write &quot;task&quot;: &quot;regression&quot;, or &quot;classes&quot; for a classifier</source>
         <translation>outputs 属于回归任务：请写 &quot;task&quot;: &quot;regression&quot;；分类器请用 &quot;classes&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="416"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="417"/>
         <source>a regression has outputs, not classes: write &quot;outputs&quot; (the targets a sample has, 1 by default)</source>
         <translation>回归任务用 outputs，而不是 classes：请写 &quot;outputs&quot;（每个样本的目标数，默认为 1）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="457"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="460"/>
         <source>a threshold is secure aggregation&apos;s: add &quot;secure_aggregation&quot;: true</source>
         <translation>门限是安全聚合的设置：请添加 &quot;secure_aggregation&quot;: true</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="465"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="468"/>
         <source>top-level field</source>
         <translation>顶层字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="467"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="470"/>
         <source>must be &quot;%1&quot;</source>
         <translation>必须为 &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="471"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="474"/>
         <source>version %1 is newer than this program reads (%2); upgrade HiPS Studio</source>
         <translation>版本 %1 比本程序能读取的（%2）更新；请升级 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="481"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="484"/>
         <source>must be an object with id and address</source>
         <translation>必须是包含 id 和 address 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="486"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="489"/>
         <source>each party runs at least 3 processes and %1</source>
         <translation>每个参与方至少运行 3 个进程，且%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="491"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="494"/>
         <source>must be an object with id and roles</source>
         <translation>必须是包含 id 和 roles 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="515"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="518"/>
         <source>cannot open the file (%1); check the path</source>
         <translation>无法打开文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="536"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="539"/>
         <source>cannot read the file (%1); check the path</source>
         <translation>无法读取文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="560"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="563"/>
         <source>not valid UTF-8 at line %1 (offset %2); save the file as UTF-8</source>
         <translation>第 %1 行（偏移 %2）不是有效的 UTF-8；请将文件保存为 UTF-8</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="568"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="571"/>
         <source>the file is empty; a topology is a JSON object (resources/topologies/default.json is one, or draw one in hips-studio)</source>
         <translation>文件是空的；拓扑是一个 JSON 对象（resources/topologies/default.json 就是一个，也可以在 hips-studio 中绘制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="577"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="580"/>
         <source>not valid JSON at line %1 (offset %2): %3</source>
         <translation>第 %1 行（偏移 %2）不是有效的 JSON：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="584"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="587"/>
         <source>the document must be a JSON object</source>
         <translation>文档必须是 JSON 对象</translation>
     </message>
@@ -3856,6 +3856,16 @@
         <translation>进程终止时</translation>
     </message>
     <message>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="107"/>
+        <source>Workers of a host run in</source>
+        <translation>主机上的工作节点运行于</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="112"/>
+        <source>per_worker: a process each; per_host: threads of one shared trainer (one LibTorch runtime; a crash takes the host&apos;s other workers along); auto: per_host where a host runs more than 8 workers</source>
+        <translation>per_worker：每个工作节点一个进程；per_host：一个共享训练进程中的线程（一个 LibTorch 运行时；一次崩溃会带走该主机上的其他工作节点）；auto：主机上的工作节点多于 8 个时为 per_host</translation>
+    </message>
+    <message>
         <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="28"/>
         <source>Launcher</source>
         <translation>启动器</translation>
@@ -3872,7 +3882,7 @@
     </message>
     <message>
         <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="70"/>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="107"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="115"/>
         <source>Partition</source>
         <translation>数据划分</translation>
     </message>
@@ -3922,52 +3932,52 @@
         <translation>以空格分隔，每项为 --name=value，可选：%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="130"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="138"/>
         <source>Differential privacy</source>
         <translation>差分隐私</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="139"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="147"/>
         <source>party: each party server clips its workers&apos; updates, sums them and adds Gaussian noise once, before anything leaves the party (central DP at the party); worker: each worker noises its own update (local DP)</source>
         <translation>party：每个参与方服务器裁剪其工作节点的更新、求和，并在任何数据离开参与方之前加一次高斯噪声（参与方处的中心化差分隐私）；worker：每个工作节点对自己的更新加噪（本地差分隐私）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="144"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="152"/>
         <source>Clip norm</source>
         <translation>裁剪范数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="147"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="155"/>
         <source>Noise multiplier (0: auto from target ε)</source>
         <translation>噪声乘数（0：根据目标 ε 自动确定）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="154"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="162"/>
         <source>δ</source>
         <translation>δ</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="157"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="165"/>
         <source>Target ε (0: none)</source>
         <translation>目标 ε（0：无）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="165"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="173"/>
         <source>Secure aggregation</source>
         <translation>安全聚合</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="172"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="180"/>
         <source>each party server&apos;s sum goes up masked with keys it shares with the other party servers: the global server learns only the parties&apos; total</source>
         <translation>每个参与方服务器的和在上传前用它与其他参与方服务器共享的密钥加掩码：全局服务器只能得知各参与方的总和</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="176"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="184"/>
         <source>Shares that recover a party (0: a majority)</source>
         <translation>恢复一个参与方所需的份额数（0：多数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="180"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="188"/>
         <source>a party that drops out has its masks recovered from this many other parties&apos; shares; fewer parties than this, colluding, learn nothing of its key</source>
         <translation>掉线参与方的掩码由这么多个其他参与方的份额恢复；少于此数的参与方即使串通也得不到它的密钥</translation>
     </message>

@@ -226,6 +226,19 @@ QList<Node> Topology::nodes() const {
     return schedulers + servers + workers;
 }
 
+bool Topology::sharesTrainer(const Node& node) const {
+    if (node.kind != RoleKind::Worker || training.trainerProcesses == QLatin1String("per_worker")) return false;
+    if (training.trainerProcesses == QLatin1String("per_host")) return true;
+    if (!node.device.startsWith(QLatin1String("cpu"))) return false;  // (auto: a GPU's workers keep a process each)
+    int onHost = 0;
+    for (const Party& p : parties) {
+        if (partyWorkerCount(p, training) == 0) continue;
+        for (const WorkerGroup& g : p.workers)
+            if (g.host == node.host && g.device.startsWith(QLatin1String("cpu"))) onHost += qMax(0, g.count);
+    }
+    return onHost > kSharedTrainerWorkers;
+}
+
 qint64 Topology::nodeCount() const {
     qint64 n = 0;
     for (const Party& p : parties) {

@@ -172,6 +172,12 @@ struct TrainingSettings {
     // SealedBulk.h; for now a collective party's mesh, the other links stay on CURVE).
     QString transportSecurity = QStringLiteral("curve");
     bool flat() const { return hierarchy == QLatin1String("flat"); }
+    // How a host's workers are run (`trainer_processes`): "per_worker" (a process each, forked
+    // from the host's LibTorch zygote), "per_host" (threads of one shared trainer process per run
+    // directory: one LibTorch runtime, each worker costing about its model and optimizer), or
+    // "auto" (per_host where a host runs more than kSharedTrainerWorkers of the run's CPU workers).
+    // A shared trainer is one process: a crash in one worker takes the host's others with it.
+    QString trainerProcesses = QStringLiteral("auto");
     QString faultPolicy = QStringLiteral("fail");  // a FaultPolicyRegistry name
     QString serverOptimizer = QStringLiteral("sgd");  // a ServerOptimizerRegistry name, at the global server
     // How floats travel (CodecRegistry): on links across parties, and inside a party.
@@ -279,6 +285,9 @@ struct Topology {
 
     // Every process of the run; schedulers first, then servers, then workers.
     QList<Node> nodes() const;
+    // Whether `node` runs as a thread of its host's shared trainer (TrainingSettings::trainerProcesses).
+    bool sharesTrainer(const Node& node) const;
+    static constexpr int kSharedTrainerWorkers = 8;
     qint64 nodeCount() const;  // nodes().size(), counted without building them
     std::optional<Node> node(const QString& id) const;
     // The scheduler of `party` (kind Scheduler), or the global scheduler (kind GlobalScheduler,

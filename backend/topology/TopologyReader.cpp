@@ -372,6 +372,7 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
                                 "proximal_mu",
                                 "hierarchy",
                                 "transport_security",
+                                "trainer_processes",
                                 "rounds",
                                 "local_iters",
                                 "local_epochs",
@@ -428,6 +429,8 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
     t.proximalMu = f.number("proximal_mu", t.proximalMu, 0, 100);
     t.hierarchy = f.choice("hierarchy", t.hierarchy, {QStringLiteral("two_layer"), QStringLiteral("flat")});
     t.transportSecurity = f.choice("transport_security", t.transportSecurity, {QStringLiteral("curve"), QStringLiteral("sealed")});
+    t.trainerProcesses = f.choice("trainer_processes", t.trainerProcesses,
+                                  {QStringLiteral("auto"), QStringLiteral("per_worker"), QStringLiteral("per_host")});
     for (const QString& name : paramNames)  // ranges and owners: TopologyValidation
         if (f.has(name)) t.params.insert(name, f.number(name, 0, -1e300, 1e300));
     t.rounds = f.integer("rounds", t.rounds, 1, 1000000);

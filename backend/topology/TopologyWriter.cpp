@@ -102,6 +102,7 @@ QJsonObject training(const TrainingSettings& t) {
     if (t.proximalMu > 0) o.insert("proximal_mu", t.proximalMu);
     if (t.flat()) o.insert("hierarchy", t.hierarchy);
     if (t.transportSecurity != QLatin1String("curve")) o.insert("transport_security", t.transportSecurity);
+    if (t.trainerProcesses != QLatin1String("auto")) o.insert("trainer_processes", t.trainerProcesses);
     if (t.adversary) o.insert("adversary", adversary(*t.adversary));
     if (t.privacy) o.insert("privacy", privacy(*t.privacy));
     if (t.clientsPerRound > 0) o.insert("clients_per_round", t.clientsPerRound);

@@ -1,6 +1,7 @@
 #include "Dataset.h"
 
 #include "IdxCache.h"
+#include "Models.h"
 #include "TrainError.h"
 
 #include <QFile>
@@ -18,7 +19,7 @@ uint32_t bigEndian(const uint8_t* p) {
 // and mapped read-only (IdxCache): `view` reads the mapping without a copy and is valid while
 // `file` lives.
 struct IdxTensor {
-    std::unique_ptr<MappedIdx> file;
+    std::shared_ptr<const MappedIdx> file;
     torch::Tensor view;
 };
 
@@ -112,6 +113,7 @@ Dataset loadCifar10(const QString& dir, Split split, int part, int parts, int se
 }
 
 Dataset makeSyntheticDataset(int samples, int seed, Split split) {
+    std::lock_guard<std::recursive_mutex> lock(processGeneratorLock());
     torch::manual_seed(seed);
     const torch::Tensor prototypes = torch::rand({10, 28, 28}) * 255;
     torch::manual_seed(seed * 7919 + (split == Split::Train ? 1 : 2));
@@ -141,9 +143,11 @@ torch::Tensor shardRows(const torch::Tensor& labels, int part, int parts, int se
     return torch::tensor(rows, torch::kInt64);
 }
 
+// A generator of its own seeded with `seed` draws what LibTorch's process-wide one draws after
+// manual_seed(seed), without taking it from the other threads of a shared trainer.
 torch::Tensor iidShard(int64_t n, int part, int parts, int seed) {
-    torch::manual_seed(seed);
-    const torch::Tensor permutation = torch::randperm(n, torch::kInt64);
+    at::Generator generator = torch::make_generator<at::CPUGeneratorImpl>(uint64_t(seed));
+    const torch::Tensor permutation = torch::randperm(n, generator, torch::kInt64);
     const int64_t begin = n * part / parts, end = n * (part + 1) / parts;
     return permutation.slice(0, begin, end);
 }

@@ -1,5 +1,6 @@
 #include "FlatModel.h"
 
+#include "Models.h"
 #include "ScriptModel.h"
 #include "TrainError.h"
 #include "PrivateFiles.h"
@@ -9,12 +10,14 @@
 namespace hips {
 
 FlatModel::FlatModel(const QString& name, InputShape in, torch::Device device, int seed) {
+    std::lock_guard<std::recursive_mutex> lock(processGeneratorLock());
     torch::manual_seed(seed);  // the same seed gives every process the same initial model
     m_net = createNet(name, in);
     flatten(device);
 }
 
 FlatModel::FlatModel(const TrainingSettings& s, torch::Device device) {
+    std::lock_guard<std::recursive_mutex> lock(processGeneratorLock());
     torch::manual_seed(s.seed);
     if (!s.torchScript()) {
         m_net = createNet(s.model, s.modelInput(), s.classes);

@@ -5,6 +5,8 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QHash>
+#include <mutex>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -62,15 +64,24 @@ QString idxCacheDir() {
     return base + QStringLiteral("/hips-studio/idx");
 }
 
-std::unique_ptr<MappedIdx> MappedIdx::open(const QString& gzPath) {
+std::shared_ptr<const MappedIdx> MappedIdx::open(const QString& gzPath) {
     if (const QString e = makePrivateDirectory(idxCacheDir()); !e.isEmpty()) throw TrainError(e.toStdString());
     const QString cached = cachedPathFor(gzPath);
+    static std::mutex lock;
+    static QHash<QString, std::shared_ptr<const MappedIdx>> mapped;
+    std::lock_guard<std::mutex> held(lock);
+    std::shared_ptr<const MappedIdx>& entry = mapped[cached];
+    if (!entry) entry = map(gzPath, cached);
+    return entry;
+}
+
+std::shared_ptr<const MappedIdx> MappedIdx::map(const QString& gzPath, const QString& cached) {
     if (!QFileInfo::exists(cached)) {
         FileLock lock(cached + QStringLiteral(".lock"));
         if (!QFileInfo::exists(cached))  // another trainer may have decoded it while we waited
             if (const QString e = writeFileAtomically(cached, gunzip(gzPath)); !e.isEmpty()) throw TrainError(e.toStdString());
     }
-    auto mapped = std::unique_ptr<MappedIdx>(new MappedIdx);
+    auto mapped = std::shared_ptr<MappedIdx>(new MappedIdx);
     mapped->m_file.setFileName(cached);
     if (!mapped->m_file.open(QIODevice::ReadOnly))
         throw TrainError("cannot read " + cached.toStdString() + ": " + mapped->m_file.errorString().toStdString());

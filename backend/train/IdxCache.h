@@ -12,13 +12,17 @@ namespace hips {
 
 class MappedIdx {
 public:
-    // The decoded bytes of `gzPath` (header included), mapped read-only; throws TrainError.
-    static std::unique_ptr<MappedIdx> open(const QString& gzPath);
+    // The decoded bytes of `gzPath` (header included), mapped read-only; throws TrainError. One
+    // mapping per process, kept while it lives: the workers of a shared trainer (several in one
+    // process) fault its pages in once, not once each.
+    static std::shared_ptr<const MappedIdx> open(const QString& gzPath);
     const uchar* data() const { return m_data; }
     qint64 size() const { return m_size; }
 
 private:
-    QFile m_file;
+    static std::shared_ptr<const MappedIdx> map(const QString& gzPath, const QString& cached);
+
+    mutable QFile m_file;
     const uchar* m_data = nullptr;
     qint64 m_size = 0;
 };

@@ -3,6 +3,7 @@
 #include "Dataset.h"
 #include "SourceData.h"
 #include "FlatModel.h"
+#include "Models.h"
 #include "ProcessTuning.h"
 #include "TrainError.h"
 
@@ -40,25 +41,26 @@ struct LocalTrainer::Impl {
         model.checkInput(shard.images, s.classes, data.source ? data.owner : QStringLiteral("the dataset"));
         generator = torch::make_generator<at::CPUGeneratorImpl>(uint64_t(s.seed) * 1000003 + uint64_t(index));
         reshuffle();
-        // LibTorch's dropout draws from the process's generator: this trainer keeps its own state
-        // of it, seeded by its shard, so that two trainers of one shard (Draco's codes; several in
-        // one process) draw the same masks whatever else the process trained.
-        at::Generator global = at::detail::getDefaultCPUGenerator();
-        std::lock_guard<std::mutex> lock(global.mutex());
-        dropoutState = torch::make_generator<at::CPUGeneratorImpl>(uint64_t(s.seed) * 7777 + uint64_t(index)).get_state();
+        // Dropout draws from this trainer's own generator, seeded by its shard, so that two trainers
+        // of one shard (Draco's codes) draw the same masks whatever else their process trained,
+        // and trainers on threads of one process (a shared trainer) never draw each other's.
+        dropout = torch::make_generator<at::CPUGeneratorImpl>(uint64_t(s.seed) * 7777 + uint64_t(index));
     }
 
-    // Runs `work` with the process's generator in this trainer's state, and keeps the state after.
+    // Runs `work` with dropout drawing from this trainer's generator. A built-in model is told so
+    // for this thread (Models.h); a TorchScript model draws from LibTorch's process-wide one,
+    // which is put in this trainer's state meanwhile, one such trainer of the process at a time.
     template <typename Work>
     auto withOwnGenerator(Work work) {
-        at::Generator global = at::detail::getDefaultCPUGenerator();
-        {
-            std::lock_guard<std::mutex> lock(global.mutex());
-            global.set_state(dropoutState);
+        if (!model.isTorchScript()) {
+            const ThreadDropoutGenerator own(dropout);
+            return work();
         }
+        std::lock_guard<std::recursive_mutex> lock(processGeneratorLock());
+        at::Generator global = at::detail::getDefaultCPUGenerator();
+        global.set_state(dropout.get_state());
         auto result = work();
-        std::lock_guard<std::mutex> lock(global.mutex());
-        dropoutState = global.get_state();
+        dropout.set_state(global.get_state());
         return result;
     }
 
@@ -129,10 +131,9 @@ struct LocalTrainer::Impl {
     torch::optim::SGD optimizer;
     Dataset shard;
     Dataset heldOut;  // the source's held-out rows (its first worker only)
-    at::Generator generator;
-    torch::Tensor dropoutState;
-    std::vector<torch::Tensor>
-        globalParameters;  // FedProx: the round's starting point  // the process generator's state for this trainer (withOwnGenerator)
+    at::Generator generator;  // the shard's order
+    at::Generator dropout;  // dropout's masks (withOwnGenerator)
+    std::vector<torch::Tensor> globalParameters;  // FedProx: the round's starting point
     torch::Tensor order;
     int64_t cursor = 0;
 };
@@ -250,7 +251,7 @@ QByteArray LocalTrainer::saveState() const {
     archive.write("order", d->order.to(torch::kCPU));
     archive.write("cursor", torch::tensor(d->cursor, torch::kInt64));
     archive.write("shuffle", d->generator.get_state());
-    archive.write("torch_rng", d->dropoutState);
+    archive.write("torch_rng", d->dropout.get_state());
     std::ostringstream out;
     archive.save_to(out);
     const std::string bytes = out.str();
@@ -309,7 +310,7 @@ void LocalTrainer::loadState(const QByteArray& stateAndSha) {
         d->order = order.to(torch::kInt64).to(d->model.device());
         d->cursor = cursor.item<int64_t>();
         d->generator.set_state(shuffle);
-        d->dropoutState = rng;
+        d->dropout.set_state(rng);
     } catch (const c10::Error& e) {
         throw TrainError(std::string("the saved worker state cannot be read: ") + e.what_without_backtrace());
     }

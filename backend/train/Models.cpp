@@ -8,6 +8,18 @@ namespace hips {
 
 namespace {
 
+thread_local at::Generator* t_dropoutGenerator = nullptr;
+
+// torch::dropout as LibTorch computes it on the CPU (a Bernoulli mask scaled by 1/(1-p)), drawn
+// from the thread's generator when one is set: the same masks from the same generator state.
+torch::Tensor dropoutFromThread(const torch::Tensor& x, double p, bool training) {
+    if (!training || !t_dropoutGenerator || x.is_cuda() || p <= 0 || p >= 1 || x.numel() == 0) return torch::dropout(x, p, training);
+    torch::Tensor noise = torch::empty_like(x, at::MemoryFormat::Contiguous);
+    noise.bernoulli_(1 - p, *t_dropoutGenerator);
+    noise.div_(1 - p);
+    return x * noise;
+}
+
 // A change to a net's layers must change ModelRegistry's tensor sizes (backend/algo) too: servers
 // bound what they accept by them, and tst_train checks that the two agree.
 struct MlpNet : Net {
@@ -53,8 +65,8 @@ struct AlexNet : Net {
             x = torch::relu(convs[i]->forward(x));
             if (i == 0 || i == 1 || i == 4) x = torch::max_pool2d(x, 2);
         }
-        x = torch::dropout(x.flatten(1), 0.5, is_training());
-        x = torch::dropout(torch::relu(fc1->forward(x)), 0.5, is_training());
+        x = dropoutFromThread(x.flatten(1), 0.5, is_training());
+        x = dropoutFromThread(torch::relu(fc1->forward(x)), 0.5, is_training());
         return fc3->forward(torch::relu(fc2->forward(x)));
     }
     int64_t side;
@@ -125,6 +137,19 @@ constexpr std::pair<const char*, std::shared_ptr<Net> (*)(InputShape, int)> kNet
 };
 
 }  // namespace
+
+ThreadDropoutGenerator::ThreadDropoutGenerator(at::Generator& generator) : m_previous(t_dropoutGenerator) {
+    t_dropoutGenerator = &generator;
+}
+
+ThreadDropoutGenerator::~ThreadDropoutGenerator() {
+    t_dropoutGenerator = m_previous;
+}
+
+std::recursive_mutex& processGeneratorLock() {
+    static std::recursive_mutex lock;
+    return lock;
+}
 
 std::shared_ptr<Net> createNet(const QString& name, InputShape in, int classes) {
     for (const auto& [netName, makeNet] : kNets)

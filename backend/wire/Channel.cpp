@@ -1,5 +1,7 @@
 #include "Channel.h"
 
+#include "RoleScope.h"
+
 #include <algorithm>
 #include <climits>
 #include <thread>
@@ -25,9 +27,11 @@ static void common(zmq::socket_t& s) {
     s.set(zmq::sockopt::rcvhwm, kHighWaterMark);
 }
 
+// The process's, or a shared trainer's role's own (RoleScope.h), as runIdentity() below.
 static WireLimits& defaultLimits() {
-    static WireLimits limits;
-    return limits;
+    static WireLimits process;
+    thread_local WireLimits thread;
+    return threadRoleScope() ? thread : process;
 }
 
 void Channel::setDefaultLimits(const WireLimits& limits) {
@@ -58,9 +62,12 @@ struct RunIdentity {
     PeerKeys peers;
 };
 
+// The role's identity: its process's, or, for a role that is a thread of a shared trainer
+// (RoleScope.h), its thread's: the threads of one process are different nodes of the run.
 static RunIdentity& runIdentity() {
-    static RunIdentity identity;
-    return identity;
+    static RunIdentity process;
+    thread_local RunIdentity thread;
+    return threadRoleScope() ? thread : process;
 }
 
 void Channel::setRunIdentity(const CurveKeyPair& own, const PeerKeys& peers) {

@@ -1,6 +1,7 @@
 #include "CurveSecurity.h"
 
 #include "SocketThread.h"  // blockTerminationSignals
+#include "RoleScope.h"
 
 #include <cstdio>
 
@@ -110,7 +111,7 @@ void CurveGuard::serve(zmq::context_t& ctx, std::promise<void>* bound) {
         }
     } catch (const zmq::error_t& e) {
         if (bound) bound->set_value();  // the constructor must not wait forever
-        if (e.num() != ETERM) std::fprintf(stderr, "%s: the CURVE handler stopped: %s\n", qPrintable(m_name), e.what());
+        if (e.num() != ETERM) std::fprintf(roleErr(), "%s: the CURVE handler stopped: %s\n", qPrintable(m_name), e.what());
     }
 }
 

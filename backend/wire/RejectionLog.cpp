@@ -1,6 +1,7 @@
 #include "RejectionLog.h"
 
 #include "PrintableText.h"
+#include "RoleScope.h"
 
 #include <cstdio>
 
@@ -31,9 +32,9 @@ bool RejectionLog::log(const QString& peer, const QString& what, const QString& 
     const QString more = it->suppressed ? QStringLiteral(" (and %1 more since the last line)").arg(it->suppressed) : QString();
     const QString shownPeer = peer.startsWith(QLatin1String("to ")) ? QStringLiteral("to '%1'").arg(printableText(peer.mid(3), 100))
                                                                     : QStringLiteral("'%1'").arg(printableText(peer, 100));
-    std::fprintf(stderr, "%s: %s %s: %s%s\n", qPrintable(printableText(m_owner, 100)), qPrintable(what), qPrintable(shownPeer),
+    std::fprintf(roleErr(), "%s: %s %s: %s%s\n", qPrintable(printableText(m_owner, 100)), qPrintable(what), qPrintable(shownPeer),
                  qPrintable(printableText(why, 400)), qPrintable(more));
-    std::fflush(stderr);
+    std::fflush(roleErr());
     it->lastLine = now;
     it->suppressed = 0;
     return true;

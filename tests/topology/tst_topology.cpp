@@ -154,6 +154,36 @@ private Q_SLOTS:
         QCOMPARE(again.topology->parties[0].masterWorker->standbyHost, QStringLiteral("c"));
     }
 
+    // Which workers run as threads of a shared trainer (trainer_processes): under auto, those of a
+    // host with more than 8 CPU workers of the run; all under per_host; none under per_worker. The
+    // setting round-trips, and a wrong one is named with the choices.
+    void workersShareATrainerBeyondEightOnAHost() {
+        auto load = [](const QJsonObject& json) { return TopologyReader::readJson(QJsonDocument(json).toJson()); };
+        QJsonObject json = validTopology();
+        set(json, {"parties", "1", "roles", "workers"}, QJsonArray{QJsonObject{{"count", 6}}});  // + party2's 2: 8
+        TopologyLoad t = load(json);
+        QVERIFY2(t.ok(), qPrintable(t.errorText()));
+        QVERIFY(!t.topology->sharesTrainer(*t.topology->node("party1/worker0")));
+        set(json, {"parties", "1", "roles", "workers"}, QJsonArray{QJsonObject{{"count", 7}}});  // 9
+        t = load(json);
+        QVERIFY(t.topology->sharesTrainer(*t.topology->node("party2/worker1")));
+        QVERIFY(!t.topology->sharesTrainer(*t.topology->node("party1/scheduler")));
+        QVERIFY(!t.topology->sharesTrainer(*t.topology->node("central/master_worker")));
+        set(json, {"training", "trainer_processes"}, "per_worker");
+        t = load(json);
+        QVERIFY(!t.topology->sharesTrainer(*t.topology->node("party2/worker1")));
+        set(json, {"parties", "1", "roles", "workers"}, QJsonArray{QJsonObject{{"count", 1}}});
+        set(json, {"training", "trainer_processes"}, "per_host");
+        t = load(json);
+        QVERIFY(t.topology->sharesTrainer(*t.topology->node("party1/worker0")));
+        const TopologyLoad again = TopologyReader::readJson(TopologyWriter::toJson(*t.topology));
+        QCOMPARE(again.topology->training.trainerProcesses, QStringLiteral("per_host"));
+        set(json, {"training", "trainer_processes"}, "per_thread");
+        t = load(json);
+        QVERIFY(!t.ok());
+        QVERIFY2(t.errorText().contains("trainer_processes") && t.errorText().contains("per_host"), qPrintable(t.errorText()));
+    }
+
     void centralWorkersTrainOnlyWhenEnabled() {
         QJsonObject t = validTopology();
         set(t, {"parties", "0", "roles", "workers"}, QJsonArray{QJsonObject{{"count", 2}}});

@@ -5,6 +5,7 @@
 #include "FlatModel.h"
 #include "LocalTrainer.h"
 #include "ModelRegistry.h"
+#include "Models.h"
 #include "ServerOptimizer.h"
 #include "ModelFrame.h"
 #include "TrainError.h"
@@ -167,6 +168,42 @@ private Q_SLOTS:
         for (const torch::Tensor& b : resnet.net().buffers())
             if (b.scalar_type() == torch::kFloat32) QCOMPARE(b.flatten()[0].item<float>(), 0.5f);
         QCOMPARE(ModelRegistry::parameterCount("resnet18", "cifar10") > 11000000, true);
+    }
+
+    // Dropout's masks come from the generator the calling thread names (ThreadDropoutGenerator):
+    // the masks LibTorch's own dropout draws from the same state (a saved worker state goes on as
+    // before), whatever another thread draws meanwhile (the workers of a shared trainer).
+    void dropoutDrawsFromTheThreadsOwnGenerator() {
+        const InputShape in = DatasetRegistry::inputShape("cifar10");
+        const std::shared_ptr<Net> net = createNet("alexnet", in);
+        net->train();
+        const torch::Tensor x = torch::randn({2, in.channels, in.size, in.size});
+        auto forwards = [&](uint64_t seed, int times) {
+            at::Generator own = torch::make_generator<at::CPUGeneratorImpl>(seed);
+            const ThreadDropoutGenerator scope(own);
+            torch::NoGradGuard noGrad;
+            std::vector<torch::Tensor> out;
+            for (int i = 0; i < times; ++i) out.push_back(net->forward(x));
+            return out;
+        };
+        torch::Tensor libtorchs;
+        {
+            at::Generator global = at::detail::getDefaultCPUGenerator();
+            global.set_state(torch::make_generator<at::CPUGeneratorImpl>(7).get_state());
+            torch::NoGradGuard noGrad;
+            libtorchs = net->forward(x);
+        }
+        QVERIFY(torch::equal(forwards(7, 1)[0], libtorchs));
+        const std::vector<torch::Tensor> alone11 = forwards(11, 12), alone12 = forwards(12, 12);
+        QVERIFY(!torch::equal(alone11[0], alone12[0]));  // (other seeds, other masks)
+        std::vector<torch::Tensor> together11, together12;
+        std::thread a([&] { together11 = forwards(11, 12); }), b([&] { together12 = forwards(12, 12); });
+        a.join();
+        b.join();
+        for (size_t i = 0; i < alone11.size(); ++i) {
+            QVERIFY(torch::equal(together11[i], alone11[i]));
+            QVERIFY(torch::equal(together12[i], alone12[i]));
+        }
     }
 
     // CIFAR-10's binary batches: labels and channel planes where they belong, normalised per

@@ -104,6 +104,14 @@ void PropertyPanel::addStrategies() {
             keepOwnParams(t.training);
         });
     addChoice(
+        "trainer_processes", tr("Workers of a host run in"),
+        {QStringLiteral("auto"), QStringLiteral("per_worker"), QStringLiteral("per_host")},
+        [](const T& t) { return t.training.trainerProcesses; }, [](T& t, const QString& v) { t.training.trainerProcesses = v; });
+    m_form->itemAt(m_form->rowCount() - 1, QFormLayout::FieldRole)
+        ->widget()
+        ->setToolTip(tr("per_worker: a process each; per_host: threads of one shared trainer (one LibTorch runtime; a crash takes the "
+                        "host's other workers along); auto: per_host where a host runs more than 8 workers"));
+    addChoice(
         "partition", tr("Partition"), strategyNames(PartitionRegistry::all()), [](const T& t) { return t.training.partition; },
         [](T& t, const QString& v) {
             t.training.partition = v;

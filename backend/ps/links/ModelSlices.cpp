@@ -1,6 +1,7 @@
 #include "ModelSlices.h"
 
 #include "Vocabulary.h"
+#include "RoleScope.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -42,7 +43,7 @@ std::optional<ModelSlice> ModelSlice::fromMessage(Message&& m, const QString& fr
                  total = m.integer(QStringLiteral("total"));
     const size_t count = m.frames.empty() ? 0 : m.frames[0].size() / sizeof(float);
     if (m.frames.size() != 1 || version < 0 || m.frames[0].size() % sizeof(float) != 0 || !isCanonicalSlice(offset, total, count)) {
-        std::fprintf(stderr, "rejected a malformed model slice from '%s'\n", qPrintable(from));
+        std::fprintf(roleErr(), "rejected a malformed model slice from '%s'\n", qPrintable(from));
         return std::nullopt;
     }
     return ModelSlice{version, size_t(offset), size_t(total), shareFloats(std::move(m.frames[0]))};
@@ -60,7 +61,7 @@ void sendModel(Channel& channel, const QString& peer, const ModelVersion& model,
 std::optional<ModelVersion> ModelAssembler::add(const ModelSlice& slice) {
     if (slice.version < m_version) return std::nullopt;  // a stale version: ignore
     if (slice.total != m_expectedSize) {
-        std::fprintf(stderr, "rejected a model slice of a %zu-parameter model; this model has %zu\n", slice.total, m_expectedSize);
+        std::fprintf(roleErr(), "rejected a model slice of a %zu-parameter model; this model has %zu\n", slice.total, m_expectedSize);
         return std::nullopt;
     }
     if (slice.offset == 0 && slice.floats.size == slice.total) {  // a whole model in one slice: no copy

@@ -3,6 +3,7 @@
 #include "RoleError.h"
 #include "SocketThread.h"
 #include "Vocabulary.h"
+#include "RoleScope.h"
 
 #include <QCborArray>
 #include <QRandomGenerator>
@@ -156,7 +157,7 @@ void SchedulerClient::heartbeatLoop() {
             // vouches for it, and the scheduler finds the node silent.
             const bool hung = m_watchWork && steadyNs() - m_lastWorkNs > hungNs;
             if (hung && !std::exchange(saidHung, true))
-                std::fprintf(stderr, "%s: its work thread has not moved for %d s; heartbeats stop until it does\n",
+                std::fprintf(roleErr(), "%s: its work thread has not moved for %d s; heartbeats stop until it does\n",
                              qPrintable(m_ctx.node.id), m_ctx.training().heartbeatTimeoutS);
             if (!hung) saidHung = false, send(Message(message::kHeartbeat));
             next += 1s;

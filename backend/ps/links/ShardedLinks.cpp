@@ -6,6 +6,7 @@
 #include "RoleError.h"
 #include "Vocabulary.h"
 #include "WanLinks.h"
+#include "RoleScope.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -57,7 +58,7 @@ Channel ShardedLinks::dial(const PeerInfo& server) const {
 
 void switchToMovedServer(const QString& self, const QString& server, const QString& was, const QString& endpoint, Channel& channel,
                          Channel fresh) {
-    std::fprintf(stderr, "%s: %s is at %s now (was %s)\n", qPrintable(self), qPrintable(server), qPrintable(endpoint), qPrintable(was));
+    std::fprintf(roleErr(), "%s: %s is at %s now (was %s)\n", qPrintable(self), qPrintable(server), qPrintable(endpoint), qPrintable(was));
     fresh.carryTrafficOf(channel);
     channel.lingerOnClose(std::chrono::milliseconds(0));
     channel = std::move(fresh);

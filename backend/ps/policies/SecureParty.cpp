@@ -3,6 +3,7 @@
 #include "ModelSlices.h"
 #include "RoleError.h"
 #include "Vocabulary.h"
+#include "RoleScope.h"
 
 #include <QCborArray>
 #include <QCborValue>
@@ -145,7 +146,7 @@ SecureParty::Group* SecureParty::groupFor(qint64 round) {
 void SecureParty::push(qint64 round, qint64 base, const FloatBuffer& sum, double weight) {
     Group* g = groupFor(round);
     if (!g) {
-        std::fprintf(stderr, "%s: round %lld comes before this server's keys (it restarted during it): it sits the round out\n",
+        std::fprintf(roleErr(), "%s: round %lld comes before this server's keys (it restarted during it): it sits the round out\n",
                      qPrintable(m_ctx.node.id), static_cast<long long>(round));
         m_upstream.send(Message(message::kPull, {{field("version"), round}}));
         return;
@@ -162,7 +163,7 @@ void SecureParty::send(const Group& g, const Waiting& w) {
     auto masked = std::make_shared<std::vector<quint64>>(n);
     const quint64 clamped = secagg::encode(w.sum->data(), n, int(g.members.size()), masked->data());
     if (clamped > 0 && m_clamped == 0)
-        std::fprintf(stderr, "%s: %llu values of round %lld lie beyond ±%g, the fixed point's range, and go up clamped\n",
+        std::fprintf(roleErr(), "%s: %llu values of round %lld lie beyond ±%g, the fixed point's range, and go up clamped\n",
                      qPrintable(m_ctx.node.id), static_cast<unsigned long long>(clamped), static_cast<long long>(w.round),
                      secagg::bound(int(g.members.size())));
     m_clamped += clamped;

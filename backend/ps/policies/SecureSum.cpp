@@ -2,6 +2,7 @@
 
 #include "ModelSlices.h"
 #include "Vocabulary.h"
+#include "RoleScope.h"
 
 #include <QCborArray>
 #include <cstdio>
@@ -79,7 +80,7 @@ void SecureSum::startEpoch(qint64 fromRound) {
     for (const QString& p : m_parties)
         if (!m_down.contains(p)) e.members << p;
     if (e.members.size() < 2) {
-        std::fprintf(stderr, "%s: secure aggregation: %lld party server(s) are up, and new keys need 2; waiting for them\n",
+        std::fprintf(roleErr(), "%s: secure aggregation: %lld party server(s) are up, and new keys need 2; waiting for them\n",
                      qPrintable(m_ctx.node.id), static_cast<long long>(e.members.size()));
         m_rekeyWanted = true;
         return;
@@ -126,7 +127,7 @@ void SecureSum::onKeys(const Envelope& e) {
     if (epoch->publicKeys.size() < epoch->members.size()) return;
     epoch->complete = true;
     if (epoch->number > 1)
-        std::fprintf(stderr, "%s: secure aggregation: new keys (epoch %lld) agreed by %s; rounds from %lld mask with them\n",
+        std::fprintf(roleErr(), "%s: secure aggregation: new keys (epoch %lld) agreed by %s; rounds from %lld mask with them\n",
                      qPrintable(m_ctx.node.id), static_cast<long long>(epoch->number),
                      qPrintable(epoch->members.join(QStringLiteral(", "))), static_cast<long long>(epoch->fromRound));
     QCborMap keys;
@@ -158,13 +159,13 @@ void SecureSum::onShare(const Envelope& e) {
     const auto publicKey = secret ? secagg::publicKeyOf(*secret) : std::nullopt;
     if (!publicKey || *publicKey != epoch.publicKeys.value(party)) {  // a wrong share among them: wait for more
         if (int(shares.size()) == epoch.threshold)
-            std::fprintf(stderr, "%s: secure aggregation: %d shares of %s's key do not give its key back; waiting for more\n",
+            std::fprintf(roleErr(), "%s: secure aggregation: %d shares of %s's key do not give its key back; waiting for more\n",
                          qPrintable(m_ctx.node.id), epoch.threshold, qPrintable(party));
         return;
     }
     epoch.recovered.insert(party, *secret);
     ++m_recoveries;
-    std::fprintf(stderr, "%s: secure aggregation: recovered the masks of %s (epoch %lld) from %lld shares\n", qPrintable(m_ctx.node.id),
+    std::fprintf(roleErr(), "%s: secure aggregation: recovered the masks of %s (epoch %lld) from %lld shares\n", qPrintable(m_ctx.node.id),
                  qPrintable(party), static_cast<long long>(epoch.number), static_cast<long long>(shares.size()));
 }
 
@@ -241,7 +242,7 @@ void SecureSum::askForShares(Epoch& epoch, const QString& member) {
             ++holders;
         }
     if (holders < epoch.threshold)
-        std::fprintf(stderr,
+        std::fprintf(roleErr(),
                      "%s: secure aggregation: %s dropped out of round %lld, and %d of the %d parties whose shares recover its masks "
                      "are up: the round waits for them (or for it, back with its keys)\n",
                      qPrintable(m_ctx.node.id), qPrintable(member), static_cast<long long>(m_round.number), holders, epoch.threshold);

@@ -12,6 +12,7 @@
 #include "VectorMath.h"
 #include "Vocabulary.h"
 #include "WanLinks.h"
+#include "RoleScope.h"
 
 #include <QDir>
 #include <QFile>
@@ -87,7 +88,7 @@ public:
         // A restart from here on (killed while its last answers go out) has nothing left to do.
         // (Without it, such a restart waits for rounds that never come: said, as the run is done.)
         if (QFile mark(finishedMark()); m_tier.beforePublish && !mark.open(QIODevice::WriteOnly))
-            std::fprintf(stderr, "%s: cannot write %s (%s)\n", qPrintable(m_ctx.node.id), qPrintable(finishedMark()),
+            std::fprintf(roleErr(), "%s: cannot write %s (%s)\n", qPrintable(m_ctx.node.id), qPrintable(finishedMark()),
                          qPrintable(mark.errorString()));
         m_scheduler.leave();
         m_channel.lingerOnClose(5s);
@@ -95,7 +96,7 @@ public:
     }
 
     int finishedBefore() {
-        std::fprintf(stderr, "%s: restarted after it had served every round; nothing is left to do\n", qPrintable(m_ctx.node.id));
+        std::fprintf(roleErr(), "%s: restarted after it had served every round; nothing is left to do\n", qPrintable(m_ctx.node.id));
         m_scheduler.leave();
         return kRoleOk;
     }
@@ -150,7 +151,7 @@ private:
         // Without it a restart would go back further than the parties: that is no longer a restart.
         if (!e.isEmpty()) throw RoleError("cannot keep the model a restart would recover: " + e.toStdString());
         if (!m_ctx.node.standbyHost.isEmpty() && !m_scheduler.keepCopy(recoveryPointMessage(c), c.version))
-            std::fprintf(stderr,
+            std::fprintf(roleErr(),
                          "%s: the global scheduler did not confirm its copy of version %lld within %d s; a start on the "
                          "standby host %s would go back to an older one\n",
                          qPrintable(m_ctx.node.id), static_cast<long long>(c.version), m_ctx.training().heartbeatTimeoutS,
@@ -177,7 +178,7 @@ private:
         std::optional<Checkpoint> c = m_scheduler.recoveryPoint(m_shardSize, &error);
         if (!error.isEmpty()) throw RoleError("the global scheduler's copy of the model to recover is unusable: " + error.toStdString());
         if (!c) return false;  // a first start
-        std::fprintf(stderr, "%s: started on %s from the global scheduler's copy of its recovery point\n", qPrintable(m_ctx.node.id),
+        std::fprintf(roleErr(), "%s: started on %s from the global scheduler's copy of its recovery point\n", qPrintable(m_ctx.node.id),
                      qPrintable(m_ctx.node.host));
         return goOnFrom(std::move(*c));
     }
@@ -186,7 +187,7 @@ private:
         m_policy->restoreOptimizerState(std::move(c.optimizer));
         m_model = ModelVersion::fromBuffer(c.version, std::make_shared<std::vector<float>>(std::move(c.model)));
         m_lastRound = c.round;
-        std::fprintf(stderr, "%s: restarted; it goes on from the model of round %lld\n", qPrintable(m_ctx.node.id),
+        std::fprintf(roleErr(), "%s: restarted; it goes on from the model of round %lld\n", qPrintable(m_ctx.node.id),
                      static_cast<long long>(c.round));
         m_ctx.metrics.report(metric::kModelInit,
                              {{QStringLiteral("parameters"), qint64(m_model.size)}, {QStringLiteral("recovered_round"), c.round}});
@@ -204,7 +205,7 @@ private:
     // and the master says it is there. The model goes on, and the master gets the newest round's
     // to evaluate: the snapshots it missed are gone.
     void masterRestarted() {
-        std::fprintf(stderr, "%s: the master is in touch again; it evaluates from round %lld on\n", qPrintable(m_ctx.node.id),
+        std::fprintf(roleErr(), "%s: the master is in touch again; it evaluates from round %lld on\n", qPrintable(m_ctx.node.id),
                      static_cast<long long>(m_lastRound));
         if (m_lastRound <= 0) return;  // the first round's snapshot is still to come
         ModelVersion snapshot = m_model;
@@ -235,7 +236,7 @@ private:
         const Checkpoint c{round, m_model.version, std::vector<float>(m_model.data, m_model.data + m_model.size),
                            m_policy->optimizerState()};
         if (const QString e = writeCheckpoint(m_ctx.outDir, c, m_ctx.training(), m_ctx.node.rank); !e.isEmpty())
-            std::fprintf(stderr, "checkpoint of round %lld not kept: %s\n", static_cast<long long>(round), qPrintable(e));
+            std::fprintf(roleErr(), "checkpoint of round %lld not kept: %s\n", static_cast<long long>(round), qPrintable(e));
     }
 
     // Every contributor has had the final model, but those down (fault_policy continue).

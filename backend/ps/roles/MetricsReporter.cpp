@@ -3,6 +3,7 @@
 #include "Channel.h"
 #include "StartupClock.h"
 #include "Vocabulary.h"
+#include "RoleScope.h"
 
 #include <QCborArray>
 #include <QDateTime>
@@ -61,8 +62,8 @@ void MetricsReporter::report(const QString& kind, QCborMap fields) const {
     fields.insert(QStringLiteral("node"), m_node);
     fields.insert(QStringLiteral("t"), m_clock ? m_clock() : double(QDateTime::currentMSecsSinceEpoch()) / 1000.0);
     const QByteArray line = QJsonDocument(fields.toJsonObject()).toJson(QJsonDocument::Compact);
-    std::fprintf(stdout, "%s%s\n", kPrefix, line.constData());
-    std::fflush(stdout);
+    std::fprintf(roleOut(), "%s%s\n", kPrefix, line.constData());
+    std::fflush(roleOut());
     if (kind == metric::kTraffic && m_reportsUsage) reportUsage(fields.value(metric::kRound));
 }
 

@@ -9,8 +9,10 @@
 #include "StateServiceRole.h"
 #include "TopologyLimits.h"
 #include "TopologyReader.h"
+#include "RoleScope.h"
 
 #include <QCryptographicHash>
+#include <QScopeGuard>
 #include <algorithm>
 #include <cstdio>
 #include <iterator>
@@ -36,7 +38,7 @@ void addRoleOptions(QCommandLineParser& args) {
 
 int runRoleFromArgs(const QCommandLineParser& args, const RoleTable& roles) {
     if (!args.isSet(QStringLiteral("topology")) || !args.isSet(QStringLiteral("node"))) {
-        std::fprintf(stderr, "role: --topology and --node are required\n");
+        std::fprintf(roleErr(), "role: --topology and --node are required\n");
         return kRoleUsage;
     }
     return runRole(args.value(QStringLiteral("topology")), args.value(QStringLiteral("node")), args.value(QStringLiteral("out")), roles);
@@ -81,7 +83,7 @@ static std::optional<QByteArray> readSentFile(const QString& path, const char* s
         return std::nullopt;
     }
     const QByteArray bytes = file.read(maxBytes + 1);
-    const QByteArray expected = qgetenv(shaVariable);
+    const QByteArray expected = roleVariable(shaVariable);
     if (bytes.size() > maxBytes ||
         (!expected.isEmpty() && QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex() != expected)) {
         *error = QStringLiteral(
@@ -97,10 +99,11 @@ static std::optional<QByteArray> readSentFile(const QString& path, const char* s
 // in HIPS_NODE_KEY, taken out of the environment once read), the run's public keys in the file
 // named by HIPS_PEER_KEYS_FILE.
 static std::optional<RunKeys> readRunKeys(const Topology& topology, QString* error) {
-    const CurveKeyPair own = CurveKeyPair::fromText(
-        qEnvironmentVariable("HIPS_NODE_KEY_STDIN") == QLatin1String("1") ? readSecretFromStdin(1024).trimmed() : qgetenv("HIPS_NODE_KEY"));
-    const QString peersPath = qEnvironmentVariable("HIPS_PEER_KEYS_FILE");
-    qunsetenv("HIPS_NODE_KEY");
+    const CurveKeyPair own = CurveKeyPair::fromText(roleVariable("HIPS_NODE_KEY_STDIN") == "1" ? readSecretFromStdin(1024).trimmed()
+                                                                                               : roleVariable("HIPS_NODE_KEY"));
+    const QString peersPath = QString::fromLocal8Bit(roleVariable("HIPS_PEER_KEYS_FILE"));
+    if (RoleScope* scope = threadRoleScope()) scope->variables.remove("HIPS_NODE_KEY");
+    else qunsetenv("HIPS_NODE_KEY");  // (not in a shared trainer: the environment is its threads')
     if (own.isNull()) {
         *error = QStringLiteral(
             "no node key (HIPS_NODE_KEY): roles are started by hips-agent, which gets the keys from "
@@ -126,34 +129,39 @@ int runRole(const QString& topologyPath, const QString& nodeId, const QString& o
     QString readError;
     const std::optional<QByteArray> sent = readSentFile(topologyPath, "HIPS_TOPOLOGY_SHA256", kMaxTopologyBytes, &readError);
     if (!sent) {
-        std::fprintf(stderr, "%s: %s\n", qPrintable(nodeId), qPrintable(readError));
+        std::fprintf(roleErr(), "%s: %s\n", qPrintable(nodeId), qPrintable(readError));
         return kRoleUsage;
     }
     const TopologyLoad load = TopologyReader::readJson(*sent, topologyPath);
     if (!load.ok()) {
-        std::fprintf(stderr, "%s\n", qPrintable(load.errorText()));
+        std::fprintf(roleErr(), "%s\n", qPrintable(load.errorText()));
         return kRoleUsage;
     }
     const auto node = load.topology->node(nodeId);
     if (!node) {
-        std::fprintf(stderr, "node '%s' is not in %s\n", qPrintable(nodeId), qPrintable(topologyPath));
+        std::fprintf(roleErr(), "node '%s' is not in %s\n", qPrintable(nodeId), qPrintable(topologyPath));
         return kRoleUsage;
     }
     const auto role = roles.find(node->kind);
     if (role == roles.end()) {
-        std::fprintf(stderr, "%s: this executable does not run %s roles\n", qPrintable(nodeId), qPrintable(roleName(node->kind)));
+        std::fprintf(roleErr(), "%s: this executable does not run %s roles\n", qPrintable(nodeId), qPrintable(roleName(node->kind)));
         return kRoleUsage;
     }
     QString keyError;
     const std::optional<RunKeys> keys = readRunKeys(*load.topology, &keyError);
     if (!keys) {
-        std::fprintf(stderr, "%s: %s\n", qPrintable(nodeId), qPrintable(keyError));
+        std::fprintf(roleErr(), "%s: %s\n", qPrintable(nodeId), qPrintable(keyError));
         return kRoleUsage;
     }
     try {
         RoleContext ctx(*load.topology, *node, outDir);
+        RoleScope* scope = threadRoleScope();  // (a thread of a shared trainer: how it is stopped)
+        if (scope) scope->attach(&ctx.zmq);
+        const auto detach = qScopeGuard([scope] {
+            if (scope) scope->attach(nullptr);
+        });
         ctx.launch = QString::fromLatin1(QCryptographicHash::hash(keys->own.publicKey, QCryptographicHash::Sha256).toHex().left(16));
-        ctx.placement = std::max(0LL, qEnvironmentVariable("HIPS_PLACEMENT").toLongLong());
+        ctx.placement = std::max(0LL, roleVariable("HIPS_PLACEMENT").toLongLong());
         // Every socket of this role is encrypted and authenticated with this node's own key;
         // only the run's nodes get in, each under the name its key belongs to.
         Channel::setRunIdentity(keys->own, keys->peers);
@@ -163,19 +171,23 @@ int runRole(const QString& topologyPath, const QString& nodeId, const QString& o
         CurveGuard guard(ctx.zmq, members, nodeId);
         return role->second(ctx);
     } catch (const RoleSuperseded& e) {
-        std::fprintf(stderr, "%s: %s\n", qPrintable(nodeId), e.what());
+        std::fprintf(roleErr(), "%s: %s\n", qPrintable(nodeId), e.what());
         return kRoleSuperseded;
     } catch (const RoleError& e) {
-        std::fprintf(stderr, "%s: %s\n", qPrintable(nodeId), e.what());
+        std::fprintf(roleErr(), "%s: %s\n", qPrintable(nodeId), e.what());
         return kRoleFailed;
     } catch (const zmq::error_t& e) {
+        if (e.num() == ETERM && threadRoleScope() && threadRoleScope()->stopRequested()) {
+            std::fprintf(roleErr(), "%s: stopped\n", qPrintable(nodeId));
+            return kRoleFailed;
+        }
         const char* hint = e.num() == EADDRINUSE     ? "the port is already in use; choose a free one"
                            : e.num() == EHOSTUNREACH ? "a peer vanished: the process it talked to, or its host, died"
                                                      : "check the addresses and ports of the topology";
-        std::fprintf(stderr, "%s: network error: %s (%s)\n", qPrintable(nodeId), e.what(), hint);
+        std::fprintf(roleErr(), "%s: network error: %s (%s)\n", qPrintable(nodeId), e.what(), hint);
         return kRoleFailed;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s: %s\n", qPrintable(nodeId), e.what());
+        std::fprintf(roleErr(), "%s: %s\n", qPrintable(nodeId), e.what());
         return kRoleFailed;
     }
 }

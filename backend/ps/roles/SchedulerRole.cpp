@@ -10,6 +10,7 @@
 #include "SchedulerIncarnations.h"
 #include "ShardedLinks.h"
 #include "Vocabulary.h"
+#include "RoleScope.h"
 
 #include <QCborArray>
 #include <QHash>
@@ -121,7 +122,7 @@ private:
     // never speaks again, and one that died meanwhile is restarted and registers.)
     void askToRejoin(const QString& peer) {
         if (!std::exchange(m_tableSent, true)) {
-            std::fprintf(stderr, "%s: restarted during the run; its members register again\n", qPrintable(m_ctx.node.id));
+            std::fprintf(roleErr(), "%s: restarted during the run; its members register again\n", qPrintable(m_ctx.node.id));
             // Those that registered first were restarted meanwhile: they wait for a table, and
             // their peers must learn that they lost what they held.
             for (const QString& id : m_endpoints.keys()) {
@@ -241,7 +242,7 @@ private:
     QString markDown(const QString& node, const QString& evidence) {
         m_down.insert(node);
         m_downEvidence.insert(node, evidence);
-        std::fprintf(stderr, "%s: %s; the run goes on without it (fault_policy continue)\n", qPrintable(m_ctx.node.id),
+        std::fprintf(roleErr(), "%s: %s; the run goes on without it (fault_policy continue)\n", qPrintable(m_ctx.node.id),
                      qPrintable(evidence));
         m_ctx.metrics.report(
             metric::kMembership,
@@ -327,7 +328,7 @@ private:
     }
 
     int abort(const QString& reason) {
-        std::fprintf(stderr, "%s: %s\n", qPrintable(m_ctx.node.id), qPrintable(reason));
+        std::fprintf(roleErr(), "%s: %s\n", qPrintable(m_ctx.node.id), qPrintable(reason));
         m_channel.lingerOnClose(1s);
         for (const QString& id : m_lastSeen.keys())
             if (!m_byes.contains(id)) sendTo(id, Message(message::kAbort, {{QStringLiteral("reason"), reason}}));

@@ -1,5 +1,7 @@
 #include "StartupClock.h"
 
+#include "RoleScope.h"
+
 #include <QFile>
 #include <ctime>
 #include <unistd.h>
@@ -21,8 +23,15 @@ double secondsSinceProcessStart() {
     return seconds > 0 ? seconds : 0;
 }
 
+// A role that is a thread of a shared trainer (RoleScope.h) counts from when it was asked for.
+static double secondsSinceRoleStart() {
+    if (const RoleScope* scope = threadRoleScope())
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - scope->started).count();
+    return secondsSinceProcessStart();
+}
+
 StartupClock::StartupClock()
-    : m_last(std::chrono::steady_clock::now()), m_sinceProcessStart(secondsSinceProcessStart()), m_constructed(m_last) {
+    : m_last(std::chrono::steady_clock::now()), m_sinceProcessStart(secondsSinceRoleStart()), m_constructed(m_last) {
     m_fields.insert(QStringLiteral("process_s"), m_sinceProcessStart);  // exec, libraries, Qt, until here
 }
 

@@ -4,6 +4,7 @@
 #include "EsyncState.h"
 #include "RejectionLog.h"
 #include "Vocabulary.h"
+#include "RoleScope.h"
 
 #include <QHash>
 #include <QSet>
@@ -40,7 +41,7 @@ int runStateService(RoleContext& ctx) {
         auto e = channel.receive(200ms);
         if (!e) {
             if (Clock::now() - lastHeard > ctx.replyTimeout()) {
-                std::fprintf(stderr, "%s: no worker asked anything for %d s; is the run still alive?\n", qPrintable(ctx.node.id),
+                std::fprintf(roleErr(), "%s: no worker asked anything for %d s; is the run still alive?\n", qPrintable(ctx.node.id),
                              ctx.training().replyTimeoutS);
                 return kRoleFailed;
             }

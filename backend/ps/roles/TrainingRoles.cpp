@@ -10,6 +10,7 @@
 #include "TrainError.h"
 #include "Vocabulary.h"
 #include "WorkerRole.h"
+#include "RoleScope.h"
 
 #include <cstdio>
 
@@ -23,7 +24,7 @@ static std::function<int(RoleContext&)> training(int (*run)(RoleContext&)) {
         try {
             return run(ctx);
         } catch (const TrainError& e) {
-            std::fprintf(stderr, "%s: %s\n", qPrintable(ctx.node.id), e.what());
+            std::fprintf(roleErr(), "%s: %s\n", qPrintable(ctx.node.id), e.what());
             return int(kRoleTrainFailed);
         }
     };
@@ -40,7 +41,7 @@ static std::function<int(RoleContext&)> onDevice(std::function<int(RoleContext&)
         try {
             if (ctx.node.device.startsWith(QLatin1String("cuda"))) setVectorBackend(makeGpuVectorBackend(ctx.node.device));
         } catch (const TrainError& e) {
-            std::fprintf(stderr, "%s: %s\n", qPrintable(ctx.node.id), e.what());
+            std::fprintf(roleErr(), "%s: %s\n", qPrintable(ctx.node.id), e.what());
             return int(kRoleTrainFailed);
         }
         ctx.metrics.report(metric::kDevice, describeDevice(ctx.node.device));

@@ -24,6 +24,7 @@
 #include "StartupClock.h"
 #include "Vocabulary.h"
 #include "WorkerStrategy.h"
+#include "RoleScope.h"
 
 #include <QCborArray>
 #include <QFile>
@@ -209,7 +210,7 @@ private:
         QString error = makePrivateDirectory(checkpointDirectory(m_ctx.outDir));
         if (error.isEmpty()) error = writeFileAtomically(path, trainer.saveState());
         if (!error.isEmpty())
-            return (void)std::fprintf(stderr, "state of round %lld not kept: %s\n", static_cast<long long>(round), qPrintable(error));
+            return (void)std::fprintf(roleErr(), "state of round %lld not kept: %s\n", static_cast<long long>(round), qPrintable(error));
         removeOlderWorkerStates(m_ctx.outDir, m_ctx.node.id, round - every);
     }
 
@@ -220,7 +221,7 @@ private:
         if (f.exists() && !QFileInfo(f).isFile())  // (a link to /dev/zero would be read until memory runs out)
             throw RoleError(f.fileName().toStdString() + " is not a regular file; a worker's state is a file it wrote: remove it");
         if (!f.open(QIODevice::ReadOnly)) {
-            std::fprintf(stderr, "no state of round %lld (%s): this worker resumes with fresh momentum and data order\n",
+            std::fprintf(roleErr(), "no state of round %lld (%s): this worker resumes with fresh momentum and data order\n",
                          static_cast<long long>(round), qPrintable(f.errorString()));
             return;
         }
