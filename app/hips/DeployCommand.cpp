@@ -5,9 +5,11 @@
 #include "DeploymentKeys.h"
 #include "ControlProtocol.h"
 #include "LocalAgentLauncher.h"
+#include "SlurmStop.h"
 #include "TopologyReader.h"
 
 #include <QCoreApplication>
+#include <algorithm>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QTimer>
@@ -154,17 +156,46 @@ int deployCommand(const QStringList& arguments) {
     return status;
 }
 
-// Tells every agent to stop its roles and exit, and waits until each said goodbye.
+// Cancels the queued or running jobs of every Slurm party (SlurmStop.h); false if one could not be.
+static bool stopSlurmParties(const Topology& topology, const DeployOptions& options) {
+    bool ok = true;
+    for (const Party& p : topology.parties) {
+        if (!p.slurm) continue;
+        const SlurmStop stop = stopSlurmParty(topology, p, options);
+        if (!stop.error.isEmpty()) {
+            ok = false;
+            std::fprintf(stderr, "%s: %s\n", qPrintable(p.id), qPrintable(stop.error));
+        } else if (stop.cancelled.isEmpty()) {
+            std::printf("%-12s no Slurm job of it in the queue\n", qPrintable(p.id));
+        } else {
+            std::printf("%-12s cancelled Slurm job %s\n", qPrintable(p.id), qPrintable(stop.cancelled.join(QStringLiteral(", "))));
+        }
+    }
+    return ok;
+}
+
+// Cancels the Slurm parties' jobs, then tells every agent to stop its roles and exit, and waits
+// until each said goodbye.
 int stopCommand(const QStringList& arguments) {
     QCommandLineParser args;
-    args.setApplicationDescription("Stop the roles and agents of a deployed topology.");
+    args.setApplicationDescription("Stop the roles and agents of a deployed topology, and its Slurm parties' jobs.");
     args.addPositionalArgument("TOPOLOGY", "Topology file.");
+    addSshOptions(args);
     args.addHelpOption();
     processCommand(args, arguments, QStringLiteral("hips stop"));
     if (args.positionalArguments().size() != 1) {
         std::fprintf(stderr, "usage: hips stop TOPOLOGY\n");
         return 2;
     }
+    const TopologyLoad load = TopologyReader::readFile(args.positionalArguments().first());
+    if (!load.ok()) {
+        std::fprintf(stderr, "%s", qPrintable(load.errorText()));
+        return 2;
+    }
+    const bool slurmParties =
+        std::any_of(load.topology->parties.begin(), load.topology->parties.end(), [](const Party& p) { return p.slurm.has_value(); });
+    const bool slurmStopped = !slurmParties || stopSlurmParties(*load.topology, deployOptionsFrom(args));
+    if (slurmParties && remoteHosts(*load.topology).isEmpty()) return slurmStopped ? 0 : 1;
     const auto topology = loadRemoteTopology(args.positionalArguments().first(), "stop");
     if (!topology) return 2;
     QString error;
@@ -199,7 +230,9 @@ int stopCommand(const QStringList& arguments) {
         });
         agents.push_back(std::move(agent));
     }
-    return pending == 0 ? 1 : QCoreApplication::exec();
+    if (pending == 0) return 1;
+    const int status = QCoreApplication::exec();
+    return slurmStopped ? status : 1;
 }
 
 }  // namespace hips

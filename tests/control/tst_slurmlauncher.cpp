@@ -4,6 +4,7 @@
 #include "Deployer.h"
 #include "PartyLauncher.h"
 #include "SlurmJob.h"
+#include "SlurmStop.h"
 #include "TopologyReader.h"
 #include "TopologyWriter.h"
 #include "../topology/TopologyTestSupport.h"
@@ -172,6 +173,25 @@ private Q_SLOTS:
         QCOMPARE(f.value("JobState"), QString("PENDING"));
         QCOMPARE(f.value("Reason"), QString("Resources"));
         QCOMPARE(f.value("JobId"), QString("12"));
+    }
+
+    // hips stop cancels a party's jobs only: named as SlurmJob names them for that party, and
+    // working in the install directory's slurm folder (not another party's, not another
+    // install's, not the user's other jobs, not a malformed line).
+    void hipsStopPicksOnlyThePartysJobs() {
+        const QByteArray squeue =
+            "101|hips-default-20261129-party2|/home/me/.hips/slurm/default-20261129-party2-1\n"
+            "102|hips-default-20261129-party2|/home/me/.hips/slurm/default-20261129-party2-2/\n"
+            "103|hips-default-20261129-party22|/home/me/.hips/slurm/default-20261129-party22-1\n"
+            "104|hips-default-20261129-party2|/home/me/other/slurm/default-20261129-party2-1\n"
+            "105|train.sh|/home/me/.hips/slurm/x\n"
+            "106|hips-default-party2|/home/me/.hips/slurmx/default-party2-1\n"
+            "x7|hips-default-party2|/home/me/.hips/slurm/default-party2-1\n"
+            "108|hips-a-party2|/home/me/.hips/slurm/../../other/slurm/a-party2-1\n"
+            "garbage\n";
+        QCOMPARE(slurmPartyJobs(squeue, "party2", "/home/me/.hips/"), (QStringList{"101", "102"}));
+        QCOMPARE(slurmPartyJobs(squeue, "party22", "/home/me/.hips"), (QStringList{"103"}));
+        QVERIFY(slurmPartyJobs("", "party2", "/home/me/.hips").isEmpty());
     }
 };
 

@@ -121,6 +121,41 @@ private Q_SLOTS:
         QVERIFY(run.leftovers().isEmpty());
     }
 
+    // The controller killed, its run orphaned: the party's job runs on, its agents where only the
+    // controller knew. hips stop TOPOLOGY cancels it from the queue (and says so), and the next
+    // finds nothing of it there.
+    void hipsStopCancelsAnOrphanedPartysJob() {
+        Run run;
+        const QString topology = slurmTopology(run.dir);
+        run.start({"run", topology, "--out", run.dir.filePath("run")});
+        QVERIFY2(run.waitForOutput(": RUNNING", 240000), run.out + run.process.readAllStandardError());
+        const QString job = capture(run.out, "deploy p2node\\s+Slurm job (\\d+): RUNNING");
+        QVERIFY2(!job.isEmpty(), run.out);
+        QVERIFY2(waitForRowsAfter(run, ": RUNNING", 2, 240000), run.out + run.process.readAllStandardError());
+        ::kill(pid_t(run.process.processId()), SIGKILL);
+        run.finish(30000);
+        // This machine's agent (the job's agents have their keys in a file): it would wait orphan_timeout_s.
+        for (qint64 pid : taggedProcesses(run.tag, "hips-agent daemon"))
+            if (!toolOutput("cat", {QStringLiteral("/proc/%1/cmdline").arg(pid)}).contains("--keys")) ::kill(pid_t(pid), SIGKILL);
+        QCOMPARE(m_cluster.state(job), QString("RUNNING"));
+
+        QProcess stop;
+        stop.setProcessChannelMode(QProcess::MergedChannels);
+        stop.start(kHips, {"stop", topology});
+        QVERIFY(stop.waitForFinished(60000));
+        const QByteArray said = stop.readAll();
+        QVERIFY2(stop.exitCode() == 0 && said.contains("party2") && said.contains("cancelled Slurm job " + job.toUtf8()), said);
+        QTRY_VERIFY_WITH_TIMEOUT(!QStringList({"PENDING", "RUNNING", "COMPLETING"}).contains(m_cluster.state(job)), 30000);
+        stop.start(kHips, {"stop", topology});
+        QVERIFY(stop.waitForFinished(60000));
+        const QByteArray again = stop.readAll();
+        QVERIFY2(stop.exitCode() == 0 && again.contains("no Slurm job of it in the queue"), again);
+        QByteArray left;
+        for (qint64 pid : run.leftovers())
+            left += toolOutput("cat", {QStringLiteral("/proc/%1/cmdline").arg(pid)}).replace('\0', ' ') + '\n';
+        QVERIFY2(left.isEmpty(), left.constData());
+    }
+
     void aJobSlurmRefusesFailsTheRunNamingWhy() {
         Run run;
         run.start({"run", slurmTopology(run.dir, {{"partition", "nosuchpartition"}}), "--out", run.dir.filePath("run")});
