@@ -889,9 +889,9 @@
     </message>
     <message>
         <location filename="../backend/topology/JsonFields.cpp" line="118"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="87"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="117"/>
         <location filename="../backend/topology/TopologyReader.cpp" line="321"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="443"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="473"/>
         <source>&apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持“%1”；请使用以下之一：%2</translation>
     </message>
@@ -1131,12 +1131,12 @@
         <translation>文档必须是 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="38"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="39"/>
         <source>the topology name</source>
         <translation>拓扑名称</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="60"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="61"/>
         <source>%1 %2 is out of range; use an integer in [%3, %4]</source>
         <translation>%1 %2 超出范围；请使用 [%3, %4] 内的整数</translation>
     </message>
@@ -1145,17 +1145,17 @@
         <translation type="vanished">该拓扑会启动 %1 个进程；一次运行最多启动 %2 个。请减少工作节点，或将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="74"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="75"/>
         <source>%1 parties; at most %2 are supported (each runs at least 3 of the at most %3 processes); split the setup into several topologies</source>
         <translation>%1 个参与方；最多支持 %2 个（每个至少运行最多 %3 个进程中的 3 个）；请将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="81"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="82"/>
         <source>%1 hosts; at most %2 are supported; declare only the hosts that run processes</source>
         <translation>%1 台主机；最多支持 %2 台；只声明运行进程的主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="91"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="92"/>
         <source>host id</source>
         <translation>主机 ID</translation>
     </message>
@@ -1221,7 +1221,7 @@
     </message>
     <message>
         <location filename="../backend/topology/DataValidation.cpp" line="172"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="93"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="94"/>
         <source>host &apos;%1&apos;</source>
         <translation>主机“%1”</translation>
     </message>
@@ -1256,37 +1256,37 @@
         <translation>各参与方带有自己的数据：请将主工作节点的测试集声明为 training.evaluation_data（与参与方的 &quot;data&quot; 形式相同的数据源）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="68"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="69"/>
         <source>the topology holds %1 nodes; a topology may hold at most %2. Use fewer workers, or split the setup into several topologies</source>
         <translation>该拓扑包含 %1 个节点；一个拓扑最多包含 %2 个。请减少工作节点，或把配置拆成多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="94"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="95"/>
         <source>this host</source>
         <translation>该主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="114"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="115"/>
         <source>host &apos;%1&apos; is this machine&apos;s loopback (%2) beside remote host &apos;%3&apos; (%4): roles on other machines cannot reach it; give it an address they can reach</source>
         <translation>主机“%1”是本机的回环地址（%2），而同一拓扑中有远程主机“%3”（%4）：其他机器上的角色无法连到它；请给它一个它们能连到的地址</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="127"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="128"/>
         <source>duplicate host id &apos;%1&apos;; give every host its own id</source>
         <translation>主机 ID“%1”重复；请为每台主机指定唯一 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="130"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="131"/>
         <source>no hosts; declare at least one</source>
         <translation>没有主机；请至少声明一台</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="139"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="140"/>
         <source>hosts &apos;%1&apos; and &apos;%2&apos; share address %3 and agent_port %4; give each its own agent_port</source>
         <translation>主机“%1”和“%2”共用地址 %3 和 agent_port %4；请为每台主机指定各自的 agent_port</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="144"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="145"/>
         <source>hosts &apos;%1&apos; and &apos;%2&apos; share address %3 and install_dir %4; give each its own install_dir</source>
         <translation>主机“%1”和“%2”共用地址 %3 和 install_dir %4；请为每台主机指定各自的 install_dir</translation>
     </message>
@@ -1327,8 +1327,8 @@
     </message>
     <message>
         <location filename="../backend/topology/PartyLauncher.cpp" line="153"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="153"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="161"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="154"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="162"/>
         <source>host &apos;%1&apos; is not declared in $.hosts; add it there or fix the name</source>
         <translation>主机“%1”未在 $.hosts 中声明；请在那里添加它或修正名称</translation>
     </message>
@@ -1368,83 +1368,83 @@
         <translation>主机 &apos;%1&apos; 运行本参与方的角色；登录主机只负责提交作业</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="186"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="187"/>
         <source>the standby host is the server&apos;s own host &apos;%1&apos;; name another host</source>
         <translation>备用主机就是该服务器自己的主机 &apos;%1&apos;；请指定另一台主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="192"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="193"/>
         <source>the global scheduler keeps the copy of the model a standby starts from, and it runs on &apos;%1&apos;, which a lost host would take with it: put the global scheduler on a host that is neither the global server&apos;s nor its standby&apos;s</source>
         <translation>全局调度器保存备用主机据以启动的模型副本，而它运行在 &apos;%1&apos; 上，主机丢失时副本会随之丢失：请把全局调度器放在既不是全局服务器的主机、也不是其备用主机的主机上</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="167"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="168"/>
         <source>a standby host takes over only under fault_policy continue; set it, or remove standby_host</source>
         <translation>备用主机只在 fault_policy continue 下接管；请设置它，或删除 standby_host</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="176"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="177"/>
         <source>the standby host is the master&apos;s own host &apos;%1&apos;; name another host</source>
         <translation>备用主机就是主工作节点自己的主机 &apos;%1&apos;；请指定另一台主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="200"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="201"/>
         <source>port %1 on the standby host &apos;%2&apos; is already used by %3; choose a free port</source>
         <translation>备用主机 &apos;%2&apos; 上的端口 %1 已被 %3 使用；请选择一个空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="209"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="210"/>
         <source>&apos;%1&apos; is not a device; use cpu or cuda:N</source>
         <translation>“%1”不是设备；请使用 cpu 或 cuda:N</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="220"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="221"/>
         <source>port %1 on host &apos;%2&apos; is already used by %3; choose a free port</source>
         <translation>主机“%2”上的端口 %1 已被 %3 使用；请选择空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="234"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="235"/>
         <source>duplicate party id &apos;%1&apos;; give every party its own id</source>
         <translation>参与方 ID“%1”重复；请为每个参与方指定唯一 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="236"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="237"/>
         <source>party id</source>
         <translation>参与方 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="241"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="242"/>
         <source>no central party; mark the party holding the global scheduler, global server and master worker with &quot;central&quot;: true</source>
         <translation>没有中心参与方；请用 &quot;central&quot;: true 标记包含全局调度器、全局服务器和主工作节点的参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="246"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="247"/>
         <source>%1 parties are marked central; exactly one must be</source>
         <translation>%1 个参与方被标记为中心；必须恰好一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="248"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="249"/>
         <source>no ordinary party; add at least one party with a scheduler, a server and workers</source>
         <translation>没有普通参与方；请至少添加一个含调度器、服务器和工作节点的参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="255"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="258"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="256"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="259"/>
         <source>party &apos;%1&apos; has no %2; add one</source>
         <translation>参与方“%1”没有 %2；请添加一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="270"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="271"/>
         <source>mode %1 needs a state service in the central party &apos;%2&apos;: add &quot;state_service&quot;: {&quot;port&quot;: N} to its roles</source>
         <translation>模式 %1 需要中心参与方“%2”中的状态服务：在其 roles 中加入 &quot;state_service&quot;: {&quot;port&quot;: N}</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="362"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="363"/>
         <source>privacy where &quot;party&quot; clips each worker&apos;s whole update by its norm, and each party server holds only a slice of it: use one server per party</source>
         <translation>隐私位置为 &quot;party&quot; 时按范数裁剪每个工作节点的完整更新，而每个参与方服务器只持有其中一片：请每个参与方使用一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="489"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="133"/>
         <source>%1 needs mode %3 (workers whose rounds are the same local work on the same data); mode is %2</source>
         <translation>%1 需要模式 %3（各工作节点每轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
     </message>
@@ -1453,7 +1453,7 @@
         <translation type="vanished">给出了 %1 个服务器；此版本每个参与方运行一个服务器（跨服务器的键切分在计划中）；请保留一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="260"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="261"/>
         <source>%1 %2 given; a party runs at most %3</source>
         <translation>给出了 %1 个 %2；一个参与方最多运行 %3 个</translation>
     </message>
@@ -1462,22 +1462,22 @@
         <translation type="vanished">esync 模式需要中心参与方“%1”中的状态服务：请在其角色中添加 &quot;state_service&quot;: {&quot;port&quot;: N}</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="275"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="276"/>
         <source>the central party &apos;%1&apos; has no master_worker; add one</source>
         <translation>中心参与方“%1”没有 master_worker；请添加一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="289"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="290"/>
         <source>party &apos;%1&apos; has no workers; add a group with count &gt;= 1</source>
         <translation>参与方“%1”没有工作节点；请添加一个 count &gt;= 1 的组</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="298"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="299"/>
         <source>set exactly one of local_iters and local_epochs above 0</source>
         <translation>local_iters 和 local_epochs 中须恰好一个大于 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="302"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="303"/>
         <source>%1 attackers a round, but the run has %2 training workers</source>
         <translation>每轮 %1 个攻击者，但本次运行只有 %2 个训练工作节点</translation>
     </message>
@@ -1570,7 +1570,7 @@
         <translation type="vanished">eval_every（%1）大于 rounds（%2）；模型将永远不会被评估</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="306"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="307"/>
         <source>resume_round (%1) must be below rounds (%2): a run resumes from a checkpoint before its end</source>
         <translation>resume_round（%1）必须小于 rounds（%2）：运行只能从结束前的检查点恢复</translation>
     </message>
@@ -1579,58 +1579,58 @@
         <translation type="vanished">%1 模式随到随用推送，不保存检查点；只有全局服务器按轮聚合的模式才能恢复</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="328"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="329"/>
         <source>party &apos;%1&apos; has %2 servers and the central party %3 global servers; each party server relays its slice of the model to the global server of the same rank: give every party as many servers as there are global servers</source>
         <translation>参与方“%1”有 %2 个服务器，而中心参与方有 %3 个全局服务器；每个参与方服务器把它的模型分片转发给同序号的全局服务器：请让每个参与方的服务器数与全局服务器数相同</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="339"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="340"/>
         <source>mode %1 applies each push as it comes, and every server would count its own versions, so a model put together from several servers would mix them: run %1 with one server per party</source>
         <translation>模式 %1 在每次推送到达时立即应用，每个服务器各自计数版本，由多个服务器拼成的模型会混合不同版本：请在每个参与方只用一个服务器运行 %1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="349"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="350"/>
         <source>%1 compares whole updates, and each of the %2 global servers holds only a slice of them: use one global server, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
         <translation>%1 比较完整的更新，而 %2 个全局服务器各自只持有其中一个分片：请使用一个全局服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="356"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="357"/>
         <source>%1 compares whole updates, and each party server holds only a slice of them: use one server per party, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
         <translation>%1 比较完整的更新，而每个参与方服务器只持有其中一个分片：请每个参与方使用一个服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="367"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="368"/>
         <source>under fault_policy continue each server would close its round with the workers it heard from, so the slices of one model could come from different workers: use fault_policy fail, or one server per party</source>
         <translation>在 fault_policy continue 下，每个服务器会以它收到的工作节点结束其轮次，一个模型的各分片可能来自不同的工作节点：请使用 fault_policy fail，或每个参与方一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="375"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="376"/>
         <source>with slice_bound %1, server %2 of %3 would hold none of model %4&apos;s keys: lower slice_bound, or run fewer servers</source>
         <translation>slice_bound 为 %1 时，%3 个服务器中的第 %2 个将不持有模型 %4 的任何键：请降低 slice_bound，或减少服务器数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="385"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="386"/>
         <source>a quorum lets each server close its round with different contributions, so the slices of one model would come from different workers: remove quorum, or use one server per party</source>
         <translation>法定数让每个服务器以不同的贡献结束其轮次，一个模型的各分片会来自不同的工作节点：请去掉 quorum，或每个参与方使用一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="398"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="42"/>
         <source>partition &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持划分方式“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="401"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="45"/>
         <source>mode &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持模式“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="404"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="408"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="48"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="52"/>
         <source>aggregation &apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持聚合规则“%1”；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="416"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="60"/>
         <source>%1 is not a setting of mode %2, aggregation %3, party_aggregation %4, partition %5, server_optimizer %6, compression %7 or party_compression %8; remove it or choose the strategy it belongs to</source>
         <translation>%1 不是模式 %2、聚合规则 %3、参与方聚合规则 %4、划分方式 %5、服务器优化器 %6、压缩方式 %7 或参与方内压缩方式 %8 的设置；请删除它，或选择它所属的策略</translation>
     </message>
@@ -1639,7 +1639,7 @@
         <translation type="vanished">扁平运行没有参与方服务器；%1 模式需要它们：请使用 fedavg 或 ssgd，或将 hierarchy 设为 two_layer</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="433"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="77"/>
         <source>a flat run has no party servers to run party_aggregation %1: set it to fedavg</source>
         <translation>扁平运行没有参与方服务器来执行参与方聚合规则 %1：请将其设为 fedavg</translation>
     </message>
@@ -1666,12 +1666,12 @@
         <translation>它没有可以在缺少该进程时结束的轮次</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="450"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="94"/>
         <source>aggregation %1 takes every worker&apos;s own update through its party server, and the global server cannot tell which are down: use fault_policy fail, or a party rule that keeps updates apart</source>
         <translation>聚合规则 %1 经参与方服务器接收每个工作节点各自的更新，全局服务器无法得知哪些节点已下线：请使用 fault_policy fail，或使用分开保留更新的参与方规则</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="458"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="102"/>
         <source>%1 decodes from every worker of a group and cannot go on without one: use fault_policy fail</source>
         <translation>%1 需要组内每个工作节点才能解码，缺少一个就无法继续：请使用 fault_policy fail</translation>
     </message>
@@ -1685,7 +1685,7 @@
         <translation>%1 模式每次推送只从全局模型走一步；FedProx 的近端项需要本地多步：请将 proximal_mu 设为 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="483"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="127"/>
         <source>%1 codes the workers of one party: set it as party_aggregation (a single party reproduces Draco&apos;s flat setting)</source>
         <translation>%1 对单个参与方的工作节点编码：请将其设为 party_aggregation（单个参与方即重现 Draco 的扁平设置）</translation>
     </message>
@@ -1694,42 +1694,42 @@
         <translation type="vanished">%1 需要 fedavg 模式（各轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="497"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="141"/>
         <source>%1 codes the workers of the parties; central workers push to the global server uncoded: set train_central_workers to false</source>
         <translation>%1 对各参与方的工作节点编码；中心工作节点未经编码直接推送到全局服务器：请将 train_central_workers 设为 false</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="503"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="147"/>
         <source>%1 decodes each round&apos;s contributions as the code assigned them to the party&apos;s workers, and a quorum closes rounds without some of them: remove quorum, or use another party_aggregation</source>
         <translation>%1 按编码分配给参与方各工作节点的方式解码每轮的贡献，而法定数会在缺少其中部分贡献时就结束轮次：请去掉 quorum，或使用其他 party_aggregation</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="512"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="156"/>
         <source>party &apos;%1&apos; has %2 workers, not a whole number of groups of draco_r %3</source>
         <translation>参与方“%1”有 %2 个工作节点，不能整分为每组 draco_r %3 个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="536"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="180"/>
         <source>%1 needs at least %2 contributions (%3), and party &apos;%4&apos; has %5: add workers, lower party_byzantine_f or raise the quorum</source>
         <translation>%1 至少需要 %2 个贡献（%3），而参与方“%4”只有 %5：请增加工作节点、降低 party_byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="555"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="199"/>
         <source>%1 needs at least %2 contributions (%3), and the global server&apos;s rounds have %4: add them, lower byzantine_f or raise the quorum</source>
         <translation>%1 至少需要 %2 个贡献（%3），而全局服务器的每轮只有 %4：请增加它们、降低 byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="577"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="221"/>
         <source>set it to at least %1, or use median</source>
         <translation>请将其设为至少 %1，或使用 median</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="578"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="222"/>
         <source>use median</source>
         <translation>请使用 median</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="579"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="223"/>
         <source>trimmed_mean with trim_beta %1 cuts floor(%1 x %2) = 0 values at each end of %3 (%2 contributions): it is the plain mean, which one liar moves anywhere; %4</source>
         <translation>trim_beta 为 %1 的 trimmed_mean 在 %3（%2 个贡献）的两端各截去 floor(%1 x %2) = 0 个值：这就是普通均值，一个说谎者就能把它拉到任意位置；%4</translation>
     </message>
@@ -1944,8 +1944,8 @@
     </message>
     <message>
         <location filename="../backend/topology/PartyTransport.cpp" line="36"/>
-        <source>party_compression %1 codes the links to a party server, and a collective party has none: set it to none, or use transport server</source>
-        <translation>party_compression %1 编码的是到参与方服务器的链路，而集合通信的参与方没有服务器：请设为 none，或使用 transport server</translation>
+        <source>party_compression %1 codes the links to a party server, and a collective party has none; its chunks travel as floats, or as half floats with fp16: set it to none or fp16, or use transport server</source>
+        <translation>party_compression %1 编码的是到参与方服务器的链路，而集合通信的参与方没有服务器；其分块以浮点数传输，或在 fp16 时以半精度浮点数传输：请设为 none 或 fp16，或使用 transport server</translation>
     </message>
     <message>
         <location filename="../backend/topology/PartyTransport.cpp" line="42"/>

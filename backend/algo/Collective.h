@@ -34,6 +34,10 @@ public:
     // Waits (up to the peers' deadline, else CollectiveError naming the peer) for what rank
     // `from` sent under `tag`, exactly `count` floats, and adds it into `out` (`add`) or copies.
     virtual void receive(int from, quint64 tag, float* out, size_t count, bool add) = 0;
+    // The same with `count` IEEE half floats on the wire (a collective at half precision): sent as
+    // they are; received ones widened to floats, and added into `out` or copied.
+    virtual void sendHalf(int to, quint64 tag, const quint16* data, size_t count) = 0;
+    virtual void receiveHalf(int from, quint64 tag, float* out, size_t count, bool add) = 0;
     // What the peer of rank `r` is called, for errors: "party1/worker3".
     virtual std::string nameOf(int r) const { return "rank " + std::to_string(r); }
 };
@@ -53,15 +57,30 @@ public:
     // algorithm's formula (the largest over ranks where they differ).
     virtual double bytesSentPerRank(size_t count, int n) const = 0;
     // data ← rank `root`'s data on every rank: a chunked chain along the ranks, so each link
-    // carries S once and the chain's latency is one chunk per hop.
+    // carries S once and the chain's latency is one chunk per hop. Always exact floats.
     void broadcast(float* data, size_t count, int root, CollectivePeers& peers, quint32 sequence);
+
+    // Allreduce's chunks travel as IEEE half floats (party_compression fp16): half the bytes.
+    // A rank rounds what it sends in its own copy too, so that the ranks still end with the same
+    // bits: every value a rank sends while reducing it receives back whole later, and every value
+    // it sends while gathering is then what the others hold. Sums are added as floats; each hop
+    // rounds its partial sum once (a relative error of 2^-11 a hop).
+    void setHalfPrecision(bool half) { m_half = half; }
+    bool halfPrecision() const { return m_half; }
 
 protected:
     // Sends floats [begin, end) of `data` to `to` in chunks; receives the same range's chunks
-    // from `from`. Both sides cut a range the same way, so their chunk tags agree.
-    void sendRange(CollectivePeers& p, int to, quint32 sequence, quint32 step, const float* data, size_t begin, size_t end) const;
+    // from `from`. Both sides cut a range the same way, so their chunk tags agree. At half
+    // precision the sent range is rounded in `data` first.
+    void sendRange(CollectivePeers& p, int to, quint32 sequence, quint32 step, float* data, size_t begin, size_t end) const;
     void receiveRange(CollectivePeers& p, int from, quint32 sequence, quint32 step, float* data, size_t begin, size_t end, bool add) const;
+    // One chunk, at the collective's precision.
+    void sendChunk(CollectivePeers& p, int to, quint64 tag, float* data, size_t count) const;
+    void receiveChunk(CollectivePeers& p, int from, quint64 tag, float* out, size_t count, bool add) const;
+    // The bytes a float takes on the wire (for bytesSentPerRank).
+    double wireBytes() const { return m_half ? 2 : 4; }
     size_t m_chunk;
+    bool m_half = false;
 };
 
 // Rank r's segment of `count` floats cut into `parts` near-equal segments: [begin, end).

@@ -3,6 +3,8 @@
 // Träff's blocks of powers of two) and gossip (a consensus step with the ring neighbours).
 #include "Collective.h"
 
+#include "GradientCodec.h"
+
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -14,17 +16,31 @@ namespace hips {
 // Steps of the tag space that no algorithm's own steps reach.
 static constexpr quint32 kBroadcastStep = 0xfffe;
 
-void Collective::sendRange(CollectivePeers& p, int to, quint32 sequence, quint32 step, const float* data, size_t begin, size_t end) const {
+void Collective::sendChunk(CollectivePeers& p, int to, quint64 tag, float* data, size_t count) const {
+    if (!m_half) return p.send(to, tag, data, count);
+    thread_local std::vector<quint16> halves;
+    halves.resize(count);
+    floatsToHalves(data, halves.data(), count);
+    halvesToFloats(halves.data(), data, count);  // what the others get is what this rank keeps
+    p.sendHalf(to, tag, halves.data(), count);
+}
+
+void Collective::receiveChunk(CollectivePeers& p, int from, quint64 tag, float* out, size_t count, bool add) const {
+    if (m_half) p.receiveHalf(from, tag, out, count, add);
+    else p.receive(from, tag, out, count, add);
+}
+
+void Collective::sendRange(CollectivePeers& p, int to, quint32 sequence, quint32 step, float* data, size_t begin, size_t end) const {
     quint32 chunk = 0;
     for (size_t b = begin; b < end; b += m_chunk, ++chunk)
-        p.send(to, collectiveTag(sequence, step, chunk), data + b, std::min(m_chunk, end - b));
+        sendChunk(p, to, collectiveTag(sequence, step, chunk), data + b, std::min(m_chunk, end - b));
 }
 
 void Collective::receiveRange(CollectivePeers& p, int from, quint32 sequence, quint32 step, float* data, size_t begin, size_t end,
                               bool add) const {
     quint32 chunk = 0;
     for (size_t b = begin; b < end; b += m_chunk, ++chunk)
-        p.receive(from, collectiveTag(sequence, step, chunk), data + b, std::min(m_chunk, end - b), add);
+        receiveChunk(p, from, collectiveTag(sequence, step, chunk), data + b, std::min(m_chunk, end - b), add);
 }
 
 void Collective::broadcast(float* data, size_t count, int root, CollectivePeers& p, quint32 sequence) {
@@ -32,8 +48,12 @@ void Collective::broadcast(float* data, size_t count, int root, CollectivePeers&
     if (n == 1) return;
     const int place = (p.rank() - root + n) % n;  // hops from the root along the chain
     const int next = (p.rank() + 1) % n, previous = (p.rank() + n - 1) % n;
-    if (place == 0) return sendRange(p, next, sequence, kBroadcastStep, data, 0, count);
     quint32 chunk = 0;
+    if (place == 0) {
+        for (size_t b = 0; b < count; b += m_chunk, ++chunk)
+            p.send(next, collectiveTag(sequence, kBroadcastStep, chunk), data + b, std::min(m_chunk, count - b));
+        return;
+    }
     for (size_t b = 0; b < count; b += m_chunk, ++chunk) {  // each chunk passed on as it arrives
         const size_t length = std::min(m_chunk, count - b);
         p.receive(previous, collectiveTag(sequence, kBroadcastStep, chunk), data + b, length, false);
@@ -70,12 +90,12 @@ public:
             quint32 chunk = 0;
             for (size_t b = b0; b < e0; b += m_chunk, ++chunk) {
                 const size_t length = std::min(m_chunk, e0 - b);
-                p.receive(left, collectiveTag(sequence, quint32(t), chunk), data + b, length, t < n - 1);
-                if (t + 1 < steps) p.send(right, collectiveTag(sequence, quint32(t + 1), chunk), data + b, length);
+                receiveChunk(p, left, collectiveTag(sequence, quint32(t), chunk), data + b, length, t < n - 1);
+                if (t + 1 < steps) sendChunk(p, right, collectiveTag(sequence, quint32(t + 1), chunk), data + b, length);
             }
         }
     }
-    double bytesSentPerRank(size_t count, int n) const override { return n < 2 ? 0 : 2.0 * (n - 1) / n * double(count) * 4; }
+    double bytesSentPerRank(size_t count, int n) const override { return n < 2 ? 0 : 2.0 * (n - 1) / n * double(count) * wireBytes(); }
 };
 
 // Recursive halving (reduce-scatter) then recursive doubling (all-gather) among `size` places,
@@ -121,7 +141,7 @@ public:
     using Collective::Collective;
 
 protected:
-    std::function<void(int, quint32, size_t, size_t)> segmentSender(CollectivePeers& p, quint32 sequence, const float* data, size_t count,
+    std::function<void(int, quint32, size_t, size_t)> segmentSender(CollectivePeers& p, quint32 sequence, float* data, size_t count,
                                                                     size_t segments) const {
         return [=, &p](int to, quint32 step, size_t s0, size_t s1) {
             sendRange(p, to, sequence, step, data, segmentBegin(count, segments, s0), segmentBegin(count, segments, s1));
@@ -164,7 +184,7 @@ public:
     double bytesSentPerRank(size_t count, int n) const override {
         if (n < 2) return 0;
         const int p2 = 1 << floorLog2(n);
-        return (2.0 * (p2 - 1) / p2 + (n > p2 ? 1 : 0)) * double(count) * 4;
+        return (2.0 * (p2 - 1) / p2 + (n > p2 ? 1 : 0)) * double(count) * wireBytes();
     }
 };
 
@@ -228,7 +248,7 @@ public:
             const double sent = 2 * (1 - share) + (b > 0 ? share : 0) + (b + 1 < sizes.size() ? share : 0);
             most = std::max(most, sent);
         }
-        return n < 2 ? 0 : most * double(count) * 4;
+        return n < 2 ? 0 : most * double(count) * wireBytes();
     }
 };
 
@@ -259,7 +279,9 @@ public:
         for (size_t i = 0; i < count; ++i) data[i] = sum[i] * scale;
     }
     bool exact() const override { return false; }
-    double bytesSentPerRank(size_t count, int n) const override { return double(gossipOffsets(n, m_degree).size()) * double(count) * 4; }
+    double bytesSentPerRank(size_t count, int n) const override {
+        return double(gossipOffsets(n, m_degree).size()) * double(count) * wireBytes();
+    }
 
 private:
     int m_degree;

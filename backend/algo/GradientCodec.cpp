@@ -1,5 +1,9 @@
 #include "GradientCodec.h"
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -64,28 +68,84 @@ float halfToFloat(quint16 half) {
 
 namespace {
 
+#if defined(__x86_64__)
+__attribute__((target("avx,f16c"))) void floatsToHalvesF16c(const float* in, unsigned char* out, size_t n, size_t* done) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * i),
+                         _mm256_cvtps_ph(_mm256_loadu_ps(in + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    *done = i;
+}
+
+__attribute__((target("avx,f16c"))) void halvesToFloatsF16c(const unsigned char* in, float* out, size_t n, bool add, size_t* done) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 wide = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 2 * i)));
+        _mm256_storeu_ps(out + i, add ? _mm256_add_ps(_mm256_loadu_ps(out + i), wide) : wide);
+    }
+    *done = i;
+}
+
+bool hasF16c() {
+    static const bool yes = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+    return yes;
+}
+#endif
+
+void widen(const void* halves, float* out, size_t n, bool add) {
+    const auto* in = static_cast<const unsigned char*>(halves);
+    size_t i = 0;
+#if defined(__x86_64__)
+    if (hasF16c()) halvesToFloatsF16c(in, out, n, add, &i);
+#endif
+    for (; i < n; ++i) {
+        quint16 h;
+        std::memcpy(&h, in + 2 * i, 2);
+        out[i] = add ? out[i] + halfToFloat(h) : halfToFloat(h);
+    }
+}
+
+}  // namespace
+
+void floatsToHalves(const float* in, void* halves, size_t n) {
+    auto* out = static_cast<unsigned char*>(halves);
+    size_t i = 0;
+#if defined(__x86_64__)
+    if (hasF16c()) floatsToHalvesF16c(in, out, n, &i);
+#endif
+    for (; i < n; ++i) {
+        const quint16 h = floatToHalf(in[i]);
+        std::memcpy(out + 2 * i, &h, 2);
+    }
+}
+
+void halvesToFloats(const void* halves, float* out, size_t n) {
+    widen(halves, out, n, false);
+}
+
+void addHalves(const void* halves, float* out, size_t n) {
+    widen(halves, out, n, true);
+}
+
+namespace {
+
 class Fp16Codec final : public GradientCodec {
 public:
     QString spec() const override { return QStringLiteral("fp16"); }
     bool lossy() const override { return false; }  // (rounding to half precision only)
     QByteArray encode(const float* v, size_t n, float* decoded, size_t) const override {
         QByteArray frame(qsizetype(n * 2), Qt::Uninitialized);
-        auto* out = reinterpret_cast<quint16*>(frame.data());
-        for (size_t i = 0; i < n; ++i) {  // saturated, never Inf: what does not fit is the residual's
-            const float x = std::isfinite(v[i]) ? std::clamp(v[i], -65504.0f, 65504.0f) : 0.0f;
-            out[i] = floatToHalf(x);
-            decoded[i] = halfToFloat(out[i]);
-        }
+        for (size_t i = 0; i < n; ++i)  // saturated, never Inf: what does not fit is the residual's
+            decoded[i] = std::isfinite(v[i]) ? std::clamp(v[i], -65504.0f, 65504.0f) : 0.0f;
+        floatsToHalves(decoded, frame.data(), n);
+        halvesToFloats(frame.constData(), decoded, n);
         return frame;
     }
     QString decode(const char* frame, size_t bytes, size_t n, float* out) const override {
         if (bytes != n * 2) return QStringLiteral("an fp16 frame of %1 bytes for %2 values (%3 expected)").arg(bytes).arg(n).arg(n * 2);
-        for (size_t i = 0; i < n; ++i) {
-            quint16 h;
-            std::memcpy(&h, frame + 2 * i, 2);
-            out[i] = halfToFloat(h);
+        halvesToFloats(frame, out, n);
+        for (size_t i = 0; i < n; ++i)
             if (!std::isfinite(out[i])) return QStringLiteral("an fp16 frame holding a value that is not finite");
-        }
         return {};
     }
     size_t maxEncodedBytes(size_t n) const override { return n * 2; }

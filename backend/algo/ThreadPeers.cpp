@@ -1,5 +1,7 @@
 #include "ThreadPeers.h"
 
+#include "GradientCodec.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -38,6 +40,16 @@ public:
             for (size_t i = 0; i < count; ++i) out[i] += floats[i];
         else std::memcpy(out, floats.data(), count * sizeof(float));
     }
+
+    // Half floats travel widened (exactly) in the mailbox, and count two bytes each.
+    void sendHalf(int to, quint64 tag, const quint16* data, size_t count) override {
+        std::vector<float> widened(count);
+        for (size_t i = 0; i < count; ++i) widened[i] = halfToFloat(data[i]);
+        send(to, tag, widened.data(), count);
+        m_mesh.m_bytes[size_t(m_rank * m_mesh.m_size + to)] -= count * (sizeof(float) - sizeof(quint16));
+    }
+
+    void receiveHalf(int from, quint64 tag, float* out, size_t count, bool add) override { receive(from, tag, out, count, add); }
 
 private:
     ThreadMesh& m_mesh;

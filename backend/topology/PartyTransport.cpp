@@ -32,11 +32,11 @@ QString runConflict(const TrainingSettings& s) {
                    "TopologyCheck",
                    "aggregation %1 takes every worker's own update through its party server: use fedavg, or transport server")
             .arg(s.aggregation);
-    if (s.partyCompression != QLatin1String("none"))
+    if (s.partyCompression != QLatin1String("none") && s.partyCompression != QLatin1String("fp16"))
         return QCoreApplication::translate(
                    "TopologyCheck",
-                   "party_compression %1 codes the links to a party server, and a collective party has none: set it to none, "
-                   "or use transport server")
+                   "party_compression %1 codes the links to a party server, and a collective party has none; its chunks "
+                   "travel as floats, or as half floats with fp16: set it to none or fp16, or use transport server")
             .arg(s.partyCompression);
     if (s.secureAggregation)
         return QCoreApplication::translate("TopologyCheck",

@@ -7,6 +7,7 @@
 
 #include <QtTest>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 
@@ -85,6 +86,45 @@ private Q_SLOTS:
         QCOMPARE(halfToFloat(floatToHalf(1.0f + 1.0f / 4096)), 1.0f);  // a tie goes to even
         QCOMPARE(halfToFloat(floatToHalf(5.96e-8f)), 5.9604645e-8f);  // the smallest subnormal
         for (float x : gaussian(1000, 1, 1.0f)) QVERIFY(std::abs(halfToFloat(floatToHalf(x)) - x) <= std::abs(x) / 1024);
+    }
+
+    // The array forms (F16C where the CPU has it) give the scalar forms' bits: every half widened,
+    // and floats narrowed across the range (ties, subnormals, overflow, both signs), at odd
+    // addresses and lengths that leave a tail.
+    void arrayConversionsGiveTheScalarBits() {
+        std::vector<quint16> all(65536);
+        for (size_t h = 0; h < all.size(); ++h) all[h] = quint16(h);
+        std::vector<float> wide(all.size()), added(all.size(), 1.5f);
+        halvesToFloats(all.data(), wide.data(), all.size());
+        addHalves(all.data(), added.data(), all.size());
+        for (size_t h = 0; h < all.size(); ++h) {
+            const float scalar = halfToFloat(quint16(h));
+            if (std::isnan(scalar)) {
+                QVERIFY(std::isnan(wide[h]));
+                continue;
+            }
+            QCOMPARE(wide[h], scalar);
+            QCOMPARE(added[h], 1.5f + scalar);
+        }
+        std::mt19937 random(3);
+        std::vector<float> floats;
+        for (int e = -30; e <= 17; ++e)
+            for (int k = 0; k < 200; ++k) {
+                const float mantissa = 1.0f + float(random() % 8192) / 8192.0f +
+                                       (k % 2 ? 0.0f : 1.0f / 16384.0f);  // (k odd: a tie when a multiple of 1/2048 is odd)
+                floats.push_back(std::ldexp(mantissa, e) * (k % 3 ? 1.0f : -1.0f));
+            }
+        floats.push_back(65504.0f);
+        floats.push_back(65520.0f);  // rounds to Inf
+        floats.push_back(0.0f);
+        floats.push_back(-0.0f);
+        std::vector<unsigned char> bytes(floats.size() * 2 + 1);
+        floatsToHalves(floats.data(), bytes.data() + 1, floats.size());  // (at an odd address)
+        for (size_t i = 0; i < floats.size(); ++i) {
+            quint16 h;
+            std::memcpy(&h, bytes.data() + 1 + 2 * i, 2);
+            QVERIFY2(h == floatToHalf(floats[i]), qPrintable(QString::number(double(floats[i]), 'g', 10)));
+        }
     }
 
     void roundTripsGiveWhatTheEncoderSaid() {

@@ -50,6 +50,37 @@ std::vector<std::vector<float>> wholeInputs(int n, size_t count) {
     return in;
 }
 
+// Each rank's normal floats times `scale(i)`, with their sum and the sum of their magnitudes.
+struct RandomInputs {
+    std::vector<std::vector<float>> data;
+    std::vector<double> sum, magnitude;
+};
+
+RandomInputs randomInputs(int ranks, size_t count, unsigned seed, const std::function<float(size_t)>& scale) {
+    std::mt19937 random(seed);
+    std::normal_distribution<float> normal(0, 1);
+    RandomInputs in{std::vector<std::vector<float>>(size_t(ranks), std::vector<float>(count, 0.0f)), std::vector<double>(count, 0),
+                    std::vector<double>(count, 0)};
+    for (auto& v : in.data)
+        for (size_t i = 0; i < count; ++i) {
+            v[i] = normal(random) * scale(i);
+            in.sum[i] += v[i];
+            in.magnitude[i] += std::abs(v[i]);
+        }
+    return in;
+}
+
+// The bytes the busiest rank sent.
+double mostSent(const ThreadMesh& mesh) {
+    double most = 0;
+    for (int from = 0; from < mesh.size(); ++from) {
+        double sent = 0;
+        for (int to = 0; to < mesh.size(); ++to) sent += double(mesh.bytesSent(from, to));
+        most = std::max(most, sent);
+    }
+    return most;
+}
+
 }  // namespace
 
 class TestCollectives : public QObject {
@@ -103,16 +134,9 @@ private Q_SLOTS:
         QFETCH(QString, name);
         QFETCH(int, ranks);
         const size_t count = 100003;
-        std::mt19937 random(11);
-        std::normal_distribution<float> normal(0, 1);
-        std::vector<std::vector<float>> data(size_t(ranks), std::vector<float>(count, 0.0f));
-        std::vector<double> sum(count, 0), magnitude(count, 0);
-        for (auto& v : data)
-            for (size_t i = 0; i < count; ++i) {
-                v[i] = normal(random) * float(1 + i % 1000);
-                sum[i] += v[i];
-                magnitude[i] += std::abs(v[i]);
-            }
+        RandomInputs in = randomInputs(ranks, count, 11, [](size_t i) { return float(1 + i % 1000); });
+        std::vector<std::vector<float>>& data = in.data;
+        const std::vector<double>&sum = in.sum, &magnitude = in.magnitude;
         const auto collective = make(name, 64);
         ThreadMesh mesh(ranks, 20s);
         QVERIFY(onRanks(mesh, [&](int r, CollectivePeers& p) { collective->allreduce(data[size_t(r)].data(), count, p, 1); }).isEmpty());
@@ -148,19 +172,52 @@ private Q_SLOTS:
                 QVERIFY(onRanks(mesh, [&](int r, CollectivePeers& p) {
                             collective->allreduce(data[size_t(r)].data(), count, p, 3);
                         }).isEmpty());
-                double most = 0;
-                for (int from = 0; from < n; ++from) {
-                    double sent = 0;
-                    for (int to = 0; to < n; ++to) sent += double(mesh.bytesSent(from, to));
-                    most = std::max(most, sent);
-                }
-                const double formula = collective->bytesSentPerRank(count, n);
+                const double most = mostSent(mesh), formula = collective->bytesSentPerRank(count, n);
                 QVERIFY2(
                     std::abs(most - formula) <= 0.05 * formula,
                     qPrintable(QStringLiteral("%1, %2 ranks: %3 bytes sent, the formula says %4").arg(name).arg(n).arg(most).arg(formula)));
             }
         // The ring's promise: about 2·S a rank however many ranks, where a party server takes N·S.
         QCOMPARE(make(QStringLiteral("ring"))->bytesSentPerRank(1000, 8), 2.0 * 7 / 8 * 4000);
+    }
+
+    // Half precision (party_compression fp16): every exact collective still leaves the same bits
+    // on every rank, within half precision's rounding of each hop of the sum (2^-11 relative, a
+    // hop), and each link carries half the bytes of floats, as the formula says.
+    void halfPrecisionSameBitsHalfTheBytes_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("ranks");
+        for (const QString& name : kExact)
+            for (int n : {2, 3, 5, 8, 9}) QTest::addRow("%s n=%d", qPrintable(name), n) << name << n;
+    }
+    void halfPrecisionSameBitsHalfTheBytes() {
+        QFETCH(QString, name);
+        QFETCH(int, ranks);
+        const size_t count = 100003;
+        RandomInputs in = randomInputs(ranks, count, 5, [](size_t) { return 0.01f; });
+        std::vector<std::vector<float>>& data = in.data;
+        const std::vector<double>&sum = in.sum, &magnitude = in.magnitude;
+        const auto collective = make(name, 64);
+        collective->setHalfPrecision(true);
+        ThreadMesh mesh(ranks, 20s);
+        QVERIFY(onRanks(mesh, [&](int r, CollectivePeers& p) { collective->allreduce(data[size_t(r)].data(), count, p, 4); }).isEmpty());
+        QCOMPARE(mesh.unclaimed(), size_t(0));
+        for (int r = 1; r < ranks; ++r) QVERIFY(std::memcmp(data[0].data(), data[size_t(r)].data(), count * sizeof(float)) == 0);
+        // Each contribution and each hop's partial sum rounded once: at most N + 1 roundings, each
+        // within 2^-11 of the value, or 2^-25 absolute among half's subnormals.
+        double worst = 0, largest = 0;
+        for (size_t i = 0; i < count; ++i) {
+            const double error = std::abs(data[0][i] - sum[i]);
+            worst = std::max(worst, error / ((ranks + 1) * (std::ldexp(magnitude[i], -11) + std::ldexp(1.0, -25))));
+            largest = std::max(largest, error);
+        }
+        qInfo("%s, %d ranks: the worst error is %.2f of the bound", qPrintable(name), ranks, worst);
+        QVERIFY2(worst <= 1, qPrintable(QString::number(worst)));
+        QVERIFY(largest > 1e-6);  // (it did round: the test would not tell floats from halves otherwise)
+        const double most = mostSent(mesh), formula = collective->bytesSentPerRank(count, ranks);
+        QVERIFY2(std::abs(most - formula) <= 0.05 * formula, qPrintable(QStringLiteral("%1 bytes, formula %2").arg(most).arg(formula)));
+        collective->setHalfPrecision(false);
+        QCOMPARE(collective->bytesSentPerRank(count, ranks), 2 * formula);
     }
 
     // x ← allreduce(x)/N is one consensus step: the disagreement with the average shrinks at

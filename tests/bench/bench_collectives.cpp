@@ -4,6 +4,8 @@
 // (S·2(N−1)/N per second, as NCCL's and Gloo's benchmarks count it) in plain TCP, with CURVE
 // (every run's default) and sealed (transport_security sealed: AES-GCM on plain sockets), its ratio to Gloo's, and the bytes a rank sent
 // against the algorithm's formula. Gloo's figures come from bench_collectives_gloo.py (Debian's python3-torch), run here.
+// A collective named with ":fp16" (ring:fp16) sends half floats (party_compression fp16): the same
+// S summed in half the bytes, its bus bandwidth counted on S as for the others.
 //
 //     bench_collectives [--ranks 2,4,8] [--mb 1,4,16,64] [--reps 5] [--chunk-kb 512]
 //                       [--collectives ring,butterfly,binary_blocks] [--no-gloo]
@@ -71,6 +73,16 @@ QList<int> freePorts(int n) {
 // How a rank's chunks are protected: none, ZeroMQ's CURVE, or sealed on plain sockets (SealedBulk.h).
 enum class Security { Plain, Curve, Sealed };
 
+// "ring", or "ring:fp16" (half floats on the wire).
+std::unique_ptr<Collective> makeCollective(const QString& name, int chunkKb) {
+    auto collective = CollectiveRegistry::create(name.section(QLatin1Char(':'), 0, 0), [&](const QString& key) {
+        return key == QLatin1String("transport_chunk_kb") ? double(chunkKb) : 2.0;
+    });
+    if (collective && name.endsWith(QLatin1String(":fp16"))) collective->setHalfPrecision(true);
+    if (!collective) throw CollectiveError("no collective " + name.toStdString());
+    return collective;
+}
+
 int rankMain(const Options& o, const QString& name, int n, int rank, const QList<int>& ports, Security security,
              const std::vector<CurveKeyPair>& keys, int out, int go) {
     const bool curve = security != Security::Plain;
@@ -92,8 +104,7 @@ int rankMain(const Options& o, const QString& name, int n, int rank, const QList
         char byte = 'r';
         if (::write(out, &byte, 1) != 1 || ::read(go, &byte, 1) != 1) throw CollectiveError("the bench went away");
         if (security == Security::Sealed) peers.sealLinks("bench_collectives");
-        const auto collective = CollectiveRegistry::create(
-            name, [&](const QString& key) { return key == QLatin1String("transport_chunk_kb") ? double(o.chunkKb) : 2.0; });
+        const auto collective = makeCollective(name, o.chunkKb);
         quint32 sequence = 0;
         float one = 1;
         collective->allreduce(&one, 1, peers, sequence++);  // everyone connected
@@ -240,7 +251,7 @@ int main(int argc, char** argv) {
             const auto plain = measure(o, name, n, Security::Plain);
             const auto curve = measure(o, name, n, Security::Curve);
             const auto sealed = measure(o, name, n, Security::Sealed);
-            const auto collective = CollectiveRegistry::create(name);
+            const auto collective = makeCollective(name, 512);
             for (double mb : o.megabytes) {
                 const double bytes = mb * (1 << 20);
                 const auto busGBs = [&](double seconds) { return seconds > 0 ? bytes * 2 * (n - 1) / n / seconds / 1e9 : 0.0; };

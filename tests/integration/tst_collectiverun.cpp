@@ -141,6 +141,35 @@ private Q_SLOTS:
         QVERIFY(servers.leftovers().isEmpty() && ring.leftovers().isEmpty());
     }
 
+    // party_compression fp16: the ring's sums travel as half floats, half the bytes a link
+    // (the model's broadcast down the chain stays whole floats), and the run trains as with floats.
+    void halfPrecisionHalvesTheRingsSums() {
+        Run plain, half;
+        const QJsonObject training{{"rounds", 2}};
+        const QJsonObject settings{{"transport_chunk_kb", 4096}};
+        plain.start({"run", writeVariant(plain, "ring", {}, training, settings), "--out", plain.dir.filePath("run")});
+        QVERIFY2(plain.finish(180000) == 0, plain.out + plain.err);
+        QJsonObject fp16 = training;
+        fp16["party_compression"] = "fp16";
+        half.start({"run", writeVariant(half, "ring", {}, fp16, settings), "--out", half.dir.filePath("run")});
+        QVERIFY2(half.finish(180000) == 0, half.out + half.err);
+        const auto plainLinks = sentPerLink(plain.dir.filePath("run")), halfLinks = sentPerLink(half.dir.filePath("run"));
+        const int rounds = 2;
+        // Worker 2's link to worker 0 carries only the sums (the chain down ends at worker 2).
+        const double floats = plainLinks.value("party1/worker2").value("party1/worker0");
+        const double halves = halfLinks.value("party1/worker2").value("party1/worker0");
+        qInfo("party1/worker2 -> party1/worker0: %.0f bytes as floats, %.0f as half floats", floats, halves);
+        QVERIFY2(floats > 100000 && std::abs(halves - floats / 2) <= 0.05 * floats / 2,
+                 qPrintable(QString("%1 bytes as half floats against %2 as floats").arg(halves).arg(floats)));
+        const QMap<int, double> expected = testLosses(plain.dir.filePath("run")), got = testLosses(half.dir.filePath("run"));
+        QCOMPARE(got.keys(), expected.keys());
+        QCOMPARE(got.size(), rounds);
+        for (int round : expected.keys())
+            QVERIFY2(std::abs(got[round] - expected[round]) <= 0.02 * std::abs(expected[round]),
+                     qPrintable(QString("round %1: test loss %2, with floats %3").arg(round).arg(got[round]).arg(expected[round])));
+        QVERIFY(plain.leftovers().isEmpty() && half.leftovers().isEmpty());
+    }
+
     void killedMemberStopsTheRunNamingIt() {
         Run run;
         run.start({"run", writeVariant(run, "ring", "butterfly", {{"rounds", 500}}), "--out", run.dir.filePath("run")});

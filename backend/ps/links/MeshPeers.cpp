@@ -1,5 +1,7 @@
 #include "MeshPeers.h"
 
+#include "GradientCodec.h"
+
 #include "VectorMath.h"
 
 #include <cstring>
@@ -118,6 +120,14 @@ Channel& MeshPeers::dealerTo(int r) {
 }
 
 void MeshPeers::send(int to, quint64 tag, const float* data, size_t count) {
+    sendBytes(to, tag, data, count * sizeof(float));
+}
+
+void MeshPeers::sendHalf(int to, quint64 tag, const quint16* data, size_t count) {
+    sendBytes(to, tag, data, count * sizeof(quint16));
+}
+
+void MeshPeers::sendBytes(int to, quint64 tag, const void* data, size_t bytes) {
     Channel& dealer = dealerTo(to);
     // A full queue (the peer is slow to read) waits for room, up to the deadline: a dropped chunk
     // would cost the whole call, where waiting costs only time.
@@ -132,15 +142,15 @@ void MeshPeers::send(int to, quint64 tag, const float* data, size_t count) {
                               " ms (unreachable, or stopped reading)");
     }
     if (m_bulk) {
-        if (!m_bulk->send(to, tag, data, count))
+        if (!m_bulk->send(to, tag, data, bytes))
             throw CollectiveError("the sealed link to " + m_members[to].node.toStdString() + " has used up its counters");
-        m_sent[to] += count * sizeof(float);
+        m_sent[to] += bytes;
         return;
     }
     Message m(kChunk, {{kTag, qint64(tag)}});
-    m.frames.emplace_back(data, count * sizeof(float));
+    m.frames.emplace_back(data, bytes);
     if (!dealer.send(std::move(m))) throw CollectiveError("cannot send to " + m_members[to].node.toStdString() + ": it has disconnected");
-    m_sent[to] += count * sizeof(float);
+    m_sent[to] += bytes;
 }
 
 bool MeshPeers::pull(Clock::time_point deadline) {
@@ -176,7 +186,7 @@ bool MeshPeers::pull(Clock::time_point deadline) {
     return true;
 }
 
-void MeshPeers::receive(int from, quint64 tag, float* out, size_t count, bool add) {
+zmq::message_t MeshPeers::take(int from, quint64 tag, size_t count, size_t unitBytes, const char* unit) {
     const auto key = std::pair{from, tag};
     const auto deadline = Clock::now() + m_deadline;
     auto found = m_stash.find(key);
@@ -190,13 +200,18 @@ void MeshPeers::receive(int from, quint64 tag, float* out, size_t count, bool ad
                                   " within the deadline (" + std::to_string(m_deadline.count()) + " ms)");
         found = m_stash.find(key);
     }
-    const zmq::message_t frame = std::move(found->second);
+    zmq::message_t frame = std::move(found->second);
     m_stash.erase(found);
-    if (frame.size() != count * sizeof(float)) {
+    if (frame.size() != count * unitBytes) {
         ++m_refused;
-        throw CollectiveError(m_members[from].node.toStdString() + " sent " + std::to_string(frame.size() / sizeof(float)) +
-                              " floats where " + std::to_string(count) + " were due");
+        throw CollectiveError(m_members[from].node.toStdString() + " sent " + std::to_string(frame.size() / unitBytes) + " " + unit +
+                              " where " + std::to_string(count) + " were due");
     }
+    return frame;
+}
+
+void MeshPeers::receive(int from, quint64 tag, float* out, size_t count, bool add) {
+    const zmq::message_t frame = take(from, tag, count, sizeof(float), "floats");
     // The frame's bytes may sit at any address: copy them out unless they are aligned for floats.
     const auto* in = static_cast<const unsigned char*>(frame.data());
     if (!add) {
@@ -208,6 +223,12 @@ void MeshPeers::receive(int from, quint64 tag, float* out, size_t count, bool ad
         std::memcpy(aligned.data(), in, frame.size());
         addInto(out, aligned.data(), count);
     }
+}
+
+void MeshPeers::receiveHalf(int from, quint64 tag, float* out, size_t count, bool add) {
+    const zmq::message_t frame = take(from, tag, count, sizeof(quint16), "half floats");
+    if (add) addHalves(frame.data(), out, count);
+    else halvesToFloats(frame.data(), out, count);
 }
 
 }  // namespace hips

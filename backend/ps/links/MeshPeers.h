@@ -38,6 +38,8 @@ public:
     std::string nameOf(int r) const override { return m_members.value(r).node.toStdString(); }
     void send(int to, quint64 tag, const float* data, size_t count) override;
     void receive(int from, quint64 tag, float* out, size_t count, bool add) override;
+    void sendHalf(int to, quint64 tag, const quint16* data, size_t count) override;
+    void receiveHalf(int from, quint64 tag, float* out, size_t count, bool add) override;
 
     // The endpoint this rank's ROUTER is bound to (with the kernel's port when asked for 0).
     QString endpoint() const;
@@ -71,6 +73,10 @@ private:
     // The next message for this rank into the stash; false when the deadline passed first.
     bool pull(std::chrono::steady_clock::time_point deadline);
     void stash(int from, quint64 tag, zmq::message_t&& frame);
+    void sendBytes(int to, quint64 tag, const void* data, size_t bytes);
+    // The frame `from` sent under `tag`, once here (up to the deadline), of exactly `count` values
+    // of `unitBytes` each (`unit` names them in the error).
+    zmq::message_t take(int from, quint64 tag, size_t count, size_t unitBytes, const char* unit);
     void takeOffer(int from, const Message& m);
 
     zmq::context_t& m_ctx;

@@ -23,9 +23,10 @@ QList<MeshPeers::Member> membersOf(const Topology& t, const QString& party) {
     return members;
 }
 
-// Each exchange of a round has its own sequence, so a chunk of one is never taken for the other's.
+// Each exchange of a round (the sum, the model's broadcast, at half precision the weights' sum)
+// has its own sequence, so a chunk of one is never taken for another's.
 quint32 sequenceOf(qint64 round, int exchange) {
-    return quint32(round * 2 + exchange);
+    return quint32(round * 3 + exchange);
 }
 
 }  // namespace
@@ -34,7 +35,13 @@ PartyCollective::PartyCollective(RoleContext& ctx) : m_ctx(ctx) {
     const Party* party = ctx.topology.party(ctx.node.party);
     if (!party || !party->collective()) throw RoleError("party " + ctx.node.party.toStdString() + " has no collective transport");
     m_transport = party->transport;
-    m_collective = CollectiveRegistry::create(m_transport, [party](const QString& name) { return party->transportParam(name); });
+    const auto params = [party](const QString& name) { return party->transportParam(name); };
+    m_collective = CollectiveRegistry::create(m_transport, params);
+    // party_compression fp16: the sums' chunks travel as half floats, the weights apart and exact.
+    if (ctx.training().partyCompression == QLatin1String("fp16")) {
+        m_collective->setHalfPrecision(true);
+        m_weights = CollectiveRegistry::create(m_transport, params);
+    }
     QList<MeshPeers::Member> members = membersOf(ctx.topology, ctx.node.party);
     m_rank = ctx.node.rank;
     if (m_rank < 0 || m_rank >= members.size()) throw RoleError("this worker is not among its party's workers");
@@ -74,8 +81,14 @@ QList<PeerInfo> PartyCollective::connect(const QList<PeerInfo>& partyTable) {
 }
 
 double PartyCollective::sum(std::vector<float>& update, double weight, qint64 round) {
-    update.push_back(float(weight));  // (a float is exact for a count of samples up to 2^24)
     try {
+        if (m_weights) {  // (a half float holds no count of samples beyond 2048 exactly)
+            m_collective->allreduce(update.data(), update.size(), *m_mesh, sequenceOf(round, 0));
+            float total = float(weight);
+            m_weights->allreduce(&total, 1, *m_mesh, sequenceOf(round, 2));
+            return total;
+        }
+        update.push_back(float(weight));  // (a float is exact for a count of samples up to 2^24)
         m_collective->allreduce(update.data(), update.size(), *m_mesh, sequenceOf(round, 0));
     } catch (const CollectiveError& e) {
         throw RoleError(m_transport.toStdString() + " of round " + std::to_string(round) + ": " + e.what());

@@ -1,7 +1,8 @@
 #pragma once
 // One worker's side of a collective party (Party::transport): instead of pushing to a party
 // server, the party's workers sum each push among themselves (Collective.h over MeshPeers), the
-// weight behind it riding along as one more float. The lowest-ranked worker then does what a
+// weight behind it riding along as one more float (with party_compression fp16, whose chunks
+// travel as half floats, summed on its own, exactly). The lowest-ranked worker then does what a
 // party server does upstream: it joins the global scheduler, pushes the party's sum to the global
 // servers and waits for the answer, which it broadcasts down through the same mesh.
 #include "Collective.h"
@@ -47,6 +48,7 @@ private:
     QString m_transport;
     int m_rank = 0;
     std::unique_ptr<Collective> m_collective;
+    std::unique_ptr<Collective> m_weights;  // at half precision: the weights' own exact sum
     std::unique_ptr<MeshPeers> m_mesh;
     std::unique_ptr<SchedulerClient> m_global;
 };

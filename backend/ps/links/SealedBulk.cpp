@@ -57,12 +57,11 @@ bool SealedBulk::accept(int rank, const std::array<unsigned char, 32>& key, cons
     return true;
 }
 
-bool SealedBulk::send(int rank, quint64 tag, const float* data, size_t count) {
+bool SealedBulk::send(int rank, quint64 tag, const void* data, size_t bytes) {
     Link& link = m_links.at(rank);
     const QByteArray header = headerOf(m_rank, tag, link.sealer->nextCounter());
-    const size_t bytes = count * sizeof(float);
     zmq::message_t sealed(bytes + kAeadTagBytes);
-    if (!link.sealer->seal(header, reinterpret_cast<const unsigned char*>(data), bytes, static_cast<unsigned char*>(sealed.data())))
+    if (!link.sealer->seal(header, static_cast<const unsigned char*>(data), bytes, static_cast<unsigned char*>(sealed.data())))
         return false;
     link.push.send(zmq::buffer(header.constData(), size_t(header.size())), zmq::send_flags::sndmore);
     link.push.send(sealed, zmq::send_flags::none);
@@ -84,7 +83,7 @@ std::optional<SealedBulk::Frame> SealedBulk::receive() {
         const auto* h = static_cast<const unsigned char*>(header.data());
         const int from = whole && header.size() == kHeaderBytes ? int(bigEndian(h, 4)) : -1;
         const auto link = m_links.find(from);
-        if (link == m_links.end() || sealed.size() < kAeadTagBytes || (sealed.size() - kAeadTagBytes) % sizeof(float) != 0) {
+        if (link == m_links.end() || sealed.size() < kAeadTagBytes || (sealed.size() - kAeadTagBytes) % sizeof(quint16) != 0) {
             ++m_refused, ++refusedHere;
             continue;
         }

@@ -39,9 +39,9 @@ public:
 
     zmq::socket_t& sendSocket(int rank) { return m_links.at(rank).push; }
     zmq::socket_t& receiveSocket() { return m_pull; }
-    // Seals and queues `count` floats for `rank` under `tag` (the socket must have room: see sendSocket).
-    // False when the link's counter is spent.
-    bool send(int rank, quint64 tag, const float* data, size_t count);
+    // Seals and queues `bytes` bytes (floats, or half floats) for `rank` under `tag` (the socket
+    // must have room: see sendSocket). False when the link's counter is spent.
+    bool send(int rank, quint64 tag, const void* data, size_t bytes);
 
     struct Frame {
         int from;
