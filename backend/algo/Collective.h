@@ -56,6 +56,9 @@ public:
     // The bytes one rank sends for an allreduce of `count` floats among `n` ranks, by the
     // algorithm's formula (the largest over ranks where they differ).
     virtual double bytesSentPerRank(size_t count, int n) const = 0;
+    // The steps one after another in an allreduce among `n` ranks (each at least a link's
+    // latency): what hips simulate charges beside the bytes.
+    virtual int sequentialSteps(int n) const = 0;
     // data ← rank `root`'s data on every rank: a chunked chain along the ranks, so each link
     // carries S once and the chain's latency is one chunk per hop. Always exact floats.
     void broadcast(float* data, size_t count, int root, CollectivePeers& peers, quint32 sequence);

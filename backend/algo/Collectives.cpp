@@ -96,6 +96,7 @@ public:
         }
     }
     double bytesSentPerRank(size_t count, int n) const override { return n < 2 ? 0 : 2.0 * (n - 1) / n * double(count) * wireBytes(); }
+    int sequentialSteps(int n) const override { return 2 * (n - 1); }
 };
 
 // Recursive halving (reduce-scatter) then recursive doubling (all-gather) among `size` places,
@@ -186,6 +187,7 @@ public:
         const int p2 = 1 << floorLog2(n);
         return (2.0 * (p2 - 1) / p2 + (n > p2 ? 1 : 0)) * double(count) * wireBytes();
     }
+    int sequentialSteps(int n) const override { return n < 2 ? 0 : 2 * floorLog2(n) + (n > (1 << floorLog2(n)) ? 2 : 0); }
 };
 
 // Rabenseifner and Träff's binary blocks: N as a sum of powers of two, a block of ranks each,
@@ -250,6 +252,12 @@ public:
         }
         return n < 2 ? 0 : most * double(count) * wireBytes();
     }
+    // Halving and doubling in the largest block, and the sums' climb and the result's way down
+    // through the other blocks.
+    int sequentialSteps(int n) const override {
+        const std::vector<int> sizes = blocksOf(n);
+        return n < 2 ? 0 : 2 * floorLog2(sizes[0]) + 2 * (int(sizes.size()) - 1);
+    }
 };
 
 // The distinct ring offsets (mod n, not 0) of `degree` neighbours: +1 … +⌈d/2⌉ and −1 … −⌊d/2⌋.
@@ -279,6 +287,7 @@ public:
         for (size_t i = 0; i < count; ++i) data[i] = sum[i] * scale;
     }
     bool exact() const override { return false; }
+    int sequentialSteps(int n) const override { return n < 2 ? 0 : 1; }
     double bytesSentPerRank(size_t count, int n) const override {
         return double(gossipOffsets(n, m_degree).size()) * double(count) * wireBytes();
     }

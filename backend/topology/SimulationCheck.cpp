@@ -24,12 +24,6 @@ QString simulationRefusal(const Topology& t) {
         return QStringLiteral("hips simulate does not mask the parties' sums; turn secure_aggregation off to simulate, or use hips run");
     if (s.compression != QLatin1String("none") || s.partyCompression != QLatin1String("none"))
         return QStringLiteral("hips simulate sends floats as they are; set compression and party_compression to none, or use hips run");
-    for (const Party& p : t.parties)
-        if (p.collective() && !p.central)
-            return QStringLiteral(
-                       "party %1: hips simulate sums each party at a party server; its transport %2 runs deployed: use hips run, "
-                       "or transport server to simulate (the sum is the same)")
-                .arg(p.id, p.transport);
     if (s.resumeRound > 0) return QStringLiteral("a simulated run keeps no checkpoints to resume from; simulate it again from the start");
     return {};
 }

@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QtTest>
+#include <cmath>
 
 using namespace hips::test;
 
@@ -92,6 +93,50 @@ private Q_SLOTS:
             (t["node"].toString().startsWith("party1/") ? party1 : party2)++;
         QCOMPARE(party2, 6 * 2);
         QVERIFY2(party1 < 6 * 2, qPrintable(QString::number(party1)));
+    }
+
+    // Collective parties (party1 on a ring of three, party2 by butterfly) are simulated with the
+    // deployed party's own collective: the same model as the deployed run, byte for byte, and the
+    // links inside each party carry what they carried deployed, give or take the first model.
+    void collectivePartiesAreSimulatedBitForBit() {
+        Run real, sim;
+        for (Run* run : {&real, &sim}) {
+            QFile f(writeSmallVariant(*run, QJsonArray{QJsonObject{{"count", 3}}}, {}));
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            QJsonObject t = QJsonDocument::fromJson(f.readAll()).object();
+            QJsonArray parties = t["parties"].toArray();
+            for (int i = 1; i <= 2; ++i) {
+                QJsonObject party = parties[i].toObject();
+                party["transport"] = i == 1 ? "ring" : "butterfly";
+                parties[i] = party;
+            }
+            t["parties"] = parties;
+            QVERIFY(f.resize(0) && f.seek(0) && f.write(QJsonDocument(t).toJson()) > 0);
+        }
+        real.start({"run", real.dir.filePath("variant.json"), "--out", real.dir.filePath("real")});
+        QVERIFY2(real.finish(180000) == 0, real.out + real.err);
+        sim.start({"simulate", sim.dir.filePath("variant.json"), "--out", sim.dir.filePath("sim")});
+        QVERIFY2(sim.finish(180000) == 0, sim.out + sim.err);
+        const QByteArray realParams = fileBytes(real.dir.filePath("real/net.params"));
+        QVERIFY(!realParams.isEmpty());
+        QVERIFY2(realParams == fileBytes(sim.dir.filePath("sim/net.params")),
+                 "the simulated collectives' net.params differ from the deployed");
+        // Ring: each worker's link to the next carries 2(N−1)/N of each sum (and the model down the chain).
+        auto sentTo = [](const QString& runDir, const QString& from, const QString& to) {
+            double sent = 0;
+            for (const QJsonObject& r : records(runDir, "traffic"))
+                if (r["node"].toString() == from) {
+                    sent = 0;
+                    for (const QJsonValue& l : r["links"].toArray())
+                        if (l["peer"].toString() == to) sent += l["sent"].toDouble();
+                }
+            return sent;
+        };
+        const double deployed = sentTo(real.dir.filePath("real"), "party1/worker2", "party1/worker0"),
+                     simulated = sentTo(sim.dir.filePath("sim"), "party1/worker2", "party1/worker0");
+        qInfo("party1/worker2 -> party1/worker0: %.0f bytes deployed, %.0f simulated", deployed, simulated);
+        QVERIFY2(deployed > 0 && std::abs(simulated - deployed) <= 0.05 * deployed, qPrintable(QString::number(simulated)));
+        QVERIFY(real.leftovers().isEmpty() && sim.leftovers().isEmpty());
     }
 
     // What the simulator cannot run, or a broken trace, is refused before anything trains.

@@ -11,6 +11,7 @@
 #include "ModelSlices.h"
 #include "RoleError.h"
 #include "RoundCollector.h"
+#include "SimCollective.h"
 #include "ServerOptimizer.h"
 #include "SimAvailability.h"
 #include "SimulationCheck.h"
@@ -102,9 +103,12 @@ Outcome collect(RoundCollector& c, std::vector<Arrival>& arrivals, qint64 round,
     return out;
 }
 
-// A party server: its workers' round folded into the party's sum, which goes up its WAN.
+// A party server: its workers' round folded into the party's sum, which goes up its WAN. Or a
+// collective party's (`collective`): its workers sum among themselves, and its lowest-ranked
+// worker (`node`) pushes the sum up.
 struct PartyServer {
     Node node;
+    std::unique_ptr<Collective> collective;
     QSet<QString> workers;
     std::vector<int> members;  // VirtualWorkers' indices
     LinkCost link;  // to the global server
@@ -168,12 +172,14 @@ private:
         QSet<QString> globalContributors;
         QHash<QString, int> partyOf;
         for (const Party& p : m_topology.parties) {
-            if (p.central || s.flat() || p.servers.isEmpty()) continue;
+            if (p.central || s.flat() || (p.servers.isEmpty() && !p.collective())) continue;
             Node node;
-            node.id = p.id + QStringLiteral("/server0");
-            node.kind = RoleKind::Server;
+            node.id = p.id + (p.collective() ? QStringLiteral("/worker0") : QStringLiteral("/server0"));
+            node.kind = p.collective() ? RoleKind::Worker : RoleKind::Server;
             node.party = p.id;
             auto server = std::make_unique<PartyServer>(node);
+            if (p.collective())
+                server->collective = CollectiveRegistry::create(p.transport, [&p](const QString& name) { return p.transportParam(name); });
             server->link = acrossLink(p);
             server->metrics.setClock([this] { return m_options.clockOrigin + m_stamp; }, false);
             partyOf.insert(p.id, int(m_parties.size()));
@@ -190,7 +196,7 @@ private:
                 continue;
             }
             PartyServer& p = *m_parties[size_t(party)];
-            w.server = p.node.id;
+            w.server = p.collective ? QString() : p.node.id;  // (a collective party's links: collectiveRound)
             w.link = kLan;
             p.workers.insert(w.node.id);
             p.members.push_back(i);
@@ -202,10 +208,14 @@ private:
                 globalContributors.insert(w.node.id);
             }
         }
+        for (const auto& p : m_parties)  // (a collective's ranks: its workers by rank)
+            std::sort(p->members.begin(), p->members.end(),
+                      [this](int a, int b) { return m_workers.at(a).node.rank < m_workers.at(b).node.rank; });
         if (!relay)
             for (const auto& p : m_parties) {
                 if (p->workers.isEmpty()) continue;
                 globalContributors.insert(p->node.id);
+                if (p->collective) continue;
                 p->collector = std::make_unique<RoundCollector>(p->node.id, p->workers,
                                                                 withCollusion(makeAggregationRule(s, RuleTier::Party), m_topology),
                                                                 s.quorumOf(int(p->workers.size())));
@@ -321,10 +331,15 @@ private:
         std::vector<Arrival> atGlobal;
         std::vector<Push> trained;
         for (const auto& p : m_parties) {
-            if (!p->collector || !p->workers.intersects(m_drawn)) continue;
-            p->traffic.received(globalId(), modelBytes());
+            if ((!p->collector && !p->collective) || !p->workers.intersects(m_drawn)) continue;
             m_traffic.sent(p->node.id, modelBytes());
             const std::vector<Push> pushes = pushesOf(p->members, leaves, &p->link);
+            if (p->collective) {
+                atGlobal.push_back(collectiveRound(*p, pushes, push));
+                trained.insert(trained.end(), pushes.begin(), pushes.end());
+                continue;
+            }
+            p->traffic.received(globalId(), modelBytes());
             std::vector<Arrival> arrivals;
             for (const Push& x : pushes) {
                 arrivals.push_back(arrivalOf(x));
@@ -357,7 +372,7 @@ private:
         std::vector<int> members;
         std::vector<double> modelAt;
         for (const auto& p : m_parties) {
-            if (!p->collector) continue;  // (relayed: its workers are among m_direct)
+            if (!p->collector && !p->collective) continue;  // (relayed: its workers are among m_direct)
             const auto [m, at] = turnsOf(p->members, leaves, &p->link);
             members.insert(members.end(), m.begin(), m.end());
             modelAt.insert(modelAt.end(), at.begin(), at.end());
@@ -388,6 +403,40 @@ private:
         p.traffic.sent(globalId(), modelBytes());
         m_traffic.received(p.node.id, modelBytes());
         return {p.node.id, sum, p.collector->roundWeight(), doneAt + p.link.seconds(modelBytes())};
+    }
+
+    // A collective party's round: its workers' sum, by the party's collective once the last is
+    // done; the model of the previous round came down the chain to them; its lowest rank pushes
+    // the sum up. Each link inside the party carries what the collective sent on it.
+    Arrival collectiveRound(PartyServer& p, const std::vector<Push>& pushes, qint64 push) {
+        std::vector<const float*> updates;
+        std::vector<double> weights;
+        double start = 0;
+        for (const Push& x : pushes) {
+            updates.push_back(x.update->data());
+            weights.push_back(x.weight);
+            start = std::max(start, x.finishedAt);
+        }
+        const CollectiveSum c = sumCollectively(*p.collective, updates, weights, size(), quint32(push * 3), kLan);
+        VirtualWorker& pusher = m_workers.at(pushes.front().worker);
+        pusher.traffic.received(globalId(), modelBytes());
+        for (size_t from = 0; from < pushes.size(); ++from) {
+            VirtualWorker& w = m_workers.at(pushes[from].worker);
+            if (from + 1 < pushes.size()) {  // the model down the chain, its version beside it
+                VirtualWorker& next = m_workers.at(pushes[from + 1].worker);
+                w.traffic.sent(next.node.id, modelBytes() + 8);
+                next.traffic.received(w.node.id, modelBytes() + 8);
+            }
+            for (size_t to = 0; to < pushes.size(); ++to)
+                if (const quint64 bytes = c.bytes[from][to]; bytes > 0) {
+                    w.traffic.sent(m_workers.at(pushes[to].worker).node.id, bytes);
+                    m_workers.at(pushes[to].worker).traffic.received(w.node.id, bytes);
+                }
+        }
+        pusher.traffic.sent(globalId(), modelBytes());
+        m_traffic.received(p.node.id, modelBytes());
+        const double doneAt = start + c.seconds;
+        return {p.node.id, c.sum, c.weight, doneAt + p.link.seconds(modelBytes())};
     }
 
     // No worker can train this round (none available): the model goes on as it is.
@@ -448,10 +497,11 @@ private:
         const qint64 round = version / steps;
         stamped(doneAt, [&] {
             for (const auto& p : m_parties)
-                p->metrics.report(metric::kTraffic, {{QStringLiteral("links"), p->traffic.toCbor()},
-                                                     {QStringLiteral("wire_errors"), 0},
-                                                     {QStringLiteral("undeliverable"), 0},
-                                                     {QStringLiteral("round"), round}});
+                if (!p->collective)  // (no party server: its links are its workers')
+                    p->metrics.report(metric::kTraffic, {{QStringLiteral("links"), p->traffic.toCbor()},
+                                                         {QStringLiteral("wire_errors"), 0},
+                                                         {QStringLiteral("undeliverable"), 0},
+                                                         {QStringLiteral("round"), round}});
             m_global.report(metric::kAggregate, {{metric::kRound, round},
                                                  {metric::kApplySeconds, std::exchange(m_applySeconds, 0.0)},
                                                  {metric::kLatePushes, qint64(m_late)},

@@ -33,7 +33,7 @@ struct Push {
 struct VirtualWorker {
     Node node;
     int index = 0;  // among the training workers: its seeds and draws
-    QString server;  // the node it pushes to
+    QString server;  // the node it pushes to (empty: a collective party's worker, which sums with the others)
     LinkCost link;  // to that server, each way
     LinkCost beyond{0, 0};  // relayed: the party server's link on to the global server
     std::unique_ptr<WorkerStrategy> strategy;

@@ -1,0 +1,49 @@
+#include "SimCollective.h"
+
+#include "RoleError.h"
+#include "ThreadPeers.h"
+
+#include <algorithm>
+#include <thread>
+
+namespace hips::sim {
+
+CollectiveSum sumCollectively(Collective& collective, const std::vector<const float*>& updates, const std::vector<double>& weights,
+                              size_t floats, quint32 sequence, const LinkCost& lan) {
+    const int n = int(updates.size());
+    const size_t ranksCount = size_t(n);
+    std::vector<std::vector<float>> data(ranksCount);
+    for (int r = 0; r < n; ++r) {
+        data[size_t(r)].assign(updates[size_t(r)], updates[size_t(r)] + floats);
+        data[size_t(r)].push_back(float(weights[size_t(r)]));
+    }
+    ThreadMesh mesh(n, std::chrono::seconds(600));
+    std::vector<std::string> errors(ranksCount);
+    std::vector<std::thread> ranks;
+    for (int r = 0; r < n; ++r)
+        ranks.emplace_back([&, r] {
+            try {
+                collective.allreduce(data[size_t(r)].data(), floats + 1, *mesh.peersOf(r), sequence);
+            } catch (const std::exception& e) {
+                errors[size_t(r)] = e.what();
+            }
+        });
+    for (std::thread& t : ranks) t.join();
+    for (const std::string& e : errors)
+        if (!e.empty()) throw RoleError("the party's collective: " + e);
+    CollectiveSum out;
+    out.weight = data[0].back();
+    data[0].pop_back();
+    out.sum = std::make_shared<std::vector<float>>(std::move(data[0]));
+    out.bytes.assign(size_t(n), std::vector<quint64>(size_t(n), 0));
+    quint64 busiest = 0;
+    for (int from = 0; from < n; ++from) {
+        quint64 sent = 0;
+        for (int to = 0; to < n; ++to) sent += out.bytes[size_t(from)][size_t(to)] = mesh.bytesSent(from, to);
+        busiest = std::max(busiest, sent);
+    }
+    out.seconds = lan.latencyS * collective.sequentialSteps(n) + (lan.bytesPerS > 0 ? double(busiest) / lan.bytesPerS : 0);
+    return out;
+}
+
+}  // namespace hips::sim

@@ -1,0 +1,25 @@
+#pragma once
+// A collective party (Party::transport) in hips simulate: its workers' pushes summed by the
+// deployed party's own Collective, over threads (ThreadMesh), in rank order with the weight riding
+// along as one more float, as PartyCollective::sum does, so the sum has the deployed run's bits;
+// what the sum costs on the virtual clock; and the bytes of each link inside the party.
+#include "Collective.h"
+#include "ModelBuffers.h"
+#include "SimNetwork.h"
+
+#include <vector>
+
+namespace hips::sim {
+
+struct CollectiveSum {
+    FloatBuffer sum;
+    double weight = 0;
+    double seconds = 0;  // the allreduce's: the busiest rank's bytes over the LAN, a latency a step
+    std::vector<std::vector<quint64>> bytes;  // [from][to] rank
+};
+
+// `updates[r]` and `weights[r]`: rank r's push (`floats` long).
+CollectiveSum sumCollectively(Collective& collective, const std::vector<const float*>& updates, const std::vector<double>& weights,
+                              size_t floats, quint32 sequence, const LinkCost& lan);
+
+}  // namespace hips::sim
