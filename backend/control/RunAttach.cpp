@@ -53,18 +53,22 @@ bool RunController::attach(qint64 historyRun) {
     const QHash<QString, RunStore::AgentMark> marks = m_store->agentMarks(historyRun);
     qint64 storedBytes = 0;  // metrics.jsonl as far as the history holds it
     for (const RunStore::AgentMark& m : marks) storedBytes = std::max(storedBytes, m.metricsBytes);
-    QList<QJsonObject> kept;
-    if (const QString e = m_dir.reattach(runDir, storedBytes, &kept); !e.isEmpty()) return refuse(e);
 
     m_topology = *load.topology;
-    m_attached = true;
     m_progress =
         std::make_unique<RunProgress>(m_topology.trainReportsPerRound(), m_topology.training.rounds, m_topology.training.evalEvery);
     takeUpProcesses(m_store->processes(historyRun));
     m_clock.start();
-    m_runClock = RunClock(*run, m_store->metrics(historyRun), m_store->traffic(historyRun), m_store->events(historyRun));
+    m_runClock = m_store->clock(historyRun);
     m_elapsedCarry = m_runClock.elapsed(unixNow());
-    takeUpRecords(kept);
+    {
+        const QScopedValueRollback replaying(m_replaying, true);
+        if (const QString e = m_dir.reattach(runDir, storedBytes, [this](const QJsonObject& r) { takeUpRecord(r); }); !e.isEmpty()) {
+            m_progress.reset();
+            return refuse(e);
+        }
+    }
+    m_attached = true;
     m_recorder->reattach(historyRun, QStringLiteral("a controller (pid %1) attached to the run and takes it up from event %2")
                                          .arg(QCoreApplication::applicationPid())
                                          .arg(marks.isEmpty() ? 0 : marks.begin()->seq));
@@ -92,16 +96,13 @@ void RunController::takeUpProcesses(const QList<ProcessRecord>& stored) {
     }
 }
 
-// The records the history holds: the rounds so far (printed and charted again), and what the
-// controller keeps of them (each node's last traffic, each member's state).
-void RunController::takeUpRecords(const QList<QJsonObject>& kept) {
-    const QScopedValueRollback replaying(m_replaying, true);
-    for (const QJsonObject& r : kept) {
-        m_feed.attachTo(r);
-        const double at = m_runClock.elapsed(r.value(QStringLiteral("t")).toDouble());
-        m_lastRecordAt = std::max(m_lastRecordAt, at);
-        showReplayed(m_progress->ingest(r, at));
-    }
+// A record the history holds: its round so far (printed and charted again), and what the
+// controller keeps of it (each node's last traffic, each member's state).
+void RunController::takeUpRecord(const QJsonObject& r) {
+    m_feed.attachTo(r);
+    const double at = m_runClock.elapsed(r.value(QStringLiteral("t")).toDouble());
+    m_lastRecordAt = std::max(m_lastRecordAt, at);
+    showReplayed(m_progress->ingest(r, at));
 }
 
 // A resumed run's rows up to its checkpoint come from the records kept then; the new processes'
@@ -110,8 +111,7 @@ void RunController::takeUpRecords(const QList<QJsonObject>& kept) {
 // reports read it: from its start, earlier pauses left out).
 void RunController::carryOn(const QList<QJsonObject>& kept) {
     RunClock clock(kept.isEmpty() ? 0 : kept.first().value(QStringLiteral("t")).toDouble());  // (no history)
-    if (const auto run = m_store && m_resumedRun > 0 ? m_store->run(m_resumedRun) : std::nullopt)
-        clock = RunClock(*run, m_store->metrics(m_resumedRun), m_store->traffic(m_resumedRun), m_store->events(m_resumedRun));
+    if (m_store && m_resumedRun > 0 && m_store->run(m_resumedRun)) clock = m_store->clock(m_resumedRun);
     const QScopedValueRollback replaying(m_replaying, true);
     for (const QJsonObject& r : kept) {
         m_feed.resumeFrom(r);

@@ -115,7 +115,7 @@ private:
     void endUnfinishedProcesses();
     void tellProcess(const ProcessInfo& p);  // to the history and the screen
     void takeUpProcesses(const QList<ProcessRecord>& stored);
-    void takeUpRecords(const QList<QJsonObject>& kept);
+    void takeUpRecord(const QJsonObject& record);
     QString realRunDir() const;  // the run directory with links resolved
     void onAgentsReady();
     void startRoles(const std::function<bool(const ProcessInfo&)>& which);  // schedulers first

@@ -71,22 +71,26 @@ QString RunDirectory::reopen(const QString& path, int round, const QByteArray& t
     return note(m_metrics->open());
 }
 
-QString RunDirectory::reattach(const QString& path, qint64 metricsBytes, QList<QJsonObject>* kept) {
+QString RunDirectory::reattach(const QString& path, qint64 metricsBytes, const std::function<void(const QJsonObject&)>& kept) {
     const QDir dir(path);
     if (const QString e = checkRunFolders(dir.absolutePath()); !e.isEmpty()) return note(e);
     m_path = dir.absolutePath();
     m_logs.setDirectory(dir.absoluteFilePath(QStringLiteral("logs")));
     const QString metricsPath = dir.filePath(QStringLiteral("metrics.jsonl"));
     QFile old(metricsPath);
-    if (!old.open(QIODevice::ReadOnly)) return note(QStringLiteral("cannot read %1: %2").arg(metricsPath, old.errorString()));
-    QByteArray stored = old.read(metricsBytes);  // what the history holds; later lines come again
+    if (!old.open(QIODevice::ReadWrite)) return note(QStringLiteral("cannot read %1: %2").arg(metricsPath, old.errorString()));
+    // What the history holds, whole lines (after a power cut the file may be shorter than the
+    // history says: it ends at its last whole line); later lines come again from the agents.
+    qint64 stored = 0;
+    while (stored < metricsBytes && !old.atEnd()) {
+        const QByteArray line = old.readLine(metricsBytes - stored);
+        if (!line.endsWith('\n')) break;
+        stored += line.size();
+        if (const QJsonObject record = QJsonDocument::fromJson(line).object(); !record.isEmpty()) kept(record);
+    }
+    if (old.size() != stored && (!old.resize(stored) || !old.flush()))
+        return note(QStringLiteral("cannot cut %1 back to what the history holds: %2").arg(metricsPath, old.errorString()));
     old.close();
-    // (Shorter than the history says, after a power cut: it ends at its last whole line.)
-    if (!stored.isEmpty() && !stored.endsWith('\n')) stored.truncate(stored.lastIndexOf('\n') + 1);
-    for (const QByteArray& line : stored.split('\n'))
-        if (const QJsonObject record = QJsonDocument::fromJson(line).object(); !record.isEmpty()) kept->append(record);
-    if (old.size() != stored.size())
-        if (const QString e = writeFileAtomically(metricsPath, stored); !e.isEmpty()) return note(e);
     m_metrics = std::make_unique<AppendFile>(metricsPath);
     return note(m_metrics->open());
 }

@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QString>
+#include <functional>
 #include <memory>
 
 namespace hips {
@@ -29,8 +30,9 @@ public:
     QString reopen(const QString& path, int round, const QByteArray& topologyJson, QList<QJsonObject>* kept);
     // Opens the directory of a run under way whose controller died (hips attach): metrics.jsonl
     // is cut back to its first `metricsBytes`, what the history holds (the agents send the rest
-    // again), whose records are returned in *kept.
-    QString reattach(const QString& path, qint64 metricsBytes, QList<QJsonObject>* kept);
+    // again), whose records are handed to `kept` one at a time, read a line at a time (an hour's
+    // run holds 100,000: a list of them was most of an attached controller's memory).
+    QString reattach(const QString& path, qint64 metricsBytes, const std::function<void(const QJsonObject&)>& kept);
     const QString& path() const { return m_path; }
     qint64 metricsBytes() const;  // metrics.jsonl's length: its whole lines
 

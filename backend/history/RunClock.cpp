@@ -6,22 +6,34 @@ namespace hips {
 
 RunClock::RunClock(const RunRecord& run, const QList<MetricRecord>& metrics, const QList<TrafficRecord>& traffic,
                    const QList<EventRecord>& events)
+    : RunClock(run, resumesOf(run, events), [&](double from, double before) {
+          double lastRow = from;
+          for (const MetricRecord& m : metrics)
+              if (m.t < before && m.t > lastRow) lastRow = m.t;
+          for (const TrafficRecord& t : traffic)
+              if (t.t < before && t.t > lastRow) lastRow = t.t;
+          return lastRow;
+      }) {}
+
+RunClock::RunClock(const RunRecord& run, QList<double> resumes, const std::function<double(double, double)>& lastRowBetween)
     : RunClock(run.started) {
-    QList<double> resumes;
-    for (const EventRecord& e : events)
-        if (e.source == QLatin1String("controller") && e.message.startsWith(kResumedEventPrefix) && e.t > run.started) resumes << e.t;
     std::sort(resumes.begin(), resumes.end());
     for (double resumedAt : resumes) {
         // The run stood still from its last row before the resume (a resume drops the rows after
         // its checkpoint, so that row is the checkpoint round's, or one before it).
-        const double from = m_segments.last().from;
-        double lastRow = from;
-        for (const MetricRecord& m : metrics)
-            if (m.t < resumedAt && m.t > lastRow) lastRow = m.t;
-        for (const TrafficRecord& t : traffic)
-            if (t.t < resumedAt && t.t > lastRow) lastRow = t.t;
-        m_segments.append({resumedAt, elapsed(lastRow)});
+        m_segments.append({resumedAt, elapsed(lastRowBetween(m_segments.last().from, resumedAt))});
     }
+}
+
+QList<double> RunClock::resumesOf(const RunRecord& run, const QList<EventRecord>& events) {
+    QList<double> resumes;
+    for (const EventRecord& e : events)
+        if (isResume(e.source, e.message) && e.t > run.started) resumes << e.t;
+    return resumes;
+}
+
+bool RunClock::isResume(const QString& source, const QString& message) {
+    return source == QLatin1String("controller") && message.startsWith(kResumedEventPrefix);
 }
 
 double RunClock::elapsed(double unixTime) const {

@@ -6,6 +6,7 @@
 // but not a HiPS history, is refused and never written. Every write is checked: the first failure
 // rolls its batch back, stops the committed mark and fails the store (see writeError()).
 #include "HistoryRecords.h"
+#include "RunClock.h"
 
 #include <QHash>
 #include <QJsonObject>
@@ -135,6 +136,9 @@ public:
     QList<MetricRecord> metrics(qint64 run) const;  // in time order
     QList<TrafficRecord> traffic(qint64 run) const;  // in time order
     QList<EventRecord> events(qint64 run) const;  // in time order
+    // The run's own clock (RunClock.h), from its resumes and the rows before each, asked of the
+    // tables rather than read whole: an hour's run has 100,000 rows.
+    RunClock clock(qint64 run) const;
     QList<ProcessRecord> processes(qint64 run) const;  // by node id
     struct AgentMark {
         qint64 seq = 0, metricsBytes = 0;

@@ -1,8 +1,10 @@
 // RunStore's readers: plain queries on the caller's connection.
 #include "RunStore.h"
+#include "RunClock.h"
 #include "Vocabulary.h"
 
 #include <QJsonDocument>
+#include <algorithm>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QVariant>
@@ -187,6 +189,32 @@ QList<EventRecord> RunStore::events(qint64 run) const {
     if (const auto it = m_stale.constFind(run); it != m_stale.constEnd())
         out << EventRecord{it->reasonT, QStringLiteral("error"), QStringLiteral("controller"), interruptedReason(it->pid)};
     return out;
+}
+
+RunClock RunStore::clock(qint64 id) const {
+    const std::optional<RunRecord> record = run(id);
+    if (!record) return RunClock();
+    QSqlQuery q = reader();
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT t FROM events WHERE run_id = ? AND source = 'controller' AND message LIKE ? AND t > ? ORDER BY t"));
+    q.addBindValue(id);
+    q.addBindValue(kResumedEventPrefix + QLatin1Char('%'));
+    q.addBindValue(record->started);
+    q.exec();
+    QList<double> resumes;
+    while (q.next()) resumes << q.value(0).toDouble();
+    return RunClock(*record, resumes, [this, id](double from, double before) {
+        double last = from;
+        for (const char* table : {"metrics", "traffic"}) {
+            QSqlQuery rows = reader();
+            rows.prepare(QStringLiteral("SELECT MAX(t) FROM %1 WHERE run_id = ? AND t > ? AND t < ?").arg(QLatin1String(table)));
+            rows.addBindValue(id);
+            rows.addBindValue(from);
+            rows.addBindValue(before);
+            if (rows.exec() && rows.next() && !rows.value(0).isNull()) last = std::max(last, rows.value(0).toDouble());
+        }
+        return last;
+    });
 }
 
 QList<ProcessRecord> RunStore::processes(qint64 run) const {

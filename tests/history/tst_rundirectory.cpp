@@ -152,6 +152,32 @@ private Q_SLOTS:
         QCOMPARE(QJsonDocument::fromJson(contents(path + "/summary.json")).object().value("ok").toBool(), true);
     }
 
+    // hips attach: metrics.jsonl is read back a record at a time up to what the history holds,
+    // whole lines only, and cut back there (the agents send the rest again); appends go on after.
+    void reattachingHandsBackTheStoredRecordsAndCutsTheRest() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("r");
+        {
+            RunDirectory run;
+            QVERIFY(run.create(path, R"({"name":"t"})").isEmpty());
+            for (int r = 1; r <= 3; ++r) QVERIFY(run.appendMetric(QByteArray(R"({"round":)") + QByteArray::number(r) + '}').isEmpty());
+        }
+        const qint64 line = QByteArray("{\"round\":1}\n").size();
+        auto reattach = [&](qint64 held, QList<int>* rounds) {
+            RunDirectory run;
+            const QString e = run.reattach(path, held, [rounds](const QJsonObject& r) { rounds->append(r.value("round").toInt()); });
+            return e.isEmpty() ? run.appendMetric(R"({"round":9})") : e;
+        };
+        QList<int> rounds;
+        QVERIFY(reattach(2 * line + 3, &rounds).isEmpty());  // (the history holds two and part of a third)
+        QCOMPARE(rounds, (QList<int>{1, 2}));
+        QCOMPARE(contents(path + "/metrics.jsonl"), QByteArray("{\"round\":1}\n{\"round\":2}\n{\"round\":9}\n"));
+        rounds.clear();
+        QVERIFY(reattach(100 * line, &rounds).isEmpty());  // (more than the file: all of it)
+        QCOMPARE(rounds, (QList<int>{1, 2, 9}));
+        QCOMPARE(contents(path + "/metrics.jsonl").count('\n'), 4);
+    }
+
     // A role that prints without end: its log moves to .log.1 at kLogBytes and a new one starts,
     // so logs/ holds at most about twice the limit per role, and the newest lines are never lost.
     void aRoleLogIsRotatedAtItsSizeLimit() {

@@ -538,6 +538,12 @@ private Q_SLOTS:
         QCOMPARE(report->pausedSeconds, 100.0);
         QCOMPARE(report->clock.unixTime(4.5), t0 + 104.5);
         QCOMPARE(report->clock.elapsed(t0 + 1), 1.0);  // before the pause, time since the start
+        // The store's clock (asked of its tables, as hips attach does) is the one from all the rows.
+        const RunClock stored = store->clock(run);
+        QVERIFY(stored.paused());
+        for (double t : {t0 + 1, t0 + 2.5, t0 + 50, t0 + 103.5, t0 + 105}) QCOMPARE(stored.elapsed(t), report->clock.elapsed(t));
+        QCOMPARE(stored.elapsed(t0 + 104.5), 4.5);
+        QVERIFY(!store->clock(run + 1).paused());  // (no such run: a clock from 0)
     }
 
     void refusesCorruptFileAndLeavesIt() {
