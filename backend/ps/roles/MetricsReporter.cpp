@@ -19,12 +19,15 @@ namespace hips {
 
 namespace {
 
-double processCpuSeconds() {
+// The role's CPU time: its process's, or, for a role that is a thread of a shared trainer
+// (RoleScope.h), its own thread's, so that 64 workers of one process do not each claim all of it.
+double roleCpuSeconds() {
     rusage usage{};
-    if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+    if (getrusage(threadRoleScope() ? RUSAGE_THREAD : RUSAGE_SELF, &usage) != 0) return 0;
     auto seconds = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) / 1e6; };
     return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
+
 
 qint64 residentBytes() {  // the second field of /proc/self/statm, in pages; -1 where there is none
     QFile statm(QStringLiteral("/proc/self/statm"));
@@ -42,9 +45,9 @@ double steadySeconds() {
 }  // namespace
 
 void MetricsReporter::reportUsage(const QCborValue& round) const {
-    const double now = steadySeconds(), cpu = processCpuSeconds();
+    const double now = steadySeconds(), cpu = roleCpuSeconds();
     if (m_usageWall < 0) {  // since the process started (its start-up counts too): every process has one
-        m_usageWall = now - std::max(0.001, secondsSinceProcessStart());
+        m_usageWall = now - std::max(0.001, secondsSinceRoleStart());
         m_usageCpu = 0;
     } else if (now - m_usageWall < 1) {
         return;  // at most one a second after that, however short the rounds

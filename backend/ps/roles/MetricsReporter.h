@@ -16,7 +16,9 @@ public:
     explicit MetricsReporter(QString node) : m_node(std::move(node)) {}
     // Writes {"kind": kind, "node": ..., "t": unix seconds, ...fields}. A traffic report (every
     // role's, each round) is followed by the process's usage: its CPU since the last one and its
-    // memory now (at most one a second), so that the history holds each process's over time.
+    // memory now (at most one a second), so that the history holds each process's over time. (A
+    // worker that is a thread of a shared trainer counts its own thread's CPU, and the shared
+    // process's memory.)
     void report(const QString& kind, QCborMap fields) const;
     // hips simulate: records stamped with the virtual clock (unix seconds) instead of the wall's,
     // and with or without the process's usage (one process plays every node: one of them says it).

@@ -23,8 +23,7 @@ double secondsSinceProcessStart() {
     return seconds > 0 ? seconds : 0;
 }
 
-// A role that is a thread of a shared trainer (RoleScope.h) counts from when it was asked for.
-static double secondsSinceRoleStart() {
+double secondsSinceRoleStart() {
     if (const RoleScope* scope = threadRoleScope())
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - scope->started).count();
     return secondsSinceProcessStart();

@@ -25,5 +25,8 @@ private:
 
 // Seconds since this process was created (from /proc/self/stat), 0 where unknown.
 double secondsSinceProcessStart();
+// The same for the calling role: a role that is a thread of a shared trainer (RoleScope.h)
+// counts from when it was asked for.
+double secondsSinceRoleStart();
 
 }  // namespace hips
