@@ -28,7 +28,6 @@ double roleCpuSeconds() {
     return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
-
 qint64 residentBytes() {  // the second field of /proc/self/statm, in pages; -1 where there is none
     QFile statm(QStringLiteral("/proc/self/statm"));
     if (!statm.open(QIODevice::ReadOnly)) return -1;
