@@ -123,6 +123,8 @@ LogPane::LogPane(QWidget* parent)
     connect(m_process, &QComboBox::currentIndexChanged, this, refilter);
     connect(m_level, &QComboBox::currentIndexChanged, this, refilter);
     connect(m_search, &QLineEdit::textChanged, this, refilter);
+    QScrollBar* scroll = m_view->verticalScrollBar();
+    connect(scroll, &QScrollBar::valueChanged, this, [this, scroll](int value) { m_follow = value >= scroll->maximum() - 2; });
     clear({});
 }
 
@@ -135,10 +137,13 @@ void LogPane::clear(const QStringList& nodes) {
 }
 
 void LogPane::append(const QString& source, const QString& level, const QString& text) {
-    QScrollBar* bar = m_view->verticalScrollBar();
-    const bool atBottom = bar->value() >= bar->maximum() - 2;
     m_model->append({QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), source, level, text});
-    if (atBottom) m_view->scrollToBottom();  // follow the tail unless the user scrolled up
+    if (m_follow) m_view->scrollToBottom();
+}
+
+void LogPane::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_follow) m_view->scrollToBottom();
 }
 
 void LogPane::showOnly(const QString& node) {

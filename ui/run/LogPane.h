@@ -22,6 +22,9 @@ public:
     void showOnly(const QString& node);  // "" for all processes
     int visibleLines() const;
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     LogModel* m_model;
     LogFilter* m_filter;
@@ -29,6 +32,10 @@ private:
     QComboBox* m_level;
     QLineEdit* m_search;
     QTableView* m_view;
+    // Whether the view follows the newest line: until the user scrolls up, and again once back at
+    // the bottom. Kept apart from the scroll bar, whose range a hidden view (another tab) does not
+    // update: judged from it, lines that came while the Run tab was hidden stopped the following.
+    bool m_follow = true;
 };
 
 }  // namespace hips
