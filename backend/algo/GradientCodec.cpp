@@ -1,6 +1,7 @@
 #include "GradientCodec.h"
 
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -86,8 +87,12 @@ __attribute__((target("avx,f16c"))) void halvesToFloatsF16c(const unsigned char*
     *done = i;
 }
 
+// (F16C is CPUID leaf 1's ECX bit 29; clang's __builtin_cpu_supports does not name it.)
 bool hasF16c() {
-    static const bool yes = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+    static const bool yes = [] {
+        unsigned a = 0, b = 0, c = 0, d = 0;
+        return __builtin_cpu_supports("avx") && __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 29)) != 0;
+    }();
     return yes;
 }
 #endif
