@@ -1,10 +1,12 @@
 #include "SharedTrainer.h"
 
+#include "ProcessTuning.h"
 #include "RoleScope.h"
 #include "TrainerZygote.h"
 
 #include <QCborValue>
 #include <QDir>
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -167,6 +169,9 @@ int serve(int socket, RunRole runRole) {
         std::fprintf(stderr, "hips-trainer: cannot set up the shared trainer: %s\n", std::strerror(errno));
         return 1;
     }
+    // A step per core at once: the other workers' threads wait their turn instead of slicing the
+    // cores among dozens, so that one receiving its model or answering a heartbeat is not behind them.
+    setComputeSlots(int(std::max(1u, std::thread::hardware_concurrency())));
     host.serve();
     return 0;
 }

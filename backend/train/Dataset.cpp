@@ -6,6 +6,8 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <mutex>
+#include <utility>
 
 namespace hips {
 
@@ -144,12 +146,21 @@ torch::Tensor shardRows(const torch::Tensor& labels, int part, int parts, int se
 }
 
 // A generator of its own seeded with `seed` draws what LibTorch's process-wide one draws after
-// manual_seed(seed), without taking it from the other threads of a shared trainer.
+// manual_seed(seed), without taking it from the other threads of a shared trainer. The last
+// permutation is kept: a shared trainer's workers each cut their shard from the same one, which
+// drawn 64 times was a tenth of a 64-worker start's CPU.
 torch::Tensor iidShard(int64_t n, int part, int parts, int seed) {
-    at::Generator generator = torch::make_generator<at::CPUGeneratorImpl>(uint64_t(seed));
-    const torch::Tensor permutation = torch::randperm(n, generator, torch::kInt64);
+    static std::mutex lock;
+    static std::pair<int64_t, int> drawnFor{-1, 0};
+    static torch::Tensor permutation;
+    std::lock_guard<std::mutex> hold(lock);
+    if (drawnFor != std::pair<int64_t, int>{n, seed}) {
+        at::Generator generator = torch::make_generator<at::CPUGeneratorImpl>(uint64_t(seed));
+        permutation = torch::randperm(n, generator, torch::kInt64);
+        drawnFor = {n, seed};
+    }
     const int64_t begin = n * part / parts, end = n * (part + 1) / parts;
-    return permutation.slice(0, begin, end);
+    return permutation.slice(0, begin, end).clone();  // (not a view of what the next call may replace)
 }
 
 }  // namespace hips

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -78,6 +79,7 @@ struct LocalTrainer::Impl {
     // One SGD step on the next batch of the shuffled shard (or, without `apply`, only its
     // gradient); returns the batch loss.
     double step(int64_t* samples, bool apply = true) {
+        std::optional<ComputeSlot> slot(std::in_place);  // (its wait is not the step's time)
         const auto start = std::chrono::steady_clock::now();
         if (cursor >= shard.size()) reshuffle();
         const int64_t n = std::min<int64_t>(settings.batchSize, shard.size() - cursor);
@@ -99,6 +101,7 @@ struct LocalTrainer::Impl {
         if (apply) optimizer.step();
         *samples += n;
         const double value = loss.item<double>();  // waits for the step to be done
+        slot.reset();
         if (slowdown > 1)  // a slower device, emulated: the step takes `slowdown` times as long
             std::this_thread::sleep_for((std::chrono::steady_clock::now() - start) * (slowdown - 1));
         return value;
@@ -167,6 +170,10 @@ RoundStats LocalTrainer::trainRound() {
 
 RoundStats LocalTrainer::trainSteps(int64_t steps) {
     return d->withOwnGenerator([&] {
+        // One slot for the round, handed on once rather than at each step; a slowed worker
+        // takes one per step, so that its emulated slowness is not spent holding a core.
+        std::optional<ComputeSlot> slot;
+        if (d->slowdown <= 1) slot.emplace();
         const auto start = std::chrono::steady_clock::now();
         d->model.net().train();
         RoundStats stats;

@@ -1,6 +1,10 @@
 #include "ProcessTuning.h"
 
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
 #include <dlfcn.h>
+#include <mutex>
 
 namespace hips {
 
@@ -11,6 +15,72 @@ void pinBlasThreads(int threads) {
             set(threads);
             return;
         }
+}
+
+namespace {
+
+// A slot freed goes straight to the longest waiting step, which alone is woken: dozens of threads
+// waking at each of thousands of steps cost more than the steps.
+struct ComputeSlots {
+    struct Waiter {
+        std::condition_variable turn;
+        bool admitted = false;
+    };
+    std::mutex lock;
+    int slots = 0;  // 0: no limit
+    int computing = 0;
+    std::deque<Waiter*> waiting;
+};
+
+ComputeSlots& computeSlots() {
+    static ComputeSlots s;
+    return s;
+}
+
+thread_local bool t_holdsSlot = false;  // (a step inside a round that holds one takes none)
+
+}  // namespace
+
+void setComputeSlots(int slots) {
+    ComputeSlots& s = computeSlots();
+    std::lock_guard<std::mutex> hold(s.lock);
+    s.slots = std::max(slots, 0);
+}
+
+int computeSlotsWaiting() {
+    ComputeSlots& s = computeSlots();
+    std::lock_guard<std::mutex> hold(s.lock);
+    return int(s.waiting.size());
+}
+
+ComputeSlot::ComputeSlot() {
+    ComputeSlots& s = computeSlots();
+    if (t_holdsSlot) return;
+    std::unique_lock<std::mutex> hold(s.lock);
+    if (s.slots == 0) return;
+    m_held = t_holdsSlot = true;
+    if (s.computing < s.slots && s.waiting.empty()) {
+        ++s.computing;
+        return;
+    }
+    ComputeSlots::Waiter self;
+    s.waiting.push_back(&self);
+    self.turn.wait(hold, [&] { return self.admitted; });  // (admitted with the slot counted)
+}
+
+ComputeSlot::~ComputeSlot() {
+    if (!m_held) return;
+    t_holdsSlot = false;
+    ComputeSlots& s = computeSlots();
+    std::lock_guard<std::mutex> hold(s.lock);
+    if (s.waiting.empty()) {
+        --s.computing;
+        return;
+    }
+    ComputeSlots::Waiter* next = s.waiting.front();
+    s.waiting.pop_front();
+    next->admitted = true;
+    next->turn.notify_one();
 }
 
 }  // namespace hips

@@ -10,4 +10,26 @@ namespace hips {
 // libblas.so.3 is installed (a no-op where it has no such call).
 void pinBlasThreads(int threads);
 
+// How many training steps of this process compute at once; 0 (the default) sets no limit. A
+// shared trainer (agent/SharedTrainer.h) runs a host's workers as threads, dozens of them on a
+// few cores: unlimited, every runnable step takes a slice of every core, and a worker still
+// receiving its model (or a reply, a heartbeat) waits behind all of them. Limited to the cores,
+// the others wait their turn (first come, first served) and do not compete. Set once, before any step.
+void setComputeSlots(int slots);
+
+int computeSlotsWaiting();  // steps waiting for a slot now
+
+// Holds one of the process's compute slots while it lives (at once when there is no limit, and
+// nothing more when its thread holds one already: a round holds one for all its steps).
+class ComputeSlot {
+public:
+    ComputeSlot();
+    ~ComputeSlot();
+    ComputeSlot(const ComputeSlot&) = delete;
+    ComputeSlot& operator=(const ComputeSlot&) = delete;
+
+private:
+    bool m_held = false;
+};
+
 }  // namespace hips

@@ -8,6 +8,7 @@
 #include "Models.h"
 #include "ServerOptimizer.h"
 #include "ModelFrame.h"
+#include "ProcessTuning.h"
 #include "TrainError.h"
 
 #include <QCryptographicHash>
@@ -18,6 +19,7 @@
 #include <atomic>
 #include <cmath>
 #include <functional>
+#include <mutex>
 #include <random>
 #include <thread>
 #include <zlib.h>
@@ -309,6 +311,63 @@ private Q_SLOTS:
             for (int64_t i = 0; i < s.size(0); ++i) ++seen[size_t(s[i].item<int64_t>())];
         }
         for (int c : seen) QCOMPARE(c, 1);
+    }
+
+    // The last permutation is kept for the next worker of the process; another seed or size
+    // draws anew, and coming back to the first draws what it drew.
+    void iidShardsDoNotDependOnTheDrawBefore() {
+        const torch::Tensor first = iidShard(103, 1, 4, 7);
+        QVERIFY(!iidShard(103, 1, 4, 8).equal(first));
+        QVERIFY(!iidShard(97, 1, 4, 7).equal(first.slice(0, 0, 24)));
+        QVERIFY(iidShard(103, 1, 4, 7).equal(first));
+        torch::manual_seed(7);  // what the process-wide generator drew before shards had their own
+        QVERIFY(torch::randperm(103, torch::kInt64).slice(0, 103 / 4, 103 * 2 / 4).equal(first));
+    }
+
+    // A shared trainer's steps: at most `slots` at once, the others served in the order they came,
+    // and a step inside a round that holds a slot takes none.
+    void computeSlotsAdmitInOrderAndNest() {
+        setComputeSlots(1);
+        std::vector<int> admitted;
+        std::mutex admittedLock;
+        std::vector<std::thread> steps;
+        {
+            ComputeSlot round;
+            { const ComputeSlot step; }  // (nested: would wait for itself forever)
+            for (int i = 0; i < 3; ++i) {
+                steps.emplace_back([&, i] {
+                    const ComputeSlot slot;
+                    std::lock_guard<std::mutex> hold(admittedLock);
+                    admitted.push_back(i);
+                });
+                while (computeSlotsWaiting() != i + 1) std::this_thread::yield();
+            }
+            QVERIFY(admitted.empty());
+        }
+        for (std::thread& t : steps) t.join();
+        QCOMPARE(admitted, (std::vector<int>{0, 1, 2}));
+        QCOMPARE(computeSlotsWaiting(), 0);
+
+        setComputeSlots(2);
+        std::atomic<int> inside{0}, most{0};
+        steps.clear();
+        for (int i = 0; i < 6; ++i)
+            steps.emplace_back([&] {
+                for (int k = 0; k < 200; ++k) {
+                    const ComputeSlot slot;
+                    const int now = ++inside;
+                    int seen = most.load();
+                    while (now > seen && !most.compare_exchange_weak(seen, now)) {
+                    }
+                    std::this_thread::yield();
+                    --inside;
+                }
+            });
+        for (std::thread& t : steps) t.join();
+        QVERIFY2(most.load() <= 2, qPrintable(QString::number(most.load())));
+        setComputeSlots(0);
+        const ComputeSlot unlimited;  // (no limit: at once)
+        QCOMPARE(computeSlotsWaiting(), 0);
     }
 
     void cudaIsRefusedWithoutCuda() {
