@@ -14,9 +14,9 @@ bool restartable(RoleKind kind, const TrainingSettings& training) {
         case RoleKind::Server:
         case RoleKind::Scheduler:
         case RoleKind::GlobalScheduler:
-        case RoleKind::MasterWorker: return true;
+        case RoleKind::MasterWorker:
+        case RoleKind::StateService: return true;  // (a new one learns the workers from their next steps)
         case RoleKind::GlobalServer: return recoversGlobalServer(training);
-        case RoleKind::StateService: return false;
     }
     return false;
 }

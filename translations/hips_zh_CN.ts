@@ -891,7 +891,7 @@
         <location filename="../backend/topology/JsonFields.cpp" line="118"/>
         <location filename="../backend/topology/RuleValidation.cpp" line="87"/>
         <location filename="../backend/topology/RuleValidation.cpp" line="117"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="321"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="322"/>
         <source>&apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持“%1”；请使用以下之一：%2</translation>
     </message>
@@ -960,173 +960,173 @@
         <translation>取 &quot;always&quot;、每轮的概率（例如 0.8），或在线区间轨迹文件的路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="169"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="170"/>
         <source>must be an object with host and port</source>
         <translation>必须是包含 host 和 port 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="181"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="182"/>
         <source>the central party has no WAN of its own: each other party&apos;s wan shapes its link to the central party</source>
         <translation>中心参与方没有自己的广域网链路：其他每个参与方的 wan 设置决定它到中心参与方的链路</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="187"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="188"/>
         <source>wan field</source>
         <translation>wan 字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="191"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="192"/>
         <source>a wan needs its bandwidth_mbps (megabits per second)</source>
         <translation>wan 需要 bandwidth_mbps（每秒兆比特）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="201"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="202"/>
         <source>%1 is neither a fraction below 1 nor a whole number of workers</source>
         <translation>%1 既不是小于 1 的比例，也不是整数个工作节点</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="220"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="221"/>
         <source>&apos;%1&apos; is not a transport; use one of: %2</source>
         <translation>“%1”不是传输方式；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="230"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="231"/>
         <source>%1 is not a setting of transport %2; remove it</source>
         <translation>%1 不是传输方式 %2 的设置；请删除它</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="235"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="236"/>
         <source>%1 must be a whole number</source>
         <translation>%1 必须是整数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="245"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="246"/>
         <source>party field</source>
         <translation>参与方字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="270"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="271"/>
         <source>role &apos;%1&apos; belongs to %2; %3 uses: %4</source>
         <translation>角色“%1”属于%2；%3使用：%4</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="272"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="273"/>
         <source>an ordinary party</source>
         <translation>普通参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="273"/>
         <location filename="../backend/topology/TopologyReader.cpp" line="274"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="275"/>
         <source>the central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="275"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="276"/>
         <source>this party</source>
         <translation>该参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="277"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="278"/>
         <source>unknown role &apos;%1&apos;; expected one of: %2</source>
         <translation>未知角色“%1”；应为以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="293"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="294"/>
         <source>must be an object with host and count</source>
         <translation>必须是包含 host 和 count 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="331"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="332"/>
         <source>privacy field</source>
         <translation>隐私字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="347"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="348"/>
         <source>poisson sampling needs each example&apos;s gradient clipped, which the workers do not do yet; use &quot;none&quot; (each round one Gaussian mechanism over the whole update)</source>
         <translation>poisson 采样需要对每个样本的梯度裁剪，而工作节点目前还不这样做；请使用 &quot;none&quot;（每轮对整个更新施加一次高斯机制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="352"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="353"/>
         <source>&quot;auto&quot; sets the noise from target_epsilon and the rounds: give target_epsilon, or a number</source>
         <translation>&quot;auto&quot; 根据 target_epsilon 和轮数确定噪声：请给出 target_epsilon，或一个数值</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="404"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="405"/>
         <source>training setting</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="412"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="413"/>
         <source>outputs are a regression&apos;s: write &quot;task&quot;: &quot;regression&quot;, or &quot;classes&quot; for a classifier</source>
         <translation>outputs 属于回归任务：请写 &quot;task&quot;: &quot;regression&quot;；分类器请用 &quot;classes&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="417"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="418"/>
         <source>a regression has outputs, not classes: write &quot;outputs&quot; (the targets a sample has, 1 by default)</source>
         <translation>回归任务用 outputs，而不是 classes：请写 &quot;outputs&quot;（每个样本的目标数，默认为 1）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="460"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="461"/>
         <source>a threshold is secure aggregation&apos;s: add &quot;secure_aggregation&quot;: true</source>
         <translation>门限是安全聚合的设置：请添加 &quot;secure_aggregation&quot;: true</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="468"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="469"/>
         <source>top-level field</source>
         <translation>顶层字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="470"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="471"/>
         <source>must be &quot;%1&quot;</source>
         <translation>必须为 &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="474"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="475"/>
         <source>version %1 is newer than this program reads (%2); upgrade HiPS Studio</source>
         <translation>版本 %1 比本程序能读取的（%2）更新；请升级 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="484"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="485"/>
         <source>must be an object with id and address</source>
         <translation>必须是包含 id 和 address 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="489"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="490"/>
         <source>each party runs at least 3 processes and %1</source>
         <translation>每个参与方至少运行 3 个进程，且%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="494"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="495"/>
         <source>must be an object with id and roles</source>
         <translation>必须是包含 id 和 roles 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="518"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="519"/>
         <source>cannot open the file (%1); check the path</source>
         <translation>无法打开文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="539"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="540"/>
         <source>cannot read the file (%1); check the path</source>
         <translation>无法读取文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="563"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="564"/>
         <source>not valid UTF-8 at line %1 (offset %2); save the file as UTF-8</source>
         <translation>第 %1 行（偏移 %2）不是有效的 UTF-8；请将文件保存为 UTF-8</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="571"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="572"/>
         <source>the file is empty; a topology is a JSON object (resources/topologies/default.json is one, or draw one in hips-studio)</source>
         <translation>文件是空的；拓扑是一个 JSON 对象（resources/topologies/default.json 就是一个，也可以在 hips-studio 中绘制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="580"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="581"/>
         <source>not valid JSON at line %1 (offset %2): %3</source>
         <translation>第 %1 行（偏移 %2）不是有效的 JSON：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="587"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="588"/>
         <source>the document must be a JSON object</source>
         <translation>文档必须是 JSON 对象</translation>
     </message>
@@ -1368,12 +1368,12 @@
         <translation>主机 &apos;%1&apos; 运行本参与方的角色；登录主机只负责提交作业</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="187"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="209"/>
         <source>the standby host is the server&apos;s own host &apos;%1&apos;; name another host</source>
         <translation>备用主机就是该服务器自己的主机 &apos;%1&apos;；请指定另一台主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="193"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="215"/>
         <source>the global scheduler keeps the copy of the model a standby starts from, and it runs on &apos;%1&apos;, which a lost host would take with it: put the global scheduler on a host that is neither the global server&apos;s nor its standby&apos;s</source>
         <translation>全局调度器保存备用主机据以启动的模型副本，而它运行在 &apos;%1&apos; 上，主机丢失时副本会随之丢失：请把全局调度器放在既不是全局服务器的主机、也不是其备用主机的主机上</translation>
     </message>
@@ -1388,58 +1388,63 @@
         <translation>备用主机就是主工作节点自己的主机 &apos;%1&apos;；请指定另一台主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="201"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="186"/>
+        <source>the standby host is the state service&apos;s own host &apos;%1&apos;; name another host</source>
+        <translation>备用主机就是状态服务自己的主机 &apos;%1&apos;；请指定另一台主机</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="197"/>
         <source>port %1 on the standby host &apos;%2&apos; is already used by %3; choose a free port</source>
         <translation>备用主机 &apos;%2&apos; 上的端口 %1 已被 %3 使用；请选择一个空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="210"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="226"/>
         <source>&apos;%1&apos; is not a device; use cpu or cuda:N</source>
         <translation>“%1”不是设备；请使用 cpu 或 cuda:N</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="221"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="237"/>
         <source>port %1 on host &apos;%2&apos; is already used by %3; choose a free port</source>
         <translation>主机“%2”上的端口 %1 已被 %3 使用；请选择空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="235"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="251"/>
         <source>duplicate party id &apos;%1&apos;; give every party its own id</source>
         <translation>参与方 ID“%1”重复；请为每个参与方指定唯一 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="237"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="253"/>
         <source>party id</source>
         <translation>参与方 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="242"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="258"/>
         <source>no central party; mark the party holding the global scheduler, global server and master worker with &quot;central&quot;: true</source>
         <translation>没有中心参与方；请用 &quot;central&quot;: true 标记包含全局调度器、全局服务器和主工作节点的参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="247"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="263"/>
         <source>%1 parties are marked central; exactly one must be</source>
         <translation>%1 个参与方被标记为中心；必须恰好一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="249"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="265"/>
         <source>no ordinary party; add at least one party with a scheduler, a server and workers</source>
         <translation>没有普通参与方；请至少添加一个含调度器、服务器和工作节点的参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="256"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="259"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="272"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="275"/>
         <source>party &apos;%1&apos; has no %2; add one</source>
         <translation>参与方“%1”没有 %2；请添加一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="271"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="290"/>
         <source>mode %1 needs a state service in the central party &apos;%2&apos;: add &quot;state_service&quot;: {&quot;port&quot;: N} to its roles</source>
         <translation>模式 %1 需要中心参与方“%2”中的状态服务：在其 roles 中加入 &quot;state_service&quot;: {&quot;port&quot;: N}</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="363"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="382"/>
         <source>privacy where &quot;party&quot; clips each worker&apos;s whole update by its norm, and each party server holds only a slice of it: use one server per party</source>
         <translation>隐私位置为 &quot;party&quot; 时按范数裁剪每个工作节点的完整更新，而每个参与方服务器只持有其中一片：请每个参与方使用一个服务器</translation>
     </message>
@@ -1453,7 +1458,7 @@
         <translation type="vanished">给出了 %1 个服务器；此版本每个参与方运行一个服务器（跨服务器的键切分在计划中）；请保留一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="261"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="277"/>
         <source>%1 %2 given; a party runs at most %3</source>
         <translation>给出了 %1 个 %2；一个参与方最多运行 %3 个</translation>
     </message>
@@ -1462,22 +1467,22 @@
         <translation type="vanished">esync 模式需要中心参与方“%1”中的状态服务：请在其角色中添加 &quot;state_service&quot;: {&quot;port&quot;: N}</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="276"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="295"/>
         <source>the central party &apos;%1&apos; has no master_worker; add one</source>
         <translation>中心参与方“%1”没有 master_worker；请添加一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="290"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="309"/>
         <source>party &apos;%1&apos; has no workers; add a group with count &gt;= 1</source>
         <translation>参与方“%1”没有工作节点；请添加一个 count &gt;= 1 的组</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="299"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="318"/>
         <source>set exactly one of local_iters and local_epochs above 0</source>
         <translation>local_iters 和 local_epochs 中须恰好一个大于 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="303"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="322"/>
         <source>%1 attackers a round, but the run has %2 training workers</source>
         <translation>每轮 %1 个攻击者，但本次运行只有 %2 个训练工作节点</translation>
     </message>
@@ -1527,37 +1532,37 @@
         <translation>模式 %1 缺少任一进程（%2）都无法继续：请使用 fault_policy fail，或 %3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="129"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="126"/>
         <source>mode %1 has no round of model deltas at the global server for server optimizer %2 to step with: use %3, or server_optimizer sgd with server_lr 1</source>
         <translation>模式 %1 在全局服务器上没有按轮的模型增量供服务器优化器 %2 更新：请使用 %3，或 server_optimizer sgd 且 server_lr 为 1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="150"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="147"/>
         <source>privacy accounts one noised update per worker and round, and mode %1 pushes otherwise: use mode fedavg</source>
         <translation>隐私核算按每个工作节点每轮一个加噪更新计算，而 %1 模式的推送方式不同：请使用 fedavg 模式</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="157"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="154"/>
         <source>privacy where &quot;party&quot; noises at the party servers, and hierarchy flat has none: use hierarchy two_layer, or where &quot;worker&quot;</source>
         <translation>隐私位置为 &quot;party&quot; 时在参与方服务器上加噪，而 hierarchy flat 没有参与方服务器：请使用 hierarchy two_layer，或位置 &quot;worker&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="166"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="163"/>
         <source>privacy where &quot;party&quot; clips each worker&apos;s update and sums them at the party server; party_aggregation %1 would choose among them: use fedavg</source>
         <translation>隐私位置为 &quot;party&quot; 时在参与方服务器上裁剪并求和各工作节点的更新；参与方聚合规则 %1 会在其中做选择：请使用 fedavg</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="194"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="191"/>
         <source>mode %1 trains the master worker alone on the whole training set: nothing is sent or aggregated, so this has no effect</source>
         <translation>%1 模式下主工作节点单独在整个训练集上训练：不发送也不聚合任何数据，因此此项不起作用</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="199"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="196"/>
         <source>mode %1 with hierarchy flat: the workers push straight to the global server, and there is no party tier for this to act on</source>
         <translation>%1 模式且层级为 flat：工作节点直接推送到全局服务器，没有参与方层级供此项作用</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="204"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="201"/>
         <source>mode %1 applies pushes as they come and keeps no checkpoints</source>
         <translation>%1 模式在推送到达时立即应用，不保存检查点</translation>
     </message>
@@ -1570,7 +1575,7 @@
         <translation type="vanished">eval_every（%1）大于 rounds（%2）；模型将永远不会被评估</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="307"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="326"/>
         <source>resume_round (%1) must be below rounds (%2): a run resumes from a checkpoint before its end</source>
         <translation>resume_round（%1）必须小于 rounds（%2）：运行只能从结束前的检查点恢复</translation>
     </message>
@@ -1579,37 +1584,37 @@
         <translation type="vanished">%1 模式随到随用推送，不保存检查点；只有全局服务器按轮聚合的模式才能恢复</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="329"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="348"/>
         <source>party &apos;%1&apos; has %2 servers and the central party %3 global servers; each party server relays its slice of the model to the global server of the same rank: give every party as many servers as there are global servers</source>
         <translation>参与方“%1”有 %2 个服务器，而中心参与方有 %3 个全局服务器；每个参与方服务器把它的模型分片转发给同序号的全局服务器：请让每个参与方的服务器数与全局服务器数相同</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="340"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="359"/>
         <source>mode %1 applies each push as it comes, and every server would count its own versions, so a model put together from several servers would mix them: run %1 with one server per party</source>
         <translation>模式 %1 在每次推送到达时立即应用，每个服务器各自计数版本，由多个服务器拼成的模型会混合不同版本：请在每个参与方只用一个服务器运行 %1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="350"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="369"/>
         <source>%1 compares whole updates, and each of the %2 global servers holds only a slice of them: use one global server, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
         <translation>%1 比较完整的更新，而 %2 个全局服务器各自只持有其中一个分片：请使用一个全局服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="357"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="376"/>
         <source>%1 compares whole updates, and each party server holds only a slice of them: use one server per party, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
         <translation>%1 比较完整的更新，而每个参与方服务器只持有其中一个分片：请每个参与方使用一个服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="368"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="387"/>
         <source>under fault_policy continue each server would close its round with the workers it heard from, so the slices of one model could come from different workers: use fault_policy fail, or one server per party</source>
         <translation>在 fault_policy continue 下，每个服务器会以它收到的工作节点结束其轮次，一个模型的各分片可能来自不同的工作节点：请使用 fault_policy fail，或每个参与方一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="376"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="395"/>
         <source>with slice_bound %1, server %2 of %3 would hold none of model %4&apos;s keys: lower slice_bound, or run fewer servers</source>
         <translation>slice_bound 为 %1 时，%3 个服务器中的第 %2 个将不持有模型 %4 的任何键：请降低 slice_bound，或减少服务器数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="386"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="405"/>
         <source>a quorum lets each server close its round with different contributions, so the slices of one model would come from different workers: remove quorum, or use one server per party</source>
         <translation>法定数让每个服务器以不同的贡献结束其轮次，一个模型的各分片会来自不同的工作节点：请去掉 quorum，或每个参与方使用一个服务器</translation>
     </message>
@@ -1656,12 +1661,11 @@
         <translation type="vanished">模式 %1 缺少任何一个进程都无法继续（%2）：请使用 fault_policy fail，或 fedavg、ssgd、hfa</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="116"/>
         <source>every round waits for every device&apos;s step</source>
-        <translation>每一轮都要等待每个设备的一步</translation>
+        <translation type="vanished">每一轮都要等待每个设备的一步</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="117"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="114"/>
         <source>it has no rounds to close without it</source>
         <translation>它没有可以在缺少该进程时结束的轮次</translation>
     </message>
@@ -1680,7 +1684,7 @@
         <translation type="vanished">%1 模式在全局服务器上没有按轮的模型增量供服务器优化器 %2 使用：请使用 fedavg、esync 或 hfa，或使用 server_lr 为 1 的 server_optimizer sgd</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="138"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="135"/>
         <source>mode %1 takes one step from the global model each push; FedProx&apos;s proximal term needs local steps: set proximal_mu to 0</source>
         <translation>%1 模式每次推送只从全局模型走一步；FedProx 的近端项需要本地多步：请将 proximal_mu 设为 0</translation>
     </message>
@@ -2866,12 +2870,12 @@
         <translation>日志</translation>
     </message>
     <message>
-        <location filename="../ui/run/LogPane.cpp" line="132"/>
+        <location filename="../ui/run/LogPane.cpp" line="134"/>
         <source>All processes</source>
         <translation>所有进程</translation>
     </message>
     <message>
-        <location filename="../ui/run/LogPane.cpp" line="133"/>
+        <location filename="../ui/run/LogPane.cpp" line="135"/>
         <source>controller</source>
         <translation>控制器</translation>
     </message>
@@ -3566,42 +3570,47 @@
         <translation>设置%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="301"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="302"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="305"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="306"/>
         <source>Standby host</source>
         <translation>备用主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="315"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="316"/>
         <source>Where the master starts again, and evaluates from the newest model on, when its host is lost (fault_policy continue)</source>
         <translation>当主工作节点的主机丢失时，它在此重新启动，并从最新模型开始评估（fault_policy continue）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="317"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="319"/>
+        <source>Where the state service starts again when its host is lost (fault_policy continue); the workers ask it there once their host&apos;s service stops answering</source>
+        <translation>当状态服务的主机丢失时，它在此重新启动（fault_policy continue）；原主机上的服务不再应答后，工作节点会向这里询问</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="321"/>
         <source>Where this global server starts again, from the global scheduler&apos;s copy of its model, when its host is lost (fault_policy continue)</source>
         <translation>当该全局服务器的主机丢失时，它从全局调度器保存的模型副本在此重新启动（fault_policy continue）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="322"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="326"/>
         <source>&lt;b&gt;Topology and training&lt;/b&gt;</source>
         <translation>&lt;b&gt;拓扑与训练&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="325"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="329"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="332"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="336"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="335"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="339"/>
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
@@ -3721,72 +3730,72 @@
         <translation>无：使用数据集的测试划分</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="345"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="349"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="347"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="351"/>
         <source>Local iterations (0: use epochs)</source>
         <translation>本地迭代次数（0：按轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="350"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="354"/>
         <source>Local epochs (0: use iterations)</source>
         <translation>本地轮次（0：按迭代次数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="353"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="357"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="356"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="360"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="359"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="363"/>
         <source>Momentum</source>
         <translation>动量</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="362"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="366"/>
         <source>Evaluate every (rounds)</source>
         <translation>评估间隔（轮次）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="365"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="369"/>
         <source>Checkpoint every (rounds, 0: never)</source>
         <translation>检查点间隔（轮，0：从不）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="368"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="372"/>
         <source>Central workers train</source>
         <translation>中心参与方工作节点参与训练</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="371"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="375"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="373"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="377"/>
         <source>Threads per role</source>
         <translation>每个角色的线程数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="376"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="380"/>
         <source>Synthetic samples</source>
         <translation>合成样本数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="379"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="383"/>
         <source>Heartbeat timeout (s)</source>
         <translation>心跳超时（秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="382"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="386"/>
         <source>Run goes on without its controller (s)</source>
         <translation>无控制器时运行继续（秒）</translation>
     </message>
@@ -3982,138 +3991,138 @@
         <translation>掉线参与方的掩码由这么多个其他参与方的份额恢复；少于此数的参与方即使串通也得不到它的密钥</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="391"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="395"/>
         <source>&lt;b&gt;Party&lt;/b&gt;</source>
         <translation>&lt;b&gt;参与方&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="394"/>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="476"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="398"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="480"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="397"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="401"/>
         <source>Central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="407"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="411"/>
         <source>WAN bandwidth (Mbit/s, 0: none)</source>
         <translation>广域网带宽（Mbit/s，0：不模拟）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="416"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="420"/>
         <source>WAN latency (ms)</source>
         <translation>广域网延迟（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="422"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="426"/>
         <source>Workers per round (0: the run&apos;s)</source>
         <translation>每轮工作节点数（0：沿用运行设置）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="441"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="445"/>
         <source>Transport inside the party</source>
         <translation>参与方内的传输方式</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="473"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="477"/>
         <source>&lt;b&gt;Host&lt;/b&gt; (shared by every party on it)</source>
         <translation>&lt;b&gt;主机&lt;/b&gt;（由其上的所有参与方共享）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="486"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="490"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="488"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="492"/>
         <source>SSH port</source>
         <translation>SSH 端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="492"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="496"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="493"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="497"/>
         <source>Identity file</source>
         <translation>身份文件（私钥）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="494"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="498"/>
         <source>Install directory</source>
         <translation>安装目录</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="499"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="503"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="500"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="504"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="501"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="505"/>
         <source>Master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="502"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="506"/>
         <source>State service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="503"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="507"/>
         <source>Worker group</source>
         <translation>工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="512"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="516"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="518"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="522"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="531"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="535"/>
         <source>Workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="541"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="545"/>
         <source>Slowdown (×)</source>
         <translation>减速倍数 (×)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="550"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="554"/>
         <source>Each local step takes this multiple of its compute time: a slower device, emulated</source>
         <translation>每个本地步骤耗时为其计算时间的这一倍数：用于模拟较慢的设备</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="552"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="556"/>
         <source>none (honest)</source>
         <translation>无（诚实）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="554"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="558"/>
         <source>Adversary</source>
         <translation>攻击者</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="568"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="572"/>
         <source>Attack strength</source>
         <translation>攻击强度</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="578"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="582"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>

@@ -1,6 +1,7 @@
 #include "EsyncState.h"
 
 #include <QCborArray>
+#include <algorithm>
 
 namespace hips {
 
@@ -16,11 +17,13 @@ bool EsyncState::apply(int r, int k, double c, double te, double now) {
     me.c = c;
     me.te = te;
     me.known = true;
+    me.heard = now;
     if (k == 0) return false;
-    size_t slowest = 0;
+    size_t slowest = m_records.size();  // (r itself is never left out: it has just spoken)
     for (size_t i = 0; i < m_records.size(); ++i) {
+        if (leftOut(m_records[i], now)) continue;
         if (!m_records[i].known) return false;  // it may be the slowest
-        if (m_records[i].c > m_records[slowest].c) slowest = i;
+        if (slowest == m_records.size() || m_records[i].c > m_records[slowest].c) slowest = i;
     }
     const Record& s = m_records[slowest];
     if (s.t < m_round) return false;
@@ -44,6 +47,13 @@ void EsyncState::reset(int r, qint64 t, double te) {
     Record& me = m_records.at(size_t(r));
     me.t = t;
     me.te = te;
+    me.heard = te;
+}
+
+bool EsyncState::leftOut(const Record& r, double now) const {
+    if (m_silenceLimit <= 0) return false;
+    if (!r.known) return now > m_silenceLimit;  // (the service's clock starts at 0)
+    return now - r.heard > std::max(m_silenceLimit, 3 * r.c);
 }
 
 QCborMap EsyncState::status() const {

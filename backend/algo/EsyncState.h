@@ -13,6 +13,10 @@
 //   reset(r, t, te)    a new round t clears k and ready of every worker; r's round and te are set.
 // One addition: a worker not heard from yet may be the slowest, so until every worker has
 // reported a c, nobody is ready (it matters only before the first round).
+// Under fault_policy continue (setSilenceLimit): a worker silent longer than the limit, or than
+// three of its own steps if those are longer, is left out until it speaks again, so a dead one is
+// not waited for; nor is one never heard from once the service has run that long (a restarted
+// service learns the workers again from their next steps).
 #include <QCborMap>
 #include <vector>
 
@@ -25,11 +29,13 @@ public:
         double c = 0, te = 0;
         bool ready = false, known = false;
         qint64 t = 0;
+        double heard = 0;  // when it last spoke
     };
 
     static constexpr double kAutoEpsilonShare = 0.1;  // ε < 0: this share of the slowest's step time
 
     void init(int workers, double epsilon);
+    void setSilenceLimit(double seconds) { m_silenceLimit = seconds; }  // 0 (the default): wait for every worker
     bool apply(int r, int k, double c, double te, double now);
     void reset(int r, qint64 t, double te);
     QCborMap status() const;  // num_workers, t, epsilon, records
@@ -37,8 +43,11 @@ public:
     qint64 round() const { return m_round; }
 
 private:
+    bool leftOut(const Record& r, double now) const;
+
     std::vector<Record> m_records;
     double m_epsilon = 0.5;
+    double m_silenceLimit = 0;
     qint64 m_round = 1;
 };
 

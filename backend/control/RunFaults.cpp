@@ -40,7 +40,8 @@ void RunController::startRolesAgain(const QString& host) {
 
 // A host that cannot be reached (its agent went silent, and deploying it again failed): a global
 // server there with a standby host starts on it, from the global scheduler's copy of its recovery
-// point; a master with one starts there and evaluates from the newest model. The two hosts swap
+// point; a master with one starts there and evaluates from the newest model; a state service with
+// one starts there and learns the workers from their next steps. The two hosts swap
 // roles (should the standby be lost in turn, the role goes back). A host with nothing left to run
 // is no longer tried again.
 void RunController::moveOffLostHost(const QString& host, const QString& error) {
@@ -53,14 +54,20 @@ void RunController::moveOffLostHost(const QString& host, const QString& error) {
             !m_fleet->hasAgent(p.node.standbyHost))
             continue;
         Party& central = m_topology.parties[centralPartyIndex()];
-        const bool master = p.node.kind == RoleKind::MasterWorker;
-        if (master) std::swap(central.masterWorker->host, central.masterWorker->standbyHost);
-        else std::swap(central.servers[p.node.rank].host, central.servers[p.node.rank].standbyHost);
+        QString how = QStringLiteral("from the global scheduler's copy of its recovery point");
+        if (p.node.kind == RoleKind::MasterWorker) {
+            std::swap(central.masterWorker->host, central.masterWorker->standbyHost);
+            how = QStringLiteral("and evaluates from the newest model");
+        } else if (p.node.kind == RoleKind::StateService) {
+            std::swap(central.stateService->host, central.stateService->standbyHost);
+            how = QStringLiteral("and learns the workers from their next steps");
+        } else {
+            std::swap(central.servers[p.node.rank].host, central.servers[p.node.rank].standbyHost);
+        }
         p.node = *m_topology.node(p.node.id);
-        recordNotice(p.node.id, QStringLiteral("%1 lost its host %2 (%3); it starts on its standby host %4 %5")
-                                    .arg(p.node.id, host, error, p.node.host,
-                                         master ? QStringLiteral("and evaluates from the newest model")
-                                                : QStringLiteral("from the global scheduler's copy of its recovery point")));
+        recordNotice(
+            p.node.id,
+            QStringLiteral("%1 lost its host %2 (%3); it starts on its standby host %4 %5").arg(p.node.id, host, error, p.node.host, how));
         tellProcess(p);
         moved.insert(p.node.id);
     }

@@ -104,18 +104,15 @@ const ModeConflict kConflicts[] = {
              .arg(s.mode, s.partyAggregation, rulesThatFoldOnArrival(),
                   modesThat([](const ModePolicy& p) { return p.party == TierSync::Rounds && !p.standalone; }));
      }},
-    // Going on without a process needs rounds that can close without it: ESync waits for every
-    // device's step, and the asynchronous modes have no rounds to close.
+    // Going on without a process needs rounds that can close without it: the asynchronous modes
+    // have none. (ESync's state service stops waiting for a worker silent for heartbeat_timeout_s.)
     {"$.training.fault_policy",
-     [](const ModePolicy& p, const TrainingSettings& s) { return s.continuesThroughFailures() && (p.stateService || !p.resumable()); },
+     [](const ModePolicy& p, const TrainingSettings& s) { return s.continuesThroughFailures() && !p.resumable(); },
      [](const TrainingSettings& s) {
          return QCoreApplication::translate("TopologyCheck",
                                             "mode %1 cannot go on without one of its processes (%2): use fault_policy fail, or %3")
-             .arg(s.mode,
-                  ModeRegistry::policy(s.mode).stateService
-                      ? QCoreApplication::translate("TopologyCheck", "every round waits for every device's step")
-                      : QCoreApplication::translate("TopologyCheck", "it has no rounds to close without it"),
-                  modesThat([](const ModePolicy& p) { return p.resumable() && !p.stateService && !p.standalone; }));
+             .arg(s.mode, QCoreApplication::translate("TopologyCheck", "it has no rounds to close without it"),
+                  modesThat([](const ModePolicy& p) { return p.resumable() && !p.standalone; }));
      }},
     // A server optimizer turns a round's sum of model deltas into a step: it needs rounds at the
     // global server and deltas (ssgd's gradients have the server's own SGD with momentum).

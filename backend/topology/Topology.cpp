@@ -189,9 +189,11 @@ static void addPartyNodes(const Party& p, const TrainingSettings& training, QLis
     if (partyTier && !p.collective())  // a collective party's workers sum among themselves
         addListening(servers, p, p.servers, c ? RoleKind::GlobalServer : RoleKind::Server,
                      c ? QStringLiteral("global_server") : QStringLiteral("server"));
-    if (runsStateService(p, training))
+    if (runsStateService(p, training)) {
         servers.append({p.id + QStringLiteral("/state_service"), RoleKind::StateService, p.id, p.stateService->host, p.stateService->port,
                         0, p.stateService->device});
+        servers.last().standbyHost = p.stateService->standbyHost;
+    }
     if (p.masterWorker) workers.append(masterNode(p));
     if (c && !training.trainCentralWorkers) return;  // idle central workers are not started
     int rank = 0;

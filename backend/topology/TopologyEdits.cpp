@@ -418,7 +418,7 @@ QString setCentral(Topology& t, const QString& partyId, bool central) {
             if (target->masterWorker->standbyHost == host) target->masterWorker->standbyHost.clear();
         }
         old.masterWorker.reset();
-        if (old.stateService && !target->stateService) target->stateService = ListeningRole{host, freePort(t, host)};
+        if (old.stateService && !target->stateService) target->stateService = ListeningRole{host, freePort(t, host)};  // (no standby)
         old.stateService.reset();
         for (ListeningRole& server : old.servers) server.standbyHost.clear();  // only global servers have one
         if (old.workers.isEmpty()) old.workers << WorkerGroup{oldHost, 1};

@@ -78,7 +78,7 @@ Host readHost(const QJsonObject& o, const QString& path, TopologyIssues* issues)
     return h;
 }
 
-// `standby`: the role may name a standby host (global servers).
+// `standby`: the role may name a standby host (global servers, the state service).
 ListeningRole readListening(const QJsonObject& o, const QString& path, const QString& partyHost, TopologyIssues* issues,
                             bool standby = false) {
     JsonFields f(o, path, issues);
@@ -153,10 +153,11 @@ WorkerGroup readWorkers(const QJsonObject& o, const QString& path, const QString
     return g;
 }
 
-std::optional<ListeningRole> readOne(JsonFields& roles, const QString& key, const QString& partyHost, TopologyIssues* issues) {
+std::optional<ListeningRole> readOne(JsonFields& roles, const QString& key, const QString& partyHost, TopologyIssues* issues,
+                                     bool standby = false) {
     const auto o = roles.object(key);
     if (!o) return std::nullopt;
-    return readListening(*o, roles.path(key), partyHost, issues);
+    return readListening(*o, roles.path(key), partyHost, issues, standby);
 }
 
 QList<ListeningRole> readServers(JsonFields& roles, const QString& key, const QString& partyHost, TopologyIssues* issues) {
@@ -279,7 +280,7 @@ Party readParty(const QJsonObject& o, const QString& path, TopologyIssues* issue
     }
 
     p.scheduler = readOne(roles, schedulerKey, partyHost, issues);
-    if (p.central) p.stateService = readOne(roles, QStringLiteral("state_service"), partyHost, issues);
+    if (p.central) p.stateService = readOne(roles, QStringLiteral("state_service"), partyHost, issues, true);
     p.servers = readServers(roles, serversKey, partyHost, issues);
     if (p.central) {
         if (const auto m = roles.object("master_worker"))

@@ -178,6 +178,28 @@ private:
                              .arg(master.host));
     }
 
+    // The state service's standby host: a new service there learns the workers from their next
+    // steps (it keeps nothing worth a copy). Its port must be free there too.
+    void checkStateServiceStandby(const QString& path, const Party& party, const ListeningRole& service) {
+        const QString field = path + QStringLiteral(".standby_host");
+        if (!checkStandbyHost(
+                field, service.standbyHost, service.standbyHost == service.host,
+                QCoreApplication::translate("TopologyCheck", "the standby host is the state service's own host '%1'; name another host")
+                    .arg(service.host)))
+            return;
+        claimStandbyPort(field, party, service, QStringLiteral("state_service"));
+    }
+
+    void claimStandbyPort(const QString& field, const Party& party, const ListeningRole& role, const QString& roleName) {
+        const QString key = m_t.host(role.standbyHost)->address + ':' + QString::number(role.port);
+        if (m_ports.contains(key))
+            add(field,
+                QCoreApplication::translate("TopologyCheck", "port %1 on the standby host '%2' is already used by %3; choose a free port")
+                    .arg(role.port)
+                    .arg(role.standbyHost, m_ports.value(key)));
+        else m_ports.insert(key, party.id + ' ' + roleName + QStringLiteral(" (standby)"));
+    }
+
     // A global server's standby host: it starts there from the copy of its recovery point the
     // global scheduler keeps. Its port must be free there too.
     void checkStandby(const QString& path, const Party& party, const ListeningRole& server) {
@@ -195,13 +217,7 @@ private:
                                                        "and it runs on '%1', which a lost host would take with it: put the global "
                                                        "scheduler on a host that is neither the global server's nor its standby's")
                                .arg(host));
-        const QString key = m_t.host(server.standbyHost)->address + ':' + QString::number(server.port);
-        if (m_ports.contains(key))
-            add(field,
-                QCoreApplication::translate("TopologyCheck", "port %1 on the standby host '%2' is already used by %3; choose a free port")
-                    .arg(server.port)
-                    .arg(server.standbyHost, m_ports.value(key)));
-        else m_ports.insert(key, party.id + QStringLiteral(" global_servers (standby)"));
+        claimStandbyPort(field, party, server, QStringLiteral("global_servers"));
     }
 
     void checkDevice(const QString& path, const QString& device) {
@@ -266,7 +282,10 @@ private:
             checkPort(QStringLiteral("%1.%2[%3]").arg(path, servers).arg(i), p, p.servers[i], servers);
             if (!p.servers[i].standbyHost.isEmpty()) checkStandby(QStringLiteral("%1.%2[%3]").arg(path, servers).arg(i), p, p.servers[i]);
         }
-        if (p.stateService) checkPort(path + ".state_service", p, *p.stateService, QStringLiteral("state_service"));
+        if (p.stateService) {
+            checkPort(path + ".state_service", p, *p.stateService, QStringLiteral("state_service"));
+            if (!p.stateService->standbyHost.isEmpty()) checkStateServiceStandby(path + ".state_service", p, *p.stateService);
+        }
         if (p.central && !p.stateService && ModeRegistry::policy(m_t.training.mode).stateService)
             add(path, QCoreApplication::translate("TopologyCheck",
                                                   "mode %1 needs a state service in the central party '%2': add "

@@ -61,6 +61,34 @@ private Q_SLOTS:
         QCOMPARE(answer, expected);
     }
 
+    // fault_policy continue: a dead worker (here the slowest, last heard at t = 1) is waited for
+    // only as long as the silence limit (10 s; its own steps are 2 s, three of them less); when it
+    // speaks again it counts again. Without a limit it is waited for forever.
+    void esyncLeavesOutTheSilent() {
+        for (const double limit : {0.0, 10.0}) {
+            EsyncState s;
+            s.init(3, -1);
+            s.setSilenceLimit(limit);
+            const double c[3] = {0.1, 0.2, 2.0};
+            for (int r = 0; r < 3; ++r) s.apply(r, 0, c[r], 0, 0);
+            for (int r = 0; r < 3; ++r) s.reset(r, 1, 1);
+            s.reset(0, 2, 3);  // round 2; worker 2 never comes to it
+            s.reset(1, 2, 3);
+            QVERIFY(!s.apply(0, 1, c[0], 3, 3.1));  // (2 s silent: it may still come)
+            QCOMPARE(s.apply(0, 2, c[0], 3, 11.5), limit > 0);  // 10.5 s silent
+            s.reset(2, 2, 12);  // back
+            QVERIFY(!s.apply(1, 3, c[1], 3, 12.1));  // 2's step ends at 14: 1 goes on
+        }
+        // Never heard from: waited for while the service is younger than the limit.
+        EsyncState s;
+        s.init(2, -1);
+        s.setSilenceLimit(10);
+        s.apply(0, 0, 0.1, 0, 0);
+        s.reset(0, 1, 0);
+        QVERIFY(!s.apply(0, 1, 0.1, 0, 5));
+        QVERIFY(s.apply(0, 2, 0.1, 0, 10.5));
+    }
+
     // What a worker pushes of its update where the global server sums deltas: HiPS's damped 1/N,
     // or with whole_push the whole (asgd and dcasgd only: ASGD as published, w ← w + Δ).
     void asyncPushesAreDampedOrWhole() {

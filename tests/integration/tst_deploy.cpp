@@ -407,15 +407,17 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(processesWith(path("again").toUtf8()), 0, 20000);
     }
 
-    // Host B, which runs the global server and the master, is cut off: its agent and both roles
-    // go on there, unreachable. The server starts on its standby host C from the global
-    // scheduler's copy of its recovery point (the party servers follow it there), the master starts
-    // on C too and evaluates from the newest model, and B is given up. When the cut heals, each
-    // old process speaks again and is told it was superseded, stops, and is not started again.
+    // Host B, which runs the global server, the master and ESync's state service, is cut off: its
+    // agent and the roles go on there, unreachable. The server starts on its standby host C from
+    // the global scheduler's copy of its recovery point (the party servers follow it there), the
+    // master starts on C too and evaluates from the newest model, the state service starts on C
+    // and the workers ask it there, and B is given up. When the cut heals, the old server and
+    // master speak again and are told they were superseded, stop, and are not started again.
     void aGlobalServerWhoseHostIsCutOffStartsOnItsStandbyHost() {
         const QByteArray parties = R"([
           { "id": "central", "central": true, "host": "hostA",
             "roles": { "global_scheduler": { "port": 9100 }, "master_worker": { "host": "hostB", "standby_host": "hostC" },
+                       "state_service": { "port": 9102, "host": "hostB", "standby_host": "hostC" },
                        "global_servers": [ { "port": 9101, "host": "hostB", "standby_host": "hostC" } ] } },
           { "id": "party1", "host": "hostA",
             "roles": { "scheduler": { "port": 9200 }, "servers": [ { "port": 9201 } ], "workers": [ { "count": 2 } ] } },
@@ -424,7 +426,7 @@ private Q_SLOTS:
         QProcess hips;
         QByteArray out;
         startRun(hips, "standby", kRoundsOutlastingACutOff, out,
-                 {{"fault_policy", "continue"}, {"heartbeat_timeout_s", 3}, {"local_iters", 100}}, parties);
+                 {{"fault_policy", "continue"}, {"heartbeat_timeout_s", 3}, {"mode", "esync"}}, parties);
         QTRY_VERIFY_WITH_TIMEOUT((out += hips.readAll()).contains("\n    2 "), 60000);
         const QString ns = QStringLiteral("hn%1%2").arg(m_tag).arg(1), link = QStringLiteral("hp%1%2").arg(m_tag).arg(1);
         const auto killHostB = qScopeGuard([&] { killHostProcesses(ns); });  // its agent waits orphan_timeout_s
@@ -486,6 +488,10 @@ private Q_SLOTS:
         QVERIFY2(out.contains("central/global_server0 declared up"), out.constData());
         QVERIFY2(out.contains("central/master_worker lost its host hostB"), out.constData());
         QVERIFY2(out.contains("and evaluates from the newest model"), out.constData());
+        QVERIFY2(out.contains("central/state_service lost its host hostB"), out.constData());
+        QVERIFY2(out.contains("and learns the workers from their next steps"), out.constData());
+        // (Each of the twenty rounds after the heal ended its workers' steps on the service's word:
+        // a worker that no service answers within reply_timeout_s ends.)
         // The master on C evaluated rounds after the loss, and its model came back from C.
         const QJsonObject meta = QJsonDocument::fromJson(readFile(path("standby_run/net.meta"))).object();
         QVERIFY2(meta["global_iters"].toInt() > roundsBeforeLoss + 20, readFile(path("standby_run/net.meta")).constData());

@@ -319,6 +319,36 @@ private Q_SLOTS:
         QVERIFY(run.leftovers().isEmpty());
     }
 
+    // ESync under continue: the state service killed mid-run is restarted by its agent and learns
+    // the workers again from their next steps (they ask again, and it takes up their rounds); a
+    // worker stopped for good is not waited for once it has been silent for heartbeat_timeout_s.
+    // Every round is done, and neither holds the run open.
+    void esyncGoesOnThroughItsStateServiceAndAWorker() {
+        const QString topology = writeTopology(m_dir, "continue", [](QJsonObject& t) {
+            QJsonObject training = t["training"].toObject();
+            training["mode"] = "esync";
+            training["rounds"] = 10;
+            t["training"] = training;
+        });
+        Run run;
+        run.start({"run", topology, "--out", run.dir.filePath("run")});
+        QVERIFY2(signalAtRound(run, 2, "central/state_service", SIGKILL), run.out.constData());
+        QVERIFY2(signalAtRound(run, 5, "party1/worker1", SIGSTOP), run.out.constData());
+        QVERIFY2(run.finish(180000) == 0, run.out + run.err);
+        QVERIFY2(run.out.contains("central/state_service (pid") && run.out.contains("restart 1 of 3 in 1 s"), run.out.constData());
+        QVERIFY2(run.out.contains("party1/worker1 declared down"), run.out.constData());
+        const QList<int> rounds = printedRounds(run.out);
+        QCOMPARE(rounds.size(), 10);
+        for (int i = 0; i < rounds.size(); ++i) QCOMPARE(rounds[i], i + 1);
+        // The other workers trained in every round after the stop, the stopped one in none.
+        const QList<int> other = trainedRounds(run.dir.filePath("run/metrics.jsonl"), "party1/worker0");
+        QVERIFY2(!other.isEmpty() && other.last() == 10, qPrintable(QString::number(other.size())));
+        const QList<int> stopped = trainedRounds(run.dir.filePath("run/metrics.jsonl"), "party1/worker1");
+        QVERIFY2(!stopped.isEmpty() && stopped.last() <= 6, qPrintable(QString::number(stopped.isEmpty() ? -1 : stopped.last())));
+        QVERIFY(finalAccuracy(run.out) > 0.8);
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
     // round_timeout_s: a worker 20 times slower than the others never makes a round's deadline;
     // the rounds close without it, its pushes come late and are dropped, and the run finishes.
     // (On the cnn: 20 times the MLP's local steps could make the 2 s deadline.)

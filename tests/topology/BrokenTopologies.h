@@ -43,6 +43,14 @@ inline void standbyMaster(QJsonObject& t, const char* master, const char* standb
     set(t, {"parties", "0", "roles", "master_worker", "standby_host"}, standby);
 }
 
+// As standbyServer, for the state service.
+inline void standbyStateService(QJsonObject& t, const char* service, const char* standby) {
+    standbyServer(t, "local", "b");
+    set(t, {"parties", "0", "roles", "global_servers", "0", "standby_host"}, QJsonValue(QJsonValue::Undefined));
+    set(t, {"parties", "0", "roles", "state_service", "host"}, service);
+    set(t, {"parties", "0", "roles", "state_service", "standby_host"}, standby);
+}
+
 // The topology reader's table: structure, names, ports, hosts, text and limits.
 inline QList<BrokenCase> topologyBrokenCases() {
     const QJsonValue remove = QJsonValue(QJsonValue::Undefined);
@@ -515,12 +523,6 @@ inline QList<BrokenCase> registryBrokenCases() {
              set(t, {"training", "fault_policy"}, "retry");
          },
          "$.training.fault_policy", "'retry' is not supported; use one of: fail, continue"},
-        {"going on without a process in esync",
-         [](QJsonObject& t) {
-             set(t, {"training", "fault_policy"}, "continue");
-             set(t, {"training", "mode"}, "esync");
-         },
-         "$.training.fault_policy", "mode esync cannot go on without one of its processes (every round waits for every device's step)"},
         {"going on without a process in an asynchronous mode",
          [](QJsonObject& t) {
              set(t, {"training", "fault_policy"}, "continue");
@@ -712,6 +714,23 @@ inline QList<BrokenCase> registryBrokenCases() {
          "$.parties[0].roles.master_worker.standby_host", "host 'nowhere' is not declared in $.hosts"},
         {"a standby host that is the master's own", [](QJsonObject& t) { standbyMaster(t, "b", "b"); },
          "$.parties[0].roles.master_worker.standby_host", "the standby host is the master's own host 'b'"},
+        {"an undeclared standby host of the state service", [](QJsonObject& t) { standbyStateService(t, "b", "nowhere"); },
+         "$.parties[0].roles.state_service.standby_host", "host 'nowhere' is not declared in $.hosts"},
+        {"a standby host that is the state service's own", [](QJsonObject& t) { standbyStateService(t, "b", "b"); },
+         "$.parties[0].roles.state_service.standby_host", "the standby host is the state service's own host 'b'"},
+        {"a standby host of the state service without fault_policy continue",
+         [](QJsonObject& t) {
+             standbyStateService(t, "b", "c");
+             set(t, {"training", "fault_policy"}, "fail");
+         },
+         "$.parties[0].roles.state_service.standby_host", "a standby host takes over only under fault_policy continue"},
+        {"a standby host of the state service whose port is taken",
+         [](QJsonObject& t) {
+             standbyStateService(t, "b", "c");
+             set(t, {"parties", "2", "host"}, "c");
+             set(t, {"parties", "2", "roles", "scheduler", "port"}, 9102);
+         },
+         "$.parties[2].roles.scheduler.port", "port 9102 on host 'c' is already used by central state_service (standby)"},
         {"a standby host of the master without fault_policy continue",
          [](QJsonObject& t) {
              standbyMaster(t, "b", "c");

@@ -154,6 +154,20 @@ private Q_SLOTS:
         QCOMPARE(again.topology->parties[0].masterWorker->standbyHost, QStringLiteral("c"));
     }
 
+    // And the state service's, which esync may now go on through failures with.
+    void theStateServicesStandbyHostRoundTrips() {
+        QJsonObject json = validTopology();
+        standbyStateService(json, "b", "c");
+        set(json, {"training", "mode"}, "esync");
+        const TopologyLoad load = TopologyReader::readJson(QJsonDocument(json).toJson());
+        QVERIFY2(load.ok(), qPrintable(load.errorText()));
+        QCOMPARE(load.topology->node("central/state_service")->standbyHost, QStringLiteral("c"));
+        QCOMPARE(load.topology->node("central/state_service")->host, QStringLiteral("b"));
+        const TopologyLoad again = TopologyReader::readJson(TopologyWriter::toJson(*load.topology));
+        QVERIFY2(again.ok(), qPrintable(again.errorText()));
+        QCOMPARE(again.topology->parties[0].stateService->standbyHost, QStringLiteral("c"));
+    }
+
     // Which workers run as threads of a shared trainer (trainer_processes): under auto, those of a
     // host with more than 8 CPU workers of the run; all under per_host; none under per_worker. The
     // setting round-trips, and a wrong one is named with the choices.

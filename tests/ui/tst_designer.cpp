@@ -394,6 +394,17 @@ private Q_SLOTS:
         QVERIFY2(d->isValid(), qPrintable(d->issues().isEmpty() ? QString() : d->issues().first().toString()));
         QCOMPARE(TopologyReader::readJson(TopologyWriter::toJson(d->topology())).topology->node("central/master_worker")->standbyHost,
                  QStringLiteral("b"));
+        // So has ESync's state service.
+        QTest::mouseClick(d->view()->viewport(), Qt::LeftButton, Qt::NoModifier,
+                          d->view()->mapFromScene(centerOf(*d, {ElementRef::Kind::StateService, "central", {}, 0})));
+        standby = qobject_cast<QComboBox*>(d->properties()->field("role_standby_host"));
+        QVERIFY(standby);
+        standby->setFocus();
+        for (int i = 0; i < 3; ++i) QTest::keyClick(standby, Qt::Key_Down);  // none → a → b → c
+        QCOMPARE(d->topology().parties[0].stateService->standbyHost, QStringLiteral("c"));
+        QVERIFY2(d->isValid(), qPrintable(d->issues().isEmpty() ? QString() : d->issues().first().toString()));
+        QCOMPARE(TopologyReader::readJson(TopologyWriter::toJson(d->topology())).topology->parties[0].stateService->standbyHost,
+                 QStringLiteral("c"));
         QTest::mouseClick(d->view()->viewport(), Qt::LeftButton, Qt::NoModifier,
                           d->view()->mapFromScene(centerOf(*d, {ElementRef::Kind::Workers, "party1", {}, 0})));
         QVERIFY(d->properties()->field("role_count") && !d->properties()->field("role_standby_host"));

@@ -52,7 +52,7 @@ WorkerGroup* group(Topology& t, const ElementRef& e) {
     return nullptr;
 }
 
-// The standby host of a global server or of the master (the roles that have one).
+// The standby host of a global server, the master or the state service (the roles that have one).
 QString* standbyHostOf(Topology& t, const ElementRef& e) {
     if (e.kind == ElementRef::Kind::MasterWorker) return group(t, e) ? &group(t, e)->standbyHost : nullptr;
     return listening(t, e) ? &listening(t, e)->standbyHost : nullptr;
@@ -296,7 +296,8 @@ void PropertyPanel::addHostChoice(const QString& label, std::function<QString(co
     addChoice(QStringLiteral("role_host"), label, hosts, get, set);
 }
 
-// A global server's or the master's standby host: where it starts again when its own host is lost.
+// A global server's, the master's or the state service's standby host: where it starts again when
+// its own host is lost.
 void PropertyPanel::addStandbyHostChoice(const ElementRef& e) {
     const QString none = tr("none");
     QStringList hosts{none};
@@ -314,6 +315,9 @@ void PropertyPanel::addStandbyHostChoice(const ElementRef& e) {
         ->setToolTip(e.kind == ElementRef::Kind::MasterWorker
                          ? tr("Where the master starts again, and evaluates from the newest model on, when its host is lost "
                               "(fault_policy continue)")
+                     : e.kind == ElementRef::Kind::StateService
+                         ? tr("Where the state service starts again when its host is lost (fault_policy continue); the workers "
+                              "ask it there once their host's service stops answering")
                          : tr("Where this global server starts again, from the global scheduler's copy of its model, when its host "
                               "is lost (fault_policy continue)"));
 }
@@ -524,7 +528,7 @@ void PropertyPanel::buildRole() {
                 if (auto* r = listening(t, e)) r->port = v;
             });
     if ((e.kind == ElementRef::Kind::Server && m_topology.party(e.party) && m_topology.party(e.party)->central) ||
-        e.kind == ElementRef::Kind::MasterWorker)
+        e.kind == ElementRef::Kind::MasterWorker || e.kind == ElementRef::Kind::StateService)
         addStandbyHostChoice(e);
     if (e.kind == ElementRef::Kind::Workers)
         addInt(

@@ -54,6 +54,7 @@ public:
         return total;
     }
     void finish() override { m_service.leave(); }
+    void setWhileWaiting(std::function<void()> f) override { m_service.setWhileWaiting(std::move(f)); }
 
 private:
     StateServiceClient m_service;

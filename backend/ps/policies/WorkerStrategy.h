@@ -7,6 +7,7 @@
 #include "ModelBuffers.h"
 #include "RoleContext.h"
 
+#include <functional>
 #include <memory>
 
 namespace hips {
@@ -23,6 +24,9 @@ public:
     virtual void update(const LocalTrainer& trainer, const ModelVersion& base, float* out) const = 0;
     // After the last push.
     virtual void finish() {}
+    // Called while it waits for a peer (ESync's state service): the role's own checks (a
+    // scheduler's abort), which also vouch for the work thread's heartbeats.
+    virtual void setWhileWaiting(std::function<void()>) {}
 };
 
 // The strategy of the node's mode.

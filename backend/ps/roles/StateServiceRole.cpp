@@ -32,6 +32,10 @@ int runStateService(RoleContext& ctx) {
         if (n.kind == RoleKind::Worker) rank.insert(n.id, rank.size());
     EsyncState state;
     state.init(int(rank.size()), ctx.training().param(QStringLiteral("epsilon")));
+    // Going on through failures: a worker silent as long as its scheduler takes to declare it dead
+    // is not waited for (a new service, after a restart or on the standby host, learns the others
+    // again from their next steps).
+    if (ctx.training().continuesThroughFailures()) state.setSilenceLimit(ctx.training().heartbeatTimeoutS);
     RejectionLog log(ctx.node.id);
     QSet<QString> gone;
     const auto start = Clock::now();
@@ -65,8 +69,13 @@ int runStateService(RoleContext& ctx) {
                 log.reject(e->peer, QStringLiteral("k %1 or c %2 out of range").arg(k).arg(c));
                 continue;
             }
+            // The worker's round rides along: its reset may have gone to a service that is gone.
+            const qint64 round = e->message.integer(QStringLiteral("round"), 0);
+            if (round > state.record(*r).t && round <= ctx.training().rounds * ctx.training().globalStepsPerRound())
+                state.reset(*r, round, seconds() - double(k) * c);
             const bool ready = state.apply(*r, int(k), c, state.record(*r).te, seconds());
-            channel.send(e->peer, Message(message::kEsyncReady, {{QStringLiteral("ready"), ready}}));
+            channel.send(e->peer, Message(message::kEsyncReady, {{QStringLiteral("ready"), ready},
+                                                                 {QStringLiteral("n"), e->message.integer(QStringLiteral("n"), 0)}}));
         } else if (type == message::kBye) {
             gone.insert(e->peer);
         } else {
@@ -81,28 +90,55 @@ StateServiceClient::StateServiceClient(RoleContext& ctx) : m_ctx(ctx) {
     const auto service = stateServiceNode(ctx.topology);
     if (!service) throw RoleError("mode esync needs the central party's state service; the topology has none");
     m_service = service->id;
-    m_channel = std::make_unique<Channel>(Channel::dealer(ctx.zmq, ctx.node.id, ctx.topology.endpoint(*service), service->id));
+    m_channels.push_back(std::make_unique<Channel>(Channel::dealer(ctx.zmq, ctx.node.id, ctx.topology.endpoint(*service), service->id)));
+    if (const Host* standby = ctx.topology.host(service->standbyHost)) {
+        Node there = *service;
+        there.host = standby->id;
+        m_channels.push_back(std::make_unique<Channel>(Channel::dealer(ctx.zmq, ctx.node.id, ctx.topology.endpoint(there), service->id)));
+    }
 }
 
 StateServiceClient::~StateServiceClient() = default;
 
 void StateServiceClient::beginRound(qint64 round) {
-    m_channel->send(Message(message::kEsyncReset, {{QStringLiteral("round"), round}}));
+    m_round = round;
+    m_channels[m_current]->send(Message(message::kEsyncReset, {{QStringLiteral("round"), round}}));
 }
 
+// Under fault_policy continue a question not answered within kAskAgain is asked again, of the
+// standby host's service where there is one (a service that died lost it; one that restarted, or
+// its standby, knows nothing of this worker yet): the same number, so that a late answer to the
+// first asking still counts. The service answered is asked from then on.
 bool StateServiceClient::ready(int k, double c) {
-    m_channel->send(Message(message::kEsyncApply, {{QStringLiteral("k"), k}, {QStringLiteral("c"), c}}));
+    constexpr auto kAskAgain = 2s;
+    const qint64 n = ++m_asked;
+    const auto ask = [&] {
+        m_channels[m_current]->send(
+            Message(message::kEsyncApply,
+                    {{QStringLiteral("k"), k}, {QStringLiteral("c"), c}, {QStringLiteral("round"), m_round}, {QStringLiteral("n"), n}}));
+    };
+    ask();
+    const bool askAgain = m_ctx.training().continuesThroughFailures();
     const auto deadline = Clock::now() + m_ctx.replyTimeout();
-    while (Clock::now() < deadline)
-        if (auto e = m_channel->receive(200ms); e && e->message.type == message::kEsyncReady)
+    auto again = Clock::now() + kAskAgain;
+    while (Clock::now() < deadline) {
+        if (m_whileWaiting) m_whileWaiting();
+        if (auto e = m_channels[m_current]->receive(200ms);
+            e && e->message.type == message::kEsyncReady && e->message.integer(QStringLiteral("n"), 0) == n)
             return e->message.fields.value(QStringLiteral("ready")).toBool();
+        if (askAgain && Clock::now() > again) {
+            m_current = (m_current + 1) % m_channels.size();
+            ask();
+            again = Clock::now() + kAskAgain;
+        }
+    }
     throw RoleError("no answer from the state service " + m_service.toStdString() + " within " +
                     std::to_string(m_ctx.training().replyTimeoutS) + " s; see its log");
 }
 
 void StateServiceClient::leave() {
-    m_channel->send(Message(message::kBye));
-    m_channel->lingerOnClose(2s);
+    m_channels[m_current]->send(Message(message::kBye));
+    m_channels[m_current]->lingerOnClose(2s);
 }
 
 }  // namespace hips

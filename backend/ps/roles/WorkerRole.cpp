@@ -84,6 +84,7 @@ public:
         ShardedLinks* links = linksToServers ? &*linksToServers : nullptr;
         const ModePolicy policy = ModeRegistry::policy(m_ctx.training().mode);
         const std::unique_ptr<WorkerStrategy> strategy = makeWorkerStrategy(m_ctx);
+        strategy->setWhileWaiting([this] { throwIfAborted(); });
         strategy->start(trainer);
         if (m_ctx.training().continuesThroughFailures()) scheduler.watchMembership();  // its server may come back
         m_servers = servers;
