@@ -4,6 +4,19 @@
 
 namespace hips {
 
+namespace {
+
+// party_compression fp16 where it is only the collectives' half precision (the simulator runs the
+// deployed Collective): no party server has links inside its party to compress.
+bool halvesOnlyInCollectives(const Topology& t) {
+    if (t.training.partyCompression != QLatin1String("fp16") || t.training.flat()) return false;
+    for (const Party& p : t.parties)
+        if (!p.central && !p.workers.isEmpty() && !p.collective()) return false;
+    return true;
+}
+
+}  // namespace
+
 QString simulationRefusal(const Topology& t) {
     const TrainingSettings& s = t.training;
     const ModePolicy policy = ModeRegistry::policy(s.mode);
@@ -22,8 +35,10 @@ QString simulationRefusal(const Topology& t) {
                         .arg(p.id);
     if (s.secureAggregation)
         return QStringLiteral("hips simulate does not mask the parties' sums; turn secure_aggregation off to simulate, or use hips run");
-    if (s.compression != QLatin1String("none") || s.partyCompression != QLatin1String("none"))
-        return QStringLiteral("hips simulate sends floats as they are; set compression and party_compression to none, or use hips run");
+    if (s.compression != QLatin1String("none") || (s.partyCompression != QLatin1String("none") && !halvesOnlyInCollectives(t)))
+        return QStringLiteral(
+            "hips simulate sends floats as they are (but for party_compression fp16 where every party with workers sums by a "
+            "collective transport); set compression and party_compression to none, or use hips run");
     if (s.resumeRound > 0) return QStringLiteral("a simulated run keeps no checkpoints to resume from; simulate it again from the start");
     return {};
 }

@@ -97,8 +97,16 @@ private Q_SLOTS:
 
     // Collective parties (party1 on a ring of three, party2 by butterfly) are simulated with the
     // deployed party's own collective: the same model as the deployed run, byte for byte, and the
-    // links inside each party carry what they carried deployed, give or take the first model.
+    // links inside each party carry what they carried deployed, give or take the first model. So
+    // with party_compression fp16, the sums' chunks as half floats and the weights summed apart.
+    void collectivePartiesAreSimulatedBitForBit_data() {
+        QTest::addColumn<QString>("partyCompression");
+        QTest::newRow("floats") << "none";
+        QTest::newRow("fp16") << "fp16";
+    }
+
     void collectivePartiesAreSimulatedBitForBit() {
+        QFETCH(QString, partyCompression);
         Run real, sim;
         for (Run* run : {&real, &sim}) {
             QFile f(writeSmallVariant(*run, QJsonArray{QJsonObject{{"count", 3}}}, {}));
@@ -111,6 +119,9 @@ private Q_SLOTS:
                 parties[i] = party;
             }
             t["parties"] = parties;
+            QJsonObject training = t["training"].toObject();
+            training["party_compression"] = partyCompression;
+            t["training"] = training;
             QVERIFY(f.resize(0) && f.seek(0) && f.write(QJsonDocument(t).toJson()) > 0);
         }
         real.start({"run", real.dir.filePath("variant.json"), "--out", real.dir.filePath("real")});

@@ -8,14 +8,17 @@
 
 namespace hips::sim {
 
-CollectiveSum sumCollectively(Collective& collective, const std::vector<const float*>& updates, const std::vector<double>& weights,
-                              size_t floats, quint32 sequence, const LinkCost& lan) {
+CollectiveSum sumCollectively(Collective& collective, Collective* weightsApart, const std::vector<const float*>& updates,
+                              const std::vector<double>& weights, size_t floats, quint32 sequence, const LinkCost& lan) {
     const int n = int(updates.size());
     const size_t ranksCount = size_t(n);
+    const size_t riding = weightsApart ? 0 : 1;  // the weight as one more float of the sum
     std::vector<std::vector<float>> data(ranksCount);
+    std::vector<float> weight(ranksCount);
     for (int r = 0; r < n; ++r) {
         data[size_t(r)].assign(updates[size_t(r)], updates[size_t(r)] + floats);
-        data[size_t(r)].push_back(float(weights[size_t(r)]));
+        weight[size_t(r)] = float(weights[size_t(r)]);
+        if (riding) data[size_t(r)].push_back(weight[size_t(r)]);
     }
     ThreadMesh mesh(n, std::chrono::seconds(600));
     std::vector<std::string> errors(ranksCount);
@@ -23,7 +26,9 @@ CollectiveSum sumCollectively(Collective& collective, const std::vector<const fl
     for (int r = 0; r < n; ++r)
         ranks.emplace_back([&, r] {
             try {
-                collective.allreduce(data[size_t(r)].data(), floats + 1, *mesh.peersOf(r), sequence);
+                const auto peers = mesh.peersOf(r);
+                collective.allreduce(data[size_t(r)].data(), floats + riding, *peers, sequence);
+                if (weightsApart) weightsApart->allreduce(&weight[size_t(r)], 1, *peers, sequence + 2);
             } catch (const std::exception& e) {
                 errors[size_t(r)] = e.what();
             }
@@ -32,8 +37,8 @@ CollectiveSum sumCollectively(Collective& collective, const std::vector<const fl
     for (const std::string& e : errors)
         if (!e.empty()) throw RoleError("the party's collective: " + e);
     CollectiveSum out;
-    out.weight = data[0].back();
-    data[0].pop_back();
+    out.weight = riding ? data[0].back() : weight[0];
+    if (riding) data[0].pop_back();
     out.sum = std::make_shared<std::vector<float>>(std::move(data[0]));
     out.bytes.assign(size_t(n), std::vector<quint64>(size_t(n), 0));
     quint64 busiest = 0;

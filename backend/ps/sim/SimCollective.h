@@ -1,7 +1,8 @@
 #pragma once
 // A collective party (Party::transport) in hips simulate: its workers' pushes summed by the
 // deployed party's own Collective, over threads (ThreadMesh), in rank order with the weight riding
-// along as one more float, as PartyCollective::sum does, so the sum has the deployed run's bits;
+// along as one more float (at half precision, summed apart), as PartyCollective::sum does, so the
+// sum has the deployed run's bits;
 // what the sum costs on the virtual clock; and the bytes of each link inside the party.
 #include "Collective.h"
 #include "ModelBuffers.h"
@@ -18,8 +19,9 @@ struct CollectiveSum {
     std::vector<std::vector<quint64>> bytes;  // [from][to] rank
 };
 
-// `updates[r]` and `weights[r]`: rank r's push (`floats` long).
-CollectiveSum sumCollectively(Collective& collective, const std::vector<const float*>& updates, const std::vector<double>& weights,
-                              size_t floats, quint32 sequence, const LinkCost& lan);
+// `updates[r]` and `weights[r]`: rank r's push (`floats` long). With `weightsApart` (a collective
+// at half precision) the weights are summed by it on their own, exactly, as PartyCollective does.
+CollectiveSum sumCollectively(Collective& collective, Collective* weightsApart, const std::vector<const float*>& updates,
+                              const std::vector<double>& weights, size_t floats, quint32 sequence, const LinkCost& lan);
 
 }  // namespace hips::sim

@@ -109,6 +109,7 @@ Outcome collect(RoundCollector& c, std::vector<Arrival>& arrivals, qint64 round,
 struct PartyServer {
     Node node;
     std::unique_ptr<Collective> collective;
+    std::unique_ptr<Collective> weights;  // party_compression fp16: the weights' own exact sum
     QSet<QString> workers;
     std::vector<int> members;  // VirtualWorkers' indices
     LinkCost link;  // to the global server
@@ -178,8 +179,14 @@ private:
             node.kind = p.collective() ? RoleKind::Worker : RoleKind::Server;
             node.party = p.id;
             auto server = std::make_unique<PartyServer>(node);
-            if (p.collective())
-                server->collective = CollectiveRegistry::create(p.transport, [&p](const QString& name) { return p.transportParam(name); });
+            if (p.collective()) {  // (as PartyCollective builds it)
+                const auto params = [&p](const QString& name) { return p.transportParam(name); };
+                server->collective = CollectiveRegistry::create(p.transport, params);
+                if (s.partyCompression == QLatin1String("fp16")) {
+                    server->collective->setHalfPrecision(true);
+                    server->weights = CollectiveRegistry::create(p.transport, params);
+                }
+            }
             server->link = acrossLink(p);
             server->metrics.setClock([this] { return m_options.clockOrigin + m_stamp; }, false);
             partyOf.insert(p.id, int(m_parties.size()));
@@ -417,7 +424,7 @@ private:
             weights.push_back(x.weight);
             start = std::max(start, x.finishedAt);
         }
-        const CollectiveSum c = sumCollectively(*p.collective, updates, weights, size(), quint32(push * 3), kLan);
+        const CollectiveSum c = sumCollectively(*p.collective, p.weights.get(), updates, weights, size(), quint32(push * 3), kLan);
         VirtualWorker& pusher = m_workers.at(pushes.front().worker);
         pusher.traffic.received(globalId(), modelBytes());
         for (size_t from = 0; from < pushes.size(); ++from) {
