@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <poll.h>
+#include <sched.h>
 #include <sys/signalfd.h>
 #include <thread>
 #include <unistd.h>
@@ -171,7 +172,10 @@ int serve(int socket, RunRole runRole) {
     }
     // A step per core at once: the other workers' threads wait their turn instead of slicing the
     // cores among dozens, so that one receiving its model or answering a heartbeat is not behind them.
-    setComputeSlots(int(std::max(1u, std::thread::hardware_concurrency())));
+    cpu_set_t usable;  // (the cores this process may run on: a Slurm allocation's, a cgroup's cpuset)
+    CPU_ZERO(&usable);
+    const int cores = ::sched_getaffinity(0, sizeof usable, &usable) == 0 ? CPU_COUNT(&usable) : 0;
+    setComputeSlots(std::max(1, cores > 0 ? cores : int(std::thread::hardware_concurrency())));
     host.serve();
     return 0;
 }

@@ -18,10 +18,12 @@ bool EsyncState::apply(int r, int k, double c, double te, double now) {
     me.te = te;
     me.known = true;
     me.heard = now;
+    me.leftOut = false;
     if (k == 0) return false;
+    leaveOutTheSilent(now);
     size_t slowest = m_records.size();  // (r itself is never left out: it has just spoken)
     for (size_t i = 0; i < m_records.size(); ++i) {
-        if (leftOut(m_records[i], now)) continue;
+        if (m_records[i].leftOut) continue;
         if (!m_records[i].known) return false;  // it may be the slowest
         if (slowest == m_records.size() || m_records[i].c > m_records[slowest].c) slowest = i;
     }
@@ -39,6 +41,7 @@ bool EsyncState::apply(int r, int k, double c, double te, double now) {
 void EsyncState::reset(int r, qint64 t, double te) {
     if (t > m_round) {
         m_round = t;
+        m_roundStart = te;
         for (Record& rec : m_records) {
             rec.k = 0;
             rec.ready = false;
@@ -48,12 +51,15 @@ void EsyncState::reset(int r, qint64 t, double te) {
     me.t = t;
     me.te = te;
     me.heard = te;
+    me.leftOut = false;
 }
 
-bool EsyncState::leftOut(const Record& r, double now) const {
-    if (m_silenceLimit <= 0) return false;
-    if (!r.known) return now > m_silenceLimit;  // (the service's clock starts at 0)
-    return now - r.heard > std::max(m_silenceLimit, 3 * r.c);
+void EsyncState::leaveOutTheSilent(double now) {
+    if (m_silenceLimit <= 0) return;
+    for (Record& r : m_records) {
+        const double silent = now - std::max(r.heard, m_roundStart);  // (the service's clock starts at 0)
+        if (silent > std::max(m_silenceLimit, 3 * r.c)) r.leftOut = true;
+    }
 }
 
 QCborMap EsyncState::status() const {

@@ -13,10 +13,12 @@
 //   reset(r, t, te)    a new round t clears k and ready of every worker; r's round and te are set.
 // One addition: a worker not heard from yet may be the slowest, so until every worker has
 // reported a c, nobody is ready (it matters only before the first round).
-// Under fault_policy continue (setSilenceLimit): a worker silent longer than the limit, or than
-// three of its own steps if those are longer, is left out until it speaks again, so a dead one is
-// not waited for; nor is one never heard from once the service has run that long (a restarted
-// service learns the workers again from their next steps).
+// Under fault_policy continue (setSilenceLimit): a worker silent in this round longer than the
+// limit, or than three of its own steps if those are longer, is left out until it speaks again,
+// so a dead one is waited for once, not every round; nor is one never heard from once the
+// service has run that long (a restarted service learns the workers again from their next
+// steps). Silence counts from the round's start: the wait for the model between two rounds is
+// no one's.
 #include <QCborMap>
 #include <vector>
 
@@ -30,6 +32,7 @@ public:
         bool ready = false, known = false;
         qint64 t = 0;
         double heard = 0;  // when it last spoke
+        bool leftOut = false;  // silent too long (setSilenceLimit), until it speaks
     };
 
     static constexpr double kAutoEpsilonShare = 0.1;  // ε < 0: this share of the slowest's step time
@@ -43,11 +46,12 @@ public:
     qint64 round() const { return m_round; }
 
 private:
-    bool leftOut(const Record& r, double now) const;
+    void leaveOutTheSilent(double now);
 
     std::vector<Record> m_records;
     double m_epsilon = 0.5;
     double m_silenceLimit = 0;
+    double m_roundStart = 0;  // when the first worker began round m_round
     qint64 m_round = 1;
 };
 

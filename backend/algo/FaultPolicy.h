@@ -1,7 +1,7 @@
 #pragma once
 // What a run does when one of its processes dies or falls silent (`training.fault_policy`): the
 // only list of the policies and their parameters.
-//   fail      the run stops at the first death, naming the process (the default; esync's only one).
+//   fail      the run stops at the first death, naming the process (the default).
 //   continue  the schedulers declare a silent node down instead of aborting; servers close their
 //             rounds with the contributors that are up (at least min_workers of a party's workers
 //             and min_parties parties, else the run stops naming the cause), or with those that

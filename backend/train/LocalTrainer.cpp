@@ -78,8 +78,17 @@ struct LocalTrainer::Impl {
 
     // One SGD step on the next batch of the shuffled shard (or, without `apply`, only its
     // gradient); returns the batch loss.
-    double step(int64_t* samples, bool apply = true) {
-        std::optional<ComputeSlot> slot(std::in_place);  // (its wait is not the step's time)
+    // A compute slot for `slot` (ProcessTuning.h), waiting with `progress`; what the wait took is
+    // added to slotWaitS, which is no step's time.
+    void takeSlot(std::optional<ComputeSlot>& slot, const std::function<void()>& progress) {
+        const auto before = std::chrono::steady_clock::now();
+        slot.emplace(progress);
+        slotWaitS += std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count();
+    }
+
+    double step(int64_t* samples, const std::function<void()>& progress, bool apply = true) {
+        std::optional<ComputeSlot> slot;
+        takeSlot(slot, progress);
         const auto start = std::chrono::steady_clock::now();
         if (cursor >= shard.size()) reshuffle();
         const int64_t n = std::min<int64_t>(settings.batchSize, shard.size() - cursor);
@@ -116,18 +125,20 @@ struct LocalTrainer::Impl {
                 parameters[k].mutable_grad().add_(parameters[k].detach() - globalParameters[k], settings.proximalMu);
     }
 
-    RoundStats timedStep(bool apply) {
+    RoundStats timedStep(bool apply, const std::function<void()>& progress) {
         const auto start = std::chrono::steady_clock::now();
+        const double waited = slotWaitS;
         model.net().train();
         RoundStats stats;
-        stats.loss = step(&stats.samples, apply);
+        stats.loss = step(&stats.samples, progress, apply);
         stats.steps = 1;
-        stats.computeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        stats.computeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() - (slotWaitS - waited);
         return stats;
     }
 
     TrainingSettings settings;
     double slowdown = 1;
+    double slotWaitS = 0;  // waits for a compute slot, all told
     bool flipLabels = false;
     FlatModel model;
     torch::optim::SGDOptions configured;  // (before the optimizer: it is made from them)
@@ -173,18 +184,19 @@ RoundStats LocalTrainer::trainSteps(int64_t steps) {
         // One slot for the round, handed on once rather than at each step; a slowed worker
         // takes one per step, so that its emulated slowness is not spent holding a core.
         std::optional<ComputeSlot> slot;
-        if (d->slowdown <= 1) slot.emplace();
+        if (d->slowdown <= 1) d->takeSlot(slot, m_progress);
         const auto start = std::chrono::steady_clock::now();
+        const double waited = d->slotWaitS;
         d->model.net().train();
         RoundStats stats;
         double lossSum = 0;
         for (int64_t i = 0; i < steps; ++i) {
-            lossSum += d->step(&stats.samples);
+            lossSum += d->step(&stats.samples, m_progress);
             if (m_progress) m_progress();
         }
         stats.loss = steps ? lossSum / double(steps) : 0.0;
         stats.steps = steps;
-        stats.computeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        stats.computeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() - (d->slotWaitS - waited);
         return stats;
     });
 }
@@ -226,10 +238,10 @@ void LocalTrainer::setLabelFlip(bool on) {
 }
 
 RoundStats LocalTrainer::step() {
-    return d->withOwnGenerator([this] { return d->timedStep(true); });
+    return d->withOwnGenerator([this] { return d->timedStep(true, m_progress); });
 }
 RoundStats LocalTrainer::gradient() {
-    return d->withOwnGenerator([this] { return d->timedStep(false); });
+    return d->withOwnGenerator([this] { return d->timedStep(false, m_progress); });
 }
 void LocalTrainer::writeGradient(float scale, float* out) const {
     d->model.writeGradient(scale, out);

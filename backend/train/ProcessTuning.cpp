@@ -1,6 +1,7 @@
 #include "ProcessTuning.h"
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <dlfcn.h>
@@ -37,7 +38,19 @@ ComputeSlots& computeSlots() {
     return s;
 }
 
-thread_local bool t_holdsSlot = false;  // (a step inside a round that holds one takes none)
+thread_local bool t_holdsSlot = false;
+
+// A slot let go of (the lock held): to the longest waiting step, else back to the free ones.
+void handOn(ComputeSlots& s) {
+    if (s.waiting.empty()) {
+        --s.computing;
+        return;
+    }
+    ComputeSlots::Waiter* next = s.waiting.front();
+    s.waiting.pop_front();
+    next->admitted = true;
+    next->turn.notify_one();
+}  // (a step inside a round that holds one takes none)
 
 }  // namespace
 
@@ -53,19 +66,34 @@ int computeSlotsWaiting() {
     return int(s.waiting.size());
 }
 
-ComputeSlot::ComputeSlot() {
+ComputeSlot::ComputeSlot(const std::function<void()>& whileWaiting) {
     ComputeSlots& s = computeSlots();
     if (t_holdsSlot) return;
     std::unique_lock<std::mutex> hold(s.lock);
     if (s.slots == 0) return;
-    m_held = t_holdsSlot = true;
     if (s.computing < s.slots && s.waiting.empty()) {
         ++s.computing;
+        m_held = t_holdsSlot = true;
         return;
     }
     ComputeSlots::Waiter self;
     s.waiting.push_back(&self);
-    self.turn.wait(hold, [&] { return self.admitted; });  // (admitted with the slot counted)
+    try {
+        // (admitted with the slot counted.) The wait is in slices: `whileWaiting` keeps the
+        // role's heartbeats vouching for this thread, and may end the wait by throwing.
+        while (!self.turn.wait_for(hold, std::chrono::milliseconds(200), [&] { return self.admitted; }))
+            if (whileWaiting) {
+                hold.unlock();
+                whileWaiting();
+                hold.lock();
+            }
+    } catch (...) {
+        if (!hold.owns_lock()) hold.lock();
+        if (self.admitted) handOn(s);  // given the slot meanwhile: the next one takes it
+        else s.waiting.erase(std::find(s.waiting.begin(), s.waiting.end(), &self));
+        throw;
+    }
+    m_held = t_holdsSlot = true;
 }
 
 ComputeSlot::~ComputeSlot() {
@@ -73,14 +101,7 @@ ComputeSlot::~ComputeSlot() {
     t_holdsSlot = false;
     ComputeSlots& s = computeSlots();
     std::lock_guard<std::mutex> hold(s.lock);
-    if (s.waiting.empty()) {
-        --s.computing;
-        return;
-    }
-    ComputeSlots::Waiter* next = s.waiting.front();
-    s.waiting.pop_front();
-    next->admitted = true;
-    next->turn.notify_one();
+    handOn(s);
 }
 
 }  // namespace hips

@@ -3,6 +3,8 @@
 // training benches). LibTorch-free, so a main can call them before anything else. The heap's
 // settings, which every role shares, are in ProcessMemory.h.
 
+#include <functional>
+
 namespace hips {
 
 // One BLAS thread: OpenBLAS otherwise starts a second, spinning thread per process whatever
@@ -23,7 +25,9 @@ int computeSlotsWaiting();  // steps waiting for a slot now
 // nothing more when its thread holds one already: a round holds one for all its steps).
 class ComputeSlot {
 public:
-    ComputeSlot();
+    // `whileWaiting` is called every 200 ms of a wait (a role's heartbeat vouching, a stop's check);
+    // what it throws ends the wait, the turn given up.
+    explicit ComputeSlot(const std::function<void()>& whileWaiting = {});
     ~ComputeSlot();
     ComputeSlot(const ComputeSlot&) = delete;
     ComputeSlot& operator=(const ComputeSlot&) = delete;

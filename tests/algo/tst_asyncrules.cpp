@@ -62,8 +62,9 @@ private Q_SLOTS:
     }
 
     // fault_policy continue: a dead worker (here the slowest, last heard at t = 1) is waited for
-    // only as long as the silence limit (10 s; its own steps are 2 s, three of them less); when it
-    // speaks again it counts again. Without a limit it is waited for forever.
+    // only as long as the silence limit (10 s; its own steps are 2 s, three of them less) counted
+    // from the round's start, then left out, in later rounds too, until it speaks again. Without a
+    // limit it is waited for forever.
     void esyncLeavesOutTheSilent() {
         for (const double limit : {0.0, 10.0}) {
             EsyncState s;
@@ -72,14 +73,29 @@ private Q_SLOTS:
             const double c[3] = {0.1, 0.2, 2.0};
             for (int r = 0; r < 3; ++r) s.apply(r, 0, c[r], 0, 0);
             for (int r = 0; r < 3; ++r) s.reset(r, 1, 1);
-            s.reset(0, 2, 3);  // round 2; worker 2 never comes to it
+            s.reset(0, 2, 3);  // round 2 from t = 3; worker 2 never comes to it
             s.reset(1, 2, 3);
-            QVERIFY(!s.apply(0, 1, c[0], 3, 3.1));  // (2 s silent: it may still come)
-            QCOMPARE(s.apply(0, 2, c[0], 3, 11.5), limit > 0);  // 10.5 s silent
-            s.reset(2, 2, 12);  // back
-            QVERIFY(!s.apply(1, 3, c[1], 3, 12.1));  // 2's step ends at 14: 1 goes on
+            QVERIFY(!s.apply(0, 1, c[0], 3, 3.1));
+            QVERIFY(!s.apply(0, 2, c[0], 3, 12.5));  // 9.5 s into the round
+            QCOMPARE(s.apply(0, 3, c[0], 3, 13.5), limit > 0);  // 10.5 s
+            s.reset(0, 3, 14);  // round 3: not waited for again
+            s.reset(1, 3, 14);
+            QCOMPARE(s.apply(0, 1, c[0], 14, 14.1), limit > 0);  // (worker 1's 0.2 s step ends at 14.2)
+            s.reset(2, 3, 15);  // back
+            QVERIFY(!s.apply(1, 1, c[1], 14, 15.1));  // 2's step ends at 17: 1 goes on
         }
-        // Never heard from: waited for while the service is younger than the limit.
+        // The wait for the model between two rounds (here 19 s) is no one's silence.
+        EsyncState between;
+        between.init(2, -1);
+        between.setSilenceLimit(10);
+        between.apply(0, 0, 0.1, 0, 0);
+        between.apply(1, 0, 2.0, 0, 0);
+        between.reset(0, 1, 0);
+        between.reset(1, 1, 0);
+        between.apply(1, 1, 2.0, 0, 1);
+        between.reset(0, 2, 20);
+        QVERIFY(!between.apply(0, 1, 0.1, 20, 20.1));  // 1 is slowest and not in round 2 yet
+        // Never heard from: waited for while the round is younger than the limit.
         EsyncState s;
         s.init(2, -1);
         s.setSilenceLimit(10);

@@ -165,6 +165,37 @@ private Q_SLOTS:
         QCOMPARE(schedulerExit.get(), int(kRoleFailed));
     }
 
+    // A role on a thread of a shared trainer is stopped by shutting its ZeroMQ context down: its
+    // heartbeat thread's next call fails (ETERM) and it stops beating, quietly, instead of ending
+    // the process (an uncaught exception on a thread would); the scheduler finds the node silent.
+    void aShutDownContextEndsTheHeartbeatsNotTheProcess() {
+        Topology t = smallTopology();
+        t.training.heartbeatTimeoutS = 2;
+        const Node scheduler = *t.node("party1/scheduler");
+        RoleContext schedulerCtx(t, scheduler, QDir::tempPath());
+        auto schedulerExit = std::async(std::launch::async, [&] { return runScheduler(schedulerCtx); });
+        RoleContext serverCtx(t, *t.node("party1/server0"), QDir::tempPath()), w0Ctx(t, *t.node("party1/worker0"), QDir::tempPath()),
+            w1Ctx(t, *t.node("party1/worker1"), QDir::tempPath());
+        SchedulerClient server(serverCtx, scheduler, "tcp://127.0.0.1:19201"), w0(w0Ctx, scheduler, {}), w1(w1Ctx, scheduler, {});
+        auto serverJoin = std::async(std::launch::async, [&] { return server.join(); });
+        auto w0Join = std::async(std::launch::async, [&] { return w0.join(); });
+        w1.join();
+        serverJoin.get();
+        w0Join.get();
+        w1Ctx.zmq.shutdown();  // a stop
+        QString reason;
+        for (int i = 0; i < 150 && reason.isEmpty(); ++i) {
+            try {
+                server.throwIfAborted();
+            } catch (const RoleError& e) {
+                reason = QString::fromUtf8(e.what());
+            }
+            QTest::qWait(100);
+        }
+        QVERIFY2(reason.contains("node party1/worker1 sent no heartbeat for 2 s"), qPrintable(reason));
+        QCOMPARE(schedulerExit.get(), int(kRoleFailed));
+    }
+
     void strangerIsNotLetIn() {
         Topology t = smallTopology();
         t.training.replyTimeoutS = 2;

@@ -20,7 +20,9 @@
 #include <cmath>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <random>
+#include <stdexcept>
 #include <thread>
 #include <zlib.h>
 
@@ -368,6 +370,34 @@ private Q_SLOTS:
         setComputeSlots(0);
         const ComputeSlot unlimited;  // (no limit: at once)
         QCOMPARE(computeSlotsWaiting(), 0);
+    }
+
+    // A wait for a slot calls back (a role's heartbeats vouch for its thread meanwhile), and what
+    // the callback throws (a stop) ends the wait: the step leaves the line, and the slot's next
+    // holder takes it as if it had never waited.
+    void aWaitForASlotCallsBackAndCanBeGivenUp() {
+        setComputeSlots(1);
+        std::atomic<int> calls{0};
+        std::atomic<bool> gaveUp{false};
+        std::optional<ComputeSlot> held(std::in_place);
+        std::thread stopped([&] {
+            try {
+                const ComputeSlot slot([&] {
+                    if (++calls == 2) throw std::runtime_error("asked to stop");
+                });
+            } catch (const std::runtime_error&) {
+                gaveUp = true;
+            }
+        });
+        stopped.join();
+        QVERIFY(gaveUp);
+        QCOMPARE(calls.load(), 2);
+        QCOMPARE(computeSlotsWaiting(), 0);
+        held.reset();
+        std::thread next([] { const ComputeSlot slot; });  // (would wait forever were the slot lost)
+        next.join();
+        QCOMPARE(computeSlotsWaiting(), 0);
+        setComputeSlots(0);
     }
 
     void cudaIsRefusedWithoutCuda() {

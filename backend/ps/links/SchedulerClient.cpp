@@ -146,7 +146,21 @@ void SchedulerClient::barrier(const QString& name) {
                     std::to_string(m_ctx.training().replyTimeoutS) + " s; some node did not reach it (see the logs)");
 }
 
+// A role on a thread of a shared trainer is stopped by shutting its ZeroMQ context down: the
+// socket's next call here fails with ETERM, and the beating ends (uncaught, it would end every
+// role of the process). Any other failure of the socket ends it too, said: the node then goes
+// silent, and the scheduler finds it dead as it would a process that died.
 void SchedulerClient::heartbeatLoop() {
+    try {
+        beat();
+    } catch (const zmq::error_t& e) {
+        if (e.num() != ETERM)
+            std::fprintf(roleErr(), "%s: its link to scheduler %s failed (%s); heartbeats stop\n", qPrintable(m_ctx.node.id),
+                         qPrintable(m_scheduler.id), e.what());
+    }
+}
+
+void SchedulerClient::beat() {
     blockTerminationSignals();
     const std::int64_t hungNs = std::int64_t(m_ctx.training().heartbeatTimeoutS) * 1000000000;
     auto next = std::chrono::steady_clock::now();

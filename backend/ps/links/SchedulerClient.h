@@ -83,6 +83,7 @@ private:
     void send(Message m);  // to the scheduler, saying which process this is
     [[noreturn]] void throwSuperseded(const QString& reason) const;
     void heartbeatLoop();
+    void beat();
 
     RoleContext& m_ctx;
     Node m_scheduler;

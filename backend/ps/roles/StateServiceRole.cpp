@@ -7,7 +7,9 @@
 #include "RoleScope.h"
 
 #include <QHash>
+#include <QRandomGenerator>
 #include <QSet>
+#include <algorithm>
 #include <cmath>
 
 namespace hips {
@@ -37,6 +39,16 @@ int runStateService(RoleContext& ctx) {
     // again from their next steps).
     if (ctx.training().continuesThroughFailures()) state.setSilenceLimit(ctx.training().heartbeatTimeoutS);
     RejectionLog log(ctx.node.id);
+    const qint64 lastRound = ctx.training().rounds * ctx.training().globalStepsPerRound();
+    // A round a worker may name: one of the run's, and past the first one heard (where a restarted
+    // service takes the run up) at most one ahead, so that no worker holds the others back by
+    // naming a far one.
+    bool roundHeard = false;
+    const auto roundAllowed = [&](qint64 round) {
+        const bool allowed = round >= 1 && round <= lastRound && (!roundHeard || round <= state.round() + 1);
+        roundHeard |= allowed;
+        return allowed;
+    };
     QSet<QString> gone;
     const auto start = Clock::now();
     auto seconds = [start] { return std::chrono::duration<double>(Clock::now() - start).count(); };
@@ -60,7 +72,7 @@ int runStateService(RoleContext& ctx) {
         const QString& type = e->message.type;
         if (type == message::kEsyncReset) {
             const qint64 round = e->message.integer(QStringLiteral("round"));
-            if (round >= 1 && round <= ctx.training().rounds * ctx.training().globalStepsPerRound()) state.reset(*r, round, seconds());
+            if (roundAllowed(round)) state.reset(*r, round, seconds());
             else log.reject(e->peer, QStringLiteral("round %1 is not a round of this run").arg(round));
         } else if (type == message::kEsyncApply) {
             const qint64 k = e->message.integer(QStringLiteral("k"));
@@ -71,8 +83,7 @@ int runStateService(RoleContext& ctx) {
             }
             // The worker's round rides along: its reset may have gone to a service that is gone.
             const qint64 round = e->message.integer(QStringLiteral("round"), 0);
-            if (round > state.record(*r).t && round <= ctx.training().rounds * ctx.training().globalStepsPerRound())
-                state.reset(*r, round, seconds() - double(k) * c);
+            if (round > state.record(*r).t && roundAllowed(round)) state.reset(*r, round, seconds() - double(k) * c);
             const bool ready = state.apply(*r, int(k), c, state.record(*r).te, seconds());
             channel.send(e->peer, Message(message::kEsyncReady, {{QStringLiteral("ready"), ready},
                                                                  {QStringLiteral("n"), e->message.integer(QStringLiteral("n"), 0)}}));
@@ -90,6 +101,9 @@ StateServiceClient::StateServiceClient(RoleContext& ctx) : m_ctx(ctx) {
     const auto service = stateServiceNode(ctx.topology);
     if (!service) throw RoleError("mode esync needs the central party's state service; the topology has none");
     m_service = service->id;
+    // Numbered from a random start: a restarted worker's questions are not taken for answered by
+    // a late answer to its previous process's.
+    m_asked = qint64(QRandomGenerator::system()->generate() >> 1) << 16;
     m_channels.push_back(std::make_unique<Channel>(Channel::dealer(ctx.zmq, ctx.node.id, ctx.topology.endpoint(*service), service->id)));
     if (const Host* standby = ctx.topology.host(service->standbyHost)) {
         Node there = *service;
@@ -105,30 +119,37 @@ void StateServiceClient::beginRound(qint64 round) {
     m_channels[m_current]->send(Message(message::kEsyncReset, {{QStringLiteral("round"), round}}));
 }
 
-// Under fault_policy continue a question not answered within kAskAgain is asked again, of the
-// standby host's service where there is one (a service that died lost it; one that restarted, or
-// its standby, knows nothing of this worker yet): the same number, so that a late answer to the
-// first asking still counts. The service answered is asked from then on.
+// Under fault_policy continue a question not answered within kAskAgain is asked again: of the
+// same service (one restarted lost it), and of the standby host's where there is one, listening
+// to both from then on. The same number each time, so that a late answer to the first asking
+// still counts; the service that answers is asked first from then on.
 bool StateServiceClient::ready(int k, double c) {
     constexpr auto kAskAgain = 2s;
     const qint64 n = ++m_asked;
-    const auto ask = [&] {
-        m_channels[m_current]->send(
+    const auto ask = [&](Channel& to) {
+        to.send(
             Message(message::kEsyncApply,
                     {{QStringLiteral("k"), k}, {QStringLiteral("c"), c}, {QStringLiteral("round"), m_round}, {QStringLiteral("n"), n}}));
     };
-    ask();
+    ask(*m_channels[m_current]);
+    std::vector<Channel*> asked{m_channels[m_current].get()};
     const bool askAgain = m_ctx.training().continuesThroughFailures();
     const auto deadline = Clock::now() + m_ctx.replyTimeout();
     auto again = Clock::now() + kAskAgain;
     while (Clock::now() < deadline) {
         if (m_whileWaiting) m_whileWaiting();
-        if (auto e = m_channels[m_current]->receive(200ms);
-            e && e->message.type == message::kEsyncReady && e->message.integer(QStringLiteral("n"), 0) == n)
-            return e->message.fields.value(QStringLiteral("ready")).toBool();
+        if (const int ready = pollChannels(asked, 200ms); ready >= 0)
+            while (auto e = asked[size_t(ready)]->receive(0ms))
+                if (e->message.type == message::kEsyncReady && e->message.integer(QStringLiteral("n"), 0) == n) {
+                    for (size_t i = 0; i < m_channels.size(); ++i)
+                        if (m_channels[i].get() == asked[size_t(ready)]) m_current = i;
+                    return e->message.fields.value(QStringLiteral("ready")).toBool();
+                }
         if (askAgain && Clock::now() > again) {
-            m_current = (m_current + 1) % m_channels.size();
-            ask();
+            for (const auto& channel : m_channels) {
+                ask(*channel);
+                if (std::find(asked.begin(), asked.end(), channel.get()) == asked.end()) asked.push_back(channel.get());
+            }
             again = Clock::now() + kAskAgain;
         }
     }

@@ -72,10 +72,13 @@ public:
         }
         SchedulerClient* up = m_party ? m_party->globalScheduler() : nullptr;  // the pushing worker's second scheduler
         startup.mark(QStringLiteral("join_s"));
-        for (const auto& each : m_trainers)  // each step vouches for the heartbeats
+        for (const auto& each : m_trainers)  // each step (and each wait for a compute slot) vouches for the heartbeats
             each->setProgress([&scheduler, up] {
                 scheduler.working();
                 if (up) up->working();
+                // A thread of a shared trainer asked to stop: no socket call of a round to fail at.
+                if (const RoleScope* scope = threadRoleScope(); scope && scope->stopRequested())
+                    throw RoleError("asked to stop while it trained");
             });
         scheduler.watchWorkThread();
         if (up) up->watchWorkThread();
