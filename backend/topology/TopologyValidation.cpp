@@ -155,15 +155,19 @@ private:
                     .arg(host));
     }
 
-    // A standby host (a global server's, the master's): where the role starts again when its own
-    // host is lost, under fault_policy continue. False when it is not declared (nothing else to check).
+    // A standby host (a global server's, the master's, the state service's): where the role starts
+    // again when its own host is lost, under fault_policy continue. False when it is not declared
+    // or is the role's own (nothing else to check).
     bool checkStandbyHost(const QString& field, const QString& standby, bool ownHost, const QString& ownHostProblem) {
         if (!m_t.host(standby)) {
             add(field, QCoreApplication::translate("TopologyCheck", "host '%1' is not declared in $.hosts; add it there or fix the name")
                            .arg(standby));
             return false;
         }
-        if (ownHost) add(field, ownHostProblem);
+        if (ownHost) {  // (its port there is its own: nothing more to say)
+            add(field, ownHostProblem);
+            return false;
+        }
         if (!m_t.training.continuesThroughFailures())
             add(field, QCoreApplication::translate("TopologyCheck",
                                                    "a standby host takes over only under fault_policy continue; "
