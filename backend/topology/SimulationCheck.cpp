@@ -25,13 +25,14 @@ QString simulationRefusal(const Topology& t) {
                    "hips simulate runs the modes that aggregate in rounds at both tiers (fedavg, ssgd, esync); mode %1 "
                    "runs deployed: use hips run")
             .arg(s.mode);
-    if (policy.stateService)
+    if (policy.stateService && !s.continuesThroughFailures())
         for (const Party& p : t.parties)
             for (const WorkerGroup& g : p.workers)
                 if (!g.availability.isEmpty())
                     return QStringLiteral(
-                               "party %1: esync's state service waits for the slowest worker, so hips simulate does not take "
-                               "availability with it; remove availability, or simulate fedavg")
+                               "party %1: esync's state service waits for every worker under fault_policy fail, so an "
+                               "absent one would hold the round forever; set fault_policy continue (the service then "
+                               "leaves out a worker silent for heartbeat_timeout_s), or remove availability")
                         .arg(p.id);
     if (s.secureAggregation)
         return QStringLiteral("hips simulate does not mask the parties' sums; turn secure_aggregation off to simulate, or use hips run");

@@ -95,6 +95,28 @@ private Q_SLOTS:
         QVERIFY2(party1 < 6 * 2, qPrintable(QString::number(party1)));
     }
 
+    // ESync with a half-available group: under continue the state service waits heartbeat_timeout_s
+    // of the virtual clock for an absent worker, then leaves it out, and every round ends; under
+    // fail it would wait forever, and the simulation is refused saying so.
+    void esyncWithAvailabilityGoesOnUnderContinue() {
+        Run sim;
+        const QString topology = writeSmallVariant(sim, QJsonArray{QJsonObject{{"count", 2}, {"availability", 0.5}}},
+                                                   {{"mode", "esync"}, {"fault_policy", "continue"}, {"heartbeat_timeout_s", 2}});
+        sim.start({"simulate", topology, "--out", sim.dir.filePath("sim")});
+        QVERIFY2(sim.finish(180000) == 0, sim.out + sim.err);
+        QCOMPARE(records(sim.dir.filePath("sim"), "aggregate").size(), 6);
+        int party1 = 0;
+        for (const QJsonObject& t : records(sim.dir.filePath("sim"), "train")) party1 += t["node"].toString().startsWith("party1/");
+        QVERIFY2(party1 < 6 * 2, qPrintable(QString::number(party1)));
+        Run refused;
+        refused.start({"simulate",
+                       writeSmallVariant(refused, QJsonArray{QJsonObject{{"count", 2}, {"availability", 0.5}}}, {{"mode", "esync"}}),
+                       "--out", refused.dir.filePath("sim")});
+        QVERIFY(refused.finish(60000) != 0);
+        QVERIFY2(refused.err.contains("set fault_policy continue") || refused.out.contains("set fault_policy continue"),
+                 refused.out + refused.err);
+    }
+
     // Collective parties (party1 on a ring of three, party2 by butterfly) are simulated with the
     // deployed party's own collective: the same model as the deployed run, byte for byte, and the
     // links inside each party carry what they carried deployed, give or take the first model. So

@@ -150,6 +150,9 @@ public:
             m_master.report(metric::kStartup, {{metric::kClassNames, QCborArray::fromStringList(m_evaluator->classNames())}});
         setUpTiers();
         m_stateService.init(m_workers.count(), m_settings.param(QStringLiteral("epsilon")));
+        // As deployed: under continue a worker absent from a round (availability) is waited for
+        // heartbeat_timeout_s of the virtual clock, then left out until it trains again.
+        if (m_settings.continuesThroughFailures()) m_stateService.setSilenceLimit(m_settings.heartbeatTimeoutS);
         const qint64 versions = qint64(m_settings.rounds) * m_settings.globalStepsPerRound();
         while (m_model.version < versions) step();
         finishEvaluation();
