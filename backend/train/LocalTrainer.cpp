@@ -337,6 +337,7 @@ void LocalTrainer::loadState(const QByteArray& stateAndSha) {
 
 void setTorchThreads(int threads) {
     pinBlasThreads(threads);
+    setComputeThreadsPerStep(threads);
     torch::set_num_threads(threads);
     // LibTorch refuses a second setting of the inter-op pool (it may have started): set it once.
     static const bool interopSet = [] {

@@ -29,6 +29,8 @@ struct ComputeSlots {
     };
     std::mutex lock;
     int slots = 0;  // 0: no limit
+    int cores = 0;  // what setComputeSlots was given
+    int threadsPerStep = 1;  // LibTorch's intra-op threads: a step takes as many cores
     int computing = 0;
     std::deque<Waiter*> waiting;
 };
@@ -40,16 +42,30 @@ ComputeSlots& computeSlots() {
 
 thread_local bool t_holdsSlot = false;
 
-// A slot let go of (the lock held): to the longest waiting step, else back to the free ones.
-void handOn(ComputeSlots& s) {
-    if (s.waiting.empty()) {
-        --s.computing;
-        return;
-    }
+void admit(ComputeSlots& s) {
     ComputeSlots::Waiter* next = s.waiting.front();
     s.waiting.pop_front();
     next->admitted = true;
     next->turn.notify_one();
+}
+
+// A slot let go of (the lock held): to the longest waiting step, else back to the free ones (so
+// too when the slots became fewer meanwhile).
+void handOn(ComputeSlots& s) {
+    if (s.waiting.empty() || (s.slots > 0 && s.computing > s.slots)) {
+        --s.computing;
+        return;
+    }
+    admit(s);
+}
+
+// The slots changed (the lock held): as many waiting steps in as are now free.
+void resize(ComputeSlots& s, int slots) {
+    s.slots = slots;
+    while (!s.waiting.empty() && (s.slots == 0 || s.computing < s.slots)) {
+        ++s.computing;
+        admit(s);
+    }
 }  // (a step inside a round that holds one takes none)
 
 }  // namespace
@@ -57,7 +73,15 @@ void handOn(ComputeSlots& s) {
 void setComputeSlots(int slots) {
     ComputeSlots& s = computeSlots();
     std::lock_guard<std::mutex> hold(s.lock);
-    s.slots = std::max(slots, 0);
+    s.cores = std::max(slots, 0);
+    resize(s, s.cores > 0 ? std::max(1, s.cores / s.threadsPerStep) : 0);
+}
+
+void setComputeThreadsPerStep(int threads) {
+    ComputeSlots& s = computeSlots();
+    std::lock_guard<std::mutex> hold(s.lock);
+    s.threadsPerStep = std::max(threads, 1);
+    resize(s, s.cores > 0 ? std::max(1, s.cores / s.threadsPerStep) : 0);
 }
 
 int computeSlotsWaiting() {

@@ -16,9 +16,12 @@ void pinBlasThreads(int threads);
 // shared trainer (agent/SharedTrainer.h) runs a host's workers as threads, dozens of them on a
 // few cores: unlimited, every runnable step takes a slice of every core, and a worker still
 // receiving its model (or a reply, a heartbeat) waits behind all of them. Limited to the cores,
-// the others wait their turn (first come, first served) and do not compete. Set once, before any step.
+// the others wait their turn (first come, first served) and do not compete.
 void setComputeSlots(int slots);
 
+// A step's LibTorch threads (training.threads; setTorchThreads says it): the slots become the
+// cores over them.
+void setComputeThreadsPerStep(int threads);
 int computeSlotsWaiting();  // steps waiting for a slot now
 
 // Holds one of the process's compute slots while it lives (at once when there is no limit, and

@@ -372,6 +372,39 @@ private Q_SLOTS:
         QCOMPARE(computeSlotsWaiting(), 0);
     }
 
+    // More slots (more cores, or fewer LibTorch threads a step) let the waiting steps in at once;
+    // fewer hold the next ones back until the steps computing are within them.
+    void computeSlotsFollowTheirLimit() {
+        setComputeSlots(1);
+        std::vector<std::thread> steps;
+        std::atomic<int> done{0};
+        {
+            const ComputeSlot held;
+            for (int i = 0; i < 2; ++i) {
+                steps.emplace_back([&] {
+                    const ComputeSlot slot;
+                    ++done;
+                });
+                while (computeSlotsWaiting() != i + 1) std::this_thread::yield();
+            }
+            setComputeSlots(4);  // (both in, beside the one held)
+            for (std::thread& t : steps) t.join();
+            QCOMPARE(done.load(), 2);
+            setComputeThreadsPerStep(4);  // 4 cores, a step on 4 threads: one slot, the held one
+            steps.clear();
+            steps.emplace_back([&] {
+                const ComputeSlot slot;
+                ++done;
+            });
+            while (computeSlotsWaiting() != 1) std::this_thread::yield();
+            QCOMPARE(done.load(), 2);
+        }
+        steps.front().join();
+        QCOMPARE(done.load(), 3);
+        setComputeThreadsPerStep(1);
+        setComputeSlots(0);
+    }
+
     // A wait for a slot calls back (a role's heartbeats vouch for its thread meanwhile), and what
     // the callback throws (a stop) ends the wait: the step leaves the line, and the slot's next
     // holder takes it as if it had never waited.
