@@ -156,8 +156,7 @@ WorkerGroup readWorkers(const QJsonObject& o, const QString& path, const QString
 std::optional<ListeningRole> readOne(JsonFields& roles, const QString& key, const QString& partyHost, TopologyIssues* issues,
                                      bool standby = false) {
     const auto o = roles.object(key);
-    if (!o) return std::nullopt;
-    return readListening(*o, roles.path(key), partyHost, issues, standby);
+    return o ? std::optional(readListening(*o, roles.path(key), partyHost, issues, standby)) : std::nullopt;
 }
 
 QList<ListeningRole> readServers(JsonFields& roles, const QString& key, const QString& partyHost, TopologyIssues* issues) {

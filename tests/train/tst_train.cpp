@@ -8,7 +8,6 @@
 #include "Models.h"
 #include "ServerOptimizer.h"
 #include "ModelFrame.h"
-#include "ProcessTuning.h"
 #include "TrainError.h"
 
 #include <QCryptographicHash>
@@ -324,113 +323,6 @@ private Q_SLOTS:
         QVERIFY(iidShard(103, 1, 4, 7).equal(first));
         torch::manual_seed(7);  // what the process-wide generator drew before shards had their own
         QVERIFY(torch::randperm(103, torch::kInt64).slice(0, 103 / 4, 103 * 2 / 4).equal(first));
-    }
-
-    // A shared trainer's steps: at most `slots` at once, the others served in the order they came,
-    // and a step inside a round that holds a slot takes none.
-    void computeSlotsAdmitInOrderAndNest() {
-        setComputeSlots(1);
-        std::vector<int> admitted;
-        std::mutex admittedLock;
-        std::vector<std::thread> steps;
-        {
-            ComputeSlot round;
-            { const ComputeSlot step; }  // (nested: would wait for itself forever)
-            for (int i = 0; i < 3; ++i) {
-                steps.emplace_back([&, i] {
-                    const ComputeSlot slot;
-                    std::lock_guard<std::mutex> hold(admittedLock);
-                    admitted.push_back(i);
-                });
-                while (computeSlotsWaiting() != i + 1) std::this_thread::yield();
-            }
-            QVERIFY(admitted.empty());
-        }
-        for (std::thread& t : steps) t.join();
-        QCOMPARE(admitted, (std::vector<int>{0, 1, 2}));
-        QCOMPARE(computeSlotsWaiting(), 0);
-
-        setComputeSlots(2);
-        std::atomic<int> inside{0}, most{0};
-        steps.clear();
-        for (int i = 0; i < 6; ++i)
-            steps.emplace_back([&] {
-                for (int k = 0; k < 200; ++k) {
-                    const ComputeSlot slot;
-                    const int now = ++inside;
-                    int seen = most.load();
-                    while (now > seen && !most.compare_exchange_weak(seen, now)) {
-                    }
-                    std::this_thread::yield();
-                    --inside;
-                }
-            });
-        for (std::thread& t : steps) t.join();
-        QVERIFY2(most.load() <= 2, qPrintable(QString::number(most.load())));
-        setComputeSlots(0);
-        const ComputeSlot unlimited;  // (no limit: at once)
-        QCOMPARE(computeSlotsWaiting(), 0);
-    }
-
-    // More slots (more cores, or fewer LibTorch threads a step) let the waiting steps in at once;
-    // fewer hold the next ones back until the steps computing are within them.
-    void computeSlotsFollowTheirLimit() {
-        setComputeSlots(1);
-        std::vector<std::thread> steps;
-        std::atomic<int> done{0};
-        {
-            const ComputeSlot held;
-            for (int i = 0; i < 2; ++i) {
-                steps.emplace_back([&] {
-                    const ComputeSlot slot;
-                    ++done;
-                });
-                while (computeSlotsWaiting() != i + 1) std::this_thread::yield();
-            }
-            setComputeSlots(4);  // (both in, beside the one held)
-            for (std::thread& t : steps) t.join();
-            QCOMPARE(done.load(), 2);
-            setComputeThreadsPerStep(4);  // 4 cores, a step on 4 threads: one slot, the held one
-            steps.clear();
-            steps.emplace_back([&] {
-                const ComputeSlot slot;
-                ++done;
-            });
-            while (computeSlotsWaiting() != 1) std::this_thread::yield();
-            QCOMPARE(done.load(), 2);
-        }
-        steps.front().join();
-        QCOMPARE(done.load(), 3);
-        setComputeThreadsPerStep(1);
-        setComputeSlots(0);
-    }
-
-    // A wait for a slot calls back (a role's heartbeats vouch for its thread meanwhile), and what
-    // the callback throws (a stop) ends the wait: the step leaves the line, and the slot's next
-    // holder takes it as if it had never waited.
-    void aWaitForASlotCallsBackAndCanBeGivenUp() {
-        setComputeSlots(1);
-        std::atomic<int> calls{0};
-        std::atomic<bool> gaveUp{false};
-        std::optional<ComputeSlot> held(std::in_place);
-        std::thread stopped([&] {
-            try {
-                const ComputeSlot slot([&] {
-                    if (++calls == 2) throw std::runtime_error("asked to stop");
-                });
-            } catch (const std::runtime_error&) {
-                gaveUp = true;
-            }
-        });
-        stopped.join();
-        QVERIFY(gaveUp);
-        QCOMPARE(calls.load(), 2);
-        QCOMPARE(computeSlotsWaiting(), 0);
-        held.reset();
-        std::thread next([] { const ComputeSlot slot; });  // (would wait forever were the slot lost)
-        next.join();
-        QCOMPARE(computeSlotsWaiting(), 0);
-        setComputeSlots(0);
     }
 
     void cudaIsRefusedWithoutCuda() {

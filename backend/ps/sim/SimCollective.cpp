@@ -8,6 +8,16 @@
 
 namespace hips::sim {
 
+std::pair<std::unique_ptr<Collective>, std::unique_ptr<Collective>> partyCollectives(const Party& p, const TrainingSettings& s) {
+    const auto params = [&p](const QString& name) { return p.transportParam(name); };
+    std::pair<std::unique_ptr<Collective>, std::unique_ptr<Collective>> out{CollectiveRegistry::create(p.transport, params), nullptr};
+    if (s.partyCompression == QLatin1String("fp16")) {
+        out.first->setHalfPrecision(true);
+        out.second = CollectiveRegistry::create(p.transport, params);
+    }
+    return out;
+}
+
 CollectiveSum sumCollectively(Collective& collective, Collective* weightsApart, const std::vector<const float*>& updates,
                               const std::vector<double>& weights, size_t floats, quint32 sequence, const LinkCost& lan) {
     const int n = int(updates.size());

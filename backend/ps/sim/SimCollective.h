@@ -7,7 +7,11 @@
 #include "Collective.h"
 #include "ModelBuffers.h"
 #include "SimNetwork.h"
+#include "Topology.h"
 
+#include <memory>
+#include <tuple>  // (std::tie takes partyCollectives apart)
+#include <utility>
 #include <vector>
 
 namespace hips::sim {
@@ -18,6 +22,10 @@ struct CollectiveSum {
     double seconds = 0;  // the allreduce's: the busiest rank's bytes over the LAN, a latency a step
     std::vector<std::vector<quint64>> bytes;  // [from][to] rank
 };
+
+// Party `p`'s collective, and with party_compression fp16 the one that sums the weights apart (the
+// first then at half precision), as PartyCollective builds them.
+std::pair<std::unique_ptr<Collective>, std::unique_ptr<Collective>> partyCollectives(const Party& p, const TrainingSettings& s);
 
 // `updates[r]` and `weights[r]`: rank r's push (`floats` long). With `weightsApart` (a collective
 // at half precision) the weights are summed by it on their own, exactly, as PartyCollective does.

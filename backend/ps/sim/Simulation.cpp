@@ -22,7 +22,6 @@
 #include <QDir>
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <future>
 #include <optional>
 #include <thread>
@@ -150,8 +149,7 @@ public:
             m_master.report(metric::kStartup, {{metric::kClassNames, QCborArray::fromStringList(m_evaluator->classNames())}});
         setUpTiers();
         m_stateService.init(m_workers.count(), m_settings.param(QStringLiteral("epsilon")));
-        // As deployed: under continue a worker absent from a round (availability) is waited for
-        // heartbeat_timeout_s of the virtual clock, then left out until it trains again.
+        // As deployed: under continue, an absent worker is waited for heartbeat_timeout_s, then left out.
         if (m_settings.continuesThroughFailures()) m_stateService.setSilenceLimit(m_settings.heartbeatTimeoutS);
         const qint64 versions = qint64(m_settings.rounds) * m_settings.globalStepsPerRound();
         while (m_model.version < versions) step();
@@ -182,14 +180,7 @@ private:
             node.kind = p.collective() ? RoleKind::Worker : RoleKind::Server;
             node.party = p.id;
             auto server = std::make_unique<PartyServer>(node);
-            if (p.collective()) {  // (as PartyCollective builds it)
-                const auto params = [&p](const QString& name) { return p.transportParam(name); };
-                server->collective = CollectiveRegistry::create(p.transport, params);
-                if (s.partyCompression == QLatin1String("fp16")) {
-                    server->collective->setHalfPrecision(true);
-                    server->weights = CollectiveRegistry::create(p.transport, params);
-                }
-            }
+            if (p.collective()) std::tie(server->collective, server->weights) = partyCollectives(p, s);
             server->link = acrossLink(p);
             server->metrics.setClock([this] { return m_options.clockOrigin + m_stamp; }, false);
             partyOf.insert(p.id, int(m_parties.size()));
