@@ -98,6 +98,7 @@ struct Run {
         while (t.elapsed() < ms && process.state() != QProcess::NotRunning) {
             process.waitForReadyRead(200);
             out += process.readAllStandardOutput();
+            err += process.readAllStandardError();  // (what says why, should the run end first)
             if (out.contains(text)) return true;
         }
         return false;

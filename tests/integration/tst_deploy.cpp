@@ -494,7 +494,9 @@ private Q_SLOTS:
         // a worker that no service answers within reply_timeout_s ends.)
         // The master on C evaluated rounds after the loss, and its model came back from C.
         const QJsonObject meta = QJsonDocument::fromJson(readFile(path("standby_run/net.meta"))).object();
-        QVERIFY2(meta["global_iters"].toInt() > roundsBeforeLoss + 20, readFile(path("standby_run/net.meta")).constData());
+        // (Some rounds after it: the run was stopped 20 rounds after the heal, which may come at
+        // once, and the master's evaluation may lag the rounds printed.)
+        QVERIFY2(meta["global_iters"].toInt() > roundsBeforeLoss + 10, readFile(path("standby_run/net.meta")).constData());
         QVERIFY(readFile(path("standby_run/logs/hostC/central-master_worker.log")).contains("test accuracy"));
         // It went on from the copy, of a round at least as late as any the run had printed.
         const QByteArray log = readFile(path("standby_run/logs/central-global_server0.log"));

@@ -113,7 +113,7 @@ private Q_SLOTS:
         const QString topology =
             writeSmallVariant(run, QJsonArray{QJsonObject{{"count", 3}}}, {{"rounds", 1000}, {"trainer_processes", "per_host"}});
         run.start({"run", topology, "--out", run.dir.filePath("run")});
-        QVERIFY2(run.waitForOutput("\n    2  ", 120000), run.out.constData());
+        QVERIFY2(run.waitForOutput("\n    2  ", 120000), run.out + run.err);
         QCOMPARE(taggedProcesses(run.tag, "hips-trainer shared").size(), 1);
         QElapsedTimer stopping;
         stopping.start();
