@@ -489,7 +489,7 @@ private Q_SLOTS:
     void longQuietRoundIsNotMistakenForADeadAgent() {
         Run run;
         const QString path =
-            writeSmallVariant(run, {QJsonObject{{"count", 1}, {"slowdown", 400}}}, {{"rounds", 1}, {"local_iters", 30}}, true);
+            writeSmallVariant(run, {QJsonObject{{"count", 1}, {"slowdown", 400}}}, {{"rounds", 1}, {"local_iters", 40}}, true);
         run.start({"run", path, "--out", run.dir.filePath("run")});
         QVERIFY2(run.finish(240000) == 0, run.err.constData());
         QFile metrics(run.dir.filePath("run/metrics.jsonl"));
