@@ -889,9 +889,9 @@
     </message>
     <message>
         <location filename="../backend/topology/JsonFields.cpp" line="118"/>
-        <location filename="../backend/topology/RuleValidation.cpp" line="87"/>
-        <location filename="../backend/topology/RuleValidation.cpp" line="117"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="322"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="91"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="121"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="321"/>
         <source>&apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持“%1”；请使用以下之一：%2</translation>
     </message>
@@ -960,173 +960,173 @@
         <translation>取 &quot;always&quot;、每轮的概率（例如 0.8），或在线区间轨迹文件的路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="170"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="169"/>
         <source>must be an object with host and port</source>
         <translation>必须是包含 host 和 port 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="182"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="181"/>
         <source>the central party has no WAN of its own: each other party&apos;s wan shapes its link to the central party</source>
         <translation>中心参与方没有自己的广域网链路：其他每个参与方的 wan 设置决定它到中心参与方的链路</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="188"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="187"/>
         <source>wan field</source>
         <translation>wan 字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="192"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="191"/>
         <source>a wan needs its bandwidth_mbps (megabits per second)</source>
         <translation>wan 需要 bandwidth_mbps（每秒兆比特）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="202"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="201"/>
         <source>%1 is neither a fraction below 1 nor a whole number of workers</source>
         <translation>%1 既不是小于 1 的比例，也不是整数个工作节点</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="221"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="220"/>
         <source>&apos;%1&apos; is not a transport; use one of: %2</source>
         <translation>“%1”不是传输方式；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="231"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="230"/>
         <source>%1 is not a setting of transport %2; remove it</source>
         <translation>%1 不是传输方式 %2 的设置；请删除它</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="236"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="235"/>
         <source>%1 must be a whole number</source>
         <translation>%1 必须是整数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="246"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="245"/>
         <source>party field</source>
         <translation>参与方字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="271"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="270"/>
         <source>role &apos;%1&apos; belongs to %2; %3 uses: %4</source>
         <translation>角色“%1”属于%2；%3使用：%4</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="273"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="272"/>
         <source>an ordinary party</source>
         <translation>普通参与方</translation>
     </message>
     <message>
+        <location filename="../backend/topology/TopologyReader.cpp" line="273"/>
         <location filename="../backend/topology/TopologyReader.cpp" line="274"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="275"/>
         <source>the central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="276"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="275"/>
         <source>this party</source>
         <translation>该参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="278"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="277"/>
         <source>unknown role &apos;%1&apos;; expected one of: %2</source>
         <translation>未知角色“%1”；应为以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="294"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="293"/>
         <source>must be an object with host and count</source>
         <translation>必须是包含 host 和 count 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="332"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="331"/>
         <source>privacy field</source>
         <translation>隐私字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="348"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="347"/>
         <source>poisson sampling needs each example&apos;s gradient clipped, which the workers do not do yet; use &quot;none&quot; (each round one Gaussian mechanism over the whole update)</source>
         <translation>poisson 采样需要对每个样本的梯度裁剪，而工作节点目前还不这样做；请使用 &quot;none&quot;（每轮对整个更新施加一次高斯机制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="353"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="352"/>
         <source>&quot;auto&quot; sets the noise from target_epsilon and the rounds: give target_epsilon, or a number</source>
         <translation>&quot;auto&quot; 根据 target_epsilon 和轮数确定噪声：请给出 target_epsilon，或一个数值</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="405"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="404"/>
         <source>training setting</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="413"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="412"/>
         <source>outputs are a regression&apos;s: write &quot;task&quot;: &quot;regression&quot;, or &quot;classes&quot; for a classifier</source>
         <translation>outputs 属于回归任务：请写 &quot;task&quot;: &quot;regression&quot;；分类器请用 &quot;classes&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="418"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="417"/>
         <source>a regression has outputs, not classes: write &quot;outputs&quot; (the targets a sample has, 1 by default)</source>
         <translation>回归任务用 outputs，而不是 classes：请写 &quot;outputs&quot;（每个样本的目标数，默认为 1）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="461"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="460"/>
         <source>a threshold is secure aggregation&apos;s: add &quot;secure_aggregation&quot;: true</source>
         <translation>门限是安全聚合的设置：请添加 &quot;secure_aggregation&quot;: true</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="469"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="468"/>
         <source>top-level field</source>
         <translation>顶层字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="471"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="470"/>
         <source>must be &quot;%1&quot;</source>
         <translation>必须为 &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="475"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="474"/>
         <source>version %1 is newer than this program reads (%2); upgrade HiPS Studio</source>
         <translation>版本 %1 比本程序能读取的（%2）更新；请升级 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="485"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="484"/>
         <source>must be an object with id and address</source>
         <translation>必须是包含 id 和 address 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="490"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="489"/>
         <source>each party runs at least 3 processes and %1</source>
         <translation>每个参与方至少运行 3 个进程，且%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="495"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="494"/>
         <source>must be an object with id and roles</source>
         <translation>必须是包含 id 和 roles 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="519"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="518"/>
         <source>cannot open the file (%1); check the path</source>
         <translation>无法打开文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="540"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="539"/>
         <source>cannot read the file (%1); check the path</source>
         <translation>无法读取文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="564"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="563"/>
         <source>not valid UTF-8 at line %1 (offset %2); save the file as UTF-8</source>
         <translation>第 %1 行（偏移 %2）不是有效的 UTF-8；请将文件保存为 UTF-8</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="572"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="571"/>
         <source>the file is empty; a topology is a JSON object (resources/topologies/default.json is one, or draw one in hips-studio)</source>
         <translation>文件是空的；拓扑是一个 JSON 对象（resources/topologies/default.json 就是一个，也可以在 hips-studio 中绘制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="581"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="580"/>
         <source>not valid JSON at line %1 (offset %2): %3</source>
         <translation>第 %1 行（偏移 %2）不是有效的 JSON：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="588"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="587"/>
         <source>the document must be a JSON object</source>
         <translation>文档必须是 JSON 对象</translation>
     </message>
@@ -1328,7 +1328,7 @@
     <message>
         <location filename="../backend/topology/PartyLauncher.cpp" line="153"/>
         <location filename="../backend/topology/TopologyValidation.cpp" line="154"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="162"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="163"/>
         <source>host &apos;%1&apos; is not declared in $.hosts; add it there or fix the name</source>
         <translation>主机“%1”未在 $.hosts 中声明；请在那里添加它或修正名称</translation>
     </message>
@@ -1368,88 +1368,88 @@
         <translation>主机 &apos;%1&apos; 运行本参与方的角色；登录主机只负责提交作业</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="209"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="213"/>
         <source>the standby host is the server&apos;s own host &apos;%1&apos;; name another host</source>
         <translation>备用主机就是该服务器自己的主机 &apos;%1&apos;；请指定另一台主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="215"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="219"/>
         <source>the global scheduler keeps the copy of the model a standby starts from, and it runs on &apos;%1&apos;, which a lost host would take with it: put the global scheduler on a host that is neither the global server&apos;s nor its standby&apos;s</source>
         <translation>全局调度器保存备用主机据以启动的模型副本，而它运行在 &apos;%1&apos; 上，主机丢失时副本会随之丢失：请把全局调度器放在既不是全局服务器的主机、也不是其备用主机的主机上</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="168"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="172"/>
         <source>a standby host takes over only under fault_policy continue; set it, or remove standby_host</source>
         <translation>备用主机只在 fault_policy continue 下接管；请设置它，或删除 standby_host</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="177"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="181"/>
         <source>the standby host is the master&apos;s own host &apos;%1&apos;; name another host</source>
         <translation>备用主机就是主工作节点自己的主机 &apos;%1&apos;；请指定另一台主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="186"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="191"/>
         <source>the standby host is the state service&apos;s own host &apos;%1&apos;; name another host</source>
         <translation>备用主机就是状态服务自己的主机 &apos;%1&apos;；请指定另一台主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="197"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="201"/>
         <source>port %1 on the standby host &apos;%2&apos; is already used by %3; choose a free port</source>
         <translation>备用主机 &apos;%2&apos; 上的端口 %1 已被 %3 使用；请选择一个空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="226"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="230"/>
         <source>&apos;%1&apos; is not a device; use cpu or cuda:N</source>
         <translation>“%1”不是设备；请使用 cpu 或 cuda:N</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="237"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="241"/>
         <source>port %1 on host &apos;%2&apos; is already used by %3; choose a free port</source>
         <translation>主机“%2”上的端口 %1 已被 %3 使用；请选择空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="251"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="255"/>
         <source>duplicate party id &apos;%1&apos;; give every party its own id</source>
         <translation>参与方 ID“%1”重复；请为每个参与方指定唯一 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="253"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="257"/>
         <source>party id</source>
         <translation>参与方 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="258"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="262"/>
         <source>no central party; mark the party holding the global scheduler, global server and master worker with &quot;central&quot;: true</source>
         <translation>没有中心参与方；请用 &quot;central&quot;: true 标记包含全局调度器、全局服务器和主工作节点的参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="263"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="267"/>
         <source>%1 parties are marked central; exactly one must be</source>
         <translation>%1 个参与方被标记为中心；必须恰好一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="265"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="269"/>
         <source>no ordinary party; add at least one party with a scheduler, a server and workers</source>
         <translation>没有普通参与方；请至少添加一个含调度器、服务器和工作节点的参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="272"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="275"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="276"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="279"/>
         <source>party &apos;%1&apos; has no %2; add one</source>
         <translation>参与方“%1”没有 %2；请添加一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="290"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="294"/>
         <source>mode %1 needs a state service in the central party &apos;%2&apos;: add &quot;state_service&quot;: {&quot;port&quot;: N} to its roles</source>
         <translation>模式 %1 需要中心参与方“%2”中的状态服务：在其 roles 中加入 &quot;state_service&quot;: {&quot;port&quot;: N}</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="382"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="386"/>
         <source>privacy where &quot;party&quot; clips each worker&apos;s whole update by its norm, and each party server holds only a slice of it: use one server per party</source>
         <translation>隐私位置为 &quot;party&quot; 时按范数裁剪每个工作节点的完整更新，而每个参与方服务器只持有其中一片：请每个参与方使用一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="133"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="137"/>
         <source>%1 needs mode %3 (workers whose rounds are the same local work on the same data); mode is %2</source>
         <translation>%1 需要模式 %3（各工作节点每轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
     </message>
@@ -1458,7 +1458,7 @@
         <translation type="vanished">给出了 %1 个服务器；此版本每个参与方运行一个服务器（跨服务器的键切分在计划中）；请保留一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="277"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="281"/>
         <source>%1 %2 given; a party runs at most %3</source>
         <translation>给出了 %1 个 %2；一个参与方最多运行 %3 个</translation>
     </message>
@@ -1467,22 +1467,22 @@
         <translation type="vanished">esync 模式需要中心参与方“%1”中的状态服务：请在其角色中添加 &quot;state_service&quot;: {&quot;port&quot;: N}</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="295"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="299"/>
         <source>the central party &apos;%1&apos; has no master_worker; add one</source>
         <translation>中心参与方“%1”没有 master_worker；请添加一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="309"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="313"/>
         <source>party &apos;%1&apos; has no workers; add a group with count &gt;= 1</source>
         <translation>参与方“%1”没有工作节点；请添加一个 count &gt;= 1 的组</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="318"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="322"/>
         <source>set exactly one of local_iters and local_epochs above 0</source>
         <translation>local_iters 和 local_epochs 中须恰好一个大于 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="322"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="326"/>
         <source>%1 attackers a round, but the run has %2 training workers</source>
         <translation>每轮 %1 个攻击者，但本次运行只有 %2 个训练工作节点</translation>
     </message>
@@ -1575,7 +1575,7 @@
         <translation type="vanished">eval_every（%1）大于 rounds（%2）；模型将永远不会被评估</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="326"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="330"/>
         <source>resume_round (%1) must be below rounds (%2): a run resumes from a checkpoint before its end</source>
         <translation>resume_round（%1）必须小于 rounds（%2）：运行只能从结束前的检查点恢复</translation>
     </message>
@@ -1584,37 +1584,37 @@
         <translation type="vanished">%1 模式随到随用推送，不保存检查点；只有全局服务器按轮聚合的模式才能恢复</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="348"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="352"/>
         <source>party &apos;%1&apos; has %2 servers and the central party %3 global servers; each party server relays its slice of the model to the global server of the same rank: give every party as many servers as there are global servers</source>
         <translation>参与方“%1”有 %2 个服务器，而中心参与方有 %3 个全局服务器；每个参与方服务器把它的模型分片转发给同序号的全局服务器：请让每个参与方的服务器数与全局服务器数相同</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="359"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="363"/>
         <source>mode %1 applies each push as it comes, and every server would count its own versions, so a model put together from several servers would mix them: run %1 with one server per party</source>
         <translation>模式 %1 在每次推送到达时立即应用，每个服务器各自计数版本，由多个服务器拼成的模型会混合不同版本：请在每个参与方只用一个服务器运行 %1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="369"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="373"/>
         <source>%1 compares whole updates, and each of the %2 global servers holds only a slice of them: use one global server, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
         <translation>%1 比较完整的更新，而 %2 个全局服务器各自只持有其中一个分片：请使用一个全局服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="376"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="380"/>
         <source>%1 compares whole updates, and each party server holds only a slice of them: use one server per party, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
         <translation>%1 比较完整的更新，而每个参与方服务器只持有其中一个分片：请每个参与方使用一个服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="387"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="391"/>
         <source>under fault_policy continue each server would close its round with the workers it heard from, so the slices of one model could come from different workers: use fault_policy fail, or one server per party</source>
         <translation>在 fault_policy continue 下，每个服务器会以它收到的工作节点结束其轮次，一个模型的各分片可能来自不同的工作节点：请使用 fault_policy fail，或每个参与方一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="395"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="399"/>
         <source>with slice_bound %1, server %2 of %3 would hold none of model %4&apos;s keys: lower slice_bound, or run fewer servers</source>
         <translation>slice_bound 为 %1 时，%3 个服务器中的第 %2 个将不持有模型 %4 的任何键：请降低 slice_bound，或减少服务器数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="405"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="409"/>
         <source>a quorum lets each server close its round with different contributions, so the slices of one model would come from different workers: remove quorum, or use one server per party</source>
         <translation>法定数让每个服务器以不同的贡献结束其轮次，一个模型的各分片会来自不同的工作节点：请去掉 quorum，或每个参与方使用一个服务器</translation>
     </message>
@@ -1644,7 +1644,7 @@
         <translation type="vanished">扁平运行没有参与方服务器；%1 模式需要它们：请使用 fedavg 或 ssgd，或将 hierarchy 设为 two_layer</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="77"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="81"/>
         <source>a flat run has no party servers to run party_aggregation %1: set it to fedavg</source>
         <translation>扁平运行没有参与方服务器来执行参与方聚合规则 %1：请将其设为 fedavg</translation>
     </message>
@@ -1670,12 +1670,12 @@
         <translation>它没有可以在缺少该进程时结束的轮次</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="94"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="98"/>
         <source>aggregation %1 takes every worker&apos;s own update through its party server, and the global server cannot tell which are down: use fault_policy fail, or a party rule that keeps updates apart</source>
         <translation>聚合规则 %1 经参与方服务器接收每个工作节点各自的更新，全局服务器无法得知哪些节点已下线：请使用 fault_policy fail，或使用分开保留更新的参与方规则</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="102"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="106"/>
         <source>%1 decodes from every worker of a group and cannot go on without one: use fault_policy fail</source>
         <translation>%1 需要组内每个工作节点才能解码，缺少一个就无法继续：请使用 fault_policy fail</translation>
     </message>
@@ -1689,7 +1689,7 @@
         <translation>%1 模式每次推送只从全局模型走一步；FedProx 的近端项需要本地多步：请将 proximal_mu 设为 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="127"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="131"/>
         <source>%1 codes the workers of one party: set it as party_aggregation (a single party reproduces Draco&apos;s flat setting)</source>
         <translation>%1 对单个参与方的工作节点编码：请将其设为 party_aggregation（单个参与方即重现 Draco 的扁平设置）</translation>
     </message>
@@ -1698,42 +1698,47 @@
         <translation type="vanished">%1 需要 fedavg 模式（各轮在相同数据上做相同的本地计算）；当前模式为 %2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="141"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="74"/>
+        <source>&apos;%1&apos; is not supported; use curve or sealed</source>
+        <translation>不支持“%1”；请使用 curve 或 sealed</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/RuleValidation.cpp" line="145"/>
         <source>%1 codes the workers of the parties; central workers push to the global server uncoded: set train_central_workers to false</source>
         <translation>%1 对各参与方的工作节点编码；中心工作节点未经编码直接推送到全局服务器：请将 train_central_workers 设为 false</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="147"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="151"/>
         <source>%1 decodes each round&apos;s contributions as the code assigned them to the party&apos;s workers, and a quorum closes rounds without some of them: remove quorum, or use another party_aggregation</source>
         <translation>%1 按编码分配给参与方各工作节点的方式解码每轮的贡献，而法定数会在缺少其中部分贡献时就结束轮次：请去掉 quorum，或使用其他 party_aggregation</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="156"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="160"/>
         <source>party &apos;%1&apos; has %2 workers, not a whole number of groups of draco_r %3</source>
         <translation>参与方“%1”有 %2 个工作节点，不能整分为每组 draco_r %3 个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="180"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="184"/>
         <source>%1 needs at least %2 contributions (%3), and party &apos;%4&apos; has %5: add workers, lower party_byzantine_f or raise the quorum</source>
         <translation>%1 至少需要 %2 个贡献（%3），而参与方“%4”只有 %5：请增加工作节点、降低 party_byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="199"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="203"/>
         <source>%1 needs at least %2 contributions (%3), and the global server&apos;s rounds have %4: add them, lower byzantine_f or raise the quorum</source>
         <translation>%1 至少需要 %2 个贡献（%3），而全局服务器的每轮只有 %4：请增加它们、降低 byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="221"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="225"/>
         <source>set it to at least %1, or use median</source>
         <translation>请将其设为至少 %1，或使用 median</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="222"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="226"/>
         <source>use median</source>
         <translation>请使用 median</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="223"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="227"/>
         <source>trimmed_mean with trim_beta %1 cuts floor(%1 x %2) = 0 values at each end of %3 (%2 contributions): it is the plain mean, which one liar moves anywhere; %4</source>
         <translation>trim_beta 为 %1 的 trimmed_mean 在 %3（%2 个贡献）的两端各截去 floor(%1 x %2) = 0 个值：这就是普通均值，一个说谎者就能把它拉到任意位置；%4</translation>
     </message>
@@ -1987,9 +1992,8 @@
         <translation>参与方 %1 抽取 clients_per_round，而其集合通信汇总每个工作节点：请删除其中之一</translation>
     </message>
     <message>
-        <location filename="../backend/topology/PartyTransport.cpp" line="88"/>
         <source>transport_security sealed seals the meshes of parties with a collective transport, and no party here has one (party servers&apos; links stay on CURVE for now): set it to curve, or give a party a transport</source>
-        <translation>transport_security sealed 用于加密采用集合通信传输方式的参与方之间的网状链路，而这里没有参与方使用它（参与方服务器的链路目前仍使用 CURVE）：请设为 curve，或为某个参与方设置 transport</translation>
+        <translation type="vanished">transport_security sealed 用于加密采用集合通信传输方式的参与方之间的网状链路，而这里没有参与方使用它（参与方服务器的链路目前仍使用 CURVE）：请设为 curve，或为某个参与方设置 transport</translation>
     </message>
 </context>
 <context>

@@ -150,6 +150,7 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
     if (args.isSet("compression")) s.compression = args.value("compression");
     if (args.isSet("party-compression")) s.partyCompression = args.value("party-compression");
     if (args.isSet("fault-policy")) s.faultPolicy = args.value("fault-policy");
+    if (args.isSet("transport-security")) s.transportSecurity = args.value("transport-security");  // (checked with the topology)
     if (args.isSet("flat")) s.hierarchy = QStringLiteral("flat");
     if (args.isSet("servers")) {
         const int count = args.value("servers").toInt(&ok);
@@ -216,9 +217,9 @@ QStringList overridesGiven(const QCommandLineParser& args) {
     QStringList given;
     for (const Override& o : kOverrides)
         if (args.isSet(o.name)) given << QStringLiteral("--") + QLatin1String(o.name);
-    for (const char* name :
-         {"mode", "aggregation", "party-aggregation", "server-optimizer", "compression", "party-compression", "fault-policy", "flat",
-          "servers", "slice-bound", "wan", "proximal-mu", "orphan-timeout", "partition", "device", "server-device", "param", "data-dir"})
+    for (const char* name : {"mode", "aggregation", "party-aggregation", "server-optimizer", "compression", "party-compression",
+                             "fault-policy", "transport-security", "flat", "servers", "slice-bound", "wan", "proximal-mu", "orphan-timeout",
+                             "partition", "device", "server-device", "param", "data-dir"})
         if (args.isSet(name)) given << QStringLiteral("--") + QLatin1String(name);
     return given;
 }
@@ -386,6 +387,11 @@ int runOrSimulate(const QStringList& arguments, bool simulate) {
                     "(rounds go on without it, crashed workers are restarted; min_workers, min_parties, "
                     "round_timeout_s, max_restarts with --param).",
                     "POLICY"});
+    args.addOption({"transport-security",
+                    "How the data plane is protected: curve (ZeroMQ's CURVE seals every byte) or sealed "
+                    "(CURVE for identities and headers, payloads sealed with AES-256-GCM beside it: "
+                    "faster) (training.transport_security).",
+                    "NAME"});
     args.addOption({"orphan-timeout",
                     "How long the run goes on if this controller dies or stops, for hips "
                     "attach to take it up (training.orphan_timeout_s, default 600; 0: it stops "

@@ -82,15 +82,7 @@ void checkPartyTransports(const Topology& t, TopologyIssues* issues) {
                                                               "worker: remove one")
                                       .arg(p.id)});
     }
-    if (!any) {
-        if (t.training.transportSecurity == QLatin1String("sealed"))
-            issues->append({QStringLiteral("$.training.transport_security"),
-                            QCoreApplication::translate("TopologyCheck",
-                                                        "transport_security sealed seals the meshes of parties with a collective "
-                                                        "transport, and no party here has one (party servers' links stay on CURVE "
-                                                        "for now): set it to curve, or give a party a transport")});
-        return;
-    }
+    if (!any) return;
     if (const QString conflict = runConflict(t.training); !conflict.isEmpty()) issues->append({QStringLiteral("$.parties"), conflict});
 }
 

@@ -68,6 +68,10 @@ private:
         checkDraco(s);
         checkServerOptimizer(s);
         checkFaultPolicy(s);
+        if (s.transportSecurity != QLatin1String("curve") &&
+            s.transportSecurity != QLatin1String("sealed"))  // (hips run --transport-security)
+            add("$.training.transport_security",
+                QCoreApplication::translate("TopologyCheck", "'%1' is not supported; use curve or sealed").arg(s.transportSecurity));
         checkModeConflicts(s, m_issues);
         checkSecureAggregation(m_t, m_issues);
         checkClientSampling(m_t, m_issues);

@@ -60,6 +60,7 @@ void Channel::setLimits(const WireLimits& l) {
 struct RunIdentity {
     CurveKeyPair own;
     PeerKeys peers;
+    QByteArray sealedBinding;
 };
 
 // The role's identity: its process's, or, for a role that is a thread of a shared trainer
@@ -71,7 +72,11 @@ static RunIdentity& runIdentity() {
 }
 
 void Channel::setRunIdentity(const CurveKeyPair& own, const PeerKeys& peers) {
-    runIdentity() = {own, peers};
+    runIdentity() = {own, peers, {}};
+}
+
+void Channel::setRunSealing(const QByteArray& binding) {
+    runIdentity().sealedBinding = binding;
 }
 
 const CurveKeyPair& Channel::runKeyPair() {
@@ -83,7 +88,7 @@ const PeerKeys& Channel::runPeerKeys() {
 }
 
 Channel Channel::router(zmq::context_t& ctx, const QString& self, const QString& endpoint) {
-    return router(ctx, self, endpoint, CurveConfig{runIdentity().own, {}});
+    return router(ctx, self, endpoint, CurveConfig{runIdentity().own, {}, runIdentity().sealedBinding});
 }
 
 Channel Channel::dealer(zmq::context_t& ctx, const QString& self, const QString& endpoint, const QString& peer) {
@@ -91,7 +96,7 @@ Channel Channel::dealer(zmq::context_t& ctx, const QString& self, const QString&
     const QByteArray serverKey = identity.peers.keyOf(peer);
     if (!identity.own.isNull() && serverKey.isEmpty())
         throw std::runtime_error("no key for " + peer.toStdString() + " among the run's keys; start the run again");
-    return dealer(ctx, self, endpoint, peer, CurveConfig{identity.own, serverKey});
+    return dealer(ctx, self, endpoint, peer, CurveConfig{identity.own, serverKey, identity.sealedBinding});
 }
 
 Channel Channel::router(zmq::context_t& ctx, const QString& self, const QString& endpoint, const CurveConfig& curve,
@@ -110,6 +115,10 @@ Channel Channel::router(zmq::context_t& ctx, const QString& self, const QString&
                                                        : "; check the host's address and port in the topology";
         throw std::runtime_error("cannot listen on " + endpoint.toStdString() + ": " + e.what() + hint);
     }
+    if (curve.enabled() && !curve.sealedBinding.isEmpty())
+        c.m_plane =
+            std::make_unique<SealedPlane>(ctx, true, self, curve.sealedBinding,
+                                          QString::fromStdString(c.m_socket.get(zmq::sockopt::last_endpoint)), c.m_limits.maxPayloadBytes);
     return c;
 }
 
@@ -125,6 +134,10 @@ Channel Channel::dealer(zmq::context_t& ctx, const QString& self, const QString&
     Channel c(std::move(s), false, curve.enabled(), self, peer);
     if (limits) c.setLimits(*limits);
     c.m_socket.connect(endpoint.toStdString());
+    if (curve.enabled() && !curve.sealedBinding.isEmpty()) {  // the link's keys are offered at once (queued until connected)
+        c.m_plane = std::make_unique<SealedPlane>(ctx, false, self, curve.sealedBinding, endpoint, c.m_limits.maxPayloadBytes);
+        c.send(c.m_plane->offer());
+    }
     return c;
 }
 
@@ -160,6 +173,7 @@ bool Channel::send(const QString& peer, Message&& m) {
 
 bool Channel::transmit(const QString& peer, const QString& type, std::vector<zmq::message_t>& parts, quint64 bytes) {
     try {
+        if (m_plane) m_plane->divert(peer, parts, m_router ? 1 : 0);
         for (size_t i = 0; i < parts.size(); ++i) {
             const auto flags = i + 1 < parts.size() ? zmq::send_flags::sndmore | zmq::send_flags::dontwait : zmq::send_flags::dontwait;
             // A multipart message is all or nothing: only its first part can fail to queue.
@@ -206,6 +220,7 @@ void Channel::lingerOnClose(std::chrono::milliseconds ms) {
         std::this_thread::sleep_for(*wait);
     }
     m_socket.set(zmq::sockopt::linger, int(ms.count()));
+    if (m_plane) m_plane->lingerOnClose(ms);
 }
 
 // With held messages, the wait is cut into pieces that end when the next one is due.
@@ -233,17 +248,24 @@ std::nullopt_t Channel::refusedFrom(const QString& peer) {
     return std::nullopt;
 }
 
-std::optional<Envelope> Channel::receiveNow(std::chrono::milliseconds timeout) {
-    const int ms = int(std::clamp<std::chrono::milliseconds::rep>(timeout.count(), -1, INT_MAX));
-    if (ms != m_receiveTimeoutMs) m_socket.set(zmq::sockopt::rcvtimeo, m_receiveTimeoutMs = ms);
+// One message's parts (none when nothing came): a message's parts arrive together.
+static std::vector<zmq::message_t> receiveParts(zmq::socket_t& socket, zmq::recv_flags firstFlags) {
     std::vector<zmq::message_t> parts;
-    for (auto flags = zmq::recv_flags::none;; flags = zmq::recv_flags::dontwait) {
+    for (auto flags = firstFlags;; flags = zmq::recv_flags::dontwait) {
         zmq::message_t part;
-        if (!m_socket.recv(part, flags)) break;
+        if (!socket.recv(part, flags)) break;
         const bool more = part.more();
         parts.push_back(std::move(part));
         if (!more) break;
     }
+    return parts;
+}
+
+std::optional<Envelope> Channel::receiveNow(std::chrono::milliseconds timeout) {
+    if (m_plane) return receiveSealed(timeout);
+    const int ms = int(std::clamp<std::chrono::milliseconds::rep>(timeout.count(), -1, INT_MAX));
+    if (ms != m_receiveTimeoutMs) m_socket.set(zmq::sockopt::rcvtimeo, m_receiveTimeoutMs = ms);
+    std::vector<zmq::message_t> parts = receiveParts(m_socket, zmq::recv_flags::none);
     const size_t first = m_router ? 1 : 0;
     if (parts.size() <= first) return std::nullopt;
     const std::optional<QString> peer = senderOf(parts);
@@ -252,34 +274,125 @@ std::optional<Envelope> Channel::receiveNow(std::chrono::milliseconds timeout) {
         m_rejections->reject(QStringLiteral("?"), QStringLiteral("a message without an authenticated sender"));
         return std::nullopt;
     }
-    quint64 bytes = 0;
-    for (size_t i = first; i < parts.size(); ++i) bytes += parts[i].size();
-    m_traffic.received(*peer, bytes);
-    Decoded d = WireCodec::decode(parts, first, m_limits, m_stats.get());
-    if (!d.message) {
-        m_rejections->reject(*peer, wireErrorText(d.error));
-        return refusedFrom(*peer);
-    }
-    if (m_transform)
-        if (const QString error = m_transform->incoming(*peer, *d.message); !error.isEmpty()) {
-            m_stats->count(WireError::BadPayload);
-            m_rejections->reject(*peer, error);
-            return refusedFrom(*peer);
-        }
     QByteArray route;
     if (m_router) route = QByteArray(static_cast<const char*>(parts[0].data()), qsizetype(parts[0].size()));
-    return Envelope{*peer, std::move(*d.message), std::move(route)};
+    return deliver(*peer, parts, first, std::move(route));
+}
+
+std::optional<Envelope> Channel::deliver(const QString& peer, std::vector<zmq::message_t>& parts, size_t first, QByteArray route,
+                                         bool* consumed) {
+    quint64 bytes = 0;
+    for (size_t i = first; i < parts.size(); ++i) bytes += parts[i].size();
+    m_traffic.received(peer, bytes);
+    Decoded d = WireCodec::decode(parts, first, m_limits, m_stats.get());
+    if (!d.message) {
+        m_rejections->reject(peer, wireErrorText(d.error));
+        return refusedFrom(peer);
+    }
+    if (m_plane && SealedPlane::isControl(d.message->type)) {
+        if (std::optional<Message> reply = m_plane->control(peer, *d.message)) send(peer, std::move(*reply));
+        if (consumed) *consumed = true;
+        return std::nullopt;
+    }
+    if (m_transform)
+        if (const QString error = m_transform->incoming(peer, *d.message); !error.isEmpty()) {
+            m_stats->count(WireError::BadPayload);
+            m_rejections->reject(peer, error);
+            return refusedFrom(peer);
+        }
+    return Envelope{peer, std::move(*d.message), std::move(route)};
+}
+
+// Every CURVE message that is here now, handed to the sealed plane to wait for its bulk frames.
+void Channel::readSealedArrivals() {
+    for (;;) {
+        std::vector<zmq::message_t> parts = receiveParts(m_socket, zmq::recv_flags::dontwait);
+        const size_t first = m_router ? 1 : 0;
+        if (parts.size() <= first) return;
+        const std::optional<QString> peer = senderOf(parts);
+        if (!peer) {
+            m_stats->count(WireError::Empty);
+            m_rejections->reject(QStringLiteral("?"), QStringLiteral("a message without an authenticated sender"));
+            continue;
+        }
+        QByteArray route;
+        if (m_router) route = QByteArray(static_cast<const char*>(parts[0].data()), qsizetype(parts[0].size()));
+        if (const QString refusal = m_plane->arrive(*peer, std::move(route), std::move(parts), first); !refusal.isEmpty()) {
+            m_stats->count(WireError::BadPayload);
+            m_rejections->reject(*peer, refusal);
+            refusedFrom(*peer);
+        }
+    }
+}
+
+// A sealed channel's receive: CURVE messages wait in the plane for their bulk frames, and are
+// delivered in each peer's order once whole. The plane's own messages are handled on the way.
+std::optional<Envelope> Channel::receiveSealed(std::chrono::milliseconds timeout) {
+    using Clock = std::chrono::steady_clock;
+    const auto deadline = Clock::now() + std::max(timeout, std::chrono::milliseconds(0));
+    for (;;) {
+        m_plane->tick();
+        m_plane->readBulk();
+        for (auto& [peer, ack] : m_plane->takeAcknowledgements()) send(peer, std::move(ack));
+        readSealedArrivals();
+        while (std::optional<SealedPlane::Arrived> a = m_plane->next()) {
+            if (a->resetPeer) send(a->peer, Message(SealedPlane::kReset));
+            if (!a->refusal.isEmpty()) {
+                m_stats->count(WireError::BadPayload);
+                m_rejections->reject(a->peer, a->refusal);
+                return refusedFrom(a->peer);
+            }
+            bool consumed = false;
+            std::optional<Envelope> e = deliver(a->peer, a->parts, m_router ? 1 : 0, std::move(a->route), &consumed);
+            if (!consumed) return e;
+        }
+        auto wait = m_plane->nextCheck();
+        if (timeout.count() >= 0) {
+            const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
+            if (left.count() <= 0) return std::nullopt;
+            wait = wait.count() < 0 ? left : std::min(wait, left);
+        }
+        std::vector<zmq::pollitem_t> items;
+        appendPollItems(items);
+        zmq::poll(items.data(), items.size(), wait);
+    }
+}
+
+void Channel::appendPollItems(std::vector<zmq::pollitem_t>& items) {
+    items.push_back({m_socket.handle(), 0, ZMQ_POLLIN, 0});
+    if (m_plane && m_plane->bulkSocket()) items.push_back({m_plane->bulkSocket()->handle(), 0, ZMQ_POLLIN, 0});
 }
 
 int pollChannels(std::vector<Channel*> channels, std::chrono::milliseconds timeout) {
     for (Channel* c : channels)  // held messages (emulated WAN) leave when due: wake up for them
         if (const auto wait = c->releaseShaped()) timeout = std::min(timeout, *wait);
+    const auto held = [&]() -> int {  // sealed messages already whole (or due to be refused)
+        for (size_t c = 0; c < channels.size(); ++c)
+            if (channels[c]->hasDeliverable()) return int(c);
+        return -1;
+    };
+    if (const int c = held(); c >= 0) return c;
     std::vector<zmq::pollitem_t> items;
-    for (Channel* c : channels) items.push_back({c->socket().handle(), 0, ZMQ_POLLIN, 0});
+    std::vector<int> channelOf;
+    for (size_t c = 0; c < channels.size(); ++c) {
+        channels[c]->tickSealed();
+        channels[c]->appendPollItems(items);
+        channelOf.resize(items.size(), int(c));
+        if (const SealedPlane* plane = channels[c]->sealedPlane())  // a hold ends by time too, and a hello is said again
+            if (const auto check = plane->nextCheck(); check.count() >= 0) timeout = std::min(timeout, check);
+    }
     zmq::poll(items.data(), items.size(), timeout);
-    for (size_t i = 0; i < items.size(); ++i)
-        if (items[i].revents & ZMQ_POLLIN) return int(i);
-    return -1;
+    // Taken in turns from after the last one returned: a socket that is always readable (a
+    // stranger flooding a sealed channel's bulk port) must not starve the others.
+    thread_local size_t after = 0;
+    for (size_t k = 0; k < items.size(); ++k) {
+        const size_t i = (after + k) % items.size();
+        if (items[i].revents & ZMQ_POLLIN) {
+            after = i + 1;
+            return channelOf[i];
+        }
+    }
+    return held();
 }
 
 }  // namespace hips

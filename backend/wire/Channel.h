@@ -11,6 +11,7 @@
 #include "CurveSecurity.h"
 #include "LinkShaper.h"
 #include "RejectionLog.h"
+#include "SealedPlane.h"
 #include "TrafficCounter.h"
 #include "WireCodec.h"
 
@@ -50,6 +51,9 @@ public:
     // and the run's public keys once, and every socket it opens is then encrypted and
     // authenticated (a dealer expects the key of the node it connects to).
     static void setRunIdentity(const CurveKeyPair& own, const PeerKeys& peers);
+    // `transport_security: sealed`: the channels made with the run's identity from here on seal
+    // their large frames themselves (SealedPlane.h), bound to `binding`; empty: CURVE seals all.
+    static void setRunSealing(const QByteArray& binding);
     // This process's key pair and the run's public keys (what secure aggregation's pairwise
     // keys are authenticated by).
     static const CurveKeyPair& runKeyPair();
@@ -79,6 +83,16 @@ public:
     std::optional<Envelope> receive(std::chrono::milliseconds timeout);
 
     zmq::socket_t& socket() { return m_socket; }
+    // What to poll for this channel's messages: its socket, and its bulk socket when sealed.
+    void appendPollItems(std::vector<zmq::pollitem_t>& items);
+    // Sealed frames' counters (none without `transport_security: sealed`).
+    const SealedPlane* sealedPlane() const { return m_plane.get(); }
+    // A sealed channel may hold a whole message its sockets no longer signal: receive() has it now.
+    bool hasDeliverable() const { return m_plane && m_plane->deliverable(); }
+    // A sealed dealer whose hello is not yet acknowledged says it again (pollers call this).
+    void tickSealed() {
+        if (m_plane) m_plane->tick();
+    }
     const TrafficCounter& traffic() const { return m_traffic; }
     // This channel replaces `old` (its peer moved): its bytes go on counting from old's.
     void carryTrafficOf(const Channel& old) { m_traffic.add(old.m_traffic); }
@@ -107,6 +121,12 @@ private:
     std::optional<QString> senderOf(const std::vector<zmq::message_t>& parts);
     bool transmit(const QString& peer, const QString& type, std::vector<zmq::message_t>& parts, quint64 bytes);
     std::optional<Envelope> receiveNow(std::chrono::milliseconds timeout);
+    std::optional<Envelope> receiveSealed(std::chrono::milliseconds timeout);
+    void readSealedArrivals();
+    // Decodes a message's parts from `peer` (and hands it through the payload transform).
+    // `consumed`: it was the sealed plane's own, handled here.
+    std::optional<Envelope> deliver(const QString& peer, std::vector<zmq::message_t>& parts, size_t first, QByteArray route,
+                                    bool* consumed = nullptr);
     std::nullopt_t refusedFrom(const QString& peer);
 
     zmq::socket_t m_socket;
@@ -123,6 +143,7 @@ private:
     TrafficCounter m_traffic;
     std::shared_ptr<PayloadTransform> m_transform;
     std::shared_ptr<LinkShaper> m_shaper;
+    std::unique_ptr<SealedPlane> m_plane;
     int m_receiveTimeoutMs = -1;  // ZeroMQ's default: wait for ever
 };
 

@@ -3,6 +3,8 @@
 #include "SocketThread.h"  // blockTerminationSignals
 #include "RoleScope.h"
 
+#include <QCryptographicHash>
+#include <QStringList>
 #include <cstdio>
 
 namespace hips {
@@ -23,6 +25,14 @@ QByteArray PeerKeys::toText() const {
     QByteArray text;
     for (auto it = m_keys.begin(); it != m_keys.end(); ++it) text += it.key().toUtf8() + ' ' + it.value() + '\n';
     return text;
+}
+
+QByteArray runBindingOf(const PeerKeys& peers) {
+    QStringList ids = peers.all().keys();
+    ids.sort();  // (a hash's order is not the same in every process)
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    for (const QString& id : ids) hash.addData(id.toUtf8() + ' ' + peers.keyOf(id) + '\n');
+    return hash.result().toHex();
 }
 
 PeerKeys PeerKeys::fromText(const QByteArray& text) {

@@ -46,10 +46,17 @@ private:
     QHash<QString, QByteArray> m_keys;
 };
 
+// What every node of a run agrees on and no other run has: a hash of the run's public keys (a
+// sealed link's keys are bound to it, SealedPlane.h).
+QByteArray runBindingOf(const PeerKeys& peers);
+
 // How one socket secures itself. Null: plain TCP (tests of the wire layer only; runs never).
 struct CurveConfig {
     CurveKeyPair own;
     QByteArray serverPublicKey;  // for a client: whom it expects to reach
+    // Non-empty: `transport_security: sealed`, large frames go sealed beside CURVE (SealedPlane.h),
+    // their keys bound to this (what every node of the run agrees on and no other run has).
+    QByteArray sealedBinding = {};
     bool enabled() const { return !own.isNull(); }
     void applyAsServer(zmq::socket_t& socket) const;
     void applyAsClient(zmq::socket_t& socket) const;

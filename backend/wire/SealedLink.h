@@ -1,6 +1,7 @@
 #pragma once
 // Bulk frames sealed with an AEAD at the hardware's speed (issue 51): the pieces a sealed data
-// plane is built from. Not yet on the wire: runs still seal everything with CURVE.
+// plane is built from, on the wire with `transport_security: sealed` (SealedPlane.h for every
+// Channel of a run, SealedBulk.h for a collective party's mesh).
 //
 // A link's keys: each side of a connection draws an ephemeral X25519 key pair on every connect
 // (exchanged over the CURVE channel, so each side knows whose key it holds); libsodium's crypto_kx

@@ -1,5 +1,6 @@
 #include "SocketThread.h"
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <pthread.h>
@@ -72,15 +73,18 @@ void SocketThread::loop() {
     using namespace std::chrono_literals;
     blockTerminationSignals();
     while (!m_stop) {
-        zmq::pollitem_t items[] = {{m_channel.socket().handle(), 0, ZMQ_POLLIN, 0}, {m_wakeReceiver.handle(), 0, ZMQ_POLLIN, 0}};
-        zmq::poll(items, 2, 200ms);
-        if (items[1].revents & ZMQ_POLLIN) {
+        m_channel.tickSealed();
+        std::vector<zmq::pollitem_t> items{{m_wakeReceiver.handle(), 0, ZMQ_POLLIN, 0}};
+        m_channel.appendPollItems(items);  // (its bulk socket too, when sealed)
+        zmq::poll(items.data(), items.size(), m_channel.hasDeliverable() ? 0ms : 200ms);
+        if (items[0].revents & ZMQ_POLLIN) {
             zmq::message_t drain;
             while (m_wakeReceiver.recv(drain, zmq::recv_flags::dontwait)) {
             }
         }
         flushOutbox();
-        if (items[0].revents & ZMQ_POLLIN) {
+        if (m_channel.hasDeliverable() ||
+            std::any_of(items.begin() + 1, items.end(), [](const zmq::pollitem_t& i) { return i.revents & ZMQ_POLLIN; })) {
             while (auto envelope = m_channel.receive(std::chrono::milliseconds(0))) m_onMessage(std::move(*envelope));
         }
     }

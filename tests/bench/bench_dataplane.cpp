@@ -10,7 +10,9 @@
 // The paths take turns in short blocks (see main). Goodput = payload bytes pushed + pulled / wall
 // time. Prints one line per configuration. The `curve` columns run the same path with CURVE on, as every run
 // has it (a key pair per node, the ZAP handler naming each peer): its cost is curve_GB/s against
-// hips_GB/s.
+// hips_GB/s. The `sealed` columns run it with `transport_security: sealed` (CURVE for headers and
+// identities, the payloads' frames sealed with the link's AES-256-GCM on plain sockets beside it,
+// SealedPlane.h): sealed/raw is its goodput against raw plaintext ZeroMQ's.
 #include "AggregatorRegistry.h"
 #include "Channel.h"
 #include "ProcessMemory.h"
@@ -104,27 +106,28 @@ private:
 // zero-copy as soon as it is final. `Transport`: the same messages, codec and sockets, but the
 // server only counts pushes and answers with the unchanged model — the transport's share of the
 // cost. `Curve`: the folding path with CURVE on, as every run has it (a key pair per node, the
-// ZAP handler naming each peer).
+// ZAP handler naming each peer). `Sealed`: the same with `transport_security: sealed`.
 class HipsPath {
 public:
-    enum Kind { Fold, Transport, Curve };
+    enum Kind { Fold, Transport, Curve, Sealed };
 
     HipsPath(int workers, size_t bytes, int rounds, Kind kind)
         : m_kind(kind),
           m_workers(workers),
           m_left(rounds),
           m_floats(bytes / sizeof(float)),
-          m_serverKeys(kind == Curve ? CurveKeyPair::generate() : CurveKeyPair()),
+          m_serverKeys(secured(kind) ? CurveKeyPair::generate() : CurveKeyPair()),
           m_model(ModelVersion::fromBuffer(0, std::make_shared<std::vector<float>>(m_floats, 0.0f))) {
         QHash<QByteArray, QString> members;
         QSet<QString> ids;
         for (int w = 0; w < workers; ++w) {
             ids.insert(workerId(w));
-            m_workerKeys.push_back(kind == Curve ? CurveKeyPair::generate() : CurveKeyPair());
+            m_workerKeys.push_back(secured(kind) ? CurveKeyPair::generate() : CurveKeyPair());
             members.insert(m_workerKeys.back().publicKey, workerId(w));
         }
-        if (kind == Curve) m_guard = std::make_unique<CurveGuard>(m_ctx, members, QStringLiteral("bench"));
-        m_server = std::make_unique<Channel>(Channel::router(m_ctx, kServer, "tcp://127.0.0.1:*", CurveConfig{m_serverKeys, {}}));
+        if (secured(kind)) m_guard = std::make_unique<CurveGuard>(m_ctx, members, QStringLiteral("bench"));
+        m_server =
+            std::make_unique<Channel>(Channel::router(m_ctx, kServer, "tcp://127.0.0.1:*", CurveConfig{m_serverKeys, {}, sealing()}));
         m_collector = std::make_unique<RoundCollector>(kServer, ids, AggregatorRegistry::create("fedavg"));
         m_collector->foldOnArrival([this] { return RoundCollector::FoldTarget{m_pool.acquire(m_floats), m_model.data}; });
         const QString endpoint = QString::fromStdString(lastEndpoint(m_server->socket()));
@@ -162,11 +165,14 @@ public:
 
 private:
     static QString workerId(int w) { return QStringLiteral("p%1/server0").arg(w); }
+    static bool secured(Kind k) { return k == Curve || k == Sealed; }
+    QByteArray sealing() const { return m_kind == Sealed ? QByteArray("bench-run") : QByteArray(); }
     static constexpr const char* kServer = "central/global_server0";
 
     void work(int w, int rounds, const QString& endpoint) {
         zmq::context_t ctx(1);  // a process of its own, as a worker is
-        Channel c = Channel::dealer(ctx, workerId(w), endpoint, kServer, CurveConfig{m_workerKeys[size_t(w)], m_serverKeys.publicKey});
+        Channel c =
+            Channel::dealer(ctx, workerId(w), endpoint, kServer, CurveConfig{m_workerKeys[size_t(w)], m_serverKeys.publicKey, sealing()});
         auto delta = std::make_shared<std::vector<float>>(m_floats, 1e-3f);
         ModelAssembler assembler(m_floats);
         for (qint64 r = 1; r <= rounds; ++r) {  // the model starts at version 0
@@ -300,7 +306,12 @@ int main(int argc, char** argv) {
             RawPath raw(workers, bytes, rounds + 1);
             seconds = timedBlock(raw, rounds);
         } else {
-            HipsPath hips(workers, bytes, rounds + 1, path == "transport" ? HipsPath::Transport : HipsPath::Fold);
+            const HipsPath::Kind kind = path == "transport" ? HipsPath::Transport
+                                        : path == "curve"   ? HipsPath::Curve
+                                        : path == "sealed"  ? HipsPath::Sealed
+                                                            : HipsPath::Fold;
+            HipsPath hips(workers, bytes, rounds + 2, kind);
+            hips.serve(1);  // (a sealed link is made in the first round)
             seconds = timedBlock(hips, rounds);
         }
         std::printf("%s %d x %d MB, %d rounds: %.2f GB/s\n", path.c_str(), workers, mb, rounds,
@@ -312,9 +323,9 @@ int main(int argc, char** argv) {
         payloads = {std::max(1, std::atoi(argv[2]))};
     }
     printCipherSpeeds();
-    std::printf("%-8s %-8s %-7s %10s %12s %7s %14s %7s %10s %12s\n", "workers", "payload", "rounds", "raw_GB/s", "hips_GB/s", "ratio",
-                "transport_GB/s", "ratio", "curve_GB/s", "curve/hips");
-    double worst = 1e9, worstTransport = 1e9, worstCurve = 1e9;
+    std::printf("%-8s %-8s %-7s %10s %12s %7s %14s %7s %10s %12s %11s %10s %12s\n", "workers", "payload", "rounds", "raw_GB/s", "hips_GB/s",
+                "ratio", "transport_GB/s", "ratio", "curve_GB/s", "curve/hips", "sealed_GB/s", "sealed/raw", "sealed/curve");
+    double worst = 1e9, worstTransport = 1e9, worstCurve = 1e9, worstSealed = 1e9;
     constexpr int kRepetitions = 9;
     for (int workers : workerCounts)
         for (int mb : payloads) {
@@ -332,7 +343,8 @@ int main(int argc, char** argv) {
             RawPath raw(workers, bytes, total);
             HipsPath hips(workers, bytes, total, HipsPath::Fold), transport(workers, bytes, total, HipsPath::Transport);
             raw.serve(2), hips.serve(2), transport.serve(2);  // connections, page faults
-            std::vector<double> rawRate, hipsRate, transportRate, secured, hipsRatio, transportRatio, curveRatio;
+            std::vector<double> rawRate, hipsRate, transportRate, secured, sealed, hipsRatio, transportRatio, curveRatio, sealedRatio,
+                sealedOverCurve;
             for (int rep = 0; rep < kRepetitions; ++rep) {
                 double rawSeconds = 0, hipsSeconds = 0, transportSeconds = 0;
                 for (int b = 0; b < blocks; ++b) {
@@ -349,21 +361,30 @@ int main(int argc, char** argv) {
                     curve.serve(1);
                     secured.push_back(goodput(workers, bytes, timed, timedBlock(curve, timed)));
                 }
+                {  // sealed: its links are made in the first round, untimed
+                    HipsPath seal(workers, bytes, timed + 3, HipsPath::Sealed);
+                    seal.serve(2);
+                    sealed.push_back(goodput(workers, bytes, timed, timedBlock(seal, timed)));
+                }
                 hipsRatio.push_back(hipsRate.back() / rawRate.back());
                 transportRatio.push_back(transportRate.back() / rawRate.back());
                 curveRatio.push_back(secured.back() / hipsRate.back());
+                sealedRatio.push_back(sealed.back() / rawRate.back());
+                sealedOverCurve.push_back(sealed.back() / secured.back());
             }
             worst = std::min(worst, median(hipsRatio));
             worstTransport = std::min(worstTransport, median(transportRatio));
             worstCurve = std::min(worstCurve, median(curveRatio));
-            std::printf("%-8d %-5d MB %-7d %10.2f %12.2f %7.2f %14.2f %7.2f %10.2f %12.2f\n", workers, mb, rounds, median(rawRate) / 1e9,
-                        median(hipsRate) / 1e9, median(hipsRatio), median(transportRate) / 1e9, median(transportRatio),
-                        median(secured) / 1e9, median(curveRatio));
+            worstSealed = std::min(worstSealed, median(sealedRatio));
+            std::printf("%-8d %-5d MB %-7d %10.2f %12.2f %7.2f %14.2f %7.2f %10.2f %12.2f %11.2f %10.2f %12.2f\n", workers, mb, rounds,
+                        median(rawRate) / 1e9, median(hipsRate) / 1e9, median(hipsRatio), median(transportRate) / 1e9,
+                        median(transportRatio), median(secured) / 1e9, median(curveRatio), median(sealed) / 1e9, median(sealedRatio),
+                        median(sealedOverCurve));
             std::fflush(stdout);
         }
     std::printf(
         "worst ratio with FedAvg at the server %.2f, transport only %.2f (target >= 0.80); "
-        "with CURVE %.2f of without\n",
-        worst, worstTransport, worstCurve);
+        "with CURVE %.2f of without; sealed %.2f of raw\n",
+        worst, worstTransport, worstCurve, worstSealed);
     return 0;
 }

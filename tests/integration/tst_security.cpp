@@ -91,6 +91,48 @@ void oversized(Attackers& a, int port) {
     while (!a.stop) std::this_thread::sleep_for(50ms);
 }
 
+// transport_security sealed: the plain bulk socket beside a server's CURVE one (SealedPlane.h),
+// which anyone may reach. Says a hello in a member's name without its key, sends frames on a
+// connection no hello vouched for, one cut short, and garbage; listens for anything back.
+void floodBulk(Attackers& a, int port) {
+    zmq::context_t ctx(1);
+    const auto bulkHeader = [](char kind, quint64 size) {
+        QByteArray h(20, '\0');
+        h[0] = kind;
+        for (int i = 0; i < 8; ++i) h[12 + i] = char(size >> (56 - 8 * i));
+        return h;
+    };
+    const QByteArray name = "party1/server0";
+    while (!a.stop) {
+        zmq::socket_t s(ctx, zmq::socket_type::dealer);
+        s.set(zmq::sockopt::linger, 0);
+        s.connect("tcp://127.0.0.1:" + std::to_string(port));
+        const auto sendParts = [&](const QByteArray& header, const QByteArray& payload) {
+            (void)s.send(zmq::buffer(header.constData(), size_t(header.size())), zmq::send_flags::sndmore | zmq::send_flags::dontwait);
+            (void)s.send(zmq::buffer(payload.constData(), size_t(payload.size())), zmq::send_flags::dontwait);
+        };
+        sendParts(bulkHeader('h', quint64(name.size())), name + QByteArray(16, 'k'));  // a hello without the key
+        sendParts(bulkHeader('f', 1 << 20), QByteArray((1 << 20) + 16, 'f'));  // a frame nobody vouched for
+        sendParts(bulkHeader('f', 1 << 20), QByteArray(1000, 'c'));  // one cut short
+        (void)s.send(zmq::str_buffer("garbage"), zmq::send_flags::dontwait);
+        ++a.attempts;
+        zmq::pollitem_t item{s.handle(), 0, ZMQ_POLLIN, 0};
+        if (zmq::poll(&item, 1, 150ms) > 0) ++a.replies;
+    }
+}
+
+// The largest of a node's traffic records' `field` (its counters only grow).
+qint64 largestTrafficField(const QString& runDir, const QString& node, const char* field) {
+    qint64 most = -1;
+    QFile f(QDir(runDir).filePath("metrics.jsonl"));
+    if (!f.open(QIODevice::ReadOnly)) return most;
+    for (const QByteArray& line : f.readAll().split('\n')) {
+        const QJsonObject r = QJsonDocument::fromJson(line).object();
+        if (r["kind"] == "traffic" && r["node"] == node) most = std::max(most, qint64(r[field].toDouble(-1)));
+    }
+    return most;
+}
+
 // Takes the agent's place: hello as "controller", then a start that would write where the
 // attacker chose, then stop_all.
 void takeOverAgent(Attackers& a, int port, const QString& evilDir) {
@@ -164,14 +206,25 @@ int attackAsAnotherUser(const QByteArray& spec) {
 class SecurityTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // With CURVE sealing everything, and with sealed links (CURVE for identities and headers,
+    // payloads sealed beside it on plain sockets that strangers can reach too).
+    void strangersCannotJoinSteerOrCrashARun_data() {
+        QTest::addColumn<QString>("security");
+        QTest::newRow("curve") << "curve";
+        QTest::newRow("sealed") << "sealed";
+    }
+
     void strangersCannotJoinSteerOrCrashARun() {
+        QFETCH(QString, security);
         const mode_t oldMask = ::umask(022);  // a permissive umask: the run must still be private
         Run run;
         // The run's parent is open to every user: only the run's own modes keep others out.
         QVERIFY(QFile::setPermissions(run.dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther |
                                                           QFile::ExeOther | QFile::ReadGroup | QFile::ExeGroup));
         const QString outDir = run.dir.filePath("run");
-        run.start({"run", kSmall, "--out", outDir, "--rounds", "8"});
+        // (Sealed: long enough a run that the strangers find the bulk ports while it goes on.)
+        const QString rounds = security == "sealed" ? "40" : "8";
+        run.start({"run", kSmall, "--out", outDir, "--rounds", rounds, "--transport-security", security});
         ::umask(oldMask);
 
         Attackers attackers;
@@ -217,6 +270,20 @@ private Q_SLOTS:
         otherUser.setProcessChannelMode(QProcess::MergedChannels);
         otherUser.start("setpriv", {"--reuid=65534", "--regid=65534", "--clear-groups", QCoreApplication::applicationFilePath()});
 
+        const QList<int> topologyPorts{run.ports.of(19100), run.ports.of(19101), run.ports.of(19200), run.ports.of(19201)};
+        if (security == "sealed") {  // the servers' bulk sockets: the ports they listen on beyond the topology's
+            QList<int> bulkPorts;
+            for (int i = 0; i < 300 && bulkPorts.size() < 2; ++i, QTest::qWait(100)) {
+                bulkPorts.clear();
+                for (const char* server : {"central/global_server0", "party1/server0"})
+                    for (qint64 pid : taggedProcesses(run.tag, server))
+                        for (int port : listeningPorts(pid))
+                            if (!topologyPorts.contains(port)) bulkPorts << port;
+            }
+            QVERIFY2(bulkPorts.size() >= 2, "the servers opened no bulk sockets");
+            for (int port : bulkPorts) attackers.threads.emplace_back(floodBulk, std::ref(attackers), port);
+        }
+
         QVERIFY2(run.waitForOutput("\n    4 ", 120000), run.out.constData());
         const QList<qint64> globalServer = taggedProcesses(run.tag, "central/global_server0");
         QCOMPARE(globalServer.size(), 1);
@@ -230,7 +297,7 @@ private Q_SLOTS:
         const int code = run.finish(180000);
         attackers.join();
         QVERIFY2(code == 0, run.err.constData());
-        QVERIFY2(run.out.contains("finished after 8 rounds"), run.out.constData());
+        QVERIFY2(run.out.contains("finished after " + rounds.toLatin1() + " rounds"), run.out.constData());
         QVERIFY(attackers.attempts > 20);
         QCOMPARE(attackers.replies.load(), 0);  // no table, no model, no hello_ok
         QVERIFY2(!QFileInfo::exists(evilDir), "the agent obeyed a stranger's start");
@@ -241,6 +308,11 @@ private Q_SLOTS:
         QVERIFY2(accuracy > 0.5, qPrintable(QString("accuracy %1: the model was poisoned").arg(accuracy)));
         QVERIFY2(serverPeakKb > 0 && serverPeakKb < 200 * 1024,
                  qPrintable(QString("the global server peaked at %1 MB").arg(serverPeakKb / 1024)));
+        if (security == "sealed") {  // the payloads went sealed, and the strangers' frames were refused and counted
+            QVERIFY(largestTrafficField(outDir, "central/global_server0", "sealed_frames") > 0);
+            QVERIFY(largestTrafficField(outDir, "party1/server0", "wire_errors") > 0);
+            QVERIFY(largestTrafficField(outDir, "central/global_server0", "wire_errors") > 0);
+        }
 
         // The refusals were seen and logged, but a few lines, not one per attempt.
         QSqlDatabase db = QSqlDatabase::addDatabase("QSQLITE", "security");

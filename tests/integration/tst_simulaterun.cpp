@@ -40,10 +40,18 @@ class SimulateRunTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     // FedAvg is deterministic: the simulated run's final model is the deployed run's, byte for byte,
-    // and it is kept as a run is, every worker reporting every round.
+    // and it is kept as a run is, every worker reporting every round. The deployed run with its
+    // links sealed beside CURVE (transport_security sealed) too.
+    void theSimulatedModelIsTheDeployedRunsBitForBit_data() {
+        QTest::addColumn<QString>("security");
+        QTest::newRow("curve") << "curve";
+        QTest::newRow("sealed") << "sealed";
+    }
+
     void theSimulatedModelIsTheDeployedRunsBitForBit() {
+        QFETCH(QString, security);
         Run real;
-        real.start({"run", kSmall, "--out", real.dir.filePath("real")});
+        real.start({"run", kSmall, "--out", real.dir.filePath("real"), "--transport-security", security});
         QVERIFY2(real.finish(180000) == 0, real.out + real.err);
         Run sim;
         sim.start({"simulate", kSmall, "--out", sim.dir.filePath("sim")});
@@ -57,6 +65,11 @@ private Q_SLOTS:
         QCOMPARE(records(sim.dir.filePath("sim"), "eval").size(), 6);
         QCOMPARE(summary(sim.dir.filePath("sim"))["final_test_acc"].toDouble(),
                  summary(real.dir.filePath("real"))["final_test_acc"].toDouble());
+        if (security == "sealed") {  // the updates and models went the sealed way
+            qint64 sealed = 0;
+            for (const QJsonObject& r : records(real.dir.filePath("real"), "traffic")) sealed += qint64(r["sealed_frames"].toDouble());
+            QVERIFY2(sealed > 0, "no frame was sealed");
+        }
         const auto [status, show] = sim.historyCommand({"show", "1"});
         QVERIFY2(status == 0 && show.contains("finished") && show.contains("hips simulate"), show.constData());
         QVERIFY(sim.leftovers().isEmpty());

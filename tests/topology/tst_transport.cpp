@@ -167,14 +167,22 @@ private Q_SLOTS:
         QVERIFY2(load.ok(), qPrintable(load.errorText()));
     }
 
-    // transport_security sealed seals a collective party's mesh: refused where no party has one,
-    // written back where one does.
-    void sealedNeedsACollectiveParty() {
+    // transport_security sealed seals the party servers' links and a collective party's mesh:
+    // taken with either, written back; anything else is refused, from the file or set afterwards
+    // (hips run --transport-security).
+    void sealedIsTakenWithServersAndCollectives() {
         QJsonObject t = validTopology();
         set(t, {"training", "transport_security"}, "sealed");
-        const TopologyLoad none = TopologyReader::readJson(QJsonDocument(t).toJson());
-        QVERIFY(!none.ok());
-        QVERIFY2(hasIssue(none, "$.training.transport_security", "no party here has one"), qPrintable(none.errorText()));
+        const TopologyLoad servers = TopologyReader::readJson(QJsonDocument(t).toJson());
+        QVERIFY2(servers.ok(), qPrintable(servers.errorText()));
+        QCOMPARE(servers.topology->training.transportSecurity, QStringLiteral("sealed"));
+        Topology edited = *servers.topology;
+        edited.training.transportSecurity = QStringLiteral("tls");
+        const TopologyLoad unknown = TopologyReader::readJson(TopologyWriter::toJson(edited));
+        QVERIFY(hasIssue(unknown, "$.training.transport_security", ""));
+        TopologyLoad afterwards;
+        afterwards.issues = TopologyReader::validate(edited);
+        QVERIFY2(hasIssue(afterwards, "$.training.transport_security", "use curve or sealed"), "a value set after reading is checked too");
         const TopologyLoad ring = withTransport(QStringLiteral("ring"), [](QJsonObject& t) {
             set(t, {"training", "transport_security"}, "sealed");
         });

@@ -75,15 +75,23 @@ QCborMap trafficFields(const Channel& a, const Channel* b) {
 
 QCborMap trafficFields(const std::vector<const Channel*>& channels) {
     QCborArray links;
-    quint64 errors = 0, undeliverable = 0;
+    quint64 errors = 0, undeliverable = 0, sealedFrames = 0;
+    bool sealed = false;
     for (const Channel* c : channels) {
         for (const QCborValue& v : c->traffic().toCbor()) links.append(v);
         errors += c->stats().totalErrors();
         undeliverable += c->undeliverable();
+        if (const SealedPlane* plane = c->sealedPlane()) {  // transport_security sealed
+            sealed = true;
+            sealedFrames += plane->framesSealed();
+            errors += plane->bulkRefused();  // frames refused on the bulk socket: a stranger's, or cut or altered
+        }
     }
-    return {{QStringLiteral("links"), links},
-            {QStringLiteral("wire_errors"), qint64(errors)},
-            {QStringLiteral("undeliverable"), qint64(undeliverable)}};
+    QCborMap fields{{QStringLiteral("links"), links},
+                    {QStringLiteral("wire_errors"), qint64(errors)},
+                    {QStringLiteral("undeliverable"), qint64(undeliverable)}};
+    if (sealed) fields.insert(QStringLiteral("sealed_frames"), qint64(sealedFrames));  // sent sealed beside CURVE
+    return fields;
 }
 
 }  // namespace hips

@@ -165,6 +165,7 @@ int runRole(const QString& topologyPath, const QString& nodeId, const QString& o
         // Every socket of this role is encrypted and authenticated with this node's own key;
         // only the run's nodes get in, each under the name its key belongs to.
         Channel::setRunIdentity(keys->own, keys->peers);
+        if (ctx.training().transportSecurity == QLatin1String("sealed")) Channel::setRunSealing(runBindingOf(keys->peers));
         Channel::setDefaultLimits(dataPlaneLimits(ctx.training()));
         QHash<QByteArray, QString> members;
         for (auto it = keys->peers.all().begin(); it != keys->peers.all().end(); ++it) members.insert(it.value(), it.key());

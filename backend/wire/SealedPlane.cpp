@@ -1,0 +1,490 @@
+#include "SealedPlane.h"
+
+#include <sodium.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace hips {
+
+const QString SealedPlane::kOffer = QStringLiteral("seal_offer");
+const QString SealedPlane::kAnswer = QStringLiteral("seal_answer");
+const QString SealedPlane::kReady = QStringLiteral("seal_ready");
+const QString SealedPlane::kReset = QStringLiteral("seal_reset");
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A bulk frame: [header][sender's name][sealed payload]. The header: kind ('h' hello, 'f' frame),
+// 0, the part's index in its message (u16), the link counter (u64), the plain size (u64), the
+// first 16 bytes of the BLAKE2b of its message's CBOR header; big-endian. The header and the name
+// are the associated data: a frame opens only as the part it was sealed as, of the message it was
+// sealed for, from the node that sealed it.
+constexpr size_t kDigestBytes = 16;
+constexpr size_t kBulkHeaderBytes = 20 + kDigestBytes;
+constexpr size_t kEntryBytes = 18;  // a descriptor entry: index (u16), counter (u64), size (u64)
+constexpr char kDescriptorMark = 'D';
+constexpr int kBulkHighWaterMark = 256;  // frames queued on a bulk link before they go inline instead
+constexpr int kStrangerHighWaterMark = 8;  // what the open bulk port buffers per connection before it stops reading
+constexpr int kMaxBulkReadsPerCall = 64;  // a stranger's flood is read in bounded bites
+constexpr size_t kMaxStashedFrames = 1024;
+constexpr size_t kMaxHeldPerPeer = 1000;  // a socket's queue: what a peer can have on its way at once
+constexpr size_t kMaxNameBytes = 256;
+constexpr std::chrono::milliseconds kHelloAgain{300};  // a dealer's unanswered hello is said again
+
+void putBig(unsigned char* p, uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) p[i] = static_cast<unsigned char>(v >> (8 * (bytes - 1 - i)));
+}
+
+uint64_t getBig(const unsigned char* p, int bytes) {
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; ++i) v = (v << 8) | p[i];
+    return v;
+}
+
+QByteArray digestOf(const QByteArray& messageHeader) {
+    QByteArray d(int(kDigestBytes), '\0');
+    crypto_generichash(reinterpret_cast<unsigned char*>(d.data()), kDigestBytes,
+                       reinterpret_cast<const unsigned char*>(messageHeader.constData()), size_t(messageHeader.size()), nullptr, 0);
+    return d;
+}
+
+QByteArray bulkHeader(char kind, uint64_t index, uint64_t counter, uint64_t size, const QByteArray& digest) {
+    QByteArray h(int(kBulkHeaderBytes), '\0');
+    auto* p = reinterpret_cast<unsigned char*>(h.data());
+    p[0] = static_cast<unsigned char>(kind);
+    putBig(p + 2, index, 2);
+    putBig(p + 4, counter, 8);
+    putBig(p + 12, size, 8);
+    std::memcpy(p + 20, digest.constData(), std::min<size_t>(kDigestBytes, size_t(digest.size())));
+    return h;
+}
+
+QByteArray bytesOf(const zmq::message_t& m) {
+    return QByteArray(static_cast<const char*>(m.data()), qsizetype(m.size()));
+}
+
+// The host part of "tcp://host:port" (IPv6 in brackets stays in them).
+QString hostOf(const QString& endpoint) {
+    return endpoint.left(endpoint.lastIndexOf(QLatin1Char(':')));
+}
+
+void plainSocketOptions(zmq::socket_t& s, const QString& endpoint, size_t maxFrameBytes, int receiveHighWaterMark) {
+    s.set(zmq::sockopt::linger, 0);
+    s.set(zmq::sockopt::sndhwm, kBulkHighWaterMark);
+    s.set(zmq::sockopt::rcvhwm, receiveHighWaterMark);
+    s.set(zmq::sockopt::maxmsgsize, int64_t(maxFrameBytes + kAeadTagBytes + 4096));
+    if (endpoint.contains(QLatin1Char('['))) s.set(zmq::sockopt::ipv6, 1);
+}
+
+// A frame that opened on arrival, waiting for its message.
+struct Stashed {
+    zmq::message_t frame;  // opened in place: the plain bytes, then the tag
+    uint64_t index, size;
+    QByteArray digest;
+};
+
+}  // namespace
+
+struct SealedPlane::BulkRef {
+    size_t index;
+    uint64_t counter, size;
+};
+
+struct SealedPlane::Link {
+    std::unique_ptr<Sealer> sealer;
+    std::unique_ptr<Opener> opener;
+    QString offerId;  // the dealer's offer this link answers
+    QByteArray route;  // router: the connection the peer's latest frame that opened came on
+    bool confirmed = false;  // dealer: the router has its hello, so bulk reaches it
+    Clock::time_point lastHello{};  // dealer: when it last left
+    bool helloSent = false;  // dealer: once the connection was made
+    std::map<uint64_t, Stashed> stash;  // by counter, until their message comes
+    size_t stashedBytes = 0;
+    std::optional<uint64_t> lastOpened;
+    Clock::time_point lastProgress = Clock::now();  // a frame opened: the peer's bulk is moving
+};
+
+struct SealedPlane::Held {
+    QByteArray route;
+    std::vector<zmq::message_t> parts;
+    size_t first = 0;
+    std::vector<BulkRef> refs;
+    Clock::time_point since = Clock::now();
+    QString refusal;
+};
+
+SealedPlane::SealedPlane(zmq::context_t& ctx, bool router, QString self, QByteArray binding, QString curveEndpoint, size_t maxFrameBytes)
+    : m_ctx(ctx),
+      m_router(router),
+      m_self(std::move(self)),
+      m_binding(std::move(binding)),
+      m_curveEndpoint(std::move(curveEndpoint)),
+      m_maxFrameBytes(maxFrameBytes) {}
+
+SealedPlane::~SealedPlane() = default;
+
+SealedPlane::Link* SealedPlane::linkOf(const QString& peer) {
+    const auto it = m_links.find(peer);
+    return it == m_links.end() ? nullptr : it->second.get();
+}
+
+Message SealedPlane::offer() {
+    m_offered = std::make_unique<EphemeralKeyPair>(EphemeralKeyPair::generate());
+    Message m(kOffer);
+    m.frames.emplace_back(m_offered->publicKey.data(), m_offered->publicKey.size());
+    return m;
+}
+
+static QString offerId(const std::array<unsigned char, 32>& key) {
+    return QString::fromLatin1(QByteArray(reinterpret_cast<const char*>(key.data()), 8).toHex());
+}
+
+std::optional<Message> SealedPlane::control(const QString& peer, const Message& m) {
+    std::array<unsigned char, 32> theirs{};
+    const bool keyed = m.frames.size() == 1 && m.frames[0].size() == theirs.size();
+    if (keyed) std::memcpy(theirs.data(), m.frames[0].data(), theirs.size());
+    // Held messages with sealed frames refer to the replaced link's counters: they can never open.
+    // (One that is all inline is delivered as ever.)
+    const auto forgetHeld = [&] {
+        for (Held& h : m_held[peer])
+            if (h.refusal.isEmpty() && !h.refs.empty()) h.refusal = QStringLiteral("sealed frames of a link that was made again since");
+    };
+    const auto makeLink = [&](const LinkKeys& keys, const QString& offer) {
+        forgetHeld();
+        auto link = std::make_unique<Link>();
+        link->sealer = std::make_unique<Sealer>(keys.send, m_cipher);
+        link->opener = std::make_unique<Opener>(keys.receive, m_cipher);
+        link->offerId = offer;
+        Link& made = *link;
+        m_links[peer] = std::move(link);
+        return &made;
+    };
+    if (m_router && m.type == kOffer && keyed) {
+        const EphemeralKeyPair mine = EphemeralKeyPair::generate();
+        const std::optional<LinkKeys> keys = deriveLinkKeys(false, mine, theirs, m_binding, m_self, peer);
+        if (!keys) return std::nullopt;  // a weak key: no link, everything stays on CURVE
+        if (!m_bulk) bindBulk();
+        makeLink(*keys, offerId(theirs));
+        m_askedToOffer.remove(peer);
+        const QString endpoint = QString::fromStdString(m_bulk->get(zmq::sockopt::last_endpoint));
+        Message answer(kAnswer, {{QStringLiteral("port"), endpoint.mid(endpoint.lastIndexOf(QLatin1Char(':')) + 1).toLongLong()},
+                                 {QStringLiteral("offer"), offerId(theirs)}});
+        answer.frames.emplace_back(mine.publicKey.data(), mine.publicKey.size());
+        return answer;
+    }
+    const QString offered = m.string(QStringLiteral("offer"));
+    if (!m_router && m.type == kAnswer && keyed && m_offered && offered == offerId(m_offered->publicKey)) {
+        const qint64 port = m.integer(QStringLiteral("port"));
+        const std::optional<LinkKeys> keys = deriveLinkKeys(true, *m_offered, theirs, m_binding, m_self, peer);
+        if (!keys || port <= 0 || port > 65535) return std::nullopt;
+        m_offered.reset();
+        m_links.clear();
+        Link* link = makeLink(*keys, offered);
+        connectBulk(quint16(port));
+        sayHello(*link);
+        return std::nullopt;
+    }
+    if (!m_router && m.type == kReady) {  // the router has our hello: bulk reaches it
+        if (Link* link = linkOf(peer); link && link->offerId == offered) link->confirmed = true;
+        return std::nullopt;
+    }
+    if (!m_router && m.type == kReset && !m_offered) {  // the router lost our link (it restarted): offer again
+        m_links.clear();
+        m_bulk.reset();
+        return offer();
+    }
+    return std::nullopt;  // a control message out of turn: nothing to do
+}
+
+void SealedPlane::bindBulk() {
+    const QString host = hostOf(m_curveEndpoint);
+    m_bulk = std::make_unique<zmq::socket_t>(m_ctx, zmq::socket_type::router);
+    plainSocketOptions(*m_bulk, host, m_maxFrameBytes, kStrangerHighWaterMark);
+    m_bulk->set(zmq::sockopt::router_mandatory, 1);
+    m_bulk->bind((host + QStringLiteral(":*")).toStdString());
+}
+
+// A dealer's bulk socket sends only while connected (immediate): towards a port it cannot reach
+// (a firewall), its frames go inline instead of queueing for ever.
+void SealedPlane::connectBulk(quint16 port) {
+    const QString endpoint = hostOf(m_curveEndpoint) + QLatin1Char(':') + QString::number(port);
+    m_bulk = std::make_unique<zmq::socket_t>(m_ctx, zmq::socket_type::dealer);
+    plainSocketOptions(*m_bulk, endpoint, m_maxFrameBytes, kBulkHighWaterMark);
+    m_bulk->set(zmq::sockopt::immediate, 1);
+    m_bulk->connect(endpoint.toStdString());
+}
+
+// The dealer's hello: a sealed empty frame, so the router learns which connection is ours (only
+// this link's key makes one that opens) and says so on CURVE; until then our frames stay inline.
+void SealedPlane::sayHello(Link& link) {
+    // (Only once the connection is made: a send before it fails, and the hello is tried again at
+    // the next tick; nothing is sealed for a hello that does not leave.)
+    zmq::pollitem_t room{m_bulk->handle(), 0, ZMQ_POLLOUT, 0};
+    if (zmq::poll(&room, 1, std::chrono::milliseconds(0)) <= 0) return;
+    const QByteArray header = bulkHeader('h', 0, link.sealer->nextCounter(), 0, {}), name = m_self.toUtf8();
+    zmq::message_t tag(kAeadTagBytes);
+    if (!link.sealer->seal(header + name, nullptr, 0, static_cast<unsigned char*>(tag.data()))) return;
+    const auto more = zmq::send_flags::sndmore | zmq::send_flags::dontwait;
+    if (!m_bulk->send(zmq::buffer(header.constData(), size_t(header.size())), more)) return;
+    m_bulk->send(zmq::buffer(name.constData(), size_t(name.size())), zmq::send_flags::sndmore);
+    m_bulk->send(tag, zmq::send_flags::none);
+    link.lastHello = Clock::now();
+    link.helloSent = true;
+}
+
+void SealedPlane::tick() {
+    if (m_router || m_links.empty() || !m_bulk) return;
+    Link& link = *m_links.begin()->second;
+    if (!link.confirmed && (!link.helloSent || Clock::now() - link.lastHello >= kHelloAgain)) sayHello(link);
+}
+
+void SealedPlane::divert(const QString& peer, std::vector<zmq::message_t>& parts, size_t first) {
+    tick();
+    QByteArray descriptor(1, kDescriptorMark);
+    Link* link = linkOf(peer);
+    bool bulk = link && m_bulk && (m_router ? !link->route.isEmpty() : link->confirmed);
+    const QByteArray name = m_self.toUtf8();
+    QByteArray digest;
+    for (size_t i = first + 1; bulk && i < parts.size(); ++i) {
+        const size_t size = parts[i].size();
+        if (size < kMinBulkBytes) continue;
+        if (digest.isEmpty()) digest = digestOf(bytesOf(parts[first]));
+        const uint64_t counter = link->sealer->nextCounter();
+        const QByteArray header = bulkHeader('f', i - first, counter, size, digest);
+        zmq::message_t sealed(size + kAeadTagBytes);
+        if (!link->sealer->seal(header + name, static_cast<const unsigned char*>(parts[i].data()), size,
+                                static_cast<unsigned char*>(sealed.data())))
+            break;  // the counters are spent: the rest goes inline
+        try {
+            const auto more = zmq::send_flags::sndmore | zmq::send_flags::dontwait;
+            if (m_router && !m_bulk->send(zmq::buffer(link->route.constData(), size_t(link->route.size())), more)) break;
+            if (!m_bulk->send(zmq::buffer(header.constData(), size_t(header.size())), more)) break;
+            m_bulk->send(zmq::buffer(name.constData(), size_t(name.size())), zmq::send_flags::sndmore);
+            m_bulk->send(sealed, zmq::send_flags::none);
+        } catch (const zmq::error_t& e) {
+            if (e.num() != EHOSTUNREACH && e.num() != EAGAIN) throw;
+            break;  // gone or full: this frame and the rest go inline (its counter is skipped, which the receiver allows)
+        }
+        QByteArray entry(int(kEntryBytes), '\0');
+        auto* p = reinterpret_cast<unsigned char*>(entry.data());
+        putBig(p, i - first, 2);
+        putBig(p + 2, counter, 8);
+        putBig(p + 10, size, 8);
+        descriptor += entry;
+        parts[i] = zmq::message_t();
+        ++m_framesSealed;
+    }
+    parts.emplace_back(descriptor.constData(), size_t(descriptor.size()));
+}
+
+bool SealedPlane::stashFull() const {
+    const size_t bytesLimit = 2 * m_maxFrameBytes + (size_t(64) << 20);
+    for (const auto& [peer, link] : m_links)
+        if (link->stash.size() >= kMaxStashedFrames || link->stashedBytes + m_maxFrameBytes + kAeadTagBytes > bytesLimit) return true;
+    return false;
+}
+
+void SealedPlane::readBulk() {
+    if (!m_bulk) return;
+    // A full stash stops the reading (the frames wait in the socket, and their sender's queue):
+    // the messages its frames belong to are whole, and taking them makes room.
+    for (int read = 0; read < kMaxBulkReadsPerCall && !stashFull(); ++read) {
+        std::vector<zmq::message_t> parts;  // (a message of more parts than a frame has is read whole and refused)
+        for (auto flags = zmq::recv_flags::dontwait;;) {
+            zmq::message_t part;
+            if (!m_bulk->recv(part, flags)) break;
+            const bool more = part.more();
+            if (parts.size() < 5) parts.push_back(std::move(part));
+            if (!more) break;
+        }
+        if (parts.empty()) return;
+        takeBulkFrame(parts);
+    }
+}
+
+// A bulk frame, opened as it comes: what does not open under the key of the node it names (a
+// stranger's, altered, cut, replayed or reordered) is refused and changes nothing.
+void SealedPlane::takeBulkFrame(std::vector<zmq::message_t>& parts) {
+    const size_t first = m_router ? 1 : 0;
+    const auto refuse = [this] { ++m_bulkRefused; };
+    if (parts.size() != first + 3 || parts[first].size() != kBulkHeaderBytes || parts[first + 1].size() > kMaxNameBytes) return refuse();
+    const QByteArray header = bytesOf(parts[first]), name = bytesOf(parts[first + 1]);
+    const auto* h = reinterpret_cast<const unsigned char*>(header.constData());
+    const uint64_t index = getBig(h + 2, 2), counter = getBig(h + 4, 8), size = getBig(h + 12, 8);
+    const QString peer = QString::fromUtf8(name);
+    Link* link = m_router || (!m_links.empty() && m_links.begin()->first == peer) ? linkOf(peer) : nullptr;
+    zmq::message_t& payload = parts[first + 2];
+    if (!link || size > m_maxFrameBytes || payload.size() != size + kAeadTagBytes ||
+        (h[0] != 'f' && !(m_router && h[0] == 'h' && size == 0)))
+        return refuse();
+    auto* bytes = static_cast<unsigned char*>(payload.data());
+    if (!link->opener->open(counter, header + name, bytes, payload.size(), bytes).isEmpty()) return refuse();
+    link->lastOpened = counter;
+    link->lastProgress = Clock::now();
+    if (m_router) link->route = bytesOf(parts[0]);  // its newest connection is where it is reached
+    if (h[0] == 'h') {
+        m_acks.push_back(peer);
+        return;
+    }
+    link->stashedBytes += payload.size();
+    link->stash.emplace(counter, Stashed{std::move(payload), index, size, header.mid(20)});
+}
+
+std::vector<std::pair<QString, Message>> SealedPlane::takeAcknowledgements() {
+    std::vector<std::pair<QString, Message>> out;
+    for (const QString& peer : std::exchange(m_acks, {}))
+        if (Link* link = linkOf(peer)) out.emplace_back(peer, Message(kReady, {{QStringLiteral("offer"), link->offerId}}));
+    return out;
+}
+
+QString SealedPlane::arrive(const QString& peer, QByteArray route, std::vector<zmq::message_t>&& parts, size_t first) {
+    Held held;
+    held.route = std::move(route);
+    held.first = first;
+    const bool described = parts.size() > first + 1 && parts.back().size() % kEntryBytes == 1 &&
+                           static_cast<const char*>(parts.back().data())[0] == kDescriptorMark;
+    if (!described) {
+        held.refusal = QStringLiteral("a message without its sealed-frame descriptor (a peer that does not seal its links)");
+    } else {
+        const auto* d = static_cast<const unsigned char*>(parts.back().data()) + 1;
+        const size_t entries = parts.back().size() / kEntryBytes;
+        parts.pop_back();
+        for (size_t e = 0; e < entries && held.refusal.isEmpty(); ++e, d += kEntryBytes) {
+            const BulkRef ref{size_t(getBig(d, 2)), getBig(d + 2, 8), getBig(d + 10, 8)};
+            const bool inOrder = held.refs.empty() || (ref.index > held.refs.back().index && ref.counter > held.refs.back().counter);
+            if (!inOrder || ref.index == 0 || first + ref.index >= parts.size() || parts[first + ref.index].size() != 0 ||
+                ref.size > m_maxFrameBytes)
+                held.refusal = QStringLiteral("a sealed-frame descriptor that does not fit its message");
+            held.refs.push_back(ref);
+        }
+    }
+    std::deque<Held>& queue = m_held[peer];
+    if (queue.size() >= kMaxHeldPerPeer)  // its head waits for a frame: what comes meanwhile is refused, not kept
+        return QStringLiteral("more than %1 messages held behind one whose sealed frames have not come").arg(kMaxHeldPerPeer);
+    held.parts = std::move(parts);
+    queue.push_back(std::move(held));
+    return {};
+}
+
+// The peers' queues in turns, from the one after the last served: a peer that always has a
+// message whole must not starve the others.
+std::optional<SealedPlane::Arrived> SealedPlane::next() {
+    if (m_held.empty()) return std::nullopt;
+    auto it = m_held.upper_bound(m_lastServed);
+    for (size_t visited = 0, count = m_held.size(); visited < count; ++visited) {
+        if (it == m_held.end()) it = m_held.begin();
+        if (it->second.empty()) {
+            it = m_held.erase(it);
+            continue;
+        }
+        if (auto a = settle(it->first, it->second)) {
+            m_lastServed = it->first;
+            return a;
+        }
+        ++it;
+    }
+    return std::nullopt;
+}
+
+// Why `ref`'s frame is not taken, if it is not: empty while it may still come.
+QString SealedPlane::missing(const Link& link, const Held& head, const BulkRef& ref) const {
+    if (link.lastOpened && *link.lastOpened > ref.counter)
+        return QStringLiteral("a sealed frame that never came (counter %1; later ones did)").arg(ref.counter);
+    if (Clock::now() - std::max(head.since, link.lastProgress) > kHoldLimit)
+        return QStringLiteral("a sealed frame that did not come within %1 s, and nothing else came from its sender")
+            .arg(kHoldLimit.count());
+    return {};
+}
+
+// The peer's first held message, if it can be decided now.
+std::optional<SealedPlane::Arrived> SealedPlane::settle(const QString& peer, std::deque<Held>& queue) {
+    Held& head = queue.front();
+    Arrived out{peer, head.route, {}, head.refusal, false};
+    const auto done = [&] {
+        out.parts = std::move(head.parts);
+        queue.pop_front();
+        return std::move(out);
+    };
+    Link* link = linkOf(peer);
+    // A router without a link for a peer that seals (it offered to this router's previous process)
+    // asks it once to offer again; its messages are delivered meanwhile, all inline.
+    if (m_router && !link && !m_askedToOffer.contains(peer)) {
+        m_askedToOffer.insert(peer);
+        out.resetPeer = true;
+    }
+    if (!out.refusal.isEmpty() || head.refs.empty()) return done();
+    if (!link) {
+        out.refusal = QStringLiteral("sealed frames on a link this process never made (it started again since)");
+        return done();
+    }
+    for (const BulkRef& ref : head.refs)
+        if (!link->stash.count(ref.counter)) {
+            out.refusal = missing(*link, head, ref);
+            if (out.refusal.isEmpty()) return std::nullopt;  // still on its way
+            return done();
+        }
+    const QByteArray digest = digestOf(bytesOf(head.parts[head.first]));
+    for (const BulkRef& ref : head.refs) {
+        auto stashed = link->stash.extract(ref.counter);
+        link->stashedBytes -= stashed.mapped().frame.size();
+        if (stashed.mapped().index != ref.index || stashed.mapped().size != ref.size || stashed.mapped().digest != digest) {
+            out.refusal = QStringLiteral("a sealed frame sealed for another message or part (counter %1)").arg(ref.counter);
+            return done();
+        }
+        ++m_framesOpened;
+        auto frame = std::make_shared<zmq::message_t>(std::move(stashed.mapped().frame));
+        head.parts[head.first + ref.index] = sharedFrame(frame, frame->data(), size_t(ref.size));  // opened in place: no copy
+    }
+    // Frames below the last one used were never named by a message: they never will be.
+    while (!link->stash.empty() && link->stash.begin()->first < head.refs.back().counter) {
+        link->stashedBytes -= link->stash.begin()->second.frame.size();
+        link->stash.erase(link->stash.begin());
+        ++m_bulkRefused;
+    }
+    return done();
+}
+
+// Whether settle() would decide `head` now.
+bool SealedPlane::decided(const QString& peer, const Held& head) const {
+    if (!head.refusal.isEmpty() || head.refs.empty()) return true;
+    const auto link = m_links.find(peer);
+    if (link == m_links.end()) return true;
+    for (const BulkRef& ref : head.refs)
+        if (!link->second->stash.count(ref.counter)) return !missing(*link->second, head, ref).isEmpty();
+    return true;
+}
+
+bool SealedPlane::deliverable() const {
+    for (const auto& [peer, queue] : m_held)
+        if (!queue.empty() && decided(peer, queue.front())) return true;
+    return false;
+}
+
+bool SealedPlane::holding() const {
+    for (const auto& [peer, queue] : m_held)
+        if (!queue.empty()) return true;
+    return false;
+}
+
+std::chrono::milliseconds SealedPlane::nextCheck() const {
+    if (!m_router && m_bulk && !m_links.empty() && !m_links.begin()->second->confirmed)  // (the connection takes a few ms)
+        return m_links.begin()->second->helloSent ? kHelloAgain : std::chrono::milliseconds(5);
+    return holding() ? std::chrono::milliseconds(1000) : std::chrono::milliseconds(-1);
+}
+
+QString SealedPlane::bulkEndpoint() const {
+    return m_bulk ? QString::fromStdString(m_bulk->get(zmq::sockopt::last_endpoint)) : QString();
+}
+
+bool SealedPlane::linkedTo(const QString& peer) const {
+    const auto it = m_links.find(peer);
+    return it != m_links.end() && (m_router ? !it->second->route.isEmpty() : it->second->confirmed);
+}
+
+void SealedPlane::lingerOnClose(std::chrono::milliseconds ms) {
+    if (m_bulk) m_bulk->set(zmq::sockopt::linger, int(ms.count()));
+}
+
+}  // namespace hips
