@@ -3879,6 +3879,16 @@
         <translation>per_worker：每个工作节点一个进程；per_host：一个共享训练进程中的线程（一个 LibTorch 运行时；一次崩溃会带走该主机上的其他工作节点）；auto：主机上的工作节点多于 8 个时为 per_host</translation>
     </message>
     <message>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="115"/>
+        <source>Transport security</source>
+        <translation>传输安全</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="119"/>
+        <source>curve: ZeroMQ&apos;s CURVE seals every byte; sealed: CURVE keeps the identities and headers, and the models and updates go sealed with AES-256-GCM beside it (faster)</source>
+        <translation>curve：由 ZeroMQ 的 CURVE 加密每一个字节；sealed：CURVE 保留身份与消息头，模型和更新在其旁用 AES-256-GCM 加密传输（更快）</translation>
+    </message>
+    <message>
         <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="28"/>
         <source>Launcher</source>
         <translation>启动器</translation>
@@ -3895,7 +3905,7 @@
     </message>
     <message>
         <location filename="../ui/designer/PropertyPanelLauncher.cpp" line="70"/>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="115"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="122"/>
         <source>Partition</source>
         <translation>数据划分</translation>
     </message>
@@ -3945,52 +3955,52 @@
         <translation>以空格分隔，每项为 --name=value，可选：%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="138"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="145"/>
         <source>Differential privacy</source>
         <translation>差分隐私</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="147"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="154"/>
         <source>party: each party server clips its workers&apos; updates, sums them and adds Gaussian noise once, before anything leaves the party (central DP at the party); worker: each worker noises its own update (local DP)</source>
         <translation>party：每个参与方服务器裁剪其工作节点的更新、求和，并在任何数据离开参与方之前加一次高斯噪声（参与方处的中心化差分隐私）；worker：每个工作节点对自己的更新加噪（本地差分隐私）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="152"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="159"/>
         <source>Clip norm</source>
         <translation>裁剪范数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="155"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="162"/>
         <source>Noise multiplier (0: auto from target ε)</source>
         <translation>噪声乘数（0：根据目标 ε 自动确定）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="162"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="169"/>
         <source>δ</source>
         <translation>δ</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="165"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="172"/>
         <source>Target ε (0: none)</source>
         <translation>目标 ε（0：无）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="173"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="180"/>
         <source>Secure aggregation</source>
         <translation>安全聚合</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="180"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="187"/>
         <source>each party server&apos;s sum goes up masked with keys it shares with the other party servers: the global server learns only the parties&apos; total</source>
         <translation>每个参与方服务器的和在上传前用它与其他参与方服务器共享的密钥加掩码：全局服务器只能得知各参与方的总和</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="184"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="191"/>
         <source>Shares that recover a party (0: a majority)</source>
         <translation>恢复一个参与方所需的份额数（0：多数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="188"/>
+        <location filename="../ui/designer/PropertyPanelTraining.cpp" line="195"/>
         <source>a party that drops out has its masks recovered from this many other parties&apos; shares; fewer parties than this, colluding, learn nothing of its key</source>
         <translation>掉线参与方的掩码由这么多个其他参与方的份额恢复；少于此数的参与方即使串通也得不到它的密钥</translation>
     </message>

@@ -130,6 +130,20 @@ private Q_SLOTS:
         QCOMPARE(d->issueList()->findItems("No problems in the topology; see the note below", Qt::MatchExactly).size(), 1);
     }
 
+    // transport_security is chosen in the training settings, explained, and kept in the topology.
+    void transportSecurityIsChosen() {
+        d->scene()->clearSelection();
+        auto* security = qobject_cast<QComboBox*>(d->properties()->field("transport_security"));
+        QVERIFY(security);
+        QCOMPARE(security->currentText(), QStringLiteral("curve"));
+        QVERIFY(security->toolTip().contains("AES-256-GCM"));
+        security->setCurrentText("sealed");
+        QCOMPARE(d->topology().training.transportSecurity, QStringLiteral("sealed"));
+        QVERIFY(d->isValid());
+        security = qobject_cast<QComboBox*>(d->properties()->field("transport_security"));  // the panel is rebuilt on each edit
+        QCOMPARE(security->currentText(), QStringLiteral("sealed"));
+    }
+
     void typingIntoOneFieldIsOneStep() {
         d->scene()->clearSelection();
         auto* lr = qobject_cast<QDoubleSpinBox*>(d->properties()->field("learning_rate"));

@@ -112,6 +112,13 @@ void PropertyPanel::addStrategies() {
         ->setToolTip(tr("per_worker: a process each; per_host: threads of one shared trainer (one LibTorch runtime; a crash takes the "
                         "host's other workers along); auto: per_host where a host runs more than 8 workers"));
     addChoice(
+        "transport_security", tr("Transport security"), {QStringLiteral("curve"), QStringLiteral("sealed")},
+        [](const T& t) { return t.training.transportSecurity; }, [](T& t, const QString& v) { t.training.transportSecurity = v; });
+    m_form->itemAt(m_form->rowCount() - 1, QFormLayout::FieldRole)
+        ->widget()
+        ->setToolTip(tr("curve: ZeroMQ's CURVE seals every byte; sealed: CURVE keeps the identities and headers, and the models "
+                        "and updates go sealed with AES-256-GCM beside it (faster)"));
+    addChoice(
         "partition", tr("Partition"), strategyNames(PartitionRegistry::all()), [](const T& t) { return t.training.partition; },
         [](T& t, const QString& v) {
             t.training.partition = v;
