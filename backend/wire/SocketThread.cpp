@@ -76,7 +76,9 @@ void SocketThread::loop() {
         m_channel.tickSealed();
         std::vector<zmq::pollitem_t> items{{m_wakeReceiver.handle(), 0, ZMQ_POLLIN, 0}};
         m_channel.appendPollItems(items);  // (its bulk socket too, when sealed)
-        zmq::poll(items.data(), items.size(), m_channel.hasDeliverable() ? 0ms : 200ms);
+        // (A sealed channel may need its hello said again sooner: SealedPlane::nextCheck.)
+        const auto check = m_channel.sealedPlane() ? m_channel.sealedPlane()->nextCheck() : -1ms;
+        zmq::poll(items.data(), items.size(), m_channel.hasDeliverable() ? 0ms : check.count() >= 0 ? std::min(check, 200ms) : 200ms);
         if (items[0].revents & ZMQ_POLLIN) {
             zmq::message_t drain;
             while (m_wakeReceiver.recv(drain, zmq::recv_flags::dontwait)) {

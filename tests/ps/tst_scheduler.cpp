@@ -14,6 +14,7 @@
 
 #include <QtTest>
 #include <atomic>
+#include <functional>
 #include <future>
 #include <thread>
 
@@ -61,6 +62,43 @@ QList<qsizetype> joinGlobalMembers(const Topology& t, const Node& scheduler, std
     for (auto& j : joins) sizes.append(j.get().size());
     return sizes;
 }
+
+// party1's scheduler and its three members, joined, with heartbeat_timeout_s 2.
+struct JoinedParty {
+    Topology t = [] {
+        Topology t = smallTopology();
+        t.training.heartbeatTimeoutS = 2;
+        return t;
+    }();
+    const Node scheduler = *t.node("party1/scheduler");
+    RoleContext schedulerCtx{t, scheduler, QDir::tempPath()};
+    std::future<int> schedulerExit = std::async(std::launch::async, [this] { return runScheduler(schedulerCtx); });
+    RoleContext serverCtx{t, *t.node("party1/server0"), QDir::tempPath()}, w0Ctx{t, *t.node("party1/worker0"), QDir::tempPath()},
+        w1Ctx{t, *t.node("party1/worker1"), QDir::tempPath()};
+    SchedulerClient server{serverCtx, scheduler, "tcp://127.0.0.1:19201"}, w0{w0Ctx, scheduler, {}}, w1{w1Ctx, scheduler, {}};
+
+    JoinedParty() {
+        auto serverJoin = std::async(std::launch::async, [&] { return server.join(); });
+        auto w0Join = std::async(std::launch::async, [&] { return w0.join(); });
+        w1.join();
+        serverJoin.get();
+        w0Join.get();
+    }
+    // Why the server was told the run is aborted, within 15 s (empty: it was not); `eachTick`
+    // runs every 100 ms meanwhile.
+    QString abortReason(const std::function<void()>& eachTick = {}) {
+        for (int i = 0; i < 150; ++i) {
+            if (eachTick) eachTick();
+            try {
+                server.throwIfAborted();
+            } catch (const RoleError& e) {
+                return QString::fromUtf8(e.what());
+            }
+            QTest::qWait(100);
+        }
+        return {};
+    }
+};
 
 }  // namespace
 
@@ -136,64 +174,23 @@ private Q_SLOTS:
     // Heartbeats vouch for the work thread: a node whose work thread stops moving is found like a
     // dead one (named), while one whose thread moves is kept however long it works.
     void aHungWorkThreadIsFoundBySilence() {
-        Topology t = smallTopology();
-        t.training.heartbeatTimeoutS = 2;
-        const Node scheduler = *t.node("party1/scheduler");
-        RoleContext schedulerCtx(t, scheduler, QDir::tempPath());
-        auto schedulerExit = std::async(std::launch::async, [&] { return runScheduler(schedulerCtx); });
-        RoleContext serverCtx(t, *t.node("party1/server0"), QDir::tempPath()), w0Ctx(t, *t.node("party1/worker0"), QDir::tempPath()),
-            w1Ctx(t, *t.node("party1/worker1"), QDir::tempPath());
-        SchedulerClient server(serverCtx, scheduler, "tcp://127.0.0.1:19201"), w0(w0Ctx, scheduler, {}), w1(w1Ctx, scheduler, {});
-        auto serverJoin = std::async(std::launch::async, [&] { return server.join(); });
-        auto w0Join = std::async(std::launch::async, [&] { return w0.join(); });
-        w1.join();
-        serverJoin.get();
-        w0Join.get();
-        w0.watchWorkThread();
-        w1.watchWorkThread();  // and never moves again: hung
-        QString reason;
-        for (int i = 0; i < 150 && reason.isEmpty(); ++i) {
-            w0.working();
-            try {
-                server.throwIfAborted();
-            } catch (const RoleError& e) {
-                reason = QString::fromUtf8(e.what());
-            }
-            QTest::qWait(100);
-        }
+        JoinedParty party;
+        party.w0.watchWorkThread();
+        party.w1.watchWorkThread();  // and never moves again: hung
+        const QString reason = party.abortReason([&] { party.w0.working(); });
         QVERIFY2(reason.contains("node party1/worker1 sent no heartbeat for 2 s"), qPrintable(reason));
-        QCOMPARE(schedulerExit.get(), int(kRoleFailed));
+        QCOMPARE(party.schedulerExit.get(), int(kRoleFailed));
     }
 
     // A role on a thread of a shared trainer is stopped by shutting its ZeroMQ context down: its
     // heartbeat thread's next call fails (ETERM) and it stops beating, quietly, instead of ending
     // the process (an uncaught exception on a thread would); the scheduler finds the node silent.
     void aShutDownContextEndsTheHeartbeatsNotTheProcess() {
-        Topology t = smallTopology();
-        t.training.heartbeatTimeoutS = 2;
-        const Node scheduler = *t.node("party1/scheduler");
-        RoleContext schedulerCtx(t, scheduler, QDir::tempPath());
-        auto schedulerExit = std::async(std::launch::async, [&] { return runScheduler(schedulerCtx); });
-        RoleContext serverCtx(t, *t.node("party1/server0"), QDir::tempPath()), w0Ctx(t, *t.node("party1/worker0"), QDir::tempPath()),
-            w1Ctx(t, *t.node("party1/worker1"), QDir::tempPath());
-        SchedulerClient server(serverCtx, scheduler, "tcp://127.0.0.1:19201"), w0(w0Ctx, scheduler, {}), w1(w1Ctx, scheduler, {});
-        auto serverJoin = std::async(std::launch::async, [&] { return server.join(); });
-        auto w0Join = std::async(std::launch::async, [&] { return w0.join(); });
-        w1.join();
-        serverJoin.get();
-        w0Join.get();
-        w1Ctx.zmq.shutdown();  // a stop
-        QString reason;
-        for (int i = 0; i < 150 && reason.isEmpty(); ++i) {
-            try {
-                server.throwIfAborted();
-            } catch (const RoleError& e) {
-                reason = QString::fromUtf8(e.what());
-            }
-            QTest::qWait(100);
-        }
+        JoinedParty party;
+        party.w1Ctx.zmq.shutdown();  // a stop
+        const QString reason = party.abortReason();
         QVERIFY2(reason.contains("node party1/worker1 sent no heartbeat for 2 s"), qPrintable(reason));
-        QCOMPARE(schedulerExit.get(), int(kRoleFailed));
+        QCOMPARE(party.schedulerExit.get(), int(kRoleFailed));
     }
 
     void strangerIsNotLetIn() {
