@@ -101,7 +101,7 @@ QJsonObject training(const TrainingSettings& t) {
     if (t.resumeRound > 0) o.insert("resume_round", t.resumeRound);
     if (t.proximalMu > 0) o.insert("proximal_mu", t.proximalMu);
     if (t.flat()) o.insert("hierarchy", t.hierarchy);
-    if (t.transportSecurity != QLatin1String("curve")) o.insert("transport_security", t.transportSecurity);
+    if (t.transportSecurity != TrainingSettings().transportSecurity) o.insert("transport_security", t.transportSecurity);
     if (t.trainerProcesses != QLatin1String("auto")) o.insert("trainer_processes", t.trainerProcesses);
     if (t.adversary) o.insert("adversary", adversary(*t.adversary));
     if (t.privacy) o.insert("privacy", privacy(*t.privacy));

@@ -219,12 +219,29 @@ void Channel::lingerOnClose(std::chrono::milliseconds ms) {
         if (LinkShaper::Clock::now() + *wait > deadline) break;
         std::this_thread::sleep_for(*wait);
     }
+    if (m_plane) awaitBulkRead(std::chrono::steady_clock::now() + ms);
     m_socket.set(zmq::sockopt::linger, int(ms.count()));
     if (m_plane) m_plane->lingerOnClose(ms);
 }
 
+// Until the peers say they read every sealed frame sent them (SealedPlane::markEnd), or the
+// deadline. What arrives meanwhile is kept for receive().
+void Channel::awaitBulkRead(std::chrono::steady_clock::time_point deadline) {
+    m_plane->markEnd();
+    while (!m_plane->awaitingEnd().isEmpty()) {
+        const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) return;
+        if (std::optional<Envelope> e = receiveSealed(std::min(left, std::chrono::milliseconds(10)))) m_kept.push_back(std::move(*e));
+    }
+}
+
 // With held messages, the wait is cut into pieces that end when the next one is due.
 std::optional<Envelope> Channel::receive(std::chrono::milliseconds timeout) {
+    if (!m_kept.empty()) {
+        Envelope e = std::move(m_kept.front());
+        m_kept.pop_front();
+        return e;
+    }
     if (!m_shaper) return receiveNow(timeout);
     const auto deadline = LinkShaper::Clock::now() + timeout;
     while (true) {

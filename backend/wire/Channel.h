@@ -16,6 +16,7 @@
 #include "WireCodec.h"
 
 #include <chrono>
+#include <deque>
 #include <optional>
 
 namespace hips {
@@ -88,7 +89,7 @@ public:
     // Sealed frames' counters (none without `transport_security: sealed`).
     const SealedPlane* sealedPlane() const { return m_plane.get(); }
     // A sealed channel may hold a whole message its sockets no longer signal: receive() has it now.
-    bool hasDeliverable() const { return m_plane && m_plane->deliverable(); }
+    bool hasDeliverable() const { return !m_kept.empty() || (m_plane && m_plane->deliverable()); }
     // A sealed dealer whose hello is not yet acknowledged says it again (pollers call this).
     void tickSealed() {
         if (m_plane) m_plane->tick();
@@ -122,6 +123,7 @@ private:
     bool transmit(const QString& peer, const QString& type, std::vector<zmq::message_t>& parts, quint64 bytes);
     std::optional<Envelope> receiveNow(std::chrono::milliseconds timeout);
     std::optional<Envelope> receiveSealed(std::chrono::milliseconds timeout);
+    void awaitBulkRead(std::chrono::steady_clock::time_point deadline);
     void readSealedArrivals();
     // Decodes a message's parts from `peer` (and hands it through the payload transform).
     // `consumed`: it was the sealed plane's own, handled here.
@@ -144,6 +146,7 @@ private:
     std::shared_ptr<PayloadTransform> m_transform;
     std::shared_ptr<LinkShaper> m_shaper;
     std::unique_ptr<SealedPlane> m_plane;
+    std::deque<Envelope> m_kept;  // read while waiting for the peers' end-mark answers: receive() has them first
     int m_receiveTimeoutMs = -1;  // ZeroMQ's default: wait for ever
 };
 

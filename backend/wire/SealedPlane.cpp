@@ -11,12 +11,14 @@ const QString SealedPlane::kOffer = QStringLiteral("seal_offer");
 const QString SealedPlane::kAnswer = QStringLiteral("seal_answer");
 const QString SealedPlane::kReady = QStringLiteral("seal_ready");
 const QString SealedPlane::kReset = QStringLiteral("seal_reset");
+const QString SealedPlane::kReadToEnd = QStringLiteral("seal_read_to_end");
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// A bulk frame: [header][sender's name][sealed payload]. The header: kind ('h' hello, 'f' frame),
+// A bulk frame: [header][sender's name][sealed payload]. The header: kind ('h' hello, 'f' frame,
+// 'e' end mark),
 // 0, the part's index in its message (u16), the link counter (u64), the plain size (u64), the
 // first 16 bytes of the BLAKE2b of its message's CBOR header; big-endian. The header and the name
 // are the associated data: a frame opens only as the part it was sealed as, of the message it was
@@ -98,6 +100,7 @@ struct SealedPlane::Link {
     QString offerId;  // the dealer's offer this link answers
     QByteArray route;  // router: the connection the peer's latest frame that opened came on
     bool confirmed = false;  // dealer: the router has its hello, so bulk reaches it
+    bool sentSinceMark = false;  // frames went to the peer since the last end mark
     Clock::time_point lastHello{};  // dealer: when it last left
     bool helloSent = false;  // dealer: once the connection was made
     std::map<uint64_t, Stashed> stash;  // by counter, until their message comes
@@ -186,6 +189,10 @@ std::optional<Message> SealedPlane::control(const QString& peer, const Message& 
         sayHello(*link);
         return std::nullopt;
     }
+    if (m.type == kReadToEnd) {  // the peer has every frame sent before our end mark
+        m_awaitingEnd.remove(peer);
+        return std::nullopt;
+    }
     if (!m_router && m.type == kReady) {  // the router has our hello: bulk reaches it
         if (Link* link = linkOf(peer); link && link->offerId == offered) link->confirmed = true;
         return std::nullopt;
@@ -223,15 +230,36 @@ void SealedPlane::sayHello(Link& link) {
     // the next tick; nothing is sealed for a hello that does not leave.)
     zmq::pollitem_t room{m_bulk->handle(), 0, ZMQ_POLLOUT, 0};
     if (zmq::poll(&room, 1, std::chrono::milliseconds(0)) <= 0) return;
-    const QByteArray header = bulkHeader('h', 0, link.sealer->nextCounter(), 0, {}), name = m_self.toUtf8();
-    zmq::message_t tag(kAeadTagBytes);
-    if (!link.sealer->seal(header + name, nullptr, 0, static_cast<unsigned char*>(tag.data()))) return;
-    const auto more = zmq::send_flags::sndmore | zmq::send_flags::dontwait;
-    if (!m_bulk->send(zmq::buffer(header.constData(), size_t(header.size())), more)) return;
-    m_bulk->send(zmq::buffer(name.constData(), size_t(name.size())), zmq::send_flags::sndmore);
-    m_bulk->send(tag, zmq::send_flags::none);
+    if (!sendMark(link, 'h')) return;
     link.lastHello = Clock::now();
     link.helloSent = true;
+}
+
+// A sealed empty frame of `kind` ('h' hello, 'e' end mark) on the link's bulk connection.
+bool SealedPlane::sendMark(Link& link, char kind) {
+    const QByteArray header = bulkHeader(kind, 0, link.sealer->nextCounter(), 0, {}), name = m_self.toUtf8();
+    zmq::message_t tag(kAeadTagBytes);
+    if (!link.sealer->seal(header + name, nullptr, 0, static_cast<unsigned char*>(tag.data()))) return false;
+    const auto more = zmq::send_flags::sndmore | zmq::send_flags::dontwait;
+    try {
+        if (m_router && !m_bulk->send(zmq::buffer(link.route.constData(), size_t(link.route.size())), more)) return false;
+        if (!m_bulk->send(zmq::buffer(header.constData(), size_t(header.size())), more)) return false;
+        m_bulk->send(zmq::buffer(name.constData(), size_t(name.size())), zmq::send_flags::sndmore);
+        m_bulk->send(tag, zmq::send_flags::none);
+    } catch (const zmq::error_t& e) {
+        if (e.num() != EHOSTUNREACH && e.num() != EAGAIN) throw;
+        return false;  // gone or full: (its counter is skipped, which the receiver allows)
+    }
+    return true;
+}
+
+void SealedPlane::markEnd() {
+    if (!m_bulk) return;
+    for (auto& [peer, link] : m_links) {
+        if (!link->sentSinceMark || !linkedTo(peer)) continue;
+        link->sentSinceMark = false;
+        if (sendMark(*link, 'e')) m_awaitingEnd.insert(peer);
+    }
 }
 
 void SealedPlane::tick() {
@@ -275,6 +303,7 @@ void SealedPlane::divert(const QString& peer, std::vector<zmq::message_t>& parts
         descriptor += entry;
         parts[i] = zmq::message_t();
         ++m_framesSealed;
+        link->sentSinceMark = true;
     }
     parts.emplace_back(descriptor.constData(), size_t(descriptor.size()));
 }
@@ -316,16 +345,15 @@ void SealedPlane::takeBulkFrame(std::vector<zmq::message_t>& parts) {
     const QString peer = QString::fromUtf8(name);
     Link* link = m_router || (!m_links.empty() && m_links.begin()->first == peer) ? linkOf(peer) : nullptr;
     zmq::message_t& payload = parts[first + 2];
-    if (!link || size > m_maxFrameBytes || payload.size() != size + kAeadTagBytes ||
-        (h[0] != 'f' && !(m_router && h[0] == 'h' && size == 0)))
-        return refuse();
+    const bool mark = (h[0] == 'h' && m_router) || h[0] == 'e';
+    if (!link || size > m_maxFrameBytes || payload.size() != size + kAeadTagBytes || (h[0] != 'f' && !(mark && size == 0))) return refuse();
     auto* bytes = static_cast<unsigned char*>(payload.data());
     if (!link->opener->open(counter, header + name, bytes, payload.size(), bytes).isEmpty()) return refuse();
     link->lastOpened = counter;
     link->lastProgress = Clock::now();
     if (m_router) link->route = bytesOf(parts[0]);  // its newest connection is where it is reached
-    if (h[0] == 'h') {
-        m_acks.push_back(peer);
+    if (mark) {
+        m_acks.emplace_back(peer, char(h[0]));
         return;
     }
     link->stashedBytes += payload.size();
@@ -334,8 +362,9 @@ void SealedPlane::takeBulkFrame(std::vector<zmq::message_t>& parts) {
 
 std::vector<std::pair<QString, Message>> SealedPlane::takeAcknowledgements() {
     std::vector<std::pair<QString, Message>> out;
-    for (const QString& peer : std::exchange(m_acks, {}))
-        if (Link* link = linkOf(peer)) out.emplace_back(peer, Message(kReady, {{QStringLiteral("offer"), link->offerId}}));
+    for (const auto& [peer, kind] : std::exchange(m_acks, {}))
+        if (kind == 'e') out.emplace_back(peer, Message(kReadToEnd));
+        else if (Link* link = linkOf(peer)) out.emplace_back(peer, Message(kReady, {{QStringLiteral("offer"), link->offerId}}));
     return out;
 }
 

@@ -46,8 +46,10 @@ namespace hips {
 class SealedPlane {
 public:
     // Control messages on the CURVE socket, handled by the channel, never delivered.
-    static const QString kOffer, kAnswer, kReady, kReset;
-    static bool isControl(const QString& type) { return type == kOffer || type == kAnswer || type == kReady || type == kReset; }
+    static const QString kOffer, kAnswer, kReady, kReset, kReadToEnd;
+    static bool isControl(const QString& type) {
+        return type == kOffer || type == kAnswer || type == kReady || type == kReset || type == kReadToEnd;
+    }
     // Frames smaller than this stay on CURVE: below it the cost is per message, not per byte.
     static constexpr size_t kMinBulkBytes = 16 * 1024;
     // A held message whose bulk frames have not all come by then, with nothing else from its
@@ -70,6 +72,14 @@ public:
     void divert(const QString& peer, std::vector<zmq::message_t>& parts, size_t first);
     // A dealer whose hello is not yet acknowledged says it again (every 300 ms).
     void tick();
+    // Before the process closes its sockets: an end mark on the bulk socket to every peer that was
+    // sent frames since the last one. A peer answers kReadToEnd on CURVE once it has read it, so
+    // it has every frame before it. (Closing with frames still in the kernel's queue loses them
+    // when a packet of the peer's comes after the close: the kernel answers with a reset. Seen
+    // on a 5 Mbit/s link: the last round's model never reached the party servers.)
+    void markEnd();
+    // The peers whose answer to the end mark has not come.
+    const QSet<QString>& awaitingEnd() const { return m_awaitingEnd; }
 
     // The bulk socket, to poll beside the CURVE one (none before the first link).
     zmq::socket_t* bulkSocket() { return m_bulk.get(); }
@@ -77,7 +87,8 @@ public:
     QString bulkEndpoint() const;
     // Reads what the bulk socket holds now (a bounded number of frames a call).
     void readBulk();
-    // A router's answers to the hellos read since the last call, for the channel to send on CURVE.
+    // Answers to the hellos (a router's) and end marks read since the last call, for the channel
+    // to send on CURVE.
     std::vector<std::pair<QString, Message>> takeAcknowledgements();
 
     struct Arrived {
@@ -116,6 +127,7 @@ private:
     void bindBulk();
     void connectBulk(quint16 port);
     void sayHello(Link& link);
+    bool sendMark(Link& link, char kind);
     bool stashFull() const;
     void takeBulkFrame(std::vector<zmq::message_t>& parts);
     std::optional<Arrived> settle(const QString& peer, std::deque<Held>& queue);
@@ -133,7 +145,8 @@ private:
     std::map<QString, std::unique_ptr<Link>> m_links;  // by peer
     std::map<QString, std::deque<Held>> m_held;  // by peer, in arrival order
     QString m_lastServed;  // next() takes the peers in turns
-    std::vector<QString> m_acks;  // router: hellos to acknowledge
+    std::vector<std::pair<QString, char>> m_acks;  // hellos ('h', a router's) and end marks ('e') to answer
+    QSet<QString> m_awaitingEnd;
     QSet<QString> m_askedToOffer;  // router: peers without a link told to offer again
     std::unique_ptr<EphemeralKeyPair> m_offered;  // dealer: the key of its latest offer
     std::atomic<quint64> m_framesSealed{0}, m_framesOpened{0}, m_bulkRefused{0};

@@ -6,6 +6,8 @@
 
 #include <QRandomGenerator>
 #include <QtTest>
+#include <thread>
+#include <atomic>
 
 using namespace hips;
 using namespace std::chrono_literals;
@@ -108,6 +110,47 @@ private Q_SLOTS:
         QVERIFY(sameBytes(model->message.frames[0], randomFrame(2 << 20, 6)));
         QCOMPARE(server.sealedPlane()->framesSealed(), 1u);
         QCOMPARE(worker.sealedPlane()->framesOpened(), 1u);
+    }
+
+    // A role closes right after its last send: its lingerOnClose waits until the peer has read
+    // every sealed frame (an end mark on the bulk socket, answered on CURVE), so none is still in
+    // the kernel's queue when the socket closes; what comes meanwhile is kept for receive().
+    void closingWaitsUntilThePeerReadEverySealedFrame() {
+        Run run;
+        auto server = std::make_unique<Channel>(run.server());
+        Channel worker = run.worker(endpointOf(*server));
+        QVERIFY(link(*server, worker));
+        QVERIFY(server->send(kWorker, withFrames("model", {{4 << 20, 21}})));
+        worker.send(withFrames("note", {{64, 22}}));
+        std::optional<Envelope> model;
+        std::atomic<bool> closed{false}, arrived{false};
+        std::thread peer([&] {  // the worker reads on, as a party server waiting for its model does
+            while (!closed)
+                if (auto e = worker.receive(10ms); e && e->message.type == QLatin1String("model")) {
+                    model = std::move(e);
+                    arrived = true;
+                }
+        });
+        const auto stop = qScopeGuard([&] {
+            closed = true;
+            if (peer.joinable()) peer.join();
+        });
+        const auto start = std::chrono::steady_clock::now();
+        server->lingerOnClose(5s);
+        const auto waited = std::chrono::steady_clock::now() - start;
+        QVERIFY(server->sealedPlane()->awaitingEnd().isEmpty());  // answered, not timed out
+        QVERIFY(waited < 4s);
+        const auto note = server->receive(0ms);  // read while waiting, kept
+        QVERIFY(note && note->message.type == QLatin1String("note"));
+        server.reset();
+        QTRY_VERIFY_WITH_TIMEOUT(arrived, 5000);
+        closed = true;
+        peer.join();
+        QVERIFY(sameBytes(model->message.frames[0], randomFrame(4 << 20, 21)));
+        // A channel that sent nothing sealed since has nothing to wait for.
+        const auto again = std::chrono::steady_clock::now();
+        worker.lingerOnClose(5s);
+        QVERIFY(std::chrono::steady_clock::now() - again < 1s);
     }
 
     // Two messages read in one go: the second is whole once the first is delivered, and its
