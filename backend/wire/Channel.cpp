@@ -142,10 +142,15 @@ Channel Channel::dealer(zmq::context_t& ctx, const QString& self, const QString&
 }
 
 bool Channel::send(const QString& peer, Message&& m) {
+    return sendOn(peer, m_router && m_authenticated ? m_routes.value(peer) : peer.toUtf8(), std::move(m));
+}
+
+// On the connection `route` names (a router's; a dealer has one).
+bool Channel::sendOn(const QString& peer, const QByteArray& route, Message&& m) {
     std::vector<zmq::message_t> parts;
     parts.reserve(m.frames.size() + 2);
     if (m_router) {
-        const QByteArray id = m_authenticated ? m_routes.value(peer) : peer.toUtf8();
+        const QByteArray& id = route;
         if (id.isEmpty()) {  // never heard from: nothing to send it on
             ++m_undeliverable;
             m_rejections->undelivered(peer, QStringLiteral("not connected; dropped one '%1' message").arg(m.type));
@@ -228,7 +233,7 @@ void Channel::lingerOnClose(std::chrono::milliseconds ms) {
 // deadline. What arrives meanwhile is kept for receive().
 void Channel::awaitBulkRead(std::chrono::steady_clock::time_point deadline) {
     m_plane->markEnd();
-    while (!m_plane->awaitingEnd().isEmpty()) {
+    while (m_plane->awaitingEnd()) {
         const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) return;
         if (std::optional<Envelope> e = receiveSealed(std::min(left, std::chrono::milliseconds(10)))) m_kept.push_back(std::move(*e));
@@ -307,7 +312,7 @@ std::optional<Envelope> Channel::deliver(const QString& peer, std::vector<zmq::m
         return refusedFrom(peer);
     }
     if (m_plane && SealedPlane::isControl(d.message->type)) {
-        if (std::optional<Message> reply = m_plane->control(peer, *d.message)) send(peer, std::move(*reply));
+        if (std::optional<Message> reply = m_plane->control(peer, route, *d.message)) sendOn(peer, route, std::move(*reply));
         if (consumed) *consumed = true;
         return std::nullopt;
     }
@@ -350,10 +355,10 @@ std::optional<Envelope> Channel::receiveSealed(std::chrono::milliseconds timeout
     for (;;) {
         m_plane->tick();
         m_plane->readBulk();
-        for (auto& [peer, ack] : m_plane->takeAcknowledgements()) send(peer, std::move(ack));
+        for (SealedPlane::Reply& r : m_plane->takeAcknowledgements()) sendOn(r.peer, r.route, std::move(r.message));
         readSealedArrivals();
         while (std::optional<SealedPlane::Arrived> a = m_plane->next()) {
-            if (a->resetPeer) send(a->peer, Message(SealedPlane::kReset));
+            if (a->resetPeer) sendOn(a->peer, a->route, Message(SealedPlane::kReset));
             if (!a->refusal.isEmpty()) {
                 m_stats->count(WireError::BadPayload);
                 m_rejections->reject(a->peer, a->refusal);
@@ -361,6 +366,10 @@ std::optional<Envelope> Channel::receiveSealed(std::chrono::milliseconds timeout
             }
             bool consumed = false;
             std::optional<Envelope> e = deliver(a->peer, a->parts, m_router ? 1 : 0, std::move(a->route), &consumed);
+            // A reply goes where the message being handled came from, as without sealing: the
+            // peer's newest connection was taken when its messages arrived, and one of another
+            // process of the node (a standby's takeover) may have arrived since this one.
+            if (e && m_router && m_authenticated && !e->route.isEmpty()) m_routes.insert(e->peer, e->route);
             if (!consumed) return e;
         }
         auto wait = m_plane->nextCheck();

@@ -124,6 +124,7 @@ private:
     std::optional<Envelope> receiveNow(std::chrono::milliseconds timeout);
     std::optional<Envelope> receiveSealed(std::chrono::milliseconds timeout);
     void awaitBulkRead(std::chrono::steady_clock::time_point deadline);
+    bool sendOn(const QString& peer, const QByteArray& route, Message&& m);
     void readSealedArrivals();
     // Decodes a message's parts from `peer` (and hands it through the payload transform).
     // `consumed`: it was the sealed plane's own, handled here.

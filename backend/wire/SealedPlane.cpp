@@ -33,6 +33,7 @@ constexpr int kMaxBulkReadsPerCall = 64;  // a stranger's flood is read in bound
 constexpr size_t kMaxStashedFrames = 1024;
 constexpr size_t kMaxHeldPerPeer = 1000;  // a socket's queue: what a peer can have on its way at once
 constexpr size_t kMaxNameBytes = 256;
+constexpr int kMaxLinksPerPeer = 4;  // a router's links of one node: its connections' (two while it runs twice at once)
 constexpr std::chrono::milliseconds kHelloAgain{300};  // a dealer's unanswered hello is said again
 
 void putBig(unsigned char* p, uint64_t v, int bytes) {
@@ -95,10 +96,13 @@ struct SealedPlane::BulkRef {
 };
 
 struct SealedPlane::Link {
+    QString peer;
+    QByteArray curveRoute;  // router: the CURVE connection that offered it
+    uint64_t made = 0;  // router: the order links were made in
     std::unique_ptr<Sealer> sealer;
     std::unique_ptr<Opener> opener;
     QString offerId;  // the dealer's offer this link answers
-    QByteArray route;  // router: the connection the peer's latest frame that opened came on
+    QByteArray bulkRoute;  // router: the bulk connection the peer's latest frame that opened came on
     bool confirmed = false;  // dealer: the router has its hello, so bulk reaches it
     bool sentSinceMark = false;  // frames went to the peer since the last end mark
     Clock::time_point lastHello{};  // dealer: when it last left
@@ -110,6 +114,7 @@ struct SealedPlane::Link {
 };
 
 struct SealedPlane::Held {
+    QString peer;
     QByteArray route;
     std::vector<zmq::message_t> parts;
     size_t first = 0;
@@ -128,8 +133,8 @@ SealedPlane::SealedPlane(zmq::context_t& ctx, bool router, QString self, QByteAr
 
 SealedPlane::~SealedPlane() = default;
 
-SealedPlane::Link* SealedPlane::linkOf(const QString& peer) {
-    const auto it = m_links.find(peer);
+SealedPlane::Link* SealedPlane::linkOf(const QByteArray& key) {
+    const auto it = m_links.find(key);
     return it == m_links.end() ? nullptr : it->second.get();
 }
 
@@ -144,24 +149,29 @@ static QString offerId(const std::array<unsigned char, 32>& key) {
     return QString::fromLatin1(QByteArray(reinterpret_cast<const char*>(key.data()), 8).toHex());
 }
 
-std::optional<Message> SealedPlane::control(const QString& peer, const Message& m) {
+std::optional<Message> SealedPlane::control(const QString& peer, const QByteArray& route, const Message& m) {
+    const QByteArray key = keyOf(peer, route);
     std::array<unsigned char, 32> theirs{};
     const bool keyed = m.frames.size() == 1 && m.frames[0].size() == theirs.size();
     if (keyed) std::memcpy(theirs.data(), m.frames[0].data(), theirs.size());
     // Held messages with sealed frames refer to the replaced link's counters: they can never open.
     // (One that is all inline is delivered as ever.)
     const auto forgetHeld = [&] {
-        for (Held& h : m_held[peer])
+        for (Held& h : m_held[key])
             if (h.refusal.isEmpty() && !h.refs.empty()) h.refusal = QStringLiteral("sealed frames of a link that was made again since");
     };
     const auto makeLink = [&](const LinkKeys& keys, const QString& offer) {
         forgetHeld();
+        if (m_router) dropOldestLinks(peer, kMaxLinksPerPeer - 1);
         auto link = std::make_unique<Link>();
         link->sealer = std::make_unique<Sealer>(keys.send, m_cipher);
         link->opener = std::make_unique<Opener>(keys.receive, m_cipher);
         link->offerId = offer;
+        link->peer = peer;
+        link->curveRoute = route;
+        link->made = ++m_linksMade;
         Link& made = *link;
-        m_links[peer] = std::move(link);
+        m_links[key] = std::move(link);
         return &made;
     };
     if (m_router && m.type == kOffer && keyed) {
@@ -170,7 +180,7 @@ std::optional<Message> SealedPlane::control(const QString& peer, const Message& 
         if (!keys) return std::nullopt;  // a weak key: no link, everything stays on CURVE
         if (!m_bulk) bindBulk();
         makeLink(*keys, offerId(theirs));
-        m_askedToOffer.remove(peer);
+        m_askedToOffer.remove(key);
         const QString endpoint = QString::fromStdString(m_bulk->get(zmq::sockopt::last_endpoint));
         Message answer(kAnswer, {{QStringLiteral("port"), endpoint.mid(endpoint.lastIndexOf(QLatin1Char(':')) + 1).toLongLong()},
                                  {QStringLiteral("offer"), offerId(theirs)}});
@@ -190,11 +200,11 @@ std::optional<Message> SealedPlane::control(const QString& peer, const Message& 
         return std::nullopt;
     }
     if (m.type == kReadToEnd) {  // the peer has every frame sent before our end mark
-        m_awaitingEnd.remove(peer);
+        m_awaitingEnd.remove(key);
         return std::nullopt;
     }
     if (!m_router && m.type == kReady) {  // the router has our hello: bulk reaches it
-        if (Link* link = linkOf(peer); link && link->offerId == offered) link->confirmed = true;
+        if (Link* link = linkOf(key); link && link->offerId == offered) link->confirmed = true;
         return std::nullopt;
     }
     if (!m_router && m.type == kReset && !m_offered) {  // the router lost our link (it restarted): offer again
@@ -203,6 +213,23 @@ std::optional<Message> SealedPlane::control(const QString& peer, const Message& 
         return offer();
     }
     return std::nullopt;  // a control message out of turn: nothing to do
+}
+
+// A node's connections come and go (each reconnect is a new one, with its own link): the oldest
+// links of `peer` beyond `keep` go, with what was held for them.
+void SealedPlane::dropOldestLinks(const QString& peer, int keep) {
+    for (;;) {
+        std::vector<std::map<QByteArray, std::unique_ptr<Link>>::iterator> ofPeer;
+        for (auto it = m_links.begin(); it != m_links.end(); ++it)
+            if (it->second->peer == peer) ofPeer.push_back(it);
+        if (int(ofPeer.size()) <= keep) return;
+        const auto oldest =
+            *std::min_element(ofPeer.begin(), ofPeer.end(), [](auto a, auto b) { return a->second->made < b->second->made; });
+        for (Held& h : m_held[oldest->first])
+            if (h.refusal.isEmpty() && !h.refs.empty()) h.refusal = QStringLiteral("sealed frames of a connection that was replaced since");
+        m_awaitingEnd.remove(oldest->first);
+        m_links.erase(oldest);
+    }
 }
 
 void SealedPlane::bindBulk() {
@@ -242,7 +269,7 @@ bool SealedPlane::sendMark(Link& link, char kind) {
     if (!link.sealer->seal(header + name, nullptr, 0, static_cast<unsigned char*>(tag.data()))) return false;
     const auto more = zmq::send_flags::sndmore | zmq::send_flags::dontwait;
     try {
-        if (m_router && !m_bulk->send(zmq::buffer(link.route.constData(), size_t(link.route.size())), more)) return false;
+        if (m_router && !m_bulk->send(zmq::buffer(link.bulkRoute.constData(), size_t(link.bulkRoute.size())), more)) return false;
         if (!m_bulk->send(zmq::buffer(header.constData(), size_t(header.size())), more)) return false;
         m_bulk->send(zmq::buffer(name.constData(), size_t(name.size())), zmq::send_flags::sndmore);
         m_bulk->send(tag, zmq::send_flags::none);
@@ -255,10 +282,10 @@ bool SealedPlane::sendMark(Link& link, char kind) {
 
 void SealedPlane::markEnd() {
     if (!m_bulk) return;
-    for (auto& [peer, link] : m_links) {
-        if (!link->sentSinceMark || !linkedTo(peer)) continue;
+    for (auto& [key, link] : m_links) {
+        if (!link->sentSinceMark || (m_router ? link->bulkRoute.isEmpty() : !link->confirmed)) continue;
         link->sentSinceMark = false;
-        if (sendMark(*link, 'e')) m_awaitingEnd.insert(peer);
+        if (sendMark(*link, 'e')) m_awaitingEnd.insert(key);
     }
 }
 
@@ -271,8 +298,8 @@ void SealedPlane::tick() {
 void SealedPlane::divert(const QString& peer, std::vector<zmq::message_t>& parts, size_t first) {
     tick();
     QByteArray descriptor(1, kDescriptorMark);
-    Link* link = linkOf(peer);
-    bool bulk = link && m_bulk && (m_router ? !link->route.isEmpty() : link->confirmed);
+    Link* link = linkOf(m_router ? bytesOf(parts[0]) : peer.toUtf8());
+    bool bulk = link && m_bulk && (m_router ? !link->bulkRoute.isEmpty() : link->confirmed);
     const QByteArray name = m_self.toUtf8();
     QByteArray digest;
     for (size_t i = first + 1; bulk && i < parts.size(); ++i) {
@@ -287,7 +314,7 @@ void SealedPlane::divert(const QString& peer, std::vector<zmq::message_t>& parts
             break;  // the counters are spent: the rest goes inline
         try {
             const auto more = zmq::send_flags::sndmore | zmq::send_flags::dontwait;
-            if (m_router && !m_bulk->send(zmq::buffer(link->route.constData(), size_t(link->route.size())), more)) break;
+            if (m_router && !m_bulk->send(zmq::buffer(link->bulkRoute.constData(), size_t(link->bulkRoute.size())), more)) break;
             if (!m_bulk->send(zmq::buffer(header.constData(), size_t(header.size())), more)) break;
             m_bulk->send(zmq::buffer(name.constData(), size_t(name.size())), zmq::send_flags::sndmore);
             m_bulk->send(sealed, zmq::send_flags::none);
@@ -342,34 +369,63 @@ void SealedPlane::takeBulkFrame(std::vector<zmq::message_t>& parts) {
     const QByteArray header = bytesOf(parts[first]), name = bytesOf(parts[first + 1]);
     const auto* h = reinterpret_cast<const unsigned char*>(header.constData());
     const uint64_t index = getBig(h + 2, 2), counter = getBig(h + 4, 8), size = getBig(h + 12, 8);
-    const QString peer = QString::fromUtf8(name);
-    Link* link = m_router || (!m_links.empty() && m_links.begin()->first == peer) ? linkOf(peer) : nullptr;
     zmq::message_t& payload = parts[first + 2];
     const bool mark = (h[0] == 'h' && m_router) || h[0] == 'e';
-    if (!link || size > m_maxFrameBytes || payload.size() != size + kAeadTagBytes || (h[0] != 'f' && !(mark && size == 0))) return refuse();
-    auto* bytes = static_cast<unsigned char*>(payload.data());
-    if (!link->opener->open(counter, header + name, bytes, payload.size(), bytes).isEmpty()) return refuse();
+    if (size > m_maxFrameBytes || payload.size() != size + kAeadTagBytes || (h[0] != 'f' && !(mark && size == 0))) return refuse();
+    const QByteArray bulkRoute = m_router ? bytesOf(parts[0]) : QByteArray();
+    Link* link = bulkLinkFor(QString::fromUtf8(name), bulkRoute, h[0] == 'h', payload, header + name, counter);
+    if (!link) return refuse();
     link->lastOpened = counter;
     link->lastProgress = Clock::now();
-    if (m_router) link->route = bytesOf(parts[0]);  // its newest connection is where it is reached
+    if (m_router) link->bulkRoute = bulkRoute;  // its newest connection is where it is reached
     if (mark) {
-        m_acks.emplace_back(peer, char(h[0]));
+        m_acks.emplace_back(keyOf(link->peer, link->curveRoute), char(h[0]));
         return;
     }
     link->stashedBytes += payload.size();
     link->stash.emplace(counter, Stashed{std::move(payload), index, size, header.mid(20)});
 }
 
-std::vector<std::pair<QString, Message>> SealedPlane::takeAcknowledgements() {
-    std::vector<std::pair<QString, Message>> out;
-    for (const auto& [peer, kind] : std::exchange(m_acks, {}))
-        if (kind == 'e') out.emplace_back(peer, Message(kReadToEnd));
-        else if (Link* link = linkOf(peer)) out.emplace_back(peer, Message(kReady, {{QStringLiteral("offer"), link->offerId}}));
+// The link a bulk frame from `peer` opens under, opened in place; null when none does. A
+// router's frame on a bulk connection it knows is that connection's link's; a hello, or a frame
+// on a connection made again, is tried under each link of the peer it names (two while a node
+// runs twice at once).
+SealedPlane::Link* SealedPlane::bulkLinkFor(const QString& peer, const QByteArray& bulkRoute, bool hello, zmq::message_t& payload,
+                                            const QByteArray& aad, uint64_t counter) {
+    std::vector<Link*> candidates;
+    for (auto& [key, link] : m_links) {
+        if (link->peer != peer) continue;
+        if (m_router && !hello && !bulkRoute.isEmpty() && link->bulkRoute == bulkRoute) {
+            candidates = {link.get()};
+            break;
+        }
+        candidates.push_back(link.get());
+    }
+    auto* bytes = static_cast<unsigned char*>(payload.data());
+    const size_t n = payload.size();
+    if (candidates.size() == 1) return candidates[0]->opener->open(counter, aad, bytes, n, bytes).isEmpty() ? candidates[0] : nullptr;
+    std::vector<unsigned char> plain(n - kAeadTagBytes);  // (a failed open must leave the frame to the next candidate)
+    for (Link* link : candidates)
+        if (link->opener->open(counter, aad, bytes, n, plain.data()).isEmpty()) {
+            std::copy(plain.begin(), plain.end(), bytes);
+            return link;
+        }
+    return nullptr;
+}
+
+std::vector<SealedPlane::Reply> SealedPlane::takeAcknowledgements() {
+    std::vector<Reply> out;
+    for (const auto& [key, kind] : std::exchange(m_acks, {}))
+        if (Link* link = linkOf(key))
+            out.push_back({link->peer, link->curveRoute,
+                           kind == 'e' ? Message(kReadToEnd) : Message(kReady, {{QStringLiteral("offer"), link->offerId}})});
     return out;
 }
 
 QString SealedPlane::arrive(const QString& peer, QByteArray route, std::vector<zmq::message_t>&& parts, size_t first) {
     Held held;
+    held.peer = peer;
+    const QByteArray key = keyOf(peer, route);
     held.route = std::move(route);
     held.first = first;
     const bool described = parts.size() > first + 1 && parts.back().size() % kEntryBytes == 1 &&
@@ -389,7 +445,7 @@ QString SealedPlane::arrive(const QString& peer, QByteArray route, std::vector<z
             held.refs.push_back(ref);
         }
     }
-    std::deque<Held>& queue = m_held[peer];
+    std::deque<Held>& queue = m_held[key];
     if (queue.size() >= kMaxHeldPerPeer)  // its head waits for a frame: what comes meanwhile is refused, not kept
         return QStringLiteral("more than %1 messages held behind one whose sealed frames have not come").arg(kMaxHeldPerPeer);
     held.parts = std::move(parts);
@@ -397,7 +453,7 @@ QString SealedPlane::arrive(const QString& peer, QByteArray route, std::vector<z
     return {};
 }
 
-// The peers' queues in turns, from the one after the last served: a peer that always has a
+// The connections' queues in turns, from the one after the last served: one that always has a
 // message whole must not starve the others.
 std::optional<SealedPlane::Arrived> SealedPlane::next() {
     if (m_held.empty()) return std::nullopt;
@@ -428,19 +484,19 @@ QString SealedPlane::missing(const Link& link, const Held& head, const BulkRef& 
 }
 
 // The peer's first held message, if it can be decided now.
-std::optional<SealedPlane::Arrived> SealedPlane::settle(const QString& peer, std::deque<Held>& queue) {
+std::optional<SealedPlane::Arrived> SealedPlane::settle(const QByteArray& key, std::deque<Held>& queue) {
     Held& head = queue.front();
-    Arrived out{peer, head.route, {}, head.refusal, false};
+    Arrived out{head.peer, head.route, {}, head.refusal, false};
     const auto done = [&] {
         out.parts = std::move(head.parts);
         queue.pop_front();
         return std::move(out);
     };
-    Link* link = linkOf(peer);
+    Link* link = linkOf(key);
     // A router without a link for a peer that seals (it offered to this router's previous process)
     // asks it once to offer again; its messages are delivered meanwhile, all inline.
-    if (m_router && !link && !m_askedToOffer.contains(peer)) {
-        m_askedToOffer.insert(peer);
+    if (m_router && !link && !m_askedToOffer.contains(key)) {
+        m_askedToOffer.insert(key);
         out.resetPeer = true;
     }
     if (!out.refusal.isEmpty() || head.refs.empty()) return done();
@@ -476,9 +532,9 @@ std::optional<SealedPlane::Arrived> SealedPlane::settle(const QString& peer, std
 }
 
 // Whether settle() would decide `head` now.
-bool SealedPlane::decided(const QString& peer, const Held& head) const {
+bool SealedPlane::decided(const QByteArray& key, const Held& head) const {
     if (!head.refusal.isEmpty() || head.refs.empty()) return true;
-    const auto link = m_links.find(peer);
+    const auto link = m_links.find(key);
     if (link == m_links.end()) return true;
     for (const BulkRef& ref : head.refs)
         if (!link->second->stash.count(ref.counter)) return !missing(*link->second, head, ref).isEmpty();
@@ -486,13 +542,13 @@ bool SealedPlane::decided(const QString& peer, const Held& head) const {
 }
 
 bool SealedPlane::deliverable() const {
-    for (const auto& [peer, queue] : m_held)
-        if (!queue.empty() && decided(peer, queue.front())) return true;
+    for (const auto& [key, queue] : m_held)
+        if (!queue.empty() && decided(key, queue.front())) return true;
     return false;
 }
 
 bool SealedPlane::holding() const {
-    for (const auto& [peer, queue] : m_held)
+    for (const auto& [key, queue] : m_held)
         if (!queue.empty()) return true;
     return false;
 }
@@ -508,8 +564,9 @@ QString SealedPlane::bulkEndpoint() const {
 }
 
 bool SealedPlane::linkedTo(const QString& peer) const {
-    const auto it = m_links.find(peer);
-    return it != m_links.end() && (m_router ? !it->second->route.isEmpty() : it->second->confirmed);
+    for (const auto& [key, link] : m_links)
+        if (link->peer == peer && (m_router ? !link->bulkRoute.isEmpty() : link->confirmed)) return true;
+    return false;
 }
 
 void SealedPlane::lingerOnClose(std::chrono::milliseconds ms) {

@@ -24,8 +24,9 @@
 // dealer on the connection its latest frame that opened came on. Until a link is up, or when the
 // bulk socket has no room, frames stay inline on CURVE: slower, never lost. A router that did not
 // make a link (restarted) answers a message with bulk frames by asking the dealer to offer again.
-// One channel per node and router: a second one of the same node (a process started again while
-// the old one still runs) takes the link over, and the first one's sealed frames are refused.
+// A router keeps a link, and a queue of held messages, per CURVE connection: two processes of one
+// node (a standby's takeover while the old process comes back) each keep their own, and neither
+// waits behind the other's frames.
 #include "Message.h"
 #include "SealedLink.h"
 
@@ -63,10 +64,12 @@ public:
 
     // A dealer's offer: sent first, and again when the router asks.
     Message offer();
-    // A control message from `peer` (authenticated by CURVE). Returns the reply to send, if any.
-    std::optional<Message> control(const QString& peer, const Message& m);
+    // A control message from `peer` (authenticated by CURVE) on the CURVE connection `route` (a
+    // router's routing id; empty for a dealer). Returns the reply, to send on that connection.
+    std::optional<Message> control(const QString& peer, const QByteArray& route, const Message& m);
 
-    // Sending `parts` ([routing id][header][frames…]; `first` is the header's index) to `peer`:
+    // Sending `parts` ([routing id][header][frames…]; `first` is the header's index) to `peer` (a
+    // router: on the CURVE connection parts[0] names, whose link it uses):
     // frames of at least kMinBulkBytes go sealed on the bulk socket where the link is up; the
     // descriptor part is appended in every case.
     void divert(const QString& peer, std::vector<zmq::message_t>& parts, size_t first);
@@ -78,8 +81,8 @@ public:
     // when a packet of the peer's comes after the close: the kernel answers with a reset. Seen
     // on a 5 Mbit/s link: the last round's model never reached the party servers.)
     void markEnd();
-    // The peers whose answer to the end mark has not come.
-    const QSet<QString>& awaitingEnd() const { return m_awaitingEnd; }
+    // Whether an answer to an end mark has not come.
+    bool awaitingEnd() const { return !m_awaitingEnd.isEmpty(); }
 
     // The bulk socket, to poll beside the CURVE one (none before the first link).
     zmq::socket_t* bulkSocket() { return m_bulk.get(); }
@@ -88,8 +91,13 @@ public:
     // Reads what the bulk socket holds now (a bounded number of frames a call).
     void readBulk();
     // Answers to the hellos (a router's) and end marks read since the last call, for the channel
-    // to send on CURVE.
-    std::vector<std::pair<QString, Message>> takeAcknowledgements();
+    // to send on CURVE, each on the connection of the link it answers (a router's routing id).
+    struct Reply {
+        QString peer;
+        QByteArray route;
+        Message message;
+    };
+    std::vector<Reply> takeAcknowledgements();
 
     struct Arrived {
         QString peer;
@@ -98,7 +106,8 @@ public:
         QString refusal;  // non-empty: not delivered, and why
         bool resetPeer = false;  // a router that has no link with the peer: ask it to offer again
     };
-    // A CURVE message ([route][header][frames…][descriptor]) from `peer`: held in its order.
+    // A CURVE message ([route][header][frames…][descriptor]) from `peer`: held in its connection's
+    // order.
     // Non-empty: refused at once, and why (the peer has too many held already).
     QString arrive(const QString& peer, QByteArray route, std::vector<zmq::message_t>&& parts, size_t first);
     // The next message that is whole (or refused), in each peer's order.
@@ -110,7 +119,7 @@ public:
     // How long before next() or tick() must be called again (a hold may time out, a hello be
     // said again); negative: nothing to wait for.
     std::chrono::milliseconds nextCheck() const;
-    // Whether frames to `peer` go the bulk way now.
+    // Whether frames to `peer` go the bulk way now (a router: on some connection of the peer's).
     bool linkedTo(const QString& peer) const;
 
     void lingerOnClose(std::chrono::milliseconds ms);
@@ -123,15 +132,22 @@ private:
     struct Link;
     struct Held;
     struct BulkRef;
-    Link* linkOf(const QString& peer);
+    // What links and held messages are kept by: a router's CURVE connection (its routing id), so
+    // two processes of one node (a standby's takeover while the old one comes back) each have
+    // their own; a dealer's one peer.
+    QByteArray keyOf(const QString& peer, const QByteArray& route) const { return m_router ? route : peer.toUtf8(); }
+    Link* linkOf(const QByteArray& key);
+    void dropOldestLinks(const QString& peer, int keep);
+    Link* bulkLinkFor(const QString& peer, const QByteArray& bulkRoute, bool hello, zmq::message_t& payload, const QByteArray& aad,
+                      uint64_t counter);
     void bindBulk();
     void connectBulk(quint16 port);
     void sayHello(Link& link);
     bool sendMark(Link& link, char kind);
     bool stashFull() const;
     void takeBulkFrame(std::vector<zmq::message_t>& parts);
-    std::optional<Arrived> settle(const QString& peer, std::deque<Held>& queue);
-    bool decided(const QString& peer, const Held& head) const;
+    std::optional<Arrived> settle(const QByteArray& key, std::deque<Held>& queue);
+    bool decided(const QByteArray& key, const Held& head) const;
     QString missing(const Link& link, const Held& head, const BulkRef& ref) const;
 
     zmq::context_t& m_ctx;
@@ -142,12 +158,13 @@ private:
     size_t m_maxFrameBytes;
     AeadCipher m_cipher = fastestAead();
     std::unique_ptr<zmq::socket_t> m_bulk;
-    std::map<QString, std::unique_ptr<Link>> m_links;  // by peer
-    std::map<QString, std::deque<Held>> m_held;  // by peer, in arrival order
-    QString m_lastServed;  // next() takes the peers in turns
-    std::vector<std::pair<QString, char>> m_acks;  // hellos ('h', a router's) and end marks ('e') to answer
-    QSet<QString> m_awaitingEnd;
-    QSet<QString> m_askedToOffer;  // router: peers without a link told to offer again
+    std::map<QByteArray, std::unique_ptr<Link>> m_links;  // by keyOf
+    std::map<QByteArray, std::deque<Held>> m_held;  // by keyOf, in arrival order
+    QByteArray m_lastServed;  // next() takes the connections in turns
+    std::vector<std::pair<QByteArray, char>> m_acks;  // hellos ('h', a router's) and end marks ('e') to answer, by keyOf
+    QSet<QByteArray> m_awaitingEnd;  // by keyOf
+    uint64_t m_linksMade = 0;
+    QSet<QByteArray> m_askedToOffer;  // router: connections without a link told to offer again
     std::unique_ptr<EphemeralKeyPair> m_offered;  // dealer: the key of its latest offer
     std::atomic<quint64> m_framesSealed{0}, m_framesOpened{0}, m_bulkRefused{0};
 };
