@@ -388,9 +388,9 @@ int runOrSimulate(const QStringList& arguments, bool simulate) {
                     "round_timeout_s, max_restarts with --param).",
                     "POLICY"});
     args.addOption({"transport-security",
-                    "How the data plane is protected: curve (ZeroMQ's CURVE seals every byte) or sealed "
-                    "(CURVE for identities and headers, payloads sealed with AES-256-GCM beside it: "
-                    "faster) (training.transport_security).",
+                    "How the data plane is protected: sealed (the default: CURVE for identities and "
+                    "headers, payloads sealed with AES-256-GCM beside it) or curve (ZeroMQ's CURVE seals "
+                    "every byte: slower) (training.transport_security).",
                     "NAME"});
     args.addOption({"orphan-timeout",
                     "How long the run goes on if this controller dies or stops, for hips "

@@ -167,13 +167,11 @@ struct TrainingSettings {
     // to the global server (party schedulers and servers are not started), the baseline HiPS's
     // two-layer saving is measured against.
     QString hierarchy = QStringLiteral("two_layer");
-    // How data-plane payloads are sealed: "curve" (ZeroMQ's CURVE seals every byte on its socket's
-    // I/O thread), or "sealed" (CURVE for identities, handshakes and headers, frames of 16 KiB and
-    // more sealed with the link's AES-256-GCM on a plain socket beside it: SealedPlane.h, and a
-    // collective party's mesh: SealedBulk.h; 1.7–2.6 times CURVE's speed here). Not yet the
-    // default: a node that runs twice at once (a standby's takeover while the old process comes
-    // back) shares one sealed link per router, and tst_deploy's takeover test fails with it.
-    QString transportSecurity = QStringLiteral("curve");
+    // How data-plane payloads are sealed: "sealed" (the default: CURVE for identities, handshakes
+    // and headers, frames of 16 KiB and more sealed with the link's AES-256-GCM on a plain socket
+    // beside it: SealedPlane.h, and a collective party's mesh: SealedBulk.h; 1.7–2.6 times CURVE's
+    // speed here), or "curve" (ZeroMQ's CURVE seals every byte on its socket's I/O thread).
+    QString transportSecurity = QStringLiteral("sealed");
     bool flat() const { return hierarchy == QLatin1String("flat"); }
     // How a host's workers are run (`trainer_processes`): "per_worker" (a process each, forked
     // from the host's LibTorch zygote), "per_host" (threads of one shared trainer process per run

@@ -2,7 +2,7 @@
 // side in one run on the same loopback: N processes (2, 4, 8), each with a ZeroMQ context and its
 // own memory, allreduce 1, 4, 16 and 64 MB of floats. Prints, per collective, the bus bandwidth
 // (S·2(N−1)/N per second, as NCCL's and Gloo's benchmarks count it) in plain TCP, with CURVE
-// (every run's default) and sealed (transport_security sealed: AES-GCM on plain sockets), its ratio to Gloo's, and the bytes a rank sent
+// (transport_security curve) and sealed (the default: AES-GCM on plain sockets), its ratio to Gloo's, and the bytes a rank sent
 // against the algorithm's formula. Gloo's figures come from bench_collectives_gloo.py (Debian's python3-torch), run here.
 // A collective named with ":fp16" (ring:fp16) sends half floats (party_compression fp16): the same
 // S summed in half the bytes, its bus bandwidth counted on S as for the others.

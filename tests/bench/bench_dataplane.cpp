@@ -105,7 +105,7 @@ private:
 // folds with FedAvg as they arrive into w + ΣΔ, each slice of the new model streamed back
 // zero-copy as soon as it is final. `Transport`: the same messages, codec and sockets, but the
 // server only counts pushes and answers with the unchanged model — the transport's share of the
-// cost. `Curve`: the folding path with CURVE on, as every run has it (a key pair per node, the
+// cost. `Curve`: the folding path with CURVE sealing every byte, as `transport_security: curve` has it (a key pair per node, the
 // ZAP handler naming each peer). `Sealed`: the same with `transport_security: sealed`.
 class HipsPath {
 public:

@@ -135,13 +135,13 @@ private Q_SLOTS:
         d->scene()->clearSelection();
         auto* security = qobject_cast<QComboBox*>(d->properties()->field("transport_security"));
         QVERIFY(security);
-        QCOMPARE(security->currentText(), QStringLiteral("curve"));
+        QCOMPARE(security->currentText(), QStringLiteral("sealed"));  // the default
         QVERIFY(security->toolTip().contains("AES-256-GCM"));
-        security->setCurrentText("sealed");
-        QCOMPARE(d->topology().training.transportSecurity, QStringLiteral("sealed"));
+        security->setCurrentText("curve");
+        QCOMPARE(d->topology().training.transportSecurity, QStringLiteral("curve"));
         QVERIFY(d->isValid());
         security = qobject_cast<QComboBox*>(d->properties()->field("transport_security"));  // the panel is rebuilt on each edit
-        QCOMPARE(security->currentText(), QStringLiteral("sealed"));
+        QCOMPARE(security->currentText(), QStringLiteral("curve"));
     }
 
     void typingIntoOneFieldIsOneStep() {
