@@ -150,13 +150,12 @@ bool Channel::sendOn(const QString& peer, const QByteArray& route, Message&& m) 
     std::vector<zmq::message_t> parts;
     parts.reserve(m.frames.size() + 2);
     if (m_router) {
-        const QByteArray& id = route;
-        if (id.isEmpty()) {  // never heard from: nothing to send it on
+        if (route.isEmpty()) {  // never heard from: nothing to send it on
             ++m_undeliverable;
             m_rejections->undelivered(peer, QStringLiteral("not connected; dropped one '%1' message").arg(m.type));
             return false;
         }
-        parts.emplace_back(id.constData(), size_t(id.size()));
+        parts.emplace_back(route.constData(), size_t(route.size()));
     }
     if (m_transform) m_transform->outgoing(peer, m);
     const QString type = m.type;
@@ -218,21 +217,22 @@ std::optional<std::chrono::milliseconds> Channel::releaseShaped() {
     return std::max(std::chrono::milliseconds(0), std::chrono::ceil<std::chrono::milliseconds>(*next - LinkShaper::Clock::now()));
 }
 
-void Channel::lingerOnClose(std::chrono::milliseconds ms) {
+void Channel::lingerOnClose(std::chrono::milliseconds ms, const QSet<QString>& gone) {
     const auto deadline = LinkShaper::Clock::now() + ms;
     while (const auto wait = releaseShaped()) {
         if (LinkShaper::Clock::now() + *wait > deadline) break;
         std::this_thread::sleep_for(*wait);
     }
-    if (m_plane) awaitBulkRead(std::chrono::steady_clock::now() + ms);
+    if (m_plane) awaitBulkRead(ms, gone);
     m_socket.set(zmq::sockopt::linger, int(ms.count()));
     if (m_plane) m_plane->lingerOnClose(ms);
 }
 
 // Until the peers say they read every sealed frame sent them (SealedPlane::markEnd), or the
 // deadline. What arrives meanwhile is kept for receive().
-void Channel::awaitBulkRead(std::chrono::steady_clock::time_point deadline) {
-    m_plane->markEnd();
+void Channel::awaitBulkRead(std::chrono::milliseconds linger, const QSet<QString>& gone) {
+    const auto deadline = std::chrono::steady_clock::now() + linger;
+    m_plane->markEnd(linger, gone);
     while (m_plane->awaitingEnd()) {
         const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) return;

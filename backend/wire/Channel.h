@@ -15,6 +15,8 @@
 #include "TrafficCounter.h"
 #include "WireCodec.h"
 
+#include <QSet>
+
 #include <chrono>
 #include <deque>
 #include <optional>
@@ -114,8 +116,10 @@ public:
     std::optional<std::chrono::milliseconds> releaseShaped();
     // On a graceful exit, give queued messages this long to leave before the socket closes
     // (the default linger of 0 drops them, which is right only when aborting).
-    // Held messages (emulated WAN) are sent first, waiting for them up to the same time.
-    void lingerOnClose(std::chrono::milliseconds ms);
+    // Held messages (emulated WAN) are sent first, waiting for them up to the same time. Sealed
+    // links: each peer sent frames in the last `ms` is waited for until it has read them, except
+    // those in `gone` (declared down: a stopped peer never reads them).
+    void lingerOnClose(std::chrono::milliseconds ms, const QSet<QString>& gone = {});
 
 private:
     Channel(zmq::socket_t s, bool router, bool authenticated, QString self, QString peer);
@@ -123,7 +127,7 @@ private:
     bool transmit(const QString& peer, const QString& type, std::vector<zmq::message_t>& parts, quint64 bytes);
     std::optional<Envelope> receiveNow(std::chrono::milliseconds timeout);
     std::optional<Envelope> receiveSealed(std::chrono::milliseconds timeout);
-    void awaitBulkRead(std::chrono::steady_clock::time_point deadline);
+    void awaitBulkRead(std::chrono::milliseconds linger, const QSet<QString>& gone);
     bool sendOn(const QString& peer, const QByteArray& route, Message&& m);
     void readSealedArrivals();
     // Decodes a message's parts from `peer` (and hands it through the payload transform).

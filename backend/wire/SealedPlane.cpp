@@ -18,11 +18,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // A bulk frame: [header][sender's name][sealed payload]. The header: kind ('h' hello, 'f' frame,
-// 'e' end mark),
-// 0, the part's index in its message (u16), the link counter (u64), the plain size (u64), the
-// first 16 bytes of the BLAKE2b of its message's CBOR header; big-endian. The header and the name
-// are the associated data: a frame opens only as the part it was sealed as, of the message it was
-// sealed for, from the node that sealed it.
+// 'e' end mark, 'c' closing without one), 0, the part's index in its message (u16), the link
+// counter (u64), the plain size (u64), the first 16 bytes of the BLAKE2b of its message's CBOR
+// header; big-endian. The header and the name are the associated data: a frame opens only as the
+// part it was sealed as, of the message it was sealed for, from the node that sealed it.
 constexpr size_t kDigestBytes = 16;
 constexpr size_t kBulkHeaderBytes = 20 + kDigestBytes;
 constexpr size_t kEntryBytes = 18;  // a descriptor entry: index (u16), counter (u64), size (u64)
@@ -104,7 +103,8 @@ struct SealedPlane::Link {
     QString offerId;  // the dealer's offer this link answers
     QByteArray bulkRoute;  // router: the bulk connection the peer's latest frame that opened came on
     bool confirmed = false;  // dealer: the router has its hello, so bulk reaches it
-    bool sentSinceMark = false;  // frames went to the peer since the last end mark
+    std::optional<Clock::time_point> lastSentSinceMark;  // when the last frame since the last end mark went
+    bool peerClosing = false;  // its end mark came: it reads nothing more here
     Clock::time_point lastHello{};  // dealer: when it last left
     bool helloSent = false;  // dealer: once the connection was made
     std::map<uint64_t, Stashed> stash;  // by counter, until their message comes
@@ -200,7 +200,7 @@ std::optional<Message> SealedPlane::control(const QString& peer, const QByteArra
         return std::nullopt;
     }
     if (m.type == kReadToEnd) {  // the peer has every frame sent before our end mark
-        m_awaitingEnd.remove(key);
+        m_awaitingEnd.erase(key);
         return std::nullopt;
     }
     if (!m_router && m.type == kReady) {  // the router has our hello: bulk reaches it
@@ -227,7 +227,7 @@ void SealedPlane::dropOldestLinks(const QString& peer, int keep) {
             *std::min_element(ofPeer.begin(), ofPeer.end(), [](auto a, auto b) { return a->second->made < b->second->made; });
         for (Held& h : m_held[oldest->first])
             if (h.refusal.isEmpty() && !h.refs.empty()) h.refusal = QStringLiteral("sealed frames of a connection that was replaced since");
-        m_awaitingEnd.remove(oldest->first);
+        m_awaitingEnd.erase(oldest->first);
         m_links.erase(oldest);
     }
 }
@@ -262,31 +262,45 @@ void SealedPlane::sayHello(Link& link) {
     link.helloSent = true;
 }
 
-// A sealed empty frame of `kind` ('h' hello, 'e' end mark) on the link's bulk connection.
+// A sealed empty frame of `kind` ('h' hello, 'e' end mark, 'c' closing) on the link's bulk connection.
 bool SealedPlane::sendMark(Link& link, char kind) {
     const QByteArray header = bulkHeader(kind, 0, link.sealer->nextCounter(), 0, {}), name = m_self.toUtf8();
     zmq::message_t tag(kAeadTagBytes);
     if (!link.sealer->seal(header + name, nullptr, 0, static_cast<unsigned char*>(tag.data()))) return false;
+    return sendBulk(link, header, name, tag);
+}
+
+// [route][header][name][sealed] on the bulk socket; false when the peer is gone or its queue is
+// full (the frame's counter is then skipped, which the receiver allows).
+bool SealedPlane::sendBulk(const Link& link, const QByteArray& header, const QByteArray& name, zmq::message_t& sealed) {
     const auto more = zmq::send_flags::sndmore | zmq::send_flags::dontwait;
     try {
         if (m_router && !m_bulk->send(zmq::buffer(link.bulkRoute.constData(), size_t(link.bulkRoute.size())), more)) return false;
         if (!m_bulk->send(zmq::buffer(header.constData(), size_t(header.size())), more)) return false;
         m_bulk->send(zmq::buffer(name.constData(), size_t(name.size())), zmq::send_flags::sndmore);
-        m_bulk->send(tag, zmq::send_flags::none);
+        m_bulk->send(sealed, zmq::send_flags::none);
     } catch (const zmq::error_t& e) {
         if (e.num() != EHOSTUNREACH && e.num() != EAGAIN) throw;
-        return false;  // gone or full: (its counter is skipped, which the receiver allows)
+        return false;
     }
     return true;
 }
 
-void SealedPlane::markEnd() {
+void SealedPlane::markEnd(std::chrono::milliseconds linger, const QSet<QString>& gone) {
     if (!m_bulk) return;
     for (auto& [key, link] : m_links) {
-        if (!link->sentSinceMark || (m_router ? link->bulkRoute.isEmpty() : !link->confirmed)) continue;
-        link->sentSinceMark = false;
-        if (sendMark(*link, 'e')) m_awaitingEnd.insert(key);
+        if (m_router ? link->bulkRoute.isEmpty() : !link->confirmed) continue;
+        const std::optional<Clock::time_point> lastSent = std::exchange(link->lastSentSinceMark, std::nullopt);
+        const bool awaited = lastSent && !link->peerClosing && !gone.contains(link->peer) && *lastSent + linger > Clock::now();
+        const bool sent = sendMark(*link, awaited ? 'e' : 'c');
+        if (sent && awaited) m_awaitingEnd[key] = *lastSent + linger;
     }
+}
+
+bool SealedPlane::awaitingEnd() {
+    const auto now = Clock::now();
+    for (auto it = m_awaitingEnd.begin(); it != m_awaitingEnd.end();) it = it->second <= now ? m_awaitingEnd.erase(it) : std::next(it);
+    return !m_awaitingEnd.empty();
 }
 
 void SealedPlane::tick() {
@@ -312,16 +326,7 @@ void SealedPlane::divert(const QString& peer, std::vector<zmq::message_t>& parts
         if (!link->sealer->seal(header + name, static_cast<const unsigned char*>(parts[i].data()), size,
                                 static_cast<unsigned char*>(sealed.data())))
             break;  // the counters are spent: the rest goes inline
-        try {
-            const auto more = zmq::send_flags::sndmore | zmq::send_flags::dontwait;
-            if (m_router && !m_bulk->send(zmq::buffer(link->bulkRoute.constData(), size_t(link->bulkRoute.size())), more)) break;
-            if (!m_bulk->send(zmq::buffer(header.constData(), size_t(header.size())), more)) break;
-            m_bulk->send(zmq::buffer(name.constData(), size_t(name.size())), zmq::send_flags::sndmore);
-            m_bulk->send(sealed, zmq::send_flags::none);
-        } catch (const zmq::error_t& e) {
-            if (e.num() != EHOSTUNREACH && e.num() != EAGAIN) throw;
-            break;  // gone or full: this frame and the rest go inline (its counter is skipped, which the receiver allows)
-        }
+        if (!sendBulk(*link, header, name, sealed)) break;  // gone or full: this frame and the rest go inline
         QByteArray entry(int(kEntryBytes), '\0');
         auto* p = reinterpret_cast<unsigned char*>(entry.data());
         putBig(p, i - first, 2);
@@ -330,7 +335,7 @@ void SealedPlane::divert(const QString& peer, std::vector<zmq::message_t>& parts
         descriptor += entry;
         parts[i] = zmq::message_t();
         ++m_framesSealed;
-        link->sentSinceMark = true;
+        link->lastSentSinceMark = Clock::now();
     }
     parts.emplace_back(descriptor.constData(), size_t(descriptor.size()));
 }
@@ -370,7 +375,7 @@ void SealedPlane::takeBulkFrame(std::vector<zmq::message_t>& parts) {
     const auto* h = reinterpret_cast<const unsigned char*>(header.constData());
     const uint64_t index = getBig(h + 2, 2), counter = getBig(h + 4, 8), size = getBig(h + 12, 8);
     zmq::message_t& payload = parts[first + 2];
-    const bool mark = (h[0] == 'h' && m_router) || h[0] == 'e';
+    const bool mark = (h[0] == 'h' && m_router) || h[0] == 'e' || h[0] == 'c';
     if (size > m_maxFrameBytes || payload.size() != size + kAeadTagBytes || (h[0] != 'f' && !(mark && size == 0))) return refuse();
     const QByteArray bulkRoute = m_router ? bytesOf(parts[0]) : QByteArray();
     Link* link = bulkLinkFor(QString::fromUtf8(name), bulkRoute, h[0] == 'h', payload, header + name, counter);
@@ -378,10 +383,14 @@ void SealedPlane::takeBulkFrame(std::vector<zmq::message_t>& parts) {
     link->lastOpened = counter;
     link->lastProgress = Clock::now();
     if (m_router) link->bulkRoute = bulkRoute;  // its newest connection is where it is reached
-    if (mark) {
-        m_acks.emplace_back(keyOf(link->peer, link->curveRoute), char(h[0]));
-        return;
+    if (h[0] == 'e' || h[0] == 'c') {
+        // The peer is closing: it has read what it waited for, and will read nothing more here,
+        // so our own end mark needs no answer from it (both ends close at once at a run's end).
+        link->peerClosing = true;
+        m_awaitingEnd.erase(keyOf(link->peer, link->curveRoute));
     }
+    if (mark && h[0] != 'c') m_acks.emplace_back(keyOf(link->peer, link->curveRoute), char(h[0]));
+    if (mark) return;
     link->stashedBytes += payload.size();
     link->stash.emplace(counter, Stashed{std::move(payload), index, size, header.mid(20)});
 }

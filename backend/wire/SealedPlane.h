@@ -76,13 +76,18 @@ public:
     // A dealer whose hello is not yet acknowledged says it again (every 300 ms).
     void tick();
     // Before the process closes its sockets: an end mark on the bulk socket to every peer that was
-    // sent frames since the last one. A peer answers kReadToEnd on CURVE once it has read it, so
-    // it has every frame before it. (Closing with frames still in the kernel's queue loses them
+    // sent frames in the last `linger` (frames sent before have had as long to arrive as the
+    // linger would give them) and is not in `gone` (declared down). A peer answers
+    // kReadToEnd on CURVE once it has read it, so it has every frame before it. Every other peer
+    // is told it closes ('c'), and a peer that closes first is not waited for: at a run's end
+    // both ends close at once, and each would otherwise wait for an answer the other, gone,
+    // never sends. (Closing with frames still in the kernel's queue loses them
     // when a packet of the peer's comes after the close: the kernel answers with a reset. Seen
     // on a 5 Mbit/s link: the last round's model never reached the party servers.)
-    void markEnd();
-    // Whether an answer to an end mark has not come.
-    bool awaitingEnd() const { return !m_awaitingEnd.isEmpty(); }
+    void markEnd(std::chrono::milliseconds linger, const QSet<QString>& gone = {});
+    // Whether an answer to an end mark has not come, and the linger of its link's last frame
+    // has not passed.
+    bool awaitingEnd();
 
     // The bulk socket, to poll beside the CURVE one (none before the first link).
     zmq::socket_t* bulkSocket() { return m_bulk.get(); }
@@ -144,6 +149,7 @@ private:
     void connectBulk(quint16 port);
     void sayHello(Link& link);
     bool sendMark(Link& link, char kind);
+    bool sendBulk(const Link& link, const QByteArray& header, const QByteArray& name, zmq::message_t& sealed);
     bool stashFull() const;
     void takeBulkFrame(std::vector<zmq::message_t>& parts);
     std::optional<Arrived> settle(const QByteArray& key, std::deque<Held>& queue);
@@ -162,7 +168,7 @@ private:
     std::map<QByteArray, std::deque<Held>> m_held;  // by keyOf, in arrival order
     QByteArray m_lastServed;  // next() takes the connections in turns
     std::vector<std::pair<QByteArray, char>> m_acks;  // hellos ('h', a router's) and end marks ('e') to answer, by keyOf
-    QSet<QByteArray> m_awaitingEnd;  // by keyOf
+    std::map<QByteArray, std::chrono::steady_clock::time_point> m_awaitingEnd;  // by keyOf: until when
     uint64_t m_linksMade = 0;
     QSet<QByteArray> m_askedToOffer;  // router: connections without a link told to offer again
     std::unique_ptr<EphemeralKeyPair> m_offered;  // dealer: the key of its latest offer

@@ -91,7 +91,7 @@ public:
             std::fprintf(roleErr(), "%s: cannot write %s (%s)\n", qPrintable(m_ctx.node.id), qPrintable(finishedMark()),
                          qPrintable(mark.errorString()));
         m_scheduler.leave();
-        m_channel.lingerOnClose(5s);
+        m_channel.lingerOnClose(5s, m_down);
         return kRoleOk;
     }
 

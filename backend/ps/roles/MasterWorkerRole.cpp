@@ -126,6 +126,7 @@ int runMasterWorker(RoleContext& ctx) {
     traffic.insert(QStringLiteral("round"), rounds);
     ctx.metrics.report(metric::kTraffic, traffic);
     scheduler.leave();
+    links.lingerOnClose(2s);  // (sealed links: tells the global servers it closes, so they need not wait for it)
     return kRoleOk;
 }
 

@@ -109,7 +109,7 @@ public:
         reportTraffic();
         m_partyScheduler.leave();
         m_globalScheduler.leave();
-        m_workers.lingerOnClose(5s);
+        m_workers.lingerOnClose(5s, m_down);
         upstream.lingerOnClose(5s);
         return kRoleOk;
     }
