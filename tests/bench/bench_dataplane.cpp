@@ -25,8 +25,10 @@
 #include <openssl/evp.h>
 #endif
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstdio>
+#include <string>
 #include <thread>
 
 using namespace hips;
@@ -288,18 +290,25 @@ void printCipherSpeeds() {
     std::printf("\n");
 }
 
+std::string payloadName(int kib) {
+    return kib % 1024 == 0 ? std::to_string(kib / 1024) + " MB" : std::to_string(kib) + " KiB";
+}
+
 }  // namespace
 
-// bench_dataplane [WORKERS MB [raw|hips|transport]]: one configuration only, or one path of it
-// alone for a profiler (it prints that path's goodput); every configuration by default.
+// bench_dataplane [WORKERS MB [raw|hips|transport|curve|sealed]] (MB may be a fraction: 0.25 is
+// 256 KiB): one configuration only, or one path of it alone for a profiler (it prints that path's
+// goodput); every configuration by default.
 int main(int argc, char** argv) {
-    std::vector<int> workerCounts{1, 4}, payloads{1, 4, 16, 64};
+    std::vector<int> workerCounts{1, 4}, payloads{256, 1024, 4096, 16384, 65536};  // KiB
     keepLargeAllocations();  // as hips-agent sets it for its servers (and here for raw ZeroMQ too)
-    const auto roundsPerRepetition = [](int workers, int mb) { return std::max(4, 512 / (mb * workers)); };
+    const auto roundsPerRepetition = [](int workers, int kib) { return std::max(4, 512 * 1024 / (kib * workers)); };
+    // A payload: "1" is 1 MB, "0.25" 256 KiB.
+    const auto kibOf = [](const char* mb) { return std::max(1, int(std::lround(std::atof(mb) * 1024))); };
     if (argc == 4) {
-        const int workers = std::max(1, std::atoi(argv[1])), mb = std::max(1, std::atoi(argv[2]));
-        const size_t bytes = size_t(mb) << 20;
-        const int rounds = 20 * roundsPerRepetition(workers, mb);
+        const int workers = std::max(1, std::atoi(argv[1])), kib = kibOf(argv[2]);
+        const size_t bytes = size_t(kib) << 10;
+        const int rounds = 20 * roundsPerRepetition(workers, kib);
         const std::string path = argv[3];
         double seconds = 0;
         if (path == "raw") {
@@ -314,13 +323,13 @@ int main(int argc, char** argv) {
             hips.serve(1);  // (a sealed link is made in the first round)
             seconds = timedBlock(hips, rounds);
         }
-        std::printf("%s %d x %d MB, %d rounds: %.2f GB/s\n", path.c_str(), workers, mb, rounds,
+        std::printf("%s %d x %s, %d rounds: %.2f GB/s\n", path.c_str(), workers, payloadName(kib).c_str(), rounds,
                     goodput(workers, bytes, rounds, seconds) / 1e9);
         return 0;
     }
     if (argc == 3) {
         workerCounts = {std::max(1, std::atoi(argv[1]))};
-        payloads = {std::max(1, std::atoi(argv[2]))};
+        payloads = {kibOf(argv[2])};
     }
     printCipherSpeeds();
     std::printf("%-8s %-8s %-7s %10s %12s %7s %14s %7s %10s %12s %11s %10s %12s\n", "workers", "payload", "rounds", "raw_GB/s", "hips_GB/s",
@@ -328,9 +337,9 @@ int main(int argc, char** argv) {
     double worst = 1e9, worstTransport = 1e9, worstCurve = 1e9, worstSealed = 1e9;
     constexpr int kRepetitions = 9;
     for (int workers : workerCounts)
-        for (int mb : payloads) {
-            const size_t bytes = size_t(mb) << 20;
-            const int rounds = roundsPerRepetition(workers, mb);
+        for (int kib : payloads) {
+            const size_t bytes = size_t(kib) << 10;
+            const int rounds = roundsPerRepetition(workers, kib);
             // Nine repetitions, each HiPS figure divided by raw's in the same one; the medians are
             // reported. Within a repetition the paths take turns in blocks of an eighth of its
             // rounds (~20 ms at 1 MB): this VM has spells of a fraction of a second in which a
@@ -376,10 +385,10 @@ int main(int argc, char** argv) {
             worstTransport = std::min(worstTransport, median(transportRatio));
             worstCurve = std::min(worstCurve, median(curveRatio));
             worstSealed = std::min(worstSealed, median(sealedRatio));
-            std::printf("%-8d %-5d MB %-7d %10.2f %12.2f %7.2f %14.2f %7.2f %10.2f %12.2f %11.2f %10.2f %12.2f\n", workers, mb, rounds,
-                        median(rawRate) / 1e9, median(hipsRate) / 1e9, median(hipsRatio), median(transportRate) / 1e9,
-                        median(transportRatio), median(secured) / 1e9, median(curveRatio), median(sealed) / 1e9, median(sealedRatio),
-                        median(sealedOverCurve));
+            std::printf("%-8d %-8s %-7d %10.2f %12.2f %7.2f %14.2f %7.2f %10.2f %12.2f %11.2f %10.2f %12.2f\n", workers,
+                        payloadName(kib).c_str(), rounds, median(rawRate) / 1e9, median(hipsRate) / 1e9, median(hipsRatio),
+                        median(transportRate) / 1e9, median(transportRatio), median(secured) / 1e9, median(curveRatio),
+                        median(sealed) / 1e9, median(sealedRatio), median(sealedOverCurve));
             std::fflush(stdout);
         }
     std::printf(

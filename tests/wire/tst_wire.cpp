@@ -222,6 +222,19 @@ private Q_SLOTS:
                            QCborValue("type").toCbor() + QCborValue(0).toCbor();
         QCOMPARE(decodeHeader(twice, &stats), WireError::DuplicateKey);
         QCOMPARE(stats.totalErrors(), quint64(3));
+        // A header of many keys (checked through a set, a few pairwise): one twice is refused,
+        // all different is taken.
+        const auto manyKeys = [](int fields, bool repeatFirst) {
+            QByteArray cbor = QCborValue(QCborMap{{"v", 1}, {"type", "push"}, {"sizes", QCborArray{}}}).toCbor();
+            cbor[0] = char(0xb8), cbor.insert(1, char(3 + fields + int(repeatFirst)));  // a map of that many pairs
+            for (int f = 0; f < fields; ++f) cbor += QCborValue(QStringLiteral("field%1").arg(f)).toCbor() + QCborValue(f).toCbor();
+            if (repeatFirst) cbor += QCborValue("field0").toCbor() + QCborValue(-1).toCbor();
+            return cbor;
+        };
+        for (int fields : {4, 30}) {
+            QCOMPARE(decodeHeader(manyKeys(fields, true), &stats), WireError::DuplicateKey);
+            QCOMPARE(decodeHeader(manyKeys(fields, false), &stats), WireError::None);
+        }
         Message m("slice", {{"version", 1e300}, {"offset", std::nan("")}});
         QCOMPARE(m.integer("version"), -1);
         QCOMPARE(m.integer("offset", 7), 7);
