@@ -431,6 +431,23 @@ std::vector<SealedPlane::Reply> SealedPlane::takeAcknowledgements() {
     return out;
 }
 
+// Why descriptor entry `ref` does not fit its message (empty: it fits). Said in full, as a
+// refusal is where a defect of the sender's shows.
+QString SealedPlane::descriptorMisfit(const std::vector<BulkRef>& before, const BulkRef& ref, const std::vector<zmq::message_t>& parts,
+                                      size_t first) const {
+    const QString misfit = QStringLiteral("a sealed-frame descriptor that does not fit its message: ");
+    if (!before.empty() && (ref.index <= before.back().index || ref.counter <= before.back().counter))
+        return misfit + QStringLiteral("part %1 after part %2, or its counter not above").arg(ref.index).arg(before.back().index);
+    const size_t payloadParts = parts.size() - first - 1;
+    if (ref.index == 0 || ref.index > payloadParts)
+        return misfit + QStringLiteral("it names part %1 of a message of %2 payload parts").arg(ref.index).arg(payloadParts);
+    if (const size_t inline_ = parts[first + ref.index].size(); inline_ != 0)
+        return misfit + QStringLiteral("part %1 came inline as well (%2 bytes)").arg(ref.index).arg(inline_);
+    if (ref.size > m_maxFrameBytes)
+        return misfit + QStringLiteral("a frame of %1 bytes, over the %2 its channel takes").arg(ref.size).arg(m_maxFrameBytes);
+    return {};
+}
+
 QString SealedPlane::arrive(const QString& peer, QByteArray route, std::vector<zmq::message_t>&& parts, size_t first) {
     Held held;
     held.peer = peer;
@@ -447,10 +464,7 @@ QString SealedPlane::arrive(const QString& peer, QByteArray route, std::vector<z
         parts.pop_back();
         for (size_t e = 0; e < entries && held.refusal.isEmpty(); ++e, d += kEntryBytes) {
             const BulkRef ref{size_t(getBig(d, 2)), getBig(d + 2, 8), getBig(d + 10, 8)};
-            const bool inOrder = held.refs.empty() || (ref.index > held.refs.back().index && ref.counter > held.refs.back().counter);
-            if (!inOrder || ref.index == 0 || first + ref.index >= parts.size() || parts[first + ref.index].size() != 0 ||
-                ref.size > m_maxFrameBytes)
-                held.refusal = QStringLiteral("a sealed-frame descriptor that does not fit its message");
+            held.refusal = descriptorMisfit(held.refs, ref, parts, first);
             held.refs.push_back(ref);
         }
     }

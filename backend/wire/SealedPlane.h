@@ -155,6 +155,8 @@ private:
     std::optional<Arrived> settle(const QByteArray& key, std::deque<Held>& queue);
     bool decided(const QByteArray& key, const Held& head) const;
     QString missing(const Link& link, const Held& head, const BulkRef& ref) const;
+    QString descriptorMisfit(const std::vector<BulkRef>& before, const BulkRef& ref, const std::vector<zmq::message_t>& parts,
+                             size_t first) const;
 
     zmq::context_t& m_ctx;
     bool m_router;

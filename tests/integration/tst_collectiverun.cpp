@@ -47,6 +47,15 @@ QMap<int, double> testLosses(const QString& runDir) {
     return out;
 }
 
+// The rounds the master did not evaluate: a newer model had come while it evaluated.
+QSet<int> skippedRounds(const QString& runDir) {
+    QSet<int> out;
+    for (const QJsonObject& r : metricRecords(runDir + "/metrics.jsonl"))
+        if (r["kind"] == "eval")
+            for (const QJsonValue& round : r["skipped"].toArray()) out.insert(round.toInt());
+    return out;
+}
+
 // node → peer → bytes sent on that link so far, from each node's last traffic record.
 QHash<QString, QHash<QString, double>> sentPerLink(const QString& runDir) {
     QHash<QString, QHash<QString, double>> out;
@@ -90,13 +99,21 @@ private Q_SLOTS:
         QVERIFY2(collective.finish(180000) == 0, collective.out + collective.err);
         QVERIFY2(collective.out.contains("finished after 3 rounds"), collective.out.constData());
 
-        // The same model, round by round (the sums differ only in the order of their floats).
+        // The same model, round by round (the sums differ only in the order of their floats). The
+        // master evaluates only the newest model when several came during an evaluation (a
+        // loaded machine skipped one of the party servers' run), but always the final one.
         const QMap<int, double> expected = testLosses(servers.dir.filePath("run")), got = testLosses(collective.dir.filePath("run"));
-        QCOMPARE(got.keys(), expected.keys());
-        QCOMPARE(got.size(), 3);
+        const QSet<int> skippedWithServers = skippedRounds(servers.dir.filePath("run")),
+                        skipped = skippedRounds(collective.dir.filePath("run"));
+        QVERIFY2(expected.contains(3) && got.contains(3), "the final model was not evaluated");
+        for (int round = 1; round <= 3; ++round)
+            QVERIFY2((expected.contains(round) || skippedWithServers.contains(round)) && (got.contains(round) || skipped.contains(round)),
+                     qPrintable(QString("round %1 was neither evaluated nor skipped").arg(round)));
         for (int round : expected.keys())
-            QVERIFY2(std::abs(got[round] - expected[round]) <= 1e-3 * std::abs(expected[round]) + 1e-6,
-                     qPrintable(QString("round %1: test loss %2, with party servers %3").arg(round).arg(got[round]).arg(expected[round])));
+            if (got.contains(round))
+                QVERIFY2(
+                    std::abs(got[round] - expected[round]) <= 1e-3 * std::abs(expected[round]) + 1e-6,
+                    qPrintable(QString("round %1: test loss %2, with party servers %3").arg(round).arg(got[round]).arg(expected[round])));
 
         // No party server ran for either party; party1's lowest rank pushed for it.
         const QDir logs(collective.dir.filePath("run/logs"));

@@ -300,6 +300,32 @@ private Q_SLOTS:
         plain.send(withFrames("push", {{1 << 20, 10}}));
         QTRY_COMPARE_WITH_TIMEOUT((server.receive(50ms), server.refusedFromPeers()), 1u, 5000);
     }
+
+    // A member's descriptor that does not fit its message (a frame it names came inline as well,
+    // or a part the message does not have) is refused and counted, never misread; the next
+    // message of that member is taken.
+    void aDescriptorThatDoesNotFitIsRefused() {
+        Run run;
+        Channel server = run.server();
+        Channel plain =
+            Channel::dealer(run.ctx, kWorker, endpointOf(server), kServer, CurveConfig{run.workerKeys, run.serverKeys.publicKey});
+        const auto sendWithDescriptor = [&](quint16 index) {
+            std::vector<zmq::message_t> parts;
+            WireCodec::encode(withFrames("push", {{1 << 20, 11}}), parts);
+            QByteArray descriptor(1 + 18, '\0');
+            descriptor[0] = 'D';
+            descriptor[2] = char(index);  // part `index` (u16), counter 1 (u64), 1 MiB (u64), big-endian
+            descriptor[10] = 1;
+            descriptor[16] = 0x10;
+            parts.emplace_back(descriptor.constData(), size_t(descriptor.size()));
+            for (size_t i = 0; i < parts.size(); ++i)
+                plain.socket().send(parts[i], i + 1 < parts.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
+        };
+        sendWithDescriptor(1);  // part 1 is there, inline
+        QTRY_COMPARE_WITH_TIMEOUT((server.receive(50ms), server.refusedFromPeers()), 1u, 5000);
+        sendWithDescriptor(7);  // the message has one part
+        QTRY_COMPARE_WITH_TIMEOUT((server.receive(50ms), server.refusedFromPeers()), 2u, 5000);
+    }
 };
 
 QTEST_GUILESS_MAIN(SealedChannelTest)
