@@ -1968,8 +1968,8 @@
     </message>
     <message>
         <location filename="../backend/topology/PartyTransport.cpp" line="48"/>
-        <source>fault_policy %1 goes on without a lost worker, and a collective party re-forms without one only in a later version: use fault_policy fail, or transport server</source>
-        <translation>fault_policy %1 会在缺少丢失的工作节点时继续，而集合通信的参与方要到以后的版本才能在缺少节点时重组：请使用 fault_policy fail，或使用 transport server</translation>
+        <source>fault_policy %1 with mode %2: a collective party sums between syncs with no model from above to agree on, so a worker lost mid-sum could leave the others apart: use fault_policy fail, another mode, or transport server</source>
+        <translation>fault_policy %1 与模式 %2：集合通信的参与方在两次同步之间求和，没有来自上层的模型可供对齐，因此求和中途丢失一个工作节点可能使其余节点彼此不一致：请使用 fault_policy fail、其他模式，或使用 transport server</translation>
     </message>
     <message>
         <location filename="../backend/topology/PartyTransport.cpp" line="54"/>

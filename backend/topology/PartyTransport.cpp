@@ -44,12 +44,12 @@ QString runConflict(const TrainingSettings& s) {
     if (s.privacy && s.privacy->atParty())
         return QCoreApplication::translate("TopologyCheck",
                                            "privacy where party adds its noise at a party server: use where worker, or transport server");
-    if (s.continuesThroughFailures())
+    if (s.continuesThroughFailures() && policy.hierarchicalFrequency)
         return QCoreApplication::translate(
                    "TopologyCheck",
-                   "fault_policy %1 goes on without a lost worker, and a collective party re-forms without one only in a later "
-                   "version: use fault_policy fail, or transport server")
-            .arg(s.faultPolicy);
+                   "fault_policy %1 with mode %2: a collective party sums between syncs with no model from above to agree on, so "
+                   "a worker lost mid-sum could leave the others apart: use fault_policy fail, another mode, or transport server")
+            .arg(s.faultPolicy, s.mode);
     if (s.param(QStringLiteral("quorum")) > 0)
         return QCoreApplication::translate(
             "TopologyCheck",

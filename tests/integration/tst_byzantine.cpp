@@ -61,8 +61,8 @@ double finalAccuracy(const QJsonObject& topology, const QString& name, const QTe
     if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(topology).toJson()) <= 0) return -1;
     f.close();
     run.start({"run", file, "--out", out});
-    if (!run.process.waitForFinished(240000) || run.process.exitCode() != 0) {
-        qWarning("%s: %s", qPrintable(name), run.process.readAll().constData());
+    if (const int status = run.finish(240000); status != 0) {  // (what failed is on its stderr: "hips run: <role> exited …")
+        qWarning("%s ended with %d:\n%s\n%s", qPrintable(name), status, run.out.constData(), run.err.constData());
         return -1;
     }
     QFile summary(out + "/summary.json");

@@ -1,7 +1,9 @@
 // Collective parties end to end (hips run on loopback): party1 sums on a ring, party2 by
 // butterfly, with no party server; the run trains as it does with party servers, each worker's
 // links inside the party carry what the collective's formula says (not N·S into one server),
-// and a member killed mid-run stops the run naming it, leaving nothing behind.
+// and a member killed mid-run stops the run naming it, leaving nothing behind; under
+// fault_policy continue the party re-forms without it and the run completes.
+#include "FaultRuns.h"
 #include "RunHarness.h"
 
 #include <QJsonArray>
@@ -39,6 +41,21 @@ QString writeVariant(Run& run, const QString& party1, const QString& party2, con
     return path;
 }
 
+// Runs the variant with party1 on a ring, party2 by butterfly, under fault_policy continue for
+// `rounds`, sends `node` `signal` once round 3 is printed, and says whether the run then
+// finished with every round.
+bool finishesLosingAtRound3(Run& run, int rounds, const QByteArray& node, int signal) {
+    const QJsonObject training{{"rounds", rounds}, {"fault_policy", "continue"}, {"heartbeat_timeout_s", 3}};
+    run.start({"run", writeVariant(run, "ring", "butterfly", training), "--out", run.dir.filePath("run")});
+    const bool signalled = signalAtRound(run, 3, node, signal) != 0;
+    const bool finished = signalled && run.finish(180000) == 0;
+    const QList<int> printed = printedRounds(run.out);
+    if (finished && !printed.isEmpty() && printed.last() == rounds) return true;
+    qWarning("%s the run did not finish every round:\n%s\n%s", signalled ? "signalled," : "not signalled;", run.out.constData(),
+             run.err.constData());
+    return false;
+}
+
 // The master's test loss of each round.
 QMap<int, double> testLosses(const QString& runDir) {
     QMap<int, double> out;
@@ -54,6 +71,12 @@ QSet<int> skippedRounds(const QString& runDir) {
         if (r["kind"] == "eval")
             for (const QJsonValue& round : r["skipped"].toArray()) out.insert(round.toInt());
     return out;
+}
+
+// What `node` wrote to its log in the run.
+QByteArray logOf(const QString& runDir, const QString& node) {
+    QFile f(runDir + "/logs/" + QString(node).replace('/', '-') + ".log");
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 // node → peer → bytes sent on that link so far, from each node's last traffic record.
@@ -196,6 +219,50 @@ private Q_SLOTS:
         ::kill(pid_t(victim.first()), SIGKILL);
         QVERIFY(run.finish(120000) != 0);
         QVERIFY2(run.err.contains("party1/worker1"), run.err.constData());
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
+    // fault_policy continue: party1's ring re-forms without a member lost mid-run (killed: its
+    // agent starts it again, and the new process, finding the ring formed without it, leaves the
+    // run; stopped: found silent, then stopped once the run is over), the round it was in is
+    // summed again by the two left, and every round is done.
+    void lostMemberIsLeftOutUnderContinue_data() {
+        QTest::addColumn<int>("signal");
+        QTest::newRow("killed") << int(SIGKILL);
+        QTest::newRow("stopped") << int(SIGSTOP);
+    }
+
+    void lostMemberIsLeftOutUnderContinue() {
+        QFETCH(int, signal);
+        Run run;
+        const int rounds = 8;
+        QVERIFY(finishesLosingAtRound3(run, rounds, "party1/worker2", signal));
+        const QString runDir = run.dir.filePath("run");
+        const QByteArray pusher = logOf(runDir, "party1/worker0"), lost = logOf(runDir, "party1/worker2");
+        QVERIFY2(pusher.contains("party1/worker2 was lost") && pusher.contains("the party's ring goes on without it"), pusher.constData());
+        if (signal == SIGKILL) QVERIFY2(lost.contains("started again after party1's ring formed without it"), lost.constData());
+        else QVERIFY2(run.out.contains("party1/worker2 declared down"), run.out.constData());
+        // Those left trained to the end; the lost one not after it was lost.
+        QSet<QString> atTheEnd;
+        int lostRounds = 0;
+        for (const QJsonObject& r : metricRecords(runDir + "/metrics.jsonl")) {
+            if (r["kind"] != "train") continue;
+            if (r["round"].toInt() == rounds) atTheEnd.insert(r["node"].toString());
+            if (r["node"] == "party1/worker2") ++lostRounds;
+        }
+        QVERIFY2(atTheEnd.contains("party1/worker0") && atTheEnd.contains("party1/worker1") && !atTheEnd.contains("party1/worker2"),
+                 qPrintable(QStringList(atTheEnd.begin(), atTheEnd.end()).join(' ')));
+        QVERIFY(lostRounds < rounds);
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
+    // ... but not without its pushing worker (no other member takes its place yet): its members
+    // leave the run saying why, and the run goes on with the other parties to its last round.
+    void lostPushingWorkerTakesItsPartyOutUnderContinue() {
+        Run run;
+        QVERIFY(finishesLosingAtRound3(run, 8, "party1/worker0", SIGKILL));
+        const QByteArray member = logOf(run.dir.filePath("run"), "party1/worker1");
+        QVERIFY2(member.contains("party1/worker0 was lost") && member.contains("the party's pushing worker"), member.constData());
         QVERIFY(run.leftovers().isEmpty());
     }
 };

@@ -121,8 +121,6 @@ private Q_SLOTS:
                                               << "aggregation median";
         QTest::newRow("a party codec but fp16") << QStringList{"training", "party_compression"} << QJsonValue("2bit") << "$.parties"
                                                 << "party_compression 2bit";
-        QTest::newRow("going on without a worker") << QStringList{"training", "fault_policy"} << QJsonValue("continue") << "$.parties"
-                                                   << "fault_policy continue";
         QTest::newRow("a quorum") << QStringList{"training", "quorum"} << QJsonValue(1) << "$.parties"
                                   << "quorum";
         QTest::newRow("secure aggregation") << QStringList{"training", "secure_aggregation"} << QJsonValue(true) << "$.parties"
@@ -146,6 +144,21 @@ private Q_SLOTS:
         QJsonObject t = validTopology();
         set(t, {"training", "party_compression"}, "2bit");
         QVERIFY(TopologyReader::readJson(QJsonDocument(t).toJson()).ok());
+    }
+
+    // fault_policy continue: a collective party goes on without a lost worker, but not under hfa,
+    // whose party sums between syncs have no model from above to agree on.
+    void goingOnWithoutAWorkerIsRefusedOnlyWithHfa() {
+        const auto load = [](const QString& mode) {
+            return withTransport(QStringLiteral("ring"), [&](QJsonObject& t) {
+                set(t, {"training", "fault_policy"}, "continue");
+                set(t, {"training", "mode"}, mode);
+            });
+        };
+        QVERIFY2(load("fedavg").ok(), qPrintable(load("fedavg").errorText()));
+        QVERIFY2(load("ssgd").ok(), qPrintable(load("ssgd").errorText()));
+        QVERIFY(!load("hfa").ok());
+        QVERIFY2(hasIssue(load("hfa"), "$.parties", "fault_policy continue with mode hfa"), qPrintable(load("hfa").errorText()));
     }
 
     // fp16 is the party codec a collective has: its chunks travel as half floats.

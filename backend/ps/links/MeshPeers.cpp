@@ -101,6 +101,10 @@ void MeshPeers::stash(int from, quint64 tag, zmq::message_t&& frame) {
     if (m_stash.size() >= kMaxStashed || !m_stash.emplace(std::pair{from, tag}, std::move(frame)).second) ++m_refused;
 }
 
+void MeshPeers::dropStashed(const std::function<bool(int, quint64)>& stale) {
+    for (auto it = m_stash.begin(); it != m_stash.end();) it = stale(it->first.first, it->first.second) ? m_stash.erase(it) : std::next(it);
+}
+
 std::vector<const Channel*> MeshPeers::channels() const {
     std::vector<const Channel*> out{&m_router};
     for (const auto& [rank, dealer] : m_dealers) out.push_back(dealer.get());

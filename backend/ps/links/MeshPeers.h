@@ -65,6 +65,11 @@ public:
     quint64 refused() const { return m_refused + (m_bulk ? m_bulk->refused() : 0); }
     const TrafficCounter& received() const { return m_router.traffic(); }
     quint64 bytesSentTo(int r) const { return m_sent.value(r); }
+    // Whether what `from` sent under `tag` is here, not yet taken.
+    bool hasStashed(int from, quint64 tag) const { return m_stash.count({from, tag}) > 0; }
+    // Forgets the chunks here that `stale` says no call will take (an abandoned call's), so that
+    // they do not fill the stash.
+    void dropStashed(const std::function<bool(int from, quint64 tag)>& stale);
 
     static constexpr size_t kMaxStashed = 1 << 14;  // chunks ahead of their turn a rank keeps
 

@@ -2,10 +2,13 @@
 
 #include "Channel.h"
 #include "ModelFrame.h"
+#include "PeerSubset.h"
 #include "RoleError.h"
+#include "RoleScope.h"
 
 #include <QCryptographicHash>
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 namespace hips {
@@ -24,9 +27,12 @@ QList<MeshPeers::Member> membersOf(const Topology& t, const QString& party) {
 }
 
 // Each exchange of a round (the sum, the model's broadcast, at half precision the weights' sum)
-// has its own sequence, so a chunk of one is never taken for another's.
-quint32 sequenceOf(qint64 round, int exchange) {
-    return quint32(round * 3 + exchange);
+// has its own sequence, and so has each attempt at it (the view's epoch: how many members were
+// lost), so a chunk of one is never taken for another's.
+constexpr int kExchanges = 3, kEpochs = 8;
+enum Exchange { kSum = 0, kModel = 1, kWeights = 2 };
+quint32 sequenceOf(qint64 round, int exchange, size_t epoch = 0) {
+    return quint32((round * kEpochs + qint64(epoch % kEpochs)) * kExchanges + exchange);
 }
 
 }  // namespace
@@ -52,6 +58,8 @@ PartyCollective::PartyCollective(RoleContext& ctx) : m_ctx(ctx) {
     // A chunk is at most transport_chunk_kb, and at most the model with the two floats that ride along.
     const size_t chunk = size_t(party->transportParam(QStringLiteral("transport_chunk_kb"))) * 1024;
     m_mesh->setChunkLimit(std::min(chunk, (modelParameterCount(ctx.training()) + 2) * sizeof(float)));
+    m_chunkFloats = std::max<size_t>(1, std::min(chunk, (modelParameterCount(ctx.training()) + 2) * sizeof(float)) / sizeof(float));
+    m_mesh->setWhileWaiting([this] { whileWaiting(); });
 }
 
 PartyCollective::~PartyCollective() = default;
@@ -80,16 +88,28 @@ QList<PeerInfo> PartyCollective::connect(const QList<PeerInfo>& partyTable) {
     return m_global->join();
 }
 
+ModelVersion PartyCollective::exchange(const FloatBuffer& update, double weight, qint64 round, size_t floats, const Upstream& upstream) {
+    if (m_partyScheduler) return exchangeGoingOn(update, weight, round, floats, upstream);
+    if (update) weight = sum(*update, weight, round);
+    ModelVersion answer;
+    if (pushes()) answer = upstream(update, weight);
+    return share(answer, floats, round);
+}
+
 double PartyCollective::sum(std::vector<float>& update, double weight, qint64 round) {
+    return sumOver(*m_mesh, update, weight, round, 0);
+}
+
+double PartyCollective::sumOver(CollectivePeers& peers, std::vector<float>& update, double weight, qint64 round, size_t epoch) {
     try {
         if (m_weights) {  // (a half float holds no count of samples beyond 2048 exactly)
-            m_collective->allreduce(update.data(), update.size(), *m_mesh, sequenceOf(round, 0));
+            m_collective->allreduce(update.data(), update.size(), peers, sequenceOf(round, kSum, epoch));
             float total = float(weight);
-            m_weights->allreduce(&total, 1, *m_mesh, sequenceOf(round, 2));
+            m_weights->allreduce(&total, 1, peers, sequenceOf(round, kWeights, epoch));
             return total;
         }
         update.push_back(float(weight));  // (a float is exact for a count of samples up to 2^24)
-        m_collective->allreduce(update.data(), update.size(), *m_mesh, sequenceOf(round, 0));
+        m_collective->allreduce(update.data(), update.size(), peers, sequenceOf(round, kSum, epoch));
     } catch (const CollectiveError& e) {
         throw RoleError(m_transport.toStdString() + " of round " + std::to_string(round) + ": " + e.what());
     }
@@ -110,13 +130,136 @@ ModelVersion PartyCollective::share(const ModelVersion& model, size_t floats, qi
         std::memcpy(buffer->data() + floats, &version, sizeof version);
     }
     try {
-        m_collective->broadcast(buffer->data(), buffer->size(), 0, *m_mesh, sequenceOf(round, 1));
+        m_collective->broadcast(buffer->data(), buffer->size(), 0, *m_mesh, sequenceOf(round, kModel));
     } catch (const CollectiveError& e) {
         throw RoleError("the global model of round " + std::to_string(round) + " within the party: " + e.what());
     }
     std::memcpy(&version, buffer->data() + floats, sizeof version);
     buffer->resize(floats);
     return ModelVersion::fromBuffer(version, std::move(buffer));
+}
+
+// fault_policy continue. A wait ends when a loss changes the view (ViewChanged: the exchange
+// starts again over the members left) or, while a member sums, when the round's model starts to
+// come (ModelCame: the pushing worker had its sum, and sums no more this round).
+ModelVersion PartyCollective::exchangeGoingOn(const FloatBuffer& update, double weight, qint64 round, size_t floats,
+                                              const Upstream& upstream) {
+    const std::vector<float> own = update ? *update : std::vector<float>{};
+    std::optional<ModelVersion> answer;  // the pushing worker's, once it has it: never pushed twice
+    for (;;) {
+        beginAttempt(round);
+        try {
+            double total = weight;
+            if (update && !answer) {
+                *update = own;
+                m_phase = Phase::Reducing;
+                PeerSubset live(*m_mesh, liveRanks());
+                total = sumOver(live, *update, weight, round, m_attemptEpoch);
+            }
+            if (!pushes()) {
+                m_phase = Phase::AwaitingModel;
+                return takeModel(floats, round);
+            }
+            m_phase = Phase::Idle;
+            if (!answer) answer = upstream(update, total);
+            m_phase = Phase::Broadcasting;
+            fanOut(*answer, floats, round);
+            m_phase = Phase::Idle;
+            return *answer;
+        } catch (const ViewChanged&) {
+            continue;
+        } catch (const ModelCame&) {  // (its first chunk is here: taking it waits for nothing)
+            m_phase = Phase::AwaitingModel;
+            return takeModel(floats, round);
+        }
+    }
+}
+
+namespace {
+quint64 modelTag(qint64 round, size_t chunk) {
+    return collectiveTag(sequenceOf(round, kModel), 0, quint32(chunk));
+}
+}  // namespace
+
+// The model and its version (bit for bit in two more floats) to each member left, in chunks.
+void PartyCollective::fanOut(const ModelVersion& model, size_t floats, qint64 round) {
+    if (model.size != floats)
+        throw RoleError("the global model has " + std::to_string(model.size) + " parameters, this worker's " + std::to_string(floats) +
+                        "; all roles must use the same model");
+    std::vector<float> buffer(floats + 2);
+    std::copy(model.data, model.data + floats, buffer.data());
+    std::memcpy(buffer.data() + floats, &model.version, sizeof model.version);
+    try {
+        for (int r : liveRanks())
+            for (size_t b = 0, chunk = 0; r != m_rank && b < buffer.size(); b += m_chunkFloats, ++chunk)
+                m_mesh->send(r, modelTag(round, chunk), buffer.data() + b, std::min(m_chunkFloats, buffer.size() - b));
+    } catch (const CollectiveError& e) {
+        throw RoleError("the global model of round " + std::to_string(round) + " within the party: " + e.what());
+    }
+}
+
+ModelVersion PartyCollective::takeModel(size_t floats, qint64 round) {
+    auto buffer = std::make_shared<std::vector<float>>(floats + 2);
+    try {
+        for (size_t b = 0, chunk = 0; b < buffer->size(); b += m_chunkFloats, ++chunk) {
+            m_mesh->receive(0, modelTag(round, chunk), buffer->data() + b, std::min(m_chunkFloats, buffer->size() - b), false);
+            m_modelStarted = true;
+        }
+    } catch (const CollectiveError& e) {
+        throw RoleError("the global model of round " + std::to_string(round) + " within the party: " + e.what());
+    }
+    m_phase = Phase::Idle;
+    qint64 version = 0;
+    std::memcpy(&version, buffer->data() + floats, sizeof version);
+    buffer->resize(floats);
+    return ModelVersion::fromBuffer(version, std::move(buffer));
+}
+
+void PartyCollective::takeLosses() {
+    if (!m_partyScheduler) return;
+    for (const MembershipChange& c : m_partyScheduler->takeMembershipChanges()) {
+        // (A member back after a silence stays out: the others may have summed without it.)
+        if (c.up && !c.restarted) continue;
+        const auto node = m_ctx.topology.node(c.node);
+        if (!node || node->party != m_ctx.node.party || node->kind != RoleKind::Worker || node->rank == m_rank) continue;
+        if (std::find(m_lost.begin(), m_lost.end(), node->rank) != m_lost.end()) continue;
+        m_lost.push_back(node->rank);
+        const std::string why =
+            c.node.toStdString() + " was lost (" + (c.up ? "restarted: its process is new" : c.reason.toStdString()) + ")";
+        if (node->rank == 0)
+            throw PartyCannotGoOn(why +
+                                  "; it is the party's pushing worker, and a collective party does not go on without it "
+                                  "(another member taking its place is not supported yet), so this worker leaves the run");
+        std::fprintf(roleErr(), "%s: %s; the party's %s goes on without it\n", qPrintable(m_ctx.node.id), why.c_str(),
+                     qPrintable(m_transport));
+    }
+}
+
+void PartyCollective::beginAttempt(qint64 round) {
+    takeLosses();
+    m_round = round;
+    m_attemptEpoch = m_lost.size();
+    m_modelStarted = false;
+    // Chunks of earlier rounds' abandoned attempts (and copies of a model sent again) are taken by
+    // nobody. Those of this round's other attempts stay: a member may be an attempt ahead.
+    const quint32 roundOf = kExchanges * kEpochs, current = (sequenceOf(round, kSum) & 0xffffffu) / roundOf;
+    m_mesh->dropStashed([&](int, quint64 tag) { return quint32(tag >> 40) / roundOf < current; });
+}
+
+std::vector<int> PartyCollective::liveRanks() const {
+    std::vector<int> live;
+    for (int r = 0; r < m_mesh->size(); ++r)
+        if (std::find(m_lost.begin(), m_lost.end(), r) == m_lost.end()) live.push_back(r);
+    return live;
+}
+
+void PartyCollective::whileWaiting() {
+    if (m_whileWaiting) m_whileWaiting();
+    if (!m_partyScheduler || m_phase == Phase::Idle) return;
+    takeLosses();
+    if (m_phase == Phase::Reducing && !pushes() && m_mesh->hasStashed(0, modelTag(m_round, 0))) throw ModelCame{};
+    const bool lostSince = m_lost.size() != m_attemptEpoch;
+    if (lostSince && !(m_phase == Phase::AwaitingModel && m_modelStarted)) throw ViewChanged{};
 }
 
 void PartyCollective::leave() {

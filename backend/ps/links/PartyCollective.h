@@ -5,16 +5,31 @@
 // travel as half floats, summed on its own, exactly). The lowest-ranked worker then does what a
 // party server does upstream: it joins the global scheduler, pushes the party's sum to the global
 // servers and waits for the answer, which it broadcasts down through the same mesh.
+//
+// Under fault_policy continue the party goes on without a lost member: its scheduler says who is
+// down, every member drops it at the same point of the scheduler's one ordered list of losses
+// (so all agree on the ranks left), and a round's exchange is done again over those left. The
+// model then goes down from the pushing worker to each member directly (a chain would leave those
+// behind a lost member without it), under one tag a round, so that a member whose retried sum
+// can no longer complete (the others had finished theirs) takes the model as soon as it comes.
 #include "Collective.h"
 #include "MeshPeers.h"
 #include "ModelBuffers.h"
+#include "ModelFrame.h"
+#include "RoleError.h"
 #include "RoleContext.h"
 #include "SchedulerClient.h"
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace hips {
+
+// The party cannot go on without a member it lost (its pushing worker): this worker leaves the run.
+struct PartyCannotGoOn : RoleError {
+    using RoleError::RoleError;
+};
 
 class PartyCollective {
 public:
@@ -29,8 +44,17 @@ public:
     bool pushes() const { return m_rank == 0; }
     SchedulerClient* globalScheduler() { return m_global.get(); }  // the pushing worker's; null elsewhere
     // Called while a step waits (it may throw: a scheduler's abort).
-    void setWhileWaiting(std::function<void()> f) { m_mesh->setWhileWaiting(std::move(f)); }
+    void setWhileWaiting(std::function<void()> f) { m_whileWaiting = std::move(f); }
+    // fault_policy continue: the losses `partyScheduler` reports (a member down, or restarted: a
+    // new process that holds nothing) leave that member out of every exchange from then on.
+    void followLosses(SchedulerClient& partyScheduler) { m_partyScheduler = &partyScheduler; }
 
+    // The pushing worker's way up: pushes the party's sum (none: a pull) and returns the answer.
+    using Upstream = std::function<ModelVersion(const FloatBuffer& sum, double weight)>;
+    // One round of the party: `update` (none: a pull) summed over its workers, pushed up by its
+    // pushing worker (`upstream`), and the answer, `floats` long, on every worker.
+    ModelVersion exchange(const FloatBuffer& update, double weight, qint64 round, size_t floats, const Upstream& upstream);
+    // The parts of an exchange (HFA's syncs, never under fault_policy continue):
     // `update` ← the party's sum of its workers' updates of `round`; returns the sum of their weights.
     double sum(std::vector<float>& update, double weight, qint64 round);
     // The pushing worker's `model` (the global answer of `round`, `floats` long) on every worker of the party.
@@ -44,6 +68,22 @@ public:
     void leave();
 
 private:
+    // What a worker is doing in an exchange that goes on without lost members: what its waits check.
+    enum class Phase { Idle, Reducing, AwaitingModel, Broadcasting };
+    struct ViewChanged {};  // a member was lost since this attempt began: the exchange starts again
+    struct ModelCame {};  // the round's model is coming: the others finished their sum
+
+    ModelVersion exchangeGoingOn(const FloatBuffer& update, double weight, qint64 round, size_t floats, const Upstream& upstream);
+    double sumOver(CollectivePeers& peers, std::vector<float>& update, double weight, qint64 round, size_t epoch);
+    void fanOut(const ModelVersion& model, size_t floats, qint64 round);
+    ModelVersion takeModel(size_t floats, qint64 round);
+    // Takes in the scheduler's losses; throws PartyCannotGoOn when the pushing worker is among them.
+    void takeLosses();
+    // A new attempt at `round`: the losses so far, the stash without an abandoned attempt's chunks.
+    void beginAttempt(qint64 round);
+    std::vector<int> liveRanks() const;
+    void whileWaiting();
+
     RoleContext& m_ctx;
     QString m_transport;
     int m_rank = 0;
@@ -51,6 +91,14 @@ private:
     std::unique_ptr<Collective> m_weights;  // at half precision: the weights' own exact sum
     std::unique_ptr<MeshPeers> m_mesh;
     std::unique_ptr<SchedulerClient> m_global;
+    std::function<void()> m_whileWaiting;
+    SchedulerClient* m_partyScheduler = nullptr;  // under fault_policy continue
+    std::vector<int> m_lost;  // ranks lost, in the order the scheduler said: the view's epoch is its size
+    Phase m_phase = Phase::Idle;
+    size_t m_attemptEpoch = 0;
+    qint64 m_round = 0;
+    bool m_modelStarted = false;  // the model's first chunk was taken
+    size_t m_chunkFloats = 1;
 };
 
 }  // namespace hips

@@ -45,6 +45,8 @@ public:
     ~SchedulerClient();
 
     QList<PeerInfo> join();  // blocks until the table arrives; throws RoleError on timeout
+    // The table came after the others had theirs: this process was started again mid-run.
+    bool joinedLate() const { return m_table.fields.value(QStringLiteral("late")).toBool(); }
     void barrier(const QString& name);  // heartbeats go on while it waits
     void leave();
     void throwIfAborted() const;  // (and working())

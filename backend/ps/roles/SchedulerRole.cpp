@@ -127,7 +127,7 @@ private:
             // their peers must learn that they lost what they held.
             for (const QString& id : m_endpoints.keys()) {
                 m_restarted.insert(id);
-                sendTable(id);
+                sendTable(id, /*late=*/true);
                 markUp(id, QStringLiteral("restarted"), /*restarted=*/true);
             }
         }
@@ -166,7 +166,7 @@ private:
             m_restarted.insert(e.peer);
             markUp(e.peer, m_down.contains(e.peer) ? QStringLiteral("restarted") : QStringLiteral("restarted before it was found silent"),
                    /*restarted=*/true);
-            sendTable(e.peer);
+            sendTable(e.peer, /*late=*/true);
             tellWhoIsDown(e.peer);
             return;
         }
@@ -203,13 +203,15 @@ private:
 
     // (A restarted scheduler has not heard from every member yet: the others are where the
     // topology puts them, as they bind there.)
-    void sendTable(const QString& peer) {
+    // `late`: the others had theirs (a member started again mid-run).
+    void sendTable(const QString& peer, bool late = false) {
         QCborArray nodes;
         for (auto it = m_expected.begin(); it != m_expected.end(); ++it)
             nodes.append(QCborMap{{QStringLiteral("id"), it.key()},
                                   {QStringLiteral("role"), roleName(it->kind)},
                                   {QStringLiteral("endpoint"), m_endpoints.value(it.key(), m_ctx.topology.endpoint(*it))}});
         Message table(message::kTable, {{QStringLiteral("nodes"), nodes}});
+        if (late) table.fields.insert(QStringLiteral("late"), true);
         m_recovery.attachTo(peer, table);
         sendTo(peer, std::move(table));
     }
@@ -292,8 +294,10 @@ private:
         for (auto it = m_expected.begin(); it != m_expected.end(); ++it) {
             if (it->kind == RoleKind::GlobalServer && m_down.contains(it.key()) && !recoversGlobalServer(s))
                 return QStringLiteral("%1 is down, and the run cannot go on without it").arg(it.key());
-            if (it->kind != RoleKind::Worker && !(it->kind == RoleKind::Server && global)) continue;
-            auto& [up, all] = (it->kind == RoleKind::Worker ? workers : servers)[it->party];
+            // (At the global tier a collective party's pushing worker stands for its party, as a server does.)
+            const bool forItsParty = global && (it->kind == RoleKind::Server || pushesForItsParty(m_ctx.topology, *it));
+            if (it->kind != RoleKind::Worker && !forItsParty) continue;
+            auto& [up, all] = (forItsParty ? servers : workers)[it->party];
             ++all;
             up += !m_down.contains(it.key());
         }

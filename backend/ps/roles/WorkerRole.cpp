@@ -59,18 +59,29 @@ public:
         const bool direct = central || m_ctx.training().flat();  // straight to the global server
         // A collective party (its `transport`): no party server; the workers sum among themselves.
         if (!direct && t.party(m_ctx.node.party)->collective()) m_party = std::make_unique<PartyCollective>(m_ctx);
-        SchedulerClient scheduler(m_ctx, m_ctx.scheduler(direct), m_party ? m_party->endpoint() : QString());
+        SchedulerClient& scheduler = m_ownScheduler.emplace(m_ctx, m_ctx.scheduler(direct), m_party ? m_party->endpoint() : QString());
         m_scheduler = &scheduler;
+        const bool continues = m_ctx.training().continuesThroughFailures();
+        if (m_party && continues) {  // the party goes on without a member it loses
+            scheduler.watchMembership();
+            m_party->followLosses(scheduler);
+        }
         const QList<PeerInfo> table = scheduler.join();
         QList<PeerInfo> servers;  // those it pushes to (none: a collective party's other workers)
         if (!m_party) {
             servers = serversByRank(table, direct ? "global_server" : "server", t);
         } else {
+            if (scheduler.joinedLate())
+                throw PartyCannotGoOn("this process was started again after " + m_ctx.node.party.toStdString() + "'s " +
+                                      m_party->transport().toStdString() +
+                                      " formed without it; a collective party takes no member in mid-run (not supported yet), so "
+                                      "the party goes on without it and this worker leaves the run");
             m_party->setWhileWaiting([this] { throwIfAborted(); });  // (its sealed links' offers wait too)
             const QList<PeerInfo> globalTable = m_party->connect(table);
             if (m_party->pushes()) servers = serversByRank(globalTable, "global_server", t);
         }
         SchedulerClient* up = m_party ? m_party->globalScheduler() : nullptr;  // the pushing worker's second scheduler
+        if (up && continues) up->watchMembership();  // its global servers may come back
         startup.mark(QStringLiteral("join_s"));
         for (const auto& each : m_trainers)  // each step (and each wait for a compute slot) vouches for the heartbeats
             each->setProgress([&scheduler, up] {
@@ -89,7 +100,7 @@ public:
         const std::unique_ptr<WorkerStrategy> strategy = makeWorkerStrategy(m_ctx);
         strategy->setWhileWaiting([this] { throwIfAborted(); });
         strategy->start(trainer);
-        if (m_ctx.training().continuesThroughFailures()) scheduler.watchMembership();  // its server may come back
+        if (continues && !m_party) scheduler.watchMembership();  // its server may come back
         m_servers = servers;
         ModelVersion global = exchange(links, 0, 0, nullptr, 0, trainer.parameterCount());
         startup.mark(QStringLiteral("first_model_s"));
@@ -176,6 +187,14 @@ public:
         return kRoleOk;
     }
 
+    // fault_policy continue, a collective party's worker that cannot go on with its party: it
+    // says why and leaves the run cleanly (its agent does not start it again).
+    int leaveRun(const PartyCannotGoOn& why) {
+        std::fprintf(roleErr(), "%s: %s\n", qPrintable(m_ctx.node.id), why.what());
+        if (m_ownScheduler) m_ownScheduler->leave();
+        return kRoleOk;
+    }
+
 private:
     // A round of local work on every part of the data plan, from the global model.
     RoundStats work(WorkerStrategy& strategy, const ModelVersion& global, bool flipLabels) {
@@ -246,11 +265,20 @@ private:
             else links->pull(round);
             return awaitModel(*links, round);
         }
-        if (update) weight = m_party->sum(*update, weight, round);
-        if (update && m_hfa) return hfaSync(links, round, update, weight, floats);
-        const ModelVersion answer = upAndDown(links, round, base, update, weight, floats, round);
+        if (update && m_hfa) return hfaSync(links, round, update, m_party->sum(*update, weight, round), floats);
+        const ModelVersion answer = m_party->exchange(
+            update, weight, round, floats, [&](const FloatBuffer& sum, double total) { return upstream(*links, round, base, sum, total); });
         if (m_hfa) keepHfaBase(answer);
         return answer;
+    }
+
+    // A collective party's pushing worker: the party's sum (none: a pull) up for global round
+    // `round`, and the answer.
+    ModelVersion upstream(ShardedLinks& links, qint64 round, qint64 base, const FloatBuffer& sum, double weight) {
+        m_lastPush = LastPush{round, base, sum, weight};  // (what goes again to a global server that was restarted)
+        if (sum) links.push(round, base, sum, weight);
+        else links.pull(round);
+        return awaitModel(links, round);
     }
 
     // A collective party's way up and down: its pushing worker pushes `up` for global round
@@ -259,11 +287,7 @@ private:
     ModelVersion upAndDown(ShardedLinks* links, qint64 upRound, qint64 base, const FloatBuffer& up, double weight, size_t floats,
                            qint64 round) {
         ModelVersion answer;
-        if (m_party->pushes()) {
-            if (up) links->push(upRound, base, up, weight);
-            else links->pull(upRound);
-            answer = awaitModel(*links, upRound);
-        }
+        if (m_party->pushes()) answer = upstream(*links, upRound, base, up, weight);
         return m_party->share(answer, floats, round);
     }
 
@@ -304,7 +328,10 @@ private:
         bool first = true;
         for (;;) {
             throwIfAborted();
-            for (const MembershipChange& c : m_scheduler->takeMembershipChanges())
+            // (A collective party's pushing worker hears of its global servers from the global
+            // scheduler; its party's losses are the collective's.)
+            SchedulerClient* servers = m_party ? m_party->globalScheduler() : m_scheduler;
+            for (const MembershipChange& c : servers ? servers->takeMembershipChanges() : QList<MembershipChange>{})
                 if (c.up && std::any_of(m_servers.begin(), m_servers.end(), [&](const PeerInfo& p) { return p.id == c.node; })) {
                     links.follow(c.node, c.endpoint);  // (a global server on its standby host: flat runs, central workers)
                     resend(links);
@@ -378,6 +405,7 @@ private:
     std::vector<float> m_coefficients;
     Clock::time_point m_firstSliceAt;
     QList<PeerInfo> m_servers;
+    std::optional<SchedulerClient> m_ownScheduler;  // (a member: it says bye when the worker leaves its party's run)
     SchedulerClient* m_scheduler = nullptr;  // its party's (or, central and flat, the global one)
     std::unique_ptr<PartyCollective> m_party;  // a collective party's exchange; null with a party server
     // HFA in a collective party: syncs a global round (k2), the party's model, the global model it started from.
@@ -395,7 +423,12 @@ private:
 }  // namespace
 
 int runWorker(RoleContext& ctx) {
-    return Worker(ctx).run();
+    Worker worker(ctx);
+    try {
+        return worker.run();
+    } catch (const PartyCannotGoOn& e) {  // (fault_policy continue: the run goes on without this party's collective or this worker)
+        return worker.leaveRun(e);
+    }
 }
 
 }  // namespace hips
