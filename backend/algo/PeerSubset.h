@@ -21,9 +21,7 @@ public:
     int size() const override { return int(m_members.size()); }
     std::string nameOf(int r) const override { return m_peers.nameOf(m_members.at(size_t(r))); }
     void send(int to, quint64 tag, const float* data, size_t count) override { m_peers.send(under(to), tag, data, count); }
-    void receive(int from, quint64 tag, float* out, size_t count, bool add) override {
-        m_peers.receive(under(from), tag, out, count, add);
-    }
+    void receive(int from, quint64 tag, float* out, size_t count, bool add) override { m_peers.receive(under(from), tag, out, count, add); }
     void sendHalf(int to, quint64 tag, const quint16* data, size_t count) override { m_peers.sendHalf(under(to), tag, data, count); }
     void receiveHalf(int from, quint64 tag, float* out, size_t count, bool add) override {
         m_peers.receiveHalf(under(from), tag, out, count, add);

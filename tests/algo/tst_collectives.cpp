@@ -1,8 +1,9 @@
 // The collectives of a party (Collective.h) over threads: every exact one gives the sum, the same
 // bits on every rank, for 1 … 9 ranks and sizes from one float to 64 MB; each link carries what
 // the algorithm's formula says; gossip closes on the average at its stated rate; a silent rank
-// is named, never waited for.
+// is named, never waited for; a subset of the ranks (a party that lost members) sums among itself.
 #include "Collective.h"
+#include "PeerSubset.h"
 #include "ThreadPeers.h"
 
 #include <QtTest>
@@ -120,6 +121,52 @@ private Q_SLOTS:
             onRanks(mesh, [&](int r, CollectivePeers& p) { collective->allreduce(data[size_t(r)].data(), size_t(count), p, 7); });
         QVERIFY2(error.isEmpty(), qPrintable(error));
         for (int r = 0; r < ranks; ++r) QVERIFY2(data[size_t(r)] == sum, qPrintable(QStringLiteral("rank %1 is off the sum").arg(r)));
+        QCOMPARE(mesh.unclaimed(), size_t(0));
+    }
+
+    // The members a party has left (fault_policy continue) sum over a subset of the mesh's ranks,
+    // renumbered in order: the sum of theirs alone, and nothing sent to or awaited from the others.
+    void aSubsetOfTheRanksSumsAmongItself_data() {
+        QTest::addColumn<QString>("name");
+        for (const QString& name : kExact + QStringList{QLatin1String(collective::kGossip)}) QTest::addRow("%s", qPrintable(name)) << name;
+    }
+    void aSubsetOfTheRanksSumsAmongItself() {
+        QFETCH(QString, name);
+        const auto collective = make(name, 4, 2);
+        const std::vector<int> left{0, 2, 3, 5, 6};  // of 7: ranks 1 and 4 were lost
+        const size_t count = 5000;
+        std::vector<std::vector<float>> data = wholeInputs(7, count);
+        std::vector<float> sum(count, 0);
+        for (int r : left)
+            for (size_t i = 0; i < count; ++i) sum[i] += data[size_t(r)][i];
+        ThreadMesh mesh(7, 20s);
+        const QString error = onRanks(mesh, [&](int r, CollectivePeers& p) {
+            if (std::find(left.begin(), left.end(), r) == left.end()) return;  // (lost: it takes no part)
+            PeerSubset live(p, left);
+            collective->allreduce(data[size_t(r)].data(), count, live, 3);
+        });
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        for (int r = 0; r < 7; ++r) {
+            const bool member = std::find(left.begin(), left.end(), r) != left.end();
+            QVERIFY(member || (mesh.bytesSent(r, 0) == 0 && mesh.bytesSent(0, r) == 0));
+            if (!member || !collective->exact()) continue;
+            QVERIFY2(data[size_t(r)] == sum, qPrintable(QStringLiteral("rank %1 is off the subset's sum").arg(r)));
+        }
+        if (!collective->exact()) {  // gossip: a consensus step among the five, at the rate it states for five
+            const std::vector<std::vector<float>> before = wholeInputs(7, count);
+            double was = 0, is = 0;
+            for (int r : left)
+                for (size_t i = 0; i < count; ++i) {
+                    const double mean = sum[i] / double(left.size());
+                    was += std::pow(before[size_t(r)][i] - mean, 2);
+                    is += std::pow(data[size_t(r)][i] / double(left.size()) - mean, 2);
+                }
+            const double rate = gossipContraction(int(left.size()), 2);
+            QVERIFY2(std::sqrt(is) <= rate * std::sqrt(was) * 1.001 + 1e-3,
+                     qPrintable(QStringLiteral("disagreement %1 → %2, over the rate %3").arg(std::sqrt(was)).arg(std::sqrt(is)).arg(rate)));
+        }
+        for (int lost : {1, 4})
+            for (int r = 0; r < 7; ++r) QVERIFY(mesh.bytesSent(r, lost) == 0 && mesh.bytesSent(lost, r) == 0);
         QCOMPARE(mesh.unclaimed(), size_t(0));
     }
 

@@ -256,13 +256,26 @@ private Q_SLOTS:
         QVERIFY(run.leftovers().isEmpty());
     }
 
-    // ... but not without its pushing worker (no other member takes its place yet): its members
-    // leave the run saying why, and the run goes on with the other parties to its last round.
-    void lostPushingWorkerTakesItsPartyOutUnderContinue() {
+    // ... and without its pushing worker: the lowest member left pushes for the party from then
+    // on, in the lost one's place at the global tier, and the party's members all go on from the
+    // newest global model it hands them.
+    void lostPushingWorkerIsReplacedByTheNextUnderContinue() {
         Run run;
-        QVERIFY(finishesLosingAtRound3(run, 8, "party1/worker0", SIGKILL));
-        const QByteArray member = logOf(run.dir.filePath("run"), "party1/worker1");
-        QVERIFY2(member.contains("party1/worker0 was lost") && member.contains("the party's pushing worker"), member.constData());
+        const int rounds = 8;
+        QVERIFY(finishesLosingAtRound3(run, rounds, "party1/worker0", SIGKILL));
+        QVERIFY2(run.out.contains("party1/worker1 declared up: pushes for party1 in place of party1/worker0"), run.out.constData());
+        const QString runDir = run.dir.filePath("run");
+        const QByteArray member = logOf(runDir, "party1/worker2");
+        QVERIFY2(member.contains("party1/worker0 was lost") && member.contains("and party1/worker1 pushes for the party"),
+                 member.constData());
+        QSet<QString> atTheEnd;
+        for (const QJsonObject& r : metricRecords(runDir + "/metrics.jsonl"))
+            if (r["kind"] == "train" && r["round"].toInt() == rounds) atTheEnd.insert(r["node"].toString());
+        QVERIFY2(atTheEnd.contains("party1/worker1") && atTheEnd.contains("party1/worker2") && !atTheEnd.contains("party1/worker0"),
+                 qPrintable(QStringList(atTheEnd.begin(), atTheEnd.end()).join(' ')));
+        // Its pushes went up: the party was in the global rounds to the end.
+        const double up = sentPerLink(runDir)["party1/worker1"]["central/global_server0"];
+        QVERIFY2(up > 0, qPrintable(QString::number(up)));
         QVERIFY(run.leftovers().isEmpty());
     }
 };

@@ -34,6 +34,13 @@ enum Exchange { kSum = 0, kModel = 1, kWeights = 2 };
 quint32 sequenceOf(qint64 round, int exchange, size_t epoch = 0) {
     return quint32((round * kEpochs + qint64(epoch % kEpochs)) * kExchanges + exchange);
 }
+// A new pushing worker's newest model (agreeAgain), its step the epoch: no round's sequence
+// reaches it before round 699,050.
+constexpr quint32 kAgreeSequence = 0xffffffu;
+
+quint64 modelTag(qint64 round, size_t chunk) {
+    return collectiveTag(sequenceOf(round, kModel), 0, quint32(chunk));
+}
 
 }  // namespace
 
@@ -83,9 +90,16 @@ QList<PeerInfo> PartyCollective::connect(const QList<PeerInfo>& partyTable) {
             throw RoleError("the party's sealed links: " + std::string(e.what()));
         }
     }
-    if (!pushes()) return {};
-    m_global = std::make_unique<SchedulerClient>(m_ctx, m_ctx.scheduler(true), QString());
-    return m_global->join();
+    return pushes() ? joinGlobal() : QList<PeerInfo>{};
+}
+
+QList<PeerInfo> PartyCollective::joinGlobal() {
+    if (!m_global) {
+        m_global = std::make_unique<SchedulerClient>(m_ctx, m_ctx.scheduler(true), QString());
+        if (m_ctx.training().continuesThroughFailures()) m_global->watchMembership();  // its global servers may come back
+        m_globalTable = m_global->join();
+    }
+    return m_globalTable;
 }
 
 ModelVersion PartyCollective::exchange(const FloatBuffer& update, double weight, qint64 round, size_t floats, const Upstream& upstream) {
@@ -146,9 +160,11 @@ ModelVersion PartyCollective::exchangeGoingOn(const FloatBuffer& update, double 
                                               const Upstream& upstream) {
     const std::vector<float> own = update ? *update : std::vector<float>{};
     std::optional<ModelVersion> answer;  // the pushing worker's, once it has it: never pushed twice
+    std::optional<ModelVersion> newest;  // a new pushing worker's, once it has it
     for (;;) {
         beginAttempt(round);
         try {
+            if (m_agreeAt) return agreeAgain(newest, floats);
             double total = weight;
             if (update && !answer) {
                 *update = own;
@@ -156,33 +172,50 @@ ModelVersion PartyCollective::exchangeGoingOn(const FloatBuffer& update, double 
                 PeerSubset live(*m_mesh, liveRanks());
                 total = sumOver(live, *update, weight, round, m_attemptEpoch);
             }
+            const TagOf roundTag = [round](size_t chunk) { return modelTag(round, chunk); };
             if (!pushes()) {
                 m_phase = Phase::AwaitingModel;
-                return takeModel(floats, round);
+                return takeModel(floats, roundTag);
             }
             m_phase = Phase::Idle;
             if (!answer) answer = upstream(update, total);
             m_phase = Phase::Broadcasting;
-            fanOut(*answer, floats, round);
+            fanOut(*answer, floats, roundTag);
             m_phase = Phase::Idle;
             return *answer;
         } catch (const ViewChanged&) {
             continue;
         } catch (const ModelCame&) {  // (its first chunk is here: taking it waits for nothing)
             m_phase = Phase::AwaitingModel;
-            return takeModel(floats, round);
+            return takeModel(floats, [round](size_t chunk) { return modelTag(round, chunk); });
         }
     }
 }
 
-namespace {
-quint64 modelTag(qint64 round, size_t chunk) {
-    return collectiveTag(sequenceOf(round, kModel), 0, quint32(chunk));
+// Members on either side of the lost pushing worker's last fan-out hold different models, and
+// some may be a round ahead: the new pushing worker's newest global model is where they all go on.
+ModelVersion PartyCollective::agreeAgain(std::optional<ModelVersion>& newest, size_t floats) {
+    const auto epoch = quint32(*m_agreeAt);
+    const TagOf agreeTag = [epoch](size_t chunk) { return collectiveTag(kAgreeSequence, epoch, quint32(chunk)); };
+    ModelVersion model;
+    if (pushes()) {
+        if (!m_takeOver) throw RoleError("this worker cannot push for its party: it has no way up");
+        m_phase = Phase::Idle;
+        if (!newest) newest = m_takeOver();  // (once: a loss during the fan-out sends it again)
+        m_phase = Phase::Broadcasting;
+        fanOut(*newest, floats, agreeTag);
+        model = *newest;
+    } else {
+        m_phase = Phase::AwaitingModel;
+        model = takeModel(floats, agreeTag);
+    }
+    m_agreeAt.reset();
+    m_phase = Phase::Idle;
+    return model;
 }
-}  // namespace
 
 // The model and its version (bit for bit in two more floats) to each member left, in chunks.
-void PartyCollective::fanOut(const ModelVersion& model, size_t floats, qint64 round) {
+void PartyCollective::fanOut(const ModelVersion& model, size_t floats, const TagOf& tagOf) {
     if (model.size != floats)
         throw RoleError("the global model has " + std::to_string(model.size) + " parameters, this worker's " + std::to_string(floats) +
                         "; all roles must use the same model");
@@ -192,21 +225,22 @@ void PartyCollective::fanOut(const ModelVersion& model, size_t floats, qint64 ro
     try {
         for (int r : liveRanks())
             for (size_t b = 0, chunk = 0; r != m_rank && b < buffer.size(); b += m_chunkFloats, ++chunk)
-                m_mesh->send(r, modelTag(round, chunk), buffer.data() + b, std::min(m_chunkFloats, buffer.size() - b));
+                m_mesh->send(r, tagOf(chunk), buffer.data() + b, std::min(m_chunkFloats, buffer.size() - b));
     } catch (const CollectiveError& e) {
-        throw RoleError("the global model of round " + std::to_string(round) + " within the party: " + e.what());
+        throw RoleError("the global model of version " + std::to_string(model.version) + " within the party: " + e.what());
     }
 }
 
-ModelVersion PartyCollective::takeModel(size_t floats, qint64 round) {
+ModelVersion PartyCollective::takeModel(size_t floats, const TagOf& tagOf) {
     auto buffer = std::make_shared<std::vector<float>>(floats + 2);
+    m_modelFrom = pusherRank();
     try {
         for (size_t b = 0, chunk = 0; b < buffer->size(); b += m_chunkFloats, ++chunk) {
-            m_mesh->receive(0, modelTag(round, chunk), buffer->data() + b, std::min(m_chunkFloats, buffer->size() - b), false);
+            m_mesh->receive(m_modelFrom, tagOf(chunk), buffer->data() + b, std::min(m_chunkFloats, buffer->size() - b), false);
             m_modelStarted = true;
         }
     } catch (const CollectiveError& e) {
-        throw RoleError("the global model of round " + std::to_string(round) + " within the party: " + e.what());
+        throw RoleError("the global model within the party, from " + m_mesh->nameOf(pusherRank()) + ": " + e.what());
     }
     m_phase = Phase::Idle;
     qint64 version = 0;
@@ -223,15 +257,14 @@ void PartyCollective::takeLosses() {
         const auto node = m_ctx.topology.node(c.node);
         if (!node || node->party != m_ctx.node.party || node->kind != RoleKind::Worker || node->rank == m_rank) continue;
         if (std::find(m_lost.begin(), m_lost.end(), node->rank) != m_lost.end()) continue;
+        const bool pushed = node->rank == pusherRank();
         m_lost.push_back(node->rank);
+        if (pushed) m_agreeAt = m_lost.size();
         const std::string why =
             c.node.toStdString() + " was lost (" + (c.up ? "restarted: its process is new" : c.reason.toStdString()) + ")";
-        if (node->rank == 0)
-            throw PartyCannotGoOn(why +
-                                  "; it is the party's pushing worker, and a collective party does not go on without it "
-                                  "(another member taking its place is not supported yet), so this worker leaves the run");
-        std::fprintf(roleErr(), "%s: %s; the party's %s goes on without it\n", qPrintable(m_ctx.node.id), why.c_str(),
-                     qPrintable(m_transport));
+        const std::string next = pushed ? ", and " + m_mesh->nameOf(pusherRank()) + " pushes for the party" : "";
+        std::fprintf(roleErr(), "%s: %s; the party's %s goes on without it%s\n", qPrintable(m_ctx.node.id), why.c_str(),
+                     qPrintable(m_transport), next.c_str());
     }
 }
 
@@ -246,6 +279,12 @@ void PartyCollective::beginAttempt(qint64 round) {
     m_mesh->dropStashed([&](int, quint64 tag) { return quint32(tag >> 40) / roundOf < current; });
 }
 
+int PartyCollective::pusherRank() const {
+    for (int r = 0; r < m_mesh->size(); ++r)
+        if (std::find(m_lost.begin(), m_lost.end(), r) == m_lost.end()) return r;
+    return m_rank;
+}
+
 std::vector<int> PartyCollective::liveRanks() const {
     std::vector<int> live;
     for (int r = 0; r < m_mesh->size(); ++r)
@@ -257,9 +296,11 @@ void PartyCollective::whileWaiting() {
     if (m_whileWaiting) m_whileWaiting();
     if (!m_partyScheduler || m_phase == Phase::Idle) return;
     takeLosses();
-    if (m_phase == Phase::Reducing && !pushes() && m_mesh->hasStashed(0, modelTag(m_round, 0))) throw ModelCame{};
-    const bool lostSince = m_lost.size() != m_attemptEpoch;
-    if (lostSince && !(m_phase == Phase::AwaitingModel && m_modelStarted)) throw ViewChanged{};
+    if (m_phase == Phase::Reducing && !pushes() && m_mesh->hasStashed(pusherRank(), modelTag(m_round, 0))) throw ModelCame{};
+    if (m_lost.size() == m_attemptEpoch) return;
+    // A model coming is waited for to its end, unless its sender is the one lost.
+    const bool coming = m_phase == Phase::AwaitingModel && m_modelStarted;
+    if (!coming || std::find(m_lost.begin(), m_lost.end(), m_modelFrom) != m_lost.end()) throw ViewChanged{};
 }
 
 void PartyCollective::leave() {

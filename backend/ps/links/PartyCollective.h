@@ -12,6 +12,9 @@
 // model then goes down from the pushing worker to each member directly (a chain would leave those
 // behind a lost member without it), under one tag a round, so that a member whose retried sum
 // can no longer complete (the others had finished theirs) takes the model as soon as it comes.
+// The lowest rank left pushes: when the pushing worker is lost, the next joins the global tier in
+// its place and hands every member the newest global model, which they all go on from (some had
+// its last round's model, some not: this is where they agree again).
 #include "Collective.h"
 #include "MeshPeers.h"
 #include "ModelBuffers.h"
@@ -41,13 +44,18 @@ public:
     // The party scheduler's table (every worker's endpoint). The pushing worker then joins the
     // global scheduler: the global servers, by rank, are what it pushes to.
     QList<PeerInfo> connect(const QList<PeerInfo>& partyTable);
-    bool pushes() const { return m_rank == 0; }
+    bool pushes() const { return m_rank == pusherRank(); }
     SchedulerClient* globalScheduler() { return m_global.get(); }  // the pushing worker's; null elsewhere
+    // Joins the global scheduler (once; then its table again): the global servers, by rank.
+    QList<PeerInfo> joinGlobal();
     // Called while a step waits (it may throw: a scheduler's abort).
     void setWhileWaiting(std::function<void()> f) { m_whileWaiting = std::move(f); }
     // fault_policy continue: the losses `partyScheduler` reports (a member down, or restarted: a
     // new process that holds nothing) leave that member out of every exchange from then on.
     void followLosses(SchedulerClient& partyScheduler) { m_partyScheduler = &partyScheduler; }
+    // What this worker does when it becomes the pushing worker mid-run: joins the global tier
+    // (joinGlobal) and returns the newest global model.
+    void setTakeOver(std::function<ModelVersion()> f) { m_takeOver = std::move(f); }
 
     // The pushing worker's way up: pushes the party's sum (none: a pull) and returns the answer.
     using Upstream = std::function<ModelVersion(const FloatBuffer& sum, double weight)>;
@@ -73,11 +81,15 @@ private:
     struct ViewChanged {};  // a member was lost since this attempt began: the exchange starts again
     struct ModelCame {};  // the round's model is coming: the others finished their sum
 
+    using TagOf = std::function<quint64(size_t chunk)>;
     ModelVersion exchangeGoingOn(const FloatBuffer& update, double weight, qint64 round, size_t floats, const Upstream& upstream);
+    // After its pushing worker was lost: the new one's newest global model on every member.
+    ModelVersion agreeAgain(std::optional<ModelVersion>& newest, size_t floats);
     double sumOver(CollectivePeers& peers, std::vector<float>& update, double weight, qint64 round, size_t epoch);
-    void fanOut(const ModelVersion& model, size_t floats, qint64 round);
-    ModelVersion takeModel(size_t floats, qint64 round);
-    // Takes in the scheduler's losses; throws PartyCannotGoOn when the pushing worker is among them.
+    void fanOut(const ModelVersion& model, size_t floats, const TagOf& tagOf);
+    ModelVersion takeModel(size_t floats, const TagOf& tagOf);
+    int pusherRank() const;  // the lowest rank left
+    // Takes in the scheduler's losses (a lost pushing worker: the party must agree again).
     void takeLosses();
     // A new attempt at `round`: the losses so far, the stash without an abandoned attempt's chunks.
     void beginAttempt(qint64 round);
@@ -91,13 +103,17 @@ private:
     std::unique_ptr<Collective> m_weights;  // at half precision: the weights' own exact sum
     std::unique_ptr<MeshPeers> m_mesh;
     std::unique_ptr<SchedulerClient> m_global;
+    QList<PeerInfo> m_globalTable;
     std::function<void()> m_whileWaiting;
+    std::function<ModelVersion()> m_takeOver;
     SchedulerClient* m_partyScheduler = nullptr;  // under fault_policy continue
     std::vector<int> m_lost;  // ranks lost, in the order the scheduler said: the view's epoch is its size
     Phase m_phase = Phase::Idle;
     size_t m_attemptEpoch = 0;
     qint64 m_round = 0;
     bool m_modelStarted = false;  // the model's first chunk was taken
+    int m_modelFrom = 0;  // the rank the model being taken comes from
+    std::optional<size_t> m_agreeAt;  // the epoch whose new pushing worker hands out the newest model, until it is taken
     size_t m_chunkFloats = 1;
 };
 

@@ -201,7 +201,7 @@ void SchedulerClient::beat() {
         else if (m_watching && (e->message.type == message::kMemberDown || e->message.type == message::kMemberUp))
             m_membership.append({e->message.string(QStringLiteral("node")), e->message.type == message::kMemberUp,
                                  e->message.string(QStringLiteral("reason")), e->message.fields.value(QStringLiteral("restarted")).toBool(),
-                                 e->message.string(QStringLiteral("endpoint"))});
+                                 e->message.string(QStringLiteral("endpoint")), e->message.string(QStringLiteral("stands_for"))});
     }
 }
 

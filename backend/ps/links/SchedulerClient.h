@@ -30,6 +30,7 @@ struct MembershipChange {
     QString reason;
     bool restarted = false;  // up as a new process: what it held is gone
     QString endpoint;  // where it listens now (a global server moved to its standby host)
+    QString standsFor;  // up in a lost member's place: a collective party's new pushing worker for the first one
 };
 
 struct PeerInfo {

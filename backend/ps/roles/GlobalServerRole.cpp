@@ -64,18 +64,14 @@ public:
         m_scheduler.watchWorkThread();
         while (!everyContributorServed() || !m_masterHasFinal) {
             m_scheduler.throwIfAborted();
-            for (const MembershipChange& c : m_scheduler.takeMembershipChanges()) {
-                if (c.up) m_down.remove(c.node);
-                else m_down.insert(c.node);
-                m_policy->onMembership(c.node, c.up);
-            }
+            for (const MembershipChange& c : m_scheduler.takeMembershipChanges()) onMembership(c);
             m_policy->onTick(Clock::now());
             auto e = m_channel.receive(200ms);
             if (!e) continue;
             const QString& type = e->message.type;
             if (type == message::kInit) onInit(*e);
             else if (type == message::kPull) addPull(e->peer, e->message.integer(QStringLiteral("version")));
-            else if (type == message::kPush) m_policy->onPush(*e);
+            else if (type == message::kPush) onPush(*e);
             else if (type == message::kEvaluated && e->peer == m_master)
                 m_masterHasFinal = e->message.integer(QStringLiteral("round")) >= m_ctx.training().rounds;
             else if (!m_policy->onProtocolMessage(*e)) m_log.reject(e->peer, QStringLiteral("unexpected message '%1'").arg(type));
@@ -102,6 +98,33 @@ public:
     }
 
 private:
+    // fault_policy continue. A collective party's new pushing worker takes its first one's place
+    // in the rounds (its pushes count as that one's, under its claim of the party's samples): the
+    // place is out while neither is up.
+    void onMembership(const MembershipChange& c) {
+        if (c.up) m_down.remove(c.node);
+        else m_down.insert(c.node);
+        if (c.up && !c.standsFor.isEmpty()) {
+            m_standsFor.insert(c.node, c.standsFor);
+            m_tier.contributors.insert(c.node);  // (its pulls are served, and it is served the final model)
+        }
+        const QString place = m_standsFor.value(c.node, c.node);
+        bool held = false;  // by another who pushes for that party and is up
+        for (auto it = m_standsFor.cbegin(); it != m_standsFor.cend(); ++it)
+            held |= it.key() != c.node && it.value() == place && !m_down.contains(it.key());
+        held |= place != c.node && !m_down.contains(place);
+        if (!held || c.up) m_policy->onMembership(place, c.up);
+    }
+
+    void onPush(Envelope& e) {
+        if (const auto place = m_standsFor.constFind(e.peer); place != m_standsFor.constEnd()) {
+            if (e.message.fields.value(QStringLiteral("pull")).toBool()) addPull(e.peer, e.message.integer(QStringLiteral("round")));
+            e.message.fields.remove(QStringLiteral("pull"));  // (the answer goes to the sender)
+            e.peer = *place;
+        }
+        m_policy->onPush(e);
+    }
+
     // The model goes only to the nodes this server serves: the party servers, the central
     // workers and the master. Anyone else's pull is refused, not answered.
     void addPull(const QString& peer, qint64 version) {
@@ -291,6 +314,7 @@ private:
     GlobalTier m_tier{m_ctx, m_channel, m_model, m_pool, m_pulls, m_streamer, {}, {}, {}, {}, {}};
     std::unique_ptr<GlobalPolicy> m_policy;
     QSet<QString> m_servedFinal, m_down;
+    QHash<QString, QString> m_standsFor;  // a collective party's new pushing worker → the first one, whose place in the rounds it takes
     RejectionLog m_log{m_ctx.node.id};
     bool m_masterHasFinal = false;  // the master evaluated the final round's model (kEvaluated)
     qint64 m_lastRound = 0;  // the last round done

@@ -68,7 +68,7 @@ private:
     static QString bindEndpoint(const RoleContext& ctx) { return ctx.topology.endpoint(ctx.node); }
 
     void handle(const Envelope& e) {
-        if (!m_expected.contains(e.peer)) {
+        if (!m_expected.contains(e.peer) && !admitsStandIn(e)) {
             m_log.reject(e.peer, QStringLiteral("'%1' from a node that is not a member here").arg(e.message.type));
             return;
         }
@@ -87,6 +87,24 @@ private:
         else if (type == message::kBarrier) onBarrier(e);
         else if (type == message::kBye) m_byes.insert(e.peer);
         else if (type == message::kRecoveryPoint) onRecoveryPoint(e);
+    }
+
+    // fault_policy continue: a collective party whose pushing worker was lost pushes through the
+    // lowest of its workers left (PartyCollective.h), which registers here in the first one's place.
+    bool admitsStandIn(const Envelope& e) {
+        if (m_ctx.node.kind != RoleKind::GlobalScheduler || !m_tableSent || e.message.type != message::kRegister ||
+            !m_ctx.training().continuesThroughFailures())
+            return false;
+        const std::optional<Node> node = m_ctx.topology.node(e.peer);
+        const Party* party = node ? m_ctx.topology.party(node->party) : nullptr;
+        if (!party || node->kind != RoleKind::Worker || !party->collective()) return false;
+        for (auto it = m_expected.cbegin(); it != m_expected.cend(); ++it)
+            if (it->party == node->party && pushesForItsParty(m_ctx.topology, *it)) {
+                m_standsFor.insert(e.peer, it.key());
+                m_expected.insert(e.peer, *node);
+                return true;
+            }
+        return false;
     }
 
     // A process of a node that another replaced (SchedulerIncarnations.h) is told to stop, on its
@@ -137,11 +155,12 @@ private:
     // What a member that rejoins is told of another: restarted (a new process), or rejoined.
     Message upMessage(const QString& node) const {
         const bool restarted = m_restarted.contains(node);
-        return Message(message::kMemberUp,
-                       {{QStringLiteral("node"), node},
-                        {QStringLiteral("reason"), restarted ? QStringLiteral("restarted") : QStringLiteral("rejoined")},
-                        {QStringLiteral("restarted"), restarted},
-                        {QStringLiteral("endpoint"), m_endpoints.value(node)}});
+        Message up(message::kMemberUp, {{QStringLiteral("node"), node},
+                                        {QStringLiteral("reason"), restarted ? QStringLiteral("restarted") : QStringLiteral("rejoined")},
+                                        {QStringLiteral("restarted"), restarted},
+                                        {QStringLiteral("endpoint"), m_endpoints.value(node)}});
+        if (m_standsFor.contains(node)) up.fields.insert(QStringLiteral("stands_for"), m_standsFor.value(node));
+        return up;
     }
 
     // `newProcess`: the first registration of this process here.
@@ -164,7 +183,11 @@ private:
         }
         if (m_tableSent) {  // a restarted node rejoins, and its server learns it is back
             m_restarted.insert(e.peer);
-            markUp(e.peer, m_down.contains(e.peer) ? QStringLiteral("restarted") : QStringLiteral("restarted before it was found silent"),
+            const QString standsFor = m_standsFor.value(e.peer);
+            markUp(e.peer,
+                   !standsFor.isEmpty()      ? QStringLiteral("pushes for %1 in place of %2").arg(m_expected[e.peer].party, standsFor)
+                   : m_down.contains(e.peer) ? QStringLiteral("restarted")
+                                             : QStringLiteral("restarted before it was found silent"),
                    /*restarted=*/true);
             sendTable(e.peer, /*late=*/true);
             tellWhoIsDown(e.peer);
@@ -260,11 +283,12 @@ private:
             metric::kMembership,
             {{QStringLiteral("member"), node}, {QStringLiteral("state"), QStringLiteral("up")}, {QStringLiteral("reason"), how}});
         // (With its endpoint: a global server that lost its host is back on its standby host.)
-        tellMembers(Message(message::kMemberUp, {{QStringLiteral("node"), node},
-                                                 {QStringLiteral("reason"), how},
-                                                 {QStringLiteral("restarted"), restarted},
-                                                 {QStringLiteral("endpoint"), m_endpoints.value(node)}}),
-                    node);
+        Message up(message::kMemberUp, {{QStringLiteral("node"), node},
+                                        {QStringLiteral("reason"), how},
+                                        {QStringLiteral("restarted"), restarted},
+                                        {QStringLiteral("endpoint"), m_endpoints.value(node)}});
+        if (m_standsFor.contains(node)) up.fields.insert(QStringLiteral("stands_for"), m_standsFor.value(node));
+        tellMembers(up, node);
     }
 
     // (Only those heard from since this scheduler started: it cannot reach the others yet.)
@@ -290,12 +314,17 @@ private:
     QString shortage() const {
         const TrainingSettings& s = m_ctx.training();
         QHash<QString, std::pair<int, int>> workers, servers;  // party → (up, all)
+        QHash<QString, bool> pushers;  // a collective party's one place at the global tier: up while any who pushes for it is
         const bool global = m_ctx.node.kind == RoleKind::GlobalScheduler;
         for (auto it = m_expected.begin(); it != m_expected.end(); ++it) {
             if (it->kind == RoleKind::GlobalServer && m_down.contains(it.key()) && !recoversGlobalServer(s))
                 return QStringLiteral("%1 is down, and the run cannot go on without it").arg(it.key());
             // (At the global tier a collective party's pushing worker stands for its party, as a server does.)
-            const bool forItsParty = global && (it->kind == RoleKind::Server || pushesForItsParty(m_ctx.topology, *it));
+            if (global && (pushesForItsParty(m_ctx.topology, *it) || m_standsFor.contains(it.key()))) {
+                pushers[it->party] |= !m_down.contains(it.key());
+                continue;
+            }
+            const bool forItsParty = global && it->kind == RoleKind::Server;
             if (it->kind != RoleKind::Worker && !forItsParty) continue;
             auto& [up, all] = (forItsParty ? servers : workers)[it->party];
             ++all;
@@ -310,6 +339,7 @@ private:
                     .arg(it->second)
                     .arg(need);
         }
+        for (auto it = pushers.cbegin(); it != pushers.cend(); ++it) servers[it.key()] = {it.value() ? 1 : 0, 1};
         if (servers.isEmpty()) return {};
         int partiesUp = 0;
         for (const auto& [up, all] : servers) partiesUp += up == all;
@@ -351,6 +381,7 @@ private:
     QHash<QString, QSet<QString>> m_barriers;
     QSet<QString> m_byes, m_down, m_heard;
     QSet<QString> m_restarted;  // members that registered anew during the run (new processes)
+    QHash<QString, QString> m_standsFor;  // a collective party's new pushing worker → the first one
     RecoveryCopies m_recovery;  // global servers' recovery points (those with a standby host)
     SchedulerIncarnations m_incarnations;  // which process of each member is listened to
     bool m_tableSent = false, m_aborted = false;

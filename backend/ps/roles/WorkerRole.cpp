@@ -81,7 +81,6 @@ public:
             if (m_party->pushes()) servers = serversByRank(globalTable, "global_server", t);
         }
         SchedulerClient* up = m_party ? m_party->globalScheduler() : nullptr;  // the pushing worker's second scheduler
-        if (up && continues) up->watchMembership();  // its global servers may come back
         startup.mark(QStringLiteral("join_s"));
         for (const auto& each : m_trainers)  // each step (and each wait for a compute slot) vouches for the heartbeats
             each->setProgress([&scheduler, up] {
@@ -93,9 +92,9 @@ public:
             });
         scheduler.watchWorkThread();
         if (up) up->watchWorkThread();
-        std::optional<ShardedLinks> linksToServers;  // (none for a collective party's other workers)
-        if (!servers.isEmpty()) linksToServers.emplace(m_ctx, servers, trainer.parameterCount());
-        ShardedLinks* links = linksToServers ? &*linksToServers : nullptr;
+        if (!servers.isEmpty()) m_up.emplace(m_ctx, servers, trainer.parameterCount());
+        ShardedLinks* links = m_up ? &*m_up : nullptr;  // (none for a collective party's other workers)
+        if (m_party) m_party->setTakeOver([this, floats = trainer.parameterCount()] { return takeOverThePush(floats); });
         const ModePolicy policy = ModeRegistry::policy(m_ctx.training().mode);
         const std::unique_ptr<WorkerStrategy> strategy = makeWorkerStrategy(m_ctx);
         strategy->setWhileWaiting([this] { throwIfAborted(); });
@@ -167,14 +166,16 @@ public:
             stats.computeSeconds += s.computeSeconds;
             stats.steps += s.steps;
             if (++pushes % pushesPerRound == 0) {  // its work is reported under the round it pushed for
-                report(pushes / pushesPerRound, stats, {commSeconds, waitSeconds}, links, pushesPerRound, std::exchange(attacked, false));
+                report(pushes / pushesPerRound, stats, {commSeconds, waitSeconds}, m_up ? &*m_up : nullptr, pushesPerRound,
+                       std::exchange(attacked, false));
                 evaluateHeldOut(pushes / pushesPerRound, global);
                 stats = {};
                 commSeconds = waitSeconds = 0;
             }
             // A push that came late (its round closed without it: a quorum, a round timeout, a
-            // worker left out): it goes on from the newest model's round.
-            if (!eachAsItComes && global.version > pushes) {
+            // worker left out): it goes on from the newest model's round. (Or an earlier one: its
+            // collective party lost its pushing worker, and all took up the same model again.)
+            if (!eachAsItComes && (global.version > pushes || (m_party && global.version < pushes))) {
                 pushes = global.version;
                 stats = {};
                 commSeconds = waitSeconds = 0;
@@ -183,7 +184,7 @@ public:
         strategy->finish();
         scheduler.leave();
         if (m_party) m_party->leave();
-        if (links) links->lingerOnClose(2s);
+        if (m_up) m_up->lingerOnClose(2s);
         return kRoleOk;
     }
 
@@ -267,9 +268,31 @@ private:
         }
         if (update && m_hfa) return hfaSync(links, round, update, m_party->sum(*update, weight, round), floats);
         const ModelVersion answer = m_party->exchange(
-            update, weight, round, floats, [&](const FloatBuffer& sum, double total) { return upstream(*links, round, base, sum, total); });
+            update, weight, round, floats, [&](const FloatBuffer& sum, double total) { return upstream(*m_up, round, base, sum, total); });
         if (m_hfa) keepHfaBase(answer);
         return answer;
+    }
+
+    // fault_policy continue: its collective party's pushing worker was lost, and this worker, the
+    // lowest rank left, pushes for the party from now on: it joins the global tier in its place
+    // and starts from the newest global model, which its party takes up too.
+    ModelVersion takeOverThePush(size_t floats) {
+        const QList<PeerInfo> globalTable = m_party->joinGlobal();
+        if (!m_up) {
+            m_servers = serversByRank(globalTable, "global_server", m_ctx.topology);
+            m_up.emplace(m_ctx, m_servers, floats);
+        }
+        m_lastPush = LastPush{};
+        // (Its pull may come before its global servers heard from their scheduler that it pushes
+        // for the party, and be refused: it says it again until answered.)
+        for (auto again = Clock::now();;) {
+            throwIfAborted();
+            if (Clock::now() >= again) {
+                m_up->pull(0);
+                again = Clock::now() + 1s;
+            }
+            if (auto newest = m_up->receive(message::kModel, 0, 200ms)) return std::move(*newest);
+        }
     }
 
     // A collective party's pushing worker: the party's sum (none: a pull) up for global round
@@ -405,6 +428,7 @@ private:
     std::vector<float> m_coefficients;
     Clock::time_point m_firstSliceAt;
     QList<PeerInfo> m_servers;
+    std::optional<ShardedLinks> m_up;  // to its servers (a collective party's pushing worker's: to the global servers)
     std::optional<SchedulerClient> m_ownScheduler;  // (a member: it says bye when the worker leaves its party's run)
     SchedulerClient* m_scheduler = nullptr;  // its party's (or, central and flat, the global one)
     std::unique_ptr<PartyCollective> m_party;  // a collective party's exchange; null with a party server
