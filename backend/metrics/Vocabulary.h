@@ -19,7 +19,7 @@ inline constexpr QLatin1String kModelInit{"model_init"};
 inline constexpr QLatin1String kRendezvous{"rendezvous"};
 inline constexpr QLatin1String kSchedulerDone{"scheduler_done"};
 inline constexpr QLatin1String kDevice{"device"};  // what a trainer trains on: torch (LibTorch and CPU or CUDA), device, gpu
-inline constexpr QLatin1String kMembership{"membership"};  // a scheduler's: member, state (down, up), reason
+inline constexpr QLatin1String kMembership{"membership"};  // a scheduler's: member, state (down, up), reason; a worker's own: state left
 inline constexpr QLatin1String kRobust{"robust"};  // a robust rule's round at a server: rule, selected, rejected (+ the senders)
 inline constexpr QLatin1String kSample{"sample"};  // client sampling: the workers drawn for a round (global server 0)
 inline constexpr QLatin1String kPartyEval{"party_eval"};  // a party's own test (its held-out rows): test_acc, correct, samples, test_loss

@@ -421,6 +421,32 @@ private Q_SLOTS:
         QCOMPARE(t->shownRound(), 0);
     }
 
+    // A worker declared down (or that left the run) is not waited for: the rounds after it are
+    // drawn with the workers left, and it counts again once it reports.
+    void timelineGoesOnWithoutALostWorker() {
+        RunCharts charts;
+        WorkerTimeline* t = charts.timeline();
+        auto train = [](const char* node, int round) {
+            return QJsonObject{{"kind", "train"}, {"node", node}, {"round", round}, {"compute_s", 0.5}, {"comm_s", 0.2}, {"wait_s", 0.1}};
+        };
+        for (const char* w : {"p1/worker0", "p1/worker1", "p1/worker2"}) charts.addRecord(train(w, 1), 0, 1);
+        for (int round = 2; round <= 5; ++round)
+            for (const char* w : {"p1/worker0", "p1/worker1"}) charts.addRecord(train(w, round), 0, round);
+        t->redrawNow();
+        QCOMPARE(t->shownRound(), 1);  // waiting for p1/worker2
+        charts.addRecord(QJsonObject{{"kind", "membership"}, {"member", "p1/worker2"}, {"state", "left"}, {"reason", "r"}}, 0, 5);
+        t->redrawNow();
+        QCOMPARE(t->shownRound(), 5);
+        QCOMPARE(t->chart()->title(), QStringLiteral("Time per worker in round 5"));
+        charts.addRecord(train("p1/worker2", 6), 0, 6);  // back: it counts again, and round 6 waits for all three
+        charts.addRecord(train("p1/worker0", 6), 0, 6);
+        t->redrawNow();
+        QCOMPARE(t->shownRound(), 5);
+        charts.addRecord(train("p1/worker1", 6), 0, 6);
+        t->redrawNow();
+        QCOMPARE(t->shownRound(), 6);
+    }
+
     // Wall-clock ticks fall on whole steps of the local clock (10:20:30, 10:20:40 …), the same
     // distance apart, whatever times the rounds came at.
     void wallClockTicksAreWholeSteps() {

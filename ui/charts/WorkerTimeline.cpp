@@ -91,13 +91,36 @@ void WorkerTimeline::clear() {
 }
 
 void WorkerTimeline::addRecord(const QJsonObject& r) {
+    if (r.value(QStringLiteral("kind")).toString() == metric::kMembership) {
+        const QString state = r.value(QStringLiteral("state")).toString();
+        if (state == QLatin1String("down") || state == QLatin1String("left")) forget(r.value(QStringLiteral("member")).toString());
+        return;
+    }
     const std::optional<metric::TrainRecord> train = metric::TrainRecord::from(r);
     if (!train || train->node.isEmpty() || train->round <= 0) return;
     const QString& worker = train->node;
     const int round = train->round;
     m_rounds[round][worker] = Split{train->computeSeconds, train->commSeconds - train->waitSeconds, train->waitSeconds};
     m_workers.insert(worker, 0);
-    if (m_rounds[round].size() == m_workers.size() && round >= m_complete) m_complete = round;
+    if (complete(round) && round >= m_complete) m_complete = round;
+    trimAndRedraw();
+}
+
+bool WorkerTimeline::complete(int round) const {
+    const QMap<QString, Split> splits = m_rounds.value(round);
+    for (auto it = m_workers.cbegin(); it != m_workers.cend(); ++it)
+        if (!splits.contains(it.key())) return false;
+    return !splits.isEmpty();
+}
+
+void WorkerTimeline::forget(const QString& worker) {
+    if (!m_workers.remove(worker)) return;
+    for (auto it = m_rounds.cbegin(); it != m_rounds.cend(); ++it)
+        if (it.key() > m_complete && complete(it.key())) m_complete = it.key();
+    trimAndRedraw();
+}
+
+void WorkerTimeline::trimAndRedraw() {
     while (m_rounds.size() > 3 && m_rounds.firstKey() != m_complete) m_rounds.erase(m_rounds.begin());  // the newest can still complete
     if (m_complete > m_shown && !std::exchange(m_redrawQueued, true)) QTimer::singleShot(0, this, &WorkerTimeline::redrawNow);
 }

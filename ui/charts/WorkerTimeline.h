@@ -40,12 +40,18 @@ private:
         double compute = 0, communication = 0, waiting = 0;
     };
     void show(int round);
+    // Whether every worker counted now has reported `round`.
+    bool complete(int round) const;
+    // A worker declared down, or gone from the run (a membership record): the rounds after it are
+    // complete without it, until it reports again.
+    void forget(const QString& worker);
+    void trimAndRedraw();
 
     QMap<int, QMap<QString, Split>> m_rounds;  // round → worker → split
     QMap<QString, int> m_workers;  // every worker seen (drawn in natural order: worker2 before worker10)
     int m_shown = 0;
     bool m_perParty = false;
-    int m_complete = 0;  // the newest round every worker has reported
+    int m_complete = 0;  // the newest round every worker counted has reported
     bool m_redrawQueued = false;
     QHorizontalStackedBarSeries* m_series;
     QBarSet *m_compute, *m_communication, *m_waiting;

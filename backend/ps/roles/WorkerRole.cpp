@@ -192,6 +192,9 @@ public:
     // says why and leaves the run cleanly (its agent does not start it again).
     int leaveRun(const PartyCannotGoOn& why) {
         std::fprintf(roleErr(), "%s: %s\n", qPrintable(m_ctx.node.id), why.what());
+        m_ctx.metrics.report(metric::kMembership, {{QStringLiteral("member"), m_ctx.node.id},
+                                                   {QStringLiteral("state"), QStringLiteral("left")},
+                                                   {QStringLiteral("reason"), QString::fromUtf8(why.what())}});
         if (m_ownScheduler) m_ownScheduler->leave();
         return kRoleOk;
     }
