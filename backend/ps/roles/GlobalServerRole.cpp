@@ -107,6 +107,8 @@ private:
         if (c.up && !c.standsFor.isEmpty()) {
             m_standsFor.insert(c.node, c.standsFor);
             m_tier.contributors.insert(c.node);  // (its pulls are served, and it is served the final model)
+            if (const auto held = m_heldPulls.constFind(c.node); held != m_heldPulls.constEnd()) m_pulls.add(c.node, *held);
+            m_heldPulls.remove(c.node);
         }
         const QString place = m_standsFor.value(c.node, c.node);
         bool held = false;  // by another who pushes for that party and is up
@@ -129,7 +131,17 @@ private:
     // workers and the master. Anyone else's pull is refused, not answered.
     void addPull(const QString& peer, qint64 version) {
         if (m_tier.contributors.contains(peer) || peer == m_master) m_pulls.add(peer, version);
+        else if (mayStandIn(peer)) m_heldPulls.insert(peer, version);  // (answered once the scheduler says it stands in)
         else m_log.reject(peer, QStringLiteral("a pull from a node this server does not serve"));
+    }
+
+    // fault_policy continue: a collective party's worker, which may come to push for its party,
+    // and whose pull can come before the scheduler's word that it does.
+    bool mayStandIn(const QString& peer) const {
+        if (!m_ctx.training().continuesThroughFailures()) return false;
+        const std::optional<Node> node = m_ctx.topology.node(peer);
+        const Party* party = node ? m_ctx.topology.party(node->party) : nullptr;
+        return party && node->kind == RoleKind::Worker && party->collective();
     }
 
     void onInit(Envelope& e) {
@@ -314,6 +326,7 @@ private:
     GlobalTier m_tier{m_ctx, m_channel, m_model, m_pool, m_pulls, m_streamer, {}, {}, {}, {}, {}};
     std::unique_ptr<GlobalPolicy> m_policy;
     QSet<QString> m_servedFinal, m_down;
+    QHash<QString, qint64> m_heldPulls;  // a collective party's worker's pull, before it is known to stand in (one each)
     QHash<QString, QString> m_standsFor;  // a collective party's new pushing worker → the first one, whose place in the rounds it takes
     RejectionLog m_log{m_ctx.node.id};
     bool m_masterHasFinal = false;  // the master evaluated the final round's model (kEvaluated)

@@ -230,9 +230,10 @@ private:
     void sendTable(const QString& peer, bool late = false) {
         QCborArray nodes;
         for (auto it = m_expected.begin(); it != m_expected.end(); ++it)
-            nodes.append(QCborMap{{QStringLiteral("id"), it.key()},
-                                  {QStringLiteral("role"), roleName(it->kind)},
-                                  {QStringLiteral("endpoint"), m_endpoints.value(it.key(), m_ctx.topology.endpoint(*it))}});
+            if (!m_standsFor.contains(it.key()))  // (not a stand-in: the others learn of it from member_up, whose place it takes)
+                nodes.append(QCborMap{{QStringLiteral("id"), it.key()},
+                                      {QStringLiteral("role"), roleName(it->kind)},
+                                      {QStringLiteral("endpoint"), m_endpoints.value(it.key(), m_ctx.topology.endpoint(*it))}});
         Message table(message::kTable, {{QStringLiteral("nodes"), nodes}});
         if (late) table.fields.insert(QStringLiteral("late"), true);
         m_recovery.attachTo(peer, table);
