@@ -95,6 +95,34 @@ private Q_SLOTS:
         qInfo("virtual %.1f s in %.1f s of wall time", virtualSeconds, wallSeconds);
     }
 
+    // What the deployed run on this machine spends beside its rounds: the clock starts at the
+    // launch, so round 1 begins after the start-up; and the master evaluating a model is one more
+    // thread on the cores its host's workers share (the default topology: every role on this
+    // machine, a CNN whose evaluation lasts about a round). Steps of rounds an evaluation runs
+    // beside are charged that share: about (4 + 1) / 4 of those of a run that evaluates only at its
+    // end (without it 1.03–1.06, the evaluation thread's effect on the steps' own CPU time).
+    void theStartUpAndTheMastersEvaluationAreCharged() {
+        const QString topology = QStringLiteral(HIPS_SOURCE_DIR "/resources/topologies/default.json");
+        auto secondsPerStep = [](const QString& runDir) {
+            double seconds = 0, steps = 0;
+            for (const QJsonObject& t : records(runDir, "train"))
+                if (t["round"].toInt() >= 3) seconds += t["compute_s"].toDouble(), steps += t["local_steps"].toDouble();
+            return steps > 0 ? seconds / steps : 0;
+        };
+        Run everyRound, atTheEnd;
+        everyRound.start({"simulate", topology, "--rounds", "4", "--eval-every", "1", "--out", everyRound.dir.filePath("sim")});
+        QVERIFY2(everyRound.finish(180000) == 0, everyRound.out + everyRound.err);
+        atTheEnd.start({"simulate", topology, "--rounds", "4", "--eval-every", "4", "--out", atTheEnd.dir.filePath("sim")});
+        QVERIFY2(atTheEnd.finish(180000) == 0, atTheEnd.out + atTheEnd.err);
+        const double ratio = secondsPerStep(everyRound.dir.filePath("sim")) / secondsPerStep(atTheEnd.dir.filePath("sim"));
+        QVERIFY2(ratio > 1.15 && ratio < 1.6, qPrintable(QString("steps beside an evaluation cost %1 times the others").arg(ratio)));
+        const QJsonObject first = records(atTheEnd.dir.filePath("sim"), "aggregate").value(0);
+        const double launch = QJsonDocument::fromJson(fileBytes(atTheEnd.dir.filePath("sim/net.meta"))).object()["begin_time"].toDouble();
+        const double startUp = first["t"].toDouble() - first["round_s"].toDouble() - launch;
+        QVERIFY2(startUp > 0.01 && startUp < 60, qPrintable(QString("round 1 began %1 s after the launch").arg(startUp)));
+        qInfo("steps beside an evaluation: %.2f times; round 1 began %.2f s after the launch", ratio, startUp);
+    }
+
     // A worker group half available: some rounds go without some workers, the run still ends.
     void availabilityLeavesWorkersOutOfRounds() {
         Run sim;

@@ -2,6 +2,7 @@
 
 #include "ModelSlices.h"
 
+#include <ctime>
 #include <thread>
 
 namespace hips::sim {
@@ -26,6 +27,12 @@ int hostCores(const Topology& t, const QString& host) {
     const bool loopback =
         address.startsWith(QLatin1String("127.")) || address == QLatin1String("::1") || address == QLatin1String("localhost");
     return loopback ? int(std::max(1u, std::thread::hardware_concurrency())) : 0;
+}
+
+double threadCpuSeconds() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) + double(t.tv_nsec) / 1e9;
 }
 
 quint64 wireBytes(size_t floats) {

@@ -23,6 +23,9 @@ LinkCost workerLink(const Topology& t, const Node& worker, bool direct);
 // The cores of `host` its workers share, where known: this machine's for a host at a loopback
 // address (the topologies that run every role here); 0 for another (each worker its own core).
 int hostCores(const Topology& t, const QString& host);
+// The calling thread's CPU seconds: what its work costs on a core of its own, whatever else this
+// process runs meanwhile.
+double threadCpuSeconds();
 // The bytes `floats` floats take on the wire: their payload in 1 MiB slices, each with its header.
 quint64 wireBytes(size_t floats);
 

@@ -12,6 +12,7 @@
 #include "RoleError.h"
 #include "RoundCollector.h"
 #include "SimCollective.h"
+#include "SimEvaluation.h"
 #include "ServerOptimizer.h"
 #include "SimAvailability.h"
 #include "SimulationCheck.h"
@@ -19,10 +20,8 @@
 #include "Vocabulary.h"
 
 #include <QCborArray>
-#include <QDir>
 #include <algorithm>
 #include <chrono>
-#include <future>
 #include <optional>
 #include <thread>
 
@@ -34,6 +33,10 @@ using WallClock = std::chrono::steady_clock;
 
 double wallSince(WallClock::time_point start) {
     return std::chrono::duration<double>(WallClock::now() - start).count();
+}
+
+double unixSeconds() {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 // A push on its way into a server's round, or a contributor declared down (`absent`).
@@ -141,16 +144,19 @@ public:
 
     void run() {
         setTorchThreads(m_settings.threads);
-        m_evaluator = std::make_unique<ModelEvaluator>(m_settings, QStringLiteral("cpu"));
-        FloatBuffer initial = std::make_shared<std::vector<float>>(m_evaluator->initialWeights());
+        m_evaluation = std::make_unique<MasterEvaluation>(m_settings, m_options.outDir, m_options.clockOrigin);
+        FloatBuffer initial = std::make_shared<std::vector<float>>(m_evaluation->evaluator().initialWeights());
         m_model = ModelVersion::fromBuffer(0, initial);
         m_master.report(metric::kDevice, describeDevice(QStringLiteral("cpu")));
-        if (!m_evaluator->classNames().isEmpty())
-            m_master.report(metric::kStartup, {{metric::kClassNames, QCborArray::fromStringList(m_evaluator->classNames())}});
+        if (const QStringList names = m_evaluation->evaluator().classNames(); !names.isEmpty())
+            m_master.report(metric::kStartup, {{metric::kClassNames, QCborArray::fromStringList(names)}});
         setUpTiers();
         m_stateService.init(m_workers.count(), m_settings.param(QStringLiteral("epsilon")));
         // As deployed: under continue, an absent worker is waited for heartbeat_timeout_s, then left out.
         if (m_settings.continuesThroughFailures()) m_stateService.setSilenceLimit(m_settings.heartbeatTimeoutS);
+        // The clock starts at the launch, as a deployed run's: its first round begins once its
+        // processes are up (started, data loaded, models built), this one's once it is.
+        if (m_options.clockOrigin > 0) m_now = m_roundStart = std::max(0.0, unixSeconds() - m_options.clockOrigin);
         const qint64 versions = qint64(m_settings.rounds) * m_settings.globalStepsPerRound();
         while (m_model.version < versions) step();
         finishEvaluation();
@@ -265,7 +271,7 @@ private:
         m_drawnRound = round;
         const QSet<QString> sampled = samplesClients(m_topology) ? sampledWorkers(m_topology, round) : QSet<QString>{};
         m_drawn.clear();
-        QHash<QString, int> perHost;
+        QHash<QString, double> perHost;  // the threads that train there: the drawn workers, the master evaluating
         for (int i = 0; i < m_workers.count(); ++i) {
             const VirtualWorker& w = m_workers.at(i);
             if ((sampled.isEmpty() || sampled.contains(w.node.id)) && m_availability.available(w.node, w.index, round, at)) {
@@ -273,10 +279,14 @@ private:
                 ++perHost[w.node.host];
             }
         }
+        if (const auto master = m_topology.node(masterNode(m_topology)); master && hostCores(m_topology, master->host) > 0) {
+            const double workersPerCore = perHost.value(master->host) / double(hostCores(m_topology, master->host));
+            perHost[master->host] += m_evaluation->load(m_lastRoundSeconds, std::max(1.0, workersPerCore));
+        }
         for (int i = 0; i < m_workers.count(); ++i) {  // (the servers' share of a host is left out: theirs is the aggregation)
             VirtualWorker& w = m_workers.at(i);
             const int cores = hostCores(m_topology, w.node.host);
-            w.contention = cores > 0 ? std::max(1.0, double(perHost.value(w.node.host)) / double(cores)) : 1.0;
+            w.contention = cores > 0 ? std::max(1.0, perHost.value(w.node.host) / double(cores)) : 1.0;
         }
         m_drawnContributors.clear();
         for (const QString& c : m_globalContributors) {
@@ -513,42 +523,24 @@ private:
                                                {QStringLiteral("undeliverable"), 0},
                                                {QStringLiteral("round"), round}});
         });
+        m_lastRoundSeconds = doneAt - m_roundStart;
         m_roundStart = doneAt;
         if (round % std::max(1, m_settings.evalEvery) == 0 || round >= m_settings.rounds) evaluate(round, doneAt);
     }
 
-    // The master's evaluation of the round's model: off the rounds' path, as deployed, on a thread
-    // of its own while the next round trains; its record and files once it is done.
+    // The master's evaluation of the round's model (SimEvaluation.h).
     void evaluate(qint64 round, double at) {
         finishEvaluation();
         m_traffic.sent(masterNode(m_topology), modelBytes());
-        ModelVersion snapshot = m_model;  // (it holds the buffer while the evaluation reads it)
-        m_evaluation =
-            Evaluation{round, at, std::async(std::launch::async, [this, snapshot] { return m_evaluator->evaluate(snapshot.data); })};
+        m_evaluation->start(round, at, m_model);
     }
 
     void finishEvaluation() {
-        if (!m_evaluation) return;
-        const qint64 round = m_evaluation->round;
-        const EvalStats stats = m_evaluation->stats.get();
-        QCborMap eval = scoreFields(stats);
-        eval.insert(metric::kRound, round);
-        eval.insert(QStringLiteral("eval_s"), stats.seconds);
-        eval.insert(QStringLiteral("skipped"), QCborArray());
-        eval.insert(QStringLiteral("skipped_rounds"), 0);
-        const bool final = round >= m_settings.rounds;
-        if (final && !stats.confusion.empty() && stats.confusion.size() <= 100 * 100) {
-            QCborArray confusion;
-            for (int64_t c : stats.confusion) confusion.append(qint64(c));
-            eval.insert(metric::kConfusion, confusion);
-        }
+        const auto done = m_evaluation->finish();
+        if (!done) return;
         const double stamp = m_stamp;
-        stamped(m_evaluation->at, [&] { m_master.report(metric::kEval, eval); });
+        stamped(done->at, [&] { m_master.report(metric::kEval, done->record); });
         m_stamp = stamp;
-        m_evaluation.reset();
-        writeModelMeta(m_options.outDir, round, stats, m_settings, m_options.clockOrigin);
-        m_evaluator->saveParameters(QDir(m_options.outDir).filePath(QStringLiteral("net.params")));
-        if (final) m_evaluator->exportModel(QDir(m_options.outDir).filePath(QStringLiteral("model.pt")));
     }
 
     // Runs `report` with the records stamped `at` on the virtual clock.
@@ -566,13 +558,7 @@ private:
     VirtualWorkers m_workers;
     MetricsReporter m_global, m_master;
     TrafficCounter m_traffic;  // the global server's
-    std::unique_ptr<ModelEvaluator> m_evaluator;
-    struct Evaluation {
-        qint64 round = 0;
-        double at = 0;
-        std::future<EvalStats> stats;
-    };
-    std::optional<Evaluation> m_evaluation;  // under way
+    std::unique_ptr<MasterEvaluation> m_evaluation;
     ModelVersion m_model;
     ModelBufferPool m_pool;
     std::vector<std::unique_ptr<PartyServer>> m_parties;
@@ -587,7 +573,7 @@ private:
     QHash<int, Push> m_esyncPushes;  // esync: this version's, by worker
     qint64 m_drawnRound = -1;
     QSet<QString> m_drawn, m_drawnContributors;  // of m_drawnRound
-    double m_now = 0, m_roundStart = 0, m_applySeconds = 0;
+    double m_now = 0, m_roundStart = 0, m_lastRoundSeconds = 0, m_applySeconds = 0;
     quint64 m_late = 0;
 };
 

@@ -19,12 +19,6 @@ namespace hips::sim {
 
 namespace {
 
-double threadCpuSeconds() {
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return double(t.tv_sec) + double(t.tv_nsec) / 1e9;
-}
-
 // What a piece of local work cost, for the clock: with one LibTorch thread a step runs wholly on
 // the calling thread, and its CPU time is its cost on a core of its own, whatever else this
 // process ran meanwhile (the pool's other threads, the master's evaluation). The wall time would
