@@ -7,6 +7,7 @@
 #include <QCborArray>
 #include <QDir>
 #include <algorithm>
+#include <stdexcept>
 
 namespace hips::sim {
 
@@ -17,7 +18,7 @@ MasterEvaluation::MasterEvaluation(const TrainingSettings& settings, QString out
       m_evaluator(std::make_unique<ModelEvaluator>(settings, QStringLiteral("cpu"))) {}
 
 void MasterEvaluation::start(qint64 round, double at, const ModelVersion& model) {
-    finish();
+    if (m_evaluation) throw std::logic_error("an evaluation is under way: finish() it first, and report its record");
     // (the copy of `model` holds its buffer while the evaluation reads it)
     m_evaluation = Evaluation{round, at, std::async(std::launch::async, [this, model] {
                                   const double before = threadCpuSeconds();

@@ -19,7 +19,8 @@ public:
     MasterEvaluation(const TrainingSettings& settings, QString outDir, double clockOrigin);
 
     ModelEvaluator& evaluator() { return *m_evaluator; }
-    // Starts evaluating `model`, the model of `round` that left the global server at `at`.
+    // Starts evaluating `model`, the model of `round` that left the global server at `at` (the
+    // one before finished first).
     void start(qint64 round, double at, const ModelVersion& model);
     // The evaluation under way, once done: its eval record, the round's end it is stamped at,
     // and its files (net.meta, net.params; model.pt after the last round).
