@@ -123,6 +123,25 @@ private Q_SLOTS:
         qInfo("steps beside an evaluation: %.2f times; round 1 began %.2f s after the launch", ratio, startUp);
     }
 
+    // ESync: after every local step a worker asks the central party's state service whether to go
+    // on, and over a WAN that question and its answer cross it, deployed (the emulation shapes
+    // them) and simulated (the clock charges them). At 100 ms each way every synchronisation
+    // then takes at least four crossings: the question and answer of the slowest's one step, its
+    // push up and the model down (without the questions' ~0.2 s, a round of 5 would take ~1.1 s).
+    void esyncQuestionsCrossTheWanAfterEveryStep() {
+        const QStringList options{kSmall, "--mode", "esync", "--rounds", "1", "--local-iters", "5", "--wan", "1000,100"};
+        for (const QString& command : {QStringLiteral("run"), QStringLiteral("simulate")}) {
+            Run run;
+            run.start(QStringList{command} + options + QStringList{"--out", run.dir.filePath("run")});
+            QVERIFY2(run.finish(180000) == 0, run.out + run.err);
+            const QList<QJsonObject> rounds = records(run.dir.filePath("run"), "aggregate");
+            QVERIFY(!rounds.isEmpty());
+            const double seconds = rounds.first()["round_s"].toDouble();
+            QVERIFY2(seconds >= 5 * 4 * 0.1 * 0.95, qPrintable(QString("%1: a round of 5 took %2 s").arg(command).arg(seconds)));
+            qInfo("%s: a round of 5 synchronisations took %.2f s", qPrintable(command), seconds);
+        }
+    }
+
     // A worker group half available: some rounds go without some workers, the run still ends.
     void availabilityLeavesWorkersOutOfRounds() {
         Run sim;

@@ -4,6 +4,7 @@
 #include "EsyncState.h"
 #include "RejectionLog.h"
 #include "Vocabulary.h"
+#include "WanLinks.h"
 #include "RoleScope.h"
 
 #include <QHash>
@@ -29,6 +30,7 @@ std::optional<Node> stateServiceNode(const Topology& t) {
 
 int runStateService(RoleContext& ctx) {
     Channel channel = Channel::router(ctx.zmq, ctx.node.id, ctx.topology.endpoint(ctx.node));
+    channel.setLinkShaper(makeWanShaper(ctx));  // (an answer to a party with a wan crosses it)
     QHash<QString, int> rank;  // the training workers, by node id
     for (const Node& n : ctx.topology.nodes())
         if (n.kind == RoleKind::Worker) rank.insert(n.id, rank.size());
@@ -110,6 +112,9 @@ StateServiceClient::StateServiceClient(RoleContext& ctx) : m_ctx(ctx) {
         there.host = standby->id;
         m_channels.push_back(std::make_unique<Channel>(Channel::dealer(ctx.zmq, ctx.node.id, ctx.topology.endpoint(there), service->id)));
     }
+    // A question from a party with a wan crosses it, after every local step: a round trip each.
+    // (A shaper each: a held message leaves through the channel whose shaper releases it.)
+    for (const auto& channel : m_channels) channel->setLinkShaper(makeWanShaper(ctx));
 }
 
 StateServiceClient::~StateServiceClient() = default;

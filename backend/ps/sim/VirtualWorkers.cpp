@@ -19,6 +19,9 @@ namespace hips::sim {
 
 namespace {
 
+// A question to ESync's state service (its step count, step time, round and number), framed.
+constexpr quint64 kQuestionBytes = 128;
+
 // What a piece of local work cost, for the clock: with one LibTorch thread a step runs wholly on
 // the calling thread, and its CPU time is its cost on a core of its own, whatever else this
 // process ran meanwhile (the pool's other threads, the master's evaluation). The wall time would
@@ -110,14 +113,17 @@ void VirtualWorkers::sent(VirtualWorker& w, Push& push, double modelAt, size_t f
 std::vector<Push> VirtualWorkers::trainUntilReady(const std::vector<int>& which, const std::vector<double>& modelAt,
                                                   const ModelVersion& global, EsyncState& service) {
     for (int i : which) build(at(i));
-    struct Step {
-        double doneAt;
+    // A step's question reaches the service (the central party's) over the worker's party's link,
+    // and its answer comes back the same way: the service hears the steps in the order they arrive.
+    struct Heard {
+        double at;
         size_t k;
-        bool operator>(const Step& o) const { return doneAt > o.doneAt || (doneAt == o.doneAt && k > o.k); }
+        bool operator>(const Heard& o) const { return at > o.at || (at == o.at && k > o.k); }
     };
-    std::priority_queue<Step, std::vector<Step>, std::greater<>> due;
+    std::priority_queue<Heard, std::vector<Heard>, std::greater<>> due;
     std::vector<RoundStats> work(which.size());
     std::vector<double> last(which.size());  // each one's last step's virtual seconds
+    std::vector<double> ask(which.size());  // each one's question's way to the service, or its answer's back
     auto stepOf = [&](size_t k, double from) {
         const RoundStats s = measured(m_topology.training.threads, [&] { return at(which[k]).trainers.front()->step(); });
         work[k].loss += s.loss;
@@ -125,30 +131,32 @@ std::vector<Push> VirtualWorkers::trainUntilReady(const std::vector<int>& which,
         work[k].computeSeconds += s.computeSeconds;
         ++work[k].steps;
         last[k] = computeSeconds(at(which[k]), s);
-        due.push({from + last[k], k});
+        due.push({from + last[k] + ask[k], k});
     };
     std::vector<const AdversarySpec*> attacks(which.size());
     for (size_t k = 0; k < which.size(); ++k) {
         VirtualWorker& w = at(which[k]);
+        const Party* party = m_topology.party(w.node.party);
+        ask[k] = (party ? acrossLink(*party) : kLan).seconds(kQuestionBytes);
         attacks[k] = attackOf(m_topology, w.node, w.pushes / m_topology.training.workerPushesPerRound() + 1);
         w.trainers.front()->setWeights(global.data);
         w.trainers.front()->setLabelFlip(attacks[k] && flipsLabels(attacks[k]->kind));
-        service.reset(w.index, global.version + 1, modelAt[k]);
+        service.reset(w.index, global.version + 1, modelAt[k] + ask[k]);
         stepOf(k, modelAt[k]);
     }
     std::vector<Push> pushes(which.size());
     while (!due.empty()) {
-        const Step s = due.top();
+        const Heard s = due.top();
         due.pop();
         VirtualWorker& w = at(which[s.k]);
-        if (!service.apply(w.index, int(work[s.k].steps), last[s.k], modelAt[s.k], s.doneAt)) {
-            stepOf(s.k, s.doneAt);
+        if (!service.apply(w.index, int(work[s.k].steps), last[s.k], modelAt[s.k] + ask[s.k], s.at)) {
+            stepOf(s.k, s.at + ask[s.k]);
             continue;
         }
         work[s.k].loss /= double(work[s.k].steps);
         pushes[s.k] = finishTurn(w, global, work[s.k], attacks[s.k]);
         pushes[s.k].worker = which[s.k];
-        pushes[s.k].finishedAt = s.doneAt;
+        pushes[s.k].finishedAt = s.at + ask[s.k];
         sent(w, pushes[s.k], modelAt[s.k], global.size);
     }
     return pushes;
