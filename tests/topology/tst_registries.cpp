@@ -7,7 +7,7 @@
 #include "StrategyReference.h"
 #include "ModeRegistry.h"
 #include "TopologyReader.h"
-#include "BrokenTopologies.h"
+#include "BrokenRegistries.h"
 #include "TopologyTestSupport.h"
 #include "TopologyWriter.h"
 

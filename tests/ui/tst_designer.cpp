@@ -1,7 +1,7 @@
 // The topology designer: palette drops through real drag-and-drop events, drags of parties and
 // roles through real mouse events, undo/redo restoring the exact JSON, the property panel's
 // edits, and an invalid topology marking its item and disabling Start all.
-#include "BrokenTopologies.h"
+#include "BrokenRegistries.h"
 #include "../history/SmallDisk.h"
 #include "Designer.h"
 #include "DesignerFixture.h"
@@ -533,70 +533,6 @@ private Q_SLOTS:
         field->setFocus();
         QTest::keyClick(field, redo.key(), redo.keyboardModifiers());
         QCOMPARE(workers(), 5);
-    }
-
-    // A language switch builds a new window in that language, which takes over the edited
-    // topology, its file and its unsaved state.
-    void aLanguageSwitchRebuildsTheWindowWithTheSameTopology() {
-        QTemporaryDir dir;
-        MainWindow english(dir.filePath("history.sqlite"));
-        QVERIFY(english.openTopology(kDefault));
-        dropFromPalette(*english.designer(), PaletteItem::Party, QPointF(900, 900));
-        QVERIFY(english.windowTitle().contains('*'));
-        RunStore& store = *english.store();  // a stored run on the charts: the switch keeps it there
-        QFile small(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");
-        QVERIFY(small.open(QIODevice::ReadOnly));
-        const qint64 run = store.beginRun("charted", small.readAll(), {{"rounds", 2}});
-        for (int round = 1; round <= 2; ++round) {
-            const double t = store.run(run)->started + round;
-            for (const char* w : {"party1/worker0", "party2/worker0"}) {
-                store.appendMetric(run, t, w, round, "train.loss", 1.0 / round);
-                store.appendMetric(run, t, w, round, "train.samples", 64);
-                store.appendMetric(run, t, w, round, "train.compute_s", 0.5);
-                store.appendMetric(run, t, w, round, "train.comm_s", 0.1);
-            }
-            store.appendMetric(run, t, "central/global_server0", round, "aggregate.round_s", 1.0);
-            store.appendMetric(run, t + 0.1, "central/master_worker", round, "eval.test_acc", 0.5 + 0.1 * round);
-        }
-        store.finishRun(run, "finished", {});
-        store.flush();
-        QVERIFY(english.showStoredRun(run));
-        QCOMPARE(english.charts()->accuracy()->pointCount(0), 2);
-        QVERIFY(versions::installTranslation("zh_CN"));
-        MainWindow chinese(dir.filePath("history.sqlite"));
-        chinese.adoptFrom(english);
-        QCOMPARE(chinese.charts()->accuracy()->pointCount(0), 2);
-        QCOMPARE(chinese.designer()->json(), english.designer()->json());
-        QVERIFY(chinese.windowTitle().contains('*'));
-        QCOMPARE(chinese.findChild<QTabWidget*>()->tabText(0), QString::fromUtf8("设计"));
-        // The topology checks speak the interface's language too (the CLI, with no translator, English).
-        QTemporaryDir broken;
-        QFile clash(broken.filePath("clash.json"));
-        QVERIFY(clash.open(QIODevice::WriteOnly));
-        clash.write(QByteArray(english.designer()->json()).replace("\"port\": 9300", "\"port\": 9200"));
-        clash.close();
-        QVERIFY(chinese.openTopology(clash.fileName()));
-        QVERIFY(!chinese.designer()->isValid());
-        const QString issue = chinese.designer()->issues().value(0).message;
-        QVERIFY2(issue.contains(QString::fromUtf8("已被")) && issue.contains(QString::fromUtf8("请选择空闲端口")), qPrintable(issue));
-        QCOMPARE(chinese.runPanel()->startButton()->text(), QString::fromUtf8("全部启动"));
-        // The guide's pages are English: the Chinese studio says so above them, the English one not.
-        chinese.showGuide();
-        auto* englishOnly = chinese.findChild<QLabel*>("english_only");
-        QVERIFY(englishOnly);
-        QVERIFY2(englishOnly->text().contains(QString::fromUtf8("英文")), qPrintable(englishOnly->text()));
-        QVERIFY(versions::installTranslation("en"));
-        MainWindow back(dir.filePath("history.sqlite"));
-        QCOMPARE(back.findChild<QTabWidget*>()->tabText(0), QStringLiteral("Design"));
-        back.showGuide();
-        QVERIFY(back.findChild<QTextBrowser*>("guide"));
-        QVERIFY(!back.findChild<QLabel*>("english_only"));
-        // English says "1 run" and "2 runs", not "1 run(s)".
-        QCOMPARE(QCoreApplication::translate("hips::HistoryPanel", "Deleted %n run(s)", nullptr, 1), QStringLiteral("Deleted 1 run"));
-        QCOMPARE(QCoreApplication::translate("hips::HistoryPanel", "Deleted %n run(s)", nullptr, 2), QStringLiteral("Deleted 2 runs"));
-        QCOMPARE(QCoreApplication::translate("hips::MainWindow", "%n process(es)", nullptr, 1), QStringLiteral("1 process"));
-        QCOMPARE(QCoreApplication::translate("hips::RunPanel", "stopped after %n round(s) in %1 s (%2)", nullptr, 1),
-                 QStringLiteral("stopped after 1 round in %1 s (%2)"));
     }
 
     void saveWritesWhatTheCliReads() {

@@ -424,22 +424,6 @@ private Q_SLOTS:
         QCOMPARE(window.designer()->topology().training.dataset, QString("synthetic"));
     }
 
-    // The window's title names a topology with no file yet by its own name, unmodified right
-    // after opening; one problem is "1 problem", not "1 problem(s)".
-    void titleAndProblemCountReadRight() {
-        QTemporaryDir dir;
-        MainWindow window(dir.filePath("h.sqlite"));
-        const TopologyLoad load = TopologyReader::readFile(QStringLiteral(HIPS_SOURCE_DIR "/tests/data/topologies/small.json"));
-        QVERIFY(load.ok());
-        window.designer()->setTopology(*load.topology);  // as File → New or a stored run's topology does
-        QCOMPARE(window.windowTitle(), QString("small-synthetic — HiPS Studio"));
-        Topology t = window.designer()->topology();
-        t.training.localEpochs = 1;  // with local_iters 50: exactly one of them may be set
-        window.designer()->setTopology(t);
-        QVERIFY2(window.statusBar()->currentMessage().startsWith("1 problem in the topology: "),
-                 qPrintable(window.statusBar()->currentMessage()));
-    }
-
     // A run shown in the charts gets the newest finished `local` run with its model and data set
     // as a dashed reference line on the accuracy chart; a local run itself gets none.
     void localBaselineIsTheReferenceLine() {
@@ -465,49 +449,6 @@ private Q_SLOTS:
         auto* reference = qobject_cast<QLineSeries*>(accuracy->chart()->series()[3]);
         QCOMPARE(reference->name(), QString("local baseline (run 2)"));  // mlp on synthetic, not the cnn one
         QCOMPARE(reference->pen().style(), Qt::DashLine);
-    }
-
-    // Help inside the app: the shortcut list is read from the menus (Start all is F5 there and in
-    // its tooltip), and the user guide is the README, which links the pages of docs/.
-    void helpListsShortcutsAndShowsTheGuide() {
-        QTemporaryDir dir;
-        MainWindow window(dir.filePath("h.sqlite"));
-        const auto rows = window.shortcutList();
-        QVERIFY(std::find(rows.begin(), rows.end(), std::pair<QString, QString>{"Start all", "F5"}) != rows.end());
-        QVERIFY(std::find(rows.begin(), rows.end(), std::pair<QString, QString>{"Stop all", "Shift+F5"}) != rows.end());
-        QAction* start = nullptr;
-        for (QAction* a : window.findChildren<QAction*>())
-            if (QString(a->text()).remove('&') == QLatin1String("Start all")) start = a;
-        QVERIFY(start);
-        QCOMPARE(start->toolTip(), QString("Start all (F5)"));
-        window.showGuide();
-        auto* guide = window.findChild<QTextBrowser*>("guide");
-        QVERIFY(guide);
-        QVERIFY2(guide->toPlainText().contains("Quick start"), qPrintable(guide->toPlainText().left(200)));
-        // Its pictures load (they were broken), and so do the docs/ pages it links to, with theirs.
-        const auto picturesOf = [guide] {
-            QStringList names;
-            for (QTextBlock b = guide->document()->begin(); b.isValid(); b = b.next())
-                for (auto it = b.begin(); !it.atEnd(); ++it)
-                    if (it.fragment().charFormat().isImageFormat()) names << it.fragment().charFormat().toImageFormat().name();
-            return names;
-        };
-        const auto allLoad = [guide](const QStringList& names) {
-            for (const QString& name : names) {  // (the browser hands a small picture over as its file's bytes)
-                const QVariant resource = guide->loadResource(QTextDocument::ImageResource, QUrl(name));
-                const QImage picture =
-                    resource.typeId() == QMetaType::QImage ? resource.value<QImage>() : QImage::fromData(resource.toByteArray());
-                if (picture.isNull() || picture.width() > 900) return name;  // missing, or wider than the guide's window
-            }
-            return QString();
-        };
-        QVERIFY(!picturesOf().isEmpty());
-        QCOMPARE(allLoad(picturesOf()), QString());
-        guide->setSource(guide->source().resolved(QUrl("docs/user-guide.md")), QTextDocument::MarkdownResource);
-        QVERIFY2(guide->toPlainText().contains("Design"), qPrintable(guide->toPlainText().left(200)));
-        QVERIFY(!picturesOf().isEmpty());
-        QCOMPARE(allLoad(picturesOf()), QString());
-        QVERIFY(guide->isBackwardAvailable());
     }
 
     // Export report: the dialog opens in the documents folder (not the studio's working
@@ -569,43 +510,6 @@ private Q_SLOTS:
         QTest::mouseClick(button, Qt::LeftButton);
         QDesktopServices::unsetUrlHandler("file");
         QCOMPARE(m_opened, QUrl::fromLocalFile(runDir));
-    }
-
-    // A run that ends while the user looks elsewhere is told, with its outcome (a desktop
-    // notification where there is a tray; the window asks for attention).
-    void aRunThatEndsUnwatchedIsTold() {
-        QVERIFY(versions::installTranslation("en"));  // "10 rounds", not "10 round(s)"
-        QTemporaryDir dir;
-        MainWindow window(dir.filePath("h.sqlite"));
-        QVERIFY(!window.isActiveWindow());
-        Topology t;
-        t.name = "nightly";
-        Q_EMIT window.runPanel()->runStarted(t);
-        RunSummary s;
-        s.ok = true, s.rounds = 10, s.seconds = 10.5, s.finalAccuracy = 0.8632, s.evaluated = true;
-        Q_EMIT window.runPanel()->runFinished(s);
-        QCOMPARE(window.notifier()->lastTitle(), QString("Run nightly finished"));
-        QCOMPARE(window.notifier()->lastText(), QString("finished after 10 rounds in 10.5 s: final test accuracy 0.8632"));
-        s.ok = false, s.reason = "party2/worker0 exited with status 3";
-        Q_EMIT window.runPanel()->runFinished(s);
-        QCOMPARE(window.notifier()->lastTitle(), QString("Run nightly failed"));
-        QCOMPARE(window.notifier()->lastText(), QString("failed: party2/worker0 exited with status 3"));
-    }
-
-    void statusStripCountsRoundsAndEstimatesTheRest() {
-        RunStatus status;
-        QVERIFY(status.text().isEmpty());  // nothing runs
-        status.start(20);
-        status.setState(RunState::Running);
-        QVERIFY2(status.text().contains("round 0 of 20"), qPrintable(status.text()));
-        RoundRow row;
-        row.round = 5;
-        row.elapsed = 10;  // 2 s a round so far: 15 rounds to go take about 30 s
-        status.onRound(row);
-        QVERIFY2(status.text().startsWith("running · round 5 of 20"), qPrintable(status.text()));
-        QVERIFY2(status.text().endsWith("about 30 s left"), qPrintable(status.text()));
-        status.setState(RunState::Stopped);
-        QVERIFY2(status.text().startsWith("stopped · round 5 of 20") && !status.text().contains("left"), qPrintable(status.text()));
     }
 };
 

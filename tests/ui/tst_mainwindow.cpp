@@ -1,0 +1,200 @@
+// The main window as a whole: its title and status strip, help, a run that ends unwatched, and a
+// language switch that rebuilds it around the same topology.
+#include "Designer.h"
+#include "DesignerFixture.h"
+#include "LiveChart.h"
+#include "MainWindow.h"
+#include "RunCharts.h"
+#include "RunNotifier.h"
+#include "RunPanel.h"
+#include "RunStatus.h"
+#include "RunStore.h"
+#include "TopologyReader.h"
+#include "Versions.h"
+
+#include <QAction>
+#include <QLabel>
+#include <QPushButton>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTextBlock>
+#include <QTextBrowser>
+#include <QTextDocument>
+#include <QtTest>
+
+using namespace hips;
+using namespace hips::test;
+
+namespace {
+
+const QString kDefault = QStringLiteral(HIPS_SOURCE_DIR "/resources/topologies/default.json");
+
+}  // namespace
+
+class MainWindowTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // A language switch builds a new window in that language, which takes over the edited
+    // topology, its file and its unsaved state.
+    void aLanguageSwitchRebuildsTheWindowWithTheSameTopology() {
+        QTemporaryDir dir;
+        MainWindow english(dir.filePath("history.sqlite"));
+        QVERIFY(english.openTopology(kDefault));
+        dropFromPalette(*english.designer(), PaletteItem::Party, QPointF(900, 900));
+        QVERIFY(english.windowTitle().contains('*'));
+        RunStore& store = *english.store();  // a stored run on the charts: the switch keeps it there
+        QFile small(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");
+        QVERIFY(small.open(QIODevice::ReadOnly));
+        const qint64 run = store.beginRun("charted", small.readAll(), {{"rounds", 2}});
+        for (int round = 1; round <= 2; ++round) {
+            const double t = store.run(run)->started + round;
+            for (const char* w : {"party1/worker0", "party2/worker0"}) {
+                store.appendMetric(run, t, w, round, "train.loss", 1.0 / round);
+                store.appendMetric(run, t, w, round, "train.samples", 64);
+                store.appendMetric(run, t, w, round, "train.compute_s", 0.5);
+                store.appendMetric(run, t, w, round, "train.comm_s", 0.1);
+            }
+            store.appendMetric(run, t, "central/global_server0", round, "aggregate.round_s", 1.0);
+            store.appendMetric(run, t + 0.1, "central/master_worker", round, "eval.test_acc", 0.5 + 0.1 * round);
+        }
+        store.finishRun(run, "finished", {});
+        store.flush();
+        QVERIFY(english.showStoredRun(run));
+        QCOMPARE(english.charts()->accuracy()->pointCount(0), 2);
+        QVERIFY(versions::installTranslation("zh_CN"));
+        MainWindow chinese(dir.filePath("history.sqlite"));
+        chinese.adoptFrom(english);
+        QCOMPARE(chinese.charts()->accuracy()->pointCount(0), 2);
+        QCOMPARE(chinese.designer()->json(), english.designer()->json());
+        QVERIFY(chinese.windowTitle().contains('*'));
+        QCOMPARE(chinese.findChild<QTabWidget*>()->tabText(0), QString::fromUtf8("设计"));
+        // The topology checks speak the interface's language too (the CLI, with no translator, English).
+        QTemporaryDir broken;
+        QFile clash(broken.filePath("clash.json"));
+        QVERIFY(clash.open(QIODevice::WriteOnly));
+        clash.write(QByteArray(english.designer()->json()).replace("\"port\": 9300", "\"port\": 9200"));
+        clash.close();
+        QVERIFY(chinese.openTopology(clash.fileName()));
+        QVERIFY(!chinese.designer()->isValid());
+        const QString issue = chinese.designer()->issues().value(0).message;
+        QVERIFY2(issue.contains(QString::fromUtf8("已被")) && issue.contains(QString::fromUtf8("请选择空闲端口")), qPrintable(issue));
+        QCOMPARE(chinese.runPanel()->startButton()->text(), QString::fromUtf8("全部启动"));
+        // The guide's pages are English: the Chinese studio says so above them, the English one not.
+        chinese.showGuide();
+        auto* englishOnly = chinese.findChild<QLabel*>("english_only");
+        QVERIFY(englishOnly);
+        QVERIFY2(englishOnly->text().contains(QString::fromUtf8("英文")), qPrintable(englishOnly->text()));
+        QVERIFY(versions::installTranslation("en"));
+        MainWindow back(dir.filePath("history.sqlite"));
+        QCOMPARE(back.findChild<QTabWidget*>()->tabText(0), QStringLiteral("Design"));
+        back.showGuide();
+        QVERIFY(back.findChild<QTextBrowser*>("guide"));
+        QVERIFY(!back.findChild<QLabel*>("english_only"));
+        // English says "1 run" and "2 runs", not "1 run(s)".
+        QCOMPARE(QCoreApplication::translate("hips::HistoryPanel", "Deleted %n run(s)", nullptr, 1), QStringLiteral("Deleted 1 run"));
+        QCOMPARE(QCoreApplication::translate("hips::HistoryPanel", "Deleted %n run(s)", nullptr, 2), QStringLiteral("Deleted 2 runs"));
+        QCOMPARE(QCoreApplication::translate("hips::MainWindow", "%n process(es)", nullptr, 1), QStringLiteral("1 process"));
+        QCOMPARE(QCoreApplication::translate("hips::RunPanel", "stopped after %n round(s) in %1 s (%2)", nullptr, 1),
+                 QStringLiteral("stopped after 1 round in %1 s (%2)"));
+    }
+
+    // The window's title names a topology with no file yet by its own name, unmodified right
+    // after opening; one problem is "1 problem", not "1 problem(s)".
+    void titleAndProblemCountReadRight() {
+        QTemporaryDir dir;
+        MainWindow window(dir.filePath("h.sqlite"));
+        const TopologyLoad load = TopologyReader::readFile(QStringLiteral(HIPS_SOURCE_DIR "/tests/data/topologies/small.json"));
+        QVERIFY(load.ok());
+        window.designer()->setTopology(*load.topology);  // as File → New or a stored run's topology does
+        QCOMPARE(window.windowTitle(), QString("small-synthetic — HiPS Studio"));
+        Topology t = window.designer()->topology();
+        t.training.localEpochs = 1;  // with local_iters 50: exactly one of them may be set
+        window.designer()->setTopology(t);
+        QVERIFY2(window.statusBar()->currentMessage().startsWith("1 problem in the topology: "),
+                 qPrintable(window.statusBar()->currentMessage()));
+    }
+
+    // Help inside the app: the shortcut list is read from the menus (Start all is F5 there and in
+    // its tooltip), and the user guide is the README, which links the pages of docs/.
+    void helpListsShortcutsAndShowsTheGuide() {
+        QTemporaryDir dir;
+        MainWindow window(dir.filePath("h.sqlite"));
+        const auto rows = window.shortcutList();
+        QVERIFY(std::find(rows.begin(), rows.end(), std::pair<QString, QString>{"Start all", "F5"}) != rows.end());
+        QVERIFY(std::find(rows.begin(), rows.end(), std::pair<QString, QString>{"Stop all", "Shift+F5"}) != rows.end());
+        QAction* start = nullptr;
+        for (QAction* a : window.findChildren<QAction*>())
+            if (QString(a->text()).remove('&') == QLatin1String("Start all")) start = a;
+        QVERIFY(start);
+        QCOMPARE(start->toolTip(), QString("Start all (F5)"));
+        window.showGuide();
+        auto* guide = window.findChild<QTextBrowser*>("guide");
+        QVERIFY(guide);
+        QVERIFY2(guide->toPlainText().contains("Quick start"), qPrintable(guide->toPlainText().left(200)));
+        // Its pictures load (they were broken), and so do the docs/ pages it links to, with theirs.
+        const auto picturesOf = [guide] {
+            QStringList names;
+            for (QTextBlock b = guide->document()->begin(); b.isValid(); b = b.next())
+                for (auto it = b.begin(); !it.atEnd(); ++it)
+                    if (it.fragment().charFormat().isImageFormat()) names << it.fragment().charFormat().toImageFormat().name();
+            return names;
+        };
+        const auto allLoad = [guide](const QStringList& names) {
+            for (const QString& name : names) {  // (the browser hands a small picture over as its file's bytes)
+                const QVariant resource = guide->loadResource(QTextDocument::ImageResource, QUrl(name));
+                const QImage picture =
+                    resource.typeId() == QMetaType::QImage ? resource.value<QImage>() : QImage::fromData(resource.toByteArray());
+                if (picture.isNull() || picture.width() > 900) return name;  // missing, or wider than the guide's window
+            }
+            return QString();
+        };
+        QVERIFY(!picturesOf().isEmpty());
+        QCOMPARE(allLoad(picturesOf()), QString());
+        guide->setSource(guide->source().resolved(QUrl("docs/user-guide.md")), QTextDocument::MarkdownResource);
+        QVERIFY2(guide->toPlainText().contains("Design"), qPrintable(guide->toPlainText().left(200)));
+        QVERIFY(!picturesOf().isEmpty());
+        QCOMPARE(allLoad(picturesOf()), QString());
+        QVERIFY(guide->isBackwardAvailable());
+    }
+
+    // A run that ends while the user looks elsewhere is told, with its outcome (a desktop
+    // notification where there is a tray; the window asks for attention).
+    void aRunThatEndsUnwatchedIsTold() {
+        QVERIFY(versions::installTranslation("en"));  // "10 rounds", not "10 round(s)"
+        QTemporaryDir dir;
+        MainWindow window(dir.filePath("h.sqlite"));
+        QVERIFY(!window.isActiveWindow());
+        Topology t;
+        t.name = "nightly";
+        Q_EMIT window.runPanel()->runStarted(t);
+        RunSummary s;
+        s.ok = true, s.rounds = 10, s.seconds = 10.5, s.finalAccuracy = 0.8632, s.evaluated = true;
+        Q_EMIT window.runPanel()->runFinished(s);
+        QCOMPARE(window.notifier()->lastTitle(), QString("Run nightly finished"));
+        QCOMPARE(window.notifier()->lastText(), QString("finished after 10 rounds in 10.5 s: final test accuracy 0.8632"));
+        s.ok = false, s.reason = "party2/worker0 exited with status 3";
+        Q_EMIT window.runPanel()->runFinished(s);
+        QCOMPARE(window.notifier()->lastTitle(), QString("Run nightly failed"));
+        QCOMPARE(window.notifier()->lastText(), QString("failed: party2/worker0 exited with status 3"));
+    }
+
+    void statusStripCountsRoundsAndEstimatesTheRest() {
+        RunStatus status;
+        QVERIFY(status.text().isEmpty());  // nothing runs
+        status.start(20);
+        status.setState(RunState::Running);
+        QVERIFY2(status.text().contains("round 0 of 20"), qPrintable(status.text()));
+        RoundRow row;
+        row.round = 5;
+        row.elapsed = 10;  // 2 s a round so far: 15 rounds to go take about 30 s
+        status.onRound(row);
+        QVERIFY2(status.text().startsWith("running · round 5 of 20"), qPrintable(status.text()));
+        QVERIFY2(status.text().endsWith("about 30 s left"), qPrintable(status.text()));
+        status.setState(RunState::Stopped);
+        QVERIFY2(status.text().startsWith("stopped · round 5 of 20") && !status.text().contains("left"), qPrintable(status.text()));
+    }
+};
+
+QTEST_MAIN(MainWindowTest)
+#include "tst_mainwindow.moc"
