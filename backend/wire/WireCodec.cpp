@@ -1,5 +1,7 @@
 #include "WireCodec.h"
 
+#include "FixedHeader.h"
+
 #include <QCborArray>
 #include <QCborValue>
 #include <QSet>
@@ -28,6 +30,7 @@ QString wireErrorText(WireError e) {
         case WireError::PayloadTooLarge: return QStringLiteral("payload over the size limit");
         case WireError::DuplicateKey: return QStringLiteral("a key appears twice in the header");
         case WireError::BadPayload: return QStringLiteral("a payload its link's codec refuses");
+        case WireError::BadFixedHeader: return QStringLiteral("binary header malformed");
         case WireError::Count: break;
     }
     return QStringLiteral("unknown error");
@@ -40,6 +43,11 @@ quint64 WireStats::totalErrors() const {
 }
 
 void WireCodec::encode(Message&& m, std::vector<zmq::message_t>& out) {
+    if (const std::optional<QByteArray> fixed = fixedheader::encode(m, kVersion)) {
+        out.emplace_back(fixed->constData(), size_t(fixed->size()));
+        for (zmq::message_t& f : m.frames) out.push_back(std::move(f));
+        return;
+    }
     QCborMap header = m.fields;
     header.insert(kVersionKey, kVersion);
     header.insert(kTypeKey, m.type);
@@ -78,6 +86,43 @@ static Decoded fail(WireError e, WireStats* stats) {
     return {std::nullopt, e};
 }
 
+// A CBOR header's type and fields, its reserved keys (version, type, sizes) checked against the
+// frames and removed.
+static std::optional<fixedheader::Parsed> decodeCbor(const zmq::message_t& head, const std::vector<zmq::message_t>& parts, size_t first,
+                                                     size_t frameCount, WireError& error) {
+    const auto refuse = [&error](WireError e) {
+        error = e;
+        return std::nullopt;
+    };
+    QCborParserError parseError;
+    QCborValue value =
+        QCborValue::fromCbor(QByteArray::fromRawData(static_cast<const char*>(head.data()), qsizetype(head.size())), &parseError);
+    if (parseError.error != QCborError::NoError || !value.isMap()) return refuse(WireError::NotCbor);
+    QCborMap header = value.toMap();
+    value = QCborValue();  // the map's only owner: the reserved keys are removed in place, not from a copy
+    // One meaning per key: with duplicates, what one reader takes (the first) and another (the
+    // last, as toJsonObject does) would differ, and a reserved key could linger in the fields.
+    if (hasDuplicateKey(header)) return refuse(WireError::DuplicateKey);
+
+    const QCborValue version = header.value(kVersionKey);
+    if (!version.isInteger() || version.toInteger() != WireCodec::kVersion) return refuse(WireError::BadVersion);
+    const QCborValue type = header.value(kTypeKey);
+    if (!type.isString() || type.toString().isEmpty()) return refuse(WireError::BadType);
+    const QCborValue sizesValue = header.value(kSizesKey);
+    if (!sizesValue.isArray()) return refuse(WireError::BadFrameTable);
+    const QCborArray sizes = sizesValue.toArray();
+    if (size_t(sizes.size()) != frameCount) return refuse(WireError::FrameSizeMismatch);
+    for (size_t i = 0; i < frameCount; ++i) {
+        const QCborValue s = sizes.at(qsizetype(i));
+        if (!s.isInteger() || s.toInteger() < 0) return refuse(WireError::BadFrameTable);
+        if (size_t(s.toInteger()) != parts[first + 1 + i].size()) return refuse(WireError::FrameSizeMismatch);
+    }
+    header.remove(kVersionKey);
+    header.remove(kTypeKey);
+    header.remove(kSizesKey);
+    return fixedheader::Parsed{type.toString(), std::move(header)};
+}
+
 Decoded WireCodec::decode(std::vector<zmq::message_t>& parts, size_t first, const WireLimits& limits, WireStats* stats) {
     if (parts.size() <= first) return fail(WireError::Empty, stats);
     const zmq::message_t& head = parts[first];
@@ -85,38 +130,18 @@ Decoded WireCodec::decode(std::vector<zmq::message_t>& parts, size_t first, cons
     const size_t frameCount = parts.size() - first - 1;
     if (frameCount > limits.maxFrames) return fail(WireError::TooManyFrames, stats);
 
-    QCborParserError parseError;
-    QCborValue value =
-        QCborValue::fromCbor(QByteArray::fromRawData(static_cast<const char*>(head.data()), qsizetype(head.size())), &parseError);
-    if (parseError.error != QCborError::NoError || !value.isMap()) return fail(WireError::NotCbor, stats);
-    QCborMap header = value.toMap();
-    value = QCborValue();  // the map's only owner: the reserved keys are removed in place, not from a copy
-    // One meaning per key: with duplicates, what one reader takes (the first) and another (the
-    // last, as toJsonObject does) would differ, and a reserved key could linger in the fields.
-    if (hasDuplicateKey(header)) return fail(WireError::DuplicateKey, stats);
-
-    const QCborValue version = header.value(kVersionKey);
-    if (!version.isInteger() || version.toInteger() != kVersion) return fail(WireError::BadVersion, stats);
-    const QCborValue type = header.value(kTypeKey);
-    if (!type.isString() || type.toString().isEmpty()) return fail(WireError::BadType, stats);
-    const QCborValue sizesValue = header.value(kSizesKey);
-    if (!sizesValue.isArray()) return fail(WireError::BadFrameTable, stats);
-    const QCborArray sizes = sizesValue.toArray();
-    if (size_t(sizes.size()) != frameCount) return fail(WireError::FrameSizeMismatch, stats);
+    WireError error = WireError::None;
+    const char* bytes = static_cast<const char*>(head.data());
+    std::optional<fixedheader::Parsed> parsed = head.size() > 0 && bytes[0] == fixedheader::kMagic
+                                                    ? fixedheader::decode(bytes, head.size(), parts, first + 1, frameCount, kVersion, error)
+                                                    : decodeCbor(head, parts, first, frameCount, error);
+    if (!parsed) return fail(error, stats);
 
     size_t total = 0;
-    for (size_t i = 0; i < frameCount; ++i) {
-        const QCborValue s = sizes.at(qsizetype(i));
-        if (!s.isInteger() || s.toInteger() < 0) return fail(WireError::BadFrameTable, stats);
-        if (size_t(s.toInteger()) != parts[first + 1 + i].size()) return fail(WireError::FrameSizeMismatch, stats);
-        total += parts[first + 1 + i].size();
-    }
+    for (size_t i = 0; i < frameCount; ++i) total += parts[first + 1 + i].size();
     if (total > limits.maxPayloadBytes) return fail(WireError::PayloadTooLarge, stats);
 
-    header.remove(kVersionKey);
-    header.remove(kTypeKey);
-    header.remove(kSizesKey);
-    Message m(type.toString(), header);
+    Message m(std::move(parsed->type), std::move(parsed->fields));
     m.frames.reserve(frameCount);
     for (size_t i = 0; i < frameCount; ++i) m.frames.push_back(std::move(parts[first + 1 + i]));
     return {std::move(m), WireError::None};

@@ -1,6 +1,7 @@
 #pragma once
-// Encodes and decodes Messages. The decoder trusts nothing: a header that is not CBOR,
-// a wrong version, sizes that do not match the frames, or a payload over the limit is
+// Encodes and decodes Messages: a header frame, CBOR or, for the data plane's model and push
+// slices, a fixed binary layout (FixedHeader.h), then the payload frames. The decoder trusts
+// nothing: a header that is neither, a wrong version, sizes that do not match the frames, or a payload over the limit is
 // rejected with a reason and counted in WireStats.
 #include "Message.h"
 
@@ -23,6 +24,7 @@ enum class WireError {
     PayloadTooLarge,
     DuplicateKey,
     BadPayload,
+    BadFixedHeader,
     Count
 };
 
