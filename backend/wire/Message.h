@@ -1,6 +1,6 @@
 #pragma once
-// A wire message: a self-describing CBOR header frame plus raw payload frames
-// (tensors travel as raw frames, never inside the header).
+// A wire message: a header frame (CBOR, or for model and push slices a fixed binary layout:
+// FixedHeader.h) plus raw payload frames (tensors travel as raw frames, never inside the header).
 #include <QCborMap>
 #include <QString>
 #include <memory>

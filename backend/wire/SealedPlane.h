@@ -8,7 +8,7 @@
 // sealed channel's message ends in a descriptor part that names which of its frames went the bulk
 // way (part index, the link counter it was sealed under, its size), and those parts are left empty.
 // The receiver holds a message until its bulk frames are in, then opens each with the expected
-// bulk header and the message's own CBOR header as the associated data, so a frame moved to
+// bulk header and the message's own header frame as the associated data, so a frame moved to
 // another message, round, sender or position does not open. Messages of one peer are delivered
 // in the order they were sent; a frame that does not open, or that never came (a later one did),
 // refuses its message, counted, and the peer's next messages go on.

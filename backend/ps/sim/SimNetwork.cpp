@@ -36,7 +36,7 @@ double threadCpuSeconds() {
 }
 
 quint64 wireBytes(size_t floats) {
-    constexpr quint64 kHeaderBytes = 96;  // a push slice's CBOR header and framing, about
+    constexpr quint64 kHeaderBytes = 96;  // a slice's header (48-56 bytes, more in CBOR with a codec's fields) and framing, about
     return quint64(floats) * sizeof(float) + kHeaderBytes * quint64(sliceCount(floats));
 }
 
