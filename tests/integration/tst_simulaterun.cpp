@@ -34,6 +34,37 @@ QJsonObject summary(const QString& runDir) {
     return QJsonDocument::fromJson(fileBytes(runDir + "/summary.json")).object();
 }
 
+// Each node's last traffic record: bytes sent and received on each of its links, by "node -> peer".
+QHash<QString, std::pair<double, double>> lastTraffic(const QString& runDir) {
+    QHash<QString, std::pair<double, double>> out;
+    for (const QJsonObject& r : records(runDir, "traffic"))
+        for (const QJsonValue& l : r["links"].toArray()) {
+            const QJsonObject link = l.toObject();
+            out[r["node"].toString() + " -> " + link["peer"].toString()] = {link["sent"].toDouble(), link["received"].toDouble()};
+        }
+    return out;
+}
+
+// Where a simulated run's links carried other than the deployed run's (beyond 1 % and 1 KiB: the
+// headers' bytes are estimated, and a pull, a header alone, is not counted); empty when every
+// deployed link's bytes were simulated.
+QString trafficMismatch(const QString& realDir, const QString& simDir) {
+    const auto realLinks = lastTraffic(realDir), simLinks = lastTraffic(simDir);
+    if (realLinks.size() < 8) return QStringLiteral("only %1 links deployed").arg(realLinks.size());
+    for (auto it = realLinks.cbegin(); it != realLinks.cend(); ++it) {
+        const auto simulated = simLinks.value(it.key(), {-1, -1});
+        const auto differ = [](double a, double b) { return std::abs(a - b) > 0.01 * b + 1024; };
+        if (differ(simulated.first, it->first) || differ(simulated.second, it->second))
+            return QStringLiteral("%1: sent %2, received %3 deployed; %4 and %5 simulated")
+                .arg(it.key())
+                .arg(it->first)
+                .arg(it->second)
+                .arg(simulated.first)
+                .arg(simulated.second);
+    }
+    return {};
+}
+
 }  // namespace
 
 class SimulateRunTest : public QObject {
@@ -65,6 +96,10 @@ private Q_SLOTS:
         QCOMPARE(records(sim.dir.filePath("sim"), "eval").size(), 6);
         QCOMPARE(summary(sim.dir.filePath("sim"))["final_test_acc"].toDouble(),
                  summary(real.dir.filePath("real"))["final_test_acc"].toDouble());
+        // Every link carried what it carried deployed: the initial model down and the master's up,
+        // each round's model down, the pushes up.
+        const QString mismatch = trafficMismatch(real.dir.filePath("real"), sim.dir.filePath("sim"));
+        QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
         if (security == "sealed") {  // the updates and models went the sealed way
             qint64 sealed = 0;
             for (const QJsonObject& r : records(real.dir.filePath("real"), "traffic")) sealed += qint64(r["sealed_frames"].toDouble());
@@ -73,6 +108,21 @@ private Q_SLOTS:
         const auto [status, show] = sim.historyCommand({"show", "1"});
         QVERIFY2(status == 0 && show.contains("finished") && show.contains("hips simulate"), show.constData());
         QVERIFY(sim.leftovers().isEmpty());
+    }
+
+    // clients_per_round: a worker not drawn sits the round out but pulls its model, deployed and
+    // simulated alike; the two runs' links carry the same bytes and train the same model.
+    void aWorkerThatSitsARoundOutStillPullsItsModel() {
+        Run real, sim;
+        const QStringList options{kSmall, "--clients-per-round", "0.5", "--rounds", "4", "--out"};
+        real.start(QStringList{"run"} + options + QStringList{real.dir.filePath("real")});
+        QVERIFY2(real.finish(180000) == 0, real.out + real.err);
+        sim.start(QStringList{"simulate"} + options + QStringList{sim.dir.filePath("sim")});
+        QVERIFY2(sim.finish(180000) == 0, sim.out + sim.err);
+        QVERIFY(records(sim.dir.filePath("sim"), "train").size() < 4 * 4);  // (some sat rounds out)
+        const QString mismatch = trafficMismatch(real.dir.filePath("real"), sim.dir.filePath("sim"));
+        QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
+        QVERIFY(fileBytes(real.dir.filePath("real/net.params")) == fileBytes(sim.dir.filePath("sim/net.params")));
     }
 
     // A 1 Mbit/s, 200 ms WAN: every round sends the model down and each party's sum up, which the

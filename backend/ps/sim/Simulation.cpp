@@ -11,6 +11,7 @@
 #include "ModelSlices.h"
 #include "RoleError.h"
 #include "RoundCollector.h"
+#include "SimRounds.h"
 #include "SimCollective.h"
 #include "SimEvaluation.h"
 #include "ServerOptimizer.h"
@@ -37,72 +38,6 @@ double wallSince(WallClock::time_point start) {
 
 double unixSeconds() {
     return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
-// A push on its way into a server's round, or a contributor declared down (`absent`).
-struct Arrival {
-    QString from;
-    FloatBuffer values;
-    double weight = 1;
-    double at = 0;
-    bool absent = false;
-};
-
-struct Outcome {
-    bool complete = false;
-    double at = 0;  // when the round closed (virtual)
-    quint64 late = 0;  // pushes that came after it closed
-};
-
-// A round's settings at one tier: fault_policy continue's deadline and minimum.
-struct Deadline {
-    double timeoutS = 0;
-    int atLeast = 1;
-};
-
-// Feeds `a` into the round as the wire would: slice by slice, each checked by the collector.
-bool feed(RoundCollector& c, const Arrival& a, qint64 round, size_t size) {
-    bool complete = false;
-    for (size_t i = 0; i < sliceCount(size); ++i) {
-        const size_t offset = i * kSliceFloats, count = std::min(kSliceFloats, size - offset);
-        Envelope e{a.from,
-                   Message(message::kPush, {{QStringLiteral("round"), round},
-                                            {QStringLiteral("base"), round - 1},
-                                            {QStringLiteral("offset"), qint64(offset)},
-                                            {QStringLiteral("total"), qint64(size)},
-                                            {QStringLiteral("weight"), a.weight}}),
-                   {}};
-        e.message.frames.push_back(sharedFrame(a.values, a.values->data() + offset, count * sizeof(float)));
-        complete = c.add(e, round, size) || complete;
-        while (c.takeFinalSlice()) {
-        }
-    }
-    return complete;
-}
-
-// One round of a collector, its arrivals in the order of the virtual clock: the clock decides
-// who makes a quorum, who is past round_timeout_s, and when a drop-out is declared.
-Outcome collect(RoundCollector& c, std::vector<Arrival>& arrivals, qint64 round, size_t size, const Deadline& deadline) {
-    std::stable_sort(arrivals.begin(), arrivals.end(), [](const Arrival& a, const Arrival& b) { return a.at < b.at; });
-    Outcome out;
-    const double openedAt = arrivals.empty() ? 0 : arrivals.front().at;
-    for (size_t k = 0; k < arrivals.size(); ++k) {
-        const Arrival& a = arrivals[k];
-        if (out.complete) {
-            out.late += a.absent ? 0 : 1;
-            continue;
-        }
-        if (deadline.timeoutS > 0 && a.at > openedAt + deadline.timeoutS && c.closeWithWhatCame(deadline.atLeast)) {
-            out = {true, openedAt + deadline.timeoutS, a.absent ? 0u : 1u};
-            continue;
-        }
-        const bool closed = a.absent ? c.setAbsent(a.from, true) : feed(c, a, round, size);
-        if (closed) out = {true, a.at, 0};
-    }
-    if (!out.complete && deadline.timeoutS > 0 && c.closeWithWhatCame(deadline.atLeast)) out = {true, openedAt + deadline.timeoutS, 0};
-    for (const Arrival& a : arrivals)
-        if (a.absent) c.setAbsent(a.from, false);  // back for the next round's draw
-    return out;
 }
 
 // A party server: its workers' round folded into the party's sum, which goes up its WAN. Or a
@@ -136,7 +71,8 @@ public:
               o.threads > 0 ? o.threads : int(std::max(1u, std::thread::hardware_concurrency())) / std::max(1, t.training.threads)),
           m_global(globalNode(t)),
           m_master(masterNode(t)),
-          m_traffic(t.centralParty()->id) {
+          m_traffic(t.centralParty()->id),
+          m_masterTraffic(t.centralParty()->id) {
         m_global.setClock([this] { return m_options.clockOrigin + m_stamp; }, true);
         m_master.setClock([this] { return m_options.clockOrigin + m_stamp; }, false);
         if (const QString why = simulationRefusal(t); !why.isEmpty()) throw RoleError(why.toStdString());
@@ -157,6 +93,9 @@ public:
         // The clock starts at the launch, as a deployed run's: its first round begins once its
         // processes are up (started, data loaded, models built), this one's once it is.
         if (m_options.clockOrigin > 0) m_now = m_roundStart = std::max(0.0, unixSeconds() - m_options.clockOrigin);
+        m_traffic.received(masterNode(m_topology), modelBytes());  // the master's initial model, as deployed
+        m_masterTraffic.sent(globalId(), modelBytes());
+        modelDown(1);
         const qint64 versions = qint64(m_settings.rounds) * m_settings.globalStepsPerRound();
         while (m_model.version < versions) step();
         finishEvaluation();
@@ -301,6 +240,43 @@ private:
         }
     }
 
+    // The traffic of the model (m_model) on its way down to every worker that takes it for
+    // `round`, as the deployed run sends it once it is applied (version 0 before round 1): a
+    // worker that sits the round out (clients_per_round) pulls it too; one that is off does not.
+    // (Its time is charged where each drawn worker's round starts: turnsOf.)
+    void modelDown(qint64 round) {
+        const quint64 bytes = modelBytes();
+        round = std::min<qint64>(round, m_settings.rounds);
+        const auto takes = [&](int i) { return m_availability.available(m_workers.at(i).node, m_workers.at(i).index, round, m_now); };
+        for (const auto& p : m_parties) {
+            if (!p->collector && !p->collective) continue;  // (relayed: its workers are among m_direct)
+            std::vector<int> takers;
+            std::copy_if(p->members.begin(), p->members.end(), std::back_inserter(takers), takes);
+            if (takers.empty()) continue;
+            m_traffic.sent(p->node.id, bytes);
+            if (p->collective) {  // to its pushing worker, then down the chain by rank, its version beside it
+                m_workers.at(takers.front()).traffic.received(globalId(), bytes);
+                for (size_t k = 0; k + 1 < takers.size(); ++k) {
+                    VirtualWorker &w = m_workers.at(takers[k]), &next = m_workers.at(takers[k + 1]);
+                    w.traffic.sent(next.node.id, bytes + 8);
+                    next.traffic.received(w.node.id, bytes + 8);
+                }
+                continue;
+            }
+            p->traffic.received(globalId(), bytes);
+            for (int i : takers) {
+                p->traffic.sent(m_workers.at(i).node.id, bytes);
+                m_workers.at(i).traffic.received(p->node.id, bytes);
+            }
+        }
+        for (int i : m_direct)
+            if (takes(i)) {
+                VirtualWorker& w = m_workers.at(i);
+                m_traffic.sent(w.node.id, bytes);
+                w.traffic.received(w.server, bytes);
+            }
+    }
+
     // The drawn members of `which`, with when the model reaches each.
     std::pair<std::vector<int>, std::vector<double>> turnsOf(const std::vector<int>& which, double modelLeaves, const LinkCost* first) {
         std::pair<std::vector<int>, std::vector<double>> out;
@@ -343,18 +319,15 @@ private:
         std::vector<Push> trained;
         for (const auto& p : m_parties) {
             if ((!p->collector && !p->collective) || !p->workers.intersects(m_drawn)) continue;
-            m_traffic.sent(p->node.id, modelBytes());
             const std::vector<Push> pushes = pushesOf(p->members, leaves, &p->link);
             if (p->collective) {
                 atGlobal.push_back(collectiveRound(*p, pushes, push));
                 trained.insert(trained.end(), pushes.begin(), pushes.end());
                 continue;
             }
-            p->traffic.received(globalId(), modelBytes());
             std::vector<Arrival> arrivals;
             for (const Push& x : pushes) {
                 arrivals.push_back(arrivalOf(x));
-                p->traffic.sent(m_workers.at(x.worker).node.id, modelBytes());
                 if (!arrivals.back().absent) p->traffic.received(m_workers.at(x.worker).node.id, modelBytes());
             }
             atGlobal.push_back(partyRound(*p, arrivals, push));
@@ -362,7 +335,6 @@ private:
         }
         for (const Push& x : pushesOf(m_direct, leaves, nullptr)) {
             atGlobal.push_back(arrivalOf(x));
-            m_traffic.sent(m_workers.at(x.worker).node.id, modelBytes());
             if (!atGlobal.back().absent) m_traffic.received(m_workers.at(x.worker).node.id, modelBytes());
             trained.push_back(x);
         }
@@ -417,8 +389,8 @@ private:
     }
 
     // A collective party's round: its workers' sum, by the party's collective once the last is
-    // done; the model of the previous round came down the chain to them; its lowest rank pushes
-    // the sum up. Each link inside the party carries what the collective sent on it.
+    // done; its lowest rank pushes the sum up. Each link inside the party carries what the
+    // collective sent on it.
     Arrival collectiveRound(PartyServer& p, const std::vector<Push>& pushes, qint64 push) {
         std::vector<const float*> updates;
         std::vector<double> weights;
@@ -430,14 +402,8 @@ private:
         }
         const CollectiveSum c = sumCollectively(*p.collective, p.weights.get(), updates, weights, size(), quint32(push * 3), kLan);
         VirtualWorker& pusher = m_workers.at(pushes.front().worker);
-        pusher.traffic.received(globalId(), modelBytes());
         for (size_t from = 0; from < pushes.size(); ++from) {
             VirtualWorker& w = m_workers.at(pushes[from].worker);
-            if (from + 1 < pushes.size()) {  // the model down the chain, its version beside it
-                VirtualWorker& next = m_workers.at(pushes[from + 1].worker);
-                w.traffic.sent(next.node.id, modelBytes() + 8);
-                next.traffic.received(w.node.id, modelBytes() + 8);
-            }
             for (size_t to = 0; to < pushes.size(); ++to)
                 if (const quint64 bytes = c.bytes[from][to]; bytes > 0) {
                     w.traffic.sent(m_workers.at(pushes[to].worker).node.id, bytes);
@@ -497,6 +463,7 @@ private:
     // The version's records: the workers' rounds, the servers' traffic, the aggregate, the evaluation.
     void roundEnd(qint64 version, double doneAt) {
         m_now = doneAt;
+        modelDown(roundOf(version + 1));
         const qint64 perRound = m_settings.workerPushesPerRound(), steps = m_settings.globalStepsPerRound();
         if (version % perRound == 0)
             for (int i = 0; i < m_workers.count(); ++i) {
@@ -513,15 +480,15 @@ private:
                                                          {QStringLiteral("wire_errors"), 0},
                                                          {QStringLiteral("undeliverable"), 0},
                                                          {QStringLiteral("round"), round}});
+            m_global.report(metric::kTraffic, {{QStringLiteral("links"), m_traffic.toCbor()},
+                                               {QStringLiteral("wire_errors"), 0},
+                                               {QStringLiteral("undeliverable"), 0},
+                                               {QStringLiteral("round"), round}});
             m_global.report(metric::kAggregate, {{metric::kRound, round},
                                                  {metric::kApplySeconds, std::exchange(m_applySeconds, 0.0)},
                                                  {metric::kLatePushes, qint64(m_late)},
                                                  {metric::kOverclaims, qint64(m_collector->overclaims())},
                                                  {metric::kRoundSeconds, doneAt - m_roundStart}});
-            m_global.report(metric::kTraffic, {{QStringLiteral("links"), m_traffic.toCbor()},
-                                               {QStringLiteral("wire_errors"), 0},
-                                               {QStringLiteral("undeliverable"), 0},
-                                               {QStringLiteral("round"), round}});
         });
         m_lastRoundSeconds = doneAt - m_roundStart;
         m_roundStart = doneAt;
@@ -532,6 +499,13 @@ private:
     void evaluate(qint64 round, double at) {
         finishEvaluation();
         m_traffic.sent(masterNode(m_topology), modelBytes());
+        m_masterTraffic.received(globalId(), modelBytes());
+        stamped(at, [&] {
+            m_master.report(metric::kTraffic, {{QStringLiteral("links"), m_masterTraffic.toCbor()},
+                                               {QStringLiteral("wire_errors"), 0},
+                                               {QStringLiteral("undeliverable"), 0},
+                                               {QStringLiteral("round"), round}});
+        });
         m_evaluation->start(round, at, m_model);
     }
 
@@ -558,6 +532,7 @@ private:
     VirtualWorkers m_workers;
     MetricsReporter m_global, m_master;
     TrafficCounter m_traffic;  // the global server's
+    TrafficCounter m_masterTraffic;  // the master's: its initial model up, each model it evaluates down
     std::unique_ptr<MasterEvaluation> m_evaluation;
     ModelVersion m_model;
     ModelBufferPool m_pool;

@@ -106,8 +106,7 @@ void VirtualWorkers::sent(VirtualWorker& w, Push& push, double modelAt, size_t f
     push.startedAt = modelAt;
     push.arrivesAt = push.finishedAt + w.modelSeconds(bytes);
     if (w.server.isEmpty()) return;  // (a collective party's worker: its party's sum says what its links carried)
-    w.traffic.received(w.server, bytes);
-    w.traffic.sent(w.server, bytes);
+    w.traffic.sent(w.server, bytes);  // (the model it started from: Simulation's modelDown)
 }
 
 std::vector<Push> VirtualWorkers::trainUntilReady(const std::vector<int>& which, const std::vector<double>& modelAt,

@@ -1,0 +1,52 @@
+#include "SimRounds.h"
+
+#include "ModelSlices.h"
+#include "Vocabulary.h"
+
+#include <algorithm>
+
+namespace hips::sim {
+
+bool feed(RoundCollector& c, const Arrival& a, qint64 round, size_t size) {
+    bool complete = false;
+    for (size_t i = 0; i < sliceCount(size); ++i) {
+        const size_t offset = i * kSliceFloats, count = std::min(kSliceFloats, size - offset);
+        Envelope e{a.from,
+                   Message(message::kPush, {{QStringLiteral("round"), round},
+                                            {QStringLiteral("base"), round - 1},
+                                            {QStringLiteral("offset"), qint64(offset)},
+                                            {QStringLiteral("total"), qint64(size)},
+                                            {QStringLiteral("weight"), a.weight}}),
+                   {}};
+        e.message.frames.push_back(sharedFrame(a.values, a.values->data() + offset, count * sizeof(float)));
+        complete = c.add(e, round, size) || complete;
+        while (c.takeFinalSlice()) {
+        }
+    }
+    return complete;
+}
+
+Outcome collect(RoundCollector& c, std::vector<Arrival>& arrivals, qint64 round, size_t size, const Deadline& deadline) {
+    std::stable_sort(arrivals.begin(), arrivals.end(), [](const Arrival& a, const Arrival& b) { return a.at < b.at; });
+    Outcome out;
+    const double openedAt = arrivals.empty() ? 0 : arrivals.front().at;
+    for (size_t k = 0; k < arrivals.size(); ++k) {
+        const Arrival& a = arrivals[k];
+        if (out.complete) {
+            out.late += a.absent ? 0 : 1;
+            continue;
+        }
+        if (deadline.timeoutS > 0 && a.at > openedAt + deadline.timeoutS && c.closeWithWhatCame(deadline.atLeast)) {
+            out = {true, openedAt + deadline.timeoutS, a.absent ? 0u : 1u};
+            continue;
+        }
+        const bool closed = a.absent ? c.setAbsent(a.from, true) : feed(c, a, round, size);
+        if (closed) out = {true, a.at, 0};
+    }
+    if (!out.complete && deadline.timeoutS > 0 && c.closeWithWhatCame(deadline.atLeast)) out = {true, openedAt + deadline.timeoutS, 0};
+    for (const Arrival& a : arrivals)
+        if (a.absent) c.setAbsent(a.from, false);  // back for the next round's draw
+    return out;
+}
+
+}  // namespace hips::sim
