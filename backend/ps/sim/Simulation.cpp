@@ -98,6 +98,7 @@ public:
         modelDown(1);
         const qint64 versions = qint64(m_settings.rounds) * m_settings.globalStepsPerRound();
         while (m_model.version < versions) step();
+        reportGlobalTraffic(m_settings.rounds);  // the final model to the master too, as the deployed server's last record
         finishEvaluation();
     }
 
@@ -480,10 +481,7 @@ private:
                                                          {QStringLiteral("wire_errors"), 0},
                                                          {QStringLiteral("undeliverable"), 0},
                                                          {QStringLiteral("round"), round}});
-            m_global.report(metric::kTraffic, {{QStringLiteral("links"), m_traffic.toCbor()},
-                                               {QStringLiteral("wire_errors"), 0},
-                                               {QStringLiteral("undeliverable"), 0},
-                                               {QStringLiteral("round"), round}});
+            reportGlobalTraffic(round);
             m_global.report(metric::kAggregate, {{metric::kRound, round},
                                                  {metric::kApplySeconds, std::exchange(m_applySeconds, 0.0)},
                                                  {metric::kLatePushes, qint64(m_late)},
@@ -493,6 +491,13 @@ private:
         m_lastRoundSeconds = doneAt - m_roundStart;
         m_roundStart = doneAt;
         if (round % std::max(1, m_settings.evalEvery) == 0 || round >= m_settings.rounds) evaluate(round, doneAt);
+    }
+
+    void reportGlobalTraffic(qint64 round) {
+        m_global.report(metric::kTraffic, {{QStringLiteral("links"), m_traffic.toCbor()},
+                                           {QStringLiteral("wire_errors"), 0},
+                                           {QStringLiteral("undeliverable"), 0},
+                                           {QStringLiteral("round"), round}});
     }
 
     // The master's evaluation of the round's model (SimEvaluation.h).
