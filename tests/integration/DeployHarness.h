@@ -3,6 +3,7 @@
 // reading `hips run`'s table, asking an endpoint whether it answers, and the topology's parties.
 #include "Channel.h"
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -33,6 +34,18 @@ inline Result run(const QString& program, const QStringList& args, int ms = 1800
         return {-1, p.readAll() + "\n[timed out]"};
     }
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAll()};
+}
+
+// Reads `p`'s output into `out` until it holds `needle`, `p` ends or `ms` pass: a run that failed
+// at once (a host out of reach) fails its case at once, not after the whole wait.
+inline bool waitForOutput(QProcess& p, QByteArray& out, const QByteArray& needle, int ms) {
+    QDeadlineTimer deadline(ms);
+    out += p.readAll();
+    while (!out.contains(needle) && p.state() != QProcess::NotRunning && !deadline.hasExpired()) {
+        p.waitForReadyRead(int(std::min<qint64>(deadline.remainingTime(), 1000)));
+        out += p.readAll();
+    }
+    return out.contains(needle);
 }
 
 // Processes whose command line mentions `needle` (an install directory or an endpoint), and

@@ -278,7 +278,7 @@ private Q_SLOTS:
         QProcess hips;
         QByteArray out;
         startRun(hips, "roles", 40, out);
-        QTRY_VERIFY_WITH_TIMEOUT((out += hips.readAll()).contains("\n    2 "), 60000);  // training under way
+        QVERIFY2(waitForOutput(hips, out, "\n    2 ", 60000), out.constData());  // training under way
         // The server's public key is in the run's peer-keys.txt; its key pair is on no process's
         // environment (issue 44: /proc showed it): a stranger with another key, or none, is refused.
         QVERIFY(environmentOf("party1/server0", "HIPS_NODE_KEY").isEmpty());
@@ -358,7 +358,7 @@ private Q_SLOTS:
         QProcess hips;
         QByteArray out;
         startRun(hips, "crash", 200, out);
-        QTRY_VERIFY_WITH_TIMEOUT((out += hips.readAll()).contains("\n    2 "), 60000);
+        QVERIFY2(waitForOutput(hips, out, "\n    2 ", 60000), out.constData());
         const QByteArray pid = readFile(path("crash/install_1/agent.pid")).trimmed();
         QVERIFY(!pid.isEmpty());
         QVERIFY(run("kill", {"-9", QString::fromLatin1(pid)}).status == 0);
@@ -377,7 +377,7 @@ private Q_SLOTS:
         startRun(hips, "again", kRoundsOutlastingARedeploy, out,
                  {{"fault_policy", "continue"}, {"heartbeat_timeout_s", 3}, {"local_iters", 20}},
                  QByteArray(kThreeParties).replace(R"("count": 2 })", R"("count": 2, "slowdown": 5 })"));
-        QTRY_VERIFY_WITH_TIMEOUT((out += hips.readAll()).contains("\n    2 "), 60000);
+        QVERIFY2(waitForOutput(hips, out, "\n    2 ", 60000), out.constData());
         const QByteArray pid = readFile(path("again/install_1/agent.pid")).trimmed();
         QVERIFY(!pid.isEmpty());
         QVERIFY(run("kill", {"-9", QString::fromLatin1(pid)}).status == 0);
@@ -427,7 +427,7 @@ private Q_SLOTS:
         QByteArray out;
         startRun(hips, "standby", kRoundsOutlastingACutOff, out,
                  {{"fault_policy", "continue"}, {"heartbeat_timeout_s", 3}, {"mode", "esync"}}, parties);
-        QTRY_VERIFY_WITH_TIMEOUT((out += hips.readAll()).contains("\n    2 "), 60000);
+        QVERIFY2(waitForOutput(hips, out, "\n    2 ", 60000), out.constData());
         const QString ns = QStringLiteral("hn%1%2").arg(m_tag).arg(1), link = QStringLiteral("hp%1%2").arg(m_tag).arg(1);
         const auto killHostB = qScopeGuard([&] { killHostProcesses(ns); });  // its agent waits orphan_timeout_s
         const auto oldServers = [&] { return processesWith(path("standby/install_1").toUtf8(), "--node central/global_server0"); };
@@ -436,7 +436,7 @@ private Q_SLOTS:
         QCOMPARE(oldMasters(), 1);
         QVERIFY(run("ip", {"netns", "exec", ns, "ip", "link", "set", link, "down"}).status == 0);
         const int roundsBeforeLoss = lastPrintedRound(out);
-        QTRY_VERIFY_WITH_TIMEOUT((out += hips.readAll()).contains("hostB is not tried again"), 90000);
+        QVERIFY2(waitForOutput(hips, out, "hostB is not tried again", 90000), out.constData());
         // What hips attach would read (while the run goes on) says where the server runs now, and no
         // longer names host B's agent.
         const QJsonObject server = QJsonDocument::fromJson(readFile(path("standby_run/topology.json")))
