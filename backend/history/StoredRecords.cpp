@@ -29,9 +29,16 @@ QList<StoredRecord> storedRecords(const RunStore& store, qint64 run) {
         const QString node = row.link.section(QLatin1Char('>'), 0, 0);
         auto& [record, t] = records[{row.round, node, QString(metric::kTraffic)}];
         if (record.isEmpty()) record = QJsonObject{{kKind, metric::kTraffic}, {kNode, node}, {kRound, row.round}};
+        // A node may write two records in one round (a server's last one after it has lingered,
+        // with the final model down): its counters only grow, so each link keeps its largest.
         QJsonArray links = record.value(metric::kLinks).toArray();
-        links.append(QJsonObject{
-            {metric::kPeer, row.link.section(QLatin1Char('>'), 1)}, {metric::kTier, row.tier}, {metric::kSent, double(row.bytes)}});
+        const QString peer = row.link.section(QLatin1Char('>'), 1);
+        const QJsonObject link{{metric::kPeer, peer}, {metric::kTier, row.tier}, {metric::kSent, double(row.bytes)}};
+        const auto same = std::find_if(links.begin(), links.end(), [&](const QJsonValue& l) {
+            return l.toObject().value(metric::kPeer).toString() == peer && l.toObject().value(metric::kTier).toString() == row.tier;
+        });
+        if (same == links.end()) links.append(link);
+        else if (QJsonValue(*same).toObject().value(metric::kSent).toDouble() < double(row.bytes)) *same = link;
         record.insert(metric::kLinks, links);
         t = std::max(t, row.t);
     }

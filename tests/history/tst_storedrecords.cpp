@@ -51,6 +51,35 @@ private Q_SLOTS:
         QCOMPARE(usage->cpuPercent, 37.5);
         QCOMPARE(usage->rssBytes.value_or(0), qint64(123456789));
     }
+
+    // A server writes its last traffic record of a round twice (at the round's end, and after it
+    // has lingered with the final model down): its links count once, at their larger figure.
+    void aSecondRecordOfTheSameRoundCountsEachLinkOnce() {
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        QVERIFY2(store, qPrintable(error));
+        const qint64 run = store->beginRun("r", "{}", {});
+        const auto traffic = [&](double t, double across, double inside) {
+            store->appendRecord(run, QJsonObject{{"kind", "traffic"},
+                                                 {"node", "central/server0"},
+                                                 {"t", t},
+                                                 {"round", 5},
+                                                 {"links", QJsonArray{QJsonObject{{"peer", "party1/server0"}, {"tier", "across"}, {"sent", across}},
+                                                                      QJsonObject{{"peer", "central/worker0"}, {"tier", "inside"}, {"sent", inside}}}}});
+        };
+        traffic(20.0, 8000, 300);
+        traffic(21.0, 9500, 300);
+        store->flush();
+        const QList<StoredRecord> records = storedRecords(*store, run);
+        QCOMPARE(records.size(), 1);
+        QCOMPARE(records[0].record["links"].toArray().size(), 2);
+        const auto record = metric::TrafficRecord::from(records[0].record);
+        QVERIFY(record);
+        QCOMPARE(record->sent(true), quint64(9500));
+        QCOMPARE(record->sent(false), quint64(300));
+        QCOMPARE(records[0].t, 21.0);
+    }
 };
 
 QTEST_MAIN(StoredRecordsTest)

@@ -254,7 +254,8 @@ private:
             std::vector<int> takers;
             std::copy_if(p->members.begin(), p->members.end(), std::back_inserter(takers), takes);
             if (takers.empty()) continue;
-            m_traffic.sent(p->node.id, bytes);
+            // (a collective party's model goes to its pushing worker: the lowest rank that takes it)
+            m_traffic.sent(p->collective ? m_workers.at(takers.front()).node.id : p->node.id, bytes);
             if (p->collective) {  // to its pushing worker, then down the chain by rank, its version beside it
                 m_workers.at(takers.front()).traffic.received(globalId(), bytes);
                 for (size_t k = 0; k + 1 < takers.size(); ++k) {
@@ -412,7 +413,7 @@ private:
                 }
         }
         pusher.traffic.sent(globalId(), modelBytes());
-        m_traffic.received(p.node.id, modelBytes());
+        m_traffic.received(pusher.node.id, modelBytes());
         const double doneAt = start + c.seconds;
         return {p.node.id, c.sum, c.weight, doneAt + p.link.seconds(modelBytes())};
     }
