@@ -90,6 +90,7 @@ public:
     void appendPollItems(std::vector<zmq::pollitem_t>& items);
     // Sealed frames' counters (none without `transport_security: sealed`).
     const SealedPlane* sealedPlane() const { return m_plane.get(); }
+    SealedPlane* sealedPlane() { return m_plane.get(); }  // (tests play a member that misbehaves through it)
     // A sealed channel may hold a whole message its sockets no longer signal: receive() has it now.
     bool hasDeliverable() const { return !m_kept.empty() || (m_plane && m_plane->deliverable()); }
     // A sealed dealer whose hello is not yet acknowledged says it again (pollers call this).

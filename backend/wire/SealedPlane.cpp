@@ -340,18 +340,17 @@ void SealedPlane::divert(const QString& peer, std::vector<zmq::message_t>& parts
     parts.emplace_back(descriptor.constData(), size_t(descriptor.size()));
 }
 
-bool SealedPlane::stashFull() const {
+bool SealedPlane::stashFull(const Link& link, size_t frameBytes) const {
     const size_t bytesLimit = 2 * m_maxFrameBytes + (size_t(64) << 20);
-    for (const auto& [peer, link] : m_links)
-        if (link->stash.size() >= kMaxStashedFrames || link->stashedBytes + m_maxFrameBytes + kAeadTagBytes > bytesLimit) return true;
-    return false;
+    return link.stash.size() >= kMaxStashedFrames || link.stashedBytes + frameBytes > bytesLimit;
 }
 
 void SealedPlane::readBulk() {
     if (!m_bulk) return;
-    // A full stash stops the reading (the frames wait in the socket, and their sender's queue):
-    // the messages its frames belong to are whole, and taking them makes room.
-    for (int read = 0; read < kMaxBulkReadsPerCall && !stashFull(); ++read) {
+    // Every frame is read: a link whose stash is full makes room in its own (takeBulkFrame), and
+    // holds up no one else's frames. (Stopping the reading when one was full held every peer's
+    // frames in the socket: one member sending frames and no messages stopped them all.)
+    for (int read = 0; read < kMaxBulkReadsPerCall; ++read) {
         std::vector<zmq::message_t> parts;  // (a message of more parts than a frame has is read whole and refused)
         for (auto flags = zmq::recv_flags::dontwait;;) {
             zmq::message_t part;
@@ -391,6 +390,13 @@ void SealedPlane::takeBulkFrame(std::vector<zmq::message_t>& parts) {
     }
     if (mark && h[0] != 'c') m_acks.emplace_back(keyOf(link->peer, link->curveRoute), char(h[0]));
     if (mark) return;
+    // A full stash gives up its oldest frames: ones no message has named while later ones came
+    // (a frame whose message's CURVE send failed, or a member's that sends frames alone).
+    while (!link->stash.empty() && stashFull(*link, payload.size())) {
+        link->stashedBytes -= link->stash.begin()->second.frame.size();
+        link->stash.erase(link->stash.begin());
+        ++m_bulkRefused;
+    }
     link->stashedBytes += payload.size();
     link->stash.emplace(counter, Stashed{std::move(payload), index, size, header.mid(20)});
 }

@@ -150,7 +150,8 @@ private:
     void sayHello(Link& link);
     bool sendMark(Link& link, char kind);
     bool sendBulk(const Link& link, const QByteArray& header, const QByteArray& name, zmq::message_t& sealed);
-    bool stashFull() const;
+    // Whether `link`'s stash has no room for one more frame of `frameBytes`.
+    bool stashFull(const Link& link, size_t frameBytes) const;
     void takeBulkFrame(std::vector<zmq::message_t>& parts);
     std::optional<Arrived> settle(const QByteArray& key, std::deque<Held>& queue);
     bool decided(const QByteArray& key, const Held& head) const;

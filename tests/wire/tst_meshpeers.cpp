@@ -194,6 +194,18 @@ private Q_SLOTS:
         QCOMPARE(ranks[0]->peers->refused(), quint64(2));
     }
 
+    // A member's offer of an endpoint ZeroMQ cannot connect to is refused, not thrown on (the
+    // throw ended the worker that took it); the same key at a real endpoint links.
+    void anOfferOfABadEndpointIsRefused() {
+        zmq::context_t ctx(1);
+        const QList<QString> names{QStringLiteral("party1/worker0"), QStringLiteral("party1/worker1")};
+        SealedBulk mine(ctx, 0, names, QStringLiteral("tcp://127.0.0.1"), "binding");
+        SealedBulk theirs(ctx, 1, names, QStringLiteral("tcp://127.0.0.1"), "binding");
+        QVERIFY(!mine.accept(1, theirs.publicKey(), QStringLiteral("tcp://x")));
+        QVERIFY(!mine.linked(1));
+        QVERIFY(mine.accept(1, theirs.publicKey(), theirs.endpoint()));
+    }
+
     // A chunk over the limit is refused by the channel, unread: the rank waiting for it says whose
     // at once, not at the deadline.
     void anOversizedChunkIsNamedAtOnce() {

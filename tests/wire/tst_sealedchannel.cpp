@@ -16,6 +16,7 @@ namespace {
 
 const QString kServer = QStringLiteral("partyA/server0");
 const QString kWorker = QStringLiteral("partyA/worker0");
+const QString kOther = QStringLiteral("partyA/worker1");
 const QByteArray kBinding = "run-binding";
 
 zmq::message_t randomFrame(size_t bytes, quint32 seed) {
@@ -46,14 +47,20 @@ std::optional<Envelope> receiveWithin(Channel& c, std::chrono::milliseconds limi
 
 struct Run {
     zmq::context_t ctx{1};
-    CurveKeyPair serverKeys = CurveKeyPair::generate(), workerKeys = CurveKeyPair::generate();
+    CurveKeyPair serverKeys = CurveKeyPair::generate(), workerKeys = CurveKeyPair::generate(), otherKeys = CurveKeyPair::generate();
     std::unique_ptr<CurveGuard> guard;
-    Run() { guard = std::make_unique<CurveGuard>(ctx, QHash<QByteArray, QString>{{workerKeys.publicKey, kWorker}}, "test"); }
+    Run() {
+        guard = std::make_unique<CurveGuard>(ctx, QHash<QByteArray, QString>{{workerKeys.publicKey, kWorker}, {otherKeys.publicKey, kOther}},
+                                             "test");
+    }
     Channel server(const QString& endpoint = QStringLiteral("tcp://127.0.0.1:*")) {
         return Channel::router(ctx, kServer, endpoint, CurveConfig{serverKeys, {}, kBinding});
     }
     Channel worker(const QString& endpoint) {
         return Channel::dealer(ctx, kWorker, endpoint, kServer, CurveConfig{workerKeys, serverKeys.publicKey, kBinding});
+    }
+    Channel other(const QString& endpoint) {
+        return Channel::dealer(ctx, kOther, endpoint, kServer, CurveConfig{otherKeys, serverKeys.publicKey, kBinding});
     }
 };
 
@@ -63,13 +70,13 @@ QString endpointOf(Channel& c) {
 
 // A message each way, then until both ends send the bulk way: the dealer's offer, the router's
 // answer, the dealer's hello on the bulk socket, the router's acknowledgement.
-bool link(Channel& server, Channel& worker) {
+bool link(Channel& server, Channel& worker, const QString& name = kWorker) {
     worker.send(Message("join"));
     if (!receiveWithin(server, 5s)) return false;
-    server.send(kWorker, Message("welcome"));
+    server.send(name, Message("welcome"));
     if (!receiveWithin(worker, 5s)) return false;
     const auto deadline = std::chrono::steady_clock::now() + 5s;
-    while (!(server.sealedPlane()->linkedTo(kWorker) && worker.sealedPlane()->linkedTo(kServer)))
+    while (!(server.sealedPlane()->linkedTo(name) && worker.sealedPlane()->linkedTo(kServer)))
         if (std::chrono::steady_clock::now() > deadline || server.receive(10ms) || worker.receive(10ms)) return false;
     return true;
 }
@@ -253,6 +260,37 @@ private Q_SLOTS:
         QVERIFY(push);
         QVERIFY(sameBytes(push->message.frames[0], randomFrame(1 << 20, 7)));
         QCOMPARE(server.sealedPlane()->framesOpened(), 1u);
+    }
+
+    // A member that sends sealed frames and never the messages that name them fills only its own
+    // stash: its oldest frames go (refused, counted), and another member's message still comes.
+    // (The router stopped reading its bulk socket once any link's stash was full.)
+    void aMemberSendingFramesAloneHoldsUpNoOneElse() {
+        Run run;
+        Channel server = run.server();
+        Channel flooder = run.worker(endpointOf(server));
+        Channel other = run.other(endpointOf(server));
+        QVERIFY(link(server, flooder));
+        QVERIFY(link(server, other, kOther));
+        constexpr int kFrames = 1300;  // the stash keeps 1,024 a link
+        // A message's header and a frame sealed the bulk way, never sent on CURVE; a frame the bulk
+        // socket has no room for stays inline (not sent), and the next is tried.
+        for (quint32 i = 0; flooder.sealedPlane()->framesSealed() < quint64(kFrames) && i < 20 * kFrames; ++i) {
+            std::vector<zmq::message_t> parts;
+            parts.emplace_back("header", 6);
+            parts.push_back(randomFrame(SealedPlane::kMinBulkBytes, i));
+            flooder.sealedPlane()->divert(kServer, parts, 0);
+            if (i % 16 == 15)  // the router reads as they come (its bulk socket buffers 8 a connection)
+                for (int k = 0; k < 4; ++k) server.receive(1ms);
+        }
+        QCOMPARE(flooder.sealedPlane()->framesSealed(), quint64(kFrames));
+        other.send(withFrames("push", {{1 << 20, 41}}));
+        const auto push = receiveWithin(server, 5s);
+        QVERIFY(push);
+        QCOMPARE(push->peer, kOther);
+        QVERIFY(sameBytes(push->message.frames[0], randomFrame(1 << 20, 41)));
+        // (the flooder's last frames may come after the push: the router reads its connections in turn)
+        QTRY_VERIFY_WITH_TIMEOUT((server.receive(10ms), server.sealedPlane()->bulkRefused() == quint64(kFrames - 1024)), 5000);
     }
 
     void aRouterThatStartedAgainGetsANewLink() {

@@ -31,6 +31,9 @@ SealedBulk::SealedBulk(zmq::context_t& ctx, int rank, QList<QString> names, cons
       m_pull(ctx, zmq::socket_type::pull),
       m_traffic(m_names.value(rank).section('/', 0, 0)) {
     m_pull.set(zmq::sockopt::linger, 0);
+    // Anyone may connect to the port: what it buffers a connection stays small (a member's further
+    // chunks wait in its own queue, as the default of 1,000 chunks a connection let a stranger's not).
+    m_pull.set(zmq::sockopt::rcvhwm, 8);
     if (host.contains('[')) m_pull.set(zmq::sockopt::ipv6, 1);
     m_pull.bind((host + QStringLiteral(":0")).toStdString());
 }
@@ -52,7 +55,11 @@ bool SealedBulk::accept(int rank, const std::array<unsigned char, 32>& key, cons
               std::make_unique<Opener>(keys->receive, m_cipher)};
     link.push.set(zmq::sockopt::linger, 5000);  // what a rank queued last still leaves as it closes
     if (endpoint.contains('[')) link.push.set(zmq::sockopt::ipv6, 1);
-    link.push.connect(endpoint.toStdString());
+    try {
+        link.push.connect(endpoint.toStdString());
+    } catch (const zmq::error_t&) {
+        return false;  // an endpoint ZeroMQ cannot parse ("tcp://x"): refused as a bad offer is
+    }
     m_links.emplace(rank, std::move(link));
     return true;
 }

@@ -32,7 +32,8 @@ public:
     // This member's ephemeral public key, for its peers.
     const std::array<unsigned char, 32>& publicKey() const { return m_mine.publicKey; }
     // Peer `rank` offered `key` and listens at `endpoint`: the link's keys, and a PUSH socket to it.
-    // False when the key is not a valid point, or the peer already has its link.
+    // False when the key is not a valid point, the endpoint not one ZeroMQ can connect to, or the
+    // peer already has its link.
     bool accept(int rank, const std::array<unsigned char, 32>& key, const QString& endpoint);
     bool linked(int rank) const { return m_links.count(rank) > 0; }
     int linkedCount() const { return int(m_links.size()); }
