@@ -61,12 +61,13 @@ private Q_SLOTS:
         QVERIFY2(store, qPrintable(error));
         const qint64 run = store->beginRun("r", "{}", {});
         const auto traffic = [&](double t, double across, double inside) {
-            store->appendRecord(run, QJsonObject{{"kind", "traffic"},
-                                                 {"node", "central/server0"},
-                                                 {"t", t},
-                                                 {"round", 5},
-                                                 {"links", QJsonArray{QJsonObject{{"peer", "party1/server0"}, {"tier", "across"}, {"sent", across}},
-                                                                      QJsonObject{{"peer", "central/worker0"}, {"tier", "inside"}, {"sent", inside}}}}});
+            store->appendRecord(
+                run, QJsonObject{{"kind", "traffic"},
+                                 {"node", "central/server0"},
+                                 {"t", t},
+                                 {"round", 5},
+                                 {"links", QJsonArray{QJsonObject{{"peer", "party1/server0"}, {"tier", "across"}, {"sent", across}},
+                                                      QJsonObject{{"peer", "central/worker0"}, {"tier", "inside"}, {"sent", inside}}}}});
         };
         traffic(20.0, 8000, 300);
         traffic(21.0, 9500, 300);

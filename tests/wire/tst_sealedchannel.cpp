@@ -50,8 +50,8 @@ struct Run {
     CurveKeyPair serverKeys = CurveKeyPair::generate(), workerKeys = CurveKeyPair::generate(), otherKeys = CurveKeyPair::generate();
     std::unique_ptr<CurveGuard> guard;
     Run() {
-        guard = std::make_unique<CurveGuard>(ctx, QHash<QByteArray, QString>{{workerKeys.publicKey, kWorker}, {otherKeys.publicKey, kOther}},
-                                             "test");
+        guard = std::make_unique<CurveGuard>(
+            ctx, QHash<QByteArray, QString>{{workerKeys.publicKey, kWorker}, {otherKeys.publicKey, kOther}}, "test");
     }
     Channel server(const QString& endpoint = QStringLiteral("tcp://127.0.0.1:*")) {
         return Channel::router(ctx, kServer, endpoint, CurveConfig{serverKeys, {}, kBinding});
