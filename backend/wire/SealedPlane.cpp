@@ -345,11 +345,15 @@ bool SealedPlane::stashFull(const Link& link, size_t frameBytes) const {
     return link.stash.size() >= kMaxStashedFrames || link.stashedBytes + frameBytes > bytesLimit;
 }
 
+void SealedPlane::dropOldestStashed(Link& link) {
+    link.stashedBytes -= link.stash.begin()->second.frame.size();
+    link.stash.erase(link.stash.begin());
+    ++m_bulkRefused;
+}
+
 void SealedPlane::readBulk() {
     if (!m_bulk) return;
-    // Every frame is read: a link whose stash is full makes room in its own (takeBulkFrame), and
-    // holds up no one else's frames. (Stopping the reading when one was full held every peer's
-    // frames in the socket: one member sending frames and no messages stopped them all.)
+    // Every frame is read: a full stash makes room in its own link (takeBulkFrame), holding up no one.
     for (int read = 0; read < kMaxBulkReadsPerCall; ++read) {
         std::vector<zmq::message_t> parts;  // (a message of more parts than a frame has is read whole and refused)
         for (auto flags = zmq::recv_flags::dontwait;;) {
@@ -390,13 +394,8 @@ void SealedPlane::takeBulkFrame(std::vector<zmq::message_t>& parts) {
     }
     if (mark && h[0] != 'c') m_acks.emplace_back(keyOf(link->peer, link->curveRoute), char(h[0]));
     if (mark) return;
-    // A full stash gives up its oldest frames: ones no message has named while later ones came
-    // (a frame whose message's CURVE send failed, or a member's that sends frames alone).
-    while (!link->stash.empty() && stashFull(*link, payload.size())) {
-        link->stashedBytes -= link->stash.begin()->second.frame.size();
-        link->stash.erase(link->stash.begin());
-        ++m_bulkRefused;
-    }
+    // A full stash gives up its oldest frames (a failed CURVE send's, or a member's sent alone).
+    while (!link->stash.empty() && stashFull(*link, payload.size())) dropOldestStashed(*link);
     link->stashedBytes += payload.size();
     link->stash.emplace(counter, Stashed{std::move(payload), index, size, header.mid(20)});
 }
@@ -552,11 +551,7 @@ std::optional<SealedPlane::Arrived> SealedPlane::settle(const QByteArray& key, s
         head.parts[head.first + ref.index] = sharedFrame(frame, frame->data(), size_t(ref.size));  // opened in place: no copy
     }
     // Frames below the last one used were never named by a message: they never will be.
-    while (!link->stash.empty() && link->stash.begin()->first < head.refs.back().counter) {
-        link->stashedBytes -= link->stash.begin()->second.frame.size();
-        link->stash.erase(link->stash.begin());
-        ++m_bulkRefused;
-    }
+    while (!link->stash.empty() && link->stash.begin()->first < head.refs.back().counter) dropOldestStashed(*link);
     return done();
 }
 

@@ -152,6 +152,7 @@ private:
     bool sendBulk(const Link& link, const QByteArray& header, const QByteArray& name, zmq::message_t& sealed);
     // Whether `link`'s stash has no room for one more frame of `frameBytes`.
     bool stashFull(const Link& link, size_t frameBytes) const;
+    void dropOldestStashed(Link& link);  // refused, counted
     void takeBulkFrame(std::vector<zmq::message_t>& parts);
     std::optional<Arrived> settle(const QByteArray& key, std::deque<Held>& queue);
     bool decided(const QByteArray& key, const Held& head) const;
