@@ -9,6 +9,7 @@
 #include <QJsonObject>
 #include <QtTest>
 #include <cmath>
+#include <functional>
 
 using namespace hips::test;
 
@@ -63,6 +64,32 @@ QString trafficMismatch(const QString& realDir, const QString& simDir) {
                 .arg(simulated.second);
     }
     return {};
+}
+
+// A file in `run`'s directory holding `text` (an availability trace).
+QString writeFile(Run& run, const QString& name, const QByteArray& text) {
+    QFile f(run.dir.filePath(name));
+    if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size()) return {};
+    return f.fileName();
+}
+
+// The topology file at `path`, changed by `edit`.
+bool editTopology(const QString& path, const std::function<void(QJsonObject&)>& edit) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadWrite)) return false;
+    QJsonObject t = QJsonDocument::fromJson(f.readAll()).object();
+    edit(t);
+    return f.resize(0) && f.seek(0) && f.write(QJsonDocument(t).toJson()) > 0;
+}
+
+int trainRecordsOf(const QString& runDir, const QString& prefix, int* lastRound = nullptr) {
+    int count = 0;
+    for (const QJsonObject& t : records(runDir, "train"))
+        if (t["node"].toString().startsWith(prefix)) {
+            ++count;
+            if (lastRound) *lastRound = std::max(*lastRound, t["round"].toInt());
+        }
+    return count;
 }
 
 }  // namespace
@@ -286,6 +313,74 @@ private Q_SLOTS:
         qInfo("party1/worker2 -> party1/worker0: %.0f bytes deployed, %.0f simulated", deployed, simulated);
         QVERIFY2(deployed > 0 && std::abs(simulated - deployed) <= 0.05 * deployed, qPrintable(QString::number(simulated)));
         QVERIFY(real.leftovers().isEmpty() && sim.leftovers().isEmpty());
+    }
+
+    // A trace that has every worker off when a round's model leaves: the round waits, on the
+    // virtual clock, for the first to come on (as a deployed server waits for pushes); before,
+    // every round went by at once with the model unchanged, and nothing trained.
+    void aRoundWaitsForATraceToTurnAWorkerOn() {
+        Run sim;
+        const QString trace = writeFile(sim, "later.txt", "100 1000\n");
+        sim.start({"simulate", writeSmallVariant(sim, QJsonArray{QJsonObject{{"count", 2}, {"availability", trace}}}, {}, true), "--out",
+                   sim.dir.filePath("sim")});
+        QVERIFY2(sim.finish(120000) == 0, sim.out + sim.err);
+        QCOMPARE(trainRecordsOf(sim.dir.filePath("sim"), "party1/"), 6 * 2);
+        const QList<QJsonObject> rounds = records(sim.dir.filePath("sim"), "aggregate");
+        QCOMPARE(rounds.size(), 6);
+        QVERIFY2(rounds.first()["round_s"].toDouble() >= 99.0, qPrintable(QString::number(rounds.first()["round_s"].toDouble())));
+        QVERIFY2(!sim.out.contains("goes on unchanged"), sim.out.constData());
+    }
+
+    // Under continue, a party whose every worker goes off mid-round (1 s a step, off at 25 s: in
+    // round 3) sits the round out and the other party carries the rounds; before, the run ended
+    // there ("cannot close"). With no other party, those rounds leave the model unchanged.
+    void aPartyWhoseWorkersAllGoOffSitsTheRoundOut() {
+        Run sim, alone;
+        for (Run* run : {&sim, &alone}) {
+            const QString trace = writeFile(*run, "until25.txt", "0 25\n");
+            const QJsonArray group{QJsonObject{{"count", 2}, {"device_profile", 1.0}, {"availability", trace}}};
+            run->start({"simulate",
+                        writeSmallVariant(*run, group, {{"fault_policy", "continue"}, {"heartbeat_timeout_s", 2}}, run == &alone), "--out",
+                        run->dir.filePath("sim")});
+            QVERIFY2(run->finish(120000) == 0, run->out + run->err);
+            QCOMPARE(records(run->dir.filePath("sim"), "aggregate").size(), 6);
+        }
+        int lastRound = 0;
+        QVERIFY(trainRecordsOf(sim.dir.filePath("sim"), "party1/", &lastRound) > 0);
+        QCOMPARE(lastRound, 3);
+        QCOMPARE(trainRecordsOf(sim.dir.filePath("sim"), "party2/"), 6 * 2);
+        QVERIFY2(sim.out.contains("party1/worker0 declared down: went off (its availability trace)"), sim.out.constData());
+        const QByteArray log = fileBytes(alone.dir.filePath("sim/logs/central-global_server0.log"));
+        QVERIFY2(log.contains("round 3: every contributor dropped out (availability); the model goes on unchanged"), log.constData());
+        QVERIFY2(log.contains("round 4: no worker is available, and none comes on again"), log.constData());
+    }
+
+    // A collective party's member that goes off mid-round is lost as a party server's worker is:
+    // under fail the run stops naming it; under continue the others' sum goes on without it.
+    // Before, the collective summed its push as if it had stayed on.
+    void aCollectiveMemberThatGoesOffIsLost() {
+        Run failing, going;
+        for (Run* run : {&failing, &going}) {
+            const QString trace = writeFile(*run, "until25.txt", "0 25\n");
+            const QJsonArray groups{QJsonObject{{"count", 2}, {"device_profile", 1.0}},
+                                    QJsonObject{{"count", 1}, {"device_profile", 1.0}, {"availability", trace}}};
+            const QJsonObject training =
+                run == &going ? QJsonObject{{"fault_policy", "continue"}, {"heartbeat_timeout_s", 2}} : QJsonObject{};
+            const QString topology = writeSmallVariant(*run, groups, training);
+            QVERIFY(editTopology(topology, [](QJsonObject& t) {
+                QJsonArray parties = t["parties"].toArray();
+                QJsonObject party1 = parties[1].toObject();
+                party1["transport"] = "ring";
+                parties[1] = party1;
+                t["parties"] = parties;
+            }));
+            run->start({"simulate", topology, "--out", run->dir.filePath("sim")});
+        }
+        QVERIFY(failing.finish(120000) != 0);
+        QVERIFY2(failing.err.contains("party1/worker2 went off at 25.0 s"), failing.out + failing.err);
+        QVERIFY2(going.finish(120000) == 0, going.out + going.err);
+        QCOMPARE(records(going.dir.filePath("sim"), "aggregate").size(), 6);
+        QCOMPARE(trainRecordsOf(going.dir.filePath("sim"), "party1/worker0"), 6);
     }
 
     // What the simulator cannot run, or a broken trace, is refused before anything trains.

@@ -82,7 +82,12 @@ private Q_SLOTS:
         QVERIFY(a.available(w, 1, 1, 0) && a.available(w, 1, 1, 19.9) && a.available(w, 1, 9, 35));
         QVERIFY(!a.available(w, 1, 1, 20) && !a.available(w, 1, 1, 25) && !a.available(w, 1, 1, 40));
         QCOMPARE(a.offAfter(w, 5), 20.0);
-        QCOMPARE(a.offAfter(w, 25), std::numeric_limits<double>::infinity());
+        QCOMPARE(a.offAfter(w, 25), 25.0);  // off already: a model that reaches it then finds it off
+        QCOMPARE(a.offAfter(other, 5), std::numeric_limits<double>::infinity());
+        QCOMPARE(a.nextOn(w, 5), 30.0);
+        QCOMPARE(a.nextOn(w, 25), 30.0);
+        QCOMPARE(a.nextOn(w, 35), std::numeric_limits<double>::infinity());  // its trace ends at 40
+        QCOMPARE(a.nextOn(other, 5), std::numeric_limits<double>::infinity());
         QVERIFY(a.available(other, 2, 1, 25));  // no availability: always
     }
 

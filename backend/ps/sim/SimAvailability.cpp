@@ -99,8 +99,16 @@ bool Availability::available(const Node& worker, int index, qint64 round, double
 
 double Availability::offAfter(const Node& worker, double at) const {
     const std::vector<Interval>* trace = traceOf(worker);
-    const Interval* on = trace ? intervalAt(*trace, at) : nullptr;
-    return on ? on->off : std::numeric_limits<double>::infinity();
+    if (!trace) return std::numeric_limits<double>::infinity();
+    const Interval* on = intervalAt(*trace, at);
+    return on ? on->off : at;
+}
+
+double Availability::nextOn(const Node& worker, double at) const {
+    const std::vector<Interval>* trace = traceOf(worker);
+    if (!trace) return std::numeric_limits<double>::infinity();
+    const auto after = std::upper_bound(trace->begin(), trace->end(), at, [](double t, const Interval& i) { return t < i.on; });
+    return after == trace->end() ? std::numeric_limits<double>::infinity() : after->on;
 }
 
 }  // namespace hips::sim

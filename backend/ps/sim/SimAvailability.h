@@ -24,8 +24,11 @@ public:
     explicit Availability(const Topology& topology);
     // Whether `worker` (its index among the training workers) trains in `round`, begun at `at`.
     bool available(const Node& worker, int index, qint64 round, double at) const;
-    // When a worker on at `at` goes off next (infinity: it stays on).
+    // When a worker goes off, from `at`: the end of its trace's interval that holds `at`, or `at`
+    // itself when it is off then (infinity without a trace: it stays on).
     double offAfter(const Node& worker, double at) const;
+    // When a worker's trace next turns it on after `at` (infinity: never again, or no trace).
+    double nextOn(const Node& worker, double at) const;
 
     struct Interval {
         double on = 0, off = 0;

@@ -7,6 +7,12 @@
 
 namespace hips::sim {
 
+double latestArrival(const std::vector<Arrival>& arrivals) {
+    double at = 0;
+    for (const Arrival& a : arrivals) at = std::max(at, a.at);
+    return at;
+}
+
 bool feed(RoundCollector& c, const Arrival& a, qint64 round, size_t size) {
     bool complete = false;
     for (size_t i = 0; i < sliceCount(size); ++i) {

@@ -30,6 +30,9 @@ struct Deadline {
     int atLeast = 1;
 };
 
+// When the last of `arrivals` came (or was declared down); 0 for none.
+double latestArrival(const std::vector<Arrival>& arrivals);
+
 // Feeds `a` into the round as the wire would: slice by slice, each checked by the collector.
 bool feed(RoundCollector& c, const Arrival& a, qint64 round, size_t size);
 

@@ -11,6 +11,7 @@
 #include "ModelSlices.h"
 #include "RoleError.h"
 #include "RoundCollector.h"
+#include "SimParty.h"
 #include "SimRounds.h"
 #include "SimCollective.h"
 #include "SimEvaluation.h"
@@ -23,6 +24,8 @@
 #include <QCborArray>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <optional>
 #include <thread>
 
@@ -39,25 +42,6 @@ double wallSince(WallClock::time_point start) {
 double unixSeconds() {
     return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
-
-// A party server: its workers' round folded into the party's sum, which goes up its WAN. Or a
-// collective party's (`collective`): its workers sum among themselves, and its lowest-ranked
-// worker (`node`) pushes the sum up.
-struct PartyServer {
-    Node node;
-    std::unique_ptr<Collective> collective;
-    std::unique_ptr<Collective> weights;  // party_compression fp16: the weights' own exact sum
-    QSet<QString> workers;
-    std::vector<int> members;  // VirtualWorkers' indices
-    LinkCost link;  // to the global server
-    std::unique_ptr<RoundCollector> collector;
-    ModelBufferPool pool;
-    MetricsReporter metrics;
-    TrafficCounter traffic;
-    Deadline deadline;
-
-    explicit PartyServer(const Node& n) : node(n), metrics(n.id), traffic(n.party) {}
-};
 
 class Simulation {
 public:
@@ -217,6 +201,7 @@ private:
             if ((sampled.isEmpty() || sampled.contains(w.node.id)) && m_availability.available(w.node, w.index, round, at)) {
                 m_drawn.insert(w.node.id);
                 ++perHost[w.node.host];
+                if (m_down.remove(w.node.id)) stamped(at, [&] { membership(w.node.id, "up", "on again (its availability trace)"); });
             }
         }
         if (const auto master = m_topology.node(masterNode(m_topology)); master && hostCores(m_topology, master->host) > 0) {
@@ -244,11 +229,13 @@ private:
     // The traffic of the model (m_model) on its way down to every worker that takes it for
     // `round`, as the deployed run sends it once it is applied (version 0 before round 1): a
     // worker that sits the round out (clients_per_round) pulls it too; one that is off does not.
-    // (Its time is charged where each drawn worker's round starts: turnsOf.)
-    void modelDown(qint64 round) {
+    // (Its time is charged where each drawn worker's round starts: turnsOf.) With `since`, only to
+    // the workers that have come on since then (the others have it).
+    void modelDown(qint64 round, std::optional<double> since = {}) {
         const quint64 bytes = modelBytes();
         round = std::min<qint64>(round, m_settings.rounds);
-        const auto takes = [&](int i) { return m_availability.available(m_workers.at(i).node, m_workers.at(i).index, round, m_now); };
+        const auto on = [&](int i, double at) { return m_availability.available(m_workers.at(i).node, m_workers.at(i).index, round, at); };
+        const auto takes = [&](int i) { return on(i, m_now) && !(since && on(i, *since)); };
         for (const auto& p : m_parties) {
             if (!p->collector && !p->collective) continue;  // (relayed: its workers are among m_direct)
             std::vector<int> takers;
@@ -293,10 +280,11 @@ private:
     }
 
     // A push as its server takes it, or the worker declared down heartbeat_timeout_s after it went
-    // off (its availability trace) before the push was in.
-    Arrival arrivalOf(const Push& p) {
+    // off (its availability trace) before the push was in. It was on when the model left (`leaves`);
+    // it goes off at the end of that interval, even while the model is still on its way to it.
+    Arrival arrivalOf(const Push& p, double leaves) {
         const VirtualWorker& w = m_workers.at(p.worker);
-        const double off = m_availability.offAfter(w.node, p.startedAt), at = p.arrivesAt;
+        const double off = m_availability.offAfter(w.node, leaves), at = p.arrivesAt;
         if (off >= at) return {w.node.id, p.update, p.weight, at};
         if (!m_settings.continuesThroughFailures())
             throw RoleError(QStringLiteral("%1 went off at %2 s (its availability trace) before its push of round %3 was in; under "
@@ -307,15 +295,25 @@ private:
                                 .arg(roundOf(m_model.version + 1))
                                 .arg(m_settings.faultPolicy)
                                 .toStdString());
-        return {w.node.id, nullptr, 0, off + m_settings.heartbeatTimeoutS, true};
+        const double declared = off + m_settings.heartbeatTimeoutS;
+        if (!m_down.contains(w.node.id))  // (as its scheduler would say it: the CLI and the Run tab show it)
+            stamped(declared, [&] { membership(w.node.id, "down", "went off (its availability trace)"); });
+        m_down.insert(w.node.id);
+        return {w.node.id, nullptr, 0, declared, true};
+    }
+
+    void membership(const QString& member, const char* state, const char* reason) {
+        m_global.report(metric::kMembership, {{QStringLiteral("member"), member},
+                                              {QStringLiteral("state"), QLatin1String(state)},
+                                              {QStringLiteral("reason"), QLatin1String(reason)}});
     }
 
     // One model version: every drawn worker's push, the parties' sums, the global step.
     void step() {
         const qint64 push = m_model.version + 1, round = roundOf(push);
+        draw(round, m_now);
+        if (m_drawnContributors.isEmpty()) return waitForAWorker(round) ? void() : unchangedRound(push, m_now, kNoneOn);
         const double leaves = m_now;
-        draw(round, leaves);
-        if (m_drawnContributors.isEmpty()) return idleRound(round);
         if (m_esync) trainEsync(leaves);
         std::vector<Arrival> atGlobal;
         std::vector<Push> trained;
@@ -323,20 +321,20 @@ private:
             if ((!p->collector && !p->collective) || !p->workers.intersects(m_drawn)) continue;
             const std::vector<Push> pushes = pushesOf(p->members, leaves, &p->link);
             if (p->collective) {
-                atGlobal.push_back(collectiveRound(*p, pushes, push));
+                atGlobal.push_back(collectiveRound(*p, pushes, push, leaves));
                 trained.insert(trained.end(), pushes.begin(), pushes.end());
                 continue;
             }
             std::vector<Arrival> arrivals;
             for (const Push& x : pushes) {
-                arrivals.push_back(arrivalOf(x));
+                arrivals.push_back(arrivalOf(x, leaves));
                 if (!arrivals.back().absent) p->traffic.received(m_workers.at(x.worker).node.id, modelBytes());
             }
             atGlobal.push_back(partyRound(*p, arrivals, push));
             trained.insert(trained.end(), pushes.begin(), pushes.end());
         }
         for (const Push& x : pushesOf(m_direct, leaves, nullptr)) {
-            atGlobal.push_back(arrivalOf(x));
+            atGlobal.push_back(arrivalOf(x, leaves));
             if (!atGlobal.back().absent) m_traffic.received(m_workers.at(x.worker).node.id, modelBytes());
             trained.push_back(x);
         }
@@ -373,11 +371,7 @@ private:
     Arrival partyRound(PartyServer& p, std::vector<Arrival>& arrivals, qint64 push) {
         const auto start = WallClock::now();
         const Outcome o = collect(*p.collector, arrivals, push, size(), p.deadline);
-        if (!o.complete)
-            throw RoleError(QStringLiteral("party %1: round %2 cannot close: every worker that trained in it dropped out (availability)")
-                                .arg(p.node.party)
-                                .arg(roundOf(push))
-                                .toStdString());
+        if (!o.complete) return sitsOut(p, arrivals);
         FloatBuffer sum = p.collector->takeFolded();
         if (!sum) {
             sum = p.pool.acquire(size());
@@ -390,17 +384,34 @@ private:
         return {p.node.id, sum, p.collector->roundWeight(), doneAt + p.link.seconds(modelBytes())};
     }
 
+    // Every worker of the party that trained in the round dropped out (fault_policy continue; under
+    // fail the first drop-out ended the run): the party sends nothing up, and the global round
+    // leaves it out from when the last of them was declared down.
+    static Arrival sitsOut(const PartyServer& p, const std::vector<Arrival>& arrivals) {
+        return {p.node.id, nullptr, 0, latestArrival(arrivals), true};
+    }
+
     // A collective party's round: its workers' sum, by the party's collective once the last is
     // done; its lowest rank pushes the sum up. Each link inside the party carries what the
-    // collective sent on it.
-    Arrival collectiveRound(PartyServer& p, const std::vector<Push>& pushes, qint64 push) {
+    // collective sent on it. A member that went off before its part was ready is lost (as
+    // arrivalOf's): under continue the party's scheduler declares it down heartbeat_timeout_s
+    // later, and the sum is done again over those left (PartyCollective's).
+    Arrival collectiveRound(PartyServer& p, const std::vector<Push>& all, qint64 push, double leaves) {
+        std::vector<Push> pushes;
+        std::vector<Arrival> lost;
+        double start = 0;
+        for (const Push& x : all) {
+            Arrival a = arrivalOf(Push{x.worker, x.update, x.weight, x.startedAt, x.finishedAt, x.finishedAt}, leaves);
+            if (a.absent) lost.push_back(std::move(a));
+            else pushes.push_back(x);
+            start = std::max(start, a.absent ? a.at : x.finishedAt);
+        }
+        if (pushes.empty()) return sitsOut(p, lost);
         std::vector<const float*> updates;
         std::vector<double> weights;
-        double start = 0;
         for (const Push& x : pushes) {
             updates.push_back(x.update->data());
             weights.push_back(x.weight);
-            start = std::max(start, x.finishedAt);
         }
         const CollectiveSum c = sumCollectively(*p.collective, p.weights.get(), updates, weights, size(), quint32(push * 3), kLan);
         VirtualWorker& pusher = m_workers.at(pushes.front().worker);
@@ -418,20 +429,36 @@ private:
         return {p.node.id, c.sum, c.weight, doneAt + p.link.seconds(modelBytes())};
     }
 
-    // No worker can train this round (none available): the model goes on as it is.
-    void idleRound(qint64 round) {
-        std::printf("round %lld: no worker is available (availability); the model goes on unchanged\n", static_cast<long long>(round));
-        m_model = ModelVersion::fromBuffer(m_model.version + 1, std::make_shared<std::vector<float>>(m_model.data, m_model.data + size()));
-        roundEnd(m_model.version, m_now);
+    // No worker drawn for `round` is on, by their availability traces: the round waits for the
+    // first to come on, as a deployed server waits for pushes (and they pull the model then).
+    // False when no trace turns one on again.
+    bool waitForAWorker(qint64 round) {
+        const QSet<QString> sampled = samplesClients(m_topology) ? sampledWorkers(m_topology, round) : QSet<QString>{};
+        double next = std::numeric_limits<double>::infinity();
+        for (int i = 0; i < m_workers.count(); ++i)
+            if (const Node& n = m_workers.at(i).node; sampled.isEmpty() || sampled.contains(n.id))
+                next = std::min(next, m_availability.nextOn(n, m_now));
+        if (!std::isfinite(next)) return false;
+        const double before = std::exchange(m_now, next);
+        m_drawnRound = -1;  // drawn again at the new time
+        modelDown(round, before);
+        return true;
+    }
+
+    static constexpr const char* kNoneOn = "no worker is available, and none comes on again (availability)";
+    static constexpr const char* kAllDropped = "every contributor dropped out (availability)";
+
+    // The round cannot train (`why`): the model goes on as it is, version `push`, at `at`.
+    void unchangedRound(qint64 push, double at, const char* why) {
+        std::printf("round %lld: %s; the model goes on unchanged\n", static_cast<long long>(roundOf(push)), why);
+        m_model = ModelVersion::fromBuffer(push, std::make_shared<std::vector<float>>(m_model.data, m_model.data + size()));
+        roundEnd(push, at);
     }
 
     void applyRound(qint64 push, std::vector<Arrival>& arrivals, const std::vector<Push>& trained) {
         const auto start = WallClock::now();
         const Outcome o = collect(*m_collector, arrivals, push, size(), m_globalDeadline);
-        if (!o.complete)
-            throw RoleError(QStringLiteral("round %1 cannot close: every contributor that trained in it dropped out (availability)")
-                                .arg(roundOf(push))
-                                .toStdString());
+        if (!o.complete) return unchangedRound(push, latestArrival(arrivals), kAllDropped);
         FloatBuffer next = m_collector->takeFolded();
         if (m_optimizer || m_fedOptimizer) {
             FloatBuffer aggregate = next;
@@ -554,6 +581,7 @@ private:
     QHash<int, Push> m_esyncPushes;  // esync: this version's, by worker
     qint64 m_drawnRound = -1;
     QSet<QString> m_drawn, m_drawnContributors;  // of m_drawnRound
+    QSet<QString> m_down;  // workers declared down (off mid-round) and not on again since
     double m_now = 0, m_roundStart = 0, m_lastRoundSeconds = 0, m_applySeconds = 0;
     quint64 m_late = 0;
 };

@@ -137,7 +137,7 @@ std::vector<Push> VirtualWorkers::trainUntilReady(const std::vector<int>& which,
         VirtualWorker& w = at(which[k]);
         const Party* party = m_topology.party(w.node.party);
         ask[k] = (party ? acrossLink(*party) : kLan).seconds(kQuestionBytes);
-        attacks[k] = attackOf(m_topology, w.node, w.pushes / m_topology.training.workerPushesPerRound() + 1);
+        attacks[k] = attackOf(m_topology, w.node, global.version / m_topology.training.workerPushesPerRound() + 1);
         w.trainers.front()->setWeights(global.data);
         w.trainers.front()->setLabelFlip(attacks[k] && flipsLabels(attacks[k]->kind));
         service.reset(w.index, global.version + 1, modelAt[k] + ask[k]);
@@ -165,7 +165,9 @@ std::vector<Push> VirtualWorkers::trainUntilReady(const std::vector<int>& which,
 // model, its update (Draco's codes combine the parts'), an attack's corruption, local noise.
 Push VirtualWorkers::trainOne(VirtualWorker& w, const ModelVersion& global) {
     const TrainingSettings& s = m_topology.training;
-    const qint64 round = w.pushes / s.workerPushesPerRound() + 1;
+    // (As deployed, a worker's push count follows the global version: one that sat rounds out, off
+    // or not drawn, attacks in the rounds the server's record says.)
+    const qint64 round = global.version / s.workerPushesPerRound() + 1;
     const AdversarySpec* attack = attackOf(m_topology, w.node, round);
     RoundStats total;
     for (auto& trainer : w.trainers) {
@@ -198,7 +200,7 @@ Push VirtualWorkers::finishTurn(VirtualWorker& w, const ModelVersion& global, co
     }
     for (auto& trainer : w.trainers) trainer->park();
     if (attack) {
-        const uint64_t seed = (uint64_t(s.seed) << 32) ^ (uint64_t(w.index) << 20) ^ uint64_t(w.pushes);
+        const uint64_t seed = (uint64_t(s.seed) << 32) ^ (uint64_t(w.index) << 20) ^ uint64_t(global.version);
         corruptUpdate(*attack, update->data(), update->size(), seed);
         w.attacked = true;
     }
@@ -206,7 +208,6 @@ Push VirtualWorkers::finishTurn(VirtualWorker& w, const ModelVersion& global, co
         privacy::clipToNorm(update->data(), update->size(), dp->clipNorm);
         privacy::addGaussianNoise(update->data(), update->size(), dp->noiseMultiplier * dp->clipNorm);
     }
-    ++w.pushes;
     const double pushes = double(s.workerPushesPerRound());
     w.round.loss += work.loss / pushes;
     w.round.samples += work.samples;

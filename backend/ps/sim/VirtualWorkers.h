@@ -45,7 +45,6 @@ struct VirtualWorker {
     RoundStats round;
     double commSeconds = 0, waitSeconds = 0;
     bool attacked = false, trained = false;
-    qint64 pushes = 0;
     // This round's share of its host: the drawn workers on it per core, at least 1 (a measured
     // step takes that much longer deployed, where they share the cores; SimNetwork.h's hostCores).
     double contention = 1;
