@@ -98,7 +98,12 @@ QCborArray MeshPeers::bulkTraffic() const {
 }
 
 void MeshPeers::stash(int from, quint64 tag, zmq::message_t&& frame) {
-    if (m_stash.size() >= kMaxStashed || !m_stash.emplace(std::pair{from, tag}, std::move(frame)).second) ++m_refused;
+    if (m_stash.size() >= kMaxStashed) {
+        ++m_refused;
+        m_refusedFrom.insert(from);  // (a step waiting on what it dropped fails at once, naming it, instead of at the deadline)
+        return;
+    }
+    if (!m_stash.emplace(std::pair{from, tag}, std::move(frame)).second) ++m_refused;  // (a copy: a model sent again)
 }
 
 void MeshPeers::dropStashed(const std::function<bool(int, quint64)>& stale) {
@@ -131,27 +136,39 @@ void MeshPeers::sendHalf(int to, quint64 tag, const quint16* data, size_t count)
     sendBytes(to, tag, data, count * sizeof(quint16));
 }
 
+// A full queue (the peer is slow to read) waits for room, up to the deadline: a dropped chunk
+// would cost the whole call, where waiting costs only time. What the peers send meanwhile is read
+// into the stash: every collective sends a whole step before it receives, so with a step larger
+// than the queues two ranks would each wait for the other to read, until the deadline.
+void MeshPeers::waitForRoom(int to, zmq::socket_ref out) {
+    const auto deadline = Clock::now() + m_deadline;
+    auto checked = Clock::now();
+    zmq::socket_ref in = m_bulk ? m_bulk->receiveSocket() : m_router.socket();
+    for (;;) {
+        zmq::pollitem_t items[]{{out.handle(), 0, ZMQ_POLLOUT, 0}, {in.handle(), 0, ZMQ_POLLIN, 0}};
+        zmq::poll(items, 2, std::min(kWaitSlice, std::max(std::chrono::milliseconds(0), untilDeadline(deadline))));
+        if (items[0].revents & ZMQ_POLLOUT) return;
+        if (items[1].revents & ZMQ_POLLIN) pull(Clock::now());  // (one message, without waiting)
+        if (Clock::now() >= deadline)
+            throw CollectiveError(m_members[to].node.toStdString() + " took no data for " + std::to_string(m_deadline.count()) +
+                                  " ms (unreachable, or stopped reading)");
+        if (m_whileWaiting && Clock::now() - checked >= kWaitSlice) {
+            m_whileWaiting();
+            checked = Clock::now();
+        }
+    }
+}
+
 void MeshPeers::sendBytes(int to, quint64 tag, const void* data, size_t bytes) {
     Channel& dealer = dealerTo(to);
-    // A full queue (the peer is slow to read) waits for room, up to the deadline: a dropped chunk
-    // would cost the whole call, where waiting costs only time.
-    const auto deadline = Clock::now() + m_deadline;
-    zmq::pollitem_t room{m_bulk ? m_bulk->sendSocket(to).handle() : dealer.socket().handle(), 0, ZMQ_POLLOUT, 0};
-    while (zmq::poll(&room, 1, std::min(kWaitSlice, std::max(std::chrono::milliseconds(0), untilDeadline(deadline)))) == 0) {
-        if (Clock::now() < deadline) {
-            if (m_whileWaiting) m_whileWaiting();
-            continue;
-        }
-        throw CollectiveError(m_members[to].node.toStdString() + " took no data for " + std::to_string(m_deadline.count()) +
-                              " ms (unreachable, or stopped reading)");
-    }
+    waitForRoom(to, m_bulk ? m_bulk->sendSocket(to) : dealer.socket());
     if (m_bulk) {
         if (!m_bulk->send(to, tag, data, bytes))
             throw CollectiveError("the sealed link to " + m_members[to].node.toStdString() + " has used up its counters");
         m_sent[to] += bytes;
         return;
     }
-    Message m(kChunk, {{kTag, qint64(tag)}});
+    Message m(kChunk, {{kTag, qint64(tag)}});  // (a tag with its top bit set travels as a negative integer)
     m.frames.emplace_back(data, bytes);
     if (!dealer.send(std::move(m))) throw CollectiveError("cannot send to " + m_members[to].node.toStdString() + ": it has disconnected");
     m_sent[to] += bytes;
@@ -183,26 +200,35 @@ bool MeshPeers::pull(Clock::time_point deadline) {
         return Clock::now() < deadline;
     }
     const auto from = m_rankOf.constFind(e->peer);
-    const qint64 tag = e->message.integer(kTag);
+    const QCborValue tag = e->message.fields.value(kTag);
     if (from != m_rankOf.constEnd() && e->message.type == kOffer) takeOffer(*from, e->message);
-    else if (from == m_rankOf.constEnd() || e->message.type != kChunk || tag < 0 || e->message.frames.size() != 1) ++m_refused;
-    else stash(*from, quint64(tag), std::move(e->message.frames[0]));
+    else if (from == m_rankOf.constEnd() || e->message.type != kChunk || !tag.isInteger() || e->message.frames.size() != 1) ++m_refused;
+    else stash(*from, quint64(tag.toInteger()), std::move(e->message.frames[0]));
     return true;
 }
 
 zmq::message_t MeshPeers::take(int from, quint64 tag, size_t count, size_t unitBytes, const char* unit) {
     const auto key = std::pair{from, tag};
     const auto deadline = Clock::now() + m_deadline;
+    auto checked = Clock::now();
     auto found = m_stash.find(key);
     while (found == m_stash.end()) {
-        // Its message was refused (over the chunk limit, malformed): waiting on would only end at the deadline.
+        // Its message was refused (over the chunk limit, malformed, beyond the stash): waiting on
+        // would only end at the deadline.
         if (m_refusedFrom.contains(from))
             throw CollectiveError(m_members[from].node.toStdString() + " sent " + m_members[m_rank].node.toStdString() +
-                                  " a message it refused (malformed, or larger than a chunk)");
-        if (!pull(deadline))
+                                  " a message it refused (malformed, larger than a chunk, or beyond the chunks it keeps ahead)");
+        // (Messages that keep coming, none of them this one, end the wait at the deadline too, and
+        // let the role check its schedulers.)
+        const bool came = pull(deadline);
+        if ((found = m_stash.find(key)) != m_stash.end()) break;
+        if (!came || Clock::now() >= deadline)
             throw CollectiveError(m_members[from].node.toStdString() + " sent nothing to " + m_members[m_rank].node.toStdString() +
                                   " within the deadline (" + std::to_string(m_deadline.count()) + " ms)");
-        found = m_stash.find(key);
+        if (m_whileWaiting && Clock::now() - checked >= kWaitSlice) {
+            m_whileWaiting();
+            checked = Clock::now();
+        }
     }
     zmq::message_t frame = std::move(found->second);
     m_stash.erase(found);

@@ -79,6 +79,7 @@ private:
     bool pull(std::chrono::steady_clock::time_point deadline);
     void stash(int from, quint64 tag, zmq::message_t&& frame);
     void sendBytes(int to, quint64 tag, const void* data, size_t bytes);
+    void waitForRoom(int to, zmq::socket_ref out);
     // The frame `from` sent under `tag`, once here (up to the deadline), of exactly `count` values
     // of `unitBytes` each (`unit` names them in the error).
     zmq::message_t take(int from, quint64 tag, size_t count, size_t unitBytes, const char* unit);

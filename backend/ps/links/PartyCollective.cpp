@@ -161,10 +161,16 @@ ModelVersion PartyCollective::exchangeGoingOn(const FloatBuffer& update, double 
     const std::vector<float> own = update ? *update : std::vector<float>{};
     std::optional<ModelVersion> answer;  // the pushing worker's, once it has it: never pushed twice
     std::optional<ModelVersion> newest;  // a new pushing worker's, once it has it
+    bool modelCame = false;  // the round's model started to come while this worker summed
+    const TagOf roundTag = [round](size_t chunk) { return modelTag(round, chunk); };
     for (;;) {
         beginAttempt(round);
         try {
             if (m_agreeAt) return agreeAgain(newest, floats);
+            if (modelCame) {  // (its first chunk is here: taking it waits for nothing, unless its sender is lost)
+                m_phase = Phase::AwaitingModel;
+                return takeModel(floats, roundTag);
+            }
             double total = weight;
             if (update && !answer) {
                 *update = own;
@@ -172,7 +178,6 @@ ModelVersion PartyCollective::exchangeGoingOn(const FloatBuffer& update, double 
                 PeerSubset live(*m_mesh, liveRanks());
                 total = sumOver(live, *update, weight, round, m_attemptEpoch);
             }
-            const TagOf roundTag = [round](size_t chunk) { return modelTag(round, chunk); };
             if (!pushes()) {
                 m_phase = Phase::AwaitingModel;
                 return takeModel(floats, roundTag);
@@ -185,9 +190,8 @@ ModelVersion PartyCollective::exchangeGoingOn(const FloatBuffer& update, double 
             return *answer;
         } catch (const ViewChanged&) {
             continue;
-        } catch (const ModelCame&) {  // (its first chunk is here: taking it waits for nothing)
-            m_phase = Phase::AwaitingModel;
-            return takeModel(floats, [round](size_t chunk) { return modelTag(round, chunk); });
+        } catch (const ModelCame&) {  // (taken in the next attempt: a loss while it comes is a ViewChanged there, caught)
+            modelCame = true;
         }
     }
 }
