@@ -40,4 +40,11 @@ quint64 wireBytes(size_t floats) {
     return quint64(floats) * sizeof(float) + kHeaderBytes * quint64(sliceCount(floats));
 }
 
+QCborMap trafficRecord(const TrafficCounter& traffic, qint64 round) {
+    return {{QStringLiteral("links"), traffic.toCbor()},
+            {QStringLiteral("wire_errors"), 0},
+            {QStringLiteral("undeliverable"), 0},
+            {QStringLiteral("round"), round}};
+}
+
 }  // namespace hips::sim

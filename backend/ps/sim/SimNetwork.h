@@ -4,6 +4,9 @@
 // `wan` as a deployed run emulates it (WanLinks.cpp: the party's bandwidth, shared by its nodes
 // that cross, each way), else a LAN too.
 #include "Topology.h"
+#include "TrafficCounter.h"
+
+#include <QCborMap>
 
 namespace hips::sim {
 
@@ -28,5 +31,8 @@ int hostCores(const Topology& t, const QString& host);
 double threadCpuSeconds();
 // The bytes `floats` floats take on the wire: their payload in 1 MiB slices, each with its header.
 quint64 wireBytes(size_t floats);
+// A node's traffic record of `round`, as a deployed node reports it (the simulator's messages
+// all arrive whole: no wire errors, nothing undeliverable).
+QCborMap trafficRecord(const TrafficCounter& traffic, qint64 round);
 
 }  // namespace hips::sim

@@ -116,6 +116,7 @@ private:
             partyOf.insert(p.id, int(m_parties.size()));
             m_parties.push_back(std::move(server));
         }
+        m_relayedBy.assign(size_t(m_workers.count()), nullptr);
         for (int i = 0; i < m_workers.count(); ++i) {
             VirtualWorker& w = m_workers.at(i);
             const int party = partyOf.value(w.node.party, -1);
@@ -132,6 +133,7 @@ private:
             p.workers.insert(w.node.id);
             p.members.push_back(i);
             if (relay) {  // its push goes on whole to the global server, through its party server
+                m_relayedBy[size_t(i)] = &p;
                 const Party* own = m_topology.party(p.node.party);
                 w.beyond = p.link;
                 if (w.beyond.bytesPerS > 0) w.beyond.bytesPerS /= double(std::max(1, own->workerCount()));
@@ -236,8 +238,7 @@ private:
         round = std::min<qint64>(round, m_settings.rounds);
         const auto on = [&](int i, double at) { return m_availability.available(m_workers.at(i).node, m_workers.at(i).index, round, at); };
         const auto takes = [&](int i) { return on(i, m_now) && !(since && on(i, *since)); };
-        for (const auto& p : m_parties) {
-            if (!p->collector && !p->collective) continue;  // (relayed: its workers are among m_direct)
+        for (const auto& p : m_parties) {  // (relayed ones too: one model to the party server, on to each worker)
             std::vector<int> takers;
             std::copy_if(p->members.begin(), p->members.end(), std::back_inserter(takers), takes);
             if (takers.empty()) continue;
@@ -259,7 +260,7 @@ private:
             }
         }
         for (int i : m_direct)
-            if (takes(i)) {
+            if (!m_relayedBy[size_t(i)] && takes(i)) {
                 VirtualWorker& w = m_workers.at(i);
                 m_traffic.sent(w.node.id, bytes);
                 w.traffic.received(w.server, bytes);
@@ -273,10 +274,17 @@ private:
             const VirtualWorker& w = m_workers.at(i);
             if (!m_drawn.contains(w.node.id)) continue;
             out.first.push_back(i);
-            out.second.push_back(modelLeaves +
-                                 (first ? first->seconds(modelBytes()) + kLan.seconds(modelBytes()) : w.modelSeconds(modelBytes())));
+            out.second.push_back(modelLeaves + (first ? first->seconds(modelBytes()) + kLan.seconds(modelBytes()) : downSeconds(i)));
         }
         return out;
+    }
+
+    // The model's way down to worker `i`: its link, or a relayed worker's party link (one model
+    // for the party, at the link's whole bandwidth) and then its LAN. (Its push's way up is its
+    // share of the party link, as its party's workers push at once: VirtualWorker::beyond.)
+    double downSeconds(int i) {
+        if (const PartyServer* via = m_relayedBy[size_t(i)]) return via->link.seconds(modelBytes()) + kLan.seconds(modelBytes());
+        return m_workers.at(i).modelSeconds(modelBytes());
     }
 
     // A push as its server takes it, or the worker declared down heartbeat_timeout_s after it went
@@ -312,7 +320,9 @@ private:
     void step() {
         const qint64 push = m_model.version + 1, round = roundOf(push);
         draw(round, m_now);
-        if (m_drawnContributors.isEmpty()) return waitForAWorker(round) ? void() : unchangedRound(push, m_now, kNoneOn);
+        if (m_drawnContributors.isEmpty() && !waitForAWorker(round))
+            return unchangedRound(push, m_now, "no worker is available, and no trace turns one on later (availability)");
+        if (m_drawnContributors.isEmpty()) return;  // (drawn again at the time one comes on)
         const double leaves = m_now;
         if (m_esync) trainEsync(leaves);
         std::vector<Arrival> atGlobal;
@@ -335,10 +345,20 @@ private:
         }
         for (const Push& x : pushesOf(m_direct, leaves, nullptr)) {
             atGlobal.push_back(arrivalOf(x, leaves));
-            if (!atGlobal.back().absent) m_traffic.received(m_workers.at(x.worker).node.id, modelBytes());
+            if (!atGlobal.back().absent) carriedUp(x.worker);
             trained.push_back(x);
         }
         applyRound(push, atGlobal, trained);
+    }
+
+    // The links a push to the global server crosses: a relayed one's through its party server.
+    void carriedUp(int worker) {
+        const QString& id = m_workers.at(worker).node.id;
+        PartyServer* via = m_relayedBy[size_t(worker)];
+        if (!via) return m_traffic.received(id, modelBytes());
+        via->traffic.received(id, modelBytes());
+        via->traffic.sent(globalId(), modelBytes());
+        m_traffic.received(via->node.id, modelBytes());
     }
 
     // The pushes of the drawn members of `which`: trained now on the pool, or (esync) taken from
@@ -445,9 +465,6 @@ private:
         return true;
     }
 
-    static constexpr const char* kNoneOn = "no worker is available, and none comes on again (availability)";
-    static constexpr const char* kAllDropped = "every contributor dropped out (availability)";
-
     // The round cannot train (`why`): the model goes on as it is, version `push`, at `at`.
     void unchangedRound(qint64 push, double at, const char* why) {
         std::printf("round %lld: %s; the model goes on unchanged\n", static_cast<long long>(roundOf(push)), why);
@@ -458,7 +475,7 @@ private:
     void applyRound(qint64 push, std::vector<Arrival>& arrivals, const std::vector<Push>& trained) {
         const auto start = WallClock::now();
         const Outcome o = collect(*m_collector, arrivals, push, size(), m_globalDeadline);
-        if (!o.complete) return unchangedRound(push, latestArrival(arrivals), kAllDropped);
+        if (!o.complete) return unchangedRound(push, latestArrival(arrivals), "every contributor dropped out (availability)");
         FloatBuffer next = m_collector->takeFolded();
         if (m_optimizer || m_fedOptimizer) {
             FloatBuffer aggregate = next;
@@ -482,7 +499,7 @@ private:
         // Each worker's wait for the answer (the others' work, the servers') and its way back.
         for (const Push& x : trained) {
             VirtualWorker& w = m_workers.at(x.worker);
-            const double answered = doneAt + w.modelSeconds(modelBytes());
+            const double answered = doneAt + downSeconds(x.worker);
             w.waitSeconds += std::max(0.0, doneAt - x.arrivesAt);
             w.commSeconds += std::max(0.0, answered - x.finishedAt);
         }
@@ -498,17 +515,14 @@ private:
             for (int i = 0; i < m_workers.count(); ++i) {
                 VirtualWorker& w = m_workers.at(i);
                 if (!w.trained) continue;
-                stamped(doneAt + w.modelSeconds(modelBytes()), [&] { m_workers.reportRound(w, version / perRound, perRound); });
+                stamped(doneAt + downSeconds(i), [&] { m_workers.reportRound(w, version / perRound, perRound); });
             }
         if (version % steps != 0) return;
         const qint64 round = version / steps;
         stamped(doneAt, [&] {
             for (const auto& p : m_parties)
                 if (!p->collective)  // (no party server: its links are its workers')
-                    p->metrics.report(metric::kTraffic, {{QStringLiteral("links"), p->traffic.toCbor()},
-                                                         {QStringLiteral("wire_errors"), 0},
-                                                         {QStringLiteral("undeliverable"), 0},
-                                                         {QStringLiteral("round"), round}});
+                    p->metrics.report(metric::kTraffic, trafficRecord(p->traffic, round));
             reportGlobalTraffic(round);
             m_global.report(metric::kAggregate, {{metric::kRound, round},
                                                  {metric::kApplySeconds, std::exchange(m_applySeconds, 0.0)},
@@ -521,24 +535,14 @@ private:
         if (round % std::max(1, m_settings.evalEvery) == 0 || round >= m_settings.rounds) evaluate(round, doneAt);
     }
 
-    void reportGlobalTraffic(qint64 round) {
-        m_global.report(metric::kTraffic, {{QStringLiteral("links"), m_traffic.toCbor()},
-                                           {QStringLiteral("wire_errors"), 0},
-                                           {QStringLiteral("undeliverable"), 0},
-                                           {QStringLiteral("round"), round}});
-    }
+    void reportGlobalTraffic(qint64 round) { m_global.report(metric::kTraffic, trafficRecord(m_traffic, round)); }
 
     // The master's evaluation of the round's model (SimEvaluation.h).
     void evaluate(qint64 round, double at) {
         finishEvaluation();
         m_traffic.sent(masterNode(m_topology), modelBytes());
         m_masterTraffic.received(globalId(), modelBytes());
-        stamped(at, [&] {
-            m_master.report(metric::kTraffic, {{QStringLiteral("links"), m_masterTraffic.toCbor()},
-                                               {QStringLiteral("wire_errors"), 0},
-                                               {QStringLiteral("undeliverable"), 0},
-                                               {QStringLiteral("round"), round}});
-        });
+        stamped(at, [&] { m_master.report(metric::kTraffic, trafficRecord(m_masterTraffic, round)); });
         m_evaluation->start(round, at, m_model);
     }
 
@@ -571,6 +575,7 @@ private:
     ModelBufferPool m_pool;
     std::vector<std::unique_ptr<PartyServer>> m_parties;
     std::vector<int> m_direct;  // workers that push to the global server (flat, central, relayed)
+    std::vector<PartyServer*> m_relayedBy;  // by worker: the party server that relays its pushes, if any
     QSet<QString> m_globalContributors;
     std::unique_ptr<RoundCollector> m_collector;
     std::optional<MomentumSgd> m_optimizer;

@@ -235,11 +235,7 @@ void VirtualWorkers::reportRound(VirtualWorker& w, qint64 round, qint64 pushesPe
                                       {metric::kStepsPerPush, double(s.steps) / double(pushesPerRound)},
                                       {metric::kCommSeconds, w.commSeconds},
                                       {metric::kWaitSeconds, w.waitSeconds}});
-    QCborMap traffic{{QStringLiteral("links"), w.traffic.toCbor()},
-                     {QStringLiteral("wire_errors"), 0},
-                     {QStringLiteral("undeliverable"), 0},
-                     {QStringLiteral("round"), round}};
-    w.metrics.report(metric::kTraffic, traffic);
+    w.metrics.report(metric::kTraffic, trafficRecord(w.traffic, round));
     w.round = {};
     w.commSeconds = w.waitSeconds = 0;
     w.attacked = w.trained = false;
