@@ -1,5 +1,6 @@
 #include "SharedTrainer.h"
 
+#include "LocalTrainer.h"
 #include "ProcessTuning.h"
 #include "RoleScope.h"
 #include "TrainerZygote.h"
@@ -176,6 +177,9 @@ int serve(int socket, RunRole runRole) {
     CPU_ZERO(&usable);
     const int cores = ::sched_getaffinity(0, sizeof usable, &usable) == 0 ? CPU_COUNT(&usable) : 0;
     setComputeSlots(std::max(1, cores > 0 ? cores : int(std::thread::hardware_concurrency())));
+    // LibTorch's thread pool as the fork left it is replaced at its next use: here, before any
+    // role thread starts, rather than by the first of several at once (setTorchThreads).
+    setTorchThreads(1);
     host.serve();
     return 0;
 }

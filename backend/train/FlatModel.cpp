@@ -71,8 +71,23 @@ void FlatModel::flatten(torch::Device device) {
     }
 }
 
+void FlatModel::releaseWeights() {
+    if (m_host.defined() || m_released) return;
+    m_flat.storage().unsafeGetStorageImpl()->set_data_ptr_noswap(at::DataPtr(nullptr, m_flat.device()));
+    m_released = true;
+}
+
+void FlatModel::checkHeld() const {
+    if (m_released) throw TrainError("this worker's model was parked between its turns: its weights are loaded at the next turn");
+}
+
 void FlatModel::load(const float* cpuWeights) {
     torch::NoGradGuard noGrad;
+    if (m_released) {  // (the same bytes again, the same storage: every parameter's view sees them)
+        c10::StorageImpl* storage = m_flat.storage().unsafeGetStorageImpl();
+        storage->set_data_ptr_noswap(storage->allocator()->allocate(storage->nbytes()));
+        m_released = false;
+    }
     const torch::Tensor source = torch::from_blob(const_cast<float*>(cpuWeights), {m_flat.numel()}, torch::kFloat32);
     if (!m_host.defined()) {
         m_flat.copy_(source);
@@ -87,6 +102,7 @@ void FlatModel::load(const float* cpuWeights) {
 }
 
 const torch::Tensor& FlatModel::hostFlat() {
+    checkHeld();
     if (!m_host.defined()) return m_flat;
     m_host.copy_(m_flat, /*non_blocking=*/true);
     torch::cuda::synchronize(m_flat.device().index());
@@ -94,6 +110,7 @@ const torch::Tensor& FlatModel::hostFlat() {
 }
 
 void FlatModel::writeGradient(float scale, float* cpuOut) const {
+    checkHeld();
     torch::NoGradGuard noGrad;
     torch::Tensor out = torch::from_blob(cpuOut, {m_flat.numel()}, torch::kFloat32);
     // On a GPU, gathered in the flat layout where the gradients are, then moved in one copy.
@@ -108,6 +125,7 @@ void FlatModel::writeGradient(float scale, float* cpuOut) const {
 }
 
 std::vector<float> FlatModel::weights() const {
+    checkHeld();
     const torch::Tensor cpu = m_flat.to(torch::kCPU).contiguous();
     return std::vector<float>(cpu.data_ptr<float>(), cpu.data_ptr<float>() + cpu.numel());
 }

@@ -29,7 +29,12 @@ public:
     int64_t parameterCount() const { return m_flat.numel(); }
     torch::Device device() const { return m_flat.device(); }
 
+    // Every turn of a worker begins with load(): between turns hips simulate gives the weights'
+    // memory back (releaseWeights), and load() takes it again. The parameters stay views of the
+    // same storage, so the optimizer's state (their momentum) is kept. Reading the weights while
+    // released throws TrainError. (On a GPU they are kept.)
     void load(const float* cpuWeights);
+    void releaseWeights();
     // The weights in host memory: the flat tensor itself on the CPU; on a GPU, a pinned mirror
     // filled by one asynchronous copy, so pushes read it without allocating per round.
     const torch::Tensor& hostFlat();
@@ -46,6 +51,8 @@ private:
     std::vector<size_t> m_tensorSizes;  // each tensor's elements, in m_offsets' order
     std::vector<int64_t> m_offsets;  // where each tensor starts in m_flat: the parameters', then the buffers'
     size_t m_parameterTensors = 0;
+    bool m_released = false;
+    void checkHeld() const;
 };
 
 // The model as it stands on `data`: accuracy, top-5 (5 classes or more), loss and the confusion

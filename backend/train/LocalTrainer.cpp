@@ -173,6 +173,7 @@ void LocalTrainer::setWeights(const float* weights) {
 void LocalTrainer::park() {
     d->model.net().zero_grad(/*set_to_none=*/true);
     d->globalParameters.clear();
+    d->model.releaseWeights();
 }
 
 RoundStats LocalTrainer::trainRound() {
@@ -336,6 +337,12 @@ void LocalTrainer::loadState(const QByteArray& stateAndSha) {
 }
 
 void setTorchThreads(int threads) {
+    // One at a time: the settings are the process's, and a shared trainer's worker threads each
+    // set them as they start. Concurrent first calls in a forked process race in LibTorch's
+    // pthreadpool() (it replaces the pool the fork left, and the other call finds none: "Invalid
+    // thread pool!", an abort of the worker; seen in 2 of 25 starts of a run's shared trainer).
+    static std::mutex settings;
+    const std::lock_guard<std::mutex> lock(settings);
     pinBlasThreads(threads);
     setComputeThreadsPerStep(threads);
     torch::set_num_threads(threads);

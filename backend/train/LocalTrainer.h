@@ -70,8 +70,9 @@ public:
     // out = (w_local − global) · scale: the FedAvg push with scale 1/N_all.
     void writeDelta(const float* global, float scale, float* out) const;
     void writeWeights(float* out) const;  // w_local, e.g. for the local baseline's evaluation
-    // Frees what a turn builds and the next one builds again (the gradients, FedProx's starting
-    // point): hips simulate keeps thousands of trainers between their turns.
+    // Frees what a turn builds and the next one builds again (the weights, which setWeights loads
+    // at every turn, the gradients, FedProx's starting point): hips simulate keeps thousands of
+    // trainers between their turns. Their state (saveState's) stays.
     void park();
     // What a worker carries from round to round besides the model: the optimizer's momentum, the
     // shard's shuffled order and position, the random generators. Restoring it makes a resumed

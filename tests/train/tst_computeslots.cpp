@@ -1,6 +1,8 @@
 // A shared trainer's compute slots (ProcessTuning.h): at most the limit at once, served in the
 // order they came, a round's steps in one turn, a wait that calls back and can be given up, and a
-// limit that follows the cores and a step's threads. LibTorch-free: no model trains here.
+// limit that follows the cores and a step's threads; and LibTorch's threads set by a shared
+// trainer's worker threads at once after a fork. No model trains here.
+#include "LocalTrainer.h"
 #include "ProcessTuning.h"
 
 #include <QtTest>
@@ -10,6 +12,8 @@
 #include <stdexcept>
 #include <thread>
 #include <vector>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace hips;
 
@@ -121,6 +125,47 @@ private Q_SLOTS:
         next.join();
         QCOMPARE(computeSlotsWaiting(), 0);
         setComputeSlots(0);
+    }
+
+    // A shared trainer is forked from the zygote, and its worker threads each set LibTorch's
+    // threads as they start: concurrent first calls after a fork raced in LibTorch's pool
+    // ("Invalid thread pool!", the worker aborted). Forked children here, eight threads each
+    // setting them at once: every child ends cleanly.
+    void threadsSetFromManyThreadsAfterAForkAreSafe() {
+        setTorchThreads(1);
+        int failed = 0;
+        for (int child = 0; child < 40; ++child) {  // (without the lock, 21 and 24 of 40 failed)
+            const pid_t pid = ::fork();
+            if (pid == 0) {
+                std::atomic<int> ready{0};
+                std::atomic<bool> error{false};
+                std::vector<std::thread> threads;
+                for (int t = 0; t < 8; ++t)
+                    threads.emplace_back([&] {
+                        ++ready;
+                        while (ready.load() < 8) {
+                        }
+                        try {
+                            setTorchThreads(1);
+                        } catch (...) {
+                            error = true;
+                        }
+                    });
+                for (std::thread& t : threads) t.join();
+                ::_exit(error ? 1 : 0);
+            }
+            QVERIFY(pid > 0);
+            int status = 0;
+            QDeadlineTimer deadline(30000);  // (a child may also hang in the race: it is killed, and counts)
+            pid_t done = 0;
+            while ((done = ::waitpid(pid, &status, WNOHANG)) == 0 && !deadline.hasExpired()) QThread::msleep(5);
+            if (done == 0) {
+                ::kill(pid, SIGKILL);
+                ::waitpid(pid, &status, 0);
+            }
+            failed += !(done == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        }
+        QCOMPARE(failed, 0);
     }
 };
 

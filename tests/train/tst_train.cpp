@@ -426,6 +426,30 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(TrainError, otherShard.loadState("not an archive"));
     }
 
+    // hips simulate parks a worker's trainer between its turns: its weights' memory goes back, and
+    // the next turn's setWeights takes it again. The turns after a park train exactly what an
+    // unparked trainer trains (the momentum and the data order are kept); the weights cannot be
+    // read while parked.
+    void aParkedTrainerTrainsOnAsIfNeverParked() {
+        const TrainingSettings s = smallMlp();
+        setTorchThreads(1);
+        LocalTrainer parked(s, 0, 1, "cpu"), kept(s, 0, 1, "cpu");
+        std::vector<float> global(parked.parameterCount()), a(global.size()), b(global.size());
+        parked.writeWeights(global.data());
+        for (int turn = 0; turn < 3; ++turn) {
+            for (LocalTrainer* t : {&parked, &kept}) {
+                t->setWeights(global.data());
+                t->trainSteps(5);
+            }
+            parked.writeDelta(global.data(), 1.0f, a.data());
+            kept.writeDelta(global.data(), 1.0f, b.data());
+            QVERIFY2(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0, qPrintable(QString("turn %1").arg(turn)));
+            parked.park();
+            QVERIFY_THROWS_EXCEPTION(TrainError, parked.writeWeights(a.data()));
+            for (size_t i = 0; i < global.size(); ++i) global[i] += 0.5f * b[i];  // the next round's model
+        }
+    }
+
     // A damaged state is refused, naming what: a momentum of NaNs (it would train with loss NaN
     // every round); and no state is larger than the bound a worker reads a state file to.
     void aDamagedStateIsRefused() {

@@ -70,6 +70,9 @@ void VirtualWorkers::build(VirtualWorker& w) {
     if (!m_topology.training.regression()) fields.insert(metric::kClassCounts, classes);
     if (!trainer.classNames().isEmpty()) fields.insert(metric::kClassNames, QCborArray::fromStringList(trainer.classNames()));
     w.metrics.report(metric::kStartup, fields);
+    // Parked until its turn (which loads the round's model): a round's workers are all built
+    // before the first trains, and their weights would otherwise be held all at once.
+    for (auto& t : w.trainers) t->park();
 }
 
 std::vector<Push> VirtualWorkers::train(const std::vector<int>& which, const std::vector<double>& modelAt, const ModelVersion& global) {

@@ -4,7 +4,8 @@
 // (WorkerStrategy), trainers (LocalTrainer, over the one mapped copy of the data set: each holds
 // its shard's rows), attacks and local noise. A worker's trainers are built at its first turn, so
 // a worker never drawn (clients_per_round) costs nothing; between turns a worker keeps only its
-// trainers' state (weights are the round's model, loaded at each turn).
+// trainers' state: they are parked (LocalTrainer::park), their weights' memory given back until
+// the next turn loads the round's model.
 #include "EsyncState.h"
 #include "LocalTrainer.h"
 #include "MetricsReporter.h"
