@@ -173,6 +173,9 @@ void LocalTrainer::setWeights(const float* weights) {
 void LocalTrainer::park() {
     d->model.net().zero_grad(/*set_to_none=*/true);
     d->globalParameters.clear();
+}
+
+void LocalTrainer::releaseWeights() {
     d->model.releaseWeights();
 }
 

@@ -70,10 +70,11 @@ public:
     // out = (w_local − global) · scale: the FedAvg push with scale 1/N_all.
     void writeDelta(const float* global, float scale, float* out) const;
     void writeWeights(float* out) const;  // w_local, e.g. for the local baseline's evaluation
-    // Frees what a turn builds and the next one builds again (the weights, which setWeights loads
-    // at every turn, the gradients, FedProx's starting point): hips simulate keeps thousands of
-    // trainers between their turns. Their state (saveState's) stays.
+    // Frees what a turn builds and the next one builds again (the gradients, FedProx's starting
+    // point): hips simulate keeps thousands of trainers between their turns. Their state
+    // (saveState's) stays. releaseWeights gives the weights' memory back too, until setWeights.
     void park();
+    void releaseWeights();
     // What a worker carries from round to round besides the model: the optimizer's momentum, the
     // shard's shuffled order and position, the random generators. Restoring it makes a resumed
     // run compute exactly what the uninterrupted one would have.

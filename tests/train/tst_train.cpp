@@ -445,6 +445,7 @@ private Q_SLOTS:
             kept.writeDelta(global.data(), 1.0f, b.data());
             QVERIFY2(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0, qPrintable(QString("turn %1").arg(turn)));
             parked.park();
+            parked.releaseWeights();
             QVERIFY_THROWS_EXCEPTION(TrainError, parked.writeWeights(a.data()));
             for (size_t i = 0; i < global.size(); ++i) global[i] += 0.5f * b[i];  // the next round's model
         }

@@ -72,7 +72,16 @@ void VirtualWorkers::build(VirtualWorker& w) {
     w.metrics.report(metric::kStartup, fields);
     // Parked until its turn (which loads the round's model): a round's workers are all built
     // before the first trains, and their weights would otherwise be held all at once.
-    for (auto& t : w.trainers) t->park();
+    park(w);
+}
+
+// A run of many workers gives each one's weights back between its turns; a small one keeps them
+// (no allocation at every turn: the steps of the few run as they run deployed).
+void VirtualWorkers::park(VirtualWorker& w) const {
+    for (auto& t : w.trainers) {
+        t->park();
+        if (count() > kWeightsKeptUpTo) t->releaseWeights();
+    }
 }
 
 std::vector<Push> VirtualWorkers::train(const std::vector<int>& which, const std::vector<double>& modelAt, const ModelVersion& global) {
@@ -201,7 +210,7 @@ Push VirtualWorkers::finishTurn(VirtualWorker& w, const ModelVersion& global, co
             for (size_t i = 0; i < global.size; ++i) (*update)[i] += w.coefficients[k] * part[i];
         }
     }
-    for (auto& trainer : w.trainers) trainer->park();
+    park(w);
     if (attack) {
         const uint64_t seed = (uint64_t(s.seed) << 32) ^ (uint64_t(w.index) << 20) ^ uint64_t(global.version);
         corruptUpdate(*attack, update->data(), update->size(), seed);

@@ -4,8 +4,8 @@
 // (WorkerStrategy), trainers (LocalTrainer, over the one mapped copy of the data set: each holds
 // its shard's rows), attacks and local noise. A worker's trainers are built at its first turn, so
 // a worker never drawn (clients_per_round) costs nothing; between turns a worker keeps only its
-// trainers' state: they are parked (LocalTrainer::park), their weights' memory given back until
-// the next turn loads the round's model.
+// trainers' state: they are parked (LocalTrainer::park), and in a run of more than 64 workers
+// their weights' memory is given back until the next turn loads the round's model.
 #include "EsyncState.h"
 #include "LocalTrainer.h"
 #include "MetricsReporter.h"
@@ -79,6 +79,8 @@ public:
 
 private:
     void build(VirtualWorker& w);
+    void park(VirtualWorker& w) const;
+    static constexpr int kWeightsKeptUpTo = 64;  // workers of a run that keep their weights between turns
     Push trainOne(VirtualWorker& w, const ModelVersion& global);
     // What trainOne and trainUntilReady share after the work: the update, an attack, local noise,
     // the round's tally; the push with its compute on the virtual clock as finishedAt.
