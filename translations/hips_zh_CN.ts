@@ -891,7 +891,7 @@
         <location filename="../backend/topology/JsonFields.cpp" line="118"/>
         <location filename="../backend/topology/RuleValidation.cpp" line="91"/>
         <location filename="../backend/topology/RuleValidation.cpp" line="121"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="321"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="300"/>
         <source>&apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持“%1”；请使用以下之一：%2</translation>
     </message>
@@ -901,22 +901,22 @@
         <translation>未知的%1“%2”；应为以下之一：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="36"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="37"/>
         <source>larger than %1 bytes</source>
         <translation>大于 %1 字节</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="37"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="38"/>
         <source>%1 bytes</source>
         <translation>%1 字节</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="38"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="39"/>
         <source>the document is %1; a topology may be at most %2 bytes (1 MiB). Check that this is a topology file; a setup that large must be split into several topologies</source>
         <translation>文档大小为 %1；拓扑最多 %2 字节（1 MiB）。请确认这是拓扑文件；如此大的配置须拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="57"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="58"/>
         <source>%1 %2; at most %3 are supported (%4)</source>
         <translation>%1 个%2；最多支持 %3 个（%4）</translation>
     </message>
@@ -925,208 +925,213 @@
         <translation type="vanished">一次运行最多启动 %1 个进程；请将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="62"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="63"/>
         <source>a topology holds at most %1 nodes; split the setup into several topologies</source>
         <translation>一个拓扑最多包含 %1 个节点；请把配置拆成多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="68"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="69"/>
         <source>host field</source>
         <translation>主机字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="102"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="103"/>
         <source>adversary field</source>
         <translation>攻击者字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="107"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="108"/>
         <source>&apos;%1&apos; is not an attack; use one of: %2</source>
         <translation>“%1”不是攻击方式；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="113"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="114"/>
         <source>%1 takes no strength</source>
         <translation>%1 不需要强度</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="124"/>
+        <location filename="../backend/topology/SimulationCheck.cpp" line="56"/>
         <source>takes the seconds one local step costs on the simulated device (e.g. 0.02), or &quot;measured&quot;</source>
         <translation>取模拟设备上一个本地步骤所需的秒数（例如 0.02），或 &quot;measured&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="134"/>
+        <location filename="../backend/topology/SimulationCheck.cpp" line="67"/>
+        <source>%1 is read as a probability per round, which must be from 0.000001 to 1 (a trace file named so: &quot;./%1&quot;)</source>
+        <translation>%1 被读作每轮的概率，必须在 0.000001 到 1 之间（如此命名的轨迹文件请写作 &quot;./%1&quot;）</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/SimulationCheck.cpp" line="75"/>
         <source>takes &quot;always&quot;, a probability per round (e.g. 0.8), or the path of a trace file of on-intervals</source>
         <translation>取 &quot;always&quot;、每轮的概率（例如 0.8），或在线区间轨迹文件的路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="169"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="148"/>
         <source>must be an object with host and port</source>
         <translation>必须是包含 host 和 port 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="181"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="160"/>
         <source>the central party has no WAN of its own: each other party&apos;s wan shapes its link to the central party</source>
         <translation>中心参与方没有自己的广域网链路：其他每个参与方的 wan 设置决定它到中心参与方的链路</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="187"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="166"/>
         <source>wan field</source>
         <translation>wan 字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="191"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="170"/>
         <source>a wan needs its bandwidth_mbps (megabits per second)</source>
         <translation>wan 需要 bandwidth_mbps（每秒兆比特）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="201"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="180"/>
         <source>%1 is neither a fraction below 1 nor a whole number of workers</source>
         <translation>%1 既不是小于 1 的比例，也不是整数个工作节点</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="220"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="199"/>
         <source>&apos;%1&apos; is not a transport; use one of: %2</source>
         <translation>“%1”不是传输方式；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="230"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="209"/>
         <source>%1 is not a setting of transport %2; remove it</source>
         <translation>%1 不是传输方式 %2 的设置；请删除它</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="235"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="214"/>
         <source>%1 must be a whole number</source>
         <translation>%1 必须是整数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="245"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="224"/>
         <source>party field</source>
         <translation>参与方字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="270"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="249"/>
         <source>role &apos;%1&apos; belongs to %2; %3 uses: %4</source>
         <translation>角色“%1”属于%2；%3使用：%4</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="272"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="251"/>
         <source>an ordinary party</source>
         <translation>普通参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="273"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="274"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="252"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="253"/>
         <source>the central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="275"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="254"/>
         <source>this party</source>
         <translation>该参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="277"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="256"/>
         <source>unknown role &apos;%1&apos;; expected one of: %2</source>
         <translation>未知角色“%1”；应为以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="293"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="272"/>
         <source>must be an object with host and count</source>
         <translation>必须是包含 host 和 count 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="331"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="310"/>
         <source>privacy field</source>
         <translation>隐私字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="347"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="326"/>
         <source>poisson sampling needs each example&apos;s gradient clipped, which the workers do not do yet; use &quot;none&quot; (each round one Gaussian mechanism over the whole update)</source>
         <translation>poisson 采样需要对每个样本的梯度裁剪，而工作节点目前还不这样做；请使用 &quot;none&quot;（每轮对整个更新施加一次高斯机制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="352"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="331"/>
         <source>&quot;auto&quot; sets the noise from target_epsilon and the rounds: give target_epsilon, or a number</source>
         <translation>&quot;auto&quot; 根据 target_epsilon 和轮数确定噪声：请给出 target_epsilon，或一个数值</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="404"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="383"/>
         <source>training setting</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="412"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="391"/>
         <source>outputs are a regression&apos;s: write &quot;task&quot;: &quot;regression&quot;, or &quot;classes&quot; for a classifier</source>
         <translation>outputs 属于回归任务：请写 &quot;task&quot;: &quot;regression&quot;；分类器请用 &quot;classes&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="417"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="396"/>
         <source>a regression has outputs, not classes: write &quot;outputs&quot; (the targets a sample has, 1 by default)</source>
         <translation>回归任务用 outputs，而不是 classes：请写 &quot;outputs&quot;（每个样本的目标数，默认为 1）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="460"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="439"/>
         <source>a threshold is secure aggregation&apos;s: add &quot;secure_aggregation&quot;: true</source>
         <translation>门限是安全聚合的设置：请添加 &quot;secure_aggregation&quot;: true</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="468"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="447"/>
         <source>top-level field</source>
         <translation>顶层字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="470"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="449"/>
         <source>must be &quot;%1&quot;</source>
         <translation>必须为 &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="474"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="453"/>
         <source>version %1 is newer than this program reads (%2); upgrade HiPS Studio</source>
         <translation>版本 %1 比本程序能读取的（%2）更新；请升级 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="484"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="463"/>
         <source>must be an object with id and address</source>
         <translation>必须是包含 id 和 address 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="489"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="468"/>
         <source>each party runs at least 3 processes and %1</source>
         <translation>每个参与方至少运行 3 个进程，且%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="494"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="473"/>
         <source>must be an object with id and roles</source>
         <translation>必须是包含 id 和 roles 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="518"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="497"/>
         <source>cannot open the file (%1); check the path</source>
         <translation>无法打开文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="539"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="518"/>
         <source>cannot read the file (%1); check the path</source>
         <translation>无法读取文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="563"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="542"/>
         <source>not valid UTF-8 at line %1 (offset %2); save the file as UTF-8</source>
         <translation>第 %1 行（偏移 %2）不是有效的 UTF-8；请将文件保存为 UTF-8</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="571"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="550"/>
         <source>the file is empty; a topology is a JSON object (resources/topologies/default.json is one, or draw one in hips-studio)</source>
         <translation>文件是空的；拓扑是一个 JSON 对象（resources/topologies/default.json 就是一个，也可以在 hips-studio 中绘制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="580"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="559"/>
         <source>not valid JSON at line %1 (offset %2): %3</source>
         <translation>第 %1 行（偏移 %2）不是有效的 JSON：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="587"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="566"/>
         <source>the document must be a JSON object</source>
         <translation>文档必须是 JSON 对象</translation>
     </message>
@@ -4774,17 +4779,17 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
         <translation>每个工作节点一轮的时间：尚无轮次</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="147"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="170"/>
         <source>Time per party in round %1 (the mean of its workers)</source>
         <translation>第 %1 轮各参与方的时间（其工作节点的平均值）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="148"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="171"/>
         <source>Time per worker in round %1</source>
         <translation>第 %1 轮每个工作节点的时间</translation>
     </message>
     <message>
-        <location filename="../ui/charts/WorkerTimeline.cpp" line="160"/>
+        <location filename="../ui/charts/WorkerTimeline.cpp" line="183"/>
         <source>cannot draw the chart to write %1</source>
         <translation>无法绘制图表以写入 %1</translation>
     </message>

@@ -1,6 +1,9 @@
 #include "SimulationCheck.h"
 
+#include "JsonFields.h"
 #include "ModeRegistry.h"
+
+#include <QCoreApplication>
 
 namespace hips {
 
@@ -42,6 +45,36 @@ QString simulationRefusal(const Topology& t) {
             "collective transport); set compression and party_compression to none, or use hips run");
     if (s.resumeRound > 0) return QStringLiteral("a simulated run keeps no checkpoints to resume from; simulate it again from the start");
     return {};
+}
+
+// (TopologyReader.cpp's readWorkers calls it for each worker group.)
+void readSimulationFields(JsonFields& f, WorkerGroup& g) {
+    const QJsonValue profile = f.value(QStringLiteral("device_profile"));
+    if (profile.isDouble()) g.stepSeconds = f.number("device_profile", 0, 1e-6, 3600);
+    else if (!profile.isUndefined() && profile.toString() != QLatin1String("measured"))
+        f.issue("device_profile", QCoreApplication::translate("TopologyCheck",
+                                                              "takes the seconds one local step costs on the simulated "
+                                                              "device (e.g. 0.02), or \"measured\""));
+    const QJsonValue availability = f.value(QStringLiteral("availability"));
+    bool spellsNumber = false;  // a string the simulator would read as a probability
+    const double spelled = availability.toString().toDouble(&spellsNumber);
+    if (availability.isDouble()) {
+        const double p = f.number("availability", 1, 1e-6, 1);
+        g.availability = p < 1 ? QString::number(p, 'g', 17) : QString();
+    } else if (availability.isString() && spellsNumber) {  // held to a number's range: "2" or "nan" is no trace's path
+        if (!(spelled >= 1e-6 && spelled <= 1))
+            f.issue("availability", QCoreApplication::translate("TopologyCheck",
+                                                                "%1 is read as a probability per round, which must be "
+                                                                "from 0.000001 to 1 (a trace file named so: \"./%1\")")
+                                        .arg(availability.toString()));
+        else g.availability = spelled < 1 ? QString::number(spelled, 'g', 17) : QString();
+    } else if (availability.isString() && !availability.toString().isEmpty()) {
+        g.availability = availability.toString() == QLatin1String("always") ? QString() : availability.toString();
+    } else if (!availability.isUndefined()) {
+        f.issue("availability", QCoreApplication::translate("TopologyCheck",
+                                                            "takes \"always\", a probability per round (e.g. 0.8), or "
+                                                            "the path of a trace file of on-intervals"));
+    }
 }
 
 }  // namespace hips

@@ -19,6 +19,7 @@
 #include "JsonDuplicateKeys.h"
 #include "JsonFields.h"
 #include "PrintableText.h"
+#include "SimulationCheck.h"
 #include "TopologyLimits.h"
 
 #include <QCoreApplication>
@@ -115,28 +116,6 @@ std::optional<AdversarySpec> readAdversary(JsonFields& parent, const char* key, 
     return a;
 }
 
-// hips simulate's view of a group: device_profile (seconds per local step, or "measured") and
-// availability ("always", a probability per round, or a trace file's path).
-void readSimulation(JsonFields& f, WorkerGroup& g) {
-    const QJsonValue profile = f.value(QStringLiteral("device_profile"));
-    if (profile.isDouble()) g.stepSeconds = f.number("device_profile", 0, 1e-6, 3600);
-    else if (!profile.isUndefined() && profile.toString() != QLatin1String("measured"))
-        f.issue("device_profile", QCoreApplication::translate("TopologyCheck",
-                                                              "takes the seconds one local step costs on the simulated "
-                                                              "device (e.g. 0.02), or \"measured\""));
-    const QJsonValue availability = f.value(QStringLiteral("availability"));
-    if (availability.isDouble()) {
-        const double p = f.number("availability", 1, 1e-6, 1);
-        g.availability = p < 1 ? QString::number(p, 'g', 17) : QString();
-    } else if (availability.isString() && !availability.toString().isEmpty()) {
-        g.availability = availability.toString() == QLatin1String("always") ? QString() : availability.toString();
-    } else if (!availability.isUndefined()) {
-        f.issue("availability", QCoreApplication::translate("TopologyCheck",
-                                                            "takes \"always\", a probability per round (e.g. 0.8), or "
-                                                            "the path of a trace file of on-intervals"));
-    }
-}
-
 WorkerGroup readWorkers(const QJsonObject& o, const QString& path, const QString& partyHost, TopologyIssues* issues, bool countAllowed) {
     JsonFields f(o, path, issues);
     f.rejectUnknown(countAllowed ? QStringList{"host", "count", "device", "slowdown", "adversary", "device_profile", "availability"}
@@ -148,7 +127,7 @@ WorkerGroup readWorkers(const QJsonObject& o, const QString& path, const QString
     g.device = f.string("device", g.device);
     if (countAllowed) g.slowdown = f.number("slowdown", g.slowdown, 1, 1000);
     if (countAllowed) g.adversary = readAdversary(f, "adversary", false);
-    if (countAllowed) readSimulation(f, g);
+    if (countAllowed) readSimulationFields(f, g);
     if (!countAllowed) g.standbyHost = f.string("standby_host", {});  // (the master)
     return g;
 }

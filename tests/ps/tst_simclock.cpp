@@ -1,9 +1,11 @@
 // hips simulate's clock and devices (backend/ps/sim): what a message costs on a link, whose cores a
-// worker shares, availability traces read, merged and refused, and the per-round draw of an
-// availability probability, reproducible and at its rate.
+// worker shares, availability traces read, merged and refused, the per-round draw of an
+// availability probability, reproducible and at its rate, and a round's deadline.
+#include "AggregatorRegistry.h"
 #include "RoleError.h"
 #include "SimAvailability.h"
 #include "SimNetwork.h"
+#include "SimRounds.h"
 #include "TopologyReader.h"
 
 #include <QJsonArray>
@@ -47,6 +49,28 @@ QString write(const QTemporaryDir& dir, const QByteArray& text) {
 class SimClockTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // round_timeout_s counts from the round's first push, as deployed: a contributor declared down
+    // before any push came does not start it. (It did: this round closed at 2 s, before the first
+    // push, with b's counted late.)
+    void aRoundsDeadlineStartsAtItsFirstPush() {
+        RoundCollector c("p/server0", {"a", "b", "c"}, AggregatorRegistry::create("fedavg"));
+        c.tolerateLatePushes();
+        const auto values = [] { return std::make_shared<std::vector<float>>(std::vector<float>{1.0f, 2.0f}); };
+        std::vector<Arrival> arrivals{{"c", {}, 1, 0.0, true}, {"a", values(), 1, 5.0, false}, {"b", values(), 1, 5.5, false}};
+        const Outcome o = collect(c, arrivals, 1, 2, Deadline{2, 1});
+        QVERIFY(o.complete);
+        QCOMPARE(o.at, 5.5);  // a and b within 2 s of a's push: the round closes with both
+        QCOMPARE(o.late, quint64(0));
+        // Past the deadline counted from the first push: closed then, b late.
+        RoundCollector d("p/server0", {"a", "b", "c"}, AggregatorRegistry::create("fedavg"));
+        d.tolerateLatePushes();
+        std::vector<Arrival> later{{"c", {}, 1, 0.0, true}, {"a", values(), 1, 5.0, false}, {"b", values(), 1, 7.5, false}};
+        const Outcome p = collect(d, later, 1, 2, Deadline{2, 1});
+        QVERIFY(p.complete);
+        QCOMPARE(p.at, 7.0);
+        QCOMPARE(p.late, quint64(1));
+    }
+
     void aMessageCostsItsLatencyAndItsBytesOverTheBandwidth() {
         const Topology t = topologyWith(QJsonArray{QJsonObject{{"count", 2}}});
         const LinkCost wan = acrossLink(*t.party("party1"));

@@ -186,6 +186,16 @@ inline QList<BrokenCase> topologyBrokenCases() {
              set(t, {"parties", "1", "roles", "workers", "0", "device"}, "gpu0");
          },
          "$.parties[1].roles.workers[0].device", "not a device"},
+        {"availability a number in a string, out of range",
+         [](QJsonObject& t) {
+             set(t, {"parties", "1", "roles", "workers", "0", "availability"}, "2");
+         },
+         "$.parties[1].roles.workers[0].availability", "read as a probability per round"},
+        {"availability nan in a string",
+         [](QJsonObject& t) {
+             set(t, {"parties", "1", "roles", "workers", "0", "availability"}, "nan");
+         },
+         "$.parties[1].roles.workers[0].availability", "from 0.000001 to 1"},
         {"wrong format", [](QJsonObject& t) { t["format"] = "something-else"; }, "$.format", "must be \"hips-topology\""},
         {"future version", [](QJsonObject& t) { t["version"] = 9; }, "$.version", "newer than this program reads"},
         {"missing hosts", [](QJsonObject& t) { t.remove("hosts"); }, "$.hosts", "missing"},

@@ -3,6 +3,7 @@
 // stranger's chunks are never taken; a member that sends the wrong length or nothing is named.
 #include "Collective.h"
 #include "MeshPeers.h"
+#include "PartySequence.h"
 
 #include <QtTest>
 #include <thread>
@@ -221,6 +222,66 @@ private Q_SLOTS:
         });
         QVERIFY2(error.contains(QLatin1String("party1/worker1 sent party1/worker0 a message it refused")), qPrintable(error));
         QVERIFY2(clock.elapsed() < 30000, "named at the deadline, not at once");
+    }
+
+    // A member that sends more ahead of its turn than the bytes a member may have waiting
+    // (setStashLimit) is refused and named at once: it could otherwise make a rank hold up to
+    // kMaxStashed chunks of the largest size.
+    void aMemberThatSendsTooMuchAheadIsNamedAtOnce() {
+        auto ranks = party(2, 60s);
+        constexpr size_t kFloats = 256;  // 1 KiB a chunk, 8 KiB allowed ahead
+        ranks[0]->peers->setStashLimit(8 * kFloats * sizeof(float));
+        QElapsedTimer clock;
+        clock.start();
+        const QString error = onRanks(ranks, [&](int r, MeshPeers& p) {
+            std::vector<float> chunk = inputOf(r, kFloats);
+            if (r == 0) return p.receive(1, 999, chunk.data(), kFloats, false);
+            for (int k = 0; k < 64; ++k) p.send(0, quint64(k), chunk.data(), kFloats);  // none of them due
+            p.send(0, 999, chunk.data(), kFloats);
+        });
+        QVERIFY2(error.contains(QLatin1String("party1/worker1 sent party1/worker0 a message it refused")), qPrintable(error));
+        QVERIFY2(clock.elapsed() < 30000, "named at the deadline, not at once");
+    }
+
+    // What is taken leaves its sender's share: 64 chunks in turn pass a limit of two.
+    void chunksTakenInTurnStayWithinTheStashLimit() {
+        auto ranks = party(2, 10s);
+        constexpr size_t kFloats = 256;
+        ranks[0]->peers->setStashLimit(2 * kFloats * sizeof(float));
+        const QString error = onRanks(ranks, [&](int r, MeshPeers& p) {
+            std::vector<float> chunk = inputOf(1, kFloats), ack(1);
+            for (int k = 0; k < 64; ++k) {
+                if (r == 1) {
+                    p.send(0, quint64(k), chunk.data(), kFloats);
+                    p.receive(0, quint64(k), ack.data(), 1, false);
+                    continue;
+                }
+                std::vector<float> got(kFloats);
+                p.receive(1, quint64(k), got.data(), kFloats, false);
+                if (got != chunk) throw std::runtime_error("chunk " + std::to_string(k) + " is not what was sent");
+                p.send(1, quint64(k), ack.data(), 1);
+            }
+        });
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(ranks[0]->peers->refused(), quint64(0));
+    }
+
+    // A collective party's sequences past round 699,049 start over instead of running into the
+    // new pushing worker's (kAgreeSequence) and out of the tag's 24 bits, and the stash's clean-up
+    // still drops only earlier rounds' chunks across the turn.
+    void roundSequencesStartOverBelowTheAgreeSequence() {
+        using namespace party_sequence;
+        const qint64 last = kRoundsInSequence - 1;
+        QVERIFY(sequenceOf(last, kWeights, kEpochs - 1) < kAgreeSequence);
+        QCOMPARE(sequenceOf(kRoundsInSequence + 5, kSum, 2), sequenceOf(5, kSum, 2));
+        QVERIFY(sequenceOf(1000000, kModel) < kAgreeSequence);
+        const auto tagOf = [](qint64 round, int exchange) { return collectiveTag(sequenceOf(round, exchange), 3, 7); };
+        QVERIFY(ofAnEarlierRound(tagOf(9, kSum), 10));
+        QVERIFY(!ofAnEarlierRound(tagOf(10, kModel), 10));
+        QVERIFY(!ofAnEarlierRound(tagOf(11, kSum), 10));  // a member an attempt ahead
+        QVERIFY(ofAnEarlierRound(tagOf(last, kSum), kRoundsInSequence));  // across the turn
+        QVERIFY(!ofAnEarlierRound(tagOf(kRoundsInSequence + 1, kSum), last));
+        QVERIFY(!ofAnEarlierRound(collectiveTag(kAgreeSequence, 2, 0), 123456));
     }
 
     void aTagWithItsTopBitSetIsTaken_data() {

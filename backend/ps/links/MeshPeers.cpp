@@ -98,16 +98,24 @@ QCborArray MeshPeers::bulkTraffic() const {
 }
 
 void MeshPeers::stash(int from, quint64 tag, zmq::message_t&& frame) {
-    if (m_stash.size() >= kMaxStashed) {
+    size_t& held = m_stashedBytes[from];
+    if (m_stash.size() >= kMaxStashed || (m_stashLimit > 0 && held + frame.size() > m_stashLimit)) {
         ++m_refused;
         m_refusedFrom.insert(from);  // (a step waiting on what it dropped fails at once, naming it, instead of at the deadline)
         return;
     }
+    const size_t bytes = frame.size();
     if (!m_stash.emplace(std::pair{from, tag}, std::move(frame)).second) ++m_refused;  // (a copy: a model sent again)
+    else held += bytes;
+}
+
+MeshPeers::Stash::iterator MeshPeers::unstash(Stash::iterator it) {
+    m_stashedBytes[it->first.first] -= it->second.size();
+    return m_stash.erase(it);
 }
 
 void MeshPeers::dropStashed(const std::function<bool(int, quint64)>& stale) {
-    for (auto it = m_stash.begin(); it != m_stash.end();) it = stale(it->first.first, it->first.second) ? m_stash.erase(it) : std::next(it);
+    for (auto it = m_stash.begin(); it != m_stash.end();) it = stale(it->first.first, it->first.second) ? unstash(it) : std::next(it);
 }
 
 std::vector<const Channel*> MeshPeers::channels() const {
@@ -230,6 +238,7 @@ zmq::message_t MeshPeers::take(int from, quint64 tag, size_t count, size_t unitB
             checked = Clock::now();
         }
     }
+    m_stashedBytes[from] -= found->second.size();
     zmq::message_t frame = std::move(found->second);
     m_stash.erase(found);
     if (frame.size() != count * unitBytes) {

@@ -56,6 +56,10 @@ public:
     QCborArray bulkTraffic() const;
     // The largest chunk it takes (a larger frame is refused by its channel, unread).
     void setChunkLimit(size_t bytes);
+    // The bytes a member may have waiting here ahead of their turn (0: no limit but kMaxStashed's
+    // count): a member that sends more is refused and named, where it would otherwise make this
+    // rank hold up to kMaxStashed chunks of the largest size.
+    void setStashLimit(size_t bytesPerMember) { m_stashLimit = bytesPerMember; }
     // Called at least every 200 ms while a send or a receive waits: it may throw to end the wait
     // (a role checks its scheduler's abort there, so a lost peer ends the step long before the deadline).
     void setWhileWaiting(std::function<void()> f) { m_whileWaiting = std::move(f); }
@@ -78,6 +82,9 @@ private:
     // The next message for this rank into the stash; false when the deadline passed first.
     bool pull(std::chrono::steady_clock::time_point deadline);
     void stash(int from, quint64 tag, zmq::message_t&& frame);
+    // Erases a stashed chunk, and its bytes from its sender's share.
+    using Stash = std::map<std::pair<int, quint64>, zmq::message_t>;  // by sender and tag
+    Stash::iterator unstash(Stash::iterator it);
     void sendBytes(int to, quint64 tag, const void* data, size_t bytes);
     void waitForRoom(int to, zmq::socket_ref out);
     // The frame `from` sent under `tag`, once here (up to the deadline), of exactly `count` values
@@ -93,7 +100,9 @@ private:
     Channel m_router;
     std::map<int, std::unique_ptr<Channel>> m_dealers;
     QHash<QString, int> m_rankOf;
-    std::map<std::pair<int, quint64>, zmq::message_t> m_stash;
+    Stash m_stash;
+    QHash<int, size_t> m_stashedBytes;  // per member
+    size_t m_stashLimit = 0;
     QHash<int, quint64> m_sent;
     quint64 m_refused = 0;
     quint64 m_channelRefusals = 0;  // the router's count when last looked at

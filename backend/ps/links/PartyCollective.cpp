@@ -2,6 +2,7 @@
 
 #include "Channel.h"
 #include "ModelFrame.h"
+#include "PartySequence.h"
 #include "PeerSubset.h"
 #include "RoleError.h"
 #include "RoleScope.h"
@@ -12,6 +13,8 @@
 #include <cstring>
 
 namespace hips {
+
+using namespace party_sequence;
 
 namespace {
 
@@ -25,18 +28,6 @@ QList<MeshPeers::Member> membersOf(const Topology& t, const QString& party) {
     for (const Node& n : workers) members.append({n.id, {}, Channel::runPeerKeys().keyOf(n.id)});
     return members;
 }
-
-// Each exchange of a round (the sum, the model's broadcast, at half precision the weights' sum)
-// has its own sequence, and so has each attempt at it (the view's epoch: how many members were
-// lost), so a chunk of one is never taken for another's.
-constexpr int kExchanges = 3, kEpochs = 8;
-enum Exchange { kSum = 0, kModel = 1, kWeights = 2 };
-quint32 sequenceOf(qint64 round, int exchange, size_t epoch = 0) {
-    return quint32((round * kEpochs + qint64(epoch % kEpochs)) * kExchanges + exchange);
-}
-// A new pushing worker's newest model (agreeAgain), its step the epoch: no round's sequence
-// reaches it before round 699,050.
-constexpr quint32 kAgreeSequence = 0xffffffu;
 
 quint64 modelTag(qint64 round, size_t chunk) {
     return collectiveTag(sequenceOf(round, kModel), 0, quint32(chunk));
@@ -66,6 +57,10 @@ PartyCollective::PartyCollective(RoleContext& ctx) : m_ctx(ctx) {
     const size_t chunk = size_t(party->transportParam(QStringLiteral("transport_chunk_kb"))) * 1024;
     m_mesh->setChunkLimit(std::min(chunk, (modelParameterCount(ctx.training()) + 2) * sizeof(float)));
     m_chunkFloats = std::max<size_t>(1, std::min(chunk, (modelParameterCount(ctx.training()) + 2) * sizeof(float)) / sizeof(float));
+    // What one member may have here ahead of its turn: a ring's whole call is ~2 models from a
+    // neighbour; an attempt abandoned after a loss stays until the next round (a member may be an
+    // attempt ahead) and the model's broadcast comes beside the next round's sum: 5, and one spare.
+    m_mesh->setStashLimit(6 * (modelParameterCount(ctx.training()) + 2) * sizeof(float));
     m_mesh->setWhileWaiting([this] { whileWaiting(); });
 }
 
@@ -279,8 +274,7 @@ void PartyCollective::beginAttempt(qint64 round) {
     m_modelStarted = false;
     // Chunks of earlier rounds' abandoned attempts (and copies of a model sent again) are taken by
     // nobody. Those of this round's other attempts stay: a member may be an attempt ahead.
-    const quint32 roundOf = kExchanges * kEpochs, current = (sequenceOf(round, kSum) & 0xffffffu) / roundOf;
-    m_mesh->dropStashed([&](int, quint64 tag) { return quint32(tag >> 40) / roundOf < current; });
+    m_mesh->dropStashed([round](int, quint64 tag) { return ofAnEarlierRound(tag, round); });
 }
 
 int PartyCollective::pusherRank() const {

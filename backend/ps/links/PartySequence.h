@@ -1,0 +1,31 @@
+#pragma once
+// The sequences of a collective party's exchanges (PartyCollective): the 24 bits of a chunk's tag
+// (collectiveTag) that tell one exchange of one round's attempt from every other.
+#include <QtGlobal>
+#include <cstddef>
+
+namespace hips::party_sequence {
+
+// Each exchange of a round (the sum, the model's broadcast, at half precision the weights' sum)
+// has its own sequence, and so has each attempt at it (the view's epoch: how many members were
+// lost), so a chunk of one is never taken for another's. Rounds take the 24 bits in turn, modulo
+// kRoundsInSequence (699,050): a longer run starts them over (its members are never that many
+// rounds apart).
+constexpr int kExchanges = 3, kEpochs = 8;
+enum Exchange { kSum = 0, kModel = 1, kWeights = 2 };
+// A new pushing worker's newest model (agreeAgain), its step the epoch: above every round's.
+constexpr quint32 kAgreeSequence = 0xffffffu;
+constexpr qint64 kRoundsInSequence = kAgreeSequence / (kExchanges * kEpochs);
+inline quint32 sequenceOf(qint64 round, int exchange, size_t epoch = 0) {
+    return quint32(((round % kRoundsInSequence) * kEpochs + qint64(epoch % kEpochs)) * kExchanges + exchange);
+}
+// Whether a tag is of a round before `round` (its chunks are an abandoned attempt's): fewer than
+// half the sequence's rounds behind it, modulo.
+inline bool ofAnEarlierRound(quint64 tag, qint64 round) {
+    const qint64 tagRound = qint64(tag >> 40) / (kExchanges * kEpochs);
+    if (tagRound >= kRoundsInSequence) return false;  // (agreeAgain's)
+    const qint64 behind = (round % kRoundsInSequence - tagRound + kRoundsInSequence) % kRoundsInSequence;
+    return behind > 0 && behind < kRoundsInSequence / 2;
+}
+
+}  // namespace hips::party_sequence
