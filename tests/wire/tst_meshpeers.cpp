@@ -266,13 +266,17 @@ private Q_SLOTS:
         QCOMPARE(ranks[0]->peers->refused(), quint64(0));
     }
 
-    // A collective party's sequences past round 699,049 start over instead of running into the
-    // new pushing worker's (kAgreeSequence) and out of the tag's 24 bits, and the stash's clean-up
-    // still drops only earlier rounds' chunks across the turn.
+    // A collective party's sequences start over after kRoundsInSequence rounds instead of running
+    // into the new pushing worker's (kAgreeSequence) and out of the tag's 24 bits (at round
+    // 699,050 they did), and the stash's clean-up still drops only earlier rounds' chunks across
+    // the turn. An attempt's epoch (members lost) never aliases another's (eight losses did).
     void roundSequencesStartOverBelowTheAgreeSequence() {
         using namespace party_sequence;
         const qint64 last = kRoundsInSequence - 1;
         QVERIFY(sequenceOf(last, kWeights, kEpochs - 1) < kAgreeSequence);
+        QSet<quint32> attempts;
+        for (size_t epoch = 0; epoch < size_t(kMaxDeployedNodes); ++epoch) attempts.insert(sequenceOf(77, kSum, epoch));
+        QCOMPARE(attempts.size(), qsizetype(kMaxDeployedNodes));
         QCOMPARE(sequenceOf(kRoundsInSequence + 5, kSum, 2), sequenceOf(5, kSum, 2));
         QVERIFY(sequenceOf(1000000, kModel) < kAgreeSequence);
         const auto tagOf = [](qint64 round, int exchange) { return collectiveTag(sequenceOf(round, exchange), 3, 7); };

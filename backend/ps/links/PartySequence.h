@@ -1,6 +1,8 @@
 #pragma once
 // The sequences of a collective party's exchanges (PartyCollective): the 24 bits of a chunk's tag
 // (collectiveTag) that tell one exchange of one round's attempt from every other.
+#include "TopologyLimits.h"
+
 #include <QtGlobal>
 #include <cstddef>
 
@@ -8,14 +10,15 @@ namespace hips::party_sequence {
 
 // Each exchange of a round (the sum, the model's broadcast, at half precision the weights' sum)
 // has its own sequence, and so has each attempt at it (the view's epoch: how many members were
-// lost), so a chunk of one is never taken for another's. Rounds take the 24 bits in turn, modulo
-// kRoundsInSequence (699,050): a longer run starts them over (its members are never that many
-// rounds apart).
-constexpr int kExchanges = 3, kEpochs = 8;
+// lost, at most one fewer than a party's workers, so epochs never alias), so a chunk of one is
+// never taken for another's. Rounds take the 24 bits in turn, modulo kRoundsInSequence (5,461):
+// a longer run starts them over (its members are never that many rounds apart).
+constexpr int kExchanges = 3, kEpochs = int(kMaxDeployedNodes);
 enum Exchange { kSum = 0, kModel = 1, kWeights = 2 };
 // A new pushing worker's newest model (agreeAgain), its step the epoch: above every round's.
 constexpr quint32 kAgreeSequence = 0xffffffu;
 constexpr qint64 kRoundsInSequence = kAgreeSequence / (kExchanges * kEpochs);
+static_assert(kRoundsInSequence > 1000, "members of a party are a few rounds apart at most");
 inline quint32 sequenceOf(qint64 round, int exchange, size_t epoch = 0) {
     return quint32(((round % kRoundsInSequence) * kEpochs + qint64(epoch % kEpochs)) * kExchanges + exchange);
 }
