@@ -2,9 +2,14 @@
 // at round_timeout_s, with the contributor left out of the fold order and the aggregate scaled to
 // stand for every contributor.
 #include "AggregatorRegistry.h"
+#include "DataPlan.h"
 #include "PushSlices.h"
 #include "RoundCollector.h"
+#include "TopologyReader.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
 
 using namespace hips;
@@ -115,6 +120,62 @@ private Q_SLOTS:
         QVERIFY(c.add(push("b", 2, {1.0f, 1.0f}), 2, 2));  // round 2 draws b alone
         out = c.takeFolded();
         QCOMPARE((*out)[0], 10.0f + 4.0f);
+    }
+
+    // A global round that leaves a party out (undrawn, down, past its deadline) stands for it by
+    // the workers behind each party's push, not by their count: a party of one left out beside a
+    // party of three scales the three's sum by 4/3 (it was 2/1, and a party of one alone by 2:
+    // the step's size depended on which party was drawn).
+    void aRoundStandsForThoseLeftOutByTheWorkersBehindThem() {
+        const std::vector<float> base{10.0f, 20.0f};
+        const QSet<QString> parties{"p1/server0", "p3/server0"};
+        const QHash<QString, double> behind{{"p1/server0", 1.0}, {"p3/server0", 3.0}};
+        // Drawn: the slices are scaled as they become final.
+        RoundCollector c("global", parties, AggregatorRegistry::create("fedavg"));
+        ModelBufferPool pool;
+        c.setShares(behind);
+        c.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(2), base.data()}; });
+        c.setRoundContributors([](qint64 round) { return round == 1 ? QSet<QString>{"p3/server0"} : QSet<QString>{"p1/server0"}; });
+        QVERIFY(c.add(push("p3/server0", 1, {3.0f, 6.0f}), 1, 2));
+        FloatBuffer out = c.takeFolded();
+        QCOMPARE((*out)[0], 10.0f + (4.0f / 3.0f) * 3.0f);
+        QCOMPARE((*out)[1], 20.0f + (4.0f / 3.0f) * 6.0f);
+        QVERIFY(c.add(push("p1/server0", 2, {1.0f, 1.0f}), 2, 2));
+        out = c.takeFolded();
+        QCOMPARE((*out)[0], 10.0f + 4.0f);  // one worker of four: its push times 4
+        // Declared down before the round: the round is not folded in order, and is scaled as a whole.
+        RoundCollector d("global", parties, AggregatorRegistry::create("fedavg"));
+        d.setShares(behind);
+        d.tolerateLatePushes();
+        QVERIFY(!d.setAbsent("p1/server0", true));
+        QVERIFY(d.add(push("p3/server0", 1, {3.0f, 6.0f}), 1, 2));
+        std::vector<float> written(2);
+        d.write(written.data(), base.data(), 0, 2);
+        QCOMPARE(written[0], 10.0f + (4.0f / 3.0f) * 3.0f);
+        QCOMPARE(written[1], 20.0f + (4.0f / 3.0f) * 6.0f);
+    }
+
+    // The shares a global round's contributors stand for: a party server's party's workers, a
+    // collective party's pushing worker's too; a central worker, or any other, one.
+    void workersBehindAPushAreItsPartysWorkers() {
+        QFile f(HIPS_SOURCE_DIR "/resources/topologies/default.json");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject t = QJsonDocument::fromJson(f.readAll()).object();
+        QJsonArray parties = t["parties"].toArray();
+        QJsonObject party2 = parties[2].toObject(), roles = party2["roles"].toObject();
+        roles["workers"] = QJsonArray{QJsonObject{{"count", 3}}};
+        party2["roles"] = roles;
+        parties[2] = party2;
+        QJsonObject party1 = parties[1].toObject();
+        party1["transport"] = "ring";
+        parties[1] = party1;
+        t["parties"] = parties;
+        const TopologyLoad load = TopologyReader::readJson(QJsonDocument(t).toJson());
+        QVERIFY2(load.ok(), qPrintable(load.errorText()));
+        const QHash<QString, double> behind = workersBehind(*load.topology, {"party1/worker0", "party2/server0", "party2/worker1"});
+        QCOMPARE(behind.value("party1/worker0"), 2.0);  // a ring's pushing worker
+        QCOMPARE(behind.value("party2/server0"), 3.0);
+        QVERIFY(!behind.contains("party2/worker1"));  // one
     }
 };
 

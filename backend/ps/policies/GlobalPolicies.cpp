@@ -52,7 +52,7 @@ public:
                       withCollusion(makeAggregationRule(tier.ctx.training(), RuleTier::Global), tier.ctx.topology),
                       tier.ctx.training().quorumOf(int(m_contributors.size()))) {
         m_collector.setRelays(m_relayOf);
-        m_collector.setClaimBounds(claimBounds(tier.ctx.topology, m_contributors));  // (its workers': flat, central ones)
+        m_collector.setPlan(tier.ctx.topology, m_contributors);  // (claims: its workers', flat or central; shares: its parties')
         const TrainingSettings& s = tier.ctx.training();
         if (s.secureAggregation) m_secure.emplace(tier.ctx, tier.channel, m_contributors);
         if (samplesClients(tier.ctx.topology))

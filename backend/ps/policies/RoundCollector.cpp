@@ -1,6 +1,7 @@
 #include "RoundCollector.h"
 
 #include "AggregatorRegistry.h"
+#include "DataPlan.h"
 #include "ModeRegistry.h"
 #include "PrivacyMechanism.h"
 #include "PrintableText.h"
@@ -47,6 +48,7 @@ RoundCollector::RoundCollector(const QString& self, QSet<QString> contributors, 
       m_log(self),
       m_quorum(quorum > 0 && quorum < m_contributors.size() ? quorum : int(m_contributors.size())) {
     m_partialRound = m_quorum < int(m_contributors.size());
+    m_totalShare = float(m_contributors.size());
     QStringList ordered(m_contributors.begin(), m_contributors.end());
     ordered.sort();
     for (int i = 0; i < ordered.size(); ++i) m_rank.insert(ordered[i], i);
@@ -132,6 +134,7 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
     if (d.count < d.slices.size()) return false;
     if (!folding() && !d.spoiled && d.assembly) m_rule->add(Contribution{from, d.weight, d.assembly->data(), expectedSize, d.assembly});
     m_weight += d.weight;
+    m_completeShare += shareOf(from);
     if (++m_complete < needed()) return false;
     closeRound();
     return true;
@@ -157,6 +160,17 @@ int RoundCollector::needed() const {
     return std::min(m_quorum, int(m_contributors.size()) - missing);
 }
 
+void RoundCollector::setShares(const QHash<QString, double>& workersBehind) {
+    m_shares = workersBehind;
+    m_totalShare = 0;
+    for (const QString& c : m_contributors) m_totalShare += shareOf(c);
+}
+
+void RoundCollector::setPlan(const Topology& topology, const QSet<QString>& contributors) {
+    setClaimBounds(claimBounds(topology, contributors));
+    setShares(workersBehind(topology, contributors));
+}
+
 // A contributor's slices not yet in count as delivered with nothing, as a refused slice does: the
 // fold order and the final slices go on without it. Its whole update is out of this round.
 void RoundCollector::leaveOut(const QString& contributor) {
@@ -168,6 +182,7 @@ void RoundCollector::leaveOut(const QString& contributor) {
         if (d.slices[i]) continue;
         d.slices[i] = true;
         ++m_leftOutPerSlice[i];
+        m_leftOutSharePerSlice[i] += shareOf(contributor);
         if (folding() && !partial()) foldInOrder(i, m_rank.value(contributor), SharedFloats{});
         sliceDelivered(i);
     }
@@ -224,7 +239,7 @@ void RoundCollector::closeRound() {
     m_deliveries.clear();
     m_roundWeight = std::exchange(m_weight, 0.0);
     if (!folding()) m_rule->finish();
-    m_scale = float(m_contributors.size()) / float(std::max(m_complete, 1));
+    m_scale = m_complete > 0 ? m_totalShare / m_completeShare : m_totalShare;
     if (!folding()) return;
     if (!partial()) m_scale = 1.0f;  // folded in order: each slice was scaled when it became final
     float* out = m_fold.out->data();
@@ -241,6 +256,7 @@ void RoundCollector::startRound(size_t expectedSize, qint64 round) {
     m_openRound = round;
     m_length = expectedSize;
     m_complete = 0;
+    m_completeShare = 0;
     m_rule->beginRound(expectedSize, round);
     m_weight = 0;
     m_fold = {};  // back to the pool before asking it again
@@ -258,6 +274,7 @@ void RoundCollector::startRound(size_t expectedSize, qint64 round) {
     m_finalSlices.clear();
     m_leftOut.clear();
     m_leftOutPerSlice.assign(sliceCount(expectedSize), 0);
+    m_leftOutSharePerSlice.assign(sliceCount(expectedSize), 0.0f);
     if (m_drawn)
         for (const QString& c : m_contributors)
             if (!drawnFor(round).contains(c)) leaveOut(c);
@@ -343,12 +360,12 @@ void RoundCollector::sliceDelivered(size_t index) {
     if (++m_deliveredPerSlice[index] < int(m_contributors.size()) || !folding() || partial()) return;
     const size_t begin = index * kSliceFloats, end = std::min(m_length, begin + kSliceFloats);
     float* out = m_fold.out->data();
-    const int n = int(m_contributors.size()), present = n - m_leftOutPerSlice[index];
     if (m_foldedPerSlice[index] == 0) {
         if (m_fold.base) std::copy(m_fold.base + begin, m_fold.base + end, out + begin);
         else std::fill(out + begin, out + end, 0.0f);
-    } else if (present < n) {  // those left out: the slice's sum stands for all (before it goes out)
-        rescaleAround(out + begin, m_fold.base ? m_fold.base + begin : nullptr, end - begin, float(n) / float(present));
+    } else if (m_leftOutPerSlice[index] > 0) {  // those left out: the slice's sum stands for all (before it goes out)
+        const float present = m_totalShare - m_leftOutSharePerSlice[index];
+        rescaleAround(out + begin, m_fold.base ? m_fold.base + begin : nullptr, end - begin, m_totalShare / present);
     }
     m_finalSlices.push_back(index);
 }

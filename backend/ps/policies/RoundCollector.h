@@ -46,6 +46,12 @@ public:
     // The most samples each contributor's push may claim (claimBounds, DataPlan.h); a larger claim
     // is refused (the push counts as the bound), logged and counted (overclaims()).
     void setClaimBounds(QHash<QString, double> bounds) { m_claimBounds = std::move(bounds); }
+    // The training workers behind each contributor's push (workersBehind, DataPlan.h; 1 for one not
+    // named). A round some contributors are left out of stands for all of them by these shares:
+    // its sum is scaled by the whole's over the present's.
+    void setShares(const QHash<QString, double>& workersBehind);
+    // Both of the above for `contributors` of `topology`'s run.
+    void setPlan(const Topology& topology, const QSet<QString>& contributors);
     // Client sampling (ClientSampling.h): the contributors that push in a round. The others are
     // left out of it from its start (their slices count as delivered with nothing, the fold order
     // goes on without them, and the sum stands for every contributor), and a push of theirs is refused.
@@ -139,6 +145,7 @@ private:
     bool partial() const { return m_partialRound; }
     bool lateTolerated() const { return m_tolerateLate || m_quorum < int(m_contributors.size()); }
     bool completed(const QString& contributor) const;
+    float shareOf(const QString& contributor) const { return float(m_shares.value(contributor, 1.0)); }
     int needed() const;  // whole contributions that close the open round
     void leaveOut(const QString& contributor);
     void closeRound();
@@ -153,6 +160,9 @@ private:
     QHash<QString, QString> m_relayOf;  // relayed contributor → its relay
     QHash<QString, Delivery> m_deliveries;  // this round's, by contributor; empty between rounds
     std::vector<int> m_foldedPerSlice, m_deliveredPerSlice;
+    QHash<QString, double> m_shares;  // setShares'; 1 for those not in it
+    float m_totalShare = 0, m_completeShare = 0;  // every contributor's; the open round's whole contributions'
+    std::vector<float> m_leftOutSharePerSlice;
     QHash<QString, int> m_rank;  // each contributor's place in the fold order
     std::vector<int> m_nextRank;  // per slice: whose slice is folded next
     std::vector<std::vector<Held>> m_held;  // per slice: early ones

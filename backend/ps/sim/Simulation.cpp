@@ -154,7 +154,7 @@ private:
                                                                 s.quorumOf(int(p->workers.size())));
                 PartyServer* raw = p.get();
                 p->collector->foldOnArrival([this, raw] { return RoundCollector::FoldTarget{raw->pool.acquire(size()), nullptr}; });
-                p->collector->setClaimBounds(claimBounds(m_topology, p->workers));
+                p->collector->setPlan(m_topology, p->workers);
                 p->collector->setRoundContributors([this, raw](qint64) { return m_drawn & raw->workers; });
                 if (s.continuesThroughFailures()) {
                     p->collector->tolerateLatePushes();
@@ -171,7 +171,7 @@ private:
         m_collector =
             std::make_unique<RoundCollector>(globalId(), contributors, withCollusion(makeAggregationRule(s, RuleTier::Global), m_topology),
                                              s.quorumOf(int(contributors.size())));
-        m_collector->setClaimBounds(claimBounds(m_topology, contributors));
+        m_collector->setPlan(m_topology, contributors);
         m_collector->setRoundContributors([this](qint64) { return m_drawnContributors; });
         if (ModeRegistry::policy(s.mode).gradientEveryStep) m_optimizer.emplace(float(s.learningRate), float(s.momentum));
         else if (s.serverOptimizer != QLatin1String("sgd") || s.param(QStringLiteral("server_lr")) != 1.0)

@@ -92,4 +92,14 @@ QHash<QString, double> claimBounds(const Topology& t, const QSet<QString>& contr
     return bounds;
 }
 
+QHash<QString, double> workersBehind(const Topology& t, const QSet<QString>& contributors) {
+    QHash<QString, double> shares;
+    for (const QString& id : contributors) {
+        const std::optional<Node> node = t.node(id);
+        if (!node || !(node->kind == RoleKind::Server || (node->kind == RoleKind::Worker && pushesForItsParty(t, *node)))) continue;
+        if (const Party* party = t.party(node->party); party && party->workerCount() > 1) shares.insert(id, party->workerCount());
+    }
+    return shares;
+}
+
 }  // namespace hips

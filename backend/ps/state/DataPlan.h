@@ -27,4 +27,10 @@ DataPlan dataPlanOf(const Topology& topology, const Node& worker);
 // out; a party server's weight is the sum of the claims it accepted, so bounded the same.
 QHash<QString, double> claimBounds(const Topology& topology, const QSet<QString>& contributors);
 
+// The training workers each of `contributors` pushes for, where more than one: a party server's
+// party's workers, a collective party's pushing worker's. A round without some contributors
+// (undrawn, down, past a deadline) stands for all of them in these shares, not in their count: a
+// party of 3 workers is 3 of 4 beside a party of one (RoundCollector::setShares).
+QHash<QString, double> workersBehind(const Topology& topology, const QSet<QString>& contributors);
+
 }  // namespace hips
