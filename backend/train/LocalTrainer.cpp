@@ -18,7 +18,38 @@
 namespace hips {
 
 namespace {
+
 constexpr qsizetype kShaBytes = 32;  // the state's SHA-256, after it
+
+// For one step, dropout draws from a trainer's own generator. A built-in model is told so for this
+// thread (Models.h); a TorchScript model draws from LibTorch's process-wide one, which holds the
+// trainer's state meanwhile, one step of the process at a time (GeneratorTurn): a shared trainer's
+// TorchScript workers take turns step by step, and one waiting vouches for its heartbeats.
+class OwnDropout {
+public:
+    OwnDropout(bool torchScript, at::Generator& own, const std::function<void()>& whileWaiting) : m_own(own) {
+        if (!torchScript) {
+            m_builtIn.emplace(own);
+            return;
+        }
+        m_turn.emplace(whileWaiting);
+        m_lock = std::unique_lock<std::recursive_mutex>(processGeneratorLock());  // (beside seeding, brief)
+        at::Generator global = at::detail::getDefaultCPUGenerator();  // (a handle on it)
+        global.set_state(own.get_state());
+    }
+    ~OwnDropout() {
+        if (m_turn) m_own.set_state(at::detail::getDefaultCPUGenerator().get_state());
+    }
+    OwnDropout(const OwnDropout&) = delete;
+    OwnDropout& operator=(const OwnDropout&) = delete;
+
+private:
+    at::Generator& m_own;
+    std::optional<ThreadDropoutGenerator> m_builtIn;
+    std::optional<GeneratorTurn> m_turn;
+    std::unique_lock<std::recursive_mutex> m_lock;  // (released before the turn is handed on)
+};
+
 }  // namespace
 
 struct LocalTrainer::Impl {
@@ -48,23 +79,6 @@ struct LocalTrainer::Impl {
         dropout = torch::make_generator<at::CPUGeneratorImpl>(uint64_t(s.seed) * 7777 + uint64_t(index));
     }
 
-    // Runs `work` with dropout drawing from this trainer's generator. A built-in model is told so
-    // for this thread (Models.h); a TorchScript model draws from LibTorch's process-wide one,
-    // which is put in this trainer's state meanwhile, one such trainer of the process at a time.
-    template <typename Work>
-    auto withOwnGenerator(Work work) {
-        if (!model.isTorchScript()) {
-            const ThreadDropoutGenerator own(dropout);
-            return work();
-        }
-        std::lock_guard<std::recursive_mutex> lock(processGeneratorLock());
-        at::Generator global = at::detail::getDefaultCPUGenerator();
-        global.set_state(dropout.get_state());
-        auto result = work();
-        dropout.set_state(global.get_state());
-        return result;
-    }
-
     void reshuffle() {
         order = torch::randperm(shard.size(), generator, torch::kInt64).to(model.device());
         cursor = 0;
@@ -80,15 +94,19 @@ struct LocalTrainer::Impl {
     // gradient); returns the batch loss.
     // A compute slot for `slot` (ProcessTuning.h), waiting with `progress`; what the wait took is
     // added to slotWaitS, which is no step's time.
-    void takeSlot(std::optional<ComputeSlot>& slot, const std::function<void()>& progress) {
+    // Takes `turn` (a compute slot, the dropout generator), its wait counted in slotWaitS.
+    template <typename Turn, typename... Args>
+    void take(std::optional<Turn>& turn, Args&&... args) {
         const auto before = std::chrono::steady_clock::now();
-        slot.emplace(progress);
+        turn.emplace(std::forward<Args>(args)...);
         slotWaitS += std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count();
     }
 
     double step(int64_t* samples, const std::function<void()>& progress, bool apply = true) {
         std::optional<ComputeSlot> slot;
-        takeSlot(slot, progress);
+        take(slot, progress);
+        std::optional<OwnDropout> drawing;
+        take(drawing, model.isTorchScript(), dropout, progress);
         const auto start = std::chrono::steady_clock::now();
         if (cursor >= shard.size()) reshuffle();
         const int64_t n = std::min<int64_t>(settings.batchSize, shard.size() - cursor);
@@ -110,6 +128,7 @@ struct LocalTrainer::Impl {
         if (apply) optimizer.step();
         *samples += n;
         const double value = loss.item<double>();  // waits for the step to be done
+        drawing.reset();
         slot.reset();
         if (slowdown > 1)  // a slower device, emulated: the step takes `slowdown` times as long
             std::this_thread::sleep_for((std::chrono::steady_clock::now() - start) * (slowdown - 1));
@@ -146,7 +165,7 @@ struct LocalTrainer::Impl {
     Dataset shard;
     Dataset heldOut;  // the source's held-out rows (its first worker only)
     at::Generator generator;  // the shard's order
-    at::Generator dropout;  // dropout's masks (withOwnGenerator)
+    at::Generator dropout;  // dropout's masks (OwnDropout)
     std::vector<torch::Tensor> globalParameters;  // FedProx: the round's starting point
     torch::Tensor order;
     int64_t cursor = 0;
@@ -184,25 +203,23 @@ RoundStats LocalTrainer::trainRound() {
 }
 
 RoundStats LocalTrainer::trainSteps(int64_t steps) {
-    return d->withOwnGenerator([&] {
-        // One slot for the round, handed on once rather than at each step; a slowed worker
-        // takes one per step, so that its emulated slowness is not spent holding a core.
-        std::optional<ComputeSlot> slot;
-        if (d->slowdown <= 1) d->takeSlot(slot, m_progress);
-        const auto start = std::chrono::steady_clock::now();
-        const double waited = d->slotWaitS;
-        d->model.net().train();
-        RoundStats stats;
-        double lossSum = 0;
-        for (int64_t i = 0; i < steps; ++i) {
-            lossSum += d->step(&stats.samples, m_progress);
-            if (m_progress) m_progress();
-        }
-        stats.loss = steps ? lossSum / double(steps) : 0.0;
-        stats.steps = steps;
-        stats.computeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() - (d->slotWaitS - waited);
-        return stats;
-    });
+    // One slot for the round, handed on once rather than at each step; a slowed worker takes one
+    // per step, so that its emulated slowness is not spent holding a core.
+    std::optional<ComputeSlot> slot;
+    if (d->slowdown <= 1) d->take(slot, m_progress);
+    const auto start = std::chrono::steady_clock::now();
+    const double waited = d->slotWaitS;
+    d->model.net().train();
+    RoundStats stats;
+    double lossSum = 0;
+    for (int64_t i = 0; i < steps; ++i) {
+        lossSum += d->step(&stats.samples, m_progress);
+        if (m_progress) m_progress();
+    }
+    stats.loss = steps ? lossSum / double(steps) : 0.0;
+    stats.steps = steps;
+    stats.computeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() - (d->slotWaitS - waited);
+    return stats;
 }
 
 std::vector<int64_t> LocalTrainer::classCounts() const {
@@ -242,10 +259,10 @@ void LocalTrainer::setLabelFlip(bool on) {
 }
 
 RoundStats LocalTrainer::step() {
-    return d->withOwnGenerator([this] { return d->timedStep(true, m_progress); });
+    return d->timedStep(true, m_progress);
 }
 RoundStats LocalTrainer::gradient() {
-    return d->withOwnGenerator([this] { return d->timedStep(false, m_progress); });
+    return d->timedStep(false, m_progress);
 }
 void LocalTrainer::writeGradient(float scale, float* out) const {
     d->model.writeGradient(scale, out);

@@ -23,6 +23,7 @@ namespace {
 // A slot freed goes straight to the longest waiting step, which alone is woken: dozens of threads
 // waking at each of thousands of steps cost more than the steps.
 struct ComputeSlots {
+    explicit ComputeSlots(int places = 0) : slots(places) {}
     struct Waiter {
         std::condition_variable turn;
         bool admitted = false;
@@ -90,14 +91,13 @@ int computeSlotsWaiting() {
     return int(s.waiting.size());
 }
 
-ComputeSlot::ComputeSlot(const std::function<void()>& whileWaiting) {
-    ComputeSlots& s = computeSlots();
-    if (t_holdsSlot) return;
-    std::unique_lock<std::mutex> hold(s.lock);
-    if (s.slots == 0) return;
+namespace {
+
+// A place in `s` (its lock held): at once when one is free and nobody waits, else the longest
+// waiting one's once it is handed on.
+void takeTurn(ComputeSlots& s, std::unique_lock<std::mutex>& hold, const std::function<void()>& whileWaiting) {
     if (s.computing < s.slots && s.waiting.empty()) {
         ++s.computing;
-        m_held = t_holdsSlot = true;
         return;
     }
     ComputeSlots::Waiter self;
@@ -117,6 +117,21 @@ ComputeSlot::ComputeSlot(const std::function<void()>& whileWaiting) {
         else s.waiting.erase(std::find(s.waiting.begin(), s.waiting.end(), &self));
         throw;
     }
+}
+
+ComputeSlots& generatorTurns() {
+    static ComputeSlots s(1);
+    return s;
+}
+
+}  // namespace
+
+ComputeSlot::ComputeSlot(const std::function<void()>& whileWaiting) {
+    ComputeSlots& s = computeSlots();
+    if (t_holdsSlot) return;
+    std::unique_lock<std::mutex> hold(s.lock);
+    if (s.slots == 0) return;
+    takeTurn(s, hold, whileWaiting);
     m_held = t_holdsSlot = true;
 }
 
@@ -124,6 +139,18 @@ ComputeSlot::~ComputeSlot() {
     if (!m_held) return;
     t_holdsSlot = false;
     ComputeSlots& s = computeSlots();
+    std::lock_guard<std::mutex> hold(s.lock);
+    handOn(s);
+}
+
+GeneratorTurn::GeneratorTurn(const std::function<void()>& whileWaiting) {
+    ComputeSlots& s = generatorTurns();
+    std::unique_lock<std::mutex> hold(s.lock);
+    takeTurn(s, hold, whileWaiting);
+}
+
+GeneratorTurn::~GeneratorTurn() {
+    ComputeSlots& s = generatorTurns();
     std::lock_guard<std::mutex> hold(s.lock);
     handOn(s);
 }

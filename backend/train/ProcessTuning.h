@@ -39,4 +39,16 @@ private:
     bool m_held = false;
 };
 
+// One step of the process at a time draws from LibTorch's process-wide generator (a TorchScript
+// model's dropout, LocalTrainer): held while it lives, taken first come, first served, so that a
+// shared trainer's TorchScript workers take turns step by step, none waiting a whole round.
+// `whileWaiting` as ComputeSlot's.
+class GeneratorTurn {
+public:
+    explicit GeneratorTurn(const std::function<void()>& whileWaiting = {});
+    ~GeneratorTurn();
+    GeneratorTurn(const GeneratorTurn&) = delete;
+    GeneratorTurn& operator=(const GeneratorTurn&) = delete;
+};
+
 }  // namespace hips

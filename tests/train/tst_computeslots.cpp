@@ -1,7 +1,8 @@
 // A shared trainer's compute slots (ProcessTuning.h): at most the limit at once, served in the
 // order they came, a round's steps in one turn, a wait that calls back and can be given up, and a
-// limit that follows the cores and a step's threads; and LibTorch's threads set by a shared
-// trainer's worker threads at once after a fork. No model trains here.
+// limit that follows the cores and a step's threads; the process-wide generator's turn; and
+// LibTorch's threads set by a shared trainer's worker threads at once after a fork. No model
+// trains here.
 #include "LocalTrainer.h"
 #include "ProcessTuning.h"
 
@@ -125,6 +126,34 @@ private Q_SLOTS:
         next.join();
         QCOMPARE(computeSlotsWaiting(), 0);
         setComputeSlots(0);
+    }
+
+    // The process-wide generator's turn (a TorchScript model's dropout): one holder at a time
+    // whatever the compute slots, a wait that calls back and can be given up, and the turn
+    // handed on to the one that waited.
+    void theGeneratorsTurnIsOneAtATimeAndCanBeGivenUp() {
+        std::atomic<int> calls{0};
+        std::atomic<bool> gaveUp{false}, tookIt{false};
+        std::optional<GeneratorTurn> held(std::in_place);
+        std::thread stopped([&] {
+            try {
+                const GeneratorTurn turn([&] {
+                    if (++calls == 2) throw std::runtime_error("asked to stop");
+                });
+            } catch (const std::runtime_error&) {
+                gaveUp = true;
+            }
+        });
+        stopped.join();
+        QVERIFY(gaveUp);
+        QCOMPARE(calls.load(), 2);
+        std::thread next([&] {
+            const GeneratorTurn turn;  // (would wait forever were the turn lost)
+            tookIt = true;
+        });
+        held.reset();
+        next.join();
+        QVERIFY(tookIt);
     }
 
     // A shared trainer is forked from the zygote, and its worker threads each set LibTorch's

@@ -12,6 +12,9 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 
 using namespace hips;
 using namespace hips::test;
@@ -86,6 +89,35 @@ private Q_SLOTS:
         RoundStats after;
         for (int i = 0; i < 3; ++i) after = first.trainRound();
         QVERIFY2(after.loss < before.loss * 0.5, qPrintable(QStringLiteral("loss %1 -> %2").arg(before.loss).arg(after.loss)));
+    }
+
+    // A shared trainer's TorchScript workers take turns at LibTorch's process-wide generator step
+    // by step. One trainer's round held it for all of its steps: a second trainer on another
+    // thread waited the whole round (and its heartbeats with it: a worker of 64 on one host was
+    // declared dead). Here the second trains three steps within the first one's round.
+    void torchScriptTrainersOnThreadsTakeTurnsStepByStep() {
+        TrainingSettings s = ownDataSettings(m_model);
+        const DataSource source{"npy", m_data, {}};
+        LocalTrainer first(s, TrainingData{source, "party 'p'", 0, 2}, "cpu");
+        LocalTrainer second(s, TrainingData{source, "party 'p'", 1, 2}, "cpu");
+        std::mutex lock;
+        std::condition_variable done;
+        bool secondDone = false, secondWithinFirstsRound = false;
+        std::thread other;
+        first.setProgress([&] {
+            if (other.joinable()) return;
+            other = std::thread([&] {
+                second.trainSteps(3);
+                std::lock_guard<std::mutex> hold(lock);
+                secondDone = true;
+                done.notify_all();
+            });
+            std::unique_lock<std::mutex> hold(lock);
+            secondWithinFirstsRound = done.wait_for(hold, std::chrono::seconds(20), [&] { return secondDone; });
+        });
+        first.trainSteps(5);
+        other.join();
+        QVERIFY2(secondWithinFirstsRound, "the second trainer waited for the first one's whole round");
     }
 
     // The trained weights go out as the same TorchScript module, which gives the same outputs.
