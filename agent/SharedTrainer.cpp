@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <poll.h>
+#include <system_error>
 #include <sched.h>
 #include <sys/signalfd.h>
 #include <thread>
@@ -81,32 +82,49 @@ private:
             error = QStringLiteral("this shared trainer serves %1, not %2").arg(QDir::currentPath(), s->cwd);
         if (!error.isEmpty()) {
             for (int fd : fds) ::close(fd);
-            return zygote::reply(m_socket, {{QStringLiteral("op"), QStringLiteral("failed")},
-                                            {QStringLiteral("node"), m.value(QStringLiteral("node")).toString()},
-                                            {QStringLiteral("error"), error}});
+            return failed(m, error);
         }
+        if (s->channel >= 0) ::close(s->channel);  // (a process's; a thread speaks through the agent's pipes)
         auto role = std::make_unique<RoleThread>();
         role->scope.out = ::fdopen(s->out, "w");
         role->scope.err = ::fdopen(s->err, "w");
+        if (!role->scope.out || !role->scope.err) {
+            for (FILE* f : {role->scope.out, role->scope.err})
+                if (f) std::fclose(f);
+            if (!role->scope.out) ::close(s->out);
+            if (!role->scope.err) ::close(s->err);
+            return failed(m, QStringLiteral("cannot open its output: ") + QString::fromLocal8Bit(std::strerror(errno)));
+        }
         if (role->scope.out) ::setvbuf(role->scope.out, nullptr, _IOLBF, 0);
         if (role->scope.err) ::setvbuf(role->scope.err, nullptr, _IONBF, 0);  // as stderr is
         for (auto it = s->env.constBegin(); it != s->env.constEnd(); ++it)
             role->scope.variables.insert(it.key().toString().toLocal8Bit(), it.value().toString().toLocal8Bit());
         RoleThread* r = role.get();
-        r->thread = std::thread([this, r, args = s->args] {
-            setThreadRoleScope(&r->scope);
-            r->code = m_run(args);
-            setThreadRoleScope(nullptr);
-            for (FILE* f : {r->scope.out, r->scope.err})
-                if (f) std::fclose(f);  // EOF on the agent's pipes: all it wrote is there
-            r->finished = true;
-            const char one = 1;
-            (void)!::write(m_done[1], &one, 1);
-        });
+        try {
+            r->thread = std::thread([this, r, args = s->args] {
+                setThreadRoleScope(&r->scope);
+                r->code = m_run(args);
+                setThreadRoleScope(nullptr);
+                for (FILE* f : {r->scope.out, r->scope.err})
+                    if (f) std::fclose(f);  // EOF on the agent's pipes: all it wrote is there
+                r->finished = true;
+                const char one = 1;
+                (void)!::write(m_done[1], &one, 1);
+            });
+        } catch (const std::system_error& e) {  // (no thread left: the host's or the cgroup's limit) this one fails, not the others
+            for (FILE* f : {r->scope.out, r->scope.err}) std::fclose(f);
+            return failed(m, QStringLiteral("cannot start its thread: ") + QString::fromLocal8Bit(e.what()));
+        }
         m_roles.emplace(s->node, std::move(role));
         zygote::reply(m_socket, {{QStringLiteral("op"), QStringLiteral("spawned")},
                                  {QStringLiteral("node"), s->node},
                                  {QStringLiteral("pid"), qint64(::getpid())}});
+    }
+
+    void failed(const QCborMap& m, const QString& error) {
+        zygote::reply(m_socket, {{QStringLiteral("op"), QStringLiteral("failed")},
+                                 {QStringLiteral("node"), m.value(QStringLiteral("node")).toString()},
+                                 {QStringLiteral("error"), error}});
     }
 
     void signal(const QCborMap& m) {

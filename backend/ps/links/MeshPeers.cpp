@@ -37,7 +37,12 @@ MeshPeers::MeshPeers(zmq::context_t& ctx, QList<Member> members, int rank, const
 MeshPeers::~MeshPeers() {
     // What this rank queued last (an all-gather's final chunks) may still be on its way: closing
     // with ZeroMQ's default linger of 0 would drop it, and a peer would wait out its deadline.
-    for (auto& [rank, dealer] : m_dealers) dealer->lingerOnClose(std::min(m_deadline, std::chrono::milliseconds(5000)));
+    for (auto& [rank, dealer] : m_dealers) {
+        try {
+            dealer->lingerOnClose(std::min(m_deadline, std::chrono::milliseconds(5000)));
+        } catch (const std::exception&) {  // a stop shut the context down: nothing leaves now (and a destructor must not throw)
+        }
+    }
 }
 
 QString MeshPeers::endpoint() const {
