@@ -91,6 +91,48 @@ QSet<QString> sampledContributors(const Topology& t, const QSet<QString>& contri
     return out;
 }
 
+namespace {
+
+// A rule that needs several contributions (Krum: n > 2f + 2) gets only the drawn ones: as few as
+// the draw gives a party (its own setting's count; from the run's draw, what is left once the
+// other parties' workers are drawn, at least one), or a flat run. Fewer leave the model as it was.
+void checkRuleMinimums(const Topology& t, TopologyIssues* issues) {
+    const TrainingSettings& s = t.training;
+    const QHash<QString, QStringList> all = pools(t);
+    const int runPool = int(all.value(QString()).size()), runDrawn = clientsDrawn(s.clientsPerRound, runPool);
+    const auto tooFew = [issues](const char* path, const QString& rule, int needs, int fewest, const QString& where) {
+        issues->append({QString::fromLatin1(path),
+                        QCoreApplication::translate("TopologyCheck",
+                                                    "%1 needs at least %2 contributions a round, and clients_per_round draws as "
+                                                    "few as %3 %4: draw more, or lower its byzantine_f")
+                            .arg(rule)
+                            .arg(needs)
+                            .arg(fewest)
+                            .arg(where)});
+    };
+    if (s.flat()) {
+        const auto rule = AggregatorRegistry::create(s.aggregation, [&s](const QString& n) { return s.param(n); });
+        if (rule && sampledPerRound(t) < rule->minimumContributions())
+            tooFew("$.training.clients_per_round", s.aggregation, rule->minimumContributions(), sampledPerRound(t),
+                   QCoreApplication::translate("TopologyCheck", "in the run"));
+        return;
+    }
+    const auto rule = AggregatorRegistry::create(s.partyAggregation, [&s](const QString& n) { return s.partyParam(n); });
+    if (!rule || rule->minimumContributions() <= 1) return;
+    for (const Party& p : t.parties) {
+        const int workers = p.workerCount();
+        if (p.central || workers == 0) continue;
+        const int fewest = all.contains(p.id)    ? clientsDrawn(p.clientsPerRound, workers)
+                           : runDrawn >= runPool ? workers
+                                                 : std::max(1, runDrawn - (runPool - workers));
+        if (fewest < rule->minimumContributions())
+            tooFew(all.contains(p.id) ? "$.parties" : "$.training.clients_per_round", s.partyAggregation, rule->minimumContributions(),
+                   fewest, QCoreApplication::translate("TopologyCheck", "in party %1").arg(p.id));
+    }
+}
+
+}  // namespace
+
 void checkClientSampling(const Topology& t, TopologyIssues* issues) {
     if (!samplesClients(t)) return;
     const TrainingSettings& s = t.training;
@@ -125,6 +167,7 @@ void checkClientSampling(const Topology& t, TopologyIssues* issues) {
                                                                   "server, which a drawn-out party would not send: use fedavg, or "
                                                                   "hierarchy flat")
                                           .arg(s.aggregation));
+    checkRuleMinimums(t, issues);
     if (s.param(QStringLiteral("quorum")) > 0)
         add("$.training.quorum",
             QCoreApplication::translate("TopologyCheck", "a quorum and clients_per_round both leave workers out of a round: keep one"));

@@ -128,6 +128,32 @@ private Q_SLOTS:
         QVERIFY(!load.ok());
         QVERIFY2(load.errorText().contains(message), qPrintable(load.errorText()));
     }
+
+    // A rule that needs several contributions gets only the drawn: Krum with byzantine_f 1 needs
+    // 5, and with 8 of 16 drawn across two parties of 8 a party may have one drawn (a round of
+    // one left the model as it was, silently); drawn in each party, or flat, the count decides.
+    void aRuleNeedingMoreThanTheDrawIsRefused_data() {
+        QTest::addColumn<QJsonObject>("training");
+        QTest::addColumn<double>("party2");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("party krum, the run's draw")
+            << QJsonObject{{"clients_per_round", 8}, {"party_aggregation", "krum"}} << 0.0 << "draws as few as 1 in party party1";
+        QTest::newRow("party krum, a party's draw")
+            << QJsonObject{{"party_aggregation", "krum"}} << 4.0 << "draws as few as 4 in party party2";
+        QTest::newRow("party krum, drawn enough") << QJsonObject{{"party_aggregation", "krum"}} << 5.0 << "";
+        QTest::newRow("flat krum") << QJsonObject{{"clients_per_round", 4}, {"hierarchy", "flat"}, {"aggregation", "krum"}} << 0.0
+                                   << "draws as few as 4 in the run";
+        QTest::newRow("flat krum, drawn enough")
+            << QJsonObject{{"clients_per_round", 5}, {"hierarchy", "flat"}, {"aggregation", "krum"}} << 0.0 << "";
+    }
+    void aRuleNeedingMoreThanTheDrawIsRefused() {
+        QFETCH(QJsonObject, training);
+        QFETCH(double, party2);
+        QFETCH(QString, message);
+        const TopologyLoad load = topology(8, training, party2);
+        if (message.isEmpty()) QVERIFY2(load.ok(), qPrintable(load.errorText()));
+        else QVERIFY2(!load.ok() && load.errorText().contains(message), qPrintable(load.errorText()));
+    }
 };
 
 QTEST_GUILESS_MAIN(ClientSamplingTest)
