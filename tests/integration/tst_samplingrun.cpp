@@ -1,6 +1,7 @@
 // Client sampling end to end (hips run on loopback): each round only the drawn workers train and
 // push, the others (and a party none of whose workers is drawn) sit it out and pull its model, the
 // run ends every round, and the draw is recorded (metrics and history) as every process made it.
+#include "FaultRuns.h"
 #include "RunHarness.h"
 
 #include <QJsonArray>
@@ -57,6 +58,21 @@ private Q_SLOTS:
         QVERIFY2(status == 0 && show.contains("round 1 draws " + drawn.value(1).toUtf8()), show.constData());
         qInfo("drawn: %s (parties %s)", qPrintable(QStringList(drawn.values()).join(' ')),
               qPrintable(QStringList(parties.values()).join(' ')));
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
+    // A party that sits a round out asks the global server for that round's model; a global
+    // server killed meanwhile took the ask with it, and the restarted one is asked again (it was
+    // not: the party never had that model, and the run hung once it was drawn again).
+    void aPartySittingOutAsksTheRestartedGlobalServerAgain() {
+        Run run;
+        const QString topology =
+            writeSmallVariant(run, QJsonArray{QJsonObject{{"count", 2}}},
+                              {{"clients_per_round", 1}, {"fault_policy", "continue"}, {"heartbeat_timeout_s", 3}, {"rounds", 10}});
+        run.start({"run", topology, "--out", run.dir.filePath("run")});
+        QVERIFY2(signalAtRound(run, 3, "central/global_server0", SIGKILL), run.out.constData());
+        QVERIFY2(run.finish(120000) == 0, run.out + run.err);
+        QVERIFY2(run.out.contains("central/global_server0 (pid") && run.out.contains("finished after 10 rounds"), run.out.constData());
         QVERIFY(run.leftovers().isEmpty());
     }
 

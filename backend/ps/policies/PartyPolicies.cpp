@@ -54,13 +54,16 @@ public:
     void onGlobalModel() override {
         m_earlyBytes = 0;
         for (Envelope& e : std::exchange(m_early, {})) onPush(e);
-        // Client sampling: a round none of this party's workers is drawn for sends nothing up; the
-        // party asks for its model instead.
-        const qint64 next = m_tier.model.round + 1;
-        if (samplesClients(m_tier.ctx.topology) && next <= m_tier.ctx.training().rounds &&
-            !sampledWorkers(m_tier.ctx.topology, next).intersects(m_tier.workerIds))
-            m_tier.upstream->send(Message(message::kPull, {{QStringLiteral("version"), m_tier.globalVersion + 1}}));
+        if (sitsOut(m_tier.model.round + 1)) askForTheModel();
     }
+
+    // Client sampling: a round none of this party's workers is drawn for sends nothing up; the
+    // party asks for its model instead.
+    bool sitsOut(qint64 round) const {
+        return samplesClients(m_tier.ctx.topology) && round <= m_tier.ctx.training().rounds &&
+               !sampledWorkers(m_tier.ctx.topology, round).intersects(m_tier.workerIds);
+    }
+    void askForTheModel() { m_tier.upstream->send(Message(message::kPull, {{QStringLiteral("version"), m_tier.globalVersion + 1}})); }
 
     // At most one round of every worker's pushes (this server's shard of the model each): a worker
     // that sends more before the model is here has it refused, not kept.
@@ -117,11 +120,13 @@ protected:
 public:
     // Its last push went to a global server that died before answering it: the restarted one
     // gets it again (with the pull for its answer). One it already had is refused there as a
-    // second push, and its answer comes all the same.
+    // second push, and its answer comes all the same. A round this party sits out (client
+    // sampling) asks again for its model: the dead server held that pull.
     void onUpstreamBack() override {
         if (m_tier.globalVersion < 0) return (void)m_tier.upstream->send(Message(message::kPull, {{QStringLiteral("version"), 0}}));
         if (m_lastUp.values && m_lastUp.round > m_tier.model.round)
             sendPush(*m_tier.upstream, m_lastUp.round, m_lastUp.base, m_lastUp.values, true, {}, m_lastUp.weight);
+        else if (sitsOut(m_tier.model.round + 1)) askForTheModel();
     }
 
 protected:
