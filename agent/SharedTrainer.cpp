@@ -132,7 +132,8 @@ private:
         if (it == m_roles.end()) return;
         const int sig = int(m.value(QStringLiteral("signal")).toInteger());
         if (sig == SIGTERM || sig == SIGINT) it->second->scope.requestStop();
-        if (sig == SIGKILL) {  // a thread that did not stop: only the process can be killed
+        if (sig == SIGKILL && !it->second->finished) {  // a thread that did not stop: only the process can be killed
+            // (one that has ended, not yet reaped, is no reason to end the others)
             std::fprintf(stderr, "hips-trainer: %s did not stop when asked; the shared trainer ends with every role in it\n",
                          qPrintable(it->first));
             std::fflush(nullptr);
