@@ -130,9 +130,19 @@ struct LocalTrainer::Impl {
         const double value = loss.item<double>();  // waits for the step to be done
         drawing.reset();
         slot.reset();
-        if (slowdown > 1)  // a slower device, emulated: the step takes `slowdown` times as long
-            std::this_thread::sleep_for((std::chrono::steady_clock::now() - start) * (slowdown - 1));
+        if (slowdown > 1) sleepVouching((std::chrono::steady_clock::now() - start) * (slowdown - 1), progress);
         return value;
+    }
+
+    // A slower device, emulated: the step takes `slowdown` times as long. Asleep in slices that
+    // call `progress`, so that a long step vouches for its worker's heartbeats (it is no hang) and
+    // a stop (which `progress` throws) ends it.
+    static void sleepVouching(std::chrono::duration<double> length, const std::function<void()>& progress) {
+        const auto until = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(length);
+        for (auto now = std::chrono::steady_clock::now(); now < until; now = std::chrono::steady_clock::now()) {
+            std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(until - now, std::chrono::milliseconds(200)));
+            if (progress) progress();
+        }
     }
 
     // FedProx: the gradient of (μ/2)·‖w − w_global‖², μ·(w − w_global), on every parameter.
