@@ -1,8 +1,8 @@
 // A shared trainer's compute slots (ProcessTuning.h): at most the limit at once, served in the
 // order they came, a round's steps in one turn, a wait that calls back and can be given up, and a
-// limit that follows the cores and a step's threads; the process-wide generator's turn; and
-// LibTorch's threads set by a shared trainer's worker threads at once after a fork. No model
-// trains here.
+// limit that follows the cores and a step's threads; the process-wide generator's turn; a slowed
+// step's sleep that calls back; and LibTorch's threads set by a shared trainer's worker threads at
+// once after a fork. No model trains here but the slowed step's.
 #include "LocalTrainer.h"
 #include "ProcessTuning.h"
 
@@ -12,11 +12,35 @@
 #include <optional>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 #include <vector>
 #include <sys/wait.h>
 #include <unistd.h>
 
 using namespace hips;
+
+namespace {
+
+// A wait for `Turn` whose callback throws at its second call (a stop): whether the wait was given
+// up by it, and the calls made.
+template <typename Turn>
+std::pair<bool, int> givenUpAtTheSecondCall() {
+    std::atomic<int> calls{0};
+    std::atomic<bool> gaveUp{false};
+    std::thread stopped([&] {
+        try {
+            const Turn turn([&] {
+                if (++calls == 2) throw std::runtime_error("asked to stop");
+            });
+        } catch (const std::runtime_error&) {
+            gaveUp = true;
+        }
+    });
+    stopped.join();
+    return {gaveUp.load(), calls.load()};
+}
+
+}  // namespace
 
 class ComputeSlotsTest : public QObject {
     Q_OBJECT
@@ -105,21 +129,10 @@ private Q_SLOTS:
     // holder takes it as if it had never waited.
     void aWaitForASlotCallsBackAndCanBeGivenUp() {
         setComputeSlots(1);
-        std::atomic<int> calls{0};
-        std::atomic<bool> gaveUp{false};
         std::optional<ComputeSlot> held(std::in_place);
-        std::thread stopped([&] {
-            try {
-                const ComputeSlot slot([&] {
-                    if (++calls == 2) throw std::runtime_error("asked to stop");
-                });
-            } catch (const std::runtime_error&) {
-                gaveUp = true;
-            }
-        });
-        stopped.join();
+        const auto [gaveUp, calls] = givenUpAtTheSecondCall<ComputeSlot>();
         QVERIFY(gaveUp);
-        QCOMPARE(calls.load(), 2);
+        QCOMPARE(calls, 2);
         QCOMPARE(computeSlotsWaiting(), 0);
         held.reset();
         std::thread next([] { const ComputeSlot slot; });  // (would wait forever were the slot lost)
@@ -132,21 +145,11 @@ private Q_SLOTS:
     // whatever the compute slots, a wait that calls back and can be given up, and the turn
     // handed on to the one that waited.
     void theGeneratorsTurnIsOneAtATimeAndCanBeGivenUp() {
-        std::atomic<int> calls{0};
-        std::atomic<bool> gaveUp{false}, tookIt{false};
+        std::atomic<bool> tookIt{false};
         std::optional<GeneratorTurn> held(std::in_place);
-        std::thread stopped([&] {
-            try {
-                const GeneratorTurn turn([&] {
-                    if (++calls == 2) throw std::runtime_error("asked to stop");
-                });
-            } catch (const std::runtime_error&) {
-                gaveUp = true;
-            }
-        });
-        stopped.join();
+        const auto [gaveUp, calls] = givenUpAtTheSecondCall<GeneratorTurn>();
         QVERIFY(gaveUp);
-        QCOMPARE(calls.load(), 2);
+        QCOMPARE(calls, 2);
         std::thread next([&] {
             const GeneratorTurn turn;  // (would wait forever were the turn lost)
             tookIt = true;
@@ -154,6 +157,31 @@ private Q_SLOTS:
         held.reset();
         next.join();
         QVERIFY(tookIt);
+    }
+
+    // A slowed worker's step sleeps out its slowness in slices that call the worker back: a long
+    // step vouches for its heartbeats (a sleep longer than heartbeat_timeout_s was taken for a
+    // hang) and a stop, thrown there, ends it. Before, the whole sleep went by in one call.
+    void aSlowedStepCallsBackWhileItSleeps() {
+        setTorchThreads(1);
+        TrainingSettings s;
+        s.dataset = "synthetic";
+        s.model = "mlp";
+        s.syntheticSamples = 512;
+        LocalTrainer trainer(s, 0, 1, "cpu");
+        trainer.setSlowdown(1000);  // a step of ~1 ms or more: a second's sleep or more
+        int calls = 0;
+        trainer.setProgress([&calls] {
+            if (++calls == 2) throw std::runtime_error("asked to stop");
+        });
+        bool stopped = false;
+        try {
+            trainer.trainSteps(1);
+        } catch (const std::runtime_error&) {
+            stopped = true;
+        }
+        QVERIFY2(stopped, "the step slept out its slowness without a call back");
+        QCOMPARE(calls, 2);
     }
 
     // A shared trainer is forked from the zygote, and its worker threads each set LibTorch's

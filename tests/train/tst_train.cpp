@@ -426,27 +426,6 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(TrainError, otherShard.loadState("not an archive"));
     }
 
-    // A slowed worker's step sleeps out its slowness in slices that call the worker back: a long
-    // step vouches for its heartbeats (a sleep longer than heartbeat_timeout_s was taken for a
-    // hang) and a stop, thrown there, ends it. Before, the whole sleep went by in one call.
-    void aSlowedStepCallsBackWhileItSleeps() {
-        setTorchThreads(1);
-        LocalTrainer trainer(smallMlp(), 0, 1, "cpu");
-        trainer.setSlowdown(1000);  // a step of ~1 ms or more: a second's sleep or more
-        int calls = 0;
-        trainer.setProgress([&calls] {
-            if (++calls == 2) throw std::runtime_error("asked to stop");
-        });
-        bool stopped = false;
-        try {
-            trainer.trainSteps(1);
-        } catch (const std::runtime_error&) {
-            stopped = true;
-        }
-        QVERIFY2(stopped, "the step slept out its slowness without a call back");
-        QCOMPARE(calls, 2);
-    }
-
     // hips simulate parks a worker's trainer between its turns: its weights' memory goes back, and
     // the next turn's setWeights takes it again. The turns after a park train exactly what an
     // unparked trainer trains (the momentum and the data order are kept); the weights cannot be
