@@ -122,6 +122,79 @@ private Q_SLOTS:
         QCOMPARE((*out)[0], 10.0f + 4.0f);
     }
 
+    // Client sampling under fault_policy continue: a contributor that sits a round out is left out
+    // of that round alone (its push of it is late); a round whose every drawn contributor is down
+    // or sat out closes empty, its result the base, as a round that a rule that does not fold
+    // would have aggregated (it is not asked).
+    void aRoundNoDrawnContributorCanDeliverClosesEmpty() {
+        const std::vector<float> base{10.0f, 20.0f};
+        RoundCollector c("global", {"a", "b", "c"}, AggregatorRegistry::create("fedavg"));
+        ModelBufferPool pool;
+        c.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(2), base.data()}; });
+        c.tolerateLatePushes();
+        c.setRoundContributors([](qint64 round) {
+            return round == 2 ? QSet<QString>{"c"} : round == 3 ? QSet<QString>{"a", "c"} : QSet<QString>{"a", "b"};
+        });
+        QVERIFY(!c.sitOut("a", 1));  // before round 1 opens
+        QVERIFY(!c.noneCanDeliver(1));
+        QVERIFY(c.add(push("b", 1, {3.0f, 3.0f}), 1, 2));  // b alone closes it, standing for all three
+        QCOMPARE((*c.takeFolded())[0], 10.0f + 3.0f * 3.0f);
+        QVERIFY(!c.add(push("a", 1, {1.0f, 1.0f}), 2, 2));
+        QCOMPARE(c.late(), quint64(1));
+        QVERIFY(!c.setAbsent("c", true));  // round 2's only drawn contributor
+        QVERIFY(c.noneCanDeliver(2));
+        QVERIFY(c.closeEmpty(2, 2));
+        FloatBuffer out = c.takeFolded();
+        QVERIFY(out);
+        QCOMPARE(*out, base);
+        QVERIFY(!c.noneCanDeliver(3));  // a sat out round 1 only
+        QVERIFY(!c.closeEmpty(3, 2));
+        QVERIFY(c.add(push("a", 3, {1.0f, 1.0f}), 3, 2));  // c is down: a closes it
+        c.takeFolded();
+        QVERIFY(!c.add(push("a", 4, {1.0f, 1.0f}), 4, 2));
+        QVERIFY(c.sitOut("b", 4));  // the open round waited for b alone
+        QVERIFY(!c.add(push("b", 4, {5.0f, 5.0f}), 5, 2));
+        QCOMPARE(c.late(), quint64(2));
+        QCOMPARE(c.rejected(), quint64(0));
+        // Without client sampling nothing tells a round that can never come: the server waits.
+        RoundCollector all("global", {"a"}, AggregatorRegistry::create("fedavg"));
+        QVERIFY(!all.setAbsent("a", true));
+        QVERIFY(!all.noneCanDeliver(1));
+        // A rule that does not fold: the base, and the rule is not asked for an aggregate of nothing.
+        RoundCollector median("global", {"a", "b"}, AggregatorRegistry::create("median"));
+        median.setRoundContributors([](qint64) { return QSet<QString>{"a"}; });
+        QVERIFY(!median.setAbsent("a", true));
+        QVERIFY(median.closeEmpty(1, 2));
+        std::vector<float> written{0.0f, 0.0f};
+        median.write(written.data(), base.data(), 0, 2);
+        QCOMPARE(written, base);
+    }
+
+    // A party server's round: what a drawn worker that went down had sent of it is dropped when
+    // none drawn is left up, and the worker back starts the round again.
+    void aRoundNoneCanFinishIsDroppedAndBegunAgain() {
+        const size_t total = kSliceFloats + 2;
+        RoundCollector c("p/server0", {"a", "b"}, AggregatorRegistry::create("fedavg"));
+        ModelBufferPool pool;
+        c.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(total), nullptr}; });
+        c.tolerateLatePushes();
+        c.setRoundContributors([](qint64) { return QSet<QString>{"a"}; });
+        std::vector<Envelope> a = pushSlices("a", 1, total, [](size_t) { return 2.0f; });
+        QVERIFY(!c.add(a[0], 1, total));
+        QVERIFY(!c.setAbsent("a", true));
+        QVERIFY(c.noneCanDeliver(1));
+        c.dropRound();
+        QVERIFY(!c.roundOpen());
+        QVERIFY(!c.setAbsent("a", false));
+        QVERIFY(!c.noneCanDeliver(1));
+        std::vector<Envelope> again = pushSlices("a", 1, total, [](size_t) { return 3.0f; });
+        QVERIFY(!c.add(again[0], 1, total));
+        QVERIFY(c.add(again[1], 1, total));
+        const FloatBuffer out = c.takeFolded();
+        QCOMPARE((*out)[0], 6.0f);  // a's whole push again, standing for both
+        QCOMPARE((*out)[kSliceFloats], 6.0f);
+    }
+
     // A global round that leaves a party out (undrawn, down, past its deadline) stands for it by
     // the workers behind each party's push, not by their count: a party of one left out beside a
     // party of three scales the three's sum by 4/3 (it was 2/1, and a party of one alone by 2:

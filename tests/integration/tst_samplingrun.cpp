@@ -76,6 +76,34 @@ private Q_SLOTS:
         QVERIFY(run.leftovers().isEmpty());
     }
 
+    // fault_policy continue: party1/worker1 is killed for good at round 2. A round that draws it
+    // (one worker of four a round) finds none of party1's drawn workers up: the party sits it out
+    // (it sent nothing, and the global round waited for it forever), and as no other worker is
+    // drawn the round goes by with the model unchanged, so its evaluation is the round before's.
+    // The run ends every round.
+    void aPartyWhoseDrawnWorkersAreDownSitsTheRoundOut() {
+        Run run;
+        const QString topology = writeSmallVariant(
+            run, QJsonArray{QJsonObject{{"count", 2}}},
+            {{"clients_per_round", 1}, {"fault_policy", "continue"}, {"heartbeat_timeout_s", 2}, {"max_restarts", 0}, {"rounds", 16}});
+        run.start({"run", topology, "--out", run.dir.filePath("run")});
+        QVERIFY2(signalAtRound(run, 2, "party1/worker1", SIGKILL), run.out.constData());
+        QVERIFY2(run.finish(120000) == 0, run.out + run.err);
+        QVERIFY2(run.out.contains("finished after 16 rounds"), run.out.constData());
+        QHash<int, double> accuracy;
+        for (const QJsonObject& e : records(run, "eval")) accuracy.insert(e["round"].toInt(), e["test_acc"].toDouble());
+        QList<int> satOut;
+        for (const QJsonObject& s : records(run, "sample"))
+            if (s["round"].toInt() >= 4 && s["workers"].toArray()[0].toString() == "party1/worker1") satOut << s["round"].toInt();
+        QVERIFY2(!satOut.isEmpty(), "the draw of this seed never chose party1/worker1 after round 3: the case tests nothing");
+        for (int round : satOut) {
+            QVERIFY2(accuracy.contains(round) && accuracy.contains(round - 1), qPrintable(QString::number(round)));
+            QCOMPARE(accuracy.value(round), accuracy.value(round - 1));
+        }
+        qInfo("rounds party1 sat out: %s", qPrintable(QString::number(satOut.size())));
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
     // --clients-per-round overrides the topology's; a value that is no count or fraction is refused.
     void theCommandLineSetsItAndRefusesNonsense() {
         Run bad;

@@ -6,6 +6,7 @@
 #include "DataPlan.h"
 #include "FedOptimizer.h"
 #include "ModeRegistry.h"
+#include "RoleScope.h"
 #include "RoundCollector.h"
 #include "SecureSum.h"
 #include "ServerOptimizer.h"
@@ -107,6 +108,11 @@ public:
         progress(m_collector.setAbsent(node, !up));
     }
 
+    void onSitOut(const QString& peer, qint64 round) override {
+        if (!m_contributors.contains(peer) || m_tier.model.version < 0 || round != m_tier.model.version + 1) return;
+        progress(m_collector.sitOut(peer, round));
+    }
+
     void onTick(Clock::time_point now) override {
         if (m_timeout.count() <= 0 || !m_collector.roundOpen() || now - m_roundOpenedAt < m_timeout) return;
         if (m_collector.closeWithWhatCame(m_minContributors)) progress(true);
@@ -135,6 +141,19 @@ private:
     }
 
     void progress(bool complete) {
+        progressRound(complete);
+        // A round that every contributor drawn for is down for, or sits out, goes by with the
+        // model unchanged (as `hips simulate`'s does); so may the rounds after it.
+        const qint64 last = m_tier.ctx.training().rounds * m_tier.ctx.training().globalStepsPerRound();
+        ModelVersion& model = m_tier.model;
+        while (model.version >= 0 && model.version < last && m_collector.closeEmpty(model.version + 1, model.size)) {
+            std::fprintf(roleErr(), "%s: round %lld: every contributor drawn for it is down or sits it out; the model goes on unchanged\n",
+                         qPrintable(m_tier.ctx.node.id), static_cast<long long>(model.version + 1));
+            progressRound(true);
+        }
+    }
+
+    void progressRound(bool complete) {
         ModelVersion& model = m_tier.model;
         while (const auto slice = m_collector.takeFinalSlice())
             if (!stepsItself() && !m_tier.beforePublish)  // out before the round is complete

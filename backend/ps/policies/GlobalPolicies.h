@@ -43,6 +43,9 @@ public:
     // A message of a protocol the policy runs with its contributors (secure aggregation's masked
     // pushes and keys); false when it is none.
     virtual bool onProtocolMessage(Envelope&) { return false; }
+    // A contributor that will not push `round`: a party server none of whose workers drawn for it
+    // is up (client sampling under fault_policy continue). Its pull for the round is added apart.
+    virtual void onSitOut(const QString&, qint64) {}
 };
 
 std::unique_ptr<GlobalPolicy> makeGlobalPolicy(GlobalTier& tier);

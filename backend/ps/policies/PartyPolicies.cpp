@@ -5,6 +5,7 @@
 #include "Collusion.h"
 #include "DataPlan.h"
 #include "ModeRegistry.h"
+#include "RoleScope.h"
 #include "RoundCollector.h"
 #include "ShardedLinks.h"
 #include "VectorMath.h"
@@ -55,6 +56,7 @@ public:
         m_earlyBytes = 0;
         for (Envelope& e : std::exchange(m_early, {})) onPush(e);
         if (sitsOut(m_tier.model.round + 1)) askForTheModel();
+        else sitOutIfNoDrawnWorkerIsUp();
     }
 
     // Client sampling: a round none of this party's workers is drawn for sends nothing up; the
@@ -63,7 +65,26 @@ public:
         return samplesClients(m_tier.ctx.topology) && round <= m_tier.ctx.training().rounds &&
                !sampledWorkers(m_tier.ctx.topology, round).intersects(m_tier.workerIds);
     }
-    void askForTheModel() { m_tier.upstream->send(Message(message::kPull, {{QStringLiteral("version"), m_tier.globalVersion + 1}})); }
+    void askForTheModel(bool sittingOut = false) {
+        Message pull(message::kPull, {{QStringLiteral("version"), m_tier.globalVersion + 1}});
+        if (sittingOut) pull.fields.insert(QStringLiteral("sits_out"), true);
+        m_tier.upstream->send(std::move(pull));
+    }
+
+    // Client sampling under fault_policy continue: a round every worker drawn for is down (and
+    // none of them has pushed) has nothing to send up. The party says it sits the round out, so
+    // that the global round does not wait for it, and asks for the round's model.
+    void sitOutIfNoDrawnWorkerIsUp() {
+        const qint64 round = m_tier.model.round + 1;
+        if (!m_tier.ctx.training().continuesThroughFailures() || m_tier.model.version < 0 || round > m_tier.ctx.training().rounds ||
+            round == m_satOut || m_tier.pushedRound >= round || m_streamedSlices || !m_collector.noneCanDeliver(round))
+            return;
+        m_collector.dropRound();
+        m_satOut = round;
+        std::fprintf(roleErr(), "%s: round %lld: every worker of the party drawn for it is down; the party sits it out\n",
+                     qPrintable(m_tier.ctx.node.id), static_cast<long long>(round));
+        askForTheModel(true);
+    }
 
     // At most one round of every worker's pushes (this server's shard of the model each): a worker
     // that sends more before the model is here has it refused, not kept.
@@ -83,8 +104,9 @@ public:
 
     // fault_policy continue: a worker down is left out of the rounds until it is back.
     void onMembership(const QString& node, bool up) override {
-        if (m_tier.workerIds.contains(node) && m_tier.model.version >= 0)
-            progress(m_tier.model.round + 1, m_collector.setAbsent(node, !up));
+        if (!m_tier.workerIds.contains(node) || m_tier.model.version < 0) return;
+        progress(m_tier.model.round + 1, m_collector.setAbsent(node, !up));
+        if (!up) sitOutIfNoDrawnWorkerIsUp();
     }
 
     // round_timeout_s: a round open that long closes with the workers that pushed, if enough did.
@@ -127,6 +149,7 @@ public:
         if (m_lastUp.values && m_lastUp.round > m_tier.model.round)
             sendPush(*m_tier.upstream, m_lastUp.round, m_lastUp.base, m_lastUp.values, true, {}, m_lastUp.weight);
         else if (sitsOut(m_tier.model.round + 1)) askForTheModel();
+        else if (m_satOut == m_tier.model.round + 1) askForTheModel(true);
     }
 
 protected:
@@ -146,6 +169,7 @@ protected:
         double weight = 0;
     } m_lastUp;  // the party's last round's sum as it went up
     bool m_streamedSlices = false;  // this round's sum went up slice by slice (every worker counts)
+    qint64 m_satOut = -1;  // the last round the party sat out for want of a drawn worker that is up
     std::chrono::steady_clock::time_point m_roundOpenedAt;
     std::chrono::milliseconds m_timeout{0};
     int m_minWorkers = 1;

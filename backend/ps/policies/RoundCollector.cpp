@@ -78,6 +78,10 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
         reject(push, QStringLiteral("push for round %1 while round %2 is open").arg(round).arg(expectedRound));
         return false;
     }
+    if (round == m_sitOutRound && m_sitOut.contains(from)) {  // it said it would not: counted as late
+        if (offset == 0) ++m_late;
+        return false;
+    }
     if (m_drawn && !drawnFor(expectedRound).contains(from)) {
         reject(push, QStringLiteral("not drawn for round %1 (clients_per_round)").arg(expectedRound));
         return false;
@@ -202,6 +206,47 @@ bool RoundCollector::setAbsent(const QString& contributor, bool absent) {
     return true;
 }
 
+bool RoundCollector::sitOut(const QString& contributor, qint64 round) {
+    if (!m_contributors.contains(contributor)) return false;
+    if (round != m_sitOutRound) m_sitOut.clear();
+    m_sitOutRound = round;
+    m_sitOut.insert(contributor);
+    if (!roundOpen() || round != m_openRound || completed(contributor) || m_leftOut.contains(contributor)) return false;
+    leaveOut(contributor);
+    if (m_complete == 0 || m_complete < needed()) return false;
+    closeRound();
+    return true;
+}
+
+bool RoundCollector::noneCanDeliver(qint64 round) {
+    if (!m_drawn) return false;
+    const bool open = roundOpen() && round == m_openRound;
+    for (const QString& c : drawnFor(round)) {
+        if (!m_contributors.contains(c)) continue;
+        const bool out = m_absent.contains(c) || (round == m_sitOutRound && m_sitOut.contains(c));
+        if (!out || (open && completed(c))) return false;
+    }
+    return true;
+}
+
+bool RoundCollector::closeEmpty(qint64 round, size_t size) {
+    if (!noneCanDeliver(round)) return false;
+    if (!roundOpen() || round != m_openRound) {
+        m_deliveries.clear();
+        startRound(size, round);
+    }
+    for (const QString& c : m_contributors)
+        if (!completed(c) && !m_leftOut.contains(c)) leaveOut(c);
+    closeRound();
+    return true;
+}
+
+void RoundCollector::dropRound() {
+    m_deliveries.clear();
+    m_fold = {};
+    m_finalSlices.clear();
+}
+
 bool RoundCollector::closeWithWhatCame(int atLeast) {
     if (!roundOpen() || m_complete < std::max(atLeast, 1)) return false;
     for (const QString& c : m_contributors)
@@ -238,7 +283,8 @@ double RoundCollector::openWeight() const {
 void RoundCollector::closeRound() {
     m_deliveries.clear();
     m_roundWeight = std::exchange(m_weight, 0.0);
-    if (!folding()) m_rule->finish();
+    m_emptyRound = m_complete == 0;
+    if (!folding() && !m_emptyRound) m_rule->finish();
     m_scale = m_complete > 0 ? m_totalShare / m_completeShare : m_totalShare;
     if (!folding()) return;
     if (!partial()) m_scale = 1.0f;  // folded in order: each slice was scaled when it became final
@@ -275,9 +321,8 @@ void RoundCollector::startRound(size_t expectedSize, qint64 round) {
     m_leftOut.clear();
     m_leftOutPerSlice.assign(sliceCount(expectedSize), 0);
     m_leftOutSharePerSlice.assign(sliceCount(expectedSize), 0.0f);
-    if (m_drawn)
-        for (const QString& c : m_contributors)
-            if (!drawnFor(round).contains(c)) leaveOut(c);
+    for (const QString& c : m_contributors)
+        if ((m_drawn && !drawnFor(round).contains(c)) || (round == m_sitOutRound && m_sitOut.contains(c))) leaveOut(c);
 }
 
 const QSet<QString>& RoundCollector::drawnFor(qint64 round) {

@@ -88,6 +88,20 @@ public:
     // and the aggregate stands for every contributor (scaled by contributors / contributions, as a
     // quorum's). Returns true when this closed the open round.
     bool setAbsent(const QString& contributor, bool absent);
+    // Client sampling under fault_policy continue. A contributor that will not push `round` (a
+    // party server none of whose drawn workers is up says so) is left out of that round alone, as
+    // if it were not drawn, and a push of its for it counts as late. True when this closed the
+    // open round.
+    bool sitOut(const QString& contributor, qint64 round);
+    // Whether every contributor drawn for `round` is down or sat it out without having delivered
+    // it: nothing can come for that round. (False without client sampling: such a run's servers
+    // wait for their contributors to come back, or for the scheduler to stop the run.)
+    bool noneCanDeliver(qint64 round);
+    // Closes such a round with nothing: its result is the base (the model does not move). True
+    // when it closed it.
+    bool closeEmpty(qint64 round, size_t size);
+    // Drops what such a round, when open, has (a party server sends nothing up for it).
+    void dropRound();
     // round_timeout_s: closes the open round with the whole contributions it has, if it has at
     // least `atLeast` (1 or more); those that did not deliver are left out of it. True when closed.
     bool closeWithWhatCame(int atLeast);
@@ -102,6 +116,11 @@ public:
     QCborMap ruleRecord(qint64 round) const;
     // out = base + aggregate over [begin, end) when the round was not folded; see AggregationRule::write.
     void write(float* out, const float* base, size_t begin, size_t end) const {
+        if (m_emptyRound) {
+            if (base) std::copy(base + begin, base + end, out + begin);
+            else std::fill(out + begin, out + end, 0.0f);
+            return;
+        }
         m_rule->write(out, base, begin, end);
         if (m_scale != 1.0f) rescaleAround(out + begin, base ? base + begin : nullptr, end - begin, m_scale);
     }
@@ -169,6 +188,9 @@ private:
     std::vector<size_t> m_finalSlices;  // made final, not yet taken
     QSet<QString> m_absent;  // declared down, until back
     QSet<QString> m_leftOut;  // of the open round: not waited for any more
+    qint64 m_sitOutRound = -1;
+    QSet<QString> m_sitOut;  // of m_sitOutRound: sitOut's
+    bool m_emptyRound = false;  // the last closed round had no contribution: its result is the base
     std::vector<int> m_leftOutPerSlice;  // of the open round: slices counted without a contribution
     bool m_tolerateLate = false, m_partialRound = false;
     size_t m_length = 0;

@@ -70,7 +70,7 @@ public:
             if (!e) continue;
             const QString& type = e->message.type;
             if (type == message::kInit) onInit(*e);
-            else if (type == message::kPull) addPull(e->peer, e->message.integer(QStringLiteral("version")));
+            else if (type == message::kPull) onPull(*e);
             else if (type == message::kPush) onPush(*e);
             else if (type == message::kEvaluated && e->peer == m_master)
                 m_masterHasFinal = e->message.integer(QStringLiteral("round")) >= m_ctx.training().rounds;
@@ -121,6 +121,14 @@ private:
             held |= it.key() != c.node && it.value() == place && !m_down.contains(it.key());
         held |= place != c.node && !m_down.contains(place);
         if (!held || c.up) m_policy->onMembership(place, c.up);
+    }
+
+    // A pull that says `sits_out`: its party server will not push that round (none of the
+    // party's workers drawn for it is up), and waits for its model all the same.
+    void onPull(const Envelope& e) {
+        const qint64 version = e.message.integer(QStringLiteral("version"));
+        addPull(e.peer, version);
+        if (e.message.fields.value(QStringLiteral("sits_out")).toBool()) m_policy->onSitOut(e.peer, version);
     }
 
     void onPush(Envelope& e) {
