@@ -233,7 +233,8 @@ std::optional<Topology> privacyColumn;  // the run, its privacy settled: its row
 
 void printRow(const RoundRow& r) {
     const QString acc = std::isnan(r.testScore()) ? QStringLiteral("-") : QString::number(r.testScore(), 'f', 4);
-    std::printf("%5d  %*s  %7.4f  %9.0f  %9s  %9s  %7.1fs", r.round, scoreWidth, qPrintable(acc), r.trainLoss, r.samplesPerSecond,
+    const QString loss = r.trainReports > 0 ? QString::number(r.trainLoss, 'f', 4) : QStringLiteral("-");
+    std::printf("%5d  %*s  %7s  %9.0f  %9s  %9s  %7.1fs", r.round, scoreWidth, qPrintable(acc), qPrintable(loss), r.samplesPerSecond,
                 qPrintable(megabytes(r.bytesInside)), qPrintable(megabytes(r.bytesAcross)), r.elapsed);
     if (privacyColumn) std::printf("  %8.3f", privacyEpsilon(*privacyColumn, r.round));  // (under sampling: the most draws)
     std::printf("\n");

@@ -95,6 +95,7 @@ QList<RoundRow> RunProgress::drain(bool final) {
         row.testTop5 = p.top5;
         row.testRmse = p.rmse;
         row.trainLoss = p.trainReports ? p.lossSum / p.trainReports : 0;
+        row.trainReports = p.trainReports;
         row.computeSeconds = p.computeSum;
         row.commSeconds = p.commSum;
         m_samplesThrough += p.samples;

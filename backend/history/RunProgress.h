@@ -21,6 +21,7 @@ struct RoundRow {
     // The round's test score, whichever the task has: accuracy, or a regression's RMSE.
     double testScore() const { return testAccuracy == testAccuracy ? testAccuracy : testRmse; }
     double trainLoss = 0;  // mean over the workers; NaN when one reported a loss that is not a number
+    int trainReports = 0;  // the workers' train records behind it (none: nobody trained, e.g. every drawn worker was down)
     double samplesPerSecond = 0;
     quint64 bytesInside = 0;  // cumulative bytes sent inside parties
     quint64 bytesAcross = 0;  // cumulative bytes sent across parties

@@ -112,7 +112,7 @@ void RunReport::derive() {
     for (const RoundRow& row : rounds.rows) {
         compute += row.computeSeconds;
         busy += row.computeSeconds + row.commSeconds;
-        if (std::isfinite(row.trainLoss)) trainLossByRound << QPointF(row.round, row.trainLoss);
+        if (row.trainReports > 0 && std::isfinite(row.trainLoss)) trainLossByRound << QPointF(row.round, row.trainLoss);
         throughputByRound << QPointF(row.round, row.samplesPerSecond);
         if (row.computeSeconds + row.commSeconds > 0) computeRatioByRound << QPointF(row.round, row.computeRatio());
     }

@@ -141,9 +141,12 @@ private Q_SLOTS:
         QCOMPARE((*c.takeFolded())[0], 10.0f + 3.0f * 3.0f);
         QVERIFY(!c.add(push("a", 1, {1.0f, 1.0f}), 2, 2));
         QCOMPARE(c.late(), quint64(1));
+        QVERIFY(!c.closedEmpty());
+        QVERIFY(!c.sitOut("a", 2));  // not drawn for round 2: nothing to sit out
         QVERIFY(!c.setAbsent("c", true));  // round 2's only drawn contributor
         QVERIFY(c.noneCanDeliver(2));
         QVERIFY(c.closeEmpty(2, 2));
+        QVERIFY(c.closedEmpty());
         FloatBuffer out = c.takeFolded();
         QVERIFY(out);
         QCOMPARE(*out, base);
@@ -156,10 +159,17 @@ private Q_SLOTS:
         QVERIFY(!c.add(push("b", 4, {5.0f, 5.0f}), 5, 2));
         QCOMPARE(c.late(), quint64(2));
         QCOMPARE(c.rejected(), quint64(0));
-        // Without client sampling nothing tells a round that can never come: the server waits.
-        RoundCollector all("global", {"a"}, AggregatorRegistry::create("fedavg"));
+        // Without client sampling nothing tells a round that can never come (the server waits),
+        // and nobody sits one out.
+        RoundCollector all("global", {"a", "b"}, AggregatorRegistry::create("fedavg"));
         QVERIFY(!all.setAbsent("a", true));
+        QVERIFY(!all.sitOut("b", 1));
         QVERIFY(!all.noneCanDeliver(1));
+        // A server none of whose contributors is drawn has no round to close.
+        RoundCollector party("p/server0", {"a"}, AggregatorRegistry::create("fedavg"));
+        party.setRoundContributors([](qint64) { return QSet<QString>{"elsewhere"}; });
+        QVERIFY(!party.setAbsent("a", true));
+        QVERIFY(!party.noneCanDeliver(1));
         // A rule that does not fold: the base, and the rule is not asked for an aggregate of nothing.
         RoundCollector median("global", {"a", "b"}, AggregatorRegistry::create("median"));
         median.setRoundContributors([](qint64) { return QSet<QString>{"a"}; });

@@ -294,6 +294,8 @@ private Q_SLOTS:
         QCOMPARE(rows[1].round, 2);
         QVERIFY(std::isnan(rows[1].testAccuracy));
         QCOMPARE(rows[1].trainLoss, 0.0);
+        QCOMPARE(rows[1].trainReports, 0);  // nobody trained: no loss to show (the table's "-")
+        QCOMPARE(rows[0].trainReports, 1);
         QCOMPARE(rows[2].round, 3);
         QCOMPARE(rows[2].testAccuracy, 0.3);
         QCOMPARE(progress.aggregatedRounds(), 3);

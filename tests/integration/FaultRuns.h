@@ -38,7 +38,7 @@ inline double finalAccuracy(const QByteArray& out) {
 // The rounds of the CLI's table, in the order printed.
 inline QList<int> printedRounds(const QByteArray& out) {
     QList<int> rounds;
-    static const QRegularExpression row("^\\s*(\\d+)\\s+\\S+\\s+\\d", QRegularExpression::MultilineOption);
+    static const QRegularExpression row("^\\s*(\\d+)\\s+\\S+\\s+[\\d-]", QRegularExpression::MultilineOption);
     for (auto it = row.globalMatch(QString::fromUtf8(out)); it.hasNext();) rounds << it.next().captured(1).toInt();
     return rounds;
 }

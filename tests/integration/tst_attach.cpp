@@ -16,7 +16,7 @@ namespace {
 
 QList<int> printedRounds(const QByteArray& out) {
     QList<int> rounds;
-    static const QRegularExpression row("^\\s*(\\d+)\\s+\\S+\\s+\\d", QRegularExpression::MultilineOption);
+    static const QRegularExpression row("^\\s*(\\d+)\\s+\\S+\\s+[\\d-]", QRegularExpression::MultilineOption);
     for (auto it = row.globalMatch(QString::fromUtf8(out)); it.hasNext();) rounds << it.next().captured(1).toInt();
     return rounds;
 }

@@ -188,7 +188,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&charts));
         for (int r = 1; r <= 5; ++r) {
             RoundRow row;
-            row.round = r, row.elapsed = r, row.testAccuracy = 0.5 + 0.05 * r, row.trainLoss = 1.0 / r;
+            row.round = r, row.elapsed = r, row.testAccuracy = 0.5 + 0.05 * r, row.trainLoss = 1.0 / r, row.trainReports = 1;
             charts.addRound(row, 1000.0 * r);
         }
         for (LiveChart* c : charts.charts()) c->redrawNow();
@@ -521,8 +521,8 @@ private Q_SLOTS:
         QCOMPARE(charts.findChild<QLabel*>("smoothing_value")->text(), QString("0.00"));
         RoundRow r1, r2;
         r1.round = 1, r1.elapsed = 2, r1.testAccuracy = 0.5, r1.bytesInside = 4000000, r1.bytesAcross = 2000000;
-        r1.computeSeconds = 3, r1.commSeconds = 1, r1.trainLoss = 1.0;
-        r2.round = 2, r2.elapsed = 4, r2.bytesInside = 8000000, r2.bytesAcross = 6000000;  // not an eval round
+        r1.computeSeconds = 3, r1.commSeconds = 1, r1.trainLoss = 1.0, r1.trainReports = 1;
+        r2.round = 2, r2.elapsed = 4, r2.bytesInside = 8000000, r2.bytesAcross = 6000000, r2.trainReports = 1;  // not an eval round
         charts.addRound(r1, 1000);
         charts.addRound(r2, 3000);
         QCOMPARE(charts.accuracy()->pointCount(0), 1);

@@ -349,6 +349,7 @@ private Q_SLOTS:
                 for (int round = 1; round <= 3; ++round) {
                     store->appendMetric(*run, t0 + round, "central/global_server0", round, "aggregate.apply_s", 0.01);
                     store->appendMetric(*run, t0 + round, "party1/worker0", round, "train.loss", 1.0 / round);
+                    store->appendMetric(*run, t0 + round, "party1/worker0", round, "train.samples", 64);
                     store->appendMetric(*run, t0 + round, "central/master_worker", round, "eval.test_acc", 0.5 + round / 10.0);
                 }
                 store->finishRun(*run, "finished", {});

@@ -277,7 +277,7 @@ void RunCharts::addRound(const RoundRow& row, double wallMs) {
         if (m_top5Line < 0) m_top5Line = m_accuracy->addLine(tr("top-5 accuracy"), kTop5);
         m_accuracy->append(m_top5Line, row.round, wallMs, row.elapsed, row.testTop5);
     }
-    if (std::isfinite(row.trainLoss)) m_loss->append(0, row.round, wallMs, row.elapsed, row.trainLoss);
+    if (row.trainReports > 0 && std::isfinite(row.trainLoss)) m_loss->append(0, row.round, wallMs, row.elapsed, row.trainLoss);
     if (!std::isnan(row.testLoss)) m_loss->append(1, row.round, wallMs, row.elapsed, row.testLoss);
     addTraffic(m_traffic, m_inside, m_across, row, previous, wallMs, m_trafficMode->currentIndex() == 1);
     m_throughput->append(0, row.round, wallMs, row.elapsed, row.samplesPerSecond);
@@ -343,7 +343,7 @@ void RunCharts::addComparison(const QString& name, const QList<RoundRow>& rows, 
         const RoundRow& row = rows[i];
         const double wall = wallMs.value(i);
         if (!std::isnan(row.testScore())) m_accuracy->append(accuracy, row.round, wall, row.elapsed, row.testScore());
-        if (std::isfinite(row.trainLoss)) m_loss->append(loss, row.round, wall, row.elapsed, row.trainLoss);
+        if (row.trainReports > 0 && std::isfinite(row.trainLoss)) m_loss->append(loss, row.round, wall, row.elapsed, row.trainLoss);
         m_throughput->append(throughput, row.round, wall, row.elapsed, row.samplesPerSecond);
         m_ratio->append(ratio, row.round, wall, row.elapsed, row.computeRatio());
     }

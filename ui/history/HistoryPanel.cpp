@@ -364,7 +364,7 @@ void HistoryPanel::updateOverlay() {
         for (qsizetype r = 0; r < report->rounds.rows.size(); ++r) {
             const RoundRow& row = report->rounds.rows[r];
             const double value = m_metric->currentIndex() == 0   ? row.testScore()
-                                 : m_metric->currentIndex() == 1 ? row.trainLoss
+                                 : m_metric->currentIndex() == 1 ? (row.trainReports > 0 ? row.trainLoss : std::nan(""))
                                  : m_metric->currentIndex() == 2 ? double(row.bytesAcross) / 1e6
                                                                  : row.samplesPerSecond;
             if (!std::isnan(value)) m_overlay->append(line, row.round, report->rounds.wallMs[r], row.elapsed, value);

@@ -103,13 +103,19 @@ public:
     // fault_policy continue: a party server (or a central worker) down is out of the rounds until
     // it is back; the scheduler stops the run when fewer than min_parties are left.
     void onMembership(const QString& node, bool up) override {
-        if (!m_contributors.contains(node) || m_tier.model.version < 0) return;
-        if (m_secure) return collect(m_secure->setAbsent(node, !up, m_tier.model.version + 1, m_tier.model.size));
-        progress(m_collector.setAbsent(node, !up));
+        if (!m_contributors.contains(node)) return;
+        if (m_secure) {
+            if (m_tier.model.version >= 0) collect(m_secure->setAbsent(node, !up, m_tier.model.version + 1, m_tier.model.size));
+            return;
+        }
+        const bool closed = m_collector.setAbsent(node, !up);  // (before the first model: noted for it)
+        if (m_tier.model.version >= 0) progress(closed);
     }
 
+    // (Only where a party's workers may be down for good: under fault_policy fail the run ends.)
     void onSitOut(const QString& peer, qint64 round) override {
-        if (!m_contributors.contains(peer) || m_tier.model.version < 0 || round != m_tier.model.version + 1) return;
+        if (!m_tier.ctx.training().continuesThroughFailures() || m_secure || m_tier.model.version < 0 || round != m_tier.model.version + 1)
+            return;
         progress(m_collector.sitOut(peer, round));
     }
 
@@ -162,7 +168,8 @@ private:
         if (!complete) return;
         m_tier.latePushes = m_collector.late() + (m_secure ? m_secure->late() : 0);
         m_tier.overclaims = m_collector.overclaims();
-        if (const QCborMap r = m_collector.ruleRecord(model.version + 1); !r.isEmpty()) m_tier.ctx.metrics.report(metric::kRobust, r);
+        if (const QCborMap r = m_collector.ruleRecord(model.version + 1); !r.isEmpty() && !m_collector.closedEmpty())
+            m_tier.ctx.metrics.report(metric::kRobust, r);
         apply();
     }
 
@@ -184,7 +191,14 @@ private:
         const auto start = Clock::now();
         ModelVersion& model = m_tier.model;
         const QStringList ready = m_tier.pulls.take(model.version + 1);
-        if (stepsItself()) {
+        if (m_collector.closedEmpty()) {  // nobody's update came: the model as it was (not a server
+            m_collector.takeFolded();  // optimizer's step on nothing, nor slices of one that went down)
+            FloatBuffer same = m_tier.pool.acquire(model.size);
+            std::copy(model.data, model.data + model.size, same->data());
+            model = ModelVersion::fromBuffer(model.version + 1, same);
+            if (m_tier.beforePublish) m_tier.beforePublish();
+            m_tier.streamer.finish(m_tier.channel, ready, model);
+        } else if (stepsItself()) {
             FloatBuffer aggregate = m_collector.takeFolded();
             if (!aggregate) {  // a rule that does not fold
                 aggregate = m_tier.pool.acquire(model.size);

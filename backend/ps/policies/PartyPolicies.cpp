@@ -54,6 +54,7 @@ public:
 
     void onGlobalModel() override {
         m_earlyBytes = 0;
+        m_streamedSlices = false;  // (a round that went up in part and never closed: its workers went down)
         for (Envelope& e : std::exchange(m_early, {})) onPush(e);
         if (sitsOut(m_tier.model.round + 1)) askForTheModel();
         else sitOutIfNoDrawnWorkerIsUp();
@@ -77,7 +78,7 @@ public:
     void sitOutIfNoDrawnWorkerIsUp() {
         const qint64 round = m_tier.model.round + 1;
         if (!m_tier.ctx.training().continuesThroughFailures() || m_tier.model.version < 0 || round > m_tier.ctx.training().rounds ||
-            round == m_satOut || m_tier.pushedRound >= round || m_streamedSlices || !m_collector.noneCanDeliver(round))
+            round == m_satOut || m_tier.pushedRound >= round || !m_collector.noneCanDeliver(round))
             return;
         m_collector.dropRound();
         m_satOut = round;
@@ -104,8 +105,10 @@ public:
 
     // fault_policy continue: a worker down is left out of the rounds until it is back.
     void onMembership(const QString& node, bool up) override {
-        if (!m_tier.workerIds.contains(node) || m_tier.model.version < 0) return;
-        progress(m_tier.model.round + 1, m_collector.setAbsent(node, !up));
+        if (!m_tier.workerIds.contains(node)) return;
+        const bool closed = m_collector.setAbsent(node, !up);  // (before the first model: noted for it)
+        if (m_tier.model.version < 0) return;
+        progress(m_tier.model.round + 1, closed);
         if (!up) sitOutIfNoDrawnWorkerIsUp();
     }
 

@@ -207,7 +207,7 @@ bool RoundCollector::setAbsent(const QString& contributor, bool absent) {
 }
 
 bool RoundCollector::sitOut(const QString& contributor, qint64 round) {
-    if (!m_contributors.contains(contributor)) return false;
+    if (!m_drawn || !m_contributors.contains(contributor) || !drawnFor(round).contains(contributor)) return false;
     if (round != m_sitOutRound) m_sitOut.clear();
     m_sitOutRound = round;
     m_sitOut.insert(contributor);
@@ -221,12 +221,14 @@ bool RoundCollector::sitOut(const QString& contributor, qint64 round) {
 bool RoundCollector::noneCanDeliver(qint64 round) {
     if (!m_drawn) return false;
     const bool open = roundOpen() && round == m_openRound;
+    bool anyDrawn = false;
     for (const QString& c : drawnFor(round)) {
         if (!m_contributors.contains(c)) continue;
+        anyDrawn = true;
         const bool out = m_absent.contains(c) || (round == m_sitOutRound && m_sitOut.contains(c));
         if (!out || (open && completed(c))) return false;
     }
-    return true;
+    return anyDrawn;  // (none drawn: nothing is waited for, and the round is not this server's to close)
 }
 
 bool RoundCollector::closeEmpty(qint64 round, size_t size) {

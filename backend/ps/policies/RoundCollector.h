@@ -90,18 +90,21 @@ public:
     bool setAbsent(const QString& contributor, bool absent);
     // Client sampling under fault_policy continue. A contributor that will not push `round` (a
     // party server none of whose drawn workers is up says so) is left out of that round alone, as
-    // if it were not drawn, and a push of its for it counts as late. True when this closed the
-    // open round.
+    // if it were not drawn, and a push of its for it counts as late (one not drawn for it, or
+    // without client sampling: nothing). True when this closed the open round.
     bool sitOut(const QString& contributor, qint64 round);
     // Whether every contributor drawn for `round` is down or sat it out without having delivered
-    // it: nothing can come for that round. (False without client sampling: such a run's servers
-    // wait for their contributors to come back, or for the scheduler to stop the run.)
+    // it: nothing can come for that round. (False where none is drawn, and without client
+    // sampling: such a run's servers wait for their contributors to come back, or for the
+    // scheduler to stop the run.)
     bool noneCanDeliver(qint64 round);
     // Closes such a round with nothing: its result is the base (the model does not move). True
     // when it closed it.
     bool closeEmpty(qint64 round, size_t size);
     // Drops what such a round, when open, has (a party server sends nothing up for it).
     void dropRound();
+    // Whether the last closed round had no whole contribution (closeEmpty's).
+    bool closedEmpty() const { return m_emptyRound; }
     // round_timeout_s: closes the open round with the whole contributions it has, if it has at
     // least `atLeast` (1 or more); those that did not deliver are left out of it. True when closed.
     bool closeWithWhatCame(int atLeast);

@@ -39,6 +39,7 @@ public:
     }
 
     int run() {
+        m_scheduler.watchMembership();  // (from the join on: a restarted one is told who is down then)
         for (const PeerInfo& p : m_scheduler.join()) {
             // Key slicing: the party servers of this server's rank relay to it (their shard is its).
             const bool relaysHere =
@@ -60,7 +61,6 @@ public:
         if (!recover() && m_ctx.training().resumeRound > 0) resume();
         if (m_tier.beforePublish && QFileInfo::exists(finishedMark())) return finishedBefore();
         m_roundStart = Clock::now();
-        m_scheduler.watchMembership();
         m_scheduler.watchWorkThread();
         while (!everyContributorServed() || !m_masterHasFinal) {
             m_scheduler.throwIfAborted();

@@ -33,6 +33,7 @@ public:
           m_globalScheduler(ctx, ctx.scheduler(true), m_endpoint) {}
 
     int run() {
+        m_partyScheduler.watchMembership();  // (from the join on: a restarted one is told who is down then)
         for (const PeerInfo& p : m_partyScheduler.join())
             if (p.role == QLatin1String("worker")) m_tier.workerIds.insert(p.id);
         // Key slicing: this server's shard is the global server's of the same rank (validation
@@ -64,7 +65,6 @@ public:
         m_policy = makePartyPolicy(m_tier);
         upstream.send(Message(message::kPull, {{QStringLiteral("version"), 0}}));
 
-        m_partyScheduler.watchMembership();
         if (recoversGlobalServer(m_ctx.training())) m_globalScheduler.watchMembership();
         m_partyScheduler.watchWorkThread();
         m_globalScheduler.watchWorkThread();
