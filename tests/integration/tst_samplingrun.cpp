@@ -137,6 +137,43 @@ private Q_SLOTS:
         QVERIFY(run.leftovers().isEmpty());
     }
 
+    // round_timeout_s under client sampling: min_workers 0.5 of a party of four that draws two
+    // a round is one of the two drawn, not two of the four (which only the two drawn could be:
+    // the deadline never closed a round, which waited for the heartbeats to find a stopped
+    // worker down). A stopped drawn worker costs its rounds the deadline, and is never declared
+    // down: the run is over long before its 60 s heartbeat timeout.
+    void theRoundDeadlineCountsTheDrawnWorkers() {
+        Run run;
+        const QString topology = writeSmallVariant(
+            run, QJsonArray{QJsonObject{{"count", 4}}},
+            {{"fault_policy", "continue"}, {"heartbeat_timeout_s", 60}, {"round_timeout_s", 1}, {"min_workers", 0.5}, {"rounds", 12}});
+        QFile file(topology);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QJsonObject t = QJsonDocument::fromJson(file.readAll()).object();
+        file.close();
+        QJsonArray parties = t["parties"].toArray();
+        QJsonObject party1 = parties[1].toObject();
+        party1["clients_per_round"] = 2;
+        parties[1] = party1;
+        t["parties"] = parties;
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(QJsonDocument(t).toJson()) > 0);
+        file.close();
+        run.start({"run", topology, "--out", run.dir.filePath("run")});
+        const qint64 stopped = signalAtRound(run, 2, "party1/worker1", SIGSTOP);
+        QVERIFY2(stopped, run.out.constData());
+        const bool lastRow = run.waitForOutput("\n   12  ", 100000);
+        ::kill(pid_t(stopped), SIGCONT);
+        QVERIFY2(lastRow, run.out.constData());
+        QVERIFY2(run.finish(120000) == 0, run.out + run.err);
+        QVERIFY2(run.out.contains("finished after 12 rounds") && !run.out.contains("declared down"), run.out.constData());
+        int drawnWhileStopped = 0;
+        for (const QJsonObject& s : records(run, "sample"))
+            drawnWhileStopped += s["round"].toInt() >= 4 && s["workers"].toArray().contains(QJsonValue("party1/worker1"));
+        qInfo("rounds that drew the stopped worker: %d", drawnWhileStopped);
+        QVERIFY2(drawnWhileStopped > 0, "no round drew the stopped worker: the case tests nothing");
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
     // --clients-per-round overrides the topology's; a value that is no count or fraction is refused.
     void theCommandLineSetsItAndRefusesNonsense() {
         Run bad;

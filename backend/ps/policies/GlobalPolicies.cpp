@@ -74,9 +74,6 @@ public:
         if (s.continuesThroughFailures()) {
             m_collector.tolerateLatePushes();
             m_timeout = std::chrono::milliseconds(qint64(s.param(QStringLiteral("round_timeout_s")) * 1000));
-            // Party servers, or in a flat run the workers themselves.
-            m_minContributors = s.flat() ? requiredContributors(s.param(QStringLiteral("min_workers")), int(m_contributors.size()))
-                                         : std::min(int(m_contributors.size()), int(s.param(QStringLiteral("min_parties"))));
         }
     }
 
@@ -121,7 +118,18 @@ public:
 
     void onTick(Clock::time_point now) override {
         if (m_timeout.count() <= 0 || !m_collector.roundOpen() || now - m_roundOpenedAt < m_timeout) return;
-        if (m_collector.closeWithWhatCame(m_minContributors)) progress(true);
+        if (m_collector.closeWithWhatCame(minContributors(m_tier.model.version + 1))) progress(true);
+    }
+
+    // min_parties of the parties that push `round` (in a flat run, min_workers of the workers):
+    // under client sampling those drawn for it (more than are drawn, and the deadline would
+    // never close the round).
+    int minContributors(qint64 round) const {
+        const TrainingSettings& s = m_tier.ctx.training();
+        const Topology& t = m_tier.ctx.topology;
+        const int pushing = int(samplesClients(t) ? sampledContributors(t, m_contributors, round).size() : m_contributors.size());
+        return s.flat() ? requiredContributors(s.param(QStringLiteral("min_workers")), pushing)
+                        : std::min(pushing, int(s.param(QStringLiteral("min_parties"))));
     }
 
 private:
@@ -226,7 +234,6 @@ private:
     GlobalTier& m_tier;
     Clock::time_point m_roundOpenedAt;
     std::chrono::milliseconds m_timeout{0};
-    int m_minContributors = 1;
     QHash<QString, QString> m_relayOf;  // relayed worker → its party server
     QSet<QString> m_contributors;
     RoundCollector m_collector;

@@ -36,7 +36,6 @@ public:
         if (s.continuesThroughFailures()) {
             m_collector.tolerateLatePushes();
             m_timeout = std::chrono::milliseconds(qint64(s.param(QStringLiteral("round_timeout_s")) * 1000));
-            m_minWorkers = requiredContributors(s.param(QStringLiteral("min_workers")), int(tier.workerIds.size()));
         }
     }
 
@@ -115,7 +114,16 @@ public:
     // round_timeout_s: a round open that long closes with the workers that pushed, if enough did.
     void onTick(std::chrono::steady_clock::time_point now) override {
         if (m_timeout.count() <= 0 || !m_collector.roundOpen() || now - m_roundOpenedAt < m_timeout) return;
-        if (m_collector.closeWithWhatCame(m_minWorkers)) progress(m_tier.model.round + 1, true);
+        if (m_collector.closeWithWhatCame(minWorkers(m_tier.model.round + 1))) progress(m_tier.model.round + 1, true);
+    }
+
+    // min_workers of those that push `round`: under client sampling the workers drawn for it (a
+    // fraction of all of the party's could ask more than are drawn, and the deadline would never
+    // close the round).
+    int minWorkers(qint64 round) const {
+        const Topology& t = m_tier.ctx.topology;
+        const qsizetype pushing = samplesClients(t) ? (sampledWorkers(t, round) & m_tier.workerIds).size() : m_tier.workerIds.size();
+        return requiredContributors(m_tier.ctx.training().param(QStringLiteral("min_workers")), int(pushing));
     }
 
 protected:
@@ -175,7 +183,6 @@ protected:
     qint64 m_satOut = -1;  // the last round the party sat out for want of a drawn worker that is up
     std::chrono::steady_clock::time_point m_roundOpenedAt;
     std::chrono::milliseconds m_timeout{0};
-    int m_minWorkers = 1;
     std::vector<Envelope> m_early;  // pushes before the first global model
     size_t m_earlyBytes = 0;
     RejectionLog m_log{m_tier.ctx.node.id};
