@@ -73,6 +73,12 @@ private Q_SLOTS:
         QVERIFY2(signalAtRound(run, 3, "central/global_server0", SIGKILL), run.out.constData());
         QVERIFY2(run.finish(120000) == 0, run.out + run.err);
         QVERIFY2(run.out.contains("central/global_server0 (pid") && run.out.contains("finished after 10 rounds"), run.out.constData());
+        // Each round's draw recorded once (the restarted server said again the one of the round
+        // it opened again, when it said it at a round's opening).
+        QList<int> recorded;
+        for (const QJsonObject& s : records(run, "sample")) recorded << s["round"].toInt();
+        std::sort(recorded.begin(), recorded.end());
+        QCOMPARE(recorded, QList<int>({1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
         QVERIFY(run.leftovers().isEmpty());
     }
 

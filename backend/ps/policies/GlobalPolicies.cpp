@@ -57,11 +57,8 @@ public:
         const TrainingSettings& s = tier.ctx.training();
         if (s.secureAggregation) m_secure.emplace(tier.ctx, tier.channel, m_contributors);
         if (samplesClients(tier.ctx.topology))
-            m_collector.setRoundContributors([this](qint64 round) {
-                const QSet<QString> drawn = sampledContributors(m_tier.ctx.topology, m_contributors, round);
-                reportDraw(round);
-                return drawn;
-            });
+            m_collector.setRoundContributors(
+                [this](qint64 round) { return sampledContributors(m_tier.ctx.topology, m_contributors, round); });
         if (ModeRegistry::policy(s.mode).gradientEveryStep)  // pushes are gradients: their sum, then the optimizer's step
             m_optimizer.emplace(float(s.learningRate), float(s.momentum));
         else if (s.serverOptimizer != QLatin1String("sgd") || s.param(QStringLiteral("server_lr")) != 1.0)
@@ -134,9 +131,10 @@ public:
 
 private:
     // The workers drawn for a round, in the run's metrics (`sample`): the draw is recorded, not
-    // only reproducible. Global server 0 says it, once a round.
+    // only reproducible. Global server 0 says it, once a round, as the round closes (a server
+    // restarted within a round said it again as it opened it again).
     void reportDraw(qint64 round) {
-        if (m_tier.ctx.node.rank != 0 || round <= m_reportedDraw) return;
+        if (!samplesClients(m_tier.ctx.topology) || m_tier.ctx.node.rank != 0 || round <= m_reportedDraw) return;
         m_reportedDraw = round;
         QStringList workers(sampledWorkers(m_tier.ctx.topology, round).values());
         workers.sort();
@@ -174,6 +172,7 @@ private:
                 m_tier.streamer.sliceFinal(m_tier.channel, m_tier.pulls.waiting(model.version + 1), model.version + 1,
                                            m_collector.foldBuffer(), *slice);
         if (!complete) return;
+        reportDraw(model.version + 1);
         m_tier.latePushes = m_collector.late() + (m_secure ? m_secure->late() : 0);
         m_tier.overclaims = m_collector.overclaims();
         if (const QCborMap r = m_collector.ruleRecord(model.version + 1); !r.isEmpty() && !m_collector.closedEmpty())
