@@ -71,6 +71,22 @@ private Q_SLOTS:
         QCOMPARE(p.late, quint64(1));
     }
 
+    // min_workers as a fraction counts the contributors drawn for the round, as deployed: half of
+    // a party of four that draws two is one, and the deadline closes the round with a's push.
+    // (Of the four it was two, which only both drawn could make: the round waited for b.)
+    void aDeadlinesFractionCountsTheDrawn() {
+        RoundCollector c("p/server0", {"a", "b", "c", "d"}, AggregatorRegistry::create("fedavg"));
+        c.tolerateLatePushes();
+        c.setRoundContributors([](qint64) { return QSet<QString>{"a", "b"}; });
+        QCOMPARE(c.drawnCount(1), 2);
+        const auto values = [] { return std::make_shared<std::vector<float>>(std::vector<float>{1.0f, 2.0f}); };
+        std::vector<Arrival> arrivals{{"a", values(), 1, 1.0, false}, {"b", values(), 1, 9.0, false}};
+        const Outcome o = collect(c, arrivals, 1, 2, Deadline{2, 0.5});
+        QVERIFY(o.complete);
+        QCOMPARE(o.at, 3.0);
+        QCOMPARE(o.late, quint64(1));
+    }
+
     void aMessageCostsItsLatencyAndItsBytesOverTheBandwidth() {
         const Topology t = topologyWith(QJsonArray{QJsonObject{{"count", 2}}});
         const LinkCost wan = acrossLink(*t.party("party1"));

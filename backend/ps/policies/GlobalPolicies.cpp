@@ -121,12 +121,10 @@ public:
     // min_parties of the parties that push `round` (in a flat run, min_workers of the workers):
     // under client sampling those drawn for it (more than are drawn, and the deadline would
     // never close the round).
-    int minContributors(qint64 round) const {
+    int minContributors(qint64 round) {
         const TrainingSettings& s = m_tier.ctx.training();
-        const Topology& t = m_tier.ctx.topology;
-        const int pushing = int(samplesClients(t) ? sampledContributors(t, m_contributors, round).size() : m_contributors.size());
-        return s.flat() ? requiredContributors(s.param(QStringLiteral("min_workers")), pushing)
-                        : std::min(pushing, int(s.param(QStringLiteral("min_parties"))));
+        return requiredContributors(s.param(s.flat() ? QStringLiteral("min_workers") : QStringLiteral("min_parties")),
+                                    m_collector.drawnCount(round));
     }
 
 private:

@@ -120,10 +120,8 @@ public:
     // min_workers of those that push `round`: under client sampling the workers drawn for it (a
     // fraction of all of the party's could ask more than are drawn, and the deadline would never
     // close the round).
-    int minWorkers(qint64 round) const {
-        const Topology& t = m_tier.ctx.topology;
-        const qsizetype pushing = samplesClients(t) ? (sampledWorkers(t, round) & m_tier.workerIds).size() : m_tier.workerIds.size();
-        return requiredContributors(m_tier.ctx.training().param(QStringLiteral("min_workers")), int(pushing));
+    int minWorkers(qint64 round) {
+        return requiredContributors(m_tier.ctx.training().param(QStringLiteral("min_workers")), m_collector.drawnCount(round));
     }
 
 protected:

@@ -38,7 +38,8 @@ Outcome collect(RoundCollector& c, std::vector<Arrival>& arrivals, qint64 round,
     // round_timeout_s counts from the round's first push, as a deployed server's (a contributor
     // declared down before it opens nothing).
     const auto firstPush = std::find_if(arrivals.begin(), arrivals.end(), [](const Arrival& a) { return !a.absent; });
-    if (firstPush == arrivals.end()) deadline = Deadline{0, deadline.atLeast};
+    if (firstPush == arrivals.end()) deadline.timeoutS = 0;
+    const int atLeast = requiredContributors(deadline.least, c.drawnCount(round));
     const double openedAt = firstPush == arrivals.end() ? 0 : firstPush->at;
     for (size_t k = 0; k < arrivals.size(); ++k) {
         const Arrival& a = arrivals[k];
@@ -46,14 +47,14 @@ Outcome collect(RoundCollector& c, std::vector<Arrival>& arrivals, qint64 round,
             out.late += a.absent ? 0 : 1;
             continue;
         }
-        if (deadline.timeoutS > 0 && a.at > openedAt + deadline.timeoutS && c.closeWithWhatCame(deadline.atLeast)) {
+        if (deadline.timeoutS > 0 && a.at > openedAt + deadline.timeoutS && c.closeWithWhatCame(atLeast)) {
             out = {true, openedAt + deadline.timeoutS, a.absent ? 0u : 1u};
             continue;
         }
         const bool closed = a.absent ? c.setAbsent(a.from, true) : feed(c, a, round, size);
         if (closed) out = {true, a.at, 0};
     }
-    if (!out.complete && deadline.timeoutS > 0 && c.closeWithWhatCame(deadline.atLeast)) out = {true, openedAt + deadline.timeoutS, 0};
+    if (!out.complete && deadline.timeoutS > 0 && c.closeWithWhatCame(atLeast)) out = {true, openedAt + deadline.timeoutS, 0};
     for (const Arrival& a : arrivals)
         if (a.absent) c.setAbsent(a.from, false);  // back for the next round's draw
     return out;

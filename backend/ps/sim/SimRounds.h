@@ -24,10 +24,11 @@ struct Outcome {
     quint64 late = 0;  // pushes that came after it closed
 };
 
-// A round's settings at one tier: fault_policy continue's deadline and minimum.
+// A round's settings at one tier: fault_policy continue's deadline and minimum (min_workers, a
+// count or a fraction of the contributors drawn for the round; or min_parties).
 struct Deadline {
     double timeoutS = 0;
-    int atLeast = 1;
+    double least = 1;
 };
 
 // When the last of `arrivals` came (or was declared down); 0 for none.

@@ -158,8 +158,7 @@ private:
                 p->collector->setRoundContributors([this, raw](qint64) { return m_drawn & raw->workers; });
                 if (s.continuesThroughFailures()) {
                     p->collector->tolerateLatePushes();
-                    p->deadline = {s.param(QStringLiteral("round_timeout_s")),
-                                   requiredContributors(s.param(QStringLiteral("min_workers")), int(p->workers.size()))};
+                    p->deadline = {s.param(QStringLiteral("round_timeout_s")), s.param(QStringLiteral("min_workers"))};
                 }
             }
         setUpGlobal(globalContributors);
@@ -184,8 +183,7 @@ private:
         if (s.continuesThroughFailures()) {
             m_collector->tolerateLatePushes();
             m_globalDeadline = {s.param(QStringLiteral("round_timeout_s")),
-                                s.flat() ? requiredContributors(s.param(QStringLiteral("min_workers")), int(contributors.size()))
-                                         : std::min(int(contributors.size()), int(s.param(QStringLiteral("min_parties"))))};
+                                s.param(s.flat() ? QStringLiteral("min_workers") : QStringLiteral("min_parties"))};
         }
     }
 
