@@ -11,6 +11,10 @@
 
 namespace hips {
 
+int drawnAmong(const Topology& t, const QSet<QString>& contributors, qint64 round) {
+    return int(samplesClients(t) ? sampledContributors(t, contributors, round).size() : contributors.size());
+}
+
 namespace {
 
 // The workers a draw is made among: those of the parties without their own setting (id "") and

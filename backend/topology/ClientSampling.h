@@ -27,6 +27,9 @@ QSet<QString> sampledWorkers(const Topology& topology, qint64 round);
 int sampledPerRound(const Topology& topology);
 // Of the global server's contributors (party servers, central or flat workers), those that push in `round`.
 QSet<QString> sampledContributors(const Topology& topology, const QSet<QString>& contributors, qint64 round);
+// How many of `contributors` `round` draws, up or not (all of them without client sampling):
+// what round_timeout_s's min_workers and min_parties count.
+int drawnAmong(const Topology& topology, const QSet<QString>& contributors, qint64 round);
 
 // What sampling needs of a run, refused with the setting in the way: rounds of one push per worker
 // at both tiers (fedavg's family), and nothing that counts on every worker pushing.

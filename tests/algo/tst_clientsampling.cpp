@@ -88,7 +88,12 @@ private Q_SLOTS:
             const QSet<QString> pushing = sampledContributors(t, servers, round);
             QCOMPARE(pushing.contains("party1/server0"), inParty(drawn, "party1") > 0);
             QCOMPARE(pushing.contains("party2/server0"), inParty(drawn, "party2") > 0);
+            QCOMPARE(drawnAmong(t, servers, round), int(pushing.size()));  // (a deadline's minimum counts them)
+            QCOMPARE(drawnAmong(t, drawn + QSet<QString>{"party1/worker0", "party1/worker1"}, round), int(drawn.size()));
         }
+        // Without client sampling: every one.
+        const TopologyLoad all = topology(8, {});
+        QCOMPARE(drawnAmong(*all.topology, servers, 1), 2);
     }
 
     // A party's own setting draws among its workers; the run's among the others'.

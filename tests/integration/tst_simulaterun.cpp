@@ -348,6 +348,15 @@ private Q_SLOTS:
         // (Round 1 began after the start-up, a second or so here: it ends after the trace's 100 s.)
         QVERIFY2(rounds.first()["round_s"].toDouble() >= 90.0, qPrintable(QString::number(rounds.first()["round_s"].toDouble())));
         QVERIFY2(!sim.out.contains("goes on unchanged"), sim.out.constData());
+        // Drawing one worker a round: each round's draw recorded once (the wait drew again, and
+        // recorded round 1's draw twice).
+        Run sampled;
+        sampled.start(
+            {"simulate",
+             writeSmallVariant(sampled, QJsonArray{QJsonObject{{"count", 2}, {"availability", trace}}}, {{"clients_per_round", 1}}, true),
+             "--out", sampled.dir.filePath("sim")});
+        QVERIFY2(sampled.finish(120000) == 0, sampled.out + sampled.err);
+        QCOMPARE(records(sampled.dir.filePath("sim"), "sample").size(), 6);
     }
 
     // Under continue, a party whose every worker goes off mid-round (1 s a step, off at 25 s: in

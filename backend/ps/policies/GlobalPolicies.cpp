@@ -124,7 +124,7 @@ public:
     int minContributors(qint64 round) {
         const TrainingSettings& s = m_tier.ctx.training();
         return requiredContributors(s.param(s.flat() ? QStringLiteral("min_workers") : QStringLiteral("min_parties")),
-                                    m_collector.drawnCount(round));
+                                    drawnAmong(m_tier.ctx.topology, m_contributors, round));
     }
 
 private:

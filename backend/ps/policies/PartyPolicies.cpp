@@ -52,7 +52,7 @@ public:
     }
 
     void onGlobalModel() override {
-        m_earlyBytes = 0;
+        m_earlyOf.clear();
         m_streamedSlices = false;  // (a round that went up in part and never closed: its workers went down)
         for (Envelope& e : std::exchange(m_early, {})) onPush(e);
         if (sitsOut(m_tier.model.round + 1)) askForTheModel();
@@ -86,19 +86,21 @@ public:
         askForTheModel(true);
     }
 
-    // At most one round of every worker's pushes (this server's shard of the model each): a worker
-    // that sends more before the model is here has it refused, not kept.
+    // At most one round of each worker's pushes (this server's shard of the model: its bytes, in
+    // as many messages as it has slices): what a worker sends beyond its own round before the
+    // model is here is refused, not kept, and cannot crowd out the others' (empty pushes count).
     void keepUntilTheModel(Envelope& e) {
-        const size_t shardBytes =
-            sizeof(float) *
+        const size_t shardFloats =
             shardMapOf(m_tier.ctx.training(), int(m_tier.ctx.topology.centralParty()->servers.size())).shardSize(m_tier.ctx.node.rank);
         size_t bytes = 0;
         for (const zmq::message_t& f : e.message.frames) bytes += f.size();
-        if (m_earlyBytes + bytes > shardBytes * size_t(m_tier.workerIds.size())) {
+        Early& kept = m_earlyOf[e.peer];
+        if (kept.bytes + bytes > sizeof(float) * shardFloats || kept.pushes + 1 > sliceCount(shardFloats)) {
             m_log.reject(e.peer, QStringLiteral("more pushes than a round's before the global model is here"));
             return;
         }
-        m_earlyBytes += bytes;
+        kept.bytes += bytes;
+        ++kept.pushes;
         m_early.push_back(std::move(e));
     }
 
@@ -121,7 +123,8 @@ public:
     // fraction of all of the party's could ask more than are drawn, and the deadline would never
     // close the round).
     int minWorkers(qint64 round) {
-        return requiredContributors(m_tier.ctx.training().param(QStringLiteral("min_workers")), m_collector.drawnCount(round));
+        return requiredContributors(m_tier.ctx.training().param(QStringLiteral("min_workers")),
+                                    drawnAmong(m_tier.ctx.topology, m_tier.workerIds, round));
     }
 
 protected:
@@ -182,7 +185,10 @@ protected:
     std::chrono::steady_clock::time_point m_roundOpenedAt;
     std::chrono::milliseconds m_timeout{0};
     std::vector<Envelope> m_early;  // pushes before the first global model
-    size_t m_earlyBytes = 0;
+    struct Early {
+        size_t bytes = 0, pushes = 0;
+    };
+    QHash<QString, Early> m_earlyOf;  // m_early's, by worker
     RejectionLog m_log{m_tier.ctx.node.id};
 };
 

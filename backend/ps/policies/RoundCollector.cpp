@@ -243,13 +243,6 @@ bool RoundCollector::closeEmpty(qint64 round, size_t size) {
     return true;
 }
 
-int RoundCollector::drawnCount(qint64 round) {
-    if (!m_drawn) return int(m_contributors.size());
-    int n = 0;
-    for (const QString& c : drawnFor(round)) n += m_contributors.contains(c);
-    return n;
-}
-
 void RoundCollector::dropRound() {
     m_deliveries.clear();
     m_fold = {};

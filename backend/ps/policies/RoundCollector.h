@@ -101,8 +101,6 @@ public:
     // Closes such a round with nothing: its result is the base (the model does not move). True
     // when it closed it.
     bool closeEmpty(qint64 round, size_t size);
-    // The contributors drawn for `round` (client sampling), or all of them.
-    int drawnCount(qint64 round);
     // Drops what such a round, when open, has (a party server sends nothing up for it).
     void dropRound();
     // Whether the last closed round had no whole contribution (closeEmpty's).

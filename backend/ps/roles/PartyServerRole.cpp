@@ -13,6 +13,7 @@
 #include "WanLinks.h"
 
 #include <QSet>
+#include <algorithm>
 #include <optional>
 #include <cstdio>
 
@@ -44,6 +45,7 @@ public:
                             std::to_string(globals.size()) +
                             " global servers; every party needs as many servers as there are global servers");
         PeerInfo global = globals[m_ctx.node.rank];
+        m_shardSize = shardMapOf(m_ctx.training(), int(globals.size())).shardSize(m_ctx.node.rank);
         const auto codecs = makeLinkCodecs(m_ctx);  // keyed by peer: one for both channels
         if (codecs) codecs->setAggregateOf(size_t(m_tier.workerIds.size()));  // it sends models to its workers only
         const auto shaper = makeWanShaper(m_ctx);
@@ -127,6 +129,14 @@ private:
     // Workers whose pull it answers get each slice as soon as it is here.
     void onSlice(ModelSlice slice) {
         if (m_policy->onUpstreamSlice(slice)) return;
+        // The global server's slices are checked too: one of another model's size, or of a version
+        // no run reaches, would have the party's model assembled past its end.
+        if (slice.total != m_shardSize || slice.version > kMostVersions)
+            return (void)m_log.reject(QStringLiteral("the global server"),
+                                      QStringLiteral("a model slice of %1 floats (version %2); this party's shard has %3")
+                                          .arg(slice.total)
+                                          .arg(slice.version)
+                                          .arg(m_shardSize));
         if (slice.version < m_tier.globalVersion) return;
         // A second answer to the same push (sent again to a restarted global server that had it).
         if (slice.version == m_tier.globalVersion && m_model.complete()) return;
@@ -142,6 +152,9 @@ private:
             m_tier.newestVersion = std::max(m_tier.newestVersion, slice.version);
             reportTraffic();
         }
+        // A second copy of a slice (a restarted global server's answer again) counts once.
+        if (std::any_of(m_model.slices.begin(), m_model.slices.end(), [&](const ModelSlice& s) { return s.offset == slice.offset; }))
+            return;
         slice.version = m_model.version;
         for (const QString& peer : m_model.forwarding) m_workers.send(peer, slice.toMessage(message::kModel));
         m_model.received += slice.floats.size;
@@ -193,6 +206,8 @@ private:
     std::unique_ptr<PartyPolicy> m_policy;
     QSet<QString> m_servedFinal, m_down;
     RejectionLog m_log{m_ctx.node.id};
+    size_t m_shardSize = 0;  // of the model, this server's (its global server's)
+    static constexpr qint64 kMostVersions = qint64(1) << 40;
 };
 
 }  // namespace

@@ -32,14 +32,14 @@ bool feed(RoundCollector& c, const Arrival& a, qint64 round, size_t size) {
     return complete;
 }
 
-Outcome collect(RoundCollector& c, std::vector<Arrival>& arrivals, qint64 round, size_t size, Deadline deadline) {
+Outcome collect(RoundCollector& c, std::vector<Arrival>& arrivals, qint64 round, size_t size, Deadline deadline, int drawn) {
     std::stable_sort(arrivals.begin(), arrivals.end(), [](const Arrival& a, const Arrival& b) { return a.at < b.at; });
     Outcome out;
     // round_timeout_s counts from the round's first push, as a deployed server's (a contributor
     // declared down before it opens nothing).
     const auto firstPush = std::find_if(arrivals.begin(), arrivals.end(), [](const Arrival& a) { return !a.absent; });
     if (firstPush == arrivals.end()) deadline.timeoutS = 0;
-    const int atLeast = requiredContributors(deadline.least, c.drawnCount(round));
+    const int atLeast = requiredContributors(deadline.least, drawn);
     const double openedAt = firstPush == arrivals.end() ? 0 : firstPush->at;
     for (size_t k = 0; k < arrivals.size(); ++k) {
         const Arrival& a = arrivals[k];

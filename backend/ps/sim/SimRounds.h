@@ -39,7 +39,8 @@ bool feed(RoundCollector& c, const Arrival& a, qint64 round, size_t size);
 
 // One round of a collector, its arrivals in the order of the virtual clock: the clock decides
 // who makes a quorum, who is past round_timeout_s (from the first push), and when a drop-out is
-// declared.
-Outcome collect(RoundCollector& c, std::vector<Arrival>& arrivals, qint64 round, size_t size, Deadline deadline);
+// declared. `drawn`: the contributors drawn for the round, up or not (drawnAmong), whom the
+// deadline's minimum counts.
+Outcome collect(RoundCollector& c, std::vector<Arrival>& arrivals, qint64 round, size_t size, Deadline deadline, int drawn);
 
 }  // namespace hips::sim

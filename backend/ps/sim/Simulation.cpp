@@ -218,7 +218,7 @@ private:
             const auto party = std::find_if(m_parties.begin(), m_parties.end(), [&c](const auto& p) { return p->node.id == c; });
             if (party == m_parties.end() ? m_drawn.contains(c) : (*party)->workers.intersects(m_drawn)) m_drawnContributors.insert(c);
         }
-        if (samplesClients(m_topology)) {
+        if (samplesClients(m_topology) && std::exchange(m_reportedDraw, round) < round) {  // (once: a wait draws again)
             QStringList workers(sampled.begin(), sampled.end());
             workers.sort();
             m_global.report(metric::kSample,
@@ -388,7 +388,7 @@ private:
     // A party server's round: its sum, and when it reaches the global server.
     Arrival partyRound(PartyServer& p, std::vector<Arrival>& arrivals, qint64 push) {
         const auto start = WallClock::now();
-        const Outcome o = collect(*p.collector, arrivals, push, size(), p.deadline);
+        const Outcome o = collect(*p.collector, arrivals, push, size(), p.deadline, drawnAmong(m_topology, p.workers, roundOf(push)));
         if (!o.complete) return sitsOut(p, arrivals);
         FloatBuffer sum = p.collector->takeFolded();
         if (!sum) {
@@ -472,7 +472,8 @@ private:
 
     void applyRound(qint64 push, std::vector<Arrival>& arrivals, const std::vector<Push>& trained) {
         const auto start = WallClock::now();
-        const Outcome o = collect(*m_collector, arrivals, push, size(), m_globalDeadline);
+        const Outcome o =
+            collect(*m_collector, arrivals, push, size(), m_globalDeadline, drawnAmong(m_topology, m_globalContributors, roundOf(push)));
         if (!o.complete) return unchangedRound(push, latestArrival(arrivals), "every contributor dropped out (availability)");
         FloatBuffer next = m_collector->takeFolded();
         if (m_optimizer || m_fedOptimizer) {
@@ -582,7 +583,7 @@ private:
     const bool m_esync = ModeRegistry::policy(m_settings.mode).stateService;
     EsyncState m_stateService;  // esync: the state service's rule, on the virtual clock
     QHash<int, Push> m_esyncPushes;  // esync: this version's, by worker
-    qint64 m_drawnRound = -1;
+    qint64 m_drawnRound = -1, m_reportedDraw = 0;
     QSet<QString> m_drawn, m_drawnContributors;  // of m_drawnRound
     QSet<QString> m_down;  // workers declared down (off mid-round) and not on again since
     double m_now = 0, m_roundStart = 0, m_lastRoundSeconds = 0, m_applySeconds = 0;
