@@ -38,7 +38,17 @@ bool EsyncState::apply(int r, int k, double c, double te, double now) {
     return false;
 }
 
+bool EsyncState::mayName(int r, qint64 t, qint64 lastRound) const {
+    if (t < 1 || t > lastRound) return false;
+    if (!m_named || m_records.size() == 1) return true;
+    qint64 furthest = 0;
+    for (size_t i = 0; i < m_records.size(); ++i)
+        if (i != size_t(r)) furthest = std::max(furthest, m_records[i].t);
+    return t <= (furthest > 0 ? furthest + 1 : m_round);  // (none named but it: no further than it went)
+}
+
 void EsyncState::reset(int r, qint64 t, double te) {
+    m_named = true;
     if (t > m_round) {
         m_round = t;
         m_roundStart = te;

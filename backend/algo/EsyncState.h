@@ -41,6 +41,13 @@ public:
     void setSilenceLimit(double seconds) { m_silenceLimit = seconds; }  // 0 (the default): wait for every worker
     bool apply(int r, int k, double c, double te, double now);
     void reset(int r, qint64 t, double te);
+    // Whether worker r may name round t (a reset, or an apply's round) in a run of `lastRound`:
+    // one of the run's, and at most one past the furthest round another worker named (every
+    // worker pushes each round, so none is two ahead of all the others). The first worker heard
+    // (where a restarted service takes the run up) names its round alone, and so does a run's only
+    // worker. A worker that named round after round could otherwise take the service to the
+    // run's last round, whose steps no one else's apply ever reached: the run hung.
+    bool mayName(int r, qint64 t, qint64 lastRound) const;
     QCborMap status() const;  // num_workers, t, epsilon, records
     const Record& record(int r) const { return m_records.at(size_t(r)); }
     qint64 round() const { return m_round; }
@@ -53,6 +60,7 @@ private:
     double m_silenceLimit = 0;
     double m_roundStart = 0;  // when the first worker began round m_round
     qint64 m_round = 1;
+    bool m_named = false;  // a worker named a round (reset)
 };
 
 }  // namespace hips

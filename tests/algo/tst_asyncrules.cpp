@@ -107,6 +107,31 @@ private Q_SLOTS:
 
     // What a worker pushes of its update where the global server sums deltas: HiPS's damped 1/N,
     // or with whole_push the whole (asgd and dcasgd only: ASGD as published, w ← w + Δ).
+    // A worker may name a round at most one past the furthest another named: one that named round
+    // after round alone took the service to the run's last round, and nobody else was ever ready
+    // again (the run hung). The first named, and a run's only worker, go as they say.
+    void esyncRoundsAreNamedAtMostOneAhead() {
+        EsyncState s;
+        s.init(3, 0.1);
+        QVERIFY(!s.mayName(0, 0, 10));
+        QVERIFY(!s.mayName(0, 11, 10));
+        QVERIFY(s.mayName(0, 7, 10));  // the first heard: a restarted service takes the run up there
+        s.reset(0, 7, 0);
+        QVERIFY(!s.mayName(0, 8, 10));  // no one else has named a round: it goes no further alone
+        QVERIFY(s.mayName(0, 7, 10));
+        QVERIFY(s.mayName(1, 7, 10));
+        s.reset(1, 7, 0);
+        QVERIFY(s.mayName(0, 8, 10));  // one past worker 1's
+        s.reset(0, 8, 1);
+        QVERIFY(!s.mayName(0, 9, 10));  // the others are at 7 and 0
+        QVERIFY(s.mayName(2, 8, 10) && s.mayName(2, 9, 10) && !s.mayName(2, 10, 10));
+        QCOMPARE(s.round(), qint64(8));
+        EsyncState alone;
+        alone.init(1, 0.1);
+        alone.reset(0, 1, 0);
+        QVERIFY(alone.mayName(0, 2, 10) && alone.mayName(0, 10, 10));
+    }
+
     void asyncPushesAreDampedOrWhole() {
         QCOMPARE(ModeRegistry::pushShare("asgd", 0, 4), 0.25);
         QCOMPARE(ModeRegistry::pushShare("asgd", 1, 4), 1.0);

@@ -42,15 +42,6 @@ int runStateService(RoleContext& ctx) {
     if (ctx.training().continuesThroughFailures()) state.setSilenceLimit(ctx.training().heartbeatTimeoutS);
     RejectionLog log(ctx.node.id);
     const qint64 lastRound = ctx.training().rounds * ctx.training().globalStepsPerRound();
-    // A round a worker may name: one of the run's, and past the first one heard (where a restarted
-    // service takes the run up) at most one ahead, so that no worker holds the others back by
-    // naming a far one.
-    bool roundHeard = false;
-    const auto roundAllowed = [&](qint64 round) {
-        const bool allowed = round >= 1 && round <= lastRound && (!roundHeard || round <= state.round() + 1);
-        roundHeard |= allowed;
-        return allowed;
-    };
     QSet<QString> gone;
     const auto start = Clock::now();
     auto seconds = [start] { return std::chrono::duration<double>(Clock::now() - start).count(); };
@@ -74,7 +65,7 @@ int runStateService(RoleContext& ctx) {
         const QString& type = e->message.type;
         if (type == message::kEsyncReset) {
             const qint64 round = e->message.integer(QStringLiteral("round"));
-            if (roundAllowed(round)) state.reset(*r, round, seconds());
+            if (state.mayName(*r, round, lastRound)) state.reset(*r, round, seconds());
             else log.reject(e->peer, QStringLiteral("round %1 is not a round of this run").arg(round));
         } else if (type == message::kEsyncApply) {
             const qint64 k = e->message.integer(QStringLiteral("k"));
@@ -85,7 +76,7 @@ int runStateService(RoleContext& ctx) {
             }
             // The worker's round rides along: its reset may have gone to a service that is gone.
             const qint64 round = e->message.integer(QStringLiteral("round"), 0);
-            if (round > state.record(*r).t && roundAllowed(round)) state.reset(*r, round, seconds() - double(k) * c);
+            if (round > state.record(*r).t && state.mayName(*r, round, lastRound)) state.reset(*r, round, seconds() - double(k) * c);
             const bool ready = state.apply(*r, int(k), c, state.record(*r).te, seconds());
             channel.send(e->peer, Message(message::kEsyncReady, {{QStringLiteral("ready"), ready},
                                                                  {QStringLiteral("n"), e->message.integer(QStringLiteral("n"), 0)}}));
