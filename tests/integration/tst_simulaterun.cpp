@@ -201,7 +201,9 @@ private Q_SLOTS:
     // thread on the cores its host's workers share (the default topology: every role on this
     // machine, a CNN whose evaluation lasts about a round). Steps of rounds an evaluation runs
     // beside are charged that share: about (4 + 1) / 4 of those of a run that evaluates only at its
-    // end (without it 1.03–1.06, the evaluation thread's effect on the steps' own CPU time).
+    // end (without it 1.03–1.06, the evaluation thread's effect on the steps' own CPU time). The
+    // two runs' steps are measured one after the other: beside another test the ratio came out at
+    // 1.12 once (1.23–1.32 alone), so the bound keeps clear of the uncharged figures only.
     void theStartUpAndTheMastersEvaluationAreCharged() {
         const QString topology = QStringLiteral(HIPS_SOURCE_DIR "/resources/topologies/default.json");
         auto secondsPerStep = [](const QString& runDir) {
@@ -216,7 +218,7 @@ private Q_SLOTS:
         atTheEnd.start({"simulate", topology, "--rounds", "4", "--eval-every", "4", "--out", atTheEnd.dir.filePath("sim")});
         QVERIFY2(atTheEnd.finish(180000) == 0, atTheEnd.out + atTheEnd.err);
         const double ratio = secondsPerStep(everyRound.dir.filePath("sim")) / secondsPerStep(atTheEnd.dir.filePath("sim"));
-        QVERIFY2(ratio > 1.15 && ratio < 1.6, qPrintable(QString("steps beside an evaluation cost %1 times the others").arg(ratio)));
+        QVERIFY2(ratio > 1.1 && ratio < 1.6, qPrintable(QString("steps beside an evaluation cost %1 times the others").arg(ratio)));
         const QJsonObject first = records(atTheEnd.dir.filePath("sim"), "aggregate").value(0);
         const double launch = QJsonDocument::fromJson(fileBytes(atTheEnd.dir.filePath("sim/net.meta"))).object()["begin_time"].toDouble();
         const double startUp = first["t"].toDouble() - first["round_s"].toDouble() - launch;
