@@ -15,7 +15,6 @@
 #include <mutex>
 #include <sys/stat.h>
 #include <thread>
-
 #include <QCryptographicHash>
 #include <QProcess>
 #include <QSqlDatabase>
@@ -24,7 +23,6 @@
 #include <QtTest>
 
 using namespace hips;
-
 using namespace hips::test;
 
 class RunStoreTest : public QObject {
@@ -294,8 +292,7 @@ private Q_SLOTS:
         QCOMPARE(rows[1].round, 2);
         QVERIFY(std::isnan(rows[1].testAccuracy));
         QCOMPARE(rows[1].trainLoss, 0.0);
-        QCOMPARE(rows[1].trainReports, 0);  // nobody trained: no loss to show (the table's "-")
-        QCOMPARE(rows[0].trainReports, 1);
+        QVERIFY(rows[1].trainReports == 0 && rows[0].trainReports == 1);  // nobody trained round 2: the table's "-"
         QCOMPARE(rows[2].round, 3);
         QCOMPARE(rows[2].testAccuracy, 0.3);
         QCOMPARE(progress.aggregatedRounds(), 3);
