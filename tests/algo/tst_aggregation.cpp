@@ -204,6 +204,22 @@ private Q_SLOTS:
         QCOMPARE(sumOf(c, 2), (std::vector<float>{4, 6}));
     }
 
+    // Under local_epochs no plan bounds a worker's claim, so each may claim up to 1e15 samples; a
+    // party server's push carries its workers' sum and may claim 1e15 per worker behind it: one
+    // liar's 1e15 plus an honest claim must not get the party's push refused (its round would wait).
+    void aPartysPushMayClaimTheMostOfEachWorkerBehindIt() {
+        RoundCollector c("global/server0", {"party1/server0", "party2/server0"}, AggregatorRegistry::create("fedavg"));
+        c.setShares({{"party1/server0", 2.0}});
+        Envelope party1 = push("party1/server0", 1, {1, 2});
+        party1.message.fields.insert(QStringLiteral("weight"), 1e15 + 320);
+        Envelope party2 = push("party2/server0", 1, {3, 4});
+        party2.message.fields.insert(QStringLiteral("weight"), 1e15 + 1);  // one worker behind it
+        QVERIFY(!c.add(party1, 1, 2));
+        QVERIFY(!c.add(party2, 1, 2));
+        QCOMPARE(c.rejected(), quint64(1));
+        QCOMPARE(c.openWeight(), 1e15 + 320);
+    }
+
     // alie and ipm: the server that receives the liars' pushes replaces each by the attack's vector
     // from the round's honest updates (the papers' omniscient, colluding attacker), before the rule.
     void colludingLiarsAreSimulatedAtTheServer() {

@@ -92,9 +92,10 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
         return false;
     }
     // The samples behind the push (absent: 1); a weight that is no positive finite number is refused.
+    // A party's push sums its workers' claims: it may claim the most of each worker behind it.
     const QCborValue weightField = m.fields.value(QStringLiteral("weight"));
     const double claimed = weightField.isUndefined() ? 1.0 : weightField.toDouble(-1);
-    if (!(claimed > 0 && claimed <= 1e15)) {
+    if (!(claimed > 0 && claimed <= kMostSamplesAWorkerClaims * double(shareOf(from)))) {
         reject(push, QStringLiteral("weight is not a positive number of samples"));
         return false;
     }

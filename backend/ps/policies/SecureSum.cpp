@@ -1,10 +1,12 @@
 #include "SecureSum.h"
 
+#include "DataPlan.h"
 #include "ModelSlices.h"
 #include "Vocabulary.h"
 #include "RoleScope.h"
 
 #include <QCborArray>
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -29,7 +31,7 @@ void addWords(quint64* sum, const void* frame, size_t count) {
 }  // namespace
 
 SecureSum::SecureSum(RoleContext& ctx, Channel& channel, const QSet<QString>& parties)
-    : m_ctx(ctx), m_channel(channel), m_parties(parties.begin(), parties.end()) {
+    : m_ctx(ctx), m_channel(channel), m_parties(parties.begin(), parties.end()), m_workersBehind(workersBehind(ctx.topology, parties)) {
     m_parties.sort();
 }
 
@@ -197,7 +199,8 @@ SecureSum::Unmasked SecureSum::onPush(Envelope& e, qint64 nextRound, size_t mode
     if (total <= 0 || size_t(total) != modelSize || !isCanonicalSlice(offset, total, count))
         return reject(e.peer, QStringLiteral("a masked push that is not a slice of a %1-value sum").arg(modelSize)), Unmasked{};
     const double weight = m.fields.value(field("weight")).toDouble(-1);
-    if (!(weight > 0 && weight <= 1e15)) return reject(e.peer, QStringLiteral("weight is not a positive number of samples")), Unmasked{};
+    if (!(weight > 0 && weight <= kMostSamplesAWorkerClaims * m_workersBehind.value(e.peer, 1.0)))
+        return reject(e.peer, QStringLiteral("weight is not a positive number of samples")), Unmasked{};
     if (!m_round.open()) {
         m_round = Round{round, epoch->number, modelSize, std::vector<quint64>(modelSize, 0), {}, {}, {}};
         m_round.delivered.assign(sliceCount(modelSize), {});
@@ -295,12 +298,14 @@ Envelope SecureSum::unmask(Epoch& epoch, size_t slice) {
     // As the plain rounds do: the sum of those present stands for all the parties.
     const double scale = present.isEmpty() ? 0.0 : double(m_parties.size()) / double(present.size());
     secagg::decode(sum, count, scale, values->data());
+    // The collector's one contributor: its weight weighs it against no other, and a liar's claim in
+    // some party must not get it refused there (the round would wait).
     double weight = 0;
     for (const QString& member : present) weight += m_round.weights.value(member);
     Message push(message::kPush, {{field("round"), m_round.number},
                                   {field("offset"), qint64(offset)},
                                   {field("total"), qint64(m_round.size)},
-                                  {field("weight"), std::max(weight, 1.0)}});
+                                  {field("weight"), std::clamp(weight, 1.0, kMostSamplesAWorkerClaims)}});
     push.frames.push_back(sharedFrame(values, values->data(), count * sizeof(float)));
     Envelope e;
     e.peer = sumId();

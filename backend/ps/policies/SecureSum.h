@@ -80,6 +80,7 @@ private:
     RoleContext& m_ctx;
     Channel& m_channel;
     QStringList m_parties;  // sorted
+    QHash<QString, double> m_workersBehind;  // each party's workers, where more than one
     QSet<QString> m_down, m_hello;
     std::map<qint64, Epoch> m_epochs;
     Round m_round;

@@ -20,6 +20,10 @@ struct DataPlan {
 
 DataPlan dataPlanOf(const Topology& topology, const Node& worker);
 
+// The most samples any one worker's push may claim, whatever its plan: more than any data set,
+// well inside a double's exact integers. A push for several workers may claim this for each.
+inline constexpr double kMostSamplesAWorkerClaims = 1e15;
+
 // The most samples a push of each of `contributors` that is a worker may claim as its weight:
 // local_iters steps of batch_size on each of its plan's parts. A server refuses a push that
 // claims more (a liar's count would buy it the weighted rules). Workers without a known bound
