@@ -52,11 +52,12 @@ void MetricsFeed::attachTo(const QJsonObject& record) {
 // global server's round is aggregated once: a restarted one reports the round it recovered
 // again, in case that record died with its predecessor. Both go forward only (a master evaluates
 // newer models, a server aggregates the next round), so a round not after the newest taken is
-// one taken already, or a superseded process's late word on it.
+// one taken already, or a superseded process's late word on it. A round's draw (client
+// sampling) is said once: a global server restarted before its checkpoint closes the round again.
 bool MetricsFeed::firstOfItsRound(const QJsonObject& record) {
     const QString kind = field(record, "kind");
-    if (kind != metric::kEval && kind != metric::kAggregate) return true;
-    const QString key = kind == metric::kEval ? kind : kind + QLatin1Char(' ') + field(record, "node");
+    if (kind != metric::kEval && kind != metric::kAggregate && kind != metric::kSample) return true;
+    const QString key = kind == metric::kAggregate ? kind + QLatin1Char(' ') + field(record, "node") : kind;
     const int round = record.value(metric::kRound).toInt(-1);
     const auto newest = m_newestRound.constFind(key);
     if (newest != m_newestRound.cend() && round <= *newest) return false;

@@ -54,6 +54,9 @@ private Q_SLOTS:
         QJsonObject b = a;
         b["node"] = "central/global_server1";
         QVERIFY(feed.take(record(a)) && feed.take(record(b)) && !feed.take(record(a)));
+        // A round's draw is said once, though a restarted global server closes the round again.
+        const QJsonObject draw{{"kind", "sample"}, {"node", "central/global_server0"}, {"round", 3}};
+        QVERIFY(feed.take(record(draw)) && !feed.take(record(draw)));
         // Other kinds are never repeats, and their line is kept as sent.
         const QByteArray train = record({{"kind", "train"}, {"node", "party1/worker0"}, {"round", 3}});
         QCOMPARE(feed.take(train)->line, train);
