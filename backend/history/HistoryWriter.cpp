@@ -224,7 +224,7 @@ void HistoryWriter::clearStallListener(quint64 token) {
 QString HistoryWriter::openSession(WriterSession& session) {
     QSqlDatabase& db = session.db;
     db.setDatabaseName(m_path);
-    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(kBusyTimeoutMs));
+    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(m_busyTimeoutMs));
     if (!db.open()) return writeFailure(sqlErrorText(db.lastError()), m_path);
     if (const QString e = store::distrustSchema(db, m_path); !e.isEmpty()) return e;
     QString sqlError;
@@ -297,13 +297,13 @@ void HistoryWriter::settle(Outcome outcome, std::deque<Job>& batch, quint64 unit
         }
     } else if (outcome == Outcome::Locked && !m_stop && (!wasLocked || now - m_lockedSince < kMaxLockedWait)) {
         if (!wasLocked) {
-            m_lockedSince = now - milliseconds(kBusyTimeoutMs);  // SQLite has waited that long already
+            m_lockedSince = now - milliseconds(m_busyTimeoutMs);  // SQLite has waited that long already
             m_lockedNotice = QStringLiteral(
                                  "history: %1 has been locked by another program for %2 s (an open transaction "
                                  "in a database browser or a sqlite3 shell?); its rows wait, for up to %3 minutes: "
                                  "end that transaction or close the program")
                                  .arg(m_path)
-                                 .arg(kBusyTimeoutMs / 1000)
+                                 .arg(m_busyTimeoutMs / 1000)
                                  .arg(kMaxLockedWait.count());
             if (m_stallListener) m_stallListener(m_lockedNotice);
         }
@@ -313,7 +313,7 @@ void HistoryWriter::settle(Outcome outcome, std::deque<Job>& batch, quint64 unit
         m_error = writeFailure(outcome == Outcome::Locked
                                    ? QStringLiteral("locked by another program (waited %1 s in all); what waited is not stored "
                                                     "(a run keeps its rows in its run directory's metrics.jsonl)")
-                                         .arg(wasLocked ? duration_cast<seconds>(now - m_lockedSince).count() : kBusyTimeoutMs / 1000)
+                                         .arg(wasLocked ? duration_cast<seconds>(now - m_lockedSince).count() : m_busyTimeoutMs / 1000)
                                    : cause,
                                m_path);
         m_queue.clear();

@@ -20,8 +20,6 @@ struct sqlite3_stmt;
 
 namespace hips::store {
 
-// Several controllers may share one history: a connection waits this long for its turn to write.
-constexpr int kBusyTimeoutMs = 30000;
 // A history another program keeps locked (an open transaction in a database browser or a
 // `sqlite3` shell) is waited for this long in all, the writer saying so meanwhile; then writing fails.
 constexpr std::chrono::minutes kMaxLockedWait{5};
@@ -69,7 +67,9 @@ struct MetricRow {
 // and is tried again, and the stall listener hears when the wait begins and when it ends.
 class HistoryWriter {
 public:
-    explicit HistoryWriter(const QString& path) : m_path(path) {}
+    // busyTimeoutMs: how long SQLite waits for a lock before the writer calls the file locked
+    // (the store's kBusyTimeoutMs; tests shorten it).
+    HistoryWriter(const QString& path, int busyTimeoutMs) : m_path(path), m_busyTimeoutMs(busyTimeoutMs) {}
     ~HistoryWriter();
 
     // Starts the thread and waits until its connection is open; returns an error text.
@@ -94,7 +94,7 @@ public:
     quint64 setErrorListener(std::function<void(const QString&)> listener);
     void clearErrorListener(quint64 token);
     // Called (under the writer's lock, on its thread) with what to tell the user when the file
-    // has been locked by another program for kBusyTimeoutMs, and again when writing goes on.
+    // has been locked by another program for its busy timeout, and again when writing goes on.
     quint64 setStallListener(std::function<void(const QString&)> listener);
     void clearStallListener(quint64 token);
 
@@ -113,6 +113,7 @@ private:
     void settle(Outcome outcome, std::deque<Job>& batch, quint64 units, const QString& cause);
 
     QString m_path;
+    int m_busyTimeoutMs;
     std::thread m_thread;
     std::mutex m_mutex;
     std::condition_variable m_wake, m_done;

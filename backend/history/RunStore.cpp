@@ -46,9 +46,10 @@ QString RunStore::interruptedReason(qint64 controllerPid) {
         .arg(controllerPid);
 }
 
-std::unique_ptr<RunStore> RunStore::open(const QString& path, QString* error, OpenMode mode) {
+std::unique_ptr<RunStore> RunStore::open(const QString& path, QString* error, OpenMode mode, int busyTimeoutMs) {
     std::unique_ptr<RunStore> store(new RunStore);
     store->m_path = path;
+    store->m_busyTimeoutMs = busyTimeoutMs;
     const QString e = mode == ReadOnly ? store->openForReading() : store->openForWriting();
     if (!e.isEmpty()) {
         *error = e;
@@ -88,14 +89,14 @@ QString RunStore::openForWriting() {
     m_connection = uniqueConnection("reader");
     QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
     db.setDatabaseName(path);
-    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(kBusyTimeoutMs));
+    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(m_busyTimeoutMs));
     if (!db.open()) return QStringLiteral("cannot open %1: %2").arg(path, sqlErrorText(db.lastError()));
     if (const QString e = distrustSchema(db, path); !e.isEmpty()) return e;
-    if (const QString e = switchToWal(db, path, kBusyTimeoutMs); !e.isEmpty()) return e;
+    if (const QString e = switchToWal(db, path, m_busyTimeoutMs); !e.isEmpty()) return e;
     if (const QString e = createOrMigrate(db, path); !e.isEmpty()) return e;
     if (const QString e = markInterrupted(); !e.isEmpty()) return e;
 
-    m_writer = std::make_unique<HistoryWriter>(path);
+    m_writer = std::make_unique<HistoryWriter>(path, m_busyTimeoutMs);
     return m_writer->start();
 }
 

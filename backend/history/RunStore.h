@@ -21,7 +21,9 @@ namespace hips {
 
 namespace store {
 class HistoryWriter;
-}
+// Several controllers may share one history: a connection waits this long for its turn to write.
+inline constexpr int kBusyTimeoutMs = 30000;
+}  // namespace store
 
 // A trainer's "device" record as one line: "runs on cuda:0 (NVIDIA H100 80GB HBM3) with LibTorch 2.11.0 (CUDA 13.0)".
 QString describeDeviceRecord(const QJsonObject& record);
@@ -40,8 +42,10 @@ public:
         // Write calls are refused (writeError() says so).
         ReadOnly,
     };
-    // Opens the history at `path`; on failure returns nullptr and sets *error.
-    static std::unique_ptr<RunStore> open(const QString& path, QString* error, OpenMode mode = ReadWrite);
+    // Opens the history at `path`; on failure returns nullptr and sets *error. busyTimeoutMs: how
+    // long a write waits for another program's lock before the store says the file is locked.
+    static std::unique_ptr<RunStore> open(const QString& path, QString* error, OpenMode mode = ReadWrite,
+                                          int busyTimeoutMs = store::kBusyTimeoutMs);
     static QString defaultPath();  // under the user's application data directory
     ~RunStore();
 
@@ -163,6 +167,7 @@ private:
     void presentStale(RunRecord& run) const;
     QSqlQuery reader() const;  // a query on this store's read connection
     QString m_path;
+    int m_busyTimeoutMs = store::kBusyTimeoutMs;
     QString m_connection;
     std::unique_ptr<store::HistoryWriter> m_writer;  // null when opened ReadOnly
     QHash<qint64, StaleRun> m_stale;  // ReadOnly: runs that read as interrupted
