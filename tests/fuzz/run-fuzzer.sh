@@ -3,7 +3,7 @@
 # time over its seed corpus, or once over its regression inputs. Fails on any crash, leak,
 # timeout, out-of-memory or sanitizer report; prints the executions count either way.
 #
-# Usage: tests/fuzz/run-fuzzer.sh <fuzzer binary> [seconds]       fuzz (default 10 s)
+# Usage: tests/fuzz/run-fuzzer.sh <fuzzer binary> [seconds]       fuzz (default 5 s)
 #        tests/fuzz/run-fuzzer.sh --regressions <fuzzer binary>    each regression input once
 #   HIPS_FUZZ_SECONDS=N        overrides the fuzzing time
 #   HIPS_FUZZ_ARTIFACTS=DIR    where crashing inputs go (default: <build>/fuzz-artifacts/<target>/)
@@ -15,7 +15,7 @@ mode=fuzz
 if [ "${1:-}" = --regressions ]; then mode=regressions; shift; fi
 BIN=${1:?usage: run-fuzzer.sh [--regressions] <fuzzer binary> [seconds]}
 NAME=$(basename "$BIN")
-SECONDS_TO_RUN=${HIPS_FUZZ_SECONDS:-${2:-10}}
+SECONDS_TO_RUN=${HIPS_FUZZ_SECONDS:-${2:-5}}
 ARTIFACTS=${HIPS_FUZZ_ARTIFACTS:-$(cd "$(dirname "$BIN")/.." && pwd)/fuzz-artifacts}/$NAME
 CORPUS=$HERE/corpus/$NAME
 REGRESSIONS=$HERE/regressions/$NAME
