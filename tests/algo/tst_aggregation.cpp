@@ -1,6 +1,7 @@
 // Aggregation math (FedAvg two-layer sums) and the server's push checks.
 #include "AggregatorRegistry.h"
 #include "Adversary.h"
+#include "AsyncGlobalTier.h"
 #include "AsyncPushes.h"
 #include "Collusion.h"
 #include "DataPlan.h"
@@ -70,6 +71,44 @@ private Q_SLOTS:
         QVERIFY(whole);
         QVERIFY(!whole->values);
         QCOMPARE(pushes.nonFinite(), quint64(1));
+    }
+
+    // The asynchronous modes: a worker's pushes beyond its share of the run (rounds x its pushes a
+    // round), forwarded by its party server, are refused: answered with a newer version, not
+    // applied, and no share of a round, so a worker pushing on and on neither outweighs the
+    // others nor ends the run early.
+    void anAsyncPushBeyondItsWorkersShareIsRefused() {
+        const TopologyLoad load = TopologyReader::readFile(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");
+        QVERIFY2(load.ok(), qPrintable(load.errorText()));
+        Topology t = *load.topology;
+        t.training.mode = QStringLiteral("asgd");
+        t.training.rounds = 2;
+        RoleContext ctx(t, *t.node("central/global_server0"), QDir::tempPath());
+        AsyncGlobalTier tier(ctx, {"party1/server0", "party2/server0"});
+        const qint64 share = t.training.rounds * t.training.workerPushesPerRound();
+        QVERIFY(share >= 1 && tier.pushesPerRound() > 2);  // a round is more than one worker's push
+        std::vector<float> initial(3, 0.0f);
+        ModelBufferPool pool;
+        ModelVersion model{0, {}, initial.data(), initial.size()};
+        auto pushOfWorker0 = [&](qint64 round) {
+            Envelope e = push("party1/server0", round, {1, 1, 1}, 0, 0, model.version);
+            e.message.fields.insert(QStringLiteral("origin"), QStringLiteral("party1/worker0"));
+            const auto applied = tier.add(e, model, pool);
+            if (!applied) qFatal("push %lld was not whole", qint64(round));
+            return *applied;
+        };
+        for (qint64 round = 1; round <= share; ++round) {
+            const AsyncGlobalTier::Applied a = pushOfWorker0(round);
+            QVERIFY(!a.refused);
+            QCOMPARE(a.origin, QStringLiteral("party1/worker0"));
+        }
+        QCOMPARE(model.data[0], float(share));
+        const AsyncGlobalTier::Applied beyond = pushOfWorker0(share + 1);
+        QVERIFY(beyond.refused && !beyond.roundDone);
+        QCOMPARE(beyond.sender, QStringLiteral("party1/server0"));  // answered all the same
+        QCOMPARE(model.version, share + 1);
+        QCOMPARE(model.data[0], float(share));  // not applied
+        QCOMPARE(tier.rejected(), quint64(1));
     }
 
     void registryKnowsFedAvg() {

@@ -6,7 +6,11 @@
 namespace hips {
 
 AsyncGlobalTier::AsyncGlobalTier(const RoleContext& ctx, const QSet<QString>& contributors)
-    : m_settings(ctx.training()), m_topology(ctx.topology), m_pushes(ctx.node.id, contributors) {
+    : m_settings(ctx.training()),
+      m_topology(ctx.topology),
+      m_pushes(ctx.node.id, contributors),
+      m_workersPushes(m_settings.rounds * m_settings.workerPushesPerRound()),
+      m_log(ctx.node.id) {
     const ModePolicy policy = ModeRegistry::policy(m_settings.mode);
     m_compensation = policy.delayCompensation;
     for (const QString& id : contributors) {
@@ -16,8 +20,16 @@ AsyncGlobalTier::AsyncGlobalTier(const RoleContext& ctx, const QSet<QString>& co
         const int perRound =
             node && node->kind == RoleKind::Server && party && policy.party == TierSync::AsPushesCome ? party->workerCount() : 1;
         m_perRound += perRound;
-        m_quota.insert(id, qint64(perRound) * m_settings.rounds * m_settings.workerPushesPerRound());
+        m_quota.insert(id, perRound * m_workersPushes);
     }
+}
+
+// A push beyond its sender's pushes in the run, or beyond those of the worker its party server
+// forwards it for, is refused: answered (its sender waits for a model), not applied, and no share
+// of a round, so that one worker can neither outweigh the others nor end the run early.
+bool AsyncGlobalTier::beyondQuota(const Applied& a) const {
+    const bool forwarded = a.origin != a.sender;
+    return m_pushed.value(a.sender) >= m_quota.value(a.sender) || (forwarded && m_pushed.value(a.origin) >= m_workersPushes);
 }
 
 std::optional<AsyncGlobalTier::Applied> AsyncGlobalTier::add(Envelope& push, ModelVersion& model, ModelBufferPool& pool) {
@@ -28,6 +40,16 @@ std::optional<AsyncGlobalTier::Applied> AsyncGlobalTier::add(Envelope& push, Mod
     a.origin = originOf(*whole);
     a.staleness = model.version - whole->base;
     a.refused = !whole->values;
+    if (beyondQuota(a)) {
+        ++m_beyondQuota;
+        m_log.reject(a.sender, QStringLiteral("push %1 is beyond the %2 pushes %3 makes in the run; not applied")
+                                   .arg(whole->round)
+                                   .arg(a.origin != a.sender ? m_workersPushes : m_quota.value(a.sender))
+                                   .arg(a.origin));
+        a.refused = true;
+        model.version += 1;  // answered with a newer version all the same
+        return a;
+    }
     if (m_compensation && !m_recent.count(model.version)) remember(model);  // the initial model
     if (whole->values) {
         if (m_compensation && a.staleness > 0) a.compensated = compensate(*whole->values, model, whole->base);
@@ -38,6 +60,7 @@ std::optional<AsyncGlobalTier::Applied> AsyncGlobalTier::add(Envelope& push, Mod
         model.version += 1;  // every push is answered with a newer version, so its sender never waits in vain
     }
     if (m_compensation) remember(model);
+    if (a.origin != a.sender) ++m_pushed[a.origin];
     a.senderDone = ++m_pushed[a.sender] >= m_quota.value(a.sender);
     if (++m_handled % m_perRound == 0) a.roundDone = m_handled / m_perRound;
     return a;

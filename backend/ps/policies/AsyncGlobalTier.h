@@ -29,9 +29,10 @@ public:
     // buffer from `pool`) and says whom to answer.
     std::optional<Applied> add(Envelope& push, ModelVersion& model, ModelBufferPool& pool);
     int pushesPerRound() const { return m_perRound; }
-    quint64 rejected() const { return m_pushes.rejected(); }
+    quint64 rejected() const { return m_pushes.rejected() + m_beyondQuota; }
 
 private:
+    bool beyondQuota(const Applied& a) const;
     bool compensate(std::vector<float>& delta, const ModelVersion& now, qint64 base);
     void remember(const ModelVersion& model);
 
@@ -40,7 +41,12 @@ private:
     const TrainingSettings& m_settings;
     const Topology& m_topology;
     AsyncPushes m_pushes;
-    QHash<QString, qint64> m_quota, m_pushed;  // pushes each contributor makes in the run, and has made
+    // Pushes each contributor makes in the run, and has made (and each worker behind a forwarding
+    // party server: m_workersPushes, one worker's pushes in the run).
+    QHash<QString, qint64> m_quota, m_pushed;
+    qint64 m_workersPushes;
+    quint64 m_beyondQuota = 0;
+    RejectionLog m_log;
     int m_perRound = 0;
     qint64 m_handled = 0;
     bool m_compensation = false;
