@@ -17,7 +17,7 @@ inline constexpr QLatin1String kStartup{"startup"};  // a trainer's start-up pha
 inline constexpr QLatin1String kAsyncPush{"async_push"};  // a push applied as it came: from, base, staleness
 inline constexpr QLatin1String kModelInit{"model_init"};
 inline constexpr QLatin1String kRendezvous{"rendezvous"};
-inline constexpr QLatin1String kSchedulerDone{"scheduler_done"};
+inline constexpr QLatin1String kSchedulerDone{"scheduler_done"};  // nodes (members), byes (said bye), down
 inline constexpr QLatin1String kDevice{"device"};  // what a trainer trains on: torch (LibTorch and CPU or CUDA), device, gpu
 inline constexpr QLatin1String kMembership{"membership"};  // a scheduler's: member, state (down, up), reason; a worker's own: state left
 inline constexpr QLatin1String kRobust{"robust"};  // a robust rule's round at a server: rule, selected, rejected (+ the senders)

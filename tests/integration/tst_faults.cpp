@@ -135,6 +135,15 @@ private Q_SLOTS:
             QVERIFY2(f[4].toDouble() >= inside, qPrintable(line));
             inside = f[4].toDouble();
         }
+        // Under continue a scheduler is done once its servers are, and its members still up said
+        // bye too (it left them none to hear it: each waited out its linger, 2 s, to end).
+        int schedulers = 0;
+        for (const QJsonObject& r : metricRecords(run.dir.filePath("run/metrics.jsonl"))) {
+            if (r["kind"] != "scheduler_done") continue;
+            QVERIFY2(r["byes"].toInt() == r["nodes"].toInt(), qPrintable(QJsonDocument(r).toJson()));
+            ++schedulers;
+        }
+        QCOMPARE(schedulers, 3);
         QVERIFY(run.leftovers().isEmpty());
     }
 

@@ -16,6 +16,7 @@
 #include <QHash>
 #include <QSet>
 #include <cstdio>
+#include <optional>
 
 namespace hips {
 
@@ -45,9 +46,7 @@ public:
 
     int run() {
         const auto registerDeadline = Clock::now() + m_ctx.replyTimeout();
-        // (The down ones may come back until then. Under fault_policy continue the tier is done
-        // when its servers are: a member that recovers later has no round to come back to.)
-        while (m_byes.size() + m_down.size() < m_expected.size() && !(m_ctx.training().continuesThroughFailures() && serversGone())) {
+        while (!everyoneDone()) {
             if (auto e = m_channel.receive(200ms)) handle(*e);
             if (m_aborted) return kRoleFailed;
             if (!m_tableSent && Clock::now() > registerDeadline) return abort(missingText());
@@ -60,7 +59,9 @@ public:
                 if (const QString shortage = markDown(dead, evidence); !shortage.isEmpty()) return abort(shortage);
             }
         }
-        m_ctx.metrics.report(metric::kSchedulerDone, {{QStringLiteral("nodes"), m_expected.size()}});
+        m_ctx.metrics.report(metric::kSchedulerDone, {{QStringLiteral("nodes"), m_expected.size()},
+                                                      {QStringLiteral("byes"), m_byes.size()},
+                                                      {QStringLiteral("down"), m_down.size()}});
         return kRoleOk;
     }
 
@@ -298,6 +299,17 @@ private:
             if (id != about && !m_byes.contains(id) && !m_down.contains(id)) sendTo(id, Message(m.type, m.fields));
     }
 
+    // Every member said bye or is down (the down ones may come back until then). Under
+    // fault_policy continue the tier is done when its servers are: a member that recovers later
+    // has no round to come back to. Those still up say bye right after their last model, and are
+    // given a moment for it: else each would wait out its bye's linger (2 s) for a scheduler gone.
+    bool everyoneDone() {
+        if (m_byes.size() + m_down.size() >= m_expected.size()) return true;
+        if (!m_ctx.training().continuesThroughFailures() || !serversGone()) return false;
+        if (!m_serversGoneAt) m_serversGoneAt = Clock::now();
+        return Clock::now() - *m_serversGoneAt > kByeGrace;
+    }
+
     bool serversGone() const {
         bool any = false;
         for (auto it = m_expected.begin(); it != m_expected.end(); ++it)
@@ -386,6 +398,8 @@ private:
     RecoveryCopies m_recovery;  // global servers' recovery points (those with a standby host)
     SchedulerIncarnations m_incarnations;  // which process of each member is listened to
     bool m_tableSent = false, m_aborted = false;
+    std::optional<Clock::time_point> m_serversGoneAt;
+    static constexpr std::chrono::seconds kByeGrace{2};
     RejectionLog m_log{m_ctx.node.id};
 };
 
