@@ -197,6 +197,7 @@ void AgentDaemon::onStart(const Message& m) {
     launch.sharedTrainer = launch.forkFromZygote && topology.topology->sharesTrainer(*nodeInfo);
     const TrainingSettings& training = topology.topology->training;
     m_orphanTimeoutS = training.orphanTimeoutS;
+    m_silenceS = training.agentTimeoutS;
     m_hostLogs.remove(start->node);  // (a node started again in another run writes there)
     if (start->logOnHost)
         if (const QString e = keepLogsOnHost(start->node, outDir); !e.isEmpty()) return refuse(start->node, e);
@@ -329,8 +330,8 @@ void AgentDaemon::resendUnacked() {
 
 void AgentDaemon::checkController() {
     const qint64 silentMs = m_sinceController.elapsed();
-    if (silentMs < control::kSilenceTimeoutS * 1000 || m_shuttingDown) return;
-    QString why = QStringLiteral("no word from the controller for %1 s").arg(control::kSilenceTimeoutS);
+    if (silentMs < qint64(m_silenceS) * 1000 || m_shuttingDown) return;
+    QString why = QStringLiteral("no word from the controller for %1 s").arg(m_silenceS);
     // A run under way goes on without its controller for orphan_timeout_s, and one that ended
     // meanwhile keeps its events that long: a controller may attach again and take them.
     const bool underWay = m_roles.runningCount() + m_restarts.pendingCount() > 0;

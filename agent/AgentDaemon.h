@@ -5,6 +5,7 @@
 // gone: its run goes on for the topology's orphan_timeout_s, so that a controller can attach
 // again (hips attach) and get every event it missed; after that (or at once, with 0) the agent
 // stops every role and exits, so nothing is left running.
+#include "ControlProtocol.h"
 #include "EventJournal.h"
 #include "RoleLogFiles.h"
 #include "RoleRestarts.h"
@@ -61,6 +62,7 @@ private:
     EventJournal m_journal;
     qint64 m_seen = 0;  // the controller has received every event up to this one
     int m_orphanTimeoutS = 0;  // the run's orphan_timeout_s, from its start commands
+    int m_silenceS = control::kSilenceTimeoutS;  // the run's agent_timeout_s, likewise
     bool m_orphaned = false;  // its controller is silent, and the run goes on without it
     bool m_helloDone = false;
     bool m_shuttingDown = false;

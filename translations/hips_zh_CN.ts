@@ -1056,82 +1056,82 @@
         <translation>&quot;auto&quot; 根据 target_epsilon 和轮数确定噪声：请给出 target_epsilon，或一个数值</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="383"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="384"/>
         <source>training setting</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="391"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="392"/>
         <source>outputs are a regression&apos;s: write &quot;task&quot;: &quot;regression&quot;, or &quot;classes&quot; for a classifier</source>
         <translation>outputs 属于回归任务：请写 &quot;task&quot;: &quot;regression&quot;；分类器请用 &quot;classes&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="396"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="397"/>
         <source>a regression has outputs, not classes: write &quot;outputs&quot; (the targets a sample has, 1 by default)</source>
         <translation>回归任务用 outputs，而不是 classes：请写 &quot;outputs&quot;（每个样本的目标数，默认为 1）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="439"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="441"/>
         <source>a threshold is secure aggregation&apos;s: add &quot;secure_aggregation&quot;: true</source>
         <translation>门限是安全聚合的设置：请添加 &quot;secure_aggregation&quot;: true</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="447"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="449"/>
         <source>top-level field</source>
         <translation>顶层字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="449"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="451"/>
         <source>must be &quot;%1&quot;</source>
         <translation>必须为 &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="453"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="455"/>
         <source>version %1 is newer than this program reads (%2); upgrade HiPS Studio</source>
         <translation>版本 %1 比本程序能读取的（%2）更新；请升级 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="463"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="465"/>
         <source>must be an object with id and address</source>
         <translation>必须是包含 id 和 address 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="468"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="470"/>
         <source>each party runs at least 3 processes and %1</source>
         <translation>每个参与方至少运行 3 个进程，且%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="473"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="475"/>
         <source>must be an object with id and roles</source>
         <translation>必须是包含 id 和 roles 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="497"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="499"/>
         <source>cannot open the file (%1); check the path</source>
         <translation>无法打开文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="518"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="520"/>
         <source>cannot read the file (%1); check the path</source>
         <translation>无法读取文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="542"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="544"/>
         <source>not valid UTF-8 at line %1 (offset %2); save the file as UTF-8</source>
         <translation>第 %1 行（偏移 %2）不是有效的 UTF-8；请将文件保存为 UTF-8</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="550"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="552"/>
         <source>the file is empty; a topology is a JSON object (resources/topologies/default.json is one, or draw one in hips-studio)</source>
         <translation>文件是空的；拓扑是一个 JSON 对象（resources/topologies/default.json 就是一个，也可以在 hips-studio 中绘制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="559"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="561"/>
         <source>not valid JSON at line %1 (offset %2): %3</source>
         <translation>第 %1 行（偏移 %2）不是有效的 JSON：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="566"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="568"/>
         <source>the document must be a JSON object</source>
         <translation>文档必须是 JSON 对象</translation>
     </message>
@@ -1893,47 +1893,47 @@
         <translation>备用全局服务器启动时不会持有各参与方的密钥：请从 %1 删除 standby_host</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="105"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="109"/>
         <source>%1 needs at least %2 contributions a round, and clients_per_round draws as few as %3 %4: draw more, or lower its byzantine_f</source>
         <translation>%1 每轮至少需要 %2 个贡献，而 clients_per_round %4最少只抽取 %3 个：请多抽取，或降低其 byzantine_f</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="117"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="121"/>
         <source>in the run</source>
         <translation>在整个运行中</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="130"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="134"/>
         <source>in party %1</source>
         <translation>在参与方 %1 中</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="145"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="149"/>
         <source>clients_per_round %1 draws more workers than the %2 there are%3</source>
         <translation>clients_per_round %1 抽取的工作节点多于现有的 %2 个%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="148"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="152"/>
         <source> in party %1</source>
         <translation>（参与方 %1 中）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="151"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="155"/>
         <source>every party draws its own clients_per_round: remove the run&apos;s, or a party&apos;s</source>
         <translation>每个参与方都有自己的 clients_per_round：请删除运行级的设置，或某个参与方的设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="158"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="162"/>
         <source>clients_per_round draws the workers of each round, and mode %1 does not train in rounds of one push per worker: use fedavg</source>
         <translation>clients_per_round 抽取每轮的工作节点，而模式 %1 不是每个工作节点每轮推送一次：请使用 fedavg</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="165"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="169"/>
         <source>aggregation %1 takes every worker&apos;s own update through its party server, which a drawn-out party would not send: use fedavg, or hierarchy flat</source>
         <translation>聚合规则 %1 需要经参与方服务器转发每个工作节点自己的更新，而未被抽中的参与方不会发送：请使用 fedavg，或 hierarchy flat</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="173"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="177"/>
         <source>a quorum and clients_per_round both leave workers out of a round: keep one</source>
         <translation>法定数和 clients_per_round 都会让工作节点缺席一轮：请只保留其一</translation>
     </message>
@@ -1942,12 +1942,12 @@
         <translation type="vanished">隐私核算器尚未计入客户端抽样（它会降低 ε）：请删除 clients_per_round 或 privacy</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="176"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="180"/>
         <source>a party none of whose workers is drawn would have its masks recovered every such round: remove clients_per_round or secure_aggregation</source>
         <translation>没有工作节点被抽中的参与方在每个这样的轮次都要恢复其掩码：请删除 clients_per_round 或 secure_aggregation</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="185"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="189"/>
         <source>the adversaries attack in every round, and clients_per_round would leave them out of some: remove one</source>
         <translation>攻击者每轮都攻击，而 clients_per_round 会让它们缺席部分轮次：请删除其一</translation>
     </message>
@@ -4025,138 +4025,143 @@
         <translation>掉线参与方的掩码由这么多个其他参与方的份额恢复；少于此数的参与方即使串通也得不到它的密钥</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="395"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="389"/>
+        <source>Agent silence limit (s)</source>
+        <translation>代理静默上限（秒）</translation>
+    </message>
+    <message>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="398"/>
         <source>&lt;b&gt;Party&lt;/b&gt;</source>
         <translation>&lt;b&gt;参与方&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="398"/>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="480"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="401"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="483"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="401"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="404"/>
         <source>Central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="411"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="414"/>
         <source>WAN bandwidth (Mbit/s, 0: none)</source>
         <translation>广域网带宽（Mbit/s，0：不模拟）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="420"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="423"/>
         <source>WAN latency (ms)</source>
         <translation>广域网延迟（毫秒）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="426"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="429"/>
         <source>Workers per round (0: the run&apos;s)</source>
         <translation>每轮工作节点数（0：沿用运行设置）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="445"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="448"/>
         <source>Transport inside the party</source>
         <translation>参与方内的传输方式</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="477"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="480"/>
         <source>&lt;b&gt;Host&lt;/b&gt; (shared by every party on it)</source>
         <translation>&lt;b&gt;主机&lt;/b&gt;（由其上的所有参与方共享）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="490"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="493"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="492"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="495"/>
         <source>SSH port</source>
         <translation>SSH 端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="496"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="499"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="497"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="500"/>
         <source>Identity file</source>
         <translation>身份文件（私钥）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="498"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="501"/>
         <source>Install directory</source>
         <translation>安装目录</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="503"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="506"/>
         <source>Scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="504"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="507"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="505"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="508"/>
         <source>Master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="506"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="509"/>
         <source>State service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="507"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="510"/>
         <source>Worker group</source>
         <translation>工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="516"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="519"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="522"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="525"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="535"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="538"/>
         <source>Workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="545"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="548"/>
         <source>Slowdown (×)</source>
         <translation>减速倍数 (×)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="554"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="557"/>
         <source>Each local step takes this multiple of its compute time: a slower device, emulated</source>
         <translation>每个本地步骤耗时为其计算时间的这一倍数：用于模拟较慢的设备</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="556"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="559"/>
         <source>none (honest)</source>
         <translation>无（诚实）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="558"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="561"/>
         <source>Adversary</source>
         <translation>攻击者</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="572"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="575"/>
         <source>Attack strength</source>
         <translation>攻击强度</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanel.cpp" line="582"/>
+        <location filename="../ui/designer/PropertyPanel.cpp" line="585"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>

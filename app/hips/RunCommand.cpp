@@ -181,6 +181,11 @@ QString applyOverrides(const QCommandLineParser& args, Topology& t) {
         if (!ok || s.orphanTimeoutS < 0 || s.orphanTimeoutS > 604800)
             return QStringLiteral("--orphan-timeout takes seconds from 0 to 604800; got '%1'").arg(args.value("orphan-timeout"));
     }
+    if (args.isSet("agent-timeout")) {
+        s.agentTimeoutS = args.value("agent-timeout").toInt(&ok);
+        if (!ok || s.agentTimeoutS < 3 || s.agentTimeoutS > 3600)
+            return QStringLiteral("--agent-timeout takes seconds from 3 to 3600; got '%1'").arg(args.value("agent-timeout"));
+    }
     if (args.isSet("partition")) s.partition = args.value("partition");
     if (const QString e = applyDevices(args.values("device"), args.values("server-device"), t); !e.isEmpty()) return e;
     for (const QString& setting : args.values("param")) {
@@ -217,9 +222,26 @@ QStringList overridesGiven(const QCommandLineParser& args) {
     QStringList given;
     for (const Override& o : kOverrides)
         if (args.isSet(o.name)) given << QStringLiteral("--") + QLatin1String(o.name);
-    for (const char* name : {"mode", "aggregation", "party-aggregation", "server-optimizer", "compression", "party-compression",
-                             "fault-policy", "transport-security", "flat", "servers", "slice-bound", "wan", "proximal-mu", "orphan-timeout",
-                             "partition", "device", "server-device", "param", "data-dir"})
+    for (const char* name : {"mode",
+                             "aggregation",
+                             "party-aggregation",
+                             "server-optimizer",
+                             "compression",
+                             "party-compression",
+                             "fault-policy",
+                             "transport-security",
+                             "flat",
+                             "servers",
+                             "slice-bound",
+                             "wan",
+                             "proximal-mu",
+                             "orphan-timeout",
+                             "agent-timeout",
+                             "partition",
+                             "device",
+                             "server-device",
+                             "param",
+                             "data-dir"})
         if (args.isSet(name)) given << QStringLiteral("--") + QLatin1String(name);
     return given;
 }
@@ -397,6 +419,11 @@ int runOrSimulate(const QStringList& arguments, bool simulate) {
                     "How long the run goes on if this controller dies or stops, for hips "
                     "attach to take it up (training.orphan_timeout_s, default 600; 0: it stops "
                     "with the controller).",
+                    "S"});
+    args.addOption({"agent-timeout",
+                    "How long the controller and an agent wait for a word from each other before "
+                    "they give up on it: a host lost is found this soon (training.agent_timeout_s, "
+                    "default 10; raise it over links that stall).",
                     "S"});
     args.addOption({"flat",
                     "A single-layer parameter server (training.hierarchy flat): every worker pushes straight "

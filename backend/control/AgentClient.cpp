@@ -47,21 +47,21 @@ void AgentClient::close() {
 void AgentClient::tick() {
     const qint64 gap = m_sinceTick.restart();
     if (m_lost) return;
-    if (gap > control::kSilenceTimeoutS * 1000 && gap < m_stallToleranceMs) {
+    if (gap > qint64(m_silenceS) * 1000 && gap < m_stallToleranceMs) {
         m_sinceAgent.restart();  // we could not have heard it meanwhile
         Q_EMIT resumedAfterStall(gap);
-    } else if (gap > control::kSilenceTimeoutS * 1000) {  // a 1-second timer that fired this late: we were stopped
+    } else if (gap > qint64(m_silenceS) * 1000) {  // a 1-second timer that fired this late: we were stopped
         m_lost = true;
         Q_EMIT stalled(gap);
         return;
     }
-    if (m_sinceAgent.elapsed() > control::kSilenceTimeoutS * 1000) {
+    if (m_sinceAgent.elapsed() > qint64(m_silenceS) * 1000) {
         m_lost = true;
-        Q_EMIT lost(m_ready ? QStringLiteral("agent on %1 (%2) went silent for %3 s").arg(m_host, m_endpoint).arg(control::kSilenceTimeoutS)
+        Q_EMIT lost(m_ready ? QStringLiteral("agent on %1 (%2) went silent for %3 s").arg(m_host, m_endpoint).arg(m_silenceS)
                             : QStringLiteral("agent on %1 (%2) did not answer the handshake within %3 s; "
                                              "check that it runs and the port is reachable")
                                   .arg(m_host, m_endpoint)
-                                  .arg(control::kSilenceTimeoutS));
+                                  .arg(m_silenceS));
         return;
     }
     if (std::exchange(m_ackDue, false)) sendAck();

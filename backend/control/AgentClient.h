@@ -1,6 +1,7 @@
 #pragma once
 // The controller's connection to one hips-agent: version handshake, pings, and the
 // event stream with acknowledgements (duplicates from resends are dropped by sequence).
+#include "ControlProtocol.h"
 #include "SocketThread.h"
 
 #include <QCborMap>
@@ -39,6 +40,7 @@ public:
     // A stall of this process shorter than `ms` is no loss: the agent keeps the run going that
     // long without us (orphan_timeout_s) and sends the events we missed once we are back.
     void setStallTolerance(qint64 ms) { m_stallToleranceMs = ms; }
+    void setSilenceTimeout(int seconds) { m_silenceS = seconds; }  // the run's agent_timeout_s
 
 Q_SIGNALS:
     void ready(const QCborMap& hello);
@@ -66,6 +68,7 @@ private:
     bool m_manualAcks = false;
     bool m_ackDue = false;  // events came since the last ack
     qint64 m_stallToleranceMs = 0;
+    int m_silenceS = control::kSilenceTimeoutS;
     bool m_ready = false, m_lost = false;
     QElapsedTimer m_sinceAgent, m_sinceTick;
     QTimer m_timer;

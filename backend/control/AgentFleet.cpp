@@ -20,7 +20,8 @@ void AgentFleet::addAgent(const QString& host, const QString& label, const QStri
     AgentClient* a = agent.get();
     a->setManualAcks(m_manualAcks);
     // (Less the agents' own patience: they count the orphan time from our last ping.)
-    a->setStallTolerance(qint64(m_topology.training.orphanTimeoutS - control::kSilenceTimeoutS) * 1000);
+    a->setSilenceTimeout(m_topology.training.agentTimeoutS);
+    a->setStallTolerance(qint64(m_topology.training.orphanTimeoutS - m_topology.training.agentTimeoutS) * 1000);
     if (resumeAfter >= 0) {
         a->resumeAfter(resumeAfter);
     } else {  // (an agent started again replaces its predecessor)
@@ -167,11 +168,11 @@ QString AgentFleet::outDirFor(const Node& node) const {
     return (h ? h->installDir : QStringLiteral("~/.hips")) + QStringLiteral("/runs/") + QFileInfo(m_runDir).fileName();
 }
 
-QString AgentFleet::controllerSilentReason() {
+QString AgentFleet::controllerSilentReason() const {
     return QStringLiteral(
                "this controller did not run for over %1 s (stopped with SIGSTOP or Ctrl-Z, suspended, or "
                "starved of CPU), so its agents presumed it dead and stopped the run")
-        .arg(control::kSilenceTimeoutS);
+        .arg(m_topology.training.agentTimeoutS);
 }
 
 QString AgentFleet::silentAgentsPrefix() const {

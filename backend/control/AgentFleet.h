@@ -62,7 +62,7 @@ public:
     // Agents that stopped answering (and never said bye), to lead a failure's reason.
     QString silentAgentsPrefix() const;
     // This process did not run long enough for its agents to presume it dead.
-    static QString controllerSilentReason();
+    QString controllerSilentReason() const;
     // Stops talking to every agent (the run is over); safe inside one of their signals.
     void close();
     // Whether an agent that dies now is started again with its roles (fault_policy continue,

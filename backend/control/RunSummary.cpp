@@ -80,7 +80,7 @@ void RunController::emitFinished() {
     }
     // A role that failed because a peer vanished is usually the echo of an agent or host that
     // died; by now such an agent has been silent for a while, so the reason can name it.
-    if (!s.ok && !s.stopped && m_fleet && m_failure != AgentFleet::controllerSilentReason())  // (their silence was ours)
+    if (!s.ok && !s.stopped && m_fleet && m_failure != m_fleet->controllerSilentReason())  // (their silence was ours)
         s.reason = m_fleet->silentAgentsPrefix() + s.reason;
     if (s.ok && s.rounds < m_topology.training.rounds) {
         s.ok = false;

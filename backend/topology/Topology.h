@@ -205,6 +205,10 @@ struct TrainingSettings {
     // A run whose controller died or lost its link goes on this long for one to attach again
     // (hips attach); 0: its agents stop it as soon as they find the controller silent.
     int orphanTimeoutS = 600;
+    // The controller and an agent give up on each other after this long silent (they ping each
+    // other every second): a lost host is found this soon, and a controller stopped this long
+    // leaves its run to the agents (orphan_timeout_s).
+    int agentTimeoutS = 10;
     // Key slicing over several servers: a tensor of fewer floats goes whole to one server (by a
     // hash of its key), a larger one is cut into one slice per server (ShardMap).
     int sliceBound = 1024;

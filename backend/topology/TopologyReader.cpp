@@ -366,6 +366,7 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
                                 "heartbeat_timeout_s",
                                 "reply_timeout_s",
                                 "orphan_timeout_s",
+                                "agent_timeout_s",
                                 "checkpoint_every",
                                 "slice_bound",
                                 "resume_round",
@@ -427,6 +428,7 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
     t.replyTimeoutS = f.integer("reply_timeout_s", t.replyTimeoutS, 2, 86400);
     t.checkpointEvery = f.integer("checkpoint_every", t.checkpointEvery, 0, 1000000);
     t.orphanTimeoutS = f.integer("orphan_timeout_s", t.orphanTimeoutS, 0, 604800);
+    t.agentTimeoutS = f.integer("agent_timeout_s", t.agentTimeoutS, 3, 3600);
     t.sliceBound = f.integer("slice_bound", t.sliceBound, 1, 1000000000);
     t.resumeRound = f.integer("resume_round", t.resumeRound, 0, 1000000);
     t.adversary = readAdversary(f, "adversary", true);

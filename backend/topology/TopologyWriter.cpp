@@ -97,6 +97,7 @@ QJsonObject training(const TrainingSettings& t) {
                   {"checkpoint_every", t.checkpointEvery}};
     if (t.sliceBound != TrainingSettings().sliceBound) o.insert("slice_bound", t.sliceBound);
     if (t.orphanTimeoutS != TrainingSettings().orphanTimeoutS) o.insert("orphan_timeout_s", t.orphanTimeoutS);
+    if (t.agentTimeoutS != TrainingSettings().agentTimeoutS) o.insert("agent_timeout_s", t.agentTimeoutS);
     if (t.faultPolicy != TrainingSettings().faultPolicy) o.insert("fault_policy", t.faultPolicy);
     if (t.resumeRound > 0) o.insert("resume_round", t.resumeRound);
     if (t.proximalMu > 0) o.insert("proximal_mu", t.proximalMu);

@@ -22,7 +22,9 @@ constexpr int kProtocolVersion = 1;
 constexpr const char* kControllerId = "controller";
 constexpr int kResendMs = 2000;
 constexpr int kPingMs = 1000;
-constexpr int kSilenceTimeoutS = 10;  // either side gives up on a silent peer after this
+// Either side gives up on a silent peer after this, unless the run's agent_timeout_s says otherwise
+// (before a run: a handshake, hips deploy and stop).
+constexpr int kSilenceTimeoutS = 10;
 // hips-agent's exit status when it ended a run because its controller fell silent: the
 // controller (stopped with SIGSTOP, suspended, starved) learns on waking that it was the cause.
 constexpr int kAgentExitControllerSilent = 3;

@@ -123,29 +123,29 @@ private Q_SLOTS:
     // says so, and the history keeps the run as failed with that reason.
     void anOrphanedRunStopsAfterItsTimeout() {
         Run run;
-        run.start({"run", kSmall, "--out", run.dir.filePath("run"), "--rounds", "100000", "--orphan-timeout", "12"});
+        run.start({"run", kSmall, "--out", run.dir.filePath("run"), "--rounds", "100000", "--orphan-timeout", "6", "--agent-timeout", "3"});
         killAtRound(run, 3);
         QElapsedTimer waited;
         waited.start();
         while (!taggedProcesses(run.tag).isEmpty() && waited.elapsed() < 60000) QTest::qWait(200);
         QVERIFY2(taggedProcesses(run.tag).isEmpty(), "the agent kept the run past orphan_timeout_s");
-        QVERIFY2(waited.elapsed() > 8000, "the agent stopped the run before orphan_timeout_s");
+        QVERIFY2(waited.elapsed() > 4000, "the agent stopped the run before orphan_timeout_s");
         const Attach a = attach(run, "1", 60000);
         QCOMPARE(a.status, 1);
-        QVERIFY2(a.err.contains("orphan_timeout_s (12 s)"), a.err.constData());
+        QVERIFY2(a.err.contains("orphan_timeout_s (6 s)"), a.err.constData());
         const auto [status, shown] = run.historyCommand({"show", "1"});
-        QVERIFY2(shown.contains("status: failed") && shown.contains("orphan_timeout_s (12 s)"), shown.constData());
+        QVERIFY2(shown.contains("status: failed") && shown.contains("orphan_timeout_s (6 s)"), shown.constData());
     }
 
-    // A controller stopped past the agents' patience (10 s) but within orphan_timeout_s: once
-    // continued it gets what it missed and the run ends as it would have.
+    // A controller stopped past the agents' patience (agent_timeout_s, 3 s here) but within
+    // orphan_timeout_s: once continued it gets what it missed and the run ends as it would have.
     void aStoppedControllerGoesOnWhenContinued() {
         Run run;
         const int rounds = 150;
-        run.start({"run", kSmall, "--out", run.dir.filePath("run"), "--rounds", QString::number(rounds)});
+        run.start({"run", kSmall, "--out", run.dir.filePath("run"), "--rounds", QString::number(rounds), "--agent-timeout", "3"});
         QVERIFY2(run.waitForOutput("\n    2 ", 120000), run.out.constData());
         ::kill(pid_t(run.process.processId()), SIGSTOP);
-        QTest::qWait(12000);
+        QTest::qWait(5000);
         ::kill(pid_t(run.process.processId()), SIGCONT);
         QVERIFY2(run.finish(180000) == 0, run.err.constData());
         QVERIFY2(run.out.contains("this controller did not run for"), run.out.constData());

@@ -21,11 +21,11 @@
 
 using namespace hips::test;
 
-// Rounds enough for party2 to go on alone while party1's agent is found silent (10 s) and deployed
-// again (12-13 s in all: about 160 rounds of party2 alone, 0.08 s each; 20 local steps, each made
-// 5 times slower asleep, so that the wait costs the machine little CPU), and for party1 to take
-// part in 20 or more after, on a machine twice as fast too. About 30 s alone.
-constexpr int kRoundsOutlastingARedeploy = 360;
+// Rounds enough for party2 to go on alone while party1's agent is found silent (agent_timeout_s 3)
+// and deployed again (7.6 s in all here, party1 back after round 38; 20 local steps, each made 5
+// times slower asleep, so that the wait costs the machine little CPU), and for party1 to take part
+// in 20 or more after, on a machine twice as fast too.
+constexpr int kRoundsOutlastingARedeploy = 140;
 constexpr int kRoundsAfterARedeploy = 20;
 // ... and for a cut-off host to be given up, its server moved, and the cut to heal after.
 constexpr int kRoundsOutlastingACutOff = 1000;
@@ -357,7 +357,7 @@ private Q_SLOTS:
     void aDeadAgentFailsTheRunAndLeavesNothing() {
         QProcess hips;
         QByteArray out;
-        startRun(hips, "crash", 200, out);
+        startRun(hips, "crash", 200, out, {{"agent_timeout_s", 3}});
         QVERIFY2(waitForOutput(hips, out, "\n    2 ", 60000), out.constData());
         const QByteArray pid = readFile(path("crash/install_1/agent.pid")).trimmed();
         QVERIFY(!pid.isEmpty());
@@ -375,7 +375,7 @@ private Q_SLOTS:
         QProcess hips;
         QByteArray out;
         startRun(hips, "again", kRoundsOutlastingARedeploy, out,
-                 {{"fault_policy", "continue"}, {"heartbeat_timeout_s", 3}, {"local_iters", 20}},
+                 {{"fault_policy", "continue"}, {"heartbeat_timeout_s", 3}, {"local_iters", 20}, {"agent_timeout_s", 3}},
                  QByteArray(kThreeParties).replace(R"("count": 2 })", R"("count": 2, "slowdown": 5 })"));
         QVERIFY2(waitForOutput(hips, out, "\n    2 ", 60000), out.constData());
         const QByteArray pid = readFile(path("again/install_1/agent.pid")).trimmed();
@@ -426,7 +426,7 @@ private Q_SLOTS:
         QProcess hips;
         QByteArray out;
         startRun(hips, "standby", kRoundsOutlastingACutOff, out,
-                 {{"fault_policy", "continue"}, {"heartbeat_timeout_s", 3}, {"mode", "esync"}}, parties);
+                 {{"fault_policy", "continue"}, {"heartbeat_timeout_s", 3}, {"mode", "esync"}, {"agent_timeout_s", 3}}, parties);
         QVERIFY2(waitForOutput(hips, out, "\n    2 ", 60000), out.constData());
         const QString ns = QStringLiteral("hn%1%2").arg(m_tag).arg(1), link = QStringLiteral("hp%1%2").arg(m_tag).arg(1);
         const auto killHostB = qScopeGuard([&] { killHostProcesses(ns); });  // its agent waits orphan_timeout_s

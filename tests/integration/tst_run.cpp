@@ -403,11 +403,12 @@ private Q_SLOTS:
         QVERIFY(run.leftovers().isEmpty());
     }
 
-    // A controller stopped (SIGSTOP, Ctrl-Z) past the agents' patience (orphan_timeout_s 0): the agent ends the run,
-    // and the controller, once continued, names itself as the cause, not the agent.
+    // A controller stopped (SIGSTOP, Ctrl-Z) past the agents' patience (orphan_timeout_s 0,
+    // agent_timeout_s 3): the agent ends the run, and the controller, once continued, names itself
+    // as the cause, not the agent.
     void stoppedControllerNamesItself() {
         Run run;
-        run.start({"run", kSmall, "--out", run.dir.path(), "--rounds", "5000", "--orphan-timeout", "0"});
+        run.start({"run", kSmall, "--out", run.dir.path(), "--rounds", "5000", "--orphan-timeout", "0", "--agent-timeout", "3"});
         QVERIFY2(run.waitForOutput("\n    1 ", 120000), run.out.constData());
         ::kill(pid_t(run.process.processId()), SIGSTOP);
         QElapsedTimer waited;
@@ -416,7 +417,7 @@ private Q_SLOTS:
         ::kill(pid_t(run.process.processId()), SIGCONT);
         const int code = run.finish(60000);
         QVERIFY2(code == 1, qPrintable(QString("exit %1: %2").arg(code).arg(QString::fromUtf8(run.err))));
-        QVERIFY2(run.err.contains("this controller did not run for over 10 s"), run.err.constData());
+        QVERIFY2(run.err.contains("this controller did not run for over 3 s"), run.err.constData());
         QVERIFY2(!run.err.contains("agent on localhost"), run.err.constData());
         QVERIFY(run.leftovers().isEmpty());
     }
@@ -483,13 +484,13 @@ private Q_SLOTS:
     }
 
     // The controller and the agent keep each other alive with ping/pong, so a round longer
-    // than the 10 s silence limit, with no metric in between, must not end the run. (Its one
-    // worker's steps are made 400 times slower, asleep: the round is long without taking the CPU
-    // from the tests beside it, as 16,000 real steps of four workers did.)
+    // than their silence limit (agent_timeout_s, 3 s here), with no metric in between, must not
+    // end the run. (Its one worker's steps are made 400 times slower, asleep: the round is long
+    // without taking the CPU from the tests beside it, as 16,000 real steps of four workers did.)
     void longQuietRoundIsNotMistakenForADeadAgent() {
         Run run;
-        const QString path =
-            writeSmallVariant(run, {QJsonObject{{"count", 1}, {"slowdown", 400}}}, {{"rounds", 1}, {"local_iters", 40}}, true);
+        const QString path = writeSmallVariant(run, {QJsonObject{{"count", 1}, {"slowdown", 400}}},
+                                               {{"rounds", 1}, {"local_iters", 16}, {"agent_timeout_s", 3}}, true);
         run.start({"run", path, "--out", run.dir.filePath("run")});
         QVERIFY2(run.finish(240000) == 0, run.err.constData());
         QFile metrics(run.dir.filePath("run/metrics.jsonl"));
@@ -499,7 +500,7 @@ private Q_SLOTS:
             const QJsonObject r = QJsonDocument::fromJson(line).object();
             if (r.value("kind") == "train") longest = std::max(longest, r.value("compute_s").toDouble());
         }
-        QVERIFY2(longest > 11, qPrintable(QString("the round took only %1 s; raise --local-iters").arg(longest)));
+        QVERIFY2(longest > 4, qPrintable(QString("the round took only %1 s; raise --local-iters").arg(longest)));
     }
 
     void missingAgentFailsFast() {

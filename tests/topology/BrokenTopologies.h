@@ -161,6 +161,11 @@ inline QList<BrokenCase> topologyBrokenCases() {
              set(t, {"training", "rounds"}, -3);
          },
          "$.training.rounds", "out of range"},
+        {"an agent silence limit too short to hear a ping",
+         [](QJsonObject& t) {
+             set(t, {"training", "agent_timeout_s"}, 2);
+         },
+         "$.training.agent_timeout_s", "out of range"},
         {"fractional batch",
          [](QJsonObject& t) {
              set(t, {"training", "batch_size"}, 6.5);

@@ -126,6 +126,17 @@ private Q_SLOTS:
         QCOMPARE(TopologyWriter::toJson(*second.topology), written);
     }
 
+    // agent_timeout_s (default 10) is written only when it is not the default, and read back.
+    void theAgentSilenceLimitRoundTrips() {
+        Topology t = *TopologyReader::readJson(defaultText()).topology;
+        QCOMPARE(t.training.agentTimeoutS, 10);
+        QVERIFY(!TopologyWriter::toJson(t).contains("agent_timeout_s"));
+        t.training.agentTimeoutS = 4;
+        const TopologyLoad back = TopologyReader::readJson(TopologyWriter::toJson(t));
+        QVERIFY2(back.ok(), qPrintable(back.errorText()));
+        QCOMPARE(back.topology->training.agentTimeoutS, 4);
+    }
+
     // A global server's standby host is read, written back, and carried by its node.
     void aStandbyHostRoundTrips() {
         QJsonObject json = validTopology();

@@ -385,6 +385,9 @@ void PropertyPanel::buildTraining() {
     addInt(
         "orphan_timeout_s", tr("Run goes on without its controller (s)"), 0, 604800, [](const T& t) { return t.training.orphanTimeoutS; },
         [](T& t, int v) { t.training.orphanTimeoutS = v; });
+    addInt(
+        "agent_timeout_s", tr("Agent silence limit (s)"), 3, 3600, [](const T& t) { return t.training.agentTimeoutS; },
+        [](T& t, int v) { t.training.agentTimeoutS = v; });
 }
 
 static bool isCentralParty(const Topology& t, const QString& id) {
