@@ -337,6 +337,7 @@ private Q_SLOTS:
             QJsonObject training = t["training"].toObject();
             training["mode"] = "esync";
             training["rounds"] = 10;
+            training["local_iters"] = 20;  // (a synchronisation asks the state service after every step)
             t["training"] = training;
         });
         Run run;
@@ -354,6 +355,7 @@ private Q_SLOTS:
         QVERIFY2(!other.isEmpty() && other.last() == 10, qPrintable(QString::number(other.size())));
         const QList<int> stopped = trainedRounds(run.dir.filePath("run/metrics.jsonl"), "party1/worker1");
         QVERIFY2(!stopped.isEmpty() && stopped.last() <= 6, qPrintable(QString::number(stopped.isEmpty() ? -1 : stopped.last())));
+        qInfo("final accuracy: %.4f", finalAccuracy(run.out));
         QVERIFY(finalAccuracy(run.out) > 0.8);
         QVERIFY(run.leftovers().isEmpty());
     }
