@@ -222,27 +222,13 @@ QStringList overridesGiven(const QCommandLineParser& args) {
     QStringList given;
     for (const Override& o : kOverrides)
         if (args.isSet(o.name)) given << QStringLiteral("--") + QLatin1String(o.name);
-    for (const char* name : {"mode",
-                             "aggregation",
-                             "party-aggregation",
-                             "server-optimizer",
-                             "compression",
-                             "party-compression",
-                             "fault-policy",
-                             "transport-security",
-                             "flat",
-                             "servers",
-                             "slice-bound",
-                             "wan",
-                             "proximal-mu",
-                             "orphan-timeout",
-                             "agent-timeout",
-                             "partition",
-                             "device",
-                             "server-device",
-                             "param",
-                             "data-dir"})
-        if (args.isSet(name)) given << QStringLiteral("--") + QLatin1String(name);
+    const QStringList others = QStringLiteral(
+                                   "mode aggregation party-aggregation server-optimizer compression party-compression fault-policy "
+                                   "transport-security flat servers slice-bound wan proximal-mu orphan-timeout agent-timeout "
+                                   "partition device server-device param data-dir")
+                                   .split(QLatin1Char(' '));
+    for (const QString& name : others)
+        if (args.isSet(name)) given << QStringLiteral("--") + name;
     return given;
 }
 
