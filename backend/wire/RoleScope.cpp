@@ -3,6 +3,8 @@
 namespace hips {
 
 static thread_local RoleScope* t_scope = nullptr;
+static std::mutex g_memoryLock;
+static const RoleScope* g_memorySpeaker = nullptr;  // the shared process's role that reports its memory (never dereferenced)
 
 void RoleScope::attach(zmq::context_t* context) {
     std::lock_guard<std::mutex> lock(m_lock);
@@ -23,6 +25,13 @@ bool RoleScope::stopRequested() const {
 
 void setThreadRoleScope(RoleScope* scope) {
     t_scope = scope;
+}
+
+bool speaksForProcessMemory() {
+    if (!t_scope) return true;
+    std::lock_guard<std::mutex> lock(g_memoryLock);
+    if (!g_memorySpeaker) g_memorySpeaker = t_scope;
+    return g_memorySpeaker == t_scope;
 }
 
 RoleScope* threadRoleScope() {

@@ -38,6 +38,11 @@ private:
 // The calling thread's scope (nullptr: none; the role is the process). Not owned.
 void setThreadRoleScope(RoleScope* scope);
 RoleScope* threadRoleScope();
+// Whether the calling role speaks for its process's memory: a role that is its process always;
+// of a shared trainer's roles the first to ask, for the process's life, so that where a party's
+// processes are summed the shared process counts once, not once a worker. (Not handed on when it
+// ends: two workers' figures of one round would be summed again.)
+bool speaksForProcessMemory();
 
 FILE* roleOut();  // the scope's out, else stdout
 FILE* roleErr();  // the scope's err, else stderr

@@ -5,6 +5,8 @@
 #include "FaultRuns.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
 #include <csignal>
 
@@ -44,6 +46,17 @@ Seen watchUntilFinished(Run& run, int ms, int* status) {
     return seen;
 }
 
+// The workers whose usage records carry the resident memory of their process.
+QSet<QString> workersReportingMemory(const QString& metricsFile) {
+    QSet<QString> nodes;
+    for (const QByteArray& line : fileBytes(metricsFile).split('\n')) {
+        const QJsonObject r = QJsonDocument::fromJson(line).object();
+        if (r.value("kind") == "usage" && r.value("node").toString().contains("/worker") && r.contains("rss_bytes"))
+            nodes.insert(r.value("node").toString());
+    }
+    return nodes;
+}
+
 }  // namespace
 
 class SharedTrainerTest : public QObject {
@@ -63,10 +76,15 @@ private Q_SLOTS:
             const Seen seen = watchUntilFinished(run, 300000, &status);
             QVERIFY2(status == 0, run.out + run.err);
             QVERIFY2(run.out.contains("finished after 3 rounds"), run.out.constData());
+            // A process's memory is reported once: by each worker process, by one worker of the
+            // shared trainer (the per-party memory chart sums what its processes report).
+            const QSet<QString> memory = workersReportingMemory(run.dir.filePath("run/metrics.jsonl"));
             if (i == 1) {
                 QVERIFY2(seen.sharedTrainers.size() == 1 && !seen.workerProcess, "per_host: the workers were not threads of one process");
+                QCOMPARE(memory.size(), 1);
             } else {
                 QVERIFY2(seen.sharedTrainers.isEmpty(), "per_worker: a shared trainer ran");
+                QCOMPARE(memory.size(), 5);  // (party1: 3, party2: 2)
             }
             params[i] = fileBytes(run.dir.filePath("run/net.params"));
             QVERIFY(!params[i].isEmpty());

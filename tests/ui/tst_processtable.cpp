@@ -1,6 +1,7 @@
 // The Run tab's process table: what it reads from /proc for the processes of a local run.
 #include "ProcessTableModel.h"
 
+#include <QJsonObject>
 #include <QProcess>
 #include <QtTest>
 
@@ -78,6 +79,36 @@ private Q_SLOTS:
             QVERIFY(cell(row, ProcessTableModel::Memory, Qt::ToolTipRole).contains(QString::number(QCoreApplication::applicationPid())));
             QCOMPARE(cell(row, ProcessTableModel::Pid), QString::number(QCoreApplication::applicationPid()));
         }
+    }
+
+    // A shared trainer's workers are threads of one process, and only one of them reports the
+    // process's memory (MetricsReporter): whichever it is, the figure shows on the process's
+    // first row, and a worker's report without it leaves it there.
+    void aSharedTrainersMemoryShowsOnItsFirstRowWhicheverWorkerReportsIt() {
+        ProcessTableModel model;
+        QList<Node> nodes;
+        for (const char* id : {"party1/worker0", "party1/worker1"}) {
+            Node n;
+            n.id = id, n.kind = RoleKind::Worker;
+            nodes << n;
+        }
+        model.reset(nodes);
+        for (const Node& n : nodes) {
+            ProcessInfo p;
+            p.node = n, p.state = ProcessInfo::State::Running, p.pid = 4242;  // (a shared trainer: one pid)
+            model.update(p);
+        }
+        const auto usage = [](const char* node, std::optional<double> rss) {
+            QJsonObject r{{"kind", "usage"}, {"node", node}, {"cpu_percent", 50.0}, {"round", 1}};
+            if (rss) r.insert("rss_bytes", *rss);
+            return r;
+        };
+        auto memory = [&](int row) { return model.data(model.index(row, ProcessTableModel::Memory), Qt::DisplayRole).toString(); };
+        model.noteUsage(usage("party1/worker1", 123e6));
+        QCOMPARE(memory(0), QStringLiteral("123 MB"));
+        QCOMPARE(memory(1), QStringLiteral("shared"));
+        model.noteUsage(usage("party1/worker0", std::nullopt));
+        QCOMPARE(memory(0), QStringLiteral("123 MB"));
     }
 };
 

@@ -122,8 +122,12 @@ void ProcessTableModel::noteUsage(const QJsonObject& record) {
     Row& r = m_rows[i];
     r.reportsUsage = true;
     r.cpuPercent = usage->cpuPercent;
-    r.rssBytes = usage->rssBytes.value_or(-1);
-    Q_EMIT dataChanged(index(i, Cpu), index(i, Memory));
+    // A shared trainer's memory is reported by one of its workers (the process's figure): it is
+    // shown on the process's first row, whichever worker reported it.
+    int first = r.info.pid > 0 ? m_firstRowOfPid.value(r.info.pid, i) : i;
+    if (m_rows[first].info.pid != r.info.pid) first = i;
+    if (usage->rssBytes) m_rows[first].rssBytes = *usage->rssBytes;
+    Q_EMIT dataChanged(index(std::min(i, first), Cpu), index(std::max(i, first), Memory));
 }
 
 void ProcessTableModel::sampleUsage() {

@@ -52,7 +52,8 @@ void MetricsReporter::reportUsage(const QCborValue& round) const {
         return;  // at most one a second after that, however short the rounds
     }
     QCborMap fields{{metric::kCpuPercent, 100 * (cpu - m_usageCpu) / (now - m_usageWall)}};
-    if (const qint64 rss = residentBytes(); rss > 0) fields.insert(metric::kRssBytes, rss);
+    // (A shared trainer's resident memory is one figure for all of its workers: one of them reports it.)
+    if (const qint64 rss = speaksForProcessMemory() ? residentBytes() : -1; rss > 0) fields.insert(metric::kRssBytes, rss);
     if (round.isInteger()) fields.insert(metric::kRound, round);
     m_usageWall = now;
     m_usageCpu = cpu;
