@@ -222,7 +222,10 @@ private Q_SLOTS:
         QVERIFY2(run.finish(180000) == 0, run.err.constData());
         double fastSteps = 0;
         int fastRows = 0, slowRows = 0;
+        QHash<QString, int> lastTrafficRound;  // a party server counts global rounds too, not its syncs
         for (const QJsonObject& r : metricRecords(run.dir.filePath("run/metrics.jsonl"))) {
+            if (r["kind"] == "traffic")
+                lastTrafficRound[r["node"].toString()] = std::max(lastTrafficRound[r["node"].toString()], r["round"].toInt());
             if (r["kind"] != "train") continue;
             if (r["node"] == "party1/worker1") {
                 QVERIFY2(r["steps_per_push"].toDouble() >= 1.0 && r["steps_per_push"].toDouble() <= 1.2 + 1e-9,
@@ -235,6 +238,7 @@ private Q_SLOTS:
         }
         QCOMPARE(slowRows, 3);
         QCOMPARE(fastRows, 9);
+        for (const char* server : {"party1/server0", "party2/server0"}) QCOMPARE(lastTrafficRound.value(server), 3);
         QVERIFY2(fastSteps / fastRows > 1.5, qPrintable(QString("fast workers took %1 steps per sync").arg(fastSteps / fastRows)));
     }
 

@@ -501,6 +501,30 @@ private Q_SLOTS:
             qPrintable(facts));
     }
 
+    // A line per party: its processes' CPU and memory added up, each at its newest report. A
+    // process reports its usage at most once a second, so in short rounds each round's records
+    // come from some of the party's processes only; a round's point still counts them all.
+    void aPartysUsageCountsEveryProcessAtItsNewestReport() {
+        RunCharts charts;
+        charts.setEveryWorker(false);
+        const auto usage = [](const char* node, int round, double cpu, double rssBytes) {
+            return QJsonObject{{"kind", "usage"}, {"node", node}, {"round", round}, {"cpu_percent", cpu}, {"rss_bytes", rssBytes}};
+        };
+        charts.addRecord(usage("p1/server0", 1, 10, 1e8), 0, 1);
+        charts.addRecord(usage("p1/worker0", 1, 100, 3e8), 0, 1);
+        charts.addRecord(usage("p1/worker1", 2, 90, 4e8), 0, 2);  // round 2: only worker1 reported
+        charts.addRecord(usage("p1/worker0", 1, 120, 3.5e8), 0, 1);  // a late report of round 1
+        charts.addRecord(usage("p1/server0", 3, 20, 1e8), 0, 3);
+        QCOMPARE(charts.memory()->lineCount(), 1);
+        charts.memory()->redrawNow();
+        charts.cpu()->redrawNow();
+        const QList<QPointF> memory = drawn(*charts.memory(), 0)->points(), cpu = drawn(*charts.cpu(), 0)->points();
+        QCOMPARE(memory.size(), 3);
+        QCOMPARE(memory[1].y(), 800.0);  // round 2: 100 + 300 + 400 MB
+        QCOMPARE(memory[2].y(), 850.0);  // round 3: worker0's late report counts from then on
+        QCOMPARE(cpu[2].y(), 230.0);  // 20 + 120 + 90 %
+    }
+
     // A dark desktop gets dark charts (the lines keep their colours).
     void aDarkPaletteGivesDarkCharts() {
         const QPalette light = QApplication::palette();

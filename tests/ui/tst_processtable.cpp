@@ -7,6 +7,26 @@
 
 using namespace hips;
 
+namespace {
+
+// `model`'s rows: `ids`, all running in process `pid`.
+void runInOneProcess(ProcessTableModel& model, const QStringList& ids, qint64 pid) {
+    QList<Node> nodes;
+    for (const QString& id : ids) {
+        Node n;
+        n.id = id, n.kind = RoleKind::Worker;
+        nodes << n;
+    }
+    model.reset(nodes);
+    for (const Node& n : nodes) {
+        ProcessInfo p;
+        p.node = n, p.state = ProcessInfo::State::Running, p.pid = pid;
+        model.update(p);
+    }
+}
+
+}  // namespace
+
 class ProcessTableTest : public QObject {
     Q_OBJECT
 
@@ -58,18 +78,7 @@ private Q_SLOTS:
     // row; the other rows say "shared" and why, rather than repeating (and seeming to add up) its figures.
     void aProcessOfSeveralRolesShowsItsFiguresOnce() {
         ProcessTableModel model;
-        QList<Node> nodes;
-        for (const char* id : {"central/global_server0", "party1/worker0", "party1/worker1"}) {
-            Node n;
-            n.id = id, n.kind = RoleKind::Worker;
-            nodes << n;
-        }
-        model.reset(nodes);
-        for (const Node& n : nodes) {
-            ProcessInfo p;
-            p.node = n, p.state = ProcessInfo::State::Running, p.pid = QCoreApplication::applicationPid();
-            model.update(p);
-        }
+        runInOneProcess(model, {"central/global_server0", "party1/worker0", "party1/worker1"}, QCoreApplication::applicationPid());
         QCOMPARE(model.rowOf("party1/worker1"), 2);
         auto cell = [&](int row, int column, int role = Qt::DisplayRole) { return model.data(model.index(row, column), role).toString(); };
         QTRY_VERIFY_WITH_TIMEOUT(cell(0, ProcessTableModel::Memory).endsWith(" MB"), 5000);
@@ -81,34 +90,27 @@ private Q_SLOTS:
         }
     }
 
-    // A shared trainer's workers are threads of one process, and only one of them reports the
+    // A shared trainer's workers are threads of one process. Only one of them reports the
     // process's memory (MetricsReporter): whichever it is, the figure shows on the process's
-    // first row, and a worker's report without it leaves it there.
+    // first row, and a worker's report without it leaves it there. Each reports its own thread's
+    // CPU: the first row shows their sum.
     void aSharedTrainersMemoryShowsOnItsFirstRowWhicheverWorkerReportsIt() {
         ProcessTableModel model;
-        QList<Node> nodes;
-        for (const char* id : {"party1/worker0", "party1/worker1"}) {
-            Node n;
-            n.id = id, n.kind = RoleKind::Worker;
-            nodes << n;
-        }
-        model.reset(nodes);
-        for (const Node& n : nodes) {
-            ProcessInfo p;
-            p.node = n, p.state = ProcessInfo::State::Running, p.pid = 4242;  // (a shared trainer: one pid)
-            model.update(p);
-        }
+        runInOneProcess(model, {"party1/worker0", "party1/worker1"}, 4242);  // (a shared trainer)
         const auto usage = [](const char* node, std::optional<double> rss) {
             QJsonObject r{{"kind", "usage"}, {"node", node}, {"cpu_percent", 50.0}, {"round", 1}};
             if (rss) r.insert("rss_bytes", *rss);
             return r;
         };
-        auto memory = [&](int row) { return model.data(model.index(row, ProcessTableModel::Memory), Qt::DisplayRole).toString(); };
+        auto cell = [&](int row, int column) { return model.data(model.index(row, column), Qt::DisplayRole).toString(); };
         model.noteUsage(usage("party1/worker1", 123e6));
-        QCOMPARE(memory(0), QStringLiteral("123 MB"));
-        QCOMPARE(memory(1), QStringLiteral("shared"));
+        QCOMPARE(cell(0, ProcessTableModel::Memory), QStringLiteral("123 MB"));
+        QCOMPARE(cell(1, ProcessTableModel::Memory), QStringLiteral("shared"));
         model.noteUsage(usage("party1/worker0", std::nullopt));
-        QCOMPARE(memory(0), QStringLiteral("123 MB"));
+        QCOMPARE(cell(0, ProcessTableModel::Memory), QStringLiteral("123 MB"));
+        // Each worker reports its own thread's CPU (50 %): the process takes both.
+        QCOMPARE(cell(0, ProcessTableModel::Cpu), QStringLiteral("100 %"));
+        QCOMPARE(cell(1, ProcessTableModel::Cpu), QStringLiteral("shared"));
     }
 };
 

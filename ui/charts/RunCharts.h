@@ -118,7 +118,8 @@ private:
     struct PartyPoint {  // a party's newest point on one chart, and what it aggregates
         int line = -1;
         double x = 0;
-        QHash<QString, double> latest;  // each of its workers' (processes') last value at x: a process reports usage every second
+        // Each of its workers' values at x (local steps, staleness), or each of its processes' newest (CPU, memory).
+        QHash<QString, double> latest;
     };
     void plotNodePoint(const NodePoint& point);
     void applyEveryWorker();

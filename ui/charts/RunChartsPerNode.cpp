@@ -76,15 +76,22 @@ void RunCharts::plotNodePoint(const NodePoint& point) {
         p.line = chart->addLine(
             party, chartcolors::kParty[m_partyColourOf.value(party, int(m_partyPoints[chart].size())) % chartcolors::kParty.size()]);
     const double x = countsPushes ? ++m_pushes[party] : point.x;
-    if (!p.latest.isEmpty() && x < p.x) return;  // a late report of a round whose point is drawn: it is in the points kept
-    const bool again = !p.latest.isEmpty() && x == p.x;  // one more report of the party's in this round
-    if (!again) p.latest.clear();
+    // CPU and memory: what all its processes take, each at its newest report (a process reports
+    // its usage at most once a second, so in a short round only some do). Local steps and
+    // staleness: the mean of its workers' reports of the round.
+    const bool usage = chart == m_cpu || chart == m_memory;
+    const bool drawn = !p.latest.isEmpty();
+    if (drawn && x < p.x) {  // a late report of a round whose point is drawn (it is in the points kept)
+        if (usage) p.latest.insert(point.node, point.value);  // (still the newest of its process)
+        return;
+    }
+    const bool again = drawn && x == p.x;  // one more report of the party's in this round
+    if (!again && !usage) p.latest.clear();
     p.x = x;
-    p.latest.insert(point.node, point.value);  // a process's second usage report of a round replaces its first
+    p.latest.insert(point.node, point.value);  // a process's second report replaces its first
     double sum = 0;
     for (double v : std::as_const(p.latest)) sum += v;
-    // Local steps and staleness as the party's mean; CPU and memory as what all its processes take.
-    const double value = chart == m_cpu || chart == m_memory ? sum : sum / double(p.latest.size());
+    const double value = usage ? sum : sum / double(p.latest.size());
     if (again) chart->replaceLast(p.line, x, point.wallMs, point.elapsed, value);
     else chart->append(p.line, x, point.wallMs, point.elapsed, value);
 }

@@ -90,6 +90,21 @@ bool ProcessTableModel::sharesAnEarlierRowsProcess(int row) const {
     return pid > 0 && m_firstRowOfPid.value(pid, row) < row;
 }
 
+// The CPU of a row's process. The roles of a shared trainer each report their own thread's: the
+// process's first row shows their sum. A process whose roles report nothing: what /proc said.
+double ProcessTableModel::processCpuPercent(int row) const {
+    const Row& first = m_rows[row];
+    double sum = 0;
+    bool reported = false;
+    for (const Row& r : m_rows) {
+        if (first.info.pid <= 0 || r.info.pid != first.info.pid || !r.reportsUsage || r.cpuPercent < 0) continue;
+        if (r.info.state != ProcessInfo::State::Running) continue;
+        sum += r.cpuPercent;
+        reported = true;
+    }
+    return reported ? sum : first.cpuPercent;
+}
+
 QString ProcessTableModel::nodeAt(int row) const {
     return row >= 0 && row < m_rows.size() ? m_rows[row].info.node.id : QString();
 }
@@ -206,10 +221,10 @@ QVariant ProcessTableModel::data(const QModelIndex& index, int role) const {
             return stateText(r.info.state);
         case Pid: return r.info.pid > 0 ? QVariant(r.info.pid) : QVariant(QStringLiteral("-"));
         case Uptime: return running ? tr("%1 s").arg(r.sinceStart.elapsed() / 1000) : QStringLiteral("-");
-        case Cpu:
-            return running && shared              ? tr("shared")
-                   : running && r.cpuPercent >= 0 ? QStringLiteral("%1 %").arg(r.cpuPercent, 0, 'f', 0)
-                                                  : QStringLiteral("-");
+        case Cpu: {
+            const double cpu = running && !shared ? processCpuPercent(index.row()) : -1;
+            return running && shared ? tr("shared") : cpu >= 0 ? QStringLiteral("%1 %").arg(cpu, 0, 'f', 0) : QStringLiteral("-");
+        }
         case Memory:
             if (running && shared) return tr("shared");
             return running && r.rssBytes >= 0 ? QStringLiteral("%1 MB").arg(double(r.rssBytes) / 1e6, 0, 'f', 0) : QStringLiteral("-");

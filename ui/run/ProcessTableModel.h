@@ -47,6 +47,7 @@ private:
     };
     void sampleUsage();
     bool sharesAnEarlierRowsProcess(int row) const;
+    double processCpuPercent(int row) const;
 
     QList<Row> m_rows;
     QHash<QString, int> m_rowOf;  // node → row: a record comes in for one of 1,000 rows many times a second

@@ -189,7 +189,10 @@ private:
     void reportTraffic() {
         if (!m_tier.upstream) return;
         QCborMap f = trafficFields(m_workers, m_tier.upstream);
-        f.insert(QStringLiteral("round"), m_model.round);
+        // The global round, as every other role's records count (the party's own rounds are its
+        // workers' pushes: local_iters of them a global round in ssgd and esync, k2 in hfa).
+        const qint64 perRound = std::max<qint64>(1, m_ctx.training().workerPushesPerRound());
+        f.insert(QStringLiteral("round"), (m_model.round + perRound - 1) / perRound);
         f.insert(metric::kLatePushes, qint64(m_tier.latePushes));
         f.insert(metric::kOverclaims, qint64(m_tier.overclaims));
         m_ctx.metrics.report(metric::kTraffic, f);
