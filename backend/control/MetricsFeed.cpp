@@ -19,8 +19,11 @@ std::optional<MetricsFeed::Taken> MetricsFeed::take(const QByteArray& json) {
     if (!firstOfItsRound(t.record)) return std::nullopt;
     const QString kind = field(t.record, "kind"), node = field(t.record, "node");
     if (kind == metric::kTraffic) {
-        if (m_carried.contains(node)) {
-            t.record.insert(QStringLiteral("links"), withCarry(t.record.value(QStringLiteral("links")).toArray(), m_carried.value(node)));
+        if (const auto carried = m_carried.constFind(node); carried != m_carried.cend()) {
+            t.record.insert(metric::kLinks, withCarry(t.record.value(metric::kLinks).toArray(), *carried));
+            QJsonArray before;
+            for (const QJsonObject& link : *carried) before.append(link);
+            t.record.insert(metric::kCarried, before);
             t.line = QJsonDocument(t.record).toJson(QJsonDocument::Compact);
         }
         m_lastTraffic.insert(node, t.record);
@@ -40,9 +43,16 @@ void MetricsFeed::resumeFrom(const QJsonObject& record) {
     firstOfItsRound(record);
 }
 
+// The processes go on counting, but a node's counts as its earlier processes had them (its
+// records say what was carried) are still added to its process's.
 void MetricsFeed::attachTo(const QJsonObject& record) {
-    const QString kind = field(record, "kind");
-    if (kind == metric::kTraffic) m_lastTraffic.insert(field(record, "node"), record);
+    const QString kind = field(record, "kind"), node = field(record, "node");
+    if (kind == metric::kTraffic) {
+        m_lastTraffic.insert(node, record);
+        m_carried.remove(node);
+        for (const QJsonValue& v : record.value(metric::kCarried).toArray())
+            m_carried[node].insert(field(v.toObject(), "peer"), v.toObject());
+    }
     if (kind == metric::kMembership) m_membership.insert(field(record, "member"), field(record, "state"));
     firstOfItsRound(record);
 }

@@ -71,6 +71,9 @@ inline constexpr QLatin1String kPeer{"peer"};
 inline constexpr QLatin1String kTier{"tier"};
 inline constexpr QLatin1String kSent{"sent"};
 inline constexpr QLatin1String kReceived{"received"};
+// traffic: the node's links as its earlier processes counted them (a restart, a resume), which
+// the controller added into `links`: what a controller that attaches to the run adds on too.
+inline constexpr QLatin1String kCarried{"carried"};
 inline constexpr QLatin1String kTierInside{"inside"};  // a link within a party
 inline constexpr QLatin1String kTierAcross{"across"};  // a link between parties (the WAN)
 

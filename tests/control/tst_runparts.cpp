@@ -90,6 +90,15 @@ private Q_SLOTS:
         QCOMPARE(sentOf(attached.take(record(traffic("party2/server0", 41, 4)))->record), 41.0);
         attached.processEnded("party2/server0");
         QCOMPARE(sentOf(attached.take(record(traffic("party2/server0", 1, 0)))->record), 42.0);
+        // A record that carried an earlier process's counts says so: a controller that attaches
+        // later adds them on too (the live process counts its own from zero).
+        const auto carriedOn = attached.take(record(traffic("party2/server0", 3, 0)));
+        QCOMPARE(sentOf(carriedOn->record), 44.0);
+        MetricsFeed later;
+        later.attachTo(carriedOn->record);
+        QCOMPARE(sentOf(later.take(record(traffic("party2/server0", 5, 0)))->record), 46.0);
+        later.attachTo(traffic("party2/server0", 7, 0));  // (a record without a carry: nothing to add)
+        QCOMPARE(sentOf(later.take(record(traffic("party2/server0", 8, 0)))->record), 8.0);
     }
 
     void aMembersChangeIsToldOnce() {
