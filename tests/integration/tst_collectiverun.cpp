@@ -271,9 +271,16 @@ private Q_SLOTS:
         const QByteArray member = logOf(runDir, "party1/worker2");
         QVERIFY2(member.contains("party1/worker0 was lost") && member.contains("and party1/worker1 pushes for the party"),
                  member.constData());
-        QSet<QString> atTheEnd;
-        for (const QJsonObject& r : metricRecords(runDir + "/metrics.jsonl"))
-            if (r["kind"] == "train" && r["round"].toInt() == rounds) atTheEnd.insert(r["node"].toString());
+        QSet<QString> atTheEnd, trained;
+        for (const QJsonObject& r : metricRecords(runDir + "/metrics.jsonl")) {
+            if (r["kind"] != "train") continue;
+            if (r["round"].toInt() == rounds) atTheEnd.insert(r["node"].toString());
+            // A round whose sum never went up is trained again from the model the party agrees
+            // on: its work is reported once, when it counts.
+            const QString key = r["node"].toString() + " round " + QString::number(r["round"].toInt());
+            QVERIFY2(!trained.contains(key), qPrintable(key + " reported twice"));
+            trained.insert(key);
+        }
         QVERIFY2(atTheEnd.contains("party1/worker1") && atTheEnd.contains("party1/worker2") && !atTheEnd.contains("party1/worker0"),
                  qPrintable(QStringList(atTheEnd.begin(), atTheEnd.end()).join(' ')));
         // Its pushes went up: the party was in the global rounds to the end.

@@ -165,7 +165,10 @@ public:
             stats.samples += s.samples;
             stats.computeSeconds += s.computeSeconds;
             stats.steps += s.steps;
-            if (++pushes % pushesPerRound == 0) {  // its work is reported under the round it pushed for
+            // Its collective party lost its pushing worker before the sum went up, and all took up
+            // an earlier model again: this push's work is done again, and reported then.
+            const bool trainedAgain = m_party && global.version <= pushes;
+            if (++pushes % pushesPerRound == 0 && !trainedAgain) {  // its work is reported under the round it pushed for
                 report(pushes / pushesPerRound, stats, {commSeconds, waitSeconds}, m_up ? &*m_up : nullptr, pushesPerRound,
                        std::exchange(attacked, false));
                 evaluateHeldOut(pushes / pushesPerRound, global);
