@@ -37,7 +37,9 @@ inline constexpr QLatin1String kLoss{"loss"};
 inline constexpr QLatin1String kSamples{"samples"};
 inline constexpr QLatin1String kComputeSeconds{"compute_s"};
 inline constexpr QLatin1String kCommSeconds{"comm_s"};
-inline constexpr QLatin1String kWaitSeconds{"wait_s"};  // the part of comm_s spent waiting for the answer's first slice
+// The part of comm_s from the push's leaving to the answer's first slice (its way up included:
+// a sender cannot see when its bytes are through).
+inline constexpr QLatin1String kWaitSeconds{"wait_s"};
 inline constexpr QLatin1String kTestAccuracy{"test_acc"};
 inline constexpr QLatin1String kTestLoss{"test_loss"};
 inline constexpr QLatin1String kTestRmse{"test_rmse"};  // a regression's score, in place of test_acc (lower is better)

@@ -194,6 +194,16 @@ private Q_SLOTS:
         QVERIFY2(virtualSeconds >= bound, qPrintable(QString("virtual %1 s, bound %2 s").arg(virtualSeconds).arg(bound)));
         QVERIFY2(wallSeconds < virtualSeconds / 2, qPrintable(QString("wall %1 s for %2 virtual s").arg(wallSeconds).arg(virtualSeconds)));
         qInfo("virtual %.1f s in %.1f s of wall time", virtualSeconds, wallSeconds);
+        // A worker's comm_s, as deployed, lasts until the answer is in: its party's sum up the
+        // WAN and the model back down, each 0.2 + 6.5 s. It waits from its push's leaving to the
+        // answer's first slice, which for the mlp (one slice) is all of it.
+        const QList<QJsonObject> trains = records(sim.dir.filePath("sim"), "train");
+        QVERIFY(!trains.isEmpty());
+        for (const QJsonObject& t : trains) {
+            const double comm = t["comm_s"].toDouble(), wait = t["wait_s"].toDouble();
+            QVERIFY2(comm > 2 * (0.2 + 0.9 * modelBytes / (1e6 / 8)) && comm - wait < 0.01 * comm,
+                     qPrintable(QString("comm_s %1, wait_s %2").arg(comm).arg(wait)));
+        }
     }
 
     // What the deployed run on this machine spends beside its rounds: the clock starts at the

@@ -116,7 +116,7 @@ private:
             partyOf.insert(p.id, int(m_parties.size()));
             m_parties.push_back(std::move(server));
         }
-        m_relayedBy.assign(size_t(m_workers.count()), nullptr);
+        m_partyOf.assign(size_t(m_workers.count()), nullptr);
         for (int i = 0; i < m_workers.count(); ++i) {
             VirtualWorker& w = m_workers.at(i);
             const int party = partyOf.value(w.node.party, -1);
@@ -132,8 +132,8 @@ private:
             w.link = kLan;
             p.workers.insert(w.node.id);
             p.members.push_back(i);
+            m_partyOf[size_t(i)] = &p;
             if (relay) {  // its push goes on whole to the global server, through its party server
-                m_relayedBy[size_t(i)] = &p;
                 const Party* own = m_topology.party(p.node.party);
                 w.beyond = p.link;
                 if (w.beyond.bytesPerS > 0) w.beyond.bytesPerS /= double(std::max(1, own->workerCount()));
@@ -258,7 +258,7 @@ private:
             }
         }
         for (int i : m_direct)
-            if (!m_relayedBy[size_t(i)] && takes(i)) {
+            if (!m_partyOf[size_t(i)] && takes(i)) {
                 VirtualWorker& w = m_workers.at(i);
                 m_traffic.sent(w.node.id, bytes);
                 w.traffic.received(w.server, bytes);
@@ -266,23 +266,24 @@ private:
     }
 
     // The drawn members of `which`, with when the model reaches each.
-    std::pair<std::vector<int>, std::vector<double>> turnsOf(const std::vector<int>& which, double modelLeaves, const LinkCost* first) {
+    std::pair<std::vector<int>, std::vector<double>> turnsOf(const std::vector<int>& which, double modelLeaves) {
         std::pair<std::vector<int>, std::vector<double>> out;
         for (int i : which) {
             const VirtualWorker& w = m_workers.at(i);
             if (!m_drawn.contains(w.node.id)) continue;
             out.first.push_back(i);
-            out.second.push_back(modelLeaves + (first ? first->seconds(modelBytes()) + kLan.seconds(modelBytes()) : downSeconds(i)));
+            out.second.push_back(modelLeaves + downSeconds(i));
         }
         return out;
     }
 
-    // The model's way down to worker `i`: its link, or a relayed worker's party link (one model
-    // for the party, at the link's whole bandwidth) and then its LAN. (Its push's way up is its
-    // share of the party link, as its party's workers push at once: VirtualWorker::beyond.)
-    double downSeconds(int i) {
-        if (const PartyServer* via = m_relayedBy[size_t(i)]) return via->link.seconds(modelBytes()) + kLan.seconds(modelBytes());
-        return m_workers.at(i).modelSeconds(modelBytes());
+    // The model's way down to worker `i`: its link, or its party's link (one model for the party, at
+    // the link's whole bandwidth) and then its LAN. (A relayed worker's push's way up is its share
+    // of the party link, as its party's workers push at once: VirtualWorker::beyond.)
+    double downSeconds(int i, quint64 bytes = 0) {  // (0: the model)
+        bytes = bytes ? bytes : modelBytes();
+        if (const PartyServer* via = m_partyOf[size_t(i)]) return via->link.seconds(bytes) + kLan.seconds(bytes);
+        return m_workers.at(i).modelSeconds(bytes);
     }
 
     // A push as its server takes it, or the worker declared down heartbeat_timeout_s after it went
@@ -327,7 +328,7 @@ private:
         std::vector<Push> trained;
         for (const auto& p : m_parties) {
             if ((!p->collector && !p->collective) || !p->workers.intersects(m_drawn)) continue;
-            const std::vector<Push> pushes = pushesOf(p->members, leaves, &p->link);
+            const std::vector<Push> pushes = pushesOf(p->members, leaves);
             if (p->collective) {
                 atGlobal.push_back(collectiveRound(*p, pushes, push, leaves));
                 trained.insert(trained.end(), pushes.begin(), pushes.end());
@@ -341,7 +342,7 @@ private:
             atGlobal.push_back(partyRound(*p, arrivals, push));
             trained.insert(trained.end(), pushes.begin(), pushes.end());
         }
-        for (const Push& x : pushesOf(m_direct, leaves, nullptr)) {
+        for (const Push& x : pushesOf(m_direct, leaves)) {
             atGlobal.push_back(arrivalOf(x, leaves));
             if (!atGlobal.back().absent) carriedUp(x.worker);
             trained.push_back(x);
@@ -352,7 +353,7 @@ private:
     // The links a push to the global server crosses: a relayed one's through its party server.
     void carriedUp(int worker) {
         const QString& id = m_workers.at(worker).node.id;
-        PartyServer* via = m_relayedBy[size_t(worker)];
+        PartyServer* via = m_partyOf[size_t(worker)];  // (one of m_direct's: relayed)
         if (!via) return m_traffic.received(id, modelBytes());
         via->traffic.received(id, modelBytes());
         via->traffic.sent(globalId(), modelBytes());
@@ -361,8 +362,8 @@ private:
 
     // The pushes of the drawn members of `which`: trained now on the pool, or (esync) taken from
     // the round's, trained together since the state service weighs every worker against the slowest.
-    std::vector<Push> pushesOf(const std::vector<int>& which, double leaves, const LinkCost* first) {
-        const auto [members, modelAt] = turnsOf(which, leaves, first);
+    std::vector<Push> pushesOf(const std::vector<int>& which, double leaves) {
+        const auto [members, modelAt] = turnsOf(which, leaves);
         if (!m_esync) return m_workers.train(members, modelAt, m_model);
         std::vector<Push> out;
         for (int i : members) out.push_back(m_esyncPushes.take(i));
@@ -374,11 +375,11 @@ private:
         std::vector<double> modelAt;
         for (const auto& p : m_parties) {
             if (!p->collector && !p->collective) continue;  // (relayed: its workers are among m_direct)
-            const auto [m, at] = turnsOf(p->members, leaves, &p->link);
+            const auto [m, at] = turnsOf(p->members, leaves);
             members.insert(members.end(), m.begin(), m.end());
             modelAt.insert(modelAt.end(), at.begin(), at.end());
         }
-        const auto [m, at] = turnsOf(m_direct, leaves, nullptr);
+        const auto [m, at] = turnsOf(m_direct, leaves);
         members.insert(members.end(), m.begin(), m.end());
         modelAt.insert(modelAt.end(), at.begin(), at.end());
         m_esyncPushes.clear();
@@ -495,11 +496,11 @@ private:
         const double doneAt = o.at + apply;
         m_late += o.late;
         if (const QCborMap r = m_collector->ruleRecord(push); !r.isEmpty()) stamped(doneAt, [&] { m_global.report(metric::kRobust, r); });
-        // Each worker's wait for the answer (the others' work, the servers') and its way back.
+        // Each worker's wait as deployed, from its push's leaving to the answer's first slice; its comm.
         for (const Push& x : trained) {
             VirtualWorker& w = m_workers.at(x.worker);
             const double answered = doneAt + downSeconds(x.worker);
-            w.waitSeconds += std::max(0.0, doneAt - x.arrivesAt);
+            w.waitSeconds += std::max(0.0, doneAt + downSeconds(x.worker, wireBytes(std::min(size(), kSliceFloats))) - x.finishedAt);
             w.commSeconds += std::max(0.0, answered - x.finishedAt);
         }
         roundEnd(push, doneAt);
@@ -574,7 +575,7 @@ private:
     ModelBufferPool m_pool;
     std::vector<std::unique_ptr<PartyServer>> m_parties;
     std::vector<int> m_direct;  // workers that push to the global server (flat, central, relayed)
-    std::vector<PartyServer*> m_relayedBy;  // by worker: the party server that relays its pushes, if any
+    std::vector<PartyServer*> m_partyOf;  // by worker: its party's server (or collective), if any
     QSet<QString> m_globalContributors;
     std::unique_ptr<RoundCollector> m_collector;
     std::optional<MomentumSgd> m_optimizer;
