@@ -84,11 +84,27 @@ QHash<QString, QHash<QString, double>> sentPerLink(const QString& runDir) {
     QHash<QString, QHash<QString, double>> out;
     for (const QJsonObject& r : metricRecords(runDir + "/metrics.jsonl")) {
         if (r["kind"] != "traffic") continue;
-        QHash<QString, double> links;  // (a peer's DEALER and ROUTER are two entries)
+        QHash<QString, double> links;
         for (const QJsonValue& l : r["links"].toArray()) links[l["peer"].toString()] += l["sent"].toDouble();
         out[r["node"].toString()] = links;
     }
     return out;
+}
+
+// A traffic record that lists a peer twice ("node → peer"), or empty. A worker reaches each peer
+// on two channels (its ROUTER and a DEALER to the peer's, and sealed, the bulk plane): the
+// history and the controller keep one row per node and peer, so the record adds them up.
+QString peerListedTwice(const QString& runDir) {
+    for (const QJsonObject& r : metricRecords(runDir + "/metrics.jsonl")) {
+        if (r["kind"] != "traffic") continue;
+        QSet<QString> peers;
+        for (const QJsonValue& l : r["links"].toArray()) {
+            const QString peer = l["peer"].toString();
+            if (peers.contains(peer)) return r["node"].toString() + " → " + peer;
+            peers.insert(peer);
+        }
+    }
+    return {};
 }
 
 }  // namespace
@@ -143,6 +159,8 @@ private Q_SLOTS:
         QVERIFY(!logs.exists("party1-server0.log") && !logs.exists("party2-server0.log"));
         QVERIFY(logs.exists("party1-worker0.log") && logs.exists("party1-worker2.log"));
         const auto links = sentPerLink(collective.dir.filePath("run"));
+        const QString twice = peerListedTwice(collective.dir.filePath("run"));
+        QVERIFY2(twice.isEmpty(), qPrintable(twice + " is listed twice in one traffic record"));
         QVERIFY(links.value("party1/worker0").contains("central/global_server0"));
         QVERIFY(!links.value("party1/worker1").contains("central/global_server0"));
         QVERIFY(links.value("central/global_server0").contains("party2/worker0"));

@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QFile>
+#include <QHash>
 #include <chrono>
 #include <cstdio>
 #include <sys/resource.h>
@@ -88,11 +89,30 @@ QCborMap trafficFields(const std::vector<const Channel*>& channels) {
             errors += plane->bulkRefused();  // frames refused on the bulk socket: a stranger's, or cut or altered
         }
     }
-    QCborMap fields{{QStringLiteral("links"), links},
+    QCborMap fields{{QStringLiteral("links"), linksByPeer(links)},
                     {QStringLiteral("wire_errors"), qint64(errors)},
                     {QStringLiteral("undeliverable"), qint64(undeliverable)}};
     if (sealed) fields.insert(QStringLiteral("sealed_frames"), qint64(sealedFrames));  // sent sealed beside CURVE
     return fields;
+}
+
+QCborArray linksByPeer(const QCborArray& links) {
+    QCborArray out;
+    QHash<QString, qsizetype> rowOf;
+    for (const QCborValue& v : links) {
+        const QString peer = v[metric::kPeer].toString();
+        const auto row = rowOf.constFind(peer);
+        if (row == rowOf.cend()) {
+            rowOf.insert(peer, out.size());
+            out.append(v);
+            continue;
+        }
+        QCborMap merged = out.at(*row).toMap();
+        for (const QLatin1String key : {metric::kSent, metric::kReceived})
+            merged.insert(key, merged.value(key).toInteger() + v[key].toInteger());
+        out[*row] = merged;
+    }
+    return out;
 }
 
 }  // namespace hips

@@ -42,5 +42,9 @@ class Channel;
 // those of a second channel when given, as the fields of a "traffic" metric.
 QCborMap trafficFields(const Channel& a, const Channel* b = nullptr);
 QCborMap trafficFields(const std::vector<const Channel*>& channels);
+// `links` with one row per peer: a node may reach a peer on several channels (a collective's
+// router and its dealer to that peer, a sealed plane beside them), whose counts add up. The
+// history and the controller's carry keep one row per node and peer.
+QCborArray linksByPeer(const QCborArray& links);
 
 }  // namespace hips

@@ -423,7 +423,7 @@ private:
         if (m_party) {  // (the sealed links' chunks pass no channel)
             QCborArray perLink = traffic.value(QStringLiteral("links")).toArray();
             for (const QCborValue& l : m_party->sealedTraffic()) perLink.append(l);
-            traffic.insert(QStringLiteral("links"), perLink);
+            traffic.insert(QStringLiteral("links"), linksByPeer(perLink));
         }
         traffic.insert(QStringLiteral("round"), round);
         m_ctx.metrics.report(metric::kTraffic, traffic);
