@@ -1165,98 +1165,103 @@
         <translation>主机 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="22"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="23"/>
         <source>: data path</source>
         <translation>：数据路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="26"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="27"/>
         <source>%1: data path &apos;%2&apos; is relative; write the absolute path on the party&apos;s hosts</source>
         <translation>%1：数据路径“%2”是相对路径；请写出它在参与方主机上的绝对路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="31"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="32"/>
         <source>: data option </source>
         <translation>：数据选项 </translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="36"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="37"/>
         <source>%1: holdout %2 is not a fraction in (0, 0.9]; give the share of samples the party tests on, e.g. 0.1</source>
         <translation>%1：holdout %2 不是 (0, 0.9] 内的比例；请给出参与方用于测试的样本比例，例如 0.1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="92"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="93"/>
         <source>party &apos;%1&apos; reads %2 and party &apos;%3&apos; reads %4, one inside the other: a party&apos;s data is its own and only its hosts read it; give each party a path of its own</source>
         <translation>参与方“%1”读取 %2，参与方“%3”读取 %4，其中一个位于另一个之内：参与方的数据只属于它自己，只有它的主机读取；请为每个参与方指定各自的路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="104"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="105"/>
         <source>the model file</source>
         <translation>模型文件</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="111"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="112"/>
         <source>the built-in models take square images, not %1 x %2; resize the images, or bring your own model as TorchScript</source>
         <translation>内置模型只接受方形图像，而不是 %1 x %2；请调整图像尺寸，或以 TorchScript 形式提供自己的模型</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="128"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="129"/>
         <source>a regression trains on the parties&apos; own data: give each party a &quot;data&quot; source (csv, npy or npz with float targets) and training.evaluation_data</source>
         <translation>回归任务使用各参与方自己的数据训练：请为每个参与方提供 &quot;data&quot; 数据源（带浮点目标值的 csv、npy 或 npz），并设置 training.evaluation_data</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="137"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="138"/>
         <source>a regression reads float targets from csv, npy or npz; %1 holds class labels</source>
         <translation>回归任务从 csv、npy 或 npz 读取浮点目标值；%1 存放的是类别标签</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="144"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="145"/>
         <source>a regression&apos;s targets are numbers, not classes: remove &quot;classes&quot;</source>
         <translation>回归任务的目标值是数值，而不是类别：请删除 &quot;classes&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="153"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="154"/>
         <source>partition %1 splits by class, and a regression has none: use iid (each party&apos;s own data is its own split already)</source>
         <translation>划分方式 %1 按类别划分，而回归任务没有类别：请使用 iid（每个参与方自己的数据本身就是它的那一份）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="167"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="168"/>
         <source>party &apos;%1&apos;</source>
         <translation>参与方“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="172"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="173"/>
         <location filename="../backend/topology/TopologyValidation.cpp" line="94"/>
         <source>host &apos;%1&apos;</source>
         <translation>主机“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="175"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="176"/>
         <source>host &apos;%1&apos; runs workers of %2 parties, and a party&apos;s data is its own: give each party its data instead of the host</source>
         <translation>主机“%1”运行 %2 个参与方的工作节点，而参与方的数据只属于它自己：请把数据分别交给各参与方，而不是交给主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="183"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="184"/>
         <source>evaluation_data</source>
         <translation>evaluation_data</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="186"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="187"/>
         <source>the master&apos;s test set is all test: holdout is for a party&apos;s data; remove it here</source>
         <translation>主工作节点的测试集全部用于测试：holdout 只用于参与方的数据；请在这里删除它</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="196"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="197"/>
         <source>%1 codes the workers of party &apos;%2&apos; over one data set: give the party one &quot;data&quot; source, not host &apos;%3&apos; a source of its own</source>
         <translation>%1 基于同一个数据集对参与方“%2”的工作节点编码：请给该参与方一个 &quot;data&quot; 数据源，而不是给主机“%3”单独的数据源</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="211"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="207"/>
+        <source>mode %1 trains one model alone on the run&apos;s dataset, and the parties&apos; own data never leaves their hosts: pick a federated mode, or remove every party&apos;s &quot;data&quot; to train on the dataset</source>
+        <translation>模式 %1 只在本次运行的数据集上单独训练一个模型，而各参与方自己的数据从不离开其主机：请选择一种联邦模式，或删除每个参与方的 &quot;data&quot; 以在数据集上训练</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="218"/>
         <source>party &apos;%1&apos; trains but has no data of its own, and other parties bring theirs: give it a &quot;data&quot; source, or remove every party&apos;s &quot;data&quot; to split the run&apos;s dataset over all</source>
         <translation>参与方“%1”参与训练却没有自己的数据，而其他参与方带有各自的数据：请给它一个 &quot;data&quot; 数据源，或删除所有参与方的 &quot;data&quot;，以便将本次运行的数据集划分给所有参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="217"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="224"/>
         <source>the parties bring their own data: declare the master&apos;s test set as training.evaluation_data (a source like a party&apos;s &quot;data&quot;)</source>
         <translation>各参与方带有自己的数据：请将主工作节点的测试集声明为 training.evaluation_data（与参与方的 &quot;data&quot; 形式相同的数据源）</translation>
     </message>
@@ -1756,27 +1761,42 @@
         <translation type="vanished">%1 至少需要 %2 个贡献（%3），而只有 %4 个%5推送到全局服务器；请增加它们或降低 byzantine_f</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyAdvice.cpp" line="40"/>
+        <location filename="../backend/topology/TopologyAdvice.cpp" line="42"/>
+        <source>partition by_class gives worker w the classes w·c … w·c+c−1 (mod %1): the %2 workers that split %3 hold %4 of the %1 classes, and nothing trains on the other %5; set classes_per_worker to at least %6, or use dirichlet</source>
+        <translation>partition by_class 让工作节点 w 持有类别 w·c … w·c+c−1（模 %1）：划分%3的 %2 个工作节点只持有 %1 个类别中的 %4 个，其余 %5 个类别无人训练；请将 classes_per_worker 设为至少 %6，或使用 dirichlet</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyAdvice.cpp" line="53"/>
+        <source>the dataset</source>
+        <translation>数据集</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyAdvice.cpp" line="57"/>
+        <source>party &apos;%1&apos;&apos;s data</source>
+        <translation>参与方“%1”的数据</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyAdvice.cpp" line="73"/>
         <source>%1 is missing on this machine, so the run would fail at its start: install the Debian package dataset-fashion-mnist (apt-get install dataset-fashion-mnist) or point data_dir at a folder holding the IDX .gz files</source>
         <translation>本机缺少 %1，运行会在启动时失败：请安装 Debian 软件包 dataset-fashion-mnist（apt-get install dataset-fashion-mnist），或将 data_dir 指向存放 IDX .gz 文件的文件夹</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyAdvice.cpp" line="50"/>
+        <location filename="../backend/topology/TopologyAdvice.cpp" line="84"/>
         <source>mode local trains the master worker alone and sends nothing: the codec has no effect</source>
         <translation>local 模式下只有主工作节点单独训练，不发送任何数据：压缩编码不起作用</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyAdvice.cpp" line="61"/>
+        <location filename="../backend/topology/TopologyAdvice.cpp" line="95"/>
         <source>2bit under mode ssgd loses much of the accuracy (0.66 against 0.87 without a codec on the default topology with the mlp): a step&apos;s change is too small for a 2-bit message; fp16 keeps it (0.87), topk nearly (0.82)</source>
         <translation>ssgd 模式下使用 2bit 会损失相当多的准确率（在默认拓扑上用 mlp 为 0.66，不压缩为 0.87）：每一步的模型变化太小，2 位消息无法表达；fp16 可保持准确率（0.87），topk 接近（0.82）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyAdvice.cpp" line="68"/>
+        <location filename="../backend/topology/TopologyAdvice.cpp" line="102"/>
         <source>server momentum (FedAvgM) with a lossy codec trails (0.73 with topk, 0.65 with 2bit, against 0.84 without one, on the default topology with the mlp): use fp16, or server_optimizer sgd or adam (FedAdam with topk: 0.84)</source>
         <translation>服务器动量（FedAvgM）配合有损编码会落后（在默认拓扑上用 mlp：topk 为 0.73，2bit 为 0.65，不压缩为 0.84）：请使用 fp16，或将 server_optimizer 设为 sgd 或 adam（FedAdam 配合 topk：0.84）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyAdvice.cpp" line="74"/>
+        <location filename="../backend/topology/TopologyAdvice.cpp" line="108"/>
         <source>an adaptive server optimizer with 2bit trails (adam: 0.82 against 0.86 without a codec, on the default topology with the mlp): use topk (adam: 0.84) or fp16</source>
         <translation>自适应服务器优化器配合 2bit 会落后（在默认拓扑上用 mlp：adam 为 0.82，不压缩为 0.86）：请使用 topk（adam：0.84）或 fp16</translation>
     </message>
@@ -3475,113 +3495,113 @@
         <translation>正在重启</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="157"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="176"/>
         <source>host %1 could not be deployed: %2</source>
         <translation>主机 %1 无法部署：%2</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="167"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="186"/>
         <source>not started: %1</source>
         <translation>未启动：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="181"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="200"/>
         <source>This role runs in process %1 with other roles (hips simulate runs every role in one process): its CPU and memory are on the process&apos;s first row.</source>
         <translation>此角色与其他角色同在进程 %1 中运行（hips simulate 在一个进程中运行所有角色）：其 CPU 和内存显示在该进程的第一行。</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="185"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="204"/>
         <source>This role reports only when something changes (a scheduler: its rendezvous, a member going down or coming back). Its agent reports at once if it exits.</source>
         <translation>此角色只在有变化时报告（调度器：会合、成员下线或恢复）。它一旦退出，其代理会立即报告。</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="196"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="215"/>
         <source>not deployed</source>
         <translation>未部署</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="199"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="218"/>
         <source>%1 (signal %2)</source>
         <translation>%1（信号 %2）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="200"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="219"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="201"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="220"/>
         <source>%1 (restarts: %2)</source>
         <translation>%1（已重启 %2 次）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="204"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="223"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="206"/>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="210"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="226"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="229"/>
         <source>shared</source>
         <translation>共享</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="214"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="233"/>
         <source>%1 s ago</source>
         <translation>%1 秒前</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="214"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="233"/>
         <source>only on changes</source>
         <translation>仅在变化时</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="222"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="241"/>
         <source>Party</source>
         <translation>参与方</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="222"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="241"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="222"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="241"/>
         <source>Role</source>
         <translation>角色</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="222"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="241"/>
         <source>Rank</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="222"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="241"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="223"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="242"/>
         <source>PID</source>
         <translation>PID</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="223"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="242"/>
         <source>Uptime</source>
         <translation>运行时长</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="223"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="242"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="223"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="242"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="223"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="242"/>
         <source>Last heard</source>
         <translation>最近通信</translation>
     </message>
@@ -4226,7 +4246,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="31"/>
-        <location filename="../ui/charts/RunChartsPerNode.cpp" line="100"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="107"/>
         <source>Local steps per worker and round</source>
         <translation>每个工作节点每轮的本地步数</translation>
     </message>
@@ -4248,7 +4268,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="33"/>
-        <location filename="../ui/charts/RunChartsPerNode.cpp" line="101"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="108"/>
         <source>CPU per process (100 % = one core)</source>
         <translation>每个进程的 CPU（100 % = 一个核心）</translation>
     </message>
@@ -4259,7 +4279,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="34"/>
-        <location filename="../ui/charts/RunChartsPerNode.cpp" line="102"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="109"/>
         <source>Memory per process</source>
         <translation>每个进程的内存</translation>
     </message>
@@ -4497,22 +4517,22 @@
         <translation>发送速率（MB/s）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunChartsPerNode.cpp" line="100"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="107"/>
         <source>Local steps per round (mean of each party&apos;s workers)</source>
         <translation>每轮本地步数（各参与方工作节点的平均值）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunChartsPerNode.cpp" line="101"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="108"/>
         <source>CPU per party (its processes together; 100 % = one core)</source>
         <translation>每个参与方的 CPU（其所有进程合计；100 % = 一个核心）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunChartsPerNode.cpp" line="102"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="109"/>
         <source>Memory per party (its processes together)</source>
         <translation>每个参与方的内存（其所有进程合计）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunChartsPerNode.cpp" line="133"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="140"/>
         <source>&lt;h4&gt;Per party&lt;/h4&gt;&lt;table cellpadding=&apos;2&apos;&gt;&lt;tr&gt;&lt;th align=&apos;left&apos;&gt;party&lt;/th&gt;&lt;th&gt;workers&lt;/th&gt;&lt;th&gt;data&lt;/th&gt;&lt;th&gt;trained&lt;/th&gt;&lt;th&gt;MB across&lt;/th&gt;&lt;th&gt;own test&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;</source>
         <translation>&lt;h4&gt;各参与方&lt;/h4&gt;&lt;table cellpadding=&apos;2&apos;&gt;&lt;tr&gt;&lt;th align=&apos;left&apos;&gt;参与方&lt;/th&gt;&lt;th&gt;工作节点&lt;/th&gt;&lt;th&gt;数据&lt;/th&gt;&lt;th&gt;已训练&lt;/th&gt;&lt;th&gt;跨参与方 MB&lt;/th&gt;&lt;th&gt;自有测试&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;</translation>
     </message>

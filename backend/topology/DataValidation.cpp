@@ -4,6 +4,7 @@
 
 #include "AggregatorRegistry.h"
 #include "FieldRules.h"
+#include "ModeRegistry.h"
 #include "TopologyLimits.h"
 
 #include <QCoreApplication>
@@ -202,6 +203,12 @@ void checkData(const Topology& t, TopologyIssues* issues) {
             }
     checkSourcesApart(t, issues);
     if (!t.partiesBringData()) return;  // split_from: the run's dataset, split over every party
+    if (ModeRegistry::policy(t.training.mode).standalone)
+        issues->append({"$.training.mode", QCoreApplication::translate("TopologyCheck",
+                                                                       "mode %1 trains one model alone on the run's dataset, and the "
+                                                                       "parties' own data never leaves their hosts: pick a federated "
+                                                                       "mode, or remove every party's \"data\" to train on the dataset")
+                                               .arg(t.training.mode)});
     for (int i = 0; i < t.parties.size(); ++i) {
         const Party& p = t.parties[i];
         const bool trains = p.workerCount() > 0 && (!p.central || t.training.trainCentralWorkers);

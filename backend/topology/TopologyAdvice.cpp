@@ -1,5 +1,6 @@
 #include "TopologyAdvice.h"
 
+#include "AggregatorRegistry.h"
 #include "FedOptimizer.h"
 #include "GradientCodec.h"
 #include "ModeRegistry.h"
@@ -27,6 +28,38 @@ QString missingDataFile(const Topology& t) {
     return {};
 }
 
+// by_class gives worker w of a cut classes w·c … w·c+c−1 (mod K): a cut among fewer than K / c
+// workers (the run's dataset among all of its workers, a party's own data among the party's)
+// leaves some classes in no worker's shard, and nothing trains on them. (Draco's codes cut their
+// own way; a host's own source is cut among its workers alone: neither is looked at here.)
+QString uncoveredClasses(const Topology& t) {
+    const TrainingSettings& s = t.training;
+    const auto partyRule = AggregatorRegistry::create(s.partyAggregation);
+    if (s.partition != QLatin1String("by_class") || s.regression() || (partyRule && partyRule->codesWorkers())) return {};
+    const int perWorker = int(s.param(QStringLiteral("classes_per_worker"))), classes = s.classes;
+    const auto described = [&](int workers, const QString& what) -> QString {
+        if (workers <= 0 || qint64(workers) * perWorker >= classes) return {};
+        return QCoreApplication::translate("TopologyCheck",
+                                           "partition by_class gives worker w the classes w·c … w·c+c−1 (mod %1): the %2 workers "
+                                           "that split %3 hold %4 of the %1 classes, and nothing trains on the other %5; set "
+                                           "classes_per_worker to at least %6, or use dirichlet")
+            .arg(classes)
+            .arg(workers)
+            .arg(what)
+            .arg(workers * perWorker)
+            .arg(classes - workers * perWorker)
+            .arg((classes + workers - 1) / workers);
+    };
+    if (!t.partiesBringData()) return described(t.trainingWorkerCount(), QCoreApplication::translate("TopologyCheck", "the dataset"));
+    for (const Party& p : t.parties)
+        if (p.data && (!p.central || s.trainCentralWorkers))
+            if (const QString text =
+                    described(p.workerCount(), QCoreApplication::translate("TopologyCheck", "party '%1''s data").arg(p.id));
+                !text.isEmpty())
+                return text;
+    return {};
+}
+
 }  // namespace
 
 TopologyIssues topologyAdvice(const Topology& t) {
@@ -42,6 +75,7 @@ TopologyIssues topologyAdvice(const Topology& t) {
                                                   "Debian package dataset-fashion-mnist (apt-get install dataset-fashion-mnist) or "
                                                   "point data_dir at a folder holding the IDX .gz files")
                           .arg(missing)});
+    if (const QString text = uncoveredClasses(t); !text.isEmpty()) notes.append({QStringLiteral("$.training.partition"), text});
     const ModePolicy mode = ModeRegistry::policy(s.mode);
     if (mode.standalone) {
         if (s.compression != QLatin1String(codecs::kNone) || s.partyCompression != QLatin1String(codecs::kNone))

@@ -237,6 +237,10 @@ private Q_SLOTS:
         set(t, {"training", "classes"}, 3);
         QTest::newRow("regression with classes") << t << "$.training.classes"
                                                  << "write \"outputs\"";
+        t = withOwnData();
+        set(t, {"training", "mode"}, "local");
+        QTest::newRow("the standalone baseline") << t << "$.training.mode"
+                                                 << "mode local trains one model alone on the run's dataset";
         t = regression();
         set(t, {"parties", "2", "data", "classes"}, QJsonArray{"a", "b"});
         QTest::newRow("regression's source with classes") << t << "$.parties[2].data.classes"

@@ -79,6 +79,13 @@ private Q_SLOTS:
         const QStringList adam = notesFor([](TrainingSettings& s) { s.serverOptimizer = "yogi", s.partyCompression = "2bit"; });
         QCOMPARE(adam.size(), 1);
         QVERIFY2(adam[0].startsWith("$.training.party_compression: an adaptive server optimizer with 2bit"), qPrintable(adam[0]));
+        // by_class over the default's 4 workers, 2 classes each: 8 of the 10 classes are in a shard.
+        const QStringList byClass = notesFor([](TrainingSettings& s) { s.partition = "by_class"; });
+        QCOMPARE(byClass.size(), 1);
+        QVERIFY2(byClass[0].startsWith("$.training.partition: partition by_class") && byClass[0].contains("hold 8 of the 10 classes") &&
+                     byClass[0].contains("at least 3"),
+                 qPrintable(byClass[0]));
+        QVERIFY(notesFor([](TrainingSettings& s) { s.partition = "by_class", s.params["classes_per_worker"] = 3; }).isEmpty());
         const QStringList local = notesFor([](TrainingSettings& s) { s.mode = "local", s.compression = "fp16"; });
         QCOMPARE(local.size(), 1);
         QVERIFY2(local[0].contains("the codec has no effect"), qPrintable(local[0]));
