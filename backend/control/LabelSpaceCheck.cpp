@@ -35,28 +35,31 @@ QString describeLabelDifference(const QStringList& mine, const QString& me, cons
 
 QString LabelSpaceCheck::ingest(const QJsonObject& record) {
     if (record.value(QStringLiteral("kind")).toString() != metric::kStartup) return {};
-    const QJsonArray array = record.value(metric::kClassNames).toArray();
-    if (array.isEmpty()) return {};
-    QStringList names;
-    for (const QJsonValue& v : array) names << v.toString();
     const QString node = record.value(QStringLiteral("node")).toString();
-    if (m_firstNode.isEmpty()) {
-        m_firstNode = node;
-        m_first = names;
-        return {};
-    }
-    if (names == m_first) return {};
-    const bool sameParty = partyOf(node) == partyOf(m_firstNode);  // (a party's hosts may have sources of their own)
-    const QString me = sameParty ? node : partyOf(node), them = sameParty ? m_firstNode : partyOf(m_firstNode);
-    return QStringLiteral(
-               "the parties' classes differ: %1 (%2) names %3 classes and %4 (%5) %6: %7. Label i must be the same "
-               "class everywhere: give every party the same class folders, or list them in each data "
-               "source's \"classes\"")
-        .arg(me, node)
-        .arg(names.size())
-        .arg(them, m_firstNode)
-        .arg(m_first.size())
-        .arg(describeLabelDifference(names, me, m_first, them));
+    const auto differs = [&](QLatin1String key, FirstNamed& first, const QString& what) -> QString {
+        QStringList names;
+        for (const QJsonValue& v : record.value(key).toArray()) names << v.toString();
+        if (names.isEmpty()) return {};
+        if (first.node.isEmpty()) first = {node, names};
+        if (names == first.names) return {};
+        const bool sameParty = partyOf(node) == partyOf(first.node);  // (a party's hosts may have sources of their own)
+        const QString me = sameParty ? node : partyOf(node), them = sameParty ? first.node : partyOf(first.node);
+        return what.arg(me, node)
+            .arg(names.size())
+            .arg(them, first.node)
+            .arg(first.names.size())
+            .arg(describeLabelDifference(names, me, first.names, them));
+    };
+    const QString classes = differs(metric::kClassNames, m_classes,
+                                    QStringLiteral("the parties' classes differ: %1 (%2) names %3 classes and %4 (%5) %6: %7. Label i must "
+                                                   "be the same class everywhere: give every party the same class folders, or list them "
+                                                   "in each data source's \"classes\""));
+    if (!classes.isEmpty()) return classes;
+    return differs(
+        metric::kFeatureNames, m_features,
+        QStringLiteral("the feature columns differ: %1 (%2) has %3 columns and %4 (%5) %6: %7. Input i is one weight of the model "
+                       "for every party: give every party's csv, and the master's evaluation_data, the same columns in the "
+                       "same order"));
 }
 
 }  // namespace hips

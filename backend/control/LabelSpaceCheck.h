@@ -1,8 +1,9 @@
 #pragma once
-// The parties' label spaces, compared as their trainers start: every trainer whose data names its
-// classes (an image folder's sub-folders, a source's `classes` list) reports the names in its
-// startup record, and label i must mean the same class everywhere, or the parties' updates train
-// one output on different things. Names only, never samples.
+// The parties' label spaces and feature columns, compared as their trainers start: every trainer
+// whose data names its classes (an image folder's sub-folders, a source's `classes` list) or its
+// feature columns (a csv's header) reports the names in its startup record. Label i must mean the
+// same class everywhere, and input i the same feature, or the parties' updates train one output,
+// or one weight, on different things. Names only, never samples.
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
@@ -16,8 +17,11 @@ public:
     QString ingest(const QJsonObject& record);
 
 private:
-    QString m_firstNode;  // the first trainer that named its classes, and its names
-    QStringList m_first;
+    struct FirstNamed {
+        QString node;  // the first trainer that named them, and its names
+        QStringList names;
+    };
+    FirstNamed m_classes, m_features;
 };
 
 // What differs between two lists of class names, e.g. `"bird" is only in party2's`.

@@ -1,6 +1,7 @@
 #include "ModelFileCheck.h"
 
 #include "LocalAgentLauncher.h"
+#include "ModeRegistry.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -44,6 +45,15 @@ QString resolveModelFile(TrainingSettings* s) {
     if (!s->torchScript() || (!s->modelSha256.isEmpty() && !s->modelTensors.empty())) return {};
     QJsonObject info;
     if (QString e = readModelInfo(s->modelFile, &info); !e.isEmpty()) return e;
+    // (A built-in model's are refused with the topology: ModeConflicts.)
+    if (const qint64 buffers = info.value(QStringLiteral("buffer_tensors")).toInteger();
+        buffers > 0 && ModeRegistry::policy(s->mode).gradientEveryStep)
+        return QStringLiteral(
+                   "mode %1 pushes gradients, and the TorchScript model %2 has %3 floating buffers (BatchNorm's running statistics, "
+                   "say) that no gradient moves: the servers' model, and so every evaluation, would keep the file's values of them; "
+                   "choose a mode that pushes models, such as fedavg, or a model without them")
+            .arg(s->mode, s->modelFile)
+            .arg(buffers);
     s->modelSha256 = info.value(QStringLiteral("sha256")).toString();
     s->modelTensors.clear();
     for (const QJsonValue& n : info.value(QStringLiteral("tensors")).toArray()) s->modelTensors.push_back(size_t(n.toInteger()));

@@ -230,6 +230,8 @@ SampleSet samplesOf(const Table& t, std::vector<Rows>& runs) {
     set.type = SampleSet::Type::Float32;
     set.sampleShape = {int64_t(t.columns - 1)};
     set.classNames = t.classes;
+    for (int c = 0; c < t.columns; ++c)
+        if (c != t.labelColumn) set.featureNames << QString::fromUtf8(t.header[c]);
     // The first run's vectors have room for every row (reserved, not yet touched): the others'
     // rows are copied after its own, and nothing is copied twice.
     set.labels = std::move(runs[0].labels);

@@ -30,6 +30,7 @@ struct SampleSet {
     std::vector<float> targets;  // regression: N * targetWidth finite numbers, sample by sample
     int64_t targetWidth = 0;  // the targets a sample has; 0: a classification set (labels)
     QStringList classNames;  // image-folder (and a source's `classes`): the name of each index
+    QStringList featureNames;  // csv: each feature column's name (its header), in the order the features are
 
     bool regression() const { return targetWidth > 0; }
     int64_t size() const { return regression() ? int64_t(targets.size()) / targetWidth : int64_t(labels.size()); }

@@ -55,7 +55,7 @@ Dataset normalise(torch::Tensor images, torch::Tensor labels) {
 }  // namespace
 
 Dataset Dataset::subset(const torch::Tensor& indices) const {
-    return {images.index_select(0, indices).contiguous(), labels.index_select(0, indices).contiguous(), classNames};
+    return {images.index_select(0, indices).contiguous(), labels.index_select(0, indices).contiguous(), classNames, featureNames};
 }
 
 Dataset loadFashionMnist(const QString& dir, Split split, int part, int parts, int seed, const PartitionSpec& spec) {

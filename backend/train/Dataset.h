@@ -10,6 +10,7 @@ struct Dataset {
     torch::Tensor images;  // float32 [N,C,H,W]: 1 x 28 x 28 (Fashion-MNIST), 3 x 32 x 32 (CIFAR-10)
     torch::Tensor labels;  // int64 [N] class indices; a regression's float32 [N, outputs] targets
     QStringList classNames;  // each label's name, where the source names them (an image folder's sub-folders)
+    QStringList featureNames;  // each feature column's name, where the source names them (a csv's header)
 
     int64_t size() const { return labels.defined() ? labels.size(0) : 0; }
     Dataset subset(const torch::Tensor& indices) const;

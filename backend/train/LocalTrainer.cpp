@@ -242,6 +242,10 @@ QStringList LocalTrainer::classNames() const {
     return d->shard.classNames;
 }
 
+QStringList LocalTrainer::featureNames() const {
+    return d->shard.featureNames;
+}
+
 int64_t LocalTrainer::heldOutSize() const {
     return d->heldOut.size();
 }

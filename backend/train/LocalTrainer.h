@@ -53,6 +53,7 @@ public:
     int64_t stepsPerRound() const;
     std::vector<int64_t> classCounts() const;  // samples of each class in this worker's shard
     QStringList classNames() const;  // each label's name where the source names them, else empty
+    QStringList featureNames() const;  // each feature column's name where the source names them (csv), else empty
     // The rows of its source held out for the party's own test (`holdout`): the source's first
     // worker has them, the others none.
     int64_t heldOutSize() const;
@@ -99,6 +100,7 @@ public:
     size_t parameterCount() const;
     std::vector<float> initialWeights() const;
     QStringList classNames() const;  // the test set's names of its labels, where it names them
+    QStringList featureNames() const;  // the test set's names of its feature columns, where it names them
     EvalStats evaluate(const float* weights);
     void setProgress(std::function<void()> onBatch) { m_progress = std::move(onBatch); }  // after each batch evaluated
     void saveParameters(const QString& path) const;  // the last evaluated weights (torch::save)

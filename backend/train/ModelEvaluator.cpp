@@ -38,6 +38,9 @@ std::vector<float> ModelEvaluator::initialWeights() const {
 QStringList ModelEvaluator::classNames() const {
     return d->test.classNames;
 }
+QStringList ModelEvaluator::featureNames() const {
+    return d->test.featureNames;
+}
 
 EvalStats ModelEvaluator::evaluate(const float* weights) {
     d->model.load(weights);

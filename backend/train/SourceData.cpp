@@ -112,7 +112,7 @@ Dataset loadSource(const DataSource& source, const TrainingSettings& s, const QS
     const torch::Tensor labels = data.regression()
                                      ? torch::from_blob(data.targets.data(), {data.size(), data.targetWidth}, torch::kFloat32).clone()
                                      : torch::tensor(data.labels, torch::kInt64);
-    Dataset all{featureTensor(data, shape), labels, data.classNames};
+    Dataset all{featureTensor(data, shape), labels, data.classNames, data.featureNames};
     if (const double holdout = source.option(QStringLiteral("holdout")).toDouble(); holdout > 0)
         all = holdOut(all, holdout, s.seed, owner, heldOut);
     if (parts <= 1) return all;

@@ -105,6 +105,31 @@ bool writeTargetsNpy(const QString& dir, const Targets& t) {
            writeNpy(dir + "/y.npy", "<f4", {n}, t.y.data(), t.y.size() * sizeof(float));
 }
 
+// small.json as a regression: party1 reads p1.csv, party2 `party2Data`, the master test.csv, and
+// the model is linear.pt.
+QString writeRegressionTopology(Run& run, const QJsonObject& party2Data) {
+    QFile file(kSmall);
+    if (!file.open(QIODevice::ReadOnly)) return {};
+    QJsonObject t = QJsonDocument::fromJson(file.readAll()).object();
+    QJsonArray parties = t["parties"].toArray();
+    QJsonObject p1 = parties[1].toObject(), p2 = parties[2].toObject();
+    p1["data"] = QJsonObject{{"format", "csv"}, {"path", run.dir.filePath("p1.csv")}, {"label", "price"}, {"holdout", 0.25}};
+    p2["data"] = party2Data;
+    parties[1] = p1;
+    parties[2] = p2;
+    t["parties"] = parties;
+    QJsonObject training = t["training"].toObject();
+    training["task"] = "regression";
+    training["model"] = QJsonObject{{"torchscript", run.dir.filePath("linear.pt")}};
+    training["input_shape"] = QJsonArray{kFeatures};
+    training["evaluation_data"] = QJsonObject{{"format", "csv"}, {"path", run.dir.filePath("test.csv")}, {"label", "price"}};
+    training["learning_rate"] = 0.1;
+    t["training"] = training;
+    QFile out(run.dir.filePath("regression.json"));
+    if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(t).toJson()) <= 0) return {};
+    return out.fileName();
+}
+
 // A linear TorchScript model: kFeatures in, one output.
 void saveLinearNet(const QString& path) {
     torch::manual_seed(3);
@@ -186,28 +211,9 @@ private Q_SLOTS:
         QVERIFY(writeTargetsCsv(run.dir.filePath("p1.csv"), linearSamples(400, 21)));
         QVERIFY(writeTargetsNpy(run.dir.filePath("p2"), linearSamples(400, 22)));
         QVERIFY(writeTargetsCsv(run.dir.filePath("test.csv"), test));
-        QFile file(kSmall);
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        QJsonObject t = QJsonDocument::fromJson(file.readAll()).object();
-        QJsonArray parties = t["parties"].toArray();
-        QJsonObject p1 = parties[1].toObject(), p2 = parties[2].toObject();
-        p1["data"] = QJsonObject{{"format", "csv"}, {"path", run.dir.filePath("p1.csv")}, {"label", "price"}, {"holdout", 0.25}};
-        p2["data"] = QJsonObject{{"format", "npy"}, {"path", run.dir.filePath("p2")}};
-        parties[1] = p1;
-        parties[2] = p2;
-        t["parties"] = parties;
-        QJsonObject training = t["training"].toObject();
-        training["task"] = "regression";
-        training["model"] = QJsonObject{{"torchscript", run.dir.filePath("linear.pt")}};
-        training["input_shape"] = QJsonArray{kFeatures};
-        training["evaluation_data"] = QJsonObject{{"format", "csv"}, {"path", run.dir.filePath("test.csv")}, {"label", "price"}};
-        training["learning_rate"] = 0.1;
-        t["training"] = training;
-        QFile out(run.dir.filePath("regression.json"));
-        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(QJsonDocument(t).toJson()) > 0);
-        out.close();
-
-        run.start({"run", out.fileName(), "--out", run.dir.filePath("out")});
+        const QString topology = writeRegressionTopology(run, QJsonObject{{"format", "npy"}, {"path", run.dir.filePath("p2")}});
+        QVERIFY(!topology.isEmpty());
+        run.start({"run", topology, "--out", run.dir.filePath("out")});
         QVERIFY2(run.finish(180000) == 0, run.err.constData());
         QVERIFY2(run.out.contains("test_rmse"), run.out.constData());
         const QRegularExpressionMatch final = QRegularExpression("final test RMSE (\\d+\\.\\d{4})").match(QString(run.out));
@@ -265,6 +271,43 @@ private Q_SLOTS:
         QCOMPARE(run.finish(120000), 1);
         QVERIFY2(run.err.contains("party 'party1''s data") && run.err.contains("nowhere"), run.err.constData());
         QVERIFY(!run.out.contains("\n    1 "));
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
+    // Input i must be one feature everywhere: parties whose csv headers name their columns in
+    // another order are refused, naming both (before, party2's f0 and f1 trained each other's
+    // weight, silently).
+    void partiesWhoseFeatureColumnsDifferAreRefused() {
+        Run run;
+        saveLinearNet(run.dir.filePath("linear.pt"));
+        QVERIFY(writeTargetsCsv(run.dir.filePath("p1.csv"), linearSamples(400, 21)));
+        QVERIFY(writeTargetsCsv(run.dir.filePath("p2.csv"), linearSamples(400, 22)));
+        QVERIFY(writeTargetsCsv(run.dir.filePath("test.csv"), linearSamples(200, 23)));
+        QFile p2(run.dir.filePath("p2.csv"));
+        QVERIFY(p2.open(QIODevice::ReadWrite));
+        QByteArray text = p2.readAll();
+        text.replace("price,f0,f1,", "price,f1,f0,");  // (the header only: a party whose export put them the other way)
+        QVERIFY(p2.seek(0) && p2.write(text) == text.size());
+        p2.close();
+        const QString topology =
+            writeRegressionTopology(run, QJsonObject{{"format", "csv"}, {"path", run.dir.filePath("p2.csv")}, {"label", "price"}});
+        run.start({"run", topology, "--out", run.dir.filePath("out")});
+        QCOMPARE(run.finish(120000), 1);
+        QVERIFY2(run.err.contains("the feature columns differ") && run.err.contains("party2") && run.err.contains("in another order"),
+                 run.err.constData());
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
+    // ssgd pushes gradients, and no gradient moves BatchNorm's running statistics: a TorchScript
+    // model with floating buffers is refused before anything starts (before, its statistics kept
+    // the file's values in the servers' model and every evaluation used them).
+    void gradientModesRefuseAScriptedModelWithBuffers() {
+        Run run;
+        QVERIFY(prepare(run));
+        const QString topology = writeTopology(run, QJsonObject{{"format", "npy"}, {"path", run.dir.filePath("p1")}});
+        run.start({"run", topology, "--mode", "ssgd", "--out", run.dir.filePath("out")});
+        QVERIFY(run.finish(120000) != 0);
+        QVERIFY2(run.err.contains("mode ssgd pushes gradients") && run.err.contains("2 floating buffers"), run.err.constData());
         QVERIFY(run.leftovers().isEmpty());
     }
 

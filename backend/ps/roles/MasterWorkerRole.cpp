@@ -75,7 +75,7 @@ int runMasterWorker(RoleContext& ctx) {
     if (recoversGlobalServer(ctx.training())) scheduler.watchMembership();
     startup.mark(QStringLiteral("init_s"));
     QCborMap fields = startup.fields();
-    if (!evaluator.classNames().isEmpty()) fields.insert(metric::kClassNames, QCborArray::fromStringList(evaluator.classNames()));
+    insertDataNames(fields, evaluator.classNames(), evaluator.featureNames());
     ctx.metrics.report(metric::kStartup, fields);
 
     const qint64 rounds = ctx.training().rounds;

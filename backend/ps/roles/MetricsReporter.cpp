@@ -115,4 +115,9 @@ QCborArray linksByPeer(const QCborArray& links) {
     return out;
 }
 
+void insertDataNames(QCborMap& startup, const QStringList& classNames, const QStringList& featureNames) {
+    if (!classNames.isEmpty()) startup.insert(metric::kClassNames, QCborArray::fromStringList(classNames));
+    if (!featureNames.isEmpty()) startup.insert(metric::kFeatureNames, QCborArray::fromStringList(featureNames));
+}
+
 }  // namespace hips

@@ -46,5 +46,9 @@ QCborMap trafficFields(const std::vector<const Channel*>& channels);
 // router and its dealer to that peer, a sealed plane beside them), whose counts add up. The
 // history and the controller's carry keep one row per node and peer.
 QCborArray linksByPeer(const QCborArray& links);
+// A trainer's names of its data, into its startup record: each label's (class_names) and each
+// feature column's (feature_names), where its source names them. The controller compares them
+// across the parties (LabelSpaceCheck).
+void insertDataNames(QCborMap& startup, const QStringList& classNames, const QStringList& featureNames);
 
 }  // namespace hips

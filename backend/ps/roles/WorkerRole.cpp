@@ -108,7 +108,7 @@ public:
         for (int64_t c : trainer.classCounts()) classes.append(qint64(c));
         fields.insert(metric::kSamples, qint64(trainer.shardSize()));  // the party's data summary adds these up
         if (!m_ctx.training().regression()) fields.insert(metric::kClassCounts, classes);  // a regression's targets have no classes
-        if (!trainer.classNames().isEmpty()) fields.insert(metric::kClassNames, QCborArray::fromStringList(trainer.classNames()));
+        insertDataNames(fields, trainer.classNames(), trainer.featureNames());
         m_ctx.metrics.report(metric::kStartup, fields);
         if (global.size != trainer.parameterCount())
             throw RoleError("the server's model has " + std::to_string(global.size) + " parameters, this worker's " +

@@ -1,6 +1,7 @@
 #include "SimEvaluation.h"
 
 #include "MasterWorkerRole.h"
+#include "MetricsReporter.h"
 #include "SimNetwork.h"
 #include "Vocabulary.h"
 
@@ -55,6 +56,12 @@ std::optional<MasterEvaluation::Done> MasterEvaluation::finish() {
 double MasterEvaluation::load(double roundSeconds, double contention) const {
     if (!m_evaluation || roundSeconds <= 0) return 0;
     return std::min(1.0, m_cpuSeconds * contention / roundSeconds);
+}
+
+QCborMap MasterEvaluation::startupRecord() const {
+    QCborMap record;
+    insertDataNames(record, m_evaluator->classNames(), m_evaluator->featureNames());
+    return record;
 }
 
 }  // namespace hips::sim

@@ -19,6 +19,9 @@ public:
     MasterEvaluation(const TrainingSettings& settings, QString outDir, double clockOrigin);
 
     ModelEvaluator& evaluator() { return *m_evaluator; }
+    // The master's startup record: its test set's names of its labels and feature columns (empty
+    // where it names none).
+    QCborMap startupRecord() const;
     // Starts evaluating `model`, the model of `round` that left the global server at `at` (the
     // one before finished first).
     void start(qint64 round, double at, const ModelVersion& model);

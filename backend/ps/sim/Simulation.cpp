@@ -68,8 +68,7 @@ public:
         FloatBuffer initial = std::make_shared<std::vector<float>>(m_evaluation->evaluator().initialWeights());
         m_model = ModelVersion::fromBuffer(0, initial);
         m_master.report(metric::kDevice, describeDevice(QStringLiteral("cpu")));
-        if (const QStringList names = m_evaluation->evaluator().classNames(); !names.isEmpty())
-            m_master.report(metric::kStartup, {{metric::kClassNames, QCborArray::fromStringList(names)}});
+        if (const QCborMap names = m_evaluation->startupRecord(); !names.isEmpty()) m_master.report(metric::kStartup, names);
         setUpTiers();
         m_stateService.init(m_workers.count(), m_settings.param(QStringLiteral("epsilon")));
         // As deployed: under continue, an absent worker is waited for heartbeat_timeout_s, then left out.
@@ -514,8 +513,8 @@ private:
         if (version % perRound == 0)
             for (int i = 0; i < m_workers.count(); ++i) {
                 VirtualWorker& w = m_workers.at(i);
-                if (!w.trained) continue;
-                stamped(doneAt + downSeconds(i), [&] { m_workers.reportRound(w, version / perRound, perRound); });
+                if (m_down.contains(w.node.id)) w.dropRound();  // (it went off before its push was in)
+                else if (w.trained) stamped(doneAt + downSeconds(i), [&] { m_workers.reportRound(w, version / perRound, perRound); });
             }
         if (version % steps != 0) return;
         const qint64 round = version / steps;

@@ -68,7 +68,7 @@ void VirtualWorkers::build(VirtualWorker& w) {
     QCborArray classes;
     for (int64_t c : trainer.classCounts()) classes.append(qint64(c));
     if (!m_topology.training.regression()) fields.insert(metric::kClassCounts, classes);
-    if (!trainer.classNames().isEmpty()) fields.insert(metric::kClassNames, QCborArray::fromStringList(trainer.classNames()));
+    insertDataNames(fields, trainer.classNames(), trainer.featureNames());
     w.metrics.report(metric::kStartup, fields);
     // Parked until its turn (which loads the round's model): a round's workers are all built
     // before the first trains, and their weights would otherwise be held all at once.
@@ -248,9 +248,7 @@ void VirtualWorkers::reportRound(VirtualWorker& w, qint64 round, qint64 pushesPe
                                       {metric::kCommSeconds, w.commSeconds},
                                       {metric::kWaitSeconds, w.waitSeconds}});
     w.metrics.report(metric::kTraffic, trafficRecord(w.traffic, round));
-    w.round = {};
-    w.commSeconds = w.waitSeconds = 0;
-    w.attacked = w.trained = false;
+    w.dropRound();
 }
 
 }  // namespace hips::sim

@@ -52,6 +52,13 @@ struct VirtualWorker {
 
     VirtualWorker(Node n, int i) : node(std::move(n)), index(i), metrics(node.id), traffic(node.party) {}
     double modelSeconds(quint64 bytes) const { return link.seconds(bytes) + beyond.seconds(bytes); }
+    // Forgets this round's work: reported, or lost with the worker (it went off before its push
+    // was in, and a deployed worker that goes says nothing of the round).
+    void dropRound() {
+        round = {};
+        commSeconds = waitSeconds = 0;
+        attacked = trained = false;
+    }
 };
 
 class VirtualWorkers {
