@@ -1,5 +1,6 @@
 #include "FedOptimizer.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace hips {
@@ -55,12 +56,14 @@ FedOptimizer::Kind FedOptimizer::kindOf(const QString& name) {
 }
 
 void FedOptimizer::step(float* out, const float* w, const float* delta, size_t n) {
+    const size_t weights = std::min(n, m_stepped);
+    for (size_t i = weights; i < n; ++i) out[i] = w[i] + delta[i];  // (running statistics: averaged)
     if (m_kind == Kind::Sgd) {
-        for (size_t i = 0; i < n; ++i) out[i] = w[i] + m_lr * delta[i];
+        for (size_t i = 0; i < weights; ++i) out[i] = w[i] + m_lr * delta[i];
         return;
     }
     if (m_m.size() != n) m_m.assign(n, 0.0f), m_v.assign(m_kind == Kind::Momentum ? 0 : n, 0.0f);
-    for (size_t i = 0; i < n; ++i) {
+    for (size_t i = 0; i < weights; ++i) {
         const float d = delta[i];
         switch (m_kind) {
             case Kind::Momentum:

@@ -11,6 +11,7 @@
 #include "StrategyInfo.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace hips {
@@ -30,6 +31,9 @@ public:
     // Steps scaled by a second moment (adam, yogi, adagrad).
     static bool adaptive(Kind kind) { return kind == Kind::Adam || kind == Kind::Yogi || kind == Kind::Adagrad; }
 
+    // Only the first `floats` are weights (ModelRegistry::trainableFloats); the rest (BatchNorm's
+    // running statistics) take the aggregate as it is, FedAvg's step.
+    void stepOnlyFirst(size_t floats) { m_stepped = floats; }
     // out = the next weights from `w` and the round's aggregate `delta` (out may be w).
     void step(float* out, const float* w, const float* delta, size_t n);
     // m then v (each n floats, empty before the first step): what a checkpoint keeps.
@@ -40,6 +44,7 @@ private:
     Kind m_kind;
     float m_lr, m_beta1, m_beta2, m_tau;
     std::vector<float> m_m, m_v;
+    size_t m_stepped = SIZE_MAX;
 };
 
 }  // namespace hips

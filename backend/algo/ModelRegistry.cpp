@@ -211,6 +211,18 @@ size_t ModelRegistry::parameterCount(const ModelSpec& model) {
     return aligned(total);
 }
 
+size_t ModelRegistry::trainableFloats(const ModelSpec& model) {
+    size_t buffers = size_t(std::max(0, model.bufferTensors));
+    if (model.tensors.empty())
+        for (const ModelEntry& m : models())
+            if (m.info.name == model.name) buffers = m.tensors(model.input, size_t(std::max(model.classes, 1))).buffers.size();
+    const std::vector<size_t> sizes = tensorSizes(model);
+    const auto aligned = [](size_t n) { return (n + 15) / 16 * 16; };
+    size_t total = 0;
+    for (size_t i = 0; i + buffers < sizes.size(); ++i) total = aligned(total) + sizes[i];
+    return buffers > 0 && buffers <= sizes.size() ? aligned(total) : parameterCount(model);
+}
+
 size_t ModelRegistry::parameterCount(const QString& model, const QString& dataset) {
     return parameterCount(ModelSpec{model, DatasetRegistry::inputShape(dataset), 10, {}});
 }

@@ -23,6 +23,7 @@ struct ModelSpec {
     InputShape input;
     int classes = 10;
     std::vector<size_t> tensors;  // TorchScript only: parameters, then floating buffers
+    int bufferTensors = 0;  // TorchScript only: how many of `tensors`, the last, are floating buffers
 };
 
 class ModelRegistry {
@@ -37,6 +38,10 @@ public:
     // one, as FlatModel lays it out); 0 for an unknown name.
     static size_t parameterCount(const ModelSpec& model);
     static size_t parameterCount(const QString& model, const QString& dataset);
+    // Floats of the flat buffer before its floating buffers (BatchNorm's running statistics): what
+    // a server optimizer steps. The statistics after them are averaged, as FedAvg does: they are
+    // no weights, and a momentum or a second moment on them would push a variance below zero.
+    static size_t trainableFloats(const ModelSpec& model);
     // Empty when the built-in model takes this input, else why not and what to use.
     static QString inputProblem(const QString& model, InputShape input);
     // The model has buffers that training changes without gradients (BatchNorm's statistics).

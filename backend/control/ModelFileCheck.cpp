@@ -4,6 +4,7 @@
 #include "ModeRegistry.h"
 
 #include <QFileInfo>
+#include <algorithm>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -57,6 +58,8 @@ QString resolveModelFile(TrainingSettings* s) {
     s->modelSha256 = info.value(QStringLiteral("sha256")).toString();
     s->modelTensors.clear();
     for (const QJsonValue& n : info.value(QStringLiteral("tensors")).toArray()) s->modelTensors.push_back(size_t(n.toInteger()));
+    s->modelBufferTensors =
+        int(std::clamp<qint64>(info.value(QStringLiteral("buffer_tensors")).toInteger(), 0, qint64(s->modelTensors.size())));
     return {};
 }
 

@@ -85,7 +85,7 @@ QJsonObject dataSourceJson(const DataSource& source) {
 void readModel(JsonFields& training, const StrategyList& builtIns, TrainingSettings* t) {
     if (const QJsonValue v = training.value("model"); v.isObject()) {
         JsonFields f(v.toObject(), training.path("model"), training.issues());
-        f.rejectUnknown({"torchscript", "sha256", "tensors"}, QCoreApplication::translate("TopologyCheck", "model field"));
+        f.rejectUnknown({"torchscript", "sha256", "tensors", "buffers"}, QCoreApplication::translate("TopologyCheck", "model field"));
         t->model = QString::fromLatin1(TrainingSettings::kTorchScript);
         t->modelFile = f.string("torchscript", {}, true);
         t->modelSha256 = f.string("sha256", {});
@@ -108,6 +108,8 @@ void readModel(JsonFields& training, const StrategyList& builtIns, TrainingSetti
                 t->modelTensors.push_back(size_t(size));
             }
         }
+        // (Of those, the last `buffers` are floating buffers; hips run fills it in with the sizes.)
+        t->modelBufferTensors = f.integer("buffers", 0, 0, int(std::min<size_t>(t->modelTensors.size(), 1000000)));
     } else {
         const QString given = training.string("model", t->model);
         if (const StrategyInfo* s = findStrategy(builtIns, given)) t->model = s->name;
@@ -145,6 +147,7 @@ QJsonValue modelJson(const TrainingSettings& t) {
         QJsonArray sizes;
         for (size_t n : t.modelTensors) sizes.append(qint64(n));
         o.insert("tensors", sizes);
+        if (t.modelBufferTensors > 0) o.insert("buffers", t.modelBufferTensors);
     }
     return o;
 }

@@ -54,7 +54,7 @@ InputShape TrainingSettings::modelInput() const {
 }
 
 ModelSpec TrainingSettings::modelSpec() const {
-    return {model, modelInput(), classes, modelTensors};
+    return {model, modelInput(), classes, modelTensors, modelBufferTensors};
 }
 
 bool TrainingSettings::continuesThroughFailures() const {

@@ -147,6 +147,7 @@ struct TrainingSettings {
     QString modelFile;
     QString modelSha256;
     std::vector<size_t> modelTensors;
+    int modelBufferTensors = 0;  // of modelTensors, the last ones that are floating buffers
     static constexpr const char* kTorchScript = "torchscript";
     bool torchScript() const { return model == QLatin1String(kTorchScript); }
     // The model's input per sample ([C, H, W] images, [F] features) and its classes; empty: the

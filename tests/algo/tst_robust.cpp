@@ -337,6 +337,15 @@ private Q_SLOTS:
         FedOptimizer sgd(FedOptimizer::Kind::Sgd, 1.0f, 0, 0, 0);
         sgd.step(out, w, delta, 2);
         QVERIFY(close(out[0], 1) && close(out[1], -2));
+        // Beyond the weights (BatchNorm's running statistics) the aggregate is taken as it is:
+        // momentum on a variance would push it below zero.
+        for (const FedOptimizer::Kind kind : {FedOptimizer::Kind::Momentum, FedOptimizer::Kind::Adam, FedOptimizer::Kind::Sgd}) {
+            FedOptimizer weightsOnly(kind, 0.5f, 0.9f, 0.99f, 0.001f);
+            weightsOnly.stepOnlyFirst(1);
+            weightsOnly.step(out, w, delta, 2);
+            weightsOnly.step(out, w, delta, 2);
+            QVERIFY2(close(out[1], -2) && !close(out[0], 1), qPrintable(QString("%1 %2").arg(out[0]).arg(out[1])));
+        }
         // The state a checkpoint keeps gives the same next step.
         FedOptimizer restored(FedOptimizer::Kind::Adam, 0.01f, 0.9f, 0.99f, 0.001f);
         restored.setState(adam.state());

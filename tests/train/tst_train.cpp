@@ -171,6 +171,19 @@ private Q_SLOTS:
         for (const torch::Tensor& b : resnet.net().buffers())
             if (b.scalar_type() == torch::kFloat32) QCOMPARE(b.flatten()[0].item<float>(), 0.5f);
         QCOMPARE(ModelRegistry::parameterCount("resnet18", "cifar10") > 11000000, true);
+        // A server optimizer steps the weights only: ResNet-18's flat model starts its statistics
+        // at the registry's trainable floats, which the cnn (no BatchNorm) has none beyond.
+        const ModelSpec resnetSpec{"resnet18", DatasetRegistry::inputShape("cifar10"), 10, {}};
+        const size_t trainable = ModelRegistry::trainableFloats(resnetSpec);
+        size_t weightFloats = 0;
+        for (const torch::Tensor& p : resnet.net().parameters()) weightFloats += size_t(p.numel());
+        QVERIFY2(
+            trainable >= weightFloats && trainable < weightFloats + 16 * resnet.net().parameters().size() &&
+                trainable < ModelRegistry::parameterCount(resnetSpec),
+            qPrintable(
+                QString("%1 trainable of %2; %3 weights").arg(trainable).arg(ModelRegistry::parameterCount(resnetSpec)).arg(weightFloats)));
+        const ModelSpec cnn{"cnn", DatasetRegistry::inputShape("fashion-mnist"), 10, {}};
+        QCOMPARE(ModelRegistry::trainableFloats(cnn), ModelRegistry::parameterCount(cnn));
     }
 
     // Dropout's masks come from the generator the calling thread names (ThreadDropoutGenerator):

@@ -6,6 +6,7 @@
 #include "DataPlan.h"
 #include "FedOptimizer.h"
 #include "ModeRegistry.h"
+#include "ModelRegistry.h"
 #include "RoleScope.h"
 #include "RoundCollector.h"
 #include "SecureSum.h"
@@ -61,10 +62,7 @@ public:
                 [this](qint64 round) { return sampledContributors(m_tier.ctx.topology, m_contributors, round); });
         if (ModeRegistry::policy(s.mode).gradientEveryStep)  // pushes are gradients: their sum, then the optimizer's step
             m_optimizer.emplace(float(s.learningRate), float(s.momentum));
-        else if (s.serverOptimizer != QLatin1String("sgd") || s.param(QStringLiteral("server_lr")) != 1.0)
-            m_fedOptimizer.emplace(FedOptimizer::kindOf(s.serverOptimizer), float(s.param(QStringLiteral("server_lr"))),
-                                   float(s.param(QStringLiteral("server_beta1"))), float(s.param(QStringLiteral("server_beta2"))),
-                                   float(s.param(QStringLiteral("server_tau"))));
+        else m_fedOptimizer = serverOptimizerFor(s);
         m_collector.foldOnArrival([this] {
             return RoundCollector::FoldTarget{m_tier.pool.acquire(m_tier.model.size), stepsItself() ? nullptr : m_tier.model.data};
         });
@@ -277,6 +275,15 @@ private:
 };
 
 }  // namespace
+
+std::optional<FedOptimizer> serverOptimizerFor(const TrainingSettings& s) {
+    if (s.serverOptimizer == QLatin1String("sgd") && s.param(QStringLiteral("server_lr")) == 1.0) return std::nullopt;
+    FedOptimizer optimizer(FedOptimizer::kindOf(s.serverOptimizer), float(s.param(QStringLiteral("server_lr"))),
+                           float(s.param(QStringLiteral("server_beta1"))), float(s.param(QStringLiteral("server_beta2"))),
+                           float(s.param(QStringLiteral("server_tau"))));
+    optimizer.stepOnlyFirst(ModelRegistry::trainableFloats(s.modelSpec()));
+    return optimizer;
+}
 
 bool recoversGlobalServer(const TrainingSettings& settings) {
     const ModePolicy policy = ModeRegistry::policy(settings.mode);

@@ -2,6 +2,7 @@
 // The global server's policies (ServerPolicy): rounds (fedavg, ssgd, hfa, esync: the contributions
 // of a round folded, then w ← w + ΣΔ, or the optimizer's step on the gradient sum) and pushes as
 // they come (asgd, dcasgd, mixed_sync: AsyncGlobalTier).
+#include "FedOptimizer.h"
 #include "ModelBuffers.h"
 #include "ModelSlices.h"
 #include "PendingPulls.h"
@@ -11,6 +12,7 @@
 #include <QSet>
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace hips {
 
@@ -54,5 +56,8 @@ std::unique_ptr<GlobalPolicy> makeGlobalPolicy(GlobalTier& tier);
 // esync; not hfa, the asynchronous modes, or a robust rule that relays every worker): a global
 // server that dies is restarted, from the model of the last round it sent anyone.
 bool recoversGlobalServer(const TrainingSettings& settings);
+// The run's server optimizer (FedOpt's FedAvgM, FedAdam, …) where it takes a step of its own,
+// not FedAvg's (sgd at server_lr 1): stepping the model's weights, averaging its running statistics.
+std::optional<FedOptimizer> serverOptimizerFor(const TrainingSettings& settings);
 
 }  // namespace hips

@@ -5,6 +5,7 @@
 #include "DataPlan.h"
 #include "DeviceProbe.h"
 #include "FedOptimizer.h"
+#include "GlobalPolicies.h"
 #include "LocalTrainer.h"
 #include "MasterWorkerRole.h"
 #include "ModeRegistry.h"
@@ -172,10 +173,7 @@ private:
         m_collector->setPlan(m_topology, contributors);
         m_collector->setRoundContributors([this](qint64) { return m_drawnContributors; });
         if (ModeRegistry::policy(s.mode).gradientEveryStep) m_optimizer.emplace(float(s.learningRate), float(s.momentum));
-        else if (s.serverOptimizer != QLatin1String("sgd") || s.param(QStringLiteral("server_lr")) != 1.0)
-            m_fedOptimizer.emplace(FedOptimizer::kindOf(s.serverOptimizer), float(s.param(QStringLiteral("server_lr"))),
-                                   float(s.param(QStringLiteral("server_beta1"))), float(s.param(QStringLiteral("server_beta2"))),
-                                   float(s.param(QStringLiteral("server_tau"))));
+        else m_fedOptimizer = serverOptimizerFor(s);
         m_collector->foldOnArrival([this] {
             return RoundCollector::FoldTarget{m_pool.acquire(size()), m_optimizer || m_fedOptimizer ? nullptr : m_model.data};
         });
