@@ -1190,78 +1190,83 @@
         <translation>参与方“%1”读取 %2，参与方“%3”读取 %4，其中一个位于另一个之内：参与方的数据只属于它自己，只有它的主机读取；请为每个参与方指定各自的路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="105"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="106"/>
+        <source>the master&apos;s test set %1 and party &apos;%2&apos;&apos;s data %3 are one inside the other: the model would be scored on rows it trained on; give the test set a path of its own</source>
+        <translation>主节点的测试集 %1 与参与方“%2”的数据 %3 互相包含：模型将在它训练过的样本上评分；请为测试集指定单独的路径</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/DataValidation.cpp" line="118"/>
         <source>the model file</source>
         <translation>模型文件</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="112"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="125"/>
         <source>the built-in models take square images, not %1 x %2; resize the images, or bring your own model as TorchScript</source>
         <translation>内置模型只接受方形图像，而不是 %1 x %2；请调整图像尺寸，或以 TorchScript 形式提供自己的模型</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="129"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="142"/>
         <source>a regression trains on the parties&apos; own data: give each party a &quot;data&quot; source (csv, npy or npz with float targets) and training.evaluation_data</source>
         <translation>回归任务使用各参与方自己的数据训练：请为每个参与方提供 &quot;data&quot; 数据源（带浮点目标值的 csv、npy 或 npz），并设置 training.evaluation_data</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="138"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="151"/>
         <source>a regression reads float targets from csv, npy or npz; %1 holds class labels</source>
         <translation>回归任务从 csv、npy 或 npz 读取浮点目标值；%1 存放的是类别标签</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="145"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="158"/>
         <source>a regression&apos;s targets are numbers, not classes: remove &quot;classes&quot;</source>
         <translation>回归任务的目标值是数值，而不是类别：请删除 &quot;classes&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="154"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="167"/>
         <source>partition %1 splits by class, and a regression has none: use iid (each party&apos;s own data is its own split already)</source>
         <translation>划分方式 %1 按类别划分，而回归任务没有类别：请使用 iid（每个参与方自己的数据本身就是它的那一份）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="168"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="181"/>
         <source>party &apos;%1&apos;</source>
         <translation>参与方“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="173"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="186"/>
         <location filename="../backend/topology/TopologyValidation.cpp" line="94"/>
         <source>host &apos;%1&apos;</source>
         <translation>主机“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="176"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="189"/>
         <source>host &apos;%1&apos; runs workers of %2 parties, and a party&apos;s data is its own: give each party its data instead of the host</source>
         <translation>主机“%1”运行 %2 个参与方的工作节点，而参与方的数据只属于它自己：请把数据分别交给各参与方，而不是交给主机</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="184"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="197"/>
         <source>evaluation_data</source>
         <translation>evaluation_data</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="187"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="200"/>
         <source>the master&apos;s test set is all test: holdout is for a party&apos;s data; remove it here</source>
         <translation>主工作节点的测试集全部用于测试：holdout 只用于参与方的数据；请在这里删除它</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="197"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="210"/>
         <source>%1 codes the workers of party &apos;%2&apos; over one data set: give the party one &quot;data&quot; source, not host &apos;%3&apos; a source of its own</source>
         <translation>%1 基于同一个数据集对参与方“%2”的工作节点编码：请给该参与方一个 &quot;data&quot; 数据源，而不是给主机“%3”单独的数据源</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="207"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="220"/>
         <source>mode %1 trains one model alone on the run&apos;s dataset, and the parties&apos; own data never leaves their hosts: pick a federated mode, or remove every party&apos;s &quot;data&quot; to train on the dataset</source>
         <translation>模式 %1 只在本次运行的数据集上单独训练一个模型，而各参与方自己的数据从不离开其主机：请选择一种联邦模式，或删除每个参与方的 &quot;data&quot; 以在数据集上训练</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="218"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="231"/>
         <source>party &apos;%1&apos; trains but has no data of its own, and other parties bring theirs: give it a &quot;data&quot; source, or remove every party&apos;s &quot;data&quot; to split the run&apos;s dataset over all</source>
         <translation>参与方“%1”参与训练却没有自己的数据，而其他参与方带有各自的数据：请给它一个 &quot;data&quot; 数据源，或删除所有参与方的 &quot;data&quot;，以便将本次运行的数据集划分给所有参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataValidation.cpp" line="224"/>
+        <location filename="../backend/topology/DataValidation.cpp" line="237"/>
         <source>the parties bring their own data: declare the master&apos;s test set as training.evaluation_data (a source like a party&apos;s &quot;data&quot;)</source>
         <translation>各参与方带有自己的数据：请将主工作节点的测试集声明为 training.evaluation_data（与参与方的 &quot;data&quot; 形式相同的数据源）</translation>
     </message>
@@ -1841,17 +1846,17 @@
         <translation>必须列出每个张量的元素个数，每个为 [1, 4e9] 内的整数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataFields.cpp" line="115"/>
+        <location filename="../backend/topology/DataFields.cpp" line="117"/>
         <source>&apos;%1&apos; is not a built-in model; use one of: %2, or {&quot;torchscript&quot;: &quot;/path/model.pt&quot;} for a model saved from PyTorch</source>
         <translation>“%1”不是内置模型；请使用以下之一：%2，或对从 PyTorch 保存的模型使用 {&quot;torchscript&quot;: &quot;/path/model.pt&quot;}</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataFields.cpp" line="126"/>
+        <location filename="../backend/topology/DataFields.cpp" line="128"/>
         <source>must be [features] or [channels, height, width], whole numbers in [1, 65536]</source>
         <translation>必须是 [特征数] 或 [通道数, 高度, 宽度]，均为 [1, 65536] 内的整数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/DataFields.cpp" line="134"/>
+        <location filename="../backend/topology/DataFields.cpp" line="136"/>
         <source>must be [features] or [channels, height, width]</source>
         <translation>必须是 [特征数] 或 [通道数, 高度, 宽度]</translation>
     </message>

@@ -97,6 +97,19 @@ void checkSourcesApart(const Topology& t, TopologyIssues* issues) {
                                     .arg(sources[i].party, sources[i].path, sources[j].party, sources[j].path)});
                 break;
             }
+    // The master's test set is no party's training data: the same path, or one inside another,
+    // would score the model on rows it trained on.
+    if (!t.training.evaluationData) return;
+    for (const NamedSource& s : sources)
+        if (nested(t.training.evaluationData->path, s.path)) {
+            issues->append({"$.training.evaluation_data.path",
+                            QCoreApplication::translate("TopologyCheck",
+                                                        "the master's test set %1 and party '%2''s data %3 are one inside the "
+                                                        "other: the model would be scored on rows it trained on; give the test "
+                                                        "set a path of its own")
+                                .arg(t.training.evaluationData->path, s.party, s.path)});
+            return;
+        }
 }
 
 void checkModelInput(const TrainingSettings& s, TopologyIssues* issues) {

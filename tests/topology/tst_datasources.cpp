@@ -241,6 +241,10 @@ private Q_SLOTS:
         QTest::newRow("regression with classes") << t << "$.training.classes"
                                                  << "write \"outputs\"";
         t = withOwnData();
+        set(t, {"training", "evaluation_data"}, source("image-folder", "/data/xray/test"));
+        QTest::newRow("a test set inside a party's data") << t << "$.training.evaluation_data.path"
+                                                          << "the model would be scored on rows it trained on";
+        t = withOwnData();
         set(t, {"training", "mode"}, "local");
         QTest::newRow("the standalone baseline") << t << "$.training.mode"
                                                  << "mode local trains one model alone on the run's dataset";
