@@ -64,6 +64,13 @@ void ShardMap::add(int server, size_t offset, size_t length) {
     m_sizes[size_t(server)] += length;
 }
 
+size_t ShardMap::floatsBelow(int server, size_t bound) const {
+    size_t below = 0;
+    for (const Span& s : spans(server))
+        if (s.offset < bound) below += std::min(s.length, bound - s.offset);
+    return below;
+}
+
 void ShardMap::gather(const float* whole, int server, float* shard) const {
     for (const Span& s : spans(server)) shard = std::copy(whole + s.offset, whole + s.offset + s.length, shard);
 }

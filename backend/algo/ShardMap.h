@@ -49,6 +49,9 @@ public:
     size_t shardSize(int server) const { return m_sizes[size_t(server)]; }
     // Server `server`'s ranges of the flat buffer, in order, adjacent ones merged.
     const std::vector<Span>& spans(int server) const { return m_spans[size_t(server)]; }
+    // How many of server's floats lie below `bound` in the flat buffer: its shard's first ones,
+    // since its spans keep the buffer's order (the model's weights, before its running statistics).
+    size_t floatsBelow(int server, size_t bound) const;
     // The server that holds a whole key below the bound.
     static int serverOfKey(int key, int servers);
 

@@ -6,6 +6,9 @@
 #include "Collusion.h"
 #include "DataPlan.h"
 #include "FedAvgRule.h"
+#include "FedOptimizer.h"
+#include "GlobalPolicies.h"
+#include "ShardedLinks.h"
 #include "RoundCollector.h"
 #include "PushSlices.h"
 #include "TopologyReader.h"
@@ -39,6 +42,27 @@ std::vector<float> sumOf(const RoundCollector& c, size_t n) {
 class AggregationTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // A server optimizer steps the weights of its own shard only: key slicing spreads ResNet-18's
+    // running statistics over the global servers too. Two shards stepped apart and put together
+    // are the whole model stepped at once: its weights stepped, its statistics averaged.
+    void aServerOptimizerStepsItsShardsWeightsOnly() {
+        TrainingSettings s;
+        s.model = "resnet18", s.dataset = "cifar10", s.serverOptimizer = "adam";
+        const ShardMap map = shardMapOf(s, 2);
+        std::vector<float> w(map.total(), 1.0f), delta(map.total(), 0.5f), whole(map.total()), together(map.total(), 0.0f);
+        serverOptimizerFor(s)->step(whole.data(), w.data(), delta.data(), w.size());
+        for (int k = 0; k < 2; ++k) {
+            std::vector<float> shardW(map.shardSize(k)), shardDelta(map.shardSize(k)), out(map.shardSize(k));
+            map.gather(w.data(), k, shardW.data());
+            map.gather(delta.data(), k, shardDelta.data());
+            serverOptimizerFor(s, 2, k)->step(out.data(), shardW.data(), shardDelta.data(), out.size());
+            map.scatter(out.data(), k, together.data());
+        }
+        QVERIFY(together == whole);
+        const size_t weights = ModelRegistry::trainableFloats(s.modelSpec());
+        QVERIFY(weights < map.total() && whole[weights] == 1.5f && whole[0] != 1.5f);
+    }
+
     // Pushes taken as they come: whole once the last slice is in, in any order; strangers,
     // replays and bases the server never sent are refused; a push with a NaN comes out without
     // values (its sender is still answered).

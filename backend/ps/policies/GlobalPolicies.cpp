@@ -10,6 +10,7 @@
 #include "RoleScope.h"
 #include "RoundCollector.h"
 #include "SecureSum.h"
+#include "ShardedLinks.h"
 #include "ServerOptimizer.h"
 #include "Vocabulary.h"
 
@@ -62,7 +63,7 @@ public:
                 [this](qint64 round) { return sampledContributors(m_tier.ctx.topology, m_contributors, round); });
         if (ModeRegistry::policy(s.mode).gradientEveryStep)  // pushes are gradients: their sum, then the optimizer's step
             m_optimizer.emplace(float(s.learningRate), float(s.momentum));
-        else m_fedOptimizer = serverOptimizerFor(s);
+        else m_fedOptimizer = serverOptimizerFor(s, int(tier.ctx.topology.centralParty()->servers.size()), tier.ctx.node.rank);
         m_collector.foldOnArrival([this] {
             return RoundCollector::FoldTarget{m_tier.pool.acquire(m_tier.model.size), stepsItself() ? nullptr : m_tier.model.data};
         });
@@ -276,12 +277,12 @@ private:
 
 }  // namespace
 
-std::optional<FedOptimizer> serverOptimizerFor(const TrainingSettings& s) {
+std::optional<FedOptimizer> serverOptimizerFor(const TrainingSettings& s, int servers, int server) {
     if (s.serverOptimizer == QLatin1String("sgd") && s.param(QStringLiteral("server_lr")) == 1.0) return std::nullopt;
     FedOptimizer optimizer(FedOptimizer::kindOf(s.serverOptimizer), float(s.param(QStringLiteral("server_lr"))),
                            float(s.param(QStringLiteral("server_beta1"))), float(s.param(QStringLiteral("server_beta2"))),
                            float(s.param(QStringLiteral("server_tau"))));
-    optimizer.stepOnlyFirst(ModelRegistry::trainableFloats(s.modelSpec()));
+    optimizer.stepOnlyFirst(shardMapOf(s, servers).floatsBelow(server, ModelRegistry::trainableFloats(s.modelSpec())));
     return optimizer;
 }
 

@@ -57,7 +57,8 @@ std::unique_ptr<GlobalPolicy> makeGlobalPolicy(GlobalTier& tier);
 // server that dies is restarted, from the model of the last round it sent anyone.
 bool recoversGlobalServer(const TrainingSettings& settings);
 // The run's server optimizer (FedOpt's FedAvgM, FedAdam, …) where it takes a step of its own,
-// not FedAvg's (sgd at server_lr 1): stepping the model's weights, averaging its running statistics.
-std::optional<FedOptimizer> serverOptimizerFor(const TrainingSettings& settings);
+// not FedAvg's (sgd at server_lr 1): stepping the model's weights, averaging its running
+// statistics, in the shard of global server `server` of `servers` (key slicing).
+std::optional<FedOptimizer> serverOptimizerFor(const TrainingSettings& settings, int servers = 1, int server = 0);
 
 }  // namespace hips
