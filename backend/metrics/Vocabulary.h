@@ -53,6 +53,8 @@ inline constexpr QLatin1String kRoundSeconds{"round_s"};
 inline constexpr QLatin1String kStaleness{"staleness"};  // async_push: versions applied between a push's base and itself
 inline constexpr QLatin1String kOrigin{"origin"};  // async_push: the worker whose push it was
 inline constexpr QLatin1String kClassCounts{"class_counts"};  // a worker's shard, per class (startup)
+// the parts of the data a worker trains on, each by a name of its own with its samples (startup)
+inline constexpr QLatin1String kDataParts{"data_parts"};
 inline constexpr QLatin1String kFeatureNames{"feature_names"};  // each feature column's name, where the data names them (startup)
 inline constexpr QLatin1String kClassNames{"class_names"};  // each label's name, where the data names them (startup)
 inline constexpr QLatin1String kOverclaims{"overclaims"};  // pushes that claimed more samples than the plan (counted as its most)

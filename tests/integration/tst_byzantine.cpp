@@ -115,6 +115,27 @@ QStringList rejections(const QString& dir) {
     return out;
 }
 
+// What the workers' startup records say of their data: each worker's samples, and the samples
+// of every part any of them holds, each part once (the party's data).
+struct StartupData {
+    QList<qint64> workerSamples;
+    qint64 partySamples = 0;
+};
+StartupData startupData(const QString& dir) {
+    StartupData out;
+    QHash<QString, qint64> parts;
+    for (const QByteArray& line : fileBytes(dir + "/metrics.jsonl").split('\n')) {
+        const QJsonObject r = QJsonDocument::fromJson(line).object();
+        if (r.value("kind").toString() != "startup" || !r.value("node").toString().contains("/worker")) continue;
+        out.workerSamples << r.value("samples").toInteger();
+        const QJsonObject held = r.value("data_parts").toObject();
+        for (auto it = held.begin(); it != held.end(); ++it) parts.insert(it.key(), it.value().toInteger());
+    }
+    for (qint64 samples : parts) out.partySamples += samples;
+    return out;
+}
+constexpr qint64 kTrainingSet = 60000;  // Fashion-MNIST's training images: one party holds them all
+
 }  // namespace
 
 class ByzantineTest : public QObject {
@@ -173,6 +194,10 @@ private Q_SLOTS:
         QVERIFY2(shared >= 2, qPrintable(QStringLiteral("only %1 rounds evaluated in both runs").arg(shared)));
         QVERIFY(!fileBytes(clean + "/net.params").isEmpty());
         QVERIFY(fileBytes(attacked + "/net.params") == fileBytes(clean + "/net.params"));
+        // Each group of 3 trains on half the data; the party holds it once, not 3 times.
+        const StartupData data = startupData(clean);
+        QCOMPARE(data.workerSamples, QList<qint64>(6, kTrainingSet / 2));
+        QCOMPARE(data.partySamples, kTrainingSet);
         const QStringList log = rejections(attacked);  // every attack was seen and outvoted
         QCOMPARE(log.filter("attack ").size(), 8);
         for (const QString& a : log.filter("attack ")) QVERIFY2(log.contains(a.mid(7)), qPrintable(a));
@@ -186,6 +211,10 @@ private Q_SLOTS:
         const double clean = finalAccuracy(dracoTopology(5, rule, 0), "cyclic_clean", &keep);
         const double attacked = finalAccuracy(dracoTopology(5, rule, 1), "cyclic_attacked", &keep);
         QVERIFY2(clean > 0.7 && std::abs(attacked - clean) <= 0.002, qPrintable(QStringLiteral("%1 against %2").arg(attacked).arg(clean)));
+        // Each worker trains on 3 of the 5 parts, and says so; the party holds each part once.
+        const StartupData data = startupData(keep.filePath("cyclic_clean"));
+        QCOMPARE(data.workerSamples, QList<qint64>(5, kTrainingSet / 5 * 3));
+        QCOMPARE(data.partySamples, kTrainingSet);
         const QStringList log = rejections(keep.filePath("cyclic_attacked"));
         QCOMPARE(log.filter("attack ").size(), 8);
         for (const QString& a : log.filter("attack ")) QVERIFY2(log.contains(a.mid(7)), qPrintable(a));

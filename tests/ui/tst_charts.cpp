@@ -486,6 +486,8 @@ private Q_SLOTS:
         QCOMPARE(drawn(*charts.partyAcross(), 1)->points().last().y(), 5.0);
         charts.addRecord({{"kind", "startup"}, {"node", "p1/worker0"}, {"samples", 3000}}, 0, 0);
         charts.addRecord({{"kind", "startup"}, {"node", "p1/worker1"}, {"samples", 2000}}, 0, 0);
+        for (const char* node : {"p3/worker0", "p3/worker1"})  // Draco's repetition: both hold part 4; it is the party's once
+            charts.addRecord({{"kind", "startup"}, {"node", node}, {"samples", 700}, {"data_parts", QJsonObject{{"4", 700}}}}, 0, 0);
         charts.addRecord({{"kind", "train"}, {"node", "p1/worker0"}, {"round", 1}, {"samples", 640}}, 0, 1);
         charts.addRecord({{"kind", "train"}, {"node", "p1/worker1"}, {"round", 1}, {"samples", 640}}, 0, 1);
         charts.addRecord({{"kind", "party_eval"}, {"node", "p1/server0"}, {"round", 1}, {"test_acc", 0.75}}, 0, 1);
@@ -499,6 +501,7 @@ private Q_SLOTS:
         QVERIFY2(
             facts.contains(QRegularExpression("<td>p2</td><td[^>]*>0</td><td[^>]*>-</td><td[^>]*>0</td><td[^>]*>5.0</td><td[^>]*>-</td>")),
             qPrintable(facts));
+        QVERIFY2(facts.contains(QRegularExpression("<td>p3</td><td[^>]*>2</td><td[^>]*>700</td>")), qPrintable(facts));
     }
 
     // A line per party: its processes' CPU and memory added up, each at its newest report. A

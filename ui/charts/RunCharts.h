@@ -95,7 +95,7 @@ private:
     QHash<QString, quint64> m_acrossByNode;  // bytes each node has sent across parties so far
     struct PartyFacts {
         QSet<QString> workers;
-        QHash<QString, qint64> shards;  // each worker's samples, as it started
+        QHash<QString, qint64> shards;  // samples of each part of the data its workers hold
         qint64 trained = 0;  // samples, over the rounds
         quint64 across = 0;  // bytes sent across parties
         double heldOut = std::numeric_limits<double>::quiet_NaN();  // its own test's last score

@@ -56,7 +56,12 @@ void RunCharts::addPerNodeRecord(const QJsonObject& r, double wallMs, double ela
     if (r.value(metric::kKind).toString() == metric::kStartup && r.value(metric::kSamples).isDouble()) {
         const QString node = r.value(metric::kNode).toString();
         PartyFacts& p = m_parties[partyOf(node)];
-        if (!p.shards.contains(node)) p.shards.insert(node, qint64(r.value(metric::kSamples).toDouble()));  // a restart's again
+        // Each part once, however many workers hold it (Draco's repetition code) or say so again (a
+        // restart); a record that names no parts (an older run's) holds the worker's own.
+        const QJsonObject parts = r.value(metric::kDataParts).toObject();
+        if (parts.isEmpty() && !p.shards.contains(node)) p.shards.insert(node, qint64(r.value(metric::kSamples).toDouble()));
+        for (auto it = parts.begin(); it != parts.end(); ++it)
+            if (!p.shards.contains(it.key())) p.shards.insert(it.key(), qint64(it.value().toDouble()));
         p.workers.insert(node);
     }
 }

@@ -21,6 +21,7 @@
 #include "RoleError.h"
 #include "SchedulerClient.h"
 #include "VectorMath.h"
+#include "ShardSummary.h"
 #include "StartupClock.h"
 #include "Vocabulary.h"
 #include "WorkerStrategy.h"
@@ -103,12 +104,8 @@ public:
         m_servers = servers;
         ModelVersion global = exchange(links, 0, 0, nullptr, 0, trainer.parameterCount());
         startup.mark(QStringLiteral("first_model_s"));
-        QCborMap fields = startup.fields();
-        QCborArray classes;  // the shard's class histogram: what the partition gave this worker
-        for (int64_t c : trainer.classCounts()) classes.append(qint64(c));
-        fields.insert(metric::kSamples, qint64(trainer.shardSize()));  // the party's data summary adds these up
-        if (!m_ctx.training().regression()) fields.insert(metric::kClassCounts, classes);  // a regression's targets have no classes
-        insertDataNames(fields, trainer.classNames(), trainer.featureNames());
+        QCborMap fields = startup.fields();  // and what the partition gave this worker
+        for (const auto& [key, value] : describeShards(plan, m_trainers, m_ctx.training().regression())) fields.insert(key, value);
         m_ctx.metrics.report(metric::kStartup, fields);
         if (global.size != trainer.parameterCount())
             throw RoleError("the server's model has " + std::to_string(global.size) + " parameters, this worker's " +

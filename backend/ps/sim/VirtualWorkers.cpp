@@ -5,6 +5,7 @@
 #include "DataPlan.h"
 #include "DeviceProbe.h"
 #include "PrivacyMechanism.h"
+#include "ShardSummary.h"
 #include "Vocabulary.h"
 
 #include <QCborArray>
@@ -62,14 +63,8 @@ void VirtualWorkers::build(VirtualWorker& w) {
                                                             TrainingData{plan.source, plan.owner, shard, plan.partitions}, w.node.device));
         w.coefficients.push_back(float(coefficient));
     }
-    const LocalTrainer& trainer = *w.trainers.front();
     w.metrics.report(metric::kDevice, describeDevice(w.node.device));
-    QCborMap fields{{metric::kSamples, qint64(trainer.shardSize())}};
-    QCborArray classes;
-    for (int64_t c : trainer.classCounts()) classes.append(qint64(c));
-    if (!m_topology.training.regression()) fields.insert(metric::kClassCounts, classes);
-    insertDataNames(fields, trainer.classNames(), trainer.featureNames());
-    w.metrics.report(metric::kStartup, fields);
+    w.metrics.report(metric::kStartup, describeShards(plan, w.trainers, m_topology.training.regression()));
     // Parked until its turn (which loads the round's model): a round's workers are all built
     // before the first trains, and their weights would otherwise be held all at once.
     park(w);
