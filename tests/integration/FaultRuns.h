@@ -76,20 +76,19 @@ inline bool underLiveAgent(qint64 pid) {
     return false;
 }
 
-// Whether the global server's aggregate of `round` reached `runDir`/metrics.jsonl within `ms`
-// (the table's row of a round waits for its evaluation, which lags by the rounds the master was
-// away: near the end of a run, until the run is over).
+// Whether the global server's aggregate of `round` (0: its initial model) reached
+// `runDir`/metrics.jsonl within `ms` (the table's row of a round waits for its evaluation, which
+// lags by the rounds the master was away: near the end of a run, until the run is over).
 inline bool waitForAggregate(Run& run, const QString& runDir, int round, int ms) {
-    const QByteArray roundField = "\"round\":" + QByteArray::number(round) + ',';
+    const QByteArray kind = round == 0 ? "\"kind\":\"model_init\"" : "\"kind\":\"aggregate\"";
+    const QByteArray roundField = round == 0 ? kind : "\"round\":" + QByteArray::number(round) + ',';
     QElapsedTimer t;
     t.start();
     while (t.elapsed() < ms && run.process.state() != QProcess::NotRunning) {
         QFile metrics(runDir + "/metrics.jsonl");
         if (metrics.open(QIODevice::ReadOnly))
             for (const QByteArray& line : metrics.readAll().split('\n'))
-                if (line.contains("\"kind\":\"aggregate\"") && line.contains("\"node\":\"central/global_server0\"") &&
-                    line.contains(roundField))
-                    return true;
+                if (line.contains(kind) && line.contains("\"node\":\"central/global_server0\"") && line.contains(roundField)) return true;
         run.process.waitForReadyRead(100);
         run.out += run.process.readAllStandardOutput();
     }

@@ -21,6 +21,16 @@ using namespace hips::test;
 
 namespace {
 
+// Party `party`'s second worker (of the default topology's two) made `slowdown` times slower.
+void slowSecondWorker(QJsonObject& topology, int party, int slowdown) {
+    QJsonArray parties = topology["parties"].toArray();
+    QJsonObject p = parties[party].toObject(), roles = p["roles"].toObject();
+    roles["workers"] = QJsonArray{QJsonObject{{"count", 1}}, QJsonObject{{"count", 1}, {"slowdown", slowdown}}};
+    p["roles"] = roles;
+    parties[party] = p;
+    topology["parties"] = parties;
+}
+
 // The rounds `node` reported training in (its train records).
 QList<int> trainedRounds(const QString& metricsPath, const QString& node) {
     QList<int> rounds;
@@ -210,6 +220,27 @@ private Q_SLOTS:
         QVERIFY(run.leftovers().isEmpty());
     }
 
+    // Killed in round 1, before its first aggregate, it goes on from the initial model it kept
+    // (round 0). (One worker 10 times slower holds round 1 open for a second or so.)
+    void aGlobalServerKilledInRoundOneGoesOnFromTheInitialModel() {
+        const QString topology = writeTopology(m_dir, "continue", [](QJsonObject& t) {
+            slowSecondWorker(t, 1, 10);
+            QJsonObject training = t["training"].toObject();
+            training["rounds"] = 3;
+            t["training"] = training;
+        });
+        Run run;
+        run.start({"run", topology, "--out", run.dir.filePath("run")});
+        QVERIFY2(signalAtRound(run, 0, "central/global_server0", SIGKILL, run.dir.filePath("run")), run.out.constData());
+        QVERIFY2(run.finish(120000) == 0, run.out + run.err);
+        QFile log(run.dir.filePath("run/logs/central-global_server0.log"));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        const QByteArray said = log.readAll();
+        QVERIFY2(said.contains("restarted; it goes on from the model of round 0"), said.constData());
+        QCOMPARE(printedRounds(run.out), (QList<int>{1, 2, 3}));
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
     // The local agent killed mid-run takes every role with it: the controller starts it again
     // (max_restarts, backoff), and then the roles, each restarted as if alone: the schedulers have
     // their members register, the global server goes on from its recovery point, the others
@@ -365,12 +396,7 @@ private Q_SLOTS:
     // (On the cnn: 20 times the MLP's local steps could make the 2 s deadline.)
     void aRoundTimeoutLeavesASlowWorkerBehind() {
         const QString topology = writeTopology(m_dir, "continue", [](QJsonObject& t) {
-            QJsonArray parties = t["parties"].toArray();
-            QJsonObject party2 = parties[2].toObject(), roles = party2["roles"].toObject();
-            roles["workers"] = QJsonArray{QJsonObject{{"count", 1}}, QJsonObject{{"count", 1}, {"slowdown", 20}}};
-            party2["roles"] = roles;
-            parties[2] = party2;
-            t["parties"] = parties;
+            slowSecondWorker(t, 2, 20);
             QJsonObject training = t["training"].toObject();
             training["round_timeout_s"] = 2;
             training["rounds"] = 6;

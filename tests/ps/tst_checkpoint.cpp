@@ -35,6 +35,22 @@ private Q_SLOTS:
         QCOMPARE(c->optimizer, (std::vector<float>{0.25f, 0.0f, -1.0f}));
         const QStringList files = QDir(checkpointDirectory(dir.path())).entryList(QDir::Files);
         QCOMPARE(files, (QStringList{"checkpoint.json", "model-10.f32", "optimizer-10.f32"}));
+        // Adam's, Yogi's and Adagrad's state is m then v: two models' worth; three is no optimizer's.
+        const std::vector<float> adam{0.1f, 0.2f, 0.3f, 0.01f, 0.02f, 0.03f};
+        QCOMPARE(writeCheckpoint(dir.path(), Checkpoint{11, 33, {1, 2, 3}, adam}, s), QString());
+        const auto withAdam = readCheckpoint(dir.path(), s, 3, &error);
+        QVERIFY2(withAdam && withAdam->optimizer == adam, qPrintable(error));
+        QCOMPARE(writeCheckpoint(dir.path(), Checkpoint{12, 36, {1, 2, 3}, std::vector<float>(9, 0.5f)}, s), QString());
+        QVERIFY(!readCheckpoint(dir.path(), s, 3, &error));
+        QVERIFY2(error.contains("of 9 floats, expected 3 (or none, or twice as many)"), qPrintable(error));
+        // A global server's recovery point of the initial model (round 0): a restart in round 1
+        // goes on from it; a resume has no round 0 to go on from.
+        QTemporaryDir recovery;
+        QCOMPARE(writeCheckpoint(recovery.path(), Checkpoint{0, 0, {1, 2, 3}, {}}, s), QString());
+        const auto initial = readCheckpoint(recovery.path(), s, 3, &error, 0, true);
+        QVERIFY2(initial && initial->round == 0 && initial->model == (std::vector<float>{1, 2, 3}), qPrintable(error));
+        QVERIFY(!readCheckpoint(recovery.path(), s, 3, &error));
+        QVERIFY2(error.contains("not a round of this run (1 to 20)"), qPrintable(error));
     }
 
     void refusesWhatDoesNotFit() {

@@ -216,7 +216,7 @@ private:
         if (!QFileInfo::exists(checkpointDirectory(recoveryDirectory()))) return recoverFromCopy();
         if (QFileInfo::exists(finishedMark())) return true;  // (run() leaves at once)
         QString error;
-        std::optional<Checkpoint> c = readCheckpoint(recoveryDirectory(), m_ctx.training(), m_shardSize, &error, m_ctx.node.rank);
+        std::optional<Checkpoint> c = readCheckpoint(recoveryDirectory(), m_ctx.training(), m_shardSize, &error, m_ctx.node.rank, true);
         if (!c) throw RoleError("restarted, but cannot recover the model: " + error.toStdString());
         return goOnFrom(std::move(*c));
     }

@@ -39,16 +39,22 @@ QString metaName(int shard) {
     return QStringLiteral("checkpoint%1.json").arg(shardMark(shard));
 }
 
-// Reads one float file the meta names, checked against its size and checksum.
-// `expectFloats` exactly; or with `orNone`, none at all (an optimizer without state).
+// Reads one float file the meta names, checked against its size and checksum: `expectFloats`
+// exactly, or with `models`, none, one or two times that many (an optimizer's state: none for
+// sgd, a velocity for momentum, m and v for Adam, Yogi and Adagrad).
 std::optional<std::vector<float>> readFloats(const QDir& dir, const QJsonObject& entry, size_t expectFloats, QString* error,
-                                             bool orNone = false) {
+                                             bool models = false) {
     const QString name = entry.value("file").toString();
     const double count = entry.value("floats").toDouble(-1);
-    const qint64 floats = count >= 0 && count <= double(expectFloats) ? qint64(count) : -1;  // (never a size from the file alone)
-    if (name.contains('/') || name.isEmpty() || floats < 0 || (size_t(floats) != expectFloats && !(orNone && floats == 0))) {
-        *error =
-            QStringLiteral("%1 names a file '%2' of %3 floats, expected %4").arg(dir.filePath(kMeta), name).arg(count).arg(expectFloats);
+    const double most = double(expectFloats) * (models ? 2 : 1);
+    const qint64 floats = count >= 0 && count <= most ? qint64(count) : -1;  // (never a size from the file alone)
+    const bool fits = size_t(floats) == expectFloats || (models && (floats == 0 || size_t(floats) == 2 * expectFloats));
+    if (name.contains('/') || name.isEmpty() || floats < 0 || !fits) {
+        *error = QStringLiteral("%1 names a file '%2' of %3 floats, expected %4%5")
+                     .arg(dir.filePath(kMeta), name)
+                     .arg(count)
+                     .arg(expectFloats)
+                     .arg(models ? QStringLiteral(" (or none, or twice as many)") : QString());
         return std::nullopt;
     }
     QFile f(dir.filePath(name));
@@ -132,7 +138,8 @@ QString writeCheckpoint(const QString& runDir, const Checkpoint& c, const Traini
     return {};
 }
 
-std::optional<Checkpoint> readCheckpoint(const QString& runDir, const TrainingSettings& s, size_t modelFloats, QString* error, int shard) {
+std::optional<Checkpoint> readCheckpoint(const QString& runDir, const TrainingSettings& s, size_t modelFloats, QString* error, int shard,
+                                         bool orInitial) {
     const QJsonObject meta = readMeta(runDir, error, shard);
     if (meta.isEmpty()) return std::nullopt;
     if (meta.value("model_name").toString() != s.model || meta.value("seed").toInt() != s.seed) {
@@ -145,15 +152,16 @@ std::optional<Checkpoint> readCheckpoint(const QString& runDir, const TrainingSe
     }
     const QDir dir(checkpointDirectory(runDir));
     Checkpoint c;
-    c.round = roundOf(meta);
+    c.round = orInitial && meta.value("round").toDouble(-1) == 0 ? 0 : roundOf(meta);
     const double version = meta.value("version").toDouble(-1);
     c.version = version >= 0 && version <= 1e15 && version == std::floor(version) ? qint64(version) : -1;
-    if (c.round < 1 || c.round > s.rounds || c.version < c.round) {
+    if (c.round < (orInitial ? 0 : 1) || c.round > s.rounds || c.version < c.round) {
         *error = QStringLiteral(
-                     "%1 describes round %2 (model version %3), not a round of this run (1 to %4); the checkpoint "
+                     "%1 describes round %2 (model version %3), not a round of this run (%4 to %5); the checkpoint "
                      "is damaged, or not this run's")
                      .arg(dir.filePath(metaName(shard)), meta.value("round").toVariant().toString(),
                           meta.value("version").toVariant().toString())
+                     .arg(orInitial ? 0 : 1)
                      .arg(s.rounds);
         return std::nullopt;
     }

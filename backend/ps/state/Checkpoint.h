@@ -27,9 +27,11 @@ QString checkpointDirectory(const QString& runDir);
 // `shard`: the rank of the global server whose slice of the model it is (key slicing).
 QString writeCheckpoint(const QString& runDir, const Checkpoint& checkpoint, const TrainingSettings& settings, int shard = 0);
 
-// The newest checkpoint, checked against `settings` (model size, seed) and its checksums.
+// The newest checkpoint, checked against `settings` (model size, seed) and its checksums. Its
+// round is one of the run's (1 to rounds), or with `orInitial` also 0: a global server's recovery
+// point of the initial model, for a restart during round 1.
 std::optional<Checkpoint> readCheckpoint(const QString& runDir, const TrainingSettings& settings, size_t modelFloats, QString* error,
-                                         int shard = 0);
+                                         int shard = 0, bool orInitial = false);
 
 // The round of the newest checkpoint in `runDir`, or 0 with *error set when there is none.
 qint64 checkpointRound(const QString& runDir, QString* error);
