@@ -6,6 +6,7 @@
 #include "DracoCodes.h"
 #include "FedOptimizer.h"
 #include "RobustRules.h"
+#include "RoundCollector.h"
 
 #include <QCborArray>
 #include <QtTest>
@@ -226,6 +227,30 @@ private Q_SLOTS:
         QCOMPARE(aggregate(*undecided, split), std::vector<float>{0});
         QCOMPARE(undecided->report().value(QStringLiteral("undecided_groups")).toInteger(), 1);
         QCOMPARE(exactMajority({pushes[0].data(), pushes[1].data(), pushes[2].data()}, 2), 0);
+    }
+
+    // A push refused for NaN is a row of the code in error, not a row less: the others keep their
+    // groups, so one group's NaN and the other's liar are both outvoted. (A row less: w3 joined
+    // the first group, and the liar and w5 were left without a majority.)
+    void aRefusedPushStaysARowOfDracosCode() {
+        const QStringList workers{"p/w0", "p/w1", "p/w2", "p/w3", "p/w4", "p/w5"};
+        RoundCollector c("p/server0", QSet<QString>(workers.begin(), workers.end()),
+                         make(QStringLiteral("draco_repetition"), {{QStringLiteral("draco_r"), 3}}));
+        for (int k = 0; k < workers.size(); ++k) {
+            std::vector<float> update = k < 3 ? std::vector<float>{1, 2} : std::vector<float>{3, 5};
+            if (k == 1) update[0] = std::nanf("");
+            if (k == 4) update = {-100, -100};
+            Message m(
+                QStringLiteral("push"),
+                {{QStringLiteral("round"), 1}, {QStringLiteral("offset"), 0}, {QStringLiteral("total"), 2}, {QStringLiteral("base"), 0}});
+            m.frames.emplace_back(update.data(), update.size() * sizeof(float));
+            Envelope push{workers[k], std::move(m), {}};
+            c.add(push, 1, 2);
+        }
+        std::vector<float> sum(2);
+        c.write(sum.data(), nullptr, 0, 2);
+        QCOMPARE(sum, (std::vector<float>{3 * 1 + 3 * 3, 3 * 2 + 3 * 5}));
+        QCOMPARE(c.rejected(), quint64(1));  // the NaN push, said in the server's log
     }
 
     // Groups follow the workers' order, not the ids' spelling: worker10 comes after worker9.

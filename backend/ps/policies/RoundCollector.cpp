@@ -138,6 +138,12 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
     sliceDelivered(index);
     if (d.count < d.slices.size()) return false;
     if (!folding() && !d.spoiled && d.assembly) m_rule->add(Contribution{from, d.weight, d.assembly->data(), expectedSize, d.assembly});
+    if (!folding() && d.spoiled && m_rule->codesWorkers()) {
+        // A row of Draco's code in error (zeros), not a row less: the others keep their groups
+        // and rows, and the code outvotes it as it would a liar.
+        auto zeros = std::make_shared<std::vector<float>>(expectedSize, 0.0f);
+        m_rule->add(Contribution{from, d.weight, zeros->data(), expectedSize, zeros});
+    }
     m_weight += d.weight;
     m_completeShare += shareOf(from);
     if (++m_complete < needed()) return false;
