@@ -3,6 +3,7 @@
 // a masked push uncorrelated with what it hides, Shamir shares that recover a dropped party's
 // masks, and the boxes the shares travel in.
 #include "CurveSecurity.h"
+#include "DataPlan.h"
 #include "SecureAggregation.h"
 
 #include <QRandomGenerator>
@@ -14,7 +15,7 @@ using namespace hips::secagg;
 
 namespace {
 
-struct Party {
+struct MaskingParty {
     KeyPair keys = KeyPair::generate();
     std::vector<float> sum;
     std::vector<quint64> masked;
@@ -28,9 +29,9 @@ std::vector<float> randomFloats(size_t n, double scale, quint32 seed) {
 }
 
 // What a party pushes in `round`: its sum in fixed point plus its masks with every other party.
-void maskAll(std::vector<Party>& parties, quint64 round) {
+void maskAll(std::vector<MaskingParty>& parties, quint64 round) {
     for (size_t i = 0; i < parties.size(); ++i) {
-        Party& p = parties[i];
+        MaskingParty& p = parties[i];
         p.masked.assign(p.sum.size(), 0);
         encode(p.sum.data(), p.sum.size(), int(parties.size()), p.masked.data());
         for (size_t j = 0; j < parties.size(); ++j) {
@@ -42,7 +43,7 @@ void maskAll(std::vector<Party>& parties, quint64 round) {
     }
 }
 
-std::vector<quint64> ringSum(const std::vector<Party>& parties, const std::vector<size_t>& which) {
+std::vector<quint64> ringSum(const std::vector<MaskingParty>& parties, const std::vector<size_t>& which) {
     std::vector<quint64> sum(parties[0].sum.size(), 0);
     for (size_t i : which)
         for (size_t k = 0; k < sum.size(); ++k) sum[k] += parties[i].masked[k];
@@ -77,7 +78,7 @@ private Q_SLOTS:
     // point's step (each party rounds once: n half steps), over a million floats.
     void masksCancelInTheSumOfAllParties() {
         const size_t n = 1'000'000;
-        std::vector<Party> parties(4);
+        std::vector<MaskingParty> parties(4);
         for (size_t i = 0; i < parties.size(); ++i) parties[i].sum = randomFloats(n, 0.05, quint32(7 + i));
         maskAll(parties, 3);
         const std::vector<quint64> sum = ringSum(parties, {0, 1, 2, 3});
@@ -86,7 +87,7 @@ private Q_SLOTS:
         double worst = 0;
         for (size_t k = 0; k < n; ++k) {
             double exact = 0;
-            for (const Party& p : parties) exact += double(p.sum[k]);
+            for (const MaskingParty& p : parties) exact += double(p.sum[k]);
             // the rounding to float of the result, and 4 half steps
             worst = std::max(worst, std::abs(double(plain[k]) - exact) - std::abs(exact) * 6e-8);
         }
@@ -100,10 +101,10 @@ private Q_SLOTS:
     // One party's masked push says nothing about its sum: |correlation| < 0.01 over 1M floats.
     void aMaskedPushIsUncorrelatedWithItsSum() {
         const size_t n = 1'000'000;
-        std::vector<Party> parties(3);
+        std::vector<MaskingParty> parties(3);
         for (size_t i = 0; i < parties.size(); ++i) parties[i].sum = randomFloats(n, 1.0, quint32(40 + i));
         maskAll(parties, 1);
-        for (const Party& p : parties) {
+        for (const MaskingParty& p : parties) {
             double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
             for (size_t k = 0; k < n; ++k) {
                 const double x = double(p.sum[k]), y = double(qint64(p.masked[k])) * kStep;
@@ -159,7 +160,7 @@ private Q_SLOTS:
     // masks with those present are taken out, and the sum is theirs exactly (to the step).
     void aDroppedPartysMasksAreRecoveredFromTheShares() {
         const size_t n = 50'000;
-        std::vector<Party> parties(4);
+        std::vector<MaskingParty> parties(4);
         for (size_t i = 0; i < parties.size(); ++i) parties[i].sum = randomFloats(n, 0.1, quint32(90 + i));
         maskAll(parties, 9);
         const size_t dropped = 2;
@@ -177,6 +178,17 @@ private Q_SLOTS:
             const double exact = double(parties[0].sum[k]) + double(parties[1].sum[k]) + double(parties[3].sum[k]);
             QVERIFY2(std::abs(double(plain[k]) - exact) <= 3 * kStep / 2 + std::abs(exact) * 6e-8, qPrintable(QString::number(k)));
         }
+    }
+
+    // The sum of those present stands for every party's workers, as the rounds in the clear
+    // rescale: parties of 6, 1 and 1 workers; the 6's loss is a 4× sum, a 1's is 8/7, not 3/2.
+    void theSumOfThosePresentStandsForEveryPartysWorkers() {
+        const QHash<QString, double> shares{{"p1/server0", 6}};  // (workersBehind: parties of one are not in it)
+        const QStringList parties{"p1/server0", "p2/server0", "p3/server0"};
+        QCOMPARE(scaleToAll(shares, parties, {"p2/server0", "p3/server0"}), 4.0);
+        QCOMPARE(scaleToAll(shares, parties, {"p1/server0", "p2/server0"}), 8.0 / 7.0);
+        QCOMPARE(scaleToAll(shares, parties, {"p1/server0", "p2/server0", "p3/server0"}), 1.0);
+        QCOMPARE(scaleToAll(shares, parties, {}), 0.0);
     }
 
     void boxesOpenOnlyWithTheirKeyAndUnchanged() {

@@ -295,8 +295,8 @@ Envelope SecureSum::unmask(Epoch& epoch, size_t slice) {
         }
     }
     auto values = std::make_shared<std::vector<float>>(count);
-    // As the plain rounds do: the sum of those present stands for all the parties.
-    const double scale = present.isEmpty() ? 0.0 : double(m_parties.size()) / double(present.size());
+    // As the plain rounds do: the sum of those present stands for all the parties' workers.
+    const double scale = scaleToAll(m_workersBehind, m_parties, present);
     secagg::decode(sum, count, scale, values->data());
     // The collector's one contributor: its weight weighs it against no other, and a liar's claim in
     // some party must not get it refused there (the round would wait).

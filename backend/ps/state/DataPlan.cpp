@@ -102,4 +102,14 @@ QHash<QString, double> workersBehind(const Topology& t, const QSet<QString>& con
     return shares;
 }
 
+double scaleToAll(const QHash<QString, double>& shares, const QStringList& contributors, const QSet<QString>& present) {
+    double all = 0, here = 0;
+    for (const QString& c : contributors) {
+        const double share = shares.value(c, 1.0);
+        all += share;
+        if (present.contains(c)) here += share;
+    }
+    return here > 0 ? all / here : 0.0;
+}
+
 }  // namespace hips

@@ -37,4 +37,9 @@ QHash<QString, double> claimBounds(const Topology& topology, const QSet<QString>
 // party of 3 workers is 3 of 4 beside a party of one (RoundCollector::setShares).
 QHash<QString, double> workersBehind(const Topology& topology, const QSet<QString>& contributors);
 
+// What the sum of those `present` is multiplied by to stand for all `contributors`: the workers
+// behind them all over the workers behind those present (`shares`: workersBehind's, 1 for any
+// other), as a round without some contributors is rescaled; 0 when none is present.
+double scaleToAll(const QHash<QString, double>& shares, const QStringList& contributors, const QSet<QString>& present);
+
 }  // namespace hips
