@@ -121,7 +121,7 @@ public:
         const qint64 resumeRound = m_ctx.training().resumeRound;
         // A worker restarted mid-run (fault_policy continue) goes on from the round of the model it got.
         qint64 pushes = std::max(resumeRound * pushesPerRound, eachAsItComes ? 0 : global.version);
-        if (resumeRound > 0) restoreState(trainer, resumeRound);
+        if (resumeRound > 0) restoreState(resumeRound);
         RoundStats stats;
         double commSeconds = 0, waitSeconds = 0;
         bool attacked = false;
@@ -129,7 +129,7 @@ public:
         while (eachAsItComes ? pushes < finalVersion : global.version < finalVersion) {
             // Client sampling: a round this worker is not drawn for, it sits out and pulls its model.
             if (sampling && !sampledWorkers(m_ctx.topology, global.version + 1).contains(m_ctx.node.id)) {
-                keepState(trainer, global.version + 1);
+                keepState(global.version + 1);
                 m_lastPush = LastPush{global.version + 1, global.version, nullptr, 0};
                 links->pull(global.version + 1);
                 global = awaitModel(*links, global.version + 1);
@@ -150,7 +150,7 @@ public:
                 privacy::clipToNorm(update->data(), update->size(), dp->clipNorm);
                 privacy::addGaussianNoise(update->data(), update->size(), dp->noiseMultiplier * dp->clipNorm);
             }
-            if ((pushes + 1) % pushesPerRound == 0) keepState(trainer, (pushes + 1) / pushesPerRound);
+            if ((pushes + 1) % pushesPerRound == 0) keepState((pushes + 1) / pushesPerRound);
             const double weight = double(std::max<int64_t>(s.samples, 1));  // the samples behind it
             m_lastPush = LastPush{global.version + 1, global.version, update, weight};
             const auto sent = Clock::now();
@@ -230,12 +230,14 @@ private:
     // This worker's state at the end of a checkpoint round, kept before the push that completes
     // the round: by the time the global server keeps its checkpoint of the round, every worker's
     // state of it is on disk. One that cannot be written is a warning, as a checkpoint is.
-    void keepState(const LocalTrainer& trainer, qint64 round) {
+    // (Each of its trainers': a Draco cyclic worker's parts resumed afresh would no longer agree
+    // with the other workers' same parts, and no round after would decode.)
+    void keepState(qint64 round) {
         const int every = m_ctx.training().checkpointEvery;
         if (every <= 0 || round % every != 0 || !ModeRegistry::policy(m_ctx.training().mode).resumable()) return;
-        const QString path = workerStatePath(m_ctx.outDir, m_ctx.node.id, round);
         QString error = makePrivateDirectory(checkpointDirectory(m_ctx.outDir));
-        if (error.isEmpty()) error = writeFileAtomically(path, trainer.saveState());
+        for (size_t k = 0; k < m_trainers.size() && error.isEmpty(); ++k)
+            error = writeFileAtomically(workerStatePath(m_ctx.outDir, m_ctx.node.id, round, int(k)), m_trainers[k]->saveState());
         if (!error.isEmpty())
             return (void)std::fprintf(roleErr(), "state of round %lld not kept: %s\n", static_cast<long long>(round), qPrintable(error));
         removeOlderWorkerStates(m_ctx.outDir, m_ctx.node.id, round - every);
@@ -243,8 +245,11 @@ private:
 
     // A resumed run: the state this worker kept at the checkpoint's round. Without it (the worker
     // had not reached that round, or the file is gone) it goes on with fresh momentum and order.
-    void restoreState(LocalTrainer& trainer, qint64 round) {
-        QFile f(workerStatePath(m_ctx.outDir, m_ctx.node.id, round));
+    void restoreState(qint64 round) {
+        for (size_t k = 0; k < m_trainers.size(); ++k) restoreState(*m_trainers[k], round, int(k));
+    }
+    void restoreState(LocalTrainer& trainer, qint64 round, int part) {
+        QFile f(workerStatePath(m_ctx.outDir, m_ctx.node.id, round, part));
         if (f.exists() && !QFileInfo(f).isFile())  // (a link to /dev/zero would be read until memory runs out)
             throw RoleError(f.fileName().toStdString() + " is not a regular file; a worker's state is a file it wrote: remove it");
         if (!f.open(QIODevice::ReadOnly)) {

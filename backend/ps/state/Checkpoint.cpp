@@ -204,17 +204,18 @@ qint64 checkpointRound(const QString& runDir, QString* error) {
     return round;
 }
 
-QString workerStatePath(const QString& runDir, const QString& nodeId, qint64 round) {
+QString workerStatePath(const QString& runDir, const QString& nodeId, qint64 round, int part) {
     QString name = nodeId;
     name.replace('/', '-');
-    return QDir(checkpointDirectory(runDir)).filePath(QStringLiteral("%1-%2.state").arg(name).arg(round));
+    const QString ofPart = part == 0 ? QString() : QStringLiteral("-part%1").arg(part);
+    return QDir(checkpointDirectory(runDir)).filePath(QStringLiteral("%1-%2%3.state").arg(name).arg(round).arg(ofPart));
 }
 
 void removeOlderWorkerStates(const QString& runDir, const QString& nodeId, qint64 keepFrom) {
     QString prefix = nodeId;
     prefix.replace('/', '-');
     const QDir dir(checkpointDirectory(runDir));
-    const QRegularExpression own(QStringLiteral("^%1-(\\d+)\\.state$").arg(QRegularExpression::escape(prefix)));
+    const QRegularExpression own(QStringLiteral("^%1-(\\d+)(-part\\d+)?\\.state$").arg(QRegularExpression::escape(prefix)));
     for (const QString& name : dir.entryList(QDir::Files)) {
         const auto m = own.match(name);
         if (m.hasMatch() && m.captured(1).toLongLong() < keepFrom) QFile::remove(dir.filePath(name));

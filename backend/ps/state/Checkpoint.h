@@ -36,8 +36,9 @@ std::optional<Checkpoint> readCheckpoint(const QString& runDir, const TrainingSe
 // The round of the newest checkpoint in `runDir`, or 0 with *error set when there is none.
 qint64 checkpointRound(const QString& runDir, QString* error);
 
-// Where a worker keeps its state (momentum, data order) for `round`, beside the checkpoint.
-QString workerStatePath(const QString& runDir, const QString& nodeId, qint64 round);
+// Where a worker keeps its state (momentum, data order) for `round`, beside the checkpoint: its
+// trainer's of part `part` of its data plan (Draco's cyclic code gives a worker 2s + 1).
+QString workerStatePath(const QString& runDir, const QString& nodeId, qint64 round, int part = 0);
 // Removes the node's state files of rounds before `keepFrom`.
 void removeOlderWorkerStates(const QString& runDir, const QString& nodeId, qint64 keepFrom);
 
