@@ -170,8 +170,8 @@ private:
             return;
         }
         m_model = std::move(initial);
+        if (m_tier.beforePublish) m_tier.beforePublish();  // (kept before it is said: a restart finds it)
         m_ctx.metrics.report(metric::kModelInit, {{QStringLiteral("parameters"), qint64(m_model.size)}});
-        if (m_tier.beforePublish) m_tier.beforePublish();
     }
 
     // fault_policy continue: each model is kept before anyone gets any of it (GlobalTier::
@@ -213,7 +213,8 @@ private:
     // the copy the global scheduler handed over with the table.
     bool recover() {
         if (!m_tier.beforePublish) return false;
-        if (!QFileInfo::exists(checkpointDirectory(recoveryDirectory()))) return recoverFromCopy();
+        // (A recovery point half written when it died was never published: nothing to go back to.)
+        if (!hasCheckpoint(recoveryDirectory(), m_ctx.node.rank)) return recoverFromCopy();
         if (QFileInfo::exists(finishedMark())) return true;  // (run() leaves at once)
         QString error;
         std::optional<Checkpoint> c = readCheckpoint(recoveryDirectory(), m_ctx.training(), m_shardSize, &error, m_ctx.node.rank, true);

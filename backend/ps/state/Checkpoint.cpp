@@ -174,6 +174,10 @@ std::optional<Checkpoint> readCheckpoint(const QString& runDir, const TrainingSe
     return c;
 }
 
+bool hasCheckpoint(const QString& runDir, int shard) {
+    return QFileInfo::exists(QDir(checkpointDirectory(runDir)).filePath(metaName(shard)));
+}
+
 // With several global servers (key slicing) each keeps its shard's checkpoint: a run resumes
 // only from a round they all have.
 qint64 checkpointRound(const QString& runDir, QString* error) {

@@ -33,6 +33,9 @@ QString writeCheckpoint(const QString& runDir, const Checkpoint& checkpoint, con
 std::optional<Checkpoint> readCheckpoint(const QString& runDir, const TrainingSettings& settings, size_t modelFloats, QString* error,
                                          int shard = 0, bool orInitial = false);
 
+// Whether `runDir` holds a checkpoint (of global server `shard`): its description, written last.
+bool hasCheckpoint(const QString& runDir, int shard = 0);
+
 // The round of the newest checkpoint in `runDir`, or 0 with *error set when there is none.
 qint64 checkpointRound(const QString& runDir, QString* error);
 
