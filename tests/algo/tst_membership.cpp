@@ -95,6 +95,11 @@ private Q_SLOTS:
         QCOMPARE((*c.takeFolded())[0], 9.0f);  // (3 / 1) · 3: it stands for all three
         QVERIFY(!c.add(push("a", 1, {1.0f}), 2, 1));
         QCOMPARE(c.late(), quint64(1));
+        // A party server's next round waits for the global model: until it comes, round 1 is still
+        // the one it expects, and a push of round 1 is late, not round 1 opened anew.
+        QVERIFY(!c.add(push("c", 1, {5.0f}), 1, 1));
+        QCOMPARE(c.late(), quint64(2));
+        QVERIFY(!c.roundOpen());
         QCOMPARE(requiredContributors(0, 4), 4);
         QCOMPARE(requiredContributors(0.5, 3), 2);
         QCOMPARE(requiredContributors(3, 2), 2);

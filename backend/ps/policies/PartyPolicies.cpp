@@ -45,13 +45,17 @@ public:
         if (m_tier.model.version < 0) return keepUntilTheModel(e);
         const qint64 round = m_tier.model.round + 1;
         if (e.message.fields.value(QStringLiteral("pull")).toBool()) m_tier.pulls.add(e.peer, e.message.integer(QStringLiteral("round")));
-        const bool wasOpen = m_collector.roundOpen();
+        const qint64 wasOpen = m_collector.openRound();
         const bool complete = m_tier.model.version >= 0 && m_collector.add(e, round, m_tier.model.total);
-        if (!wasOpen && m_collector.roundOpen()) m_roundOpenedAt = std::chrono::steady_clock::now();
+        // (A round that overtook an open one, the global tier having gone on without it, has its own deadline.)
+        if (m_collector.roundOpen() && m_collector.openRound() != wasOpen) m_roundOpenedAt = std::chrono::steady_clock::now();
         progress(round, complete);
     }
 
     void onGlobalModel() override {
+        // A round the global tier went on without (its quorum or deadline closed it first): what
+        // it has is of an older model, and goes nowhere.
+        if (m_collector.roundOpen() && m_collector.openRound() <= m_tier.model.round) m_collector.dropRound();
         m_earlyOf.clear();
         m_streamedSlices = false;  // (a round that went up in part and never closed: its workers went down)
         for (Envelope& e : std::exchange(m_early, {})) onPush(e);
@@ -115,7 +119,7 @@ public:
 
     // round_timeout_s: a round open that long closes with the workers that pushed, if enough did.
     void onTick(std::chrono::steady_clock::time_point now) override {
-        if (m_timeout.count() <= 0 || !m_collector.roundOpen() || now - m_roundOpenedAt < m_timeout) return;
+        if (m_timeout.count() <= 0 || m_collector.openRound() != m_tier.model.round + 1 || now - m_roundOpenedAt < m_timeout) return;
         if (m_collector.closeWithWhatCame(minWorkers(m_tier.model.round + 1))) progress(m_tier.model.round + 1, true);
     }
 

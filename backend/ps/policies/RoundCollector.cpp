@@ -70,12 +70,15 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
         reject(push, QStringLiteral("not a contributor of this server"));
         return false;
     }
-    if (round < expectedRound && lateTolerated()) {  // a backup worker's, or a late one's: its round closed without it
+    // A round closed already takes no push again, even before the model that answers it is here
+    // (a party server's comes from the global server): late, not a round opened anew.
+    if ((round < expectedRound || round <= m_closedRound) && lateTolerated()) {  // a backup worker's, or a late one's
         if (m.integer(QStringLiteral("offset")) == 0) ++m_late;
         return false;
     }
-    if (round != expectedRound) {
-        reject(push, QStringLiteral("push for round %1 while round %2 is open").arg(round).arg(expectedRound));
+    if (round != expectedRound || round <= m_closedRound) {
+        reject(push, round <= m_closedRound ? QStringLiteral("push for round %1, which is closed").arg(round)
+                                            : QStringLiteral("push for round %1 while round %2 is open").arg(round).arg(expectedRound));
         return false;
     }
     if (round == m_sitOutRound && m_sitOut.contains(from)) {  // it said it would not: counted as late
@@ -291,6 +294,7 @@ double RoundCollector::openWeight() const {
 
 void RoundCollector::closeRound() {
     m_deliveries.clear();
+    m_closedRound = std::max(m_closedRound, m_openRound);
     m_roundWeight = std::exchange(m_weight, 0.0);
     m_emptyRound = m_complete == 0;
     if (!folding() && !m_emptyRound) m_rule->finish();

@@ -112,6 +112,7 @@ public:
     // get the newest model), not refused: under a quorum, and under fault_policy continue.
     void tolerateLatePushes() { m_tolerateLate = true; }
     bool roundOpen() const { return !m_deliveries.isEmpty(); }
+    qint64 openRound() const { return roundOpen() ? m_openRound : -1; }
     int contributions() const { return m_complete; }
     const FloatBuffer& foldBuffer() const { return m_fold.out; }
     // The last closed round's choices, as the metric record `robust` (rule, selected and rejected
@@ -198,6 +199,7 @@ private:
     bool m_tolerateLate = false, m_partialRound = false;
     size_t m_length = 0;
     qint64 m_openRound = -1;
+    qint64 m_closedRound = -1;  // the newest round closed
     int m_complete = 0;
     std::unique_ptr<AggregationRule> m_rule;
     double m_weight = 0, m_roundWeight = 0;  // the open round's weights so far; the last closed round's
