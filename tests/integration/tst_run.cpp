@@ -288,6 +288,33 @@ private Q_SLOTS:
                      QString("rounds took %1 s, the slow worker's compute %2 s").arg(roundSeconds / rounds).arg(slowCompute / slowRounds)));
     }
 
+    // A quorum of 1 party: party2's workers 8× slower, each of its pushes late at the global
+    // server, which answers with a model one round or more ahead. The party takes up that round,
+    // and the run ends. (It stayed a round behind, its next push late again, and an answer with
+    // the model it had was never passed on to its workers: the run hung after round 1.)
+    void aPartyLeftBehindByAQuorumTakesUpTheGlobalRound() {
+        Run run;
+        const QString path = writeSmallVariant(run, {QJsonObject{{"count", 2}}}, {{"quorum", 1}, {"local_iters", 20}, {"rounds", 8}});
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QJsonObject t = QJsonDocument::fromJson(f.readAll()).object();
+        QJsonArray parties = t["parties"].toArray();
+        QJsonObject party2 = parties[2].toObject(), roles = party2["roles"].toObject();
+        roles["workers"] = QJsonArray{QJsonObject{{"count", 2}, {"slowdown", 8}}};
+        party2["roles"] = roles;
+        parties[2] = party2;
+        t["parties"] = parties;
+        QVERIFY(f.resize(0) && f.write(QJsonDocument(t).toJson()) > 0);
+        f.close();
+        run.start({"run", path, "--out", run.dir.filePath("run")});
+        QVERIFY2(run.finish(90000) == 0, run.out + run.err);
+        QVERIFY2(run.out.contains("finished after 8 rounds"), run.out.constData());
+        int party2Rounds = 0;
+        for (const QJsonObject& r : metricRecords(run.dir.filePath("run/metrics.jsonl")))
+            party2Rounds += r["kind"] == "train" && r["node"] == "party2/worker0";
+        QVERIFY(party2Rounds >= 1);
+    }
+
     void corruptHistoryIsRefusedAndKept() {
         Run run;
         QFile junk(run.history());

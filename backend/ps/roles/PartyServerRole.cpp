@@ -1,7 +1,5 @@
 #include "PartyServerRole.h"
 
-#include "ClientSampling.h"
-
 #include "GlobalPolicies.h"
 #include "LinkCodecs.h"
 #include "ModeRegistry.h"
@@ -143,11 +141,12 @@ private:
         if (slice.version > m_tier.globalVersion) {
             m_tier.globalVersion = slice.version;
             // Left behind (fault_policy continue: this server was down while the other parties went
-            // on): the party's rounds go on from the global model's, and its workers with them.
+            // on; a quorum closed rounds without its late pushes; client sampling drew none of its
+            // workers): the party's rounds go on from the global model's, and its workers with
+            // them. (Otherwise its next push would be late again, or answered by the model it has
+            // and never answered at all.)
             const TrainingSettings& s = m_ctx.training();
-            // (So do a party's rounds that none of its workers was drawn for: client sampling.)
-            if (s.continuesThroughFailures() || samplesClients(m_ctx.topology))
-                m_tier.pushedRound = std::max(m_tier.pushedRound, slice.version * s.workerPushesPerRound() / s.globalStepsPerRound());
+            m_tier.pushedRound = std::max(m_tier.pushedRound, slice.version * s.workerPushesPerRound() / s.globalStepsPerRound());
             m_model = PartyModel{m_tier.pushedRound, m_tier.pushedRound, slice.total, 0, {}, {}};
             m_tier.newestVersion = std::max(m_tier.newestVersion, slice.version);
             reportTraffic();
