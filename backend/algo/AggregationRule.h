@@ -52,6 +52,10 @@ public:
     // The rule decodes a code laid over one party's workers (Draco: the data plan gives each the
     // data the code assigns), so it runs at party servers, in plain rounds, and needs every member.
     virtual bool codesWorkers() const { return false; }
+    // The result is n × a centre of the n contributions (the robust rules): a server gives it each
+    // contribution per worker behind it (a party's sum over its workers), and scales the centre
+    // to the tier's workers, so that parties of unequal size are points alike.
+    virtual bool centres() const { return false; }
     virtual int minimumContributions() const { return 1; }
     virtual QString minimumReason() const { return {}; }
     // The round's choices (senders selected or rejected), for the metrics; empty for FedAvg.

@@ -23,6 +23,7 @@ public:
     void add(Contribution c) override;
     int contributions() const override { return int(m_inputs.size()); }
     void write(float* out, const float* base, size_t begin, size_t end) const override;
+    bool centres() const override { return !codesWorkers(); }  // (Draco's codes decode the tier's sum)
     QCborMap report() const override;
     // A round with too few contributions for the rule's parameters (e.g. Krum needs n > 2f + 2)
     // leaves the model as it was; report() says why ("short_round", with the rule and its bound).

@@ -210,6 +210,20 @@ private Q_SLOTS:
         QCOMPARE((*out)[kSliceFloats], 6.0f);
     }
 
+    // A robust rule over the parties' sums takes each per worker behind it: parties of 6, 1 and 1
+    // workers, honest and alike (each worker's update d), give FedAvg's 8·d; the median of their
+    // sums, 3 × d, put a party of 6 on a par with one of 1.
+    void aCentreOfPartiesIsTakenPerWorker() {
+        RoundCollector c("global", {"p1/server0", "p2/server0", "p3/server0"}, AggregatorRegistry::create("median"));
+        c.setShares({{"p1/server0", 6.0}});
+        QVERIFY(!c.add(push("p1/server0", 1, {6.0f, -12.0f}), 1, 2));
+        QVERIFY(!c.add(push("p2/server0", 1, {1.0f, -2.0f}), 1, 2));
+        QVERIFY(c.add(push("p3/server0", 1, {1.0f, -2.0f}), 1, 2));
+        std::vector<float> out(2);
+        c.write(out.data(), nullptr, 0, 2);
+        QCOMPARE(out, (std::vector<float>{8.0f, -16.0f}));
+    }
+
     // A global round that leaves a party out (undrawn, down, past its deadline) stands for it by
     // the workers behind each party's push, not by their count: a party of one left out beside a
     // party of three scales the three's sum by 4/3 (it was 2/1, and a party of one alone by 2:

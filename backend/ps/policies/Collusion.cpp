@@ -65,6 +65,8 @@ public:
 
     void write(float* out, const float* base, size_t b, size_t e) const override { m_inner->write(out, base, b, e); }
     bool comparesWholeUpdates() const override { return m_inner->comparesWholeUpdates(); }
+    bool codesWorkers() const override { return m_inner->codesWorkers(); }
+    bool centres() const override { return m_inner->centres(); }
     int minimumContributions() const override { return m_inner->minimumContributions(); }
     QString minimumReason() const override { return m_inner->minimumReason(); }
     QCborMap report() const override { return m_inner->report(); }

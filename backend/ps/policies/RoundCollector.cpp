@@ -140,7 +140,7 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
     }
     sliceDelivered(index);
     if (d.count < d.slices.size()) return false;
-    if (!folding() && !d.spoiled && d.assembly) m_rule->add(Contribution{from, d.weight, d.assembly->data(), expectedSize, d.assembly});
+    if (!folding() && !d.spoiled && d.assembly) addToRule(Contribution{from, d.weight, d.assembly->data(), expectedSize, d.assembly});
     if (!folding() && d.spoiled && m_rule->codesWorkers()) {
         // A row of Draco's code in error (zeros), not a row less: the others keep their groups
         // and rows, and the code outvotes it as it would a liar.
@@ -292,6 +292,19 @@ double RoundCollector::openWeight() const {
     return total;
 }
 
+// A rule that takes a centre sees each contribution per worker behind it: a party's sum over
+// its 6 workers and another's over 1 are points alike only as each one's mean.
+void RoundCollector::addToRule(Contribution c) {
+    const float share = shareOf(c.from);
+    if (m_rule->centres() && share != 1.0f) {
+        auto perWorker = std::make_shared<std::vector<float>>(c.values, c.values + c.length);
+        for (float& v : *perWorker) v /= share;
+        c.values = perWorker->data();
+        c.owner = std::move(perWorker);
+    }
+    m_rule->add(std::move(c));
+}
+
 void RoundCollector::closeRound() {
     m_deliveries.clear();
     m_closedRound = std::max(m_closedRound, m_openRound);
@@ -299,6 +312,8 @@ void RoundCollector::closeRound() {
     m_emptyRound = m_complete == 0;
     if (!folding() && !m_emptyRound) m_rule->finish();
     m_scale = m_complete > 0 ? m_totalShare / m_completeShare : m_totalShare;
+    // A centre per worker, as the tier's workers' sum (its n × centre is of the n contributions).
+    if (!folding() && m_rule->centres() && m_rule->contributions() > 0) m_scale = m_totalShare / float(m_rule->contributions());
     if (!folding()) return;
     if (!partial()) m_scale = 1.0f;  // folded in order: each slice was scaled when it became final
     float* out = m_fold.out->data();
@@ -404,7 +419,7 @@ bool RoundCollector::accept(const QString& from, Delivery& d, size_t offset, Sha
     if (folding()) return fold(offset / kSliceFloats, values);  // a quorum's round: in arrival order
     if (!allFinite(values.data, values.size)) return false;
     if (values.size == expectedSize) {
-        m_rule->add(Contribution{from, d.weight, values.data, values.size, std::move(values.owner)});
+        addToRule(Contribution{from, d.weight, values.data, values.size, std::move(values.owner)});
     } else {
         if (!d.assembly) d.assembly = std::make_shared<std::vector<float>>(expectedSize);
         std::copy(values.data, values.data + values.size, d.assembly->data() + offset);

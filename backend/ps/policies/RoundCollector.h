@@ -172,6 +172,7 @@ private:
     int needed() const;  // whole contributions that close the open round
     void leaveOut(const QString& contributor);
     void closeRound();
+    void addToRule(Contribution c);
 
     const QSet<QString>& drawnFor(qint64 round);
     std::function<QSet<QString>(qint64)> m_drawn;
