@@ -6,6 +6,7 @@
 #include "TrafficCounter.h"
 #include "Vocabulary.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -84,9 +85,16 @@ void LinkCodecs::outgoing(const QString& peer, Message& m) {
     // else goes as it is, and the other end refuses it).
     if (total <= 0 || size_t(total) > m_modelSize || offset < 0 || !isCanonicalSlice(offset, total, n)) return;
     const auto* values = static_cast<const float*>(m.frames[0].data());
+    // A push with a value that is no number goes as it is, for its server to refuse and count
+    // (zeros in its place would pass the rest as a good push), and never into a residual.
+    if (m.type == message::kPush && !std::all_of(values, values + n, [](float x) { return std::isfinite(x); })) {
+        m.fields.insert(kDense, true);
+        m.fields.insert(kCodec, codec->spec());
+        return;
+    }
     std::vector<float> input(values, values + n), decoded(n);
     for (float& x : input)
-        if (!std::isfinite(x)) x = 0;  // never into a residual or a replica: it would stay there
+        if (!std::isfinite(x)) x = 0;  // never into a replica: it would stay there
     const size_t slice = size_t(offset) / kSliceFloats;
     if (m.type == message::kPush) {
         // Each origin's pushes keep their own residual: a relay's workers never lend each other theirs.
@@ -169,7 +177,8 @@ QString LinkCodecs::incoming(const QString& peer, Message& m) {
         if (m.frames[0].size() != n * sizeof(float))
             return QStringLiteral("a dense %1 of %2 bytes for %3 values").arg(m.type).arg(m.frames[0].size()).arg(n);
         std::memcpy(out.data(), m.frames[0].data(), n * sizeof(float));
-        if (!std::all_of(out.begin(), out.end(), [](float x) { return std::isfinite(x); }))
+        // (A push's goes on to its round, which refuses it and counts it, its slice delivered.)
+        if (m.type != message::kPush && !std::all_of(out.begin(), out.end(), [](float x) { return std::isfinite(x); }))
             return QStringLiteral("a dense %1 holding a value that is not finite").arg(m.type);
     } else if (const QString error = codec->decode(static_cast<const char*>(m.frames[0].data()), m.frames[0].size(), n, out.data());
                !error.isEmpty()) {
