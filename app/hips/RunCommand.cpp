@@ -509,6 +509,8 @@ int runOrSimulate(const QStringList& arguments, bool simulate) {
 
     if (resume)
         std::printf("resuming run %lld from the checkpoint of round %d\n", static_cast<long long>(resume->historyRun), s.resumeRound);
+    if (resume && (s.compression != QLatin1String("none") || s.partyCompression != QLatin1String("none")))
+        std::printf("the codecs' residuals start afresh (no checkpoint holds them): a compressed run resumes near, not bit for bit\n");
     RunController controller;
     controller.setStore(store.get());
     controller.setDeployOptions(deployOptionsFrom(args));
