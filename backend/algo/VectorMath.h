@@ -28,8 +28,10 @@ void rescaleAround(float* out, const float* base, size_t n, float s);
 // push's own gradient g = −(delta/s)/η, s the share the sender scaled its update by (1/N in asgd's
 // damped form), so that delta' = s·(−η·g') = delta − (λ/(η·s))·delta⊙delta⊙(now − backup), where
 // `backup` is the model the sender computed its delta from and `now` the model it is applied to.
-// (λ on the pushed delta itself, as before s, would act as λ·s: λ/N.)
+// (λ on the pushed delta itself, as before s, would act as λ·s: λ/N.) A push of K local steps
+// is K steps of that gradient: g = −(delta/s)/(η·K), each step compensated, so k = λ/(η·s·K)
+// (taken as one step's, λ would act as λ·K).
 void compensateDelay(float* delta, const float* now, const float* backup, size_t n, float lambda, float learningRate,
-                     float pushShare = 1.0f);
+                     float pushShare = 1.0f, float localSteps = 1.0f);
 
 }  // namespace hips

@@ -169,6 +169,11 @@ private Q_SLOTS:
         std::vector<float> shared(19, delta / 4);
         compensateDelay(shared.data(), n.data(), b.data(), shared.size(), lambda, 0.5f, 0.25f);
         for (float v : shared) QVERIFY2(std::abs(v - expected / 4) < 1e-6f, qPrintable(QString::number(v)));
+        // The same gradient over 5 local steps, pushed as their sum: each step compensated, 5 times
+        // the one step's result (λ on the sum as one step's gradient would act as 5λ).
+        std::vector<float> steps(19, 5 * delta);
+        compensateDelay(steps.data(), n.data(), b.data(), steps.size(), lambda, 0.5f, 1.0f, 5.0f);
+        for (float v : steps) QVERIFY2(std::abs(v - 5 * expected) < 1e-5f, qPrintable(QString::number(v)));
     }
 };
 

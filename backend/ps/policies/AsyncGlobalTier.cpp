@@ -80,8 +80,10 @@ bool AsyncGlobalTier::compensate(std::vector<float>& delta, const ModelVersion& 
     if (backup == m_recent.end()) return false;  // older than any version kept: applied as it is
     const double share =
         ModeRegistry::pushShare(m_settings.mode, m_settings.param(QStringLiteral("whole_push")), m_topology.trainingWorkerCount());
+    // (Under local_epochs a push's steps are its shard's: known to its worker only, taken as one.)
+    const float steps = float(std::max(1, m_settings.localIters));
     compensateDelay(delta.data(), now.data, backup->second.data, delta.size(), float(m_settings.param(QStringLiteral("dc_lambda"))),
-                    float(m_settings.learningRate), float(share));
+                    float(m_settings.learningRate), float(share), steps);
     return true;
 }
 
