@@ -121,7 +121,8 @@ public:
         const qint64 resumeRound = m_ctx.training().resumeRound;
         // A worker restarted mid-run (fault_policy continue) goes on from the round of the model it got.
         qint64 pushes = std::max(resumeRound * pushesPerRound, eachAsItComes ? 0 : global.version);
-        if (resumeRound > 0) restoreState(resumeRound);
+        // (Not one restarted later in the resumed run: the checkpoint's state is rounds behind it.)
+        if (resumeRound > 0 && pushes == resumeRound * pushesPerRound) restoreState(resumeRound);
         RoundStats stats;
         double commSeconds = 0, waitSeconds = 0;
         bool attacked = false;
