@@ -1,4 +1,5 @@
 #include "PartyServerRole.h"
+#include "ClientSampling.h"
 
 #include "GlobalPolicies.h"
 #include "LinkCodecs.h"
@@ -141,12 +142,14 @@ private:
         if (slice.version > m_tier.globalVersion) {
             m_tier.globalVersion = slice.version;
             // Left behind (fault_policy continue: this server was down while the other parties went
-            // on; a quorum closed rounds without its late pushes; client sampling drew none of its
-            // workers): the party's rounds go on from the global model's, and its workers with
-            // them. (Otherwise its next push would be late again, or answered by the model it has
-            // and never answered at all.)
+            // on; a quorum closed global rounds without its late pushes; client sampling drew none
+            // of its workers): the party's rounds go on from the global model's, and its workers
+            // with them. (Otherwise its next push would be late again, or answered by the model it
+            // has and never answered at all.) Not where the global server applies pushes as they
+            // come (mixed_sync): its versions count every party's pushes, not rounds.
             const TrainingSettings& s = m_ctx.training();
-            m_tier.pushedRound = std::max(m_tier.pushedRound, slice.version * s.workerPushesPerRound() / s.globalStepsPerRound());
+            if (s.continuesThroughFailures() || samplesClients(m_ctx.topology) || ModeRegistry::policy(s.mode).global == TierSync::Rounds)
+                m_tier.pushedRound = std::max(m_tier.pushedRound, slice.version * s.workerPushesPerRound() / s.globalStepsPerRound());
             m_model = PartyModel{m_tier.pushedRound, m_tier.pushedRound, slice.total, 0, {}, {}};
             m_tier.newestVersion = std::max(m_tier.newestVersion, slice.version);
             reportTraffic();
