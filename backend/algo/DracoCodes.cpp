@@ -1,7 +1,5 @@
 #include "DracoCodes.h"
 
-#include <QHashFunctions>
-
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -88,14 +86,11 @@ DracoCyclicCode::DracoCyclicCode(int workers, int adversaries) : m_n(workers), m
 
 // The rows in error, from one random projection of every row: its syndromes at K, Peterson's
 // error locator of the largest order whose Hankel system is regular, and the roots of the locator
-// among ω^0 … ω^{n−1}. The projection's seed is a hash of every row: a liar who knew the
-// projection could hide its error in its null space, and no worker knows the others' rows (its
-// own error changes the hash too); the same rows give the same projection, so a run and its
-// resume decide alike.
+// among ω^0 … ω^{n−1}. The projection is drawn afresh each time, from a seed no worker knows: a
+// liar who knew it could hide its error in its null space. (The decoded sum does not depend on
+// it: the rows in error are the same for almost every projection.)
 std::vector<int> DracoCyclicCode::locateErrors(const std::vector<const float*>& rows, size_t length) const {
-    size_t seed = 0x5eed;
-    for (const float* row : rows) seed = qHashBits(row, length * sizeof(float), seed);
-    std::mt19937 rng(uint32_t(seed ^ (seed >> 32)));
+    std::mt19937 rng(std::random_device{}());
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
     std::vector<float> projection(length);
     for (float& p : projection) p = u(rng);

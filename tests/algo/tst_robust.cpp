@@ -313,8 +313,8 @@ private Q_SLOTS:
     }
 
     // A liar who knows a projection hides its error in that projection's null space: the one the
-    // decoder drew from a fixed seed (0x5eed) until 2026-11-30 let this error through. Its seed
-    // is now a hash of the round's rows, which no worker knows in full.
+    // decoder drew from a fixed seed (0x5eed) until 2026-11-30 let this error through. Each
+    // decoding draws its own now, which no one outside the server knows.
     void aLiarWhoKnowsAProjectionIsStillFound() {
         const DracoCyclicCode code(5, 1);
         const size_t length = 1000;
