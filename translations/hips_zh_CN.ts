@@ -684,7 +684,7 @@
 <context>
     <name>RunHistory</name>
     <message>
-        <location filename="../backend/history/HistoryRecords.h" line="32"/>
+        <location filename="../backend/history/HistoryRecords.h" line="24"/>
         <source>its controller ended before the run did (killed, or the machine stopped)</source>
         <translation>其控制器在运行结束前退出（被终止，或机器停止）</translation>
     </message>
@@ -889,9 +889,9 @@
     </message>
     <message>
         <location filename="../backend/topology/JsonFields.cpp" line="118"/>
+        <location filename="../backend/topology/JsonFields.cpp" line="135"/>
         <location filename="../backend/topology/RuleValidation.cpp" line="91"/>
         <location filename="../backend/topology/RuleValidation.cpp" line="121"/>
-        <location filename="../backend/topology/TopologyReader.cpp" line="300"/>
         <source>&apos;%1&apos; is not supported; use one of: %2</source>
         <translation>不支持“%1”；请使用以下之一：%2</translation>
     </message>
@@ -901,22 +901,22 @@
         <translation>未知的%1“%2”；应为以下之一：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="37"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="38"/>
         <source>larger than %1 bytes</source>
         <translation>大于 %1 字节</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="38"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="39"/>
         <source>%1 bytes</source>
         <translation>%1 字节</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="39"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="40"/>
         <source>the document is %1; a topology may be at most %2 bytes (1 MiB). Check that this is a topology file; a setup that large must be split into several topologies</source>
         <translation>文档大小为 %1；拓扑最多 %2 字节（1 MiB）。请确认这是拓扑文件；如此大的配置须拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="58"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="59"/>
         <source>%1 %2; at most %3 are supported (%4)</source>
         <translation>%1 个%2；最多支持 %3 个（%4）</translation>
     </message>
@@ -925,27 +925,27 @@
         <translation type="vanished">一次运行最多启动 %1 个进程；请将配置拆分为多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="63"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="64"/>
         <source>a topology holds at most %1 nodes; split the setup into several topologies</source>
         <translation>一个拓扑最多包含 %1 个节点；请把配置拆成多个拓扑</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="69"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="70"/>
         <source>host field</source>
         <translation>主机字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="103"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="104"/>
         <source>adversary field</source>
         <translation>攻击者字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="108"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="109"/>
         <source>&apos;%1&apos; is not an attack; use one of: %2</source>
         <translation>“%1”不是攻击方式；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="114"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="115"/>
         <source>%1 takes no strength</source>
         <translation>%1 不需要强度</translation>
     </message>
@@ -965,173 +965,178 @@
         <translation>取 &quot;always&quot;、每轮的概率（例如 0.8），或在线区间轨迹文件的路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="148"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="149"/>
         <source>must be an object with host and port</source>
         <translation>必须是包含 host 和 port 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="160"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="161"/>
         <source>the central party has no WAN of its own: each other party&apos;s wan shapes its link to the central party</source>
         <translation>中心参与方没有自己的广域网链路：其他每个参与方的 wan 设置决定它到中心参与方的链路</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="166"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="167"/>
         <source>wan field</source>
         <translation>wan 字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="170"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="171"/>
         <source>a wan needs its bandwidth_mbps (megabits per second)</source>
         <translation>wan 需要 bandwidth_mbps（每秒兆比特）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="180"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="181"/>
         <source>%1 is neither a fraction below 1 nor a whole number of workers</source>
         <translation>%1 既不是小于 1 的比例，也不是整数个工作节点</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="199"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="200"/>
         <source>&apos;%1&apos; is not a transport; use one of: %2</source>
         <translation>“%1”不是传输方式；请使用以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="209"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="210"/>
         <source>%1 is not a setting of transport %2; remove it</source>
         <translation>%1 不是传输方式 %2 的设置；请删除它</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="214"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="215"/>
         <source>%1 must be a whole number</source>
         <translation>%1 必须是整数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="224"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="225"/>
         <source>party field</source>
         <translation>参与方字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="249"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="250"/>
         <source>role &apos;%1&apos; belongs to %2; %3 uses: %4</source>
         <translation>角色“%1”属于%2；%3使用：%4</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="251"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="252"/>
         <source>an ordinary party</source>
         <translation>普通参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="252"/>
         <location filename="../backend/topology/TopologyReader.cpp" line="253"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="254"/>
         <source>the central party</source>
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="254"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="255"/>
         <source>this party</source>
         <translation>该参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="256"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="257"/>
         <source>unknown role &apos;%1&apos;; expected one of: %2</source>
         <translation>未知角色“%1”；应为以下之一：%2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="272"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="273"/>
         <source>must be an object with host and count</source>
         <translation>必须是包含 host 和 count 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="310"/>
+        <location filename="../backend/topology/PrivacyFields.cpp" line="23"/>
+        <source>rerun_rounds lists [first, last] pairs of rounds (1 to %1, first &lt;= last), as a resume writes them; give that or leave it out</source>
+        <translation>rerun_rounds 列出轮次的 [first, last] 对（1 到 %1，first &lt;= last），由恢复运行写入；请按此格式给出，或将其删除</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/PrivacyFields.cpp" line="41"/>
         <source>privacy field</source>
         <translation>隐私字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="326"/>
+        <location filename="../backend/topology/PrivacyFields.cpp" line="57"/>
         <source>poisson sampling needs each example&apos;s gradient clipped, which the workers do not do yet; use &quot;none&quot; (each round one Gaussian mechanism over the whole update)</source>
         <translation>poisson 采样需要对每个样本的梯度裁剪，而工作节点目前还不这样做；请使用 &quot;none&quot;（每轮对整个更新施加一次高斯机制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="331"/>
+        <location filename="../backend/topology/PrivacyFields.cpp" line="63"/>
         <source>&quot;auto&quot; sets the noise from target_epsilon and the rounds: give target_epsilon, or a number</source>
         <translation>&quot;auto&quot; 根据 target_epsilon 和轮数确定噪声：请给出 target_epsilon，或一个数值</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="384"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="353"/>
         <source>training setting</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="392"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="361"/>
         <source>outputs are a regression&apos;s: write &quot;task&quot;: &quot;regression&quot;, or &quot;classes&quot; for a classifier</source>
         <translation>outputs 属于回归任务：请写 &quot;task&quot;: &quot;regression&quot;；分类器请用 &quot;classes&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="397"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="366"/>
         <source>a regression has outputs, not classes: write &quot;outputs&quot; (the targets a sample has, 1 by default)</source>
         <translation>回归任务用 outputs，而不是 classes：请写 &quot;outputs&quot;（每个样本的目标数，默认为 1）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="441"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="411"/>
         <source>a threshold is secure aggregation&apos;s: add &quot;secure_aggregation&quot;: true</source>
         <translation>门限是安全聚合的设置：请添加 &quot;secure_aggregation&quot;: true</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="449"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="419"/>
         <source>top-level field</source>
         <translation>顶层字段</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="451"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="421"/>
         <source>must be &quot;%1&quot;</source>
         <translation>必须为 &quot;%1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="455"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="425"/>
         <source>version %1 is newer than this program reads (%2); upgrade HiPS Studio</source>
         <translation>版本 %1 比本程序能读取的（%2）更新；请升级 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="465"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="435"/>
         <source>must be an object with id and address</source>
         <translation>必须是包含 id 和 address 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="470"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="440"/>
         <source>each party runs at least 3 processes and %1</source>
         <translation>每个参与方至少运行 3 个进程，且%1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="475"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="445"/>
         <source>must be an object with id and roles</source>
         <translation>必须是包含 id 和 roles 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="499"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="469"/>
         <source>cannot open the file (%1); check the path</source>
         <translation>无法打开文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="520"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="490"/>
         <source>cannot read the file (%1); check the path</source>
         <translation>无法读取文件（%1）；请检查路径</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="544"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="514"/>
         <source>not valid UTF-8 at line %1 (offset %2); save the file as UTF-8</source>
         <translation>第 %1 行（偏移 %2）不是有效的 UTF-8；请将文件保存为 UTF-8</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="552"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="522"/>
         <source>the file is empty; a topology is a JSON object (resources/topologies/default.json is one, or draw one in hips-studio)</source>
         <translation>文件是空的；拓扑是一个 JSON 对象（resources/topologies/default.json 就是一个，也可以在 hips-studio 中绘制）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="561"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="531"/>
         <source>not valid JSON at line %1 (offset %2): %3</source>
         <translation>第 %1 行（偏移 %2）不是有效的 JSON：%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyReader.cpp" line="568"/>
+        <location filename="../backend/topology/TopologyReader.cpp" line="538"/>
         <source>the document must be a JSON object</source>
         <translation>文档必须是 JSON 对象</translation>
     </message>
@@ -1507,77 +1512,92 @@
         <translation>%1 或 %2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="50"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="62"/>
         <source>mode %1 syncs workers with their party server; central workers have none: set train_central_workers to false</source>
         <translation>%1 模式让工作节点与所在参与方的服务器同步；中心工作节点没有这样的服务器：请将 train_central_workers 设为 false</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="57"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="69"/>
         <source>mode %1 counts a round in synchronisations: set local_iters (synchronisations per round) instead of local_epochs</source>
         <translation>%1 模式按同步次数计轮：请设置 local_iters（每轮同步次数）而不是 local_epochs</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="65"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="77"/>
         <source>mode %1 pushes gradients, and model %2&apos;s BatchNorm statistics have none: they would never leave their initial values; choose a mode that pushes models (%3) or another model</source>
         <translation>模式 %1 推送梯度，而模型 %2 的 BatchNorm 统计量没有梯度：它们将一直停留在初始值；请选择推送模型的模式（%3）或换一个模型</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="73"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="85"/>
         <source>mode %1 applies pushes as they come and keeps no checkpoints; only the modes with rounds at the global server resume (%2)</source>
         <translation>模式 %1 随到随应用推送，不保存检查点；只有全局服务器按轮进行的模式才能恢复（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="81"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="93"/>
         <source>a flat run has no party servers; mode %1 needs them: use %2, or hierarchy two_layer</source>
         <translation>扁平运行没有参与方服务器；模式 %1 需要它们：请使用 %2，或 hierarchy two_layer</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="89"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="101"/>
         <source>mode %1 applies each push at the global server as it comes; aggregation %2 needs a round&apos;s contributions: use %3, or a mode with rounds (%4)</source>
         <translation>模式 %1 在全局服务器上随到随应用每次推送；聚合规则 %2 需要一轮的全部贡献：请使用 %3，或按轮进行的模式（%4）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="100"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="112"/>
         <source>mode %1 forwards each push from the party servers as it comes; party_aggregation %2 needs a round&apos;s contributions: use %3, or a mode with rounds (%4)</source>
         <translation>模式 %1 随到随转发参与方服务器的每次推送；party_aggregation %2 需要一轮的全部贡献：请使用 %3，或按轮进行的模式（%4）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="112"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="124"/>
         <source>mode %1 cannot go on without one of its processes (%2): use fault_policy fail, or %3</source>
         <translation>模式 %1 缺少任一进程（%2）都无法继续：请使用 fault_policy fail，或 %3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="126"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="138"/>
         <source>mode %1 has no round of model deltas at the global server for server optimizer %2 to step with: use %3, or server_optimizer sgd with server_lr 1</source>
         <translation>模式 %1 在全局服务器上没有按轮的模型增量供服务器优化器 %2 更新：请使用 %3，或 server_optimizer sgd 且 server_lr 为 1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="147"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="149"/>
+        <source>mode %1 pushes gradients, and the TorchScript model has %2 floating buffers (BatchNorm&apos;s running statistics, say) that no gradient moves: they would never leave the file&apos;s values; choose a mode that pushes models (%3) or a model without them</source>
+        <translation>模式 %1 推送梯度，而该 TorchScript 模型有 %2 个浮点缓冲区（例如 BatchNorm 的运行统计量），没有梯度会改变它们：它们将永远停留在文件中的值；请选择推送模型的模式（%3），或不含这些缓冲区的模型</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="171"/>
         <source>privacy accounts one noised update per worker and round, and mode %1 pushes otherwise: use mode fedavg</source>
         <translation>隐私核算按每个工作节点每轮一个加噪更新计算，而 %1 模式的推送方式不同：请使用 fedavg 模式</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="154"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="178"/>
         <source>privacy where &quot;party&quot; noises at the party servers, and hierarchy flat has none: use hierarchy two_layer, or where &quot;worker&quot;</source>
         <translation>隐私位置为 &quot;party&quot; 时在参与方服务器上加噪，而 hierarchy flat 没有参与方服务器：请使用 hierarchy two_layer，或位置 &quot;worker&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="163"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="187"/>
+        <source>aggregation %1 decodes identical copies of each update, and privacy noises every copy on its own: no copies would agree and the model would not train; turn privacy off or choose another aggregation</source>
+        <translation>聚合规则 %1 解码每个更新的相同副本，而差分隐私为每个副本单独加噪：副本不会一致，模型将无法训练；请关闭隐私或选择其他聚合规则</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="198"/>
+        <source>privacy where &quot;party&quot; noises at the party servers, and central workers push to the global server without one: set train_central_workers to false, or where &quot;worker&quot;</source>
+        <translation>隐私 where &quot;party&quot; 在参与方服务器上加噪，而中心工作节点不经参与方服务器直接推送到全局服务器：请将 train_central_workers 设为 false，或使用 where &quot;worker&quot;</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="207"/>
         <source>privacy where &quot;party&quot; clips each worker&apos;s update and sums them at the party server; party_aggregation %1 would choose among them: use fedavg</source>
         <translation>隐私位置为 &quot;party&quot; 时在参与方服务器上裁剪并求和各工作节点的更新；参与方聚合规则 %1 会在其中做选择：请使用 fedavg</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="191"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="235"/>
         <source>mode %1 trains the master worker alone on the whole training set: nothing is sent or aggregated, so this has no effect</source>
         <translation>%1 模式下主工作节点单独在整个训练集上训练：不发送也不聚合任何数据，因此此项不起作用</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="196"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="240"/>
         <source>mode %1 with hierarchy flat: the workers push straight to the global server, and there is no party tier for this to act on</source>
         <translation>%1 模式且层级为 flat：工作节点直接推送到全局服务器，没有参与方层级供此项作用</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="201"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="245"/>
         <source>mode %1 applies pushes as they come and keeps no checkpoints</source>
         <translation>%1 模式在推送到达时立即应用，不保存检查点</translation>
     </message>
@@ -1680,7 +1700,7 @@
         <translation type="vanished">每一轮都要等待每个设备的一步</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="114"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="126"/>
         <source>it has no rounds to close without it</source>
         <translation>它没有可以在缺少该进程时结束的轮次</translation>
     </message>
@@ -1699,7 +1719,7 @@
         <translation type="vanished">%1 模式在全局服务器上没有按轮的模型增量供服务器优化器 %2 使用：请使用 fedavg、esync 或 hfa，或使用 server_lr 为 1 的 server_optimizer sgd</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ModeConflicts.cpp" line="135"/>
+        <location filename="../backend/topology/ModeConflicts.cpp" line="159"/>
         <source>mode %1 takes one step from the global model each push; FedProx&apos;s proximal term needs local steps: set proximal_mu to 0</source>
         <translation>%1 模式每次推送只从全局模型走一步；FedProx 的近端项需要本地多步：请将 proximal_mu 设为 0</translation>
     </message>
@@ -2777,12 +2797,12 @@
         <translation>分组：%1</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanelSettings.cpp" line="92"/>
+        <location filename="../ui/history/HistoryPanelSettings.cpp" line="98"/>
         <source>final RMSE</source>
         <translation>最终 RMSE</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanelSettings.cpp" line="92"/>
+        <location filename="../ui/history/HistoryPanelSettings.cpp" line="98"/>
         <source>final accuracy</source>
         <translation>最终准确率</translation>
     </message>
@@ -3156,28 +3176,28 @@
         <translation>；进行中的运行仍使用其启动时的拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="324"/>
         <location filename="../ui/MainWindow.cpp" line="331"/>
+        <location filename="../ui/MainWindow.cpp" line="338"/>
         <source>Resume</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="324"/>
+        <location filename="../ui/MainWindow.cpp" line="331"/>
         <source>Run %1 finished its %2 rounds. Go on to how many rounds?</source>
         <translation>运行 %1 已完成其 %2 个轮次。继续到多少个轮次？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="331"/>
+        <location filename="../ui/MainWindow.cpp" line="338"/>
         <source>Run %1 cannot be resumed: %2</source>
         <translation>无法恢复运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="377"/>
+        <location filename="../ui/MainWindow.cpp" line="384"/>
         <source>; run %1 cannot be compared: %2</source>
         <translation>；运行 %1 无法对比：%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="378"/>
+        <location filename="../ui/MainWindow.cpp" line="385"/>
         <source>Showing run %1 (%2): %n round(s)</source>
         <translation>
             <numerusform>正在显示运行 %1（%2）：%n 个轮次</numerusform>
@@ -3189,14 +3209,14 @@
     </message>
     <message>
         <location filename="../ui/MainWindow.cpp" line="260"/>
-        <location filename="../ui/MainWindow.cpp" line="387"/>
+        <location filename="../ui/MainWindow.cpp" line="394"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
         <location filename="../ui/MainWindow.cpp" line="268"/>
-        <location filename="../ui/MainWindow.cpp" line="307"/>
-        <location filename="../ui/MainWindow.cpp" line="397"/>
+        <location filename="../ui/MainWindow.cpp" line="314"/>
+        <location filename="../ui/MainWindow.cpp" line="404"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
@@ -3208,31 +3228,31 @@
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="295"/>
+        <location filename="../ui/MainWindow.cpp" line="301"/>
         <source>local baseline (run %1)</source>
         <translation>本地基线（运行 %1）</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="304"/>
-        <location filename="../ui/MainWindow.cpp" line="340"/>
+        <location filename="../ui/MainWindow.cpp" line="311"/>
+        <location filename="../ui/MainWindow.cpp" line="347"/>
         <source>run %1</source>
         <translation>运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="307"/>
-        <location filename="../ui/MainWindow.cpp" line="342"/>
+        <location filename="../ui/MainWindow.cpp" line="314"/>
+        <location filename="../ui/MainWindow.cpp" line="349"/>
         <source>Run %1&apos;s topology cannot be read:
 %2</source>
         <translation>无法读取运行 %1 的拓扑：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="314"/>
+        <location filename="../ui/MainWindow.cpp" line="321"/>
         <source>Opened the topology of run %1; Start all runs it again</source>
         <translation>已打开运行 %1 的拓扑；“全部启动”将再次运行它</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="342"/>
+        <location filename="../ui/MainWindow.cpp" line="349"/>
         <source>Reattach</source>
         <translation>重新接管</translation>
     </message>
@@ -3241,38 +3261,38 @@
         <translation type="vanished">正在显示运行 %1（%2）：%3 个轮次</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="398"/>
+        <location filename="../ui/MainWindow.cpp" line="405"/>
         <source>Topologies (*.json);;All files (*)</source>
         <translation>拓扑 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="405"/>
-        <location filename="../ui/MainWindow.cpp" line="426"/>
+        <location filename="../ui/MainWindow.cpp" line="412"/>
+        <location filename="../ui/MainWindow.cpp" line="433"/>
         <source>Save topology</source>
         <translation>保存拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="410"/>
+        <location filename="../ui/MainWindow.cpp" line="417"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="426"/>
+        <location filename="../ui/MainWindow.cpp" line="433"/>
         <source>Topologies (*.json)</source>
         <translation>拓扑 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="432"/>
+        <location filename="../ui/MainWindow.cpp" line="439"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="432"/>
+        <location filename="../ui/MainWindow.cpp" line="439"/>
         <source>Save the changes to the topology first?</source>
         <translation>是否先保存对拓扑的更改？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="456"/>
+        <location filename="../ui/MainWindow.cpp" line="463"/>
         <source>Select one run in the history to export its report</source>
         <translation>请在历史中选择一个运行以导出其报告</translation>
     </message>
@@ -3301,92 +3321,92 @@
         <translation type="vanished">目录</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="480"/>
+        <location filename="../ui/MainWindow.cpp" line="487"/>
         <source>HiPS Studio — user guide</source>
         <translation>HiPS Studio — 用户指南</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="495"/>
+        <location filename="../ui/MainWindow.cpp" line="502"/>
         <source>Zoom the canvas</source>
         <translation>缩放画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="495"/>
+        <location filename="../ui/MainWindow.cpp" line="502"/>
         <source>Ctrl+wheel</source>
         <translation>Ctrl+滚轮</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="496"/>
+        <location filename="../ui/MainWindow.cpp" line="503"/>
         <source>Pan the canvas</source>
         <translation>平移画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="496"/>
+        <location filename="../ui/MainWindow.cpp" line="503"/>
         <source>Middle button, or Space+drag</source>
         <translation>中键，或 空格+拖动</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="497"/>
+        <location filename="../ui/MainWindow.cpp" line="504"/>
         <source>Zoom a chart / zoom out</source>
         <translation>缩放图表 / 缩小</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="497"/>
+        <location filename="../ui/MainWindow.cpp" line="504"/>
         <source>Drag / right-click</source>
         <translation>拖动 / 右键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="498"/>
+        <location filename="../ui/MainWindow.cpp" line="505"/>
         <source>Edit a run&apos;s name, tags or notes</source>
         <translation>编辑运行的名称、标签或备注</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="498"/>
+        <location filename="../ui/MainWindow.cpp" line="505"/>
         <source>Double-click or F2 in History</source>
         <translation>在历史中双击或按 F2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="505"/>
+        <location filename="../ui/MainWindow.cpp" line="512"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="505"/>
+        <location filename="../ui/MainWindow.cpp" line="512"/>
         <source>Shortcut</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="516"/>
+        <location filename="../ui/MainWindow.cpp" line="523"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="533"/>
+        <location filename="../ui/MainWindow.cpp" line="540"/>
         <source>About HiPS Studio</source>
         <translation>关于 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="534"/>
+        <location filename="../ui/MainWindow.cpp" line="541"/>
         <source>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;Train one model across parties with a two-layer parameter server; only aggregates cross party boundaries.&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;借助双层参数服务器，由多个参与方协同训练同一个模型；只有聚合结果会跨越参与方边界。&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="546"/>
+        <location filename="../ui/MainWindow.cpp" line="553"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="546"/>
+        <location filename="../ui/MainWindow.cpp" line="553"/>
         <source>Stop the run first: switching the language rebuilds the window.</source>
         <translation>请先停止运行：切换语言会重建窗口。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="570"/>
+        <location filename="../ui/MainWindow.cpp" line="577"/>
         <source>A run is under way</source>
         <translation>有运行正在进行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="570"/>
+        <location filename="../ui/MainWindow.cpp" line="577"/>
         <source>Stop the run and quit?</source>
         <translation>要停止运行并退出吗？</translation>
     </message>
@@ -4202,7 +4222,7 @@
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="26"/>
         <location filename="../ui/charts/RunCharts.cpp" line="169"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="320"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="318"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
@@ -4224,7 +4244,7 @@
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="28"/>
         <location filename="../ui/charts/RunCharts.cpp" line="35"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="409"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="407"/>
         <source>MB sent</source>
         <translation>发送量（MB）</translation>
     </message>
@@ -4251,7 +4271,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="31"/>
-        <location filename="../ui/charts/RunChartsPerNode.cpp" line="107"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="112"/>
         <source>Local steps per worker and round</source>
         <translation>每个工作节点每轮的本地步数</translation>
     </message>
@@ -4273,7 +4293,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="33"/>
-        <location filename="../ui/charts/RunChartsPerNode.cpp" line="108"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="113"/>
         <source>CPU per process (100 % = one core)</source>
         <translation>每个进程的 CPU（100 % = 一个核心）</translation>
     </message>
@@ -4284,7 +4304,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="34"/>
-        <location filename="../ui/charts/RunChartsPerNode.cpp" line="109"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="114"/>
         <source>Memory per process</source>
         <translation>每个进程的内存</translation>
     </message>
@@ -4344,22 +4364,22 @@
         <translation>EMA 平滑（按 TensorBoard 的方式去偏）；原始曲线保留，以浅色显示</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="299"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="297"/>
         <source>%1 MB</source>
         <translation>%1 MB</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="301"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="299"/>
         <source>%1 MB in the run (%2 by this round)</source>
         <translation>整个运行 %1 MB（截至本轮 %2）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="303"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="301"/>
         <source>&lt;h3&gt;Round %1&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;Test %10&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Best so far&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Training loss&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Inside parties&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Across parties&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Throughput&lt;/td&gt;&lt;td&gt;%7 samples/s&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Computing-time ratio&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Elapsed&lt;/td&gt;&lt;td&gt;%9 s&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;%11</source>
         <translation>&lt;h3&gt;第 %1 轮&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;测试%10&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;目前最佳&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;训练损失&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;参与方内部&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;跨参与方&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;吞吐量&lt;/td&gt;&lt;td&gt;%7 样本/秒&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;计算时间占比&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;已用时间&lt;/td&gt;&lt;td&gt;%9 秒&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;%11</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="356"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="354"/>
         <source>%1, across</source>
         <translation>%1，跨参与方</translation>
     </message>
@@ -4413,13 +4433,13 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="175"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="406"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="404"/>
         <source>inside parties</source>
         <translation>参与方内部</translation>
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="176"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="407"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="405"/>
         <source>across parties</source>
         <translation>跨参与方</translation>
     </message>
@@ -4435,7 +4455,7 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="190"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="320"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="318"/>
         <source>RMSE</source>
         <translation>RMSE</translation>
     </message>
@@ -4445,17 +4465,17 @@
         <translation>测试 RMSE</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="234"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="232"/>
         <source>Staleness: none in mode %1 (every push is of its round)</source>
         <translation>陈旧度：%1 模式下没有（每次推送都属于其本轮）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="251"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="249"/>
         <source>%1 (own held-out data)</source>
         <translation>%1（自有留出数据）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="277"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="275"/>
         <source>top-5 accuracy</source>
         <translation>top-5 准确率</translation>
     </message>
@@ -4468,22 +4488,22 @@
         <translation type="vanished">&lt;h3&gt;第 %1 轮&lt;/h3&gt;&lt;table cellpadding=&apos;3&apos;&gt;&lt;tr&gt;&lt;td&gt;测试准确率&lt;/td&gt;&lt;td&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;目前最佳&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;训练损失&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;参与方内部&lt;/td&gt;&lt;td&gt;%5 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;跨参与方&lt;/td&gt;&lt;td&gt;%6 MB&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;吞吐量&lt;/td&gt;&lt;td&gt;%7 样本/秒&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;计算时间占比&lt;/td&gt;&lt;td&gt;%8&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;已用时间&lt;/td&gt;&lt;td&gt;%9 秒&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="374"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="372"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;The run is under way: its first round shows here as soon as it has trained.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;运行进行中：第一轮训练完成后即在此显示。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="381"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="379"/>
         <source>The Run tab&apos;s log has every process&apos;s messages.</source>
         <translation>“运行”页的日志中有每个进程的消息。</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="382"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="380"/>
         <source>Each process&apos;s log is in %1.</source>
         <translation>每个进程的日志在 %1 中。</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="383"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="381"/>
         <source>&lt;p style=&apos;color:#b00&apos;&gt;The run failed before its first round: %1&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#b00&apos;&gt;运行在第一轮之前失败：%1&lt;/p&gt;</translation>
     </message>
@@ -4492,52 +4512,52 @@
         <translation type="vanished">&lt;p style=&apos;color:#b00&apos;&gt;运行在第一轮之前失败：%1&lt;/p&gt;&lt;p style=&apos;color:#777&apos;&gt;“运行”页的日志中有每个进程的消息。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="385"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="383"/>
         <source>&lt;p style=&apos;color:#777&apos;&gt;The run was stopped before its first round.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#777&apos;&gt;运行在第一轮之前被停止。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="390"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="388"/>
         <source>&lt;p&gt;Secure aggregation: the global server sees only the parties&apos; sum&lt;/p&gt;</source>
         <translation>&lt;p&gt;安全聚合：全局服务器只能看到各参与方的总和&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="392"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="390"/>
         <source>&lt;p&gt;Privacy: &lt;b&gt;ε %1&lt;/b&gt; (δ %2) spent by round %3, noise at the %4&lt;/p&gt;</source>
         <translation>&lt;p&gt;隐私：到第 %3 轮已花费 &lt;b&gt;ε %1&lt;/b&gt;（δ %2），噪声加在%4&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="396"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="394"/>
         <source>party servers</source>
         <translation>参与方服务器</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="396"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="394"/>
         <source>workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="409"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="407"/>
         <source>MB/s sent</source>
         <translation>发送速率（MB/s）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunChartsPerNode.cpp" line="107"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="112"/>
         <source>Local steps per round (mean of each party&apos;s workers)</source>
         <translation>每轮本地步数（各参与方工作节点的平均值）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunChartsPerNode.cpp" line="108"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="113"/>
         <source>CPU per party (its processes together; 100 % = one core)</source>
         <translation>每个参与方的 CPU（其所有进程合计；100 % = 一个核心）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunChartsPerNode.cpp" line="109"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="114"/>
         <source>Memory per party (its processes together)</source>
         <translation>每个参与方的内存（其所有进程合计）</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunChartsPerNode.cpp" line="140"/>
+        <location filename="../ui/charts/RunChartsPerNode.cpp" line="145"/>
         <source>&lt;h4&gt;Per party&lt;/h4&gt;&lt;table cellpadding=&apos;2&apos;&gt;&lt;tr&gt;&lt;th align=&apos;left&apos;&gt;party&lt;/th&gt;&lt;th&gt;workers&lt;/th&gt;&lt;th&gt;data&lt;/th&gt;&lt;th&gt;trained&lt;/th&gt;&lt;th&gt;MB across&lt;/th&gt;&lt;th&gt;own test&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;</source>
         <translation>&lt;h4&gt;各参与方&lt;/h4&gt;&lt;table cellpadding=&apos;2&apos;&gt;&lt;tr&gt;&lt;th align=&apos;left&apos;&gt;参与方&lt;/th&gt;&lt;th&gt;工作节点&lt;/th&gt;&lt;th&gt;数据&lt;/th&gt;&lt;th&gt;已训练&lt;/th&gt;&lt;th&gt;跨参与方 MB&lt;/th&gt;&lt;th&gt;自有测试&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;</translation>
     </message>

@@ -500,11 +500,9 @@ int runOrSimulate(const QStringList& arguments, bool simulate) {
                 qPrintable(topology->partiesBringData() ? QStringLiteral("the parties' own data") : s.dataset), qPrintable(s.mode),
                 qPrintable(counted(s.rounds, "round", "rounds")));
     printAdvice(*topology);
-    TrainingSettings settled = s;  // (the controller settles the run's own, and says what it settled)
-    settlePrivacy(&settled);
+    Topology settledRun = *topology;  // (the controller settles the run's own, and says what it settled)
+    settlePrivacy(&settledRun);
     if (simulate) std::printf("on a virtual clock: elapsed is what the deployed run would take\n");
-    Topology settledRun = *topology;
-    settledRun.training = settled;
     printHeader(s.regression(), settledRun);
 
     if (resume)

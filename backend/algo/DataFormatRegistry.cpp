@@ -31,9 +31,9 @@ const QList<DataFormatInfo>& DataFormatRegistry::all() {
          QStringLiteral("MNIST/Fashion-MNIST IDX files of unsigned bytes (.gz or raw)"),
          QStringLiteral("a folder holding the images and labels files"),
          {{QStringLiteral("images"), K::Text, QStringLiteral("train-images-idx3-ubyte.gz"),
-           QStringLiteral("the images file in the folder (N x H x W bytes)")},
+           QStringLiteral("the images file in the folder (N x H x W bytes)"), QStringLiteral("t10k-images-idx3-ubyte.gz")},
           {QStringLiteral("labels"), K::Text, QStringLiteral("train-labels-idx1-ubyte.gz"),
-           QStringLiteral("the labels file in the folder (N bytes)")},
+           QStringLiteral("the labels file in the folder (N bytes)"), QStringLiteral("t10k-labels-idx1-ubyte.gz")},
           kClasses,
           kHoldout},
          {QStringLiteral("images"), QStringLiteral("labels")},
@@ -44,7 +44,7 @@ const QList<DataFormatInfo>& DataFormatRegistry::all() {
          {{QStringLiteral("files"), K::TextList,
            QStringLiteral("data_batch_1.bin,data_batch_2.bin,data_batch_3.bin,"
                           "data_batch_4.bin,data_batch_5.bin"),
-           QStringLiteral("the batches in the folder to read")},
+           QStringLiteral("the batches in the folder to read"), QStringLiteral("test_batch.bin")},
           kClasses,
           kHoldout},
          {QStringLiteral("files")},
@@ -106,8 +106,10 @@ QString DataFormatRegistry::help() {
     for (const DataFormatInfo& f : all()) {
         out += QStringLiteral("  %1  %2\n      path: %3\n").arg(f.name.leftJustified(13), f.summary, f.pathHelp);
         for (const DataOption& o : f.options)
-            out += QStringLiteral("      %1: %2%3\n")
-                       .arg(o.name, o.help, o.defaultValue.isEmpty() ? QString() : QStringLiteral(" (default %1)").arg(o.defaultValue));
+            out +=
+                QStringLiteral("      %1: %2%3%4\n")
+                    .arg(o.name, o.help, o.defaultValue.isEmpty() ? QString() : QStringLiteral(" (default %1)").arg(o.defaultValue),
+                         o.evaluationDefault.isEmpty() ? QString() : QStringLiteral(" (in evaluation_data: %1)").arg(o.evaluationDefault));
     }
     return out;
 }

@@ -15,6 +15,9 @@ struct DataOption {
     Kind kind = Kind::Text;
     QString defaultValue;  // TextList: comma-separated; empty: none (the reader decides)
     QString help;
+    // In training.evaluation_data, where the default names the training split's files: the test
+    // split's (the master's test set is not the rows the parties train on).
+    QString evaluationDefault = {};
 };
 
 struct DataFormatInfo {

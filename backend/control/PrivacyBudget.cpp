@@ -9,22 +9,29 @@
 
 namespace hips {
 
-PrivacyPlan settlePrivacy(TrainingSettings* s) {
+PrivacyPlan settlePrivacy(Topology* t) {
     PrivacyPlan plan;
+    TrainingSettings* s = &t->training;
     if (!s->privacy) return plan;
     PrivacySettings& p = *s->privacy;
+    // Under client sampling a worker's data is used only in the rounds it is drawn for: the
+    // budget is spent over the most draws of any worker, as the guarantee is stated.
+    const int uses = mostDraws(*t, s->rounds);
+    const QString usesText = uses < s->rounds ? QStringLiteral(" (at most %1 of them for any worker)").arg(uses) : QString();
     if (p.autoNoise) {  // validation made sure a target is given
-        p.noiseMultiplier = privacy::noiseFor(1, s->rounds, p.delta, *p.targetEpsilon);
+        p.noiseMultiplier = privacy::noiseFor(1, uses, p.delta, *p.targetEpsilon);
         if (p.noiseMultiplier <= 0) {
-            plan.error = QStringLiteral("no noise multiplier up to 1000 keeps %1 rounds within target_epsilon %2; give fewer rounds")
+            plan.error = QStringLiteral("no noise multiplier up to 1000 keeps %1 rounds%2 within target_epsilon %3; give fewer rounds")
                              .arg(s->rounds)
+                             .arg(usesText)
                              .arg(*p.targetEpsilon);
             return plan;
         }
         p.autoNoise = false;
-        plan.note = QStringLiteral("privacy: noise multiplier %1 keeps %2 rounds within target_epsilon %3 (delta %4)")
+        plan.note = QStringLiteral("privacy: noise multiplier %1 keeps %2 rounds%3 within target_epsilon %4 (delta %5)")
                         .arg(p.noiseMultiplier, 0, 'f', 4)
                         .arg(s->rounds)
+                        .arg(usesText)
                         .arg(*p.targetEpsilon)
                         .arg(p.delta);
         return plan;
@@ -40,15 +47,25 @@ PrivacyPlan settlePrivacy(TrainingSettings* s) {
                          .arg(*p.targetEpsilon);
         return plan;
     }
-    if (within >= s->rounds) return plan;
+    if (within >= uses) return plan;
+    const int rounds = roundsWithinDraws(*t, s->rounds, int(within));
+    if (rounds <= s->resumeRound) {
+        plan.error = QStringLiteral(
+                         "target_epsilon %1 is spent by round %2, counting the rounds resumes trained again (rerun_rounds): "
+                         "the run cannot go on past its checkpoint of round %3")
+                         .arg(*p.targetEpsilon)
+                         .arg(rounds)
+                         .arg(s->resumeRound);
+        return plan;
+    }
     plan.note = QStringLiteral(
                     "privacy: target_epsilon %1 allows %2 of the %3 rounds (epsilon %4 after round %2); the run stops "
                     "there: privacy budget reached")
                     .arg(*p.targetEpsilon)
-                    .arg(within)
+                    .arg(rounds)
                     .arg(s->rounds)
-                    .arg(privacyEpsilon(p, int(within)), 0, 'f', 3);
-    s->rounds = int(within);
+                    .arg(privacyEpsilon(*t, rounds), 0, 'f', 3);
+    s->rounds = rounds;
     s->evalEvery = std::min(s->evalEvery, s->rounds);
     plan.cut = true;
     return plan;
@@ -58,13 +75,48 @@ double privacyEpsilon(const PrivacySettings& p, int rounds) {
     return privacy::epsilon(1, p.noiseMultiplier, rounds, p.delta);
 }
 
-int mostDraws(const Topology& t, int rounds) {
-    if (!samplesClients(t)) return rounds;
+namespace {
+
+// Each worker's uses of its data in the rounds resumes trained again (a round's draw is the same
+// each time it is trained: seeded by the round).
+QHash<QString, int> rerunDraws(const Topology& t) {
     QHash<QString, int> draws;
+    if (!t.training.privacy) return draws;
+    const bool sampling = samplesClients(t);
+    for (const auto& [first, last] : t.training.privacy->rerunRounds)
+        for (int round = first; round <= last; ++round)
+            if (sampling)
+                for (const QString& worker : sampledWorkers(t, round)) ++draws[worker];
+            else ++draws[QString()];  // (every worker alike)
+    return draws;
+}
+
+}  // namespace
+
+int mostDraws(const Topology& t, int rounds) {
+    QHash<QString, int> draws = rerunDraws(t);
+    if (!samplesClients(t)) return rounds + draws.value(QString());
     int most = 0;
+    for (int d : draws) most = std::max(most, d);
     for (int round = 1; round <= rounds; ++round)
         for (const QString& worker : sampledWorkers(t, round)) most = std::max(most, ++draws[worker]);
     return most;
+}
+
+int roundsWithinDraws(const Topology& t, int rounds, int draws) {
+    QHash<QString, int> drawn = rerunDraws(t);
+    if (!samplesClients(t)) return std::clamp(draws - drawn.value(QString()), 0, rounds);
+    for (int d : drawn)
+        if (d > draws) return 0;
+    for (int round = 1; round <= rounds; ++round)
+        for (const QString& worker : sampledWorkers(t, round))
+            if (++drawn[worker] > draws) return round - 1;
+    return rounds;
+}
+
+void noteRerunRounds(Topology* t, int checkpointRound, int lastRoundRecorded) {
+    if (t->training.privacy && lastRoundRecorded > checkpointRound)
+        t->training.privacy->rerunRounds.append({checkpointRound + 1, lastRoundRecorded});
 }
 
 double privacyEpsilon(const Topology& t, int rounds) {
@@ -82,7 +134,8 @@ QJsonObject privacyGuarantee(const PrivacySettings& p, int rounds, bool cut) {
 QJsonObject privacyGuarantee(const Topology& t, int rounds, bool cut) {
     const TrainingSettings& s = t.training;
     QJsonObject o = s.privacy ? privacyGuarantee(*s.privacy, rounds, cut) : QJsonObject{};
-    if (s.privacy && samplesClients(t)) {  // each worker's data spent only in the rounds it trained in
+    if (s.privacy && (samplesClients(t) || !s.privacy->rerunRounds.isEmpty())) {
+        // each worker's data spent in the rounds it trained in: drawn, and trained again by a resume
         const int draws = mostDraws(t, rounds);
         o.insert("epsilon", privacyEpsilon(*s.privacy, draws));
         o.insert("most_draws", draws);

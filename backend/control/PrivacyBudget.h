@@ -15,8 +15,9 @@ struct PrivacyPlan {
     bool cut = false;  // the rounds were cut to stay within target_epsilon
 };
 
-// Settles `s` in place (idempotent: a settled run settles to itself).
-PrivacyPlan settlePrivacy(TrainingSettings* s);
+// Settles `t`'s training in place (idempotent: a settled run settles to itself). The budget is
+// spent over the most draws of any worker (mostDraws), as the guarantee is stated.
+PrivacyPlan settlePrivacy(Topology* t);
 
 // ε after `rounds` rounds of `p`'s mechanism, for its δ.
 double privacyEpsilon(const PrivacySettings& p, int rounds);
@@ -27,6 +28,12 @@ double privacyEpsilon(const PrivacySettings& p, int rounds);
 double privacyEpsilon(const Topology& t, int rounds);
 // The most rounds of the first `rounds` that one worker is drawn for (rounds without sampling).
 int mostDraws(const Topology& t, int rounds);
+// The most of the first `rounds` rounds in which no worker is drawn more than `draws` times.
+int roundsWithinDraws(const Topology& t, int rounds, int draws);
+// Both count the rounds resumes trained again (privacy.rerun_rounds) on top.
+// A resume from `checkpointRound` of a run whose records reach `lastRoundRecorded`: the rounds
+// between had been trained, their noised updates sent; they are trained again, and noted so.
+void noteRerunRounds(Topology* t, int checkpointRound, int lastRoundRecorded);
 
 // The guarantee as summary.json, the report and `hips history show` state it: epsilon, delta,
 // where, clip_norm, noise_multiplier, secure_aggregation, and budget_reached when `cut`.

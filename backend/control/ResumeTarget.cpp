@@ -2,6 +2,8 @@
 
 #include "AgentRoster.h"
 #include "Checkpoint.h"
+#include "PrivacyBudget.h"
+#include "RunDirectory.h"
 #include "RunStore.h"
 #include "TopologyReader.h"
 
@@ -55,6 +57,9 @@ std::optional<ResumeTarget> resumeTarget(const RunStore& store, qint64 run, QStr
                std::nullopt;
     target.topology.training.resumeRound = int(round);
     if (rounds > 0) target.topology.training.rounds = rounds;
+    // The rounds after the checkpoint that had been trained are trained again: under privacy,
+    // each worker's data is used in them once more, and its guarantee counts that.
+    noteRerunRounds(&target.topology, int(round), RunDirectory::lastRoundRecorded(target.runDir));
     return target;
 }
 

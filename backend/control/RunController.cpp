@@ -81,7 +81,7 @@ bool RunController::start(const Topology& given, const QString& runDir) {
                       .arg(kMaxDeployedNodes);
         return false;
     }
-    const PrivacyPlan privacyPlan = settlePrivacy(&topology.training);  // "auto" noise; rounds within target_epsilon
+    const PrivacyPlan privacyPlan = settlePrivacy(&topology);  // "auto" noise; rounds within target_epsilon
     if (!privacyPlan.error.isEmpty()) {
         m_error = QStringLiteral("training.privacy: ") + privacyPlan.error;
         return false;

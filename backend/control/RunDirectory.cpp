@@ -3,6 +3,7 @@
 #include "PrivateFiles.h"
 
 #include <QDateTime>
+#include <algorithm>
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
@@ -69,6 +70,15 @@ QString RunDirectory::reopen(const QString& path, int round, const QByteArray& t
     if (const QString e = makePrivateDirectory(dir.filePath(QStringLiteral("logs"))); !e.isEmpty()) return note(e);
     m_metrics = std::make_unique<AppendFile>(metricsPath);
     return note(m_metrics->open());
+}
+
+int RunDirectory::lastRoundRecorded(const QString& path) {
+    QFile metrics(QDir(path).filePath(QStringLiteral("metrics.jsonl")));
+    if (!metrics.open(QIODevice::ReadOnly)) return 0;
+    int last = 0;
+    while (!metrics.atEnd())
+        last = std::max(last, QJsonDocument::fromJson(metrics.readLine()).object().value(QStringLiteral("round")).toInt(0));
+    return last;
 }
 
 QString RunDirectory::reattach(const QString& path, qint64 metricsBytes, const std::function<void(const QJsonObject&)>& kept) {

@@ -49,6 +49,8 @@ public:
     QString error() const { return m_error; }  // the first write error, empty if none
 
     static QString defaultPath(const QString& topologyName);  // runs/<yyyyMMdd-HHmmss>-<name>
+    // The highest round of a record in `path`'s metrics.jsonl (0: none, or no such file).
+    static int lastRoundRecorded(const QString& path);
     // A role's output file in logs/: "party1/worker0" → "party1-worker0.log".
     static QString logFileName(const QString& node) { return RoleLogFiles::fileName(node); }
     static constexpr qint64 kLogBytes = RoleLogFiles::kBytes;

@@ -54,7 +54,7 @@ bool samplesClients(const Topology& t) {
 
 int clientsDrawn(double setting, int n) {
     if (setting <= 0 || n <= 0) return n;
-    if (setting < 1) return std::clamp(int(std::ceil(setting * n - 1e-9)), 1, n);
+    if (setting < 1) return std::clamp(ceilOfFraction(setting, n), 1, n);
     return std::min(int(setting), n);
 }
 

@@ -129,4 +129,12 @@ void JsonFields::rejectUnknown(const QStringList& known, const QString& what) {
                            .arg(what, key, known.join(QStringLiteral(", "))));
 }
 
+QString JsonFields::strategy(const QString& key, const QString& fallback, const StrategyList& list) {
+    const QString given = string(key, fallback);
+    if (const StrategyInfo* s = findStrategy(list, given)) return s->name;
+    issue(key, QCoreApplication::translate("TopologyCheck", "'%1' is not supported; use one of: %2")
+                   .arg(given, strategyNames(list).join(QStringLiteral(", "))));
+    return fallback;
+}
+
 }  // namespace hips

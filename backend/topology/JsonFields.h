@@ -1,6 +1,7 @@
 #pragma once
 // Typed access to a JSON object that records a TopologyIssue for each missing,
 // mistyped or unknown field instead of throwing.
+#include "StrategyInfo.h"
 #include "TopologyIssue.h"
 
 #include <QJsonArray>
@@ -25,6 +26,8 @@ public:
     std::optional<QJsonObject> object(const QString& key, bool required = false);
     std::optional<QJsonArray> array(const QString& key, bool required = false);
     QString choice(const QString& key, const QString& fallback, const QStringList& allowed);
+    // A registry name, or one of its aliases (read as the name).
+    QString strategy(const QString& key, const QString& fallback, const StrategyList& list);
     void rejectUnknown(const QStringList& known, const QString& what);
 
     void issue(const QString& key, const QString& message) const;

@@ -33,6 +33,18 @@ QString rulesThatFoldOnArrival() {
     return names.join(QStringLiteral(", "));
 }
 
+// Draco's rules: they decode identical copies of one update, which no two noised copies are.
+bool codesWorkers(const QString& rule) {
+    const auto r = AggregatorRegistry::create(rule);
+    return r && r->codesWorkers();
+}
+
+QString codingRuleUnderPrivacy(const TrainingSettings& s) {
+    if (!s.privacy) return {};
+    if (codesWorkers(s.aggregation)) return s.aggregation;
+    return !s.flat() && codesWorkers(s.partyAggregation) ? s.partyAggregation : QString();
+}
+
 bool trainsRoundsAtTheGlobalServer(const ModePolicy& p) {
     return p.global == TierSync::Rounds && !p.standalone;
 }
@@ -130,6 +142,18 @@ const ModeConflict kConflicts[] = {
              .arg(s.mode, s.serverOptimizer,
                   modesThat([](const ModePolicy& p) { return trainsRoundsAtTheGlobalServer(p) && p.pushesModelChanges(); }));
      }},
+    // (As read from the file by the controller, or given with the topology: a run's own copy.)
+    {"$.training.model",
+     [](const ModePolicy& p, const TrainingSettings& s) { return p.gradientEveryStep && s.torchScript() && s.modelBufferTensors > 0; },
+     [](const TrainingSettings& s) {
+         return QCoreApplication::translate("TopologyCheck",
+                                            "mode %1 pushes gradients, and the TorchScript model has %2 floating buffers (BatchNorm's "
+                                            "running statistics, say) that no gradient moves: they would never leave the file's "
+                                            "values; choose a mode that pushes models (%3) or a model without them")
+             .arg(s.mode)
+             .arg(s.modelBufferTensors)
+             .arg(modesThat([](const ModePolicy& p) { return p.pushesModelChanges() && !p.standalone; }));
+     }},
     {"$.training.proximal_mu", [](const ModePolicy& p, const TrainingSettings& s) { return s.proximalMu > 0 && p.gradientEveryStep; },
      [](const TrainingSettings& s) {
          return QCoreApplication::translate(
@@ -154,6 +178,26 @@ const ModeConflict kConflicts[] = {
          return QCoreApplication::translate("TopologyCheck",
                                             "privacy where \"party\" noises at the party servers, and hierarchy flat has none: use "
                                             "hierarchy two_layer, or where \"worker\"");
+     }},
+    // Draco decodes r equal copies of each update; each noised on its own, no two copies agree and
+    // no round decodes (the model would stay as it started), and the r copies of one shard would
+    // average the noise down by sqrt(r) against whoever sees them all.
+    {"$.training.privacy", [](const ModePolicy&, const TrainingSettings& s) { return !codingRuleUnderPrivacy(s).isEmpty(); },
+     [](const TrainingSettings& s) {
+         return QCoreApplication::translate("TopologyCheck",
+                                            "aggregation %1 decodes identical copies of each update, and privacy noises every copy on "
+                                            "its own: no copies would agree and the model would not train; turn privacy off or "
+                                            "choose another aggregation")
+             .arg(codingRuleUnderPrivacy(s));
+     }},
+    // Central workers push straight to the global server: under noise at the party, nothing
+    // would clip or noise their updates, and every party would get them in the global model.
+    {"$.training.train_central_workers",
+     [](const ModePolicy&, const TrainingSettings& s) { return s.privacy && s.privacy->atParty() && !s.flat() && s.trainCentralWorkers; },
+     [](const TrainingSettings&) {
+         return QCoreApplication::translate("TopologyCheck",
+                                            "privacy where \"party\" noises at the party servers, and central workers push to the "
+                                            "global server without one: set train_central_workers to false, or where \"worker\"");
      }},
     {"$.training.party_aggregation",
      [](const ModePolicy&, const TrainingSettings& s) {

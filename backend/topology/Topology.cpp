@@ -82,10 +82,14 @@ int TrainingSettings::secureThreshold(int parties) const {
     return secureAggregationThreshold > 0 ? secureAggregationThreshold : std::max(1, parties / 2 + parties % 2);
 }
 
+int ceilOfFraction(double fraction, int n) {
+    return int(std::ceil(fraction * n - 1e-9));
+}
+
 int TrainingSettings::quorumOf(int contributors) const {
     const double q = param(QStringLiteral("quorum"));
     if (q <= 0) return contributors;
-    const int wanted = q < 1 ? int(std::ceil(q * contributors)) : int(q);
+    const int wanted = q < 1 ? ceilOfFraction(q, contributors) : int(q);
     return std::clamp(wanted, 1, contributors);
 }
 

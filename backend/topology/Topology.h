@@ -133,6 +133,9 @@ struct PrivacySettings {
     double delta = 1e-5;
     std::optional<double> targetEpsilon;  // the run stops before a round that would exceed it
     QString sampling = QStringLiteral("none");  // each round one full-participation Gaussian mechanism
+    // Rounds a resume trained again ("rerun_rounds": [[first, last], …]): their noised updates had
+    // left before the run stopped, and the resume used each worker's data in them once more.
+    QList<std::pair<int, int>> rerunRounds;
     bool atParty() const { return where == QLatin1String("party"); }
 };
 
@@ -268,6 +271,10 @@ struct Node {
     AdversarySpec adversary = {};  // workers: their group's, else their party's (kind empty: honest)
     QString standbyHost = {};  // global servers and the master: see ListeningRole, WorkerGroup
 };
+
+// ceil(fraction × n) for the settings that take a share of a count (quorum, min_workers,
+// clients_per_round), a float's error not rounded up: 0.14 of 100 is 14, not 15.
+int ceilOfFraction(double fraction, int n);
 
 // ZeroMQ's TCP endpoint of a host's address and a port: tcp://10.0.0.5:9100, tcp://[::1]:9100.
 QString tcpEndpoint(const QString& address, int port);

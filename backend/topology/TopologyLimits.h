@@ -35,6 +35,9 @@ inline constexpr qsizetype kMaxNameLength = 128;
 // File system paths: identity_file, install_dir, data_dir (PATH_MAX on Linux).
 inline constexpr qsizetype kMaxPathLength = 4096;
 
+// Rounds of a run (training.rounds), and ranges a resume trained again (privacy.rerun_rounds).
+inline constexpr int kMaxRounds = 1000000;
+
 // Issues reported for one document; past this the rest are summarised in one line.
 inline constexpr qsizetype kMaxIssues = 100;
 

@@ -2,10 +2,11 @@
 
 #include "PartyLauncher.h"
 
-#include "PrivacyMechanism.h"
+#include "PrivacyFields.h"
 
 #include "AggregatorRegistry.h"
 #include "Collective.h"
+#include "DataFormatRegistry.h"
 #include "FaultPolicy.h"
 #include "FedOptimizer.h"
 #include "GradientCodec.h"
@@ -293,45 +294,13 @@ QStringList strategyParamNames() {
     return names;
 }
 
-// A registry name, or one of its aliases (read as the name).
-QString strategyChoice(JsonFields& f, const char* key, const QString& fallback, const StrategyList& list) {
-    const QString given = f.string(key, fallback);
-    if (const StrategyInfo* s = findStrategy(list, given)) return s->name;
-    f.issue(key, QCoreApplication::translate("TopologyCheck", "'%1' is not supported; use one of: %2")
-                     .arg(given, strategyNames(list).join(QStringLiteral(", "))));
-    return fallback;
-}
-
-std::optional<PrivacySettings> readPrivacy(JsonFields& parent, const char* key) {
-    const auto o = parent.object(key);
-    if (!o) return std::nullopt;
-    JsonFields f(*o, parent.path(key), parent.issues());
-    f.rejectUnknown({"where", "clip_norm", "noise_multiplier", "delta", "target_epsilon", "sampling"},
-                    QCoreApplication::translate("TopologyCheck", "privacy field"));
-    PrivacySettings p;
-    p.where = strategyChoice(f, "where", p.where, PrivacyRegistry::all());
-    const StrategyInfo& info = *PrivacyRegistry::find(p.where);
-    auto number = [&](const char* key) {
-        const ParamSpec& spec = *info.param(QLatin1String(key));
-        return f.number(key, spec.defaultValue, spec.min, spec.max);
-    };
-    p.clipNorm = number("clip_norm");
-    if (o->value(QStringLiteral("noise_multiplier")).toString() == QLatin1String("auto")) p.autoNoise = true, p.noiseMultiplier = 0;
-    else p.noiseMultiplier = number("noise_multiplier");
-    p.delta = number("delta");
-    if (f.has("target_epsilon")) p.targetEpsilon = number("target_epsilon");
-    p.sampling = f.choice("sampling", p.sampling, {QStringLiteral("none"), QStringLiteral("poisson")});
-    if (p.sampling == QLatin1String("poisson"))
-        f.issue("sampling",
-                QCoreApplication::translate("TopologyCheck",
-                                            "poisson sampling needs each example's gradient clipped, which the workers do not do yet; "
-                                            "use \"none\" (each round one Gaussian mechanism over the whole update)"));
-    if (p.autoNoise && !p.targetEpsilon)
-        f.issue("noise_multiplier",
-                QCoreApplication::translate("TopologyCheck",
-                                            "\"auto\" sets the noise from target_epsilon and the rounds: give target_epsilon, "
-                                            "or a number"));
-    return p;
+// The master's test set names the test split's files where it names none (idx: t10k-*, CIFAR:
+// test_batch.bin), not the training split's that a party's source defaults to: the model would
+// be scored on the rows the parties trained on.
+void useTestSplit(DataSource* source) {
+    if (const DataFormatInfo* format = DataFormatRegistry::find(source->format))
+        for (const DataOption& o : format->options)
+            if (!o.evaluationDefault.isEmpty() && !source->options.contains(o.name)) source->options.insert(o.name, o.evaluationDefault);
 }
 
 TrainingSettings readTraining(const QJsonObject& o, const QString& path, TopologyIssues* issues) {
@@ -383,9 +352,9 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
                         paramNames,
                     QCoreApplication::translate("TopologyCheck", "training setting"));
     TrainingSettings t;
-    t.dataset = strategyChoice(f, "dataset", t.dataset, DatasetRegistry::all());
+    t.dataset = f.strategy("dataset", t.dataset, DatasetRegistry::all());
     t.dataDir = f.string("data_dir", t.dataDir);
-    t.partition = strategyChoice(f, "partition", t.partition, PartitionRegistry::all());
+    t.partition = f.strategy("partition", t.partition, PartitionRegistry::all());
     readModel(f, ModelRegistry::all(), &t);
     t.task = f.choice("task", t.task, {QStringLiteral("classification"), QStringLiteral("regression")});
     if (!t.regression() && f.has("outputs"))
@@ -399,13 +368,14 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
                                                        "\"outputs\" (the targets a sample has, 1 by default)"));
     else t.classes = f.integer("outputs", 1, 1, 100000);
     t.evaluationData = readDataSource(f, "evaluation_data");
-    t.mode = strategyChoice(f, "mode", t.mode, ModeRegistry::all());
-    t.aggregation = strategyChoice(f, "aggregation", t.aggregation, AggregatorRegistry::all());
-    t.partyAggregation = strategyChoice(f, "party_aggregation", t.partyAggregation, AggregatorRegistry::all());
-    t.serverOptimizer = strategyChoice(f, "server_optimizer", t.serverOptimizer, ServerOptimizerRegistry::all());
-    t.faultPolicy = strategyChoice(f, "fault_policy", t.faultPolicy, FaultPolicyRegistry::all());
-    t.compression = strategyChoice(f, "compression", t.compression, CodecRegistry::all());
-    t.partyCompression = strategyChoice(f, "party_compression", t.partyCompression, CodecRegistry::all());
+    if (t.evaluationData) useTestSplit(&*t.evaluationData);
+    t.mode = f.strategy("mode", t.mode, ModeRegistry::all());
+    t.aggregation = f.strategy("aggregation", t.aggregation, AggregatorRegistry::all());
+    t.partyAggregation = f.strategy("party_aggregation", t.partyAggregation, AggregatorRegistry::all());
+    t.serverOptimizer = f.strategy("server_optimizer", t.serverOptimizer, ServerOptimizerRegistry::all());
+    t.faultPolicy = f.strategy("fault_policy", t.faultPolicy, FaultPolicyRegistry::all());
+    t.compression = f.strategy("compression", t.compression, CodecRegistry::all());
+    t.partyCompression = f.strategy("party_compression", t.partyCompression, CodecRegistry::all());
     t.proximalMu = f.number("proximal_mu", t.proximalMu, 0, 100);
     t.hierarchy = f.choice("hierarchy", t.hierarchy, {QStringLiteral("two_layer"), QStringLiteral("flat")});
     t.transportSecurity = f.choice("transport_security", t.transportSecurity, {QStringLiteral("curve"), QStringLiteral("sealed")});
@@ -413,7 +383,7 @@ TrainingSettings readTraining(const QJsonObject& o, const QString& path, Topolog
                                   {QStringLiteral("auto"), QStringLiteral("per_worker"), QStringLiteral("per_host")});
     for (const QString& name : paramNames)  // ranges and owners: TopologyValidation
         if (f.has(name)) t.params.insert(name, f.number(name, 0, -1e300, 1e300));
-    t.rounds = f.integer("rounds", t.rounds, 1, 1000000);
+    t.rounds = f.integer("rounds", t.rounds, 1, kMaxRounds);
     t.localIters = f.integer("local_iters", t.localIters, 0, 1000000);
     t.localEpochs = f.integer("local_epochs", t.localEpochs, 0, 10000);
     t.batchSize = f.integer("batch_size", t.batchSize, 1, 65536);

@@ -21,6 +21,11 @@ QJsonObject privacy(const PrivacySettings& p) {
     QJsonObject o{{"where", p.where}, {"clip_norm", p.clipNorm}, {"delta", p.delta}, {"sampling", p.sampling}};
     o.insert("noise_multiplier", p.autoNoise ? QJsonValue(QStringLiteral("auto")) : QJsonValue(p.noiseMultiplier));
     if (p.targetEpsilon) o.insert("target_epsilon", *p.targetEpsilon);
+    if (!p.rerunRounds.isEmpty()) {
+        QJsonArray ranges;
+        for (const auto& [first, last] : p.rerunRounds) ranges.append(QJsonArray{first, last});
+        o.insert("rerun_rounds", ranges);
+    }
     return o;
 }
 

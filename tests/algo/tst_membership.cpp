@@ -104,6 +104,7 @@ private Q_SLOTS:
         QCOMPARE(requiredContributors(0.5, 3), 2);
         QCOMPARE(requiredContributors(3, 2), 2);
         QCOMPARE(requiredContributors(1, 5), 1);
+        QCOMPARE(requiredContributors(0.07, 100), 7);  // (7.000000000000001 as a float's product)
     }
 
     // Client sampling: the contributors not drawn for a round are left out of it from its start;

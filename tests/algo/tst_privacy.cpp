@@ -8,6 +8,7 @@
 #include "TopologyReader.h"
 #include "TopologyWriter.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRandomGenerator>
@@ -143,20 +144,21 @@ private Q_SLOTS:
     // What a run settles to: "auto" noise from the target and the rounds; rounds cut to the
     // budget; a target one round already exceeds refused; a settled run settles to itself.
     void runsSettleTheirPrivacy() {
-        TrainingSettings s;
+        Topology run;
+        TrainingSettings& s = run.training;
         s.rounds = 30;
         s.privacy = PrivacySettings{};
         s.privacy->autoNoise = true;
         s.privacy->targetEpsilon = 4;
-        PrivacyPlan plan = settlePrivacy(&s);
+        PrivacyPlan plan = settlePrivacy(&run);
         QVERIFY2(plan.error.isEmpty(), qPrintable(plan.error));
         QVERIFY(!s.privacy->autoNoise && s.privacy->noiseMultiplier > 0);
         QVERIFY(privacyEpsilon(*s.privacy, 30) <= 4);
         QCOMPARE(s.rounds, 30);
-        QVERIFY(!settlePrivacy(&s).cut);
+        QVERIFY(!settlePrivacy(&run).cut);
 
         s.privacy->noiseMultiplier = 2.0;  // too little noise for 30 rounds within ε 4: 2 rounds fit
-        plan = settlePrivacy(&s);
+        plan = settlePrivacy(&run);
         QVERIFY(plan.cut && s.rounds < 30 && s.rounds > 0);
         QVERIFY(privacyEpsilon(*s.privacy, s.rounds) <= 4 && privacyEpsilon(*s.privacy, s.rounds + 1) > 4);
         QVERIFY(plan.note.contains("privacy budget reached"));
@@ -165,7 +167,7 @@ private Q_SLOTS:
         QCOMPARE(guarantee.value("where").toString(), QString("party"));
 
         s.privacy->noiseMultiplier = 0.05;  // one round spends more than the target
-        QVERIFY(settlePrivacy(&s).error.contains("one round"));
+        QVERIFY(settlePrivacy(&run).error.contains("one round"));
     }
 
     // secure_aggregation and its threshold: read, written back, checked against the run (the
@@ -196,6 +198,24 @@ private Q_SLOTS:
         const QJsonObject guarantee = privacyGuarantee(run, 20, false);
         QCOMPARE(guarantee["most_draws"].toInt(), most);
         QCOMPARE(guarantee["epsilon"].toDouble(), privacyEpsilon(run, 20));
+
+        // "auto" noise and target_epsilon's cut spend the budget over the same draws.
+        Topology autoRun = run;
+        autoRun.training.rounds = 20;
+        autoRun.training.privacy->autoNoise = true;
+        autoRun.training.privacy->targetEpsilon = 8;
+        QVERIFY(settlePrivacy(&autoRun).error.isEmpty());
+        const double sigma = autoRun.training.privacy->noiseMultiplier;
+        QCOMPARE(sigma, privacy::noiseFor(1, most, p.delta, 8));
+        QVERIFY(sigma < privacy::noiseFor(1, 20, p.delta, 8));
+        QVERIFY(privacyEpsilon(autoRun, 20) <= 8);
+        QCOMPARE(autoRun.training.rounds, 20);  // nothing cut
+        Topology cutRun = run;
+        cutRun.training.rounds = 20;
+        cutRun.training.privacy->targetEpsilon = privacy::epsilon(1, p.noiseMultiplier, 3, p.delta) * 1.0001;
+        QVERIFY(settlePrivacy(&cutRun).cut);
+        QCOMPARE(mostDraws(cutRun, cutRun.training.rounds), 3);
+        QVERIFY(mostDraws(run, cutRun.training.rounds + 1) > 3);
     }
 
     void secureAggregationIsReadCheckedAndStated() {
@@ -228,6 +248,36 @@ private Q_SLOTS:
         QVERIFY(!alone.ok() && alone.errorText().contains("add \"secure_aggregation\": true"));
         const TopologyLoad krum = load({{"secure_aggregation", true}, {"aggregation", "krum"}});
         QVERIFY2(!krum.ok() && krum.errorText().contains("aggregation krum needs each party's own update"), qPrintable(krum.errorText()));
+    }
+
+    // Rounds a resume trained again count once more: 20 rounds after a resume that trained 11-19
+    // again use each worker's data 29 times. Written to the run's topology and read back.
+    void roundsTrainedAgainCountAgain() {
+        QFile f(HIPS_SOURCE_DIR "/resources/topologies/default.json");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject t = QJsonDocument::fromJson(f.readAll()).object(), training = t["training"].toObject();
+        training["privacy"] = QJsonObject{{"where", "party"}, {"noise_multiplier", 1.0}, {"rerun_rounds", QJsonArray{QJsonArray{11, 19}}}};
+        t["training"] = training;
+        TopologyLoad load = TopologyReader::readJson(QJsonDocument(t).toJson());
+        QVERIFY2(load.ok(), qPrintable(load.errorText()));
+        Topology& run = *load.topology;
+        QCOMPARE(mostDraws(run, 20), 29);
+        QCOMPARE(privacyEpsilon(run, 20), privacy::epsilon(1, 1.0, 29, 1e-5));
+        QCOMPARE(privacyGuarantee(run, 20, false)["most_draws"].toInt(), 29);
+        QCOMPARE(roundsWithinDraws(run, 20, 25), 16);
+        noteRerunRounds(&run, 4, 7);  // a second resume, from round 4, of a run whose records reached 7
+        noteRerunRounds(&run, 8, 8);  // (nothing past its checkpoint: nothing trained again)
+        QCOMPARE(mostDraws(run, 20), 32);
+        const TopologyLoad again = TopologyReader::readJson(TopologyWriter::toJson(run));
+        QVERIFY2(again.ok(), qPrintable(again.errorText()));
+        const QList<std::pair<int, int>> expected{{11, 19}, {5, 7}};
+        QCOMPARE(again.topology->training.privacy->rerunRounds, expected);
+
+        training["privacy"] = QJsonObject{{"where", "party"}, {"noise_multiplier", 1.0}, {"rerun_rounds", QJsonArray{QJsonArray{5, 3}}}};
+        t["training"] = training;
+        load = TopologyReader::readJson(QJsonDocument(t).toJson());
+        QVERIFY(!load.ok());
+        QVERIFY2(load.errorText().contains("rerun_rounds lists [first, last] pairs"), qPrintable(load.errorText()));
     }
 };
 

@@ -4,7 +4,9 @@
 #include "PrivacyAccountant.h"
 #include "RunHarness.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <signal.h>
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QtTest>
@@ -76,6 +78,42 @@ private Q_SLOTS:
         const QJsonObject guarantee = summaryOf(run)["privacy"].toObject();
         QVERIFY(guarantee["budget_reached"].toBool());
         QVERIFY(guarantee["epsilon"].toDouble() <= 4.0);
+    }
+
+    // A resume trains again the rounds after its checkpoint that had been trained: their noised
+    // updates had left, so each worker's data is used in them twice. The run directory notes them
+    // (privacy.rerun_rounds) and the guarantee counts them: 10 rounds + those, not 10.
+    void aResumeCountsTheRoundsItTrainsAgain() {
+        Run run;
+        QJsonObject training = privacy("party", 0.5);
+        training["rounds"] = 10;
+        training["checkpoint_every"] = 2;
+        const QString runDir = run.dir.filePath("run");
+        run.start(
+            {"run", writeSmallVariant(run, QJsonArray{QJsonObject{{"count", 2}}}, training), "--out", runDir, "--orphan-timeout", "0"});
+        QVERIFY2(run.waitForOutput("\n    5 ", 120000), run.out.constData());
+        ::kill(pid_t(run.process.processId()), SIGKILL);
+        run.finish(30000);
+        QFile meta(runDir + "/checkpoint/checkpoint.json");
+        QVERIFY(meta.open(QIODevice::ReadOnly));
+        const int checkpoint = QJsonDocument::fromJson(meta.readAll()).object().value("round").toInt();
+        QVERIFY2(checkpoint >= 2 && checkpoint < 10, QByteArray::number(checkpoint).constData());
+        run.out.clear();
+        run.start({"run", "--resume", runDir});
+        QVERIFY2(run.finish(180000) == 0, run.err.constData());
+        QFile topology(runDir + "/topology.json");
+        QVERIFY(topology.open(QIODevice::ReadOnly));
+        const QJsonArray rerun =
+            QJsonDocument::fromJson(topology.readAll()).object()["training"].toObject()["privacy"].toObject()["rerun_rounds"].toArray();
+        QCOMPARE(rerun.size(), 1);
+        const int first = rerun[0].toArray()[0].toInt(), last = rerun[0].toArray()[1].toInt();
+        QVERIFY2(first == checkpoint + 1 && last >= std::max(5, first), qPrintable(QString("%1 %2").arg(first).arg(last)));
+        const int uses = 10 + last - first + 1;
+        const QJsonObject guarantee = summaryOf(run)["privacy"].toObject();
+        QCOMPARE(guarantee["most_draws"].toInt(), uses);
+        QVERIFY(std::abs(guarantee["epsilon"].toDouble() - hips::privacy::epsilon(1, 0.5, uses, 1e-5)) < 1e-9);
+        const QString lastRow = QString("\\n\\s+10\\s.*\\s%1\\n").arg(hips::privacy::epsilon(1, 0.5, uses, 1e-5), 0, 'f', 3);
+        QVERIFY2(QRegularExpression(lastRow).match(QString(run.out)).hasMatch(), run.out.constData());  // the CLI's column
     }
 
     // "auto": the noise multiplier that spends target_epsilon over the run's rounds, no less.

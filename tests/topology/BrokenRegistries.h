@@ -59,6 +59,25 @@ inline QList<BrokenCase> registryBrokenCases() {
              set(t, {"training", "quorum"}, 0.5);
          },
          "$.training.quorum", "draco_repetition decodes each round's contributions as the code assigned them"},
+        {"a TorchScript model with buffers under a mode that pushes gradients, its sizes given",
+         [](QJsonObject& t) {
+             set(t, {"training", "mode"}, "ssgd");
+             set(t, {"training", "model"},
+                 QJsonObject{{"torchscript", "/m.pt"}, {"sha256", QString(64, 'a')}, {"tensors", QJsonArray{10, 4, 4}}, {"buffers", 2}});
+         },
+         "$.training.model", "mode ssgd pushes gradients, and the TorchScript model has 2 floating buffers"},
+        {"Draco's code under privacy at the workers",
+         [](QJsonObject& t) {
+             set(t, {"training", "party_aggregation"}, "draco_repetition");
+             set(t, {"training", "privacy"}, QJsonObject{{"where", "worker"}, {"noise_multiplier", 1.0}});
+         },
+         "$.training.privacy", "aggregation draco_repetition decodes identical copies of each update, and privacy noises every copy"},
+        {"central workers under privacy at the party servers",
+         [](QJsonObject& t) {
+             set(t, {"training", "train_central_workers"}, true);
+             set(t, {"training", "privacy"}, QJsonObject{{"where", "party"}, {"noise_multiplier", 1.0}});
+         },
+         "$.training.train_central_workers", "central workers push to the global server without one"},
         {"a robust rule where pushes are applied as they come",
          [](QJsonObject& t) {
              set(t, {"training", "mode"}, "asgd");

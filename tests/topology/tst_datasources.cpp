@@ -74,6 +74,25 @@ private Q_SLOTS:
         QVERIFY(*again.topology->parties[2].data == *t.parties[2].data);
     }
 
+    // The master's test set in a split format names the test split's files where it names none
+    // (a party's source names the training split's): it scored the model on the training images.
+    void theTestSetReadsTheTestSplit() {
+        QJsonObject t = withOwnData();
+        set(t, {"parties", "1", "data"}, source("idx", "/data/p1"));
+        set(t, {"training", "evaluation_data"}, source("idx", "/data/fashion"));
+        TopologyLoad load = read(t);
+        QVERIFY2(load.ok(), qPrintable(load.errorText()));
+        QCOMPARE(load.topology->training.evaluationData->option("images"), QStringLiteral("t10k-images-idx3-ubyte.gz"));
+        QCOMPARE(load.topology->training.evaluationData->option("labels"), QStringLiteral("t10k-labels-idx1-ubyte.gz"));
+        QVERIFY(load.topology->parties[1].data->options.isEmpty());  // (the reader's default: train-*)
+        QJsonObject cifar = source("cifar-binary", "/data/cifar");
+        set(t, {"training", "evaluation_data"}, cifar);
+        QCOMPARE(read(t).topology->training.evaluationData->option("files"), QStringLiteral("test_batch.bin"));
+        cifar["files"] = QJsonArray{"data_batch_5.bin"};  // named: as named
+        set(t, {"training", "evaluation_data"}, cifar);
+        QCOMPARE(read(t).topology->training.evaluationData->option("files"), QStringLiteral("data_batch_5.bin"));
+    }
+
     // A party's held-out share is a number in the file, as written back.
     void aHoldoutIsANumber() {
         const TopologyLoad load = read(withHoldout(0.25));

@@ -52,6 +52,8 @@ private Q_SLOTS:
         QTest::newRow("a count above the contributors: all") << 9.0 << 4 << 4;
         QTest::newRow("a fraction, rounded up") << 0.5 << 5 << 3;
         QTest::newRow("a small fraction: at least one") << 0.01 << 4 << 1;
+        QTest::newRow("0.14 of 100: 14 (not the float's 14.000000000000002 rounded up)") << 0.14 << 100 << 14;
+        QTest::newRow("0.28 of 25: 7") << 0.28 << 25 << 7;
     }
 
     void quorumOfContributors() {

@@ -213,12 +213,10 @@ int RunCharts::lineOf(LiveChart* chart, QHash<QString, int>& lines, const QStrin
 }
 
 void RunCharts::setTopology(const Topology& topology) {
-    TrainingSettings settled = topology.training;  // "auto" noise as the run sets it
-    settlePrivacy(&settled);
-    m_privacy = settled.privacy;
-    m_settledRun = topology;
-    m_settledRun.training = settled;
-    m_secureAggregation = settled.secureAggregation;
+    m_settledRun = topology;  // "auto" noise as the run sets it
+    settlePrivacy(&m_settledRun);
+    m_privacy = m_settledRun.training.privacy;
+    m_secureAggregation = m_settledRun.training.secureAggregation;
     m_colourOf.clear();
     m_partyColourOf.clear();
     for (const Node& node : topology.nodes())

@@ -38,7 +38,7 @@ bool partiesRelayWorkers(const TrainingSettings& s) {
 
 int requiredContributors(double setting, int n) {
     if (setting <= 0) return n;
-    if (setting < 1) return std::max(1, int(std::ceil(setting * n)));
+    if (setting < 1) return std::max(1, ceilOfFraction(setting, n));
     return std::clamp(int(setting), 1, std::max(n, 1));
 }
 
