@@ -142,7 +142,9 @@ std::vector<float> targetValues(const NpyArray& y, int64_t samples, const QStrin
 // targets (numbers, N or N x T) as samples.
 SampleSet samplesOf(NpyArray x, const NpyArray& y, const QString& xWhat, const QString& yWhat, bool regression) {
     if (!isFloat(x) && x.size != 1)
-        fail(QStringLiteral("%1 holds '%2' features; %3 (convert with x.astype(numpy.float32))").arg(xWhat, x.descr, kAccepted));
+        fail(QStringLiteral("%1 holds '%2' features; %3 (pixels of 0 to 255: x.astype(numpy.uint8), which is read as 0 to 1, as "
+                            "the other formats' images are; other features: x.astype(numpy.float32))")
+                 .arg(xWhat, x.descr, kAccepted));
     if (isFloat(y) && !regression)
         fail(QStringLiteral("%1 holds '%2' labels; %3 (convert with y.astype(numpy.int64)), or train a regression "
                             "(training.task \"regression\")")

@@ -7,6 +7,8 @@
 #include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
+#include <set>
+#include <torch/csrc/jit/passes/inliner.h>
 
 namespace hips {
 
@@ -14,8 +16,9 @@ namespace {
 
 std::string loadFailure(const QString& file, const std::string& why) {
     return "cannot load the TorchScript model " + file.toStdString() + " with " + torchVersion().toStdString() + ": " + why +
-           "; save it from PyTorch with torch.jit.save(torch.jit.script(net), FILE) (or torch.jit.trace), with a PyTorch "
-           "no newer than this LibTorch";
+           "; save it from PyTorch with torch.jit.save(torch.jit.script(net), FILE) (torch.jit.trace only for a net without dropout or "
+           "BatchNorm), with a "
+           "PyTorch no newer than this LibTorch";
 }
 
 // The first line of a LibTorch error: its message without the C++ backtrace.
@@ -33,6 +36,35 @@ std::string flatName(const std::string& name) {
     return out;
 }
 
+// The first node under `block` (its nested blocks too) whose dropout or BatchNorm mode is a
+// constant, not self.training: what torch.jit.trace records (the mode the net was traced in,
+// kept whether it is put in train() or eval() after), where torch.jit.script reads the flag.
+const torch::jit::Node* modeFixedNode(const torch::jit::Block* block) {
+    const auto constant = [](const torch::jit::Node* n, size_t input) {
+        return n->inputs().size() > input && n->input(input)->node()->kind() == c10::prim::Constant;
+    };
+    for (const torch::jit::Node* n : block->nodes()) {
+        const c10::Symbol kind = n->kind();
+        const bool dropout = kind == c10::aten::dropout || kind == c10::aten::dropout_ || kind == c10::aten::feature_dropout ||
+                             kind == c10::aten::alpha_dropout || kind == c10::aten::feature_alpha_dropout;
+        // (BatchNorm without running statistics always normalises by the batch: its flag is moot.)
+        const bool batchNorm = kind == c10::aten::batch_norm && !constant(n, 3);
+        if ((dropout && constant(n, 2)) || (batchNorm && constant(n, 5))) return n;
+        for (const torch::jit::Block* inner : n->blocks())
+            if (const torch::jit::Node* found = modeFixedNode(inner)) return found;
+    }
+    return nullptr;
+}
+
+void refuseFixedModes(torch::jit::Module& module, const QString& file) {
+    const std::shared_ptr<torch::jit::Graph> graph = module.get_method("forward").graph()->copy();
+    torch::jit::Inline(*graph);  // (submodules' forwards, called as methods, into one graph)
+    if (const torch::jit::Node* n = modeFixedNode(graph->block()))
+        throw TrainError(loadFailure(file, std::string("its ") + n->kind().toUnqualString() +
+                                               " runs in one mode whether the net trains or is evaluated (a traced net's: "
+                                               "torch.jit.trace records the mode it was traced in)"));
+}
+
 }  // namespace
 
 ScriptNet::ScriptNet(const QString& file) {
@@ -46,14 +78,21 @@ ScriptNet::ScriptNet(const QString& file) {
         throw TrainError(loadFailure(file, e.what()));
     }
     if (!m_module.find_method("forward")) throw TrainError(loadFailure(file, "the module has no forward method"));
+    refuseFixedModes(m_module, file);
+    // A tied weight (one tensor in two submodules: an embedding and its decoder) comes once for
+    // each; it is one parameter, trained once a step and sent once, under its first name.
+    std::set<const void*> seen;
+    const auto first = [&seen](const torch::Tensor& t) { return seen.insert(t.unsafeGetTensorImpl()).second; };
     for (const auto& p : m_module.named_parameters(/*recurse=*/true)) {
+        if (!first(p.value)) continue;
         if (p.value.scalar_type() != torch::kFloat32)
             throw TrainError(loadFailure(file, "parameter " + p.name + " is " + std::string(c10::toString(p.value.scalar_type())) +
                                                    "; convert the net with net.float() before saving"));
         register_parameter(flatName(p.name), p.value, /*requires_grad=*/true);  // every parameter is trained
     }
     if (parameters().empty()) throw TrainError(loadFailure(file, "the module has no floating-point parameters to train"));
-    for (const auto& b : m_module.named_buffers(/*recurse=*/true)) register_buffer(flatName(b.name), b.value);
+    for (const auto& b : m_module.named_buffers(/*recurse=*/true))
+        if (first(b.value)) register_buffer(flatName(b.name), b.value);
 }
 
 torch::Tensor ScriptNet::forward(torch::Tensor x) {

@@ -26,15 +26,29 @@ std::vector<int64_t> modelShape(const TrainingSettings& s, const SampleSet& data
     return {in.channels, in.size, in.size};
 }
 
+std::vector<int64_t> withoutOnes(const std::vector<int64_t>& shape) {
+    std::vector<int64_t> out;
+    for (int64_t d : shape)
+        if (d != 1) out.push_back(d);
+    return out;
+}
+
 // The samples' shape as the model's: the same elements in C order (an H x W grey image for a
-// 1 x H x W input, a flat row of a table for an image, an image for a feature vector).
+// 1 x H x W input, a flat row of a table for an image, an image for a feature vector). Where both
+// have two dimensions or more (beside those of size 1), the same dimensions in the same order: an
+// H x W x C image has the elements of a C x H x W one, in another layout, and read as one would
+// be scrambled.
 void checkShape(const SampleSet& data, const std::vector<int64_t>& wanted, const QString& owner) {
     int64_t elements = 1;
     for (int64_t d : wanted) elements *= d;
-    if (data.elements() == elements) return;
-    throw TrainError(QStringLiteral("%1's samples are %2, and the model takes %3; set training.input_shape to the data's "
-                                    "shape, or reshape the data")
-                         .arg(owner, shapeText(data.sampleShape), shapeText(wanted))
+    const std::vector<int64_t> have = withoutOnes(data.sampleShape), want = withoutOnes(wanted);
+    if (data.elements() == elements && (have.size() < 2 || want.size() < 2 || have == want)) return;
+    const bool channelsLast = have.size() == 3 && want.size() == 3 && have[2] == want[0] && have[0] == want[1] && have[1] == want[2];
+    throw TrainError(QStringLiteral("%1's samples are %2, and the model takes %3; %4")
+                         .arg(owner, shapeText(data.sampleShape), shapeText(wanted),
+                              channelsLast ? QStringLiteral("the data is channels-last (height, width, channels): store it "
+                                                            "channels-first, e.g. x.transpose(0, 3, 1, 2) in NumPy")
+                                           : QStringLiteral("set training.input_shape to the data's shape, or reshape the data"))
                          .toStdString());
 }
 

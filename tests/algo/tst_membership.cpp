@@ -280,6 +280,40 @@ private Q_SLOTS:
         QCOMPARE(behind.value("party2/server0"), 3.0);
         QVERIFY(!behind.contains("party2/worker1"));  // one
     }
+
+    // Two hosts' own sources with the same settings are two data sets, each on its host: each
+    // host's worker reads all of its own (not half of each, as one source split in two).
+    void eachHostsOwnSourceIsItsOwnDataSet() {
+        QFile f(HIPS_SOURCE_DIR "/resources/topologies/default.json");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject t = QJsonDocument::fromJson(f.readAll()).object();
+        const QJsonObject site{{"format", "csv"}, {"path", "/data/site.csv"}};
+        t["hosts"] = QJsonArray{QJsonObject{{"id", "local"}, {"address", "127.0.0.1"}},
+                                QJsonObject{{"id", "h1"}, {"address", "127.0.0.1"}, {"agent_port", 7071}, {"data", site}},
+                                QJsonObject{{"id", "h2"}, {"address", "127.0.0.1"}, {"agent_port", 7072}, {"data", site}}};
+        QJsonArray parties = t["parties"].toArray();
+        QJsonObject party1 = parties[1].toObject(), party2 = parties[2].toObject(), roles = party2["roles"].toObject();
+        party1["data"] = QJsonObject{{"format", "csv"}, {"path", "/data/p1.csv"}};
+        roles["workers"] = QJsonArray{QJsonObject{{"host", "h1"}, {"count", 1}}, QJsonObject{{"host", "h2"}, {"count", 1}}};
+        party2["roles"] = roles;
+        parties[1] = party1;
+        parties[2] = party2;
+        t["parties"] = parties;
+        QJsonObject training = t["training"].toObject();
+        training["evaluation_data"] = QJsonObject{{"format", "csv"}, {"path", "/data/test.csv"}};
+        t["training"] = training;
+        const TopologyLoad load = TopologyReader::readJson(QJsonDocument(t).toJson());
+        QVERIFY2(load.ok(), qPrintable(load.errorText()));
+        for (const char* worker : {"party2/worker0", "party2/worker1"}) {
+            const DataPlan plan = dataPlanOf(*load.topology, *load.topology->node(worker));
+            QCOMPARE(plan.partitions, 1);
+            QCOMPARE(plan.parts.size(), 1);
+            QCOMPARE(plan.parts[0].first, 0);
+        }
+        const DataPlan party1Plan = dataPlanOf(*load.topology, *load.topology->node("party1/worker1"));
+        QCOMPARE(party1Plan.partitions, 2);  // (one source, the party's: split between its two workers)
+        QCOMPARE(party1Plan.parts[0].first, 1);
+    }
 };
 
 QTEST_GUILESS_MAIN(MembershipTest)

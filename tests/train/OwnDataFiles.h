@@ -78,4 +78,25 @@ def forward(self, x):
     m.save(path.toStdString());
 }
 
+// A net whose two linear maps share one weight (tied, as an embedding and its decoder are), in
+// two submodules, and a bias of its own: logits = 2 W x + b, for 1 x side x side inputs.
+inline void saveTiedNet(const QString& path, int side, int classes) {
+    torch::manual_seed(9);
+    const torch::Tensor shared = torch::randn({classes, side * side}) * 0.01;
+    torch::jit::Module encoder("Encoder"), decoder("Decoder"), m("TiedNet");
+    for (torch::jit::Module* half : {&encoder, &decoder}) {
+        half->register_parameter("weight", shared, false);
+        half->define("def forward(self, x):\n    return torch.linear(x, self.weight)\n");
+    }
+    m.register_module("encoder", encoder);
+    m.register_module("decoder", decoder);
+    m.register_parameter("bias", torch::zeros({classes}), false);
+    m.define(R"(
+def forward(self, x):
+    y = torch.flatten(x, 1)
+    return self.encoder.forward(y) + self.decoder.forward(y) + self.bias
+)");
+    m.save(path.toStdString());
+}
+
 }  // namespace hips::test

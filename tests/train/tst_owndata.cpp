@@ -75,6 +75,25 @@ private Q_SLOTS:
         QCOMPARE(size_t(model.parameterCount()), ModelRegistry::parameterCount(s.modelSpec()));
     }
 
+    // A tied weight (one tensor in two submodules) is one parameter: sized, sent and stepped once
+    // (it was registered under both names: two slots, two steps of SGD a step), and it learns.
+    void aTiedWeightIsOneParameter() {
+        const QString file = m_dir.filePath("tied.pt");
+        saveTiedNet(file, kSide, kClasses);
+        const ScriptModelInfo info = inspectScriptModel(file);
+        const std::vector<size_t> expected{size_t(kClasses * kSide * kSide), size_t(kClasses)};
+        QCOMPARE(info.tensors, expected);
+        TrainingSettings s = ownDataSettings(file);
+        s.modelTensors = info.tensors;
+        s.modelSha256 = info.sha256;
+        LocalTrainer trainer(s, TrainingData{DataSource{"npy", m_data, {}}, "party 'p'", 0, 1}, "cpu");
+        QCOMPARE(trainer.parameterCount(), size_t(ModelRegistry::parameterCount(s.modelSpec())));  // (aligned: 432 + 3, not 2 x 432 + 3)
+        const RoundStats before = trainer.trainRound();
+        RoundStats after;
+        for (int i = 0; i < 3; ++i) after = trainer.trainRound();
+        QVERIFY2(after.loss < before.loss * 0.5, qPrintable(QStringLiteral("loss %1 -> %2").arg(before.loss).arg(after.loss)));
+    }
+
     // Two workers of one party each get half of the party's data, and the model learns from it.
     void aPartysSourceIsSplitAndLearned() {
         TrainingSettings s = ownDataSettings(m_model);
@@ -190,6 +209,23 @@ private Q_SLOTS:
         s.inputShape = {1, 10, 10};
         QString why = message([&] { (void)LocalTrainer(s, TrainingData{source, "party 'p'", 0, 1}, "cpu"); });
         QVERIFY2(why.contains("party 'p'") && why.contains("1 x 12 x 12") && why.contains("1 x 10 x 10"), qPrintable(why));
+        // Channels-last images (12 x 12 x 3) hold a 3 x 12 x 12 input's values in another layout:
+        // refused, saying how to turn them; a grey image's 12 x 12 x 1 is the same bytes: taken.
+        const Samples grey = bandedSamples(8, 12, 3, 5);
+        std::vector<float> three(grey.x.size() * 3);
+        const QString lastDir = m_dir.filePath("channels_last");
+        QVERIFY(QDir().mkpath(lastDir) && writeNpy(lastDir + "/x.npy", "<f4", {8, 12, 12, 3}, three.data(), three.size() * 4) &&
+                writeNpy(lastDir + "/y.npy", "<i8", {8}, grey.y.data(), grey.y.size() * 8));
+        s = ownDataSettings(m_model);
+        s.inputShape = {3, 12, 12};
+        why = message([&] { (void)loadSource(DataSource{"npy", lastDir, {}}, s, "party 'p'"); });
+        QVERIFY2(why.contains("12 x 12 x 3") && why.contains("channels-last") && why.contains("transpose(0, 3, 1, 2)"), qPrintable(why));
+        s.inputShape = {1, 6, 72};  // as many values, other dimensions
+        why = message([&] { (void)loadSource(DataSource{"npy", lastDir, {}}, s, "party 'p'"); });
+        QVERIFY2(why.contains("1 x 6 x 72") && why.contains("training.input_shape"), qPrintable(why));
+        QVERIFY(writeNpy(lastDir + "/x.npy", "<f4", {8, 12, 12, 1}, grey.x.data(), grey.x.size() * 4));
+        s.inputShape = {1, 12, 12};
+        QCOMPARE(loadSource(DataSource{"npy", lastDir, {}}, s, "party 'p'").size(), int64_t(8));
         s = ownDataSettings(m_model);
         s.classes = 2;  // the data holds label 2
         why = message([&] { (void)LocalTrainer(s, TrainingData{source, "party 'p'", 0, 1}, "cpu"); });
@@ -267,6 +303,29 @@ private Q_SLOTS:
         QVERIFY2(why.contains("no floating-point parameters"), qPrintable(why));
         why = message([&] { (void)inspectScriptModel(m_dir.filePath("missing.pt")); });
         QVERIFY2(why.contains("does not exist"), qPrintable(why));
+    }
+
+    // A traced net's dropout and BatchNorm keep the mode it was traced in (their flag a constant,
+    // where a scripted net reads self.training): evaluated with dropout on, or trained with
+    // BatchNorm frozen, silently. Refused, naming the op; the same net reading self.training
+    // (in a submodule: its forward is looked into) loads.
+    void aNetWhoseModeIsFixedIsRefused() {
+        const auto save = [this](const char* name, const char* training) {
+            torch::jit::Module inner("Inner"), net("Net");
+            inner.register_attribute("training", c10::BoolType::get(), true);
+            inner.define(QStringLiteral("def forward(self, x):\n    return torch.dropout(x, 0.5, %1)\n").arg(training).toStdString());
+            net.register_attribute("training", c10::BoolType::get(), true);
+            net.register_parameter("w", torch::randn({kClasses, kSide * kSide}), false);
+            net.register_module("drop", inner);
+            net.define("def forward(self, x):\n    return torch.linear(self.drop.forward(torch.flatten(x, 1)), self.w)\n");
+            const QString file = m_dir.filePath(name);
+            net.save(file.toStdString());
+            return file;
+        };
+        const QString traced = save("traced.pt", "True");
+        const QString why = message([&] { (void)inspectScriptModel(traced); });
+        QVERIFY2(why.contains(traced) && why.contains("dropout runs in one mode") && why.contains("torch.jit.script"), qPrintable(why));
+        QCOMPARE(inspectScriptModel(save("scripted.pt", "self.training")).tensors.size(), size_t(1));
     }
 };
 

@@ -10,13 +10,13 @@ namespace hips {
 namespace {
 
 // The party's workers that read the same source as `worker` (its party's, or a host's own): the
-// shards of that source go to them in rank order.
+// shards of that source go to them in rank order. The same declaration, not an equal one: two
+// hosts' own sources with the same settings are two data sets, each on its host.
 std::pair<int, int> rankAmongReaders(const Topology& t, const Party& party, const Node& worker, const DataSource& source) {
     int rank = 0, readers = 0, index = 0;
     for (const WorkerGroup& g : party.workers)
         for (int i = 0; i < g.count; ++i, ++index) {
-            const DataSource* theirs = t.dataSourceOf(party.id, g.host);
-            if (!theirs || !(*theirs == source)) continue;
+            if (t.dataSourceOf(party.id, g.host) != &source) continue;
             if (index == worker.rank) rank = readers;
             ++readers;
         }
