@@ -291,8 +291,15 @@ void MainWindow::addLocalReference(const TrainingSettings& s, qint64 exceptRun) 
             settings.value("dataset").toString() != s.dataset)
             continue;
         QString error;
-        if (const auto report = RunReport::load(*m_store, it->id, 0.85, &error))
-            m_charts->setLocalReference(tr("local baseline (run %1)").arg(it->id), report->scoreByRound);
+        if (const auto report = RunReport::load(*m_store, it->id, 0.85, &error)) {
+            // (Each evaluation is in both lists, in one order: a local run's rounds come in time order.)
+            QList<RunCharts::LocalReferencePoint> points;
+            for (qsizetype i = 0; i < std::min(report->scoreByRound.size(), report->scoreByTime.size()); ++i) {
+                const double elapsed = report->scoreByTime[i].x();
+                points.append({report->scoreByRound[i].x(), report->clock.unixTime(elapsed) * 1000, elapsed, report->scoreByRound[i].y()});
+            }
+            m_charts->setLocalReference(tr("local baseline (run %1)").arg(it->id), points);
+        }
         return;
     }
 }

@@ -38,7 +38,7 @@ static int listRuns(const RunStore& store, const QString& filter) {
                 "final", "rounds", "across_MB", "tags");
     for (const auto& [r, f] : runs) {
         const QString start = QDateTime::fromMSecsSinceEpoch(qint64(r.started * 1000)).toString("yyyy-MM-dd HH:mm:ss");
-        const QString duration = r.ended > 0 ? QString::number(runDuration(r), 'f', 1) + 's' : QStringLiteral("-");
+        const QString duration = r.ended > 0 ? QString::number(store.duration(r), 'f', 1) + 's' : QStringLiteral("-");
         const QString tags = r.tags.isEmpty() ? QString() : QStringLiteral("  ") + shown(r.tags, 40);  // no trailing blanks
         std::printf("%4lld  %-20s  %-19s  %9s  %-11s  %11s  %11s  %6d  %9.1f%s\n", static_cast<long long>(r.id),
                     qPrintable(shown(r.name).left(20)), qPrintable(start), qPrintable(duration), qPrintable(shown(r.status, 11)),
@@ -114,7 +114,7 @@ static int showRun(const RunStore& store, const QString& idText) {
                 qPrintable(shown(r->status, 64)),
                 qPrintable(QDateTime::fromMSecsSinceEpoch(qint64(r->started * 1000)).toString("yyyy-MM-dd HH:mm:ss")));
     if (const QString reason = runReason(*r); !reason.isEmpty()) std::printf("reason: %s\n", qPrintable(shown(reason)));
-    if (r->ended > 0) std::printf("duration: %.1f s\n", runDuration(*r));
+    if (r->ended > 0) std::printf("duration: %.1f s\n", store.duration(*r));
     printSetup(store, r->id);
     if (!r->tags.isEmpty()) std::printf("tags: %s\n", qPrintable(shown(r->tags)));
     if (!r->notes.isEmpty()) std::printf("notes: %s\n", qPrintable(shown(r->notes)));

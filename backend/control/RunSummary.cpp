@@ -49,8 +49,10 @@ QJsonObject RunSummary::toJson() const {
                   {"bytes_inside", double(bytesInside)},
                   {"bytes_across", double(bytesAcross)},
                   {"samples", double(samples)}};
-    o.insert(regression ? "final_test_rmse" : "final_test_acc", finalAccuracy);
-    o.insert(regression ? "best_test_rmse" : "best_test_acc", bestAccuracy);
+    // A run that ended before its first evaluation has no score: null, not a 0 (a perfect RMSE).
+    o.insert("evaluated", evaluated);
+    o.insert(regression ? "final_test_rmse" : "final_test_acc", evaluated ? QJsonValue(finalAccuracy) : QJsonValue());
+    o.insert(regression ? "best_test_rmse" : "best_test_acc", evaluated ? QJsonValue(bestAccuracy) : QJsonValue());
     if (!privacy.isEmpty()) o.insert("privacy", privacy);
     if (!slurmJobs.isEmpty()) {
         QJsonObject jobs;

@@ -14,14 +14,6 @@ struct RunRecord {
     QString tags, notes;  // the user's, edited in History (tags: comma-separated)
 };
 
-// How long the run ran, in seconds: its controller's figure (the pause before a resume left
-// out), else from its start to its end; -1 while it runs.
-inline double runDuration(const RunRecord& r) {
-    if (r.ended <= 0) return -1;
-    const double seconds = r.summary.value(QStringLiteral("seconds")).toDouble();
-    return seconds > 0 ? seconds : r.ended - r.started;
-}
-
 // Why a run stopped short of its end, as History, `hips history show` and the report say it:
 // its controller's reason (a failure's or a stop's), or for a run whose controller died, that;
 // empty for a run that finished or still runs.

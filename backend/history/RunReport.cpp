@@ -120,7 +120,11 @@ void RunReport::derive() {
     if (!rounds.rows.isEmpty()) samplesPerSecond = rounds.rows.last().samplesPerSecond;
 
     for (const TrafficRecord& t : traffic) lastT = std::max(lastT, t.t);
-    const double end = run.ended > 0 ? run.ended : lastT;
+    // A simulated run's rows are on its virtual clock, and its end (run.ended) on the real one:
+    // it ends at its last row.
+    const bool simulated =
+        std::any_of(events.begin(), events.end(), [](const EventRecord& e) { return e.level == QLatin1String("simulated"); });
+    const double end = run.ended > 0 && !simulated ? run.ended : lastT;
     seconds = clock.elapsed(end);
     pausedSeconds = std::max(0.0, end - run.started - seconds);
     insideMBByTime = cumulativeByTier(traffic, metric::kTierInside, clock);

@@ -143,6 +143,9 @@ public:
     // The run's own clock (RunClock.h), from its resumes and the rows before each, asked of the
     // tables rather than read whole: an hour's run has 100,000 rows.
     RunClock clock(qint64 run) const;
+    // How long run `r` ran, in seconds: its controller's figure, else by its clock to its end (a
+    // pause before a resume left out either way); -1 while it runs.
+    double duration(const RunRecord& r) const;
     QList<ProcessRecord> processes(qint64 run) const;  // by node id
     struct AgentMark {
         qint64 seq = 0, metricsBytes = 0;

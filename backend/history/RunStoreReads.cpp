@@ -191,6 +191,12 @@ QList<EventRecord> RunStore::events(qint64 run) const {
     return out;
 }
 
+double RunStore::duration(const RunRecord& r) const {
+    if (r.ended <= 0) return -1;
+    const double seconds = r.summary.value(QStringLiteral("seconds")).toDouble();
+    return seconds > 0 ? seconds : clock(r.id).elapsed(r.ended);
+}
+
 RunClock RunStore::clock(qint64 id) const {
     const std::optional<RunRecord> record = run(id);
     if (!record) return RunClock();

@@ -1,6 +1,8 @@
 // A stored run's records rebuilt from the history (StoredRecords): what the charts of each
-// process and party read for a run opened from History, field for field as the roles sent them.
+// process and party read for a run opened from History, field for field as the roles sent them;
+// and a stored simulated run's times.
 #include "MetricRecords.h"
+#include "RunReport.h"
 #include "RunStore.h"
 #include "StoredRecords.h"
 
@@ -80,6 +82,28 @@ private Q_SLOTS:
         QCOMPARE(record->sent(true), quint64(9500));
         QCOMPARE(record->sent(false), quint64(300));
         QCOMPARE(records[0].t, 21.0);
+    }
+
+    // A simulated run's rows are on its virtual clock (an hour here) and it ended after a few
+    // real seconds: the report's duration is the virtual hour, as summary.json and the history
+    // say, not the real seconds (it came out shorter than the report's own time to accuracy).
+    void aSimulatedRunLastsItsVirtualTime() {
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        QVERIFY2(store, qPrintable(error));
+        const qint64 run = store->beginRun("sim", "{}", {{"rounds", 2}});
+        const double t0 = store->run(run)->started;
+        store->appendEvent(run, t0, "simulated", "controller", "hips simulate: every role in one process");
+        store->appendMetric(run, t0 + 1800, "central/master_worker", 1, "eval.test_acc", 0.80);
+        store->appendMetric(run, t0 + 3600, "central/master_worker", 2, "eval.test_acc", 0.86);
+        store->finishRun(run, "finished", {});  // (its end: now, a moment after its start)
+        QVERIFY(store->flush());
+        const auto report = RunReport::load(*store, run, 0.85, &error);
+        QVERIFY2(report, qPrintable(error));
+        QCOMPARE(report->timeToTarget, 3600.0);
+        QCOMPARE(report->seconds, 3600.0);
+        QCOMPARE(report->pausedSeconds, 0.0);
     }
 };
 

@@ -440,6 +440,9 @@ private Q_SLOTS:
             const qint64 other = store->beginRun("cnn-local", "{}", {{"mode", "local"}, {"model", "cnn"}, {"dataset", "synthetic"}});
             const qint64 local = store->beginRun("mlp-local", "{}", {{"mode", "local"}, {"model", "mlp"}, {"dataset", "synthetic"}});
             const qint64 fed = store->beginRun("small-synthetic", small, {{"mode", "fedavg"}, {"model", "mlp"}, {"dataset", "synthetic"}});
+            const double t0 = store->run(local)->started;  // the baseline evaluated 10 s and 20 s after its start
+            store->appendMetric(local, t0 + 10, "central/master_worker", 1, "eval.test_acc", 0.7);
+            store->appendMetric(local, t0 + 20, "central/master_worker", 2, "eval.test_acc", 0.8);
             for (qint64 run : {other, local, fed}) store->finishRun(run, "finished", {});
             QVERIFY(store->flush());
         }
@@ -450,6 +453,11 @@ private Q_SLOTS:
         auto* reference = qobject_cast<QLineSeries*>(accuracy->chart()->series()[3]);
         QCOMPARE(reference->name(), QString("local baseline (run 2)"));  // mlp on synthetic, not the cnn one
         QCOMPARE(reference->pen().style(), Qt::DashLine);
+        // On the time axis its points are at its own times (they were all at 0 s).
+        accuracy->setXAxis(LiveChart::XAxis::Elapsed);
+        QCOMPARE(reference->count(), 2);
+        QCOMPARE(reference->at(0), QPointF(10, 0.7));
+        QCOMPARE(reference->at(1), QPointF(20, 0.8));
     }
 
     // Export report: the dialog opens in the documents folder (not the studio's working

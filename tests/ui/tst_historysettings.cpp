@@ -31,6 +31,16 @@ class HistorySettingsTest : public QObject {
             if (!panel.table()->isRowHidden(row)) ids << panel.table()->item(row, 0)->data(Qt::UserRole).toLongLong();
         return ids;
     }
+    // The panel on the store, shown, its parallel coordinates' tab clicked; nullptr if it did not show.
+    ParallelCoordinates* openParallel(HistoryPanel& panel) const {
+        panel.setStore(m_store.get());
+        panel.resize(1000, 800);
+        panel.show();
+        if (!QTest::qWaitForWindowExposed(&panel)) return nullptr;
+        QTabBar* tabs = panel.compareTabs()->tabBar();
+        QTest::mouseClick(tabs, Qt::LeftButton, Qt::NoModifier, tabs->tabRect(1).center());
+        return panel.parallel();
+    }
     static void type(QLineEdit* field, const QString& text) {
         field->clear();
         QTest::keyClicks(field, text);
@@ -127,13 +137,8 @@ private Q_SLOTS:
 
     void parallelCoordinatesShowTheListedRunsAndAClickSelectsOne() {
         HistoryPanel panel;
-        panel.setStore(m_store.get());
-        panel.resize(1000, 800);
-        panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
-        QTabBar* tabs = panel.compareTabs()->tabBar();
-        QTest::mouseClick(tabs, Qt::LeftButton, Qt::NoModifier, tabs->tabRect(1).center());
-        ParallelCoordinates* view = panel.parallel();
+        ParallelCoordinates* view = openParallel(panel);
+        QVERIFY(view);
         QVERIFY(view->isVisible());
         QCOMPARE(view->axes(), QStringList({"learning_rate", "mode", "final accuracy"}));
         // Higher on the learning-rate axis for a higher rate; the best score highest on its own.
@@ -146,6 +151,25 @@ private Q_SLOTS:
         type(panel.filter(), "mode=fedavg");  // the view follows the filter: mode no longer differs
         QCOMPARE(view->axes(), QStringList({"learning_rate", "final accuracy"}));
         QVERIFY(view->pointOf(m_esync, 0).isNull());
+    }
+
+    // A run that ended before its first evaluation has no score: no point on the score axis (it
+    // was drawn at -1, stretching the axis so that the others' scores all came out near its top).
+    void aRunNeverEvaluatedHasNoScore() {
+        const qint64 failed = m_store->beginRun("failed", "{}", {{"mode", "fedavg"}, {"learning_rate", 0.2}, {"rounds", 2}});
+        m_store->finishRun(failed, "failed", {});
+        QVERIFY(m_store->flush());
+        HistoryPanel panel;
+        ParallelCoordinates* view = openParallel(panel);
+        QVERIFY(view);
+        const int score = int(view->axes().size()) - 1;
+        QCOMPARE(view->axes().last(), QString("final accuracy"));
+        QVERIFY(view->pointOf(failed, score).isNull());
+        QVERIFY(!view->pointOf(failed, 0).isNull());  // (its settings are drawn)
+        // The worst evaluated run (0.6) at the score axis's foot, the best (0.85) at its head: as
+        // the lowest learning rate (0.01) and the highest (0.2) on theirs.
+        QCOMPARE(view->pointOf(m_slow, score).y(), view->pointOf(m_slow, 0).y());
+        QCOMPARE(view->pointOf(m_esync, score).y(), view->pointOf(failed, 0).y());
     }
 };
 

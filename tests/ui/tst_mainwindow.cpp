@@ -179,6 +179,20 @@ private Q_SLOTS:
         QCOMPARE(window.notifier()->lastText(), QString("failed: party2/worker0 exited with status 3"));
     }
 
+    // summary.json: a run that ended before its first evaluation has no score (null, and
+    // "evaluated": false), where it wrote 0: a regression's perfect RMSE.
+    void aSummaryWithoutAnEvaluationHasNoScore() {
+        RunSummary never;
+        never.regression = true;
+        const QJsonObject none = never.toJson();
+        QVERIFY(none["best_test_rmse"].isNull() && none["final_test_rmse"].isNull());
+        QCOMPARE(none["evaluated"], QJsonValue(false));
+        RunSummary scored;
+        scored.evaluated = true, scored.finalAccuracy = 0.86, scored.bestAccuracy = 0.87;
+        QCOMPARE(scored.toJson()["final_test_acc"].toDouble(), 0.86);
+        QCOMPARE(scored.toJson()["best_test_acc"].toDouble(), 0.87);
+    }
+
     void statusStripCountsRoundsAndEstimatesTheRest() {
         RunStatus status;
         QVERIFY(status.text().isEmpty());  // nothing runs

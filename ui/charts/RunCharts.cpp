@@ -318,9 +318,9 @@ void RunCharts::showFacts() {
                          .arg(m_rmse ? tr("RMSE") : tr("accuracy"), privacyFactHtml(row.round) + partyFactsHtml()));
 }
 
-void RunCharts::setLocalReference(const QString& name, const QList<QPointF>& accuracyByRound) {
+void RunCharts::setLocalReference(const QString& name, const QList<LocalReferencePoint>& points) {
     const int line = m_accuracy->addLine(name, QColor(0x7f, 0x7f, 0x7f), Qt::DashLine);
-    for (const QPointF& p : accuracyByRound) m_accuracy->append(line, p.x(), 0, 0, p.y());
+    for (const LocalReferencePoint& p : points) m_accuracy->append(line, p.round, p.wallMs, p.elapsed, p.accuracy);
 }
 
 namespace {

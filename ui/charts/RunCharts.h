@@ -43,7 +43,12 @@ public:
     QString factsText() const;
     // The standalone baseline's accuracy (a `local` run of the history) as a dashed reference line,
     // so that every run shows what no distribution gives.
-    void setLocalReference(const QString& name, const QList<QPointF>& accuracyByRound);
+    // The baseline's evaluations at its own times (its wall clock, the time since its start), as
+    // a comparison's are drawn: the time axes put them where that run had them.
+    struct LocalReferencePoint {
+        double round = 0, wallMs = 0, elapsed = 0, accuracy = 0;
+    };
+    void setLocalReference(const QString& name, const QList<LocalReferencePoint>& points);
     // Another run's rounds over this one's, dashed, on every chart of rounds (accuracy, loss,
     // traffic across parties, throughput, ratio), labelled `name`: runs compared on any x axis.
     void addComparison(const QString& name, const QList<RoundRow>& rows, const QList<double>& wallMs);

@@ -242,7 +242,7 @@ void HistoryPanel::refresh() {
     m_table->setRowCount(int(runs.size()));
     for (int i = 0; i < runs.size(); ++i) {
         const auto& [r, f] = runs[i];
-        const double duration = runDuration(r);
+        const double duration = m_store->duration(r);
         m_table->setItem(i, 0, numberItem(double(r.id), QString::number(r.id)));
         m_table->setItem(i, 1, new QTableWidgetItem(r.name));
         m_table->setItem(i, 2,

@@ -81,14 +81,20 @@ void HistoryPanel::setGroupKey(const QString& key) {
 void HistoryPanel::updateParallel() {
     if (m_compareTabs->currentWidget() != m_parallel) return;
     QList<ParallelCoordinates::Run> runs;
-    bool rmse = false;
+    QList<Score> scores;
+    int regressions = 0;
     for (int row = 0; row < m_table->rowCount(); ++row) {
         if (m_table->isRowHidden(row)) continue;
         const qint64 id = m_table->item(row, 0)->data(Qt::UserRole).toLongLong();
-        const Score score = m_scores.value(id, Score{qQNaN(), false});
-        rmse = rmse || score.rmse;
-        runs << ParallelCoordinates::Run{id, m_table->item(row, 1)->text(), settingsOf(id), score.value};
+        scores << m_scores.value(id, Score{qQNaN(), false});
+        regressions += scores.last().rmse;
+        runs << ParallelCoordinates::Run{id, m_table->item(row, 1)->text(), settingsOf(id), scores.last().value};
     }
+    // One score axis: the listed runs' most common score (an RMSE and an accuracy are not one
+    // scale); the others' lines grey, as a run never evaluated (its score below 0) is.
+    const bool rmse = 2 * regressions > runs.size();
+    for (qsizetype i = 0; i < runs.size(); ++i)
+        if (scores[i].rmse != rmse || !(scores[i].value >= 0)) runs[i].score = qQNaN();
     m_parallel->setRuns(runs, rmse ? tr("final RMSE") : tr("final accuracy"), rmse);
     m_parallel->setSelected(selectedRuns());
 }
