@@ -169,7 +169,8 @@ public:
             if (++pushes % pushesPerRound == 0 && !trainedAgain) {  // its work is reported under the round it pushed for
                 report(pushes / pushesPerRound, stats, {commSeconds, waitSeconds}, m_up ? &*m_up : nullptr, pushesPerRound,
                        std::exchange(attacked, false));
-                evaluateHeldOut(pushes / pushesPerRound, global);
+                // (Scored under the round of the model it got: after a late push, a newer one.)
+                evaluateHeldOut((eachAsItComes ? pushes : std::max(pushes, global.version)) / pushesPerRound, global);
                 stats = {};
                 commSeconds = waitSeconds = 0;
             }
