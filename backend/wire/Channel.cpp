@@ -164,7 +164,7 @@ bool Channel::sendOn(const QString& peer, const QByteArray& route, Message&& m) 
     for (size_t i = m_router ? 1 : 0; i < parts.size(); ++i) bytes += parts[i].size();
     if (m_shaper)
         if (const std::optional<LinkShape> shape = m_shaper->shapeOf(peer)) {
-            if (m_shaper->enqueue(*shape, LinkShaper::Pending{{}, peer, type, std::move(parts), bytes})) return true;
+            if (m_shaper->enqueue(this, *shape, LinkShaper::Pending{{}, peer, type, std::move(parts), bytes})) return true;
             ++m_undeliverable;  // its link holds as many as a socket's queue would: the same bound
             if (m_transform) m_transform->undelivered(peer, Message(type));
             m_rejections->undelivered(peer, QStringLiteral("dropped one '%1' message: its emulated link holds %2 messages already")
@@ -211,8 +211,8 @@ std::optional<QString> Channel::senderOf(const std::vector<zmq::message_t>& part
 
 std::optional<std::chrono::milliseconds> Channel::releaseShaped() {
     if (!m_shaper) return std::nullopt;
-    m_shaper->releaseDue([this](LinkShaper::Pending& p) { transmit(p.peer, p.type, p.parts, p.bytes); });
-    const auto next = m_shaper->nextDue();
+    m_shaper->releaseDue(this, [this](LinkShaper::Pending& p) { transmit(p.peer, p.type, p.parts, p.bytes); });
+    const auto next = m_shaper->nextDue(this);
     if (!next) return std::nullopt;
     return std::max(std::chrono::milliseconds(0), std::chrono::ceil<std::chrono::milliseconds>(*next - LinkShaper::Clock::now()));
 }

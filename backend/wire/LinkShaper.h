@@ -36,22 +36,22 @@ public:
     explicit LinkShaper(std::function<std::optional<LinkShape>(const QString& peer)> shapeOf) : m_shapeOf(std::move(shapeOf)) {}
     std::optional<LinkShape> shapeOf(const QString& peer) const { return m_shapeOf(peer); }
 
-    // The most messages one link holds, like a socket's queue (Channel's high-water mark).
+    // The most messages one sender holds on one link, like a socket's queue (Channel's high-water mark).
     static constexpr size_t kMaxHeld = 1000;
-    // False (and nothing held) when the link holds kMaxHeld already.
-    bool enqueue(const LinkShape& shape, Pending message);
-    // Hands every message due by now to `send`, in each link's order.
-    void releaseDue(const std::function<void(Pending&)>& send);
-    std::optional<Clock::time_point> nextDue() const;
-    bool empty() const;
+    // Held for `sender` (the channel that sends it when due: several channels, one to each global
+    // server, share a party's link and its rate). False (and nothing held) when the sender holds
+    // kMaxHeld on that link already.
+    bool enqueue(const void* sender, const LinkShape& shape, Pending message);
+    // Hands every message of `sender` due by now to `send`, in each link's order.
+    void releaseDue(const void* sender, const std::function<void(Pending&)>& send);
+    std::optional<Clock::time_point> nextDue(const void* sender) const;
+    bool empty(const void* sender) const;
 
 private:
-    struct Link {
-        Clock::time_point freeAt;
-        std::deque<Pending> queue;
-    };
     std::function<std::optional<LinkShape>(const QString&)> m_shapeOf;
-    std::map<QString, Link> m_links;  // move-only messages: not a QHash, which copies on detach
+    std::map<QString, Clock::time_point> m_freeAt;  // by link: when it has carried all it was given
+    // By sender and link: move-only messages, so not a QHash, which copies on detach.
+    std::map<std::pair<const void*, QString>, std::deque<Pending>> m_queues;
 };
 
 }  // namespace hips

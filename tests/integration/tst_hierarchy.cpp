@@ -76,6 +76,7 @@ private Q_SLOTS:
         QVERIFY2(saving > 1.8 && saving < 2.2, qPrintable(QString::number(saving)));
         QVERIFY(two.inside > 2 * flat.inside);  // inside parties: the workers' pushes to their servers
         m_oneServer = two;
+        m_flat = flat;
     }
 
     // Each coordinate is summed from the same contributions in the same order on whichever server
@@ -99,8 +100,18 @@ private Q_SLOTS:
         }
     }
 
+    // Flat over an emulated WAN with two global servers: each worker's two channels share its
+    // party's link, and each sends its own shard (one channel sent both, to one global server:
+    // refused, and the run hung). The same model as one global server's, bit for bit.
+    void aWorkersShardsCrossTheirWanEachToItsServer() {
+        if (m_flat.accuracy < 0) m_flat = runDefault({"--flat"});
+        const Outcome overWan = runDefault({"--flat", "--servers", "2", "--wan", "1000,1"});
+        QVERIFY2(!overWan.params.isEmpty(), overWan.out.constData());
+        QVERIFY(overWan.params == m_flat.params);
+    }
+
 private:
-    Outcome m_oneServer;
+    Outcome m_oneServer, m_flat;
 };
 
 QTEST_GUILESS_MAIN(HierarchyTest)

@@ -13,6 +13,8 @@ using namespace std::chrono;
 
 namespace {
 
+const void* const kSender = &kSender;  // (a channel's address)
+
 LinkShaper::Pending message(const QString& peer, quint64 bytes) {
     return {{}, peer, QStringLiteral("push"), {}, bytes};
 }
@@ -44,32 +46,32 @@ private Q_SLOTS:
         LinkShaper shaper([](const QString&) { return std::nullopt; });
         const LinkShape link{QStringLiteral("wan:p"), 1e6, milliseconds(50)};
         const auto before = LinkShaper::Clock::now();
-        shaper.enqueue(link, message("a", 100000));
-        shaper.enqueue(link, message("b", 200000));
+        shaper.enqueue(kSender, link, message("a", 100000));
+        shaper.enqueue(kSender, link, message("b", 200000));
         const auto after = LinkShaper::Clock::now();
         std::vector<QString> sent;
         std::vector<LinkShaper::Clock::time_point> dues;
-        QVERIFY(shaper.nextDue() >= before + milliseconds(150));
-        QVERIFY(shaper.nextDue() <= after + milliseconds(150));
-        shaper.releaseDue([&](LinkShaper::Pending& p) { sent.push_back(p.peer); });
+        QVERIFY(shaper.nextDue(kSender) >= before + milliseconds(150));
+        QVERIFY(shaper.nextDue(kSender) <= after + milliseconds(150));
+        shaper.releaseDue(kSender, [&](LinkShaper::Pending& p) { sent.push_back(p.peer); });
         QVERIFY(sent.empty());  // not due yet (150 ms from now)
         // Another link is independent; a later message on the first queues behind the others.
-        shaper.enqueue({QStringLiteral("wan:q"), 1e6, milliseconds(0)}, message("c", 1000));
-        QVERIFY(shaper.nextDue() <= after + milliseconds(1) + microseconds(1000));
-        QVERIFY(!shaper.empty());
+        shaper.enqueue(kSender, {QStringLiteral("wan:q"), 1e6, milliseconds(0)}, message("c", 1000));
+        QVERIFY(shaper.nextDue(kSender) <= after + milliseconds(1) + microseconds(1000));
+        QVERIFY(!shaper.empty(kSender));
     }
 
     void dueTimesAddUp() {
         LinkShaper shaper([](const QString&) { return std::nullopt; });
         const LinkShape link{QStringLiteral("wan:p"), 1e6, milliseconds(50)};
         const auto start = LinkShaper::Clock::now();
-        for (int i = 0; i < 3; ++i) shaper.enqueue(link, message(QString::number(i), 100000));
+        for (int i = 0; i < 3; ++i) shaper.enqueue(kSender, link, message(QString::number(i), 100000));
         const auto end = LinkShaper::Clock::now();
         std::vector<QString> order;
         std::vector<LinkShaper::Clock::time_point> dues;
-        while (!shaper.empty()) {  // each released once due, none lost
-            std::this_thread::sleep_until(*shaper.nextDue());
-            shaper.releaseDue([&](LinkShaper::Pending& p) { order.push_back(p.peer), dues.push_back(p.due); });
+        while (!shaper.empty(kSender)) {  // each released once due, none lost
+            std::this_thread::sleep_until(*shaper.nextDue(kSender));
+            shaper.releaseDue(kSender, [&](LinkShaper::Pending& p) { order.push_back(p.peer), dues.push_back(p.due); });
         }
         QCOMPARE(order, std::vector<QString>({"0", "1", "2"}));
         // Each takes 0.1 s of the link after the one before it; the first is due 0.1 s + 50 ms on.
@@ -78,12 +80,31 @@ private Q_SLOTS:
         QVERIFY(dues[0] >= start + milliseconds(150) && dues[0] <= end + milliseconds(150));
     }
 
+    // Two senders on one link (a worker's channels to two global servers, a party's WAN): the
+    // link carries their messages one after the other, and each sender sends only its own (one
+    // released the other's, on its own socket: to the wrong server).
+    void sendersShareALinkAndSendTheirOwn() {
+        LinkShaper shaper([](const QString&) { return std::nullopt; });
+        const LinkShape link{QStringLiteral("wan:p"), 1e6, milliseconds(0)};
+        int first = 0, second = 0;
+        QVERIFY(shaper.enqueue(&first, link, message("global_server0", 100000)));
+        QVERIFY(shaper.enqueue(&second, link, message("global_server1", 100000)));
+        QCOMPARE(*shaper.nextDue(&second) - *shaper.nextDue(&first), LinkShaper::Clock::duration(milliseconds(100)));
+        std::this_thread::sleep_until(*shaper.nextDue(&second));
+        std::vector<QString> sentByFirst;
+        shaper.releaseDue(&first, [&](LinkShaper::Pending& p) { sentByFirst.push_back(p.peer); });
+        QCOMPARE(sentByFirst, std::vector<QString>({"global_server0"}));
+        QVERIFY(shaper.empty(&first) && !shaper.empty(&second));
+        shaper.releaseDue(&second, [&](LinkShaper::Pending& p) { QCOMPARE(p.peer, QString("global_server1")); });
+        QVERIFY(shaper.empty(&second));
+    }
+
     void aLinkHoldsNoMoreThanASocketQueue() {
         LinkShaper shaper([](const QString&) { return std::nullopt; });
         const LinkShape slow{QStringLiteral("wan:p"), 1, milliseconds(0)};  // 1 byte/s: nothing leaves
-        for (size_t i = 0; i < LinkShaper::kMaxHeld; ++i) QVERIFY(shaper.enqueue(slow, message("a", 1)));
-        QVERIFY(!shaper.enqueue(slow, message("a", 1)));
-        QVERIFY(shaper.enqueue({QStringLiteral("wan:q"), 1, milliseconds(0)}, message("b", 1)));  // another link
+        for (size_t i = 0; i < LinkShaper::kMaxHeld; ++i) QVERIFY(shaper.enqueue(kSender, slow, message("a", 1)));
+        QVERIFY(!shaper.enqueue(kSender, slow, message("a", 1)));
+        QVERIFY(shaper.enqueue(kSender, {QStringLiteral("wan:q"), 1, milliseconds(0)}, message("b", 1)));  // another link
     }
 
     void aPartyWanShapesOnlyItsCrossingLinks() {
