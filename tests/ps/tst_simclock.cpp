@@ -71,6 +71,23 @@ private Q_SLOTS:
         QCOMPARE(p.late, quint64(1));
     }
 
+    // Past the deadline, the push that makes the minimum closes the round when it comes: three of
+    // four by 10 s, pushes at 0, 2, 15 and 20 s: closed at 15 s with three, the fourth late. (The
+    // clock said 10 s: before the third push it had counted.)
+    void aDeadlinesMinimumMetLateClosesWhenItIsMet() {
+        RoundCollector c("p/server0", {"a", "b", "c", "d"}, AggregatorRegistry::create("fedavg"));
+        c.tolerateLatePushes();
+        const auto values = [] { return std::make_shared<std::vector<float>>(std::vector<float>{1.0f, 2.0f}); };
+        std::vector<Arrival> arrivals{{"a", values(), 1, 0.0, false},
+                                      {"b", values(), 1, 2.0, false},
+                                      {"c", values(), 1, 15.0, false},
+                                      {"d", values(), 1, 20.0, false}};
+        const Outcome o = collect(c, arrivals, 1, 2, Deadline{10, 3}, 4);
+        QVERIFY(o.complete);
+        QCOMPARE(o.at, 15.0);
+        QCOMPARE(o.late, quint64(1));
+    }
+
     // min_workers as a fraction counts the contributors drawn for the round, as deployed: half of
     // a party of four that draws two is one, and the deadline closes the round with a's push.
     // (Of the four it was two, which only both drawn could make: the round waited for b.)

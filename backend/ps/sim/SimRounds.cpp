@@ -53,6 +53,9 @@ Outcome collect(RoundCollector& c, std::vector<Arrival>& arrivals, qint64 round,
         }
         const bool closed = a.absent ? c.setAbsent(a.from, true) : feed(c, a, round, size);
         if (closed) out = {true, a.at, 0};
+        // Past the deadline, the push that makes the minimum closes the round as it comes (a
+        // deployed server's next tick), not at the deadline before it came.
+        else if (deadline.timeoutS > 0 && a.at > openedAt + deadline.timeoutS && c.closeWithWhatCame(atLeast)) out = {true, a.at, 0};
     }
     if (!out.complete && deadline.timeoutS > 0 && c.closeWithWhatCame(atLeast)) out = {true, openedAt + deadline.timeoutS, 0};
     for (const Arrival& a : arrivals)
