@@ -78,7 +78,8 @@ const QList<ModeInfo>& ModeRegistry::modes() {
           QStringLiteral("HiPS's asynchronous mode: party servers forward each worker's push as it comes, the global "
                          "server applies it at once and answers with the newest model; the staleness of each push is a "
                          "metric. By default HiPS's damped form, w <- w + delta / N (N training workers); with "
-                         "whole_push 1 the ASGD of the literature, w <- w + delta (with local_iters 1: w - lr * g)."),
+                         "whole_push 1 the ASGD of the literature, w <- w + delta (with local_iters 1 and momentum 0: w - lr * g; a "
+                         "worker's local momentum carries over from push to push)."),
           {kWholePush},
           {}},
          P::with({&P::wholePushOption}, async, async)},

@@ -252,6 +252,12 @@ private Q_SLOTS:
         epochs.training.localIters = 0;
         epochs.training.localEpochs = 1;
         QVERIFY(claimBounds(epochs, {"party1/worker0"}).isEmpty());  // the shard's size decides
+        Topology hfa = *load.topology;  // a push is a party sync: k1 steps (honest pushes were overclaims)
+        hfa.training.mode = "hfa";
+        hfa.training.params.insert("k1", 40);
+        QCOMPARE(claimBounds(hfa, {"party1/worker0"}).value("party1/worker0"), 40.0 * 32);
+        hfa.training.mode = "esync";  // its state service decides the steps
+        QVERIFY(claimBounds(hfa, {"party1/worker0"}).isEmpty());
 
         RoundCollector c("party1/server0", {"party1/worker0", "party1/worker1"}, AggregatorRegistry::create("fedavg"));
         c.setClaimBounds(bounds);

@@ -7,7 +7,9 @@
 #include "OwnDataFiles.h"
 #include "ScriptModel.h"
 #include "SourceData.h"
+#include "TopologyReader.h"
 #include "TrainError.h"
+#include "WorkerStrategy.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -92,6 +94,40 @@ private Q_SLOTS:
         RoundStats after;
         for (int i = 0; i < 3; ++i) after = trainer.trainRound();
         QVERIFY2(after.loss < before.loss * 0.5, qPrintable(QStringLiteral("loss %1 -> %2").arg(before.loss).arg(after.loss)));
+    }
+
+    // ESync's push: global_lr x (w_i - w) / N for the weights, and (w_i - w) / N for BatchNorm's
+    // running statistics, which are averaged (global_lr 2 scaled them too: a variance below zero).
+    void esyncAveragesTheRunningStatistics() {
+        QFile f(HIPS_SOURCE_DIR "/resources/topologies/default.json");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray json = f.readAll();
+        TopologyLoad load = TopologyReader::readJson(json);
+        QVERIFY2(load.ok(), qPrintable(load.errorText()));
+        Topology t = *load.topology;
+        const ScriptModelInfo info = inspectScriptModel(m_model);
+        t.training = ownDataSettings(m_model);
+        t.training.mode = "esync";
+        t.training.params.insert("global_lr", 2.0);
+        t.training.modelTensors = info.tensors;
+        t.training.modelBufferTensors = int(info.bufferTensors);
+        LocalTrainer trainer(t.training, TrainingData{DataSource{"npy", m_data, {}}, "party 'p'", 0, 1}, "cpu");
+        std::vector<float> base(trainer.parameterCount()), local(base.size()), pushed(base.size());
+        trainer.writeWeights(base.data());
+        trainer.trainSteps(5);
+        trainer.writeWeights(local.data());
+        const auto strategy = makeWorkerStrategy(t, *t.node("party1/worker0"));
+        strategy->update(trainer, ModelVersion{1, {}, base.data(), base.size()}, pushed.data());
+        const size_t weights = ModelRegistry::trainableFloats(t.training.modelSpec());
+        QVERIFY(weights < base.size());
+        const float workers = float(t.trainingWorkerCount());
+        bool statisticsMoved = false;
+        for (size_t i = 0; i < base.size(); ++i) {
+            const float expected = (local[i] - base[i]) * (i < weights ? 2.0f : 1.0f) / workers;
+            QVERIFY2(std::abs(pushed[i] - expected) <= 1e-6f * (1 + std::abs(expected)), qPrintable(QString::number(i)));
+            statisticsMoved = statisticsMoved || (i >= weights && local[i] != base[i]);
+        }
+        QVERIFY(statisticsMoved);
     }
 
     // Two workers of one party each get half of the party's data, and the model learns from it.

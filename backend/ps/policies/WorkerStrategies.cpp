@@ -2,7 +2,10 @@
 #include "WorkerStrategy.h"
 
 #include "ModeRegistry.h"
+#include "ModelRegistry.h"
 #include "StateServiceRole.h"
+
+#include <cstdint>
 
 namespace hips {
 
@@ -16,11 +19,17 @@ public:
     RoundStats work(LocalTrainer& trainer, qint64) override { return m_steps > 0 ? trainer.trainSteps(m_steps) : trainer.trainRound(); }
     void update(const LocalTrainer& trainer, const ModelVersion& base, float* out) const override {
         trainer.writeDelta(base.data, m_scale, out);
+        for (size_t i = m_statsFrom; i < base.size; ++i) out[i] *= m_statsScale / m_scale;
     }
+    // The floats from `from` on (BatchNorm's running statistics) scaled by `scale` instead: averaged
+    // where the weights take a step of their own (ESync's global_lr would push a variance below 0).
+    void scaleStatistics(size_t from, float scale) { m_statsFrom = from, m_statsScale = scale; }
 
 protected:
     float m_scale;
     qint64 m_steps;  // 0: a round's worth (local_iters or local_epochs)
+    size_t m_statsFrom = SIZE_MAX;
+    float m_statsScale = 1;
 };
 
 // ssgd: the gradient of one batch at w, scaled by 1/N; the global server owns the optimizer.
@@ -60,12 +69,20 @@ private:
     StateServiceClient m_service;
 };
 
+// ESync's w + global_lr·Σ(w_i − w)/N for the weights; BatchNorm's statistics averaged.
+template <typename Strategy>
+std::unique_ptr<Strategy> esyncScaled(std::unique_ptr<Strategy> strategy, const TrainingSettings& s, float workers) {
+    strategy->scaleStatistics(ModelRegistry::trainableFloats(s.modelSpec()), 1.0f / workers);
+    return strategy;
+}
+
 }  // namespace
 
 std::unique_ptr<WorkerStrategy> makeWorkerStrategy(RoleContext& ctx) {
     const TrainingSettings& s = ctx.training();
+    const float workers = float(ctx.topology.trainingWorkerCount());
     if (ModeRegistry::policy(s.mode).stateService)
-        return std::make_unique<Esync>(ctx, float(s.param(QStringLiteral("global_lr"))) / float(ctx.topology.trainingWorkerCount()));
+        return esyncScaled(std::make_unique<Esync>(ctx, float(s.param(QStringLiteral("global_lr"))) / workers), s, workers);
     return makeWorkerStrategy(ctx.topology, ctx.node);
 }
 
@@ -75,7 +92,8 @@ std::unique_ptr<WorkerStrategy> makeWorkerStrategy(const Topology& t, const Node
     const float workers = float(t.trainingWorkerCount());
     // esync's update (its steps end when the state service says: the RoleContext overload asks it,
     // hips simulate asks the rule itself).
-    if (policy.stateService) return std::make_unique<ModelDelta>(float(s.param(QStringLiteral("global_lr"))) / workers, 0);
+    if (policy.stateService)
+        return esyncScaled(std::make_unique<ModelDelta>(float(s.param(QStringLiteral("global_lr"))) / workers, 0), s, workers);
     if (policy.gradientEveryStep) return std::make_unique<Gradient>(1.0f / workers);
     if (policy.hierarchicalFrequency) {  // the party's average: its own workers count
         const float partyWorkers = float(t.party(node.party)->workerCount());

@@ -17,7 +17,11 @@ int runLocalBaseline(RoleContext& ctx) {
     const TrainingSettings& s = ctx.training();
     StartupClock startup;
     ModelEvaluator evaluator(s, ctx.node.device);
-    LocalTrainer trainer(s, 0, 1, ctx.node.device);  // shard 0 of 1: the whole training set
+    // Plain SGD: a proximal term would pull it toward its random start all run long (it has no
+    // round's model to be near: proximal_mu has no effect here, as validation says).
+    TrainingSettings plain = s;
+    plain.proximalMu = 0;
+    LocalTrainer trainer(plain, 0, 1, ctx.node.device);  // shard 0 of 1: the whole training set
     std::vector<float> weights = evaluator.initialWeights();
     trainer.setWeights(weights.data());
     startup.mark(QStringLiteral("data_s"));

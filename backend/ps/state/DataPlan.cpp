@@ -4,6 +4,7 @@
 
 #include "AggregatorRegistry.h"
 #include "DracoCodes.h"
+#include "ModeRegistry.h"
 
 namespace hips {
 
@@ -79,15 +80,24 @@ DataPlan dataPlanOf(const Topology& t, const Node& worker) {
     return plan;
 }
 
+// The most local steps one push holds: local_iters, an HFA party sync's k1; 0 where no plan says
+// (local_epochs: the shard's size decides; ESync: its state service does).
+static qint64 stepsPerPush(const TrainingSettings& s) {
+    const ModePolicy policy = ModeRegistry::policy(s.mode);
+    if (policy.stateService || s.localIters <= 0) return 0;
+    return policy.hierarchicalFrequency ? qint64(s.param(QStringLiteral("k1"))) : s.localIters;
+}
+
 QHash<QString, double> claimBounds(const Topology& t, const QSet<QString>& contributors) {
     QHash<QString, double> bounds;
-    if (t.training.localIters <= 0) return bounds;  // local_epochs: the shard's size decides
+    const qint64 steps = stepsPerPush(t.training);
+    if (steps <= 0) return bounds;
     for (const QString& id : contributors)
         if (const std::optional<Node> node = t.node(id); node && node->kind == RoleKind::Worker) {
             // A collective party's pushing worker claims the samples of the party's every worker.
             const int pushers = pushesForItsParty(t, *node) ? t.party(node->party)->workerCount() : 1;
-            bounds.insert(id, double(t.training.batchSize) * t.training.localIters *
-                                  std::max<qsizetype>(1, dataPlanOf(t, *node).parts.size()) * pushers);
+            bounds.insert(
+                id, double(t.training.batchSize) * double(steps) * std::max<qsizetype>(1, dataPlanOf(t, *node).parts.size()) * pushers);
         }
     return bounds;
 }
