@@ -14,6 +14,7 @@ namespace hips {
 static constexpr int kHighWaterMark = 1000;
 
 static constexpr size_t kEnvelopeSlack = 4096;
+static constexpr int kMaxSealedReadsPerCall = 256;
 
 // IPv6 only for an IPv6 address (tcp://[::1]:9100): on IPv4 a socket stays an IPv4 one, which a
 // host with net.ipv6.bindv6only set, or no IPv6 at all, still takes.
@@ -32,6 +33,10 @@ static WireLimits& defaultLimits() {
     static WireLimits process;
     thread_local WireLimits thread;
     return threadRoleScope() ? thread : process;
+}
+
+WireLimits Channel::currentDefaultLimits() {
+    return defaultLimits();
 }
 
 void Channel::setDefaultLimits(const WireLimits& limits) {
@@ -119,6 +124,7 @@ Channel Channel::router(zmq::context_t& ctx, const QString& self, const QString&
         c.m_plane =
             std::make_unique<SealedPlane>(ctx, true, self, curve.sealedBinding,
                                           QString::fromStdString(c.m_socket.get(zmq::sockopt::last_endpoint)), c.m_limits.maxPayloadBytes);
+    if (c.m_plane) c.m_plane->setRejectionLog(c.m_rejections.get());
     return c;
 }
 
@@ -136,6 +142,7 @@ Channel Channel::dealer(zmq::context_t& ctx, const QString& self, const QString&
     c.m_socket.connect(endpoint.toStdString());
     if (curve.enabled() && !curve.sealedBinding.isEmpty()) {  // the link's keys are offered at once (queued until connected)
         c.m_plane = std::make_unique<SealedPlane>(ctx, false, self, curve.sealedBinding, endpoint, c.m_limits.maxPayloadBytes);
+        c.m_plane->setRejectionLog(c.m_rejections.get());
         c.send(c.m_plane->offer());
     }
     return c;
@@ -325,9 +332,11 @@ std::optional<Envelope> Channel::deliver(const QString& peer, std::vector<zmq::m
     return Envelope{peer, std::move(*d.message), std::move(route)};
 }
 
-// Every CURVE message that is here now, handed to the sealed plane to wait for its bulk frames.
+// The CURVE messages here now, handed to the sealed plane to wait for their bulk frames: at most
+// kMaxSealedReadsPerCall, so that a peer streaming messages cannot keep the caller here (its
+// ticks, its scheduler's checks); the socket stays readable, and the next poll comes straight back.
 void Channel::readSealedArrivals() {
-    for (;;) {
+    for (int read = 0; read < kMaxSealedReadsPerCall; ++read) {
         std::vector<zmq::message_t> parts = receiveParts(m_socket, zmq::recv_flags::dontwait);
         const size_t first = m_router ? 1 : 0;
         if (parts.size() <= first) return;

@@ -63,6 +63,7 @@ public:
     static const PeerKeys& runPeerKeys();
     // Limits every channel starts with (a role process sets those of its run's model).
     static void setDefaultLimits(const WireLimits& limits);
+    static WireLimits currentDefaultLimits();
     // `limits`, when given, replace the defaults before the socket binds or connects.
     static Channel router(zmq::context_t& ctx, const QString& self, const QString& endpoint, const CurveConfig& curve,
                           const std::optional<WireLimits>& limits = std::nullopt);

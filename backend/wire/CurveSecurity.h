@@ -79,6 +79,7 @@ public:
 private:
     void serve(zmq::context_t& ctx, std::promise<void>* bound);
     void answer(zmq::socket_t& zap, const std::vector<zmq::message_t>& frames);
+    void answerLogin(zmq::socket_t& zap, const std::string& requestId, const std::vector<zmq::message_t>& frames);
     void start(zmq::context_t& ctx);
     QHash<QByteArray, QByteArray> m_allowed;  // binary (32 bytes) public key → identity (UTF-8)
     QString m_name;

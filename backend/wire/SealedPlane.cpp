@@ -1,5 +1,9 @@
 #include "SealedPlane.h"
 
+#include "BulkLogins.h"
+#include "SealedFrameFormat.h"
+#include "WireCodec.h"
+
 #include <sodium.h>
 
 #include <algorithm>
@@ -15,70 +19,17 @@ const QString SealedPlane::kReadToEnd = QStringLiteral("seal_read_to_end");
 
 namespace {
 
+using namespace sealedframe;
 using Clock = std::chrono::steady_clock;
 
-// A bulk frame: [header][sender's name][sealed payload]. The header: kind ('h' hello, 'f' frame,
-// 'e' end mark, 'c' closing without one), 0, the part's index in its message (u16), the link
-// counter (u64), the plain size (u64), the first 16 bytes of the BLAKE2b of its message's CBOR
-// header; big-endian. The header and the name are the associated data: a frame opens only as the
-// part it was sealed as, of the message it was sealed for, from the node that sealed it.
-constexpr size_t kDigestBytes = 16;
-constexpr size_t kBulkHeaderBytes = 20 + kDigestBytes;
-constexpr size_t kEntryBytes = 18;  // a descriptor entry: index (u16), counter (u64), size (u64)
-constexpr char kDescriptorMark = 'D';
-constexpr int kBulkHighWaterMark = 256;  // frames queued on a bulk link before they go inline instead
 constexpr int kStrangerHighWaterMark = 8;  // what the open bulk port buffers per connection before it stops reading
 constexpr int kMaxBulkReadsPerCall = 64;  // a stranger's flood is read in bounded bites
 constexpr size_t kMaxStashedFrames = 1024;
 constexpr size_t kMaxHeldPerPeer = 1000;  // a socket's queue: what a peer can have on its way at once
+constexpr uint64_t kMaxCounterAhead = kMaxHeldPerPeer * 64;  // frames on their way: held messages × their parts
 constexpr size_t kMaxNameBytes = 256;
 constexpr int kMaxLinksPerPeer = 4;  // a router's links of one node: its connections' (two while it runs twice at once)
 constexpr std::chrono::milliseconds kHelloAgain{300};  // a dealer's unanswered hello is said again
-
-void putBig(unsigned char* p, uint64_t v, int bytes) {
-    for (int i = 0; i < bytes; ++i) p[i] = static_cast<unsigned char>(v >> (8 * (bytes - 1 - i)));
-}
-
-uint64_t getBig(const unsigned char* p, int bytes) {
-    uint64_t v = 0;
-    for (int i = 0; i < bytes; ++i) v = (v << 8) | p[i];
-    return v;
-}
-
-QByteArray digestOf(const QByteArray& messageHeader) {
-    QByteArray d(int(kDigestBytes), '\0');
-    crypto_generichash(reinterpret_cast<unsigned char*>(d.data()), kDigestBytes,
-                       reinterpret_cast<const unsigned char*>(messageHeader.constData()), size_t(messageHeader.size()), nullptr, 0);
-    return d;
-}
-
-QByteArray bulkHeader(char kind, uint64_t index, uint64_t counter, uint64_t size, const QByteArray& digest) {
-    QByteArray h(int(kBulkHeaderBytes), '\0');
-    auto* p = reinterpret_cast<unsigned char*>(h.data());
-    p[0] = static_cast<unsigned char>(kind);
-    putBig(p + 2, index, 2);
-    putBig(p + 4, counter, 8);
-    putBig(p + 12, size, 8);
-    std::memcpy(p + 20, digest.constData(), std::min<size_t>(kDigestBytes, size_t(digest.size())));
-    return h;
-}
-
-QByteArray bytesOf(const zmq::message_t& m) {
-    return QByteArray(static_cast<const char*>(m.data()), qsizetype(m.size()));
-}
-
-// The host part of "tcp://host:port" (IPv6 in brackets stays in them).
-QString hostOf(const QString& endpoint) {
-    return endpoint.left(endpoint.lastIndexOf(QLatin1Char(':')));
-}
-
-void plainSocketOptions(zmq::socket_t& s, const QString& endpoint, size_t maxFrameBytes, int receiveHighWaterMark) {
-    s.set(zmq::sockopt::linger, 0);
-    s.set(zmq::sockopt::sndhwm, kBulkHighWaterMark);
-    s.set(zmq::sockopt::rcvhwm, receiveHighWaterMark);
-    s.set(zmq::sockopt::maxmsgsize, int64_t(maxFrameBytes + kAeadTagBytes + 4096));
-    if (endpoint.contains(QLatin1Char('['))) s.set(zmq::sockopt::ipv6, 1);
-}
 
 // A frame that opened on arrival, waiting for its message.
 struct Stashed {
@@ -111,6 +62,10 @@ struct SealedPlane::Link {
     size_t stashedBytes = 0;
     std::optional<uint64_t> lastOpened;
     Clock::time_point lastProgress = Clock::now();  // a frame opened: the peer's bulk is moving
+    QByteArray login;  // router: the peer's login to the bulk port, withdrawn with the link
+    ~Link() {
+        if (!login.isEmpty()) bulklogin::withdraw(login);
+    }
 };
 
 struct SealedPlane::Held {
@@ -179,23 +134,26 @@ std::optional<Message> SealedPlane::control(const QString& peer, const QByteArra
         const std::optional<LinkKeys> keys = deriveLinkKeys(false, mine, theirs, m_binding, m_self, peer);
         if (!keys) return std::nullopt;  // a weak key: no link, everything stays on CURVE
         if (!m_bulk) bindBulk();
-        makeLink(*keys, offerId(theirs));
+        Link* link = makeLink(*keys, offerId(theirs));
+        link->login = bulklogin::issue(peer);
         m_askedToOffer.remove(key);
         const QString endpoint = QString::fromStdString(m_bulk->get(zmq::sockopt::last_endpoint));
         Message answer(kAnswer, {{QStringLiteral("port"), endpoint.mid(endpoint.lastIndexOf(QLatin1Char(':')) + 1).toLongLong()},
-                                 {QStringLiteral("offer"), offerId(theirs)}});
+                                 {QStringLiteral("offer"), offerId(theirs)},
+                                 {QStringLiteral("login"), QString::fromLatin1(link->login)}});
         answer.frames.emplace_back(mine.publicKey.data(), mine.publicKey.size());
         return answer;
     }
     const QString offered = m.string(QStringLiteral("offer"));
     if (!m_router && m.type == kAnswer && keyed && m_offered && offered == offerId(m_offered->publicKey)) {
         const qint64 port = m.integer(QStringLiteral("port"));
+        const QByteArray login = m.string(QStringLiteral("login")).toLatin1();
         const std::optional<LinkKeys> keys = deriveLinkKeys(true, *m_offered, theirs, m_binding, m_self, peer);
-        if (!keys || port <= 0 || port > 65535) return std::nullopt;
+        if (!keys || port <= 0 || port > 65535 || login.isEmpty() || login.size() > 255) return std::nullopt;
         m_offered.reset();
         m_links.clear();
         Link* link = makeLink(*keys, offered);
-        connectBulk(quint16(port));
+        connectBulk(quint16(port), login);
         sayHello(*link);
         return std::nullopt;
     }
@@ -236,16 +194,18 @@ void SealedPlane::bindBulk() {
     const QString host = hostOf(m_curveEndpoint);
     m_bulk = std::make_unique<zmq::socket_t>(m_ctx, zmq::socket_type::router);
     plainSocketOptions(*m_bulk, host, m_maxFrameBytes, kStrangerHighWaterMark);
+    bulklogin::requireLogin(*m_bulk);  // only the run's members, each with the login it was answered
     m_bulk->set(zmq::sockopt::router_mandatory, 1);
     m_bulk->bind((host + QStringLiteral(":*")).toStdString());
 }
 
 // A dealer's bulk socket sends only while connected (immediate): towards a port it cannot reach
 // (a firewall), its frames go inline instead of queueing for ever.
-void SealedPlane::connectBulk(quint16 port) {
+void SealedPlane::connectBulk(quint16 port, const QByteArray& login) {
     const QString endpoint = hostOf(m_curveEndpoint) + QLatin1Char(':') + QString::number(port);
     m_bulk = std::make_unique<zmq::socket_t>(m_ctx, zmq::socket_type::dealer);
     plainSocketOptions(*m_bulk, endpoint, m_maxFrameBytes, kBulkHighWaterMark);
+    bulklogin::logIn(*m_bulk, m_self, login);
     m_bulk->set(zmq::sockopt::immediate, 1);
     m_bulk->connect(endpoint.toStdString());
 }
@@ -372,17 +332,27 @@ void SealedPlane::readBulk() {
 // stranger's, altered, cut, replayed or reordered) is refused and changes nothing.
 void SealedPlane::takeBulkFrame(std::vector<zmq::message_t>& parts) {
     const size_t first = m_router ? 1 : 0;
-    const auto refuse = [this] { ++m_bulkRefused; };
-    if (parts.size() != first + 3 || parts[first].size() != kBulkHeaderBytes || parts[first + 1].size() > kMaxNameBytes) return refuse();
-    const QByteArray header = bytesOf(parts[first]), name = bytesOf(parts[first + 1]);
+    QByteArray name;
+    // Named under one key, whatever name a frame claims: a stranger's names cannot each buy a line.
+    const auto refuse = [&](const char* why) {
+        ++m_bulkRefused;
+        if (m_rejections)
+            m_rejections->reject(QStringLiteral("the sealed bulk port"),
+                                 QStringLiteral("a frame that names '%1': %2").arg(QString::fromUtf8(name), QLatin1String(why)));
+    };
+    if (parts.size() != first + 3 || parts[first].size() != kBulkHeaderBytes || parts[first + 1].size() > kMaxNameBytes)
+        return refuse("not a sealed frame (its parts or their sizes)");
+    const QByteArray header = bytesOf(parts[first]);
+    name = bytesOf(parts[first + 1]);
     const auto* h = reinterpret_cast<const unsigned char*>(header.constData());
     const uint64_t index = getBig(h + 2, 2), counter = getBig(h + 4, 8), size = getBig(h + 12, 8);
     zmq::message_t& payload = parts[first + 2];
     const bool mark = (h[0] == 'h' && m_router) || h[0] == 'e' || h[0] == 'c';
-    if (size > m_maxFrameBytes || payload.size() != size + kAeadTagBytes || (h[0] != 'f' && !(mark && size == 0))) return refuse();
+    if (size > m_maxFrameBytes || payload.size() != size + kAeadTagBytes || (h[0] != 'f' && !(mark && size == 0)))
+        return refuse("its size or kind is not one this port takes");
     const QByteArray bulkRoute = m_router ? bytesOf(parts[0]) : QByteArray();
     Link* link = bulkLinkFor(QString::fromUtf8(name), bulkRoute, h[0] == 'h', payload, header + name, counter);
-    if (!link) return refuse();
+    if (!link) return refuse("it does not open under the keys of the node it names (a stranger's, altered, cut, replayed or out of order)");
     link->lastOpened = counter;
     link->lastProgress = Clock::now();
     if (m_router) link->bulkRoute = bulkRoute;  // its newest connection is where it is reached
@@ -453,6 +423,28 @@ QString SealedPlane::descriptorMisfit(const std::vector<BulkRef>& before, const 
     return {};
 }
 
+// What a held message may not be, so that what a member has held here stays bounded: more parts
+// or more bytes (inline and sealed) than its channel would deliver, or a sealed frame further
+// ahead of the last one opened than a sender can have on its way (the head of a queue waits for
+// its frames; one named 2^40 would have waited for ever while the member's frames kept coming).
+QString SealedPlane::oversized(const Held& held, const std::vector<zmq::message_t>& parts, const Link* link) const {
+    const size_t payloadParts = parts.size() - held.first - 1;
+    if (payloadParts > WireLimits{}.maxFrames)
+        return QStringLiteral("a sealed message of %1 parts (at most %2)").arg(payloadParts).arg(WireLimits{}.maxFrames);
+    size_t bytes = 0;
+    for (size_t i = held.first + 1; i < parts.size(); ++i) bytes += parts[i].size();
+    for (const BulkRef& ref : held.refs) bytes += ref.size;  // (each at most m_maxFrameBytes: no overflow)
+    if (bytes > m_maxFrameBytes)
+        return QStringLiteral("a sealed message of %1 bytes, over the %2 its channel takes").arg(bytes).arg(m_maxFrameBytes);
+    const uint64_t opened = link && link->lastOpened ? *link->lastOpened : 0;
+    if (!held.refs.empty() && held.refs.front().counter > opened + kMaxCounterAhead)
+        return QStringLiteral("a sealed frame numbered %1, %2 past the last one opened (at most %3 can be on their way)")
+            .arg(held.refs.front().counter)
+            .arg(held.refs.front().counter - opened)
+            .arg(kMaxCounterAhead);
+    return {};
+}
+
 QString SealedPlane::arrive(const QString& peer, QByteArray route, std::vector<zmq::message_t>&& parts, size_t first) {
     Held held;
     held.peer = peer;
@@ -472,11 +464,12 @@ QString SealedPlane::arrive(const QString& peer, QByteArray route, std::vector<z
             held.refusal = descriptorMisfit(held.refs, ref, parts, first);
             held.refs.push_back(ref);
         }
+        if (held.refusal.isEmpty()) held.refusal = oversized(held, parts, linkOf(key));
     }
     std::deque<Held>& queue = m_held[key];
     if (queue.size() >= kMaxHeldPerPeer)  // its head waits for a frame: what comes meanwhile is refused, not kept
         return QStringLiteral("more than %1 messages held behind one whose sealed frames have not come").arg(kMaxHeldPerPeer);
-    held.parts = std::move(parts);
+    if (held.refusal.isEmpty()) held.parts = std::move(parts);  // (a refused one keeps nothing but its place)
     queue.push_back(std::move(held));
     return {};
 }

@@ -19,7 +19,8 @@
 // connects a plain DEALER there and says hello (a sealed empty frame), again until the router
 // says on CURVE that it has it: only then does the dealer send frames the bulk way, so a bulk
 // port it cannot reach (a firewall) leaves everything on CURVE. Every bulk frame names its sender
-// and is opened as it comes: anyone may connect to the bulk port, and what does not open under
+// and is opened as it comes: only a member may connect to the bulk port (a PLAIN login the router
+// answered it with on CURVE, checked at the handshake: BulkLogins.h), and what does not open under
 // the key of the node it names is refused, counted, and changes nothing; the router reaches a
 // dealer on the connection its latest frame that opened came on. Until a link is up, or when the
 // bulk socket has no room, frames stay inline on CURVE: slower, never lost. A router that did not
@@ -28,6 +29,7 @@
 // node (a standby's takeover while the old process comes back) each keep their own, and neither
 // waits behind the other's frames.
 #include "Message.h"
+#include "RejectionLog.h"
 #include "SealedLink.h"
 
 #include <QByteArray>
@@ -132,6 +134,8 @@ public:
     quint64 framesSealed() const { return m_framesSealed.load(std::memory_order_relaxed); }
     quint64 framesOpened() const { return m_framesOpened.load(std::memory_order_relaxed); }
     quint64 bulkRefused() const { return m_bulkRefused.load(std::memory_order_relaxed); }
+    // Where refused bulk frames are named (the channel's log: rate-limited, escaped).
+    void setRejectionLog(RejectionLog* log) { m_rejections = log; }
 
 private:
     struct Link;
@@ -146,7 +150,7 @@ private:
     Link* bulkLinkFor(const QString& peer, const QByteArray& bulkRoute, bool hello, zmq::message_t& payload, const QByteArray& aad,
                       uint64_t counter);
     void bindBulk();
-    void connectBulk(quint16 port);
+    void connectBulk(quint16 port, const QByteArray& login);
     void sayHello(Link& link);
     bool sendMark(Link& link, char kind);
     bool sendBulk(const Link& link, const QByteArray& header, const QByteArray& name, zmq::message_t& sealed);
@@ -157,6 +161,7 @@ private:
     std::optional<Arrived> settle(const QByteArray& key, std::deque<Held>& queue);
     bool decided(const QByteArray& key, const Held& head) const;
     QString missing(const Link& link, const Held& head, const BulkRef& ref) const;
+    QString oversized(const Held& held, const std::vector<zmq::message_t>& parts, const Link* link) const;
     QString descriptorMisfit(const std::vector<BulkRef>& before, const BulkRef& ref, const std::vector<zmq::message_t>& parts,
                              size_t first) const;
 
@@ -166,6 +171,7 @@ private:
     QByteArray m_binding;
     QString m_curveEndpoint;
     size_t m_maxFrameBytes;
+    RejectionLog* m_rejections = nullptr;
     AeadCipher m_cipher = fastestAead();
     std::unique_ptr<zmq::socket_t> m_bulk;
     std::map<QByteArray, std::unique_ptr<Link>> m_links;  // by keyOf

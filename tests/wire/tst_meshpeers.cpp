@@ -2,6 +2,7 @@
 // context and ports the kernel chose, CURVE on as in every run. The sum arrives whole; a
 // stranger's chunks are never taken; a member that sends the wrong length or nothing is named.
 #include "Collective.h"
+#include "BulkLogins.h"
 #include "MeshPeers.h"
 #include "PartySequence.h"
 
@@ -21,7 +22,7 @@ struct Rank {
 };
 
 // n ranks, each bound to a port of the kernel's choosing, each admitting the others' keys.
-std::vector<std::unique_ptr<Rank>> party(int n, std::chrono::milliseconds deadline, bool curve = true) {
+std::vector<std::unique_ptr<Rank>> party(int n, std::chrono::milliseconds deadline, bool curve = true, size_t chunkLimit = 0) {
     std::vector<CurveKeyPair> keys;
     QList<MeshPeers::Member> members;
     QHash<QByteArray, QString> admitted;
@@ -34,7 +35,7 @@ std::vector<std::unique_ptr<Rank>> party(int n, std::chrono::milliseconds deadli
     for (int r = 0; r < n; ++r) {
         auto rank = std::make_unique<Rank>();
         if (curve) rank->guard = std::make_unique<CurveGuard>(rank->ctx, admitted, members[r].node);
-        rank->peers = std::make_unique<MeshPeers>(rank->ctx, members, r, keys[size_t(r)], deadline);
+        rank->peers = std::make_unique<MeshPeers>(rank->ctx, members, r, keys[size_t(r)], deadline, chunkLimit);
         rank->publicKey = keys[size_t(r)].publicKey;
         ranks.push_back(std::move(rank));
     }
@@ -168,15 +169,24 @@ private Q_SLOTS:
         for (size_t i = 0; i < count; i += 997) QCOMPARE(data[0][i], sum[i] * float(n));
     }
 
-    // The bulk socket takes connections from anyone: a stranger's frames (junk, or a header
-    // naming a member over a payload it did not seal) are refused and counted, and the sum is
-    // the members' alone.
+    // The bulk socket takes connections only with a member's login: a stranger without one is
+    // refused at the handshake (nothing it sends is read or held). One with a login (a member's,
+    // say) reaches it, and its frames (junk, or a header naming another member over a payload it
+    // did not seal) are refused and counted; the sum is the members' alone.
     void aStrangersSealedFramesAreRefused() {
         auto ranks = party(2, 10s);
         QVERIFY(onRanks(ranks, [&](int, MeshPeers& p) { p.sealLinks("binding"); }).isEmpty());
         zmq::context_t ctx(1);
+        zmq::socket_t nobody(ctx, zmq::socket_type::push);
+        nobody.set(zmq::sockopt::linger, 0);
+        bulklogin::logIn(nobody, QStringLiteral("party1/worker1"), "not-a-login");
+        nobody.connect(ranks[0]->peers->bulkEndpoint().toStdString());
+        (void)nobody.send(zmq::buffer("junk", 4), zmq::send_flags::dontwait);
+        const quint64 curveRefusals = ranks[0]->guard->refusals();
+        QTRY_VERIFY_WITH_TIMEOUT(ranks[0]->guard->refusals() > curveRefusals, 5000);
         zmq::socket_t stranger(ctx, zmq::socket_type::push);
         stranger.set(zmq::sockopt::linger, 2000);
+        bulklogin::logIn(stranger, QStringLiteral("party1/worker1"), bulklogin::issue(QStringLiteral("party1/worker1")));
         stranger.connect(ranks[0]->peers->bulkEndpoint().toStdString());
         unsigned char header[SealedBulk::kHeaderBytes] = {0, 0, 0, 1};  // "rank 1", tag 0, counter 0
         std::vector<unsigned char> forged(4 * 50 + kAeadTagBytes, 0x5a);
@@ -202,16 +212,15 @@ private Q_SLOTS:
         const QList<QString> names{QStringLiteral("party1/worker0"), QStringLiteral("party1/worker1")};
         SealedBulk mine(ctx, 0, names, QStringLiteral("tcp://127.0.0.1"), "binding");
         SealedBulk theirs(ctx, 1, names, QStringLiteral("tcp://127.0.0.1"), "binding");
-        QVERIFY(!mine.accept(1, theirs.publicKey(), QStringLiteral("tcp://x")));
+        QVERIFY(!mine.accept(1, theirs.publicKey(), QStringLiteral("tcp://x"), theirs.loginFor(0)));
         QVERIFY(!mine.linked(1));
-        QVERIFY(mine.accept(1, theirs.publicKey(), theirs.endpoint()));
+        QVERIFY(mine.accept(1, theirs.publicKey(), theirs.endpoint(), theirs.loginFor(0)));
     }
 
     // A chunk over the limit is refused by the channel, unread: the rank waiting for it says whose
     // at once, not at the deadline.
     void anOversizedChunkIsNamedAtOnce() {
-        auto ranks = party(2, 60s);
-        ranks[0]->peers->setChunkLimit(50 * sizeof(float));
+        auto ranks = party(2, 60s, true, 50 * sizeof(float));
         const auto ring = CollectiveRegistry::create(QStringLiteral("ring"));
         std::vector<float> mine(100, 1), big(1000, 2);
         QElapsedTimer clock;

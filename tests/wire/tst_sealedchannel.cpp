@@ -2,6 +2,7 @@
 // plain socket beside CURVE and come out bit for bit, in each peer's order; what a stranger sends
 // to the bulk port is refused and counted while the link goes on; a router that started again
 // asks its dealer for a new link, and the frames after it are sealed again.
+#include "BulkLogins.h"
 #include "Channel.h"
 
 #include <QRandomGenerator>
@@ -231,8 +232,19 @@ private Q_SLOTS:
         const QString bulk = server.sealedPlane()->bulkEndpoint();
         QVERIFY(bulk.startsWith("tcp://127.0.0.1:"));
 
+        // Without a login the port is closed to it: refused at the handshake (by the ZAP handler),
+        // before anything it sends is read or held.
+        zmq::socket_t nobody(run.ctx, zmq::socket_type::dealer);
+        nobody.set(zmq::sockopt::linger, 0);
+        bulklogin::logIn(nobody, kOther, "not-a-login");
+        nobody.connect(bulk.toStdString());
+        (void)nobody.send(zmq::str_buffer("garbage"), zmq::send_flags::dontwait);
+        QTRY_VERIFY_WITH_TIMEOUT(run.guard->refusals() > 0, 5000);
+        // One that has a login (another member's, say) reaches the port: what it sends in the
+        // worker's name does not open under the worker's keys.
         zmq::socket_t stranger(run.ctx, zmq::socket_type::dealer);
         stranger.set(zmq::sockopt::linger, 0);
+        bulklogin::logIn(stranger, kOther, bulklogin::issue(kOther));
         stranger.connect(bulk.toStdString());
         const auto sendParts = [&](std::initializer_list<QByteArray> parts) {
             size_t i = 0;
@@ -368,6 +380,39 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT((server.receive(50ms), server.refusedFromPeers()), 1u, 5000);
         sendWithDescriptor(7);  // the message has one part
         QTRY_COMPARE_WITH_TIMEOUT((server.receive(50ms), server.refusedFromPeers()), 2u, 5000);
+    }
+
+    // A member's message that names a sealed frame further ahead than any can be on its way, or
+    // holds more parts than a channel delivers, is refused at once. Held, it waited 30 s for its
+    // frames (for ever, while the member's other frames kept coming), keeping its parts meanwhile.
+    void aHeldMessageBeyondWhatCanComeIsRefusedAtOnce() {
+        Run run;
+        Channel server = run.server();
+        Channel worker = run.worker(endpointOf(server));
+        QVERIFY(link(server, worker));
+        const auto sendNaming = [&](quint64 counter, int parts) {
+            Message m("push");
+            for (int i = 0; i < parts; ++i) m.frames.emplace_back();  // part 1 is the sealed one: empty inline
+            std::vector<zmq::message_t> wire;
+            WireCodec::encode(std::move(m), wire);
+            QByteArray descriptor(1 + 18, '\0');  // 'D', then part 1 (u16), the counter (u64), 1 KiB (u64)
+            descriptor[0] = 'D';
+            descriptor[2] = 1;
+            for (int i = 0; i < 8; ++i) descriptor[3 + i] = char(counter >> (56 - 8 * i));
+            descriptor[17] = 0x04;
+            wire.emplace_back(descriptor.constData(), size_t(descriptor.size()));
+            for (size_t i = 0; i < wire.size(); ++i)
+                worker.socket().send(wire[i], i + 1 < wire.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
+        };
+        const quint64 before = server.refusedFromPeers();
+        sendNaming(quint64(1) << 40, 1);
+        QTRY_COMPARE_WITH_TIMEOUT((server.receive(50ms), server.refusedFromPeers()), before + 1, 5000);
+        sendNaming(1, 100);
+        QTRY_COMPARE_WITH_TIMEOUT((server.receive(50ms), server.refusedFromPeers()), before + 2, 5000);
+        worker.send(withFrames("push", {{1 << 20, 12}}));  // and the member's next message is taken
+        const auto push = receiveWithin(server, 5s);
+        QVERIFY(push);
+        QVERIFY(sameBytes(push->message.frames[0], randomFrame(1 << 20, 12)));
     }
 };
 

@@ -13,6 +13,7 @@ static const QString kChunk = QStringLiteral("collective_chunk");
 static const QString kTag = QStringLiteral("tag");
 static const QString kOffer = QStringLiteral("collective_link");  // a sealed link's ephemeral key and bulk endpoint
 static const QString kBulk = QStringLiteral("bulk");
+static const QString kLogin = QStringLiteral("login");  // to the offering member's bulk port (BulkLogins.h)
 
 static constexpr std::chrono::milliseconds kWaitSlice{200};
 
@@ -24,13 +25,22 @@ static CurveConfig serverCurve(const CurveKeyPair& own) {
     return CurveConfig{own, {}};
 }
 
-MeshPeers::MeshPeers(zmq::context_t& ctx, QList<Member> members, int rank, const CurveKeyPair& own, std::chrono::milliseconds deadline)
+static std::optional<WireLimits> chunkLimits(size_t chunkLimit) {
+    if (chunkLimit == 0) return std::nullopt;
+    WireLimits limits = Channel::currentDefaultLimits();
+    limits.maxPayloadBytes = chunkLimit;
+    return limits;
+}
+
+MeshPeers::MeshPeers(zmq::context_t& ctx, QList<Member> members, int rank, const CurveKeyPair& own, std::chrono::milliseconds deadline,
+                     size_t chunkLimit)
     : m_ctx(ctx),
       m_members(std::move(members)),
       m_rank(rank),
       m_own(own),
       m_deadline(deadline),
-      m_router(Channel::router(ctx, m_members.value(rank).node, m_members.value(rank).endpoint, serverCurve(own))) {
+      m_router(Channel::router(ctx, m_members.value(rank).node, m_members.value(rank).endpoint, serverCurve(own), chunkLimits(chunkLimit))),
+      m_chunkLimit(chunkLimit) {
     for (int r = 0; r < m_members.size(); ++r) m_rankOf.insert(m_members[r].node, r);
 }
 
@@ -49,23 +59,14 @@ QString MeshPeers::endpoint() const {
     return QString::fromStdString(const_cast<Channel&>(m_router).socket().get(zmq::sockopt::last_endpoint));
 }
 
-void MeshPeers::setChunkLimit(size_t bytes) {
-    WireLimits limits = m_router.limits();
-    limits.maxPayloadBytes = bytes;
-    m_router.setLimits(limits);
-    m_chunkLimit = bytes;
-    if (m_bulk) m_bulk->setChunkLimit(bytes);
-}
-
 void MeshPeers::sealLinks(const QByteArray& binding) {
     QList<QString> names;
     for (const Member& m : m_members) names << m.node;
     const QString own = m_members[m_rank].endpoint;
-    auto bulk = std::make_unique<SealedBulk>(m_ctx, m_rank, names, own.left(own.lastIndexOf(':')), binding);
-    if (m_chunkLimit > 0) bulk->setChunkLimit(m_chunkLimit);
+    auto bulk = std::make_unique<SealedBulk>(m_ctx, m_rank, names, own.left(own.lastIndexOf(':')), binding, m_chunkLimit);
     for (int r = 0; r < size(); ++r) {
         if (r == m_rank) continue;
-        Message offer(kOffer, {{kBulk, bulk->endpoint()}});
+        Message offer(kOffer, {{kBulk, bulk->endpoint()}, {kLogin, QString::fromLatin1(bulk->loginFor(r))}});
         offer.frames.emplace_back(bulk->publicKey().data(), bulk->publicKey().size());
         if (!dealerTo(r).send(std::move(offer))) throw CollectiveError("cannot offer a sealed link to " + m_members[r].node.toStdString());
     }
@@ -75,7 +76,7 @@ void MeshPeers::sealLinks(const QByteArray& binding) {
     const auto deadline = Clock::now() + m_deadline;
     for (;;) {
         for (auto it = m_offers.begin(); it != m_offers.end(); it = m_offers.erase(it))
-            if (!bulk->accept(it->first, it->second.first, it->second.second)) ++m_refused;  // (a weak key)
+            if (!bulk->accept(it->first, it->second.key, it->second.endpoint, it->second.login)) ++m_refused;  // (a weak key)
         if (bulk->linkedCount() == size() - 1) break;
         if (!pull(deadline)) {
             QStringList missing;
@@ -90,12 +91,14 @@ void MeshPeers::sealLinks(const QByteArray& binding) {
 void MeshPeers::takeOffer(int from, const Message& m) {
     std::array<unsigned char, 32> key{};
     const QString endpoint = m.string(kBulk);
-    if (m_bulk || m_offers.count(from) || m.frames.size() != 1 || m.frames[0].size() != key.size() || !endpoint.startsWith("tcp://")) {
+    const QByteArray login = m.string(kLogin).toLatin1();
+    if (m_bulk || m_offers.count(from) || m.frames.size() != 1 || m.frames[0].size() != key.size() || !endpoint.startsWith("tcp://") ||
+        login.isEmpty() || login.size() > 255) {
         ++m_refused;  // one offer a member, of the right shape, before the links are made
         return;
     }
     std::memcpy(key.data(), m.frames[0].data(), key.size());
-    m_offers.emplace(from, std::pair{key, endpoint});
+    m_offers.emplace(from, Offer{key, endpoint, login});
 }
 
 QCborArray MeshPeers::bulkTraffic() const {

@@ -29,7 +29,11 @@ public:
     };
     // Binds members[rank]'s endpoint (its port may be 0: endpoint() says which it got).
     // `own`: this rank's key pair (null: plain TCP, tests and benches of the wire only).
-    MeshPeers(zmq::context_t& ctx, QList<Member> members, int rank, const CurveKeyPair& own, std::chrono::milliseconds deadline);
+    // `chunkLimit`: the largest chunk it takes, in bytes (0: the channels' default limit); a larger
+    // frame is refused by its socket, unread. (Set here: libzmq takes a socket's limit for the
+    // connections it accepts when it binds, so a limit set later would not hold.)
+    MeshPeers(zmq::context_t& ctx, QList<Member> members, int rank, const CurveKeyPair& own, std::chrono::milliseconds deadline,
+              size_t chunkLimit = 0);
     // Gives what it queued up to min(deadline, 5 s) to leave.
     ~MeshPeers() override;
 
@@ -54,8 +58,6 @@ public:
     QString bulkEndpoint() const { return m_bulk ? m_bulk->endpoint() : QString(); }
     // The sealed links' traffic (the CURVE channels' is in channels()), as a traffic record's links.
     QCborArray bulkTraffic() const;
-    // The largest chunk it takes (a larger frame is refused by its channel, unread).
-    void setChunkLimit(size_t bytes);
     // The bytes a member may have waiting here ahead of their turn (0: no limit but kMaxStashed's
     // count): a member that sends more is refused and named, where it would otherwise make this
     // rank hold up to kMaxStashed chunks of the largest size.
@@ -109,7 +111,12 @@ private:
     QSet<int> m_refusedFrom;  // members a message was refused from: the step waiting on them fails at once
     std::function<void()> m_whileWaiting;
     std::unique_ptr<SealedBulk> m_bulk;  // the sealed plane, once sealLinks is done
-    std::map<int, std::pair<std::array<unsigned char, 32>, QString>> m_offers;  // peers' offers not yet taken up
+    struct Offer {
+        std::array<unsigned char, 32> key;
+        QString endpoint;
+        QByteArray login;  // to its bulk port
+    };
+    std::map<int, Offer> m_offers;  // peers' offers not yet taken up
     size_t m_chunkLimit = 0;
 };
 

@@ -52,11 +52,11 @@ PartyCollective::PartyCollective(RoleContext& ctx) : m_ctx(ctx) {
     const Host* host = ctx.topology.host(ctx.node.host);
     members[m_rank].endpoint = tcpEndpoint(host ? host->address : QStringLiteral("127.0.0.1"), 0);
     const auto timeout = std::chrono::seconds(qint64(party->transportParam(QStringLiteral("transport_timeout_s"))));
-    m_mesh = std::make_unique<MeshPeers>(ctx.zmq, members, m_rank, Channel::runKeyPair(), timeout);
     // A chunk is at most transport_chunk_kb, and at most the model with the two floats that ride along.
-    const size_t chunk = size_t(party->transportParam(QStringLiteral("transport_chunk_kb"))) * 1024;
-    m_mesh->setChunkLimit(std::min(chunk, (modelParameterCount(ctx.training()) + 2) * sizeof(float)));
-    m_chunkFloats = std::max<size_t>(1, std::min(chunk, (modelParameterCount(ctx.training()) + 2) * sizeof(float)) / sizeof(float));
+    const size_t chunk = std::min(size_t(party->transportParam(QStringLiteral("transport_chunk_kb"))) * 1024,
+                                  (modelParameterCount(ctx.training()) + 2) * sizeof(float));
+    m_mesh = std::make_unique<MeshPeers>(ctx.zmq, members, m_rank, Channel::runKeyPair(), timeout, chunk);
+    m_chunkFloats = std::max<size_t>(1, chunk / sizeof(float));
     // What one member may have here ahead of its turn: a ring's whole call is ~2 models from a
     // neighbour; an attempt abandoned after a loss stays until the next round (a member may be an
     // attempt ahead) and the model's broadcast comes beside the next round's sum: 5, and one spare.

@@ -1,5 +1,7 @@
 #include "SealedBulk.h"
 
+#include "BulkLogins.h"
+
 #include <cstring>
 
 namespace hips {
@@ -23,18 +25,21 @@ uint64_t bigEndian(const unsigned char* p, int bytes) {
 
 }  // namespace
 
-SealedBulk::SealedBulk(zmq::context_t& ctx, int rank, QList<QString> names, const QString& host, QByteArray binding)
+SealedBulk::SealedBulk(zmq::context_t& ctx, int rank, QList<QString> names, const QString& host, QByteArray binding, size_t chunkLimit)
     : m_ctx(ctx),
       m_rank(rank),
       m_names(std::move(names)),
       m_binding(std::move(binding)),
       m_pull(ctx, zmq::socket_type::pull),
-      m_traffic(m_names.value(rank).section('/', 0, 0)) {
+      m_traffic(m_names.value(rank).section('/', 0, 0)),
+      m_rejections(m_names.value(rank)) {
     m_pull.set(zmq::sockopt::linger, 0);
     // Anyone may connect to the port: what it buffers a connection stays small (a member's further
     // chunks wait in its own queue, as the default of 1,000 chunks a connection let a stranger's not).
     m_pull.set(zmq::sockopt::rcvhwm, 8);
+    if (chunkLimit > 0) m_pull.set(zmq::sockopt::maxmsgsize, int64_t(chunkLimit + kAeadTagBytes + kHeaderBytes));
     if (host.contains('[')) m_pull.set(zmq::sockopt::ipv6, 1);
+    bulklogin::requireLogin(m_pull);  // only the members, each with the login this one offered it
     m_pull.bind((host + QStringLiteral(":0")).toStdString());
 }
 
@@ -42,11 +47,17 @@ QString SealedBulk::endpoint() const {
     return QString::fromStdString(const_cast<zmq::socket_t&>(m_pull).get(zmq::sockopt::last_endpoint));
 }
 
-void SealedBulk::setChunkLimit(size_t bytes) {
-    m_pull.set(zmq::sockopt::maxmsgsize, int64_t(bytes + kAeadTagBytes + kHeaderBytes));
+SealedBulk::~SealedBulk() {
+    for (const auto& [rank, login] : m_logins) bulklogin::withdraw(login);
 }
 
-bool SealedBulk::accept(int rank, const std::array<unsigned char, 32>& key, const QString& endpoint) {
+QByteArray SealedBulk::loginFor(int rank) {
+    QByteArray& login = m_logins[rank];
+    if (login.isEmpty()) login = bulklogin::issue(m_names.value(rank));
+    return login;
+}
+
+bool SealedBulk::accept(int rank, const std::array<unsigned char, 32>& key, const QString& endpoint, const QByteArray& login) {
     if (rank == m_rank || rank < 0 || rank >= m_names.size() || linked(rank)) return false;
     // The lower rank takes crypto_kx's client side: both ends agree on who is which.
     const std::optional<LinkKeys> keys = deriveLinkKeys(m_rank < rank, m_mine, key, m_binding, m_names[m_rank], m_names[rank]);
@@ -55,6 +66,7 @@ bool SealedBulk::accept(int rank, const std::array<unsigned char, 32>& key, cons
               std::make_unique<Opener>(keys->receive, m_cipher)};
     link.push.set(zmq::sockopt::linger, 5000);  // what a rank queued last still leaves as it closes
     if (endpoint.contains('[')) link.push.set(zmq::sockopt::ipv6, 1);
+    bulklogin::logIn(link.push, m_names[m_rank], login);
     try {
         link.push.connect(endpoint.toStdString());
     } catch (const zmq::error_t&) {
@@ -76,6 +88,14 @@ bool SealedBulk::send(int rank, quint64 tag, const void* data, size_t bytes) {
     return true;
 }
 
+// Counted, and named under one key whatever rank a frame claims (rate-limited: a flood costs a line
+// every few seconds).
+void SealedBulk::refuse(const QString& claimed, const char* why) {
+    ++m_refused;
+    m_rejections.reject(QStringLiteral("the collective's sealed port"),
+                        QStringLiteral("a chunk that names %1: %2").arg(claimed, QLatin1String(why)));
+}
+
 std::optional<SealedBulk::Frame> SealedBulk::receive() {
     // A stranger's flood is read a bounded number of frames a call, so that the caller's deadline
     // and its scheduler checks still come round.
@@ -90,8 +110,10 @@ std::optional<SealedBulk::Frame> SealedBulk::receive() {
         const auto* h = static_cast<const unsigned char*>(header.data());
         const int from = whole && header.size() == kHeaderBytes ? int(bigEndian(h, 4)) : -1;
         const auto link = m_links.find(from);
+        const QString claimed = link == m_links.end() ? QStringLiteral("no member") : m_names[from];
         if (link == m_links.end() || sealed.size() < kAeadTagBytes || (sealed.size() - kAeadTagBytes) % sizeof(quint16) != 0) {
-            ++m_refused, ++refusedHere;
+            refuse(claimed, "not a sealed chunk of a member's link (its parts, its rank or its size)");
+            ++refusedHere;
             continue;
         }
         zmq::message_t plain(sealed.size() - kAeadTagBytes);
@@ -100,7 +122,8 @@ std::optional<SealedBulk::Frame> SealedBulk::receive() {
                  ->open(bigEndian(h + 12, 8), aad, static_cast<const unsigned char*>(sealed.data()), sealed.size(),
                         static_cast<unsigned char*>(plain.data()))
                  .isEmpty()) {
-            ++m_refused, ++refusedHere;
+            refuse(claimed, "it does not open under that member's key (a stranger's, altered, cut, replayed or out of order)");
+            ++refusedHere;
             continue;
         }
         m_traffic.received(m_names[from], kHeaderBytes + sealed.size());

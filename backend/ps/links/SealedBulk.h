@@ -6,10 +6,11 @@
 // key is known to the two members of one link of one run only.
 //
 // Each member binds one PULL socket and PUSHes to each peer's. A frame is a 20-byte header
-// (sender rank, tag, counter; the associated data) and the sealed chunk. Anyone may connect to
-// the PULL socket: a frame that does not open under the key of the sender it names (a stranger's,
-// a flipped bit, a cut chunk), or whose counter is not above that sender's last (a replay, a
-// reordering), is refused and counted, never taken.
+// (sender rank, tag, counter; the associated data) and the sealed chunk. Only a member may connect
+// to the PULL socket (with the login this member offered it: BulkLogins.h), and a frame that does
+// not open under the key of the sender it names (another's, a flipped bit, a cut chunk), or whose counter is not above that sender's last
+// (a replay, a reordering), is refused and counted, never taken.
+#include "RejectionLog.h"
 #include "SealedLink.h"
 #include "TrafficCounter.h"
 
@@ -26,7 +27,9 @@ class SealedBulk {
 public:
     // Binds the PULL socket on `host` ("tcp://10.0.0.5"), on a port the kernel chooses.
     // `binding`: what every member of this mesh agrees on (the run's member keys), bound into the keys.
-    SealedBulk(zmq::context_t& ctx, int rank, QList<QString> names, const QString& host, QByteArray binding);
+    // `chunkLimit`: the largest chunk taken, in plain bytes (0: none); a larger frame is refused
+    // by the socket, unread (set before it binds: its connections take the limit from the bind).
+    SealedBulk(zmq::context_t& ctx, int rank, QList<QString> names, const QString& host, QByteArray binding, size_t chunkLimit = 0);
 
     QString endpoint() const;
     // This member's ephemeral public key, for its peers.
@@ -34,7 +37,11 @@ public:
     // Peer `rank` offered `key` and listens at `endpoint`: the link's keys, and a PUSH socket to it.
     // False when the key is not a valid point, the endpoint not one ZeroMQ can connect to, or the
     // peer already has its link.
-    bool accept(int rank, const std::array<unsigned char, 32>& key, const QString& endpoint);
+    // `login`: the one peer `rank` gave for its port (BulkLogins.h).
+    bool accept(int rank, const std::array<unsigned char, 32>& key, const QString& endpoint, const QByteArray& login);
+    // The login peer `rank` is to connect to this member's port with (issued once; withdrawn with it).
+    QByteArray loginFor(int rank);
+    ~SealedBulk();
     bool linked(int rank) const { return m_links.count(rank) > 0; }
     int linkedCount() const { return int(m_links.size()); }
 
@@ -53,8 +60,6 @@ public:
     std::optional<Frame> receive();
     quint64 refused() const { return m_refused; }
     const TrafficCounter& traffic() const { return m_traffic; }
-    // The largest chunk taken, in plain bytes.
-    void setChunkLimit(size_t bytes);
 
     static constexpr size_t kHeaderBytes = 20;
     static constexpr int kMaxRefusedPerCall = 64;
@@ -73,8 +78,11 @@ private:
     EphemeralKeyPair m_mine = EphemeralKeyPair::generate();
     zmq::socket_t m_pull;
     std::map<int, Link> m_links;
+    std::map<int, QByteArray> m_logins;  // issued to each peer for this member's port
     quint64 m_refused = 0;
     TrafficCounter m_traffic;
+    RejectionLog m_rejections;
+    void refuse(const QString& claimed, const char* why);
 };
 
 }  // namespace hips
