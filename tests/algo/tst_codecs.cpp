@@ -4,6 +4,7 @@
 #include "LinkCodecs.h"
 #include "ModelSlices.h"
 #include "Vocabulary.h"
+#include "CodecTestSupport.h"
 
 #include <QtTest>
 #include <cmath>
@@ -12,56 +13,7 @@
 #include <random>
 
 using namespace hips;
-
-namespace {
-
-std::unique_ptr<GradientCodec> codec(const QString& name, double threshold = 0.01, double ratio = 0.01, double feedback = 1,
-                                     double momentum = 0, double bucket = 1024, double warmup = 0, double halves = 1) {
-    return GradientCodec::create(name, [&](const QString& p) {
-        if (p == QLatin1String("codec_half_values")) return halves;
-        if (p == QLatin1String("codec_warmup")) return warmup;
-        if (p == QLatin1String("codec_threshold")) return threshold;
-        if (p == QLatin1String("codec_ratio")) return ratio;
-        if (p == QLatin1String("codec_momentum")) return momentum;
-        if (p == QLatin1String("codec_bucket")) return bucket;
-        return feedback;
-    });
-}
-
-// The codec of every link: a LinkCodecs whose peers all use c.
-std::function<const GradientCodec*(const QString&)> every(std::shared_ptr<GradientCodec> c) {
-    return [c](const QString&) { return c.get(); };
-}
-
-std::vector<float> gaussian(size_t n, int seed, float sigma = 0.01f) {
-    std::mt19937 rng(seed);
-    std::normal_distribution<float> d(0, sigma);
-    std::vector<float> v(n);
-    for (float& x : v) x = d(rng);
-    return v;
-}
-
-QString decodeError(const GradientCodec& c, const QByteArray& frame, size_t n) {
-    std::vector<float> out(n);
-    return c.decode(frame.constData(), size_t(frame.size()), n, out.data());
-}
-
-// A message as sendPushSlice / ModelSlice make it: one slice of `values` at offset 0.
-Message floatsMessage(const QString& type, const std::vector<float>& values, qint64 version = 1) {
-    Message m(type, {{QStringLiteral("offset"), 0},
-                     {QStringLiteral("total"), qint64(values.size())},
-                     {QStringLiteral("version"), version},
-                     {QStringLiteral("round"), version}});
-    m.frames.emplace_back(values.data(), values.size() * sizeof(float));
-    return m;
-}
-
-std::vector<float> floatsOf(const Message& m) {
-    const auto* f = static_cast<const float*>(m.frames[0].data());
-    return std::vector<float>(f, f + m.frames[0].size() / sizeof(float));
-}
-
-}  // namespace
+using namespace hips::codectest;
 
 class TestCodecs : public QObject {
     Q_OBJECT
@@ -524,59 +476,6 @@ private Q_SLOTS:
 
     // A model change that could not be sent, or a peer that starts again (its pull of version 0),
     // makes the next model go whole.
-    void aLostChangeOrARestartSendsTheModelWhole() {
-        auto c = std::shared_ptr<GradientCodec>(codec("topk", 0, 0.1));
-        LinkCodecs sender(every(c), 100);
-        const std::vector<float> model = gaussian(100, 5, 1.0f);
-        auto send = [&](qint64 version) {
-            Message m = floatsMessage(message::kModel, model, version);
-            sender.outgoing("p/server0", m);
-            return m.fields.value(QStringLiteral("dense")).toBool();
-        };
-        QVERIFY(send(1));
-        QVERIFY(!send(2));
-        sender.undelivered("p/server0", Message(message::kModel));
-        QVERIFY(send(3));
-        QVERIFY(!send(4));
-        Message pull(message::kPull, {{QStringLiteral("version"), 0}});
-        QCOMPARE(sender.incoming("p/server0", pull), QString());
-        QVERIFY(send(5));
-    }
-
-    void aLinkRefusesWhatItsPeerShouldNotSend() {
-        auto c = std::shared_ptr<GradientCodec>(codec("2bit", 0.01));
-        auto other = std::shared_ptr<GradientCodec>(codec("2bit", 0.02));
-        LinkCodecs ours(every(c), 100);
-        LinkCodecs theirs([other](const QString&) { return other.get(); }, 100);
-        LinkCodecs plain([](const QString&) { return nullptr; }, 100);
-        const std::vector<float> v = gaussian(100, 9);
-
-        Message mismatched = floatsMessage(message::kPush, v);
-        theirs.outgoing("p/server0", mismatched);
-        QVERIFY(ours.incoming("central/global_server0", mismatched).contains("this link's codec is '2bit t=0.01 ef=1'"));
-
-        Message unexpected = floatsMessage(message::kPush, v);
-        ours.outgoing("p/server0", unexpected);
-        QVERIFY(plain.incoming("central/global_server0", unexpected).contains("plain floats"));
-
-        Message uncompressed = floatsMessage(message::kPush, v);  // a peer that compresses nothing
-        QVERIFY(ours.incoming("central/global_server0", uncompressed).contains("'none'"));
-
-        Message tooLarge = floatsMessage(message::kPush, gaussian(200, 1));
-        LinkCodecs larger(every(c), 1000);  // a peer that claims a larger model
-        larger.outgoing("p/server0", tooLarge);
-        QVERIFY(ours.incoming("central/global_server0", tooLarge).contains("do not fit a model of 100"));
-
-        Message change = floatsMessage(message::kModel, v);
-        ours.outgoing("p/server0", change);  // dense: the first
-        Message second = floatsMessage(message::kModel, v, 2);
-        ours.outgoing("p/server0", second);
-        LinkCodecs fresh(every(c), 100);
-        QVERIFY(fresh.incoming("central/global_server0", second).contains("never had whole"));
-
-        Message other_type(QStringLiteral("pull"), {{QStringLiteral("version"), 3}});
-        QCOMPARE(ours.incoming("x", other_type), QString());  // only pushes and models carry floats
-    }
 };
 
 QTEST_GUILESS_MAIN(TestCodecs)

@@ -41,6 +41,7 @@ LinkCodecs::Link& LinkCodecs::linkTo(QHash<QString, Link>& links, const QString&
         link.floats.assign(total, 0.0f);
         link.momentum.clear();
         link.messages.assign(sliceCount(total), 0);
+        link.sent.clear();
     }
     return link;
 }
@@ -76,6 +77,14 @@ void LinkCodecs::sendWhole(Message& m, const std::vector<float>& input) {
     m.fields.insert(kDense, true);
 }
 
+// A push's (round, base) names it: a worker's or a party's next push follows a newer model.
+bool LinkCodecs::sendAsBefore(Link::Sent& sent, Message& m, qint64 round, qint64 base) {
+    if (sent.round != round || sent.base != base) return false;
+    m.frames[0] = frameOf(sent.frame.constData(), size_t(sent.frame.size()));
+    if (sent.dense) m.fields.insert(kDense, true);
+    return true;
+}
+
 void LinkCodecs::outgoing(const QString& peer, Message& m) {
     const GradientCodec* codec = carriesFloats(m) && m.frames.size() == 1 ? m_codecOf(peer) : nullptr;
     if (!codec) return;
@@ -103,18 +112,23 @@ void LinkCodecs::outgoing(const QString& peer, Message& m) {
         Link* link = feedback || codec->warmupMessages() > 0
                          ? &linkTo(m_pushesOut, origin.isEmpty() ? peer : peer + '\n' + origin, size_t(total))
                          : nullptr;
+        const qint64 round = m.integer(QStringLiteral("round")), base = m.integer(QStringLiteral("base"));
+        if (link && link->sent.empty()) link->sent.resize(link->messages.size());
+        if (link && sendAsBefore(link->sent[slice], m, round, base)) {
+            m.fields.insert(kCodec, codec->spec());
+            return;
+        }
         if (link && feedback) addResidual(*link, codec->momentum(), size_t(offset), input);
         const size_t sent = link ? link->messages[slice]++ : codec->warmupMessages();
-        const QByteArray frame = sent < codec->warmupMessages()
-                                     ? codec->encodeWarmingUp(input.data(), n, decoded.data(), 1, warmupProgress(sent, *codec))
-                                     : codec->encode(input.data(), n, decoded.data());
-        if (frame.isEmpty()) {  // warming up, and the codec says: all of it
-            if (feedback) keepResidual(*link, size_t(offset), input, input);
-            sendWhole(m, input);
-        } else {
-            if (link && feedback) keepResidual(*link, size_t(offset), input, decoded);
-            m.frames[0] = frameOf(frame.constData(), size_t(frame.size()));
-        }
+        QByteArray frame = sent < codec->warmupMessages()
+                               ? codec->encodeWarmingUp(input.data(), n, decoded.data(), 1, warmupProgress(sent, *codec))
+                               : codec->encode(input.data(), n, decoded.data());
+        const bool whole = frame.isEmpty();  // warming up, and the codec says: all of it
+        if (whole) frame = QByteArray(reinterpret_cast<const char*>(input.data()), qsizetype(n * sizeof(float)));
+        if (link && feedback) keepResidual(*link, size_t(offset), input, whole ? input : decoded);
+        if (link) link->sent[slice] = {round, base, frame, whole};
+        m.frames[0] = frameOf(frame.constData(), size_t(frame.size()));
+        if (whole) m.fields.insert(kDense, true);
     } else {
         Link& link = linkTo(m_modelsOut, peer, size_t(total));
         float* replica = link.floats.data() + offset;

@@ -43,10 +43,19 @@ private:
         std::vector<float> floats;  // pushes: the residual; models: the replica of what the peer holds
         std::vector<float> momentum;  // pushes under momentum correction: u
         std::vector<quint32> messages;  // per slice: messages sent (out); models received whole (in)
+        // Pushes, per slice: the last one as it went. The same push sent again (to a global server
+        // that restarted and lost it) goes as it went, not through the feedback a second time.
+        struct Sent {
+            qint64 round = -1, base = -1;
+            QByteArray frame;
+            bool dense = false;
+        };
+        std::vector<Sent> sent;
     };
     Link& linkTo(QHash<QString, Link>& links, const QString& peer, size_t total);
     static void addResidual(Link& link, float momentum, size_t offset, std::vector<float>& input);
     static void sendWhole(Message& m, const std::vector<float>& input);
+    static bool sendAsBefore(Link::Sent& sent, Message& m, qint64 round, qint64 base);
     static void keepResidual(Link& link, size_t offset, const std::vector<float>& input, const std::vector<float>& decoded);
 
     std::function<const GradientCodec*(const QString&)> m_codecOf;
