@@ -87,8 +87,13 @@ DracoCyclicCode::DracoCyclicCode(int workers, int adversaries) : m_n(workers), m
 // The rows in error, from one random projection of every row: its syndromes at K, Peterson's
 // error locator of the largest order whose Hankel system is regular, and the roots of the locator
 // among ω^0 … ω^{n−1}.
+// The projection is drawn afresh for each decoding, from the OS's random source: a fixed one is
+// public (this code is), and a liar could send an error orthogonal to it, which no syndrome shows
+// and the sum would take in. (An honest round's decoding does not depend on it.)
 std::vector<int> DracoCyclicCode::locateErrors(const std::vector<const float*>& rows, size_t length) const {
-    std::mt19937 rng(0x5eed);
+    std::random_device os;
+    std::seed_seq seed{os(), os(), os(), os()};
+    std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
     std::vector<float> projection(length);
     for (float& p : projection) p = u(rng);

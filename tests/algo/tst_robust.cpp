@@ -312,6 +312,35 @@ private Q_SLOTS:
         }
     }
 
+    // A liar who knows the projection the syndromes are computed on (this code is public) sends an
+    // error orthogonal to it. With a fixed projection that error went unseen and into the sum.
+    void cyclicFindsAnErrorMadeForAFixedProjection() {
+        const int n = 7, s = 2;
+        const DracoCyclicCode code(n, s);
+        const size_t length = 1000;
+        std::mt19937 rng(7);
+        std::normal_distribution<float> normal(0, 1);
+        std::vector<std::vector<float>> g{size_t(n), std::vector<float>(length)}, pushes{size_t(n), std::vector<float>(length, 0.0f)};
+        for (auto& v : g)
+            for (float& x : v) x = normal(rng);
+        for (int i = 0; i < n; ++i)
+            for (int k = 0; k < code.window(); ++k)
+                for (size_t t = 0; t < length; ++t) pushes[size_t(i)][t] += float(code.coefficient(k)) * g[size_t(code.partition(i, k))][t];
+        std::mt19937 fixed(0x5eed);  // the projection the code used to draw for every decoding
+        std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+        std::vector<double> p(length), e(length);
+        double ep = 0, pp = 0;
+        for (size_t t = 0; t < length; ++t) p[t] = u(fixed), e[t] = 50.0 * normal(rng), ep += e[t] * p[t], pp += p[t] * p[t];
+        for (size_t t = 0; t < length; ++t) pushes[3][t] += float(e[t] - ep / pp * p[t]);
+        std::vector<const float*> rows;
+        for (const auto& push : pushes) rows.push_back(push.data());
+        std::vector<float> sum(length);
+        std::vector<int> suspects;
+        QString error;
+        QVERIFY2(code.decode(rows, length, sum.data(), &suspects, &error), qPrintable(error));
+        QCOMPARE(suspects, std::vector<int>{3});
+    }
+
     // More liars than the code tolerates: the round adds nothing and says why; no exception.
     void cyclicRuleSurvivesTooManyLiars() {
         auto r = make(QStringLiteral("draco_cyclic"), {{QStringLiteral("draco_s"), 1}});
