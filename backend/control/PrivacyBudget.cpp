@@ -115,8 +115,8 @@ int roundsWithinDraws(const Topology& t, int rounds, int draws) {
 }
 
 void noteRerunRounds(Topology* t, int checkpointRound, int lastRoundRecorded) {
-    if (t->training.privacy && lastRoundRecorded > checkpointRound)
-        t->training.privacy->rerunRounds.append({checkpointRound + 1, lastRoundRecorded});
+    const int inFlight = std::min(lastRoundRecorded + 1, t->training.rounds);
+    if (t->training.privacy && inFlight > checkpointRound) t->training.privacy->rerunRounds.append({checkpointRound + 1, inFlight});
 }
 
 double privacyEpsilon(const Topology& t, int rounds) {

@@ -32,7 +32,9 @@ int mostDraws(const Topology& t, int rounds);
 int roundsWithinDraws(const Topology& t, int rounds, int draws);
 // Both count the rounds resumes trained again (privacy.rerun_rounds) on top.
 // A resume from `checkpointRound` of a run whose records reach `lastRoundRecorded`: the rounds
-// between had been trained, their noised updates sent; they are trained again, and noted so.
+// between had been trained, their noised updates sent; they are trained again, and noted so. So
+// is the round after the last recorded, up to the run's `rounds`: its updates may have left
+// before it was stopped (a worker's record comes only with the round's answer).
 void noteRerunRounds(Topology* t, int checkpointRound, int lastRoundRecorded);
 
 // The guarantee as summary.json, the report and `hips history show` state it: epsilon, delta,

@@ -56,10 +56,11 @@ std::optional<ResumeTarget> resumeTarget(const RunStore& store, qint64 run, QStr
         return *error = QStringLiteral("run %1 goes on from the checkpoint of round %2: give it more rounds than that").arg(run).arg(round),
                std::nullopt;
     target.topology.training.resumeRound = int(round);
-    if (rounds > 0) target.topology.training.rounds = rounds;
     // The rounds after the checkpoint that had been trained are trained again: under privacy,
-    // each worker's data is used in them once more, and its guarantee counts that.
+    // each worker's data is used in them once more, and its guarantee counts that. (Up to the
+    // rounds the run had before --rounds: no round past them was trained.)
     noteRerunRounds(&target.topology, int(round), RunDirectory::lastRoundRecorded(target.runDir));
+    if (rounds > 0) target.topology.training.rounds = rounds;
     return target;
 }
 

@@ -88,7 +88,10 @@ void RunController::emitFinished() {
         s.ok = false;
         s.reason = QStringLiteral("the roles ended after %1 of %2 rounds").arg(s.rounds).arg(m_topology.training.rounds);
     }
-    s.privacy = privacyGuarantee(m_topology, s.rounds, m_privacyCut && s.ok);  // what the rounds it trained spent
+    // What the rounds it trained spent; a run that stopped or failed short of its rounds counts the
+    // round it was in too: its noised updates may have left (a round is recorded once answered).
+    const int spent = !s.ok && s.rounds < m_topology.training.rounds ? s.rounds + 1 : s.rounds;
+    s.privacy = privacyGuarantee(m_topology, spent, m_privacyCut && s.ok);
     // The run directory first (its first write error, summary.json's included, fails the run),
     // then the history, so both tell the same outcome; a history that could not store it is the
     // last word, and summary.json is written again to say so.

@@ -265,12 +265,13 @@ private Q_SLOTS:
         QCOMPARE(privacyEpsilon(run, 20), privacy::epsilon(1, 1.0, 29, 1e-5));
         QCOMPARE(privacyGuarantee(run, 20, false)["most_draws"].toInt(), 29);
         QCOMPARE(roundsWithinDraws(run, 20, 25), 16);
-        noteRerunRounds(&run, 4, 7);  // a second resume, from round 4, of a run whose records reached 7
-        noteRerunRounds(&run, 8, 8);  // (nothing past its checkpoint: nothing trained again)
-        QCOMPARE(mostDraws(run, 20), 32);
+        noteRerunRounds(&run, 4, 7);  // a second resume, from round 4, of a run whose records reached 7: 5 to 8
+        noteRerunRounds(&run, 8, 8);  // none recorded past its checkpoint: the round in flight, 9
+        noteRerunRounds(&run, 20, 20);  // (a run that had trained its last round: none)
+        QCOMPARE(mostDraws(run, 20), 34);
         const TopologyLoad again = TopologyReader::readJson(TopologyWriter::toJson(run));
         QVERIFY2(again.ok(), qPrintable(again.errorText()));
-        const QList<std::pair<int, int>> expected{{11, 19}, {5, 7}};
+        const QList<std::pair<int, int>> expected{{11, 19}, {5, 8}, {9, 9}};
         QCOMPARE(again.topology->training.privacy->rerunRounds, expected);
 
         training["privacy"] = QJsonObject{{"where", "party"}, {"noise_multiplier", 1.0}, {"rerun_rounds", QJsonArray{QJsonArray{5, 3}}}};

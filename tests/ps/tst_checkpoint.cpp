@@ -34,7 +34,7 @@ private Q_SLOTS:
         QCOMPARE(c->model, (std::vector<float>{1.5f, -2.0f, 10.0f}));
         QCOMPARE(c->optimizer, (std::vector<float>{0.25f, 0.0f, -1.0f}));
         const QStringList files = QDir(checkpointDirectory(dir.path())).entryList(QDir::Files);
-        QCOMPARE(files, (QStringList{"checkpoint.json", "model-10.f32", "optimizer-10.f32"}));
+        QCOMPARE(files, (QStringList{"checkpoint.json", "model-30.f32", "optimizer-30.f32"}));  // (by version)
         // Adam's, Yogi's and Adagrad's state is m then v: two models' worth; three is no optimizer's.
         const std::vector<float> adam{0.1f, 0.2f, 0.3f, 0.01f, 0.02f, 0.03f};
         QCOMPARE(writeCheckpoint(dir.path(), Checkpoint{11, 33, {1, 2, 3}, adam}, s), QString());
@@ -51,6 +51,32 @@ private Q_SLOTS:
         QVERIFY2(initial && initial->round == 0 && initial->model == (std::vector<float>{1, 2, 3}), qPrintable(error));
         QVERIFY(!readCheckpoint(recovery.path(), s, 3, &error));
         QVERIFY2(error.contains("not a round of this run (1 to 20)"), qPrintable(error));
+    }
+
+    // A recovery point is kept at every model version, several in a round of ssgd or esync. One
+    // whose description never got written (a kill mid-write) leaves the previous one readable:
+    // its files were overwritten when they were named by round.
+    void aPointCutShortLeavesThePreviousOfItsRound() {
+        QTemporaryDir dir;
+        TrainingSettings s;
+        s.model = "mlp";
+        QCOMPARE(writeCheckpoint(dir.path(), Checkpoint{1, 5, {1, 2, 3}, {0.5f, 0.5f, 0.5f}}, s), QString());
+        const QString meta = QDir(checkpointDirectory(dir.path())).filePath("checkpoint.json");
+        QFile kept(meta);
+        QVERIFY(kept.open(QIODevice::ReadOnly));
+        const QByteArray previous = kept.readAll();
+        kept.close();
+        QVERIFY(QFile::remove(meta) && QDir().mkdir(meta));  // its description cannot be put in place: cut short there
+        QVERIFY(!writeCheckpoint(dir.path(), Checkpoint{1, 6, {4, 5, 6}, {0.25f, 0.25f, 0.25f}}, s).isEmpty());
+        QVERIFY(QDir(meta).removeRecursively());
+        QVERIFY(kept.open(QIODevice::WriteOnly));
+        kept.write(previous);
+        kept.close();
+        QString error;
+        const auto c = readCheckpoint(dir.path(), s, 3, &error);
+        QVERIFY2(c, qPrintable(error));
+        QCOMPARE(c->version, qint64(5));
+        QCOMPARE(c->model, (std::vector<float>{1, 2, 3}));
     }
 
     void refusesWhatDoesNotFit() {

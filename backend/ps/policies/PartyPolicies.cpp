@@ -153,6 +153,10 @@ protected:
         }
         m_lastUp = LastPush{round, m_tier.globalVersion, sum, m_collector.roundWeight()};
         if (!streamed) roundComplete(round, sum);
+        // Its first slices went to a global server that died before it restarted: all of it again
+        // (the slices the new one has are refused there one by one, as a second copy).
+        else if (std::exchange(m_upstreamBackMidRound, false))
+            sendPush(*m_tier.upstream, round, m_tier.globalVersion, sum, true, {}, m_collector.roundWeight());
     }
 
 public:
@@ -162,7 +166,8 @@ public:
     // sampling) asks again for its model: the dead server held that pull.
     void onUpstreamBack() override {
         if (m_tier.globalVersion < 0) return (void)m_tier.upstream->send(Message(message::kPull, {{QStringLiteral("version"), 0}}));
-        if (m_lastUp.values && m_lastUp.round > m_tier.model.round)
+        if (m_streamedSlices) m_upstreamBackMidRound = true;  // (this round's sum is going up: all of it once complete)
+        else if (m_lastUp.values && m_lastUp.round > m_tier.model.round)
             sendPush(*m_tier.upstream, m_lastUp.round, m_lastUp.base, m_lastUp.values, true, {}, m_lastUp.weight);
         else if (sitsOut(m_tier.model.round + 1)) askForTheModel();
         else if (m_satOut == m_tier.model.round + 1) askForTheModel(true);
@@ -185,6 +190,7 @@ protected:
         double weight = 0;
     } m_lastUp;  // the party's last round's sum as it went up
     bool m_streamedSlices = false;  // this round's sum went up slice by slice (every worker counts)
+    bool m_upstreamBackMidRound = false;  // the global server restarted while this round's slices went up
     qint64 m_satOut = -1;  // the last round the party sat out for want of a drawn worker that is up
     std::chrono::steady_clock::time_point m_roundOpenedAt;
     std::chrono::milliseconds m_timeout{0};

@@ -219,6 +219,13 @@ private:
         QString error;
         std::optional<Checkpoint> c = readCheckpoint(recoveryDirectory(), m_ctx.training(), m_shardSize, &error, m_ctx.node.rank, true);
         if (!c) throw RoleError("restarted, but cannot recover the model: " + error.toStdString());
+        // Back on a host it had left (its standby was lost in turn), its own point here is older
+        // than what it kept on the standby: the global scheduler's copy is the newer one.
+        if (!m_ctx.node.standbyHost.isEmpty()) {
+            QString copyError;
+            std::optional<Checkpoint> copy = m_scheduler.recoveryPoint(m_shardSize, &copyError);
+            if (copyError.isEmpty() && copy && copy->version > c->version) c = std::move(copy);
+        }
         return goOnFrom(std::move(*c));
     }
 
@@ -273,6 +280,9 @@ private:
                             m_ctx.outDir.toStdString() + " is of round " + std::to_string(c->round));
         m_policy->restoreOptimizerState(std::move(c->optimizer));
         m_model = ModelVersion::fromBuffer(c->version, std::make_shared<std::vector<float>>(std::move(c->model)));
+        m_lastRound = c->round;
+        // A restart in the first resumed round (on its standby host too) goes on from it.
+        if (m_tier.beforePublish) m_tier.beforePublish();
         m_ctx.metrics.report(metric::kModelInit,
                              {{QStringLiteral("parameters"), qint64(m_model.size)}, {QStringLiteral("resumed_round"), c->round}});
     }

@@ -32,8 +32,11 @@ QString sha256(const QByteArray& bytes) {
 QString shardMark(int shard) {
     return shard == 0 ? QString() : QStringLiteral(".shard%1").arg(shard);
 }
-QString fileName(const char* kind, qint64 round, int shard) {
-    return QStringLiteral("%1-%2%3.f32").arg(QLatin1String(kind)).arg(round).arg(shardMark(shard));
+// By model version, not round: a recovery point is kept at every version, and in ssgd or esync a
+// round holds several; files named by round were overwritten under the description that named
+// them, and a crash before the new description was in left one whose checksums no longer held.
+QString fileName(const char* kind, qint64 version, int shard) {
+    return QStringLiteral("%1-%2%3.f32").arg(QLatin1String(kind)).arg(version).arg(shardMark(shard));
 }
 QString metaName(int shard) {
     return QStringLiteral("checkpoint%1.json").arg(shardMark(shard));
@@ -124,7 +127,7 @@ QString writeCheckpoint(const QString& runDir, const Checkpoint& c, const Traini
                      {"model_name", s.model},       {"mode", s.mode},   {"seed", s.seed}};
     for (const auto& [kind, values] : {std::pair{"model", &c.model}, std::pair{"optimizer", &c.optimizer}}) {
         const QByteArray bytes = bytesOf(*values);
-        const QString name = fileName(kind, c.round, shard);
+        const QString name = fileName(kind, c.version, shard);
         if (const QString e = writeFileAtomically(dir.filePath(name), bytes); !e.isEmpty()) return e;
         meta.insert(QLatin1String(kind), QJsonObject{{"file", name}, {"floats", qint64(values->size())}, {"sha256", sha256(bytes)}});
     }
@@ -133,7 +136,7 @@ QString writeCheckpoint(const QString& runDir, const Checkpoint& c, const Traini
         QStringLiteral("^(model|optimizer)-(\\d+)%1\\.f32$").arg(QRegularExpression::escape(shardMark(shard))));
     for (const QString& name : dir.entryList(QDir::Files)) {
         const auto m = floatFile.match(name);
-        if (m.hasMatch() && m.captured(2).toLongLong() != c.round) QFile::remove(dir.filePath(name));
+        if (m.hasMatch() && m.captured(2).toLongLong() != c.version) QFile::remove(dir.filePath(name));
     }
     return {};
 }

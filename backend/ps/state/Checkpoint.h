@@ -1,7 +1,7 @@
 #pragma once
 // The global server's checkpoints, and where each worker keeps its own state beside them.
 //
-// <run dir>/checkpoint/ holds model-<round>.f32 and optimizer-<round>.f32 (raw little-endian
+// <run dir>/checkpoint/ holds model-<version>.f32 and optimizer-<version>.f32 (raw little-endian
 // floats) and checkpoint.json, which names the round they belong to with their sizes and SHA-256
 // (with several global servers, each keeps its shard's: rank k > 0 in files marked ".shardk").
 // The floats are written first, each to a temporary file renamed into place, and the JSON last:
