@@ -189,6 +189,13 @@ void MainWindow::buildActions() {
 
     QAction* fit = action(view, "fit", tr("&Fit topology"), QKeySequence(tr("Ctrl+0")), [this] { m_designer->view()->fit(); });
     m_designer->setCanvasActions({copy, paste, remove, all, fit});
+    // The canvas's keys only where the canvas is: on the History tab, Del deleted the hidden
+    // designer's selection, and Ctrl+A selected its parties instead of the table's runs.
+    const auto onCanvas = [this, copy, paste, remove, all] {
+        for (QAction* a : {copy, paste, remove, all}) a->setEnabled(m_tabs->currentIndex() == DesignTab);
+    };
+    connect(m_tabs, &QTabWidget::currentChanged, this, onCanvas);
+    onCanvas();
     action(view, nullptr, tr("Zoom &in"), QKeySequence::ZoomIn, [this] { m_designer->view()->zoomBy(1.2); });
     action(view, nullptr, tr("Zoom &out"), QKeySequence::ZoomOut, [this] { m_designer->view()->zoomBy(1 / 1.2); });
     view->addSeparator();
@@ -209,7 +216,10 @@ void MainWindow::buildActions() {
         for (QAction* a : languages->actions()) a->setChecked(a->data().toString() == current);
     });
 
-    QAction* start = action(run, "start", tr("&Start all"), QKeySequence(tr("F5")), [this] { m_run->startButton()->click(); });
+    QAction* start = action(run, "start", tr("&Start all"), QKeySequence(tr("F5")), [this] {
+        m_designer->commitFieldEdit();
+        m_run->startButton()->click();
+    });
     QAction* stop = action(run, "stop", tr("S&top all"), QKeySequence(tr("Shift+F5")), [this] { m_run->stop(); });
     auto syncRunActions = [this, start, stop] {
         start->setEnabled(m_run->startButton()->isEnabled());
@@ -419,11 +429,13 @@ bool MainWindow::saveTo(const QString& path) {
 }
 
 bool MainWindow::save() {
+    m_designer->commitFieldEdit();
     const QString path = m_designer->document()->path();
     return path.isEmpty() ? saveAs() : saveTo(path);
 }
 
 bool MainWindow::saveAs() {
+    m_designer->commitFieldEdit();
     // Proposed: the file it came from, else the topology's name in the folder last used.
     const QString current = m_designer->document()->path();
     const QString stem = fileStem(m_designer->document()->topology().name);
@@ -435,6 +447,7 @@ bool MainWindow::saveAs() {
 }
 
 bool MainWindow::maybeSave() {
+    m_designer->commitFieldEdit();
     if (m_designer->undoStack()->isClean()) return true;
     const auto answer = QMessageBox::question(this, tr("Unsaved changes"), tr("Save the changes to the topology first?"),
                                               QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);

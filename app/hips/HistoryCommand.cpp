@@ -148,6 +148,12 @@ static bool waitForCommit(RunStore& store) {
 static int deleteRun(RunStore& store, const QString& idText) {
     const auto r = findRun(store, idText);
     if (!r) return 2;
+    // (Its controller would fail its next record, and with it every later write of the history.)
+    if (const auto pid = store.liveController(r->id)) {
+        std::fprintf(stderr, "hips history: run %lld is under way (its controller, pid %lld, is running); stop it first\n",
+                     static_cast<long long>(r->id), static_cast<long long>(*pid));
+        return 2;
+    }
     store.deleteRun(r->id);
     if (!waitForCommit(store)) {
         std::fprintf(stderr, "hips history: run %lld was not deleted: %s\n", static_cast<long long>(r->id), qPrintable(store.writeError()));

@@ -449,13 +449,17 @@ QString renameHost(Topology& t, const QString& from, const QString& to) {
     if (t.host(to)) return QObject::tr("there is already a host '%1'").arg(to);
     for (Host& h : t.hosts)
         if (h.id == from) h.id = to;
+    // Every reference to it: the roles on it, the standby hosts, a Slurm party's login host.
+    const auto follow = [&](QString& host) {
+        if (host == from) host = to;
+    };
     for (Party& p : t.parties) {
-        if (p.scheduler && p.scheduler->host == from) p.scheduler->host = to;
-        for (ListeningRole& s : p.servers)
-            if (s.host == from) s.host = to;
-        if (p.masterWorker && p.masterWorker->host == from) p.masterWorker->host = to;
-        for (WorkerGroup& g : p.workers)
-            if (g.host == from) g.host = to;
+        if (p.scheduler) follow(p.scheduler->host), follow(p.scheduler->standbyHost);
+        if (p.stateService) follow(p.stateService->host), follow(p.stateService->standbyHost);
+        for (ListeningRole& s : p.servers) follow(s.host), follow(s.standbyHost);
+        if (p.masterWorker) follow(p.masterWorker->host), follow(p.masterWorker->standbyHost);
+        for (WorkerGroup& g : p.workers) follow(g.host);
+        if (p.slurm) follow(p.slurm->loginHost);
     }
     return {};
 }

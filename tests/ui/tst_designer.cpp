@@ -456,6 +456,17 @@ private Q_SLOTS:
         QCOMPARE(d->scene()->item(party1)->pos(), before);
     }
 
+    // A click whose hand moves a few pixels is a click: no undo step ("Move role" to its own
+    // host, which also sent the group to the end of its party's), and the chip back in place.
+    void aNudgedRoleStaysAClick() {
+        const ElementRef workers{ElementRef::Kind::Workers, "party1", {}, 0};
+        const QPointF before = d->scene()->item(workers)->pos();
+        const QPointF at = centerOf(*d, workers);  // 3 and 2 pixels on the screen
+        drag(*d, at, d->view()->mapToScene(d->view()->mapFromScene(at) + QPoint(3, 2)));
+        QCOMPARE(d->undoStack()->count(), 0);
+        QCOMPARE(d->scene()->item(workers)->pos(), before);
+    }
+
     void aRoleDraggedOntoAnotherPartyIsRehomed() {
         const ElementRef workers{ElementRef::Kind::Workers, "party1", {}, 0};
         drag(*d, centerOf(*d, workers), centerOf(*d, {ElementRef::Kind::HostGroup, "party2", "local"}));

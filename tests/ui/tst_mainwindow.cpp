@@ -2,6 +2,9 @@
 // language switch that rebuilds it around the same topology.
 #include "Designer.h"
 #include "DesignerFixture.h"
+#include "PropertyPanel.h"
+#include "DesignerView.h"
+#include "DesignerScene.h"
 #include "LiveChart.h"
 #include "MainWindow.h"
 #include "RunCharts.h"
@@ -15,6 +18,7 @@
 #include <QAction>
 #include <QLabel>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -113,6 +117,50 @@ private Q_SLOTS:
         window.designer()->setTopology(t);
         QVERIFY2(window.statusBar()->currentMessage().startsWith("1 problem in the topology: "),
                  qPrintable(window.statusBar()->currentMessage()));
+    }
+
+    // Ctrl+S with a value still being typed in a property field (its edit ends when it loses the
+    // focus) saves that value: it saved the old one and marked the topology saved, and the typed
+    // value was lost at quit.
+    void aValueStillBeingTypedIsSaved() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("t.json");
+        QVERIFY(QFile::copy(kDefault, path));
+        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+        MainWindow window(dir.filePath("h.sqlite"));
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(window.openTopology(path));
+        window.designer()->scene()->selectElements({{ElementRef::Kind::Workers, "party1", {}, 0}});
+        auto* count = qobject_cast<QSpinBox*>(window.designer()->properties()->field("role_count"));
+        QVERIFY(count);
+        count->setFocus();
+        count->selectAll();
+        QTest::keyClicks(count, "7");
+        const QKeyCombination save = QKeySequence(QKeySequence::Save)[0];
+        QTest::keyClick(count, save.key(), save.keyboardModifiers());
+        const TopologyLoad saved = TopologyReader::readFile(path);
+        QVERIFY2(saved.ok(), qPrintable(saved.errorText()));
+        QCOMPARE(saved.topology->party("party1")->workers.value(0).count, 7);
+        QVERIFY(window.designer()->undoStack()->isClean());
+    }
+
+    // The canvas's keys act only on the Design tab: on the History tab, Del deleted the hidden
+    // designer's selection.
+    void theCanvasKeysActOnlyOnTheCanvas() {
+        QTemporaryDir dir;
+        MainWindow window(dir.filePath("h.sqlite"));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openTopology(kDefault));
+        window.designer()->scene()->selectElements({{ElementRef::Kind::Party, "party2"}});
+        window.setTab(MainWindow::HistoryTab);
+        QTest::keyClick(&window, Qt::Key_Delete);
+        QVERIFY(window.designer()->topology().party("party2"));
+        window.setTab(MainWindow::DesignTab);
+        QTest::keyClick(window.designer()->view()->viewport(), Qt::Key_Delete);
+        QVERIFY(!window.designer()->topology().party("party2"));  // (on the canvas it does)
     }
 
     // Help inside the app: the shortcut list is read from the menus (Start all is F5 there and in

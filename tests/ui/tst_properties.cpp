@@ -4,6 +4,7 @@
 #include "DesignerFixture.h"
 #include "DesignerScene.h"
 #include "PropertyPanel.h"
+#include "TopologyEdits.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -59,6 +60,26 @@ private Q_SLOTS:
         d->undoStack()->undo();
         QVERIFY(d->topology().party("central")->central && d->topology().party("central")->masterWorker);
         QVERIFY(!d->topology().party("party2")->central);
+    }
+
+    // A host renamed in its Id field takes every reference with it: the shipped topology's state
+    // service stayed on "local", marked red, and Start all was refused.
+    void aRenamedHostTakesEveryRoleOnIt() {
+        Topology spare = d->topology();
+        spare.hosts.append(Host{});
+        spare.hosts.last().id = "spare";
+        for (Party& p : spare.parties)
+            if (p.central) p.servers[0].standbyHost = "spare";
+        QVERIFY(edits::renameHost(spare, "spare", "reserve").isEmpty());
+        QCOMPARE(spare.party("central")->servers[0].standbyHost, QStringLiteral("reserve"));
+        test::click(*d, test::titleOf(*d, {ElementRef::Kind::HostGroup, "central", "local"}));
+        auto* id = qobject_cast<QLineEdit*>(d->properties()->field("host_id"));
+        QVERIFY(id);
+        test::typeInto(id, "lab");
+        const Party* central = d->topology().party("central");
+        QVERIFY(d->topology().host("lab") && !d->topology().host("local"));
+        QCOMPARE(central->stateService->host, QStringLiteral("lab"));
+        QVERIFY2(d->isValid(), qPrintable(d->issues().value(0).toString()));
     }
 
     // A setting that runs but trains poorly gets a note under the validation; Start stays possible.

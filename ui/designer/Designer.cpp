@@ -6,6 +6,7 @@
 #include "PropertyPanel.h"
 #include "TopologyAdvice.h"
 
+#include <QApplication>
 #include <QLabel>
 #include <QListWidget>
 #include <QCursor>
@@ -215,6 +216,14 @@ QMenu* Designer::contextMenu(QPointF scenePos) {
 void Designer::selectAll() {
     for (QGraphicsItem* i : m_scene->items())
         if (i->flags() & QGraphicsItem::ItemIsSelectable && !i->parentItem()) i->setSelected(true);
+}
+
+// A value typed in a property field is committed when the field loses the focus: before a save,
+// a start or a question about unsaved changes, it does (Ctrl+S saved the old value, marked the
+// topology saved, and the typed one was lost at quit).
+void Designer::commitFieldEdit() {
+    QWidget* field = QApplication::focusWidget();
+    if (field && m_properties->isAncestorOf(field)) field->clearFocus();
 }
 
 }  // namespace hips

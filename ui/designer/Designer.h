@@ -43,6 +43,8 @@ public:
     void copySelection();
     void paste();
     void selectAll();
+    // Commits what a property field shows but has not committed yet (before a save or a start).
+    void commitFieldEdit();
     // The window's edit and view actions (copy, paste, delete, …), offered on the canvas's context
     // menu after the element's own entries, with their shortcuts.
     void setCanvasActions(QList<QAction*> actions) { m_canvasActions = std::move(actions); }

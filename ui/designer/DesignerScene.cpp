@@ -4,6 +4,7 @@
 
 #include "EdgeRouter.h"
 
+#include <QApplication>
 #include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneDragDropEvent>
 #include <QGraphicsSceneMouseEvent>
@@ -429,11 +430,18 @@ void DesignerScene::finishDrag(QGraphicsSceneMouseEvent* e) {
     int moved = 0;
     QString text;
     QList<std::pair<DesignerItem*, QPointF>> snapBack;
+    // A click whose hand moved a pixel or two (on the screen, whatever the zoom) is a click: what
+    // it moved goes back (a role "moved" to its own host was an empty undo step, left astray).
+    const bool nudged = (e->screenPos() - e->buttonDownScreenPos(Qt::LeftButton)).manhattanLength() < QApplication::startDragDistance();
     for (QGraphicsItem* i : selectedItems()) {
         if (i->type() != DesignerItem::kType) continue;
         auto* item = static_cast<DesignerItem*>(i);
         const auto press = m_pressPositions.find(item->ref().key());
         if (press == m_pressPositions.end() || *press == item->pos()) continue;
+        if (nudged) {
+            snapBack.append({item, *press});
+            continue;
+        }
         if (item->ref().kind == ElementRef::Kind::Party) {  // dropped on another party: beside it
             edits::setPartyPosition(t, item->ref().party, freeSpotNear(item->pos(), item->rect().size(), item->ref().party));
             ++moved;

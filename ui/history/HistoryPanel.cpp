@@ -10,6 +10,7 @@
 #include "RunSettings.h"
 #include "Vocabulary.h"
 
+#include <algorithm>
 #include <QDateTime>
 #include <QDir>
 #include <QDesktopServices>
@@ -347,7 +348,10 @@ void HistoryPanel::updateOverlay() {
                                     (single->status == QLatin1String("running") && !m_store->liveController(single->id))));
     m_resume->setEnabled(single && (single->status == QLatin1String("stopped") || single->status == QLatin1String("failed") ||
                                     single->status == QLatin1String("interrupted") || single->status == QLatin1String("finished")));
-    m_delete->setEnabled(!ids.isEmpty());
+    // Not a run under way: its controller would fail its next record, and every later write.
+    m_delete->setEnabled(!ids.isEmpty() && m_store &&
+                         std::none_of(ids.begin(), ids.end(), [this](qint64 id) { return bool(m_store->liveController(id)); }));
+    m_delete->setToolTip(m_delete->isEnabled() || ids.isEmpty() ? QString() : tr("A run under way cannot be deleted: stop it first"));
     m_parallel->setSelected(ids);
     m_folder->setEnabled(single && QFileInfo(m_store->runDirectory(single->id)).isDir());
     m_overlay->clear();
@@ -444,6 +448,8 @@ void HistoryPanel::deleteSelected() {
         box.setCheckBox(withDirs);
     }
     if (box.exec() != QMessageBox::Yes) return;
+    if (std::any_of(ids.begin(), ids.end(), [this](qint64 id) { return bool(m_store->liveController(id)); }))
+        return (void)QMessageBox::warning(this, tr("Delete runs"), tr("A run under way cannot be deleted: stop it first"));
     const bool removeDirs = withDirs && withDirs->isChecked();
     for (qint64 id : ids) m_store->deleteRun(id);
     if (!waitForWrites()) return;  // (the folders stay when the rows could not be deleted)
