@@ -102,7 +102,9 @@ void AgentDaemon::onMessage(const QString& peer, const Message& m) {
         m_socket->post(peer, std::move(ok));
         m_seen = 0;  // a controller saying hello has seen nothing of this agent's yet
         if (compatible) m_helloDone = true;  // (an incompatible one does not end the run this agent holds)
-    } else if (!m_helloDone) {
+    } else if (!m_helloDone && type != QLatin1String("shutdown")) {
+        // (A shutdown is taken whenever it comes: one during the device probe, which answers
+        // "probing" in place of a hello, left the agent running after its run had ended.)
         std::fprintf(stderr, "hips-agent: '%s' before a compatible hello, ignored\n", qPrintable(type));
     } else if (type == QLatin1String("ping")) {
         m_socket->post(peer, Message(QStringLiteral("pong")));  // keeps the controller's silence clock at zero

@@ -108,6 +108,10 @@ void RoleSupervisor::startProcess(const RoleLaunch& launch, const QProcessEnviro
     connect(p, &QProcess::started, this, [this, node, p] { Q_EMIT started(node, p->processId()); });
     connect(p, &QProcess::errorOccurred, this, [this, node, p](QProcess::ProcessError e) {
         if (e != QProcess::FailedToStart) return;
+        // (No `finished` follows: the node is free again here, or every later start of it, a
+        // restart's too, was refused as already running, and a stop waited for it for ever.)
+        m_roles[node].process = nullptr;
+        p->deleteLater();
         Q_EMIT exited(node, RoleExitInfo{-1, false, QStringLiteral("failed to start: ") + p->errorString()});
     });
     connect(p, &QProcess::finished, this, [this, node, p](int code, QProcess::ExitStatus status) {
@@ -205,9 +209,10 @@ void RoleSupervisor::leaveIfUnused(ZygoteClient* host) {
 void RoleSupervisor::forkedExited(const QString& node, const RoleExitInfo& info) {
     auto it = m_roles.find(node);
     if (it == m_roles.end() || !it->forked) return;
-    // The child has ended: all it wrote is in the pipes (unless it left a descendant holding them).
-    drain(node, Stdout);
-    drain(node, Stderr);
+    // The child has ended: all it wrote is in the pipes (unless it left a descendant holding them,
+    // and writing: a bounded read then).
+    drain(node, Stdout, kReadsAtExit);
+    drain(node, Stderr, kReadsAtExit);
     closePipe(*it, Stdout);
     closePipe(*it, Stderr);
     it->forked = false;
@@ -238,12 +243,15 @@ void RoleSupervisor::closePipe(Role& r, int stream) {
     r.pipes[stream] = -1;
 }
 
-void RoleSupervisor::drain(const QString& node, int stream) {
+// At most `reads` reads: a role that writes as fast as its lines become events (a print in a
+// model's forward) would otherwise keep the agent here, its pings unanswered, until its
+// controller found it silent. The notifier comes back at once for the rest.
+void RoleSupervisor::drain(const QString& node, int stream, int reads) {
     auto it = m_roles.find(node);
     if (it == m_roles.end() || !it->active()) return;
     QByteArray& buffer = it->buffers[stream];
     bool& skipping = it->skipping[stream];
-    for (;;) {
+    for (int read = 0; read < reads; ++read) {
         const QByteArray more = readAvailable(*it, stream);
         if (more.isEmpty()) break;
         buffer += more;

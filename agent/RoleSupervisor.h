@@ -80,7 +80,8 @@ private:
     void forkedExited(const QString& node, const RoleExitInfo& info);
     QByteArray readAvailable(Role& r, int stream);
     void closePipe(Role& r, int stream);
-    void drain(const QString& node, int stream);
+    static constexpr int kReadsPerWake = 8, kReadsAtExit = 256;
+    void drain(const QString& node, int stream, int reads = kReadsPerWake);
     void emitLine(const QString& node, int stream, const QByteArray& line);
     ZygoteClient* zygote(const QString& program);
     ZygoteClient* sharedTrainer(const QString& program, const QString& runDirectory);

@@ -116,7 +116,18 @@ bool ZygoteClient::ensureStarted(QString* error) {
 bool ZygoteClient::spawn(const QString& node, const QStringList& args, const QCborMap& env, const QString& cwd, int stdoutFd, int stderrFd,
                          QString* error) {
     if (!ensureStarted(error)) return false;
-    if (sendPacket(m_socket, zygote::spawnRequest(node, args, env, cwd), {stdoutFd, stderrFd})) return true;
+    const QByteArray request = zygote::spawnRequest(node, args, env, cwd);
+    if (request.size() > kMaxPacketBytes) {  // (sendPacket's EMSGSIZE would read as an unreachable zygote)
+        *error = QStringLiteral(
+                     "the role's start request to %1 is %2 bytes, over the %3 a request may hold: its environment "
+                     "(%4 variables) is too large; start the agent with a smaller one")
+                     .arg(name())
+                     .arg(request.size())
+                     .arg(kMaxPacketBytes)
+                     .arg(env.size());
+        return false;
+    }
+    if (sendPacket(m_socket, request, {stdoutFd, stderrFd})) return true;
     *error = QStringLiteral("cannot reach %1: %2").arg(name(), QString::fromLocal8Bit(std::strerror(errno)));
     return false;
 }

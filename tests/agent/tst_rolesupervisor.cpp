@@ -1,0 +1,35 @@
+// The agent's RoleSupervisor as it starts roles of their own (not forked by a zygote): a role
+// whose program cannot start is reported, and its node can be started again.
+#include "RoleSupervisor.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace hips;
+
+class RoleSupervisorTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // A start that fails (no such program; fork refused) says so, and leaves the node free: no
+    // `finished` follows a failed start, and every later start of the node (a restart's) was
+    // refused as already running, unheard, while a stop waited for it for ever.
+    void aRoleThatCannotStartCanBeStartedAgain() {
+        QTemporaryDir dir;
+        RoleSupervisor roles;
+        QSignalSpy exited(&roles, &RoleSupervisor::exited);
+        RoleLaunch launch;
+        launch.node = QStringLiteral("party1/worker0");
+        launch.program = dir.filePath(QStringLiteral("no-such-trainer"));
+        launch.outDir = dir.path();
+        QVERIFY(roles.start(launch));
+        QTRY_COMPARE(exited.count(), 1);
+        QVERIFY(exited.at(0).at(1).value<RoleExitInfo>().error.contains(QLatin1String("failed to start")));
+        QCOMPARE(roles.runningCount(), 0);
+        QVERIFY(roles.start(launch));
+        QTRY_COMPARE(exited.count(), 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(RoleSupervisorTest)
+#include "tst_rolesupervisor.moc"
