@@ -30,10 +30,27 @@ QString connectToHost(SshSession& ssh, const Host& host, const DeployOptions& op
 }
 
 // "~/.hips" → "$HOME/.hips", expanded by the remote shell; anything else quoted as it is.
-QString remoteDir(const QString& dir) {
+QString remoteDir(const QString& path) {
+    QString dir = path;
+    while (dir.size() > 1 && dir.endsWith(QLatin1Char('/'))) dir.chop(1);  // (a trailing slash makes a link look like its target)
     if (dir == QLatin1String("~")) return QStringLiteral("\"$HOME\"");
     if (dir.startsWith(QLatin1String("~/"))) return QStringLiteral("\"$HOME\"/") + shellQuote(dir.mid(2));
     return shellQuote(dir);
+}
+
+// `dirs` (shell words) are this user's own folders (a link too, if the link is its own), and no
+// one else may write there: what runs from them and the keys kept in them are the user's alone.
+// (A folder another user made first, or could write to, let them swap the agent after its upload
+// and before it ran, or read its keys.)
+static QString ownFolders(const QStringList& dirs) {
+    QStringList checks;
+    for (const QString& d : dirs)
+        checks << QStringLiteral("[ -O %1 ] && { [ ! -L %1 ] || [ -n \"$(find %1 -maxdepth 0 -user \"$(id -u)\")\" ]; }").arg(d);
+    return QStringLiteral(
+               "{ { %1; } || { echo \"install_dir is not this user's own folder: another user could change what runs "
+               "there; choose a folder of your own\" >&2; exit 3; }; } && { chmod go-w %2 || { echo \"cannot make "
+               "install_dir writable by its owner alone (chmod go-w)\" >&2; exit 3; }; }")
+        .arg(checks.join(QStringLiteral(" && ")), dirs.join(' '));
 }
 
 QList<Host> remoteHosts(const Topology& topology) {
@@ -100,8 +117,12 @@ QString Deployer::uploadModel(SshSession& ssh, const Host& host, const QString& 
     const QString where = QStringLiteral("host '%1' (%2)").arg(host.id, host.address), dir = remoteDir(host.installDir);
     const QString name = options.modelSha256 + QStringLiteral(".pt");
     CommandResult there;
-    const QString check = QStringLiteral("mkdir -p %1/models && cd %1/models && (sha256sum %2 2>/dev/null || true)").arg(dir, name);
+    const QString check = QStringLiteral("mkdir -p %1/models && %3 && cd %1/models && (sha256sum %2 2>/dev/null || true)")
+                              .arg(dir, name, ownFolders({dir + "/models"}));
     if (QString e = ssh.run(check, &there); !e.isEmpty()) return e;
+    if (!there.ok())
+        return QStringLiteral("%1: cannot prepare %2/models (%3); check install_dir and its permissions")
+            .arg(where, host.installDir, QString::fromUtf8(there.err).trimmed());
     if (there.out.startsWith(options.modelSha256.toUtf8() + ' ')) return {};  // the same file is there
     QFile f(options.modelFile);
     if (!f.open(QIODevice::ReadOnly))
@@ -160,9 +181,9 @@ HostDeployment Deployer::deployHost(const Host& host, const DeployOptions& optio
     const QString dir = remoteDir(host.installDir);
     CommandResult probe;
     const QString probeCommand = QStringLiteral(
-                                     "uname -sm && mkdir -p %1/bin %1/runs && df -Pk %1 | tail -1 && "
+                                     "uname -sm && mkdir -p %1/bin %1/runs && %3 && df -Pk %1 | tail -1 && "
                                      "(cd %1/bin && sha256sum %2 2>/dev/null || true)")
-                                     .arg(dir, kBinaries.join(' '));
+                                     .arg(dir, kBinaries.join(' '), ownFolders({dir, dir + "/bin", dir + "/runs"}));
     if (QString e = ssh.run(probeCommand, &probe); !e.isEmpty()) return failed(e);
     if (!probe.ok())
         return failed(QStringLiteral("%1: cannot prepare %2 (%3); check install_dir and its permissions")

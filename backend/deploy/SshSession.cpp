@@ -124,6 +124,15 @@ QString SshSession::authenticate(const SecretPrompt& secretPrompt) {
         rc = ssh_userauth_publickey(d->session, nullptr, key);
         ssh_key_free(key);
         if (rc == SSH_AUTH_SUCCESS) return {};
+        // (Not every failure is a refusal: the connection may have dropped, or the server wants
+        // a second factor after the key.)
+        if (rc == SSH_AUTH_PARTIAL)
+            return fail(QStringLiteral("the server took the key %1 for user '%2' but asks for more (a second factor, or a "
+                                       "password as well); HiPS Studio deploys with a key alone: let that user log in with the key only")
+                            .arg(path, m_target.user));
+        if (rc == SSH_AUTH_ERROR)
+            return fail(QStringLiteral("the connection failed while the key %1 was being tried: %2; check the host and try again")
+                            .arg(path, QString::fromUtf8(ssh_get_error(d->session))));
         return fail(QStringLiteral("the server refused the key %1 for user '%2'; add its public key to that user's "
                                    "~/.ssh/authorized_keys, or fix user/identity_file")
                         .arg(path, m_target.user));

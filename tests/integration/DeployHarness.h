@@ -5,6 +5,7 @@
 
 #include <QDeadlineTimer>
 #include <QDir>
+#include <QFileInfo>
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
@@ -59,6 +60,19 @@ inline int processesWith(const QByteArray& needle, const QByteArray& also = {}) 
         if (!isPid || !cmd.open(QIODevice::ReadOnly)) continue;
         const QByteArray line = cmd.readAll().replace('\0', ' ');
         n += line.contains(needle) && line.contains(also);
+    }
+    return n;
+}
+
+// Standby agents (hips deploy's) working in a folder under `dir`: those of this test, not another
+// test's beside it (tst_deployipv6 deploys standby agents too).
+inline int standbyAgentsUnder(const QString& dir) {
+    int n = 0;
+    for (const QString& entry : QDir("/proc").entryList(QDir::Dirs)) {
+        QFile cmd("/proc/" + entry + "/cmdline");
+        if (!cmd.open(QIODevice::ReadOnly)) continue;
+        n += cmd.readAll().replace('\0', ' ').contains("hips-agent daemon --standby") &&
+             QFileInfo("/proc/" + entry + "/cwd").symLinkTarget().startsWith(dir);
     }
     return n;
 }

@@ -243,15 +243,15 @@ private Q_SLOTS:
         Result first = run(kHips, QStringList{"deploy", topology} + sshArgs(path("known_hosts")));
         QVERIFY2(first.status == 0, first.out.constData());
         QCOMPARE(first.out.count("uploaded"), 3);
-        QCOMPARE(processesWith("hips-agent daemon --standby"), 3);
+        QCOMPARE(standbyAgentsUnder(path("standby")), 3);
         const Result again = run(kHips, QStringList{"deploy", topology} + sshArgs(path("known_hosts")));
         QVERIFY2(again.status == 0, again.out.constData());
         QCOMPARE(again.out.count("already up to date"), 3);
-        QCOMPARE(processesWith("hips-agent daemon --standby"), 3);  // replaced, not doubled
+        QCOMPARE(standbyAgentsUnder(path("standby")), 3);  // replaced, not doubled
         const Result stop = run(kHips, {"stop", topology});
         QVERIFY2(stop.status == 0, stop.out.constData());
         QCOMPARE(stop.out.count("stopped"), 3);
-        QTRY_COMPARE_WITH_TIMEOUT(processesWith("hips-agent daemon --standby"), 0, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(standbyAgentsUnder(path("standby")), 0, 10000);
     }
 
     // Only the deployment's controller key gets into an agent: a stranger's key and a plain

@@ -177,12 +177,12 @@ private Q_SLOTS:
         auto ranks = party(2, 10s);
         QVERIFY(onRanks(ranks, [&](int, MeshPeers& p) { p.sealLinks("binding"); }).isEmpty());
         zmq::context_t ctx(1);
+        const quint64 curveRefusals = ranks[0]->guard->refusals();
         zmq::socket_t nobody(ctx, zmq::socket_type::push);
         nobody.set(zmq::sockopt::linger, 0);
         bulklogin::logIn(nobody, QStringLiteral("party1/worker1"), "not-a-login");
         nobody.connect(ranks[0]->peers->bulkEndpoint().toStdString());
         (void)nobody.send(zmq::buffer("junk", 4), zmq::send_flags::dontwait);
-        const quint64 curveRefusals = ranks[0]->guard->refusals();
         QTRY_VERIFY_WITH_TIMEOUT(ranks[0]->guard->refusals() > curveRefusals, 5000);
         zmq::socket_t stranger(ctx, zmq::socket_type::push);
         stranger.set(zmq::sockopt::linger, 2000);

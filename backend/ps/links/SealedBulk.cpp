@@ -34,7 +34,7 @@ SealedBulk::SealedBulk(zmq::context_t& ctx, int rank, QList<QString> names, cons
       m_traffic(m_names.value(rank).section('/', 0, 0)),
       m_rejections(m_names.value(rank)) {
     m_pull.set(zmq::sockopt::linger, 0);
-    // Anyone may connect to the port: what it buffers a connection stays small (a member's further
+    // Only members log in (below): what it buffers a connection stays small all the same (a member's further
     // chunks wait in its own queue, as the default of 1,000 chunks a connection let a stranger's not).
     m_pull.set(zmq::sockopt::rcvhwm, 8);
     if (chunkLimit > 0) m_pull.set(zmq::sockopt::maxmsgsize, int64_t(chunkLimit + kAeadTagBytes + kHeaderBytes));
