@@ -154,62 +154,62 @@
         <translation>中心参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="30"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="31"/>
         <source>global scheduler</source>
         <translation>全局调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="30"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="31"/>
         <source>scheduler</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="35"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="36"/>
         <source>global server %1</source>
         <translation>全局服务器 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="36"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="37"/>
         <source>server %1 (unused)</source>
         <translation>服务器 %1（未使用）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="37"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="38"/>
         <source>server %1</source>
         <translation>服务器 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="42"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="43"/>
         <source>state service</source>
         <translation>状态服务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="43"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="44"/>
         <source>master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="49"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="50"/>
         <source>workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="49"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="50"/>
         <source>workers · %1</source>
         <translation>工作节点 · %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="119"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="120"/>
         <source>Slurm job</source>
         <translation>Slurm 作业</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="132"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="133"/>
         <source>node %1</source>
         <translation>节点 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="154"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="155"/>
         <source>host &apos;%1&apos;?</source>
         <translation>主机“%1”？</translation>
     </message>
@@ -2246,96 +2246,96 @@
 <context>
     <name>hips::Designer</name>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="31"/>
+        <location filename="../ui/designer/Designer.cpp" line="32"/>
         <source>Palette — drag onto the canvas</source>
         <translation>组件面板 — 拖放到画布上</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="40"/>
+        <location filename="../ui/designer/Designer.cpp" line="41"/>
         <source>Validation</source>
         <translation>校验</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="144"/>
+        <location filename="../ui/designer/Designer.cpp" line="145"/>
         <source>No problems: ready to run</source>
         <translation>没有问题：可以运行</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="144"/>
+        <location filename="../ui/designer/Designer.cpp" line="145"/>
         <source>No problems in the topology; see the note below</source>
         <translation>拓扑没有问题；请看下面的提示</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="157"/>
+        <location filename="../ui/designer/Designer.cpp" line="158"/>
         <source>Delete %1</source>
         <translation>删除 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/designer/Designer.cpp" line="157"/>
+        <location filename="../ui/designer/Designer.cpp" line="158"/>
         <source>Delete %n items</source>
         <translation>
             <numerusform>删除 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="165"/>
+        <location filename="../ui/designer/Designer.cpp" line="166"/>
         <source>party %1</source>
         <translation>参与方 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="166"/>
+        <location filename="../ui/designer/Designer.cpp" line="167"/>
         <source>host %1 of %2</source>
         <translation>%2 的主机 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="167"/>
+        <location filename="../ui/designer/Designer.cpp" line="168"/>
         <source>the scheduler of %1</source>
         <translation>%1 的调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="168"/>
+        <location filename="../ui/designer/Designer.cpp" line="169"/>
         <source>server %1 of %2</source>
         <translation>%2 的服务器 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="169"/>
+        <location filename="../ui/designer/Designer.cpp" line="170"/>
         <source>the master worker</source>
         <translation>主工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="170"/>
+        <location filename="../ui/designer/Designer.cpp" line="171"/>
         <source>workers %1 of %2</source>
         <translation>%2 的工作节点组 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="171"/>
+        <location filename="../ui/designer/Designer.cpp" line="172"/>
         <source>the state service</source>
         <translation>状态服务</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/designer/Designer.cpp" line="178"/>
+        <location filename="../ui/designer/Designer.cpp" line="179"/>
         <source>Copied %n items</source>
         <translation>
             <numerusform>已复制 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="186"/>
+        <location filename="../ui/designer/Designer.cpp" line="187"/>
         <source>Nothing to paste: copy parties or worker groups</source>
         <translation>没有可粘贴的内容：请先复制参与方或工作节点组</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="195"/>
+        <location filename="../ui/designer/Designer.cpp" line="196"/>
         <source>Paste</source>
         <translation>粘贴</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="202"/>
+        <location filename="../ui/designer/Designer.cpp" line="203"/>
         <source>&amp;Edit properties</source>
         <translation>编辑属性(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/designer/Designer.cpp" line="206"/>
+        <location filename="../ui/designer/Designer.cpp" line="207"/>
         <source>&amp;Add here</source>
         <translation>在此添加(&amp;A)</translation>
     </message>
@@ -2343,42 +2343,42 @@
 <context>
     <name>hips::DesignerScene</name>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="288"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="289"/>
         <source>%1 Mbit/s · %2 ms</source>
         <translation>%1 Mbit/s · %2 毫秒</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="289"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="290"/>
         <source>%1 inside</source>
         <translation>参与方内 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="333"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="334"/>
         <source>Add party</source>
         <translation>添加参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="337"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="338"/>
         <source>Add host</source>
         <translation>添加主机</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="341"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="342"/>
         <source>Add scheduler</source>
         <translation>添加调度器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="342"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="343"/>
         <source>Add server</source>
         <translation>添加服务器</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="343"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="344"/>
         <source>Add workers</source>
         <translation>添加工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="344"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="345"/>
         <source>Add master worker</source>
         <translation>添加主工作节点</translation>
     </message>
@@ -2387,12 +2387,12 @@
         <translation type="vanished">添加 %1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="440"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="448"/>
         <source>Move party</source>
         <translation>移动参与方</translation>
     </message>
     <message>
-        <location filename="../ui/designer/DesignerScene.cpp" line="445"/>
+        <location filename="../ui/designer/DesignerScene.cpp" line="453"/>
         <source>Move role to %1</source>
         <translation>将角色移动到 %1</translation>
     </message>
@@ -2400,172 +2400,178 @@
 <context>
     <name>hips::HistoryPanel</name>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="76"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="77"/>
         <source>Test accuracy of the selected runs</source>
         <translation>所选运行的测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="76"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="77"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="77"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="78"/>
         <source>Show in charts</source>
         <translation>在图表中显示</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="78"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="79"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="79"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="80"/>
         <source>Export report…</source>
         <translation>导出报告…</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="80"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="81"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="81"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="82"/>
         <source>Reattach</source>
         <translation>重新接管</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="82"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="83"/>
         <source>Resume</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="83"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="84"/>
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="90"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="91"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="90"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="91"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="90"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="91"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="90"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="91"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="90"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="91"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="109"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="110"/>
         <source>Filter: text, or settings as mode=esync learning_rate&lt;0.1 slowdown&gt;=2</source>
         <translation>筛选：文本，或设置条件，如 mode=esync learning_rate&lt;0.1 slowdown&gt;=2</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="111"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="112"/>
         <source>Every word must match: text in the id, name, status, reason, tags or notes, or a condition on a setting (=, !=, &lt;, &lt;=, &gt;, &gt;=; numbers compare as numbers). A setting is named as History&apos;s compare table names it, or by its last part: slowdown matches party2.workers[0].slowdown</source>
         <translation>每个词都必须匹配：编号、名称、状态、原因、标签或备注中的文本，或对某个设置的条件（=、!=、&lt;、&lt;=、&gt;、&gt;=；数字按数值比较）。设置的名称与历史对比表中的相同，也可只写最后一段：slowdown 匹配 party2.workers[0].slowdown</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="129"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="130"/>
         <source>Show the selected run in the charts; with several selected, the first, and the others over it, dashed, on every chart</source>
         <translation>在图表中显示所选运行；选中多个时显示第一个，其余以虚线叠加在每张图表上</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="131"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="132"/>
         <source>Open the selected run&apos;s directory: its logs (every role&apos;s), model, checkpoints and metrics</source>
         <translation>打开所选运行的目录：其日志（每个角色的）、模型、检查点和指标</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="136"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="137"/>
         <location filename="../ui/history/HistoryPanelSettings.cpp" line="61"/>
         <source>Group by</source>
         <translation>分组</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="137"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="138"/>
         <source>Group the runs by a setting: a column of its values, the list sorted by them</source>
         <translation>按某个设置对运行分组：增加一列该设置的值，并按其排序列表</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="149"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="150"/>
         <source>Round</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="149"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="150"/>
         <source>Wall-clock time</source>
         <translation>挂钟时间</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="149"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="150"/>
         <source>Time since start</source>
         <translation>自开始以来的时间</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="156"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="157"/>
         <source>X axis:</source>
         <translation>X 轴：</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="168"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="169"/>
         <source>Selected runs</source>
         <translation>所选运行</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="169"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="170"/>
         <source>Settings against score</source>
         <translation>设置与得分</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="171"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="172"/>
         <source>Every run listed: an axis per setting that differs, the final score last; click a line to select its run</source>
         <translation>列出的每个运行：每个不同的设置一条轴，最终得分在最后；点击一条线即选中其运行</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="207"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="208"/>
         <source>Run %1&apos;s directory %2 is gone</source>
         <translation>运行 %1 的目录 %2 已不存在</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="210"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="211"/>
         <source>No file manager opened %1</source>
         <translation>没有文件管理器打开 %1</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="435"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="354"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="452"/>
+        <source>A run under way cannot be deleted: stop it first</source>
+        <translation>进行中的运行不能删除：请先停止它</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="439"/>
         <source>Delete %1 and all their rows from the history?</source>
         <translation>从历史中删除 %1 及其所有记录？</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="441"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="445"/>
         <source>Also delete their run directories (%n folder(s): model, logs, checkpoints)</source>
         <translation>
             <numerusform>同时删除它们的运行目录（%n 个文件夹：模型、日志、检查点）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="455"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="461"/>
         <source>These run directories could not be deleted:
 %1</source>
         <translation>以下运行目录无法删除：
 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="456"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="462"/>
         <source>Deleted %n run(s) and their run directories</source>
         <translation>
             <numerusform>已删除 %n 个运行及其运行目录</numerusform>
@@ -2580,33 +2586,33 @@
         <translation type="vanished">最终准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="91"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="91"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="144"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="145"/>
         <source>MB across parties</source>
         <translation>跨参与方流量（MB）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="91"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="91"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="91"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="107"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="108"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
@@ -2615,17 +2621,17 @@
         <translation type="vanished">按编号、名称、状态、原因、标签或备注筛选</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="118"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="119"/>
         <source>Open the selected run&apos;s topology and settings in the designer, to run it again</source>
         <translation>在设计器中打开所选运行的拓扑和设置，以便再次运行</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="121"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="122"/>
         <source>Take up the selected run, still going on its agents after its controller went away (as hips attach does)</source>
         <translation>接管所选运行：其控制器已离开，但代理仍在继续运行它（与 hips attach 相同）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="125"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="126"/>
         <source>Go on with the selected run, which stopped, failed or was interrupted, from its last checkpoint (as hips run --resume does); a finished run, with more rounds</source>
         <translation>从最近的检查点继续所选的已停止、失败或中断的运行（与 hips run --resume 相同）；已完成的运行可增加轮次后继续</translation>
     </message>
@@ -2638,47 +2644,47 @@
         <translation type="vanished">测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="90"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="91"/>
         <source>Best score</source>
         <translation>最佳得分</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="91"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
         <source>Final score</source>
         <translation>最终得分</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="96"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="97"/>
         <source>Test accuracy; for a regression, test RMSE (lower is better)</source>
         <translation>测试准确率；回归任务为测试 RMSE（越低越好）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="144"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="145"/>
         <source>Training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="144"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="145"/>
         <source>Samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="144"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="145"/>
         <source>Test accuracy (or RMSE)</source>
         <translation>测试准确率（或 RMSE）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="145"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="146"/>
         <source>What the chart compares for the selected runs</source>
         <translation>图表为所选运行比较的指标</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="153"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="154"/>
         <source>Compare:</source>
         <translation>比较：</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="166"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="167"/>
         <source>The settings that differ between the selected runs</source>
         <translation>所选运行之间不同的设置</translation>
     </message>
@@ -2687,68 +2693,69 @@
         <translation type="vanished">其控制器在运行结束前退出（被终止，或机器停止）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="295"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="296"/>
         <source>The history is busy (another program is writing to it); the change is stored as soon as it is free</source>
         <translation>历史记录正忙（另一个程序正在写入）；一旦空闲，更改即会保存</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="302"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="303"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="303"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="304"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="304"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="305"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="305"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="306"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="306"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="307"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="333"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="334"/>
         <source>no history is open</source>
         <translation>未打开任何历史记录</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="354"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="358"/>
         <source>%1 of the selected runs</source>
         <translation>所选运行的%1</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="382"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="386"/>
         <source>Setting</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="405"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="409"/>
         <source>every setting</source>
         <translation>所有设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="406"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="410"/>
         <source>the same</source>
         <translation>相同</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="431"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="435"/>
         <source>run %1 (%2)</source>
         <translation>运行 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="434"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="455"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="438"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="452"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="461"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
@@ -2759,25 +2766,25 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="457"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="463"/>
         <source>Deleted %n run(s)</source>
         <translation>
             <numerusform>已删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="471"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="476"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="477"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="482"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="472"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="478"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="475"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="481"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
@@ -3092,112 +3099,112 @@
         <translation>Ctrl+0</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="192"/>
+        <location filename="../ui/MainWindow.cpp" line="199"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="193"/>
+        <location filename="../ui/MainWindow.cpp" line="200"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="198"/>
+        <location filename="../ui/MainWindow.cpp" line="205"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="212"/>
+        <location filename="../ui/MainWindow.cpp" line="219"/>
         <source>&amp;Start all</source>
         <translation>全部启动(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="212"/>
+        <location filename="../ui/MainWindow.cpp" line="219"/>
         <source>F5</source>
         <translation>F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="213"/>
+        <location filename="../ui/MainWindow.cpp" line="223"/>
         <source>S&amp;top all</source>
         <translation>全部停止(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="213"/>
+        <location filename="../ui/MainWindow.cpp" line="223"/>
         <source>Shift+F5</source>
         <translation>Shift+F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="222"/>
+        <location filename="../ui/MainWindow.cpp" line="232"/>
         <source>&amp;User guide</source>
         <translation>用户指南(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="223"/>
+        <location filename="../ui/MainWindow.cpp" line="233"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="225"/>
+        <location filename="../ui/MainWindow.cpp" line="235"/>
         <source>&amp;About HiPS Studio</source>
         <translation>关于 HiPS Studio(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="247"/>
+        <location filename="../ui/MainWindow.cpp" line="257"/>
         <source>1 problem in the topology: %1</source>
         <translation>拓扑中有 1 个问题：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="247"/>
+        <location filename="../ui/MainWindow.cpp" line="257"/>
         <source>%1 problems in the topology; the first: %2</source>
         <translation>拓扑中有 %1 个问题；第一个：%2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="250"/>
+        <location filename="../ui/MainWindow.cpp" line="260"/>
         <source>Topology valid: %1, %2</source>
         <translation>拓扑有效：%1，%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="251"/>
+        <location filename="../ui/MainWindow.cpp" line="261"/>
         <source>%n process(es)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="252"/>
+        <location filename="../ui/MainWindow.cpp" line="262"/>
         <source>%n training worker(s)</source>
         <translation>
             <numerusform>%n 个训练工作节点</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="253"/>
+        <location filename="../ui/MainWindow.cpp" line="263"/>
         <source>; the run under way goes on with the topology it started with</source>
         <translation>；进行中的运行仍使用其启动时的拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="331"/>
-        <location filename="../ui/MainWindow.cpp" line="338"/>
+        <location filename="../ui/MainWindow.cpp" line="341"/>
+        <location filename="../ui/MainWindow.cpp" line="348"/>
         <source>Resume</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="331"/>
+        <location filename="../ui/MainWindow.cpp" line="341"/>
         <source>Run %1 finished its %2 rounds. Go on to how many rounds?</source>
         <translation>运行 %1 已完成其 %2 个轮次。继续到多少个轮次？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="338"/>
+        <location filename="../ui/MainWindow.cpp" line="348"/>
         <source>Run %1 cannot be resumed: %2</source>
         <translation>无法恢复运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="384"/>
+        <location filename="../ui/MainWindow.cpp" line="394"/>
         <source>; run %1 cannot be compared: %2</source>
         <translation>；运行 %1 无法对比：%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="385"/>
+        <location filename="../ui/MainWindow.cpp" line="395"/>
         <source>Showing run %1 (%2): %n round(s)</source>
         <translation>
             <numerusform>正在显示运行 %1（%2）：%n 个轮次</numerusform>
@@ -3208,51 +3215,51 @@
         <translation type="vanished">拓扑有效：%1 个进程，%2 个训练工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="260"/>
-        <location filename="../ui/MainWindow.cpp" line="394"/>
+        <location filename="../ui/MainWindow.cpp" line="270"/>
+        <location filename="../ui/MainWindow.cpp" line="404"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="268"/>
-        <location filename="../ui/MainWindow.cpp" line="314"/>
-        <location filename="../ui/MainWindow.cpp" line="404"/>
+        <location filename="../ui/MainWindow.cpp" line="278"/>
+        <location filename="../ui/MainWindow.cpp" line="324"/>
+        <location filename="../ui/MainWindow.cpp" line="414"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="268"/>
+        <location filename="../ui/MainWindow.cpp" line="278"/>
         <source>Cannot open %1:
 %2</source>
         <translation>无法打开 %1：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="301"/>
+        <location filename="../ui/MainWindow.cpp" line="311"/>
         <source>local baseline (run %1)</source>
         <translation>本地基线（运行 %1）</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="311"/>
-        <location filename="../ui/MainWindow.cpp" line="347"/>
+        <location filename="../ui/MainWindow.cpp" line="321"/>
+        <location filename="../ui/MainWindow.cpp" line="357"/>
         <source>run %1</source>
         <translation>运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="314"/>
-        <location filename="../ui/MainWindow.cpp" line="349"/>
+        <location filename="../ui/MainWindow.cpp" line="324"/>
+        <location filename="../ui/MainWindow.cpp" line="359"/>
         <source>Run %1&apos;s topology cannot be read:
 %2</source>
         <translation>无法读取运行 %1 的拓扑：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="321"/>
+        <location filename="../ui/MainWindow.cpp" line="331"/>
         <source>Opened the topology of run %1; Start all runs it again</source>
         <translation>已打开运行 %1 的拓扑；“全部启动”将再次运行它</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="349"/>
+        <location filename="../ui/MainWindow.cpp" line="359"/>
         <source>Reattach</source>
         <translation>重新接管</translation>
     </message>
@@ -3261,38 +3268,38 @@
         <translation type="vanished">正在显示运行 %1（%2）：%3 个轮次</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="405"/>
+        <location filename="../ui/MainWindow.cpp" line="415"/>
         <source>Topologies (*.json);;All files (*)</source>
         <translation>拓扑 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="412"/>
-        <location filename="../ui/MainWindow.cpp" line="433"/>
+        <location filename="../ui/MainWindow.cpp" line="422"/>
+        <location filename="../ui/MainWindow.cpp" line="445"/>
         <source>Save topology</source>
         <translation>保存拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="417"/>
+        <location filename="../ui/MainWindow.cpp" line="427"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="433"/>
+        <location filename="../ui/MainWindow.cpp" line="445"/>
         <source>Topologies (*.json)</source>
         <translation>拓扑 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="439"/>
+        <location filename="../ui/MainWindow.cpp" line="452"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="439"/>
+        <location filename="../ui/MainWindow.cpp" line="452"/>
         <source>Save the changes to the topology first?</source>
         <translation>是否先保存对拓扑的更改？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="463"/>
+        <location filename="../ui/MainWindow.cpp" line="476"/>
         <source>Select one run in the history to export its report</source>
         <translation>请在历史中选择一个运行以导出其报告</translation>
     </message>
@@ -3321,92 +3328,92 @@
         <translation type="vanished">目录</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="487"/>
+        <location filename="../ui/MainWindow.cpp" line="500"/>
         <source>HiPS Studio — user guide</source>
         <translation>HiPS Studio — 用户指南</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="502"/>
+        <location filename="../ui/MainWindow.cpp" line="515"/>
         <source>Zoom the canvas</source>
         <translation>缩放画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="502"/>
+        <location filename="../ui/MainWindow.cpp" line="515"/>
         <source>Ctrl+wheel</source>
         <translation>Ctrl+滚轮</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="503"/>
+        <location filename="../ui/MainWindow.cpp" line="516"/>
         <source>Pan the canvas</source>
         <translation>平移画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="503"/>
+        <location filename="../ui/MainWindow.cpp" line="516"/>
         <source>Middle button, or Space+drag</source>
         <translation>中键，或 空格+拖动</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="504"/>
+        <location filename="../ui/MainWindow.cpp" line="517"/>
         <source>Zoom a chart / zoom out</source>
         <translation>缩放图表 / 缩小</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="504"/>
+        <location filename="../ui/MainWindow.cpp" line="517"/>
         <source>Drag / right-click</source>
         <translation>拖动 / 右键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="505"/>
+        <location filename="../ui/MainWindow.cpp" line="518"/>
         <source>Edit a run&apos;s name, tags or notes</source>
         <translation>编辑运行的名称、标签或备注</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="505"/>
+        <location filename="../ui/MainWindow.cpp" line="518"/>
         <source>Double-click or F2 in History</source>
         <translation>在历史中双击或按 F2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="512"/>
+        <location filename="../ui/MainWindow.cpp" line="525"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="512"/>
+        <location filename="../ui/MainWindow.cpp" line="525"/>
         <source>Shortcut</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="523"/>
+        <location filename="../ui/MainWindow.cpp" line="536"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="540"/>
+        <location filename="../ui/MainWindow.cpp" line="553"/>
         <source>About HiPS Studio</source>
         <translation>关于 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="541"/>
+        <location filename="../ui/MainWindow.cpp" line="554"/>
         <source>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;Train one model across parties with a two-layer parameter server; only aggregates cross party boundaries.&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;借助双层参数服务器，由多个参与方协同训练同一个模型；只有聚合结果会跨越参与方边界。&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="553"/>
+        <location filename="../ui/MainWindow.cpp" line="566"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="553"/>
+        <location filename="../ui/MainWindow.cpp" line="566"/>
         <source>Stop the run first: switching the language rebuilds the window.</source>
         <translation>请先停止运行：切换语言会重建窗口。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="577"/>
+        <location filename="../ui/MainWindow.cpp" line="590"/>
         <source>A run is under way</source>
         <translation>有运行正在进行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="577"/>
+        <location filename="../ui/MainWindow.cpp" line="590"/>
         <source>Stop the run and quit?</source>
         <translation>要停止运行并退出吗？</translation>
     </message>
