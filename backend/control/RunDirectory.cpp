@@ -93,7 +93,9 @@ QString RunDirectory::reattach(const QString& path, qint64 metricsBytes, const s
     // history says: it ends at its last whole line); later lines come again from the agents.
     qint64 stored = 0;
     while (stored < metricsBytes && !old.atEnd()) {
-        const QByteArray line = old.readLine(metricsBytes - stored);
+        // (readLine(n) reads at most n − 1 bytes: a line ending exactly at the mark, as the
+        // history's always do, came back without its '\n' and was cut off.)
+        const QByteArray line = old.readLine(metricsBytes - stored + 1);
         if (!line.endsWith('\n')) break;
         stored += line.size();
         if (const QJsonObject record = QJsonDocument::fromJson(line).object(); !record.isEmpty()) kept(record);

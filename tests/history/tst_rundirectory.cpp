@@ -176,6 +176,11 @@ private Q_SLOTS:
         QVERIFY(reattach(100 * line, &rounds).isEmpty());  // (more than the file: all of it)
         QCOMPARE(rounds, (QList<int>{1, 2, 9}));
         QCOMPARE(contents(path + "/metrics.jsonl").count('\n'), 4);
+        // The history's mark is where a whole line ended (as it always is): that line is kept.
+        rounds.clear();
+        QVERIFY(reattach(2 * line, &rounds).isEmpty());
+        QCOMPARE(rounds, (QList<int>{1, 2}));
+        QCOMPARE(contents(path + "/metrics.jsonl"), QByteArray("{\"round\":1}\n{\"round\":2}\n{\"round\":9}\n"));
     }
 
     // A role that prints without end: its log moves to .log.1 at kLogBytes and a new one starts,
