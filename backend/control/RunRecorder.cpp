@@ -31,9 +31,11 @@ bool RunRecorder::begin(const Topology& topology, const QString& runDir, qint64 
     if (!transports.isEmpty()) settings.insert(QStringLiteral("party_transports"), transports.join(QStringLiteral(", ")));
     if (resumeRound > 0) {
         m_runId = run;
-        if (const std::optional<RunRecord> before = m_store->run(run))
-            m_resumedFrom = ResumedFrom{*before, m_store->topologyJson(run), m_store->settings(run), resumeRound};
-        m_store->resumeRun(m_runId, resumeRound, TopologyWriter::toJson(own), settings);
+        const std::optional<RunRecord> before = m_store->run(run);
+        const QByteArray topologyBefore = m_store->topologyJson(run);
+        const QJsonObject settingsBefore = m_store->settings(run);
+        const double at = m_store->resumeRun(m_runId, resumeRound, TopologyWriter::toJson(own), settings);
+        if (before) m_resumedFrom = ResumedFrom{*before, topologyBefore, settingsBefore, resumeRound, at};
     } else {
         m_runId = m_store->beginRun(topology.name, TopologyWriter::toJson(own), settings, runDir);
     }
@@ -144,7 +146,7 @@ void RunRecorder::acknowledgeCommitted(quint64 committedMark) {
 void RunRecorder::finish(const RunSummary& s, std::function<void(bool)> stored) {
     if (!m_store || m_runId <= 0) return stored(true);
     if (m_resumedFrom && !s.ok) {  // the resume ended before its first round: the run stays as it was
-        m_store->restoreRun(m_resumedFrom->before, m_resumedFrom->topologyJson, m_resumedFrom->settings,
+        m_store->restoreRun(m_resumedFrom->before, m_resumedFrom->at, m_resumedFrom->topologyJson, m_resumedFrom->settings,
                             QStringLiteral("resuming from the checkpoint of round %1 %2 before its first round: %3")
                                 .arg(m_resumedFrom->round)
                                 .arg(s.stopped ? QStringLiteral("was stopped") : QStringLiteral("failed"), s.reason));

@@ -88,6 +88,7 @@ private:
         QByteArray topologyJson;
         QJsonObject settings;
         int round = 0;
+        double at = 0;  // when it was resumed
     };
     std::optional<ResumedFrom> m_resumedFrom;
     bool m_agentsGone = false;  // forgetAgents(): their clients are being deleted

@@ -1,6 +1,7 @@
 #include "RunProgress.h"
 
 #include "MetricRecords.h"
+#include "TopologyLimits.h"
 
 #include <QJsonArray>
 #include <algorithm>
@@ -11,6 +12,9 @@ namespace hips {
 QList<RoundRow> RunProgress::ingest(const QJsonObject& r, double elapsed) {
     const QString kind = r.value(metric::kKind).toString();
     const int round = r.value(metric::kRound).toInt(-1);
+    // A round past the run's (a stranger's record, a damaged history) is no round of it: an
+    // aggregate of round 2·10⁹ closed every round before it, one map entry each, until memory ran out.
+    if (round > (m_rounds > 0 ? m_rounds : kMaxRounds)) return {};
     if (const auto traffic = metric::TrafficRecord::from(r)) {
         m_sent[traffic->node] = Sent{traffic->sent(false), traffic->sent(true)};
     } else if (const auto train = metric::TrainRecord::from(r); train && round >= m_nextRound) {

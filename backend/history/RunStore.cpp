@@ -201,8 +201,8 @@ void RunStore::finishRun(qint64 run, const QString& status, const QJsonObject& s
     });
 }
 
-void RunStore::resumeRun(qint64 run, int round, const QByteArray& topologyJson, const QJsonObject& settings) {
-    HIPS_WRITER_OR()
+double RunStore::resumeRun(qint64 run, int round, const QByteArray& topologyJson, const QJsonObject& settings) {
+    HIPS_WRITER_OR(0)
     const qint64 pid = QCoreApplication::applicationPid();
     const QString token = processToken(pid);
     const double at = now();
@@ -216,6 +216,7 @@ void RunStore::resumeRun(qint64 run, int round, const QByteArray& topologyJson, 
                s.run(QStringLiteral("INSERT INTO events VALUES (?, ?, 'info', 'controller', ?)"),
                      {QVariant(run), QVariant(at), QVariant(kResumedEventPrefix + QString::number(round))});
     });
+    return at;
 }
 
 void RunStore::cutRunAfter(qint64 run, int round) {
@@ -226,7 +227,8 @@ void RunStore::cutRunAfter(qint64 run, int round) {
     });
 }
 
-void RunStore::restoreRun(const RunRecord& before, const QByteArray& topologyJson, const QJsonObject& settings, const QString& why) {
+void RunStore::restoreRun(const RunRecord& before, double resumedAt, const QByteArray& topologyJson, const QJsonObject& settings,
+                          const QString& why) {
     HIPS_WRITER_OR()
     const double at = now();
     const qint64 run = before.id;
@@ -240,7 +242,9 @@ void RunStore::restoreRun(const RunRecord& before, const QByteArray& topologyJso
                      {QVariant(before.status), ended, summary, QVariant(QString::fromUtf8(topologyJson)), QVariant(settingsText),
                       QVariant(run)}) &&
                s.run(QStringLiteral("DELETE FROM events WHERE run_id = ? AND t >= ? AND source = 'controller' AND message LIKE ?"),
-                     {QVariant(run), QVariant(before.ended), QVariant(QString(kResumedEventPrefix) + QStringLiteral("%"))}) &&
+                     {QVariant(run), QVariant(resumedAt), QVariant(QString(kResumedEventPrefix) + QStringLiteral("%"))}) &&
+               s.run(QStringLiteral("DELETE FROM metrics WHERE run_id = ? AND t >= ?"), {QVariant(run), QVariant(resumedAt)}) &&
+               s.run(QStringLiteral("DELETE FROM traffic WHERE run_id = ? AND t >= ?"), {QVariant(run), QVariant(resumedAt)}) &&
                s.run(QStringLiteral("INSERT INTO events VALUES (?, ?, 'error', 'controller', ?)"),
                      {QVariant(run), QVariant(at), QVariant(why)});
     });

@@ -55,13 +55,15 @@ public:
     // under this controller, and an event says so. Its topology and settings are those it goes on
     // with (a resume may give it more rounds). What was recorded after that round stays until
     // the resumed run records a later round of its own (cutRunAfter), so that an attempt that
-    // fails before then can leave the run as it was (restoreRun).
-    void resumeRun(qint64 run, int round, const QByteArray& topologyJson, const QJsonObject& settings);
+    // fails before then can leave the run as it was (restoreRun). Returns the resume's time.
+    double resumeRun(qint64 run, int round, const QByteArray& topologyJson, const QJsonObject& settings);
     // The rows of the rounds after `round` go: the resumed run trains them again.
     void cutRunAfter(qint64 run, int round);
     // A resume that ended before its first round: the run's row as it was (`before`, with its
-    // topology and settings), the resume's marker gone, and an error event that says why.
-    void restoreRun(const RunRecord& before, const QByteArray& topologyJson, const QJsonObject& settings, const QString& why);
+    // topology and settings), the resume's marker and rows gone (those from `resumedAt` on: the
+    // run's clock would count the pause before them as running), and an error event that says why.
+    void restoreRun(const RunRecord& before, double resumedAt, const QByteArray& topologyJson, const QJsonObject& settings,
+                    const QString& why);
     // A controller took up the run again (hips attach): it is running again, under this process.
     void reattachRun(qint64 run, const QString& note);
     // The history holds `agent`'s events up to `seq`, and metrics.jsonl was `metricsBytes` long

@@ -21,8 +21,9 @@ QString runWithFactsSql() {
                " (SELECT max(round) FROM metrics WHERE run_id = r.id AND name = '%1'),"
                " (SELECT max(value) FROM metrics WHERE run_id = r.id AND name = '%2'),"
                " (SELECT value FROM metrics WHERE run_id = r.id AND name = '%2' ORDER BY round DESC LIMIT 1),"
-               // Traffic counters are cumulative per link: the latest (largest) value of each, summed.
-               " (SELECT sum(b) FROM (SELECT max(bytes) AS b FROM traffic WHERE run_id = r.id AND tier = 'across' GROUP BY link)),"
+               // Traffic counters are cumulative per link: the latest (largest) value of each, summed
+               // (total(), a float: sum() of integers fails on overflow, and with it the whole list).
+               " (SELECT total(b) FROM (SELECT max(bytes) AS b FROM traffic WHERE run_id = r.id AND tier = 'across' GROUP BY link)),"
                // A regression's RMSE: lower is better.
                " (SELECT min(value) FROM metrics WHERE run_id = r.id AND name = '%3'),"
                " (SELECT value FROM metrics WHERE run_id = r.id AND name = '%3' ORDER BY round DESC LIMIT 1)"

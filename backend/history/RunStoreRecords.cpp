@@ -54,8 +54,11 @@ void RunStore::appendRecord(qint64 run, const QJsonObject& r) {
     if (kind == metric::kTraffic) {
         for (const QJsonValue& v : r.value("links").toArray()) {
             const QJsonObject link = v.toObject();
-            appendTraffic(run, TrafficRecord{t, node + '>' + link.value("peer").toString(), link.value("tier").toString(),
-                                             qint64(link.value("sent").toDouble()), round});
+            // A count of bytes, exact in a double (beyond 2^53, or negative, it is no count: converting it was undefined)
+            const double sent = link.value("sent").toDouble(-1);
+            if (!(sent >= 0 && sent <= 9007199254740992.0)) continue;
+            appendTraffic(run,
+                          TrafficRecord{t, node + '>' + link.value("peer").toString(), link.value("tier").toString(), qint64(sent), round});
         }
         return;
     }

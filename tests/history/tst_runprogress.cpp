@@ -48,6 +48,18 @@ private Q_SLOTS:
         QVERIFY(p.finish().isEmpty());
     }
 
+    // A record of a round past the run's (a stranger's, a damaged history's) is no round of it:
+    // an aggregate of round 2·10⁹ closed every round before it, one by one, until memory ran out.
+    void aRoundPastTheRunsIsIgnored() {
+        RunProgress p(1, 3, 1);
+        QVERIFY(p.ingest(rec("aggregate", 2000000000), 1.0).isEmpty());
+        QVERIFY(p.ingest(rec("train", 4, {{"loss", 1.0}, {"samples", 8}}), 1.0).isEmpty());
+        QVERIFY(p.ingest(rec("train", 1, {{"loss", 1.0}, {"samples", 8}}), 1.0).isEmpty());
+        QVERIFY(p.ingest(rec("aggregate", 1), 1.1).isEmpty());  // (round 1 still waits for its evaluation)
+        QCOMPARE(p.ingest(rec("eval", 1, {{"test_acc", 0.5}}), 1.2).size(), 1);
+        QVERIFY(p.finish().isEmpty());  // (rounds 2 and 3 never came; nothing past them counts)
+    }
+
     // A worker whose loss is not a number (a diverged run: JSON writes it as null) makes the
     // round's loss NaN, shown as nan and left out of the charts, never a perfect 0.
     void progressShowsADivergedLossAsNotANumber() {

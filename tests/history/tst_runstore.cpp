@@ -244,8 +244,9 @@ private Q_SLOTS:
         store->finishRun(run, "stopped", {{"reason", "stopped from HiPS Studio"}});
         QVERIFY(store->flush());
         const RunRecord before = *store->run(run);
-        store->resumeRun(run, 2, "{\"rounds\": 9}", {{"rounds", 9}});
-        store->restoreRun(before, "{\"rounds\": 4}", {{"rounds", 4}},
+        const double resumedAt = store->resumeRun(run, 2, "{\"rounds\": 9}", {{"rounds", 9}});
+        store->appendMetric(run, resumedAt + 1, "p/worker0", -1, "startup.process_s", 0.1);  // (the attempt's own: it goes too)
+        store->restoreRun(before, resumedAt, "{\"rounds\": 4}", {{"rounds", 4}},
                           "resuming from the checkpoint of round 2 failed before its first round: boom");
         QVERIFY(store->flush());
         const RunRecord after = *store->run(run);

@@ -84,6 +84,30 @@ private Q_SLOTS:
         QCOMPARE(records[0].t, 21.0);
     }
 
+    // Traffic counters a stranger (or a damaged record) makes huge: one run's must not hide every
+    // run from the list (SQLite's sum() of integers failed on overflow, and the list came back
+    // empty), and a count no double holds exactly, or a negative one, is not stored.
+    void hugeTrafficCountersHideNoRun() {
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        QVERIFY2(store, qPrintable(error));
+        const qint64 before = store->beginRun("before", "{}", {});
+        const qint64 run = store->beginRun("huge", "{}", {});
+        QJsonArray links;
+        for (int i = 0; i < 1100; ++i)  // 1,100 × 2^53 bytes: past what a 64-bit integer holds
+            links.append(QJsonObject{{"peer", QString("c/global_server%1").arg(i)}, {"tier", "across"}, {"sent", 9007199254740992.0}});
+        links.append(QJsonObject{{"peer", "c/x"}, {"tier", "across"}, {"sent", 1e19}});
+        links.append(QJsonObject{{"peer", "c/y"}, {"tier", "across"}, {"sent", -5.0}});
+        store->appendRecord(run, QJsonObject{{"kind", "traffic"}, {"node", "p/server0"}, {"t", 1.0}, {"round", 1}, {"links", links}});
+        QVERIFY(store->flush());
+        const QList<RunListEntry> runs = store->runList();
+        QCOMPARE(runs.size(), 2);
+        QCOMPARE(runs[0].run.id, before);
+        QCOMPARE(runs[1].facts.bytesAcross, 1100 * 9007199254740992.0);
+        QCOMPARE(store->traffic(run).size(), 1100);
+    }
+
     // A simulated run's rows are on its virtual clock (an hour here) and it ended after a few
     // real seconds: the report's duration is the virtual hour, as summary.json and the history
     // say, not the real seconds (it came out shorter than the report's own time to accuracy).
