@@ -17,7 +17,7 @@ using namespace hips;
 class CheckpointTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void roundTripsAndKeepsOnlyTheNewest() {
+    void roundTripsAndKeepsTheNewestTwo() {
         QTemporaryDir dir;
         TrainingSettings s;
         s.model = "mlp";
@@ -34,7 +34,8 @@ private Q_SLOTS:
         QCOMPARE(c->model, (std::vector<float>{1.5f, -2.0f, 10.0f}));
         QCOMPARE(c->optimizer, (std::vector<float>{0.25f, 0.0f, -1.0f}));
         const QStringList files = QDir(checkpointDirectory(dir.path())).entryList(QDir::Files);
-        QCOMPARE(files, (QStringList{"checkpoint.json", "model-30.f32", "optimizer-30.f32"}));  // (by version)
+        QCOMPARE(files, (QStringList{"checkpoint.json", "checkpoint.previous.json", "model-15.f32", "model-30.f32", "optimizer-15.f32",
+                                     "optimizer-30.f32"}));  // (by version; the one before stays until the next)
         // Adam's, Yogi's and Adagrad's state is m then v: two models' worth; three is no optimizer's.
         const std::vector<float> adam{0.1f, 0.2f, 0.3f, 0.01f, 0.02f, 0.03f};
         QCOMPARE(writeCheckpoint(dir.path(), Checkpoint{11, 33, {1, 2, 3}, adam}, s), QString());
@@ -51,6 +52,32 @@ private Q_SLOTS:
         QVERIFY2(initial && initial->round == 0 && initial->model == (std::vector<float>{1, 2, 3}), qPrintable(error));
         QVERIFY(!readCheckpoint(recovery.path(), s, 3, &error));
         QVERIFY2(error.contains("not a round of this run (1 to 20)"), qPrintable(error));
+    }
+
+    // Key slicing: the run stopped after global server 0 kept round 4 and before server 1 did. Each
+    // still has round 3, which the run resumes from: 0 reads it from the description before its
+    // newest, 1 from its newest. (Until each kept only its newest: no round was common to both.)
+    void slicesStoppedBetweenTheirWritesResumeFromTheRoundBefore() {
+        QTemporaryDir dir;
+        TrainingSettings s;
+        s.model = "mlp";
+        for (qint64 round : {2, 3, 4})
+            for (int shard : {0, 1})
+                if (round < 4 || shard == 0)
+                    QCOMPARE(writeCheckpoint(dir.path(), Checkpoint{round, round, {float(round), float(shard)}, {}}, s, shard), QString());
+        QString error;
+        QCOMPARE(checkpointRound(dir.path(), &error), qint64(3));
+        for (int shard : {0, 1}) {
+            const auto c = readCheckpoint(dir.path(), s, 2, &error, shard, false, 3);
+            QVERIFY2(c, qPrintable(error));
+            QCOMPARE(c->model, (std::vector<float>{3, float(shard)}));
+        }
+        QCOMPARE(readCheckpoint(dir.path(), s, 2, &error)->round, qint64(4));  // (without a round: the newest)
+        QVERIFY(!QFileInfo::exists(QDir(checkpointDirectory(dir.path())).filePath("model-2.f32")));  // (two kept, no more)
+        // Server 0 two rounds ahead: nothing in common.
+        QCOMPARE(writeCheckpoint(dir.path(), Checkpoint{5, 5, {5, 0}, {}}, s, 0), QString());
+        QCOMPARE(checkpointRound(dir.path(), &error), qint64(0));
+        QVERIFY2(error.contains("of rounds 5 and 3, with no round in common"), qPrintable(error));
     }
 
     // A recovery point is kept at every model version, several in a round of ssgd or esync. One

@@ -195,7 +195,7 @@ private:
         QString e = makePrivateDirectory(QDir(m_ctx.outDir).filePath(QStringLiteral("recovery")));
         if (e.isEmpty()) e = makePrivateDirectory(nodeRecoveryDirectory());
         if (e.isEmpty()) e = makePrivateDirectory(recoveryDirectory());
-        if (e.isEmpty()) e = writeCheckpoint(recoveryDirectory(), c, m_ctx.training(), m_ctx.node.rank);
+        if (e.isEmpty()) e = writeCheckpoint(recoveryDirectory(), c, m_ctx.training(), m_ctx.node.rank, /*keepPrevious=*/false);
         // Without it a restart would go back further than the parties: that is no longer a restart.
         if (!e.isEmpty()) throw RoleError("cannot keep the model a restart would recover: " + e.toStdString());
         if (!m_ctx.node.standbyHost.isEmpty() && !m_scheduler.keepCopy(recoveryPointMessage(c), c.version))
@@ -273,7 +273,8 @@ private:
     // the master's initial model.
     void resume() {
         QString error;
-        std::optional<Checkpoint> c = readCheckpoint(m_ctx.outDir, m_ctx.training(), m_shardSize, &error, m_ctx.node.rank);
+        std::optional<Checkpoint> c =
+            readCheckpoint(m_ctx.outDir, m_ctx.training(), m_shardSize, &error, m_ctx.node.rank, false, m_ctx.training().resumeRound);
         if (!c) throw RoleError("cannot resume: " + error.toStdString());
         if (c->round != m_ctx.training().resumeRound)
             throw RoleError("cannot resume from round " + std::to_string(m_ctx.training().resumeRound) + ": the checkpoint in " +

@@ -38,8 +38,9 @@ QString shardMark(int shard) {
 QString fileName(const char* kind, qint64 version, int shard) {
     return QStringLiteral("%1-%2%3.f32").arg(QLatin1String(kind)).arg(version).arg(shardMark(shard));
 }
-QString metaName(int shard) {
-    return QStringLiteral("checkpoint%1.json").arg(shardMark(shard));
+// `previous`: the checkpoint before the newest, kept until the next is written.
+QString metaName(int shard, bool previous = false) {
+    return QStringLiteral("checkpoint%1%2.json").arg(shardMark(shard), previous ? QStringLiteral(".previous") : QString());
 }
 
 // Reads one float file the meta names, checked against its size and checksum: `expectFloats`
@@ -95,8 +96,8 @@ qint64 roundOf(const QJsonObject& meta) {
     return r >= 1 && r <= 1e9 && r == std::floor(r) ? qint64(r) : -1;
 }
 
-QJsonObject readMeta(const QString& runDir, QString* error, int shard = 0) {
-    QFile f(QDir(checkpointDirectory(runDir)).filePath(metaName(shard)));
+QJsonObject readMeta(const QString& runDir, QString* error, int shard = 0, bool previous = false) {
+    QFile f(QDir(checkpointDirectory(runDir)).filePath(metaName(shard, previous)));
     if (!f.open(QIODevice::ReadOnly)) {
         *error = QStringLiteral(
                      "%1 has no checkpoint (%2: %3); checkpoints are kept every training.checkpoint_every "
@@ -113,13 +114,28 @@ QJsonObject readMeta(const QString& runDir, QString* error, int shard = 0) {
     return doc.object();
 }
 
+// The model version a description names; -1 for none.
+qint64 versionOf(const QJsonObject& meta) {
+    const double v = meta.value("version").toDouble(-1);
+    return v >= 0 && v <= 1e15 && v == std::floor(v) ? qint64(v) : -1;
+}
+
+// The rounds a global server's checkpoints can resume from: the newest, and the one before.
+QList<qint64> roundsKept(const QString& runDir, int shard) {
+    QList<qint64> rounds;
+    QString ignored;
+    for (const bool previous : {false, true})
+        if (const qint64 r = roundOf(readMeta(runDir, &ignored, shard, previous)); r >= 1) rounds << r;
+    return rounds;
+}
+
 }  // namespace
 
 QString checkpointDirectory(const QString& runDir) {
     return QDir(runDir).filePath(QStringLiteral("checkpoint"));
 }
 
-QString writeCheckpoint(const QString& runDir, const Checkpoint& c, const TrainingSettings& s, int shard) {
+QString writeCheckpoint(const QString& runDir, const Checkpoint& c, const TrainingSettings& s, int shard, bool keepPrevious) {
     const QString dirPath = checkpointDirectory(runDir);
     if (const QString e = makePrivateDirectory(dirPath); !e.isEmpty()) return e;
     const QDir dir(dirPath);
@@ -131,20 +147,33 @@ QString writeCheckpoint(const QString& runDir, const Checkpoint& c, const Traini
         if (const QString e = writeFileAtomically(dir.filePath(name), bytes); !e.isEmpty()) return e;
         meta.insert(QLatin1String(kind), QJsonObject{{"file", name}, {"floats", qint64(values->size())}, {"sha256", sha256(bytes)}});
     }
+    // The newest before this one stays, described apart, until the next: global servers (key
+    // slicing) stopped between their writes of a round still share the round before it. (Copied,
+    // not moved: a crash between the two writes leaves both descriptions naming the old one.)
+    QString unread;
+    const QJsonObject before = readMeta(runDir, &unread, shard);
+    if (keepPrevious && !before.isEmpty() && versionOf(before) != c.version)
+        if (const QString e = writeFileAtomically(dir.filePath(metaName(shard, true)), QJsonDocument(before).toJson()); !e.isEmpty())
+            return e;
     if (const QString e = writeFileAtomically(dir.filePath(metaName(shard)), QJsonDocument(meta).toJson()); !e.isEmpty()) return e;
+    const qint64 previousVersion = keepPrevious ? versionOf(readMeta(runDir, &unread, shard, true)) : -1;
     const QRegularExpression floatFile(
         QStringLiteral("^(model|optimizer)-(\\d+)%1\\.f32$").arg(QRegularExpression::escape(shardMark(shard))));
     for (const QString& name : dir.entryList(QDir::Files)) {
         const auto m = floatFile.match(name);
-        if (m.hasMatch() && m.captured(2).toLongLong() != c.version) QFile::remove(dir.filePath(name));
+        const qint64 version = m.hasMatch() ? m.captured(2).toLongLong() : -1;
+        if (m.hasMatch() && version != c.version && version != previousVersion) QFile::remove(dir.filePath(name));
     }
     return {};
 }
 
 std::optional<Checkpoint> readCheckpoint(const QString& runDir, const TrainingSettings& s, size_t modelFloats, QString* error, int shard,
-                                         bool orInitial) {
-    const QJsonObject meta = readMeta(runDir, error, shard);
+                                         bool orInitial, qint64 round) {
+    QJsonObject meta = readMeta(runDir, error, shard);
     if (meta.isEmpty()) return std::nullopt;
+    QString unread;
+    if (round > 0 && roundOf(meta) != round)
+        if (const QJsonObject previous = readMeta(runDir, &unread, shard, true); roundOf(previous) == round) meta = previous;
     if (meta.value("model_name").toString() != s.model || meta.value("seed").toInt() != s.seed) {
         *error = QStringLiteral("the checkpoint in %1 is of model %2 with seed %3, this run trains %4 with seed %5")
                      .arg(runDir, meta.value("model_name").toString())
@@ -156,8 +185,7 @@ std::optional<Checkpoint> readCheckpoint(const QString& runDir, const TrainingSe
     const QDir dir(checkpointDirectory(runDir));
     Checkpoint c;
     c.round = orInitial && meta.value("round").toDouble(-1) == 0 ? 0 : roundOf(meta);
-    const double version = meta.value("version").toDouble(-1);
-    c.version = version >= 0 && version <= 1e15 && version == std::floor(version) ? qint64(version) : -1;
+    c.version = versionOf(meta);
     if (c.round < (orInitial ? 0 : 1) || c.round > s.rounds || c.version < c.round) {
         *error = QStringLiteral(
                      "%1 describes round %2 (model version %3), not a round of this run (%4 to %5); the checkpoint "
@@ -192,23 +220,27 @@ qint64 checkpointRound(const QString& runDir, QString* error) {
                      .arg(QDir(checkpointDirectory(runDir)).filePath(metaName(0)), meta.value("round").toVariant().toString());
         return 0;
     }
+    // The newest round every shard keeps (each keeps its newest and the one before).
+    QList<qint64> common = roundsKept(runDir, 0);
     static const QRegularExpression shardMeta(QStringLiteral("^checkpoint\\.shard(\\d+)\\.json$"));
     for (const QString& name : QDir(checkpointDirectory(runDir)).entryList(QDir::Files)) {
         const auto m = shardMeta.match(name);
         if (!m.hasMatch()) continue;
         const QJsonObject other = readMeta(runDir, error, m.captured(1).toInt());
         if (other.isEmpty()) return 0;
-        if (const qint64 r = roundOf(other); r != round) {
+        const QList<qint64> kept = roundsKept(runDir, m.captured(1).toInt());
+        common.removeIf([&](qint64 r) { return !kept.contains(r); });
+        if (common.isEmpty()) {
             *error = QStringLiteral(
-                         "the global servers' checkpoints in %1 are of rounds %2 and %3 (the run stopped between "
-                         "their writes): there is no round to resume all of them from; start the run afresh")
+                         "the global servers' checkpoints in %1 are of rounds %2 and %3, with no round in common (the run "
+                         "stopped between their writes): there is no round to resume all of them from; start the run afresh")
                          .arg(checkpointDirectory(runDir))
                          .arg(round)
-                         .arg(r);
+                         .arg(roundOf(other));
             return 0;
         }
     }
-    return round;
+    return *std::max_element(common.begin(), common.end());
 }
 
 QString workerStatePath(const QString& runDir, const QString& nodeId, qint64 round, int part) {
