@@ -322,6 +322,15 @@ private Q_SLOTS:
         // Without a colluding attack in the topology the rule is the rule itself.
         const auto plain = withCollusion(AggregatorRegistry::create("fedavg"), *load.topology);
         QVERIFY(plain->foldsOnArrival());
+        // At the global tier, behind a rule that takes a centre: two parties of three workers
+        // each send 3u, and the step is the six workers' 6u, as without the attack declared
+        // (the centre was scaled by the contributions the simulation held: none after finish()).
+        RoundCollector global("central/global_server0", {"party1/server0", "party2/server0"},
+                              withCollusion(AggregatorRegistry::create("median"), t));
+        global.setShares({{"party1/server0", 3.0}, {"party2/server0", 3.0}});
+        QVERIFY(!global.add(push("party1/server0", 1, {3, 6}), 1, 2));
+        QVERIFY(global.add(push("party2/server0", 1, {3, 6}), 1, 2));
+        QCOMPARE(sumOf(global, 2), (std::vector<float>{6, 12}));
     }
 
     void collectorRejectsBadPushes() {

@@ -39,7 +39,9 @@ public:
         begin(length);
     }
     void add(Contribution c) override { m_held.push_back(std::move(c)); }
-    int contributions() const override { return int(m_held.size()); }
+    // Held until finish(), the inner rule's after (begin() empties both): the collector reads it
+    // after finish() to scale a centre to the workers behind it; 0 there left the step k/N long.
+    int contributions() const override { return int(m_held.size()) + m_inner->contributions(); }
 
     void finish() override {
         std::vector<const float*> honest;
