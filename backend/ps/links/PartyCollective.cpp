@@ -170,8 +170,10 @@ ModelVersion PartyCollective::exchangeGoingOn(const FloatBuffer& update, double 
             if (update && !answer) {
                 *update = own;
                 m_phase = Phase::Reducing;
-                PeerSubset live(*m_mesh, liveRanks());
+                const std::vector<int> ranks = liveRanks();
+                PeerSubset live(*m_mesh, ranks);
                 total = sumOver(live, *update, weight, round, m_attemptEpoch);
+                standForEveryMember(*update, ranks.size());
             }
             if (!pushes()) {
                 m_phase = Phase::AwaitingModel;
@@ -189,6 +191,16 @@ ModelVersion PartyCollective::exchangeGoingOn(const FloatBuffer& update, double 
             modelCame = true;
         }
     }
+}
+
+// The sum of the members left stands for the whole party, as a party server's does for workers
+// it left out (RoundCollector::leaveOut): unscaled, a party of 4 that lost one counted as 3/4 of
+// itself at the global tier (a rule's centre per worker behind it came out 0.75 of the others').
+void PartyCollective::standForEveryMember(std::vector<float>& sum, size_t live) const {
+    const size_t members = size_t(m_mesh->size());
+    if (live == 0 || live >= members) return;
+    const float scale = float(members) / float(live);
+    for (float& v : sum) v *= scale;
 }
 
 // Members on either side of the lost pushing worker's last fan-out hold different models, and

@@ -94,6 +94,7 @@ private:
     // A new attempt at `round`: the losses so far, the stash without an abandoned attempt's chunks.
     void beginAttempt(qint64 round);
     std::vector<int> liveRanks() const;
+    void standForEveryMember(std::vector<float>& sum, size_t live) const;  // × members / live
     void whileWaiting();
 
     RoleContext& m_ctx;

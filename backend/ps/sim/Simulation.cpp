@@ -430,6 +430,8 @@ private:
             weights.push_back(x.weight);
         }
         const CollectiveSum c = sumCollectively(*p.collective, p.weights.get(), updates, weights, size(), quint32(push * 3), kLan);
+        if (!lost.empty())  // (the sum of those left stands for the party, as PartyCollective's does)
+            for (float& v : *c.sum) v *= float(all.size()) / float(pushes.size());
         VirtualWorker& pusher = m_workers.at(pushes.front().worker);
         for (size_t from = 0; from < pushes.size(); ++from) {
             VirtualWorker& w = m_workers.at(pushes[from].worker);
