@@ -58,6 +58,7 @@ public:
         if (m_collector.roundOpen() && m_collector.openRound() <= m_tier.model.round) m_collector.dropRound();
         m_earlyOf.clear();
         m_streamedSlices = false;  // (a round that went up in part and never closed: its workers went down)
+        m_upstreamBackMidRound = false;  // (nor is that round's sum to go up whole later)
         for (Envelope& e : std::exchange(m_early, {})) onPush(e);
         if (sitsOut(m_tier.model.round + 1)) askForTheModel();
         else sitOutIfNoDrawnWorkerIsUp();
