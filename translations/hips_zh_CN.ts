@@ -78,73 +78,73 @@
         <translation>每个参与方 %1 个服务器：请给出 1 到 %2</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="198"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="199"/>
         <source>party &apos;%1&apos; has no server to add more beside; add one</source>
         <translation>参与方“%1”没有服务器，无法在其旁添加更多；请先添加一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="203"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="204"/>
         <source>no free port above %1 on host &apos;%2&apos;</source>
         <translation>主机“%2”上 %1 以上没有空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="219"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="220"/>
         <source>no free port on host &apos;%1&apos;</source>
         <translation>主机“%1”上没有空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="262"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="263"/>
         <source>no such party</source>
         <translation>参与方不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="267"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="268"/>
         <source>no such worker group</source>
         <translation>工作节点组不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="276"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="277"/>
         <source>no such server</source>
         <translation>服务器不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="278"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="279"/>
         <source>every party has as many servers as there are global servers, one key slice each: move a server between the hosts of its party, and set how many with Servers per party</source>
         <translation>每个参与方的服务器数与全局服务器数相同，每台服务器负责一个键切片：服务器只能在所属参与方的主机之间移动，数量请用“每个参与方的服务器数”设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="288"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="289"/>
         <source>a party&apos;s scheduler, the master worker and the state service stay in their party; move them between hosts only</source>
         <translation>参与方的调度器、主工作节点和状态服务只能留在本参与方内；只能在主机之间移动</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="296"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="297"/>
         <source>only roles can be moved between parties and hosts</source>
         <translation>只有角色可以在参与方和主机之间移动</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="432"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="433"/>
         <source>a party id must be non-empty and without &apos;/&apos;</source>
         <translation>参与方 ID 不能为空，且不能包含“/”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="434"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="435"/>
         <source>there is already a party &apos;%1&apos;</source>
         <translation>已存在参与方“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="405"/>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="436"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="406"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="437"/>
         <source>no party &apos;%1&apos;</source>
         <translation>参与方“%1”不存在</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="447"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="448"/>
         <source>a host id must not be empty</source>
         <translation>主机 ID 不能为空</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyEdits.cpp" line="449"/>
+        <location filename="../backend/topology/TopologyEdits.cpp" line="450"/>
         <source>there is already a host &apos;%1&apos;</source>
         <translation>已存在主机“%1”</translation>
     </message>
@@ -1428,43 +1428,48 @@
         <translation>主机“%2”上的端口 %1 已被 %3 使用；请选择空闲端口</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="255"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="249"/>
+        <source>port %1 on host &apos;%2&apos; is where hips-agent listens (agent_port of host &apos;%3&apos;); choose another port</source>
+        <translation>主机 &apos;%2&apos; 上的端口 %1 是 hips-agent 监听的端口（主机 &apos;%3&apos; 的 agent_port）；请选择另一个端口</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="264"/>
         <source>duplicate party id &apos;%1&apos;; give every party its own id</source>
         <translation>参与方 ID“%1”重复；请为每个参与方指定唯一 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="257"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="266"/>
         <source>party id</source>
         <translation>参与方 ID</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="262"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="271"/>
         <source>no central party; mark the party holding the global scheduler, global server and master worker with &quot;central&quot;: true</source>
         <translation>没有中心参与方；请用 &quot;central&quot;: true 标记包含全局调度器、全局服务器和主工作节点的参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="267"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="276"/>
         <source>%1 parties are marked central; exactly one must be</source>
         <translation>%1 个参与方被标记为中心；必须恰好一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="269"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="278"/>
         <source>no ordinary party; add at least one party with a scheduler, a server and workers</source>
         <translation>没有普通参与方；请至少添加一个含调度器、服务器和工作节点的参与方</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="276"/>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="279"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="285"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="288"/>
         <source>party &apos;%1&apos; has no %2; add one</source>
         <translation>参与方“%1”没有 %2；请添加一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="294"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="303"/>
         <source>mode %1 needs a state service in the central party &apos;%2&apos;: add &quot;state_service&quot;: {&quot;port&quot;: N} to its roles</source>
         <translation>模式 %1 需要中心参与方“%2”中的状态服务：在其 roles 中加入 &quot;state_service&quot;: {&quot;port&quot;: N}</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="386"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="395"/>
         <source>privacy where &quot;party&quot; clips each worker&apos;s whole update by its norm, and each party server holds only a slice of it: use one server per party</source>
         <translation>隐私位置为 &quot;party&quot; 时按范数裁剪每个工作节点的完整更新，而每个参与方服务器只持有其中一片：请每个参与方使用一个服务器</translation>
     </message>
@@ -1478,7 +1483,7 @@
         <translation type="vanished">给出了 %1 个服务器；此版本每个参与方运行一个服务器（跨服务器的键切分在计划中）；请保留一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="281"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="290"/>
         <source>%1 %2 given; a party runs at most %3</source>
         <translation>给出了 %1 个 %2；一个参与方最多运行 %3 个</translation>
     </message>
@@ -1487,22 +1492,22 @@
         <translation type="vanished">esync 模式需要中心参与方“%1”中的状态服务：请在其角色中添加 &quot;state_service&quot;: {&quot;port&quot;: N}</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="299"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="308"/>
         <source>the central party &apos;%1&apos; has no master_worker; add one</source>
         <translation>中心参与方“%1”没有 master_worker；请添加一个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="313"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="322"/>
         <source>party &apos;%1&apos; has no workers; add a group with count &gt;= 1</source>
         <translation>参与方“%1”没有工作节点；请添加一个 count &gt;= 1 的组</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="322"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="331"/>
         <source>set exactly one of local_iters and local_epochs above 0</source>
         <translation>local_iters 和 local_epochs 中须恰好一个大于 0</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="326"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="335"/>
         <source>%1 attackers a round, but the run has %2 training workers</source>
         <translation>每轮 %1 个攻击者，但本次运行只有 %2 个训练工作节点</translation>
     </message>
@@ -1610,7 +1615,7 @@
         <translation type="vanished">eval_every（%1）大于 rounds（%2）；模型将永远不会被评估</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="330"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="339"/>
         <source>resume_round (%1) must be below rounds (%2): a run resumes from a checkpoint before its end</source>
         <translation>resume_round（%1）必须小于 rounds（%2）：运行只能从结束前的检查点恢复</translation>
     </message>
@@ -1619,37 +1624,37 @@
         <translation type="vanished">%1 模式随到随用推送，不保存检查点；只有全局服务器按轮聚合的模式才能恢复</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="352"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="361"/>
         <source>party &apos;%1&apos; has %2 servers and the central party %3 global servers; each party server relays its slice of the model to the global server of the same rank: give every party as many servers as there are global servers</source>
         <translation>参与方“%1”有 %2 个服务器，而中心参与方有 %3 个全局服务器；每个参与方服务器把它的模型分片转发给同序号的全局服务器：请让每个参与方的服务器数与全局服务器数相同</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="363"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="372"/>
         <source>mode %1 applies each push as it comes, and every server would count its own versions, so a model put together from several servers would mix them: run %1 with one server per party</source>
         <translation>模式 %1 在每次推送到达时立即应用，每个服务器各自计数版本，由多个服务器拼成的模型会混合不同版本：请在每个参与方只用一个服务器运行 %1</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="373"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="382"/>
         <source>%1 compares whole updates, and each of the %2 global servers holds only a slice of them: use one global server, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
         <translation>%1 比较完整的更新，而 %2 个全局服务器各自只持有其中一个分片：请使用一个全局服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="380"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="389"/>
         <source>%1 compares whole updates, and each party server holds only a slice of them: use one server per party, or a coordinate-wise rule (fedavg, mean, median, trimmed_mean)</source>
         <translation>%1 比较完整的更新，而每个参与方服务器只持有其中一个分片：请每个参与方使用一个服务器，或逐坐标的规则（fedavg、mean、median、trimmed_mean）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="391"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="400"/>
         <source>under fault_policy continue each server would close its round with the workers it heard from, so the slices of one model could come from different workers: use fault_policy fail, or one server per party</source>
         <translation>在 fault_policy continue 下，每个服务器会以它收到的工作节点结束其轮次，一个模型的各分片可能来自不同的工作节点：请使用 fault_policy fail，或每个参与方一个服务器</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="399"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="408"/>
         <source>with slice_bound %1, server %2 of %3 would hold none of model %4&apos;s keys: lower slice_bound, or run fewer servers</source>
         <translation>slice_bound 为 %1 时，%3 个服务器中的第 %2 个将不持有模型 %4 的任何键：请降低 slice_bound，或减少服务器数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/TopologyValidation.cpp" line="409"/>
+        <location filename="../backend/topology/TopologyValidation.cpp" line="418"/>
         <source>a quorum lets each server close its round with different contributions, so the slices of one model would come from different workers: remove quorum, or use one server per party</source>
         <translation>法定数让每个服务器以不同的贡献结束其轮次，一个模型的各分片会来自不同的工作节点：请去掉 quorum，或每个参与方使用一个服务器</translation>
     </message>
@@ -1748,32 +1753,32 @@
         <translation>%1 按编码分配给参与方各工作节点的方式解码每轮的贡献，而法定数会在缺少其中部分贡献时就结束轮次：请去掉 quorum，或使用其他 party_aggregation</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="160"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="161"/>
         <source>party &apos;%1&apos; has %2 workers, not a whole number of groups of draco_r %3</source>
         <translation>参与方“%1”有 %2 个工作节点，不能整分为每组 draco_r %3 个</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="184"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="185"/>
         <source>%1 needs at least %2 contributions (%3), and party &apos;%4&apos; has %5: add workers, lower party_byzantine_f or raise the quorum</source>
         <translation>%1 至少需要 %2 个贡献（%3），而参与方“%4”只有 %5：请增加工作节点、降低 party_byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="203"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="204"/>
         <source>%1 needs at least %2 contributions (%3), and the global server&apos;s rounds have %4: add them, lower byzantine_f or raise the quorum</source>
         <translation>%1 至少需要 %2 个贡献（%3），而全局服务器的每轮只有 %4：请增加它们、降低 byzantine_f 或提高法定数</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="225"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="226"/>
         <source>set it to at least %1, or use median</source>
         <translation>请将其设为至少 %1，或使用 median</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="226"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="227"/>
         <source>use median</source>
         <translation>请使用 median</translation>
     </message>
     <message>
-        <location filename="../backend/topology/RuleValidation.cpp" line="227"/>
+        <location filename="../backend/topology/RuleValidation.cpp" line="228"/>
         <source>trimmed_mean with trim_beta %1 cuts floor(%1 x %2) = 0 values at each end of %3 (%2 contributions): it is the plain mean, which one liar moves anywhere; %4</source>
         <translation>trim_beta 为 %1 的 trimmed_mean 在 %3（%2 个贡献）的两端各截去 floor(%1 x %2) = 0 个值：这就是普通均值，一个说谎者就能把它拉到任意位置；%4</translation>
     </message>
@@ -2546,32 +2551,32 @@
         <translation>没有文件管理器打开 %1</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="354"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="452"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="355"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="461"/>
         <source>A run under way cannot be deleted: stop it first</source>
         <translation>进行中的运行不能删除：请先停止它</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="439"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="448"/>
         <source>Delete %1 and all their rows from the history?</source>
         <translation>从历史中删除 %1 及其所有记录？</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="445"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="454"/>
         <source>Also delete their run directories (%n folder(s): model, logs, checkpoints)</source>
         <translation>
             <numerusform>同时删除它们的运行目录（%n 个文件夹：模型、日志、检查点）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="461"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="470"/>
         <source>These run directories could not be deleted:
 %1</source>
         <translation>以下运行目录无法删除：
 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="462"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="471"/>
         <source>Deleted %n run(s) and their run directories</source>
         <translation>
             <numerusform>已删除 %n 个运行及其运行目录</numerusform>
@@ -2693,69 +2698,69 @@
         <translation type="vanished">其控制器在运行结束前退出（被终止，或机器停止）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="296"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="297"/>
         <source>The history is busy (another program is writing to it); the change is stored as soon as it is free</source>
         <translation>历史记录正忙（另一个程序正在写入）；一旦空闲，更改即会保存</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="303"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="304"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="304"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="305"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="305"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="306"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="306"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="307"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="307"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="308"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="334"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="335"/>
         <source>no history is open</source>
         <translation>未打开任何历史记录</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="358"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="359"/>
         <source>%1 of the selected runs</source>
         <translation>所选运行的%1</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="386"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="395"/>
         <source>Setting</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="409"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="418"/>
         <source>every setting</source>
         <translation>所有设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="410"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="419"/>
         <source>the same</source>
         <translation>相同</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="435"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="444"/>
         <source>run %1 (%2)</source>
         <translation>运行 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="438"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="452"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="447"/>
         <location filename="../ui/history/HistoryPanel.cpp" line="461"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="470"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
@@ -2766,25 +2771,25 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="463"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="472"/>
         <source>Deleted %n run(s)</source>
         <translation>
             <numerusform>已删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="477"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="482"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="486"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="491"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="478"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="487"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="481"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="490"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
@@ -2984,227 +2989,227 @@
         <translation>运行历史不可用：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="146"/>
+        <location filename="../ui/MainWindow.cpp" line="147"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="147"/>
+        <location filename="../ui/MainWindow.cpp" line="148"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="148"/>
+        <location filename="../ui/MainWindow.cpp" line="149"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="149"/>
+        <location filename="../ui/MainWindow.cpp" line="150"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="150"/>
+        <location filename="../ui/MainWindow.cpp" line="151"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="151"/>
+        <location filename="../ui/MainWindow.cpp" line="152"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="165"/>
+        <location filename="../ui/MainWindow.cpp" line="166"/>
         <source>&amp;New topology</source>
         <translation>新建拓扑(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="166"/>
+        <location filename="../ui/MainWindow.cpp" line="167"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="167"/>
+        <location filename="../ui/MainWindow.cpp" line="168"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="168"/>
+        <location filename="../ui/MainWindow.cpp" line="169"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="169"/>
+        <location filename="../ui/MainWindow.cpp" line="170"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="169"/>
+        <location filename="../ui/MainWindow.cpp" line="170"/>
         <source>Ctrl+Shift+S</source>
         <translation>Ctrl+Shift+S</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="171"/>
+        <location filename="../ui/MainWindow.cpp" line="172"/>
         <source>&amp;Export report of selected run…</source>
         <translation>导出所选运行的报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="171"/>
+        <location filename="../ui/MainWindow.cpp" line="172"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="173"/>
+        <location filename="../ui/MainWindow.cpp" line="174"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="176"/>
+        <location filename="../ui/MainWindow.cpp" line="177"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="179"/>
+        <location filename="../ui/MainWindow.cpp" line="180"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="185"/>
+        <location filename="../ui/MainWindow.cpp" line="186"/>
         <source>&amp;Copy</source>
         <translation>复制(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="186"/>
+        <location filename="../ui/MainWindow.cpp" line="187"/>
         <source>&amp;Paste</source>
         <translation>粘贴(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="187"/>
+        <location filename="../ui/MainWindow.cpp" line="188"/>
         <source>&amp;Delete</source>
         <translation>删除(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="188"/>
+        <location filename="../ui/MainWindow.cpp" line="189"/>
         <source>Select &amp;all</source>
         <translation>全选(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="190"/>
+        <location filename="../ui/MainWindow.cpp" line="191"/>
         <source>&amp;Fit topology</source>
         <translation>适应拓扑大小(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="190"/>
+        <location filename="../ui/MainWindow.cpp" line="191"/>
         <source>Ctrl+0</source>
         <translation>Ctrl+0</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="199"/>
+        <location filename="../ui/MainWindow.cpp" line="200"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="200"/>
+        <location filename="../ui/MainWindow.cpp" line="201"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="205"/>
+        <location filename="../ui/MainWindow.cpp" line="206"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="219"/>
+        <location filename="../ui/MainWindow.cpp" line="220"/>
         <source>&amp;Start all</source>
         <translation>全部启动(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="219"/>
+        <location filename="../ui/MainWindow.cpp" line="220"/>
         <source>F5</source>
         <translation>F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="223"/>
+        <location filename="../ui/MainWindow.cpp" line="224"/>
         <source>S&amp;top all</source>
         <translation>全部停止(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="223"/>
+        <location filename="../ui/MainWindow.cpp" line="224"/>
         <source>Shift+F5</source>
         <translation>Shift+F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="232"/>
+        <location filename="../ui/MainWindow.cpp" line="233"/>
         <source>&amp;User guide</source>
         <translation>用户指南(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="233"/>
+        <location filename="../ui/MainWindow.cpp" line="234"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="235"/>
+        <location filename="../ui/MainWindow.cpp" line="236"/>
         <source>&amp;About HiPS Studio</source>
         <translation>关于 HiPS Studio(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="257"/>
+        <location filename="../ui/MainWindow.cpp" line="258"/>
         <source>1 problem in the topology: %1</source>
         <translation>拓扑中有 1 个问题：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="257"/>
+        <location filename="../ui/MainWindow.cpp" line="258"/>
         <source>%1 problems in the topology; the first: %2</source>
         <translation>拓扑中有 %1 个问题；第一个：%2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="260"/>
+        <location filename="../ui/MainWindow.cpp" line="261"/>
         <source>Topology valid: %1, %2</source>
         <translation>拓扑有效：%1，%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="261"/>
+        <location filename="../ui/MainWindow.cpp" line="262"/>
         <source>%n process(es)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="262"/>
+        <location filename="../ui/MainWindow.cpp" line="263"/>
         <source>%n training worker(s)</source>
         <translation>
             <numerusform>%n 个训练工作节点</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="263"/>
+        <location filename="../ui/MainWindow.cpp" line="264"/>
         <source>; the run under way goes on with the topology it started with</source>
         <translation>；进行中的运行仍使用其启动时的拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="341"/>
-        <location filename="../ui/MainWindow.cpp" line="348"/>
+        <location filename="../ui/MainWindow.cpp" line="342"/>
+        <location filename="../ui/MainWindow.cpp" line="349"/>
         <source>Resume</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="341"/>
+        <location filename="../ui/MainWindow.cpp" line="342"/>
         <source>Run %1 finished its %2 rounds. Go on to how many rounds?</source>
         <translation>运行 %1 已完成其 %2 个轮次。继续到多少个轮次？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="348"/>
+        <location filename="../ui/MainWindow.cpp" line="349"/>
         <source>Run %1 cannot be resumed: %2</source>
         <translation>无法恢复运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="394"/>
+        <location filename="../ui/MainWindow.cpp" line="395"/>
         <source>; run %1 cannot be compared: %2</source>
         <translation>；运行 %1 无法对比：%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="395"/>
+        <location filename="../ui/MainWindow.cpp" line="396"/>
         <source>Showing run %1 (%2): %n round(s)</source>
         <translation>
             <numerusform>正在显示运行 %1（%2）：%n 个轮次</numerusform>
@@ -3215,51 +3220,51 @@
         <translation type="vanished">拓扑有效：%1 个进程，%2 个训练工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="270"/>
-        <location filename="../ui/MainWindow.cpp" line="404"/>
+        <location filename="../ui/MainWindow.cpp" line="271"/>
+        <location filename="../ui/MainWindow.cpp" line="405"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="278"/>
-        <location filename="../ui/MainWindow.cpp" line="324"/>
-        <location filename="../ui/MainWindow.cpp" line="414"/>
+        <location filename="../ui/MainWindow.cpp" line="279"/>
+        <location filename="../ui/MainWindow.cpp" line="325"/>
+        <location filename="../ui/MainWindow.cpp" line="415"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="278"/>
+        <location filename="../ui/MainWindow.cpp" line="279"/>
         <source>Cannot open %1:
 %2</source>
         <translation>无法打开 %1：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="311"/>
+        <location filename="../ui/MainWindow.cpp" line="312"/>
         <source>local baseline (run %1)</source>
         <translation>本地基线（运行 %1）</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="321"/>
-        <location filename="../ui/MainWindow.cpp" line="357"/>
+        <location filename="../ui/MainWindow.cpp" line="322"/>
+        <location filename="../ui/MainWindow.cpp" line="358"/>
         <source>run %1</source>
         <translation>运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="324"/>
-        <location filename="../ui/MainWindow.cpp" line="359"/>
+        <location filename="../ui/MainWindow.cpp" line="325"/>
+        <location filename="../ui/MainWindow.cpp" line="360"/>
         <source>Run %1&apos;s topology cannot be read:
 %2</source>
         <translation>无法读取运行 %1 的拓扑：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="331"/>
+        <location filename="../ui/MainWindow.cpp" line="332"/>
         <source>Opened the topology of run %1; Start all runs it again</source>
         <translation>已打开运行 %1 的拓扑；“全部启动”将再次运行它</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="359"/>
+        <location filename="../ui/MainWindow.cpp" line="360"/>
         <source>Reattach</source>
         <translation>重新接管</translation>
     </message>
@@ -3268,38 +3273,38 @@
         <translation type="vanished">正在显示运行 %1（%2）：%3 个轮次</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="415"/>
+        <location filename="../ui/MainWindow.cpp" line="416"/>
         <source>Topologies (*.json);;All files (*)</source>
         <translation>拓扑 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="422"/>
-        <location filename="../ui/MainWindow.cpp" line="445"/>
+        <location filename="../ui/MainWindow.cpp" line="423"/>
+        <location filename="../ui/MainWindow.cpp" line="446"/>
         <source>Save topology</source>
         <translation>保存拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="427"/>
+        <location filename="../ui/MainWindow.cpp" line="428"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="445"/>
+        <location filename="../ui/MainWindow.cpp" line="446"/>
         <source>Topologies (*.json)</source>
         <translation>拓扑 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="452"/>
+        <location filename="../ui/MainWindow.cpp" line="453"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="452"/>
+        <location filename="../ui/MainWindow.cpp" line="453"/>
         <source>Save the changes to the topology first?</source>
         <translation>是否先保存对拓扑的更改？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="476"/>
+        <location filename="../ui/MainWindow.cpp" line="477"/>
         <source>Select one run in the history to export its report</source>
         <translation>请在历史中选择一个运行以导出其报告</translation>
     </message>
@@ -3328,92 +3333,92 @@
         <translation type="vanished">目录</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="500"/>
+        <location filename="../ui/MainWindow.cpp" line="501"/>
         <source>HiPS Studio — user guide</source>
         <translation>HiPS Studio — 用户指南</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="515"/>
+        <location filename="../ui/MainWindow.cpp" line="516"/>
         <source>Zoom the canvas</source>
         <translation>缩放画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="515"/>
+        <location filename="../ui/MainWindow.cpp" line="516"/>
         <source>Ctrl+wheel</source>
         <translation>Ctrl+滚轮</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="516"/>
+        <location filename="../ui/MainWindow.cpp" line="517"/>
         <source>Pan the canvas</source>
         <translation>平移画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="516"/>
+        <location filename="../ui/MainWindow.cpp" line="517"/>
         <source>Middle button, or Space+drag</source>
         <translation>中键，或 空格+拖动</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="517"/>
+        <location filename="../ui/MainWindow.cpp" line="518"/>
         <source>Zoom a chart / zoom out</source>
         <translation>缩放图表 / 缩小</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="517"/>
+        <location filename="../ui/MainWindow.cpp" line="518"/>
         <source>Drag / right-click</source>
         <translation>拖动 / 右键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="518"/>
+        <location filename="../ui/MainWindow.cpp" line="519"/>
         <source>Edit a run&apos;s name, tags or notes</source>
         <translation>编辑运行的名称、标签或备注</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="518"/>
+        <location filename="../ui/MainWindow.cpp" line="519"/>
         <source>Double-click or F2 in History</source>
         <translation>在历史中双击或按 F2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="525"/>
+        <location filename="../ui/MainWindow.cpp" line="526"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="525"/>
+        <location filename="../ui/MainWindow.cpp" line="526"/>
         <source>Shortcut</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="536"/>
+        <location filename="../ui/MainWindow.cpp" line="537"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="553"/>
+        <location filename="../ui/MainWindow.cpp" line="554"/>
         <source>About HiPS Studio</source>
         <translation>关于 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="554"/>
+        <location filename="../ui/MainWindow.cpp" line="555"/>
         <source>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;Train one model across parties with a two-layer parameter server; only aggregates cross party boundaries.&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;借助双层参数服务器，由多个参与方协同训练同一个模型；只有聚合结果会跨越参与方边界。&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="566"/>
+        <location filename="../ui/MainWindow.cpp" line="567"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="566"/>
+        <location filename="../ui/MainWindow.cpp" line="567"/>
         <source>Stop the run first: switching the language rebuilds the window.</source>
         <translation>请先停止运行：切换语言会重建窗口。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="590"/>
+        <location filename="../ui/MainWindow.cpp" line="591"/>
         <source>A run is under way</source>
         <translation>有运行正在进行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="590"/>
+        <location filename="../ui/MainWindow.cpp" line="591"/>
         <source>Stop the run and quit?</source>
         <translation>要停止运行并退出吗？</translation>
     </message>
@@ -3527,113 +3532,113 @@
         <translation>正在重启</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="176"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="191"/>
         <source>host %1 could not be deployed: %2</source>
         <translation>主机 %1 无法部署：%2</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="186"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="201"/>
         <source>not started: %1</source>
         <translation>未启动：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="200"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="215"/>
         <source>This role runs in process %1 with other roles (hips simulate runs every role in one process): its CPU and memory are on the process&apos;s first row.</source>
         <translation>此角色与其他角色同在进程 %1 中运行（hips simulate 在一个进程中运行所有角色）：其 CPU 和内存显示在该进程的第一行。</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="204"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="219"/>
         <source>This role reports only when something changes (a scheduler: its rendezvous, a member going down or coming back). Its agent reports at once if it exits.</source>
         <translation>此角色只在有变化时报告（调度器：会合、成员下线或恢复）。它一旦退出，其代理会立即报告。</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="215"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="230"/>
         <source>not deployed</source>
         <translation>未部署</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="218"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="233"/>
         <source>%1 (signal %2)</source>
         <translation>%1（信号 %2）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="219"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="234"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="220"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="235"/>
         <source>%1 (restarts: %2)</source>
         <translation>%1（已重启 %2 次）</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="223"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="238"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="226"/>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="229"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="241"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="244"/>
         <source>shared</source>
         <translation>共享</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="233"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="248"/>
         <source>%1 s ago</source>
         <translation>%1 秒前</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="233"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="248"/>
         <source>only on changes</source>
         <translation>仅在变化时</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="241"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="256"/>
         <source>Party</source>
         <translation>参与方</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="241"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="256"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="241"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="256"/>
         <source>Role</source>
         <translation>角色</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="241"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="256"/>
         <source>Rank</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="241"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="256"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="242"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="257"/>
         <source>PID</source>
         <translation>PID</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="242"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="257"/>
         <source>Uptime</source>
         <translation>运行时长</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="242"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="257"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="242"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="257"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../ui/run/ProcessTableModel.cpp" line="242"/>
+        <location filename="../ui/run/ProcessTableModel.cpp" line="257"/>
         <source>Last heard</source>
         <translation>最近通信</translation>
     </message>
@@ -4251,7 +4256,7 @@
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="28"/>
         <location filename="../ui/charts/RunCharts.cpp" line="35"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="407"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="413"/>
         <source>MB sent</source>
         <translation>发送量（MB）</translation>
     </message>
@@ -4440,13 +4445,13 @@
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="175"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="404"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="410"/>
         <source>inside parties</source>
         <translation>参与方内部</translation>
     </message>
     <message>
         <location filename="../ui/charts/RunCharts.cpp" line="176"/>
-        <location filename="../ui/charts/RunCharts.cpp" line="405"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="411"/>
         <source>across parties</source>
         <translation>跨参与方</translation>
     </message>
@@ -4524,27 +4529,27 @@
         <translation>&lt;p style=&apos;color:#777&apos;&gt;运行在第一轮之前被停止。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="388"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="394"/>
         <source>&lt;p&gt;Secure aggregation: the global server sees only the parties&apos; sum&lt;/p&gt;</source>
         <translation>&lt;p&gt;安全聚合：全局服务器只能看到各参与方的总和&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="390"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="396"/>
         <source>&lt;p&gt;Privacy: &lt;b&gt;ε %1&lt;/b&gt; (δ %2) spent by round %3, noise at the %4&lt;/p&gt;</source>
         <translation>&lt;p&gt;隐私：到第 %3 轮已花费 &lt;b&gt;ε %1&lt;/b&gt;（δ %2），噪声加在%4&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="394"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="400"/>
         <source>party servers</source>
         <translation>参与方服务器</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="394"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="400"/>
         <source>workers</source>
         <translation>工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/charts/RunCharts.cpp" line="407"/>
+        <location filename="../ui/charts/RunCharts.cpp" line="413"/>
         <source>MB/s sent</source>
         <translation>发送速率（MB/s）</translation>
     </message>
@@ -4640,37 +4645,37 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/run/RunPanel.cpp" line="285"/>
+        <location filename="../ui/run/RunPanel.cpp" line="287"/>
         <source>finished after %n round(s) in %1 s: final test %2 %3</source>
         <translation>
             <numerusform>已完成 %n 个轮次，用时 %1 秒：最终测试 %2 %3</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="287"/>
+        <location filename="../ui/run/RunPanel.cpp" line="289"/>
         <source>RMSE</source>
         <translation>RMSE</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="287"/>
+        <location filename="../ui/run/RunPanel.cpp" line="289"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/run/RunPanel.cpp" line="289"/>
+        <location filename="../ui/run/RunPanel.cpp" line="291"/>
         <source>stopped after %n round(s) in %1 s (%2)</source>
         <translation>
             <numerusform>已停止，完成 %n 个轮次，用时 %1 秒（%2）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="290"/>
+        <location filename="../ui/run/RunPanel.cpp" line="292"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
         <location filename="../ui/run/RunPanel.cpp" line="212"/>
-        <location filename="../ui/run/RunPanel.cpp" line="311"/>
+        <location filename="../ui/run/RunPanel.cpp" line="313"/>
         <source>Cannot start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
@@ -4706,76 +4711,78 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
     </message>
     <message>
         <location filename="../ui/run/RunPanel.cpp" line="234"/>
+        <location filename="../ui/run/RunPanel.cpp" line="237"/>
         <source>Cannot reattach: %1</source>
         <translation>无法重新接管：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="239"/>
+        <location filename="../ui/run/RunPanel.cpp" line="240"/>
         <source>took up run %1 from its agents</source>
         <translation>已从代理接管运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="245"/>
+        <location filename="../ui/run/RunPanel.cpp" line="246"/>
         <source>A run is under way: stop it before resuming another</source>
         <translation>有运行正在进行：请先停止它，再恢复其他运行</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="252"/>
+        <location filename="../ui/run/RunPanel.cpp" line="253"/>
+        <location filename="../ui/run/RunPanel.cpp" line="256"/>
         <source>Cannot resume: %1</source>
         <translation>无法恢复：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="258"/>
+        <location filename="../ui/run/RunPanel.cpp" line="260"/>
         <source>resuming run %1 from the checkpoint of round %2 (run directory: %3)</source>
         <translation>从第 %2 轮的检查点恢复运行 %1（运行目录：%3）</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="273"/>
+        <location filename="../ui/run/RunPanel.cpp" line="275"/>
         <source>stopped from HiPS Studio</source>
         <translation>已从 HiPS Studio 停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="295"/>
+        <location filename="../ui/run/RunPanel.cpp" line="297"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="296"/>
+        <location filename="../ui/run/RunPanel.cpp" line="298"/>
         <source>deploying</source>
         <translation>部署中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="297"/>
+        <location filename="../ui/run/RunPanel.cpp" line="299"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="298"/>
+        <location filename="../ui/run/RunPanel.cpp" line="300"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="299"/>
+        <location filename="../ui/run/RunPanel.cpp" line="301"/>
         <source>stopping</source>
         <translation>停止中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="300"/>
+        <location filename="../ui/run/RunPanel.cpp" line="302"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="301"/>
+        <location filename="../ui/run/RunPanel.cpp" line="303"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="302"/>
+        <location filename="../ui/run/RunPanel.cpp" line="304"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="310"/>
+        <location filename="../ui/run/RunPanel.cpp" line="312"/>
         <source>Deploy and start every process of the topology</source>
         <translation>部署并启动拓扑中的所有进程</translation>
     </message>

@@ -155,6 +155,7 @@ private:
                                          .arg(s.partyAggregation));
         if (s.partyAggregation != QLatin1String(rule::kDracoRepetition)) return;
         const int r = int(s.partyParam(QStringLiteral("draco_r")));
+        if (r < 1) return;  // (its range is said with the other parameters')
         for (const Party& p : m_t.parties)
             if (!p.central && p.workerCount() % r != 0)
                 add("$.training.party_draco_r", QCoreApplication::translate("TopologyCheck",

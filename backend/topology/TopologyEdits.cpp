@@ -195,6 +195,7 @@ QString setServerCount(Topology& t, int count) {
     if (count < 1 || count > kMaxServersPerParty)
         return QObject::tr("%1 servers per party: give 1 to %2").arg(count).arg(kMaxServersPerParty);
     for (Party& p : t.parties) {
+        if (p.collective() && p.servers.isEmpty()) continue;  // (its workers sum among themselves: no server slices)
         if (p.servers.isEmpty()) return QObject::tr("party '%1' has no server to add more beside; add one").arg(p.id);
         const QString host = p.servers.first().host;
         while (p.servers.size() > count) p.servers.removeLast();

@@ -242,6 +242,15 @@ private:
                     .arg(role.port)
                     .arg(role.host, m_ports.value(key)));
         else m_ports.insert(key, party.id + ' ' + what);
+        // A deployed host's agent listens on its agent_port (on every address): a role there could not bind.
+        for (const Host& other : m_t.hosts)
+            if (h && !h->isLoopback() && other.address == h->address && other.agentPort == role.port)
+                add(path + ".port",
+                    QCoreApplication::translate("TopologyCheck",
+                                                "port %1 on host '%2' is where hips-agent listens (agent_port of host '%3'); "
+                                                "choose another port")
+                        .arg(role.port)
+                        .arg(role.host, other.id));
     }
 
     void checkParties() {

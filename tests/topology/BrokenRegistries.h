@@ -52,6 +52,12 @@ inline QList<BrokenCase> registryBrokenCases() {
          "$.training.party_trim_beta",
          "trimmed_mean with trim_beta 0.1 cuts floor(0.1 x 2) = 0 values at each end of party 'party1''s round (2 contributions): it is "
          "the plain mean, which one liar moves anywhere; use median"},
+        {"a Draco code of no workers a group (it divided by it)",
+         [](QJsonObject& t) {
+             set(t, {"training", "party_aggregation"}, "draco_repetition");
+             set(t, {"training", "party_draco_r"}, 0);
+         },
+         "$.training.party_draco_r", "draco_r 0 is out of range"},
         {"a Draco code with a quorum",
          [](QJsonObject& t) {
              set(t, {"training", "party_aggregation"}, "draco_repetition");

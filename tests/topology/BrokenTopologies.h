@@ -141,6 +141,11 @@ inline QList<BrokenCase> topologyBrokenCases() {
              set(t, {"parties", "2", "roles", "scheduler", "port"}, 9200);
          },
          "$.parties[2].roles.scheduler.port", "port 9200 on host 'local' is already used by party1 scheduler"},
+        {"role on the agent's port",
+         [](QJsonObject& t) {
+             t["hosts"] = QJsonArray{QJsonObject{{"id", "local"}, {"address", "10.0.0.1"}, {"agent_port", 9200}}};
+         },
+         "$.parties[1].roles.scheduler.port", "port 9200 on host 'local' is where hips-agent listens (agent_port of host 'local')"},
         {"undeclared host",
          [](QJsonObject& t) {
              set(t, {"parties", "1", "roles", "servers", "0", "host"}, "nowhere");

@@ -4,10 +4,12 @@
 #include "Collective.h"
 #include "PartyTransport.h"
 #include "SimulationCheck.h"
+#include "TopologyEdits.h"
 #include "TopologyReader.h"
 #include "TopologyTestSupport.h"
 #include "TopologyWriter.h"
 
+#include <QJsonArray>
 #include <QtTest>
 
 using namespace hips;
@@ -66,6 +68,25 @@ private Q_SLOTS:
         QCOMPARE(q.transportParams, p.transportParams);
         // A party on the default writes no transport at all (files stay as they were).
         QVERIFY(!TopologyWriter::toJsonObject(*again.topology)["parties"].toArray()[2].toObject().contains("transport"));
+    }
+
+    // hips run --servers N: a collective party has no servers to slice the model over; the
+    // others get N, and the command is not refused for it.
+    void serversPerPartyLeaveACollectivePartyWithout() {
+        const TopologyLoad load = withTransport(QStringLiteral("ring"), [](QJsonObject& t) {
+            QJsonArray parties = t["parties"].toArray();
+            QJsonObject party = parties[1].toObject(), roles = party["roles"].toObject();
+            roles.remove("servers");
+            party["roles"] = roles;
+            parties[1] = party;
+            t["parties"] = parties;
+        });
+        QVERIFY2(load.ok(), qPrintable(load.errorText()));
+        Topology t = *load.topology;
+        const QString error = edits::setServerCount(t, 2);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(t.party(QStringLiteral("party1"))->servers.isEmpty());
+        QCOMPARE(t.party(QStringLiteral("party2"))->servers.size(), 2);
     }
 
     void badTransportsAreRefused_data() {
