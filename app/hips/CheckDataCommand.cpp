@@ -60,7 +60,7 @@ int checkDataCommand(const QStringList& arguments) {
     }
     const TopologyLoad load = TopologyReader::readFile(args.positionalArguments().first());
     if (!load.ok()) {
-        std::fprintf(stderr, "%s", qPrintable(load.errorText()));
+        std::fprintf(stderr, "%s\n", qPrintable(load.errorText()));
         return 2;
     }
     const Topology& t = *load.topology;

@@ -55,7 +55,7 @@ QString askTerminal(const QString& question, bool secret) {
 std::optional<Topology> loadRemoteTopology(const QString& path, const char* command) {
     const TopologyLoad load = TopologyReader::readFile(path);
     if (!load.ok()) {
-        std::fprintf(stderr, "%s", qPrintable(load.errorText()));
+        std::fprintf(stderr, "%s\n", qPrintable(load.errorText()));
         return std::nullopt;
     }
     if (remoteHosts(*load.topology).isEmpty()) {
@@ -81,7 +81,12 @@ DeployOptions deployOptionsFrom(const QCommandLineParser& args) {
     o.binDir = QFileInfo(LocalAgentLauncher::agentPath()).absolutePath();
     o.knownHosts = args.value("known-hosts");
     o.acceptNewHostKeys = args.isSet("accept-new-host-keys");
-    o.timeoutSeconds = std::max(1, args.value("ssh-timeout").toInt());
+    bool ok = false;
+    o.timeoutSeconds = args.value("ssh-timeout").toInt(&ok);
+    if (!ok || o.timeoutSeconds < 1) {  // (a typo taken as 1 s made every slow host look unreachable)
+        std::fprintf(stderr, "hips: --ssh-timeout takes whole seconds, 1 or more; got '%s'\n", qPrintable(args.value("ssh-timeout")));
+        std::exit(2);
+    }
     o.hostKeyPrompt = [](const QString& host, const QString& fingerprint, const std::atomic<bool>&) {
         const QString answer = askTerminal(
             QStringLiteral("The key of host '%1' is not known: %2\nTrust it and record it? (yes/no) ").arg(host, fingerprint), false);
@@ -189,7 +194,7 @@ int stopCommand(const QStringList& arguments) {
     }
     const TopologyLoad load = TopologyReader::readFile(args.positionalArguments().first());
     if (!load.ok()) {
-        std::fprintf(stderr, "%s", qPrintable(load.errorText()));
+        std::fprintf(stderr, "%s\n", qPrintable(load.errorText()));
         return 2;
     }
     const bool slurmParties =

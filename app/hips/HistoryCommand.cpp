@@ -241,6 +241,10 @@ int historyCommand(const QStringList& arguments) {
     // Looking never writes (a history on a read-only mount or in a 0444 file can be read); only
     // delete and the labels open it for writing.
     const bool writes = command == QLatin1String("delete") || relabels;
+    if (!QFileInfo::exists(path)) {  // (opened for writing, a mistyped path became a new, empty history)
+        std::fprintf(stderr, "hips history: there is no history at %s (--history PATH names it)\n", qPrintable(path));
+        return 2;
+    }
     QString error;
     const auto store = RunStore::open(path, &error, writes ? RunStore::ReadWrite : RunStore::ReadOnly);
     if (!store) {

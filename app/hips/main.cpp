@@ -11,9 +11,9 @@
 #include "ExportCommand.h"
 #include "HistoryCommand.h"
 #include "RunCommand.h"
+#include "StrategyReference.h"  // (hips reference: headless builds too)
 #ifdef HIPS_WITH_REPORTS
 #include "ReportCommand.h"
-#include "StrategyReference.h"
 
 #include <QApplication>
 #endif

@@ -3,6 +3,7 @@
 #include "HistoryTestSupport.h"
 #include "RunStore.h"
 
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -122,6 +123,15 @@ private Q_SLOTS:
         QCOMPARE(status, 2);
         QVERIFY2(out.contains("hips history: 'shwo' is not a sub-command"), qPrintable(out));
         QVERIFY(history({"show", "1"}).second.contains("run 1: cnn-baseline\n"));
+        // A mistyped history is named, not made anew (empty) to find no run in.
+        QProcess p;
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        const QString typo = m_dir.filePath("hsitory.sqlite");
+        p.start(kHips, {"history", "delete", "1", "--history", typo});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY2(p.readAll().contains("there is no history at " + typo.toUtf8()), "");
+        QVERIFY(!QFileInfo::exists(typo));
     }
 
     // `hips report` with a run id that is not one says what RUN is (it printed only the usage).

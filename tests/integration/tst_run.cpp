@@ -498,6 +498,19 @@ private Q_SLOTS:
         misspelt.start({"run", kSmall, "--round", "3"});
         QCOMPARE(misspelt.finish(30000), 2);
         QVERIFY2(misspelt.err.contains("hips run: Unknown option 'round'; see hips run --help"), misspelt.err.constData());
+        Run stray;  // (`hips run topo.json 50` ran 20 rounds)
+        stray.start({"run", kSmall, "50"});
+        QCOMPARE(stray.finish(30000), 2);
+        QVERIFY2(stray.err.contains("hips run: one TOPOLOGY at most, got: ") && stray.err.contains("small.json 50 (options are written"),
+                 stray.err.constData());
+        Run both;  // (the later won, unsaid)
+        both.start({"run", kSmall, "--local-iters", "10", "--local-epochs", "2"});
+        QCOMPARE(both.finish(30000), 2);
+        QVERIFY2(both.err.contains("--local-iters and --local-epochs exclude each other"), both.err.constData());
+        Run sshTimeout;  // (a typo was taken as 1 s)
+        sshTimeout.start({"run", kSmall, "--ssh-timeout", "30s"});
+        QCOMPARE(sshTimeout.finish(30000), 2);
+        QVERIFY2(sshTimeout.err.contains("--ssh-timeout takes whole seconds, 1 or more; got '30s'"), sshTimeout.err.constData());
         Run help;  // the usage line names the command, not the executable's path alone
         help.start({"report", "--help"});
         QCOMPARE(help.finish(30000), 0);
