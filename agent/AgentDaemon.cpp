@@ -155,9 +155,9 @@ void AgentDaemon::probeDevices() {
         if (e == QProcess::FailedToStart) done(QStringLiteral("cannot start %1: %2").arg(probe->program(), probe->errorString()));
     });
     // CUDA's first start on a machine can take seconds; beyond a minute something is wrong.
-    QTimer::singleShot(60000, probe, [probe, done] {
+    QTimer::singleShot(control::kDeviceProbeTimeoutMs, probe, [probe, done] {
         probe->kill();
-        done(QStringLiteral("hips-trainer probe did not answer within 60 s"));
+        done(QStringLiteral("hips-trainer probe did not answer within %1 s").arg(control::kDeviceProbeTimeoutMs / 1000));
     });
     probe->start(QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("hips-trainer")), {QStringLiteral("probe")});
 }

@@ -2,6 +2,8 @@
 
 #include "TopologyWriter.h"
 
+#include <QJsonDocument>
+
 namespace hips {
 
 void LaunchPlan::makeKeys(const QList<Node>& nodes) {
@@ -14,7 +16,8 @@ void LaunchPlan::makeKeys(const QList<Node>& nodes) {
 
 QList<std::pair<Node, StartCommand>> LaunchPlan::commands(const Topology& t, const std::function<bool(const Node&)>& which,
                                                           const std::function<QString(const Node&)>& outDir, qint64 placement) const {
-    const QString json = QString::fromUtf8(TopologyWriter::toJson(t));
+    // (Compact: it goes to every role in its start request, which an agent takes up to 1 MiB.)
+    const QString json = QString::fromUtf8(QJsonDocument(TopologyWriter::toJsonObject(t)).toJson(QJsonDocument::Compact));
     const QList<Node> nodes = t.nodes();
     QList<std::pair<Node, StartCommand>> out;
     for (const bool schedulers : {true, false})

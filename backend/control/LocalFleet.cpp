@@ -11,7 +11,7 @@
 
 namespace hips {
 
-static constexpr int kAgentStartTimeoutMs = 30000;
+static constexpr int kAgentStartTimeoutMs = 30000;  // (and the device probe's, when one is asked for)
 
 // A local agent whose exit Qt had not yet reported is reaped by ~LocalAgentLauncher: its
 // "exited" must not reach a fleet (and a controller) already half gone.
@@ -24,7 +24,7 @@ void LocalFleet::start() {
     m_keys = DeploymentKeys::generate();
     launchAgent();
     startSlurmParties();
-    failUnlessReadyIn(kAgentStartTimeoutMs);
+    failUnlessReadyIn(kAgentStartTimeoutMs + (asksForGpu(m_topology, QString()) ? control::kDeviceProbeTimeoutMs : 0));
 }
 
 // A new agent key each launch: a restarted agent is a new agent, which the controller knows by it.

@@ -1,6 +1,7 @@
 // Remote hosts: hips-agent deployed over SSH to each, in parallel, then a handshake with each.
 #include "AgentFleet.h"
 
+#include "ControlProtocol.h"
 #include "DeviceCheck.h"
 #include "FaultPolicy.h"
 #include "RunDirectory.h"
@@ -53,7 +54,7 @@ void RemoteFleet::start() {
     }
     m_deployer->start(m_topology, m_options);
     startSlurmParties();
-    failUnlessReadyIn(kAgentStartTimeoutMs + kDeployTimeoutMs);
+    failUnlessReadyIn(kAgentStartTimeoutMs + kDeployTimeoutMs + control::kDeviceProbeTimeoutMs);  // (a GPU host's probe)
 }
 
 void RemoteFleet::onDeployed(const QList<HostDeployment>& results) {

@@ -28,6 +28,9 @@ constexpr int kSilenceTimeoutS = 10;
 // hips-agent's exit status when it ended a run because its controller fell silent: the
 // controller (stopped with SIGSTOP, suspended, starved) learns on waking that it was the cause.
 constexpr int kAgentExitControllerSilent = 3;
+// An agent asked for its devices answers its hello once hips-trainer's probe has (CUDA's first
+// start on a large GPU takes tens of seconds); a probe past this is killed and its host said.
+constexpr int kDeviceProbeTimeoutMs = 60000;
 constexpr size_t kMaxCommandBytes = 4 << 20;  // a start carries the topology (≤ 1 MiB) and the run's public keys
 constexpr size_t kMaxEventBytes = 1 << 20;  // an event carries one log or metric line (the agent cuts longer ones)
 
