@@ -9,15 +9,16 @@ using namespace hips;
 
 namespace {
 
-// `model`'s rows: `ids`, all running in process `pid`.
-void runInOneProcess(ProcessTableModel& model, const QStringList& ids, qint64 pid) {
+// `model`'s rows: `ids`, all running in process `pid` (each on the host after its "@", if any).
+void runInOneProcess(ProcessTableModel& model, const QStringList& ids, qint64 pid, const QSet<QString>& remoteHosts = {}) {
     QList<Node> nodes;
     for (const QString& id : ids) {
         Node n;
-        n.id = id, n.kind = RoleKind::Worker;
+        n.id = id.section('@', 0, 0), n.host = id.section('@', 1), n.kind = RoleKind::Worker;
+        if (id.contains("scheduler")) n.kind = RoleKind::Scheduler;
         nodes << n;
     }
-    model.reset(nodes);
+    model.reset(nodes, remoteHosts);
     for (const Node& n : nodes) {
         ProcessInfo p;
         p.node = n, p.state = ProcessInfo::State::Running, p.pid = pid;
@@ -111,6 +112,36 @@ private Q_SLOTS:
         // Each worker reports its own thread's CPU (50 %): the process takes both.
         QCOMPARE(cell(0, ProcessTableModel::Cpu), QStringLiteral("100 %"));
         QCOMPARE(cell(1, ProcessTableModel::Cpu), QStringLiteral("shared"));
+    }
+
+    // Two machines may give their roles the same pid: they are two processes, each with its own
+    // figures, not one process's roles "shared". And a remote role that reports nothing (a
+    // scheduler) has no CPU or memory here: that pid in this machine's /proc is another process.
+    void rolesOfTwoHostsWithOnePidAreTwoProcesses() {
+        ProcessTableModel model;
+        const qint64 pid = QCoreApplication::applicationPid();  // (one that /proc here has)
+        runInOneProcess(model, {"party1/worker0@hostA", "party2/worker0@hostB", "party2/scheduler@hostB"}, pid, {"hostA", "hostB"});
+        const auto usage = [](const char* node, double rss) {
+            return QJsonObject{{"kind", "usage"}, {"node", node}, {"cpu_percent", 40.0}, {"round", 1}, {"rss_bytes", rss}};
+        };
+        model.noteUsage(usage("party1/worker0", 100e6));
+        model.noteUsage(usage("party2/worker0", 200e6));
+        auto cell = [&](int row, int column) { return model.data(model.index(row, column), Qt::DisplayRole).toString(); };
+        QCOMPARE(cell(0, ProcessTableModel::Memory), QStringLiteral("100 MB"));
+        QCOMPARE(cell(1, ProcessTableModel::Memory), QStringLiteral("200 MB"));
+        QCOMPARE(cell(0, ProcessTableModel::Cpu), QStringLiteral("40 %"));
+        QCOMPARE(cell(1, ProcessTableModel::Cpu), QStringLiteral("40 %"));
+        // The remote scheduler shares its pid with hostB's worker: its row is that process's.
+        QCOMPARE(cell(2, ProcessTableModel::Memory), QStringLiteral("shared"));
+        // Alone, it shows nothing, while a local scheduler with that pid shows /proc's figures
+        // (read in the same pass: once the local one has its CPU, the remote one was passed over).
+        ProcessTableModel two;
+        runInOneProcess(two, {"party2/scheduler@hostB", "party1/scheduler@local"}, pid, {"hostB"});
+        auto shown = [&](int row, int column) { return two.data(two.index(row, column), Qt::DisplayRole).toString(); };
+        QTRY_VERIFY_WITH_TIMEOUT(shown(1, ProcessTableModel::Cpu).endsWith(" %"), 10000);
+        QVERIFY(shown(1, ProcessTableModel::Memory).endsWith(" MB"));
+        QCOMPARE(shown(0, ProcessTableModel::Cpu), QStringLiteral("-"));
+        QCOMPARE(shown(0, ProcessTableModel::Memory), QStringLiteral("-"));
     }
 };
 

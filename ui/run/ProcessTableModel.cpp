@@ -67,11 +67,12 @@ ProcessTableModel::ProcessTableModel(QObject* parent) : QAbstractTableModel(pare
     m_sinceSample.start();
 }
 
-void ProcessTableModel::reset(const QList<Node>& nodes) {
+void ProcessTableModel::reset(const QList<Node>& nodes, const QSet<QString>& remoteHosts) {
     beginResetModel();
     m_rows.clear();
     m_rowOf.clear();
-    m_firstRowOfPid.clear();
+    m_firstRowOfProcess.clear();
+    m_remoteHosts = remoteHosts;
     for (const Node& n : nodes) {
         Row r;
         r.info.node = n;
@@ -85,19 +86,30 @@ int ProcessTableModel::rowOf(const QString& node) const {
     return m_rowOf.value(node, -1);
 }
 
+// Every host on this machine shares its pids (a local run names several hosts); another machine
+// has pids of its own.
+QString ProcessTableModel::processKey(int row) const {
+    const Row& r = m_rows[row];
+    if (r.info.pid <= 0) return {};
+    return m_remoteHosts.contains(r.info.node.host) ? r.info.node.host + QLatin1Char('/') + QString::number(r.info.pid)
+                                                    : QString::number(r.info.pid);
+}
+
 bool ProcessTableModel::sharesAnEarlierRowsProcess(int row) const {
-    const qint64 pid = m_rows[row].info.pid;
-    return pid > 0 && m_firstRowOfPid.value(pid, row) < row;
+    const QString key = processKey(row);
+    return !key.isEmpty() && m_firstRowOfProcess.value(key, row) < row;
 }
 
 // The CPU of a row's process. The roles of a shared trainer each report their own thread's: the
 // process's first row shows their sum. A process whose roles report nothing: what /proc said.
 double ProcessTableModel::processCpuPercent(int row) const {
     const Row& first = m_rows[row];
+    const QString key = processKey(row);
     double sum = 0;
     bool reported = false;
-    for (const Row& r : m_rows) {
-        if (first.info.pid <= 0 || r.info.pid != first.info.pid || !r.reportsUsage || r.cpuPercent < 0) continue;
+    for (int i = 0; i < m_rows.size(); ++i) {
+        const Row& r = m_rows[i];
+        if (key.isEmpty() || r.info.pid != first.info.pid || processKey(i) != key || !r.reportsUsage || r.cpuPercent < 0) continue;
         if (r.info.state != ProcessInfo::State::Running) continue;
         sum += r.cpuPercent;
         reported = true;
@@ -118,9 +130,9 @@ void ProcessTableModel::update(const ProcessInfo& p) {
         r.sinceActivity.start();
     }
     r.info = p;
-    if (p.pid > 0) {
-        const auto first = m_firstRowOfPid.constFind(p.pid);
-        if (first == m_firstRowOfPid.cend() || *first > i || m_rows[*first].info.pid != p.pid) m_firstRowOfPid.insert(p.pid, i);
+    if (const QString key = processKey(i); !key.isEmpty()) {
+        const auto first = m_firstRowOfProcess.constFind(key);
+        if (first == m_firstRowOfProcess.cend() || *first > i || processKey(*first) != key) m_firstRowOfProcess.insert(key, i);
     }
     Q_EMIT dataChanged(index(i, 0), index(i, ColumnCount - 1));
 }
@@ -139,8 +151,9 @@ void ProcessTableModel::noteUsage(const QJsonObject& record) {
     r.cpuPercent = usage->cpuPercent;
     // A shared trainer's memory is reported by one of its workers (the process's figure): it is
     // shown on the process's first row, whichever worker reported it.
-    int first = r.info.pid > 0 ? m_firstRowOfPid.value(r.info.pid, i) : i;
-    if (m_rows[first].info.pid != r.info.pid) first = i;
+    const QString key = processKey(i);
+    int first = key.isEmpty() ? i : m_firstRowOfProcess.value(key, i);
+    if (processKey(first) != key) first = i;
     if (usage->rssBytes) m_rows[first].rssBytes = *usage->rssBytes;
     Q_EMIT dataChanged(index(std::min(i, first), Cpu), index(std::max(i, first), Memory));
 }
@@ -150,7 +163,9 @@ void ProcessTableModel::sampleUsage() {
     const double ticksPerSecond = double(sysconf(_SC_CLK_TCK));
     for (int row = 0; row < m_rows.size(); ++row) {
         Row& r = m_rows[row];
-        if (r.info.state != ProcessInfo::State::Running || r.info.pid <= 0 || r.reportsUsage || sharesAnEarlierRowsProcess(row)) continue;
+        if (r.info.state != ProcessInfo::State::Running || r.info.pid <= 0 || m_remoteHosts.contains(r.info.node.host) || r.reportsUsage ||
+            sharesAnEarlierRowsProcess(row))
+            continue;
         const std::optional<quint64> ticks = cpuTicks(r.info.pid);
         if (ticks && r.lastCpuTicks && *ticks >= *r.lastCpuTicks && seconds > 0)
             r.cpuPercent = 100.0 * double(*ticks - *r.lastCpuTicks) / ticksPerSecond / seconds;

@@ -2,12 +2,14 @@
 // The processes of the current run: party, host, role, rank, state, pid, uptime, CPU and
 // memory, and how long since the process was last heard from. CPU and memory are what a role
 // process reports of itself with its traffic (usage records: local or remote alike); for the
-// others (schedulers, state services) they are read from /proc on this machine. A process that
-// runs several roles (hips simulate runs them all in one) shows its CPU and memory on its first row.
+// others (schedulers, state services) they are read from /proc when their host is this machine.
+// A process that runs several roles (hips simulate runs them all in one) shows its CPU and memory
+// on its first row; processes are told apart by host and pid (two hosts' pids may be the same).
 #include "RunController.h"
 
 #include <QAbstractTableModel>
 #include <QElapsedTimer>
+#include <QSet>
 #include <QTimer>
 #include <optional>
 
@@ -20,7 +22,8 @@ public:
 
     explicit ProcessTableModel(QObject* parent = nullptr);
 
-    void reset(const QList<Node>& nodes);  // a new run: every node, pending
+    // A new run: every node, pending. `remoteHosts`: those that are not this machine.
+    void reset(const QList<Node>& nodes, const QSet<QString>& remoteHosts = {});
     void update(const ProcessInfo& process);
     void noteActivity(const QString& node);
     void noteUsage(const QJsonObject& record);  // a usage record: the process's own figures
@@ -48,10 +51,12 @@ private:
     void sampleUsage();
     bool sharesAnEarlierRowsProcess(int row) const;
     double processCpuPercent(int row) const;
+    QString processKey(int row) const;  // host and pid: "" before it has a pid
 
     QList<Row> m_rows;
     QHash<QString, int> m_rowOf;  // node → row: a record comes in for one of 1,000 rows many times a second
-    QHash<qint64, int> m_firstRowOfPid;  // a process that runs several roles (hips simulate's) shows its figures once
+    QSet<QString> m_remoteHosts;  // another machine's pids mean nothing in /proc here
+    QHash<QString, int> m_firstRowOfProcess;  // a process that runs several roles (hips simulate's) shows its figures once
     QTimer m_ticker;  // usage samples and the running clocks, once a second
     QElapsedTimer m_sinceSample;
 };

@@ -188,11 +188,11 @@ RunController* RunPanel::newController(const Topology& topology) {
         if (!ok) m_processes->markHostFailed(host, error);
     });
 
-    m_processes->reset(topology.nodes());
     QStringList remote;
     for (const Host& h : remoteHosts(topology)) remote << h.id;
     for (const Party& p : topology.parties)
         if (p.slurm) remote << partyHosts(p);  // (their rows show the party's job: its id, PENDING and why)
+    m_processes->reset(topology.nodes(), QSet<QString>(remote.begin(), remote.end()));
     m_deployment->reset(remote);
     m_deployment->setVisible(!remote.isEmpty());
     QStringList ids;
