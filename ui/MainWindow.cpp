@@ -105,6 +105,7 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
         m_charts->setRunTraffic(s.bytesInside, s.bytesAcross);
         if (m_store) m_chartedRun = m_store->runOfDirectory(s.runDir).value_or(0);  // kept across a language switch
     });
+    connect(m_run, &RunPanel::startRefused, m_charts, &RunCharts::setRefused);
     connect(m_run, &RunPanel::roundCompleted, m_charts, &RunCharts::addRound);
     connect(m_run, &RunPanel::metricRecord, m_charts, &RunCharts::addRecord);
     statusBar()->addPermanentWidget(m_runStatus);

@@ -227,6 +227,22 @@ private Q_SLOTS:
         QCOMPARE(window.notifier()->lastText(), QString("failed: party2/worker0 exited with status 3"));
     }
 
+    // A reattach that the controller refuses (here: the run's own controller, this process, is
+    // alive) leaves the charts saying why, not "under way" for a run that never comes.
+    void aRefusedReattachLeavesNoRunUnderWayOnTheCharts() {
+        QVERIFY(versions::installTranslation("en"));
+        QTemporaryDir dir;
+        MainWindow window(dir.filePath("h.sqlite"));
+        QFile small(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");
+        QVERIFY(small.open(QIODevice::ReadOnly));
+        const qint64 run = window.store()->beginRun("followed", small.readAll(), {{"rounds", 2}});
+        QVERIFY(!window.reattachRun(run));
+        const QString facts = window.charts()->factsText();
+        QVERIFY2(!facts.contains("under way") && facts.contains("Cannot reattach") && facts.contains("is followed by its controller"),
+                 qPrintable(facts));
+        QCOMPARE(window.runPanel()->state(), RunState::Failed);
+    }
+
     // summary.json: a run that ended before its first evaluation has no score (null, and
     // "evaluated": false), where it wrote 0: a regression's perfect RMSE.
     void aSummaryWithoutAnEvaluationHasNoScore() {

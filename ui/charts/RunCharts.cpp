@@ -383,6 +383,12 @@ void RunCharts::setEnded(bool failed, const QString& reason, const QString& runD
                             : tr("<p style='color:#777'>The run was stopped before its first round.</p>"));
 }
 
+// A run that was to be taken up again (reattached, resumed) and was not: no longer "under way".
+void RunCharts::setRefused(const QString& reason) {
+    setLive(false);
+    if (m_rows.isEmpty()) m_facts->setText(QStringLiteral("<p style='color:#b00'>%1</p>").arg(reason.toHtmlEscaped()));
+}
+
 // ε spent by the round shown, where the run is differentially private.
 QString RunCharts::privacyFactHtml(int round) const {
     const QString secure = m_secureAggregation ? tr("<p>Secure aggregation: the global server sees only the parties' sum</p>") : QString();

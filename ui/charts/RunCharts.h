@@ -40,6 +40,7 @@ public:
     // instead of "under way". `runDir`: a stored run's directory, where its processes' logs are
     // (empty: the run just ended, and the Run tab shows them).
     void setEnded(bool failed, const QString& reason, const QString& runDir = {});
+    void setRefused(const QString& reason);  // an attach or a resume that did not start
     QString factsText() const;
     // The standalone baseline's accuracy (a `local` run of the history) as a dashed reference line,
     // so that every run shows what no distribution gives.

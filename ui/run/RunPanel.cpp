@@ -234,6 +234,7 @@ bool RunPanel::attach(qint64 run, const Topology& topology) {
         Q_EMIT message(tr("Cannot reattach: %1").arg(c->error()));
         markNotStarted(c->error());
         setState(RunState::Failed);
+        Q_EMIT startRefused(tr("Cannot reattach: %1").arg(c->error()));
         return false;
     }
     m_log->append(QStringLiteral("controller"), QStringLiteral("info"), tr("took up run %1 from its agents").arg(run));
@@ -252,6 +253,7 @@ bool RunPanel::resume(const ResumeTarget& target) {
         Q_EMIT message(tr("Cannot resume: %1").arg(c->error()));
         markNotStarted(c->error());
         setState(RunState::Failed);
+        Q_EMIT startRefused(tr("Cannot resume: %1").arg(c->error()));
         return false;
     }
     m_log->append(QStringLiteral("controller"), QStringLiteral("info"),

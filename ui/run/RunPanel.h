@@ -54,6 +54,7 @@ public:
 
 Q_SIGNALS:
     void runStarted(const Topology& topology);
+    void startRefused(const QString& reason);  // an attach or a resume refused after runStarted
     void roundCompleted(const RoundRow& row, double wallMs);
     void metricRecord(const QJsonObject& record, double wallMs, double elapsed);
     void stateChanged(RunState state);
