@@ -238,6 +238,7 @@ void HistoryPanel::refresh() {
     if (!m_store) return;
     m_filling = true;  // filling the table is no edit
     m_settingsOf.clear();  // (a resumed run may have new settings)
+    m_roundsOf.clear();
     m_scores.clear();
     const QList<RunListEntry> runs = m_store->runList();
     m_table->setRowCount(int(runs.size()));
@@ -362,19 +363,27 @@ void HistoryPanel::updateOverlay() {
         const auto run = m_store->run(ids[i]);
         if (!run) continue;
         const int line = m_overlay->addLine(QStringLiteral("#%1 %2").arg(ids[i]).arg(run->name), runColor(i));
-        QString error;
-        const auto report = RunReport::load(*m_store, ids[i], 0.85, &error);
-        if (!report) continue;
-        for (qsizetype r = 0; r < report->rounds.rows.size(); ++r) {
-            const RoundRow& row = report->rounds.rows[r];
+        const std::optional<StoredRounds> rounds = roundsOf(*run);
+        if (!rounds) continue;
+        for (qsizetype r = 0; r < rounds->rows.size(); ++r) {
+            const RoundRow& row = rounds->rows[r];
             const double value = m_metric->currentIndex() == 0   ? row.testScore()
                                  : m_metric->currentIndex() == 1 ? (row.trainReports > 0 ? row.trainLoss : std::nan(""))
                                  : m_metric->currentIndex() == 2 ? double(row.bytesAcross) / 1e6
                                                                  : row.samplesPerSecond;
-            if (!std::isnan(value)) m_overlay->append(line, row.round, report->rounds.wallMs[r], row.elapsed, value);
+            if (!std::isnan(value)) m_overlay->append(line, row.round, rounds->wallMs[r], row.elapsed, value);
         }
     }
     showSettingsDiff(ids);
+}
+
+std::optional<StoredRounds> HistoryPanel::roundsOf(const RunRecord& run) {
+    if (const auto kept = m_roundsOf.constFind(run.id); kept != m_roundsOf.cend()) return *kept;
+    QString error;
+    const auto report = RunReport::load(*m_store, run.id, 0.85, &error);
+    if (!report) return std::nullopt;
+    if (run.status != QLatin1String("running")) m_roundsOf.insert(run.id, report->rounds);  // (one under way has more to come)
+    return report->rounds;
 }
 
 // The topology's shape (parties, hosts, …, from the run's stored topology) and training settings

@@ -65,6 +65,7 @@ private:
     void applyFilter();
     void labelEdited(QTableWidgetItem* item);
     void showSettingsDiff(const QList<qint64>& ids);
+    std::optional<StoredRounds> roundsOf(const RunRecord& run);  // read once (m_roundsOf)
     void deleteSelected();
     bool waitForWrites();
     // (HistoryPanelSettings.cpp) The runs' settings, read once per refresh; the filter's
@@ -83,6 +84,9 @@ private:
     QTableWidget* m_diff;  // the settings that differ between the selected runs
     bool m_filling = false;
     QHash<qint64, QJsonObject> m_settingsOf;
+    // Each selected run's rounds, read once: every change of the selection draws them all again
+    // (a run under way is read each time; refresh reads every run again).
+    QHash<qint64, StoredRounds> m_roundsOf;
     struct Score {
         double value;
         bool rmse;  // a regression's (lower is better)
