@@ -110,12 +110,12 @@ void RunController::takeUpRecord(const QJsonObject& r) {
 // the clock goes on from the last kept record's time on the run's own clock (as the history's
 // reports read it: from its start, earlier pauses left out).
 void RunController::carryOn(const QList<QJsonObject>& kept) {
-    RunClock clock(kept.isEmpty() ? 0 : kept.first().value(QStringLiteral("t")).toDouble());  // (no history)
-    if (m_store && m_resumedRun > 0 && m_store->run(m_resumedRun)) clock = m_store->clock(m_resumedRun);
+    m_runClock = RunClock(kept.isEmpty() ? 0 : kept.first().value(QStringLiteral("t")).toDouble());  // (no history)
+    if (m_store && m_resumedRun > 0 && m_store->run(m_resumedRun)) m_runClock = m_store->clock(m_resumedRun);
     const QScopedValueRollback replaying(m_replaying, true);
     for (const QJsonObject& r : kept) {
         m_feed.resumeFrom(r);
-        const double at = clock.elapsed(r.value(QStringLiteral("t")).toDouble());
+        const double at = m_runClock.elapsed(r.value(QStringLiteral("t")).toDouble());
         m_elapsedCarry = std::max(m_elapsedCarry, at);
         showReplayed(m_progress->ingest(r, at));
     }

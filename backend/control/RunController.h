@@ -86,7 +86,12 @@ public:
     RunState state() const { return m_state; }
     // When (unix ms) the run had run `seconds`: a round's time is when it was aggregated, not
     // when it was shown (rounds are shown once stored, several at a time).
-    double wallMsAt(double seconds) const { return double(QDateTime::currentMSecsSinceEpoch()) - (elapsed() - seconds) * 1000; }
+    // When the run had run `seconds` (unix ms). A round taken up again (attached, resumed) is at
+    // the time its records say, not counted back from now: the pause between is not on the clock.
+    double wallMsAt(double seconds) const {
+        if (m_replaying) return m_runClock.unixTime(seconds) * 1000;
+        return double(QDateTime::currentMSecsSinceEpoch()) - (elapsed() - seconds) * 1000;
+    }
     QString error() const { return m_error; }
     const QMap<QString, ProcessInfo>& processes() const { return m_processes.all(); }
 
@@ -152,7 +157,7 @@ private:
     // Whether records are placed by their own times (attached: they come late; simulated: virtual).
     bool recordTimes() const { return m_attached || m_simulated; }
     bool m_replaying = false;  // rounds the history already holds, shown again (attach, resume)
-    RunClock m_runClock;  // attached: the run's own clock, which its records' times are read on
+    RunClock m_runClock;  // attached or simulated: the run's own clock, which its records' times are read on (and resumed, while replaying)
     double m_lastRecordAt = 0;  // attached: the newest record's time into the run
     DeployOptions m_deployOptions;
     LaunchPlan m_launch;  // the nodes' keys, and what each role is started with

@@ -18,10 +18,12 @@
 
 #include <QLineEdit>
 #include <QTableView>
+#include <QComboBox>
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QNetworkInterface>
 #include <QTcpServer>
 #include <QProcess>
@@ -52,6 +54,28 @@ QList<qint64> taggedProcesses(const QByteArray& tag) {
         if (env.open(QIODevice::ReadOnly) && env.readAll().split('\0').contains("HIPS_TEST_TAG=" + tag)) pids << pid;
     }
     return pids;
+}
+
+// Each round's wall-clock time (ms) on `chart`'s first line, as its CSV export writes them.
+QHash<int, double> wallTimesByRound(const LiveChart& chart) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("chart.csv");
+    if (!chart.saveCsv(path).isEmpty()) return {};
+    QFile csv(path);
+    if (!csv.open(QIODevice::ReadOnly)) return {};
+    const QStringList lines = QString::fromUtf8(csv.readAll()).split('\n', Qt::SkipEmptyParts).mid(1);  // (its header)
+    QHash<int, double> walls;
+    for (const QString& line : lines)
+        if (line.section(',', 0, 0) == lines.value(0).section(',', 0, 0))
+            walls.insert(line.section(',', 1, 1).toInt(), line.section(',', 2, 2).toDouble());
+    return walls;
+}
+
+// The round run `id` was last resumed from, as its history says.
+int resumedRound(MainWindow& window, qint64 id) {
+    static const QRegularExpression resumed(QStringLiteral("resumed from the checkpoint of round (\\d+)"));
+    const QRegularExpressionMatch m = resumed.match(window.store()->eventMessages(id, "info").join('\n'));
+    return m.hasMatch() ? m.captured(1).toInt() : 0;
 }
 
 }  // namespace
@@ -281,7 +305,7 @@ private Q_SLOTS:
         QVERIFY(window.openTopology(resumable.fileName()));
         RunPanel* run = window.runPanel();
         QTest::mouseClick(run->startButton(), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(window.charts()->accuracy()->pointCount(0) >= 3, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.charts()->accuracy()->pointCount(0) >= 4, 60000);
         QTest::mouseClick(run->stopButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(run->state() == RunState::Stopped, 30000);
         QTRY_VERIFY_WITH_TIMEOUT(taggedProcesses(m_tag).isEmpty(), 15000);
@@ -295,11 +319,28 @@ private Q_SLOTS:
         window.history()->selectRuns({id});
         auto* resume = window.history()->findChild<QPushButton*>("resume_run");
         QVERIFY(resume && resume->isEnabled());
+        QTest::qWait(1500);  // (a pause the charts must not put between the rounds, checked below)
         QTest::mouseClick(resume, Qt::LeftButton);
         QCOMPARE(window.tab(), MainWindow::RunTab);
         QTRY_VERIFY_WITH_TIMEOUT(run->state() == RunState::Finished, 180000);
         QTRY_VERIFY_WITH_TIMEOUT(taggedProcesses(m_tag).isEmpty(), 15000);
         QCOMPARE(window.charts()->throughput()->pointCount(0), 100);  // a row per round: those before the checkpoint once, then the rest
+        // The rounds before the checkpoint are charted at the time they ran, as the History tab
+        // has them, not shifted by the pause (the wait below): that was counted back from now.
+        const QHash<int, double> charted = wallTimesByRound(*window.charts()->throughput());
+        window.history()->refresh();
+        window.history()->compareMetric()->setCurrentIndex(3);  // samples per second: the throughput chart's
+        window.history()->selectRuns({id});
+        const QHash<int, double> stored = wallTimesByRound(*window.history()->overlay());
+        QCOMPARE(stored.size(), 100);
+        const int checkpoint = resumedRound(window, id);
+        QVERIFY(checkpoint >= 2);
+        for (int round = 1; round < checkpoint; ++round)  // (the checkpoint's round has records of the resumed run too)
+            QVERIFY2(charted.contains(round) && std::abs(charted.value(round) - stored.value(round)) < 100,
+                     qPrintable(QStringLiteral("round %1: %2 against %3")
+                                    .arg(round)
+                                    .arg(charted.value(round), 0, 'f', 0)
+                                    .arg(stored.value(round), 0, 'f', 0)));
 
         QString error;
         {
