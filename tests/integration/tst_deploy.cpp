@@ -467,10 +467,11 @@ private Q_SLOTS:
         qInfo("the old process stopped %.1f s after the cut healed, at round %d", healed.elapsed() / 1000.0,
               lastPrintedRound(out += hips.readAll()));
         // The run goes on without it. Its rounds are enough to outlast the slowest heal, not to be
-        // waited for (on a slow machine the rest took over 2 minutes, past QtTest's 300 s per test
-        // function): twenty rounds on, the user stops it (SIGINT), which ends it cleanly.
+        // waited for (on a slow machine the rest took over 2 minutes): ten rounds on, the user stops
+        // it (SIGINT), which ends it cleanly. (Twenty within 60 s failed once beside the rest of the
+        // suite on two cores: a round there took up to 3 s.)
         const int healedAt = lastPrintedRound(out);
-        QTRY_VERIFY2_WITH_TIMEOUT(lastPrintedRound(out += hips.readAll()) >= healedAt + 20, out.right(8000).constData(), 60000);
+        QTRY_VERIFY2_WITH_TIMEOUT(lastPrintedRound(out += hips.readAll()) >= healedAt + 10, out.right(8000).constData(), 120000);
         ::kill(pid_t(hips.processId()), SIGINT);
         const bool finished = hips.waitForFinished(60000);
         out += hips.readAll();
@@ -490,13 +491,13 @@ private Q_SLOTS:
         QVERIFY2(out.contains("and evaluates from the newest model"), out.constData());
         QVERIFY2(out.contains("central/state_service lost its host hostB"), out.constData());
         QVERIFY2(out.contains("and learns the workers from their next steps"), out.constData());
-        // (Each of the twenty rounds after the heal ended its workers' steps on the service's word:
+        // (Each of the ten rounds after the heal ended its workers' steps on the service's word:
         // a worker that no service answers within reply_timeout_s ends.)
         // The master on C evaluated rounds after the loss, and its model came back from C.
         const QJsonObject meta = QJsonDocument::fromJson(readFile(path("standby_run/net.meta"))).object();
-        // (Some rounds after it: the run was stopped 20 rounds after the heal, which may come at
+        // (Some rounds after it: the run was stopped 10 rounds after the heal, which may come at
         // once, and the master's evaluation may lag the rounds printed.)
-        QVERIFY2(meta["global_iters"].toInt() > roundsBeforeLoss + 10, readFile(path("standby_run/net.meta")).constData());
+        QVERIFY2(meta["global_iters"].toInt() > roundsBeforeLoss + 5, readFile(path("standby_run/net.meta")).constData());
         QVERIFY(readFile(path("standby_run/logs/hostC/central-master_worker.log")).contains("test accuracy"));
         // It went on from the copy, of a round at least as late as any the run had printed.
         const QByteArray log = readFile(path("standby_run/logs/central-global_server0.log"));
