@@ -81,6 +81,10 @@ int checkDataCommand(const QStringList& arguments) {
                 counts = describeSamples(readSamples(s.source, read));
             } catch (const DataError& e) {
                 error = QString::fromStdString(e.what());
+            } catch (const std::bad_alloc&) {  // (a file larger than memory ended the check unsaid)
+                error = QStringLiteral("it does not fit in this machine's memory");
+            } catch (const std::exception& e) {
+                error = QString::fromStdString(e.what());
             }
         }
         if (error.isEmpty()) {

@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <algorithm>
+#include <map>
 
 namespace hips {
 
@@ -118,14 +119,22 @@ QString describeSamples(const SampleSet& set) {
             .arg(set.size())
             .arg(dims.join(QStringLiteral(" x ")))
             .arg(set.targetWidth);
-    int64_t top = -1;
-    for (int64_t label : set.labels) top = std::max(top, label);
-    const std::vector<int64_t> counts = set.classCounts(int(std::max<int64_t>(top + 1, set.classNames.size())));
+    // The labels there are (a table's ID column read as labels holds 10⁹: a count for each label
+    // up to the largest filled memory), and the named classes, empty ones too.
+    std::map<int64_t, int64_t> byLabel;
+    for (int64_t label : set.labels) ++byLabel[label];
+    for (qsizetype c = 0; c < set.classNames.size(); ++c) byLabel.try_emplace(c, 0);
+    constexpr size_t kMostShown = 100;
     QStringList classes;
-    for (size_t c = 0; c < counts.size(); ++c)
+    for (const auto& [label, count] : byLabel) {
+        if (size_t(classes.size()) == kMostShown) {
+            classes << QStringLiteral("and %1 more labels, the largest %2").arg(byLabel.size() - kMostShown).arg(byLabel.rbegin()->first);
+            break;
+        }
         classes << QStringLiteral("%1: %2")
-                       .arg(c < size_t(set.classNames.size()) ? set.classNames[qsizetype(c)] : QString::number(c))
-                       .arg(counts[c]);
+                       .arg(label >= 0 && label < set.classNames.size() ? set.classNames[qsizetype(label)] : QString::number(label))
+                       .arg(count);
+    }
     return QStringLiteral("%1 samples of %2; by class: %3")
         .arg(set.size())
         .arg(dims.join(QStringLiteral(" x ")), classes.join(QStringLiteral(", ")));

@@ -9,6 +9,7 @@
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QSet>
 #if HIPS_IMAGE_DECODING  // (Qt Gui's readers: a headless build on a host without Qt Gui lists and caches, but decodes no image)
 #include <QBuffer>
 #include <QImage>
@@ -164,6 +165,11 @@ QImage decode(const ImageFile& f) {
 // first image's own (then every image must have that size). One of height and width: a square.
 Geometry geometryOf(const ReadOptions& o, const ImageFile& first) {
     Geometry g{o.channels, o.height > 0 ? o.height : o.width, o.width > 0 ? o.width : o.height, o.height > 0 || o.width > 0};
+    if (g.channels > 0 && g.channels != 1 && g.channels != 3)  // (read as 3 bytes a pixel, 4 read past each row's end)
+        fail(QStringLiteral("%1: images are read as grey (1 channel) or RGB (3 channels), and training.input_shape asks for %2; "
+                            "give it 1 or 3 channels")
+                 .arg(first.path)
+                 .arg(g.channels));
     if (g.channels > 0 && g.resize) return g;
     const QImage image = decode(first);
     if (g.channels <= 0) g.channels = image.isGrayscale() ? 1 : 3;
@@ -210,6 +216,11 @@ SampleSet readImageFolder(const QString& folder, const QStringList& wantedClasse
     const int threads = o.threads > 0 ? o.threads : int(std::thread::hardware_concurrency());
     SampleSet set;
     set.classNames = wantedClasses.isEmpty() ? classFolders(root) : wantedClasses;
+    QSet<QString> seen;  // (a class named twice read its images twice, under two labels)
+    for (const QString& name : set.classNames)
+        if (const QString clean = QDir::cleanPath(name); seen.contains(clean))
+            fail(QStringLiteral("%1: class '%2' is named twice in classes; name each class folder once").arg(folder, name));
+        else seen.insert(clean);
     const QList<ImageFile> files = listImages(root, set.classNames, threads);
 
     const QByteArray digest = digestOf(files, set.classNames, o);

@@ -9,6 +9,7 @@
 
 #include <QRegularExpression>
 #include <QtEndian>
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -155,6 +156,15 @@ SampleSet samplesOf(NpyArray x, const NpyArray& y, const QString& xWhat, const Q
     set.type = x.type;
     set.sampleShape.assign(x.shape.begin() + 1, x.shape.end());
     if (set.sampleShape.empty()) set.sampleShape = {1};
+    // (A frame's missing values saved as NaN trained to a NaN loss, its pushes refused far from the cause.)
+    const size_t perSample = x.floats.empty() ? 1 : x.floats.size() / size_t(std::max<int64_t>(1, x.shape[0]));
+    for (size_t i = 0; i < x.floats.size(); ++i)
+        if (!std::isfinite(x.floats[i]))
+            fail(QStringLiteral("%1: feature %2 of sample %3 is not a finite number (%4); fill or drop missing values before saving")
+                     .arg(xWhat)
+                     .arg(i % std::max<size_t>(1, perSample))
+                     .arg(i / std::max<size_t>(1, perSample))
+                     .arg(double(x.floats[i])));
     set.bytes = std::move(x.bytes);
     set.floats = std::move(x.floats);
     return set;

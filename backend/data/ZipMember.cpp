@@ -96,8 +96,11 @@ Entry readEntry(const Archive& a, uint64_t* at) {
     return e;
 }
 
+// The output grows as the data inflates, up to the size the archive claims: a hostile 20 MB
+// member claiming 1032 times that was allocated whole before a byte of it was inflated.
 QByteArray inflateRaw(const char* data, uint64_t packed, uint64_t raw, const QString& what) {
-    QByteArray out(qsizetype(raw), Qt::Uninitialized);
+    constexpr uint64_t kGrowth = 1 << 20;
+    QByteArray out(qsizetype(std::min<uint64_t>(raw, 4 * packed + kGrowth)), Qt::Uninitialized);
     z_stream z{};
     if (inflateInit2(&z, -MAX_WBITS) != Z_OK) fail(QStringLiteral("zlib could not start inflating %1").arg(what));
     uint64_t consumed = 0, produced = 0;
@@ -108,8 +111,9 @@ QByteArray inflateRaw(const char* data, uint64_t packed, uint64_t raw, const QSt
             z.avail_in = uInt(std::min<uint64_t>(kZlibChunk, packed - consumed));
             consumed += z.avail_in;
         }
+        if (produced == uint64_t(out.size()) && produced < raw) out.resize(qsizetype(std::min<uint64_t>(raw, 2 * produced + kGrowth)));
         z.next_out = reinterpret_cast<Bytef*>(out.data() + produced);
-        z.avail_out = uInt(std::min<uint64_t>(kZlibChunk, raw - produced));
+        z.avail_out = uInt(std::min<uint64_t>(kZlibChunk, uint64_t(out.size()) - produced));
         const uInt room = z.avail_out;
         status = inflate(&z, Z_NO_FLUSH);
         produced += room - z.avail_out;  // (full while the stream goes on, or cut: Z_BUF_ERROR)
@@ -135,8 +139,8 @@ QByteArray extract(const Archive& a, const Entry& e) {
     if (a.le(e.local, 4) != 0x04034b50) a.broken(QStringLiteral("the local header of %1 is missing").arg(e.name));
     const uint64_t data = e.local + 30 + a.le(e.local + 26, 2) + a.le(e.local + 28, 2);
     if (!a.holds(data, e.packed)) a.broken(QStringLiteral("%1 is cut short").arg(e.name));
-    // A stored member is its bytes; a deflated one inflates to at most 1032 times its size, so a
-    // damaged size cannot make a large allocation.
+    // A stored member is its bytes; a deflated one inflates to at most 1032 times its size (and
+    // its buffer grows only as it does: inflateRaw).
     if ((e.method == 0 && e.packed != e.raw) || (e.method == 8 && e.raw > e.packed * kMaxDeflateRatio + 64))
         a.broken(QStringLiteral("the sizes of %1 do not agree").arg(e.name));
     const QByteArray out =

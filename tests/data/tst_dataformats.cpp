@@ -34,6 +34,15 @@ private Q_SLOTS:
         QCOMPARE(s.classCounts(3), (std::vector<int64_t>{1, 1, 0}));
         QCOMPARE(s.classCounts(1), (std::vector<int64_t>{1}));  // labels past the count are not counted
         QCOMPARE(s.classNames, (QStringList{"cat", "dog", "cow"}));
+        // hips check-data's counts: the named classes, empty ones too, and the labels there are (a
+        // table's ID column read as labels: one count for each label up to 10⁹ filled memory).
+        QCOMPARE(describeSamples(s), QStringLiteral("2 samples of 3; by class: cat: 1, dog: 1, cow: 0"));
+        SampleSet ids = s;
+        ids.labels = {1000000000, 0}, ids.classNames = {};
+        QCOMPARE(describeSamples(ids), QStringLiteral("2 samples of 3; by class: 0: 1, 1000000000: 1"));
+        ids.labels.clear();
+        for (int64_t l = 0; l < 200; ++l) ids.labels.push_back(l);
+        QVERIFY(describeSamples(ids).endsWith("99: 1, and 100 more labels, the largest 199"));
     }
 
     // uint8 images, each header version, labels of each integer type, named files.
@@ -102,6 +111,8 @@ private Q_SLOTS:
                                          << "party (y) holds labels of shape (3,) for 2 samples";
         QTest::newRow("labels a matrix") << x << npy("<i8", "2, 2", raw<int64_t>({0, 1, 2, 3})) << "party (y) holds labels of shape (2, 2)";
         QTest::newRow("negative label") << x << npy("<i8", "2,", raw<int64_t>({0, -3})) << "party (y): label -3 of sample 1 is negative";
+        QTest::newRow("a missing value") << npy("<f4", "2, 2", raw<float>({1, 2, 3, std::numeric_limits<float>::quiet_NaN()})) << y
+                                         << "party (x): feature 1 of sample 1 is not a finite number (nan)";
         QTest::newRow("negative int32") << x << npy("<i4", "2,", raw<int32_t>({-1, 0})) << "party (y): label -1 of sample 0 is negative";
         QTest::newRow("float labels") << x << npy("<f4", "2,", raw<float>({0, 1})) << "party (y) holds '<f4' labels";
     }

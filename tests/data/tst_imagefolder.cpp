@@ -91,6 +91,15 @@ private Q_SLOTS:
         QVERIFY2(why.startsWith(path("noclasses") + " holds no class folders"), qPrintable(why));
         why = refusal([&] { readSamples({"image-folder", root + "/cat/a.png", {}}, own); });
         QVERIFY2(why.startsWith(root + "/cat/a.png is not a folder; for the image-folder format the path names"), qPrintable(why));
+        // Four channels (an RGBA model's input) were read 3 bytes a pixel, past each row's end.
+        ReadOptions rgba;
+        rgba.channels = 4, rgba.height = 4, rgba.width = 4;
+        why = refusal([&] { readSamples({"image-folder", root, {{"classes", "cat"}}}, rgba); });
+        QVERIFY2(why.contains("a.png: images are read as grey (1 channel) or RGB (3 channels), and training.input_shape asks for 4"),
+                 qPrintable(why));
+        // A class named twice read its images twice, under two labels.
+        why = refusal([&] { readSamples({"image-folder", root, {{"classes", "cat,cat/"}}}, own); });
+        QVERIFY2(why == root + ": class 'cat/' is named twice in classes; name each class folder once", qPrintable(why));
     }
 
     // The decoded set is cached (owner-only, written whole), read back while the files stay the
