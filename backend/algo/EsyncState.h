@@ -4,7 +4,8 @@
 // Kept per worker r: k (local iterations this round), c (seconds per iteration), te (when it
 // began this round), ready, t (its round).
 //   init(n, ε)         resets; the round t = 1.
-//   apply(r, k, c, te) stores k, c, te; k == 0: not ready. slowest = argmax c; if the slowest is
+//   apply(r, k, c, te) stores k, c, te; k == 0: not ready. r's own round closed without it (its
+//                      t is behind the service's): ready. slowest = argmax c; if the slowest is
 //                      not yet in round t: not ready. rest = c_slowest − (now − te_slowest). If r is
 //                      the slowest, or the slowest is ready, or c_r + ε > rest: r is ready.
 //   ε < 0 (the default): ε = c_slowest / 10, from the step times as measured. ESync's fixed 0.5 s
