@@ -110,6 +110,35 @@ private Q_SLOTS:
         QVERIFY(overWan.params == m_flat.params);
     }
 
+    // mixed_sync with central workers: theirs is the global tier, where each push is applied as it
+    // comes; going by its versions (every party's pushes count) they left after a push or two, and
+    // the global server waited for their pushes for ever.
+    void mixedSyncWithCentralWorkersEnds() {
+        Run run;
+        const QString path = writeSmallVariant(run, QJsonArray{QJsonObject{{"count", 2}}},
+                                               QJsonObject{{"mode", "mixed_sync"}, {"train_central_workers", true}});
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QJsonObject t = QJsonDocument::fromJson(file.readAll()).object();
+        file.close();
+        QJsonArray parties = t["parties"].toArray();
+        QJsonObject central = parties[0].toObject(), roles = central["roles"].toObject();
+        roles["workers"] = QJsonArray{QJsonObject{{"count", 2}}};
+        central["roles"] = roles;
+        parties[0] = central;
+        t["parties"] = parties;
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(QJsonDocument(t).toJson()) > 0);
+        file.close();
+        run.start({"run", path, "--out", run.dir.filePath("run")});
+        QVERIFY2(run.finish(120000) == 0, (run.out + run.err).right(4000).constData());
+        QVERIFY2(run.out.contains("finished after 6 rounds"), run.out.constData());
+        int centralPushes = 0;
+        for (const QJsonObject& r : metricRecords(run.dir.filePath("run/metrics.jsonl")))
+            if (r["kind"] == "async_push" && r["origin"].toString().startsWith("central/worker")) ++centralPushes;
+        QCOMPARE(centralPushes, 2 * 6);  // each central worker's six rounds
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
 private:
     Outcome m_oneServer, m_flat;
 };

@@ -116,7 +116,9 @@ public:
         // version, even if some of its pushes came late (a quorum closed those rounds without
         // them); where each push is applied as it comes, after its last push.
         const qint64 pushesPerRound = m_ctx.training().workerPushesPerRound();
-        const bool eachAsItComes = policy.party == TierSync::AsPushesCome;
+        // (A central worker's tier is the global one: in mixed_sync its pushes are applied as they
+        // come, and its versions count every party's; going by them it left after a push or two.)
+        const bool eachAsItComes = (direct ? policy.global : policy.party) == TierSync::AsPushesCome;
         const qint64 finalVersion = m_ctx.training().rounds * pushesPerRound;
         const qint64 resumeRound = m_ctx.training().resumeRound;
         // A worker restarted mid-run (fault_policy continue) goes on from the round of the model it got.
