@@ -426,6 +426,25 @@ private Q_SLOTS:
         QCOMPARE(trainRecordsOf(going.dir.filePath("sim"), "party1/worker2"), 2);  // (rounds 1 and 2: it went off in 3)
     }
 
+    // ssgd's round is ten syncs: a worker that goes off in one (its trace, at 25 s: round 3) is
+    // out of the round's later syncs once declared down, as deployed. It trained on in each, and
+    // each waited heartbeat_timeout_s (2 s) for it again: round 3 took 10 s more.
+    void aWorkerOffMidRoundIsOutOfItsLaterSyncs() {
+        Run sim;
+        const QString trace = writeFile(sim, "until25.txt", "0 25\n");
+        const QJsonArray groups{QJsonObject{{"count", 2}, {"device_profile", 1.0}},
+                                QJsonObject{{"count", 1}, {"device_profile", 1.0}, {"availability", trace}}};
+        sim.start({"simulate", writeSmallVariant(sim, groups, {{"mode", "ssgd"}, {"fault_policy", "continue"}, {"heartbeat_timeout_s", 2}}),
+                   "--out", sim.dir.filePath("sim")});
+        QVERIFY2(sim.finish(120000) == 0, sim.out + sim.err);
+        QList<double> at;  // each round's end, virtual
+        for (const QJsonObject& a : records(sim.dir.filePath("sim"), "aggregate"))
+            if (a["round"].toInt() <= 3 && at.size() < a["round"].toInt()) at << a["t"].toDouble();
+        QCOMPARE(at.size(), 3);
+        const double round2 = at[1] - at[0], round3 = at[2] - at[1];
+        QVERIFY2(round3 < round2 + 3 * 2, qPrintable(QString("round 2 %1 s, round 3 %2 s").arg(round2).arg(round3)));
+    }
+
     // What the simulator cannot run, or a broken trace, is refused before anything trains.
     void refusesWhatItCannotSimulateWithAReason() {
         Run async;

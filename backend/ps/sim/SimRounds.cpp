@@ -13,6 +13,10 @@ double latestArrival(const std::vector<Arrival>& arrivals) {
     return at;
 }
 
+Arrival sitOut(const QString& party, const std::vector<Arrival>& arrivals) {
+    return {party, nullptr, 0, latestArrival(arrivals), true};
+}
+
 bool feed(RoundCollector& c, const Arrival& a, qint64 round, size_t size) {
     bool complete = false;
     for (size_t i = 0; i < sliceCount(size); ++i) {

@@ -34,6 +34,11 @@ struct Deadline {
 // When the last of `arrivals` came (or was declared down); 0 for none.
 double latestArrival(const std::vector<Arrival>& arrivals);
 
+// Every worker of party `party` that trained in the round dropped out (fault_policy continue;
+// under fail the first drop-out ended the run): the party sends nothing up, and the round above
+// leaves it out from when the last of them was declared down.
+Arrival sitOut(const QString& party, const std::vector<Arrival>& arrivals);
+
 // Feeds `a` into the round as the wire would: slice by slice, each checked by the collector.
 bool feed(RoundCollector& c, const Arrival& a, qint64 round, size_t size);
 

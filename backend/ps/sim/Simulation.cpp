@@ -210,11 +210,7 @@ private:
             const int cores = hostCores(m_topology, w.node.host);
             w.contention = cores > 0 ? std::max(1.0, perHost.value(w.node.host) / double(cores)) : 1.0;
         }
-        m_drawnContributors.clear();
-        for (const QString& c : m_globalContributors) {
-            const auto party = std::find_if(m_parties.begin(), m_parties.end(), [&c](const auto& p) { return p->node.id == c; });
-            if (party == m_parties.end() ? m_drawn.contains(c) : (*party)->workers.intersects(m_drawn)) m_drawnContributors.insert(c);
-        }
+        countDrawnContributors();
         if (samplesClients(m_topology) && std::exchange(m_reportedDraw, round) < round) {  // (once: a wait draws again)
             QStringList workers(sampled.begin(), sampled.end());
             workers.sort();
@@ -262,6 +258,15 @@ private:
             }
     }
 
+    // The global tier's contributors with a drawn worker: the direct ones, the parties of one.
+    void countDrawnContributors() {
+        m_drawnContributors.clear();
+        for (const QString& c : m_globalContributors) {
+            const auto party = std::find_if(m_parties.begin(), m_parties.end(), [&c](const auto& p) { return p->node.id == c; });
+            if (party == m_parties.end() ? m_drawn.contains(c) : (*party)->workers.intersects(m_drawn)) m_drawnContributors.insert(c);
+        }
+    }
+
     // The drawn members of `which`, with when the model reaches each.
     std::pair<std::vector<int>, std::vector<double>> turnsOf(const std::vector<int>& which, double modelLeaves) {
         std::pair<std::vector<int>, std::vector<double>> out;
@@ -303,6 +308,9 @@ private:
         if (!m_down.contains(w.node.id))  // (as its scheduler would say it: the CLI and the Run tab show it)
             stamped(declared, [&] { membership(w.node.id, "down", "went off (its availability trace)"); });
         m_down.insert(w.node.id);
+        // Out of the round's later syncs (ssgd, esync), as deployed once it is declared down: it
+        // trained on in each, and each waited heartbeat_timeout_s for it again.
+        if (m_drawn.remove(w.node.id)) countDrawnContributors();
         return {w.node.id, nullptr, 0, declared, true};
     }
 
@@ -387,7 +395,7 @@ private:
     Arrival partyRound(PartyServer& p, std::vector<Arrival>& arrivals, qint64 push) {
         const auto start = WallClock::now();
         const Outcome o = collect(*p.collector, arrivals, push, size(), p.deadline, drawnAmong(m_topology, p.workers, roundOf(push)));
-        if (!o.complete) return sitsOut(p, arrivals);
+        if (!o.complete) return sitOut(p.node.id, arrivals);
         FloatBuffer sum = p.collector->takeFolded();
         if (!sum) {
             sum = p.pool.acquire(size());
@@ -398,13 +406,6 @@ private:
         p.traffic.sent(globalId(), modelBytes());
         m_traffic.received(p.node.id, modelBytes());
         return {p.node.id, sum, p.collector->roundWeight(), doneAt + p.link.seconds(modelBytes())};
-    }
-
-    // Every worker of the party that trained in the round dropped out (fault_policy continue; under
-    // fail the first drop-out ended the run): the party sends nothing up, and the global round
-    // leaves it out from when the last of them was declared down.
-    static Arrival sitsOut(const PartyServer& p, const std::vector<Arrival>& arrivals) {
-        return {p.node.id, nullptr, 0, latestArrival(arrivals), true};
     }
 
     // A collective party's round: its workers' sum, by the party's collective once the last is
@@ -422,7 +423,7 @@ private:
             else pushes.push_back(x);
             start = std::max(start, a.absent ? a.at : x.finishedAt);
         }
-        if (pushes.empty()) return sitsOut(p, lost);
+        if (pushes.empty()) return sitOut(p.node.id, lost);
         std::vector<const float*> updates;
         std::vector<double> weights;
         for (const Push& x : pushes) {
@@ -430,8 +431,8 @@ private:
             weights.push_back(x.weight);
         }
         const CollectiveSum c = sumCollectively(*p.collective, p.weights.get(), updates, weights, size(), quint32(push * 3), kLan);
-        if (!lost.empty())  // (the sum of those left stands for the party, as PartyCollective's does)
-            for (float& v : *c.sum) v *= float(all.size()) / float(pushes.size());
+        if (pushes.size() < p.members.size())  // (the sum of those on stands for the party, as PartyCollective's does)
+            for (float& v : *c.sum) v *= float(p.members.size()) / float(pushes.size());
         VirtualWorker& pusher = m_workers.at(pushes.front().worker);
         for (size_t from = 0; from < pushes.size(); ++from) {
             VirtualWorker& w = m_workers.at(pushes[from].worker);
