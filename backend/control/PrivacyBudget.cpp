@@ -114,8 +114,10 @@ int roundsWithinDraws(const Topology& t, int rounds, int draws) {
     return rounds;
 }
 
-void noteRerunRounds(Topology* t, int checkpointRound, int lastRoundRecorded) {
-    const int inFlight = std::min(lastRoundRecorded + 1, t->training.rounds);
+void noteRerunRounds(Topology* t, int checkpointRound, int lastRoundRecorded, bool rolesOutlivedRecords) {
+    int lastTrained = std::max(lastRoundRecorded, checkpointRound) + 1;
+    if (rolesOutlivedRecords) lastTrained = std::max(lastTrained, checkpointRound + std::max(1, t->training.checkpointEvery));
+    const int inFlight = std::min(lastTrained, t->training.rounds);
     if (t->training.privacy && inFlight > checkpointRound) t->training.privacy->rerunRounds.append({checkpointRound + 1, inFlight});
 }
 

@@ -34,8 +34,11 @@ int roundsWithinDraws(const Topology& t, int rounds, int draws);
 // A resume from `checkpointRound` of a run whose records reach `lastRoundRecorded`: the rounds
 // between had been trained, their noised updates sent; they are trained again, and noted so. So
 // is the round after the last recorded, up to the run's `rounds`: its updates may have left
-// before it was stopped (a worker's record comes only with the round's answer).
-void noteRerunRounds(Topology* t, int checkpointRound, int lastRoundRecorded);
+// before it was stopped (a worker's record comes only with the round's answer), and the round
+// after the checkpoint where the records lag it. `rolesOutlivedRecords`: its controller died and
+// its roles may have gone on unrecorded (orphan_timeout_s), up to the round of the next
+// checkpoint, which never came: those rounds count too.
+void noteRerunRounds(Topology* t, int checkpointRound, int lastRoundRecorded, bool rolesOutlivedRecords = false);
 
 // The guarantee as summary.json, the report and `hips history show` state it: epsilon, delta,
 // where, clip_norm, noise_multiplier, secure_aggregation, and budget_reached when `cut`.

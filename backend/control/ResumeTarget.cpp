@@ -59,7 +59,9 @@ std::optional<ResumeTarget> resumeTarget(const RunStore& store, qint64 run, QStr
     // The rounds after the checkpoint that had been trained are trained again: under privacy,
     // each worker's data is used in them once more, and its guarantee counts that. (Up to the
     // rounds the run had before --rounds: no round past them was trained.)
-    noteRerunRounds(&target.topology, int(round), RunDirectory::lastRoundRecorded(target.runDir));
+    // (An interrupted run's roles may have gone on without a controller to record them.)
+    const bool orphaned = record->status == QLatin1String("interrupted") && target.topology.training.orphanTimeoutS > 0;
+    noteRerunRounds(&target.topology, int(round), RunDirectory::lastRoundRecorded(target.runDir), orphaned);
     if (rounds > 0) target.topology.training.rounds = rounds;
     return target;
 }

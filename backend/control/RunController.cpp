@@ -238,6 +238,7 @@ void RunController::onExited(ProcessInfo& p, const QCborMap& e) {
     const bool restarting = m_processes.exited(p, e, m_state == RunState::Stopping || m_endingStragglers);
     tellProcess(p);
     if (restarting) {
+        countRestartAgainstPrivacy(p.node);
         m_feed.processEnded(p.node.id);
         recordNotice(p.node.id, QStringLiteral("%1; restart %2 of %3 in %4 s")
                                     .arg(describeExit(p))

@@ -114,6 +114,7 @@ Q_SIGNALS:
 private:
     void setState(RunState s);
     void recordNotice(const QString& source, const QString& text);
+    void countRestartAgainstPrivacy(const Node& node);  // (RunFaults.cpp)
     void noticeDivergence(const RoundRow& row);
     void endStragglersSoon();
     void useFleet(std::unique_ptr<AgentFleet> fleet);
@@ -174,6 +175,7 @@ private:
     MetricsFeed m_feed;  // the roles' records as the run keeps them
     QMap<QString, QStringList> m_slurmJobs;  // by party, for the summary
     QSet<QString> m_agentsRestarting;  // hosts ("" for the local agent) whose agent is being started again
+    QHash<int, QHash<QString, int>> m_restartsInRound;  // under privacy: each round's restarts of each role that noises
     bool m_endingStragglers = false;  // fault_policy continue: the rounds are done, workers left are stopped
     std::unique_ptr<AgentFleet> m_fleet;  // last: it goes first
 };

@@ -25,10 +25,29 @@ void RunController::onAgentRestarting(const QString& host, const QString& how, i
     for (const auto& [p, wasUp] : m_processes.goneWithAgent(host, how)) {
         tellProcess(*p);
         if (!wasUp) continue;
+        countRestartAgainstPrivacy(p->node);
         m_feed.processEnded(p->node.id);
         recordNotice(p->node.id,
                      QStringLiteral("%1 (pid %2) %3; it starts again with the agent").arg(p->node.id).arg(p->pid).arg(p->error));
     }
+}
+
+// Under privacy, a role that adds the noise and starts again mid-round trains (a worker) or sums
+// (a party server) the open round again and sends it with fresh noise: whoever had the first
+// copy has two. The round counts once more (privacy.rerun_rounds), in the run's guarantee and in
+// its topology.json, which a resume goes on with (written as the run ends: a role restarted
+// later checks the file it was started with).
+void RunController::countRestartAgainstPrivacy(const Node& node) {
+    std::optional<PrivacySettings>& privacy = m_topology.training.privacy;
+    if (!privacy || !m_progress) return;
+    const bool noises = privacy->where == QLatin1String("worker") ? node.kind == RoleKind::Worker : node.kind == RoleKind::Server;
+    const int round = m_progress->aggregatedRounds() + 1;
+    if (!noises || round > m_topology.training.rounds) return;
+    // Each [r, r] is one more use of every worker's data in round r: as many as the most any one
+    // role was restarted in it (a shared trainer's workers restart together, each once).
+    const int restarts = ++m_restartsInRound[round][node.id];
+    if (restarts <= privacy->rerunRounds.count({round, round})) return;
+    privacy->rerunRounds.append({round, round});
 }
 
 void RunController::startRolesAgain(const QString& host) {

@@ -146,7 +146,11 @@ void RunRecorder::acknowledgeCommitted(quint64 committedMark) {
 void RunRecorder::finish(const RunSummary& s, std::function<void(bool)> stored) {
     if (!m_store || m_runId <= 0) return stored(true);
     if (m_resumedFrom && !s.ok) {  // the resume ended before its first round: the run stays as it was
-        m_store->restoreRun(m_resumedFrom->before, m_resumedFrom->at, m_resumedFrom->topologyJson, m_resumedFrom->settings,
+        RunRecord before = m_resumedFrom->before;
+        // But for its privacy guarantee: the attempt's noised updates of the round after the
+        // checkpoint may have left, and its summary counts them.
+        if (!before.summary.isEmpty() && !s.privacy.isEmpty()) before.summary.insert(QStringLiteral("privacy"), s.privacy);
+        m_store->restoreRun(before, m_resumedFrom->at, m_resumedFrom->topologyJson, m_resumedFrom->settings,
                             QStringLiteral("resuming from the checkpoint of round %1 %2 before its first round: %3")
                                 .arg(m_resumedFrom->round)
                                 .arg(s.stopped ? QStringLiteral("was stopped") : QStringLiteral("failed"), s.reason));

@@ -268,10 +268,12 @@ private Q_SLOTS:
         noteRerunRounds(&run, 4, 7);  // a second resume, from round 4, of a run whose records reached 7: 5 to 8
         noteRerunRounds(&run, 8, 8);  // none recorded past its checkpoint: the round in flight, 9
         noteRerunRounds(&run, 20, 20);  // (a run that had trained its last round: none)
-        QCOMPARE(mostDraws(run, 20), 34);
+        noteRerunRounds(&run, 12, 10);  // records lagging the checkpoint: the round after it, 13
+        noteRerunRounds(&run, 14, 10, true);  // its roles outlived its controller: up to the next checkpoint's round, 15 to 19
+        QCOMPARE(mostDraws(run, 20), 40);
         const TopologyLoad again = TopologyReader::readJson(TopologyWriter::toJson(run));
         QVERIFY2(again.ok(), qPrintable(again.errorText()));
-        const QList<std::pair<int, int>> expected{{11, 19}, {5, 8}, {9, 9}};
+        const QList<std::pair<int, int>> expected{{11, 19}, {5, 8}, {9, 9}, {13, 13}, {15, 19}};
         QCOMPARE(again.topology->training.privacy->rerunRounds, expected);
 
         training["privacy"] = QJsonObject{{"where", "party"}, {"noise_multiplier", 1.0}, {"rerun_rounds", QJsonArray{QJsonArray{5, 3}}}};

@@ -116,6 +116,31 @@ private Q_SLOTS:
         QVERIFY2(QRegularExpression(lastRow).match(QString(run.out)).hasMatch(), run.out.constData());  // the CLI's column
     }
 
+    // A worker that adds the noise and is restarted mid-round (fault_policy continue) trains the
+    // open round again and sends it with fresh noise: its party server has both copies. The round
+    // counts once more (privacy.rerun_rounds), in summary.json and in the run's topology.json.
+    void aRestartedWorkerCountsItsRoundAgain() {
+        Run run;
+        QJsonObject training = privacy("worker", 0.5);
+        training["rounds"] = 60;
+        training["fault_policy"] = "continue";
+        run.start({"run", writeSmallVariant(run, QJsonArray{QJsonObject{{"count", 2}}}, training), "--out", run.dir.filePath("run")});
+        QVERIFY2(run.waitForOutput("\n    3 ", 120000), run.out.constData());
+        const QList<qint64> pids = taggedProcesses(run.tag, "--node party1/worker0");
+        QCOMPARE(pids.size(), 1);
+        ::kill(pid_t(pids.first()), SIGKILL);
+        QVERIFY2(run.finish(300000) == 0, run.err.constData());
+        QVERIFY2(run.out.contains("party1/worker0") && run.out.contains("restart 1 of"), run.out.constData());
+        QFile topology(run.dir.filePath("run/topology.json"));
+        QVERIFY(topology.open(QIODevice::ReadOnly));
+        const QJsonArray rerun =
+            QJsonDocument::fromJson(topology.readAll()).object()["training"].toObject()["privacy"].toObject()["rerun_rounds"].toArray();
+        QVERIFY2(rerun.size() == 1, QJsonDocument(rerun).toJson().constData());
+        const int round = rerun[0].toArray()[0].toInt();
+        QVERIFY2(round >= 4 && rerun[0].toArray()[1].toInt() == round, QJsonDocument(rerun).toJson().constData());
+        QCOMPARE(summaryOf(run)["privacy"].toObject()["most_draws"].toInt(), 61);
+    }
+
     // "auto": the noise multiplier that spends target_epsilon over the run's rounds, no less.
     void autoNoiseSpendsTheTargetOverTheRounds() {
         Run run;
