@@ -30,6 +30,14 @@ int exactMajority(const std::vector<const float*>& members, size_t length) {
     return 2 * count > members.size() ? candidate : -1;
 }
 
+void CodedSum::add(double coefficient, const float* part) {
+    for (size_t i = 0; i < m_sum.size(); ++i) m_sum[i] += coefficient * double(part[i]);
+}
+
+void CodedSum::write(float* out) const {
+    for (size_t i = 0; i < m_sum.size(); ++i) out[i] = float(m_sum[i]);
+}
+
 namespace {
 
 Complex rootOfUnity(int n, long long power) {
@@ -98,15 +106,13 @@ std::vector<int> DracoCyclicCode::locateErrors(const std::vector<const float*>& 
     std::vector<float> projection(length);
     for (float& p : projection) p = u(rng);
     std::vector<double> z(size_t(m_n), 0.0);
-    constexpr size_t kBlock = 4096;  // float sums within a block (they vectorize), blocks added in double
-    for (int i = 0; i < m_n; ++i)
-        for (size_t begin = 0; begin < length; begin += kBlock) {
-            const float* row = rows[size_t(i)] + begin;
-            const float* p = projection.data() + begin;
-            float partial = 0;
-            for (size_t t = 0, end = std::min(kBlock, length - begin); t < end; ++t) partial += row[t] * p[t];
-            z[size_t(i)] += partial;
-        }
+    // In double: a float sum's rounding (a few 1e-6 of it over 4096 terms) comes near the tolerance.
+    for (int i = 0; i < m_n; ++i) {
+        const float* row = rows[size_t(i)];
+        double sum = 0;
+        for (size_t t = 0; t < length; ++t) sum += double(row[t]) * double(projection[t]);
+        z[size_t(i)] = sum;
+    }
     const int frequencies = int(m_g.size()) - 1;
     std::vector<Complex> syndrome(size_t(frequencies), 0.0);
     for (int j = 0; j < frequencies; ++j)
@@ -138,6 +144,15 @@ std::vector<int> DracoCyclicCode::locateErrors(const std::vector<const float*>& 
         std::vector<int> rows;
         for (int e = 0; e < order; ++e) rows.push_back(values[size_t(e)].second);
         if (explains(syndrome, rows, tolerance)) {
+            // Rows in error that lie close make the Hankel system ill-conditioned: with the
+            // rounding noise, their order's locator can miss, and the next order's takes in an
+            // honest row beside them. A row whose acquittal still explains the syndromes is kept.
+            for (size_t k = 0; k < rows.size();) {
+                std::vector<int> fewer = rows;
+                fewer.erase(fewer.begin() + std::ptrdiff_t(k));
+                if (explains(syndrome, fewer, tolerance)) rows = std::move(fewer);
+                else ++k;
+            }
             std::sort(rows.begin(), rows.end());
             return rows;
         }

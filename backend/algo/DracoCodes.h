@@ -26,6 +26,20 @@ namespace hips {
 // The index of a member whose bytes equal those of more than half the members, or −1.
 int exactMajority(const std::vector<const float*>& members, size_t length);
 
+// A worker's push under the cyclic code, Σ_t c_t · g_{i+t}, summed in double and rounded once.
+// Near convergence the parts' updates nearly cancel: a float sum's rounding, relative to the parts,
+// is then large against the push, relative to which the decoder's tolerance is, and honest rounds
+// were found to be no codeword.
+class CodedSum {
+public:
+    explicit CodedSum(size_t length) : m_sum(length, 0.0) {}
+    void add(double coefficient, const float* part);
+    void write(float* out) const;
+
+private:
+    std::vector<double> m_sum;
+};
+
 class DracoCyclicCode {
 public:
     // Throws std::invalid_argument when n is too small for s (n ≥ 2s + 1, odd; n ≥ 2s + 2, even).

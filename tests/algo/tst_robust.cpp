@@ -46,6 +46,30 @@ QStringList names(const QCborMap& report, const char* key) {
     return out;
 }
 
+// What each of the code's workers sends, from every partition's update, as a worker sums it.
+Points codedPushes(const DracoCyclicCode& code, const Points& parts) {
+    Points pushes;
+    for (int i = 0; i < code.workers(); ++i) {
+        CodedSum push(parts.first().size());
+        for (int k = 0; k < code.window(); ++k) push.add(code.coefficient(k), parts[code.partition(i, k)].data());
+        pushes << std::vector<float>(parts.first().size());
+        push.write(pushes.last().data());
+    }
+    return pushes;
+}
+
+// The decoding of `pushes`: the sum's error relative to `truth`, or −1 where it failed (`error`).
+double decodingError(const DracoCyclicCode& code, const Points& pushes, const std::vector<double>& truth, std::vector<int>* suspects,
+                     QString* error) {
+    std::vector<const float*> rows;
+    for (const auto& p : pushes) rows.push_back(p.data());
+    std::vector<float> sum(truth.size());
+    if (!code.decode(rows, truth.size(), sum.data(), suspects, error)) return -1;
+    double diff = 0, norm = 0;
+    for (size_t t = 0; t < truth.size(); ++t) diff += (sum[t] - truth[t]) * (sum[t] - truth[t]), norm += truth[t] * truth[t];
+    return std::sqrt(diff / norm);
+}
+
 std::unique_ptr<AggregationRule> make(const QString& name, QMap<QString, double> params = {}) {
     const StrategyInfo* info = AggregatorRegistry::find(name);
     return AggregatorRegistry::create(
@@ -278,37 +302,62 @@ private Q_SLOTS:
         std::mt19937 rng(uint32_t(n * 100 + s));
         std::normal_distribution<float> normal(0, 1);
         for (int trial = 0; trial < 10; ++trial) {
-            std::vector<std::vector<float>> g{size_t(n), std::vector<float>(length)};  // each partition's update
+            Points g(n, std::vector<float>(length));  // each partition's update
             std::vector<double> truth(length, 0.0);
             for (auto& v : g)
                 for (size_t t = 0; t < length; ++t) v[t] = normal(rng);
             for (const auto& v : g)
                 for (size_t t = 0; t < length; ++t) truth[t] += v[t];
-            std::vector<std::vector<float>> pushes{size_t(n), std::vector<float>(length, 0.0f)};
-            for (int i = 0; i < n; ++i)  // what worker i sends: Σ_t c_t g_{i+t}, in float as a worker computes it
-                for (int k = 0; k < code.window(); ++k)
-                    for (size_t t = 0; t < length; ++t)
-                        pushes[size_t(i)][t] += float(code.coefficient(k)) * g[size_t(code.partition(i, k))][t];
+            Points pushes = codedPushes(code, g);
             std::vector<int> liars(static_cast<size_t>(n));
             std::iota(liars.begin(), liars.end(), 0);
             std::shuffle(liars.begin(), liars.end(), rng);
             liars.resize(size_t(trial % (s + 1)));  // 0 … s of them
             std::sort(liars.begin(), liars.end());
             for (int i : liars)
-                for (size_t t = 0; t < length; ++t) pushes[size_t(i)][t] = trial % 2 ? -100 * pushes[size_t(i)][t] : 50 * normal(rng);
-            std::vector<const float*> rows;
-            for (const auto& p : pushes) rows.push_back(p.data());
-            std::vector<float> sum(length);
+                for (size_t t = 0; t < length; ++t) pushes[i][t] = trial % 2 ? -100 * pushes[i][t] : 50 * normal(rng);
             std::vector<int> suspects;
             QString error;
-            QVERIFY2(code.decode(rows, length, sum.data(), &suspects, &error), qPrintable(error));
+            const double relative = decodingError(code, pushes, truth, &suspects, &error);
+            QVERIFY2(relative >= 0, qPrintable(error));
             QCOMPARE(suspects, liars);
-            double diff = 0, norm = 0;
+            QVERIFY2(relative <= 1e-4, qPrintable(QStringLiteral("relative error %1").arg(relative)));
+        }
+    }
+
+    // An honest round near convergence: the parts' updates nearly cancel (their sum is 1e-4 of
+    // them). The pushes, as a worker sums them (CodedSum), are a codeword within the decoder's
+    // tolerance: no row is suspect and the sum is decoded. Summed in float, their rounding
+    // (relative to the parts) made every such round "no codeword" and added nothing.
+    void cyclicDecodesAnHonestRoundWhosePartsNearlyCancel_data() {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("s");
+        QTest::newRow("(3, 1)") << 3 << 1;
+        QTest::newRow("(5, 2)") << 5 << 2;
+        QTest::newRow("(8, 2), even n") << 8 << 2;
+    }
+    void cyclicDecodesAnHonestRoundWhosePartsNearlyCancel() {
+        QFETCH(int, n);
+        QFETCH(int, s);
+        const DracoCyclicCode code(n, s);
+        const size_t length = 5000;
+        std::mt19937 rng{uint32_t(n)};
+        std::normal_distribution<float> normal(0, 1);
+        for (int trial = 0; trial < 20; ++trial) {
+            Points g(n, std::vector<float>(length));
+            std::vector<double> truth(length, 0.0);
             for (size_t t = 0; t < length; ++t) {
-                diff += (sum[t] - truth[t]) * (sum[t] - truth[t]);
-                norm += truth[t] * truth[t];
+                double others = 0;
+                for (int j = 0; j + 1 < n; ++j) others += g[j][t] = normal(rng);
+                g[n - 1][t] = float(-others + 1e-4 * double(normal(rng)));
+                for (int j = 0; j < n; ++j) truth[t] += g[j][t];
             }
-            QVERIFY2(std::sqrt(diff / norm) <= 1e-4, qPrintable(QStringLiteral("relative error %1").arg(std::sqrt(diff / norm))));
+            std::vector<int> suspects;
+            QString error;
+            const double relative = decodingError(code, codedPushes(code, g), truth, &suspects, &error);
+            QVERIFY2(relative >= 0, qPrintable(error));
+            QCOMPARE(suspects, std::vector<int>{});
+            QVERIFY2(relative <= 1e-3, qPrintable(QStringLiteral("relative error %1").arg(relative)));
         }
     }
 

@@ -9,6 +9,7 @@
 #include "Checkpoint.h"
 #include "Collusion.h"
 #include "DataPlan.h"
+#include "DracoCodes.h"
 #include "DeviceProbe.h"
 #include "LocalTrainer.h"
 #include "MasterWorkerRole.h"
@@ -51,7 +52,7 @@ public:
             m_trainers.push_back(std::make_unique<LocalTrainer>(
                 m_ctx.training(), TrainingData{plan.source, plan.owner, shard, plan.partitions}, m_ctx.node.device));
             m_trainers.back()->setSlowdown(m_ctx.node.slowdown);
-            m_coefficients.push_back(float(coefficient));
+            m_coefficients.push_back(coefficient);
         }
         LocalTrainer& trainer = *m_trainers.front();
         m_ctx.metrics.report(metric::kDevice, describeDevice(m_ctx.node.device));
@@ -221,14 +222,14 @@ private:
 
     // The push: the update of the one part, or the code's combination of every part's (Draco's).
     void writeUpdate(const WorkerStrategy& strategy, const ModelVersion& global, float* out) {
-        if (m_trainers.size() == 1 && m_coefficients.front() == 1.0f) return strategy.update(*m_trainers.front(), global, out);
-        std::fill(out, out + global.size, 0.0f);
+        if (m_trainers.size() == 1 && m_coefficients.front() == 1.0) return strategy.update(*m_trainers.front(), global, out);
+        CodedSum push(global.size);
         std::vector<float> part(global.size);
         for (size_t k = 0; k < m_trainers.size(); ++k) {
             strategy.update(*m_trainers[k], global, part.data());
-            const float c = m_coefficients[k];
-            for (size_t i = 0; i < global.size; ++i) out[i] += c * part[i];
+            push.add(m_coefficients[k], part.data());
         }
+        push.write(out);
     }
 
     // This worker's state at the end of a checkpoint round, kept before the push that completes
@@ -437,7 +438,7 @@ private:
 
     RoleContext& m_ctx;
     std::vector<std::unique_ptr<LocalTrainer>> m_trainers;  // one per part of the data plan
-    std::vector<float> m_coefficients;
+    std::vector<double> m_coefficients;
     Clock::time_point m_firstSliceAt;
     QList<PeerInfo> m_servers;
     std::optional<ShardedLinks> m_up;  // to its servers (a collective party's pushing worker's: to the global servers)

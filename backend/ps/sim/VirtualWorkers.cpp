@@ -1,6 +1,7 @@
 #include "VirtualWorkers.h"
 
 #include "Adversary.h"
+#include "DracoCodes.h"
 #include "Collusion.h"
 #include "DataPlan.h"
 #include "DeviceProbe.h"
@@ -61,7 +62,7 @@ void VirtualWorkers::build(VirtualWorker& w) {
     for (const auto& [shard, coefficient] : plan.parts) {
         w.trainers.push_back(std::make_unique<LocalTrainer>(m_topology.training,
                                                             TrainingData{plan.source, plan.owner, shard, plan.partitions}, w.node.device));
-        w.coefficients.push_back(float(coefficient));
+        w.coefficients.push_back(coefficient);
     }
     w.metrics.report(metric::kDevice, describeDevice(w.node.device));
     w.metrics.report(metric::kStartup, describeShards(plan, w.trainers, m_topology.training.regression()));
@@ -196,14 +197,16 @@ double VirtualWorkers::computeSeconds(const VirtualWorker& w, const RoundStats& 
 Push VirtualWorkers::finishTurn(VirtualWorker& w, const ModelVersion& global, const RoundStats& work, const AdversarySpec* attack) {
     const TrainingSettings& s = m_topology.training;
     auto update = std::make_shared<std::vector<float>>(global.size);
-    if (w.trainers.size() == 1 && w.coefficients.front() == 1.0f) {
+    if (w.trainers.size() == 1 && w.coefficients.front() == 1.0) {
         w.strategy->update(*w.trainers.front(), global, update->data());
     } else {
+        CodedSum push(global.size);
         std::vector<float> part(global.size);
         for (size_t k = 0; k < w.trainers.size(); ++k) {
             w.strategy->update(*w.trainers[k], global, part.data());
-            for (size_t i = 0; i < global.size; ++i) (*update)[i] += w.coefficients[k] * part[i];
+            push.add(w.coefficients[k], part.data());
         }
+        push.write(update->data());
     }
     park(w);
     if (attack) {

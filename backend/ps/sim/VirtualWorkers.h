@@ -39,7 +39,7 @@ struct VirtualWorker {
     LinkCost beyond{0, 0};  // relayed: the party server's link on to the global server
     std::unique_ptr<WorkerStrategy> strategy;
     std::vector<std::unique_ptr<LocalTrainer>> trainers;  // built at its first turn
-    std::vector<float> coefficients;
+    std::vector<double> coefficients;
     MetricsReporter metrics;
     TrafficCounter traffic;
     // This round's work so far, reported once its last push is answered.
