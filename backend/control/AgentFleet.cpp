@@ -1,5 +1,7 @@
 #include "AgentFleet.h"
 
+#include "RunDirectory.h"
+
 #include "ControlProtocol.h"
 #include "DeviceCheck.h"
 #include "FaultPolicy.h"
@@ -209,7 +211,7 @@ void AgentFleet::submitSlurmJob(const QString& party) {
     const Party* p = m_topology.party(party);
     const int attempt = ++m_slurmAttempts[party];
     m_slurmWaiting.insert(party);
-    auto job = std::make_unique<SlurmJob>(m_topology, *p, QFileInfo(m_runDir).fileName(), attempt, m_loginOptions);
+    auto job = std::make_unique<SlurmJob>(m_topology, *p, RunDirectory::safeName(QFileInfo(m_runDir).fileName()), attempt, m_loginOptions);
     SlurmJob* j = job.get();
     const QStringList hosts = partyHosts(*p);
     connect(j, &SlurmJob::progress, this, [this, hosts, party](const QString& stage) {

@@ -35,6 +35,12 @@ void RemoteFleet::watch(Deployer* deployer) {
     });
     connect(deployer, &Deployer::hostFinished, this, [this](const HostDeployment& r) {
         m_deployStage.remove(r.host);
+        // Its key kept at once, not when every host is done: a run stopped before then (or this
+        // process gone) left an agent that hips stop could not reach.
+        if (r.ok) {
+            m_keys.agents.insert(r.host, r.agentPublicKey);
+            saveKeys();
+        }
         Q_EMIT hostDeployed(r.host, r.ok, r.error, r.seconds);
     });
 }
@@ -158,9 +164,11 @@ bool RemoteFleet::deploying() const {
 void RemoteFleet::shutdown() {
     if (std::exchange(m_shutdownSent, true)) return;
     if (deploying()) {
-        // Hosts still deploying: their agents are shut down as soon as the deployment ends (see
-        // onDeployed); finishing now would leave them running, and the deployment's threads
-        // would be joined later on this thread.
+        // Hosts still deploying give up at their next step, and the agents of those done are shut
+        // down as soon as the deployment ends (see onDeployed); finishing now would leave them
+        // running, and the deployment's threads would be joined later on this thread.
+        if (m_deployer) m_deployer->cancel();
+        for (const auto& d : m_redeployers) d->cancel();
         QTimer::singleShot(2 * kStopGraceMs, this, [this] { Q_EMIT gone(false); });
         return;
     }

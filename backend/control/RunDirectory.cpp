@@ -14,10 +14,15 @@ namespace hips {
 RunDirectory::RunDirectory() = default;
 RunDirectory::~RunDirectory() = default;
 
-QString RunDirectory::defaultPath(const QString& topologyName) {
-    QString safe = topologyName;
+QString RunDirectory::safeName(const QString& name) {
+    QString safe = name;
     safe.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.-]")), QStringLiteral("_"));
-    return QStringLiteral("runs/%1-%2").arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")), safe);
+    return safe;
+}
+
+QString RunDirectory::defaultPath(const QString& topologyName) {
+    return QStringLiteral("runs/%1-%2")
+        .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")), safeName(topologyName));
 }
 
 QString RunDirectory::note(const QString& error) {

@@ -49,6 +49,9 @@ public:
     QString error() const { return m_error; }  // the first write error, empty if none
 
     static QString defaultPath(const QString& topologyName);  // runs/<yyyyMMdd-HHmmss>-<name>
+    // `name` with every character but letters, digits, '_', '.' and '-' made '_': a folder's and a
+    // Slurm job's name (a space split an #SBATCH line; a newline began a command in the job script).
+    static QString safeName(const QString& name);
     // The highest round of a record in `path`'s metrics.jsonl (0: none, or no such file).
     static int lastRoundRecorded(const QString& path);
     // A role's output file in logs/: "party1/worker0" → "party1-worker0.log".

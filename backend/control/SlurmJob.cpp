@@ -71,6 +71,8 @@ bool SlurmJob::pause(int ms) {
 }
 
 QString SlurmJob::batchScript(const SlurmLauncher& s, const QString& installDir, const QString& jobDir, const QString& jobName) {
+    static const QRegularExpression unsafe(QStringLiteral(R"([\s%])"));
+    if (jobName.contains(unsafe) || jobDir.contains(unsafe)) return {};
     QStringList lines{QStringLiteral("#!/bin/sh"), QStringLiteral("#SBATCH --job-name=") + jobName,
                       QStringLiteral("#SBATCH --nodes=%1").arg(s.nodes), QStringLiteral("#SBATCH --ntasks-per-node=%1").arg(s.tasksPerNode),
                       QStringLiteral("#SBATCH --output=%1/job.out").arg(jobDir)};
@@ -163,6 +165,13 @@ bool SlurmJob::prepare(LoginShell& shell, QString* error) {
         }
     }
     const QString script = batchScript(m_slurm, m_installDir, m_jobDir, QStringLiteral("hips-%1-%2").arg(m_runName, m_party.id));
+    if (script.isEmpty()) {
+        *error = QStringLiteral(
+                     "%1: its job folder %2 holds a space or '%' that an #SBATCH line cannot carry; choose an install_dir "
+                     "without them")
+                     .arg(where(), m_jobDir);
+        return false;
+    }
     if (QString e = shell.write(script.toUtf8(), m_jobDir + QStringLiteral("/job.sh"), 0700); !e.isEmpty()) {
         *error = QStringLiteral("%1: %2").arg(where(), e);
         return false;
@@ -197,6 +206,7 @@ bool SlurmJob::awaitAgents(LoginShell& shell, QString* error) {
     queued.start();
     QList<SlurmNode> nodes;
     QString lastStage;
+    int misses = 0;
     const QString id = jobId();
     const QStringList hosts = partyHosts(m_party);
     const auto logs = [&] {
@@ -205,13 +215,14 @@ bool SlurmJob::awaitAgents(LoginShell& shell, QString* error) {
         return lastLines(r.out, 12);
     };
     while (pause(lastStage.isEmpty() ? 0 : 1000)) {
-        CommandResult r;
-        if (QString e = shell.run(QStringLiteral("scontrol show job -o %1").arg(id), &r, 30); !e.isEmpty() || !r.ok()) {
-            *error =
-                QStringLiteral("%1 %2: scontrol cannot find it: %3").arg(where(), id, e.isEmpty() ? QString::fromUtf8(r.err).trimmed() : e);
+        QMap<QString, QString> job;
+        QString why;
+        const Look seen = look(shell, id, &job, &misses, &why);
+        if (seen == Look::Hiccup) continue;
+        if (seen == Look::Lost) {
+            *error = QStringLiteral("%1 %2: scontrol cannot find it: %3").arg(where(), id, why);
             return false;
         }
-        const QMap<QString, QString> job = scontrolFields(r.out);
         const QString state = job.value(QStringLiteral("JobState")), reason = job.value(QStringLiteral("Reason"));
         const QString stage = QStringLiteral("Slurm job %1: %2 (%3)").arg(id, state, reason);
         if (stage != lastStage) say(lastStage = stage);
@@ -273,15 +284,35 @@ bool SlurmJob::awaitAgents(LoginShell& shell, QString* error) {
     return false;
 }
 
+// A look at the job that fails is a hiccup (a busy slurmctld times out) until kMissedLooks in a
+// row; it is lost at once where Slurm no longer knows it. (A hiccup read as "gone" failed the run,
+// or resubmitted the party beside a job still holding its nodes.)
+SlurmJob::Look SlurmJob::look(LoginShell& shell, const QString& id, QMap<QString, QString>* job, int* misses, QString* why) {
+    constexpr int kMissedLooks = 5;
+    CommandResult r;
+    const QString e = shell.run(QStringLiteral("scontrol show job -o %1").arg(id), &r, 30);
+    if (e.isEmpty() && r.ok()) {
+        *misses = 0;
+        *job = scontrolFields(r.out);
+        return Look::Seen;
+    }
+    *why = e.isEmpty() ? QString::fromUtf8(r.err).trimmed() : e;
+    const bool unknown = e.isEmpty() && why->contains(QLatin1String("Invalid job id"), Qt::CaseInsensitive);
+    return unknown || ++*misses >= kMissedLooks ? Look::Lost : Look::Hiccup;
+}
+
 void SlurmJob::watch(LoginShell& shell) {
     const QString id = jobId();
+    int misses = 0;
     while (pause(2000)) {
-        CommandResult r;
-        if (QString e = shell.run(QStringLiteral("scontrol show job -o %1").arg(id), &r, 30); !e.isEmpty()) continue;  // (a hiccup)
-        const QMap<QString, QString> job = scontrolFields(r.out);
-        const QString state = r.ok() ? job.value(QStringLiteral("JobState")) : QStringLiteral("gone");
+        QMap<QString, QString> job;
+        QString why;
+        const Look seen = look(shell, id, &job, &misses, &why);
+        if (seen == Look::Hiccup) continue;
+        const QString state = seen == Look::Lost ? QStringLiteral("gone") : job.value(QStringLiteral("JobState"));
         if (state == QLatin1String("RUNNING")) continue;
-        const QString reason = QStringLiteral("%1 %2 ended: %3 (%4)").arg(where(), id, state, job.value(QStringLiteral("Reason")));
+        const QString reason =
+            QStringLiteral("%1 %2 ended: %3 (%4)").arg(where(), id, state, seen == Look::Lost ? why : job.value(QStringLiteral("Reason")));
         QMetaObject::invokeMethod(
             this, [this, reason] { Q_EMIT ended(reason); }, Qt::QueuedConnection);
         return;
@@ -296,9 +327,11 @@ void SlurmJob::work() {
         error = QStringLiteral("%1: cannot log in to its login host: %2").arg(where(), error);
     const bool up = shell && prepare(*shell, &error) && submit(*shell, &error) && awaitAgents(*shell, &error);
     if (up) watch(*shell);
-    if (shell && !jobId().isEmpty() && (m_cancelled || !up)) {
+    // Always: a job watched no more (suspended, or lost to scontrol) must not keep its nodes
+    // beside the party's next job. One already over refuses quietly.
+    if (shell && !jobId().isEmpty()) {
         CommandResult r;
-        shell->run(QStringLiteral("scancel %1").arg(jobId()), &r, 30);  // (one already over refuses quietly)
+        shell->run(QStringLiteral("scancel %1").arg(jobId()), &r, 30);
     }
     if (!up && !m_cancelled)
         QMetaObject::invokeMethod(

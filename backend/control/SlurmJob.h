@@ -40,7 +40,8 @@ public:
     // Where the agents' roles write: INSTALL_DIR/runs/<run> on the shared file system.
     QString runsDir() const;
 
-    // The lines of the batch script for these settings (tested on their own).
+    // The lines of the batch script for these settings (tested on their own). Every value goes on
+    // an #SBATCH line or into the srun line: a space, newline or '%' in one is refused (empty).
     static QString batchScript(const SlurmLauncher& slurm, const QString& installDir, const QString& jobDir, const QString& jobName);
     // "JobState=PENDING Reason=Resources ..." (scontrol show job -o) → its fields.
     static QMap<QString, QString> scontrolFields(const QByteArray& line);
@@ -58,6 +59,8 @@ private:
     bool submit(class LoginShell& shell, QString* error);
     bool awaitAgents(class LoginShell& shell, QString* error);
     void watch(class LoginShell& shell);
+    enum class Look { Seen, Hiccup, Lost };
+    Look look(class LoginShell& shell, const QString& id, QMap<QString, QString>* job, int* misses, QString* why);
     bool pause(int ms);  // false once cancelled
     void say(const QString& stage);
     QString where() const;

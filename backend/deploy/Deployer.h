@@ -60,6 +60,8 @@ public:
     // Every remote host of `topology`, or only `onlyHost` (an agent started again).
     void start(const Topology& topology, const DeployOptions& options, const QString& onlyHost = {});
     bool isDone() const { return m_pending == 0; }
+    // Each host still deploying gives up at its next step (`finished` follows, sooner).
+    void cancel() { m_cancelled = true; }
     const QList<HostDeployment>& results() const { return m_results; }
 
     // Debian packages that provide the libraries hips-agent and hips-trainer link to.

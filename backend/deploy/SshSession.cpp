@@ -4,14 +4,27 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <chrono>
+#include <condition_variable>
 #include <fcntl.h>
+#include <libssh/callbacks.h>
 #include <libssh/libssh.h>
+#include <mutex>
+#include <sys/socket.h>
+#include <thread>
 #include <libssh/sftp.h>
 
 namespace hips {
 
+// libssh asks nothing itself: for a PEM key it left the passphrase to OpenSSL, which asked on the
+// terminal, from a deployment thread, past this session's prompt and its cancel.
+static int askNothing(const char*, char*, size_t, int, int, void*) {
+    return -1;
+}
+
 struct SshSession::Impl {
     ssh_session session = nullptr;
+    ssh_callbacks_struct callbacks{};  // (the session's while it lives)
     sftp_session sftp = nullptr;  // opened on the first upload, reused by the next ones
     ~Impl() {
         if (sftp) sftp_free(sftp);
@@ -37,6 +50,52 @@ static const std::atomic<bool>& cancelFlag(const std::atomic<bool>* flag) {
     return flag ? *flag : never;
 }
 
+// Ends an SFTP transfer that stops moving, or is cancelled, by shutting its socket: libssh's SFTP
+// retries a read that timed out for as long as the channel is open (a host that stopped answering
+// without a reset, an install_dir on a hung mount), and a cancelled deployment's threads are
+// joined on the controller's (the GUI's) thread.
+class TransferWatch {
+public:
+    TransferWatch(ssh_session session, const std::atomic<bool>& cancelled, int stallSeconds)
+        : m_thread([this, session, &cancelled, stallSeconds] {
+              std::unique_lock lock(m_mutex);
+              while (!m_done) {
+                  m_wake.wait_for(lock, std::chrono::milliseconds(100));
+                  const bool stalled = std::chrono::steady_clock::now() - m_moved > std::chrono::seconds(stallSeconds);
+                  if (!m_done && (cancelled || stalled)) {
+                      m_why = cancelled ? QStringLiteral("cancelled") : QStringLiteral("no byte moved for %1 s").arg(stallSeconds);
+                      ::shutdown(ssh_get_fd(session), SHUT_RDWR);
+                      return;
+                  }
+              }
+          }) {}
+    ~TransferWatch() {
+        {
+            std::lock_guard lock(m_mutex);
+            m_done = true;
+        }
+        m_wake.notify_one();
+        m_thread.join();
+    }
+    void moved() {
+        std::lock_guard lock(m_mutex);
+        m_moved = std::chrono::steady_clock::now();
+    }
+    // Why it ended the transfer; empty when it did not.
+    QString why() {
+        std::lock_guard lock(m_mutex);
+        return m_why;
+    }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    bool m_done = false;
+    std::chrono::steady_clock::time_point m_moved = std::chrono::steady_clock::now();
+    QString m_why;
+    std::thread m_thread;  // (last: it starts once the rest is there)
+};
+
 static QString knownHostsPath(const SshTarget& t) {
     return t.knownHosts.isEmpty() ? QDir::homePath() + QStringLiteral("/.ssh/known_hosts") : t.knownHosts;
 }
@@ -45,6 +104,9 @@ QString SshSession::connect(const SshTarget& target, const HostKeyPrompt& hostKe
     m_target = target;
     d->session = ssh_new();
     if (!d->session) return fail(QStringLiteral("cannot create an SSH session (out of memory?)"));
+    ssh_callbacks_init(&d->callbacks);
+    d->callbacks.auth_function = askNothing;
+    ssh_set_callbacks(d->session, &d->callbacks);
     const QByteArray address = target.address.toUtf8(), user = target.user.toUtf8();
     const QByteArray known = knownHostsPath(target).toUtf8();
     const unsigned int port = unsigned(target.port);
@@ -83,17 +145,20 @@ QString SshSession::connect(const SshTarget& target, const HostKeyPrompt& hostKe
     ssh_clean_pubkey_hash(&hash);
     ssh_key_free(key);
 
+    // As known_hosts names it: with a port other than 22, "[address]:port".
+    const QString recordedAs = target.port == 22 ? target.address : QStringLiteral("[%1]:%2").arg(target.address).arg(target.port);
     switch (ssh_session_is_known_server(d->session)) {
         case SSH_KNOWN_HOSTS_OK: return {};
         case SSH_KNOWN_HOSTS_CHANGED:
         case SSH_KNOWN_HOSTS_OTHER:
             return fail(QStringLiteral("the host key changed (now %1) since it was recorded in %2. Either the host was "
                                        "reinstalled or someone is in between; check with its administrator, then "
-                                       "remove the old line (ssh-keygen -R %3 -f %2)")
-                            .arg(fingerprint, knownHostsPath(target), target.address));
+                                       "remove the old line (ssh-keygen -R '%3' -f %2)")
+                            .arg(fingerprint, knownHostsPath(target), recordedAs));
         case SSH_KNOWN_HOSTS_NOT_FOUND:
         case SSH_KNOWN_HOSTS_UNKNOWN:
-            if (!hostKeyPrompt || !hostKeyPrompt(target.host, fingerprint, cancelFlag(m_cancelled)))
+            if (!hostKeyPrompt ||
+                !hostKeyPrompt(QStringLiteral("%1 (%2)").arg(target.host, recordedAs), fingerprint, cancelFlag(m_cancelled)))
                 return fail(QStringLiteral("unknown host key %1; accept it (hips: --accept-new-host-keys) after "
                                            "checking it with the host's administrator")
                                 .arg(fingerprint));
@@ -113,11 +178,11 @@ QString SshSession::authenticate(const SecretPrompt& secretPrompt) {
         if (!QFileInfo(path).isReadable())
             return fail(QStringLiteral("the identity file %1 does not exist or cannot be read; fix identity_file").arg(path));
         ssh_key key = nullptr;
-        int rc = ssh_pki_import_privkey_file(path.toUtf8().constData(), nullptr, nullptr, nullptr, &key);
+        int rc = ssh_pki_import_privkey_file(path.toUtf8().constData(), nullptr, askNothing, nullptr, &key);
         if (rc != SSH_OK && secretPrompt) {  // probably encrypted: ask once, keep nothing
             QByteArray passphrase = secretPrompt(QStringLiteral("Passphrase for %1: ").arg(path), cancelFlag(m_cancelled)).toUtf8();
             if (!passphrase.isEmpty())
-                rc = ssh_pki_import_privkey_file(path.toUtf8().constData(), passphrase.constData(), nullptr, nullptr, &key);
+                rc = ssh_pki_import_privkey_file(path.toUtf8().constData(), passphrase.constData(), askNothing, nullptr, &key);
             passphrase.fill('\0');
         }
         if (rc != SSH_OK) return fail(QStringLiteral("cannot read the private key %1 (wrong passphrase, or not a key)").arg(path));
@@ -222,13 +287,17 @@ QString SshSession::download(const QString& remotePath, qint64 maxBytes, QByteAr
     }
     char buffer[64 * 1024];
     ssize_t n = 0;
+    TransferWatch watch(d->session, cancelFlag(m_cancelled), 3 * m_target.timeoutSeconds);
     while ((n = sftp_read(file, buffer, sizeof buffer)) > 0) {
+        watch.moved();
         if (data->size() + n > maxBytes) {
             sftp_close(file);
             return fail(QStringLiteral("%1 is over %2 MB; fetch it by hand").arg(remotePath).arg(maxBytes >> 20));
         }
         data->append(buffer, n);
     }
+    if (const QString why = watch.why(); !why.isEmpty())  // (the session is closed: nothing more to close)
+        return fail(QStringLiteral("reading %1 stopped after %2 bytes: %3").arg(remotePath).arg(data->size()).arg(why));
     sftp_close(file);
     if (n < 0) return fail(QStringLiteral("reading %1 stopped after %2 bytes").arg(remotePath).arg(data->size()));
     return {};
@@ -244,11 +313,16 @@ QString SshSession::upload(const QByteArray& data, const QString& remotePath, in
         error = fail(QStringLiteral("cannot write %1 (free disk space and permissions?)").arg(remotePath));
     } else {
         qsizetype written = 0;
+        TransferWatch watch(d->session, cancelFlag(m_cancelled), 3 * m_target.timeoutSeconds);
         while (written < data.size()) {
             const ssize_t n = sftp_write(file, data.constData() + written, size_t(std::min<qsizetype>(data.size() - written, 64 * 1024)));
             if (n <= 0) break;
             written += n;
+            watch.moved();
         }
+        if (const QString why = watch.why(); !why.isEmpty())
+            return fail(
+                QStringLiteral("writing %1 stopped after %2 of %3 bytes: %4").arg(remotePath).arg(written).arg(data.size()).arg(why));
         sftp_close(file);
         if (written != data.size())
             error =

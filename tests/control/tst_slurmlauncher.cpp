@@ -3,6 +3,7 @@
 // deployment, and the batch script the job submits.
 #include "Deployer.h"
 #include "PartyLauncher.h"
+#include "RunDirectory.h"
 #include "SlurmJob.h"
 #include "SlurmStop.h"
 #include "TopologyReader.h"
@@ -166,6 +167,11 @@ private Q_SLOTS:
         // Without settings, none of their lines.
         const QString plain = SlurmJob::batchScript(SlurmLauncher{}, "/i", "/i/j", "n");
         QVERIFY(!plain.contains("--partition") && !plain.contains("--gres") && !plain.contains("--time"));
+        // A space, newline or '%' would split an #SBATCH line, begin a command, or be expanded: refused.
+        for (const char* name : {"hips-a run-p", "hips-a\ncurl x|sh #-p", "hips-%n-p"})
+            QVERIFY2(SlurmJob::batchScript(SlurmLauncher{}, "/i", "/i/j", name).isEmpty(), name);
+        QVERIFY(SlurmJob::batchScript(SlurmLauncher{}, "/i", "/my home/j", "n").isEmpty());
+        QCOMPARE(RunDirectory::safeName("Cancer study\n%x"), QString("Cancer_study__x"));
     }
 
     void scontrolsFieldsAreRead() {

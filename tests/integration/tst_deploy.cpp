@@ -528,7 +528,8 @@ private Q_SLOTS:
         known.close();
         const Result r = run(kHips, QStringList{"deploy", writeTopology("changed")} + sshArgs(path("changed_known_hosts")));
         QCOMPARE(r.status, 1);
-        QVERIFY2(r.out.contains("host 'hostB'") && r.out.contains("host key changed") && r.out.contains("ssh-keygen -R"),
+        QVERIFY2(r.out.contains("host 'hostB'") && r.out.contains("host key changed") &&
+                     r.out.contains("ssh-keygen -R '" + m_addresses[1].toUtf8() + "'"),
                  r.out.constData());
     }
 

@@ -5,6 +5,7 @@
 #include "LogPane.h"
 #include "ProcessTableModel.h"
 #include "ResumeTarget.h"
+#include "RunDirectory.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -205,8 +206,8 @@ bool RunPanel::start(const Topology& topology) {
     if (isActive()) return false;
     RunController* c = newController(topology);
     c->setSimulated(m_simulate->isChecked());
-    const QString dir =
-        QDir(m_runsDir).filePath(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")) + '-' + topology.name);
+    const QString dir = QDir(m_runsDir).filePath(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")) + '-' +
+                                                 RunDirectory::safeName(topology.name));
     if (!c->start(topology, dir)) {
         m_log->append(QStringLiteral("controller"), QStringLiteral("error"), c->error());
         Q_EMIT message(tr("Cannot start: %1").arg(c->error()));
