@@ -1867,8 +1867,8 @@
     </message>
     <message>
         <location filename="../backend/topology/DataFields.cpp" line="103"/>
-        <source>must list each tensor&apos;s element count, a whole number in [1, 4e9]</source>
-        <translation>必须列出每个张量的元素个数，每个为 [1, 4e9] 内的整数</translation>
+        <source>must list each tensor&apos;s element count, a whole number in [0, 4e9]</source>
+        <translation>必须列出每个张量的元素个数，每个为 [0, 4e9] 内的整数</translation>
     </message>
     <message>
         <location filename="../backend/topology/DataFields.cpp" line="117"/>

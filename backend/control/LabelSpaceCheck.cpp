@@ -55,6 +55,17 @@ QString LabelSpaceCheck::ingest(const QJsonObject& record) {
                                                    "be the same class everywhere: give every party the same class folders, or list them "
                                                    "in each data source's \"classes\""));
     if (!classes.isEmpty()) return classes;
+    if (const QString source = record.value(metric::kDataSource).toString(); !source.isEmpty()) {
+        const QString digest = record.value(metric::kSourceDigest).toString();
+        FirstNamed& first = m_sources[source];
+        if (first.node.isEmpty()) first = {node, {digest}};
+        if (first.names.value(0) != digest)
+            return QStringLiteral(
+                       "%1's data differs between the hosts that read it: %2 read %3 and %4 read %5. Each reader cuts its shard "
+                       "from its own host's copy: copies that differ overlap (rows trained twice, others never, held-out rows "
+                       "trained on). Put the same file on every host of the party, or give each host data of its own (hosts[].data)")
+                .arg(source, first.node, first.names.value(0), node, digest);
+    }
     return differs(
         metric::kFeatureNames, m_features,
         QStringLiteral("the feature columns differ: %1 (%2) has %3 columns and %4 (%5) %6: %7. Input i is one weight of the model "

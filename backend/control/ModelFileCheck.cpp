@@ -42,8 +42,10 @@ QString readModelInfo(const QString& file, QJsonObject* info) {
 
 }  // namespace
 
+// Read here whenever the file is here: a topology that names its SHA-256 and sizes (a run's
+// topology.json, reused) may name a file since saved again, which every role would refuse.
 QString resolveModelFile(TrainingSettings* s) {
-    if (!s->torchScript() || (!s->modelSha256.isEmpty() && !s->modelTensors.empty())) return {};
+    if (!s->torchScript() || (!s->modelSha256.isEmpty() && !s->modelTensors.empty() && !QFileInfo::exists(s->modelFile))) return {};
     QJsonObject info;
     if (QString e = readModelInfo(s->modelFile, &info); !e.isEmpty()) return e;
     // (A built-in model's are refused with the topology: ModeConflicts.)

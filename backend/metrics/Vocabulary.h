@@ -57,6 +57,10 @@ inline constexpr QLatin1String kClassCounts{"class_counts"};  // a worker's shar
 inline constexpr QLatin1String kDataParts{"data_parts"};
 inline constexpr QLatin1String kFeatureNames{"feature_names"};  // each feature column's name, where the data names them (startup)
 inline constexpr QLatin1String kClassNames{"class_names"};  // each label's name, where the data names them (startup)
+// A worker of a party's own data (startup): its source's owner ("party 'p1'"), and what that
+// source holds on its host (rows and a digest: every host that reads it must read the same)
+inline constexpr QLatin1String kDataSource{"data_source"};
+inline constexpr QLatin1String kSourceDigest{"source_digest"};
 inline constexpr QLatin1String kOverclaims{"overclaims"};  // pushes that claimed more samples than the plan (counted as its most)
 inline constexpr QLatin1String kLatePushes{"late_pushes"};  // pushes that came after a quorum closed their round
 // 1 when the worker sent an adversary's update in the round

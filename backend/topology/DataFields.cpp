@@ -99,9 +99,9 @@ void readModel(JsonFields& training, const StrategyList& builtIns, TrainingSetti
         if (const auto tensors = f.array("tensors")) {
             for (const QJsonValue& n : *tensors) {
                 const double size = n.toDouble(-1);
-                if (!n.isDouble() || size < 1 || size > 4e9 || size != double(qint64(size))) {
+                if (!n.isDouble() || size < 0 || size > 4e9 || size != double(qint64(size))) {  // (0: an empty probe tensor)
                     f.issue("tensors", QCoreApplication::translate("TopologyCheck",
-                                                                   "must list each tensor's element count, a whole number in [1, 4e9]"));
+                                                                   "must list each tensor's element count, a whole number in [0, 4e9]"));
                     t->modelTensors.clear();
                     break;
                 }

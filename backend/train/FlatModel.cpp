@@ -36,6 +36,13 @@ FlatModel::FlatModel(const TrainingSettings& s, torch::Device device) {
         throw TrainError("the TorchScript model " + file.toStdString() +
                          " has other tensors than the run was sized "
                          "for: every role must load the identical file");
+    // (A topology that said none for a BatchNorm net had its running statistics stepped as
+    // weights by the server's optimizer.)
+    if (const size_t buffers = m_tensorSizes.size() - m_parameterTensors;
+        !s.modelTensors.empty() && size_t(s.modelBufferTensors) != buffers)
+        throw TrainError("the TorchScript model " + file.toStdString() + " has " + std::to_string(buffers) +
+                         " floating buffers where the run was sized for " + std::to_string(s.modelBufferTensors) +
+                         " (training.model.buffers); remove training.model's sha256, tensors and buffers, and hips run reads them again");
 }
 
 bool FlatModel::isTorchScript() const {

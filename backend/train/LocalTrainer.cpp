@@ -60,8 +60,9 @@ struct LocalTrainer::Impl {
           optimizer(model.net().parameters(), configured) {
         const int index = data.part, count = data.parts;
         // The first of a source's workers evaluates the rows it holds out (its party's own test).
-        shard = data.source ? loadSource(*data.source, s, data.owner, index, count, index == 0 ? &heldOut : nullptr)
-                            : loadDataset(s, Split::Train, index, count);
+        shard = data.source
+                    ? loadSource(*data.source, s, data.owner, index, count, index == 0 ? &heldOut : nullptr, data.stream, &sourceDigest)
+                    : loadDataset(s, Split::Train, index, count);
         heldOut.images = heldOut.images.defined() ? heldOut.images.to(model.device()) : heldOut.images;
         heldOut.labels = heldOut.labels.defined() ? heldOut.labels.to(model.device()) : heldOut.labels;
         if (shard.size() == 0)
@@ -71,12 +72,13 @@ struct LocalTrainer::Impl {
         shard.images = shard.images.to(model.device());
         shard.labels = shard.labels.to(model.device());
         model.checkInput(shard.images, s.classes, data.source ? data.owner : QStringLiteral("the dataset"));
-        generator = torch::make_generator<at::CPUGeneratorImpl>(uint64_t(s.seed) * 1000003 + uint64_t(index));
+        const uint64_t stream = uint64_t(data.stream) * 0x9E3779B97F4A7C15ull;  // (0: the run's dataset, as before)
+        generator = torch::make_generator<at::CPUGeneratorImpl>(uint64_t(s.seed) * 1000003 + uint64_t(index) + stream);
         reshuffle();
         // Dropout draws from this trainer's own generator, seeded by its shard, so that two trainers
         // of one shard (Draco's codes) draw the same masks whatever else their process trained,
         // and trainers on threads of one process (a shared trainer) never draw each other's.
-        dropout = torch::make_generator<at::CPUGeneratorImpl>(uint64_t(s.seed) * 7777 + uint64_t(index));
+        dropout = torch::make_generator<at::CPUGeneratorImpl>(uint64_t(s.seed) * 7777 + uint64_t(index) + stream);
     }
 
     void reshuffle() {
@@ -86,9 +88,14 @@ struct LocalTrainer::Impl {
 
     int64_t stepsThisRound() const {
         if (settings.localIters > 0) return settings.localIters;
-        const int64_t perEpoch = (shard.size() + settings.batchSize - 1) / settings.batchSize;
-        return perEpoch * settings.localEpochs;
+        const int64_t size = shard.size(), tail = size % settings.batchSize;
+        return (size / settings.batchSize + (tail > 0 && !leftForNextEpoch(tail) ? 1 : 0)) * settings.localEpochs;
     }
+
+    // A last batch of one sample is left to the next epoch's order (a different sample each time):
+    // BatchNorm cannot train on one value per channel, and the worker ended at every such epoch's
+    // end ("Expected more than 1 value per channel when training").
+    bool leftForNextEpoch(int64_t remaining) const { return remaining == 1 && shard.size() > 1 && settings.batchSize > 1; }
 
     // One SGD step on the next batch of the shuffled shard (or, without `apply`, only its
     // gradient); returns the batch loss.
@@ -108,7 +115,7 @@ struct LocalTrainer::Impl {
         std::optional<OwnDropout> drawing;
         take(drawing, model.isTorchScript(), dropout, progress);
         const auto start = std::chrono::steady_clock::now();
-        if (cursor >= shard.size()) reshuffle();
+        if (cursor >= shard.size() || leftForNextEpoch(shard.size() - cursor)) reshuffle();
         const int64_t n = std::min<int64_t>(settings.batchSize, shard.size() - cursor);
         const torch::Tensor idx = order.narrow(0, cursor, n);
         cursor += n;
@@ -174,6 +181,7 @@ struct LocalTrainer::Impl {
     torch::optim::SGD optimizer;
     Dataset shard;
     Dataset heldOut;  // the source's held-out rows (its first worker only)
+    QString sourceDigest;  // what its source holds on this host (loadSource); empty: the run's dataset
     at::Generator generator;  // the shard's order
     at::Generator dropout;  // dropout's masks (OwnDropout)
     std::vector<torch::Tensor> globalParameters;  // FedProx: the round's starting point
@@ -246,6 +254,10 @@ QStringList LocalTrainer::featureNames() const {
     return d->shard.featureNames;
 }
 
+QString LocalTrainer::sourceDigest() const {
+    return d->sourceDigest;
+}
+
 int64_t LocalTrainer::heldOutSize() const {
     return d->heldOut.size();
 }
@@ -306,6 +318,12 @@ QByteArray LocalTrainer::saveState() const {
     archive.write("cursor", torch::tensor(d->cursor, torch::kInt64));
     archive.write("shuffle", d->generator.get_state());
     archive.write("torch_rng", d->dropout.get_state());
+    // The buffers that are not float32 (BatchNorm's int64 batch count) are this worker's own, not
+    // the model's: they go on with it too (a BatchNorm with momentum None averages by that count,
+    // and a resumed one replaced its running statistics by its first batch's).
+    int64_t kept = 0;
+    for (const torch::Tensor& b : d->model.net().buffers())
+        if (b.scalar_type() != torch::kFloat32) archive.write("buffer" + std::to_string(kept++), b.to(torch::kCPU));
     std::ostringstream out;
     archive.save_to(out);
     const std::string bytes = out.str();
@@ -361,6 +379,16 @@ void LocalTrainer::loadState(const QByteArray& stateAndSha) {
                 if (buffer.defined() && !torch::isfinite(buffer).all().item<bool>())
                     throw TrainError("the saved state's momentum holds NaN or infinite values; the state is damaged");
             }
+        int64_t kept = 0;
+        for (torch::Tensor& b : d->model.net().buffers()) {
+            if (b.scalar_type() == torch::kFloat32) continue;
+            torch::Tensor saved;
+            if (!archive.try_read("buffer" + std::to_string(kept++), saved)) continue;  // (a state from before they were kept)
+            if (saved.sizes() != b.sizes() || saved.scalar_type() != b.scalar_type())
+                throw TrainError("the saved state's buffers are of another model; the state is damaged");
+            torch::NoGradGuard noGrad;
+            b.copy_(saved);
+        }
         d->order = order.to(torch::kInt64).to(d->model.device());
         d->cursor = cursor.item<int64_t>();
         d->generator.set_state(shuffle);

@@ -23,6 +23,7 @@ struct TrainingData {
     QString owner;  // who declared the source, for messages: "party 'hospital1'"
     int part = 0;
     int parts = 1;
+    uint32_t stream = 0;  // the source's (sourceStream): mixed into the shard, order and dropout seeds
 };
 
 struct EvalStats {
@@ -54,6 +55,7 @@ public:
     std::vector<int64_t> classCounts() const;  // samples of each class in this worker's shard
     QStringList classNames() const;  // each label's name where the source names them, else empty
     QStringList featureNames() const;  // each feature column's name where the source names them (csv), else empty
+    QString sourceDigest() const;  // what its party's (or host's) source holds here (loadSource); empty: the run's dataset
     // The rows of its source held out for the party's own test (`holdout`): the source's first
     // worker has them, the others none.
     int64_t heldOutSize() const;

@@ -27,12 +27,15 @@ std::string firstLine(const c10::Error& e) {
     return text.substr(0, text.find('\n'));
 }
 
-// nn::Module names may not contain dots; the module's own names ("features.0.weight") keep their
-// order and stay unique with the dots replaced.
-std::string flatName(const std::string& name) {
-    std::string out = name;
-    for (char& c : out)
+// nn::Module names may not contain dots: the module's own names ("features.0.weight") with the
+// dots replaced, and a number after one that another already took ("conv.1.weight" and
+// "conv_1.weight": LibTorch refused the second with a backtrace).
+std::string flatName(const std::string& name, std::set<std::string>* taken) {
+    std::string flat = name;
+    for (char& c : flat)
         if (c == '.') c = '_';
+    std::string out = flat;
+    for (int n = 2; !taken->insert(out).second; ++n) out = flat + "_" + std::to_string(n);
     return out;
 }
 
@@ -82,17 +85,31 @@ ScriptNet::ScriptNet(const QString& file) {
     // A tied weight (one tensor in two submodules: an embedding and its decoder) comes once for
     // each; it is one parameter, trained once a step and sent once, under its first name.
     std::set<const void*> seen;
+    std::set<std::string> names;
     const auto first = [&seen](const torch::Tensor& t) { return seen.insert(t.unsafeGetTensorImpl()).second; };
+    // Every parameter is trained (a file whose parameters all have requires_grad off, as one
+    // built without autograd has, trains too); one frozen among trained ones was meant to stay.
+    std::string trained;
+    for (const auto& p : m_module.named_parameters(/*recurse=*/true))
+        if (p.value.requires_grad() && trained.empty()) trained = p.name;
     for (const auto& p : m_module.named_parameters(/*recurse=*/true)) {
         if (!first(p.value)) continue;
         if (p.value.scalar_type() != torch::kFloat32)
             throw TrainError(loadFailure(file, "parameter " + p.name + " is " + std::string(c10::toString(p.value.scalar_type())) +
                                                    "; convert the net with net.float() before saving"));
-        register_parameter(flatName(p.name), p.value, /*requires_grad=*/true);  // every parameter is trained
+        if (!trained.empty() && !p.value.requires_grad())
+            throw TrainError(loadFailure(file, "parameter " + p.name + " is frozen (requires_grad False) while " + trained +
+                                                   " trains; hips trains every parameter: unfreeze it, or register it as a buffer"));
+        register_parameter(flatName(p.name, &names), p.value, /*requires_grad=*/true);
     }
-    if (parameters().empty()) throw TrainError(loadFailure(file, "the module has no floating-point parameters to train"));
-    for (const auto& b : m_module.named_buffers(/*recurse=*/true))
-        if (first(b.value)) register_buffer(flatName(b.name), b.value);
+    if (this->parameters().empty()) throw TrainError(loadFailure(file, "the module has no floating-point parameters to train"));
+    for (const auto& b : m_module.named_buffers(/*recurse=*/true)) {
+        if (!first(b.value)) continue;
+        if (b.value.is_floating_point() && b.value.scalar_type() != torch::kFloat32)  // (only float32 ones are averaged and kept)
+            throw TrainError(loadFailure(file, "buffer " + b.name + " is " + std::string(c10::toString(b.value.scalar_type())) +
+                                                   "; convert the net with net.float() before saving"));
+        register_buffer(flatName(b.name, &names), b.value);
+    }
 }
 
 torch::Tensor ScriptNet::forward(torch::Tensor x) {

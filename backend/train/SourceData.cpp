@@ -3,6 +3,7 @@
 #include "DataCheck.h"
 #include "TrainError.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QStandardPaths>
 
@@ -105,13 +106,27 @@ Dataset holdOut(const Dataset& all, double fraction, int seed, const QString& ow
     return all.subset(std::get<0>(order.narrow(0, 0, n - out).sort()));
 }
 
+QString digestOf(const Dataset& all) {
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    const auto add = [&hash](const torch::Tensor& t) {
+        const torch::Tensor bytes = t.contiguous().cpu();
+        hash.addData(QByteArrayView(static_cast<const char*>(bytes.data_ptr()), qsizetype(bytes.nbytes())));
+    };
+    add(all.labels);
+    const int64_t n = all.size(), sampled = std::min<int64_t>(n, 1024);
+    if (sampled > 0) add(all.images.index_select(0, torch::linspace(0, double(n - 1), sampled).round().to(torch::kInt64)));
+    return QStringLiteral("%1 rows, %2").arg(n).arg(QString::fromLatin1(hash.result().toHex().left(16)));
+}
+
 }  // namespace
 
 QString dataCacheDir() {
     return QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) + QStringLiteral("/hips-studio/data");
 }
 
-Dataset loadSource(const DataSource& source, const TrainingSettings& s, const QString& owner, int part, int parts, Dataset* heldOut) {
+Dataset loadSource(const DataSource& source, const TrainingSettings& s, const QString& owner, int part, int parts, Dataset* heldOut,
+                   uint32_t stream, QString* digest) {
+    const int seed = int(uint32_t(s.seed) ^ stream);
     ReadOptions options = readOptionsFor(s);  // images decoded to the model's input, the host's data roots
     options.cacheDir = dataCacheDir();
     SampleSet data;
@@ -127,11 +142,12 @@ Dataset loadSource(const DataSource& source, const TrainingSettings& s, const QS
                                      ? torch::from_blob(data.targets.data(), {data.size(), data.targetWidth}, torch::kFloat32).clone()
                                      : torch::tensor(data.labels, torch::kInt64);
     Dataset all{featureTensor(data, shape), labels, data.classNames, data.featureNames};
+    if (digest) *digest = digestOf(all);
     if (const double holdout = source.option(QStringLiteral("holdout")).toDouble(); holdout > 0)
-        all = holdOut(all, holdout, s.seed, owner, heldOut);
+        all = holdOut(all, holdout, seed, owner, heldOut);
     if (parts <= 1) return all;
-    if (s.regression()) return all.subset(iidShard(all.size(), part, parts, s.seed));  // no classes to split by
-    return all.subset(shardRows(all.labels, part, parts, s.seed, partitionSpec(s), s.classes));
+    if (s.regression()) return all.subset(iidShard(all.size(), part, parts, seed));  // no classes to split by
+    return all.subset(shardRows(all.labels, part, parts, seed, partitionSpec(s), s.classes));
 }
 
 }  // namespace hips

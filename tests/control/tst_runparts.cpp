@@ -1,6 +1,7 @@
 // RunController's parts on their own: the metrics feed (rounds taken once, traffic carried across
 // restarts and resumes, membership told once), the process table (each agent word's state) and
 // the launch plan (schedulers first, every node its own key, all the public ones).
+#include "LabelSpaceCheck.h"
 #include "LaunchPlan.h"
 #include "MetricsFeed.h"
 #include "ProcessTable.h"
@@ -152,6 +153,23 @@ private Q_SLOTS:
         QCOMPARE(table.stopUnfinished().size(), gone.size());
         QVERIFY(table.allDone());
         QVERIFY(table.stopUnfinished().isEmpty());
+    }
+
+    // A party's source read on two hosts must hold the same on both (each reader cuts its shard
+    // from its own copy): copies that differ stop the run, naming both readers and what each
+    // read. The same digest from another reader, or another party's source, passes.
+    void aPartysCopiesThatDifferAreNamed() {
+        LabelSpaceCheck check;
+        const auto startup = [](const char* node, const char* source, const char* digest) {
+            return QJsonObject{{"kind", "startup"}, {"node", node}, {"data_source", source}, {"source_digest", digest}};
+        };
+        QCOMPARE(check.ingest(startup("p1/worker0", "party 'p1'", "10000 rows, 3fa2")), QString());
+        QCOMPARE(check.ingest(startup("p1/worker1", "party 'p1'", "10000 rows, 3fa2")), QString());
+        QCOMPARE(check.ingest(startup("p2/worker0", "party 'p2'", "500 rows, 77aa")), QString());
+        const QString error = check.ingest(startup("p1/worker2", "party 'p1'", "10010 rows, 9c1e"));
+        QVERIFY2(error.contains("party 'p1''s data differs between the hosts that read it: p1/worker0 read 10000 rows, 3fa2 and "
+                                "p1/worker2 read 10010 rows, 9c1e"),
+                 qPrintable(error));
     }
 
     void schedulersStartFirstEachWithItsOwnKey() {

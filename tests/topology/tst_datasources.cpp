@@ -136,14 +136,14 @@ private Q_SLOTS:
         // What the controller adds before a run sizes the servers' model.
         Topology resolved = *load.topology;
         resolved.training.modelSha256 = QString(64, QLatin1Char('a'));
-        resolved.training.modelTensors = {150, 6, 10};
+        resolved.training.modelTensors = {150, 0, 6, 10};  // (0: an empty tensor, a device probe)
         resolved.training.modelBufferTensors = 1;  // (the last: a floating buffer)
         load = TopologyReader::readJson(TopologyWriter::toJson(resolved));
         QVERIFY2(load.ok(), qPrintable(load.errorText()));
-        QCOMPARE(load.topology->training.modelTensors, (std::vector<size_t>{150, 6, 10}));
+        QCOMPARE(load.topology->training.modelTensors, (std::vector<size_t>{150, 0, 6, 10}));
         QCOMPARE(load.topology->training.modelBufferTensors, 1);
         QCOMPARE(ModelRegistry::parameterCount(load.topology->training.modelSpec()),
-                 size_t(192));  // 150 -> 160, +6 -> 176, +10 -> 192 (16-float alignment)
+                 size_t(192));  // 150 -> 160, +0, +6 -> 176, +10 -> 192 (16-float alignment)
         QCOMPARE(ModelRegistry::trainableFloats(load.topology->training.modelSpec()), size_t(176));  // the buffer's from 176
     }
 

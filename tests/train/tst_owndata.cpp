@@ -73,6 +73,10 @@ private Q_SLOTS:
         TrainingSettings s = ownDataSettings(m_model);
         s.modelTensors = info.tensors;
         s.modelSha256 = info.sha256;
+        // Sized with none of its tensors buffers (a topology from before "buffers", or edited):
+        // refused, where the servers' optimizer stepped the running statistics as weights.
+        QVERIFY(message([&] { FlatModel{s, torch::kCPU}; }).contains("has 2 floating buffers where the run was sized for 0"));
+        s.modelBufferTensors = int(info.bufferTensors);
         FlatModel model(s, torch::kCPU);
         QCOMPARE(size_t(model.parameterCount()), ModelRegistry::parameterCount(s.modelSpec()));
     }
@@ -144,6 +148,37 @@ private Q_SLOTS:
         RoundStats after;
         for (int i = 0; i < 3; ++i) after = first.trainRound();
         QVERIFY2(after.loss < before.loss * 0.5, qPrintable(QStringLiteral("loss %1 -> %2").arg(before.loss).arg(after.loss)));
+    }
+
+    // Two parties whose sources are as large (here the same file) are cut under a Dirichlet skew
+    // each its own way: worker 0 of one and of the other got the same classes, as every Dirichlet
+    // draw of one size and seed was the same, and the same batches. Within a party, each of its
+    // readers cuts the source alike.
+    void partiesOfOneSizeAreCutEachItsOwnWay() {
+        TrainingSettings s = ownDataSettings(m_model);
+        s.partition = "dirichlet";
+        s.params.insert("alpha", 0.1);
+        const DataSource source{"npy", m_data, {}};
+        const auto counts = [&](const char* owner, int part) {
+            return LocalTrainer(s, TrainingData{source, owner, part, 2, sourceStream(owner)}, "cpu").classCounts();
+        };
+        QVERIFY(counts("party 'a'", 0) != counts("party 'b'", 0));
+        QCOMPARE(counts("party 'a'", 0), counts("party 'a'", 0));
+        QVERIFY(sourceStream("party 'a'") != 0 && sourceStream("party 'a'") == sourceStream(QStringLiteral("party 'a'")));
+    }
+
+    // What a source holds on a host, as each of its readers reports it (LabelSpaceCheck compares
+    // them): the same for every reader of one copy, another for a copy with a row more.
+    void eachReaderSaysWhatItsCopyHolds() {
+        const TrainingSettings s = ownDataSettings(m_model);
+        const DataSource source{"npy", m_data, {}}, longer{"npy", m_dir.filePath("longer"), {}};
+        QVERIFY(writeNpyFolder(longer.path, bandedSamples(601, kSide, kClasses, 3), kSide));
+        const auto digest = [&](const DataSource& d, int part) {
+            return LocalTrainer(s, TrainingData{d, "party 'p'", part, 2, 1}, "cpu").sourceDigest();
+        };
+        QVERIFY2(digest(source, 0).startsWith("600 rows, "), qPrintable(digest(source, 0)));
+        QCOMPARE(digest(source, 1), digest(source, 0));
+        QVERIFY2(digest(longer, 0).startsWith("601 rows, "), qPrintable(digest(longer, 0)));
     }
 
     // A shared trainer's TorchScript workers take turns at LibTorch's process-wide generator step
@@ -310,6 +345,7 @@ private Q_SLOTS:
             const ScriptModelInfo info = inspectScriptModel(s.modelFile);
             QVERIFY2(counts.contains(QByteArray(name) + ' ' + QByteArray::number(qint64(info.parameters))), counts.constData());
             s.modelTensors = info.tensors;
+            s.modelBufferTensors = int(info.bufferTensors);
             s.modelSha256 = info.sha256;
             LocalTrainer trainer(s, TrainingData{DataSource{"npy", data, {}}, "party 'p'", 0, 1}, "cpu");
             const RoundStats round = trainer.trainRound();
@@ -339,6 +375,105 @@ private Q_SLOTS:
         QVERIFY2(why.contains("no floating-point parameters"), qPrintable(why));
         why = message([&] { (void)inspectScriptModel(m_dir.filePath("missing.pt")); });
         QVERIFY2(why.contains("does not exist"), qPrintable(why));
+    }
+
+    // What a file holds that hips would train otherwise than saved is refused, naming it: a
+    // parameter frozen among trained ones, a float64 buffer (neither averaged nor kept). Names
+    // that flatten alike ("conv.1.weight", "conv_1.weight") and an empty probe tensor load.
+    void modelsThatWouldTrainOtherwiseAreRefused() {
+        const auto save = [this](const char* name, const std::function<void(torch::jit::Module&)>& add) {
+            torch::jit::Module net("Net");
+            net.register_attribute("training", c10::BoolType::get(), true);
+            net.register_parameter("w", torch::randn({kClasses, kSide * kSide}).requires_grad_(), false);
+            add(net);
+            net.define("def forward(self, x):\n    return torch.linear(torch.flatten(x, 1), self.w)\n");
+            const QString file = m_dir.filePath(name);
+            net.save(file.toStdString());
+            return file;
+        };
+        QString why = message([&] {
+            (void)inspectScriptModel(
+                save("frozen.pt", [](torch::jit::Module& m) { m.register_parameter("b", torch::zeros({kClasses}), false); }));
+        });
+        QVERIFY2(why.contains("parameter b is frozen (requires_grad False) while w trains"), qPrintable(why));
+        why = message([&] {
+            (void)inspectScriptModel(
+                save("double.pt", [](torch::jit::Module& m) { m.register_buffer("mean", torch::zeros({3}, torch::kFloat64)); }));
+        });
+        QVERIFY2(why.contains("buffer mean is Double"), qPrintable(why));
+        const ScriptModelInfo alike = inspectScriptModel(save("alike.pt", [](torch::jit::Module& m) {
+            m.register_parameter("probe", torch::empty({0}).requires_grad_(), false);
+            torch::jit::Module conv("Conv"), one("One"), other("Other");
+            for (torch::jit::Module* sub : {&conv, &one, &other}) sub->register_attribute("training", c10::BoolType::get(), true);
+            one.register_parameter("weight", torch::ones({2}).requires_grad_(), false);
+            other.register_parameter("weight", torch::ones({3}).requires_grad_(), false);
+            conv.register_module("1", one);
+            m.register_module("conv", conv);
+            m.register_module("conv_1", other);
+        }));
+        QCOMPARE(alike.tensors, (std::vector<size_t>{size_t(kClasses * kSide * kSide), 0, 2, 3}));
+    }
+
+    // A buffer that is not float32 (BatchNorm's int64 batch count, here one the logits are
+    // divided by) goes on with the worker's state: the resumed steps are bit for bit the
+    // uninterrupted ones. Without it the count restarted at the file's 0.
+    void aWorkersOwnBuffersGoOnWithItsState() {
+        torch::jit::Module net("Counting");
+        net.register_attribute("training", c10::BoolType::get(), true);
+        net.register_parameter("w", torch::randn({kClasses, kSide * kSide}) * 0.01, false);
+        net.register_buffer("count", torch::zeros({}, torch::kInt64));
+        net.define(R"(
+def forward(self, x):
+    self.count.add_(1)
+    return torch.linear(torch.flatten(x, 1), self.w) / self.count.float()
+)");
+        const QString file = m_dir.filePath("counting.pt");
+        net.save(file.toStdString());
+        const TrainingSettings s = ownDataSettings(file);
+        const TrainingData data{DataSource{"npy", m_data, {}}, "party 'p'", 0, 1};
+        LocalTrainer first(s, data, "cpu");
+        first.trainSteps(5);
+        std::vector<float> w(first.parameterCount()), expected(w.size()), resumed(w.size());
+        first.writeWeights(w.data());
+        const QByteArray state = first.saveState();
+        first.trainSteps(3);
+        first.writeWeights(expected.data());
+        LocalTrainer second(s, data, "cpu");
+        second.loadState(state);
+        second.setWeights(w.data());
+        second.trainSteps(3);
+        second.writeWeights(resumed.data());
+        QVERIFY(std::memcmp(resumed.data(), expected.data(), w.size() * sizeof(float)) == 0);
+    }
+
+    // A shard one sample over a whole number of batches: that sample is left to the next epoch's
+    // order, not trained alone. BatchNorm after a linear layer (one value per channel) cannot
+    // train on one sample, and the worker ended at the first epoch's end.
+    void aLastBatchOfOneSampleIsLeftToTheNextEpoch() {
+        torch::jit::Module net("Tabular");
+        net.register_attribute("training", c10::BoolType::get(), true);
+        net.register_parameter("w", torch::randn({kClasses, kSide * kSide}) * 0.01, false);
+        net.register_parameter("bn_w", torch::ones({kClasses}), false);
+        net.register_parameter("bn_b", torch::zeros({kClasses}), false);
+        net.register_buffer("bn_mean", torch::zeros({kClasses}));
+        net.register_buffer("bn_var", torch::ones({kClasses}));
+        net.define(R"(
+def forward(self, x):
+    y = torch.linear(torch.flatten(x, 1), self.w)
+    assert not (self.training and y.size(0) == 1), "Expected more than 1 value per channel when training"
+    return torch.batch_norm(y, self.bn_w, self.bn_b, self.bn_mean, self.bn_var, self.training, 0.1, 1e-5, False)
+)");  // (the check is F.batch_norm's, which a scripted nn.BatchNorm1d runs)
+        const QString file = m_dir.filePath("tabular.pt");
+        net.save(file.toStdString());
+        TrainingSettings s = ownDataSettings(file);
+        s.batchSize = 599;  // the shard's 600 samples: a batch and one left over
+        s.localIters = 0;
+        s.localEpochs = 3;
+        LocalTrainer trainer(s, TrainingData{DataSource{"npy", m_data, {}}, "party 'p'", 0, 1}, "cpu");
+        const RoundStats round = trainer.trainRound();
+        QCOMPARE(round.steps, int64_t(3));
+        QCOMPARE(round.samples, int64_t(3 * 599));
+        QVERIFY(std::isfinite(round.loss));
     }
 
     // A traced net's dropout and BatchNorm keep the mode it was traced in (their flag a constant,

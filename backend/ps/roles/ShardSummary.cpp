@@ -29,6 +29,10 @@ QCborMap describeShards(const DataPlan& plan, const std::vector<std::unique_ptr<
         fields.insert(metric::kClassCounts, counts);
     }
     if (!trainers.empty()) insertDataNames(fields, trainers.front()->classNames(), trainers.front()->featureNames());
+    if (!plan.owner.isEmpty() && !trainers.empty()) {  // (LabelSpaceCheck: every host that reads it must read the same)
+        fields.insert(metric::kDataSource, plan.owner);
+        fields.insert(metric::kSourceDigest, trainers.front()->sourceDigest());
+    }
     return fields;
 }
 

@@ -60,8 +60,8 @@ void VirtualWorkers::build(VirtualWorker& w) {
     if (!w.trainers.empty()) return;
     const DataPlan plan = dataPlanOf(m_topology, w.node);
     for (const auto& [shard, coefficient] : plan.parts) {
-        w.trainers.push_back(std::make_unique<LocalTrainer>(m_topology.training,
-                                                            TrainingData{plan.source, plan.owner, shard, plan.partitions}, w.node.device));
+        w.trainers.push_back(std::make_unique<LocalTrainer>(
+            m_topology.training, TrainingData{plan.source, plan.owner, shard, plan.partitions, plan.stream}, w.node.device));
         w.coefficients.push_back(coefficient);
     }
     w.metrics.report(metric::kDevice, describeDevice(w.node.device));

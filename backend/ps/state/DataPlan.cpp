@@ -30,6 +30,7 @@ DataPlan ownDataPlan(const Topology& t, const Party& party, const Node& worker, 
     plan.source = source;
     const Host* host = t.host(worker.host);
     plan.owner = host && host->data ? QStringLiteral("host '%1'").arg(host->id) : QStringLiteral("party '%1'").arg(party.id);
+    plan.stream = sourceStream(plan.owner);
     if (s.partyAggregation == QLatin1String(rule::kDracoRepetition) && !party.central) {  // one source per party: DataValidation
         const int r = int(s.partyParam(QStringLiteral("draco_r")));
         plan.partitions = (party.workerCount() + r - 1) / r;

@@ -16,6 +16,7 @@ struct DataPlan {
     // the run's dataset, split over every party's workers.
     std::optional<DataSource> source;
     QString owner;  // who declared the source, for messages
+    uint32_t stream = 0;  // sourceStream(owner) for a source; 0 for the run's dataset
 };
 
 DataPlan dataPlanOf(const Topology& topology, const Node& worker);
