@@ -20,6 +20,7 @@ void Collective::sendChunk(CollectivePeers& p, int to, quint64 tag, float* data,
     if (!m_half) return p.send(to, tag, data, count);
     thread_local std::vector<quint16> halves;
     halves.resize(count);
+    for (size_t i = 0; i < count; ++i) data[i] = std::clamp(data[i], -65504.0f, 65504.0f);  // saturated, as fp16's codec: not Inf
     floatsToHalves(data, halves.data(), count);
     halvesToFloats(halves.data(), data, count);  // what the others get is what this rank keeps
     p.sendHalf(to, tag, halves.data(), count);

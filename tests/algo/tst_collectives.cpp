@@ -267,6 +267,21 @@ private Q_SLOTS:
         QCOMPARE(collective->bytesSentPerRank(count, ranks), 2 * formula);
     }
 
+    // A partial sum beyond half precision's range saturates at ±65504, as the fp16 codec's values
+    // do, the same on every rank: it became Inf, and the party's push was refused at the global
+    // server.
+    void halfPrecisionSaturatesInsteadOfInfinity() {
+        for (const QString& name : kExact) {
+            const int ranks = 3;
+            std::vector<std::vector<float>> data(ranks, std::vector<float>{40000.0f, -40000.0f, 1.0f});
+            const auto collective = make(name, 4);
+            collective->setHalfPrecision(true);
+            ThreadMesh mesh(ranks, 20s);
+            QVERIFY(onRanks(mesh, [&](int r, CollectivePeers& p) { collective->allreduce(data[size_t(r)].data(), 3, p, 4); }).isEmpty());
+            for (int r = 0; r < ranks; ++r) QCOMPARE(data[size_t(r)], (std::vector<float>{65504.0f, -65504.0f, 3.0f}));
+        }
+    }
+
     // x ← allreduce(x)/N is one consensus step: the disagreement with the average shrinks at
     // least by gossipContraction a step, and the average stays.
     void gossipClosesOnTheAverageAtItsRate() {

@@ -252,6 +252,24 @@ private Q_SLOTS:
         QVERIFY2(clock.elapsed() < 30000, "named at the deadline, not at once");
     }
 
+    // One member's flood of tiny chunks ahead of their turn fills only its own share of the stash:
+    // the next honest member's chunk is taken, not refused with that member named.
+    void aMembersFloodLeavesTheOthersRoom() {
+        auto ranks = party(3, 60s);
+        ranks[0]->peers->setStashLimit(1 << 20);
+        const QString error = onRanks(ranks, [&](int r, MeshPeers& p) {
+            std::vector<float> one{1.0f};
+            if (r == 2) {
+                for (size_t k = 0; k + 1 < MeshPeers::kMaxStashed; ++k) p.send(0, 100000 + k, one.data(), 1);  // none of them due
+                return p.send(0, 7, one.data(), 1);  // (after the flood on the same link: here, all of it is)
+            }
+            if (r == 1) return p.send(0, 8, one.data(), 1);
+            p.receive(2, 7, one.data(), 1, false);
+            p.receive(1, 8, one.data(), 1, false);
+        });
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+    }
+
     // What is taken leaves its sender's share: 64 chunks in turn pass a limit of two.
     void chunksTakenInTurnStayWithinTheStashLimit() {
         auto ranks = party(2, 10s);

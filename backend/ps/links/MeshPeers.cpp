@@ -105,20 +105,30 @@ QCborArray MeshPeers::bulkTraffic() const {
     return m_bulk ? m_bulk->traffic().toCbor() : QCborArray();
 }
 
+// Each member has its own share, in chunks and in bytes: one that floods the stash is refused
+// and named, not the honest member whose chunk comes next (a shared count let one member's empty
+// chunks, which cost no bytes, get every later chunk of the others refused). No call sends an
+// empty chunk.
 void MeshPeers::stash(int from, quint64 tag, zmq::message_t&& frame) {
     size_t& held = m_stashedBytes[from];
-    if (m_stash.size() >= kMaxStashed || (m_stashLimit > 0 && held + frame.size() > m_stashLimit)) {
+    size_t& count = m_stashedChunks[from];
+    if (frame.size() == 0 || count >= kMaxStashed || (m_stashLimit > 0 && held + frame.size() > m_stashLimit)) {
         ++m_refused;
         m_refusedFrom.insert(from);  // (a step waiting on what it dropped fails at once, naming it, instead of at the deadline)
         return;
     }
     const size_t bytes = frame.size();
-    if (!m_stash.emplace(std::pair{from, tag}, std::move(frame)).second) ++m_refused;  // (a copy: a model sent again)
-    else held += bytes;
+    if (!m_stash.emplace(std::pair{from, tag}, std::move(frame)).second) {
+        ++m_refused;  // (a copy: a model sent again)
+    } else {
+        held += bytes;
+        ++count;
+    }
 }
 
 MeshPeers::Stash::iterator MeshPeers::unstash(Stash::iterator it) {
     m_stashedBytes[it->first.first] -= it->second.size();
+    --m_stashedChunks[it->first.first];
     return m_stash.erase(it);
 }
 
@@ -247,6 +257,7 @@ zmq::message_t MeshPeers::take(int from, quint64 tag, size_t count, size_t unitB
         }
     }
     m_stashedBytes[from] -= found->second.size();
+    --m_stashedChunks[from];
     zmq::message_t frame = std::move(found->second);
     m_stash.erase(found);
     if (frame.size() != count * unitBytes) {

@@ -77,7 +77,7 @@ public:
     // they do not fill the stash.
     void dropStashed(const std::function<bool(int from, quint64 tag)>& stale);
 
-    static constexpr size_t kMaxStashed = 1 << 14;  // chunks ahead of their turn a rank keeps
+    static constexpr size_t kMaxStashed = 1 << 14;  // chunks ahead of their turn a rank keeps of each member
 
 private:
     Channel& dealerTo(int r);
@@ -103,7 +103,7 @@ private:
     std::map<int, std::unique_ptr<Channel>> m_dealers;
     QHash<QString, int> m_rankOf;
     Stash m_stash;
-    QHash<int, size_t> m_stashedBytes;  // per member
+    QHash<int, size_t> m_stashedBytes, m_stashedChunks;  // per member
     size_t m_stashLimit = 0;
     QHash<int, quint64> m_sent;
     quint64 m_refused = 0;

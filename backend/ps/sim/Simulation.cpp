@@ -219,11 +219,10 @@ private:
         }
     }
 
-    // The traffic of the model (m_model) on its way down to every worker that takes it for
-    // `round`, as the deployed run sends it once it is applied (version 0 before round 1): a
-    // worker that sits the round out (clients_per_round) pulls it too; one that is off does not.
-    // (Its time is charged where each drawn worker's round starts: turnsOf.) With `since`, only to
-    // the workers that have come on since then (the others have it).
+    // The traffic of the model (m_model) down to every worker that takes it for `round`, as the
+    // deployed run sends it once applied (version 0 before round 1): a worker that sits the round
+    // out (clients_per_round) pulls it too; one that is off does not. (Its time is charged where
+    // each drawn worker's round starts: turnsOf.) With `since`, only to those on since then.
     void modelDown(qint64 round, std::optional<double> since = {}) {
         const quint64 bytes = modelBytes();
         round = std::min<qint64>(round, m_settings.rounds);
@@ -237,8 +236,9 @@ private:
             m_traffic.sent(p->collective ? m_workers.at(takers.front()).node.id : p->node.id, bytes);
             if (p->collective) {  // to its pushing worker, then down the chain by rank, its version beside it
                 m_workers.at(takers.front()).traffic.received(globalId(), bytes);
+                const bool fanOut = m_settings.continuesThroughFailures();  // (then from it to each: PartyCollective::fanOut)
                 for (size_t k = 0; k + 1 < takers.size(); ++k) {
-                    VirtualWorker &w = m_workers.at(takers[k]), &next = m_workers.at(takers[k + 1]);
+                    VirtualWorker &w = m_workers.at(takers[fanOut ? 0 : k]), &next = m_workers.at(takers[k + 1]);
                     w.traffic.sent(next.node.id, bytes + 8);
                     next.traffic.received(w.node.id, bytes + 8);
                 }
