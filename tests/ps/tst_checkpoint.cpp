@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <sys/stat.h>
 #include <limits>
 
 using namespace hips;
@@ -21,6 +22,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         TrainingSettings s;
         s.model = "mlp";
+        s.mode = "ssgd";  // three versions a round
+        s.localIters = 3;
         for (qint64 round : {5, 10}) {
             const Checkpoint c{round, round * 3, {1.5f, -2.0f, float(round)}, {0.25f, 0.0f, -1.0f}};
             QCOMPARE(writeCheckpoint(dir.path(), c, s), QString());
@@ -87,6 +90,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         TrainingSettings s;
         s.model = "mlp";
+        s.mode = "ssgd";  // versions 5 and 6 are of round 1
+        s.localIters = 5;
         QCOMPARE(writeCheckpoint(dir.path(), Checkpoint{1, 5, {1, 2, 3}, {0.5f, 0.5f, 0.5f}}, s), QString());
         const QString meta = QDir(checkpointDirectory(dir.path())).filePath("checkpoint.json");
         QFile kept(meta);
@@ -171,6 +176,12 @@ private Q_SLOTS:
             QCOMPARE(checkpointRound(dir.path(), &error), qint64(0));
             QVERIFY2(error.contains("not a round of a run"), qPrintable(error));
         }
+        // A version of a later round than the one described (fedavg: one a round).
+        QJsonObject later = good;
+        later["version"] = 19;
+        rewrite(later);
+        QVERIFY(!readCheckpoint(dir.path(), s, 2, &error));
+        QVERIFY2(error.contains("not a round of this run (1 to 20) with its versions (1 a round)"), qPrintable(error));
         QJsonObject meta = good;
         QJsonObject optimizer = meta["optimizer"].toObject();
         optimizer["floats"] = 1e12;
@@ -178,6 +189,17 @@ private Q_SLOTS:
         rewrite(meta);
         QVERIFY(!readCheckpoint(dir.path(), s, 2, &error));
         QVERIFY2(error.contains("optimizer-3.f32' of 1e+12 floats, expected 2"), qPrintable(error));
+        // Adam's v below zero, its checksum made again: its square root is NaN.
+        QCOMPARE(writeCheckpoint(dir.path(), Checkpoint{4, 4, {1.0f, 2.0f}, {0.1f, 0.1f, 0.5f, -0.5f}}, s), QString());
+        QVERIFY(!readCheckpoint(dir.path(), s, 2, &error));
+        QVERIFY2(error.contains("optimizer-4.f32's second moment holds negative values"), qPrintable(error));
+        // A description that is a FIFO: refused, where opening it waited for a writer for ever.
+        QTemporaryDir fifoRun;
+        QVERIFY(QDir().mkpath(checkpointDirectory(fifoRun.path())));
+        QCOMPARE(::mkfifo(qPrintable(QDir(checkpointDirectory(fifoRun.path())).filePath("checkpoint.json")), 0600), 0);
+        QVERIFY(!readCheckpoint(fifoRun.path(), s, 2, &error));
+        QVERIFY2(error.contains("checkpoint.json is not a regular file"), qPrintable(error));
+        QCOMPARE(checkpointRound(fifoRun.path(), &error), qint64(0));
     }
 
     // The global scheduler's copy of a recovery point (a standby host starts from it): kept when

@@ -50,7 +50,7 @@ public:
         const DataPlan plan = dataPlanOf(t, m_ctx.node);
         for (const auto& [shard, coefficient] : plan.parts) {
             m_trainers.push_back(std::make_unique<LocalTrainer>(
-                m_ctx.training(), TrainingData{plan.source, plan.owner, shard, plan.partitions}, m_ctx.node.device));
+                m_ctx.training(), TrainingData{plan.source, plan.owner, shard, plan.partitions, plan.stream}, m_ctx.node.device));
             m_trainers.back()->setSlowdown(m_ctx.node.slowdown);
             m_coefficients.push_back(coefficient);
         }
@@ -245,11 +245,14 @@ private:
             error = writeFileAtomically(workerStatePath(m_ctx.outDir, m_ctx.node.id, round, int(k)), m_trainers[k]->saveState());
         if (!error.isEmpty())
             return (void)std::fprintf(roleErr(), "state of round %lld not kept: %s\n", static_cast<long long>(round), qPrintable(error));
-        removeOlderWorkerStates(m_ctx.outDir, m_ctx.node.id, round - every);
+        // Two checkpoints back: the global server keeps round r's checkpoint after it sends r's
+        // model, so a worker that keeps r + 1 first may see r − 1 still be the newest.
+        removeOlderWorkerStates(m_ctx.outDir, m_ctx.node.id, round - 2 * every);
     }
 
     // A resumed run: the state this worker kept at the checkpoint's round. Without it (the worker
-    // had not reached that round, or the file is gone) it goes on with fresh momentum and order.
+    // had not reached that round, or the file is gone) it goes on with fresh momentum and order;
+    // a Draco cyclic worker cannot (see keepState), and stops naming the part.
     void restoreState(qint64 round) {
         for (size_t k = 0; k < m_trainers.size(); ++k) restoreState(*m_trainers[k], round, int(k));
     }
@@ -257,7 +260,12 @@ private:
         QFile f(workerStatePath(m_ctx.outDir, m_ctx.node.id, round, part));
         if (f.exists() && !QFileInfo(f).isFile())  // (a link to /dev/zero would be read until memory runs out)
             throw RoleError(f.fileName().toStdString() + " is not a regular file; a worker's state is a file it wrote: remove it");
-        if (!f.open(QIODevice::ReadOnly)) {
+        if (!f.open(QIODevice::ReadOnly) && m_trainers.size() > 1)
+            throw RoleError("no state of round " + std::to_string(round) + " for part " + std::to_string(part) + " (" +
+                            f.fileName().toStdString() + ": " + f.errorString().toStdString() +
+                            "): a Draco cyclic worker's parts resumed afresh would no longer agree with the other workers' same "
+                            "parts, and no round would decode; start the run afresh");
+        if (!f.isOpen()) {
             std::fprintf(roleErr(), "no state of round %lld (%s): this worker resumes with fresh momentum and data order\n",
                          static_cast<long long>(round), qPrintable(f.errorString()));
             return;

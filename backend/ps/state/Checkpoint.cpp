@@ -98,6 +98,10 @@ qint64 roundOf(const QJsonObject& meta) {
 
 QJsonObject readMeta(const QString& runDir, QString* error, int shard = 0, bool previous = false) {
     QFile f(QDir(checkpointDirectory(runDir)).filePath(metaName(shard, previous)));
+    if (QFileInfo(f).exists() && !QFileInfo(f).isFile()) {  // (a FIFO's open waited for a writer for ever)
+        *error = QStringLiteral("%1 is not a regular file; the checkpoint is damaged, or not this run's").arg(f.fileName());
+        return {};
+    }
     if (!f.open(QIODevice::ReadOnly)) {
         *error = QStringLiteral(
                      "%1 has no checkpoint (%2: %3); checkpoints are kept every training.checkpoint_every "
@@ -186,20 +190,33 @@ std::optional<Checkpoint> readCheckpoint(const QString& runDir, const TrainingSe
     Checkpoint c;
     c.round = orInitial && meta.value("round").toDouble(-1) == 0 ? 0 : roundOf(meta);
     c.version = versionOf(meta);
-    if (c.round < (orInitial ? 0 : 1) || c.round > s.rounds || c.version < c.round) {
+    // A round's versions are round × its steps onwards (a checkpoint is kept at the first, a
+    // recovery point at any): a version of a later round had the workers skip their state and
+    // the run end "finished" after training a few rounds.
+    const qint64 steps = s.globalStepsPerRound();
+    if (c.round < (orInitial ? 0 : 1) || c.round > s.rounds || c.version < 0 || c.version / steps != c.round) {
         *error = QStringLiteral(
-                     "%1 describes round %2 (model version %3), not a round of this run (%4 to %5); the checkpoint "
-                     "is damaged, or not this run's")
+                     "%1 describes round %2 (model version %3), not a round of this run (%4 to %5) with its versions (%6 a "
+                     "round); the checkpoint is damaged, or not this run's")
                      .arg(dir.filePath(metaName(shard)), meta.value("round").toVariant().toString(),
                           meta.value("version").toVariant().toString())
                      .arg(orInitial ? 0 : 1)
-                     .arg(s.rounds);
+                     .arg(s.rounds)
+                     .arg(steps);
         return std::nullopt;
     }
     auto model = readFloats(dir, meta.value("model").toObject(), modelFloats, error);
     if (!model) return std::nullopt;
     auto optimizer = readFloats(dir, meta.value("optimizer").toObject(), model->size(), error, true);
     if (!optimizer) return std::nullopt;
+    // Two models' worth is m then v (Adam, Yogi, Adagrad): a negative v's square root made the
+    // first step's weights NaN, which went out to every worker.
+    if (optimizer->size() == 2 * model->size() &&
+        std::any_of(optimizer->begin() + std::ptrdiff_t(model->size()), optimizer->end(), [](float v) { return v < 0; })) {
+        *error = QStringLiteral("%1's second moment holds negative values; the checkpoint is damaged")
+                     .arg(dir.filePath(meta.value("optimizer").toObject().value("file").toString()));
+        return std::nullopt;
+    }
     c.model = std::move(*model);
     c.optimizer = std::move(*optimizer);
     return c;
