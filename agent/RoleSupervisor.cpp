@@ -102,7 +102,11 @@ void RoleSupervisor::startProcess(const RoleLaunch& launch, const QProcessEnviro
     m_roles[node].process = p;
     p->setProcessEnvironment(env);
     p->setWorkingDirectory(launch.outDir);
-    p->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
+    // (An agent gone between the fork and the prctl left the role to init, with no signal to come.)
+    p->setChildProcessModifier([agent = ::getpid()] {
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != agent) ::_exit(127);
+    });
     connect(p, &QProcess::readyReadStandardOutput, this, [this, node] { drain(node, Stdout); });
     connect(p, &QProcess::readyReadStandardError, this, [this, node] { drain(node, Stderr); });
     connect(p, &QProcess::started, this, [this, node, p] { Q_EMIT started(node, p->processId()); });
@@ -273,8 +277,10 @@ void RoleSupervisor::drain(const QString& node, int stream, int reads) {
 
 void RoleSupervisor::emitLine(const QString& node, int stream, const QByteArray& line) {
     if (stream == Stdout && line.startsWith("@metric ") && line.size() <= kMaxMetricBytes) {
-        Q_EMIT metricLine(node, line.mid(8));
-        return;
+        // Measured as it travels: each invalid byte becomes U+FFFD (3 bytes), and an event over
+        // the controller's limit was refused, with every later event of this agent behind it.
+        const QByteArray json = QString::fromUtf8(line.mid(8)).toUtf8();
+        if (json.size() <= kMaxMetricBytes) return Q_EMIT metricLine(node, json);
     }
     QString text = QString::fromUtf8(line.left(kMaxLineBytes));
     if (line.size() > kMaxLineBytes) text += QStringLiteral(" … [%1 bytes cut]").arg(line.size() - kMaxLineBytes);

@@ -95,8 +95,9 @@ bool ZygoteClient::ensureStarted(QString* error) {
     m_process->setProcessChannelMode(QProcess::ForwardedErrorChannel);  // its complaints go to the agent's log
     m_process->setStandardOutputFile(QProcess::nullDevice());
     const int childEnd = pair[1];
-    m_process->setChildProcessModifier([childEnd] {
+    m_process->setChildProcessModifier([childEnd, agent = ::getpid()] {
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != agent) ::_exit(127);  // (the agent went before the prctl: no signal would come)
         if (childEnd == 3) ::fcntl(3, F_SETFD, 0);  // dup2 onto itself would keep close-on-exec
         else ::dup2(childEnd, 3);
     });

@@ -27,6 +27,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <cstdio>
+#include <csignal>
 #include <cstring>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -165,6 +166,10 @@ static int trainerMain(int argc, char** argv) {
             std::fprintf(stderr, "hips-trainer zygote: descriptor 3 must be the agent's socket (hips-agent starts it)\n");
             return 2;
         }
+        // Its stderr, and its shared trainers' (forked from it, as every forked role), is the
+        // controller's terminal in a local run: `hips run … 2>&1 | head` must not end them at the
+        // next stray warning (QProcess set SIGPIPE back to its default for this process).
+        ::signal(SIGPIPE, SIG_IGN);
         const hips::zygote::CommandLineRoom title{argv[0], size_t(argv[argc - 1] + std::strlen(argv[argc - 1]) + 1 - argv[0])};
         // A role's first torch::set_num_threads builds LibTorch's pthreadpool, starting (and at
         // once stopping) a spinning thread: 3 ms of CPU in every trainer of a 64-worker start.

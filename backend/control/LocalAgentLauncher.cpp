@@ -57,7 +57,11 @@ QString LocalAgentLauncher::agentPath() {
 void LocalAgentLauncher::start(const CurveKeyPair& agentKeys, const QByteArray& controllerPublicKey, const QString& runsRoot,
                                bool outlivesController) {
     if (outlivesController) m_process.setChildProcessModifier([] { ::setsid(); });
-    else m_process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
+    else
+        m_process.setChildProcessModifier([controller = ::getpid()] {
+            ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+            if (::getppid() != controller) ::_exit(127);  // (gone before the prctl: no signal would come)
+        });
     const QString path = agentPath();
     if (!QFileInfo(path).isExecutable()) {
         // Queued: the caller of start() must be able to connect and enter its event loop first.
