@@ -32,7 +32,7 @@ bool sendPacket(int socket, const QByteArray& bytes, const QList<int>& fds) {
     return sent == bytes.size();
 }
 
-bool receivePacket(int socket, QByteArray* bytes, QList<int>* fds) {
+bool receivePacket(int socket, QByteArray* bytes, QList<int>* fds, int flags) {
     bytes->resize(kMaxPacketBytes);
     fds->clear();
     iovec io{bytes->data(), size_t(bytes->size())};
@@ -43,7 +43,7 @@ bool receivePacket(int socket, QByteArray* bytes, QList<int>* fds) {
     msg.msg_control = control;
     msg.msg_controllen = sizeof(control);
     ssize_t got;
-    do got = ::recvmsg(socket, &msg, MSG_CMSG_CLOEXEC);
+    do got = ::recvmsg(socket, &msg, MSG_CMSG_CLOEXEC | flags);
     while (got < 0 && errno == EINTR);
     for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
         if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
@@ -58,6 +58,7 @@ bool receivePacket(int socket, QByteArray* bytes, QList<int>* fds) {
         for (int fd : *fds) ::close(fd);
         fds->clear();
         if (got > 0) errno = EMSGSIZE;
+        if (got == 0) errno = EPIPE;  // (the end of the stream: never EAGAIN left from before)
         return false;
     }
     bytes->resize(got);

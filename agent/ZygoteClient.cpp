@@ -52,6 +52,8 @@ ZygoteClient::~ZygoteClient() {
 
 void ZygoteClient::listen(int socket) {
     m_socket = socket;
+    m_readAhead.clear();
+    m_lostAhead = false;
     m_notifier = new QSocketNotifier(m_socket, QSocketNotifier::Read, this);
     connect(m_notifier, &QSocketNotifier::activated, this, &ZygoteClient::readReplies);
 }
@@ -128,20 +130,58 @@ bool ZygoteClient::spawn(const QString& node, const QStringList& args, const QCb
                      .arg(env.size());
         return false;
     }
+    readAhead();
     if (sendPacket(m_socket, request, {stdoutFd, stderrFd})) return true;
     *error = QStringLiteral("cannot reach %1: %2").arg(name(), QString::fromLocal8Bit(std::strerror(errno)));
     return false;
 }
 
 void ZygoteClient::signal(const QString& node, int signal) {
-    if (m_socket >= 0) sendPacket(m_socket, zygote::signalRequest(node, signal));
+    if (m_socket < 0) return;
+    readAhead();
+    sendPacket(m_socket, zygote::signalRequest(node, signal));
+}
+
+// Every reply waiting, read before a request is sent: the zygote (or shared trainer) sends its
+// replies blocking, and reads no request while it waits. Hundreds of starts in one pass of the
+// agent's event loop filled the socket with replies no one read, and each side then waited for
+// the other for ever (the agent in its send). Handled from the event loop, not inside the request.
+void ZygoteClient::readAhead() {
+    const bool had = !m_readAhead.isEmpty() || m_lostAhead;
+    for (;;) {
+        QByteArray bytes;
+        QList<int> fds;
+        if (!receivePacket(m_socket, &bytes, &fds, MSG_DONTWAIT)) {
+            m_lostAhead = m_lostAhead || errno != EAGAIN;  // (it has died, or is dying)
+            break;
+        }
+        for (int fd : fds) ::close(fd);  // it never sends any
+        m_readAhead.append(bytes);
+    }
+    if (!had && (!m_readAhead.isEmpty() || m_lostAhead))
+        QMetaObject::invokeMethod(this, &ZygoteClient::flushReadAhead, Qt::QueuedConnection);
+}
+
+void ZygoteClient::flushReadAhead() {
+    const QList<QByteArray> replies = std::exchange(m_readAhead, {});
+    for (const QByteArray& reply : replies) handle(reply);
+    if (std::exchange(m_lostAhead, false)) lost();
 }
 
 void ZygoteClient::readReplies() {
+    flushReadAhead();  // (those read ahead came first)
+    if (m_socket < 0) return;
     QByteArray bytes;
     QList<int> fds;
-    if (!receivePacket(m_socket, &bytes, &fds)) return lost();  // it has died, or is dying
+    if (!receivePacket(m_socket, &bytes, &fds, MSG_DONTWAIT)) {  // (a request's readAhead may have taken it)
+        if (errno != EAGAIN) lost();  // it has died, or is dying
+        return;
+    }
     for (int fd : fds) ::close(fd);  // it never sends any
+    handle(bytes);
+}
+
+void ZygoteClient::handle(const QByteArray& bytes) {
     const QCborMap m = QCborValue::fromCbor(bytes).toMap();
     const QString op = m.value(QStringLiteral("op")).toString();
     const QString node = m.value(QStringLiteral("node")).toString();

@@ -38,6 +38,9 @@ private:
     bool startShared(QString* error);
     void listen(int socket);
     void readReplies();
+    void readAhead();
+    void flushReadAhead();
+    void handle(const QByteArray& reply);
     void lost();
 
     QString name() const;
@@ -49,6 +52,8 @@ private:
     qint64 m_pid = 0;
     int m_socket = -1;
     QSocketNotifier* m_notifier = nullptr;
+    QList<QByteArray> m_readAhead;  // replies read before a request (readAhead), handled from the event loop
+    bool m_lostAhead = false;  // readAhead found the socket closed
 };
 
 }  // namespace hips

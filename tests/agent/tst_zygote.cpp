@@ -2,6 +2,7 @@
 // test "role", driven over the same socket pair the agent uses.
 #include "PacketSocket.h"
 #include "TrainerZygote.h"
+#include "ZygoteClient.h"
 
 #include <QCborMap>
 #include <QCborValue>
@@ -36,7 +37,7 @@ static int testRole(int argc, char** argv) {
     if (what == "wait") {
         for (;;) ::pause();
     }
-    return 99;
+    return 99;  // ("exit")
 }
 
 class ZygoteTest : public QObject {
@@ -168,6 +169,26 @@ private Q_SLOTS:
         ::close(err);
     }
 
+    // The agent's side asks for hundreds of trainers in one pass, never back in its event loop
+    // between them (as it takes a controller's start commands), and each is answered. The zygote
+    // sends its answers blocking and reads no request while it waits: with no one reading them,
+    // its answers filled the socket, the agent's requests then filled the other way, and each
+    // waited for the other for ever.
+    void hundredsOfSpawnsInOnePassAreEachAnswered() {
+        ZygoteClient client(QCoreApplication::applicationFilePath());  // (this binary, as "zygote")
+        int spawned = 0, exited = 0;
+        connect(&client, &ZygoteClient::spawned, this, [&] { ++spawned; });
+        connect(&client, &ZygoteClient::exited, this, [&] { ++exited; });
+        const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+        QString error;
+        constexpr int kTrainers = 600;
+        for (int i = 0; i < kTrainers; ++i)
+            QVERIFY2(client.spawn(QStringLiteral("n%1").arg(i), {"prog", "exit"}, {}, m_dir.path(), null, null, &error), qPrintable(error));
+        ::close(null);
+        QTRY_COMPARE_WITH_TIMEOUT(spawned, kTrainers, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(exited, kTrainers, 60000);
+    }
+
     void packetsTooLargeOrWithTooManyDescriptorsAreRefused() {
         int pair[2];
         QVERIFY(::socketpair(AF_UNIX, SOCK_SEQPACKET, 0, pair) == 0);
@@ -194,6 +215,7 @@ private Q_SLOTS:
 
 int main(int argc, char** argv) {
     g_room = {argv[0], size_t(argv[argc - 1] + std::strlen(argv[argc - 1]) + 1 - argv[0])};
+    if (argc == 3 && std::strcmp(argv[1], "zygote") == 0) return zygote::serve(3, g_room, testRole);  // (as ZygoteClient starts it)
     // Set before QtTest's watchdog thread starts: setenv while it reads the environment
     // (getenv("QTEST_FUNCTION_TIMEOUT")) crashed it, one run in twenty.
     ::setenv("ZYGOTE_TEST_INHERITED", "from the zygote", 1);
