@@ -321,12 +321,16 @@ bool AgentDaemon::controllerListens() const {
 
 void AgentDaemon::resendUnacked() {
     // Events older than one resend period and still unacknowledged go again; the controller
-    // drops duplicates by sequence number.
+    // drops duplicates by sequence number. (Every unacknowledged one went again: those sent a
+    // moment before, not yet acknowledged, a quarter to half of all events, and they took the
+    // budget a backlog needed.)
+    const qint64 olderThanAPeriod = std::exchange(m_sentBeforeLastResend, m_journal.nextSeq() - 1);
     // While no controller listens, nothing is sent: the journal waits for the next one.
     if (!controllerListens()) return;
     // Those it says it received wait only for their storing: sent again, they would flood it.
     int budget = 5000;  // ~1 MB a period: a returning controller's backlog goes in seconds
-    for (auto it = m_journal.pending().upperBound(m_seen); it != m_journal.pending().end() && budget-- > 0; ++it)
+    for (auto it = m_journal.pending().upperBound(m_seen); it != m_journal.pending().end() && it.key() <= olderThanAPeriod && budget-- > 0;
+         ++it)
         m_socket->post(QString::fromLatin1(control::kControllerId), Message(QStringLiteral("event"), it.value()));
 }
 

@@ -61,6 +61,7 @@ private:
     RoleRestarts m_restarts;
     EventJournal m_journal;
     qint64 m_seen = 0;  // the controller has received every event up to this one
+    qint64 m_sentBeforeLastResend = 0;  // the newest event at the last resend: those up to it are a period old
     int m_orphanTimeoutS = 0;  // the run's orphan_timeout_s, from its start commands
     int m_silenceS = control::kSilenceTimeoutS;  // the run's agent_timeout_s, likewise
     bool m_orphaned = false;  // its controller is silent, and the run goes on without it
