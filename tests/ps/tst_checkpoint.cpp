@@ -40,12 +40,22 @@ private Q_SLOTS:
         QCOMPARE(files, (QStringList{"checkpoint.json", "checkpoint.previous.json", "model-15.f32", "model-30.f32", "optimizer-15.f32",
                                      "optimizer-30.f32"}));  // (by version; the one before stays until the next)
         // Adam's, Yogi's and Adagrad's state is m then v: two models' worth; three is no optimizer's.
+        // (esync: a server optimizer's mode with three versions a round, as ssgd's.)
+        TrainingSettings adamRun = s;
+        adamRun.mode = "esync";
+        adamRun.serverOptimizer = "adam";
         const std::vector<float> adam{0.1f, 0.2f, 0.3f, 0.01f, 0.02f, 0.03f};
-        QCOMPARE(writeCheckpoint(dir.path(), Checkpoint{11, 33, {1, 2, 3}, adam}, s), QString());
-        const auto withAdam = readCheckpoint(dir.path(), s, 3, &error);
+        QCOMPARE(writeCheckpoint(dir.path(), Checkpoint{11, 33, {1, 2, 3}, adam}, adamRun), QString());
+        const auto withAdam = readCheckpoint(dir.path(), adamRun, 3, &error);
         QVERIFY2(withAdam && withAdam->optimizer == adam, qPrintable(error));
-        QCOMPARE(writeCheckpoint(dir.path(), Checkpoint{12, 36, {1, 2, 3}, std::vector<float>(9, 0.5f)}, s), QString());
-        QVERIFY(!readCheckpoint(dir.path(), s, 3, &error));
+        // Another optimizer's state: refused, where it was dropped and the moments began at 0.
+        TrainingSettings momentumRun = adamRun;
+        momentumRun.serverOptimizer = "momentum";
+        QVERIFY(!readCheckpoint(dir.path(), momentumRun, 3, &error));
+        QVERIFY2(error.contains("holds 2 models' worth of optimizer state, and this run's (mode esync, server_optimizer momentum) keeps 1"),
+                 qPrintable(error));
+        QCOMPARE(writeCheckpoint(dir.path(), Checkpoint{12, 36, {1, 2, 3}, std::vector<float>(9, 0.5f)}, adamRun), QString());
+        QVERIFY(!readCheckpoint(dir.path(), adamRun, 3, &error));
         QVERIFY2(error.contains("of 9 floats, expected 3 (or none, or twice as many)"), qPrintable(error));
         // A global server's recovery point of the initial model (round 0): a restart in round 1
         // goes on from it; a resume has no round 0 to go on from.
@@ -151,6 +161,7 @@ private Q_SLOTS:
     void refusesWhatMakesNoSense() {
         QTemporaryDir dir;
         TrainingSettings s;
+        s.serverOptimizer = "adam";  // (m and v: two models' worth)
         QString error;
         const float nan = std::numeric_limits<float>::quiet_NaN();
         QCOMPARE(writeCheckpoint(dir.path(), Checkpoint{2, 2, {1.0f, nan}, {}}, s), QString());

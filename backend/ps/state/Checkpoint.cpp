@@ -1,5 +1,7 @@
 #include "Checkpoint.h"
 
+#include "FedOptimizer.h"
+#include "ModeRegistry.h"
 #include "PrivateFiles.h"
 
 #include <QCryptographicHash>
@@ -88,6 +90,14 @@ std::optional<std::vector<float>> readFloats(const QDir& dir, const QJsonObject&
         return std::nullopt;
     }
     return out;
+}
+
+// The models' worth of state this run's optimizer keeps after its first step (none before):
+// ssgd's velocity and FedAvgM's momentum one, Adam's, Yogi's and Adagrad's m and v two, sgd none.
+size_t optimizerModels(const TrainingSettings& s) {
+    if (ModeRegistry::policy(s.mode).gradientEveryStep) return 1;
+    const FedOptimizer::Kind kind = FedOptimizer::kindOf(s.serverOptimizer);
+    return FedOptimizer::adaptive(kind) ? 2 : kind == FedOptimizer::Kind::Momentum ? 1 : 0;
 }
 
 // The description's round: a whole number of a run (1 to a billion); -1 otherwise.
@@ -209,6 +219,17 @@ std::optional<Checkpoint> readCheckpoint(const QString& runDir, const TrainingSe
     if (!model) return std::nullopt;
     auto optimizer = readFloats(dir, meta.value("optimizer").toObject(), model->size(), error, true);
     if (!optimizer) return std::nullopt;
+    // Another optimizer's state was dropped at the resume, unsaid: the moments began again at 0.
+    if (const size_t models = optimizerModels(s); !optimizer->empty() && optimizer->size() != models * model->size()) {
+        *error = QStringLiteral(
+                     "%1 holds %2 models' worth of optimizer state, and this run's (mode %3, server_optimizer %4) keeps %5; the "
+                     "checkpoint is of another run, or damaged")
+                     .arg(dir.filePath(meta.value("optimizer").toObject().value("file").toString()))
+                     .arg(optimizer->size() / std::max<size_t>(model->size(), 1))
+                     .arg(s.mode, s.serverOptimizer)
+                     .arg(models);
+        return std::nullopt;
+    }
     // Two models' worth is m then v (Adam, Yogi, Adagrad): a negative v's square root made the
     // first step's weights NaN, which went out to every worker.
     if (optimizer->size() == 2 * model->size() &&
