@@ -69,6 +69,12 @@ void AgentClient::tick() {
 }
 
 void AgentClient::onMessage(const Message& m) {
+    // After a stop, what the agent sent meanwhile waits in the queue beside the overdue timer, in
+    // no set order: the stall is judged first, so a "bye" for our silence is not taken as its own.
+    if (!m_lost && m_sinceTick.elapsed() > qint64(m_silenceS) * 1000) {
+        tick();
+        if (m_lost) return;
+    }
     m_sinceAgent.restart();
     if (m.type == QLatin1String("hello_ok")) {
         if (m_ready) return;

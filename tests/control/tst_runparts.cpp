@@ -1,6 +1,8 @@
 // RunController's parts on their own: the metrics feed (rounds taken once, traffic carried across
 // restarts and resumes, membership told once), the process table (each agent word's state) and
 // the launch plan (schedulers first, every node its own key, all the public ones).
+#include "AgentClient.h"
+#include "ControlProtocol.h"
 #include "LabelSpaceCheck.h"
 #include "LaunchPlan.h"
 #include "MetricsFeed.h"
@@ -10,6 +12,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QtTest>
+
+#include <thread>
 
 using namespace hips;
 
@@ -201,6 +205,26 @@ private Q_SLOTS:
         const auto before =
             std::find_if(all.begin(), all.end(), [](const auto& c) { return c.first.id == QLatin1String("party2/worker1"); });
         QCOMPARE(one.first().second.nodeKey.secretKey, before->second.nodeKey.secretKey);
+    }
+
+    // A controller stopped past the agent's patience finds, once continued, the agent's "bye"
+    // queued beside its overdue ping timer: it names its own stall, not the agent's exit (the
+    // order the two were handled in was Qt's; tst_run's stoppedControllerNamesItself failed on it).
+    void aByeThatCameDuringOurStallIsOurStall() {
+        zmq::context_t zmq(1);
+        Channel agent = Channel::router(zmq, QStringLiteral("agent"), QStringLiteral("tcp://127.0.0.1:*"));
+        const QString endpoint = QString::fromStdString(agent.socket().get(zmq::sockopt::last_endpoint));
+        AgentClient client(QStringLiteral("localhost"), endpoint);
+        client.setSilenceTimeout(1);
+        QSignalSpy ready(&client, &AgentClient::ready), stalled(&client, &AgentClient::stalled), bye(&client, &AgentClient::bye);
+        const std::optional<Envelope> hello = agent.receive(std::chrono::seconds(10));
+        QVERIFY(hello && hello->message.type == QLatin1String("hello"));
+        agent.send(hello->peer, Message(QStringLiteral("hello_ok"), {{QStringLiteral("compatible"), true}}));
+        QVERIFY(ready.wait(10000));
+        agent.send(hello->peer, Message(QStringLiteral("bye")));
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // "stopped": the bye arrives meanwhile
+        QTRY_COMPARE_WITH_TIMEOUT(stalled.size() + bye.size(), 1, 10000);
+        QCOMPARE(stalled.size(), 1);
     }
 };
 
