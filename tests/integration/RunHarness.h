@@ -113,10 +113,11 @@ struct Run {
         err += process.readAllStandardError();
         return process.exitCode();
     }
-    // Role and agent processes may take a moment to be reaped after the CLI exits.
+    // Role and agent processes may take a moment to be reaped after the CLI exits (after a
+    // controller's SIGKILL: its agent's SIGTERM to each role, a grace of 3 s, SIGKILL; loaded, more).
     QList<qint64> leftovers() {
         QList<qint64> left;
-        for (int i = 0; i < 50; ++i) {
+        for (int i = 0; i < 150; ++i) {
             left = taggedProcesses(tag);
             if (left.isEmpty()) break;
             QTest::qWait(100);

@@ -94,6 +94,7 @@ private Q_SLOTS:
         QVERIFY2(run.waitForOutput("\n    5 ", 120000), run.out.constData());
         ::kill(pid_t(run.process.processId()), SIGKILL);
         run.finish(30000);
+        QVERIFY(run.leftovers().isEmpty());  // (its roles stop within a grace: until then one may checkpoint)
         QFile meta(runDir + "/checkpoint/checkpoint.json");
         QVERIFY(meta.open(QIODevice::ReadOnly));
         const int checkpoint = QJsonDocument::fromJson(meta.readAll()).object().value("round").toInt();

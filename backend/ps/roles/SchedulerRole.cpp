@@ -17,6 +17,7 @@
 #include <QSet>
 #include <cstdio>
 #include <optional>
+#include <utility>
 
 namespace hips {
 
@@ -46,9 +47,14 @@ public:
 
     int run() {
         const auto registerDeadline = Clock::now() + m_ctx.replyTimeout();
+        auto lastPass = Clock::now();
         while (!everyoneDone()) {
-            if (auto e = m_channel.receive(200ms)) handle(*e);
+            if (auto e = m_channel.receive(200ms)) {
+                handle(*e);
+                handleWaiting();
+            }
             if (m_aborted) return kRoleFailed;
+            discountOwnStall(std::exchange(lastPass, Clock::now()));
             if (!m_tableSent && Clock::now() > registerDeadline) return abort(missingText());
             if (!m_tableSent) continue;
             for (const QString& dead : deadNodes()) {
@@ -254,6 +260,24 @@ private:
         if (arrived.size() < m_expected.size()) return;
         for (const QString& id : arrived) sendTo(id, Message(message::kBarrierOk, {{QStringLiteral("name"), name}}));
         m_barriers.remove(name);
+    }
+
+    // Everything waiting is read before anyone is judged: after this process was starved or
+    // stopped, its members' heartbeats wait here, and judging first called them dead.
+    void handleWaiting() {
+        for (int i = 0; i < 10000 && !m_aborted; ++i) {
+            std::optional<Envelope> e = m_channel.receive(0ms);
+            if (!e) return;
+            handle(*e);
+        }
+    }
+
+    // A pass far longer than its wait: this process did not run meanwhile (stopped, starved), and
+    // its members' silence in that time is unknown, not theirs: it is not counted.
+    void discountOwnStall(Clock::time_point passBegan) {
+        const auto gap = Clock::now() - passBegan;
+        if (gap < std::chrono::seconds(m_ctx.training().heartbeatTimeoutS) / 2) return;
+        for (auto it = m_lastSeen.begin(); it != m_lastSeen.end(); ++it) it.value() += gap;
     }
 
     QStringList deadNodes() const {
