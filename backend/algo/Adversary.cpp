@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -47,6 +48,12 @@ const QList<AdversaryEntry>& entries() {
              std::normal_distribution<float> noise(0.0f, sigma);
              for (size_t i = 0; i < n; ++i) u[i] = noise(rng);
          }},
+        {{QStringLiteral("nan"),
+          QStringLiteral("Sends NaN in every coordinate, as a worker whose training broke does (an overflow, a faulty "
+                         "device): its server leaves the push out of its sum, and a robust rule out of its choice."),
+          {},
+          {}},
+         [](float* u, size_t n, float, uint64_t) { std::fill(u, u + n, std::numeric_limits<float>::quiet_NaN()); }},
         {{QStringLiteral("label_flip"),
           QStringLiteral("Trains on flipped labels (class c read as C − 1 − c) and sends that update."),
           {},

@@ -36,6 +36,9 @@ public:
     // Once every contribution of the round is in: whole-vector work (Krum's scores, Weiszfeld's
     // iterations, decoding). Before the first write().
     virtual void finish() {}
+    // The round had fewer contributions than the rule needs (finish()): the model is left as it
+    // was, and a server optimizer takes no step on it either.
+    virtual bool shortRound() const { return false; }
     // out[i] = base[i] + aggregate[i] for i in [begin, end) (base may be null: the aggregate
     // alone). Computing by ranges lets a server send each slice as soon as it is written.
     virtual void write(float* out, const float* base, size_t begin, size_t end) const = 0;

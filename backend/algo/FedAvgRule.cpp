@@ -2,6 +2,7 @@
 
 #include "VectorMath.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -11,6 +12,7 @@ void FedAvgRule::begin(size_t length) {
     m_length = length;
     m_inputs.clear();
     m_owners.clear();
+    m_from.clear();
 }
 
 void FedAvgRule::add(Contribution c) {
@@ -24,8 +26,12 @@ void FedAvgRule::add(Contribution c) {
         values = copy->data();
         owner = std::move(copy);
     }
-    m_inputs.push_back(values);
-    m_owners.push_back(std::move(owner));
+    // In the senders' order, whatever the arrival's (float addition is not associative): the bits
+    // of a round do not depend on the network, and are those of a fold in the contributors' order.
+    const auto at = std::upper_bound(m_from.begin(), m_from.end(), c.from) - m_from.begin();
+    m_from.insert(m_from.begin() + at, c.from);
+    m_inputs.insert(m_inputs.begin() + at, values);
+    m_owners.insert(m_owners.begin() + at, std::move(owner));
 }
 
 void FedAvgRule::write(float* out, const float* base, size_t begin, size_t end) const {

@@ -22,6 +22,7 @@ public:
 
 private:
     size_t m_length = 0;
+    std::vector<QString> m_from;  // the senders, in order; each one's values at the same place below
     std::vector<const float*> m_inputs;
     std::vector<std::shared_ptr<const void>> m_owners;
 };

@@ -28,6 +28,7 @@ public:
     // A round with too few contributions for the rule's parameters (e.g. Krum needs n > 2f + 2)
     // leaves the model as it was; report() says why ("short_round", with the rule and its bound).
     void finish() override;
+    bool shortRound() const override { return !m_short.isEmpty(); }
 
 protected:
     // Fills m_result from m_inputs (n × the centre), and m_selected / m_rejected where it chooses.

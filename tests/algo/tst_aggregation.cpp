@@ -8,6 +8,7 @@
 #include "FedAvgRule.h"
 #include "FedOptimizer.h"
 #include "GlobalPolicies.h"
+#include "ModelRegistry.h"
 #include "ShardedLinks.h"
 #include "RoundCollector.h"
 #include "PushSlices.h"
@@ -133,6 +134,38 @@ private Q_SLOTS:
         QCOMPARE(model.version, share + 1);
         QCOMPARE(model.data[0], float(share));  // not applied
         QCOMPARE(tier.rejected(), quint64(1));
+    }
+
+    // DC-ASGD compensates gradients: BatchNorm's running statistics (after the weights) of a stale
+    // push go in as they came (they were compensated as if a gradient, and a running variance
+    // could go below zero).
+    void delayCompensationLeavesTheRunningStatistics() {
+        const TopologyLoad load = TopologyReader::readFile(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");
+        QVERIFY2(load.ok(), qPrintable(load.errorText()));
+        Topology t = *load.topology;
+        t.training.mode = QStringLiteral("dcasgd");
+        t.training.model = QStringLiteral("resnet18");
+        t.training.dataset = QStringLiteral("cifar10");
+        const size_t total = ModelRegistry::parameterCount(t.training.modelSpec());
+        const size_t weights = ModelRegistry::trainableFloats(t.training.modelSpec());
+        QVERIFY(weights < total);
+        RoleContext ctx(t, *t.node("central/global_server0"), QDir::tempPath());
+        AsyncGlobalTier tier(ctx, {"party1/server0", "party2/server0"});
+        std::vector<float> initial(total, 0.0f);
+        ModelBufferPool pool;
+        ModelVersion model{0, {}, initial.data(), total};
+        auto pushOnes = [&](const QString& from) {  // based on version 0
+            std::optional<AsyncGlobalTier::Applied> applied;
+            for (Envelope& e : pushSlices(from, 1, total, [](size_t) { return 1.0f; })) applied = tier.add(e, model, pool);
+            return applied;
+        };
+        QVERIFY(pushOnes("party1/server0"));
+        const std::optional<AsyncGlobalTier::Applied> stale = pushOnes("party2/server0");
+        QVERIFY(stale && stale->compensated && stale->staleness == 1);
+        QVERIFY(model.data[0] < 2.0f);  // a weight: compensated
+        QVERIFY(model.data[weights - 1] < 2.0f);
+        QCOMPARE(model.data[weights], 2.0f);  // a running statistic: as it came
+        QCOMPARE(model.data[total - 1], 2.0f);
     }
 
     void registryKnowsFedAvg() {
@@ -351,11 +384,15 @@ private Q_SLOTS:
         QVERIFY(!c.add(push("p/worker0", 1, {1, 2}), 1, 2));  // twice in a round
         QCOMPARE(c.rejected(), quint64(8));
         QVERIFY(c.add(push("p/worker1", 1, {10, 20}), 1, 2));  // completes the round, without worker0
-        QCOMPARE(sumOf(c, 2), (std::vector<float>{10, 20}));
+        // worker1's stands for both, as for a lost worker (the refused one counted as zeros: a
+        // round with a broken worker took a step 1/N short)
+        QCOMPARE(sumOf(c, 2), (std::vector<float>{20, 40}));
         QVERIFY(!c.add(push("p/worker1", 2, {1, 1}), 2, 2));  // the next round starts afresh
         QVERIFY(c.add(push("p/worker0", 2, {std::numeric_limits<float>::infinity(), 1}), 2, 2));  // refused, and the last
         QCOMPARE(c.rejectedNonFinite(), quint64(2));
-        QCOMPARE(sumOf(c, 2), (std::vector<float>{1, 1}));
+        QCOMPARE(sumOf(c, 2), (std::vector<float>{2, 2}));
+        QCOMPARE(c.roundWeight(), 2.0);  // (and for its samples: the weight is both pushes')
+        QVERIFY(!c.closedEmpty());
     }
 
     // Every push of a round refused as not finite (a ×100 attack past the rule's bound overflows):
@@ -368,10 +405,54 @@ private Q_SLOTS:
         QVERIFY(c.add(push("p/worker1", 1, {1, -inf}), 1, 2));  // the round closes, on nothing
         QCOMPARE(c.rejectedNonFinite(), quint64(2));
         QCOMPARE(sumOf(c, 2), (std::vector<float>{0, 0}));
+        QVERIFY(c.closedEmpty());  // (so no server optimizer steps on it)
         QVERIFY(c.ruleRecord(1).value(QStringLiteral("short_round")).toString().contains("the model is left as it was"));
         QVERIFY(!c.add(push("p/worker0", 2, {1, 2}), 2, 2));
         QVERIFY(c.add(push("p/worker1", 2, {3, 4}), 2, 2));
         QCOMPARE(sumOf(c, 2), (std::vector<float>{4, 6}));  // 2 × the median of two: their mean
+        QVERIFY(!c.closedEmpty());
+        // Fewer than the rule needs, none refused: a short round too, on which a server optimizer
+        // takes no step (closedEmpty; it stepped on its momentum).
+        RoundCollector krum("p/server0", {"p/worker0", "p/worker1"}, AggregatorRegistry::create("krum"));
+        QVERIFY(!krum.add(push("p/worker0", 1, {1, 2}), 1, 2));
+        QVERIFY(krum.add(push("p/worker1", 1, {3, 4}), 1, 2));
+        QVERIFY(krum.ruleRecord(1).contains(QStringLiteral("short_round")));
+        QVERIFY(krum.closedEmpty());
+    }
+
+    // A refused push under a quorum fills its seat (a round of broken workers never waits for
+    // ever), and the others' sum stands for all: 2 of 4 with one refused is b's × 4, not × 2.
+    void aRefusedPushInAQuorumRoundIsMadeUpFor() {
+        for (const bool folds : {false, true}) {
+            RoundCollector c("p/server0", {"a", "b", "c", "d"}, AggregatorRegistry::create("fedavg"), 2);
+            ModelBufferPool pool;
+            if (folds) c.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(1), nullptr}; });
+            QVERIFY(!c.add(push("a", 1, {std::numeric_limits<float>::quiet_NaN()}), 1, 1));
+            QVERIFY(c.add(push("b", 1, {1.0f}), 1, 1));
+            const FloatBuffer folded = c.takeFolded();
+            QCOMPARE(folds, bool(folded));
+            QCOMPARE((folded ? *folded : sumOf(c, 1))[0], 4.0f);
+        }
+    }
+
+    // A collective party's member leaves its slices that hold a value that is no number out of
+    // its part of the sum (zeros, flag 0), and the sum's slices stand for every member by the
+    // flags summed.
+    void aCollectiveMembersSlicesThatAreNoNumbersAreLeftOut() {
+        const size_t total = kSliceFloats + 3;
+        std::vector<float> values(total, 2.0f);
+        values[kSliceFloats + 1] = std::numeric_limits<float>::infinity();
+        QCOMPARE(keepFiniteSlices(values.data(), total), (std::vector<float>{1, 0}));
+        QCOMPARE(values[kSliceFloats], 0.0f);
+        QCOMPARE(values[0], 2.0f);
+        const std::vector<float> present{2, 1};
+        standForEveryMember(values.data(), total, present.data(), 3);
+        QCOMPARE(values[0], 3.0f);  // × 3/2
+        QCOMPARE(values[kSliceFloats - 1], 3.0f);
+        values.assign(total, 1.0f);
+        standForEveryMember(values.data(), total, present.data(), 2);  // none missing in slice 0; 1 of 2 in slice 1
+        QCOMPARE(values[0], 1.0f);
+        QCOMPARE(values[total - 1], 2.0f);
     }
 
     // Folded on arrival: the result is base + Σ over the contributions, each slice final (and
@@ -425,7 +506,8 @@ private Q_SLOTS:
             ++orders;
         } while (std::next_permutation(arrival.begin(), arrival.end()));
         QCOMPARE(orders, 24);
-        // A held slice that is refused (NaN) is skipped in its turn; the others still fold in order.
+        // A held slice that is refused (NaN) is skipped in its turn; the others still fold in order
+        // (and their sum stands for all three).
         RoundCollector c("p/server0", {"a", "b", "c"}, AggregatorRegistry::create("fedavg"));
         ModelBufferPool pool;
         c.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(1), nullptr}; });
@@ -433,7 +515,31 @@ private Q_SLOTS:
         QVERIFY(!c.add(push("b", 1, {std::numeric_limits<float>::quiet_NaN()}), 1, 1));
         QCOMPARE(c.rejectedNonFinite(), quint64(1));
         QVERIFY(c.add(push("a", 1, {2.0f}), 1, 1));
-        QCOMPARE((*c.takeFolded())[0], 3.0f);
+        QCOMPARE((*c.takeFolded())[0], 4.5f);
+    }
+
+    // A round with a contributor down (fault_policy continue) cannot wait for the fold order, but
+    // its bits must not depend on the arrival either: the others are summed in their order.
+    // (Folded as they came, 1e8 + 1 − 1e8 was 0 or 1.)
+    void aRoundWithAContributorDownSumsInTheSendersOrder() {
+        const QStringList present{"a", "b", "d"};
+        const std::vector<float> values{1e8f, 1.0f, -1e8f};
+        std::vector<int> arrival{0, 1, 2};
+        QSet<QByteArray> results;
+        do {
+            RoundCollector c("p/server0", {"a", "b", "c", "d"}, AggregatorRegistry::create("fedavg"));
+            ModelBufferPool pool;
+            c.foldOnArrival([&] { return RoundCollector::FoldTarget{pool.acquire(1), nullptr}; });
+            c.setAbsent("c", true);
+            for (int k = 0; k < 3; ++k) QCOMPARE(c.add(push(present[arrival[k]], 1, {values[size_t(arrival[k])]}), 1, 1), k == 2);
+            FloatBuffer out = c.takeFolded();
+            if (!out) {
+                out = pool.acquire(1);
+                c.write(out->data(), nullptr, 0, 1);
+            }
+            results.insert(QByteArray(reinterpret_cast<const char*>(out->data()), sizeof(float)));
+        } while (std::next_permutation(arrival.begin(), arrival.end()));
+        QCOMPARE(results.size(), 1);
     }
 
     // Slices held for their turn go in together once the one before them comes (a round whose first
@@ -470,11 +576,12 @@ private Q_SLOTS:
         QVERIFY(!refused.add(push("b", 1, {2.0f}), 1, 1));
         QVERIFY(refused.add(push("a", 1, {std::numeric_limits<float>::quiet_NaN()}), 1, 1));
         QCOMPARE(refused.rejectedNonFinite(), quint64(1));
-        QCOMPARE((*refused.takeFolded())[0], 3.0f);
+        QCOMPARE((*refused.takeFolded())[0], 4.5f);  // (3 × 3/2: the two stand for the three)
     }
 
-    // A non-finite slice is left out of its range only; a range no contribution reached keeps
-    // the base; with no base (a party's sum) it is the sum alone, and zero where none reached it.
+    // A non-finite slice is left out of its range only, the others' sum of it standing for it; a
+    // range no contribution reached keeps the base; with no base (a party's sum) it is the sum
+    // alone, and zero where none reached it.
     void nonFiniteSliceIsLeftOutOfItsRangeOnly() {
         const size_t total = kSliceFloats + 3;
         const float nan = std::numeric_limits<float>::quiet_NaN();
@@ -492,10 +599,10 @@ private Q_SLOTS:
             QCOMPARE(c.rejectedNonFinite(), quint64(2));
             const FloatBuffer out = c.takeFolded();
             const float b0 = withBase ? 100.0f : 0.0f;
-            QCOMPARE((*out)[0], b0 + 2.0f);  // b only
-            QCOMPARE((*out)[kSliceFloats - 1], b0 + 2.0f);
-            QCOMPARE((*out)[kSliceFloats], b0 + 1.0f);  // a only
-            QCOMPARE((*out)[total - 1], b0 + 1.0f);
+            QCOMPARE((*out)[0], b0 + 4.0f);  // b only, standing for both
+            QCOMPARE((*out)[kSliceFloats - 1], b0 + 4.0f);
+            QCOMPARE((*out)[kSliceFloats], b0 + 2.0f);  // a only
+            QCOMPARE((*out)[total - 1], b0 + 2.0f);
         }
         // Every contribution to a range refused: the range is the base (zero without one).
         RoundCollector c("p/server0", {"a"}, AggregatorRegistry::create("fedavg"));
@@ -507,7 +614,7 @@ private Q_SLOTS:
     }
 
     // A rule that does not fold gets each contributor's whole update, put together from its
-    // slices; a contributor with a refused slice is left out entirely.
+    // slices; a contributor with a refused slice is left out entirely (the others standing for it).
     void unfoldedRoundGetsWholeUpdates() {
         const size_t total = kSliceFloats + 2;
         RoundCollector c("p/server0", {"a", "b", "c"}, AggregatorRegistry::create("fedavg"));  // no fold target
@@ -524,7 +631,7 @@ private Q_SLOTS:
         QVERIFY(c.add(cc[1], 1, total));
         QVERIFY(!c.takeFolded());
         const std::vector<float> sum = sumOf(c, total);
-        for (size_t i : {size_t(0), size_t(1), kSliceFloats, total - 1}) QCOMPARE(sum[i], float(i % 4) + 1.0f);
+        for (size_t i : {size_t(0), size_t(1), kSliceFloats, total - 1}) QCOMPARE(sum[i], (float(i % 4) + 1.0f) * 1.5f);
     }
 
     // A slice streamed before the round is complete is not sent again; a puller that had none

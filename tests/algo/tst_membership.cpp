@@ -153,9 +153,9 @@ private Q_SLOTS:
         QVERIFY(c.noneCanDeliver(2));
         QVERIFY(c.closeEmpty(2, 2));
         QVERIFY(c.closedEmpty());
-        FloatBuffer out = c.takeFolded();
-        QVERIFY(out);
-        QCOMPARE(*out, base);
+        std::vector<float> out(2);
+        c.write(out.data(), base.data(), 0, 2);  // (a round with a contributor down is not folded)
+        QCOMPARE(out, base);
         QVERIFY(!c.noneCanDeliver(3));  // a sat out round 1 only
         QVERIFY(!c.closeEmpty(3, 2));
         QVERIFY(c.add(push("a", 3, {1.0f, 1.0f}), 3, 2));  // c is down: a closes it

@@ -7,8 +7,9 @@
 // its payload (the size the header implies or arbitrary, 0–2 frames, aligned or not, and maybe a
 // NaN or ±Inf somewhere). Every contributor's values are its own power of two, so a completed
 // round must equal, everywhere, base + the sum of the contributions the collector accepted for
-// that range (none is lost, none counted twice, no range left unwritten), and a refused push
-// must leave the counters saying so.
+// that range, scaled by 3 / those accepted where a sender's was refused as not finite (none is
+// lost, none counted twice, no range left unwritten), and a refused push must leave the counters
+// saying so.
 #include "AggregatorRegistry.h"
 #include "FuzzPayloads.h"
 #include "FuzzSupport.h"
@@ -52,6 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     qint64 round = 1;
     std::vector<float> expected(slices, 0.0f);  // per slice: Σ of accepted contributions (folded)
     std::vector<bool> spoiled(3, false);  // per sender: a refused slice (unfolded)
+    std::vector<int> refusedIn(slices, 0);  // per slice: senders whose slice of it was not finite (folded)
     for (int record = 0; record < 24 && in.left() > 0; ++record) {
         const uint8_t mode = in.byte();
         const int sender = in.byte() % 4;
@@ -82,6 +84,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (nonFinite) {
             FUZZ_CHECK(sender < 3 && poisonAt >= 0 && poisonAt < qint64(floats));  // only a real NaN/Inf is called one
             spoiled[size_t(sender)] = true;
+            ++refusedIn[size_t(offset) / K];
         }
         FUZZ_CHECK(accepted || nonFinite || !complete);  // a refused push cannot complete a round
         (void)collector.takeFinalSlice();
@@ -98,15 +101,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             collector.write(result.data(), base.data(), 0, total);
         }
         float unspoiled = 0;
+        int whole = 0;
         for (int s = 0; s < 3; ++s)
-            if (!spoiled[size_t(s)]) unspoiled += valueOf(s);
+            if (!spoiled[size_t(s)]) unspoiled += valueOf(s), ++whole;
+        // What was left out is made up for by the others (exact: powers of two × 3/2 or 3).
+        const auto standingForAll = [](float sum, int present) { return present == 0 ? 0.0f : sum * (3.0f / float(present)); };
         for (size_t i = 0; i < total; ++i) {
-            const float want = kBase + (fold ? expected[i / K] : unspoiled);
+            const float want = kBase + (fold ? standingForAll(expected[i / K], 3 - refusedIn[i / K]) : standingForAll(unspoiled, whole));
             FUZZ_CHECK(result[i] == want);
         }
         ++round;
         std::fill(expected.begin(), expected.end(), 0.0f);
         std::fill(spoiled.begin(), spoiled.end(), false);
+        std::fill(refusedIn.begin(), refusedIn.end(), 0);
     }
     return 0;
 }

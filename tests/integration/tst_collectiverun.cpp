@@ -119,6 +119,8 @@ private Q_SLOTS:
                                 << "curve";
         QTest::newRow("fedavg, sealed") << "fedavg"
                                         << "sealed";
+        QTest::newRow("fedavg, a worker sends NaN") << "fedavg"
+                                                    << "curve";
         QTest::newRow("ssgd") << "ssgd"
                               << "curve";
         QTest::newRow("hfa") << "hfa"
@@ -130,6 +132,10 @@ private Q_SLOTS:
         QFETCH(QString, security);
         QJsonObject training{{"mode", mode}, {"rounds", 3}};
         if (mode == "hfa") training["k1"] = 5;
+        // A broken worker each round (drawn): its slices go into the party's sum as zeros, as a
+        // party server folds them (the sum was NaN, and the global server refused the party's push).
+        const bool brokenWorker = QByteArray(QTest::currentDataTag()).contains("NaN");
+        if (brokenWorker) training["adversary"] = QJsonObject{{"kind", "nan"}, {"count", 1}};
         Run servers, collective;
         servers.start({"run", writeVariant(servers, {}, {}, training), "--out", servers.dir.filePath("run")});
         QVERIFY2(servers.finish(180000) == 0, servers.out + servers.err);
@@ -153,6 +159,16 @@ private Q_SLOTS:
                 QVERIFY2(
                     std::abs(got[round] - expected[round]) <= 1e-3 * std::abs(expected[round]) + 1e-6,
                     qPrintable(QString("round %1: test loss %2, with party servers %3").arg(round).arg(got[round]).arg(expected[round])));
+
+        if (brokenWorker) {  // said by the broken worker, and nothing NaN reached the global server
+            const QString runDir = collective.dir.filePath("run");
+            QByteArray said;
+            for (const char* w : {"party1/worker0", "party1/worker1", "party1/worker2", "party2/worker0", "party2/worker1"})
+                said += logOf(runDir, w);
+            QVERIFY2(said.contains("holds NaN or infinite values"), said.constData());
+            const QByteArray global = logOf(runDir, "central/global_server0");
+            QVERIFY2(!global.contains("NaN"), global.constData());
+        }
 
         // No party server ran for either party; party1's lowest rank pushed for it.
         const QDir logs(collective.dir.filePath("run/logs"));
@@ -220,11 +236,12 @@ private Q_SLOTS:
         QVERIFY2(floats > 100000 && std::abs(halves - floats / 2) <= 0.05 * floats / 2,
                  qPrintable(QString("%1 bytes as half floats against %2 as floats").arg(halves).arg(floats)));
         const QMap<int, double> expected = testLosses(plain.dir.filePath("run")), got = testLosses(half.dir.filePath("run"));
-        QCOMPARE(got.keys(), expected.keys());
-        QCOMPARE(got.size(), rounds);
+        // (The master may skip round 1's model when round 2's came while it evaluated: never the last.)
+        QVERIFY2(got.contains(rounds) && expected.contains(rounds), "the final model was not evaluated");
         for (int round : expected.keys())
-            QVERIFY2(std::abs(got[round] - expected[round]) <= 0.02 * std::abs(expected[round]),
-                     qPrintable(QString("round %1: test loss %2, with floats %3").arg(round).arg(got[round]).arg(expected[round])));
+            if (got.contains(round))
+                QVERIFY2(std::abs(got[round] - expected[round]) <= 0.02 * std::abs(expected[round]),
+                         qPrintable(QString("round %1: test loss %2, with floats %3").arg(round).arg(got[round]).arg(expected[round])));
         QVERIFY(plain.leftovers().isEmpty() && half.leftovers().isEmpty());
     }
 

@@ -305,6 +305,8 @@ private Q_SLOTS:
                               << "fail";
         QTest::newRow("floats, continue") << "none"
                                           << "continue";
+        QTest::newRow("floats, a worker sends NaN") << "none"  // (left out of its party's sum alike)
+                                                    << "fail";
     }
 
     void collectivePartiesAreSimulatedBitForBit() {
@@ -325,6 +327,7 @@ private Q_SLOTS:
             QJsonObject training = t["training"].toObject();
             training["party_compression"] = partyCompression;
             training["fault_policy"] = faultPolicy;
+            if (QByteArray(QTest::currentDataTag()).contains("NaN")) training["adversary"] = QJsonObject{{"kind", "nan"}, {"count", 1}};
             t["training"] = training;
             QVERIFY(f.resize(0) && f.seek(0) && f.write(QJsonDocument(t).toJson()) > 0);
         }

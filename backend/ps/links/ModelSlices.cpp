@@ -4,6 +4,7 @@
 #include "RoleScope.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace hips {
@@ -18,6 +19,26 @@ Message ModelSlice::toMessage(const QString& type) const {
 bool isCanonicalSlice(qint64 offset, qint64 total, size_t count) {
     return offset >= 0 && total > 0 && size_t(offset) % kSliceFloats == 0 && size_t(offset) < size_t(total) &&
            count == std::min(kSliceFloats, size_t(total) - size_t(offset));
+}
+
+std::vector<float> keepFiniteSlices(float* values, size_t count) {
+    std::vector<float> in(sliceCount(count), 1.0f);
+    for (size_t i = 0; i < in.size(); ++i) {
+        float* slice = values + i * kSliceFloats;
+        const size_t length = std::min(kSliceFloats, count - i * kSliceFloats);
+        if (std::all_of(slice, slice + length, [](float x) { return std::isfinite(x); })) continue;
+        std::fill(slice, slice + length, 0.0f);
+        in[i] = 0.0f;
+    }
+    return in;
+}
+
+void standForEveryMember(float* sum, size_t count, const float* present, size_t members) {
+    for (size_t i = 0; i < sliceCount(count); ++i) {
+        if (present[i] <= 0 || present[i] >= float(members)) continue;  // (none: it stays zeros, the base)
+        const float scale = float(members) / present[i];
+        for (size_t j = i * kSliceFloats; j < std::min(count, (i + 1) * kSliceFloats); ++j) sum[j] *= scale;
+    }
 }
 
 void sendPushSlice(Channel& channel, qint64 round, qint64 base, const FloatBuffer& values, size_t index, bool pull, const QString& origin,

@@ -35,6 +35,15 @@ void sendPush(Channel& channel, qint64 round, qint64 base, const FloatBuffer& va
 void sendPushSlice(Channel& channel, qint64 round, qint64 base, const FloatBuffer& values, size_t index, bool pull,
                    const QString& origin = {}, double weight = 0);
 
+// A collective party's member's part of the sum, as a party server takes a worker's push
+// (RoundCollector): each slice (of the canonical cut) of `values` that holds a value that is not a
+// finite number is left out, zeroed. Returns a flag per slice, 1 where it is in: summed with the
+// values, the flags count the slice's contributors.
+std::vector<float> keepFiniteSlices(float* values, size_t count);
+// The party's sum stands for all its `members`: each slice is scaled by members / its count of
+// contributors (`present`), as a party server's sum is for those it left out (lost or refused).
+void standForEveryMember(float* sum, size_t count, const float* present, size_t members);
+
 // The canonical cut of a vector of `total` floats into slices: offsets on slice boundaries,
 // every slice full but the last. Distinct offsets that pass cover it without holes.
 bool isCanonicalSlice(qint64 offset, qint64 total, size_t count);

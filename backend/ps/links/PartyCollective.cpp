@@ -2,6 +2,7 @@
 
 #include "Channel.h"
 #include "ModelFrame.h"
+#include "ModelSlices.h"
 #include "PartySequence.h"
 #include "PeerSubset.h"
 #include "RoleError.h"
@@ -52,15 +53,17 @@ PartyCollective::PartyCollective(RoleContext& ctx) : m_ctx(ctx) {
     const Host* host = ctx.topology.host(ctx.node.host);
     members[m_rank].endpoint = tcpEndpoint(host ? host->address : QStringLiteral("127.0.0.1"), 0);
     const auto timeout = std::chrono::seconds(qint64(party->transportParam(QStringLiteral("transport_timeout_s"))));
-    // A chunk is at most transport_chunk_kb, and at most the model with the two floats that ride along.
-    const size_t chunk = std::min(size_t(party->transportParam(QStringLiteral("transport_chunk_kb"))) * 1024,
-                                  (modelParameterCount(ctx.training()) + 2) * sizeof(float));
+    // A chunk is at most transport_chunk_kb, and at most the model with the floats that ride
+    // along (a sum's weight and counts per slice, or a broadcast's version: two).
+    const size_t floats = modelParameterCount(ctx.training()), along = std::max<size_t>(2, 1 + sliceCount(floats));
+    const size_t chunk =
+        std::min(size_t(party->transportParam(QStringLiteral("transport_chunk_kb"))) * 1024, (floats + along) * sizeof(float));
     m_mesh = std::make_unique<MeshPeers>(ctx.zmq, members, m_rank, Channel::runKeyPair(), timeout, chunk);
     m_chunkFloats = std::max<size_t>(1, chunk / sizeof(float));
     // What one member may have here ahead of its turn: a ring's whole call is ~2 models from a
     // neighbour; an attempt abandoned after a loss stays until the next round (a member may be an
     // attempt ahead) and the model's broadcast comes beside the next round's sum: 5, and one spare.
-    m_mesh->setStashLimit(6 * (modelParameterCount(ctx.training()) + 2) * sizeof(float));
+    m_mesh->setStashLimit(6 * (floats + along) * sizeof(float));
     m_mesh->setWhileWaiting([this] { whileWaiting(); });
 }
 
@@ -109,22 +112,27 @@ double PartyCollective::sum(std::vector<float>& update, double weight, qint64 ro
     return sumOver(*m_mesh, update, weight, round, 0);
 }
 
+// Along with the sum go the weight and a count per slice of the members whose slice is in (those
+// left out: lost, or whose values are no numbers), by which the sum stands for every member.
 double PartyCollective::sumOver(CollectivePeers& peers, std::vector<float>& update, double weight, qint64 round, size_t epoch) {
+    const size_t floats = update.size();
+    std::vector<float> along = leaveOutWhatIsNoNumber(update, round);
+    along.insert(along.begin(), float(weight));  // (a float is exact for a count of samples up to 2^24)
     try {
         if (m_weights) {  // (a half float holds no count of samples beyond 2048 exactly)
             m_collective->allreduce(update.data(), update.size(), peers, sequenceOf(round, kSum, epoch));
-            float total = float(weight);
-            m_weights->allreduce(&total, 1, peers, sequenceOf(round, kWeights, epoch));
-            return total;
+            m_weights->allreduce(along.data(), along.size(), peers, sequenceOf(round, kWeights, epoch));
+        } else {
+            update.insert(update.end(), along.begin(), along.end());
+            m_collective->allreduce(update.data(), update.size(), peers, sequenceOf(round, kSum, epoch));
+            std::copy(update.begin() + qsizetype(floats), update.end(), along.begin());
+            update.resize(floats);
         }
-        update.push_back(float(weight));  // (a float is exact for a count of samples up to 2^24)
-        m_collective->allreduce(update.data(), update.size(), peers, sequenceOf(round, kSum, epoch));
     } catch (const CollectiveError& e) {
         throw RoleError(m_transport.toStdString() + " of round " + std::to_string(round) + ": " + e.what());
     }
-    const double total = update.back();
-    update.pop_back();
-    return total;
+    standForEveryMember(update.data(), floats, along.data() + 1, size_t(m_mesh->size()));
+    return along.front();
 }
 
 ModelVersion PartyCollective::share(const ModelVersion& model, size_t floats, qint64 round) {
@@ -172,8 +180,7 @@ ModelVersion PartyCollective::exchangeGoingOn(const FloatBuffer& update, double 
                 m_phase = Phase::Reducing;
                 const std::vector<int> ranks = liveRanks();
                 PeerSubset live(*m_mesh, ranks);
-                total = sumOver(live, *update, weight, round, m_attemptEpoch);
-                standForEveryMember(*update, ranks.size());
+                total = sumOver(live, *update, weight, round, m_attemptEpoch);  // (standing for those lost too)
             }
             if (!pushes()) {
                 m_phase = Phase::AwaitingModel;
@@ -193,14 +200,25 @@ ModelVersion PartyCollective::exchangeGoingOn(const FloatBuffer& update, double 
     }
 }
 
-// The sum of the members left stands for the whole party, as a party server's does for workers
-// it left out (RoundCollector::leaveOut): unscaled, a party of 4 that lost one counted as 3/4 of
-// itself at the global tier (a rule's centre per worker behind it came out 0.75 of the others').
-void PartyCollective::standForEveryMember(std::vector<float>& sum, size_t live) const {
-    const size_t members = size_t(m_mesh->size());
-    if (live == 0 || live >= members) return;
-    const float scale = float(members) / float(live);
-    for (float& v : sum) v *= scale;
+// A worker whose training broke (a learning rate too high, a faulty device) has NaN or infinite
+// values in its update, and one of them made the whole party's sum NaN, which the global server
+// refused: the party lost every round. Its slices that hold them are left out, as a party server
+// leaves out those of such a push (RoundCollector): the same model. Returns the flags of
+// keepFiniteSlices.
+std::vector<float> PartyCollective::leaveOutWhatIsNoNumber(std::vector<float>& update, qint64 round) {
+    std::vector<float> in = keepFiniteSlices(update.data(), update.size());
+    const auto out = size_t(std::count(in.begin(), in.end(), 0.0f));
+    if (out == 0) return in;
+    ++m_roundsNotANumber;
+    const auto now = std::chrono::steady_clock::now();
+    if (m_roundsNotANumber > 1 && now - m_notANumberSaid < std::chrono::seconds(5)) return in;  // (a line per 5 s at most)
+    m_notANumberSaid = now;
+    std::fprintf(roleErr(),
+                 "%s: its update of round %lld holds NaN or infinite values in %zu of its %zu slices, which the party's sum "
+                 "leaves out, as a party server would (%llu rounds so far)\n",
+                 qPrintable(m_ctx.node.id), static_cast<long long>(round), out, in.size(),
+                 static_cast<unsigned long long>(m_roundsNotANumber));
+    return in;
 }
 
 // Members on either side of the lost pushing worker's last fan-out hold different models, and

@@ -23,6 +23,7 @@
 #include "RoleContext.h"
 #include "SchedulerClient.h"
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -94,7 +95,7 @@ private:
     // A new attempt at `round`: the losses so far, the stash without an abandoned attempt's chunks.
     void beginAttempt(qint64 round);
     std::vector<int> liveRanks() const;
-    void standForEveryMember(std::vector<float>& sum, size_t live) const;  // × members / live
+    std::vector<float> leaveOutWhatIsNoNumber(std::vector<float>& update, qint64 round);
     void whileWaiting();
 
     RoleContext& m_ctx;
@@ -108,6 +109,8 @@ private:
     std::function<void()> m_whileWaiting;
     std::function<ModelVersion()> m_takeOver;
     SchedulerClient* m_partyScheduler = nullptr;  // under fault_policy continue
+    quint64 m_roundsNotANumber = 0;  // rounds whose update held NaN or infinite values
+    std::chrono::steady_clock::time_point m_notANumberSaid;
     std::vector<int> m_lost;  // ranks lost, in the order the scheduler said: the view's epoch is its size
     Phase m_phase = Phase::Idle;
     size_t m_attemptEpoch = 0;

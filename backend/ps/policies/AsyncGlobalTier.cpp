@@ -1,7 +1,11 @@
 #include "AsyncGlobalTier.h"
 
 #include "ModeRegistry.h"
+#include "ModelRegistry.h"
+#include "ShardedLinks.h"
 #include "VectorMath.h"
+
+#include <algorithm>
 
 namespace hips {
 
@@ -13,6 +17,9 @@ AsyncGlobalTier::AsyncGlobalTier(const RoleContext& ctx, const QSet<QString>& co
       m_log(ctx.node.id) {
     const ModePolicy policy = ModeRegistry::policy(m_settings.mode);
     m_compensation = policy.delayCompensation;
+    if (const Party* central = ctx.topology.centralParty(); m_compensation && central)
+        m_weightFloats = shardMapOf(m_settings, int(central->servers.size()))
+                             .floatsBelow(ctx.node.rank, ModelRegistry::trainableFloats(m_settings.modelSpec()));
     for (const QString& id : contributors) {
         const auto node = ctx.topology.node(id);
         const Party* party = node ? ctx.topology.party(node->party) : nullptr;
@@ -82,8 +89,8 @@ bool AsyncGlobalTier::compensate(std::vector<float>& delta, const ModelVersion& 
         ModeRegistry::pushShare(m_settings.mode, m_settings.param(QStringLiteral("whole_push")), m_topology.trainingWorkerCount());
     // (Under local_epochs a push's steps are its shard's: known to its worker only, taken as one.)
     const float steps = float(std::max(1, m_settings.localIters));
-    compensateDelay(delta.data(), now.data, backup->second.data, delta.size(), float(m_settings.param(QStringLiteral("dc_lambda"))),
-                    float(m_settings.learningRate), float(share), steps);
+    compensateDelay(delta.data(), now.data, backup->second.data, std::min(delta.size(), m_weightFloats),
+                    float(m_settings.param(QStringLiteral("dc_lambda"))), float(m_settings.learningRate), float(share), steps);
     return true;
 }
 

@@ -50,6 +50,9 @@ private:
     int m_perRound = 0;
     qint64 m_handled = 0;
     bool m_compensation = false;
+    // DC-ASGD compensates gradients: the shard's floats that are weights, not BatchNorm's running
+    // statistics after them (which are no gradient's and may not go below zero).
+    size_t m_weightFloats = 0;
     std::map<qint64, ModelVersion> m_recent;  // the versions pushes may still be based on (DC-ASGD)
 };
 

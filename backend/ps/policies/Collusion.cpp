@@ -72,6 +72,7 @@ public:
     int minimumContributions() const override { return m_inner->minimumContributions(); }
     QString minimumReason() const override { return m_inner->minimumReason(); }
     QCborMap report() const override { return m_inner->report(); }
+    bool shortRound() const override { return m_inner->shortRound(); }
 
 private:
     std::unique_ptr<AggregationRule> m_inner;

@@ -172,8 +172,7 @@ private:
         reportDraw(model.version + 1);
         m_tier.latePushes = m_collector.late() + (m_secure ? m_secure->late() : 0);
         m_tier.overclaims = m_collector.overclaims();
-        if (const QCborMap r = m_collector.ruleRecord(model.version + 1); !r.isEmpty() && !m_collector.closedEmpty())
-            m_tier.ctx.metrics.report(metric::kRobust, r);
+        if (const QCborMap r = m_collector.ruleRecord(model.version + 1); !r.isEmpty()) m_tier.ctx.metrics.report(metric::kRobust, r);
         apply();
     }
 
@@ -195,7 +194,7 @@ private:
         const auto start = Clock::now();
         ModelVersion& model = m_tier.model;
         const QStringList ready = m_tier.pulls.take(model.version + 1);
-        if (m_collector.closedEmpty()) {  // nobody's update came: the model as it was (not a server
+        if (m_collector.closedEmpty()) {  // no update came, or each was refused: the model as it was (not a server
             m_collector.takeFolded();  // optimizer's step on nothing, nor slices of one that went down)
             FloatBuffer same = m_tier.pool.acquire(model.size);
             std::copy(model.data, model.data + model.size, same->data());

@@ -137,6 +137,12 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
         ++m_nonFinite;
         d.spoiled = true;
         reject(push, QStringLiteral("floats %1..%2 hold NaN or infinite values; not aggregated").arg(offset).arg(offset + qint64(count)));
+        // Left out as a lost contributor's slice is: the others' sum of it stands for all (it
+        // counted as zeros, and a round with a broken worker took a step 1/N short).
+        if (folding() && !partial()) {
+            ++m_leftOutPerSlice[index];
+            m_leftOutSharePerSlice[index] += shareOf(from);
+        }
     }
     sliceDelivered(index);
     if (d.count < d.slices.size()) return false;
@@ -147,8 +153,11 @@ bool RoundCollector::add(Envelope& push, qint64 expectedRound, size_t expectedSi
         auto zeros = std::make_shared<std::vector<float>>(expectedSize, 0.0f);
         m_rule->add(Contribution{from, d.weight, zeros->data(), expectedSize, zeros});
     }
+    // A refused update closes the round as a whole one does (one broken worker never stalls it),
+    // but its share is not in the result: the others' stands for it, and for its samples (its
+    // weight). (Draco's code decodes the whole sum in spite of it.)
     m_weight += d.weight;
-    m_completeShare += shareOf(from);
+    if (!d.spoiled || m_rule->codesWorkers()) m_completeShare += shareOf(from);
     if (++m_complete < needed()) return false;
     closeRound();
     return true;
@@ -268,6 +277,7 @@ bool RoundCollector::closeWithWhatCame(int atLeast) {
 }
 
 QCborMap RoundCollector::ruleRecord(qint64 round) const {
+    if (m_noneCame) return {};  // (the rule's report is an earlier round's)
     QCborMap r = m_rule->report();  // the rule's own fields (iterations, undecided groups, …) as they are
     if (r.isEmpty()) return {};
     r.insert(QString(metric::kRound), round);
@@ -309,9 +319,11 @@ void RoundCollector::closeRound() {
     m_deliveries.clear();
     m_closedRound = std::max(m_closedRound, m_openRound);
     m_roundWeight = std::exchange(m_weight, 0.0);
-    m_emptyRound = m_complete == 0;
-    if (!folding() && !m_emptyRound) m_rule->finish();
-    m_scale = m_complete > 0 ? m_totalShare / m_completeShare : m_totalShare;
+    m_emptyRound = m_completeShare == 0;  // (none came, or every one was refused)
+    m_noneCame = m_complete == 0;
+    if (!folding() && !m_noneCame) m_rule->finish();  // (every one refused: a robust rule says its round is short)
+    if (!folding() && !m_noneCame && m_rule->shortRound()) m_emptyRound = true;
+    m_scale = m_completeShare > 0 ? m_totalShare / m_completeShare : m_totalShare;
     // A centre per worker, as the tier's workers' sum (its n × centre is of the n contributions).
     if (!folding() && m_rule->centres() && m_rule->contributions() > 0) m_scale = m_totalShare / float(m_rule->contributions());
     if (!folding()) return;
@@ -337,7 +349,10 @@ void RoundCollector::startRound(size_t expectedSize, qint64 round) {
     m_partialRound = m_quorum < int(m_contributors.size()) || !m_absent.isEmpty();
     // A quorum closes a round on whole contributions: a slice of one that does not make it must
     // not be in the sum, so several-slice updates are folded only when every contributor counts.
-    if (m_foldTarget && m_rule->foldsOnArrival() && (!partial() || sliceCount(expectedSize) == 1)) {
+    // (A round with a contributor down is partial too, but not a race: the rule sums in the
+    // senders' order, not folded in arrival order, so its bits do not depend on the network.)
+    const bool race = m_quorum < int(m_contributors.size());
+    if (m_foldTarget && m_rule->foldsOnArrival() && (!partial() || (race && sliceCount(expectedSize) == 1))) {
         m_fold = m_foldTarget();
         if (!m_fold.out || m_fold.out->size() != expectedSize) m_fold = {};  // not this round, then
     }

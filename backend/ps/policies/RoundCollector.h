@@ -29,7 +29,9 @@ std::unique_ptr<AggregationRule> makeAggregationRule(const TrainingSettings& set
 // expected size, and slices holding non-finite values (NaN, ±Inf), with a message on stderr
 // (counted, rate-limited, naming the sender), never a crash. A rejected non-finite slice counts
 // as delivered, so one bad value never stalls a round: under a rule that folds (a sum) only that
-// slice of that sender is left out; under any other rule the sender's whole update is.
+// slice of that sender is left out; under any other rule the sender's whole update is. What is
+// left out is made up for as a lost contributor's is (the others' sum stands for it), and a
+// round whose every update was refused leaves the model as it was (closedEmpty).
 class RoundCollector {
 public:
     // `quorum`: contributions that close a round (backup workers, ps_pytorch's
@@ -103,7 +105,7 @@ public:
     bool closeEmpty(qint64 round, size_t size);
     // Drops what such a round, when open, has (a party server sends nothing up for it).
     void dropRound();
-    // Whether the last closed round had no whole contribution (closeEmpty's).
+    // Whether the last closed round had no whole contribution (closeEmpty's), or only refused ones.
     bool closedEmpty() const { return m_emptyRound; }
     // round_timeout_s: closes the open round with the whole contributions it has, if it has at
     // least `atLeast` (1 or more); those that did not deliver are left out of it. True when closed.
@@ -195,7 +197,8 @@ private:
     QSet<QString> m_leftOut;  // of the open round: not waited for any more
     qint64 m_sitOutRound = -1;
     QSet<QString> m_sitOut;  // of m_sitOutRound: sitOut's
-    bool m_emptyRound = false;  // the last closed round had no contribution: its result is the base
+    bool m_emptyRound = false;  // the last closed round had no contribution (or each was refused): its result is the base
+    bool m_noneCame = false;  // ... and no push at all
     std::vector<int> m_leftOutPerSlice;  // of the open round: slices counted without a contribution
     bool m_tolerateLate = false, m_partialRound = false;
     size_t m_length = 0;

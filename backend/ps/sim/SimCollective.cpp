@@ -1,5 +1,6 @@
 #include "SimCollective.h"
 
+#include "ModelSlices.h"
 #include "RoleError.h"
 #include "ThreadPeers.h"
 
@@ -19,16 +20,15 @@ std::pair<std::unique_ptr<Collective>, std::unique_ptr<Collective>> partyCollect
 }
 
 CollectiveSum sumCollectively(Collective& collective, Collective* weightsApart, const std::vector<const float*>& updates,
-                              const std::vector<double>& weights, size_t floats, quint32 sequence, const LinkCost& lan) {
+                              const std::vector<double>& weights, size_t floats, size_t members, quint32 sequence, const LinkCost& lan) {
     const int n = int(updates.size());
     const size_t ranksCount = size_t(n);
-    const size_t riding = weightsApart ? 0 : 1;  // the weight as one more float of the sum
-    std::vector<std::vector<float>> data(ranksCount);
-    std::vector<float> weight(ranksCount);
+    std::vector<std::vector<float>> data(ranksCount), along(ranksCount);  // along: the weight, a count per slice
     for (int r = 0; r < n; ++r) {
         data[size_t(r)].assign(updates[size_t(r)], updates[size_t(r)] + floats);
-        weight[size_t(r)] = float(weights[size_t(r)]);
-        if (riding) data[size_t(r)].push_back(weight[size_t(r)]);
+        along[size_t(r)] = keepFiniteSlices(data[size_t(r)].data(), floats);  // (as PartyCollective's members do)
+        along[size_t(r)].insert(along[size_t(r)].begin(), float(weights[size_t(r)]));
+        if (!weightsApart) data[size_t(r)].insert(data[size_t(r)].end(), along[size_t(r)].begin(), along[size_t(r)].end());
     }
     ThreadMesh mesh(n, std::chrono::seconds(600));
     std::vector<std::string> errors(ranksCount);
@@ -37,8 +37,8 @@ CollectiveSum sumCollectively(Collective& collective, Collective* weightsApart, 
         ranks.emplace_back([&, r] {
             try {
                 const auto peers = mesh.peersOf(r);
-                collective.allreduce(data[size_t(r)].data(), floats + riding, *peers, sequence);
-                if (weightsApart) weightsApart->allreduce(&weight[size_t(r)], 1, *peers, sequence + 2);
+                collective.allreduce(data[size_t(r)].data(), data[size_t(r)].size(), *peers, sequence);
+                if (weightsApart) weightsApart->allreduce(along[size_t(r)].data(), along[size_t(r)].size(), *peers, sequence + 2);
             } catch (const std::exception& e) {
                 errors[size_t(r)] = e.what();
             }
@@ -47,8 +47,10 @@ CollectiveSum sumCollectively(Collective& collective, Collective* weightsApart, 
     for (const std::string& e : errors)
         if (!e.empty()) throw RoleError("the party's collective: " + e);
     CollectiveSum out;
-    out.weight = riding ? data[0].back() : weight[0];
-    if (riding) data[0].pop_back();
+    if (!weightsApart) std::copy(data[0].begin() + qsizetype(floats), data[0].end(), along[0].begin());
+    data[0].resize(floats);
+    standForEveryMember(data[0].data(), floats, along[0].data() + 1, members);
+    out.weight = along[0].front();
     out.sum = std::make_shared<std::vector<float>>(std::move(data[0]));
     out.bytes.assign(size_t(n), std::vector<quint64>(size_t(n), 0));
     quint64 busiest = 0;

@@ -1,8 +1,8 @@
 #pragma once
 // A collective party (Party::transport) in hips simulate: its workers' pushes summed by the
-// deployed party's own Collective, over threads (ThreadMesh), in rank order with the weight riding
-// along as one more float (at half precision, summed apart), as PartyCollective::sum does, so the
-// sum has the deployed run's bits;
+// deployed party's own Collective, over threads (ThreadMesh), in rank order with the weight and a
+// count per slice riding along (at half precision, summed apart), as PartyCollective::sum does, so
+// the sum has the deployed run's bits;
 // what the sum costs on the virtual clock; and the bytes of each link inside the party.
 #include "Collective.h"
 #include "ModelBuffers.h"
@@ -29,7 +29,8 @@ std::pair<std::unique_ptr<Collective>, std::unique_ptr<Collective>> partyCollect
 
 // `updates[r]` and `weights[r]`: rank r's push (`floats` long). With `weightsApart` (a collective
 // at half precision) the weights are summed by it on their own, exactly, as PartyCollective does.
+// The sum stands for all the party's `members` (those that pushed, and those lost), slice by slice.
 CollectiveSum sumCollectively(Collective& collective, Collective* weightsApart, const std::vector<const float*>& updates,
-                              const std::vector<double>& weights, size_t floats, quint32 sequence, const LinkCost& lan);
+                              const std::vector<double>& weights, size_t floats, size_t members, quint32 sequence, const LinkCost& lan);
 
 }  // namespace hips::sim

@@ -430,9 +430,7 @@ private:
             updates.push_back(x.update->data());
             weights.push_back(x.weight);
         }
-        const CollectiveSum c = sumCollectively(*p.collective, p.weights.get(), updates, weights, size(), quint32(push * 3), kLan);
-        if (pushes.size() < p.members.size())  // (the sum of those on stands for the party, as PartyCollective's does)
-            for (float& v : *c.sum) v *= float(p.members.size()) / float(pushes.size());
+        const auto c = sumCollectively(*p.collective, p.weights.get(), updates, weights, size(), p.members.size(), quint32(push * 3), kLan);
         VirtualWorker& pusher = m_workers.at(pushes.front().worker);
         for (size_t from = 0; from < pushes.size(); ++from) {
             VirtualWorker& w = m_workers.at(pushes[from].worker);
@@ -477,7 +475,9 @@ private:
             collect(*m_collector, arrivals, push, size(), m_globalDeadline, drawnAmong(m_topology, m_globalContributors, roundOf(push)));
         if (!o.complete) return unchangedRound(push, latestArrival(arrivals), "every contributor dropped out (availability)");
         FloatBuffer next = m_collector->takeFolded();
-        if (m_optimizer || m_fedOptimizer) {
+        if (m_collector->closedEmpty()) {  // every update was refused: the model as it was (as deployed)
+            next = std::make_shared<std::vector<float>>(m_model.data, m_model.data + size());
+        } else if (m_optimizer || m_fedOptimizer) {
             FloatBuffer aggregate = next;
             if (!aggregate) {
                 aggregate = m_pool.acquire(size());
