@@ -243,6 +243,7 @@ private:
         m_policy->restoreOptimizerState(std::move(c.optimizer));
         m_model = ModelVersion::fromBuffer(c.version, std::make_shared<std::vector<float>>(std::move(c.model)));
         m_lastRound = c.round;
+        m_lastRoundModel = m_model;
         std::fprintf(roleErr(), "%s: restarted; it goes on from the model of round %lld\n", qPrintable(m_ctx.node.id),
                      static_cast<long long>(c.round));
         m_ctx.metrics.report(metric::kModelInit,
@@ -263,8 +264,8 @@ private:
     void masterRestarted() {
         std::fprintf(roleErr(), "%s: the master is in touch again; it evaluates from round %lld on\n", qPrintable(m_ctx.node.id),
                      static_cast<long long>(m_lastRound));
-        if (m_lastRound <= 0) return;  // the first round's snapshot is still to come
-        ModelVersion snapshot = m_model;
+        if (m_lastRound <= 0 || !m_lastRoundModel.data) return;  // the first round's snapshot is still to come
+        ModelVersion snapshot = m_lastRoundModel;  // (the model now may be steps into the next round: ssgd, esync)
         snapshot.version = m_lastRound;
         sendModel(m_channel, m_master, snapshot, QStringLiteral("snapshot"));
     }
@@ -282,6 +283,7 @@ private:
         m_policy->restoreOptimizerState(std::move(c->optimizer));
         m_model = ModelVersion::fromBuffer(c->version, std::make_shared<std::vector<float>>(std::move(c->model)));
         m_lastRound = c->round;
+        m_lastRoundModel = m_model;
         // A restart in the first resumed round (on its standby host too) goes on from it.
         if (m_tier.beforePublish) m_tier.beforePublish();
         m_ctx.metrics.report(metric::kModelInit,
@@ -323,6 +325,7 @@ private:
                               {metric::kRoundSeconds, std::chrono::duration<double>(Clock::now() - m_roundStart).count()}});
         m_roundStart = Clock::now();
         m_lastRound = round;
+        m_lastRoundModel = m_model;
         keepCheckpoint(round);
         QCborMap traffic = trafficFields(m_channel);
         traffic.insert(QStringLiteral("round"), round);
@@ -356,6 +359,7 @@ private:
     RejectionLog m_log{m_ctx.node.id};
     bool m_masterHasFinal = false;  // the master evaluated the final round's model (kEvaluated)
     qint64 m_lastRound = 0;  // the last round done
+    ModelVersion m_lastRoundModel;  // the model it ended with (what a restarted master evaluates)
     bool m_keptRecoveryPoint = false;
     Clock::time_point m_roundStart;
 };

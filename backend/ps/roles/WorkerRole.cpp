@@ -127,6 +127,7 @@ public:
         // (Not one restarted later in the resumed run: the checkpoint's state is rounds behind it.)
         if (resumeRound > 0 && pushes == resumeRound * pushesPerRound) restoreState(resumeRound);
         RoundStats stats;
+        qint64 pushesInStats = 0;  // (fewer than a round's when a newer model overtook this worker)
         double commSeconds = 0, waitSeconds = 0;
         bool attacked = false;
         const bool sampling = samplesClients(m_ctx.topology);
@@ -163,6 +164,7 @@ public:
             commSeconds += std::chrono::duration<double>(Clock::now() - commStart).count();
             waitSeconds += std::chrono::duration<double>(m_firstSliceAt - sent).count();
             stats.loss += s.loss / double(pushesPerRound);
+            ++pushesInStats;
             stats.samples += s.samples;
             stats.computeSeconds += s.computeSeconds;
             stats.steps += s.steps;
@@ -170,11 +172,14 @@ public:
             // an earlier model again: this push's work is done again, and reported then.
             const bool trainedAgain = m_party && global.version <= pushes;
             if (++pushes % pushesPerRound == 0 && !trainedAgain) {  // its work is reported under the round it pushed for
-                report(pushes / pushesPerRound, stats, {commSeconds, waitSeconds}, m_up ? &*m_up : nullptr, pushesPerRound,
+                // The mean over the pushes it made (a loss that counted the skipped ones as 0 was too low).
+                if (pushesInStats < pushesPerRound) stats.loss *= double(pushesPerRound) / double(pushesInStats);
+                report(pushes / pushesPerRound, stats, {commSeconds, waitSeconds}, m_up ? &*m_up : nullptr, pushesInStats,
                        std::exchange(attacked, false));
                 // (Scored under the round of the model it got: after a late push, a newer one.)
                 evaluateHeldOut((eachAsItComes ? pushes : std::max(pushes, global.version)) / pushesPerRound, global);
                 stats = {};
+                pushesInStats = 0;
                 commSeconds = waitSeconds = 0;
             }
             // A push that came late (its round closed without it: a quorum, a round timeout, a
@@ -183,6 +188,7 @@ public:
             if (!eachAsItComes && (global.version > pushes || (m_party && global.version < pushes))) {
                 pushes = global.version;
                 stats = {};
+                pushesInStats = 0;
                 commSeconds = waitSeconds = 0;
             }
         }
