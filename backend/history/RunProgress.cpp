@@ -4,6 +4,7 @@
 #include "TopologyLimits.h"
 
 #include <QJsonArray>
+#include <QtNumeric>
 #include <algorithm>
 #include <cmath>
 
@@ -53,10 +54,10 @@ QList<RoundRow> RunProgress::ingest(const QJsonObject& r, double elapsed) {
             if (const int skipped = v.toInt(-1); skipped >= m_nextRound && skipped < round) m_pending[skipped].evaluated = true;
         Pending& p = m_pending[round];
         p.evaluated = true;
-        p.testLoss = r.value(metric::kTestLoss).toDouble();
+        p.testLoss = r.value(metric::kTestLoss).toDouble(qQNaN());  // (null: not a number, the model diverged)
         if (const double top5 = r.value(metric::kTestTop5).toDouble(-1); top5 >= 0) p.top5 = top5;
         if (r.contains(metric::kTestRmse)) {  // a regression: lower is better
-            p.rmse = r.value(metric::kTestRmse).toDouble();
+            p.rmse = r.value(metric::kTestRmse).toDouble(qQNaN());
             if (std::isnan(m_bestRmse) || p.rmse < m_bestRmse) m_bestRmse = p.rmse;
         } else {
             p.accuracy = r.value(metric::kTestAccuracy).toDouble();

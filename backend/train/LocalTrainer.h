@@ -29,6 +29,8 @@ struct TrainingData {
 struct EvalStats {
     double accuracy = 0;
     double rmse = -1;  // a regression's root mean squared error over every target; -1: a classifier's
+    // (NaN: a regression whose model diverged, never a classifier's accuracy of 0.)
+    bool regression() const { return !(rmse < 0); }
     double top5 = -1;  // -1: fewer than 5 classes
     std::vector<int64_t> confusion;  // classes x classes, row = true class, column = predicted
     double loss = 0;

@@ -71,6 +71,18 @@ private Q_SLOTS:
         QVERIFY2(std::isnan(rows[0].trainLoss), qPrintable(QString::number(rows[0].trainLoss)));
     }
 
+    // A diverged model's evaluation: its test loss (and a regression's RMSE) come as null, shown as
+    // not a number, never a perfect 0.
+    void progressShowsADivergedEvaluationAsNotANumber() {
+        RunProgress p(1, 1, 1);
+        QVERIFY(p.ingest(rec("aggregate", 1), 1.0).isEmpty());
+        QVERIFY(p.ingest(rec("train", 1, {{"loss", 1.0}, {"samples", 10}}), 1.5).isEmpty());
+        const QList<RoundRow> rows = p.ingest(rec("eval", 1, {{"test_loss", QJsonValue::Null}, {"test_rmse", QJsonValue::Null}}), 2.0);
+        QCOMPARE(rows.size(), 1);
+        QVERIFY2(std::isnan(rows[0].testLoss), qPrintable(QString::number(rows[0].testLoss)));
+        QVERIFY2(std::isnan(rows[0].testRmse) && std::isnan(rows[0].testAccuracy), qPrintable(QString::number(rows[0].testRmse)));
+    }
+
     void progressEmitsRoundsInOrderWhenComplete() {
         RunProgress p(2, 3, 2);  // 2 workers, 3 rounds, eval every 2 (and the last)
         QVERIFY(p.ingest(rec("aggregate", 1), 1.0).isEmpty());

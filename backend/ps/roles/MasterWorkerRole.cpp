@@ -35,7 +35,7 @@ std::optional<ModelVersion> receiveSnapshot(ShardedLinks& links, std::chrono::mi
 
 void writeModelMeta(const QString& dir, qint64 version, const EvalStats& e, const TrainingSettings& s, double beginTime) {
     QJsonObject meta{{"global_iters", version}, {"learning_rate", s.learningRate}, {"batch_size", s.batchSize}, {"begin_time", beginTime}};
-    meta.insert(e.rmse >= 0 ? metric::kTestRmse : metric::kTestAccuracy, e.rmse >= 0 ? e.rmse : e.accuracy);
+    meta.insert(e.regression() ? metric::kTestRmse : metric::kTestAccuracy, e.regression() ? e.rmse : e.accuracy);
     const QByteArray bytes = QJsonDocument(meta).toJson(QJsonDocument::Compact);
     if (const QString error = writeFileAtomically(QDir(dir).filePath(QStringLiteral("net.meta")), bytes); !error.isEmpty())
         throw RoleError(error.toStdString());
@@ -43,7 +43,7 @@ void writeModelMeta(const QString& dir, qint64 version, const EvalStats& e, cons
 
 QCborMap scoreFields(const EvalStats& e) {
     QCborMap fields{{metric::kTestLoss, e.loss}};
-    if (e.rmse >= 0) {
+    if (e.regression()) {
         fields.insert(metric::kTestRmse, e.rmse);
         return fields;
     }
