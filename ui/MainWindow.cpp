@@ -585,11 +585,18 @@ void MainWindow::adoptFrom(const MainWindow& other) {
     updateTitle();
 }
 
+// "Stop the run and quit": the window waits for the run to stop (its roles ended, the history
+// saying "stopped", a remote run's files fetched) and closes then; closed at once, the run was
+// left "interrupted" and its agents went on. Closing it again meanwhile quits at once.
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (!maybeSave()) return event->ignore();
-    if (m_run->isActive()) {
+    if (!m_closeWhenStopped && !maybeSave()) return event->ignore();
+    if (m_run->isActive() && !m_closeWhenStopped) {
         if (QMessageBox::question(this, tr("A run is under way"), tr("Stop the run and quit?")) != QMessageBox::Yes) return event->ignore();
+        m_closeWhenStopped = true;
+        connect(m_run, &RunPanel::runFinished, this, &QWidget::close, Qt::QueuedConnection);
         m_run->stop();
+        statusBar()->showMessage(tr("Stopping the run; the window closes once it has stopped (close it again to quit now)"));
+        return event->ignore();
     }
     StudioSettings::setWindow({saveGeometry(), saveState(), m_tabs->currentIndex()});
     event->accept();

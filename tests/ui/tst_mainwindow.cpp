@@ -16,6 +16,7 @@
 #include "Versions.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
@@ -116,6 +117,25 @@ private Q_SLOTS:
         t.training.localEpochs = 1;  // with local_iters 50: exactly one of them may be set
         window.designer()->setTopology(t);
         QVERIFY2(window.statusBar()->currentMessage().startsWith("1 problem in the topology: "),
+                 qPrintable(window.statusBar()->currentMessage()));
+    }
+
+    // A start the controller refuses (here: Simulate ticked for a mode hips simulate does not run)
+    // says why in the status bar; the state change after it wrote "Topology valid" over it, and
+    // the click seemed to do nothing.
+    void aRefusedStartSaysWhyInTheStatusBar() {
+        QTemporaryDir dir;
+        MainWindow window(dir.filePath("h.sqlite"));
+        const TopologyLoad load = TopologyReader::readFile(QStringLiteral(HIPS_SOURCE_DIR "/tests/data/topologies/small.json"));
+        QVERIFY(load.ok());
+        Topology t = *load.topology;
+        t.training.mode = QStringLiteral("asgd");
+        window.designer()->setTopology(t);
+        window.runPanel()->findChild<QCheckBox*>("simulate")->setChecked(true);
+        QPushButton* start = window.runPanel()->findChild<QPushButton*>("start_all");
+        QVERIFY(start && start->isEnabled());
+        start->click();
+        QVERIFY2(window.statusBar()->currentMessage().startsWith("Cannot start: hips simulate runs the modes"),
                  qPrintable(window.statusBar()->currentMessage()));
     }
 

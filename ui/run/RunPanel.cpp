@@ -210,9 +210,9 @@ bool RunPanel::start(const Topology& topology) {
                                                  RunDirectory::safeName(topology.name));
     if (!c->start(topology, dir)) {
         m_log->append(QStringLiteral("controller"), QStringLiteral("error"), c->error());
-        Q_EMIT message(tr("Cannot start: %1").arg(c->error()));
         markNotStarted(c->error());
         setState(RunState::Failed);
+        Q_EMIT message(tr("Cannot start: %1").arg(c->error()));  // (after the state: its change rewrites the status bar)
         return false;
     }
     Q_EMIT runStarted(topology);
