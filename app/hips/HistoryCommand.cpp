@@ -28,6 +28,10 @@ static QString shown(const QString& text, qsizetype maxChars = -1) {
 // History tab filters them; every run when it is empty. Newest first, as the History tab sorts.
 static int listRuns(const RunStore& store, const QString& filter) {
     QList<RunListEntry> runs = store.runList();
+    if (const QString e = store.readError(); !e.isEmpty()) {  // (an empty list is no answer to a file that cannot be read)
+        std::fprintf(stderr, "hips history: %s\n", qPrintable(e));
+        return 1;
+    }
     runs.removeIf([&](const RunListEntry& e) { return !runMatches(e.run, filter); });
     std::reverse(runs.begin(), runs.end());  // (the store lists them by id: oldest first)
     if (runs.isEmpty() && !filter.isEmpty()) {
@@ -51,7 +55,8 @@ static std::optional<RunRecord> findRun(const RunStore& store, const QString& id
     bool ok = false;
     const qint64 id = idText.toLongLong(&ok);
     const auto run = ok ? store.run(id) : std::nullopt;
-    if (!run) std::fprintf(stderr, "hips history: no run '%s' in this history; see `hips history list`\n", qPrintable(idText));
+    if (!run && !store.readError().isEmpty()) std::fprintf(stderr, "hips history: %s\n", qPrintable(store.readError()));
+    else if (!run) std::fprintf(stderr, "hips history: no run '%s' in this history; see `hips history list`\n", qPrintable(idText));
     return run;
 }
 
@@ -132,6 +137,10 @@ static int showRun(const RunStore& store, const QString& idText) {
     for (const QString& e : store.eventMessages(r->id, "fault")) std::printf("fault: %s\n", qPrintable(shown(e)));
     for (const QString& e : store.eventMessages(r->id, "error")) std::printf("error: %s\n", qPrintable(shown(e)));
     printWarnings(store.eventMessages(r->id, "warning"), r->id);
+    if (const QString e = store.readError(); !e.isEmpty()) {
+        std::fprintf(stderr, "hips history: %s; what is shown above may be incomplete\n", qPrintable(e));
+        return 1;
+    }
     return 0;
 }
 

@@ -44,8 +44,8 @@ int reportCommand(const QStringList& arguments) {
     QElapsedTimer timer;
     timer.start();
     const auto report = RunReport::load(*store, id, target, &error);
-    if (!report) {
-        std::fprintf(stderr, "hips report: %s\n", qPrintable(error));
+    if (!report || !store->readError().isEmpty()) {  // (a report of what a failed read left out is no report)
+        std::fprintf(stderr, "hips report: %s; nothing written\n", qPrintable(store->readError().isEmpty() ? error : store->readError()));
         return 2;
     }
     if (const QString e = writeReport(*report, args.value("out")); !e.isEmpty()) {

@@ -40,28 +40,40 @@ QList<Replayed> metricRecords(const QList<MetricRecord>& metrics) {
     return out;
 }
 
+// (Each record's links are gathered apart and put into it once: taken out of the record, searched
+// and put back for each row, a global server's thousands of links took minutes.)
 QList<Replayed> trafficRecords(const QList<TrafficRecord>& traffic) {
+    struct Links {
+        QHash<QString, qsizetype> at;  // by peer
+        QList<QJsonObject> links;
+    };
     QList<Replayed> out;
+    QList<Links> linksOf;  // out's, by index
     QHash<QString, qsizetype> index;
     for (const TrafficRecord& r : traffic) {
         const QString sender = r.link.section('>', 0, 0), key = keyOf(r.t, sender, QString(), r.round);
         auto it = index.find(key);
         if (it == index.end()) {
             it = index.insert(key, out.size());
-            out.append(
-                {r.t,
-                 QJsonObject{{"kind", QString(metric::kTraffic)}, {"node", sender}, {metric::kRound, r.round}, {"links", QJsonArray{}}}});
+            out.append({r.t, QJsonObject{{"kind", QString(metric::kTraffic)}, {"node", sender}, {metric::kRound, r.round}}});
+            linksOf.append(Links{});
         }
         // A node may report twice in the same millisecond (a party server's last model and its
         // end): counters are cumulative, so a link seen again keeps its larger count, never both.
-        QJsonArray links = out[*it].record["links"].toArray();
+        Links& l = linksOf[*it];
         const QString peer = r.link.section('>', 1);
         const QJsonObject link{{"peer", peer}, {"sent", double(r.bytes)}, {"tier", r.tier}};
-        qsizetype same = 0;
-        while (same < links.size() && links[same].toObject().value("peer").toString() != peer) ++same;
-        if (same == links.size()) links.append(link);
-        else if (links[same].toObject().value("sent").toDouble() < double(r.bytes)) links[same] = link;
-        out[*it].record["links"] = links;
+        if (const auto same = l.at.constFind(peer); same == l.at.constEnd()) {
+            l.at.insert(peer, l.links.size());
+            l.links.append(link);
+        } else if (l.links[*same].value("sent").toDouble() < double(r.bytes)) {
+            l.links[*same] = link;
+        }
+    }
+    for (qsizetype i = 0; i < out.size(); ++i) {
+        QJsonArray links;
+        for (const QJsonObject& link : linksOf[i].links) links.append(link);
+        out[i].record["links"] = links;
     }
     return out;
 }

@@ -99,6 +99,10 @@ public:
     // full (/home/u/history.sqlite)"; empty while every write succeeded. Once failed, the store
     // refuses all later writes (dropped whole, never half-written) and the committed mark stays.
     QString writeError() const;
+    // The first read that failed (the file locked past the busy timeout, unreadable, not a history),
+    // naming the cause and the file; empty while every read succeeded. A failed read yields nothing:
+    // a caller that shows what it read checks this first ("no run 3" is no answer to a locked file).
+    QString readError() const { return m_readError; }
     // The listener runs once, on the writer thread, when writing fails, with writeError()'s
     // text. Like the commit listener it runs under the writer's lock: it must not call back
     // into the store (post to another thread instead). Tokens work as for the commit listener.
@@ -171,6 +175,8 @@ private:
     QString markInterrupted();
     void presentStale(RunRecord& run) const;
     QSqlQuery reader() const;  // a query on this store's read connection
+    bool read(QSqlQuery& q, const QString& sql = {}) const;  // runs it (prepared: no sql); a failure is kept in m_readError
+    mutable QString m_readError;
     QString m_path;
     int m_busyTimeoutMs = store::kBusyTimeoutMs;
     QString m_connection;

@@ -5,7 +5,9 @@
 
 #include <QJsonDocument>
 #include <algorithm>
+#include <QDir>
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
 
@@ -62,6 +64,12 @@ QSqlQuery RunStore::reader() const {
     return QSqlQuery(QSqlDatabase::database(m_connection));
 }
 
+bool RunStore::read(QSqlQuery& q, const QString& sql) const {
+    if (sql.isEmpty() ? q.exec() : q.exec(sql)) return true;
+    if (m_readError.isEmpty()) m_readError = QStringLiteral("history: %1 (%2)").arg(q.lastError().text(), QDir::toNativeSeparators(m_path));
+    return false;
+}
+
 // A store opened ReadOnly cannot mark the runs of dead controllers; it shows them as a
 // ReadWrite open would have marked them.
 void RunStore::presentStale(RunRecord& run) const {
@@ -73,7 +81,7 @@ void RunStore::presentStale(RunRecord& run) const {
 
 QList<RunRecord> RunStore::runs() const {
     QSqlQuery q = reader();
-    q.exec(QStringLiteral("SELECT id, name, status, started, ended, summary, tags, notes FROM runs ORDER BY id"));
+    read(q, QStringLiteral("SELECT id, name, status, started, ended, summary, tags, notes FROM runs ORDER BY id"));
     QList<RunRecord> out;
     while (q.next()) {
         out << recordOf(q);
@@ -85,7 +93,7 @@ QList<RunRecord> RunStore::runs() const {
 QList<RunListEntry> RunStore::runList() const {
     QSqlQuery q = reader();
     q.setForwardOnly(true);
-    q.exec(runWithFactsSql() + QStringLiteral(" ORDER BY r.id"));
+    read(q, runWithFactsSql() + QStringLiteral(" ORDER BY r.id"));
     QList<RunListEntry> out;
     while (q.next()) {
         out << RunListEntry{recordOf(q), factsOf(q)};
@@ -96,7 +104,7 @@ QList<RunListEntry> RunStore::runList() const {
 
 std::optional<RunRecord> RunStore::run(qint64 id) const {
     QSqlQuery q = reader();
-    q.exec(QStringLiteral("SELECT id, name, status, started, ended, summary, tags, notes FROM runs WHERE id = %1").arg(id));
+    read(q, QStringLiteral("SELECT id, name, status, started, ended, summary, tags, notes FROM runs WHERE id = %1").arg(id));
     if (!q.next()) return std::nullopt;
     RunRecord r = recordOf(q);
     presentStale(r);
@@ -105,13 +113,13 @@ std::optional<RunRecord> RunStore::run(qint64 id) const {
 
 RunFacts RunStore::facts(qint64 run) const {
     QSqlQuery q = reader();
-    q.exec(runWithFactsSql() + QStringLiteral(" WHERE r.id = %1").arg(run));
+    read(q, runWithFactsSql() + QStringLiteral(" WHERE r.id = %1").arg(run));
     return q.next() ? factsOf(q) : RunFacts{};
 }
 
 qint64 RunStore::metricCount(qint64 run) const {
     QSqlQuery q = reader();
-    q.exec(QStringLiteral("SELECT count(*) FROM metrics WHERE run_id = %1").arg(run));
+    read(q, QStringLiteral("SELECT count(*) FROM metrics WHERE run_id = %1").arg(run));
     return q.next() ? q.value(0).toLongLong() : 0;
 }
 
@@ -125,13 +133,13 @@ QStringList RunStore::eventMessages(qint64 run, const QString& level) const {
 
 QByteArray RunStore::topologyJson(qint64 run) const {
     QSqlQuery q = reader();
-    q.exec(QStringLiteral("SELECT topology FROM runs WHERE id = %1").arg(run));
+    read(q, QStringLiteral("SELECT topology FROM runs WHERE id = %1").arg(run));
     return q.next() ? q.value(0).toString().toUtf8() : QByteArray();
 }
 
 QString RunStore::runDirectory(qint64 run) const {
     QSqlQuery q = reader();
-    q.exec(QStringLiteral("SELECT run_dir FROM runs WHERE id = %1").arg(run));
+    read(q, QStringLiteral("SELECT run_dir FROM runs WHERE id = %1").arg(run));
     return q.next() ? q.value(0).toString() : QString();
 }
 
@@ -141,7 +149,7 @@ QHash<QString, RunStore::AgentMark> RunStore::agentMarks(qint64 run) const {
     q.setForwardOnly(true);
     q.prepare(QStringLiteral("SELECT agent, seq, metrics_bytes FROM agent_marks WHERE run_id = ?"));
     q.addBindValue(run);
-    if (q.exec())
+    if (read(q))
         while (q.next()) marks.insert(q.value(0).toString(), AgentMark{q.value(1).toLongLong(), q.value(2).toLongLong()});
     return marks;
 }
@@ -150,20 +158,20 @@ std::optional<qint64> RunStore::runOfDirectory(const QString& runDir) const {
     QSqlQuery q = reader();
     q.prepare(QStringLiteral("SELECT id FROM runs WHERE run_dir = ? ORDER BY id DESC LIMIT 1"));
     q.addBindValue(runDir);
-    if (!q.exec() || !q.next()) return std::nullopt;
+    if (!read(q) || !q.next()) return std::nullopt;
     return q.value(0).toLongLong();
 }
 
 QJsonObject RunStore::settings(qint64 run) const {
     QSqlQuery q = reader();
-    q.exec(QStringLiteral("SELECT settings FROM runs WHERE id = %1").arg(run));
+    read(q, QStringLiteral("SELECT settings FROM runs WHERE id = %1").arg(run));
     return q.next() ? QJsonDocument::fromJson(q.value(0).toString().toUtf8()).object() : QJsonObject();
 }
 
 QList<MetricRecord> RunStore::metrics(qint64 run) const {
     QSqlQuery q = reader();
     q.setForwardOnly(true);
-    q.exec(QStringLiteral("SELECT t, source, round, name, value FROM metrics WHERE run_id = %1 ORDER BY t").arg(run));
+    read(q, QStringLiteral("SELECT t, source, round, name, value FROM metrics WHERE run_id = %1 ORDER BY t").arg(run));
     QList<MetricRecord> out;
     while (q.next())
         out << MetricRecord{q.value(0).toDouble(), q.value(1).toString(), q.value(2).toInt(), q.value(3).toString(), q.value(4).toDouble()};
@@ -173,7 +181,7 @@ QList<MetricRecord> RunStore::metrics(qint64 run) const {
 QList<TrafficRecord> RunStore::traffic(qint64 run) const {
     QSqlQuery q = reader();
     q.setForwardOnly(true);
-    q.exec(QStringLiteral("SELECT t, link, tier, bytes, round FROM traffic WHERE run_id = %1 ORDER BY t").arg(run));
+    read(q, QStringLiteral("SELECT t, link, tier, bytes, round FROM traffic WHERE run_id = %1 ORDER BY t").arg(run));
     QList<TrafficRecord> out;
     while (q.next())
         out << TrafficRecord{q.value(0).toDouble(), q.value(1).toString(), q.value(2).toString(), q.value(3).toLongLong(),
@@ -184,7 +192,7 @@ QList<TrafficRecord> RunStore::traffic(qint64 run) const {
 QList<EventRecord> RunStore::events(qint64 run) const {
     QSqlQuery q = reader();
     q.setForwardOnly(true);
-    q.exec(QStringLiteral("SELECT t, level, source, message FROM events WHERE run_id = %1 ORDER BY t").arg(run));
+    read(q, QStringLiteral("SELECT t, level, source, message FROM events WHERE run_id = %1 ORDER BY t").arg(run));
     QList<EventRecord> out;
     while (q.next()) out << EventRecord{q.value(0).toDouble(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString()};
     if (const auto it = m_stale.constFind(run); it != m_stale.constEnd())
@@ -207,7 +215,7 @@ RunClock RunStore::clock(qint64 id) const {
     q.addBindValue(id);
     q.addBindValue(kResumedEventPrefix + QLatin1Char('%'));
     q.addBindValue(record->started);
-    q.exec();
+    read(q);
     QList<double> resumes;
     while (q.next()) resumes << q.value(0).toDouble();
     return RunClock(*record, resumes, [this, id](double from, double before) {
@@ -218,7 +226,7 @@ RunClock RunStore::clock(qint64 id) const {
             rows.addBindValue(id);
             rows.addBindValue(from);
             rows.addBindValue(before);
-            if (rows.exec() && rows.next() && !rows.value(0).isNull()) last = std::max(last, rows.value(0).toDouble());
+            if (read(rows) && rows.next() && !rows.value(0).isNull()) last = std::max(last, rows.value(0).toDouble());
         }
         return last;
     });
@@ -227,9 +235,9 @@ RunClock RunStore::clock(qint64 id) const {
 QList<ProcessRecord> RunStore::processes(qint64 run) const {
     QSqlQuery q = reader();
     q.setForwardOnly(true);
-    q.exec(QStringLiteral("SELECT node, role, party, host, rank, pid, started, ended, exit_code, crashed, error, state"
-                          " FROM processes WHERE run_id = %1 ORDER BY node")
-               .arg(run));
+    read(q, QStringLiteral("SELECT node, role, party, host, rank, pid, started, ended, exit_code, crashed, error, state"
+                           " FROM processes WHERE run_id = %1 ORDER BY node")
+                .arg(run));
     QList<ProcessRecord> out;
     while (q.next()) {
         ProcessRecord p;
@@ -254,7 +262,7 @@ QList<ProcessRecord> RunStore::processes(qint64 run) const {
 
 int RunStore::schemaVersion() const {
     QSqlQuery q = reader();
-    q.exec(QStringLiteral("SELECT version FROM hips_schema"));
+    q.exec(QStringLiteral("SELECT version FROM hips_schema"));  // (none: 0, not a failed read)
     return q.next() ? q.value(0).toInt() : 0;
 }
 

@@ -3,6 +3,7 @@
 #include "RunStore.h"
 #include "Vocabulary.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QMap>
 #include <algorithm>
@@ -25,22 +26,31 @@ QList<StoredRecord> storedRecords(const RunStore& store, qint64 run) {
         record.insert(m.name.section(QLatin1Char('.'), 1), m.value);
         t = m.t;
     }
+    // Each record's links are gathered apart and put into it once (taken out, searched and put
+    // back for each row, a global server's thousands of links took minutes).
+    QMap<std::tuple<int, QString, QString>, std::pair<QHash<QString, qsizetype>, QList<QJsonObject>>> linksOf;
     for (const TrafficRecord& row : store.traffic(run)) {
         const QString node = row.link.section(QLatin1Char('>'), 0, 0);
-        auto& [record, t] = records[{row.round, node, QString(metric::kTraffic)}];
+        const std::tuple<int, QString, QString> key{row.round, node, QString(metric::kTraffic)};
+        auto& [record, t] = records[key];
         if (record.isEmpty()) record = QJsonObject{{kKind, metric::kTraffic}, {kNode, node}, {kRound, row.round}};
+        t = std::max(t, row.t);
         // A node may write two records in one round (a server's last one after it has lingered,
         // with the final model down): its counters only grow, so each link keeps its largest.
-        QJsonArray links = record.value(metric::kLinks).toArray();
+        auto& [at, links] = linksOf[key];
         const QString peer = row.link.section(QLatin1Char('>'), 1);
         const QJsonObject link{{metric::kPeer, peer}, {metric::kTier, row.tier}, {metric::kSent, double(row.bytes)}};
-        const auto same = std::find_if(links.begin(), links.end(), [&](const QJsonValue& l) {
-            return l.toObject().value(metric::kPeer).toString() == peer && l.toObject().value(metric::kTier).toString() == row.tier;
-        });
-        if (same == links.end()) links.append(link);
-        else if (QJsonValue(*same).toObject().value(metric::kSent).toDouble() < double(row.bytes)) *same = link;
-        record.insert(metric::kLinks, links);
-        t = std::max(t, row.t);
+        if (const auto same = at.constFind(peer + QLatin1Char('\n') + row.tier); same == at.constEnd()) {
+            at.insert(peer + QLatin1Char('\n') + row.tier, links.size());
+            links.append(link);
+        } else if (links[*same].value(metric::kSent).toDouble() < double(row.bytes)) {
+            links[*same] = link;
+        }
+    }
+    for (auto it = linksOf.cbegin(); it != linksOf.cend(); ++it) {
+        QJsonArray links;
+        for (const QJsonObject& link : it->second) links.append(link);
+        records[it.key()].record.insert(metric::kLinks, links);
     }
     QList<StoredRecord> inOrder = records.values();
     std::stable_sort(inOrder.begin(), inOrder.end(), [](const auto& a, const auto& b) { return a.t < b.t; });

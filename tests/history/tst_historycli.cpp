@@ -149,6 +149,25 @@ private Q_SLOTS:
         QVERIFY2(out.contains("RUN is a run's id, a number") && out.contains("got 'latest'"), qPrintable(out));
     }
 
+    // A read that fails (here a table gone; a file locked past the busy timeout alike) is said,
+    // with a failing status: show printed the rest as if complete, and report wrote a report of
+    // what it could read, exit 0.
+    void aFailedReadIsSaidNotShownAsNothing() {
+        rawSql(m_path, {"ALTER TABLE traffic RENAME TO traffic_gone"});
+        const auto [status, out] = history({"show", "1"});
+        QCOMPARE(status, 1);
+        QVERIFY2(out.contains("hips history: history: no such table: traffic") && out.contains("may be incomplete"), qPrintable(out));
+        if (!HIPS_WITH_REPORTS) return;
+        QProcess p;
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(kHips, {"report", "1", "--out", m_dir.filePath("r.csv"), "--history", m_path});
+        QVERIFY(p.waitForFinished(30000));
+        const QString report = QString::fromUtf8(p.readAll());
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY2(report.contains("no such table: traffic") && report.contains("nothing written"), qPrintable(report));
+        QVERIFY(!QFileInfo::exists(m_dir.filePath("r.csv")));
+    }
+
     // A label with terminal controls in it is stored as typed but printed escaped.
     void labelsPrintEscaped() {
         QCOMPARE(history({"note", "1", "red\x1b[31m text"}).first, 0);
