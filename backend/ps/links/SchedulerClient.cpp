@@ -7,8 +7,10 @@
 
 #include <QCborArray>
 #include <QRandomGenerator>
+#include <algorithm>
 #include <cstdio>
 #include <thread>
+#include <utility>
 
 namespace hips {
 
@@ -163,9 +165,13 @@ void SchedulerClient::heartbeatLoop() {
 void SchedulerClient::beat() {
     blockTerminationSignals();
     const std::int64_t hungNs = std::int64_t(m_ctx.training().heartbeatTimeoutS) * 1000000000;
-    auto next = std::chrono::steady_clock::now();
+    auto next = std::chrono::steady_clock::now(), lastPass = next;
     bool saidHung = false;
     while (!m_stop) {
+        // A pass far later than its wait: this process did not run (stopped, starved), and its work
+        // thread could not move meanwhile either: that is no hang of its own.
+        if (const auto now = std::chrono::steady_clock::now(); now - std::exchange(lastPass, now) > std::chrono::nanoseconds(hungNs / 2))
+            m_lastWorkNs = std::max<std::int64_t>(m_lastWorkNs, steadyNs());
         if (std::chrono::steady_clock::now() >= next) {
             // A work thread that has not moved for heartbeat_timeout_s is hung: no heartbeat
             // vouches for it, and the scheduler finds the node silent.
