@@ -48,6 +48,7 @@
 #include <QToolBar>
 #include <QUndoStack>
 #include <functional>
+#include <utility>
 
 namespace hips {
 
@@ -99,15 +100,21 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
         m_charts->setTopology(t);
         addLocalReference(t.training);
         m_charts->setLive(true);
+        m_chartsFollowRun = true;
     });
     connect(m_run, &RunPanel::runFinished, m_charts, [this](const RunSummary& s) {
+        if (!std::exchange(m_chartsFollowRun, false)) return;  // (they show a stored run)
         m_charts->setEnded(!s.ok && !s.stopped, s.reason);
         m_charts->setRunTraffic(s.bytesInside, s.bytesAcross);
         if (m_store) m_chartedRun = m_store->runOfDirectory(s.runDir).value_or(0);  // kept across a language switch
     });
     connect(m_run, &RunPanel::startRefused, m_charts, &RunCharts::setRefused);
-    connect(m_run, &RunPanel::roundCompleted, m_charts, &RunCharts::addRound);
-    connect(m_run, &RunPanel::metricRecord, m_charts, &RunCharts::addRecord);
+    connect(m_run, &RunPanel::roundCompleted, m_charts, [this](const RoundRow& row, double wallMs) {
+        if (m_chartsFollowRun) m_charts->addRound(row, wallMs);
+    });
+    connect(m_run, &RunPanel::metricRecord, m_charts, [this](const QJsonObject& r, double wallMs, double elapsed) {
+        if (m_chartsFollowRun) m_charts->addRecord(r, wallMs, elapsed);
+    });
     statusBar()->addPermanentWidget(m_runStatus);
     connect(m_run, &RunPanel::runStarted, m_runStatus, [this](const Topology& t) { m_runStatus->start(t.training.rounds); });
     connect(m_run, &RunPanel::stateChanged, m_runStatus, &RunStatus::setState);
@@ -393,8 +400,14 @@ bool MainWindow::showStoredRun(qint64 run, const QList<qint64>& compared) {
         if (const auto theirs = m_history->load(other, &error))
             m_charts->addComparison(QStringLiteral("#%1 %2").arg(other).arg(theirs->run.name), theirs->rounds.rows, theirs->rounds.wallMs);
         else unreadable += tr("; run %1 cannot be compared: %2").arg(other).arg(error);
-    statusBar()->showMessage(tr("Showing run %1 (%2): %n round(s)", nullptr, int(stored.rows.size())).arg(run).arg(report->run.name) +
-                             unreadable);
+    // The run under way goes on into the charts only when it is the one shown (its rounds so far,
+    // stored); another run's lines took its rounds, and its facts its traffic.
+    const QString live = m_run->activeRunDirectory();
+    m_chartsFollowRun = !live.isEmpty() && m_store->runDirectory(run) == live;
+    if (m_chartsFollowRun) m_charts->setLive(true);
+    statusBar()->showMessage(
+        tr("Showing run %1 (%2): %n round(s)", nullptr, int(stored.rows.size())).arg(run).arg(report->run.name) + unreadable +
+        (!live.isEmpty() && !m_chartsFollowRun ? tr("; the run under way shows again once chosen in History") : QString()));
     m_chartedRun = run;
     return true;
 }

@@ -85,6 +85,7 @@ private:
     void setLanguage(const QString& locale);
 
     QString m_historyError;
+    bool m_chartsFollowRun = false;  // the charts show the run under way (not a stored one chosen meanwhile)
     bool m_closeWhenStopped = false;  // "Stop the run and quit" was answered yes: closes once it has stopped
     bool m_editedDuringRun = false;  // the designer's topology is no longer the running one
     std::unique_ptr<RunStore> m_store;

@@ -93,6 +93,7 @@ public:
         return double(QDateTime::currentMSecsSinceEpoch()) - (elapsed() - seconds) * 1000;
     }
     QString error() const { return m_error; }
+    const QString& runDirectory() const { return m_dir.path(); }
     const QMap<QString, ProcessInfo>& processes() const { return m_processes.all(); }
 
 Q_SIGNALS:

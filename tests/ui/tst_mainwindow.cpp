@@ -1,5 +1,6 @@
 // The main window as a whole: its title and status strip, help, a run that ends unwatched, and a
 // language switch that rebuilds it around the same topology.
+#include "DeploymentTable.h"
 #include "Designer.h"
 #include "DesignerFixture.h"
 #include "PropertyPanel.h"
@@ -17,6 +18,7 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QDateTime>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
@@ -245,6 +247,41 @@ private Q_SLOTS:
         Q_EMIT window.runPanel()->runFinished(s);
         QCOMPARE(window.notifier()->lastTitle(), QString("Run nightly failed"));
         QCOMPARE(window.notifier()->lastText(), QString("failed: party2/worker0 exited with status 3"));
+    }
+
+    // A stored run shown while another runs: the live rounds do not go onto its lines (they did,
+    // and the live run's traffic into its facts).
+    void aStoredRunOnTheChartsTakesNoLiveRounds() {
+        QTemporaryDir dir;
+        MainWindow window(dir.filePath("h.sqlite"));
+        QFile small(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");
+        QVERIFY(small.open(QIODevice::ReadOnly));
+        RunStore& store = *window.store();
+        const qint64 run = store.beginRun("stored", small.readAll(), {{"rounds", 1}});
+        const double t = store.run(run)->started + 1;
+        store.appendMetric(run, t, "party1/worker0", 1, "train.loss", 1.0);
+        store.appendMetric(run, t, "central/global_server0", 1, "aggregate.round_s", 1.0);
+        store.appendMetric(run, t + 0.1, "central/master_worker", 1, "eval.test_acc", 0.5);
+        store.finishRun(run, "finished", {});
+        store.flush();
+        QVERIFY(window.showStoredRun(run));
+        QCOMPARE(window.charts()->accuracy()->pointCount(0), 1);
+        RoundRow live;
+        live.round = 7;
+        live.testAccuracy = 0.9;
+        Q_EMIT window.runPanel()->roundCompleted(live, double(QDateTime::currentMSecsSinceEpoch()));
+        QCOMPARE(window.charts()->accuracy()->pointCount(0), 1);
+    }
+
+    // A start refused before a host's deployment began marks that host "not started" (every row
+    // had a clock from its creation, which counted as begun: it said "waiting" for ever).
+    void aHostNeverDeployedIsMarkedNotStarted() {
+        DeploymentTable table;
+        table.reset({"a", "b"});
+        table.onProgress("b", "copying the agent");
+        table.markNotStarted("refused");
+        QCOMPARE(table.stage("a"), QStringLiteral("not started"));
+        QCOMPARE(table.stage("b"), QStringLiteral("copying the agent"));
     }
 
     // A reattach that the controller refuses (here: the run's own controller, this process, is

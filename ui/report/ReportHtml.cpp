@@ -47,7 +47,7 @@ QString gridTable(const QStringList& header, const QList<QStringList>& rows) {
 
 QString settingValue(const QJsonValue& v) {
     if (v.isDouble()) return QString::number(v.toDouble());
-    if (v.isBool()) return v.toBool() ? QStringLiteral("yes") : QStringLiteral("no");
+    if (v.isBool()) return v.toBool() ? QObject::tr("yes") : QObject::tr("no");
     if (v.isString()) return v.toString();
     return QString::fromUtf8(QJsonDocument::fromVariant(v.toVariant()).toJson(QJsonDocument::Compact));
 }

@@ -21,6 +21,7 @@ void DeploymentTable::reset(const QStringList& hosts) {
     setRowCount(0);
     m_clocks.clear();
     m_failed.clear();
+    m_started.clear();
     for (const QString& h : hosts) {
         const int row = rowOf(h);
         item(row, Stage)->setText(tr("waiting"));
@@ -40,12 +41,14 @@ int DeploymentTable::rowOf(const QString& host) {
 
 void DeploymentTable::onProgress(const QString& host, const QString& stage) {
     const int row = rowOf(host);
+    m_started.insert(host);
     item(row, Stage)->setText(stage);
     item(row, Seconds)->setText(tr("%1 s").arg(double(m_clocks[host].elapsed()) / 1000.0, 0, 'f', 1));
 }
 
 void DeploymentTable::onFinished(const QString& host, bool ok, const QString& error, double seconds) {
     const int row = rowOf(host);
+    m_started.insert(host);
     item(row, Stage)->setText(ok ? tr("deployed") : tr("failed"));
     item(row, Seconds)->setText(tr("%1 s").arg(seconds, 0, 'f', 1));
     item(row, Result)->setText(ok ? tr("agent ready") : error);
@@ -58,7 +61,7 @@ void DeploymentTable::onFinished(const QString& host, bool ok, const QString& er
 
 void DeploymentTable::markNotStarted(const QString& reason) {
     for (int row = 0; row < rowCount(); ++row) {
-        if (m_failed.contains(item(row, Host)->text()) || m_clocks.contains(item(row, Host)->text())) continue;
+        if (m_started.contains(item(row, Host)->text())) continue;  // (its own stage says how far it got)
         item(row, Stage)->setText(tr("not started"));
         item(row, Result)->setText(reason);
         item(row, Result)->setToolTip(reason);

@@ -28,6 +28,7 @@ private:
     int rowOf(const QString& host);
     QHash<QString, QElapsedTimer> m_clocks;
     QSet<QString> m_failed;
+    QSet<QString> m_started;  // hosts whose deployment began (every row has a clock from its creation)
 };
 
 }  // namespace hips

@@ -50,9 +50,15 @@ public:
         switch (index.column()) {
             case 0: return l.time;
             case 1: return l.source;
-            case 2: return l.level;
+            case 2: return levelText(l.level);
             default: return l.text;
         }
+    }
+    static QString levelText(const QString& level) {  // (the filter goes by the level itself)
+        if (level == QLatin1String("error")) return LogPane::tr("error");
+        if (level == QLatin1String("warning")) return LogPane::tr("warning");
+        if (level == QLatin1String("info")) return LogPane::tr("info");
+        return level;
     }
     QVariant headerData(int section, Qt::Orientation o, int role) const override {
         if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};

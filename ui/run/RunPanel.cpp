@@ -206,6 +206,7 @@ bool RunPanel::start(const Topology& topology) {
     if (isActive()) return false;
     RunController* c = newController(topology);
     c->setSimulated(m_simulate->isChecked());
+    if (c->simulated()) m_deployment->hide();  // (a simulated run deploys nothing: its hosts waited for ever)
     const QString dir = QDir(m_runsDir).filePath(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")) + '-' +
                                                  RunDirectory::safeName(topology.name));
     if (!c->start(topology, dir)) {
@@ -270,6 +271,10 @@ bool RunPanel::resume(const ResumeTarget& target) {
 void RunPanel::markNotStarted(const QString& reason) {
     m_deployment->markNotStarted(reason);
     m_processes->markNotStarted(reason);
+}
+
+QString RunPanel::activeRunDirectory() const {
+    return m_controller && isActive() ? m_controller->runDirectory() : QString();
 }
 
 void RunPanel::stop() {

@@ -41,6 +41,7 @@ public:
     bool resume(const ResumeTarget& target);
     void stop();
     bool isActive() const;  // deploying, starting, running or stopping
+    QString activeRunDirectory() const;  // the directory of the run under way (empty: none)
     RunState state() const { return m_state; }
     static QString stateText(RunState s);  // runStateName, in the interface's language
     // How a run ended, in a line: "finished after 10 rounds in 10.5 s: final test accuracy 0.8632".
