@@ -149,7 +149,7 @@ QByteArray RunReport::toCsv() const {
                '\n';
     };
     for (const MetricRecord& m : metrics) row(m.t, m.source, m.round, m.name, m.value);
-    for (const TrafficRecord& t : traffic) row(t.t, t.link, -1, QStringLiteral("traffic.") + t.tier, double(t.bytes));
+    for (const TrafficRecord& t : traffic) row(t.t, t.link, t.round, QStringLiteral("traffic.") + t.tier, double(t.bytes));
     return out;
 }
 

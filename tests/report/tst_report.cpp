@@ -261,6 +261,7 @@ private Q_SLOTS:
         };
         QCOMPARE(count(",eval.test_acc,0.85"), 1);
         QCOMPARE(count(",traffic.across,"), 5);
+        QCOMPARE(count(",party1/server0>central/global_server0,3,traffic.across,1200000"), 1);  // (its round, stored: it was empty)
     }
 
     void jsonCarriesRowsAndFigures() {
