@@ -8,6 +8,14 @@
 
 namespace hips::test {
 
+// What a rule or a collector writes for floats [0, n) of a round, with no base.
+template <typename Rounds>
+std::vector<float> sumOf(const Rounds& rounds, size_t n) {
+    std::vector<float> out(n);
+    rounds.write(out.data(), nullptr, 0, n);
+    return out;
+}
+
 // A push slice as sendPush makes it: `values` at `offset` of an update of `total` floats
 // (the whole update when total is 0).
 inline Envelope push(const QString& peer, qint64 round, std::vector<float> values, size_t offset = 0, size_t total = 0, qint64 base = -1) {
