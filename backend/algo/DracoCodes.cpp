@@ -40,6 +40,10 @@ void CodedSum::write(float* out) const {
 
 namespace {
 
+// The syndromes of a codeword, over the projected rows' norm, are below this: honest rows differ
+// only by rounding (CodedSum's one), a relative 1e-7 or so.
+constexpr double kCodewordBound = 1e-5;
+
 Complex rootOfUnity(int n, long long power) {
     const double angle = 2.0 * M_PI * double(((power % n) + n) % n) / double(n);
     return {std::cos(angle), std::sin(angle)};
@@ -98,7 +102,7 @@ DracoCyclicCode::DracoCyclicCode(int workers, int adversaries) : m_n(workers), m
 // The projection is drawn afresh for each decoding, from the OS's random source: a fixed one is
 // public (this code is), and a liar could send an error orthogonal to it, which no syndrome shows
 // and the sum would take in. (An honest round's decoding does not depend on it.)
-std::vector<int> DracoCyclicCode::locateErrors(const std::vector<const float*>& rows, size_t length) const {
+std::vector<int> DracoCyclicCode::locateErrors(const std::vector<const float*>& rows, size_t length, double* syndromeRatio) const {
     std::random_device os;
     std::seed_seq seed{os(), os(), os(), os()};
     std::mt19937 rng(seed);
@@ -121,11 +125,12 @@ std::vector<int> DracoCyclicCode::locateErrors(const std::vector<const float*>& 
     for (double v : z) scale += v * v;
     scale = std::sqrt(scale);
     for (const Complex& s : syndrome) largest = std::max(largest, std::abs(s));
-    if (largest <= 1e-5 * scale) return {};  // a codeword: no row in error
+    *syndromeRatio = scale > 0 ? largest / scale : 0.0;
+    if (largest <= kCodewordBound * scale) return {};  // a codeword: no row in error
     // The fewest rows in error that explain the syndromes (the nearest codeword): for each order ν
     // from 1, Peterson's locator, its ν roots, and the error values on them by least squares; the
     // first whose values reproduce every syndrome wins.
-    const double tolerance = 1e-5 * scale;
+    const double tolerance = kCodewordBound * scale;
     for (int order = 1; order <= m_s; ++order) {
         std::vector<Complex> a(static_cast<size_t>(order * order)), b(static_cast<size_t>(order));
         for (int j = 0; j < order; ++j) {
@@ -217,10 +222,17 @@ bool DracoCyclicCode::decode(const std::vector<const float*>& rows, size_t lengt
         *error = QStringLiteral("draco_cyclic: %1 pushes for a code of %2 workers").arg(rows.size()).arg(m_n);
         return false;
     }
-    *suspects = locateErrors(rows, length);
+    double syndromeRatio = 0;
+    *suspects = locateErrors(rows, length, &syndromeRatio);
     if (std::find(suspects->begin(), suspects->end(), -1) != suspects->end()) {
         suspects->clear();
-        *error = QStringLiteral("draco_cyclic: the pushes are no codeword with at most %1 rows in error").arg(m_s);
+        // (How far from a codeword: an honest round's syndromes are rounding, far below the bound.)
+        *error = QStringLiteral(
+                     "draco_cyclic: the pushes are no codeword with at most %1 rows in error (their syndromes are %2 "
+                     "of their projection; a codeword's are below %3)")
+                     .arg(m_s)
+                     .arg(syndromeRatio, 0, 'g', 2)
+                     .arg(kCodewordBound, 0, 'g', 2);
         return false;
     }
     std::vector<double> a;

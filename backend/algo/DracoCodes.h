@@ -58,7 +58,8 @@ public:
     bool decode(const std::vector<const float*>& rows, size_t length, float* sum, std::vector<int>* suspects, QString* error) const;
 
 private:
-    std::vector<int> locateErrors(const std::vector<const float*>& rows, size_t length) const;
+    // (`syndromeRatio`: the largest syndrome over the projected rows' norm; 0 for a codeword.)
+    std::vector<int> locateErrors(const std::vector<const float*>& rows, size_t length, double* syndromeRatio) const;
     bool explains(const std::vector<std::complex<double>>& syndrome, const std::vector<int>& rows, double tolerance) const;
     bool sumWeights(const std::vector<int>& rowsInError, std::vector<double>* weights) const;
 

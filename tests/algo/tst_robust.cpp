@@ -399,7 +399,11 @@ private Q_SLOTS:
         for (int i = 0; i < 5; ++i) pushes << std::vector<float>{normal(rng), normal(rng), normal(rng), normal(rng)};  // no codeword
         const std::vector<float> out = aggregate(*r, pushes);
         QCOMPARE(out, std::vector<float>(4, 0.0f));
-        QVERIFY(r->report().value(QStringLiteral("undecodable")).toString().contains("no codeword"));
+        const QString undecodable = r->report().value(QStringLiteral("undecodable")).toString();
+        QVERIFY2(undecodable.contains("no codeword"), qPrintable(undecodable));
+        // How far from one: random rows are nowhere near (their syndromes are of their size).
+        const QRegularExpression ratio("their syndromes are ([0-9.e+-]+) of their projection; a codeword's are below 1e-05");
+        QVERIFY2(ratio.match(undecodable).hasMatch() && ratio.match(undecodable).captured(1).toDouble() > 0.01, qPrintable(undecodable));
         QCOMPARE(names(r->report(), "rejected").size(), 5);
     }
 

@@ -12,6 +12,18 @@
 
 using namespace hips::test;
 
+namespace {
+
+// The `robust` records of a run that left a contribution out (none in an honest run), as JSON.
+QString leftOut(const QString& metricsPath) {
+    QStringList records;
+    for (const QJsonObject& r : metricRecords(metricsPath))
+        if (r.value("kind") == "robust" && r.value("rejected").toInt() > 0) records << QJsonDocument(r).toJson(QJsonDocument::Compact);
+    return records.isEmpty() ? QStringLiteral("none") : records.join(' ');
+}
+
+}  // namespace
+
 class ResumeTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -149,7 +161,12 @@ private Q_SLOTS:
                 left = QJsonDocument::fromJson(left).object().value("test_acc").toVariant().toByteArray();
                 right = QJsonDocument::fromJson(right).object().value("test_acc").toVariant().toByteArray();
             }
-            QVERIFY2(left == right, file);
+            QVERIFY2(left == right,
+                     qPrintable(QStringLiteral("%1 differs from the uninterrupted run's (resumed from round %2); rounds "
+                                               "that left a contribution out, uninterrupted: %3; cut and resumed: %4")
+                                    .arg(file)
+                                    .arg(round)
+                                    .arg(leftOut(whole.dir.filePath("run/metrics.jsonl")), leftOut(runDir + "/metrics.jsonl"))));
         }
         if (!rule.isEmpty()) {
             // A Draco worker without one part's state cannot go on beside the others' parts (no
