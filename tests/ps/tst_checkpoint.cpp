@@ -278,6 +278,29 @@ private Q_SLOTS:
         QCOMPARE(files,
                  (QStringList{"p-worker0-4.state", "p-worker0-6.state", "p-worker1-2.state", "p-worker1-4.state", "p-worker1-6.state"}));
     }
+
+    // A run killed while its roles wrote left their temporaries (writeFileAtomically's, a model's
+    // worth each; seen after every kill of a Draco run): the next write of the same writer's
+    // files removes them, and no other writer's.
+    void aKilledWritersTemporariesGoWithItsNextWrite() {
+        QTemporaryDir dir;
+        const QDir checkpoint(checkpointDirectory(dir.path()));
+        QDir().mkpath(checkpoint.path());
+        const QStringList left{"p-worker0-10-part2.state.tmp-RrG2Vm", "p-worker1-10.state.tmp-w8YAGy", "model-30.f32.tmp-Ab12Cd",
+                               "optimizer-30.f32.tmp-Ab12Ce",         "checkpoint.json.tmp-x1y2z3",    "model-30.shard1.f32.tmp-Zz9Zz9",
+                               "checkpoint.shard1.json.tmp-q1q2q3"};
+        for (const QString& name : left) {
+            QFile f(checkpoint.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+        }
+        removeOlderWorkerStates(dir.path(), "p/worker0", 4);
+        TrainingSettings s;
+        s.model = "mlp";
+        QCOMPARE(writeCheckpoint(dir.path(), Checkpoint{8, 8, {1, 2}, {}}, s), QString());
+        QCOMPARE(checkpoint.entryList(QDir::Files),
+                 (QStringList{"checkpoint.json", "checkpoint.shard1.json.tmp-q1q2q3", "model-30.shard1.f32.tmp-Zz9Zz9", "model-8.f32",
+                              "optimizer-8.f32", "p-worker1-10.state.tmp-w8YAGy"}));
+    }
 };
 
 QTEST_GUILESS_MAIN(CheckpointTest)

@@ -40,6 +40,9 @@ QString shardMark(int shard) {
 QString fileName(const char* kind, qint64 version, int shard) {
     return QStringLiteral("%1-%2%3.f32").arg(QLatin1String(kind)).arg(version).arg(shardMark(shard));
 }
+// What writeFileAtomically adds to a file's name for its temporary (mkstemp's six characters).
+const QString kTemporary = QStringLiteral("\\.tmp-[A-Za-z0-9]{6}");
+
 // `previous`: the checkpoint before the newest, kept until the next is written.
 QString metaName(int shard, bool previous = false) {
     return QStringLiteral("checkpoint%1%2.json").arg(shardMark(shard), previous ? QStringLiteral(".previous") : QString());
@@ -171,12 +174,18 @@ QString writeCheckpoint(const QString& runDir, const Checkpoint& c, const Traini
             return e;
     if (const QString e = writeFileAtomically(dir.filePath(metaName(shard)), QJsonDocument(meta).toJson()); !e.isEmpty()) return e;
     const qint64 previousVersion = keepPrevious ? versionOf(readMeta(runDir, &unread, shard, true)) : -1;
-    const QRegularExpression floatFile(
-        QStringLiteral("^(model|optimizer)-(\\d+)%1\\.f32$").arg(QRegularExpression::escape(shardMark(shard))));
+    // (And the temporaries of a writer killed before its rename, a model's worth each: nothing
+    // else writes this shard's files, so any left are a dead writer's.)
+    const QString shardFile = QRegularExpression::escape(shardMark(shard));
+    const QRegularExpression floatFile(QStringLiteral("^(model|optimizer)-(\\d+)%1\\.f32(%2)?$").arg(shardFile, kTemporary));
+    const QRegularExpression metaTemporary(
+        QStringLiteral("^(%1|%2)%3$")
+            .arg(QRegularExpression::escape(metaName(shard)), QRegularExpression::escape(metaName(shard, true)), kTemporary));
     for (const QString& name : dir.entryList(QDir::Files)) {
         const auto m = floatFile.match(name);
         const qint64 version = m.hasMatch() ? m.captured(2).toLongLong() : -1;
-        if (m.hasMatch() && version != c.version && version != previousVersion) QFile::remove(dir.filePath(name));
+        const bool temporary = (m.hasMatch() && !m.captured(3).isEmpty()) || metaTemporary.match(name).hasMatch();
+        if (temporary || (m.hasMatch() && version != c.version && version != previousVersion)) QFile::remove(dir.filePath(name));
     }
     return {};
 }
@@ -292,10 +301,12 @@ void removeOlderWorkerStates(const QString& runDir, const QString& nodeId, qint6
     QString prefix = nodeId;
     prefix.replace('/', '-');
     const QDir dir(checkpointDirectory(runDir));
-    const QRegularExpression own(QStringLiteral("^%1-(\\d+)(-part\\d+)?\\.state$").arg(QRegularExpression::escape(prefix)));
+    // (With the temporaries of this worker's writes killed before their rename: it is their only writer.)
+    const QRegularExpression own(
+        QStringLiteral("^%1-(\\d+)(-part\\d+)?\\.state(%2)?$").arg(QRegularExpression::escape(prefix), kTemporary));
     for (const QString& name : dir.entryList(QDir::Files)) {
         const auto m = own.match(name);
-        if (m.hasMatch() && m.captured(1).toLongLong() < keepFrom) QFile::remove(dir.filePath(name));
+        if (m.hasMatch() && (m.captured(1).toLongLong() < keepFrom || !m.captured(3).isEmpty())) QFile::remove(dir.filePath(name));
     }
 }
 

@@ -24,7 +24,7 @@ struct Checkpoint {
 QString checkpointDirectory(const QString& runDir);
 
 // Returns an error text naming the file and the cause, empty on success. Older checkpoints'
-// files go once the new one is in place.
+// files go once the new one is in place, as do the temporaries of writes killed before their rename.
 // `shard`: the rank of the global server whose slice of the model it is (key slicing).
 // `keepPrevious`: the one before stays until the next (a checkpoint to resume from; a global
 // server's recovery point, kept at every version, is only ever read at its newest).
@@ -49,7 +49,8 @@ qint64 checkpointRound(const QString& runDir, QString* error);
 // Where a worker keeps its state (momentum, data order) for `round`, beside the checkpoint: its
 // trainer's of part `part` of its data plan (Draco's cyclic code gives a worker 2s + 1).
 QString workerStatePath(const QString& runDir, const QString& nodeId, qint64 round, int part = 0);
-// Removes the node's state files of rounds before `keepFrom`.
+// Removes the node's state files of rounds before `keepFrom`, and the temporaries of its writes
+// that were killed before their rename.
 void removeOlderWorkerStates(const QString& runDir, const QString& nodeId, qint64 keepFrom);
 
 }  // namespace hips
