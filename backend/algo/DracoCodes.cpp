@@ -93,37 +93,41 @@ DracoCyclicCode::DracoCyclicCode(int workers, int adversaries) : m_n(workers), m
         }
         g = std::move(next);
     }
-    for (const Complex& c : g) m_g.push_back(c.real());
+    // An integer coefficient (all of them in (3, 1) and (5, 2): g = 1 + x + … + x^L) is taken as
+    // one: 1 + 2^-52 times a part is not the part, and the workers' pushes, the same sum of the same
+    // parts, then differed in their last bit wherever it was a tie to round.
+    for (const Complex& c : g) m_g.push_back(std::abs(c.real() - std::round(c.real())) < 1e-12 ? std::round(c.real()) : c.real());
 }
 
 // The rows in error, from one random projection of every row: its syndromes at K, Peterson's
 // error locator of the largest order whose Hankel system is regular, and the roots of the locator
 // among ω^0 … ω^{n−1}.
-// The projection is drawn afresh for each decoding, from the OS's random source: a fixed one is
-// public (this code is), and a liar could send an error orthogonal to it, which no syndrome shows
-// and the sum would take in. (An honest round's decoding does not depend on it.)
-std::vector<int> DracoCyclicCode::locateErrors(const std::vector<const float*>& rows, size_t length, double* syndromeRatio) const {
-    std::random_device os;
-    std::seed_seq seed{os(), os(), os(), os()};
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    std::vector<float> projection(length);
-    for (float& p : projection) p = u(rng);
+// The syndromes are measured against the size the projected rows have whatever the projection's
+// luck, √(Σ_i Σ_t (row_i[t] p_t)²), not against the projected rows' own norm: a projection nearly
+// orthogonal to the honest pushes made that norm small by chance, the pushes' last-bit rounding
+// then stood out of it, and an honest round was "no codeword" (1 killed run of Draco in ~130).
+std::vector<int> DracoCyclicCode::locateErrors(const std::vector<const float*>& rows, size_t length, const std::vector<float>& projection,
+                                               double* syndromeRatio) const {
     std::vector<double> z(size_t(m_n), 0.0);
+    double scale = 0;
     // In double: a float sum's rounding (a few 1e-6 of it over 4096 terms) comes near the tolerance.
     for (int i = 0; i < m_n; ++i) {
         const float* row = rows[size_t(i)];
-        double sum = 0;
-        for (size_t t = 0; t < length; ++t) sum += double(row[t]) * double(projection[t]);
+        double sum = 0, squares = 0;
+        for (size_t t = 0; t < length; ++t) {
+            const double term = double(row[t]) * double(projection[t]);
+            sum += term;
+            squares += term * term;
+        }
         z[size_t(i)] = sum;
+        scale += squares;
     }
+    scale = std::sqrt(scale);
     const int frequencies = int(m_g.size()) - 1;
     std::vector<Complex> syndrome(size_t(frequencies), 0.0);
     for (int j = 0; j < frequencies; ++j)
         for (int i = 0; i < m_n; ++i) syndrome[size_t(j)] += z[size_t(i)] * rootOfUnity(m_n, -(long long)i * (m_first + j));
-    double scale = 0, largest = 0;
-    for (double v : z) scale += v * v;
-    scale = std::sqrt(scale);
+    double largest = 0;
     for (const Complex& s : syndrome) largest = std::max(largest, std::abs(s));
     *syndromeRatio = scale > 0 ? largest / scale : 0.0;
     if (largest <= kCodewordBound * scale) return {};  // a codeword: no row in error
@@ -216,20 +220,38 @@ bool DracoCyclicCode::sumWeights(const std::vector<int>& rows, std::vector<doubl
     return true;
 }
 
+// The projection is drawn afresh for each decoding, from the OS's random source: a fixed one is
+// public (this code is), and a liar could send an error orthogonal to it, which no syndrome shows
+// and the sum would take in.
 bool DracoCyclicCode::decode(const std::vector<const float*>& rows, size_t length, float* sum, std::vector<int>* suspects,
                              QString* error) const {
+    std::random_device os;
+    std::seed_seq seed{os(), os(), os(), os()};
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::vector<float> projection(length);
+    for (float& p : projection) p = u(rng);
+    return decodeOn(projection, rows, length, sum, suspects, error);
+}
+
+bool DracoCyclicCode::decodeOn(const std::vector<float>& projection, const std::vector<const float*>& rows, size_t length, float* sum,
+                               std::vector<int>* suspects, QString* error) const {
     if (int(rows.size()) != m_n) {
         *error = QStringLiteral("draco_cyclic: %1 pushes for a code of %2 workers").arg(rows.size()).arg(m_n);
         return false;
     }
+    if (projection.size() != length) {
+        *error = QStringLiteral("draco_cyclic: a projection of %1 floats for pushes of %2").arg(projection.size()).arg(length);
+        return false;
+    }
     double syndromeRatio = 0;
-    *suspects = locateErrors(rows, length, &syndromeRatio);
+    *suspects = locateErrors(rows, length, projection, &syndromeRatio);
     if (std::find(suspects->begin(), suspects->end(), -1) != suspects->end()) {
         suspects->clear();
         // (How far from a codeword: an honest round's syndromes are rounding, far below the bound.)
         *error = QStringLiteral(
                      "draco_cyclic: the pushes are no codeword with at most %1 rows in error (their syndromes are %2 "
-                     "of their projection; a codeword's are below %3)")
+                     "of their projection's size; a codeword's are below %3)")
                      .arg(m_s)
                      .arg(syndromeRatio, 0, 'g', 2)
                      .arg(kCodewordBound, 0, 'g', 2);

@@ -56,10 +56,15 @@ public:
     // the rows found to be in error. False (and `error`) when no consistent decoding exists: more
     // than s rows in error.
     bool decode(const std::vector<const float*>& rows, size_t length, float* sum, std::vector<int>* suspects, QString* error) const;
+    // As decode(), with the rows in error found on `projection` (`length` floats) rather than on one
+    // drawn afresh: what a given projection does (tests).
+    bool decodeOn(const std::vector<float>& projection, const std::vector<const float*>& rows, size_t length, float* sum,
+                  std::vector<int>* suspects, QString* error) const;
 
 private:
-    // (`syndromeRatio`: the largest syndrome over the projected rows' norm; 0 for a codeword.)
-    std::vector<int> locateErrors(const std::vector<const float*>& rows, size_t length, double* syndromeRatio) const;
+    // (`syndromeRatio`: the largest syndrome over the projected rows' size.)
+    std::vector<int> locateErrors(const std::vector<const float*>& rows, size_t length, const std::vector<float>& projection,
+                                  double* syndromeRatio) const;
     bool explains(const std::vector<std::complex<double>>& syndrome, const std::vector<int>& rows, double tolerance) const;
     bool sumWeights(const std::vector<int>& rowsInError, std::vector<double>* weights) const;
 
