@@ -100,18 +100,8 @@ void HeldContributionsRule::finish() {
     m_selected.clear();
     m_rejected.clear();
     m_short.clear();
-    if (n < std::max(1, minimumContributions())) {
-        // A short round (a quorum closed it, or every push was refused as not finite): no change,
-        // said in the rule's record. It never ends the server: one bad round is not the run's end.
-        m_short = QStringLiteral("%1 needs at least %2 contributions in a round (%3); this round has %4: the model is left as it was")
-                      .arg(name())
-                      .arg(std::max(1, minimumContributions()))
-                      .arg(minimumReason().isEmpty() ? QStringLiteral("one") : minimumReason())
-                      .arg(n);
-        m_rejected = m_from;
-        return;
-    }
-    // In the senders' order, whatever the arrival: the same contributions give the same bits.
+    // In the senders' order, whatever the arrival: the same contributions give the same bits (and
+    // the same records).
     std::vector<size_t> order(m_inputs.size());
     std::iota(order.begin(), order.end(), size_t(0));
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return naturalLess(m_from[qsizetype(a)], m_from[qsizetype(b)]); });
@@ -125,6 +115,17 @@ void HeldContributionsRule::finish() {
     QStringList from;
     for (size_t k : order) from << m_from[qsizetype(k)];
     m_from = from;
+    if (n < std::max(1, minimumContributions())) {
+        // A short round (a quorum closed it, or every push was refused as not finite): no change,
+        // said in the rule's record. It never ends the server: one bad round is not the run's end.
+        m_short = QStringLiteral("%1 needs at least %2 contributions in a round (%3); this round has %4: the model is left as it was")
+                      .arg(name())
+                      .arg(std::max(1, minimumContributions()))
+                      .arg(minimumReason().isEmpty() ? QStringLiteral("one") : minimumReason())
+                      .arg(n);
+        m_rejected = m_from;
+        return;
+    }
     compute();
 }
 

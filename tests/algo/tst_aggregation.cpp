@@ -350,6 +350,34 @@ private Q_SLOTS:
         QVERIFY(global.add(push("party2/server0", 1, {3, 6}), 1, 2));
         QCOMPARE(sumOf(global, 2), (std::vector<float>{6, 12}));
     }
+
+    // The colluders' lie is the same bits whatever order the pushes came in: it sums the honest
+    // values and takes the first liar's settings in the senders' order (in arrival order, two
+    // runs with one seed differed, and outright where the liars' settings differ).
+    void colludersLieTheSameWhateverTheArrival() {
+        TopologyLoad load = TopologyReader::readFile(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");
+        QVERIFY2(load.ok(), qPrintable(load.errorText()));
+        Topology t = *load.topology;
+        QList<WorkerGroup>& groups = t.parties[1].workers;
+        groups[0].count = 1;
+        groups[0].adversary = AdversarySpec{"ipm", 2, 0};  // party1/worker0
+        groups << groups[0] << groups[0] << groups[0];
+        groups[1].adversary = AdversarySpec{"ipm", 4, 0};  // party1/worker1
+        groups[2].adversary = groups[3].adversary = std::nullopt;  // party1/worker2, worker3: honest
+        QCOMPARE(t.node("party1/worker1")->adversary.strength, 4.0);
+        QCOMPARE(t.node("party1/worker3")->adversary.kind, QString());
+        auto round = [&](const QStringList& arrival) {
+            RoundCollector c("party1/server0", {"party1/worker0", "party1/worker1", "party1/worker2", "party1/worker3"},
+                             withCollusion(AggregatorRegistry::create("median"), t));
+            const QHash<QString, std::vector<float>> values{
+                {"party1/worker0", {0, 0}}, {"party1/worker1", {0, 0}}, {"party1/worker2", {0.1f, 3}}, {"party1/worker3", {0.7f, 1}}};
+            for (const QString& from : arrival) c.add(push(from, 1, values.value(from)), 1, 2);
+            return sumOf(c, 2);
+        };
+        const std::vector<float> inOrder = round({"party1/worker0", "party1/worker1", "party1/worker2", "party1/worker3"});
+        QCOMPARE(round({"party1/worker3", "party1/worker1", "party1/worker2", "party1/worker0"}), inOrder);
+        QCOMPARE(round({"party1/worker1", "party1/worker0", "party1/worker3", "party1/worker2"}), inOrder);
+    }
 };
 
 QTEST_GUILESS_MAIN(AggregationTest)

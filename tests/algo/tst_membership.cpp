@@ -68,10 +68,15 @@ private Q_SLOTS:
         QVERIFY(!c.add(a[0], 1, total));
         QVERIFY(!c.add(b[0], 1, total));
         QCOMPARE(c.takeFinalSlice(), std::optional<size_t>(0));
+        QCOMPARE(c.openWeight(), 2.0);  // the samples behind the slices that go up: a's and b's
         QVERIFY(!c.setAbsent("a", true));  // its slice 1 counted without it; b's slice 1 still to come
         QVERIFY(!c.setAbsent("a", false));  // back before the round closed
+        // Its update is out of the round, and its samples with it: the next slices go up with b's
+        // alone, as the whole sum would (roundWeight). (They counted a's, or 1 for one not drawn.)
+        QCOMPARE(c.openWeight(), 1.0);
         QVERIFY(!c.add(a[1], 1, total));  // refused: that slice of the round was counted without it
         QVERIFY(c.add(b[1], 1, total));  // b was the one still awaited
+        QCOMPARE(c.roundWeight(), 1.0);
         QCOMPARE(c.takeFinalSlice(), std::optional<size_t>(1));
         const FloatBuffer out = c.takeFolded();
         QCOMPARE((*out)[0], 4.0f);  // both pushes of slice 0

@@ -236,6 +236,13 @@ private Q_SLOTS:
         const QString why = r->report().value(QStringLiteral("short_round")).toString();
         QVERIFY2(why.startsWith(rule) && why.contains(bound) && why.contains("the model is left as it was"), qPrintable(why));
         QCOMPARE(names(r->report(), "rejected").size(), n);
+        if (n >= 2) {  // named in the senders' order, whatever the arrival (as a whole round's are)
+            const float one = 1;
+            r->begin(1);
+            for (int k = n - 1; k >= 0; --k) r->add(Contribution{QStringLiteral("w%1").arg(k), 1.0, &one, 1, nullptr});
+            r->finish();
+            QCOMPARE(names(r->report(), "rejected").first(), QString("w0"));
+        }
         aggregate(*r, Points(n + 1, std::vector<float>{1}));  // a whole round after it: as usual
         QVERIFY(!r->report().contains(QStringLiteral("short_round")));
     }

@@ -1,7 +1,9 @@
 #include "Collusion.h"
 
 #include "Adversary.h"
+#include "RobustRules.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace hips {
@@ -44,6 +46,10 @@ public:
     int contributions() const override { return int(m_held.size()) + m_inner->contributions(); }
 
     void finish() override {
+        // In the senders' order, whatever the arrival: the lie sums the honest values (in that
+        // order) and takes the first liar's settings, and two runs with one seed made other bits.
+        std::stable_sort(m_held.begin(), m_held.end(),
+                         [](const Contribution& a, const Contribution& b) { return naturalLess(a.from, b.from); });
         std::vector<const float*> honest;
         std::vector<std::pair<size_t, AdversarySpec>> liars;  // (a copy: the node is gone after each pass)
         for (size_t i = 0; i < m_held.size(); ++i) {

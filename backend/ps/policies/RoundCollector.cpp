@@ -297,8 +297,9 @@ QCborMap RoundCollector::ruleRecord(qint64 round) const {
 // aggregate of a quorum stands for every contributor.
 double RoundCollector::openWeight() const {
     if (m_deliveries.isEmpty()) return m_roundWeight;  // the round just closed
-    double total = 0;
-    for (const Delivery& d : m_deliveries) total += d.weight;
+    double total = 0;  // (as roundWeight: not those left out, whose samples are not in the round)
+    for (auto it = m_deliveries.cbegin(); it != m_deliveries.cend(); ++it)
+        if (!m_leftOut.contains(it.key())) total += it->weight;
     return total;
 }
 

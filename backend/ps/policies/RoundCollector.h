@@ -138,7 +138,8 @@ public:
     // The weights (training samples) of the last closed round's contributions, summed: what a
     // party server's own push carries upstream.
     double roundWeight() const { return m_roundWeight; }
-    // The weights of the open round's contributors so far (all of them once a slice is final).
+    // The weights of the open round's contributors so far (all of them once a slice is final), but
+    // for those left out of it.
     double openWeight() const;
     const AggregationRule& rule() const { return *m_rule; }
     int quorum() const { return m_quorum; }
