@@ -102,7 +102,7 @@ bool RunController::start(const Topology& given, const QString& runDir) {
     m_processes.reset(topology.nodes());
     m_clock.start();
     if (resumeRound > 0) carryOn(kept);
-    if (!m_recorder->begin(topology, realRunDir(), m_resumedRun, resumeRound)) {
+    if (!m_recorder->begin(topology, realRunDir(), m_resumedRun, resumeRound, m_dir.metricsBytes())) {
         m_error = m_recorder->error();
         return false;
     }

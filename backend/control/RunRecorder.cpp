@@ -18,7 +18,7 @@ RunRecorder::~RunRecorder() {
     m_store->clearStallListener(m_stallToken);
 }
 
-bool RunRecorder::begin(const Topology& topology, const QString& runDir, qint64 run, int resumeRound) {
+bool RunRecorder::begin(const Topology& topology, const QString& runDir, qint64 run, int resumeRound, qint64 keptMetricsBytes) {
     if (!m_store) return true;
     Topology own = topology;  // the run's own: a resume is how it goes on, not what it is
     own.training.resumeRound = 0;
@@ -34,7 +34,7 @@ bool RunRecorder::begin(const Topology& topology, const QString& runDir, qint64 
         const std::optional<RunRecord> before = m_store->run(run);
         const QByteArray topologyBefore = m_store->topologyJson(run);
         const QJsonObject settingsBefore = m_store->settings(run);
-        const double at = m_store->resumeRun(m_runId, resumeRound, TopologyWriter::toJson(own), settings);
+        const double at = m_store->resumeRun(m_runId, resumeRound, TopologyWriter::toJson(own), settings, keptMetricsBytes);
         if (before) m_resumedFrom = ResumedFrom{*before, topologyBefore, settingsBefore, resumeRound, at};
     } else {
         m_runId = m_store->beginRun(topology.name, TopologyWriter::toJson(own), settings, runDir);

@@ -27,9 +27,10 @@ public:
 
     void setStore(RunStore* store) { m_store = store; }
     bool active() const { return m_store != nullptr; }
-    // A new run's row, or (resumeRound > 0) the row `run` goes on in. False with error() when the
-    // history cannot be written.
-    bool begin(const Topology& topology, const QString& runDir, qint64 run, int resumeRound);
+    // A new run's row, or (resumeRound > 0) the row `run` goes on in, its metrics.jsonl
+    // `keptMetricsBytes` long (RunStore::resumeRun). False with error() when the history cannot be
+    // written.
+    bool begin(const Topology& topology, const QString& runDir, qint64 run, int resumeRound, qint64 keptMetricsBytes);
     // The run `run` goes on under this controller, which attached to its agents (hips attach).
     bool reattach(qint64 run, const QString& note);
     qint64 runId() const { return m_runId; }

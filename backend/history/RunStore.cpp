@@ -201,15 +201,17 @@ void RunStore::finishRun(qint64 run, const QString& status, const QJsonObject& s
     });
 }
 
-double RunStore::resumeRun(qint64 run, int round, const QByteArray& topologyJson, const QJsonObject& settings) {
+double RunStore::resumeRun(qint64 run, int round, const QByteArray& topologyJson, const QJsonObject& settings, qint64 keptMetricsBytes) {
     HIPS_WRITER_OR(0)
     const qint64 pid = QCoreApplication::applicationPid();
     const QString token = processToken(pid);
     const double at = now();
     const QString settingsText = QString::fromUtf8(QJsonDocument(settings).toJson(QJsonDocument::Compact));
     m_writer->post([=](WriterSession& s) {
-        // New agents number their events afresh: the old ones' marks mean nothing to them.
+        // New agents number their events afresh: the old ones' marks mean nothing to them. What
+        // the history holds of metrics.jsonl is what the resume kept of it (a mark of no agent).
         return s.run(QStringLiteral("DELETE FROM agent_marks WHERE run_id = ?"), {QVariant(run)}) &&
+               s.run(QStringLiteral("INSERT INTO agent_marks VALUES (?, '', 0, ?)"), {QVariant(run), QVariant(keptMetricsBytes)}) &&
                s.run(QStringLiteral("UPDATE runs SET status = 'running', ended = NULL, summary = NULL, controller_pid = ?,"
                                     " controller_token = ?, topology = ?, settings = ? WHERE id = ?"),
                      {QVariant(pid), QVariant(token), QVariant(QString::fromUtf8(topologyJson)), QVariant(settingsText), QVariant(run)}) &&

@@ -55,8 +55,11 @@ public:
     // under this controller, and an event says so. Its topology and settings are those it goes on
     // with (a resume may give it more rounds). What was recorded after that round stays until
     // the resumed run records a later round of its own (cutRunAfter), so that an attempt that
-    // fails before then can leave the run as it was (restoreRun). Returns the resume's time.
-    double resumeRun(qint64 run, int round, const QByteArray& topologyJson, const QJsonObject& settings);
+    // fails before then can leave the run as it was (restoreRun). `keptMetricsBytes`: the length of
+    // the run directory's metrics.jsonl with the records up to `round` it keeps, which the history
+    // holds (a controller that attaches before the new agents' first event takes the file up from
+    // there; it cut it to nothing). Returns the resume's time.
+    double resumeRun(qint64 run, int round, const QByteArray& topologyJson, const QJsonObject& settings, qint64 keptMetricsBytes);
     // The rows of the rounds after `round` go: the resumed run trains them again.
     void cutRunAfter(qint64 run, int round);
     // A resume that ended before its first round: the run's row as it was (`before`, with its

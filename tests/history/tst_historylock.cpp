@@ -89,7 +89,7 @@ private Q_SLOTS:
         recorder.setStore(store.get());
         Topology topology;
         topology.name = "ends locked";
-        QVERIFY2(recorder.begin(topology, dir.path(), 0, 0), qPrintable(recorder.error()));
+        QVERIFY2(recorder.begin(topology, dir.path(), 0, 0, 0), qPrintable(recorder.error()));
         QVERIFY(store->flush());
         std::optional<bool> stored;
         double releasedAt = 0;

@@ -213,8 +213,15 @@ private Q_SLOTS:
             store->appendTraffic(run, TrafficRecord{double(round), "p/server0>c/global_server0", "across", 100 * round, round});
         }
         store->finishRun(run, "failed", {});
-        store->resumeRun(run, 2, "{\"rounds\": 9}", {{"rounds", 9}});  // going on to more rounds
+        store->markAgentEvent(run, "localhost", 40, 9000);
+        store->resumeRun(run, 2, "{\"rounds\": 9}", {{"rounds", 9}}, 4200);  // going on to more rounds
         QVERIFY(store->flush());
+        // The old agents' marks go; what the history holds of metrics.jsonl is what the resume kept
+        // (an attach before the new agents' first event cut the file to nothing).
+        const QHash<QString, RunStore::AgentMark> marks = store->agentMarks(run);
+        QCOMPARE(marks.size(), 1);
+        QCOMPARE(marks.value("").metricsBytes, qint64(4200));
+        QCOMPARE(marks.value("").seq, qint64(0));
         QCOMPARE(store->runOfDirectory("/runs/cut"), std::optional<qint64>(run));
         QCOMPARE(store->runOfDirectory("/runs/other"), std::optional<qint64>(other));
         QVERIFY(!store->runOfDirectory("/runs/none"));
@@ -244,7 +251,7 @@ private Q_SLOTS:
         store->finishRun(run, "stopped", {{"reason", "stopped from HiPS Studio"}});
         QVERIFY(store->flush());
         const RunRecord before = *store->run(run);
-        const double resumedAt = store->resumeRun(run, 2, "{\"rounds\": 9}", {{"rounds", 9}});
+        const double resumedAt = store->resumeRun(run, 2, "{\"rounds\": 9}", {{"rounds", 9}}, 0);
         store->appendMetric(run, resumedAt + 1, "p/worker0", -1, "startup.process_s", 0.1);  // (the attempt's own: it goes too)
         store->restoreRun(before, resumedAt, "{\"rounds\": 4}", {{"rounds", 4}},
                           "resuming from the checkpoint of round 2 failed before its first round: boom");
