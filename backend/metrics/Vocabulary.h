@@ -69,6 +69,9 @@ inline constexpr QLatin1String kRedundancy{"redundancy"};  // data parts a worke
 inline constexpr QLatin1String kSelected{"selected"};  // robust: contributions the rule kept (count)
 inline constexpr QLatin1String kRejected{"rejected"};  // robust: contributions the rule left out (count)
 inline constexpr QLatin1String kLocalSteps{"local_steps"};  // local steps a worker took in the round
+// hips simulate: the threads per core on a worker's host its measured steps were stretched by
+// (its drawn workers and the master's evaluation beside them; at least 1)
+inline constexpr QLatin1String kContention{"contention"};
 inline constexpr QLatin1String kCpuPercent{"cpu_percent"};  // usage: CPU time / wall time since its last report (100 = one core)
 inline constexpr QLatin1String kRssBytes{"rss_bytes"};  // usage: resident memory now
 // local_steps per push (ESync: per synchronisation)

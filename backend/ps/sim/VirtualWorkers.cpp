@@ -242,6 +242,7 @@ void VirtualWorkers::reportRound(VirtualWorker& w, qint64 round, qint64 pushesPe
                                       {metric::kSamples, qint64(s.samples)},
                                       {metric::kComputeSeconds, s.computeSeconds},
                                       {metric::kLocalSteps, qint64(s.steps)},
+                                      {metric::kContention, w.contention},
                                       {metric::kStepsPerPush, double(s.steps) / double(pushesPerRound)},
                                       {metric::kCommSeconds, w.commSeconds},
                                       {metric::kWaitSeconds, w.waitSeconds}});
