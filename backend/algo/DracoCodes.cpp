@@ -40,8 +40,8 @@ void CodedSum::write(float* out) const {
 
 namespace {
 
-// The syndromes of a codeword, over the projected rows' norm, are below this: honest rows differ
-// only by rounding (CodedSum's one), a relative 1e-7 or so.
+// The syndromes of a codeword, over the projected rows' size (locateErrors), are below this:
+// honest rows differ only by rounding (CodedSum's one), a relative 1e-7 or so.
 constexpr double kCodewordBound = 1e-5;
 
 Complex rootOfUnity(int n, long long power) {
