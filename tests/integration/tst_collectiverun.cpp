@@ -42,12 +42,14 @@ QString writeVariant(Run& run, const QString& party1, const QString& party2, con
 }
 
 // Runs the variant with party1 on a ring, party2 by butterfly, under fault_policy continue for
-// `rounds`, sends `node` `signal` once round 3 is printed, and says whether the run then
-// finished with every round.
-bool finishesLosingAtRound3(Run& run, int rounds, const QByteArray& node, int signal) {
+// `rounds`, sends `node` `signal` once round 3 is printed (SIGSTOP with `continued`: SIGCONT once
+// it is declared down), and says whether the run then finished with every round.
+bool finishesLosingAtRound3(Run& run, int rounds, const QByteArray& node, int signal, bool continued = false) {
     const QJsonObject training{{"rounds", rounds}, {"fault_policy", "continue"}, {"heartbeat_timeout_s", 3}};
     run.start({"run", writeVariant(run, "ring", "butterfly", training), "--out", run.dir.filePath("run")});
-    const bool signalled = signalAtRound(run, 3, node, signal) != 0;
+    const qint64 pid = signalAtRound(run, 3, node, signal);
+    bool signalled = pid != 0;
+    if (signalled && continued) signalled = run.waitForOutput(node + " declared down", 120000) && ::kill(pid_t(pid), SIGCONT) == 0;
     const bool finished = signalled && run.finish(180000) == 0;
     const QList<int> printed = printedRounds(run.out);
     if (finished && !printed.isEmpty() && printed.last() == rounds) return true;
@@ -259,19 +261,24 @@ private Q_SLOTS:
 
     // fault_policy continue: party1's ring re-forms without a member lost mid-run (killed: its
     // agent starts it again, and the new process, finding the ring formed without it, leaves the
-    // run; stopped: found silent, then stopped once the run is over), the round it was in is
-    // summed again by the two left, and every round is done.
+    // run; stopped: found silent, then stopped once the run is over; stopped and continued once
+    // declared down: told so by its scheduler, it leaves the run instead of waiting for a ring
+    // that goes on without it), the round it was in is summed again by the two left, and every
+    // round is done.
     void lostMemberIsLeftOutUnderContinue_data() {
         QTest::addColumn<int>("signal");
-        QTest::newRow("killed") << int(SIGKILL);
-        QTest::newRow("stopped") << int(SIGSTOP);
+        QTest::addColumn<bool>("continued");
+        QTest::newRow("killed") << int(SIGKILL) << false;
+        QTest::newRow("stopped") << int(SIGSTOP) << false;
+        QTest::newRow("stopped, then continued") << int(SIGSTOP) << true;
     }
 
     void lostMemberIsLeftOutUnderContinue() {
         QFETCH(int, signal);
+        QFETCH(bool, continued);
         Run run;
-        const int rounds = 8;
-        QVERIFY(finishesLosingAtRound3(run, rounds, "party1/worker2", signal));
+        const int rounds = continued ? 14 : 8;  // (rounds left for the continued one to hear of it)
+        QVERIFY(finishesLosingAtRound3(run, rounds, "party1/worker2", signal, continued));
         const QString runDir = run.dir.filePath("run");
         const QByteArray pusher = logOf(runDir, "party1/worker0"), lost = logOf(runDir, "party1/worker2");
         QVERIFY2(pusher.contains("party1/worker2 was lost") && pusher.contains("the party's ring goes on without it"), pusher.constData());
@@ -280,6 +287,10 @@ private Q_SLOTS:
                 lost.contains("started again after party1's ring formed without it") && run.out.contains("party1/worker2 declared left"),
                 (lost + run.out).constData());
         else QVERIFY2(run.out.contains("party1/worker2 declared down"), run.out.constData());
+        if (continued)
+            QVERIFY2(lost.contains("declared this worker down") && lost.contains("this worker leaves the run") &&
+                         run.out.contains("party1/worker2 declared left"),
+                     (lost + run.out).constData());
         // Those left trained to the end; the lost one not after it was lost.
         QSet<QString> atTheEnd;
         int lostRounds = 0;

@@ -435,11 +435,12 @@ private Q_SLOTS:
 
     // A collective party's member that goes off mid-round is lost as a party server's worker is:
     // under fail the run stops naming it; under continue the others' sum goes on without it.
-    // Before, the collective summed its push as if it had stayed on.
+    // Before, the collective summed its push as if it had stayed on. On again (at 40 s), it stays
+    // out, as deployed, where the party takes no member back and the worker leaves the run.
     void aCollectiveMemberThatGoesOffIsLost() {
         Run failing, going;
         for (Run* run : {&failing, &going}) {
-            const QString trace = writeFile(*run, "until25.txt", "0 25\n");
+            const QString trace = writeFile(*run, "until25.txt", "0 25\n40 1000\n");
             const QJsonArray groups{QJsonObject{{"count", 2}, {"device_profile", 1.0}},
                                     QJsonObject{{"count", 1}, {"device_profile", 1.0}, {"availability", trace}}};
             const QJsonObject training =
@@ -460,6 +461,7 @@ private Q_SLOTS:
         QCOMPARE(records(going.dir.filePath("sim"), "aggregate").size(), 6);
         QCOMPARE(trainRecordsOf(going.dir.filePath("sim"), "party1/worker0"), 6);
         QCOMPARE(trainRecordsOf(going.dir.filePath("sim"), "party1/worker2"), 2);  // (rounds 1 and 2: it went off in 3)
+        QVERIFY2(going.out.contains("party1/worker2 declared left"), going.out.constData());
     }
 
     // ssgd's round is ten syncs: a worker that goes off in one (its trace, at 25 s: round 3) is

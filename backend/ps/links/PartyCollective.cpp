@@ -280,6 +280,12 @@ ModelVersion PartyCollective::takeModel(size_t floats, const TagOf& tagOf) {
 
 void PartyCollective::takeLosses() {
     if (!m_partyScheduler) return;
+    // Silent long enough to be declared down (stopped, starved): the others went on without it.
+    if (const QString why = m_partyScheduler->declaredDown(); !why.isEmpty())
+        throw PartyCannotGoOn("the party scheduler declared this worker down (" + why.toStdString() + ") while it was silent, and " +
+                              m_ctx.node.party.toStdString() + "'s " + m_transport.toStdString() +
+                              " went on without it; a collective party takes no member back mid-run (not supported yet), so "
+                              "this worker leaves the run");
     for (const MembershipChange& c : m_partyScheduler->takeMembershipChanges()) {
         // (A member back after a silence stays out: the others may have summed without it.)
         if (c.up && !c.restarted) continue;

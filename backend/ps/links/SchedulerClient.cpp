@@ -1,6 +1,7 @@
 #include "SchedulerClient.h"
 
 #include "RoleError.h"
+#include "PrintableText.h"
 #include "SocketThread.h"
 #include "Vocabulary.h"
 #include "RoleScope.h"
@@ -204,6 +205,8 @@ void SchedulerClient::beat() {
         else if (e->message.type == message::kSuperseded) m_supersededReason = e->message.string(QStringLiteral("reason"));
         else if (e->message.type == message::kRecoveryKept)
             m_copyKept = std::max(m_copyKept, e->message.integer(QStringLiteral("version")));
+        else if (e->message.type == message::kMemberDown && e->message.string(QStringLiteral("node")) == m_ctx.node.id)
+            m_declaredDown = printableText(e->message.string(QStringLiteral("reason")), 300);
         else if (m_watching && (e->message.type == message::kMemberDown || e->message.type == message::kMemberUp))
             m_membership.append({e->message.string(QStringLiteral("node")), e->message.type == message::kMemberUp,
                                  e->message.string(QStringLiteral("reason")), e->message.fields.value(QStringLiteral("restarted")).toBool(),

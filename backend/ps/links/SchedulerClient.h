@@ -60,6 +60,12 @@ public:
     // for with watchMembership() (servers), so that nobody else accumulates them.
     void watchMembership() { m_watching = true; }
     QList<MembershipChange> takeMembershipChanges();
+    // Why the scheduler declared this node down (it was silent), told when it was heard again;
+    // empty while it was not.
+    QString declaredDown() const {
+        std::lock_guard lock(m_mutex);
+        return m_declaredDown;
+    }
 
     // A global server with a standby host: sends its recovery point to the scheduler and waits
     // until the scheduler has kept it (RecoveryCopy.h). False when it did not say so within
@@ -97,6 +103,7 @@ private:
     mutable std::mutex m_mutex;
     QString m_abortReason;
     QString m_supersededReason;  // (under m_mutex)
+    QString m_declaredDown;  // (under m_mutex)
     const qint64 m_incarnation;
     QList<MembershipChange> m_membership;
     std::atomic<bool> m_watching{false};

@@ -315,6 +315,11 @@ private:
                                         {QStringLiteral("endpoint"), m_endpoints.value(node)}});
         if (m_standsFor.contains(node)) up.fields.insert(QStringLiteral("stands_for"), m_standsFor.value(node));
         tellMembers(up, node);
+        // A node back from a silence learns that it was declared down: the others may have gone
+        // on without it (a collective party's members do), and it must not wait for them.
+        if (!restarted)
+            sendTo(node,
+                   Message(message::kMemberDown, {{QStringLiteral("node"), node}, {QStringLiteral("reason"), m_downEvidence.value(node)}}));
     }
 
     // (Only those heard from since this scheduler started: it cannot reach the others yet.)

@@ -16,6 +16,7 @@
 #include "SimRounds.h"
 #include "SimCollective.h"
 #include "SimEvaluation.h"
+#include "SimMembership.h"
 #include "ServerOptimizer.h"
 #include "SimAvailability.h"
 #include "SimulationCheck.h"
@@ -57,7 +58,8 @@ public:
           m_global(globalNode(t)),
           m_master(masterNode(t)),
           m_traffic(t.centralParty()->id),
-          m_masterTraffic(t.centralParty()->id) {
+          m_masterTraffic(t.centralParty()->id),
+          m_membership(t, [this](double at, const QString& id, const char* state, const char* why) { membership(at, id, state, why); }) {
         m_global.setClock([this] { return m_options.clockOrigin + m_stamp; }, true);
         m_master.setClock([this] { return m_options.clockOrigin + m_stamp; }, false);
         if (const QString why = simulationRefusal(t); !why.isEmpty()) throw RoleError(why.toStdString());
@@ -195,10 +197,10 @@ private:
         QHash<QString, double> perHost;  // the threads that train there: the drawn workers, the master evaluating
         for (int i = 0; i < m_workers.count(); ++i) {
             const VirtualWorker& w = m_workers.at(i);
-            if ((sampled.isEmpty() || sampled.contains(w.node.id)) && m_availability.available(w.node, w.index, round, at)) {
+            if ((sampled.isEmpty() || sampled.contains(w.node.id)) && m_availability.available(w.node, w.index, round, at) &&
+                m_membership.mayTrain(w.node.id, at)) {
                 m_drawn.insert(w.node.id);
                 ++perHost[w.node.host];
-                if (m_down.remove(w.node.id)) stamped(at, [&] { membership(w.node.id, "up", "on again (its availability trace)"); });
             }
         }
         if (const auto master = m_topology.node(masterNode(m_topology)); master && hostCores(m_topology, master->host) > 0) {
@@ -295,29 +297,20 @@ private:
         const VirtualWorker& w = m_workers.at(p.worker);
         const double off = m_availability.offAfter(w.node, leaves), at = p.arrivesAt;
         if (off >= at) return {w.node.id, p.update, p.weight, at};
-        if (!m_settings.continuesThroughFailures())
-            throw RoleError(QStringLiteral("%1 went off at %2 s (its availability trace) before its push of round %3 was in; under "
-                                           "fault_policy %4 the run stops there, as it would deployed: set fault_policy continue to go on "
-                                           "without it")
-                                .arg(w.node.id)
-                                .arg(off, 0, 'f', 1)
-                                .arg(roundOf(m_model.version + 1))
-                                .arg(m_settings.faultPolicy)
-                                .toStdString());
-        const double declared = off + m_settings.heartbeatTimeoutS;
-        if (!m_down.contains(w.node.id))  // (as its scheduler would say it: the CLI and the Run tab show it)
-            stamped(declared, [&] { membership(w.node.id, "down", "went off (its availability trace)"); });
-        m_down.insert(w.node.id);
+        // (Under fail the run stops; under continue its scheduler says it: the CLI and the Run tab show it.)
+        const double declared = m_membership.wentOff(w.node.id, off, roundOf(m_model.version + 1));
         // Out of the round's later syncs (ssgd, esync), as deployed once it is declared down: it
         // trained on in each, and each waited heartbeat_timeout_s for it again.
         if (m_drawn.remove(w.node.id)) countDrawnContributors();
         return {w.node.id, nullptr, 0, declared, true};
     }
 
-    void membership(const QString& member, const char* state, const char* reason) {
-        m_global.report(metric::kMembership, {{QStringLiteral("member"), member},
-                                              {QStringLiteral("state"), QLatin1String(state)},
-                                              {QStringLiteral("reason"), QLatin1String(reason)}});
+    void membership(double at, const QString& member, const char* state, const char* reason) {
+        stamped(at, [&] {
+            m_global.report(metric::kMembership, {{QStringLiteral("member"), member},
+                                                  {QStringLiteral("state"), QLatin1String(state)},
+                                                  {QStringLiteral("reason"), QLatin1String(reason)}});
+        });
     }
 
     // One model version: every drawn worker's push, the parties' sums, the global step.
@@ -514,7 +507,7 @@ private:
         if (version % perRound == 0)
             for (int i = 0; i < m_workers.count(); ++i) {
                 VirtualWorker& w = m_workers.at(i);
-                if (m_down.contains(w.node.id)) w.dropRound();  // (it went off before its push was in)
+                if (m_membership.isDown(w.node.id)) w.dropRound();  // (it went off before its push was in)
                 else if (w.trained) stamped(doneAt + downSeconds(i), [&] { m_workers.reportRound(w, version / perRound, perRound); });
             }
         if (version % steps != 0) return;
@@ -570,6 +563,7 @@ private:
     MetricsReporter m_global, m_master;
     TrafficCounter m_traffic;  // the global server's
     TrafficCounter m_masterTraffic;  // the master's: its initial model up, each model it evaluates down
+    SimMembership m_membership;
     std::unique_ptr<MasterEvaluation> m_evaluation;
     ModelVersion m_model;
     ModelBufferPool m_pool;
@@ -586,7 +580,6 @@ private:
     QHash<int, Push> m_esyncPushes;  // esync: this version's, by worker
     qint64 m_drawnRound = -1, m_reportedDraw = 0;
     QSet<QString> m_drawn, m_drawnContributors;  // of m_drawnRound
-    QSet<QString> m_down;  // workers declared down (off mid-round) and not on again since
     double m_now = 0, m_roundStart = 0, m_lastRoundSeconds = 0, m_applySeconds = 0;
     quint64 m_late = 0;
 };
