@@ -201,7 +201,8 @@ void RunController::startRoles(const std::function<bool(const ProcessInfo&)>& wh
 void RunController::onEvent(AgentClient* agent, const QCborMap& e, qint64 seq) {
     m_recorder->beginEvent();
     handleEvent(e);
-    m_recorder->noteEvent(agent, seq, m_dir.metricsBytes());  // (without a history the agent client acknowledged it already)
+    m_recorder->noteEvent(agent, seq, m_dir.metricsBytes(),
+                          m_dir.metricsDurability());  // (without a history the agent client acknowledged it already)
     if (!m_unshownRows.isEmpty()) showOnceStored(std::exchange(m_unshownRows, {}));
 }
 

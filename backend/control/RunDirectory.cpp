@@ -49,8 +49,7 @@ QString RunDirectory::create(const QString& path, const QByteArray& topologyJson
     m_path = dir.absolutePath();
     m_logs.setDirectory(dir.absoluteFilePath(QStringLiteral("logs")));
     if (const QString e = writeFileAtomically(dir.filePath(QStringLiteral("topology.json")), topologyJson); !e.isEmpty()) return note(e);
-    m_metrics = std::make_unique<AppendFile>(dir.filePath(QStringLiteral("metrics.jsonl")));
-    return note(m_metrics->open());
+    return openMetrics(dir.filePath(QStringLiteral("metrics.jsonl")));
 }
 
 QString RunDirectory::reopen(const QString& path, int round, const QByteArray& topologyJson, QList<QJsonObject>* kept) {
@@ -73,8 +72,7 @@ QString RunDirectory::reopen(const QString& path, int round, const QByteArray& t
     }
     if (const QString e = writeFileAtomically(metricsPath, keep); !e.isEmpty()) return note(e);
     if (const QString e = makePrivateDirectory(dir.filePath(QStringLiteral("logs"))); !e.isEmpty()) return note(e);
-    m_metrics = std::make_unique<AppendFile>(metricsPath);
-    return note(m_metrics->open());
+    return openMetrics(metricsPath);
 }
 
 int RunDirectory::lastRoundRecorded(const QString& path) {
@@ -108,8 +106,14 @@ QString RunDirectory::reattach(const QString& path, qint64 metricsBytes, const s
     if (old.size() != stored && (!old.resize(stored) || !old.flush()))
         return note(QStringLiteral("cannot cut %1 back to what the history holds: %2").arg(metricsPath, old.errorString()));
     old.close();
-    m_metrics = std::make_unique<AppendFile>(metricsPath);
-    return note(m_metrics->open());
+    return openMetrics(metricsPath);
+}
+
+QString RunDirectory::openMetrics(const QString& path) {
+    m_metrics = std::make_unique<AppendFile>(path);
+    const QString error = m_metrics->open();
+    m_metricsDurability = m_metrics->durability();
+    return note(error);
 }
 
 qint64 RunDirectory::metricsBytes() const {

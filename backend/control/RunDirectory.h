@@ -35,6 +35,10 @@ public:
     QString reattach(const QString& path, qint64 metricsBytes, const std::function<void(const QJsonObject&)>& kept);
     const QString& path() const { return m_path; }
     qint64 metricsBytes() const;  // metrics.jsonl's length: its whole lines
+    // What makes metrics.jsonl's lines so far durable (AppendFile::durability): the history runs it
+    // before it commits a length of the file (hips attach cuts the file back to that length, and
+    // the agents do not send again what the history holds). Empty without a file.
+    const std::function<QString()>& metricsDurability() const { return m_metricsDurability; }
 
     // Each returns an error text naming the file and the cause ("cannot write …/metrics.jsonl:
     // no space left on device"), empty on success. After a failed append that file takes no
@@ -60,9 +64,11 @@ public:
 
 private:
     QString note(const QString& error);  // keeps the first error; returns `error`
+    QString openMetrics(const QString& path);
     QString m_path;
     QString m_error;
     std::unique_ptr<AppendFile> m_metrics;
+    std::function<QString()> m_metricsDurability;
     RoleLogFiles m_logs;
 };
 

@@ -115,10 +115,11 @@ void RunRecorder::beginEvent() {
     if (m_store && m_runId > 0) m_store->beginGroup();
 }
 
-void RunRecorder::noteEvent(AgentClient* agent, qint64 seq, qint64 metricsBytes) {
+void RunRecorder::noteEvent(AgentClient* agent, qint64 seq, qint64 metricsBytes, const std::function<QString()>& metricsDurable) {
     if (!m_store || m_runId <= 0) return;
     // (No agent: hips simulate's records come from our own child, and there is nothing to acknowledge.)
-    if (agent) m_store->markAgentEvent(m_runId, agent->host(), seq, metricsBytes);  // in the same commit as the event's rows
+    if (agent)
+        m_store->markAgentEvent(m_runId, agent->host(), seq, metricsBytes, metricsDurable);  // in the same commit as the event's rows
     m_store->endGroup();
     if (agent && !m_agentsGone) m_pendingAcks.append(PendingAck{m_store->postedMark(), seq, agent});
 }

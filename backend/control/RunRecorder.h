@@ -40,8 +40,9 @@ public:
     void metric(const QJsonObject& record);
     void event(const QString& level, const QString& source, const QString& text);
     // An event from `agent` (its sequence number `seq`), acknowledged to it once committed; the
-    // history keeps the agent's mark with it, and metrics.jsonl's length then (hips attach).
-    void noteEvent(AgentClient* agent, qint64 seq, qint64 metricsBytes);
+    // history keeps the agent's mark with it, and metrics.jsonl's length then (hips attach),
+    // made durable first by `metricsDurable` (RunDirectory::metricsDurability).
+    void noteEvent(AgentClient* agent, qint64 seq, qint64 metricsBytes, const std::function<QString()>& metricsDurable = {});
     // Before an agent event's rows: they and its mark (noteEvent) are committed together.
     void beginEvent();
     // The run's outcome; `stored` is called once the history holds all of the run (true), or

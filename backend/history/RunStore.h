@@ -70,8 +70,10 @@ public:
     // A controller took up the run again (hips attach): it is running again, under this process.
     void reattachRun(qint64 run, const QString& note);
     // The history holds `agent`'s events up to `seq`, and metrics.jsonl was `metricsBytes` long
-    // then; committed with the rows of that event.
-    void markAgentEvent(qint64 run, const QString& agent, qint64 seq, qint64 metricsBytes);
+    // then; committed with the rows of that event. `durable` (when given) is run first, on the
+    // writer's thread: it makes that much of the file durable, and an error it returns fails the
+    // history as a failed write does (a length is never committed ahead of the file's bytes).
+    void markAgentEvent(qint64 run, const QString& agent, qint64 seq, qint64 metricsBytes, const std::function<QString()>& durable = {});
     void appendMetric(qint64 run, double t, const QString& source, int round, const QString& name, double value);
     void appendTraffic(qint64 run, const TrafficRecord& row);
     // A role's metric record as it came ({"kind", "node", "t", "round", fields}): numeric fields of

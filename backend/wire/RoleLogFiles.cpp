@@ -46,6 +46,25 @@ QString AppendFile::append(const QByteArray& bytes) {
     return {};
 }
 
+std::function<QString()> AppendFile::durability() const {
+    if (m_fd < 0) return {};
+    const int fd = ::fcntl(m_fd, F_DUPFD_CLOEXEC, 0);
+    if (fd < 0) {
+        const QString error = QStringLiteral("cannot make %1 durable: %2").arg(m_path, systemErrorText(errno));
+        return [error] { return error; };
+    }
+    const std::shared_ptr<int> own(new int(fd), [](int* p) {
+        ::close(*p);
+        delete p;
+    });
+    return [own, path = m_path] {
+        int r;
+        while ((r = ::fdatasync(*own)) != 0 && errno == EINTR) {
+        }
+        return r == 0 ? QString() : QStringLiteral("cannot make %1 durable: %2").arg(path, systemErrorText(errno));
+    };
+}
+
 QString AppendFile::fail(int errnum, const QString& more) {
     m_error = QStringLiteral("cannot write %1: %2%3").arg(m_path, systemErrorText(errnum), more);
     if (m_fd >= 0) ::close(m_fd);

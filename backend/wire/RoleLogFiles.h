@@ -7,6 +7,7 @@
 // in half a line that later text would be glued to.
 #include <QHash>
 #include <QString>
+#include <functional>
 #include <memory>
 
 namespace hips {
@@ -24,6 +25,10 @@ public:
     QString open();  // an error text naming the file and the cause, empty on success
     QString append(const QByteArray& bytes);
     qint64 size() const { return m_size; }  // the end of the last whole line
+    // What makes the lines appended so far durable (fdatasync; an error text naming the file, empty
+    // on success). It holds a descriptor of its own, so another thread may call it, even after this
+    // file is closed. Empty while the file is not open.
+    std::function<QString()> durability() const;
 
 private:
     QString fail(int errnum, const QString& more = {});

@@ -1,17 +1,23 @@
 // Run-history speed:
 //   metric ingest through the writer thread        target >= 200,000 rows/s
 //   `history list` over 1,000 runs                  target <= 100 ms
+//   an agent event stored and committed, one at a time, with metrics.jsonl made durable before
+//   the commit that names its length against without (the baseline, in the same run)
 // The list is timed twice: the query and formatting inside this process (median of 5), and
 // the whole `hips history list` command as a user runs it (process start included).
+#include "RoleLogFiles.h"
 #include "RunStore.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <functional>
+#include <vector>
 
 namespace {
 
@@ -95,6 +101,40 @@ void benchList(hips::RunStore& store, const QString& path) {
                 times.front() * 1e3, times.back() * 1e3);
 }
 
+// A controller's agent events, each as it stores one: a line appended to metrics.jsonl, the
+// event's rows and the agent's mark in one commit, then waiting until it is committed (the
+// acknowledgement). Median of kEvents, alternating without and with the file made durable first.
+void benchAgentEvents(hips::RunStore& store, const QString& dir) {
+    constexpr int kEvents = 200;
+    hips::AppendFile metrics(dir + "/metrics.jsonl");
+    if (const QString e = metrics.open(); !e.isEmpty()) return (void)std::fprintf(stderr, "%s\n", qPrintable(e));
+    const std::function<QString()> durable = metrics.durability();
+    const qint64 run = store.beginRun("events", "{}", {});
+    std::vector<double> plain, synced;
+    for (int i = 0; i < 2 * kEvents; ++i) {
+        const bool sync = i % 2 == 1;
+        const auto start = std::chrono::steady_clock::now();
+        metrics.append(QByteArray(R"({"kind":"train","node":"party1/worker0","round":)") + QByteArray::number(i) +
+                       R"(,"loss":0.5,"samples":640,"compute_s":0.1,"comm_s":0.01})" + '\n');
+        store.beginGroup();
+        for (const char* name : {"train.loss", "train.samples", "train.compute_s", "train.comm_s"})
+            store.appendMetric(run, 1.7e9 + i, "party1/worker0", i, name, 1.0);
+        store.markAgentEvent(run, "localhost", i, metrics.size(), sync ? durable : std::function<QString()>());
+        store.endGroup();
+        store.flush();
+        (sync ? synced : plain).push_back(seconds(start));
+    }
+    std::sort(plain.begin(), plain.end());
+    std::sort(synced.begin(), synced.end());
+    const double p = plain[kEvents / 2], d = synced[kEvents / 2];
+    std::printf(
+        "agent event stored and committed: median %.2f ms with metrics.jsonl made durable first, %.2f ms without: %.2fx "
+        "(90th percentile %.2f / %.2f ms)\n",
+        d * 1e3, p * 1e3, d / p, synced[kEvents * 9 / 10] * 1e3, plain[kEvents * 9 / 10] * 1e3);
+    store.deleteRun(run);
+    store.flush();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -108,6 +148,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     benchIngest(*store);
+    benchAgentEvents(*store, QFileInfo(path).absolutePath());
     benchList(*store, path);
     return 0;
 }

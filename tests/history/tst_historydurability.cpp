@@ -93,6 +93,30 @@ private Q_SLOTS:
         QCOMPARE(store->beginRun("refused", "{}", {}), -1);
     }
 
+    // An agent's mark (how long metrics.jsonl was) is committed only once the file is durable: the
+    // step that makes it so runs first, and when it fails the mark is not stored and the history
+    // fails naming the cause, as a failed write does.
+    void aMarkWaitsForItsFileToBeDurable() {
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        QVERIFY2(store, qPrintable(error));
+        const qint64 run = store->beginRun("marks", "{}", {});
+        std::atomic<int> synced{0};
+        store->markAgentEvent(run, "localhost", 1, 100, [&] {
+            ++synced;
+            return QString();
+        });
+        QVERIFY(store->flush());
+        QCOMPARE(synced.load(), 1);
+        QCOMPARE(store->agentMarks(run).value("localhost").metricsBytes, 100);
+        store->markAgentEvent(run, "localhost", 2, 200, [] { return QStringLiteral("cannot make metrics.jsonl durable: No space left"); });
+        QVERIFY(!store->flush());
+        QVERIFY2(store->writeError().contains("cannot make metrics.jsonl durable: No space left"), qPrintable(store->writeError()));
+        QCOMPARE(store->agentMarks(run).value("localhost").metricsBytes, 100);
+        QCOMPARE(store->agentMarks(run).value("localhost").seq, 1);
+    }
+
     // A file damaged in its middle (its header intact) is refused by either mode and left as it was.
     void refusesAFileDamagedInItsMiddle() {
         QTemporaryDir dir;

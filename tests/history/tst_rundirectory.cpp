@@ -183,6 +183,24 @@ private Q_SLOTS:
         QCOMPARE(contents(path + "/metrics.jsonl"), QByteArray("{\"round\":1}\n{\"round\":2}\n{\"round\":9}\n"));
     }
 
+    // What makes metrics.jsonl durable before the history commits a length of it: there once the
+    // file is open, and usable from the history's writer after the directory closed the file (it
+    // holds a descriptor of its own).
+    void metricsDurabilityOutlivesTheDirectory() {
+        QTemporaryDir dir;
+        std::function<QString()> durable;
+        {
+            RunDirectory run;
+            QVERIFY(!run.metricsDurability());
+            QVERIFY(run.create(dir.filePath("r"), R"({"name":"t"})").isEmpty());
+            QVERIFY(run.appendMetric(R"({"round":1})").isEmpty());
+            durable = run.metricsDurability();
+            QVERIFY(durable);
+            QCOMPARE(durable(), QString());
+        }
+        QCOMPARE(durable(), QString());
+    }
+
     // A role that prints without end: its log moves to .log.1 at kLogBytes and a new one starts,
     // so logs/ holds at most about twice the limit per role, and the newest lines are never lost.
     void aRoleLogIsRotatedAtItsSizeLimit() {
