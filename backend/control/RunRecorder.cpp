@@ -36,6 +36,7 @@ bool RunRecorder::begin(const Topology& topology, const QString& runDir, qint64 
         const QJsonObject settingsBefore = m_store->settings(run);
         const double at = m_store->resumeRun(m_runId, resumeRound, TopologyWriter::toJson(own), settings, keptMetricsBytes);
         if (before) m_resumedFrom = ResumedFrom{*before, topologyBefore, settingsBefore, resumeRound, at};
+        m_cutAfter = resumeRound;
     } else {
         m_runId = m_store->beginRun(topology.name, TopologyWriter::toJson(own), settings, runDir);
     }
@@ -50,6 +51,7 @@ bool RunRecorder::begin(const Topology& topology, const QString& runDir, qint64 
 bool RunRecorder::reattach(qint64 run, const QString& note) {
     if (!m_store) return true;
     m_runId = run;
+    m_cutAfter = m_store->pendingCut(run);  // (its resumed controller died before its first new round)
     m_store->reattachRun(run, note);
     listen();
     return true;
@@ -100,8 +102,9 @@ void RunRecorder::process(const ProcessInfo& p) {
 void RunRecorder::metric(const QJsonObject& record) {
     if (!m_store || m_runId <= 0) return;
     // The resumed run's first round past its checkpoint: what the run had recorded of it goes.
-    if (m_resumedFrom && record.value(metric::kRound).toInt(-1) > m_resumedFrom->round) {
-        m_store->cutRunAfter(m_runId, m_resumedFrom->round);
+    if (m_cutAfter && record.value(metric::kRound).toInt(-1) > *m_cutAfter) {
+        m_store->cutRunAfter(m_runId, *m_cutAfter);
+        m_cutAfter.reset();
         m_resumedFrom.reset();
     }
     m_store->appendRecord(m_runId, record);

@@ -93,6 +93,7 @@ private:
         double at = 0;  // when it was resumed
     };
     std::optional<ResumedFrom> m_resumedFrom;
+    std::optional<int> m_cutAfter;  // the rows past this round go at the first record of a later one (RunStore::pendingCut)
     bool m_agentsGone = false;  // forgetAgents(): their clients are being deleted
     quint64 m_listenerToken = 0, m_errorToken = 0, m_stallToken = 0;
     QString m_toldStall;  // the last word on the history's lock state

@@ -213,8 +213,9 @@ double RunStore::resumeRun(qint64 run, int round, const QByteArray& topologyJson
         return s.run(QStringLiteral("DELETE FROM agent_marks WHERE run_id = ?"), {QVariant(run)}) &&
                s.run(QStringLiteral("INSERT INTO agent_marks VALUES (?, '', 0, ?)"), {QVariant(run), QVariant(keptMetricsBytes)}) &&
                s.run(QStringLiteral("UPDATE runs SET status = 'running', ended = NULL, summary = NULL, controller_pid = ?,"
-                                    " controller_token = ?, topology = ?, settings = ? WHERE id = ?"),
-                     {QVariant(pid), QVariant(token), QVariant(QString::fromUtf8(topologyJson)), QVariant(settingsText), QVariant(run)}) &&
+                                    " controller_token = ?, topology = ?, settings = ?, cut_after = ? WHERE id = ?"),
+                     {QVariant(pid), QVariant(token), QVariant(QString::fromUtf8(topologyJson)), QVariant(settingsText), QVariant(round),
+                      QVariant(run)}) &&
                s.run(QStringLiteral("INSERT INTO events VALUES (?, ?, 'info', 'controller', ?)"),
                      {QVariant(run), QVariant(at), QVariant(kResumedEventPrefix + QString::number(round))});
     });
@@ -225,7 +226,8 @@ void RunStore::cutRunAfter(qint64 run, int round) {
     HIPS_WRITER_OR()
     m_writer->post([=](WriterSession& s) {
         return s.run(QStringLiteral("DELETE FROM metrics WHERE run_id = ? AND round > ?"), {QVariant(run), QVariant(round)}) &&
-               s.run(QStringLiteral("DELETE FROM traffic WHERE run_id = ? AND round > ?"), {QVariant(run), QVariant(round)});
+               s.run(QStringLiteral("DELETE FROM traffic WHERE run_id = ? AND round > ?"), {QVariant(run), QVariant(round)}) &&
+               s.run(QStringLiteral("UPDATE runs SET cut_after = NULL WHERE id = ?"), {QVariant(run)});
     });
 }
 
@@ -240,7 +242,8 @@ void RunStore::restoreRun(const RunRecord& before, double resumedAt, const QByte
                                  : QVariant(QString::fromUtf8(QJsonDocument(before.summary).toJson(QJsonDocument::Compact)));
     const QString settingsText = QString::fromUtf8(QJsonDocument(settings).toJson(QJsonDocument::Compact));
     m_writer->post([=](WriterSession& s) {
-        return s.run(QStringLiteral("UPDATE runs SET status = ?, ended = ?, summary = ?, topology = ?, settings = ? WHERE id = ?"),
+        return s.run(QStringLiteral("UPDATE runs SET status = ?, ended = ?, summary = ?, topology = ?, settings = ?, cut_after = NULL"
+                                    " WHERE id = ?"),
                      {QVariant(before.status), ended, summary, QVariant(QString::fromUtf8(topologyJson)), QVariant(settingsText),
                       QVariant(run)}) &&
                s.run(QStringLiteral("DELETE FROM events WHERE run_id = ? AND t >= ? AND source = 'controller' AND message LIKE ?"),

@@ -30,7 +30,7 @@ QString describeDeviceRecord(const QJsonObject& record);
 
 class RunStore {
 public:
-    static constexpr int kSchemaVersion = 6;
+    static constexpr int kSchemaVersion = 7;
 
     enum OpenMode {
         // Creates the file (0600, its new directories 0700) if absent, migrates an older schema,
@@ -58,10 +58,15 @@ public:
     // fails before then can leave the run as it was (restoreRun). `keptMetricsBytes`: the length of
     // the run directory's metrics.jsonl with the records up to `round` it keeps, which the history
     // holds (a controller that attaches before the new agents' first event takes the file up from
-    // there; it cut it to nothing). Returns the resume's time.
+    // there; it cut it to nothing). The cut to come is kept with the run (pendingCut). Returns the
+    // resume's time.
     double resumeRun(qint64 run, int round, const QByteArray& topologyJson, const QJsonObject& settings, qint64 keptMetricsBytes);
     // The rows of the rounds after `round` go: the resumed run trains them again.
     void cutRunAfter(qint64 run, int round);
+    // The round a resume of `run` went back to while the rows past it from before the resume are
+    // still there (resumeRun, until cutRunAfter or restoreRun): a controller that attaches to the
+    // run cuts them at its first later round, as the resumed one would have.
+    std::optional<int> pendingCut(qint64 run) const;
     // A resume that ended before its first round: the run's row as it was (`before`, with its
     // topology and settings), the resume's marker and rows gone (those from `resumedAt` on: the
     // run's clock would count the pause before them as running), and an error event that says why.

@@ -154,6 +154,14 @@ QHash<QString, RunStore::AgentMark> RunStore::agentMarks(qint64 run) const {
     return marks;
 }
 
+std::optional<int> RunStore::pendingCut(qint64 run) const {
+    QSqlQuery q = reader();
+    q.prepare(QStringLiteral("SELECT cut_after FROM runs WHERE id = ? AND cut_after IS NOT NULL"));
+    q.addBindValue(run);
+    if (!read(q) || !q.next()) return std::nullopt;
+    return q.value(0).toInt();
+}
+
 std::optional<qint64> RunStore::runOfDirectory(const QString& runDir) const {
     QSqlQuery q = reader();
     q.prepare(QStringLiteral("SELECT id FROM runs WHERE run_dir = ? ORDER BY id DESC LIMIT 1"));

@@ -70,6 +70,12 @@ const QList<QStringList> kMigrations = {
         // before a reboot, no longer keeps a dead controller's run 'running'.
         "ALTER TABLE runs ADD COLUMN controller_token TEXT",
     },
+    {
+        // The round a resume went back to, while the run's rows past it from before the resume are
+        // still there (its first new round deletes them): a controller that attaches before then
+        // deletes them as the resumed one would have, instead of keeping both runs' rounds.
+        "ALTER TABLE runs ADD COLUMN cut_after INTEGER",
+    },
 };
 
 }  // namespace

@@ -7,10 +7,13 @@
 #include "LaunchPlan.h"
 #include "MetricsFeed.h"
 #include "ProcessTable.h"
+#include "RunRecorder.h"
+#include "RunStore.h"
 #include "TopologyReader.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <thread>
@@ -225,6 +228,48 @@ private Q_SLOTS:
         std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // "stopped": the bye arrives meanwhile
         QTRY_COMPARE_WITH_TIMEOUT(stalled.size() + bye.size(), 1, 10000);
         QCOMPARE(stalled.size(), 1);
+    }
+
+    // A resumed run whose controller died before its first new round keeps, in the history, its
+    // rounds past the checkpoint from before the resume (the resumed run would cut them at its
+    // first later round). The controller that attaches cuts them then, as the resumed one would
+    // have: each round is in the history once, the new run's.
+    void anAttachCutsWhatAResumeLeftToCut() {
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        QVERIFY2(store, qPrintable(error));
+        const Topology t = small();
+        const auto eval = [](int round, double accuracy) {
+            return QJsonObject{{"kind", "eval"}, {"node", "central/master_worker"}, {"round", round}, {"test_acc", accuracy}};
+        };
+        qint64 run = 0;
+        {
+            RunRecorder first;
+            first.setStore(store.get());
+            QVERIFY(first.begin(t, dir.path(), 0, 0, 0));
+            run = first.runId();
+            for (int round = 1; round <= 8; ++round) first.metric(eval(round, 0.5));
+            QVERIFY(store->flush());
+        }
+        {
+            RunRecorder resumed;  // from the checkpoint of round 5; killed before round 6
+            resumed.setStore(store.get());
+            QVERIFY(resumed.begin(t, dir.path(), run, 5, 0));
+            QVERIFY(store->flush());
+        }
+        QCOMPARE(store->pendingCut(run), std::optional<int>(5));
+        RunRecorder attached;
+        attached.setStore(store.get());
+        QVERIFY(attached.reattach(run, QStringLiteral("attached")));
+        attached.metric(eval(6, 0.9));
+        QVERIFY(store->flush());
+        QMap<int, QList<double>> accuracies;
+        for (const MetricRecord& m : store->metrics(run))
+            if (m.name == QLatin1String("eval.test_acc")) accuracies[m.round] << m.value;
+        QCOMPARE(accuracies.keys(), (QList<int>{1, 2, 3, 4, 5, 6}));
+        QCOMPARE(accuracies[6], QList<double>{0.9});
+        QVERIFY(!store->pendingCut(run));
     }
 };
 

@@ -255,7 +255,7 @@ private Q_SLOTS:
         QCOMPARE(after.summary.value("reason").toString(), QString("stopped from HiPS Studio"));
         QCOMPARE(store->metrics(run).size(), 3);
         QCOMPARE(store->settings(run).value("rounds").toInt(), 4);
-        QCOMPARE(store->topologyJson(run), QByteArray("{\"rounds\": 4}"));
+        QVERIFY(store->topologyJson(run) == QByteArray("{\"rounds\": 4}") && !store->pendingCut(run));  // (no cut to come)
         QVERIFY(!store->eventMessages(run, "info").join('\n').contains("resumed from the checkpoint"));
         QVERIFY(store->eventMessages(run, "error").join('\n').contains("failed before its first round: boom"));
     }
