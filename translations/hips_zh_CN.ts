@@ -2989,264 +2989,264 @@
 <context>
     <name>hips::MainWindow</name>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="72"/>
+        <location filename="../ui/MainWindow.cpp" line="64"/>
         <source>Design</source>
         <translation>设计</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="73"/>
+        <location filename="../ui/MainWindow.cpp" line="65"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="74"/>
+        <location filename="../ui/MainWindow.cpp" line="66"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="75"/>
+        <location filename="../ui/MainWindow.cpp" line="67"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="80"/>
+        <location filename="../ui/MainWindow.cpp" line="72"/>
         <source>Run history unavailable: %1</source>
         <translation>运行历史不可用：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="154"/>
+        <location filename="../ui/MainWindow.cpp" line="146"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="155"/>
+        <location filename="../ui/MainWindow.cpp" line="147"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="156"/>
+        <location filename="../ui/MainWindow.cpp" line="148"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="157"/>
+        <location filename="../ui/MainWindow.cpp" line="149"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="158"/>
+        <location filename="../ui/MainWindow.cpp" line="150"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="159"/>
+        <location filename="../ui/MainWindow.cpp" line="151"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="173"/>
+        <location filename="../ui/MainWindow.cpp" line="165"/>
         <source>&amp;New topology</source>
         <translation>新建拓扑(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="174"/>
+        <location filename="../ui/MainWindow.cpp" line="166"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="175"/>
+        <location filename="../ui/MainWindow.cpp" line="167"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="176"/>
+        <location filename="../ui/MainWindow.cpp" line="168"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="177"/>
+        <location filename="../ui/MainWindow.cpp" line="169"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="177"/>
+        <location filename="../ui/MainWindow.cpp" line="169"/>
         <source>Ctrl+Shift+S</source>
         <translation>Ctrl+Shift+S</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="179"/>
+        <location filename="../ui/MainWindow.cpp" line="171"/>
         <source>&amp;Export report of selected run…</source>
         <translation>导出所选运行的报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="179"/>
+        <location filename="../ui/MainWindow.cpp" line="171"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="181"/>
+        <location filename="../ui/MainWindow.cpp" line="173"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="184"/>
+        <location filename="../ui/MainWindow.cpp" line="176"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="187"/>
+        <location filename="../ui/MainWindow.cpp" line="179"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="193"/>
+        <location filename="../ui/MainWindow.cpp" line="185"/>
         <source>&amp;Copy</source>
         <translation>复制(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="194"/>
+        <location filename="../ui/MainWindow.cpp" line="186"/>
         <source>&amp;Paste</source>
         <translation>粘贴(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="195"/>
+        <location filename="../ui/MainWindow.cpp" line="187"/>
         <source>&amp;Delete</source>
         <translation>删除(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="196"/>
+        <location filename="../ui/MainWindow.cpp" line="188"/>
         <source>Select &amp;all</source>
         <translation>全选(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="198"/>
+        <location filename="../ui/MainWindow.cpp" line="190"/>
         <source>&amp;Fit topology</source>
         <translation>适应拓扑大小(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="198"/>
+        <location filename="../ui/MainWindow.cpp" line="190"/>
         <source>Ctrl+0</source>
         <translation>Ctrl+0</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="207"/>
+        <location filename="../ui/MainWindow.cpp" line="199"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="208"/>
+        <location filename="../ui/MainWindow.cpp" line="200"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="213"/>
+        <location filename="../ui/MainWindow.cpp" line="205"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="227"/>
+        <location filename="../ui/MainWindow.cpp" line="219"/>
         <source>&amp;Start all</source>
         <translation>全部启动(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="227"/>
+        <location filename="../ui/MainWindow.cpp" line="219"/>
         <source>F5</source>
         <translation>F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="231"/>
+        <location filename="../ui/MainWindow.cpp" line="223"/>
         <source>S&amp;top all</source>
         <translation>全部停止(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="231"/>
+        <location filename="../ui/MainWindow.cpp" line="223"/>
         <source>Shift+F5</source>
         <translation>Shift+F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="240"/>
+        <location filename="../ui/MainWindow.cpp" line="233"/>
         <source>&amp;User guide</source>
         <translation>用户指南(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="241"/>
+        <location filename="../ui/MainWindow.cpp" line="234"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="243"/>
+        <location filename="../ui/MainWindow.cpp" line="236"/>
         <source>&amp;About HiPS Studio</source>
         <translation>关于 HiPS Studio(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="265"/>
+        <location filename="../ui/MainWindow.cpp" line="258"/>
         <source>1 problem in the topology: %1</source>
         <translation>拓扑中有 1 个问题：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="265"/>
+        <location filename="../ui/MainWindow.cpp" line="258"/>
         <source>%1 problems in the topology; the first: %2</source>
         <translation>拓扑中有 %1 个问题；第一个：%2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="268"/>
+        <location filename="../ui/MainWindow.cpp" line="261"/>
         <source>Topology valid: %1, %2</source>
         <translation>拓扑有效：%1，%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="269"/>
+        <location filename="../ui/MainWindow.cpp" line="262"/>
         <source>%n process(es)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="270"/>
+        <location filename="../ui/MainWindow.cpp" line="263"/>
         <source>%n training worker(s)</source>
         <translation>
             <numerusform>%n 个训练工作节点</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="271"/>
+        <location filename="../ui/MainWindow.cpp" line="264"/>
         <source>; the run under way goes on with the topology it started with</source>
         <translation>；进行中的运行仍使用其启动时的拓扑</translation>
     </message>
     <message>
+        <location filename="../ui/MainWindow.cpp" line="342"/>
         <location filename="../ui/MainWindow.cpp" line="349"/>
-        <location filename="../ui/MainWindow.cpp" line="356"/>
         <source>Resume</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="349"/>
+        <location filename="../ui/MainWindow.cpp" line="342"/>
         <source>Run %1 finished its %2 rounds. Go on to how many rounds?</source>
         <translation>运行 %1 已完成其 %2 个轮次。继续到多少个轮次？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="356"/>
+        <location filename="../ui/MainWindow.cpp" line="349"/>
         <source>Run %1 cannot be resumed: %2</source>
         <translation>无法恢复运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="402"/>
+        <location filename="../ui/MainWindow.cpp" line="395"/>
         <source>; run %1 cannot be compared: %2</source>
         <translation>；运行 %1 无法对比：%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="408"/>
+        <location filename="../ui/MainWindow.cpp" line="402"/>
         <source>Showing run %1 (%2): %n round(s)</source>
         <translation>
             <numerusform>正在显示运行 %1（%2）：%n 个轮次</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="410"/>
+        <location filename="../ui/MainWindow.cpp" line="403"/>
         <source>; the run under way shows again once chosen in History</source>
         <translation>；正在进行的运行在“历史”中选中后会再次显示</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="612"/>
+        <location filename="../ui/MainWindow.cpp" line="539"/>
         <source>Stopping the run; the window closes once it has stopped (close it again to quit now)</source>
         <translation>正在停止运行；运行停止后窗口将关闭（再次关闭可立即退出）</translation>
     </message>
@@ -3255,51 +3255,51 @@
         <translation type="vanished">拓扑有效：%1 个进程，%2 个训练工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="278"/>
-        <location filename="../ui/MainWindow.cpp" line="419"/>
+        <location filename="../ui/MainWindow.cpp" line="271"/>
+        <location filename="../ui/MainWindow.cpp" line="411"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="286"/>
-        <location filename="../ui/MainWindow.cpp" line="332"/>
-        <location filename="../ui/MainWindow.cpp" line="429"/>
+        <location filename="../ui/MainWindow.cpp" line="279"/>
+        <location filename="../ui/MainWindow.cpp" line="325"/>
+        <location filename="../ui/MainWindow.cpp" line="421"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="286"/>
+        <location filename="../ui/MainWindow.cpp" line="279"/>
         <source>Cannot open %1:
 %2</source>
         <translation>无法打开 %1：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="319"/>
+        <location filename="../ui/MainWindow.cpp" line="312"/>
         <source>local baseline (run %1)</source>
         <translation>本地基线（运行 %1）</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="329"/>
-        <location filename="../ui/MainWindow.cpp" line="365"/>
+        <location filename="../ui/MainWindow.cpp" line="322"/>
+        <location filename="../ui/MainWindow.cpp" line="358"/>
         <source>run %1</source>
         <translation>运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="332"/>
-        <location filename="../ui/MainWindow.cpp" line="367"/>
+        <location filename="../ui/MainWindow.cpp" line="325"/>
+        <location filename="../ui/MainWindow.cpp" line="360"/>
         <source>Run %1&apos;s topology cannot be read:
 %2</source>
         <translation>无法读取运行 %1 的拓扑：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="339"/>
+        <location filename="../ui/MainWindow.cpp" line="332"/>
         <source>Opened the topology of run %1; Start all runs it again</source>
         <translation>已打开运行 %1 的拓扑；“全部启动”将再次运行它</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="367"/>
+        <location filename="../ui/MainWindow.cpp" line="360"/>
         <source>Reattach</source>
         <translation>重新接管</translation>
     </message>
@@ -3308,38 +3308,38 @@
         <translation type="vanished">正在显示运行 %1（%2）：%3 个轮次</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="430"/>
+        <location filename="../ui/MainWindow.cpp" line="422"/>
         <source>Topologies (*.json);;All files (*)</source>
         <translation>拓扑 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="437"/>
-        <location filename="../ui/MainWindow.cpp" line="460"/>
+        <location filename="../ui/MainWindow.cpp" line="429"/>
+        <location filename="../ui/MainWindow.cpp" line="452"/>
         <source>Save topology</source>
         <translation>保存拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="442"/>
+        <location filename="../ui/MainWindow.cpp" line="434"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="460"/>
+        <location filename="../ui/MainWindow.cpp" line="452"/>
         <source>Topologies (*.json)</source>
         <translation>拓扑 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="467"/>
+        <location filename="../ui/MainWindow.cpp" line="459"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="467"/>
+        <location filename="../ui/MainWindow.cpp" line="459"/>
         <source>Save the changes to the topology first?</source>
         <translation>是否先保存对拓扑的更改？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="491"/>
+        <location filename="../ui/MainWindow.cpp" line="483"/>
         <source>Select one run in the history to export its report</source>
         <translation>请在历史中选择一个运行以导出其报告</translation>
     </message>
@@ -3368,92 +3368,92 @@
         <translation type="vanished">目录</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="515"/>
+        <location filename="../ui/MainWindowHelp.cpp" line="21"/>
         <source>HiPS Studio — user guide</source>
         <translation>HiPS Studio — 用户指南</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="530"/>
+        <location filename="../ui/MainWindowHelp.cpp" line="36"/>
         <source>Zoom the canvas</source>
         <translation>缩放画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="530"/>
+        <location filename="../ui/MainWindowHelp.cpp" line="36"/>
         <source>Ctrl+wheel</source>
         <translation>Ctrl+滚轮</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="531"/>
+        <location filename="../ui/MainWindowHelp.cpp" line="37"/>
         <source>Pan the canvas</source>
         <translation>平移画布</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="531"/>
+        <location filename="../ui/MainWindowHelp.cpp" line="37"/>
         <source>Middle button, or Space+drag</source>
         <translation>中键，或 空格+拖动</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="532"/>
+        <location filename="../ui/MainWindowHelp.cpp" line="38"/>
         <source>Zoom a chart / zoom out</source>
         <translation>缩放图表 / 缩小</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="532"/>
+        <location filename="../ui/MainWindowHelp.cpp" line="38"/>
         <source>Drag / right-click</source>
         <translation>拖动 / 右键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="533"/>
+        <location filename="../ui/MainWindowHelp.cpp" line="39"/>
         <source>Edit a run&apos;s name, tags or notes</source>
         <translation>编辑运行的名称、标签或备注</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="533"/>
+        <location filename="../ui/MainWindowHelp.cpp" line="39"/>
         <source>Double-click or F2 in History</source>
         <translation>在历史中双击或按 F2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="540"/>
+        <location filename="../ui/MainWindowHelp.cpp" line="46"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="540"/>
+        <location filename="../ui/MainWindowHelp.cpp" line="46"/>
         <source>Shortcut</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="551"/>
+        <location filename="../ui/MainWindowHelp.cpp" line="57"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="568"/>
+        <location filename="../ui/MainWindowHelp.cpp" line="74"/>
         <source>About HiPS Studio</source>
         <translation>关于 HiPS Studio</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="569"/>
+        <location filename="../ui/MainWindowHelp.cpp" line="75"/>
         <source>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;Train one model across parties with a two-layer parameter server; only aggregates cross party boundaries.&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;借助双层参数服务器，由多个参与方协同训练同一个模型；只有聚合结果会跨越参与方边界。&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="581"/>
+        <location filename="../ui/MainWindow.cpp" line="508"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="581"/>
+        <location filename="../ui/MainWindow.cpp" line="508"/>
         <source>Stop the run first: switching the language rebuilds the window.</source>
         <translation>请先停止运行：切换语言会重建窗口。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="608"/>
+        <location filename="../ui/MainWindow.cpp" line="535"/>
         <source>A run is under way</source>
         <translation>有运行正在进行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="608"/>
+        <location filename="../ui/MainWindow.cpp" line="535"/>
         <source>Stop the run and quit?</source>
         <translation>要停止运行并退出吗？</translation>
     </message>
@@ -4630,12 +4630,12 @@
 <context>
     <name>hips::RunPanel</name>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="55"/>
+        <location filename="../ui/run/RunPanel.cpp" line="57"/>
         <source>Unknown host key</source>
         <translation>未知的主机密钥</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="56"/>
+        <location filename="../ui/run/RunPanel.cpp" line="58"/>
         <source>The key of host &apos;%1&apos; is not known yet:
 %2
 
@@ -4646,22 +4646,22 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
 信任并记录它吗？请先与该主机的管理员核对指纹。</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="63"/>
+        <location filename="../ui/run/RunPanel.cpp" line="65"/>
         <source>SSH</source>
         <translation>SSH</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="84"/>
+        <location filename="../ui/run/RunPanel.cpp" line="86"/>
         <source>Start all</source>
         <translation>全部启动</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="86"/>
+        <location filename="../ui/run/RunPanel.cpp" line="88"/>
         <source>Stop all</source>
         <translation>全部停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="119"/>
+        <location filename="../ui/run/RunPanel.cpp" line="121"/>
         <source>Double-click a process to see only its log</source>
         <translation>双击某个进程可仅查看其日志</translation>
     </message>
@@ -4680,144 +4680,161 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/run/RunPanel.cpp" line="293"/>
+        <location filename="../ui/run/RunPanel.cpp" line="336"/>
         <source>finished after %n round(s) in %1 s: final test %2 %3</source>
         <translation>
             <numerusform>已完成 %n 个轮次，用时 %1 秒：最终测试 %2 %3</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="295"/>
+        <location filename="../ui/run/RunPanel.cpp" line="338"/>
         <source>RMSE</source>
         <translation>RMSE</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="295"/>
+        <location filename="../ui/run/RunPanel.cpp" line="338"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/run/RunPanel.cpp" line="297"/>
+        <location filename="../ui/run/RunPanel.cpp" line="340"/>
         <source>stopped after %n round(s) in %1 s (%2)</source>
         <translation>
             <numerusform>已停止，完成 %n 个轮次，用时 %1 秒（%2）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="298"/>
+        <location filename="../ui/run/RunPanel.cpp" line="341"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="216"/>
-        <location filename="../ui/run/RunPanel.cpp" line="319"/>
+        <location filename="../ui/run/RunPanel.cpp" line="211"/>
+        <location filename="../ui/run/RunPanel.cpp" line="246"/>
+        <location filename="../ui/run/RunPanel.cpp" line="371"/>
         <source>Cannot start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="85"/>
+        <location filename="../ui/run/RunPanel.cpp" line="87"/>
         <source>Simulate</source>
         <translation>模拟</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="98"/>
+        <location filename="../ui/run/RunPanel.cpp" line="100"/>
         <source>Start all runs every role in one process on a virtual clock (hips simulate): no host is reached, and the times are what the deployed run would take</source>
         <translation>“全部启动”在一个进程中按虚拟时钟运行所有角色（hips simulate）：不连接任何主机，时间为实际部署运行所需的时间</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="108"/>
+        <location filename="../ui/run/RunPanel.cpp" line="110"/>
         <source>Filter processes (party, role, state…)</source>
         <translation>筛选进程（参与方、角色、状态…）</translation>
     </message>
     <message>
+        <location filename="../ui/run/RunPanel.cpp" line="360"/>
+        <source>Reading the model file</source>
+        <translation>正在读取模型文件</translation>
+    </message>
+    <message>
         <location filename="../ui/run/RunPanel.cpp" line="220"/>
+        <source>reading the model file %1 …</source>
+        <translation>正在读取模型文件 %1 …</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/RunPanel.cpp" line="250"/>
         <source>run directory: %1</source>
         <translation>运行目录：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="223"/>
+        <location filename="../ui/run/RunPanel.cpp" line="253"/>
         <source>simulated on a virtual clock: the times are what the deployed run would take</source>
         <translation>按虚拟时钟模拟：时间为实际部署运行所需的时间</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="229"/>
+        <location filename="../ui/run/RunPanel.cpp" line="259"/>
         <source>A run is under way: stop it before taking up another</source>
         <translation>已有运行正在进行：请先停止它再接管另一个</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="236"/>
-        <location filename="../ui/run/RunPanel.cpp" line="239"/>
+        <location filename="../ui/run/RunPanel.cpp" line="266"/>
+        <location filename="../ui/run/RunPanel.cpp" line="269"/>
         <source>Cannot reattach: %1</source>
         <translation>无法重新接管：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="242"/>
+        <location filename="../ui/run/RunPanel.cpp" line="272"/>
         <source>took up run %1 from its agents</source>
         <translation>已从代理接管运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="248"/>
+        <location filename="../ui/run/RunPanel.cpp" line="278"/>
         <source>A run is under way: stop it before resuming another</source>
         <translation>有运行正在进行：请先停止它，再恢复其他运行</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="255"/>
-        <location filename="../ui/run/RunPanel.cpp" line="258"/>
+        <location filename="../ui/run/RunPanel.cpp" line="282"/>
+        <location filename="../ui/run/RunPanel.cpp" line="293"/>
+        <location filename="../ui/run/RunPanel.cpp" line="296"/>
         <source>Cannot resume: %1</source>
         <translation>无法恢复：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="262"/>
+        <location filename="../ui/run/RunPanel.cpp" line="300"/>
         <source>resuming run %1 from the checkpoint of round %2 (run directory: %3)</source>
         <translation>从第 %2 轮的检查点恢复运行 %1（运行目录：%3）</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="281"/>
+        <location filename="../ui/run/RunPanel.cpp" line="321"/>
+        <source>the start was cancelled while the model file was read</source>
+        <translation>读取模型文件期间已取消启动</translation>
+    </message>
+    <message>
+        <location filename="../ui/run/RunPanel.cpp" line="324"/>
         <source>stopped from HiPS Studio</source>
         <translation>已从 HiPS Studio 停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="303"/>
+        <location filename="../ui/run/RunPanel.cpp" line="346"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="304"/>
+        <location filename="../ui/run/RunPanel.cpp" line="347"/>
         <source>deploying</source>
         <translation>部署中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="305"/>
+        <location filename="../ui/run/RunPanel.cpp" line="348"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="306"/>
+        <location filename="../ui/run/RunPanel.cpp" line="349"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="307"/>
+        <location filename="../ui/run/RunPanel.cpp" line="350"/>
         <source>stopping</source>
         <translation>停止中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="308"/>
+        <location filename="../ui/run/RunPanel.cpp" line="351"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="309"/>
+        <location filename="../ui/run/RunPanel.cpp" line="352"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="310"/>
+        <location filename="../ui/run/RunPanel.cpp" line="353"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="318"/>
+        <location filename="../ui/run/RunPanel.cpp" line="370"/>
         <source>Deploy and start every process of the topology</source>
         <translation>部署并启动拓扑中的所有进程</translation>
     </message>

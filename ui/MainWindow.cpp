@@ -226,6 +226,7 @@ void MainWindow::buildActions() {
         stop->setEnabled(m_run->stopButton()->isEnabled());
     };
     connect(m_run, &RunPanel::stateChanged, this, syncRunActions);
+    connect(m_run, &RunPanel::readingModelChanged, this, syncRunActions);
     connect(m_designer, &Designer::topologyChanged, this, syncRunActions);
     syncRunActions();
 

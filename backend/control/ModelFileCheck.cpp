@@ -4,11 +4,14 @@
 #include "ModeRegistry.h"
 
 #include <QFileInfo>
+#include <QHash>
 #include <algorithm>
+#include <mutex>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <sys/stat.h>
 
 namespace hips {
 
@@ -18,8 +21,51 @@ QString trainerPath() {
     return QFileInfo(LocalAgentLauncher::agentPath()).absolutePath() + QStringLiteral("/hips-trainer");
 }
 
-// `hips-trainer model-info FILE`'s answer in *info; empty on success, else why not.
+// A file as it is now: a change of its bytes changes one of these (a file saved again, or replaced).
+struct FileIdentity {
+    qint64 size = -1, device = 0, inode = 0, modifiedNs = 0, changedNs = 0;
+    bool operator==(const FileIdentity& o) const {
+        return size == o.size && device == o.device && inode == o.inode && modifiedNs == o.modifiedNs && changedNs == o.changedNs;
+    }
+};
+
+FileIdentity identityOf(const QString& file) {
+    struct stat st {};
+    if (::stat(QFile::encodeName(file).constData(), &st) != 0) return {};
+    return {qint64(st.st_size), qint64(st.st_dev), qint64(st.st_ino), qint64(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
+            qint64(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec};
+}
+
+struct KnownModel {
+    FileIdentity identity;
+    QJsonObject info;
+};
+std::mutex g_knownMutex;
+QHash<QString, KnownModel> g_known;  // by absolute path: what model-info said of it
+
+QString askTrainer(const QString& file, QJsonObject* info);
+
+// `hips-trainer model-info FILE`'s answer in *info, or what was read of the file as it is now;
+// empty on success, else why not.
 QString readModelInfo(const QString& file, QJsonObject* info) {
+    const QString path = QFileInfo(file).absoluteFilePath();
+    const FileIdentity before = identityOf(path);
+    {
+        std::lock_guard lock(g_knownMutex);
+        if (const auto it = g_known.constFind(path); it != g_known.cend() && before.size >= 0 && it->identity == before) {
+            *info = it->info;
+            return {};
+        }
+    }
+    if (QString e = askTrainer(file, info); !e.isEmpty()) return e;
+    if (before.size >= 0 && identityOf(path) == before) {  // (not kept when the file changed while it was read)
+        std::lock_guard lock(g_knownMutex);
+        g_known.insert(path, KnownModel{before, *info});
+    }
+    return {};
+}
+
+QString askTrainer(const QString& file, QJsonObject* info) {
     QProcess trainer;
     trainer.start(trainerPath(), {QStringLiteral("model-info"), file});
     if (!trainer.waitForStarted(10000))
@@ -44,8 +90,12 @@ QString readModelInfo(const QString& file, QJsonObject* info) {
 
 // Read here whenever the file is here: a topology that names its SHA-256 and sizes (a run's
 // topology.json, reused) may name a file since saved again, which every role would refuse.
+bool readsModelFile(const TrainingSettings& s) {
+    return s.torchScript() && (s.modelSha256.isEmpty() || s.modelTensors.empty() || QFileInfo::exists(s.modelFile));
+}
+
 QString resolveModelFile(TrainingSettings* s) {
-    if (!s->torchScript() || (!s->modelSha256.isEmpty() && !s->modelTensors.empty() && !QFileInfo::exists(s->modelFile))) return {};
+    if (!readsModelFile(*s)) return {};
     QJsonObject info;
     if (QString e = readModelInfo(s->modelFile, &info); !e.isEmpty()) return e;
     // (A built-in model's are refused with the topology: ModeConflicts.)

@@ -141,6 +141,36 @@ private Q_SLOTS:
                  qPrintable(window.statusBar()->currentMessage()));
     }
 
+    // A TorchScript model is read (hips-trainer's start-up: 11 s with LibTorch's files out of the
+    // page cache) on a thread of its own: the window stays live meanwhile with Start off, and a
+    // file that is no model is then refused with the trainer's reason in the status bar. Start
+    // waited for the read on the window's thread.
+    void theModelFileIsReadWithoutFreezingTheWindow() {
+        QTemporaryDir dir;
+        MainWindow window(dir.filePath("h.sqlite"));
+        QFile file(dir.filePath("net.pt"));
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write("not a model") > 0);
+        file.close();
+        const TopologyLoad load = TopologyReader::readFile(QStringLiteral(HIPS_SOURCE_DIR "/tests/data/topologies/small.json"));
+        QVERIFY(load.ok());
+        Topology t = *load.topology;
+        t.training.model = QString::fromLatin1(TrainingSettings::kTorchScript);
+        t.training.modelFile = file.fileName();
+        window.designer()->setTopology(t);
+        QPushButton* start = window.runPanel()->findChild<QPushButton*>("start_all");
+        QVERIFY(start && start->isEnabled());
+        QAction* stopAction = nullptr;  // the toolbar's and the Run menu's
+        for (QAction* a : window.findChildren<QAction*>())
+            if (a->text() == "S&top all") stopAction = a;
+        QVERIFY(stopAction && !stopAction->isEnabled());
+        start->click();
+        QVERIFY(window.runPanel()->isActive() && !start->isEnabled());
+        QVERIFY(stopAction->isEnabled());  // (it cancels the start)
+        QTRY_VERIFY2_WITH_TIMEOUT(window.statusBar()->currentMessage().startsWith("Cannot start: cannot load the TorchScript model"),
+                                  qPrintable(window.statusBar()->currentMessage()), 120000);
+        QVERIFY(!window.runPanel()->isActive() && start->isEnabled());
+    }
+
     // Ctrl+S with a value still being typed in a property field (its edit ends when it loses the
     // focus) saves that value: it saved the old one and marked the topology saved, and the typed
     // value was lost at quit.

@@ -4,6 +4,7 @@
 #include "PartyLauncher.h"
 #include "LogPane.h"
 #include "ProcessTableModel.h"
+#include "ModelFileCheck.h"
 #include "ResumeTarget.h"
 #include "RunDirectory.h"
 
@@ -23,6 +24,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
+#include <QThread>
 
 namespace hips {
 
@@ -153,7 +155,8 @@ void RunPanel::setStartable(bool startable, const QString& reason) {
 }
 
 bool RunPanel::isActive() const {
-    return m_state == RunState::Deploying || m_state == RunState::Starting || m_state == RunState::Running || m_state == RunState::Stopping;
+    return m_readingModel || m_state == RunState::Deploying || m_state == RunState::Starting || m_state == RunState::Running ||
+           m_state == RunState::Stopping;
 }
 
 RunController* RunPanel::newController(const Topology& topology) {
@@ -204,6 +207,33 @@ RunController* RunPanel::newController(const Topology& topology) {
 
 bool RunPanel::start(const Topology& topology) {
     if (isActive()) return false;
+    if (readsModelFile(topology.training)) {
+        readModelThen(topology, tr("Cannot start: %1"), [this, topology] { startNow(topology); });
+        return true;
+    }
+    return startNow(topology);
+}
+
+void RunPanel::readModelThen(const Topology& topology, const QString& refused, std::function<void()> then) {
+    const quint64 read = ++m_readsStarted;
+    setReadingModel(true);
+    m_log->append(QStringLiteral("controller"), QStringLiteral("info"), tr("reading the model file %1 …").arg(topology.training.modelFile));
+    QThread* reader = QThread::create([panel = QPointer<RunPanel>(this), read, settings = topology.training, refused, then]() mutable {
+        const QString error = resolveModelFile(&settings);
+        QMetaObject::invokeMethod(qApp, [panel, read, error, refused, then] {
+            if (!panel || panel->m_readsStarted != read || !panel->m_readingModel) return;  // (gone, or Stop cancelled it)
+            panel->setReadingModel(false);
+            if (error.isEmpty()) return then();
+            panel->m_log->append(QStringLiteral("controller"), QStringLiteral("error"), error);
+            panel->setState(RunState::Failed);
+            Q_EMIT panel->message(refused.arg(error));  // (after the state: its change rewrites the status bar)
+        });
+    });
+    connect(reader, &QThread::finished, reader, &QObject::deleteLater);
+    reader->start();
+}
+
+bool RunPanel::startNow(const Topology& topology) {
     RunController* c = newController(topology);
     c->setSimulated(m_simulate->isChecked());
     if (c->simulated()) m_deployment->hide();  // (a simulated run deploys nothing: its hosts waited for ever)
@@ -248,6 +278,14 @@ bool RunPanel::resume(const ResumeTarget& target) {
         Q_EMIT message(tr("A run is under way: stop it before resuming another"));
         return false;
     }
+    if (readsModelFile(target.topology.training)) {
+        readModelThen(target.topology, tr("Cannot resume: %1"), [this, target] { resumeNow(target); });
+        return true;
+    }
+    return resumeNow(target);
+}
+
+bool RunPanel::resumeNow(const ResumeTarget& target) {
     RunController* c = newController(target.topology);
     Q_EMIT runStarted(target.topology);  // first: the rounds it had done come as it resumes
     if (!c->resume(target.topology, target.runDir, target.historyRun)) {
@@ -278,6 +316,11 @@ QString RunPanel::activeRunDirectory() const {
 }
 
 void RunPanel::stop() {
+    if (m_readingModel) {  // (the read goes on to its end on its thread; nothing is started after it)
+        setReadingModel(false);
+        m_log->append(QStringLiteral("controller"), QStringLiteral("info"), tr("the start was cancelled while the model file was read"));
+        return;
+    }
     if (m_controller && isActive()) m_controller->stop(tr("stopped from HiPS Studio"));
 }
 
@@ -310,6 +353,15 @@ QString RunPanel::stateText(RunState s) {
         case RunState::Failed: return tr("failed");
     }
     return {};
+}
+
+void RunPanel::setReadingModel(bool reading) {
+    m_readingModel = reading;
+    m_stateLabel->setText(reading ? tr("Reading the model file") : stateText(m_state));
+    m_stateLabel->setStyleSheet((reading ? stateStyle(RunState::Deploying) : stateStyle(m_state)) +
+                                QStringLiteral(";padding:3px 8px;border-radius:4px;font-weight:bold"));
+    updateButtons();
+    Q_EMIT readingModelChanged(reading);
 }
 
 void RunPanel::updateButtons() {

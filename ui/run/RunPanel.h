@@ -5,6 +5,7 @@
 #include "RunController.h"
 
 #include <QWidget>
+#include <functional>
 #include <memory>
 
 class QLabel;
@@ -33,14 +34,16 @@ public:
     // Start is offered only for a topology that validates; `reason` says why not.
     void setStartable(bool startable, const QString& reason);
 
-    bool start(const Topology& topology);  // false (and a message) when it cannot begin
+    // False (and a message) when it cannot begin. A TorchScript model's file is read first, on a
+    // thread of its own (readsModelFile): the run then begins once it was, or a message says why not.
+    bool start(const Topology& topology);
     // Takes up history run `run` (its topology: `topology`), still going on its agents after its
     // controller went away, as hips attach does.
     bool attach(qint64 run, const Topology& topology);
     // Goes on with a stopped, failed or interrupted run from its checkpoint, as hips run --resume.
     bool resume(const ResumeTarget& target);
     void stop();
-    bool isActive() const;  // deploying, starting, running or stopping
+    bool isActive() const;  // reading the model file, deploying, starting, running or stopping
     QString activeRunDirectory() const;  // the directory of the run under way (empty: none)
     RunState state() const { return m_state; }
     static QString stateText(RunState s);  // runStateName, in the interface's language
@@ -59,20 +62,29 @@ Q_SIGNALS:
     void roundCompleted(const RoundRow& row, double wallMs);
     void metricRecord(const QJsonObject& record, double wallMs, double elapsed);
     void stateChanged(RunState state);
+    void readingModelChanged(bool reading);  // isActive() while no run is under way: Start and Stop change
     void runFinished(const RunSummary& summary);
     void message(const QString& text);
     void startRequested();  // the Start button: the window supplies the topology
 
 private:
     RunController* newController(const Topology& topology);  // connected to the panel, its tables reset
+    bool startNow(const Topology& topology);
+    bool resumeNow(const ResumeTarget& target);
+    // Reads `topology`'s model file on a thread of its own, the panel live meanwhile, then runs
+    // `then` (the model read: the controller finds it so) or says why it cannot (`refused`).
+    void readModelThen(const Topology& topology, const QString& refused, std::function<void()> then);
     void setState(RunState s);
     void markNotStarted(const QString& reason);
     void updateButtons();
+    void setReadingModel(bool reading);
 
     RunStore* m_store = nullptr;
     QString m_runsDir;
     std::unique_ptr<RunController> m_controller;
     RunState m_state = RunState::Idle;
+    bool m_readingModel = false;  // readModelThen: a start or a resume waits for it
+    quint64 m_readsStarted = 0;  // the latest read's number: a read that Stop cancelled is not acted on
     bool m_startable = false;
     QString m_notStartableReason;
     QPushButton* m_start;
