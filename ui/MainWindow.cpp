@@ -111,10 +111,12 @@ MainWindow::MainWindow(const QString& historyPath, QWidget* parent)
     connect(m_run, &RunPanel::runStarted, m_runStatus, [this](const Topology& t) { m_runStatus->start(t.training.rounds); });
     connect(m_run, &RunPanel::stateChanged, m_runStatus, &RunStatus::setState);
     connect(m_run, &RunPanel::roundCompleted, m_runStatus, [this](const RoundRow& row) { m_runStatus->onRound(row); });
-    connect(m_run, &RunPanel::stateChanged, this, [this] {
+    const auto runActivityChanged = [this] {
         m_editedDuringRun = m_editedDuringRun && m_run->isActive();
         updateStartable();
-    });
+    };
+    connect(m_run, &RunPanel::stateChanged, this, runActivityChanged);
+    connect(m_run, &RunPanel::readingModelChanged, this, runActivityChanged);
     connect(m_run, &RunPanel::runFinished, m_history, &HistoryPanel::refresh);
     connect(m_run, &RunPanel::runFinished, m_notifier,
             [this](const RunSummary& s) { m_notifier->runEnded(m_runName, s, RunPanel::outcomeText(s)); });
@@ -531,6 +533,7 @@ void MainWindow::adoptFrom(const MainWindow& other) {
 // left "interrupted" and its agents went on. Closing it again meanwhile quits at once.
 void MainWindow::closeEvent(QCloseEvent* event) {
     if (!m_closeWhenStopped && !maybeSave()) return event->ignore();
+    if (m_run->isReadingModel()) m_run->stop();  // (a start waiting for its model file: nothing under way to stop)
     if (m_run->isActive() && !m_closeWhenStopped) {
         if (QMessageBox::question(this, tr("A run is under way"), tr("Stop the run and quit?")) != QMessageBox::Yes) return event->ignore();
         m_closeWhenStopped = true;

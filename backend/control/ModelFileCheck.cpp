@@ -40,8 +40,16 @@ struct KnownModel {
     FileIdentity identity;
     QJsonObject info;
 };
-std::mutex g_knownMutex;
-QHash<QString, KnownModel> g_known;  // by absolute path: what model-info said of it
+// By absolute path: what model-info said of it. (Never destroyed: a read on a pool thread may end
+// while the process tears down its statics.)
+std::mutex& knownMutex() {
+    static auto* m = new std::mutex;
+    return *m;
+}
+QHash<QString, KnownModel>& known() {
+    static auto* k = new QHash<QString, KnownModel>;
+    return *k;
+}
 
 QString askTrainer(const QString& file, QJsonObject* info);
 
@@ -51,16 +59,16 @@ QString readModelInfo(const QString& file, QJsonObject* info) {
     const QString path = QFileInfo(file).absoluteFilePath();
     const FileIdentity before = identityOf(path);
     {
-        std::lock_guard lock(g_knownMutex);
-        if (const auto it = g_known.constFind(path); it != g_known.cend() && before.size >= 0 && it->identity == before) {
+        std::lock_guard lock(knownMutex());
+        if (const auto it = known().constFind(path); it != known().cend() && before.size >= 0 && it->identity == before) {
             *info = it->info;
             return {};
         }
     }
     if (QString e = askTrainer(file, info); !e.isEmpty()) return e;
     if (before.size >= 0 && identityOf(path) == before) {  // (not kept when the file changed while it was read)
-        std::lock_guard lock(g_knownMutex);
-        g_known.insert(path, KnownModel{before, *info});
+        std::lock_guard lock(knownMutex());
+        known().insert(path, KnownModel{before, *info});
     }
     return {};
 }

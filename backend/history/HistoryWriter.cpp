@@ -125,12 +125,12 @@ QString HistoryWriter::start() {
     return result.get();
 }
 
-void HistoryWriter::post(std::function<bool(WriterSession&)> run) {
+void HistoryWriter::post(std::function<bool(WriterSession&)> run, std::function<QString()> before) {
     {
         std::lock_guard lock(m_mutex);
         ++m_posted;  // counted even when dropped, so that its mark is never reported committed
         if (m_failed) return;
-        m_queue.push_back(Job{std::move(run), {}});
+        m_queue.push_back(Job{std::move(run), {}, std::move(before)});
     }
     m_wake.notify_one();
 }
@@ -242,6 +242,12 @@ QString HistoryWriter::openSession(WriterSession& session) {
 // One batch in one transaction. Only BEGIN can find the file locked by another connection (after
 // SQLite's busy timeout): then nothing of the batch has run, and it can be tried again whole.
 HistoryWriter::Outcome HistoryWriter::commitBatch(WriterSession& s, std::deque<Job>& batch) {
+    for (const Job& job : batch)  // (before the write lock is taken: the history's other writers go on meanwhile)
+        if (job.before)
+            if (QString e = job.before(); !e.isEmpty()) {
+                s.error = e;
+                return Outcome::Failed;
+            }
     if (!s.exec(QStringLiteral("BEGIN IMMEDIATE"))) return s.busy ? Outcome::Locked : Outcome::Failed;
     for (Job& job : batch)
         if (!(job.run ? job.run(s) : insertMetrics(s, job.metrics))) return Outcome::Failed;

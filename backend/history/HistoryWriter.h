@@ -74,7 +74,10 @@ public:
 
     // Starts the thread and waits until its connection is open; returns an error text.
     QString start();
-    void post(std::function<bool(WriterSession&)> run);
+    // `before` (when given) runs first, outside the batch's transaction (it may take a while: an
+    // fdatasync, RunStore::markAgentEvent), and an error it returns fails the batch as a failed
+    // statement does.
+    void post(std::function<bool(WriterSession&)> run, std::function<QString()> before = {});
     void postMetric(MetricRow row);
     // While held, the writer takes nothing from the queue: what is posted meanwhile (one agent
     // event's rows and its mark) goes into one commit.
@@ -102,6 +105,7 @@ private:
     struct Job {
         std::function<bool(WriterSession&)> run;  // empty for a batch of metric rows
         std::vector<MetricRow> metrics;
+        std::function<QString()> before;
         size_t units() const { return run ? 1 : metrics.size(); }
     };
     enum class Outcome { Committed, Locked, Failed };

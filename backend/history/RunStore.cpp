@@ -271,14 +271,12 @@ void RunStore::reattachRun(qint64 run, const QString& note) {
 
 void RunStore::markAgentEvent(qint64 run, const QString& agent, qint64 seq, qint64 metricsBytes, const std::function<QString()>& durable) {
     HIPS_WRITER_OR()
-    m_writer->post([=](WriterSession& s) {
-        if (const QString e = durable ? durable() : QString(); !e.isEmpty()) {
-            s.error = e;
-            return false;
-        }
-        return s.run(QStringLiteral("INSERT OR REPLACE INTO agent_marks VALUES (?, ?, ?, ?)"),
-                     {QVariant(run), QVariant(agent), QVariant(seq), QVariant(metricsBytes)});
-    });
+    m_writer->post(
+        [=](WriterSession& s) {
+            return s.run(QStringLiteral("INSERT OR REPLACE INTO agent_marks VALUES (?, ?, ?, ?)"),
+                         {QVariant(run), QVariant(agent), QVariant(seq), QVariant(metricsBytes)});
+        },
+        durable);
 }
 
 void RunStore::setRunLabels(qint64 run, const QString& name, const QString& tags, const QString& notes) {

@@ -4,6 +4,8 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <fcntl.h>
@@ -48,20 +50,37 @@ QString AppendFile::append(const QByteArray& bytes) {
 
 std::function<QString()> AppendFile::durability() const {
     if (m_fd < 0) return {};
+    const auto fail = [path = m_path](int errnum) {
+        return QStringLiteral("cannot make %1 durable: %2").arg(path, systemErrorText(errnum));
+    };
     const int fd = ::fcntl(m_fd, F_DUPFD_CLOEXEC, 0);
-    if (fd < 0) {
-        const QString error = QStringLiteral("cannot make %1 durable: %2").arg(m_path, systemErrorText(errno));
+    // Its folder too, once: the file may be new, and its name is what a power cut would lose then.
+    const int folder = ::open(QFile::encodeName(QFileInfo(m_path).absolutePath()).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0 || folder < 0) {
+        const QString error = fail(errno);
+        for (int open : {fd, folder})
+            if (open >= 0) ::close(open);
         return [error] { return error; };
     }
-    const std::shared_ptr<int> own(new int(fd), [](int* p) {
-        ::close(*p);
-        delete p;
-    });
-    return [own, path = m_path] {
-        int r;
-        while ((r = ::fdatasync(*own)) != 0 && errno == EINTR) {
+    struct Descriptors {
+        int file, folder;
+        std::atomic<bool> folderSynced{false};
+        ~Descriptors() {
+            ::close(file);
+            ::close(folder);
         }
-        return r == 0 ? QString() : QStringLiteral("cannot make %1 durable: %2").arg(path, systemErrorText(errno));
+    };
+    const auto own = std::make_shared<Descriptors>();
+    own->file = fd;
+    own->folder = folder;
+    return [own, fail] {
+        int r;
+        while ((r = ::fdatasync(own->file)) != 0 && errno == EINTR) {
+        }
+        if (r != 0) return fail(errno);
+        if (!own->folderSynced.load() && ::fsync(own->folder) != 0) return fail(errno);
+        own->folderSynced = true;
+        return QString();
     };
 }
 

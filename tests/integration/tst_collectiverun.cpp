@@ -277,7 +277,7 @@ private Q_SLOTS:
         QFETCH(int, signal);
         QFETCH(bool, continued);
         Run run;
-        const int rounds = continued ? 14 : 8;  // (rounds left for the continued one to hear of it)
+        const int rounds = continued ? 40 : 8;  // (rounds left, seconds of them, for the continued one to hear of it)
         QVERIFY(finishesLosingAtRound3(run, rounds, "party1/worker2", signal, continued));
         const QString runDir = run.dir.filePath("run");
         const QByteArray pusher = logOf(runDir, "party1/worker0"), lost = logOf(runDir, "party1/worker2");

@@ -18,7 +18,7 @@
 #include <QPointer>
 #include <QPushButton>
 #include <QRegularExpression>
-#include <QThread>
+#include <QThreadPool>
 
 namespace hips {
 
@@ -146,15 +146,14 @@ void PropertyPanel::addCheck(const QString& name, const QString& buttonText, con
         if (!check.work) return;
         button->setEnabled(false);
         result->setText(check.reading);
-        QThread* worker = QThread::create([work = check.work, label = QPointer<QLabel>(result), again = QPointer<QPushButton>(button)] {
+        // (Qt's global pool: the application waits for it as it quits, so no check outlives it.)
+        QThreadPool::globalInstance()->start([work = check.work, label = QPointer<QLabel>(result), again = QPointer<QPushButton>(button)] {
             const QString text = work();
             QMetaObject::invokeMethod(qApp, [label, again, text] {
                 if (label) label->setText(text);
                 if (again) again->setEnabled(true);
             });
         });
-        connect(worker, &QThread::finished, worker, &QObject::deleteLater);
-        worker->start();
     });
 }
 

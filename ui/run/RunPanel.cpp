@@ -24,7 +24,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
-#include <QThread>
+#include <QThreadPool>
 
 namespace hips {
 
@@ -218,19 +218,28 @@ void RunPanel::readModelThen(const Topology& topology, const QString& refused, s
     const quint64 read = ++m_readsStarted;
     setReadingModel(true);
     m_log->append(QStringLiteral("controller"), QStringLiteral("info"), tr("reading the model file %1 …").arg(topology.training.modelFile));
-    QThread* reader = QThread::create([panel = QPointer<RunPanel>(this), read, settings = topology.training, refused, then]() mutable {
+    // (On Qt's global pool, which the application waits for as it quits: a window closed meanwhile
+    // does not leave the read running while the process tears down.)
+    QThreadPool::globalInstance()->start([panel = QPointer<RunPanel>(this), read, topology, refused, then] {
+        TrainingSettings settings = topology.training;
         const QString error = resolveModelFile(&settings);
-        QMetaObject::invokeMethod(qApp, [panel, read, error, refused, then] {
+        QMetaObject::invokeMethod(qApp, [panel, read, topology, error, refused, then] {
             if (!panel || panel->m_readsStarted != read || !panel->m_readingModel) return;  // (gone, or Stop cancelled it)
             panel->setReadingModel(false);
             if (error.isEmpty()) return then();
-            panel->m_log->append(QStringLiteral("controller"), QStringLiteral("error"), error);
-            panel->setState(RunState::Failed);
-            Q_EMIT panel->message(refused.arg(error));  // (after the state: its change rewrites the status bar)
+            panel->refuseStart(topology, error, refused.arg(error));
         });
     });
-    connect(reader, &QThread::finished, reader, &QObject::deleteLater);
-    reader->start();
+}
+
+// A start refused before its run began (as the controller refuses one): the tables show the
+// topology's processes as not started, and the status bar says why.
+void RunPanel::refuseStart(const Topology& topology, const QString& error, const QString& message) {
+    newController(topology);
+    m_log->append(QStringLiteral("controller"), QStringLiteral("error"), error);
+    markNotStarted(error);
+    setState(RunState::Failed);
+    Q_EMIT this->message(message);  // (after the state: its change rewrites the status bar)
 }
 
 bool RunPanel::startNow(const Topology& topology) {
@@ -312,7 +321,7 @@ void RunPanel::markNotStarted(const QString& reason) {
 }
 
 QString RunPanel::activeRunDirectory() const {
-    return m_controller && isActive() ? m_controller->runDirectory() : QString();
+    return m_controller && isActive() && !m_readingModel ? m_controller->runDirectory() : QString();  // (reading: the last run's)
 }
 
 void RunPanel::stop() {

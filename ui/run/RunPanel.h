@@ -44,6 +44,7 @@ public:
     bool resume(const ResumeTarget& target);
     void stop();
     bool isActive() const;  // reading the model file, deploying, starting, running or stopping
+    bool isReadingModel() const { return m_readingModel; }  // a start or a resume waits for its model file
     QString activeRunDirectory() const;  // the directory of the run under way (empty: none)
     RunState state() const { return m_state; }
     static QString stateText(RunState s);  // runStateName, in the interface's language
@@ -74,6 +75,7 @@ private:
     // Reads `topology`'s model file on a thread of its own, the panel live meanwhile, then runs
     // `then` (the model read: the controller finds it so) or says why it cannot (`refused`).
     void readModelThen(const Topology& topology, const QString& refused, std::function<void()> then);
+    void refuseStart(const Topology& topology, const QString& error, const QString& message);
     void setState(RunState s);
     void markNotStarted(const QString& reason);
     void updateButtons();

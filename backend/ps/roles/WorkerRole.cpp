@@ -206,6 +206,7 @@ public:
         m_ctx.metrics.report(metric::kMembership, {{QStringLiteral("member"), m_ctx.node.id},
                                                    {QStringLiteral("state"), QStringLiteral("left")},
                                                    {QStringLiteral("reason"), QString::fromUtf8(why.what())}});
+        if (m_party) m_party->leave();  // (a pushing worker says bye at the global tier too)
         if (m_ownScheduler) m_ownScheduler->leave();
         return kRoleOk;
     }

@@ -22,6 +22,7 @@ public:
     // run stops (RoleError), as it would deployed.
     double wentOff(const QString& id, double off, qint64 round);
     bool isDown(const QString& id) const { return m_down.contains(id); }
+    bool hasLeft(const QString& id) const { return m_left.contains(id); }  // a collective party's member, for good
     // `id` is on at `at`: whether it may train (never down, or taken back now).
     bool mayTrain(const QString& id, double at);
 

@@ -228,7 +228,10 @@ private:
     void modelDown(qint64 round, std::optional<double> since = {}) {
         const quint64 bytes = modelBytes();
         round = std::min<qint64>(round, m_settings.rounds);
-        const auto on = [&](int i, double at) { return m_availability.available(m_workers.at(i).node, m_workers.at(i).index, round, at); };
+        const auto on = [&](int i, double at) {
+            const VirtualWorker& w = m_workers.at(i);
+            return !m_membership.hasLeft(w.node.id) && m_availability.available(w.node, w.index, round, at);
+        };
         const auto takes = [&](int i) { return on(i, m_now) && !(since && on(i, *since)); };
         for (const auto& p : m_parties) {  // (relayed ones too: one model to the party server, on to each worker)
             std::vector<int> takers;
@@ -446,7 +449,7 @@ private:
         const QSet<QString> sampled = samplesClients(m_topology) ? sampledWorkers(m_topology, round) : QSet<QString>{};
         double next = std::numeric_limits<double>::infinity();
         for (int i = 0; i < m_workers.count(); ++i)
-            if (const Node& n = m_workers.at(i).node; sampled.isEmpty() || sampled.contains(n.id))
+            if (const Node& n = m_workers.at(i).node; (sampled.isEmpty() || sampled.contains(n.id)) && !m_membership.hasLeft(n.id))
                 next = std::min(next, m_availability.nextOn(n, m_now));
         if (!std::isfinite(next)) return false;
         const double before = std::exchange(m_now, next);
