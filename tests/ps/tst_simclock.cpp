@@ -1,9 +1,11 @@
 // hips simulate's clock and devices (backend/ps/sim): what a message costs on a link, whose cores a
 // worker shares, availability traces read, merged and refused, the per-round draw of an
-// availability probability, reproducible and at its rate, and a round's deadline.
+// availability probability, reproducible and at its rate, a round's deadline, and membership
+// said in the schedulers' order.
 #include "AggregatorRegistry.h"
 #include "RoleError.h"
 #include "SimAvailability.h"
+#include "SimMembership.h"
 #include "SimNetwork.h"
 #include "SimRounds.h"
 #include "TopologyReader.h"
@@ -192,6 +194,39 @@ private Q_SLOTS:
         QCOMPARE(same, 2000);
         QVERIFY2(on > 500 && on < 700, qPrintable(QString::number(on)));  // 600 expected
         QVERIFY(changed > 200);
+    }
+
+    // Membership as the schedulers say it: a worker that went off at 10 s is declared down
+    // heartbeat_timeout_s later, and one on again before then is said up only after that; a
+    // collective party's member on again has left for good (deployed, it leaves the run); under
+    // fail the run stops naming it.
+    void membershipIsSaidInTheSchedulersOrder() {
+        Topology t = topologyWith(QJsonArray{QJsonObject{{"count", 2}}});
+        t.training.faultPolicy = QStringLiteral("continue");
+        t.training.heartbeatTimeoutS = 3;
+        QStringList said;
+        SimMembership m(t, [&](double at, const QString& id, const char* state, const char*) {
+            said << QStringLiteral("%1 %2 %3").arg(at).arg(id, QLatin1String(state));
+        });
+        QCOMPARE(m.wentOff("party1/worker0", 10, 2), 13.0);
+        QVERIFY(m.isDown("party1/worker0") && m.mayTrain("party1/worker1", 11));
+        QVERIFY(m.mayTrain("party1/worker0", 11));  // (on again at 11: said up at 13)
+        QCOMPARE(said, (QStringList{"13 party1/worker0 down", "13 party1/worker0 up"}));
+        Party* party1 = nullptr;
+        for (Party& p : t.parties)
+            if (p.id == "party1") party1 = &p;
+        QVERIFY(party1);
+        party1->transport = QStringLiteral("ring");
+        SimMembership ring(t, [&](double at, const QString& id, const char* state, const char*) {
+            said << QStringLiteral("%1 %2 %3").arg(at).arg(id, QLatin1String(state));
+        });
+        said.clear();
+        ring.wentOff("party1/worker1", 20, 3);
+        QVERIFY(!ring.mayTrain("party1/worker1", 30) && ring.hasLeft("party1/worker1") && !ring.mayTrain("party1/worker1", 40));
+        QCOMPARE(said, (QStringList{"23 party1/worker1 down", "30 party1/worker1 left"}));
+        t.training.faultPolicy = QStringLiteral("fail");
+        SimMembership failing(t, [](double, const QString&, const char*, const char*) {});
+        QVERIFY_THROWS_EXCEPTION(RoleError, failing.wentOff("party1/worker0", 10, 2));
     }
 };
 

@@ -2,6 +2,8 @@
 
 #include "RoleError.h"
 
+#include <algorithm>
+
 namespace hips::sim {
 
 double SimMembership::wentOff(const QString& id, double off, qint64 round) {
@@ -16,14 +18,19 @@ double SimMembership::wentOff(const QString& id, double off, qint64 round) {
                             .arg(s.faultPolicy)
                             .toStdString());
     const double declared = off + s.heartbeatTimeoutS;
-    if (!m_down.contains(id)) m_say(declared, id, "down", "went off (its availability trace)");
-    m_down.insert(id);
+    if (!m_down.contains(id)) {
+        m_say(declared, id, "down", "went off (its availability trace)");
+        m_down.insert(id, declared);
+    }
     return declared;
 }
 
 bool SimMembership::mayTrain(const QString& id, double at) {
     if (m_left.contains(id)) return false;
-    if (!m_down.remove(id)) return true;
+    const auto down = m_down.constFind(id);
+    if (down == m_down.cend()) return true;
+    at = std::max(at, *down);  // (said after its scheduler's word that it was down, even when on again before)
+    m_down.erase(down);
     const std::optional<Node> node = m_topology.node(id);
     const Party* party = node ? m_topology.party(node->party) : nullptr;
     if (!party || !party->collective()) {

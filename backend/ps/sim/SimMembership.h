@@ -6,6 +6,7 @@
 // (PartyCollective), so the deployed worker leaves the run; here it trains no more either.
 #include "Topology.h"
 
+#include <QHash>
 #include <QSet>
 #include <functional>
 
@@ -29,7 +30,7 @@ public:
 private:
     const Topology& m_topology;
     Say m_say;
-    QSet<QString> m_down;  // declared down and not on again since
+    QHash<QString, double> m_down;  // declared down (when) and not on again since
     QSet<QString> m_left;  // a collective party's, gone for good
 };
 
