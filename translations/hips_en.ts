@@ -71,6 +71,13 @@
         </translation>
     </message>
     <message numerus="yes">
+        <source>model file %1: %n tensor(s), SHA-256 %2…</source>
+        <translation>
+            <numerusform>model file %1: %n tensor, SHA-256 %2…</numerusform>
+            <numerusform>model file %1: %n tensors, SHA-256 %2…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>stopped after %n round(s) in %1 s (%2)</source>
         <translation>
             <numerusform>stopped after %n round in %1 s (%2)</numerusform>

@@ -3014,239 +3014,239 @@
         <translation>运行历史不可用：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="146"/>
+        <location filename="../ui/MainWindow.cpp" line="148"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="147"/>
+        <location filename="../ui/MainWindow.cpp" line="149"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="148"/>
+        <location filename="../ui/MainWindow.cpp" line="150"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="149"/>
+        <location filename="../ui/MainWindow.cpp" line="151"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="150"/>
+        <location filename="../ui/MainWindow.cpp" line="152"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="151"/>
+        <location filename="../ui/MainWindow.cpp" line="153"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="165"/>
+        <location filename="../ui/MainWindow.cpp" line="167"/>
         <source>&amp;New topology</source>
         <translation>新建拓扑(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="166"/>
+        <location filename="../ui/MainWindow.cpp" line="168"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="167"/>
+        <location filename="../ui/MainWindow.cpp" line="169"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="168"/>
+        <location filename="../ui/MainWindow.cpp" line="170"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="169"/>
+        <location filename="../ui/MainWindow.cpp" line="171"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="169"/>
+        <location filename="../ui/MainWindow.cpp" line="171"/>
         <source>Ctrl+Shift+S</source>
         <translation>Ctrl+Shift+S</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="171"/>
+        <location filename="../ui/MainWindow.cpp" line="173"/>
         <source>&amp;Export report of selected run…</source>
         <translation>导出所选运行的报告(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="171"/>
+        <location filename="../ui/MainWindow.cpp" line="173"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="173"/>
+        <location filename="../ui/MainWindow.cpp" line="175"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="176"/>
+        <location filename="../ui/MainWindow.cpp" line="178"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="179"/>
+        <location filename="../ui/MainWindow.cpp" line="181"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="185"/>
+        <location filename="../ui/MainWindow.cpp" line="187"/>
         <source>&amp;Copy</source>
         <translation>复制(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="186"/>
+        <location filename="../ui/MainWindow.cpp" line="188"/>
         <source>&amp;Paste</source>
         <translation>粘贴(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="187"/>
+        <location filename="../ui/MainWindow.cpp" line="189"/>
         <source>&amp;Delete</source>
         <translation>删除(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="188"/>
+        <location filename="../ui/MainWindow.cpp" line="190"/>
         <source>Select &amp;all</source>
         <translation>全选(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="190"/>
+        <location filename="../ui/MainWindow.cpp" line="192"/>
         <source>&amp;Fit topology</source>
         <translation>适应拓扑大小(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="190"/>
+        <location filename="../ui/MainWindow.cpp" line="192"/>
         <source>Ctrl+0</source>
         <translation>Ctrl+0</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="199"/>
+        <location filename="../ui/MainWindow.cpp" line="201"/>
         <source>Zoom &amp;in</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="200"/>
+        <location filename="../ui/MainWindow.cpp" line="202"/>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="205"/>
+        <location filename="../ui/MainWindow.cpp" line="207"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="219"/>
+        <location filename="../ui/MainWindow.cpp" line="221"/>
         <source>&amp;Start all</source>
         <translation>全部启动(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="219"/>
+        <location filename="../ui/MainWindow.cpp" line="221"/>
         <source>F5</source>
         <translation>F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="223"/>
+        <location filename="../ui/MainWindow.cpp" line="225"/>
         <source>S&amp;top all</source>
         <translation>全部停止(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="223"/>
+        <location filename="../ui/MainWindow.cpp" line="225"/>
         <source>Shift+F5</source>
         <translation>Shift+F5</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="233"/>
+        <location filename="../ui/MainWindow.cpp" line="235"/>
         <source>&amp;User guide</source>
         <translation>用户指南(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="234"/>
+        <location filename="../ui/MainWindow.cpp" line="236"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="236"/>
+        <location filename="../ui/MainWindow.cpp" line="238"/>
         <source>&amp;About HiPS Studio</source>
         <translation>关于 HiPS Studio(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="258"/>
+        <location filename="../ui/MainWindow.cpp" line="260"/>
         <source>1 problem in the topology: %1</source>
         <translation>拓扑中有 1 个问题：%1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="258"/>
+        <location filename="../ui/MainWindow.cpp" line="260"/>
         <source>%1 problems in the topology; the first: %2</source>
         <translation>拓扑中有 %1 个问题；第一个：%2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="261"/>
+        <location filename="../ui/MainWindow.cpp" line="263"/>
         <source>Topology valid: %1, %2</source>
         <translation>拓扑有效：%1，%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="262"/>
+        <location filename="../ui/MainWindow.cpp" line="264"/>
         <source>%n process(es)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="263"/>
+        <location filename="../ui/MainWindow.cpp" line="265"/>
         <source>%n training worker(s)</source>
         <translation>
             <numerusform>%n 个训练工作节点</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="264"/>
+        <location filename="../ui/MainWindow.cpp" line="266"/>
         <source>; the run under way goes on with the topology it started with</source>
         <translation>；进行中的运行仍使用其启动时的拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="342"/>
-        <location filename="../ui/MainWindow.cpp" line="349"/>
+        <location filename="../ui/MainWindow.cpp" line="344"/>
+        <location filename="../ui/MainWindow.cpp" line="351"/>
         <source>Resume</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="342"/>
+        <location filename="../ui/MainWindow.cpp" line="344"/>
         <source>Run %1 finished its %2 rounds. Go on to how many rounds?</source>
         <translation>运行 %1 已完成其 %2 个轮次。继续到多少个轮次？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="349"/>
+        <location filename="../ui/MainWindow.cpp" line="351"/>
         <source>Run %1 cannot be resumed: %2</source>
         <translation>无法恢复运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="395"/>
+        <location filename="../ui/MainWindow.cpp" line="397"/>
         <source>; run %1 cannot be compared: %2</source>
         <translation>；运行 %1 无法对比：%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/MainWindow.cpp" line="402"/>
+        <location filename="../ui/MainWindow.cpp" line="404"/>
         <source>Showing run %1 (%2): %n round(s)</source>
         <translation>
             <numerusform>正在显示运行 %1（%2）：%n 个轮次</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="403"/>
+        <location filename="../ui/MainWindow.cpp" line="405"/>
         <source>; the run under way shows again once chosen in History</source>
         <translation>；正在进行的运行在“历史”中选中后会再次显示</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="539"/>
+        <location filename="../ui/MainWindow.cpp" line="542"/>
         <source>Stopping the run; the window closes once it has stopped (close it again to quit now)</source>
         <translation>正在停止运行；运行停止后窗口将关闭（再次关闭可立即退出）</translation>
     </message>
@@ -3255,51 +3255,51 @@
         <translation type="vanished">拓扑有效：%1 个进程，%2 个训练工作节点</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="271"/>
-        <location filename="../ui/MainWindow.cpp" line="411"/>
+        <location filename="../ui/MainWindow.cpp" line="273"/>
+        <location filename="../ui/MainWindow.cpp" line="413"/>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="279"/>
-        <location filename="../ui/MainWindow.cpp" line="325"/>
-        <location filename="../ui/MainWindow.cpp" line="421"/>
+        <location filename="../ui/MainWindow.cpp" line="281"/>
+        <location filename="../ui/MainWindow.cpp" line="327"/>
+        <location filename="../ui/MainWindow.cpp" line="423"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="279"/>
+        <location filename="../ui/MainWindow.cpp" line="281"/>
         <source>Cannot open %1:
 %2</source>
         <translation>无法打开 %1：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="312"/>
+        <location filename="../ui/MainWindow.cpp" line="314"/>
         <source>local baseline (run %1)</source>
         <translation>本地基线（运行 %1）</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="322"/>
-        <location filename="../ui/MainWindow.cpp" line="358"/>
+        <location filename="../ui/MainWindow.cpp" line="324"/>
+        <location filename="../ui/MainWindow.cpp" line="360"/>
         <source>run %1</source>
         <translation>运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="325"/>
-        <location filename="../ui/MainWindow.cpp" line="360"/>
+        <location filename="../ui/MainWindow.cpp" line="327"/>
+        <location filename="../ui/MainWindow.cpp" line="362"/>
         <source>Run %1&apos;s topology cannot be read:
 %2</source>
         <translation>无法读取运行 %1 的拓扑：
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="332"/>
+        <location filename="../ui/MainWindow.cpp" line="334"/>
         <source>Opened the topology of run %1; Start all runs it again</source>
         <translation>已打开运行 %1 的拓扑；“全部启动”将再次运行它</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="360"/>
+        <location filename="../ui/MainWindow.cpp" line="362"/>
         <source>Reattach</source>
         <translation>重新接管</translation>
     </message>
@@ -3308,38 +3308,38 @@
         <translation type="vanished">正在显示运行 %1（%2）：%3 个轮次</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="422"/>
+        <location filename="../ui/MainWindow.cpp" line="424"/>
         <source>Topologies (*.json);;All files (*)</source>
         <translation>拓扑 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="429"/>
-        <location filename="../ui/MainWindow.cpp" line="452"/>
+        <location filename="../ui/MainWindow.cpp" line="431"/>
+        <location filename="../ui/MainWindow.cpp" line="454"/>
         <source>Save topology</source>
         <translation>保存拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="434"/>
+        <location filename="../ui/MainWindow.cpp" line="436"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="452"/>
+        <location filename="../ui/MainWindow.cpp" line="454"/>
         <source>Topologies (*.json)</source>
         <translation>拓扑 (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="459"/>
+        <location filename="../ui/MainWindow.cpp" line="461"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="459"/>
+        <location filename="../ui/MainWindow.cpp" line="461"/>
         <source>Save the changes to the topology first?</source>
         <translation>是否先保存对拓扑的更改？</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="483"/>
+        <location filename="../ui/MainWindow.cpp" line="485"/>
         <source>Select one run in the history to export its report</source>
         <translation>请在历史中选择一个运行以导出其报告</translation>
     </message>
@@ -3438,22 +3438,22 @@
         <translation>&lt;h3&gt;HiPS Studio %1&lt;/h3&gt;&lt;p&gt;借助双层参数服务器，由多个参与方协同训练同一个模型；只有聚合结果会跨越参与方边界。&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;ZeroMQ&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;libssh&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="508"/>
+        <location filename="../ui/MainWindow.cpp" line="510"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="508"/>
+        <location filename="../ui/MainWindow.cpp" line="510"/>
         <source>Stop the run first: switching the language rebuilds the window.</source>
         <translation>请先停止运行：切换语言会重建窗口。</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="535"/>
+        <location filename="../ui/MainWindow.cpp" line="538"/>
         <source>A run is under way</source>
         <translation>有运行正在进行</translation>
     </message>
     <message>
-        <location filename="../ui/MainWindow.cpp" line="535"/>
+        <location filename="../ui/MainWindow.cpp" line="538"/>
         <source>Stop the run and quit?</source>
         <translation>要停止运行并退出吗？</translation>
     </message>
@@ -3765,7 +3765,7 @@
     </message>
     <message>
         <location filename="../ui/designer/PropertyPanelData.cpp" line="115"/>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="181"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="180"/>
         <source>reading %1 …</source>
         <translation>正在读取 %1 …</translation>
     </message>
@@ -3781,67 +3781,67 @@
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="165"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="164"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="169"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="168"/>
         <source>TorchScript file (torch.jit.save)</source>
         <translation>TorchScript 文件（torch.jit.save）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="177"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="176"/>
         <source>Check model</source>
         <translation>检查模型</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="177"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="176"/>
         <source>loads the file as the trainers will and shows its size</source>
         <translation>按训练进程的方式加载该文件并显示其规模</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="184"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="183"/>
         <source>cannot load it: %1</source>
         <translation>无法加载：%1</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="188"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="187"/>
         <source>Input per sample (C, H, W or features; empty: the dataset&apos;s)</source>
         <translation>每个样本的输入（C, H, W 或特征数；留空：使用数据集的）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="195"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="194"/>
         <source>the input is whole numbers: 1, 28, 28 for images, or 20 for 20 features</source>
         <translation>输入须为整数：图像如 1, 28, 28，20 个特征则写 20</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="199"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="198"/>
         <source>give channels, height and width (1, 28, 28), or one number of features</source>
         <translation>请给出通道数、高度和宽度（1, 28, 28），或一个特征数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="204"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="203"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="212"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="211"/>
         <source>Outputs (targets a sample)</source>
         <translation>输出数（每个样本的目标数）</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="216"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="215"/>
         <source>Classes</source>
         <translation>类别数</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="218"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="217"/>
         <source>&lt;b&gt;Test set of the master&lt;/b&gt;</source>
         <translation>&lt;b&gt;主工作节点的测试集&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/designer/PropertyPanelData.cpp" line="220"/>
+        <location filename="../ui/designer/PropertyPanelData.cpp" line="219"/>
         <source>none: the dataset&apos;s test split</source>
         <translation>无：使用数据集的测试划分</translation>
     </message>
@@ -4680,38 +4680,38 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/run/RunPanel.cpp" line="336"/>
+        <location filename="../ui/run/RunPanel.cpp" line="349"/>
         <source>finished after %n round(s) in %1 s: final test %2 %3</source>
         <translation>
             <numerusform>已完成 %n 个轮次，用时 %1 秒：最终测试 %2 %3</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="338"/>
+        <location filename="../ui/run/RunPanel.cpp" line="351"/>
         <source>RMSE</source>
         <translation>RMSE</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="338"/>
+        <location filename="../ui/run/RunPanel.cpp" line="351"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/run/RunPanel.cpp" line="340"/>
+        <location filename="../ui/run/RunPanel.cpp" line="353"/>
         <source>stopped after %n round(s) in %1 s (%2)</source>
         <translation>
             <numerusform>已停止，完成 %n 个轮次，用时 %1 秒（%2）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="341"/>
+        <location filename="../ui/run/RunPanel.cpp" line="354"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
         <location filename="../ui/run/RunPanel.cpp" line="211"/>
-        <location filename="../ui/run/RunPanel.cpp" line="246"/>
-        <location filename="../ui/run/RunPanel.cpp" line="371"/>
+        <location filename="../ui/run/RunPanel.cpp" line="259"/>
+        <location filename="../ui/run/RunPanel.cpp" line="384"/>
         <source>Cannot start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
@@ -4731,7 +4731,7 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
         <translation>筛选进程（参与方、角色、状态…）</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="360"/>
+        <location filename="../ui/run/RunPanel.cpp" line="373"/>
         <source>Reading the model file</source>
         <translation>正在读取模型文件</translation>
     </message>
@@ -4740,101 +4740,108 @@ Trust it and record it? Check the fingerprint with the host&apos;s administrator
         <source>reading the model file %1 …</source>
         <translation>正在读取模型文件 %1 …</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../ui/run/RunPanel.cpp" line="233"/>
+        <source>model file %1: %n tensor(s), SHA-256 %2…</source>
+        <translation>
+            <numerusform>模型文件 %1：%n 个张量，SHA-256 %2…</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="250"/>
+        <location filename="../ui/run/RunPanel.cpp" line="263"/>
         <source>run directory: %1</source>
         <translation>运行目录：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="253"/>
+        <location filename="../ui/run/RunPanel.cpp" line="266"/>
         <source>simulated on a virtual clock: the times are what the deployed run would take</source>
         <translation>按虚拟时钟模拟：时间为实际部署运行所需的时间</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="259"/>
+        <location filename="../ui/run/RunPanel.cpp" line="272"/>
         <source>A run is under way: stop it before taking up another</source>
         <translation>已有运行正在进行：请先停止它再接管另一个</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="266"/>
-        <location filename="../ui/run/RunPanel.cpp" line="269"/>
+        <location filename="../ui/run/RunPanel.cpp" line="279"/>
+        <location filename="../ui/run/RunPanel.cpp" line="282"/>
         <source>Cannot reattach: %1</source>
         <translation>无法重新接管：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="272"/>
+        <location filename="../ui/run/RunPanel.cpp" line="285"/>
         <source>took up run %1 from its agents</source>
         <translation>已从代理接管运行 %1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="278"/>
+        <location filename="../ui/run/RunPanel.cpp" line="291"/>
         <source>A run is under way: stop it before resuming another</source>
         <translation>有运行正在进行：请先停止它，再恢复其他运行</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="282"/>
-        <location filename="../ui/run/RunPanel.cpp" line="293"/>
-        <location filename="../ui/run/RunPanel.cpp" line="296"/>
+        <location filename="../ui/run/RunPanel.cpp" line="295"/>
+        <location filename="../ui/run/RunPanel.cpp" line="306"/>
+        <location filename="../ui/run/RunPanel.cpp" line="309"/>
         <source>Cannot resume: %1</source>
         <translation>无法恢复：%1</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="300"/>
+        <location filename="../ui/run/RunPanel.cpp" line="313"/>
         <source>resuming run %1 from the checkpoint of round %2 (run directory: %3)</source>
         <translation>从第 %2 轮的检查点恢复运行 %1（运行目录：%3）</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="321"/>
+        <location filename="../ui/run/RunPanel.cpp" line="334"/>
         <source>the start was cancelled while the model file was read</source>
         <translation>读取模型文件期间已取消启动</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="324"/>
+        <location filename="../ui/run/RunPanel.cpp" line="337"/>
         <source>stopped from HiPS Studio</source>
         <translation>已从 HiPS Studio 停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="346"/>
+        <location filename="../ui/run/RunPanel.cpp" line="359"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="347"/>
+        <location filename="../ui/run/RunPanel.cpp" line="360"/>
         <source>deploying</source>
         <translation>部署中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="348"/>
+        <location filename="../ui/run/RunPanel.cpp" line="361"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="349"/>
+        <location filename="../ui/run/RunPanel.cpp" line="362"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="350"/>
+        <location filename="../ui/run/RunPanel.cpp" line="363"/>
         <source>stopping</source>
         <translation>停止中</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="351"/>
+        <location filename="../ui/run/RunPanel.cpp" line="364"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="352"/>
+        <location filename="../ui/run/RunPanel.cpp" line="365"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="353"/>
+        <location filename="../ui/run/RunPanel.cpp" line="366"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/run/RunPanel.cpp" line="370"/>
+        <location filename="../ui/run/RunPanel.cpp" line="383"/>
         <source>Deploy and start every process of the topology</source>
         <translation>部署并启动拓扑中的所有进程</translation>
     </message>

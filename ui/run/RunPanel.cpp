@@ -223,11 +223,15 @@ void RunPanel::readModelThen(const Topology& topology, const QString& refused, s
     QThreadPool::globalInstance()->start([panel = QPointer<RunPanel>(this), read, topology, refused, then] {
         TrainingSettings settings = topology.training;
         const QString error = resolveModelFile(&settings);
-        QMetaObject::invokeMethod(qApp, [panel, read, topology, error, refused, then] {
+        QMetaObject::invokeMethod(qApp, [panel, read, topology, settings, error, refused, then] {
             if (!panel || panel->m_readsStarted != read || !panel->m_readingModel) return;  // (gone, or Stop cancelled it)
             panel->setReadingModel(false);
-            if (error.isEmpty()) return then();
-            panel->refuseStart(topology, error, refused.arg(error));
+            if (!error.isEmpty()) return panel->refuseStart(topology, error, refused.arg(error));
+            then();
+            // (after the start, which begins the run's log afresh: which file the run trains)
+            panel->m_log->append(QStringLiteral("controller"), QStringLiteral("info"),
+                                 tr("model file %1: %n tensor(s), SHA-256 %2…", nullptr, int(settings.modelTensors.size()))
+                                     .arg(settings.modelFile, settings.modelSha256.left(16)));
         });
     });
 }
