@@ -305,6 +305,32 @@ private Q_SLOTS:
         QVERIFY(run.leftovers().isEmpty());
     }
 
+    // ... and with its party scheduler killed (and started again by its agent) while the member
+    // was stopped: the new scheduler learns from the members who registered again whom its
+    // predecessor declared down, and the member, continued, is told so and leaves the run.
+    void aMemberBackAfterItsSchedulerRestartedLeaves() {
+        Run run;
+        const int rounds = 150;  // (rounds of 0.05 s here: the scheduler's restart takes 30 of them)
+        const QJsonObject training{{"rounds", rounds}, {"fault_policy", "continue"}, {"heartbeat_timeout_s", 3}};
+        run.start({"run", writeVariant(run, "ring", "butterfly", training), "--out", run.dir.filePath("run")});
+        const qint64 member = signalAtRound(run, 3, "party1/worker2", SIGSTOP);
+        QVERIFY(member);
+        QVERIFY2(run.waitForOutput("party1/worker2 declared down", 120000), run.out.constData());
+        QVERIFY(signalAtRound(run, 3, "party1/scheduler", SIGKILL));
+        const QString runDir = run.dir.filePath("run");
+        QVERIFY2(waitForOutputWhere(
+                     run, 60000, [&](const QByteArray&) { return logOf(runDir, "party1/scheduler").contains("restarted during the run"); }),
+                 run.out.constData());
+        QCOMPARE(::kill(pid_t(member), SIGCONT), 0);
+        QVERIFY2(run.finish(180000) == 0, (run.out + run.err).constData());
+        QCOMPARE(printedRounds(run.out).value(printedRounds(run.out).size() - 1), rounds);
+        const QByteArray lost = logOf(runDir, "party1/worker2");
+        QVERIFY2(lost.contains("declared this worker down") && lost.contains("this worker leaves the run") &&
+                     run.out.contains("party1/worker2 declared left"),
+                 (lost + run.out).constData());
+        QVERIFY(run.leftovers().isEmpty());
+    }
+
     // ... and without its pushing worker: the lowest member left pushes for the party from then
     // on, in the lost one's place at the global tier, and the party's members all go on from the
     // newest global model it hands them.

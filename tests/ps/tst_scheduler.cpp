@@ -3,8 +3,8 @@
 // scheduler exits cleanly once every member has said bye, and one restarted mid-run has every
 // member register again (and a global server send it its recovery point again); of two processes
 // of one node, the one placed later is listened to, and the other told to stop.
-#include "../integration/FreePorts.h"
 #include "RoleError.h"
+#include "SmallTopology.h"
 #include "SchedulerClient.h"
 #include "SchedulerIncarnations.h"
 #include "SchedulerRole.h"
@@ -19,21 +19,9 @@
 #include <thread>
 
 using namespace hips;
+using hips::test::smallTopology;
 
 namespace {
-
-// small.json on ports free for this test (the same ones at every call).
-Topology smallTopology() {
-    static hips::test::FreePorts ports;
-    QFile file(HIPS_SOURCE_DIR "/tests/data/topologies/small.json");
-    if (!file.open(QIODevice::ReadOnly)) qFatal("cannot read small.json");
-    const QJsonValue moved = ports.moved(QJsonDocument::fromJson(file.readAll()).object());
-    TopologyLoad load = TopologyReader::readJson(QJsonDocument(moved.toObject()).toJson());
-    if (!load.ok()) qFatal("%s", qPrintable(load.errorText()));
-    Topology t = *load.topology;
-    t.training.replyTimeoutS = 10;
-    return t;
-}
 
 // fault_policy continue, the global server with a standby host, silences found after 2 s.
 Topology standbyTopology() {

@@ -62,13 +62,20 @@ Envelope SchedulerClient::waitFor(const QString& type, const std::function<void(
                     " s; check that it runs and the port is reachable");
 }
 
+// (A registration again, to a restarted scheduler, is made under m_mutex.)
 Message SchedulerClient::registration(bool rejoin, bool again) const {
-    return Message(message::kRegister, {{QStringLiteral("role"), roleName(m_ctx.node.kind)},
-                                        {QStringLiteral("endpoint"), m_endpoint},
-                                        {QStringLiteral("settings"), m_ctx.training().agreementText()},
-                                        {QStringLiteral("rejoin"), rejoin},
-                                        {QStringLiteral("again"), again},
-                                        {QStringLiteral("placement"), m_ctx.placement}});
+    Message m(message::kRegister, {{QStringLiteral("role"), roleName(m_ctx.node.kind)},
+                                   {QStringLiteral("endpoint"), m_endpoint},
+                                   {QStringLiteral("settings"), m_ctx.training().agreementText()},
+                                   {QStringLiteral("rejoin"), rejoin},
+                                   {QStringLiteral("again"), again},
+                                   {QStringLiteral("placement"), m_ctx.placement}});
+    if (rejoin && !m_othersDown.isEmpty()) {
+        QStringList down(m_othersDown.begin(), m_othersDown.end());
+        down.sort();
+        m.fields.insert(QStringLiteral("down"), QCborArray::fromStringList(down));
+    }
+    return m;
 }
 
 // The registration is said again until the table comes: a scheduler that dies before sending
@@ -207,11 +214,18 @@ void SchedulerClient::beat() {
             m_copyKept = std::max(m_copyKept, e->message.integer(QStringLiteral("version")));
         else if (e->message.type == message::kMemberDown && e->message.string(QStringLiteral("node")) == m_ctx.node.id)
             m_declaredDown = printableText(e->message.string(QStringLiteral("reason")), 300);
-        else if (m_watching && (e->message.type == message::kMemberDown || e->message.type == message::kMemberUp))
-            m_membership.append({e->message.string(QStringLiteral("node")), e->message.type == message::kMemberUp,
-                                 e->message.string(QStringLiteral("reason")), e->message.fields.value(QStringLiteral("restarted")).toBool(),
-                                 e->message.string(QStringLiteral("endpoint")), e->message.string(QStringLiteral("stands_for"))});
+        else if (e->message.type == message::kMemberDown || e->message.type == message::kMemberUp) tookMembership(e->message);
     }
+}
+
+void SchedulerClient::tookMembership(const Message& m) {
+    const bool up = m.type == message::kMemberUp;
+    const QString node = m.string(QStringLiteral("node"));
+    if (up) m_othersDown.remove(node);
+    else if (m_ctx.topology.node(node)) m_othersDown.insert(node);  // (a node of the run: the set stays bounded)
+    if (m_watching)
+        m_membership.append({node, up, m.string(QStringLiteral("reason")), m.fields.value(QStringLiteral("restarted")).toBool(),
+                             m.string(QStringLiteral("endpoint")), m.string(QStringLiteral("stands_for"))});
 }
 
 void SchedulerClient::leave() {

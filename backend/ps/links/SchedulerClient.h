@@ -1,7 +1,8 @@
 #pragma once
 // A node's link to its scheduler: register, wait for the node table (the start barrier),
 // then heartbeat from a background thread until leave(); a restarted scheduler asks for the
-// registration again ("rejoin"), which the heartbeat thread sends. An "abort" from the scheduler
+// registration again ("rejoin"), which the heartbeat thread sends, naming the members it was
+// told are down (the new scheduler's only way to learn it). An "abort" from the scheduler
 // (a peer died) is kept and raised on the node's main thread by throwIfAborted().
 // With watchWorkThread() (every role does) the heartbeats vouch for the thread that does the
 // node's work, not only for the process: that thread calls working() (throwIfAborted() does too)
@@ -13,6 +14,8 @@
 #include "Channel.h"
 #include "RecoveryCopy.h"
 #include "RoleContext.h"
+
+#include <QSet>
 
 #include <atomic>
 #include <functional>
@@ -92,6 +95,7 @@ private:
     void send(Message m);  // to the scheduler, saying which process this is
     [[noreturn]] void throwSuperseded(const QString& reason) const;
     void heartbeatLoop();
+    void tookMembership(const Message& m);  // a member down or up (under m_mutex)
     void beat();
 
     RoleContext& m_ctx;
@@ -104,6 +108,9 @@ private:
     QString m_abortReason;
     QString m_supersededReason;  // (under m_mutex)
     QString m_declaredDown;  // (under m_mutex)
+    // The others the scheduler said are down and not up since: what a restarted scheduler is told
+    // as this node registers again, its predecessor having taken them along (under m_mutex).
+    QSet<QString> m_othersDown;
     const qint64 m_incarnation;
     QList<MembershipChange> m_membership;
     std::atomic<bool> m_watching{false};

@@ -179,6 +179,7 @@ private:
         m_endpoints[e.peer] = e.message.string(QStringLiteral("endpoint"));
         m_settings[e.peer] = printableText(e.message.string(QStringLiteral("settings")), 300);
         if (m_tableSent && e.message.fields.value(QStringLiteral("rejoin")).toBool()) {
+            takeWhoWasDown(e);
             // Alive all along: its server may have been told otherwise by our predecessor.
             if (m_down.contains(e.peer)) markUp(e.peer, QStringLiteral("heartbeats again"));
             else tellMembers(upMessage(e.peer), e.peer);
@@ -212,6 +213,29 @@ private:
         // Nodes heartbeat only once they have the table: their silence counts from now.
         for (auto it = m_lastSeen.begin(); it != m_lastSeen.end(); ++it) it.value() = Clock::now();
         m_ctx.metrics.report(metric::kRendezvous, {{QStringLiteral("nodes"), m_expected.size()}});
+    }
+
+    // A member that registers again says whom our predecessor declared down (and not up since),
+    // of its own party: one not back here yet is down here too, and one back already is told that
+    // it was, as a node back from a silence is (markUp): a collective party went on without it.
+    void takeWhoWasDown(const Envelope& e) {
+        const QCborArray down = e.message.fields.value(QStringLiteral("down")).toArray();
+        const QString party = m_expected[e.peer].party;
+        for (qsizetype i = 0; i < std::min<qsizetype>(down.size(), m_expected.size()); ++i) {
+            const QString node = down[i].toString();
+            const auto member = m_expected.constFind(node);
+            if (member == m_expected.constEnd() || node == e.peer || member->party != party || m_down.contains(node) ||
+                m_byes.contains(node) || m_restarted.contains(node))
+                continue;
+            const QString evidence =
+                QStringLiteral("%1 declared it down before it was restarted, as %2 was told").arg(m_ctx.node.id, e.peer);
+            if (m_endpoints.contains(node)) {
+                sendTo(node, Message(message::kMemberDown, {{QStringLiteral("node"), node}, {QStringLiteral("reason"), evidence}}));
+                continue;
+            }
+            m_down.insert(node);
+            m_downEvidence.insert(node, evidence);
+        }
     }
 
     // Mode, aggregation rule, model and their parameters are agreed before the first push: a
