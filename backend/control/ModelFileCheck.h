@@ -14,7 +14,7 @@ namespace hips {
 QString resolveModelFile(TrainingSettings* settings);
 // Whether resolveModelFile reads the file (a TorchScript model whose file is here, or whose
 // SHA-256 and sizes are not known yet): hips-trainer's start-up took 0.5-1 s here with LibTorch's
-// files in the page cache and 11 s without, which a window must not wait for.
+// files in the page cache and 11.5 s without, which a window must not wait for.
 bool readsModelFile(const TrainingSettings& settings);
 
 // The designer's "Check model": "431,080 trainable parameters in 12 tensors (and 4 floating

@@ -54,12 +54,12 @@ std::function<QString()> AppendFile::durability() const {
         return QStringLiteral("cannot make %1 durable: %2").arg(path, systemErrorText(errnum));
     };
     const int fd = ::fcntl(m_fd, F_DUPFD_CLOEXEC, 0);
+    if (fd < 0) return [error = fail(errno)] { return error; };
     // Its folder too, once: the file may be new, and its name is what a power cut would lose then.
     const int folder = ::open(QFile::encodeName(QFileInfo(m_path).absolutePath()).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0 || folder < 0) {
-        const QString error = fail(errno);
-        for (int open : {fd, folder})
-            if (open >= 0) ::close(open);
+    if (folder < 0) {
+        const QString error = fail(errno);  // (before close() may change errno)
+        ::close(fd);
         return [error] { return error; };
     }
     struct Descriptors {
