@@ -960,17 +960,22 @@
         <translation>%1 不需要强度</translation>
     </message>
     <message>
-        <location filename="../backend/topology/SimulationCheck.cpp" line="55"/>
+        <location filename="../backend/topology/SimulationCheck.cpp" line="56"/>
         <source>takes the seconds one local step costs on the simulated device (e.g. 0.02), or &quot;measured&quot;</source>
         <translation>取模拟设备上一个本地步骤所需的秒数（例如 0.02），或 &quot;measured&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/topology/SimulationCheck.cpp" line="66"/>
-        <source>%1 is read as a probability per round, which must be from 0.000001 to 1 (a trace file named so: &quot;./%1&quot;)</source>
-        <translation>%1 被读作每轮的概率，必须在 0.000001 到 1 之间（如此命名的轨迹文件请写作 &quot;./%1&quot;）</translation>
+        <location filename="../backend/topology/SimulationCheck.cpp" line="67"/>
+        <source>%1 is read as a probability per round, which must be from 0.000001 to 1 (a trace file named so: its absolute path)</source>
+        <translation>%1 被读作每轮的概率，必须在 0.000001 到 1 之间（如此命名的轨迹文件请写其绝对路径）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/SimulationCheck.cpp" line="74"/>
+        <location filename="../backend/topology/SimulationCheck.cpp" line="75"/>
+        <source>the trace file &apos;%1&apos; is a relative path, which would be read from wherever hips is started; write its absolute path</source>
+        <translation>轨迹文件 &apos;%1&apos; 是相对路径，会从 hips 启动时所在的目录读取；请写其绝对路径</translation>
+    </message>
+    <message>
+        <location filename="../backend/topology/SimulationCheck.cpp" line="80"/>
         <source>takes &quot;always&quot;, a probability per round (e.g. 0.8), or the path of a trace file of on-intervals</source>
         <translation>取 &quot;always&quot;、每轮的概率（例如 0.8），或在线区间轨迹文件的路径</translation>
     </message>
@@ -1953,47 +1958,47 @@
         <translation>备用全局服务器启动时不会持有各参与方的密钥：请从 %1 删除 standby_host</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="109"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="119"/>
         <source>%1 needs at least %2 contributions a round, and clients_per_round draws as few as %3 %4: draw more, or lower its byzantine_f</source>
         <translation>%1 每轮至少需要 %2 个贡献，而 clients_per_round %4最少只抽取 %3 个：请多抽取，或降低其 byzantine_f</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="121"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="131"/>
         <source>in the run</source>
         <translation>在整个运行中</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="134"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="145"/>
         <source>in party %1</source>
         <translation>在参与方 %1 中</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="149"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="160"/>
         <source>clients_per_round %1 draws more workers than the %2 there are%3</source>
         <translation>clients_per_round %1 抽取的工作节点多于现有的 %2 个%3</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="152"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="163"/>
         <source> in party %1</source>
         <translation>（参与方 %1 中）</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="155"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="167"/>
         <source>every party draws its own clients_per_round: remove the run&apos;s, or a party&apos;s</source>
         <translation>每个参与方都有自己的 clients_per_round：请删除运行级的设置，或某个参与方的设置</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="162"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="175"/>
         <source>clients_per_round draws the workers of each round, and mode %1 does not train in rounds of one push per worker: use fedavg</source>
         <translation>clients_per_round 抽取每轮的工作节点，而模式 %1 不是每个工作节点每轮推送一次：请使用 fedavg</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="169"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="183"/>
         <source>aggregation %1 takes every worker&apos;s own update through its party server, which a drawn-out party would not send: use fedavg, or hierarchy flat</source>
         <translation>聚合规则 %1 需要经参与方服务器转发每个工作节点自己的更新，而未被抽中的参与方不会发送：请使用 fedavg，或 hierarchy flat</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="177"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="191"/>
         <source>a quorum and clients_per_round both leave workers out of a round: keep one</source>
         <translation>法定数和 clients_per_round 都会让工作节点缺席一轮：请只保留其一</translation>
     </message>
@@ -2002,12 +2007,12 @@
         <translation type="vanished">隐私核算器尚未计入客户端抽样（它会降低 ε）：请删除 clients_per_round 或 privacy</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="180"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="194"/>
         <source>a party none of whose workers is drawn would have its masks recovered every such round: remove clients_per_round or secure_aggregation</source>
         <translation>没有工作节点被抽中的参与方在每个这样的轮次都要恢复其掩码：请删除 clients_per_round 或 secure_aggregation</translation>
     </message>
     <message>
-        <location filename="../backend/topology/ClientSampling.cpp" line="189"/>
+        <location filename="../backend/topology/ClientSampling.cpp" line="204"/>
         <source>the adversaries attack in every round, and clients_per_round would leave them out of some: remove one</source>
         <translation>攻击者每轮都攻击，而 clients_per_round 会让它们缺席部分轮次：请删除其一</translation>
     </message>

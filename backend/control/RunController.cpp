@@ -1,5 +1,6 @@
 #include "RunController.h"
 
+#include "AvailabilityTrace.h"
 #include "RunRecorder.h"
 
 #include "ControlProtocol.h"
@@ -73,6 +74,7 @@ bool RunController::start(const Topology& given, const QString& runDir) {
         return false;
     }
     if (m_simulated && !(m_error = simulationRefusal(topology)).isEmpty()) return false;
+    if (m_simulated && !(m_error = readAvailabilityTraces(topology, nullptr)).isEmpty()) return false;  // (before anything is written)
     if (!m_simulated && topology.nodeCount() > kMaxDeployedNodes) {
         m_error = QStringLiteral(
                       "the topology starts %1 processes; a deployed run starts at most %2: use fewer workers, or rehearse it "

@@ -17,6 +17,17 @@ int drawnAmong(const Topology& t, const QSet<QString>& contributors, qint64 roun
 
 namespace {
 
+// Where party `index`'s own clients_per_round is in the file.
+QString partySetting(qsizetype index) {
+    return QStringLiteral("$.parties[%1].clients_per_round").arg(index);
+}
+
+qsizetype partyIndex(const Topology& t, const QString& id) {
+    for (qsizetype i = 0; i < t.parties.size(); ++i)
+        if (t.parties[i].id == id) return i;
+    return -1;
+}
+
 // The workers a draw is made among: those of the parties without their own setting (id "") and
 // those of each party with one (by its id), in the topology's order.
 QHash<QString, QStringList> pools(const Topology& t) {
@@ -104,34 +115,34 @@ void checkRuleMinimums(const Topology& t, TopologyIssues* issues) {
     const TrainingSettings& s = t.training;
     const QHash<QString, QStringList> all = pools(t);
     const int runPool = int(all.value(QString()).size()), runDrawn = clientsDrawn(s.clientsPerRound, runPool);
-    const auto tooFew = [issues](const char* path, const QString& rule, int needs, int fewest, const QString& where) {
-        issues->append({QString::fromLatin1(path),
-                        QCoreApplication::translate("TopologyCheck",
-                                                    "%1 needs at least %2 contributions a round, and clients_per_round draws as "
-                                                    "few as %3 %4: draw more, or lower its byzantine_f")
-                            .arg(rule)
-                            .arg(needs)
-                            .arg(fewest)
-                            .arg(where)});
+    const auto tooFew = [issues](const QString& path, const QString& rule, int needs, int fewest, const QString& where) {
+        issues->append({path, QCoreApplication::translate("TopologyCheck",
+                                                          "%1 needs at least %2 contributions a round, and clients_per_round draws as "
+                                                          "few as %3 %4: draw more, or lower its byzantine_f")
+                                  .arg(rule)
+                                  .arg(needs)
+                                  .arg(fewest)
+                                  .arg(where)});
     };
     if (s.flat()) {
         const auto rule = AggregatorRegistry::create(s.aggregation, [&s](const QString& n) { return s.param(n); });
         if (rule && sampledPerRound(t) < rule->minimumContributions())
-            tooFew("$.training.clients_per_round", s.aggregation, rule->minimumContributions(), sampledPerRound(t),
+            tooFew(QStringLiteral("$.training.clients_per_round"), s.aggregation, rule->minimumContributions(), sampledPerRound(t),
                    QCoreApplication::translate("TopologyCheck", "in the run"));
         return;
     }
     const auto rule = AggregatorRegistry::create(s.partyAggregation, [&s](const QString& n) { return s.partyParam(n); });
     if (!rule || rule->minimumContributions() <= 1) return;
-    for (const Party& p : t.parties) {
+    for (qsizetype i = 0; i < t.parties.size(); ++i) {
+        const Party& p = t.parties[i];
         const int workers = p.workerCount();
         if (p.central || workers == 0) continue;
         const int fewest = all.contains(p.id)    ? clientsDrawn(p.clientsPerRound, workers)
                            : runDrawn >= runPool ? workers
                                                  : std::max(1, runDrawn - (runPool - workers));
         if (fewest < rule->minimumContributions())
-            tooFew(all.contains(p.id) ? "$.parties" : "$.training.clients_per_round", s.partyAggregation, rule->minimumContributions(),
-                   fewest, QCoreApplication::translate("TopologyCheck", "in party %1").arg(p.id));
+            tooFew(all.contains(p.id) ? partySetting(i) : QStringLiteral("$.training.clients_per_round"), s.partyAggregation,
+                   rule->minimumContributions(), fewest, QCoreApplication::translate("TopologyCheck", "in party %1").arg(p.id));
     }
 }
 
@@ -140,43 +151,46 @@ void checkRuleMinimums(const Topology& t, TopologyIssues* issues) {
 void checkClientSampling(const Topology& t, TopologyIssues* issues) {
     if (!samplesClients(t)) return;
     const TrainingSettings& s = t.training;
-    const auto add = [issues](const char* path, const QString& message) { issues->append({QString::fromLatin1(path), message}); };
+    const auto add = [issues](const QString& path, const QString& message) { issues->append({path, message}); };
     const QHash<QString, QStringList> all = pools(t);
     for (auto it = all.begin(); it != all.end(); ++it) {
         const double setting = settingOf(t, it.key());
         if (setting >= 1 && setting > it.value().size())
-            add(it.key().isEmpty() ? "$.training.clients_per_round" : "$.parties",
+            add(it.key().isEmpty() ? QStringLiteral("$.training.clients_per_round") : partySetting(partyIndex(t, it.key())),
                 QCoreApplication::translate("TopologyCheck", "clients_per_round %1 draws more workers than the %2 there are%3")
                     .arg(setting)
                     .arg(it.value().size())
                     .arg(it.key().isEmpty() ? QString() : QCoreApplication::translate("TopologyCheck", " in party %1").arg(it.key())));
     }
     if (t.training.clientsPerRound > 0 && !all.contains(QString()))
-        add("$.training.clients_per_round", QCoreApplication::translate("TopologyCheck",
-                                                                        "every party draws its own clients_per_round: remove the "
-                                                                        "run's, or a party's"));
+        add(QStringLiteral("$.training.clients_per_round"),
+            QCoreApplication::translate("TopologyCheck",
+                                        "every party draws its own clients_per_round: remove the "
+                                        "run's, or a party's"));
     if (const StrategyInfo* mode = ModeRegistry::find(s.mode)) {
         const ModePolicy p = ModeRegistry::policy(s.mode);
         if (p.party != TierSync::Rounds || p.global != TierSync::Rounds || p.hierarchicalFrequency || p.stateService || p.standalone ||
             s.workerPushesPerRound() != 1)
-            add("$.training.mode", QCoreApplication::translate("TopologyCheck",
-                                                               "clients_per_round draws the workers of each round, and mode %1 "
-                                                               "does not train in rounds of one push per worker: use fedavg")
-                                       .arg(mode->name));
+            add(QStringLiteral("$.training.mode"),
+                QCoreApplication::translate("TopologyCheck",
+                                            "clients_per_round draws the workers of each round, and mode %1 "
+                                            "does not train in rounds of one push per worker: use fedavg")
+                    .arg(mode->name));
     }
     const auto rule = AggregatorRegistry::create(s.aggregation);
     if (rule && !rule->foldsOnArrival() && !s.flat())
-        add("$.training.aggregation", QCoreApplication::translate("TopologyCheck",
-                                                                  "aggregation %1 takes every worker's own update through its party "
-                                                                  "server, which a drawn-out party would not send: use fedavg, or "
-                                                                  "hierarchy flat")
-                                          .arg(s.aggregation));
+        add(QStringLiteral("$.training.aggregation"),
+            QCoreApplication::translate("TopologyCheck",
+                                        "aggregation %1 takes every worker's own update through its party "
+                                        "server, which a drawn-out party would not send: use fedavg, or "
+                                        "hierarchy flat")
+                .arg(s.aggregation));
     checkRuleMinimums(t, issues);
     if (s.param(QStringLiteral("quorum")) > 0)
-        add("$.training.quorum",
+        add(QStringLiteral("$.training.quorum"),
             QCoreApplication::translate("TopologyCheck", "a quorum and clients_per_round both leave workers out of a round: keep one"));
     if (s.secureAggregation)
-        add("$.training.secure_aggregation",
+        add(QStringLiteral("$.training.secure_aggregation"),
             QCoreApplication::translate("TopologyCheck",
                                         "a party none of whose workers is drawn would have its masks recovered every such round: "
                                         "remove clients_per_round or secure_aggregation"));
@@ -186,9 +200,10 @@ void checkClientSampling(const Topology& t, TopologyIssues* issues) {
         for (const WorkerGroup& g : p.workers) attacks = attacks || g.adversary.has_value();
     }
     if (attacks)
-        add("$.training.adversary", QCoreApplication::translate("TopologyCheck",
-                                                                "the adversaries attack in every round, and clients_per_round would "
-                                                                "leave them out of some: remove one"));
+        add(QStringLiteral("$.training.adversary"),
+            QCoreApplication::translate("TopologyCheck",
+                                        "the adversaries attack in every round, and clients_per_round would "
+                                        "leave them out of some: remove one"));
 }
 
 }  // namespace hips

@@ -4,6 +4,7 @@
 #include "ModeRegistry.h"
 
 #include <QCoreApplication>
+#include <QDir>
 
 namespace hips {
 
@@ -65,11 +66,16 @@ void readSimulationFields(JsonFields& f, WorkerGroup& g) {
         if (!(spelled >= 1e-6 && spelled <= 1))
             f.issue("availability", QCoreApplication::translate("TopologyCheck",
                                                                 "%1 is read as a probability per round, which must be "
-                                                                "from 0.000001 to 1 (a trace file named so: \"./%1\")")
+                                                                "from 0.000001 to 1 (a trace file named so: its absolute path)")
                                         .arg(availability.toString()));
         else g.availability = spelled < 1 ? QString::number(spelled, 'g', 17) : QString();
     } else if (availability.isString() && !availability.toString().isEmpty()) {
         g.availability = availability.toString() == QLatin1String("always") ? QString() : availability.toString();
+        if (!g.availability.isEmpty() && !QDir::isAbsolutePath(g.availability))
+            f.issue("availability", QCoreApplication::translate("TopologyCheck",
+                                                                "the trace file '%1' is a relative path, which would be "
+                                                                "read from wherever hips is started; write its absolute path")
+                                        .arg(g.availability));
     } else if (!availability.isUndefined()) {
         f.issue("availability", QCoreApplication::translate("TopologyCheck",
                                                             "takes \"always\", a probability per round (e.g. 0.8), or "

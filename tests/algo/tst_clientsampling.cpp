@@ -158,6 +158,7 @@ private Q_SLOTS:
         const TopologyLoad load = topology(8, training, party2);
         if (message.isEmpty()) QVERIFY2(load.ok(), qPrintable(load.errorText()));
         else QVERIFY2(!load.ok() && load.errorText().contains(message), qPrintable(load.errorText()));
+        if (!message.isEmpty() && party2 > 0) QCOMPARE(load.issues.first().path, QStringLiteral("$.parties[2].clients_per_round"));
     }
 };
 

@@ -496,7 +496,11 @@ private Q_SLOTS:
         const QString topology = writeSmallVariant(trace, QJsonArray{QJsonObject{{"count", 2}, {"availability", bad.fileName()}}}, {});
         trace.start({"simulate", topology, "--out", trace.dir.filePath("sim")});
         QVERIFY(trace.finish(120000) != 0);
-        QVERIFY2(trace.err.contains("line 2 is not \"START END\""), trace.out + trace.err);
+        QVERIFY2(trace.err.contains("$.parties[1].roles.workers[0].availability: availability trace " + bad.fileName().toUtf8() +
+                                    ": line 2 is not \"START END\""),
+                 trace.out + trace.err);
+        QVERIFY(!QFileInfo::exists(trace.dir.filePath("sim")));  // refused before the run began: no run directory,
+        QVERIFY2(!trace.historyList().contains("small"), trace.historyList().constData());  // no run in the history
     }
 };
 

@@ -4,6 +4,7 @@
 // said in the schedulers' order.
 #include "AggregatorRegistry.h"
 #include "RoleError.h"
+#include "AvailabilityTrace.h"
 #include "SimAvailability.h"
 #include "SimMembership.h"
 #include "SimNetwork.h"
@@ -157,6 +158,11 @@ private Q_SLOTS:
         QTest::newRow("negative") << QByteArray("-1 3\n") << "line 1";
         QTest::newRow("three fields") << QByteArray("1 2 3\n") << "line 1";
         QTest::newRow("empty") << QByteArray("# nothing\n") << "holds no interval";
+        QTest::newRow("a mark, then words") << QByteArray(
+                                                   "\xEF\xBB\xBF"
+                                                   "0 10\n\xEF\xBB\xBF"
+                                                   "1 2\n")
+                                            << "line 2";  // (only a first one is skipped)
     }
     void aBrokenTraceIsRefusedNamingTheLine() {
         QFETCH(QByteArray, text);
@@ -174,6 +180,37 @@ private Q_SLOTS:
         } catch (const RoleError& e) {
             QVERIFY2(QString::fromUtf8(e.what()).contains("is not a file"), e.what());
         }
+    }
+
+    // Before a simulated run starts: a trace's path must be absolute (relative, it depended on
+    // where hips was started), and one that is no trace is named with its worker group's place.
+    void tracesAreCheckedBeforeTheRun() {
+        QTemporaryDir dir;
+        const QString marked = write(dir, "\xEF\xBB\xBF# saved with a byte order mark\n0 10\n");
+        QCOMPARE(readAvailabilityTrace(marked).size(), size_t(1));
+        QFile f(HIPS_SOURCE_DIR "/resources/topologies/default.json");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject t = QJsonDocument::fromJson(f.readAll()).object();
+        QJsonArray parties = t["parties"].toArray();
+        QJsonObject party2 = parties[2].toObject(), roles = party2["roles"].toObject();
+        roles["workers"] = QJsonArray{QJsonObject{{"count", 1}}, QJsonObject{{"count", 1}, {"availability", "traces/phones.txt"}}};
+        party2["roles"] = roles;
+        parties[2] = party2;
+        t["parties"] = parties;
+        const TopologyLoad relative = TopologyReader::readJson(QJsonDocument(t).toJson());
+        QVERIFY(!relative.ok());
+        QCOMPARE(relative.issues.first().path, QStringLiteral("$.parties[2].roles.workers[1].availability"));
+        QVERIFY2(relative.errorText().contains("relative path"), qPrintable(relative.errorText()));
+        roles["workers"] = QJsonArray{QJsonObject{{"count", 1}}, QJsonObject{{"count", 1}, {"availability", dir.filePath("none.txt")}}};
+        party2["roles"] = roles;
+        parties[2] = party2;
+        t["parties"] = parties;
+        const TopologyLoad missing = TopologyReader::readJson(QJsonDocument(t).toJson());
+        QVERIFY2(missing.ok(), qPrintable(missing.errorText()));
+        const QString why = readAvailabilityTraces(*missing.topology, nullptr);
+        QVERIFY2(why.startsWith("$.parties[2].roles.workers[1].availability: availability trace " + dir.filePath("none.txt") +
+                                ": does not exist"),
+                 qPrintable(why));
     }
 
     // A probability: each worker's draw per round is seeded (the same twice), differs between
@@ -194,6 +231,16 @@ private Q_SLOTS:
         QCOMPARE(same, 2000);
         QVERIFY2(on > 500 && on < 700, qPrintable(QString::number(on)));  // 600 expected
         QVERIFY(changed > 200);
+        // Seeds 2^24 apart draw apart (the seed's high bits were shifted out of the draw).
+        Topology far = t;
+        far.training.seed = t.training.seed + (1 << 24);
+        const Availability other(far);
+        int differ = 0;
+        for (int i = 0; i < 200; ++i) {
+            const Node w = *t.node(QStringLiteral("party1/worker%1").arg(i));
+            differ += a.available(w, i, 1, 0) != other.available(w, i, 1, 0);
+        }
+        QVERIFY2(differ > 40, qPrintable(QString::number(differ)));  // 84 expected
     }
 
     // Membership as the schedulers say it: a worker that went off at 10 s is declared down

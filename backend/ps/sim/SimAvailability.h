@@ -1,12 +1,7 @@
 #pragma once
 // When hips simulate's virtual workers can train (WorkerGroup::availability): always; with a
 // probability each round (a seeded draw per worker and round, as reproducible as the run); or as
-// a trace file of the virtual seconds they are on, as FedScale's device traces give them:
-//
-//   # start end        (seconds on the virtual clock, one on-interval per line)
-//   0 120
-//   300 900.5
-//
+// a trace file of the virtual seconds they are on (AvailabilityTrace.h).
 // A worker trains in a round whose model leaves the global server while it is on; one that goes
 // off before its push is in drops out mid-round, and the run's fault_policy takes it from there.
 #include "Topology.h"
@@ -41,7 +36,7 @@ private:
     QHash<QString, std::vector<Interval>> m_traces;  // by file
 };
 
-// One trace file's on-intervals, sorted, overlapping ones merged; throws RoleError.
+// One trace file's on-intervals, sorted, overlapping ones merged; throws RoleError naming the file.
 std::vector<std::pair<double, double>> readAvailabilityTrace(const QString& path);
 
 }  // namespace hips::sim
