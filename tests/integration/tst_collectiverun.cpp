@@ -325,8 +325,8 @@ private Q_SLOTS:
         QVERIFY2(run.finish(180000) == 0, (run.out + run.err).constData());
         QCOMPARE(printedRounds(run.out).value(printedRounds(run.out).size() - 1), rounds);
         const QByteArray lost = logOf(runDir, "party1/worker2");
-        QVERIFY2(lost.contains("declared this worker down") && lost.contains("this worker leaves the run") &&
-                     run.out.contains("party1/worker2 declared left"),
+        QVERIFY2(lost.contains("declared this worker down") && lost.contains("before it was restarted") &&
+                     lost.contains("this worker leaves the run") && run.out.contains("party1/worker2 declared left"),
                  (lost + run.out).constData());
         QVERIFY(run.leftovers().isEmpty());
     }

@@ -212,9 +212,10 @@ void SchedulerClient::beat() {
         else if (e->message.type == message::kSuperseded) m_supersededReason = e->message.string(QStringLiteral("reason"));
         else if (e->message.type == message::kRecoveryKept)
             m_copyKept = std::max(m_copyKept, e->message.integer(QStringLiteral("version")));
-        else if (e->message.type == message::kMemberDown && e->message.string(QStringLiteral("node")) == m_ctx.node.id)
+        else if (e->message.type == message::kMemberDown && e->message.string(QStringLiteral("node")) == m_ctx.node.id) {
             m_declaredDown = printableText(e->message.string(QStringLiteral("reason")), 300);
-        else if (e->message.type == message::kMemberDown || e->message.type == message::kMemberUp) tookMembership(e->message);
+            m_othersDown.clear();  // (it missed what was said while it was down: who is down now comes next)
+        } else if (e->message.type == message::kMemberDown || e->message.type == message::kMemberUp) tookMembership(e->message);
     }
 }
 

@@ -17,6 +17,7 @@
 #include <QSet>
 #include <cstdio>
 #include <optional>
+#include <set>
 #include <utility>
 
 namespace hips {
@@ -147,6 +148,7 @@ private:
     // never speaks again, and one that died meanwhile is restarted and registers.)
     void askToRejoin(const QString& peer) {
         if (!std::exchange(m_tableSent, true)) {
+            m_tookOver = true;
             std::fprintf(roleErr(), "%s: restarted during the run; its members register again\n", qPrintable(m_ctx.node.id));
             // Those that registered first were restarted meanwhile: they wait for a table, and
             // their peers must learn that they lost what they held.
@@ -215,21 +217,28 @@ private:
         m_ctx.metrics.report(metric::kRendezvous, {{QStringLiteral("nodes"), m_expected.size()}});
     }
 
-    // A member that registers again says whom our predecessor declared down (and not up since),
-    // of its own party: one not back here yet is down here too, and one back already is told that
-    // it was, as a node back from a silence is (markUp): a collective party went on without it.
+    // A member that registers again with this scheduler, restarted, says whom our predecessor
+    // declared down (and not up since), of its own party: one not back here yet is down here too,
+    // and one back already is told once that it was, as a node back from a silence is (markUp): a
+    // collective party went on without it. (Only once a member, and only in a scheduler that took
+    // the run up: elsewhere the list would let a member have another told to leave.)
     void takeWhoWasDown(const Envelope& e) {
+        if (!m_tookOver || !m_downListFrom.insert(e.peer).second) return;
         const QCborArray down = e.message.fields.value(QStringLiteral("down")).toArray();
         const QString party = m_expected[e.peer].party;
         for (qsizetype i = 0; i < std::min<qsizetype>(down.size(), m_expected.size()); ++i) {
             const QString node = down[i].toString();
             const auto member = m_expected.constFind(node);
             if (member == m_expected.constEnd() || node == e.peer || member->party != party || m_down.contains(node) ||
-                m_byes.contains(node) || m_restarted.contains(node))
+                m_byes.contains(node) || m_restarted.contains(node) || m_toldItWasDown.contains(node))
                 continue;
             const QString evidence =
                 QStringLiteral("%1 declared it down before it was restarted, as %2 was told").arg(m_ctx.node.id, e.peer);
+            std::fprintf(roleErr(), "%s: %s was declared down before this scheduler was restarted (%s was told so)%s\n",
+                         qPrintable(m_ctx.node.id), qPrintable(node), qPrintable(e.peer),
+                         m_endpoints.contains(node) ? "; it is back, and is told" : "");
             if (m_endpoints.contains(node)) {
+                m_toldItWasDown.insert(node);
                 sendTo(node, Message(message::kMemberDown, {{QStringLiteral("node"), node}, {QStringLiteral("reason"), evidence}}));
                 continue;
             }
@@ -340,10 +349,15 @@ private:
         if (m_standsFor.contains(node)) up.fields.insert(QStringLiteral("stands_for"), m_standsFor.value(node));
         tellMembers(up, node);
         // A node back from a silence learns that it was declared down: the others may have gone
-        // on without it (a collective party's members do), and it must not wait for them.
-        if (!restarted)
+        // on without it (a collective party's members do), and it must not wait for them. It
+        // missed what was said meanwhile: it hears who is down now (its client forgets its own
+        // list on hearing it was down, so that a later restarted scheduler is not told stale news).
+        if (!restarted) {
+            m_toldItWasDown.insert(node);
             sendTo(node,
                    Message(message::kMemberDown, {{QStringLiteral("node"), node}, {QStringLiteral("reason"), m_downEvidence.value(node)}}));
+            tellWhoIsDown(node);
+        }
     }
 
     // (Only those heard from since this scheduler started: it cannot reach the others yet.)
@@ -447,6 +461,9 @@ private:
     QHash<QString, QSet<QString>> m_barriers;
     QSet<QString> m_byes, m_down, m_heard;
     QSet<QString> m_restarted;  // members that registered anew during the run (new processes)
+    bool m_tookOver = false;  // this scheduler was restarted and took the run up
+    std::set<QString> m_downListFrom;  // members whose list of who was down was taken (once each)
+    QSet<QString> m_toldItWasDown;  // members told that they had been declared down
     QHash<QString, QString> m_standsFor;  // a collective party's new pushing worker → the first one
     RecoveryCopies m_recovery;  // global servers' recovery points (those with a standby host)
     SchedulerIncarnations m_incarnations;  // which process of each member is listened to
