@@ -12,7 +12,7 @@ namespace hips {
 namespace {
 
 const QString kKind = QStringLiteral("kind");
-const QString kSkipped = QStringLiteral("skipped");
+const QString kSkipped = control::event::kSkipped;
 
 bool isMarker(const QCborMap& e) {
     return e.value(kKind).toString() == kSkipped;
@@ -29,6 +29,18 @@ QString trafficNode(const QCborMap& e) {
                                                                                : QString();
 }
 
+// What an event takes, near enough: its text.
+qint64 sizeOf(const QCborMap& e) {
+    qint64 bytes = 64;
+    for (auto it = e.begin(); it != e.end(); ++it)
+        if (it.value().isString()) bytes += it.value().toString().size() * 2;
+    return bytes;
+}
+
+qint64 lastOf(qint64 seq, const QCborMap& e) {
+    return isMarker(e) ? e.value(QStringLiteral("through")).toInteger(seq) : seq;
+}
+
 }  // namespace
 
 const QCborMap& EventJournal::append(QCborMap event) {
@@ -37,41 +49,62 @@ const QCborMap& EventJournal::append(QCborMap event) {
     // A node's traffic record supersedes its previous one of the same process (a restarted process
     // counts from zero: its predecessor's last record stands).
     if (const QString node = trafficNode(event); !node.isEmpty()) {
-        if (const auto previous = m_lastTraffic.find(node); previous != m_lastTraffic.end()) m_superseded.insert(*previous);
+        // (One acknowledged already is gone, and must not be remembered.)
+        if (const auto previous = m_lastTraffic.find(node); previous != m_lastTraffic.end() && m_events.contains(*previous))
+            m_superseded.insert(*previous);
         m_lastTraffic.insert(node, seq);
     }
     if (event.value(kKind).toString() == control::event::kExited) m_lastTraffic.remove(event.value(QStringLiteral("node")).toString());
     ++m_full;
-    auto it = m_events.insert(seq, std::move(event));
-    if (m_full > m_limit) {
+    m_bytes += sizeOf(event);
+    m_events.insert(seq, std::move(event));
+    if (overBounds(m_limit, m_byteLimit)) {
         makeRoom();
         m_limit = std::max(m_maxKept, m_full + m_maxKept / 10);  // not scanned again for every event
+        m_byteLimit = std::max(m_maxKeptBytes, m_bytes + m_maxKeptBytes / 10);
     }
-    return *it;
+    return m_events.last();  // (makeRoom leaves the newest as it is)
 }
 
+// (The controller acknowledges only what it received, and a marker's whole run at once.)
 void EventJournal::acknowledge(qint64 upTo) {
     while (!m_events.isEmpty() && m_events.firstKey() <= upTo) {
-        if (!isMarker(m_events.first())) --m_full;
+        if (!isMarker(m_events.first())) --m_full, m_bytes -= sizeOf(m_events.first());
         m_superseded.remove(m_events.firstKey());
         m_events.erase(m_events.begin());
     }
     if (m_full <= m_maxKept) m_limit = m_maxKept;
+    if (m_bytes <= m_maxKeptBytes) m_byteLimit = m_maxKeptBytes;
 }
 
 // Oldest first: log lines, and traffic records that a newer one of their node supersedes, become
-// markers until a tenth of the bound is free; if none is left to give way, the journal grows.
+// markers until a tenth of the bounds is free; if none is left to give way, the journal grows.
 void EventJournal::makeRoom() {
     const int target = m_maxKept - m_maxKept / 10;
-    for (auto it = m_events.begin(); it != m_events.end() && m_full > target; ++it) {
-        if (isMarker(*it)) continue;
+    const qint64 byteTarget = m_maxKeptBytes - m_maxKeptBytes / 10;
+    const auto newest = std::prev(m_events.end());
+    for (auto it = m_events.begin(); it != newest && overBounds(target, byteTarget);) {
         const QString kind = it->value(kKind).toString();
-        if (kind != control::event::kLog && !m_superseded.contains(it.key())) continue;
-        m_superseded.remove(it.key());
-        *it = QCborMap{{QStringLiteral("seq"), it.key()}, {kKind, kSkipped}, {QStringLiteral("node"), it->value(QStringLiteral("node"))}};
-        --m_full;
-        ++m_skipped;
+        if (isMarker(*it) || (kind != control::event::kLog && !m_superseded.contains(it.key()))) ++it;
+        else it = skip(it);
     }
+}
+
+QMap<qint64, QCborMap>::iterator EventJournal::skip(QMap<qint64, QCborMap>::iterator it) {
+    const qint64 seq = it.key();
+    m_superseded.remove(seq);
+    --m_full;
+    m_bytes -= sizeOf(*it);
+    ++m_skipped;
+    if (it != m_events.begin()) {
+        const auto before = std::prev(it);
+        if (isMarker(*before) && lastOf(before.key(), *before) == seq - 1) {
+            before->insert(QStringLiteral("through"), seq);
+            return m_events.erase(it);
+        }
+    }
+    *it = QCborMap{{QStringLiteral("seq"), seq}, {kKind, kSkipped}, {QStringLiteral("through"), seq}};
+    return std::next(it);
 }
 
 void EventJournal::clear() {
@@ -79,7 +112,9 @@ void EventJournal::clear() {
     m_lastTraffic.clear();
     m_superseded.clear();
     m_full = 0;
+    m_bytes = 0;
     m_limit = m_maxKept;
+    m_byteLimit = m_maxKeptBytes;
     m_nextSeq = 1;
 }
 

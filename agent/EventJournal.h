@@ -1,10 +1,11 @@
 #pragma once
 // The agent's events, numbered, kept until the controller acknowledges them: what a controller
-// that died or was stopped gets again when one attaches (hips attach). Bounded: beyond
-// kMaxKept events the oldest log lines and the traffic records a later one of the same node
-// supersedes (their counters are cumulative) give way to small "skipped" markers, so that the
-// numbering has no gap; a process's start or exit and every other metric record are never
-// dropped.
+// that died or was stopped gets again when one attaches (hips attach). Bounded in count and in
+// bytes: beyond either bound the oldest log lines and the traffic records a later one of the same
+// node supersedes (their counters are cumulative) give way to "skipped" markers, so that the
+// numbering has no gap; a run of them is one marker ({seq, through}), so that a role that prints
+// all week with no controller to read it costs nothing more than a marker. A process's start or
+// exit and every other metric record are never dropped.
 #include <QCborMap>
 #include <QHash>
 #include <QMap>
@@ -14,8 +15,9 @@ namespace hips {
 
 class EventJournal {
 public:
-    static constexpr int kMaxKept = 200000;  // ~60 MB of metric and log lines
-    explicit EventJournal(int maxKept = kMaxKept) : m_maxKept(maxKept) {}
+    static constexpr int kMaxKept = 200000;  // events
+    static constexpr qint64 kMaxKeptBytes = qint64(64) << 20;  // of their text (a log line may be 8 KB)
+    explicit EventJournal(int maxKept = kMaxKept, qint64 maxKeptBytes = kMaxKeptBytes) : m_maxKept(maxKept), m_maxKeptBytes(maxKeptBytes) {}
 
     // Numbers the event (its "seq" field), keeps it, and returns it as kept.
     const QCborMap& append(QCborMap event);
@@ -24,13 +26,22 @@ public:
     qint64 skipped() const { return m_skipped; }
     qint64 nextSeq() const { return m_nextSeq; }  // events that gave way to markers so far
     void clear();  // a standby agent's next controller starts a fresh numbering
+    qint64 keptBytes() const { return m_bytes; }  // of the events that are not markers
+    // Nothing is kept, nor any bookkeeping of what was (all acknowledged).
+    bool isEmpty() const { return m_events.isEmpty() && m_superseded.isEmpty() && m_bytes == 0; }
 
 private:
     void makeRoom();
+    // Event `it` gives way to a marker, joined to the marker just before it if there is one.
+    QMap<qint64, QCborMap>::iterator skip(QMap<qint64, QCborMap>::iterator it);
+    bool overBounds(int events, qint64 bytes) const { return m_full > events || m_bytes > bytes; }
     int m_maxKept;
+    qint64 m_maxKeptBytes;
     int m_limit = m_maxKept;  // grows past m_maxKept while nothing can give way
+    qint64 m_byteLimit = m_maxKeptBytes;  // (the same)
     qint64 m_nextSeq = 1;
     int m_full = 0;  // kept events that are not markers
+    qint64 m_bytes = 0;  // their size
     qint64 m_skipped = 0;
     QMap<qint64, QCborMap> m_events;
     QHash<QString, qint64> m_lastTraffic;  // node → seq of its process's newest traffic record

@@ -95,9 +95,11 @@ void AgentClient::onMessage(const Message& m) {
         const qint64 seq = m.integer(QStringLiteral("seq"));
         // TCP keeps order, so the only out-of-order arrivals are resends of old events.
         if (seq == m_lastSeq + 1) {
-            m_lastSeq = seq;
-            Q_EMIT event(m.fields, seq);
-            if (!m_manualAcks) m_acked = seq;
+            // A marker of events that gave way stands for all of them: it is the last of them.
+            const bool skipped = m.string(QStringLiteral("kind")) == control::event::kSkipped;
+            m_lastSeq = skipped ? std::max(seq, m.integer(QStringLiteral("through"), seq)) : seq;
+            Q_EMIT event(m.fields, m_lastSeq);
+            if (!m_manualAcks) m_acked = m_lastSeq;
         }
         m_ackDue = true;  // sent with the next tick: one ack stands for every event before it
     }

@@ -16,9 +16,12 @@ inline constexpr QLatin1String kStarted{"started"};  // pid
 inline constexpr QLatin1String kExited{"exited"};  // code, crashed, error; restarting, attempt, max_restarts, delay_ms
 inline constexpr QLatin1String kMetric{"metric"};  // json: one record of the role's (Vocabulary.h)
 inline constexpr QLatin1String kLog{"log"};  // stream (stdout, stderr), line
+// Events that gave way while the journal was full (EventJournal.h): numbers seq … through.
+inline constexpr QLatin1String kSkipped{"skipped"};  // through
 }  // namespace event
 
-constexpr int kProtocolVersion = 1;
+// 2: a skipped marker stands for a run of events (through).
+constexpr int kProtocolVersion = 2;
 constexpr const char* kControllerId = "controller";
 constexpr int kResendMs = 2000;
 constexpr int kPingMs = 1000;

@@ -230,6 +230,30 @@ private Q_SLOTS:
         QCOMPARE(stalled.size(), 1);
     }
 
+    // Events that gave way in a full journal come as one marker, {seq, through}: the client takes
+    // it as the last of them, and the event after it in turn (it waited for seq + 1 for ever).
+    void aMarkerStandsForTheEventsThatGaveWay() {
+        zmq::context_t zmq(1);
+        Channel agent = Channel::router(zmq, QStringLiteral("agent"), QStringLiteral("tcp://127.0.0.1:*"));
+        AgentClient client(QStringLiteral("localhost"), QString::fromStdString(agent.socket().get(zmq::sockopt::last_endpoint)));
+        QSignalSpy ready(&client, &AgentClient::ready), events(&client, &AgentClient::event);
+        const std::optional<Envelope> hello = agent.receive(std::chrono::seconds(10));
+        QVERIFY(hello && hello->message.type == QLatin1String("hello"));
+        agent.send(hello->peer, Message(QStringLiteral("hello_ok"), {{QStringLiteral("compatible"), true}}));
+        QVERIFY(ready.wait(10000));
+        const auto event = [](qint64 seq, const QString& kind, qint64 through = 0) {
+            QCborMap fields{{QStringLiteral("seq"), seq}, {QStringLiteral("kind"), kind}, {QStringLiteral("node"), QStringLiteral("w0")}};
+            if (through) fields.insert(QStringLiteral("through"), through);
+            return Message(QStringLiteral("event"), fields);
+        };
+        agent.send(hello->peer, event(1, QStringLiteral("log")));
+        agent.send(hello->peer, event(2, QStringLiteral("skipped"), 9));
+        agent.send(hello->peer, event(10, QStringLiteral("log")));
+        QTRY_COMPARE_WITH_TIMEOUT(events.size(), 3, 10000);
+        QCOMPARE(events[1][1].toLongLong(), 9);
+        QCOMPARE(events[2][1].toLongLong(), 10);
+    }
+
     // A resumed run whose controller died before its first new round keeps, in the history, its
     // rounds past the checkpoint from before the resume (the resumed run would cut them at its
     // first later round). The controller that attaches cuts them then, as the resumed one would
