@@ -214,13 +214,13 @@
         <translation>主机“%1”？</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="101"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="102"/>
         <location filename="../ui/report/ReportHtml.cpp" line="102"/>
         <source>round</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="101"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="102"/>
         <source>seconds since start</source>
         <translation>自开始以来的秒数</translation>
     </message>
@@ -229,7 +229,7 @@
         <translation type="vanished">各轮次的测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="106"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="107"/>
         <location filename="../ui/report/ReportHtml.cpp" line="164"/>
         <source>accuracy</source>
         <translation>准确率</translation>
@@ -243,104 +243,104 @@
         <translation type="vanished">测试准确率随时间变化</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="106"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="107"/>
         <location filename="../ui/report/ReportHtml.cpp" line="164"/>
         <source>RMSE</source>
         <translation>RMSE</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="107"/>
-        <location filename="../ui/report/ReportCharts.cpp" line="115"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="108"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="116"/>
         <source>test %1</source>
         <translation>测试 %1</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="108"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="109"/>
         <source>top-5 accuracy</source>
         <translation>top-5 准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="111"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="112"/>
         <source>%1 (own held-out data)</source>
         <translation>%1（自有留出数据）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="114"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="115"/>
         <source>Test %1 by round</source>
         <translation>各轮次的测试 %1</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="115"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="116"/>
         <source>Test %1 over time</source>
         <translation>测试 %1 随时间变化</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="116"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="117"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="118"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="119"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="119"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="120"/>
         <source>training loss (mean of workers)</source>
         <translation>训练损失（各工作节点平均值）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="120"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="121"/>
         <source>test loss</source>
         <translation>测试损失</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="121"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="122"/>
         <source>Traffic per tier (cumulative)</source>
         <translation>各层级流量（累计）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="123"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="124"/>
         <source>MB sent</source>
         <translation>发送量（MB）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="124"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="125"/>
         <source>inside parties</source>
         <translation>参与方内部</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="124"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="125"/>
         <source>across parties</source>
         <translation>跨参与方</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="125"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="126"/>
         <source>Throughput (all workers)</source>
         <translation>吞吐量（所有工作节点）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="127"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="128"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="128"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="129"/>
         <source>samples per second</source>
         <translation>每秒样本数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="129"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="130"/>
         <source>Computing-time ratio: compute / (compute + communication)</source>
         <translation>计算时间占比：计算 / (计算 + 通信)</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="131"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="132"/>
         <source>ratio</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="132"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="133"/>
         <source>computing-time ratio</source>
         <translation>计算时间占比</translation>
     </message>
@@ -2420,178 +2420,185 @@
 <context>
     <name>hips::HistoryPanel</name>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="77"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="78"/>
         <source>Test accuracy of the selected runs</source>
         <translation>所选运行的测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="77"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="78"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="78"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="79"/>
         <source>Show in charts</source>
         <translation>在图表中显示</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="79"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="80"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="80"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="81"/>
         <source>Export report…</source>
         <translation>导出报告…</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="81"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="82"/>
         <source>Open topology</source>
         <translation>打开拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="82"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="83"/>
         <source>Reattach</source>
         <translation>重新接管</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="83"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="84"/>
         <source>Resume</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="84"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="85"/>
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="91"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="91"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="91"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="91"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="91"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="110"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="111"/>
         <source>Filter: text, or settings as mode=esync learning_rate&lt;0.1 slowdown&gt;=2</source>
         <translation>筛选：文本，或设置条件，如 mode=esync learning_rate&lt;0.1 slowdown&gt;=2</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="112"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="113"/>
         <source>Every word must match: text in the id, name, status, reason, tags or notes, or a condition on a setting (=, !=, &lt;, &lt;=, &gt;, &gt;=; numbers compare as numbers). A setting is named as History&apos;s compare table names it, or by its last part: slowdown matches party2.workers[0].slowdown</source>
         <translation>每个词都必须匹配：编号、名称、状态、原因、标签或备注中的文本，或对某个设置的条件（=、!=、&lt;、&lt;=、&gt;、&gt;=；数字按数值比较）。设置的名称与历史对比表中的相同，也可只写最后一段：slowdown 匹配 party2.workers[0].slowdown</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="130"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="131"/>
         <source>Show the selected run in the charts; with several selected, the first, and the others over it, dashed, on every chart</source>
         <translation>在图表中显示所选运行；选中多个时显示第一个，其余以虚线叠加在每张图表上</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="132"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="133"/>
         <source>Open the selected run&apos;s directory: its logs (every role&apos;s), model, checkpoints and metrics</source>
         <translation>打开所选运行的目录：其日志（每个角色的）、模型、检查点和指标</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="137"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="138"/>
         <location filename="../ui/history/HistoryPanelSettings.cpp" line="61"/>
         <source>Group by</source>
         <translation>分组</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="138"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="139"/>
         <source>Group the runs by a setting: a column of its values, the list sorted by them</source>
         <translation>按某个设置对运行分组：增加一列该设置的值，并按其排序列表</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="150"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="151"/>
         <source>Round</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="150"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="151"/>
         <source>Wall-clock time</source>
         <translation>挂钟时间</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="150"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="151"/>
         <source>Time since start</source>
         <translation>自开始以来的时间</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="157"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="158"/>
         <source>X axis:</source>
         <translation>X 轴：</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="169"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="170"/>
         <source>Selected runs</source>
         <translation>所选运行</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="170"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="171"/>
         <source>Settings against score</source>
         <translation>设置与得分</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="172"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="173"/>
         <source>Every run listed: an axis per setting that differs, the final score last; click a line to select its run</source>
         <translation>列出的每个运行：每个不同的设置一条轴，最终得分在最后；点击一条线即选中其运行</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="208"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="209"/>
         <source>Run %1&apos;s directory %2 is gone</source>
         <translation>运行 %1 的目录 %2 已不存在</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="211"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="212"/>
         <source>No file manager opened %1</source>
         <translation>没有文件管理器打开 %1</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="355"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="461"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="356"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="467"/>
         <source>A run under way cannot be deleted: stop it first</source>
         <translation>进行中的运行不能删除：请先停止它</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="448"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="452"/>
         <source>Delete %1 and all their rows from the history?</source>
         <translation>从历史中删除 %1 及其所有记录？</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="454"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="459"/>
         <source>Also delete their run directories (%n folder(s): model, logs, checkpoints)</source>
         <translation>
             <numerusform>同时删除它们的运行目录（%n 个文件夹：模型、日志、检查点）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="470"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="462"/>
+        <source>Their run directories:
+%1</source>
+        <translation>它们的运行目录：
+%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="476"/>
         <source>These run directories could not be deleted:
 %1</source>
         <translation>以下运行目录无法删除：
 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="471"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="477"/>
         <source>Deleted %n run(s) and their run directories</source>
         <translation>
             <numerusform>已删除 %n 个运行及其运行目录</numerusform>
@@ -2606,33 +2613,33 @@
         <translation type="vanished">最终准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="93"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="145"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="93"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="146"/>
         <source>MB across parties</source>
         <translation>跨参与方流量（MB）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="93"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="93"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="93"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="108"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="109"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
@@ -2641,17 +2648,17 @@
         <translation type="vanished">按编号、名称、状态、原因、标签或备注筛选</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="119"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="120"/>
         <source>Open the selected run&apos;s topology and settings in the designer, to run it again</source>
         <translation>在设计器中打开所选运行的拓扑和设置，以便再次运行</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="122"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="123"/>
         <source>Take up the selected run, still going on its agents after its controller went away (as hips attach does)</source>
         <translation>接管所选运行：其控制器已离开，但代理仍在继续运行它（与 hips attach 相同）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="126"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="127"/>
         <source>Go on with the selected run, which stopped, failed or was interrupted, from its last checkpoint (as hips run --resume does); a finished run, with more rounds</source>
         <translation>从最近的检查点继续所选的已停止、失败或中断的运行（与 hips run --resume 相同）；已完成的运行可增加轮次后继续</translation>
     </message>
@@ -2664,47 +2671,47 @@
         <translation type="vanished">测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="91"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
         <source>Best score</source>
         <translation>最佳得分</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="92"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="93"/>
         <source>Final score</source>
         <translation>最终得分</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="97"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="98"/>
         <source>Test accuracy; for a regression, test RMSE (lower is better)</source>
         <translation>测试准确率；回归任务为测试 RMSE（越低越好）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="145"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="146"/>
         <source>Training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="145"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="146"/>
         <source>Samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="145"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="146"/>
         <source>Test accuracy (or RMSE)</source>
         <translation>测试准确率（或 RMSE）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="146"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="147"/>
         <source>What the chart compares for the selected runs</source>
         <translation>图表为所选运行比较的指标</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="154"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="155"/>
         <source>Compare:</source>
         <translation>比较：</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="167"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="168"/>
         <source>The settings that differ between the selected runs</source>
         <translation>所选运行之间不同的设置</translation>
     </message>
@@ -2713,69 +2720,69 @@
         <translation type="vanished">其控制器在运行结束前退出（被终止，或机器停止）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="297"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="298"/>
         <source>The history is busy (another program is writing to it); the change is stored as soon as it is free</source>
         <translation>历史记录正忙（另一个程序正在写入）；一旦空闲，更改即会保存</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="304"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="305"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="305"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="306"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="306"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="307"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="307"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="308"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="308"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="309"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="335"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="336"/>
         <source>no history is open</source>
         <translation>未打开任何历史记录</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="359"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="360"/>
         <source>%1 of the selected runs</source>
         <translation>所选运行的%1</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="395"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="396"/>
         <source>Setting</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="418"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="419"/>
         <source>every setting</source>
         <translation>所有设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="419"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="420"/>
         <source>the same</source>
         <translation>相同</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="444"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="448"/>
         <source>run %1 (%2)</source>
         <translation>运行 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="447"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="461"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="470"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="451"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="467"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="476"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
@@ -2786,25 +2793,25 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="472"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="478"/>
         <source>Deleted %n run(s)</source>
         <translation>
             <numerusform>已删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="486"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="491"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="492"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="497"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="487"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="493"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="490"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="496"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
@@ -2837,7 +2844,7 @@
 <context>
     <name>hips::LiveChart</name>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="91"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="92"/>
         <source>Drag to zoom, right-click to zoom out; click a legend entry to hide its line</source>
         <translation>拖动以放大，右键单击以缩小；单击图例项可隐藏对应曲线</translation>
     </message>
@@ -2858,27 +2865,27 @@
         <translation type="vanished">将数据点保存为 CSV…</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="294"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="295"/>
         <source>time of day</source>
         <translation>时刻</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="299"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="300"/>
         <source>round</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="299"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="300"/>
         <source>seconds since start</source>
         <translation>自开始以来的秒数</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="392"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="393"/>
         <source>cannot draw the chart to write %1</source>
         <translation>无法绘制图表以写入 %1</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="473"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="474"/>
         <source>%1: not evaluated</source>
         <translation>%1：未评估</translation>
     </message>
@@ -2903,12 +2910,12 @@
         <translation type="vanished">CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="446"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="447"/>
         <source>round %1</source>
         <translation>第 %1 轮</translation>
     </message>
     <message>
-        <location filename="../ui/charts/LiveChart.cpp" line="448"/>
+        <location filename="../ui/charts/LiveChart.cpp" line="449"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
@@ -3529,12 +3536,12 @@
 <context>
     <name>hips::ParallelCoordinates</name>
     <message>
-        <location filename="../ui/history/ParallelCoordinates.cpp" line="155"/>
+        <location filename="../ui/history/ParallelCoordinates.cpp" line="156"/>
         <source>Runs side by side by their settings: with two or more runs in the list</source>
         <translation>按设置并排比较运行：列表中需有两个或更多运行</translation>
     </message>
     <message>
-        <location filename="../ui/history/ParallelCoordinates.cpp" line="156"/>
+        <location filename="../ui/history/ParallelCoordinates.cpp" line="157"/>
         <source>The runs listed have the same settings</source>
         <translation>列出的运行设置相同</translation>
     </message>

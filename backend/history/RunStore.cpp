@@ -74,7 +74,7 @@ QString RunStore::openForWriting() {
         {
             QSqlDatabase check = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
             check.setDatabaseName(path);
-            check.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
+            check.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=%1").arg(m_busyTimeoutMs));
             FileFacts facts;
             bool cantOpen = false;
             if (!check.open()) e = QStringLiteral("cannot open %1: %2").arg(path, sqlErrorText(check.lastError()));
@@ -107,7 +107,7 @@ QString RunStore::openForReading() {
     m_connection = uniqueConnection("reader");
     QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
     db.setDatabaseName(path);
-    db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
+    db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=%1").arg(m_busyTimeoutMs));
     if (!db.open()) return QStringLiteral("cannot open %1: %2").arg(path, sqlErrorText(db.lastError()));
     if (const QString e = distrustSchema(db, path); !e.isEmpty()) return e;
     FileFacts facts;
@@ -119,7 +119,7 @@ QString RunStore::openForReading() {
         db.close();
         db.setDatabaseName(QUrl::fromLocalFile(QFileInfo(path).absoluteFilePath()).toString(QUrl::FullyEncoded) +
                            QStringLiteral("?immutable=1"));
-        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_OPEN_URI"));
+        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_OPEN_URI;QSQLITE_BUSY_TIMEOUT=%1").arg(m_busyTimeoutMs));
         if (!db.open()) return QStringLiteral("cannot open %1: %2").arg(path, sqlErrorText(db.lastError()));
         if (const QString e2 = distrustSchema(db, path); !e2.isEmpty()) return e2;
         facts = {};

@@ -1,10 +1,12 @@
 #include "RunStoreSchema.h"
 
+#include "PrintableText.h"
 #include "RunStore.h"
 
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QSqlDriver>
 #include <QSqlQuery>
 #include <QThread>
@@ -78,6 +80,41 @@ const QList<QStringList> kMigrations = {
     },
 };
 
+// What in the file's tables and indexes SQLite would compute as it reads or writes a row, which
+// this build's schema never has: generated columns, defaults, CHECK constraints, indexes on
+// expressions or over part of a table. Even with trusted_schema off they may call SQLite's own
+// functions (printf('%.*c', 999999999, 'x') is a gigabyte a row). Empty: none.
+QStringList computedParts(QSqlDatabase& db) {
+    QStringList found;
+    QSqlQuery objects(db), q(db);
+    if (!objects.exec(QStringLiteral("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('table', 'index')")))
+        return {QStringLiteral("a schema that cannot be read: ") + sqlErrorText(objects.lastError())};
+    static const QRegularExpression check(QStringLiteral("\\bcheck\\b"), QRegularExpression::CaseInsensitiveOption);
+    while (objects.next() && found.size() < 5) {
+        const QString type = objects.value(0).toString(), name = objects.value(1).toString();
+        const QString shown = printableText(name, 64);
+        if (type == QLatin1String("table")) {
+            const QString sql = objects.value(3).toString();
+            if (sql.contains(check)) found << QStringLiteral("a CHECK constraint on ") + shown;
+            if (sql.trimmed().startsWith(QLatin1String("create virtual"), Qt::CaseInsensitive))
+                found << QStringLiteral("a virtual table ") + shown;
+            q.prepare(QStringLiteral("SELECT name FROM pragma_table_xinfo(?) WHERE hidden != 0 OR dflt_value IS NOT NULL"));
+        } else {
+            q.prepare(
+                QStringLiteral("SELECT 'an expression' FROM pragma_index_xinfo(?) WHERE cid = -2 UNION ALL"
+                               " SELECT 'a WHERE clause' FROM pragma_index_list(?) WHERE name = ? AND partial"));
+        }
+        q.addBindValue(name);
+        if (type != QLatin1String("table")) q.addBindValue(objects.value(2).toString()), q.addBindValue(name);
+        if (!q.exec()) found << QStringLiteral("%1 %2 that cannot be read").arg(type, shown);
+        else if (q.next())
+            found << (type == QLatin1String("table")
+                          ? QStringLiteral("a computed or default column %1.%2").arg(shown, printableText(q.value(0).toString(), 64))
+                          : QStringLiteral("an index %1 with %2").arg(shown, q.value(0).toString()));
+    }
+    return found;
+}
+
 }  // namespace
 
 // The one row of hips_schema, a version this build knows how to read or migrate from.
@@ -86,7 +123,7 @@ QString readVersion(QSqlDatabase& db, const QString& path, int* version) {
     if (!q.exec(QStringLiteral("SELECT typeof(version), version FROM hips_schema")) || !q.next())
         return QStringLiteral("cannot read the schema version of %1: %2").arg(path, sqlErrorText(q.lastError()));
     const bool integer = q.value(0).toString() == QLatin1String("integer");
-    const QString text = q.value(1).toString().left(32);
+    const QString text = printableText(q.value(1).toString(), 32);
     *version = integer ? q.value(1).toInt() : -1;
     const bool several = q.next();
     if (several || !integer || *version < 0)
@@ -154,10 +191,13 @@ QString inspect(QSqlDatabase& db, const QString& path, FileFacts* facts, bool* c
     if (!check.exec(QStringLiteral("PRAGMA quick_check"))) {
         if (cantOpen) *cantOpen = (check.lastError().nativeErrorCode().toInt() & 0xff) == SQLITE_CANTOPEN;
         if (cantOpen && *cantOpen) return QStringLiteral("cannot open %1: %2").arg(path, sqlErrorText(check.lastError()));
+        if (const int code = check.lastError().nativeErrorCode().toInt() & 0xff; code == SQLITE_BUSY || code == SQLITE_LOCKED)
+            return QStringLiteral("cannot read %1: another program holds it locked (%2); try again once it is done with it")
+                .arg(path, sqlErrorText(check.lastError()));
         problems << sqlErrorText(check.lastError());
     }
     while (check.next() && problems.size() < 3)
-        if (const QString line = check.value(0).toString(); line != QLatin1String("ok")) problems << line;
+        if (const QString line = check.value(0).toString(); line != QLatin1String("ok")) problems << printableText(line, 200);
     if (check.lastError().isValid() && problems.isEmpty()) problems << sqlErrorText(check.lastError());
     if (!problems.isEmpty())
         return QStringLiteral(
@@ -167,7 +207,7 @@ QString inspect(QSqlDatabase& db, const QString& path, FileFacts* facts, bool* c
     QSqlQuery q(db);
     if (!q.exec(QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")))
         return QStringLiteral("cannot read %1: %2").arg(path, sqlErrorText(q.lastError()));
-    while (q.next()) facts->tables << q.value(0).toString();
+    while (q.next()) facts->tables << printableText(q.value(0).toString(), 64);  // (names from the file: printed)
     if (facts->tables.isEmpty()) return {};
     if (!facts->tables.contains(QStringLiteral("hips_schema")))
         return QStringLiteral(
@@ -177,7 +217,8 @@ QString inspect(QSqlDatabase& db, const QString& path, FileFacts* facts, bool* c
     if (!q.exec(QStringLiteral("SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view') ORDER BY name")))
         return QStringLiteral("cannot read %1: %2").arg(path, sqlErrorText(q.lastError()));
     QStringList planted;
-    while (q.next() && planted.size() < 5) planted << q.value(0).toString() + QLatin1Char(' ') + q.value(1).toString().left(64);
+    while (q.next() && planted.size() < 5) planted << q.value(0).toString() + QLatin1Char(' ') + printableText(q.value(1).toString(), 64);
+    if (planted.isEmpty()) planted = computedParts(db);
     if (!planted.isEmpty())
         return QStringLiteral(
                    "%1 holds what HiPS Studio never creates (%2): someone else's history, or a planted one; it "

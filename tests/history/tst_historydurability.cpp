@@ -373,6 +373,24 @@ private Q_SLOTS:
                                  << "holds what HiPS Studio never creates (trigger rename)";
         QTest::newRow("view") << (schema + QStringList{"INSERT INTO hips_schema VALUES (5)", "CREATE VIEW runs AS SELECT 1 AS id"})
                               << "holds what HiPS Studio never creates (view runs)";
+        // What SQLite would compute as rows are read or written (a gigabyte a row, for one).
+        const QStringList v5 = schema + QStringList{"INSERT INTO hips_schema VALUES (5)"};
+        QTest::newRow("generated column") << (v5 + QStringList{"CREATE TABLE runs (id INTEGER, name TEXT GENERATED ALWAYS AS "
+                                                               "(printf('%.*c', 999999999, 'x')))"})
+                                          << "never creates (a computed or default column runs.name)";
+        QTest::newRow("default") << (v5 + QStringList{"CREATE TABLE runs (id INTEGER, name TEXT DEFAULT (printf('%.*c', 9, 'x')))"})
+                                 << "never creates (a computed or default column runs.name)";
+        QTest::newRow("check") << (v5 + QStringList{"CREATE TABLE runs (id INTEGER, name TEXT, CHECK (length(name) > 0))"})
+                               << "never creates (a CHECK constraint on runs)";
+        QTest::newRow("expression index") << (v5 + QStringList{"CREATE TABLE runs (id INTEGER, name TEXT)",
+                                                               "CREATE INDEX runs_x ON runs(upper(name))"})
+                                          << "never creates (an index runs_x with an expression)";
+        QTest::newRow("partial index") << (v5 + QStringList{"CREATE TABLE runs (id INTEGER, name TEXT)",
+                                                            "CREATE INDEX runs_p ON runs(id) WHERE name > ''"})
+                                       << "never creates (an index runs_p with a WHERE clause)";
+        QTest::newRow("escapes in a name") << (schema + QStringList{"INSERT INTO hips_schema VALUES (5)",
+                                                                    "CREATE VIEW \"v\x1b]0;x\x07\" AS SELECT 1"})
+                                           << "(view v\\x1b]0;x\\x07)";  // (printed: no terminal escape of the file's)
     }
 
     void aCraftedHistoryIsRefused() {
@@ -388,6 +406,31 @@ private Q_SLOTS:
             QVERIFY2(error.startsWith(path) && error.contains(message) && error.contains("left untouched"), qPrintable(error));
         }
         QCOMPARE(hashOf(path), before);
+    }
+
+    // Another program holding the file's lock (exclusive locking mode) is named as such: the file
+    // was reported damaged, "restore it from a backup".
+    void aLockedHistoryIsNotCalledDamaged() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("h.sqlite");
+        QString error;
+        QVERIFY2(RunStore::open(path, &error), qPrintable(error));
+        {
+            QSqlDatabase other = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("holder"));
+            other.setDatabaseName(path);
+            QVERIFY(other.open());
+            QSqlQuery q(other);
+            QVERIFY(q.exec("PRAGMA locking_mode=EXCLUSIVE") && q.exec("BEGIN EXCLUSIVE") &&
+                    q.exec("INSERT INTO runs (name, started, status) VALUES ('held', 1, 'running')"));
+            for (const RunStore::OpenMode mode : {RunStore::ReadOnly, RunStore::ReadWrite}) {
+                QVERIFY(!RunStore::open(path, &error, mode, 200));  // (its check waits 200 ms, not Qt's 5 s)
+                QVERIFY2(error.contains("another program holds it locked") && !error.contains("damaged"), qPrintable(error));
+            }
+            q.exec("ROLLBACK");
+            other.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("holder"));
+        QVERIFY2(RunStore::open(path, &error), qPrintable(error));
     }
 
     void aFifoIsNotAHistory() {

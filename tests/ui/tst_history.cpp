@@ -2,6 +2,7 @@
 // typed as a user types it, and the run's round, time and estimate on every tab.
 #include "Designer.h"
 #include "HistoryPanel.h"
+#include "LiteralText.h"
 #include "LiveChart.h"
 #include "MainWindow.h"
 #include "RunStatus.h"
@@ -82,18 +83,21 @@ private Q_SLOTS:
         for (int row = 0; row < 3; ++row) QVERIFY(!table->isRowHidden(row));
     }
 
-    // Delete names the runs, and with its box ticked takes their run directories too; a folder
-    // that no longer holds a run (no topology.json) is never offered, so never removed.
+    // Delete names the runs (as plain text: a name from the file is no markup), and with its box
+    // ticked takes their run directories too, named in the box; a folder that does not hold a run
+    // (a project's folder with a topology.json, which a history file from elsewhere may name) is
+    // never offered, so never removed.
     void deleteNamesTheRunsAndTakesTheirDirectoriesWhenAsked() {
         QTemporaryDir dir;
         QString error;
         auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
         QVERIFY2(store, qPrintable(error));
-        const QString runDir = dir.filePath("runs/one"), notARun = dir.filePath("runs/two");
-        QVERIFY(QDir().mkpath(runDir) && QDir().mkpath(notARun));
-        QFile topology(runDir + "/topology.json");
-        QVERIFY(topology.open(QIODevice::WriteOnly) && topology.write("{}") == 2);
-        topology.close();
+        const QString runDir = dir.filePath("runs/one"), notARun = dir.filePath("project");
+        QVERIFY(QDir().mkpath(runDir + "/logs") && QDir().mkpath(notARun));
+        for (const QString& file : {runDir + "/topology.json", runDir + "/metrics.jsonl", notARun + "/topology.json"}) {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::WriteOnly) && f.write("{}") == 2);
+        }
         const qint64 one = store->beginRun("one", "{}", {}, runDir), two = store->beginRun("two", "{}", {}, notARun);
         store->finishRun(one, "finished", {});
         store->finishRun(two, "finished", {});
@@ -102,20 +106,38 @@ private Q_SLOTS:
         panel.setStore(store.get());
         panel.show();
         panel.selectRuns({one, two});
-        QString asked, offered;
+        QString asked, offered, folders;
+        bool plain = false;
         QTimer::singleShot(0, &panel, [&] {
             auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
             if (!box) return;
             asked = box->text();
+            folders = box->informativeText();
+            plain = box->textFormat() == Qt::PlainText;
             if (box->checkBox()) offered = box->checkBox()->text(), box->checkBox()->setChecked(true);
             box->button(QMessageBox::Yes)->click();
         });
         QTest::mouseClick(panel.findChild<QPushButton*>("delete_runs"), Qt::LeftButton);
         QVERIFY2(asked.contains(QString("run %1 (one)").arg(one)) && asked.contains(QString("run %1 (two)").arg(two)), qPrintable(asked));
         QVERIFY2(offered.contains("1 folder"), qPrintable(offered));
+        QVERIFY2(folders.contains(runDir) && !folders.contains(notARun), qPrintable(folders));
+        QVERIFY(plain);
         QCOMPARE(panel.table()->rowCount(), 0);
         QVERIFY(!QFileInfo::exists(runDir));
         QVERIFY(QFileInfo::exists(notARun));
+    }
+
+    // A name from the file is drawn as it is, never as markup: in a chart's legend (Qt Charts draws
+    // labels as HTML) and in a tooltip, where Qt guesses.
+    void namesFromTheFileAreNoMarkup() {
+        LiveChart chart("t", "y");
+        const QString name = QStringLiteral("<font color=white>hidden</font> & more");
+        chart.setLineName(chart.addLine(name, Qt::red), name);
+        for (QAbstractSeries* s : chart.chart()->series()) QCOMPARE(s->name(), name.toHtmlEscaped());
+        QTextDocument shown;
+        shown.setHtml(literalToolTip(name));
+        QVERIFY(Qt::mightBeRichText(literalToolTip(name)));
+        QCOMPARE(shown.toPlainText(), name);
     }
 
     // A run that just finished is selected (its curve shows) when the newest run was: the user had

@@ -1,5 +1,6 @@
 #include "LiveChart.h"
 
+#include "LiteralText.h"
 #include "ChartExport.h"
 #include "Theme.h"
 
@@ -122,8 +123,8 @@ int LiveChart::addLine(const QString& name, const QColor& color, Qt::PenStyle st
     line.color = color;
     line.raw = new QLineSeries;
     line.smooth = new QLineSeries;
-    line.raw->setName(name);
-    line.smooth->setName(name);
+    line.raw->setName(literalLegend(name));
+    line.smooth->setName(literalLegend(name));
     QColor faint = color;
     faint.setAlpha(70);
     line.raw->setPen(QPen(faint, 1));
@@ -199,8 +200,8 @@ void LiveChart::setTitle(const QString& title) {
 void LiveChart::setLineName(int line, const QString& name) {
     Line& l = m_lines[line];
     l.name = name;
-    l.raw->setName(name);
-    l.smooth->setName(name);
+    l.raw->setName(literalLegend(name));
+    l.smooth->setName(literalLegend(name));
 }
 
 void LiveChart::setXAxis(XAxis axis) {

@@ -1,5 +1,6 @@
 #include "HistoryPanel.h"
 
+#include "LiteralText.h"
 #include "ExportDialog.h"
 
 #include "LiveChart.h"
@@ -259,7 +260,7 @@ void HistoryPanel::refresh() {
         m_table->setItem(i, 7, numberItem(f.rounds, QString::number(f.rounds)));
         m_table->setItem(i, 8, numberItem(f.bytesAcross, QString::number(f.bytesAcross / 1e6, 'f', 1)));
         auto* reason = new QTableWidgetItem(runReason(r));
-        reason->setToolTip(reason->text());
+        reason->setToolTip(literalToolTip(reason->text()));
         m_table->setItem(i, 9, reason);
         m_table->setItem(i, 10, new QTableWidgetItem(r.tags));
         m_table->setItem(i, 11, new QTableWidgetItem(r.notes));
@@ -424,11 +425,14 @@ void HistoryPanel::showSettingsDiff(const QList<qint64>& ids) {
 namespace {
 
 // A run's directory that Delete may take with the run: this user's own folder (not a link) that
-// still holds a run (its topology.json), so a path the history kept never takes anything else.
+// still holds a run (its topology.json, metrics.jsonl and logs folder, as every run writes them),
+// so a path the history kept (a history file may come from anyone) never takes anything else.
 bool isOwnRunDirectory(const QString& path) {
     const QFileInfo dir(path);
+    const QDir run(path);
     return !path.isEmpty() && dir.isDir() && !dir.isSymLink() && dir.ownerId() == ::geteuid() &&
-           QFileInfo(QDir(path).filePath(QStringLiteral("topology.json"))).isFile();
+           QFileInfo(run.filePath(QStringLiteral("topology.json"))).isFile() &&
+           QFileInfo(run.filePath(QStringLiteral("metrics.jsonl"))).isFile() && QFileInfo(run.filePath(QStringLiteral("logs"))).isDir();
 }
 
 }  // namespace
@@ -448,12 +452,14 @@ void HistoryPanel::deleteSelected() {
                     tr("Delete %1 and all their rows from the history?").arg(names.join(QStringLiteral(", "))),
                     QMessageBox::Yes | QMessageBox::No, this);
     box.setObjectName(QStringLiteral("delete_runs"));
+    box.setTextFormat(Qt::PlainText);  // (names come from the history file: no markup of theirs is drawn)
     auto* withDirs =
         dirs.isEmpty()
             ? nullptr
             : new QCheckBox(tr("Also delete their run directories (%n folder(s): model, logs, checkpoints)", nullptr, int(dirs.size())));
     if (withDirs) {
-        withDirs->setToolTip(dirs.join('\n'));
+        withDirs->setToolTip(literalToolTip(dirs.join('\n')));
+        box.setInformativeText(tr("Their run directories:\n%1").arg(dirs.join('\n')));  // what the box would take, in view
         box.setCheckBox(withDirs);
     }
     if (box.exec() != QMessageBox::Yes) return;

@@ -1,5 +1,6 @@
 #include "ParallelCoordinates.h"
 
+#include "LiteralText.h"
 #include "RunSettings.h"
 
 #include <QFontMetricsF>
@@ -240,7 +241,7 @@ bool ParallelCoordinates::event(QEvent* e) {
     for (int a = 0; a + 1 < m_axes.size(); ++a)
         lines << QStringLiteral("%1 = %2").arg(m_axes[a].key, settingText(run->settings.value(m_axes[a].key)));
     lines << QStringLiteral("%1 = %2").arg(m_scoreName, std::isnan(run->score) ? QStringLiteral("-") : QString::number(run->score, 'f', 4));
-    QToolTip::showText(help->globalPos(), lines.join(QLatin1Char('\n')), this);
+    QToolTip::showText(help->globalPos(), literalToolTip(lines.join(QLatin1Char('\n'))), this);
     return true;
 }
 

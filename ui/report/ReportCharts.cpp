@@ -1,5 +1,6 @@
 #include "ReportCharts.h"
 
+#include "LiteralText.h"
 #include "Lttb.h"
 
 #include <QChart>
@@ -63,7 +64,7 @@ QImage renderLineChart(const ChartSpec& spec, QSize size, qreal scale) {
     double xLo = 1e300, xHi = -1e300, yLo = 1e300, yHi = -1e300;
     for (const ChartLine& line : spec.lines) {
         auto* series = new QLineSeries;
-        series->setName(line.name);
+        series->setName(literalLegend(line.name));
         series->setPen(QPen(line.color, 2));
         const QList<QPointF> points = lttb(line.points, kMaxPointsPerLine);
         series->replace(points);
