@@ -177,6 +177,14 @@ void AgentDaemon::onStart(const Message& m) {
     if (!nodeInfo)
         return refuse(start->node, topology.ok() ? QStringLiteral("node %1 is not in the topology it was sent with").arg(start->node)
                                                  : QStringLiteral("the topology sent with it is invalid: ") + topology.errorText());
+    // A start for a node that still runs (or is stopping) starts nothing and leaves its files and
+    // restarts as they are; it is said, not answered with an exit (the process still runs).
+    if (m_roles.running(start->node))
+        return sendEvent(control::event::kLog, start->node,
+                         {{QStringLiteral("stream"), QStringLiteral("stderr")},
+                          {QStringLiteral("line"), QStringLiteral("agent: %1 is still running (or stopping); the start sent for it "
+                                                                  "was ignored: stop it first")
+                                                       .arg(start->node)}});
     // LibTorch is loaded only by the processes that train, and by servers on a GPU.
     const QString program = runsInTrainer(*nodeInfo) ? QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("hips-trainer"))
                                                      : QCoreApplication::applicationFilePath();

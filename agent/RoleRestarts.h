@@ -6,7 +6,8 @@
 // restarted party server pulls the global model, takes up the global round, and its workers send
 // it their open round's push again; a restarted scheduler has its members register again; a
 // restarted master gets the newest round's model to evaluate; a restarted global server goes on
-// from the model it last sent anyone, and its parties send their open round's push again.
+// from the model it last sent anyone, and its parties send their open round's push again; a
+// restarted state service learns the workers from their next steps.
 #include "RoleSupervisor.h"
 #include "Topology.h"
 

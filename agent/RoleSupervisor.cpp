@@ -119,8 +119,7 @@ void RoleSupervisor::startProcess(const RoleLaunch& launch, const QProcessEnviro
         Q_EMIT exited(node, RoleExitInfo{-1, false, QStringLiteral("failed to start: ") + p->errorString()});
     });
     connect(p, &QProcess::finished, this, [this, node, p](int code, QProcess::ExitStatus status) {
-        drain(node, Stdout);
-        drain(node, Stderr);
+        drainAtExit(node);
         Q_EMIT exited(node, RoleExitInfo{code, status == QProcess::CrashExit, m_roles[node].lastError});
         p->deleteLater();
         m_roles[node].process = nullptr;
@@ -186,7 +185,7 @@ void RoleSupervisor::listenTo(ZygoteClient* host) {
         if (ours(node)) forkedExited(node, RoleExitInfo{-1, false, QStringLiteral("failed to start: ") + error});
     });
     connect(host, &ZygoteClient::exited, this, [this, ours](const QString& node, int code, int signal) {
-        if (ours(node)) forkedExited(node, RoleExitInfo{signal ? signal : code, signal != 0, m_roles.value(node).lastError});
+        if (ours(node)) forkedExited(node, RoleExitInfo{signal ? signal : code, signal != 0, {}});  // (its last line once all is read)
     });
     connect(host, &ZygoteClient::died, this, [this, ours](const QString& why) {
         std::fprintf(stderr, "hips-agent: %s; its trainers went with it\n", qPrintable(why));
@@ -215,13 +214,15 @@ void RoleSupervisor::forkedExited(const QString& node, const RoleExitInfo& info)
     if (it == m_roles.end() || !it->forked) return;
     // The child has ended: all it wrote is in the pipes (unless it left a descendant holding them,
     // and writing: a bounded read then).
-    drain(node, Stdout, kReadsAtExit);
-    drain(node, Stderr, kReadsAtExit);
+    drainAtExit(node);
     closePipe(*it, Stdout);
     closePipe(*it, Stderr);
     it->forked = false;
     RoleExitInfo final = info;
+    // Its own last error line, read to the end; beside the host's word when its host went (a
+    // shared trainer's worker that crashed took the others along: its line says why).
     if (final.error.isEmpty()) final.error = it->lastError;
+    else if (!it->lastError.isEmpty()) final.error += QStringLiteral("; its last line: ") + it->lastError;
     ZygoteClient* host = std::exchange(it->host, nullptr);
     Q_EMIT exited(node, final);
     leaveIfUnused(host);
@@ -272,6 +273,19 @@ void RoleSupervisor::drain(const QString& node, int stream, int reads) {
             buffer.clear();
         }
         if (it->process) break;  // QProcess hands over all it has at once
+    }
+}
+
+// What the process wrote last, a line without its newline too (it exited or was killed in the
+// middle of one: its last words, often the error).
+void RoleSupervisor::drainAtExit(const QString& node) {
+    for (int stream : {Stdout, Stderr}) {
+        drain(node, stream, kReadsAtExit);
+        auto it = m_roles.find(node);
+        if (it == m_roles.end()) return;
+        if (!it->buffers[stream].isEmpty() && !it->skipping[stream]) emitLine(node, stream, it->buffers[stream]);
+        it->buffers[stream].clear();
+        it->skipping[stream] = false;
     }
 }
 

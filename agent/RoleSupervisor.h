@@ -52,6 +52,7 @@ public:
     ~RoleSupervisor() override;
 
     bool start(const RoleLaunch& launch);  // false if that node is running already
+    bool running(const QString& node) const { return m_roles.value(node).active(); }
     void stop(const QString& node);
     void stopAll();  // SIGTERM now, SIGKILL after a grace period
     int runningCount() const;
@@ -82,6 +83,7 @@ private:
     void closePipe(Role& r, int stream);
     static constexpr int kReadsPerWake = 8, kReadsAtExit = 256;
     void drain(const QString& node, int stream, int reads = kReadsPerWake);
+    void drainAtExit(const QString& node);
     void emitLine(const QString& node, int stream, const QByteArray& line);
     ZygoteClient* zygote(const QString& program);
     ZygoteClient* sharedTrainer(const QString& program, const QString& runDirectory);

@@ -13,6 +13,7 @@
 #include <QFileInfo>
 #include <QCoreApplication>
 #include <csignal>
+#include <cstring>
 #include <cstdio>
 #include <sys/stat.h>
 
@@ -28,25 +29,31 @@ static bool parseKeys(const QByteArray& text, CurveConfig* curve, QByteArray* co
     return !curve->own.isNull() && controllerKey->size() == 40;
 }
 
-static bool readKeys(const QCommandLineParser& args, CurveConfig* curve, QByteArray* controllerKey) {
+// Empty when the keys were read; else what is wrong with them, and where they were looked for.
+static QString readKeys(const QCommandLineParser& args, CurveConfig* curve, QByteArray* controllerKey) {
     if (!args.isSet(QStringLiteral("keys"))) {
         if (qEnvironmentVariable("HIPS_AGENT_KEYS_STDIN") == QLatin1String("1")) {
             qunsetenv("HIPS_AGENT_KEYS_STDIN");  // (the roles read their own)
-            return parseKeys(readSecretFromStdin(4096), curve, controllerKey);
+            return parseKeys(readSecretFromStdin(4096), curve, controllerKey)
+                       ? QString()
+                       : QStringLiteral("the keys on its standard input are malformed");
         }
         const QByteArray fromEnv = qgetenv("HIPS_AGENT_KEYS");
         qunsetenv("HIPS_AGENT_KEYS");  // not for the roles it starts
-        return parseKeys(fromEnv, curve, controllerKey);
+        if (fromEnv.isEmpty()) return QStringLiteral("HIPS_AGENT_KEYS is not set");
+        return parseKeys(fromEnv, curve, controllerKey) ? QString() : QStringLiteral("HIPS_AGENT_KEYS is malformed");
     }
     QFile f(args.value(QStringLiteral("keys")));
-    return f.open(QIODevice::ReadOnly) && parseKeys(f.read(4096), curve, controllerKey);
+    if (!f.open(QIODevice::ReadOnly)) return QStringLiteral("cannot read %1: %2").arg(f.fileName(), f.errorString());
+    return parseKeys(f.read(4096), curve, controllerKey) ? QString() : QStringLiteral("%1 holds malformed keys").arg(f.fileName());
 }
 
 // Where roles may write: --runs-root, or runs/ beside the agent's bin/ folder (a deployment's
-// install directory). Created private if absent.
-static QString runsRoot(const QCommandLineParser& args) {
+// install directory). Created private if absent. Empty, with *tried set, when it cannot be.
+static QString runsRoot(const QCommandLineParser& args, QString* tried) {
     QString root = args.value(QStringLiteral("runs-root"));
     if (root.isEmpty()) root = QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("../runs"));
+    *tried = QDir::cleanPath(QFileInfo(root).absoluteFilePath());
     if (!QDir().mkpath(root)) return {};
     return QFileInfo(root).canonicalFilePath();
 }
@@ -54,20 +61,21 @@ static QString runsRoot(const QCommandLineParser& args) {
 static int runDaemon(QCoreApplication& app, const QCommandLineParser& args) {
     CurveConfig curve;
     QByteArray controllerKey;
-    if (!readKeys(args, &curve, &controllerKey)) {
-        std::fprintf(
-            stderr,
-            "hips-agent: no valid keys (%s); agents are started by hips run, hips-studio or hips deploy, "
-            "which make them\n",
-            args.isSet(QStringLiteral("keys")) ? qPrintable("in " + args.value(QStringLiteral("keys"))) : "HIPS_AGENT_KEYS is not set");
+    if (const QString wrong = readKeys(args, &curve, &controllerKey); !wrong.isEmpty()) {
+        std::fprintf(stderr,
+                     "hips-agent: no valid keys (%s); agents are started by hips run, hips-studio or hips deploy, "
+                     "which make them\n",
+                     qPrintable(wrong));
         return 2;
     }
     // A controller that died leaves its end of our stdout and stderr closed: a line written there
     // must fail, not kill the agent that keeps its run going (orphan_timeout_s).
     std::signal(SIGPIPE, SIG_IGN);
-    const QString root = runsRoot(args);
+    QString tried;
+    const QString root = runsRoot(args, &tried);
     if (root.isEmpty()) {
-        std::fprintf(stderr, "hips-agent: cannot create the runs directory %s\n", qPrintable(args.value(QStringLiteral("runs-root"))));
+        std::fprintf(stderr, "hips-agent: cannot create the runs directory %s (%s); pass --runs-root with a folder it may write in\n",
+                     qPrintable(tried), std::strerror(errno));
         return 2;
     }
     try {
