@@ -215,7 +215,7 @@
     </message>
     <message>
         <location filename="../ui/report/ReportCharts.cpp" line="102"/>
-        <location filename="../ui/report/ReportHtml.cpp" line="102"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="104"/>
         <source>round</source>
         <translation>轮次</translation>
     </message>
@@ -230,7 +230,7 @@
     </message>
     <message>
         <location filename="../ui/report/ReportCharts.cpp" line="107"/>
-        <location filename="../ui/report/ReportHtml.cpp" line="164"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="166"/>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
@@ -244,7 +244,7 @@
     </message>
     <message>
         <location filename="../ui/report/ReportCharts.cpp" line="107"/>
-        <location filename="../ui/report/ReportHtml.cpp" line="164"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="166"/>
         <source>RMSE</source>
         <translation>RMSE</translation>
     </message>
@@ -408,17 +408,17 @@
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="101"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="103"/>
         <source>Attacks and robust aggregation</source>
         <translation>攻击与鲁棒聚合</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="102"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="104"/>
         <source>attackers</source>
         <translation>攻击者</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="102"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="104"/>
         <source>rejected by the rules</source>
         <translation>被规则拒绝</translation>
     </message>
@@ -437,129 +437,129 @@
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="116"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="118"/>
         <source>at</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="116"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="118"/>
         <source>level</source>
         <translation>级别</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="116"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="118"/>
         <source>source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="116"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="118"/>
         <source>message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="117"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="119"/>
         <source>&lt;p&gt;%1 more in the JSON export.&lt;/p&gt;</source>
         <translation>&lt;p&gt;另有 %1 条，见 JSON 导出。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="136"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="138"/>
         <location filename="../ui/report/ReportWriter.cpp" line="90"/>
         <source>Run report: %1</source>
         <translation>运行报告：%1</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="150"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="152"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="151"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="153"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="152"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="154"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="153"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="155"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="154"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="156"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="155"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="157"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="156"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="158"/>
         <source>Ended</source>
         <translation>结束时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="157"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="159"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="158"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="160"/>
         <source>%1 (and %2 paused before a resume)</source>
         <translation>%1（另有 %2 暂停于恢复之前）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="160"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="162"/>
         <source>Report made</source>
         <translation>报告生成时间</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="162"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="164"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="165"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="167"/>
         <source>not reached</source>
         <translation>未达到</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="166"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="168"/>
         <source>%1 (round %2)</source>
         <translation>%1（第 %2 轮）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="168"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="170"/>
         <source>Rounds</source>
         <translation>轮次数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="169"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="171"/>
         <source>Best test %1</source>
         <translation>最佳测试 %1</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="170"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="172"/>
         <source>Final test %1</source>
         <translation>最终测试 %1</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="171"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="173"/>
         <source>Final top-5 accuracy</source>
         <translation>最终 top-5 准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="171"/>
-        <location filename="../ui/report/ReportHtml.cpp" line="174"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="173"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="176"/>
         <source>- (a regression)</source>
         <translation>-（回归任务）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="172"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="174"/>
         <source>- (fewer than 5 classes)</source>
         <translation>-（类别少于 5 个）</translation>
     </message>
@@ -572,37 +572,37 @@
         <translation type="vanished">最终测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="174"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="176"/>
         <source>Time to %1 accuracy</source>
         <translation>达到 %1 准确率的用时</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="175"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="177"/>
         <source>Bytes inside parties</source>
         <translation>参与方内部字节数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="176"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="178"/>
         <source>Bytes across parties</source>
         <translation>跨参与方字节数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="177"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="179"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="177"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="179"/>
         <source>%1 samples/s</source>
         <translation>%1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="178"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="180"/>
         <source>Computing-time ratio</source>
         <translation>计算时间占比</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="181"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="183"/>
         <source>Privacy</source>
         <translation>隐私</translation>
     </message>
@@ -611,48 +611,48 @@
         <translation type="vanished">无：更新按原样发出</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="179"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="181"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="179"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="181"/>
         <source>%1, listed at the end</source>
         <translation>%1 条，列于文末</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="183"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="185"/>
         <source>Topology</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="185"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="187"/>
         <source>&lt;p&gt;The stored topology could not be read.&lt;/p&gt;</source>
         <translation>&lt;p&gt;无法读取已保存的拓扑。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="187"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="189"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="192"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="194"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="195"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="197"/>
         <source>&lt;p&gt;%1: not recorded in this run.&lt;/p&gt;</source>
         <translation>&lt;p&gt;%1：本次运行未记录。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="200"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="202"/>
         <source>Processes</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportHtml.cpp" line="179"/>
-        <location filename="../ui/report/ReportHtml.cpp" line="203"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="181"/>
+        <location filename="../ui/report/ReportHtml.cpp" line="205"/>
         <source>Warnings and errors</source>
         <translation>警告与错误</translation>
     </message>
@@ -2566,39 +2566,44 @@
         <translation>没有文件管理器打开 %1</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="356"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="467"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="246"/>
+        <source>The history could not be read: %1</source>
+        <translation>无法读取历史记录：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="358"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="469"/>
         <source>A run under way cannot be deleted: stop it first</source>
         <translation>进行中的运行不能删除：请先停止它</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="452"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="454"/>
         <source>Delete %1 and all their rows from the history?</source>
         <translation>从历史中删除 %1 及其所有记录？</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="459"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="461"/>
         <source>Also delete their run directories (%n folder(s): model, logs, checkpoints)</source>
         <translation>
             <numerusform>同时删除它们的运行目录（%n 个文件夹：模型、日志、检查点）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="462"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="464"/>
         <source>Their run directories:
 %1</source>
         <translation>它们的运行目录：
 %1</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="476"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="478"/>
         <source>These run directories could not be deleted:
 %1</source>
         <translation>以下运行目录无法删除：
 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="477"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="479"/>
         <source>Deleted %n run(s) and their run directories</source>
         <translation>
             <numerusform>已删除 %n 个运行及其运行目录</numerusform>
@@ -2720,69 +2725,69 @@
         <translation type="vanished">其控制器在运行结束前退出（被终止，或机器停止）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="298"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="300"/>
         <source>The history is busy (another program is writing to it); the change is stored as soon as it is free</source>
         <translation>历史记录正忙（另一个程序正在写入）；一旦空闲，更改即会保存</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="305"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="307"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="306"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="308"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="307"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="309"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="308"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="310"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="309"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="311"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="336"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="338"/>
         <source>no history is open</source>
         <translation>未打开任何历史记录</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="360"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="362"/>
         <source>%1 of the selected runs</source>
         <translation>所选运行的%1</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="396"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="398"/>
         <source>Setting</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="419"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="421"/>
         <source>every setting</source>
         <translation>所有设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="420"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="422"/>
         <source>the same</source>
         <translation>相同</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="448"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="450"/>
         <source>run %1 (%2)</source>
         <translation>运行 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="451"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="467"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="476"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="453"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="469"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="478"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
@@ -2793,25 +2798,30 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="478"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="480"/>
         <source>Deleted %n run(s)</source>
         <translation>
             <numerusform>已删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="492"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="497"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="486"/>
+        <source>; nothing written</source>
+        <translation>；未写入任何内容</translation>
+    </message>
+    <message>
+        <location filename="../ui/history/HistoryPanel.cpp" line="496"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="501"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="493"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="497"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="496"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="500"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>

@@ -135,9 +135,14 @@ void RunReport::derive() {
     bytesAcross = acrossMBByTime.isEmpty() ? 0 : acrossMBByTime.last().y() * 1e6;
 }
 
+// A field as RFC 4180 has it (quoted when it holds a comma, a quote or a line break, a lone CR
+// too); text that a spreadsheet would take for a formula (=, +, -, @ first: a name from a history
+// file may be "=HYPERLINK(...)") gets a leading apostrophe, as spreadsheets themselves write it.
 static QByteArray csvField(const QString& s) {
-    if (!s.contains(',') && !s.contains('"') && !s.contains('\n')) return s.toUtf8();
-    return '"' + QString(s).replace('"', QStringLiteral("\"\"")).toUtf8() + '"';
+    QString text = s;
+    if (!text.isEmpty() && QStringLiteral("=+-@\t\r").contains(text.front())) text.prepend(QLatin1Char('\''));
+    if (!text.contains(',') && !text.contains('"') && !text.contains('\n') && !text.contains('\r')) return text.toUtf8();
+    return '"' + text.replace('"', QStringLiteral("\"\"")).toUtf8() + '"';
 }
 
 QByteArray RunReport::toCsv() const {
@@ -238,9 +243,10 @@ QString formatBytes(double bytes) {
 }
 
 QString formatSeconds(double seconds) {
-    if (seconds < 0) return QStringLiteral("-");
+    if (!(seconds >= 0) || !std::isfinite(seconds)) return QStringLiteral("-");  // (NaN too: times from a history file)
     if (seconds < 120) return QString::number(seconds, 'f', 1) + QStringLiteral(" s");
-    return QStringLiteral("%1 min %2 s").arg(int(seconds) / 60).arg(int(seconds) % 60);
+    const qint64 whole = seconds < 9e15 ? qint64(seconds) : qint64(9e15);  // (an int overflowed past 68 years)
+    return QStringLiteral("%1 min %2 s").arg(whole / 60).arg(whole % 60);
 }
 
 }  // namespace hips

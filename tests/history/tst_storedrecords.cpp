@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 
 using namespace hips;
 
@@ -128,6 +129,26 @@ private Q_SLOTS:
         QCOMPARE(report->timeToTarget, 3600.0);
         QCOMPARE(report->seconds, 3600.0);
         QCOMPARE(report->pausedSeconds, 0.0);
+    }
+
+    // What a history file holds goes out as data: in CSV a source or name that a spreadsheet would
+    // take for a formula gets an apostrophe, and a lone carriage return is quoted (it split rows);
+    // a duration from absurd times reads "-", not an int's overflow.
+    void whatTheFileHoldsGoesOutAsData() {
+        QTemporaryDir dir;
+        QString error;
+        auto store = RunStore::open(dir.filePath("h.sqlite"), &error);
+        QVERIFY2(store, qPrintable(error));
+        const qint64 run = store->beginRun("r", "{}", {});
+        store->appendMetric(run, 1.0, "=HYPERLINK(\"http://x\")", 1, "a\rb", 0.5);
+        store->flush();
+        const auto report = RunReport::load(*store, run, 0.85, &error);
+        QVERIFY2(report, qPrintable(error));
+        const QByteArray csv = report->toCsv();
+        QVERIFY2(csv.contains(",\"'=HYPERLINK(\"\"http://x\"\")\",1,\"a\rb\",0.5\n"), csv.constData());
+        QCOMPARE(formatSeconds(1e10), QStringLiteral("166666666 min 40 s"));
+        QCOMPARE(formatSeconds(std::nan("")), QStringLiteral("-"));
+        QCOMPARE(formatSeconds(150), QStringLiteral("2 min 30 s"));
     }
 };
 

@@ -242,6 +242,8 @@ void HistoryPanel::refresh() {
     m_roundsOf.clear();
     m_scores.clear();
     const QList<RunListEntry> runs = m_store->runList();
+    // (An empty list is no answer to a file that cannot be read: it is said.)
+    if (const QString e = m_store->readError(); !e.isEmpty()) Q_EMIT message(tr("The history could not be read: %1").arg(e));
     m_table->setRowCount(int(runs.size()));
     for (int i = 0; i < runs.size(); ++i) {
         const auto& [r, f] = runs[i];
@@ -480,7 +482,9 @@ void HistoryPanel::deleteSelected() {
 
 bool HistoryPanel::exportReport(qint64 run, const QString& path, QString* error) {
     const auto report = load(run, error);
-    if (!report) return false;
+    if (report && m_store && !m_store->readError().isEmpty())  // (a report of what a failed read left out is no report)
+        *error = m_store->readError() + tr("; nothing written");
+    if (!report || !error->isEmpty()) return false;
     *error = writeReport(*report, path);
     return error->isEmpty();
 }

@@ -85,7 +85,9 @@ QString byzantineSection(const RunReport& r) {
     QMap<int, QStringList> attackers, rejections;
     for (const MetricRecord& m : r.metrics) {
         if (m.name == QLatin1String("train.attacked") && m.value > 0) attackers[m.round] << m.source.section('/', 0, 1);
-        if (m.name == QLatin1String("robust.rejected")) rejections[m.round] << QStringLiteral("%1: %2").arg(m.source).arg(m.value);
+        if (m.name == QLatin1String("robust.rejected"))
+            rejections[m.round] << QStringLiteral("%1: %2").arg(
+                m.source, QString::number(m.value));  // (one arg(): a source holding "%1" is not filled in)
     }
     if (attackers.isEmpty() && rejections.isEmpty()) return {};
     QList<int> rounds = attackers.keys() + rejections.keys();
