@@ -337,9 +337,9 @@ void AgentDaemon::resendUnacked() {
     if (!controllerListens()) return;
     // Those it says it received wait only for their storing: sent again, they would flood it.
     int budget = 5000;  // ~1 MB a period: a returning controller's backlog goes in seconds
-    for (auto it = m_journal.pending().upperBound(m_seen); it != m_journal.pending().end() && it.key() <= olderThanAPeriod && budget-- > 0;
-         ++it)
-        m_socket->post(QString::fromLatin1(control::kControllerId), Message(QStringLiteral("event"), it.value()));
+    for (auto it = m_journal.unseenFrom(m_seen); it != m_journal.pending().end() && it.key() <= olderThanAPeriod && budget-- > 0; ++it)
+        m_socket->post(QString::fromLatin1(control::kControllerId),
+                       Message(QStringLiteral("event"), EventJournal::asSentAfter(it, m_seen)));
 }
 
 void AgentDaemon::checkController() {

@@ -66,9 +66,17 @@ const QCborMap& EventJournal::append(QCborMap event) {
     return m_events.last();  // (makeRoom leaves the newest as it is)
 }
 
-// (The controller acknowledges only what it received, and a marker's whole run at once.)
+// A marker may straddle `upTo` (events the controller had were joined to it after it had them,
+// unacknowledged): it then stands for the rest of its run, from upTo + 1.
 void EventJournal::acknowledge(qint64 upTo) {
     while (!m_events.isEmpty() && m_events.firstKey() <= upTo) {
+        if (const QCborMap& first = m_events.first(); isMarker(first) && lastOf(m_events.firstKey(), first) > upTo) {
+            QCborMap rest = first;
+            rest.insert(QStringLiteral("seq"), upTo + 1);
+            m_events.erase(m_events.begin());
+            m_events.insert(upTo + 1, rest);
+            break;
+        }
         if (!isMarker(m_events.first())) --m_full, m_bytes -= sizeOf(m_events.first());
         m_superseded.remove(m_events.firstKey());
         m_events.erase(m_events.begin());
@@ -105,6 +113,19 @@ QMap<qint64, QCborMap>::iterator EventJournal::skip(QMap<qint64, QCborMap>::iter
     }
     *it = QCborMap{{QStringLiteral("seq"), seq}, {kKind, kSkipped}, {QStringLiteral("through"), seq}};
     return std::next(it);
+}
+
+QMap<qint64, QCborMap>::const_iterator EventJournal::unseenFrom(qint64 seen) const {
+    auto it = m_events.upperBound(seen);
+    if (it != m_events.begin())
+        if (const auto before = std::prev(it); isMarker(*before) && lastOf(before.key(), *before) > seen) return before;
+    return it;
+}
+
+QCborMap EventJournal::asSentAfter(QMap<qint64, QCborMap>::const_iterator it, qint64 seen) {
+    QCborMap e = *it;
+    if (it.key() <= seen) e.insert(QStringLiteral("seq"), seen + 1);  // (a marker it has part of: the rest)
+    return e;
 }
 
 void EventJournal::clear() {

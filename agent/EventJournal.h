@@ -23,6 +23,12 @@ public:
     const QCborMap& append(QCborMap event);
     void acknowledge(qint64 upTo);  // the controller has stored every event up to `upTo`
     const QMap<qint64, QCborMap>& pending() const { return m_events; }
+    // The first pending entry with an event after `seen` (what the controller received, in
+    // order): a marker that holds seen + 1 though it begins before it, or the next entry.
+    QMap<qint64, QCborMap>::const_iterator unseenFrom(qint64 seen) const;
+    // Entry `it` as it goes to a controller that has everything up to `seen`: a marker it has
+    // part of is sent as the rest of it, numbered seen + 1.
+    static QCborMap asSentAfter(QMap<qint64, QCborMap>::const_iterator it, qint64 seen);
     qint64 skipped() const { return m_skipped; }
     qint64 nextSeq() const { return m_nextSeq; }  // events that gave way to markers so far
     void clear();  // a standby agent's next controller starts a fresh numbering

@@ -13,6 +13,7 @@
 #include <QFileInfo>
 #include <QCoreApplication>
 #include <csignal>
+#include <cerrno>
 #include <cstring>
 #include <cstdio>
 #include <sys/stat.h>
@@ -54,7 +55,11 @@ static QString runsRoot(const QCommandLineParser& args, QString* tried) {
     QString root = args.value(QStringLiteral("runs-root"));
     if (root.isEmpty()) root = QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("../runs"));
     *tried = QDir::cleanPath(QFileInfo(root).absoluteFilePath());
-    if (!QDir().mkpath(root)) return {};
+    errno = 0;
+    if (!QDir().mkpath(root) || !QFileInfo(root).isDir()) {
+        *tried += errno ? QStringLiteral(" (%1)").arg(QString::fromLocal8Bit(std::strerror(errno))) : QString();
+        return {};
+    }
     return QFileInfo(root).canonicalFilePath();
 }
 
@@ -74,8 +79,8 @@ static int runDaemon(QCoreApplication& app, const QCommandLineParser& args) {
     QString tried;
     const QString root = runsRoot(args, &tried);
     if (root.isEmpty()) {
-        std::fprintf(stderr, "hips-agent: cannot create the runs directory %s (%s); pass --runs-root with a folder it may write in\n",
-                     qPrintable(tried), std::strerror(errno));
+        std::fprintf(stderr, "hips-agent: cannot create the runs directory %s; pass --runs-root with a folder it may write in\n",
+                     qPrintable(tried));
         return 2;
     }
     try {

@@ -4,6 +4,16 @@
      "%n run(s)". Add an entry here for every new tr() with %n. -->
 <TS version="2.1" language="en">
 <context>
+    <name>QObject</name>
+    <message numerus="yes">
+        <source> (%n value(s) not finite, left out)</source>
+        <translation>
+            <numerusform> (%n value not finite, left out)</numerusform>
+            <numerusform> (%n values not finite, left out)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>TopologyCheck</name>
     <message numerus="yes">
         <source>%n party server(s)</source>

@@ -93,11 +93,13 @@ void AgentClient::onMessage(const Message& m) {
         Q_EMIT bye();
     } else if (m.type == QLatin1String("event")) {
         const qint64 seq = m.integer(QStringLiteral("seq"));
+        // A marker of events that gave way stands for all of them: it is the last of them (and
+        // one that holds the next number is taken, though it begins before it).
+        const bool skipped = m.string(QStringLiteral("kind")) == control::event::kSkipped;
+        const qint64 through = skipped ? std::max(seq, m.integer(QStringLiteral("through"), seq)) : seq;
         // TCP keeps order, so the only out-of-order arrivals are resends of old events.
-        if (seq == m_lastSeq + 1) {
-            // A marker of events that gave way stands for all of them: it is the last of them.
-            const bool skipped = m.string(QStringLiteral("kind")) == control::event::kSkipped;
-            m_lastSeq = skipped ? std::max(seq, m.integer(QStringLiteral("through"), seq)) : seq;
+        if (seq <= m_lastSeq + 1 && m_lastSeq + 1 <= through) {
+            m_lastSeq = through;
             Q_EMIT event(m.fields, m_lastSeq);
             if (!m_manualAcks) m_acked = m_lastSeq;
         }

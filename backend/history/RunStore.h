@@ -113,6 +113,9 @@ public:
     // naming the cause and the file; empty while every read succeeded. A failed read yields nothing:
     // a caller that shows what it read checks this first ("no run 3" is no answer to a locked file).
     QString readError() const { return m_readError; }
+    // Forgets the read failure: a window that reads again and again (the Studio's History) asks
+    // anew each time, where a command reads once.
+    void clearReadError() { m_readError.clear(); }
     // The listener runs once, on the writer thread, when writing fails, with writeError()'s
     // text. Like the commit listener it runs under the writer's lock: it must not call back
     // into the store (post to another thread instead). Tokens work as for the commit listener.

@@ -4,6 +4,7 @@
 #include "Vocabulary.h"
 
 #include <QJsonDocument>
+#include <cmath>
 #include <algorithm>
 #include <QDir>
 #include <QSqlDatabase>
@@ -33,13 +34,20 @@ QString runWithFactsSql() {
         .arg(metric::kStoredApplySeconds, metric::kStoredTestAccuracy, metric::kStoredTestRmse);
 }
 
+// A time the file holds as Unix seconds; 0 (not known) when it is none a run could have (a
+// history file may come from anyone: 1e300 became a millisecond count that overflowed qint64).
+double storedTime(const QVariant& v) {
+    const double t = v.toDouble();
+    return std::isfinite(t) && t >= 0 && t < 1e11 ? t : 0;
+}
+
 RunRecord recordOf(const QSqlQuery& q) {
     RunRecord r;
     r.id = q.value(0).toLongLong();
     r.name = q.value(1).toString();
     r.status = q.value(2).toString();
-    r.started = q.value(3).toDouble();
-    r.ended = q.value(4).toDouble();
+    r.started = storedTime(q.value(3));
+    r.ended = storedTime(q.value(4));
     r.summary = QJsonDocument::fromJson(q.value(5).toString().toUtf8()).object();
     r.tags = q.value(6).toString();
     r.notes = q.value(7).toString();
@@ -255,8 +263,8 @@ QList<ProcessRecord> RunStore::processes(qint64 run) const {
         p.host = q.value(3).toString();
         p.rank = q.value(4).toInt();
         p.pid = q.value(5).toLongLong();
-        p.started = q.value(6).toDouble();
-        p.ended = q.value(7).toDouble();
+        p.started = storedTime(q.value(6));
+        p.ended = storedTime(q.value(7));
         p.exitCode = q.value(8).toInt();
         p.crashed = q.value(9).toBool();
         p.error = q.value(10).toString();

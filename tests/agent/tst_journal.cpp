@@ -113,6 +113,31 @@ private Q_SLOTS:
         QVERIFY(j.isEmpty());
     }
 
+    // A marker joined events the controller had already received (unacknowledged) to events it
+    // had not: acknowledged in its middle, it stands for the rest; and what is sent to a
+    // controller that has part of it is the rest, numbered after what it has (the controller
+    // waited for a number the marker had swallowed, for ever).
+    void aMarkerThatStraddlesWhatTheControllerHasStandsForTheRest() {
+        EventJournal j(4);
+        for (int i = 0; i < 10; ++i) j.append(logLine(i));
+        QVERIFY(j.skipped() > 0);
+        const qint64 first = j.pending().firstKey(), through = j.pending().first().value(QStringLiteral("through")).toInteger();
+        QCOMPARE(first, 1);
+        QVERIFY(through >= 3);
+        // Sent to a controller that has 1 and 2: the marker's rest, from 3.
+        const auto unseen = j.unseenFrom(2);
+        QCOMPARE(unseen.key(), 1);
+        const QCborMap sent = EventJournal::asSentAfter(unseen, 2);
+        QCOMPARE(sent.value(QStringLiteral("seq")).toInteger(), 3);
+        QCOMPARE(sent.value(QStringLiteral("through")).toInteger(), through);
+        QCOMPARE(j.unseenFrom(through).key(), through + 1);  // (past the marker: the next entry)
+        // Acknowledged up to 2: the marker stays for 3 … through.
+        j.acknowledge(2);
+        QCOMPARE(j.pending().firstKey(), 3);
+        QCOMPARE(j.pending().first().value(QStringLiteral("through")).toInteger(), through);
+        QCOMPARE(j.pending().first().value(QStringLiteral("seq")).toInteger(), 3);
+    }
+
     // A traffic record acknowledged before its node's next one is forgotten for good (it was
     // remembered as superseded, one entry a record, for the life of the run).
     void anAcknowledgedRecordLeavesNothingBehind() {

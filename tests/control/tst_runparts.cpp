@@ -249,9 +249,16 @@ private Q_SLOTS:
         agent.send(hello->peer, event(1, QStringLiteral("log")));
         agent.send(hello->peer, event(2, QStringLiteral("skipped"), 9));
         agent.send(hello->peer, event(10, QStringLiteral("log")));
-        QTRY_COMPARE_WITH_TIMEOUT(events.size(), 3, 10000);
+        // One that begins before what it has and holds the next number is taken too; one wholly
+        // before it is not.
+        agent.send(hello->peer, event(5, QStringLiteral("skipped"), 12));
+        agent.send(hello->peer, event(3, QStringLiteral("skipped"), 8));
+        agent.send(hello->peer, event(13, QStringLiteral("log")));
+        QTRY_COMPARE_WITH_TIMEOUT(events.size(), 5, 10000);
         QCOMPARE(events[1][1].toLongLong(), 9);
         QCOMPARE(events[2][1].toLongLong(), 10);
+        QCOMPARE(events[3][1].toLongLong(), 12);
+        QCOMPARE(events[4][1].toLongLong(), 13);
     }
 
     // A resumed run whose controller died before its first new round keeps, in the history, its

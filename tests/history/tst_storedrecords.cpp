@@ -7,6 +7,8 @@
 #include "StoredRecords.h"
 
 #include <QJsonArray>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
@@ -146,6 +148,15 @@ private Q_SLOTS:
         QVERIFY2(report, qPrintable(error));
         const QByteArray csv = report->toCsv();
         QVERIFY2(csv.contains(",\"'=HYPERLINK(\"\"http://x\"\")\",1,\"a\rb\",0.5\n"), csv.constData());
+        {
+            QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
+            raw.setDatabaseName(dir.filePath("h.sqlite"));
+            QVERIFY(raw.open() && QSqlQuery(raw).exec("UPDATE runs SET started = 1e300, ended = -5"));
+            raw.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("raw"));
+        QCOMPARE(store->run(run)->started, 0.0);  // (no time a run could have: not known)
+        QCOMPARE(store->run(run)->ended, 0.0);
         QCOMPARE(formatSeconds(1e10), QStringLiteral("166666666 min 40 s"));
         QCOMPARE(formatSeconds(std::nan("")), QStringLiteral("-"));
         QCOMPARE(formatSeconds(150), QStringLiteral("2 min 30 s"));

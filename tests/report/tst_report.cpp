@@ -358,6 +358,15 @@ private Q_SLOTS:
         QVERIFY(spec.isEmpty());
     }
 
+    // A diverged run's loss (inf), or NaN from a history file: left out, the rest drawn on a valid
+    // axis (the range went invalid, and the chart with it).
+    void aValueThatIsNotFiniteIsLeftOut() {
+        QTest::failOnWarning(QRegularExpression(QStringLiteral("invalid range|Invalid range")));
+        const ChartSpec spec{"loss", "round", "loss", {{"a", {{1, 2.3}, {2, 1.1}, {3, qInf()}, {4, qQNaN()}}, kAccuracyBlue}}};
+        const QImage image = renderLineChart(spec, QSize(300, 200), 1.0);
+        QVERIFY(pixelsNear(image, kAccuracyBlue) > 50);
+    }
+
     // A resumed run's traffic began at 0.3 s with 0 MB; its axes read -5 s and -10 MB.
     void axesStayAtOrAboveZeroForDataThatDoes() {
         for (const auto& [lo, hi] : {std::pair{0.0, 27.2}, {0.3, 11.4}, {0.48, 0.87}, {0.0, 0.0}, {5.0, 5.0}}) {

@@ -91,6 +91,7 @@ LiveChart::LiveChart(const QString& title, const QString& yTitle, QWidget* paren
     m_view->setRubberBand(QChartView::RectangleRubberBand);
     m_view->setToolTip(tr("Drag to zoom, right-click to zoom out; click a legend entry to hide its line"));
     m_hover->setObjectName(QStringLiteral("hover"));
+    m_hover->setTextFormat(Qt::PlainText);  // (it names lines: a run's name from a history file is no markup)
     m_hover->setMinimumHeight(m_hover->fontMetrics().height());
     auto* exportButton = chartExportButton(
         this, [this] { return m_chart->title(); },

@@ -241,6 +241,7 @@ void HistoryPanel::refresh() {
     m_settingsOf.clear();  // (a resumed run may have new settings)
     m_roundsOf.clear();
     m_scores.clear();
+    m_store->clearReadError();
     const QList<RunListEntry> runs = m_store->runList();
     // (An empty list is no answer to a file that cannot be read: it is said.)
     if (const QString e = m_store->readError(); !e.isEmpty()) Q_EMIT message(tr("The history could not be read: %1").arg(e));
@@ -481,6 +482,7 @@ void HistoryPanel::deleteSelected() {
 }
 
 bool HistoryPanel::exportReport(qint64 run, const QString& path, QString* error) {
+    if (m_store) m_store->clearReadError();
     const auto report = load(run, error);
     if (report && m_store && !m_store->readError().isEmpty())  // (a report of what a failed read left out is no report)
         *error = m_store->readError() + tr("; nothing written");

@@ -62,11 +62,18 @@ QImage renderLineChart(const ChartSpec& spec, QSize size, qreal scale) {
     chart.legend()->setAlignment(Qt::AlignBottom);
     chart.legend()->setVisible(spec.lines.size() > 1);
     double xLo = 1e300, xHi = -1e300, yLo = 1e300, yHi = -1e300;
+    int notFinite = 0;
     for (const ChartLine& line : spec.lines) {
         auto* series = new QLineSeries;
         series->setName(literalLegend(line.name));
         series->setPen(QPen(line.color, 2));
-        const QList<QPointF> points = lttb(line.points, kMaxPointsPerLine);
+        // A diverged run's loss (inf) or a value a history file holds: left out, and said, where
+        // it made the axis's range invalid and the whole chart wrong.
+        QList<QPointF> finite;
+        for (const QPointF& p : line.points)
+            if (std::isfinite(p.x()) && std::isfinite(p.y())) finite << p;
+            else ++notFinite;
+        const QList<QPointF> points = lttb(finite, kMaxPointsPerLine);
         series->replace(points);
         if (points.size() == 1) series->setPointsVisible(true);
         for (const QPointF& p : points) {
@@ -75,6 +82,7 @@ QImage renderLineChart(const ChartSpec& spec, QSize size, qreal scale) {
         }
         chart.addSeries(series);
     }
+    if (notFinite > 0) chart.setTitle(spec.title + QObject::tr(" (%n value(s) not finite, left out)", nullptr, notFinite));
     QValueAxis* xAxis = reportAxis(spec.xTitle, xLo, xHi, spec.integerX);
     QValueAxis* yAxis = reportAxis(spec.yTitle, yLo, yHi, false);
     chart.addAxis(xAxis, Qt::AlignBottom);
