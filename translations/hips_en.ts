@@ -43,6 +43,16 @@
 <context>
     <name>hips::HistoryPanel</name>
     <message numerus="yes">
+        <source>%n run directory(s):
+%1</source>
+        <translation>
+            <numerusform>Its run directory:
+%1</numerusform>
+            <numerusform>Their %n run directories:
+%1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Also delete their run directories (%n folder(s): model, logs, checkpoints)</source>
         <translation>
             <numerusform>Also delete its run directory (%n folder: model, logs, checkpoints)</numerusform>

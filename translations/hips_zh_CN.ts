@@ -2595,12 +2595,14 @@
             <numerusform>同时删除它们的运行目录（%n 个文件夹：模型、日志、检查点）</numerusform>
         </translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location filename="../ui/history/HistoryPanel.cpp" line="465"/>
-        <source>Their run directories:
+        <source>%n run directory(s):
 %1</source>
-        <translation>它们的运行目录：
-%1</translation>
+        <translation>
+            <numerusform>%n 个运行目录：
+%1</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../ui/history/HistoryPanel.cpp" line="479"/>

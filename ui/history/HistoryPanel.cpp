@@ -462,7 +462,7 @@ void HistoryPanel::deleteSelected() {
             : new QCheckBox(tr("Also delete their run directories (%n folder(s): model, logs, checkpoints)", nullptr, int(dirs.size())));
     if (withDirs) {
         withDirs->setToolTip(literalToolTip(dirs.join('\n')));
-        box.setInformativeText(tr("Their run directories:\n%1").arg(dirs.join('\n')));  // what the box would take, in view
+        box.setInformativeText(tr("%n run directory(s):\n%1", nullptr, int(dirs.size())).arg(dirs.join('\n')));  // what the box would take, in view
         box.setCheckBox(withDirs);
     }
     if (box.exec() != QMessageBox::Yes) return;
