@@ -4,16 +4,6 @@
      "%n run(s)". Add an entry here for every new tr() with %n. -->
 <TS version="2.1" language="en">
 <context>
-    <name>QObject</name>
-    <message numerus="yes">
-        <source> (%n value(s) not finite, left out)</source>
-        <translation>
-            <numerusform> (%n value not finite, left out)</numerusform>
-            <numerusform> (%n values not finite, left out)</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
     <name>TopologyCheck</name>
     <message numerus="yes">
         <source>%n party server(s)</source>
@@ -46,7 +36,7 @@
         <source>%n run directory(s):
 %1</source>
         <translation>
-            <numerusform>Its run directory:
+            <numerusform>The run directory:
 %1</numerusform>
             <numerusform>Their %n run directories:
 %1</numerusform>
@@ -55,7 +45,7 @@
     <message numerus="yes">
         <source>Also delete their run directories (%n folder(s): model, logs, checkpoints)</source>
         <translation>
-            <numerusform>Also delete its run directory (%n folder: model, logs, checkpoints)</numerusform>
+            <numerusform>Also delete the run directory (%n folder: model, logs, checkpoints)</numerusform>
             <numerusform>Also delete their run directories (%n folders: model, logs, checkpoints)</numerusform>
         </translation>
     </message>

@@ -214,13 +214,13 @@
         <translation>主机“%1”？</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="110"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="112"/>
         <location filename="../ui/report/ReportHtml.cpp" line="104"/>
         <source>round</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="110"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="112"/>
         <source>seconds since start</source>
         <translation>自开始以来的秒数</translation>
     </message>
@@ -229,7 +229,7 @@
         <translation type="vanished">各轮次的测试准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="115"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="117"/>
         <location filename="../ui/report/ReportHtml.cpp" line="166"/>
         <source>accuracy</source>
         <translation>准确率</translation>
@@ -242,112 +242,110 @@
         <source>Test accuracy over time</source>
         <translation type="vanished">测试准确率随时间变化</translation>
     </message>
-    <message numerus="yes">
-        <location filename="../ui/report/ReportCharts.cpp" line="85"/>
-        <source> (%n value(s) not finite, left out)</source>
-        <translation>
-            <numerusform>（%n 个非有限值，已略去）</numerusform>
-        </translation>
+    <message>
+        <location filename="../ui/report/ReportCharts.cpp" line="87"/>
+        <source> (values not finite, left out: %1)</source>
+        <translation>（非有限值已略去：%1 个）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="115"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="117"/>
         <location filename="../ui/report/ReportHtml.cpp" line="166"/>
         <source>RMSE</source>
         <translation>RMSE</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="116"/>
-        <location filename="../ui/report/ReportCharts.cpp" line="124"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="118"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="126"/>
         <source>test %1</source>
         <translation>测试 %1</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="117"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="119"/>
         <source>top-5 accuracy</source>
         <translation>top-5 准确率</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="120"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="122"/>
         <source>%1 (own held-out data)</source>
         <translation>%1（自有留出数据）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="123"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="125"/>
         <source>Test %1 by round</source>
         <translation>各轮次的测试 %1</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="124"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="126"/>
         <source>Test %1 over time</source>
         <translation>测试 %1 随时间变化</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="125"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="127"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="127"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="129"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="128"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="130"/>
         <source>training loss (mean of workers)</source>
         <translation>训练损失（各工作节点平均值）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="129"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="131"/>
         <source>test loss</source>
         <translation>测试损失</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="130"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="132"/>
         <source>Traffic per tier (cumulative)</source>
         <translation>各层级流量（累计）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="132"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="134"/>
         <source>MB sent</source>
         <translation>发送量（MB）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="133"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="135"/>
         <source>inside parties</source>
         <translation>参与方内部</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="133"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="135"/>
         <source>across parties</source>
         <translation>跨参与方</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="134"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="136"/>
         <source>Throughput (all workers)</source>
         <translation>吞吐量（所有工作节点）</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="136"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="138"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="137"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="139"/>
         <source>samples per second</source>
         <translation>每秒样本数</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="138"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="140"/>
         <source>Computing-time ratio: compute / (compute + communication)</source>
         <translation>计算时间占比：计算 / (计算 + 通信)</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="140"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="142"/>
         <source>ratio</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../ui/report/ReportCharts.cpp" line="141"/>
+        <location filename="../ui/report/ReportCharts.cpp" line="143"/>
         <source>computing-time ratio</source>
         <translation>计算时间占比</translation>
     </message>
@@ -2578,25 +2576,25 @@
         <translation>无法读取历史记录：%1</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="359"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="470"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="361"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="473"/>
         <source>A run under way cannot be deleted: stop it first</source>
         <translation>进行中的运行不能删除：请先停止它</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="455"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="457"/>
         <source>Delete %1 and all their rows from the history?</source>
         <translation>从历史中删除 %1 及其所有记录？</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="462"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="464"/>
         <source>Also delete their run directories (%n folder(s): model, logs, checkpoints)</source>
         <translation>
             <numerusform>同时删除它们的运行目录（%n 个文件夹：模型、日志、检查点）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="465"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="468"/>
         <source>%n run directory(s):
 %1</source>
         <translation>
@@ -2605,14 +2603,14 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="479"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="482"/>
         <source>These run directories could not be deleted:
 %1</source>
         <translation>以下运行目录无法删除：
 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="480"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="483"/>
         <source>Deleted %n run(s) and their run directories</source>
         <translation>
             <numerusform>已删除 %n 个运行及其运行目录</numerusform>
@@ -2734,69 +2732,69 @@
         <translation type="vanished">其控制器在运行结束前退出（被终止，或机器停止）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="301"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="303"/>
         <source>The history is busy (another program is writing to it); the change is stored as soon as it is free</source>
         <translation>历史记录正忙（另一个程序正在写入）；一旦空闲，更改即会保存</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="308"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="310"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="309"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="311"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="310"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="312"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="311"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="313"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="312"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="314"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="339"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="341"/>
         <source>no history is open</source>
         <translation>未打开任何历史记录</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="363"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="365"/>
         <source>%1 of the selected runs</source>
         <translation>所选运行的%1</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="399"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="401"/>
         <source>Setting</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="422"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="424"/>
         <source>every setting</source>
         <translation>所有设置</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="423"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="425"/>
         <source>the same</source>
         <translation>相同</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="451"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="453"/>
         <source>run %1 (%2)</source>
         <translation>运行 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="454"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="470"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="479"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="456"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="473"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="482"/>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
@@ -2807,30 +2805,30 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/history/HistoryPanel.cpp" line="481"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="484"/>
         <source>Deleted %n run(s)</source>
         <translation>
             <numerusform>已删除 %n 个运行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="488"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="491"/>
         <source>; nothing written</source>
         <translation>；未写入任何内容</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="498"/>
-        <location filename="../ui/history/HistoryPanel.cpp" line="503"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="501"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="506"/>
         <source>Export report</source>
         <translation>导出报告</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="499"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="502"/>
         <source>Reports (*.pdf *.html *.csv *.json)</source>
         <translation>报告 (*.pdf *.html *.csv *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/history/HistoryPanel.cpp" line="502"/>
+        <location filename="../ui/history/HistoryPanel.cpp" line="505"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>

@@ -26,6 +26,11 @@ static QString shown(const QString& text, qsizetype maxChars = -1) {
 
 // The runs whose id, name, status, reason, tags or notes contain `filter` (any case), as the
 // History tab filters them; every run when it is empty. Newest first, as the History tab sorts.
+// When a run began, or "-" when the file does not say (RunStoreReads: no time a run could have).
+static QString startedText(double started) {
+    return started > 0 ? QDateTime::fromMSecsSinceEpoch(qint64(started * 1000)).toString("yyyy-MM-dd HH:mm:ss") : QStringLiteral("-");
+}
+
 static int listRuns(const RunStore& store, const QString& filter) {
     QList<RunListEntry> runs = store.runList();
     if (const QString e = store.readError(); !e.isEmpty()) {  // (an empty list is no answer to a file that cannot be read)
@@ -41,7 +46,7 @@ static int listRuns(const RunStore& store, const QString& filter) {
     std::printf("%4s  %-20s  %-19s  %9s  %-11s  %11s  %11s  %6s  %9s  %s\n", "id", "name", "start", "duration", "status", "best_acc",
                 "final", "rounds", "across_MB", "tags");
     for (const auto& [r, f] : runs) {
-        const QString start = QDateTime::fromMSecsSinceEpoch(qint64(r.started * 1000)).toString("yyyy-MM-dd HH:mm:ss");
+        const QString start = startedText(r.started);
         const QString duration = r.ended > 0 ? QString::number(store.duration(r), 'f', 1) + 's' : QStringLiteral("-");
         const QString tags = r.tags.isEmpty() ? QString() : QStringLiteral("  ") + shown(r.tags, 40);  // no trailing blanks
         std::printf("%4lld  %-20s  %-19s  %9s  %-11s  %11s  %11s  %6d  %9.1f%s\n", static_cast<long long>(r.id),
@@ -116,8 +121,7 @@ static int showRun(const RunStore& store, const QString& idText) {
     if (!r) return 2;
     const RunFacts f = store.facts(r->id);
     std::printf("run %lld: %s\nstatus: %s\nstarted: %s\n", static_cast<long long>(r->id), qPrintable(shown(r->name)),
-                qPrintable(shown(r->status, 64)),
-                qPrintable(QDateTime::fromMSecsSinceEpoch(qint64(r->started * 1000)).toString("yyyy-MM-dd HH:mm:ss")));
+                qPrintable(shown(r->status, 64)), qPrintable(startedText(r->started)));
     if (const QString reason = runReason(*r); !reason.isEmpty()) std::printf("reason: %s\n", qPrintable(shown(reason)));
     if (r->ended > 0) std::printf("duration: %.1f s\n", store.duration(*r));
     printSetup(store, r->id);

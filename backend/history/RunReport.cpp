@@ -80,6 +80,8 @@ QList<QPointF> cumulativeByRound(const QList<TrafficRecord>& rows, const QString
 }  // namespace
 
 void RunReport::derive() {
+    if (run.started <= 0)  // not known (RunStoreReads' storedTime): the run began by its first row
+        for (const MetricRecord& m : metrics) run.started = run.started > 0 ? std::min(run.started, m.t) : m.t;
     clock = RunClock(run, metrics, traffic, events);
     double lastT = run.started;
     for (const MetricRecord& m : metrics) {

@@ -84,7 +84,7 @@ void RunStore::presentStale(RunRecord& run) const {
     const auto it = m_stale.constFind(run.id);
     if (it == m_stale.constEnd()) return;
     run.status = QStringLiteral("interrupted");
-    run.ended = it->ended;
+    run.ended = storedTime(it->ended);  // (its last row's time: from the file too)
 }
 
 QList<RunRecord> RunStore::runs() const {
@@ -218,6 +218,7 @@ QList<EventRecord> RunStore::events(qint64 run) const {
 
 double RunStore::duration(const RunRecord& r) const {
     if (r.ended <= 0) return -1;
+    if (r.started <= 0 && !(r.summary.value(QStringLiteral("seconds")).toDouble() > 0)) return -1;  // (its start is not known)
     const double seconds = r.summary.value(QStringLiteral("seconds")).toDouble();
     return seconds > 0 ? seconds : clock(r.id).elapsed(r.ended);
 }

@@ -148,15 +148,23 @@ private Q_SLOTS:
         QVERIFY2(report, qPrintable(error));
         const QByteArray csv = report->toCsv();
         QVERIFY2(csv.contains(",\"'=HYPERLINK(\"\"http://x\"\")\",1,\"a\rb\",0.5\n"), csv.constData());
-        {
-            QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
-            raw.setDatabaseName(dir.filePath("h.sqlite"));
-            QVERIFY(raw.open() && QSqlQuery(raw).exec("UPDATE runs SET started = 1e300, ended = -5"));
-            raw.close();
-        }
-        QSqlDatabase::removeDatabase(QStringLiteral("raw"));
+        const auto rawUpdate = [&](const char* sql) {  // as another program would write the file
+            bool done = false;
+            {
+                QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
+                raw.setDatabaseName(dir.filePath("h.sqlite"));
+                done = raw.open() && QSqlQuery(raw).exec(sql);
+            }
+            QSqlDatabase::removeDatabase(QStringLiteral("raw"));
+            return done;
+        };
+        QVERIFY(rawUpdate("UPDATE runs SET started = 1e300, ended = -5"));
         QCOMPARE(store->run(run)->started, 0.0);  // (no time a run could have: not known)
         QCOMPARE(store->run(run)->ended, 0.0);
+        QVERIFY(rawUpdate("UPDATE runs SET ended = 100"));
+        QCOMPARE(store->duration(*store->run(run)), -1.0);  // (from a start not known: none, not 1.7e9 s)
+        const auto again = RunReport::load(*store, run, 0.85, &error);
+        QVERIFY2(again && again->seconds >= 0 && again->seconds < 200, qPrintable(QString::number(again ? again->seconds : -2)));
         QCOMPARE(formatSeconds(1e10), QStringLiteral("166666666 min 40 s"));
         QCOMPARE(formatSeconds(std::nan("")), QStringLiteral("-"));
         QCOMPARE(formatSeconds(150), QStringLiteral("2 min 30 s"));

@@ -240,7 +240,9 @@ private Q_SLOTS:
         QCOMPARE(lastEvaluated, 6);
         QCOMPARE(partyEvaluations, 6);
         // The spread of y is about 0.6 and its noise 0.05: a model that learned nothing is far off.
-        QVERIFY2(rmse.last() < 0.15 && rmse.last() < rmse.first() / 2, run.out.constData());
+        // (Not against the first evaluation: the master may skip round 1 for round 2, already at
+        // 0.11, and then round 6's 0.06 is not half of it.)
+        QVERIFY2(rmse.last() < 0.15, run.out.constData());
         QVERIFY(std::abs(rmse.last() - reported) < 1e-4);
         QFile summary(run.dir.filePath("out/summary.json"));
         QVERIFY(summary.open(QIODevice::ReadOnly));

@@ -251,8 +251,10 @@ void HistoryPanel::refresh() {
         const double duration = m_store->duration(r);
         m_table->setItem(i, 0, numberItem(double(r.id), QString::number(r.id)));
         m_table->setItem(i, 1, new QTableWidgetItem(r.name));
-        m_table->setItem(i, 2,
-                         new QTableWidgetItem(QDateTime::fromMSecsSinceEpoch(qint64(r.started * 1000)).toString("yyyy-MM-dd HH:mm:ss")));
+        m_table->setItem(
+            i, 2,
+            new QTableWidgetItem(r.started > 0 ? QDateTime::fromMSecsSinceEpoch(qint64(r.started * 1000)).toString("yyyy-MM-dd HH:mm:ss")
+                                               : QStringLiteral("-")));  // (not known: RunStoreReads)
         m_table->setItem(i, 3, numberItem(duration, formatSeconds(duration)));
         auto* status = new QTableWidgetItem(statusText(r.status));
         status->setData(Qt::UserRole, r.status);  // the stored name, which the filter matches too
@@ -462,7 +464,8 @@ void HistoryPanel::deleteSelected() {
             : new QCheckBox(tr("Also delete their run directories (%n folder(s): model, logs, checkpoints)", nullptr, int(dirs.size())));
     if (withDirs) {
         withDirs->setToolTip(literalToolTip(dirs.join('\n')));
-        box.setInformativeText(tr("%n run directory(s):\n%1", nullptr, int(dirs.size())).arg(dirs.join('\n')));  // what the box would take, in view
+        box.setInformativeText(
+            tr("%n run directory(s):\n%1", nullptr, int(dirs.size())).arg(dirs.join('\n')));  // what the box would take, in view
         box.setCheckBox(withDirs);
     }
     if (box.exec() != QMessageBox::Yes) return;

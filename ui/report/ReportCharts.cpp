@@ -82,7 +82,9 @@ QImage renderLineChart(const ChartSpec& spec, QSize size, qreal scale) {
         }
         chart.addSeries(series);
     }
-    if (notFinite > 0) chart.setTitle(spec.title + QObject::tr(" (%n value(s) not finite, left out)", nullptr, notFinite));
+    if (notFinite > 0)
+        chart.setTitle(spec.title +
+                       QObject::tr(" (values not finite, left out: %1)").arg(notFinite));  // (no plural: the CLI loads no translation)
     QValueAxis* xAxis = reportAxis(spec.xTitle, xLo, xHi, spec.integerX);
     QValueAxis* yAxis = reportAxis(spec.yTitle, yLo, yHi, false);
     chart.addAxis(xAxis, Qt::AlignBottom);
