@@ -118,7 +118,13 @@ void AgentDaemon::onMessage(const QString& peer, const Message& m) {
         }
         onStart(m);
     } else if (type == QLatin1String("stop")) {
-        m_roles.stop(m.string(QStringLiteral("node")));
+        const QString node = m.string(QStringLiteral("node"));
+        if (m_restarts.cancel(node))  // (no process to stop: it ends here, and says so)
+            sendEvent(control::event::kExited, node,
+                      {{QStringLiteral("code"), -1},
+                       {QStringLiteral("crashed"), false},
+                       {QStringLiteral("error"), QStringLiteral("its restart was cancelled: the controller stopped it")}});
+        m_roles.stop(node);
     } else if (type == QLatin1String("stop_all")) {
         cancelRestarts();
         m_roles.stopAll();

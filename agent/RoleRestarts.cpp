@@ -65,6 +65,13 @@ QStringList RoleRestarts::cancelAll() {
     return cancelled;
 }
 
+bool RoleRestarts::cancel(const QString& node) {
+    const auto it = m_entries.find(node);
+    if (it == m_entries.end()) return false;
+    it->maxRestarts = 0;
+    return std::exchange(it->pending, false);
+}
+
 int RoleRestarts::pendingCount() const {
     int n = 0;
     for (const Entry& e : m_entries) n += e.pending ? 1 : 0;

@@ -39,6 +39,9 @@ public:
     void fileRewritten(const QString& path, const QByteArray& sha256);
     // The run is stopping: no restart happens; returns the nodes whose restart was pending.
     QStringList cancelAll();
+    // The controller stopped `node`: it is not started again (a stop's SIGKILL after the grace
+    // period reads as a crash) until the controller starts it; true when its restart was pending.
+    bool cancel(const QString& node);
     int pendingCount() const;  // restarts waiting for their backoff
 
 private:

@@ -6,6 +6,7 @@
 #include "RoleRestarts.h"
 
 #include <QtTest>
+#include <csignal>
 
 using namespace hips;
 
@@ -79,6 +80,29 @@ private Q_SLOTS:
         QVERIFY(!r.planRestart(QStringLiteral("party1/worker0"), RoleExitInfo{0, false, {}}, &a, &max));
         QVERIFY(!r.planRestart(QStringLiteral("party1/worker0"), RoleExitInfo{kRoleSuperseded, false, {}}, &a, &max));
         QVERIFY(!r.planRestart(QStringLiteral("central/state_service"), RoleExitInfo{9, true, {}}, &a, &max));  // never started here
+    }
+
+    // A node the controller stops is not started again: its SIGKILL after the grace period reads
+    // as a crash, and a restart pending at the stop would have started it after it (until
+    // 2026-12-02 only a stop of the whole run cancelled restarts). A new start counts again.
+    void aStoppedRoleIsNotRestartedUntilStartedAgain() {
+        RoleRestarts r = restarts(3);
+        int a = 0, max = 0;
+        QVERIFY(r.planRestart(QStringLiteral("party1/worker0"), RoleExitInfo{9, true, {}}, &a, &max));
+        QVERIFY(r.cancel(QStringLiteral("party1/worker0")));  // its pending restart
+        QVERIFY(!r.takeDue(QStringLiteral("party1/worker0")));
+        QVERIFY(!r.cancel(QStringLiteral("party1/worker0")));
+        QCOMPARE(r.pendingCount(), 0);
+
+        RoleRestarts running = restarts(3);
+        QVERIFY(!running.cancel(QStringLiteral("party1/worker0")));  // nothing pending: stopped as it ran
+        QVERIFY(!running.planRestart(QStringLiteral("party1/worker0"), RoleExitInfo{SIGKILL, true, {}}, &a, &max));
+        QVERIFY(!running.cancel(QStringLiteral("central/state_service")));  // never started here
+
+        RoleLaunch again;
+        again.node = QStringLiteral("party1/worker0");
+        running.remember(again, 3);
+        QVERIFY(running.planRestart(QStringLiteral("party1/worker0"), RoleExitInfo{9, true, {}}, &a, &max));
     }
 };
 
