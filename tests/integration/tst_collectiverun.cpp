@@ -360,6 +360,28 @@ private Q_SLOTS:
         QVERIFY2(up > 0, qPrintable(QString::number(up)));
         QVERIFY(run.leftovers().isEmpty());
     }
+
+    // ... and with the global scheduler killed (and started again by its agent) after the lowest
+    // member left took the lost one's place: the stand-in registers with the new scheduler as
+    // every member does, and the run ends. Until 2026-12-02 the stand-in was refused as "not a
+    // member", each second, and the global server waited at the end for the lost one, which the
+    // new scheduler, having never heard from it, never declared down.
+    void aStandInRegistersWithARestartedGlobalScheduler() {
+        Run run;
+        const int rounds = 150;
+        const QJsonObject training{{"rounds", rounds}, {"fault_policy", "continue"}, {"heartbeat_timeout_s", 3}};
+        run.start({"run", writeVariant(run, "ring", "butterfly", training), "--out", run.dir.filePath("run")});
+        QVERIFY(signalAtRound(run, 3, "party1/worker0", SIGKILL));
+        QVERIFY2(run.waitForOutput("party1/worker1 declared up: pushes for party1", 120000), run.out.constData());
+        QVERIFY(signalAtRound(run, 3, "central/global_scheduler", SIGKILL));
+        const QString runDir = run.dir.filePath("run");
+        QVERIFY2(run.finish(180000) == 0, (run.out + run.err).constData());
+        QCOMPARE(printedRounds(run.out).value(printedRounds(run.out).size() - 1), rounds);
+        const QByteArray scheduler = logOf(runDir, "central/global_scheduler");
+        QVERIFY2(scheduler.contains("restarted during the run"), scheduler.constData());
+        QVERIFY2(!scheduler.contains("rejected input from 'party1/worker1'"), scheduler.constData());
+        QVERIFY(run.leftovers().isEmpty());
+    }
 };
 
 QTEST_MAIN(CollectiveRunTest)

@@ -302,9 +302,13 @@ private:
     }
 
     // Every contributor has had the final model, but those down (fault_policy continue).
+    // (A collective party's first pushing worker, once another stands in for it, is not waited
+    // for: the party takes no member back mid-run. A scheduler restarted before it declared that
+    // one down would never declare it: it never hears from it. Until 2026-12-02 the run hung.)
     bool everyContributorServed() const {
+        const QList<QString> replaced = m_standsFor.values();
         qsizetype waiting = 0;
-        for (const QString& c : m_tier.contributors) waiting += !m_servedFinal.contains(c) && !m_down.contains(c);
+        for (const QString& c : m_tier.contributors) waiting += !m_servedFinal.contains(c) && !m_down.contains(c) && !replaced.contains(c);
         return waiting == 0;
     }
 

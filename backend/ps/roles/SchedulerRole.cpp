@@ -99,8 +99,11 @@ private:
 
     // fault_policy continue: a collective party whose pushing worker was lost pushes through the
     // lowest of its workers left (PartyCollective.h), which registers here in the first one's place.
+    // A heartbeat from one means this scheduler was restarted after it stood in: it is asked to
+    // register again, as every member is (until 2026-12-02 each of its heartbeats was refused).
     bool admitsStandIn(const Envelope& e) {
-        if (m_ctx.node.kind != RoleKind::GlobalScheduler || !m_tableSent || e.message.type != message::kRegister ||
+        const bool registers = e.message.type == message::kRegister && m_tableSent;
+        if (m_ctx.node.kind != RoleKind::GlobalScheduler || !(registers || e.message.type == message::kHeartbeat) ||
             !m_ctx.training().continuesThroughFailures())
             return false;
         const std::optional<Node> node = m_ctx.topology.node(e.peer);
