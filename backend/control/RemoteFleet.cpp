@@ -124,7 +124,15 @@ void RemoteFleet::redeploy(const QString& host) {
 
 // A host that cannot be reached yet is tried again while restarts are left.
 void RemoteFleet::onRedeployed(const QString& host, const HostDeployment& r) {
-    if (!r.ok && m_shutdownSent) return;  // (the run is being stopped: nothing to start)
+    if (!r.ok && m_shutdownSent) {  // (the run is being stopped: nothing to start)
+        // The stop waited for this deployment: the other agents go now, with the run's files.
+        // (Until 2026-12-02 a cancelled redeployment left them running, the files on the hosts.)
+        if (!deploying()) {
+            m_shutdownSent = false;
+            shutdown();
+        }
+        return;
+    }
     if (!r.ok) {
         Q_EMIT hostLost(host, r.error);  // (its roles may move to a standby host, and the host be given up)
         if (m_givenUp.contains(host)) return;
@@ -169,7 +177,11 @@ void RemoteFleet::shutdown() {
         // running, and the deployment's threads would be joined later on this thread.
         if (m_deployer) m_deployer->cancel();
         for (const auto& d : m_redeployers) d->cancel();
-        QTimer::singleShot(2 * kStopGraceMs, this, [this] { Q_EMIT gone(false); });
+        // (Once the deployment ended, the shutdown goes on from there, copying the run's files
+        // first: only a deployment that does not end within the grace is given up on.)
+        QTimer::singleShot(2 * kStopGraceMs, this, [this] {
+            if (deploying()) Q_EMIT gone(false);
+        });
         return;
     }
     fetchRunFilesThenGo();

@@ -1,5 +1,7 @@
 #include "Deployer.h"
 
+#include "PrintableText.h"
+
 #include "PartyLauncher.h"
 
 #include "CurveSecurity.h"
@@ -22,11 +24,31 @@ QString shellQuote(const QString& s) {
     return '\'' + QString(s).replace('\'', QStringLiteral("'\\''")) + '\'';
 }
 
+// The host key prompt `options` ask for: --accept-new-host-keys takes a new (never a changed) key.
+static HostKeyPrompt hostKeyPromptOf(const DeployOptions& options) {
+    return options.acceptNewHostKeys ? HostKeyPrompt([](const QString&, const QString&, const std::atomic<bool>&) { return true; })
+                                     : options.hostKeyPrompt;
+}
+
 QString connectToHost(SshSession& ssh, const Host& host, const DeployOptions& options, const std::atomic<bool>* cancelled) {
     ssh.setCancelFlag(cancelled);
     const SshTarget target{host.id, host.address, host.sshPort, host.user, host.identityFile, options.knownHosts, options.timeoutSeconds};
-    if (QString e = ssh.connect(target, options.hostKeyPrompt); !e.isEmpty()) return e;
+    if (QString e = ssh.connect(target, hostKeyPromptOf(options)); !e.isEmpty()) return e;
     return ssh.authenticate(options.secretPrompt);
+}
+
+QString withRemoteHome(SshSession& ssh, const QString& hostId, QString* path) {
+    if (!path->startsWith(QLatin1Char('~'))) return {};
+    CommandResult home;
+    if (QString e = ssh.run(QStringLiteral("printf %s \"$HOME\""), &home); !e.isEmpty()) return e;
+    const QString dir = QString::fromUtf8(home.out);
+    if (!home.ok() || !dir.startsWith(QLatin1Char('/')))
+        return QStringLiteral(
+                   "host '%1': its user's home directory cannot be told ($HOME is '%2'); give its install_dir as an "
+                   "absolute path")
+            .arg(hostId, printableText(dir, 100));
+    *path = dir + path->mid(1);
+    return {};
 }
 
 // "~/.hips" → "$HOME/.hips", expanded by the remote shell; anything else quoted as it is.
@@ -170,10 +192,7 @@ HostDeployment Deployer::deployHost(const Host& host, const DeployOptions& optio
     SshSession ssh;
     ssh.setCancelFlag(&m_cancelled);
     const SshTarget target{host.id, host.address, host.sshPort, host.user, host.identityFile, options.knownHosts, options.timeoutSeconds};
-    HostKeyPrompt prompt = options.acceptNewHostKeys
-                               ? HostKeyPrompt([](const QString&, const QString&, const std::atomic<bool>&) { return true; })
-                               : options.hostKeyPrompt;
-    if (QString e = ssh.connect(target, prompt); !e.isEmpty()) return failed(e);
+    if (QString e = ssh.connect(target, hostKeyPromptOf(options)); !e.isEmpty()) return failed(e);
     if (!stage(QStringLiteral("authenticating"))) return failed(QStringLiteral("%1: deployment cancelled").arg(where));
     if (QString e = ssh.authenticate(options.secretPrompt); !e.isEmpty()) return failed(e);
 
@@ -204,11 +223,7 @@ HostDeployment Deployer::deployHost(const Host& host, const DeployOptions& optio
 
     // SFTP paths are not expanded by a shell: "~" becomes the remote $HOME here.
     QString installPath = host.installDir;
-    if (installPath.startsWith(QLatin1String("~"))) {
-        CommandResult home;
-        if (QString e = ssh.run(QStringLiteral("printf %s \"$HOME\""), &home); !e.isEmpty()) return failed(e);
-        installPath = QString::fromUtf8(home.out) + installPath.mid(1);
-    }
+    if (QString e = withRemoteHome(ssh, host.id, &installPath); !e.isEmpty()) return failed(e);
     for (int i = 0; i < kBinaries.size(); ++i) {
         const bool same = probe.out.contains(sums[i] + "  " + kBinaries[i].toUtf8());
         if (same) continue;

@@ -32,6 +32,9 @@ struct DeployOptions {
 // Connects `ssh` to `host` and logs in as a deployment does (its known_hosts, prompts and
 // timeout). Empty on success, else what went wrong and what to do.
 QString connectToHost(SshSession& ssh, const Host& host, const DeployOptions& options, const std::atomic<bool>* cancelled);
+// `path` with a leading "~" made the remote user's home (SFTP paths are not expanded by a shell);
+// an error when the home cannot be told (an empty or relative $HOME would put the files elsewhere).
+QString withRemoteHome(SshSession& ssh, const QString& hostId, QString* path);
 
 // `s` as one word of a POSIX shell's command line, whatever it holds.
 QString shellQuote(const QString& s);

@@ -21,11 +21,7 @@ QString fetchRunFiles(const Host& host, const DeployOptions& options, const QStr
     SshSession ssh;
     if (QString e = connectToHost(ssh, host, options, cancelled); !e.isEmpty()) return e;
     QString dir = remoteDir;
-    if (dir.startsWith(QLatin1String("~"))) {  // SFTP paths are not expanded by a shell
-        CommandResult home;
-        if (QString e = ssh.run(QStringLiteral("printf %s \"$HOME\""), &home); !e.isEmpty()) return e;
-        dir = QString::fromUtf8(home.out) + dir.mid(1);
-    }
+    if (QString e = withRemoteHome(ssh, host.id, &dir); !e.isEmpty()) return e;
     for (const QString& name : names) {
         QByteArray bytes;
         bool missing = false;

@@ -234,11 +234,15 @@ QString SshSession::run(const QString& command, CommandResult* result, int timeo
     // like one that never finishes.
     QElapsedTimer clock;
     clock.start();
-    bool timedOut = false, failed = false;
+    bool timedOut = false, failed = false, cancelled = false;
     for (bool got = true; !failed;) {
         if (!got && ssh_channel_is_eof(channel)) break;
         if (clock.elapsed() > qint64(timeoutSeconds) * 1000) {
             timedOut = true;
+            break;
+        }
+        if (cancelFlag(m_cancelled)) {  // (a stop waited out the command's whole timeout: up to 300 s)
+            cancelled = true;
             break;
         }
         got = false;
@@ -249,9 +253,10 @@ QString SshSession::run(const QString& command, CommandResult* result, int timeo
         }
     }
     ssh_channel_send_eof(channel);
-    result->exitStatus = timedOut || failed ? -1 : int(ssh_channel_get_exit_status(channel));
+    result->exitStatus = timedOut || failed || cancelled ? -1 : int(ssh_channel_get_exit_status(channel));
     ssh_channel_close(channel);
     ssh_channel_free(channel);
+    if (cancelled) return fail(QStringLiteral("'%1' was given up: the deployment was cancelled").arg(command));
     if (timedOut) return fail(QStringLiteral("'%1' did not finish within %2 s").arg(command).arg(timeoutSeconds));
     if (failed) return fail(QStringLiteral("the connection broke while '%1' ran").arg(command));
     return {};
@@ -276,8 +281,14 @@ QString SshSession::openSftp() {
 QString SshSession::download(const QString& remotePath, qint64 maxBytes, QByteArray* data, bool* missing) {
     *missing = false;
     data->clear();
-    if (QString e = openSftp(); !e.isEmpty()) return e;
-    sftp_file file = sftp_open(d->sftp, remotePath.toUtf8().constData(), O_RDONLY, 0);
+    // (Watched from the start: libssh's SFTP set-up and open wait for their answers as its reads
+    // do, for as long as the channel is open.)
+    TransferWatch watch(d->session, cancelFlag(m_cancelled), 3 * m_target.timeoutSeconds);
+    QString e = openSftp();
+    sftp_file file = e.isEmpty() ? sftp_open(d->sftp, remotePath.toUtf8().constData(), O_RDONLY, 0) : nullptr;
+    if (const QString why = watch.why(); !why.isEmpty())
+        return fail(QStringLiteral("reading %1 stopped before its first byte: %2").arg(remotePath, why));
+    if (!e.isEmpty()) return e;
     if (!file) {
         if (sftp_get_error(d->sftp) == SSH_FX_NO_SUCH_FILE) {
             *missing = true;
@@ -287,7 +298,7 @@ QString SshSession::download(const QString& remotePath, qint64 maxBytes, QByteAr
     }
     char buffer[64 * 1024];
     ssize_t n = 0;
-    TransferWatch watch(d->session, cancelFlag(m_cancelled), 3 * m_target.timeoutSeconds);
+    watch.moved();
     while ((n = sftp_read(file, buffer, sizeof buffer)) > 0) {
         watch.moved();
         if (data->size() + n > maxBytes) {
@@ -304,16 +315,22 @@ QString SshSession::download(const QString& remotePath, qint64 maxBytes, QByteAr
 }
 
 QString SshSession::upload(const QByteArray& data, const QString& remotePath, int mode) {
-    if (QString e = openSftp(); !e.isEmpty()) return e;
+    TransferWatch watch(d->session, cancelFlag(m_cancelled), 3 * m_target.timeoutSeconds);  // (from the start: download's)
+    if (QString e = openSftp(); !e.isEmpty()) {
+        const QString why = watch.why();
+        return why.isEmpty() ? e : fail(QStringLiteral("writing %1 stopped before its first byte: %2").arg(remotePath, why));
+    }
     sftp_session sftp = d->sftp;
     const QByteArray partial = (remotePath + QStringLiteral(".part")).toUtf8();
     QString error;
     sftp_file file = sftp_open(sftp, partial.constData(), O_WRONLY | O_CREAT | O_TRUNC, mode_t(mode));
+    if (const QString why = watch.why(); !why.isEmpty())
+        return fail(QStringLiteral("writing %1 stopped before its first byte: %2").arg(remotePath, why));
     if (!file) {
         error = fail(QStringLiteral("cannot write %1 (free disk space and permissions?)").arg(remotePath));
     } else {
         qsizetype written = 0;
-        TransferWatch watch(d->session, cancelFlag(m_cancelled), 3 * m_target.timeoutSeconds);
+        watch.moved();
         while (written < data.size()) {
             const ssize_t n = sftp_write(file, data.constData() + written, size_t(std::min<qsizetype>(data.size() - written, 64 * 1024)));
             if (n <= 0) break;
@@ -323,10 +340,12 @@ QString SshSession::upload(const QByteArray& data, const QString& remotePath, in
         if (const QString why = watch.why(); !why.isEmpty())
             return fail(
                 QStringLiteral("writing %1 stopped after %2 of %3 bytes: %4").arg(remotePath).arg(written).arg(data.size()).arg(why));
-        sftp_close(file);
+        // (A file system may say only at the close that the bytes were not stored: a quota, NFS.)
+        const bool closed = sftp_close(file) == SSH_NO_ERROR;
         if (written != data.size())
             error =
                 fail(QStringLiteral("writing %1 stopped after %2 of %3 bytes (disk full?)").arg(remotePath).arg(written).arg(data.size()));
+        else if (!closed) error = fail(QStringLiteral("writing %1 failed as it was closed (disk full, or over a quota?)").arg(remotePath));
         else if (sftp_rename(sftp, partial.constData(), remotePath.toUtf8().constData()) != SSH_OK &&
                  (sftp_unlink(sftp, remotePath.toUtf8().constData()),
                   sftp_rename(sftp, partial.constData(), remotePath.toUtf8().constData()) != SSH_OK))
